@@ -1,0 +1,212 @@
+#include "gui/app.h"
+
+#include <glad/gl.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+#include <implot.h>
+
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "gui/frame_capture.h"
+#include "gui/gl_window.h"
+#include "gui/theme.h"
+#include "gui/ui.h"
+#include "warpscope/trace/file_io.h"
+
+namespace ws {
+namespace {
+
+ImGuiKey KeyByName(const std::string& name) {
+  for (int k = ImGuiKey_NamedKey_BEGIN; k < ImGuiKey_NamedKey_END; ++k) {
+    if (name == ImGui::GetKeyName(static_cast<ImGuiKey>(k))) return static_cast<ImGuiKey>(k);
+  }
+  return ImGuiKey_None;
+}
+
+// Carries out one export from the frame just drawn. Returns false (and says why) on failure.
+bool SaveExport(const ExportRequest& req, const Image& frame, float fb_scale, Ui& ui) {
+  Image img = frame;
+  if (!req.panel_id.empty()) {
+    Panel* p = ui.FindPanel(req.panel_id);
+    if (p == nullptr || !p->rect().visible) {
+      const std::string msg = "cannot export panel '" + req.panel_id + "': it is not visible";
+      ui.Notify(msg, true);
+      std::cerr << "warpscope: " << msg << "\n";
+      return false;
+    }
+    const PanelRect& r = p->rect();
+    img = frame.Crop({static_cast<int>(r.x * fb_scale + 0.5f), static_cast<int>(r.y * fb_scale + 0.5f),
+                      static_cast<int>(r.width * fb_scale + 0.5f), static_cast<int>(r.height * fb_scale + 0.5f)});
+  }
+  if (Status s = SavePng(img, req.path); !s.ok()) {
+    ui.Notify(s.message(), true);
+    std::cerr << "warpscope: " << s.message() << "\n";
+    return false;
+  }
+  const std::string msg = "Saved " + req.path.string() + " (" + std::to_string(img.width()) + "x" +
+                          std::to_string(img.height()) + ")";
+  ui.Notify(msg, false);
+  std::cout << "warpscope: " << msg << std::endl;
+  return true;
+}
+
+Status WriteLayout(const std::filesystem::path& path, const Ui& ui, const ImGuiIO& io) {
+  nlohmann::json j;
+  j["display"] = {io.DisplaySize.x, io.DisplaySize.y};
+  j["framebuffer_scale"] = io.DisplayFramebufferScale.x;
+  j["status_bar_height"] = ImGui::GetFrameHeight();
+  for (const auto& p : ui.panels()) {
+    const PanelRect& r = p->rect();
+    j["panels"][p->id()] = {{"x", r.x}, {"y", r.y}, {"width", r.width}, {"height", r.height},
+                            {"visible", r.visible}, {"title_bar_height", ImGui::GetFrameHeight()}};
+  }
+  return WriteFileAtomically(path, j.dump(2) + "\n");
+}
+
+}  // namespace
+
+int RunApp(const AppOptions& opt) {
+  const std::filesystem::path config_dir = opt.config_dir.empty() ? ConfigDir() : opt.config_dir;
+  std::string warning;
+  Settings settings = LoadSettings(config_dir, &warning);
+  if (!warning.empty()) std::cerr << "warpscope: " << warning << "\n";
+  if (!opt.screenshot_dir.empty()) settings.screenshot_dir = opt.screenshot_dir;
+  int ui_scale = settings.ui_scale_percent;
+  if (opt.ui_scale) {
+    ui_scale = *opt.ui_scale;
+    if (std::string msg = ClampUiScale(&ui_scale); !msg.empty()) {
+      std::cerr << "warpscope: " << msg << "\n";
+      return 2;
+    }
+  }
+
+  auto window = GlWindow::Create(opt.width, opt.height, "Warpscope");
+  if (!window) {
+    std::cerr << window.status().message() << "\n";
+    return 1;
+  }
+  GLFWwindow* win = (*window)->handle();
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImPlot::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.ConfigFlags |= ImGuiConfigFlags_DockingEnable | ImGuiConfigFlags_NavEnableKeyboard;
+  const std::string ini_path = (config_dir / "imgui.ini").string();
+  std::error_code ec;
+  std::filesystem::create_directories(config_dir, ec);
+  io.IniFilename = ec ? nullptr : ini_path.c_str();
+  theme::LoadFonts();
+  theme::Apply(ui_scale);
+  ImGui_ImplGlfw_InitForOpenGL(win, true);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+
+  Ui ui(&settings, config_dir, QueryDevices(), (*window)->gl());
+  if (!opt.panel.empty() && ui.FindPanel(opt.panel) == nullptr) {
+    std::cerr << "warpscope: unknown panel '" << opt.panel << "'; panels are: " << ui.PanelIds() << "\n";
+    return 2;
+  }
+  if (!opt.focus.empty() && ui.FindPanel(opt.focus) == nullptr) {
+    std::cerr << "warpscope: unknown panel '" << opt.focus << "'; panels are: " << ui.PanelIds() << "\n";
+    return 2;
+  }
+  std::vector<std::pair<ImGuiKey, int>> presses;
+  for (const KeyPress& kp : opt.presses) {
+    const ImGuiKey key = KeyByName(kp.key);
+    if (key == ImGuiKey_None) {
+      std::cerr << "warpscope: unknown key '" << kp.key << "' (use ImGui key names such as F12)\n";
+      return 2;
+    }
+    presses.emplace_back(key, kp.frame);
+  }
+
+  const bool scripted = opt.frames > 0;
+  std::vector<ExportRequest> pending;
+  int exit_code = 0;
+  for (int frame = 1; !glfwWindowShouldClose(win) && !ui.quit_requested(); ++frame) {
+    if (scripted) glfwPollEvents();
+    else glfwWaitEventsTimeout(1.0 / 60.0);
+    if (ui.TakeUiScaleChanged()) theme::Apply(settings.ui_scale_percent);
+    for (const auto& [key, at] : presses) {
+      if (frame == at) io.AddKeyEvent(key, true);
+      if (frame == at + 1) io.AddKeyEvent(key, false);
+    }
+    const std::string shot_panel = opt.panel;
+    if (scripted && frame == opt.frames && !opt.screenshot.empty()) {
+      pending.push_back({shot_panel, opt.scale_2x, opt.screenshot, 0});
+    }
+    // Frame 1 builds the dock layout; focus after that, or docking takes the focus back.
+    if (frame == 2) {
+      if (!opt.focus.empty()) ui.FindPanel(opt.focus)->RequestFocus();
+      if (!opt.panel.empty()) ui.FindPanel(opt.panel)->RequestFocus();
+    }
+    // A 2x export lays the whole frame out again at framebuffer scale 2 and never shows it.
+    bool frame_2x = false;
+    for (const auto& r : pending) frame_2x |= (r.delay_frames <= 0 && r.scale_2x);
+
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    const float fb_scale = io.DisplayFramebufferScale.x * (frame_2x ? 2.0f : 1.0f);
+    if (frame_2x) io.DisplayFramebufferScale = ImVec2(fb_scale, fb_scale);
+    ImGui::NewFrame();
+    ui.Draw();
+    for (auto& r : ui.TakeExportRequests()) pending.push_back(std::move(r));
+    ImGui::Render();
+
+    std::vector<ExportRequest> later;
+    if (frame_2x) {
+      const Image shot = RenderOffscreen(ImGui::GetDrawData());
+      for (auto& r : pending) {
+        if (r.delay_frames <= 0 && r.scale_2x) {
+          if (!SaveExport(r, shot, fb_scale, ui) && scripted) exit_code = 1;
+        } else {
+          later.push_back(std::move(r));
+        }
+      }
+    } else {
+      int fb_w = 0, fb_h = 0;
+      glfwGetFramebufferSize(win, &fb_w, &fb_h);
+      glViewport(0, 0, fb_w, fb_h);
+      const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+      glClearColor(bg.x, bg.y, bg.z, 1.0f);
+      glClear(GL_COLOR_BUFFER_BIT);
+      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+      Image shot;
+      for (auto& r : pending) {
+        if (r.delay_frames <= 0 && !r.scale_2x) {
+          if (shot.empty()) {
+            glReadBuffer(GL_BACK);
+            shot = ReadPixels(fb_w, fb_h, {0, 0, fb_w, fb_h});
+          }
+          if (!SaveExport(r, shot, fb_scale, ui) && scripted) exit_code = 1;
+        } else {
+          --r.delay_frames;
+          later.push_back(std::move(r));
+        }
+      }
+      glfwSwapBuffers(win);
+    }
+    pending = std::move(later);
+    if (scripted && frame >= opt.frames && pending.empty()) {
+      if (!opt.layout_json.empty()) {
+        if (Status s = WriteLayout(opt.layout_json, ui, io); !s.ok()) {
+          std::cerr << "warpscope: " << s.message() << "\n";
+          exit_code = 1;
+        }
+      }
+      break;
+    }
+  }
+
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImPlot::DestroyContext();
+  ImGui::DestroyContext();
+  return exit_code;
+}
+
+}  // namespace ws

@@ -1,0 +1,34 @@
+// The desktop app's frame loop, and the scripted runs (`--screenshot`, `--frames`) that the GUI
+// tests and teachers' scripts use.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ws {
+
+struct KeyPress {
+  std::string key;  // "F12"
+  int frame = 0;    // pressed at the start of this frame, released at the next
+};
+
+struct AppOptions {
+  int width = 1600, height = 1000;
+  std::filesystem::path screenshot;  // save this frame and exit
+  int frames = 0;                    // scripted: frames to render before saving/exiting (0: run)
+  std::string panel;                 // with --screenshot: only this panel
+  bool scale_2x = false;             // with --screenshot: at twice the resolution
+  std::optional<int> ui_scale;       // this run only; not saved
+  std::filesystem::path config_dir;  // empty: ConfigDir()
+  std::filesystem::path screenshot_dir;  // this run's folder for F12 and menu exports
+  std::filesystem::path layout_json;     // scripted: write panel rectangles here at the end
+  std::string focus;                     // panel to bring to the front at start
+  std::vector<KeyPress> presses;         // scripted key presses (tests)
+};
+
+// Returns the process exit code: 0 ok, 1 failure (message printed), 2 bad arguments.
+int RunApp(const AppOptions& options);
+
+}  // namespace ws

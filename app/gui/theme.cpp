@@ -1,0 +1,70 @@
+#include "gui/theme.h"
+
+#include <imgui.h>
+#include <implot.h>
+
+#include <filesystem>
+
+namespace ws::theme {
+namespace {
+
+ImVec4 V(Colour c, float a = 1.0f) { return ImVec4(c.r / 255.0f, c.g / 255.0f, c.b / 255.0f, a); }
+
+ImFont* TryFont(const char* path) {
+  if (!std::filesystem::exists(path)) return nullptr;
+  ImFontConfig cfg;
+  cfg.OversampleH = 2;
+  return ImGui::GetIO().Fonts->AddFontFromFileTTF(path, kBaseFontPixels, &cfg);
+}
+
+}  // namespace
+
+Fonts LoadFonts() {
+  Fonts f;
+  f.ui = TryFont("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf");
+  if (f.ui == nullptr) f.ui = ImGui::GetIO().Fonts->AddFontDefault();
+  f.mono = TryFont("/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf");
+  if (f.mono == nullptr) f.mono = f.ui;
+  ImGui::GetIO().FontDefault = f.ui;
+  return f;
+}
+
+void Apply(int ui_scale_percent) {
+  const float scale = ui_scale_percent / 100.0f;
+  ImGuiStyle style;
+  ImGui::StyleColorsDark(&style);
+  style.WindowRounding = 3.0f;
+  style.FrameRounding = 3.0f;
+  style.TabRounding = 3.0f;
+  style.WindowPadding = ImVec2(10, 8);
+  style.FramePadding = ImVec2(6, 4);
+  style.ItemSpacing = ImVec2(8, 6);
+  ImVec4* c = style.Colors;
+  c[ImGuiCol_WindowBg] = V(kWindowBackground);
+  c[ImGuiCol_ChildBg] = V(kWindowBackground);
+  c[ImGuiCol_MenuBarBg] = V(kMenuBar);
+  c[ImGuiCol_TitleBg] = V(kTitleBar);
+  c[ImGuiCol_TitleBgCollapsed] = V(kTitleBar);
+  c[ImGuiCol_TitleBgActive] = V(kTitleBarActive);
+  c[ImGuiCol_Tab] = ImVec4(0.20f, 0.24f, 0.30f, 1.0f);
+  c[ImGuiCol_TabHovered] = ImVec4(0.26f, 0.46f, 0.72f, 1.0f);
+  c[ImGuiCol_TabSelected] = ImVec4(0.22f, 0.40f, 0.62f, 1.0f);
+  c[ImGuiCol_TabDimmed] = ImVec4(0.13f, 0.14f, 0.17f, 1.0f);
+  c[ImGuiCol_TabDimmedSelected] = ImVec4(0.19f, 0.23f, 0.30f, 1.0f);
+  c[ImGuiCol_DockingEmptyBg] = ImVec4(0.10f, 0.10f, 0.12f, 1.0f);
+  style.ScaleAllSizes(scale);
+  style.FontSizeBase = kBaseFontPixels;
+  style.FontScaleMain = scale;
+  ImGui::GetStyle() = style;
+
+  ImPlotStyle plot;
+  ImPlot::StyleColorsDark(&plot);
+  plot.PlotPadding = ImVec2(10 * scale, 10 * scale);
+  plot.LabelPadding = ImVec2(5 * scale, 5 * scale);
+  plot.LegendPadding = ImVec2(10 * scale, 10 * scale);
+  plot.PlotDefaultSize = ImVec2(400 * scale, 300 * scale);
+  plot.PlotMinSize = ImVec2(200 * scale, 150 * scale);
+  ImPlot::GetStyle() = plot;
+}
+
+}  // namespace ws::theme

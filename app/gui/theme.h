@@ -1,0 +1,34 @@
+// Warpscope's look: a dark theme with blue title bars that reads well on a projector, fonts from
+// Debian's fonts-dejavu-core when present, and the UI scale (100-300 %). The colours are plain
+// numbers here so that the GUI test can check a screenshot's pixels against them.
+#pragma once
+
+#include <cstdint>
+
+struct ImFont;
+
+namespace ws::theme {
+
+struct Colour {
+  std::uint8_t r, g, b;
+};
+
+// The title bar (and dock tab bar strip) of the focused panel, and of the others.
+inline constexpr Colour kTitleBarActive = {38, 79, 128};
+inline constexpr Colour kTitleBar = {24, 26, 31};
+inline constexpr Colour kWindowBackground = {30, 32, 38};
+inline constexpr Colour kMenuBar = {36, 39, 46};
+
+inline constexpr float kBaseFontPixels = 16.0f;
+
+// Loads DejaVu Sans (UI) and DejaVu Sans Mono (code) if installed; otherwise ImGui's own font.
+struct Fonts {
+  ImFont* ui = nullptr;
+  ImFont* mono = nullptr;
+};
+Fonts LoadFonts();
+
+// Rebuilds the style at `percent` % (sizes and font): call at start and when the setting changes.
+void Apply(int ui_scale_percent);
+
+}  // namespace ws::theme

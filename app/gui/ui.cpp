@@ -1,0 +1,222 @@
+#include "gui/ui.h"
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_internal.h>
+#include <implot.h>
+
+#include <cstring>
+#include <ctime>
+
+namespace ws {
+namespace {
+
+constexpr double kMessageSeconds = 8.0;
+
+}  // namespace
+
+Ui::Ui(Settings* settings, std::filesystem::path config_dir, DeviceQuery devices, GlInfo gl)
+    : settings_(settings),
+      config_dir_(std::move(config_dir)),
+      devices_(std::move(devices)),
+      gl_(std::move(gl)),
+      backend_label_(DefaultBackendLabel(devices_)),
+      panels_(MakeViewPanels()) {}
+
+std::vector<ExportRequest> Ui::TakeExportRequests() { return std::exchange(exports_, {}); }
+
+bool Ui::TakeUiScaleChanged() { return std::exchange(ui_scale_changed_, false); }
+
+void Ui::Notify(std::string message, bool error) {
+  message_ = std::move(message);
+  message_is_error_ = error;
+  message_until_ = ImGui::GetTime() + kMessageSeconds;
+}
+
+Panel* Ui::FindPanel(const std::string& id) {
+  for (auto& p : panels_) {
+    if (p->id() == id) return p.get();
+  }
+  return nullptr;
+}
+
+std::string Ui::PanelIds() const {
+  std::string ids;
+  for (const auto& p : panels_) ids += (ids.empty() ? "" : ", ") + p->id();
+  return ids;
+}
+
+Result<std::filesystem::path> Ui::NextScreenshotPath(const std::string& panel_id) const {
+  const std::filesystem::path dir =
+      settings_->screenshot_dir.empty() ? DefaultScreenshotDir() : settings_->screenshot_dir;
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Status::Error("cannot create the screenshot folder " + dir.string() + ": " + ec.message());
+  const std::string name = ScreenshotFileName(panel_id, std::time(nullptr));
+  std::filesystem::path path = dir / name;
+  // Two shots in one second: add -2, -3, ... rather than overwrite.
+  for (int n = 2; std::filesystem::exists(path); ++n) {
+    path = dir / (name.substr(0, name.size() - 4) + "-" + std::to_string(n) + ".png");
+  }
+  return path;
+}
+
+void Ui::RequestScreenshot(const std::string& panel_id, int delay_frames) {
+  auto path = NextScreenshotPath(panel_id);
+  if (!path) {
+    Notify(path.status().message(), true);
+    return;
+  }
+  exports_.push_back({panel_id, settings_->export_2x, *path, delay_frames});
+}
+
+void Ui::Draw() {
+  DrawMainMenu();
+  DrawStatusBar();
+  DrawDockSpace();
+  for (auto& p : panels_) {
+    // Wait two frames so that the Export menu item's highlight is gone from the picture.
+    if (p->Draw()) RequestScreenshot(p->id(), 2);
+  }
+  if (show_about_) DrawAboutWindow();
+  // F12: the frame being drawn right now is the one saved (no menu is open in it).
+  if (ImGui::IsKeyPressed(ImGuiKey_F12, false)) RequestScreenshot("", 0);
+  if (ImGui::IsKeyChordPressed(ImGuiMod_Ctrl | ImGuiKey_Q)) quit_requested_ = true;
+}
+
+void Ui::DrawMainMenu() {
+  if (!ImGui::BeginMainMenuBar()) return;
+  if (ImGui::BeginMenu("File")) {
+    if (ImGui::MenuItem("Save screenshot", "F12")) RequestScreenshot("", 2);
+    if (ImGui::BeginMenu("Screenshot folder")) {
+      const std::string current =
+          (settings_->screenshot_dir.empty() ? DefaultScreenshotDir() : settings_->screenshot_dir).string();
+      ImGui::TextDisabled("Now: %s", current.c_str());
+      if (ImGui::IsWindowAppearing()) {
+        std::snprintf(screenshot_dir_edit_, sizeof screenshot_dir_edit_, "%s", current.c_str());
+      }
+      ImGui::SetNextItemWidth(ImGui::GetFontSize() * 24);
+      if (ImGui::InputText("##dir", screenshot_dir_edit_, sizeof screenshot_dir_edit_,
+                           ImGuiInputTextFlags_EnterReturnsTrue)) {
+        settings_->screenshot_dir = screenshot_dir_edit_;
+        if (Status s = SaveSettings(config_dir_, *settings_); !s.ok()) Notify(s.message(), true);
+        else Notify("Screenshots now go to " + settings_->screenshot_dir.string(), false);
+      }
+      ImGui::TextDisabled("Enter to apply");
+      ImGui::EndMenu();
+    }
+    ImGui::Separator();
+    if (ImGui::MenuItem("Quit", "Ctrl+Q")) quit_requested_ = true;
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("View")) {
+    for (auto& p : panels_) ImGui::MenuItem(p->title().c_str(), nullptr, &p->open);
+    ImGui::Separator();
+    if (ImGui::MenuItem("Reset layout")) reset_layout_ = true;
+    ImGui::Separator();
+    int scale = settings_->ui_scale_percent;
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+    ImGui::SliderInt("UI scale", &scale, Settings::kMinUiScalePercent, Settings::kMaxUiScalePercent,
+                     "%d %%", ImGuiSliderFlags_AlwaysClamp);
+    ImGui::SetItemTooltip("Bigger text and widgets for a projector (100-300 %%)");
+    // Apply on release: re-scaling while dragging would move the slider under the mouse.
+    if (ImGui::IsItemDeactivatedAfterEdit() || (!ImGui::IsItemActive() && scale != settings_->ui_scale_percent)) {
+      settings_->ui_scale_percent = (scale + 12) / 25 * 25;  // snap to 25 % steps
+      ClampUiScale(&settings_->ui_scale_percent);
+      ui_scale_changed_ = true;
+      if (Status s = SaveSettings(config_dir_, *settings_); !s.ok()) Notify(s.message(), true);
+    }
+    if (ImGui::MenuItem("Export at 2x (for print)", nullptr, &settings_->export_2x)) {
+      if (Status s = SaveSettings(config_dir_, *settings_); !s.ok()) Notify(s.message(), true);
+    }
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("Help")) {
+    if (ImGui::MenuItem("About Warpscope")) show_about_ = true;
+    ImGui::EndMenu();
+  }
+  ImGui::EndMainMenuBar();
+}
+
+void Ui::DrawStatusBar() {
+  ImGuiViewport* vp = ImGui::GetMainViewport();
+  const float height = ImGui::GetFrameHeight();
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoSavedSettings |
+                                 ImGuiWindowFlags_MenuBar;
+  if (ImGui::BeginViewportSideBar("##status", vp, ImGuiDir_Down, height, flags)) {
+    if (ImGui::BeginMenuBar()) {
+      ImGui::Text("Backend: %s", backend_label_.c_str());
+      if (devices_.gpus.empty()) ImGui::SetItemTooltip("No GPU: %s", devices_.why_no_gpu.c_str());
+      ImGui::Separator();
+      if (!message_.empty() && ImGui::GetTime() < message_until_) {
+        const ImVec4 colour = message_is_error_ ? ImVec4(1.0f, 0.45f, 0.4f, 1.0f) : ImVec4(0.6f, 0.9f, 0.6f, 1.0f);
+        ImGui::TextColored(colour, "%s", message_.c_str());
+      }
+      const std::string right = "OpenGL " + gl_.version.substr(0, gl_.version.find(' ')) + " | UI " +
+                                std::to_string(settings_->ui_scale_percent) + " %";
+      const float w = ImGui::CalcTextSize(right.c_str()).x;
+      ImGui::SameLine(ImGui::GetWindowWidth() - w - ImGui::GetStyle().WindowPadding.x * 2);
+      ImGui::TextDisabled("%s", right.c_str());
+      ImGui::EndMenuBar();
+    }
+  }
+  ImGui::End();
+}
+
+void Ui::DrawDockSpace() {
+  const ImGuiID id = ImGui::GetID("WarpscopeDockSpace");
+  if (reset_layout_ || ImGui::DockBuilderGetNode(id) == nullptr) {
+    reset_layout_ = false;
+    BuildDefaultLayout(id);
+  }
+  ImGui::DockSpaceOverViewport(id, ImGui::GetMainViewport());
+}
+
+// Left: the lesson and its source; right: the big views in tabs over barriers and timing.
+void Ui::BuildDefaultLayout(unsigned int dockspace_id) {
+  ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImGui::DockBuilderRemoveNode(dockspace_id);
+  ImGui::DockBuilderAddNode(dockspace_id, ImGuiDockNodeFlags_DockSpace);
+  ImGui::DockBuilderSetNodeSize(dockspace_id, vp->WorkSize);
+  ImGuiID right = 0;
+  ImGuiID left = ImGui::DockBuilderSplitNode(dockspace_id, ImGuiDir_Left, 0.28f, nullptr, &right);
+  ImGuiID left_bottom = 0;
+  ImGuiID left_top = ImGui::DockBuilderSplitNode(left, ImGuiDir_Up, 0.45f, nullptr, &left_bottom);
+  ImGuiID right_bottom = 0;
+  ImGuiID right_top = ImGui::DockBuilderSplitNode(right, ImGuiDir_Up, 0.62f, nullptr, &right_bottom);
+  ImGuiID bottom_right = 0;
+  ImGuiID bottom_left = ImGui::DockBuilderSplitNode(right_bottom, ImGuiDir_Left, 0.5f, nullptr, &bottom_right);
+  for (auto& p : panels_) {
+    const std::string& id = p->id();
+    const ImGuiID node = id == "lesson"     ? left_top
+                         : id == "source"   ? left_bottom
+                         : id == "barriers" ? bottom_left
+                         : id == "timing"   ? bottom_right
+                                            : right_top;
+    ImGui::DockBuilderDockWindow(p->window_name().c_str(), node);
+  }
+  ImGui::DockBuilderFinish(dockspace_id);
+}
+
+void Ui::DrawAboutWindow() {
+  ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 30, 0), ImGuiCond_Appearing);
+  if (ImGui::Begin("About Warpscope", &show_about_, ImGuiWindowFlags_NoDocking)) {
+    ImGui::Text("Warpscope %s", WARPSCOPE_VERSION);
+    ImGui::TextWrapped("Makes GPU execution visible for teaching: what every thread of a lesson "
+                       "kernel did, drawn as grids, sectors, banks and timelines.");
+    ImGui::Separator();
+    ImGui::Text("Dear ImGui %s (docking), ImPlot %s", IMGUI_VERSION, IMPLOT_VERSION);
+    ImGui::Text("GLFW %s", glfwGetVersionString());
+    ImGui::TextWrapped("OpenGL %s on %s", gl_.version.c_str(), gl_.renderer.c_str());
+    ImGui::Text("CUDA runner: %s", devices_.cuda_built ? "built in" : "not built");
+    for (const GpuDevice& g : devices_.gpus) {
+      ImGui::BulletText("GPU %d: %s (compute %d.%d, %d SMs)", g.index, g.name.c_str(), g.cc_major,
+                        g.cc_minor, g.multiprocessors);
+    }
+    if (devices_.gpus.empty()) ImGui::TextWrapped("No GPU: %s", devices_.why_no_gpu.c_str());
+    ImGui::Text("Settings: %s", config_dir_.string().c_str());
+  }
+  ImGui::End();
+}
+
+}  // namespace ws

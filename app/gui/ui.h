@@ -1,0 +1,67 @@
+// The app's frame: main menu, the dock space with the view panels, and the status bar. It turns
+// what the user asks for (F12, menu items, a panel's Export PNG) into ExportRequests that the
+// frame loop carries out after rendering.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/settings.h"
+#include "gui/frame_capture.h"
+#include "gui/gl_window.h"
+#include "warpscope/kernels/devices.h"
+#include "warpscope/viz/panel.h"
+
+namespace ws {
+
+class Ui {
+ public:
+  Ui(Settings* settings, std::filesystem::path config_dir, DeviceQuery devices, GlInfo gl);
+
+  void Draw();  // between ImGui::NewFrame() and ImGui::Render()
+
+  std::vector<ExportRequest> TakeExportRequests();
+  bool quit_requested() const { return quit_requested_; }
+  // True once after the user changed the UI scale; the loop re-applies the theme before the
+  // next frame and the setting is already saved.
+  bool TakeUiScaleChanged();
+
+  // A line in the status bar (errors in red) for a few seconds.
+  void Notify(std::string message, bool error);
+
+  Panel* FindPanel(const std::string& id);
+  std::string PanelIds() const;  // "lesson, source, grid, ..." for error messages
+  const std::vector<std::unique_ptr<Panel>>& panels() const { return panels_; }
+
+  // Where the next screenshot of `panel_id` (empty: whole window) goes; creates the folder.
+  Result<std::filesystem::path> NextScreenshotPath(const std::string& panel_id) const;
+  const std::string& backend_label() const { return backend_label_; }
+
+ private:
+  void DrawMainMenu();
+  void DrawStatusBar();
+  void DrawDockSpace();
+  void BuildDefaultLayout(unsigned int dockspace_id);
+  void DrawAboutWindow();
+  void RequestScreenshot(const std::string& panel_id, int delay_frames);
+
+  Settings* settings_;
+  std::filesystem::path config_dir_;
+  DeviceQuery devices_;
+  GlInfo gl_;
+  std::string backend_label_;
+  std::vector<std::unique_ptr<Panel>> panels_;
+  std::vector<ExportRequest> exports_;
+  bool quit_requested_ = false;
+  bool ui_scale_changed_ = false;
+  bool reset_layout_ = false;
+  bool show_about_ = false;
+  std::string message_;
+  bool message_is_error_ = false;
+  double message_until_ = 0;
+  char screenshot_dir_edit_[512] = {};
+};
+
+}  // namespace ws

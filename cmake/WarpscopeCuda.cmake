@@ -1,0 +1,21 @@
+# The CUDA toolkit is optional: without nvcc everything but the CUDA runner builds and runs.
+set(WARPSCOPE_HAVE_CUDA OFF)
+if(NOT WARPSCOPE_CUDA STREQUAL "OFF")
+  include(CheckLanguage)
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+      # Turing (sm_75) through Hopper (sm_90) as machine code, plus compute_90 PTX for newer GPUs.
+      set(CMAKE_CUDA_ARCHITECTURES "75-real;80-real;86-real;89-real;90")
+    endif()
+    enable_language(CUDA)
+    set(CMAKE_CUDA_STANDARD 17)  # CMake 3.25 knows no CUDA20 flag for nvcc; kernel headers stay C++17
+    set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+    find_package(CUDAToolkit REQUIRED)
+    set(WARPSCOPE_HAVE_CUDA ON)
+  elseif(WARPSCOPE_CUDA STREQUAL "ON")
+    message(FATAL_ERROR "WARPSCOPE_CUDA=ON but no CUDA compiler (nvcc) was found")
+  else()
+    message(STATUS "nvcc not found: the CUDA runner is not built (the CPU emulator always is)")
+  endif()
+endif()

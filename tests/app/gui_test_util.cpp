@@ -1,0 +1,60 @@
+#include "gui_test_util.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace ws::test {
+namespace {
+
+std::string Quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += (c == '\'') ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::string Slurp(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+bool HaveXvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
+
+RunResult RunApp(const std::vector<std::string>& args, bool with_display,
+                 const std::vector<std::string>& env) {
+  TempDir io("run");
+  std::string cmd = "env";
+  if (!with_display) cmd += " -u DISPLAY -u WAYLAND_DISPLAY";
+  for (const auto& e : env) cmd += " " + Quote(e);
+  cmd += " timeout 120";
+  if (with_display) cmd += " xvfb-run -a -s '-screen 0 2048x1536x24 -nolisten tcp'";
+  cmd += " " + Quote(WARPSCOPE_APP);
+  for (const auto& a : args) cmd += " " + Quote(a);
+  cmd += " >" + Quote((io / "out").string()) + " 2>" + Quote((io / "err").string());
+  const int status = std::system(cmd.c_str());
+  RunResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = Slurp(io / "out");
+  r.err = Slurp(io / "err");
+  return r;
+}
+
+TempDir::TempDir(const std::string& tag) {
+  std::string tmpl = (std::filesystem::temp_directory_path() / ("ws_gui_" + tag + "_XXXXXX")).string();
+  char* made = ::mkdtemp(tmpl.data());
+  path_ = made != nullptr ? std::filesystem::path(made) : std::filesystem::path();
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  if (!path_.empty()) std::filesystem::remove_all(path_, ec);
+}
+
+}  // namespace ws::test

@@ -1,0 +1,54 @@
+// A panel is one docked view (grid, coalescing, banks, ...). Each has a stable id (used by
+// `warpscope --panel ID`, the layout file and exports), a title, and its own "Export PNG" in its
+// menu bar. Panels draw; they never run kernels.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ws {
+
+// Where a panel was drawn in the last frame, in ImGui's logical pixels, including its title or
+// tab bar. `visible` is false when the panel is closed or hidden behind another tab.
+struct PanelRect {
+  float x = 0, y = 0, width = 0, height = 0;
+  bool visible = false;
+};
+
+class Panel {
+ public:
+  Panel(std::string id, std::string title);
+  virtual ~Panel();
+
+  const std::string& id() const { return id_; }
+  const std::string& title() const { return title_; }
+  // "Title###id": the ImGui window name; the id part keeps the docking stable if titles change.
+  const std::string& window_name() const { return window_name_; }
+
+  bool open = true;
+
+  // Makes the panel visible and focused on its next Draw (selects its tab if docked).
+  void RequestFocus() {
+    open = true;
+    focus_requested_ = true;
+  }
+
+  // Draws the panel's window. Returns true when the user clicked its "Export PNG".
+  bool Draw();
+  const PanelRect& rect() const { return rect_; }
+
+ protected:
+  virtual void DrawContents() = 0;
+
+ private:
+  std::string id_, title_, window_name_;
+  PanelRect rect_;
+  bool focus_requested_ = false;
+};
+
+// The views, in the order the View menu lists them. Until the engine and lessons land they say
+// what they will show (the grid view already draws a preview from launch geometry).
+std::vector<std::unique_ptr<Panel>> MakeViewPanels();
+
+}  // namespace ws
