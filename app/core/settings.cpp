@@ -68,12 +68,16 @@ Settings LoadSettings(const std::filesystem::path& dir, std::string* warning) {
     }
   }
   if (auto it = j.find("export_2x"); it != j.end()) {
-    if (it->is_boolean()) s.export_2x = it->get<bool>();
-    else problems += "export_2x must be true or false; ";
+    if (it->is_boolean())
+      s.export_2x = it->get<bool>();
+    else
+      problems += "export_2x must be true or false; ";
   }
   if (auto it = j.find("screenshot_dir"); it != j.end()) {
-    if (it->is_string()) s.screenshot_dir = it->get<std::string>();
-    else problems += "screenshot_dir must be a string; ";
+    if (it->is_string())
+      s.screenshot_dir = it->get<std::string>();
+    else
+      problems += "screenshot_dir must be a string; ";
   }
   if (!problems.empty()) *warning = path.string() + ": " + problems;
   return s;
@@ -82,7 +86,8 @@ Settings LoadSettings(const std::filesystem::path& dir, std::string* warning) {
 Status SaveSettings(const std::filesystem::path& dir, const Settings& s) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  if (ec) return Status::Error("cannot create the settings folder " + dir.string() + ": " + ec.message());
+  if (ec)
+    return Status::Error("cannot create the settings folder " + dir.string() + ": " + ec.message());
   nlohmann::json j = {{"ui_scale_percent", s.ui_scale_percent},
                       {"export_2x", s.export_2x},
                       {"screenshot_dir", s.screenshot_dir.string()}};

@@ -39,8 +39,10 @@ bool SaveExport(const ExportRequest& req, const Image& frame, float fb_scale, Ui
       return false;
     }
     const PanelRect& r = p->rect();
-    img = frame.Crop({static_cast<int>(r.x * fb_scale + 0.5f), static_cast<int>(r.y * fb_scale + 0.5f),
-                      static_cast<int>(r.width * fb_scale + 0.5f), static_cast<int>(r.height * fb_scale + 0.5f)});
+    img = frame.Crop({static_cast<int>(r.x * fb_scale + 0.5f),
+                      static_cast<int>(r.y * fb_scale + 0.5f),
+                      static_cast<int>(r.width * fb_scale + 0.5f),
+                      static_cast<int>(r.height * fb_scale + 0.5f)});
   }
   if (Status s = SavePng(img, req.path); !s.ok()) {
     ui.Notify(s.message(), true);
@@ -58,11 +60,15 @@ Status WriteLayout(const std::filesystem::path& path, const Ui& ui, const ImGuiI
   nlohmann::json j;
   j["display"] = {io.DisplaySize.x, io.DisplaySize.y};
   j["framebuffer_scale"] = io.DisplayFramebufferScale.x;
-  j["status_bar_height"] = ImGui::GetFrameHeight();
+  j["status_bar_height"] = ui.frame_height();
   for (const auto& p : ui.panels()) {
     const PanelRect& r = p->rect();
-    j["panels"][p->id()] = {{"x", r.x}, {"y", r.y}, {"width", r.width}, {"height", r.height},
-                            {"visible", r.visible}, {"title_bar_height", ImGui::GetFrameHeight()}};
+    j["panels"][p->id()] = {{"x", r.x},
+                            {"y", r.y},
+                            {"width", r.width},
+                            {"height", r.height},
+                            {"visible", r.visible},
+                            {"title_bar_height", ui.frame_height()}};
   }
   return WriteFileAtomically(path, j.dump(2) + "\n");
 }
@@ -107,11 +113,13 @@ int RunApp(const AppOptions& opt) {
 
   Ui ui(&settings, config_dir, QueryDevices(), (*window)->gl());
   if (!opt.panel.empty() && ui.FindPanel(opt.panel) == nullptr) {
-    std::cerr << "warpscope: unknown panel '" << opt.panel << "'; panels are: " << ui.PanelIds() << "\n";
+    std::cerr << "warpscope: unknown panel '" << opt.panel << "'; panels are: " << ui.PanelIds()
+              << "\n";
     return 2;
   }
   if (!opt.focus.empty() && ui.FindPanel(opt.focus) == nullptr) {
-    std::cerr << "warpscope: unknown panel '" << opt.focus << "'; panels are: " << ui.PanelIds() << "\n";
+    std::cerr << "warpscope: unknown panel '" << opt.focus << "'; panels are: " << ui.PanelIds()
+              << "\n";
     return 2;
   }
   std::vector<std::pair<ImGuiKey, int>> presses;
@@ -128,8 +136,10 @@ int RunApp(const AppOptions& opt) {
   std::vector<ExportRequest> pending;
   int exit_code = 0;
   for (int frame = 1; !glfwWindowShouldClose(win) && !ui.quit_requested(); ++frame) {
-    if (scripted) glfwPollEvents();
-    else glfwWaitEventsTimeout(1.0 / 60.0);
+    if (scripted)
+      glfwPollEvents();
+    else
+      glfwWaitEventsTimeout(1.0 / 60.0);
     if (ui.TakeUiScaleChanged()) theme::Apply(settings.ui_scale_percent);
     for (const auto& [key, at] : presses) {
       if (frame == at) io.AddKeyEvent(key, true);

@@ -11,11 +11,13 @@ namespace ws {
 Image ReadPixels(int fb_width, int fb_height, PixelRect rect) {
   // Clip to the framebuffer, then convert the top-left rect into GL's bottom-left coordinates.
   const int x0 = std::max(rect.x, 0), y0 = std::max(rect.y, 0);
-  const int x1 = std::min(rect.x + rect.width, fb_width), y1 = std::min(rect.y + rect.height, fb_height);
+  const int x1 = std::min(rect.x + rect.width, fb_width),
+            y1 = std::min(rect.y + rect.height, fb_height);
   if (x1 <= x0 || y1 <= y0) return {};
   Image img(x1 - x0, y1 - y0);
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  glReadPixels(x0, fb_height - y1, img.width(), img.height(), GL_RGBA, GL_UNSIGNED_BYTE, img.data());
+  glReadPixels(x0, fb_height - y1, img.width(), img.height(), GL_RGBA, GL_UNSIGNED_BYTE,
+               img.data());
   img.FlipRows();
   // The window is opaque; ImGui's blending leaves arbitrary alpha in the back buffer.
   for (std::size_t i = 3; i < img.byte_size(); i += 4) img.data()[i] = 255;

@@ -33,7 +33,8 @@ std::string OfferedGlVersion() {
   glfwDefaultWindowHints();
   glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
   GLFWwindow* probe = glfwCreateWindow(64, 64, "probe", nullptr, nullptr);
-  if (probe == nullptr) return "none (no OpenGL context could be created: " + g_last_glfw_error + ")";
+  if (probe == nullptr)
+    return "none (no OpenGL context could be created: " + g_last_glfw_error + ")";
   glfwMakeContextCurrent(probe);
   using GetString = const unsigned char* (*)(unsigned int);
   auto get = reinterpret_cast<GetString>(glfwGetProcAddress("glGetString"));
@@ -51,11 +52,13 @@ std::string OfferedGlVersion() {
 
 }  // namespace
 
-Result<std::unique_ptr<GlWindow>> GlWindow::Create(int width, int height, const std::string& title) {
+Result<std::unique_ptr<GlWindow>> GlWindow::Create(int width, int height,
+                                                   const std::string& title) {
   glfwSetErrorCallback(OnGlfwError);
   if (!EnvSet("DISPLAY") && !EnvSet("WAYLAND_DISPLAY")) {
-    return Status::Error(std::string("warpscope needs a display, and none is set (DISPLAY is empty).") +
-                         kNoDisplayHint);
+    return Status::Error(
+        std::string("warpscope needs a display, and none is set (DISPLAY is empty).") +
+        kNoDisplayHint);
   }
   if (glfwInit() != GLFW_TRUE) {
     return Status::Error("warpscope needs a display and could not open one (" + g_last_glfw_error +

@@ -12,18 +12,24 @@ int main(int argc, char** argv) {
   cli.set_version_flag("--version", std::string("warpscope ") + WARPSCOPE_VERSION);
   std::string size;
   std::vector<std::string> presses;
-  cli.add_option("--screenshot", opt.screenshot, "Render, save the window (or --panel) as PNG, and exit");
-  cli.add_option("--frames", opt.frames, "Frames to render before the screenshot or exit (default 5 with --screenshot)")
+  cli.add_option("--screenshot", opt.screenshot,
+                 "Render, save the window (or --panel) as PNG, and exit");
+  cli.add_option("--frames", opt.frames,
+                 "Frames to render before the screenshot or exit (default 5 with --screenshot)")
       ->check(CLI::Range(1, 100000));
-  cli.add_option("--panel", opt.panel, "With --screenshot: save only this panel (grid, coalescing, banks, ...)");
+  cli.add_option("--panel", opt.panel,
+                 "With --screenshot: save only this panel (grid, coalescing, banks, ...)");
   cli.add_flag("--2x", opt.scale_2x, "With --screenshot: twice the resolution, for print");
   cli.add_option("--size", size, "Window size, WIDTHxHEIGHT (default 1600x1000)");
   int ui_scale = 0;
-  auto* scale_opt = cli.add_option("--ui-scale", ui_scale, "UI scale in percent for this run (100-300)");
+  auto* scale_opt =
+      cli.add_option("--ui-scale", ui_scale, "UI scale in percent for this run (100-300)");
   cli.add_option("--config-dir", opt.config_dir, "Folder for settings.json and imgui.ini");
-  cli.add_option("--screenshot-dir", opt.screenshot_dir, "Folder for F12 and Export PNG screenshots");
+  cli.add_option("--screenshot-dir", opt.screenshot_dir,
+                 "Folder for F12 and Export PNG screenshots");
   cli.add_option("--focus", opt.focus, "Bring this panel to the front at start");
-  cli.add_option("--layout-json", opt.layout_json, "Scripted runs: write the panels' rectangles here")
+  cli.add_option("--layout-json", opt.layout_json,
+                 "Scripted runs: write the panels' rectangles here")
       ->group("");  // for tests
   cli.add_option("--press", presses, "Scripted runs: press KEY at frame N (KEY@N)")->group("");
   CLI11_PARSE(cli, argc, argv);
@@ -31,13 +37,15 @@ int main(int argc, char** argv) {
   if (!size.empty()) {
     std::smatch m;
     if (!std::regex_match(size, m, std::regex(R"((\d{2,5})x(\d{2,5}))"))) {
-      std::cerr << "warpscope: --size must be WIDTHxHEIGHT, e.g. 1600x1000 (got '" << size << "')\n";
+      std::cerr << "warpscope: --size must be WIDTHxHEIGHT, e.g. 1600x1000 (got '" << size
+                << "')\n";
       return 2;
     }
     opt.width = std::stoi(m[1]);
     opt.height = std::stoi(m[2]);
     if (opt.width < 320 || opt.height < 240 || opt.width > 16384 || opt.height > 16384) {
-      std::cerr << "warpscope: --size must be between 320x240 and 16384x16384 (got " << size << ")\n";
+      std::cerr << "warpscope: --size must be between 320x240 and 16384x16384 (got " << size
+                << ")\n";
       return 2;
     }
   }

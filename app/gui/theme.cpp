@@ -8,7 +8,9 @@
 namespace ws::theme {
 namespace {
 
-ImVec4 V(Colour c, float a = 1.0f) { return ImVec4(c.r / 255.0f, c.g / 255.0f, c.b / 255.0f, a); }
+ImVec4 V(Colour c, float a = 1.0f) {
+  return ImVec4(c.r / 255.0f, c.g / 255.0f, c.b / 255.0f, a);
+}
 
 ImFont* TryFont(const char* path) {
   if (!std::filesystem::exists(path)) return nullptr;

@@ -23,9 +23,13 @@ Ui::Ui(Settings* settings, std::filesystem::path config_dir, DeviceQuery devices
       backend_label_(DefaultBackendLabel(devices_)),
       panels_(MakeViewPanels()) {}
 
-std::vector<ExportRequest> Ui::TakeExportRequests() { return std::exchange(exports_, {}); }
+std::vector<ExportRequest> Ui::TakeExportRequests() {
+  return std::exchange(exports_, {});
+}
 
-bool Ui::TakeUiScaleChanged() { return std::exchange(ui_scale_changed_, false); }
+bool Ui::TakeUiScaleChanged() {
+  return std::exchange(ui_scale_changed_, false);
+}
 
 void Ui::Notify(std::string message, bool error) {
   message_ = std::move(message);
@@ -51,7 +55,9 @@ Result<std::filesystem::path> Ui::NextScreenshotPath(const std::string& panel_id
       settings_->screenshot_dir.empty() ? DefaultScreenshotDir() : settings_->screenshot_dir;
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  if (ec) return Status::Error("cannot create the screenshot folder " + dir.string() + ": " + ec.message());
+  if (ec)
+    return Status::Error("cannot create the screenshot folder " + dir.string() + ": " +
+                         ec.message());
   const std::string name = ScreenshotFileName(panel_id, std::time(nullptr));
   std::filesystem::path path = dir / name;
   // Two shots in one second: add -2, -3, ... rather than overwrite.
@@ -90,7 +96,8 @@ void Ui::DrawMainMenu() {
     if (ImGui::MenuItem("Save screenshot", "F12")) RequestScreenshot("", 2);
     if (ImGui::BeginMenu("Screenshot folder")) {
       const std::string current =
-          (settings_->screenshot_dir.empty() ? DefaultScreenshotDir() : settings_->screenshot_dir).string();
+          (settings_->screenshot_dir.empty() ? DefaultScreenshotDir() : settings_->screenshot_dir)
+              .string();
       ImGui::TextDisabled("Now: %s", current.c_str());
       if (ImGui::IsWindowAppearing()) {
         std::snprintf(screenshot_dir_edit_, sizeof screenshot_dir_edit_, "%s", current.c_str());
@@ -99,8 +106,10 @@ void Ui::DrawMainMenu() {
       if (ImGui::InputText("##dir", screenshot_dir_edit_, sizeof screenshot_dir_edit_,
                            ImGuiInputTextFlags_EnterReturnsTrue)) {
         settings_->screenshot_dir = screenshot_dir_edit_;
-        if (Status s = SaveSettings(config_dir_, *settings_); !s.ok()) Notify(s.message(), true);
-        else Notify("Screenshots now go to " + settings_->screenshot_dir.string(), false);
+        if (Status s = SaveSettings(config_dir_, *settings_); !s.ok())
+          Notify(s.message(), true);
+        else
+          Notify("Screenshots now go to " + settings_->screenshot_dir.string(), false);
       }
       ImGui::TextDisabled("Enter to apply");
       ImGui::EndMenu();
@@ -120,7 +129,8 @@ void Ui::DrawMainMenu() {
                      "%d %%", ImGuiSliderFlags_AlwaysClamp);
     ImGui::SetItemTooltip("Bigger text and widgets for a projector (100-300 %%)");
     // Apply on release: re-scaling while dragging would move the slider under the mouse.
-    if (ImGui::IsItemDeactivatedAfterEdit() || (!ImGui::IsItemActive() && scale != settings_->ui_scale_percent)) {
+    if (ImGui::IsItemDeactivatedAfterEdit() ||
+        (!ImGui::IsItemActive() && scale != settings_->ui_scale_percent)) {
       settings_->ui_scale_percent = (scale + 12) / 25 * 25;  // snap to 25 % steps
       ClampUiScale(&settings_->ui_scale_percent);
       ui_scale_changed_ = true;
@@ -141,19 +151,21 @@ void Ui::DrawMainMenu() {
 void Ui::DrawStatusBar() {
   ImGuiViewport* vp = ImGui::GetMainViewport();
   const float height = ImGui::GetFrameHeight();
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoSavedSettings |
-                                 ImGuiWindowFlags_MenuBar;
+  frame_height_ = height;
+  const ImGuiWindowFlags flags =
+      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_MenuBar;
   if (ImGui::BeginViewportSideBar("##status", vp, ImGuiDir_Down, height, flags)) {
     if (ImGui::BeginMenuBar()) {
       ImGui::Text("Backend: %s", backend_label_.c_str());
       if (devices_.gpus.empty()) ImGui::SetItemTooltip("No GPU: %s", devices_.why_no_gpu.c_str());
       ImGui::Separator();
       if (!message_.empty() && ImGui::GetTime() < message_until_) {
-        const ImVec4 colour = message_is_error_ ? ImVec4(1.0f, 0.45f, 0.4f, 1.0f) : ImVec4(0.6f, 0.9f, 0.6f, 1.0f);
+        const ImVec4 colour =
+            message_is_error_ ? ImVec4(1.0f, 0.45f, 0.4f, 1.0f) : ImVec4(0.6f, 0.9f, 0.6f, 1.0f);
         ImGui::TextColored(colour, "%s", message_.c_str());
       }
-      const std::string right = "OpenGL " + gl_.version.substr(0, gl_.version.find(' ')) + " | UI " +
-                                std::to_string(settings_->ui_scale_percent) + " %";
+      const std::string right = "OpenGL " + gl_.version.substr(0, gl_.version.find(' ')) +
+                                " | UI " + std::to_string(settings_->ui_scale_percent) + " %";
       const float w = ImGui::CalcTextSize(right.c_str()).x;
       ImGui::SameLine(ImGui::GetWindowWidth() - w - ImGui::GetStyle().WindowPadding.x * 2);
       ImGui::TextDisabled("%s", right.c_str());
@@ -183,9 +195,11 @@ void Ui::BuildDefaultLayout(unsigned int dockspace_id) {
   ImGuiID left_bottom = 0;
   ImGuiID left_top = ImGui::DockBuilderSplitNode(left, ImGuiDir_Up, 0.45f, nullptr, &left_bottom);
   ImGuiID right_bottom = 0;
-  ImGuiID right_top = ImGui::DockBuilderSplitNode(right, ImGuiDir_Up, 0.62f, nullptr, &right_bottom);
+  ImGuiID right_top =
+      ImGui::DockBuilderSplitNode(right, ImGuiDir_Up, 0.62f, nullptr, &right_bottom);
   ImGuiID bottom_right = 0;
-  ImGuiID bottom_left = ImGui::DockBuilderSplitNode(right_bottom, ImGuiDir_Left, 0.5f, nullptr, &bottom_right);
+  ImGuiID bottom_left =
+      ImGui::DockBuilderSplitNode(right_bottom, ImGuiDir_Left, 0.5f, nullptr, &bottom_right);
   for (auto& p : panels_) {
     const std::string& id = p->id();
     const ImGuiID node = id == "lesson"     ? left_top
@@ -202,8 +216,9 @@ void Ui::DrawAboutWindow() {
   ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 30, 0), ImGuiCond_Appearing);
   if (ImGui::Begin("About Warpscope", &show_about_, ImGuiWindowFlags_NoDocking)) {
     ImGui::Text("Warpscope %s", WARPSCOPE_VERSION);
-    ImGui::TextWrapped("Makes GPU execution visible for teaching: what every thread of a lesson "
-                       "kernel did, drawn as grids, sectors, banks and timelines.");
+    ImGui::TextWrapped(
+        "Makes GPU execution visible for teaching: what every thread of a lesson "
+        "kernel did, drawn as grids, sectors, banks and timelines.");
     ImGui::Separator();
     ImGui::Text("Dear ImGui %s (docking), ImPlot %s", IMGUI_VERSION, IMPLOT_VERSION);
     ImGui::Text("GLFW %s", glfwGetVersionString());

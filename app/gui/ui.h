@@ -38,6 +38,8 @@ class Ui {
   // Where the next screenshot of `panel_id` (empty: whole window) goes; creates the folder.
   Result<std::filesystem::path> NextScreenshotPath(const std::string& panel_id) const;
   const std::string& backend_label() const { return backend_label_; }
+  // ImGui's frame height in the last frame (font size + padding): grows with the UI scale.
+  float frame_height() const { return frame_height_; }
 
  private:
   void DrawMainMenu();
@@ -58,6 +60,7 @@ class Ui {
   bool ui_scale_changed_ = false;
   bool reset_layout_ = false;
   bool show_about_ = false;
+  float frame_height_ = 0;
   std::string message_;
   bool message_is_error_ = false;
   double message_until_ = 0;

@@ -10,8 +10,8 @@ namespace ws {
 namespace {
 
 std::string Describe(const char* call, cudaError_t err) {
-  return std::string(call) + " failed: " + cudaGetErrorName(err) + " (" +
-         cudaGetErrorString(err) + ")";
+  return std::string(call) + " failed: " + cudaGetErrorName(err) + " (" + cudaGetErrorString(err) +
+         ")";
 }
 
 int Attribute(cudaDeviceAttr attr, int device) {
@@ -29,10 +29,11 @@ DeviceQuery QueryDevices() {
   const cudaError_t err = cudaGetDeviceCount(&count);
   if (err != cudaSuccess) {
     (void)cudaGetLastError();  // clear the sticky-free error so later calls start clean
-    q.why_no_gpu = err == cudaErrorNoDevice ? "no CUDA GPU was found"
-                   : err == cudaErrorInsufficientDriver
-                       ? "no usable NVIDIA driver was found (" + Describe("cudaGetDeviceCount", err) + ")"
-                       : Describe("cudaGetDeviceCount", err);
+    q.why_no_gpu =
+        err == cudaErrorNoDevice ? "no CUDA GPU was found"
+        : err == cudaErrorInsufficientDriver
+            ? "no usable NVIDIA driver was found (" + Describe("cudaGetDeviceCount", err) + ")"
+            : Describe("cudaGetDeviceCount", err);
     return q;
   }
   for (int i = 0; i < count; ++i) {

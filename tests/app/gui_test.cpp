@@ -1,1 +1,210 @@
+// GUI tests: start the real app under xvfb-run (Mesa's software OpenGL), have it save
+// screenshots, and check the pixels. Skipped, saying why, where xvfb-run is missing.
 #include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "gui/theme.h"
+#include "gui_test_util.h"
+#include "warpscope/viz/image.h"
+
+namespace ws {
+namespace {
+
+namespace fs = std::filesystem;
+using test::RunApp;
+using test::RunResult;
+using test::TempDir;
+
+#define REQUIRE_XVFB() \
+  if (!test::HaveXvfb()) GTEST_SKIP() << "xvfb-run is not installed (Debian package xvfb)"
+
+nlohmann::json ReadJson(const fs::path& p) {
+  std::ifstream in(p);
+  return nlohmann::json::parse(in, nullptr, false);
+}
+
+bool Near(Rgba a, theme::Colour b, int tol = 2) {
+  return std::abs(a.r - b.r) <= tol && std::abs(a.g - b.g) <= tol && std::abs(a.b - b.b) <= tol;
+}
+
+std::string Str(Rgba c) {
+  return "(" + std::to_string(c.r) + "," + std::to_string(c.g) + "," + std::to_string(c.b) + ")";
+}
+
+// A pixel in the panel's title strip: left of its close button, right of its tabs.
+Rgba TitleStripPixel(const Image& img, const nlohmann::json& panel) {
+  const int x = static_cast<int>(panel["x"].get<float>() + panel["width"].get<float>() - 60);
+  const int y = static_cast<int>(panel["y"].get<float>() + 4);
+  return img.At(x, y);
+}
+
+TEST(Gui, ScreenshotHasTheWindowSizeContentAndTitleBars) {
+  REQUIRE_XVFB();
+  TempDir t("shot");
+  RunResult r = RunApp({"--config-dir", (t / "cfg").string(), "--size", "1280x800", "--focus",
+                        "grid", "--screenshot", (t / "a.png").string(), "--layout-json",
+                        (t / "layout.json").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Saved " + (t / "a.png").string()), std::string::npos) << r.out;
+  auto img = LoadPng(t / "a.png");
+  ASSERT_TRUE(img.ok()) << img.status().message();
+  EXPECT_EQ(img->width(), 1280);
+  EXPECT_EQ(img->height(), 800);
+  // Not blank: text, tabs and the grid preview's eight warp colours give hundreds of colours.
+  EXPECT_GT(img->DistinctColours(), 100);
+
+  const nlohmann::json layout = ReadJson(t / "layout.json");
+  ASSERT_FALSE(layout.is_discarded());
+  const auto& grid = layout["panels"]["grid"];
+  const auto& timing = layout["panels"]["timing"];
+  ASSERT_TRUE(grid["visible"].get<bool>());
+  ASSERT_TRUE(timing["visible"].get<bool>());
+  // The focused panel's title strip has the active title colour, the others the plain one.
+  Rgba g = TitleStripPixel(*img, grid);
+  EXPECT_TRUE(Near(g, theme::kTitleBarActive)) << "grid title strip is " << Str(g);
+  Rgba tm = TitleStripPixel(*img, timing);
+  EXPECT_TRUE(Near(tm, theme::kTitleBar)) << "timing title strip is " << Str(tm);
+  // The main menu bar runs along the top.
+  EXPECT_TRUE(Near(img->At(640, 4), theme::kMenuBar)) << Str(img->At(640, 4));
+
+  // The grid preview is drawn by the cell-grid shader: warp 0's orange (230, 97, 1) must cover
+  // many pixels inside the grid panel (1/8 of 76x62 active threads, several pixels each).
+  int orange = 0;
+  for (int y = static_cast<int>(grid["y"].get<float>()); y < 800; ++y) {
+    for (int x = static_cast<int>(grid["x"].get<float>()); x < 1280; ++x) {
+      orange += Near(img->At(x, y), theme::Colour{230, 97, 1}, 3) ? 1 : 0;
+    }
+  }
+  EXPECT_GT(orange, 2000);
+}
+
+TEST(Gui, F12SavesTheSameImageAsScreenshotFlag) {
+  REQUIRE_XVFB();
+  TempDir t("f12");
+  RunResult a = RunApp({"--config-dir", (t / "cfg").string(), "--size", "1024x700", "--frames", "5",
+                        "--screenshot", (t / "flag.png").string()});
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  // Same state, second run: press F12 at frame 5 and let the app run one more frame.
+  RunResult b = RunApp({"--config-dir", (t / "cfg").string(), "--size", "1024x700", "--frames", "6",
+                        "--press", "F12@5", "--screenshot-dir", (t / "shots").string()});
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  std::vector<fs::path> shots;
+  for (const auto& e : fs::directory_iterator(t / "shots")) shots.push_back(e.path());
+  ASSERT_EQ(shots.size(), 1u);
+  EXPECT_EQ(shots[0].filename().string().rfind("warpscope-", 0), 0u);
+  EXPECT_NE(b.out.find("Saved " + shots[0].string()), std::string::npos) << b.out;
+  auto flag = LoadPng(t / "flag.png");
+  auto f12 = LoadPng(shots[0]);
+  ASSERT_TRUE(flag.ok() && f12.ok());
+  ASSERT_EQ(flag->width(), f12->width());
+  ASSERT_EQ(flag->height(), f12->height());
+  int differing = 0;
+  for (int y = 0; y < flag->height(); ++y) {
+    for (int x = 0; x < flag->width(); ++x) differing += flag->At(x, y) == f12->At(x, y) ? 0 : 1;
+  }
+  EXPECT_EQ(differing, 0);
+}
+
+TEST(Gui, PanelExportIsThatPanelsRectangle) {
+  REQUIRE_XVFB();
+  TempDir t("panel");
+  RunResult r = RunApp({"--config-dir", (t / "cfg").string(), "--size", "1280x800", "--panel",
+                        "coalescing", "--screenshot", (t / "p.png").string(), "--layout-json",
+                        (t / "layout.json").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto layout = ReadJson(t / "layout.json");
+  const auto& p = layout["panels"]["coalescing"];
+  ASSERT_TRUE(p["visible"].get<bool>());  // --panel brought its tab to the front
+  auto img = LoadPng(t / "p.png");
+  ASSERT_TRUE(img.ok());
+  EXPECT_EQ(img->width(), static_cast<int>(p["width"].get<float>() + 0.5f));
+  EXPECT_EQ(img->height(), static_cast<int>(p["height"].get<float>() + 0.5f));
+  EXPECT_LT(img->width(), 1280);
+  // Its own title strip (focused) is at the top of the exported image.
+  Rgba strip = img->At(img->width() - 60, 4);
+  EXPECT_TRUE(Near(strip, theme::kTitleBarActive)) << Str(strip);
+}
+
+TEST(Gui, Export2xDoublesTheResolution) {
+  REQUIRE_XVFB();
+  TempDir t("2x");
+  RunResult r = RunApp({"--config-dir", (t / "cfg").string(), "--size", "800x600", "--2x",
+                        "--screenshot", (t / "big.png").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto img = LoadPng(t / "big.png");
+  ASSERT_TRUE(img.ok());
+  EXPECT_EQ(img->width(), 1600);
+  EXPECT_EQ(img->height(), 1200);
+  EXPECT_GT(img->DistinctColours(), 100);
+  // The menu bar is twice as tall: still menu-bar colour at y = 30 (1x bar is ~23 px high).
+  EXPECT_TRUE(Near(img->At(800, 30), theme::kMenuBar)) << Str(img->At(800, 30));
+}
+
+TEST(Gui, UiScaleFromSettingsPersistsAcrossRuns) {
+  REQUIRE_XVFB();
+  TempDir t("scale");
+  fs::create_directories(t / "cfg");
+  RunResult r1 = RunApp({"--config-dir", (t / "cfg").string(), "--size", "1024x700", "--screenshot",
+                         (t / "s1.png").string(), "--layout-json", (t / "l1.json").string()});
+  ASSERT_EQ(r1.exit_code, 0) << r1.err;
+  std::ofstream(t / "cfg" / "settings.json") << R"({"ui_scale_percent": 200})";
+  RunResult r2 = RunApp({"--config-dir", (t / "cfg").string(), "--size", "1024x700", "--screenshot",
+                         (t / "s2.png").string(), "--layout-json", (t / "l2.json").string()});
+  ASSERT_EQ(r2.exit_code, 0) << r2.err;
+  const float h1 = ReadJson(t / "l1.json")["status_bar_height"].get<float>();
+  const float h2 = ReadJson(t / "l2.json")["status_bar_height"].get<float>();
+  // Frame height = font size + 2 * frame padding; both double at 200 %.
+  EXPECT_NEAR(h2 / h1, 2.0, 0.1) << h1 << " -> " << h2;
+}
+
+TEST(Gui, NoDisplayPrintsOneClearLineAndFails) {
+  TempDir t("nodisplay");
+  RunResult r = RunApp({"--config-dir", (t / "cfg").string()}, /*with_display=*/false);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("needs a display"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("xvfb-run -a warpscope --screenshot"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+TEST(Gui, UnwritableScreenshotPathLeavesNothing) {
+  REQUIRE_XVFB();
+  TempDir t("unwritable");
+  std::ofstream(t / "plain") << "x";
+  const fs::path target = t / "plain" / "shot.png";  // a path under a regular file
+  RunResult r = RunApp(
+      {"--config-dir", (t / "cfg").string(), "--size", "640x480", "--screenshot", target.string()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("cannot write " + target.string()), std::string::npos) << r.err;
+  for (const auto& e : fs::directory_iterator(t.path())) {
+    EXPECT_EQ(e.path().filename().string().find(".tmp-"), std::string::npos) << e.path();
+  }
+  EXPECT_FALSE(fs::exists(target));
+}
+
+TEST(Gui, OldOpenGlIsNamedInTheMessage) {
+  REQUIRE_XVFB();
+  TempDir t("oldgl");
+  // Mesa can be told to offer an older OpenGL; a 3.3 core context is then refused.
+  RunResult r =
+      RunApp({"--config-dir", (t / "cfg").string(), "--screenshot", (t / "x.png").string()}, true,
+             {"MESA_GL_VERSION_OVERRIDE=3.0", "MESA_GLSL_VERSION_OVERRIDE=130"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("needs OpenGL 3.3"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("3.0"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(t / "x.png"));
+}
+
+TEST(Gui, UnknownPanelListsTheKnownOnes) {
+  REQUIRE_XVFB();
+  TempDir t("badpanel");
+  RunResult r = RunApp({"--config-dir", (t / "cfg").string(), "--panel", "nope", "--screenshot",
+                        (t / "x.png").string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("unknown panel 'nope'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("coalescing"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace ws

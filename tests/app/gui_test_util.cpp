@@ -25,7 +25,9 @@ std::string Slurp(const std::filesystem::path& p) {
 
 }  // namespace
 
-bool HaveXvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
+bool HaveXvfb() {
+  return std::system("command -v xvfb-run >/dev/null 2>&1") == 0;
+}
 
 RunResult RunApp(const std::vector<std::string>& args, bool with_display,
                  const std::vector<std::string>& env) {
@@ -47,7 +49,8 @@ RunResult RunApp(const std::vector<std::string>& args, bool with_display,
 }
 
 TempDir::TempDir(const std::string& tag) {
-  std::string tmpl = (std::filesystem::temp_directory_path() / ("ws_gui_" + tag + "_XXXXXX")).string();
+  std::string tmpl =
+      (std::filesystem::temp_directory_path() / ("ws_gui_" + tag + "_XXXXXX")).string();
   char* made = ::mkdtemp(tmpl.data());
   path_ = made != nullptr ? std::filesystem::path(made) : std::filesystem::path();
 }

@@ -12,7 +12,7 @@ TEST(Devices, EveryGpuReportsSaneProperties) {
   for (const GpuDevice& g : q.gpus) {
     SCOPED_TRACE(g.name);
     EXPECT_FALSE(g.name.empty());
-    EXPECT_EQ(g.warp_size, 32);               // every CUDA GPU so far
+    EXPECT_EQ(g.warp_size, 32);                // every CUDA GPU so far
     EXPECT_EQ(g.max_threads_per_block, 1024);  // since compute 2.0
     EXPECT_GE(g.cc_major, 7);                  // we build for sm_75 and up
     EXPECT_GT(g.multiprocessors, 0);

@@ -51,7 +51,9 @@ Result<GLuint> BuildProgram(std::string_view name, std::string_view vertex,
   return Status::Error(std::string(name) + " program does not link: " + log.c_str());
 }
 
-RenderTarget::~RenderTarget() { Release(); }
+RenderTarget::~RenderTarget() {
+  Release();
+}
 
 void RenderTarget::Release() {
   if (fbo_ != 0) glDeleteFramebuffers(1, &fbo_);

@@ -12,7 +12,8 @@
 namespace ws {
 
 Image::Image(int width, int height)
-    : width_(std::max(width, 0)), height_(std::max(height, 0)),
+    : width_(std::max(width, 0)),
+      height_(std::max(height, 0)),
       pixels_(static_cast<std::size_t>(width_) * height_ * 4, 0) {
   for (std::size_t i = 3; i < pixels_.size(); i += 4) pixels_[i] = 255;
 }

@@ -48,10 +48,12 @@ class GridPreviewPanel : public Panel {
     ImGui::TextWrapped(
         "The launch as blocks of threads in their true shape, coloured by warp; idle threads "
         "(those that fail the bounds test) in grey.");
-    ImGui::TextDisabled(
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    ImGui::TextWrapped(
         "Preview from launch geometry: the textbook's picture kernel, a %dx%d image in %dx%d "
         "blocks (grid %dx%d).",
         kWidth, kHeight, kBlock, kBlock, GridX(), GridY());
+    ImGui::PopStyleColor();
     if (!init_tried_) {
       init_tried_ = true;
       init_ = renderer_.Init();
@@ -64,11 +66,13 @@ class GridPreviewPanel : public Panel {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float fb_scale = ImGui::GetIO().DisplayFramebufferScale.x;
     // Keep the cells square: fit the grid's aspect into the available space.
-    const float cells_x = static_cast<float>(GridX() * kBlock), cells_y = static_cast<float>(GridY() * kBlock);
+    const float cells_x = static_cast<float>(GridX() * kBlock),
+                cells_y = static_cast<float>(GridY() * kBlock);
     const float s = std::min(avail.x / cells_x, avail.y / cells_y);
     if (s <= 0) return;
     const ImVec2 size(cells_x * s, cells_y * s);
-    const GLuint tex = renderer_.Render(static_cast<int>(size.x * fb_scale), static_cast<int>(size.y * fb_scale));
+    const GLuint tex =
+        renderer_.Render(static_cast<int>(size.x * fb_scale), static_cast<int>(size.y * fb_scale));
     if (tex != 0) {
       // The target's first row is its bottom: flip v so the grid's row 0 is at the top.
       ImGui::Image(ImTextureRef(static_cast<ImTextureID>(tex)), size, ImVec2(0, 1), ImVec2(1, 0));

@@ -30,7 +30,7 @@ class Status {
 template <typename T>
 class Result {
  public:
-  Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit on purpose
+  Result(T value) : value_(std::move(value)) {}        // NOLINT: implicit on purpose
   Result(Status error) : status_(std::move(error)) {}  // NOLINT: implicit on purpose
 
   bool ok() const { return value_.has_value(); }

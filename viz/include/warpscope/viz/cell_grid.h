@@ -20,7 +20,8 @@ class CellGridRenderer {
   // Compiles the shaders (once). The Status carries the GL driver's log if they fail.
   Status Init();
   // One colour per cell, row by row: colours.size() == cells_x * cells_y.
-  void SetCells(int cells_x, int cells_y, int block_x, int block_y, const std::vector<Rgba>& colours);
+  void SetCells(int cells_x, int cells_y, int block_x, int block_y,
+                const std::vector<Rgba>& colours);
   // Renders at `width`×`height` pixels; returns the texture (0 if nothing to draw).
   GLuint Render(int width, int height);
 

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Warpscope's one set-up step, for a fresh Debian 12 machine or one already set up:
+#   scripts/setup.sh           install what is missing, build, and start the app
+#   scripts/setup.sh --test    install what is missing, build, and run every test
+# Idempotent: packages already installed are skipped, the ImGui/ImPlot source package is
+# downloaded once into ~/.cache/warpscope, and builds are incremental. Uses sudo when not root.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode=run
+if [ "${1:-}" = "--test" ]; then mode=test; shift; fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; fi
+
+# Debian packages: the toolchain, the GUI libraries, the test and benchmark frameworks, and Xvfb
+# for the GUI tests. The CUDA toolkit is optional and not installed here.
+packages=(
+  build-essential cmake python3
+  libglfw3-dev python3-glad libstb-dev nlohmann-json3-dev libcli11-dev
+  googletest libgtest-dev libbenchmark-dev libboost-context-dev
+  libgl-dev libgl1-mesa-dri xvfb xauth fonts-dejavu-core
+)
+have_pip=no
+for py in python3 /usr/bin/python3; do
+  if "$py" -m pip --version >/dev/null 2>&1; then have_pip=yes; break; fi
+done
+[ "$have_pip" = yes ] || packages+=(python3-pip)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+else
+  echo "setup: all Debian packages are already installed"
+fi
+
+# Dear ImGui (docking) + ImPlot from the imgui-bundle source package, pinned by hash, cached.
+bash scripts/fetch-imgui-bundle.sh
+
+jobs=$(nproc)
+cmake --preset release
+cmake --build --preset release --parallel "$jobs"
+
+if [ "$mode" = test ]; then
+  # The headless code and its tests again under AddressSanitizer + UndefinedBehaviorSanitizer,
+  # then everything (unit, GPU where there is one, GUI under xvfb-run) in the release build.
+  cmake --preset asan
+  cmake --build --preset asan --parallel "$jobs"
+  asan_rc=0
+  ctest --preset asan --parallel "$jobs" || asan_rc=$?
+  release_rc=0
+  ctest --preset release --parallel "$jobs" || release_rc=$?
+  if [ "$asan_rc" -ne 0 ] || [ "$release_rc" -ne 0 ]; then
+    echo "setup: tests failed (sanitizer build: exit $asan_rc, release build: exit $release_rc)" >&2
+    exit 1
+  fi
+  exit 0
+fi
+
+exec build/release/app/warpscope "$@"
