@@ -9,8 +9,10 @@ if(NOT WARPSCOPE_CUDA STREQUAL "OFF")
       set(CMAKE_CUDA_ARCHITECTURES "75-real;80-real;86-real;89-real;90")
     endif()
     enable_language(CUDA)
-    set(CMAKE_CUDA_STANDARD 17)  # CMake 3.25 knows no CUDA20 flag for nvcc; kernel headers stay C++17
-    set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+    # nvcc 12+ accepts C++20, but CMake 3.25 does not know its flag: tell it.
+    set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
+    set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
+    set(CMAKE_CUDA_STANDARD 20)
     find_package(CUDAToolkit REQUIRED)
     set(WARPSCOPE_HAVE_CUDA ON)
   elseif(WARPSCOPE_CUDA STREQUAL "ON")

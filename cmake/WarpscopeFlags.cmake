@@ -12,3 +12,24 @@ if(WARPSCOPE_SANITIZE)
                       $<$<COMPILE_LANGUAGE:CXX,C>:-fno-sanitize-recover=all>)
   add_link_options(-fsanitize=address,undefined)
 endif()
+
+# ws_embed_text(TARGET_SOURCES_VAR HEADER NAMESPACE FILES...): generates HEADER and a .cpp that
+# hold the files' text (see cmake/EmbedText.cmake); appends the generated .cpp to the variable.
+function(ws_embed_text out_var header namespace)
+  set(gen ${CMAKE_CURRENT_BINARY_DIR}/generated)
+  get_filename_component(header_name ${header} NAME_WE)
+  get_filename_component(header_dir ${header} DIRECTORY)
+  set(inputs)
+  foreach(f IN LISTS ARGN)
+    list(APPEND inputs ${CMAKE_CURRENT_SOURCE_DIR}/${f})
+  endforeach()
+  file(MAKE_DIRECTORY ${gen}/${header_dir})
+  add_custom_command(
+    OUTPUT ${gen}/${header} ${gen}/${header_name}.cpp
+    COMMAND ${CMAKE_COMMAND} -DOUT_DIR=${gen} -DHEADER=${header} -DNAMESPACE=${namespace}
+            "-DINPUTS=${inputs}" -P ${PROJECT_SOURCE_DIR}/cmake/EmbedText.cmake
+    DEPENDS ${inputs} ${PROJECT_SOURCE_DIR}/cmake/EmbedText.cmake
+    COMMENT "Embedding ${header}"
+    VERBATIM)
+  set(${out_var} ${${out_var}} ${gen}/${header_name}.cpp ${gen}/${header} PARENT_SCOPE)
+endfunction()

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "core/report.h"
 #include "warpscope/kernels/devices.h"
 
 namespace {
@@ -43,6 +44,58 @@ int ListDevices(bool as_json) {
   return 0;
 }
 
+// "--set NAME=VALUE": one line naming what is wrong, or the pair.
+bool ParseSet(const std::string& text, std::string* name, long long* value, std::string* error) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    *error = "--set needs NAME=VALUE (got '" + text + "')";
+    return false;
+  }
+  *name = text.substr(0, eq);
+  const std::string v = text.substr(eq + 1);
+  try {
+    std::size_t used = 0;
+    *value = std::stoll(v, &used);
+    if (used != v.size()) throw std::invalid_argument("trailing");
+  } catch (const std::exception&) {
+    *error = "--set " + *name + ": '" + v + "' is not a whole number";
+    return false;
+  }
+  return true;
+}
+
+int RunCommand(const std::string& lesson, const std::string& variant, const std::vector<std::string>& sets,
+               const std::string& backend, const std::string& preset, bool json) {
+  ws::Params overrides;
+  for (const std::string& s : sets) {
+    std::string name, error;
+    long long value = 0;
+    if (!ParseSet(s, &name, &value, &error)) {
+      std::cerr << "warpscope-cli: " << error << "\n";
+      return 2;
+    }
+    overrides[name] = value;
+  }
+  ws::RunOptions options;
+  options.preset = preset;
+  auto run = ws::RunLesson(lesson, variant, overrides, backend, options);
+  if (!run.ok()) {
+    std::cerr << "warpscope-cli: " << run.status().message() << "\n";
+    // Bad names and values are the user's (2); a failure while running is ours (1).
+    const std::string& m = run.status().message();
+    const bool user_error = m.find("unknown ") != std::string::npos || m.find(" is outside ") != std::string::npos ||
+                            m.find(" must be ") != std::string::npos || m.find("not allowed") != std::string::npos ||
+                            m.find(" over the limit") != std::string::npos;
+    return user_error ? 2 : 1;
+  }
+  if (json) {
+    std::cout << ws::LessonRunJson(*run).dump(2) << "\n";
+  } else {
+    std::cout << ws::LessonRunText(*run);
+  }
+  return run->check.ok ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -50,10 +103,32 @@ int main(int argc, char** argv) {
   cli.set_version_flag("--version", std::string("warpscope-cli ") + WARPSCOPE_VERSION);
   cli.require_subcommand(1);
   bool json = false;
-  auto* devices =
-      cli.add_subcommand("devices", "List the backends: the CPU emulator and CUDA GPUs");
+  auto* devices = cli.add_subcommand("devices", "List the backends: the CPU emulator and CUDA GPUs");
   devices->add_flag("--json", json, "One JSON object");
-  CLI11_PARSE(cli, argc, argv);
+  auto* lessons = cli.add_subcommand("lessons", "List the lessons, their variants and parameters");
+  lessons->add_flag("--json", json, "One JSON array");
+  auto* run = cli.add_subcommand("run", "Run a lesson and print its per-site figures");
+  std::string lesson, variant, backend = "emu", preset = "hopper";
+  std::vector<std::string> sets;
+  run->add_option("lesson", lesson, "Lesson id (see `lessons`)")->required();
+  run->add_option("--variant", variant, "Variant (default: the lesson's first)");
+  run->add_option("--set", sets, "Parameter NAME=VALUE (repeatable)");
+  run->add_option("--backend", backend, "emu (CPU emulator) or cuda (a GPU)");
+  run->add_option("--preset", preset, "Device preset whose limits the emulator enforces (g80, gt200, fermi, turing, ampere, hopper)");
+  run->add_flag("--json", json, "One JSON object");
+  try {
+    cli.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return cli.exit(e);
+    std::cerr << "warpscope-cli: " << e.what() << "\n";
+    return 2;
+  }
   if (*devices) return ListDevices(json);
+  if (*lessons) {
+    if (json) std::cout << ws::LessonsJson().dump(2) << "\n";
+    else std::cout << ws::LessonsText();
+    return 0;
+  }
+  if (*run) return RunCommand(lesson, variant, sets, backend, preset, json);
   return 2;
 }

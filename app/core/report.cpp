@@ -1,0 +1,156 @@
+#include "core/report.h"
+
+#include <cstdio>
+#include <sstream>
+
+namespace ws {
+namespace {
+
+nlohmann::json Dim(const Dim3& d) { return {d.x, d.y, d.z}; }
+
+double Round(double v, int digits = 4) {
+  const double f = digits == 4 ? 1e4 : 1e6;
+  return static_cast<double>(static_cast<long long>(v * f + (v >= 0 ? 0.5 : -0.5))) / f;
+}
+
+}  // namespace
+
+nlohmann::json LessonRunJson(const LessonRun& run) {
+  const LaunchTrace& t = run.main_launch();
+  nlohmann::json j;
+  j["lesson"] = run.lesson;
+  j["variant"] = run.variant;
+  j["backend"] = run.backend;
+  j["device"] = run.device;
+  j["params"] = run.params;
+  j["kernel"] = t.kernel;
+  j["launch"] = {{"grid", Dim(t.grid)},
+                 {"block", Dim(t.block)},
+                 {"threads", t.threads()},
+                 {"warps", t.warps()},
+                 {"shared_bytes", t.shared_bytes}};
+  j["sites"] = nlohmann::json::array();
+  for (std::size_t i = 0; i < t.sites.size(); ++i) {
+    const SiteInfo& s = t.sites[i];
+    const SiteStats& st = t.stats.sites[i];
+    nlohmann::json o = {{"id", i},
+                        {"line", s.line},
+                        {"code", s.code},
+                        {"space", ToString(s.space)},
+                        {"op", ToString(s.op)},
+                        {"size", s.size},
+                        {"requests", st.requests},
+                        {"bytes", st.bytes}};
+    if (s.space == MemorySpace::kShared) {
+      o["wavefronts"] = st.wavefronts;
+      o["bank_conflict_max"] = st.bank_conflict_max;
+      o["bank_conflict_avg"] = Round(st.BankConflictAvg());
+      o["halfwarp16_conflict_max"] = st.halfwarp16_conflict_max;
+    } else {
+      o["sectors"] = st.sectors;
+      o["ideal_sectors"] = st.ideal_sectors;
+      o["sectors_per_request"] = Round(st.SectorsPerRequest());
+      o["lines128"] = st.lines128;
+      o["cc10_transactions"] = st.cc10_transactions;
+      o["cc12_transactions"] = st.cc12_transactions;
+    }
+    if (s.op == AccessOp::kAtomic) o["atomic_conflict_max"] = st.atomic_conflict_max;
+    o["divergent_requests"] = st.divergent_requests;
+    j["sites"].push_back(o);
+  }
+  j["barriers"] = nlohmann::json::array();
+  for (std::size_t i = 0; i < t.barrier_sites.size(); ++i) {
+    const BarrierStats& b = t.stats.barriers[i];
+    j["barriers"].push_back({{"line", t.barrier_sites[i].line},
+                             {"code", t.barrier_sites[i].code},
+                             {"instances", b.instances},
+                             {"max_skew", b.max_skew},
+                             {"mean_wait", Round(b.MeanWait())},
+                             {"time_unit", t.time_unit}});
+  }
+  j["timing"] = {{"kind", run.timing.kind}, {"ms", Round(run.timing.ms, 6)}, {"note", run.timing.note}};
+  j["check"] = {{"ok", run.check.ok}, {"message", run.check.message}};
+  j["records"] = {{"accesses", t.stats.access_records},
+                  {"barriers", t.stats.barrier_records},
+                  {"kept_blocks", t.blocks.size()},
+                  {"truncated", t.truncated}};
+  return j;
+}
+
+std::string LessonRunText(const LessonRun& run) {
+  const LaunchTrace& t = run.main_launch();
+  std::ostringstream o;
+  o << run.lesson << " / " << run.variant << " on " << run.device << "\n";
+  o << "params:";
+  for (const auto& [k, v] : run.params) o << " " << k << "=" << v;
+  o << "\nkernel " << t.kernel << ": grid (" << t.grid.x << "," << t.grid.y << "," << t.grid.z << "), block ("
+    << t.block.x << "," << t.block.y << "," << t.block.z << "), " << t.threads() << " threads, " << t.warps()
+    << " warps\n\n";
+  char line[512];
+  std::snprintf(line, sizeof line, "%-5s %-7s %-6s %9s %11s %9s %8s %8s %8s   %s\n", "line", "space", "op", "requests",
+                "sect/req", "ideal", "cc1.0", "cc1.2", "banks", "code");
+  o << line;
+  for (std::size_t i = 0; i < t.sites.size(); ++i) {
+    const SiteInfo& s = t.sites[i];
+    const SiteStats& st = t.stats.sites[i];
+    if (s.space == MemorySpace::kShared) {
+      char banks[32];
+      std::snprintf(banks, sizeof banks, "%u-way", st.bank_conflict_max);
+      std::snprintf(line, sizeof line, "%-5u %-7s %-6s %9llu %11s %9s %8s %8s %8s   %s\n", s.line, ToString(s.space),
+                    ToString(s.op), static_cast<unsigned long long>(st.requests), "-", "-", "-", "-", banks,
+                    s.code.c_str());
+    } else {
+      char spr[32], ideal[32];
+      std::snprintf(spr, sizeof spr, "%.2f", st.SectorsPerRequest());
+      std::snprintf(ideal, sizeof ideal, "%.2f", st.requests ? double(st.ideal_sectors) / st.requests : 0.0);
+      std::snprintf(line, sizeof line, "%-5u %-7s %-6s %9llu %11s %9s %8llu %8llu %8s   %s\n", s.line,
+                    ToString(s.space), ToString(s.op), static_cast<unsigned long long>(st.requests), spr, ideal,
+                    static_cast<unsigned long long>(st.cc10_transactions),
+                    static_cast<unsigned long long>(st.cc12_transactions), "-", s.code.c_str());
+    }
+    o << line;
+  }
+  for (std::size_t i = 0; i < t.barrier_sites.size(); ++i) {
+    const BarrierStats& b = t.stats.barriers[i];
+    o << "barrier line " << t.barrier_sites[i].line << ": " << b.instances << " instances, max skew " << b.max_skew
+      << " " << t.time_unit << ", mean wait " << b.MeanWait() << " " << t.time_unit << "\n";
+  }
+  o << "\ntime: " << run.timing.ms << " ms (" << run.timing.kind << ": " << run.timing.note << ")\n";
+  o << "output: " << (run.check.ok ? "correct" : "WRONG") << " (" << run.check.message << ")\n";
+  return o.str();
+}
+
+nlohmann::json LessonsJson() {
+  nlohmann::json j = nlohmann::json::array();
+  for (const LessonInfo& l : Lessons()) {
+    nlohmann::json o = {{"id", l.id}, {"title", l.title}, {"explanation", l.explanation}, {"source_file", l.source_file}};
+    for (const auto& v : l.variants) o["variants"].push_back({{"name", v.name}, {"summary", v.summary}});
+    for (const auto& p : l.params) {
+      o["params"].push_back({{"name", p.name},
+                             {"default", p.default_value},
+                             {"min", p.min},
+                             {"max", p.max},
+                             {"step", p.step},
+                             {"meaning", p.meaning}});
+    }
+    j.push_back(o);
+  }
+  return j;
+}
+
+std::string LessonsText() {
+  std::ostringstream o;
+  for (const LessonInfo& l : Lessons()) {
+    o << l.id << " - " << l.title << "\n  variants:";
+    for (const auto& v : l.variants) o << " " << v.name;
+    o << "\n";
+    for (const auto& p : l.params) {
+      o << "  " << p.name << " = " << p.default_value << " (" << p.min << ".." << p.max;
+      if (p.step != 1) o << " step " << p.step;
+      o << "): " << p.meaning << "\n";
+    }
+  }
+  return o.str();
+}
+
+}  // namespace ws

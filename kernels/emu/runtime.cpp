@@ -1,0 +1,417 @@
+// The emulator runtime (see emu_runtime.h). Fiber switches go through Boost.Context's fcontext
+// (about 5 ns each, against ~200 ns for ucontext, which makes a system call); under ASan each
+// switch is announced to the sanitizer so it tracks the fiber stacks.
+#include <boost/context/fiber.hpp>
+#include <boost/context/protected_fixedsize_stack.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "emu/fiber_asan.h"
+#include "warpscope/kernels/emu_runtime.h"
+#include "warpscope/kernels/site_table.h"
+#include "warpscope/kernels/ws_cuda.h"
+
+namespace ws::emu {
+
+thread_local ThreadState* t_thread = nullptr;
+
+namespace {
+
+namespace ctx = boost::context;
+
+constexpr std::size_t kMaxSites = 64;
+constexpr std::size_t kMaxBarrierSites = 16;
+#if defined(__SANITIZE_ADDRESS__)
+constexpr std::size_t kStackBytes = 256 * 1024;
+#else
+constexpr std::size_t kStackBytes = 64 * 1024;
+#endif
+
+struct ThreadAbort {};  // unwinds a fiber whose thread hit an error
+
+enum class ThreadStatus : std::uint8_t { kReady, kAtBarrier, kExited, kFaulted };
+
+struct ThreadCtx {
+  ThreadState state{};
+  std::uint32_t linear = 0;
+  std::uint32_t clock = 0;
+  ThreadStatus status = ThreadStatus::kReady;
+  std::uint32_t barrier_line = 0;
+  std::uint32_t site_count[kMaxSites] = {};
+  std::uint32_t barrier_count[kMaxBarrierSites] = {};
+  ctx::fiber scheduler;  // where to go when this thread yields
+  FiberStack stack;      // for the ASan annotations
+};
+
+// What all workers of one launch share.
+struct Launch {
+  const LaunchConfig* config = nullptr;
+  const std::function<void()>* body = nullptr;
+  std::uint32_t tag = 0;
+  std::atomic<std::uint64_t> next_block{0};
+  std::atomic<std::uint64_t> stop_after{~0ull};  // blocks above the first faulting one are skipped
+  std::mutex mutex;
+  std::map<std::uint64_t, std::uint16_t> site_ids;  // key -> provisional id (first come)
+  std::vector<SiteInfo> sites_by_id;                // provisional id -> info, written under mutex
+  std::map<std::uint32_t, std::uint16_t> barrier_ids;  // line -> provisional id
+  std::uint64_t error_block = ~0ull;
+  std::string error;
+  std::map<std::uint32_t, BlockRecords> kept;
+  LaunchStats stats;
+};
+
+std::atomic<std::uint32_t> g_launch_tag{0};
+
+class Worker;
+thread_local Worker* t_worker = nullptr;
+thread_local ThreadCtx* t_ctx = nullptr;
+
+class Worker {
+ public:
+  explicit Worker(Launch* launch) : launch_(launch) {}
+
+  void Run() {
+    t_worker = this;
+    const LaunchConfig& cfg = *launch_->config;
+    const std::uint32_t n = static_cast<std::uint32_t>(cfg.block.count());
+    threads_.resize(n);
+    fibers_.reserve(n);
+    ctx::protected_fixedsize_stack alloc(kStackBytes);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      ThreadCtx* c = &threads_[i];
+      const ctx::stack_context sc = alloc.allocate();
+      c->stack.bottom = static_cast<char*>(sc.sp) - sc.size;
+      c->stack.size = sc.size;
+      fibers_.emplace_back(std::allocator_arg, ctx::preallocated(sc.sp, sc.size, sc), alloc,
+                           [this, c](ctx::fiber&& sched) {
+        AfterSwitch(c->stack, &scheduler_stack_);
+        c->scheduler = std::move(sched);
+        while (!quitting_) {
+          try {
+            (*launch_->body)();
+            c->status = ThreadStatus::kExited;
+          } catch (const ThreadAbort&) {
+            c->status = ThreadStatus::kFaulted;
+          }
+          YieldToScheduler(c);
+        }
+        BeforeFinalSwitch(scheduler_stack_);
+        return std::move(c->scheduler);
+      });
+    }
+    const std::uint64_t blocks = cfg.grid.count();
+    for (;;) {
+      const std::uint64_t b = launch_->next_block.fetch_add(1);
+      if (b >= blocks || b > launch_->stop_after.load()) break;
+      if (!RunBlock(static_cast<std::uint32_t>(b))) break;
+    }
+    // Let every fiber leave its loop and return, so their stacks unwind cleanly.
+    quitting_ = true;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      if (threads_[i].status != ThreadStatus::kAtBarrier) Resume(i);
+    }
+    // Fibers stopped mid-kernel (a faulted block) are destroyed here; Boost unwinds them.
+    fibers_.clear();
+    std::lock_guard lock(launch_->mutex);
+    launch_->stats.Merge(stats_);
+  }
+
+  std::uint16_t SiteId(std::uint64_t key) {
+    for (const auto& [k, id] : site_cache_) {
+      if (k == key) return id;
+    }
+    std::uint16_t id;
+    {
+      std::lock_guard lock(launch_->mutex);
+      auto it = launch_->site_ids.find(key);
+      if (it == launch_->site_ids.end()) {
+        if (launch_->site_ids.size() >= kMaxSites) {
+          Fail(KeyLine(key), "the kernel has more than " + std::to_string(kMaxSites) + " access sites");
+        }
+        id = static_cast<std::uint16_t>(launch_->site_ids.size());
+        launch_->site_ids.emplace(key, id);
+        launch_->sites_by_id.push_back(SiteFromKey(key));
+      } else {
+        id = it->second;
+      }
+      if (local_sites_.size() < launch_->sites_by_id.size()) {
+        local_sites_.assign(launch_->sites_by_id.begin(), launch_->sites_by_id.end());
+      }
+    }
+    site_cache_.emplace_back(key, id);
+    return id;
+  }
+
+  std::uint16_t BarrierId(std::uint32_t line) {
+    for (const auto& [l, id] : barrier_cache_) {
+      if (l == line) return id;
+    }
+    std::lock_guard lock(launch_->mutex);
+    auto [it, fresh] = launch_->barrier_ids.try_emplace(
+        line, static_cast<std::uint16_t>(launch_->barrier_ids.size()));
+    (void)fresh;
+    barrier_cache_.emplace_back(line, it->second);
+    return it->second;
+  }
+
+  void Record(std::uint64_t key, std::uint32_t offset) {
+    ThreadCtx* c = t_ctx;
+    const std::uint16_t id = SiteId(key);
+    current_.accesses.push_back({offset, c->site_count[id]++, c->clock++,
+                                 static_cast<std::uint16_t>(c->linear), id});
+  }
+
+  std::uint32_t SharedBase(std::uint32_t bytes, std::uint32_t* tag, std::uint32_t* base) {
+    if (*tag != launch_->tag) {
+      // Place arrays in the order the kernel first touches them, 16-byte aligned, per launch.
+      *base = (shared_cursor_ + 15u) & ~15u;
+      shared_cursor_ = *base + bytes;
+      *tag = launch_->tag;
+      const std::uint32_t limit = launch_->config->preset.shared_per_block;
+      if (shared_cursor_ > limit) {
+        Fail(0, "the kernel's shared arrays need " + std::to_string(shared_cursor_) +
+                    " bytes per block, over the limit of " + std::to_string(limit) + " bytes on " +
+                    launch_->config->preset.name);
+      }
+    }
+    return *base;
+  }
+
+  [[noreturn]] void Fail(std::uint32_t line, const std::string& what) {
+    const ThreadCtx* c = t_ctx;
+    std::ostringstream m;
+    if (line != 0) m << "line " << line << ": ";
+    m << what;
+    if (c != nullptr) {
+      m << " (thread (" << c->state.thread_idx.x << "," << c->state.thread_idx.y << ","
+        << c->state.thread_idx.z << ") of block (" << c->state.block_idx.x << ","
+        << c->state.block_idx.y << "," << c->state.block_idx.z << "))";
+    }
+    ReportError(current_.block, m.str());
+    throw ThreadAbort{};
+  }
+
+  void AddWork(std::uint32_t units) { t_ctx->clock += units; }
+
+  void Barrier(std::uint32_t line) {
+    ThreadCtx* c = t_ctx;
+    c->status = ThreadStatus::kAtBarrier;
+    c->barrier_line = line;
+    YieldToScheduler(c);
+  }
+
+ private:
+  void ReportError(std::uint64_t block, const std::string& message) {
+    std::lock_guard lock(launch_->mutex);
+    if (block < launch_->error_block) {
+      launch_->error_block = block;
+      launch_->error = message;
+    }
+    std::uint64_t cur = launch_->stop_after.load();
+    while (block < cur && !launch_->stop_after.compare_exchange_weak(cur, block)) {
+    }
+  }
+
+  void YieldToScheduler(ThreadCtx* c) {
+    BeforeSwitch(c->stack, scheduler_stack_);
+    c->scheduler = std::move(c->scheduler).resume();
+    AfterSwitch(c->stack);
+  }
+
+  void Resume(std::uint32_t i) {
+    t_ctx = &threads_[i];
+    t_thread = &threads_[i].state;
+    BeforeSwitch(scheduler_stack_, threads_[i].stack);
+    fibers_[i] = std::move(fibers_[i]).resume();
+    AfterSwitch(scheduler_stack_);
+    t_ctx = nullptr;
+    t_thread = nullptr;
+  }
+
+  static std::string ThreadList(const std::vector<std::uint32_t>& ids) {
+    // "0-15, 32, 40-47"
+    std::ostringstream s;
+    for (std::size_t i = 0; i < ids.size();) {
+      std::size_t j = i;
+      while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) ++j;
+      if (i > 0) s << ", ";
+      s << ids[i];
+      if (j > i) s << "-" << ids[j];
+      i = j + 1;
+    }
+    return s.str();
+  }
+
+  // Returns false when the block failed (the launch stops).
+  bool RunBlock(std::uint32_t b) {
+    const LaunchConfig& cfg = *launch_->config;
+    const Dim3 bd = cfg.block, gd = cfg.grid;
+    const std::uint32_t n = static_cast<std::uint32_t>(bd.count());
+    const uint3 bidx = {b % gd.x, (b / gd.x) % gd.y, b / (gd.x * gd.y)};
+    for (std::uint32_t i = 0; i < n; ++i) {
+      ThreadCtx& c = threads_[i];
+      c.state = {{i % bd.x, (i / bd.x) % bd.y, i / (bd.x * bd.y)}, bidx, {bd.x, bd.y, bd.z}, {gd.x, gd.y, gd.z}};
+      c.linear = i;
+      c.clock = 0;
+      c.status = ThreadStatus::kReady;
+      std::memset(c.site_count, 0, sizeof c.site_count);
+      std::memset(c.barrier_count, 0, sizeof c.barrier_count);
+    }
+    current_.block = b;
+    current_.accesses.clear();
+    current_.barriers.clear();
+    shared_cursor_ = 0;
+
+    for (;;) {
+      for (std::uint32_t i = 0; i < n; ++i) {
+        if (threads_[i].status == ThreadStatus::kReady) Resume(i);
+        if (threads_[i].status == ThreadStatus::kFaulted) return false;
+      }
+      std::vector<std::uint32_t> exited, waiting;
+      std::map<std::uint32_t, std::vector<std::uint32_t>> by_line;
+      for (std::uint32_t i = 0; i < n; ++i) {
+        if (threads_[i].status == ThreadStatus::kExited) exited.push_back(i);
+        else by_line[threads_[i].barrier_line].push_back(i);
+      }
+      if (by_line.empty()) break;  // every thread finished
+      if (!exited.empty() || by_line.size() > 1) {
+        std::ostringstream m;
+        m << "block (" << bidx.x << "," << bidx.y << "," << bidx.z << ") cannot pass its barrier: ";
+        bool first = true;
+        for (const auto& [line, ids] : by_line) {
+          m << (first ? "" : "; ") << "threads " << ThreadList(ids) << " wait at __syncthreads() on line "
+            << line;
+          first = false;
+        }
+        if (!exited.empty()) m << "; threads " << ThreadList(exited) << " exited without reaching it";
+        m << ". On a GPU this hangs or corrupts the block; every thread of a block must reach the "
+             "same __syncthreads().";
+        ReportError(b, m.str());
+        return false;
+      }
+      // Everyone waits at the same barrier: all leave when the last one arrived.
+      const std::uint32_t line = by_line.begin()->first;
+      const std::uint16_t id = BarrierId(line);
+      std::uint32_t departure = 0;
+      for (std::uint32_t i = 0; i < n; ++i) departure = std::max(departure, threads_[i].clock);
+      for (std::uint32_t i = 0; i < n; ++i) {
+        ThreadCtx& c = threads_[i];
+        current_.barriers.push_back({c.clock, departure, c.barrier_count[id % kMaxBarrierSites]++,
+                                     static_cast<std::uint16_t>(i), id, 0});
+        c.clock = departure + 1;
+        c.status = ThreadStatus::kReady;
+      }
+    }
+
+    const bool keep = std::find(cfg.keep_blocks.begin(), cfg.keep_blocks.end(), b) != cfg.keep_blocks.end();
+    if (keep) {
+      std::lock_guard lock(launch_->mutex);
+      launch_->kept[b] = current_;  // in execution order, before the analysis sorts them
+    }
+    AnalyzeBlock(current_.accesses, current_.barriers, local_sites_, cfg.buffers, n, &stats_);
+    return true;
+  }
+
+  Launch* launch_;
+  std::vector<ThreadCtx> threads_;
+  std::vector<ctx::fiber> fibers_;
+  FiberStack scheduler_stack_;
+  bool quitting_ = false;
+  std::vector<std::pair<std::uint64_t, std::uint16_t>> site_cache_;
+  std::vector<std::pair<std::uint32_t, std::uint16_t>> barrier_cache_;
+  std::vector<SiteInfo> local_sites_;
+  BlockRecords current_;
+  LaunchStats stats_;
+  std::uint32_t shared_cursor_ = 0;
+};
+
+// Turns first-come provisional site ids into the canonical order, so that traces do not depend
+// on which worker saw a site first.
+void Canonicalize(Launch& L, LaunchTrace& t) {
+  std::vector<std::uint64_t> keys;
+  for (const auto& [k, id] : L.site_ids) keys.push_back(k);
+  SiteTable table = BuildSiteTable(keys);
+  std::vector<std::uint16_t> remap(L.site_ids.size());
+  for (const auto& [k, id] : L.site_ids) remap[id] = table.id_of_key.at(k);
+  t.sites = std::move(table.sites);
+  std::vector<std::pair<std::uint32_t, std::uint16_t>> bars(L.barrier_ids.begin(), L.barrier_ids.end());
+  std::vector<std::uint16_t> bremap(bars.size());
+  for (std::size_t i = 0; i < bars.size(); ++i) {  // std::map: already sorted by line
+    t.barrier_sites.push_back({bars[i].first, ""});
+    bremap[bars[i].second] = static_cast<std::uint16_t>(i);
+  }
+  LaunchStats stats;
+  stats.Resize(t.sites.size(), t.barrier_sites.size());
+  for (std::size_t old = 0; old < L.stats.sites.size() && old < remap.size(); ++old) {
+    stats.sites[remap[old]] = L.stats.sites[old];
+  }
+  for (std::size_t old = 0; old < L.stats.barriers.size() && old < bremap.size(); ++old) {
+    stats.barriers[bremap[old]] = L.stats.barriers[old];
+  }
+  stats.access_records = L.stats.access_records;
+  stats.barrier_records = L.stats.barrier_records;
+  t.stats = std::move(stats);
+  for (auto& [b, rec] : L.kept) {
+    for (AccessRecord& a : rec.accesses) a.site = remap[a.site];
+    for (BarrierRecord& r : rec.barriers) r.site = bremap[r.site];
+    t.blocks.push_back(std::move(rec));
+  }
+}
+
+}  // namespace
+
+void RecordAccess(std::uint64_t key, std::uint32_t offset) { t_worker->Record(key, offset); }
+
+void CheckIndex(long long index, unsigned long long count, std::uint32_t line, const char* what) {
+  std::ostringstream m;
+  m << "index " << index << " is outside the " << what << " of " << count << " elements";
+  t_worker->Fail(line, m.str());
+}
+
+void SyncThreads(std::uint32_t line) { t_worker->Barrier(line); }
+
+std::uint32_t SharedArrayBase(std::uint32_t bytes, std::uint32_t* tag, std::uint32_t* base) {
+  return t_worker->SharedBase(bytes, tag, base);
+}
+
+void AddWork(std::uint32_t units) { t_worker->AddWork(units); }
+
+Result<LaunchTrace> RunLaunch(const LaunchConfig& config, const std::function<void()>& body) {
+  if (Status s = CheckLaunch(config.preset, config.grid, config.block, config.shared_bytes); !s.ok()) {
+    return Status::Error(config.kernel + ": " + s.message());
+  }
+  Launch L;
+  L.config = &config;
+  L.body = &body;
+  L.tag = ++g_launch_tag;
+  const std::uint64_t blocks = config.grid.count();
+  unsigned workers = config.workers ? config.workers : std::max(1u, std::thread::hardware_concurrency());
+  workers = static_cast<unsigned>(std::min<std::uint64_t>(workers, blocks));
+  std::vector<std::unique_ptr<Worker>> pool;
+  for (unsigned i = 0; i < workers; ++i) pool.push_back(std::make_unique<Worker>(&L));
+  if (workers == 1) {
+    pool[0]->Run();
+  } else {
+    std::vector<std::thread> threads;
+    for (auto& w : pool) threads.emplace_back([&w] { w->Run(); });
+    for (auto& t : threads) t.join();
+  }
+  if (!L.error.empty()) return Status::Error(config.kernel + ": " + L.error);
+
+  LaunchTrace t;
+  t.kernel = config.kernel;
+  t.grid = config.grid;
+  t.block = config.block;
+  t.shared_bytes = config.shared_bytes;
+  t.buffers = config.buffers;
+  Canonicalize(L, t);
+  return t;
+}
+
+}  // namespace ws::emu

@@ -1,0 +1,33 @@
+// The lesson catalogue: ids, variants, parameters and text, and the one call that runs a lesson
+// on a backend ("emu" or "cuda") and returns its trace.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "warpscope/kernels/lesson_api.h"
+
+namespace ws {
+
+struct LessonInfo {
+  std::string id, title;
+  std::vector<VariantSpec> variants;  // the first is the default
+  std::vector<ParamSpec> params;
+  std::string explanation;  // 3-6 sentences: what to look at, what to change
+  std::string source_file;  // the kernel file the student reads, e.g. "transpose.cuh"
+  std::string_view source;  // its text, exactly as compiled
+};
+
+const std::vector<LessonInfo>& Lessons();
+const LessonInfo* FindLesson(const std::string& id);
+
+// Fills in defaults, checks every name and value (the message names what is allowed), runs the
+// lesson and checks its output. `variant` empty: the default variant.
+Result<LessonRun> RunLesson(const std::string& id, const std::string& variant, const Params& overrides,
+                            const std::string& backend, const RunOptions& options);
+
+// The text of `line` (1-based) in a lesson's source, trimmed.
+std::string SourceLine(std::string_view source, std::uint32_t line);
+
+}  // namespace ws

@@ -1,0 +1,83 @@
+// The emulator as a backend for lesson drivers: buffers are host memory, launches run on the
+// CPU emulator (see emu_runtime.h). Include in host-compiled lesson files only.
+#pragma once
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "warpscope/kernels/emu_runtime.h"
+#include "warpscope/kernels/lesson_api.h"
+#include "warpscope/kernels/ws_cuda.h"
+
+namespace ws {
+
+class EmuBackend {
+ public:
+  EmuBackend(const RunOptions& options, DevicePreset preset)
+      : options_(options), preset_(std::move(preset)) {}
+
+  static constexpr const char* kName = "emu";
+  std::string device() const { return "CPU emulator (" + preset_.name + " limits)"; }
+  const DevicePreset& preset() const { return preset_; }
+
+  template <typename T>
+  Global<T> Alloc(const std::string& name, std::size_t count) {
+    storage_.push_back(std::make_unique<std::vector<std::uint64_t>>((count * sizeof(T) + 7) / 8 + 1, 0));
+    buffers_.push_back({name, count * sizeof(T), 0});
+    PlaceBuffers(buffers_);
+    return Global<T>(reinterpret_cast<T*>(storage_.back()->data()), count,
+                     static_cast<std::uint32_t>(buffers_.size() - 1));
+  }
+
+  template <typename T>
+  Global<T> Upload(const std::string& name, const std::vector<T>& values) {
+    Global<T> g = Alloc<T>(name, values.size());
+    if (!values.empty()) std::memcpy(g.data(), values.data(), values.size() * sizeof(T));
+    return g;
+  }
+
+  template <typename T>
+  std::vector<std::remove_const_t<T>> Download(const Global<T>& g) const {
+    return std::vector<std::remove_const_t<T>>(g.data(), g.data() + g.size());
+  }
+
+  // Runs `body` (a lambda that calls the kernel) once per GPU thread.
+  template <typename F>
+  Status Launch(const std::string& kernel, Dim3 grid, Dim3 block, std::uint32_t shared_bytes, F&& body) {
+    emu::LaunchConfig cfg;
+    cfg.kernel = kernel;
+    cfg.grid = grid;
+    cfg.block = block;
+    cfg.shared_bytes = shared_bytes;
+    cfg.buffers = buffers_;
+    cfg.preset = preset_;
+    cfg.workers = options_.workers;
+    if (options_.keep_all_blocks) {
+      for (std::uint64_t b = 0; b < grid.count(); ++b) cfg.keep_blocks.push_back(static_cast<std::uint32_t>(b));
+    } else {
+      cfg.keep_blocks = options_.keep_blocks;
+    }
+    auto trace = emu::RunLaunch(cfg, std::function<void()>(std::forward<F>(body)));
+    if (!trace.ok()) return trace.status();
+    launches_.push_back(std::move(trace).value());
+    return {};
+  }
+
+  std::vector<LaunchTrace>& launches() { return launches_; }
+
+ private:
+  RunOptions options_;
+  DevicePreset preset_;
+  std::vector<std::unique_ptr<std::vector<std::uint64_t>>> storage_;
+  std::vector<BufferInfo> buffers_;
+  std::vector<LaunchTrace> launches_;
+};
+
+}  // namespace ws
+
+// WS_LAUNCH(backend, kernel, grid, block, shared_bytes, args...): kernel<<<grid, block>>>(args...)
+// on whichever backend the lesson driver was instantiated with.
+#define WS_LAUNCH(backend, kernel, grid, block, shared_bytes, ...) \
+  (backend).Launch(#kernel, grid, block, shared_bytes, [=]() { kernel(__VA_ARGS__); })

@@ -1,0 +1,39 @@
+// The CPU emulator: runs one kernel launch with one fiber per GPU thread.
+//
+// - A block runs on one worker (an OS thread); its threads are fibers (Boost.Context) created
+//   once per worker and reused block after block. Fibers run in thread order until they finish
+//   or reach __syncthreads(); when every thread of the block waits at the same barrier, all leave
+//   it together (departure = the latest arrival on the logical clock).
+// - A barrier that some threads never reach (they exited, or wait at another barrier) is an
+//   error naming the line and the threads; the emulator never hangs.
+// - Blocks are dealt to workers over all cores. Each block is analysed as soon as it finishes
+//   and only the kept blocks' records are stored, so statistics cover the whole grid without a
+//   full trace. Results do not depend on which worker ran which block: the same launch gives the
+//   same trace, byte for byte.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "warpscope/trace/device_preset.h"
+#include "warpscope/trace/launch.h"
+#include "warpscope/trace/status.h"
+
+namespace ws::emu {
+
+struct LaunchConfig {
+  std::string kernel;
+  Dim3 grid, block;
+  std::uint32_t shared_bytes = 0;  // declared static shared memory, checked before running
+  std::vector<BufferInfo> buffers;
+  DevicePreset preset;
+  std::vector<std::uint32_t> keep_blocks;  // linear block indices whose records are kept
+  unsigned workers = 0;                    // 0: one per core
+};
+
+// Runs `body` (the kernel call) once per GPU thread. Returns the launch's trace, or the error
+// that stopped it (a limit, an out-of-range index, a barrier not all threads reach).
+Result<LaunchTrace> RunLaunch(const LaunchConfig& config, const std::function<void()>& body);
+
+}  // namespace ws::emu

@@ -1,0 +1,65 @@
+// What a lesson is (its id, variants, parameters and text) and what running one produces.
+// Lesson drivers are written once, as templates over the backend (EmuBackend or CudaBackend),
+// and instantiated for the emulator in lessons_emu.cpp and for the GPU in lessons_cuda.cu.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "warpscope/trace/launch.h"
+#include "warpscope/trace/status.h"
+
+namespace ws {
+
+struct ParamSpec {
+  std::string name;
+  long long default_value = 0;
+  long long min = 0, max = 0, step = 1;
+  std::string meaning;
+};
+
+struct VariantSpec {
+  std::string name;
+  std::string summary;  // one line: what is fast or slow about it
+};
+
+using Params = std::map<std::string, long long>;
+
+// How a run is carried out (not what the lesson computes).
+struct RunOptions {
+  std::string preset = "hopper";         // device preset whose limits the emulator enforces
+  std::vector<std::uint32_t> keep_blocks = {0, 1, 2, 3};  // blocks whose full records are kept
+  bool keep_all_blocks = false;          // keep every block (small launches, GPU comparisons)
+  unsigned workers = 0;                  // emulator threads; 0: one per core
+  int gpu = 0;                           // CUDA device index
+};
+
+// The result of checking a kernel's output against a CPU golden result.
+struct OutputCheck {
+  bool ok = false;
+  std::string message;  // "transposed 1024x1024 correctly" or the first mismatch
+};
+
+struct Timing {
+  std::string kind;  // "measured" (GPU, CUDA events) or "modeled" (emulator)
+  double ms = 0;
+  std::string note;
+};
+
+// One lesson run: the launches it made (the last is the one the views show), the output check
+// and the timing.
+struct LessonRun {
+  std::string lesson, variant, backend, device;
+  Params params;
+  std::vector<LaunchTrace> launches;
+  OutputCheck check;
+  Timing timing;
+  const LaunchTrace& main_launch() const { return launches.back(); }
+};
+
+// Validates `value` for `spec`: inside [min, max] and on the step grid from min.
+Status CheckParam(const ParamSpec& spec, long long value);
+
+}  // namespace ws

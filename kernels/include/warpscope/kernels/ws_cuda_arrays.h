@@ -1,0 +1,216 @@
+// Global<T>, SharedArray<T, ...> and their access proxies (see ws_cuda.h for the recipe).
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#if !WS_DEVICE_CODE
+#include <atomic>
+#endif
+
+namespace ws {
+namespace detail {
+
+// In a .cu file nvcc compiles these helpers twice; kernels only ever run in the device pass, so
+// nvcc's host pass gets no-ops (it must still compile them).
+WS_HD inline void Record(std::uint64_t key, std::uint32_t offset) {
+#if defined(__CUDA_ARCH__)
+  dev::RecordAccess(key, offset);
+#elif !WS_DEVICE_CODE
+  emu::RecordAccess(key, offset);
+#else
+  (void)key, (void)offset;
+#endif
+}
+
+WS_HD inline void Check(long long index, unsigned long long count, std::uint32_t line,
+                        const char* what) {
+#if WS_DEVICE_CODE
+  (void)index, (void)count, (void)line, (void)what;  // the GPU itself reports bad addresses
+#else
+  if (index < 0 || static_cast<unsigned long long>(index) >= count) {
+    emu::CheckIndex(index, count, line, what);
+  }
+#endif
+}
+
+}  // namespace detail
+
+// ---------------------------------------------------------------------------------------------
+// Global memory
+// ---------------------------------------------------------------------------------------------
+template <typename T>
+class GlobalAddr;
+
+// What a[i] on a Global<T> returns: reading records a load, assigning records a store.
+template <typename T>
+class GlobalRef {
+ public:
+  using Value = std::remove_const_t<T>;
+  WS_HD GlobalRef(T* p, std::uint32_t offset, std::uint32_t line, std::uint32_t buffer)
+      : p_(p), offset_(offset), line_(line), buffer_(buffer) {}
+
+  WS_HD operator Value() const {  // NOLINT: implicit, so a[i] reads like a value
+    detail::Record(Key(kKeyLoad), offset_);
+    return *p_;
+  }
+  WS_HD GlobalRef& operator=(Value v) {
+    detail::Record(Key(kKeyStore), offset_);
+    *p_ = v;
+    return *this;
+  }
+  // out[i] = out[j]: load, then store (never the implicit proxy copy).
+  WS_HD GlobalRef& operator=(const GlobalRef& other) { return *this = static_cast<Value>(other); }
+  WS_HD GlobalRef& operator+=(Value v) { return *this = static_cast<Value>(*this) + v; }
+  WS_HD GlobalRef& operator-=(Value v) { return *this = static_cast<Value>(*this) - v; }
+  WS_HD GlobalRef& operator*=(Value v) { return *this = static_cast<Value>(*this) * v; }
+  WS_HD GlobalAddr<T> operator&() const { return GlobalAddr<T>(p_, offset_, line_, buffer_); }
+
+  WS_HD std::uint64_t Key(std::uint32_t op) const {
+    return MakeSiteKey(line_, kKeyGlobal, op, sizeof(Value), buffer_);
+  }
+
+ private:
+  T* p_;
+  std::uint32_t offset_, line_, buffer_;
+};
+
+// &a[i]: the address an atomic works on.
+template <typename T>
+class GlobalAddr {
+ public:
+  WS_HD GlobalAddr(T* p, std::uint32_t offset, std::uint32_t line, std::uint32_t buffer)
+      : p_(p), offset_(offset), line_(line), buffer_(buffer) {}
+  WS_HD T* get() const { return p_; }
+  WS_HD void RecordAtomic() const {
+    detail::Record(MakeSiteKey(line_, kKeyGlobal, kKeyAtomic, sizeof(T), buffer_), offset_);
+  }
+
+ private:
+  T* p_;
+  std::uint32_t offset_, line_, buffer_;
+};
+
+// A kernel's array parameter: a buffer that the backend allocated (cudaMalloc or host memory).
+template <typename T>
+class Global {
+ public:
+  WS_HD Global() : data_(nullptr), count_(0), buffer_(0) {}
+  WS_HD Global(T* data, unsigned long long count, std::uint32_t buffer)
+      : data_(data), count_(count), buffer_(buffer) {}
+  // Global<float> converts to Global<const float>, like float* to const float*.
+  template <typename U, typename = std::enable_if_t<std::is_same_v<const U, T>>>
+  WS_HD Global(const Global<U>& other)  // NOLINT: implicit on purpose
+      : data_(other.data()), count_(other.size()), buffer_(other.buffer()) {}
+
+  WS_HD GlobalRef<T> operator[](Index i) const {
+    detail::Check(i.value, count_, i.line, "global array");
+    return GlobalRef<T>(data_ + i.value, static_cast<std::uint32_t>(i.value * sizeof(T)), i.line,
+                        buffer_);
+  }
+  WS_HD T* data() const { return data_; }
+  WS_HD unsigned long long size() const { return count_; }
+  WS_HD std::uint32_t buffer() const { return buffer_; }
+
+ private:
+  T* data_;
+  unsigned long long count_;
+  std::uint32_t buffer_;
+};
+
+// atomicAdd(&a[i], v) on a Global array: records an atomic, then adds.
+template <typename T>
+WS_HD T atomicAdd(GlobalAddr<T> a, T v) {
+  a.RecordAtomic();
+#if defined(__CUDA_ARCH__)
+  return ::atomicAdd(a.get(), v);
+#elif !WS_DEVICE_CODE
+  return std::atomic_ref<T>(*a.get()).fetch_add(v);
+#else
+  (void)v;
+  return T{};
+#endif
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared memory
+// ---------------------------------------------------------------------------------------------
+template <typename T>
+class SharedRef {
+ public:
+  WS_HD SharedRef(T* p, std::uint32_t offset, std::uint32_t line, std::uint32_t array)
+      : p_(p), offset_(offset), line_(line), array_(array) {}
+  WS_HD operator T() const {  // NOLINT: implicit, so tile[y][x] reads like a value
+    detail::Record(MakeSiteKey(line_, kKeyShared, kKeyLoad, sizeof(T), array_), offset_);
+    return *p_;
+  }
+  WS_HD SharedRef& operator=(T v) {
+    detail::Record(MakeSiteKey(line_, kKeyShared, kKeyStore, sizeof(T), array_), offset_);
+    *p_ = v;
+    return *this;
+  }
+  WS_HD SharedRef& operator=(const SharedRef& other) { return *this = static_cast<T>(other); }
+  WS_HD SharedRef& operator+=(T v) { return *this = static_cast<T>(*this) + v; }
+  WS_HD SharedRef& operator-=(T v) { return *this = static_cast<T>(*this) - v; }
+  WS_HD SharedRef& operator*=(T v) { return *this = static_cast<T>(*this) * v; }
+
+ private:
+  T* p_;
+  std::uint32_t offset_, line_, array_;
+};
+
+// A __shared__ array of D0 elements, or D0 rows of D1. Trivially constructible, as CUDA
+// requires of __shared__ variables; the emulator's bookkeeping fields start at zero.
+template <typename T, int D0, int D1 = 0>
+class SharedArray {
+  static constexpr int kCols = D1 > 0 ? D1 : 1;
+
+ public:
+  class Row {
+   public:
+    WS_HD Row(SharedArray* a, long long row) : a_(a), row_(row) {}
+    WS_HD SharedRef<T> operator[](Index col) const {
+      detail::Check(col.value, static_cast<unsigned long long>(D1), col.line, "shared array column");
+      return a_->Element(&a_->data_[row_][col.value], col.line);
+    }
+
+   private:
+    SharedArray* a_;
+    long long row_;
+  };
+
+  // tile[y] for a 2D array (then [x] gives the element); a[i] for a 1D array.
+  WS_HD auto operator[](Index i) {
+    detail::Check(i.value, static_cast<unsigned long long>(D0), i.line, "shared array index");
+    if constexpr (D1 > 0) {
+      return Row(this, i.value);
+    } else {
+      return Element(&data_[i.value][0], i.line);
+    }
+  }
+
+  static constexpr std::uint32_t kBytes = sizeof(T) * D0 * kCols;
+
+ private:
+  WS_HD SharedRef<T> Element(T* p, std::uint32_t line) {
+    const std::uint32_t byte = static_cast<std::uint32_t>(reinterpret_cast<char*>(p) -
+                                                          reinterpret_cast<char*>(&data_[0][0]));
+#if defined(__CUDA_ARCH__)
+    const std::uint32_t base =
+        static_cast<std::uint32_t>(__cvta_generic_to_shared(&data_[0][0]));
+#elif WS_DEVICE_CODE
+    const std::uint32_t base = 0;
+#else
+    const std::uint32_t base = emu::SharedArrayBase(kBytes, &emu_tag_, &emu_base_);
+#endif
+    return SharedRef<T>(p, base + byte, line, base / 4);
+  }
+
+  T data_[D0][kCols];
+#if !WS_DEVICE_CODE
+  std::uint32_t emu_tag_;   // the launch that placed this array (0: none yet)
+  std::uint32_t emu_base_;  // its offset in the block's shared memory in that launch
+#endif
+};
+
+}  // namespace ws

@@ -1,0 +1,44 @@
+// The emulator's side of ws_cuda.h: CUDA's keywords and built-in variables for the host
+// compiler. Each GPU thread is a fiber; `threadIdx` and friends read the running fiber's state,
+// and `__shared__` makes a variable per worker thread (a worker runs one block at a time, so
+// that is one copy per block, as on a GPU).
+#pragma once
+
+#include <cstdint>
+
+namespace ws::emu {
+
+struct uint3 {
+  unsigned int x, y, z;
+};
+using dim3 = uint3;
+
+// What kernel code reads directly, for the running fiber.
+struct ThreadState {
+  uint3 thread_idx, block_idx;
+  dim3 block_dim, grid_dim;
+};
+extern thread_local ThreadState* t_thread;
+
+// Implemented by the emulator runtime (kernels/emu/runtime.cpp).
+void RecordAccess(std::uint64_t key, std::uint32_t offset);
+// Throws the launch's error (ends this thread) when `index` is outside [0, count).
+void CheckIndex(long long index, unsigned long long count, std::uint32_t line, const char* what);
+void SyncThreads(std::uint32_t line);
+// The shared-memory offset of a __shared__ array in this launch (allocated at first use).
+std::uint32_t SharedArrayBase(std::uint32_t bytes, std::uint32_t* tag, std::uint32_t* base);
+// Adds modeled work to the thread's logical clock (the barrier lesson's uneven work).
+void AddWork(std::uint32_t units);
+
+}  // namespace ws::emu
+
+#define __global__ static  // internal linkage: the .cu build defines the same names
+#define __device__ inline
+#define __host__
+#define __forceinline__ inline
+#define __shared__ static thread_local
+#define threadIdx (::ws::emu::t_thread->thread_idx)
+#define blockIdx (::ws::emu::t_thread->block_idx)
+#define blockDim (::ws::emu::t_thread->block_dim)
+#define gridDim (::ws::emu::t_thread->grid_dim)
+#define __syncthreads() ::ws::emu::SyncThreads(__LINE__)

@@ -1,0 +1,47 @@
+#include "warpscope/kernels/site_table.h"
+
+#include <algorithm>
+#include <tuple>
+
+#include "warpscope/kernels/ws_cuda.h"
+
+namespace ws {
+
+SiteInfo SiteFromKey(std::uint64_t key) {
+  SiteInfo info;
+  info.line = KeyLine(key);
+  info.space = static_cast<MemorySpace>(KeySpaceOf(key));
+  info.op = static_cast<AccessOp>(KeyOpOf(key));
+  info.size = static_cast<std::uint8_t>(KeySize(key));
+  info.buffer = static_cast<std::uint16_t>(KeyArray(key));
+  return info;
+}
+
+SiteTable BuildSiteTable(std::vector<std::uint64_t> keys) {
+  auto order = [](std::uint64_t k) {
+    return std::make_tuple(KeyLine(k), KeySpaceOf(k), KeyOpOf(k), KeyArray(k), KeySize(k));
+  };
+  std::sort(keys.begin(), keys.end(), [&](std::uint64_t a, std::uint64_t b) { return order(a) < order(b); });
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  // Shared arrays are named by their rank among the launch's shared array offsets: the two
+  // backends may place arrays at different offsets, but in the same order.
+  std::vector<std::uint32_t> shared_bases;
+  for (std::uint64_t k : keys) {
+    if (KeySpaceOf(k) == kKeyShared) shared_bases.push_back(KeyArray(k));
+  }
+  std::sort(shared_bases.begin(), shared_bases.end());
+  shared_bases.erase(std::unique(shared_bases.begin(), shared_bases.end()), shared_bases.end());
+  SiteTable t;
+  for (std::uint64_t k : keys) {
+    SiteInfo s = SiteFromKey(k);
+    if (s.space == MemorySpace::kShared) {
+      s.buffer = static_cast<std::uint16_t>(
+          std::lower_bound(shared_bases.begin(), shared_bases.end(), KeyArray(k)) - shared_bases.begin());
+    }
+    t.id_of_key[k] = static_cast<std::uint16_t>(t.sites.size());
+    t.sites.push_back(s);
+  }
+  return t;
+}
+
+}  // namespace ws

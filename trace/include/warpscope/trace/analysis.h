@@ -1,0 +1,69 @@
+// Whole-launch statistics, built block by block so that a big launch never needs all of its
+// records at once: the emulator analyses each block as soon as it finishes and keeps full
+// records only for the blocks the user looks at. Stats of different blocks merge by addition,
+// so the result does not depend on which worker ran which block.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "warpscope/trace/records.h"
+
+namespace ws {
+
+struct SiteStats {
+  std::uint64_t requests = 0;  // warp-level requests
+  std::uint64_t accesses = 0;  // thread-level accesses (active lanes summed)
+  std::uint64_t bytes = 0;
+  // global (and constant/texture): the coalescing models
+  std::uint64_t sectors = 0, ideal_sectors = 0, lines128 = 0;
+  std::uint64_t cc10_transactions = 0, cc12_transactions = 0, cc12_bytes = 0;
+  std::vector<std::uint64_t> sectors_histogram;  // [n] = requests that needed n sectors
+  // shared
+  std::uint64_t wavefronts = 0, bank_conflict_sum = 0;
+  std::uint32_t bank_conflict_max = 0, halfwarp16_conflict_max = 0;
+  std::uint64_t halfwarp16_conflict_sum = 0;
+  // atomics
+  std::uint32_t atomic_conflict_max = 0;
+  // divergence: requests whose active lanes are fewer than the warp's threads
+  std::uint64_t divergent_requests = 0;
+
+  double SectorsPerRequest() const { return requests ? double(sectors) / requests : 0.0; }
+  double BankConflictAvg() const { return requests ? double(bank_conflict_sum) / requests : 0.0; }
+  void Merge(const SiteStats& o);
+};
+
+struct BarrierStats {
+  std::uint64_t instances = 0;     // (block, iteration) pairs that met at this barrier
+  std::uint64_t max_skew = 0;      // latest arrival - earliest arrival, over instances
+  std::uint64_t wait_sum = 0;      // departure - arrival, summed over threads
+  std::uint64_t thread_arrivals = 0;
+  double MeanWait() const { return thread_arrivals ? double(wait_sum) / thread_arrivals : 0.0; }
+  void Merge(const BarrierStats& o);
+};
+
+struct LaunchStats {
+  std::vector<SiteStats> sites;        // indexed like the launch's site table
+  std::vector<BarrierStats> barriers;  // indexed like its barrier table
+  std::uint64_t access_records = 0, barrier_records = 0;
+  void Resize(std::size_t sites, std::size_t barriers);
+  void Merge(const LaunchStats& o);
+};
+
+// Adds one block's records to `stats`. `threads_per_block` tells which warps are partial.
+// `records` is reordered (sorted by site, iteration, thread) as a side effect.
+void AnalyzeBlock(std::span<AccessRecord> records, std::span<const BarrierRecord> barriers,
+                  const std::vector<SiteInfo>& sites, const std::vector<BufferInfo>& buffers,
+                  std::uint32_t threads_per_block, LaunchStats* stats);
+
+// Collects the lanes of each request of one block, in (site, iteration, warp) order; `f` gets
+// (site, iteration, warp, lanes). `records` must be sorted by (site, iteration, thread).
+template <typename F>
+void ForEachRequest(std::span<const AccessRecord> records, const std::vector<SiteInfo>& sites,
+                    const std::vector<BufferInfo>& buffers, F&& f);
+
+}  // namespace ws
+
+#include "warpscope/trace/analysis_inl.h"

@@ -1,0 +1,31 @@
+// The limits of a GPU generation, so the emulator refuses what that GPU would refuse, with a
+// message naming the limit and the value.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "warpscope/trace/records.h"
+#include "warpscope/trace/status.h"
+
+namespace ws {
+
+struct DevicePreset {
+  std::string name;         // "hopper"
+  std::string description;  // "compute 9.0 (H100)"
+  std::uint32_t max_threads_per_block = 1024;
+  Dim3 max_block = {1024, 1024, 64};
+  Dim3 max_grid = {2147483647u, 65535, 65535};
+  std::uint32_t shared_per_block = 48 * 1024;  // static __shared__ limit
+  std::uint32_t multiprocessors = 132;
+  double bandwidth_gbps = 3350;  // DRAM, for modeled times
+  double clock_ghz = 1.98;
+};
+
+const std::vector<DevicePreset>& DevicePresets();
+Result<DevicePreset> FindDevicePreset(const std::string& name);
+
+// Checks a launch against the preset's limits before anything runs.
+Status CheckLaunch(const DevicePreset& preset, Dim3 grid, Dim3 block, std::uint32_t shared_bytes);
+
+}  // namespace ws

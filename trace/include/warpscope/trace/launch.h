@@ -1,0 +1,29 @@
+// One kernel launch as recorded by either backend: its shape, buffers, access sites and barrier
+// sites, whole-grid statistics, and full records for the blocks the user looks at.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "warpscope/trace/analysis.h"
+#include "warpscope/trace/records.h"
+
+namespace ws {
+
+struct LaunchTrace {
+  std::string kernel;
+  Dim3 grid, block;
+  std::uint32_t shared_bytes = 0;  // static shared memory per block
+  std::vector<BufferInfo> buffers;
+  std::vector<SiteInfo> sites;  // sorted by (line, space, op, buffer, size)
+  std::vector<BarrierSite> barrier_sites;  // sorted by line
+  LaunchStats stats;
+  std::vector<BlockRecords> blocks;  // full records of the kept blocks, by block index
+  std::string time_unit = "logical";  // access/barrier times: "logical" (emulator) or "ns"
+  bool truncated = false;             // a record buffer filled up (GPU); stats may be partial
+
+  std::uint64_t threads() const { return grid.count() * block.count(); }
+  std::uint64_t warps() const { return grid.count() * ((block.count() + 31) / 32); }
+};
+
+}  // namespace ws

@@ -1,0 +1,82 @@
+// The records: raw facts written by either backend (the CPU emulator or the CUDA runner), from
+// which every figure is derived on the host, once. See ARCHITECTURE.md, "Records and analyses".
+//
+//   access  = (block, thread, site, iteration, offset, time)   16 bytes
+//   barrier = (block, thread, site, iteration, arrival, departure)
+//
+// A warp-level request is the group (block, warp, site, iteration): the lanes of one warp that
+// executed the same access site for the same time.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ws {
+
+struct Dim3 {
+  std::uint32_t x = 1, y = 1, z = 1;
+  std::uint64_t count() const { return std::uint64_t{x} * y * z; }
+  friend bool operator==(const Dim3&, const Dim3&) = default;
+};
+
+enum class MemorySpace : std::uint8_t { kGlobal = 0, kShared = 1, kConstant = 2, kTexture = 3 };
+enum class AccessOp : std::uint8_t { kLoad = 0, kStore = 1, kAtomic = 2 };
+
+const char* ToString(MemorySpace s);  // "global", "shared", "constant", "texture"
+const char* ToString(AccessOp op);    // "load", "store", "atomic"
+
+// One access site: a place in the kernel's source where one array is read or written.
+struct SiteInfo {
+  std::uint32_t line = 0;
+  MemorySpace space = MemorySpace::kGlobal;
+  AccessOp op = AccessOp::kLoad;
+  std::uint8_t size = 4;    // bytes per access
+  std::uint16_t buffer = 0;  // global/constant/texture: the buffer; shared: the shared array
+  std::string code;         // the source line, trimmed (filled in by the lesson)
+};
+
+struct AccessRecord {
+  std::uint32_t offset = 0;     // bytes from the start of the buffer (shared: of the block's window)
+  std::uint32_t iteration = 0;  // how many times this thread ran this site before
+  std::uint32_t time = 0;       // logical (emulator) or clock ticks (GPU)
+  std::uint16_t thread = 0;     // linear thread index within the block
+  std::uint16_t site = 0;       // index into the launch's site table
+};
+static_assert(sizeof(AccessRecord) == 16, "records are at most 16 bytes");
+
+struct BarrierRecord {
+  std::uint64_t arrival = 0;    // time the thread reached __syncthreads()
+  std::uint64_t departure = 0;  // time it left
+  std::uint32_t iteration = 0;  // how many times this thread passed this barrier before
+  std::uint16_t thread = 0;
+  std::uint16_t site = 0;       // index into the launch's barrier table
+  std::uint32_t sm = 0;         // multiprocessor (GPU); 0 on the emulator
+};
+
+struct BarrierSite {
+  std::uint32_t line = 0;
+  std::string code;
+};
+
+// Everything one block recorded.
+struct BlockRecords {
+  std::uint32_t block = 0;  // linear block index: x + y * grid.x + z * grid.x * grid.y
+  std::vector<AccessRecord> accesses;
+  std::vector<BarrierRecord> barriers;
+};
+
+// A global buffer as the kernel saw it. Base addresses are placed as cudaMalloc places them
+// (256-byte aligned, one after another), so the emulator's and a GPU's addresses fall on the same
+// 32-byte sectors and 128-byte lines whatever the real pointers were.
+struct BufferInfo {
+  std::string name;
+  std::uint64_t bytes = 0;
+  std::uint64_t base = 0;  // virtual address, 256-byte aligned
+};
+
+inline constexpr std::uint64_t kCudaMallocAlignment = 256;
+// Lays buffers out one after another from `first_base`, each 256-byte aligned.
+void PlaceBuffers(std::vector<BufferInfo>& buffers, std::uint64_t first_base = 1u << 20);
+
+}  // namespace ws

@@ -1,0 +1,50 @@
+// What one warp-level request costs under each memory model. A request is the accesses of one
+// warp's lanes at one site and iteration; each function takes those lanes (at most one access
+// per lane, lanes 0..31) and returns a count a reader can check by hand.
+//
+// Global memory (see the seeds' "Optimizing CUDA" slides and the CUDA C Programming Guide):
+//   Sectors        distinct 32-byte aligned segments touched (what Nsight Compute counts today)
+//   IdealSectors   the fewest sectors that could hold the bytes asked for: ceil(bytes / 32)
+//   Lines128       distinct 128-byte lines touched (Fermi-style L1 caching loads)
+//   Cc10Transactions  compute 1.0/1.1, per half-warp: 1 transaction if the k-th thread accesses
+//                  the k-th word of an aligned segment (16 words), else 1 per active thread
+//   Cc12Transactions  compute 1.2/1.3, per half-warp: a 32/64/128-byte segment per group of
+//                  threads, shrunk to the used half while only one half is used
+// Shared memory:
+//   BankConflictDegree   32 banks of 4 bytes per warp: the most *distinct* 4-byte words that
+//                  fall in one bank (threads reading one word share it: broadcast). This is
+//                  also the number of wavefronts the request needs.
+//   HalfWarp16Degree     the old model: 16 banks, each half-warp on its own; the larger half
+// Atomics:
+//   AtomicConflictDegree the most lanes that hit one address (they serialize)
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+namespace ws {
+
+struct LaneAccess {
+  std::uint8_t lane = 0;     // 0..31
+  std::uint8_t size = 4;     // bytes
+  std::uint64_t address = 0; // byte address (global: virtual; shared: offset in the window)
+};
+
+std::uint32_t Sectors(std::span<const LaneAccess> lanes);
+std::uint32_t IdealSectors(std::span<const LaneAccess> lanes);
+std::uint32_t Lines128(std::span<const LaneAccess> lanes);
+std::uint32_t UniqueBytes(std::span<const LaneAccess> lanes);
+
+// Compute 1.x models, summed over the two half-warps (lanes 0-15, 16-31).
+std::uint32_t Cc10Transactions(std::span<const LaneAccess> lanes);
+struct Cc12Cost {
+  std::uint32_t transactions = 0;
+  std::uint32_t bytes = 0;  // bytes moved by those transactions
+};
+Cc12Cost Cc12Transactions(std::span<const LaneAccess> lanes);
+
+std::uint32_t BankConflictDegree(std::span<const LaneAccess> lanes);
+std::uint32_t HalfWarp16Degree(std::span<const LaneAccess> lanes);
+std::uint32_t AtomicConflictDegree(std::span<const LaneAccess> lanes);
+
+}  // namespace ws

@@ -1,0 +1,117 @@
+#include "warpscope/trace/analysis.h"
+
+#include <algorithm>
+#include <map>
+
+namespace ws {
+
+void SiteStats::Merge(const SiteStats& o) {
+  requests += o.requests;
+  accesses += o.accesses;
+  bytes += o.bytes;
+  sectors += o.sectors;
+  ideal_sectors += o.ideal_sectors;
+  lines128 += o.lines128;
+  cc10_transactions += o.cc10_transactions;
+  cc12_transactions += o.cc12_transactions;
+  cc12_bytes += o.cc12_bytes;
+  if (sectors_histogram.size() < o.sectors_histogram.size()) {
+    sectors_histogram.resize(o.sectors_histogram.size(), 0);
+  }
+  for (std::size_t i = 0; i < o.sectors_histogram.size(); ++i) sectors_histogram[i] += o.sectors_histogram[i];
+  wavefronts += o.wavefronts;
+  bank_conflict_sum += o.bank_conflict_sum;
+  bank_conflict_max = std::max(bank_conflict_max, o.bank_conflict_max);
+  halfwarp16_conflict_max = std::max(halfwarp16_conflict_max, o.halfwarp16_conflict_max);
+  halfwarp16_conflict_sum += o.halfwarp16_conflict_sum;
+  atomic_conflict_max = std::max(atomic_conflict_max, o.atomic_conflict_max);
+  divergent_requests += o.divergent_requests;
+}
+
+void BarrierStats::Merge(const BarrierStats& o) {
+  instances += o.instances;
+  max_skew = std::max(max_skew, o.max_skew);
+  wait_sum += o.wait_sum;
+  thread_arrivals += o.thread_arrivals;
+}
+
+void LaunchStats::Resize(std::size_t n_sites, std::size_t n_barriers) {
+  if (sites.size() < n_sites) sites.resize(n_sites);
+  if (barriers.size() < n_barriers) barriers.resize(n_barriers);
+}
+
+void LaunchStats::Merge(const LaunchStats& o) {
+  Resize(o.sites.size(), o.barriers.size());
+  for (std::size_t i = 0; i < o.sites.size(); ++i) sites[i].Merge(o.sites[i]);
+  for (std::size_t i = 0; i < o.barriers.size(); ++i) barriers[i].Merge(o.barriers[i]);
+  access_records += o.access_records;
+  barrier_records += o.barrier_records;
+}
+
+void AnalyzeBlock(std::span<AccessRecord> records, std::span<const BarrierRecord> barriers,
+                  const std::vector<SiteInfo>& sites, const std::vector<BufferInfo>& buffers,
+                  std::uint32_t threads_per_block, LaunchStats* stats) {
+  stats->Resize(sites.size(), 0);
+  stats->access_records += records.size();
+  stats->barrier_records += barriers.size();
+  std::sort(records.begin(), records.end(), [](const AccessRecord& a, const AccessRecord& b) {
+    if (a.site != b.site) return a.site < b.site;
+    if (a.iteration != b.iteration) return a.iteration < b.iteration;
+    return a.thread < b.thread;
+  });
+  ForEachRequest(std::span<const AccessRecord>(records), sites, buffers,
+                 [&](std::uint16_t site_id, std::uint32_t, std::uint32_t warp,
+                     std::span<const LaneAccess> lanes) {
+    const SiteInfo& site = sites[site_id];
+    SiteStats& s = stats->sites[site_id];
+    const std::uint32_t warp_threads = std::min<std::uint32_t>(32, threads_per_block - warp * 32);
+    ++s.requests;
+    s.accesses += lanes.size();
+    s.bytes += lanes.size() * site.size;
+    if (lanes.size() < warp_threads) ++s.divergent_requests;
+    if (site.space == MemorySpace::kShared) {
+      const std::uint32_t degree = BankConflictDegree(lanes);
+      s.wavefronts += degree;
+      s.bank_conflict_sum += degree;
+      s.bank_conflict_max = std::max(s.bank_conflict_max, degree);
+      const std::uint32_t d16 = HalfWarp16Degree(lanes);
+      s.halfwarp16_conflict_sum += d16;
+      s.halfwarp16_conflict_max = std::max(s.halfwarp16_conflict_max, d16);
+    } else {
+      const std::uint32_t sec = Sectors(lanes);
+      s.sectors += sec;
+      s.ideal_sectors += IdealSectors(lanes);
+      s.lines128 += Lines128(lanes);
+      s.cc10_transactions += Cc10Transactions(lanes);
+      const Cc12Cost c12 = Cc12Transactions(lanes);
+      s.cc12_transactions += c12.transactions;
+      s.cc12_bytes += c12.bytes;
+      if (s.sectors_histogram.size() <= sec) s.sectors_histogram.resize(sec + 1, 0);
+      ++s.sectors_histogram[sec];
+    }
+    if (site.op == AccessOp::kAtomic) {
+      s.atomic_conflict_max = std::max(s.atomic_conflict_max, AtomicConflictDegree(lanes));
+    }
+  });
+
+  // Barriers: one instance per (site, iteration) in this block.
+  std::map<std::pair<std::uint16_t, std::uint32_t>, std::pair<std::uint64_t, std::uint64_t>> span;
+  for (const BarrierRecord& b : barriers) {
+    stats->Resize(0, b.site + 1u);
+    BarrierStats& bs = stats->barriers[b.site];
+    bs.wait_sum += b.departure >= b.arrival ? b.departure - b.arrival : 0;
+    ++bs.thread_arrivals;
+    auto [it, fresh] = span.try_emplace({b.site, b.iteration}, b.arrival, b.arrival);
+    if (!fresh) {
+      it->second.first = std::min(it->second.first, b.arrival);
+      it->second.second = std::max(it->second.second, b.arrival);
+    }
+  }
+  for (const auto& [key, range] : span) {
+    BarrierStats& bs = stats->barriers[key.first];
+    ++bs.instances;
+    bs.max_skew = std::max(bs.max_skew, range.second - range.first);
+  }
+}
+
+}  // namespace ws

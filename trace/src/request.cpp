@@ -1,0 +1,178 @@
+#include "warpscope/trace/request.h"
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+namespace ws {
+namespace {
+
+// Distinct values of (byte / granule) over every byte the lanes touch. A request touches at most
+// 32 lanes x 16 bytes, so a small sorted array beats a hash set.
+std::uint32_t DistinctGranules(std::span<const LaneAccess> lanes, std::uint64_t granule) {
+  std::array<std::uint64_t, 32 * 17> ids;
+  std::size_t n = 0;
+  for (const LaneAccess& a : lanes) {
+    const std::uint64_t first = a.address / granule;
+    const std::uint64_t last = (a.address + (a.size ? a.size : 1) - 1) / granule;
+    for (std::uint64_t g = first; g <= last && n < ids.size(); ++g) ids[n++] = g;
+  }
+  std::sort(ids.begin(), ids.begin() + n);
+  return static_cast<std::uint32_t>(std::unique(ids.begin(), ids.begin() + n) - ids.begin());
+}
+
+// Splits lanes into the two half-warps.
+template <typename F>
+void ForHalfWarps(std::span<const LaneAccess> lanes, F&& f) {
+  std::array<LaneAccess, 32> half[2];
+  std::size_t n[2] = {0, 0};
+  for (const LaneAccess& a : lanes) {
+    const int h = a.lane < 16 ? 0 : 1;
+    if (n[h] < 32) half[h][n[h]++] = a;
+  }
+  for (int h = 0; h < 2; ++h) f(std::span<const LaneAccess>(half[h].data(), n[h]));
+}
+
+// Most distinct 4-byte words in one bank, for `banks` banks.
+std::uint32_t MaxWordsPerBank(std::span<const LaneAccess> lanes, std::uint32_t banks) {
+  std::array<std::uint64_t, 32 * 4> words;
+  std::size_t n = 0;
+  for (const LaneAccess& a : lanes) {
+    const std::uint64_t first = a.address / 4, last = (a.address + (a.size ? a.size : 1) - 1) / 4;
+    for (std::uint64_t w = first; w <= last && n < words.size(); ++w) words[n++] = w;
+  }
+  std::sort(words.begin(), words.begin() + n);
+  n = static_cast<std::size_t>(std::unique(words.begin(), words.begin() + n) - words.begin());
+  std::array<std::uint32_t, 32> per_bank{};
+  std::uint32_t degree = 0;
+  for (std::size_t i = 0; i < n; ++i) degree = std::max(degree, ++per_bank[words[i] % banks]);
+  return degree;
+}
+
+}  // namespace
+
+std::uint32_t Sectors(std::span<const LaneAccess> lanes) { return DistinctGranules(lanes, 32); }
+
+std::uint32_t Lines128(std::span<const LaneAccess> lanes) { return DistinctGranules(lanes, 128); }
+
+std::uint32_t UniqueBytes(std::span<const LaneAccess> lanes) {
+  // Union of the [address, address + size) intervals.
+  std::array<std::pair<std::uint64_t, std::uint64_t>, 32> iv;
+  std::size_t n = 0;
+  for (const LaneAccess& a : lanes) {
+    if (n < iv.size()) iv[n++] = {a.address, a.address + (a.size ? a.size : 1)};
+  }
+  std::sort(iv.begin(), iv.begin() + n);
+  std::uint64_t total = 0, cur_lo = 0, cur_hi = 0;
+  bool open = false;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (open && iv[i].first <= cur_hi) {
+      cur_hi = std::max(cur_hi, iv[i].second);
+    } else {
+      if (open) total += cur_hi - cur_lo;
+      cur_lo = iv[i].first;
+      cur_hi = iv[i].second;
+      open = true;
+    }
+  }
+  if (open) total += cur_hi - cur_lo;
+  return static_cast<std::uint32_t>(total);
+}
+
+std::uint32_t IdealSectors(std::span<const LaneAccess> lanes) {
+  return (UniqueBytes(lanes) + 31) / 32;
+}
+
+std::uint32_t Cc10Transactions(std::span<const LaneAccess> lanes) {
+  std::uint32_t total = 0;
+  ForHalfWarps(lanes, [&](std::span<const LaneAccess> half) {
+    if (half.empty()) return;
+    const std::uint32_t w = half.front().size;
+    bool coalesced = (w == 4 || w == 8 || w == 16);
+    if (coalesced) {
+      // The segment is 16 words: 64 B for 4-byte words, 128 B for 8-byte, 2 x 128 B for 16-byte.
+      const std::uint64_t segment = 16ull * w;
+      const LaneAccess& first = half.front();
+      const std::uint64_t k0 = first.lane % 16;
+      if (first.address < k0 * w) {
+        coalesced = false;
+      } else {
+        const std::uint64_t base = first.address - k0 * w;
+        coalesced = base % segment == 0;
+        for (const LaneAccess& a : half) {
+          coalesced = coalesced && a.size == w && a.address == base + (a.lane % 16) * w;
+        }
+      }
+    }
+    total += coalesced ? (w == 16 ? 2u : 1u) : static_cast<std::uint32_t>(half.size());
+  });
+  return total;
+}
+
+Cc12Cost Cc12Transactions(std::span<const LaneAccess> lanes) {
+  Cc12Cost cost;
+  ForHalfWarps(lanes, [&](std::span<const LaneAccess> half) {
+    std::array<bool, 32> done{};
+    for (std::size_t lead = 0; lead < half.size(); ++lead) {
+      if (done[lead]) continue;
+      // 1. The segment holding the lowest-numbered pending thread's address: 32 B for 1-byte
+      //    words, 64 B for 2-byte words, 128 B for 4-, 8- and 16-byte words.
+      const std::uint32_t w = half[lead].size;
+      const std::uint64_t size0 = w == 1 ? 32 : w == 2 ? 64 : 128;
+      std::uint64_t lo = half[lead].address / size0 * size0, size = size0;
+      // 2. Every pending thread whose address lies in that segment is served with it.
+      std::uint64_t used_lo = ~0ull, used_hi = 0;
+      for (std::size_t i = lead; i < half.size(); ++i) {
+        if (!done[i] && half[i].address >= lo && half[i].address < lo + size) {
+          done[i] = true;
+          used_lo = std::min(used_lo, half[i].address);
+          used_hi = std::max(used_hi, half[i].address + half[i].size - 1);
+        }
+      }
+      // 3. Shrink 128 -> 64 -> 32 while only the lower or the upper half is used.
+      while (size > 32) {
+        const std::uint64_t half_size = size / 2;
+        if (used_hi < lo + half_size) {
+          size = half_size;
+        } else if (used_lo >= lo + half_size) {
+          lo += half_size;
+          size = half_size;
+        } else {
+          break;
+        }
+      }
+      ++cost.transactions;
+      cost.bytes += static_cast<std::uint32_t>(size);
+    }
+  });
+  return cost;
+}
+
+std::uint32_t BankConflictDegree(std::span<const LaneAccess> lanes) {
+  return lanes.empty() ? 0 : MaxWordsPerBank(lanes, 32);
+}
+
+std::uint32_t HalfWarp16Degree(std::span<const LaneAccess> lanes) {
+  std::uint32_t degree = 0;
+  ForHalfWarps(lanes, [&](std::span<const LaneAccess> half) {
+    if (!half.empty()) degree = std::max(degree, MaxWordsPerBank(half, 16));
+  });
+  return degree;
+}
+
+std::uint32_t AtomicConflictDegree(std::span<const LaneAccess> lanes) {
+  std::array<std::uint64_t, 32> addr;
+  std::size_t n = 0;
+  for (const LaneAccess& a : lanes) {
+    if (n < addr.size()) addr[n++] = a.address;
+  }
+  std::sort(addr.begin(), addr.begin() + n);
+  std::uint32_t best = 0, run = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    run = (i > 0 && addr[i] == addr[i - 1]) ? run + 1 : 1;
+    best = std::max(best, run);
+  }
+  return best;
+}
+
+}  // namespace ws
