@@ -63,8 +63,8 @@ std::vector<LessonInfo> MakeCatalogue() {
                 {"coalesced", "tile staged in shared memory: coalesced, but bank conflicts"},
                 {"padded", "tile padded to TILE_DIM+1 columns: coalesced and conflict free"}},
                {{"tile", 32, 8, 32, 8, "TILE_DIM: threads per block side (8, 16 or 32)"},
-                {"width", 256, 32, 8192, 32, "matrix width (a multiple of tile)"},
-                {"height", 256, 32, 8192, 32, "matrix height (a multiple of tile)"}},
+                {"width", 256, 8, 8192, 8, "matrix width (a multiple of tile)"},
+                {"height", 256, 8, 8192, 8, "matrix height (a multiple of tile)"}},
                "The naive kernel reads rows (coalesced) but writes columns: each lane's store "
                "lands `height` floats from its neighbour's, so a warp's store needs 32 sectors "
                "instead of 4. The coalesced kernel reads a tile into shared memory, waits at "

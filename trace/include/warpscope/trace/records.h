@@ -52,7 +52,9 @@ struct BarrierRecord {
   std::uint16_t thread = 0;
   std::uint16_t site = 0;       // index into the launch's barrier table
   std::uint32_t sm = 0;         // multiprocessor (GPU); 0 on the emulator
+  std::uint32_t reserved = 0;   // keeps the record free of padding, so traces compare bytewise
 };
+static_assert(sizeof(BarrierRecord) == 32, "no padding in barrier records");
 
 struct BarrierSite {
   std::uint32_t line = 0;

@@ -1,0 +1,243 @@
+// The emulator on small kernels written here: barriers, errors, limits, determinism.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <set>
+
+#include "warpscope/kernels/catalog.h"
+#include "warpscope/kernels/emu_backend.h"
+
+using ws::Global;
+using ws::SharedArray;
+
+namespace {
+
+constexpr int kDivergentLine = __LINE__ + 3;
+__global__ void divergentBarrier(Global<float> out) {
+  if (threadIdx.x < 16) {
+    __syncthreads();
+  }
+  out[threadIdx.x] = 1;
+}
+
+constexpr int kEvenLine = __LINE__ + 3;
+__global__ void twoBarriers(Global<float> out) {
+  if (threadIdx.x % 2 == 0) {
+    __syncthreads();
+  } else {
+    __syncthreads();
+  }
+  out[threadIdx.x] = 2;
+}
+
+__global__ void earlyExit(Global<float> out, int n) {
+  if (threadIdx.x >= static_cast<unsigned>(n)) return;
+  __syncthreads();
+  out[threadIdx.x] = 3;
+}
+
+constexpr int kOutOfBoundsLine = __LINE__ + 2;
+__global__ void outOfBounds(Global<float> out) {
+  out[threadIdx.x + 1] = 4;
+}
+
+__global__ void unevenWork(Global<float> out) {
+  ws::emu::AddWork(threadIdx.x * 10);  // thread t works 10 t units before the barrier
+  __syncthreads();
+  out[threadIdx.x] = 5;
+}
+
+__global__ void loopStores(Global<float> out) {
+  for (int i = 0; i < 3; ++i) out[threadIdx.x + i * blockDim.x] = static_cast<float>(i);
+}
+
+__global__ void twoSharedArrays(Global<float> out) {
+  __shared__ SharedArray<float, 64> a;
+  __shared__ SharedArray<float, 64> b;
+  a[threadIdx.x] = 1;
+  b[threadIdx.x] = 2;
+  __syncthreads();
+  out[threadIdx.x] = a[63 - threadIdx.x] + b[threadIdx.x];
+}
+
+__global__ void tooMuchShared(Global<float> out) {
+  __shared__ SharedArray<float, 16384> big;  // 64 KB, over the 48 KB static limit
+  big[threadIdx.x] = 1;
+  out[threadIdx.x] = big[threadIdx.x];
+}
+
+__global__ void histogram(Global<int> bins) {
+  atomicAdd(&bins[threadIdx.x % 4], 1);
+}
+
+ws::EmuBackend Backend(unsigned workers = 0) {
+  ws::RunOptions o;
+  o.workers = workers;
+  o.keep_all_blocks = true;
+  return ws::EmuBackend(o, *ws::FindDevicePreset("hopper"));
+}
+
+const ws::Dim3 kOneWarp{32, 1, 1}, kOneBlock{1, 1, 1};
+
+TEST(Emulator, BarrierInsideAnIfIsAnErrorNamingLineAndThreads) {
+  auto b = Backend();
+  auto out = b.Alloc<float>("out", 32);
+  ws::Status s = WS_LAUNCH(b, divergentBarrier, kOneBlock, kOneWarp, 0, out);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("threads 0-15 wait at __syncthreads() on line " + std::to_string(kDivergentLine)),
+            std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("threads 16-31 exited without reaching it"), std::string::npos) << s.message();
+}
+
+TEST(Emulator, ThreadsAtTwoDifferentBarriersAreNamed) {
+  auto b = Backend();
+  auto out = b.Alloc<float>("out", 32);
+  ws::Status s = WS_LAUNCH(b, twoBarriers, kOneBlock, kOneWarp, 0, out);
+  ASSERT_FALSE(s.ok());
+  // Even threads wait on the first line, odd ones two lines below.
+  EXPECT_NE(s.message().find("on line " + std::to_string(kEvenLine)), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("on line " + std::to_string(kEvenLine + 2)), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("threads 0, 2, 4"), std::string::npos) << s.message();
+}
+
+TEST(Emulator, EarlyReturnBeforeABarrierIsAnError) {
+  auto b = Backend();
+  auto out = b.Alloc<float>("out", 32);
+  ws::Status s = WS_LAUNCH(b, earlyExit, kOneBlock, kOneWarp, 0, out, 20);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("threads 20-31 exited without reaching it"), std::string::npos) << s.message();
+  // When every thread reaches it, the same kernel runs.
+  EXPECT_TRUE(WS_LAUNCH(b, earlyExit, kOneBlock, kOneWarp, 0, out, 32).ok());
+}
+
+TEST(Emulator, OutOfRangeIndexStopsTheLaunchWithLineAndThread) {
+  auto b = Backend();
+  auto out = b.Alloc<float>("out", 32);
+  ws::Status s = WS_LAUNCH(b, outOfBounds, kOneBlock, kOneWarp, 0, out);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("line " + std::to_string(kOutOfBoundsLine) +
+                             ": index 32 is outside the global array of 32 elements"),
+            std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("thread (31,0,0) of block (0,0,0)"), std::string::npos) << s.message();
+}
+
+TEST(Emulator, LaunchLimitsAreCheckedBeforeRunning) {
+  auto b = Backend();
+  auto out = b.Alloc<float>("out", 4096);
+  ws::Status s = WS_LAUNCH(b, loopStores, kOneBlock, (ws::Dim3{2048, 1, 1}), 0, out);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("a block of 2048 threads"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("limit of 1024 threads per block"), std::string::npos) << s.message();
+  s = WS_LAUNCH(b, loopStores, (ws::Dim3{1, 70000, 1}), kOneWarp, 0, out);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("grid.y = 70000 is over the limit of 65535"), std::string::npos) << s.message();
+  s = WS_LAUNCH(b, loopStores, kOneBlock, kOneWarp, 50000, out);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("50000 bytes of shared memory per block are over the limit of 49152"),
+            std::string::npos) << s.message();
+  EXPECT_TRUE(b.launches().empty());  // nothing ran
+}
+
+TEST(Emulator, SharedArraysOverTheLimitAreCaughtWhenPlaced) {
+  auto b = Backend();
+  auto out = b.Alloc<float>("out", 32);
+  ws::Status s = WS_LAUNCH(b, tooMuchShared, kOneBlock, kOneWarp, 0, out);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("need 65536 bytes per block, over the limit of 49152"), std::string::npos)
+      << s.message();
+}
+
+TEST(Emulator, BarrierSkewAndWaitFollowTheWork) {
+  auto b = Backend();
+  auto out = b.Alloc<float>("out", 32);
+  ASSERT_TRUE(WS_LAUNCH(b, unevenWork, kOneBlock, kOneWarp, 0, out).ok());
+  const ws::LaunchTrace& t = b.launches().back();
+  ASSERT_EQ(t.barrier_sites.size(), 1u);
+  // Thread t arrives at 10 t; the last (t = 31) at 310, so the skew is 310 and everyone leaves at
+  // 310. Mean wait = mean(310 - 10 t) = 310 - 10 * 15.5 = 155.
+  EXPECT_EQ(t.stats.barriers[0].instances, 1u);
+  EXPECT_EQ(t.stats.barriers[0].max_skew, 310u);
+  EXPECT_DOUBLE_EQ(t.stats.barriers[0].MeanWait(), 155.0);
+  ASSERT_EQ(t.blocks.size(), 1u);
+  ASSERT_EQ(t.blocks[0].barriers.size(), 32u);
+  for (const ws::BarrierRecord& r : t.blocks[0].barriers) {
+    EXPECT_EQ(r.arrival, r.thread * 10u);
+    EXPECT_EQ(r.departure, 310u);
+  }
+}
+
+TEST(Emulator, LoopIterationsAreSeparateRequests) {
+  auto b = Backend();
+  auto out = b.Alloc<float>("out", 3 * 64);
+  ASSERT_TRUE(WS_LAUNCH(b, loopStores, kOneBlock, (ws::Dim3{64, 1, 1}), 0, out).ok());
+  const ws::LaunchTrace& t = b.launches().back();
+  ASSERT_EQ(t.sites.size(), 1u);  // one source line, one site
+  // 2 warps x 3 iterations = 6 requests, each 32 consecutive floats = 4 sectors.
+  EXPECT_EQ(t.stats.sites[0].requests, 6u);
+  EXPECT_EQ(t.stats.sites[0].sectors, 24u);
+  auto v = b.Download(out);
+  EXPECT_EQ(v[2 * 64 + 5], 2.0f);
+}
+
+TEST(Emulator, TwoSharedArraysAreTwoArraysWithTheirOwnSites) {
+  auto b = Backend();
+  auto out = b.Alloc<float>("out", 64);
+  ASSERT_TRUE(WS_LAUNCH(b, twoSharedArrays, kOneBlock, (ws::Dim3{64, 1, 1}), 512, out).ok());
+  const ws::LaunchTrace& t = b.launches().back();
+  int shared_loads = 0;
+  std::set<int> arrays;
+  for (const auto& s : t.sites) {
+    if (s.space == ws::MemorySpace::kShared) arrays.insert(s.buffer);
+    if (s.space == ws::MemorySpace::kShared && s.op == ws::AccessOp::kLoad) ++shared_loads;
+  }
+  EXPECT_EQ(arrays, (std::set<int>{0, 1}));
+  EXPECT_EQ(shared_loads, 2);  // a[...] and b[...] on one line stay two sites
+  auto v = b.Download(out);
+  EXPECT_EQ(v[0], 3.0f);
+}
+
+TEST(Emulator, AtomicsRecordTheirConflicts) {
+  auto b = Backend();
+  auto bins = b.Alloc<int>("bins", 4);
+  ASSERT_TRUE(WS_LAUNCH(b, histogram, (ws::Dim3{8, 1, 1}), kOneWarp, 0, bins).ok());
+  const ws::LaunchTrace& t = b.launches().back();
+  ASSERT_EQ(t.sites.size(), 1u);
+  EXPECT_EQ(t.sites[0].op, ws::AccessOp::kAtomic);
+  EXPECT_EQ(t.stats.sites[0].atomic_conflict_max, 8u);  // 32 lanes on 4 bins: 8 per address
+  EXPECT_EQ(b.Download(bins), (std::vector<int>{64, 64, 64, 64}));  // 8 blocks x 8 each
+}
+
+std::vector<std::uint8_t> Bytes(const ws::LaunchTrace& t) {
+  std::vector<std::uint8_t> out;
+  for (const auto& blk : t.blocks) {
+    const auto* a = reinterpret_cast<const std::uint8_t*>(blk.accesses.data());
+    out.insert(out.end(), a, a + blk.accesses.size() * sizeof(ws::AccessRecord));
+    for (const auto& r : blk.barriers) {
+      const auto* p = reinterpret_cast<const std::uint8_t*>(&r);
+      out.insert(out.end(), p, p + sizeof r);
+    }
+  }
+  for (const auto& s : t.stats.sites) {
+    for (std::uint64_t v : {s.requests, s.sectors, s.wavefronts, s.cc12_transactions, s.bank_conflict_sum}) {
+      const auto* p = reinterpret_cast<const std::uint8_t*>(&v);
+      out.insert(out.end(), p, p + 8);
+    }
+  }
+  return out;
+}
+
+TEST(Emulator, SameLaunchSameTraceByteForByteWhateverTheWorkers) {
+  std::vector<std::vector<std::uint8_t>> traces;
+  for (unsigned workers : {1u, 2u, 3u, 2u}) {
+    ws::RunOptions o;
+    o.workers = workers;
+    o.keep_all_blocks = true;
+    auto run = ws::RunLesson("transpose", "coalesced", {{"width", 128}, {"height", 96}, {"tile", 16}}, "emu", o);
+    ASSERT_TRUE(run.ok()) << run.status().message();
+    traces.push_back(Bytes(run->main_launch()));
+  }
+  ASSERT_GT(traces[0].size(), 100000u);  // 12288 threads x 4 accesses x 16 bytes, and more
+  for (std::size_t i = 1; i < traces.size(); ++i) EXPECT_TRUE(traces[i] == traces[0]) << "run " << i;
+}
+
+}  // namespace

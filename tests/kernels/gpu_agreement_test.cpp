@@ -1,0 +1,70 @@
+// On a GPU, every lesson must produce the same per-site figures as the emulator: same sites,
+// requests, sectors, 128-byte lines, compute 1.x transactions and bank conflicts. Elsewhere the
+// test skips and says why (ctest label "gpu").
+#include <gtest/gtest.h>
+
+#include "warpscope/kernels/catalog.h"
+#include "warpscope/kernels/devices.h"
+
+namespace ws {
+namespace {
+
+struct Case {
+  std::string lesson, variant;
+  Params params;
+};
+
+std::vector<Case> Cases() {
+  return {{"offset-copy", "copy", {{"offset", 0}}},     {"offset-copy", "copy", {{"offset", 1}}},
+          {"offset-copy", "copy", {{"offset", 13}}},    {"stride-copy", "copy", {{"stride", 2}}},
+          {"stride-copy", "copy", {{"stride", 8}}},     {"bank-stride", "stride", {{"stride", 1}}},
+          {"bank-stride", "stride", {{"stride", 2}}},   {"bank-stride", "stride", {{"stride", 8}}},
+          {"bank-stride", "permutation", {}},           {"bank-stride", "broadcast", {}},
+          {"transpose", "naive", {}},                   {"transpose", "coalesced", {}},
+          {"transpose", "padded", {}},                  {"transpose", "coalesced", {{"tile", 16}}}};
+}
+
+TEST(GpuAgreement, EveryLessonMatchesTheEmulatorSiteBySite) {
+  const DeviceQuery q = QueryDevices();
+  if (q.gpus.empty()) GTEST_SKIP() << "no GPU: " << q.why_no_gpu;
+  for (const Case& c : Cases()) {
+    SCOPED_TRACE(c.lesson + " / " + c.variant);
+    RunOptions options;
+    auto emu = RunLesson(c.lesson, c.variant, c.params, "emu", options);
+    auto gpu = RunLesson(c.lesson, c.variant, c.params, "cuda", options);
+    ASSERT_TRUE(emu.ok()) << emu.status().message();
+    ASSERT_TRUE(gpu.ok()) << gpu.status().message();
+    EXPECT_TRUE(gpu->check.ok) << gpu->check.message;
+    const LaunchTrace& e = emu->main_launch();
+    const LaunchTrace& g = gpu->main_launch();
+    EXPECT_FALSE(g.truncated);
+    ASSERT_EQ(e.sites.size(), g.sites.size());
+    for (std::size_t i = 0; i < e.sites.size(); ++i) {
+      SCOPED_TRACE("line " + std::to_string(e.sites[i].line) + " " + ToString(e.sites[i].space) + " " +
+                   ToString(e.sites[i].op));
+      EXPECT_EQ(e.sites[i].line, g.sites[i].line);
+      EXPECT_EQ(e.sites[i].space, g.sites[i].space);
+      EXPECT_EQ(e.sites[i].op, g.sites[i].op);
+      const SiteStats& a = e.stats.sites[i];
+      const SiteStats& b = g.stats.sites[i];
+      EXPECT_EQ(a.requests, b.requests);
+      EXPECT_EQ(a.accesses, b.accesses);
+      EXPECT_EQ(a.sectors, b.sectors);
+      EXPECT_EQ(a.ideal_sectors, b.ideal_sectors);
+      EXPECT_EQ(a.lines128, b.lines128);
+      EXPECT_EQ(a.cc10_transactions, b.cc10_transactions);
+      EXPECT_EQ(a.cc12_transactions, b.cc12_transactions);
+      EXPECT_EQ(a.wavefronts, b.wavefronts);
+      EXPECT_EQ(a.bank_conflict_max, b.bank_conflict_max);
+      EXPECT_EQ(a.halfwarp16_conflict_max, b.halfwarp16_conflict_max);
+    }
+    ASSERT_EQ(e.barrier_sites.size(), g.barrier_sites.size());
+    for (std::size_t i = 0; i < e.barrier_sites.size(); ++i) {
+      EXPECT_EQ(e.barrier_sites[i].line, g.barrier_sites[i].line);
+      EXPECT_EQ(e.stats.barriers[i].instances, g.stats.barriers[i].instances);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ws
