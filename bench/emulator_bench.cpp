@@ -23,12 +23,17 @@ void TransposeOnEmulator(benchmark::State& state, const char* variant) {
     }
     records += run->main_launch().stats.access_records + run->main_launch().stats.barrier_records;
   }
-  state.counters["records_per_s"] = benchmark::Counter(static_cast<double>(records), benchmark::Counter::kIsRate);
+  state.counters["records_per_s"] =
+      benchmark::Counter(static_cast<double>(records), benchmark::Counter::kIsRate);
   state.counters["bytes_per_record"] = sizeof(ws::AccessRecord);
 }
 
-void BM_TransposeCoalesced1024(benchmark::State& s) { TransposeOnEmulator(s, "coalesced"); }
-void BM_TransposeNaive1024(benchmark::State& s) { TransposeOnEmulator(s, "naive"); }
+void BM_TransposeCoalesced1024(benchmark::State& s) {
+  TransposeOnEmulator(s, "coalesced");
+}
+void BM_TransposeNaive1024(benchmark::State& s) {
+  TransposeOnEmulator(s, "naive");
+}
 BENCHMARK(BM_TransposeCoalesced1024)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_TransposeNaive1024)->Arg(0)->Unit(benchmark::kMillisecond)->UseRealTime();
 
@@ -36,10 +41,12 @@ BENCHMARK(BM_TransposeNaive1024)->Arg(0)->Unit(benchmark::kMillisecond)->UseReal
 void BM_GlobalRequestModels(benchmark::State& state) {
   std::vector<ws::LaneAccess> lanes;
   std::mt19937 rng(1);
-  for (int i = 0; i < 32; ++i) lanes.push_back({static_cast<std::uint8_t>(i), 4, (rng() % 4096) * 4ull});
+  for (int i = 0; i < 32; ++i)
+    lanes.push_back({static_cast<std::uint8_t>(i), 4, (rng() % 4096) * 4ull});
   for (auto _ : state) {
     benchmark::DoNotOptimize(ws::Sectors(lanes) + ws::Lines128(lanes) + ws::IdealSectors(lanes) +
-                             ws::Cc10Transactions(lanes) + ws::Cc12Transactions(lanes).transactions);
+                             ws::Cc10Transactions(lanes) +
+                             ws::Cc12Transactions(lanes).transactions);
   }
   state.SetItemsProcessed(state.iterations());
 }
@@ -48,7 +55,8 @@ BENCHMARK(BM_GlobalRequestModels);
 void BM_SharedRequestModels(benchmark::State& state) {
   std::vector<ws::LaneAccess> lanes;
   for (int i = 0; i < 32; ++i) lanes.push_back({static_cast<std::uint8_t>(i), 4, i * 33ull * 4});
-  for (auto _ : state) benchmark::DoNotOptimize(ws::BankConflictDegree(lanes) + ws::HalfWarp16Degree(lanes));
+  for (auto _ : state)
+    benchmark::DoNotOptimize(ws::BankConflictDegree(lanes) + ws::HalfWarp16Degree(lanes));
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_SharedRequestModels);

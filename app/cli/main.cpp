@@ -64,8 +64,9 @@ bool ParseSet(const std::string& text, std::string* name, long long* value, std:
   return true;
 }
 
-int RunCommand(const std::string& lesson, const std::string& variant, const std::vector<std::string>& sets,
-               const std::string& backend, const std::string& preset, bool json) {
+int RunCommand(const std::string& lesson, const std::string& variant,
+               const std::vector<std::string>& sets, const std::string& backend,
+               const std::string& preset, bool json) {
   ws::Params overrides;
   for (const std::string& s : sets) {
     std::string name, error;
@@ -83,9 +84,10 @@ int RunCommand(const std::string& lesson, const std::string& variant, const std:
     std::cerr << "warpscope-cli: " << run.status().message() << "\n";
     // Bad names and values are the user's (2); a failure while running is ours (1).
     const std::string& m = run.status().message();
-    const bool user_error = m.find("unknown ") != std::string::npos || m.find(" is outside ") != std::string::npos ||
-                            m.find(" must be ") != std::string::npos || m.find("not allowed") != std::string::npos ||
-                            m.find(" over the limit") != std::string::npos;
+    const bool user_error =
+        m.find("unknown ") != std::string::npos || m.find(" is outside ") != std::string::npos ||
+        m.find(" must be ") != std::string::npos || m.find("not allowed") != std::string::npos ||
+        m.find(" over the limit") != std::string::npos;
     return user_error ? 2 : 1;
   }
   if (json) {
@@ -103,7 +105,8 @@ int main(int argc, char** argv) {
   cli.set_version_flag("--version", std::string("warpscope-cli ") + WARPSCOPE_VERSION);
   cli.require_subcommand(1);
   bool json = false;
-  auto* devices = cli.add_subcommand("devices", "List the backends: the CPU emulator and CUDA GPUs");
+  auto* devices =
+      cli.add_subcommand("devices", "List the backends: the CPU emulator and CUDA GPUs");
   devices->add_flag("--json", json, "One JSON object");
   auto* lessons = cli.add_subcommand("lessons", "List the lessons, their variants and parameters");
   lessons->add_flag("--json", json, "One JSON array");
@@ -114,7 +117,9 @@ int main(int argc, char** argv) {
   run->add_option("--variant", variant, "Variant (default: the lesson's first)");
   run->add_option("--set", sets, "Parameter NAME=VALUE (repeatable)");
   run->add_option("--backend", backend, "emu (CPU emulator) or cuda (a GPU)");
-  run->add_option("--preset", preset, "Device preset whose limits the emulator enforces (g80, gt200, fermi, turing, ampere, hopper)");
+  run->add_option("--preset", preset,
+                  "Device preset whose limits the emulator enforces (g80, gt200, fermi, turing, "
+                  "ampere, hopper)");
   run->add_flag("--json", json, "One JSON object");
   try {
     cli.parse(argc, argv);
@@ -125,8 +130,10 @@ int main(int argc, char** argv) {
   }
   if (*devices) return ListDevices(json);
   if (*lessons) {
-    if (json) std::cout << ws::LessonsJson().dump(2) << "\n";
-    else std::cout << ws::LessonsText();
+    if (json)
+      std::cout << ws::LessonsJson().dump(2) << "\n";
+    else
+      std::cout << ws::LessonsText();
     return 0;
   }
   if (*run) return RunCommand(lesson, variant, sets, backend, preset, json);

@@ -6,7 +6,9 @@
 namespace ws {
 namespace {
 
-nlohmann::json Dim(const Dim3& d) { return {d.x, d.y, d.z}; }
+nlohmann::json Dim(const Dim3& d) {
+  return {d.x, d.y, d.z};
+}
 
 double Round(double v, int digits = 4) {
   const double f = digits == 4 ? 1e4 : 1e6;
@@ -68,7 +70,8 @@ nlohmann::json LessonRunJson(const LessonRun& run) {
                              {"mean_wait", Round(b.MeanWait())},
                              {"time_unit", t.time_unit}});
   }
-  j["timing"] = {{"kind", run.timing.kind}, {"ms", Round(run.timing.ms, 6)}, {"note", run.timing.note}};
+  j["timing"] = {
+      {"kind", run.timing.kind}, {"ms", Round(run.timing.ms, 6)}, {"note", run.timing.note}};
   j["check"] = {{"ok", run.check.ok}, {"message", run.check.message}};
   j["records"] = {{"accesses", t.stats.access_records},
                   {"barriers", t.stats.barrier_records},
@@ -83,12 +86,12 @@ std::string LessonRunText(const LessonRun& run) {
   o << run.lesson << " / " << run.variant << " on " << run.device << "\n";
   o << "params:";
   for (const auto& [k, v] : run.params) o << " " << k << "=" << v;
-  o << "\nkernel " << t.kernel << ": grid (" << t.grid.x << "," << t.grid.y << "," << t.grid.z << "), block ("
-    << t.block.x << "," << t.block.y << "," << t.block.z << "), " << t.threads() << " threads, " << t.warps()
-    << " warps\n\n";
+  o << "\nkernel " << t.kernel << ": grid (" << t.grid.x << "," << t.grid.y << "," << t.grid.z
+    << "), block (" << t.block.x << "," << t.block.y << "," << t.block.z << "), " << t.threads()
+    << " threads, " << t.warps() << " warps\n\n";
   char line[512];
-  std::snprintf(line, sizeof line, "%-5s %-7s %-6s %9s %11s %9s %8s %8s %8s   %s\n", "line", "space", "op", "requests",
-                "sect/req", "ideal", "cc1.0", "cc1.2", "banks", "code");
+  std::snprintf(line, sizeof line, "%-5s %-7s %-6s %9s %11s %9s %8s %8s %8s   %s\n", "line",
+                "space", "op", "requests", "sect/req", "ideal", "cc1.0", "cc1.2", "banks", "code");
   o << line;
   for (std::size_t i = 0; i < t.sites.size(); ++i) {
     const SiteInfo& s = t.sites[i];
@@ -96,15 +99,17 @@ std::string LessonRunText(const LessonRun& run) {
     if (s.space == MemorySpace::kShared) {
       char banks[32];
       std::snprintf(banks, sizeof banks, "%u-way", st.bank_conflict_max);
-      std::snprintf(line, sizeof line, "%-5u %-7s %-6s %9llu %11s %9s %8s %8s %8s   %s\n", s.line, ToString(s.space),
-                    ToString(s.op), static_cast<unsigned long long>(st.requests), "-", "-", "-", "-", banks,
-                    s.code.c_str());
+      std::snprintf(line, sizeof line, "%-5u %-7s %-6s %9llu %11s %9s %8s %8s %8s   %s\n", s.line,
+                    ToString(s.space), ToString(s.op), static_cast<unsigned long long>(st.requests),
+                    "-", "-", "-", "-", banks, s.code.c_str());
     } else {
       char spr[32], ideal[32];
       std::snprintf(spr, sizeof spr, "%.2f", st.SectorsPerRequest());
-      std::snprintf(ideal, sizeof ideal, "%.2f", st.requests ? double(st.ideal_sectors) / st.requests : 0.0);
-      std::snprintf(line, sizeof line, "%-5u %-7s %-6s %9llu %11s %9s %8llu %8llu %8s   %s\n", s.line,
-                    ToString(s.space), ToString(s.op), static_cast<unsigned long long>(st.requests), spr, ideal,
+      std::snprintf(ideal, sizeof ideal, "%.2f",
+                    st.requests ? double(st.ideal_sectors) / st.requests : 0.0);
+      std::snprintf(line, sizeof line, "%-5u %-7s %-6s %9llu %11s %9s %8llu %8llu %8s   %s\n",
+                    s.line, ToString(s.space), ToString(s.op),
+                    static_cast<unsigned long long>(st.requests), spr, ideal,
                     static_cast<unsigned long long>(st.cc10_transactions),
                     static_cast<unsigned long long>(st.cc12_transactions), "-", s.code.c_str());
     }
@@ -112,10 +117,12 @@ std::string LessonRunText(const LessonRun& run) {
   }
   for (std::size_t i = 0; i < t.barrier_sites.size(); ++i) {
     const BarrierStats& b = t.stats.barriers[i];
-    o << "barrier line " << t.barrier_sites[i].line << ": " << b.instances << " instances, max skew " << b.max_skew
-      << " " << t.time_unit << ", mean wait " << b.MeanWait() << " " << t.time_unit << "\n";
+    o << "barrier line " << t.barrier_sites[i].line << ": " << b.instances
+      << " instances, max skew " << b.max_skew << " " << t.time_unit << ", mean wait "
+      << b.MeanWait() << " " << t.time_unit << "\n";
   }
-  o << "\ntime: " << run.timing.ms << " ms (" << run.timing.kind << ": " << run.timing.note << ")\n";
+  o << "\ntime: " << run.timing.ms << " ms (" << run.timing.kind << ": " << run.timing.note
+    << ")\n";
   o << "output: " << (run.check.ok ? "correct" : "WRONG") << " (" << run.check.message << ")\n";
   return o.str();
 }
@@ -123,8 +130,12 @@ std::string LessonRunText(const LessonRun& run) {
 nlohmann::json LessonsJson() {
   nlohmann::json j = nlohmann::json::array();
   for (const LessonInfo& l : Lessons()) {
-    nlohmann::json o = {{"id", l.id}, {"title", l.title}, {"explanation", l.explanation}, {"source_file", l.source_file}};
-    for (const auto& v : l.variants) o["variants"].push_back({{"name", v.name}, {"summary", v.summary}});
+    nlohmann::json o = {{"id", l.id},
+                        {"title", l.title},
+                        {"explanation", l.explanation},
+                        {"source_file", l.source_file}};
+    for (const auto& v : l.variants)
+      o["variants"].push_back({{"name", v.name}, {"summary", v.summary}});
     for (const auto& p : l.params) {
       o["params"].push_back({{"name", p.name},
                              {"default", p.default_value},

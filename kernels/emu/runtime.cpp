@@ -90,20 +90,20 @@ class Worker {
       c->stack.size = sc.size;
       fibers_.emplace_back(std::allocator_arg, ctx::preallocated(sc.sp, sc.size, sc), alloc,
                            [this, c](ctx::fiber&& sched) {
-        AfterSwitch(c->stack, &scheduler_stack_);
-        c->scheduler = std::move(sched);
-        while (!quitting_) {
-          try {
-            (*launch_->body)();
-            c->status = ThreadStatus::kExited;
-          } catch (const ThreadAbort&) {
-            c->status = ThreadStatus::kFaulted;
-          }
-          YieldToScheduler(c);
-        }
-        BeforeFinalSwitch(scheduler_stack_);
-        return std::move(c->scheduler);
-      });
+                             AfterSwitch(c->stack, &scheduler_stack_);
+                             c->scheduler = std::move(sched);
+                             while (!quitting_) {
+                               try {
+                                 (*launch_->body)();
+                                 c->status = ThreadStatus::kExited;
+                               } catch (const ThreadAbort&) {
+                                 c->status = ThreadStatus::kFaulted;
+                               }
+                               YieldToScheduler(c);
+                             }
+                             BeforeFinalSwitch(scheduler_stack_);
+                             return std::move(c->scheduler);
+                           });
     }
     const std::uint64_t blocks = cfg.grid.count();
     for (;;) {
@@ -132,7 +132,8 @@ class Worker {
       auto it = launch_->site_ids.find(key);
       if (it == launch_->site_ids.end()) {
         if (launch_->site_ids.size() >= kMaxSites) {
-          Fail(KeyLine(key), "the kernel has more than " + std::to_string(kMaxSites) + " access sites");
+          Fail(KeyLine(key),
+               "the kernel has more than " + std::to_string(kMaxSites) + " access sites");
         }
         id = static_cast<std::uint16_t>(launch_->site_ids.size());
         launch_->site_ids.emplace(key, id);
@@ -163,8 +164,8 @@ class Worker {
   void Record(std::uint64_t key, std::uint32_t offset) {
     ThreadCtx* c = t_ctx;
     const std::uint16_t id = SiteId(key);
-    current_.accesses.push_back({offset, c->site_count[id]++, c->clock++,
-                                 static_cast<std::uint16_t>(c->linear), id});
+    current_.accesses.push_back(
+        {offset, c->site_count[id]++, c->clock++, static_cast<std::uint16_t>(c->linear), id});
   }
 
   std::uint32_t SharedBase(std::uint32_t bytes, std::uint32_t* tag, std::uint32_t* base) {
@@ -256,7 +257,10 @@ class Worker {
     const uint3 bidx = {b % gd.x, (b / gd.x) % gd.y, b / (gd.x * gd.y)};
     for (std::uint32_t i = 0; i < n; ++i) {
       ThreadCtx& c = threads_[i];
-      c.state = {{i % bd.x, (i / bd.x) % bd.y, i / (bd.x * bd.y)}, bidx, {bd.x, bd.y, bd.z}, {gd.x, gd.y, gd.z}};
+      c.state = {{i % bd.x, (i / bd.x) % bd.y, i / (bd.x * bd.y)},
+                 bidx,
+                 {bd.x, bd.y, bd.z},
+                 {gd.x, gd.y, gd.z}};
       c.linear = i;
       c.clock = 0;
       c.status = ThreadStatus::kReady;
@@ -276,8 +280,10 @@ class Worker {
       std::vector<std::uint32_t> exited, waiting;
       std::map<std::uint32_t, std::vector<std::uint32_t>> by_line;
       for (std::uint32_t i = 0; i < n; ++i) {
-        if (threads_[i].status == ThreadStatus::kExited) exited.push_back(i);
-        else by_line[threads_[i].barrier_line].push_back(i);
+        if (threads_[i].status == ThreadStatus::kExited)
+          exited.push_back(i);
+        else
+          by_line[threads_[i].barrier_line].push_back(i);
       }
       if (by_line.empty()) break;  // every thread finished
       if (!exited.empty() || by_line.size() > 1) {
@@ -285,11 +291,12 @@ class Worker {
         m << "block (" << bidx.x << "," << bidx.y << "," << bidx.z << ") cannot pass its barrier: ";
         bool first = true;
         for (const auto& [line, ids] : by_line) {
-          m << (first ? "" : "; ") << "threads " << ThreadList(ids) << " wait at __syncthreads() on line "
-            << line;
+          m << (first ? "" : "; ") << "threads " << ThreadList(ids)
+            << " wait at __syncthreads() on line " << line;
           first = false;
         }
-        if (!exited.empty()) m << "; threads " << ThreadList(exited) << " exited without reaching it";
+        if (!exited.empty())
+          m << "; threads " << ThreadList(exited) << " exited without reaching it";
         m << ". On a GPU this hangs or corrupts the block; every thread of a block must reach the "
              "same __syncthreads().";
         ReportError(b, m.str());
@@ -309,7 +316,8 @@ class Worker {
       }
     }
 
-    const bool keep = std::find(cfg.keep_blocks.begin(), cfg.keep_blocks.end(), b) != cfg.keep_blocks.end();
+    const bool keep =
+        std::find(cfg.keep_blocks.begin(), cfg.keep_blocks.end(), b) != cfg.keep_blocks.end();
     if (keep) {
       std::lock_guard lock(launch_->mutex);
       launch_->kept[b] = current_;  // in execution order, before the analysis sorts them
@@ -340,7 +348,8 @@ void Canonicalize(Launch& L, LaunchTrace& t) {
   std::vector<std::uint16_t> remap(L.site_ids.size());
   for (const auto& [k, id] : L.site_ids) remap[id] = table.id_of_key.at(k);
   t.sites = std::move(table.sites);
-  std::vector<std::pair<std::uint32_t, std::uint16_t>> bars(L.barrier_ids.begin(), L.barrier_ids.end());
+  std::vector<std::pair<std::uint32_t, std::uint16_t>> bars(L.barrier_ids.begin(),
+                                                            L.barrier_ids.end());
   std::vector<std::uint16_t> bremap(bars.size());
   for (std::size_t i = 0; i < bars.size(); ++i) {  // std::map: already sorted by line
     t.barrier_sites.push_back({bars[i].first, ""});
@@ -366,7 +375,9 @@ void Canonicalize(Launch& L, LaunchTrace& t) {
 
 }  // namespace
 
-void RecordAccess(std::uint64_t key, std::uint32_t offset) { t_worker->Record(key, offset); }
+void RecordAccess(std::uint64_t key, std::uint32_t offset) {
+  t_worker->Record(key, offset);
+}
 
 void CheckIndex(long long index, unsigned long long count, std::uint32_t line, const char* what) {
   std::ostringstream m;
@@ -374,16 +385,21 @@ void CheckIndex(long long index, unsigned long long count, std::uint32_t line, c
   t_worker->Fail(line, m.str());
 }
 
-void SyncThreads(std::uint32_t line) { t_worker->Barrier(line); }
+void SyncThreads(std::uint32_t line) {
+  t_worker->Barrier(line);
+}
 
 std::uint32_t SharedArrayBase(std::uint32_t bytes, std::uint32_t* tag, std::uint32_t* base) {
   return t_worker->SharedBase(bytes, tag, base);
 }
 
-void AddWork(std::uint32_t units) { t_worker->AddWork(units); }
+void AddWork(std::uint32_t units) {
+  t_worker->AddWork(units);
+}
 
 Result<LaunchTrace> RunLaunch(const LaunchConfig& config, const std::function<void()>& body) {
-  if (Status s = CheckLaunch(config.preset, config.grid, config.block, config.shared_bytes); !s.ok()) {
+  if (Status s = CheckLaunch(config.preset, config.grid, config.block, config.shared_bytes);
+      !s.ok()) {
     return Status::Error(config.kernel + ": " + s.message());
   }
   Launch L;
@@ -391,7 +407,8 @@ Result<LaunchTrace> RunLaunch(const LaunchConfig& config, const std::function<vo
   L.body = &body;
   L.tag = ++g_launch_tag;
   const std::uint64_t blocks = config.grid.count();
-  unsigned workers = config.workers ? config.workers : std::max(1u, std::thread::hardware_concurrency());
+  unsigned workers =
+      config.workers ? config.workers : std::max(1u, std::thread::hardware_concurrency());
   workers = static_cast<unsigned>(std::min<std::uint64_t>(workers, blocks));
   std::vector<std::unique_ptr<Worker>> pool;
   for (unsigned i = 0; i < workers; ++i) pool.push_back(std::make_unique<Worker>(&L));

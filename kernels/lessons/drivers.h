@@ -23,7 +23,8 @@ inline std::vector<float> Ramp(std::size_t n) {
 }
 
 template <typename T>
-OutputCheck CompareAt(const std::vector<T>& got, const std::vector<T>& want, const std::string& what) {
+OutputCheck CompareAt(const std::vector<T>& got, const std::vector<T>& want,
+                      const std::string& what) {
   for (std::size_t i = 0; i < want.size(); ++i) {
     if (!(got[i] == want[i])) {
       return {false, what + ": element " + std::to_string(i) + " is " + std::to_string(got[i]) +
@@ -44,7 +45,8 @@ Status RunCopy(B& b, const std::string& lesson, const Params& p, OutputCheck* ch
   const std::vector<float> in = Ramp(size);
   auto idata = b.template Upload<float>("idata", in);
   auto odata = b.template Alloc<float>("odata", size);
-  const Dim3 grid{static_cast<std::uint32_t>(blocks), 1, 1}, block{static_cast<std::uint32_t>(threads), 1, 1};
+  const Dim3 grid{static_cast<std::uint32_t>(blocks), 1, 1},
+      block{static_cast<std::uint32_t>(threads), 1, 1};
   const int arg = static_cast<int>(k);
   Status s = offset_kind ? WS_LAUNCH(b, offsetCopy, grid, block, 0, odata, idata, arg)
                          : WS_LAUNCH(b, strideCopy, grid, block, 0, odata, idata, arg);
@@ -64,13 +66,15 @@ Status RunBankStride(B& b, const std::string& variant, const Params& p, OutputCh
   const long long threads = p.at("threads"), blocks = p.at("blocks"), stride = p.at("stride");
   const std::size_t n = static_cast<std::size_t>(threads * blocks);
   auto out = b.template Alloc<float>("out", n);
-  const Dim3 grid{static_cast<std::uint32_t>(blocks), 1, 1}, block{static_cast<std::uint32_t>(threads), 1, 1};
+  const Dim3 grid{static_cast<std::uint32_t>(blocks), 1, 1},
+      block{static_cast<std::uint32_t>(threads), 1, 1};
   std::vector<float> want(n);
   Status s;
   if (variant == "stride") {
     const int st = static_cast<int>(stride);
     s = WS_LAUNCH(b, bankStride, grid, block, kWords * 4, out, st);
-    for (std::size_t i = 0; i < n; ++i) want[i] = static_cast<float>((i % threads) * stride % kWords);
+    for (std::size_t i = 0; i < n; ++i)
+      want[i] = static_cast<float>((i % threads) * stride % kWords);
   } else if (variant == "permutation") {
     std::vector<int> perm(32);
     std::iota(perm.begin(), perm.end(), 0);
@@ -99,9 +103,11 @@ Status LaunchTranspose(B& b, const std::string& variant, Dim3 grid, Dim3 block, 
   if (variant == "naive") {
     s = WS_LAUNCH(b, transposeNaive<TILE>, grid, block, 0, odata, idata, width, height);
   } else if (variant == "coalesced") {
-    s = WS_LAUNCH(b, transposeCoalesced<TILE>, grid, block, TILE * TILE * 4, odata, idata, width, height);
+    s = WS_LAUNCH(b, transposeCoalesced<TILE>, grid, block, TILE * TILE * 4, odata, idata, width,
+                  height);
   } else {
-    s = WS_LAUNCH(b, transposePadded<TILE>, grid, block, TILE * (TILE + 1) * 4, odata, idata, width, height);
+    s = WS_LAUNCH(b, transposePadded<TILE>, grid, block, TILE * (TILE + 1) * 4, odata, idata, width,
+                  height);
   }
   if (s.ok()) {  // name the instance the student picked: transposeNaive<32>, not <TILE>
     std::string& name = b.launches().back().kernel;
@@ -114,17 +120,20 @@ template <typename B>
 Status RunTranspose(B& b, const std::string& variant, const Params& p, OutputCheck* check) {
   const long long tile = p.at("tile"), width = p.at("width"), height = p.at("height");
   if (tile != 8 && tile != 16 && tile != 32) {
-    return Status::Error("tile = " + std::to_string(tile) + " is not allowed: tile must be 8, 16 or 32");
+    return Status::Error("tile = " + std::to_string(tile) +
+                         " is not allowed: tile must be 8, 16 or 32");
   }
   if (width % tile != 0 || height % tile != 0) {
-    return Status::Error("width " + std::to_string(width) + " and height " + std::to_string(height) +
-                         " must be multiples of tile " + std::to_string(tile));
+    return Status::Error("width " + std::to_string(width) + " and height " +
+                         std::to_string(height) + " must be multiples of tile " +
+                         std::to_string(tile));
   }
   const std::size_t n = static_cast<std::size_t>(width * height);
   const std::vector<float> in = Ramp(n);
   auto idata = b.template Upload<float>("idata", in);
   auto odata = b.template Alloc<float>("odata", n);
-  const Dim3 grid{static_cast<std::uint32_t>(width / tile), static_cast<std::uint32_t>(height / tile), 1};
+  const Dim3 grid{static_cast<std::uint32_t>(width / tile),
+                  static_cast<std::uint32_t>(height / tile), 1};
   const Dim3 block{static_cast<std::uint32_t>(tile), static_cast<std::uint32_t>(tile), 1};
   const int w = static_cast<int>(width), h = static_cast<int>(height);
   Status s = tile == 8    ? LaunchTranspose<8>(b, variant, grid, block, odata, idata, w, h)
@@ -133,7 +142,8 @@ Status RunTranspose(B& b, const std::string& variant, const Params& p, OutputChe
   if (!s.ok()) return s;
   std::vector<float> want(n);
   for (long long y = 0; y < height; ++y) {
-    for (long long x = 0; x < width; ++x) want[static_cast<std::size_t>(x * height + y)] = in[static_cast<std::size_t>(y * width + x)];
+    for (long long x = 0; x < width; ++x)
+      want[static_cast<std::size_t>(x * height + y)] = in[static_cast<std::size_t>(y * width + x)];
   }
   *check = CompareAt(b.Download(odata), want, "transpose " + variant);
   return {};

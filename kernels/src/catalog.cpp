@@ -27,7 +27,8 @@ std::vector<LessonInfo> MakeCatalogue() {
                "altogether (one transaction per thread): switch the model in the coalescing view "
                "to see all three on the same trace. Drag `offset` from 0 to 32 and watch sectors "
                "per request jump to 5 and come back to 4 at multiples of 8.",
-               "copy.cuh", lesson_sources::kCopyCuh});
+               "copy.cuh",
+               lesson_sources::kCopyCuh});
   v.push_back({"stride-copy",
                "Stride copy: strided accesses",
                {{"copy", "thread i copies float i * stride"}},
@@ -40,23 +41,26 @@ std::vector<LessonInfo> MakeCatalogue() {
                "toward 1/8 of the peak, as in the slides' bandwidth-versus-stride figure. Strided "
                "access is natural in multidimensional data; staging through shared memory avoids "
                "it (see transpose).",
-               "copy.cuh", lesson_sources::kCopyCuh});
-  v.push_back({"bank-stride",
-               "Shared-memory banks: stride, permutation, broadcast",
-               {{"stride", "thread t reads shared word t * stride"},
-                {"permutation", "each warp reads its 32 words in a random 1:1 order"},
-                {"broadcast", "every thread reads the same word (`stride` picks which)"}},
-               {{"stride", 2, 0, 64, 1, "words between consecutive threads (broadcast: the word read)"},
-                threads,
-                {"blocks", 4, 1, 65535, 1, "blocks in the grid (gridDim.x)"}},
-               "Shared memory has 32 banks, each serving one 4-byte word per cycle; word w lives in "
-               "bank w mod 32. With stride 1 or a 1:1 permutation every thread of a warp hits a "
-               "different bank: no conflict. Stride 2 puts two different words in each even bank "
-               "(2-way), stride 8 eight (8-way), as in the slides' bank addressing examples; any "
-               "odd stride is conflict free. When all threads read one word it is broadcast: no "
-               "conflict either. The slides count per half-warp over 16 banks (compute 1.x); the "
-               "bank view shows both models.",
-               "bank_stride.cuh", lesson_sources::kBankStrideCuh});
+               "copy.cuh",
+               lesson_sources::kCopyCuh});
+  v.push_back(
+      {"bank-stride",
+       "Shared-memory banks: stride, permutation, broadcast",
+       {{"stride", "thread t reads shared word t * stride"},
+        {"permutation", "each warp reads its 32 words in a random 1:1 order"},
+        {"broadcast", "every thread reads the same word (`stride` picks which)"}},
+       {{"stride", 2, 0, 64, 1, "words between consecutive threads (broadcast: the word read)"},
+        threads,
+        {"blocks", 4, 1, 65535, 1, "blocks in the grid (gridDim.x)"}},
+       "Shared memory has 32 banks, each serving one 4-byte word per cycle; word w lives in "
+       "bank w mod 32. With stride 1 or a 1:1 permutation every thread of a warp hits a "
+       "different bank: no conflict. Stride 2 puts two different words in each even bank "
+       "(2-way), stride 8 eight (8-way), as in the slides' bank addressing examples; any "
+       "odd stride is conflict free. When all threads read one word it is broadcast: no "
+       "conflict either. The slides count per half-warp over 16 banks (compute 1.x); the "
+       "bank view shows both models.",
+       "bank_stride.cuh",
+       lesson_sources::kBankStrideCuh});
   v.push_back({"transpose",
                "Matrix transpose: coalescing through shared memory",
                {{"naive", "loads coalesced, stores strided by the height"},
@@ -73,7 +77,8 @@ std::vector<LessonInfo> MakeCatalogue() {
                "32-wide tile; the slides' 16-way is the 16x16 tile under the half-warp model). "
                "Padding the tile to TILE_DIM+1 columns turns that column into a diagonal across "
                "all banks. Compare the three in the bank view and the timing plot.",
-               "transpose.cuh", lesson_sources::kTransposeCuh});
+               "transpose.cuh",
+               lesson_sources::kTransposeCuh});
   return v;
 }
 
@@ -104,7 +109,8 @@ Status CheckParam(const ParamSpec& spec, long long value) {
   }
   if (spec.step > 1 && (value - spec.min) % spec.step != 0) {
     return Status::Error(spec.name + " = " + std::to_string(value) + " must be " +
-                         std::to_string(spec.min) + " plus a multiple of " + std::to_string(spec.step));
+                         std::to_string(spec.min) + " plus a multiple of " +
+                         std::to_string(spec.step));
   }
   return {};
 }
@@ -117,14 +123,16 @@ std::string SourceLine(std::string_view source, std::uint32_t line) {
   }
   if (start == std::string_view::npos || start >= source.size()) return {};
   std::size_t end = source.find('\n', start);
-  std::string_view text = source.substr(start, end == std::string_view::npos ? source.size() - start : end - start);
+  std::string_view text =
+      source.substr(start, end == std::string_view::npos ? source.size() - start : end - start);
   const auto b = text.find_first_not_of(" \t");
   const auto e = text.find_last_not_of(" \t\r");
   return b == std::string_view::npos ? std::string() : std::string(text.substr(b, e - b + 1));
 }
 
-Result<LessonRun> RunLesson(const std::string& id, const std::string& variant_in, const Params& overrides,
-                            const std::string& backend, const RunOptions& options) {
+Result<LessonRun> RunLesson(const std::string& id, const std::string& variant_in,
+                            const Params& overrides, const std::string& backend,
+                            const RunOptions& options) {
   const LessonInfo* info = FindLesson(id);
   if (info == nullptr) {
     std::vector<std::string> ids;
@@ -135,7 +143,8 @@ Result<LessonRun> RunLesson(const std::string& id, const std::string& variant_in
   std::vector<std::string> variants;
   for (const auto& v : info->variants) variants.push_back(v.name);
   if (std::find(variants.begin(), variants.end(), variant) == variants.end()) {
-    return Status::Error("unknown variant '" + variant + "' for " + id + "; variants are: " + Names(variants));
+    return Status::Error("unknown variant '" + variant + "' for " + id +
+                         "; variants are: " + Names(variants));
   }
   Params params;
   std::vector<std::string> param_names;
@@ -144,9 +153,11 @@ Result<LessonRun> RunLesson(const std::string& id, const std::string& variant_in
     param_names.push_back(p.name);
   }
   for (const auto& [name, value] : overrides) {
-    auto spec = std::find_if(info->params.begin(), info->params.end(), [&](const ParamSpec& p) { return p.name == name; });
+    auto spec = std::find_if(info->params.begin(), info->params.end(),
+                             [&](const ParamSpec& p) { return p.name == name; });
     if (spec == info->params.end()) {
-      return Status::Error("unknown parameter '" + name + "' for " + id + "; parameters are: " + Names(param_names));
+      return Status::Error("unknown parameter '" + name + "' for " + id +
+                           "; parameters are: " + Names(param_names));
     }
     if (Status s = CheckParam(*spec, value); !s.ok()) return Status::Error(id + ": " + s.message());
     params[name] = value;

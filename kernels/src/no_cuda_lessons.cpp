@@ -3,9 +3,11 @@
 
 namespace ws {
 
-Status RunLessonCuda(const std::string&, const std::string&, const Params&, const RunOptions&, LessonRun*) {
-  return Status::Error("this build of Warpscope has no CUDA runner (nvcc was not found at build "
-                       "time); use --backend emu");
+Status RunLessonCuda(const std::string&, const std::string&, const Params&, const RunOptions&,
+                     LessonRun*) {
+  return Status::Error(
+      "this build of Warpscope has no CUDA runner (nvcc was not found at build "
+      "time); use --backend emu");
 }
 
 }  // namespace ws

@@ -21,7 +21,8 @@ SiteTable BuildSiteTable(std::vector<std::uint64_t> keys) {
   auto order = [](std::uint64_t k) {
     return std::make_tuple(KeyLine(k), KeySpaceOf(k), KeyOpOf(k), KeyArray(k), KeySize(k));
   };
-  std::sort(keys.begin(), keys.end(), [&](std::uint64_t a, std::uint64_t b) { return order(a) < order(b); });
+  std::sort(keys.begin(), keys.end(),
+            [&](std::uint64_t a, std::uint64_t b) { return order(a) < order(b); });
   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
   // Shared arrays are named by their rank among the launch's shared array offsets: the two
   // backends may place arrays at different offsets, but in the same order.
@@ -36,7 +37,8 @@ SiteTable BuildSiteTable(std::vector<std::uint64_t> keys) {
     SiteInfo s = SiteFromKey(k);
     if (s.space == MemorySpace::kShared) {
       s.buffer = static_cast<std::uint16_t>(
-          std::lower_bound(shared_bases.begin(), shared_bases.end(), KeyArray(k)) - shared_bases.begin());
+          std::lower_bound(shared_bases.begin(), shared_bases.end(), KeyArray(k)) -
+          shared_bases.begin());
     }
     t.id_of_key[k] = static_cast<std::uint16_t>(t.sites.size());
     t.sites.push_back(s);

@@ -23,11 +23,15 @@ TEST(Catalog, ListsTheFirstLessons) {
 TEST(Catalog, BadNamesSayWhatIsAllowed) {
   auto r = RunLesson("transpos", "", {}, "emu", {});
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().message(), "unknown lesson 'transpos'; lessons are: offset-copy, stride-copy, bank-stride, transpose");
+  EXPECT_EQ(
+      r.status().message(),
+      "unknown lesson 'transpos'; lessons are: offset-copy, stride-copy, bank-stride, transpose");
   r = RunLesson("transpose", "fast", {}, "emu", {});
-  EXPECT_EQ(r.status().message(), "unknown variant 'fast' for transpose; variants are: naive, coalesced, padded");
+  EXPECT_EQ(r.status().message(),
+            "unknown variant 'fast' for transpose; variants are: naive, coalesced, padded");
   r = RunLesson("transpose", "", {{"tiles", 8}}, "emu", {});
-  EXPECT_EQ(r.status().message(), "unknown parameter 'tiles' for transpose; parameters are: tile, width, height");
+  EXPECT_EQ(r.status().message(),
+            "unknown parameter 'tiles' for transpose; parameters are: tile, width, height");
   r = RunLesson("transpose", "", {}, "opencl", {});
   EXPECT_EQ(r.status().message(), "unknown backend 'opencl'; backends are: emu, cuda");
 }
@@ -39,7 +43,8 @@ TEST(Catalog, BadValuesNameTheLimitAndTheValue) {
   r = RunLesson("transpose", "", {{"tile", 24}}, "emu", {});
   EXPECT_EQ(r.status().message(), "transpose: tile = 24 is not allowed: tile must be 8, 16 or 32");
   r = RunLesson("transpose", "", {{"width", 48}, {"tile", 32}}, "emu", {});
-  EXPECT_EQ(r.status().message(), "transpose: width 48 and height 256 must be multiples of tile 32");
+  EXPECT_EQ(r.status().message(),
+            "transpose: width 48 and height 256 must be multiples of tile 32");
   r = RunLesson("bank-stride", "", {{"threads", 100}}, "emu", {});
   EXPECT_EQ(r.status().message(), "bank-stride: threads = 100 must be 32 plus a multiple of 32");
 }
@@ -49,12 +54,16 @@ TEST(Catalog, PresetLimitsApply) {
   g80.preset = "g80";
   auto r = RunLesson("transpose", "naive", {}, "emu", g80);  // 32 x 32 = 1024 threads per block
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find("over the limit of 512 threads per block on g80"), std::string::npos)
+  EXPECT_NE(r.status().message().find("over the limit of 512 threads per block on g80"),
+            std::string::npos)
       << r.status().message();
   EXPECT_TRUE(RunLesson("transpose", "naive", {{"tile", 16}}, "emu", g80).ok());
   RunOptions bad;
   bad.preset = "volta";
-  EXPECT_NE(RunLesson("transpose", "", {}, "emu", bad).status().message().find("unknown device preset 'volta'"),
+  EXPECT_NE(RunLesson("transpose", "", {}, "emu", bad)
+                .status()
+                .message()
+                .find("unknown device preset 'volta'"),
             std::string::npos);
 }
 

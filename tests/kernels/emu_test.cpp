@@ -70,6 +70,12 @@ __global__ void histogram(Global<int> bins) {
   atomicAdd(&bins[threadIdx.x % 4], 1);
 }
 
+__global__ void readOnlySpaces(Global<float> out, ws::Constant<float> coeff,
+                               ws::Texture2D<float> image) {
+  int x = threadIdx.x;
+  out[x] = coeff[0] * ws::tex2D(image, x, 1) + coeff[x % 4];
+}
+
 ws::EmuBackend Backend(unsigned workers = 0) {
   ws::RunOptions o;
   o.workers = workers;
@@ -84,9 +90,12 @@ TEST(Emulator, BarrierInsideAnIfIsAnErrorNamingLineAndThreads) {
   auto out = b.Alloc<float>("out", 32);
   ws::Status s = WS_LAUNCH(b, divergentBarrier, kOneBlock, kOneWarp, 0, out);
   ASSERT_FALSE(s.ok());
-  EXPECT_NE(s.message().find("threads 0-15 wait at __syncthreads() on line " + std::to_string(kDivergentLine)),
-            std::string::npos) << s.message();
-  EXPECT_NE(s.message().find("threads 16-31 exited without reaching it"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("threads 0-15 wait at __syncthreads() on line " +
+                             std::to_string(kDivergentLine)),
+            std::string::npos)
+      << s.message();
+  EXPECT_NE(s.message().find("threads 16-31 exited without reaching it"), std::string::npos)
+      << s.message();
 }
 
 TEST(Emulator, ThreadsAtTwoDifferentBarriersAreNamed) {
@@ -95,8 +104,10 @@ TEST(Emulator, ThreadsAtTwoDifferentBarriersAreNamed) {
   ws::Status s = WS_LAUNCH(b, twoBarriers, kOneBlock, kOneWarp, 0, out);
   ASSERT_FALSE(s.ok());
   // Even threads wait on the first line, odd ones two lines below.
-  EXPECT_NE(s.message().find("on line " + std::to_string(kEvenLine)), std::string::npos) << s.message();
-  EXPECT_NE(s.message().find("on line " + std::to_string(kEvenLine + 2)), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("on line " + std::to_string(kEvenLine)), std::string::npos)
+      << s.message();
+  EXPECT_NE(s.message().find("on line " + std::to_string(kEvenLine + 2)), std::string::npos)
+      << s.message();
   EXPECT_NE(s.message().find("threads 0, 2, 4"), std::string::npos) << s.message();
 }
 
@@ -105,7 +116,8 @@ TEST(Emulator, EarlyReturnBeforeABarrierIsAnError) {
   auto out = b.Alloc<float>("out", 32);
   ws::Status s = WS_LAUNCH(b, earlyExit, kOneBlock, kOneWarp, 0, out, 20);
   ASSERT_FALSE(s.ok());
-  EXPECT_NE(s.message().find("threads 20-31 exited without reaching it"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("threads 20-31 exited without reaching it"), std::string::npos)
+      << s.message();
   // When every thread reaches it, the same kernel runs.
   EXPECT_TRUE(WS_LAUNCH(b, earlyExit, kOneBlock, kOneWarp, 0, out, 32).ok());
 }
@@ -117,7 +129,8 @@ TEST(Emulator, OutOfRangeIndexStopsTheLaunchWithLineAndThread) {
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("line " + std::to_string(kOutOfBoundsLine) +
                              ": index 32 is outside the global array of 32 elements"),
-            std::string::npos) << s.message();
+            std::string::npos)
+      << s.message();
   EXPECT_NE(s.message().find("thread (31,0,0) of block (0,0,0)"), std::string::npos) << s.message();
 }
 
@@ -130,11 +143,13 @@ TEST(Emulator, LaunchLimitsAreCheckedBeforeRunning) {
   EXPECT_NE(s.message().find("limit of 1024 threads per block"), std::string::npos) << s.message();
   s = WS_LAUNCH(b, loopStores, (ws::Dim3{1, 70000, 1}), kOneWarp, 0, out);
   ASSERT_FALSE(s.ok());
-  EXPECT_NE(s.message().find("grid.y = 70000 is over the limit of 65535"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("grid.y = 70000 is over the limit of 65535"), std::string::npos)
+      << s.message();
   s = WS_LAUNCH(b, loopStores, kOneBlock, kOneWarp, 50000, out);
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("50000 bytes of shared memory per block are over the limit of 49152"),
-            std::string::npos) << s.message();
+            std::string::npos)
+      << s.message();
   EXPECT_TRUE(b.launches().empty());  // nothing ran
 }
 
@@ -143,7 +158,8 @@ TEST(Emulator, SharedArraysOverTheLimitAreCaughtWhenPlaced) {
   auto out = b.Alloc<float>("out", 32);
   ws::Status s = WS_LAUNCH(b, tooMuchShared, kOneBlock, kOneWarp, 0, out);
   ASSERT_FALSE(s.ok());
-  EXPECT_NE(s.message().find("need 65536 bytes per block, over the limit of 49152"), std::string::npos)
+  EXPECT_NE(s.message().find("need 65536 bytes per block, over the limit of 49152"),
+            std::string::npos)
       << s.message();
 }
 
@@ -207,6 +223,39 @@ TEST(Emulator, AtomicsRecordTheirConflicts) {
   EXPECT_EQ(b.Download(bins), (std::vector<int>{64, 64, 64, 64}));  // 8 blocks x 8 each
 }
 
+TEST(Emulator, ConstantAndTextureAccessesAreRecordedInTheirSpaces) {
+  auto b = Backend();
+  auto out = b.Alloc<float>("out", 32);
+  ws::Global<const float> coeff = b.Upload<float>("coeff", {2, 1, 1, 1});
+  std::vector<float> pixels(16 * 4);
+  for (std::size_t i = 0; i < pixels.size(); ++i) pixels[i] = static_cast<float>(i);
+  ws::Global<const float> img = b.Upload<float>("image", pixels);
+  ASSERT_TRUE(WS_LAUNCH(b, readOnlySpaces, kOneBlock, kOneWarp, 0, out, ws::Constant<float>(coeff),
+                        ws::Texture2D<float>(img, 16, 4))
+                  .ok());
+  const ws::LaunchTrace& t = b.launches().back();
+  int constant = 0, texture = 0;
+  for (std::size_t i = 0; i < t.sites.size(); ++i) {
+    if (t.sites[i].space == ws::MemorySpace::kConstant) {
+      ++constant;
+      // coeff[0] and coeff[x % 4] read one array on one line: one site (line, space, op, array),
+      // whose two reads per thread are two requests (iterations 0 and 1).
+      EXPECT_EQ(t.stats.sites[i].requests, 2u);
+      EXPECT_EQ(t.stats.sites[i].accesses, 64u);
+    }
+    if (t.sites[i].space == ws::MemorySpace::kTexture) {
+      ++texture;
+      // Row 1 of a 16-wide float image, x clamped to 15 for lanes 16-31: bytes 64..127 = 2 sectors.
+      EXPECT_EQ(t.stats.sites[i].sectors, 2u);
+    }
+  }
+  EXPECT_EQ(constant, 1);
+  EXPECT_EQ(texture, 1);
+  auto v = b.Download(out);
+  EXPECT_EQ(v[3], 2.0f * (16 + 3) + 1.0f);    // 2 * texel (3, 1) + coeff[3]
+  EXPECT_EQ(v[20], 2.0f * (16 + 15) + 2.0f);  // x clamped to 15; coeff[0]
+}
+
 std::vector<std::uint8_t> Bytes(const ws::LaunchTrace& t) {
   std::vector<std::uint8_t> out;
   for (const auto& blk : t.blocks) {
@@ -218,7 +267,8 @@ std::vector<std::uint8_t> Bytes(const ws::LaunchTrace& t) {
     }
   }
   for (const auto& s : t.stats.sites) {
-    for (std::uint64_t v : {s.requests, s.sectors, s.wavefronts, s.cc12_transactions, s.bank_conflict_sum}) {
+    for (std::uint64_t v :
+         {s.requests, s.sectors, s.wavefronts, s.cc12_transactions, s.bank_conflict_sum}) {
       const auto* p = reinterpret_cast<const std::uint8_t*>(&v);
       out.insert(out.end(), p, p + 8);
     }
@@ -232,12 +282,14 @@ TEST(Emulator, SameLaunchSameTraceByteForByteWhateverTheWorkers) {
     ws::RunOptions o;
     o.workers = workers;
     o.keep_all_blocks = true;
-    auto run = ws::RunLesson("transpose", "coalesced", {{"width", 128}, {"height", 96}, {"tile", 16}}, "emu", o);
+    auto run = ws::RunLesson("transpose", "coalesced",
+                             {{"width", 128}, {"height", 96}, {"tile", 16}}, "emu", o);
     ASSERT_TRUE(run.ok()) << run.status().message();
     traces.push_back(Bytes(run->main_launch()));
   }
   ASSERT_GT(traces[0].size(), 100000u);  // 12288 threads x 4 accesses x 16 bytes, and more
-  for (std::size_t i = 1; i < traces.size(); ++i) EXPECT_TRUE(traces[i] == traces[0]) << "run " << i;
+  for (std::size_t i = 1; i < traces.size(); ++i)
+    EXPECT_TRUE(traces[i] == traces[0]) << "run " << i;
 }
 
 }  // namespace

@@ -15,13 +15,20 @@ struct Case {
 };
 
 std::vector<Case> Cases() {
-  return {{"offset-copy", "copy", {{"offset", 0}}},     {"offset-copy", "copy", {{"offset", 1}}},
-          {"offset-copy", "copy", {{"offset", 13}}},    {"stride-copy", "copy", {{"stride", 2}}},
-          {"stride-copy", "copy", {{"stride", 8}}},     {"bank-stride", "stride", {{"stride", 1}}},
-          {"bank-stride", "stride", {{"stride", 2}}},   {"bank-stride", "stride", {{"stride", 8}}},
-          {"bank-stride", "permutation", {}},           {"bank-stride", "broadcast", {}},
-          {"transpose", "naive", {}},                   {"transpose", "coalesced", {}},
-          {"transpose", "padded", {}},                  {"transpose", "coalesced", {{"tile", 16}}}};
+  return {{"offset-copy", "copy", {{"offset", 0}}},
+          {"offset-copy", "copy", {{"offset", 1}}},
+          {"offset-copy", "copy", {{"offset", 13}}},
+          {"stride-copy", "copy", {{"stride", 2}}},
+          {"stride-copy", "copy", {{"stride", 8}}},
+          {"bank-stride", "stride", {{"stride", 1}}},
+          {"bank-stride", "stride", {{"stride", 2}}},
+          {"bank-stride", "stride", {{"stride", 8}}},
+          {"bank-stride", "permutation", {}},
+          {"bank-stride", "broadcast", {}},
+          {"transpose", "naive", {}},
+          {"transpose", "coalesced", {}},
+          {"transpose", "padded", {}},
+          {"transpose", "coalesced", {{"tile", 16}}}};
 }
 
 TEST(GpuAgreement, EveryLessonMatchesTheEmulatorSiteBySite) {
@@ -40,8 +47,8 @@ TEST(GpuAgreement, EveryLessonMatchesTheEmulatorSiteBySite) {
     EXPECT_FALSE(g.truncated);
     ASSERT_EQ(e.sites.size(), g.sites.size());
     for (std::size_t i = 0; i < e.sites.size(); ++i) {
-      SCOPED_TRACE("line " + std::to_string(e.sites[i].line) + " " + ToString(e.sites[i].space) + " " +
-                   ToString(e.sites[i].op));
+      SCOPED_TRACE("line " + std::to_string(e.sites[i].line) + " " + ToString(e.sites[i].space) +
+                   " " + ToString(e.sites[i].op));
       EXPECT_EQ(e.sites[i].line, g.sites[i].line);
       EXPECT_EQ(e.sites[i].space, g.sites[i].space);
       EXPECT_EQ(e.sites[i].op, g.sites[i].op);

@@ -17,7 +17,8 @@ LessonRun RunEmu(const std::string& lesson, const std::string& variant, Params p
 SiteStats Site(const LessonRun& r, MemorySpace space, AccessOp op, std::uint32_t min_line = 0) {
   const LaunchTrace& t = r.main_launch();
   for (std::size_t i = t.sites.size(); i-- > 0;) {
-    if (t.sites[i].space == space && t.sites[i].op == op && t.sites[i].line >= min_line) return t.stats.sites[i];
+    if (t.sites[i].space == space && t.sites[i].op == op && t.sites[i].line >= min_line)
+      return t.stats.sites[i];
   }
   ADD_FAILURE() << "no such site";
   return {};
@@ -25,12 +26,27 @@ SiteStats Site(const LessonRun& r, MemorySpace space, AccessOp op, std::uint32_t
 
 TEST(BankStride, SlidesExamples) {
   // The slides: stride 1 no conflict, stride 2 2-way, stride 8 8-way.
-  EXPECT_EQ(Site(RunEmu("bank-stride", "stride", {{"stride", 1}}), MemorySpace::kShared, AccessOp::kLoad).bank_conflict_max, 1u);
-  EXPECT_EQ(Site(RunEmu("bank-stride", "stride", {{"stride", 2}}), MemorySpace::kShared, AccessOp::kLoad).bank_conflict_max, 2u);
-  EXPECT_EQ(Site(RunEmu("bank-stride", "stride", {{"stride", 8}}), MemorySpace::kShared, AccessOp::kLoad).bank_conflict_max, 8u);
+  EXPECT_EQ(
+      Site(RunEmu("bank-stride", "stride", {{"stride", 1}}), MemorySpace::kShared, AccessOp::kLoad)
+          .bank_conflict_max,
+      1u);
+  EXPECT_EQ(
+      Site(RunEmu("bank-stride", "stride", {{"stride", 2}}), MemorySpace::kShared, AccessOp::kLoad)
+          .bank_conflict_max,
+      2u);
+  EXPECT_EQ(
+      Site(RunEmu("bank-stride", "stride", {{"stride", 8}}), MemorySpace::kShared, AccessOp::kLoad)
+          .bank_conflict_max,
+      8u);
   // Odd strides are coprime with 32: conflict free. Stride 32: every word in bank 0.
-  EXPECT_EQ(Site(RunEmu("bank-stride", "stride", {{"stride", 3}}), MemorySpace::kShared, AccessOp::kLoad).bank_conflict_max, 1u);
-  EXPECT_EQ(Site(RunEmu("bank-stride", "stride", {{"stride", 32}}), MemorySpace::kShared, AccessOp::kLoad).bank_conflict_max, 32u);
+  EXPECT_EQ(
+      Site(RunEmu("bank-stride", "stride", {{"stride", 3}}), MemorySpace::kShared, AccessOp::kLoad)
+          .bank_conflict_max,
+      1u);
+  EXPECT_EQ(
+      Site(RunEmu("bank-stride", "stride", {{"stride", 32}}), MemorySpace::kShared, AccessOp::kLoad)
+          .bank_conflict_max,
+      32u);
 }
 
 TEST(BankStride, PermutationAndBroadcastAreConflictFree) {
@@ -47,7 +63,8 @@ TEST(BankStride, PermutationAndBroadcastAreConflictFree) {
 
 TEST(BankStride, FillLoopIsConflictFreeAndIterates) {
   // 256 threads fill 1024 words in 4 iterations: 8 warps x 4 iterations x 4 blocks = 128 requests.
-  const SiteStats fill = Site(RunEmu("bank-stride", "stride"), MemorySpace::kShared, AccessOp::kStore);
+  const SiteStats fill =
+      Site(RunEmu("bank-stride", "stride"), MemorySpace::kShared, AccessOp::kStore);
   EXPECT_EQ(fill.requests, 128u);
   EXPECT_EQ(fill.bank_conflict_max, 1u);
 }
@@ -60,16 +77,21 @@ TEST(OffsetCopy, AlignedIsFourSectorsOffsetOneIsFive) {
   EXPECT_DOUBLE_EQ(Site(r1, MemorySpace::kGlobal, AccessOp::kLoad).SectorsPerRequest(), 5.0);
   EXPECT_DOUBLE_EQ(Site(r1, MemorySpace::kGlobal, AccessOp::kStore).SectorsPerRequest(), 5.0);
   // Offset 8 floats = 32 bytes: sector-aligned again.
-  EXPECT_DOUBLE_EQ(Site(RunEmu("offset-copy", "copy", {{"offset", 8}}), MemorySpace::kGlobal, AccessOp::kLoad).SectorsPerRequest(), 4.0);
+  EXPECT_DOUBLE_EQ(
+      Site(RunEmu("offset-copy", "copy", {{"offset", 8}}), MemorySpace::kGlobal, AccessOp::kLoad)
+          .SectorsPerRequest(),
+      4.0);
 }
 
 TEST(OffsetCopy, ComputeOneXModels) {
   // 64 blocks x 256 threads = 512 warp requests.
-  const SiteStats a = Site(RunEmu("offset-copy", "copy", {{"offset", 0}}), MemorySpace::kGlobal, AccessOp::kLoad);
+  const SiteStats a =
+      Site(RunEmu("offset-copy", "copy", {{"offset", 0}}), MemorySpace::kGlobal, AccessOp::kLoad);
   EXPECT_EQ(a.requests, 512u);
-  EXPECT_EQ(a.cc10_transactions, 2u * 512u);   // one per half-warp
-  EXPECT_EQ(a.cc12_transactions, 2u * 512u);   // one 64 B segment per half-warp
-  const SiteStats b = Site(RunEmu("offset-copy", "copy", {{"offset", 1}}), MemorySpace::kGlobal, AccessOp::kLoad);
+  EXPECT_EQ(a.cc10_transactions, 2u * 512u);  // one per half-warp
+  EXPECT_EQ(a.cc12_transactions, 2u * 512u);  // one 64 B segment per half-warp
+  const SiteStats b =
+      Site(RunEmu("offset-copy", "copy", {{"offset", 1}}), MemorySpace::kGlobal, AccessOp::kLoad);
   EXPECT_EQ(b.cc10_transactions, 32u * 512u);  // misaligned: one per thread on compute 1.0
   // Compute 1.2: half-warp 0 spans [4, 68): one 128 B segment; half-warp 1 spans [68, 132):
   // [68, 128) shrinks to 64 B and [128, 132) to 32 B. 3 transactions per request.
@@ -77,9 +99,18 @@ TEST(OffsetCopy, ComputeOneXModels) {
 }
 
 TEST(StrideCopy, SectorsGrowWithStride) {
-  EXPECT_DOUBLE_EQ(Site(RunEmu("stride-copy", "copy", {{"stride", 1}}), MemorySpace::kGlobal, AccessOp::kLoad).SectorsPerRequest(), 4.0);
-  EXPECT_DOUBLE_EQ(Site(RunEmu("stride-copy", "copy", {{"stride", 2}}), MemorySpace::kGlobal, AccessOp::kLoad).SectorsPerRequest(), 8.0);
-  EXPECT_DOUBLE_EQ(Site(RunEmu("stride-copy", "copy", {{"stride", 8}}), MemorySpace::kGlobal, AccessOp::kLoad).SectorsPerRequest(), 32.0);
+  EXPECT_DOUBLE_EQ(
+      Site(RunEmu("stride-copy", "copy", {{"stride", 1}}), MemorySpace::kGlobal, AccessOp::kLoad)
+          .SectorsPerRequest(),
+      4.0);
+  EXPECT_DOUBLE_EQ(
+      Site(RunEmu("stride-copy", "copy", {{"stride", 2}}), MemorySpace::kGlobal, AccessOp::kLoad)
+          .SectorsPerRequest(),
+      8.0);
+  EXPECT_DOUBLE_EQ(
+      Site(RunEmu("stride-copy", "copy", {{"stride", 8}}), MemorySpace::kGlobal, AccessOp::kLoad)
+          .SectorsPerRequest(),
+      32.0);
 }
 
 TEST(Transpose, NaiveStoresNeedThirtyTwoSectors) {
@@ -95,7 +126,8 @@ TEST(Transpose, CoalescedHasAColumnBankConflictThatPaddingRemoves) {
   LessonRun c = RunEmu("transpose", "coalesced");
   EXPECT_DOUBLE_EQ(Site(c, MemorySpace::kGlobal, AccessOp::kStore).SectorsPerRequest(), 4.0);
   EXPECT_EQ(Site(c, MemorySpace::kShared, AccessOp::kStore).bank_conflict_max, 1u);
-  EXPECT_EQ(Site(c, MemorySpace::kShared, AccessOp::kLoad).bank_conflict_max, 32u);  // a 32-wide column
+  EXPECT_EQ(Site(c, MemorySpace::kShared, AccessOp::kLoad).bank_conflict_max,
+            32u);  // a 32-wide column
   LessonRun p = RunEmu("transpose", "padded");
   EXPECT_EQ(Site(p, MemorySpace::kShared, AccessOp::kLoad).bank_conflict_max, 1u);
   EXPECT_EQ(Site(p, MemorySpace::kShared, AccessOp::kStore).bank_conflict_max, 1u);
@@ -123,7 +155,8 @@ TEST(Lessons, EveryVariantTransposesCopiesOrReadsCorrectly) {
       EXPECT_TRUE(r->check.ok) << r->check.message;
       EXPECT_EQ(r->timing.kind, "modeled");
       EXPECT_GT(r->timing.ms, 0.0);
-      for (const SiteInfo& s : r->main_launch().sites) EXPECT_FALSE(s.code.empty()) << "line " << s.line;
+      for (const SiteInfo& s : r->main_launch().sites)
+        EXPECT_FALSE(s.code.empty()) << "line " << s.line;
     }
   }
 }

@@ -11,10 +11,11 @@ namespace ws {
 namespace {
 
 // 32 lanes; lane i accesses base + i * stride_bytes, `size` bytes each.
-std::vector<LaneAccess> Linear(std::uint64_t base, std::uint64_t stride_bytes, std::uint8_t size = 4,
-                               int lanes = 32) {
+std::vector<LaneAccess> Linear(std::uint64_t base, std::uint64_t stride_bytes,
+                               std::uint8_t size = 4, int lanes = 32) {
   std::vector<LaneAccess> v;
-  for (int i = 0; i < lanes; ++i) v.push_back({static_cast<std::uint8_t>(i), size, base + i * stride_bytes});
+  for (int i = 0; i < lanes; ++i)
+    v.push_back({static_cast<std::uint8_t>(i), size, base + i * stride_bytes});
   return v;
 }
 
@@ -189,7 +190,8 @@ TEST(Banks, TileColumnReadUnderBothModels) {
   std::vector<LaneAccess> v;
   for (int lane = 0; lane < 32; ++lane) {
     const int tx = lane % 16, ty = 3 + lane / 16;
-    v.push_back({static_cast<std::uint8_t>(lane), 4, static_cast<std::uint64_t>((tx * 16 + ty) * 4)});
+    v.push_back(
+        {static_cast<std::uint8_t>(lane), 4, static_cast<std::uint64_t>((tx * 16 + ty) * 4)});
   }
   EXPECT_EQ(HalfWarp16Degree(v), 16u);
   EXPECT_EQ(BankConflictDegree(v), 8u);

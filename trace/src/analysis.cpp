@@ -18,7 +18,8 @@ void SiteStats::Merge(const SiteStats& o) {
   if (sectors_histogram.size() < o.sectors_histogram.size()) {
     sectors_histogram.resize(o.sectors_histogram.size(), 0);
   }
-  for (std::size_t i = 0; i < o.sectors_histogram.size(); ++i) sectors_histogram[i] += o.sectors_histogram[i];
+  for (std::size_t i = 0; i < o.sectors_histogram.size(); ++i)
+    sectors_histogram[i] += o.sectors_histogram[i];
   wavefronts += o.wavefronts;
   bank_conflict_sum += o.bank_conflict_sum;
   bank_conflict_max = std::max(bank_conflict_max, o.bank_conflict_max);
@@ -62,37 +63,39 @@ void AnalyzeBlock(std::span<AccessRecord> records, std::span<const BarrierRecord
   ForEachRequest(std::span<const AccessRecord>(records), sites, buffers,
                  [&](std::uint16_t site_id, std::uint32_t, std::uint32_t warp,
                      std::span<const LaneAccess> lanes) {
-    const SiteInfo& site = sites[site_id];
-    SiteStats& s = stats->sites[site_id];
-    const std::uint32_t warp_threads = std::min<std::uint32_t>(32, threads_per_block - warp * 32);
-    ++s.requests;
-    s.accesses += lanes.size();
-    s.bytes += lanes.size() * site.size;
-    if (lanes.size() < warp_threads) ++s.divergent_requests;
-    if (site.space == MemorySpace::kShared) {
-      const std::uint32_t degree = BankConflictDegree(lanes);
-      s.wavefronts += degree;
-      s.bank_conflict_sum += degree;
-      s.bank_conflict_max = std::max(s.bank_conflict_max, degree);
-      const std::uint32_t d16 = HalfWarp16Degree(lanes);
-      s.halfwarp16_conflict_sum += d16;
-      s.halfwarp16_conflict_max = std::max(s.halfwarp16_conflict_max, d16);
-    } else {
-      const std::uint32_t sec = Sectors(lanes);
-      s.sectors += sec;
-      s.ideal_sectors += IdealSectors(lanes);
-      s.lines128 += Lines128(lanes);
-      s.cc10_transactions += Cc10Transactions(lanes);
-      const Cc12Cost c12 = Cc12Transactions(lanes);
-      s.cc12_transactions += c12.transactions;
-      s.cc12_bytes += c12.bytes;
-      if (s.sectors_histogram.size() <= sec) s.sectors_histogram.resize(sec + 1, 0);
-      ++s.sectors_histogram[sec];
-    }
-    if (site.op == AccessOp::kAtomic) {
-      s.atomic_conflict_max = std::max(s.atomic_conflict_max, AtomicConflictDegree(lanes));
-    }
-  });
+                   const SiteInfo& site = sites[site_id];
+                   SiteStats& s = stats->sites[site_id];
+                   const std::uint32_t warp_threads =
+                       std::min<std::uint32_t>(32, threads_per_block - warp * 32);
+                   ++s.requests;
+                   s.accesses += lanes.size();
+                   s.bytes += lanes.size() * site.size;
+                   if (lanes.size() < warp_threads) ++s.divergent_requests;
+                   if (site.space == MemorySpace::kShared) {
+                     const std::uint32_t degree = BankConflictDegree(lanes);
+                     s.wavefronts += degree;
+                     s.bank_conflict_sum += degree;
+                     s.bank_conflict_max = std::max(s.bank_conflict_max, degree);
+                     const std::uint32_t d16 = HalfWarp16Degree(lanes);
+                     s.halfwarp16_conflict_sum += d16;
+                     s.halfwarp16_conflict_max = std::max(s.halfwarp16_conflict_max, d16);
+                   } else {
+                     const std::uint32_t sec = Sectors(lanes);
+                     s.sectors += sec;
+                     s.ideal_sectors += IdealSectors(lanes);
+                     s.lines128 += Lines128(lanes);
+                     s.cc10_transactions += Cc10Transactions(lanes);
+                     const Cc12Cost c12 = Cc12Transactions(lanes);
+                     s.cc12_transactions += c12.transactions;
+                     s.cc12_bytes += c12.bytes;
+                     if (s.sectors_histogram.size() <= sec) s.sectors_histogram.resize(sec + 1, 0);
+                     ++s.sectors_histogram[sec];
+                   }
+                   if (site.op == AccessOp::kAtomic) {
+                     s.atomic_conflict_max =
+                         std::max(s.atomic_conflict_max, AtomicConflictDegree(lanes));
+                   }
+                 });
 
   // Barriers: one instance per (site, iteration) in this block.
   std::map<std::pair<std::uint16_t, std::uint32_t>, std::pair<std::uint64_t, std::uint64_t>> span;

@@ -7,18 +7,60 @@ namespace ws {
 const std::vector<DevicePreset>& DevicePresets() {
   // Limits from the CUDA C Programming Guide's "Technical Specifications per Compute Capability".
   static const std::vector<DevicePreset> presets = {
-      {"g80", "compute 1.0 (GeForce 8800 GTX, the textbook's G80)", 512, {512, 512, 64},
-       {65535, 65535, 1}, 16 * 1024, 16, 86.4, 1.35},
-      {"gt200", "compute 1.3 (GTX 280, the slides' coalescing GPU)", 512, {512, 512, 64},
-       {65535, 65535, 1}, 16 * 1024, 30, 141, 1.30},
-      {"fermi", "compute 2.0 (GTX 480)", 1024, {1024, 1024, 64}, {65535, 65535, 65535},
-       48 * 1024, 15, 177, 1.40},
-      {"turing", "compute 7.5 (T4)", 1024, {1024, 1024, 64}, {2147483647u, 65535, 65535},
-       48 * 1024, 40, 320, 1.59},
-      {"ampere", "compute 8.0 (A100)", 1024, {1024, 1024, 64}, {2147483647u, 65535, 65535},
-       48 * 1024, 108, 1555, 1.41},
-      {"hopper", "compute 9.0 (H100)", 1024, {1024, 1024, 64}, {2147483647u, 65535, 65535},
-       48 * 1024, 132, 3350, 1.98},
+      {"g80",
+       "compute 1.0 (GeForce 8800 GTX, the textbook's G80)",
+       512,
+       {512, 512, 64},
+       {65535, 65535, 1},
+       16 * 1024,
+       16,
+       86.4,
+       1.35},
+      {"gt200",
+       "compute 1.3 (GTX 280, the slides' coalescing GPU)",
+       512,
+       {512, 512, 64},
+       {65535, 65535, 1},
+       16 * 1024,
+       30,
+       141,
+       1.30},
+      {"fermi",
+       "compute 2.0 (GTX 480)",
+       1024,
+       {1024, 1024, 64},
+       {65535, 65535, 65535},
+       48 * 1024,
+       15,
+       177,
+       1.40},
+      {"turing",
+       "compute 7.5 (T4)",
+       1024,
+       {1024, 1024, 64},
+       {2147483647u, 65535, 65535},
+       48 * 1024,
+       40,
+       320,
+       1.59},
+      {"ampere",
+       "compute 8.0 (A100)",
+       1024,
+       {1024, 1024, 64},
+       {2147483647u, 65535, 65535},
+       48 * 1024,
+       108,
+       1555,
+       1.41},
+      {"hopper",
+       "compute 9.0 (H100)",
+       1024,
+       {1024, 1024, 64},
+       {2147483647u, 65535, 65535},
+       48 * 1024,
+       132,
+       3350,
+       1.98},
   };
   return presets;
 }
@@ -35,8 +77,10 @@ Result<DevicePreset> FindDevicePreset(const std::string& name) {
 Status CheckLaunch(const DevicePreset& p, Dim3 grid, Dim3 block, std::uint32_t shared_bytes) {
   std::ostringstream m;
   const char* axis[] = {"x", "y", "z"};
-  const std::uint32_t b[] = {block.x, block.y, block.z}, bmax[] = {p.max_block.x, p.max_block.y, p.max_block.z};
-  const std::uint32_t g[] = {grid.x, grid.y, grid.z}, gmax[] = {p.max_grid.x, p.max_grid.y, p.max_grid.z};
+  const std::uint32_t b[] = {block.x, block.y, block.z},
+                      bmax[] = {p.max_block.x, p.max_block.y, p.max_block.z};
+  const std::uint32_t g[] = {grid.x, grid.y, grid.z},
+                      gmax[] = {p.max_grid.x, p.max_grid.y, p.max_grid.z};
   for (int i = 0; i < 3; ++i) {
     if (b[i] == 0 || g[i] == 0) {
       m << "launch dimensions must be at least 1 (block." << axis[i] << " = " << b[i] << ", grid."
@@ -45,24 +89,27 @@ Status CheckLaunch(const DevicePreset& p, Dim3 grid, Dim3 block, std::uint32_t s
     }
   }
   if (block.count() > p.max_threads_per_block) {
-    m << "a block of " << block.count() << " threads (" << block.x << "x" << block.y << "x" << block.z
-      << ") is over the limit of " << p.max_threads_per_block << " threads per block on " << p.name
-      << " (" << p.description << ")";
+    m << "a block of " << block.count() << " threads (" << block.x << "x" << block.y << "x"
+      << block.z << ") is over the limit of " << p.max_threads_per_block << " threads per block on "
+      << p.name << " (" << p.description << ")";
     return Status::Error(m.str());
   }
   for (int i = 0; i < 3; ++i) {
     if (b[i] > bmax[i]) {
-      m << "block." << axis[i] << " = " << b[i] << " is over the limit of " << bmax[i] << " on " << p.name;
+      m << "block." << axis[i] << " = " << b[i] << " is over the limit of " << bmax[i] << " on "
+        << p.name;
       return Status::Error(m.str());
     }
     if (g[i] > gmax[i]) {
-      m << "grid." << axis[i] << " = " << g[i] << " is over the limit of " << gmax[i] << " on " << p.name;
+      m << "grid." << axis[i] << " = " << g[i] << " is over the limit of " << gmax[i] << " on "
+        << p.name;
       return Status::Error(m.str());
     }
   }
   if (shared_bytes > p.shared_per_block) {
-    m << "the kernel's " << shared_bytes << " bytes of shared memory per block are over the limit of "
-      << p.shared_per_block << " bytes on " << p.name;
+    m << "the kernel's " << shared_bytes
+      << " bytes of shared memory per block are over the limit of " << p.shared_per_block
+      << " bytes on " << p.name;
     return Status::Error(m.str());
   }
   return {};

@@ -4,25 +4,33 @@ namespace ws {
 
 const char* ToString(MemorySpace s) {
   switch (s) {
-    case MemorySpace::kGlobal: return "global";
-    case MemorySpace::kShared: return "shared";
-    case MemorySpace::kConstant: return "constant";
-    case MemorySpace::kTexture: return "texture";
+    case MemorySpace::kGlobal:
+      return "global";
+    case MemorySpace::kShared:
+      return "shared";
+    case MemorySpace::kConstant:
+      return "constant";
+    case MemorySpace::kTexture:
+      return "texture";
   }
   return "?";
 }
 
 const char* ToString(AccessOp op) {
   switch (op) {
-    case AccessOp::kLoad: return "load";
-    case AccessOp::kStore: return "store";
-    case AccessOp::kAtomic: return "atomic";
+    case AccessOp::kLoad:
+      return "load";
+    case AccessOp::kStore:
+      return "store";
+    case AccessOp::kAtomic:
+      return "atomic";
   }
   return "?";
 }
 
 void PlaceBuffers(std::vector<BufferInfo>& buffers, std::uint64_t first_base) {
-  std::uint64_t next = (first_base + kCudaMallocAlignment - 1) / kCudaMallocAlignment * kCudaMallocAlignment;
+  std::uint64_t next =
+      (first_base + kCudaMallocAlignment - 1) / kCudaMallocAlignment * kCudaMallocAlignment;
   for (BufferInfo& b : buffers) {
     b.base = next;
     const std::uint64_t size = b.bytes == 0 ? 1 : b.bytes;

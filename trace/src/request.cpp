@@ -51,9 +51,13 @@ std::uint32_t MaxWordsPerBank(std::span<const LaneAccess> lanes, std::uint32_t b
 
 }  // namespace
 
-std::uint32_t Sectors(std::span<const LaneAccess> lanes) { return DistinctGranules(lanes, 32); }
+std::uint32_t Sectors(std::span<const LaneAccess> lanes) {
+  return DistinctGranules(lanes, 32);
+}
 
-std::uint32_t Lines128(std::span<const LaneAccess> lanes) { return DistinctGranules(lanes, 128); }
+std::uint32_t Lines128(std::span<const LaneAccess> lanes) {
+  return DistinctGranules(lanes, 128);
+}
 
 std::uint32_t UniqueBytes(std::span<const LaneAccess> lanes) {
   // Union of the [address, address + size) intervals.

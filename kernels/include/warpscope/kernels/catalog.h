@@ -24,8 +24,9 @@ const LessonInfo* FindLesson(const std::string& id);
 
 // Fills in defaults, checks every name and value (the message names what is allowed), runs the
 // lesson and checks its output. `variant` empty: the default variant.
-Result<LessonRun> RunLesson(const std::string& id, const std::string& variant, const Params& overrides,
-                            const std::string& backend, const RunOptions& options);
+Result<LessonRun> RunLesson(const std::string& id, const std::string& variant,
+                            const Params& overrides, const std::string& backend,
+                            const RunOptions& options);
 
 // The text of `line` (1-based) in a lesson's source, trimmed.
 std::string SourceLine(std::string_view source, std::uint32_t line);

@@ -21,8 +21,8 @@ namespace ws {
 
 inline Status CudaCheck(cudaError_t e, const char* call, const char* file, int line) {
   if (e == cudaSuccess) return {};
-  return Status::Error(std::string(call) + " failed at " + file + ":" + std::to_string(line) + ": " +
-                       cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")");
+  return Status::Error(std::string(call) + " failed at " + file + ":" + std::to_string(line) +
+                       ": " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")");
 }
 #define WS_CUDA(call) ::ws::CudaCheck((call), #call, __FILE__, __LINE__)
 
@@ -41,8 +41,9 @@ class CudaBackend {
     int count = 0;
     if (Status s = WS_CUDA(cudaGetDeviceCount(&count)); !s.ok()) return s;
     if (options_.gpu < 0 || options_.gpu >= count) {
-      return Status::Error("GPU " + std::to_string(options_.gpu) + " does not exist; this machine has " +
-                           std::to_string(count) + " (0.." + std::to_string(count - 1) + ")");
+      return Status::Error("GPU " + std::to_string(options_.gpu) +
+                           " does not exist; this machine has " + std::to_string(count) + " (0.." +
+                           std::to_string(count - 1) + ")");
     }
     if (Status s = WS_CUDA(cudaSetDevice(options_.gpu)); !s.ok()) return s;
     cudaDeviceProp p{};
@@ -51,9 +52,11 @@ class CudaBackend {
     preset_.name = device_;
     preset_.description = "compute " + std::to_string(p.major) + "." + std::to_string(p.minor);
     preset_.max_threads_per_block = static_cast<std::uint32_t>(p.maxThreadsPerBlock);
-    preset_.max_block = {static_cast<std::uint32_t>(p.maxThreadsDim[0]), static_cast<std::uint32_t>(p.maxThreadsDim[1]),
+    preset_.max_block = {static_cast<std::uint32_t>(p.maxThreadsDim[0]),
+                         static_cast<std::uint32_t>(p.maxThreadsDim[1]),
                          static_cast<std::uint32_t>(p.maxThreadsDim[2])};
-    preset_.max_grid = {static_cast<std::uint32_t>(p.maxGridSize[0]), static_cast<std::uint32_t>(p.maxGridSize[1]),
+    preset_.max_grid = {static_cast<std::uint32_t>(p.maxGridSize[0]),
+                        static_cast<std::uint32_t>(p.maxGridSize[1]),
                         static_cast<std::uint32_t>(p.maxGridSize[2])};
     preset_.shared_per_block = static_cast<std::uint32_t>(p.sharedMemPerBlock);
     preset_.multiprocessors = static_cast<std::uint32_t>(p.multiProcessorCount);
@@ -98,7 +101,8 @@ class CudaBackend {
 
   // `launch(state)` sets the translation unit's recorder state and launches the kernel.
   template <typename F>
-  Status Launch(const std::string& kernel, Dim3 grid, Dim3 block, std::uint32_t shared_bytes, F&& launch);
+  Status Launch(const std::string& kernel, Dim3 grid, Dim3 block, std::uint32_t shared_bytes,
+                F&& launch);
 
   std::vector<LaunchTrace>& launches() { return launches_; }
   const Status& status() const { return status_; }
@@ -115,8 +119,10 @@ class CudaBackend {
     return static_cast<T*>(p);
   }
   LaunchTrace Convert(const std::string& kernel, Dim3 grid, Dim3 block, std::uint32_t shared_bytes,
-                      const std::vector<unsigned long long>& abase, const std::vector<dev::RawAccess>& acc,
-                      const std::vector<unsigned long long>& bbase, const std::vector<dev::RawBarrier>& bar);
+                      const std::vector<unsigned long long>& abase,
+                      const std::vector<dev::RawAccess>& acc,
+                      const std::vector<unsigned long long>& bbase,
+                      const std::vector<dev::RawBarrier>& bar);
 
   RunOptions options_;
   DevicePreset preset_;
@@ -129,10 +135,11 @@ class CudaBackend {
 };
 
 template <typename F>
-Status CudaBackend::Launch(const std::string& kernel, Dim3 grid, Dim3 block, std::uint32_t shared_bytes,
-                           F&& launch) {
+Status CudaBackend::Launch(const std::string& kernel, Dim3 grid, Dim3 block,
+                           std::uint32_t shared_bytes, F&& launch) {
   if (!status_.ok()) return status_;
-  if (Status s = CheckLaunch(preset_, grid, block, shared_bytes); !s.ok()) return Status::Error(kernel + ": " + s.message());
+  if (Status s = CheckLaunch(preset_, grid, block, shared_bytes); !s.ok())
+    return Status::Error(kernel + ": " + s.message());
   const std::size_t threads = grid.count() * block.count();
   auto* acursor = DeviceArray<unsigned long long>(threads);
   auto* bcursor = DeviceArray<unsigned long long>(threads);
@@ -182,8 +189,12 @@ Status CudaBackend::Launch(const std::string& kernel, Dim3 grid, Dim3 block, std
   std::vector<dev::RawAccess> acc(abase[threads]);
   std::vector<dev::RawBarrier> bar(bbase[threads]);
   unsigned int overflowed = 0;
-  if (!acc.empty()) Keep(WS_CUDA(cudaMemcpy(acc.data(), acc_d, acc.size() * sizeof(dev::RawAccess), cudaMemcpyDeviceToHost)));
-  if (!bar.empty()) Keep(WS_CUDA(cudaMemcpy(bar.data(), bar_d, bar.size() * sizeof(dev::RawBarrier), cudaMemcpyDeviceToHost)));
+  if (!acc.empty())
+    Keep(WS_CUDA(cudaMemcpy(acc.data(), acc_d, acc.size() * sizeof(dev::RawAccess),
+                            cudaMemcpyDeviceToHost)));
+  if (!bar.empty())
+    Keep(WS_CUDA(cudaMemcpy(bar.data(), bar_d, bar.size() * sizeof(dev::RawBarrier),
+                            cudaMemcpyDeviceToHost)));
   Keep(WS_CUDA(cudaMemcpy(&overflowed, overflow, 4, cudaMemcpyDeviceToHost)));
 
   // Timed passes, recording off: one warm-up, then the median of five.
@@ -215,7 +226,8 @@ Status CudaBackend::Launch(const std::string& kernel, Dim3 grid, Dim3 block, std
 }
 
 inline LaunchTrace CudaBackend::Convert(const std::string& kernel, Dim3 grid, Dim3 block,
-                                        std::uint32_t shared_bytes, const std::vector<unsigned long long>& abase,
+                                        std::uint32_t shared_bytes,
+                                        const std::vector<unsigned long long>& abase,
                                         const std::vector<dev::RawAccess>& acc,
                                         const std::vector<unsigned long long>& bbase,
                                         const std::vector<dev::RawBarrier>& bar) {
@@ -252,9 +264,11 @@ inline LaunchTrace CudaBackend::Convert(const std::string& kernel, Dim3 grid, Di
       std::vector<std::pair<std::uint64_t, std::uint32_t>> counts;
       for (unsigned long long i = abase[g]; i < abase[g + 1]; ++i) {
         const dev::RawAccess& r = acc[i];
-        auto it = std::find_if(counts.begin(), counts.end(), [&](auto& c) { return c.first == r.key; });
+        auto it =
+            std::find_if(counts.begin(), counts.end(), [&](auto& c) { return c.first == r.key; });
         if (it == counts.end()) it = counts.insert(counts.end(), {r.key, 0});
-        rec.accesses.push_back({r.offset, it->second++, r.time, static_cast<std::uint16_t>(th), table.id_of_key[r.key]});
+        rec.accesses.push_back({r.offset, it->second++, r.time, static_cast<std::uint16_t>(th),
+                                table.id_of_key[r.key]});
       }
       std::map<std::uint32_t, std::uint32_t> bcounts;
       for (unsigned long long i = bbase[g]; i < bbase[g + 1]; ++i) {
@@ -263,7 +277,8 @@ inline LaunchTrace CudaBackend::Convert(const std::string& kernel, Dim3 grid, Di
                                 static_cast<std::uint16_t>(th), barrier_ids[r.line], r.sm});
       }
     }
-    const bool kept = options_.keep_all_blocks || std::find(keep.begin(), keep.end(), rec.block) != keep.end();
+    const bool kept =
+        options_.keep_all_blocks || std::find(keep.begin(), keep.end(), rec.block) != keep.end();
     if (kept) t.blocks.push_back(rec);
     AnalyzeBlock(rec.accesses, rec.barriers, t.sites, t.buffers, tpb, &t.stats);
   }
@@ -272,11 +287,12 @@ inline LaunchTrace CudaBackend::Convert(const std::string& kernel, Dim3 grid, Di
 
 }  // namespace ws
 
-#define WS_LAUNCH(backend, kernel, grid, block, shared_bytes, ...)                               \
-  (backend).Launch(#kernel, grid, block, shared_bytes, [&](const ::ws::dev::RecorderState& ws_st_) { \
-    cudaError_t ws_e_ = cudaMemcpyToSymbol(ws_recorder_state, &ws_st_, sizeof ws_st_);           \
-    if (ws_e_ != cudaSuccess) return ws_e_;                                                      \
-    kernel<<<dim3((grid).x, (grid).y, (grid).z), dim3((block).x, (block).y, (block).z)>>>(       \
-        __VA_ARGS__);                                                                            \
-    return cudaGetLastError();                                                                   \
-  })
+#define WS_LAUNCH(backend, kernel, grid, block, shared_bytes, ...)                             \
+  (backend).Launch(                                                                            \
+      #kernel, grid, block, shared_bytes, [&](const ::ws::dev::RecorderState& ws_st_) {        \
+        cudaError_t ws_e_ = cudaMemcpyToSymbol(ws_recorder_state, &ws_st_, sizeof ws_st_);     \
+        if (ws_e_ != cudaSuccess) return ws_e_;                                                \
+        kernel<<<dim3((grid).x, (grid).y, (grid).z), dim3((block).x, (block).y, (block).z)>>>( \
+            __VA_ARGS__);                                                                      \
+        return cudaGetLastError();                                                             \
+      })

@@ -24,7 +24,8 @@ class EmuBackend {
 
   template <typename T>
   Global<T> Alloc(const std::string& name, std::size_t count) {
-    storage_.push_back(std::make_unique<std::vector<std::uint64_t>>((count * sizeof(T) + 7) / 8 + 1, 0));
+    storage_.push_back(
+        std::make_unique<std::vector<std::uint64_t>>((count * sizeof(T) + 7) / 8 + 1, 0));
     buffers_.push_back({name, count * sizeof(T), 0});
     PlaceBuffers(buffers_);
     return Global<T>(reinterpret_cast<T*>(storage_.back()->data()), count,
@@ -45,7 +46,8 @@ class EmuBackend {
 
   // Runs `body` (a lambda that calls the kernel) once per GPU thread.
   template <typename F>
-  Status Launch(const std::string& kernel, Dim3 grid, Dim3 block, std::uint32_t shared_bytes, F&& body) {
+  Status Launch(const std::string& kernel, Dim3 grid, Dim3 block, std::uint32_t shared_bytes,
+                F&& body) {
     emu::LaunchConfig cfg;
     cfg.kernel = kernel;
     cfg.grid = grid;
@@ -55,7 +57,8 @@ class EmuBackend {
     cfg.preset = preset_;
     cfg.workers = options_.workers;
     if (options_.keep_all_blocks) {
-      for (std::uint64_t b = 0; b < grid.count(); ++b) cfg.keep_blocks.push_back(static_cast<std::uint32_t>(b));
+      for (std::uint64_t b = 0; b < grid.count(); ++b)
+        cfg.keep_blocks.push_back(static_cast<std::uint32_t>(b));
     } else {
       cfg.keep_blocks = options_.keep_blocks;
     }

@@ -29,11 +29,11 @@ using Params = std::map<std::string, long long>;
 
 // How a run is carried out (not what the lesson computes).
 struct RunOptions {
-  std::string preset = "hopper";         // device preset whose limits the emulator enforces
+  std::string preset = "hopper";  // device preset whose limits the emulator enforces
   std::vector<std::uint32_t> keep_blocks = {0, 1, 2, 3};  // blocks whose full records are kept
-  bool keep_all_blocks = false;          // keep every block (small launches, GPU comparisons)
-  unsigned workers = 0;                  // emulator threads; 0: one per core
-  int gpu = 0;                           // CUDA device index
+  bool keep_all_blocks = false;  // keep every block (small launches, GPU comparisons)
+  unsigned workers = 0;          // emulator threads; 0: one per core
+  int gpu = 0;                   // CUDA device index
 };
 
 // The result of checking a kernel's output against a CPU golden result.

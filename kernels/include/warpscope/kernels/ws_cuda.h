@@ -51,11 +51,21 @@ WS_HD constexpr std::uint64_t MakeSiteKey(std::uint32_t line, std::uint32_t spac
   return (std::uint64_t{line} << 32) | (std::uint64_t{array & 0xffffu} << 16) |
          (std::uint64_t{space & 3u} << 14) | (std::uint64_t{op & 3u} << 12) | (size & 0xffu);
 }
-WS_HD constexpr std::uint32_t KeyLine(std::uint64_t k) { return static_cast<std::uint32_t>(k >> 32); }
-WS_HD constexpr std::uint32_t KeyArray(std::uint64_t k) { return static_cast<std::uint32_t>(k >> 16) & 0xffffu; }
-WS_HD constexpr std::uint32_t KeySpaceOf(std::uint64_t k) { return static_cast<std::uint32_t>(k >> 14) & 3u; }
-WS_HD constexpr std::uint32_t KeyOpOf(std::uint64_t k) { return static_cast<std::uint32_t>(k >> 12) & 3u; }
-WS_HD constexpr std::uint32_t KeySize(std::uint64_t k) { return static_cast<std::uint32_t>(k) & 0xffu; }
+WS_HD constexpr std::uint32_t KeyLine(std::uint64_t k) {
+  return static_cast<std::uint32_t>(k >> 32);
+}
+WS_HD constexpr std::uint32_t KeyArray(std::uint64_t k) {
+  return static_cast<std::uint32_t>(k >> 16) & 0xffffu;
+}
+WS_HD constexpr std::uint32_t KeySpaceOf(std::uint64_t k) {
+  return static_cast<std::uint32_t>(k >> 14) & 3u;
+}
+WS_HD constexpr std::uint32_t KeyOpOf(std::uint64_t k) {
+  return static_cast<std::uint32_t>(k >> 12) & 3u;
+}
+WS_HD constexpr std::uint32_t KeySize(std::uint64_t k) {
+  return static_cast<std::uint32_t>(k) & 0xffu;
+}
 
 // An array index that remembers the source line where it was written.
 struct Index {

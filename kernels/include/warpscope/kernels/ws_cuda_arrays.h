@@ -133,6 +133,76 @@ WS_HD T atomicAdd(GlobalAddr<T> a, T v) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Constant and texture memory (read-only)
+// ---------------------------------------------------------------------------------------------
+// What c[i] on a Constant<T> (or a texel fetch) returns: reading records a load in its space.
+template <typename T, std::uint32_t kSpace>
+class ReadOnlyRef {
+ public:
+  WS_HD ReadOnlyRef(const T* p, std::uint32_t offset, std::uint32_t line, std::uint32_t buffer)
+      : p_(p), offset_(offset), line_(line), buffer_(buffer) {}
+  WS_HD operator T() const {  // NOLINT: implicit, so c[i] reads like a value
+    detail::Record(MakeSiteKey(line_, kSpace, kKeyLoad, sizeof(T), buffer_), offset_);
+    return *p_;
+  }
+
+ private:
+  const T* p_;
+  std::uint32_t offset_, line_, buffer_;
+};
+
+// A read-only kernel parameter that lessons treat as __constant__ data: every access is recorded
+// in the constant space (a warp's different addresses are served one after another on a GPU).
+// On the GPU it is read through the ordinary global path; the records are what the views use.
+template <typename T>
+class Constant {
+ public:
+  WS_HD Constant() : data_(nullptr), count_(0), buffer_(0) {}
+  WS_HD Constant(const Global<const T>& g)
+      : data_(g.data()), count_(g.size()), buffer_(g.buffer()) {}  // NOLINT
+  WS_HD ReadOnlyRef<T, kKeyConstant> operator[](Index i) const {
+    detail::Check(i.value, count_, i.line, "constant array");
+    return ReadOnlyRef<T, kKeyConstant>(
+        data_ + i.value, static_cast<std::uint32_t>(i.value * sizeof(T)), i.line, buffer_);
+  }
+
+ private:
+  const T* data_;
+  unsigned long long count_;
+  std::uint32_t buffer_;
+};
+
+// A 2D texture of width x height texels stored row by row. tex2D(t, x, y) fetches texel (x, y)
+// with coordinates clamped to the edge, like cudaAddressModeClamp, and records a texture load
+// at the texel's address, so the layout views can count the sectors a warp's footprint touches.
+template <typename T>
+class Texture2D {
+ public:
+  WS_HD Texture2D() : data_(nullptr), width_(0), height_(0), buffer_(0) {}
+  WS_HD Texture2D(const Global<const T>& g, int width, int height)
+      : data_(g.data()), width_(width), height_(height), buffer_(g.buffer()) {}
+  WS_HD int width() const { return width_; }
+  WS_HD int height() const { return height_; }
+  WS_HD ReadOnlyRef<T, kKeyTexture> Fetch(int x, int y, std::uint32_t line) const {
+    x = x < 0 ? 0 : (x >= width_ ? width_ - 1 : x);
+    y = y < 0 ? 0 : (y >= height_ ? height_ - 1 : y);
+    const long long i = static_cast<long long>(y) * width_ + x;
+    return ReadOnlyRef<T, kKeyTexture>(data_ + i, static_cast<std::uint32_t>(i * sizeof(T)), line,
+                                       buffer_);
+  }
+
+ private:
+  const T* data_;
+  int width_, height_;
+  std::uint32_t buffer_;
+};
+
+template <typename T>
+WS_HD T tex2D(const Texture2D<T>& t, Index x, int y) {
+  return t.Fetch(static_cast<int>(x.value), y, x.line);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Shared memory
 // ---------------------------------------------------------------------------------------------
 template <typename T>
@@ -170,7 +240,8 @@ class SharedArray {
    public:
     WS_HD Row(SharedArray* a, long long row) : a_(a), row_(row) {}
     WS_HD SharedRef<T> operator[](Index col) const {
-      detail::Check(col.value, static_cast<unsigned long long>(D1), col.line, "shared array column");
+      detail::Check(col.value, static_cast<unsigned long long>(D1), col.line,
+                    "shared array column");
       return a_->Element(&a_->data_[row_][col.value], col.line);
     }
 
@@ -196,8 +267,7 @@ class SharedArray {
     const std::uint32_t byte = static_cast<std::uint32_t>(reinterpret_cast<char*>(p) -
                                                           reinterpret_cast<char*>(&data_[0][0]));
 #if defined(__CUDA_ARCH__)
-    const std::uint32_t base =
-        static_cast<std::uint32_t>(__cvta_generic_to_shared(&data_[0][0]));
+    const std::uint32_t base = static_cast<std::uint32_t>(__cvta_generic_to_shared(&data_[0][0]));
 #elif WS_DEVICE_CODE
     const std::uint32_t base = 0;
 #else

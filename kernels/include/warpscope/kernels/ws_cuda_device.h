@@ -13,11 +13,11 @@ struct RawAccess {  // 16 bytes; the thread is implied by the slot
   std::uint32_t time;  // clock() low bits
 };
 
-struct RawBarrier {  // 24 bytes
-  std::uint64_t arrival_ns;    // %globaltimer
+struct RawBarrier {          // 24 bytes
+  std::uint64_t arrival_ns;  // %globaltimer
   std::uint64_t departure_ns;
   std::uint32_t line;
-  std::uint32_t sm;            // %smid
+  std::uint32_t sm;  // %smid
 };
 
 enum RecorderMode : int { kOff = 0, kCount = 1, kRecord = 2 };
@@ -42,8 +42,8 @@ static __constant__ ws::dev::RecorderState ws_recorder_state;
 namespace ws::dev {
 
 __device__ __forceinline__ unsigned long long GlobalThread() {
-  const unsigned long long block =
-      blockIdx.x + static_cast<unsigned long long>(gridDim.x) * (blockIdx.y + gridDim.y * blockIdx.z);
+  const unsigned long long block = blockIdx.x + static_cast<unsigned long long>(gridDim.x) *
+                                                    (blockIdx.y + gridDim.y * blockIdx.z);
   const unsigned int tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
   return block * ws_recorder_state.threads_per_block + tid;
 }

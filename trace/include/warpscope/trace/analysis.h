@@ -36,9 +36,9 @@ struct SiteStats {
 };
 
 struct BarrierStats {
-  std::uint64_t instances = 0;     // (block, iteration) pairs that met at this barrier
-  std::uint64_t max_skew = 0;      // latest arrival - earliest arrival, over instances
-  std::uint64_t wait_sum = 0;      // departure - arrival, summed over threads
+  std::uint64_t instances = 0;  // (block, iteration) pairs that met at this barrier
+  std::uint64_t max_skew = 0;   // latest arrival - earliest arrival, over instances
+  std::uint64_t wait_sum = 0;   // departure - arrival, summed over threads
   std::uint64_t thread_arrivals = 0;
   double MeanWait() const { return thread_arrivals ? double(wait_sum) / thread_arrivals : 0.0; }
   void Merge(const BarrierStats& o);

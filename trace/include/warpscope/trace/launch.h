@@ -15,10 +15,10 @@ struct LaunchTrace {
   Dim3 grid, block;
   std::uint32_t shared_bytes = 0;  // static shared memory per block
   std::vector<BufferInfo> buffers;
-  std::vector<SiteInfo> sites;  // sorted by (line, space, op, buffer, size)
+  std::vector<SiteInfo> sites;             // sorted by (line, space, op, buffer, size)
   std::vector<BarrierSite> barrier_sites;  // sorted by line
   LaunchStats stats;
-  std::vector<BlockRecords> blocks;  // full records of the kept blocks, by block index
+  std::vector<BlockRecords> blocks;   // full records of the kept blocks, by block index
   std::string time_unit = "logical";  // access/barrier times: "logical" (emulator) or "ns"
   bool truncated = false;             // a record buffer filled up (GPU); stats may be partial
 

@@ -31,13 +31,13 @@ struct SiteInfo {
   std::uint32_t line = 0;
   MemorySpace space = MemorySpace::kGlobal;
   AccessOp op = AccessOp::kLoad;
-  std::uint8_t size = 4;    // bytes per access
+  std::uint8_t size = 4;     // bytes per access
   std::uint16_t buffer = 0;  // global/constant/texture: the buffer; shared: the shared array
-  std::string code;         // the source line, trimmed (filled in by the lesson)
+  std::string code;          // the source line, trimmed (filled in by the lesson)
 };
 
 struct AccessRecord {
-  std::uint32_t offset = 0;     // bytes from the start of the buffer (shared: of the block's window)
+  std::uint32_t offset = 0;  // bytes from the start of the buffer (shared: of the block's window)
   std::uint32_t iteration = 0;  // how many times this thread ran this site before
   std::uint32_t time = 0;       // logical (emulator) or clock ticks (GPU)
   std::uint16_t thread = 0;     // linear thread index within the block
@@ -50,9 +50,9 @@ struct BarrierRecord {
   std::uint64_t departure = 0;  // time it left
   std::uint32_t iteration = 0;  // how many times this thread passed this barrier before
   std::uint16_t thread = 0;
-  std::uint16_t site = 0;       // index into the launch's barrier table
-  std::uint32_t sm = 0;         // multiprocessor (GPU); 0 on the emulator
-  std::uint32_t reserved = 0;   // keeps the record free of padding, so traces compare bytewise
+  std::uint16_t site = 0;      // index into the launch's barrier table
+  std::uint32_t sm = 0;        // multiprocessor (GPU); 0 on the emulator
+  std::uint32_t reserved = 0;  // keeps the record free of padding, so traces compare bytewise
 };
 static_assert(sizeof(BarrierRecord) == 32, "no padding in barrier records");
 

@@ -25,9 +25,9 @@
 namespace ws {
 
 struct LaneAccess {
-  std::uint8_t lane = 0;     // 0..31
-  std::uint8_t size = 4;     // bytes
-  std::uint64_t address = 0; // byte address (global: virtual; shared: offset in the window)
+  std::uint8_t lane = 0;      // 0..31
+  std::uint8_t size = 4;      // bytes
+  std::uint64_t address = 0;  // byte address (global: virtual; shared: offset in the window)
 };
 
 std::uint32_t Sectors(std::span<const LaneAccess> lanes);

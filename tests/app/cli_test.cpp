@@ -1,0 +1,104 @@
+// warpscope-cli as a user runs it: exit codes, one-line errors, and the JSON fields the engine
+// issue names.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct Out {
+  int code = -1;
+  std::string out;
+};
+
+Out Cli(const std::string& args) {
+  const std::string cmd = std::string(WARPSCOPE_CLI) + " " + args + " 2>&1";
+  Out r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return r;
+  std::array<char, 4096> buf;
+  std::size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  const int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+TEST(Cli, LessonsJsonListsVariantsAndParameters) {
+  Out r = Cli("lessons --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  bool found = false;
+  for (const auto& l : j) {
+    if (l["id"] != "transpose") continue;
+    found = true;
+    EXPECT_EQ(l["variants"].size(), 3u);
+    EXPECT_EQ(l["params"][0]["name"], "tile");
+    EXPECT_EQ(l["params"][0]["default"], 32);
+    EXPECT_TRUE(l["params"][0].contains("meaning"));
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST(Cli, RunJsonHasTheEngineFields) {
+  Out r = Cli("run transpose --variant coalesced --set width=64 --set height=64 --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["lesson"], "transpose");
+  EXPECT_EQ(j["variant"], "coalesced");
+  EXPECT_EQ(j["backend"], "emu");
+  EXPECT_EQ(j["params"]["width"], 64);
+  // 64 x 64 threads in 32 x 32 blocks: a 2 x 2 grid, 4096 threads, 128 warps.
+  EXPECT_EQ(j["launch"]["grid"], nlohmann::json({2, 2, 1}));
+  EXPECT_EQ(j["launch"]["threads"], 4096);
+  EXPECT_EQ(j["launch"]["warps"], 128);
+  ASSERT_EQ(j["sites"].size(), 4u);
+  for (const auto& s : j["sites"]) {
+    for (const char* k : {"id", "line", "code", "space", "op", "requests", "bytes"})
+      EXPECT_TRUE(s.contains(k)) << k;
+    if (s["space"] == "shared") {
+      for (const char* k :
+           {"wavefronts", "bank_conflict_max", "bank_conflict_avg", "halfwarp16_conflict_max"}) {
+        EXPECT_TRUE(s.contains(k)) << k;
+      }
+    } else {
+      for (const char* k : {"sectors", "ideal_sectors", "sectors_per_request", "lines128",
+                            "cc10_transactions", "cc12_transactions"}) {
+        EXPECT_TRUE(s.contains(k)) << k;
+      }
+    }
+  }
+  EXPECT_EQ(j["sites"][3]["bank_conflict_max"], 32);  // the tile column read
+  ASSERT_EQ(j["barriers"].size(), 1u);
+  EXPECT_EQ(j["barriers"][0]["instances"], 4);
+  EXPECT_TRUE(j["barriers"][0].contains("max_skew"));
+  EXPECT_TRUE(j["barriers"][0].contains("mean_wait"));
+  EXPECT_EQ(j["timing"]["kind"], "modeled");
+  EXPECT_TRUE(j["check"]["ok"].get<bool>());
+}
+
+TEST(Cli, BadInputExitsTwoWithOneLine) {
+  for (const char* args :
+       {"run nope", "run transpose --variant fast", "run transpose --set tile=24",
+        "run transpose --set colour=3", "run transpose --set tile=big",
+        "run bank-stride --set threads=4096", "run transpose --backend opencl"}) {
+    SCOPED_TRACE(args);
+    Out r = Cli(args);
+    EXPECT_EQ(r.code, 2) << r.out;
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+    EXPECT_EQ(r.out.rfind("warpscope-cli: ", 0), 0u) << r.out;
+  }
+}
+
+TEST(Cli, DevicePresetLimitsAreNamed) {
+  Out r = Cli("run transpose --preset g80");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("over the limit of 512 threads per block on g80"), std::string::npos)
+      << r.out;
+}
+
+}  // namespace
