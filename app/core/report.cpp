@@ -43,19 +43,19 @@ nlohmann::json LessonRunJson(const LessonRun& run) {
                         {"size", s.size},
                         {"requests", st.requests},
                         {"bytes", st.bytes}};
-    if (s.space == MemorySpace::kShared) {
-      o["wavefronts"] = st.wavefronts;
-      o["bank_conflict_max"] = st.bank_conflict_max;
-      o["bank_conflict_avg"] = Round(st.BankConflictAvg());
-      o["halfwarp16_conflict_max"] = st.halfwarp16_conflict_max;
-    } else {
-      o["sectors"] = st.sectors;
-      o["ideal_sectors"] = st.ideal_sectors;
-      o["sectors_per_request"] = Round(st.SectorsPerRequest());
-      o["lines128"] = st.lines128;
-      o["cc10_transactions"] = st.cc10_transactions;
-      o["cc12_transactions"] = st.cc12_transactions;
-    }
+    // Every site carries every figure; those that do not apply to its space are null.
+    const bool shared = s.space == MemorySpace::kShared;
+    const nlohmann::json na = nullptr;
+    o["sectors"] = shared ? na : nlohmann::json(st.sectors);
+    o["ideal_sectors"] = shared ? na : nlohmann::json(st.ideal_sectors);
+    o["sectors_per_request"] = shared ? na : nlohmann::json(Round(st.SectorsPerRequest()));
+    o["lines128"] = shared ? na : nlohmann::json(st.lines128);
+    o["cc10_transactions"] = shared ? na : nlohmann::json(st.cc10_transactions);
+    o["cc12_transactions"] = shared ? na : nlohmann::json(st.cc12_transactions);
+    o["wavefronts"] = shared ? nlohmann::json(st.wavefronts) : na;
+    o["bank_conflict_max"] = shared ? nlohmann::json(st.bank_conflict_max) : na;
+    o["bank_conflict_avg"] = shared ? nlohmann::json(Round(st.BankConflictAvg())) : na;
+    o["halfwarp16_conflict_max"] = shared ? nlohmann::json(st.halfwarp16_conflict_max) : na;
     if (s.op == AccessOp::kAtomic) o["atomic_conflict_max"] = st.atomic_conflict_max;
     o["divergent_requests"] = st.divergent_requests;
     j["sites"].push_back(o);

@@ -43,6 +43,7 @@ struct ThreadCtx {
   std::uint32_t clock = 0;
   ThreadStatus status = ThreadStatus::kReady;
   std::uint32_t barrier_line = 0;
+  bool in_kernel = false;  // suspended inside the kernel body (at a barrier), not parked
   std::uint32_t site_count[kMaxSites] = {};
   std::uint32_t barrier_count[kMaxBarrierSites] = {};
   ctx::fiber scheduler;  // where to go when this thread yields
@@ -93,12 +94,14 @@ class Worker {
                              AfterSwitch(c->stack, &scheduler_stack_);
                              c->scheduler = std::move(sched);
                              while (!quitting_) {
+                               c->in_kernel = true;
                                try {
                                  (*launch_->body)();
                                  c->status = ThreadStatus::kExited;
                                } catch (const ThreadAbort&) {
                                  c->status = ThreadStatus::kFaulted;
                                }
+                               c->in_kernel = false;
                                YieldToScheduler(c);
                              }
                              BeforeFinalSwitch(scheduler_stack_);
@@ -109,12 +112,13 @@ class Worker {
     for (;;) {
       const std::uint64_t b = launch_->next_block.fetch_add(1);
       if (b >= blocks || b > launch_->stop_after.load()) break;
-      if (!RunBlock(static_cast<std::uint32_t>(b))) break;
+      if (!RunBlock(b)) break;
     }
-    // Let every fiber leave its loop and return, so their stacks unwind cleanly.
+    // Let every parked fiber leave its loop and return, so its stack unwinds cleanly. A fiber
+    // still inside the kernel (its block failed) must not run on: it is destroyed below.
     quitting_ = true;
     for (std::uint32_t i = 0; i < n; ++i) {
-      if (threads_[i].status != ThreadStatus::kAtBarrier) Resume(i);
+      if (!threads_[i].in_kernel) Resume(i);
     }
     // Fibers stopped mid-kernel (a faulted block) are destroyed here; Boost unwinds them.
     fibers_.clear();
@@ -126,25 +130,27 @@ class Worker {
     for (const auto& [k, id] : site_cache_) {
       if (k == key) return id;
     }
-    std::uint16_t id;
+    std::uint16_t id = 0;
+    bool too_many = false;
     {
       std::lock_guard lock(launch_->mutex);
       auto it = launch_->site_ids.find(key);
-      if (it == launch_->site_ids.end()) {
-        if (launch_->site_ids.size() >= kMaxSites) {
-          Fail(KeyLine(key),
-               "the kernel has more than " + std::to_string(kMaxSites) + " access sites");
-        }
+      if (it != launch_->site_ids.end()) {
+        id = it->second;
+      } else if (launch_->site_ids.size() >= kMaxSites) {
+        too_many = true;
+      } else {
         id = static_cast<std::uint16_t>(launch_->site_ids.size());
         launch_->site_ids.emplace(key, id);
         launch_->sites_by_id.push_back(SiteFromKey(key));
-      } else {
-        id = it->second;
       }
       if (local_sites_.size() < launch_->sites_by_id.size()) {
         local_sites_.assign(launch_->sites_by_id.begin(), launch_->sites_by_id.end());
       }
     }
+    // Fail takes the mutex itself: report only after releasing it.
+    if (too_many)
+      Fail(KeyLine(key), "the kernel has more than " + std::to_string(kMaxSites) + " access sites");
     site_cache_.emplace_back(key, id);
     return id;
   }
@@ -250,11 +256,13 @@ class Worker {
   }
 
   // Returns false when the block failed (the launch stops).
-  bool RunBlock(std::uint32_t b) {
+  bool RunBlock(std::uint64_t b) {
     const LaunchConfig& cfg = *launch_->config;
     const Dim3 bd = cfg.block, gd = cfg.grid;
     const std::uint32_t n = static_cast<std::uint32_t>(bd.count());
-    const uint3 bidx = {b % gd.x, (b / gd.x) % gd.y, b / (gd.x * gd.y)};
+    const std::uint64_t gxy = std::uint64_t{gd.x} * gd.y;
+    const uint3 bidx = {static_cast<unsigned>(b % gd.x), static_cast<unsigned>((b / gd.x) % gd.y),
+                        static_cast<unsigned>(b / gxy)};
     for (std::uint32_t i = 0; i < n; ++i) {
       ThreadCtx& c = threads_[i];
       c.state = {{i % bd.x, (i / bd.x) % bd.y, i / (bd.x * bd.y)},
@@ -270,7 +278,6 @@ class Worker {
     current_.block = b;
     current_.accesses.clear();
     current_.barriers.clear();
-    shared_cursor_ = 0;
 
     for (;;) {
       for (std::uint32_t i = 0; i < n; ++i) {
@@ -305,12 +312,17 @@ class Worker {
       // Everyone waits at the same barrier: all leave when the last one arrived.
       const std::uint32_t line = by_line.begin()->first;
       const std::uint16_t id = BarrierId(line);
+      if (id >= kMaxBarrierSites) {
+        ReportError(b, "line " + std::to_string(line) + ": the kernel has more than " +
+                           std::to_string(kMaxBarrierSites) + " __syncthreads() sites");
+        return false;
+      }
       std::uint32_t departure = 0;
       for (std::uint32_t i = 0; i < n; ++i) departure = std::max(departure, threads_[i].clock);
       for (std::uint32_t i = 0; i < n; ++i) {
         ThreadCtx& c = threads_[i];
-        current_.barriers.push_back({c.clock, departure, c.barrier_count[id % kMaxBarrierSites]++,
-                                     static_cast<std::uint16_t>(i), id, 0});
+        current_.barriers.push_back(
+            {c.clock, departure, c.barrier_count[id]++, static_cast<std::uint16_t>(i), id, 0});
         c.clock = departure + 1;
         c.status = ThreadStatus::kReady;
       }

@@ -73,6 +73,7 @@ class CudaBackend {
     Keep(WS_CUDA(cudaMalloc(&p, bytes)));
     if (p != nullptr) {
       allocations_.push_back(p);
+      user_buffers_.push_back({p, bytes});
       Keep(WS_CUDA(cudaMemset(p, 0, bytes)));
     }
     buffers_.push_back({name, count * sizeof(T), 0});
@@ -120,12 +121,40 @@ class CudaBackend {
   }
   LaunchTrace Convert(const std::string& kernel, Dim3 grid, Dim3 block, std::uint32_t shared_bytes,
                       const std::vector<unsigned long long>& abase,
+                      const std::vector<unsigned long long>& afill,
                       const std::vector<dev::RawAccess>& acc,
                       const std::vector<unsigned long long>& bbase,
+                      const std::vector<unsigned long long>& bfill,
                       const std::vector<dev::RawBarrier>& bar);
+
+  struct DeviceBuffer {
+    void* ptr;
+    std::size_t bytes;
+  };
+  // A launch runs the kernel several times; every run must start from the same memory, or a
+  // kernel that accumulates (atomics, +=) would see its own earlier results.
+  std::vector<void*> SnapshotBuffers() {
+    std::vector<void*> copies;
+    for (const DeviceBuffer& b : user_buffers_) {
+      void* c = nullptr;
+      Keep(WS_CUDA(cudaMalloc(&c, b.bytes)));
+      if (c != nullptr) Keep(WS_CUDA(cudaMemcpy(c, b.ptr, b.bytes, cudaMemcpyDeviceToDevice)));
+      copies.push_back(c);
+    }
+    return copies;
+  }
+  void RestoreBuffers(const std::vector<void*>& copies) {
+    for (std::size_t i = 0; i < copies.size() && i < user_buffers_.size(); ++i) {
+      if (copies[i] != nullptr) {
+        Keep(WS_CUDA(cudaMemcpy(user_buffers_[i].ptr, copies[i], user_buffers_[i].bytes,
+                                cudaMemcpyDeviceToDevice)));
+      }
+    }
+  }
 
   RunOptions options_;
   DevicePreset preset_;
+  std::vector<DeviceBuffer> user_buffers_;
   std::string device_;
   std::vector<void*> allocations_;
   std::vector<BufferInfo> buffers_;
@@ -141,6 +170,8 @@ Status CudaBackend::Launch(const std::string& kernel, Dim3 grid, Dim3 block,
   if (Status s = CheckLaunch(preset_, grid, block, shared_bytes); !s.ok())
     return Status::Error(kernel + ": " + s.message());
   const std::size_t threads = grid.count() * block.count();
+  const std::size_t scratch_mark = allocations_.size();  // freed when this launch is done
+  const std::vector<void*> snapshot = SnapshotBuffers();
   auto* acursor = DeviceArray<unsigned long long>(threads);
   auto* bcursor = DeviceArray<unsigned long long>(threads);
   auto* abase_d = DeviceArray<unsigned long long>(threads + 1);
@@ -179,7 +210,8 @@ Status CudaBackend::Launch(const std::string& kernel, Dim3 grid, Dim3 block,
   Keep(WS_CUDA(cudaMemset(acursor, 0, threads * 8)));
   Keep(WS_CUDA(cudaMemset(bcursor, 0, threads * 8)));
 
-  // Pass 2: record into each thread's own slots.
+  // Pass 2: record into each thread's own slots, from the same starting memory.
+  RestoreBuffers(snapshot);
   st.mode = dev::kRecord;
   st.accesses = acc_d;
   st.barriers = bar_d;
@@ -196,15 +228,28 @@ Status CudaBackend::Launch(const std::string& kernel, Dim3 grid, Dim3 block,
     Keep(WS_CUDA(cudaMemcpy(bar.data(), bar_d, bar.size() * sizeof(dev::RawBarrier),
                             cudaMemcpyDeviceToHost)));
   Keep(WS_CUDA(cudaMemcpy(&overflowed, overflow, 4, cudaMemcpyDeviceToHost)));
+  // A thread that wrote fewer records than it counted (its path changed) leaves slots unfilled:
+  // convert only what was written and say the trace is incomplete.
+  std::vector<unsigned long long> afill(threads), bfill(threads);
+  Keep(WS_CUDA(cudaMemcpy(afill.data(), acursor, threads * 8, cudaMemcpyDeviceToHost)));
+  Keep(WS_CUDA(cudaMemcpy(bfill.data(), bcursor, threads * 8, cudaMemcpyDeviceToHost)));
+  bool incomplete = false;
+  for (std::size_t i = 0; i < threads; ++i) {
+    incomplete |= afill[i] != acount[i] || bfill[i] != bcount[i];
+    afill[i] = std::min(afill[i], acount[i]);
+    bfill[i] = std::min(bfill[i], bcount[i]);
+  }
 
   // Timed passes, recording off: one warm-up, then the median of five.
   st.mode = dev::kOff;
-  cudaEvent_t start, stop;
+  cudaEvent_t start = nullptr, stop = nullptr;
   Keep(WS_CUDA(cudaEventCreate(&start)));
   Keep(WS_CUDA(cudaEventCreate(&stop)));
+  RestoreBuffers(snapshot);
   Keep(WS_CUDA(launch(st)));
   std::vector<float> ms;
   for (int i = 0; i < 5 && status_.ok(); ++i) {
+    RestoreBuffers(snapshot);  // the output left behind is that of one run
     Keep(WS_CUDA(cudaEventRecord(start)));
     Keep(WS_CUDA(launch(st)));
     Keep(WS_CUDA(cudaEventRecord(stop)));
@@ -213,24 +258,28 @@ Status CudaBackend::Launch(const std::string& kernel, Dim3 grid, Dim3 block,
     Keep(WS_CUDA(cudaEventElapsedTime(&t, start, stop)));
     ms.push_back(t);
   }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
+  if (start != nullptr) cudaEventDestroy(start);
+  if (stop != nullptr) cudaEventDestroy(stop);
+  for (void* c : snapshot) {
+    if (c != nullptr) cudaFree(c);
+  }
+  for (std::size_t i = scratch_mark; i < allocations_.size(); ++i) cudaFree(allocations_[i]);
+  allocations_.resize(scratch_mark);
   if (!status_.ok()) return Status::Error(kernel + ": " + status_.message());
   std::sort(ms.begin(), ms.end());
   last_ms_ = ms.empty() ? 0 : ms[ms.size() / 2];
 
-  LaunchTrace t = Convert(kernel, grid, block, shared_bytes, abase, acc, bbase, bar);
-  t.truncated = overflowed != 0;
+  LaunchTrace t = Convert(kernel, grid, block, shared_bytes, abase, afill, acc, bbase, bfill, bar);
+  t.truncated = overflowed != 0 || incomplete;
   launches_.push_back(std::move(t));
   return {};
 }
 
-inline LaunchTrace CudaBackend::Convert(const std::string& kernel, Dim3 grid, Dim3 block,
-                                        std::uint32_t shared_bytes,
-                                        const std::vector<unsigned long long>& abase,
-                                        const std::vector<dev::RawAccess>& acc,
-                                        const std::vector<unsigned long long>& bbase,
-                                        const std::vector<dev::RawBarrier>& bar) {
+inline LaunchTrace CudaBackend::Convert(
+    const std::string& kernel, Dim3 grid, Dim3 block, std::uint32_t shared_bytes,
+    const std::vector<unsigned long long>& abase, const std::vector<unsigned long long>& afill,
+    const std::vector<dev::RawAccess>& acc, const std::vector<unsigned long long>& bbase,
+    const std::vector<unsigned long long>& bfill, const std::vector<dev::RawBarrier>& bar) {
   LaunchTrace t;
   t.kernel = kernel;
   t.grid = grid;
@@ -239,12 +288,18 @@ inline LaunchTrace CudaBackend::Convert(const std::string& kernel, Dim3 grid, Di
   t.buffers = buffers_;
   t.time_unit = "ns";
   std::vector<std::uint64_t> keys;
-  for (const auto& r : acc) keys.push_back(r.key);
+  for (std::size_t g = 0; g < afill.size(); ++g) {  // written slots only
+    for (unsigned long long i = abase[g]; i < abase[g] + afill[g]; ++i) keys.push_back(acc[i].key);
+  }
   SiteTable table = BuildSiteTable(keys);
   t.sites = table.sites;
   std::map<std::uint32_t, std::uint16_t> barrier_ids;
   std::uint64_t t0 = ~0ull;
-  for (const auto& b : bar) {
+  std::vector<dev::RawBarrier> written;
+  for (std::size_t g = 0; g < bfill.size(); ++g) {
+    for (unsigned long long i = bbase[g]; i < bbase[g] + bfill[g]; ++i) written.push_back(bar[i]);
+  }
+  for (const auto& b : written) {
     barrier_ids.emplace(b.line, 0);
     t0 = std::min(t0, b.arrival_ns);
   }
@@ -262,7 +317,7 @@ inline LaunchTrace CudaBackend::Convert(const std::string& kernel, Dim3 grid, Di
     for (std::uint32_t th = 0; th < tpb; ++th) {
       const std::size_t g = b * tpb + th;
       std::vector<std::pair<std::uint64_t, std::uint32_t>> counts;
-      for (unsigned long long i = abase[g]; i < abase[g + 1]; ++i) {
+      for (unsigned long long i = abase[g]; i < abase[g] + afill[g]; ++i) {
         const dev::RawAccess& r = acc[i];
         auto it =
             std::find_if(counts.begin(), counts.end(), [&](auto& c) { return c.first == r.key; });
@@ -271,7 +326,7 @@ inline LaunchTrace CudaBackend::Convert(const std::string& kernel, Dim3 grid, Di
                                 table.id_of_key[r.key]});
       }
       std::map<std::uint32_t, std::uint32_t> bcounts;
-      for (unsigned long long i = bbase[g]; i < bbase[g + 1]; ++i) {
+      for (unsigned long long i = bbase[g]; i < bbase[g] + bfill[g]; ++i) {
         const dev::RawBarrier& r = bar[i];
         rec.barriers.push_back({r.arrival_ns - t0, r.departure_ns - t0, bcounts[r.line]++,
                                 static_cast<std::uint16_t>(th), barrier_ids[r.line], r.sm});

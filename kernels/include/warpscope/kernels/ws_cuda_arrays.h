@@ -47,6 +47,8 @@ template <typename T>
 class GlobalRef {
  public:
   using Value = std::remove_const_t<T>;
+  static_assert(sizeof(Value) <= 16,
+                "a thread accesses at most 16 bytes at once (float4, double2)");
   WS_HD GlobalRef(T* p, std::uint32_t offset, std::uint32_t line, std::uint32_t buffer)
       : p_(p), offset_(offset), line_(line), buffer_(buffer) {}
 
@@ -178,21 +180,24 @@ class Constant {
 template <typename T>
 class Texture2D {
  public:
-  WS_HD Texture2D() : data_(nullptr), width_(0), height_(0), buffer_(0) {}
+  WS_HD Texture2D() : data_(nullptr), count_(0), width_(0), height_(0), buffer_(0) {}
+  // width x height texels must fit in the buffer (checked on every fetch by the emulator).
   WS_HD Texture2D(const Global<const T>& g, int width, int height)
-      : data_(g.data()), width_(width), height_(height), buffer_(g.buffer()) {}
+      : data_(g.data()), count_(g.size()), width_(width), height_(height), buffer_(g.buffer()) {}
   WS_HD int width() const { return width_; }
   WS_HD int height() const { return height_; }
   WS_HD ReadOnlyRef<T, kKeyTexture> Fetch(int x, int y, std::uint32_t line) const {
     x = x < 0 ? 0 : (x >= width_ ? width_ - 1 : x);
     y = y < 0 ? 0 : (y >= height_ ? height_ - 1 : y);
     const long long i = static_cast<long long>(y) * width_ + x;
+    detail::Check(i, count_, line, "texture");
     return ReadOnlyRef<T, kKeyTexture>(data_ + i, static_cast<std::uint32_t>(i * sizeof(T)), line,
                                        buffer_);
   }
 
  private:
   const T* data_;
+  unsigned long long count_;
   int width_, height_;
   std::uint32_t buffer_;
 };
@@ -207,6 +212,8 @@ WS_HD T tex2D(const Texture2D<T>& t, Index x, int y) {
 // ---------------------------------------------------------------------------------------------
 template <typename T>
 class SharedRef {
+  static_assert(sizeof(T) <= 16, "a thread accesses at most 16 bytes at once (float4, double2)");
+
  public:
   WS_HD SharedRef(T* p, std::uint32_t offset, std::uint32_t line, std::uint32_t array)
       : p_(p), offset_(offset), line_(line), array_(array) {}
