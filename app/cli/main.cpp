@@ -44,8 +44,10 @@ int ListDevices(bool as_json) {
   return 0;
 }
 
-// "--set NAME=VALUE": one line naming what is wrong, or the pair.
-bool ParseSet(const std::string& text, std::string* name, long long* value, std::string* error) {
+// "--set NAME=VALUE": the value is a whole number, or one of the parameter's named choices
+// (occupancy's device=cc1.3). Returns false with one line naming what is wrong.
+bool ParseSet(const std::string& lesson, const std::string& text, std::string* name, long long* value,
+              std::string* error) {
   const auto eq = text.find('=');
   if (eq == std::string::npos || eq == 0) {
     *error = "--set needs NAME=VALUE (got '" + text + "')";
@@ -53,6 +55,21 @@ bool ParseSet(const std::string& text, std::string* name, long long* value, std:
   }
   *name = text.substr(0, eq);
   const std::string v = text.substr(eq + 1);
+  if (const ws::LessonInfo* info = ws::FindLesson(lesson)) {
+    for (const ws::ParamSpec& spec : info->params) {
+      if (spec.name != *name || spec.choices.empty()) continue;
+      for (std::size_t i = 0; i < spec.choices.size(); ++i) {
+        if (spec.choices[i] == v) {
+          *value = static_cast<long long>(i);
+          return true;
+        }
+      }
+      std::string names;
+      for (const auto& c : spec.choices) names += (names.empty() ? "" : ", ") + c;
+      *error = "--set " + *name + ": '" + v + "' is not one of: " + names;
+      return false;
+    }
+  }
   try {
     std::size_t used = 0;
     *value = std::stoll(v, &used);
@@ -71,7 +88,7 @@ int RunCommand(const std::string& lesson, const std::string& variant,
   for (const std::string& s : sets) {
     std::string name, error;
     long long value = 0;
-    if (!ParseSet(s, &name, &value, &error)) {
+    if (!ParseSet(lesson, s, &name, &value, &error)) {
       std::cerr << "warpscope-cli: " << error << "\n";
       return 2;
     }

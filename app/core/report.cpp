@@ -17,21 +17,42 @@ double Round(double v, int digits = 4) {
 
 }  // namespace
 
+nlohmann::json ParamsJson(const LessonRun& run) {
+  nlohmann::json p = nlohmann::json::object();
+  const LessonInfo* info = FindLesson(run.lesson);
+  for (const auto& [name, value] : run.params) {
+    p[name] = value;
+    if (info == nullptr) continue;
+    for (const ParamSpec& spec : info->params) {
+      if (spec.name == name && !spec.choices.empty() && value >= 0 &&
+          value < static_cast<long long>(spec.choices.size())) {
+        p[name] = spec.choices[static_cast<std::size_t>(value)];  // show the choice's name
+      }
+    }
+  }
+  return p;
+}
+
 nlohmann::json LessonRunJson(const LessonRun& run) {
-  const LaunchTrace& t = run.main_launch();
   nlohmann::json j;
   j["lesson"] = run.lesson;
   j["variant"] = run.variant;
   j["backend"] = run.backend;
   j["device"] = run.device;
-  j["params"] = run.params;
+  j["params"] = ParamsJson(run);
+  j["lesson_metrics"] = run.metrics;
+  j["timing"] = {{"kind", run.timing.kind}, {"ms", Round(run.timing.ms, 6)}, {"note", run.timing.note}};
+  j["check"] = {{"ok", run.check.ok}, {"message", run.check.message}};
+  j["sites"] = nlohmann::json::array();
+  j["barriers"] = nlohmann::json::array();
+  if (!run.has_launch()) return j;  // the occupancy calculator runs no kernel
+  const LaunchTrace& t = run.main_launch();
   j["kernel"] = t.kernel;
   j["launch"] = {{"grid", Dim(t.grid)},
                  {"block", Dim(t.block)},
                  {"threads", t.threads()},
                  {"warps", t.warps()},
                  {"shared_bytes", t.shared_bytes}};
-  j["sites"] = nlohmann::json::array();
   for (std::size_t i = 0; i < t.sites.size(); ++i) {
     const SiteInfo& s = t.sites[i];
     const SiteStats& st = t.stats.sites[i];
@@ -60,7 +81,6 @@ nlohmann::json LessonRunJson(const LessonRun& run) {
     o["divergent_requests"] = st.divergent_requests;
     j["sites"].push_back(o);
   }
-  j["barriers"] = nlohmann::json::array();
   for (std::size_t i = 0; i < t.barrier_sites.size(); ++i) {
     const BarrierStats& b = t.stats.barriers[i];
     j["barriers"].push_back({{"line", t.barrier_sites[i].line},
@@ -80,12 +100,29 @@ nlohmann::json LessonRunJson(const LessonRun& run) {
   return j;
 }
 
+std::string MetricsText(const nlohmann::json& metrics) {
+  std::ostringstream o;
+  for (auto it = metrics.begin(); it != metrics.end(); ++it) {
+    std::string text = it->dump();
+    if (text.size() > 100) text = text.substr(0, 97) + "...";  // graphs: see --json
+    o << "  " << it.key() << ": " << text << "\n";
+  }
+  return o.str();
+}
+
 std::string LessonRunText(const LessonRun& run) {
-  const LaunchTrace& t = run.main_launch();
   std::ostringstream o;
   o << run.lesson << " / " << run.variant << " on " << run.device << "\n";
   o << "params:";
-  for (const auto& [k, v] : run.params) o << " " << k << "=" << v;
+  const nlohmann::json params = ParamsJson(run);
+  for (auto it = params.begin(); it != params.end(); ++it) {
+    o << " " << it.key() << "=" << (it->is_string() ? it->get<std::string>() : it->dump());
+  }
+  if (!run.has_launch()) {
+    o << "\n\n" << MetricsText(run.metrics);
+    return o.str();
+  }
+  const LaunchTrace& t = run.main_launch();
   o << "\nkernel " << t.kernel << ": grid (" << t.grid.x << "," << t.grid.y << "," << t.grid.z
     << "), block (" << t.block.x << "," << t.block.y << "," << t.block.z << "), " << t.threads()
     << " threads, " << t.warps() << " warps\n\n";
@@ -121,6 +158,7 @@ std::string LessonRunText(const LessonRun& run) {
       << " instances, max skew " << b.max_skew << " " << t.time_unit << ", mean wait "
       << b.MeanWait() << " " << t.time_unit << "\n";
   }
+  if (!run.metrics.empty()) o << "\nlesson figures:\n" << MetricsText(run.metrics);
   o << "\ntime: " << run.timing.ms << " ms (" << run.timing.kind << ": " << run.timing.note
     << ")\n";
   o << "output: " << (run.check.ok ? "correct" : "WRONG") << " (" << run.check.message << ")\n";

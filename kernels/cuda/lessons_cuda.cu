@@ -11,7 +11,7 @@ Status RunLessonCuda(const std::string& id, const std::string& variant, const Pa
                      const RunOptions& options, LessonRun* run) {
   CudaBackend backend(options);
   if (Status s = backend.Init(); !s.ok()) return s;
-  Status s = lessons::RunLessonOn(backend, id, variant, params, &run->check);
+  Status s = lessons::RunLessonOn(backend, id, variant, params, &run->check, &run->metrics);
   if (!s.ok()) return s;
   if (!backend.status().ok()) return backend.status();
   run->device = backend.device();

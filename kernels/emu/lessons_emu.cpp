@@ -11,7 +11,7 @@ namespace ws {
 Status RunLessonEmu(const std::string& id, const std::string& variant, const Params& params,
                     const RunOptions& options, const DevicePreset& preset, LessonRun* run) {
   EmuBackend backend(options, preset);
-  Status s = lessons::RunLessonOn(backend, id, variant, params, &run->check);
+  Status s = lessons::RunLessonOn(backend, id, variant, params, &run->check, &run->metrics);
   if (!s.ok()) return s;
   run->device = backend.device();
   run->launches = std::move(backend.launches());

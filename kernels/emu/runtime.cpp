@@ -206,6 +206,14 @@ class Worker {
 
   void AddWork(std::uint32_t units) { t_ctx->clock += units; }
 
+  unsigned char* DynamicShared(std::uint32_t* bytes, std::uint32_t* offset) {
+    const LaunchConfig& cfg = *launch_->config;
+    if (dynamic_shared_.size() != cfg.dynamic_shared_bytes) dynamic_shared_.assign(cfg.dynamic_shared_bytes, 0);
+    *bytes = cfg.dynamic_shared_bytes;
+    *offset = (cfg.shared_bytes + 15u) & ~15u;  // after the static arrays, as on a GPU
+    return dynamic_shared_.data();
+  }
+
   void Barrier(std::uint32_t line) {
     ThreadCtx* c = t_ctx;
     c->status = ThreadStatus::kAtBarrier;
@@ -349,6 +357,7 @@ class Worker {
   BlockRecords current_;
   LaunchStats stats_;
   std::uint32_t shared_cursor_ = 0;
+  std::vector<unsigned char> dynamic_shared_;
 };
 
 // Turns first-come provisional site ids into the canonical order, so that traces do not depend
@@ -377,6 +386,7 @@ void Canonicalize(Launch& L, LaunchTrace& t) {
   }
   stats.access_records = L.stats.access_records;
   stats.barrier_records = L.stats.barrier_records;
+  stats.divergent_warps = L.stats.divergent_warps;
   t.stats = std::move(stats);
   for (auto& [b, rec] : L.kept) {
     for (AccessRecord& a : rec.accesses) a.site = remap[a.site];
@@ -405,12 +415,15 @@ std::uint32_t SharedArrayBase(std::uint32_t bytes, std::uint32_t* tag, std::uint
   return t_worker->SharedBase(bytes, tag, base);
 }
 
-void AddWork(std::uint32_t units) {
-  t_worker->AddWork(units);
+void AddWork(std::uint32_t units) { t_worker->AddWork(units); }
+
+unsigned char* DynamicSharedMemory(std::uint32_t* bytes, std::uint32_t* offset) {
+  return t_worker->DynamicShared(bytes, offset);
 }
 
 Result<LaunchTrace> RunLaunch(const LaunchConfig& config, const std::function<void()>& body) {
-  if (Status s = CheckLaunch(config.preset, config.grid, config.block, config.shared_bytes);
+  if (Status s = CheckLaunch(config.preset, config.grid, config.block,
+                             config.shared_bytes + config.dynamic_shared_bytes);
       !s.ok()) {
     return Status::Error(config.kernel + ": " + s.message());
   }

@@ -149,13 +149,28 @@ Status RunTranspose(B& b, const std::string& variant, const Params& p, OutputChe
   return {};
 }
 
+}  // namespace ws::lessons
+
+#include "drivers_execution.h"
+#include "drivers_memory.h"
+
+namespace ws::lessons {
+
 // The entry point each backend instantiates.
 template <typename B>
 Status RunLessonOn(B& b, const std::string& lesson, const std::string& variant, const Params& p,
-                   OutputCheck* check) {
+                   OutputCheck* check, nlohmann::json* metrics) {
   if (lesson == "offset-copy" || lesson == "stride-copy") return RunCopy(b, lesson, p, check);
   if (lesson == "bank-stride") return RunBankStride(b, variant, p, check);
   if (lesson == "transpose") return RunTranspose(b, variant, p, check);
+  if (lesson == "vecadd") return RunVecAdd(b, variant, p, check, metrics);
+  if (lesson == "picture") return RunPicture(b, p, check, metrics);
+  if (lesson == "barrier") return RunBarrier(b, variant, p, check, metrics);
+  if (lesson == "divergence") return RunDivergence(b, variant, p, check, metrics);
+  if (lesson == "matmul") return RunMatmul(b, variant, p, check, metrics);
+  if (lesson == "constant") return RunConstant(b, variant, p, check, metrics);
+  if (lesson == "atomics") return RunAtomics(b, p, check, metrics);
+  if (lesson == "reverse") return RunReverse(b, variant, p, check, metrics);
   return Status::Error("no driver for lesson '" + lesson + "'");
 }
 

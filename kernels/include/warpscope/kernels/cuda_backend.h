@@ -103,7 +103,7 @@ class CudaBackend {
   // `launch(state)` sets the translation unit's recorder state and launches the kernel.
   template <typename F>
   Status Launch(const std::string& kernel, Dim3 grid, Dim3 block, std::uint32_t shared_bytes,
-                F&& launch);
+                std::uint32_t dynamic_shared_bytes, F&& launch);
 
   std::vector<LaunchTrace>& launches() { return launches_; }
   const Status& status() const { return status_; }
@@ -165,9 +165,9 @@ class CudaBackend {
 
 template <typename F>
 Status CudaBackend::Launch(const std::string& kernel, Dim3 grid, Dim3 block,
-                           std::uint32_t shared_bytes, F&& launch) {
+                           std::uint32_t shared_bytes, std::uint32_t dynamic_shared_bytes, F&& launch) {
   if (!status_.ok()) return status_;
-  if (Status s = CheckLaunch(preset_, grid, block, shared_bytes); !s.ok())
+  if (Status s = CheckLaunch(preset_, grid, block, shared_bytes + dynamic_shared_bytes); !s.ok())
     return Status::Error(kernel + ": " + s.message());
   const std::size_t threads = grid.count() * block.count();
   const std::size_t scratch_mark = allocations_.size();  // freed when this launch is done
@@ -342,12 +342,14 @@ inline LaunchTrace CudaBackend::Convert(
 
 }  // namespace ws
 
-#define WS_LAUNCH(backend, kernel, grid, block, shared_bytes, ...)                             \
-  (backend).Launch(                                                                            \
-      #kernel, grid, block, shared_bytes, [&](const ::ws::dev::RecorderState& ws_st_) {        \
-        cudaError_t ws_e_ = cudaMemcpyToSymbol(ws_recorder_state, &ws_st_, sizeof ws_st_);     \
-        if (ws_e_ != cudaSuccess) return ws_e_;                                                \
-        kernel<<<dim3((grid).x, (grid).y, (grid).z), dim3((block).x, (block).y, (block).z)>>>( \
-            __VA_ARGS__);                                                                      \
-        return cudaGetLastError();                                                             \
-      })
+#define WS_LAUNCH_DYNAMIC(backend, kernel, grid, block, shared_bytes, dynamic_bytes, ...)         \
+  (backend).Launch(#kernel, grid, block, shared_bytes, dynamic_bytes,                            \
+                   [&](const ::ws::dev::RecorderState& ws_st_) {                                 \
+                     cudaError_t ws_e_ = cudaMemcpyToSymbol(ws_recorder_state, &ws_st_, sizeof ws_st_); \
+                     if (ws_e_ != cudaSuccess) return ws_e_;                                     \
+                     kernel<<<dim3((grid).x, (grid).y, (grid).z), dim3((block).x, (block).y, (block).z), \
+                              (dynamic_bytes)>>>(__VA_ARGS__);                                   \
+                     return cudaGetLastError();                                                  \
+                   })
+#define WS_LAUNCH(backend, kernel, grid, block, shared_bytes, ...) \
+  WS_LAUNCH_DYNAMIC(backend, kernel, grid, block, shared_bytes, 0, __VA_ARGS__)

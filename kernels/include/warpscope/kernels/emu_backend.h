@@ -47,12 +47,13 @@ class EmuBackend {
   // Runs `body` (a lambda that calls the kernel) once per GPU thread.
   template <typename F>
   Status Launch(const std::string& kernel, Dim3 grid, Dim3 block, std::uint32_t shared_bytes,
-                F&& body) {
+                std::uint32_t dynamic_shared_bytes, F&& body) {
     emu::LaunchConfig cfg;
     cfg.kernel = kernel;
     cfg.grid = grid;
     cfg.block = block;
     cfg.shared_bytes = shared_bytes;
+    cfg.dynamic_shared_bytes = dynamic_shared_bytes;
     cfg.buffers = buffers_;
     cfg.preset = preset_;
     cfg.workers = options_.workers;
@@ -83,4 +84,7 @@ class EmuBackend {
 // WS_LAUNCH(backend, kernel, grid, block, shared_bytes, args...): kernel<<<grid, block>>>(args...)
 // on whichever backend the lesson driver was instantiated with.
 #define WS_LAUNCH(backend, kernel, grid, block, shared_bytes, ...) \
-  (backend).Launch(#kernel, grid, block, shared_bytes, [=]() { kernel(__VA_ARGS__); })
+  (backend).Launch(#kernel, grid, block, shared_bytes, 0, [=]() { kernel(__VA_ARGS__); })
+// The same with dynamic shared memory: kernel<<<grid, block, dynamic_bytes>>>(args...).
+#define WS_LAUNCH_DYNAMIC(backend, kernel, grid, block, shared_bytes, dynamic_bytes, ...) \
+  (backend).Launch(#kernel, grid, block, shared_bytes, dynamic_bytes, [=]() { kernel(__VA_ARGS__); })

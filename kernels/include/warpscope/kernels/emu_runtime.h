@@ -26,6 +26,7 @@ struct LaunchConfig {
   std::string kernel;
   Dim3 grid, block;
   std::uint32_t shared_bytes = 0;  // declared static shared memory, checked before running
+  std::uint32_t dynamic_shared_bytes = 0;  // <<<grid, block, bytes>>>
   std::vector<BufferInfo> buffers;
   DevicePreset preset;
   std::vector<std::uint32_t> keep_blocks;  // linear block indices whose records are kept

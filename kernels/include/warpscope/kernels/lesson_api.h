@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -14,10 +15,16 @@
 namespace ws {
 
 struct ParamSpec {
+  ParamSpec(std::string n, long long def, long long lo, long long hi, long long st, std::string what,
+            std::vector<std::string> names = {})
+      : name(std::move(n)), default_value(def), min(lo), max(hi), step(st), meaning(std::move(what)),
+        choices(std::move(names)) {}
+
   std::string name;
   long long default_value = 0;
   long long min = 0, max = 0, step = 1;
   std::string meaning;
+  std::vector<std::string> choices;  // when set, the value is an index into these names
 };
 
 struct VariantSpec {
@@ -56,6 +63,8 @@ struct LessonRun {
   std::vector<LaunchTrace> launches;
   OutputCheck check;
   Timing timing;
+  nlohmann::json metrics = nlohmann::json::object();  // the lesson's own figures
+  bool has_launch() const { return !launches.empty(); }
   const LaunchTrace& main_launch() const { return launches.back(); }
 };
 

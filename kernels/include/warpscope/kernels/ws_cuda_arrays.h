@@ -290,4 +290,44 @@ class SharedArray {
 #endif
 };
 
+// ---------------------------------------------------------------------------------------------
+// Dynamic shared memory: extern __shared__ T s[]; sized by the launch's third parameter
+// ---------------------------------------------------------------------------------------------
+template <typename T>
+class DynamicShared {
+  static_assert(sizeof(T) <= 16, "a thread accesses at most 16 bytes at once (float4, double2)");
+
+ public:
+  WS_HD SharedRef<T> operator[](Index i) const {
+#if defined(__CUDA_ARCH__)
+    T* base = reinterpret_cast<T*>(ws_dynamic_shared);
+    const auto offset = static_cast<std::uint32_t>(__cvta_generic_to_shared(base + i.value));
+    const auto start = static_cast<std::uint32_t>(__cvta_generic_to_shared(base));
+    return SharedRef<T>(base + i.value, offset, i.line, start / 4);
+#elif !WS_DEVICE_CODE
+    std::uint32_t bytes = 0, start = 0;
+    T* base = reinterpret_cast<T*>(emu::DynamicSharedMemory(&bytes, &start));
+    detail::Check(i.value, bytes / sizeof(T), i.line, "dynamic shared array");
+    return SharedRef<T>(base + i.value, start + static_cast<std::uint32_t>(i.value * sizeof(T)), i.line,
+                        start / 4);
+#else
+    return SharedRef<T>(nullptr, 0, i.line, 0);
+#endif
+  }
+};
+
+// Models `units` of uneven work (the barrier lesson): the emulator adds them to the thread's
+// logical clock; a GPU spins for units x 64 clock cycles.
+WS_HD inline void work(long long units) {
+#if defined(__CUDA_ARCH__)
+  const long long start = clock64();
+  while (clock64() - start < units * 64) {
+  }
+#elif !WS_DEVICE_CODE
+  emu::AddWork(static_cast<std::uint32_t>(units));
+#else
+  (void)units;
+#endif
+}
+
 }  // namespace ws

@@ -36,6 +36,9 @@ struct RecorderState {
 
 }  // namespace ws::dev
 
+// The launch's dynamic shared memory (extern __shared__), sized by <<<grid, block, bytes>>>.
+extern __shared__ __align__(16) unsigned char ws_dynamic_shared[];
+
 // One per translation unit (no relocatable device code): the runner sets it before each launch.
 static __constant__ ws::dev::RecorderState ws_recorder_state;
 

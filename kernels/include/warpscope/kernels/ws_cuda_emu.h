@@ -27,6 +27,9 @@ void CheckIndex(long long index, unsigned long long count, std::uint32_t line, c
 void SyncThreads(std::uint32_t line);
 // The shared-memory offset of a __shared__ array in this launch (allocated at first use).
 std::uint32_t SharedArrayBase(std::uint32_t bytes, std::uint32_t* tag, std::uint32_t* base);
+// The launch's dynamic shared memory for this block: its size and its offset in the block's
+// shared window (after the declared static arrays).
+unsigned char* DynamicSharedMemory(std::uint32_t* bytes, std::uint32_t* offset);
 // Adds modeled work to the thread's logical clock (the barrier lesson's uneven work).
 void AddWork(std::uint32_t units);
 

@@ -25,8 +25,12 @@ struct SiteStats {
   std::uint64_t wavefronts = 0, bank_conflict_sum = 0;
   std::uint32_t bank_conflict_max = 0, halfwarp16_conflict_max = 0;
   std::uint64_t halfwarp16_conflict_sum = 0;
-  // atomics
+  // atomics: the most lanes of a warp on one address, and how often each degree occurred
   std::uint32_t atomic_conflict_max = 0;
+  std::vector<std::uint64_t> atomic_conflict_histogram;  // [d] = requests of degree d
+  // constant memory: distinct addresses per request (each is served one after another)
+  std::uint32_t constant_addresses_max = 0;
+  std::uint64_t constant_addresses_sum = 0;
   // divergence: requests whose active lanes are fewer than the warp's threads
   std::uint64_t divergent_requests = 0;
 
@@ -40,6 +44,7 @@ struct BarrierStats {
   std::uint64_t max_skew = 0;   // latest arrival - earliest arrival, over instances
   std::uint64_t wait_sum = 0;   // departure - arrival, summed over threads
   std::uint64_t thread_arrivals = 0;
+  std::uint64_t max_wait = 0;      // the longest any thread waited
   double MeanWait() const { return thread_arrivals ? double(wait_sum) / thread_arrivals : 0.0; }
   void Merge(const BarrierStats& o);
 };
@@ -48,6 +53,7 @@ struct LaunchStats {
   std::vector<SiteStats> sites;        // indexed like the launch's site table
   std::vector<BarrierStats> barriers;  // indexed like its barrier table
   std::uint64_t access_records = 0, barrier_records = 0;
+  std::uint64_t divergent_warps = 0;  // (block, warp) pairs with a request of fewer active lanes
   void Resize(std::size_t sites, std::size_t barriers);
   void Merge(const LaunchStats& o);
 };
