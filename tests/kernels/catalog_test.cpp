@@ -25,7 +25,8 @@ TEST(Catalog, BadNamesSayWhatIsAllowed) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(
       r.status().message(),
-      "unknown lesson 'transpos'; lessons are: offset-copy, stride-copy, bank-stride, transpose");
+      "unknown lesson 'transpos'; lessons are: offset-copy, stride-copy, bank-stride, transpose, "
+            "vecadd, picture, barrier, divergence, constant, atomics, reverse, matmul, occupancy");
   r = RunLesson("transpose", "fast", {}, "emu", {});
   EXPECT_EQ(r.status().message(),
             "unknown variant 'fast' for transpose; variants are: naive, coalesced, padded");

@@ -151,6 +151,15 @@ TEST(Lessons, EveryVariantTransposesCopiesOrReadsCorrectly) {
     for (const VariantSpec& v : l.variants) {
       SCOPED_TRACE(l.id + " / " + v.name);
       auto r = RunLesson(l.id, v.name, {}, "emu", RunOptions{});
+      if (v.name == "divergent-barrier") {  // its point is the error (see catalog_lessons_test)
+        EXPECT_FALSE(r.ok());
+        continue;
+      }
+      if (l.id == "occupancy") {  // a calculator: no kernel, no timing
+        ASSERT_TRUE(r.ok()) << r.status().message();
+        EXPECT_FALSE(r->has_launch());
+        continue;
+      }
       ASSERT_TRUE(r.ok()) << r.status().message();
       EXPECT_TRUE(r->check.ok) << r->check.message;
       EXPECT_EQ(r->timing.kind, "modeled");
