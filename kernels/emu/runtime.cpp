@@ -35,6 +35,47 @@ constexpr std::size_t kStackBytes = 64 * 1024;
 
 struct ThreadAbort {};  // unwinds a fiber whose thread hit an error
 
+// Fiber stacks (with a guard page each) are kept across launches: a slider drag re-runs a lesson
+// many times a second, and mapping a thousand stacks every time costs more than the run.
+class StackPool {
+ public:
+  ctx::stack_context Get() {
+    {
+      std::lock_guard lock(mutex_);
+      if (!free_.empty()) {
+        ctx::stack_context sc = free_.back();
+        free_.pop_back();
+        return sc;
+      }
+    }
+    return ctx::protected_fixedsize_stack(kStackBytes).allocate();
+  }
+  void Put(ctx::stack_context sc) {
+    std::lock_guard lock(mutex_);
+    if (free_.size() < kKeep) {
+      free_.push_back(sc);
+    } else {
+      ctx::protected_fixedsize_stack(kStackBytes).deallocate(sc);
+    }
+  }
+
+ private:
+  static constexpr std::size_t kKeep = 4096;  // enough for 4 workers of 1024 threads
+  std::mutex mutex_;
+  std::vector<ctx::stack_context> free_;
+};
+
+StackPool& Stacks() {
+  static StackPool* pool = new StackPool();  // never destroyed: fibers may outlive statics
+  return *pool;
+}
+
+// The allocator Boost calls when a fiber ends: the stack goes back to the pool.
+struct PooledStack {
+  ctx::stack_context allocate() { return Stacks().Get(); }
+  void deallocate(ctx::stack_context& sc) { Stacks().Put(sc); }
+};
+
 enum class ThreadStatus : std::uint8_t { kReady, kAtBarrier, kExited, kFaulted };
 
 struct ThreadCtx {
@@ -83,7 +124,7 @@ class Worker {
     const std::uint32_t n = static_cast<std::uint32_t>(cfg.block.count());
     threads_.resize(n);
     fibers_.reserve(n);
-    ctx::protected_fixedsize_stack alloc(kStackBytes);
+    PooledStack alloc;
     for (std::uint32_t i = 0; i < n; ++i) {
       ThreadCtx* c = &threads_[i];
       const ctx::stack_context sc = alloc.allocate();

@@ -1,0 +1,71 @@
+// Random parameter sets for every lesson: each either runs with a correct golden check or is
+// refused with a message; nothing crashes or hangs (the suite also runs under ASan + UBSan).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "warpscope/kernels/catalog.h"
+
+namespace ws {
+namespace {
+
+// Log-uniform in [lo, hi] on the step grid: small values often, large ones sometimes.
+long long Draw(std::mt19937_64& rng, const ParamSpec& p) {
+  if (p.max <= p.min) return p.min;
+  const double span = static_cast<double>(p.max - p.min + 1);
+  const double u = std::uniform_real_distribution<double>(0.0, std::log(span))(rng);
+  long long v = p.min + static_cast<long long>(std::exp(u)) - 1;
+  if (std::uniform_int_distribution<int>(0, 9)(rng) == 0) {  // sometimes off the step grid
+    return std::min(v, p.max);
+  }
+  v = p.min + (v - p.min) / p.step * p.step;
+  return std::clamp(v, p.min, p.max);
+}
+
+// Threads times work per thread, to keep each emulator run small.
+double Cost(const std::string& id, const Params& p) {
+  auto at = [&](const char* k) { return p.count(k) ? static_cast<double>(p.at(k)) : 1.0; };
+  if (id == "transpose") return at("width") * at("height");
+  if (id == "matmul") return at("width") * at("width") * at("width");
+  if (id == "picture") return at("width") * at("height");
+  if (id == "vecadd") return at("values_per_thread") * at("block") * at("grid");
+  if (id == "barrier") return at("threads") * (1 + at("skew") / 64);
+  if (id == "reverse" || id == "occupancy") return at("n");
+  if (id == "stride-copy") return at("threads") * at("blocks") * at("stride") / 8;
+  return at("threads") * at("blocks") * (id == "bank-stride" ? 4 : 1);
+}
+
+TEST(ParameterFuzz, EveryCombinationRunsOrIsRefused) {
+  std::mt19937_64 rng(20261122);
+  const int kPerLesson = 1000;
+  for (const LessonInfo& l : Lessons()) {
+    int ran = 0, refused = 0;
+    for (int i = 0; i < kPerLesson; ++i) {
+      Params p;
+      for (const ParamSpec& spec : l.params) p[spec.name] = Draw(rng, spec);
+      if (Cost(l.id, p) > (1 << 15)) continue;  // keep the suite fast; big sizes are for GPUs
+      const std::string variant = l.variants[std::uniform_int_distribution<std::size_t>(0, l.variants.size() - 1)(rng)].name;
+      auto r = RunLesson(l.id, variant, p, "emu", RunOptions{});
+      if (r.ok()) {
+        ++ran;
+        EXPECT_TRUE(r->check.ok) << l.id << "/" << variant << ": " << r->check.message;
+      } else {
+        ++refused;
+        const std::string& m = r.status().message();
+        EXPECT_EQ(m.rfind(l.id + ": ", 0), 0u) << m;  // says which lesson
+        EXPECT_EQ(m.find('\n'), std::string::npos) << m;  // one line
+        const bool divergent = variant == "divergent-barrier";
+        const bool explained = m.find("limit") != std::string::npos || m.find("must be") != std::string::npos ||
+                               m.find("outside") != std::string::npos || m.find("not allowed") != std::string::npos ||
+                               (divergent && m.find("__syncthreads()") != std::string::npos);
+        EXPECT_TRUE(explained) << m;
+      }
+    }
+    // Each lesson must mostly run: the draws favour small, valid sizes.
+    EXPECT_GT(ran, 50) << l.id << " ran " << ran << ", refused " << refused;
+  }
+}
+
+}  // namespace
+}  // namespace ws
