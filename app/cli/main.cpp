@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/report.h"
+#include "warpscope/trace/layout_table.h"
 #include "warpscope/kernels/devices.h"
 
 namespace {
@@ -115,6 +116,39 @@ int RunCommand(const std::string& lesson, const std::string& variant,
   return run->check.ok ? 0 : 1;
 }
 
+// `layout`: which pixel each memory position holds, in memory order. Text: rows of `width`
+// regular (row-major) addresses, the form of the slides' reordered-address table.
+int LayoutCommand(const std::string& kind, int width, int height, int tile_w, int tile_h, int micro_w, int micro_h,
+                  bool json) {
+  auto k = ws::ParseLayoutKind(kind);
+  if (!k.ok()) {
+    std::cerr << "warpscope-cli: " << k.status().message() << "\n";
+    return 2;
+  }
+  const ws::Layout2D layout{*k, width, height, tile_w, tile_h, micro_w, micro_h};
+  auto order = ws::MemoryOrder(layout);
+  if (!order.ok()) {
+    std::cerr << "warpscope-cli: " << order.status().message() << "\n";
+    return 2;
+  }
+  if (json) {
+    nlohmann::json j = {{"layout", kind}, {"width", width}, {"height", height}};
+    if (*k == ws::LayoutKind::kTiled) {
+      j["tile"] = {tile_w, tile_h};
+      j["micro_tile"] = {micro_w, micro_h};
+    }
+    for (const ws::LayoutCell& c : *order) j["cells"].push_back({{"position", c.position}, {"x", c.x}, {"y", c.y}});
+    std::cout << j.dump() << "\n";
+    return 0;
+  }
+  std::size_t i = 0;
+  for (const ws::LayoutCell& c : *order) {
+    std::cout << (c.y * width + c.x) << ((++i % static_cast<std::size_t>(width)) == 0 ? "\n" : "\t");
+  }
+  if (i % static_cast<std::size_t>(width) != 0) std::cout << "\n";
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -138,6 +172,17 @@ int main(int argc, char** argv) {
                   "Device preset whose limits the emulator enforces (g80, gt200, fermi, turing, "
                   "ampere, hopper)");
   run->add_flag("--json", json, "One JSON object");
+  auto* layout = cli.add_subcommand("layout", "Print an image's memory order under a layout (the slides' table)");
+  std::string layout_kind = "row-major";
+  int lw = 24, lh = 16, tw = 8, th = 8, mw = 1, mh = 1;
+  layout->add_option("--layout", layout_kind, "row-major, morton or tiled");
+  layout->add_option("--width", lw, "Image width (default 24)");
+  layout->add_option("--height", lh, "Image height (default 16)");
+  layout->add_option("--tile-width", tw, "Tiled: tile width (default 8)");
+  layout->add_option("--tile-height", th, "Tiled: tile height (default 8)");
+  layout->add_option("--micro-width", mw, "Tiled: micro tile width inside a tile (default 1)");
+  layout->add_option("--micro-height", mh, "Tiled: micro tile height (default 1)");
+  layout->add_flag("--json", json, "One JSON object with every cell");
   try {
     cli.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -153,6 +198,7 @@ int main(int argc, char** argv) {
       std::cout << ws::LessonsText();
     return 0;
   }
+  if (*layout) return LayoutCommand(layout_kind, lw, lh, tw, th, mw, mh, json);
   if (*run) return RunCommand(lesson, variant, sets, backend, preset, json);
   return 2;
 }

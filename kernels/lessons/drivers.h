@@ -3,6 +3,7 @@
 // included by lessons_emu.cpp (host compiler) and cuda/lessons_cuda.cu (nvcc).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <numeric>
 #include <random>
@@ -171,6 +172,7 @@ Status RunLessonOn(B& b, const std::string& lesson, const std::string& variant, 
   if (lesson == "constant") return RunConstant(b, variant, p, check, metrics);
   if (lesson == "atomics") return RunAtomics(b, p, check, metrics);
   if (lesson == "reverse") return RunReverse(b, variant, p, check, metrics);
+  if (lesson == "texture-2d") return RunTexture2D(b, variant, p, check, metrics);
   return Status::Error("no driver for lesson '" + lesson + "'");
 }
 

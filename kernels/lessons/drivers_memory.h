@@ -6,8 +6,10 @@
 #include "atomics.cuh"
 #include "constant.cuh"
 #include "reverse.cuh"
+#include "texture_2d.cuh"
 #include "vecadd.cuh"
 #include "warpscope/kernels/lesson_api.h"
+#include "warpscope/trace/layout_table.h"
 
 namespace ws::lessons {
 
@@ -103,6 +105,57 @@ Status RunReverse(B& b, const std::string& variant, const Params& p, OutputCheck
   if (!s.ok()) return s;
   *check = CompareAt(b.Download(d_d), r, "reverse " + variant);
   (*metrics)["shared_bytes"] = variant == "static" ? 1024 * sizeof(int) : dyn;
+  return {};
+}
+
+template <typename B>
+Status RunTexture2D(B& b, const std::string& variant, const Params& p, OutputCheck* check, nlohmann::json* metrics) {
+  const int w = static_cast<int>(p.at("width")), h = static_cast<int>(p.at("height"));
+  const int bs = static_cast<int>(p.at("block"));
+  Layout2D layout{static_cast<LayoutKind>(p.at("layout")), w, h, static_cast<int>(p.at("tile_width")),
+                  static_cast<int>(p.at("tile_height")), static_cast<int>(p.at("micro_width")),
+                  static_cast<int>(p.at("micro_height"))};
+  if (layout.kind == LayoutKind::kTiled && (layout.tile_w % layout.micro_w != 0 || layout.tile_h % layout.micro_h != 0)) {
+    return Status::Error("micro tile " + std::to_string(layout.micro_w) + "x" + std::to_string(layout.micro_h) +
+                         " must divide the tile " + std::to_string(layout.tile_w) + "x" + std::to_string(layout.tile_h));
+  }
+  const std::size_t n = static_cast<std::size_t>(w) * static_cast<std::size_t>(h);
+  std::vector<float> img(n);
+  for (std::size_t i = 0; i < n; ++i) img[i] = static_cast<float>((i * 7) % 251);
+  Global<const float> in = b.template Upload<float>("image", img);
+  auto out = b.template Alloc<float>("out", n);
+  const Dim3 grid{static_cast<std::uint32_t>((w + bs - 1) / bs), static_cast<std::uint32_t>((h + bs - 1) / bs), 1};
+  const Dim3 block{static_cast<std::uint32_t>(bs), static_cast<std::uint32_t>(bs), 1};
+  Status s;
+  if (variant == "global") {
+    s = WS_LAUNCH(b, blurGlobal, grid, block, 0, out, in, w, h);
+  } else {
+    Texture2D<float> tex = b.MakeTexture2D(in, w, h, layout);
+    s = WS_LAUNCH(b, blurTexture, grid, block, 0, out, tex, w, h);
+  }
+  if (!s.ok()) return s;
+  std::vector<float> want(n);
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      float sum = 0;
+      for (int dy = -1; dy <= 1; ++dy) {
+        for (int dx = -1; dx <= 1; ++dx) {
+          const int sx = std::clamp(x + dx, 0, w - 1), sy = std::clamp(y + dy, 0, h - 1);
+          sum += img[static_cast<std::size_t>(sy) * w + sx];
+        }
+      }
+      want[static_cast<std::size_t>(y) * w + x] = sum / 9.0f;
+    }
+  }
+  *check = CompareAt(b.Download(out), want, "texture-2d " + variant);
+  const LaunchTrace& t = b.launches().back();
+  for (std::size_t i = 0; i < t.sites.size(); ++i) {
+    if (t.sites[i].op == AccessOp::kLoad && t.sites[i].space != MemorySpace::kShared) {
+      (*metrics)["read_sectors_per_request"] = t.stats.sites[i].SectorsPerRequest();
+      (*metrics)["read_space"] = ToString(t.sites[i].space);
+    }
+  }
+  (*metrics)["layout"] = variant == "global" ? "row-major" : ToString(layout.kind);
   return {};
 }
 

@@ -184,6 +184,27 @@ std::vector<LessonInfo> MakeCatalogue() {
                "count the communication of the whole product as m k n (b_r + b_c) / (b_r b_c); "
                "doubling b_r and b_c (tiled-2x2) halves it again.",
                "matmul.cuh", lesson_sources::kMatmulCuh});
+  v.push_back({"texture-2d",
+               "2D blur: global memory against texture, row-major against Morton and tiles",
+               {{"global", "reads the image row-major from global memory"},
+                {"texture", "reads through tex2D (a real CUDA texture object on a GPU)"}},
+               {{"width", 64, 8, 4096, 1, "image width (pixels)"},
+                {"height", 64, 8, 4096, 1, "image height (pixels)"},
+                {"block", 16, 4, 32, 1, "threads per block side"},
+                {"layout", 0, 0, 2, 1, "texture variant: where texels lie in memory", {"row-major", "morton", "tiled"}},
+                {"tile_width", 8, 1, 64, 1, "tiled layout: tile width"},
+                {"tile_height", 8, 1, 64, 1, "tiled layout: tile height"},
+                {"micro_width", 2, 1, 64, 1, "tiled layout: micro tile width inside a tile"},
+                {"micro_height", 2, 1, 64, 1, "tiled layout: micro tile height"}},
+               "Each thread averages its pixel's 3x3 neighbourhood, so a warp reads a small 2D "
+               "patch. Row-major storage lays that patch out as separate rows; the texture unit's "
+               "layouts keep nearby pixels (in x and in y) at nearby addresses, which is what the "
+               "slides mean by 2D spatial locality. Switch the texture variant's layout between "
+               "row-major, Morton and tiled and compare the sectors per request. The slides' "
+               "reordered-address table (24x16, captioned Z-order) is in fact the tiled layout with "
+               "8x8 tiles of 2x2 micro tiles (warpscope-cli layout --layout tiled --micro-width 2 "
+               "--micro-height 2); true Z-order goes down a row after two 2x2 blocks.",
+               "texture_2d.cuh", lesson_sources::kTexture_2dCuh});
   v.push_back({"occupancy",
                "Occupancy calculator",
                {{"calculator", "blocks, warps and threads per multiprocessor; which limit binds"}},

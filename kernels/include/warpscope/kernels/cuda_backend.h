@@ -30,7 +30,38 @@ class CudaBackend {
  public:
   explicit CudaBackend(const RunOptions& options) : options_(options) {}
   ~CudaBackend() {
+    for (cudaTextureObject_t t : textures_) cudaDestroyTextureObject(t);
+    for (cudaArray_t a : arrays_) cudaFreeArray(a);
     for (void* p : allocations_) cudaFree(p);
+  }
+
+  // A real CUDA texture object over a copy of `g` in a cudaArray: point sampling, clamped
+  // addresses, unnormalized coordinates. Fetches are recorded at `layout`'s addresses.
+  template <typename T>
+  Texture2D<T> MakeTexture2D(const Global<const T>& g, int width, int height, Layout2D layout) {
+    Texture2D<T> tex(g, width, height, layout);
+    cudaChannelFormatDesc format = cudaCreateChannelDesc<T>();
+    cudaArray_t array = nullptr;
+    Keep(WS_CUDA(cudaMallocArray(&array, &format, static_cast<std::size_t>(width), static_cast<std::size_t>(height))));
+    if (array == nullptr) return tex;
+    arrays_.push_back(array);
+    const std::size_t row = static_cast<std::size_t>(width) * sizeof(T);
+    Keep(WS_CUDA(cudaMemcpy2DToArray(array, 0, 0, g.data(), row, row, static_cast<std::size_t>(height),
+                                     cudaMemcpyDeviceToDevice)));
+    cudaResourceDesc res{};
+    res.resType = cudaResourceTypeArray;
+    res.res.array.array = array;
+    cudaTextureDesc desc{};
+    desc.addressMode[0] = cudaAddressModeClamp;
+    desc.addressMode[1] = cudaAddressModeClamp;
+    desc.filterMode = cudaFilterModePoint;
+    desc.readMode = cudaReadModeElementType;
+    desc.normalizedCoords = 0;
+    cudaTextureObject_t object = 0;
+    Keep(WS_CUDA(cudaCreateTextureObject(&object, &res, &desc, nullptr)));
+    if (object != 0) textures_.push_back(object);
+    tex.set_texture_object(object);
+    return tex;
   }
   CudaBackend(const CudaBackend&) = delete;
   CudaBackend& operator=(const CudaBackend&) = delete;
@@ -155,6 +186,8 @@ class CudaBackend {
   RunOptions options_;
   DevicePreset preset_;
   std::vector<DeviceBuffer> user_buffers_;
+  std::vector<cudaArray_t> arrays_;
+  std::vector<cudaTextureObject_t> textures_;
   std::string device_;
   std::vector<void*> allocations_;
   std::vector<BufferInfo> buffers_;

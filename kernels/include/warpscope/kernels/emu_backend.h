@@ -44,6 +44,12 @@ class EmuBackend {
     return std::vector<std::remove_const_t<T>>(g.data(), g.data() + g.size());
   }
 
+  // A texture over a row-major buffer; fetches are recorded at the layout's addresses.
+  template <typename T>
+  Texture2D<T> MakeTexture2D(const Global<const T>& g, int width, int height, Layout2D layout) {
+    return Texture2D<T>(g, width, height, layout);
+  }
+
   // Runs `body` (a lambda that calls the kernel) once per GPU thread.
   template <typename F>
   Status Launch(const std::string& kernel, Dim3 grid, Dim3 block, std::uint32_t shared_bytes,

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "warpscope/trace/layout.h"
+
 #if !WS_DEVICE_CODE
 #include <atomic>
 #endif
@@ -174,32 +176,47 @@ class Constant {
   std::uint32_t buffer_;
 };
 
-// A 2D texture of width x height texels stored row by row. tex2D(t, x, y) fetches texel (x, y)
-// with coordinates clamped to the edge, like cudaAddressModeClamp, and records a texture load
-// at the texel's address, so the layout views can count the sectors a warp's footprint touches.
+// A 2D texture of width x height texels. tex2D(t, x, y) fetches texel (x, y) with coordinates
+// clamped to the edge (cudaAddressModeClamp) and records a texture load at the address the
+// texture's layout gives that texel (row-major, Morton or tiled; see trace/layout.h), so the
+// views can count the sectors a warp's 2D footprint touches under each layout. The values come
+// from a row-major buffer on the emulator and from a real CUDA texture object on a GPU (whose
+// own layout the hardware keeps to itself).
 template <typename T>
 class Texture2D {
  public:
-  WS_HD Texture2D() : data_(nullptr), count_(0), width_(0), height_(0), buffer_(0) {}
-  // width x height texels must fit in the buffer (checked on every fetch by the emulator).
-  WS_HD Texture2D(const Global<const T>& g, int width, int height)
-      : data_(g.data()), count_(g.size()), width_(width), height_(height), buffer_(g.buffer()) {}
-  WS_HD int width() const { return width_; }
-  WS_HD int height() const { return height_; }
-  WS_HD ReadOnlyRef<T, kKeyTexture> Fetch(int x, int y, std::uint32_t line) const {
-    x = x < 0 ? 0 : (x >= width_ ? width_ - 1 : x);
-    y = y < 0 ? 0 : (y >= height_ ? height_ - 1 : y);
-    const long long i = static_cast<long long>(y) * width_ + x;
+  WS_HD Texture2D() : data_(nullptr), count_(0), buffer_(0), texture_(0) {}
+  WS_HD Texture2D(const Global<const T>& g, int width, int height, Layout2D layout = Layout2D{})
+      : data_(g.data()), count_(g.size()), buffer_(g.buffer()), texture_(0), layout_(layout) {
+    layout_.width = width;
+    layout_.height = height;
+  }
+  WS_HD int width() const { return layout_.width; }
+  WS_HD int height() const { return layout_.height; }
+  WS_HD const Layout2D& layout() const { return layout_; }
+  // The CUDA texture object to fetch through (the CUDA runner sets it).
+  WS_HD void set_texture_object(unsigned long long object) { texture_ = object; }
+
+  WS_HD T Fetch(int x, int y, std::uint32_t line) const {
+    const int w = layout_.width, h = layout_.height;
+    x = x < 0 ? 0 : (x >= w ? w - 1 : x);
+    y = y < 0 ? 0 : (y >= h ? h - 1 : y);
+    const long long i = static_cast<long long>(y) * w + x;
     detail::Check(i, count_, line, "texture");
-    return ReadOnlyRef<T, kKeyTexture>(data_ + i, static_cast<std::uint32_t>(i * sizeof(T)), line,
-                                       buffer_);
+    detail::Record(MakeSiteKey(line, kKeyTexture, kKeyLoad, sizeof(T), buffer_),
+                   static_cast<std::uint32_t>(layout_.Index(x, y) * sizeof(T)));
+#if defined(__CUDA_ARCH__)
+    if (texture_ != 0) return ::tex2D<T>(texture_, x + 0.5f, y + 0.5f);
+#endif
+    return data_[i];
   }
 
  private:
   const T* data_;
   unsigned long long count_;
-  int width_, height_;
   std::uint32_t buffer_;
+  unsigned long long texture_;
+  Layout2D layout_;
 };
 
 template <typename T>

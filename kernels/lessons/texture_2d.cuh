@@ -1,0 +1,38 @@
+// A 3x3 box blur of a width x height image, read from global memory or through the texture
+// unit (the memory-model slides: texture memory is cached per SM and suits 2D locality).
+#pragma once
+#include "warpscope/kernels/ws_cuda.h"
+using ws::Global;
+using ws::Texture2D;
+
+__device__ int clampTo(int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }
+
+// global: the image row-major in global memory. A warp of a 16-wide block covers 16 x 2 pixels,
+// so each of its loads touches two rows: two runs of 64 bytes.
+__global__ void blurGlobal(Global<float> out, Global<const float> in, int width, int height) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= width || y >= height) return;
+  float sum = 0;
+  for (int dy = -1; dy <= 1; ++dy) {
+    for (int dx = -1; dx <= 1; ++dx) {
+      sum += in[clampTo(y + dy, 0, height - 1) * width + clampTo(x + dx, 0, width - 1)];
+    }
+  }
+  out[y * width + x] = sum / 9.0f;
+}
+
+// texture: the same blur through tex2D, which clamps at the edges by itself. Where the texels
+// lie in memory depends on the layout: a 2D footprint stays compact under Morton or tiles.
+__global__ void blurTexture(Global<float> out, Texture2D<float> image, int width, int height) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= width || y >= height) return;
+  float sum = 0;
+  for (int dy = -1; dy <= 1; ++dy) {
+    for (int dx = -1; dx <= 1; ++dx) {
+      sum += tex2D(image, x + dx, y + dy);
+    }
+  }
+  out[y * width + x] = sum / 9.0f;
+}
