@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/report.h"
-#include "warpscope/trace/layout_table.h"
 #include "warpscope/kernels/devices.h"
+#include "warpscope/trace/layout_table.h"
 
 namespace {
 
@@ -47,8 +47,8 @@ int ListDevices(bool as_json) {
 
 // "--set NAME=VALUE": the value is a whole number, or one of the parameter's named choices
 // (occupancy's device=cc1.3). Returns false with one line naming what is wrong.
-bool ParseSet(const std::string& lesson, const std::string& text, std::string* name, long long* value,
-              std::string* error) {
+bool ParseSet(const std::string& lesson, const std::string& text, std::string* name,
+              long long* value, std::string* error) {
   const auto eq = text.find('=');
   if (eq == std::string::npos || eq == 0) {
     *error = "--set needs NAME=VALUE (got '" + text + "')";
@@ -118,8 +118,8 @@ int RunCommand(const std::string& lesson, const std::string& variant,
 
 // `layout`: which pixel each memory position holds, in memory order. Text: rows of `width`
 // regular (row-major) addresses, the form of the slides' reordered-address table.
-int LayoutCommand(const std::string& kind, int width, int height, int tile_w, int tile_h, int micro_w, int micro_h,
-                  bool json) {
+int LayoutCommand(const std::string& kind, int width, int height, int tile_w, int tile_h,
+                  int micro_w, int micro_h, bool json) {
   auto k = ws::ParseLayoutKind(kind);
   if (!k.ok()) {
     std::cerr << "warpscope-cli: " << k.status().message() << "\n";
@@ -137,13 +137,15 @@ int LayoutCommand(const std::string& kind, int width, int height, int tile_w, in
       j["tile"] = {tile_w, tile_h};
       j["micro_tile"] = {micro_w, micro_h};
     }
-    for (const ws::LayoutCell& c : *order) j["cells"].push_back({{"position", c.position}, {"x", c.x}, {"y", c.y}});
+    for (const ws::LayoutCell& c : *order)
+      j["cells"].push_back({{"position", c.position}, {"x", c.x}, {"y", c.y}});
     std::cout << j.dump() << "\n";
     return 0;
   }
   std::size_t i = 0;
   for (const ws::LayoutCell& c : *order) {
-    std::cout << (c.y * width + c.x) << ((++i % static_cast<std::size_t>(width)) == 0 ? "\n" : "\t");
+    std::cout << (c.y * width + c.x)
+              << ((++i % static_cast<std::size_t>(width)) == 0 ? "\n" : "\t");
   }
   if (i % static_cast<std::size_t>(width) != 0) std::cout << "\n";
   return 0;
@@ -172,7 +174,8 @@ int main(int argc, char** argv) {
                   "Device preset whose limits the emulator enforces (g80, gt200, fermi, turing, "
                   "ampere, hopper)");
   run->add_flag("--json", json, "One JSON object");
-  auto* layout = cli.add_subcommand("layout", "Print an image's memory order under a layout (the slides' table)");
+  auto* layout = cli.add_subcommand(
+      "layout", "Print an image's memory order under a layout (the slides' table)");
   std::string layout_kind = "row-major";
   int lw = 24, lh = 16, tw = 8, th = 8, mw = 1, mh = 1;
   layout->add_option("--layout", layout_kind, "row-major, morton or tiled");

@@ -41,7 +41,8 @@ nlohmann::json LessonRunJson(const LessonRun& run) {
   j["device"] = run.device;
   j["params"] = ParamsJson(run);
   j["lesson_metrics"] = run.metrics;
-  j["timing"] = {{"kind", run.timing.kind}, {"ms", Round(run.timing.ms, 6)}, {"note", run.timing.note}};
+  j["timing"] = {
+      {"kind", run.timing.kind}, {"ms", Round(run.timing.ms, 6)}, {"note", run.timing.note}};
   j["check"] = {{"ok", run.check.ok}, {"message", run.check.message}};
   j["sites"] = nlohmann::json::array();
   j["barriers"] = nlohmann::json::array();

@@ -249,7 +249,8 @@ class Worker {
 
   unsigned char* DynamicShared(std::uint32_t* bytes, std::uint32_t* offset) {
     const LaunchConfig& cfg = *launch_->config;
-    if (dynamic_shared_.size() != cfg.dynamic_shared_bytes) dynamic_shared_.assign(cfg.dynamic_shared_bytes, 0);
+    if (dynamic_shared_.size() != cfg.dynamic_shared_bytes)
+      dynamic_shared_.assign(cfg.dynamic_shared_bytes, 0);
     *bytes = cfg.dynamic_shared_bytes;
     *offset = (cfg.shared_bytes + 15u) & ~15u;  // after the static arrays, as on a GPU
     return dynamic_shared_.data();
@@ -456,7 +457,9 @@ std::uint32_t SharedArrayBase(std::uint32_t bytes, std::uint32_t* tag, std::uint
   return t_worker->SharedBase(bytes, tag, base);
 }
 
-void AddWork(std::uint32_t units) { t_worker->AddWork(units); }
+void AddWork(std::uint32_t units) {
+  t_worker->AddWork(units);
+}
 
 unsigned char* DynamicSharedMemory(std::uint32_t* bytes, std::uint32_t* offset) {
   return t_worker->DynamicShared(bytes, offset);

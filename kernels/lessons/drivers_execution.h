@@ -28,10 +28,12 @@ Status RunPicture(B& b, const Params& p, OutputCheck* check, nlohmann::json* met
   for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(i % 251);
   auto d_Pin = b.template Upload<float>("d_Pin", in);
   auto d_Pout = b.template Alloc<float>("d_Pout", in.size());
-  const Dim3 grid{static_cast<std::uint32_t>((n + bs - 1) / bs), static_cast<std::uint32_t>((m + bs - 1) / bs), 1};
+  const Dim3 grid{static_cast<std::uint32_t>((n + bs - 1) / bs),
+                  static_cast<std::uint32_t>((m + bs - 1) / bs), 1};
   const Dim3 block{static_cast<std::uint32_t>(bs), static_cast<std::uint32_t>(bs), 1};
   const int ni = static_cast<int>(n), mi = static_cast<int>(m);
-  if (Status s = WS_LAUNCH(b, PictureKernel, grid, block, 0, d_Pin, d_Pout, ni, mi); !s.ok()) return s;
+  if (Status s = WS_LAUNCH(b, PictureKernel, grid, block, 0, d_Pin, d_Pout, ni, mi); !s.ok())
+    return s;
   std::vector<float> want(in.size());
   for (std::size_t i = 0; i < in.size(); ++i) want[i] = 2 * in[i];
   *check = CompareAt(b.Download(d_Pout), want, "picture");
@@ -58,13 +60,15 @@ Status RunPicture(B& b, const Params& p, OutputCheck* check, nlohmann::json* met
   (*metrics)["grid"] = {grid.x, grid.y};
   // The textbook's four regions: blocks wholly inside, cut by the right edge, by the bottom
   // edge, and the corner block cut by both.
-  (*metrics)["regions"] = {{"inside", full}, {"right_edge", right}, {"bottom_edge", bottom}, {"corner", corner}};
+  (*metrics)["regions"] = {
+      {"inside", full}, {"right_edge", right}, {"bottom_edge", bottom}, {"corner", corner}};
   return {};
 }
 
 // barrier -------------------------------------------------------------------------------------
 template <typename B>
-Status RunBarrier(B& b, const std::string& variant, const Params& p, OutputCheck* check, nlohmann::json* metrics) {
+Status RunBarrier(B& b, const std::string& variant, const Params& p, OutputCheck* check,
+                  nlohmann::json* metrics) {
   const long long threads = p.at("threads"), skew = p.at("skew");
   auto out = b.template Alloc<float>("out", static_cast<std::size_t>(threads));
   const Dim3 grid{1, 1, 1}, block{static_cast<std::uint32_t>(threads), 1, 1};
@@ -72,13 +76,15 @@ Status RunBarrier(B& b, const std::string& variant, const Params& p, OutputCheck
   if (variant == "divergent-barrier") {
     if (std::string(B::kName) == "cuda") {
       return Status::Error(
-          "divergent-barrier runs on the emulator only: on a GPU a __syncthreads() that some threads never "
+          "divergent-barrier runs on the emulator only: on a GPU a __syncthreads() that some "
+          "threads never "
           "reach is undefined behaviour and may hang the GPU");
     }
     return WS_LAUNCH(b, divergentBarrier, grid, block, 0, out, sk);  // reports the error
   }
   if (Status s = WS_LAUNCH(b, unevenWork, grid, block, 0, out, sk); !s.ok()) return s;
-  *check = CompareAt(b.Download(out), std::vector<float>(static_cast<std::size_t>(threads), 1.0f), "barrier");
+  *check = CompareAt(b.Download(out), std::vector<float>(static_cast<std::size_t>(threads), 1.0f),
+                     "barrier");
   const LaunchTrace& t = b.launches().back();
   if (!t.stats.barriers.empty()) {
     (*metrics)["max_wait"] = t.stats.barriers[0].max_wait;
@@ -90,11 +96,13 @@ Status RunBarrier(B& b, const std::string& variant, const Params& p, OutputCheck
 
 // divergence ----------------------------------------------------------------------------------
 template <typename B>
-Status RunDivergence(B& b, const std::string& variant, const Params& p, OutputCheck* check, nlohmann::json* metrics) {
+Status RunDivergence(B& b, const std::string& variant, const Params& p, OutputCheck* check,
+                     nlohmann::json* metrics) {
   const long long threads = p.at("threads"), blocks = p.at("blocks");
   const std::size_t n = static_cast<std::size_t>(threads * blocks);
   auto out = b.template Alloc<float>("out", n);
-  const Dim3 grid{static_cast<std::uint32_t>(blocks), 1, 1}, block{static_cast<std::uint32_t>(threads), 1, 1};
+  const Dim3 grid{static_cast<std::uint32_t>(blocks), 1, 1},
+      block{static_cast<std::uint32_t>(threads), 1, 1};
   Status s = variant == "by-thread" ? WS_LAUNCH(b, branchByThread, grid, block, 0, out)
                                     : WS_LAUNCH(b, branchByWarp, grid, block, 0, out);
   if (!s.ok()) return s;
@@ -112,26 +120,31 @@ Status RunDivergence(B& b, const std::string& variant, const Params& p, OutputCh
 
 // matmul --------------------------------------------------------------------------------------
 template <int T, typename B>
-Status LaunchMatmul(B& b, const std::string& variant, int width, Global<const float> M, Global<const float> N,
-                    Global<float> P) {
+Status LaunchMatmul(B& b, const std::string& variant, int width, Global<const float> M,
+                    Global<const float> N, Global<float> P) {
   const auto w = static_cast<std::uint32_t>(width);
   if (variant == "tiled") {
-    return WS_LAUNCH(b, MatrixMulTiled<T>, (Dim3{w / T, w / T, 1}), (Dim3{T, T, 1}), 2 * T * T * 4, M, N, P, width);
+    return WS_LAUNCH(b, MatrixMulTiled<T>, (Dim3{w / T, w / T, 1}), (Dim3{T, T, 1}), 2 * T * T * 4,
+                     M, N, P, width);
   }
-  return WS_LAUNCH(b, MatrixMulTiled2x2<T>, (Dim3{w / (2 * T), w / (2 * T), 1}), (Dim3{T, T, 1}), 2 * 2 * T * T * 4,
-                   M, N, P, width);
+  return WS_LAUNCH(b, MatrixMulTiled2x2<T>, (Dim3{w / (2 * T), w / (2 * T), 1}), (Dim3{T, T, 1}),
+                   2 * 2 * T * T * 4, M, N, P, width);
 }
 
 template <typename B>
-Status RunMatmul(B& b, const std::string& variant, const Params& p, OutputCheck* check, nlohmann::json* metrics) {
+Status RunMatmul(B& b, const std::string& variant, const Params& p, OutputCheck* check,
+                 nlohmann::json* metrics) {
   const long long width = p.at("width"), tile = p.at("tile");
   if (tile != 8 && tile != 16 && tile != 32) {
-    return Status::Error("tile = " + std::to_string(tile) + " is not allowed: tile must be 8, 16 or 32");
+    return Status::Error("tile = " + std::to_string(tile) +
+                         " is not allowed: tile must be 8, 16 or 32");
   }
-  const long long b_rc = variant == "tiled-2x2" ? 2 * tile : tile;  // the P block a thread block computes
+  const long long b_rc =
+      variant == "tiled-2x2" ? 2 * tile : tile;  // the P block a thread block computes
   if (variant != "naive" && width % b_rc != 0) {
-    return Status::Error("width " + std::to_string(width) + " must be a multiple of " + std::to_string(b_rc) +
-                         " for " + variant + " with tile " + std::to_string(tile));
+    return Status::Error("width " + std::to_string(width) + " must be a multiple of " +
+                         std::to_string(b_rc) + " for " + variant + " with tile " +
+                         std::to_string(tile));
   }
   const std::size_t n = static_cast<std::size_t>(width * width);
   // Small whole numbers: every sum is exact in float, whatever the order or FMA.
@@ -159,7 +172,9 @@ Status RunMatmul(B& b, const std::string& variant, const Params& p, OutputCheck*
   for (long long r = 0; r < width; ++r) {
     for (long long k = 0; k < width; ++k) {
       const float a = hm[static_cast<std::size_t>(r * width + k)];
-      for (long long c = 0; c < width; ++c) want[static_cast<std::size_t>(r * width + c)] += a * hn[static_cast<std::size_t>(k * width + c)];
+      for (long long c = 0; c < width; ++c)
+        want[static_cast<std::size_t>(r * width + c)] +=
+            a * hn[static_cast<std::size_t>(k * width + c)];
     }
   }
   *check = CompareAt(b.Download(P), want, "matmul " + variant);

@@ -80,146 +80,181 @@ std::vector<LessonInfo> MakeCatalogue() {
                "transpose.cuh",
                lesson_sources::kTransposeCuh});
 
-  v.push_back({"vecadd",
-               "Vector add: chunked against interleaved threads",
-               {{"chunked", "each thread adds values_per_thread contiguous elements (not coalesced)"},
-                {"interleaved", "consecutive threads add consecutive elements (coalesced)"}},
-               {{"values_per_thread", 4, 1, 64, 1, "elements each thread adds"},
-                {"block", 128, 32, 1024, 32, "threads per block (blockDim.x)"},
-                {"grid", 32, 1, 65535, 1, "blocks in the grid (gridDim.x)"}},
-               "Both kernels add the same vectors; only the mapping of elements to threads differs. "
-               "In the chunked kernel (the CSU slides' first version) neighbouring threads are "
-               "values_per_thread floats apart, so one warp load touches values_per_thread times "
-               "more 32-byte sectors than it needs. In the interleaved kernel the threads of a warp "
-               "read 32 consecutive floats at every step: 4 sectors, fully coalesced. Raise "
-               "values_per_thread and watch the chunked kernel's sectors per request grow to 32 while "
-               "the interleaved one stays at 4.",
-               "vecadd.cuh", lesson_sources::kVecaddCuh});
-  v.push_back({"picture",
-               "2D picture kernel: threads outside the image",
-               {{"picture", "one thread per pixel, with a bounds test"}},
-               {{"width", 76, 1, 2048, 1, "image width n (pixels)"},
-                {"height", 62, 1, 2048, 1, "image height m (pixels)"},
-                {"block", 16, 1, 32, 1, "threads per block side (blockDim.x = blockDim.y)"}},
-               "The textbook covers a 76x62 picture with 16x16 blocks: a 5x4 grid of 80x64 threads. "
-               "Threads whose Row or Col falls outside the picture fail the bounds test and do "
-               "nothing, so the grid has four kinds of blocks: inside, cut by the right edge, cut by "
-               "the bottom edge, and the corner block cut by both. Of the 5120 threads, 4712 have a "
-               "pixel and 408 are idle. Change the block size and see how many threads are wasted.",
-               "picture.cuh", lesson_sources::kPictureCuh});
-  v.push_back({"barrier",
-               "Barrier synchronization: waiting for the slowest thread",
-               {{"uneven", "thread t works t * skew units, then all meet at __syncthreads()"},
-                {"divergent-barrier", "a __syncthreads() inside a thread-dependent if (emulator only)"}},
-               {{"threads", 32, 2, 1024, 1, "threads in the block"},
-                {"skew", 10, 0, 1000, 1, "work units between consecutive threads"}},
-               "All threads of a block must reach __syncthreads() before any leaves it, so the block "
-               "moves at the pace of its slowest thread: the textbook's barrier figure, where early "
-               "arrivals wait for the late ones. With skew units of work per thread index, thread 0 "
-               "waits (threads - 1) x skew units for the last one. The divergent-barrier variant "
-               "puts the barrier inside an if that only half the threads take: those threads would "
-               "wait forever, so the emulator stops and names the line and the threads. On a GPU it "
-               "is undefined behaviour, so it is refused there.",
-               "barrier.cuh", lesson_sources::kBarrierCuh});
-  v.push_back({"divergence",
-               "Branch divergence: by thread against by warp",
-               {{"by-thread", "if (threadIdx.x > 2): warp 0 of each block diverges"},
-                {"by-warp", "if (threadIdx.x / WARP_SIZE > 2): whole warps take one side"}},
-               {{"threads", 256, 32, 1024, 32, "threads per block"},
-                {"blocks", 4, 1, 65535, 1, "blocks in the grid"}},
-               "A warp executes one instruction for all its lanes; when lanes disagree on a branch, "
-               "the warp runs both sides one after the other with part of its lanes switched off. "
-               "The slides contrast if (threadIdx.x > 2), which splits warp 0 of every block (lanes "
-               "0-2 on one side, 3-31 on the other), with if (threadIdx.x / WARP_SIZE > 2), whose "
-               "condition is the same for all 32 lanes of a warp: no divergence at all. Look at the "
-               "active lanes of each store.",
-               "divergence.cuh", lesson_sources::kDivergenceCuh});
-  v.push_back({"constant",
-               "Constant memory: broadcast against serialized reads",
-               {{"broadcast", "all threads of a warp read the same coefficient"},
-                {"serialized", "each lane reads a different coefficient"}},
-               {{"threads", 256, 32, 1024, 32, "threads per block"},
-                {"blocks", 8, 1, 65535, 1, "blocks in the grid"}},
-               "Constant memory is cached and broadcast: when every thread of a warp reads the same "
-               "address, one read serves them all, which is why the slides say it saves bandwidth. "
-               "When the threads read different addresses, the reads are served one after another: "
-               "the slides' 16 serialized reads for a half-warp, 32 for a modern warp. Compare the "
-               "serialized reads per request of the two variants.",
-               "constant.cuh", lesson_sources::kConstantCuh});
-  v.push_back({"atomics",
-               "Atomic histogram: lanes that collide on one bin",
-               {{"histogram", "atomicAdd(&bins[data[i] % bins], 1)"}},
-               {{"bins", 8, 1, 1024, 1, "number of histogram bins"},
-                {"threads", 256, 32, 1024, 32, "threads per block"},
-                {"blocks", 8, 1, 65535, 1, "blocks in the grid"}},
-               "An atomic read-modify-write never loses an update, but the lanes of a warp that hit "
-               "the same address are served one at a time. Element i goes to bin i % bins, so a warp "
-               "puts 32 / bins lanes on each bin: 32-way with one bin, 4-way with eight, conflict "
-               "free with 32 or more. The conflict histogram counts warp requests by their degree.",
-               "atomics.cuh", lesson_sources::kAtomicsCuh});
-  v.push_back({"reverse",
-               "Array reversal through static and dynamic shared memory",
-               {{"static", "__shared__ int s[1024]: size fixed at compile time"},
-                {"dynamic", "extern __shared__ int s[]: size from <<<1, n, n*sizeof(int)>>>"}},
-               {{"n", 64, 1, 1024, 1, "elements (and threads)"}},
-               "Each thread copies one element into shared memory, waits at __syncthreads() so that "
-               "every element is there, then reads its mirror element: without the barrier a thread "
-               "could read a slot nobody has written yet. The memory-model slides show the same "
-               "kernel with a static array and with a dynamic one whose size is the launch's third "
-               "parameter; the records and the result are the same, only the shared memory a block "
-               "reserves differs.",
-               "reverse.cuh", lesson_sources::kReverseCuh});
-  v.push_back({"matmul",
-               "Matrix multiplication: global, tiled, and 2x2 tiles per thread",
-               {{"naive", "one thread per P element, every operand from global memory"},
-                {"tiled", "TILE_WIDTH x TILE_WIDTH tiles staged in shared memory"},
-                {"tiled-2x2", "b_r = b_c = 2 t: each thread computes four P elements"}},
-               {{"width", 64, 8, 4096, 8, "matrix width (square matrices)"},
-                {"tile", 16, 8, 32, 8, "TILE_WIDTH t (8, 16 or 32)"}},
-               "The naive kernel loads 2 x Width floats from global memory for every P element. The "
-               "tiled kernel has the block load each tile of M and N once into shared memory and "
-               "reuse it TILE_WIDTH times, so global loads fall by a factor of TILE_WIDTH (the "
-               "textbook's factor of 16 for 16x16 tiles), for 2 x TILE_WIDTH^2 x 4 bytes of shared "
-               "memory per block (2 KB at 16, 8 KB at 32) and two barriers per tile. The CSU slides "
-               "count the communication of the whole product as m k n (b_r + b_c) / (b_r b_c); "
-               "doubling b_r and b_c (tiled-2x2) halves it again.",
-               "matmul.cuh", lesson_sources::kMatmulCuh});
-  v.push_back({"texture-2d",
-               "2D blur: global memory against texture, row-major against Morton and tiles",
-               {{"global", "reads the image row-major from global memory"},
-                {"texture", "reads through tex2D (a real CUDA texture object on a GPU)"}},
-               {{"width", 64, 8, 4096, 1, "image width (pixels)"},
-                {"height", 64, 8, 4096, 1, "image height (pixels)"},
-                {"block", 16, 4, 32, 1, "threads per block side"},
-                {"layout", 0, 0, 2, 1, "texture variant: where texels lie in memory", {"row-major", "morton", "tiled"}},
-                {"tile_width", 8, 1, 64, 1, "tiled layout: tile width"},
-                {"tile_height", 8, 1, 64, 1, "tiled layout: tile height"},
-                {"micro_width", 2, 1, 64, 1, "tiled layout: micro tile width inside a tile"},
-                {"micro_height", 2, 1, 64, 1, "tiled layout: micro tile height"}},
-               "Each thread averages its pixel's 3x3 neighbourhood, so a warp reads a small 2D "
-               "patch. Row-major storage lays that patch out as separate rows; the texture unit's "
-               "layouts keep nearby pixels (in x and in y) at nearby addresses, which is what the "
-               "slides mean by 2D spatial locality. Switch the texture variant's layout between "
-               "row-major, Morton and tiled and compare the sectors per request. The slides' "
-               "reordered-address table (24x16, captioned Z-order) is in fact the tiled layout with "
-               "8x8 tiles of 2x2 micro tiles (warpscope-cli layout --layout tiled --micro-width 2 "
-               "--micro-height 2); true Z-order goes down a row after two 2x2 blocks.",
-               "texture_2d.cuh", lesson_sources::kTexture_2dCuh});
-  v.push_back({"occupancy",
-               "Occupancy calculator",
-               {{"calculator", "blocks, warps and threads per multiprocessor; which limit binds"}},
-               {{"threads", 192, 1, 1024, 1, "threads per block"},
-                {"registers", 20, 0, 255, 1, "registers per thread"},
-                {"shared_bytes", 68, 0, 232448, 1, "shared memory per block (bytes)"},
-                {"device", 0, 0, 7, 1, "the GPU generation", {"cc1.0", "cc1.3", "cc2.0", "cc3.5", "cc7.0", "cc8.0", "cc9.0", "gpu"}}},
-               "Occupancy is the number of warps a multiprocessor runs at once divided by the most it "
-               "can run. A block only starts when all of its warps, registers and shared memory fit, "
-               "so the scarcest resource sets how many blocks are resident. The slides' G80 example "
-               "(192 threads, 20 registers, 68 bytes of shared memory) is limited by registers: 2 "
-               "blocks, 12 warps, 50 %. The slide prints 3640 registers per block; 6 warps x 32 "
-               "threads x 20 registers is 3840, the figure used here. Move one input at a time and "
-               "watch which limit binds.",
-               "", {}});
+  v.push_back(
+      {"vecadd",
+       "Vector add: chunked against interleaved threads",
+       {{"chunked", "each thread adds values_per_thread contiguous elements (not coalesced)"},
+        {"interleaved", "consecutive threads add consecutive elements (coalesced)"}},
+       {{"values_per_thread", 4, 1, 64, 1, "elements each thread adds"},
+        {"block", 128, 32, 1024, 32, "threads per block (blockDim.x)"},
+        {"grid", 32, 1, 65535, 1, "blocks in the grid (gridDim.x)"}},
+       "Both kernels add the same vectors; only the mapping of elements to threads differs. "
+       "In the chunked kernel (the CSU slides' first version) neighbouring threads are "
+       "values_per_thread floats apart, so one warp load touches values_per_thread times "
+       "more 32-byte sectors than it needs. In the interleaved kernel the threads of a warp "
+       "read 32 consecutive floats at every step: 4 sectors, fully coalesced. Raise "
+       "values_per_thread and watch the chunked kernel's sectors per request grow to 32 while "
+       "the interleaved one stays at 4.",
+       "vecadd.cuh",
+       lesson_sources::kVecaddCuh});
+  v.push_back(
+      {"picture",
+       "2D picture kernel: threads outside the image",
+       {{"picture", "one thread per pixel, with a bounds test"}},
+       {{"width", 76, 1, 2048, 1, "image width n (pixels)"},
+        {"height", 62, 1, 2048, 1, "image height m (pixels)"},
+        {"block", 16, 1, 32, 1, "threads per block side (blockDim.x = blockDim.y)"}},
+       "The textbook covers a 76x62 picture with 16x16 blocks: a 5x4 grid of 80x64 threads. "
+       "Threads whose Row or Col falls outside the picture fail the bounds test and do "
+       "nothing, so the grid has four kinds of blocks: inside, cut by the right edge, cut by "
+       "the bottom edge, and the corner block cut by both. Of the 5120 threads, 4712 have a "
+       "pixel and 408 are idle. Change the block size and see how many threads are wasted.",
+       "picture.cuh",
+       lesson_sources::kPictureCuh});
+  v.push_back(
+      {"barrier",
+       "Barrier synchronization: waiting for the slowest thread",
+       {{"uneven", "thread t works t * skew units, then all meet at __syncthreads()"},
+        {"divergent-barrier", "a __syncthreads() inside a thread-dependent if (emulator only)"}},
+       {{"threads", 32, 2, 1024, 1, "threads in the block"},
+        {"skew", 10, 0, 1000, 1, "work units between consecutive threads"}},
+       "All threads of a block must reach __syncthreads() before any leaves it, so the block "
+       "moves at the pace of its slowest thread: the textbook's barrier figure, where early "
+       "arrivals wait for the late ones. With skew units of work per thread index, thread 0 "
+       "waits (threads - 1) x skew units for the last one. The divergent-barrier variant "
+       "puts the barrier inside an if that only half the threads take: those threads would "
+       "wait forever, so the emulator stops and names the line and the threads. On a GPU it "
+       "is undefined behaviour, so it is refused there.",
+       "barrier.cuh",
+       lesson_sources::kBarrierCuh});
+  v.push_back(
+      {"divergence",
+       "Branch divergence: by thread against by warp",
+       {{"by-thread", "if (threadIdx.x > 2): warp 0 of each block diverges"},
+        {"by-warp", "if (threadIdx.x / WARP_SIZE > 2): whole warps take one side"}},
+       {{"threads", 256, 32, 1024, 32, "threads per block"},
+        {"blocks", 4, 1, 65535, 1, "blocks in the grid"}},
+       "A warp executes one instruction for all its lanes; when lanes disagree on a branch, "
+       "the warp runs both sides one after the other with part of its lanes switched off. "
+       "The slides contrast if (threadIdx.x > 2), which splits warp 0 of every block (lanes "
+       "0-2 on one side, 3-31 on the other), with if (threadIdx.x / WARP_SIZE > 2), whose "
+       "condition is the same for all 32 lanes of a warp: no divergence at all. Look at the "
+       "active lanes of each store.",
+       "divergence.cuh",
+       lesson_sources::kDivergenceCuh});
+  v.push_back(
+      {"constant",
+       "Constant memory: broadcast against serialized reads",
+       {{"broadcast", "all threads of a warp read the same coefficient"},
+        {"serialized", "each lane reads a different coefficient"}},
+       {{"threads", 256, 32, 1024, 32, "threads per block"},
+        {"blocks", 8, 1, 65535, 1, "blocks in the grid"}},
+       "Constant memory is cached and broadcast: when every thread of a warp reads the same "
+       "address, one read serves them all, which is why the slides say it saves bandwidth. "
+       "When the threads read different addresses, the reads are served one after another: "
+       "the slides' 16 serialized reads for a half-warp, 32 for a modern warp. Compare the "
+       "serialized reads per request of the two variants.",
+       "constant.cuh",
+       lesson_sources::kConstantCuh});
+  v.push_back(
+      {"atomics",
+       "Atomic histogram: lanes that collide on one bin",
+       {{"histogram", "atomicAdd(&bins[data[i] % bins], 1)"}},
+       {{"bins", 8, 1, 1024, 1, "number of histogram bins"},
+        {"threads", 256, 32, 1024, 32, "threads per block"},
+        {"blocks", 8, 1, 65535, 1, "blocks in the grid"}},
+       "An atomic read-modify-write never loses an update, but the lanes of a warp that hit "
+       "the same address are served one at a time. Element i goes to bin i % bins, so a warp "
+       "puts 32 / bins lanes on each bin: 32-way with one bin, 4-way with eight, conflict "
+       "free with 32 or more. The conflict histogram counts warp requests by their degree.",
+       "atomics.cuh",
+       lesson_sources::kAtomicsCuh});
+  v.push_back(
+      {"reverse",
+       "Array reversal through static and dynamic shared memory",
+       {{"static", "__shared__ int s[1024]: size fixed at compile time"},
+        {"dynamic", "extern __shared__ int s[]: size from <<<1, n, n*sizeof(int)>>>"}},
+       {{"n", 64, 1, 1024, 1, "elements (and threads)"}},
+       "Each thread copies one element into shared memory, waits at __syncthreads() so that "
+       "every element is there, then reads its mirror element: without the barrier a thread "
+       "could read a slot nobody has written yet. The memory-model slides show the same "
+       "kernel with a static array and with a dynamic one whose size is the launch's third "
+       "parameter; the records and the result are the same, only the shared memory a block "
+       "reserves differs.",
+       "reverse.cuh",
+       lesson_sources::kReverseCuh});
+  v.push_back(
+      {"matmul",
+       "Matrix multiplication: global, tiled, and 2x2 tiles per thread",
+       {{"naive", "one thread per P element, every operand from global memory"},
+        {"tiled", "TILE_WIDTH x TILE_WIDTH tiles staged in shared memory"},
+        {"tiled-2x2", "b_r = b_c = 2 t: each thread computes four P elements"}},
+       {{"width", 64, 8, 4096, 8, "matrix width (square matrices)"},
+        {"tile", 16, 8, 32, 8, "TILE_WIDTH t (8, 16 or 32)"}},
+       "The naive kernel loads 2 x Width floats from global memory for every P element. The "
+       "tiled kernel has the block load each tile of M and N once into shared memory and "
+       "reuse it TILE_WIDTH times, so global loads fall by a factor of TILE_WIDTH (the "
+       "textbook's factor of 16 for 16x16 tiles), for 2 x TILE_WIDTH^2 x 4 bytes of shared "
+       "memory per block (2 KB at 16, 8 KB at 32) and two barriers per tile. The CSU slides "
+       "count the communication of the whole product as m k n (b_r + b_c) / (b_r b_c); "
+       "doubling b_r and b_c (tiled-2x2) halves it again.",
+       "matmul.cuh",
+       lesson_sources::kMatmulCuh});
+  v.push_back(
+      {"texture-2d",
+       "2D blur: global memory against texture, row-major against Morton and tiles",
+       {{"global", "reads the image row-major from global memory"},
+        {"texture", "reads through tex2D (a real CUDA texture object on a GPU)"}},
+       {{"width", 64, 8, 4096, 1, "image width (pixels)"},
+        {"height", 64, 8, 4096, 1, "image height (pixels)"},
+        {"block", 16, 4, 32, 1, "threads per block side"},
+        {"layout",
+         0,
+         0,
+         2,
+         1,
+         "texture variant: where texels lie in memory",
+         {"row-major", "morton", "tiled"}},
+        {"tile_width", 8, 1, 64, 1, "tiled layout: tile width"},
+        {"tile_height", 8, 1, 64, 1, "tiled layout: tile height"},
+        {"micro_width", 2, 1, 64, 1, "tiled layout: micro tile width inside a tile"},
+        {"micro_height", 2, 1, 64, 1, "tiled layout: micro tile height"}},
+       "Each thread averages its pixel's 3x3 neighbourhood, so a warp reads a small 2D "
+       "patch, and the warps of a block read overlapping patches. Row-major storage lays a "
+       "patch out as separate rows; Morton and tiled layouts keep pixels that are near in x "
+       "and in y near in memory, which is the 2D spatial locality the slides credit the "
+       "texture cache with. Per warp request the layouts come out close (a 32-byte sector "
+       "holds 8 floats of a row or a 4x2 Morton block); the gain the slides mean is reuse "
+       "in the texture cache across neighbouring rows, which these sector counts do not "
+       "model. The slides' reordered-address table (24x16, captioned Z-order) is in fact "
+       "the tiled layout with 8x8 tiles of 2x2 micro tiles (warpscope-cli layout --layout "
+       "tiled --micro-width 2 --micro-height 2); true Z-order goes down a row after two 2x2 "
+       "blocks.",
+       "texture_2d.cuh",
+       lesson_sources::kTexture_2dCuh});
+  v.push_back(
+      {"occupancy",
+       "Occupancy calculator",
+       {{"calculator", "blocks, warps and threads per multiprocessor; which limit binds"}},
+       {{"threads", 192, 1, 1024, 1, "threads per block"},
+        {"registers", 20, 0, 255, 1, "registers per thread"},
+        {"shared_bytes", 68, 0, 232448, 1, "shared memory per block (bytes)"},
+        {"device",
+         0,
+         0,
+         7,
+         1,
+         "the GPU generation",
+         {"cc1.0", "cc1.3", "cc2.0", "cc3.5", "cc7.0", "cc8.0", "cc9.0", "gpu"}}},
+       "Occupancy is the number of warps a multiprocessor runs at once divided by the most it "
+       "can run. A block only starts when all of its warps, registers and shared memory fit, "
+       "so the scarcest resource sets how many blocks are resident. The slides' G80 example "
+       "(192 threads, 20 registers, 68 bytes of shared memory) is limited by registers: 2 "
+       "blocks, 12 warps, 50 %. The slide prints 3640 registers per block; 6 warps x 32 "
+       "threads x 20 registers is 3840, the figure used here. Move one input at a time and "
+       "watch which limit binds.",
+       "",
+       {}});
   return v;
 }
 
@@ -315,7 +350,8 @@ Result<LessonRun> RunLesson(const std::string& id, const std::string& variant_in
   RunOptions opts = options;
   if (id == "picture") opts.keep_all_blocks = true;  // its figures are per block
   if (id == "occupancy") {
-    if (Status o = RunOccupancyLesson(params, &run); !o.ok()) return Status::Error(id + ": " + o.message());
+    if (Status o = RunOccupancyLesson(params, &run); !o.ok())
+      return Status::Error(id + ": " + o.message());
     return run;
   }
   if (backend == "emu") {

@@ -9,16 +9,21 @@
 namespace ws {
 namespace {
 
-const char* const kDevices[] = {"cc1.0", "cc1.3", "cc2.0", "cc3.5", "cc7.0", "cc8.0", "cc9.0", "gpu"};
+const char* const kDevices[] = {"cc1.0", "cc1.3", "cc2.0", "cc3.5",
+                                "cc7.0", "cc8.0", "cc9.0", "gpu"};
 
 // The real GPU's limits from cudaGetDeviceProperties; allocation units as on compute 7.0+.
 Result<OccupancyDevice> GpuOccupancyDevice() {
   const DeviceQuery q = QueryDevices();
-  if (q.gpus.empty()) return Status::Error("device = gpu needs a GPU, and there is none: " + q.why_no_gpu);
+  if (q.gpus.empty())
+    return Status::Error("device = gpu needs a GPU, and there is none: " + q.why_no_gpu);
   const GpuDevice& g = q.gpus.front();
-  OccupancyDevice d = *FindOccupancyDevice(g.cc_major >= 9 ? "cc9.0" : g.cc_major >= 8 ? "cc8.0" : "cc7.0");
+  OccupancyDevice d = *FindOccupancyDevice(g.cc_major >= 9   ? "cc9.0"
+                                           : g.cc_major >= 8 ? "cc8.0"
+                                                             : "cc7.0");
   d.name = "gpu";
-  d.description = g.name + " (compute " + std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor) + ")";
+  d.description =
+      g.name + " (compute " + std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor) + ")";
   d.multiprocessors = g.multiprocessors;
   d.max_threads_per_block = g.max_threads_per_block;
   d.max_warps_per_sm = g.max_threads_per_multiprocessor / g.warp_size;
@@ -29,7 +34,9 @@ Result<OccupancyDevice> GpuOccupancyDevice() {
 }
 
 nlohmann::json Point(const std::string& x_name, int x, const Result<OccupancyResult>& r) {
-  return {{x_name, x}, {"occupancy", r.ok() ? r->occupancy : 0.0}, {"active_blocks", r.ok() ? r->active_blocks : 0}};
+  return {{x_name, x},
+          {"occupancy", r.ok() ? r->occupancy : 0.0},
+          {"active_blocks", r.ok() ? r->active_blocks : 0}};
 }
 
 }  // namespace
@@ -57,19 +64,24 @@ Status RunOccupancyLesson(const Params& p, LessonRun* run) {
   m["warps_per_block"] = r->warps_per_block;
   m["registers_per_block"] = r->registers_per_block;
   m["shared_per_block"] = r->shared_per_block;
-  m["limits"] = {{"warps", r->limit_warps}, {"registers", r->limit_registers},
-                 {"shared", r->limit_shared}, {"blocks", r->limit_blocks}};
+  m["limits"] = {{"warps", r->limit_warps},
+                 {"registers", r->limit_registers},
+                 {"shared", r->limit_shared},
+                 {"blocks", r->limit_blocks}};
   m["blocks_per_gpu"] = r->active_blocks * d.multiprocessors;
   // The slides' three graphs: vary one input, keep the others.
   for (int t = 32; t <= d.max_threads_per_block; t += 32) {
-    m["vary_threads"].push_back(Point("threads", t, ComputeOccupancy(d, {t, in.registers, in.shared_bytes})));
+    m["vary_threads"].push_back(
+        Point("threads", t, ComputeOccupancy(d, {t, in.registers, in.shared_bytes})));
   }
   for (int reg = 0; reg <= d.max_registers_per_thread; reg += (reg < 32 ? 1 : 4)) {
-    m["vary_registers"].push_back(Point("registers", reg, ComputeOccupancy(d, {in.threads, reg, in.shared_bytes})));
+    m["vary_registers"].push_back(
+        Point("registers", reg, ComputeOccupancy(d, {in.threads, reg, in.shared_bytes})));
   }
   const int step = std::max(d.shared_unit, d.shared_per_sm / 64 / d.shared_unit * d.shared_unit);
   for (int sh = 0; sh <= d.shared_per_sm; sh += step) {
-    m["vary_shared"].push_back(Point("shared_bytes", sh, ComputeOccupancy(d, {in.threads, in.registers, sh})));
+    m["vary_shared"].push_back(
+        Point("shared_bytes", sh, ComputeOccupancy(d, {in.threads, in.registers, sh})));
   }
   return {};
 }

@@ -35,7 +35,10 @@ TEST(VecAdd, ChunkedIsNotCoalescedInterleavedIs) {
   // 32 blocks x 128 threads / 32 = 128 warps, 4 loads of A each: 512 requests on A's site.
   EXPECT_EQ(FirstSite(i, AccessOp::kLoad).requests, 512u);
   // From 8 values per thread the 32 lanes are 32 B apart: one sector each.
-  EXPECT_DOUBLE_EQ(FirstSite(Lesson("vecadd", "chunked", {{"values_per_thread", 8}}), AccessOp::kLoad).SectorsPerRequest(), 32.0);
+  EXPECT_DOUBLE_EQ(
+      FirstSite(Lesson("vecadd", "chunked", {{"values_per_thread", 8}}), AccessOp::kLoad)
+          .SectorsPerRequest(),
+      32.0);
 }
 
 TEST(Picture, TextbookFigureNumbers) {
@@ -43,7 +46,8 @@ TEST(Picture, TextbookFigureNumbers) {
   LessonRun r = Lesson("picture", "picture");
   EXPECT_EQ(r.metrics["active_threads"], 4712);
   EXPECT_EQ(r.metrics["idle_threads"], 408);
-  // Row-major over blocks: inside 16 x 16, right column 12 x 16, bottom row 16 x 14, corner 12 x 14.
+  // Row-major over blocks: inside 16 x 16, right column 12 x 16, bottom row 16 x 14, corner 12
+  // x 14.
   std::vector<int> want;
   for (int by = 0; by < 4; ++by) {
     for (int bx = 0; bx < 5; ++bx) want.push_back((bx == 4 ? 12 : 16) * (by == 3 ? 14 : 16));
@@ -68,9 +72,11 @@ TEST(Barrier, TheFirstThreadWaitsForTheLast) {
 TEST(Barrier, DivergentBarrierIsAnErrorWithLineAndThreads) {
   auto r = RunLesson("barrier", "divergent-barrier", {{"threads", 32}}, "emu", RunOptions{});
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find("threads 0-15 wait at __syncthreads() on line 24"), std::string::npos)
+  EXPECT_NE(r.status().message().find("threads 0-15 wait at __syncthreads() on line 24"),
+            std::string::npos)
       << r.status().message();
-  EXPECT_NE(r.status().message().find("threads 16-31 exited without reaching it"), std::string::npos);
+  EXPECT_NE(r.status().message().find("threads 16-31 exited without reaching it"),
+            std::string::npos);
 }
 
 TEST(Divergence, ByThreadSplitsOneWarpPerBlockByWarpNone) {
@@ -87,11 +93,13 @@ TEST(Constant, BroadcastIsOneReadSerializedIsThirtyTwo) {
 
 TEST(Atomics, ConflictDegreeRunsFromThirtyTwoToOne) {
   // Element i goes to bin i % bins: 32 / bins lanes of a warp per bin.
-  for (auto [bins, degree] : std::vector<std::pair<int, int>>{{1, 32}, {2, 16}, {8, 4}, {32, 1}, {100, 1}}) {
+  for (auto [bins, degree] :
+       std::vector<std::pair<int, int>>{{1, 32}, {2, 16}, {8, 4}, {32, 1}, {100, 1}}) {
     LessonRun r = Lesson("atomics", "histogram", {{"bins", bins}});
     EXPECT_EQ(r.metrics["conflict_degree_max"], degree) << bins << " bins";
     // 8 blocks x 256 threads = 64 warp requests, all of that degree.
-    EXPECT_EQ(r.metrics["conflict_degree_hist"][static_cast<std::size_t>(degree)], 64) << bins << " bins";
+    EXPECT_EQ(r.metrics["conflict_degree_hist"][static_cast<std::size_t>(degree)], 64)
+        << bins << " bins";
   }
 }
 
@@ -127,18 +135,45 @@ TEST(Matmul, TilingCutsGlobalLoadsByTheTileWidth) {
   EXPECT_DOUBLE_EQ(q.metrics["p_elements_per_thread"].get<double>(), 4.0);
   EXPECT_DOUBLE_EQ(q.metrics["reduction_factor"].get<double>(), 32.0);
   // 8 KB of shared memory per block at tile 32.
-  EXPECT_EQ(Lesson("matmul", "tiled", {{"width", 64}, {"tile", 32}}).metrics["shared_bytes_per_block"], 8192);
+  EXPECT_EQ(
+      Lesson("matmul", "tiled", {{"width", 64}, {"tile", 32}}).metrics["shared_bytes_per_block"],
+      8192);
 }
 
 TEST(Matmul, SizesThatDoNotFitAreRefused) {
   auto r = RunLesson("matmul", "tiled-2x2", {{"width", 48}, {"tile", 16}}, "emu", RunOptions{});
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().message(), "matmul: width 48 must be a multiple of 32 for tiled-2x2 with tile 16");
-  EXPECT_TRUE(RunLesson("matmul", "naive", {{"width", 48}, {"tile", 16}}, "emu", RunOptions{}).ok());
+  EXPECT_EQ(r.status().message(),
+            "matmul: width 48 must be a multiple of 32 for tiled-2x2 with tile 16");
+  EXPECT_TRUE(
+      RunLesson("matmul", "naive", {{"width", 48}, {"tile", 16}}, "emu", RunOptions{}).ok());
+}
+
+TEST(Texture2D, FetchesAreRecordedAtTheLayoutsAddresses) {
+  // A 32 x 8 image read by 8 x 8 blocks (warps of 8 x 4 pixels). Row-major: the fetch at
+  // (dx, dy) = (0, 0) of warp 0 covers rows 0-3, x 0-7: 4 rows x 32 B = 4 sectors.
+  LessonRun rm =
+      Lesson("texture-2d", "texture", {{"width", 32}, {"height", 8}, {"block", 8}, {"layout", 0}});
+  LessonRun mo =
+      Lesson("texture-2d", "texture", {{"width", 32}, {"height", 8}, {"block", 8}, {"layout", 1}});
+  LessonRun gl = Lesson("texture-2d", "global", {{"width", 32}, {"height", 8}, {"block", 8}});
+  EXPECT_EQ(rm.metrics["read_space"], "texture");
+  EXPECT_EQ(gl.metrics["read_space"], "global");
+  // Row-major texture addresses equal the global kernel's: same sectors.
+  EXPECT_DOUBLE_EQ(rm.metrics["read_sectors_per_request"].get<double>(),
+                   gl.metrics["read_sectors_per_request"].get<double>());
+  // Under Morton the same fetches land elsewhere, so the count differs.
+  EXPECT_NE(mo.metrics["read_sectors_per_request"].get<double>(),
+            rm.metrics["read_sectors_per_request"].get<double>());
+  auto bad =
+      RunLesson("texture-2d", "texture", {{"layout", 2}, {"micro_width", 3}}, "emu", RunOptions{});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(), "texture-2d: micro tile 3x2 must divide the tile 8x8");
 }
 
 TEST(Occupancy, TheSlidesG80ExampleThroughTheLesson) {
-  LessonRun r = Lesson("occupancy", "calculator");  // defaults: 192 threads, 20 registers, 68 B, cc1.0
+  LessonRun r =
+      Lesson("occupancy", "calculator");  // defaults: 192 threads, 20 registers, 68 B, cc1.0
   EXPECT_EQ(r.metrics["active_blocks"], 2);
   EXPECT_EQ(r.metrics["active_warps"], 12);
   EXPECT_EQ(r.metrics["active_threads"], 384);
@@ -152,8 +187,9 @@ TEST(Occupancy, TheSlidesG80ExampleThroughTheLesson) {
 TEST(Catalogue, ListsEveryLessonOfTheIssue) {
   std::vector<std::string> ids;
   for (const LessonInfo& l : Lessons()) ids.push_back(l.id);
-  for (const char* id : {"vecadd", "offset-copy", "stride-copy", "bank-stride", "transpose", "matmul", "picture",
-                         "barrier", "divergence", "constant", "atomics", "reverse", "occupancy"}) {
+  for (const char* id :
+       {"vecadd", "offset-copy", "stride-copy", "bank-stride", "transpose", "matmul", "picture",
+        "barrier", "divergence", "constant", "atomics", "reverse", "texture-2d", "occupancy"}) {
     EXPECT_NE(std::find(ids.begin(), ids.end(), id), ids.end()) << id;
   }
 }

@@ -26,7 +26,8 @@ TEST(Catalog, BadNamesSayWhatIsAllowed) {
   EXPECT_EQ(
       r.status().message(),
       "unknown lesson 'transpos'; lessons are: offset-copy, stride-copy, bank-stride, transpose, "
-            "vecadd, picture, barrier, divergence, constant, atomics, reverse, matmul, occupancy");
+      "vecadd, picture, barrier, divergence, constant, atomics, reverse, matmul, texture-2d, "
+      "occupancy");
   r = RunLesson("transpose", "fast", {}, "emu", {});
   EXPECT_EQ(r.status().message(),
             "unknown variant 'fast' for transpose; variants are: naive, coalesced, padded");

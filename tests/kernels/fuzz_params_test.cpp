@@ -28,7 +28,8 @@ double Cost(const std::string& id, const Params& p) {
   auto at = [&](const char* k) { return p.count(k) ? static_cast<double>(p.at(k)) : 1.0; };
   if (id == "transpose") return at("width") * at("height");
   if (id == "matmul") return at("width") * at("width") * at("width");
-  if (id == "picture") return at("width") * at("height");
+  if (id == "picture" || id == "texture-2d")
+    return at("width") * at("height") * (id == "picture" ? 1 : 9);
   if (id == "vecadd") return at("values_per_thread") * at("block") * at("grid");
   if (id == "barrier") return at("threads") * (1 + at("skew") / 64);
   if (id == "reverse" || id == "occupancy") return at("n");
@@ -45,7 +46,9 @@ TEST(ParameterFuzz, EveryCombinationRunsOrIsRefused) {
       Params p;
       for (const ParamSpec& spec : l.params) p[spec.name] = Draw(rng, spec);
       if (Cost(l.id, p) > (1 << 15)) continue;  // keep the suite fast; big sizes are for GPUs
-      const std::string variant = l.variants[std::uniform_int_distribution<std::size_t>(0, l.variants.size() - 1)(rng)].name;
+      const std::string variant =
+          l.variants[std::uniform_int_distribution<std::size_t>(0, l.variants.size() - 1)(rng)]
+              .name;
       auto r = RunLesson(l.id, variant, p, "emu", RunOptions{});
       if (r.ok()) {
         ++ran;
@@ -53,12 +56,13 @@ TEST(ParameterFuzz, EveryCombinationRunsOrIsRefused) {
       } else {
         ++refused;
         const std::string& m = r.status().message();
-        EXPECT_EQ(m.rfind(l.id + ": ", 0), 0u) << m;  // says which lesson
+        EXPECT_EQ(m.rfind(l.id + ": ", 0), 0u) << m;      // says which lesson
         EXPECT_EQ(m.find('\n'), std::string::npos) << m;  // one line
         const bool divergent = variant == "divergent-barrier";
-        const bool explained = m.find("limit") != std::string::npos || m.find("must be") != std::string::npos ||
-                               m.find("outside") != std::string::npos || m.find("not allowed") != std::string::npos ||
-                               (divergent && m.find("__syncthreads()") != std::string::npos);
+        const bool explained =
+            m.find("limit") != std::string::npos || m.find("must be") != std::string::npos ||
+            m.find("outside") != std::string::npos || m.find("not allowed") != std::string::npos ||
+            (divergent && m.find("__syncthreads()") != std::string::npos);
         EXPECT_TRUE(explained) << m;
       }
     }

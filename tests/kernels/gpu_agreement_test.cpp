@@ -44,7 +44,8 @@ TEST(GpuAgreement, OccupancyOfTheRealGpu) {
   if (q.gpus.empty()) GTEST_SKIP() << "no GPU: " << q.why_no_gpu;
   // 256 threads, 32 registers, no shared memory: 8 warps per block; 32 x 32 = 1024 registers per
   // warp, 65536 / 1024 = 64 warps -> 8 blocks; 64 warps is the most an SM of compute 7.0-9.0 runs.
-  auto r = RunLesson("occupancy", "", {{"threads", 256}, {"registers", 32}, {"shared_bytes", 0}, {"device", 7}},
+  auto r = RunLesson("occupancy", "",
+                     {{"threads", 256}, {"registers", 32}, {"shared_bytes", 0}, {"device", 7}},
                      "emu", RunOptions{});
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_EQ(r->metrics["active_warps"], 64);

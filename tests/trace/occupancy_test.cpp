@@ -17,12 +17,12 @@ OccupancyResult Occ(const std::string& device, int threads, int registers, int s
 TEST(Occupancy, SlidesG80Example) {
   // "Optimizing CUDA": G80, 192 threads, 20 registers, 68 bytes of shared memory.
   OccupancyResult r = Occ("cc1.0", 192, 20, 68);
-  EXPECT_EQ(r.warps_per_block, 6);            // 192 / 32
-  EXPECT_EQ(r.registers_per_block, 3840);     // 6 warps x 32 x 20 (the slide prints 3640: a typo)
-  EXPECT_EQ(r.shared_per_block, 512);         // 68 rounded up to the 512-byte unit
-  EXPECT_EQ(r.limit_warps, 4);                // 24 / 6
-  EXPECT_EQ(r.limit_registers, 2);            // 8192 / 3840
-  EXPECT_EQ(r.limit_shared, 32);              // 16384 / 512
+  EXPECT_EQ(r.warps_per_block, 6);         // 192 / 32
+  EXPECT_EQ(r.registers_per_block, 3840);  // 6 warps x 32 x 20 (the slide prints 3640: a typo)
+  EXPECT_EQ(r.shared_per_block, 512);      // 68 rounded up to the 512-byte unit
+  EXPECT_EQ(r.limit_warps, 4);             // 24 / 6
+  EXPECT_EQ(r.limit_registers, 2);         // 8192 / 3840
+  EXPECT_EQ(r.limit_shared, 32);           // 16384 / 512
   EXPECT_EQ(r.active_blocks, 2);
   EXPECT_EQ(r.active_warps, 12);
   EXPECT_EQ(r.active_threads, 384);
@@ -66,7 +66,8 @@ TEST(Occupancy, BadInputNamesTheLimit) {
   auto d = *FindOccupancyDevice("cc2.0");
   auto r = ComputeOccupancy(d, {256, 64, 0});
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().message(), "registers = 64 is over the limit of 63 registers per thread on cc2.0");
+  EXPECT_EQ(r.status().message(),
+            "registers = 64 is over the limit of 63 registers per thread on cc2.0");
   EXPECT_FALSE(FindOccupancyDevice("cc4.2").ok());
 }
 

@@ -6,9 +6,12 @@ namespace ws {
 
 const char* ToString(LayoutKind kind) {
   switch (kind) {
-    case LayoutKind::kRowMajor: return "row-major";
-    case LayoutKind::kMorton: return "morton";
-    case LayoutKind::kTiled: return "tiled";
+    case LayoutKind::kRowMajor:
+      return "row-major";
+    case LayoutKind::kMorton:
+      return "morton";
+    case LayoutKind::kTiled:
+      return "tiled";
   }
   return "?";
 }
@@ -23,16 +26,18 @@ Result<LayoutKind> ParseLayoutKind(const std::string& name) {
 Status CheckLayout(const Layout2D& l) {
   constexpr int kMaxSide = 16384;
   if (l.width < 1 || l.width > kMaxSide || l.height < 1 || l.height > kMaxSide) {
-    return Status::Error("the image is " + std::to_string(l.width) + "x" + std::to_string(l.height) +
-                         "; each side must be 1.." + std::to_string(kMaxSide));
+    return Status::Error("the image is " + std::to_string(l.width) + "x" +
+                         std::to_string(l.height) + "; each side must be 1.." +
+                         std::to_string(kMaxSide));
   }
   if (l.kind != LayoutKind::kTiled) return {};
   if (l.tile_w < 1 || l.tile_h < 1 || l.micro_w < 1 || l.micro_h < 1) {
     return Status::Error("tile and micro tile sizes must be at least 1");
   }
   if (l.tile_w % l.micro_w != 0 || l.tile_h % l.micro_h != 0) {
-    return Status::Error("the micro tile " + std::to_string(l.micro_w) + "x" + std::to_string(l.micro_h) +
-                         " must divide the tile " + std::to_string(l.tile_w) + "x" + std::to_string(l.tile_h));
+    return Status::Error("the micro tile " + std::to_string(l.micro_w) + "x" +
+                         std::to_string(l.micro_h) + " must divide the tile " +
+                         std::to_string(l.tile_w) + "x" + std::to_string(l.tile_h));
   }
   return {};
 }
@@ -44,7 +49,8 @@ Result<std::vector<LayoutCell>> MemoryOrder(const Layout2D& layout) {
   for (int y = 0; y < layout.height; ++y) {
     for (int x = 0; x < layout.width; ++x) cells.push_back({layout.Index(x, y), x, y});
   }
-  std::sort(cells.begin(), cells.end(), [](const LayoutCell& a, const LayoutCell& b) { return a.position < b.position; });
+  std::sort(cells.begin(), cells.end(),
+            [](const LayoutCell& a, const LayoutCell& b) { return a.position < b.position; });
   return cells;
 }
 

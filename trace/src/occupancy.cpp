@@ -5,7 +5,9 @@
 namespace ws {
 namespace {
 
-int CeilTo(int v, int unit) { return unit <= 1 ? v : (v + unit - 1) / unit * unit; }
+int CeilTo(int v, int unit) {
+  return unit <= 1 ? v : (v + unit - 1) / unit * unit;
+}
 
 }  // namespace
 
@@ -34,10 +36,12 @@ Result<OccupancyDevice> FindOccupancyDevice(const std::string& name) {
 }
 
 Result<OccupancyResult> ComputeOccupancy(const OccupancyDevice& d, const OccupancyInput& in) {
-  if (in.threads < 1) return Status::Error("threads = " + std::to_string(in.threads) + " must be at least 1");
+  if (in.threads < 1)
+    return Status::Error("threads = " + std::to_string(in.threads) + " must be at least 1");
   if (in.registers < 0 || in.registers > d.max_registers_per_thread) {
     return Status::Error("registers = " + std::to_string(in.registers) + " is over the limit of " +
-                         std::to_string(d.max_registers_per_thread) + " registers per thread on " + d.name);
+                         std::to_string(d.max_registers_per_thread) + " registers per thread on " +
+                         d.name);
   }
   if (in.shared_bytes < 0) return Status::Error("shared_bytes must not be negative");
   OccupancyResult r;
@@ -52,7 +56,8 @@ Result<OccupancyResult> ComputeOccupancy(const OccupancyDevice& d, const Occupan
   if (in.registers == 0) {
     r.limit_registers = d.max_blocks_per_sm;
   } else if (d.registers_per_block) {
-    r.registers_per_block = CeilTo(CeilTo(r.warps_per_block, d.warp_unit) * 32 * in.registers, d.register_unit);
+    r.registers_per_block =
+        CeilTo(CeilTo(r.warps_per_block, d.warp_unit) * 32 * in.registers, d.register_unit);
     r.limit_registers = d.registers_per_sm / r.registers_per_block;
   } else {
     const int per_warp = CeilTo(in.registers * 32, d.register_unit);
@@ -62,14 +67,15 @@ Result<OccupancyResult> ComputeOccupancy(const OccupancyDevice& d, const Occupan
   }
   const int shared = in.shared_bytes + d.shared_reserved_per_block;
   r.shared_per_block = shared == 0 ? 0 : CeilTo(shared, d.shared_unit);
-  r.limit_shared = r.shared_per_block == 0 ? d.max_blocks_per_sm : d.shared_per_sm / r.shared_per_block;
+  r.limit_shared =
+      r.shared_per_block == 0 ? d.max_blocks_per_sm : d.shared_per_sm / r.shared_per_block;
   if (r.shared_per_block > d.shared_per_sm) r.limit_shared = 0;
 
   r.active_blocks = std::min({r.limit_warps, r.limit_registers, r.limit_shared, r.limit_blocks});
   // Name the binding limit; on a tie the first of warps, registers, shared, blocks.
   // Unused registers or shared memory never bind (their limit is then the block limit).
   const bool uses_registers = in.registers > 0, uses_shared = shared > 0;
-  r.limiter = r.active_blocks == r.limit_warps                          ? "warps"
+  r.limiter = r.active_blocks == r.limit_warps                         ? "warps"
               : uses_registers && r.active_blocks == r.limit_registers ? "registers"
               : uses_shared && r.active_blocks == r.limit_shared       ? "shared"
                                                                        : "blocks";

@@ -42,12 +42,13 @@ class CudaBackend {
     Texture2D<T> tex(g, width, height, layout);
     cudaChannelFormatDesc format = cudaCreateChannelDesc<T>();
     cudaArray_t array = nullptr;
-    Keep(WS_CUDA(cudaMallocArray(&array, &format, static_cast<std::size_t>(width), static_cast<std::size_t>(height))));
+    Keep(WS_CUDA(cudaMallocArray(&array, &format, static_cast<std::size_t>(width),
+                                 static_cast<std::size_t>(height))));
     if (array == nullptr) return tex;
     arrays_.push_back(array);
     const std::size_t row = static_cast<std::size_t>(width) * sizeof(T);
-    Keep(WS_CUDA(cudaMemcpy2DToArray(array, 0, 0, g.data(), row, row, static_cast<std::size_t>(height),
-                                     cudaMemcpyDeviceToDevice)));
+    Keep(WS_CUDA(cudaMemcpy2DToArray(array, 0, 0, g.data(), row, row,
+                                     static_cast<std::size_t>(height), cudaMemcpyDeviceToDevice)));
     cudaResourceDesc res{};
     res.resType = cudaResourceTypeArray;
     res.res.array.array = array;
@@ -198,7 +199,8 @@ class CudaBackend {
 
 template <typename F>
 Status CudaBackend::Launch(const std::string& kernel, Dim3 grid, Dim3 block,
-                           std::uint32_t shared_bytes, std::uint32_t dynamic_shared_bytes, F&& launch) {
+                           std::uint32_t shared_bytes, std::uint32_t dynamic_shared_bytes,
+                           F&& launch) {
   if (!status_.ok()) return status_;
   if (Status s = CheckLaunch(preset_, grid, block, shared_bytes + dynamic_shared_bytes); !s.ok())
     return Status::Error(kernel + ": " + s.message());
@@ -375,14 +377,15 @@ inline LaunchTrace CudaBackend::Convert(
 
 }  // namespace ws
 
-#define WS_LAUNCH_DYNAMIC(backend, kernel, grid, block, shared_bytes, dynamic_bytes, ...)         \
-  (backend).Launch(#kernel, grid, block, shared_bytes, dynamic_bytes,                            \
-                   [&](const ::ws::dev::RecorderState& ws_st_) {                                 \
-                     cudaError_t ws_e_ = cudaMemcpyToSymbol(ws_recorder_state, &ws_st_, sizeof ws_st_); \
-                     if (ws_e_ != cudaSuccess) return ws_e_;                                     \
-                     kernel<<<dim3((grid).x, (grid).y, (grid).z), dim3((block).x, (block).y, (block).z), \
-                              (dynamic_bytes)>>>(__VA_ARGS__);                                   \
-                     return cudaGetLastError();                                                  \
-                   })
+#define WS_LAUNCH_DYNAMIC(backend, kernel, grid, block, shared_bytes, dynamic_bytes, ...)   \
+  (backend).Launch(                                                                         \
+      #kernel, grid, block, shared_bytes, dynamic_bytes,                                    \
+      [&](const ::ws::dev::RecorderState& ws_st_) {                                         \
+        cudaError_t ws_e_ = cudaMemcpyToSymbol(ws_recorder_state, &ws_st_, sizeof ws_st_);  \
+        if (ws_e_ != cudaSuccess) return ws_e_;                                             \
+        kernel<<<dim3((grid).x, (grid).y, (grid).z), dim3((block).x, (block).y, (block).z), \
+                 (dynamic_bytes)>>>(__VA_ARGS__);                                           \
+        return cudaGetLastError();                                                          \
+      })
 #define WS_LAUNCH(backend, kernel, grid, block, shared_bytes, ...) \
   WS_LAUNCH_DYNAMIC(backend, kernel, grid, block, shared_bytes, 0, __VA_ARGS__)

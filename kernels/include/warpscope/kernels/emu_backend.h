@@ -93,4 +93,5 @@ class EmuBackend {
   (backend).Launch(#kernel, grid, block, shared_bytes, 0, [=]() { kernel(__VA_ARGS__); })
 // The same with dynamic shared memory: kernel<<<grid, block, dynamic_bytes>>>(args...).
 #define WS_LAUNCH_DYNAMIC(backend, kernel, grid, block, shared_bytes, dynamic_bytes, ...) \
-  (backend).Launch(#kernel, grid, block, shared_bytes, dynamic_bytes, [=]() { kernel(__VA_ARGS__); })
+  (backend).Launch(#kernel, grid, block, shared_bytes, dynamic_bytes,                     \
+                   [=]() { kernel(__VA_ARGS__); })

@@ -25,7 +25,7 @@ namespace ws::emu {
 struct LaunchConfig {
   std::string kernel;
   Dim3 grid, block;
-  std::uint32_t shared_bytes = 0;  // declared static shared memory, checked before running
+  std::uint32_t shared_bytes = 0;          // declared static shared memory, checked before running
   std::uint32_t dynamic_shared_bytes = 0;  // <<<grid, block, bytes>>>
   std::vector<BufferInfo> buffers;
   DevicePreset preset;

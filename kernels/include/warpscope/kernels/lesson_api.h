@@ -15,9 +15,14 @@
 namespace ws {
 
 struct ParamSpec {
-  ParamSpec(std::string n, long long def, long long lo, long long hi, long long st, std::string what,
-            std::vector<std::string> names = {})
-      : name(std::move(n)), default_value(def), min(lo), max(hi), step(st), meaning(std::move(what)),
+  ParamSpec(std::string n, long long def, long long lo, long long hi, long long st,
+            std::string what, std::vector<std::string> names = {})
+      : name(std::move(n)),
+        default_value(def),
+        min(lo),
+        max(hi),
+        step(st),
+        meaning(std::move(what)),
         choices(std::move(names)) {}
 
   std::string name;

@@ -325,8 +325,8 @@ class DynamicShared {
     std::uint32_t bytes = 0, start = 0;
     T* base = reinterpret_cast<T*>(emu::DynamicSharedMemory(&bytes, &start));
     detail::Check(i.value, bytes / sizeof(T), i.line, "dynamic shared array");
-    return SharedRef<T>(base + i.value, start + static_cast<std::uint32_t>(i.value * sizeof(T)), i.line,
-                        start / 4);
+    return SharedRef<T>(base + i.value, start + static_cast<std::uint32_t>(i.value * sizeof(T)),
+                        i.line, start / 4);
 #else
     return SharedRef<T>(nullptr, 0, i.line, 0);
 #endif

@@ -44,7 +44,7 @@ struct BarrierStats {
   std::uint64_t max_skew = 0;   // latest arrival - earliest arrival, over instances
   std::uint64_t wait_sum = 0;   // departure - arrival, summed over threads
   std::uint64_t thread_arrivals = 0;
-  std::uint64_t max_wait = 0;      // the longest any thread waited
+  std::uint64_t max_wait = 0;  // the longest any thread waited
   double MeanWait() const { return thread_arrivals ? double(wait_sum) / thread_arrivals : 0.0; }
   void Merge(const BarrierStats& o);
 };

@@ -43,8 +43,8 @@ struct Layout2D {
     const std::uint64_t micro_per_row = static_cast<std::uint64_t>(tile_w / micro_w);
     const std::uint64_t micro = (ly / micro_h) * micro_per_row + lx / micro_w;
     const std::uint64_t inner = (ly % micro_h) * micro_w + lx % micro_w;
-    return tile * static_cast<std::uint64_t>(tile_w * tile_h) + micro * static_cast<std::uint64_t>(micro_w * micro_h) +
-           inner;
+    return tile * static_cast<std::uint64_t>(tile_w * tile_h) +
+           micro * static_cast<std::uint64_t>(micro_w * micro_h) + inner;
   }
 };
 

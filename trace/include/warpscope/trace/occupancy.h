@@ -32,9 +32,9 @@ struct OccupancyDevice {
 };
 
 struct OccupancyInput {
-  int threads = 256;      // per block
-  int registers = 0;      // per thread (0: not limiting)
-  int shared_bytes = 0;   // per block
+  int threads = 256;     // per block
+  int registers = 0;     // per thread (0: not limiting)
+  int shared_bytes = 0;  // per block
 };
 
 struct OccupancyResult {
