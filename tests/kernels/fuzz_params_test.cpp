@@ -39,7 +39,7 @@ double Cost(const std::string& id, const Params& p) {
 
 TEST(ParameterFuzz, EveryCombinationRunsOrIsRefused) {
   std::mt19937_64 rng(20261122);
-  const int kPerLesson = 1000;
+  const int kPerLesson = 2000;  // thousands of draws per lesson (the expensive ones are skipped)
   for (const LessonInfo& l : Lessons()) {
     int ran = 0, refused = 0;
     for (int i = 0; i < kPerLesson; ++i) {
