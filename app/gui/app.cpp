@@ -16,6 +16,7 @@
 #include "gui/theme.h"
 #include "gui/ui.h"
 #include "warpscope/trace/file_io.h"
+#include "warpscope/viz/source_panel.h"
 
 namespace ws {
 namespace {
@@ -106,7 +107,8 @@ int RunApp(const AppOptions& opt) {
   std::error_code ec;
   std::filesystem::create_directories(config_dir, ec);
   io.IniFilename = ec ? nullptr : ini_path.c_str();
-  theme::LoadFonts();
+  const theme::Fonts fonts = theme::LoadFonts();
+  SetCodeFont(fonts.mono);
   theme::Apply(ui_scale);
   ImGui_ImplGlfw_InitForOpenGL(win, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
@@ -120,6 +122,10 @@ int RunApp(const AppOptions& opt) {
   if (!opt.focus.empty() && ui.FindPanel(opt.focus) == nullptr) {
     std::cerr << "warpscope: unknown panel '" << opt.focus << "'; panels are: " << ui.PanelIds()
               << "\n";
+    return 2;
+  }
+  if (std::string err = ui.SelectLesson(opt.lesson, opt.variant); !err.empty()) {
+    std::cerr << "warpscope: " << err << "\n";
     return 2;
   }
   std::vector<std::pair<ImGuiKey, int>> presses;

@@ -25,6 +25,8 @@ struct AppOptions {
   std::filesystem::path screenshot_dir;  // this run's folder for F12 and menu exports
   std::filesystem::path layout_json;     // scripted: write panel rectangles here at the end
   std::string focus;                     // panel to bring to the front at start
+  std::string lesson = "transpose";      // the lesson run at start
+  std::string variant;                   // its variant (empty: the first)
   std::vector<KeyPress> presses;         // scripted key presses (tests)
 };
 

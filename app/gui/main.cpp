@@ -28,6 +28,9 @@ int main(int argc, char** argv) {
   cli.add_option("--screenshot-dir", opt.screenshot_dir,
                  "Folder for F12 and Export PNG screenshots");
   cli.add_option("--focus", opt.focus, "Bring this panel to the front at start");
+  cli.add_option("--lesson", opt.lesson,
+                 "Lesson to run at start (default transpose; see warpscope-cli lessons)");
+  cli.add_option("--variant", opt.variant, "Its variant (default: the lesson's first)");
   cli.add_option("--layout-json", opt.layout_json,
                  "Scripted runs: write the panels' rectangles here")
       ->group("");  // for tests

@@ -1,5 +1,7 @@
 #include "gui/ui.h"
 
+#include "gui/lesson_panel.h"
+
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 #include <imgui_internal.h>
@@ -21,7 +23,17 @@ Ui::Ui(Settings* settings, std::filesystem::path config_dir, DeviceQuery devices
       devices_(std::move(devices)),
       gl_(std::move(gl)),
       backend_label_(DefaultBackendLabel(devices_)),
-      panels_(MakeViewPanels()) {}
+      panels_(MakeViewPanels(&session_)) {
+  // The lesson panel runs kernels, so it lives in the app, not among the views.
+  for (auto& p : panels_) {
+    if (p->id() == "lesson") p = std::make_unique<LessonPanel>(&session_, devices_);
+  }
+}
+
+std::string Ui::SelectLesson(const std::string& lesson, const std::string& variant) {
+  auto* panel = static_cast<LessonPanel*>(FindPanel("lesson"));
+  return panel->Select(lesson, variant);
+}
 
 std::vector<ExportRequest> Ui::TakeExportRequests() {
   return std::exchange(exports_, {});

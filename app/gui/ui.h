@@ -13,6 +13,7 @@
 #include "gui/gl_window.h"
 #include "warpscope/kernels/devices.h"
 #include "warpscope/viz/panel.h"
+#include "warpscope/viz/session.h"
 
 namespace ws {
 
@@ -32,6 +33,8 @@ class Ui {
   void Notify(std::string message, bool error);
 
   Panel* FindPanel(const std::string& id);
+  // Selects and runs a lesson in the lesson panel; returns the error, if any.
+  std::string SelectLesson(const std::string& lesson, const std::string& variant);
   std::string PanelIds() const;  // "lesson, source, grid, ..." for error messages
   const std::vector<std::unique_ptr<Panel>>& panels() const { return panels_; }
 
@@ -54,6 +57,7 @@ class Ui {
   DeviceQuery devices_;
   GlInfo gl_;
   std::string backend_label_;
+  Session session_;
   std::vector<std::unique_ptr<Panel>> panels_;
   std::vector<ExportRequest> exports_;
   bool quit_requested_ = false;

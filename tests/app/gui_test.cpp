@@ -196,6 +196,40 @@ TEST(Gui, OldOpenGlIsNamedInTheMessage) {
   EXPECT_FALSE(fs::exists(t / "x.png"));
 }
 
+TEST(Gui, KernelSourceShowsTheSitesFigures) {
+  REQUIRE_XVFB();
+  TempDir t("source");
+  RunResult r = RunApp({"--config-dir", (t / "cfg").string(), "--size", "1280x800", "--lesson",
+                        "transpose", "--variant", "coalesced", "--panel", "source", "--screenshot",
+                        (t / "s.png").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto img = LoadPng(t / "s.png");
+  ASSERT_TRUE(img.ok());
+  // The site lines are tinted: (80, 90, 110) at alpha 90/255 over the background (30, 32, 38) is
+  // (48, 52, 63). They carry
+  // their figures in yellow (242, 204, 102): both must be on screen after the view scrolled to the
+  // kernel's first site.
+  int tint = 0, yellow = 0;
+  for (int y = 0; y < img->height(); ++y) {
+    for (int x = 0; x < img->width(); ++x) {
+      const Rgba c = img->At(x, y);
+      tint += Near(c, theme::Colour{48, 52, 63}, 2) ? 1 : 0;
+      yellow += Near(c, theme::Colour{242, 204, 102}, 10) ? 1 : 0;
+    }
+  }
+  EXPECT_GT(tint, 1000) << "site line tint";
+  EXPECT_GT(yellow, 50) << "margin figures";
+}
+
+TEST(Gui, UnknownLessonIsRefused) {
+  REQUIRE_XVFB();
+  TempDir t("badlesson");
+  RunResult r = RunApp({"--config-dir", (t / "cfg").string(), "--lesson", "nope", "--screenshot",
+                        (t / "x.png").string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("unknown lesson 'nope'"), std::string::npos) << r.err;
+}
+
 TEST(Gui, UnknownPanelListsTheKnownOnes) {
   REQUIRE_XVFB();
   TempDir t("badpanel");

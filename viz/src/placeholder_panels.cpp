@@ -8,6 +8,7 @@
 
 #include "warpscope/viz/cell_grid.h"
 #include "warpscope/viz/panel.h"
+#include "warpscope/viz/source_panel.h"
 
 namespace ws {
 namespace {
@@ -21,7 +22,11 @@ class PlaceholderPanel : public Panel {
   void DrawContents() override {
     ImGui::TextWrapped("%s", what_.c_str());
     ImGui::Spacing();
-    ImGui::TextDisabled("No lesson has run yet.");
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    ImGui::TextWrapped(
+        "This view is not drawn yet: the lesson's figures are in the Lesson and Kernel source "
+        "panels.");
+    ImGui::PopStyleColor();
   }
 
  private:
@@ -105,16 +110,11 @@ class GridPreviewPanel : public Panel {
 
 }  // namespace
 
-std::vector<std::unique_ptr<Panel>> MakeViewPanels() {
+std::vector<std::unique_ptr<Panel>> MakeViewPanels(Session* session) {
   std::vector<std::unique_ptr<Panel>> p;
-  p.push_back(std::make_unique<PlaceholderPanel>(
-      "lesson", "Lesson & parameters",
-      "Pick a lesson and a variant, drag its parameters (each change re-runs it), read what to "
-      "look for, and choose the backend: the CPU emulator, a GPU, or a trace file."));
-  p.push_back(std::make_unique<PlaceholderPanel>(
-      "source", "Kernel source",
-      "The lesson's kernel exactly as it runs, with line numbers; the selected access site is "
-      "highlighted and each line carries its figures (sectors per request, bank conflicts)."));
+  // The app puts its lesson panel (which runs kernels) in this slot.
+  p.push_back(std::make_unique<PlaceholderPanel>("lesson", "Lesson & parameters", ""));
+  p.push_back(std::make_unique<SourcePanel>(session));
   p.push_back(std::make_unique<GridPreviewPanel>());
   p.push_back(std::make_unique<PlaceholderPanel>(
       "coalescing", "Coalescing",

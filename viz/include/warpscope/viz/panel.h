@@ -49,6 +49,7 @@ class Panel {
 
 // The views, in the order the View menu lists them. Until the engine and lessons land they say
 // what they will show (the grid view already draws a preview from launch geometry).
-std::vector<std::unique_ptr<Panel>> MakeViewPanels();
+struct Session;
+std::vector<std::unique_ptr<Panel>> MakeViewPanels(Session* session);
 
 }  // namespace ws

@@ -1,0 +1,29 @@
+// The kernel source view (see source_panel.cpp).
+#pragma once
+
+#include <cstdint>
+
+#include "warpscope/viz/panel.h"
+#include "warpscope/viz/session.h"
+
+struct ImFont;
+
+namespace ws {
+
+// The monospace font for code (the app loads it; null: the default font).
+void SetCodeFont(ImFont* font);
+ImFont* CodeFont();
+
+class SourcePanel : public Panel {
+ public:
+  explicit SourcePanel(Session* session);
+
+ protected:
+  void DrawContents() override;
+
+ private:
+  Session* session_;
+  std::uint64_t scrolled_generation_ = ~0ull;
+};
+
+}  // namespace ws

@@ -1,0 +1,114 @@
+// The kernel source view: the lesson's kernel file exactly as compiled, with line numbers; lines
+// that hold access sites are tinted, the selected site's line highlighted, and each site line
+// carries its figures in the margin (sectors per request for global memory, the bank conflict
+// degree for shared memory). Clicking a line selects its first site in every view.
+#include <imgui.h>
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+#include "warpscope/kernels/catalog.h"
+#include "warpscope/viz/source_panel.h"
+
+namespace ws {
+
+SourcePanel::SourcePanel(Session* session) : Panel("source", "Kernel source"), session_(session) {}
+
+void SourcePanel::DrawContents() {
+  if (!session_->run || !session_->run->has_launch()) {
+    ImGui::TextWrapped(
+        "The lesson's kernel exactly as it runs, with line numbers; the selected access site is "
+        "highlighted and each line carries its figures (sectors per request, bank conflicts).");
+    ImGui::TextDisabled(session_->run ? "This lesson runs no kernel." : "No lesson has run yet.");
+    return;
+  }
+  const LessonRun& run = *session_->run;
+  const LessonInfo* info = FindLesson(run.lesson);
+  if (info == nullptr) return;
+  const LaunchTrace& t = run.main_launch();
+  // Figures per line: "4.00 sect/req", "32-way".
+  std::map<std::uint32_t, std::string> margin;
+  std::map<std::uint32_t, int> first_site;
+  for (std::size_t i = 0; i < t.sites.size(); ++i) {
+    const SiteInfo& s = t.sites[i];
+    const SiteStats& st = t.stats.sites[i];
+    char buf[64];
+    // Compact, for a margin column: "ld 4.0s" (sectors per request), "ld 32w" (banks).
+    const char* op = s.op == AccessOp::kLoad ? "ld" : s.op == AccessOp::kStore ? "st" : "at";
+    if (s.space == MemorySpace::kShared) {
+      std::snprintf(buf, sizeof buf, "%s %uw", op, st.bank_conflict_max);
+    } else {
+      std::snprintf(buf, sizeof buf, "%s %.1fs", op, st.SectorsPerRequest());
+    }
+    std::string& m = margin[s.line];
+    m += (m.empty() ? "" : " ") + std::string(buf);
+    first_site.try_emplace(s.line, static_cast<int>(i));
+  }
+  const int selected_line =
+      session_->selected_site >= 0 && session_->selected_site < static_cast<int>(t.sites.size())
+          ? static_cast<int>(t.sites[static_cast<std::size_t>(session_->selected_site)].line)
+          : -1;
+  ImGui::TextDisabled("%s  (%s)   s = sectors per request, w = bank conflict ways",
+                      info->source_file.c_str(), t.kernel.c_str());
+  ImFont* code_font = CodeFont();
+  if (code_font != nullptr) ImGui::PushFont(code_font, 0.0f);
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0.0f));
+  if (ImGui::BeginChild("##code", ImVec2(0, 0), ImGuiChildFlags_None,
+                        ImGuiWindowFlags_HorizontalScrollbar)) {
+    std::istringstream in{std::string(info->source)};
+    std::string text;
+    // Columns: line number, figures (s = sectors per request, w = bank conflict ways), code.
+    const float figures_w = ImGui::CalcTextSize("ld 32.0s st 32w ").x;
+    for (std::uint32_t line = 1; std::getline(in, text); ++line) {
+      const bool is_site = margin.count(line) > 0;
+      // A new run: bring its kernel's first access site into view.
+      if (scrolled_generation_ != session_->generation && is_site) {
+        ImGui::SetScrollHereY(0.25f);
+        scrolled_generation_ = session_->generation;
+      }
+      const bool selected = static_cast<int>(line) == selected_line;
+      const ImVec2 pos = ImGui::GetCursorScreenPos();
+      const float h = ImGui::GetTextLineHeight();
+      if (is_site || selected) {
+        const ImU32 colour = selected ? IM_COL32(80, 120, 190, 150) : IM_COL32(80, 90, 110, 90);
+        ImGui::GetWindowDrawList()->AddRectFilled(
+            pos, ImVec2(pos.x + ImGui::GetContentRegionAvail().x + figures_w, pos.y + h), colour);
+      }
+      ImGui::PushID(static_cast<int>(line));
+      // The whole line is clickable: a button under the text, the text drawn over it.
+      if (ImGui::InvisibleButton("##line",
+                                 ImVec2(std::max(1.0f, ImGui::GetContentRegionAvail().x), h)) &&
+          is_site) {
+        session_->selected_site = first_site[line];
+      }
+      ImGui::SetCursorScreenPos(pos);
+      ImGui::TextDisabled("%3u ", line);
+      ImGui::SameLine(0, 0);
+      const float figures_x = ImGui::GetCursorPosX();
+      if (is_site)
+        ImGui::TextColored(ImVec4(0.95f, 0.8f, 0.4f, 1.0f), "%s", margin[line].c_str());
+      else
+        ImGui::TextUnformatted("");
+      ImGui::SameLine(figures_x + figures_w, 0);
+      ImGui::TextUnformatted(text.c_str());
+      ImGui::PopID();
+    }
+  }
+  ImGui::EndChild();
+  ImGui::PopStyleVar();
+  if (code_font != nullptr) ImGui::PopFont();
+}
+
+namespace {
+ImFont* g_code_font = nullptr;
+}  // namespace
+
+void SetCodeFont(ImFont* font) {
+  g_code_font = font;
+}
+ImFont* CodeFont() {
+  return g_code_font;
+}
+
+}  // namespace ws
