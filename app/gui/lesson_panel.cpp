@@ -124,7 +124,9 @@ void LessonPanel::DrawContents() {
                 static_cast<unsigned long long>(t.threads()),
                 static_cast<unsigned long long>(t.warps()), t.shared_bytes);
     ImGui::Text("Time: %.4g ms (%s)", run.timing.ms, run.timing.kind.c_str());
-    ImGui::SetItemTooltip("%s", run.timing.note.c_str());
+    // The wall time of the re-run goes in the tooltip: on screen it would make two screenshots
+    // of the same state differ.
+    ImGui::SetItemTooltip("%s\nThe run took %.0f ms here.", run.timing.note.c_str(), last_run_ms_);
   }
   ImGui::TextColored(
       run.check.ok ? ImVec4(0.6f, 0.9f, 0.6f, 1.0f) : ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s",
@@ -135,7 +137,6 @@ void LessonPanel::DrawContents() {
     if (text.size() > 60) continue;  // graphs and per-block arrays belong to the views
     ImGui::BulletText("%s: %s", it.key().c_str(), text.c_str());
   }
-  ImGui::TextDisabled("Re-ran in %.0f ms", last_run_ms_);
 }
 
 }  // namespace ws
