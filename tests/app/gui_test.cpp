@@ -85,12 +85,12 @@ TEST(Gui, F12SavesTheSameImageAsScreenshotFlag) {
   TempDir t("f12");
   // Same state: each run starts from a fresh config folder (a saved imgui.ini rounds the dock
   // splits to whole pixels, which moves some text by a pixel against a first run).
-  RunResult a = RunApp({"--config-dir", (t / "cfg-a").string(), "--size", "1024x700", "--frames", "5",
-                        "--screenshot", (t / "flag.png").string()});
+  RunResult a = RunApp({"--config-dir", (t / "cfg-a").string(), "--size", "1024x700", "--frames",
+                        "5", "--screenshot", (t / "flag.png").string()});
   ASSERT_EQ(a.exit_code, 0) << a.err;
   // Same state, second run: press F12 at frame 5 and let the app run one more frame.
-  RunResult b = RunApp({"--config-dir", (t / "cfg-b").string(), "--size", "1024x700", "--frames", "6",
-                        "--press", "F12@5", "--screenshot-dir", (t / "shots").string()});
+  RunResult b = RunApp({"--config-dir", (t / "cfg-b").string(), "--size", "1024x700", "--frames",
+                        "6", "--press", "F12@5", "--screenshot-dir", (t / "shots").string()});
   ASSERT_EQ(b.exit_code, 0) << b.err;
   std::vector<fs::path> shots;
   for (const auto& e : fs::directory_iterator(t / "shots")) shots.push_back(e.path());
