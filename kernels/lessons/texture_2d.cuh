@@ -5,7 +5,9 @@
 using ws::Global;
 using ws::Texture2D;
 
-__device__ int clampTo(int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }
+__device__ int clampTo(int v, int lo, int hi) {
+  return v < lo ? lo : (v > hi ? hi : v);
+}
 
 // global: the image row-major in global memory. A warp of a 16-wide block covers 16 x 2 pixels,
 // so each of its loads touches two rows: two runs of 64 bytes.
