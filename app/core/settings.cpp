@@ -79,6 +79,33 @@ Settings LoadSettings(const std::filesystem::path& dir, std::string* warning) {
     else
       problems += "screenshot_dir must be a string; ";
   }
+  if (auto it = j.find("light_theme"); it != j.end()) {
+    if (it->is_boolean())
+      s.light_theme = it->get<bool>();
+    else
+      problems += "light_theme must be true or false; ";
+  }
+  // The last lesson: checked against the catalogue when it is used, not here.
+  for (const char* key : {"lesson", "variant", "backend"}) {
+    if (auto it = j.find(key); it != j.end()) {
+      if (it->is_string())
+        (key[0] == 'l' ? s.lesson : key[0] == 'v' ? s.variant : s.backend) = it->get<std::string>();
+      else
+        problems += std::string(key) + " must be a string; ";
+    }
+  }
+  if (auto it = j.find("params"); it != j.end()) {
+    if (it->is_object()) {
+      for (auto p = it->begin(); p != it->end(); ++p) {
+        if (p->is_number_integer())
+          s.params[p.key()] = p->get<long long>();
+        else
+          problems += "params." + p.key() + " must be a whole number; ";
+      }
+    } else {
+      problems += "params must be an object; ";
+    }
+  }
   if (!problems.empty()) *warning = path.string() + ": " + problems;
   return s;
 }
@@ -90,7 +117,12 @@ Status SaveSettings(const std::filesystem::path& dir, const Settings& s) {
     return Status::Error("cannot create the settings folder " + dir.string() + ": " + ec.message());
   nlohmann::json j = {{"ui_scale_percent", s.ui_scale_percent},
                       {"export_2x", s.export_2x},
-                      {"screenshot_dir", s.screenshot_dir.string()}};
+                      {"screenshot_dir", s.screenshot_dir.string()},
+                      {"light_theme", s.light_theme},
+                      {"lesson", s.lesson},
+                      {"variant", s.variant},
+                      {"backend", s.backend},
+                      {"params", s.params}};
   return WriteFileAtomically(dir / kFileName, j.dump(2) + "\n");
 }
 

@@ -1,11 +1,13 @@
 // What the app remembers between runs (a sidecar file, never inside a trace): the UI scale for
-// projectors, where screenshots go and whether exports are made at 2x for print.
+// projectors, where screenshots go, whether exports are made at 2x for print, the theme, and the
+// last lesson with its parameters.
 // Stored as JSON in the config folder: $WARPSCOPE_CONFIG_DIR, else $XDG_CONFIG_HOME/warpscope,
 // else ~/.config/warpscope.
 #pragma once
 
 #include <ctime>
 #include <filesystem>
+#include <map>
 #include <string>
 
 #include "warpscope/trace/status.h"
@@ -19,6 +21,10 @@ struct Settings {
   int ui_scale_percent = 100;
   bool export_2x = false;
   std::filesystem::path screenshot_dir;  // empty: DefaultScreenshotDir()
+  bool light_theme = false;              // light theme (for bright rooms and printed notes)
+  // The last lesson shown and its parameters, restored on the next start.
+  std::string lesson, variant, backend;
+  std::map<std::string, long long> params;
 };
 
 std::filesystem::path ConfigDir();

@@ -8,6 +8,7 @@
 #include <imgui_impl_opengl3.h>
 #include <implot.h>
 
+#include <cfloat>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -109,10 +110,11 @@ int RunApp(const AppOptions& opt) {
   io.IniFilename = ec ? nullptr : ini_path.c_str();
   const theme::Fonts fonts = theme::LoadFonts();
   SetCodeFont(fonts.mono);
-  theme::Apply(ui_scale);
+  theme::Apply(ui_scale, settings.light_theme);
   ImGui_ImplGlfw_InitForOpenGL(win, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
 
+  const bool scripted = opt.frames > 0;
   Ui ui(&settings, config_dir, QueryDevices(), (*window)->gl());
   if (!opt.panel.empty() && ui.FindPanel(opt.panel) == nullptr) {
     std::cerr << "warpscope: unknown panel '" << opt.panel << "'; panels are: " << ui.PanelIds()
@@ -124,9 +126,36 @@ int RunApp(const AppOptions& opt) {
               << "\n";
     return 2;
   }
-  if (std::string err = ui.SelectLesson(opt.lesson, opt.variant); !err.empty()) {
-    std::cerr << "warpscope: " << err << "\n";
+  if (!opt.trace_file.empty()) {
+    std::cerr << "warpscope: cannot open " << opt.trace_file.string()
+              << ": this version cannot read .wstrace trace files yet; run a lesson with "
+                 "--lesson instead\n";
     return 2;
+  }
+  if (!opt.lesson.empty()) {
+    if (std::string err = ui.SelectLesson(opt.lesson, opt.variant, opt.sets, opt.backend);
+        !err.empty()) {
+      std::cerr << "warpscope: " << err << "\n";
+      return 2;
+    }
+  } else {
+    // The last lesson and its parameters; if they no longer fit the catalogue, the defaults.
+    std::string err = settings.lesson.empty()
+                          ? "none"
+                          : ui.SelectLesson(settings.lesson, settings.variant, settings.params,
+                                            opt.backend);
+    if (!err.empty()) {
+      if (err != "none")
+        std::cerr << "warpscope: not restoring the last lesson (" << err << ")\n";
+      if (err = ui.SelectLesson("transpose", "", {}, opt.backend); !err.empty()) {
+        std::cerr << "warpscope: " << err << "\n";
+        return 2;
+      }
+    }
+  }
+  if (scripted && !ui.WaitForRun(120)) {
+    std::cerr << "warpscope: the lesson run took over 120 s\n";
+    return 1;
   }
   std::vector<std::pair<ImGuiKey, int>> presses;
   for (const KeyPress& kp : opt.presses) {
@@ -138,7 +167,6 @@ int RunApp(const AppOptions& opt) {
     presses.emplace_back(key, kp.frame);
   }
 
-  const bool scripted = opt.frames > 0;
   std::vector<ExportRequest> pending;
   int exit_code = 0;
   for (int frame = 1; !glfwWindowShouldClose(win) && !ui.quit_requested(); ++frame) {
@@ -146,12 +174,14 @@ int RunApp(const AppOptions& opt) {
       glfwPollEvents();
     else
       glfwWaitEventsTimeout(1.0 / 60.0);
-    if (ui.TakeUiScaleChanged()) theme::Apply(settings.ui_scale_percent);
+    if (ui.TakeUiScaleChanged()) theme::Apply(settings.ui_scale_percent, settings.light_theme);
     for (const auto& [key, at] : presses) {
       if (frame == at) io.AddKeyEvent(key, true);
       if (frame == at + 1) io.AddKeyEvent(key, false);
     }
     const std::string shot_panel = opt.panel;
+    // A scripted screenshot shows the finished run, never one still under way.
+    if (scripted && frame == opt.frames) ui.WaitForRun(120);
     if (scripted && frame == opt.frames && !opt.screenshot.empty()) {
       pending.push_back({shot_panel, opt.scale_2x, opt.screenshot, 0});
     }
@@ -166,6 +196,8 @@ int RunApp(const AppOptions& opt) {
 
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
+    // Scripted runs: no pointer (Xvfb's sits mid-screen and would hover a tooltip into the shot).
+    if (scripted) io.AddMousePosEvent(-FLT_MAX, -FLT_MAX);
     const float fb_scale = io.DisplayFramebufferScale.x * (frame_2x ? 2.0f : 1.0f);
     if (frame_2x) io.DisplayFramebufferScale = ImVec2(fb_scale, fb_scale);
     ImGui::NewFrame();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,8 +26,12 @@ struct AppOptions {
   std::filesystem::path screenshot_dir;  // this run's folder for F12 and menu exports
   std::filesystem::path layout_json;     // scripted: write panel rectangles here at the end
   std::string focus;                     // panel to bring to the front at start
-  std::string lesson = "transpose";      // the lesson run at start
+  std::string lesson;                    // the lesson run at start (empty: the last one, else
+                                         // transpose)
   std::string variant;                   // its variant (empty: the first)
+  std::map<std::string, long long> sets;  // --set NAME=VALUE over the lesson's defaults
+  std::string backend;                    // emu | cuda (empty: the last one, else emu)
+  std::filesystem::path trace_file;       // FILE.wstrace to open
   std::vector<KeyPress> presses;         // scripted key presses (tests)
 };
 

@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <chrono>
+#include <thread>
 
 #include "warpscope/kernels/catalog.h"
 
@@ -12,37 +13,93 @@ LessonPanel::LessonPanel(Session* session, const DeviceQuery& devices)
     : Panel("lesson", "Lesson & parameters"),
       session_(session),
       have_gpu_(!devices.gpus.empty()),
-      gpu_name_(have_gpu_ ? devices.gpus.front().name : "") {}
+      gpu_name_(have_gpu_ ? devices.gpus.front().name : ""),
+      why_no_gpu_(devices.why_no_gpu) {}
 
-std::string LessonPanel::Select(const std::string& lesson, const std::string& variant) {
+std::string LessonPanel::Select(const std::string& lesson, const std::string& variant,
+                                const Params& overrides, const std::string& backend) {
   const LessonInfo* info = FindLesson(lesson);
-  if (info == nullptr) return "unknown lesson '" + lesson + "'";
+  if (info == nullptr) {
+    std::string ids;
+    for (const LessonInfo& l : Lessons()) ids += (ids.empty() ? "" : ", ") + l.id;
+    return "unknown lesson '" + lesson + "'; lessons are: " + ids;
+  }
+  std::string chosen = variant.empty() ? info->variants.front().name : variant;
+  bool known = false;
+  std::string names;
+  for (const VariantSpec& v : info->variants) {
+    known |= v.name == chosen;
+    names += (names.empty() ? "" : ", ") + v.name;
+  }
+  if (!known) return lesson + ": unknown variant '" + chosen + "'; variants are: " + names;
+  Params params;
+  for (const ParamSpec& p : info->params) params[p.name] = p.default_value;
+  for (const auto& [name, value] : overrides) {
+    const auto spec = std::find_if(info->params.begin(), info->params.end(),
+                                   [&](const ParamSpec& p) { return p.name == name; });
+    if (spec == info->params.end()) {
+      std::string all;
+      for (const ParamSpec& p : info->params) all += (all.empty() ? "" : ", ") + p.name;
+      return lesson + ": unknown parameter '" + name + "'; parameters are: " + all;
+    }
+    if (Status s = CheckParam(*spec, value); !s.ok()) return lesson + ": " + s.message();
+    params[name] = value;
+  }
+  if (backend == "cuda" && !have_gpu_) return "--backend cuda needs a GPU: " + why_no_gpu_;
+  if (!backend.empty() && backend != "cuda" && backend != "emu")
+    return "unknown backend '" + backend + "'; backends are: emu, cuda";
+  if (!backend.empty()) use_gpu_ = backend == "cuda";
   lesson_ = lesson;
-  variant_ = variant.empty() ? info->variants.front().name : variant;
-  params_.clear();
-  for (const ParamSpec& p : info->params) params_[p.name] = p.default_value;
-  session_->selected_site = -1;
+  variant_ = chosen;
+  params_ = std::move(params);
   Rerun();
-  return session_->error;
+  return "";
+}
+
+void LessonPanel::StepLesson(int delta) {
+  const auto& all = Lessons();
+  const int n = static_cast<int>(all.size());
+  int at = 0;
+  for (int i = 0; i < n; ++i) {
+    if (all[static_cast<std::size_t>(i)].id == lesson_) at = i;
+  }
+  Select(all[static_cast<std::size_t>(((at + delta) % n + n) % n)].id, "");
 }
 
 void LessonPanel::Rerun() {
-  const auto start = std::chrono::steady_clock::now();
-  auto run = RunLesson(lesson_, variant_, params_, use_gpu_ ? "cuda" : "emu", RunOptions{});
-  last_run_ms_ =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  if (!run.ok()) {
-    session_->error = run.status().message();  // keep showing the last good run
+  session_->running = true;
+  session_->running_what = lesson_ + " " + variant_;
+  runner_.Submit({lesson_, variant_, use_gpu_ ? "cuda" : "emu", params_, session_->sel.block});
+}
+
+void LessonPanel::Poll() {
+  auto result = runner_.Poll();
+  session_->running = runner_.busy();
+  // The user picked a block whose records were not kept: run again, keeping them (once).
+  if (!result && !session_->running && session_->run && session_->run->has_launch() &&
+      !session_->block_view().kept && recorded_for_block_ != session_->sel.block) {
+    recorded_for_block_ = session_->sel.block;
+    Rerun();
+    return;
+  }
+  if (!result) return;
+  last_run_ms_ = result->ms;
+  if (!result->run) {
+    session_->error = result->error;  // keep showing the last good run, and say why not this one
     return;
   }
   session_->error.clear();
-  const bool same_kernel =
-      session_->run && session_->run->lesson == lesson_ && session_->run->has_launch() &&
-      run->has_launch() &&
-      session_->run->main_launch().sites.size() == run->main_launch().sites.size();
-  if (!same_kernel) session_->selected_site = -1;
-  session_->run = std::make_shared<const LessonRun>(std::move(run).value());
-  ++session_->generation;
+  session_->Install(std::move(result->run), std::move(result->view));
+}
+
+bool LessonPanel::WaitIdle(double seconds) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (runner_.busy()) {
+    if (std::chrono::steady_clock::now() > until) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  Poll();
+  return true;
 }
 
 void LessonPanel::DrawContents() {
@@ -54,6 +111,7 @@ void LessonPanel::DrawContents() {
     }
     ImGui::EndCombo();
   }
+  ImGui::SetItemTooltip("PageUp / PageDown: previous / next lesson");
   info = FindLesson(lesson_);
   if (info == nullptr) return;
   if (info->variants.size() > 1 && ImGui::BeginCombo("Variant", variant_.c_str())) {
@@ -94,21 +152,39 @@ void LessonPanel::DrawContents() {
     }
     ImGui::SetItemTooltip("%s (%lld..%lld)", p.meaning.c_str(), p.min, p.max);
   }
+  ImGui::TextUnformatted("Backend:");
+  ImGui::SameLine();
+  if (ImGui::RadioButton("CPU emulator", !use_gpu_)) {
+    changed |= use_gpu_;
+    use_gpu_ = false;
+  }
+  ImGui::SameLine();
   if (have_gpu_) {
-    if (ImGui::RadioButton("CPU emulator", !use_gpu_)) {
-      use_gpu_ = false;
-      changed = true;
-    }
-    ImGui::SameLine();
     if (ImGui::RadioButton(gpu_name_.c_str(), use_gpu_)) {
+      changed |= !use_gpu_;
       use_gpu_ = true;
-      changed = true;
     }
   } else {
-    ImGui::TextDisabled("Backend: CPU emulator (no GPU here)");
+    ImGui::BeginDisabled();
+    ImGui::RadioButton("GPU", false);
+    ImGui::EndDisabled();
+    ImGui::SetItemTooltip("No GPU here: %s", why_no_gpu_.c_str());
   }
+  ImGui::SameLine();
+  ImGui::BeginDisabled();
+  ImGui::RadioButton("Trace file", false);
+  ImGui::EndDisabled();
+  ImGui::SetItemTooltip("Opening a .wstrace capture is not supported in this version.");
   if (changed) Rerun();
 
+  // A small progress line while a newer run is under way: the views mark theirs as old.
+  if (session_->running) {
+    const int dots = static_cast<int>(ImGui::GetTime() * 4.0) % 4;
+    ImGui::TextColored(ImVec4(0.95f, 0.75f, 0.3f, 1.0f), "Running %s%.*s",
+                       session_->running_what.c_str(), dots, "...");
+  } else {
+    ImGui::TextDisabled("Up to date");
+  }
   ImGui::Separator();
   ImGui::TextWrapped("%s", info->explanation.c_str());
   ImGui::Separator();
@@ -127,6 +203,9 @@ void LessonPanel::DrawContents() {
     // The wall time of the re-run goes in the tooltip: on screen it would make two screenshots
     // of the same state differ.
     ImGui::SetItemTooltip("%s\nThe run took %.0f ms here.", run.timing.note.c_str(), last_run_ms_);
+    if (t.truncated)
+      ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f),
+                         "Truncated: a record buffer filled up; figures may be partial.");
   }
   ImGui::TextColored(
       run.check.ok ? ImVec4(0.6f, 0.9f, 0.6f, 1.0f) : ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s",

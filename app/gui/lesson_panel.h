@@ -1,10 +1,11 @@
 // The lesson panel: pick a lesson and a variant, drag its parameters (every change re-runs the
-// lesson), read what to look for, choose the backend, and see the launch's summary. It is the
-// one panel that runs kernels; the views only read the Session it fills.
+// lesson in the background), read what to look for, choose the backend, and see the launch's
+// summary. It is the one panel that runs kernels; the views only read the Session it fills.
 #pragma once
 
 #include <string>
 
+#include "gui/lesson_runner.h"
 #include "warpscope/kernels/devices.h"
 #include "warpscope/kernels/lesson_api.h"
 #include "warpscope/viz/panel.h"
@@ -16,21 +17,37 @@ class LessonPanel : public Panel {
  public:
   LessonPanel(Session* session, const DeviceQuery& devices);
 
-  // Selects a lesson (and variant, empty: its first) and runs it. Returns the run's error, if any.
-  std::string Select(const std::string& lesson, const std::string& variant);
+  // Selects a lesson (variant empty: its first), sets `overrides` (NAME=VALUE) over the defaults
+  // and `backend` ("emu", "cuda" or empty: keep), and starts the run. Returns a message naming
+  // what is wrong (unknown lesson, variant, parameter or value; no GPU), else "".
+  std::string Select(const std::string& lesson, const std::string& variant,
+                     const Params& overrides = {}, const std::string& backend = "");
   void Rerun();
+  // Takes a finished run into the session; call once per frame.
+  void Poll();
+  // Waits (up to `seconds`) for the run under way: scripted screenshots need the final picture.
+  bool WaitIdle(double seconds);
+  // Next (+1) or previous (-1) lesson in the catalogue, wrapping around.
+  void StepLesson(int delta);
+
+  const std::string& lesson() const { return lesson_; }
+  const std::string& variant() const { return variant_; }
+  const Params& params() const { return params_; }
+  double last_run_ms() const { return last_run_ms_; }
 
  protected:
   void DrawContents() override;
 
  private:
   Session* session_;
+  LessonRunner runner_;
   bool have_gpu_;
-  std::string gpu_name_;
+  std::string gpu_name_, why_no_gpu_;
   std::string lesson_, variant_;
   Params params_;
   bool use_gpu_ = false;
   double last_run_ms_ = 0;  // wall time of the last run, for the summary
+  std::uint32_t recorded_for_block_ = 0;  // the block a re-run was last made to keep
 };
 
 }  // namespace ws

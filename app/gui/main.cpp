@@ -29,8 +29,16 @@ int main(int argc, char** argv) {
                  "Folder for F12 and Export PNG screenshots");
   cli.add_option("--focus", opt.focus, "Bring this panel to the front at start");
   cli.add_option("--lesson", opt.lesson,
-                 "Lesson to run at start (default transpose; see warpscope-cli lessons)");
+                 "Lesson to run at start (default: the last one, else transpose; see warpscope-cli lessons)");
   cli.add_option("--variant", opt.variant, "Its variant (default: the lesson's first)");
+  std::vector<std::string> sets;
+  cli.add_option("--set", sets, "NAME=VALUE: a lesson parameter (repeatable)");
+  cli.add_option("--backend", opt.backend, "emu (the CPU emulator) or cuda (the GPU)")
+      ->check(CLI::IsMember({"emu", "cuda"}));
+  int scale = 1;
+  auto* scale2 = cli.add_option("--scale", scale, "With --screenshot: 2 = twice the resolution")
+                     ->check(CLI::IsMember({1, 2}));
+  cli.add_option("trace", opt.trace_file, "A .wstrace capture to open");
   cli.add_option("--layout-json", opt.layout_json,
                  "Scripted runs: write the panels' rectangles here")
       ->group("");  // for tests
@@ -60,6 +68,19 @@ int main(int argc, char** argv) {
       return 2;
     }
     opt.presses.push_back({p.substr(0, at), std::stoi(p.substr(at + 1))});
+  }
+  if (scale2->count() > 0 && scale == 2) opt.scale_2x = true;
+  for (const std::string& s : sets) {
+    std::smatch m;
+    if (!std::regex_match(s, m, std::regex(R"(([A-Za-z_][A-Za-z0-9_]*)=(-?\d{1,18}))"))) {
+      std::cerr << "warpscope: --set needs NAME=VALUE with a whole number (got '" << s << "')\n";
+      return 2;
+    }
+    opt.sets[m[1]] = std::stoll(m[2]);
+  }
+  if ((!opt.variant.empty() || !opt.sets.empty()) && opt.lesson.empty()) {
+    std::cerr << "warpscope: --variant and --set need --lesson ID\n";
+    return 2;
   }
   if (!opt.screenshot.empty() && opt.frames == 0) opt.frames = 5;
   if (!opt.panel.empty() && opt.screenshot.empty()) {

@@ -5,6 +5,8 @@
 
 #include <filesystem>
 
+#include "warpscope/viz/palette.h"
+
 namespace ws::theme {
 namespace {
 
@@ -31,10 +33,14 @@ Fonts LoadFonts() {
   return f;
 }
 
-void Apply(int ui_scale_percent) {
+void Apply(int ui_scale_percent, bool light) {
   const float scale = ui_scale_percent / 100.0f;
+  palette::SetLightTheme(light);
   ImGuiStyle style;
-  ImGui::StyleColorsDark(&style);
+  if (light)
+    ImGui::StyleColorsLight(&style);
+  else
+    ImGui::StyleColorsDark(&style);
   style.WindowRounding = 3.0f;
   style.FrameRounding = 3.0f;
   style.TabRounding = 3.0f;
@@ -42,6 +48,13 @@ void Apply(int ui_scale_percent) {
   style.FramePadding = ImVec2(6, 4);
   style.ItemSpacing = ImVec2(8, 6);
   ImVec4* c = style.Colors;
+  if (light) {
+    c[ImGuiCol_WindowBg] = V(kLightWindowBackground);
+    c[ImGuiCol_ChildBg] = V(kLightWindowBackground);
+    c[ImGuiCol_TitleBgActive] = V(kLightTitleBarActive);
+    c[ImGuiCol_TabSelected] = V(kLightTitleBarActive);
+  }
+  if (!light) {
   c[ImGuiCol_WindowBg] = V(kWindowBackground);
   c[ImGuiCol_ChildBg] = V(kWindowBackground);
   c[ImGuiCol_MenuBarBg] = V(kMenuBar);
@@ -54,13 +67,17 @@ void Apply(int ui_scale_percent) {
   c[ImGuiCol_TabDimmed] = ImVec4(0.13f, 0.14f, 0.17f, 1.0f);
   c[ImGuiCol_TabDimmedSelected] = ImVec4(0.19f, 0.23f, 0.30f, 1.0f);
   c[ImGuiCol_DockingEmptyBg] = ImVec4(0.10f, 0.10f, 0.12f, 1.0f);
+  }
   style.ScaleAllSizes(scale);
   style.FontSizeBase = kBaseFontPixels;
   style.FontScaleMain = scale;
   ImGui::GetStyle() = style;
 
   ImPlotStyle plot;
-  ImPlot::StyleColorsDark(&plot);
+  if (light)
+    ImPlot::StyleColorsLight(&plot);
+  else
+    ImPlot::StyleColorsDark(&plot);
   plot.PlotPadding = ImVec2(10 * scale, 10 * scale);
   plot.LabelPadding = ImVec2(5 * scale, 5 * scale);
   plot.LegendPadding = ImVec2(10 * scale, 10 * scale);

@@ -1,4 +1,4 @@
-// Warpscope's look: a dark theme with blue title bars that reads well on a projector, fonts from
+// Warpscope's look: a dark theme (or a light one) with blue title bars that reads well on a projector, fonts from
 // Debian's fonts-dejavu-core when present, and the UI scale (100-300 %). The colours are plain
 // numbers here so that the GUI test can check a screenshot's pixels against them.
 #pragma once
@@ -28,7 +28,12 @@ struct Fonts {
 };
 Fonts LoadFonts();
 
-// Rebuilds the style at `percent` % (sizes and font): call at start and when the setting changes.
-void Apply(int ui_scale_percent);
+// The light theme's title bars and background (for bright rooms and printed notes).
+inline constexpr Colour kLightTitleBarActive = {160, 196, 235};
+inline constexpr Colour kLightWindowBackground = {246, 246, 248};
+
+// Rebuilds the style at `percent` % (sizes and font), dark or light: call at start and when a
+// setting changes. The views' colours (viz palette) follow the theme.
+void Apply(int ui_scale_percent, bool light = false);
 
 }  // namespace ws::theme

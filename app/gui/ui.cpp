@@ -30,9 +30,62 @@ Ui::Ui(Settings* settings, std::filesystem::path config_dir, DeviceQuery devices
   }
 }
 
-std::string Ui::SelectLesson(const std::string& lesson, const std::string& variant) {
-  auto* panel = static_cast<LessonPanel*>(FindPanel("lesson"));
-  return panel->Select(lesson, variant);
+LessonPanel* Ui::lesson_panel() {
+  return static_cast<LessonPanel*>(FindPanel("lesson"));
+}
+
+std::string Ui::SelectLesson(const std::string& lesson, const std::string& variant,
+                             const Params& overrides, const std::string& backend) {
+  return lesson_panel()->Select(lesson, variant, overrides, backend);
+}
+
+bool Ui::WaitForRun(double seconds) {
+  return lesson_panel()->WaitIdle(seconds);
+}
+
+// Saves the lesson, variant and parameters of each new run, so the next start opens on them.
+void Ui::RememberLesson() {
+  if (session_.generation == remembered_generation_ || !session_.run) return;
+  remembered_generation_ = session_.generation;
+  const LessonRun& run = *session_.run;
+  if (settings_->lesson == run.lesson && settings_->variant == run.variant &&
+      settings_->params == run.params && settings_->backend == run.backend)
+    return;
+  settings_->lesson = run.lesson;
+  settings_->variant = run.variant;
+  settings_->params = run.params;
+  settings_->backend = run.backend;
+  if (Status s = SaveSettings(config_dir_, *settings_); !s.ok()) Notify(s.message(), true);
+}
+
+// Keys that work anywhere except while typing: PageUp/PageDown previous/next lesson, P play or
+// pause the playback, Ctrl+Left/Right step it, F12 screenshot (in Draw), Ctrl+Q quit.
+void Ui::HandleShortcuts() {
+  if (ImGui::GetIO().WantTextInput) return;
+  if (ImGui::IsKeyPressed(ImGuiKey_PageDown, false)) lesson_panel()->StepLesson(+1);
+  if (ImGui::IsKeyPressed(ImGuiKey_PageUp, false)) lesson_panel()->StepLesson(-1);
+  if (ImGui::IsKeyPressed(ImGuiKey_P, false)) {
+    session_.playing = !session_.playing;
+    if (session_.playing && session_.step < 0) session_.SelectStep(0);
+    next_step_at_ = ImGui::GetTime() + session_.seconds_per_step;
+  }
+  if (ImGui::IsKeyChordPressed(ImGuiMod_Ctrl | ImGuiKey_RightArrow))
+    session_.SelectStep(session_.step + 1);
+  if (ImGui::IsKeyChordPressed(ImGuiMod_Ctrl | ImGuiKey_LeftArrow) && session_.step > 0)
+    session_.SelectStep(session_.step - 1);
+}
+
+void Ui::AdvancePlayback() {
+  if (!session_.playing) return;
+  const double now = ImGui::GetTime();
+  if (now < next_step_at_) return;
+  next_step_at_ = now + session_.seconds_per_step;
+  const int steps = static_cast<int>(session_.block_view().steps.size());
+  if (session_.step + 1 >= steps) {
+    session_.playing = false;  // stop on the last step
+    return;
+  }
+  session_.SelectStep(session_.step + 1);
 }
 
 std::vector<ExportRequest> Ui::TakeExportRequests() {
@@ -89,6 +142,10 @@ void Ui::RequestScreenshot(const std::string& panel_id, int delay_frames) {
 }
 
 void Ui::Draw() {
+  lesson_panel()->Poll();
+  RememberLesson();
+  HandleShortcuts();
+  AdvancePlayback();
   DrawMainMenu();
   DrawStatusBar();
   DrawDockSpace();
@@ -97,6 +154,17 @@ void Ui::Draw() {
     if (p->Draw()) RequestScreenshot(p->id(), 2);
   }
   if (show_about_) DrawAboutWindow();
+  if (show_shortcuts_) {
+    if (ImGui::Begin("Keyboard shortcuts", &show_shortcuts_, ImGuiWindowFlags_AlwaysAutoResize)) {
+      ImGui::TextUnformatted(
+          "PageDown / PageUp   next / previous lesson\n"
+          "P                   play / pause the playback\n"
+          "Ctrl+Right / Left   next / previous step\n"
+          "F12                 save a screenshot\n"
+          "Ctrl+Q              quit");
+    }
+    ImGui::End();
+  }
   // F12: the frame being drawn right now is the one saved (no menu is open in it).
   if (ImGui::IsKeyPressed(ImGuiKey_F12, false)) RequestScreenshot("", 0);
   if (ImGui::IsKeyChordPressed(ImGuiMod_Ctrl | ImGuiKey_Q)) quit_requested_ = true;
@@ -151,9 +219,14 @@ void Ui::DrawMainMenu() {
     if (ImGui::MenuItem("Export at 2x (for print)", nullptr, &settings_->export_2x)) {
       if (Status s = SaveSettings(config_dir_, *settings_); !s.ok()) Notify(s.message(), true);
     }
+    if (ImGui::MenuItem("Light theme", nullptr, &settings_->light_theme)) {
+      ui_scale_changed_ = true;
+      if (Status s = SaveSettings(config_dir_, *settings_); !s.ok()) Notify(s.message(), true);
+    }
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("Help")) {
+    if (ImGui::MenuItem("Keyboard shortcuts")) show_shortcuts_ = true;
     if (ImGui::MenuItem("About Warpscope")) show_about_ = true;
     ImGui::EndMenu();
   }
@@ -196,7 +269,8 @@ void Ui::DrawDockSpace() {
   ImGui::DockSpaceOverViewport(id, ImGui::GetMainViewport());
 }
 
-// Left: the lesson and its source; right: the big views in tabs over barriers and timing.
+// Left: the lesson and its source; right: the playback strip over the big views in tabs, over
+// barriers and timing.
 void Ui::BuildDefaultLayout(unsigned int dockspace_id) {
   ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::DockBuilderRemoveNode(dockspace_id);
@@ -209,6 +283,9 @@ void Ui::BuildDefaultLayout(unsigned int dockspace_id) {
   ImGuiID right_bottom = 0;
   ImGuiID right_top =
       ImGui::DockBuilderSplitNode(right, ImGuiDir_Up, 0.62f, nullptr, &right_bottom);
+  ImGuiID views = 0;
+  const ImGuiID playback =
+      ImGui::DockBuilderSplitNode(right_top, ImGuiDir_Up, 0.14f, nullptr, &views);
   ImGuiID bottom_right = 0;
   ImGuiID bottom_left =
       ImGui::DockBuilderSplitNode(right_bottom, ImGuiDir_Left, 0.5f, nullptr, &bottom_right);
@@ -218,7 +295,8 @@ void Ui::BuildDefaultLayout(unsigned int dockspace_id) {
                          : id == "source"   ? left_bottom
                          : id == "barriers" ? bottom_left
                          : id == "timing"   ? bottom_right
-                                            : right_top;
+                         : id == "playback" ? playback
+                                            : views;
     ImGui::DockBuilderDockWindow(p->window_name().c_str(), node);
   }
   ImGui::DockBuilderFinish(dockspace_id);

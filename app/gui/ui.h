@@ -12,6 +12,7 @@
 #include "gui/frame_capture.h"
 #include "gui/gl_window.h"
 #include "warpscope/kernels/devices.h"
+#include "warpscope/kernels/lesson_api.h"
 #include "warpscope/viz/panel.h"
 #include "warpscope/viz/session.h"
 
@@ -25,16 +26,20 @@ class Ui {
 
   std::vector<ExportRequest> TakeExportRequests();
   bool quit_requested() const { return quit_requested_; }
-  // True once after the user changed the UI scale; the loop re-applies the theme before the
-  // next frame and the setting is already saved.
+  // True once after the user changed the UI scale or the theme; the loop re-applies the theme
+  // before the next frame and the setting is already saved.
   bool TakeUiScaleChanged();
 
   // A line in the status bar (errors in red) for a few seconds.
   void Notify(std::string message, bool error);
 
   Panel* FindPanel(const std::string& id);
-  // Selects and runs a lesson in the lesson panel; returns the error, if any.
-  std::string SelectLesson(const std::string& lesson, const std::string& variant);
+  // Selects and starts a lesson in the lesson panel; returns the error, if any.
+  std::string SelectLesson(const std::string& lesson, const std::string& variant,
+                           const Params& overrides = {}, const std::string& backend = "");
+  // Waits for the lesson run under way (scripted screenshots); false if it took too long.
+  bool WaitForRun(double seconds);
+  Session& session() { return session_; }
   std::string PanelIds() const;  // "lesson, source, grid, ..." for error messages
   const std::vector<std::unique_ptr<Panel>>& panels() const { return panels_; }
 
@@ -51,6 +56,10 @@ class Ui {
   void BuildDefaultLayout(unsigned int dockspace_id);
   void DrawAboutWindow();
   void RequestScreenshot(const std::string& panel_id, int delay_frames);
+  void HandleShortcuts();
+  void AdvancePlayback();
+  void RememberLesson();
+  class LessonPanel* lesson_panel();
 
   Settings* settings_;
   std::filesystem::path config_dir_;
@@ -64,6 +73,9 @@ class Ui {
   bool ui_scale_changed_ = false;
   bool reset_layout_ = false;
   bool show_about_ = false;
+  bool show_shortcuts_ = false;
+  std::uint64_t remembered_generation_ = 0;
+  double next_step_at_ = 0;
   float frame_height_ = 0;
   std::string message_;
   bool message_is_error_ = false;

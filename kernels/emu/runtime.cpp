@@ -106,6 +106,7 @@ struct Launch {
   std::string error;
   std::map<std::uint32_t, BlockRecords> kept;
   LaunchStats stats;
+  std::vector<std::uint8_t> active;  // per thread; each worker writes only its blocks' bytes
 };
 
 std::atomic<std::uint32_t> g_launch_tag{0};
@@ -384,6 +385,11 @@ class Worker {
       std::lock_guard lock(launch_->mutex);
       launch_->kept[b] = current_;  // in execution order, before the analysis sorts them
     }
+    if (!launch_->active.empty()) {
+      std::uint8_t* active = launch_->active.data() + std::uint64_t{b} * n;
+      for (const AccessRecord& a : current_.accesses) active[a.thread] = 1;
+      for (const BarrierRecord& r : current_.barriers) active[r.thread] = 1;
+    }
     AnalyzeBlock(current_.accesses, current_.barriers, local_sites_, cfg.buffers, n, &stats_);
     return true;
   }
@@ -476,6 +482,8 @@ Result<LaunchTrace> RunLaunch(const LaunchConfig& config, const std::function<vo
   L.body = &body;
   L.tag = ++g_launch_tag;
   const std::uint64_t blocks = config.grid.count();
+  if (blocks * config.block.count() <= LaunchTrace::kMaxActivityThreads)
+    L.active.assign(blocks * config.block.count(), 0);
   unsigned workers =
       config.workers ? config.workers : std::max(1u, std::thread::hardware_concurrency());
   workers = static_cast<unsigned>(std::min<std::uint64_t>(workers, blocks));
@@ -497,6 +505,7 @@ Result<LaunchTrace> RunLaunch(const LaunchConfig& config, const std::function<vo
   t.shared_bytes = config.shared_bytes;
   t.buffers = config.buffers;
   Canonicalize(L, t);
+  t.thread_active = std::move(L.active);
   return t;
 }
 

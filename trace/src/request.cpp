@@ -113,8 +113,9 @@ std::uint32_t Cc10Transactions(std::span<const LaneAccess> lanes) {
   return total;
 }
 
-Cc12Cost Cc12Transactions(std::span<const LaneAccess> lanes) {
-  Cc12Cost cost;
+std::vector<Segment> Cc12Segments(std::span<const LaneAccess> lanes) {
+  std::vector<Segment> out;
+  int h = 0;
   ForHalfWarps(lanes, [&](std::span<const LaneAccess> half) {
     std::array<bool, 32> done{};
     for (std::size_t lead = 0; lead < half.size(); ++lead) {
@@ -145,11 +146,57 @@ Cc12Cost Cc12Transactions(std::span<const LaneAccess> lanes) {
           break;
         }
       }
-      ++cost.transactions;
-      cost.bytes += static_cast<std::uint32_t>(size);
+      out.push_back({lo, static_cast<std::uint32_t>(size), h});
     }
+    ++h;
   });
+  return out;
+}
+
+Cc12Cost Cc12Transactions(std::span<const LaneAccess> lanes) {
+  Cc12Cost cost;
+  for (const Segment& s : Cc12Segments(lanes)) {
+    ++cost.transactions;
+    cost.bytes += s.bytes;
+  }
   return cost;
+}
+
+std::vector<Segment> Cc10Segments(std::span<const LaneAccess> lanes) {
+  std::vector<Segment> out;
+  int h = 0;
+  ForHalfWarps(lanes, [&](std::span<const LaneAccess> half) {
+    if (!half.empty()) {
+      const std::uint32_t w = half.front().size;
+      if (Cc10Transactions(half) == (w == 16 ? 2u : 1u) && (w == 4 || w == 8 || w == 16)) {
+        // Coalesced: the half-warp's 16-word segment (two 128-byte ones for 16-byte words).
+        const std::uint64_t base = half.front().address - (half.front().lane % 16) * w;
+        if (w == 16) {
+          out.push_back({base, 128, h});
+          out.push_back({base + 128, 128, h});
+        } else {
+          out.push_back({base, 16 * w, h});
+        }
+      } else {
+        for (const LaneAccess& a : half) out.push_back({a.address, a.size, h});
+      }
+    }
+    ++h;
+  });
+  return out;
+}
+
+std::vector<Segment> GranuleSegments(std::span<const LaneAccess> lanes, std::uint32_t granule) {
+  std::vector<std::uint64_t> ids;
+  for (const LaneAccess& a : lanes) {
+    const std::uint64_t last = (a.address + (a.size ? a.size : 1) - 1) / granule;
+    for (std::uint64_t g = a.address / granule; g <= last; ++g) ids.push_back(g);
+  }
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  std::vector<Segment> out;
+  for (std::uint64_t g : ids) out.push_back({g * granule, granule, -1});
+  return out;
 }
 
 std::uint32_t BankConflictDegree(std::span<const LaneAccess> lanes) {

@@ -46,8 +46,8 @@ void SourcePanel::DrawContents() {
     first_site.try_emplace(s.line, static_cast<int>(i));
   }
   const int selected_line =
-      session_->selected_site >= 0 && session_->selected_site < static_cast<int>(t.sites.size())
-          ? static_cast<int>(t.sites[static_cast<std::size_t>(session_->selected_site)].line)
+      session_->sel.site >= 0 && session_->sel.site < static_cast<int>(t.sites.size())
+          ? static_cast<int>(t.sites[static_cast<std::size_t>(session_->sel.site)].line)
           : -1;
   ImGui::TextDisabled("%s  (%s)   s = sectors per request, w = bank conflict ways",
                       info->source_file.c_str(), t.kernel.c_str());
@@ -80,7 +80,7 @@ void SourcePanel::DrawContents() {
       if (ImGui::InvisibleButton("##line",
                                  ImVec2(std::max(1.0f, ImGui::GetContentRegionAvail().x), h)) &&
           is_site) {
-        session_->selected_site = first_site[line];
+        session_->SelectSite(first_site[line]);
       }
       ImGui::SetCursorScreenPos(pos);
       ImGui::TextDisabled("%3u ", line);

@@ -346,6 +346,8 @@ inline LaunchTrace CudaBackend::Convert(
   // The analyses need the site table indexed as the records are (canonical ids already).
   const std::uint32_t tpb = static_cast<std::uint32_t>(block.count());
   std::vector<std::uint32_t> keep = options_.keep_blocks;
+  if (grid.count() * tpb <= LaunchTrace::kMaxActivityThreads)
+    t.thread_active.assign(grid.count() * tpb, 0);
   for (std::uint64_t b = 0; b < grid.count(); ++b) {
     BlockRecords rec;
     rec.block = static_cast<std::uint32_t>(b);
@@ -366,6 +368,10 @@ inline LaunchTrace CudaBackend::Convert(
         rec.barriers.push_back({r.arrival_ns - t0, r.departure_ns - t0, bcounts[r.line]++,
                                 static_cast<std::uint16_t>(th), barrier_ids[r.line], r.sm});
       }
+    }
+    if (!t.thread_active.empty()) {
+      for (const AccessRecord& a : rec.accesses) t.thread_active[b * tpb + a.thread] = 1;
+      for (const BarrierRecord& r : rec.barriers) t.thread_active[b * tpb + r.thread] = 1;
     }
     const bool kept =
         options_.keep_all_blocks || std::find(keep.begin(), keep.end(), rec.block) != keep.end();

@@ -21,6 +21,11 @@ struct LaunchTrace {
   std::vector<BlockRecords> blocks;   // full records of the kept blocks, by block index
   std::string time_unit = "logical";  // access/barrier times: "logical" (emulator) or "ns"
   bool truncated = false;             // a record buffer filled up (GPU); stats may be partial
+  // Per thread of the grid (index block * threads per block + thread): 1 if it made an access or
+  // reached a barrier, 0 if it did nothing (it failed the bounds test). Left empty for launches
+  // over kMaxActivityThreads threads.
+  std::vector<std::uint8_t> thread_active;
+  static constexpr std::uint64_t kMaxActivityThreads = 1ull << 24;
 
   std::uint64_t threads() const { return grid.count() * block.count(); }
   std::uint64_t warps() const { return grid.count() * ((block.count() + 31) / 32); }

@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 namespace ws {
 
@@ -42,6 +43,17 @@ struct Cc12Cost {
   std::uint32_t bytes = 0;  // bytes moved by those transactions
 };
 Cc12Cost Cc12Transactions(std::span<const LaneAccess> lanes);
+
+// The transactions themselves, for drawing: each segment's first byte, size and half-warp
+// (-1 for the whole-warp models). GranuleSegments(lanes, 32) are the sectors, 128 the lines.
+struct Segment {
+  std::uint64_t address = 0;
+  std::uint32_t bytes = 0;
+  int half = -1;
+};
+std::vector<Segment> GranuleSegments(std::span<const LaneAccess> lanes, std::uint32_t granule);
+std::vector<Segment> Cc10Segments(std::span<const LaneAccess> lanes);
+std::vector<Segment> Cc12Segments(std::span<const LaneAccess> lanes);
 
 std::uint32_t BankConflictDegree(std::span<const LaneAccess> lanes);
 std::uint32_t HalfWarp16Degree(std::span<const LaneAccess> lanes);

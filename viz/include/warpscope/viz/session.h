@@ -1,19 +1,61 @@
-// What the views share: the lesson run they draw (from the emulator, a GPU or, later, a trace
-// file) and what the user selected. Views only read the run; the app's lesson panel makes runs.
+// What the views share: the lesson run they draw (from the emulator, a GPU or a trace file), what
+// the user selected (site, block, warp, lane, request) and where playback stands. Views only read
+// the run; the lesson panel makes runs (in the background) and swaps them in here.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "warpscope/kernels/lesson_api.h"
+#include "warpscope/viz/block_view.h"
 
 namespace ws {
+
+struct Selection {
+  int site = -1;             // index into run->main_launch().sites, -1: none
+  std::uint32_t block = 0;   // linear block index
+  int warp = -1;             // warp within the block, -1: none
+  int lane = -1;             // lane within the warp, -1: none
+  int request = -1;          // index into BlockView::requests, -1: the site's first
+  int barrier_instance = -1; // index into BlockView::barriers (playback), -1: none
+};
 
 struct Session {
   std::shared_ptr<const LessonRun> run;  // the last successful run; null before the first
   std::string error;                     // why the last run failed (shown by the lesson panel)
-  int selected_site = -1;                // index into run->main_launch().sites, -1: none
-  std::uint64_t generation = 0;          // grows with every new run, so views can refresh
+  Selection sel;
+  std::uint64_t generation = 0;  // grows with every new run, so views can refresh
+  bool running = false;          // a newer run is under way: the views mark theirs as old
+  std::string running_what;      // "transpose coalesced tile=16", for the progress line
+
+  // Playback: steps through BlockView::steps of the selected block. -1: not stepping.
+  int step = -1;
+  bool playing = false;
+  double seconds_per_step = 0.5;
+
+  // The selected block's requests and barriers (built on first use, per run and block).
+  const BlockView& block_view();
+  // The request the views show: the selected one, else the first of the selected site (and
+  // warp) in the selected block; nullptr when the block has none (or its records were not kept).
+  const BlockRequest* current_request();
+  // Selects a request (and its site, warp) everywhere.
+  void SelectRequest(int index);
+  // Selects a step of the playback and everything it points at; -1 leaves playback.
+  void SelectStep(int index);
+  // Selects a site (from the source view or a table): its first request in the block.
+  void SelectSite(int site);
+
+  // Makes `r` the current run (with the view of block `view.block`, built off the UI thread) and
+  // keeps what can be kept of the selection: the site when the kernel is the same, the block when
+  // it still exists.
+  void Install(std::shared_ptr<const LessonRun> r, BlockView view);
+
+ private:
+  std::shared_ptr<const LessonRun> view_run_;
+  std::uint32_t view_block_ = 0;
+  BlockView view_;
 };
 
 }  // namespace ws

@@ -1,0 +1,79 @@
+#include "gui/lesson_runner.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "warpscope/kernels/catalog.h"
+
+namespace ws {
+
+LessonRunner::LessonRunner() : worker_([this] { Loop(); }) {}
+
+LessonRunner::~LessonRunner() {
+  {
+    std::lock_guard lock(mutex_);
+    quit_ = true;
+  }
+  wake_.notify_all();
+  worker_.join();
+}
+
+std::uint64_t LessonRunner::Submit(RunRequest request) {
+  std::uint64_t id;
+  {
+    std::lock_guard lock(mutex_);
+    id = ++next_id_;
+    newest_ = id;
+    pending_.emplace(id, std::move(request));
+  }
+  wake_.notify_all();
+  return id;
+}
+
+std::optional<RunResult> LessonRunner::Poll() {
+  std::lock_guard lock(mutex_);
+  if (!done_ || done_->id != newest_) return std::nullopt;
+  return std::exchange(done_, std::nullopt);
+}
+
+bool LessonRunner::busy() const {
+  std::lock_guard lock(mutex_);
+  return finished_ != newest_;
+}
+
+void LessonRunner::Loop() {
+  for (;;) {
+    std::pair<std::uint64_t, RunRequest> job;
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [&] { return quit_ || pending_.has_value(); });
+      if (quit_) return;
+      job = std::move(*pending_);
+      pending_.reset();
+    }
+    const auto start = std::chrono::steady_clock::now();
+    RunResult result;
+    result.id = job.first;
+    const RunRequest& rq = job.second;
+    RunOptions options;
+    // Keep the full records of the first blocks and of the one the user looks at.
+    if (std::find(options.keep_blocks.begin(), options.keep_blocks.end(), rq.block) ==
+        options.keep_blocks.end())
+      options.keep_blocks.push_back(rq.block);
+    auto run = RunLesson(rq.lesson, rq.variant, rq.params, rq.backend, options);
+    if (run.ok()) {
+      auto shared = std::make_shared<const LessonRun>(std::move(run).value());
+      if (shared->has_launch()) result.view = BuildBlockView(shared->main_launch(), rq.block);
+      result.run = std::move(shared);
+    } else {
+      result.error = run.status().message();
+    }
+    result.ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    std::lock_guard lock(mutex_);
+    finished_ = result.id;
+    if (result.id == newest_) done_ = std::move(result);  // a newer request replaces it anyway
+  }
+}
+
+}  // namespace ws

@@ -1,0 +1,59 @@
+// Runs lessons off the UI thread. The lesson panel submits a request on every slider change; one
+// worker thread runs the newest request and drops the ones it skipped, so dragging a slider never
+// queues up stale runs. The UI polls once per frame and takes only the result of the newest
+// request: an older result is never shown as the current one.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "warpscope/kernels/lesson_api.h"
+#include "warpscope/viz/block_view.h"
+
+namespace ws {
+
+struct RunRequest {
+  std::string lesson, variant, backend;
+  Params params;
+  std::uint32_t block = 0;  // the block whose view is built along with the run
+};
+
+struct RunResult {
+  std::uint64_t id = 0;
+  std::shared_ptr<const LessonRun> run;  // null on failure
+  std::string error;
+  BlockView view;  // of request.block, built in the worker
+  double ms = 0;   // wall time of the run and the view
+};
+
+class LessonRunner {
+ public:
+  LessonRunner();
+  ~LessonRunner();
+  LessonRunner(const LessonRunner&) = delete;
+  LessonRunner& operator=(const LessonRunner&) = delete;
+
+  // Queues `request`, replacing any not yet started. Returns its id.
+  std::uint64_t Submit(RunRequest request);
+  // The newest request's result once it is ready (each result is handed out once).
+  std::optional<RunResult> Poll();
+  bool busy() const;  // the newest request has not finished yet
+
+ private:
+  void Loop();
+
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  std::optional<std::pair<std::uint64_t, RunRequest>> pending_;
+  std::optional<RunResult> done_;
+  std::uint64_t next_id_ = 0, newest_ = 0, finished_ = 0;
+  bool quit_ = false;
+  std::thread worker_;
+};
+
+}  // namespace ws

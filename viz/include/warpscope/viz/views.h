@@ -1,0 +1,21 @@
+// The view panels, one factory each (one .cpp file each in viz/src). MakeViewPanels (panel.h)
+// puts them in the View menu's order.
+#pragma once
+
+#include <memory>
+
+#include "warpscope/viz/panel.h"
+#include "warpscope/viz/session.h"
+
+namespace ws {
+
+std::unique_ptr<Panel> MakeGridPanel(Session* session);        // "grid"
+std::unique_ptr<Panel> MakeCoalescingPanel(Session* session);  // "coalescing"
+std::unique_ptr<Panel> MakeBanksPanel(Session* session);       // "banks"
+std::unique_ptr<Panel> MakeLayoutPanel(Session* session);      // "layout"
+std::unique_ptr<Panel> MakeBarriersPanel(Session* session);    // "barriers"
+std::unique_ptr<Panel> MakeTimingPanel(Session* session);      // "timing"
+std::unique_ptr<Panel> MakeOccupancyPanel(Session* session);   // "occupancy"
+std::unique_ptr<Panel> MakePlaybackPanel(Session* session);    // "playback"
+
+}  // namespace ws

@@ -1,0 +1,251 @@
+// The shared-memory banks view: a heatmap of the banks against the warp requests of a site in the
+// selected block (colour = distinct 4-byte words the request needs from that bank; more than one
+// is a conflict), and for the selected request the lane-to-bank wiring with its conflict degree
+// written large. The 16-bank half-warp model (compute 1.x) re-draws the same trace.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cinttypes>
+#include <set>
+#include <vector>
+
+#include "view_util.h"
+#include "warpscope/viz/palette.h"
+#include "warpscope/viz/views.h"
+
+namespace ws {
+namespace {
+
+// One heatmap row: the words per bank of one request (or one half-warp of it).
+struct Row {
+  int request = 0;
+  int half = -1;  // 16-bank model: 0 lanes 0-15, 1 lanes 16-31
+  std::vector<std::uint32_t> words;
+};
+
+std::vector<LaneAccess> Half(const std::vector<LaneAccess>& lanes, int half) {
+  std::vector<LaneAccess> out;
+  for (const LaneAccess& l : lanes) {
+    if ((l.lane < 16 ? 0 : 1) == half) out.push_back(l);
+  }
+  return out;
+}
+
+class BanksPanel : public Panel {
+ public:
+  explicit BanksPanel(Session* session) : Panel("banks", "Shared-memory banks"), session_(session) {}
+
+ protected:
+  void DrawContents() override {
+    if (!session_->run || !session_->run->has_launch()) {
+      ImGui::TextWrapped(
+          "A heatmap of the 32 banks against a site's warp requests, and the lane-to-bank wiring "
+          "of the selected request with its conflict degree.");
+      ImGui::TextDisabled(session_->run ? "This lesson runs no kernel." : "No lesson has run yet.");
+      return;
+    }
+    const LaunchTrace& t = session_->run->main_launch();
+    // Unless a shared site is selected, show the one with the worst conflicts.
+    const int site = view::ViewSite(t, session_->sel.site, view::IsShared, [](const SiteStats& s) {
+      return static_cast<double>(s.bank_conflict_max);
+    });
+    if (site < 0) {
+      ImGui::TextWrapped(
+          "This kernel uses no shared memory. Try transpose (coalesced against padded), "
+          "bank-stride or matmul (tiled).");
+      return;
+    }
+    view::SiteCombo(session_, t, site, view::IsShared);
+    ImGui::SameLine();
+    ImGui::RadioButton("32 banks (warp)", &banks16_, 0);
+    ImGui::SameLine();
+    ImGui::RadioButton("16 banks (half-warp, compute 1.x)", &banks16_, 1);
+    view::UpdatingBadge(*session_);
+    const SiteStats& st = t.stats.sites[static_cast<std::size_t>(site)];
+    ImGui::TextDisabled(
+        "Whole grid: %" PRIu64 " requests, %" PRIu64 " wavefronts (%.2f per request), worst %u-way "
+        "(16-bank model: %u-way)",
+        st.requests, st.wavefronts,
+        st.requests ? static_cast<double>(st.wavefronts) / static_cast<double>(st.requests) : 0.0,
+        st.bank_conflict_max, st.halfwarp16_conflict_max);
+
+    const BlockView& bv = session_->block_view();
+    if (!bv.kept) {
+      ImGui::TextDisabled("Records of block %u were not kept: pick block 0-3 in the grid.",
+                          bv.block);
+      return;
+    }
+    const int banks = banks16_ ? 16 : 32;
+    std::vector<Row> rows;
+    std::uint32_t most = 1;
+    for (std::size_t i = 0; i < bv.requests.size(); ++i) {
+      const BlockRequest& r = bv.requests[i];
+      if (r.site != site) continue;
+      for (int h = banks16_ ? 0 : -1; h <= (banks16_ ? 1 : -1); ++h) {
+        Row row{static_cast<int>(i), h,
+                WordsPerBank(h < 0 ? r.lanes : Half(r.lanes, h), banks)};
+        for (std::uint32_t w : row.words) most = std::max(most, w);
+        rows.push_back(std::move(row));
+      }
+    }
+    if (rows.empty()) {
+      ImGui::TextDisabled("Block %u makes no request at this site.", bv.block);
+      return;
+    }
+    const BlockRequest* cur = session_->current_request();
+    if (cur == nullptr || cur->site != site) cur = &bv.requests[static_cast<std::size_t>(rows[0].request)];
+    const int cur_index = static_cast<int>(cur - bv.requests.data());
+
+    const float avail_w = ImGui::GetContentRegionAvail().x;
+    const float heat_w = std::min(avail_w * 0.45f, ImGui::GetFontSize() * 30);
+    if (ImGui::BeginChild("##heat", ImVec2(heat_w, 0))) DrawHeatmap(bv, rows, banks, most, cur_index);
+    ImGui::EndChild();
+    ImGui::SameLine();
+    if (ImGui::BeginChild("##wiring", ImVec2(0, 0))) DrawWiring(*cur, banks);
+    ImGui::EndChild();
+  }
+
+ private:
+  void DrawHeatmap(const BlockView& bv, const std::vector<Row>& rows, int banks, std::uint32_t most,
+                   int cur_index) {
+    const float font = ImGui::GetFontSize();
+    ImGui::Text("Block %u: words per bank, one row per %s", bv.block,
+                banks16_ ? "half-warp request" : "warp request");
+    const float label_w = font * 3.2f;
+    const float cell = std::max(4.0f, (ImGui::GetContentRegionAvail().x - label_w) / static_cast<float>(banks));
+    const float row_h = std::clamp(cell, 4.0f, font * 1.2f);
+    const ImVec2 o = ImGui::GetCursorScreenPos();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    // Bank numbers across the top.
+    for (int b = 0; b < banks; b += (cell < font * 1.3f ? 4 : 1)) {
+      char num[4];
+      std::snprintf(num, sizeof num, "%d", b);
+      dl->AddText(ImVec2(o.x + label_w + static_cast<float>(b) * cell, o.y), palette::TextDim(), num);
+    }
+    const float top = o.y + font * 1.2f;
+    const ImU32 empty = palette::LightTheme() ? IM_COL32(232, 232, 238, 255) : IM_COL32(36, 38, 46, 255);
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      const float y = top + static_cast<float>(r) * row_h;
+      const BlockRequest& req = bv.requests[static_cast<std::size_t>(rows[r].request)];
+      if (rows[r].half <= 0 && row_h >= font * 0.8f) {
+        char lab[32];
+        std::snprintf(lab, sizeof lab, "w%u.%u", req.warp, req.iteration);
+        dl->AddText(ImVec2(o.x, y), palette::TextDim(), lab);
+      }
+      for (int b = 0; b < banks; ++b) {
+        const std::uint32_t w = rows[r].words[static_cast<std::size_t>(b)];
+        const ImVec2 a(o.x + label_w + static_cast<float>(b) * cell, y);
+        dl->AddRectFilled(a, ImVec2(a.x + cell - 1, a.y + row_h - 1),
+                          w == 0 ? empty : palette::Heat(view::DegreeHeat(w)));
+        if (w > 1 && cell >= font * 1.1f && row_h >= font * 0.9f) {
+          char num[12];
+          std::snprintf(num, sizeof num, "%u", w);
+          dl->AddText(ImVec2(a.x + 2, a.y), IM_COL32(0, 0, 0, 255), num);
+        }
+      }
+      if (rows[r].request == cur_index && rows[r].half <= 0) {
+        const float h = row_h * (banks16_ ? 2.0f : 1.0f);
+        dl->AddRect(ImVec2(o.x + label_w - 2, y - 1),
+                    ImVec2(o.x + label_w + static_cast<float>(banks) * cell + 1, y + h),
+                    palette::Text(), 0.0f, 2.0f);
+      }
+    }
+    const float total_h = font * 1.2f + static_cast<float>(rows.size()) * row_h;
+    ImGui::InvisibleButton("##heatmap", ImVec2(label_w + static_cast<float>(banks) * cell, total_h));
+    if (ImGui::IsItemHovered()) {
+      const ImVec2 m = ImGui::GetMousePos();
+      const int r = static_cast<int>((m.y - top) / row_h);
+      const int b = static_cast<int>((m.x - o.x - label_w) / cell);
+      if (r >= 0 && r < static_cast<int>(rows.size()) && b >= 0 && b < banks) {
+        const BlockRequest& req = bv.requests[static_cast<std::size_t>(rows[static_cast<std::size_t>(r)].request)];
+        ImGui::SetTooltip("warp %u, iteration %u%s, bank %d: %u distinct word(s)\nclick to select",
+                          req.warp, req.iteration,
+                          rows[static_cast<std::size_t>(r)].half == 0   ? " (lanes 0-15)"
+                          : rows[static_cast<std::size_t>(r)].half == 1 ? " (lanes 16-31)"
+                                                                        : "",
+                          b, rows[static_cast<std::size_t>(r)].words[static_cast<std::size_t>(b)]);
+        if (ImGui::IsItemClicked()) {
+          session_->SelectRequest(rows[static_cast<std::size_t>(r)].request);
+          session_->step = -1;
+        }
+      }
+    }
+    ImGui::TextDisabled("colour: distinct words per bank (blue 1 = no conflict, yellow 32)");
+    ImGui::TextDisabled("most in this block: %u", most);
+  }
+
+  void DrawWiring(const BlockRequest& req, int banks) {
+    const std::uint32_t degree =
+        banks16_ ? HalfWarp16Degree(req.lanes) : BankConflictDegree(req.lanes);
+    std::set<std::uint64_t> words;
+    for (const LaneAccess& l : req.lanes) words.insert(l.address / 4);
+    const bool broadcast = words.size() < req.lanes.size();
+    ImGui::Text("warp %u, iteration %u, %zu lanes", req.warp, req.iteration, req.lanes.size());
+    view::BigText(2.2f, degree > 1 ? IM_COL32(240, 120, 90, 255) : IM_COL32(110, 200, 120, 255),
+                  degree > 1 ? "%u-way conflict" : "no conflict", degree);
+    ImGui::Text("%u wavefront%s%s", degree, degree == 1 ? "" : "s",
+                broadcast ? "; lanes reading one word share it (broadcast)" : "");
+    const float font = ImGui::GetFontSize();
+    const float width = ImGui::GetContentRegionAvail().x - font * 0.5f;
+    const float height = std::max(font * 8.0f, ImGui::GetContentRegionAvail().y - font * 0.5f);
+    const ImVec2 o = ImGui::GetCursorScreenPos();
+    ImGui::Dummy(ImVec2(width, height));
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float box_w = width / 32.0f, box_h = font * 1.3f;
+    const float bank_y = o.y + height - box_h - font * 1.3f;
+    // 16-bank model: the two half-warps each have their own 16 banks, drawn side by side.
+    auto bank_x = [&](int half, int bank) {
+      const int slot = banks16_ ? half * 16 + bank : bank;
+      return o.x + (static_cast<float>(slot) + 0.5f) * box_w;
+    };
+    std::vector<std::uint32_t> per_bank[2] = {
+        WordsPerBank(banks16_ ? Half(req.lanes, 0) : req.lanes, banks),
+        banks16_ ? WordsPerBank(Half(req.lanes, 1), banks) : std::vector<std::uint32_t>{}};
+    for (const LaneAccess& l : req.lanes) {
+      const int half = banks16_ ? (l.lane < 16 ? 0 : 1) : 0;
+      const int bank = static_cast<int>(l.address / 4 % static_cast<std::uint64_t>(banks));
+      const float lx = o.x + (static_cast<float>(l.lane) + 0.5f) * box_w;
+      const std::uint32_t w = per_bank[half][static_cast<std::size_t>(bank)];
+      dl->AddLine(ImVec2(lx, o.y + box_h), ImVec2(bank_x(half, bank), bank_y),
+                  w > 1 ? IM_COL32(240, 120, 90, 200) : palette::WarpU32(req.warp, 170),
+                  w > 1 ? 2.0f : 1.2f);
+    }
+    for (int lane = 0; lane < 32; ++lane) {
+      const ImVec2 a(o.x + static_cast<float>(lane) * box_w + 1, o.y);
+      dl->AddRectFilled(a, ImVec2(a.x + box_w - 2, a.y + box_h), palette::WarpU32(req.warp));
+      if (box_w > font * 1.1f) {
+        char num[4];
+        std::snprintf(num, sizeof num, "%d", lane);
+        dl->AddText(ImVec2(a.x + 2, a.y), IM_COL32(0, 0, 0, 255), num);
+      }
+    }
+    dl->AddText(ImVec2(o.x, o.y + box_h + 2), palette::TextDim(), "lanes");
+    for (int slot = 0; slot < 32; ++slot) {
+      const int half = banks16_ ? slot / 16 : 0, bank = banks16_ ? slot % 16 : slot;
+      const std::uint32_t w = per_bank[half][static_cast<std::size_t>(bank)];
+      const ImVec2 a(o.x + static_cast<float>(slot) * box_w + 1, bank_y);
+      dl->AddRectFilled(a, ImVec2(a.x + box_w - 2, a.y + box_h),
+                        w == 0 ? palette::Grid()
+                               : palette::Heat(view::DegreeHeat(w)));
+      if (box_w > font * 1.1f) {
+        char num[4];
+        std::snprintf(num, sizeof num, "%d", bank);
+        dl->AddText(ImVec2(a.x + 2, a.y), w == 0 ? palette::TextDim() : IM_COL32(0, 0, 0, 255), num);
+      }
+    }
+    dl->AddText(ImVec2(o.x, bank_y + box_h + 2), palette::TextDim(),
+                banks16_ ? "banks: lanes 0-15 | lanes 16-31 (each half-warp has all 16)"
+                         : "banks (4-byte words; bank = word index mod 32)");
+  }
+
+  Session* session_;
+  int banks16_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Panel> MakeBanksPanel(Session* session) {
+  return std::make_unique<BanksPanel>(session);
+}
+
+}  // namespace ws

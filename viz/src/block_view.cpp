@@ -1,0 +1,167 @@
+#include "warpscope/viz/block_view.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "warpscope/trace/analysis.h"
+
+namespace ws {
+
+int BlockView::FindRequest(int site, int warp) const {
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    const BlockRequest& r = requests[i];
+    if (static_cast<int>(r.site) == site && (warp < 0 || static_cast<int>(r.warp) == warp))
+      return static_cast<int>(i);
+  }
+  return -1;
+}
+
+BlockView BuildBlockView(const LaunchTrace& trace, std::uint32_t block) {
+  BlockView v;
+  v.block = block;
+  v.threads = static_cast<std::uint32_t>(trace.block.count());
+  const auto it = std::find_if(trace.blocks.begin(), trace.blocks.end(),
+                               [&](const BlockRecords& b) { return b.block == block; });
+  if (it == trace.blocks.end()) return v;
+  v.kept = true;
+  v.thread_end.assign(v.threads, 0);
+
+  std::vector<AccessRecord> records = it->accesses;
+  std::sort(records.begin(), records.end(), [](const AccessRecord& a, const AccessRecord& b) {
+    return std::tie(a.site, a.iteration, a.thread) < std::tie(b.site, b.iteration, b.thread);
+  });
+  for (const AccessRecord& r : records) {
+    if (r.site >= trace.sites.size() || r.thread >= v.threads) continue;
+    v.thread_end[r.thread] = std::max<std::uint64_t>(v.thread_end[r.thread], r.time);
+  }
+  // Requests: the same grouping the analyses use, with each request's earliest time.
+  std::size_t cursor = 0;
+  ForEachRequest(records, trace.sites, trace.buffers,
+                 [&](std::uint16_t site, std::uint32_t iteration, std::uint32_t warp,
+                     std::span<const LaneAccess> lanes) {
+                   BlockRequest req{site, iteration, warp, std::numeric_limits<std::uint64_t>::max(),
+                                    {lanes.begin(), lanes.end()}};
+                   for (std::size_t k = 0; k < lanes.size(); ++k, ++cursor)
+                     req.time = std::min<std::uint64_t>(req.time, records[cursor].time);
+                   v.requests.push_back(std::move(req));
+                 });
+
+  // Barrier instances: threads meeting at one (site, iteration).
+  std::map<std::pair<std::uint32_t, std::uint16_t>, BarrierInstance> meets;
+  for (const BarrierRecord& b : it->barriers) {
+    if (b.thread >= v.threads) continue;
+    BarrierInstance& m = meets[{b.iteration, b.site}];
+    if (m.arrival.empty()) {
+      m.site = b.site;
+      m.iteration = b.iteration;
+      m.arrival.assign(v.threads, std::numeric_limits<std::uint64_t>::max());
+      m.leave.assign(v.threads, std::numeric_limits<std::uint64_t>::max());
+      m.first_arrival = std::numeric_limits<std::uint64_t>::max();
+    }
+    m.arrival[b.thread] = b.arrival;
+    m.leave[b.thread] = b.departure;
+    m.first_arrival = std::min(m.first_arrival, b.arrival);
+    m.last_arrival = std::max(m.last_arrival, b.arrival);
+    m.departure = std::max(m.departure, b.departure);
+    v.thread_end[b.thread] = std::max(v.thread_end[b.thread], b.departure);
+  }
+  for (auto& [key, m] : meets) v.barriers.push_back(std::move(m));
+  std::sort(v.barriers.begin(), v.barriers.end(),
+            [](const BarrierInstance& a, const BarrierInstance& b) {
+              return std::tie(a.first_arrival, a.site) < std::tie(b.first_arrival, b.site);
+            });
+  for (std::uint64_t t : v.thread_end) v.end_time = std::max(v.end_time, t);
+
+  // Playback: every request and barrier in time order (a barrier at its last arrival, when the
+  // block is released); ties keep requests in (site, iteration, warp) order.
+  for (std::size_t i = 0; i < v.requests.size(); ++i)
+    v.steps.push_back({false, static_cast<int>(i), v.requests[i].time});
+  for (std::size_t i = 0; i < v.barriers.size(); ++i)
+    v.steps.push_back({true, static_cast<int>(i), v.barriers[i].last_arrival});
+  std::stable_sort(v.steps.begin(), v.steps.end(),
+                   [](const PlaybackStep& a, const PlaybackStep& b) { return a.time < b.time; });
+  return v;
+}
+
+GridLayout MakeGridLayout(Dim3 grid, Dim3 block, float aspect) {
+  GridLayout g;
+  g.grid = grid;
+  g.block = block;
+  g.wrapped_1d = block.y == 1 && block.z == 1 && block.x > 32;
+  g.block_w = static_cast<int>(g.wrapped_1d ? 32 : block.x);
+  g.block_h = static_cast<int>(g.wrapped_1d ? (block.x + 31) / 32 : block.y * block.z);
+  const std::uint64_t blocks = grid.count();
+  if (grid.y == 1 && grid.z == 1) {
+    // Columns so that cols * block_w : rows * block_h is close to the aspect asked for.
+    const double want = std::sqrt(static_cast<double>(blocks) * aspect * g.block_h / g.block_w);
+    g.cols = static_cast<int>(std::clamp<double>(std::round(want), 1.0, static_cast<double>(blocks)));
+    g.rows = static_cast<int>((blocks + static_cast<std::uint64_t>(g.cols) - 1) /
+                              static_cast<std::uint64_t>(g.cols));
+  } else {
+    g.cols = static_cast<int>(grid.x);
+    g.rows = static_cast<int>(grid.y * grid.z);
+  }
+  const std::uint64_t cells = static_cast<std::uint64_t>(g.cells_x()) * g.cells_y();
+  if (cells > GridLayout::kMaxCells || g.cells_x() > 8192 || g.cells_y() > 8192) {
+    g.summary = true;
+    g.block_w = g.block_h = 1;
+  }
+  return g;
+}
+
+void GridLayout::CellOf(std::uint64_t b, std::uint32_t thread, int* x, int* y) const {
+  int bx, by;
+  if (grid.y == 1 && grid.z == 1) {
+    bx = static_cast<int>(b % static_cast<std::uint64_t>(cols));
+    by = static_cast<int>(b / static_cast<std::uint64_t>(cols));
+  } else {
+    bx = static_cast<int>(b % grid.x);
+    by = static_cast<int>(b / grid.x);  // y + z * grid.y: z slices of the grid stacked downwards
+  }
+  int tx = 0, ty = 0;
+  if (!summary) {
+    if (wrapped_1d) {
+      tx = static_cast<int>(thread % 32);
+      ty = static_cast<int>(thread / 32);
+    } else {
+      tx = static_cast<int>(thread % block.x);
+      ty = static_cast<int>(thread / block.x);  // y + z * block.y
+    }
+  }
+  *x = bx * block_w + tx;
+  *y = by * block_h + ty;
+}
+
+bool GridLayout::ThreadAt(int x, int y, std::uint64_t* b, std::uint32_t* thread) const {
+  if (x < 0 || y < 0 || x >= cells_x() || y >= cells_y()) return false;
+  const int bx = x / block_w, by = y / block_h, tx = x % block_w, ty = y % block_h;
+  const std::uint64_t linear = grid.y == 1 && grid.z == 1
+                                   ? static_cast<std::uint64_t>(by) * cols + bx
+                                   : static_cast<std::uint64_t>(by) * grid.x + bx;
+  if (linear >= grid.count()) return false;
+  *b = linear;
+  *thread = summary ? 0
+                    : static_cast<std::uint32_t>(ty) * static_cast<std::uint32_t>(block_w) +
+                          static_cast<std::uint32_t>(tx);
+  if (*thread >= block.count()) return false;  // the last row of a wrapped 1D block
+  return true;
+}
+
+std::vector<std::uint32_t> WordsPerBank(const std::vector<LaneAccess>& lanes, int banks) {
+  std::vector<std::set<std::uint64_t>> words(static_cast<std::size_t>(banks));
+  for (const LaneAccess& l : lanes) {
+    // An access wider than a word touches consecutive words (and banks).
+    const std::uint64_t first = l.address / 4, last = (l.address + l.size - 1) / 4;
+    for (std::uint64_t w = first; w <= last; ++w)
+      words[static_cast<std::size_t>(w % static_cast<std::uint64_t>(banks))].insert(w);
+  }
+  std::vector<std::uint32_t> out(words.size());
+  for (std::size_t b = 0; b < words.size(); ++b) out[b] = static_cast<std::uint32_t>(words[b].size());
+  return out;
+}
+
+}  // namespace ws

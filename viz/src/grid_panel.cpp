@@ -1,0 +1,238 @@
+// The grid view: the launch as blocks of threads in their true shape, coloured by warp, with the
+// threads that did nothing (failed the bounds test) in grey, as in the textbook's picture-kernel
+// figure. Drawn from one data texture by the cell_grid shaders (one texel per thread), so a 1M
+// thread launch costs one triangle. Hover names a thread and its addresses at the selected site;
+// a click selects its block, warp and lane in every view.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cinttypes>
+#include <string>
+
+#include "warpscope/viz/cell_grid.h"
+#include "warpscope/viz/palette.h"
+#include "warpscope/viz/views.h"
+
+namespace ws {
+namespace {
+
+Rgba Mix(Rgba a, Rgba b, float t) {
+  auto m = [t](std::uint8_t x, std::uint8_t y) {
+    return static_cast<std::uint8_t>(static_cast<float>(x) + (static_cast<float>(y) - x) * t);
+  };
+  return {m(a.r, b.r), m(a.g, b.g), m(a.b, b.b), 255};
+}
+
+class GridPanel : public Panel {
+ public:
+  explicit GridPanel(Session* session) : Panel("grid", "Grid, blocks, warps"), session_(session) {}
+
+ protected:
+  void DrawContents() override {
+    if (!session_->run || !session_->run->has_launch()) {
+      ImGui::TextWrapped(
+          "The launch as blocks of threads in their true shape, coloured by warp; idle threads "
+          "(those that fail the bounds test) in grey.");
+      ImGui::TextDisabled(session_->run ? "This lesson runs no kernel." : "No lesson has run yet.");
+      return;
+    }
+    if (!init_tried_) {
+      init_tried_ = true;
+      init_ = renderer_.Init();
+    }
+    if (!init_.ok()) {
+      ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", init_.message().c_str());
+      return;
+    }
+    const LaunchTrace& t = session_->run->main_launch();
+    DrawHeader(t);
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    if (avail.x < 8 || avail.y < 8) return;
+    const float aspect = avail.x / avail.y;
+    // Re-lay out on a new run, or when the panel's shape changes a lot (1D grids wrap to fit).
+    if (uploaded_run_ != session_->run.get() || std::abs(aspect - layout_aspect_) > 0.25f * aspect ||
+        uploaded_block_ != session_->sel.block || uploaded_warp_ != session_->sel.warp) {
+      if (uploaded_run_ != session_->run.get() || std::abs(aspect - layout_aspect_) > 0.25f * aspect) {
+        layout_ = MakeGridLayout(t.grid, t.block, aspect);
+        layout_aspect_ = aspect;
+      }
+      Upload(t);
+    }
+    const float cells_x = static_cast<float>(layout_.cells_x()),
+                cells_y = static_cast<float>(layout_.cells_y());
+    const float s = std::min(avail.x / cells_x, avail.y / cells_y);
+    if (s <= 0) return;
+    const ImVec2 size(cells_x * s, cells_y * s);
+    const float fb_scale = ImGui::GetIO().DisplayFramebufferScale.x;
+    const GLuint tex =
+        renderer_.Render(static_cast<int>(size.x * fb_scale), static_cast<int>(size.y * fb_scale));
+    if (tex == 0) return;
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    // The target's first row is its bottom: flip v so the grid's row 0 is at the top.
+    ImGui::Image(ImTextureRef(static_cast<ImTextureID>(tex)), size, ImVec2(0, 1), ImVec2(1, 0));
+    DrawSelection(origin, s);
+    HandleMouse(t, origin, s);
+  }
+
+ private:
+  void DrawHeader(const LaunchTrace& t) {
+    ImGui::Text("grid (%u,%u,%u) of blocks (%u,%u,%u): %" PRIu64 " threads", t.grid.x, t.grid.y,
+                t.grid.z, t.block.x, t.block.y, t.block.z, t.threads());
+    ImGui::SameLine();
+    ImGui::TextDisabled("(?)");
+    ImGui::SetItemTooltip(
+        "Each cell is a thread, coloured by its warp (32 consecutive threads of a block).\n"
+        "Grey: the thread made no access (it failed the bounds test).\n"
+        "White lines separate blocks. %s%s\nHover a thread for its indices and addresses; click "
+        "to select its block, warp and lane everywhere.",
+        layout_.wrapped_1d ? "1D blocks are drawn 32 threads (one warp) per row. " : "",
+        layout_.summary ? "\nToo many threads to draw one by one: one cell per block, brighter "
+                          "for more active threads."
+                        : "");
+    if (session_->running) {
+      ImGui::SameLine();
+      ImGui::TextColored(ImVec4(0.95f, 0.75f, 0.3f, 1.0f), "updating...");
+    }
+  }
+
+  void Upload(const LaunchTrace& t) {
+    uploaded_run_ = session_->run.get();
+    uploaded_block_ = session_->sel.block;
+    uploaded_warp_ = session_->sel.warp;
+    const int nx = layout_.cells_x(), ny = layout_.cells_y();
+    const Rgba empty = palette::LightTheme() ? Rgba{225, 225, 230, 255} : Rgba{22, 23, 27, 255};
+    std::vector<Rgba> colours(static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny), empty);
+    const std::uint64_t tpb = t.block.count();
+    const bool know_activity = t.thread_active.size() == t.threads();
+    const Rgba highlight = {255, 255, 255, 255};
+    for (std::uint64_t b = 0; b < t.grid.count(); ++b) {
+      if (layout_.summary) {
+        std::uint64_t active = tpb;
+        if (know_activity) {
+          active = 0;
+          for (std::uint64_t i = 0; i < tpb; ++i) active += t.thread_active[b * tpb + i];
+        }
+        int x, y;
+        layout_.CellOf(b, 0, &x, &y);
+        colours[static_cast<std::size_t>(y) * static_cast<std::size_t>(nx) + static_cast<std::size_t>(x)] =
+            Mix(palette::kIdle, palette::kWarp[1], static_cast<float>(active) / static_cast<float>(tpb));
+        continue;
+      }
+      for (std::uint32_t th = 0; th < tpb; ++th) {
+        const bool active = !know_activity || t.thread_active[b * tpb + th] != 0;
+        Rgba c = active ? palette::Warp(th / 32) : palette::kIdle;
+        if (b == session_->sel.block && static_cast<int>(th / 32) == session_->sel.warp)
+          c = Mix(c, highlight, 0.45f);
+        int x, y;
+        layout_.CellOf(b, th, &x, &y);
+        colours[static_cast<std::size_t>(y) * static_cast<std::size_t>(nx) + static_cast<std::size_t>(x)] = c;
+      }
+    }
+    renderer_.SetCells(nx, ny, layout_.block_w, layout_.block_h, colours);
+  }
+
+  void DrawSelection(ImVec2 origin, float s) {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    int x, y;
+    layout_.CellOf(session_->sel.block, 0, &x, &y);
+    const ImVec2 a(origin.x + static_cast<float>(x) * s, origin.y + static_cast<float>(y) * s);
+    dl->AddRect(a, ImVec2(a.x + static_cast<float>(layout_.block_w) * s,
+                          a.y + static_cast<float>(layout_.block_h) * s),
+                palette::Text(), 0.0f, 3.0f);
+    if (layout_.summary || session_->sel.warp < 0 || session_->sel.lane < 0) return;
+    const std::uint32_t th = static_cast<std::uint32_t>(session_->sel.warp * 32 + session_->sel.lane);
+    if (th >= layout_.block.count()) return;
+    layout_.CellOf(session_->sel.block, th, &x, &y);
+    const ImVec2 c(origin.x + static_cast<float>(x) * s, origin.y + static_cast<float>(y) * s);
+    dl->AddRect(c, ImVec2(c.x + s, c.y + s), IM_COL32(0, 0, 0, 255), 0.0f, 3.0f);
+    dl->AddRect(c, ImVec2(c.x + s, c.y + s), IM_COL32(255, 255, 255, 255), 0.0f, 1.5f);
+  }
+
+  void HandleMouse(const LaunchTrace& t, ImVec2 origin, float s) {
+    if (!ImGui::IsItemHovered()) return;
+    const ImVec2 m = ImGui::GetMousePos();
+    const int cx = static_cast<int>((m.x - origin.x) / s), cy = static_cast<int>((m.y - origin.y) / s);
+    std::uint64_t b;
+    std::uint32_t th;
+    if (!layout_.ThreadAt(cx, cy, &b, &th)) return;
+    const std::uint32_t bxy = t.grid.x * t.grid.y;
+    const std::uint32_t txy = t.block.x * t.block.y;
+    const std::uint32_t b32 = static_cast<std::uint32_t>(b);
+    if (ImGui::BeginTooltip()) {
+      ImGui::Text("blockIdx (%u, %u, %u)", b32 % t.grid.x, b32 % bxy / t.grid.x, b32 / bxy);
+      if (!layout_.summary) {
+        ImGui::Text("threadIdx (%u, %u, %u)", th % t.block.x, th % txy / t.block.x, th / txy);
+        ImGui::Text("thread %u of the block, %" PRIu64 " of the grid", th, b * t.block.count() + th);
+        ImGui::Text("warp %u, lane %u", th / 32, th % 32);
+        if (t.thread_active.size() == t.threads() && t.thread_active[b * t.block.count() + th] == 0)
+          ImGui::TextColored(ImVec4(0.7f, 0.7f, 0.7f, 1), "idle: made no access");
+        DescribeAddresses(t, b32, th);
+      }
+      ImGui::EndTooltip();
+    }
+    if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+      session_->sel.block = b32;
+      session_->sel.warp = layout_.summary ? 0 : static_cast<int>(th / 32);
+      session_->sel.lane = layout_.summary ? -1 : static_cast<int>(th % 32);
+      session_->sel.request = -1;
+      session_->step = -1;
+      session_->playing = false;
+      if (session_->sel.site >= 0) session_->SelectSite(session_->sel.site);
+    }
+  }
+
+  void DescribeAddresses(const LaunchTrace& t, std::uint32_t block, std::uint32_t th) {
+    if (hover_run_ != session_->run.get() || hover_block_ != block) {
+      hover_run_ = session_->run.get();
+      hover_block_ = block;
+      hover_view_ = BuildBlockView(t, block);
+    }
+    if (!hover_view_.kept) {
+      ImGui::TextDisabled("Records of this block were not kept: click it to record them.");
+      return;
+    }
+    const int site = session_->sel.site;
+    int shown = 0;
+    for (const BlockRequest& r : hover_view_.requests) {
+      if ((site >= 0 && r.site != site) || r.warp != th / 32) continue;
+      for (const LaneAccess& l : r.lanes) {
+        if (l.lane != th % 32) continue;
+        if (++shown > 6) break;
+        const SiteInfo& si = t.sites[r.site];
+        if (si.space == MemorySpace::kShared) {
+          ImGui::Text("line %u %s shared +%" PRIu64 " (bank %" PRIu64 ")", si.line, ToString(si.op),
+                      l.address, l.address / 4 % 32);
+        } else {
+          const std::uint64_t base = si.buffer < t.buffers.size() ? t.buffers[si.buffer].base : 0;
+          const std::string name = si.buffer < t.buffers.size() ? t.buffers[si.buffer].name : "?";
+          ImGui::Text("line %u %s %s + %" PRIu64 " B  (0x%" PRIx64 ", sector %" PRIu64 ")", si.line,
+                      ToString(si.op), name.c_str(), l.address - base, l.address, l.address / 32);
+        }
+      }
+    }
+    if (shown == 0)
+      ImGui::TextDisabled(site >= 0 ? "No access at the selected site." : "No accesses.");
+    if (shown > 6) ImGui::TextDisabled("...");
+  }
+
+  Session* session_;
+  CellGridRenderer renderer_;
+  bool init_tried_ = false;
+  Status init_;
+  GridLayout layout_;
+  float layout_aspect_ = 0;
+  const LessonRun* uploaded_run_ = nullptr;
+  std::uint32_t uploaded_block_ = ~0u;
+  int uploaded_warp_ = -2;
+  const LessonRun* hover_run_ = nullptr;
+  std::uint32_t hover_block_ = ~0u;
+  BlockView hover_view_;
+};
+
+}  // namespace
+
+std::unique_ptr<Panel> MakeGridPanel(Session* session) {
+  return std::make_unique<GridPanel>(session);
+}
+
+}  // namespace ws

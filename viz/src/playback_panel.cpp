@@ -1,0 +1,99 @@
+// The playback strip: steps through the selected block's requests and barriers in time order,
+// with play/pause; each step selects its request (or barrier) so every view follows it.
+#include <imgui.h>
+
+#include <cinttypes>
+
+#include "view_util.h"
+#include "warpscope/viz/views.h"
+
+namespace ws {
+namespace {
+
+class PlaybackPanel : public Panel {
+ public:
+  explicit PlaybackPanel(Session* session) : Panel("playback", "Playback"), session_(session) {}
+
+ protected:
+  void DrawContents() override {
+    if (!session_->run || !session_->run->has_launch()) {
+      ImGui::TextDisabled("Nothing to step through: this lesson runs no kernel.");
+      return;
+    }
+    const LaunchTrace& t = session_->run->main_launch();
+    const BlockView& bv = session_->block_view();
+    if (!bv.kept || bv.steps.empty()) {
+      ImGui::TextDisabled("Block %u has no recorded steps (records kept for blocks 0-3).", bv.block);
+      return;
+    }
+    const int n = static_cast<int>(bv.steps.size());
+    const int step = session_->step;
+    if (ImGui::Button("|<")) session_->SelectStep(0);
+    ImGui::SetItemTooltip("First step");
+    ImGui::SameLine();
+    if (ImGui::Button("<") && step > 0) session_->SelectStep(step - 1);
+    ImGui::SetItemTooltip("Previous step (Ctrl+Left)");
+    ImGui::SameLine();
+    if (ImGui::Button(session_->playing ? "Pause" : "Play ", ImVec2(ImGui::GetFontSize() * 4, 0))) {
+      session_->playing = !session_->playing;
+      if (session_->playing && (step < 0 || step >= n - 1)) session_->SelectStep(0);
+    }
+    ImGui::SetItemTooltip("Play or pause (P)");
+    ImGui::SameLine();
+    if (ImGui::Button(">")) session_->SelectStep(std::min(step + 1, n - 1));
+    ImGui::SetItemTooltip("Next step (Ctrl+Right)");
+    ImGui::SameLine();
+    if (ImGui::Button(">|")) session_->SelectStep(n - 1);
+    ImGui::SameLine();
+    int pick = std::max(step, 0);
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.45f);
+    if (ImGui::SliderInt("##step", &pick, 0, n - 1, "step %d", ImGuiSliderFlags_AlwaysClamp))
+      session_->SelectStep(pick);
+    ImGui::SameLine();
+    float speed = static_cast<float>(1.0 / session_->seconds_per_step);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+    if (ImGui::SliderFloat("steps/s", &speed, 0.5f, 20.0f, "%.1f", ImGuiSliderFlags_Logarithmic))
+      session_->seconds_per_step = 1.0 / std::max(0.5f, speed);
+    if (step >= 0) {
+      ImGui::SameLine();
+      if (ImGui::SmallButton("Leave playback")) {
+        session_->SelectStep(-1);
+        session_->playing = false;
+      }
+    }
+    view::UpdatingBadge(*session_);
+
+    if (step < 0 || step >= n) {
+      ImGui::TextDisabled("Block %u: %d steps (%zu requests, %zu barriers). Press Play or P.",
+                          bv.block, n, bv.requests.size(), bv.barriers.size());
+      return;
+    }
+    const PlaybackStep& s = bv.steps[static_cast<std::size_t>(step)];
+    if (s.barrier) {
+      const BarrierInstance& b = bv.barriers[static_cast<std::size_t>(s.index)];
+      const std::uint32_t line = b.site < t.barrier_sites.size() ? t.barrier_sites[b.site].line : 0;
+      ImGui::Text("Step %d/%d, time %" PRIu64 ": all threads of block %u released from "
+                  "__syncthreads() on line %u (skew %" PRIu64 ")",
+                  step + 1, n, s.time, bv.block, line, b.last_arrival - b.first_arrival);
+    } else {
+      const BlockRequest& r = bv.requests[static_cast<std::size_t>(s.index)];
+      const SiteInfo& si = t.sites[r.site];
+      const std::uint32_t cost = si.space == MemorySpace::kShared ? BankConflictDegree(r.lanes)
+                                                                  : Sectors(r.lanes);
+      ImGui::Text("Step %d/%d, time %" PRIu64 ": warp %u %s (%s, %zu lanes) - %u %s", step + 1, n,
+                  s.time, r.warp, view::SiteLabel(t, r.site).c_str(), si.code.c_str(),
+                  r.lanes.size(), cost, si.space == MemorySpace::kShared ? "wavefront(s)" : "sector(s)");
+    }
+  }
+
+ private:
+  Session* session_;
+};
+
+}  // namespace
+
+std::unique_ptr<Panel> MakePlaybackPanel(Session* session) {
+  return std::make_unique<PlaybackPanel>(session);
+}
+
+}  // namespace ws

@@ -1,0 +1,87 @@
+#include "warpscope/viz/session.h"
+
+namespace ws {
+
+const BlockView& Session::block_view() {
+  if (run != view_run_ || sel.block != view_block_) {
+    view_run_ = run;
+    view_block_ = sel.block;
+    view_ = run && run->has_launch() ? BuildBlockView(run->main_launch(), sel.block) : BlockView{};
+  }
+  return view_;
+}
+
+void Session::Install(std::shared_ptr<const LessonRun> r, BlockView view) {
+  const bool same_kernel = run && r && run->lesson == r->lesson && run->has_launch() &&
+                           r->has_launch() &&
+                           run->main_launch().kernel == r->main_launch().kernel &&
+                           run->main_launch().sites.size() == r->main_launch().sites.size();
+  run = std::move(r);
+  ++generation;
+  if (!same_kernel) {
+    sel = Selection{};
+    step = -1;
+    playing = false;
+  }
+  sel.request = -1;
+  if (run && run->has_launch() && sel.block >= run->main_launch().grid.count()) sel.block = 0;
+  view_run_ = run;
+  view_block_ = sel.block;
+  view_ = view.block == sel.block && run && run->has_launch()
+              ? std::move(view)
+              : (run && run->has_launch() ? BuildBlockView(run->main_launch(), sel.block)
+                                          : BlockView{});
+  if (step >= static_cast<int>(view_.steps.size())) step = static_cast<int>(view_.steps.size()) - 1;
+  if (step >= 0)
+    SelectStep(step);
+  else if (sel.site >= 0)
+    SelectSite(sel.site);
+}
+
+const BlockRequest* Session::current_request() {
+  const BlockView& v = block_view();
+  if (sel.request >= 0 && sel.request < static_cast<int>(v.requests.size())) {
+    const BlockRequest& r = v.requests[static_cast<std::size_t>(sel.request)];
+    if (static_cast<int>(r.site) == sel.site) return &r;
+  }
+  int i = v.FindRequest(sel.site, sel.warp);
+  if (i < 0) i = v.FindRequest(sel.site, -1);
+  return i >= 0 ? &v.requests[static_cast<std::size_t>(i)] : nullptr;
+}
+
+void Session::SelectRequest(int index) {
+  const BlockView& v = block_view();
+  if (index < 0 || index >= static_cast<int>(v.requests.size())) return;
+  const BlockRequest& r = v.requests[static_cast<std::size_t>(index)];
+  sel.request = index;
+  sel.site = r.site;
+  sel.warp = static_cast<int>(r.warp);
+}
+
+void Session::SelectStep(int index) {
+  const BlockView& v = block_view();
+  if (index < 0 || index >= static_cast<int>(v.steps.size())) {
+    step = -1;
+    sel.barrier_instance = -1;
+    return;
+  }
+  step = index;
+  const PlaybackStep& s = v.steps[static_cast<std::size_t>(index)];
+  if (s.barrier) {
+    sel.barrier_instance = s.index;
+  } else {
+    sel.barrier_instance = -1;
+    SelectRequest(s.index);
+  }
+}
+
+void Session::SelectSite(int site) {
+  sel.site = site;
+  sel.request = -1;
+  const BlockView& v = block_view();
+  int i = v.FindRequest(site, sel.warp);
+  if (i < 0) i = v.FindRequest(site, -1);
+  if (i >= 0) SelectRequest(i);
+}
+
+}  // namespace ws

@@ -1,0 +1,563 @@
+// The timing view: one point per run of a lesson, so that dragging a slider in the lesson panel
+// draws the curve the slides draw by hand: time, effective bandwidth or sectors per request
+// against the parameter being changed, one series per variant. Modeled times (the emulator:
+// sectors moved at the preset's DRAM bandwidth) and measured ones (a GPU, CUDA events) are never
+// joined in one series: they answer different questions.
+//
+// Runs are noticed when the panel is drawn: one that comes and goes while the panel is closed
+// or behind another tab adds no point.
+#include <imgui.h>
+#include <implot.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <string>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "warpscope/kernels/catalog.h"
+#include "warpscope/trace/file_io.h"
+#include "warpscope/viz/palette.h"
+#include "warpscope/viz/views.h"
+
+namespace ws {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr std::size_t kMaxPointsPerLesson = 5000;  // the oldest go first
+constexpr const char* kRunOrder = "#run";          // x = the runs in the order they came
+constexpr std::size_t kMaxLabelledTicks = 12;      // more distinct x values: ImPlot's ticks
+const ImVec4 kErrorColour(1.0f, 0.45f, 0.4f, 1.0f);
+const ImVec4 kOkColour(0.6f, 0.9f, 0.6f, 1.0f);
+
+enum Measure { kTime = 0, kBandwidth = 1, kSectors = 2 };
+constexpr const char* kMeasureNames[] = {"Time (ms)", "Effective bandwidth (GB/s)",
+                                         "Sectors per request"};
+
+// One run of a lesson, reduced to what the plot and the CSV need.
+struct TimingPoint {
+  std::string variant, backend, kind;
+  Params params;
+  double ms = 0;
+  double gbps = kNaN;                 // global-memory bytes / time; NaN when the time is 0
+  double sectors_per_request = kNaN;  // over all global sites; NaN when there is no request
+  std::size_t run = 0;                // 1-based: the run's place in this lesson's history
+};
+
+struct LessonHistory {
+  std::vector<TimingPoint> points;
+  std::size_t runs = 0;
+  Params last_params;  // of the previous run, to see which parameter the user changed
+  bool has_last = false;
+  std::string changed;   // the parameter that differed between the last two runs that differed
+  std::string x_choice;  // picked in the combo; empty: `changed` (or the first parameter)
+};
+
+TimingPoint MakePoint(const LessonRun& run) {
+  TimingPoint p;
+  p.variant = run.variant;
+  p.backend = run.backend;
+  p.kind = run.timing.kind.empty() ? "unknown" : run.timing.kind;
+  p.params = run.params;
+  p.ms = run.timing.ms;
+  // Effective bandwidth counts the bytes the kernel asked for (loads, stores and atomics on
+  // global memory), not the sectors the memory system moved: wasted sectors lower it.
+  const LaunchTrace& t = run.main_launch();
+  std::uint64_t bytes = 0, sectors = 0, requests = 0;
+  const std::size_t n = std::min(t.sites.size(), t.stats.sites.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    if (t.sites[i].space != MemorySpace::kGlobal) continue;
+    const SiteStats& s = t.stats.sites[i];
+    bytes += s.bytes;
+    sectors += s.sectors;
+    requests += s.requests;
+  }
+  if (p.ms > 0) p.gbps = static_cast<double>(bytes) / (p.ms * 1e6);  // B / (ms * 1e-3) / 1e9
+  if (requests > 0)
+    p.sectors_per_request = static_cast<double>(sectors) / static_cast<double>(requests);
+  return p;
+}
+
+// The lesson's parameters in its own order, then any others its runs carried (older traces).
+std::vector<std::string> ParamNames(const LessonInfo* info, const LessonHistory& h) {
+  std::vector<std::string> names;
+  if (info != nullptr) {
+    for (const ParamSpec& spec : info->params) names.push_back(spec.name);
+  }
+  for (const TimingPoint& p : h.points) {
+    for (const auto& [name, value] : p.params) {
+      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    }
+  }
+  return names;
+}
+
+const ParamSpec* FindParam(const LessonInfo* info, const std::string& name) {
+  if (info == nullptr) return nullptr;
+  for (const ParamSpec& spec : info->params) {
+    if (spec.name == name) return &spec;
+  }
+  return nullptr;
+}
+
+// True when `a` and `b` hold the same parameters with the same values, `except` aside.
+bool SameExcept(const Params& a, const Params& b, const std::string& except) {
+  auto ia = a.begin(), ib = b.begin();
+  while (true) {
+    while (ia != a.end() && ia->first == except) ++ia;
+    while (ib != b.end() && ib->first == except) ++ib;
+    if (ia == a.end() || ib == b.end()) return ia == a.end() && ib == b.end();
+    if (ia->first != ib->first || ia->second != ib->second) return false;
+    ++ia;
+    ++ib;
+  }
+}
+
+double XValue(const TimingPoint& p, const std::string& x) {
+  if (x == kRunOrder) return static_cast<double>(p.run);
+  const auto it = p.params.find(x);
+  return it == p.params.end() ? kNaN : static_cast<double>(it->second);
+}
+
+double YValue(const TimingPoint& p, int measure) {
+  switch (measure) {
+    case kBandwidth:
+      return p.gbps;
+    case kSectors:
+      return p.sectors_per_request;
+    default:
+      return p.ms;
+  }
+}
+
+std::string FormatNumber(double v) {
+  if (v != v) return "";  // NaN: an empty CSV cell
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.9g", v);
+  return buffer;
+}
+
+std::string CsvField(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string quoted = "\"";
+  for (char c : s) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  return quoted + "\"";
+}
+
+std::string CurrentFolder() {
+  std::error_code ec;
+  const std::filesystem::path cwd = std::filesystem::current_path(ec);
+  return ec ? std::string(".") : cwd.string();
+}
+
+// One line of the plot: the runs of one variant with one kind of timing.
+struct Series {
+  std::string label;
+  std::string kind;
+  std::size_t variant_index = 0;
+  std::vector<double> xs, ys;
+};
+
+class TimingPanel : public Panel {
+ public:
+  explicit TimingPanel(Session* s) : Panel("timing", "Timing"), session_(s) {
+    const std::string folder = CurrentFolder();
+    std::snprintf(folder_.data(), folder_.size(), "%s", folder.c_str());
+  }
+
+ protected:
+  void DrawContents() override {
+    RecordNewRun();
+    const LessonRun* run = session_->run.get();
+    if (run == nullptr) {
+      ImGui::TextDisabled("No run yet: pick a lesson in the lesson panel.");
+      return;
+    }
+    if (!run->has_launch()) {
+      ImGui::TextWrapped(run->lesson == "occupancy"
+                             ? "The calculator runs no kernel: nothing to time."
+                             : "This run launched no kernel: nothing to time.");
+      return;
+    }
+    if (run->lesson != shown_lesson_) {
+      shown_lesson_ = run->lesson;
+      fit_ = true;
+    }
+    LessonHistory& h = histories_[run->lesson];
+    const LessonInfo* info = FindLesson(run->lesson);
+    const std::vector<std::string> names = ParamNames(info, h);
+    const std::string x = XParam(h, info, names);
+
+    ImGui::PushID(run->lesson.c_str());
+    DrawControls(h, info, names, x);
+    DrawPlot(*run, h, info, x);
+    DrawExport(*run, h, names);
+    ImGui::PopID();
+  }
+
+ private:
+  // Appends a point when the session holds a run this panel has not seen.
+  void RecordNewRun() {
+    if (session_->generation == seen_generation_) return;
+    seen_generation_ = session_->generation;
+    const LessonRun* run = session_->run.get();
+    if (run == nullptr || !run->has_launch()) return;
+    LessonHistory& h = histories_[run->lesson];
+    if (h.has_last) {
+      const LessonInfo* info = FindLesson(run->lesson);
+      for (const std::string& name : ParamNames(info, h)) {
+        const auto before = h.last_params.find(name);
+        const auto now = run->params.find(name);
+        const bool was = before != h.last_params.end(), is = now != run->params.end();
+        if (was != is || (was && before->second != now->second)) {
+          h.changed = name;
+          break;
+        }
+      }
+    }
+    h.last_params = run->params;
+    h.has_last = true;
+    TimingPoint p = MakePoint(*run);
+    p.run = ++h.runs;
+    h.points.push_back(std::move(p));
+    if (h.points.size() > kMaxPointsPerLesson) h.points.erase(h.points.begin());
+    fit_ = true;
+  }
+
+  // The parameter on the x axis: the user's pick, else the one changed last, else the first.
+  static std::string XParam(const LessonHistory& h, const LessonInfo* info,
+                            const std::vector<std::string>& names) {
+    auto known = [&](const std::string& n) {
+      return n == kRunOrder || std::find(names.begin(), names.end(), n) != names.end();
+    };
+    if (!h.x_choice.empty() && known(h.x_choice)) return h.x_choice;
+    if (!h.changed.empty() && known(h.changed)) return h.changed;
+    if (info != nullptr && !info->params.empty()) return info->params.front().name;
+    return names.empty() ? std::string(kRunOrder) : names.front();
+  }
+
+  static std::string XLabel(const std::string& x) {
+    return x == kRunOrder ? std::string("run (in the order they came)") : x;
+  }
+
+  void DrawControls(LessonHistory& h, const LessonInfo* info, const std::vector<std::string>& names,
+                    const std::string& x) {
+    ImGui::SetNextItemWidth(200);
+    const std::string preview = h.x_choice.empty() ? "auto: " + XLabel(x) : XLabel(x);
+    if (ImGui::BeginCombo("x axis", preview.c_str())) {
+      if (ImGui::Selectable(("auto: " + XLabel(x)).c_str(), h.x_choice.empty())) {
+        h.x_choice.clear();
+        fit_ = true;
+      }
+      ImGui::SetItemTooltip("The parameter that changed between the last two runs");
+      for (std::size_t i = 0; i <= names.size(); ++i) {
+        const std::string name = i < names.size() ? names[i] : std::string(kRunOrder);
+        ImGui::PushID(static_cast<int>(i));
+        if (ImGui::Selectable(XLabel(name).c_str(), h.x_choice == name)) {
+          h.x_choice = name;
+          fit_ = true;
+        }
+        if (const ParamSpec* spec = FindParam(info, name))
+          ImGui::SetItemTooltip("%s", spec->meaning.c_str());
+        ImGui::PopID();
+      }
+      ImGui::EndCombo();
+    }
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(220);
+    if (ImGui::Combo("y axis", &measure_, kMeasureNames, IM_ARRAYSIZE(kMeasureNames))) fit_ = true;
+    ImGui::SameLine();
+    if (ImGui::Button("Reset")) {
+      h.points.clear();
+      h.runs = 0;
+      h.changed.clear();
+      fit_ = true;
+    }
+    ImGui::SetItemTooltip("Forget this lesson's runs");
+    if (session_->running) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("updating…");
+    }
+  }
+
+  // Groups the history into series and keeps, for the curve "vary x, keep the rest", only the
+  // runs whose other parameters equal the current run's.
+  std::vector<Series> BuildSeries(const LessonRun& run, const LessonHistory& h,
+                                  const LessonInfo* info, const std::string& x) {
+    hidden_ = repeated_ = no_value_ = 0;
+    std::map<std::pair<std::string, std::string>, std::map<double, const TimingPoint*>> groups;
+    for (const TimingPoint& p : h.points) {
+      if (x != kRunOrder && !SameExcept(p.params, run.params, x)) {
+        ++hidden_;
+        continue;
+      }
+      const double px = XValue(p, x);
+      if (px != px) {
+        ++hidden_;
+        continue;
+      }
+      auto& group = groups[{p.variant, p.kind}];
+      auto [it, inserted] = group.try_emplace(px, &p);
+      if (!inserted) {  // the same parameters again: the latest run stands for them
+        it->second = &p;
+        ++repeated_;
+      }
+    }
+    std::vector<Series> series;
+    for (const auto& [key, group] : groups) {
+      Series s;
+      s.kind = key.second;
+      s.label = key.first + " (" + key.second + ")";
+      s.variant_index = info != nullptr ? info->variants.size() : 0;
+      if (info != nullptr) {
+        for (std::size_t i = 0; i < info->variants.size(); ++i) {
+          if (info->variants[i].name == key.first) s.variant_index = i;
+        }
+      }
+      for (const auto& [px, point] : group) {  // std::map: sorted by x
+        const double py = YValue(*point, measure_);
+        if (py != py) {
+          ++no_value_;
+          continue;
+        }
+        s.xs.push_back(px);
+        s.ys.push_back(py);
+      }
+      if (!s.xs.empty()) series.push_back(std::move(s));
+    }
+    std::stable_sort(series.begin(), series.end(), [](const Series& a, const Series& b) {
+      return a.variant_index < b.variant_index;
+    });
+    return series;
+  }
+
+  std::string YLabel(const std::vector<Series>& series) const {
+    bool modeled = false, measured = false, other = false;
+    for (const Series& s : series) {
+      if (s.kind == "modeled") {
+        modeled = true;
+      } else if (s.kind == "measured") {
+        measured = true;
+      } else {
+        other = true;
+      }
+    }
+    const int kinds = int{modeled} + int{measured} + int{other};
+    if (measure_ == kSectors) return "sectors per request (global memory)";
+    const char* from = kinds > 1  ? "modeled and measured times"
+                       : modeled  ? "modeled time"
+                       : measured ? "measured time"
+                                  : "time";
+    if (measure_ == kBandwidth) return std::string("effective bandwidth (GB/s, from ") + from + ")";
+    if (kinds > 1) return "time (ms): modeled (emulator) and measured (GPU)";
+    if (modeled) return "modeled time (emulator, logical units → ms)";
+    if (measured) return "measured time (GPU, CUDA events)";
+    return "time (ms)";
+  }
+
+  void DrawPlot(const LessonRun& run, const LessonHistory& h, const LessonInfo* info,
+                const std::string& x) {
+    const std::vector<Series> series = BuildSeries(run, h, info, x);
+    std::size_t drawn = 0;
+    std::vector<double> distinct;
+    bool positive = true;
+    for (const Series& s : series) {
+      drawn += s.xs.size();
+      for (double v : s.xs) {
+        distinct.push_back(v);
+        positive = positive && v > 0;
+      }
+    }
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+
+    // Ticks: the choices' names for a parameter that picks from a list, else the x values the
+    // runs used when there are few of them (slider steps are often powers of two).
+    const ParamSpec* spec = x == kRunOrder ? nullptr : FindParam(info, x);
+    std::vector<double> ticks;
+    std::vector<std::string> tick_text;
+    if (spec != nullptr && !spec->choices.empty()) {
+      for (std::size_t i = 0; i < spec->choices.size(); ++i) {
+        ticks.push_back(static_cast<double>(i));
+        tick_text.push_back(spec->choices[i]);
+      }
+    } else if (!distinct.empty() && distinct.size() <= kMaxLabelledTicks) {
+      ticks = distinct;
+      for (double v : distinct) tick_text.push_back(FormatNumber(v));
+    }
+    std::vector<const char*> tick_labels;
+    for (const std::string& t : tick_text) tick_labels.push_back(t.c_str());
+    // Sizes that grow by doubling read better on a logarithmic axis.
+    const bool log_x = (spec == nullptr || spec->choices.empty()) && x != kRunOrder && positive &&
+                       distinct.size() >= 3 && distinct.back() >= 32 * distinct.front();
+
+    const std::string y_label = YLabel(series);
+    if (fit_) {
+      FitAxes(series, distinct, log_x);
+      fit_ = false;
+    }
+    const float caption_room = 3 * ImGui::GetTextLineHeightWithSpacing();
+    const float export_room = 2 * ImGui::GetFrameHeightWithSpacing();
+    const float height =
+        std::max(180.0f, ImGui::GetContentRegionAvail().y - caption_room - export_room);
+    if (ImPlot::BeginPlot("##timing", ImVec2(-1, height))) {
+      ImPlot::SetupAxes(XLabel(x).c_str(), y_label.c_str());
+      if (log_x) ImPlot::SetupAxisScale(ImAxis_X1, ImPlotScale_Log10);
+      if (!ticks.empty()) {
+        ImPlot::SetupAxisTicks(ImAxis_X1, ticks.data(), static_cast<int>(ticks.size()),
+                               tick_labels.data());
+      }
+      ImPlot::SetupAxisFormat(ImAxis_Y1, "%.3g");
+      ImPlot::SetupLegend(ImPlotLocation_North,
+                          ImPlotLegendFlags_Outside | ImPlotLegendFlags_Horizontal);
+      for (const Series& s : series) {
+        ImPlotSpec line;
+        line.LineColor = ImGui::ColorConvertU32ToFloat4(
+            palette::WarpU32(static_cast<std::uint32_t>(s.variant_index)));
+        line.LineWeight = 2;
+        line.Marker = s.kind == "measured"  ? ImPlotMarker_Diamond
+                      : s.kind == "modeled" ? ImPlotMarker_Circle
+                                            : ImPlotMarker_Square;
+        line.MarkerSize = 5;
+        ImPlot::PlotLine(s.label.c_str(), s.xs.data(), s.ys.data(), static_cast<int>(s.xs.size()),
+                         line);
+      }
+      DrawCurrentRing(run, h, x);
+      ImPlot::EndPlot();
+    }
+
+    // Captions: what the plot leaves out, and how to add to it.
+    if (drawn <= 1) {
+      ImGui::TextDisabled("Drag a slider in the lesson panel to add points.");
+    }
+    if (hidden_ > 0 && x != kRunOrder) {
+      ImGui::TextDisabled(
+          "Vary %s, keep the rest: only runs whose other parameters equal this run's are drawn "
+          "(%zu of %zu hidden).",
+          x.c_str(), hidden_, h.points.size());
+    }
+    if (repeated_ > 0 || no_value_ > 0) {
+      std::string text;
+      if (repeated_ > 0) text += "Repeated runs of the same parameters: the latest is drawn. ";
+      if (no_value_ > 0)
+        text += std::to_string(no_value_) + " run(s) have no " + kMeasureNames[measure_] +
+                " (time 0 or no global-memory request).";
+      ImGui::TextDisabled("%s", text.c_str());
+    }
+  }
+
+  // Frames the runs once (the user may zoom afterwards): y from 0, so that halving a time looks
+  // like halving it, and a margin around the x values so that no marker sits on the border.
+  static void FitAxes(const std::vector<Series>& series, const std::vector<double>& distinct,
+                      bool log_x) {
+    if (distinct.empty()) {
+      ImPlot::SetNextAxesToFit();
+      return;
+    }
+    double lo = distinct.front(), hi = distinct.back();
+    if (log_x) {
+      lo /= 1.5;
+      hi *= 1.5;
+    } else {
+      const double pad = hi > lo ? std::max(0.05 * (hi - lo), 0.5) : std::max(1.0, 0.1 * lo);
+      lo -= pad;
+      hi += pad;
+    }
+    ImPlot::SetNextAxisLimits(ImAxis_X1, lo, hi, ImPlotCond_Always);
+    double y_lo = 0, y_hi = 0;
+    for (const Series& s : series) {
+      for (double y : s.ys) {
+        y_lo = std::min(y_lo, y);
+        y_hi = std::max(y_hi, y);
+      }
+    }
+    if (y_hi <= y_lo) y_hi = y_lo + 1;
+    ImPlot::SetNextAxisLimits(ImAxis_Y1, y_lo, y_hi + 0.12 * (y_hi - y_lo), ImPlotCond_Always);
+  }
+
+  // Rings the current run's point, so that the student sees where the last drag landed.
+  void DrawCurrentRing(const LessonRun& run, const LessonHistory& h, const std::string& x) const {
+    if (h.points.empty()) return;
+    const TimingPoint& last = h.points.back();
+    if (last.variant != run.variant || last.params != run.params) return;
+    const double px = XValue(last, x), py = YValue(last, measure_);
+    if (px != px || py != py) return;
+    ImPlotSpec ring;
+    ring.Marker = ImPlotMarker_Circle;
+    ring.MarkerSize = 9;
+    ring.LineWeight = 2;
+    ring.MarkerLineColor = ImGui::ColorConvertU32ToFloat4(palette::Text());
+    ring.MarkerFillColor = ImVec4(0, 0, 0, 0);
+    ring.Flags = static_cast<int>(ImPlotItemFlags_NoLegend) | ImPlotItemFlags_NoFit;
+    ImPlot::PlotScatter("this run", &px, &py, 1, ring);
+  }
+
+  void DrawExport(const LessonRun& run, const LessonHistory& h,
+                  const std::vector<std::string>& names) {
+    ImGui::SetNextItemWidth(std::max(160.0f, ImGui::GetContentRegionAvail().x - 120));
+    ImGui::InputText("##folder", folder_.data(), folder_.size());
+    ImGui::SetItemTooltip("The folder the CSV goes to");
+    ImGui::SameLine();
+    ImGui::BeginDisabled(h.points.empty());
+    if (ImGui::Button("Export CSV")) ExportCsv(run.lesson, h, names);
+    ImGui::EndDisabled();
+    if (!export_message_.empty()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, export_ok_ ? kOkColour : kErrorColour);
+      ImGui::TextWrapped("%s", export_message_.c_str());
+      ImGui::PopStyleColor();
+    }
+  }
+
+  // Writes every run of the lesson (hidden ones too): lesson, variant, backend, kind, each
+  // parameter, ms, gbps, sectors_per_request. Empty cells where a value does not exist.
+  void ExportCsv(const std::string& lesson, const LessonHistory& h,
+                 const std::vector<std::string>& names) {
+    std::string csv = "lesson,variant,backend,kind";
+    for (const std::string& name : names) csv += "," + CsvField(name);
+    csv += ",ms,gbps,sectors_per_request\n";
+    for (const TimingPoint& p : h.points) {
+      csv += CsvField(lesson) + "," + CsvField(p.variant) + "," + CsvField(p.backend) + "," +
+             CsvField(p.kind);
+      for (const std::string& name : names) {
+        const auto it = p.params.find(name);
+        csv += "," + (it == p.params.end() ? std::string() : std::to_string(it->second));
+      }
+      csv += "," + FormatNumber(p.ms) + "," + FormatNumber(p.gbps) + "," +
+             FormatNumber(p.sectors_per_request) + "\n";
+    }
+    std::filesystem::path folder(folder_.data());
+    if (folder.empty()) folder = CurrentFolder();
+    const std::filesystem::path path = folder / ("warpscope-timing-" + lesson + ".csv");
+    const Status s = WriteFileAtomically(path, csv);
+    export_ok_ = s.ok();
+    export_message_ = s.ok() ? "Saved " + path.string() : s.message();
+  }
+
+  Session* session_;
+  std::uint64_t seen_generation_ = 0;
+  std::map<std::string, LessonHistory> histories_;  // lesson id -> its runs
+  std::string shown_lesson_;
+  int measure_ = kTime;
+  bool fit_ = true;  // fit the axes to the data on the next frame
+  std::size_t hidden_ = 0, repeated_ = 0, no_value_ = 0;  // counted by BuildSeries
+  std::array<char, 1024> folder_{};
+  std::string export_message_;
+  bool export_ok_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Panel> MakeTimingPanel(Session* session) {
+  return std::make_unique<TimingPanel>(session);
+}
+
+}  // namespace ws

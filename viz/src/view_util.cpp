@@ -1,0 +1,81 @@
+#include "view_util.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+
+namespace ws::view {
+
+std::string SiteLabel(const LaunchTrace& t, int site) {
+  if (site < 0 || site >= static_cast<int>(t.sites.size())) return "(none)";
+  const SiteInfo& s = t.sites[static_cast<std::size_t>(site)];
+  std::string array = s.space == MemorySpace::kShared ? "shared" : "buffer";
+  if (s.space != MemorySpace::kShared && s.buffer < t.buffers.size())
+    array = t.buffers[s.buffer].name;
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "line %u %s %s %s (%u B)", s.line, ToString(s.op),
+                ToString(s.space), array.c_str(), s.size);
+  return buf;
+}
+
+int ViewSite(const LaunchTrace& t, int selected, const SitePredicate& pred,
+             const std::function<double(const SiteStats&)>& score) {
+  if (selected >= 0 && selected < static_cast<int>(t.sites.size()) &&
+      pred(t.sites[static_cast<std::size_t>(selected)]))
+    return selected;
+  int best = -1;
+  double best_score = 0;
+  for (std::size_t i = 0; i < t.sites.size(); ++i) {
+    if (!pred(t.sites[i])) continue;
+    const double s = score && i < t.stats.sites.size() ? score(t.stats.sites[i]) : 0.0;
+    // Ties go to the later site (a kernel's shared loads follow its stores), so the same role
+    // is shown across variants.
+    if (best < 0 || s > best_score || (score && s == best_score)) {
+      best = static_cast<int>(i);
+      best_score = s;
+    }
+  }
+  return best;
+}
+
+float DegreeHeat(std::uint32_t words) {
+  return words == 0 ? 0.0f
+                    : std::min(1.0f, 0.15f + 0.85f * std::log2(static_cast<float>(words)) / 5.0f);
+}
+
+void SiteCombo(Session* session, const LaunchTrace& t, int shown, const SitePredicate& pred) {
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 22);
+  if (ImGui::BeginCombo("Site", SiteLabel(t, shown).c_str())) {
+    for (std::size_t i = 0; i < t.sites.size(); ++i) {
+      if (!pred(t.sites[i])) continue;
+      const std::string label = SiteLabel(t, static_cast<int>(i)) + "##" + std::to_string(i);
+      if (ImGui::Selectable(label.c_str(), static_cast<int>(i) == shown))
+        session->SelectSite(static_cast<int>(i));
+      ImGui::SetItemTooltip("%s", t.sites[i].code.c_str());
+    }
+    ImGui::EndCombo();
+  }
+  if (shown >= 0) ImGui::SetItemTooltip("%s", t.sites[static_cast<std::size_t>(shown)].code.c_str());
+}
+
+void UpdatingBadge(const Session& session) {
+  if (!session.running) return;
+  ImGui::SameLine();
+  ImGui::TextColored(ImVec4(0.95f, 0.75f, 0.3f, 1.0f), "updating...");
+}
+
+void BigText(float scale, ImU32 colour, const char* fmt, ...) {
+  char buf[256];
+  va_list args;
+  va_start(args, fmt);
+  std::vsnprintf(buf, sizeof buf, fmt, args);
+  va_end(args);
+  ImGui::PushFont(nullptr, ImGui::GetStyle().FontSizeBase * scale);
+  ImGui::PushStyleColor(ImGuiCol_Text, colour);
+  ImGui::TextUnformatted(buf);
+  ImGui::PopStyleColor();
+  ImGui::PopFont();
+}
+
+}  // namespace ws::view

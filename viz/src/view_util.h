@@ -1,0 +1,44 @@
+// Small pieces the view panels share: picking a site of the right kind, the "updating..." badge
+// shown while a newer run is under way, and big labels for the projector.
+#pragma once
+
+#include <imgui.h>
+
+#include <functional>
+#include <string>
+
+#include "warpscope/trace/launch.h"
+#include "warpscope/viz/session.h"
+
+namespace ws::view {
+
+using SitePredicate = std::function<bool(const SiteInfo&)>;
+
+inline bool IsGlobalLike(const SiteInfo& s) {
+  return s.space != MemorySpace::kShared;
+}
+inline bool IsShared(const SiteInfo& s) {
+  return s.space == MemorySpace::kShared;
+}
+
+// "line 18 load idata (4 B)": how the views name a site.
+std::string SiteLabel(const LaunchTrace& t, int site);
+
+// The site a view shows: the selected one if it fits `pred`, else the one that fits with the
+// highest `score` (the last on ties; without a score, the first; -1: none fits).
+int ViewSite(const LaunchTrace& t, int selected, const SitePredicate& pred,
+             const std::function<double(const SiteStats&)>& score = nullptr);
+
+// Heat-ramp position of a bank conflict degree: 1-way low (but visible), 32-way at the top.
+float DegreeHeat(std::uint32_t words);
+
+// A combo of the sites that fit `pred`; picking one selects it in every view.
+void SiteCombo(Session* session, const LaunchTrace& t, int shown, const SitePredicate& pred);
+
+// "updating..." after the last item while a newer run is under way.
+void UpdatingBadge(const Session& session);
+
+// Text at `scale` times the current font size (the conflict degree, the occupancy).
+void BigText(float scale, ImU32 colour, const char* fmt, ...) IM_FMTARGS(3);
+
+}  // namespace ws::view

@@ -1,0 +1,36 @@
+// The View menu's panels in order. The lesson panel runs kernels, so the app puts its own in the
+// first slot; every other panel only reads the Session.
+#include <imgui.h>
+
+#include "warpscope/viz/source_panel.h"
+#include "warpscope/viz/views.h"
+
+namespace ws {
+namespace {
+
+class LessonSlot : public Panel {
+ public:
+  LessonSlot() : Panel("lesson", "Lesson & parameters") {}
+
+ protected:
+  void DrawContents() override {}
+};
+
+}  // namespace
+
+std::vector<std::unique_ptr<Panel>> MakeViewPanels(Session* session) {
+  std::vector<std::unique_ptr<Panel>> p;
+  p.push_back(std::make_unique<LessonSlot>());
+  p.push_back(std::make_unique<SourcePanel>(session));
+  p.push_back(MakeGridPanel(session));
+  p.push_back(MakeCoalescingPanel(session));
+  p.push_back(MakeBanksPanel(session));
+  p.push_back(MakeLayoutPanel(session));
+  p.push_back(MakeBarriersPanel(session));
+  p.push_back(MakeTimingPanel(session));
+  p.push_back(MakeOccupancyPanel(session));
+  p.push_back(MakePlaybackPanel(session));
+  return p;
+}
+
+}  // namespace ws
