@@ -12,6 +12,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "gui/bench_mode.h"
 #include "gui/frame_capture.h"
 #include "gui/gl_window.h"
 #include "gui/theme.h"
@@ -157,6 +158,14 @@ int RunApp(const AppOptions& opt) {
     std::cerr << "warpscope: the lesson run took over 120 s\n";
     return 1;
   }
+  if (!opt.bench_json.empty()) {
+    const int rc = RunBenchMode(ui, win, opt.bench_json);
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImPlot::DestroyContext();
+    ImGui::DestroyContext();
+    return rc;
+  }
   std::vector<std::pair<ImGuiKey, int>> presses;
   for (const KeyPress& kp : opt.presses) {
     const ImGuiKey key = KeyByName(kp.key);
@@ -175,6 +184,15 @@ int RunApp(const AppOptions& opt) {
     else
       glfwWaitEventsTimeout(1.0 / 60.0);
     if (ui.TakeUiScaleChanged()) theme::Apply(settings.ui_scale_percent, settings.light_theme);
+    for (const ParamDrag& d : opt.drags) {
+      if (frame != d.frame) continue;
+      if (std::string err = ui.SetParam(d.name, d.value); !err.empty()) {
+        std::cerr << "warpscope: " << err << "\n";
+        exit_code = 2;
+      } else if (opt.wait_each_drag) {
+        ui.WaitForRun(120);
+      }
+    }
     for (const auto& [key, at] : presses) {
       if (frame == at) io.AddKeyEvent(key, true);
       if (frame == at + 1) io.AddKeyEvent(key, false);

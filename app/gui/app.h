@@ -15,6 +15,13 @@ struct KeyPress {
   int frame = 0;    // pressed at the start of this frame, released at the next
 };
 
+// Scripted slider moves: set parameter `name` to `value` at frame `frame` (tests, benchmarks).
+struct ParamDrag {
+  std::string name;
+  long long value = 0;
+  int frame = 0;
+};
+
 struct AppOptions {
   int width = 1600, height = 1000;
   std::filesystem::path screenshot;  // save this frame and exit
@@ -33,6 +40,9 @@ struct AppOptions {
   std::string backend;                    // emu | cuda (empty: the last one, else emu)
   std::filesystem::path trace_file;       // FILE.wstrace to open
   std::vector<KeyPress> presses;         // scripted key presses (tests)
+  std::vector<ParamDrag> drags;          // scripted slider moves (tests)
+  bool wait_each_drag = true;            // scripted: finish each drag's run before going on
+  std::filesystem::path bench_json;      // benchmark mode: write the figures here and exit
 };
 
 // Returns the process exit code: 0 ok, 1 failure (message printed), 2 bad arguments.

@@ -56,6 +56,19 @@ std::string LessonPanel::Select(const std::string& lesson, const std::string& va
   return "";
 }
 
+std::string LessonPanel::SetParam(const std::string& name, long long value) {
+  const LessonInfo* info = FindLesson(lesson_);
+  if (info == nullptr) return "no lesson selected";
+  for (const ParamSpec& p : info->params) {
+    if (p.name != name) continue;
+    if (Status s = CheckParam(p, value); !s.ok()) return lesson_ + ": " + s.message();
+    params_[name] = value;
+    Rerun();
+    return "";
+  }
+  return lesson_ + ": unknown parameter '" + name + "'";
+}
+
 void LessonPanel::StepLesson(int delta) {
   const auto& all = Lessons();
   const int n = static_cast<int>(all.size());

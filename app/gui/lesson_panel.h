@@ -23,6 +23,8 @@ class LessonPanel : public Panel {
   std::string Select(const std::string& lesson, const std::string& variant,
                      const Params& overrides = {}, const std::string& backend = "");
   void Rerun();
+  // Sets one parameter as a slider would (checked against its range) and re-runs; "" or why not.
+  std::string SetParam(const std::string& name, long long value);
   // Takes a finished run into the session; call once per frame.
   void Poll();
   // Waits (up to `seconds`) for the run under way: scripted screenshots need the final picture.

@@ -43,6 +43,12 @@ int main(int argc, char** argv) {
                  "Scripted runs: write the panels' rectangles here")
       ->group("");  // for tests
   cli.add_option("--press", presses, "Scripted runs: press KEY at frame N (KEY@N)")->group("");
+  std::vector<std::string> drags;
+  cli.add_option("--drag", drags, "Scripted runs: set NAME=VALUE at frame N (NAME=VALUE@N)")
+      ->group("");
+  cli.add_option("--bench-json", opt.bench_json,
+                 "Benchmark: measure slider-to-redraw latency and frame time, write JSON, exit")
+      ->group("");
   CLI11_PARSE(cli, argc, argv);
 
   if (!size.empty()) {
@@ -81,6 +87,14 @@ int main(int argc, char** argv) {
   if ((!opt.variant.empty() || !opt.sets.empty()) && opt.lesson.empty()) {
     std::cerr << "warpscope: --variant and --set need --lesson ID\n";
     return 2;
+  }
+  for (const std::string& d : drags) {
+    std::smatch m;
+    if (!std::regex_match(d, m, std::regex(R"(([A-Za-z_][A-Za-z0-9_]*)=(-?\d{1,18})@(\d{1,6}))"))) {
+      std::cerr << "warpscope: --drag needs NAME=VALUE@FRAME (got '" << d << "')\n";
+      return 2;
+    }
+    opt.drags.push_back({m[1], std::stoll(m[2]), std::stoi(m[3])});
   }
   if (!opt.screenshot.empty() && opt.frames == 0) opt.frames = 5;
   if (!opt.panel.empty() && opt.screenshot.empty()) {

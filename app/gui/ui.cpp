@@ -39,6 +39,10 @@ std::string Ui::SelectLesson(const std::string& lesson, const std::string& varia
   return lesson_panel()->Select(lesson, variant, overrides, backend);
 }
 
+std::string Ui::SetParam(const std::string& name, long long value) {
+  return lesson_panel()->SetParam(name, value);
+}
+
 bool Ui::WaitForRun(double seconds) {
   return lesson_panel()->WaitIdle(seconds);
 }

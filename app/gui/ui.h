@@ -39,6 +39,8 @@ class Ui {
                            const Params& overrides = {}, const std::string& backend = "");
   // Waits for the lesson run under way (scripted screenshots); false if it took too long.
   bool WaitForRun(double seconds);
+  // Sets a lesson parameter as its slider would; returns why not, or "".
+  std::string SetParam(const std::string& name, long long value);
   Session& session() { return session_; }
   std::string PanelIds() const;  // "lesson, source, grid, ..." for error messages
   const std::vector<std::unique_ptr<Panel>>& panels() const { return panels_; }

@@ -113,6 +113,45 @@ void AddRequest(const SiteInfo& site, std::span<const LaneAccess> lanes, std::ui
   }
 }
 
+// Stable counting sorts by thread, then iteration, then site (least significant first): the
+// order (site, iteration, thread) in three linear passes. A comparison sort of a block's records
+// was a third of the emulator's time on loop-heavy kernels (matmul).
+void CountingSortBy(std::span<AccessRecord> records, std::vector<AccessRecord>& scratch,
+                    std::uint32_t buckets, std::uint32_t (*key)(const AccessRecord&)) {
+  std::vector<std::uint32_t> start(buckets + 1, 0);
+  for (const AccessRecord& r : records) ++start[key(r) + 1];
+  for (std::uint32_t b = 0; b < buckets; ++b) start[b + 1] += start[b];
+  scratch.resize(records.size());
+  for (const AccessRecord& r : records) scratch[start[key(r)]++] = r;
+  std::copy(scratch.begin(), scratch.end(), records.begin());
+}
+
+void SortBySiteIterationThread(std::span<AccessRecord> records) {
+  std::uint32_t max_thread = 0, max_iteration = 0, max_site = 0;
+  for (const AccessRecord& r : records) {
+    max_thread = std::max<std::uint32_t>(max_thread, r.thread);
+    max_iteration = std::max(max_iteration, r.iteration);
+    max_site = std::max<std::uint32_t>(max_site, r.site);
+  }
+  if (max_iteration >= (1u << 20)) {  // too many buckets: a comparison sort
+    std::sort(records.begin(), records.end(), [](const AccessRecord& a, const AccessRecord& b) {
+      if (a.site != b.site) return a.site < b.site;
+      if (a.iteration != b.iteration) return a.iteration < b.iteration;
+      return a.thread < b.thread;
+    });
+    return;
+  }
+  std::vector<AccessRecord> scratch;
+  CountingSortBy(records, scratch, max_thread + 1, [](const AccessRecord& r) -> std::uint32_t {
+    return r.thread;
+  });
+  CountingSortBy(records, scratch, max_iteration + 1,
+                 [](const AccessRecord& r) -> std::uint32_t { return r.iteration; });
+  CountingSortBy(records, scratch, max_site + 1, [](const AccessRecord& r) -> std::uint32_t {
+    return r.site;
+  });
+}
+
 }  // namespace
 
 void AnalyzeBlock(std::span<AccessRecord> records, std::span<const BarrierRecord> barriers,
@@ -121,11 +160,7 @@ void AnalyzeBlock(std::span<AccessRecord> records, std::span<const BarrierRecord
   stats->Resize(sites.size(), 0);
   stats->access_records += records.size();
   stats->barrier_records += barriers.size();
-  std::sort(records.begin(), records.end(), [](const AccessRecord& a, const AccessRecord& b) {
-    if (a.site != b.site) return a.site < b.site;
-    if (a.iteration != b.iteration) return a.iteration < b.iteration;
-    return a.thread < b.thread;
-  });
+  SortBySiteIterationThread(records);
   std::vector<bool> divergent_warp((threads_per_block + 31) / 32, false);
   ForEachRequest(std::span<const AccessRecord>(records), sites, buffers,
                  [&](std::uint16_t site_id, std::uint32_t, std::uint32_t warp,

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -53,7 +54,6 @@ struct LayoutCache {
   bool valid = false;
   std::vector<std::uint64_t> position;  // per drawn cell (row-major over the drawn cells)
   std::vector<int> order;               // drawn cells by memory position: the path
-  std::vector<int> rank;                // per drawn cell: its index in `order`
 };
 
 // The pixels warp 0 of a 2D block reads: thread i sits at (i % row, i / row), `row` being the
@@ -125,7 +125,9 @@ class LayoutPanel : public Panel {
   std::vector<std::uint64_t> Sectors(const LayoutCache& cache, int sw, int sh) const;
   void DrawCells(ImDrawList* dl, ImVec2 origin, float cell, int sw, int sh, int kind_index,
                  const std::vector<std::uint64_t>& sectors, float number_size);
-  void DrawPath(ImDrawList* dl, ImVec2 origin, float cell, int sw, const LayoutCache& cache);
+  // `under_numbers`: numbers are written over the path, so it is drawn thin and without heads.
+  void DrawPath(ImDrawList* dl, ImVec2 origin, float cell, int sw, const LayoutCache& cache,
+                bool under_numbers);
   void DrawTooltip(int x, int y, int sw) const;
 
   Session* session_;
@@ -155,7 +157,8 @@ void LayoutPanel::DrawOwnControls() {
                : (own_.width == 32 && own_.height == 32) ? 2
                                                          : 3;
   const float em = ImGui::GetFontSize();
-  ImGui::SetNextItemWidth(em * 18);
+  ImGui::SetNextItemWidth(ImGui::CalcTextSize(kPresets[0]).x + ImGui::GetFrameHeight() +
+                          2.0f * ImGui::GetStyle().FramePadding.x);
   if (ImGui::Combo("Image", &preset, kPresets, IM_ARRAYSIZE(kPresets))) {
     if (preset == 0) own_ = kSlidesTable;
     if (preset == 1) own_.width = own_.height = 16;
@@ -202,19 +205,16 @@ void LayoutPanel::Rebuild(const LayoutInputs& in, bool tiled_ok) {
     c.valid = kKinds[k] != LayoutKind::kTiled || tiled_ok;
     c.position.assign(c.valid ? n : 0, 0);
     c.order.resize(c.position.size());
-    c.rank.resize(c.position.size());
     if (!c.valid) continue;
     const Layout2D layout = in.Make(kKinds[k]);
     for (int y = 0; y < sh; ++y) {
       for (int x = 0; x < sw; ++x)
         c.position[static_cast<std::size_t>(y * sw + x)] = layout.Index(x, y);
     }
-    for (std::size_t i = 0; i < n; ++i) c.order[i] = static_cast<int>(i);
+    std::iota(c.order.begin(), c.order.end(), 0);
     std::sort(c.order.begin(), c.order.end(), [&](int a, int b) {
       return c.position[static_cast<std::size_t>(a)] < c.position[static_cast<std::size_t>(b)];
     });
-    for (std::size_t i = 0; i < n; ++i)
-      c.rank[static_cast<std::size_t>(c.order[i])] = static_cast<int>(i);
   }
   cached_ = in;
   cache_built_ = true;
@@ -235,7 +235,7 @@ std::vector<std::uint64_t> LayoutPanel::Sectors(const LayoutCache& cache, int sw
 }
 
 void LayoutPanel::DrawPath(ImDrawList* dl, ImVec2 origin, float cell, int sw,
-                           const LayoutCache& cache) {
+                           const LayoutCache& cache, bool under_numbers) {
   const int n = static_cast<int>(cache.order.size());
   if (n < 2) return;
   auto centre = [&](int i) {
@@ -279,20 +279,26 @@ void LayoutPanel::DrawPath(ImDrawList* dl, ImVec2 origin, float cell, int sw,
       points_.push_back(centre(b));
     }
   }
-  const float thick = std::clamp(cell * 0.12f, 1.0f, 3.5f);
+  const float thick = under_numbers ? 1.5f : std::clamp(cell * 0.12f, 1.0f, 3.5f);
   const ImU32 halo =
       palette::LightTheme() ? IM_COL32(255, 255, 255, 190) : IM_COL32(235, 235, 240, 120);
-  for (const PathChunk& j : jumps_)
+  auto translucent = [&](ImU32 c) {
+    return under_numbers ? (c & ~IM_COL32_A_MASK) | (170u << IM_COL32_A_SHIFT) : c;
+  };
+  for (const PathChunk& j : jumps_) {
     dl->AddPolyline(&points_[static_cast<std::size_t>(j.first)], 2, j.colour, 1.0f);
+  }
   for (const PathChunk& c : chunks_) {
+    if (under_numbers || cell < 8.0f) break;  // small cells: the halo would hide them
     dl->AddPolyline(&points_[static_cast<std::size_t>(c.first)], c.count, halo, thick + 2.0f);
   }
   for (const PathChunk& c : chunks_) {
-    dl->AddPolyline(&points_[static_cast<std::size_t>(c.first)], c.count, c.colour, thick);
+    dl->AddPolyline(&points_[static_cast<std::size_t>(c.first)], c.count, translucent(c.colour),
+                    thick);
   }
   // Arrow heads on the steps (every step on big cells, every 4th on small ones) and a dot where
   // memory starts.
-  const int stride = cell >= 14.0f ? 1 : cell >= 8.0f ? 4 : 0;
+  const int stride = under_numbers ? 0 : cell >= 14.0f ? 1 : cell >= 8.0f ? 4 : 0;
   const float size = std::max(cell * 0.2f, 3.0f);
   for (int j = 1; stride > 0 && j < n; j += stride) {
     const ImVec2 a = centre(cache.order[static_cast<std::size_t>(j - 1)]);
@@ -352,7 +358,7 @@ void LayoutPanel::DrawCells(ImDrawList* dl, ImVec2 origin, float cell, int sw, i
       dl->AddLine(ImVec2(origin.x, py), ImVec2(origin.x + gw, py), line, 1.5f);
     }
   }
-  if (show_path_) DrawPath(dl, origin, cell, sw, cache);
+  if (show_path_) DrawPath(dl, origin, cell, sw, cache, number_size > 0.0f);
   if (number_size > 0.0f) {
     ImFont* font = ImGui::GetFont();
     char text[24];
@@ -510,7 +516,7 @@ void LayoutPanel::DrawContents() {
   if (inside < fp_.threads)
     notes += std::to_string(fp_.threads - inside) + " threads fall outside the image.  ";
   if (show_numbers_ && number_size == 0.0f)
-    notes += "Numbers: zoom in / smaller image for numbers.  ";
+    notes += "Cells too small to write in: zoom in / smaller image for numbers.  ";
   if (notes.empty()) {
     notes = "Coloured cells: the 32-byte sectors the warp touches (pale: fetched, not read).";
   }

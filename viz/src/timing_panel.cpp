@@ -190,6 +190,7 @@ class TimingPanel : public Panel {
     }
     if (run->lesson != shown_lesson_) {
       shown_lesson_ = run->lesson;
+      export_message_.clear();
       fit_ = true;
     }
     LessonHistory& h = histories_[run->lesson];

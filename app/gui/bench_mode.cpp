@@ -1,0 +1,144 @@
+#include "gui/bench_mode.h"
+
+#include <glad/gl.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <chrono>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "gui/ui.h"
+#include "warpscope/kernels/catalog.h"
+#include "warpscope/trace/file_io.h"
+
+namespace ws {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Ms(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+// One whole frame, finished on the GPU (glFinish), as the user would see it.
+void Frame(Ui& ui, GLFWwindow* window) {
+  glfwPollEvents();
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::GetIO().AddMousePosEvent(-FLT_MAX, -FLT_MAX);
+  ImGui::NewFrame();
+  ui.Draw();
+  (void)ui.TakeExportRequests();
+  ImGui::Render();
+  int w = 0, h = 0;
+  glfwGetFramebufferSize(window, &w, &h);
+  glViewport(0, 0, w, h);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  glFinish();
+  glfwSwapBuffers(window);
+}
+
+double Median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+}  // namespace
+
+int RunBenchMode(Ui& ui, GLFWwindow* window, const std::filesystem::path& out) {
+  nlohmann::json j;
+  j["note"] =
+      "slider_to_redraw_ms: from setting a parameter (as a slider drag does) to the end of the "
+      "first finished frame that shows the new run; median of 5. frame_ms: median whole-frame "
+      "time with the grid view in front.";
+  for (int i = 0; i < 5; ++i) Frame(ui, window);
+  for (const LessonInfo& info : Lessons()) {
+    if (std::string err = ui.SelectLesson(info.id, "", {}, "emu"); !err.empty()) {
+      std::cerr << "warpscope: " << err << "\n";
+      return 1;
+    }
+    ui.WaitForRun(120);
+    for (int i = 0; i < 3; ++i) Frame(ui, window);
+    // The first slider (not a choice) with a neighbouring value the lesson accepts (transpose's
+    // tile 32 has no 40, and 24 does not divide the width): one step up, else one down, else
+    // double or half.
+    const ParamSpec* p = nullptr;
+    long long other = 0;
+    for (const ParamSpec& s : info.params) {
+      if (!s.choices.empty()) continue;
+      for (const long long v : {s.default_value + s.step, s.default_value - s.step,
+                                s.default_value * 2, s.default_value / 2}) {
+        if (v < s.min || v > s.max || !ui.SetParam(s.name, v).empty()) continue;
+        ui.WaitForRun(120);
+        Frame(ui, window);
+        const bool ok = ui.session().error.empty();
+        ui.SetParam(s.name, s.default_value);
+        ui.WaitForRun(120);
+        Frame(ui, window);
+        if (ok) {
+          p = &s;
+          other = v;
+          break;
+        }
+      }
+      if (p != nullptr) break;
+    }
+    if (p == nullptr) continue;
+    std::vector<double> samples;
+    for (int rep = 0; rep < 5; ++rep) {
+      const long long value = rep % 2 == 0 ? other : p->default_value;
+      const std::uint64_t before = ui.session().generation;
+      const auto t0 = Clock::now();
+      ui.SetParam(p->name, value);
+      double ms = -1;
+      for (int f = 0; f < 100000; ++f) {
+        Frame(ui, window);
+        if (ui.session().generation != before) {
+          ms = Ms(t0, Clock::now());
+          break;
+        }
+      }
+      samples.push_back(ms);
+    }
+    j["slider_to_redraw_ms"][info.id] = {{"param", p->name},
+                                         {"from", p->default_value},
+                                         {"to", other},
+                                         {"median", Median(samples)},
+                                         {"samples", samples}};
+    std::cout << info.id << ": " << p->name << " " << p->default_value << " <-> " << other
+              << ": median " << Median(samples) << " ms" << std::endl;
+  }
+  // Frame time: the grid view in front, at the default transpose and at 512x512 (256K threads).
+  ui.FindPanel("grid")->RequestFocus();
+  for (const auto& [w, label] : {std::pair{256LL, "transpose_256x256_65536_threads"},
+                                 std::pair{512LL, "transpose_512x512_262144_threads"}}) {
+    ui.SelectLesson("transpose", "coalesced", {{"width", w}, {"height", w}}, "emu");
+    ui.WaitForRun(120);
+    for (int i = 0; i < 5; ++i) Frame(ui, window);
+    std::vector<double> frames;
+    for (int i = 0; i < 60; ++i) {
+      const auto t0 = Clock::now();
+      Frame(ui, window);
+      frames.push_back(Ms(t0, Clock::now()));
+    }
+    j["frame_ms"][label] = {{"median", Median(frames)},
+                            {"fps", 1000.0 / std::max(1e-6, Median(frames))}};
+    std::cout << "frame time, grid view, " << label << ": median " << Median(frames) << " ms ("
+              << 1000.0 / Median(frames) << " fps)" << std::endl;
+  }
+  if (Status s = WriteFileAtomically(out, j.dump(2) + "\n"); !s.ok()) {
+    std::cerr << "warpscope: " << s.message() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace ws
