@@ -198,12 +198,12 @@ void LessonPanel::DrawContents() {
   } else {
     ImGui::TextDisabled("Up to date");
   }
-  ImGui::Separator();
-  ImGui::TextWrapped("%s", info->explanation.c_str());
-  ImGui::Separator();
   if (!session_->error.empty())
     ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", session_->error.c_str());
-  if (!session_->run) return;
+  if (!session_->run) {
+    DrawExplanation(*info);
+    return;
+  }
   const LessonRun& run = *session_->run;
   if (run.has_launch()) {
     const LaunchTrace& t = run.main_launch();
@@ -229,6 +229,12 @@ void LessonPanel::DrawContents() {
     if (text.size() > 60) continue;  // graphs and per-block arrays belong to the views
     ImGui::BulletText("%s: %s", it.key().c_str(), text.c_str());
   }
+  DrawExplanation(*info);
+}
+
+void LessonPanel::DrawExplanation(const LessonInfo& info) {
+  ImGui::Separator();
+  ImGui::TextWrapped("%s", info.explanation.c_str());
 }
 
 }  // namespace ws

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "gui/lesson_runner.h"
+#include "warpscope/kernels/catalog.h"
 #include "warpscope/kernels/devices.h"
 #include "warpscope/kernels/lesson_api.h"
 #include "warpscope/viz/panel.h"
@@ -41,6 +42,7 @@ class LessonPanel : public Panel {
   void DrawContents() override;
 
  private:
+  void DrawExplanation(const LessonInfo& info);
   Session* session_;
   LessonRunner runner_;
   bool have_gpu_;
@@ -48,7 +50,7 @@ class LessonPanel : public Panel {
   std::string lesson_, variant_;
   Params params_;
   bool use_gpu_ = false;
-  double last_run_ms_ = 0;  // wall time of the last run, for the summary
+  double last_run_ms_ = 0;                // wall time of the last run, for the summary
   std::uint32_t recorded_for_block_ = 0;  // the block a re-run was last made to keep
 };
 

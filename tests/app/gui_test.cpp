@@ -43,9 +43,9 @@ Rgba TitleStripPixel(const Image& img, const nlohmann::json& panel) {
 TEST(Gui, ScreenshotHasTheWindowSizeContentAndTitleBars) {
   REQUIRE_XVFB();
   TempDir t("shot");
-  RunResult r = RunApp({"--config-dir", (t / "cfg").string(), "--size", "1280x800", "--focus",
-                        "grid", "--screenshot", (t / "a.png").string(), "--layout-json",
-                        (t / "layout.json").string()});
+  RunResult r = RunApp({"--config-dir", (t / "cfg").string(), "--size", "1280x800", "--lesson",
+                        "picture", "--focus", "grid", "--screenshot", (t / "a.png").string(),
+                        "--layout-json", (t / "layout.json").string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("Saved " + (t / "a.png").string()), std::string::npos) << r.out;
   auto img = LoadPng(t / "a.png");
@@ -69,12 +69,12 @@ TEST(Gui, ScreenshotHasTheWindowSizeContentAndTitleBars) {
   // The main menu bar runs along the top.
   EXPECT_TRUE(Near(img->At(640, 4), theme::kMenuBar)) << Str(img->At(640, 4));
 
-  // The grid preview is drawn by the cell-grid shader: warp 0's orange (230, 97, 1) must cover
-  // many pixels inside the grid panel (1/8 of 76x62 active threads, several pixels each).
+  // The grid is drawn by the cell-grid shader: warp 0's orange (230, 159, 0) must cover many
+  // pixels inside the grid panel (1/8 of the picture kernel's 76x62 threads, several px each).
   int orange = 0;
   for (int y = static_cast<int>(grid["y"].get<float>()); y < 800; ++y) {
     for (int x = static_cast<int>(grid["x"].get<float>()); x < 1280; ++x) {
-      orange += Near(img->At(x, y), theme::Colour{230, 97, 1}, 3) ? 1 : 0;
+      orange += Near(img->At(x, y), theme::Colour{230, 159, 0}, 3) ? 1 : 0;
     }
   }
   EXPECT_GT(orange, 2000);

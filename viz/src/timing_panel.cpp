@@ -37,7 +37,7 @@ const ImVec4 kErrorColour(1.0f, 0.45f, 0.4f, 1.0f);
 const ImVec4 kOkColour(0.6f, 0.9f, 0.6f, 1.0f);
 
 enum Measure { kTime = 0, kBandwidth = 1, kSectors = 2 };
-constexpr const char* kMeasureNames[] = {"Time (ms)", "Effective bandwidth (GB/s)",
+constexpr const char* kMeasureNames[] = {"Time (µs)", "Effective bandwidth (GB/s)",
                                          "Sectors per request"};
 
 // One run of a lesson, reduced to what the plot and the CSV need.
@@ -132,7 +132,7 @@ double YValue(const TimingPoint& p, int measure) {
     case kSectors:
       return p.sectors_per_request;
     default:
-      return p.ms;
+      return p.ms * 1000.0;  // drawn in microseconds: the emulator's modeled times are tiny
   }
 }
 
@@ -252,7 +252,7 @@ class TimingPanel : public Panel {
 
   void DrawControls(LessonHistory& h, const LessonInfo* info, const std::vector<std::string>& names,
                     const std::string& x) {
-    ImGui::SetNextItemWidth(200);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
     const std::string preview = h.x_choice.empty() ? "auto: " + XLabel(x) : XLabel(x);
     if (ImGui::BeginCombo("x axis", preview.c_str())) {
       if (ImGui::Selectable(("auto: " + XLabel(x)).c_str(), h.x_choice.empty())) {
@@ -274,7 +274,7 @@ class TimingPanel : public Panel {
       ImGui::EndCombo();
     }
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(220);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
     if (ImGui::Combo("y axis", &measure_, kMeasureNames, IM_ARRAYSIZE(kMeasureNames))) fit_ = true;
     ImGui::SameLine();
     if (ImGui::Button("Reset")) {
@@ -359,10 +359,10 @@ class TimingPanel : public Panel {
                        : measured ? "measured time"
                                   : "time";
     if (measure_ == kBandwidth) return std::string("effective bandwidth (GB/s, from ") + from + ")";
-    if (kinds > 1) return "time (ms): modeled (emulator) and measured (GPU)";
-    if (modeled) return "modeled time (emulator, logical units → ms)";
-    if (measured) return "measured time (GPU, CUDA events)";
-    return "time (ms)";
+    if (kinds > 1) return "µs: modeled (emulator) and measured (GPU)";
+    if (modeled) return "modeled µs (emulator)";
+    if (measured) return "measured µs (GPU)";
+    return "time (µs)";
   }
 
   void DrawPlot(const LessonRun& run, const LessonHistory& h, const LessonInfo* info,

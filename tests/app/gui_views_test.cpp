@@ -1,0 +1,211 @@
+// One test per view: the app opens the view on a fixed lesson and parameter set, saves it with
+// `--screenshot --panel NAME`, and the test checks pixels that must differ between two settings.
+// Colours are the views' own (viz/palette.h): warp 0 (230,159,0); the heat ramp's stops
+// (68,1,84) (59,82,139) (33,145,140) (94,201,98) (253,231,37), worked out below where used.
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "gui_test_util.h"
+#include "warpscope/viz/image.h"
+
+namespace ws {
+namespace {
+
+using test::RunApp;
+using test::TempDir;
+
+#define REQUIRE_XVFB() \
+  if (!test::HaveXvfb()) GTEST_SKIP() << "xvfb-run is not installed (Debian package xvfb)"
+
+bool Near(Rgba a, Rgba b, int tol) {
+  return std::abs(a.r - b.r) <= tol && std::abs(a.g - b.g) <= tol && std::abs(a.b - b.b) <= tol;
+}
+
+// Saves `panel` of the app started with `args` (1280x800, fresh config) and loads it.
+Image Shot(const std::string& panel, std::vector<std::string> args) {
+  static int n = 0;
+  TempDir t("view-" + panel + "-" + std::to_string(++n));
+  const auto png = t / "shot.png";
+  args.insert(args.end(), {"--config-dir", (t / "cfg").string(), "--size", "1280x800", "--panel",
+                           panel, "--screenshot", png.string()});
+  const auto r = RunApp(args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  auto img = LoadPng(png);
+  EXPECT_TRUE(img.ok()) << (img.ok() ? "" : img.status().message());
+  return img.ok() ? *img : Image();
+}
+
+int Count(const Image& img, const std::function<bool(Rgba)>& pred) {
+  int n = 0;
+  for (int y = 0; y < img.height(); ++y) {
+    for (int x = 0; x < img.width(); ++x) n += pred(img.At(x, y)) ? 1 : 0;
+  }
+  return n;
+}
+
+int CountNear(const Image& img, Rgba c, int tol) {
+  return Count(img, [&](Rgba p) { return Near(p, c, tol); });
+}
+
+int Differing(const Image& a, const Image& b) {
+  if (a.width() != b.width() || a.height() != b.height()) return a.width() * a.height();
+  int n = 0;
+  for (int y = 0; y < a.height(); ++y) {
+    for (int x = 0; x < a.width(); ++x) n += a.At(x, y) == b.At(x, y) ? 0 : 1;
+  }
+  return n;
+}
+
+constexpr Rgba kWarp0 = {230, 159, 0, 255};
+constexpr Rgba kIdle = {70, 70, 74, 255};
+
+TEST(GuiViews, GridGreysTheThreadsOutsideThePicture) {
+  REQUIRE_XVFB();
+  // 76x62 pixels in 16x16 blocks: 80x64 threads, 4 columns and 2 rows of them idle (grey).
+  // 64x64: every thread has a pixel, nothing grey.
+  const Image some =
+      Shot("grid", {"--lesson", "picture", "--set", "width=76", "--set", "height=62"});
+  const Image none =
+      Shot("grid", {"--lesson", "picture", "--set", "width=64", "--set", "height=64"});
+  const int idle_some = CountNear(some, kIdle, 1), idle_none = CountNear(none, kIdle, 1);
+  EXPECT_GT(idle_some, 1000);
+  EXPECT_GT(idle_some, 10 * idle_none + 100) << idle_some << " vs " << idle_none;
+  // Warp 0 (the first two rows of every block) is drawn in both.
+  EXPECT_GT(CountNear(some, kWarp0, 3), 1000);
+  EXPECT_GT(CountNear(none, kWarp0, 3), 1000);
+}
+
+// Most runs of transaction-coloured pixels on one row: the number of transactions drawn.
+int TransactionBars(const Image& img) {
+  // Heat(0.25 + 0.6 k/3), k = 0..3: t*4 = 1.0, 1.8, 2.6, 3.4 between the ramp's stops:
+  // (59,82,139); (59,82,139)+0.8*((33,145,140)-(59,82,139)) = (38,132,140);
+  // (33,145,140)+0.6*((94,201,98)-(33,145,140)) = (70,179,115);
+  // (94,201,98)+0.4*((253,231,37)-(94,201,98)) = (158,213,74).
+  const Rgba bars[] = {
+      {59, 82, 139, 255}, {38, 132, 140, 255}, {70, 179, 115, 255}, {158, 213, 74, 255}};
+  int best = 0;
+  for (int y = 0; y < img.height(); ++y) {
+    int runs = 0;
+    bool in = false;
+    for (int x = 0; x < img.width(); ++x) {
+      bool hit = false;
+      for (Rgba c : bars) hit |= Near(img.At(x, y), c, 2);
+      if (hit && !in) ++runs;
+      in = hit;
+    }
+    best = std::max(best, runs);
+  }
+  return best;
+}
+
+TEST(GuiViews, CoalescingStripShowsFourSectorsAlignedAndFiveOffset) {
+  REQUIRE_XVFB();
+  // 32 lanes x 4 B from the buffer start: 128 B, sectors 0-3. Offset by one float: bytes 4-131,
+  // sectors 0-4 (the slides' misaligned copy).
+  const Image aligned = Shot("coalescing", {"--lesson", "offset-copy", "--set", "offset=0"});
+  const Image offset = Shot("coalescing", {"--lesson", "offset-copy", "--set", "offset=1"});
+  EXPECT_EQ(TransactionBars(aligned), 4);
+  EXPECT_EQ(TransactionBars(offset), 5);
+}
+
+TEST(GuiViews, BanksHeatmapTurnsAConflictIntoAnEvenSpreadWithPadding) {
+  REQUIRE_XVFB();
+  // transpose coalesced reads a tile column: all 32 lanes in one bank, 32 words: the ramp's top
+  // (253,231,37) in one cell per request. Padded: one word per bank: Heat(0.15), t*4 = 0.6:
+  // (68,1,84)+0.6*((59,82,139)-(68,1,84)) = (63,50,117) in every cell.
+  const Image coalesced = Shot("banks", {"--lesson", "transpose", "--variant", "coalesced"});
+  const Image padded = Shot("banks", {"--lesson", "transpose", "--variant", "padded"});
+  const Rgba top = {253, 231, 37, 255}, one = {63, 50, 117, 255};
+  const int hot_c = CountNear(coalesced, top, 3), hot_p = CountNear(padded, top, 3);
+  const int even_c = CountNear(coalesced, one, 3), even_p = CountNear(padded, one, 3);
+  EXPECT_GT(hot_c, 1000);
+  EXPECT_LT(hot_p, 50);
+  EXPECT_GT(even_p, 10000);
+  EXPECT_LT(even_c, 200);
+}
+
+TEST(GuiViews, LayoutViewMarksTheRunsLayout) {
+  REQUIRE_XVFB();
+  const Image row_major =
+      Shot("layout", {"--lesson", "texture-2d", "--variant", "texture", "--set", "layout=0"});
+  const Image morton =
+      Shot("layout", {"--lesson", "texture-2d", "--variant", "texture", "--set", "layout=1"});
+  // The same three grids; only the title marked "(the run's layout)" moves.
+  const int d = Differing(row_major, morton);
+  EXPECT_GT(d, 200);
+  EXPECT_LT(d, row_major.width() * row_major.height() / 4);
+}
+
+TEST(GuiViews, BarrierTimelineShowsWaitingOnlyWithUnevenWork) {
+  REQUIRE_XVFB();
+  // Waiting is drawn (70,72,82). Skew 0: every thread arrives together, nothing to wait for.
+  // Skew 100: thread i works 100 i units, so the early warps wait most of the timeline.
+  const Rgba wait = {70, 72, 82, 255};
+  const Image even =
+      Shot("barriers", {"--lesson", "barrier", "--set", "threads=128", "--set", "skew=0"});
+  const Image uneven =
+      Shot("barriers", {"--lesson", "barrier", "--set", "threads=128", "--set", "skew=100"});
+  const int w_even = CountNear(even, wait, 1), w_uneven = CountNear(uneven, wait, 1);
+  EXPECT_GT(w_uneven, 5000);
+  EXPECT_LT(w_even * 10, w_uneven) << w_even << " vs " << w_uneven;
+}
+
+TEST(GuiViews, TimingPlotGainsAPointPerSliderMove) {
+  REQUIRE_XVFB();
+  // One run: a single marker. Three slider moves (stride 4, 8, 16): four points joined by a line
+  // in the first series' colour, warp 0's (230,159,0).
+  const Image one = Shot("timing", {"--lesson", "stride-copy", "--set", "stride=2"});
+  const Image four =
+      Shot("timing", {"--lesson", "stride-copy", "--set", "stride=2", "--drag", "stride=4@2",
+                      "--drag", "stride=8@3", "--drag", "stride=16@4"});
+  const int c1 = CountNear(one, kWarp0, 20), c4 = CountNear(four, kWarp0, 20);
+  EXPECT_GT(c4, 3 * c1 + 100) << c1 << " vs " << c4;
+}
+
+TEST(GuiViews, SourceTintsEveryLineWithASite) {
+  REQUIRE_XVFB();
+  // naive: its two global sites share line 18; coalesced: sites on two lines (36 and 40). Site
+  // lines are tinted (80,90,110) at alpha 90 over (30,32,38) = (48,52,63), the selected one
+  // (80,120,190) at alpha 150 = (59,84,127).
+  const Image naive = Shot("source", {"--lesson", "transpose", "--variant", "naive"});
+  const Image coalesced = Shot("source", {"--lesson", "transpose", "--variant", "coalesced"});
+  auto tinted = [](const Image& img) {
+    return CountNear(img, {48, 52, 63, 255}, 2) + CountNear(img, {59, 84, 127, 255}, 2);
+  };
+  const int t1 = tinted(naive), t2 = tinted(coalesced);
+  EXPECT_GT(t1, 1000);
+  EXPECT_GT(t2 * 2, t1 * 3) << t1 << " vs " << t2;  // two lines against one
+}
+
+TEST(GuiViews, LessonPanelShowsTheCheckAndTheNewLesson) {
+  REQUIRE_XVFB();
+  const Image a = Shot("lesson", {"--lesson", "offset-copy"});
+  const Image b = Shot("lesson", {"--lesson", "transpose"});
+  // "Output matches the CPU" in green (153,230,153) in both; the text above it differs.
+  const Rgba green = {153, 230, 153, 255};
+  EXPECT_GT(CountNear(a, green, 20), 50);
+  EXPECT_GT(CountNear(b, green, 20), 50);
+  EXPECT_GT(Differing(a, b), 2000);
+}
+
+TEST(GuiViews, OccupancyFollowsTheLessonsSliders) {
+  REQUIRE_XVFB();
+  // The slides' G80 example: 192 threads, 20 registers -> 50 %; 10 registers -> 100 %? (768 / 192
+  // = 4 blocks by threads; 8192 / (192 x 10 -> 2048 allocated) = 4 blocks by registers): 100 %.
+  const Image half = Shot("occupancy", {"--lesson", "occupancy", "--set", "registers=20"});
+  const Image full = Shot("occupancy", {"--lesson", "occupancy", "--set", "registers=10"});
+  EXPECT_GT(Differing(half, full), 500);
+}
+
+TEST(GuiViews, PlaybackStepsThroughTheBlock) {
+  REQUIRE_XVFB();
+  const Image idle = Shot("playback", {"--lesson", "transpose", "--variant", "coalesced"});
+  // P at frame 2 starts playing at step 1; the step line and the slider change.
+  const Image playing =
+      Shot("playback", {"--lesson", "transpose", "--variant", "coalesced", "--press", "P@2"});
+  EXPECT_GT(Differing(idle, playing), 300);
+}
+
+}  // namespace
+}  // namespace ws
