@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <cinttypes>
+#include <string>
 
 #include "view_util.h"
 #include "warpscope/viz/views.h"
@@ -45,10 +46,12 @@ class PlaybackPanel : public Panel {
     ImGui::SameLine();
     if (ImGui::Button(">|")) session_->SelectStep(n - 1);
     ImGui::SameLine();
-    int pick = std::max(step, 0);
+    int pick = std::max(step, 0) + 1;  // 1-based on screen
+    const std::string format =
+        step < 0 ? "not stepping" : "step %d of " + std::to_string(n);
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.45f);
-    if (ImGui::SliderInt("##step", &pick, 0, n - 1, "step %d", ImGuiSliderFlags_AlwaysClamp))
-      session_->SelectStep(pick);
+    if (ImGui::SliderInt("##step", &pick, 1, n, format.c_str(), ImGuiSliderFlags_AlwaysClamp))
+      session_->SelectStep(pick - 1);
     ImGui::SameLine();
     float speed = static_cast<float>(1.0 / session_->seconds_per_step);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "warpscope/kernels/catalog.h"
+#include "warpscope/viz/palette.h"
 #include "warpscope/viz/source_panel.h"
 
 namespace ws {
@@ -71,7 +72,11 @@ void SourcePanel::DrawContents() {
       const ImVec2 pos = ImGui::GetCursorScreenPos();
       const float h = ImGui::GetTextLineHeight();
       if (is_site || selected) {
-        const ImU32 colour = selected ? IM_COL32(80, 120, 190, 150) : IM_COL32(80, 90, 110, 90);
+        const bool light = palette::LightTheme();
+        const ImU32 colour = selected ? (light ? IM_COL32(120, 170, 240, 110)
+                                               : IM_COL32(80, 120, 190, 150))
+                                      : (light ? IM_COL32(120, 130, 150, 50)
+                                               : IM_COL32(80, 90, 110, 90));
         ImGui::GetWindowDrawList()->AddRectFilled(
             pos, ImVec2(pos.x + ImGui::GetContentRegionAvail().x + figures_w, pos.y + h), colour);
       }
@@ -87,7 +92,9 @@ void SourcePanel::DrawContents() {
       ImGui::SameLine(0, 0);
       const float figures_x = ImGui::GetCursorPosX();
       if (is_site)
-        ImGui::TextColored(ImVec4(0.95f, 0.8f, 0.4f, 1.0f), "%s", margin[line].c_str());
+        ImGui::TextColored(palette::LightTheme() ? ImVec4(0.62f, 0.36f, 0.0f, 1.0f)
+                                                 : ImVec4(0.95f, 0.8f, 0.4f, 1.0f),
+                           "%s", margin[line].c_str());
       else
         ImGui::TextUnformatted("");
       ImGui::SameLine(figures_x + figures_w, 0);
