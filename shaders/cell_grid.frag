@@ -12,6 +12,7 @@ uniform ivec2 u_block;         // cells per block, across and down
 uniform vec2 u_target_px;      // size of the target in pixels
 uniform vec4 u_cell_line;      // colour of the lines between cells
 uniform vec4 u_block_line;     // colour of the lines between blocks
+uniform vec4 u_view;           // the visible part of the grid in cells: x0, y0, x1, y1 (zoom)
 
 float EdgeDistancePx(vec2 pos_units, vec2 px_per_unit) {
   vec2 f = fract(pos_units) * px_per_unit;
@@ -20,11 +21,11 @@ float EdgeDistancePx(vec2 pos_units, vec2 px_per_unit) {
 }
 
 void main() {
-  vec2 cell_f = v_uv * vec2(u_grid);
+  vec2 cell_f = mix(u_view.xy, u_view.zw, v_uv);
   ivec2 cell = clamp(ivec2(floor(cell_f)), ivec2(0), u_grid - ivec2(1));
   vec4 colour = texelFetch(u_cells, cell, 0);
 
-  vec2 px_per_cell = u_target_px / vec2(u_grid);
+  vec2 px_per_cell = u_target_px / (u_view.zw - u_view.xy);
   if (min(px_per_cell.x, px_per_cell.y) >= 5.0 && EdgeDistancePx(cell_f, px_per_cell) < 0.75) {
     colour = mix(colour, u_cell_line, u_cell_line.a);
   }

@@ -43,6 +43,11 @@ void CellGridRenderer::SetCells(int cells_x, int cells_y, int block_x, int block
 }
 
 GLuint CellGridRenderer::Render(int width, int height) {
+  return Render(width, height, 0.0f, 0.0f, static_cast<float>(cells_x_),
+                static_cast<float>(cells_y_));
+}
+
+GLuint CellGridRenderer::Render(int width, int height, float x0, float y0, float x1, float y1) {
   if (program_ == 0 || cells_x_ == 0 || !target_.Resize(width, height)) return 0;
   GLint last_fbo = 0, last_viewport[4];
   glGetIntegerv(GL_FRAMEBUFFER_BINDING, &last_fbo);
@@ -60,6 +65,7 @@ GLuint CellGridRenderer::Render(int width, int height) {
               static_cast<float>(height));
   glUniform4f(glGetUniformLocation(program_, "u_cell_line"), 0.08f, 0.08f, 0.1f, 0.35f);
   glUniform4f(glGetUniformLocation(program_, "u_block_line"), 0.95f, 0.95f, 0.95f, 1.0f);
+  glUniform4f(glGetUniformLocation(program_, "u_view"), x0, y0, x1, y1);
   glBindVertexArray(vao_);
   glDrawArrays(GL_TRIANGLES, 0, 3);
   glBindVertexArray(0);

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cinttypes>
+#include <cmath>
 #include <string>
 
 #include "warpscope/viz/cell_grid.h"
@@ -50,28 +51,108 @@ class GridPanel : public Panel {
     if (avail.x < 8 || avail.y < 8) return;
     const float aspect = avail.x / avail.y;
     // Re-lay out on a new run, or when the panel's shape changes a lot (1D grids wrap to fit).
-    if (uploaded_run_ != session_->run.get() || std::abs(aspect - layout_aspect_) > 0.25f * aspect ||
+    if (uploaded_run_ != session_->run.get() ||
+        std::abs(aspect - layout_aspect_) > 0.25f * aspect ||
         uploaded_block_ != session_->sel.block || uploaded_warp_ != session_->sel.warp) {
-      if (uploaded_run_ != session_->run.get() || std::abs(aspect - layout_aspect_) > 0.25f * aspect) {
+      if (uploaded_run_ != session_->run.get() ||
+          std::abs(aspect - layout_aspect_) > 0.25f * aspect) {
+        const GridLayout old = layout_;
         layout_ = MakeGridLayout(t.grid, t.block, aspect);
         layout_aspect_ = aspect;
+        // A new shape starts fitted; the same shape (a slider that changes no geometry) keeps
+        // the zoom.
+        if (old.cells_x() != layout_.cells_x() || old.cells_y() != layout_.cells_y()) {
+          zoom_ = 1.0f;
+          centre_x_ = static_cast<float>(layout_.cells_x()) / 2;
+          centre_y_ = static_cast<float>(layout_.cells_y()) / 2;
+        }
       }
       Upload(t);
     }
     const float cells_x = static_cast<float>(layout_.cells_x()),
                 cells_y = static_cast<float>(layout_.cells_y());
-    const float s = std::min(avail.x / cells_x, avail.y / cells_y);
-    if (s <= 0) return;
-    const ImVec2 size(cells_x * s, cells_y * s);
+    const float fit = std::min(avail.x / cells_x, avail.y / cells_y);
+    if (fit <= 0) return;
+    const ImVec2 size(cells_x * fit, cells_y * fit);
+    // Zoom: the visible window of cells, kept inside the grid.
+    view_w_ = cells_x / zoom_;
+    view_h_ = cells_y / zoom_;
+    view_x_ = std::clamp(centre_x_ - view_w_ / 2, 0.0f, cells_x - view_w_);
+    view_y_ = std::clamp(centre_y_ - view_h_ / 2, 0.0f, cells_y - view_h_);
     const float fb_scale = ImGui::GetIO().DisplayFramebufferScale.x;
     const GLuint tex =
-        renderer_.Render(static_cast<int>(size.x * fb_scale), static_cast<int>(size.y * fb_scale));
+        renderer_.Render(static_cast<int>(size.x * fb_scale), static_cast<int>(size.y * fb_scale),
+                         view_x_, view_y_, view_x_ + view_w_, view_y_ + view_h_);
     if (tex == 0) return;
-    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    origin_ = ImGui::GetCursorScreenPos();
+    scale_ = fit * zoom_;  // screen pixels per cell
     // The target's first row is its bottom: flip v so the grid's row 0 is at the top.
     ImGui::Image(ImTextureRef(static_cast<ImTextureID>(tex)), size, ImVec2(0, 1), ImVec2(1, 0));
-    DrawSelection(origin, s);
-    HandleMouse(t, origin, s);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->PushClipRect(origin_, ImVec2(origin_.x + size.x, origin_.y + size.y), true);
+    DrawCellLabels(t);
+    DrawSelection();
+    dl->PopClipRect();
+    HandleZoom(size);
+    HandleMouse(t);
+  }
+
+  // Zoomed in far enough, each thread's cell carries its threadIdx (and lane below it).
+  void DrawCellLabels(const LaunchTrace& t) {
+    const float font = ImGui::GetFontSize();
+    if (layout_.summary || scale_ < font * 2.6f) return;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const int x0 = static_cast<int>(view_x_), y0 = static_cast<int>(view_y_);
+    const int x1 = std::min(layout_.cells_x(), static_cast<int>(std::ceil(view_x_ + view_w_)));
+    const int y1 = std::min(layout_.cells_y(), static_cast<int>(std::ceil(view_y_ + view_h_)));
+    const std::uint32_t txy = t.block.x * t.block.y;
+    for (int y = y0; y < y1; ++y) {
+      for (int x = x0; x < x1; ++x) {
+        std::uint64_t b;
+        std::uint32_t th;
+        if (!layout_.ThreadAt(x, y, &b, &th)) continue;
+        char text[32];
+        if (t.block.y == 1 && t.block.z == 1)
+          std::snprintf(text, sizeof text, "%u", th);
+        else
+          std::snprintf(text, sizeof text, "%u,%u", th % t.block.x, th % txy / t.block.x);
+        const ImVec2 p = ToScreen(static_cast<float>(x), static_cast<float>(y));
+        dl->AddText(ImVec2(p.x + 3, p.y + 2), IM_COL32(0, 0, 0, 230), text);
+        if (scale_ >= font * 2.4f) {
+          std::snprintf(text, sizeof text, "l%u", th % 32);
+          dl->AddText(ImVec2(p.x + 3, p.y + 2 + font), IM_COL32(0, 0, 0, 150), text);
+        }
+      }
+    }
+  }
+
+  // Screen position of cell (x, y)'s top-left corner.
+  ImVec2 ToScreen(float x, float y) const {
+    return ImVec2(origin_.x + (x - view_x_) * scale_, origin_.y + (y - view_y_) * scale_);
+  }
+
+  // Mouse wheel zooms about the pointer (up to 64x); right or middle drag pans.
+  void HandleZoom(ImVec2 size) {
+    if (!ImGui::IsItemHovered()) return;
+    const ImGuiIO& io = ImGui::GetIO();
+    const ImVec2 m = io.MousePos;
+    const float mx = view_x_ + (m.x - origin_.x) / scale_,
+                my = view_y_ + (m.y - origin_.y) / scale_;
+    if (io.MouseWheel != 0) {
+      const float old_zoom = zoom_;
+      zoom_ = std::clamp(zoom_ * std::pow(1.25f, io.MouseWheel), 1.0f, 64.0f);
+      // Keep the cell under the pointer where it is.
+      const float k = old_zoom / zoom_;
+      centre_x_ = mx + (view_x_ + view_w_ / 2 - mx) * k;
+      centre_y_ = my + (view_y_ + view_h_ / 2 - my) * k;
+    }
+    for (ImGuiMouseButton b : {ImGuiMouseButton_Right, ImGuiMouseButton_Middle}) {
+      if (ImGui::IsMouseDragging(b)) {
+        centre_x_ -= io.MouseDelta.x / scale_;
+        centre_y_ -= io.MouseDelta.y / scale_;
+      }
+    }
+    (void)size;
   }
 
  private:
@@ -89,6 +170,15 @@ class GridPanel : public Panel {
         layout_.summary ? "\nToo many threads to draw one by one: one cell per block, brighter "
                           "for more active threads."
                         : "");
+    if (zoom_ > 1.0f) {
+      ImGui::SameLine();
+      ImGui::Text("zoom %.1fx", zoom_);
+      ImGui::SameLine();
+      if (ImGui::SmallButton("Fit")) zoom_ = 1.0f;
+    } else {
+      ImGui::SameLine();
+      ImGui::TextDisabled("wheel: zoom, right-drag: pan");
+    }
     if (session_->running) {
       ImGui::SameLine();
       ImGui::TextColored(ImVec4(0.95f, 0.75f, 0.3f, 1.0f), "updating...");
@@ -114,8 +204,10 @@ class GridPanel : public Panel {
         }
         int x, y;
         layout_.CellOf(b, 0, &x, &y);
-        colours[static_cast<std::size_t>(y) * static_cast<std::size_t>(nx) + static_cast<std::size_t>(x)] =
-            Mix(palette::kIdle, palette::kWarp[1], static_cast<float>(active) / static_cast<float>(tpb));
+        colours[static_cast<std::size_t>(y) * static_cast<std::size_t>(nx) +
+                static_cast<std::size_t>(x)] =
+            Mix(palette::kIdle, palette::kWarp[1],
+                static_cast<float>(active) / static_cast<float>(tpb));
         continue;
       }
       for (std::uint32_t th = 0; th < tpb; ++th) {
@@ -125,33 +217,38 @@ class GridPanel : public Panel {
           c = Mix(c, highlight, 0.45f);
         int x, y;
         layout_.CellOf(b, th, &x, &y);
-        colours[static_cast<std::size_t>(y) * static_cast<std::size_t>(nx) + static_cast<std::size_t>(x)] = c;
+        colours[static_cast<std::size_t>(y) * static_cast<std::size_t>(nx) +
+                static_cast<std::size_t>(x)] = c;
       }
     }
     renderer_.SetCells(nx, ny, layout_.block_w, layout_.block_h, colours);
   }
 
-  void DrawSelection(ImVec2 origin, float s) {
+  void DrawSelection() {
     ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float s = scale_;
     int x, y;
     layout_.CellOf(session_->sel.block, 0, &x, &y);
-    const ImVec2 a(origin.x + static_cast<float>(x) * s, origin.y + static_cast<float>(y) * s);
-    dl->AddRect(a, ImVec2(a.x + static_cast<float>(layout_.block_w) * s,
-                          a.y + static_cast<float>(layout_.block_h) * s),
+    const ImVec2 a = ToScreen(static_cast<float>(x), static_cast<float>(y));
+    dl->AddRect(a,
+                ImVec2(a.x + static_cast<float>(layout_.block_w) * s,
+                       a.y + static_cast<float>(layout_.block_h) * s),
                 palette::Text(), 0.0f, 3.0f);
     if (layout_.summary || session_->sel.warp < 0 || session_->sel.lane < 0) return;
-    const std::uint32_t th = static_cast<std::uint32_t>(session_->sel.warp * 32 + session_->sel.lane);
+    const std::uint32_t th =
+        static_cast<std::uint32_t>(session_->sel.warp * 32 + session_->sel.lane);
     if (th >= layout_.block.count()) return;
     layout_.CellOf(session_->sel.block, th, &x, &y);
-    const ImVec2 c(origin.x + static_cast<float>(x) * s, origin.y + static_cast<float>(y) * s);
+    const ImVec2 c = ToScreen(static_cast<float>(x), static_cast<float>(y));
     dl->AddRect(c, ImVec2(c.x + s, c.y + s), IM_COL32(0, 0, 0, 255), 0.0f, 3.0f);
     dl->AddRect(c, ImVec2(c.x + s, c.y + s), IM_COL32(255, 255, 255, 255), 0.0f, 1.5f);
   }
 
-  void HandleMouse(const LaunchTrace& t, ImVec2 origin, float s) {
+  void HandleMouse(const LaunchTrace& t) {
     if (!ImGui::IsItemHovered()) return;
     const ImVec2 m = ImGui::GetMousePos();
-    const int cx = static_cast<int>((m.x - origin.x) / s), cy = static_cast<int>((m.y - origin.y) / s);
+    const int cx = static_cast<int>(std::floor(view_x_ + (m.x - origin_.x) / scale_));
+    const int cy = static_cast<int>(std::floor(view_y_ + (m.y - origin_.y) / scale_));
     std::uint64_t b;
     std::uint32_t th;
     if (!layout_.ThreadAt(cx, cy, &b, &th)) return;
@@ -162,7 +259,8 @@ class GridPanel : public Panel {
       ImGui::Text("blockIdx (%u, %u, %u)", b32 % t.grid.x, b32 % bxy / t.grid.x, b32 / bxy);
       if (!layout_.summary) {
         ImGui::Text("threadIdx (%u, %u, %u)", th % t.block.x, th % txy / t.block.x, th / txy);
-        ImGui::Text("thread %u of the block, %" PRIu64 " of the grid", th, b * t.block.count() + th);
+        ImGui::Text("thread %u of the block, %" PRIu64 " of the grid", th,
+                    b * t.block.count() + th);
         ImGui::Text("warp %u, lane %u", th / 32, th % 32);
         if (t.thread_active.size() == t.threads() && t.thread_active[b * t.block.count() + th] == 0)
           ImGui::TextColored(ImVec4(0.7f, 0.7f, 0.7f, 1), "idle: made no access");
@@ -220,6 +318,10 @@ class GridPanel : public Panel {
   bool init_tried_ = false;
   Status init_;
   GridLayout layout_;
+  float zoom_ = 6.0f, centre_x_ = 0, centre_y_ = 0;  // zoom factor and the centre, in cells
+  float view_x_ = 0, view_y_ = 0, view_w_ = 1, view_h_ = 1;
+  ImVec2 origin_;
+  float scale_ = 1;
   float layout_aspect_ = 0;
   const LessonRun* uploaded_run_ = nullptr;
   std::uint32_t uploaded_block_ = ~0u;

@@ -22,8 +22,10 @@ class CellGridRenderer {
   // One colour per cell, row by row: colours.size() == cells_x * cells_y.
   void SetCells(int cells_x, int cells_y, int block_x, int block_y,
                 const std::vector<Rgba>& colours);
-  // Renders at `width`×`height` pixels; returns the texture (0 if nothing to draw).
+  // Renders at `width`×`height` pixels the cells in [x0, x1) x [y0, y1) (fractions allowed: the
+  // zoomed view); the default is the whole grid. Returns the texture (0 if nothing to draw).
   GLuint Render(int width, int height);
+  GLuint Render(int width, int height, float x0, float y0, float x1, float y1);
 
  private:
   GLuint program_ = 0, vao_ = 0, cells_texture_ = 0;
