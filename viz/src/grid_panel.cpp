@@ -119,7 +119,7 @@ class GridPanel : public Panel {
         const ImVec2 p = ToScreen(static_cast<float>(x), static_cast<float>(y));
         dl->AddText(ImVec2(p.x + 3, p.y + 2), IM_COL32(0, 0, 0, 230), text);
         if (scale_ >= font * 2.4f) {
-          std::snprintf(text, sizeof text, "l%u", th % 32);
+          std::snprintf(text, sizeof text, "L%u", th % 32);
           dl->AddText(ImVec2(p.x + 3, p.y + 2 + font), IM_COL32(0, 0, 0, 150), text);
         }
       }
