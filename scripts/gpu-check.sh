@@ -12,7 +12,10 @@ mkdir -p "$out" .deps/root
 for f in .deps/debs/*.deb; do dpkg -x "$f" .deps/root; done
 export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 { nvidia-smi -L; nvcc --version | tail -1; } > "$out/gpu.txt" 2>&1
+# zlib: the carried package's libz.so link is absolute (/lib/...): name the files instead.
 cmake --preset headless -DCMAKE_PREFIX_PATH="$PWD/.deps/root/usr" -DCMAKE_CUDA_ARCHITECTURES="$arch" \
+  -DZLIB_INCLUDE_DIR="$PWD/.deps/root/usr/include" \
+  -DZLIB_LIBRARY="$(ls "$PWD"/.deps/root/lib/x86_64-linux-gnu/libz.so.1.* | head -1)" \
   > "$out/build.log" 2>&1 && cmake --build --preset headless -j"$(nproc)" >> "$out/build.log" 2>&1 || {
   tail -40 "$out/build.log"
   exit 1
@@ -36,4 +39,19 @@ for s in 1 2 3 4 8 16 32; do
   $cli run stride-copy --set stride=$s --set blocks=16384 --backend cuda --json | tr -d '\n' >> "$out/sweep.jsonl"
   echo >> "$out/sweep.jsonl"
 done
+# Small captures for assets/: a laptop with no GPU opens real-GPU data out of the box.
+mkdir -p "$out/traces"
+capture() {  # NAME LESSON ARGS...
+  local name=$1
+  shift
+  $cli capture "$@" --backend cuda -o "$out/traces/$name.wstrace" > "$out/traces/$name.txt" 2>&1 ||
+    echo "capture $name failed" >> "$out/traces/errors.txt"
+}
+capture transpose-coalesced transpose --variant coalesced
+capture transpose-padded transpose --variant padded
+capture offset-copy-1 offset-copy --set offset=1
+capture stride-copy-4 stride-copy --set stride=4
+capture bank-stride-2 bank-stride --set stride=2
+capture barrier-uneven barrier --set threads=128 --set skew=100
+capture matmul-tiled matmul --variant tiled
 echo "done"

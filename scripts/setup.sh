@@ -18,7 +18,7 @@ if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; fi
 packages=(
   build-essential cmake python3
   libglfw3-dev python3-glad libstb-dev nlohmann-json3-dev libcli11-dev
-  googletest libgtest-dev libbenchmark-dev libboost-context-dev
+  googletest libgtest-dev libbenchmark-dev libboost-context-dev zlib1g-dev
   libgl-dev libgl1-mesa-dri xvfb xauth fonts-dejavu-core
 )
 have_pip=no

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "core/capture.h"
 #include "core/report.h"
 #include "warpscope/kernels/devices.h"
 #include "warpscope/trace/layout_table.h"
@@ -84,7 +85,7 @@ bool ParseSet(const std::string& lesson, const std::string& text, std::string* n
 
 int RunCommand(const std::string& lesson, const std::string& variant,
                const std::vector<std::string>& sets, const std::string& backend,
-               const std::string& preset, bool json) {
+               const std::string& preset, bool json, const std::string& capture_to = "") {
   ws::Params overrides;
   for (const std::string& s : sets) {
     std::string name, error;
@@ -107,6 +108,15 @@ int RunCommand(const std::string& lesson, const std::string& variant,
         m.find(" must be ") != std::string::npos || m.find("not allowed") != std::string::npos ||
         m.find(" over the limit") != std::string::npos;
     return user_error ? 2 : 1;
+  }
+  if (!capture_to.empty()) {
+    const ws::DeviceQuery q = backend == "cuda" ? ws::QueryDevices() : ws::DeviceQuery{};
+    const ws::GpuDevice* gpu = q.gpus.empty() ? nullptr : &q.gpus.front();
+    if (ws::Status s = ws::SaveRunAsTrace(*run, gpu, capture_to); !s.ok()) {
+      std::cerr << "warpscope-cli: " << s.message() << "\n";
+      return 1;
+    }
+    std::cerr << "warpscope-cli: wrote " << capture_to << "\n";
   }
   if (json) {
     std::cout << ws::LessonRunJson(*run).dump(2) << "\n";
@@ -174,6 +184,20 @@ int main(int argc, char** argv) {
                   "Device preset whose limits the emulator enforces (g80, gt200, fermi, turing, "
                   "ampere, hopper)");
   run->add_flag("--json", json, "One JSON object");
+  auto* capture = cli.add_subcommand(
+      "capture", "Run a lesson and write it as a trace file (.wstrace) for the app to open");
+  std::string out;
+  capture->add_option("lesson", lesson, "Lesson id (see `lessons`)")->required();
+  capture->add_option("--variant", variant, "Variant (default: the lesson's first)");
+  capture->add_option("--set", sets, "Parameter NAME=VALUE (repeatable)");
+  capture->add_option("--backend", backend, "emu (CPU emulator) or cuda (a GPU)");
+  capture->add_option("--preset", preset, "Device preset for the emulator's limits");
+  capture->add_option("-o,--output", out, "The trace file to write")->required();
+  capture->add_flag("--json", json, "Also print the results as one JSON object");
+  auto* show = cli.add_subcommand("show", "Print a trace file's results as `run` prints them");
+  std::string trace_path;
+  show->add_option("file", trace_path, "A .wstrace file")->required();
+  show->add_flag("--json", json, "One JSON object");
   auto* layout = cli.add_subcommand(
       "layout", "Print an image's memory order under a layout (the slides' table)");
   std::string layout_kind = "row-major";
@@ -203,5 +227,18 @@ int main(int argc, char** argv) {
   }
   if (*layout) return LayoutCommand(layout_kind, lw, lh, tw, th, mw, mh, json);
   if (*run) return RunCommand(lesson, variant, sets, backend, preset, json);
+  if (*capture) {
+    // The results go to stdout as for `run`; text only with --json absent and stdout a file.
+    return RunCommand(lesson, variant, sets, backend, preset, json, out);
+  }
+  if (*show) {
+    auto r = ws::LoadTraceAsRun(trace_path);
+    if (!r.ok()) {
+      std::cerr << "warpscope-cli: " << r.status().message() << "\n";
+      return 1;
+    }
+    std::cout << (json ? ws::LessonRunJson(*r).dump(2) + "\n" : ws::LessonRunText(*r));
+    return 0;
+  }
   return 2;
 }

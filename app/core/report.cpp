@@ -44,6 +44,8 @@ nlohmann::json LessonRunJson(const LessonRun& run) {
   j["timing"] = {
       {"kind", run.timing.kind}, {"ms", Round(run.timing.ms, 6)}, {"note", run.timing.note}};
   j["check"] = {{"ok", run.check.ok}, {"message", run.check.message}};
+  if (run.capture) j["capture"] = {{"file", run.capture->file}, {"captured_at", run.capture->captured_at}};
+  if (run.has_launch()) j["truncated"] = run.main_launch().truncated;
   j["sites"] = nlohmann::json::array();
   j["barriers"] = nlohmann::json::array();
   if (!run.has_launch()) return j;  // the occupancy calculator runs no kernel
@@ -114,6 +116,10 @@ std::string MetricsText(const nlohmann::json& metrics) {
 std::string LessonRunText(const LessonRun& run) {
   std::ostringstream o;
   o << run.lesson << " / " << run.variant << " on " << run.device << "\n";
+  if (run.capture)
+    o << "captured " << run.capture->captured_at << " (trace " << run.capture->file << ")\n";
+  if (run.has_launch() && run.main_launch().truncated)
+    o << "TRUNCATED: a record buffer filled up during capture; figures may be partial\n";
   o << "params:";
   const nlohmann::json params = ParamsJson(run);
   for (auto it = params.begin(); it != params.end(); ++it) {

@@ -128,12 +128,11 @@ int RunApp(const AppOptions& opt) {
     return 2;
   }
   if (!opt.trace_file.empty()) {
-    std::cerr << "warpscope: cannot open " << opt.trace_file.string()
-              << ": this version cannot read .wstrace trace files yet; run a lesson with "
-                 "--lesson instead\n";
-    return 2;
-  }
-  if (!opt.lesson.empty()) {
+    if (std::string err = ui.OpenTrace(opt.trace_file.string()); !err.empty()) {
+      std::cerr << "warpscope: " << err << "\n";
+      return 2;
+    }
+  } else if (!opt.lesson.empty()) {
     if (std::string err = ui.SelectLesson(opt.lesson, opt.variant, opt.sets, opt.backend);
         !err.empty()) {
       std::cerr << "warpscope: " << err << "\n";

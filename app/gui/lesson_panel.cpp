@@ -5,6 +5,7 @@
 #include <chrono>
 #include <thread>
 
+#include "core/capture.h"
 #include "warpscope/kernels/catalog.h"
 #include "warpscope/viz/palette.h"
 
@@ -70,6 +71,23 @@ std::string LessonPanel::SetParam(const std::string& name, long long value) {
   return lesson_ + ": unknown parameter '" + name + "'";
 }
 
+std::string LessonPanel::OpenTrace(const std::string& path) {
+  auto run = LoadTraceAsRun(path);
+  if (!run.ok()) return run.status().message();
+  if (FindLesson(run->lesson) != nullptr) {
+    lesson_ = run->lesson;
+    variant_ = run->variant;
+    params_ = run->params;
+  }
+  showing_trace_ = true;
+  use_gpu_ = false;
+  session_->error.clear();
+  auto shared = std::make_shared<const LessonRun>(std::move(run).value());
+  BlockView view = shared->has_launch() ? BuildBlockView(shared->main_launch(), 0) : BlockView{};
+  session_->Install(std::move(shared), std::move(view));
+  return "";
+}
+
 void LessonPanel::StepLesson(int delta) {
   const auto& all = Lessons();
   const int n = static_cast<int>(all.size());
@@ -81,6 +99,7 @@ void LessonPanel::StepLesson(int delta) {
 }
 
 void LessonPanel::Rerun() {
+  showing_trace_ = false;
   session_->running = true;
   session_->running_what = lesson_ + " " + variant_;
   runner_.Submit({lesson_, variant_, use_gpu_ ? "cuda" : "emu", params_, session_->sel.block});
@@ -168,13 +187,13 @@ void LessonPanel::DrawContents() {
   }
   ImGui::TextUnformatted("Backend:");
   ImGui::SameLine();
-  if (ImGui::RadioButton("CPU emulator", !use_gpu_)) {
+  if (ImGui::RadioButton("CPU emulator", !use_gpu_ && !showing_trace_)) {
     changed |= use_gpu_;
     use_gpu_ = false;
   }
   ImGui::SameLine();
   if (have_gpu_) {
-    if (ImGui::RadioButton(gpu_name_.c_str(), use_gpu_)) {
+    if (ImGui::RadioButton(gpu_name_.c_str(), use_gpu_ && !showing_trace_)) {
       changed |= !use_gpu_;
       use_gpu_ = true;
     }
@@ -185,10 +204,11 @@ void LessonPanel::DrawContents() {
     ImGui::SetItemTooltip("No GPU here: %s", why_no_gpu_.c_str());
   }
   ImGui::SameLine();
-  ImGui::BeginDisabled();
-  ImGui::RadioButton("Trace file", false);
+  ImGui::BeginDisabled(!showing_trace_);
+  ImGui::RadioButton("Trace file", showing_trace_);
   ImGui::EndDisabled();
-  ImGui::SetItemTooltip("Opening a .wstrace capture is not supported in this version.");
+  ImGui::SetItemTooltip(showing_trace_ ? "Showing a capture; move a slider to run it live here."
+                                       : "File > Open trace... (or warpscope FILE.wstrace)");
   if (changed) Rerun();
 
   // A small progress line while a newer run is under way: the views mark theirs as old.
@@ -206,6 +226,11 @@ void LessonPanel::DrawContents() {
     return;
   }
   const LessonRun& run = *session_->run;
+  if (run.capture) {
+    ImGui::TextColored(ImVec4(0.45f, 0.7f, 1.0f, 1.0f), "Trace: %s", run.device.c_str());
+    ImGui::Text("captured %s", run.capture->captured_at.c_str());
+    ImGui::SetItemTooltip("%s", run.capture->file.c_str());
+  }
   if (run.has_launch()) {
     const LaunchTrace& t = run.main_launch();
     ImGui::Text("%s<<<(%u,%u,%u), (%u,%u,%u)>>>", t.kernel.c_str(), t.grid.x, t.grid.y, t.grid.z,

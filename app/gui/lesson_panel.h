@@ -30,6 +30,9 @@ class LessonPanel : public Panel {
   void Poll();
   // Waits (up to `seconds`) for the run under way: scripted screenshots need the final picture.
   bool WaitIdle(double seconds);
+  // Opens a trace file and shows it like a live run (its lesson, variant and parameters on the
+  // sliders; moving one runs that lesson live). Returns why it could not, or "".
+  std::string OpenTrace(const std::string& path);
   // Next (+1) or previous (-1) lesson in the catalogue, wrapping around.
   void StepLesson(int delta);
 
@@ -50,6 +53,7 @@ class LessonPanel : public Panel {
   std::string lesson_, variant_;
   Params params_;
   bool use_gpu_ = false;
+  bool showing_trace_ = false;  // the session shows a trace file, not a run made here
   double last_run_ms_ = 0;                // wall time of the last run, for the summary
   std::uint32_t recorded_for_block_ = 0;  // the block a re-run was last made to keep
 };

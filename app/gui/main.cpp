@@ -84,6 +84,10 @@ int main(int argc, char** argv) {
     }
     opt.sets[m[1]] = std::stoll(m[2]);
   }
+  if (!opt.trace_file.empty() && !opt.lesson.empty()) {
+    std::cerr << "warpscope: give a trace file or --lesson, not both\n";
+    return 2;
+  }
   if ((!opt.variant.empty() || !opt.sets.empty()) && opt.lesson.empty()) {
     std::cerr << "warpscope: --variant and --set need --lesson ID\n";
     return 2;

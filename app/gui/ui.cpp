@@ -51,6 +51,7 @@ bool Ui::WaitForRun(double seconds) {
 void Ui::RememberLesson() {
   if (session_.generation == remembered_generation_ || !session_.run) return;
   remembered_generation_ = session_.generation;
+  if (session_.run->capture) return;  // a trace file is not "the last lesson"
   const LessonRun& run = *session_.run;
   if (settings_->lesson == run.lesson && settings_->variant == run.variant &&
       settings_->params == run.params && settings_->backend == run.backend)
@@ -158,6 +159,8 @@ void Ui::Draw() {
     if (p->Draw()) RequestScreenshot(p->id(), 2);
   }
   if (show_about_) DrawAboutWindow();
+  if (ImGui::IsKeyChordPressed(ImGuiMod_Ctrl | ImGuiKey_O)) show_open_ = true;
+  if (show_open_) DrawOpenWindow();
   if (show_shortcuts_) {
     if (ImGui::Begin("Keyboard shortcuts", &show_shortcuts_, ImGuiWindowFlags_AlwaysAutoResize)) {
       ImGui::TextUnformatted(
@@ -177,6 +180,7 @@ void Ui::Draw() {
 void Ui::DrawMainMenu() {
   if (!ImGui::BeginMainMenuBar()) return;
   if (ImGui::BeginMenu("File")) {
+    if (ImGui::MenuItem("Open trace...", "Ctrl+O")) show_open_ = true;
     if (ImGui::MenuItem("Save screenshot", "F12")) RequestScreenshot("", 2);
     if (ImGui::BeginMenu("Screenshot folder")) {
       const std::string current =
@@ -304,6 +308,37 @@ void Ui::BuildDefaultLayout(unsigned int dockspace_id) {
     ImGui::DockBuilderDockWindow(p->window_name().c_str(), node);
   }
   ImGui::DockBuilderFinish(dockspace_id);
+}
+
+std::string Ui::OpenTrace(const std::string& path) {
+  return lesson_panel()->OpenTrace(path);
+}
+
+// File > Open trace: a path field (no native file dialog here), Enter or Open to load. A file
+// that cannot be read leaves the current run on screen and says why.
+void Ui::DrawOpenWindow() {
+  ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 34, 0), ImGuiCond_Appearing);
+  if (ImGui::Begin("Open trace", &show_open_, ImGuiWindowFlags_NoDocking)) {
+    ImGui::TextWrapped("A .wstrace file written by `warpscope-cli capture` (on a GPU server, say):");
+    if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+    ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 5);
+    const bool enter = ImGui::InputText("##path", open_path_, sizeof open_path_,
+                                        ImGuiInputTextFlags_EnterReturnsTrue);
+    ImGui::SameLine();
+    if (ImGui::Button("Open") || enter) {
+      if (std::string err = OpenTrace(open_path_); !err.empty()) {
+        Notify(err, true);
+        open_error_ = err;
+      } else {
+        Notify(std::string("Opened ") + open_path_, false);
+        open_error_.clear();
+        show_open_ = false;
+      }
+    }
+    if (!open_error_.empty())
+      ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", open_error_.c_str());
+  }
+  ImGui::End();
 }
 
 void Ui::DrawAboutWindow() {

@@ -39,6 +39,8 @@ class Ui {
                            const Params& overrides = {}, const std::string& backend = "");
   // Waits for the lesson run under way (scripted screenshots); false if it took too long.
   bool WaitForRun(double seconds);
+  // Opens a .wstrace file in the views; returns why not, or "".
+  std::string OpenTrace(const std::string& path);
   // Sets a lesson parameter as its slider would; returns why not, or "".
   std::string SetParam(const std::string& name, long long value);
   Session& session() { return session_; }
@@ -57,6 +59,7 @@ class Ui {
   void DrawDockSpace();
   void BuildDefaultLayout(unsigned int dockspace_id);
   void DrawAboutWindow();
+  void DrawOpenWindow();
   void RequestScreenshot(const std::string& panel_id, int delay_frames);
   void HandleShortcuts();
   void AdvancePlayback();
@@ -76,6 +79,9 @@ class Ui {
   bool reset_layout_ = false;
   bool show_about_ = false;
   bool show_shortcuts_ = false;
+  bool show_open_ = false;
+  char open_path_[1024] = {};
+  std::string open_error_;
   std::uint64_t remembered_generation_ = 0;
   double next_step_at_ = 0;
   float frame_height_ = 0;

@@ -25,8 +25,11 @@ void SourcePanel::DrawContents() {
     return;
   }
   const LessonRun& run = *session_->run;
+  // A trace carries the source it was captured with; a live run's is the catalogue's.
   const LessonInfo* info = FindLesson(run.lesson);
-  if (info == nullptr) return;
+  if (info == nullptr && !run.capture) return;
+  const std::string source_file = run.capture ? run.capture->source_file : info->source_file;
+  const std::string source = run.capture ? run.capture->source : std::string(info->source);
   const LaunchTrace& t = run.main_launch();
   // Figures per line: "4.00 sect/req", "32-way".
   std::map<std::uint32_t, std::string> margin;
@@ -51,13 +54,13 @@ void SourcePanel::DrawContents() {
           ? static_cast<int>(t.sites[static_cast<std::size_t>(session_->sel.site)].line)
           : -1;
   ImGui::TextDisabled("%s  (%s)   s = sectors per request, w = bank conflict ways",
-                      info->source_file.c_str(), t.kernel.c_str());
+                      source_file.c_str(), t.kernel.c_str());
   ImFont* code_font = CodeFont();
   if (code_font != nullptr) ImGui::PushFont(code_font, 0.0f);
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0.0f));
   if (ImGui::BeginChild("##code", ImVec2(0, 0), ImGuiChildFlags_None,
                         ImGuiWindowFlags_HorizontalScrollbar)) {
-    std::istringstream in{std::string(info->source)};
+    std::istringstream in{source};
     std::string text;
     // Columns: line number, figures (s = sectors per request, w = bank conflict ways), code.
     const float figures_w = ImGui::CalcTextSize("ld 32.0s st 32w ").x;

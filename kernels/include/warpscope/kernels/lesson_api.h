@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,14 @@ struct LessonRun {
   OutputCheck check;
   Timing timing;
   nlohmann::json metrics = nlohmann::json::object();  // the lesson's own figures
+  // Set when the run was read from a trace file rather than made here.
+  struct Capture {
+    std::string file;         // the .wstrace it came from
+    std::string captured_at;  // "2026-11-22T03:15:00Z"
+    std::string source_file;  // the kernel file's name, and its text as captured
+    std::string source;
+  };
+  std::optional<Capture> capture;
   bool has_launch() const { return !launches.empty(); }
   const LaunchTrace& main_launch() const { return launches.back(); }
 };

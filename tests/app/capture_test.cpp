@@ -1,0 +1,158 @@
+// Trace files: a run written and read back gives the same figures; a wrong, newer, truncated or
+// corrupt file is refused with a message, never a crash (the fuzz corpus in tests/fuzz/corpus is
+// replayed here with mutations, so the sanitizer build covers the loader on every CI run).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "core/capture.h"
+#include "core/report.h"
+#include "warpscope/kernels/catalog.h"
+
+namespace ws {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<std::uint8_t> ReadBytes(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::vector<std::uint8_t> Bytes(const LessonRun& run) {
+  return SerializeTrace(TraceOfRun(run, nullptr, 1763780000));
+}
+
+TEST(TraceFile, EveryLessonRoundTripsWithTheSameFigures) {
+  for (const LessonInfo& info : Lessons()) {
+    for (const VariantSpec& v : info.variants) {
+      if (v.name == "divergent-barrier") continue;  // refused by design: nothing to capture
+      auto run = RunLesson(info.id, v.name, {}, "emu", RunOptions{});
+      ASSERT_TRUE(run.ok()) << info.id << ": " << run.status().message();
+      auto parsed = ParseTrace(Bytes(*run));
+      ASSERT_TRUE(parsed.ok()) << info.id << ": " << parsed.status().message();
+      auto back = RunOfTrace(std::move(parsed).value(), "x.wstrace");
+      ASSERT_TRUE(back.ok()) << back.status().message();
+      // Everything `run` prints is the same, apart from the capture line.
+      nlohmann::json a = LessonRunJson(*run), b = LessonRunJson(*back);
+      b.erase("capture");
+      EXPECT_EQ(a, b) << info.id << " " << v.name;
+      ASSERT_EQ(run->launches.size(), back->launches.size());
+      for (std::size_t i = 0; i < run->launches.size(); ++i) {
+        const LaunchTrace &x = run->launches[i], &y = back->launches[i];
+        ASSERT_EQ(x.blocks.size(), y.blocks.size());
+        for (std::size_t k = 0; k < x.blocks.size(); ++k) {
+          EXPECT_EQ(x.blocks[k].block, y.blocks[k].block);
+          ASSERT_EQ(x.blocks[k].accesses.size(), y.blocks[k].accesses.size());
+          EXPECT_EQ(0, std::memcmp(x.blocks[k].accesses.data(), y.blocks[k].accesses.data(),
+                                   x.blocks[k].accesses.size() * sizeof(AccessRecord)));
+          ASSERT_EQ(x.blocks[k].barriers.size(), y.blocks[k].barriers.size());
+        }
+        EXPECT_EQ(x.thread_active, y.thread_active);
+      }
+      EXPECT_EQ(back->capture->captured_at, "2025-11-22T02:53:20Z");  // 1763780000 s, in UTC
+      EXPECT_EQ(back->capture->source, std::string(info.source));
+    }
+  }
+}
+
+TEST(TraceFile, RefusesWrongNewerTruncatedAndCorruptFiles) {
+  auto run = RunLesson("reverse", "", {}, "emu", RunOptions{});
+  ASSERT_TRUE(run.ok());
+  const std::vector<std::uint8_t> good = Bytes(*run);
+  ASSERT_TRUE(ParseTrace(good).ok());
+
+  std::vector<std::uint8_t> png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 0};
+  EXPECT_NE(ParseTrace(png).status().message().find("not a Warpscope trace"), std::string::npos);
+
+  std::vector<std::uint8_t> newer = good;
+  newer[8] = 9;  // version 9
+  const std::string m = ParseTrace(newer).status().message();
+  EXPECT_NE(m.find("version 9"), std::string::npos) << m;
+  EXPECT_NE(m.find("newer Warpscope"), std::string::npos) << m;
+
+  // Every truncation is refused (no prefix is a whole trace).
+  for (std::size_t n = 0; n < good.size(); ++n) {
+    auto r = ParseTrace(std::span<const std::uint8_t>(good.data(), n));
+    EXPECT_FALSE(r.ok()) << "prefix of " << n << " bytes was accepted";
+  }
+  // A flipped byte in a section's data fails its checksum (or its decompression).
+  std::vector<std::uint8_t> flipped = good;
+  flipped[good.size() - 10] ^= 0x40;
+  const auto fr = ParseTrace(flipped);
+  ASSERT_FALSE(fr.ok());
+  EXPECT_NE(fr.status().message().find("corrupt"), std::string::npos) << fr.status().message();
+}
+
+TEST(TraceFile, RecordsThatPointOutsideTheLaunchAreRefused) {
+  auto run = RunLesson("reverse", "", {}, "emu", RunOptions{});
+  ASSERT_TRUE(run.ok());
+  LessonRun bad = *run;
+  ASSERT_FALSE(bad.launches.back().blocks.empty());
+  bad.launches.back().blocks[0].accesses[0].site = 999;  // the launch has 2 sites
+  const auto r = ParseTrace(Bytes(bad));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("site 999"), std::string::npos) << r.status().message();
+}
+
+TEST(TraceFile, MissingFileAndWriteFailureNameThePath) {
+  const auto r = LoadTraceAsRun("/nonexistent/x.wstrace");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("/nonexistent/x.wstrace"), std::string::npos);
+  auto run = RunLesson("reverse", "", {}, "emu", RunOptions{});
+  ASSERT_TRUE(run.ok());
+  const Status s = SaveRunAsTrace(*run, nullptr, "/nonexistent/dir/x.wstrace");
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("/nonexistent/dir"), std::string::npos) << s.message();
+}
+
+// The fuzz corpus, and 3000 mutations of it (byte flips, truncations, splices): the loader
+// returns a result or an error for each, and whatever it accepts can be printed.
+TEST(TraceFile, CorpusAndMutationsNeverCrash) {
+  const fs::path dir = fs::path(WARPSCOPE_SOURCE_DIR) / "tests/fuzz/corpus";
+  std::vector<std::vector<std::uint8_t>> corpus;
+  for (const auto& e : fs::directory_iterator(dir)) corpus.push_back(ReadBytes(e.path()));
+  ASSERT_GE(corpus.size(), 3u);
+  for (const auto& c : corpus) {
+    auto r = ParseTrace(c);
+    ASSERT_TRUE(r.ok()) << r.status().message();  // the corpus holds valid traces
+  }
+  std::mt19937 rng(11);
+  int accepted = 0;
+  for (int i = 0; i < 3000; ++i) {
+    std::vector<std::uint8_t> b = corpus[rng() % corpus.size()];
+    switch (rng() % 4) {
+      case 0:
+        for (int k = 0; k < 1 + static_cast<int>(rng() % 4); ++k) b[rng() % b.size()] ^= static_cast<std::uint8_t>(1u << (rng() % 8));
+        break;
+      case 1:
+        b.resize(rng() % b.size());
+        break;
+      case 2: {  // overwrite a size field region with large values
+        const std::size_t at = 16 + rng() % std::min<std::size_t>(b.size() - 16, 64);
+        for (std::size_t k = at; k < std::min(b.size(), at + 8); ++k) b[k] = 0xff;
+        break;
+      }
+      default: {
+        const auto& other = corpus[rng() % corpus.size()];
+        const std::size_t cut = rng() % b.size();
+        b.resize(cut);
+        b.insert(b.end(), other.begin() + static_cast<long>(rng() % other.size()), other.end());
+      }
+    }
+    auto r = ParseTrace(b);
+    if (r.ok()) {
+      ++accepted;
+      auto run = RunOfTrace(std::move(r).value(), "m.wstrace");
+      if (run.ok()) (void)LessonRunText(*run);
+    } else {
+      EXPECT_FALSE(r.status().message().empty());
+    }
+  }
+  EXPECT_LT(accepted, 3000);
+}
+
+}  // namespace
+}  // namespace ws

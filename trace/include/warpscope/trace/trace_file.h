@@ -1,0 +1,48 @@
+// Trace files (.wstrace): a capture carried from a lab GPU to a laptop. The file holds a header
+// (what ran, where and when, as JSON the app layer fills in) and the launches: shape, buffers,
+// sites, whole-grid statistics and the kept blocks' records.
+//
+// Layout (little-endian):
+//   magic      8 bytes  "\x89WSTRC\r\n"
+//   version    u32      kTraceFileVersion
+//   sections   u32      how many follow
+//   section:   type u32 (1 header JSON, 2 launch JSON, 3 launch records), codec u32 (0 raw,
+//              1 zlib), stored u64, raw u64, crc32 u32 (of the raw bytes), then `stored` bytes
+// A launch's records section follows its JSON section: per kept block, u32 block, u64 accesses,
+// u64 barriers, the AccessRecords and BarrierRecords as in memory; then u64 n and n bytes of
+// thread activity.
+//
+// The reader refuses a wrong magic, a newer version, a truncated or corrupt file and any record
+// that points outside its launch (site, thread or block out of range), with a message naming
+// what is wrong; the views can then index the launch without further checks.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <span>
+#include <vector>
+
+#include "warpscope/trace/launch.h"
+#include "warpscope/trace/status.h"
+
+namespace ws {
+
+inline constexpr std::uint32_t kTraceFileVersion = 1;
+// Limits the reader enforces (a corrupt size must not become a huge allocation).
+inline constexpr std::uint64_t kMaxTraceSectionBytes = 4ull << 30;
+inline constexpr std::uint32_t kMaxTraceSections = 1u << 16;
+
+struct TraceContents {
+  nlohmann::json header = nlohmann::json::object();
+  std::vector<LaunchTrace> launches;
+};
+
+std::vector<std::uint8_t> SerializeTrace(const TraceContents& contents);
+Result<TraceContents> ParseTrace(std::span<const std::uint8_t> bytes);
+
+// Writes atomically (temporary name, then rename); reads the whole file.
+Status WriteTraceFile(const std::filesystem::path& path, const TraceContents& contents);
+Result<TraceContents> ReadTraceFile(const std::filesystem::path& path);
+
+}  // namespace ws

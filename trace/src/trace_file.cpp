@@ -1,0 +1,433 @@
+#include "warpscope/trace/trace_file.h"
+
+#include <zlib.h>
+
+#include <cstring>
+#include <fstream>
+#include <string>
+
+#include "warpscope/trace/file_io.h"
+
+namespace ws {
+namespace {
+
+constexpr char kMagic[8] = {'\x89', 'W', 'S', 'T', 'R', 'C', '\r', '\n'};
+enum SectionType : std::uint32_t { kHeader = 1, kLaunchJson = 2, kLaunchRecords = 3 };
+enum Codec : std::uint32_t { kRaw = 0, kZlib = 1 };
+constexpr std::size_t kSectionHeaderBytes = 4 + 4 + 8 + 8 + 4;
+
+// --- writing -------------------------------------------------------------------------------
+
+template <typename T>
+void Put(std::vector<std::uint8_t>& out, const T& v) {
+  const auto* p = reinterpret_cast<const std::uint8_t*>(&v);
+  out.insert(out.end(), p, p + sizeof(T));
+}
+
+void PutBytes(std::vector<std::uint8_t>& out, const void* data, std::size_t n) {
+  const auto* p = static_cast<const std::uint8_t*>(data);
+  out.insert(out.end(), p, p + n);
+}
+
+std::uint32_t Crc(std::span<const std::uint8_t> raw) {
+  uLong crc = crc32(0L, Z_NULL, 0);
+  std::size_t done = 0;
+  while (done < raw.size()) {  // crc32 takes a uInt length
+    const uInt n = static_cast<uInt>(std::min<std::size_t>(raw.size() - done, 1u << 30));
+    crc = crc32(crc, raw.data() + done, n);
+    done += n;
+  }
+  return static_cast<std::uint32_t>(crc);
+}
+
+void PutSection(std::vector<std::uint8_t>& out, std::uint32_t type,
+                std::span<const std::uint8_t> raw) {
+  std::vector<std::uint8_t> packed(compressBound(static_cast<uLong>(raw.size())));
+  uLongf packed_size = static_cast<uLongf>(packed.size());
+  const bool zipped = compress2(packed.data(), &packed_size, raw.data(),
+                                static_cast<uLong>(raw.size()), 6) == Z_OK &&
+                      packed_size < raw.size();
+  Put(out, type);
+  Put(out, static_cast<std::uint32_t>(zipped ? kZlib : kRaw));
+  Put(out, static_cast<std::uint64_t>(zipped ? packed_size : raw.size()));
+  Put(out, static_cast<std::uint64_t>(raw.size()));
+  Put(out, Crc(raw));
+  if (zipped)
+    PutBytes(out, packed.data(), packed_size);
+  else
+    PutBytes(out, raw.data(), raw.size());
+}
+
+void PutJsonSection(std::vector<std::uint8_t>& out, std::uint32_t type, const nlohmann::json& j) {
+  const std::string text = j.dump();
+  PutSection(out, type, {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});
+}
+
+nlohmann::json Dim(const Dim3& d) {
+  return {d.x, d.y, d.z};
+}
+
+nlohmann::json SiteStatsJson(const SiteStats& s) {
+  return {{"requests", s.requests},
+          {"accesses", s.accesses},
+          {"bytes", s.bytes},
+          {"sectors", s.sectors},
+          {"ideal_sectors", s.ideal_sectors},
+          {"lines128", s.lines128},
+          {"cc10_transactions", s.cc10_transactions},
+          {"cc12_transactions", s.cc12_transactions},
+          {"cc12_bytes", s.cc12_bytes},
+          {"sectors_histogram", s.sectors_histogram},
+          {"wavefronts", s.wavefronts},
+          {"bank_conflict_sum", s.bank_conflict_sum},
+          {"bank_conflict_max", s.bank_conflict_max},
+          {"halfwarp16_conflict_max", s.halfwarp16_conflict_max},
+          {"halfwarp16_conflict_sum", s.halfwarp16_conflict_sum},
+          {"atomic_conflict_max", s.atomic_conflict_max},
+          {"atomic_conflict_histogram", s.atomic_conflict_histogram},
+          {"constant_addresses_max", s.constant_addresses_max},
+          {"constant_addresses_sum", s.constant_addresses_sum},
+          {"divergent_requests", s.divergent_requests}};
+}
+
+nlohmann::json LaunchJson(const LaunchTrace& t) {
+  nlohmann::json j;
+  j["kernel"] = t.kernel;
+  j["grid"] = Dim(t.grid);
+  j["block"] = Dim(t.block);
+  j["shared_bytes"] = t.shared_bytes;
+  j["time_unit"] = t.time_unit;
+  j["truncated"] = t.truncated;
+  j["buffers"] = nlohmann::json::array();
+  for (const BufferInfo& b : t.buffers)
+    j["buffers"].push_back({{"name", b.name}, {"bytes", b.bytes}, {"base", b.base}});
+  j["sites"] = nlohmann::json::array();
+  for (const SiteInfo& s : t.sites) {
+    j["sites"].push_back({{"line", s.line},
+                          {"space", static_cast<int>(s.space)},
+                          {"op", static_cast<int>(s.op)},
+                          {"size", s.size},
+                          {"buffer", s.buffer},
+                          {"code", s.code}});
+  }
+  j["barrier_sites"] = nlohmann::json::array();
+  for (const BarrierSite& b : t.barrier_sites)
+    j["barrier_sites"].push_back({{"line", b.line}, {"code", b.code}});
+  nlohmann::json& st = j["stats"];
+  st["access_records"] = t.stats.access_records;
+  st["barrier_records"] = t.stats.barrier_records;
+  st["divergent_warps"] = t.stats.divergent_warps;
+  st["sites"] = nlohmann::json::array();
+  for (const SiteStats& s : t.stats.sites) st["sites"].push_back(SiteStatsJson(s));
+  st["barriers"] = nlohmann::json::array();
+  for (const BarrierStats& b : t.stats.barriers) {
+    st["barriers"].push_back({{"instances", b.instances},
+                              {"max_skew", b.max_skew},
+                              {"wait_sum", b.wait_sum},
+                              {"thread_arrivals", b.thread_arrivals},
+                              {"max_wait", b.max_wait}});
+  }
+  return j;
+}
+
+std::vector<std::uint8_t> LaunchRecords(const LaunchTrace& t) {
+  std::vector<std::uint8_t> out;
+  Put(out, static_cast<std::uint64_t>(t.blocks.size()));
+  for (const BlockRecords& b : t.blocks) {
+    Put(out, b.block);
+    Put(out, static_cast<std::uint64_t>(b.accesses.size()));
+    Put(out, static_cast<std::uint64_t>(b.barriers.size()));
+    PutBytes(out, b.accesses.data(), b.accesses.size() * sizeof(AccessRecord));
+    PutBytes(out, b.barriers.data(), b.barriers.size() * sizeof(BarrierRecord));
+  }
+  Put(out, static_cast<std::uint64_t>(t.thread_active.size()));
+  PutBytes(out, t.thread_active.data(), t.thread_active.size());
+  return out;
+}
+
+// --- reading -------------------------------------------------------------------------------
+
+class Reader {
+ public:
+  explicit Reader(std::span<const std::uint8_t> bytes) : bytes_(bytes) {}
+  template <typename T>
+  bool Get(T* v) {
+    if (bytes_.size() - pos_ < sizeof(T)) return false;
+    std::memcpy(v, bytes_.data() + pos_, sizeof(T));
+    pos_ += sizeof(T);
+    return true;
+  }
+  bool Take(std::size_t n, std::span<const std::uint8_t>* out) {
+    if (bytes_.size() - pos_ < n) return false;
+    *out = bytes_.subspan(pos_, n);
+    pos_ += n;
+    return true;
+  }
+  std::size_t left() const { return bytes_.size() - pos_; }
+
+ private:
+  std::span<const std::uint8_t> bytes_;
+  std::size_t pos_ = 0;
+};
+
+Status Corrupt(const std::string& what) {
+  return Status::Error("corrupt trace file: " + what);
+}
+
+Dim3 GetDim(const nlohmann::json& j) {
+  const auto v = j.get<std::vector<std::uint32_t>>();
+  if (v.size() != 3) throw std::runtime_error("a dimension needs 3 numbers");
+  return {v[0], v[1], v[2]};
+}
+
+SiteStats SiteStatsFrom(const nlohmann::json& j) {
+  SiteStats s;
+  s.requests = j.at("requests").get<std::uint64_t>();
+  s.accesses = j.at("accesses").get<std::uint64_t>();
+  s.bytes = j.at("bytes").get<std::uint64_t>();
+  s.sectors = j.at("sectors").get<std::uint64_t>();
+  s.ideal_sectors = j.at("ideal_sectors").get<std::uint64_t>();
+  s.lines128 = j.at("lines128").get<std::uint64_t>();
+  s.cc10_transactions = j.at("cc10_transactions").get<std::uint64_t>();
+  s.cc12_transactions = j.at("cc12_transactions").get<std::uint64_t>();
+  s.cc12_bytes = j.at("cc12_bytes").get<std::uint64_t>();
+  s.sectors_histogram = j.at("sectors_histogram").get<std::vector<std::uint64_t>>();
+  s.wavefronts = j.at("wavefronts").get<std::uint64_t>();
+  s.bank_conflict_sum = j.at("bank_conflict_sum").get<std::uint64_t>();
+  s.bank_conflict_max = j.at("bank_conflict_max").get<std::uint32_t>();
+  s.halfwarp16_conflict_max = j.at("halfwarp16_conflict_max").get<std::uint32_t>();
+  s.halfwarp16_conflict_sum = j.at("halfwarp16_conflict_sum").get<std::uint64_t>();
+  s.atomic_conflict_max = j.at("atomic_conflict_max").get<std::uint32_t>();
+  s.atomic_conflict_histogram =
+      j.at("atomic_conflict_histogram").get<std::vector<std::uint64_t>>();
+  s.constant_addresses_max = j.at("constant_addresses_max").get<std::uint32_t>();
+  s.constant_addresses_sum = j.at("constant_addresses_sum").get<std::uint64_t>();
+  s.divergent_requests = j.at("divergent_requests").get<std::uint64_t>();
+  if (s.sectors_histogram.size() > 4096 || s.atomic_conflict_histogram.size() > 4096)
+    throw std::runtime_error("a histogram is too long");
+  return s;
+}
+
+LaunchTrace LaunchFrom(const nlohmann::json& j) {
+  LaunchTrace t;
+  t.kernel = j.at("kernel").get<std::string>();
+  t.grid = GetDim(j.at("grid"));
+  t.block = GetDim(j.at("block"));
+  t.shared_bytes = j.at("shared_bytes").get<std::uint32_t>();
+  t.time_unit = j.at("time_unit").get<std::string>();
+  t.truncated = j.at("truncated").get<bool>();
+  for (const auto& b : j.at("buffers"))
+    t.buffers.push_back({b.at("name").get<std::string>(), b.at("bytes").get<std::uint64_t>(),
+                         b.at("base").get<std::uint64_t>()});
+  for (const auto& s : j.at("sites")) {
+    SiteInfo si;
+    si.line = s.at("line").get<std::uint32_t>();
+    const int space = s.at("space").get<int>(), op = s.at("op").get<int>();
+    if (space < 0 || space > 3 || op < 0 || op > 2)
+      throw std::runtime_error("a site has an unknown memory space or operation");
+    si.space = static_cast<MemorySpace>(space);
+    si.op = static_cast<AccessOp>(op);
+    si.size = s.at("size").get<std::uint8_t>();
+    si.buffer = s.at("buffer").get<std::uint16_t>();
+    si.code = s.at("code").get<std::string>();
+    if (si.size == 0 || si.size > 16) throw std::runtime_error("a site's access size is not 1-16");
+    if (si.space != MemorySpace::kShared && si.buffer >= t.buffers.size())
+      throw std::runtime_error("a site names a buffer the launch does not have");
+    t.sites.push_back(std::move(si));
+  }
+  for (const auto& b : j.at("barrier_sites"))
+    t.barrier_sites.push_back({b.at("line").get<std::uint32_t>(), b.at("code").get<std::string>()});
+  const auto& st = j.at("stats");
+  t.stats.access_records = st.at("access_records").get<std::uint64_t>();
+  t.stats.barrier_records = st.at("barrier_records").get<std::uint64_t>();
+  t.stats.divergent_warps = st.at("divergent_warps").get<std::uint64_t>();
+  for (const auto& s : st.at("sites")) t.stats.sites.push_back(SiteStatsFrom(s));
+  for (const auto& b : st.at("barriers")) {
+    t.stats.barriers.push_back(
+        {b.at("instances").get<std::uint64_t>(), b.at("max_skew").get<std::uint64_t>(),
+         b.at("wait_sum").get<std::uint64_t>(), b.at("thread_arrivals").get<std::uint64_t>(),
+         b.at("max_wait").get<std::uint64_t>()});
+  }
+  return t;
+}
+
+// The shape and the statistics fit together; every later index is checked against them.
+Status CheckLaunch(const LaunchTrace& t, std::size_t index) {
+  const std::string where = "launch " + std::to_string(index) + " (" + t.kernel + "): ";
+  const auto dims_ok = [](const Dim3& d) { return d.x > 0 && d.y > 0 && d.z > 0; };
+  if (!dims_ok(t.grid) || !dims_ok(t.block)) return Corrupt(where + "a zero grid or block size");
+  if (t.block.count() > 1024)
+    return Corrupt(where + "blocks of " + std::to_string(t.block.count()) +
+                   " threads (the limit is 1024)");
+  if (t.grid.count() > (1ull << 40)) return Corrupt(where + "an impossible grid size");
+  if (t.sites.size() > 65535 || t.barrier_sites.size() > 65535)
+    return Corrupt(where + "too many sites");
+  if (t.stats.sites.size() != t.sites.size() || t.stats.barriers.size() != t.barrier_sites.size())
+    return Corrupt(where + "statistics do not match its sites");
+  return {};
+}
+
+Status ReadRecords(std::span<const std::uint8_t> raw, LaunchTrace* t, std::size_t index) {
+  const std::string where = "launch " + std::to_string(index) + " records: ";
+  Reader r(raw);
+  std::uint64_t blocks = 0;
+  if (!r.Get(&blocks)) return Corrupt(where + "cut short");
+  const std::uint32_t tpb = static_cast<std::uint32_t>(t->block.count());
+  for (std::uint64_t i = 0; i < blocks; ++i) {
+    BlockRecords b;
+    std::uint64_t na = 0, nb = 0;
+    if (!r.Get(&b.block) || !r.Get(&na) || !r.Get(&nb)) return Corrupt(where + "cut short");
+    if (b.block >= t->grid.count())
+      return Corrupt(where + "block " + std::to_string(b.block) + " is outside the grid of " +
+                     std::to_string(t->grid.count()));
+    if (na > r.left() / sizeof(AccessRecord) || nb > r.left() / sizeof(BarrierRecord))
+      return Corrupt(where + "more records than bytes");
+    std::span<const std::uint8_t> bytes;
+    b.accesses.resize(na);
+    r.Take(na * sizeof(AccessRecord), &bytes);
+    std::memcpy(b.accesses.data(), bytes.data(), bytes.size());
+    if (nb * sizeof(BarrierRecord) > r.left()) return Corrupt(where + "cut short");
+    b.barriers.resize(nb);
+    r.Take(nb * sizeof(BarrierRecord), &bytes);
+    std::memcpy(b.barriers.data(), bytes.data(), bytes.size());
+    for (const AccessRecord& a : b.accesses) {
+      if (a.site >= t->sites.size() || a.thread >= tpb)
+        return Corrupt(where + "an access names site " + std::to_string(a.site) + " thread " +
+                       std::to_string(a.thread) + " (the launch has " +
+                       std::to_string(t->sites.size()) + " sites, " + std::to_string(tpb) +
+                       " threads per block)");
+    }
+    for (const BarrierRecord& a : b.barriers) {
+      if (a.site >= t->barrier_sites.size() || a.thread >= tpb)
+        return Corrupt(where + "a barrier record names a site or thread the launch lacks");
+    }
+    t->blocks.push_back(std::move(b));
+  }
+  std::uint64_t active = 0;
+  if (!r.Get(&active)) return Corrupt(where + "cut short");
+  if (active != 0 && active != t->threads())
+    return Corrupt(where + "thread activity for " + std::to_string(active) +
+                   " threads; the launch has " + std::to_string(t->threads()));
+  std::span<const std::uint8_t> bytes;
+  if (!r.Take(active, &bytes)) return Corrupt(where + "cut short");
+  t->thread_active.assign(bytes.begin(), bytes.end());
+  if (r.left() != 0) return Corrupt(where + std::to_string(r.left()) + " bytes left over");
+  return {};
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> SerializeTrace(const TraceContents& c) {
+  std::vector<std::uint8_t> out(kMagic, kMagic + sizeof kMagic);
+  Put(out, kTraceFileVersion);
+  Put(out, static_cast<std::uint32_t>(1 + 2 * c.launches.size()));
+  PutJsonSection(out, kHeader, c.header);
+  for (const LaunchTrace& t : c.launches) {
+    PutJsonSection(out, kLaunchJson, LaunchJson(t));
+    const std::vector<std::uint8_t> records = LaunchRecords(t);
+    PutSection(out, kLaunchRecords, records);
+  }
+  return out;
+}
+
+Result<TraceContents> ParseTrace(std::span<const std::uint8_t> bytes) {
+  if (bytes.size() < sizeof kMagic || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
+    return Status::Error("not a Warpscope trace file (its first bytes are not the .wstrace magic)");
+  Reader r(bytes.subspan(sizeof kMagic));
+  std::uint32_t version = 0, sections = 0;
+  if (!r.Get(&version) || !r.Get(&sections)) return Corrupt("cut short in its header");
+  if (version > kTraceFileVersion)
+    return Status::Error("this trace file is format version " + std::to_string(version) +
+                         ", written by a newer Warpscope; this one reads up to version " +
+                         std::to_string(kTraceFileVersion));
+  if (version == 0) return Corrupt("format version 0");
+  if (sections == 0 || sections > kMaxTraceSections || sections % 2 == 0)
+    return Corrupt(std::to_string(sections) + " sections (a header and two per launch expected)");
+  TraceContents c;
+  for (std::uint32_t s = 0; s < sections; ++s) {
+    std::uint32_t type = 0, codec = 0, crc = 0;
+    std::uint64_t stored = 0, raw_size = 0;
+    if (r.left() < kSectionHeaderBytes) return Corrupt("cut short at section " + std::to_string(s));
+    r.Get(&type);
+    r.Get(&codec);
+    r.Get(&stored);
+    r.Get(&raw_size);
+    r.Get(&crc);
+    const std::uint32_t expected = s == 0 ? kHeader : (s % 2 == 1 ? kLaunchJson : kLaunchRecords);
+    if (type != expected)
+      return Corrupt("section " + std::to_string(s) + " has type " + std::to_string(type) +
+                     " where " + std::to_string(expected) + " belongs");
+    if (raw_size > kMaxTraceSectionBytes)
+      return Corrupt("section " + std::to_string(s) + " claims " + std::to_string(raw_size) +
+                     " bytes (the limit is " + std::to_string(kMaxTraceSectionBytes) + ")");
+    std::span<const std::uint8_t> data;
+    if (!r.Take(stored, &data))
+      return Corrupt("cut short: section " + std::to_string(s) + " needs " +
+                     std::to_string(stored) + " bytes, " + std::to_string(r.left()) + " remain");
+    std::vector<std::uint8_t> raw;
+    if (codec == kRaw) {
+      if (stored != raw_size) return Corrupt("section " + std::to_string(s) + " sizes disagree");
+      raw.assign(data.begin(), data.end());
+    } else if (codec == kZlib) {
+      // zlib cannot expand more than about 1032:1; a larger claim is corrupt.
+      if (raw_size > stored * 1100 + 64)
+        return Corrupt("section " + std::to_string(s) + " claims an impossible expansion");
+      raw.resize(raw_size);
+      uLongf out_size = static_cast<uLongf>(raw_size);
+      if (uncompress(raw.data(), &out_size, data.data(), static_cast<uLong>(stored)) != Z_OK ||
+          out_size != raw_size)
+        return Corrupt("section " + std::to_string(s) + " does not decompress");
+    } else {
+      return Corrupt("section " + std::to_string(s) + " uses unknown codec " +
+                     std::to_string(codec));
+    }
+    if (Crc(raw) != crc)
+      return Corrupt("section " + std::to_string(s) + " fails its checksum");
+    try {
+      if (type == kHeader || type == kLaunchJson) {
+        nlohmann::json j = nlohmann::json::parse(raw.begin(), raw.end(), nullptr, false);
+        if (j.is_discarded() || !j.is_object())
+          return Corrupt("section " + std::to_string(s) + " is not a JSON object");
+        if (type == kHeader) {
+          c.header = std::move(j);
+        } else {
+          c.launches.push_back(LaunchFrom(j));
+          if (Status st = CheckLaunch(c.launches.back(), c.launches.size() - 1); !st.ok())
+            return st;
+        }
+      } else if (Status st = ReadRecords(raw, &c.launches.back(), c.launches.size() - 1);
+                 !st.ok()) {
+        return st;
+      }
+    } catch (const std::exception& e) {
+      return Corrupt("section " + std::to_string(s) + ": " + e.what());
+    }
+  }
+  if (r.left() != 0) return Corrupt(std::to_string(r.left()) + " bytes after the last section");
+  return c;
+}
+
+Status WriteTraceFile(const std::filesystem::path& path, const TraceContents& contents) {
+  const std::vector<std::uint8_t> bytes = SerializeTrace(contents);
+  return WriteFileAtomically(path, std::span<const std::uint8_t>(bytes));
+}
+
+Result<TraceContents> ReadTraceFile(const std::filesystem::path& path) {
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) return Status::Error("cannot open " + path.string() + ": " + ec.message());
+  if (size > 16 * kMaxTraceSectionBytes)
+    return Status::Error(path.string() + " is " + std::to_string(size) +
+                         " bytes; trace files are at most " +
+                         std::to_string(16 * kMaxTraceSectionBytes));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::Error("cannot open " + path.string());
+  std::vector<std::uint8_t> bytes(size);
+  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size));
+  if (!in) return Status::Error("cannot read " + path.string());
+  auto c = ParseTrace(bytes);
+  if (!c.ok()) return Status::Error(path.string() + ": " + c.status().message());
+  return c;
+}
+
+}  // namespace ws
