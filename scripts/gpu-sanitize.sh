@@ -24,3 +24,4 @@ for lesson in $($cli lessons --json | python3 -c 'import json,sys; [print(l["id"
   done
 done
 cat "$summary"
+tar czf "$out/sanitize-logs.tgz" -C "$out/sanitize" . && find "$out/sanitize" -name '*.log' -delete

@@ -338,6 +338,24 @@ inline LaunchTrace CudaBackend::Convert(
     barrier_ids.emplace(b.line, 0);
     t0 = std::min(t0, b.arrival_ns);
   }
+  // Access times are %globaltimer's low 32 bits: unwrap each to the 64-bit time nearest a
+  // reference (the first barrier arrival, else the first access), valid within +-2.1 s of it.
+  std::uint64_t ref = t0;
+  if (ref == ~0ull) {
+    for (std::size_t g = 0; g < afill.size() && ref == ~0ull; ++g) {
+      if (afill[g] > 0) ref = (1ull << 32) | acc[abase[g]].time;
+    }
+  }
+  auto unwrap = [ref](std::uint32_t low) {
+    std::uint64_t full = (ref & ~0xffffffffull) | low;
+    if (full > ref + (1ull << 31)) full -= 1ull << 32;
+    else if (full + (1ull << 31) < ref) full += 1ull << 32;
+    return full;
+  };
+  for (std::size_t g = 0; g < afill.size(); ++g) {
+    for (unsigned long long i = abase[g]; i < abase[g] + afill[g]; ++i)
+      t0 = std::min(t0, unwrap(acc[i].time));
+  }
   for (auto& [line, id] : barrier_ids) {
     id = static_cast<std::uint16_t>(t.barrier_sites.size());
     t.barrier_sites.push_back({line, ""});
@@ -359,7 +377,9 @@ inline LaunchTrace CudaBackend::Convert(
         auto it =
             std::find_if(counts.begin(), counts.end(), [&](auto& c) { return c.first == r.key; });
         if (it == counts.end()) it = counts.insert(counts.end(), {r.key, 0});
-        rec.accesses.push_back({r.offset, it->second++, r.time, static_cast<std::uint16_t>(th),
+        rec.accesses.push_back({r.offset, it->second++,
+                                static_cast<std::uint32_t>(unwrap(r.time) - t0),
+                                static_cast<std::uint16_t>(th),
                                 table.id_of_key[r.key]});
       }
       std::map<std::uint32_t, std::uint32_t> bcounts;

@@ -10,7 +10,7 @@ namespace ws::dev {
 struct RawAccess {  // 16 bytes; the thread is implied by the slot
   std::uint64_t key;
   std::uint32_t offset;
-  std::uint32_t time;  // clock() low bits
+  std::uint32_t time;  // %globaltimer's low 32 bits (ns); the host unwraps them
 };
 
 struct RawBarrier {          // 24 bytes
@@ -44,6 +44,14 @@ static __constant__ ws::dev::RecorderState ws_recorder_state;
 
 namespace ws::dev {
 
+// The "memory" clobber keeps the read where it is written: a departure stamp must not move
+// above the __syncthreads() before it.
+__device__ __forceinline__ std::uint64_t GlobalTimer() {
+  std::uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t) : : "memory");
+  return t;
+}
+
 __device__ __forceinline__ unsigned long long GlobalThread() {
   const unsigned long long block = blockIdx.x + static_cast<unsigned long long>(gridDim.x) *
                                                     (blockIdx.y + gridDim.y * blockIdx.z);
@@ -59,17 +67,12 @@ __device__ __forceinline__ void RecordAccess(std::uint64_t key, std::uint32_t of
   if (r.mode == kCount) return;
   const unsigned long long slot = r.access_base[t] + k;
   if (slot < r.access_base[t + 1]) {
-    r.accesses[slot] = RawAccess{key, offset, static_cast<std::uint32_t>(clock())};
+    r.accesses[slot] = RawAccess{key, offset, static_cast<std::uint32_t>(GlobalTimer())};
   } else {
     *r.overflow = 1;
   }
 }
 
-__device__ __forceinline__ std::uint64_t GlobalTimer() {
-  std::uint64_t t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
 
 __device__ __forceinline__ std::uint32_t SmId() {
   std::uint32_t sm;

@@ -39,7 +39,7 @@ struct SiteInfo {
 struct AccessRecord {
   std::uint32_t offset = 0;  // bytes from the start of the buffer (shared: of the block's window)
   std::uint32_t iteration = 0;  // how many times this thread ran this site before
-  std::uint32_t time = 0;       // logical (emulator) or clock ticks (GPU)
+  std::uint32_t time = 0;       // logical (emulator) or ns since the launch's first record (GPU)
   std::uint16_t thread = 0;     // linear thread index within the block
   std::uint16_t site = 0;       // index into the launch's site table
 };
