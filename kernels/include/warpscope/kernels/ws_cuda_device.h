@@ -87,8 +87,13 @@ __device__ __forceinline__ void SyncThreads(std::uint32_t line) {
     return;
   }
   const std::uint64_t arrival = GlobalTimer();
-  (__syncthreads)();  // the parentheses keep our macro from expanding here
-  const std::uint64_t departure = GlobalTimer();
+  // The departure stamp must be read after the barrier releases. ptxas schedules special-
+  // register reads freely (a plain __syncthreads() between two reads gave departure == arrival
+  // on an H100), so the read depends on the barrier's result: __syncthreads_count is the same
+  // block-wide barrier and returns the block's thread count, never 0.
+  const int arrived = __syncthreads_count(1);
+  std::uint64_t departure = 0;
+  if (arrived > 0) departure = GlobalTimer();
   const unsigned long long t = GlobalThread();
   const unsigned long long k = r.barrier_cursor[t]++;
   if (r.mode == kCount) return;
