@@ -72,7 +72,8 @@ Result<LessonRun> RunOfTrace(TraceContents c, const std::filesystem::path& file)
     run.backend = h.at("backend").get<std::string>();
     run.device = h.at("device").get<std::string>();
     run.params = h.at("params").get<Params>();
-    run.check = {h.at("check").at("ok").get<bool>(), h.at("check").at("message").get<std::string>()};
+    run.check = {h.at("check").at("ok").get<bool>(),
+                 h.at("check").at("message").get<std::string>()};
     run.timing = {h.at("timing").at("kind").get<std::string>(),
                   h.at("timing").at("ms").get<double>(),
                   h.at("timing").at("note").get<std::string>()};

@@ -44,7 +44,8 @@ nlohmann::json LessonRunJson(const LessonRun& run) {
   j["timing"] = {
       {"kind", run.timing.kind}, {"ms", Round(run.timing.ms, 6)}, {"note", run.timing.note}};
   j["check"] = {{"ok", run.check.ok}, {"message", run.check.message}};
-  if (run.capture) j["capture"] = {{"file", run.capture->file}, {"captured_at", run.capture->captured_at}};
+  if (run.capture)
+    j["capture"] = {{"file", run.capture->file}, {"captured_at", run.capture->captured_at}};
   if (run.has_launch()) j["truncated"] = run.main_launch().truncated;
   j["sites"] = nlohmann::json::array();
   j["barriers"] = nlohmann::json::array();

@@ -140,13 +140,11 @@ int RunApp(const AppOptions& opt) {
     }
   } else {
     // The last lesson and its parameters; if they no longer fit the catalogue, the defaults.
-    std::string err = settings.lesson.empty()
-                          ? "none"
-                          : ui.SelectLesson(settings.lesson, settings.variant, settings.params,
-                                            opt.backend);
+    std::string err = settings.lesson.empty() ? "none"
+                                              : ui.SelectLesson(settings.lesson, settings.variant,
+                                                                settings.params, opt.backend);
     if (!err.empty()) {
-      if (err != "none")
-        std::cerr << "warpscope: not restoring the last lesson (" << err << ")\n";
+      if (err != "none") std::cerr << "warpscope: not restoring the last lesson (" << err << ")\n";
       if (err = ui.SelectLesson("transpose", "", {}, opt.backend); !err.empty()) {
         std::cerr << "warpscope: " << err << "\n";
         return 2;

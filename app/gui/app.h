@@ -30,19 +30,19 @@ struct AppOptions {
   bool scale_2x = false;             // with --screenshot: at twice the resolution
   std::optional<int> ui_scale;       // this run only; not saved
   std::filesystem::path config_dir;  // empty: ConfigDir()
-  std::filesystem::path screenshot_dir;  // this run's folder for F12 and menu exports
-  std::filesystem::path layout_json;     // scripted: write panel rectangles here at the end
-  std::string focus;                     // panel to bring to the front at start
-  std::string lesson;                    // the lesson run at start (empty: the last one, else
-                                         // transpose)
-  std::string variant;                   // its variant (empty: the first)
+  std::filesystem::path screenshot_dir;   // this run's folder for F12 and menu exports
+  std::filesystem::path layout_json;      // scripted: write panel rectangles here at the end
+  std::string focus;                      // panel to bring to the front at start
+  std::string lesson;                     // the lesson run at start (empty: the last one, else
+                                          // transpose)
+  std::string variant;                    // its variant (empty: the first)
   std::map<std::string, long long> sets;  // --set NAME=VALUE over the lesson's defaults
   std::string backend;                    // emu | cuda (empty: the last one, else emu)
   std::filesystem::path trace_file;       // FILE.wstrace to open
-  std::vector<KeyPress> presses;         // scripted key presses (tests)
-  std::vector<ParamDrag> drags;          // scripted slider moves (tests)
-  bool wait_each_drag = true;            // scripted: finish each drag's run before going on
-  std::filesystem::path bench_json;      // benchmark mode: write the figures here and exit
+  std::vector<KeyPress> presses;          // scripted key presses (tests)
+  std::vector<ParamDrag> drags;           // scripted slider moves (tests)
+  bool wait_each_drag = true;             // scripted: finish each drag's run before going on
+  std::filesystem::path bench_json;       // benchmark mode: write the figures here and exit
 };
 
 // Returns the process exit code: 0 ok, 1 failure (message printed), 2 bad arguments.

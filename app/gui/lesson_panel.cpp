@@ -246,12 +246,10 @@ void LessonPanel::DrawContents() {
       ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f),
                          "Truncated: a record buffer filled up; figures may be partial.");
   }
-  ImGui::TextColored(
-      run.check.ok ? (palette::LightTheme() ? ImVec4(0.1f, 0.5f, 0.15f, 1.0f)
-                                            : ImVec4(0.6f, 0.9f, 0.6f, 1.0f))
-                   : ImVec4(0.85f, 0.2f, 0.15f, 1.0f),
-      "%s",
-      run.check.ok ? "Output matches the CPU" : "Output WRONG");
+  ImGui::TextColored(run.check.ok ? (palette::LightTheme() ? ImVec4(0.1f, 0.5f, 0.15f, 1.0f)
+                                                           : ImVec4(0.6f, 0.9f, 0.6f, 1.0f))
+                                  : ImVec4(0.85f, 0.2f, 0.15f, 1.0f),
+                     "%s", run.check.ok ? "Output matches the CPU" : "Output WRONG");
   ImGui::SetItemTooltip("%s", run.check.message.c_str());
   for (auto it = run.metrics.begin(); it != run.metrics.end(); ++it) {
     std::string text = it->dump();

@@ -53,7 +53,7 @@ class LessonPanel : public Panel {
   std::string lesson_, variant_;
   Params params_;
   bool use_gpu_ = false;
-  bool showing_trace_ = false;  // the session shows a trace file, not a run made here
+  bool showing_trace_ = false;            // the session shows a trace file, not a run made here
   double last_run_ms_ = 0;                // wall time of the last run, for the summary
   std::uint32_t recorded_for_block_ = 0;  // the block a re-run was last made to keep
 };

@@ -28,8 +28,9 @@ int main(int argc, char** argv) {
   cli.add_option("--screenshot-dir", opt.screenshot_dir,
                  "Folder for F12 and Export PNG screenshots");
   cli.add_option("--focus", opt.focus, "Bring this panel to the front at start");
-  cli.add_option("--lesson", opt.lesson,
-                 "Lesson to run at start (default: the last one, else transpose; see warpscope-cli lessons)");
+  cli.add_option(
+      "--lesson", opt.lesson,
+      "Lesson to run at start (default: the last one, else transpose; see warpscope-cli lessons)");
   cli.add_option("--variant", opt.variant, "Its variant (default: the lesson's first)");
   std::vector<std::string> sets;
   cli.add_option("--set", sets, "NAME=VALUE: a lesson parameter (repeatable)");

@@ -55,18 +55,18 @@ void Apply(int ui_scale_percent, bool light) {
     c[ImGuiCol_TabSelected] = V(kLightTitleBarActive);
   }
   if (!light) {
-  c[ImGuiCol_WindowBg] = V(kWindowBackground);
-  c[ImGuiCol_ChildBg] = V(kWindowBackground);
-  c[ImGuiCol_MenuBarBg] = V(kMenuBar);
-  c[ImGuiCol_TitleBg] = V(kTitleBar);
-  c[ImGuiCol_TitleBgCollapsed] = V(kTitleBar);
-  c[ImGuiCol_TitleBgActive] = V(kTitleBarActive);
-  c[ImGuiCol_Tab] = ImVec4(0.20f, 0.24f, 0.30f, 1.0f);
-  c[ImGuiCol_TabHovered] = ImVec4(0.26f, 0.46f, 0.72f, 1.0f);
-  c[ImGuiCol_TabSelected] = ImVec4(0.22f, 0.40f, 0.62f, 1.0f);
-  c[ImGuiCol_TabDimmed] = ImVec4(0.13f, 0.14f, 0.17f, 1.0f);
-  c[ImGuiCol_TabDimmedSelected] = ImVec4(0.19f, 0.23f, 0.30f, 1.0f);
-  c[ImGuiCol_DockingEmptyBg] = ImVec4(0.10f, 0.10f, 0.12f, 1.0f);
+    c[ImGuiCol_WindowBg] = V(kWindowBackground);
+    c[ImGuiCol_ChildBg] = V(kWindowBackground);
+    c[ImGuiCol_MenuBarBg] = V(kMenuBar);
+    c[ImGuiCol_TitleBg] = V(kTitleBar);
+    c[ImGuiCol_TitleBgCollapsed] = V(kTitleBar);
+    c[ImGuiCol_TitleBgActive] = V(kTitleBarActive);
+    c[ImGuiCol_Tab] = ImVec4(0.20f, 0.24f, 0.30f, 1.0f);
+    c[ImGuiCol_TabHovered] = ImVec4(0.26f, 0.46f, 0.72f, 1.0f);
+    c[ImGuiCol_TabSelected] = ImVec4(0.22f, 0.40f, 0.62f, 1.0f);
+    c[ImGuiCol_TabDimmed] = ImVec4(0.13f, 0.14f, 0.17f, 1.0f);
+    c[ImGuiCol_TabDimmedSelected] = ImVec4(0.19f, 0.23f, 0.30f, 1.0f);
+    c[ImGuiCol_DockingEmptyBg] = ImVec4(0.10f, 0.10f, 0.12f, 1.0f);
   }
   style.ScaleAllSizes(scale);
   style.FontSizeBase = kBaseFontPixels;

@@ -1,6 +1,6 @@
-// Warpscope's look: a dark theme (or a light one) with blue title bars that reads well on a projector, fonts from
-// Debian's fonts-dejavu-core when present, and the UI scale (100-300 %). The colours are plain
-// numbers here so that the GUI test can check a screenshot's pixels against them.
+// Warpscope's look: a dark theme (or a light one) with blue title bars that reads well on a
+// projector, fonts from Debian's fonts-dejavu-core when present, and the UI scale (100-300 %). The
+// colours are plain numbers here so that the GUI test can check a screenshot's pixels against them.
 #pragma once
 
 #include <cstdint>

@@ -319,7 +319,8 @@ std::string Ui::OpenTrace(const std::string& path) {
 void Ui::DrawOpenWindow() {
   ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 34, 0), ImGuiCond_Appearing);
   if (ImGui::Begin("Open trace", &show_open_, ImGuiWindowFlags_NoDocking)) {
-    ImGui::TextWrapped("A .wstrace file written by `warpscope-cli capture` (on a GPU server, say):");
+    ImGui::TextWrapped(
+        "A .wstrace file written by `warpscope-cli capture` (on a GPU server, say):");
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
     ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 5);
     const bool enter = ImGui::InputText("##path", open_path_, sizeof open_path_,

@@ -125,7 +125,8 @@ TEST(TraceFile, CorpusAndMutationsNeverCrash) {
     std::vector<std::uint8_t> b = corpus[rng() % corpus.size()];
     switch (rng() % 4) {
       case 0:
-        for (int k = 0; k < 1 + static_cast<int>(rng() % 4); ++k) b[rng() % b.size()] ^= static_cast<std::uint8_t>(1u << (rng() % 8));
+        for (int k = 0; k < 1 + static_cast<int>(rng() % 4); ++k)
+          b[rng() % b.size()] ^= static_cast<std::uint8_t>(1u << (rng() % 8));
         break;
       case 1:
         b.resize(rng() % b.size());
@@ -152,6 +153,47 @@ TEST(TraceFile, CorpusAndMutationsNeverCrash) {
     }
   }
   EXPECT_LT(accepted, 3000);
+}
+
+}  // namespace
+}  // namespace ws
+
+namespace ws {
+namespace {
+
+// The traces shipped in assets/ were captured on an H100 (scripts/gpu-check.sh): a laptop with
+// no GPU opens real-GPU data. Their figures are the hardware's, so they are checked against
+// what the slides predict.
+TEST(ShippedTraces, AreRealGpuCapturesWithTheSlidesFigures) {
+  const fs::path dir = fs::path(WARPSCOPE_SOURCE_DIR) / "assets/traces";
+  auto barrier = LoadTraceAsRun(dir / "barrier-uneven.wstrace");
+  ASSERT_TRUE(barrier.ok()) << barrier.status().message();
+  EXPECT_EQ(barrier->backend, "cuda");
+  EXPECT_NE(barrier->device.find("NVIDIA"), std::string::npos) << barrier->device;
+  EXPECT_EQ(barrier->timing.kind, "measured");
+  const LaunchTrace& bt = barrier->main_launch();
+  EXPECT_EQ(bt.time_unit, "ns");
+  ASSERT_EQ(bt.stats.barriers.size(), 1u);
+  // Thread t works 100 t units: the first warp waits for the last, so waits are real.
+  EXPECT_GT(bt.stats.barriers[0].max_skew, 0u);
+  EXPECT_GT(bt.stats.barriers[0].MeanWait(), 0.0);
+  EXPECT_GE(bt.stats.barriers[0].max_wait, bt.stats.barriers[0].max_skew / 2);
+
+  // transpose coalesced: the tile column read is 32-way; padded: 1-way (32 banks).
+  auto coalesced = LoadTraceAsRun(dir / "transpose-coalesced.wstrace");
+  auto padded = LoadTraceAsRun(dir / "transpose-padded.wstrace");
+  ASSERT_TRUE(coalesced.ok() && padded.ok());
+  auto worst = [](const LessonRun& r) {
+    std::uint32_t w = 0;
+    for (const SiteStats& s : r.main_launch().stats.sites) w = std::max(w, s.bank_conflict_max);
+    return w;
+  };
+  EXPECT_EQ(worst(*coalesced), 32u);
+  EXPECT_EQ(worst(*padded), 1u);
+  // offset-copy with offset 1: 5 sectors per request for 4 sectors of data.
+  auto offset = LoadTraceAsRun(dir / "offset-copy-1.wstrace");
+  ASSERT_TRUE(offset.ok());
+  EXPECT_DOUBLE_EQ(offset->main_launch().stats.sites[0].SectorsPerRequest(), 5.0);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // (68,1,84) (59,82,139) (33,145,140) (94,201,98) (253,231,37), worked out below where used.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <functional>
 
 #include "gui_test_util.h"
@@ -205,6 +206,33 @@ TEST(GuiViews, PlaybackStepsThroughTheBlock) {
   const Image playing =
       Shot("playback", {"--lesson", "transpose", "--variant", "coalesced", "--press", "P@2"});
   EXPECT_GT(Differing(idle, playing), 300);
+}
+
+}  // namespace
+}  // namespace ws
+
+namespace ws {
+namespace {
+
+TEST(GuiViews, AShippedGpuTraceOpensLikeALiveRun) {
+  REQUIRE_XVFB();
+  // The H100 captures in assets/: the banks view shows the same contrast as the emulator's run.
+  const std::string dir = std::string(WARPSCOPE_SOURCE_DIR) + "/assets/traces/";
+  const Image coalesced = Shot("banks", {dir + "transpose-coalesced.wstrace"});
+  const Image padded = Shot("banks", {dir + "transpose-padded.wstrace"});
+  const Rgba top = {253, 231, 37, 255}, one = {63, 50, 117, 255};
+  EXPECT_GT(CountNear(coalesced, top, 3), 1000);
+  EXPECT_GT(CountNear(padded, one, 3), 10000);
+}
+
+TEST(GuiViews, ACorruptTraceIsRefusedWithAMessage) {
+  REQUIRE_XVFB();
+  TempDir t("badtrace");
+  { std::ofstream(t / "bad.wstrace") << "not a trace"; }
+  const auto r = RunApp({(t / "bad.wstrace").string(), "--config-dir", (t / "cfg").string(),
+                         "--screenshot", (t / "x.png").string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("not a Warpscope trace file"), std::string::npos) << r.err;
 }
 
 }  // namespace

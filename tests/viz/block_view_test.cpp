@@ -14,7 +14,8 @@ namespace {
 std::vector<LaneAccess> Warp(std::uint64_t base, std::uint64_t stride_bytes, int lanes = 32) {
   std::vector<LaneAccess> v;
   for (int l = 0; l < lanes; ++l)
-    v.push_back({static_cast<std::uint8_t>(l), 4, base + static_cast<std::uint64_t>(l) * stride_bytes});
+    v.push_back(
+        {static_cast<std::uint8_t>(l), 4, base + static_cast<std::uint64_t>(l) * stride_bytes});
   return v;
 }
 
@@ -82,7 +83,8 @@ TEST(WordsPerBank, StrideTwoIsTwoWayAndItsMaxIsTheDegree) {
   EXPECT_EQ(*std::max_element(words.begin(), words.end()), BankConflictDegree(v));
   // Every lane reading word 5: one word in bank 5 (broadcast).
   std::vector<LaneAccess> same(32);
-  for (int l = 0; l < 32; ++l) same[static_cast<std::size_t>(l)] = {static_cast<std::uint8_t>(l), 4, 20};
+  for (int l = 0; l < 32; ++l)
+    same[static_cast<std::size_t>(l)] = {static_cast<std::uint8_t>(l), 4, 20};
   EXPECT_EQ(WordsPerBank(same)[5], 1u);
   // 16 banks: stride 1 over a whole warp puts words w and w+16 in one bank.
   EXPECT_EQ(WordsPerBank(Warp(0, 4), 16)[0], 2u);
@@ -165,8 +167,8 @@ TEST(BlockView, TransposeCoalescedBlockZero) {
 
 TEST(BlockView, ThreadActivityMarksThePictureKernelsIdleThreads) {
   // 76x62 image, 16x16 blocks: 80x64 threads, of which 76 x 62 = 4712 do work.
-  auto run = RunLesson("picture", "", {{"width", 76}, {"height", 62}, {"block", 16}}, "emu",
-                       RunOptions{});
+  auto run =
+      RunLesson("picture", "", {{"width", 76}, {"height", 62}, {"block", 16}}, "emu", RunOptions{});
   ASSERT_TRUE(run.ok()) << run.status().message();
   const LaunchTrace& t = run->main_launch();
   ASSERT_EQ(t.thread_active.size(), 80u * 64u);

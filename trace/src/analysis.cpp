@@ -142,14 +142,12 @@ void SortBySiteIterationThread(std::span<AccessRecord> records) {
     return;
   }
   std::vector<AccessRecord> scratch;
-  CountingSortBy(records, scratch, max_thread + 1, [](const AccessRecord& r) -> std::uint32_t {
-    return r.thread;
-  });
+  CountingSortBy(records, scratch, max_thread + 1,
+                 [](const AccessRecord& r) -> std::uint32_t { return r.thread; });
   CountingSortBy(records, scratch, max_iteration + 1,
                  [](const AccessRecord& r) -> std::uint32_t { return r.iteration; });
-  CountingSortBy(records, scratch, max_site + 1, [](const AccessRecord& r) -> std::uint32_t {
-    return r.site;
-  });
+  CountingSortBy(records, scratch, max_site + 1,
+                 [](const AccessRecord& r) -> std::uint32_t { return r.site; });
 }
 
 }  // namespace

@@ -198,8 +198,7 @@ SiteStats SiteStatsFrom(const nlohmann::json& j) {
   s.halfwarp16_conflict_max = j.at("halfwarp16_conflict_max").get<std::uint32_t>();
   s.halfwarp16_conflict_sum = j.at("halfwarp16_conflict_sum").get<std::uint64_t>();
   s.atomic_conflict_max = j.at("atomic_conflict_max").get<std::uint32_t>();
-  s.atomic_conflict_histogram =
-      j.at("atomic_conflict_histogram").get<std::vector<std::uint64_t>>();
+  s.atomic_conflict_histogram = j.at("atomic_conflict_histogram").get<std::vector<std::uint64_t>>();
   s.constant_addresses_max = j.at("constant_addresses_max").get<std::uint32_t>();
   s.constant_addresses_sum = j.at("constant_addresses_sum").get<std::uint64_t>();
   s.divergent_requests = j.at("divergent_requests").get<std::uint64_t>();
@@ -381,8 +380,7 @@ Result<TraceContents> ParseTrace(std::span<const std::uint8_t> bytes) {
       return Corrupt("section " + std::to_string(s) + " uses unknown codec " +
                      std::to_string(codec));
     }
-    if (Crc(raw) != crc)
-      return Corrupt("section " + std::to_string(s) + " fails its checksum");
+    if (Crc(raw) != crc) return Corrupt("section " + std::to_string(s) + " fails its checksum");
     try {
       if (type == kHeader || type == kLaunchJson) {
         nlohmann::json j = nlohmann::json::parse(raw.begin(), raw.end(), nullptr, false);

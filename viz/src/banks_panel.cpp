@@ -33,7 +33,8 @@ std::vector<LaneAccess> Half(const std::vector<LaneAccess>& lanes, int half) {
 
 class BanksPanel : public Panel {
  public:
-  explicit BanksPanel(Session* session) : Panel("banks", "Shared-memory banks"), session_(session) {}
+  explicit BanksPanel(Session* session)
+      : Panel("banks", "Shared-memory banks"), session_(session) {}
 
  protected:
   void DrawContents() override {
@@ -63,7 +64,8 @@ class BanksPanel : public Panel {
     view::UpdatingBadge(*session_);
     const SiteStats& st = t.stats.sites[static_cast<std::size_t>(site)];
     ImGui::TextDisabled(
-        "Whole grid: %" PRIu64 " requests, %" PRIu64 " wavefronts (%.2f per request), worst %u-way "
+        "Whole grid: %" PRIu64 " requests, %" PRIu64
+        " wavefronts (%.2f per request), worst %u-way "
         "(16-bank model: %u-way)",
         st.requests, st.wavefronts,
         st.requests ? static_cast<double>(st.wavefronts) / static_cast<double>(st.requests) : 0.0,
@@ -82,8 +84,7 @@ class BanksPanel : public Panel {
       const BlockRequest& r = bv.requests[i];
       if (r.site != site) continue;
       for (int h = banks16_ ? 0 : -1; h <= (banks16_ ? 1 : -1); ++h) {
-        Row row{static_cast<int>(i), h,
-                WordsPerBank(h < 0 ? r.lanes : Half(r.lanes, h), banks)};
+        Row row{static_cast<int>(i), h, WordsPerBank(h < 0 ? r.lanes : Half(r.lanes, h), banks)};
         for (std::uint32_t w : row.words) most = std::max(most, w);
         rows.push_back(std::move(row));
       }
@@ -93,12 +94,14 @@ class BanksPanel : public Panel {
       return;
     }
     const BlockRequest* cur = session_->current_request();
-    if (cur == nullptr || cur->site != site) cur = &bv.requests[static_cast<std::size_t>(rows[0].request)];
+    if (cur == nullptr || cur->site != site)
+      cur = &bv.requests[static_cast<std::size_t>(rows[0].request)];
     const int cur_index = static_cast<int>(cur - bv.requests.data());
 
     const float avail_w = ImGui::GetContentRegionAvail().x;
     const float heat_w = std::min(avail_w * 0.45f, ImGui::GetFontSize() * 30);
-    if (ImGui::BeginChild("##heat", ImVec2(heat_w, 0))) DrawHeatmap(bv, rows, banks, most, cur_index);
+    if (ImGui::BeginChild("##heat", ImVec2(heat_w, 0)))
+      DrawHeatmap(bv, rows, banks, most, cur_index);
     ImGui::EndChild();
     ImGui::SameLine();
     if (ImGui::BeginChild("##wiring", ImVec2(0, 0))) DrawWiring(*cur, banks);
@@ -112,7 +115,8 @@ class BanksPanel : public Panel {
     ImGui::Text("Block %u: words per bank, one row per %s", bv.block,
                 banks16_ ? "half-warp request" : "warp request");
     const float label_w = font * 3.2f;
-    const float cell = std::max(4.0f, (ImGui::GetContentRegionAvail().x - label_w) / static_cast<float>(banks));
+    const float cell =
+        std::max(4.0f, (ImGui::GetContentRegionAvail().x - label_w) / static_cast<float>(banks));
     const float row_h = std::clamp(cell, 4.0f, font * 1.2f);
     const ImVec2 o = ImGui::GetCursorScreenPos();
     ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -120,10 +124,12 @@ class BanksPanel : public Panel {
     for (int b = 0; b < banks; b += (cell < font * 1.3f ? 4 : 1)) {
       char num[4];
       std::snprintf(num, sizeof num, "%d", b);
-      dl->AddText(ImVec2(o.x + label_w + static_cast<float>(b) * cell, o.y), palette::TextDim(), num);
+      dl->AddText(ImVec2(o.x + label_w + static_cast<float>(b) * cell, o.y), palette::TextDim(),
+                  num);
     }
     const float top = o.y + font * 1.2f;
-    const ImU32 empty = palette::LightTheme() ? IM_COL32(232, 232, 238, 255) : IM_COL32(36, 38, 46, 255);
+    const ImU32 empty =
+        palette::LightTheme() ? IM_COL32(232, 232, 238, 255) : IM_COL32(36, 38, 46, 255);
     for (std::size_t r = 0; r < rows.size(); ++r) {
       const float y = top + static_cast<float>(r) * row_h;
       const BlockRequest& req = bv.requests[static_cast<std::size_t>(rows[r].request)];
@@ -151,13 +157,15 @@ class BanksPanel : public Panel {
       }
     }
     const float total_h = font * 1.2f + static_cast<float>(rows.size()) * row_h;
-    ImGui::InvisibleButton("##heatmap", ImVec2(label_w + static_cast<float>(banks) * cell, total_h));
+    ImGui::InvisibleButton("##heatmap",
+                           ImVec2(label_w + static_cast<float>(banks) * cell, total_h));
     if (ImGui::IsItemHovered()) {
       const ImVec2 m = ImGui::GetMousePos();
       const int r = static_cast<int>((m.y - top) / row_h);
       const int b = static_cast<int>((m.x - o.x - label_w) / cell);
       if (r >= 0 && r < static_cast<int>(rows.size()) && b >= 0 && b < banks) {
-        const BlockRequest& req = bv.requests[static_cast<std::size_t>(rows[static_cast<std::size_t>(r)].request)];
+        const BlockRequest& req =
+            bv.requests[static_cast<std::size_t>(rows[static_cast<std::size_t>(r)].request)];
         ImGui::SetTooltip("warp %u, iteration %u%s, bank %d: %u distinct word(s)\nclick to select",
                           req.warp, req.iteration,
                           rows[static_cast<std::size_t>(r)].half == 0   ? " (lanes 0-15)"
@@ -225,12 +233,12 @@ class BanksPanel : public Panel {
       const std::uint32_t w = per_bank[half][static_cast<std::size_t>(bank)];
       const ImVec2 a(o.x + static_cast<float>(slot) * box_w + 1, bank_y);
       dl->AddRectFilled(a, ImVec2(a.x + box_w - 2, a.y + box_h),
-                        w == 0 ? palette::Grid()
-                               : palette::Heat(view::DegreeHeat(w)));
+                        w == 0 ? palette::Grid() : palette::Heat(view::DegreeHeat(w)));
       if (box_w > font * 1.1f) {
         char num[4];
         std::snprintf(num, sizeof num, "%d", bank);
-        dl->AddText(ImVec2(a.x + 2, a.y), w == 0 ? palette::TextDim() : IM_COL32(0, 0, 0, 255), num);
+        dl->AddText(ImVec2(a.x + 2, a.y), w == 0 ? palette::TextDim() : IM_COL32(0, 0, 0, 255),
+                    num);
       }
     }
     dl->AddText(ImVec2(o.x, bank_y + box_h + 2), palette::TextDim(),

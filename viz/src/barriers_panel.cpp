@@ -38,7 +38,8 @@ class BarriersPanel : public Panel {
     ImGui::Checkbox("Per thread (selected warp)", &per_thread_);
     view::UpdatingBadge(*session_);
     if (!bv.kept) {
-      ImGui::TextDisabled("Records of block %u were not kept: pick block 0-3 in the grid.", bv.block);
+      ImGui::TextDisabled("Records of block %u were not kept: pick block 0-3 in the grid.",
+                          bv.block);
       return;
     }
     if (bv.barriers.empty()) {
@@ -74,9 +75,9 @@ class BarriersPanel : public Panel {
     const float font = ImGui::GetFontSize();
     const float label_w = font * 4.0f;
     const float width = ImGui::GetContentRegionAvail().x - label_w - font;
-    const float row_h = std::clamp((ImGui::GetContentRegionAvail().y - font * 4.5f) /
-                                       static_cast<float>(rows.size()),
-                                   3.0f, font * 1.3f);
+    const float row_h = std::clamp(
+        (ImGui::GetContentRegionAvail().y - font * 4.5f) / static_cast<float>(rows.size()), 3.0f,
+        font * 1.3f);
     const float top_pad = font * 2.4f;
     const ImVec2 o = ImGui::GetCursorScreenPos();
     const float height = top_pad + row_h * static_cast<float>(rows.size()) + font * 1.6f;
@@ -86,8 +87,8 @@ class BarriersPanel : public Panel {
     auto X = [&](std::uint64_t time) {
       return o.x + label_w + static_cast<float>(static_cast<double>(time) / end) * width;
     };
-    const ImU32 wait_colour = palette::LightTheme() ? IM_COL32(200, 200, 208, 255)
-                                                    : IM_COL32(70, 72, 82, 255);
+    const ImU32 wait_colour =
+        palette::LightTheme() ? IM_COL32(200, 200, 208, 255) : IM_COL32(70, 72, 82, 255);
 
     for (std::size_t r = 0; r < rows.size(); ++r) {
       const RowSpec& row = rows[r];
@@ -111,7 +112,8 @@ class BarriersPanel : public Panel {
         dl->AddRectFilled(ImVec2(X(from), y0), ImVec2(std::max(X(first), X(from) + 1), y1),
                           palette::WarpU32(row.warp));
         if (last > first)
-          dl->AddRectFilled(ImVec2(X(first), y0), ImVec2(X(last), y1), palette::WarpU32(row.warp, 120));
+          dl->AddRectFilled(ImVec2(X(first), y0), ImVec2(X(last), y1),
+                            palette::WarpU32(row.warp, 120));
         dl->AddRectFilled(ImVec2(X(last), y0), ImVec2(X(b.departure), y1), wait_colour);
         dl->AddLine(ImVec2(X(last), y0), ImVec2(X(last), y1), palette::Text(), 1.5f);
         from = b.departure;
@@ -141,7 +143,8 @@ class BarriersPanel : public Panel {
       const float w = ImGui::CalcTextSize(label).x;
       const float lx = std::min(x - w / 2, o.x + label_w + width - w);
       if (lx > label_end) {
-        dl->AddText(ImVec2(lx, o.y), current ? IM_COL32(240, 120, 90, 255) : palette::Text(), label);
+        dl->AddText(ImVec2(lx, o.y), current ? IM_COL32(240, 120, 90, 255) : palette::Text(),
+                    label);
         label_end = lx + w + font;
       }
     }

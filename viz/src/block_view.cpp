@@ -43,7 +43,10 @@ BlockView BuildBlockView(const LaunchTrace& trace, std::uint32_t block) {
   ForEachRequest(records, trace.sites, trace.buffers,
                  [&](std::uint16_t site, std::uint32_t iteration, std::uint32_t warp,
                      std::span<const LaneAccess> lanes) {
-                   BlockRequest req{site, iteration, warp, std::numeric_limits<std::uint64_t>::max(),
+                   BlockRequest req{site,
+                                    iteration,
+                                    warp,
+                                    std::numeric_limits<std::uint64_t>::max(),
                                     {lanes.begin(), lanes.end()}};
                    for (std::size_t k = 0; k < lanes.size(); ++k, ++cursor)
                      req.time = std::min<std::uint64_t>(req.time, records[cursor].time);
@@ -98,7 +101,8 @@ GridLayout MakeGridLayout(Dim3 grid, Dim3 block, float aspect) {
   if (grid.y == 1 && grid.z == 1) {
     // Columns so that cols * block_w : rows * block_h is close to the aspect asked for.
     const double want = std::sqrt(static_cast<double>(blocks) * aspect * g.block_h / g.block_w);
-    g.cols = static_cast<int>(std::clamp<double>(std::round(want), 1.0, static_cast<double>(blocks)));
+    g.cols =
+        static_cast<int>(std::clamp<double>(std::round(want), 1.0, static_cast<double>(blocks)));
     g.rows = static_cast<int>((blocks + static_cast<std::uint64_t>(g.cols) - 1) /
                               static_cast<std::uint64_t>(g.cols));
   } else {
@@ -160,7 +164,8 @@ std::vector<std::uint32_t> WordsPerBank(const std::vector<LaneAccess>& lanes, in
       words[static_cast<std::size_t>(w % static_cast<std::uint64_t>(banks))].insert(w);
   }
   std::vector<std::uint32_t> out(words.size());
-  for (std::size_t b = 0; b < words.size(); ++b) out[b] = static_cast<std::uint32_t>(words[b].size());
+  for (std::size_t b = 0; b < words.size(); ++b)
+    out[b] = static_cast<std::uint32_t>(words[b].size());
   return out;
 }
 

@@ -17,10 +17,9 @@ namespace ws {
 namespace {
 
 enum Model { kSectors = 0, kLines = 1, kCc10 = 2, kCc12 = 3 };
-constexpr const char* kModelNames[] = {"32-byte sectors (today's GPUs)",
-                                       "128-byte lines (Fermi L1 caching loads)",
-                                       "compute 1.0/1.1 half-warp rule",
-                                       "compute 1.2/1.3 segments"};
+constexpr const char* kModelNames[] = {
+    "32-byte sectors (today's GPUs)", "128-byte lines (Fermi L1 caching loads)",
+    "compute 1.0/1.1 half-warp rule", "compute 1.2/1.3 segments"};
 
 // Maps byte addresses onto the strip: the 128-byte lines the request touches (or the whole span,
 // when small), side by side, with a gap wherever memory is skipped.
@@ -72,7 +71,8 @@ struct Strip {
 
 class CoalescingPanel : public Panel {
  public:
-  explicit CoalescingPanel(Session* session) : Panel("coalescing", "Coalescing"), session_(session) {}
+  explicit CoalescingPanel(Session* session)
+      : Panel("coalescing", "Coalescing"), session_(session) {}
 
  protected:
   void DrawContents() override {
@@ -112,8 +112,9 @@ class CoalescingPanel : public Panel {
       RequestPicker(bv, *req);
       DrawRequest(t, *req);
     } else {
-      ImGui::TextDisabled(bv.kept ? "Block %u makes no request at this site."
-                                  : "Records of block %u were not kept: pick block 0-3 in the grid.",
+      ImGui::TextDisabled(bv.kept
+                              ? "Block %u makes no request at this site."
+                              : "Records of block %u were not kept: pick block 0-3 in the grid.",
                           bv.block);
     }
     ImGui::Separator();
@@ -144,10 +145,14 @@ class CoalescingPanel : public Panel {
 
   std::vector<Segment> Transactions(const std::vector<LaneAccess>& lanes) const {
     switch (model_) {
-      case kLines: return GranuleSegments(lanes, 128);
-      case kCc10: return Cc10Segments(lanes);
-      case kCc12: return Cc12Segments(lanes);
-      default: return GranuleSegments(lanes, 32);
+      case kLines:
+        return GranuleSegments(lanes, 128);
+      case kCc10:
+        return Cc10Segments(lanes);
+      case kCc12:
+        return Cc12Segments(lanes);
+      default:
+        return GranuleSegments(lanes, 32);
     }
   }
 
@@ -211,9 +216,9 @@ class CoalescingPanel : public Panel {
     const float mem_y = o.y + font * 5.0f, mem_h = font * 1.6f;
     for (const Strip::Window& w : strip_.windows) {
       const float x0 = o.x + w.x, x1 = x0 + static_cast<float>(w.hi - w.lo) * strip_.px_per_byte;
-      dl->AddRectFilled(ImVec2(x0, mem_y), ImVec2(x1, mem_y + mem_h),
-                        palette::LightTheme() ? IM_COL32(225, 225, 232, 255)
-                                              : IM_COL32(45, 48, 56, 255));
+      dl->AddRectFilled(
+          ImVec2(x0, mem_y), ImVec2(x1, mem_y + mem_h),
+          palette::LightTheme() ? IM_COL32(225, 225, 232, 255) : IM_COL32(45, 48, 56, 255));
       // Sector boundaries (thin) and line boundaries (thick).
       for (std::uint64_t a = w.lo; a <= w.hi; a += 32) {
         float x = 0;
@@ -259,9 +264,9 @@ class CoalescingPanel : public Panel {
                         c, 3.0f);
       ++k;
     }
-    dl->AddText(ImVec2(o.x, tx_y + font * (model_ >= kCc10 ? 2.6f : 1.2f)), dim,
-                model_ >= kCc10 ? "transactions (upper row: lanes 0-15, lower: 16-31)"
-                                : "transactions");
+    dl->AddText(
+        ImVec2(o.x, tx_y + font * (model_ >= kCc10 ? 2.6f : 1.2f)), dim,
+        model_ >= kCc10 ? "transactions (upper row: lanes 0-15, lower: 16-31)" : "transactions");
   }
 
   static std::uint64_t BufferBase(const LaunchTrace& t, const BlockRequest& req) {
@@ -324,7 +329,8 @@ class CoalescingPanel : public Panel {
       ImPlot::SetupAxes("sectors", "requests", ImPlotAxisFlags_None, ImPlotAxisFlags_AutoFit);
       ImPlot::SetupAxisLimits(ImAxis_X1, -0.5, std::max(8.5, xs.empty() ? 8.5 : xs.back() + 1.5),
                               ImPlotCond_Always);
-      if (!xs.empty()) ImPlot::PlotBars("requests", xs.data(), ys.data(), static_cast<int>(xs.size()), 0.8);
+      if (!xs.empty())
+        ImPlot::PlotBars("requests", xs.data(), ys.data(), static_cast<int>(xs.size()), 0.8);
       ImPlot::EndPlot();
     }
   }

@@ -10,11 +10,8 @@ bool g_light = false;
 
 ImU32 Heat(float t) {
   // Five stops of a viridis-like ramp: lightness rises monotonically, so it reads in greyscale.
-  static constexpr float kStops[5][3] = {{68, 1, 84},
-                                         {59, 82, 139},
-                                         {33, 145, 140},
-                                         {94, 201, 98},
-                                         {253, 231, 37}};
+  static constexpr float kStops[5][3] = {
+      {68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {253, 231, 37}};
   t = std::clamp(t, 0.0f, 1.0f) * 4.0f;
   const int i = std::min(3, static_cast<int>(std::floor(t)));
   const float f = t - static_cast<float>(i);

@@ -24,7 +24,8 @@ class PlaybackPanel : public Panel {
     const LaunchTrace& t = session_->run->main_launch();
     const BlockView& bv = session_->block_view();
     if (!bv.kept || bv.steps.empty()) {
-      ImGui::TextDisabled("Block %u has no recorded steps (records kept for blocks 0-3).", bv.block);
+      ImGui::TextDisabled("Block %u has no recorded steps (records kept for blocks 0-3).",
+                          bv.block);
       return;
     }
     const int n = static_cast<int>(bv.steps.size());
@@ -47,8 +48,7 @@ class PlaybackPanel : public Panel {
     if (ImGui::Button(">|")) session_->SelectStep(n - 1);
     ImGui::SameLine();
     int pick = std::max(step, 0) + 1;  // 1-based on screen
-    const std::string format =
-        step < 0 ? "not stepping" : "step %d of " + std::to_string(n);
+    const std::string format = step < 0 ? "not stepping" : "step %d of " + std::to_string(n);
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.45f);
     if (ImGui::SliderInt("##step", &pick, 1, n, format.c_str(), ImGuiSliderFlags_AlwaysClamp))
       session_->SelectStep(pick - 1);
@@ -75,17 +75,19 @@ class PlaybackPanel : public Panel {
     if (s.barrier) {
       const BarrierInstance& b = bv.barriers[static_cast<std::size_t>(s.index)];
       const std::uint32_t line = b.site < t.barrier_sites.size() ? t.barrier_sites[b.site].line : 0;
-      ImGui::Text("Step %d/%d, time %" PRIu64 ": all threads of block %u released from "
+      ImGui::Text("Step %d/%d, time %" PRIu64
+                  ": all threads of block %u released from "
                   "__syncthreads() on line %u (skew %" PRIu64 ")",
                   step + 1, n, s.time, bv.block, line, b.last_arrival - b.first_arrival);
     } else {
       const BlockRequest& r = bv.requests[static_cast<std::size_t>(s.index)];
       const SiteInfo& si = t.sites[r.site];
-      const std::uint32_t cost = si.space == MemorySpace::kShared ? BankConflictDegree(r.lanes)
-                                                                  : Sectors(r.lanes);
+      const std::uint32_t cost =
+          si.space == MemorySpace::kShared ? BankConflictDegree(r.lanes) : Sectors(r.lanes);
       ImGui::Text("Step %d/%d, time %" PRIu64 ": warp %u %s (%s, %zu lanes) - %u %s", step + 1, n,
                   s.time, r.warp, view::SiteLabel(t, r.site).c_str(), si.code.c_str(),
-                  r.lanes.size(), cost, si.space == MemorySpace::kShared ? "wavefront(s)" : "sector(s)");
+                  r.lanes.size(), cost,
+                  si.space == MemorySpace::kShared ? "wavefront(s)" : "sector(s)");
     }
   }
 

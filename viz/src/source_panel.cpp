@@ -76,10 +76,9 @@ void SourcePanel::DrawContents() {
       const float h = ImGui::GetTextLineHeight();
       if (is_site || selected) {
         const bool light = palette::LightTheme();
-        const ImU32 colour = selected ? (light ? IM_COL32(120, 170, 240, 110)
-                                               : IM_COL32(80, 120, 190, 150))
-                                      : (light ? IM_COL32(120, 130, 150, 50)
-                                               : IM_COL32(80, 90, 110, 90));
+        const ImU32 colour =
+            selected ? (light ? IM_COL32(120, 170, 240, 110) : IM_COL32(80, 120, 190, 150))
+                     : (light ? IM_COL32(120, 130, 150, 50) : IM_COL32(80, 90, 110, 90));
         ImGui::GetWindowDrawList()->AddRectFilled(
             pos, ImVec2(pos.x + ImGui::GetContentRegionAvail().x + figures_w, pos.y + h), colour);
       }

@@ -56,7 +56,8 @@ void SiteCombo(Session* session, const LaunchTrace& t, int shown, const SitePred
     }
     ImGui::EndCombo();
   }
-  if (shown >= 0) ImGui::SetItemTooltip("%s", t.sites[static_cast<std::size_t>(shown)].code.c_str());
+  if (shown >= 0)
+    ImGui::SetItemTooltip("%s", t.sites[static_cast<std::size_t>(shown)].code.c_str());
 }
 
 void UpdatingBadge(const Session& session) {

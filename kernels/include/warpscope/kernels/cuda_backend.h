@@ -348,8 +348,10 @@ inline LaunchTrace CudaBackend::Convert(
   }
   auto unwrap = [ref](std::uint32_t low) {
     std::uint64_t full = (ref & ~0xffffffffull) | low;
-    if (full > ref + (1ull << 31)) full -= 1ull << 32;
-    else if (full + (1ull << 31) < ref) full += 1ull << 32;
+    if (full > ref + (1ull << 31))
+      full -= 1ull << 32;
+    else if (full + (1ull << 31) < ref)
+      full += 1ull << 32;
     return full;
   };
   for (std::size_t g = 0; g < afill.size(); ++g) {
@@ -379,8 +381,7 @@ inline LaunchTrace CudaBackend::Convert(
         if (it == counts.end()) it = counts.insert(counts.end(), {r.key, 0});
         rec.accesses.push_back({r.offset, it->second++,
                                 static_cast<std::uint32_t>(unwrap(r.time) - t0),
-                                static_cast<std::uint16_t>(th),
-                                table.id_of_key[r.key]});
+                                static_cast<std::uint16_t>(th), table.id_of_key[r.key]});
       }
       std::map<std::uint32_t, std::uint32_t> bcounts;
       for (unsigned long long i = bbase[g]; i < bbase[g] + bfill[g]; ++i) {

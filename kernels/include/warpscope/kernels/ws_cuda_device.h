@@ -73,7 +73,6 @@ __device__ __forceinline__ void RecordAccess(std::uint64_t key, std::uint32_t of
   }
 }
 
-
 __device__ __forceinline__ std::uint32_t SmId() {
   std::uint32_t sm;
   asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));

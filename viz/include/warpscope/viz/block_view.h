@@ -16,8 +16,8 @@ struct BlockRequest {
   std::uint16_t site = 0;
   std::uint32_t iteration = 0;
   std::uint32_t warp = 0;
-  std::uint64_t time = 0;          // the earliest lane's time
-  std::vector<LaneAccess> lanes;   // sorted by lane; address as the analyses see it
+  std::uint64_t time = 0;         // the earliest lane's time
+  std::vector<LaneAccess> lanes;  // sorted by lane; address as the analyses see it
 };
 
 // One (barrier site, iteration) meeting of the block's threads.
@@ -36,9 +36,9 @@ struct PlaybackStep {
 };
 
 struct BlockView {
-  bool kept = false;            // false: the block's records were not kept (only stats)
+  bool kept = false;  // false: the block's records were not kept (only stats)
   std::uint32_t block = 0;
-  std::uint32_t threads = 0;    // threads per block
+  std::uint32_t threads = 0;              // threads per block
   std::vector<BlockRequest> requests;     // sorted by (site, iteration, warp)
   std::vector<BarrierInstance> barriers;  // sorted by (time, site)
   std::vector<PlaybackStep> steps;        // requests and barriers by time

@@ -22,8 +22,12 @@ inline constexpr std::array<Rgba, 8> kWarp = {{{230, 159, 0, 255},
                                                {170, 170, 170, 255}}};
 inline constexpr Rgba kIdle = {70, 70, 74, 255};
 
-inline Rgba Warp(std::uint32_t warp) { return kWarp[warp % kWarp.size()]; }
-inline ImU32 ToU32(Rgba c, std::uint8_t alpha = 255) { return IM_COL32(c.r, c.g, c.b, alpha); }
+inline Rgba Warp(std::uint32_t warp) {
+  return kWarp[warp % kWarp.size()];
+}
+inline ImU32 ToU32(Rgba c, std::uint8_t alpha = 255) {
+  return IM_COL32(c.r, c.g, c.b, alpha);
+}
 inline ImU32 WarpU32(std::uint32_t warp, std::uint8_t alpha = 255) {
   return ToU32(Warp(warp), alpha);
 }

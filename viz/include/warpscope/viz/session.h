@@ -14,12 +14,12 @@
 namespace ws {
 
 struct Selection {
-  int site = -1;             // index into run->main_launch().sites, -1: none
-  std::uint32_t block = 0;   // linear block index
-  int warp = -1;             // warp within the block, -1: none
-  int lane = -1;             // lane within the warp, -1: none
-  int request = -1;          // index into BlockView::requests, -1: the site's first
-  int barrier_instance = -1; // index into BlockView::barriers (playback), -1: none
+  int site = -1;              // index into run->main_launch().sites, -1: none
+  std::uint32_t block = 0;    // linear block index
+  int warp = -1;              // warp within the block, -1: none
+  int lane = -1;              // lane within the warp, -1: none
+  int request = -1;           // index into BlockView::requests, -1: the site's first
+  int barrier_instance = -1;  // index into BlockView::barriers (playback), -1: none
 };
 
 struct Session {
