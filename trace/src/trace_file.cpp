@@ -284,11 +284,11 @@ Status ReadRecords(std::span<const std::uint8_t> raw, LaunchTrace* t, std::size_
     std::span<const std::uint8_t> bytes;
     b.accesses.resize(na);
     r.Take(na * sizeof(AccessRecord), &bytes);
-    std::memcpy(b.accesses.data(), bytes.data(), bytes.size());
+    if (na > 0) std::memcpy(b.accesses.data(), bytes.data(), bytes.size());
     if (nb * sizeof(BarrierRecord) > r.left()) return Corrupt(where + "cut short");
     b.barriers.resize(nb);
     r.Take(nb * sizeof(BarrierRecord), &bytes);
-    std::memcpy(b.barriers.data(), bytes.data(), bytes.size());
+    if (nb > 0) std::memcpy(b.barriers.data(), bytes.data(), bytes.size());
     for (const AccessRecord& a : b.accesses) {
       if (a.site >= t->sites.size() || a.thread >= tpb)
         return Corrupt(where + "an access names site " + std::to_string(a.site) + " thread " +
