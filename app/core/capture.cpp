@@ -47,7 +47,10 @@ TraceContents TraceOfRun(const LessonRun& run, const GpuDevice* gpu, std::time_t
   h["check"] = {{"ok", run.check.ok}, {"message", run.check.message}};
   h["timing"] = {{"kind", run.timing.kind}, {"ms", run.timing.ms}, {"note", run.timing.note}};
   h["metrics"] = run.metrics;
-  if (gpu != nullptr) h["gpu"] = GpuJson(*gpu);
+  if (gpu != nullptr)
+    h["gpu"] = GpuJson(*gpu);
+  else if (run.capture && !run.capture->gpu.is_null())
+    h["gpu"] = run.capture->gpu;
   if (run.capture) {
     h["source_file"] = run.capture->source_file;
     h["source"] = run.capture->source;
@@ -81,6 +84,7 @@ Result<LessonRun> RunOfTrace(TraceContents c, const std::filesystem::path& file)
     cap.captured_at = h.at("captured_at").get<std::string>();
     cap.source_file = h.value("source_file", "");
     cap.source = h.value("source", "");
+    if (h.contains("gpu") && h["gpu"].is_object()) cap.gpu = h["gpu"];
   } catch (const std::exception& e) {
     return Status::Error(file.string() + ": the trace header lacks a field the views need (" +
                          e.what() + ")");

@@ -88,6 +88,12 @@ std::string LessonPanel::OpenTrace(const std::string& path) {
   return "";
 }
 
+void LessonPanel::SetGpuIndex(int index) {
+  if (index == gpu_index_) return;
+  gpu_index_ = index;
+  if (use_gpu_ && !showing_trace_) Rerun();
+}
+
 void LessonPanel::StepLesson(int delta) {
   const auto& all = Lessons();
   const int n = static_cast<int>(all.size());
@@ -102,7 +108,8 @@ void LessonPanel::Rerun() {
   showing_trace_ = false;
   session_->running = true;
   session_->running_what = lesson_ + " " + variant_;
-  runner_.Submit({lesson_, variant_, use_gpu_ ? "cuda" : "emu", params_, session_->sel.block});
+  runner_.Submit(
+      {lesson_, variant_, use_gpu_ ? "cuda" : "emu", params_, session_->sel.block, gpu_index_});
 }
 
 void LessonPanel::Poll() {

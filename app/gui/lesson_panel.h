@@ -36,6 +36,9 @@ class LessonPanel : public Panel {
   // Next (+1) or previous (-1) lesson in the catalogue, wrapping around.
   void StepLesson(int delta);
 
+  int gpu_index() const { return gpu_index_; }
+  // Picks the GPU lessons run on (of several); re-runs if the GPU backend is in use.
+  void SetGpuIndex(int index);
   const std::string& lesson() const { return lesson_; }
   const std::string& variant() const { return variant_; }
   const Params& params() const { return params_; }
@@ -53,6 +56,7 @@ class LessonPanel : public Panel {
   std::string lesson_, variant_;
   Params params_;
   bool use_gpu_ = false;
+  int gpu_index_ = 0;
   bool showing_trace_ = false;            // the session shows a trace file, not a run made here
   double last_run_ms_ = 0;                // wall time of the last run, for the summary
   std::uint32_t recorded_for_block_ = 0;  // the block a re-run was last made to keep

@@ -56,6 +56,7 @@ void LessonRunner::Loop() {
     result.id = job.first;
     const RunRequest& rq = job.second;
     RunOptions options;
+    options.gpu = rq.gpu;
     // Keep the full records of the first blocks and of the one the user looks at.
     if (std::find(options.keep_blocks.begin(), options.keep_blocks.end(), rq.block) ==
         options.keep_blocks.end())

@@ -21,6 +21,7 @@ struct RunRequest {
   std::string lesson, variant, backend;
   Params params;
   std::uint32_t block = 0;  // the block whose view is built along with the run
+  int gpu = 0;              // CUDA device index
 };
 
 struct RunResult {

@@ -1,5 +1,6 @@
 #include "gui/ui.h"
 
+#include "gui/device_panel.h"
 #include "gui/lesson_panel.h"
 
 #include <GLFW/glfw3.h>
@@ -28,6 +29,7 @@ Ui::Ui(Settings* settings, std::filesystem::path config_dir, DeviceQuery devices
   for (auto& p : panels_) {
     if (p->id() == "lesson") p = std::make_unique<LessonPanel>(&session_, devices_);
   }
+  panels_.push_back(std::make_unique<DevicePanel>(&session_, devices_, lesson_panel()));
 }
 
 LessonPanel* Ui::lesson_panel() {
@@ -299,12 +301,12 @@ void Ui::BuildDefaultLayout(unsigned int dockspace_id) {
       ImGui::DockBuilderSplitNode(right_bottom, ImGuiDir_Left, 0.5f, nullptr, &bottom_right);
   for (auto& p : panels_) {
     const std::string& id = p->id();
-    const ImGuiID node = id == "lesson"     ? left_top
-                         : id == "source"   ? left_bottom
-                         : id == "barriers" ? bottom_left
-                         : id == "timing"   ? bottom_right
-                         : id == "playback" ? playback
-                                            : views;
+    const ImGuiID node = id == "lesson" || id == "device" ? left_top
+                         : id == "source"                 ? left_bottom
+                         : id == "barriers"               ? bottom_left
+                         : id == "timing"                 ? bottom_right
+                         : id == "playback"               ? playback
+                                                          : views;
     ImGui::DockBuilderDockWindow(p->window_name().c_str(), node);
   }
   ImGui::DockBuilderFinish(dockspace_id);

@@ -237,3 +237,20 @@ TEST(GuiViews, ACorruptTraceIsRefusedWithAMessage) {
 
 }  // namespace
 }  // namespace ws
+
+namespace ws {
+namespace {
+
+TEST(GuiViews, DevicePanelShowsTheCapturingGpu) {
+  REQUIRE_XVFB();
+  // A live run on this machine lists its GPUs (or says there are none); a trace adds the
+  // properties of the GPU it was captured on (the H100's table), so the panel grows.
+  const std::string trace =
+      std::string(WARPSCOPE_SOURCE_DIR) + "/assets/traces/transpose-padded.wstrace";
+  const Image live = Shot("device", {"--lesson", "transpose", "--variant", "padded"});
+  const Image captured = Shot("device", {trace});
+  EXPECT_GT(Differing(live, captured), 2000);
+}
+
+}  // namespace
+}  // namespace ws

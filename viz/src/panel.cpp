@@ -18,7 +18,8 @@ bool Panel::Draw() {
     ImGui::SetNextWindowFocus();
     focus_requested_ = false;
   }
-  const bool shown = ImGui::Begin(window_name_.c_str(), &open, ImGuiWindowFlags_MenuBar);
+  const bool shown =
+      ImGui::Begin(window_name_.c_str(), &open, ImGuiWindowFlags_MenuBar | extra_window_flags_);
   if (shown) {
     // A docked window's own rect starts below its dock node's tab bar: export the node instead.
     const ImGuiWindow* window = ImGui::GetCurrentWindow();

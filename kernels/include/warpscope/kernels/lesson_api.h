@@ -76,6 +76,7 @@ struct LessonRun {
     std::string captured_at;  // "2026-11-22T03:15:00Z"
     std::string source_file;  // the kernel file's name, and its text as captured
     std::string source;
+    nlohmann::json gpu;  // the capturing GPU's properties (null for an emulator capture)
   };
   std::optional<Capture> capture;
   bool has_launch() const { return !launches.empty(); }

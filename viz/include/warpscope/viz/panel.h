@@ -40,6 +40,7 @@ class Panel {
 
  protected:
   virtual void DrawContents() = 0;
+  int extra_window_flags_ = 0;  // ImGuiWindowFlags added to the panel's window
 
  private:
   std::string id_, title_, window_name_;
