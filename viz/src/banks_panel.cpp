@@ -38,13 +38,11 @@ class BanksPanel : public Panel {
 
  protected:
   void DrawContents() override {
-    if (!session_->run || !session_->run->has_launch()) {
-      ImGui::TextWrapped(
-          "A heatmap of the 32 banks against a site's warp requests, and the lane-to-bank wiring "
-          "of the selected request with its conflict degree.");
-      ImGui::TextDisabled(session_->run ? "This lesson runs no kernel." : "No lesson has run yet.");
+    if (view::NoLaunch(
+            *session_,
+            "A heatmap of the 32 banks against a site's warp requests, and the lane-to-bank wiring "
+            "of the selected request with its conflict degree."))
       return;
-    }
     const LaunchTrace& t = session_->run->main_launch();
     // Unless a shared site is selected, show the one with the worst conflicts.
     const int site = view::ViewSite(t, session_->sel.site, view::IsShared, [](const SiteStats& s) {
@@ -73,8 +71,7 @@ class BanksPanel : public Panel {
 
     const BlockView& bv = session_->block_view();
     if (!bv.kept) {
-      ImGui::TextDisabled("Records of block %u were not kept: pick block 0-3 in the grid.",
-                          bv.block);
+      view::NotKept(bv);
       return;
     }
     const int banks = banks16_ ? 16 : 32;

@@ -24,13 +24,11 @@ class BarriersPanel : public Panel {
 
  protected:
   void DrawContents() override {
-    if (!session_->run || !session_->run->has_launch()) {
-      ImGui::TextWrapped(
-          "One timeline per warp of the selected block: work, arrival at each __syncthreads(), "
-          "waiting, departure; skew and waits labelled.");
-      ImGui::TextDisabled(session_->run ? "This lesson runs no kernel." : "No lesson has run yet.");
+    if (view::NoLaunch(
+            *session_,
+            "One timeline per warp of the selected block: work, arrival at each __syncthreads(), "
+            "waiting, departure; skew and waits labelled."))
       return;
-    }
     const LaunchTrace& t = session_->run->main_launch();
     const BlockView& bv = session_->block_view();
     ImGui::Text("Block %u", bv.block);
@@ -38,8 +36,7 @@ class BarriersPanel : public Panel {
     ImGui::Checkbox("Per thread (selected warp)", &per_thread_);
     view::UpdatingBadge(*session_);
     if (!bv.kept) {
-      ImGui::TextDisabled("Records of block %u were not kept: pick block 0-3 in the grid.",
-                          bv.block);
+      view::NotKept(bv);
       return;
     }
     if (bv.barriers.empty()) {

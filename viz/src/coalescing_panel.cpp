@@ -76,13 +76,11 @@ class CoalescingPanel : public Panel {
 
  protected:
   void DrawContents() override {
-    if (!session_->run || !session_->run->has_launch()) {
-      ImGui::TextWrapped(
-          "A warp's 32 lanes above a strip of memory: each lane's bytes land in 32-byte sectors, "
-          "and each sector (or 128-byte line, or compute 1.x segment) is one transaction.");
-      ImGui::TextDisabled(session_->run ? "This lesson runs no kernel." : "No lesson has run yet.");
+    if (view::NoLaunch(
+            *session_,
+            "A warp's 32 lanes above a strip of memory: each lane's bytes land in 32-byte sectors, "
+            "and each sector (or 128-byte line, or compute 1.x segment) is one transaction."))
       return;
-    }
     const LaunchTrace& t = session_->run->main_launch();
     const int site = view::ViewSite(t, session_->sel.site, view::IsGlobalLike);
     if (site < 0) {
@@ -100,22 +98,21 @@ class CoalescingPanel : public Panel {
     view::UpdatingBadge(*session_);
 
     const BlockView& bv = session_->block_view();
+    // The selected request if it is at the shown site, else the selected warp's (or the first)
+    // request there.
     const BlockRequest* req = session_->current_request();
     if (req == nullptr || req->site != site) {
-      const int i = bv.FindRequest(site, session_->sel.warp);
-      req = i >= 0 ? &bv.requests[static_cast<std::size_t>(i)]
-                   : (bv.FindRequest(site, -1) >= 0
-                          ? &bv.requests[static_cast<std::size_t>(bv.FindRequest(site, -1))]
-                          : nullptr);
+      int i = bv.FindRequest(site, session_->sel.warp);
+      if (i < 0) i = bv.FindRequest(site, -1);
+      req = i >= 0 ? &bv.requests[static_cast<std::size_t>(i)] : nullptr;
     }
     if (req != nullptr) {
       RequestPicker(bv, *req);
       DrawRequest(t, *req);
+    } else if (!bv.kept) {
+      view::NotKept(bv);
     } else {
-      ImGui::TextDisabled(bv.kept
-                              ? "Block %u makes no request at this site."
-                              : "Records of block %u were not kept: pick block 0-3 in the grid.",
-                          bv.block);
+      ImGui::TextDisabled("Block %u makes no request at this site.", bv.block);
     }
     ImGui::Separator();
     DrawTotals(t, site);

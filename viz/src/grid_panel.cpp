@@ -10,6 +10,7 @@
 #include <cmath>
 #include <string>
 
+#include "view_util.h"
 #include "warpscope/viz/cell_grid.h"
 #include "warpscope/viz/palette.h"
 #include "warpscope/viz/views.h"
@@ -30,13 +31,11 @@ class GridPanel : public Panel {
 
  protected:
   void DrawContents() override {
-    if (!session_->run || !session_->run->has_launch()) {
-      ImGui::TextWrapped(
-          "The launch as blocks of threads in their true shape, coloured by warp; idle threads "
-          "(those that fail the bounds test) in grey.");
-      ImGui::TextDisabled(session_->run ? "This lesson runs no kernel." : "No lesson has run yet.");
+    if (view::NoLaunch(
+            *session_,
+            "The launch as blocks of threads in their true shape, coloured by warp; idle threads "
+            "(those that fail the bounds test) in grey."))
       return;
-    }
     if (!init_tried_) {
       init_tried_ = true;
       init_ = renderer_.Init();

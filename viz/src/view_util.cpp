@@ -60,6 +60,18 @@ void SiteCombo(Session* session, const LaunchTrace& t, int shown, const SitePred
     ImGui::SetItemTooltip("%s", t.sites[static_cast<std::size_t>(shown)].code.c_str());
 }
 
+bool NoLaunch(const Session& session, const char* what) {
+  if (session.run && session.run->has_launch()) return false;
+  ImGui::TextWrapped("%s", what);
+  ImGui::TextDisabled(session.run ? "This lesson runs no kernel." : "No lesson has run yet.");
+  return true;
+}
+
+void NotKept(const BlockView& view) {
+  ImGui::TextDisabled("Block %u's records were not kept; the lesson runs again to record them.",
+                      view.block);
+}
+
 void UpdatingBadge(const Session& session) {
   if (!session.running) return;
   ImGui::SameLine();

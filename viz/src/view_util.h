@@ -35,6 +35,13 @@ float DegreeHeat(std::uint32_t words);
 // A combo of the sites that fit `pred`; picking one selects it in every view.
 void SiteCombo(Session* session, const LaunchTrace& t, int shown, const SitePredicate& pred);
 
+// When the session has no run with a kernel launch: says what the view shows (`what`) and why it
+// is empty, and returns true (the caller returns).
+bool NoLaunch(const Session& session, const char* what);
+
+// The selected block's records were not kept: the lesson panel re-runs to keep them.
+void NotKept(const BlockView& view);
+
 // "updating..." after the last item while a newer run is under way.
 void UpdatingBadge(const Session& session);
 
