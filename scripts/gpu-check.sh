@@ -55,4 +55,5 @@ capture bank-stride-2 bank-stride --set stride=2
 capture barrier-uneven barrier --set threads=128 --set skew=100
 # One archive: the device tool brings back only a few files.
 tar czf "$out/traces.tgz" -C "$out" traces && rm -rf "$out/traces"
+bench/gpu_capture_bench.sh "$out" 5 > /dev/null 2>&1 || echo "capture bench failed"
 echo "done"

@@ -85,7 +85,7 @@ bool ParseSet(const std::string& lesson, const std::string& text, std::string* n
 
 int RunCommand(const std::string& lesson, const std::string& variant,
                const std::vector<std::string>& sets, const std::string& backend,
-               const std::string& preset, bool json, const std::string& capture_to = "") {
+               const ws::RunOptions& options, bool json, const std::string& capture_to = "") {
   ws::Params overrides;
   for (const std::string& s : sets) {
     std::string name, error;
@@ -96,22 +96,23 @@ int RunCommand(const std::string& lesson, const std::string& variant,
     }
     overrides[name] = value;
   }
-  ws::RunOptions options;
-  options.preset = preset;
   auto run = ws::RunLesson(lesson, variant, overrides, backend, options);
   if (!run.ok()) {
     std::cerr << "warpscope-cli: " << run.status().message() << "\n";
     // Bad names and values are the user's (2); a failure while running is ours (1).
     const std::string& m = run.status().message();
     const bool user_error =
-        m.find("unknown ") != std::string::npos || m.find(" is outside ") != std::string::npos ||
+        m.find("unknown ") != std::string::npos || m.find(" is outside its range") != std::string::npos ||
         m.find(" must be ") != std::string::npos || m.find("not allowed") != std::string::npos ||
         m.find(" over the limit") != std::string::npos;
     return user_error ? 2 : 1;
   }
   if (!capture_to.empty()) {
     const ws::DeviceQuery q = backend == "cuda" ? ws::QueryDevices() : ws::DeviceQuery{};
-    const ws::GpuDevice* gpu = q.gpus.empty() ? nullptr : &q.gpus.front();
+    const ws::GpuDevice* gpu = nullptr;
+    for (const ws::GpuDevice& g : q.gpus) {
+      if (g.index == options.gpu) gpu = &g;
+    }
     if (ws::Status s = ws::SaveRunAsTrace(*run, gpu, capture_to); !s.ok()) {
       std::cerr << "warpscope-cli: " << s.message() << "\n";
       return 1;
@@ -174,13 +175,26 @@ int main(int argc, char** argv) {
   auto* lessons = cli.add_subcommand("lessons", "List the lessons, their variants and parameters");
   lessons->add_flag("--json", json, "One JSON array");
   auto* run = cli.add_subcommand("run", "Run a lesson and print its per-site figures");
-  std::string lesson, variant, backend = "emu", preset = "hopper";
+  std::string lesson, variant, backend = "emu";
   std::vector<std::string> sets;
+  ws::RunOptions options;
+  // Options of `run` and `capture` that choose how a GPU run is made.
+  auto gpu_options = [&](CLI::App* c) {
+    c->add_option("--gpu", options.gpu, "CUDA device index (default 0; see `devices`)");
+    c->add_option("--record-budget", options.record_budget_bytes,
+                  "Bytes of GPU memory one launch's access records may take (default 1 GiB); "
+                  "past it the launch is marked truncated")
+        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
+    // For profilers and benchmarks: only the uninstrumented build, and how often it is timed.
+    c->add_flag("--uninstrumented", [&](std::int64_t) { options.record = false; })->group("");
+    c->add_option("--timed-runs", options.timed_runs)->check(CLI::Range(1, 1000))->group("");
+  };
   run->add_option("lesson", lesson, "Lesson id (see `lessons`)")->required();
   run->add_option("--variant", variant, "Variant (default: the lesson's first)");
   run->add_option("--set", sets, "Parameter NAME=VALUE (repeatable)");
   run->add_option("--backend", backend, "emu (CPU emulator) or cuda (a GPU)");
-  run->add_option("--preset", preset,
+  gpu_options(run);
+  run->add_option("--preset", options.preset,
                   "Device preset whose limits the emulator enforces (g80, gt200, fermi, turing, "
                   "ampere, hopper)");
   run->add_flag("--json", json, "One JSON object");
@@ -191,7 +205,8 @@ int main(int argc, char** argv) {
   capture->add_option("--variant", variant, "Variant (default: the lesson's first)");
   capture->add_option("--set", sets, "Parameter NAME=VALUE (repeatable)");
   capture->add_option("--backend", backend, "emu (CPU emulator) or cuda (a GPU)");
-  capture->add_option("--preset", preset, "Device preset for the emulator's limits");
+  capture->add_option("--preset", options.preset, "Device preset for the emulator's limits");
+  gpu_options(capture);
   capture->add_option("-o,--output", out, "The trace file to write")->required();
   capture->add_flag("--json", json, "Also print the results as one JSON object");
   auto* show = cli.add_subcommand("show", "Print a trace file's results as `run` prints them");
@@ -226,10 +241,10 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (*layout) return LayoutCommand(layout_kind, lw, lh, tw, th, mw, mh, json);
-  if (*run) return RunCommand(lesson, variant, sets, backend, preset, json);
+  if (*run) return RunCommand(lesson, variant, sets, backend, options, json);
   if (*capture) {
     // The results go to stdout as for `run`; text only with --json absent and stdout a file.
-    return RunCommand(lesson, variant, sets, backend, preset, json, out);
+    return RunCommand(lesson, variant, sets, backend, options, json, out);
   }
   if (*show) {
     auto r = ws::LoadTraceAsRun(trace_path);

@@ -1,5 +1,6 @@
 #include "core/capture.h"
 
+#include "core/report.h"
 #include "warpscope/kernels/catalog.h"
 
 namespace ws {
@@ -45,7 +46,7 @@ TraceContents TraceOfRun(const LessonRun& run, const GpuDevice* gpu, std::time_t
   h["device"] = run.device;
   h["params"] = run.params;
   h["check"] = {{"ok", run.check.ok}, {"message", run.check.message}};
-  h["timing"] = {{"kind", run.timing.kind}, {"ms", run.timing.ms}, {"note", run.timing.note}};
+  h["timing"] = TimingJson(run.timing);
   h["metrics"] = run.metrics;
   if (gpu != nullptr)
     h["gpu"] = GpuJson(*gpu);
@@ -77,9 +78,7 @@ Result<LessonRun> RunOfTrace(TraceContents c, const std::filesystem::path& file)
     run.params = h.at("params").get<Params>();
     run.check = {h.at("check").at("ok").get<bool>(),
                  h.at("check").at("message").get<std::string>()};
-    run.timing = {h.at("timing").at("kind").get<std::string>(),
-                  h.at("timing").at("ms").get<double>(),
-                  h.at("timing").at("note").get<std::string>()};
+    run.timing = TimingFromJson(h.at("timing"));
     run.metrics = h.value("metrics", nlohmann::json::object());
     cap.captured_at = h.at("captured_at").get<std::string>();
     cap.source_file = h.value("source_file", "");

@@ -1,5 +1,6 @@
 #include "core/report.h"
 
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
@@ -16,6 +17,32 @@ double Round(double v, int digits = 4) {
 }
 
 }  // namespace
+
+nlohmann::json TimingJson(const Timing& t) {
+  nlohmann::json j = {{"kind", t.kind}, {"ms", Round(t.ms, 6)}, {"note", t.note}};
+  if (t.record_ms > 0) {
+    j["capture"] = {{"count_ms", Round(t.count_ms, 6)},
+                    {"record_ms", Round(t.record_ms, 6)},
+                    {"overhead", t.ms > 0 ? nlohmann::json(Round(t.record_ms / t.ms)) : nullptr},
+                    {"records", t.records},
+                    {"record_bytes", t.record_bytes},
+                    {"records_per_s", std::round(t.records / (t.record_ms / 1e3))}};
+  }
+  return j;
+}
+
+Timing TimingFromJson(const nlohmann::json& j) {
+  Timing t{j.at("kind").get<std::string>(), j.at("ms").get<double>(),
+           j.at("note").get<std::string>()};
+  if (j.contains("capture")) {
+    const nlohmann::json& c = j.at("capture");
+    t.count_ms = c.at("count_ms").get<double>();
+    t.record_ms = c.at("record_ms").get<double>();
+    t.records = c.at("records").get<std::uint64_t>();
+    t.record_bytes = c.at("record_bytes").get<std::uint64_t>();
+  }
+  return t;
+}
 
 nlohmann::json ParamsJson(const LessonRun& run) {
   nlohmann::json p = nlohmann::json::object();
@@ -41,8 +68,7 @@ nlohmann::json LessonRunJson(const LessonRun& run) {
   j["device"] = run.device;
   j["params"] = ParamsJson(run);
   j["lesson_metrics"] = run.metrics;
-  j["timing"] = {
-      {"kind", run.timing.kind}, {"ms", Round(run.timing.ms, 6)}, {"note", run.timing.note}};
+  j["timing"] = TimingJson(run.timing);
   j["check"] = {{"ok", run.check.ok}, {"message", run.check.message}};
   if (run.capture)
     j["capture"] = {{"file", run.capture->file}, {"captured_at", run.capture->captured_at}};
@@ -94,8 +120,7 @@ nlohmann::json LessonRunJson(const LessonRun& run) {
                              {"mean_wait", Round(b.MeanWait())},
                              {"time_unit", t.time_unit}});
   }
-  j["timing"] = {
-      {"kind", run.timing.kind}, {"ms", Round(run.timing.ms, 6)}, {"note", run.timing.note}};
+  j["timing"] = TimingJson(run.timing);
   j["check"] = {{"ok", run.check.ok}, {"message", run.check.message}};
   j["records"] = {{"accesses", t.stats.access_records},
                   {"barriers", t.stats.barrier_records},
@@ -169,6 +194,12 @@ std::string LessonRunText(const LessonRun& run) {
   if (!run.metrics.empty()) o << "\nlesson figures:\n" << MetricsText(run.metrics);
   o << "\ntime: " << run.timing.ms << " ms (" << run.timing.kind << ": " << run.timing.note
     << ")\n";
+  if (run.timing.record_ms > 0) {
+    o << "recording: " << run.timing.records << " records (" << run.timing.record_bytes
+      << " bytes) in " << run.timing.record_ms << " ms";
+    if (run.timing.ms > 0) o << ", " << run.timing.record_ms / run.timing.ms << "x the time above";
+    o << "; counting pass " << run.timing.count_ms << " ms\n";
+  }
   o << "output: " << (run.check.ok ? "correct" : "WRONG") << " (" << run.check.message << ")\n";
   return o.str();
 }

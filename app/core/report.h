@@ -10,6 +10,9 @@
 namespace ws {
 
 nlohmann::json LessonRunJson(const LessonRun& run);
+// A run's timing, with what recording cost when it was a GPU capture; and back.
+nlohmann::json TimingJson(const Timing& t);
+Timing TimingFromJson(const nlohmann::json& j);
 std::string LessonRunText(const LessonRun& run);
 nlohmann::json LessonsJson();
 std::string LessonsText();

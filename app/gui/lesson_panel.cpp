@@ -91,7 +91,8 @@ std::string LessonPanel::OpenTrace(const std::string& path) {
 void LessonPanel::SetGpuIndex(int index) {
   if (index == gpu_index_) return;
   gpu_index_ = index;
-  if (use_gpu_ && !showing_trace_) Rerun();
+  // GPU runs, and the occupancy calculator (its "gpu" device is the picked GPU), follow the pick.
+  if ((use_gpu_ || lesson_ == "occupancy") && !showing_trace_) Rerun();
 }
 
 void LessonPanel::StepLesson(int delta) {

@@ -30,6 +30,9 @@ Ui::Ui(Settings* settings, std::filesystem::path config_dir, DeviceQuery devices
     if (p->id() == "lesson") p = std::make_unique<LessonPanel>(&session_, devices_);
   }
   panels_.push_back(std::make_unique<DevicePanel>(&session_, devices_, lesson_panel()));
+  // A build with the CUDA runner on a machine where it cannot run says why, once, in one line.
+  if (devices_.cuda_built && devices_.gpus.empty())
+    Notify("No GPU: " + devices_.why_no_gpu + ". Lessons run on the CPU emulator.", false);
 }
 
 LessonPanel* Ui::lesson_panel() {

@@ -14,6 +14,23 @@ std::string Describe(const char* call, cudaError_t err) {
          ")";
 }
 
+std::string CudaVersion(int v) {
+  return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+}
+
+// One line for the user: no device, no driver, or a driver older than this build's toolkit.
+std::string WhyNoGpu(cudaError_t err) {
+  if (err == cudaErrorNoDevice) return "no CUDA GPU was found";
+  int driver = 0;
+  (void)cudaDriverGetVersion(&driver);  // 0 when no driver is installed
+  if (err == cudaErrorInsufficientDriver) {
+    if (driver == 0) return "no NVIDIA driver is installed";
+    return "the NVIDIA driver supports CUDA " + CudaVersion(driver) + ", older than the CUDA " +
+           CudaVersion(CUDART_VERSION) + " this build needs: update the driver";
+  }
+  return Describe("cudaGetDeviceCount", err);
+}
+
 int Attribute(cudaDeviceAttr attr, int device) {
   int value = 0;
   if (cudaDeviceGetAttribute(&value, attr, device) != cudaSuccess) return 0;
@@ -29,11 +46,7 @@ DeviceQuery QueryDevices() {
   const cudaError_t err = cudaGetDeviceCount(&count);
   if (err != cudaSuccess) {
     (void)cudaGetLastError();  // clear the sticky-free error so later calls start clean
-    q.why_no_gpu =
-        err == cudaErrorNoDevice ? "no CUDA GPU was found"
-        : err == cudaErrorInsufficientDriver
-            ? "no usable NVIDIA driver was found (" + Describe("cudaGetDeviceCount", err) + ")"
-            : Describe("cudaGetDeviceCount", err);
+    q.why_no_gpu = WhyNoGpu(err);
     return q;
   }
   for (int i = 0; i < count; ++i) {

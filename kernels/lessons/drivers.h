@@ -12,6 +12,7 @@
 
 #include "bank_stride.cuh"
 #include "copy.cuh"
+#include "fault.cuh"
 #include "transpose.cuh"
 #include "warpscope/kernels/lesson_api.h"
 
@@ -158,6 +159,18 @@ Status RunTranspose(B& b, const std::string& variant, const Params& p, OutputChe
 namespace ws::lessons {
 
 // The entry point each backend instantiates.
+// fault (hidden) -----------------------------------------------------------------------------
+template <typename B>
+Status RunFault(B& b, const Params& p, OutputCheck* check) {
+  auto out = b.template Alloc<float>("out", 32);
+  const int distance = static_cast<int>(p.at("distance"));
+  Status s = WS_LAUNCH(b, writePastTheEnd, (Dim3{1, 1, 1}), (Dim3{32, 1, 1}), 0, out, distance);
+  if (!s.ok()) return s;
+  *check = {false, "the kernel wrote " + std::to_string(distance) +
+                       " floats past its array and did not fault"};
+  return {};
+}
+
 template <typename B>
 Status RunLessonOn(B& b, const std::string& lesson, const std::string& variant, const Params& p,
                    OutputCheck* check, nlohmann::json* metrics) {
@@ -173,6 +186,7 @@ Status RunLessonOn(B& b, const std::string& lesson, const std::string& variant, 
   if (lesson == "atomics") return RunAtomics(b, p, check, metrics);
   if (lesson == "reverse") return RunReverse(b, variant, p, check, metrics);
   if (lesson == "texture-2d") return RunTexture2D(b, variant, p, check, metrics);
+  if (lesson == "fault") return RunFault(b, p, check);
   return Status::Error("no driver for lesson '" + lesson + "'");
 }
 

@@ -5,7 +5,8 @@
 using ws::Global;
 using ws::Texture2D;
 
-__device__ int clampTo(int v, int lo, int hi) {
+// static: this header is compiled into two GPU builds (recorded and plain) of one program.
+static __device__ int clampTo(int v, int lo, int hi) {
   return v < lo ? lo : (v > hi ? hi : v);
 }
 

@@ -257,6 +257,16 @@ std::vector<LessonInfo> MakeCatalogue() {
        "watch which limit binds.",
        "",
        {}});
+  v.push_back({"fault",
+               "A kernel that faults (for tests)",
+               {{"write-past-end", "every thread writes `distance` floats past a 32-float array"}},
+               {{"distance", 1 << 30, 0, 1 << 30, 1, "floats past the array's end"}},
+               "Hidden: the tests' way to make a kernel fault. The emulator's bounds check names "
+               "the line and the thread; a GPU faults with an illegal address, the runner resets "
+               "it, and the next run works.",
+               "fault.cuh",
+               lesson_sources::kFaultCuh,
+               /*hidden=*/true});
   return v;
 }
 
@@ -266,15 +276,26 @@ std::string Names(const std::vector<std::string>& names) {
   return s;
 }
 
-}  // namespace
-
-const std::vector<LessonInfo>& Lessons() {
+const std::vector<LessonInfo>& AllLessons() {
   static const std::vector<LessonInfo> catalogue = MakeCatalogue();
   return catalogue;
 }
 
+}  // namespace
+
+const std::vector<LessonInfo>& Lessons() {
+  static const std::vector<LessonInfo> visible = [] {
+    std::vector<LessonInfo> v;
+    for (const LessonInfo& l : AllLessons()) {
+      if (!l.hidden) v.push_back(l);
+    }
+    return v;
+  }();
+  return visible;
+}
+
 const LessonInfo* FindLesson(const std::string& id) {
-  for (const LessonInfo& l : Lessons()) {
+  for (const LessonInfo& l : AllLessons()) {
     if (l.id == id) return &l;
   }
   return nullptr;
@@ -352,7 +373,7 @@ Result<LessonRun> RunLesson(const std::string& id, const std::string& variant_in
   RunOptions opts = options;
   if (id == "picture") opts.keep_all_blocks = true;  // its figures are per block
   if (id == "occupancy") {
-    if (Status o = RunOccupancyLesson(params, &run); !o.ok())
+    if (Status o = RunOccupancyLesson(params, options.gpu, &run); !o.ok())
       return Status::Error(id + ": " + o.message());
     return run;
   }

@@ -8,10 +8,14 @@ namespace ws {
 
 Status RunLessonEmu(const std::string& id, const std::string& variant, const Params& params,
                     const RunOptions& options, const DevicePreset& preset, LessonRun* run);
-// The occupancy calculator (no kernel, no backend).
-Status RunOccupancyLesson(const Params& params, LessonRun* run);
+// The occupancy calculator (no kernel, no backend); device "gpu" is GPU `gpu`.
+Status RunOccupancyLesson(const Params& params, int gpu, LessonRun* run);
 // Without the CUDA runner this says so.
 Status RunLessonCuda(const std::string& id, const std::string& variant, const Params& params,
                      const RunOptions& options, LessonRun* run);
+// The uninstrumented build: the lesson's launches (shapes, no records), output check and the
+// last launch's median time.
+Status TimeLessonCuda(const std::string& id, const std::string& variant, const Params& params,
+                      const RunOptions& options, LessonRun* run);
 
 }  // namespace ws

@@ -12,12 +12,17 @@ namespace {
 const char* const kDevices[] = {"cc1.0", "cc1.3", "cc2.0", "cc3.5",
                                 "cc7.0", "cc8.0", "cc9.0", "gpu"};
 
-// The real GPU's limits from cudaGetDeviceProperties; allocation units as on compute 7.0+.
-Result<OccupancyDevice> GpuOccupancyDevice() {
+// The picked GPU's limits from cudaGetDeviceProperties; allocation units as on compute 7.0+.
+Result<OccupancyDevice> GpuOccupancyDevice(int index) {
   const DeviceQuery q = QueryDevices();
   if (q.gpus.empty())
     return Status::Error("device = gpu needs a GPU, and there is none: " + q.why_no_gpu);
-  const GpuDevice& g = q.gpus.front();
+  auto it = std::find_if(q.gpus.begin(), q.gpus.end(),
+                         [&](const GpuDevice& g) { return g.index == index; });
+  if (it == q.gpus.end())
+    return Status::Error("device = gpu: GPU " + std::to_string(index) +
+                         " does not exist; this machine has " + std::to_string(q.gpus.size()));
+  const GpuDevice& g = *it;
   OccupancyDevice d = *FindOccupancyDevice(g.cc_major >= 9   ? "cc9.0"
                                            : g.cc_major >= 8 ? "cc8.0"
                                                              : "cc7.0");
@@ -41,10 +46,10 @@ nlohmann::json Point(const std::string& x_name, int x, const Result<OccupancyRes
 
 }  // namespace
 
-Status RunOccupancyLesson(const Params& p, LessonRun* run) {
+Status RunOccupancyLesson(const Params& p, int gpu, LessonRun* run) {
   const long long device_index = p.at("device");
   const std::string device_name = kDevices[std::clamp<long long>(device_index, 0, 7)];
-  auto device = device_name == "gpu" ? GpuOccupancyDevice() : FindOccupancyDevice(device_name);
+  auto device = device_name == "gpu" ? GpuOccupancyDevice(gpu) : FindOccupancyDevice(device_name);
   if (!device.ok()) return device.status();
   const OccupancyDevice& d = *device;
   const OccupancyInput in{static_cast<int>(p.at("threads")), static_cast<int>(p.at("registers")),

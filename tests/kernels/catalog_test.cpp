@@ -69,6 +69,17 @@ TEST(Catalog, PresetLimitsApply) {
             std::string::npos);
 }
 
+TEST(Catalog, TheFaultLessonIsHiddenAndTheEmulatorNamesItsBadWrite) {
+  for (const LessonInfo& l : Lessons()) EXPECT_NE(l.id, "fault");
+  ASSERT_NE(FindLesson("fault"), nullptr);
+  auto r = RunLesson("fault", "", {}, "emu", {});
+  ASSERT_FALSE(r.ok());
+  // Thread 0 writes out[0 + 2^30] into a 32-float array (fault.cuh, line 10).
+  EXPECT_NE(r.status().message().find("index 1073741824 is outside the"), std::string::npos)
+      << r.status().message();
+  EXPECT_NE(r.status().message().find("line 10"), std::string::npos) << r.status().message();
+}
+
 TEST(Catalog, SourceLineIsTrimmed) {
   EXPECT_EQ(SourceLine("a\n  b c  \nd", 2), "b c");
   EXPECT_EQ(SourceLine("a\nb", 1), "a");

@@ -17,9 +17,12 @@ struct LessonInfo {
   std::string explanation;  // 3-6 sentences: what to look at, what to change
   std::string source_file;  // the kernel file the student reads, e.g. "transpose.cuh"
   std::string_view source;  // its text, exactly as compiled
+  bool hidden = false;       // for tests: runs by id, but is not in Lessons()
 };
 
+// The lessons a student picks from (hidden ones left out).
 const std::vector<LessonInfo>& Lessons();
+// Any lesson by id, hidden ones included (the "fault" lesson: a kernel that faults on purpose).
 const LessonInfo* FindLesson(const std::string& id);
 
 // Fills in defaults, checks every name and value (the message names what is allowed), runs the

@@ -1,8 +1,9 @@
-// The GPU as a backend for lesson drivers (include from .cu files only). A launch runs three
-// times: a counting pass sizes each thread's record slots, a recording pass fills them (no
-// atomics: each thread appends to its own slots, in program order), and timed passes with
-// recording off measure the kernel with CUDA events. The records then go through the same site
-// table and analyses as the emulator's.
+// The GPU as a backend for lesson drivers (include from .cu files only). It works in one of two
+// modes. kRecord (the instrumented build) runs each launch twice: a counting pass sizes each
+// warp's event range and each thread's barrier slots, and a recording pass fills them (see
+// ws_cuda_record_format.h); the records then go through the same site table and analyses as the
+// emulator's. kTimeOnly (the uninstrumented build, WS_PLAIN_BUILD) runs a warm-up and then times
+// RunOptions::timed_runs runs with CUDA events; the median is the lesson's measured time.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "warpscope/kernels/gpu_records.h"
 #include "warpscope/kernels/lesson_api.h"
 #include "warpscope/kernels/site_table.h"
 #include "warpscope/kernels/ws_cuda.h"
@@ -26,9 +28,19 @@ inline Status CudaCheck(cudaError_t e, const char* call, const char* file, int l
 }
 #define WS_CUDA(call) ::ws::CudaCheck((call), #call, __FILE__, __LINE__)
 
+// What the recording of the last launch cost (kRecord mode).
+struct CaptureCost {
+  double count_ms = 0, record_ms = 0;  // the two passes, CUDA events
+  std::uint64_t records = 0;           // access and barrier records decoded
+  std::uint64_t record_bytes = 0;      // bytes the recording pass wrote
+};
+
 class CudaBackend {
  public:
-  explicit CudaBackend(const RunOptions& options) : options_(options) {}
+  enum Mode { kRecord, kTimeOnly };
+
+  explicit CudaBackend(const RunOptions& options, Mode mode = kRecord)
+      : options_(options), mode_(mode) {}
   ~CudaBackend() {
     for (cudaTextureObject_t t : textures_) cudaDestroyTextureObject(t);
     for (cudaArray_t a : arrays_) cudaFreeArray(a);
@@ -96,7 +108,9 @@ class CudaBackend {
   }
 
   const std::string& device() const { return device_; }
-  double last_ms() const { return last_ms_; }
+  double last_ms() const { return last_ms_; }                       // kTimeOnly: last launch
+  const std::vector<double>& launch_ms() const { return launch_ms_; }  // kTimeOnly: each launch
+  const CaptureCost& capture_cost() const { return capture_; }      // kRecord: last launch
 
   template <typename T>
   Global<T> Alloc(const std::string& name, std::size_t count) {
@@ -151,13 +165,27 @@ class CudaBackend {
     if (p != nullptr) allocations_.push_back(p);
     return static_cast<T*>(p);
   }
-  LaunchTrace Convert(const std::string& kernel, Dim3 grid, Dim3 block, std::uint32_t shared_bytes,
-                      const std::vector<unsigned long long>& abase,
-                      const std::vector<unsigned long long>& afill,
-                      const std::vector<dev::RawAccess>& acc,
-                      const std::vector<unsigned long long>& bbase,
-                      const std::vector<unsigned long long>& bfill,
-                      const std::vector<dev::RawBarrier>& bar);
+  template <typename F>
+  Status TimeLaunch(const std::string& kernel, Dim3 grid, Dim3 block, std::uint32_t shared_bytes,
+                    F& launch);
+  template <typename F>
+  Status RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 block, std::uint32_t shared_bytes,
+                      F& launch);
+  void PlanRanges(Dim3 grid, std::uint32_t wpb, const std::vector<unsigned long long>& wcount,
+                  const std::vector<unsigned long long>& bcount, GpuCapture* c) const;
+  // After a failed launch: a fault (an illegal address, say) leaves the CUDA context unusable
+  // for every later call, so the device is reset and this backend forgets what it allocated.
+  void Recover() {
+    (void)cudaGetLastError();
+    if (cudaDeviceSynchronize() == cudaSuccess) return;
+    cudaDeviceReset();
+    (void)cudaGetLastError();
+    allocations_.clear();
+    arrays_.clear();
+    textures_.clear();
+    user_buffers_.clear();
+    recovered_ = true;
+  }
 
   struct DeviceBuffer {
     void* ptr;
@@ -185,6 +213,7 @@ class CudaBackend {
   }
 
   RunOptions options_;
+  Mode mode_;
   DevicePreset preset_;
   std::vector<DeviceBuffer> user_buffers_;
   std::vector<cudaArray_t> arrays_;
@@ -195,6 +224,9 @@ class CudaBackend {
   std::vector<LaunchTrace> launches_;
   Status status_;
   double last_ms_ = 0;
+  std::vector<double> launch_ms_;
+  CaptureCost capture_;
+  bool recovered_ = false;
 };
 
 template <typename F>
@@ -204,89 +236,32 @@ Status CudaBackend::Launch(const std::string& kernel, Dim3 grid, Dim3 block,
   if (!status_.ok()) return status_;
   if (Status s = CheckLaunch(preset_, grid, block, shared_bytes + dynamic_shared_bytes); !s.ok())
     return Status::Error(kernel + ": " + s.message());
-  const std::size_t threads = grid.count() * block.count();
-  const std::size_t scratch_mark = allocations_.size();  // freed when this launch is done
+  const Status s = mode_ == kTimeOnly ? TimeLaunch(kernel, grid, block, shared_bytes, launch)
+                                      : RecordLaunch(kernel, grid, block, shared_bytes, launch);
+  if (s.ok()) return s;
+  Recover();
+  if (!recovered_) return s;
+  return Status::Error(s.message() +
+                       ". The kernel faulted on the GPU, which has been reset; the next run "
+                       "starts afresh");
+}
+
+template <typename F>
+Status CudaBackend::TimeLaunch(const std::string& kernel, Dim3 grid, Dim3 block,
+                               std::uint32_t shared_bytes, F& launch) {
   const std::vector<void*> snapshot = SnapshotBuffers();
-  auto* acursor = DeviceArray<unsigned long long>(threads);
-  auto* bcursor = DeviceArray<unsigned long long>(threads);
-  auto* abase_d = DeviceArray<unsigned long long>(threads + 1);
-  auto* bbase_d = DeviceArray<unsigned long long>(threads + 1);
-  auto* overflow = DeviceArray<unsigned int>(1);
-  if (!status_.ok()) return status_;
-  Keep(WS_CUDA(cudaMemset(acursor, 0, threads * 8)));
-  Keep(WS_CUDA(cudaMemset(bcursor, 0, threads * 8)));
-  Keep(WS_CUDA(cudaMemset(overflow, 0, 4)));
-  dev::RecorderState st{};
-  st.threads_per_block = static_cast<unsigned int>(block.count());
-  st.access_cursor = acursor;
-  st.barrier_cursor = bcursor;
-  st.access_base = abase_d;
-  st.barrier_base = bbase_d;
-  st.overflow = overflow;
-
-  // Pass 1: count each thread's records.
-  st.mode = dev::kCount;
-  Keep(WS_CUDA(launch(st)));
-  Keep(WS_CUDA(cudaDeviceSynchronize()));
-  if (!status_.ok()) return Status::Error(kernel + ": " + status_.message());
-  std::vector<unsigned long long> acount(threads), bcount(threads);
-  Keep(WS_CUDA(cudaMemcpy(acount.data(), acursor, threads * 8, cudaMemcpyDeviceToHost)));
-  Keep(WS_CUDA(cudaMemcpy(bcount.data(), bcursor, threads * 8, cudaMemcpyDeviceToHost)));
-  std::vector<unsigned long long> abase(threads + 1, 0), bbase(threads + 1, 0);
-  for (std::size_t t = 0; t < threads; ++t) {
-    abase[t + 1] = abase[t] + acount[t];
-    bbase[t + 1] = bbase[t] + bcount[t];
-  }
-  auto* acc_d = DeviceArray<dev::RawAccess>(abase[threads]);
-  auto* bar_d = DeviceArray<dev::RawBarrier>(bbase[threads]);
-  if (!status_.ok()) return status_;
-  Keep(WS_CUDA(cudaMemcpy(abase_d, abase.data(), (threads + 1) * 8, cudaMemcpyHostToDevice)));
-  Keep(WS_CUDA(cudaMemcpy(bbase_d, bbase.data(), (threads + 1) * 8, cudaMemcpyHostToDevice)));
-  Keep(WS_CUDA(cudaMemset(acursor, 0, threads * 8)));
-  Keep(WS_CUDA(cudaMemset(bcursor, 0, threads * 8)));
-
-  // Pass 2: record into each thread's own slots, from the same starting memory.
-  RestoreBuffers(snapshot);
-  st.mode = dev::kRecord;
-  st.accesses = acc_d;
-  st.barriers = bar_d;
-  Keep(WS_CUDA(launch(st)));
-  Keep(WS_CUDA(cudaDeviceSynchronize()));
-  if (!status_.ok()) return Status::Error(kernel + ": " + status_.message());
-  std::vector<dev::RawAccess> acc(abase[threads]);
-  std::vector<dev::RawBarrier> bar(bbase[threads]);
-  unsigned int overflowed = 0;
-  if (!acc.empty())
-    Keep(WS_CUDA(cudaMemcpy(acc.data(), acc_d, acc.size() * sizeof(dev::RawAccess),
-                            cudaMemcpyDeviceToHost)));
-  if (!bar.empty())
-    Keep(WS_CUDA(cudaMemcpy(bar.data(), bar_d, bar.size() * sizeof(dev::RawBarrier),
-                            cudaMemcpyDeviceToHost)));
-  Keep(WS_CUDA(cudaMemcpy(&overflowed, overflow, 4, cudaMemcpyDeviceToHost)));
-  // A thread that wrote fewer records than it counted (its path changed) leaves slots unfilled:
-  // convert only what was written and say the trace is incomplete.
-  std::vector<unsigned long long> afill(threads), bfill(threads);
-  Keep(WS_CUDA(cudaMemcpy(afill.data(), acursor, threads * 8, cudaMemcpyDeviceToHost)));
-  Keep(WS_CUDA(cudaMemcpy(bfill.data(), bcursor, threads * 8, cudaMemcpyDeviceToHost)));
-  bool incomplete = false;
-  for (std::size_t i = 0; i < threads; ++i) {
-    incomplete |= afill[i] != acount[i] || bfill[i] != bcount[i];
-    afill[i] = std::min(afill[i], acount[i]);
-    bfill[i] = std::min(bfill[i], bcount[i]);
-  }
-
-  // Timed passes, recording off: one warm-up, then the median of five.
-  st.mode = dev::kOff;
   cudaEvent_t start = nullptr, stop = nullptr;
   Keep(WS_CUDA(cudaEventCreate(&start)));
   Keep(WS_CUDA(cudaEventCreate(&stop)));
-  RestoreBuffers(snapshot);
-  Keep(WS_CUDA(launch(st)));
+  dev::RecorderState off{};
+  off.mode = dev::kOff;
+  Keep(WS_CUDA(launch(off)));  // warm-up (loads the module, fills the caches' tags)
+  Keep(WS_CUDA(cudaDeviceSynchronize()));
   std::vector<float> ms;
-  for (int i = 0; i < 5 && status_.ok(); ++i) {
+  for (int i = 0; i < std::max(options_.timed_runs, 1) && status_.ok(); ++i) {
     RestoreBuffers(snapshot);  // the output left behind is that of one run
     Keep(WS_CUDA(cudaEventRecord(start)));
-    Keep(WS_CUDA(launch(st)));
+    Keep(WS_CUDA(launch(off)));
     Keep(WS_CUDA(cudaEventRecord(stop)));
     Keep(WS_CUDA(cudaEventSynchronize(stop)));
     float t = 0;
@@ -298,117 +273,178 @@ Status CudaBackend::Launch(const std::string& kernel, Dim3 grid, Dim3 block,
   for (void* c : snapshot) {
     if (c != nullptr) cudaFree(c);
   }
-  for (std::size_t i = scratch_mark; i < allocations_.size(); ++i) cudaFree(allocations_[i]);
-  allocations_.resize(scratch_mark);
   if (!status_.ok()) return Status::Error(kernel + ": " + status_.message());
   std::sort(ms.begin(), ms.end());
   last_ms_ = ms.empty() ? 0 : ms[ms.size() / 2];
-
-  LaunchTrace t = Convert(kernel, grid, block, shared_bytes, abase, afill, acc, bbase, bfill, bar);
-  t.truncated = overflowed != 0 || incomplete;
-  launches_.push_back(std::move(t));
-  return {};
-}
-
-inline LaunchTrace CudaBackend::Convert(
-    const std::string& kernel, Dim3 grid, Dim3 block, std::uint32_t shared_bytes,
-    const std::vector<unsigned long long>& abase, const std::vector<unsigned long long>& afill,
-    const std::vector<dev::RawAccess>& acc, const std::vector<unsigned long long>& bbase,
-    const std::vector<unsigned long long>& bfill, const std::vector<dev::RawBarrier>& bar) {
   LaunchTrace t;
   t.kernel = kernel;
   t.grid = grid;
   t.block = block;
   t.shared_bytes = shared_bytes;
   t.buffers = buffers_;
-  t.time_unit = "ns";
-  std::vector<std::uint64_t> keys;
-  for (std::size_t g = 0; g < afill.size(); ++g) {  // written slots only
-    for (unsigned long long i = abase[g]; i < abase[g] + afill[g]; ++i) keys.push_back(acc[i].key);
-  }
-  SiteTable table = BuildSiteTable(keys);
-  t.sites = table.sites;
-  std::map<std::uint32_t, std::uint16_t> barrier_ids;
-  std::uint64_t t0 = ~0ull;
-  std::vector<dev::RawBarrier> written;
-  for (std::size_t g = 0; g < bfill.size(); ++g) {
-    for (unsigned long long i = bbase[g]; i < bbase[g] + bfill[g]; ++i) written.push_back(bar[i]);
-  }
-  for (const auto& b : written) {
-    barrier_ids.emplace(b.line, 0);
-    t0 = std::min(t0, b.arrival_ns);
-  }
-  // Access times are %globaltimer's low 32 bits: unwrap each to the 64-bit time nearest a
-  // reference (the first barrier arrival, else the first access), valid within +-2.1 s of it.
-  std::uint64_t ref = t0;
-  if (ref == ~0ull) {
-    for (std::size_t g = 0; g < afill.size() && ref == ~0ull; ++g) {
-      if (afill[g] > 0) ref = (1ull << 32) | acc[abase[g]].time;
+  launches_.push_back(std::move(t));
+  launch_ms_.push_back(last_ms_);
+  return {};
+}
+
+template <typename F>
+Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 block,
+                                 std::uint32_t shared_bytes, F& launch) {
+  const std::size_t threads = grid.count() * block.count();
+  const std::uint32_t wpb = static_cast<std::uint32_t>((block.count() + 31) / 32);
+  const std::size_t warps = grid.count() * wpb;
+  const std::size_t scratch_mark = allocations_.size();  // freed when this launch is done
+  const std::vector<void*> snapshot = SnapshotBuffers();
+  auto* wcursor = DeviceArray<unsigned long long>(warps);
+  auto* wbase_d = DeviceArray<unsigned long long>(warps + 1);
+  auto* bcursor = DeviceArray<unsigned long long>(threads);
+  auto* bbase_d = DeviceArray<unsigned long long>(threads + 1);
+  auto* overflow = DeviceArray<unsigned int>(1);
+  cudaEvent_t start = nullptr, stop = nullptr;
+  Keep(WS_CUDA(cudaEventCreate(&start)));
+  Keep(WS_CUDA(cudaEventCreate(&stop)));
+  auto free_scratch = [&] {
+    if (start != nullptr) cudaEventDestroy(start);
+    if (stop != nullptr) cudaEventDestroy(stop);
+    for (void* c : snapshot) {
+      if (c != nullptr) cudaFree(c);
     }
-  }
-  auto unwrap = [ref](std::uint32_t low) {
-    std::uint64_t full = (ref & ~0xffffffffull) | low;
-    if (full > ref + (1ull << 31))
-      full -= 1ull << 32;
-    else if (full + (1ull << 31) < ref)
-      full += 1ull << 32;
-    return full;
+    for (std::size_t i = scratch_mark; i < allocations_.size(); ++i) cudaFree(allocations_[i]);
+    allocations_.resize(scratch_mark);
   };
-  for (std::size_t g = 0; g < afill.size(); ++g) {
-    for (unsigned long long i = abase[g]; i < abase[g] + afill[g]; ++i)
-      t0 = std::min(t0, unwrap(acc[i].time));
+  // Runs one pass and returns its time in ms (CUDA events).
+  auto pass = [&](const dev::RecorderState& st) {
+    float t = 0;
+    Keep(WS_CUDA(cudaEventRecord(start)));
+    Keep(WS_CUDA(launch(st)));
+    Keep(WS_CUDA(cudaEventRecord(stop)));
+    Keep(WS_CUDA(cudaEventSynchronize(stop)));
+    if (status_.ok()) Keep(WS_CUDA(cudaEventElapsedTime(&t, start, stop)));
+    return static_cast<double>(t);
+  };
+  if (!status_.ok()) {
+    free_scratch();
+    return status_;
   }
-  for (auto& [line, id] : barrier_ids) {
-    id = static_cast<std::uint16_t>(t.barrier_sites.size());
-    t.barrier_sites.push_back({line, ""});
+  Keep(WS_CUDA(cudaMemset(wcursor, 0, warps * 8)));
+  Keep(WS_CUDA(cudaMemset(bcursor, 0, threads * 8)));
+  Keep(WS_CUDA(cudaMemset(overflow, 0, 4)));
+  dev::RecorderState st{};
+  st.threads_per_block = static_cast<unsigned int>(block.count());
+  st.warps_per_block = wpb;
+  st.warp_cursor = wcursor;
+  st.warp_base = wbase_d;
+  st.barrier_cursor = bcursor;
+  st.barrier_base = bbase_d;
+  st.overflow = overflow;
+
+  // Pass 1: count each warp's event words and each thread's barrier records.
+  st.mode = dev::kCount;
+  capture_.count_ms = pass(st);
+  GpuCapture c;
+  c.kernel = kernel;
+  c.grid = grid;
+  c.block = block;
+  c.shared_bytes = shared_bytes;
+  c.buffers = buffers_;
+  std::vector<unsigned long long> wcount(warps), bcount(threads);
+  Keep(WS_CUDA(cudaMemcpy(wcount.data(), wcursor, warps * 8, cudaMemcpyDeviceToHost)));
+  Keep(WS_CUDA(cudaMemcpy(bcount.data(), bcursor, threads * 8, cudaMemcpyDeviceToHost)));
+  if (!status_.ok()) {
+    free_scratch();
+    return Status::Error(kernel + ": " + status_.message());
   }
-  t.stats.Resize(t.sites.size(), t.barrier_sites.size());
-  // The analyses need the site table indexed as the records are (canonical ids already).
-  const std::uint32_t tpb = static_cast<std::uint32_t>(block.count());
-  std::vector<std::uint32_t> keep = options_.keep_blocks;
-  if (grid.count() * tpb <= LaunchTrace::kMaxActivityThreads)
-    t.thread_active.assign(grid.count() * tpb, 0);
-  for (std::uint64_t b = 0; b < grid.count(); ++b) {
-    BlockRecords rec;
-    rec.block = static_cast<std::uint32_t>(b);
-    for (std::uint32_t th = 0; th < tpb; ++th) {
-      const std::size_t g = b * tpb + th;
-      std::vector<std::pair<std::uint64_t, std::uint32_t>> counts;
-      for (unsigned long long i = abase[g]; i < abase[g] + afill[g]; ++i) {
-        const dev::RawAccess& r = acc[i];
-        auto it =
-            std::find_if(counts.begin(), counts.end(), [&](auto& c) { return c.first == r.key; });
-        if (it == counts.end()) it = counts.insert(counts.end(), {r.key, 0});
-        rec.accesses.push_back({r.offset, it->second++,
-                                static_cast<std::uint32_t>(unwrap(r.time) - t0),
-                                static_cast<std::uint16_t>(th), table.id_of_key[r.key]});
-      }
-      std::map<std::uint32_t, std::uint32_t> bcounts;
-      for (unsigned long long i = bbase[g]; i < bbase[g] + bfill[g]; ++i) {
-        const dev::RawBarrier& r = bar[i];
-        rec.barriers.push_back({r.arrival_ns - t0, r.departure_ns - t0, bcounts[r.line]++,
-                                static_cast<std::uint16_t>(th), barrier_ids[r.line], r.sm});
-      }
+  PlanRanges(grid, wpb, wcount, bcount, &c);
+  auto* words_d = DeviceArray<unsigned int>(c.warp_base.back());
+  auto* bar_d = DeviceArray<dev::RawBarrier>(c.barrier_base.back());
+  if (words_d != nullptr) Keep(WS_CUDA(cudaMemset(words_d, 0, c.warp_base.back() * 4)));
+  Keep(WS_CUDA(cudaMemcpy(wbase_d, c.warp_base.data(), (warps + 1) * 8, cudaMemcpyHostToDevice)));
+  Keep(WS_CUDA(
+      cudaMemcpy(bbase_d, c.barrier_base.data(), (threads + 1) * 8, cudaMemcpyHostToDevice)));
+  Keep(WS_CUDA(cudaMemset(wcursor, 0, warps * 8)));
+  Keep(WS_CUDA(cudaMemset(bcursor, 0, threads * 8)));
+
+  // Pass 2: record, from the same starting memory.
+  RestoreBuffers(snapshot);
+  st.mode = dev::kRecord;
+  st.words = words_d;
+  st.barriers = bar_d;
+  if (status_.ok()) capture_.record_ms = pass(st);
+  c.words.resize(c.warp_base.back());
+  c.barriers.resize(c.barrier_base.back());
+  c.warp_used.resize(warps);
+  c.barrier_used.resize(threads);
+  unsigned int overflowed = 0;
+  if (!c.words.empty())
+    Keep(WS_CUDA(cudaMemcpy(c.words.data(), words_d, c.words.size() * 4, cudaMemcpyDeviceToHost)));
+  if (!c.barriers.empty())
+    Keep(WS_CUDA(cudaMemcpy(c.barriers.data(), bar_d, c.barriers.size() * sizeof(dev::RawBarrier),
+                            cudaMemcpyDeviceToHost)));
+  Keep(WS_CUDA(cudaMemcpy(c.warp_used.data(), wcursor, warps * 8, cudaMemcpyDeviceToHost)));
+  Keep(WS_CUDA(cudaMemcpy(c.barrier_used.data(), bcursor, threads * 8, cudaMemcpyDeviceToHost)));
+  Keep(WS_CUDA(cudaMemcpy(&overflowed, overflow, 4, cudaMemcpyDeviceToHost)));
+  free_scratch();
+  if (!status_.ok()) return Status::Error(kernel + ": " + status_.message());
+  c.overflowed = overflowed != 0;
+  capture_.record_bytes = 0;
+  for (std::size_t w = 0; w < warps; ++w)
+    capture_.record_bytes += 4 * std::min<std::uint64_t>(c.warp_used[w], c.warp_base[w + 1] - c.warp_base[w]);
+  for (std::size_t g = 0; g < threads; ++g)
+    capture_.record_bytes += sizeof(dev::RawBarrier) *
+        std::min<std::uint64_t>(c.barrier_used[g], c.barrier_base[g + 1] - c.barrier_base[g]);
+  KeepBlocks keep{options_.keep_blocks, options_.keep_all_blocks};
+  LaunchTrace t = DecodeGpuCapture(c, keep);
+  capture_.records = t.stats.access_records + t.stats.barrier_records;
+  launches_.push_back(std::move(t));
+  return {};
+}
+
+// Each warp gets the words it counted plus a margin (lanes that ran together on the counting
+// pass may split into more events on the recording pass), and each thread its barrier slots;
+// past the byte budget, ranges are given to the kept blocks' warps first, then in order, and
+// a warp left without room records nothing (its launch is marked truncated).
+inline void CudaBackend::PlanRanges(Dim3 grid, std::uint32_t wpb,
+                                    const std::vector<unsigned long long>& wcount,
+                                    const std::vector<unsigned long long>& bcount,
+                                    GpuCapture* c) const {
+  const std::size_t warps = wcount.size(), threads = bcount.size();
+  c->barrier_base.assign(threads + 1, 0);
+  for (std::size_t g = 0; g < threads; ++g) c->barrier_base[g + 1] = c->barrier_base[g] + bcount[g];
+  std::uint64_t left = options_.record_budget_bytes;
+  const std::uint64_t barrier_bytes = c->barrier_base.back() * sizeof(dev::RawBarrier);
+  left = left > barrier_bytes ? left - barrier_bytes : 0;
+  std::vector<std::uint64_t> size(warps, 0);
+  auto give = [&](std::size_t w) {
+    if (size[w] != 0 || wcount[w] == 0) return;
+    const std::uint64_t want = wcount[w] + wcount[w] / 4 + 2 * dev::kAffineEventWords;
+    if (want * 4 <= left) {
+      size[w] = want;
+      left -= want * 4;
     }
-    if (!t.thread_active.empty()) {
-      for (const AccessRecord& a : rec.accesses) t.thread_active[b * tpb + a.thread] = 1;
-      for (const BarrierRecord& r : rec.barriers) t.thread_active[b * tpb + r.thread] = 1;
-    }
-    const bool kept =
-        options_.keep_all_blocks || std::find(keep.begin(), keep.end(), rec.block) != keep.end();
-    if (kept) t.blocks.push_back(rec);
-    AnalyzeBlock(rec.accesses, rec.barriers, t.sites, t.buffers, tpb, &t.stats);
+  };
+  for (std::uint32_t b : options_.keep_blocks) {
+    if (b < grid.count())
+      for (std::uint32_t k = 0; k < wpb; ++k) give(std::size_t{b} * wpb + k);
   }
-  return t;
+  for (std::size_t w = 0; w < warps; ++w) give(w);
+  c->warp_base.assign(warps + 1, 0);
+  for (std::size_t w = 0; w < warps; ++w) c->warp_base[w + 1] = c->warp_base[w] + size[w];
 }
 
 }  // namespace ws
 
+// `launch(state)` sets the translation unit's recorder state (instrumented build only) and
+// launches the kernel.
+#if defined(WS_PLAIN_BUILD)
+#define WS_SET_RECORDER_STATE(state) ((void)(state), cudaSuccess)
+#else
+#define WS_SET_RECORDER_STATE(state) cudaMemcpyToSymbol(ws_recorder_state, &(state), sizeof(state))
+#endif
 #define WS_LAUNCH_DYNAMIC(backend, kernel, grid, block, shared_bytes, dynamic_bytes, ...)   \
   (backend).Launch(                                                                         \
       #kernel, grid, block, shared_bytes, dynamic_bytes,                                    \
       [&](const ::ws::dev::RecorderState& ws_st_) {                                         \
-        cudaError_t ws_e_ = cudaMemcpyToSymbol(ws_recorder_state, &ws_st_, sizeof ws_st_);  \
+        cudaError_t ws_e_ = WS_SET_RECORDER_STATE(ws_st_);                                  \
         if (ws_e_ != cudaSuccess) return ws_e_;                                             \
         kernel<<<dim3((grid).x, (grid).y, (grid).z), dim3((block).x, (block).y, (block).z), \
                  (dynamic_bytes)>>>(__VA_ARGS__);                                           \

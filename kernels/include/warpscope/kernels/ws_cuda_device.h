@@ -1,82 +1,104 @@
-// The GPU's side of ws_cuda.h: accesses and barriers append raw records to device buffers that
-// the CUDA runner prepared. Each thread owns a contiguous slot range (sized by a first, counting
-// pass), so no atomics are needed and the records come back in each thread's program order.
+// The GPU's side of ws_cuda.h: accesses and barriers write raw records into device buffers that
+// the CUDA runner prepared (format: ws_cuda_record_format.h). Accesses go into per-warp word
+// ranges, barriers into per-thread slot ranges; both are sized by a first, counting pass.
+//
+// With WS_PLAIN_BUILD defined (the uninstrumented build the timings come from) nothing is
+// recorded, __syncthreads() is the plain barrier and kernels get internal linkage, so that the
+// same kernels can be compiled once with and once without recording into one program. For the
+// same reason a lesson header's __device__ helper functions must be static (or templates).
 #pragma once
 
 #include <cstdint>
 
-namespace ws::dev {
-
-struct RawAccess {  // 16 bytes; the thread is implied by the slot
-  std::uint64_t key;
-  std::uint32_t offset;
-  std::uint32_t time;  // %globaltimer's low 32 bits (ns); the host unwraps them
-};
-
-struct RawBarrier {          // 24 bytes
-  std::uint64_t arrival_ns;  // %globaltimer
-  std::uint64_t departure_ns;
-  std::uint32_t line;
-  std::uint32_t sm;  // %smid
-};
-
-enum RecorderMode : int { kOff = 0, kCount = 1, kRecord = 2 };
-
-struct RecorderState {
-  int mode;
-  unsigned int threads_per_block;
-  unsigned long long* access_cursor;      // [thread]: count (pass 1) or next slot index (pass 2)
-  const unsigned long long* access_base;  // [thread + 1]
-  RawAccess* accesses;
-  unsigned long long* barrier_cursor;
-  const unsigned long long* barrier_base;
-  RawBarrier* barriers;
-  unsigned int* overflow;  // set to 1 if a slot range was too small (never overwrites)
-};
-
-}  // namespace ws::dev
+#include "warpscope/kernels/ws_cuda_record_format.h"
 
 // The launch's dynamic shared memory (extern __shared__), sized by <<<grid, block, bytes>>>.
 extern __shared__ __align__(16) unsigned char ws_dynamic_shared[];
+
+#if defined(WS_PLAIN_BUILD)
+
+#undef __global__
+#define __global__ static __location__(global)
+
+namespace ws::dev {
+__device__ __forceinline__ void RecordAccess(std::uint64_t, std::uint32_t) {}
+}  // namespace ws::dev
+
+#else
 
 // One per translation unit (no relocatable device code): the runner sets it before each launch.
 static __constant__ ws::dev::RecorderState ws_recorder_state;
 
 namespace ws::dev {
 
-// The "memory" clobber keeps the read where it is written: a departure stamp must not move
-// above the __syncthreads() before it.
+// The "memory" clobber keeps the read where it is written; see SyncThreads for the case where
+// that was not enough.
 __device__ __forceinline__ std::uint64_t GlobalTimer() {
   std::uint64_t t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t) : : "memory");
   return t;
 }
 
-__device__ __forceinline__ unsigned long long GlobalThread() {
-  const unsigned long long block = blockIdx.x + static_cast<unsigned long long>(gridDim.x) *
-                                                    (blockIdx.y + gridDim.y * blockIdx.z);
-  const unsigned int tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-  return block * ws_recorder_state.threads_per_block + tid;
-}
-
-__device__ __forceinline__ void RecordAccess(std::uint64_t key, std::uint32_t offset) {
-  const RecorderState& r = ws_recorder_state;
-  if (r.mode == kOff) return;
-  const unsigned long long t = GlobalThread();
-  const unsigned long long k = r.access_cursor[t]++;
-  if (r.mode == kCount) return;
-  const unsigned long long slot = r.access_base[t] + k;
-  if (slot < r.access_base[t + 1]) {
-    r.accesses[slot] = RawAccess{key, offset, static_cast<std::uint32_t>(GlobalTimer())};
-  } else {
-    *r.overflow = 1;
-  }
+__device__ __forceinline__ std::uint32_t LaneId() {
+  std::uint32_t lane;
+  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+  return lane;
 }
 
 __device__ __forceinline__ std::uint32_t SmId() {
   std::uint32_t sm;
   asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
   return sm;
+}
+
+__device__ __forceinline__ unsigned long long LinearBlock() {
+  return blockIdx.x +
+         static_cast<unsigned long long>(gridDim.x) * (blockIdx.y + gridDim.y * blockIdx.z);
+}
+
+__device__ __forceinline__ unsigned int LinearThread() {
+  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+
+// One event per group of lanes that run this access together with the same site key. The
+// leader (lowest lane) reserves the group's words and writes the header; in a general event
+// each lane writes its own offset.
+__device__ __forceinline__ void RecordAccess(std::uint64_t key, std::uint32_t offset) {
+  const RecorderState& r = ws_recorder_state;
+  if (r.mode == kOff) return;
+  const unsigned active = __activemask();
+  const unsigned group = __match_any_sync(active, key);
+  const unsigned lane = LaneId();
+  const int leader = __ffs(group) - 1;
+  const unsigned rest = group & (group - 1);  // the group without its leader
+  const int second = rest != 0 ? __ffs(rest) - 1 : leader;
+  const unsigned first_offset = __shfl_sync(group, offset, leader);
+  const unsigned step = __shfl_sync(group, offset, second) - first_offset;
+  const unsigned rank = __popc(group & ((1u << lane) - 1u));
+  const bool affine = __all_sync(group, offset == first_offset + rank * step) != 0;
+  const unsigned words = affine ? kAffineEventWords : kEventHeaderWords + __popc(group);
+  const unsigned long long warp =
+      LinearBlock() * r.warps_per_block + LinearThread() / 32u;
+  unsigned long long at = 0;
+  if (static_cast<int>(lane) == leader) at = atomicAdd(&r.warp_cursor[warp], words);
+  if (r.mode == kCount) return;
+  at = r.warp_base[warp] + __shfl_sync(group, at, leader);
+  if (at + words > r.warp_base[warp + 1]) {  // the warp's range is full: record nothing
+    if (static_cast<int>(lane) == leader) *r.overflow = 1;
+    return;
+  }
+  unsigned* w = r.words + at;
+  if (static_cast<int>(lane) == leader) {
+    w[0] = static_cast<std::uint32_t>(key) | (affine ? kEventAffine : 0u);
+    w[1] = static_cast<std::uint32_t>(key >> 32);
+    w[2] = group;
+    w[3] = static_cast<std::uint32_t>(GlobalTimer());
+    if (affine) {
+      w[4] = first_offset;
+      w[5] = step;
+    }
+  }
+  if (!affine) w[kEventHeaderWords + rank] = offset;
 }
 
 __device__ __forceinline__ void SyncThreads(std::uint32_t line) {
@@ -93,7 +115,7 @@ __device__ __forceinline__ void SyncThreads(std::uint32_t line) {
   const int arrived = __syncthreads_count(1);
   std::uint64_t departure = 0;
   if (arrived > 0) departure = GlobalTimer();
-  const unsigned long long t = GlobalThread();
+  const unsigned long long t = LinearBlock() * r.threads_per_block + LinearThread();
   const unsigned long long k = r.barrier_cursor[t]++;
   if (r.mode == kCount) return;
   const unsigned long long slot = r.barrier_base[t] + k;
@@ -107,3 +129,5 @@ __device__ __forceinline__ void SyncThreads(std::uint32_t line) {
 }  // namespace ws::dev
 
 #define __syncthreads() ::ws::dev::SyncThreads(__LINE__)
+
+#endif  // WS_PLAIN_BUILD

@@ -1,0 +1,178 @@
+#include "warpscope/kernels/gpu_records.h"
+
+#include <algorithm>
+#include <bit>
+#include <map>
+#include <utility>
+
+#include "warpscope/kernels/site_table.h"
+
+namespace ws {
+namespace {
+
+struct Event {
+  std::uint64_t key;
+  std::uint32_t mask, time;
+  const std::uint32_t* words;  // the event's first word
+  bool affine;
+  std::uint32_t size;  // words
+
+  std::uint32_t Offset(std::uint32_t rank) const {
+    return affine ? words[4] + rank * words[5] : words[dev::kEventHeaderWords + rank];
+  }
+};
+
+// Walks warp `w`'s events, calling f(event) for each one that is whole.
+template <typename F>
+void ForEachEvent(const GpuCapture& c, std::size_t w, F&& f) {
+  const std::uint64_t begin = c.warp_base[w];
+  const std::uint64_t end = begin + std::min(c.warp_used[w], c.warp_base[w + 1] - begin);
+  std::uint64_t at = begin;
+  while (at + dev::kEventHeaderWords <= end) {
+    const std::uint32_t* p = c.words.data() + at;
+    Event e{(std::uint64_t{p[1]} << 32) | (p[0] & ~dev::kEventAffine), p[2], p[3], p,
+            (p[0] & dev::kEventAffine) != 0, 0};
+    if (e.mask == 0) break;  // never written
+    e.size = e.affine ? dev::kAffineEventWords
+                      : dev::kEventHeaderWords + static_cast<std::uint32_t>(std::popcount(e.mask));
+    if (at + e.size > end) break;
+    f(e);
+    at += e.size;
+  }
+}
+
+// %globaltimer's low 32 bits, unwrapped to the 64-bit time nearest `ref` (valid within +-2.1 s).
+std::uint64_t Unwrap(std::uint64_t ref, std::uint32_t low) {
+  std::uint64_t full = (ref & ~0xffffffffull) | low;
+  if (full > ref + (1ull << 31))
+    full -= 1ull << 32;
+  else if (full + (1ull << 31) < ref)
+    full += 1ull << 32;
+  return full;
+}
+
+}  // namespace
+
+std::uint32_t EncodeWarpEvent(std::uint64_t key, std::uint32_t lane_mask, std::uint32_t time,
+                              const std::vector<std::uint32_t>& lane_offsets,
+                              std::vector<std::uint32_t>* words) {
+  const std::uint32_t step = lane_offsets.size() > 1 ? lane_offsets[1] - lane_offsets[0] : 0;
+  bool affine = !lane_offsets.empty();
+  for (std::uint32_t k = 0; k < lane_offsets.size(); ++k)
+    affine = affine && lane_offsets[k] == lane_offsets[0] + k * step;
+  words->push_back(static_cast<std::uint32_t>(key) | (affine ? dev::kEventAffine : 0u));
+  words->push_back(static_cast<std::uint32_t>(key >> 32));
+  words->push_back(lane_mask);
+  words->push_back(time);
+  if (affine) {
+    words->push_back(lane_offsets[0]);
+    words->push_back(step);
+    return dev::kAffineEventWords;
+  }
+  words->insert(words->end(), lane_offsets.begin(), lane_offsets.end());
+  return dev::kEventHeaderWords + static_cast<std::uint32_t>(lane_offsets.size());
+}
+
+LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep) {
+  LaunchTrace t;
+  t.kernel = c.kernel;
+  t.grid = c.grid;
+  t.block = c.block;
+  t.shared_bytes = c.shared_bytes;
+  t.buffers = c.buffers;
+  t.time_unit = "ns";
+  t.truncated = c.overflowed;
+  const std::uint32_t tpb = static_cast<std::uint32_t>(c.block.count());
+  const std::uint32_t wpb = (tpb + 31) / 32;
+  const std::size_t warps = c.grid.count() * wpb;
+  const std::size_t threads = c.grid.count() * tpb;
+  if (c.warp_base.size() != warps + 1 || c.warp_used.size() != warps ||
+      c.barrier_base.size() != threads + 1 || c.barrier_used.size() != threads ||
+      c.warp_base.back() > c.words.size() || c.barrier_base.back() > c.barriers.size()) {
+    t.truncated = true;  // inconsistent buffers: keep nothing rather than read past them
+    return t;
+  }
+
+  // The site table and the clock's origin, from every event and barrier.
+  std::vector<std::uint64_t> keys;
+  std::uint64_t first_arrival = ~0ull;
+  std::uint32_t first_low = 0;
+  bool any_event = false;
+  for (std::size_t w = 0; w < warps; ++w) {
+    ForEachEvent(c, w, [&](const Event& e) {
+      if (keys.empty() || keys.back() != e.key) keys.push_back(e.key);
+      if (!any_event) first_low = e.time;
+      any_event = true;
+    });
+  }
+  std::map<std::uint32_t, std::uint16_t> barrier_ids;
+  for (std::size_t g = 0; g < threads; ++g) {
+    t.truncated |= c.barrier_used[g] > c.barrier_base[g + 1] - c.barrier_base[g];
+    const std::uint64_t n = std::min(c.barrier_used[g], c.barrier_base[g + 1] - c.barrier_base[g]);
+    for (std::uint64_t i = c.barrier_base[g]; i < c.barrier_base[g] + n; ++i) {
+      barrier_ids.emplace(c.barriers[i].line, 0);
+      first_arrival = std::min(first_arrival, c.barriers[i].arrival_ns);
+    }
+  }
+  const SiteTable table = BuildSiteTable(keys);
+  t.sites = table.sites;
+  for (auto& [line, id] : barrier_ids) {
+    id = static_cast<std::uint16_t>(t.barrier_sites.size());
+    t.barrier_sites.push_back({line, ""});
+  }
+  t.stats.Resize(t.sites.size(), t.barrier_sites.size());
+  // Access times share the barriers' clock: unwrapped near the first arrival (else the first
+  // event), then everything is measured from the earliest record.
+  const std::uint64_t ref = first_arrival != ~0ull ? first_arrival : (1ull << 32) | first_low;
+  std::uint64_t t0 = first_arrival;
+  for (std::size_t w = 0; w < warps; ++w)
+    ForEachEvent(c, w, [&](const Event& e) { t0 = std::min(t0, Unwrap(ref, e.time)); });
+
+  if (threads <= LaunchTrace::kMaxActivityThreads) t.thread_active.assign(threads, 0);
+  std::vector<std::vector<std::pair<std::uint64_t, std::uint32_t>>> runs(tpb);  // per thread
+  BlockRecords rec;
+  for (std::uint64_t b = 0; b < c.grid.count(); ++b) {
+    rec.block = static_cast<std::uint32_t>(b);
+    rec.accesses.clear();
+    rec.barriers.clear();
+    for (auto& r : runs) r.clear();
+    for (std::uint32_t wib = 0; wib < wpb; ++wib) {
+      ForEachEvent(c, b * wpb + wib, [&](const Event& e) {
+        const auto site = table.id_of_key.find(e.key);
+        const auto time = static_cast<std::uint32_t>(Unwrap(ref, e.time) - t0);
+        std::uint32_t rank = 0;
+        for (std::uint32_t m = e.mask; m != 0; m &= m - 1, ++rank) {
+          const std::uint32_t thread = wib * 32 + static_cast<std::uint32_t>(std::countr_zero(m));
+          if (thread >= tpb) break;  // lanes past the block's last thread do not exist
+          auto& seen = runs[thread];  // how often this thread ran this site before
+          auto it = std::find_if(seen.begin(), seen.end(), [&](auto& s) { return s.first == e.key; });
+          if (it == seen.end()) it = seen.insert(seen.end(), {e.key, 0});
+          rec.accesses.push_back({e.Offset(rank), it->second++, time,
+                                  static_cast<std::uint16_t>(thread), site->second});
+        }
+      });
+    }
+    for (std::uint32_t th = 0; th < tpb; ++th) {
+      const std::size_t g = b * tpb + th;
+      const std::uint64_t n =
+          std::min(c.barrier_used[g], c.barrier_base[g + 1] - c.barrier_base[g]);
+      std::map<std::uint32_t, std::uint32_t> passes;
+      for (std::uint64_t i = c.barrier_base[g]; i < c.barrier_base[g] + n; ++i) {
+        const dev::RawBarrier& r = c.barriers[i];
+        rec.barriers.push_back({r.arrival_ns - t0, r.departure_ns - t0, passes[r.line]++,
+                                static_cast<std::uint16_t>(th), barrier_ids[r.line], r.sm});
+      }
+    }
+    if (!t.thread_active.empty()) {
+      for (const AccessRecord& a : rec.accesses) t.thread_active[b * tpb + a.thread] = 1;
+      for (const BarrierRecord& r : rec.barriers) t.thread_active[b * tpb + r.thread] = 1;
+    }
+    const bool kept = keep.all || std::find(keep.blocks.begin(), keep.blocks.end(),
+                                            rec.block) != keep.blocks.end();
+    if (kept) t.blocks.push_back(rec);
+    AnalyzeBlock(rec.accesses, rec.barriers, t.sites, t.buffers, tpb, &t.stats);
+  }
+  return t;
+}
+
+}  // namespace ws
