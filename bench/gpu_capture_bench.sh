@@ -10,6 +10,9 @@ repeats=${2:-5}
 mkdir -p "$out"
 export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu:$PWD/.deps/root/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 cli=./build/headless/app/warpscope-cli
+# Load every kernel when CUDA starts, not at its first launch (lazy loading would put the
+# module load into the counting pass's time).
+export CUDA_MODULE_LOADING=EAGER
 jsonl="$out/capture-bench.jsonl"
 : > "$jsonl"
 run() {  # LABEL ARGS...

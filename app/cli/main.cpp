@@ -178,8 +178,11 @@ int main(int argc, char** argv) {
   std::string lesson, variant, backend = "emu";
   std::vector<std::string> sets;
   ws::RunOptions options;
+  std::vector<std::uint32_t> keep_blocks;
   // Options of `run` and `capture` that choose how a GPU run is made.
   auto gpu_options = [&](CLI::App* c) {
+    c->add_option("--keep-block", keep_blocks,
+                  "Keep the full records of this block (repeatable; default 0 1 2 3)");
     c->add_option("--gpu", options.gpu, "CUDA device index (default 0; see `devices`)");
     c->add_option("--record-budget", options.record_budget_bytes,
                   "Bytes of GPU memory one launch's access records may take (default 1 GiB); "
@@ -232,6 +235,7 @@ int main(int argc, char** argv) {
     std::cerr << "warpscope-cli: " << e.what() << "\n";
     return 2;
   }
+  if (!keep_blocks.empty()) options.keep_blocks = keep_blocks;
   if (*devices) return ListDevices(json);
   if (*lessons) {
     if (json)

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "core/child_run.h"
 #include "warpscope/kernels/catalog.h"
 
 namespace ws {
@@ -61,7 +62,12 @@ void LessonRunner::Loop() {
     if (std::find(options.keep_blocks.begin(), options.keep_blocks.end(), rq.block) ==
         options.keep_blocks.end())
       options.keep_blocks.push_back(rq.block);
-    auto run = RunLesson(rq.lesson, rq.variant, rq.params, rq.backend, options);
+    // GPU runs go to a child process: a kernel that faults ends that process's use of the GPU
+    // (see core/child_run.h), never the app's.
+    const std::filesystem::path cli = rq.backend == "cuda" ? CliNextToThisProgram() : "";
+    auto run = cli.empty()
+                   ? RunLesson(rq.lesson, rq.variant, rq.params, rq.backend, options)
+                   : RunLessonInChild({cli, rq.lesson, rq.variant, rq.backend, rq.params, options});
     if (run.ok()) {
       auto shared = std::make_shared<const LessonRun>(std::move(run).value());
       if (shared->has_launch()) result.view = BuildBlockView(shared->main_launch(), rq.block);

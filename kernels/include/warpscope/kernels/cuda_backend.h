@@ -173,8 +173,10 @@ class CudaBackend {
                       F& launch);
   void PlanRanges(Dim3 grid, std::uint32_t wpb, const std::vector<unsigned long long>& wcount,
                   const std::vector<unsigned long long>& bcount, GpuCapture* c) const;
-  // After a failed launch: a fault (an illegal address, say) leaves the CUDA context unusable
-  // for every later call, so the device is reset and this backend forgets what it allocated.
+  // After a failed launch: a fault (an illegal address, say) leaves the CUDA context unusable.
+  // The device is reset to free its memory, but CUDA keeps the error for the rest of the
+  // process (on an H100 every later call fails with cudaErrorDevicesUnavailable), which is why
+  // the app makes its GPU runs in a child process (app/core/child_run.h).
   void Recover() {
     (void)cudaGetLastError();
     if (cudaDeviceSynchronize() == cudaSuccess) return;
@@ -242,8 +244,8 @@ Status CudaBackend::Launch(const std::string& kernel, Dim3 grid, Dim3 block,
   Recover();
   if (!recovered_) return s;
   return Status::Error(s.message() +
-                       ". The kernel faulted on the GPU, which has been reset; the next run "
-                       "starts afresh");
+                       ". The kernel faulted on the GPU; this process cannot use the GPU again "
+                       "(a new run in a new process can)");
 }
 
 template <typename F>

@@ -1,0 +1,79 @@
+// Runs in a child process (what the app does for GPU runs), here on the emulator so that CI
+// checks them without a GPU: the same figures come back, the child's error is the message, and
+// a run that takes too long is stopped.
+#include "core/child_run.h"
+
+#include <gtest/gtest.h>
+
+#include "warpscope/kernels/catalog.h"
+
+namespace ws {
+namespace {
+
+ChildRunRequest Request(const std::string& lesson, const Params& params) {
+  ChildRunRequest rq;
+  rq.cli = WARPSCOPE_CLI;
+  rq.lesson = lesson;
+  rq.backend = "emu";
+  rq.params = params;
+  return rq;
+}
+
+TEST(ChildRun, AChildsRunHasTheSameFiguresAsOneMadeHere) {
+  ChildRunRequest rq = Request("offset-copy", {{"offset", 1}});
+  rq.options.keep_blocks = {0, 9};
+  auto child = RunLessonInChild(rq);
+  ASSERT_TRUE(child.ok()) << child.status().message();
+  auto here = RunLesson("offset-copy", "", {{"offset", 1}}, "emu", {});
+  ASSERT_TRUE(here.ok());
+  EXPECT_FALSE(child->capture.has_value());  // shown as a live run, not as an opened file
+  EXPECT_EQ(child->lesson, "offset-copy");
+  EXPECT_EQ(child->params.at("offset"), 1);
+  EXPECT_TRUE(child->check.ok);
+  const LaunchTrace& a = child->main_launch();
+  const LaunchTrace& b = here->main_launch();
+  ASSERT_EQ(a.sites.size(), b.sites.size());
+  // 64 blocks x 8 warps, 5 sectors per request at offset 1.
+  EXPECT_EQ(a.stats.sites[0].sectors, 512u * 5);
+  EXPECT_EQ(a.stats.sites[0].sectors, b.stats.sites[0].sectors);
+  ASSERT_EQ(a.blocks.size(), 2u);  // the kept blocks asked for
+  EXPECT_EQ(a.blocks[1].block, 9u);
+}
+
+TEST(ChildRun, TheChildsErrorIsTheMessage) {
+  auto r = RunLessonInChild(Request("fault", {}));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("index 1073741824 is outside the global array"),
+            std::string::npos)
+      << r.status().message();
+  auto bad = RunLessonInChild(Request("offset-copy", {{"offset", 99}}));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(), "offset-copy: offset = 99 is outside its range 0..32");
+}
+
+TEST(ChildRun, ARunThatTakesTooLongIsStopped) {
+  // 8192 x 8192 transpose on the emulator: 64M threads, far longer than 300 ms.
+  ChildRunRequest rq = Request("transpose", {{"width", 8192}, {"height", 8192}});
+  rq.timeout = std::chrono::milliseconds(300);
+  const auto start = std::chrono::steady_clock::now();
+  auto r = RunLessonInChild(rq);
+  const double s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("longer than 0.30 s and was stopped"), std::string::npos)
+      << r.status().message();
+  EXPECT_LT(s, 5.0);
+}
+
+TEST(ChildRun, AMissingProgramIsAMessage) {
+  ChildRunRequest rq = Request("offset-copy", {});
+  rq.cli = "/nonexistent/warpscope-cli";
+  auto r = RunLessonInChild(rq);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("could not start /nonexistent/warpscope-cli"),
+            std::string::npos)
+      << r.status().message();
+}
+
+}  // namespace
+}  // namespace ws
