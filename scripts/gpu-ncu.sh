@@ -54,14 +54,17 @@ for lesson in $lessons; do
   done
 done
 # Per source line, for the lessons with several sites of one kind (ncu's source page).
-for spec in "matmul tiled" "matmul naive" "vecadd chunked" "transpose coalesced" "texture-2d global"; do
+for spec in "matmul tiled" "matmul naive" "vecadd chunked" "transpose coalesced" "texture-2d global" \
+  "divergence by-thread"; do
   set -- $spec
   name="$1--$2"
   timeout 240 "$ncu" --clock-control none --section SourceCounters --import-source yes \
     -o "$dir/$name" -f $cli run "$1" --variant "$2" --backend cuda --uninstrumented --timed-runs 1 \
     > /dev/null 2> "$dir/$name.src.err" &&
-    "$ncu" -i "$dir/$name.ncu-rep" --page source --csv --print-source cuda,sass \
-      > "$dir/$name.source.csv" 2>> "$dir/$name.src.err"
+    "$ncu" -i "$dir/$name.ncu-rep" --page source --csv --print-source cuda \
+      > "$dir/$name.source.csv" 2>> "$dir/$name.src.err" &&
+    "$ncu" -i "$dir/$name.ncu-rep" --page source --csv --print-source sass \
+      > "$dir/$name.sass.csv" 2>> "$dir/$name.src.err"
   rm -f "$dir/$name.ncu-rep"
 done
 tar czf "$out/ncu.tgz" -C "$out" ncu && rm -rf "$dir"

@@ -9,10 +9,21 @@
 #include "src/lesson_entry_points.h"
 
 namespace ws {
+namespace {
+
+// A type of this file's own: the drivers instantiated with it (RunLessonOn<PlainCudaBackend>
+// and the launch lambdas inside) get internal linkage, so the linker cannot merge them with the
+// recorded build's RunLessonOn<CudaBackend>, which launches the recording kernels.
+class PlainCudaBackend : public CudaBackend {
+ public:
+  explicit PlainCudaBackend(const RunOptions& options) : CudaBackend(options, kTimeOnly) {}
+};
+
+}  // namespace
 
 Status TimeLessonCuda(const std::string& id, const std::string& variant, const Params& params,
                       const RunOptions& options, LessonRun* run) {
-  CudaBackend backend(options, CudaBackend::kTimeOnly);
+  PlainCudaBackend backend(options);
   if (Status s = backend.Init(); !s.ok()) return s;
   Status s = lessons::RunLessonOn(backend, id, variant, params, &run->check, &run->metrics);
   if (!s.ok()) return s;
