@@ -53,38 +53,33 @@ def ncu_metrics(path):
     return name, values
 
 
-def source_lines(path, cuh):
-    """Per CUDA line of the lesson's file: sectors, ideal sectors, shared wavefronts (ideal)."""
+def sass_instructions(path):
+    """The first profiled launch's memory instructions: (space, op, executed, sectors, wavefronts)."""
     if not os.path.exists(path):
-        return {}
+        return []
     rows = list(csv.reader(open(path)))
-    out, head, inside, seen = {}, None, False, False
+    out, head, kernels = [], None, 0
     for r in rows:
-        if r and r[0] == "File Path":
-            if seen and inside:
-                break  # the first profiled launch only (later ones repeat it)
-            inside = r[1].endswith("/" + cuh)
-            seen = seen or inside
-            head = None
+        if r and r[0] == "Kernel Name":
+            kernels += 1
+            if kernels > 1:
+                break
             continue
-        if not inside or not r or r[0] == "Function Name":
-            continue
-        if r[0] == "Line No":
+        if r and r[0] == "Address":
             head = r
             continue
-        if head is None or len(r) < len(head) or not r[0].isdigit():
+        if head is None or len(r) < len(head):
             continue
-        def get(h):
+        def num(h):
             if h not in head or r[head.index(h)] in ("", "-"):
                 return 0.0
             return float(r[head.index(h)].replace(",", ""))
-        line = int(r[0])
-        o = out.setdefault(line, {"sectors": 0, "ideal": 0, "wavefronts": 0, "wf_ideal": 0,
-                                  "inst": 0})
-        o["sectors"] += get("L2 Theoretical Sectors Global")
-        o["ideal"] += get("L2 Theoretical Sectors Global Ideal")
-        o["wavefronts"] += get("L1 Wavefronts Shared")
-        o["wf_ideal"] += get("L1 Wavefronts Shared Ideal")
+        space, op = r[head.index("Address Space")], r[head.index("Access Operation")]
+        if space in ("", "-") or num("Instructions Executed") == 0:
+            continue
+        out.append((space.lower(), op.lower(), num("Instructions Executed"),
+                    num("L2 Theoretical Sectors Global"), num("L1 Wavefronts Shared"),
+                    r[head.index("Source")].strip()))
     return out
 
 
@@ -150,32 +145,31 @@ def main(folder):
                          "n/a (constant cache, not the LSU pipe)", count("constant", "load")))
         for kind, req, sec, n in rows:
             summary.append(f"| {lesson} | {kind} | {n} | {req} | {sec} |")
-        # Per line, from ncu's source page, where it was collected.
-        lines = source_lines(f"{folder}/{name}.source.csv", ws.get("source_file", "") or "")
-        if not lines:
-            cuh = {"matmul": "matmul.cuh", "vecadd": "vecadd.cuh", "transpose": "transpose.cuh",
-                   "texture-2d": "texture_2d.cuh"}.get(ws["lesson"])
-            if cuh:
-                lines = source_lines(f"{folder}/{name}.source.csv", cuh)
-        if lines:
-            by_line = {}
-            for s in sites:
-                by_line.setdefault(s["line"], []).append(s)
-            for line in sorted(by_line):
-                ss = by_line[line]
-                wsec = sum(s["sectors"] or 0 for s in ss if s["space"] == "global")
-                wwf = sum(s["wavefronts"] or 0 for s in ss if s["space"] == "shared")
-                h = lines.get(line, {})
-                code = ss[0]["code"].replace("|", "\\|")
-                per_site.append(f"| {lesson} | {line} | `{code}` | {cell(wsec or None, h.get('sectors'))}"
-                                f" | {cell(wwf or None, h.get('wavefronts'))} |")
+        # Per instruction, from ncu's SASS source page, where it was collected: when a kind has
+        # as many instructions as Warpscope has sites, the pairs (requests, sectors) must match.
+        instrs = sass_instructions(f"{folder}/{name}.sass.csv")
+        for space, op in (("global", "load"), ("global", "store"), ("shared", "load"), ("shared", "store")):
+            ss = [s for s in sites if s["space"] == space and s["op"] == op]
+            ii = [i for i in instrs if i[0] == space and i[1] == op]
+            if not ss or not instrs:
+                continue
+            field = "sectors" if space == "global" else "wavefronts"
+            ws_pairs = sorted((s["requests"], s[field]) for s in ss)
+            hw_pairs = sorted((int(i[2]), int(i[3] if space == "global" else i[4])) for i in ii)
+            lines = ", ".join(str(s["line"]) for s in ss)
+            sass = "<br>".join(f"`{i[5]}` {fmt(i[2])} × → {fmt(i[3] if space == 'global' else i[4])}" for i in ii)
+            verdict = ("same pairs" if ws_pairs == hw_pairs else
+                       "differ" if len(ws_pairs) == len(hw_pairs) else
+                       f"{len(ii)} instructions for {len(ss)} sites")
+            per_site.append(f"| {lesson} | {space} {op} | {lines} | "
+                            f"{'; '.join(f'{fmt(r)} → {fmt(v)}' for r, v in ws_pairs)} | {sass} | {verdict} |")
     print("| lesson / variant | kind | sites | requests: Warpscope / ncu | sectors (shared: wavefronts) / ncu |")
     print("|---|---|---|---|---|")
     print("\n".join(summary))
     if per_site:
-        print("\n\nPer source line (ncu's source page, SourceCounters section):\n")
-        print("| lesson / variant | line | code | global sectors: Warpscope / ncu | shared wavefronts: Warpscope / ncu |")
-        print("|---|---|---|---|---|")
+        print("\n\nPer site against per SASS instruction (ncu's source page, SourceCounters section):\n")
+        print("| lesson / variant | kind | site lines | Warpscope: requests → sectors or wavefronts, per site | ncu: instruction, executed → sectors or wavefronts | |")
+        print("|---|---|---|---|---|---|")
         print("\n".join(per_site))
 
 

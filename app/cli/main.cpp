@@ -101,10 +101,11 @@ int RunCommand(const std::string& lesson, const std::string& variant,
     std::cerr << "warpscope-cli: " << run.status().message() << "\n";
     // Bad names and values are the user's (2); a failure while running is ours (1).
     const std::string& m = run.status().message();
-    const bool user_error =
-        m.find("unknown ") != std::string::npos || m.find(" is outside its range") != std::string::npos ||
-        m.find(" must be ") != std::string::npos || m.find("not allowed") != std::string::npos ||
-        m.find(" over the limit") != std::string::npos;
+    const bool user_error = m.find("unknown ") != std::string::npos ||
+                            m.find(" is outside its range") != std::string::npos ||
+                            m.find(" must be ") != std::string::npos ||
+                            m.find("not allowed") != std::string::npos ||
+                            m.find(" over the limit") != std::string::npos;
     return user_error ? 2 : 1;
   }
   if (!capture_to.empty()) {

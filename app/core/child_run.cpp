@@ -48,8 +48,15 @@ std::filesystem::path CliNextToThisProgram() {
 
 Result<LessonRun> RunLessonInChild(const ChildRunRequest& rq) {
   const std::filesystem::path trace = TempTrace();
-  std::vector<std::string> args = {rq.cli.string(), "capture", rq.lesson, "--backend", rq.backend,
-                                   "-o", trace.string(), "--gpu", std::to_string(rq.options.gpu),
+  std::vector<std::string> args = {rq.cli.string(),
+                                   "capture",
+                                   rq.lesson,
+                                   "--backend",
+                                   rq.backend,
+                                   "-o",
+                                   trace.string(),
+                                   "--gpu",
+                                   std::to_string(rq.options.gpu),
                                    "--record-budget",
                                    std::to_string(rq.options.record_budget_bytes)};
   if (!rq.variant.empty()) args.insert(args.end(), {"--variant", rq.variant});
@@ -63,7 +70,8 @@ Result<LessonRun> RunLessonInChild(const ChildRunRequest& rq) {
 
   int err_pipe[2];
   if (pipe2(err_pipe, O_CLOEXEC) != 0)
-    return Status::Error("could not start warpscope-cli: pipe: " + std::system_category().message(errno));
+    return Status::Error("could not start warpscope-cli: pipe: " +
+                         std::system_category().message(errno));
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);

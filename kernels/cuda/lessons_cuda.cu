@@ -38,8 +38,10 @@ Status RunLessonCuda(const std::string& id, const std::string& variant, const Pa
   // The same driver again on the uninstrumented kernels, for the time; its output must agree.
   if (Status s = TimeLessonCuda(id, variant, params, options, &timed); !s.ok()) return s;
   if (timed.check.ok != run->check.ok)
-    return Status::Error("the uninstrumented build's output check differs from the recorded "
-                         "build's: " + timed.check.message);
+    return Status::Error(
+        "the uninstrumented build's output check differs from the recorded "
+        "build's: " +
+        timed.check.message);
   run->timing.kind = timed.timing.kind;
   run->timing.ms = timed.timing.ms;
   run->timing.note = timed.timing.note;

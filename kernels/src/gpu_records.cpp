@@ -30,8 +30,12 @@ void ForEachEvent(const GpuCapture& c, std::size_t w, F&& f) {
   std::uint64_t at = begin;
   while (at + dev::kEventHeaderWords <= end) {
     const std::uint32_t* p = c.words.data() + at;
-    Event e{(std::uint64_t{p[1]} << 32) | (p[0] & ~dev::kEventAffine), p[2], p[3], p,
-            (p[0] & dev::kEventAffine) != 0, 0};
+    Event e{(std::uint64_t{p[1]} << 32) | (p[0] & ~dev::kEventAffine),
+            p[2],
+            p[3],
+            p,
+            (p[0] & dev::kEventAffine) != 0,
+            0};
     if (e.mask == 0) break;  // never written
     e.size = e.affine ? dev::kAffineEventWords
                       : dev::kEventHeaderWords + static_cast<std::uint32_t>(std::popcount(e.mask));
@@ -143,9 +147,10 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep) {
         std::uint32_t rank = 0;
         for (std::uint32_t m = e.mask; m != 0; m &= m - 1, ++rank) {
           const std::uint32_t thread = wib * 32 + static_cast<std::uint32_t>(std::countr_zero(m));
-          if (thread >= tpb) break;  // lanes past the block's last thread do not exist
+          if (thread >= tpb) break;   // lanes past the block's last thread do not exist
           auto& seen = runs[thread];  // how often this thread ran this site before
-          auto it = std::find_if(seen.begin(), seen.end(), [&](auto& s) { return s.first == e.key; });
+          auto it =
+              std::find_if(seen.begin(), seen.end(), [&](auto& s) { return s.first == e.key; });
           if (it == seen.end()) it = seen.insert(seen.end(), {e.key, 0});
           rec.accesses.push_back({e.Offset(rank), it->second++, time,
                                   static_cast<std::uint16_t>(thread), site->second});
@@ -160,15 +165,16 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep) {
       for (std::uint64_t i = c.barrier_base[g]; i < c.barrier_base[g] + n; ++i) {
         const dev::RawBarrier& r = c.barriers[i];
         rec.barriers.push_back({r.arrival_ns - t0, r.departure_ns - t0, passes[r.line]++,
-                                static_cast<std::uint16_t>(th), barrier_ids[r.line], r.sm});
+                                static_cast<std::uint16_t>(th), barrier_ids[r.line], r.sm,
+                                r.wait_cycles});
       }
     }
     if (!t.thread_active.empty()) {
       for (const AccessRecord& a : rec.accesses) t.thread_active[b * tpb + a.thread] = 1;
       for (const BarrierRecord& r : rec.barriers) t.thread_active[b * tpb + r.thread] = 1;
     }
-    const bool kept = keep.all || std::find(keep.blocks.begin(), keep.blocks.end(),
-                                            rec.block) != keep.blocks.end();
+    const bool kept = keep.all || std::find(keep.blocks.begin(), keep.blocks.end(), rec.block) !=
+                                      keep.blocks.end();
     if (kept) t.blocks.push_back(rec);
     AnalyzeBlock(rec.accesses, rec.barriers, t.sites, t.buffers, tpb, &t.stats);
   }

@@ -57,8 +57,7 @@ TEST(ChildRun, ARunThatTakesTooLongIsStopped) {
   rq.timeout = std::chrono::milliseconds(300);
   const auto start = std::chrono::steady_clock::now();
   auto r = RunLessonInChild(rq);
-  const double s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("longer than 0.30 s and was stopped"), std::string::npos)
       << r.status().message();

@@ -92,3 +92,29 @@ TEST(GpuCapture, TheOccupancyCalculatorsGpuIsThePickedOne) {
 
 }  // namespace
 }  // namespace ws
+
+namespace ws {
+namespace {
+
+TEST(GpuCapture, BarrierWaitsAreStampedInNanosecondsAndInCycles) {
+  REQUIRE_GPU();
+  // barrier lesson, uneven work (skew 100): early threads wait tens of microseconds.
+  auto r = RunLesson("barrier", "uneven", {{"threads", 128}, {"skew", 100}}, "cuda", {});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  const LaunchTrace& t = r->main_launch();
+  ASSERT_FALSE(t.blocks.empty());
+  int long_waits = 0;
+  for (const BarrierRecord& b : t.blocks[0].barriers) {
+    const double ns = static_cast<double>(b.departure - b.arrival);
+    if (ns < 10000) continue;
+    ++long_waits;
+    // clock64() counts the SM's cycles: between 0.5 and 3 GHz on any GPU we build for.
+    const double ghz = b.wait_cycles / ns;
+    EXPECT_GT(ghz, 0.5) << "thread " << b.thread;
+    EXPECT_LT(ghz, 3.0) << "thread " << b.thread;
+  }
+  EXPECT_GT(long_waits, 0);
+}
+
+}  // namespace
+}  // namespace ws

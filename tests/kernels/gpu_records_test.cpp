@@ -55,10 +55,10 @@ TEST(GpuRecords, AnAffineEventIsTwoWordsOfOffsetsAndAGeneralOneAWordPerLane) {
 TEST(GpuRecords, EventsBecomeEachLanesRecordsWithItsOffsetAndIteration) {
   // Block of 40 threads: warp 0 full, warp 1 lanes 0..7 (threads 32..39).
   std::vector<std::uint32_t> w0, w1;
-  ws::EncodeWarpEvent(kLoad, ~0u, 100, Offsets(32, 0, 4), &w0);       // in[t]
-  ws::EncodeWarpEvent(kLoad, ~0u, 200, Offsets(32, 128, 4), &w0);     // in[t + 32]: iteration 1
+  ws::EncodeWarpEvent(kLoad, ~0u, 100, Offsets(32, 0, 4), &w0);    // in[t]
+  ws::EncodeWarpEvent(kLoad, ~0u, 200, Offsets(32, 128, 4), &w0);  // in[t + 32]: iteration 1
   std::vector<std::uint32_t> scattered = Offsets(32, 0, 4);
-  std::reverse(scattered.begin(), scattered.end());                  // out[31 - t]
+  std::reverse(scattered.begin(), scattered.end());  // out[31 - t]
   ws::EncodeWarpEvent(kStore, ~0u, 300, scattered, &w0);
   ws::EncodeWarpEvent(kLoad, 0xffu, 150, Offsets(8, 256, 4), &w1);
   ws::GpuCapture c = OneBlock(40, {w0, w1});
@@ -107,10 +107,10 @@ TEST(GpuRecords, AFullRangeLosesOnlyItsTailAndTheLaunchSaysTruncated) {
   ws::EncodeWarpEvent(kLoad, ~0u, 1, Offsets(32, 0, 4), &w);   // 6 words
   ws::EncodeWarpEvent(kStore, ~0u, 2, Offsets(32, 0, 4), &w);  // 6 more, did not fit
   ws::GpuCapture c = OneBlock(32, {w});
-  c.warp_base[1] = 9;           // room for 9 words: the second event was not written...
+  c.warp_base[1] = 9;  // room for 9 words: the second event was not written...
   c.words.resize(9);
   std::fill(c.words.begin() + 6, c.words.end(), 0u);  // ...so those words are still zero
-  c.warp_used[0] = 12;          // what the warp tried to reserve
+  c.warp_used[0] = 12;                                // what the warp tried to reserve
   c.overflowed = true;
   const ws::LaunchTrace t = ws::DecodeGpuCapture(c, {{0}, false});
   EXPECT_TRUE(t.truncated);
@@ -129,11 +129,10 @@ TEST(GpuRecords, BuffersThatDoNotMatchTheLaunchAreNotRead) {
 TEST(GpuRecords, BarrierTimesShareTheAccessesClock) {
   std::vector<std::uint32_t> w;
   const std::uint64_t arrival = (5ull << 32) + 1000;  // a 64-bit %globaltimer value
-  ws::EncodeWarpEvent(kLoad, ~0u, static_cast<std::uint32_t>(arrival - 400), Offsets(32, 0, 4),
-                      &w);
+  ws::EncodeWarpEvent(kLoad, ~0u, static_cast<std::uint32_t>(arrival - 400), Offsets(32, 0, 4), &w);
   ws::GpuCapture c = OneBlock(32, {w});
   for (std::uint32_t th = 0; th < 32; ++th) {
-    c.barriers.push_back({arrival + th, arrival + 500, 20, 3});
+    c.barriers.push_back({arrival + th, arrival + 500, 20, 3, 1000 - th, 0});
     c.barrier_base[th + 1] = th + 1;
     c.barrier_used[th] = 1;
   }
@@ -144,6 +143,7 @@ TEST(GpuRecords, BarrierTimesShareTheAccessesClock) {
   EXPECT_EQ(t.blocks[0].barriers[0].arrival, 400u);
   EXPECT_EQ(t.blocks[0].barriers[31].arrival, 431u);
   EXPECT_EQ(t.blocks[0].barriers[31].sm, 3u);
+  EXPECT_EQ(t.blocks[0].barriers[31].wait_cycles, 1000u - 31);
   EXPECT_EQ(t.stats.barriers[0].max_skew, 31u);
 }
 

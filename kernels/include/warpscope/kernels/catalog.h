@@ -17,7 +17,7 @@ struct LessonInfo {
   std::string explanation;  // 3-6 sentences: what to look at, what to change
   std::string source_file;  // the kernel file the student reads, e.g. "transpose.cuh"
   std::string_view source;  // its text, exactly as compiled
-  bool hidden = false;       // for tests: runs by id, but is not in Lessons()
+  bool hidden = false;      // for tests: runs by id, but is not in Lessons()
 };
 
 // The lessons a student picks from (hidden ones left out).

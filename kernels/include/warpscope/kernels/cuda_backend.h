@@ -108,9 +108,9 @@ class CudaBackend {
   }
 
   const std::string& device() const { return device_; }
-  double last_ms() const { return last_ms_; }                       // kTimeOnly: last launch
+  double last_ms() const { return last_ms_; }                          // kTimeOnly: last launch
   const std::vector<double>& launch_ms() const { return launch_ms_; }  // kTimeOnly: each launch
-  const CaptureCost& capture_cost() const { return capture_; }      // kRecord: last launch
+  const CaptureCost& capture_cost() const { return capture_; }         // kRecord: last launch
 
   template <typename T>
   Global<T> Alloc(const std::string& name, std::size_t count) {
@@ -390,9 +390,11 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
   c.overflowed = overflowed != 0;
   capture_.record_bytes = 0;
   for (std::size_t w = 0; w < warps; ++w)
-    capture_.record_bytes += 4 * std::min<std::uint64_t>(c.warp_used[w], c.warp_base[w + 1] - c.warp_base[w]);
+    capture_.record_bytes +=
+        4 * std::min<std::uint64_t>(c.warp_used[w], c.warp_base[w + 1] - c.warp_base[w]);
   for (std::size_t g = 0; g < threads; ++g)
-    capture_.record_bytes += sizeof(dev::RawBarrier) *
+    capture_.record_bytes +=
+        sizeof(dev::RawBarrier) *
         std::min<std::uint64_t>(c.barrier_used[g], c.barrier_base[g + 1] - c.barrier_base[g]);
   KeepBlocks keep{options_.keep_blocks, options_.keep_all_blocks};
   LaunchTrace t = DecodeGpuCapture(c, keep);

@@ -50,8 +50,8 @@ struct RunOptions {
   // GPU: device memory the access records of one launch may take; warps past it record nothing
   // (kept blocks first) and the launch is marked truncated.
   std::uint64_t record_budget_bytes = 1ull << 30;
-  bool record = true;   // GPU: false runs only the uninstrumented build (for profilers)
-  int timed_runs = 7;   // GPU: timed runs of the uninstrumented build after one warm-up
+  bool record = true;  // GPU: false runs only the uninstrumented build (for profilers)
+  int timed_runs = 7;  // GPU: timed runs of the uninstrumented build after one warm-up
 };
 
 // The result of checking a kernel's output against a CPU golden result.
@@ -65,10 +65,10 @@ struct Timing {
   double ms = 0;
   std::string note;
   // GPU captures: what recording the main launch cost, against `ms` (the uninstrumented build).
-  double record_ms = 0;             // the recording pass
-  double count_ms = 0;              // the counting pass before it
-  std::uint64_t record_bytes = 0;   // bytes of records it wrote
-  std::uint64_t records = 0;        // records (accesses and barriers)
+  double record_ms = 0;            // the recording pass
+  double count_ms = 0;             // the counting pass before it
+  std::uint64_t record_bytes = 0;  // bytes of records it wrote
+  std::uint64_t records = 0;       // records (accesses and barriers)
 };
 
 // One lesson run: the launches it made (the last is the one the views show), the output check

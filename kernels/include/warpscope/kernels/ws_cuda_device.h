@@ -77,8 +77,7 @@ __device__ __forceinline__ void RecordAccess(std::uint64_t key, std::uint32_t of
   const unsigned rank = __popc(group & ((1u << lane) - 1u));
   const bool affine = __all_sync(group, offset == first_offset + rank * step) != 0;
   const unsigned words = affine ? kAffineEventWords : kEventHeaderWords + __popc(group);
-  const unsigned long long warp =
-      LinearBlock() * r.warps_per_block + LinearThread() / 32u;
+  const unsigned long long warp = LinearBlock() * r.warps_per_block + LinearThread() / 32u;
   unsigned long long at = 0;
   if (static_cast<int>(lane) == leader) at = atomicAdd(&r.warp_cursor[warp], words);
   if (r.mode == kCount) return;
@@ -108,19 +107,29 @@ __device__ __forceinline__ void SyncThreads(std::uint32_t line) {
     return;
   }
   const std::uint64_t arrival = GlobalTimer();
+  const long long arrival_clock = clock64();
   // The departure stamp must be read after the barrier releases. ptxas schedules special-
   // register reads freely (a plain __syncthreads() between two reads gave departure == arrival
   // on an H100), so the read depends on the barrier's result: __syncthreads_count is the same
   // block-wide barrier and returns the block's thread count, never 0.
   const int arrived = __syncthreads_count(1);
   std::uint64_t departure = 0;
-  if (arrived > 0) departure = GlobalTimer();
+  long long departure_clock = arrival_clock;
+  if (arrived > 0) {
+    departure = GlobalTimer();
+    departure_clock = clock64();
+  }
   const unsigned long long t = LinearBlock() * r.threads_per_block + LinearThread();
   const unsigned long long k = r.barrier_cursor[t]++;
   if (r.mode == kCount) return;
   const unsigned long long slot = r.barrier_base[t] + k;
   if (slot < r.barrier_base[t + 1]) {
-    r.barriers[slot] = RawBarrier{arrival, departure, line, SmId()};
+    r.barriers[slot] = RawBarrier{arrival,
+                                  departure,
+                                  line,
+                                  SmId(),
+                                  static_cast<std::uint32_t>(departure_clock - arrival_clock),
+                                  0};
   } else {
     *r.overflow = 1;
   }

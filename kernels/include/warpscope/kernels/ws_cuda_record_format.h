@@ -25,11 +25,13 @@ inline constexpr std::uint32_t kEventAffine = 1u << 8;
 inline constexpr std::uint32_t kEventHeaderWords = 4;
 inline constexpr std::uint32_t kAffineEventWords = kEventHeaderWords + 2;
 
-struct RawBarrier {          // 24 bytes, one per thread and barrier
+struct RawBarrier {          // 32 bytes, one per thread and barrier
   std::uint64_t arrival_ns;  // %globaltimer
   std::uint64_t departure_ns;
   std::uint32_t line;
-  std::uint32_t sm;  // %smid
+  std::uint32_t sm;           // %smid
+  std::uint32_t wait_cycles;  // clock64() at departure - at arrival (the SM's own clock)
+  std::uint32_t unused;
 };
 
 enum RecorderMode : int { kOff = 0, kCount = 1, kRecord = 2 };
@@ -41,7 +43,7 @@ struct RecorderState {
   unsigned long long* warp_cursor;      // [warp]: words counted (pass 1) or reserved (pass 2)
   const unsigned long long* warp_base;  // [warp + 1]: each warp's word range
   unsigned int* words;
-  unsigned long long* barrier_cursor;  // [thread]: count (pass 1) or next slot (pass 2)
+  unsigned long long* barrier_cursor;      // [thread]: count (pass 1) or next slot (pass 2)
   const unsigned long long* barrier_base;  // [thread + 1]
   RawBarrier* barriers;
   unsigned int* overflow;  // set to 1 when a range was too small (nothing past it is written)

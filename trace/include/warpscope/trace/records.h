@@ -50,9 +50,9 @@ struct BarrierRecord {
   std::uint64_t departure = 0;  // time it left
   std::uint32_t iteration = 0;  // how many times this thread passed this barrier before
   std::uint16_t thread = 0;
-  std::uint16_t site = 0;      // index into the launch's barrier table
-  std::uint32_t sm = 0;        // multiprocessor (GPU); 0 on the emulator
-  std::uint32_t reserved = 0;  // keeps the record free of padding, so traces compare bytewise
+  std::uint16_t site = 0;         // index into the launch's barrier table
+  std::uint32_t sm = 0;           // multiprocessor (GPU); 0 on the emulator
+  std::uint32_t wait_cycles = 0;  // GPU: departure - arrival in SM clock cycles (clock64)
 };
 static_assert(sizeof(BarrierRecord) == 32, "no padding in barrier records");
 
