@@ -26,6 +26,12 @@ TEST(Devices, WithoutGpuTheEmulatorIsTheBackend) {
   const DeviceQuery q = QueryDevices();
   if (!q.gpus.empty()) GTEST_SKIP() << "a GPU is present: " << q.gpus.front().name;
   EXPECT_FALSE(q.why_no_gpu.empty());
+  // One line, saying which of: no runner built, no driver, a driver too old, no device.
+  EXPECT_EQ(q.why_no_gpu.find('\n'), std::string::npos) << q.why_no_gpu;
+  const bool names_it = q.why_no_gpu.find("driver") != std::string::npos ||
+                        q.why_no_gpu.find("no CUDA GPU") != std::string::npos ||
+                        q.why_no_gpu.find("no CUDA runner") != std::string::npos;
+  EXPECT_TRUE(names_it) << q.why_no_gpu;
   EXPECT_EQ(DefaultBackendLabel(q), "CPU emulator");
 }
 
