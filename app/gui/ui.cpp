@@ -151,9 +151,22 @@ void Ui::RequestScreenshot(const std::string& panel_id, int delay_frames) {
   exports_.push_back({panel_id, settings_->export_2x, *path, delay_frames});
 }
 
+// A lesson that only one view draws (the latency model) brings that view forward when the user
+// switches to it; other lessons leave the tabs as the user set them.
+void Ui::FollowLessonView() {
+  if (ImGui::GetFrameCount() < 3) return;  // the dock layout is built first (frame 1)
+  const std::string lesson = session_.run ? session_.run->lesson : "";
+  if (lesson == followed_lesson_) return;
+  followed_lesson_ = lesson;
+  if (lesson == "latency") {
+    if (Panel* p = FindPanel("latency")) p->RequestFocus();
+  }
+}
+
 void Ui::Draw() {
   lesson_panel()->Poll();
   RememberLesson();
+  FollowLessonView();
   HandleShortcuts();
   AdvancePlayback();
   DrawMainMenu();

@@ -64,6 +64,7 @@ class Ui {
   void HandleShortcuts();
   void AdvancePlayback();
   void RememberLesson();
+  void FollowLessonView();
   class LessonPanel* lesson_panel();
 
   Settings* settings_;
@@ -83,6 +84,7 @@ class Ui {
   char open_path_[1024] = {};
   std::string open_error_;
   std::uint64_t remembered_generation_ = 0;
+  std::string followed_lesson_;  // the lesson FollowLessonView last saw
   double next_step_at_ = 0;
   float frame_height_ = 0;
   std::string message_;

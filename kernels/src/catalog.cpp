@@ -260,6 +260,26 @@ std::vector<LessonInfo> MakeCatalogue() {
        "watch which limit binds.",
        "",
        {}});
+  v.push_back(
+      {"latency",
+       "Warps hiding memory latency (a model)",
+       {{"scheduler", "one multiprocessor issuing one warp instruction at a time"}},
+       {{"warps", 8, 1, 48, 1, "warps resident on the multiprocessor"},
+        {"instructions_between_loads", 4, 1, 32, 1, "instructions per global load"},
+        {"latency", 200, 0, 1000, 10, "cycles from a load to its data"},
+        {"issue_cycles", 4, 1, 16, 1, "cycles to issue one instruction for a warp"}},
+       "A model of one multiprocessor's warp scheduler, not a measurement. Each warp runs "
+       "instructions_between_loads - 1 instructions and a global load, then waits for the "
+       "load's data; meanwhile the scheduler issues another ready warp, at no cost in cycles "
+       "(zero-overhead warp scheduling). The G80 slides: one load every 4 instructions, 4 "
+       "cycles per instruction, 200 cycles of latency, so 200 / (4 x 4) = 12.5: at least 13 "
+       "warps. The model saturates at 14: while one warp waits 200 cycles, the other warps "
+       "must issue for 200 cycles (12.5 warps' worth of 16 cycles), and the waiting warp "
+       "itself spends 16 cycles issuing before it waits, so each warp's period is 16 + 200 = "
+       "216 cycles and 216 / 16 = 13.5 warps are needed. The slide counts the others, not "
+       "the waiting warp. With 13 warps the model is busy 13 x 16 / 216 = 96 % of the time.",
+       "",
+       {}});
   v.push_back({"fault",
                "A kernel that faults (for tests)",
                {{"write-past-end", "every thread writes `distance` floats past a 32-float array"}},
@@ -377,6 +397,11 @@ Result<LessonRun> RunLesson(const std::string& id, const std::string& variant_in
   if (id == "picture") opts.keep_all_blocks = true;  // its figures are per block
   if (id == "occupancy") {
     if (Status o = RunOccupancyLesson(params, options.gpu, &run); !o.ok())
+      return Status::Error(id + ": " + o.message());
+    return run;
+  }
+  if (id == "latency") {  // a model: the same on every backend
+    if (Status o = RunLatencyLesson(params, &run); !o.ok())
       return Status::Error(id + ": " + o.message());
     return run;
   }

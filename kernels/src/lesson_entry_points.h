@@ -10,6 +10,8 @@ Status RunLessonEmu(const std::string& id, const std::string& variant, const Par
                     const RunOptions& options, const DevicePreset& preset, LessonRun* run);
 // The occupancy calculator (no kernel, no backend); device "gpu" is GPU `gpu`.
 Status RunOccupancyLesson(const Params& params, int gpu, LessonRun* run);
+// The warp-scheduler latency model (no kernel, no backend).
+Status RunLatencyLesson(const Params& params, LessonRun* run);
 // Without the CUDA runner this says so.
 Status RunLessonCuda(const std::string& id, const std::string& variant, const Params& params,
                      const RunOptions& options, LessonRun* run);

@@ -254,3 +254,24 @@ TEST(GuiViews, DevicePanelShowsTheCapturingGpu) {
 
 }  // namespace
 }  // namespace ws
+
+namespace ws {
+namespace {
+
+TEST(GuiViews, LatencyShowsIdleIssueSlotsOnlyBelowSaturation) {
+  REQUIRE_XVFB();
+  // The idle-slot lane is red (230,60,50). 4 warps issue 64 of every 216 cycles: idle slots in
+  // every period. 16 warps (over the model's 14) never leave the scheduler idle.
+  const Rgba red = {230, 60, 50, 255};
+  const Image few = Shot("latency", {"--lesson", "latency", "--set", "warps=4"});
+  const Image many = Shot("latency", {"--lesson", "latency", "--set", "warps=16"});
+  const int red_few = CountNear(few, red, 12), red_many = CountNear(many, red, 12);
+  EXPECT_GT(red_few, 2000) << red_few;
+  EXPECT_LT(red_many, red_few / 20 + 10) << red_many << " vs " << red_few;
+  // Both draw warp 0's issue spans.
+  EXPECT_GT(CountNear(few, kWarp0, 3), 200);
+  EXPECT_GT(CountNear(many, kWarp0, 3), 200);
+}
+
+}  // namespace
+}  // namespace ws

@@ -17,5 +17,6 @@ std::unique_ptr<Panel> MakeBarriersPanel(Session* session);    // "barriers"
 std::unique_ptr<Panel> MakeTimingPanel(Session* session);      // "timing"
 std::unique_ptr<Panel> MakeOccupancyPanel(Session* session);   // "occupancy"
 std::unique_ptr<Panel> MakePlaybackPanel(Session* session);    // "playback"
+std::unique_ptr<Panel> MakeLatencyPanel(Session* session);     // "latency"
 
 }  // namespace ws

@@ -1,0 +1,77 @@
+// The warp-scheduler model against the slides' arithmetic (G80: one load every 4 instructions,
+// 4 cycles per instruction, 200 cycles of latency).
+#include "warpscope/trace/latency_model.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "warpscope/kernels/catalog.h"
+
+namespace ws {
+namespace {
+
+TEST(LatencyModel, SlidesG80NumbersSaturateAtFourteenWarps) {
+  LatencyParams p;  // 4 instructions per load, 4 issue cycles, 200 cycles latency
+  // Each warp issues 4 x 4 = 16 cycles, then waits 200: a period of 216 cycles.
+  for (int n : {1, 8, 13}) {
+    p.warps = n;
+    auto r = SimulateLatency(p);
+    ASSERT_TRUE(r.ok());
+    EXPECT_NEAR(r->utilisation, n * 16.0 / 216.0, 1e-9) << n << " warps";
+  }
+  p.warps = 14;  // 14 x 16 = 224 >= 216
+  EXPECT_DOUBLE_EQ(SimulateLatency(p)->utilisation, 1.0);
+  EXPECT_EQ(WarpsToSaturate(p), 14);  // the slides' 200 / 16 = 12.5 -> 13 counts the others only
+}
+
+TEST(LatencyModel, OtherShapesFollowTheSameArithmetic) {
+  LatencyParams p;
+  p.instructions_between_loads = 8;  // 32 issue cycles per load: (200 + 32) / 32 = 7.25 -> 8
+  EXPECT_EQ(WarpsToSaturate(p), 8);
+  p.latency = 0;  // nothing to hide: one warp keeps the scheduler busy
+  EXPECT_EQ(WarpsToSaturate(p), 1);
+  p = {};
+  p.latency = 1000;
+  p.issue_cycles = 1;  // 4 issue cycles per load: (1000 + 4) / 4 = 251 > 64 warps
+  EXPECT_EQ(WarpsToSaturate(p), 0);
+}
+
+TEST(LatencyModel, TwoWarpsLeaveTheSchedulerIdleUntilTheFirstLoadReturns) {
+  LatencyParams p;
+  p.warps = 2;
+  auto r = SimulateLatency(p);
+  ASSERT_TRUE(r.ok());
+  // Warp 0 issues cycles 0-16 (its load at 12-16), warp 1 16-32; warp 0's data arrives at
+  // 16 + 200 = 216: the slots from 32 to 216 are idle.
+  const auto idle = std::find_if(r->segments.begin(), r->segments.end(),
+                                 [](const WarpSegment& s) { return s.warp < 0; });
+  ASSERT_NE(idle, r->segments.end());
+  EXPECT_EQ(idle->start, 32);
+  EXPECT_EQ(idle->end, 216);
+  const auto load = std::find_if(r->segments.begin(), r->segments.end(),
+                                 [](const WarpSegment& s) { return s.kind == WarpSegment::kLoad; });
+  EXPECT_EQ(load->warp, 0);
+  EXPECT_EQ(load->start, 12);
+  // 8 loads per warp: the last one returns at 7 x 216 + 216 + 16 = 1744 (warp 1 is 16 later).
+  EXPECT_EQ(r->cycles, 8 * 216 + 16);
+  EXPECT_EQ(r->busy_cycles, 2 * 8 * 16);
+}
+
+TEST(LatencyModel, TheLessonReportsTheModelAndTheSlideAndRefusesBadInput) {
+  auto run = RunLesson("latency", "", {{"warps", 13}}, "emu", {});
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  EXPECT_FALSE(run->has_launch());  // a model: no kernel
+  EXPECT_NEAR(run->metrics.at("utilisation").get<double>(), 13 * 16.0 / 216.0, 1e-9);
+  EXPECT_EQ(run->metrics.at("warps_to_saturate").get<int>(), 14);
+  EXPECT_EQ(run->metrics.at("slide_estimate").get<int>(), 13);
+  EXPECT_EQ(run->metrics.at("vary_warps").size(), 48u);
+  auto bad = RunLesson("latency", "", {{"warps", 0}}, "emu", {});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(), "latency: warps = 0 is outside its range 1..48");
+  EXPECT_NE(SimulateLatency({0, 4, 200, 4, 8}).status().message().find("warps = 0 is outside"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace ws

@@ -1,0 +1,93 @@
+#include "warpscope/trace/latency_model.h"
+
+#include <algorithm>
+#include <string>
+
+namespace ws {
+
+Result<LatencyResult> SimulateLatency(const LatencyParams& p) {
+  auto check = [](const char* name, int v, int lo, int hi) -> Status {
+    if (v < lo || v > hi)
+      return Status::Error(std::string(name) + " = " + std::to_string(v) + " is outside " +
+                           std::to_string(lo) + ".." + std::to_string(hi));
+    return {};
+  };
+  for (Status s :
+       {check("warps", p.warps, 1, 64),
+        check("instructions_between_loads", p.instructions_between_loads, 1, 64),
+        check("latency", p.latency, 0, 10000), check("issue_cycles", p.issue_cycles, 1, 64),
+        check("rounds", p.rounds, 8, 64)}) {
+    if (!s.ok()) return s;
+  }
+  struct Warp {
+    std::int64_t ready_at = 0;  // when its next instruction may issue
+    int issued = 0;             // instructions issued so far
+  };
+  std::vector<Warp> warps(static_cast<std::size_t>(p.warps));
+  const int total = p.rounds * p.instructions_between_loads;
+  LatencyResult r;
+  std::vector<std::int64_t> group_start;  // warp 0: cycle each group's first instruction issued
+  std::int64_t t = 0;
+  int last = -1;  // the warp that issued last
+  for (;;) {
+    // Greedy, then oldest: the warp that issued last while it stays ready, else the warp ready
+    // longest (lowest index on a tie) among those with instructions left.
+    int pick = -1;
+    std::int64_t next_ready = -1;
+    for (int w = 0; w < p.warps; ++w) {
+      const Warp& x = warps[static_cast<std::size_t>(w)];
+      if (x.issued == total) continue;
+      if (x.ready_at <= t &&
+          (pick < 0 || x.ready_at < warps[static_cast<std::size_t>(pick)].ready_at))
+        pick = w;
+      if (next_ready < 0 || x.ready_at < next_ready) next_ready = x.ready_at;
+    }
+    if (next_ready < 0) break;  // every warp is done
+    if (last >= 0) {
+      const Warp& l = warps[static_cast<std::size_t>(last)];
+      if (l.issued < total && l.ready_at <= t) pick = last;
+    }
+    if (pick < 0) {  // nobody ready: the issue slot goes unused
+      r.segments.push_back({-1, t, next_ready, WarpSegment::kIssue});
+      t = next_ready;
+      continue;
+    }
+    Warp& x = warps[static_cast<std::size_t>(pick)];
+    last = pick;
+    if (x.ready_at < t) r.segments.push_back({pick, x.ready_at, t, WarpSegment::kReady});
+    const bool load = (x.issued + 1) % p.instructions_between_loads == 0;
+    if (pick == 0 && x.issued % p.instructions_between_loads == 0) group_start.push_back(t);
+    const std::int64_t end = t + p.issue_cycles;
+    r.segments.push_back({pick, t, end, load ? WarpSegment::kLoad : WarpSegment::kIssue});
+    r.busy_cycles += p.issue_cycles;
+    ++x.issued;
+    x.ready_at = end;
+    if (load) {
+      x.ready_at = end + p.latency;
+      if (p.latency > 0) r.segments.push_back({pick, end, x.ready_at, WarpSegment::kWaiting});
+    }
+    r.cycles = std::max(r.cycles, x.ready_at);
+    t = end;
+  }
+  // Steady state: whole periods of warp 0 from its 3rd group to its 7th (the schedule repeats
+  // with warp 0's period once every warp has started).
+  const std::int64_t from = group_start[2], to = group_start[6];
+  std::int64_t busy = 0;
+  for (const WarpSegment& s : r.segments) {
+    if (s.warp < 0 || s.kind == WarpSegment::kWaiting || s.kind == WarpSegment::kReady) continue;
+    busy += std::max<std::int64_t>(0, std::min(s.end, to) - std::max(s.start, from));
+  }
+  r.utilisation = to > from ? static_cast<double>(busy) / static_cast<double>(to - from) : 1.0;
+  return r;
+}
+
+int WarpsToSaturate(LatencyParams p, int max_warps) {
+  for (int n = 1; n <= max_warps; ++n) {
+    p.warps = n;
+    auto r = SimulateLatency(p);
+    if (r.ok() && r->utilisation >= 1.0 - 1e-9) return n;
+  }
+  return 0;
+}
+
+}  // namespace ws
