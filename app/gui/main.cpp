@@ -1,8 +1,11 @@
 // warpscope: the desktop app. `warpscope --help` lists the options.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <iostream>
 #include <regex>
+
+#include "warpscope/kernels/catalog.h"
 
 #include "gui/app.h"
 
@@ -79,11 +82,36 @@ int main(int argc, char** argv) {
   if (scale2->count() > 0 && scale == 2) opt.scale_2x = true;
   for (const std::string& s : sets) {
     std::smatch m;
-    if (!std::regex_match(s, m, std::regex(R"(([A-Za-z_][A-Za-z0-9_]*)=(-?\d{1,18}))"))) {
-      std::cerr << "warpscope: --set needs NAME=VALUE with a whole number (got '" << s << "')\n";
+    if (!std::regex_match(s, m, std::regex(R"(([A-Za-z_][A-Za-z0-9_]*)=(.+))"))) {
+      std::cerr << "warpscope: --set needs NAME=VALUE (got '" << s << "')\n";
       return 2;
     }
-    opt.sets[m[1]] = std::stoll(m[2]);
+    const std::string name = m[1], value = m[2];
+    if (std::regex_match(value, std::regex(R"(-?\d{1,18})"))) {
+      opt.sets[name] = std::stoll(value);
+      continue;
+    }
+    // A parameter with named choices takes the name (--set data=cancel), as warpscope-cli does.
+    const ws::LessonInfo* info = ws::FindLesson(opt.lesson);
+    const ws::ParamSpec* spec = nullptr;
+    if (info != nullptr) {
+      for (const ws::ParamSpec& p : info->params) {
+        if (p.name == name) spec = &p;
+      }
+    }
+    const auto choice = spec ? std::find(spec->choices.begin(), spec->choices.end(), value)
+                             : std::vector<std::string>::const_iterator();
+    if (spec == nullptr || choice == spec->choices.end()) {
+      std::string names;
+      if (spec != nullptr) {
+        for (std::size_t i = 0; i < spec->choices.size(); ++i)
+          names += (i == 0 ? "" : ", ") + spec->choices[i];
+      }
+      std::cerr << "warpscope: --set " << name << ": '" << value << "' is not a whole number"
+                << (names.empty() ? "" : " or one of: " + names) << "\n";
+      return 2;
+    }
+    opt.sets[name] = choice - spec->choices.begin();
   }
   if (!opt.trace_file.empty() && !opt.lesson.empty()) {
     std::cerr << "warpscope: give a trace file or --lesson, not both\n";

@@ -151,15 +151,16 @@ void Ui::RequestScreenshot(const std::string& panel_id, int delay_frames) {
   exports_.push_back({panel_id, settings_->export_2x, *path, delay_frames});
 }
 
-// A lesson that only one view draws (the latency model) brings that view forward when the user
-// switches to it; other lessons leave the tabs as the user set them.
+// A lesson that only one view draws (the latency model, the float sums) brings that view forward
+// when the user switches to it; other lessons leave the tabs as the user set them.
 void Ui::FollowLessonView() {
   if (ImGui::GetFrameCount() < 3) return;  // the dock layout is built first (frame 1)
   const std::string lesson = session_.run ? session_.run->lesson : "";
   if (lesson == followed_lesson_) return;
   followed_lesson_ = lesson;
-  if (lesson == "latency") {
-    if (Panel* p = FindPanel("latency")) p->RequestFocus();
+  const char* own = lesson == "latency" ? "latency" : lesson == "fp-order" ? "sums" : nullptr;
+  if (own != nullptr) {
+    if (Panel* p = FindPanel(own)) p->RequestFocus();
   }
 }
 
@@ -320,7 +321,7 @@ void Ui::BuildDefaultLayout(unsigned int dockspace_id) {
     const ImGuiID node = id == "lesson" || id == "device" ? left_top
                          : id == "source"                 ? left_bottom
                          : id == "barriers"               ? bottom_left
-                         : id == "timing"                 ? bottom_right
+                         : id == "timing" || id == "sums" ? bottom_right
                          : id == "playback"               ? playback
                                                           : views;
     ImGui::DockBuilderDockWindow(p->window_name().c_str(), node);

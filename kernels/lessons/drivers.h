@@ -155,6 +155,7 @@ Status RunTranspose(B& b, const std::string& variant, const Params& p, OutputChe
 
 #include "drivers_execution.h"
 #include "drivers_memory.h"
+#include "drivers_numeric.h"
 
 namespace ws::lessons {
 
@@ -187,6 +188,7 @@ Status RunLessonOn(B& b, const std::string& lesson, const std::string& variant, 
   if (lesson == "reverse") return RunReverse(b, variant, p, check, metrics);
   if (lesson == "texture-2d") return RunTexture2D(b, variant, p, check, metrics);
   if (lesson == "fault") return RunFault(b, p, check);
+  if (lesson == "fp-order") return RunFpOrder(b, variant, p, check, metrics);
   return Status::Error("no driver for lesson '" + lesson + "'");
 }
 

@@ -261,6 +261,23 @@ std::vector<LessonInfo> MakeCatalogue() {
        "",
        {}});
   v.push_back(
+      {"fp-order",
+       "Floating-point sums depend on the order",
+       {{"tree", "block sums added pairwise in shared memory, then in block order"},
+        {"atomic", "block sums added with atomicAdd as the blocks finish"}},
+       {{"n", 65536, 3, 1 << 22, 1, "floats to add"},
+        {"block", 3, 0, 5, 1, "threads per block", {"32", "64", "128", "256", "512", "1024"}},
+        {"data", 1, 0, 2, 1, "the numbers", {"ramp", "mixed", "cancel"}}},
+       "Float addition is not associative: (1e30 + -1e30) + 1 is 1, but 1e30 + (-1e30 + 1) is "
+       "0, because -1e30 + 1 rounds back to -1e30 (the slides' example: data = cancel). A "
+       "parallel sum adds in another order than the CPU loop, so its float result differs, "
+       "and a different block size is a different order again. Compare the kernel's sum with "
+       "the CPU's sequential sum and the exact sum of the same floats; with atomicAdd the "
+       "blocks add in the order they finish, which on a GPU can change from run to run. "
+       "Neither order is wrong: both are within the error bound of float summation.",
+       "fp_order.cuh",
+       lesson_sources::kFpOrderCuh});
+  v.push_back(
       {"latency",
        "Warps hiding memory latency (a model)",
        {{"scheduler", "one multiprocessor issuing one warp instruction at a time"}},

@@ -275,3 +275,21 @@ TEST(GuiViews, LatencyShowsIdleIssueSlotsOnlyBelowSaturation) {
 
 }  // namespace
 }  // namespace ws
+
+namespace ws {
+namespace {
+
+TEST(GuiViews, FloatSumsShowTheKernelsSumMovingWithTheData) {
+  REQUIRE_XVFB();
+  // Warp 4's colour (213,94,0) marks the kernel's row and this run's point in both; the slides'
+  // 1e30 data and the mixed data (named choices, as warpscope-cli takes them) differ.
+  const Rgba warp4 = {213, 94, 0, 255};
+  const Image cancel = Shot("sums", {"--lesson", "fp-order", "--set", "data=cancel"});
+  const Image mixed = Shot("sums", {"--lesson", "fp-order", "--set", "data=mixed"});
+  EXPECT_GT(CountNear(cancel, warp4, 3), 40);
+  EXPECT_GT(CountNear(mixed, warp4, 3), 40);
+  EXPECT_GT(Differing(cancel, mixed), 2000);
+}
+
+}  // namespace
+}  // namespace ws

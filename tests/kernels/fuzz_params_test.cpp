@@ -34,6 +34,7 @@ double Cost(const std::string& id, const Params& p) {
   if (id == "barrier") return at("threads") * (1 + at("skew") / 64);
   if (id == "reverse" || id == "occupancy") return at("n");
   // The model simulates 48 curve points of up to warps x 8 loads x instructions each.
+  if (id == "fp-order") return at("n");
   if (id == "latency") return at("warps") * at("instructions_between_loads") * 1024;
   if (id == "stride-copy") return at("threads") * at("blocks") * at("stride") / 8;
   return at("threads") * at("blocks") * (id == "bank-stride" ? 4 : 1);

@@ -30,6 +30,7 @@ std::vector<std::unique_ptr<Panel>> MakeViewPanels(Session* session) {
   p.push_back(MakeTimingPanel(session));
   p.push_back(MakeOccupancyPanel(session));
   p.push_back(MakeLatencyPanel(session));
+  p.push_back(MakeSumsPanel(session));
   p.push_back(MakePlaybackPanel(session));
   return p;
 }

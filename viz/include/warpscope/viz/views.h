@@ -18,5 +18,6 @@ std::unique_ptr<Panel> MakeTimingPanel(Session* session);      // "timing"
 std::unique_ptr<Panel> MakeOccupancyPanel(Session* session);   // "occupancy"
 std::unique_ptr<Panel> MakePlaybackPanel(Session* session);    // "playback"
 std::unique_ptr<Panel> MakeLatencyPanel(Session* session);     // "latency"
+std::unique_ptr<Panel> MakeSumsPanel(Session* session);        // "sums"
 
 }  // namespace ws

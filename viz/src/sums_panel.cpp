@@ -1,0 +1,126 @@
+// The float-sums view of the fp-order lesson: the kernel's sum, the CPU's sequential sum and the
+// exact sum side by side (with their distance from the exact sum), and the kernel's order of
+// additions tried at every block size, so the student sees the result move with the order.
+#include <imgui.h>
+#include <implot.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "view_util.h"
+#include "warpscope/viz/palette.h"
+#include "warpscope/viz/views.h"
+
+namespace ws {
+namespace {
+
+ImVec4 Colour(ImU32 c) {
+  return ImGui::ColorConvertU32ToFloat4(c);
+}
+
+// Distance from the exact sum in units in the last place of a float of that size.
+double FloatUlps(double value, double exact) {
+  const double ulp = std::ldexp(1.0, std::ilogb(std::fabs(exact) > 0 ? exact : 1.0) - 23);
+  return (value - exact) / ulp;
+}
+
+class SumsPanel : public Panel {
+ public:
+  explicit SumsPanel(Session* s) : Panel("sums", "Float sums"), session_(s) {}
+
+ protected:
+  void DrawContents() override {
+    const LessonRun* run = session_->run.get();
+    if (run == nullptr || run->lesson != "fp-order" || !run->metrics.contains("gpu_sum")) {
+      ImGui::TextWrapped(
+          "Choose the lesson \"Floating-point sums depend on the order\": a parallel sum "
+          "against the CPU's sequential sum and the exact sum, at every block size.");
+      return;
+    }
+    const nlohmann::json& m = run->metrics;
+    const double gpu = m.at("gpu_sum").get<double>(), cpu = m.at("cpu_sum").get<double>();
+    const double exact = m.at("exact_sum").get<double>();
+    const std::string kernel = run->variant == "atomic" ? "kernel, atomicAdd" : "kernel, tree";
+    if (ImGui::BeginTable("##sums", 3, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
+      ImGui::TableSetupColumn("sum");
+      ImGui::TableSetupColumn("value");
+      ImGui::TableSetupColumn("minus exact");
+      ImGui::TableHeadersRow();
+      Row(kernel.c_str(), gpu, exact, palette::WarpU32(4));
+      Row("CPU, one after another", cpu, exact, palette::WarpU32(0));
+      Row("exact", exact, exact, palette::WarpU32(2));
+      ImGui::EndTable();
+    }
+    view::UpdatingBadge(*session_);
+    DrawCurve(m, gpu, cpu, exact);
+  }
+
+ private:
+  static void Row(const char* name, double v, double exact, ImU32 colour) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextColored(Colour(colour), "%s", name);
+    ImGui::TableNextColumn();
+    view::BigText(1.3f, ImGui::GetColorU32(ImGuiCol_Text), "%.9g", v);
+    ImGui::TableNextColumn();
+    if (v == exact) {
+      ImGui::TextUnformatted("0");
+    } else {
+      ImGui::Text("%+.6g  (%+.1f float ulps)", v - exact, FloatUlps(v, exact));
+    }
+  }
+
+  void DrawCurve(const nlohmann::json& m, double gpu, double cpu, double exact) {
+    std::vector<double> x, y;
+    for (const auto& p : m.value("vary_block", nlohmann::json::array())) {
+      x.push_back(std::log2(p.at("block").get<double>()));
+      y.push_back(p.at("tree_sum").get<double>());
+    }
+    if (!ImPlot::BeginPlot("the kernel's order at each block size", ImVec2(-1, -1),
+                           ImPlotFlags_NoMenus | ImPlotFlags_NoBoxSelect)) {
+      return;
+    }
+    static const double ticks[] = {5, 6, 7, 8, 9, 10};
+    static const char* const labels[] = {"32", "64", "128", "256", "512", "1024"};
+    ImPlot::SetupAxes("threads per block", "sum");
+    ImPlot::SetupAxisTicks(ImAxis_X1, ticks, 6, labels);
+    ImPlot::SetupAxisLimits(ImAxis_X1, 4.5, 10.5, ImPlotCond_Always);
+    ImPlot::SetupLegend(ImPlotLocation_NorthEast);
+    ImPlotSpec line;
+    line.LineColor = Colour(palette::WarpU32(1));
+    line.LineWeight = 2;
+    line.Marker = ImPlotMarker_Circle;
+    line.MarkerSize = 5;
+    ImPlot::PlotLine("tree order", x.data(), y.data(), static_cast<int>(x.size()), line);
+    ImPlotSpec cpu_spec;
+    cpu_spec.LineColor = Colour(palette::WarpU32(0));
+    cpu_spec.LineWeight = 1.5f;
+    cpu_spec.Flags = ImPlotInfLinesFlags_Horizontal;
+    ImPlot::PlotInfLines("CPU", &cpu, 1, cpu_spec);
+    ImPlotSpec exact_spec;
+    exact_spec.LineColor = Colour(palette::WarpU32(2));
+    exact_spec.LineWeight = 1.5f;
+    exact_spec.Flags = ImPlotInfLinesFlags_Horizontal;
+    ImPlot::PlotInfLines("exact", &exact, 1, exact_spec);
+    const LessonRun* run = session_->run.get();
+    const double block = run->params.count("block") ? 5.0 + run->params.at("block") : 8.0;
+    ImPlotSpec now;
+    now.Marker = ImPlotMarker_Diamond;
+    now.MarkerSize = 9;
+    now.MarkerFillColor = Colour(palette::WarpU32(4));
+    now.MarkerLineColor = Colour(palette::WarpU32(4));
+    ImPlot::PlotScatter("this run", &block, &gpu, 1, now);
+    ImPlot::EndPlot();
+  }
+
+  Session* session_;
+};
+
+}  // namespace
+
+std::unique_ptr<Panel> MakeSumsPanel(Session* session) {
+  return std::make_unique<SumsPanel>(session);
+}
+
+}  // namespace ws
