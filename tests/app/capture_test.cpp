@@ -194,6 +194,15 @@ TEST(ShippedTraces, AreRealGpuCapturesWithTheSlidesFigures) {
   auto offset = LoadTraceAsRun(dir / "offset-copy-1.wstrace");
   ASSERT_TRUE(offset.ok());
   EXPECT_DOUBLE_EQ(offset->main_launch().stats.sites[0].SectorsPerRequest(), 5.0);
+  // fp-order on the H100: the tree kernel adds in the host's tree order exactly; with
+  // atomicAdd the blocks added in another order than block order (five runs gave five sums).
+  auto tree = LoadTraceAsRun(dir / "fp-order-tree.wstrace");
+  auto atomic = LoadTraceAsRun(dir / "fp-order-atomic.wstrace");
+  ASSERT_TRUE(tree.ok() && atomic.ok());
+  EXPECT_EQ(tree->metrics.at("gpu_sum"), tree->metrics.at("tree_order_sum"));
+  EXPECT_NE(atomic->metrics.at("gpu_sum"), atomic->metrics.at("tree_order_sum"));
+  EXPECT_TRUE(atomic->check.ok) << atomic->check.message;  // within the bound of any order
+  EXPECT_NE(atomic->device.find("H100"), std::string::npos) << atomic->device;
 }
 
 }  // namespace
