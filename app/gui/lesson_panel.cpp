@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <chrono>
+#include <cstdio>
 #include <thread>
 
 #include "core/capture.h"
@@ -249,16 +250,32 @@ void LessonPanel::DrawContents() {
     ImGui::Text("Time: %.4g ms (%s)", run.timing.ms, run.timing.kind.c_str());
     // The wall time of the re-run goes in the tooltip: on screen it would make two screenshots
     // of the same state differ.
-    ImGui::SetItemTooltip("%s\nThe run took %.0f ms here.", run.timing.note.c_str(), last_run_ms_);
+    std::string cost;
+    if (run.timing.record_ms > 0) {  // a GPU capture: what recording cost, against the time
+      char line[160];
+      std::snprintf(line, sizeof line, "\nRecording pass %.4g ms (%.2fx), counting pass %.4g ms.",
+                    run.timing.record_ms,
+                    run.timing.ms > 0 ? run.timing.record_ms / run.timing.ms : 0.0,
+                    run.timing.count_ms);
+      cost = line;
+    }
+    ImGui::SetItemTooltip("%s%s\nThe run took %.0f ms here.", run.timing.note.c_str(), cost.c_str(),
+                          last_run_ms_);
     if (t.truncated)
       ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f),
                          "Truncated: a record buffer filled up; figures may be partial.");
   }
-  ImGui::TextColored(run.check.ok ? (palette::LightTheme() ? ImVec4(0.1f, 0.5f, 0.15f, 1.0f)
-                                                           : ImVec4(0.6f, 0.9f, 0.6f, 1.0f))
-                                  : ImVec4(0.85f, 0.2f, 0.15f, 1.0f),
-                     "%s", run.check.ok ? "Output matches the CPU" : "Output WRONG");
-  ImGui::SetItemTooltip("%s", run.check.message.c_str());
+  if (!run.has_launch()) {  // the occupancy calculator, the latency model: nothing to check
+    ImGui::PushStyleColor(ImGuiCol_Text, palette::TextDim());
+    ImGui::TextWrapped("%s", run.check.message.c_str());
+    ImGui::PopStyleColor();
+  } else {
+    ImGui::TextColored(run.check.ok ? (palette::LightTheme() ? ImVec4(0.1f, 0.5f, 0.15f, 1.0f)
+                                                             : ImVec4(0.6f, 0.9f, 0.6f, 1.0f))
+                                    : ImVec4(0.85f, 0.2f, 0.15f, 1.0f),
+                       "%s", run.check.ok ? "Output checked: correct" : "Output WRONG");
+    ImGui::SetItemTooltip("%s", run.check.message.c_str());
+  }
   for (auto it = run.metrics.begin(); it != run.metrics.end(); ++it) {
     std::string text = it->dump();
     if (text.size() > 60) continue;  // graphs and per-block arrays belong to the views

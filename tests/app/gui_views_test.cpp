@@ -183,7 +183,7 @@ TEST(GuiViews, LessonPanelShowsTheCheckAndTheNewLesson) {
   REQUIRE_XVFB();
   const Image a = Shot("lesson", {"--lesson", "offset-copy"});
   const Image b = Shot("lesson", {"--lesson", "transpose"});
-  // "Output matches the CPU" in green (153,230,153) in both; the text above it differs.
+  // "Output checked: correct" in green (153,230,153) in both; the text above it differs.
   const Rgba green = {153, 230, 153, 255};
   EXPECT_GT(CountNear(a, green, 20), 50);
   EXPECT_GT(CountNear(b, green, 20), 50);
