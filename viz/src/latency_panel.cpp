@@ -21,9 +21,7 @@ struct Segment {
   int kind;  // WarpSegment::Kind: 0 issue, 1 load, 2 waiting, 3 ready
 };
 
-ImVec4 Colour(ImU32 c) {
-  return ImGui::ColorConvertU32ToFloat4(c);
-}
+using view::Colour;
 
 class LatencyPanel : public Panel {
  public:

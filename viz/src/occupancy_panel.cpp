@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "view_util.h"
 #include "warpscope/kernels/catalog.h"
 #include "warpscope/trace/occupancy.h"
 #include "warpscope/viz/palette.h"
@@ -83,9 +84,7 @@ double OccupancyPercent(const OccupancyDevice& d, const OccupancyInput& in) {
   return r.ok() ? r->occupancy * 100.0 : 0.0;
 }
 
-ImVec4 Colour(ImU32 c) {
-  return ImGui::ColorConvertU32ToFloat4(c);
-}
+using view::Colour;
 
 void DimText(const char* text) {
   ImGui::PushStyleColor(ImGuiCol_Text, palette::TextDim());

@@ -15,9 +15,7 @@
 namespace ws {
 namespace {
 
-ImVec4 Colour(ImU32 c) {
-  return ImGui::ColorConvertU32ToFloat4(c);
-}
+using view::Colour;
 
 // Distance from the exact sum in units in the last place of a float of that size.
 double FloatUlps(double value, double exact) {

@@ -45,6 +45,11 @@ void NotKept(const BlockView& view);
 // "updating..." after the last item while a newer run is under way.
 void UpdatingBadge(const Session& session);
 
+// An ImU32 colour (the palette's) as the ImVec4 that ImGui text and ImPlot specs take.
+inline ImVec4 Colour(ImU32 c) {
+  return ImGui::ColorConvertU32ToFloat4(c);
+}
+
 // Text at `scale` times the current font size (the conflict degree, the occupancy).
 void BigText(float scale, ImU32 colour, const char* fmt, ...) IM_FMTARGS(3);
 

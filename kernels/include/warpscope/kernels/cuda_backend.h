@@ -108,9 +108,8 @@ class CudaBackend {
   }
 
   const std::string& device() const { return device_; }
-  double last_ms() const { return last_ms_; }                          // kTimeOnly: last launch
-  const std::vector<double>& launch_ms() const { return launch_ms_; }  // kTimeOnly: each launch
-  const CaptureCost& capture_cost() const { return capture_; }         // kRecord: last launch
+  double last_ms() const { return last_ms_; }                   // kTimeOnly: last launch
+  const CaptureCost& capture_cost() const { return capture_; }  // kRecord: last launch
 
   template <typename T>
   Global<T> Alloc(const std::string& name, std::size_t count) {
@@ -226,7 +225,6 @@ class CudaBackend {
   std::vector<LaunchTrace> launches_;
   Status status_;
   double last_ms_ = 0;
-  std::vector<double> launch_ms_;
   CaptureCost capture_;
   bool recovered_ = false;
 };
@@ -285,7 +283,6 @@ Status CudaBackend::TimeLaunch(const std::string& kernel, Dim3 grid, Dim3 block,
   t.shared_bytes = shared_bytes;
   t.buffers = buffers_;
   launches_.push_back(std::move(t));
-  launch_ms_.push_back(last_ms_);
   return {};
 }
 
