@@ -6,6 +6,7 @@
 
 #include "core/capture.h"
 #include "core/report.h"
+#include "core/shipped.h"
 #include "warpscope/kernels/devices.h"
 #include "warpscope/trace/layout_table.h"
 
@@ -96,7 +97,7 @@ int RunCommand(const std::string& lesson, const std::string& variant,
     }
     overrides[name] = value;
   }
-  auto run = ws::RunLesson(lesson, variant, overrides, backend, options);
+  auto run = ws::RunLessonOrShipped(lesson, variant, overrides, backend, options);
   if (!run.ok()) {
     std::cerr << "warpscope-cli: " << run.status().message() << "\n";
     // Bad names and values are the user's (2); a failure while running is ours (1).

@@ -71,7 +71,9 @@ nlohmann::json LessonRunJson(const LessonRun& run) {
   j["timing"] = TimingJson(run.timing);
   j["check"] = {{"ok", run.check.ok}, {"message", run.check.message}};
   if (run.capture)
-    j["capture"] = {{"file", run.capture->file}, {"captured_at", run.capture->captured_at}};
+    j["capture"] = {{"file", run.capture->file},
+                    {"captured_at", run.capture->captured_at},
+                    {"shipped", run.capture->shipped}};
   if (run.has_launch()) j["truncated"] = run.main_launch().truncated;
   j["sites"] = nlohmann::json::array();
   j["barriers"] = nlohmann::json::array();
@@ -142,7 +144,10 @@ std::string MetricsText(const nlohmann::json& metrics) {
 std::string LessonRunText(const LessonRun& run) {
   std::ostringstream o;
   o << run.lesson << " / " << run.variant << " on " << run.device << "\n";
-  if (run.capture)
+  if (run.capture && run.capture->shipped)
+    o << "no GPU measured this here: the capture shipped with Warpscope, made "
+      << run.capture->captured_at << " (" << run.capture->file << ")\n";
+  else if (run.capture)
     o << "captured " << run.capture->captured_at << " (trace " << run.capture->file << ")\n";
   if (run.has_launch() && run.main_launch().truncated)
     o << "TRUNCATED: a record buffer filled up during capture; figures may be partial\n";

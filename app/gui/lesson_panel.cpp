@@ -235,6 +235,13 @@ void LessonPanel::DrawContents() {
     return;
   }
   const LessonRun& run = *session_->run;
+  if (run.capture && run.capture->shipped) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.7f, 0.3f, 1.0f));
+    ImGui::TextWrapped(
+        "No GPU here to measure this lesson: showing the capture shipped with Warpscope. Moving "
+        "a slider cannot re-measure it.");
+    ImGui::PopStyleColor();
+  }
   if (run.capture) {
     ImGui::TextColored(ImVec4(0.45f, 0.7f, 1.0f, 1.0f), "Trace: %s", run.device.c_str());
     ImGui::Text("captured %s", run.capture->captured_at.c_str());

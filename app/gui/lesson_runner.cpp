@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "core/child_run.h"
+#include "core/shipped.h"
 #include "warpscope/kernels/catalog.h"
 
 namespace ws {
@@ -66,7 +67,7 @@ void LessonRunner::Loop() {
     // (see core/child_run.h), never the app's.
     const std::filesystem::path cli = rq.backend == "cuda" ? CliNextToThisProgram() : "";
     auto run = cli.empty()
-                   ? RunLesson(rq.lesson, rq.variant, rq.params, rq.backend, options)
+                   ? RunLessonOrShipped(rq.lesson, rq.variant, rq.params, rq.backend, options)
                    : RunLessonInChild({cli, rq.lesson, rq.variant, rq.backend, rq.params, options});
     if (run.ok()) {
       auto shared = std::make_shared<const LessonRun>(std::move(run).value());

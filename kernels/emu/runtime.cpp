@@ -9,6 +9,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -16,6 +17,7 @@
 #include "warpscope/kernels/emu_runtime.h"
 #include "warpscope/kernels/site_table.h"
 #include "warpscope/kernels/ws_cuda.h"
+#include "warpscope/trace/block_schedule.h"
 
 namespace ws::emu {
 
@@ -151,10 +153,23 @@ class Worker {
                            });
     }
     const std::uint64_t blocks = cfg.grid.count();
+    std::optional<BlockDispatcher> dispatcher;
+    if (cfg.model_sms > 0) dispatcher.emplace(cfg.model_sms, cfg.model_blocks_per_sm);
     for (;;) {
       const std::uint64_t b = launch_->next_block.fetch_add(1);
       if (b >= blocks || b > launch_->stop_after.load()) break;
+      BlockPlacement placed;
+      if (dispatcher) {  // one worker: blocks come in index order
+        placed = dispatcher->Place(static_cast<std::uint32_t>(b));
+        block_sm_ = static_cast<unsigned>(placed.sm);
+        block_start_ = static_cast<std::uint64_t>(placed.start);
+      }
       if (!RunBlock(b)) break;
+      if (dispatcher) {  // the block ends when its last thread does
+        std::uint32_t last = 0;
+        for (const ThreadCtx& c : threads_) last = std::max(last, c.clock);
+        dispatcher->Finish(placed, static_cast<double>(block_start_ + last));
+      }
     }
     // Let every parked fiber leave its loop and return, so its stack unwinds cleanly. A fiber
     // still inside the kernel (its block failed) must not run on: it is destroyed below.
@@ -247,6 +262,8 @@ class Worker {
   }
 
   void AddWork(std::uint32_t units) { t_ctx->clock += units; }
+  unsigned SmId() const { return block_sm_; }
+  unsigned long long GlobalTimer() const { return block_start_ + t_ctx->clock; }
 
   unsigned char* DynamicShared(std::uint32_t* bytes, std::uint32_t* offset) {
     const LaunchConfig& cfg = *launch_->config;
@@ -406,6 +423,8 @@ class Worker {
   LaunchStats stats_;
   std::uint32_t shared_cursor_ = 0;
   std::vector<unsigned char> dynamic_shared_;
+  unsigned block_sm_ = 0;          // the block-scheduler model's placement of the current
+  std::uint64_t block_start_ = 0;  // block (0 and 0 without the model)
 };
 
 // Turns first-come provisional site ids into the canonical order, so that traces do not depend
@@ -467,6 +486,14 @@ void AddWork(std::uint32_t units) {
   t_worker->AddWork(units);
 }
 
+unsigned int SmId() {
+  return t_worker->SmId();
+}
+
+unsigned long long GlobalTimer() {
+  return t_worker->GlobalTimer();
+}
+
 unsigned char* DynamicSharedMemory(std::uint32_t* bytes, std::uint32_t* offset) {
   return t_worker->DynamicShared(bytes, offset);
 }
@@ -484,8 +511,13 @@ Result<LaunchTrace> RunLaunch(const LaunchConfig& config, const std::function<vo
   const std::uint64_t blocks = config.grid.count();
   if (blocks * config.block.count() <= LaunchTrace::kMaxActivityThreads)
     L.active.assign(blocks * config.block.count(), 0);
+  if (config.model_sms > 0) {
+    if (Status s = CheckBlockSchedule(config.model_sms, config.model_blocks_per_sm); !s.ok())
+      return Status::Error(config.kernel + ": " + s.message());
+  }
   unsigned workers =
       config.workers ? config.workers : std::max(1u, std::thread::hardware_concurrency());
+  if (config.model_sms > 0) workers = 1;  // the model deals blocks one after another
   workers = static_cast<unsigned>(std::min<std::uint64_t>(workers, blocks));
   std::vector<std::unique_ptr<Worker>> pool;
   for (unsigned i = 0; i < workers; ++i) pool.push_back(std::make_unique<Worker>(&L));

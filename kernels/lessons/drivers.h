@@ -156,6 +156,7 @@ Status RunTranspose(B& b, const std::string& variant, const Params& p, OutputChe
 #include "drivers_execution.h"
 #include "drivers_memory.h"
 #include "drivers_numeric.h"
+#include "drivers_scheduling.h"
 
 namespace ws::lessons {
 
@@ -189,6 +190,7 @@ Status RunLessonOn(B& b, const std::string& lesson, const std::string& variant, 
   if (lesson == "texture-2d") return RunTexture2D(b, variant, p, check, metrics);
   if (lesson == "fault") return RunFault(b, p, check);
   if (lesson == "fp-order") return RunFpOrder(b, variant, p, check, metrics);
+  if (lesson == "scalability") return RunScalability(b, p, check, metrics);
   return Status::Error("no driver for lesson '" + lesson + "'");
 }
 

@@ -1,11 +1,13 @@
 #include "warpscope/kernels/catalog.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <sstream>
 
 #include "lesson_entry_points.h"
 #include "warpscope/kernels/devices.h"
 #include "warpscope/kernels/lesson_sources.h"
+#include "warpscope/kernels/transfers.h"
 #include "warpscope/trace/device_preset.h"
 
 namespace ws {
@@ -278,6 +280,62 @@ std::vector<LessonInfo> MakeCatalogue() {
        "fp_order.cuh",
        lesson_sources::kFpOrderCuh});
   v.push_back(
+      {"scalability",
+       "Transparent scalability: blocks dealt out to multiprocessors",
+       {{"deal", "blocks dealt to SMs as slots free up; each stamps its SM, start and end"}},
+       {{"blocks", 12, 1, 4096, 1, "blocks in the grid (gridDim.x)"},
+        {"threads", 256, 32, 1024, 32, "threads per block (blockDim.x)"},
+        {"sms", 2, 1, 132, 1, "multiprocessors of the emulated device"},
+        {"work", 100, 1, 5000, 1, "work units per block (a GPU spins 64 cycles a unit)"},
+        {"skew", 0, 0, 1000, 1, "uneven work: block b does skew x (2b mod 5) units more"},
+        {"device",
+         0,
+         0,
+         6,
+         1,
+         "the emulated GPU generation, whose occupancy rules set the blocks per SM",
+         {"cc1.0", "cc1.3", "cc2.0", "cc3.5", "cc7.0", "cc8.0", "cc9.0"}},
+        {"registers", 10, 0, 255, 1, "registers per thread (0: not counted)"}},
+       "Blocks of a grid cannot wait for each other, so the hardware may run them in any order "
+       "and deals them out to however many streaming multiprocessors it has, each holding as "
+       "many blocks at once as its resources allow (the slides' G80: up to 8 blocks and 768 "
+       "threads per SM, so 3 blocks of 256 threads). The default 12 blocks take two waves on 2 "
+       "SMs and one on 4: twice the SMs, half the time, with no change to the kernel "
+       "(transparent scalability). With 512 threads one block fits per SM: the textbook's "
+       "figure of 8 blocks run two at a time or four at a time. A block starts as soon as a "
+       "slot frees, so with skew the later blocks go to whichever SM finished first. The "
+       "emulator deals the blocks with a model (a block takes its work whatever runs beside "
+       "it; time in work units); on a GPU every block stamps %smid and %globaltimer, and the "
+       "view shows how the real GPU dealt them (sms, device and registers are then its own).",
+       "scalability.cuh",
+       lesson_sources::kScalabilityCuh});
+  {
+    LessonInfo transfers{
+        "transfers",
+        "Host-device transfers: pageable, pinned, and overlap on streams",
+        {{"pinned", "host buffer from cudaMallocHost: DMA copies, asynchronous on streams"},
+         {"pageable", "host buffer from malloc: staged by the driver, cudaMemcpyAsync waits"}},
+        {{"size", 5, 0, 6, 1, "bytes to copy (and the pipeline's data)", TransferSizeChoices()},
+         {"streams", 4, 1, 8, 1, "streams of the overlapped pipeline"},
+         {"chunks", 8, 1, 32, 1, "pieces the pipeline cuts the data into"}},
+        "A kernel can only use data in GPU memory: cudaMemcpy carries it there over the link "
+        "to the host (PCIe), and carries results back. The link is far slower than the GPU's "
+        "own memory (the slides: 8 GB/s against 141 GB/s on a GTX 280; tens of GB/s against "
+        "thousands on an H100), and each copy has a fixed cost of microseconds, so bandwidth "
+        "climbs with size: group small transfers into large ones. Pageable memory (malloc) is "
+        "staged by the driver through a pinned buffer; pinned memory (cudaMallocHost) is "
+        "copied by DMA, faster. The pipeline cuts the data into chunks, each copied in, "
+        "processed and copied back: on one stream every step waits for the one before; on "
+        "several, copies overlap kernels. The slides say cudaMemcpyAsync requires pinned "
+        "memory; it accepts pageable memory too, but then waits for the copy, and nothing "
+        "overlaps (variant pageable). Measured on a GPU only: with none, the app shows the "
+        "capture shipped with Warpscope.",
+        "transfers.cuh",
+        lesson_sources::kTransfersCuh};
+    transfers.needs_gpu = true;
+    v.push_back(std::move(transfers));
+  }
+  v.push_back(
       {"latency",
        "Warps hiding memory latency (a model)",
        {{"scheduler", "one multiprocessor issuing one warp instruction at a time"}},
@@ -339,6 +397,13 @@ const LessonInfo* FindLesson(const std::string& id) {
     if (l.id == id) return &l;
   }
   return nullptr;
+}
+
+std::string NeedsGpuMessage(const LessonInfo& lesson) {
+  return lesson.id +
+         " measures a GPU and cannot run on the emulator: run it with --backend "
+         "cuda on a machine with a GPU (the app shows the capture shipped with "
+         "Warpscope instead)";
 }
 
 Status CheckParam(const ParamSpec& spec, long long value) {
@@ -417,6 +482,12 @@ Result<LessonRun> RunLesson(const std::string& id, const std::string& variant_in
       return Status::Error(id + ": " + o.message());
     return run;
   }
+  if (info->needs_gpu) {  // measured on a GPU or not at all
+    if (backend != "cuda") return Status::Error(NeedsGpuMessage(*info));
+    if (Status o = RunTransfersCuda(variant, params, options, &run); !o.ok())
+      return Status::Error(id + ": " + o.message());
+    return run;
+  }
   if (id == "latency") {  // a model: the same on every backend
     if (Status o = RunLatencyLesson(params, &run); !o.ok())
       return Status::Error(id + ": " + o.message());
@@ -435,7 +506,16 @@ Result<LessonRun> RunLesson(const std::string& id, const std::string& variant_in
     for (SiteInfo& site : t.sites) site.code = SourceLine(info->source, site.line);
     for (BarrierSite& b : t.barrier_sites) b.code = SourceLine(info->source, b.line);
   }
-  if (backend == "emu") {
+  if (backend == "emu" && id == "scalability") {
+    // Modeled: the block schedule's makespan, a work unit being 64 cycles (as ws::work spins on
+    // a GPU) at the preset's clock.
+    const double units = run.metrics.value("makespan", 0.0);
+    char note[160];
+    std::snprintf(note, sizeof note,
+                  "the makespan, %.0f work units of 64 cycles at %.2f GHz (%s); a model", units,
+                  preset->clock_ghz, preset->name.c_str());
+    run.timing = {"modeled", units * 64.0 / (preset->clock_ghz * 1e6), note};
+  } else if (backend == "emu") {
     // Modeled: the bytes the sectors move at the preset's DRAM bandwidth.
     const LaunchTrace& t = run.main_launch();
     std::uint64_t sectors = 0;

@@ -27,7 +27,7 @@ TEST(Catalog, BadNamesSayWhatIsAllowed) {
       r.status().message(),
       "unknown lesson 'transpos'; lessons are: offset-copy, stride-copy, bank-stride, transpose, "
       "vecadd, picture, barrier, divergence, constant, atomics, reverse, matmul, texture-2d, "
-      "occupancy, fp-order, latency");
+      "occupancy, fp-order, scalability, transfers, latency");
   r = RunLesson("transpose", "fast", {}, "emu", {});
   EXPECT_EQ(r.status().message(),
             "unknown variant 'fast' for transpose; variants are: naive, coalesced, padded");

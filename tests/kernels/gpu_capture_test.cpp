@@ -2,6 +2,8 @@
 // launch (ctest label "gpu"; each test skips and says why where there is no GPU).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "core/child_run.h"
 #include "warpscope/kernels/catalog.h"
 #include "warpscope/kernels/devices.h"
@@ -114,6 +116,88 @@ TEST(GpuCapture, BarrierWaitsAreStampedInNanosecondsAndInCycles) {
     EXPECT_LT(ghz, 3.0) << "thread " << b.thread;
   }
   EXPECT_GT(long_waits, 0);
+}
+
+}  // namespace
+}  // namespace ws
+
+namespace ws {
+namespace {
+
+// The scalability lesson on a real GPU: every block stamps %smid, %globaltimer at its start and
+// end (issue 7). What must hold on any GPU: SM numbers below the device's count, every block
+// counted once, and a grid that fits at once (one block per SM) starting within one wave.
+TEST(GpuScheduling, EveryBlockStampsAnSmOfThisGpu) {
+  REQUIRE_GPU();
+  const DeviceQuery q = QueryDevices();
+  const int sms = q.gpus.front().multiprocessors;
+  // 2 x SMs blocks of 1024 threads: 2 blocks of 1024 fit on every SM from compute 7.5 on
+  // (2048 threads per SM on compute 8.0 and 9.0; 1024 on 7.5, so two waves there).
+  auto r = RunLesson("scalability", "", {{"blocks", 2 * sms}, {"threads", 1024}, {"work", 200}},
+                     "cuda", {});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_TRUE(r->check.ok) << r->check.message;
+  const nlohmann::json& m = r->metrics;
+  EXPECT_EQ(m.at("sms").get<int>(), sms);
+  EXPECT_EQ(m.at("time_unit"), "us");
+  int counted = 0;
+  for (const auto& n : m.at("blocks_per_sm")) counted += n.get<int>();
+  EXPECT_EQ(counted, 2 * sms);
+  ASSERT_EQ(m.at("timeline").size(), static_cast<std::size_t>(2 * sms));
+  // 200 units x 64 cycles = 12,800 cycles: 6-13 us at 1-2 GHz per block. All blocks resident at
+  // once: none starts later than one block's length after the first.
+  double longest = 0, last_start = 0;
+  for (const auto& b : m.at("timeline")) {
+    longest = std::max(longest, b.at(3).get<double>() - b.at(2).get<double>());
+    last_start = std::max(last_start, b.at(2).get<double>());
+  }
+  EXPECT_GT(longest, 5.0);
+  EXPECT_LT(longest, 200.0);
+  if (q.gpus.front().max_threads_per_multiprocessor >= 2048) {
+    EXPECT_LT(last_start, longest);
+  }
+}
+
+// Four times the resident capacity: the GPU deals the blocks out in about four waves, so the
+// makespan is several block lengths, and every SM runs some.
+TEST(GpuScheduling, ABiggerGridTakesMoreWaves) {
+  REQUIRE_GPU();
+  const int sms = QueryDevices().gpus.front().multiprocessors;
+  auto r = RunLesson("scalability", "", {{"blocks", 8 * sms}, {"threads", 1024}, {"work", 200}},
+                     "cuda", {});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  const nlohmann::json& m = r->metrics;
+  double longest = 0;
+  for (const auto& b : m.at("timeline"))
+    longest = std::max(longest, b.at(3).get<double>() - b.at(2).get<double>());
+  // Four waves: at least two block lengths, whatever the jitter of each.
+  EXPECT_GT(m.at("makespan").get<double>(), 2.0 * longest);
+  for (const auto& n : m.at("blocks_per_sm")) EXPECT_GT(n.get<int>(), 0);
+}
+
+// The transfers lesson (GPU only): pinned memory copies faster than pageable at 64 MB, the sweep
+// climbs with size, and the pipeline overlaps on streams from pinned memory.
+TEST(GpuTransfers, PinnedBeatsPageableAndStreamsOverlap) {
+  REQUIRE_GPU();
+  auto r = RunLesson("transfers", "pinned", {}, "cuda", {});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_TRUE(r->check.ok) << r->check.message;
+  const nlohmann::json& m = r->metrics;
+  EXPECT_GT(m.at("h2d_pinned_gbps").get<double>(), m.at("h2d_pageable_gbps").get<double>());
+  EXPECT_GT(m.at("h2d_pinned_gbps").get<double>(), 5.0);  // the slides' PCIe Gen2 peak is 5.2
+  const nlohmann::json& sweep = m.at("sweep");
+  ASSERT_EQ(sweep.size(), 9u);  // 4 KB .. 256 MB in powers of 4
+  // A 4 KB copy is dominated by its fixed cost: far below the 256 MB copy's bandwidth.
+  EXPECT_LT(sweep.front().at("h2d_pinned").get<double>(),
+            0.5 * sweep.back().at("h2d_pinned").get<double>());
+  const nlohmann::json& o = m.at("overlap");
+  EXPECT_EQ(o.at("ops").size(), 2u * 8 * 3);  // two pipelines x 8 chunks x (in, kernel, back)
+  // 4 streams: copies in, kernels and copies back of different chunks run at once.
+  EXPECT_GT(o.at("speedup").get<double>(), 1.3);
+  auto pageable = RunLesson("transfers", "pageable", {}, "cuda", {});
+  ASSERT_TRUE(pageable.ok()) << pageable.status().message();
+  EXPECT_LT(pageable->metrics.at("overlap").at("speedup").get<double>(),
+            o.at("speedup").get<double>());
 }
 
 }  // namespace

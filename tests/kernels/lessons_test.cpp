@@ -155,6 +155,11 @@ TEST(Lessons, EveryVariantTransposesCopiesOrReadsCorrectly) {
         EXPECT_FALSE(r.ok());
         continue;
       }
+      if (l.needs_gpu) {  // measured on a GPU or not at all
+        ASSERT_FALSE(r.ok());
+        EXPECT_EQ(r.status().message(), NeedsGpuMessage(l));
+        continue;
+      }
       if (l.id == "occupancy" || l.id == "latency") {  // a calculator, a model: no kernel
         ASSERT_TRUE(r.ok()) << r.status().message();
         EXPECT_FALSE(r->has_launch());

@@ -18,7 +18,11 @@ struct LessonInfo {
   std::string source_file;  // the kernel file the student reads, e.g. "transpose.cuh"
   std::string_view source;  // its text, exactly as compiled
   bool hidden = false;      // for tests: runs by id, but is not in Lessons()
+  bool needs_gpu = false;   // measures a GPU; on the emulator the app shows a shipped capture
 };
+
+// Why `lesson` (needs_gpu) does not run on the emulator, in one sentence.
+std::string NeedsGpuMessage(const LessonInfo& lesson);
 
 // The lessons a student picks from (hidden ones left out).
 const std::vector<LessonInfo>& Lessons();

@@ -152,6 +152,9 @@ class CudaBackend {
 
   std::vector<LaunchTrace>& launches() { return launches_; }
   const Status& status() const { return status_; }
+  // The GPU deals its blocks to its own SMs (see EmuBackend::ModelMultiprocessors).
+  void ModelMultiprocessors(int, int) {}
+  const DevicePreset& preset() const { return preset_; }
 
  private:
   void Keep(Status s) {

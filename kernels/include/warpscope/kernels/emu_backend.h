@@ -63,6 +63,8 @@ class EmuBackend {
     cfg.buffers = buffers_;
     cfg.preset = preset_;
     cfg.workers = options_.workers;
+    cfg.model_sms = model_sms_;
+    cfg.model_blocks_per_sm = model_blocks_per_sm_;
     if (options_.keep_all_blocks) {
       for (std::uint64_t b = 0; b < grid.count(); ++b)
         cfg.keep_blocks.push_back(static_cast<std::uint32_t>(b));
@@ -77,7 +79,16 @@ class EmuBackend {
 
   std::vector<LaunchTrace>& launches() { return launches_; }
 
+  // The block-scheduler model for the launches that follow (the scalability lesson): `sms` SMs
+  // holding `blocks_per_sm` blocks each; smid() and globaltimer() then read the model's
+  // placement. A GPU deals its blocks itself: CudaBackend ignores this.
+  void ModelMultiprocessors(int sms, int blocks_per_sm) {
+    model_sms_ = sms;
+    model_blocks_per_sm_ = blocks_per_sm;
+  }
+
  private:
+  int model_sms_ = 0, model_blocks_per_sm_ = 0;
   RunOptions options_;
   DevicePreset preset_;
   std::vector<std::unique_ptr<std::vector<std::uint64_t>>> storage_;

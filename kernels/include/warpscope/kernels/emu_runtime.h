@@ -10,6 +10,9 @@
 //   and only the kept blocks' records are stored, so statistics cover the whole grid without a
 //   full trace. Results do not depend on which worker ran which block: the same launch gives the
 //   same trace, byte for byte.
+// - With the block-scheduler model on (LaunchConfig::model_sms), one worker runs the blocks in
+//   index order and each block starts on the SM and at the time the model gives it, so a kernel
+//   reading smid() and globaltimer() sees a schedule like a GPU's (deterministic, in work units).
 #pragma once
 
 #include <functional>
@@ -31,6 +34,10 @@ struct LaunchConfig {
   DevicePreset preset;
   std::vector<std::uint32_t> keep_blocks;  // linear block indices whose records are kept
   unsigned workers = 0;                    // 0: one per core
+  // The block-scheduler model (trace/block_schedule.h): with model_sms > 0 the blocks run one
+  // after another in index order, each placed on an SM when one of its model_blocks_per_sm slots
+  // frees; smid() and globaltimer() read the placement. 0: no model (every block starts at 0).
+  int model_sms = 0, model_blocks_per_sm = 0;
 };
 
 // Runs `body` (the kernel call) once per GPU thread. Returns the launch's trace, or the error

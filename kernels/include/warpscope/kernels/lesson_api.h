@@ -87,6 +87,9 @@ struct LessonRun {
     std::string source_file;  // the kernel file's name, and its text as captured
     std::string source;
     nlohmann::json gpu;  // the capturing GPU's properties (null for an emulator capture)
+    // Shipped with Warpscope and shown because this machine cannot measure the lesson itself
+    // (a lesson that needs a GPU, on the emulator).
+    bool shipped = false;
   };
   std::optional<Capture> capture;
   bool has_launch() const { return !launches.empty(); }

@@ -347,4 +347,32 @@ WS_HD inline void work(long long units) {
 #endif
 }
 
+// The multiprocessor the calling thread's block runs on (PTX %smid). The emulator: the SM its
+// block-scheduler model placed the block on (block_schedule.h), or 0 when no model is set.
+WS_HD inline unsigned int smid() {
+#if defined(__CUDA_ARCH__)
+  unsigned int sm;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+  return sm;
+#elif !WS_DEVICE_CODE
+  return emu::SmId();
+#else
+  return 0;
+#endif
+}
+
+// A clock the whole GPU shares (PTX %globaltimer, nanoseconds). The emulator: the block's start
+// in its scheduler model plus the thread's logical clock, in work units ("modeled").
+WS_HD inline unsigned long long globaltimer() {
+#if defined(__CUDA_ARCH__)
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t) : : "memory");
+  return t;
+#elif !WS_DEVICE_CODE
+  return emu::GlobalTimer();
+#else
+  return 0;
+#endif
+}
+
 }  // namespace ws

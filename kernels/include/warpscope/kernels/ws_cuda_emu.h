@@ -32,6 +32,10 @@ std::uint32_t SharedArrayBase(std::uint32_t bytes, std::uint32_t* tag, std::uint
 unsigned char* DynamicSharedMemory(std::uint32_t* bytes, std::uint32_t* offset);
 // Adds modeled work to the thread's logical clock (the barrier lesson's uneven work).
 void AddWork(std::uint32_t units);
+// The block's SM and the modeled time (block start + the thread's logical clock); see smid() and
+// globaltimer() in ws_cuda_arrays.h.
+unsigned int SmId();
+unsigned long long GlobalTimer();
 
 }  // namespace ws::emu
 

@@ -1,0 +1,34 @@
+#include "core/shipped.h"
+
+#include "core/capture.h"
+#include "warpscope/kernels/catalog.h"
+
+namespace ws {
+
+Result<LessonRun> ShippedCapture(const std::string& lesson) {
+  const std::string name = lesson + ".wstrace";
+  for (const shipped::EmbeddedFile& f : shipped::kEmbeddedFiles) {
+    if (f.name != name) continue;
+    auto contents = ParseTrace(std::span<const std::uint8_t>(f.bytes.data(), f.bytes.size()));
+    if (!contents.ok()) return contents.status();
+    auto run = RunOfTrace(std::move(contents).value(), "assets/traces/" + name);
+    if (!run.ok()) return run.status();
+    run->capture->shipped = true;
+    return run;
+  }
+  return Status::Error(lesson + ": this build ships no capture of it (assets/traces/" + name +
+                       " was missing when Warpscope was built)");
+}
+
+Result<LessonRun> RunLessonOrShipped(const std::string& lesson, const std::string& variant,
+                                     const Params& overrides, const std::string& backend,
+                                     const RunOptions& options) {
+  const LessonInfo* info = FindLesson(lesson);
+  if (info == nullptr || !info->needs_gpu || backend == "cuda")
+    return RunLesson(lesson, variant, overrides, backend, options);
+  auto run = ShippedCapture(lesson);
+  if (!run.ok()) return Status::Error(NeedsGpuMessage(*info) + "; " + run.status().message());
+  return run;
+}
+
+}  // namespace ws

@@ -1,0 +1,31 @@
+// Captures shipped with Warpscope (assets/traces, embedded into the program at build time): what
+// a lesson that measures a GPU (LessonInfo::needs_gpu) shows on a machine without one.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "warpscope/kernels/lesson_api.h"
+
+namespace ws {
+
+namespace shipped {
+struct EmbeddedFile {
+  std::string_view name;  // "transfers.wstrace"
+  std::span<const unsigned char> bytes;
+};
+extern const std::span<const EmbeddedFile> kEmbeddedFiles;  // generated (cmake/EmbedBinary.cmake)
+}  // namespace shipped
+
+// The shipped capture of `lesson` (assets/traces/LESSON.wstrace), marked as shipped, or why there
+// is none.
+Result<LessonRun> ShippedCapture(const std::string& lesson);
+
+// RunLesson, except that a lesson that needs a GPU, asked for on the emulator, gives its shipped
+// capture (LessonRun::Capture::shipped) instead of an error.
+Result<LessonRun> RunLessonOrShipped(const std::string& lesson, const std::string& variant,
+                                     const Params& overrides, const std::string& backend,
+                                     const RunOptions& options);
+
+}  // namespace ws

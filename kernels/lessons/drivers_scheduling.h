@@ -1,0 +1,148 @@
+// Driver of the scalability lesson (see drivers.h): blocks dealt out to multiprocessors, from
+// the emulator's block-scheduler model or from a real GPU's %smid and %globaltimer stamps.
+#pragma once
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "scalability.cuh"
+#include "warpscope/kernels/lesson_api.h"
+#include "warpscope/trace/block_schedule.h"
+#include "warpscope/trace/occupancy.h"
+
+namespace ws::lessons {
+
+// The emulated devices of the scalability lesson's `device` choice (occupancy rules).
+inline const std::vector<std::string>& ScalabilityDevices() {
+  static const std::vector<std::string> names = {"cc1.0", "cc1.3", "cc2.0", "cc3.5",
+                                                 "cc7.0", "cc8.0", "cc9.0"};
+  return names;
+}
+
+// SM counts to replay the run's blocks on: 1..16, then doubling, and `sms` itself.
+inline std::vector<int> ReplaySmCounts(int sms) {
+  std::vector<int> v;
+  for (int n = 1; n <= 16; ++n) v.push_back(n);
+  for (int n = 32; n <= std::max(2 * sms, 32) && n <= 1024; n *= 2) v.push_back(n);
+  v.push_back(sms);
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  return v;
+}
+
+template <typename B>
+Status RunScalability(B& b, const Params& p, OutputCheck* check, nlohmann::json* metrics) {
+  const bool gpu = std::string(B::kName) == "cuda";
+  const auto blocks = static_cast<std::uint32_t>(p.at("blocks"));
+  const auto threads = static_cast<std::uint32_t>(p.at("threads"));
+  const int work = static_cast<int>(p.at("work")), skew = static_cast<int>(p.at("skew"));
+  nlohmann::json& m = *metrics;
+  // The emulated device: its occupancy rules say how many blocks one SM holds.
+  int sms = static_cast<int>(p.at("sms")), per_sm = 0;
+  if (!gpu) {
+    const std::string name = ScalabilityDevices()[static_cast<std::size_t>(std::clamp<long long>(
+        p.at("device"), 0, static_cast<long long>(ScalabilityDevices().size()) - 1))];
+    auto device = FindOccupancyDevice(name);
+    if (!device.ok()) return device.status();
+    auto occ = ComputeOccupancy(
+        *device, {static_cast<int>(threads), static_cast<int>(p.at("registers")), 0});
+    if (!occ.ok()) return occ.status();
+    if (occ->active_blocks == 0) {
+      return Status::Error("no block of " + std::to_string(threads) + " threads fits on a " + name +
+                           " multiprocessor (" + occ->limiter + " over the limit: " +
+                           std::to_string(device->max_threads_per_block) + " threads per block, " +
+                           std::to_string(device->registers_per_sm) + " registers per SM)");
+    }
+    per_sm = occ->active_blocks;
+    m["emulated_device"] = name + " " + device->description;
+    m["limiter"] = occ->limiter;
+    b.ModelMultiprocessors(sms, per_sm);
+  } else {
+    sms = static_cast<int>(b.preset().multiprocessors);
+  }
+  auto sm = b.template Alloc<unsigned int>("sm", blocks);
+  auto start = b.template Alloc<unsigned long long>("start", blocks);
+  auto end = b.template Alloc<unsigned long long>("end", blocks);
+  const Dim3 grid{blocks, 1, 1}, block{threads, 1, 1};
+  if (Status s = WS_LAUNCH(b, blockWork, grid, block, 0, sm, start, end, work, skew); !s.ok())
+    return s;
+  const std::vector<unsigned int> sm_h = b.Download(sm);
+  const std::vector<unsigned long long> start_h = b.Download(start), end_h = b.Download(end);
+  if (sm_h.size() != blocks || start_h.size() != blocks || end_h.size() != blocks)
+    return Status::Error("scalability: the block stamps could not be read back");
+
+  // Times relative to the first block's start: work units on the emulator, microseconds on a GPU.
+  const unsigned long long t0 = *std::min_element(start_h.begin(), start_h.end());
+  const double scale = gpu ? 1e-3 : 1.0;
+  std::vector<BlockPlacement> placed(blocks);
+  std::vector<double> durations(blocks);
+  for (std::uint32_t i = 0; i < blocks; ++i) {
+    placed[i].block = i;
+    placed[i].sm = static_cast<int>(sm_h[i]);
+    placed[i].start = static_cast<double>(start_h[i] - t0) * scale;
+    placed[i].end = static_cast<double>(end_h[i] >= start_h[i] ? end_h[i] - t0 : 0) * scale;
+    durations[i] = placed[i].end - placed[i].start;
+  }
+  const ScheduleSummary summary = SummarizeSchedule(placed, sms);
+  if (gpu) per_sm = std::max(summary.most_resident, 1);  // what the hardware was seen to hold
+
+  // The output check. Emulator: its stamps are the model's schedule of the same blocks, each
+  // lasting its work, one unit for the barrier and one per store of thread 0 (the end stamp is
+  // read before the last store). GPU: every block stamped, on an SM that exists, ending after
+  // it started.
+  std::string problem;
+  for (std::uint32_t i = 0; i < blocks && problem.empty(); ++i) {
+    if (end_h[i] < start_h[i] || end_h[i] == 0)
+      problem = "block " + std::to_string(i) + " has no end stamp after its start";
+    else if (static_cast<int>(sm_h[i]) >= sms)
+      problem = "block " + std::to_string(i) + " ran on SM " + std::to_string(sm_h[i]) +
+                ", but the device has " + std::to_string(sms);
+  }
+  if (!gpu && problem.empty()) {
+    std::vector<double> model(blocks);
+    for (std::uint32_t i = 0; i < blocks; ++i)
+      model[i] = work + skew * static_cast<double>(i * 2 % 5) + 4;
+    const std::vector<BlockPlacement> want = ScheduleBlocks(model, sms, per_sm);
+    for (std::uint32_t i = 0; i < blocks && problem.empty(); ++i) {
+      if (want[i].sm != placed[i].sm || want[i].start != placed[i].start ||
+          want[i].end - 1 != placed[i].end) {
+        problem = "block " + std::to_string(i) + " ran on SM " + std::to_string(placed[i].sm) +
+                  " from " + std::to_string(placed[i].start) + "; the model says SM " +
+                  std::to_string(want[i].sm) + " from " + std::to_string(want[i].start);
+      }
+    }
+  }
+  check->ok = problem.empty();
+  check->message = problem.empty() ? (gpu ? "every block stamped its SM, start and end"
+                                          : "the blocks ran where and when the model deals them")
+                                   : problem;
+
+  m["time_unit"] = gpu ? "us" : "units";
+  m["sms"] = sms;
+  m["blocks_per_sm_limit"] = per_sm;
+  m["makespan"] = summary.makespan;
+  m["blocks_per_sm"] = summary.blocks_per_sm;
+  m["most_resident"] = summary.most_resident;
+  m["busy"] = summary.busy;
+  m["waves"] = (blocks + static_cast<std::uint32_t>(sms * per_sm) - 1) /
+               static_cast<std::uint32_t>(sms * per_sm);
+  nlohmann::json& tl = m["timeline"];
+  tl = nlohmann::json::array();
+  for (const BlockPlacement& q : placed) tl.push_back({q.block, q.sm, q.start, q.end});
+  // Transparent scalability: the same blocks (their durations as run) dealt to other SM counts.
+  // On the emulator a block holds its slot one unit past its end stamp (thread 0's last store).
+  std::vector<double> held = durations;
+  if (!gpu) {
+    for (double& d : held) d += 1;
+  }
+  for (int n : ReplaySmCounts(sms)) {
+    ScheduleSummary r = SummarizeSchedule(ScheduleBlocks(held, n, per_sm), n);
+    if (!gpu) r.makespan -= 1;  // measured to the last end stamp, as the run's makespan is
+    m["vary_sms"].push_back({{"sms", n}, {"makespan", r.makespan}});
+  }
+  return {};
+}
+
+}  // namespace ws::lessons

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Builds the headless CLI and tests on a GPU machine that has cmake and nvcc but no Debian
+# development packages (shared by gpu-check.sh and gpu-scheduling.sh). Usage:
+#   scripts/gpu-build.sh OUT_DIR [CUDA_ARCH]
+# Needs the .deb files listed in docs/BUILD.md in .deps/debs (unpacked into .deps/root, never /).
+# Callers then need: export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${1:?usage: gpu-build.sh OUT_DIR [CUDA_ARCH]}
+arch=${2:-90}
+mkdir -p "$out" .deps/root
+for f in .deps/debs/*.deb; do dpkg -x "$f" .deps/root; done
+export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+{ nvidia-smi -L; nvcc --version | tail -1; } > "$out/gpu.txt" 2>&1
+# zlib: the carried package's libz.so link is absolute (/lib/...): name the files instead.
+cmake --preset headless -DCMAKE_PREFIX_PATH="$PWD/.deps/root/usr" -DCMAKE_CUDA_ARCHITECTURES="$arch" \
+  -DZLIB_INCLUDE_DIR="$PWD/.deps/root/usr/include" \
+  -DZLIB_LIBRARY="$(ls "$PWD"/.deps/root/lib/x86_64-linux-gnu/libz.so.1.* | head -1)" \
+  > "$out/build.log" 2>&1 && cmake --build --preset headless -j"$(nproc)" >> "$out/build.log" 2>&1 || {
+  tail -40 "$out/build.log"
+  exit 1
+}
