@@ -1,6 +1,7 @@
 // warpscope-cli: the headless command line (no GUI libraries, so it builds on a GPU server).
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -59,10 +60,15 @@ bool ParseSet(const std::string& lesson, const std::string& text, std::string* n
   *name = text.substr(0, eq);
   const std::string v = text.substr(eq + 1);
   if (const ws::LessonInfo* info = ws::FindLesson(lesson)) {
+    // Spaces do not count ("64MB" is the choice "64 MB").
+    auto squeeze = [](std::string t) {
+      t.erase(std::remove(t.begin(), t.end(), ' '), t.end());
+      return t;
+    };
     for (const ws::ParamSpec& spec : info->params) {
       if (spec.name != *name || spec.choices.empty()) continue;
       for (std::size_t i = 0; i < spec.choices.size(); ++i) {
-        if (spec.choices[i] == v) {
+        if (squeeze(spec.choices[i]) == squeeze(v)) {
           *value = static_cast<long long>(i);
           return true;
         }

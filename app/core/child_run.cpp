@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/capture.h"
+#include "warpscope/kernels/catalog.h"
 
 extern char** environ;
 
@@ -60,8 +61,16 @@ Result<LessonRun> RunLessonInChild(const ChildRunRequest& rq) {
                                    "--record-budget",
                                    std::to_string(rq.options.record_budget_bytes)};
   if (!rq.variant.empty()) args.insert(args.end(), {"--variant", rq.variant});
-  for (const auto& [name, value] : rq.params)
-    args.insert(args.end(), {"--set", name + "=" + std::to_string(value)});
+  // A parameter with named choices goes by its name, as warpscope-cli takes it (data=cancel).
+  const LessonInfo* info = FindLesson(rq.lesson);
+  for (const auto& [name, value] : rq.params) {
+    std::string text = std::to_string(value);
+    for (const ParamSpec& spec : info != nullptr ? info->params : std::vector<ParamSpec>{}) {
+      if (spec.name == name && value >= 0 && value < static_cast<long long>(spec.choices.size()))
+        text = spec.choices[static_cast<std::size_t>(value)];
+    }
+    args.insert(args.end(), {"--set", name + "=" + text});
+  }
   for (std::uint32_t b : rq.options.keep_blocks)
     args.insert(args.end(), {"--keep-block", std::to_string(b)});
   std::vector<char*> argv;

@@ -146,7 +146,7 @@ std::string LessonRunText(const LessonRun& run) {
   o << run.lesson << " / " << run.variant << " on " << run.device << "\n";
   if (run.capture && run.capture->shipped)
     o << "no GPU measured this here: the capture shipped with Warpscope, made "
-      << run.capture->captured_at << " (" << run.capture->file << ")\n";
+      << run.capture->captured_at << " (" << run.capture->file << "), with its own parameters\n";
   else if (run.capture)
     o << "captured " << run.capture->captured_at << " (trace " << run.capture->file << ")\n";
   if (run.has_launch() && run.main_launch().truncated)

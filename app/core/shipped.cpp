@@ -5,19 +5,20 @@
 
 namespace ws {
 
-Result<LessonRun> ShippedCapture(const std::string& lesson) {
-  const std::string name = lesson + ".wstrace";
-  for (const shipped::EmbeddedFile& f : shipped::kEmbeddedFiles) {
-    if (f.name != name) continue;
-    auto contents = ParseTrace(std::span<const std::uint8_t>(f.bytes.data(), f.bytes.size()));
-    if (!contents.ok()) return contents.status();
-    auto run = RunOfTrace(std::move(contents).value(), "assets/traces/" + name);
-    if (!run.ok()) return run.status();
-    run->capture->shipped = true;
-    return run;
+Result<LessonRun> ShippedCapture(const std::string& lesson, const std::string& variant) {
+  for (const std::string& name : {lesson + "-" + variant + ".wstrace", lesson + ".wstrace"}) {
+    for (const shipped::EmbeddedFile& f : shipped::kEmbeddedFiles) {
+      if (f.name != name) continue;
+      auto contents = ParseTrace(std::span<const std::uint8_t>(f.bytes.data(), f.bytes.size()));
+      if (!contents.ok()) return contents.status();
+      auto run = RunOfTrace(std::move(contents).value(), "assets/traces/" + name);
+      if (!run.ok()) return run.status();
+      run->capture->shipped = true;
+      return run;
+    }
   }
-  return Status::Error(lesson + ": this build ships no capture of it (assets/traces/" + name +
-                       " was missing when Warpscope was built)");
+  return Status::Error(lesson + ": this build ships no capture of it (assets/traces/" + lesson +
+                       "-" + variant + ".wstrace was missing when Warpscope was built)");
 }
 
 Result<LessonRun> RunLessonOrShipped(const std::string& lesson, const std::string& variant,
@@ -26,7 +27,8 @@ Result<LessonRun> RunLessonOrShipped(const std::string& lesson, const std::strin
   const LessonInfo* info = FindLesson(lesson);
   if (info == nullptr || !info->needs_gpu || backend == "cuda")
     return RunLesson(lesson, variant, overrides, backend, options);
-  auto run = ShippedCapture(lesson);
+  const std::string v = variant.empty() ? info->variants.front().name : variant;
+  auto run = ShippedCapture(lesson, v);
   if (!run.ok()) return Status::Error(NeedsGpuMessage(*info) + "; " + run.status().message());
   return run;
 }

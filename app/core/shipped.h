@@ -18,9 +18,9 @@ struct EmbeddedFile {
 extern const std::span<const EmbeddedFile> kEmbeddedFiles;  // generated (cmake/EmbedBinary.cmake)
 }  // namespace shipped
 
-// The shipped capture of `lesson` (assets/traces/LESSON.wstrace), marked as shipped, or why there
-// is none.
-Result<LessonRun> ShippedCapture(const std::string& lesson);
+// The shipped capture of `lesson` and `variant` (assets/traces/LESSON-VARIANT.wstrace, else
+// LESSON.wstrace), marked as shipped, or why there is none.
+Result<LessonRun> ShippedCapture(const std::string& lesson, const std::string& variant);
 
 // RunLesson, except that a lesson that needs a GPU, asked for on the emulator, gives its shipped
 // capture (LessonRun::Capture::shipped) instead of an error.

@@ -285,6 +285,11 @@ void LessonPanel::DrawContents() {
   }
   for (auto it = run.metrics.begin(); it != run.metrics.end(); ++it) {
     std::string text = it->dump();
+    if (it->is_number_float()) {  // 54.85618882236601 -> 54.8561888 (a float's 9 digits stay)
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.9g", it->get<double>());
+      text = buf;
+    }
     if (text.size() > 60) continue;  // graphs and per-block arrays belong to the views
     ImGui::BulletText("%s: %s", it.key().c_str(), text.c_str());
   }

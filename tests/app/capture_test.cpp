@@ -9,6 +9,7 @@
 
 #include "core/capture.h"
 #include "core/report.h"
+#include "core/shipped.h"
 #include "warpscope/kernels/catalog.h"
 
 namespace ws {
@@ -204,6 +205,71 @@ TEST(ShippedTraces, AreRealGpuCapturesWithTheSlidesFigures) {
   EXPECT_NE(atomic->metrics.at("gpu_sum"), atomic->metrics.at("tree_order_sum"));
   EXPECT_TRUE(atomic->check.ok) << atomic->check.message;  // within the bound of any order
   EXPECT_NE(atomic->device.find("H100"), std::string::npos) << atomic->device;
+}
+
+}  // namespace
+}  // namespace ws
+
+namespace ws {
+namespace {
+
+// Issue 7's H100 captures (scripts/gpu-scheduling.sh). scalability: 1056 blocks of 1024 threads
+// and 400 work units (25,600 cycles, about 13 us a block); an H100 holds 2 such blocks per SM
+// (2048 threads), so its 132 SMs deal them in 1056 / 264 = 4 rounds of 8 blocks per SM.
+TEST(ShippedTraces, TheH100DealtItsBlocksToAllItsSms) {
+  const fs::path dir = fs::path(WARPSCOPE_SOURCE_DIR) / "assets/traces";
+  auto even = LoadTraceAsRun(dir / "scalability-h100.wstrace");
+  ASSERT_TRUE(even.ok()) << even.status().message();
+  const nlohmann::json& m = even->metrics;
+  EXPECT_NE(even->device.find("H100"), std::string::npos);
+  EXPECT_EQ(m.at("sms"), 132);
+  EXPECT_EQ(m.at("time_unit"), "us");
+  EXPECT_EQ(m.at("most_resident"), 2);
+  EXPECT_EQ(m.at("blocks_per_sm"), std::vector<int>(132, 8));
+  double longest = 0;
+  for (const auto& b : m.at("timeline"))
+    longest = std::max(longest, b.at(3).get<double>() - b.at(2).get<double>());
+  // Four rounds of one block length each (dealing adds a little).
+  EXPECT_GT(m.at("makespan").get<double>(), 3.5 * longest);
+  EXPECT_LT(m.at("makespan").get<double>(), 4.5 * longest);
+  // With skew the blocks last 1x to 3x as long, and the SMs that finish early get more blocks:
+  // the counts spread, and the SMs idle more at the end.
+  auto skew = LoadTraceAsRun(dir / "scalability-skew-h100.wstrace");
+  ASSERT_TRUE(skew.ok()) << skew.status().message();
+  const auto counts = skew->metrics.at("blocks_per_sm").get<std::vector<int>>();
+  EXPECT_LT(*std::min_element(counts.begin(), counts.end()),
+            *std::max_element(counts.begin(), counts.end()));
+  EXPECT_LT(skew->metrics.at("busy").get<double>(), m.at("busy").get<double>());
+}
+
+// transfers (GPU only), as an emulator run shows it: the shipped H100 capture of the variant.
+// Pinned memory copies at several times pageable's bandwidth (55 against 10 GB/s measured), and
+// four streams overlap the pipeline only from pinned memory.
+TEST(ShippedTraces, TransfersOnTheEmulatorShowTheShippedH100Capture) {
+  auto pinned = RunLessonOrShipped("transfers", "pinned", {}, "emu", RunOptions{});
+  ASSERT_TRUE(pinned.ok()) << pinned.status().message();
+  ASSERT_TRUE(pinned->capture.has_value());
+  EXPECT_TRUE(pinned->capture->shipped);
+  EXPECT_NE(pinned->device.find("H100"), std::string::npos);
+  EXPECT_EQ(pinned->variant, "pinned");
+  const nlohmann::json& m = pinned->metrics;
+  EXPECT_GT(m.at("h2d_pinned_gbps").get<double>(), 3 * m.at("h2d_pageable_gbps").get<double>());
+  EXPECT_GT(m.at("d2h_pinned_gbps").get<double>(), 3 * m.at("d2h_pageable_gbps").get<double>());
+  // The slides' fastest PCIe (Gen2, 5.2 GB/s pinned) is far behind; PCIe Gen5 x16 is 64 GB/s.
+  EXPECT_GT(m.at("peak_gbps").get<double>(), 20.0);
+  EXPECT_LT(m.at("peak_gbps").get<double>(), 64.0);
+  EXPECT_GT(m.at("overlap").at("speedup").get<double>(), 1.5);
+  auto pageable = RunLessonOrShipped("transfers", "pageable", {}, "emu", RunOptions{});
+  ASSERT_TRUE(pageable.ok()) << pageable.status().message();
+  EXPECT_EQ(pageable->variant, "pageable");
+  EXPECT_LT(pageable->metrics.at("overlap").at("speedup").get<double>(), 1.2);
+  // Any other lesson runs as usual; one with no shipped capture says which file was missing.
+  auto plain = RunLessonOrShipped("vecadd", "", {}, "emu", RunOptions{});
+  ASSERT_TRUE(plain.ok());
+  EXPECT_FALSE(plain->capture.has_value());
+  auto none = ShippedCapture("vecadd", "chunked");
+  ASSERT_FALSE(none.ok());
+  EXPECT_NE(none.status().message().find("vecadd-chunked.wstrace"), std::string::npos);
 }
 
 }  // namespace

@@ -40,6 +40,20 @@ TEST(ChildRun, AChildsRunHasTheSameFiguresAsOneMadeHere) {
   EXPECT_EQ(a.blocks[1].block, 9u);
 }
 
+TEST(ChildRun, NamedChoicesReachTheChildByName) {
+  // fp-order's `data` and `block` have named choices; the child's command line takes names
+  // (data=cancel, block=64), not indexes. cancel is the slides' 1e30, -1e30, 1, 0, ...: the
+  // 64-thread tree adds 1e30 + 1 at stride 2 (1e30 again), then -1e30: 0, where the CPU's
+  // sequential sum is 1.
+  auto child = RunLessonInChild(Request("fp-order", {{"data", 2}, {"block", 1}}));
+  ASSERT_TRUE(child.ok()) << child.status().message();
+  EXPECT_EQ(child->params.at("data"), 2);
+  EXPECT_EQ(child->params.at("block"), 1);
+  EXPECT_EQ(child->main_launch().block.x, 64u);
+  EXPECT_EQ(child->metrics.at("gpu_sum").get<double>(), 0.0);
+  EXPECT_EQ(child->metrics.at("cpu_sum").get<double>(), 1.0);
+}
+
 TEST(ChildRun, TheChildsErrorIsTheMessage) {
   auto r = RunLessonInChild(Request("fault", {}));
   ASSERT_FALSE(r.ok());

@@ -102,3 +102,22 @@ TEST(Cli, DevicePresetLimitsAreNamed) {
 }
 
 }  // namespace
+
+// transfers needs a GPU: on the emulator the CLI shows the capture shipped with Warpscope and
+// says so; a size can be given without its space.
+TEST(Cli, TransfersOnTheEmulatorShowsTheShippedCapture) {
+  Out r = Cli("run transfers --backend emu --set size=16MB");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("no GPU measured this here: the capture shipped with Warpscope"),
+            std::string::npos)
+      << r.out;
+  Out j = Cli("run transfers --backend emu --variant pageable --json");
+  ASSERT_EQ(j.code, 0) << j.out;
+  auto json = nlohmann::json::parse(j.out);
+  EXPECT_EQ(json["capture"]["shipped"], true);
+  EXPECT_EQ(json["variant"], "pageable");
+  EXPECT_TRUE(json["lesson_metrics"].contains("h2d_pageable_gbps"));
+  Out bad = Cli("run transfers --set size=3GB");
+  EXPECT_EQ(bad.code, 2) << bad.out;
+  EXPECT_NE(bad.out.find("64 KB, 256 KB"), std::string::npos) << bad.out;
+}

@@ -293,3 +293,72 @@ TEST(GuiViews, FloatSumsShowTheKernelsSumMovingWithTheData) {
 
 }  // namespace
 }  // namespace ws
+
+namespace ws {
+namespace {
+
+TEST(GuiViews, BlocksOnSmsShowTwoWavesOnTwoSmsAndOneOnFour) {
+  REQUIRE_XVFB();
+  // Boxes take the colour of their round of dealing: round 0 warp 0's (230,159,0), round 1 warp
+  // 1's (0,114,178). 12 blocks of 256 threads on a cc1.0 (3 per SM): 2 SMs deal two rounds, 4
+  // SMs one, so round 1's blue is gone. No other part of the view is drawn in that blue.
+  const Rgba blue = {0, 114, 178, 255};
+  const Image two = Shot("sms", {"--lesson", "scalability", "--set", "sms=2"});
+  const Image four = Shot("sms", {"--lesson", "scalability", "--set", "sms=4"});
+  EXPECT_GT(CountNear(two, kWarp0, 3), 3000);
+  EXPECT_GT(CountNear(four, kWarp0, 3), 3000);
+  EXPECT_GT(CountNear(two, blue, 3), 3000);
+  EXPECT_LT(CountNear(four, blue, 3), 50);
+}
+
+}  // namespace
+}  // namespace ws
+
+namespace ws {
+namespace {
+
+TEST(GuiViews, TransfersShowTheShippedCaptureAndOverlapOnlyFromPinnedMemory) {
+  REQUIRE_XVFB();
+  // No GPU here: the view draws the shipped H100 captures. Copies in are warp 1's blue
+  // (0,114,178), kernels warp 0's orange, copies back warp 5's green (0,158,115); both variants
+  // show every kind of step, and differ (pageable memory's pipeline does not overlap).
+  const Rgba green = {0, 158, 115, 255}, blue = {0, 114, 178, 255};
+  const Image pinned = Shot("transfers", {"--lesson", "transfers", "--variant", "pinned"});
+  const Image pageable = Shot("transfers", {"--lesson", "transfers", "--variant", "pageable"});
+  for (const Image* img : {&pinned, &pageable}) {
+    EXPECT_GT(CountNear(*img, blue, 3), 500);
+    EXPECT_GT(CountNear(*img, green, 3), 500);
+    EXPECT_GT(CountNear(*img, kWarp0, 3), 150);
+  }
+  EXPECT_GT(Differing(pinned, pageable), 3000);
+}
+
+}  // namespace
+}  // namespace ws
+
+namespace ws {
+namespace {
+
+TEST(GuiViews, TheH100TraceShowsFourRoundsOfBlocks) {
+  REQUIRE_XVFB();
+  // scalability-h100.wstrace: 1056 blocks, 2 per SM on 132 SMs, dealt in 4 rounds, drawn in the
+  // colours of warps 0-3: orange, blue (0,114,178), yellow (240,228,66), sky blue (86,180,233).
+  const std::string trace =
+      std::string(WARPSCOPE_SOURCE_DIR) + "/assets/traces/scalability-h100.wstrace";
+  const Image img = Shot("sms", {trace});
+  // 264 sub-lanes (132 SMs x 2 blocks) are a pixel or two high here, and the window's
+  // multisampling blends them with the gaps: count pixels of the colour at 50-100 % brightness.
+  auto dimmed = [](Rgba c) {
+    return [c](Rgba p) {
+      const double k = (p.r * c.r + p.g * c.g + p.b * c.b) /
+                       static_cast<double>(c.r * c.r + c.g * c.g + c.b * c.b);
+      return k >= 0.5 && k <= 1.05 && std::abs(p.r - k * c.r) < 14 &&
+             std::abs(p.g - k * c.g) < 14 && std::abs(p.b - k * c.b) < 14;
+    };
+  };
+  for (Rgba c : {kWarp0, Rgba{0, 114, 178, 255}, Rgba{240, 228, 66, 255}, Rgba{86, 180, 233, 255}})
+    EXPECT_GT(Count(img, dimmed(c)), 5000) << int(c.r) << "," << int(c.g) << "," << int(c.b);
+}
+
+}  // namespace
+}  // namespace ws

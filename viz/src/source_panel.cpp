@@ -17,24 +17,31 @@ namespace ws {
 SourcePanel::SourcePanel(Session* session) : Panel("source", "Kernel source"), session_(session) {}
 
 void SourcePanel::DrawContents() {
-  if (!session_->run || !session_->run->has_launch()) {
+  // A trace carries the source it was captured with; a live run's is the catalogue's.
+  const LessonRun* run = session_->run.get();
+  const LessonInfo* info = run != nullptr ? FindLesson(run->lesson) : nullptr;
+  std::string source_file, source;
+  if (run != nullptr && run->capture) {
+    source_file = run->capture->source_file;
+    source = run->capture->source;
+  } else if (info != nullptr) {
+    source_file = info->source_file;
+    source = std::string(info->source);
+  }
+  if (run == nullptr || source.empty()) {
     ImGui::TextWrapped(
         "The lesson's kernel exactly as it runs, with line numbers; the selected access site is "
         "highlighted and each line carries its figures (sectors per request, bank conflicts).");
-    ImGui::TextDisabled(session_->run ? "This lesson runs no kernel." : "No lesson has run yet.");
+    ImGui::TextDisabled(run != nullptr ? "This lesson runs no kernel." : "No lesson has run yet.");
     return;
   }
-  const LessonRun& run = *session_->run;
-  // A trace carries the source it was captured with; a live run's is the catalogue's.
-  const LessonInfo* info = FindLesson(run.lesson);
-  if (info == nullptr && !run.capture) return;
-  const std::string source_file = run.capture ? run.capture->source_file : info->source_file;
-  const std::string source = run.capture ? run.capture->source : std::string(info->source);
-  const LaunchTrace& t = run.main_launch();
-  // Figures per line: "4.00 sect/req", "32-way".
+  // Figures per line: "4.00 sect/req", "32-way" (none for a lesson without recorded accesses,
+  // such as transfers, whose file is host code).
+  const LaunchTrace empty;
+  const LaunchTrace& t = run->has_launch() ? run->main_launch() : empty;
   std::map<std::uint32_t, std::string> margin;
   std::map<std::uint32_t, int> first_site;
-  for (std::size_t i = 0; i < t.sites.size(); ++i) {
+  for (std::size_t i = 0; i < t.sites.size() && i < t.stats.sites.size(); ++i) {
     const SiteInfo& s = t.sites[i];
     const SiteStats& st = t.stats.sites[i];
     char buf[64];
@@ -53,8 +60,12 @@ void SourcePanel::DrawContents() {
       session_->sel.site >= 0 && session_->sel.site < static_cast<int>(t.sites.size())
           ? static_cast<int>(t.sites[static_cast<std::size_t>(session_->sel.site)].line)
           : -1;
-  ImGui::TextDisabled("%s  (%s)   s = sectors per request, w = bank conflict ways",
-                      source_file.c_str(), t.kernel.c_str());
+  if (run->has_launch()) {
+    ImGui::TextDisabled("%s  (%s)   s = sectors per request, w = bank conflict ways",
+                        source_file.c_str(), t.kernel.c_str());
+  } else {
+    ImGui::TextDisabled("%s  (host code and kernel; no accesses recorded)", source_file.c_str());
+  }
   ImFont* code_font = CodeFont();
   if (code_font != nullptr) ImGui::PushFont(code_font, 0.0f);
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0.0f));

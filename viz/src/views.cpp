@@ -31,6 +31,8 @@ std::vector<std::unique_ptr<Panel>> MakeViewPanels(Session* session) {
   p.push_back(MakeOccupancyPanel(session));
   p.push_back(MakeLatencyPanel(session));
   p.push_back(MakeSumsPanel(session));
+  p.push_back(MakeScalabilityPanel(session));
+  p.push_back(MakeTransfersPanel(session));
   p.push_back(MakePlaybackPanel(session));
   return p;
 }

@@ -19,5 +19,7 @@ std::unique_ptr<Panel> MakeOccupancyPanel(Session* session);   // "occupancy"
 std::unique_ptr<Panel> MakePlaybackPanel(Session* session);    // "playback"
 std::unique_ptr<Panel> MakeLatencyPanel(Session* session);     // "latency"
 std::unique_ptr<Panel> MakeSumsPanel(Session* session);        // "sums"
+std::unique_ptr<Panel> MakeScalabilityPanel(Session* session);  // "sms"
+std::unique_ptr<Panel> MakeTransfersPanel(Session* session);    // "transfers"
 
 }  // namespace ws

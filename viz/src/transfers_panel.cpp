@@ -1,0 +1,256 @@
+// The transfers view: copy bandwidth between host and GPU against size (host to device and back,
+// pageable and pinned, with the fastest copy measured), and the copy-in / kernel / copy-back
+// pipeline on one stream against several, each step a box on its stream's lane (CUDA events).
+// Measured on a GPU; with none, the lesson panel loads the capture shipped with Warpscope.
+#include <imgui.h>
+#include <implot.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "view_util.h"
+#include "warpscope/kernels/transfers.h"
+#include "warpscope/viz/palette.h"
+#include "warpscope/viz/views.h"
+
+namespace ws {
+namespace {
+
+using view::Colour;
+
+struct Op {
+  int mode, stream, kind, chunk;  // mode 0: one stream, 1: several; kind 0 in, 1 kernel, 2 back
+  double start, end;
+};
+
+const char* const kKindNames[] = {"copy in", "kernel", "copy back"};
+
+ImU32 KindColour(int kind) {
+  return palette::WarpU32(kind == 0 ? 1 : kind == 1 ? 0 : 5);
+}
+
+class TransfersPanel : public Panel {
+ public:
+  explicit TransfersPanel(Session* s) : Panel("transfers", "Transfers"), session_(s) {}
+
+ protected:
+  void DrawContents() override {
+    const LessonRun* run = session_->run.get();
+    if (run == nullptr || run->lesson != "transfers" || !run->metrics.contains("sweep")) {
+      ImGui::TextWrapped(
+          "Choose the lesson \"Host-device transfers\": copy bandwidth between host and GPU "
+          "against size, pageable against pinned memory, and copies overlapping kernels on "
+          "streams.");
+      return;
+    }
+    Load(*run);
+    DrawHeader(*run);
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float min_h = 8 * ImGui::GetFontSize();
+    if (avail.x > 1.6f * avail.y) {
+      const float w = avail.x * 0.45f;
+      DrawBandwidth(ImVec2(w, std::max(min_h, avail.y)));
+      ImGui::SameLine();
+      ImGui::BeginChild("##pipeline_column", ImVec2(0, 0));
+      DrawPipeline(ImVec2(-1, std::max(min_h, ImGui::GetContentRegionAvail().y -
+                                                  3.3f * ImGui::GetTextLineHeightWithSpacing())));
+      DrawPipelineKey();
+      ImGui::EndChild();
+    } else {
+      DrawBandwidth(ImVec2(-1, std::max(min_h, avail.y * 0.48f)));
+      DrawPipeline(ImVec2(-1, std::max(min_h, ImGui::GetContentRegionAvail().y -
+                                                  3.3f * ImGui::GetTextLineHeightWithSpacing())));
+      DrawPipelineKey();
+    }
+  }
+
+ private:
+  void Load(const LessonRun& run) {
+    if (session_->generation == seen_ && loaded_) return;
+    seen_ = session_->generation;
+    loaded_ = true;
+    const nlohmann::json& m = run.metrics;
+    x_.clear();
+    for (auto& s : series_) s.clear();
+    for (const auto& p : m.at("sweep")) {
+      x_.push_back(std::log2(p.at("bytes").get<double>()));
+      series_[0].push_back(p.value("h2d_pinned", 0.0));
+      series_[1].push_back(p.value("h2d_pageable", 0.0));
+      series_[2].push_back(p.value("d2h_pinned", 0.0));
+      series_[3].push_back(p.value("d2h_pageable", 0.0));
+    }
+    peak_ = m.value("peak_gbps", 0.0);
+    size_ = m.value("size_bytes", 0.0);
+    ops_.clear();
+    const nlohmann::json o = m.value("overlap", nlohmann::json::object());
+    streams_ = o.value("streams", 1);
+    chunks_ = o.value("chunks", 1);
+    serial_ms_ = o.value("serial_ms", 0.0);
+    overlapped_ms_ = o.value("overlapped_ms", 0.0);
+    memory_ = o.value("memory", std::string("pinned"));
+    for (const auto& a : o.value("ops", nlohmann::json::array())) {
+      ops_.push_back({a.at(0).get<int>(), a.at(1).get<int>(), a.at(2).get<int>(),
+                      a.at(3).get<int>(), a.at(4).get<double>(), a.at(5).get<double>()});
+    }
+  }
+
+  void DrawHeader(const LessonRun& run) {
+    const nlohmann::json& m = run.metrics;
+    if (run.capture && run.capture->shipped) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.7f, 0.3f, 1.0f));
+      ImGui::TextWrapped(
+          "No GPU here to measure: the capture shipped with Warpscope, made on %s, %s.",
+          run.device.c_str(), run.capture->captured_at.c_str());
+      ImGui::PopStyleColor();
+    } else {
+      ImGui::TextWrapped("Measured on %s with CUDA events.", run.device.c_str());
+    }
+    view::BigText(1.6f, palette::WarpU32(1), "%.1f GB/s", m.value("h2d_pinned_gbps", 0.0));
+    ImGui::SameLine();
+    ImGui::TextWrapped(
+        "host to GPU, %s pinned; pageable %.1f GB/s. GPU to host: pinned %.1f, pageable %.1f "
+        "GB/s. Fastest copy measured: %.1f GB/s.",
+        TransferSizeName(static_cast<std::size_t>(size_)).c_str(),
+        m.value("h2d_pageable_gbps", 0.0), m.value("d2h_pinned_gbps", 0.0),
+        m.value("d2h_pageable_gbps", 0.0), peak_);
+    view::UpdatingBadge(*session_);
+  }
+
+  void DrawBandwidth(ImVec2 size) {
+    if (!ImPlot::BeginPlot("bandwidth against size", size,
+                           ImPlotFlags_NoMenus | ImPlotFlags_NoBoxSelect))
+      return;
+    ImPlot::SetupAxes("bytes copied", "GB/s");
+    tick_pos_.clear();
+    tick_names_.clear();
+    for (double x : x_) {
+      tick_pos_.push_back(x);
+      tick_names_.push_back(TransferSizeName(static_cast<std::size_t>(std::exp2(x))));
+    }
+    std::vector<const char*> names;
+    for (const std::string& n : tick_names_) names.push_back(n.c_str());
+    if (!tick_pos_.empty()) {
+      ImPlot::SetupAxisTicks(ImAxis_X1, tick_pos_.data(), static_cast<int>(tick_pos_.size()),
+                             names.data());
+      ImPlot::SetupAxisLimits(ImAxis_X1, tick_pos_.front() - 0.5, tick_pos_.back() + 0.5,
+                              ImPlotCond_Always);
+    }
+    ImPlot::SetupAxisLimits(ImAxis_Y1, 0, std::max(peak_, 1.0) * 1.15, ImPlotCond_Always);
+    ImPlot::SetupLegend(ImPlotLocation_NorthWest);
+    const char* const labels[] = {"to GPU, pinned", "to GPU, pageable", "to host, pinned",
+                                  "to host, pageable"};
+    const int colours[] = {1, 1, 5, 5};
+    for (int i = 0; i < 4; ++i) {
+      ImPlotSpec line;
+      line.LineColor = Colour(palette::WarpU32(static_cast<std::uint32_t>(colours[i])));
+      line.LineWeight = i % 2 == 0 ? 2.5f : 1.5f;
+      line.Marker = i % 2 == 0 ? ImPlotMarker_Circle : ImPlotMarker_Square;
+      line.MarkerSize = 3;
+      if (i % 2 == 1) line.LineColor.w = 0.65f;
+      ImPlot::PlotLine(labels[i], x_.data(), series_[static_cast<std::size_t>(i)].data(),
+                       static_cast<int>(x_.size()), line);
+    }
+    ImPlotSpec peak;
+    peak.LineColor = Colour(palette::TextDim());
+    peak.Flags = ImPlotInfLinesFlags_Horizontal;
+    ImPlot::PlotInfLines("fastest measured", &peak_, 1, peak);
+    const double chosen = size_ > 0 ? std::log2(size_) : 0;
+    ImPlotSpec now;
+    now.LineColor = Colour(palette::WarpU32(4));
+    now.LineWeight = 1.5f;
+    ImPlot::PlotInfLines("this size", &chosen, 1, now);
+    ImPlot::EndPlot();
+  }
+
+  // Lanes: "1 stream" on top, then one lane per stream of the overlapped run.
+  void DrawPipeline(ImVec2 size) {
+    if (!ImPlot::BeginPlot("##pipeline", size, ImPlotFlags_NoLegend | ImPlotFlags_NoMenus)) return;
+    ImPlot::SetupAxes("time (ms)", nullptr, 0, ImPlotAxisFlags_Invert);
+    lane_pos_ = {0};
+    lane_names_ = {"1 stream"};
+    for (int s = 0; s < streams_; ++s) {
+      lane_pos_.push_back(1.5 + s);
+      lane_names_.push_back("stream " + std::to_string(s));
+    }
+    std::vector<const char*> names;
+    for (const std::string& n : lane_names_) names.push_back(n.c_str());
+    ImPlot::SetupAxisTicks(ImAxis_Y1, lane_pos_.data(), static_cast<int>(lane_pos_.size()),
+                           names.data());
+    ImPlot::SetupAxisLimits(ImAxis_Y1, -0.6, 1.5 + streams_ - 0.4, ImPlotCond_Always);
+    ImPlot::SetupAxisLimits(ImAxis_X1, 0, std::max({serial_ms_, overlapped_ms_, 1e-3}) * 1.02,
+                            ImPlotCond_Always);
+    ImDrawList* dl = ImPlot::GetPlotDrawList();
+    ImPlot::PushPlotClipRect();
+    const Op* hovered = nullptr;
+    const ImVec2 mouse = ImGui::GetMousePos();
+    for (const Op& op : ops_) {
+      const double lane = op.mode == 0 ? 0.0 : 1.5 + op.stream;
+      // Copies in the top half of the lane, kernels in the bottom: a copy and a kernel of one
+      // stream never overlap, but the eye should see each.
+      const double top = lane - 0.4 + (op.kind == 1 ? 0.4 : 0.0);
+      const ImVec2 a = ImPlot::PlotToPixels(op.start, top);
+      const ImVec2 z = ImPlot::PlotToPixels(op.end, top + 0.4);
+      dl->AddRectFilled(a, z, KindColour(op.kind));
+      if (z.x - a.x > 3) dl->AddRect(a, z, IM_COL32(0, 0, 0, 110));
+      char label[8];
+      std::snprintf(label, sizeof label, "%d", op.chunk);
+      const ImVec2 ts = ImGui::CalcTextSize(label);
+      if (z.x - a.x > ts.x + 3 && z.y - a.y > ts.y)
+        dl->AddText(ImVec2((a.x + z.x - ts.x) / 2, (a.y + z.y - ts.y) / 2), IM_COL32(0, 0, 0, 230),
+                    label);
+      if (ImPlot::IsPlotHovered() && mouse.x >= a.x && mouse.x <= z.x && mouse.y >= a.y &&
+          mouse.y <= z.y)
+        hovered = &op;
+    }
+    ImPlot::PopPlotClipRect();
+    if (hovered != nullptr) {
+      ImGui::SetTooltip(
+          "chunk %d, %s, %s\n%.4g to %.4g ms (%.4g ms)", hovered->chunk, kKindNames[hovered->kind],
+          hovered->mode == 0 ? "one stream" : ("stream " + std::to_string(hovered->stream)).c_str(),
+          hovered->start, hovered->end, hovered->end - hovered->start);
+    }
+    ImPlot::EndPlot();
+  }
+
+  void DrawPipelineKey() {
+    for (int k = 0; k < 3; ++k) {
+      if (k > 0) ImGui::SameLine();
+      ImGui::ColorButton(kKindNames[k], Colour(KindColour(k)), ImGuiColorEditFlags_NoTooltip,
+                         ImVec2(ImGui::GetFontSize(), ImGui::GetFontSize()));
+      ImGui::SameLine();
+      ImGui::TextUnformatted(kKindNames[k]);
+    }
+    ImGui::SameLine();
+    ImGui::TextWrapped("   %d chunks, %s memory: one stream %.3g ms, %d streams %.3g ms (%.2fx).",
+                       chunks_, memory_.c_str(), serial_ms_, streams_, overlapped_ms_,
+                       overlapped_ms_ > 0 ? serial_ms_ / overlapped_ms_ : 0.0);
+    ImGui::PushStyleColor(ImGuiCol_Text, palette::TextDim());
+    ImGui::TextWrapped(
+        "A box runs from when its stream reached the step to when the step was done (CUDA "
+        "events), so a copy waiting for the link or the copy engine counts as running.");
+    ImGui::PopStyleColor();
+  }
+
+  Session* session_;
+  std::uint64_t seen_ = 0;
+  bool loaded_ = false;
+  std::vector<double> x_;
+  std::vector<double> series_[4];
+  double peak_ = 0, size_ = 0, serial_ms_ = 0, overlapped_ms_ = 0;
+  int streams_ = 1, chunks_ = 1;
+  std::string memory_;
+  std::vector<Op> ops_;
+  std::vector<double> tick_pos_, lane_pos_;
+  std::vector<std::string> tick_names_, lane_names_;
+};
+
+}  // namespace
+
+std::unique_ptr<Panel> MakeTransfersPanel(Session* session) {
+  return std::make_unique<TransfersPanel>(session);
+}
+
+}  // namespace ws
