@@ -23,21 +23,16 @@ struct Segment {
 
 using view::Colour;
 
-class LatencyPanel : public Panel {
+class LatencyPanel : public view::LessonFiguresPanel {
  public:
-  explicit LatencyPanel(Session* s) : Panel("latency", "Latency"), session_(s) {}
+  explicit LatencyPanel(Session* s)
+      : LessonFiguresPanel("latency", "Latency", s, "latency", "utilisation",
+                           "Choose the lesson \"Warps hiding memory latency\": a model of one "
+                           "multiprocessor issuing warps while others wait on memory, with "
+                           "utilisation against the number of warps.") {}
 
  protected:
-  void DrawContents() override {
-    const LessonRun* run = session_->run.get();
-    if (run == nullptr || run->lesson != "latency") {
-      ImGui::TextWrapped(
-          "Choose the lesson \"Warps hiding memory latency\": a model of one multiprocessor "
-          "issuing warps while others wait on memory, with utilisation against the number of "
-          "warps.");
-      return;
-    }
-    Load(*run);
+  void DrawFigures(const LessonRun&) override {
     ImGui::PushStyleColor(ImGuiCol_Text, palette::TextDim());
     ImGui::TextWrapped("A model of the warp scheduler, not a measurement.");
     ImGui::PopStyleColor();
@@ -67,10 +62,7 @@ class LatencyPanel : public Panel {
   }
 
  private:
-  void Load(const LessonRun& run) {
-    if (session_->generation == seen_ && loaded_) return;
-    seen_ = session_->generation;
-    loaded_ = true;
+  void Load(const LessonRun& run) override {
     const nlohmann::json& m = run.metrics;
     segments_.clear();
     curve_x_.clear();
@@ -184,9 +176,6 @@ class LatencyPanel : public Panel {
     ImPlot::EndPlot();
   }
 
-  Session* session_;
-  std::uint64_t seen_ = 0;
-  bool loaded_ = false;
   std::vector<Segment> segments_;
   std::vector<double> curve_x_, curve_y_;
   std::vector<double> lane_pos_;

@@ -27,22 +27,17 @@ struct BlockBox {
   int sub = 0;  // sub-lane within the SM's lane (blocks resident at once)
 };
 
-class ScalabilityPanel : public Panel {
+class ScalabilityPanel : public view::LessonFiguresPanel {
  public:
-  explicit ScalabilityPanel(Session* s) : Panel("sms", "Blocks on SMs"), session_(s) {}
+  explicit ScalabilityPanel(Session* s)
+      : LessonFiguresPanel("sms", "Blocks on SMs", s, "scalability", "timeline",
+                           "Choose the lesson \"Transparent scalability\": the blocks of a grid "
+                           "dealt out to the multiprocessors as slots free up, one lane per SM, "
+                           "on the emulator's model or a GPU's own stamps.") {}
 
  protected:
-  void DrawContents() override {
-    const LessonRun* run = session_->run.get();
-    if (run == nullptr || run->lesson != "scalability" || !run->metrics.contains("timeline")) {
-      ImGui::TextWrapped(
-          "Choose the lesson \"Transparent scalability\": the blocks of a grid dealt out to "
-          "the multiprocessors as slots free up, one lane per SM, on the emulator's model or a "
-          "GPU's own stamps.");
-      return;
-    }
-    Load(*run);
-    DrawHeader(*run);
+  void DrawFigures(const LessonRun& run) override {
+    DrawHeader(run);
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float min_h = 8 * ImGui::GetFontSize();
     if (avail.x > 1.5f * avail.y) {  // wide: timeline left, the two small plots right
@@ -70,10 +65,7 @@ class ScalabilityPanel : public Panel {
   }
 
  private:
-  void Load(const LessonRun& run) {
-    if (session_->generation == seen_ && loaded_) return;
-    seen_ = session_->generation;
-    loaded_ = true;
+  void Load(const LessonRun& run) override {
     const nlohmann::json& m = run.metrics;
     gpu_ = m.value("time_unit", "units") == "us";
     unit_ = gpu_ ? "us" : "units";
@@ -170,25 +162,17 @@ class ScalabilityPanel : public Panel {
     const std::uint32_t capacity = static_cast<std::uint32_t>(sms_ * per_sm_);
     const double lane_h = 0.84 / lanes_;
     const BlockBox* hovered = nullptr;
-    const ImVec2 mouse = ImGui::GetMousePos();
-    const bool in_plot = ImPlot::IsPlotHovered();
     for (const BlockBox& b : boxes_) {
       const double top = b.sm - 0.42 + b.sub * lane_h;
       const ImVec2 a = ImPlot::PlotToPixels(b.start, top);
       const ImVec2 z = ImPlot::PlotToPixels(b.end, top + lane_h);
       const std::uint32_t round = capacity > 0 ? b.block / capacity : 0;
       const bool selected = b.block == session_->sel.block;
-      dl->AddRectFilled(a, z, palette::WarpU32(round));
-      if (z.x - a.x > 6 && z.y - a.y > 6)
-        dl->AddRect(a, z, selected ? palette::Text() : IM_COL32(0, 0, 0, 90), 0.0f,
-                    selected ? 2.0f : 1.0f);
       char label[16];
       std::snprintf(label, sizeof label, "%u", b.block);
-      const ImVec2 ts = ImGui::CalcTextSize(label);
-      if (z.x - a.x > ts.x + 4 && z.y - a.y > ts.y)
-        dl->AddText(ImVec2((a.x + z.x - ts.x) / 2, (a.y + z.y - ts.y) / 2), IM_COL32(0, 0, 0, 230),
-                    label);
-      if (in_plot && mouse.x >= a.x && mouse.x <= z.x && mouse.y >= a.y && mouse.y <= z.y)
+      if (view::TimelineBox(dl, a, z, palette::WarpU32(round), label,
+                            selected ? palette::Text() : IM_COL32(0, 0, 0, 90),
+                            selected ? 2.0f : 1.0f))
         hovered = &b;
     }
     ImPlot::PopPlotClipRect();
@@ -270,9 +254,6 @@ class ScalabilityPanel : public Panel {
     ImPlot::EndPlot();
   }
 
-  Session* session_;
-  std::uint64_t seen_ = 0;
-  bool loaded_ = false;
   bool gpu_ = false;
   std::string unit_ = "units";
   int sms_ = 1, per_sm_ = 1, lanes_ = 1, waves_ = 0;

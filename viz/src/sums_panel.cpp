@@ -23,19 +23,18 @@ double FloatUlps(double value, double exact) {
   return (value - exact) / ulp;
 }
 
-class SumsPanel : public Panel {
+class SumsPanel : public view::LessonFiguresPanel {
  public:
-  explicit SumsPanel(Session* s) : Panel("sums", "Float sums"), session_(s) {}
+  explicit SumsPanel(Session* s)
+      : LessonFiguresPanel("sums", "Float sums", s, "fp-order", "gpu_sum",
+                           "Choose the lesson \"Floating-point sums depend on the order\": a "
+                           "parallel sum against the CPU's sequential sum and the exact sum, at "
+                           "every block size.") {}
 
  protected:
-  void DrawContents() override {
-    const LessonRun* run = session_->run.get();
-    if (run == nullptr || run->lesson != "fp-order" || !run->metrics.contains("gpu_sum")) {
-      ImGui::TextWrapped(
-          "Choose the lesson \"Floating-point sums depend on the order\": a parallel sum "
-          "against the CPU's sequential sum and the exact sum, at every block size.");
-      return;
-    }
+  void Load(const LessonRun&) override {}  // the figures are read as they are drawn
+  void DrawFigures(const LessonRun& r) override {
+    const LessonRun* run = &r;
     const nlohmann::json& m = run->metrics;
     const double gpu = m.at("gpu_sum").get<double>(), cpu = m.at("cpu_sum").get<double>();
     const double exact = m.at("exact_sum").get<double>();
@@ -101,7 +100,7 @@ class SumsPanel : public Panel {
     exact_spec.LineWeight = 1.5f;
     exact_spec.Flags = ImPlotInfLinesFlags_Horizontal;
     ImPlot::PlotInfLines("exact", &exact, 1, exact_spec);
-    const LessonRun* run = session_->run.get();
+    const LessonRun* run = session_->run.get();  // DrawFigures' run
     const double block = run->params.count("block") ? 5.0 + run->params.at("block") : 8.0;
     ImPlotSpec now;
     now.Marker = ImPlotMarker_Diamond;
@@ -111,8 +110,6 @@ class SumsPanel : public Panel {
     ImPlot::PlotScatter("this run", &block, &gpu, 1, now);
     ImPlot::EndPlot();
   }
-
-  Session* session_;
 };
 
 }  // namespace

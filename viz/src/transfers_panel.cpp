@@ -32,22 +32,17 @@ ImU32 KindColour(int kind) {
   return palette::WarpU32(kind == 0 ? 1 : kind == 1 ? 0 : 5);
 }
 
-class TransfersPanel : public Panel {
+class TransfersPanel : public view::LessonFiguresPanel {
  public:
-  explicit TransfersPanel(Session* s) : Panel("transfers", "Transfers"), session_(s) {}
+  explicit TransfersPanel(Session* s)
+      : LessonFiguresPanel("transfers", "Transfers", s, "transfers", "sweep",
+                           "Choose the lesson \"Host-device transfers\": copy bandwidth between "
+                           "host and GPU against size, pageable against pinned memory, and "
+                           "copies overlapping kernels on streams.") {}
 
  protected:
-  void DrawContents() override {
-    const LessonRun* run = session_->run.get();
-    if (run == nullptr || run->lesson != "transfers" || !run->metrics.contains("sweep")) {
-      ImGui::TextWrapped(
-          "Choose the lesson \"Host-device transfers\": copy bandwidth between host and GPU "
-          "against size, pageable against pinned memory, and copies overlapping kernels on "
-          "streams.");
-      return;
-    }
-    Load(*run);
-    DrawHeader(*run);
+  void DrawFigures(const LessonRun& run) override {
+    DrawHeader(run);
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float min_h = 8 * ImGui::GetFontSize();
     if (avail.x > 1.6f * avail.y) {
@@ -68,10 +63,7 @@ class TransfersPanel : public Panel {
   }
 
  private:
-  void Load(const LessonRun& run) {
-    if (session_->generation == seen_ && loaded_) return;
-    seen_ = session_->generation;
-    loaded_ = true;
+  void Load(const LessonRun& run) override {
     const nlohmann::json& m = run.metrics;
     x_.clear();
     for (auto& s : series_) s.clear();
@@ -185,7 +177,6 @@ class TransfersPanel : public Panel {
     ImDrawList* dl = ImPlot::GetPlotDrawList();
     ImPlot::PushPlotClipRect();
     const Op* hovered = nullptr;
-    const ImVec2 mouse = ImGui::GetMousePos();
     for (const Op& op : ops_) {
       const double lane = op.mode == 0 ? 0.0 : 1.5 + op.stream;
       // Copies in the top half of the lane, kernels in the bottom: a copy and a kernel of one
@@ -193,17 +184,9 @@ class TransfersPanel : public Panel {
       const double top = lane - 0.4 + (op.kind == 1 ? 0.4 : 0.0);
       const ImVec2 a = ImPlot::PlotToPixels(op.start, top);
       const ImVec2 z = ImPlot::PlotToPixels(op.end, top + 0.4);
-      dl->AddRectFilled(a, z, KindColour(op.kind));
-      if (z.x - a.x > 3) dl->AddRect(a, z, IM_COL32(0, 0, 0, 110));
       char label[8];
       std::snprintf(label, sizeof label, "%d", op.chunk);
-      const ImVec2 ts = ImGui::CalcTextSize(label);
-      if (z.x - a.x > ts.x + 3 && z.y - a.y > ts.y)
-        dl->AddText(ImVec2((a.x + z.x - ts.x) / 2, (a.y + z.y - ts.y) / 2), IM_COL32(0, 0, 0, 230),
-                    label);
-      if (ImPlot::IsPlotHovered() && mouse.x >= a.x && mouse.x <= z.x && mouse.y >= a.y &&
-          mouse.y <= z.y)
-        hovered = &op;
+      if (view::TimelineBox(dl, a, z, KindColour(op.kind), label)) hovered = &op;
     }
     ImPlot::PopPlotClipRect();
     if (hovered != nullptr) {
@@ -234,9 +217,6 @@ class TransfersPanel : public Panel {
     ImGui::PopStyleColor();
   }
 
-  Session* session_;
-  std::uint64_t seen_ = 0;
-  bool loaded_ = false;
   std::vector<double> x_;
   std::vector<double> series_[4];
   double peak_ = 0, size_ = 0, serial_ms_ = 0, overlapped_ms_ = 0;

@@ -5,6 +5,8 @@
 #include <cstdarg>
 #include <cstdio>
 
+#include <implot.h>
+
 namespace ws::view {
 
 std::string SiteLabel(const LaunchTrace& t, int site) {
@@ -89,6 +91,41 @@ void BigText(float scale, ImU32 colour, const char* fmt, ...) {
   ImGui::TextUnformatted(buf);
   ImGui::PopStyleColor();
   ImGui::PopFont();
+}
+
+bool TimelineBox(ImDrawList* dl, ImVec2 a, ImVec2 z, ImU32 fill, const char* label, ImU32 outline,
+                 float thickness) {
+  dl->AddRectFilled(a, z, fill);
+  // Thin boxes (a lane of 132 SMs) stay plain: an outline would be all there is of them.
+  if (z.x - a.x > 6 && z.y - a.y > 6) dl->AddRect(a, z, outline, 0.0f, thickness);
+  const ImVec2 ts = ImGui::CalcTextSize(label);
+  if (z.x - a.x > ts.x + 4 && z.y - a.y > ts.y)
+    dl->AddText(ImVec2((a.x + z.x - ts.x) / 2, (a.y + z.y - ts.y) / 2), IM_COL32(0, 0, 0, 230),
+                label);
+  const ImVec2 m = ImGui::GetMousePos();
+  return ImPlot::IsPlotHovered() && m.x >= a.x && m.x <= z.x && m.y >= a.y && m.y <= z.y;
+}
+
+LessonFiguresPanel::LessonFiguresPanel(std::string id, std::string title, Session* session,
+                                       std::string lesson, std::string key, std::string hint)
+    : Panel(std::move(id), std::move(title)),
+      session_(session),
+      lesson_(std::move(lesson)),
+      key_(std::move(key)),
+      hint_(std::move(hint)) {}
+
+void LessonFiguresPanel::DrawContents() {
+  const LessonRun* run = session_->run.get();
+  if (run == nullptr || run->lesson != lesson_ || !run->metrics.contains(key_)) {
+    ImGui::TextWrapped("%s", hint_.c_str());
+    return;
+  }
+  if (!loaded_ || session_->generation != seen_) {
+    seen_ = session_->generation;
+    loaded_ = true;
+    Load(*run);
+  }
+  DrawFigures(*run);
 }
 
 }  // namespace ws::view

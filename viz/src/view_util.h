@@ -8,6 +8,7 @@
 #include <string>
 
 #include "warpscope/trace/launch.h"
+#include "warpscope/viz/panel.h"
 #include "warpscope/viz/session.h"
 
 namespace ws::view {
@@ -52,5 +53,30 @@ inline ImVec4 Colour(ImU32 c) {
 
 // Text at `scale` times the current font size (the conflict degree, the occupancy).
 void BigText(float scale, ImU32 colour, const char* fmt, ...) IM_FMTARGS(3);
+
+// A box of a timeline (a block on its SM, a copy on its stream) in plot pixels: filled, outlined
+// when there is room, `label` centred when it fits. Returns true when the mouse is over it in a
+// hovered plot (the caller shows a tooltip).
+bool TimelineBox(ImDrawList* dl, ImVec2 a, ImVec2 z, ImU32 fill, const char* label,
+                 ImU32 outline = IM_COL32(0, 0, 0, 110), float thickness = 1.0f);
+
+// A view of one lesson's own figures (its run's metrics): shows `hint` until a run of `lesson`
+// whose metrics hold `key` is on, reloads once per new run, then draws.
+class LessonFiguresPanel : public Panel {
+ public:
+  LessonFiguresPanel(std::string id, std::string title, Session* session, std::string lesson,
+                     std::string key, std::string hint);
+
+ protected:
+  void DrawContents() final;
+  virtual void Load(const LessonRun& run) = 0;  // once per run: read the metrics
+  virtual void DrawFigures(const LessonRun& run) = 0;
+  Session* session_;
+
+ private:
+  std::string lesson_, key_, hint_;
+  std::uint64_t seen_ = 0;
+  bool loaded_ = false;
+};
 
 }  // namespace ws::view
