@@ -37,6 +37,32 @@ void BM_TransposeNaive1024(benchmark::State& s) {
 BENCHMARK(BM_TransposeCoalesced1024)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_TransposeNaive1024)->Arg(0)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// The scalability lesson on the emulator: the block-scheduler model runs the blocks one after
+// another on one worker (each placement waits for the block before it). No target in issue 7;
+// the lesson's default (12 blocks) and its largest grid (4096 blocks of 1024 threads, 4M
+// threads) bound what a slider drag costs.
+void BM_ScalabilityModel(benchmark::State& state) {
+  const ws::Params params = {{"blocks", state.range(0)},
+                             {"threads", state.range(1)},
+                             {"device", 6}};  // cc9.0: 2048 threads per SM
+  for (auto _ : state) {
+    auto run = ws::RunLesson("scalability", "", params, "emu", ws::RunOptions{});
+    if (!run.ok() || !run->check.ok) {
+      state.SkipWithError("the lesson failed");
+      return;
+    }
+  }
+  state.counters["threads_per_s"] =
+      benchmark::Counter(static_cast<double>(state.range(0) * state.range(1)) *
+                             static_cast<double>(state.iterations()),
+                         benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_ScalabilityModel)
+    ->Args({12, 256})
+    ->Args({4096, 1024})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
 // One warp request through every global model (sectors, lines, compute 1.0 and 1.2).
 void BM_GlobalRequestModels(benchmark::State& state) {
   std::vector<ws::LaneAccess> lanes;
