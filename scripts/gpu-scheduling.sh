@@ -34,7 +34,7 @@ capture() {  # NAME LESSON ARGS...
 }
 capture scalability-h100 scalability --set blocks=1056 --set threads=1024 --set work=400
 capture scalability-skew-h100 scalability --set blocks=1056 --set threads=1024 --set work=400 --set skew=200
-capture transfers transfers --variant pinned
+capture transfers-pinned transfers --variant pinned
 capture transfers-pageable transfers --variant pageable
 # compute-sanitizer over the two new kernels' runs.
 for l in scalability transfers; do

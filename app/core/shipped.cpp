@@ -27,8 +27,12 @@ Result<LessonRun> RunLessonOrShipped(const std::string& lesson, const std::strin
   const LessonInfo* info = FindLesson(lesson);
   if (info == nullptr || !info->needs_gpu || backend == "cuda")
     return RunLesson(lesson, variant, overrides, backend, options);
-  const std::string v = variant.empty() ? info->variants.front().name : variant;
-  auto run = ShippedCapture(lesson, v);
+  // Wrong names and values are refused as for any run, before the capture stands in.
+  auto request = ResolveLesson(lesson, variant, overrides);
+  if (!request.ok()) return request.status();
+  if (backend != "emu")
+    return Status::Error("unknown backend '" + backend + "'; backends are: emu, cuda");
+  auto run = ShippedCapture(lesson, request->variant);
   if (!run.ok()) return Status::Error(NeedsGpuMessage(*info) + "; " + run.status().message());
   return run;
 }

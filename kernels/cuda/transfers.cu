@@ -39,15 +39,18 @@ double Gbps(std::size_t bytes, float ms) {
   return ms > 0 ? static_cast<double>(bytes) / (static_cast<double>(ms) * 1e6) : 0.0;
 }
 
-// The median of `reps` timed copies (after one untimed copy of the same size).
-Status MedianCopy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, int reps,
-                  float* ms) {
+// The median of `reps` timed copies (after one untimed copy of the same size); `ev` holds the
+// two events timedCopy records.
+Status MedianCopy(const cudaEvent_t* ev, void* dst, const void* src, std::size_t bytes,
+                  cudaMemcpyKind kind, int reps, float* ms) {
   float t = 0;
-  if (Status s = Cuda(timedCopy(dst, src, bytes, kind, &t), "cudaMemcpy (warm-up)"); !s.ok())
+  if (Status s = Cuda(timedCopy(dst, src, bytes, kind, ev[0], ev[1], &t), "cudaMemcpy (warm-up)");
+      !s.ok())
     return s;
   std::vector<float> v;
   for (int i = 0; i < reps; ++i) {
-    if (Status s = Cuda(timedCopy(dst, src, bytes, kind, &t), "cudaMemcpy"); !s.ok()) return s;
+    if (Status s = Cuda(timedCopy(dst, src, bytes, kind, ev[0], ev[1], &t), "cudaMemcpy"); !s.ok())
+      return s;
     v.push_back(t);
   }
   std::sort(v.begin(), v.end());
@@ -84,6 +87,13 @@ Status RunTransfersCuda(const std::string& variant, const Params& p, const RunOp
   if (Status s = Cuda(cudaMalloc(&b.device, largest), "cudaMalloc"); !s.ok()) return s;
   std::vector<unsigned char> pageable(largest, 1);  // malloc'd and touched: pageable memory
   std::fill_n(static_cast<unsigned char*>(b.pinned), largest, 1);
+  const int chunks = static_cast<int>(p.at("chunks")), nstreams = static_cast<int>(p.at("streams"));
+  // Four events per chunk for the pipeline; the first two also time the copies.
+  b.events.resize(static_cast<std::size_t>(4 * std::max(chunks, 1)));
+  for (cudaEvent_t& e : b.events) {
+    if (Status st = Cuda(cudaEventCreate(&e), "cudaEventCreate"); !st.ok()) return st;
+  }
+  const bool pinned = variant == "pinned";
 
   // 1. Bandwidth against size: host to device and back, pageable and pinned.
   nlohmann::json& m = run->metrics;
@@ -92,14 +102,16 @@ Status RunTransfersCuda(const std::string& variant, const Params& p, const RunOp
   for (std::size_t bytes : sizes) {
     const int reps = bytes <= (1u << 20) ? 21 : bytes <= (16u << 20) ? 9 : 5;
     float h2d_pageable = 0, h2d_pinned = 0, d2h_pageable = 0, d2h_pinned = 0;
-    Status s =
-        MedianCopy(b.device, pageable.data(), bytes, cudaMemcpyHostToDevice, reps, &h2d_pageable);
+    const cudaEvent_t* ev = b.events.data();
+    Status s = MedianCopy(ev, b.device, pageable.data(), bytes, cudaMemcpyHostToDevice, reps,
+                          &h2d_pageable);
     if (s.ok())
-      s = MedianCopy(b.device, b.pinned, bytes, cudaMemcpyHostToDevice, reps, &h2d_pinned);
+      s = MedianCopy(ev, b.device, b.pinned, bytes, cudaMemcpyHostToDevice, reps, &h2d_pinned);
     if (s.ok())
-      s = MedianCopy(pageable.data(), b.device, bytes, cudaMemcpyDeviceToHost, reps, &d2h_pageable);
+      s = MedianCopy(ev, pageable.data(), b.device, bytes, cudaMemcpyDeviceToHost, reps,
+                     &d2h_pageable);
     if (s.ok())
-      s = MedianCopy(b.pinned, b.device, bytes, cudaMemcpyDeviceToHost, reps, &d2h_pinned);
+      s = MedianCopy(ev, b.pinned, b.device, bytes, cudaMemcpyDeviceToHost, reps, &d2h_pinned);
     if (!s.ok()) return s;
     nlohmann::json point = {{"bytes", bytes},
                             {"h2d_pageable", Gbps(bytes, h2d_pageable)},
@@ -113,10 +125,10 @@ Status RunTransfersCuda(const std::string& variant, const Params& p, const RunOp
       m["h2d_pinned_gbps"] = point["h2d_pinned"];
       m["d2h_pageable_gbps"] = point["d2h_pageable"];
       m["d2h_pinned_gbps"] = point["d2h_pinned"];
-      run->timing = {"measured", h2d_pinned,
-                     "one cudaMemcpy of " + TransferSizeName(bytes) +
-                         " from pinned memory to the GPU, CUDA events, median of " +
-                         std::to_string(reps) + " after a warm-up"};
+      run->timing = {"measured", pinned ? h2d_pinned : h2d_pageable,
+                     "one cudaMemcpy of " + TransferSizeName(bytes) + " from " + variant +
+                         " memory to the GPU, CUDA events, median of " + std::to_string(reps) +
+                         " after a warm-up"};
     }
     m["sweep"].push_back(point);
   }
@@ -124,8 +136,6 @@ Status RunTransfersCuda(const std::string& variant, const Params& p, const RunOp
   m["size_bytes"] = chosen;
 
   // 2. The pipeline: the chosen size in `chunks` pieces, on one stream and on `streams`.
-  const bool pinned = variant == "pinned";
-  const int chunks = static_cast<int>(p.at("chunks")), nstreams = static_cast<int>(p.at("streams"));
   const int n = static_cast<int>(chosen / sizeof(float));
   const int per = n / chunks;
   float* host = pinned ? static_cast<float*>(b.pinned) : reinterpret_cast<float*>(pageable.data());
@@ -139,10 +149,6 @@ Status RunTransfersCuda(const std::string& variant, const Params& p, const RunOp
         !st.ok())
       return st;
   }
-  b.events.resize(static_cast<std::size_t>(4 * chunks));
-  for (cudaEvent_t& e : b.events) {
-    if (Status st = Cuda(cudaEventCreate(&e), "cudaEventCreate"); !st.ok()) return st;
-  }
   // The kernel's rounds: about as long as a piece's copy in, where overlap pays most. Timed at
   // 256 rounds on one piece, then scaled.
   int rounds = 256;
@@ -150,17 +156,23 @@ Status RunTransfersCuda(const std::string& variant, const Params& p, const RunOp
     reset();
     float copy_ms = 0, kernel_ms = 0;
     const std::size_t piece = static_cast<std::size_t>(per) * sizeof(float);
-    if (Status s = MedianCopy(dev, host, piece, cudaMemcpyHostToDevice, 3, &copy_ms); !s.ok())
+    if (Status s =
+            MedianCopy(b.events.data(), dev, host, piece, cudaMemcpyHostToDevice, 3, &copy_ms);
+        !s.ok())
       return s;
     cudaEvent_t a = b.events[0], z = b.events[1];
     std::vector<float> t;
     for (int i = 0; i < 4; ++i) {
-      cudaEventRecord(a);
-      scaleKernel<<<(per + 255) / 256, 256>>>(dev, per, rounds);
-      cudaEventRecord(z);
-      if (Status s = Cuda(cudaEventSynchronize(z), "scaleKernel (calibration)"); !s.ok()) return s;
       float ms = 0;
-      cudaEventElapsedTime(&ms, a, z);
+      Status s = Cuda(cudaEventRecord(a), "cudaEventRecord");
+      if (s.ok()) {
+        scaleKernel<<<(per + 255) / 256, 256>>>(dev, per, rounds);
+        s = Cuda(cudaGetLastError(), "scaleKernel (calibration)");
+      }
+      if (s.ok()) s = Cuda(cudaEventRecord(z), "cudaEventRecord");
+      if (s.ok()) s = Cuda(cudaEventSynchronize(z), "scaleKernel (calibration)");
+      if (s.ok()) s = Cuda(cudaEventElapsedTime(&ms, a, z), "cudaEventElapsedTime");
+      if (!s.ok()) return s;
       t.push_back(ms);
     }
     std::sort(t.begin(), t.end());

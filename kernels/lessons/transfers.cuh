@@ -25,20 +25,14 @@ __global__ void scaleKernel(float* x, int n, int rounds) {
   }
 }
 
-// One cudaMemcpy of `bytes`, timed with CUDA events around it (in ms).
+// One cudaMemcpy of `bytes`, timed with two CUDA events recorded around it (in ms).
 static cudaError_t timedCopy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind,
-                             float* ms) {
-  cudaEvent_t start, stop;
-  TRY(cudaEventCreate(&start));
-  TRY(cudaEventCreate(&stop));
+                             cudaEvent_t start, cudaEvent_t stop, float* ms) {
   TRY(cudaEventRecord(start));
   TRY(cudaMemcpy(dst, src, bytes, kind));  // host to device, or device to host
   TRY(cudaEventRecord(stop));
   TRY(cudaEventSynchronize(stop));
-  TRY(cudaEventElapsedTime(ms, start, stop));
-  TRY(cudaEventDestroy(start));
-  TRY(cudaEventDestroy(stop));
-  return cudaSuccess;
+  return cudaEventElapsedTime(ms, start, stop);
 }
 
 // Copy in, process, copy back, in `chunks` pieces, piece k on stream k % nstreams. With one

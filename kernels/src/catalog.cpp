@@ -301,8 +301,9 @@ std::vector<LessonInfo> MakeCatalogue() {
        "many blocks at once as its resources allow (the slides' G80: up to 8 blocks and 768 "
        "threads per SM, so 3 blocks of 256 threads). The default 12 blocks take two waves on 2 "
        "SMs and one on 4: twice the SMs, half the time, with no change to the kernel "
-       "(transparent scalability). With 512 threads one block fits per SM: the textbook's "
-       "figure of 8 blocks run two at a time or four at a time. A block starts as soon as a "
+       "(transparent scalability). With 512 threads one block fits per SM, and with blocks = 8 "
+       "that is the textbook's figure of 8 blocks run two or four at a time. A block starts as "
+       "soon as a "
        "slot frees, so with skew the later blocks go to whichever SM finished first. The "
        "emulator deals the blocks with a model (a block takes its work whatever runs beside "
        "it; time in work units); on a GPU every block stamps %smid and %globaltimer, and the "
@@ -434,26 +435,26 @@ std::string SourceLine(std::string_view source, std::uint32_t line) {
   return b == std::string_view::npos ? std::string() : std::string(text.substr(b, e - b + 1));
 }
 
-Result<LessonRun> RunLesson(const std::string& id, const std::string& variant_in,
-                            const Params& overrides, const std::string& backend,
-                            const RunOptions& options) {
+Result<LessonRequest> ResolveLesson(const std::string& id, const std::string& variant_in,
+                                    const Params& overrides) {
   const LessonInfo* info = FindLesson(id);
   if (info == nullptr) {
     std::vector<std::string> ids;
     for (const auto& l : Lessons()) ids.push_back(l.id);
     return Status::Error("unknown lesson '" + id + "'; lessons are: " + Names(ids));
   }
-  std::string variant = variant_in.empty() ? info->variants.front().name : variant_in;
+  LessonRequest rq;
+  rq.info = info;
+  rq.variant = variant_in.empty() ? info->variants.front().name : variant_in;
   std::vector<std::string> variants;
   for (const auto& v : info->variants) variants.push_back(v.name);
-  if (std::find(variants.begin(), variants.end(), variant) == variants.end()) {
-    return Status::Error("unknown variant '" + variant + "' for " + id +
+  if (std::find(variants.begin(), variants.end(), rq.variant) == variants.end()) {
+    return Status::Error("unknown variant '" + rq.variant + "' for " + id +
                          "; variants are: " + Names(variants));
   }
-  Params params;
   std::vector<std::string> param_names;
   for (const ParamSpec& p : info->params) {
-    params[p.name] = p.default_value;
+    rq.params[p.name] = p.default_value;
     param_names.push_back(p.name);
   }
   for (const auto& [name, value] : overrides) {
@@ -464,8 +465,19 @@ Result<LessonRun> RunLesson(const std::string& id, const std::string& variant_in
                            "; parameters are: " + Names(param_names));
     }
     if (Status s = CheckParam(*spec, value); !s.ok()) return Status::Error(id + ": " + s.message());
-    params[name] = value;
+    rq.params[name] = value;
   }
+  return rq;
+}
+
+Result<LessonRun> RunLesson(const std::string& id, const std::string& variant_in,
+                            const Params& overrides, const std::string& backend,
+                            const RunOptions& options) {
+  auto request = ResolveLesson(id, variant_in, overrides);
+  if (!request.ok()) return request.status();
+  const LessonInfo* info = request->info;
+  const std::string variant = request->variant;
+  const Params params = request->params;
   auto preset = FindDevicePreset(options.preset);
   if (!preset) return preset.status();
 
@@ -508,13 +520,15 @@ Result<LessonRun> RunLesson(const std::string& id, const std::string& variant_in
   }
   if (backend == "emu" && id == "scalability") {
     // Modeled: the block schedule's makespan, a work unit being 64 cycles (as ws::work spins on
-    // a GPU) at the preset's clock.
+    // a GPU) at the emulated GPU's clock.
     const double units = run.metrics.value("makespan", 0.0);
-    char note[160];
+    const double ghz = run.metrics.value("clock_ghz", preset->clock_ghz);
+    const std::string device = run.metrics.value("emulated_device", preset->name);
+    char note[200];
     std::snprintf(note, sizeof note,
-                  "the makespan, %.0f work units of 64 cycles at %.2f GHz (%s); a model", units,
-                  preset->clock_ghz, preset->name.c_str());
-    run.timing = {"modeled", units * 64.0 / (preset->clock_ghz * 1e6), note};
+                  "the makespan, %.0f work units of 64 cycles at %.3g GHz (%s); a model", units,
+                  ghz, device.c_str());
+    run.timing = {"modeled", units * 64.0 / (ghz * 1e6), note};
   } else if (backend == "emu") {
     // Modeled: the bytes the sectors move at the preset's DRAM bandwidth.
     const LaunchTrace& t = run.main_launch();

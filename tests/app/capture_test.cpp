@@ -11,6 +11,7 @@
 #include "core/report.h"
 #include "core/shipped.h"
 #include "warpscope/kernels/catalog.h"
+#include "warpscope/trace/block_schedule.h"
 
 namespace ws {
 namespace {
@@ -226,9 +227,19 @@ TEST(ShippedTraces, TheH100DealtItsBlocksToAllItsSms) {
   EXPECT_EQ(m.at("time_unit"), "us");
   EXPECT_EQ(m.at("most_resident"), 2);
   EXPECT_EQ(m.at("blocks_per_sm"), std::vector<int>(132, 8));
+  // The figures again, from the blocks' own stamps through this build's summary.
+  std::vector<BlockPlacement> placed;
   double longest = 0;
-  for (const auto& b : m.at("timeline"))
-    longest = std::max(longest, b.at(3).get<double>() - b.at(2).get<double>());
+  for (const auto& b : m.at("timeline")) {
+    placed.push_back({b.at(0).get<std::uint32_t>(), b.at(1).get<int>(), b.at(2).get<double>(),
+                      b.at(3).get<double>()});
+    longest = std::max(longest, placed.back().end - placed.back().start);
+  }
+  ASSERT_EQ(placed.size(), 1056u);
+  const ScheduleSummary again = SummarizeSchedule(placed, 132);
+  EXPECT_EQ(again.blocks_per_sm, std::vector<int>(132, 8));
+  EXPECT_EQ(again.most_resident, 2);
+  EXPECT_DOUBLE_EQ(again.makespan, m.at("makespan").get<double>());
   // Four rounds of one block length each (dealing adds a little).
   EXPECT_GT(m.at("makespan").get<double>(), 3.5 * longest);
   EXPECT_LT(m.at("makespan").get<double>(), 4.5 * longest);

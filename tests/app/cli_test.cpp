@@ -120,4 +120,14 @@ TEST(Cli, TransfersOnTheEmulatorShowsTheShippedCapture) {
   Out bad = Cli("run transfers --set size=3GB");
   EXPECT_EQ(bad.code, 2) << bad.out;
   EXPECT_NE(bad.out.find("64 KB, 256 KB"), std::string::npos) << bad.out;
+  // The shipped capture does not stand in for a wrong request.
+  for (const char* wrong : {"run transfers --set streams=99", "run transfers --set bogus=1",
+                            "run transfers --variant bogus"}) {
+    Out w = Cli(wrong);
+    EXPECT_EQ(w.code, 2) << wrong << ": " << w.out;
+    EXPECT_EQ(w.out.find("shipped"), std::string::npos) << wrong << ": " << w.out;
+  }
+  Out streams = Cli("run transfers --set streams=99");
+  EXPECT_NE(streams.out.find("streams = 99 is outside its range 1..8"), std::string::npos)
+      << streams.out;
 }

@@ -131,8 +131,8 @@ TEST(GpuScheduling, EveryBlockStampsAnSmOfThisGpu) {
   REQUIRE_GPU();
   const DeviceQuery q = QueryDevices();
   const int sms = q.gpus.front().multiprocessors;
-  // 2 x SMs blocks of 1024 threads: 2 blocks of 1024 fit on every SM from compute 7.5 on
-  // (2048 threads per SM on compute 8.0 and 9.0; 1024 on 7.5, so two waves there).
+  // 2 x SMs blocks of 1024 threads: an SM of 2048 threads (compute 7.0, 8.0, 9.0) holds 2 of
+  // them, so all start at once; one of 1024 or 1536 (7.5, 8.6, 8.9) holds 1: two waves there.
   auto r = RunLesson("scalability", "", {{"blocks", 2 * sms}, {"threads", 1024}, {"work", 200}},
                      "cuda", {});
   ASSERT_TRUE(r.ok()) << r.status().message();
@@ -158,8 +158,8 @@ TEST(GpuScheduling, EveryBlockStampsAnSmOfThisGpu) {
   }
 }
 
-// Four times the resident capacity: the GPU deals the blocks out in about four waves, so the
-// makespan is several block lengths, and every SM runs some.
+// 8 blocks of 1024 threads per SM: four waves where an SM holds two (2048 threads), eight where
+// it holds one; either way the makespan is several block lengths, and every SM runs some.
 TEST(GpuScheduling, ABiggerGridTakesMoreWaves) {
   REQUIRE_GPU();
   const int sms = QueryDevices().gpus.front().multiprocessors;

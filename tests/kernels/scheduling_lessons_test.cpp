@@ -34,9 +34,11 @@ TEST(ScalabilityLesson, G80DefaultTwelveBlocksTakeTwoWavesOnTwoSmsAndOneOnFour) 
   ASSERT_TRUE(four.ok());
   EXPECT_EQ(four->metrics.at("makespan").get<double>(), 103.0);
   EXPECT_EQ(four->metrics.at("waves"), 1);
-  // The timing is the makespan at 64 cycles a unit (the hopper preset's 1.98 GHz).
+  // Both SMs hold blocks from 0 to the end (each block keeps its slot 104 units): none idles.
+  EXPECT_DOUBLE_EQ(m.at("busy").get<double>(), 1.0);
+  // The timing is the makespan at 64 cycles a unit and the G80's 1.35 GHz shader clock.
   EXPECT_EQ(two->timing.kind, "modeled");
-  EXPECT_NEAR(two->timing.ms, 207 * 64 / 1.98e6, 1e-12);
+  EXPECT_NEAR(two->timing.ms, 207 * 64 / 1.35e6, 1e-12);
 }
 
 TEST(ScalabilityLesson, TextbookFigure412OneBlockPerSm) {
@@ -89,8 +91,17 @@ TEST(ScalabilityLesson, TheDevicesRulesSetTheBlocksPerSm) {
   // 1024 threads do not fit a cc1.0 block (512 at most): refused, naming the limit.
   auto big = Scalability({{"threads", 1024}});
   ASSERT_FALSE(big.ok());
-  EXPECT_NE(big.status().message().find("limit"), std::string::npos) << big.status().message();
-  EXPECT_NE(big.status().message().find("512"), std::string::npos) << big.status().message();
+  EXPECT_NE(big.status().message().find("1024 threads per block is over the limit of 512"),
+            std::string::npos)
+      << big.status().message();
+  // 1024 threads x 255 registers on cc9.0: 255 x 32 = 8160 registers a warp, allocated in units
+  // of 256: 8192, x 32 warps = 262,144, over the 65,536 of an SM.
+  auto regs_over = Scalability({{"threads", 1024}, {"registers", 255}, {"device", 6}});
+  ASSERT_FALSE(regs_over.ok());
+  EXPECT_NE(regs_over.status().message().find("need 262144 registers (as allocated), over the "
+                                              "limit of 65536 per SM"),
+            std::string::npos)
+      << regs_over.status().message();
 }
 
 TEST(TransfersLesson, TheEmulatorSaysItNeedsAGpu) {

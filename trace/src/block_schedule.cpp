@@ -97,7 +97,7 @@ ScheduleSummary SummarizeSchedule(const std::vector<BlockPlacement>& placed, int
       s.most_resident = std::max(s.most_resident, running);
     }
   }
-  s.busy = s.makespan > 0 ? covered / (static_cast<double>(std::max(sms, 1)) * s.makespan) : 0;
+  s.busy = s.makespan > 0 ? covered / (static_cast<double>(top) * s.makespan) : 0;
   return s;
 }
 

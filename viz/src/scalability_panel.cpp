@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,8 @@ namespace ws {
 namespace {
 
 using view::Colour;
+
+constexpr int kMaxSms = 4096;  // more in a trace is a damaged file, not a GPU
 
 struct BlockBox {
   std::uint32_t block;
@@ -72,13 +75,22 @@ class ScalabilityPanel : public view::LessonFiguresPanel {
     sms_ = std::max(1, m.value("sms", 1));
     per_sm_ = std::max(1, m.value("blocks_per_sm_limit", 1));
     makespan_ = m.value("makespan", 0.0);
+    device_ = m.value("emulated_device", std::string("device"));
+    limiter_ = m.value("limiter", std::string("?"));
     waves_ = m.value("waves", 0);
     boxes_.clear();
     for (const auto& b : m.at("timeline")) {
       boxes_.push_back({b.at(0).get<std::uint32_t>(), b.at(1).get<int>(), b.at(2).get<double>(),
                         b.at(3).get<double>()});
+      if (boxes_.back().sm < 0 || boxes_.back().sm >= kMaxSms)
+        throw std::out_of_range("block " + std::to_string(boxes_.back().block) + " ran on SM " +
+                                std::to_string(boxes_.back().sm) + ", outside 0.." +
+                                std::to_string(kMaxSms - 1));
       sms_ = std::max(sms_, boxes_.back().sm + 1);
     }
+    if (sms_ > kMaxSms)
+      throw std::out_of_range("sms = " + std::to_string(sms_) + " is over " +
+                              std::to_string(kMaxSms));
     // Sub-lanes: on each SM, a block takes the first sub-lane free at its start.
     lanes_ = 1;
     std::vector<std::vector<double>> free_at(static_cast<std::size_t>(sms_));
@@ -106,13 +118,13 @@ class ScalabilityPanel : public view::LessonFiguresPanel {
     per_sm_y_.clear();
     int sm = 0;
     for (const auto& n : m.value("blocks_per_sm", nlohmann::json::array())) {
+      if (sm >= sms_) break;  // one bar per SM of the timeline
       per_sm_x_.push_back(sm++);
       per_sm_y_.push_back(n.get<double>());
     }
   }
 
   void DrawHeader(const LessonRun& run) {
-    const nlohmann::json& m = run.metrics;
     view::BigText(1.6f, palette::WarpU32(4), "%.6g %s", makespan_, gpu_ ? "\xc2\xb5s" : "units");
     ImGui::SameLine();
     char what[256];
@@ -125,9 +137,8 @@ class ScalabilityPanel : public view::LessonFiguresPanel {
       std::snprintf(what, sizeof what,
                     "%zu blocks on %d SMs of a %s, %d blocks at once per SM (%s bind): %d "
                     "wave%s.",
-                    boxes_.size(), m.value("sms", sms_),
-                    m.value("emulated_device", std::string("device")).c_str(), per_sm_,
-                    m.value("limiter", std::string("?")).c_str(), waves_, waves_ == 1 ? "" : "s");
+                    boxes_.size(), sms_, device_.c_str(), per_sm_, limiter_.c_str(), waves_,
+                    waves_ == 1 ? "" : "s");
     }
     ImGui::TextWrapped("%s", what);
     ImGui::PushStyleColor(ImGuiCol_Text, palette::TextDim());
@@ -240,7 +251,7 @@ class ScalabilityPanel : public view::LessonFiguresPanel {
     ImPlot::SetupAxisLimits(ImAxis_X1, -0.7, sms_ - 0.3, ImPlotCond_Always);
     if (sms_ <= 16) {  // a tick per SM; ImPlot's own ticks past that
       std::vector<std::string> labels;
-      for (int sm = 0; sm < sms_; ++sm) labels.push_back(std::to_string(sm));
+      for (std::size_t sm = 0; sm < per_sm_x_.size(); ++sm) labels.push_back(std::to_string(sm));
       std::vector<const char*> names;
       for (const std::string& l : labels) names.push_back(l.c_str());
       ImPlot::SetupAxisTicks(ImAxis_X1, per_sm_x_.data(), static_cast<int>(per_sm_x_.size()),
@@ -255,7 +266,7 @@ class ScalabilityPanel : public view::LessonFiguresPanel {
   }
 
   bool gpu_ = false;
-  std::string unit_ = "units";
+  std::string unit_ = "units", device_, limiter_;
   int sms_ = 1, per_sm_ = 1, lanes_ = 1, waves_ = 0;
   double makespan_ = 0;
   std::vector<BlockBox> boxes_;

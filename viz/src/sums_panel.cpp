@@ -32,13 +32,22 @@ class SumsPanel : public view::LessonFiguresPanel {
                            "every block size.") {}
 
  protected:
-  void Load(const LessonRun&) override {}  // the figures are read as they are drawn
-  void DrawFigures(const LessonRun& r) override {
-    const LessonRun* run = &r;
-    const nlohmann::json& m = run->metrics;
-    const double gpu = m.at("gpu_sum").get<double>(), cpu = m.at("cpu_sum").get<double>();
-    const double exact = m.at("exact_sum").get<double>();
-    const std::string kernel = run->variant == "atomic" ? "kernel, atomicAdd" : "kernel, tree";
+  void Load(const LessonRun& run) override {
+    const nlohmann::json& m = run.metrics;
+    gpu_ = m.at("gpu_sum").get<double>();
+    cpu_ = m.at("cpu_sum").get<double>();
+    exact_ = m.at("exact_sum").get<double>();
+    x_.clear();
+    y_.clear();
+    for (const auto& p : m.value("vary_block", nlohmann::json::array())) {
+      x_.push_back(std::log2(p.at("block").get<double>()));
+      y_.push_back(p.at("tree_sum").get<double>());
+    }
+    block_ = run.params.count("block") ? 5.0 + static_cast<double>(run.params.at("block")) : 8.0;
+  }
+  void DrawFigures(const LessonRun& run) override {
+    const double gpu = gpu_, cpu = cpu_, exact = exact_;
+    const std::string kernel = run.variant == "atomic" ? "kernel, atomicAdd" : "kernel, tree";
     if (ImGui::BeginTable("##sums", 3, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
       ImGui::TableSetupColumn("sum");
       ImGui::TableSetupColumn("value");
@@ -50,7 +59,7 @@ class SumsPanel : public view::LessonFiguresPanel {
       ImGui::EndTable();
     }
     view::UpdatingBadge(*session_);
-    DrawCurve(m, gpu, cpu, exact);
+    DrawCurve(gpu, cpu, exact);
   }
 
  private:
@@ -68,12 +77,7 @@ class SumsPanel : public view::LessonFiguresPanel {
     }
   }
 
-  void DrawCurve(const nlohmann::json& m, double gpu, double cpu, double exact) {
-    std::vector<double> x, y;
-    for (const auto& p : m.value("vary_block", nlohmann::json::array())) {
-      x.push_back(std::log2(p.at("block").get<double>()));
-      y.push_back(p.at("tree_sum").get<double>());
-    }
+  void DrawCurve(double gpu, double cpu, double exact) {
     if (!ImPlot::BeginPlot("the kernel's order at each block size", ImVec2(-1, -1),
                            ImPlotFlags_NoMenus | ImPlotFlags_NoBoxSelect)) {
       return;
@@ -89,7 +93,7 @@ class SumsPanel : public view::LessonFiguresPanel {
     line.LineWeight = 2;
     line.Marker = ImPlotMarker_Circle;
     line.MarkerSize = 5;
-    ImPlot::PlotLine("tree order", x.data(), y.data(), static_cast<int>(x.size()), line);
+    ImPlot::PlotLine("tree order", x_.data(), y_.data(), static_cast<int>(x_.size()), line);
     ImPlotSpec cpu_spec;
     cpu_spec.LineColor = Colour(palette::WarpU32(0));
     cpu_spec.LineWeight = 1.5f;
@@ -100,8 +104,7 @@ class SumsPanel : public view::LessonFiguresPanel {
     exact_spec.LineWeight = 1.5f;
     exact_spec.Flags = ImPlotInfLinesFlags_Horizontal;
     ImPlot::PlotInfLines("exact", &exact, 1, exact_spec);
-    const LessonRun* run = session_->run.get();  // DrawFigures' run
-    const double block = run->params.count("block") ? 5.0 + run->params.at("block") : 8.0;
+    const double block = block_;
     ImPlotSpec now;
     now.Marker = ImPlotMarker_Diamond;
     now.MarkerSize = 9;
@@ -110,6 +113,9 @@ class SumsPanel : public view::LessonFiguresPanel {
     ImPlot::PlotScatter("this run", &block, &gpu, 1, now);
     ImPlot::EndPlot();
   }
+
+  double gpu_ = 0, cpu_ = 0, exact_ = 0, block_ = 8;
+  std::vector<double> x_, y_;  // log2(block size), the tree order's sum there
 };
 
 }  // namespace

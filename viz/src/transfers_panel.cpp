@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -83,14 +84,26 @@ class TransfersPanel : public view::LessonFiguresPanel {
     serial_ms_ = o.value("serial_ms", 0.0);
     overlapped_ms_ = o.value("overlapped_ms", 0.0);
     memory_ = o.value("memory", std::string("pinned"));
+    if (streams_ < 1 || streams_ > 64)
+      throw std::out_of_range("streams = " + std::to_string(streams_) + " is outside 1..64");
     for (const auto& a : o.value("ops", nlohmann::json::array())) {
       ops_.push_back({a.at(0).get<int>(), a.at(1).get<int>(), a.at(2).get<int>(),
                       a.at(3).get<int>(), a.at(4).get<double>(), a.at(5).get<double>()});
+      const Op& op = ops_.back();
+      if (op.mode < 0 || op.mode > 1 || op.kind < 0 || op.kind > 2 || op.stream < 0 ||
+          op.stream >= streams_)
+        throw std::out_of_range("a pipeline step has mode " + std::to_string(op.mode) + ", kind " +
+                                std::to_string(op.kind) + ", stream " + std::to_string(op.stream) +
+                                " (allowed: 0..1, 0..2, 0.." + std::to_string(streams_ - 1) + ")");
     }
+    pinned_ = run.variant != "pageable";
+    h2d_ = m.value(pinned_ ? "h2d_pinned_gbps" : "h2d_pageable_gbps", 0.0);
+    h2d_other_ = m.value(pinned_ ? "h2d_pageable_gbps" : "h2d_pinned_gbps", 0.0);
+    d2h_pinned_ = m.value("d2h_pinned_gbps", 0.0);
+    d2h_pageable_ = m.value("d2h_pageable_gbps", 0.0);
   }
 
   void DrawHeader(const LessonRun& run) {
-    const nlohmann::json& m = run.metrics;
     if (run.capture && run.capture->shipped) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.7f, 0.3f, 1.0f));
       ImGui::TextWrapped(
@@ -100,14 +113,13 @@ class TransfersPanel : public view::LessonFiguresPanel {
     } else {
       ImGui::TextWrapped("Measured on %s with CUDA events.", run.device.c_str());
     }
-    view::BigText(1.6f, palette::WarpU32(1), "%.1f GB/s", m.value("h2d_pinned_gbps", 0.0));
+    view::BigText(1.6f, palette::WarpU32(1), "%.1f GB/s", h2d_);
     ImGui::SameLine();
     ImGui::TextWrapped(
-        "host to GPU, %s pinned; pageable %.1f GB/s. GPU to host: pinned %.1f, pageable %.1f "
-        "GB/s. Fastest copy measured: %.1f GB/s.",
-        TransferSizeName(static_cast<std::size_t>(size_)).c_str(),
-        m.value("h2d_pageable_gbps", 0.0), m.value("d2h_pinned_gbps", 0.0),
-        m.value("d2h_pageable_gbps", 0.0), peak_);
+        "host to GPU, %s %s; %s %.1f GB/s. GPU to host: pinned %.1f, pageable %.1f GB/s. "
+        "Fastest copy measured: %.1f GB/s.",
+        TransferSizeName(static_cast<std::size_t>(size_)).c_str(), pinned_ ? "pinned" : "pageable",
+        pinned_ ? "pageable" : "pinned", h2d_other_, d2h_pinned_, d2h_pageable_, peak_);
     view::UpdatingBadge(*session_);
   }
 
@@ -220,6 +232,8 @@ class TransfersPanel : public view::LessonFiguresPanel {
   std::vector<double> x_;
   std::vector<double> series_[4];
   double peak_ = 0, size_ = 0, serial_ms_ = 0, overlapped_ms_ = 0;
+  double h2d_ = 0, h2d_other_ = 0, d2h_pinned_ = 0, d2h_pageable_ = 0;
+  bool pinned_ = true;
   int streams_ = 1, chunks_ = 1;
   std::string memory_;
   std::vector<Op> ops_;

@@ -123,7 +123,18 @@ void LessonFiguresPanel::DrawContents() {
   if (!loaded_ || session_->generation != seen_) {
     seen_ = session_->generation;
     loaded_ = true;
-    Load(*run);
+    malformed_.clear();
+    // Figures from a trace file may lack a field or hold another type (an old or damaged file):
+    // say so rather than draw half of them.
+    try {
+      Load(*run);
+    } catch (const std::exception& e) {
+      malformed_ = e.what();
+    }
+  }
+  if (!malformed_.empty()) {
+    ImGui::TextWrapped("This run's figures cannot be drawn: %s", malformed_.c_str());
+    return;
   }
   DrawFigures(*run);
 }

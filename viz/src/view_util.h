@@ -69,12 +69,14 @@ class LessonFiguresPanel : public Panel {
 
  protected:
   void DrawContents() final;
-  virtual void Load(const LessonRun& run) = 0;  // once per run: read the metrics
+  // Once per run: read the metrics into members. May throw (a missing field, a value out of
+  // range): the panel then says why instead of drawing. DrawFigures reads only the members.
+  virtual void Load(const LessonRun& run) = 0;
   virtual void DrawFigures(const LessonRun& run) = 0;
   Session* session_;
 
  private:
-  std::string lesson_, key_, hint_;
+  std::string lesson_, key_, hint_, malformed_;
   std::uint64_t seen_ = 0;
   bool loaded_ = false;
 };

@@ -29,8 +29,17 @@ const std::vector<LessonInfo>& Lessons();
 // Any lesson by id, hidden ones included (the "fault" lesson: a kernel that faults on purpose).
 const LessonInfo* FindLesson(const std::string& id);
 
-// Fills in defaults, checks every name and value (the message names what is allowed), runs the
-// lesson and checks its output. `variant` empty: the default variant.
+// A lesson request with its names checked and its defaults filled in.
+struct LessonRequest {
+  const LessonInfo* info = nullptr;
+  std::string variant;  // the default one when none was asked for
+  Params params;        // every parameter: the overrides, else the defaults
+};
+// Checks every name and value (the message names what is allowed) and fills in defaults.
+Result<LessonRequest> ResolveLesson(const std::string& id, const std::string& variant,
+                                    const Params& overrides);
+
+// ResolveLesson, then runs the lesson and checks its output. `variant` empty: the default one.
 Result<LessonRun> RunLesson(const std::string& id, const std::string& variant,
                             const Params& overrides, const std::string& backend,
                             const RunOptions& options);

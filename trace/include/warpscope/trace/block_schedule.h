@@ -57,7 +57,8 @@ struct ScheduleSummary {
   double busy = 0;  // share of SM time (SMs x makespan) with at least one block: 1 = none idle
 };
 
-// `sms`: how many SMs the device has (SM numbers at or above it are counted too).
+// `sms`: how many SMs the device has (SM numbers at or above it are counted too, in
+// blocks_per_sm and in busy's SM time).
 ScheduleSummary SummarizeSchedule(const std::vector<BlockPlacement>& placed, int sms);
 
 }  // namespace ws
