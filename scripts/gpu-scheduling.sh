@@ -23,7 +23,7 @@ for blocks in 132 264 528 1056; do run scalability --set blocks=$blocks --set th
 run scalability --set blocks=1056 --set threads=1024 --set work=400 --set skew=200
 run scalability --set blocks=1056 --set threads=256 --set work=400
 for v in pinned pageable; do
-  for size in 3 5 6; do run transfers --variant $v --set size=$size; done
+  for size in 4MB 64MB 256MB; do run transfers --variant $v --set size=$size; done
 done
 mkdir -p "$out/traces"
 capture() {  # NAME LESSON ARGS...
