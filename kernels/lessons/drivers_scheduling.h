@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -14,17 +15,12 @@
 
 namespace ws::lessons {
 
-// The emulated devices of the scalability lesson's `device` choice (occupancy rules), and the
-// clock of each one's example GPU, for the modeled time: 8800 GTX 1.35 GHz (shader clock), GTX 280
-// 1.296, GTX 480 1.401, K20X 0.732, V100 1.53, A100 1.41, H100 SXM 1.98 (boost clocks).
-inline const std::vector<std::string>& ScalabilityDevices() {
-  static const std::vector<std::string> names = {"cc1.0", "cc1.3", "cc2.0", "cc3.5",
-                                                 "cc7.0", "cc8.0", "cc9.0"};
-  return names;
-}
+// The clock of each `device` choice's example GPU (the choices are OccupancyDevices(), in
+// order), for the modeled time: 8800 GTX 1.35 GHz (shader clock), GTX 280 1.296, GTX 480 1.401,
+// K20 0.706, V100 1.53, A100 1.41, H100 SXM 1.98 (boost clocks).
 inline double ScalabilityClockGhz(std::size_t device) {
-  static const double ghz[] = {1.35, 1.296, 1.401, 0.732, 1.53, 1.41, 1.98};
-  return ghz[std::min<std::size_t>(device, 6)];
+  static const double ghz[] = {1.35, 1.296, 1.401, 0.706, 1.53, 1.41, 1.98};
+  return ghz[std::min<std::size_t>(device, std::size(ghz) - 1)];
 }
 
 // Why no block fits on one SM, naming the limit and what the block needs.
@@ -66,10 +62,9 @@ Status RunScalability(B& b, const Params& p, OutputCheck* check, nlohmann::json*
   int sms = static_cast<int>(p.at("sms")), per_sm = 0;
   if (!gpu) {
     const auto index = static_cast<std::size_t>(std::clamp<long long>(
-        p.at("device"), 0, static_cast<long long>(ScalabilityDevices().size()) - 1));
-    const std::string name = ScalabilityDevices()[index];
-    auto device = FindOccupancyDevice(name);
-    if (!device.ok()) return device.status();
+        p.at("device"), 0, static_cast<long long>(OccupancyDevices().size()) - 1));
+    const OccupancyDevice* device = &OccupancyDevices()[index];
+    const std::string& name = device->name;
     const int registers = static_cast<int>(p.at("registers"));
     auto occ = ComputeOccupancy(*device, {static_cast<int>(threads), registers, 0});
     if (!occ.ok()) return occ.status();
@@ -98,25 +93,30 @@ Status RunScalability(B& b, const Params& p, OutputCheck* check, nlohmann::json*
   const unsigned long long t0 = *std::min_element(start_h.begin(), start_h.end());
   const double scale = gpu ? 1e-3 : 1.0;
   std::vector<BlockPlacement> placed(blocks);
-  std::vector<double> durations(blocks);
   for (std::uint32_t i = 0; i < blocks; ++i) {
     placed[i].block = i;
     placed[i].sm = static_cast<int>(sm_h[i]);
     placed[i].start = static_cast<double>(start_h[i] - t0) * scale;
     placed[i].end = static_cast<double>(end_h[i] >= start_h[i] ? end_h[i] - t0 : 0) * scale;
-    durations[i] = placed[i].end - placed[i].start;
   }
   // PTX does not promise %smid below the SM count (numbers may have gaps): count up to the
   // highest seen.
   for (const BlockPlacement& q : placed) sms = std::max(sms, q.sm + 1);
   // On the emulator a block holds its slot one unit past its end stamp (thread 0's last store):
-  // summarise the slots as held, the makespan to the last end stamp.
+  // the summaries and replays use the slots as held, the makespan runs to the last end stamp.
+  const double held_past_stamp = gpu ? 0.0 : 1.0;
+  std::vector<double> held(blocks);
   std::vector<BlockPlacement> held_slots = placed;
-  if (!gpu) {
-    for (BlockPlacement& q : held_slots) q.end += 1;
+  for (std::uint32_t i = 0; i < blocks; ++i) {
+    held_slots[i].end += held_past_stamp;
+    held[i] = held_slots[i].end - held_slots[i].start;
   }
-  ScheduleSummary summary = SummarizeSchedule(held_slots, sms);
-  if (!gpu) summary.makespan -= 1;
+  auto summarize = [&](const std::vector<BlockPlacement>& slots, int n) {
+    ScheduleSummary r = SummarizeSchedule(slots, n);
+    r.makespan -= held_past_stamp;
+    return r;
+  };
+  const ScheduleSummary summary = summarize(held_slots, sms);
   if (gpu) per_sm = std::max(summary.most_resident, 1);  // what the hardware was seen to hold
 
   // The output check. Emulator: its stamps are the model's schedule of the same blocks, each
@@ -159,16 +159,9 @@ Status RunScalability(B& b, const Params& p, OutputCheck* check, nlohmann::json*
   tl = nlohmann::json::array();
   for (const BlockPlacement& q : placed) tl.push_back({q.block, q.sm, q.start, q.end});
   // Transparent scalability: the same blocks (their durations as run) dealt to other SM counts.
-  // On the emulator a block holds its slot one unit past its end stamp (thread 0's last store).
-  std::vector<double> held = durations;
-  if (!gpu) {
-    for (double& d : held) d += 1;
-  }
-  for (int n : ReplaySmCounts(sms)) {
-    ScheduleSummary r = SummarizeSchedule(ScheduleBlocks(held, n, per_sm), n);
-    if (!gpu) r.makespan -= 1;  // measured to the last end stamp, as the run's makespan is
-    m["vary_sms"].push_back({{"sms", n}, {"makespan", r.makespan}});
-  }
+  for (int n : ReplaySmCounts(sms))
+    m["vary_sms"].push_back(
+        {{"sms", n}, {"makespan", summarize(ScheduleBlocks(held, n, per_sm), n).makespan}});
   return {};
 }
 

@@ -9,9 +9,19 @@
 #include "warpscope/kernels/lesson_sources.h"
 #include "warpscope/kernels/transfers.h"
 #include "warpscope/trace/device_preset.h"
+#include "warpscope/trace/occupancy.h"
 
 namespace ws {
 namespace {
+
+// The occupancy calculator's generations (cc1.0 ... cc9.0), the `device` choices of the lessons
+// that use its rules; `and_gpu` adds "gpu", this machine's GPU.
+std::vector<std::string> DeviceChoices(bool and_gpu) {
+  std::vector<std::string> names;
+  for (const OccupancyDevice& d : OccupancyDevices()) names.push_back(d.name);
+  if (and_gpu) names.push_back("gpu");
+  return names;
+}
 
 std::vector<LessonInfo> MakeCatalogue() {
   std::vector<LessonInfo> v;
@@ -246,13 +256,7 @@ std::vector<LessonInfo> MakeCatalogue() {
        {{"threads", 192, 1, 1024, 1, "threads per block"},
         {"registers", 20, 0, 255, 1, "registers per thread"},
         {"shared_bytes", 68, 0, 232448, 1, "shared memory per block (bytes)"},
-        {"device",
-         0,
-         0,
-         7,
-         1,
-         "the GPU generation",
-         {"cc1.0", "cc1.3", "cc2.0", "cc3.5", "cc7.0", "cc8.0", "cc9.0", "gpu"}}},
+        {"device", 0, 0, 7, 1, "the GPU generation", DeviceChoices(/*and_gpu=*/true)}},
        "Occupancy is the number of warps a multiprocessor runs at once divided by the most it "
        "can run. A block only starts when all of its warps, registers and shared memory fit, "
        "so the scarcest resource sets how many blocks are resident. The slides' G80 example "
@@ -288,13 +292,9 @@ std::vector<LessonInfo> MakeCatalogue() {
         {"sms", 2, 1, 132, 1, "multiprocessors of the emulated device"},
         {"work", 100, 1, 5000, 1, "work units per block (a GPU spins 64 cycles a unit)"},
         {"skew", 0, 0, 1000, 1, "uneven work: block b does skew x (2b mod 5) units more"},
-        {"device",
-         0,
-         0,
-         6,
-         1,
+        {"device", 0, 0, 6, 1,
          "the emulated GPU generation, whose occupancy rules set the blocks per SM",
-         {"cc1.0", "cc1.3", "cc2.0", "cc3.5", "cc7.0", "cc8.0", "cc9.0"}},
+         DeviceChoices(/*and_gpu=*/false)},
         {"registers", 10, 0, 255, 1, "registers per thread (0: not counted)"}},
        "Blocks of a grid cannot wait for each other, so the hardware may run them in any order "
        "and deals them out to however many streaming multiprocessors it has, each holding as "
@@ -303,8 +303,7 @@ std::vector<LessonInfo> MakeCatalogue() {
        "SMs and one on 4: twice the SMs, half the time, with no change to the kernel "
        "(transparent scalability). With 512 threads one block fits per SM, and with blocks = 8 "
        "that is the textbook's figure of 8 blocks run two or four at a time. A block starts as "
-       "soon as a "
-       "slot frees, so with skew the later blocks go to whichever SM finished first. The "
+       "soon as a slot frees, so with skew the later blocks go to whichever SM finished first. The "
        "emulator deals the blocks with a model (a block takes its work whatever runs beside "
        "it; time in work units); on a GPU every block stamps %smid and %globaltimer, and the "
        "view shows how the real GPU dealt them (sms, device and registers are then its own).",

@@ -17,8 +17,8 @@ Status RunLessonCuda(const std::string& id, const std::string& variant, const Pa
                      const RunOptions& options, LessonRun* run);
 // The transfers lesson: host-device copies timed on GPU `options.gpu` (no kernel records).
 // Without the CUDA runner this says so.
-Status RunTransfersCuda(const std::string& variant, const Params& params,
-                        const RunOptions& options, LessonRun* run);
+Status RunTransfersCuda(const std::string& variant, const Params& params, const RunOptions& options,
+                        LessonRun* run);
 // The uninstrumented build: the lesson's launches (shapes, no records), output check and the
 // last launch's median time.
 Status TimeLessonCuda(const std::string& id, const std::string& variant, const Params& params,

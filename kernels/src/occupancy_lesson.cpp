@@ -9,9 +9,6 @@
 namespace ws {
 namespace {
 
-const char* const kDevices[] = {"cc1.0", "cc1.3", "cc2.0", "cc3.5",
-                                "cc7.0", "cc8.0", "cc9.0", "gpu"};
-
 // The picked GPU's limits from cudaGetDeviceProperties; allocation units as on compute 7.0+.
 Result<OccupancyDevice> GpuOccupancyDevice(int index) {
   const DeviceQuery q = QueryDevices();
@@ -48,7 +45,12 @@ nlohmann::json Point(const std::string& x_name, int x, const Result<OccupancyRes
 
 Status RunOccupancyLesson(const Params& p, int gpu, LessonRun* run) {
   const long long device_index = p.at("device");
-  const std::string device_name = kDevices[std::clamp<long long>(device_index, 0, 7)];
+  // The choices are the calculator's generations, then "gpu" (catalog.cpp).
+  const auto& generations = OccupancyDevices();
+  const std::string device_name =
+      device_index >= 0 && device_index < static_cast<long long>(generations.size())
+          ? generations[static_cast<std::size_t>(device_index)].name
+          : "gpu";
   auto device = device_name == "gpu" ? GpuOccupancyDevice(gpu) : FindOccupancyDevice(device_name);
   if (!device.ok()) return device.status();
   const OccupancyDevice& d = *device;

@@ -9,16 +9,16 @@
 
 namespace ws {
 
-std::unique_ptr<Panel> MakeGridPanel(Session* session);        // "grid"
-std::unique_ptr<Panel> MakeCoalescingPanel(Session* session);  // "coalescing"
-std::unique_ptr<Panel> MakeBanksPanel(Session* session);       // "banks"
-std::unique_ptr<Panel> MakeLayoutPanel(Session* session);      // "layout"
-std::unique_ptr<Panel> MakeBarriersPanel(Session* session);    // "barriers"
-std::unique_ptr<Panel> MakeTimingPanel(Session* session);      // "timing"
-std::unique_ptr<Panel> MakeOccupancyPanel(Session* session);   // "occupancy"
-std::unique_ptr<Panel> MakePlaybackPanel(Session* session);    // "playback"
-std::unique_ptr<Panel> MakeLatencyPanel(Session* session);     // "latency"
-std::unique_ptr<Panel> MakeSumsPanel(Session* session);        // "sums"
+std::unique_ptr<Panel> MakeGridPanel(Session* session);         // "grid"
+std::unique_ptr<Panel> MakeCoalescingPanel(Session* session);   // "coalescing"
+std::unique_ptr<Panel> MakeBanksPanel(Session* session);        // "banks"
+std::unique_ptr<Panel> MakeLayoutPanel(Session* session);       // "layout"
+std::unique_ptr<Panel> MakeBarriersPanel(Session* session);     // "barriers"
+std::unique_ptr<Panel> MakeTimingPanel(Session* session);       // "timing"
+std::unique_ptr<Panel> MakeOccupancyPanel(Session* session);    // "occupancy"
+std::unique_ptr<Panel> MakePlaybackPanel(Session* session);     // "playback"
+std::unique_ptr<Panel> MakeLatencyPanel(Session* session);      // "latency"
+std::unique_ptr<Panel> MakeSumsPanel(Session* session);         // "sums"
 std::unique_ptr<Panel> MakeScalabilityPanel(Session* session);  // "sms"
 std::unique_ptr<Panel> MakeTransfersPanel(Session* session);    // "transfers"
 
