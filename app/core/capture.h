@@ -1,15 +1,12 @@
-// Lesson runs as trace files: what `warpscope-cli capture` writes, `warpscope-cli show` prints and
-// the app opens. The header carries what ran (lesson, variant, parameters), where (backend,
-// device and, from a GPU, its properties), when, the timing, the output check, the lesson's
-// figures and the kernel source text; the launches carry the records (trace/trace_file.h).
+// Lesson runs as trace files, with this build's catalogue and GPU query: the header schema itself
+// is the model's (warpscope/trace/run_file.h).
 #pragma once
 
 #include <ctime>
 #include <filesystem>
 
 #include "warpscope/kernels/devices.h"
-#include "warpscope/kernels/lesson_api.h"
-#include "warpscope/trace/trace_file.h"
+#include "warpscope/trace/run_file.h"
 
 namespace ws {
 

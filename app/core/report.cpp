@@ -18,46 +18,8 @@ double Round(double v, int digits = 4) {
 
 }  // namespace
 
-nlohmann::json TimingJson(const Timing& t) {
-  nlohmann::json j = {{"kind", t.kind}, {"ms", Round(t.ms, 6)}, {"note", t.note}};
-  if (t.record_ms > 0) {
-    j["capture"] = {{"count_ms", Round(t.count_ms, 6)},
-                    {"record_ms", Round(t.record_ms, 6)},
-                    {"overhead", t.ms > 0 ? nlohmann::json(Round(t.record_ms / t.ms)) : nullptr},
-                    {"records", t.records},
-                    {"record_bytes", t.record_bytes},
-                    {"records_per_s", std::round(t.records / (t.record_ms / 1e3))}};
-  }
-  return j;
-}
-
-Timing TimingFromJson(const nlohmann::json& j) {
-  Timing t{j.at("kind").get<std::string>(), j.at("ms").get<double>(),
-           j.at("note").get<std::string>()};
-  if (j.contains("capture")) {
-    const nlohmann::json& c = j.at("capture");
-    t.count_ms = c.at("count_ms").get<double>();
-    t.record_ms = c.at("record_ms").get<double>();
-    t.records = c.at("records").get<std::uint64_t>();
-    t.record_bytes = c.at("record_bytes").get<std::uint64_t>();
-  }
-  return t;
-}
-
 nlohmann::json ParamsJson(const LessonRun& run) {
-  nlohmann::json p = nlohmann::json::object();
-  const LessonInfo* info = FindLesson(run.lesson);
-  for (const auto& [name, value] : run.params) {
-    p[name] = value;
-    if (info == nullptr) continue;
-    for (const ParamSpec& spec : info->params) {
-      if (spec.name == name && !spec.choices.empty() && value >= 0 &&
-          value < static_cast<long long>(spec.choices.size())) {
-        p[name] = spec.choices[static_cast<std::size_t>(value)];  // show the choice's name
-      }
-    }
-  }
-  return p;
+  return ParamsJson(run.params, run.info != nullptr ? run.info : FindLesson(run.lesson));
 }
 
 nlohmann::json LessonRunJson(const LessonRun& run) {
@@ -67,7 +29,7 @@ nlohmann::json LessonRunJson(const LessonRun& run) {
   j["backend"] = run.backend;
   j["device"] = run.device;
   j["params"] = ParamsJson(run);
-  j["lesson_metrics"] = run.metrics;
+  j["lesson_metrics"] = run.metrics();
   j["timing"] = TimingJson(run.timing);
   j["check"] = {{"ok", run.check.ok}, {"message", run.check.message}};
   if (run.capture)
@@ -157,7 +119,7 @@ std::string LessonRunText(const LessonRun& run) {
     o << " " << it.key() << "=" << (it->is_string() ? it->get<std::string>() : it->dump());
   }
   if (!run.has_launch()) {
-    o << "\n\n" << MetricsText(run.metrics);
+    o << "\n\n" << MetricsText(run.metrics());
     return o.str();
   }
   const LaunchTrace& t = run.main_launch();
@@ -196,7 +158,7 @@ std::string LessonRunText(const LessonRun& run) {
       << " instances, max skew " << b.max_skew << " " << t.time_unit << ", mean wait "
       << b.MeanWait() << " " << t.time_unit << "\n";
   }
-  if (!run.metrics.empty()) o << "\nlesson figures:\n" << MetricsText(run.metrics);
+  if (!run.metrics().empty()) o << "\nlesson figures:\n" << MetricsText(run.metrics());
   o << "\ntime: " << run.timing.ms << " ms (" << run.timing.kind << ": " << run.timing.note
     << ")\n";
   if (run.timing.record_ms > 0) {
@@ -214,6 +176,7 @@ nlohmann::json LessonsJson() {
   for (const LessonInfo& l : Lessons()) {
     nlohmann::json o = {{"id", l.id},
                         {"title", l.title},
+                        {"kind", ToString(l.kind)},
                         {"explanation", l.explanation},
                         {"source_file", l.source_file}};
     for (const auto& v : l.variants)

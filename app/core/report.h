@@ -6,13 +6,11 @@
 #include <string>
 
 #include "warpscope/kernels/catalog.h"
+#include "warpscope/trace/run_file.h"
 
 namespace ws {
 
 nlohmann::json LessonRunJson(const LessonRun& run);
-// A run's timing, with what recording cost when it was a GPU capture; and back.
-nlohmann::json TimingJson(const Timing& t);
-Timing TimingFromJson(const nlohmann::json& j);
 std::string LessonRunText(const LessonRun& run);
 nlohmann::json LessonsJson();
 std::string LessonsText();

@@ -25,7 +25,7 @@ Result<LessonRun> RunLessonOrShipped(const std::string& lesson, const std::strin
                                      const Params& overrides, const std::string& backend,
                                      const RunOptions& options) {
   const LessonInfo* info = FindLesson(lesson);
-  if (info == nullptr || !info->needs_gpu || backend == "cuda")
+  if (info == nullptr || !info->needs_gpu() || backend == "cuda")
     return RunLesson(lesson, variant, overrides, backend, options);
   // Wrong names and values are refused as for any run, before the capture stands in.
   auto request = ResolveLesson(lesson, variant, overrides);

@@ -17,6 +17,7 @@
 #include "gui/gl_window.h"
 #include "gui/theme.h"
 #include "gui/ui.h"
+#include "warpscope/kernels/catalog.h"
 #include "warpscope/trace/file_io.h"
 #include "warpscope/viz/source_panel.h"
 
@@ -145,7 +146,7 @@ int RunApp(const AppOptions& opt) {
                                                                 settings.params, opt.backend);
     if (!err.empty()) {
       if (err != "none") std::cerr << "warpscope: not restoring the last lesson (" << err << ")\n";
-      if (err = ui.SelectLesson("transpose", "", {}, opt.backend); !err.empty()) {
+      if (err = ui.SelectLesson(FirstLesson().id, "", {}, opt.backend); !err.empty()) {
         std::cerr << "warpscope: " << err << "\n";
         return 2;
       }

@@ -116,11 +116,17 @@ int RunBenchMode(Ui& ui, GLFWwindow* window, const std::filesystem::path& out) {
     std::cout << info.id << ": " << p->name << " " << p->default_value << " <-> " << other
               << ": median " << Median(samples) << " ms" << std::endl;
   }
-  // Frame time: the grid view in front, at the default transpose and at 512x512 (256K threads).
+  // Frame time: the grid view in front, at the first lesson's (transpose's) default 256x256
+  // and at 512x512 (256K threads).
   ui.FindPanel("grid")->RequestFocus();
+  const LessonInfo& first = FirstLesson();
+  if (first.FindParam("width") == nullptr || first.FindParam("height") == nullptr) {
+    std::cerr << "warpscope: the first lesson, " << first.id << ", has no width and height\n";
+    return 1;
+  }
   for (const auto& [w, label] : {std::pair{256LL, "transpose_256x256_65536_threads"},
                                  std::pair{512LL, "transpose_512x512_262144_threads"}}) {
-    ui.SelectLesson("transpose", "coalesced", {{"width", w}, {"height", w}}, "emu");
+    ui.SelectLesson(first.id, "", {{"width", w}, {"height", w}}, "emu");
     ui.WaitForRun(120);
     for (int i = 0; i < 5; ++i) Frame(ui, window);
     std::vector<double> frames;

@@ -92,8 +92,11 @@ std::string LessonPanel::OpenTrace(const std::string& path) {
 void LessonPanel::SetGpuIndex(int index) {
   if (index == gpu_index_) return;
   gpu_index_ = index;
-  // GPU runs, and the occupancy calculator (its "gpu" device is the picked GPU), follow the pick.
-  if ((use_gpu_ || lesson_ == "occupancy") && !showing_trace_) Rerun();
+  // GPU runs, and calculators (the occupancy calculator's "gpu" device is the picked GPU),
+  // follow the pick.
+  const LessonInfo* info = FindLesson(lesson_);
+  const bool calculator = info != nullptr && info->kind == LessonKind::kCalculator;
+  if ((use_gpu_ || calculator) && !showing_trace_) Rerun();
 }
 
 void LessonPanel::StepLesson(int delta) {
@@ -283,16 +286,27 @@ void LessonPanel::DrawContents() {
                        "%s", run.check.ok ? "Output checked: correct" : "Output WRONG");
     ImGui::SetItemTooltip("%s", run.check.message.c_str());
   }
-  for (auto it = run.metrics.begin(); it != run.metrics.end(); ++it) {
-    std::string text = it->dump();
-    if (it->is_number_float()) {  // 54.85618882236601 -> 54.8561888 (a float's 9 digits stay)
-      char buf[32];
-      std::snprintf(buf, sizeof buf, "%.9g", it->get<double>());
-      text = buf;
+  if (!figure_lines_ready_ || figure_lines_generation_ != session_->generation) {
+    figure_lines_ready_ = true;  // once per run, not every frame
+    figure_lines_generation_ = session_->generation;
+    figure_lines_.clear();
+    const nlohmann::json& figures = run.metrics();
+    for (auto it = figures.begin(); it != figures.end(); ++it) {
+      std::string text;
+      if (it->is_number_float()) {  // 54.85618882236601 -> 54.8561888 (a float's 9 digits stay)
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.9g", it->get<double>());
+        text = buf;
+      } else if (it->is_primitive()) {
+        text = it->dump();
+      } else if (it->size() <= 8) {  // small arrays and objects; graphs belong to the views
+        text = it->dump();
+      }
+      if (text.empty() || text.size() > 60) continue;
+      figure_lines_.push_back(it.key() + ": " + text);
     }
-    if (text.size() > 60) continue;  // graphs and per-block arrays belong to the views
-    ImGui::BulletText("%s: %s", it.key().c_str(), text.c_str());
   }
+  for (const std::string& line : figure_lines_) ImGui::BulletText("%s", line.c_str());
   DrawExplanation(*info);
 }
 

@@ -8,7 +8,6 @@
 #include "gui/lesson_runner.h"
 #include "warpscope/kernels/catalog.h"
 #include "warpscope/kernels/devices.h"
-#include "warpscope/kernels/lesson_api.h"
 #include "warpscope/viz/panel.h"
 #include "warpscope/viz/session.h"
 
@@ -60,6 +59,10 @@ class LessonPanel : public Panel {
   bool showing_trace_ = false;            // the session shows a trace file, not a run made here
   double last_run_ms_ = 0;                // wall time of the last run, for the summary
   std::uint32_t recorded_for_block_ = 0;  // the block a re-run was last made to keep
+  // The run's figures as "name: value" lines, made once per run.
+  std::vector<std::string> figure_lines_;
+  std::uint64_t figure_lines_generation_ = 0;
+  bool figure_lines_ready_ = false;
 };
 
 }  // namespace ws

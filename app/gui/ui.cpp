@@ -158,13 +158,9 @@ void Ui::FollowLessonView() {
   const std::string lesson = session_.run ? session_.run->lesson : "";
   if (lesson == followed_lesson_) return;
   followed_lesson_ = lesson;
-  const char* own = lesson == "latency"       ? "latency"
-                    : lesson == "fp-order"    ? "sums"
-                    : lesson == "scalability" ? "sms"
-                    : lesson == "transfers"   ? "transfers"
-                                              : nullptr;
-  if (own != nullptr) {
-    if (Panel* p = FindPanel(own)) p->RequestFocus();
+  const LessonInfo* info = session_.run ? session_.run->info : nullptr;
+  if (info != nullptr && !info->front_panel.empty()) {
+    if (Panel* p = FindPanel(info->front_panel)) p->RequestFocus();
   }
 }
 

@@ -1,21 +1,46 @@
-// The lesson drivers instantiated for the CPU emulator.
-// The backend (and its WS_LAUNCH) must come before the drivers that use it.
+// Every lesson, instantiated for the CPU emulator: the catalogue's entries.
+// The backend (and its WS_LAUNCH) must come before the lessons that use it.
 #include "warpscope/kernels/emu_backend.h"
 // clang-format off
-#include "lessons/drivers.h"
+#include "warpscope/kernels/lesson_list.h"
 // clang-format on
-#include "src/lesson_entry_points.h"
+#include "src/lesson_registry.h"
 
 namespace ws {
+namespace {
 
-Status RunLessonEmu(const std::string& id, const std::string& variant, const Params& params,
-                    const RunOptions& options, const DevicePreset& preset, LessonRun* run) {
-  EmuBackend backend(options, preset);
-  Status s = lessons::RunLessonOn(backend, id, variant, params, &run->check, &run->metrics);
-  if (!s.ok()) return s;
-  run->device = backend.device();
-  run->launches = std::move(backend.launches());
-  return {};
+static_assert(LessonBackend<EmuBackend>);
+
+template <typename L>
+Status RunOnEmulator(LessonCall& call, const DevicePreset& preset, BackendResult* out) {
+  EmuBackend backend(call.options, preset);
+  Status s = L::Run(backend, call);
+  out->device = backend.device();
+  out->launches = std::move(backend.launches());
+  return s;
+}
+
+template <typename L>
+LessonEntry Entry() {
+  LessonEntry e;
+  e.info = L::Info();
+  if constexpr (requires(EmuBackend & b, LessonCall & c) { L::Run(b, c); }) {
+    e.emu = &RunOnEmulator<L>;
+  }
+  if constexpr (requires(LessonCall & c) { L::Model(c); }) {
+    e.model = &L::Model;
+  }
+  return e;
+}
+
+}  // namespace
+
+std::vector<LessonEntry> MakeLessonEntries() {
+  std::vector<LessonEntry> v;
+#define WS_ENTRY(NAME) v.push_back(Entry<lessons::NAME::Lesson>());
+  WS_FOR_EACH_LESSON(WS_ENTRY)
+#undef WS_ENTRY
+  return v;
 }
 
 }  // namespace ws

@@ -1,19 +1,16 @@
-// Built when nvcc was not found.
-#include "lesson_entry_points.h"
+// Built when nvcc was not found: there is no CUDA runner.
+#include "lesson_registry.h"
 
 namespace ws {
 
-Status RunLessonCuda(const std::string&, const std::string&, const Params&, const RunOptions&,
-                     LessonRun*) {
-  return Status::Error(
-      "this build of Warpscope has no CUDA runner (nvcc was not found at build "
-      "time); use --backend emu");
+bool HaveCudaRunner() {
+  return false;
 }
-
-Status RunTransfersCuda(const std::string&, const Params&, const RunOptions&, LessonRun*) {
-  return Status::Error(
-      "transfers measures copies between this machine and a GPU, and this build of Warpscope "
-      "has no CUDA runner (nvcc was not found at build time)");
+GpuRunner FindRecordedGpuRunner(const std::string&) {
+  return nullptr;
+}
+GpuRunner FindTimedGpuRunner(const std::string&) {
+  return nullptr;
 }
 
 }  // namespace ws

@@ -29,7 +29,7 @@ std::vector<std::uint8_t> Bytes(const LessonRun& run) {
 
 TEST(TraceFile, EveryLessonRoundTripsWithTheSameFigures) {
   for (const LessonInfo& info : Lessons()) {
-    if (info.needs_gpu) continue;  // nothing to run here (its shipped capture: Shipped* below)
+    if (info.needs_gpu()) continue;  // nothing to run here (its shipped capture: Shipped* below)
     for (const VariantSpec& v : info.variants) {
       if (v.name == "divergent-barrier") continue;  // refused by design: nothing to capture
       auto run = RunLesson(info.id, v.name, {}, "emu", RunOptions{});
@@ -202,8 +202,8 @@ TEST(ShippedTraces, AreRealGpuCapturesWithTheSlidesFigures) {
   auto tree = LoadTraceAsRun(dir / "fp-order-tree.wstrace");
   auto atomic = LoadTraceAsRun(dir / "fp-order-atomic.wstrace");
   ASSERT_TRUE(tree.ok() && atomic.ok());
-  EXPECT_EQ(tree->metrics.at("gpu_sum"), tree->metrics.at("tree_order_sum"));
-  EXPECT_NE(atomic->metrics.at("gpu_sum"), atomic->metrics.at("tree_order_sum"));
+  EXPECT_EQ(tree->metrics().at("gpu_sum"), tree->metrics().at("tree_order_sum"));
+  EXPECT_NE(atomic->metrics().at("gpu_sum"), atomic->metrics().at("tree_order_sum"));
   EXPECT_TRUE(atomic->check.ok) << atomic->check.message;  // within the bound of any order
   EXPECT_NE(atomic->device.find("H100"), std::string::npos) << atomic->device;
 }
@@ -221,7 +221,7 @@ TEST(ShippedTraces, TheH100DealtItsBlocksToAllItsSms) {
   const fs::path dir = fs::path(WARPSCOPE_SOURCE_DIR) / "assets/traces";
   auto even = LoadTraceAsRun(dir / "scalability-h100.wstrace");
   ASSERT_TRUE(even.ok()) << even.status().message();
-  const nlohmann::json& m = even->metrics;
+  const nlohmann::json& m = even->metrics();
   EXPECT_NE(even->device.find("H100"), std::string::npos);
   EXPECT_EQ(m.at("sms"), 132);
   EXPECT_EQ(m.at("time_unit"), "us");
@@ -247,10 +247,10 @@ TEST(ShippedTraces, TheH100DealtItsBlocksToAllItsSms) {
   // the counts spread, and the SMs idle more at the end.
   auto skew = LoadTraceAsRun(dir / "scalability-skew-h100.wstrace");
   ASSERT_TRUE(skew.ok()) << skew.status().message();
-  const auto counts = skew->metrics.at("blocks_per_sm").get<std::vector<int>>();
+  const auto counts = skew->metrics().at("blocks_per_sm").get<std::vector<int>>();
   EXPECT_LT(*std::min_element(counts.begin(), counts.end()),
             *std::max_element(counts.begin(), counts.end()));
-  EXPECT_LT(skew->metrics.at("busy").get<double>(), m.at("busy").get<double>());
+  EXPECT_LT(skew->metrics().at("busy").get<double>(), m.at("busy").get<double>());
 }
 
 // transfers (GPU only), as an emulator run shows it: the shipped H100 capture of the variant.
@@ -263,7 +263,7 @@ TEST(ShippedTraces, TransfersOnTheEmulatorShowTheShippedH100Capture) {
   EXPECT_TRUE(pinned->capture->shipped);
   EXPECT_NE(pinned->device.find("H100"), std::string::npos);
   EXPECT_EQ(pinned->variant, "pinned");
-  const nlohmann::json& m = pinned->metrics;
+  const nlohmann::json& m = pinned->metrics();
   EXPECT_GT(m.at("h2d_pinned_gbps").get<double>(), 3 * m.at("h2d_pageable_gbps").get<double>());
   EXPECT_GT(m.at("d2h_pinned_gbps").get<double>(), 3 * m.at("d2h_pageable_gbps").get<double>());
   // The slides' fastest PCIe (Gen2, 5.2 GB/s pinned) is far behind; PCIe Gen5 x16 is 64 GB/s.
@@ -273,7 +273,7 @@ TEST(ShippedTraces, TransfersOnTheEmulatorShowTheShippedH100Capture) {
   auto pageable = RunLessonOrShipped("transfers", "pageable", {}, "emu", RunOptions{});
   ASSERT_TRUE(pageable.ok()) << pageable.status().message();
   EXPECT_EQ(pageable->variant, "pageable");
-  EXPECT_LT(pageable->metrics.at("overlap").at("speedup").get<double>(), 1.2);
+  EXPECT_LT(pageable->metrics().at("overlap").at("speedup").get<double>(), 1.2);
   // Any other lesson runs as usual; one with no shipped capture says which file was missing.
   auto plain = RunLessonOrShipped("vecadd", "", {}, "emu", RunOptions{});
   ASSERT_TRUE(plain.ok());

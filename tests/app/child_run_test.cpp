@@ -50,8 +50,8 @@ TEST(ChildRun, NamedChoicesReachTheChildByName) {
   EXPECT_EQ(child->params.at("data"), 2);
   EXPECT_EQ(child->params.at("block"), 1);
   EXPECT_EQ(child->main_launch().block.x, 64u);
-  EXPECT_EQ(child->metrics.at("gpu_sum").get<double>(), 0.0);
-  EXPECT_EQ(child->metrics.at("cpu_sum").get<double>(), 1.0);
+  EXPECT_EQ(child->metrics().at("gpu_sum").get<double>(), 0.0);
+  EXPECT_EQ(child->metrics().at("cpu_sum").get<double>(), 1.0);
 }
 
 TEST(ChildRun, TheChildsErrorIsTheMessage) {

@@ -29,7 +29,7 @@ TEST(VecAdd, ChunkedIsNotCoalescedInterleavedIs) {
   // 128 B of data (4 sectors). Interleaved: 32 consecutive floats, 4 sectors.
   LessonRun c = Lesson("vecadd", "chunked", {{"values_per_thread", 4}});
   EXPECT_DOUBLE_EQ(FirstSite(c, AccessOp::kLoad).SectorsPerRequest(), 16.0);
-  EXPECT_DOUBLE_EQ(c.metrics["load_sectors_per_request"].get<double>(), 16.0);
+  EXPECT_DOUBLE_EQ(c.metrics()["load_sectors_per_request"].get<double>(), 16.0);
   LessonRun i = Lesson("vecadd", "interleaved", {{"values_per_thread", 4}});
   EXPECT_DOUBLE_EQ(FirstSite(i, AccessOp::kLoad).SectorsPerRequest(), 4.0);
   // 32 blocks x 128 threads / 32 = 128 warps, 4 loads of A each: 512 requests on A's site.
@@ -44,29 +44,29 @@ TEST(VecAdd, ChunkedIsNotCoalescedInterleavedIs) {
 TEST(Picture, TextbookFigureNumbers) {
   // 76 x 62 pixels in 16 x 16 blocks: a 5 x 4 grid of 80 x 64 = 5120 threads, 4712 with a pixel.
   LessonRun r = Lesson("picture", "picture");
-  EXPECT_EQ(r.metrics["active_threads"], 4712);
-  EXPECT_EQ(r.metrics["idle_threads"], 408);
+  EXPECT_EQ(r.metrics()["active_threads"], 4712);
+  EXPECT_EQ(r.metrics()["idle_threads"], 408);
   // Row-major over blocks: inside 16 x 16, right column 12 x 16, bottom row 16 x 14, corner 12
   // x 14.
   std::vector<int> want;
   for (int by = 0; by < 4; ++by) {
     for (int bx = 0; bx < 5; ++bx) want.push_back((bx == 4 ? 12 : 16) * (by == 3 ? 14 : 16));
   }
-  EXPECT_EQ(r.metrics["active_per_block"].get<std::vector<int>>(), want);
-  EXPECT_EQ(r.metrics["regions"]["inside"], 12);
-  EXPECT_EQ(r.metrics["regions"]["right_edge"], 3);
-  EXPECT_EQ(r.metrics["regions"]["bottom_edge"], 4);
-  EXPECT_EQ(r.metrics["regions"]["corner"], 1);
+  EXPECT_EQ(r.metrics()["active_per_block"].get<std::vector<int>>(), want);
+  EXPECT_EQ(r.metrics()["regions"]["inside"], 12);
+  EXPECT_EQ(r.metrics()["regions"]["right_edge"], 3);
+  EXPECT_EQ(r.metrics()["regions"]["bottom_edge"], 4);
+  EXPECT_EQ(r.metrics()["regions"]["corner"], 1);
 }
 
 TEST(Barrier, TheFirstThreadWaitsForTheLast) {
   // Thread t loads (clock 1), works 10 t, arrives at 1 + 10 t; all leave at 1 + 310. Thread 0
   // waits (32 - 1) x 10 = 310 units.
   LessonRun r = Lesson("barrier", "uneven", {{"threads", 32}, {"skew", 10}});
-  EXPECT_EQ(r.metrics["max_wait"], 310);
-  EXPECT_EQ(r.metrics["max_skew"], 310);
+  EXPECT_EQ(r.metrics()["max_wait"], 310);
+  EXPECT_EQ(r.metrics()["max_skew"], 310);
   LessonRun flat = Lesson("barrier", "uneven", {{"threads", 64}, {"skew", 0}});
-  EXPECT_EQ(flat.metrics["max_wait"], 0);
+  EXPECT_EQ(flat.metrics()["max_wait"], 0);
 }
 
 TEST(Barrier, DivergentBarrierIsAnErrorWithLineAndThreads) {
@@ -81,14 +81,14 @@ TEST(Barrier, DivergentBarrierIsAnErrorWithLineAndThreads) {
 
 TEST(Divergence, ByThreadSplitsOneWarpPerBlockByWarpNone) {
   LessonRun t = Lesson("divergence", "by-thread", {{"threads", 256}, {"blocks", 4}});
-  EXPECT_EQ(t.metrics["divergent_warps"], 4);  // warp 0 of each of the 4 blocks
+  EXPECT_EQ(t.metrics()["divergent_warps"], 4);  // warp 0 of each of the 4 blocks
   LessonRun w = Lesson("divergence", "by-warp", {{"threads", 256}, {"blocks", 4}});
-  EXPECT_EQ(w.metrics["divergent_warps"], 0);
+  EXPECT_EQ(w.metrics()["divergent_warps"], 0);
 }
 
 TEST(Constant, BroadcastIsOneReadSerializedIsThirtyTwo) {
-  EXPECT_EQ(Lesson("constant", "broadcast").metrics["serialized_reads_max"], 1);
-  EXPECT_EQ(Lesson("constant", "serialized").metrics["serialized_reads_max"], 32);
+  EXPECT_EQ(Lesson("constant", "broadcast").metrics()["serialized_reads_max"], 1);
+  EXPECT_EQ(Lesson("constant", "serialized").metrics()["serialized_reads_max"], 32);
 }
 
 TEST(Atomics, ConflictDegreeRunsFromThirtyTwoToOne) {
@@ -96,9 +96,9 @@ TEST(Atomics, ConflictDegreeRunsFromThirtyTwoToOne) {
   for (auto [bins, degree] :
        std::vector<std::pair<int, int>>{{1, 32}, {2, 16}, {8, 4}, {32, 1}, {100, 1}}) {
     LessonRun r = Lesson("atomics", "histogram", {{"bins", bins}});
-    EXPECT_EQ(r.metrics["conflict_degree_max"], degree) << bins << " bins";
+    EXPECT_EQ(r.metrics()["conflict_degree_max"], degree) << bins << " bins";
     // 8 blocks x 256 threads = 64 warp requests, all of that degree.
-    EXPECT_EQ(r.metrics["conflict_degree_hist"][static_cast<std::size_t>(degree)], 64)
+    EXPECT_EQ(r.metrics()["conflict_degree_hist"][static_cast<std::size_t>(degree)], 64)
         << bins << " bins";
   }
 }
@@ -106,8 +106,8 @@ TEST(Atomics, ConflictDegreeRunsFromThirtyTwoToOne) {
 TEST(Reverse, StaticAndDynamicAgree) {
   LessonRun s = Lesson("reverse", "static", {{"n", 64}});
   LessonRun d = Lesson("reverse", "dynamic", {{"n", 64}});
-  EXPECT_EQ(s.metrics["shared_bytes"], 4096);  // int s[1024]
-  EXPECT_EQ(d.metrics["shared_bytes"], 256);   // n * sizeof(int)
+  EXPECT_EQ(s.metrics()["shared_bytes"], 4096);  // int s[1024]
+  EXPECT_EQ(d.metrics()["shared_bytes"], 256);   // n * sizeof(int)
   // The same accesses: 2 warps each store, sync, load.
   EXPECT_EQ(s.main_launch().stats.access_records, d.main_launch().stats.access_records);
 }
@@ -118,25 +118,25 @@ TEST(Matmul, TilingCutsGlobalLoadsByTheTileWidth) {
   LessonRun t = Lesson("matmul", "tiled", p);
   LessonRun q = Lesson("matmul", "tiled-2x2", p);
   // Naive: 2 x Width = 128 loads per thread; 64^2 threads -> 2 W^3 = 524288 loads in all.
-  EXPECT_DOUBLE_EQ(n.metrics["global_loads_per_thread"].get<double>(), 128.0);
-  EXPECT_EQ(n.metrics["global_load_elements"], 524288);
+  EXPECT_DOUBLE_EQ(n.metrics()["global_loads_per_thread"].get<double>(), 128.0);
+  EXPECT_EQ(n.metrics()["global_load_elements"], 524288);
   // Tiled: 2 W / t = 8 per thread, the slides' factor of 16; 2 KB of shared memory per block;
   // 2 barriers per tile x 4 tiles.
-  EXPECT_DOUBLE_EQ(t.metrics["global_loads_per_thread"].get<double>(), 8.0);
-  EXPECT_DOUBLE_EQ(t.metrics["reduction_factor"].get<double>(), 16.0);
-  EXPECT_EQ(t.metrics["shared_bytes_per_block"], 2048);
-  EXPECT_DOUBLE_EQ(t.metrics["barriers_per_thread"].get<double>(), 8.0);
+  EXPECT_DOUBLE_EQ(t.metrics()["global_loads_per_thread"].get<double>(), 8.0);
+  EXPECT_DOUBLE_EQ(t.metrics()["reduction_factor"].get<double>(), 16.0);
+  EXPECT_EQ(t.metrics()["shared_bytes_per_block"], 2048);
+  EXPECT_DOUBLE_EQ(t.metrics()["barriers_per_thread"].get<double>(), 8.0);
   // The CSU count m k n (b_r + b_c) / (b_r b_c) = 64^3 x 32 / 256 = 32768 = the loads made.
-  EXPECT_DOUBLE_EQ(t.metrics["communication"].get<double>(), 32768.0);
-  EXPECT_EQ(t.metrics["global_load_elements"], 32768);
+  EXPECT_DOUBLE_EQ(t.metrics()["communication"].get<double>(), 32768.0);
+  EXPECT_EQ(t.metrics()["global_load_elements"], 32768);
   // 2x2: b_r = b_c = 32: half again (16384), 4 P elements and 16 loads per thread.
-  EXPECT_EQ(q.metrics["global_load_elements"], 16384);
-  EXPECT_DOUBLE_EQ(q.metrics["communication"].get<double>(), 16384.0);
-  EXPECT_DOUBLE_EQ(q.metrics["p_elements_per_thread"].get<double>(), 4.0);
-  EXPECT_DOUBLE_EQ(q.metrics["reduction_factor"].get<double>(), 32.0);
+  EXPECT_EQ(q.metrics()["global_load_elements"], 16384);
+  EXPECT_DOUBLE_EQ(q.metrics()["communication"].get<double>(), 16384.0);
+  EXPECT_DOUBLE_EQ(q.metrics()["p_elements_per_thread"].get<double>(), 4.0);
+  EXPECT_DOUBLE_EQ(q.metrics()["reduction_factor"].get<double>(), 32.0);
   // 8 KB of shared memory per block at tile 32.
   EXPECT_EQ(
-      Lesson("matmul", "tiled", {{"width", 64}, {"tile", 32}}).metrics["shared_bytes_per_block"],
+      Lesson("matmul", "tiled", {{"width", 64}, {"tile", 32}}).metrics()["shared_bytes_per_block"],
       8192);
 }
 
@@ -157,14 +157,14 @@ TEST(Texture2D, FetchesAreRecordedAtTheLayoutsAddresses) {
   LessonRun mo =
       Lesson("texture-2d", "texture", {{"width", 32}, {"height", 8}, {"block", 8}, {"layout", 1}});
   LessonRun gl = Lesson("texture-2d", "global", {{"width", 32}, {"height", 8}, {"block", 8}});
-  EXPECT_EQ(rm.metrics["read_space"], "texture");
-  EXPECT_EQ(gl.metrics["read_space"], "global");
+  EXPECT_EQ(rm.metrics()["read_space"], "texture");
+  EXPECT_EQ(gl.metrics()["read_space"], "global");
   // Row-major texture addresses equal the global kernel's: same sectors.
-  EXPECT_DOUBLE_EQ(rm.metrics["read_sectors_per_request"].get<double>(),
-                   gl.metrics["read_sectors_per_request"].get<double>());
+  EXPECT_DOUBLE_EQ(rm.metrics()["read_sectors_per_request"].get<double>(),
+                   gl.metrics()["read_sectors_per_request"].get<double>());
   // Under Morton the same fetches land elsewhere, so the count differs.
-  EXPECT_NE(mo.metrics["read_sectors_per_request"].get<double>(),
-            rm.metrics["read_sectors_per_request"].get<double>());
+  EXPECT_NE(mo.metrics()["read_sectors_per_request"].get<double>(),
+            rm.metrics()["read_sectors_per_request"].get<double>());
   auto bad =
       RunLesson("texture-2d", "texture", {{"layout", 2}, {"micro_width", 3}}, "emu", RunOptions{});
   ASSERT_FALSE(bad.ok());
@@ -174,13 +174,13 @@ TEST(Texture2D, FetchesAreRecordedAtTheLayoutsAddresses) {
 TEST(Occupancy, TheSlidesG80ExampleThroughTheLesson) {
   LessonRun r =
       Lesson("occupancy", "calculator");  // defaults: 192 threads, 20 registers, 68 B, cc1.0
-  EXPECT_EQ(r.metrics["active_blocks"], 2);
-  EXPECT_EQ(r.metrics["active_warps"], 12);
-  EXPECT_EQ(r.metrics["active_threads"], 384);
-  EXPECT_DOUBLE_EQ(r.metrics["occupancy"].get<double>(), 0.5);
-  EXPECT_EQ(r.metrics["limiter"], "registers");
-  EXPECT_EQ(r.metrics["blocks_per_gpu"], 32);  // the slide's "Maximum Simultaneous Blocks per GPU"
-  EXPECT_GE(r.metrics["vary_threads"].size(), 16u);
+  EXPECT_EQ(r.metrics()["active_blocks"], 2);
+  EXPECT_EQ(r.metrics()["active_warps"], 12);
+  EXPECT_EQ(r.metrics()["active_threads"], 384);
+  EXPECT_DOUBLE_EQ(r.metrics()["occupancy"].get<double>(), 0.5);
+  EXPECT_EQ(r.metrics()["limiter"], "registers");
+  EXPECT_EQ(r.metrics()["blocks_per_gpu"], 32);  // the slide's "Maximum Simultaneous Blocks per GPU"
+  EXPECT_GE(r.metrics()["vary_threads"].size(), 16u);
   EXPECT_FALSE(r.has_launch());
 }
 

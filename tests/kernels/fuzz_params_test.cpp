@@ -44,7 +44,7 @@ TEST(ParameterFuzz, EveryCombinationRunsOrIsRefused) {
   std::mt19937_64 rng(20261122);
   const int kPerLesson = 2000;  // thousands of draws per lesson (the expensive ones are skipped)
   for (const LessonInfo& l : Lessons()) {
-    if (l.needs_gpu) continue;  // refused on the emulator whatever its parameters
+    if (l.needs_gpu()) continue;  // refused on the emulator whatever its parameters
     int ran = 0, refused = 0;
     for (int i = 0; i < kPerLesson; ++i) {
       Params p;

@@ -48,8 +48,8 @@ TEST(GpuAgreement, OccupancyOfTheRealGpu) {
                      {{"threads", 256}, {"registers", 32}, {"shared_bytes", 0}, {"device", 7}},
                      "emu", RunOptions{});
   ASSERT_TRUE(r.ok()) << r.status().message();
-  EXPECT_EQ(r->metrics["active_warps"], 64);
-  EXPECT_DOUBLE_EQ(r->metrics["occupancy"].get<double>(), 1.0);
+  EXPECT_EQ(r->metrics()["active_warps"], 64);
+  EXPECT_DOUBLE_EQ(r->metrics()["occupancy"].get<double>(), 1.0);
 }
 
 TEST(GpuAgreement, EveryLessonMatchesTheEmulatorSiteBySite) {
@@ -93,9 +93,9 @@ TEST(GpuAgreement, EveryLessonMatchesTheEmulatorSiteBySite) {
     }
     EXPECT_EQ(e.stats.divergent_warps, g.stats.divergent_warps);
     // The lesson's own figures agree too, except times (logical units against nanoseconds).
-    for (auto it = emu->metrics.begin(); it != emu->metrics.end(); ++it) {
+    for (auto it = emu->metrics().begin(); it != emu->metrics().end(); ++it) {
       if (it.key() == "max_wait" || it.key() == "max_skew" || it.key() == "time_unit") continue;
-      EXPECT_EQ(*it, gpu->metrics[it.key()]) << it.key();
+      EXPECT_EQ(*it, gpu->metrics()[it.key()]) << it.key();
     }
     if (e.barrier_sites.size() != g.barrier_sites.size()) {
       ADD_FAILURE() << "barrier site count";

@@ -137,7 +137,7 @@ TEST(GpuScheduling, EveryBlockStampsAnSmOfThisGpu) {
                      "cuda", {});
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_TRUE(r->check.ok) << r->check.message;
-  const nlohmann::json& m = r->metrics;
+  const nlohmann::json& m = r->metrics();
   EXPECT_EQ(m.at("sms").get<int>(), sms);
   EXPECT_EQ(m.at("time_unit"), "us");
   int counted = 0;
@@ -166,7 +166,7 @@ TEST(GpuScheduling, ABiggerGridTakesMoreWaves) {
   auto r = RunLesson("scalability", "", {{"blocks", 8 * sms}, {"threads", 1024}, {"work", 200}},
                      "cuda", {});
   ASSERT_TRUE(r.ok()) << r.status().message();
-  const nlohmann::json& m = r->metrics;
+  const nlohmann::json& m = r->metrics();
   double longest = 0;
   for (const auto& b : m.at("timeline"))
     longest = std::max(longest, b.at(3).get<double>() - b.at(2).get<double>());
@@ -182,7 +182,7 @@ TEST(GpuTransfers, PinnedBeatsPageableAndStreamsOverlap) {
   auto r = RunLesson("transfers", "pinned", {}, "cuda", {});
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_TRUE(r->check.ok) << r->check.message;
-  const nlohmann::json& m = r->metrics;
+  const nlohmann::json& m = r->metrics();
   EXPECT_GT(m.at("h2d_pinned_gbps").get<double>(), m.at("h2d_pageable_gbps").get<double>());
   EXPECT_GT(m.at("h2d_pinned_gbps").get<double>(), 5.0);  // the slides' PCIe Gen2 peak is 5.2
   const nlohmann::json& sweep = m.at("sweep");
@@ -196,7 +196,7 @@ TEST(GpuTransfers, PinnedBeatsPageableAndStreamsOverlap) {
   EXPECT_GT(o.at("speedup").get<double>(), 1.3);
   auto pageable = RunLesson("transfers", "pageable", {}, "cuda", {});
   ASSERT_TRUE(pageable.ok()) << pageable.status().message();
-  EXPECT_LT(pageable->metrics.at("overlap").at("speedup").get<double>(),
+  EXPECT_LT(pageable->metrics().at("overlap").at("speedup").get<double>(),
             o.at("speedup").get<double>());
 }
 

@@ -155,7 +155,7 @@ TEST(Lessons, EveryVariantTransposesCopiesOrReadsCorrectly) {
         EXPECT_FALSE(r.ok());
         continue;
       }
-      if (l.needs_gpu) {  // measured on a GPU or not at all
+      if (l.needs_gpu()) {  // measured on a GPU or not at all
         ASSERT_FALSE(r.ok());
         EXPECT_EQ(r.status().message(), NeedsGpuMessage(l));
         continue;

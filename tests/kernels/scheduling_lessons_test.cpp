@@ -23,7 +23,7 @@ TEST(ScalabilityLesson, G80DefaultTwelveBlocksTakeTwoWavesOnTwoSmsAndOneOnFour) 
   auto two = Scalability({});
   ASSERT_TRUE(two.ok()) << two.status().message();
   EXPECT_TRUE(two->check.ok) << two->check.message;
-  const nlohmann::json& m = two->metrics;
+  const nlohmann::json& m = two->metrics();
   EXPECT_EQ(m.at("blocks_per_sm_limit"), 3);
   EXPECT_EQ(m.at("limiter"), "warps");  // 24 warps per SM, 8 per block
   EXPECT_EQ(m.at("waves"), 2);
@@ -32,8 +32,8 @@ TEST(ScalabilityLesson, G80DefaultTwelveBlocksTakeTwoWavesOnTwoSmsAndOneOnFour) 
   EXPECT_EQ(m.at("time_unit"), "units");
   auto four = Scalability({{"sms", 4}});
   ASSERT_TRUE(four.ok());
-  EXPECT_EQ(four->metrics.at("makespan").get<double>(), 103.0);
-  EXPECT_EQ(four->metrics.at("waves"), 1);
+  EXPECT_EQ(four->metrics().at("makespan").get<double>(), 103.0);
+  EXPECT_EQ(four->metrics().at("waves"), 1);
   // Both SMs hold blocks from 0 to the end (each block keeps its slot 104 units): none idles.
   EXPECT_DOUBLE_EQ(m.at("busy").get<double>(), 1.0);
   // The timing is the makespan at 64 cycles a unit and the G80's 1.35 GHz shader clock.
@@ -46,14 +46,14 @@ TEST(ScalabilityLesson, TextbookFigure412OneBlockPerSm) {
   // = 415), 2 waves on 4 (104 + 103 = 207).
   auto two = Scalability({{"blocks", 8}, {"threads", 512}});
   ASSERT_TRUE(two.ok()) << two.status().message();
-  EXPECT_EQ(two->metrics.at("blocks_per_sm_limit"), 1);
-  EXPECT_EQ(two->metrics.at("makespan").get<double>(), 415.0);
+  EXPECT_EQ(two->metrics().at("blocks_per_sm_limit"), 1);
+  EXPECT_EQ(two->metrics().at("makespan").get<double>(), 415.0);
   auto four = Scalability({{"blocks", 8}, {"threads", 512}, {"sms", 4}});
   ASSERT_TRUE(four.ok());
-  EXPECT_EQ(four->metrics.at("makespan").get<double>(), 207.0);
+  EXPECT_EQ(four->metrics().at("makespan").get<double>(), 207.0);
   // The replay of the same blocks on other SM counts agrees with the runs.
   std::map<int, double> replay;
-  for (const auto& point : two->metrics.at("vary_sms"))
+  for (const auto& point : two->metrics().at("vary_sms"))
     replay[point.at("sms").get<int>()] = point.at("makespan").get<double>();
   EXPECT_EQ(replay.at(2), 415.0);
   EXPECT_EQ(replay.at(4), 207.0);
@@ -69,25 +69,25 @@ TEST(ScalabilityLesson, WithSkewTheNextBlockGoesToTheSmThatFreedFirst) {
   auto r = Scalability({{"blocks", 5}, {"threads", 512}, {"skew", 10}});
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_TRUE(r->check.ok) << r->check.message;
-  const nlohmann::json& tl = r->metrics.at("timeline");
+  const nlohmann::json& tl = r->metrics().at("timeline");
   ASSERT_EQ(tl.size(), 5u);
   EXPECT_EQ(tl[4].at(1), 1);                    // SM 1
   EXPECT_EQ(tl[4].at(2).get<double>(), 238.0);  // start
-  EXPECT_EQ(r->metrics.at("blocks_per_sm"), (std::vector<int>{2, 3}));
-  EXPECT_EQ(r->metrics.at("makespan").get<double>(), 371.0);
+  EXPECT_EQ(r->metrics().at("blocks_per_sm"), (std::vector<int>{2, 3}));
+  EXPECT_EQ(r->metrics().at("makespan").get<double>(), 371.0);
 }
 
 TEST(ScalabilityLesson, TheDevicesRulesSetTheBlocksPerSm) {
   // cc9.0 (H100): 2048 threads, 32 blocks per SM: 8 blocks of 256 threads.
   auto h = Scalability({{"device", 6}, {"blocks", 64}});
   ASSERT_TRUE(h.ok()) << h.status().message();
-  EXPECT_EQ(h->metrics.at("blocks_per_sm_limit"), 8);
-  EXPECT_EQ(h->metrics.at("waves"), 4);  // 64 / (2 x 8)
+  EXPECT_EQ(h->metrics().at("blocks_per_sm_limit"), 8);
+  EXPECT_EQ(h->metrics().at("waves"), 4);  // 64 / (2 x 8)
   // Registers on a G80: 8192 per SM; 32 per thread x 256 threads = 8192 per block: 1 block.
   auto regs = Scalability({{"registers", 32}});
   ASSERT_TRUE(regs.ok()) << regs.status().message();
-  EXPECT_EQ(regs->metrics.at("blocks_per_sm_limit"), 1);
-  EXPECT_EQ(regs->metrics.at("limiter"), "registers");
+  EXPECT_EQ(regs->metrics().at("blocks_per_sm_limit"), 1);
+  EXPECT_EQ(regs->metrics().at("limiter"), "registers");
   // 1024 threads do not fit a cc1.0 block (512 at most): refused, naming the limit.
   auto big = Scalability({{"threads", 1024}});
   ASSERT_FALSE(big.ok());
@@ -112,7 +112,7 @@ TEST(TransfersLesson, TheEmulatorSaysItNeedsAGpu) {
   // Its size choices are the sweep's powers of 4 from 64 KB to 256 MB.
   const LessonInfo* info = FindLesson("transfers");
   ASSERT_NE(info, nullptr);
-  EXPECT_TRUE(info->needs_gpu);
+  EXPECT_TRUE(info->needs_gpu());
   EXPECT_EQ(info->params[0].choices.front(), "64 KB");
   EXPECT_EQ(info->params[0].choices.back(), "256 MB");
 }

@@ -44,13 +44,13 @@ TEST(FpSum, ExactSumSurvivesCancellationAndTheBoundHolds) {
 TEST(FpSum, TheLessonsKernelAddsInTheHostsTreeOrder) {
   auto cancel = RunLesson("fp-order", "tree", {{"data", 2}}, "emu", {});
   ASSERT_TRUE(cancel.ok()) << cancel.status().message();
-  EXPECT_EQ(cancel->metrics.at("gpu_sum").get<double>(), 0.0);  // the slides' 0
-  EXPECT_EQ(cancel->metrics.at("cpu_sum").get<double>(), 1.0);  // and their 1
-  EXPECT_EQ(cancel->metrics.at("exact_sum").get<double>(), 1.0);
+  EXPECT_EQ(cancel->metrics().at("gpu_sum").get<double>(), 0.0);  // the slides' 0
+  EXPECT_EQ(cancel->metrics().at("cpu_sum").get<double>(), 1.0);  // and their 1
+  EXPECT_EQ(cancel->metrics().at("exact_sum").get<double>(), 1.0);
   auto mixed = RunLesson("fp-order", "tree", {}, "emu", {});
   ASSERT_TRUE(mixed.ok());
   EXPECT_TRUE(mixed->check.ok) << mixed->check.message;
-  const auto& m = mixed->metrics;
+  const auto& m = mixed->metrics();
   EXPECT_EQ(m.at("gpu_sum"), m.at("tree_order_sum"));
   EXPECT_EQ(m.at("vary_block")[3].at("tree_sum"), m.at("gpu_sum"));  // block 256, the default
   // The order matters: at least two block sizes give different floats, and the CPU another.
@@ -64,7 +64,7 @@ TEST(FpSum, TheLessonsKernelAddsInTheHostsTreeOrder) {
   auto atomic = RunLesson("fp-order", "atomic", {}, "emu", one);
   ASSERT_TRUE(atomic.ok());
   EXPECT_TRUE(atomic->check.ok) << atomic->check.message;
-  EXPECT_EQ(atomic->metrics.at("gpu_sum"), m.at("gpu_sum"));
+  EXPECT_EQ(atomic->metrics().at("gpu_sum"), m.at("gpu_sum"));
 }
 
 }  // namespace

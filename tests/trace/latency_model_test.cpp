@@ -62,10 +62,10 @@ TEST(LatencyModel, TheLessonReportsTheModelAndTheSlideAndRefusesBadInput) {
   auto run = RunLesson("latency", "", {{"warps", 13}}, "emu", {});
   ASSERT_TRUE(run.ok()) << run.status().message();
   EXPECT_FALSE(run->has_launch());  // a model: no kernel
-  EXPECT_NEAR(run->metrics.at("utilisation").get<double>(), 13 * 16.0 / 216.0, 1e-9);
-  EXPECT_EQ(run->metrics.at("warps_to_saturate").get<int>(), 14);
-  EXPECT_EQ(run->metrics.at("slide_estimate").get<int>(), 13);
-  EXPECT_EQ(run->metrics.at("vary_warps").size(), 48u);
+  EXPECT_NEAR(run->metrics().at("utilisation").get<double>(), 13 * 16.0 / 216.0, 1e-9);
+  EXPECT_EQ(run->metrics().at("warps_to_saturate").get<int>(), 14);
+  EXPECT_EQ(run->metrics().at("slide_estimate").get<int>(), 13);
+  EXPECT_EQ(run->metrics().at("vary_warps").size(), 48u);
   auto bad = RunLesson("latency", "", {{"warps", 0}}, "emu", {});
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().message(), "latency: warps = 0 is outside its range 1..48");

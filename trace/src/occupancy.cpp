@@ -85,4 +85,29 @@ Result<OccupancyResult> ComputeOccupancy(const OccupancyDevice& d, const Occupan
   return r;
 }
 
+std::vector<std::string> OccupancyDeviceNames() {
+  std::vector<std::string> names;
+  for (const OccupancyDevice& d : OccupancyDevices()) names.push_back(d.name);
+  return names;
+}
+
+OccupancyCurves ComputeOccupancyCurves(const OccupancyDevice& d, const OccupancyInput& in) {
+  auto point = [&](int x, const OccupancyInput& at) {
+    const auto r = ComputeOccupancy(d, at);
+    return OccupancyPoint{x, r.ok() ? r->occupancy : 0.0, r.ok() ? r->active_blocks : 0};
+  };
+  OccupancyCurves c;
+  for (int t = 32; t <= d.max_threads_per_block; t += 32)
+    c.threads.push_back(point(t, {t, in.registers, in.shared_bytes}));
+  for (int reg = 0; reg <= d.max_registers_per_thread; ++reg)
+    c.registers.push_back(point(reg, {in.threads, reg, in.shared_bytes}));
+  constexpr int kMaxSharedSamples = 2048;
+  const int unit = std::max(1, d.shared_unit);
+  const int units = d.shared_per_sm / unit + 1;
+  const int step = unit * std::max(1, (units + kMaxSharedSamples - 1) / kMaxSharedSamples);
+  for (int sh = 0; sh <= d.shared_per_sm; sh += step)
+    c.shared.push_back(point(sh, {in.threads, in.registers, sh}));
+  return c;
+}
+
 }  // namespace ws

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "view_util.h"
+#include "warpscope/trace/lesson_figures.h"
 #include "warpscope/viz/palette.h"
 #include "warpscope/viz/views.h"
 
@@ -23,16 +24,16 @@ struct Segment {
 
 using view::Colour;
 
-class LatencyPanel : public view::LessonFiguresPanel {
+class LatencyPanel : public view::FiguresPanel<LatencyFigures> {
  public:
   explicit LatencyPanel(Session* s)
-      : LessonFiguresPanel("latency", "Latency", s, "latency", "utilisation",
-                           "Choose the lesson \"Warps hiding memory latency\": a model of one "
-                           "multiprocessor issuing warps while others wait on memory, with "
-                           "utilisation against the number of warps.") {}
+      : FiguresPanel("latency", "Latency", s,
+                     "Choose the lesson \"Warps hiding memory latency\": a model of one "
+                     "multiprocessor issuing warps while others wait on memory, with "
+                     "utilisation against the number of warps.") {}
 
  protected:
-  void DrawFigures(const LessonRun&) override {
+  void DrawFigures(const LessonRun&, const LatencyFigures&) override {
     ImGui::PushStyleColor(ImGuiCol_Text, palette::TextDim());
     ImGui::TextWrapped("A model of the warp scheduler, not a measurement.");
     ImGui::PopStyleColor();
@@ -62,30 +63,25 @@ class LatencyPanel : public view::LessonFiguresPanel {
   }
 
  private:
-  void Load(const LessonRun& run) override {
-    const nlohmann::json& m = run.metrics;
+  void Load(const LessonRun& run, const LatencyFigures& f) override {
     segments_.clear();
     curve_x_.clear();
     curve_y_.clear();
-    utilisation_ = m.value("utilisation", 0.0);
-    saturate_ = m.value("warps_to_saturate", 0);
-    slide_ = m.value("slide_estimate", 0);
+    utilisation_ = f.utilisation;
+    saturate_ = f.warps_to_saturate;
+    slide_ = f.slide_estimate;
     warps_ = static_cast<int>(run.params.count("warps") ? run.params.at("warps") : 0);
-    period_ = m.value("issue_cycles_per_load", 16.0) +
+    period_ = f.issue_cycles_per_load +
               static_cast<double>(run.params.count("latency") ? run.params.at("latency") : 0);
-    if (m.contains("timeline")) {
-      for (const auto& s : m.at("timeline")) {
-        segments_.push_back(
-            {s.at(0).get<int>(), s.at(1).get<double>(), s.at(2).get<double>(), s.at(3).get<int>()});
-      }
+    for (const LatencySegmentFigure& seg : f.timeline) {
+      segments_.push_back(
+          {seg.warp, static_cast<double>(seg.start), static_cast<double>(seg.end), seg.kind});
     }
-    if (m.contains("vary_warps")) {
-      for (const auto& p : m.at("vary_warps")) {
-        curve_x_.push_back(p.at("warps").get<double>());
-        curve_y_.push_back(p.at("utilisation").get<double>() * 100);
-      }
+    for (const LatencyCurvePoint& p : f.vary_warps) {
+      curve_x_.push_back(p.warps);
+      curve_y_.push_back(p.utilisation * 100);
     }
-    cycles_ = m.value("cycles", 1.0);
+    cycles_ = static_cast<double>(f.cycles);
   }
 
   // Lanes top to bottom: warp 0 .. warp n-1, then the idle issue slots.

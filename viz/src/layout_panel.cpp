@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "warpscope/trace/layout_table.h"
+#include "warpscope/trace/lesson_figures.h"
 #include "warpscope/viz/palette.h"
 #include "warpscope/viz/views.h"
 
@@ -70,14 +71,9 @@ struct Footprint {
   }
 };
 
-long long Param(const Params& params, const char* name, long long fallback) {
-  const auto it = params.find(name);
-  return it == params.end() ? fallback : it->second;
-}
-
-// Run parameters come from files too: keep them in int range; CheckLayout judges the rest.
-int ParamInt(const Params& params, const char* name, long long fallback) {
-  return static_cast<int>(std::clamp(Param(params, name, fallback), -1LL, 1LL << 20));
+// A run's figures come from files too: keep them in a sane range; CheckLayout judges the rest.
+int Sane(int v) {
+  return std::clamp(v, -1, 1 << 20);
 }
 
 ImU32 Mix(ImU32 a, ImU32 b, float t) {
@@ -417,7 +413,8 @@ void LayoutPanel::DrawTooltip(int x, int y, int sw) const {
 
 void LayoutPanel::DrawContents() {
   const LessonRun* run = session_->run.get();
-  const bool texture_run = run != nullptr && run->lesson == "texture-2d";
+  const Texture2DFigures* tex = run != nullptr ? run->figures_as<Texture2DFigures>() : nullptr;
+  const bool texture_run = tex != nullptr;
   LayoutInputs in = own_;
   fp_ = Footprint{own_row_, kWarpSize};
   int used = -1;  // the layout the run's kernel read through
@@ -427,14 +424,12 @@ void LayoutPanel::DrawContents() {
     ImGui::SameLine();
   }
   if (texture_run && follow_run_) {
-    const Params& p = run->params;
-    in = {ParamInt(p, "width", 64),      ParamInt(p, "height", 64),
-          ParamInt(p, "tile_width", 8),  ParamInt(p, "tile_height", 8),
-          ParamInt(p, "micro_width", 2), ParamInt(p, "micro_height", 2)};
-    const int block = std::clamp(ParamInt(p, "block", 16), 1, kWarpSize);
+    in = {Sane(tex->width),       Sane(tex->height),      Sane(tex->tile_width),
+          Sane(tex->tile_height), Sane(tex->micro_width), Sane(tex->micro_height)};
+    const int block = std::clamp(tex->block, 1, kWarpSize);
     fp_ = Footprint{block, std::min(kWarpSize, block * block)};
-    // The global variant reads row-major from global memory; `layout` is the texture's.
-    used = run->variant == "texture" ? std::clamp(ParamInt(p, "layout", 0), 0, 2) : 0;
+    // The layout the kernel read through (the global variant: row-major from global memory).
+    used = tex->layout == "morton" ? 1 : tex->layout == "tiled" ? 2 : 0;
     ImGui::TextDisabled("texture-2d / %s: %dx%d image, %dx%d blocks", run->variant.c_str(),
                         in.width, in.height, block, block);
     if (session_->running) {

@@ -11,11 +11,12 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "view_util.h"
-#include "warpscope/kernels/catalog.h"
+#include "warpscope/trace/lesson_figures.h"
 #include "warpscope/trace/occupancy.h"
 #include "warpscope/viz/palette.h"
 #include "warpscope/viz/views.h"
@@ -23,17 +24,10 @@
 namespace ws {
 namespace {
 
-// What the occupancy lesson's "device" parameter indexes (kernels/src/occupancy_lesson.cpp),
-// used when the catalogue's ParamSpec carries no names. "gpu" (the machine's own GPU) is not in
-// the calculator's table of generations.
-constexpr const char* kLessonDevices[] = {"cc1.0", "cc1.3", "cc2.0", "cc3.5",
-                                          "cc7.0", "cc8.0", "cc9.0", "gpu"};
-
 constexpr float kWideLayout = 900;  // px: the three graphs side by side above this width
 constexpr int kMaxThreadsSlider = 1024;
 constexpr int kMaxRegistersSlider = 255;
 constexpr int kMaxSharedSlider = 232448;  // the occupancy lesson's limit (227 KB, Hopper)
-constexpr std::size_t kMaxSharedSamples = 2048;
 const ImVec4 kErrorColour(1.0f, 0.45f, 0.4f, 1.0f);
 
 struct Inputs {
@@ -62,26 +56,17 @@ int DefaultDevice() {
   return i >= 0 ? i : static_cast<int>(OccupancyDevices().size()) - 1;
 }
 
-// The name the occupancy lesson gives its device parameter's value `index`.
-std::string LessonDeviceName(long long index) {
-  const LessonInfo* info = FindLesson("occupancy");
-  if (info != nullptr) {
-    for (const ParamSpec& p : info->params) {
-      if (p.name == "device" && index >= 0 && index < static_cast<long long>(p.choices.size()))
-        return p.choices[static_cast<std::size_t>(index)];
-    }
-  }
-  const long long n = static_cast<long long>(std::size(kLessonDevices));
-  return index >= 0 && index < n ? kLessonDevices[index] : std::string();
-}
-
 int ClampToInt(long long v, int lo, int hi) {
   return static_cast<int>(std::clamp<long long>(v, lo, hi));
 }
 
-double OccupancyPercent(const OccupancyDevice& d, const OccupancyInput& in) {
-  const auto r = ComputeOccupancy(d, in);
-  return r.ok() ? r->occupancy * 100.0 : 0.0;
+Curve Percent(const std::vector<OccupancyPoint>& points) {
+  Curve c;
+  for (const OccupancyPoint& p : points) {
+    c.x.push_back(p.x);
+    c.y.push_back(p.occupancy * 100.0);
+  }
+  return c;
 }
 
 using view::Colour;
@@ -172,15 +157,17 @@ class OccupancyPanel : public Panel {
     if (session_->generation == seen_generation_ && seen_any_) return;
     seen_generation_ = session_->generation;
     seen_any_ = true;
+    computed_ = false;  // a new run: its curves, or new inputs
     const LessonRun* run = session_->run.get();
     const Source previous = source_;
     if (run == nullptr) {
       source_ = Source::kPanel;
       return;
     }
-    if (run->lesson == "occupancy") {
+    if (const OccupancyFigures* f = run->figures_as<OccupancyFigures>()) {
       source_ = Source::kLesson;
       lesson_device_note_.clear();
+      lesson_curves_ = OccupancyCurves{f->vary_threads, f->vary_registers, f->vary_shared};
       const Params& p = run->params;
       if (auto it = p.find("threads"); it != p.end())
         lesson_.threads = ClampToInt(it->second, 0, 1 << 20);
@@ -188,8 +175,8 @@ class OccupancyPanel : public Panel {
         lesson_.registers = ClampToInt(it->second, 0, 1 << 20);
       if (auto it = p.find("shared_bytes"); it != p.end())
         lesson_.shared_bytes = ClampToInt(it->second, 0, 1 << 30);
-      if (auto it = p.find("device"); it != p.end()) {
-        const std::string name = LessonDeviceName(it->second);
+      {
+        const std::string& name = f->device;
         const int index = DeviceIndex(name);
         if (index >= 0) {
           lesson_.device = index;
@@ -310,28 +297,14 @@ class OccupancyPanel : public Panel {
       error_ = r.status().message();
     }
 
-    threads_curve_ = {};
-    for (int t = 32; t <= d.max_threads_per_block; t += 32) {
-      threads_curve_.x.push_back(t);
-      threads_curve_.y.push_back(OccupancyPercent(d, {t, in.registers, in.shared_bytes}));
-    }
-    registers_curve_ = {};
-    for (int reg = 0; reg <= d.max_registers_per_thread; ++reg) {
-      registers_curve_.x.push_back(reg);
-      registers_curve_.y.push_back(OccupancyPercent(d, {in.threads, reg, in.shared_bytes}));
-    }
-    // Shared memory is allocated in units of shared_unit: one sample per unit keeps the stairs
-    // exact, unless that would be too many samples.
-    const int unit = std::max(1, d.shared_unit);
-    const int units = d.shared_per_sm / unit + 1;
-    const int units_per_step = static_cast<int>(
-        (static_cast<std::size_t>(units) + kMaxSharedSamples - 1) / kMaxSharedSamples);
-    const int step = unit * std::max(1, units_per_step);
-    shared_curve_ = {};
-    for (int sh = 0; sh <= d.shared_per_sm; sh += step) {
-      shared_curve_.x.push_back(sh);
-      shared_curve_.y.push_back(OccupancyPercent(d, {in.threads, in.registers, sh}));
-    }
+    // The lesson computed the curves with its run (for its own device, "gpu" included); for
+    // a kernel's launch or the panel's own inputs they are computed here, the same way.
+    const OccupancyCurves curves = source_ == Source::kLesson && lesson_curves_
+                                       ? *lesson_curves_
+                                       : ComputeOccupancyCurves(d, in);
+    threads_curve_ = Percent(curves.threads);
+    registers_curve_ = Percent(curves.registers);
+    shared_curve_ = Percent(curves.shared);
   }
 
   void DrawResult() {
@@ -444,6 +417,7 @@ class OccupancyPanel : public Panel {
   Inputs own_;     // the panel's sliders (kernel lessons, no run)
   Inputs lesson_;  // the occupancy lesson's parameters
   std::string lesson_device_note_;
+  std::optional<OccupancyCurves> lesson_curves_;  // the lesson run's own graphs
   // The kernel launch the inputs were last taken from.
   std::string launch_lesson_, launch_kernel_;
   int launch_threads_ = -1, launch_shared_ = -1;

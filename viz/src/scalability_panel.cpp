@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "view_util.h"
+#include "warpscope/trace/lesson_figures.h"
 #include "warpscope/viz/palette.h"
 #include "warpscope/viz/views.h"
 
@@ -30,16 +31,16 @@ struct BlockBox {
   int sub = 0;  // sub-lane within the SM's lane (blocks resident at once)
 };
 
-class ScalabilityPanel : public view::LessonFiguresPanel {
+class ScalabilityPanel : public view::FiguresPanel<ScheduleFigures> {
  public:
   explicit ScalabilityPanel(Session* s)
-      : LessonFiguresPanel("sms", "Blocks on SMs", s, "scalability", "timeline",
-                           "Choose the lesson \"Transparent scalability\": the blocks of a grid "
-                           "dealt out to the multiprocessors as slots free up, one lane per SM, "
-                           "on the emulator's model or a GPU's own stamps.") {}
+      : FiguresPanel("sms", "Blocks on SMs", s,
+                     "Choose the lesson \"Transparent scalability\": the blocks of a grid "
+                     "dealt out to the multiprocessors as slots free up, one lane per SM, "
+                     "on the emulator's model or a GPU's own stamps.") {}
 
  protected:
-  void DrawFigures(const LessonRun& run) override {
+  void DrawFigures(const LessonRun& run, const ScheduleFigures&) override {
     DrawHeader(run);
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float min_h = 8 * ImGui::GetFontSize();
@@ -68,29 +69,20 @@ class ScalabilityPanel : public view::LessonFiguresPanel {
   }
 
  private:
-  void Load(const LessonRun& run) override {
-    const nlohmann::json& m = run.metrics;
-    gpu_ = m.value("time_unit", "units") == "us";
+  void Load(const LessonRun&, const ScheduleFigures& fig) override {
+    gpu_ = fig.time_unit == "us";
     unit_ = gpu_ ? "us" : "units";
-    sms_ = std::max(1, m.value("sms", 1));
-    per_sm_ = std::max(1, m.value("blocks_per_sm_limit", 1));
-    makespan_ = m.value("makespan", 0.0);
-    device_ = m.value("emulated_device", std::string("device"));
-    limiter_ = m.value("limiter", std::string("?"));
-    waves_ = m.value("waves", 0);
+    sms_ = std::clamp(fig.sms, 1, kMaxSms);  // the figures' reader checked every block's SM
+    per_sm_ = std::max(1, fig.blocks_per_sm_limit);
+    makespan_ = fig.makespan;
+    device_ = fig.emulated_device.value_or("device");
+    limiter_ = fig.limiter.value_or("?");
+    waves_ = static_cast<int>(fig.waves);
     boxes_.clear();
-    for (const auto& b : m.at("timeline")) {
-      boxes_.push_back({b.at(0).get<std::uint32_t>(), b.at(1).get<int>(), b.at(2).get<double>(),
-                        b.at(3).get<double>()});
-      if (boxes_.back().sm < 0 || boxes_.back().sm >= kMaxSms)
-        throw std::out_of_range("block " + std::to_string(boxes_.back().block) + " ran on SM " +
-                                std::to_string(boxes_.back().sm) + ", outside 0.." +
-                                std::to_string(kMaxSms - 1));
-      sms_ = std::max(sms_, boxes_.back().sm + 1);
+    for (const BlockOnSm& b : fig.timeline) {
+      if (b.sm < 0 || b.sm >= sms_) continue;
+      boxes_.push_back({b.block, b.sm, b.start, b.end});
     }
-    if (sms_ > kMaxSms)
-      throw std::out_of_range("sms = " + std::to_string(sms_) + " is over " +
-                              std::to_string(kMaxSms));
     // Sub-lanes: on each SM, a block takes the first sub-lane free at its start.
     lanes_ = 1;
     std::vector<std::vector<double>> free_at(static_cast<std::size_t>(sms_));
@@ -110,17 +102,17 @@ class ScalabilityPanel : public view::LessonFiguresPanel {
     }
     scale_x_.clear();
     scale_y_.clear();
-    for (const auto& p : m.value("vary_sms", nlohmann::json::array())) {
-      scale_x_.push_back(p.at("sms").get<double>());
-      scale_y_.push_back(p.at("makespan").get<double>());
+    for (const MakespanPoint& p : fig.vary_sms) {
+      scale_x_.push_back(p.sms);
+      scale_y_.push_back(p.makespan);
     }
     per_sm_x_.clear();
     per_sm_y_.clear();
     int sm = 0;
-    for (const auto& n : m.value("blocks_per_sm", nlohmann::json::array())) {
+    for (const int n : fig.blocks_per_sm) {
       if (sm >= sms_) break;  // one bar per SM of the timeline
       per_sm_x_.push_back(sm++);
-      per_sm_y_.push_back(n.get<double>());
+      per_sm_y_.push_back(n);
     }
   }
 

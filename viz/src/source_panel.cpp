@@ -8,7 +8,6 @@
 #include <map>
 #include <sstream>
 
-#include "warpscope/kernels/catalog.h"
 #include "warpscope/viz/palette.h"
 #include "warpscope/viz/source_panel.h"
 
@@ -19,14 +18,10 @@ SourcePanel::SourcePanel(Session* session) : Panel("source", "Kernel source"), s
 void SourcePanel::DrawContents() {
   // A trace carries the source it was captured with; a live run's is the catalogue's.
   const LessonRun* run = session_->run.get();
-  const LessonInfo* info = run != nullptr ? FindLesson(run->lesson) : nullptr;
   std::string source_file, source;
-  if (run != nullptr && run->capture) {
-    source_file = run->capture->source_file;
-    source = run->capture->source;
-  } else if (info != nullptr) {
-    source_file = info->source_file;
-    source = std::string(info->source);
+  if (run != nullptr) {
+    source_file = std::string(run->source_file());
+    source = std::string(run->source());
   }
   if (run == nullptr || source.empty()) {
     ImGui::TextWrapped(

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "view_util.h"
+#include "warpscope/trace/lesson_figures.h"
 #include "warpscope/viz/palette.h"
 #include "warpscope/viz/views.h"
 
@@ -23,31 +24,30 @@ double FloatUlps(double value, double exact) {
   return (value - exact) / ulp;
 }
 
-class SumsPanel : public view::LessonFiguresPanel {
+class SumsPanel : public view::FiguresPanel<FpSumFigures> {
  public:
   explicit SumsPanel(Session* s)
-      : LessonFiguresPanel("sums", "Float sums", s, "fp-order", "gpu_sum",
-                           "Choose the lesson \"Floating-point sums depend on the order\": a "
-                           "parallel sum against the CPU's sequential sum and the exact sum, at "
-                           "every block size.") {}
+      : FiguresPanel("sums", "Float sums", s,
+                     "Choose the lesson \"Floating-point sums depend on the order\": a "
+                     "parallel sum against the CPU's sequential sum and the exact sum, at "
+                     "every block size.") {}
 
  protected:
-  void Load(const LessonRun& run) override {
-    const nlohmann::json& m = run.metrics;
-    gpu_ = m.at("gpu_sum").get<double>();
-    cpu_ = m.at("cpu_sum").get<double>();
-    exact_ = m.at("exact_sum").get<double>();
+  void Load(const LessonRun& run, const FpSumFigures& f) override {
+    gpu_ = f.gpu_sum;
+    cpu_ = f.cpu_sum;
+    exact_ = f.exact_sum;
     x_.clear();
     y_.clear();
-    for (const auto& p : m.value("vary_block", nlohmann::json::array())) {
-      x_.push_back(std::log2(p.at("block").get<double>()));
-      y_.push_back(p.at("tree_sum").get<double>());
+    for (const TreeSumPoint& p : f.vary_block) {
+      x_.push_back(std::log2(static_cast<double>(p.block)));
+      y_.push_back(p.tree_sum);
     }
     block_ = run.params.count("block") ? 5.0 + static_cast<double>(run.params.at("block")) : 8.0;
   }
-  void DrawFigures(const LessonRun& run) override {
+  void DrawFigures(const LessonRun& run, const FpSumFigures&) override {
     const double gpu = gpu_, cpu = cpu_, exact = exact_;
-    const std::string kernel = run.variant == "atomic" ? "kernel, atomicAdd" : "kernel, tree";
+    const std::string kernel = "kernel, " + run.variant;
     if (ImGui::BeginTable("##sums", 3, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
       ImGui::TableSetupColumn("sum");
       ImGui::TableSetupColumn("value");

@@ -21,7 +21,6 @@
 #include <utility>
 #include <vector>
 
-#include "warpscope/kernels/catalog.h"
 #include "warpscope/trace/file_io.h"
 #include "warpscope/viz/palette.h"
 #include "warpscope/viz/views.h"
@@ -99,11 +98,7 @@ std::vector<std::string> ParamNames(const LessonInfo* info, const LessonHistory&
 }
 
 const ParamSpec* FindParam(const LessonInfo* info, const std::string& name) {
-  if (info == nullptr) return nullptr;
-  for (const ParamSpec& spec : info->params) {
-    if (spec.name == name) return &spec;
-  }
-  return nullptr;
+  return info != nullptr ? info->FindParam(name) : nullptr;
 }
 
 // True when `a` and `b` hold the same parameters with the same values, `except` aside.
@@ -183,9 +178,10 @@ class TimingPanel : public Panel {
       return;
     }
     if (!run->has_launch()) {
-      ImGui::TextWrapped(run->lesson == "occupancy"
-                             ? "The calculator runs no kernel: nothing to time."
-                             : "This run launched no kernel: nothing to time.");
+      ImGui::TextWrapped("%s", run->info != nullptr && !run->info->runs_kernel()
+                                   ? "This lesson is a calculator or a model: it runs no kernel, "
+                                     "so there is nothing to time."
+                                   : "This run launched no kernel: nothing to time.");
       return;
     }
     if (run->lesson != shown_lesson_) {
@@ -194,7 +190,7 @@ class TimingPanel : public Panel {
       fit_ = true;
     }
     LessonHistory& h = histories_[run->lesson];
-    const LessonInfo* info = FindLesson(run->lesson);
+    const LessonInfo* info = run->info;
     const std::vector<std::string> names = ParamNames(info, h);
     const std::string x = XParam(h, info, names);
 
@@ -214,7 +210,7 @@ class TimingPanel : public Panel {
     if (run == nullptr || !run->has_launch()) return;
     LessonHistory& h = histories_[run->lesson];
     if (h.has_last) {
-      const LessonInfo* info = FindLesson(run->lesson);
+      const LessonInfo* info = run->info;
       for (const std::string& name : ParamNames(info, h)) {
         const auto before = h.last_params.find(name);
         const auto now = run->params.find(name);

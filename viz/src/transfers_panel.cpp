@@ -13,7 +13,8 @@
 #include <vector>
 
 #include "view_util.h"
-#include "warpscope/kernels/transfers.h"
+#include "warpscope/trace/lesson_figures.h"
+#include "warpscope/trace/transfer_sizes.h"
 #include "warpscope/viz/palette.h"
 #include "warpscope/viz/views.h"
 
@@ -33,16 +34,16 @@ ImU32 KindColour(int kind) {
   return palette::WarpU32(kind == 0 ? 1 : kind == 1 ? 0 : 5);
 }
 
-class TransfersPanel : public view::LessonFiguresPanel {
+class TransfersPanel : public view::FiguresPanel<TransferFigures> {
  public:
   explicit TransfersPanel(Session* s)
-      : LessonFiguresPanel("transfers", "Transfers", s, "transfers", "sweep",
-                           "Choose the lesson \"Host-device transfers\": copy bandwidth between "
-                           "host and GPU against size, pageable against pinned memory, and "
-                           "copies overlapping kernels on streams.") {}
+      : FiguresPanel("transfers", "Transfers", s,
+                     "Choose the lesson \"Host-device transfers\": copy bandwidth between "
+                     "host and GPU against size, pageable against pinned memory, and "
+                     "copies overlapping kernels on streams.") {}
 
  protected:
-  void DrawFigures(const LessonRun& run) override {
+  void DrawFigures(const LessonRun& run, const TransferFigures&) override {
     DrawHeader(run);
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float min_h = 8 * ImGui::GetFontSize();
@@ -64,43 +65,32 @@ class TransfersPanel : public view::LessonFiguresPanel {
   }
 
  private:
-  void Load(const LessonRun& run) override {
-    const nlohmann::json& m = run.metrics;
+  void Load(const LessonRun&, const TransferFigures& f) override {
     x_.clear();
-    for (auto& s : series_) s.clear();
-    for (const auto& p : m.at("sweep")) {
-      x_.push_back(std::log2(p.at("bytes").get<double>()));
-      series_[0].push_back(p.value("h2d_pinned", 0.0));
-      series_[1].push_back(p.value("h2d_pageable", 0.0));
-      series_[2].push_back(p.value("d2h_pinned", 0.0));
-      series_[3].push_back(p.value("d2h_pageable", 0.0));
+    for (auto& series : series_) series.clear();
+    for (const TransferPoint& p : f.sweep) {
+      x_.push_back(std::log2(p.bytes));
+      series_[0].push_back(p.h2d_pinned);
+      series_[1].push_back(p.h2d_pageable);
+      series_[2].push_back(p.d2h_pinned);
+      series_[3].push_back(p.d2h_pageable);
     }
-    peak_ = m.value("peak_gbps", 0.0);
-    size_ = m.value("size_bytes", 0.0);
+    peak_ = f.peak_gbps;
+    size_ = f.size_bytes;
     ops_.clear();
-    const nlohmann::json o = m.value("overlap", nlohmann::json::object());
-    streams_ = o.value("streams", 1);
-    chunks_ = o.value("chunks", 1);
-    serial_ms_ = o.value("serial_ms", 0.0);
-    overlapped_ms_ = o.value("overlapped_ms", 0.0);
-    memory_ = o.value("memory", std::string("pinned"));
-    if (streams_ < 1 || streams_ > 64)
-      throw std::out_of_range("streams = " + std::to_string(streams_) + " is outside 1..64");
-    for (const auto& a : o.value("ops", nlohmann::json::array())) {
-      ops_.push_back({a.at(0).get<int>(), a.at(1).get<int>(), a.at(2).get<int>(),
-                      a.at(3).get<int>(), a.at(4).get<double>(), a.at(5).get<double>()});
-      const Op& op = ops_.back();
-      if (op.mode < 0 || op.mode > 1 || op.kind < 0 || op.kind > 2 || op.stream < 0 ||
-          op.stream >= streams_)
-        throw std::out_of_range("a pipeline step has mode " + std::to_string(op.mode) + ", kind " +
-                                std::to_string(op.kind) + ", stream " + std::to_string(op.stream) +
-                                " (allowed: 0..1, 0..2, 0.." + std::to_string(streams_ - 1) + ")");
-    }
-    pinned_ = run.variant != "pageable";
-    h2d_ = m.value(pinned_ ? "h2d_pinned_gbps" : "h2d_pageable_gbps", 0.0);
-    h2d_other_ = m.value(pinned_ ? "h2d_pageable_gbps" : "h2d_pinned_gbps", 0.0);
-    d2h_pinned_ = m.value("d2h_pinned_gbps", 0.0);
-    d2h_pageable_ = m.value("d2h_pageable_gbps", 0.0);
+    const PipelineFigures& o = f.overlap;  // its reader checked every step's stream and kind
+    streams_ = o.streams;
+    chunks_ = o.chunks;
+    serial_ms_ = o.serial_ms;
+    overlapped_ms_ = o.overlapped_ms;
+    memory_ = o.memory;
+    for (const PipelineStep& a : o.ops)
+      ops_.push_back({a.mode, a.stream, a.kind, a.chunk, a.start, a.end});
+    pinned_ = memory_ != "pageable";
+    h2d_ = pinned_ ? f.h2d_pinned_gbps : f.h2d_pageable_gbps;
+    h2d_other_ = pinned_ ? f.h2d_pageable_gbps : f.h2d_pinned_gbps;
+    d2h_pinned_ = f.d2h_pinned_gbps;
+    d2h_pageable_ = f.d2h_pageable_gbps;
   }
 
   void DrawHeader(const LessonRun& run) {

@@ -106,37 +106,4 @@ bool TimelineBox(ImDrawList* dl, ImVec2 a, ImVec2 z, ImU32 fill, const char* lab
   return ImPlot::IsPlotHovered() && m.x >= a.x && m.x <= z.x && m.y >= a.y && m.y <= z.y;
 }
 
-LessonFiguresPanel::LessonFiguresPanel(std::string id, std::string title, Session* session,
-                                       std::string lesson, std::string key, std::string hint)
-    : Panel(std::move(id), std::move(title)),
-      session_(session),
-      lesson_(std::move(lesson)),
-      key_(std::move(key)),
-      hint_(std::move(hint)) {}
-
-void LessonFiguresPanel::DrawContents() {
-  const LessonRun* run = session_->run.get();
-  if (run == nullptr || run->lesson != lesson_ || !run->metrics.contains(key_)) {
-    ImGui::TextWrapped("%s", hint_.c_str());
-    return;
-  }
-  if (!loaded_ || session_->generation != seen_) {
-    seen_ = session_->generation;
-    loaded_ = true;
-    malformed_.clear();
-    // Figures from a trace file may lack a field or hold another type (an old or damaged file):
-    // say so rather than draw half of them.
-    try {
-      Load(*run);
-    } catch (const std::exception& e) {
-      malformed_ = e.what();
-    }
-  }
-  if (!malformed_.empty()) {
-    ImGui::TextWrapped("This run's figures cannot be drawn: %s", malformed_.c_str());
-    return;
-  }
-  DrawFigures(*run);
-}
-
 }  // namespace ws::view

@@ -60,23 +60,42 @@ void BigText(float scale, ImU32 colour, const char* fmt, ...) IM_FMTARGS(3);
 bool TimelineBox(ImDrawList* dl, ImVec2 a, ImVec2 z, ImU32 fill, const char* label,
                  ImU32 outline = IM_COL32(0, 0, 0, 110), float thickness = 1.0f);
 
-// A view of one lesson's own figures (its run's metrics): shows `hint` until a run of `lesson`
-// whose metrics hold `key` is on, reloads once per new run, then draws.
-class LessonFiguresPanel : public Panel {
+// A view of one kind of figures (the block schedule, the float sums...): shows `hint` until a run
+// with figures of type T is on, reloads once per new run, then draws. Figures of that kind that a
+// trace file held but could not be read (a field missing or out of range) are named, not drawn.
+template <typename T>
+class FiguresPanel : public Panel {
  public:
-  LessonFiguresPanel(std::string id, std::string title, Session* session, std::string lesson,
-                     std::string key, std::string hint);
+  FiguresPanel(std::string id, std::string title, Session* session, std::string hint)
+      : Panel(std::move(id), std::move(title)), session_(session), hint_(std::move(hint)) {}
 
  protected:
-  void DrawContents() final;
-  // Once per run: read the metrics into members. May throw (a missing field, a value out of
-  // range): the panel then says why instead of drawing. DrawFigures reads only the members.
-  virtual void Load(const LessonRun& run) = 0;
-  virtual void DrawFigures(const LessonRun& run) = 0;
+  void DrawContents() final {
+    const LessonRun* run = session_->run.get();
+    const T* f = run != nullptr ? run->figures_as<T>() : nullptr;
+    if (f == nullptr) {
+      const auto* unread =
+          run != nullptr ? dynamic_cast<const UnreadFigures*>(run->figures.get()) : nullptr;
+      if (unread != nullptr && unread->kind() == T::kKind)
+        ImGui::TextWrapped("This run's figures cannot be drawn: %s", unread->why().c_str());
+      else
+        ImGui::TextWrapped("%s", hint_.c_str());
+      return;
+    }
+    if (!loaded_ || session_->generation != seen_) {
+      seen_ = session_->generation;
+      loaded_ = true;
+      Load(*run, *f);
+    }
+    DrawFigures(*run, *f);
+  }
+  // Once per run: derive what drawing needs (plot arrays) into members.
+  virtual void Load(const LessonRun& run, const T& f) = 0;
+  virtual void DrawFigures(const LessonRun& run, const T& f) = 0;
   Session* session_;
 
  private:
-  std::string lesson_, key_, hint_, malformed_;
+  std::string hint_;
   std::uint64_t seen_ = 0;
   bool loaded_ = false;
 };

@@ -1,5 +1,6 @@
-// The lesson catalogue: ids, variants, parameters and text, and the one call that runs a lesson
-// on a backend ("emu" or "cuda") and returns its trace.
+// The lesson catalogue: every lesson folder's declaration (kernels/lessons/NAME/lesson.h), in
+// teaching order, and the one call that runs a lesson on a backend ("emu" or "cuda") and returns
+// its run. Nothing here names a lesson: each declares its kind and special cases itself.
 #pragma once
 
 #include <string>
@@ -10,24 +11,15 @@
 
 namespace ws {
 
-struct LessonInfo {
-  std::string id, title;
-  std::vector<VariantSpec> variants;  // the first is the default
-  std::vector<ParamSpec> params;
-  std::string explanation;  // 3-6 sentences: what to look at, what to change
-  std::string source_file;  // the kernel file the student reads, e.g. "transpose.cuh"
-  std::string_view source;  // its text, exactly as compiled
-  bool hidden = false;      // for tests: runs by id, but is not in Lessons()
-  bool needs_gpu = false;   // measures a GPU; on the emulator the app shows a shipped capture
-};
-
 // Why `lesson` (needs_gpu) does not run on the emulator, in one sentence.
 std::string NeedsGpuMessage(const LessonInfo& lesson);
 
-// The lessons a student picks from (hidden ones left out).
+// The lessons a student picks from (hidden ones left out), in teaching order.
 const std::vector<LessonInfo>& Lessons();
 // Any lesson by id, hidden ones included (the "fault" lesson: a kernel that faults on purpose).
 const LessonInfo* FindLesson(const std::string& id);
+// The lesson the app shows the first time it starts (the one declared opens_first).
+const LessonInfo& FirstLesson();
 
 // A lesson request with its names checked and its defaults filled in.
 struct LessonRequest {
@@ -43,8 +35,5 @@ Result<LessonRequest> ResolveLesson(const std::string& id, const std::string& va
 Result<LessonRun> RunLesson(const std::string& id, const std::string& variant,
                             const Params& overrides, const std::string& backend,
                             const RunOptions& options);
-
-// The text of `line` (1-based) in a lesson's source, trimmed.
-std::string SourceLine(std::string_view source, std::uint32_t line);
 
 }  // namespace ws

@@ -2,6 +2,8 @@
 // driver reports when Warpscope was built with the CUDA runner.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -29,6 +31,9 @@ struct GpuDevice {
   int memory_clock_khz = 0;
   int memory_bus_width_bits = 0;
 };
+
+// The properties trace files record for the GPU a run used (its "gpu" header field).
+nlohmann::json GpuJson(const GpuDevice& g);
 
 struct DeviceQuery {
   bool cuda_built = false;      // was the CUDA runner compiled in?

@@ -48,11 +48,27 @@ struct OccupancyResult {
 };
 
 const std::vector<OccupancyDevice>& OccupancyDevices();  // cc1.0 ... cc9.0
+std::vector<std::string> OccupancyDeviceNames();         // their names, in order
 Result<OccupancyDevice> FindOccupancyDevice(const std::string& name);
 
 // Refuses inputs the device cannot take at all (registers over its per-thread maximum, negative
 // values) with a message naming the limit and the value. Threads over the per-block maximum give
 // zero active blocks and the limiter "threads_per_block".
 Result<OccupancyResult> ComputeOccupancy(const OccupancyDevice& d, const OccupancyInput& in);
+
+// One point of the slides' graphs: occupancy as one input varies and the others stay.
+struct OccupancyPoint {
+  int x = 0;  // threads per block, registers per thread or shared bytes per block
+  double occupancy = 0;
+  int active_blocks = 0;
+};
+struct OccupancyCurves {
+  std::vector<OccupancyPoint> threads, registers, shared;
+};
+// The three graphs around `in`: threads in warps (32, 64, ... the device's maximum), registers
+// 0 ... the per-thread maximum, shared memory in allocation units (at most 2048 samples). Every
+// x in (x[i-1], x[i]] allocates like x[i], so drawn as stairs they are exact. Inputs the device
+// refuses count as 0 %.
+OccupancyCurves ComputeOccupancyCurves(const OccupancyDevice& d, const OccupancyInput& in);
 
 }  // namespace ws

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "warpscope/kernels/lesson_api.h"
+#include "warpscope/trace/lesson_run.h"
 #include "warpscope/viz/block_view.h"
 
 namespace ws {

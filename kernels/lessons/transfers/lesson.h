@@ -1,0 +1,282 @@
+// transfers: host-device copies, pageable against pinned, and overlap on streams. Measures a GPU
+// (kGpuOnly): the emulator has nothing to measure, and the app shows a shipped capture instead.
+#pragma once
+
+#include "warpscope/kernels/lesson.h"
+#include "warpscope/trace/lesson_figures.h"
+#include "warpscope/trace/transfer_sizes.h"
+
+// The host part runs only in the CUDA runner's recorded build (it times copies, not kernels).
+#if defined(__CUDACC__) && !defined(WS_PLAIN_BUILD)
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "transfers.cuh"
+#define WS_TRANSFERS_GPU 1
+#endif
+
+namespace ws::lessons::transfers {
+
+#if WS_TRANSFERS_GPU
+namespace gpu {
+
+inline Status Cuda(cudaError_t e, const std::string& what) {
+  if (e == cudaSuccess) return {};
+  return Status::Error(what + " failed: " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) +
+                       ")");
+}
+
+// Pinned host memory (cudaMallocHost) and device memory, freed on every path.
+struct Buffers {
+  void* pinned = nullptr;
+  void* device = nullptr;
+  std::vector<cudaStream_t> streams;
+  std::vector<cudaEvent_t> events;
+  ~Buffers() {
+    for (cudaEvent_t e : events) cudaEventDestroy(e);
+    for (cudaStream_t s : streams) cudaStreamDestroy(s);
+    if (pinned != nullptr) cudaFreeHost(pinned);
+    if (device != nullptr) cudaFree(device);
+  }
+};
+
+inline double Gbps(std::size_t bytes, float ms) {
+  return ms > 0 ? static_cast<double>(bytes) / (static_cast<double>(ms) * 1e6) : 0.0;
+}
+
+// The median of `reps` timed copies (after one untimed copy of the same size); `ev` holds the
+// two events timedCopy records.
+inline Status MedianCopy(const cudaEvent_t* ev, void* dst, const void* src, std::size_t bytes,
+                         cudaMemcpyKind kind, int reps, float* ms) {
+  float t = 0;
+  if (Status s = Cuda(timedCopy(dst, src, bytes, kind, ev[0], ev[1], &t), "cudaMemcpy (warm-up)");
+      !s.ok())
+    return s;
+  std::vector<float> v;
+  for (int i = 0; i < reps; ++i) {
+    if (Status s = Cuda(timedCopy(dst, src, bytes, kind, ev[0], ev[1], &t), "cudaMemcpy"); !s.ok())
+      return s;
+    v.push_back(t);
+  }
+  std::sort(v.begin(), v.end());
+  *ms = v[v.size() / 2];
+  return {};
+}
+
+inline float HostRounds(float v, int rounds) {
+  for (int r = 0; r < rounds; ++r) v = std::fmaf(v, 0.999f, 0.001f);
+  return v;
+}
+
+inline float Initial(std::size_t i) {
+  return static_cast<float>(i % 1000) * 0.001f;
+}
+
+}  // namespace gpu
+#endif
+
+struct Lesson {
+  static LessonInfo Info() {
+    LessonInfo l;
+    l.id = "transfers";
+    l.title = "Host-device transfers: pageable, pinned, and overlap on streams";
+    l.order = 170;
+    l.kind = LessonKind::kGpuOnly;
+    l.variants = {
+        {"pinned", "host buffer from cudaMallocHost: DMA copies, asynchronous on streams"},
+        {"pageable", "host buffer from malloc: staged by the driver, cudaMemcpyAsync waits"}};
+    l.params = {
+        {"size", 5, 0, 6, 1, "bytes to copy (and the pipeline's data)", TransferSizeChoices()},
+        {"streams", 4, 1, 8, 1, "streams of the overlapped pipeline"},
+        {"chunks", 8, 1, 32, 1, "pieces the pipeline cuts the data into"}};
+    l.explanation =
+        "A kernel can only use data in GPU memory: cudaMemcpy carries it there over the link "
+        "to the host (PCIe), and carries results back. The link is far slower than the GPU's "
+        "own memory (the slides: 8 GB/s against 141 GB/s on a GTX 280; tens of GB/s against "
+        "thousands on an H100), and each copy has a fixed cost of microseconds, so bandwidth "
+        "climbs with size: group small transfers into large ones. Pageable memory (malloc) is "
+        "staged by the driver through a pinned buffer; pinned memory (cudaMallocHost) is "
+        "copied by DMA, faster. The pipeline cuts the data into chunks, each copied in, "
+        "processed and copied back: on one stream every step waits for the one before; on "
+        "several, copies overlap kernels. The slides say cudaMemcpyAsync requires pinned "
+        "memory; it accepts pageable memory too, but then waits for the copy, and nothing "
+        "overlaps (variant pageable). Measured on a GPU only: with none, the app shows the "
+        "capture shipped with Warpscope.";
+    l.source_file = "transfers.cuh";
+    l.front_panel = "transfers";
+    l.read_figures = &ReadFigures<TransferFigures>;
+    return l;
+  }
+
+#if WS_TRANSFERS_GPU
+  static Status Gpu(LessonCall& c) {
+    if (Status s = gpu::Cuda(cudaSetDevice(c.options.gpu),
+                             "cudaSetDevice(" + std::to_string(c.options.gpu) + ")");
+        !s.ok())
+      return s;
+    cudaDeviceProp prop{};
+    if (Status s =
+            gpu::Cuda(cudaGetDeviceProperties(&prop, c.options.gpu), "cudaGetDeviceProperties");
+        !s.ok())
+      return s;
+    const std::vector<std::size_t>& sizes = TransferSweepBytes();
+    const std::size_t chosen = TransferSizeBytes(c.P("size"));
+    const std::size_t largest = std::max(sizes.back(), chosen);
+    gpu::Buffers b;
+    if (Status s = gpu::Cuda(cudaMallocHost(&b.pinned, largest), "cudaMallocHost"); !s.ok())
+      return s;
+    if (Status s = gpu::Cuda(cudaMalloc(&b.device, largest), "cudaMalloc"); !s.ok()) return s;
+    std::vector<unsigned char> pageable(largest, 1);  // malloc'd and touched: pageable memory
+    std::fill_n(static_cast<unsigned char*>(b.pinned), largest, 1);
+    const int chunks = c.I("chunks"), nstreams = c.I("streams");
+    // Four events per chunk for the pipeline; the first two also time the copies.
+    b.events.resize(static_cast<std::size_t>(4 * std::max(chunks, 1)));
+    for (cudaEvent_t& e : b.events) {
+      if (Status st = gpu::Cuda(cudaEventCreate(&e), "cudaEventCreate"); !st.ok()) return st;
+    }
+    const bool pinned = c.Is("pinned");
+
+    // 1. Bandwidth against size: host to device and back, pageable and pinned.
+    TransferFigures f;
+    double peak = 0;
+    for (std::size_t bytes : sizes) {
+      const int reps = bytes <= (1u << 20) ? 21 : bytes <= (16u << 20) ? 9 : 5;
+      float h2d_pageable = 0, h2d_pinned = 0, d2h_pageable = 0, d2h_pinned = 0;
+      const cudaEvent_t* ev = b.events.data();
+      Status s = gpu::MedianCopy(ev, b.device, pageable.data(), bytes, cudaMemcpyHostToDevice, reps,
+                                 &h2d_pageable);
+      if (s.ok())
+        s = gpu::MedianCopy(ev, b.device, b.pinned, bytes, cudaMemcpyHostToDevice, reps,
+                            &h2d_pinned);
+      if (s.ok())
+        s = gpu::MedianCopy(ev, pageable.data(), b.device, bytes, cudaMemcpyDeviceToHost, reps,
+                            &d2h_pageable);
+      if (s.ok())
+        s = gpu::MedianCopy(ev, b.pinned, b.device, bytes, cudaMemcpyDeviceToHost, reps,
+                            &d2h_pinned);
+      if (!s.ok()) return s;
+      const TransferPoint point{static_cast<double>(bytes),   gpu::Gbps(bytes, h2d_pageable),
+                                gpu::Gbps(bytes, h2d_pinned), gpu::Gbps(bytes, d2h_pageable),
+                                gpu::Gbps(bytes, d2h_pinned), h2d_pinned};
+      peak = std::max({peak, gpu::Gbps(bytes, h2d_pinned), gpu::Gbps(bytes, d2h_pinned)});
+      if (bytes == chosen) {
+        f.h2d_pageable_gbps = point.h2d_pageable;
+        f.h2d_pinned_gbps = point.h2d_pinned;
+        f.d2h_pageable_gbps = point.d2h_pageable;
+        f.d2h_pinned_gbps = point.d2h_pinned;
+        c.timing = Timing{"measured", pinned ? h2d_pinned : h2d_pageable,
+                          "one cudaMemcpy of " + TransferSizeName(bytes) + " from " + c.variant +
+                              " memory to the GPU, CUDA events, median of " + std::to_string(reps) +
+                              " after a warm-up"};
+      }
+      f.sweep.push_back(point);
+    }
+    f.peak_gbps = peak;  // the fastest copy measured: what this link delivers
+    f.size_bytes = static_cast<double>(chosen);
+
+    // 2. The pipeline: the chosen size in `chunks` pieces, on one stream and on `streams`.
+    const int n = static_cast<int>(chosen / sizeof(float));
+    const int per = n / chunks;
+    float* host =
+        pinned ? static_cast<float*>(b.pinned) : reinterpret_cast<float*>(pageable.data());
+    float* dev = static_cast<float*>(b.device);
+    auto reset = [&] {
+      for (int i = 0; i < n; ++i) host[i] = gpu::Initial(static_cast<std::size_t>(i));
+    };
+    b.streams.resize(static_cast<std::size_t>(nstreams));
+    for (cudaStream_t& s : b.streams) {
+      if (Status st =
+              gpu::Cuda(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate");
+          !st.ok())
+        return st;
+    }
+    // The kernel's rounds: about as long as a piece's copy in, where overlap pays most. Timed at
+    // 256 rounds on one piece, then scaled.
+    int rounds = 256;
+    {
+      reset();
+      float copy_ms = 0, kernel_ms = 0;
+      const std::size_t piece = static_cast<std::size_t>(per) * sizeof(float);
+      if (Status s = gpu::MedianCopy(b.events.data(), dev, host, piece, cudaMemcpyHostToDevice, 3,
+                                     &copy_ms);
+          !s.ok())
+        return s;
+      cudaEvent_t a = b.events[0], z = b.events[1];
+      std::vector<float> t;
+      for (int i = 0; i < 4; ++i) {
+        float ms = 0;
+        Status s = gpu::Cuda(cudaEventRecord(a), "cudaEventRecord");
+        if (s.ok()) {
+          scaleKernel<<<(per + 255) / 256, 256>>>(dev, per, rounds);
+          s = gpu::Cuda(cudaGetLastError(), "scaleKernel (calibration)");
+        }
+        if (s.ok()) s = gpu::Cuda(cudaEventRecord(z), "cudaEventRecord");
+        if (s.ok()) s = gpu::Cuda(cudaEventSynchronize(z), "scaleKernel (calibration)");
+        if (s.ok()) s = gpu::Cuda(cudaEventElapsedTime(&ms, a, z), "cudaEventElapsedTime");
+        if (!s.ok()) return s;
+        t.push_back(ms);
+      }
+      std::sort(t.begin(), t.end());
+      kernel_ms = t[t.size() / 2];
+      if (kernel_ms > 0)
+        rounds = std::clamp(static_cast<int>(std::lround(256.0 * copy_ms / kernel_ms)), 1, 1 << 20);
+    }
+    PipelineFigures& o = f.overlap;
+    o.memory = pinned ? "pinned" : "pageable";
+    o.streams = nstreams;
+    o.chunks = chunks;
+    o.rounds = rounds;
+    o.bytes = static_cast<double>(static_cast<std::size_t>(per) * chunks * sizeof(float));
+    for (int mode = 0; mode < 2; ++mode) {  // 0: one stream; 1: `streams` streams
+      reset();
+      const int used = mode == 0 ? 1 : nstreams;
+      if (Status s = gpu::Cuda(
+              pipeline(host, dev, n, chunks, rounds, b.streams.data(), used, b.events.data()),
+              "the pipeline on " + std::to_string(used) + " stream(s)");
+          !s.ok())
+        return s;
+      std::vector<float> at(b.events.size());
+      for (std::size_t i = 0; i < at.size(); ++i) {
+        if (Status s = gpu::Cuda(cudaEventElapsedTime(&at[i], b.events[0], b.events[i]),
+                                 "cudaEventElapsedTime");
+            !s.ok())
+          return s;
+      }
+      const float t0 = *std::min_element(at.begin(), at.end());
+      const float t1 = *std::max_element(at.begin(), at.end());
+      (mode == 0 ? o.serial_ms : o.overlapped_ms) = t1 - t0;
+      for (int k = 0; k < chunks; ++k) {
+        for (int kind = 0; kind < 3; ++kind) {  // 0 copy in, 1 kernel, 2 copy back
+          const std::size_t i = static_cast<std::size_t>(4 * k + kind);
+          o.ops.push_back({mode, k % used, kind, k, at[i] - t0, at[i + 1] - t0});
+        }
+      }
+    }
+    o.speedup = o.overlapped_ms > 0 ? o.serial_ms / o.overlapped_ms : 0.0;
+
+    // The output check: the last pipeline's result against the same fmaf rounds on the CPU, at
+    // the first and last element of every piece and every 4099th element.
+    int checked = 0;
+    std::string problem;
+    for (int i = 0; i < chunks * per && problem.empty(); ++i) {
+      if (i % 4099 != 0 && i % per != 0 && i % per != per - 1) continue;
+      const float want = gpu::HostRounds(gpu::Initial(static_cast<std::size_t>(i)), rounds);
+      ++checked;
+      if (host[i] != want)
+        problem = "element " + std::to_string(i) + " is " + std::to_string(host[i]) + ", the CPU " +
+                  std::to_string(want);
+    }
+    c.check.ok = problem.empty();
+    c.check.message = problem.empty() ? "the pipeline's result matches the CPU at " +
+                                            std::to_string(checked) + " elements in every piece"
+                                      : problem;
+    c.device = prop.name;
+    c.SetFigures(std::move(f));
+    return {};
+  }
+#endif
+};
+
+}  // namespace ws::lessons::transfers

@@ -1,0 +1,171 @@
+// The figures that views draw, one struct per kind (see figures.h for the pattern). A lesson
+// whose figures only the lesson panel lists keeps its struct in its own folder; these are here
+// because a view in viz/ reads them. JSON field names are the ones trace files have always used,
+// so traces written before figures were typed still open.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "warpscope/trace/occupancy.h"
+
+namespace ws {
+
+// [SECTION] latency: the warp-scheduler model (trace/latency_model.h) ------------------------
+struct LatencyCurvePoint {
+  int warps = 0;
+  double utilisation = 0;
+};
+struct LatencySegmentFigure {  // JSON: [warp, start, end, kind]
+  int warp = 0;                // -1: an idle issue slot
+  std::int64_t start = 0, end = 0;
+  int kind = 0;  // WarpSegment::Kind: 0 issue, 1 load, 2 waiting, 3 ready
+};
+struct LatencyFigures {
+  static constexpr const char* kKind = "latency";
+  static constexpr int kVersion = 1;
+  double utilisation = 0;
+  int slide_estimate = 0;  // ceil(latency / (instructions x issue cycles)): the slides' figure
+  double issue_cycles_per_load = 0;
+  std::int64_t cycles = 0, busy_cycles = 0;
+  std::vector<LatencyCurvePoint> vary_warps;
+  int warps_to_saturate = 0;
+  std::vector<LatencySegmentFigure> timeline;
+};
+
+// [SECTION] fp-order: a parallel float sum against the sequential and exact sums -------------
+struct TreeSumPoint {
+  int block = 0;
+  float tree_sum = 0;
+};
+struct FpSumFigures {
+  static constexpr const char* kKind = "fp-sum";
+  static constexpr int kVersion = 1;
+  float gpu_sum = 0, cpu_sum = 0;
+  double exact_sum = 0;
+  float tree_order_sum = 0;  // the kernel's order, reproduced on the host
+  double error_bound = 0;
+  std::vector<TreeSumPoint> vary_block;
+};
+
+// [SECTION] scalability: blocks dealt to multiprocessors -------------------------------------
+struct BlockOnSm {  // JSON: [block, sm, start, end]
+  std::uint32_t block = 0;
+  int sm = 0;
+  double start = 0, end = 0;
+};
+struct MakespanPoint {
+  int sms = 0;
+  double makespan = 0;
+};
+struct ScheduleFigures {
+  static constexpr const char* kKind = "block-schedule";
+  static constexpr int kVersion = 1;
+  std::string time_unit;  // "units" (the emulator's model) or "us" (a GPU's %globaltimer)
+  int sms = 0;
+  int blocks_per_sm_limit = 0;
+  double makespan = 0;
+  std::vector<int> blocks_per_sm;
+  int most_resident = 0;
+  double busy = 0;
+  std::uint32_t waves = 0;
+  std::vector<BlockOnSm> timeline;
+  std::vector<MakespanPoint> vary_sms;  // the same blocks replayed on other SM counts
+  // The emulator's model only.
+  std::optional<std::string> emulated_device, limiter;
+  std::optional<double> clock_ghz;
+};
+
+// [SECTION] transfers: copy bandwidth and the stream pipeline ---------------------------------
+struct TransferPoint {
+  double bytes = 0;
+  double h2d_pageable = 0, h2d_pinned = 0, d2h_pageable = 0, d2h_pinned = 0;  // GB/s
+  double h2d_pinned_ms = 0;
+};
+struct PipelineStep {  // JSON: [mode, stream, kind, chunk, start_ms, end_ms]
+  int mode = 0;        // 0 one stream, 1 several
+  int stream = 0;
+  int kind = 0;  // 0 copy in, 1 kernel, 2 copy back
+  int chunk = 0;
+  double start = 0, end = 0;
+};
+struct PipelineFigures {
+  std::string memory;  // "pinned" or "pageable"
+  int streams = 1, chunks = 1, rounds = 0;
+  double bytes = 0;
+  double serial_ms = 0, overlapped_ms = 0, speedup = 0;
+  std::vector<PipelineStep> ops;
+};
+struct TransferFigures {
+  static constexpr const char* kKind = "transfers";
+  static constexpr int kVersion = 1;
+  std::vector<TransferPoint> sweep;
+  double peak_gbps = 0;  // the fastest copy measured: what this link delivers
+  double size_bytes = 0;
+  double h2d_pageable_gbps = 0, h2d_pinned_gbps = 0, d2h_pageable_gbps = 0, d2h_pinned_gbps = 0;
+  PipelineFigures overlap;
+};
+
+// [SECTION] occupancy: the calculator's answer and the slides' three graphs ------------------
+struct OccupancyLimits {
+  int warps = 0, registers = 0, shared = 0, blocks = 0;  // blocks each resource allows
+};
+struct OccupancyFigures {
+  static constexpr const char* kKind = "occupancy";
+  static constexpr int kVersion = 1;
+  std::string device;  // the generation's name ("cc1.0" ... "cc9.0", or "gpu")
+  int active_blocks = 0, active_warps = 0, active_threads = 0;
+  double occupancy = 0;
+  std::string limiter;
+  int warps_per_block = 0, registers_per_block = 0, shared_per_block = 0;
+  OccupancyLimits limits;
+  int blocks_per_gpu = 0;
+  std::vector<OccupancyPoint> vary_threads, vary_registers, vary_shared;
+};
+
+// [SECTION] texture-2d: the image, its layout and what the blur's reads cost -----------------
+struct Texture2DFigures {
+  static constexpr const char* kKind = "texture-2d";
+  static constexpr int kVersion = 1;
+  // The image and the tiled layout's tiles (traces from before these were kept: the defaults).
+  int width = 64, height = 64, block = 16;  // block: threads per block side
+  int tile_width = 8, tile_height = 8, micro_width = 2, micro_height = 2;
+  std::string layout;      // the layout the kernel read through: "row-major", "morton", "tiled"
+  std::string read_space;  // "global" or "texture"
+  double read_sectors_per_request = 0;
+};
+
+// JSON (the names trace files use) ----------------------------------------------------------
+void to_json(nlohmann::json& j, const LatencyCurvePoint& p);
+void from_json(const nlohmann::json& j, LatencyCurvePoint& p);
+void to_json(nlohmann::json& j, const LatencySegmentFigure& s);
+void from_json(const nlohmann::json& j, LatencySegmentFigure& s);
+void to_json(nlohmann::json& j, const LatencyFigures& f);
+void from_json(const nlohmann::json& j, LatencyFigures& f);
+void to_json(nlohmann::json& j, const TreeSumPoint& p);
+void from_json(const nlohmann::json& j, TreeSumPoint& p);
+void to_json(nlohmann::json& j, const FpSumFigures& f);
+void from_json(const nlohmann::json& j, FpSumFigures& f);
+void to_json(nlohmann::json& j, const BlockOnSm& b);
+void from_json(const nlohmann::json& j, BlockOnSm& b);
+void to_json(nlohmann::json& j, const MakespanPoint& p);
+void from_json(const nlohmann::json& j, MakespanPoint& p);
+void to_json(nlohmann::json& j, const ScheduleFigures& f);
+void from_json(const nlohmann::json& j, ScheduleFigures& f);
+void to_json(nlohmann::json& j, const TransferPoint& p);
+void from_json(const nlohmann::json& j, TransferPoint& p);
+void to_json(nlohmann::json& j, const PipelineStep& s);
+void from_json(const nlohmann::json& j, PipelineStep& s);
+void to_json(nlohmann::json& j, const PipelineFigures& f);
+void from_json(const nlohmann::json& j, PipelineFigures& f);
+void to_json(nlohmann::json& j, const TransferFigures& f);
+void from_json(const nlohmann::json& j, TransferFigures& f);
+void to_json(nlohmann::json& j, const OccupancyFigures& f);
+void from_json(const nlohmann::json& j, OccupancyFigures& f);
+void to_json(nlohmann::json& j, const Texture2DFigures& f);
+void from_json(const nlohmann::json& j, Texture2DFigures& f);
+
+}  // namespace ws

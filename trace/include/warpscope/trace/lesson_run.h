@@ -1,0 +1,168 @@
+// A lesson as the model sees it: its description (id, variants, parameters, text, kind and
+// special cases, all declared), the options of a run, and the run itself: what ran, where, the
+// launches it recorded, the output check, the timing and the lesson's typed figures. Both
+// backends produce a LessonRun; trace files store one; every view draws one.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "warpscope/trace/figures.h"
+#include "warpscope/trace/launch.h"
+#include "warpscope/trace/status.h"
+
+namespace ws {
+
+struct ParamSpec {
+  ParamSpec(std::string n, long long def, long long lo, long long hi, long long st,
+            std::string what, std::vector<std::string> names = {})
+      : name(std::move(n)),
+        default_value(def),
+        min(lo),
+        max(hi),
+        step(st),
+        meaning(std::move(what)),
+        choices(std::move(names)) {}
+
+  std::string name;
+  long long default_value = 0;
+  long long min = 0, max = 0, step = 1;
+  std::string meaning;
+  std::vector<std::string> choices;  // when set, the value is an index into these names
+};
+
+struct VariantSpec {
+  VariantSpec(std::string n, std::string what, std::vector<std::string> unused = {},
+              std::string refusal = {})
+      : name(std::move(n)),
+        summary(std::move(what)),
+        ignores(std::move(unused)),
+        gpu_refusal(std::move(refusal)) {}
+
+  std::string name;
+  std::string summary;               // one line: what is fast or slow about it
+  std::vector<std::string> ignores;  // parameters this variant does not use (greyed out)
+  std::string gpu_refusal;           // set: a GPU run is refused, and this says why
+};
+
+using Params = std::map<std::string, long long>;
+
+// What kind of thing a lesson runs.
+enum class LessonKind {
+  kKernel,      // a kernel, on the emulator or a GPU, recorded
+  kCalculator,  // no kernel: a calculator over its parameters (occupancy)
+  kModel,       // no kernel: a model, the same on every backend (latency)
+  kGpuOnly,     // measures a GPU; on the emulator the app shows a shipped capture (transfers)
+};
+const char* ToString(LessonKind k);
+
+// A lesson's description, declared in its folder (kernels/lessons/NAME/lesson.h).
+struct LessonInfo {
+  std::string id, title;
+  std::vector<VariantSpec> variants;  // the first is the default
+  std::vector<ParamSpec> params;
+  std::string explanation;  // 3-6 sentences: what to look at, what to change
+  LessonKind kind = LessonKind::kKernel;
+  std::string source_file;       // the kernel file the student reads, e.g. "transpose.cuh"
+  std::string_view source;       // its text, exactly as compiled (filled by the catalogue)
+  bool hidden = false;           // for tests: runs by id, but is not in Lessons()
+  bool keep_all_blocks = false;  // its figures need every block's records
+  bool opens_first = false;      // the lesson the app shows the first time it starts
+  std::string front_panel;       // the view brought to the front when it is picked ("" none)
+  FiguresReader read_figures = nullptr;  // reads its figures back from a trace file
+  int order = 0;                         // place in the lesson list (the seeds' order); ties by id
+  // The emulator's work for a parameter set (threads x work per thread), so that tests and
+  // benchmarks can keep their runs small.
+  double (*emulator_cost)(const Params&) = nullptr;
+  // On a GPU the figures come from the uninstrumented build (timestamps that recording would
+  // stretch), the records from the instrumented one.
+  bool figures_from_timed_build = false;
+
+  bool needs_gpu() const { return kind == LessonKind::kGpuOnly; }
+  bool runs_kernel() const { return kind == LessonKind::kKernel || kind == LessonKind::kGpuOnly; }
+  const VariantSpec* FindVariant(const std::string& name) const;
+  const ParamSpec* FindParam(const std::string& name) const;
+};
+
+// How a run is carried out (not what the lesson computes).
+struct RunOptions {
+  std::string preset = "hopper";  // device preset whose limits the emulator enforces
+  std::vector<std::uint32_t> keep_blocks = {0, 1, 2, 3};  // blocks whose full records are kept
+  bool keep_all_blocks = false;  // keep every block (small launches, GPU comparisons)
+  unsigned workers = 0;          // emulator threads; 0: one per core
+  int gpu = 0;                   // CUDA device index
+  // GPU: device memory the access records of one launch may take; warps past it record nothing
+  // (kept blocks first) and the launch is marked truncated.
+  std::uint64_t record_budget_bytes = 1ull << 30;
+  bool record = true;  // GPU: false runs only the uninstrumented build (for profilers)
+  int timed_runs = 7;  // GPU: timed runs of the uninstrumented build after one warm-up
+};
+
+// The result of checking a kernel's output against a CPU golden result.
+struct OutputCheck {
+  bool ok = false;
+  std::string message;  // "transposed 1024x1024 correctly" or the first mismatch
+};
+
+struct Timing {
+  std::string kind;  // "measured" (GPU, CUDA events), "modeled" (emulator) or "none"
+  double ms = 0;
+  std::string note;
+  // GPU captures: what recording the main launch cost, against `ms` (the uninstrumented build).
+  double record_ms = 0;            // the recording pass
+  double count_ms = 0;             // the counting pass before it
+  std::uint64_t record_bytes = 0;  // bytes of records it wrote
+  std::uint64_t records = 0;       // records (accesses and barriers)
+};
+
+// One lesson run: the launches it made (the last is the one the views show), the output check,
+// the timing and the lesson's figures.
+struct LessonRun {
+  std::string lesson, variant, backend, device;
+  const LessonInfo* info = nullptr;  // the catalogue's description; null for a trace of a
+                                     // lesson this build does not have
+  Params params;
+  std::vector<LaunchTrace> launches;
+  OutputCheck check;
+  Timing timing;
+  std::shared_ptr<const Figures> figures;  // null: the lesson has none
+  // Set when the run was read from a trace file rather than made here.
+  struct Capture {
+    std::string file;         // the .wstrace it came from
+    std::string captured_at;  // "2026-11-22T03:15:00Z"
+    std::string source_file;  // the kernel file's name, and its text as captured
+    std::string source;
+    nlohmann::json gpu;  // the capturing GPU's properties (null for an emulator capture)
+    // Shipped with Warpscope and shown because this machine cannot measure the lesson itself
+    // (a lesson that needs a GPU, on the emulator).
+    bool shipped = false;
+  };
+  std::optional<Capture> capture;
+
+  bool has_launch() const { return !launches.empty(); }
+  const LaunchTrace& main_launch() const { return launches.back(); }
+  // The figures as T, or null when the run has none of that kind.
+  template <typename T>
+  const T* figures_as() const {
+    auto* f = dynamic_cast<const FiguresOf<T>*>(figures.get());
+    return f != nullptr ? &f->value : nullptr;
+  }
+  // The figures as JSON (an empty object when there are none): the CLI's `lesson_metrics`.
+  const nlohmann::json& metrics() const;
+  // The kernel source the run executed: as captured, else the lesson's.
+  std::string_view source() const;
+  std::string_view source_file() const;
+};
+
+// Validates `value` for `spec`: inside [min, max] and on the step grid from min.
+Status CheckParam(const ParamSpec& spec, long long value);
+
+// The text of `line` (1-based) in a source, trimmed.
+std::string SourceLine(std::string_view source, std::uint32_t line);
+
+}  // namespace ws

@@ -1,0 +1,286 @@
+#include "warpscope/trace/lesson_figures.h"
+
+namespace ws {
+namespace {
+
+using nlohmann::json;
+
+template <typename T>
+void Get(const json& j, const char* key, T& v) {
+  j.at(key).get_to(v);
+}
+template <typename T>
+void GetOptional(const json& j, const char* key, std::optional<T>& v) {
+  if (j.contains(key)) v = j.at(key).get<T>();
+}
+template <typename T>
+void GetOr(const json& j, const char* key, T& v) {
+  if (j.contains(key)) j.at(key).get_to(v);
+}
+
+}  // namespace
+
+void to_json(json& j, const LatencyCurvePoint& p) {
+  j = {{"warps", p.warps}, {"utilisation", p.utilisation}};
+}
+void from_json(const json& j, LatencyCurvePoint& p) {
+  Get(j, "warps", p.warps);
+  Get(j, "utilisation", p.utilisation);
+}
+void to_json(json& j, const LatencySegmentFigure& s) {
+  j = {s.warp, s.start, s.end, s.kind};
+}
+void from_json(const json& j, LatencySegmentFigure& s) {
+  s = {j.at(0).get<int>(), j.at(1).get<std::int64_t>(), j.at(2).get<std::int64_t>(),
+       j.at(3).get<int>()};
+  if (s.kind < 0 || s.kind > 3)
+    throw std::out_of_range("a timeline segment has kind " + std::to_string(s.kind) +
+                            " (allowed: 0..3)");
+}
+void to_json(json& j, const LatencyFigures& f) {
+  j = {{"utilisation", f.utilisation},
+       {"slide_estimate", f.slide_estimate},
+       {"issue_cycles_per_load", f.issue_cycles_per_load},
+       {"cycles", f.cycles},
+       {"busy_cycles", f.busy_cycles},
+       {"vary_warps", f.vary_warps},
+       {"warps_to_saturate", f.warps_to_saturate},
+       {"timeline", f.timeline}};
+}
+void from_json(const json& j, LatencyFigures& f) {
+  Get(j, "utilisation", f.utilisation);
+  Get(j, "slide_estimate", f.slide_estimate);
+  Get(j, "issue_cycles_per_load", f.issue_cycles_per_load);
+  Get(j, "cycles", f.cycles);
+  Get(j, "busy_cycles", f.busy_cycles);
+  Get(j, "vary_warps", f.vary_warps);
+  Get(j, "warps_to_saturate", f.warps_to_saturate);
+  Get(j, "timeline", f.timeline);
+}
+
+void to_json(json& j, const TreeSumPoint& p) {
+  j = {{"block", p.block}, {"tree_sum", p.tree_sum}};
+}
+void from_json(const json& j, TreeSumPoint& p) {
+  Get(j, "block", p.block);
+  Get(j, "tree_sum", p.tree_sum);
+}
+void to_json(json& j, const FpSumFigures& f) {
+  j = {{"gpu_sum", f.gpu_sum},         {"cpu_sum", f.cpu_sum},
+       {"exact_sum", f.exact_sum},     {"tree_order_sum", f.tree_order_sum},
+       {"error_bound", f.error_bound}, {"vary_block", f.vary_block}};
+}
+void from_json(const json& j, FpSumFigures& f) {
+  Get(j, "gpu_sum", f.gpu_sum);
+  Get(j, "cpu_sum", f.cpu_sum);
+  Get(j, "exact_sum", f.exact_sum);
+  Get(j, "tree_order_sum", f.tree_order_sum);
+  Get(j, "error_bound", f.error_bound);
+  Get(j, "vary_block", f.vary_block);
+}
+
+void to_json(json& j, const BlockOnSm& b) {
+  j = {b.block, b.sm, b.start, b.end};
+}
+void from_json(const json& j, BlockOnSm& b) {
+  b = {j.at(0).get<std::uint32_t>(), j.at(1).get<int>(), j.at(2).get<double>(),
+       j.at(3).get<double>()};
+}
+void to_json(json& j, const MakespanPoint& p) {
+  j = {{"sms", p.sms}, {"makespan", p.makespan}};
+}
+void from_json(const json& j, MakespanPoint& p) {
+  Get(j, "sms", p.sms);
+  Get(j, "makespan", p.makespan);
+}
+void to_json(json& j, const ScheduleFigures& f) {
+  j = {{"time_unit", f.time_unit},
+       {"sms", f.sms},
+       {"blocks_per_sm_limit", f.blocks_per_sm_limit},
+       {"makespan", f.makespan},
+       {"blocks_per_sm", f.blocks_per_sm},
+       {"most_resident", f.most_resident},
+       {"busy", f.busy},
+       {"waves", f.waves},
+       {"timeline", f.timeline},
+       {"vary_sms", f.vary_sms}};
+  if (f.emulated_device) j["emulated_device"] = *f.emulated_device;
+  if (f.limiter) j["limiter"] = *f.limiter;
+  if (f.clock_ghz) j["clock_ghz"] = *f.clock_ghz;
+}
+void from_json(const json& j, ScheduleFigures& f) {
+  Get(j, "time_unit", f.time_unit);
+  Get(j, "sms", f.sms);
+  Get(j, "blocks_per_sm_limit", f.blocks_per_sm_limit);
+  Get(j, "makespan", f.makespan);
+  Get(j, "blocks_per_sm", f.blocks_per_sm);
+  Get(j, "most_resident", f.most_resident);
+  Get(j, "busy", f.busy);
+  Get(j, "waves", f.waves);
+  Get(j, "timeline", f.timeline);
+  Get(j, "vary_sms", f.vary_sms);
+  GetOptional(j, "emulated_device", f.emulated_device);
+  GetOptional(j, "limiter", f.limiter);
+  GetOptional(j, "clock_ghz", f.clock_ghz);
+  if (f.sms < 1 || f.sms > 4096)
+    throw std::out_of_range("sms = " + std::to_string(f.sms) + " is outside 1..4096");
+  for (const BlockOnSm& b : f.timeline) {
+    if (b.sm < 0 || b.sm >= f.sms)
+      throw std::out_of_range("block " + std::to_string(b.block) + " ran on SM " +
+                              std::to_string(b.sm) + ", outside 0.." + std::to_string(f.sms - 1));
+  }
+}
+
+void to_json(json& j, const TransferPoint& p) {
+  j = {{"bytes", p.bytes},           {"h2d_pageable", p.h2d_pageable},
+       {"h2d_pinned", p.h2d_pinned}, {"d2h_pageable", p.d2h_pageable},
+       {"d2h_pinned", p.d2h_pinned}, {"h2d_pinned_ms", p.h2d_pinned_ms}};
+}
+void from_json(const json& j, TransferPoint& p) {
+  Get(j, "bytes", p.bytes);
+  GetOr(j, "h2d_pageable", p.h2d_pageable);
+  GetOr(j, "h2d_pinned", p.h2d_pinned);
+  GetOr(j, "d2h_pageable", p.d2h_pageable);
+  GetOr(j, "d2h_pinned", p.d2h_pinned);
+  GetOr(j, "h2d_pinned_ms", p.h2d_pinned_ms);
+}
+void to_json(json& j, const PipelineStep& s) {
+  j = {s.mode, s.stream, s.kind, s.chunk, s.start, s.end};
+}
+void from_json(const json& j, PipelineStep& s) {
+  s = {j.at(0).get<int>(), j.at(1).get<int>(),    j.at(2).get<int>(),
+       j.at(3).get<int>(), j.at(4).get<double>(), j.at(5).get<double>()};
+}
+void to_json(json& j, const PipelineFigures& f) {
+  j = {{"memory", f.memory},
+       {"streams", f.streams},
+       {"chunks", f.chunks},
+       {"rounds", f.rounds},
+       {"bytes", f.bytes},
+       {"serial_ms", f.serial_ms},
+       {"overlapped_ms", f.overlapped_ms},
+       {"speedup", f.speedup},
+       {"ops", f.ops}};
+}
+void from_json(const json& j, PipelineFigures& f) {
+  Get(j, "memory", f.memory);
+  Get(j, "streams", f.streams);
+  Get(j, "chunks", f.chunks);
+  GetOr(j, "rounds", f.rounds);
+  GetOr(j, "bytes", f.bytes);
+  Get(j, "serial_ms", f.serial_ms);
+  Get(j, "overlapped_ms", f.overlapped_ms);
+  GetOr(j, "speedup", f.speedup);
+  Get(j, "ops", f.ops);
+  if (f.streams < 1 || f.streams > 64)
+    throw std::out_of_range("streams = " + std::to_string(f.streams) + " is outside 1..64");
+  for (const PipelineStep& op : f.ops) {
+    if (op.mode < 0 || op.mode > 1 || op.kind < 0 || op.kind > 2 || op.stream < 0 ||
+        op.stream >= f.streams)
+      throw std::out_of_range("a pipeline step has mode " + std::to_string(op.mode) + ", kind " +
+                              std::to_string(op.kind) + ", stream " + std::to_string(op.stream) +
+                              " (allowed: 0..1, 0..2, 0.." + std::to_string(f.streams - 1) + ")");
+  }
+}
+void to_json(json& j, const TransferFigures& f) {
+  j = {{"sweep", f.sweep},
+       {"peak_gbps", f.peak_gbps},
+       {"size_bytes", f.size_bytes},
+       {"h2d_pageable_gbps", f.h2d_pageable_gbps},
+       {"h2d_pinned_gbps", f.h2d_pinned_gbps},
+       {"d2h_pageable_gbps", f.d2h_pageable_gbps},
+       {"d2h_pinned_gbps", f.d2h_pinned_gbps},
+       {"overlap", f.overlap}};
+}
+void from_json(const json& j, TransferFigures& f) {
+  Get(j, "sweep", f.sweep);
+  Get(j, "peak_gbps", f.peak_gbps);
+  Get(j, "size_bytes", f.size_bytes);
+  GetOr(j, "h2d_pageable_gbps", f.h2d_pageable_gbps);
+  GetOr(j, "h2d_pinned_gbps", f.h2d_pinned_gbps);
+  GetOr(j, "d2h_pageable_gbps", f.d2h_pageable_gbps);
+  GetOr(j, "d2h_pinned_gbps", f.d2h_pinned_gbps);
+  Get(j, "overlap", f.overlap);
+}
+
+namespace {
+json Curve(const char* x_name, const std::vector<OccupancyPoint>& points) {
+  json a = json::array();
+  for (const OccupancyPoint& p : points)
+    a.push_back({{x_name, p.x}, {"occupancy", p.occupancy}, {"active_blocks", p.active_blocks}});
+  return a;
+}
+std::vector<OccupancyPoint> CurveOf(const json& a, const char* x_name) {
+  std::vector<OccupancyPoint> v;
+  for (const json& p : a)
+    v.push_back({p.at(x_name).get<int>(), p.at("occupancy").get<double>(),
+                 p.at("active_blocks").get<int>()});
+  return v;
+}
+}  // namespace
+
+void to_json(json& j, const OccupancyFigures& f) {
+  j = {{"device", f.device},
+       {"active_blocks", f.active_blocks},
+       {"active_warps", f.active_warps},
+       {"active_threads", f.active_threads},
+       {"occupancy", f.occupancy},
+       {"limiter", f.limiter},
+       {"warps_per_block", f.warps_per_block},
+       {"registers_per_block", f.registers_per_block},
+       {"shared_per_block", f.shared_per_block},
+       {"limits",
+        {{"warps", f.limits.warps},
+         {"registers", f.limits.registers},
+         {"shared", f.limits.shared},
+         {"blocks", f.limits.blocks}}},
+       {"blocks_per_gpu", f.blocks_per_gpu},
+       {"vary_threads", Curve("threads", f.vary_threads)},
+       {"vary_registers", Curve("registers", f.vary_registers)},
+       {"vary_shared", Curve("shared_bytes", f.vary_shared)}};
+}
+void from_json(const json& j, OccupancyFigures& f) {
+  Get(j, "device", f.device);
+  Get(j, "active_blocks", f.active_blocks);
+  Get(j, "active_warps", f.active_warps);
+  Get(j, "active_threads", f.active_threads);
+  Get(j, "occupancy", f.occupancy);
+  Get(j, "limiter", f.limiter);
+  Get(j, "warps_per_block", f.warps_per_block);
+  Get(j, "registers_per_block", f.registers_per_block);
+  Get(j, "shared_per_block", f.shared_per_block);
+  const json& l = j.at("limits");
+  f.limits = {l.at("warps").get<int>(), l.at("registers").get<int>(), l.at("shared").get<int>(),
+              l.at("blocks").get<int>()};
+  Get(j, "blocks_per_gpu", f.blocks_per_gpu);
+  f.vary_threads = CurveOf(j.at("vary_threads"), "threads");
+  f.vary_registers = CurveOf(j.at("vary_registers"), "registers");
+  f.vary_shared = CurveOf(j.at("vary_shared"), "shared_bytes");
+}
+
+void to_json(json& j, const Texture2DFigures& f) {
+  j = {{"width", f.width},
+       {"height", f.height},
+       {"block", f.block},
+       {"tile_width", f.tile_width},
+       {"tile_height", f.tile_height},
+       {"micro_width", f.micro_width},
+       {"micro_height", f.micro_height},
+       {"layout", f.layout},
+       {"read_space", f.read_space},
+       {"read_sectors_per_request", f.read_sectors_per_request}};
+}
+void from_json(const json& j, Texture2DFigures& f) {
+  GetOr(j, "width", f.width);
+  GetOr(j, "height", f.height);
+  GetOr(j, "block", f.block);
+  GetOr(j, "tile_width", f.tile_width);
+  GetOr(j, "tile_height", f.tile_height);
+  GetOr(j, "micro_width", f.micro_width);
+  GetOr(j, "micro_height", f.micro_height);
+  Get(j, "layout", f.layout);
+  Get(j, "read_space", f.read_space);
+  Get(j, "read_sectors_per_request", f.read_sectors_per_request);
+}
+
+}  // namespace ws

@@ -1,0 +1,179 @@
+#include "warpscope/trace/run_file.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ws {
+namespace {
+
+std::string IsoUtc(std::time_t when) {
+  std::tm tm{};
+  gmtime_r(&when, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+double Round(double v, int digits = 4) {
+  const double f = digits == 4 ? 1e4 : 1e6;
+  return static_cast<double>(static_cast<long long>(v * f + (v >= 0 ? 0.5 : -0.5))) / f;
+}
+
+}  // namespace
+
+nlohmann::json TimingJson(const Timing& t) {
+  nlohmann::json j = {{"kind", t.kind}, {"ms", Round(t.ms, 6)}, {"note", t.note}};
+  if (t.record_ms > 0) {
+    j["capture"] = {{"count_ms", Round(t.count_ms, 6)},
+                    {"record_ms", Round(t.record_ms, 6)},
+                    {"overhead", t.ms > 0 ? nlohmann::json(Round(t.record_ms / t.ms)) : nullptr},
+                    {"records", t.records},
+                    {"record_bytes", t.record_bytes},
+                    {"records_per_s", std::round(t.records / (t.record_ms / 1e3))}};
+  }
+  return j;
+}
+
+Timing TimingFromJson(const nlohmann::json& j) {
+  Timing t{j.at("kind").get<std::string>(), j.at("ms").get<double>(),
+           j.at("note").get<std::string>()};
+  if (j.contains("capture")) {
+    const nlohmann::json& c = j.at("capture");
+    t.count_ms = c.at("count_ms").get<double>();
+    t.record_ms = c.at("record_ms").get<double>();
+    t.records = c.at("records").get<std::uint64_t>();
+    t.record_bytes = c.at("record_bytes").get<std::uint64_t>();
+  }
+  return t;
+}
+
+nlohmann::json ParamsJson(const Params& params, const LessonInfo* info) {
+  nlohmann::json p = nlohmann::json::object();
+  for (const auto& [name, value] : params) {
+    p[name] = value;
+    const ParamSpec* spec = info != nullptr ? info->FindParam(name) : nullptr;
+    if (spec != nullptr && !spec->choices.empty() && value >= 0 &&
+        value < static_cast<long long>(spec->choices.size()))
+      p[name] = spec->choices[static_cast<std::size_t>(value)];
+  }
+  return p;
+}
+
+Result<Params> ParamsFromJson(const nlohmann::json& j, const LessonInfo* info) {
+  Params params;
+  if (!j.is_object()) return Status::Error("the parameters are not an object");
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (it->is_number_integer()) {
+      params[it.key()] = it->get<long long>();
+      continue;
+    }
+    if (!it->is_string())
+      return Status::Error("parameter " + it.key() + " is neither a number nor a choice's name");
+    const std::string name = it->get<std::string>();
+    const ParamSpec* spec = info != nullptr ? info->FindParam(it.key()) : nullptr;
+    if (spec == nullptr)
+      return Status::Error("parameter " + it.key() + " = '" + name +
+                           "' names a choice, but this build's lesson has no such parameter");
+    auto c = std::find(spec->choices.begin(), spec->choices.end(), name);
+    if (c == spec->choices.end())
+      return Status::Error("parameter " + it.key() + " = '" + name + "' is not one of its choices");
+    params[it.key()] = c - spec->choices.begin();
+  }
+  return params;
+}
+
+TraceContents TraceOfLessonRun(const LessonRun& run, const nlohmann::json& gpu, std::time_t when) {
+  TraceContents c;
+  nlohmann::json& h = c.header;
+  h["format"] = "warpscope-trace";
+  h["schema"] = kRunHeaderSchema;
+  h["warpscope_version"] = WARPSCOPE_VERSION;
+  h["captured_at"] = run.capture ? run.capture->captured_at : IsoUtc(when);
+  h["lesson"] = run.lesson;
+  h["variant"] = run.variant;
+  h["backend"] = run.backend;
+  h["device"] = run.device;
+  h["params"] = ParamsJson(run.params, run.info);
+  h["check"] = {{"ok", run.check.ok}, {"message", run.check.message}};
+  h["timing"] = TimingJson(run.timing);
+  if (run.figures != nullptr) {
+    h["figures"] = {{"kind", std::string(run.figures->kind())},
+                    {"version", run.figures->version()},
+                    {"values", run.figures->json()}};
+  }
+  if (!gpu.is_null())
+    h["gpu"] = gpu;
+  else if (run.capture && !run.capture->gpu.is_null())
+    h["gpu"] = run.capture->gpu;
+  h["source_file"] = std::string(run.source_file());
+  h["source"] = std::string(run.source());
+  c.launches = run.launches;
+  return c;
+}
+
+Result<LessonRun> LessonRunOfTrace(TraceContents c, const std::filesystem::path& file,
+                                   const LessonLookup& lookup) {
+  const nlohmann::json& h = c.header;
+  LessonRun run;
+  LessonRun::Capture cap;
+  cap.file = file.string();
+  try {
+    if (h.value("format", "") != "warpscope-trace")
+      return Status::Error(file.string() + ": the header is not a Warpscope trace header");
+    const int schema = h.value("schema", 1);
+    if (schema > kRunHeaderSchema)
+      return Status::Error(file.string() + ": the trace header is schema " +
+                           std::to_string(schema) + ", newer than this build's " +
+                           std::to_string(kRunHeaderSchema) + "; update Warpscope to open it");
+    run.lesson = h.at("lesson").get<std::string>();
+    run.info = lookup ? lookup(run.lesson) : nullptr;
+    run.variant = h.at("variant").get<std::string>();
+    run.backend = h.at("backend").get<std::string>();
+    run.device = h.at("device").get<std::string>();
+    auto params = ParamsFromJson(h.at("params"), run.info);
+    if (!params.ok()) return Status::Error(file.string() + ": " + params.status().message());
+    run.params = std::move(params).value();
+    run.check = {h.at("check").at("ok").get<bool>(),
+                 h.at("check").at("message").get<std::string>()};
+    run.timing = TimingFromJson(h.at("timing"));
+    // The figures: schema 2 names their kind and version; schema 1 kept the same values,
+    // untyped, under "metrics" (version 1 of the lesson's kind).
+    nlohmann::json values;
+    std::string kind;
+    int version = 1;
+    if (h.contains("figures")) {
+      const nlohmann::json& f = h.at("figures");
+      kind = f.at("kind").get<std::string>();
+      version = f.at("version").get<int>();
+      values = f.at("values");
+    } else if (h.contains("metrics") && !h.at("metrics").empty()) {
+      values = h.at("metrics");
+    }
+    if (!values.is_null()) {
+      if (run.info != nullptr && run.info->read_figures != nullptr) {
+        run.figures = run.info->read_figures(values, version);
+        if (!kind.empty() && run.figures->kind() != kind)
+          run.figures = std::make_shared<const UnreadFigures>(
+              kind, version, values,
+              "the file's figures are of kind '" + kind + "', this build's lesson makes '" +
+                  std::string(run.figures->kind()) + "'");
+      } else {
+        run.figures = std::make_shared<const UnreadFigures>(
+            kind.empty() ? run.lesson : kind, version, values,
+            "this build has no reader for " + run.lesson + "'s figures");
+      }
+    }
+    cap.captured_at = h.at("captured_at").get<std::string>();
+    cap.source_file = h.value("source_file", "");
+    cap.source = h.value("source", "");
+    if (h.contains("gpu") && h["gpu"].is_object()) cap.gpu = h["gpu"];
+  } catch (const std::exception& e) {
+    return Status::Error(file.string() + ": the trace header lacks a field the views need (" +
+                         e.what() + ")");
+  }
+  run.launches = std::move(c.launches);
+  run.capture = std::move(cap);
+  return run;
+}
+
+}  // namespace ws
