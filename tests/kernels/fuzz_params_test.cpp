@@ -23,23 +23,6 @@ long long Draw(std::mt19937_64& rng, const ParamSpec& p) {
   return std::clamp(v, p.min, p.max);
 }
 
-// Threads times work per thread, to keep each emulator run small.
-double Cost(const std::string& id, const Params& p) {
-  auto at = [&](const char* k) { return p.count(k) ? static_cast<double>(p.at(k)) : 1.0; };
-  if (id == "transpose") return at("width") * at("height");
-  if (id == "matmul") return at("width") * at("width") * at("width");
-  if (id == "picture" || id == "texture-2d")
-    return at("width") * at("height") * (id == "picture" ? 1 : 9);
-  if (id == "vecadd") return at("values_per_thread") * at("block") * at("grid");
-  if (id == "barrier") return at("threads") * (1 + at("skew") / 64);
-  if (id == "reverse" || id == "occupancy") return at("n");
-  // The model simulates 48 curve points of up to warps x 8 loads x instructions each.
-  if (id == "fp-order") return at("n");
-  if (id == "latency") return at("warps") * at("instructions_between_loads") * 1024;
-  if (id == "stride-copy") return at("threads") * at("blocks") * at("stride") / 8;
-  return at("threads") * at("blocks") * (id == "bank-stride" ? 4 : 1);
-}
-
 TEST(ParameterFuzz, EveryCombinationRunsOrIsRefused) {
   std::mt19937_64 rng(20261122);
   const int kPerLesson = 2000;  // thousands of draws per lesson (the expensive ones are skipped)
@@ -49,7 +32,9 @@ TEST(ParameterFuzz, EveryCombinationRunsOrIsRefused) {
     for (int i = 0; i < kPerLesson; ++i) {
       Params p;
       for (const ParamSpec& spec : l.params) p[spec.name] = Draw(rng, spec);
-      if (Cost(l.id, p) > (1 << 15)) continue;  // keep the suite fast; big sizes are for GPUs
+      // Each lesson declares its emulator cost (threads x work per thread): keep the suite fast,
+      // big sizes are for GPUs.
+      if (l.emulator_cost(p) > (1 << 15)) continue;
       const std::string variant =
           l.variants[std::uniform_int_distribution<std::size_t>(0, l.variants.size() - 1)(rng)]
               .name;

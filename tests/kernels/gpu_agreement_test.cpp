@@ -28,7 +28,10 @@ std::vector<Case> Cases() {
           {"transpose", "naive", {}},
           {"transpose", "coalesced", {}},
           {"transpose", "padded", {}},
-          {"transpose", "coalesced", {{"tile", 16}}}};
+          {"transpose", "coalesced", {{"tile", 16}}},
+          {"reduce", "divergent", {{"blocks", 4}}},
+          {"reduce", "strided", {{"blocks", 4}}},
+          {"reduce", "sequential", {{"blocks", 4}}}};
 }
 
 TEST(GpuAgreement, DivergentBarrierIsRefusedOnTheGpu) {

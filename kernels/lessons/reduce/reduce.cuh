@@ -1,0 +1,66 @@
+// Parallel reduction: each block sums its blockDim.x elements in shared memory with a tree of
+// additions, halving the active threads at every step (M. Harris, "Optimizing Parallel
+// Reduction in CUDA", kernels 1-3). The three kernels add the same numbers in the same tree;
+// only which thread does which addition, and which words it touches, differ.
+#pragma once
+#include "warpscope/kernels/ws_cuda.h"
+using ws::Global;
+using ws::SharedArray;
+
+// interleaved addressing with divergent branching: at step s the threads whose index is a
+// multiple of 2s add. Slow: every warp holds active and idle lanes at every step, so every
+// warp request is divergent and all 8 warps of a 256-thread block keep issuing while only a
+// few lanes work (and % is a slow instruction).
+__global__ void reduceDivergent(Global<float> g_odata, Global<const float> g_idata) {
+  __shared__ SharedArray<float, 1024> sdata;
+  unsigned int tid = threadIdx.x;
+  unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+  sdata[tid] = g_idata[i];
+  __syncthreads();
+  for (unsigned int s = 1; s < blockDim.x; s *= 2) {
+    if (tid % (2 * s) == 0) {
+      sdata[tid] += sdata[tid + s];
+    }
+    __syncthreads();
+  }
+  if (tid == 0) g_odata[blockIdx.x] = sdata[0];
+}
+
+// interleaved addressing with a strided index: the first threads of the block do the additions,
+// so whole warps are active or idle (no divergence until fewer than 32 add). Slow: thread t
+// touches word 2 s t, so the lanes of a warp pile onto a few banks (2-way at s = 1, 8-way from
+// s = 4): bank conflicts.
+__global__ void reduceStrided(Global<float> g_odata, Global<const float> g_idata) {
+  __shared__ SharedArray<float, 1024> sdata;
+  unsigned int tid = threadIdx.x;
+  unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+  sdata[tid] = g_idata[i];
+  __syncthreads();
+  for (unsigned int s = 1; s < blockDim.x; s *= 2) {
+    unsigned int index = 2 * s * tid;
+    if (index < blockDim.x) {
+      sdata[index] += sdata[index + s];
+    }
+    __syncthreads();
+  }
+  if (tid == 0) g_odata[blockIdx.x] = sdata[0];
+}
+
+// sequential addressing: at step s the first s threads add word tid + s to word tid.
+// Consecutive lanes touch consecutive words: no bank conflicts, whole warps idle. Still slow:
+// half of the threads never add anything (idle from the first step), and the last five steps
+// run in one divergent warp.
+__global__ void reduceSequential(Global<float> g_odata, Global<const float> g_idata) {
+  __shared__ SharedArray<float, 1024> sdata;
+  unsigned int tid = threadIdx.x;
+  unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+  sdata[tid] = g_idata[i];
+  __syncthreads();
+  for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (tid < s) {
+      sdata[tid] += sdata[tid + s];
+    }
+    __syncthreads();
+  }
+  if (tid == 0) g_odata[blockIdx.x] = sdata[0];
+}

@@ -1,0 +1,141 @@
+// A lesson is one folder: kernels/lessons/NAME/ holds its kernel and lesson.h, and nothing outside
+// the folder names it. These tests read the source tree (WARPSCOPE_SOURCE_DIR) as a newcomer
+// would grep it.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "warpscope/kernels/catalog.h"
+
+namespace ws {
+namespace {
+
+namespace fs = std::filesystem;
+const fs::path kRoot = WARPSCOPE_SOURCE_DIR;
+
+std::string Read(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+bool IsCode(const fs::path& p) {
+  const std::string e = p.extension().string();
+  return e == ".h" || e == ".cpp" || e == ".cu" || e == ".cuh";
+}
+
+// Every code file under `dirs` (relative to the root).
+std::vector<fs::path> CodeFiles(const std::vector<std::string>& dirs) {
+  std::vector<fs::path> files;
+  for (const std::string& d : dirs) {
+    for (const auto& e : fs::recursive_directory_iterator(kRoot / d)) {
+      if (e.is_regular_file() && IsCode(e.path())) files.push_back(e.path());
+    }
+  }
+  return files;
+}
+
+std::string Escape(const std::string& s) {
+  return std::regex_replace(s, std::regex(R"([.^$|()\[\]{}*+?\\-])"), R"(\$&)");
+}
+
+// Every lesson in the build, hidden ones too.
+std::vector<const LessonInfo*> AllLessons() {
+  std::vector<const LessonInfo*> v;
+  for (const LessonInfo& l : Lessons()) v.push_back(&l);
+  v.push_back(FindLesson("fault"));  // hidden: not in Lessons()
+  return v;
+}
+
+TEST(LessonFolders, NoLessonIdIsComparedOrLookedUpOutsideItsFolder) {
+  // Outside kernels/lessons/: the app, the views, the model, the runners and the benchmarks.
+  const std::vector<fs::path> files =
+      CodeFiles({"app", "viz", "trace", "kernels/src", "kernels/emu", "kernels/cuda",
+                 "kernels/include", "bench"});
+  ASSERT_GT(files.size(), 50u);
+  int checked = 0;
+  for (const LessonInfo* l : AllLessons()) {
+    ASSERT_NE(l, nullptr);
+    const std::string id = "\"" + Escape(l->id) + "\"";
+    // id == x, x != id, FindLesson("id"), RunLesson("id", ...), SelectLesson("id", ...) ...
+    const std::regex use("([=!]=\\s*" + id + ")|(" + id + "\\s*[=!]=)|(\\w*Lesson\\w*\\(\\s*" +
+                         id + ")");
+    for (const fs::path& f : files) {
+      const std::string text = Read(f);
+      std::smatch m;
+      EXPECT_FALSE(std::regex_search(text, m, use))
+          << fs::relative(f, kRoot) << " names the lesson " << l->id << ": " << m.str();
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 500);
+}
+
+TEST(LessonFolders, TheViewsIncludeNothingOfTheKernelsAndParseNoJson) {
+  for (const fs::path& f : CodeFiles({"viz"})) {
+    const std::string text = Read(f);
+    EXPECT_EQ(text.find("warpscope/kernels/"), std::string::npos)
+        << fs::relative(f, kRoot) << " includes the kernels";
+    EXPECT_EQ(text.find("nlohmann"), std::string::npos)
+        << fs::relative(f, kRoot) << " reads JSON: views read typed figures";
+  }
+  // The build agrees: ws_viz links the model, not the lesson catalogue.
+  const std::string cmake = Read(kRoot / "viz/CMakeLists.txt");
+  EXPECT_EQ(cmake.find("ws_kernels"), std::string::npos);
+}
+
+TEST(LessonFolders, EachFolderIsOneLessonFileAndItsKernel) {
+  std::set<std::string> ids;
+  int folders = 0;
+  for (const auto& e : fs::directory_iterator(kRoot / "kernels/lessons")) {
+    ASSERT_TRUE(e.is_directory()) << e.path() << ": lessons live in folders";
+    ++folders;
+    const std::string name = e.path().filename().string();
+    std::vector<std::string> files;
+    for (const auto& f : fs::directory_iterator(e.path())) files.push_back(f.path().filename());
+    std::sort(files.begin(), files.end());
+    // lesson.h, and the kernel the student reads (models and calculators have none).
+    EXPECT_TRUE(files == std::vector<std::string>{"lesson.h"} ||
+                files == (std::vector<std::string>{"lesson.h", name + ".cuh"}))
+        << name << " holds " << files.size() << " files";
+  }
+  const std::vector<const LessonInfo*> all = AllLessons();
+  EXPECT_EQ(static_cast<std::size_t>(folders), all.size()) << "one lesson per folder";
+  for (const LessonInfo* l : all) {
+    EXPECT_TRUE(ids.insert(l->id).second) << "two lessons are called " << l->id;
+    if (l->runs_kernel()) {
+      EXPECT_FALSE(l->source.empty()) << l->id << ": its kernel " << l->source_file
+                                      << " is not embedded";
+    }
+    if (l->kind != LessonKind::kGpuOnly)
+      EXPECT_NE(l->emulator_cost, nullptr) << l->id << " declares no emulator cost";
+    EXPECT_FALSE(l->variants.empty()) << l->id;
+    for (const VariantSpec& v : l->variants) {
+      for (const std::string& p : v.ignores)
+        EXPECT_NE(l->FindParam(p), nullptr) << l->id << "/" << v.name << " ignores " << p;
+    }
+  }
+}
+
+TEST(LessonFolders, TheCatalogueFollowsTheDeclaredOrder) {
+  int last = -1;
+  for (const LessonInfo& l : Lessons()) {
+    EXPECT_GT(l.order, last) << l.id << " is out of order";
+    last = l.order;
+  }
+  // The seeds' order: memory access patterns first, the app opens on transpose.
+  ASSERT_GE(Lessons().size(), 4u);
+  EXPECT_EQ(Lessons()[0].id, "offset-copy");
+  EXPECT_EQ(Lessons()[3].id, "transpose");
+  EXPECT_EQ(FirstLesson().id, "transpose");
+}
+
+}  // namespace
+}  // namespace ws
