@@ -1,6 +1,7 @@
-// The engine's speed. Target (engine issue): the emulator plus analyses run transpose 1024x1024
-// with tile 32 (1M threads, 2M global and 2M shared accesses, 1M barrier arrivals) in at most
-// 1 s on a 2-core machine. Run: build/release/bench/ws_bench --benchmark_repetitions=5
+// The engine's speed: every lesson's declared bench cases (LessonInfo::bench_cases: transpose
+// 1024x1024, matmul naive 256, the scalability model's default and largest grids, ...) through
+// the emulator and the analyses, and the request models alone.
+// Run: build/release/bench/ws_bench --benchmark_repetitions=5
 #include <benchmark/benchmark.h>
 
 #include <random>
@@ -10,58 +11,41 @@
 
 namespace {
 
-void TransposeOnEmulator(benchmark::State& state, const char* variant) {
+void LessonOnEmulator(benchmark::State& state, const ws::LessonInfo* lesson,
+                      const ws::BenchCase* c) {
   ws::RunOptions options;
   options.workers = static_cast<unsigned>(state.range(0));  // 0: one per core
-  const ws::Params params = {{"width", 1024}, {"height", 1024}, {"tile", 32}};
-  std::uint64_t records = 0;
+  std::uint64_t records = 0, threads = 0;
   for (auto _ : state) {
-    auto run = ws::RunLesson("transpose", variant, params, "emu", options);
+    auto run = ws::RunLesson(lesson->id, c->variant, c->params, "emu", options);
     if (!run.ok() || !run->check.ok) {
-      state.SkipWithError("the lesson failed");
+      state.SkipWithError(run.ok() ? run->check.message.c_str() : run.status().message().c_str());
       return;
     }
-    records += run->main_launch().stats.access_records + run->main_launch().stats.barrier_records;
+    for (const ws::LaunchTrace& t : run->launches) {
+      records += t.stats.access_records + t.stats.barrier_records;
+      threads += t.threads();
+    }
   }
   state.counters["records_per_s"] =
       benchmark::Counter(static_cast<double>(records), benchmark::Counter::kIsRate);
-  state.counters["bytes_per_record"] = sizeof(ws::AccessRecord);
+  state.counters["threads_per_s"] =
+      benchmark::Counter(static_cast<double>(threads), benchmark::Counter::kIsRate);
 }
 
-void BM_TransposeCoalesced1024(benchmark::State& s) {
-  TransposeOnEmulator(s, "coalesced");
-}
-void BM_TransposeNaive1024(benchmark::State& s) {
-  TransposeOnEmulator(s, "naive");
-}
-BENCHMARK(BM_TransposeCoalesced1024)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_TransposeNaive1024)->Arg(0)->Unit(benchmark::kMillisecond)->UseRealTime();
-
-// The scalability lesson on the emulator: the block-scheduler model runs the blocks one after
-// another on one worker (each placement waits for the block before it). No target in issue 7;
-// the lesson's default (12 blocks) and its largest grid (4096 blocks of 1024 threads, 4M
-// threads) bound what a slider drag costs.
-void BM_ScalabilityModel(benchmark::State& state) {
-  const ws::Params params = {{"blocks", state.range(0)},
-                             {"threads", state.range(1)},
-                             {"device", 6}};  // cc9.0: 2048 threads per SM
-  for (auto _ : state) {
-    auto run = ws::RunLesson("scalability", "", params, "emu", ws::RunOptions{});
-    if (!run.ok() || !run->check.ok) {
-      state.SkipWithError("the lesson failed");
-      return;
+// Registered before main() runs the benchmarks: one per declared case, all cores.
+const bool kRegistered = [] {
+  for (const ws::LessonInfo& l : ws::Lessons()) {
+    for (const ws::BenchCase& c : l.bench_cases) {
+      benchmark::RegisterBenchmark(("Lesson/" + l.id + "/" + c.name).c_str(), LessonOnEmulator, &l,
+                                   &c)
+          ->Arg(0)
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
     }
   }
-  state.counters["threads_per_s"] =
-      benchmark::Counter(static_cast<double>(state.range(0) * state.range(1)) *
-                             static_cast<double>(state.iterations()),
-                         benchmark::Counter::kIsRate);
-}
-BENCHMARK(BM_ScalabilityModel)
-    ->Args({12, 256})
-    ->Args({4096, 1024})
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
+  return true;
+}();
 
 // One warp request through every global model (sectors, lines, compute 1.0 and 1.2).
 void BM_GlobalRequestModels(benchmark::State& state) {

@@ -7,6 +7,8 @@
 #include <array>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -130,4 +132,30 @@ TEST(Cli, TransfersOnTheEmulatorShowsTheShippedCapture) {
   Out streams = Cli("run transfers --set streams=99");
   EXPECT_NE(streams.out.find("streams = 99 is outside its range 1..8"), std::string::npos)
       << streams.out;
+}
+
+// The README's example is the CLI's own output: every line of its table, as printed today.
+TEST(Cli, TheReadmesTransposeTableIsWhatRunPrints) {
+  std::FILE* f = std::fopen(WARPSCOPE_SOURCE_DIR "/README.md", "r");
+  ASSERT_NE(f, nullptr);
+  std::string readme;
+  std::array<char, 4096> buf;
+  std::size_t n;
+  while ((n = std::fread(buf.data(), 1, buf.size(), f)) > 0) readme.append(buf.data(), n);
+  std::fclose(f);
+  const std::string command = "    $ warpscope-cli run transpose --variant coalesced\n";
+  const std::size_t at = readme.find(command);
+  ASSERT_NE(at, std::string::npos) << "the README lost its example";
+  std::vector<std::string> lines;
+  std::size_t pos = at + command.size();
+  while (pos < readme.size() && readme.compare(pos, 4, "    ") == 0) {
+    const std::size_t end = readme.find('\n', pos);
+    lines.push_back(readme.substr(pos + 4, end - pos - 4));
+    pos = end + 1;
+  }
+  ASSERT_EQ(lines.size(), 5u);  // the header and the four sites
+  const Out r = Cli("run transpose --variant coalesced");
+  ASSERT_EQ(r.code, 0) << r.out;
+  for (const std::string& line : lines)
+    EXPECT_NE(r.out.find(line + "\n"), std::string::npos) << "not printed any more: " << line;
 }

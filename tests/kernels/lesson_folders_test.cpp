@@ -103,7 +103,7 @@ TEST(LessonFolders, EachFolderIsOneLessonFileAndItsKernel) {
     std::sort(files.begin(), files.end());
     // lesson.h, and the kernel the student reads (models and calculators have none).
     EXPECT_TRUE(files == std::vector<std::string>{"lesson.h"} ||
-                files == (std::vector<std::string>{"lesson.h", name + ".cuh"}))
+                files == (std::vector<std::string>{name + ".cuh", "lesson.h"}))
         << name << " holds " << files.size() << " files";
   }
   const std::vector<const LessonInfo*> all = AllLessons();
@@ -114,8 +114,9 @@ TEST(LessonFolders, EachFolderIsOneLessonFileAndItsKernel) {
       EXPECT_FALSE(l->source.empty()) << l->id << ": its kernel " << l->source_file
                                       << " is not embedded";
     }
-    if (l->kind != LessonKind::kGpuOnly)
+    if (l->kind != LessonKind::kGpuOnly) {
       EXPECT_NE(l->emulator_cost, nullptr) << l->id << " declares no emulator cost";
+    }
     EXPECT_FALSE(l->variants.empty()) << l->id;
     for (const VariantSpec& v : l->variants) {
       for (const std::string& p : v.ignores)

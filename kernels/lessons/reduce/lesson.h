@@ -51,6 +51,8 @@ struct Lesson {
         "slides' next kernels add during the load and unroll the last warp).";
     l.source_file = "reduce.cuh";
     l.read_figures = &ReadFigures<Figures>;
+    l.bench_cases = {{"divergent-4096x256", "divergent", {{"blocks", 4096}}},
+                     {"sequential-4096x256", "sequential", {{"blocks", 4096}}}};
     l.emulator_cost = [](const Params& p) {
       return static_cast<double>(32LL << p.at("block")) * At(p, "blocks");
     };

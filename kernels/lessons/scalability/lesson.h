@@ -85,6 +85,11 @@ struct Lesson {
     l.front_panel = "sms";
     l.figures_from_timed_build = true;  // the GPU's own schedule, not the recording's
     l.read_figures = &ReadFigures<ScheduleFigures>;
+    // The block-scheduler model runs blocks one after another on one worker: the default grid
+    // and the largest (4M threads) bound what a slider drag costs (cc9.0: 2048 threads per SM).
+    l.bench_cases = {
+        {"default-12x256", "", {{"device", 6}}},
+        {"largest-4096x1024", "", {{"blocks", 4096}, {"threads", 1024}, {"device", 6}}}};
     l.emulator_cost = [](const Params& p) { return At(p, "threads") * At(p, "blocks"); };
     return l;
   }

@@ -61,6 +61,13 @@ enum class LessonKind {
 };
 const char* ToString(LessonKind k);
 
+// A parameter set the emulator benchmark (bench/ws_bench) times, declared by the lesson.
+struct BenchCase {
+  std::string name;     // "coalesced-1024"
+  std::string variant;  // empty: the default
+  Params params;        // over the defaults
+};
+
 // A lesson's description, declared in its folder (kernels/lessons/NAME/lesson.h).
 struct LessonInfo {
   std::string id, title;
@@ -82,6 +89,7 @@ struct LessonInfo {
   // On a GPU the figures come from the uninstrumented build (timestamps that recording would
   // stretch), the records from the instrumented one.
   bool figures_from_timed_build = false;
+  std::vector<BenchCase> bench_cases;  // what bench/ws_bench times of it
 
   bool needs_gpu() const { return kind == LessonKind::kGpuOnly; }
   bool runs_kernel() const { return kind == LessonKind::kKernel || kind == LessonKind::kGpuOnly; }
