@@ -39,16 +39,18 @@ Status RunGpuOnly(LessonCall& call, BackendResult* out) {
 
 template <typename L>
 void Add(std::map<std::string, GpuRunner>* m) {
-  if constexpr (requires(CudaBackend& b, LessonCall& c) { L::Run(b, c); }) {
+  if constexpr (requires(CudaBackend & b, LessonCall & c) { L::Run(b, c); }) {
     (*m)[L::Info().id] = &RunRecorded<L>;
-  } else if constexpr (requires(LessonCall& c) { L::Gpu(c); }) {
+  } else if constexpr (requires(LessonCall & c) { L::Gpu(c); }) {
     (*m)[L::Info().id] = &RunGpuOnly<L>;
   }
 }
 
 }  // namespace
 
-bool HaveCudaRunner() { return true; }
+bool HaveCudaRunner() {
+  return true;
+}
 
 GpuRunner FindRecordedGpuRunner(const std::string& id) {
   static const std::map<std::string, GpuRunner> runners = [] {

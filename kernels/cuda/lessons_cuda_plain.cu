@@ -33,14 +33,13 @@ Status RunTimed(LessonCall& call, BackendResult* out) {
   out->timing.kind = "measured";
   out->timing.ms = backend.last_ms();
   out->timing.note = "uninstrumented build, CUDA events, median of " +
-                     std::to_string(std::max(call.options.timed_runs, 1)) +
-                     " runs after a warm-up";
+                     std::to_string(std::max(call.options.timed_runs, 1)) + " runs after a warm-up";
   return {};
 }
 
 template <typename L>
 void Add(std::map<std::string, GpuRunner>* m) {
-  if constexpr (requires(PlainCudaBackend& b, LessonCall& c) { L::Run(b, c); })
+  if constexpr (requires(PlainCudaBackend & b, LessonCall & c) { L::Run(b, c); })
     (*m)[L::Info().id] = &RunTimed<L>;
 }
 

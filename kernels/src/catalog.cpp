@@ -187,7 +187,7 @@ Result<LessonRun> RunLesson(const std::string& id, const std::string& variant_in
   const LessonInfo& info = e.info;
   if (backend != "emu" && backend != "cuda")
     return Status::Error("unknown backend '" + backend + "'; backends are: emu, cuda");
-  if (!FindDevicePreset(options.preset).ok()) return FindDevicePreset(options.preset).status();
+  if (auto preset = FindDevicePreset(options.preset); !preset.ok()) return preset.status();
 
   LessonRun run;
   run.lesson = id;

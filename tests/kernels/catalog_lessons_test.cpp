@@ -179,7 +179,8 @@ TEST(Occupancy, TheSlidesG80ExampleThroughTheLesson) {
   EXPECT_EQ(r.metrics()["active_threads"], 384);
   EXPECT_DOUBLE_EQ(r.metrics()["occupancy"].get<double>(), 0.5);
   EXPECT_EQ(r.metrics()["limiter"], "registers");
-  EXPECT_EQ(r.metrics()["blocks_per_gpu"], 32);  // the slide's "Maximum Simultaneous Blocks per GPU"
+  EXPECT_EQ(r.metrics()["blocks_per_gpu"],
+            32);  // the slide's "Maximum Simultaneous Blocks per GPU"
   EXPECT_GE(r.metrics()["vary_threads"].size(), 16u);
   EXPECT_FALSE(r.has_launch());
 }

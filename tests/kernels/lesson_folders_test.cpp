@@ -65,8 +65,8 @@ TEST(LessonFolders, NoLessonIdIsComparedOrLookedUpOutsideItsFolder) {
     ASSERT_NE(l, nullptr);
     const std::string id = "\"" + Escape(l->id) + "\"";
     // id == x, x != id, FindLesson("id"), RunLesson("id", ...), SelectLesson("id", ...) ...
-    const std::regex use("([=!]=\\s*" + id + ")|(" + id + "\\s*[=!]=)|(\\w*Lesson\\w*\\(\\s*" +
-                         id + ")");
+    const std::regex use("([=!]=\\s*" + id + ")|(" + id + "\\s*[=!]=)|(\\w*Lesson\\w*\\(\\s*" + id +
+                         ")");
     for (const fs::path& f : files) {
       const std::string text = Read(f);
       std::smatch m;
@@ -110,8 +110,8 @@ TEST(LessonFolders, EachFolderIsOneLessonFileAndItsKernel) {
   for (const LessonInfo* l : all) {
     EXPECT_TRUE(ids.insert(l->id).second) << "two lessons are called " << l->id;
     if (l->runs_kernel()) {
-      EXPECT_FALSE(l->source.empty()) << l->id << ": its kernel " << l->source_file
-                                      << " is not embedded";
+      EXPECT_FALSE(l->source.empty())
+          << l->id << ": its kernel " << l->source_file << " is not embedded";
     }
     if (l->kind != LessonKind::kGpuOnly) {
       EXPECT_NE(l->emulator_cost, nullptr) << l->id << " declares no emulator cost";

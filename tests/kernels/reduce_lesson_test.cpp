@@ -13,7 +13,9 @@ LessonRun Reduce(const std::string& variant, Params p = {}) {
   return r.ok() ? std::move(r).value() : LessonRun{};
 }
 
-const nlohmann::json& F(const LessonRun& r) { return r.metrics(); }
+const nlohmann::json& F(const LessonRun& r) {
+  return r.metrics();
+}
 
 TEST(ReduceLesson, DivergentBranchingMakesEveryAdditionRequestDivergent) {
   const LessonRun r = Reduce("divergent", {{"blocks", 1}});
