@@ -52,6 +52,7 @@ nlohmann::json LessonRunJson(const LessonRun& run) {
     const SiteStats& st = t.stats.sites[i];
     nlohmann::json o = {{"id", i},
                         {"line", s.line},
+                        {"file", s.file},
                         {"code", s.code},
                         {"space", ToString(s.space)},
                         {"op", ToString(s.op)},
@@ -78,6 +79,7 @@ nlohmann::json LessonRunJson(const LessonRun& run) {
   for (std::size_t i = 0; i < t.barrier_sites.size(); ++i) {
     const BarrierStats& b = t.stats.barriers[i];
     j["barriers"].push_back({{"line", t.barrier_sites[i].line},
+                             {"file", t.barrier_sites[i].file},
                              {"code", t.barrier_sites[i].code},
                              {"instances", b.instances},
                              {"max_skew", b.max_skew},

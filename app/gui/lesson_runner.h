@@ -13,7 +13,7 @@
 #include <thread>
 
 #include "warpscope/kernels/lesson_api.h"
-#include "warpscope/viz/block_view.h"
+#include "warpscope/trace/block_view.h"
 
 namespace ws {
 

@@ -85,8 +85,9 @@ struct ThreadCtx {
   std::uint32_t linear = 0;
   std::uint32_t clock = 0;
   ThreadStatus status = ThreadStatus::kReady;
-  std::uint32_t barrier_line = 0;
-  bool in_kernel = false;  // suspended inside the kernel body (at a barrier), not parked
+  std::uint32_t barrier_place = 0;  // MakePlace(file, line) of the barrier it waits at
+  std::uint32_t epoch = 0;          // barriers passed so far
+  bool in_kernel = false;           // suspended inside the kernel body (at a barrier), not parked
   std::uint32_t site_count[kMaxSites] = {};
   std::uint32_t barrier_count[kMaxBarrierSites] = {};
   ctx::fiber scheduler;  // where to go when this thread yields
@@ -103,7 +104,7 @@ struct Launch {
   std::mutex mutex;
   std::map<std::uint64_t, std::uint16_t> site_ids;  // key -> provisional id (first come)
   std::vector<SiteInfo> sites_by_id;                // provisional id -> info, written under mutex
-  std::map<std::uint32_t, std::uint16_t> barrier_ids;  // line -> provisional id
+  std::map<std::uint32_t, std::uint16_t> barrier_ids;  // place -> provisional id
   std::uint64_t error_block = ~0ull;
   std::string error;
   std::map<std::uint32_t, BlockRecords> kept;
@@ -207,28 +208,29 @@ class Worker {
     }
     // Fail takes the mutex itself: report only after releasing it.
     if (too_many)
-      Fail(KeyLine(key), "the kernel has more than " + std::to_string(kMaxSites) + " access sites");
+      Fail(KeyPlace(key),
+           "the kernel has more than " + std::to_string(kMaxSites) + " access sites");
     site_cache_.emplace_back(key, id);
     return id;
   }
 
-  std::uint16_t BarrierId(std::uint32_t line) {
-    for (const auto& [l, id] : barrier_cache_) {
-      if (l == line) return id;
+  std::uint16_t BarrierId(std::uint32_t place) {
+    for (const auto& [p, id] : barrier_cache_) {
+      if (p == place) return id;
     }
     std::lock_guard lock(launch_->mutex);
     auto [it, fresh] = launch_->barrier_ids.try_emplace(
-        line, static_cast<std::uint16_t>(launch_->barrier_ids.size()));
+        place, static_cast<std::uint16_t>(launch_->barrier_ids.size()));
     (void)fresh;
-    barrier_cache_.emplace_back(line, it->second);
+    barrier_cache_.emplace_back(place, it->second);
     return it->second;
   }
 
   void Record(std::uint64_t key, std::uint32_t offset) {
     ThreadCtx* c = t_ctx;
     const std::uint16_t id = SiteId(key);
-    current_.accesses.push_back(
-        {offset, c->site_count[id]++, c->clock++, static_cast<std::uint16_t>(c->linear), id});
+    current_.accesses.push_back({offset, c->site_count[id]++, c->clock++,
+                                 static_cast<std::uint16_t>(c->linear), id, c->epoch});
   }
 
   std::uint32_t SharedBase(std::uint32_t bytes, std::uint32_t* tag, std::uint32_t* base) {
@@ -247,10 +249,10 @@ class Worker {
     return *base;
   }
 
-  [[noreturn]] void Fail(std::uint32_t line, const std::string& what) {
+  [[noreturn]] void Fail(std::uint32_t place, const std::string& what) {
     const ThreadCtx* c = t_ctx;
     std::ostringstream m;
-    if (line != 0) m << "line " << line << ": ";
+    if (PlaceLine(place) != 0) m << "line " << PlaceLine(place) << ": ";
     m << what;
     if (c != nullptr) {
       m << " (thread (" << c->state.thread_idx.x << "," << c->state.thread_idx.y << ","
@@ -274,10 +276,10 @@ class Worker {
     return dynamic_shared_.data();
   }
 
-  void Barrier(std::uint32_t line) {
+  void Barrier(std::uint32_t place) {
     ThreadCtx* c = t_ctx;
     c->status = ThreadStatus::kAtBarrier;
-    c->barrier_line = line;
+    c->barrier_place = place;
     YieldToScheduler(c);
   }
 
@@ -340,6 +342,7 @@ class Worker {
       c.linear = i;
       c.clock = 0;
       c.status = ThreadStatus::kReady;
+      c.epoch = 0;
       std::memset(c.site_count, 0, sizeof c.site_count);
       std::memset(c.barrier_count, 0, sizeof c.barrier_count);
     }
@@ -353,21 +356,21 @@ class Worker {
         if (threads_[i].status == ThreadStatus::kFaulted) return false;
       }
       std::vector<std::uint32_t> exited, waiting;
-      std::map<std::uint32_t, std::vector<std::uint32_t>> by_line;
+      std::map<std::uint32_t, std::vector<std::uint32_t>> by_place;
       for (std::uint32_t i = 0; i < n; ++i) {
         if (threads_[i].status == ThreadStatus::kExited)
           exited.push_back(i);
         else
-          by_line[threads_[i].barrier_line].push_back(i);
+          by_place[threads_[i].barrier_place].push_back(i);
       }
-      if (by_line.empty()) break;  // every thread finished
-      if (!exited.empty() || by_line.size() > 1) {
+      if (by_place.empty()) break;  // every thread finished
+      if (!exited.empty() || by_place.size() > 1) {
         std::ostringstream m;
         m << "block (" << bidx.x << "," << bidx.y << "," << bidx.z << ") cannot pass its barrier: ";
         bool first = true;
-        for (const auto& [line, ids] : by_line) {
+        for (const auto& [place, ids] : by_place) {
           m << (first ? "" : "; ") << "threads " << ThreadList(ids)
-            << " wait at __syncthreads() on line " << line;
+            << " wait at __syncthreads() on line " << PlaceLine(place);
           first = false;
         }
         if (!exited.empty())
@@ -378,10 +381,10 @@ class Worker {
         return false;
       }
       // Everyone waits at the same barrier: all leave when the last one arrived.
-      const std::uint32_t line = by_line.begin()->first;
-      const std::uint16_t id = BarrierId(line);
+      const std::uint32_t place = by_place.begin()->first;
+      const std::uint16_t id = BarrierId(place);
       if (id >= kMaxBarrierSites) {
-        ReportError(b, "line " + std::to_string(line) + ": the kernel has more than " +
+        ReportError(b, "line " + std::to_string(PlaceLine(place)) + ": the kernel has more than " +
                            std::to_string(kMaxBarrierSites) + " __syncthreads() sites");
         return false;
       }
@@ -392,6 +395,7 @@ class Worker {
         current_.barriers.push_back(
             {c.clock, departure, c.barrier_count[id]++, static_cast<std::uint16_t>(i), id, 0});
         c.clock = departure + 1;
+        ++c.epoch;
         c.status = ThreadStatus::kReady;
       }
     }
@@ -439,8 +443,9 @@ void Canonicalize(Launch& L, LaunchTrace& t) {
   std::vector<std::pair<std::uint32_t, std::uint16_t>> bars(L.barrier_ids.begin(),
                                                             L.barrier_ids.end());
   std::vector<std::uint16_t> bremap(bars.size());
-  for (std::size_t i = 0; i < bars.size(); ++i) {  // std::map: already sorted by line
-    t.barrier_sites.push_back({bars[i].first, ""});
+  for (std::size_t i = 0; i < bars.size(); ++i) {  // std::map: already sorted by place
+    t.barrier_sites.push_back(
+        {PlaceLine(bars[i].first), "", static_cast<std::uint16_t>(PlaceFile(bars[i].first)), ""});
     bremap[bars[i].second] = static_cast<std::uint16_t>(i);
   }
   LaunchStats stats;
@@ -468,14 +473,14 @@ void RecordAccess(std::uint64_t key, std::uint32_t offset) {
   t_worker->Record(key, offset);
 }
 
-void CheckIndex(long long index, unsigned long long count, std::uint32_t line, const char* what) {
+void CheckIndex(long long index, unsigned long long count, std::uint32_t place, const char* what) {
   std::ostringstream m;
   m << "index " << index << " is outside the " << what << " of " << count << " elements";
-  t_worker->Fail(line, m.str());
+  t_worker->Fail(place, m.str());
 }
 
-void SyncThreads(std::uint32_t line) {
-  t_worker->Barrier(line);
+void SyncThreads(std::uint32_t place) {
+  t_worker->Barrier(place);
 }
 
 std::uint32_t SharedArrayBase(std::uint32_t bytes, std::uint32_t* tag, std::uint32_t* base) {

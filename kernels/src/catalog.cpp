@@ -119,6 +119,26 @@ Status RunGpuOnly(const LessonEntry& e, LessonCall& call, LessonRun* run) {
   return {};
 }
 
+// A site's file and code: the embedded lesson source whose tag the recorder gave the site (the
+// lesson's own kernel first; a helper header of another folder otherwise).
+void NameSite(const LessonInfo& info, std::uint16_t tag, std::uint32_t line, std::string* file,
+              std::string* code) {
+  if (tag == FileTagOf(info.source_file)) {
+    *file = info.source_file;
+    *code = SourceLine(info.source, line);
+    return;
+  }
+  for (const lesson_sources::File& f : lesson_sources::Files()) {
+    if (FileTagOf(std::string(f.name)) == tag) {
+      *file = f.name;
+      *code = SourceLine(f.text, line);
+      return;
+    }
+  }
+  file->clear();
+  code->clear();
+}
+
 }  // namespace
 
 const std::vector<LessonInfo>& Lessons() {
@@ -227,8 +247,8 @@ Result<LessonRun> RunLesson(const std::string& id, const std::string& variant_in
   run.check = call.check;
   run.figures = call.figures;
   for (LaunchTrace& t : run.launches) {
-    for (SiteInfo& site : t.sites) site.code = SourceLine(info.source, site.line);
-    for (BarrierSite& b : t.barrier_sites) b.code = SourceLine(info.source, b.line);
+    for (SiteInfo& site : t.sites) NameSite(info, site.file_tag, site.line, &site.file, &site.code);
+    for (BarrierSite& b : t.barrier_sites) NameSite(info, b.file_tag, b.line, &b.file, &b.code);
   }
   return run;
 }

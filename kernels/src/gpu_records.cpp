@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "warpscope/kernels/site_table.h"
+#include "warpscope/kernels/ws_cuda_keys.h"
 
 namespace ws {
 namespace {
@@ -15,6 +16,7 @@ struct Event {
   std::uint32_t mask, time;
   const std::uint32_t* words;  // the event's first word
   bool affine;
+  bool barrier;        // the lanes of `mask` passed a barrier (no offsets)
   std::uint32_t size;  // words
 
   std::uint32_t Offset(std::uint32_t rank) const {
@@ -22,24 +24,41 @@ struct Event {
   }
 };
 
-// Walks warp `w`'s events, calling f(event) for each one that is whole.
+// Device file tag -> FileTag of the file's name (identity for tags the capture does not name).
+std::vector<std::uint16_t> Retags(const GpuCapture& c) {
+  std::vector<std::uint16_t> to(dev::kDeviceFileTags);
+  for (std::uint32_t t = 0; t < to.size(); ++t) to[t] = static_cast<std::uint16_t>(t);
+  for (const auto& [tag, name] : c.device_files) to[tag] = FileTagOf(name);
+  return to;
+}
+
+std::uint32_t Retag(const std::vector<std::uint16_t>& to, std::uint32_t place) {
+  return MakePlace(to[PlaceFile(place)], PlaceLine(place));
+}
+
+// Walks warp `w`'s events, calling f(event) for each one that is whole (keys retagged).
 template <typename F>
-void ForEachEvent(const GpuCapture& c, std::size_t w, F&& f) {
+void ForEachEvent(const GpuCapture& c, const std::vector<std::uint16_t>& retag, std::size_t w,
+                  F&& f) {
   const std::uint64_t begin = c.warp_base[w];
   const std::uint64_t end = begin + std::min(c.warp_used[w], c.warp_base[w + 1] - begin);
   std::uint64_t at = begin;
   while (at + dev::kEventHeaderWords <= end) {
     const std::uint32_t* p = c.words.data() + at;
-    Event e{(std::uint64_t{p[1]} << 32) | (p[0] & ~dev::kEventAffine),
+    Event e{(std::uint64_t{p[1]} << 32) | (p[0] & ~(dev::kEventAffine | dev::kEventBarrier)),
             p[2],
             p[3],
             p,
             (p[0] & dev::kEventAffine) != 0,
+            (p[0] & dev::kEventBarrier) != 0,
             0};
     if (e.mask == 0) break;  // never written
-    e.size = e.affine ? dev::kAffineEventWords
-                      : dev::kEventHeaderWords + static_cast<std::uint32_t>(std::popcount(e.mask));
+    e.size = e.barrier ? dev::kEventHeaderWords
+             : e.affine
+                 ? dev::kAffineEventWords
+                 : dev::kEventHeaderWords + static_cast<std::uint32_t>(std::popcount(e.mask));
     if (at + e.size > end) break;
+    e.key = (std::uint64_t{Retag(retag, KeyPlace(e.key))} << 32) | (e.key & 0xffffffffull);
     f(e);
     at += e.size;
   }
@@ -77,6 +96,12 @@ std::uint32_t EncodeWarpEvent(std::uint64_t key, std::uint32_t lane_mask, std::u
   return dev::kEventHeaderWords + static_cast<std::uint32_t>(lane_offsets.size());
 }
 
+std::uint32_t EncodeBarrierEvent(std::uint32_t place, std::uint32_t lane_mask, std::uint32_t time,
+                                 std::vector<std::uint32_t>* words) {
+  words->insert(words->end(), {dev::kEventBarrier, place, lane_mask, time});
+  return dev::kEventHeaderWords;
+}
+
 LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep) {
   LaunchTrace t;
   t.kernel = c.kernel;
@@ -97,13 +122,15 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep) {
     return t;
   }
 
+  const std::vector<std::uint16_t> retag = Retags(c);
   // The site table and the clock's origin, from every event and barrier.
   std::vector<std::uint64_t> keys;
   std::uint64_t first_arrival = ~0ull;
   std::uint32_t first_low = 0;
   bool any_event = false;
   for (std::size_t w = 0; w < warps; ++w) {
-    ForEachEvent(c, w, [&](const Event& e) {
+    ForEachEvent(c, retag, w, [&](const Event& e) {
+      if (e.barrier) return;
       if (keys.empty() || keys.back() != e.key) keys.push_back(e.key);
       if (!any_event) first_low = e.time;
       any_event = true;
@@ -114,15 +141,16 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep) {
     t.truncated |= c.barrier_used[g] > c.barrier_base[g + 1] - c.barrier_base[g];
     const std::uint64_t n = std::min(c.barrier_used[g], c.barrier_base[g + 1] - c.barrier_base[g]);
     for (std::uint64_t i = c.barrier_base[g]; i < c.barrier_base[g] + n; ++i) {
-      barrier_ids.emplace(c.barriers[i].line, 0);
+      barrier_ids.emplace(Retag(retag, c.barriers[i].place), 0);
       first_arrival = std::min(first_arrival, c.barriers[i].arrival_ns);
     }
   }
   const SiteTable table = BuildSiteTable(keys);
   t.sites = table.sites;
-  for (auto& [line, id] : barrier_ids) {
+  for (auto& [place, id] : barrier_ids) {
     id = static_cast<std::uint16_t>(t.barrier_sites.size());
-    t.barrier_sites.push_back({line, ""});
+    t.barrier_sites.push_back(
+        {PlaceLine(place), "", static_cast<std::uint16_t>(PlaceFile(place)), ""});
   }
   t.stats.Resize(t.sites.size(), t.barrier_sites.size());
   // Access times share the barriers' clock: unwrapped near the first arrival (else the first
@@ -130,18 +158,27 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep) {
   const std::uint64_t ref = first_arrival != ~0ull ? first_arrival : (1ull << 32) | first_low;
   std::uint64_t t0 = first_arrival;
   for (std::size_t w = 0; w < warps; ++w)
-    ForEachEvent(c, w, [&](const Event& e) { t0 = std::min(t0, Unwrap(ref, e.time)); });
+    ForEachEvent(c, retag, w, [&](const Event& e) { t0 = std::min(t0, Unwrap(ref, e.time)); });
 
   if (threads <= LaunchTrace::kMaxActivityThreads) t.thread_active.assign(threads, 0);
   std::vector<std::vector<std::pair<std::uint64_t, std::uint32_t>>> runs(tpb);  // per thread
+  std::vector<std::uint32_t> epoch(tpb);  // per thread: barrier events seen so far
   BlockRecords rec;
   for (std::uint64_t b = 0; b < c.grid.count(); ++b) {
     rec.block = static_cast<std::uint32_t>(b);
     rec.accesses.clear();
     rec.barriers.clear();
     for (auto& r : runs) r.clear();
+    std::fill(epoch.begin(), epoch.end(), 0u);
     for (std::uint32_t wib = 0; wib < wpb; ++wib) {
-      ForEachEvent(c, b * wpb + wib, [&](const Event& e) {
+      ForEachEvent(c, retag, b * wpb + wib, [&](const Event& e) {
+        if (e.barrier) {
+          for (std::uint32_t m = e.mask; m != 0; m &= m - 1) {
+            const std::uint32_t thread = wib * 32 + static_cast<std::uint32_t>(std::countr_zero(m));
+            if (thread < tpb) ++epoch[thread];
+          }
+          return;
+        }
         const auto site = table.id_of_key.find(e.key);
         const auto time = static_cast<std::uint32_t>(Unwrap(ref, e.time) - t0);
         std::uint32_t rank = 0;
@@ -153,7 +190,7 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep) {
               std::find_if(seen.begin(), seen.end(), [&](auto& s) { return s.first == e.key; });
           if (it == seen.end()) it = seen.insert(seen.end(), {e.key, 0});
           rec.accesses.push_back({e.Offset(rank), it->second++, time,
-                                  static_cast<std::uint16_t>(thread), site->second});
+                                  static_cast<std::uint16_t>(thread), site->second, epoch[thread]});
         }
       });
     }
@@ -164,8 +201,9 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep) {
       std::map<std::uint32_t, std::uint32_t> passes;
       for (std::uint64_t i = c.barrier_base[g]; i < c.barrier_base[g] + n; ++i) {
         const dev::RawBarrier& r = c.barriers[i];
-        rec.barriers.push_back({r.arrival_ns - t0, r.departure_ns - t0, passes[r.line]++,
-                                static_cast<std::uint16_t>(th), barrier_ids[r.line], r.sm,
+        const std::uint32_t place = Retag(retag, r.place);
+        rec.barriers.push_back({r.arrival_ns - t0, r.departure_ns - t0, passes[place]++,
+                                static_cast<std::uint16_t>(th), barrier_ids[place], r.sm,
                                 r.wait_cycles});
       }
     }

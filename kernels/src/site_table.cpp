@@ -3,13 +3,14 @@
 #include <algorithm>
 #include <tuple>
 
-#include "warpscope/kernels/ws_cuda.h"
+#include "warpscope/kernels/ws_cuda_keys.h"
 
 namespace ws {
 
 SiteInfo SiteFromKey(std::uint64_t key) {
   SiteInfo info;
   info.line = KeyLine(key);
+  info.file_tag = static_cast<std::uint16_t>(KeyFile(key));
   info.space = static_cast<MemorySpace>(KeySpaceOf(key));
   info.op = static_cast<AccessOp>(KeyOpOf(key));
   info.size = static_cast<std::uint8_t>(KeySize(key));
@@ -19,7 +20,8 @@ SiteInfo SiteFromKey(std::uint64_t key) {
 
 SiteTable BuildSiteTable(std::vector<std::uint64_t> keys) {
   auto order = [](std::uint64_t k) {
-    return std::make_tuple(KeyLine(k), KeySpaceOf(k), KeyOpOf(k), KeyArray(k), KeySize(k));
+    return std::make_tuple(KeyFile(k), KeyLine(k), KeySpaceOf(k), KeyOpOf(k), KeyArray(k),
+                           KeySize(k));
   };
   std::sort(keys.begin(), keys.end(),
             [&](std::uint64_t a, std::uint64_t b) { return order(a) < order(b); });

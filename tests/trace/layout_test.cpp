@@ -96,3 +96,28 @@ TEST(Layout, BadTilesAreRefused) {
 
 }  // namespace
 }  // namespace ws
+
+// A warp's footprint in sectors (4-byte texels, 32-byte sectors: 8 texels per sector).
+TEST(Footprint, ARowOf32IsFourSectorsRowMajorAndEightInZOrder) {
+  const ws::WarpFootprint row{0, 0, 32, 32};  // 32 threads side by side
+  // Row-major: 32 consecutive texels = 128 bytes = sectors 0-3.
+  EXPECT_EQ(ws::FootprintSectors({ws::LayoutKind::kRowMajor, 64, 64}, row, 64, 64),
+            (std::vector<std::uint64_t>{0, 1, 2, 3}));
+  // Z-order spreads x's bits over the even bits: x0 -> bit 0, x1 -> bit 2, x2 -> bit 4, x3 -> 6,
+  // x4 -> 8. A sector is code >> 3, which keeps x2, x3 and x4: 8 distinct sectors.
+  EXPECT_EQ(ws::FootprintSectors({ws::LayoutKind::kMorton, 64, 64}, row, 64, 64).size(), 8u);
+  EXPECT_EQ(ws::FootprintIdealSectors(row, 64, 64), 4u);  // 128 bytes / 32
+}
+
+TEST(Footprint, AFourWideColumnSuitsTheSlidesTiles) {
+  const ws::WarpFootprint column{0, 0, 4, 32};  // 4 x 8 pixels
+  // Row-major, 24 wide: row y starts at byte 96 y, so each row is its own sector 3 y: 8 sectors.
+  EXPECT_EQ(ws::FootprintSectors({ws::LayoutKind::kRowMajor, 24, 16}, column, 24, 16).size(), 8u);
+  // The slides' tiles (8 x 8 of 2 x 2 micro tiles): micro tiles 0,1,4,5,8,9,12,13 of tile 0 hold
+  // positions 0-7, 16-23, 32-39, 48-55: sectors 0, 2, 4, 6.
+  EXPECT_EQ(ws::FootprintSectors({ws::LayoutKind::kTiled, 24, 16, 8, 8, 2, 2}, column, 24, 16),
+            (std::vector<std::uint64_t>{0, 2, 4, 6}));
+  // Clipped to 2 x 2 pixels: 4 texels, 16 bytes, one sector at best.
+  EXPECT_EQ(ws::FootprintIdealSectors(column, 2, 2), 1u);
+  EXPECT_EQ(ws::FootprintSectors({ws::LayoutKind::kRowMajor, 24, 16}, column, 2, 2).size(), 2u);
+}

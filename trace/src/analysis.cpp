@@ -195,4 +195,16 @@ void AnalyzeBlock(std::span<AccessRecord> records, std::span<const BarrierRecord
   }
 }
 
+GlobalTraffic GlobalTrafficOf(const std::vector<SiteInfo>& sites, const LaunchStats& stats) {
+  GlobalTraffic g;
+  const std::size_t n = std::min(sites.size(), stats.sites.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    if (sites[i].space != MemorySpace::kGlobal) continue;
+    g.bytes += stats.sites[i].bytes;
+    g.sectors += stats.sites[i].sectors;
+    g.requests += stats.sites[i].requests;
+  }
+  return g;
+}
+
 }  // namespace ws

@@ -54,4 +54,28 @@ Result<std::vector<LayoutCell>> MemoryOrder(const Layout2D& layout) {
   return cells;
 }
 
+std::vector<std::uint64_t> FootprintSectors(const Layout2D& layout, const WarpFootprint& fp,
+                                            int clip_w, int clip_h, std::uint64_t texel_bytes,
+                                            std::uint64_t sector_bytes) {
+  std::vector<std::uint64_t> sectors;
+  if (fp.row <= 0) return sectors;
+  for (int t = 0; t < fp.threads; ++t) {
+    const int x = fp.x + t % fp.row, y = fp.y + t / fp.row;
+    if (x >= clip_w || y >= clip_h) continue;
+    sectors.push_back(layout.Index(x, y) * texel_bytes / sector_bytes);
+  }
+  std::sort(sectors.begin(), sectors.end());
+  sectors.erase(std::unique(sectors.begin(), sectors.end()), sectors.end());
+  return sectors;
+}
+
+std::uint64_t FootprintIdealSectors(const WarpFootprint& fp, int clip_w, int clip_h,
+                                    std::uint64_t texel_bytes, std::uint64_t sector_bytes) {
+  std::uint64_t inside = 0;
+  for (int t = 0; fp.row > 0 && t < fp.threads; ++t) {
+    if (fp.x + t % fp.row < clip_w && fp.y + t / fp.row < clip_h) ++inside;
+  }
+  return (inside * texel_bytes + sector_bytes - 1) / sector_bytes;
+}
+
 }  // namespace ws

@@ -1,5 +1,7 @@
 #include "warpscope/trace/records.h"
 
+#include "warpscope/kernels/ws_cuda_keys.h"
+
 namespace ws {
 
 const char* ToString(MemorySpace s) {
@@ -26,6 +28,10 @@ const char* ToString(AccessOp op) {
       return "atomic";
   }
   return "?";
+}
+
+std::uint16_t FileTagOf(const std::string& name) {
+  return name.empty() ? 0 : static_cast<std::uint16_t>(FileTag(name.c_str()));
 }
 
 void PlaceBuffers(std::vector<BufferInfo>& buffers, std::uint64_t first_base) {

@@ -108,11 +108,12 @@ nlohmann::json LaunchJson(const LaunchTrace& t) {
                           {"op", static_cast<int>(s.op)},
                           {"size", s.size},
                           {"buffer", s.buffer},
+                          {"file", s.file},
                           {"code", s.code}});
   }
   j["barrier_sites"] = nlohmann::json::array();
   for (const BarrierSite& b : t.barrier_sites)
-    j["barrier_sites"].push_back({{"line", b.line}, {"code", b.code}});
+    j["barrier_sites"].push_back({{"line", b.line}, {"file", b.file}, {"code", b.code}});
   nlohmann::json& st = j["stats"];
   st["access_records"] = t.stats.access_records;
   st["barrier_records"] = t.stats.barrier_records;
@@ -229,13 +230,19 @@ LaunchTrace LaunchFrom(const nlohmann::json& j) {
     si.size = s.at("size").get<std::uint8_t>();
     si.buffer = s.at("buffer").get<std::uint16_t>();
     si.code = s.at("code").get<std::string>();
+    si.file = s.value("file", std::string());  // version 1 has none
+    si.file_tag = FileTagOf(si.file);
     if (si.size == 0 || si.size > 16) throw std::runtime_error("a site's access size is not 1-16");
     if (si.space != MemorySpace::kShared && si.buffer >= t.buffers.size())
       throw std::runtime_error("a site names a buffer the launch does not have");
     t.sites.push_back(std::move(si));
   }
-  for (const auto& b : j.at("barrier_sites"))
-    t.barrier_sites.push_back({b.at("line").get<std::uint32_t>(), b.at("code").get<std::string>()});
+  for (const auto& b : j.at("barrier_sites")) {
+    BarrierSite site{b.at("line").get<std::uint32_t>(), b.at("code").get<std::string>(), 0,
+                     b.value("file", std::string())};
+    site.file_tag = FileTagOf(site.file);
+    t.barrier_sites.push_back(std::move(site));
+  }
   const auto& st = j.at("stats");
   t.stats.access_records = st.at("access_records").get<std::uint64_t>();
   t.stats.barrier_records = st.at("barrier_records").get<std::uint64_t>();
@@ -266,7 +273,30 @@ Status CheckLaunch(const LaunchTrace& t, std::size_t index) {
   return {};
 }
 
-Status ReadRecords(std::span<const std::uint8_t> raw, LaunchTrace* t, std::size_t index) {
+// Version 1 access records: 16 bytes, no epoch.
+struct AccessRecordV1 {
+  std::uint32_t offset, iteration, time;
+  std::uint16_t thread, site;
+};
+static_assert(sizeof(AccessRecordV1) == 16);
+
+// A version-1 block's epochs: the barriers each thread had reached before the access's time.
+// Exact for the emulator's logical clock; on a GPU an access stamped in the same tick as the
+// barrier's arrival counts as before it.
+void CountEpochs(BlockRecords* b, std::uint32_t threads) {
+  std::vector<std::vector<std::uint64_t>> arrivals(threads);
+  for (const BarrierRecord& r : b->barriers) arrivals[r.thread].push_back(r.arrival);
+  for (auto& a : arrivals) std::sort(a.begin(), a.end());
+  for (AccessRecord& a : b->accesses) {
+    const auto& mine = arrivals[a.thread];
+    a.epoch = static_cast<std::uint32_t>(
+        std::lower_bound(mine.begin(), mine.end(), std::uint64_t{a.time}) - mine.begin());
+  }
+}
+
+Status ReadRecords(std::span<const std::uint8_t> raw, LaunchTrace* t, std::size_t index,
+                   std::uint32_t version) {
+  const std::size_t access_bytes = version >= 2 ? sizeof(AccessRecord) : sizeof(AccessRecordV1);
   const std::string where = "launch " + std::to_string(index) + " records: ";
   Reader r(raw);
   std::uint64_t blocks = 0;
@@ -279,12 +309,20 @@ Status ReadRecords(std::span<const std::uint8_t> raw, LaunchTrace* t, std::size_
     if (b.block >= t->grid.count())
       return Corrupt(where + "block " + std::to_string(b.block) + " is outside the grid of " +
                      std::to_string(t->grid.count()));
-    if (na > r.left() / sizeof(AccessRecord) || nb > r.left() / sizeof(BarrierRecord))
+    if (na > r.left() / access_bytes || nb > r.left() / sizeof(BarrierRecord))
       return Corrupt(where + "more records than bytes");
     std::span<const std::uint8_t> bytes;
     b.accesses.resize(na);
-    r.Take(na * sizeof(AccessRecord), &bytes);
-    if (na > 0) std::memcpy(b.accesses.data(), bytes.data(), bytes.size());
+    r.Take(na * access_bytes, &bytes);
+    if (version >= 2) {
+      if (na > 0) std::memcpy(b.accesses.data(), bytes.data(), bytes.size());
+    } else {
+      for (std::uint64_t k = 0; k < na; ++k) {
+        AccessRecordV1 v;
+        std::memcpy(&v, bytes.data() + k * sizeof v, sizeof v);
+        b.accesses[k] = {v.offset, v.iteration, v.time, v.thread, v.site, 0};
+      }
+    }
     if (nb * sizeof(BarrierRecord) > r.left()) return Corrupt(where + "cut short");
     b.barriers.resize(nb);
     r.Take(nb * sizeof(BarrierRecord), &bytes);
@@ -300,6 +338,7 @@ Status ReadRecords(std::span<const std::uint8_t> raw, LaunchTrace* t, std::size_
       if (a.site >= t->barrier_sites.size() || a.thread >= tpb)
         return Corrupt(where + "a barrier record names a site or thread the launch lacks");
     }
+    if (version < 2) CountEpochs(&b, tpb);
     t->blocks.push_back(std::move(b));
   }
   std::uint64_t active = 0;
@@ -393,7 +432,8 @@ Result<TraceContents> ParseTrace(std::span<const std::uint8_t> bytes) {
           if (Status st = CheckLaunch(c.launches.back(), c.launches.size() - 1); !st.ok())
             return st;
         }
-      } else if (Status st = ReadRecords(raw, &c.launches.back(), c.launches.size() - 1);
+      } else if (Status st =
+                     ReadRecords(raw, &c.launches.back(), c.launches.size() - 1, version);
                  !st.ok()) {
         return st;
       }

@@ -12,6 +12,7 @@
 
 #include "view_util.h"
 #include "warpscope/viz/cell_grid.h"
+#include "warpscope/viz/grid_layout.h"
 #include "warpscope/viz/palette.h"
 #include "warpscope/viz/views.h"
 

@@ -117,8 +117,6 @@ class LayoutPanel : public Panel {
  private:
   void DrawOwnControls();
   void Rebuild(const LayoutInputs& in, bool tiled_ok);
-  // The distinct 32-byte sectors the footprint's texels fall in under one layout, sorted.
-  std::vector<std::uint64_t> Sectors(const LayoutCache& cache, int sw, int sh) const;
   void DrawCells(ImDrawList* dl, ImVec2 origin, float cell, int sw, int sh, int kind_index,
                  const std::vector<std::uint64_t>& sectors, float number_size);
   // `under_numbers`: numbers are written over the path, so it is drawn thin and without heads.
@@ -214,20 +212,6 @@ void LayoutPanel::Rebuild(const LayoutInputs& in, bool tiled_ok) {
   }
   cached_ = in;
   cache_built_ = true;
-}
-
-std::vector<std::uint64_t> LayoutPanel::Sectors(const LayoutCache& cache, int sw, int sh) const {
-  std::vector<std::uint64_t> sectors;
-  if (!cache.valid) return sectors;
-  for (int t = 0; t < fp_.threads; ++t) {
-    const int x = fx_ + t % fp_.row, y = fy_ + t / fp_.row;
-    if (x >= sw || y >= sh) continue;
-    const std::uint64_t position = cache.position[static_cast<std::size_t>(y * sw + x)];
-    sectors.push_back(position * kTexelBytes / kSectorBytes);
-  }
-  std::sort(sectors.begin(), sectors.end());
-  sectors.erase(std::unique(sectors.begin(), sectors.end()), sectors.end());
-  return sectors;
 }
 
 void LayoutPanel::DrawPath(ImDrawList* dl, ImVec2 origin, float cell, int sw,
@@ -459,16 +443,18 @@ void LayoutPanel::DrawContents() {
   const int sw = in.shown_w(), sh = in.shown_h();
   fx_ = std::clamp(fx_, 0, std::max(0, sw - fp_.width()));
   fy_ = std::clamp(fy_, 0, std::max(0, sh - fp_.height()));
-  int inside = 0;
+  const WarpFootprint warp{fx_, fy_, fp_.row, fp_.threads};
+  int inside = 0;  // the footprint's texels inside the drawn part
   for (int t = 0; t < fp_.threads; ++t) {
     if (fx_ + t % fp_.row < sw && fy_ + t / fp_.row < sh) ++inside;
   }
-  const int ideal = static_cast<int>(
-      (static_cast<std::uint64_t>(inside) * kTexelBytes + kSectorBytes - 1) / kSectorBytes);
+  const int ideal =
+      static_cast<int>(FootprintIdealSectors(warp, sw, sh, kTexelBytes, kSectorBytes));
   std::array<std::vector<std::uint64_t>, 3> sectors;
   int best = 1 << 30;
   for (std::size_t k = 0; k < kKinds.size(); ++k) {
-    sectors[k] = Sectors(caches_[k], sw, sh);
+    if (caches_[k].valid)
+      sectors[k] = FootprintSectors(in.Make(kKinds[k]), warp, sw, sh, kTexelBytes, kSectorBytes);
     if (caches_[k].valid) best = std::min(best, static_cast<int>(sectors[k].size()));
   }
 

@@ -39,6 +39,7 @@ void SourcePanel::DrawContents() {
   for (std::size_t i = 0; i < t.sites.size() && i < t.stats.sites.size(); ++i) {
     const SiteInfo& s = t.sites[i];
     const SiteStats& st = t.stats.sites[i];
+    if (!s.file.empty() && s.file != source_file) continue;  // a site in another file (a header)
     char buf[64];
     // Compact, for a margin column: "ld 4.0s" (sectors per request), "ld 32w" (banks).
     const char* op = s.op == AccessOp::kLoad ? "ld" : s.op == AccessOp::kStore ? "st" : "at";
@@ -51,10 +52,11 @@ void SourcePanel::DrawContents() {
     m += (m.empty() ? "" : " ") + std::string(buf);
     first_site.try_emplace(s.line, static_cast<int>(i));
   }
-  const int selected_line =
-      session_->sel.site >= 0 && session_->sel.site < static_cast<int>(t.sites.size())
-          ? static_cast<int>(t.sites[static_cast<std::size_t>(session_->sel.site)].line)
-          : -1;
+  int selected_line = -1;
+  if (session_->sel.site >= 0 && session_->sel.site < static_cast<int>(t.sites.size())) {
+    const SiteInfo& s = t.sites[static_cast<std::size_t>(session_->sel.site)];
+    if (s.file.empty() || s.file == source_file) selected_line = static_cast<int>(s.line);
+  }
   if (run->has_launch()) {
     ImGui::TextDisabled("%s  (%s)   s = sectors per request, w = bank conflict ways",
                         source_file.c_str(), t.kernel.c_str());

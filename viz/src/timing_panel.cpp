@@ -65,21 +65,10 @@ TimingPoint MakePoint(const LessonRun& run) {
   p.kind = run.timing.kind.empty() ? "unknown" : run.timing.kind;
   p.params = run.params;
   p.ms = run.timing.ms;
-  // Effective bandwidth counts the bytes the kernel asked for (loads, stores and atomics on
-  // global memory), not the sectors the memory system moved: wasted sectors lower it.
   const LaunchTrace& t = run.main_launch();
-  std::uint64_t bytes = 0, sectors = 0, requests = 0;
-  const std::size_t n = std::min(t.sites.size(), t.stats.sites.size());
-  for (std::size_t i = 0; i < n; ++i) {
-    if (t.sites[i].space != MemorySpace::kGlobal) continue;
-    const SiteStats& s = t.stats.sites[i];
-    bytes += s.bytes;
-    sectors += s.sectors;
-    requests += s.requests;
-  }
-  if (p.ms > 0) p.gbps = static_cast<double>(bytes) / (p.ms * 1e6);  // B / (ms * 1e-3) / 1e9
-  if (requests > 0)
-    p.sectors_per_request = static_cast<double>(sectors) / static_cast<double>(requests);
+  const GlobalTraffic g = GlobalTrafficOf(t.sites, t.stats);
+  if (p.ms > 0) p.gbps = g.GigabytesPerSecond(p.ms);
+  if (g.requests > 0) p.sectors_per_request = g.SectorsPerRequest();
   return p;
 }
 

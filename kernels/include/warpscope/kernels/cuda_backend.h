@@ -173,6 +173,7 @@ class CudaBackend {
   template <typename F>
   Status RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 block, std::uint32_t shared_bytes,
                       F& launch);
+  void ReadDeviceFiles(const char* const* files_d, GpuCapture* c);
   void PlanRanges(Dim3 grid, std::uint32_t wpb, const std::vector<unsigned long long>& wcount,
                   const std::vector<unsigned long long>& bcount, GpuCapture* c) const;
   // After a failed launch: a fault (an illegal address, say) leaves the CUDA context unusable.
@@ -302,6 +303,7 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
   auto* bcursor = DeviceArray<unsigned long long>(threads);
   auto* bbase_d = DeviceArray<unsigned long long>(threads + 1);
   auto* overflow = DeviceArray<unsigned int>(1);
+  auto* files_d = DeviceArray<const char*>(dev::kDeviceFileTags);
   cudaEvent_t start = nullptr, stop = nullptr;
   Keep(WS_CUDA(cudaEventCreate(&start)));
   Keep(WS_CUDA(cudaEventCreate(&stop)));
@@ -331,6 +333,7 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
   Keep(WS_CUDA(cudaMemset(wcursor, 0, warps * 8)));
   Keep(WS_CUDA(cudaMemset(bcursor, 0, threads * 8)));
   Keep(WS_CUDA(cudaMemset(overflow, 0, 4)));
+  Keep(WS_CUDA(cudaMemset(files_d, 0, dev::kDeviceFileTags * sizeof(const char*))));
   dev::RecorderState st{};
   st.threads_per_block = static_cast<unsigned int>(block.count());
   st.warps_per_block = wpb;
@@ -339,6 +342,7 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
   st.barrier_cursor = bcursor;
   st.barrier_base = bbase_d;
   st.overflow = overflow;
+  st.files = files_d;
 
   // Pass 1: count each warp's event words and each thread's barrier records.
   st.mode = dev::kCount;
@@ -385,6 +389,7 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
   Keep(WS_CUDA(cudaMemcpy(c.warp_used.data(), wcursor, warps * 8, cudaMemcpyDeviceToHost)));
   Keep(WS_CUDA(cudaMemcpy(c.barrier_used.data(), bcursor, threads * 8, cudaMemcpyDeviceToHost)));
   Keep(WS_CUDA(cudaMemcpy(&overflowed, overflow, 4, cudaMemcpyDeviceToHost)));
+  ReadDeviceFiles(files_d, &c);
   free_scratch();
   if (!status_.ok()) return Status::Error(kernel + ": " + status_.message());
   c.overflowed = overflowed != 0;
@@ -401,6 +406,28 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
   capture_.records = t.stats.access_records + t.stats.barrier_records;
   launches_.push_back(std::move(t));
   return {};
+}
+
+// The names of the files the recording pass's tags stand for: the kernel noted each tag's
+// __builtin_FILE() literal, which lives in the module's global memory; read back a byte at a
+// time (a literal's end is not known, and reading past the module's data would fail).
+inline void CudaBackend::ReadDeviceFiles(const char* const* files_d, GpuCapture* c) {
+  std::vector<const char*> files(dev::kDeviceFileTags);
+  Keep(WS_CUDA(cudaMemcpy(files.data(), files_d, files.size() * sizeof(const char*),
+                          cudaMemcpyDeviceToHost)));
+  if (!status_.ok()) return;
+  for (std::uint32_t tag = 0; tag < files.size(); ++tag) {
+    if (files[tag] == nullptr) continue;
+    std::string name;
+    char ch = 0;
+    for (std::size_t i = 0; i < 4096; ++i) {
+      if (cudaMemcpy(&ch, files[tag] + i, 1, cudaMemcpyDeviceToHost) != cudaSuccess || ch == 0)
+        break;
+      name += ch;
+    }
+    cudaGetLastError();  // a failed read is not the launch's error
+    c->device_files[static_cast<std::uint16_t>(tag)] = name.substr(name.find_last_of("/\\") + 1);
+  }
 }
 
 // Each warp gets the words it counted plus a margin (lanes that ran together on the counting

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,9 @@ struct GpuCapture {
   std::vector<dev::RawBarrier> barriers;
   std::vector<std::uint64_t> barrier_base, barrier_used;
   bool overflowed = false;
+  // The file names the GPU's file tags stand for (RecorderFileTag in ws_cuda_keys.h); the decoder
+  // gives sites and barriers FileTag(name) instead. Tags not listed are kept as they are.
+  std::map<std::uint16_t, std::string> device_files;
 };
 
 struct KeepBlocks {
@@ -43,5 +47,8 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& capture, const KeepBlocks& keep);
 std::uint32_t EncodeWarpEvent(std::uint64_t key, std::uint32_t lane_mask, std::uint32_t time,
                               const std::vector<std::uint32_t>& lane_offsets,
                               std::vector<std::uint32_t>* words);
+// Appends the event the lanes of `lane_mask` write when they pass the barrier at `place`.
+std::uint32_t EncodeBarrierEvent(std::uint32_t place, std::uint32_t lane_mask, std::uint32_t time,
+                                 std::vector<std::uint32_t>* words);
 
 }  // namespace ws

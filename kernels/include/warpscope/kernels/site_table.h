@@ -1,5 +1,5 @@
 // Turns the site keys that either backend recorded into the launch's site table, in one
-// canonical order (line, space, op, array, size), so that the emulator's and a GPU's traces
+// canonical order (file, line, space, op, array, size), so that the emulator's and a GPU's traces
 // number their sites the same way.
 #pragma once
 

@@ -60,6 +60,20 @@ struct LaunchStats {
 
 // Adds one block's records to `stats`. `threads_per_block` tells which warps are partial.
 // `records` is reordered (sorted by site, iteration, thread) as a side effect.
+// What a launch asked of global memory: the bytes its loads, stores and atomics named, the
+// sectors they touched and the warp-level requests. Effective bandwidth counts the bytes asked
+// for, not the sectors moved, so wasted sectors lower it.
+struct GlobalTraffic {
+  std::uint64_t bytes = 0, sectors = 0, requests = 0;
+  double GigabytesPerSecond(double ms) const {  // B / (ms * 1e-3) / 1e9
+    return ms > 0 ? static_cast<double>(bytes) / (ms * 1e6) : 0.0;
+  }
+  double SectorsPerRequest() const {
+    return requests > 0 ? static_cast<double>(sectors) / static_cast<double>(requests) : 0.0;
+  }
+};
+GlobalTraffic GlobalTrafficOf(const std::vector<SiteInfo>& sites, const LaunchStats& stats);
+
 void AnalyzeBlock(std::span<AccessRecord> records, std::span<const BarrierRecord> barriers,
                   const std::vector<SiteInfo>& sites, const std::vector<BufferInfo>& buffers,
                   std::uint32_t threads_per_block, LaunchStats* stats);

@@ -1,8 +1,11 @@
 // The records: raw facts written by either backend (the CPU emulator or the CUDA runner), from
 // which every figure is derived on the host, once. See ARCHITECTURE.md, "Records and analyses".
 //
-//   access  = (block, thread, site, iteration, offset, time)   16 bytes
+//   access  = (block, thread, site, iteration, epoch, offset, time)   20 bytes
 //   barrier = (block, thread, site, iteration, arrival, departure)
+//
+// A thread's epoch is how many barriers (__syncthreads) it has passed: two accesses of a block
+// in the same epoch are not ordered by a barrier (what the race analysis looks for).
 //
 // A warp-level request is the group (block, warp, site, iteration): the lanes of one warp that
 // executed the same access site for the same time.
@@ -26,9 +29,15 @@ enum class AccessOp : std::uint8_t { kLoad = 0, kStore = 1, kAtomic = 2 };
 const char* ToString(MemorySpace s);  // "global", "shared", "constant", "texture"
 const char* ToString(AccessOp op);    // "load", "store", "atomic"
 
+// The tag a recorder gives sites in the file called `name` (FileTag in ws_cuda_keys.h: a hash
+// of the base name); 0 for "".
+std::uint16_t FileTagOf(const std::string& name);
+
 // One access site: a place in the kernel's source where one array is read or written.
 struct SiteInfo {
   std::uint32_t line = 0;
+  std::uint16_t file_tag = 0;  // FileTag() of the file's base name (ws_cuda.h); 0 when unknown
+  std::string file;            // that file's name, found among the lesson's sources ("": unknown)
   MemorySpace space = MemorySpace::kGlobal;
   AccessOp op = AccessOp::kLoad;
   std::uint8_t size = 4;     // bytes per access
@@ -42,8 +51,9 @@ struct AccessRecord {
   std::uint32_t time = 0;       // logical (emulator) or ns since the launch's first record (GPU)
   std::uint16_t thread = 0;     // linear thread index within the block
   std::uint16_t site = 0;       // index into the launch's site table
+  std::uint32_t epoch = 0;      // barriers this thread passed before this access
 };
-static_assert(sizeof(AccessRecord) == 16, "records are at most 16 bytes");
+static_assert(sizeof(AccessRecord) == 20, "no padding in access records");
 
 struct BarrierRecord {
   std::uint64_t arrival = 0;    // time the thread reached __syncthreads()
@@ -59,6 +69,8 @@ static_assert(sizeof(BarrierRecord) == 32, "no padding in barrier records");
 struct BarrierSite {
   std::uint32_t line = 0;
   std::string code;
+  std::uint16_t file_tag = 0;  // as in SiteInfo
+  std::string file;
 };
 
 // Everything one block recorded.

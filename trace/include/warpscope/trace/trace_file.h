@@ -28,7 +28,9 @@
 
 namespace ws {
 
-inline constexpr std::uint32_t kTraceFileVersion = 1;
+// Version 2: access records carry their epoch (20 bytes), sites their file. Version 1 files
+// (16-byte access records) still open; their epochs are counted from the barrier times.
+inline constexpr std::uint32_t kTraceFileVersion = 2;
 // Limits the reader enforces (a corrupt size must not become a huge allocation).
 inline constexpr std::uint64_t kMaxTraceSectionBytes = 4ull << 30;
 inline constexpr std::uint32_t kMaxTraceSections = 1u << 16;

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "warpscope/trace/lesson_run.h"
-#include "warpscope/viz/block_view.h"
+#include "warpscope/trace/block_view.h"
 
 namespace ws {
 

@@ -22,6 +22,7 @@ extern __shared__ __align__(16) unsigned char ws_dynamic_shared[];
 
 namespace ws::dev {
 __device__ __forceinline__ void RecordAccess(std::uint64_t, std::uint32_t) {}
+__device__ inline void NoteFile(std::uint32_t, const char*) {}
 }  // namespace ws::dev
 
 #else
@@ -58,6 +59,13 @@ __device__ __forceinline__ unsigned long long LinearBlock() {
 
 __device__ __forceinline__ unsigned int LinearThread() {
   return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+
+// Which file literal a device file tag stands for, so that the runner can name the sites' files.
+// Every lane of a warp stores the same pointer to the same word: one store per warp.
+__device__ inline void NoteFile(std::uint32_t tag, const char* file) {
+  const RecorderState& r = ws_recorder_state;
+  if (r.mode == kRecord) r.files[tag] = file;
 }
 
 // One event per group of lanes that run this access together with the same site key. The
@@ -100,7 +108,31 @@ __device__ __forceinline__ void RecordAccess(std::uint64_t key, std::uint32_t of
   if (!affine) w[kEventHeaderWords + rank] = offset;
 }
 
-__device__ __forceinline__ void SyncThreads(std::uint32_t line) {
+// After a barrier: the lanes that passed it together write one barrier event into their warp's
+// stream (see ws_cuda_record_format.h). The other lanes wait for the leader's reservation, so
+// that none of their later accesses can be ordered before the event.
+__device__ __forceinline__ void RecordBarrierPassed(std::uint32_t place, std::uint64_t departure) {
+  const RecorderState& r = ws_recorder_state;
+  const unsigned group = __activemask();
+  const bool leader = static_cast<int>(LaneId()) == __ffs(group) - 1;
+  const unsigned long long warp = LinearBlock() * r.warps_per_block + LinearThread() / 32u;
+  unsigned long long at = 0;
+  if (leader) at = atomicAdd(&r.warp_cursor[warp], kEventHeaderWords);
+  __syncwarp(group);
+  if (!leader || r.mode == kCount) return;
+  at += r.warp_base[warp];
+  if (at + kEventHeaderWords > r.warp_base[warp + 1]) {
+    *r.overflow = 1;
+    return;
+  }
+  unsigned* w = r.words + at;
+  w[0] = kEventBarrier;
+  w[1] = place;
+  w[2] = group;
+  w[3] = static_cast<std::uint32_t>(departure);
+}
+
+__device__ __forceinline__ void SyncThreads(std::uint32_t place) {
   const RecorderState& r = ws_recorder_state;
   if (r.mode == kOff) {
     (__syncthreads)();
@@ -119,6 +151,7 @@ __device__ __forceinline__ void SyncThreads(std::uint32_t line) {
     departure = GlobalTimer();
     departure_clock = clock64();
   }
+  RecordBarrierPassed(place, departure);
   const unsigned long long t = LinearBlock() * r.threads_per_block + LinearThread();
   const unsigned long long k = r.barrier_cursor[t]++;
   if (r.mode == kCount) return;
@@ -126,7 +159,7 @@ __device__ __forceinline__ void SyncThreads(std::uint32_t line) {
   if (slot < r.barrier_base[t + 1]) {
     r.barriers[slot] = RawBarrier{arrival,
                                   departure,
-                                  line,
+                                  place,
                                   SmId(),
                                   static_cast<std::uint32_t>(departure_clock - arrival_clock),
                                   0};
@@ -137,6 +170,8 @@ __device__ __forceinline__ void SyncThreads(std::uint32_t line) {
 
 }  // namespace ws::dev
 
-#define __syncthreads() ::ws::dev::SyncThreads(__LINE__)
+#define __syncthreads()                                                              \
+  (::ws::dev::NoteFile(::ws::RecorderFileTag(__FILE__), __FILE__),                   \
+   ::ws::dev::SyncThreads(::ws::MakePlace(::ws::RecorderFileTag(__FILE__), __LINE__)))
 
 #endif  // WS_PLAIN_BUILD

@@ -23,8 +23,9 @@ extern thread_local ThreadState* t_thread;
 // Implemented by the emulator runtime (kernels/emu/runtime.cpp).
 void RecordAccess(std::uint64_t key, std::uint32_t offset);
 // Throws the launch's error (ends this thread) when `index` is outside [0, count).
-void CheckIndex(long long index, unsigned long long count, std::uint32_t line, const char* what);
-void SyncThreads(std::uint32_t line);
+// `place` is MakePlace(file tag, line) (ws_cuda.h).
+void CheckIndex(long long index, unsigned long long count, std::uint32_t place, const char* what);
+void SyncThreads(std::uint32_t place);
 // The shared-memory offset of a __shared__ array in this launch (allocated at first use).
 std::uint32_t SharedArrayBase(std::uint32_t bytes, std::uint32_t* tag, std::uint32_t* base);
 // The launch's dynamic shared memory for this block: its size and its offset in the block's
@@ -48,4 +49,4 @@ unsigned long long GlobalTimer();
 #define blockIdx (::ws::emu::t_thread->block_idx)
 #define blockDim (::ws::emu::t_thread->block_dim)
 #define gridDim (::ws::emu::t_thread->grid_dim)
-#define __syncthreads() ::ws::emu::SyncThreads(__LINE__)
+#define __syncthreads() ::ws::emu::SyncThreads(::ws::MakePlace(::ws::FileTag(__FILE__), __LINE__))

@@ -5,12 +5,16 @@
 // together (and use the same site) write one event into their warp's range of 32-bit words:
 //
 //   word 0   site key bits 0..31, with kEventAffine set in bit 8 (keys leave bits 8..11 zero)
-//   word 1   site key bits 32..63 (the source line)
+//   word 1   site key bits 32..63 (the place: file tag and line)
 //   word 2   lane mask: the lanes the event covers (never 0)
 //   word 3   %globaltimer's low 32 bits (ns), read once for the warp; the host unwraps it
 //   affine:  word 4 the first lane's offset, word 5 the step between consecutive lanes of the
 //            mask (offset of the k-th lane = word 4 + k * word 5, modulo 2^32)
 //   else:    one offset per lane of the mask, lowest lane first
+//
+// When lanes pass a __syncthreads() they write a barrier event (word 0 = kEventBarrier, word 1 the
+// barrier's place, word 2 the lanes, word 3 the departure time; no offsets): the host counts
+// them per lane to give every access its epoch, the number of barriers its thread had passed.
 //
 // A warp whose lanes read consecutive floats writes 24 bytes instead of 32 x 16: that is what
 // keeps a recorded stride-copy within a few times its uninstrumented time. Barriers stay one
@@ -22,13 +26,14 @@
 namespace ws::dev {
 
 inline constexpr std::uint32_t kEventAffine = 1u << 8;
+inline constexpr std::uint32_t kEventBarrier = 1u << 9;
 inline constexpr std::uint32_t kEventHeaderWords = 4;
 inline constexpr std::uint32_t kAffineEventWords = kEventHeaderWords + 2;
 
 struct RawBarrier {          // 32 bytes, one per thread and barrier
   std::uint64_t arrival_ns;  // %globaltimer
   std::uint64_t departure_ns;
-  std::uint32_t line;
+  std::uint32_t place;        // MakePlace(file tag, line) of the __syncthreads()
   std::uint32_t sm;           // %smid
   std::uint32_t wait_cycles;  // clock64() at departure - at arrival (the SM's own clock)
   std::uint32_t unused;
@@ -47,6 +52,11 @@ struct RecorderState {
   const unsigned long long* barrier_base;  // [thread + 1]
   RawBarrier* barriers;
   unsigned int* overflow;  // set to 1 when a range was too small (nothing past it is written)
+  // [65536]: the file literal each device file tag stands for (RecorderFileTag in
+  // ws_cuda_keys.h), written on the recording pass.
+  const char** files;
 };
+
+inline constexpr unsigned int kDeviceFileTags = 1u << 16;
 
 }  // namespace ws::dev

@@ -1,6 +1,7 @@
 // One block's records reorganised for the views: its warp-level requests (the lanes of a warp at
 // one site and iteration, with their addresses) and its barrier instances, plus a time-ordered
-// list of steps for playback. Built from a LaunchTrace's kept records; no GL, no ImGui.
+// list of steps for playback. Built from a LaunchTrace's kept records; no GL, no ImGui. The
+// views draw it; it lives in trace/ because it is an analysis of the run, not a drawing.
 #pragma once
 
 #include <cstdint>
@@ -48,27 +49,6 @@ struct BlockView {
   // Index of the first request of `site` (and `warp`, if >= 0); -1 if none.
   int FindRequest(int site, int warp) const;
 };
-
-// Where the grid view draws each thread: blocks in their true 2D shape (a 3D block's z slices
-// stacked downwards), 1D blocks of more than 32 threads wrapped one warp per row, and a 1D grid
-// wrapped into rows of blocks so the picture fits `aspect` (width / height). Past kMaxCells it
-// summarises: one cell per block.
-struct GridLayout {
-  static constexpr std::uint64_t kMaxCells = 1ull << 22;  // 4M cells, 2048 x 2048
-  Dim3 grid, block;
-  int block_w = 1, block_h = 1;  // cells per block
-  int cols = 1, rows = 1;        // blocks across and down
-  bool wrapped_1d = false;       // 1D blocks drawn 32 threads (one warp) per row
-  bool summary = false;          // one cell per block
-  int cells_x() const { return cols * block_w; }
-  int cells_y() const { return rows * block_h; }
-  // The cell of thread `thread` (linear in its block) of block `block` (linear).
-  void CellOf(std::uint64_t block, std::uint32_t thread, int* x, int* y) const;
-  // The block and thread drawn at a cell; false for cells past the last block (or summary
-  // cells, which give thread 0).
-  bool ThreadAt(int x, int y, std::uint64_t* block, std::uint32_t* thread) const;
-};
-GridLayout MakeGridLayout(Dim3 grid, Dim3 block, float aspect);
 
 BlockView BuildBlockView(const LaunchTrace& trace, std::uint32_t block);
 

@@ -1,6 +1,7 @@
 // The views' data: one block's requests and barriers, the grid layout, words per bank, and the
 // transaction segments the coalescing view draws. Expected numbers are worked out by hand.
-#include "warpscope/viz/block_view.h"
+#include "warpscope/trace/block_view.h"
+#include "warpscope/viz/grid_layout.h"
 
 #include <gtest/gtest.h>
 

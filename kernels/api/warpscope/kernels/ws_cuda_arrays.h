@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "warpscope/trace/layout.h"
+#include "warpscope/kernels/ws_cuda_layout.h"
 
 #if !WS_DEVICE_CODE
 #include <atomic>
@@ -25,13 +25,13 @@ WS_HD inline void Record(std::uint64_t key, std::uint32_t offset) {
 #endif
 }
 
-WS_HD inline void Check(long long index, unsigned long long count, std::uint32_t line,
+WS_HD inline void Check(long long index, unsigned long long count, std::uint32_t place,
                         const char* what) {
 #if WS_DEVICE_CODE
-  (void)index, (void)count, (void)line, (void)what;  // the GPU itself reports bad addresses
+  (void)index, (void)count, (void)place, (void)what;  // the GPU itself reports bad addresses
 #else
   if (index < 0 || static_cast<unsigned long long>(index) >= count) {
-    emu::CheckIndex(index, count, line, what);
+    emu::CheckIndex(index, count, place, what);
   }
 #endif
 }
@@ -51,8 +51,8 @@ class GlobalRef {
   using Value = std::remove_const_t<T>;
   static_assert(sizeof(Value) <= 16,
                 "a thread accesses at most 16 bytes at once (float4, double2)");
-  WS_HD GlobalRef(T* p, std::uint32_t offset, std::uint32_t line, std::uint32_t buffer)
-      : p_(p), offset_(offset), line_(line), buffer_(buffer) {}
+  WS_HD GlobalRef(T* p, std::uint32_t offset, std::uint32_t place, std::uint32_t buffer)
+      : p_(p), offset_(offset), place_(place), buffer_(buffer) {}
 
   WS_HD operator Value() const {  // NOLINT: implicit, so a[i] reads like a value
     detail::Record(Key(kKeyLoad), offset_);
@@ -68,31 +68,31 @@ class GlobalRef {
   WS_HD GlobalRef& operator+=(Value v) { return *this = static_cast<Value>(*this) + v; }
   WS_HD GlobalRef& operator-=(Value v) { return *this = static_cast<Value>(*this) - v; }
   WS_HD GlobalRef& operator*=(Value v) { return *this = static_cast<Value>(*this) * v; }
-  WS_HD GlobalAddr<T> operator&() const { return GlobalAddr<T>(p_, offset_, line_, buffer_); }
+  WS_HD GlobalAddr<T> operator&() const { return GlobalAddr<T>(p_, offset_, place_, buffer_); }
 
   WS_HD std::uint64_t Key(std::uint32_t op) const {
-    return MakeSiteKey(line_, kKeyGlobal, op, sizeof(Value), buffer_);
+    return MakeSiteKey(place_, kKeyGlobal, op, sizeof(Value), buffer_);
   }
 
  private:
   T* p_;
-  std::uint32_t offset_, line_, buffer_;
+  std::uint32_t offset_, place_, buffer_;
 };
 
 // &a[i]: the address an atomic works on.
 template <typename T>
 class GlobalAddr {
  public:
-  WS_HD GlobalAddr(T* p, std::uint32_t offset, std::uint32_t line, std::uint32_t buffer)
-      : p_(p), offset_(offset), line_(line), buffer_(buffer) {}
+  WS_HD GlobalAddr(T* p, std::uint32_t offset, std::uint32_t place, std::uint32_t buffer)
+      : p_(p), offset_(offset), place_(place), buffer_(buffer) {}
   WS_HD T* get() const { return p_; }
   WS_HD void RecordAtomic() const {
-    detail::Record(MakeSiteKey(line_, kKeyGlobal, kKeyAtomic, sizeof(T), buffer_), offset_);
+    detail::Record(MakeSiteKey(place_, kKeyGlobal, kKeyAtomic, sizeof(T), buffer_), offset_);
   }
 
  private:
   T* p_;
-  std::uint32_t offset_, line_, buffer_;
+  std::uint32_t offset_, place_, buffer_;
 };
 
 // A kernel's array parameter: a buffer that the backend allocated (cudaMalloc or host memory).
@@ -108,8 +108,8 @@ class Global {
       : data_(other.data()), count_(other.size()), buffer_(other.buffer()) {}
 
   WS_HD GlobalRef<T> operator[](Index i) const {
-    detail::Check(i.value, count_, i.line, "global array");
-    return GlobalRef<T>(data_ + i.value, static_cast<std::uint32_t>(i.value * sizeof(T)), i.line,
+    detail::Check(i.value, count_, i.place, "global array");
+    return GlobalRef<T>(data_ + i.value, static_cast<std::uint32_t>(i.value * sizeof(T)), i.place,
                         buffer_);
   }
   WS_HD T* data() const { return data_; }
@@ -143,16 +143,16 @@ WS_HD T atomicAdd(GlobalAddr<T> a, T v) {
 template <typename T, std::uint32_t kSpace>
 class ReadOnlyRef {
  public:
-  WS_HD ReadOnlyRef(const T* p, std::uint32_t offset, std::uint32_t line, std::uint32_t buffer)
-      : p_(p), offset_(offset), line_(line), buffer_(buffer) {}
+  WS_HD ReadOnlyRef(const T* p, std::uint32_t offset, std::uint32_t place, std::uint32_t buffer)
+      : p_(p), offset_(offset), place_(place), buffer_(buffer) {}
   WS_HD operator T() const {  // NOLINT: implicit, so c[i] reads like a value
-    detail::Record(MakeSiteKey(line_, kSpace, kKeyLoad, sizeof(T), buffer_), offset_);
+    detail::Record(MakeSiteKey(place_, kSpace, kKeyLoad, sizeof(T), buffer_), offset_);
     return *p_;
   }
 
  private:
   const T* p_;
-  std::uint32_t offset_, line_, buffer_;
+  std::uint32_t offset_, place_, buffer_;
 };
 
 // A read-only kernel parameter that lessons treat as __constant__ data: every access is recorded
@@ -165,9 +165,9 @@ class Constant {
   WS_HD Constant(const Global<const T>& g)
       : data_(g.data()), count_(g.size()), buffer_(g.buffer()) {}  // NOLINT
   WS_HD ReadOnlyRef<T, kKeyConstant> operator[](Index i) const {
-    detail::Check(i.value, count_, i.line, "constant array");
+    detail::Check(i.value, count_, i.place, "constant array");
     return ReadOnlyRef<T, kKeyConstant>(
-        data_ + i.value, static_cast<std::uint32_t>(i.value * sizeof(T)), i.line, buffer_);
+        data_ + i.value, static_cast<std::uint32_t>(i.value * sizeof(T)), i.place, buffer_);
   }
 
  private:
@@ -178,7 +178,7 @@ class Constant {
 
 // A 2D texture of width x height texels. tex2D(t, x, y) fetches texel (x, y) with coordinates
 // clamped to the edge (cudaAddressModeClamp) and records a texture load at the address the
-// texture's layout gives that texel (row-major, Morton or tiled; see trace/layout.h), so the
+// texture's layout gives that texel (row-major, Morton or tiled; see ws_cuda_layout.h), so the
 // views can count the sectors a warp's 2D footprint touches under each layout. The values come
 // from a row-major buffer on the emulator and from a real CUDA texture object on a GPU (whose
 // own layout the hardware keeps to itself).
@@ -197,13 +197,13 @@ class Texture2D {
   // The CUDA texture object to fetch through (the CUDA runner sets it).
   WS_HD void set_texture_object(unsigned long long object) { texture_ = object; }
 
-  WS_HD T Fetch(int x, int y, std::uint32_t line) const {
+  WS_HD T Fetch(int x, int y, std::uint32_t place) const {
     const int w = layout_.width, h = layout_.height;
     x = x < 0 ? 0 : (x >= w ? w - 1 : x);
     y = y < 0 ? 0 : (y >= h ? h - 1 : y);
     const long long i = static_cast<long long>(y) * w + x;
-    detail::Check(i, count_, line, "texture");
-    detail::Record(MakeSiteKey(line, kKeyTexture, kKeyLoad, sizeof(T), buffer_),
+    detail::Check(i, count_, place, "texture");
+    detail::Record(MakeSiteKey(place, kKeyTexture, kKeyLoad, sizeof(T), buffer_),
                    static_cast<std::uint32_t>(layout_.Index(x, y) * sizeof(T)));
 #if defined(__CUDA_ARCH__)
     if (texture_ != 0) return ::tex2D<T>(texture_, x + 0.5f, y + 0.5f);
@@ -221,7 +221,7 @@ class Texture2D {
 
 template <typename T>
 WS_HD T tex2D(const Texture2D<T>& t, Index x, int y) {
-  return t.Fetch(static_cast<int>(x.value), y, x.line);
+  return t.Fetch(static_cast<int>(x.value), y, x.place);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -232,14 +232,14 @@ class SharedRef {
   static_assert(sizeof(T) <= 16, "a thread accesses at most 16 bytes at once (float4, double2)");
 
  public:
-  WS_HD SharedRef(T* p, std::uint32_t offset, std::uint32_t line, std::uint32_t array)
-      : p_(p), offset_(offset), line_(line), array_(array) {}
+  WS_HD SharedRef(T* p, std::uint32_t offset, std::uint32_t place, std::uint32_t array)
+      : p_(p), offset_(offset), place_(place), array_(array) {}
   WS_HD operator T() const {  // NOLINT: implicit, so tile[y][x] reads like a value
-    detail::Record(MakeSiteKey(line_, kKeyShared, kKeyLoad, sizeof(T), array_), offset_);
+    detail::Record(MakeSiteKey(place_, kKeyShared, kKeyLoad, sizeof(T), array_), offset_);
     return *p_;
   }
   WS_HD SharedRef& operator=(T v) {
-    detail::Record(MakeSiteKey(line_, kKeyShared, kKeyStore, sizeof(T), array_), offset_);
+    detail::Record(MakeSiteKey(place_, kKeyShared, kKeyStore, sizeof(T), array_), offset_);
     *p_ = v;
     return *this;
   }
@@ -250,7 +250,7 @@ class SharedRef {
 
  private:
   T* p_;
-  std::uint32_t offset_, line_, array_;
+  std::uint32_t offset_, place_, array_;
 };
 
 // A __shared__ array of D0 elements, or D0 rows of D1. Trivially constructible, as CUDA
@@ -264,9 +264,9 @@ class SharedArray {
    public:
     WS_HD Row(SharedArray* a, long long row) : a_(a), row_(row) {}
     WS_HD SharedRef<T> operator[](Index col) const {
-      detail::Check(col.value, static_cast<unsigned long long>(D1), col.line,
+      detail::Check(col.value, static_cast<unsigned long long>(D1), col.place,
                     "shared array column");
-      return a_->Element(&a_->data_[row_][col.value], col.line);
+      return a_->Element(&a_->data_[row_][col.value], col.place);
     }
 
    private:
@@ -276,18 +276,18 @@ class SharedArray {
 
   // tile[y] for a 2D array (then [x] gives the element); a[i] for a 1D array.
   WS_HD auto operator[](Index i) {
-    detail::Check(i.value, static_cast<unsigned long long>(D0), i.line, "shared array index");
+    detail::Check(i.value, static_cast<unsigned long long>(D0), i.place, "shared array index");
     if constexpr (D1 > 0) {
       return Row(this, i.value);
     } else {
-      return Element(&data_[i.value][0], i.line);
+      return Element(&data_[i.value][0], i.place);
     }
   }
 
   static constexpr std::uint32_t kBytes = sizeof(T) * D0 * kCols;
 
  private:
-  WS_HD SharedRef<T> Element(T* p, std::uint32_t line) {
+  WS_HD SharedRef<T> Element(T* p, std::uint32_t place) {
     const std::uint32_t byte = static_cast<std::uint32_t>(reinterpret_cast<char*>(p) -
                                                           reinterpret_cast<char*>(&data_[0][0]));
 #if defined(__CUDA_ARCH__)
@@ -297,7 +297,7 @@ class SharedArray {
 #else
     const std::uint32_t base = emu::SharedArrayBase(kBytes, &emu_tag_, &emu_base_);
 #endif
-    return SharedRef<T>(p, base + byte, line, base / 4);
+    return SharedRef<T>(p, base + byte, place, base / 4);
   }
 
   T data_[D0][kCols];
@@ -320,15 +320,15 @@ class DynamicShared {
     T* base = reinterpret_cast<T*>(ws_dynamic_shared);
     const auto offset = static_cast<std::uint32_t>(__cvta_generic_to_shared(base + i.value));
     const auto start = static_cast<std::uint32_t>(__cvta_generic_to_shared(base));
-    return SharedRef<T>(base + i.value, offset, i.line, start / 4);
+    return SharedRef<T>(base + i.value, offset, i.place, start / 4);
 #elif !WS_DEVICE_CODE
     std::uint32_t bytes = 0, start = 0;
     T* base = reinterpret_cast<T*>(emu::DynamicSharedMemory(&bytes, &start));
-    detail::Check(i.value, bytes / sizeof(T), i.line, "dynamic shared array");
+    detail::Check(i.value, bytes / sizeof(T), i.place, "dynamic shared array");
     return SharedRef<T>(base + i.value, start + static_cast<std::uint32_t>(i.value * sizeof(T)),
-                        i.line, start / 4);
+                        i.place, start / 4);
 #else
-    return SharedRef<T>(nullptr, 0, i.line, 0);
+    return SharedRef<T>(nullptr, 0, i.place, 0);
 #endif
   }
 };

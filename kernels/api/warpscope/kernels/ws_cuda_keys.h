@@ -1,0 +1,115 @@
+// Site keys and places: how both recorders name an access site (see ws_cuda.h). Self-contained,
+// C++17, no macros but WS_HD and WS_DEVICE_CODE, so that host code (the site table, trace files) can use it too.
+#pragma once
+
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define WS_HD __host__ __device__
+#define WS_DEVICE_CODE 1
+#else
+#define WS_HD
+#define WS_DEVICE_CODE 0
+#endif
+
+namespace ws {
+
+// A place in the source: the file's tag (bits 16..31) and the line (bits 0..15; lines past 65535
+// read as 65535). The tag is a 16-bit hash of the file's base name, so the host finds the file
+// among the lesson's sources whatever path the compiler was given; with it a helper in a header
+// cannot share a site with the kernel's own line of the same number. Index's default arguments
+// are evaluated where an index is written, so they name the caller's file and line.
+WS_HD constexpr std::uint32_t FileTag(const char* path) {
+  const char* base = path;
+  for (const char* c = path; *c != '\0'; ++c) {
+    if (*c == '/' || *c == '\\') base = c + 1;
+  }
+  std::uint32_t h = 2166136261u;  // FNV-1a
+  for (const char* c = base; *c != '\0'; ++c) {
+    h ^= static_cast<unsigned char>(*c);
+    h *= 16777619u;
+  }
+  return ((h >> 16) ^ h) & 0xffffu;
+}
+WS_HD constexpr std::uint32_t MakePlace(std::uint32_t file_tag, std::uint32_t line) {
+  return (file_tag << 16) | (line > 0xffffu ? 0xffffu : line);
+}
+WS_HD constexpr std::uint32_t PlaceLine(std::uint32_t place) {
+  return place & 0xffffu;
+}
+WS_HD constexpr std::uint32_t PlaceFile(std::uint32_t place) {
+  return place >> 16;
+}
+
+// Site key: which place, memory space, operation, size and array an access belongs to.
+// Both backends record it; the host turns keys into the launch's site table.
+//   bits 48..63 file tag | 32..47 line | 16..31 array (global: buffer id; shared: array base / 4)
+//   | 14..15 space | 12..13 op | 8..11 zero | 0..7 size in bytes
+enum KeySpace : std::uint32_t { kKeyGlobal = 0, kKeyShared = 1, kKeyConstant = 2, kKeyTexture = 3 };
+enum KeyOp : std::uint32_t { kKeyLoad = 0, kKeyStore = 1, kKeyAtomic = 2 };
+
+WS_HD constexpr std::uint64_t MakeSiteKey(std::uint32_t place, std::uint32_t space,
+                                          std::uint32_t op, std::uint32_t size,
+                                          std::uint32_t array) {
+  return (std::uint64_t{place} << 32) | (std::uint64_t{array & 0xffffu} << 16) |
+         (std::uint64_t{space & 3u} << 14) | (std::uint64_t{op & 3u} << 12) | (size & 0xffu);
+}
+WS_HD constexpr std::uint32_t KeyPlace(std::uint64_t k) {
+  return static_cast<std::uint32_t>(k >> 32);
+}
+WS_HD constexpr std::uint32_t KeyLine(std::uint64_t k) {
+  return PlaceLine(KeyPlace(k));
+}
+WS_HD constexpr std::uint32_t KeyFile(std::uint64_t k) {
+  return PlaceFile(KeyPlace(k));
+}
+WS_HD constexpr std::uint32_t KeyArray(std::uint64_t k) {
+  return static_cast<std::uint32_t>(k >> 16) & 0xffffu;
+}
+WS_HD constexpr std::uint32_t KeySpaceOf(std::uint64_t k) {
+  return static_cast<std::uint32_t>(k >> 14) & 3u;
+}
+WS_HD constexpr std::uint32_t KeyOpOf(std::uint64_t k) {
+  return static_cast<std::uint32_t>(k >> 12) & 3u;
+}
+WS_HD constexpr std::uint32_t KeySize(std::uint64_t k) {
+  return static_cast<std::uint32_t>(k) & 0xffu;
+}
+
+// The tag a recorder gives the file called `file` (a string literal from __builtin_FILE()). On
+// the host it is FileTag(file), which the compiler folds. nvcc does not fold FileTag() of a
+// literal (it would hash the name at every access), so a GPU tags a file by the literal's address
+// instead, with no loads, notes which literal each tag stands for (ws_cuda_device.h), and the
+// runner reads the names back and gives the sites their FileTag() (DecodeGpuCapture).
+WS_HD inline std::uint32_t RecorderFileTag(const char* file) {
+#if defined(__CUDA_ARCH__)
+  const auto p = reinterpret_cast<unsigned long long>(file);
+  return static_cast<std::uint32_t>((p ^ (p >> 16) ^ (p >> 32) ^ (p >> 48)) & 0xffffu);
+#else
+  return FileTag(file);
+#endif
+}
+
+#if defined(__CUDA_ARCH__)
+namespace dev {
+__device__ inline void NoteFile(std::uint32_t tag, const char* file);  // ws_cuda_device.h
+}  // namespace dev
+#endif
+
+// An array index that remembers the place (file and line) where it was written.
+// (FileTag is constexpr, not consteval: GCC and nvcc evaluate a consteval call in a default
+// argument where the function is declared, which would name this header instead of the caller.)
+struct Index {
+  long long value;
+  std::uint32_t place;
+  template <typename I>
+  WS_HD Index(I i, std::uint32_t line = __builtin_LINE(),  // NOLINT: implicit on purpose
+              const char* file = __builtin_FILE())
+      : value(static_cast<long long>(i)), place(MakePlace(RecorderFileTag(file), line)) {
+#if defined(__CUDA_ARCH__)
+    dev::NoteFile(PlaceFile(place), file);
+#endif
+  }
+};
+
+}  // namespace ws
