@@ -25,7 +25,7 @@ static_assert(places::kKernelAccessLine == places::kHelperAccessLine,
 constexpr int kFirst = __LINE__ + 3;  // the line of `s[threadIdx.x] = 1;`
 __global__ void threeIntervals(Global<float> out, int turns) {
   __shared__ SharedArray<float, 64> s;
-  s[threadIdx.x] = 1;                    // epoch 0
+  s[threadIdx.x] = 1;  // epoch 0
   __syncthreads();
   s[threadIdx.x] = s[63 - threadIdx.x];  // epoch 1 (load, then store)
   __syncthreads();
@@ -79,8 +79,8 @@ TEST(Places, FileTagsHashTheBaseNameOnly) {
   // A place keeps 16 bits of line; past that it saturates rather than wrapping into the tag.
   EXPECT_EQ(ws::PlaceLine(ws::MakePlace(7, 70000)), 65535u);
   EXPECT_EQ(ws::PlaceFile(ws::MakePlace(7, 70000)), 7u);
-  const std::uint64_t key = ws::MakeSiteKey(ws::MakePlace(0xbeef, 42), ws::kKeyShared,
-                                            ws::kKeyStore, 8, 3);
+  const std::uint64_t key =
+      ws::MakeSiteKey(ws::MakePlace(0xbeef, 42), ws::kKeyShared, ws::kKeyStore, 8, 3);
   EXPECT_EQ(ws::KeyLine(key), 42u);
   EXPECT_EQ(ws::KeyFile(key), 0xbeefu);
   EXPECT_EQ(ws::KeyArray(key), 3u);
@@ -105,7 +105,7 @@ TEST(Places, EmulatorAccessesCarryTheirEpoch) {
     auto it = m.find({static_cast<std::uint32_t>(line), epoch});
     return it == m.end() ? 0 : it->second;
   };
-  EXPECT_EQ(at(kFirst, 0), 64);      // the first store, before any barrier
+  EXPECT_EQ(at(kFirst, 0), 64);       // the first store, before any barrier
   EXPECT_EQ(at(kFirst + 2, 1), 128);  // load and store between the two barriers
   EXPECT_EQ(at(kFirst + 4, 2), 64);   // after the second
   EXPECT_EQ(at(kFirst + 7, 3), 64);   // the loop's first turn, after the third barrier
@@ -129,8 +129,8 @@ TEST(Places, TheGpuDecoderCountsBarrierEventsPerLane) {
   // The GPU tags files by their literal's address (here 0x1234) and the runner names them.
   c.device_files = {{0x1234, "k.cu"}};
   const std::uint32_t place = ws::MakePlace(0x1234, 20);
-  const std::uint64_t key = ws::MakeSiteKey(ws::MakePlace(0x1234, 21), ws::kKeyGlobal,
-                                            ws::kKeyStore, 4, 0);
+  const std::uint64_t key =
+      ws::MakeSiteKey(ws::MakePlace(0x1234, 21), ws::kKeyGlobal, ws::kKeyStore, 4, 0);
   std::vector<std::uint32_t> lanes(32);
   for (std::uint32_t k = 0; k < 32; ++k) lanes[k] = 4 * k;
   ws::EncodeWarpEvent(key, ~0u, 100, lanes, &c.words);

@@ -432,8 +432,7 @@ Result<TraceContents> ParseTrace(std::span<const std::uint8_t> bytes) {
           if (Status st = CheckLaunch(c.launches.back(), c.launches.size() - 1); !st.ok())
             return st;
         }
-      } else if (Status st =
-                     ReadRecords(raw, &c.launches.back(), c.launches.size() - 1, version);
+      } else if (Status st = ReadRecords(raw, &c.launches.back(), c.launches.size() - 1, version);
                  !st.ok()) {
         return st;
       }

@@ -170,8 +170,8 @@ __device__ __forceinline__ void SyncThreads(std::uint32_t place) {
 
 }  // namespace ws::dev
 
-#define __syncthreads()                                                              \
-  (::ws::dev::NoteFile(::ws::RecorderFileTag(__FILE__), __FILE__),                   \
+#define __syncthreads()                                            \
+  (::ws::dev::NoteFile(::ws::RecorderFileTag(__FILE__), __FILE__), \
    ::ws::dev::SyncThreads(::ws::MakePlace(::ws::RecorderFileTag(__FILE__), __LINE__)))
 
 #endif  // WS_PLAIN_BUILD

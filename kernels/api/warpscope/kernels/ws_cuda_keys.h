@@ -1,5 +1,6 @@
 // Site keys and places: how both recorders name an access site (see ws_cuda.h). Self-contained,
-// C++17, no macros but WS_HD and WS_DEVICE_CODE, so that host code (the site table, trace files) can use it too.
+// C++17, no macros but WS_HD and WS_DEVICE_CODE, so that host code (the site table, trace files)
+// can use it too.
 #pragma once
 
 #include <cstdint>

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "warpscope/trace/lesson_run.h"
 #include "warpscope/trace/block_view.h"
+#include "warpscope/trace/lesson_run.h"
 
 namespace ws {
 
