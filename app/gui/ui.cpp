@@ -318,6 +318,7 @@ void Ui::BuildDefaultLayout(unsigned int dockspace_id) {
       ImGui::DockBuilderSplitNode(right_bottom, ImGuiDir_Left, 0.5f, nullptr, &bottom_right);
   for (auto& p : panels_) {
     const std::string& id = p->id();
+    if (id == "gallery") continue;  // floats over the layout when opened
     const ImGuiID node = id == "lesson" || id == "device" ? left_top
                          : id == "source"                 ? left_bottom
                          : id == "barriers"               ? bottom_left

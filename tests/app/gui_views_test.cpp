@@ -77,6 +77,27 @@ TEST(GuiViews, GridGreysTheThreadsOutsideThePicture) {
   EXPECT_GT(CountNear(none, kWarp0, 3), 1000);
 }
 
+// Most runs of pixels that fit `pred` on one row of `img`.
+int MostRunsOnARow(const Image& img, const std::function<bool(Rgba)>& pred) {
+  int best = 0;
+  for (int y = 0; y < img.height(); ++y) {
+    int runs = 0;
+    bool in = false;
+    for (int x = 0; x < img.width(); ++x) {
+      const bool hit = pred(img.At(x, y));
+      if (hit && !in) ++runs;
+      in = hit;
+    }
+    best = std::max(best, runs);
+  }
+  return best;
+}
+
+// The left or right half of a picture (the gallery puts its exhibits two to a row).
+Image Half(const Image& img, int half) {
+  return img.Crop({half * img.width() / 2, 0, img.width() / 2, img.height()});
+}
+
 // Most runs of transaction-coloured pixels on one row: the number of transactions drawn.
 int TransactionBars(const Image& img) {
   // Heat(0.25 + 0.6 k/3), k = 0..3: t*4 = 1.0, 1.8, 2.6, 3.4 between the ramp's stops:
@@ -110,6 +131,37 @@ TEST(GuiViews, CoalescingStripShowsFourSectorsAlignedAndFiveOffset) {
   EXPECT_EQ(TransactionBars(offset), 5);
 }
 
+// The view gallery (viz/src/gallery_panel.cpp) draws the views from runs built in code, so these
+// expectations are exact. Its first row: banks with a 32-way conflict (left) and without (right);
+// its second: an aligned copy (left) and one offset by a float (right).
+TEST(GuiGallery, AThirtyTwoWayConflictDrawsThirtyTwoLinesIntoBankZero) {
+  REQUIRE_XVFB();
+  const Image gallery = Shot("gallery", {});
+  const Image conflict = Half(gallery, 0), spread = Half(gallery, 1);
+  // A conflicting lane's line: IM_COL32(240,120,90,200) over the panel's dark background, about
+  // (195,101,78); the lanes' own colour is warp 0's (230,159,0), the text's is not this red.
+  const auto line = [](Rgba p) { return Near(p, {195, 101, 78, 255}, 14); };
+  EXPECT_EQ(MostRunsOnARow(conflict, line), 32);  // one line from each lane...
+  EXPECT_EQ(MostRunsOnARow(spread, line), 0);     // ...and none without a conflict
+  // ...all into bank 0: 32 words there, Heat(DegreeHeat(32)) = Heat(1) = the ramp's top
+  // (253,231,37), in the one lit bank of the wiring (and the heatmap's one lit cell).
+  const auto top = [](Rgba p) { return Near(p, {253, 231, 37, 255}, 3); };
+  EXPECT_EQ(MostRunsOnARow(conflict, top), 1);
+  EXPECT_EQ(MostRunsOnARow(spread, top), 0);
+  // Without a conflict every bank holds one word: Heat(0.15) = (63,50,117) in all 32 banks.
+  const auto one = [](Rgba p) { return Near(p, {63, 50, 117, 255}, 3); };
+  EXPECT_EQ(MostRunsOnARow(spread, one), 32);
+  EXPECT_EQ(MostRunsOnARow(conflict, one), 0);
+}
+
+TEST(GuiGallery, AnOffsetCopyDrawsFiveTransactionBarsAndAnAlignedOneFour) {
+  REQUIRE_XVFB();
+  const Image gallery = Shot("gallery", {});
+  // 32 lanes x 4 B: bytes 0-127 are sectors 0-3; bytes 4-131 are sectors 0-4.
+  EXPECT_EQ(TransactionBars(Half(gallery, 0)), 4);
+  EXPECT_EQ(TransactionBars(Half(gallery, 1)), 5);
+}
+
 TEST(GuiViews, BanksHeatmapTurnsAConflictIntoAnEvenSpreadWithPadding) {
   REQUIRE_XVFB();
   // transpose coalesced reads a tile column: all 32 lanes in one bank, 32 words: the ramp's top
@@ -132,10 +184,21 @@ TEST(GuiViews, LayoutViewMarksTheRunsLayout) {
       Shot("layout", {"--lesson", "texture-2d", "--variant", "texture", "--set", "layout=0"});
   const Image morton =
       Shot("layout", {"--lesson", "texture-2d", "--variant", "texture", "--set", "layout=1"});
-  // The same three grids; only the title marked "(the run's layout)" moves.
-  const int d = Differing(row_major, morton);
-  EXPECT_GT(d, 200);
-  EXPECT_LT(d, row_major.width() * row_major.height() / 4);
+  // The same three grids side by side (row-major, Z-order, tiled); the run's grid has its title
+  // in RunMark's colour, ImVec4(0.95, 0.75, 0.25) = (242,191,64), and no other text has it.
+  // Where those pixels sit says which grid is marked: the first third, then the second.
+  const auto third = [](const Image& img) {
+    long long sum = 0, n = 0;
+    for (int y = 0; y < img.height(); ++y) {
+      for (int x = 0; x < img.width(); ++x) {
+        if (Near(img.At(x, y), {242, 191, 64, 255}, 25)) sum += x, ++n;  // with its edges
+      }
+    }
+    EXPECT_GT(n, 20) << "no marked title";
+    return n > 0 ? static_cast<int>(3 * (sum / n) / img.width()) : -1;
+  };
+  EXPECT_EQ(third(row_major), 0);
+  EXPECT_EQ(third(morton), 1);
 }
 
 TEST(GuiViews, BarrierTimelineShowsWaitingOnlyWithUnevenWork) {

@@ -18,6 +18,7 @@ bool Panel::Draw() {
     ImGui::SetNextWindowFocus();
     focus_requested_ = false;
   }
+  BeforeBegin();
   const bool shown =
       ImGui::Begin(window_name_.c_str(), &open, ImGuiWindowFlags_MenuBar | extra_window_flags_);
   if (shown) {

@@ -58,8 +58,6 @@ struct LaunchStats {
   void Merge(const LaunchStats& o);
 };
 
-// Adds one block's records to `stats`. `threads_per_block` tells which warps are partial.
-// `records` is reordered (sorted by site, iteration, thread) as a side effect.
 // What a launch asked of global memory: the bytes its loads, stores and atomics named, the
 // sectors they touched and the warp-level requests. Effective bandwidth counts the bytes asked
 // for, not the sectors moved, so wasted sectors lower it.
@@ -74,6 +72,8 @@ struct GlobalTraffic {
 };
 GlobalTraffic GlobalTrafficOf(const std::vector<SiteInfo>& sites, const LaunchStats& stats);
 
+// Adds one block's records to `stats`. `threads_per_block` tells which warps are partial.
+// `records` is reordered (sorted by site, iteration, thread) as a side effect.
 void AnalyzeBlock(std::span<AccessRecord> records, std::span<const BarrierRecord> barriers,
                   const std::vector<SiteInfo>& sites, const std::vector<BufferInfo>& buffers,
                   std::uint32_t threads_per_block, LaunchStats* stats);

@@ -36,10 +36,14 @@ class Panel {
 
   // Draws the panel's window. Returns true when the user clicked its "Export PNG".
   bool Draw();
+  // Draws only the contents, into the current window (the view gallery's exhibits).
+  void DrawBody() { DrawContents(); }
   const PanelRect& rect() const { return rect_; }
 
  protected:
   virtual void DrawContents() = 0;
+  // Called before the window begins: a panel may set its next window's size or place.
+  virtual void BeforeBegin() {}
   int extra_window_flags_ = 0;  // ImGuiWindowFlags added to the panel's window
 
  private:
