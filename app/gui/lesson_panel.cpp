@@ -169,8 +169,14 @@ void LessonPanel::DrawContents() {
     }
     ImGui::EndCombo();
   }
+  const VariantSpec* variant = info->FindVariant(variant_);
   for (const ParamSpec& p : info->params) {
     long long& value = params_[p.name];
+    // A parameter the variant does not use is greyed out (it keeps its value for the others).
+    const bool ignored = variant != nullptr && std::find(variant->ignores.begin(),
+                                                         variant->ignores.end(),
+                                                         p.name) != variant->ignores.end();
+    ImGui::BeginDisabled(ignored);
     if (!p.choices.empty()) {
       int index = static_cast<int>(value);
       if (ImGui::BeginCombo(p.name.c_str(), p.choices[static_cast<std::size_t>(index)].c_str())) {
@@ -195,7 +201,13 @@ void LessonPanel::DrawContents() {
         }
       }
     }
-    ImGui::SetItemTooltip("%s (%lld..%lld)", p.meaning.c_str(), p.min, p.max);
+    ImGui::EndDisabled();
+    if (ignored) {
+      ImGui::SetItemTooltip("%s: the %s variant does not use it", p.meaning.c_str(),
+                            variant_.c_str());
+    } else {
+      ImGui::SetItemTooltip("%s (%lld..%lld)", p.meaning.c_str(), p.min, p.max);
+    }
   }
   ImGui::TextUnformatted("Backend:");
   ImGui::SameLine();

@@ -253,6 +253,28 @@ TEST(GuiViews, LessonPanelShowsTheCheckAndTheNewLesson) {
   EXPECT_GT(Differing(a, b), 2000);
 }
 
+TEST(GuiViews, LessonPanelGreysOutTheParametersAVariantIgnores) {
+  REQUIRE_XVFB();
+  // texture-2d has 8 sliders (width, height, block and the tiled layout's four) and the layout
+  // combo. Its global variant reads row-major memory and ignores the layout's five: 3 sliders
+  // keep the slider grab's full colour (61,133,224), ImGui's dark style, and 5 are greyed (drawn
+  // at DisabledAlpha). Each slider is a row: count the bands of rows that hold that colour.
+  const auto sliders = [](const Image& img) {
+    int bands = 0;
+    bool in = false;
+    for (int y = 0; y < img.height(); ++y) {
+      int hits = 0;
+      for (int x = 0; x < img.width(); ++x) hits += Near(img.At(x, y), {61, 133, 224, 255}, 6);
+      const bool band = hits >= 4;  // a grab is several pixels wide; a radio edge is not
+      if (band && !in) ++bands;
+      in = band;
+    }
+    return bands;
+  };
+  EXPECT_EQ(sliders(Shot("lesson", {"--lesson", "texture-2d", "--variant", "global"})), 3);
+  EXPECT_EQ(sliders(Shot("lesson", {"--lesson", "texture-2d", "--variant", "texture"})), 7);
+}
+
 TEST(GuiViews, OccupancyFollowsTheLessonsSliders) {
   REQUIRE_XVFB();
   // The slides' G80 example: 192 threads, 20 registers -> 50 %; 10 registers -> 100 %? (768 / 192
