@@ -3,6 +3,9 @@
 // test skips and says why (ctest label "gpu").
 #include <gtest/gtest.h>
 
+#include <map>
+#include <tuple>
+
 #include "warpscope/kernels/catalog.h"
 #include "warpscope/kernels/devices.h"
 
@@ -79,6 +82,8 @@ TEST(GpuAgreement, EveryLessonMatchesTheEmulatorSiteBySite) {
       SCOPED_TRACE("line " + std::to_string(e.sites[i].line) + " " + ToString(e.sites[i].space) +
                    " " + ToString(e.sites[i].op));
       EXPECT_EQ(e.sites[i].line, g.sites[i].line);
+      EXPECT_EQ(e.sites[i].file, g.sites[i].file);  // the GPU's address tags, named and retagged
+      EXPECT_FALSE(g.sites[i].file.empty());
       EXPECT_EQ(e.sites[i].space, g.sites[i].space);
       EXPECT_EQ(e.sites[i].op, g.sites[i].op);
       const SiteStats& a = e.stats.sites[i];
@@ -106,8 +111,27 @@ TEST(GpuAgreement, EveryLessonMatchesTheEmulatorSiteBySite) {
     }
     for (std::size_t i = 0; i < e.barrier_sites.size(); ++i) {
       EXPECT_EQ(e.barrier_sites[i].line, g.barrier_sites[i].line);
+      EXPECT_EQ(e.barrier_sites[i].file, g.barrier_sites[i].file);
       EXPECT_EQ(e.stats.barriers[i].instances, g.stats.barriers[i].instances);
     }
+    // Every kept access falls in the same barrier interval on both: (block, thread, site,
+    // iteration) -> epoch.
+    std::map<std::tuple<std::uint32_t, std::uint16_t, std::uint16_t, std::uint32_t>, std::uint32_t>
+        epochs;
+    for (const BlockRecords& b : e.blocks)
+      for (const AccessRecord& a : b.accesses)
+        epochs[{b.block, a.thread, a.site, a.iteration}] = a.epoch;
+    std::size_t compared = 0, differ = 0;
+    for (const BlockRecords& b : g.blocks) {
+      for (const AccessRecord& a : b.accesses) {
+        auto it = epochs.find({b.block, a.thread, a.site, a.iteration});
+        if (it == epochs.end()) continue;
+        ++compared;
+        differ += it->second != a.epoch;
+      }
+    }
+    EXPECT_GT(compared, 0u);
+    EXPECT_EQ(differ, 0u) << "of " << compared << " accesses";
   }
 }
 
