@@ -62,12 +62,13 @@ __device__ __forceinline__ unsigned int LinearThread() {
 }
 
 // Which file literal a device file tag stands for, so that the runner can name the sites' files.
-// Written once: every access reads the word (one L1-cached load for the whole warp) and stores
-// only when it differs. (Storing every time made every warp of the grid store to one address:
-// the recording pass of a 2^24-float copy took 3.4x as long.)
+// Noted on the counting pass, which runs the same accesses, so that the recording pass (the time
+// the recording costs is measured on it) does no extra memory work. Written once: every access
+// reads the word (one L1-cached load for the warp) and stores only when it differs; storing every
+// time made every warp of the grid store to one address (3.4x slower on a 2^24-float copy).
 __device__ inline void NoteFile(std::uint32_t tag, const char* file) {
   const RecorderState& r = ws_recorder_state;
-  if (r.mode == kRecord && r.files[tag] != file) r.files[tag] = file;
+  if (r.mode == kCount && r.files[tag] != file) r.files[tag] = file;
 }
 
 // One event per group of lanes that run this access together with the same site key. The

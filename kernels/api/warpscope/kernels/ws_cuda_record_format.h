@@ -53,7 +53,7 @@ struct RecorderState {
   RawBarrier* barriers;
   unsigned int* overflow;  // set to 1 when a range was too small (nothing past it is written)
   // [65536]: the file literal each device file tag stands for (RecorderFileTag in
-  // ws_cuda_keys.h), written on the recording pass.
+  // ws_cuda_keys.h), written on the counting pass.
   const char** files;
 };
 
