@@ -49,4 +49,5 @@ unsigned long long GlobalTimer();
 #define blockIdx (::ws::emu::t_thread->block_idx)
 #define blockDim (::ws::emu::t_thread->block_dim)
 #define gridDim (::ws::emu::t_thread->grid_dim)
-#define __syncthreads() ::ws::emu::SyncThreads(::ws::MakePlace(::ws::FileTag(__FILE__), __LINE__))
+#define __syncthreads() \
+  ::ws::emu::SyncThreads(::ws::MakePlace(::ws::RecorderFileTag(__FILE__), __LINE__))

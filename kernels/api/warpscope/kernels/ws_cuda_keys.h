@@ -78,7 +78,7 @@ WS_HD constexpr std::uint32_t KeySize(std::uint64_t k) {
 }
 
 // The tag a recorder gives the file called `file` (a string literal from __builtin_FILE()). On
-// the host it is FileTag(file), which the compiler folds. nvcc does not fold FileTag() of a
+// the host it is FileTag(file). nvcc does not fold FileTag() of a
 // literal (it would hash the name at every access), so a GPU tags a file by the literal's address
 // instead, with no loads, notes which literal each tag stands for (ws_cuda_device.h), and the
 // runner reads the names back and gives the sites their FileTag() (DecodeGpuCapture).
@@ -88,7 +88,16 @@ WS_HD inline std::uint32_t RecorderFileTag(const char* file) {
   // files share a tag only if their literals are a multiple of 64 KB apart.
   return static_cast<std::uint32_t>(reinterpret_cast<unsigned long long>(file)) & 0xffffu;
 #else
-  return FileTag(file);
+  // GCC does not fold FileTag() of a literal everywhere it is inlined into a kernel (the
+  // emulator then hashed the path at every access, 20 % of matmul's run), so the tag of the
+  // last literal seen is kept: one compare per access.
+  static thread_local const char* last = nullptr;
+  static thread_local std::uint32_t tag = 0;
+  if (file != last) {
+    tag = FileTag(file);
+    last = file;
+  }
+  return tag;
 #endif
 }
 
