@@ -217,7 +217,7 @@ class GalleryPanel : public Panel {
     const float font = ImGui::GetFontSize();
     const float w = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) / 2;
     for (std::size_t i = 0; i < exhibits_.size(); ++i) {
-      Exhibit& e = exhibits_[i];
+      Exhibit& e = *exhibits_[i];
       if (i % 2 == 1) ImGui::SameLine();
       ImGui::PushID(static_cast<int>(i));
       if (ImGui::BeginChild("##exhibit", ImVec2(w, font * 22), ImGuiChildFlags_Borders)) {
@@ -233,13 +233,14 @@ class GalleryPanel : public Panel {
  private:
   void Add(std::string title, std::shared_ptr<LessonRun> run,
            std::unique_ptr<Panel> (*make)(Session*)) {
-    exhibits_.push_back({std::move(title), Session{}, nullptr});
-    Exhibit& e = exhibits_.back();
+    // Each exhibit on the heap: its view keeps a pointer to its session.
+    exhibits_.push_back(std::make_unique<Exhibit>());
+    Exhibit& e = *exhibits_.back();
+    e.title = std::move(title);
     e.session.Install(run, BuildBlockView(run->main_launch(), 0));
     e.view = make(&e.session);
   }
   void Build() {
-    exhibits_.reserve(16);  // sessions are pointed to by their views: never reallocate
     Add("Banks: a 32-way conflict (lane k, word 32 k)", SharedStores(32), MakeBanksPanel);
     Add("Banks: no conflict (lane k, word k)", SharedStores(1), MakeBanksPanel);
     Add("Coalescing: aligned, 4 sectors", GlobalLoads(0), MakeCoalescingPanel);
@@ -258,7 +259,7 @@ class GalleryPanel : public Panel {
     Add("Occupancy of a 32-thread block", GlobalLoads(0), MakeOccupancyPanel);
   }
 
-  std::vector<Exhibit> exhibits_;
+  std::vector<std::unique_ptr<Exhibit>> exhibits_;
 };
 
 }  // namespace
