@@ -10,6 +10,7 @@
 #include "places/kernel_part.h"
 #include "warpscope/kernels/emu_backend.h"
 #include "warpscope/kernels/gpu_records.h"
+#include "warpscope/kernels/lesson_sources.h"
 #include "warpscope/trace/trace_file.h"
 
 using ws::Global;
@@ -69,6 +70,18 @@ TEST(Places, AHelperInAHeaderIsItsOwnSiteOnTheSameLine) {
     EXPECT_EQ(st.requests, 1u);
     EXPECT_EQ(st.sectors, 4u);
   }
+}
+
+TEST(Places, EveryEmbeddedLessonSourceHasItsOwnTag) {
+  // Two files with one tag would merge their sites: no shipped pair may (nor tag 0, "unknown").
+  std::map<std::uint16_t, std::string> seen;
+  for (const ws::lesson_sources::File& f : ws::lesson_sources::Files()) {
+    const std::uint16_t tag = ws::FileTagOf(std::string(f.name));
+    EXPECT_NE(tag, 0u) << f.name;
+    const auto [it, fresh] = seen.emplace(tag, std::string(f.name));
+    EXPECT_TRUE(fresh) << f.name << " and " << it->second << " share tag " << tag;
+  }
+  EXPECT_GE(seen.size(), 18u);  // a kernel file per kernel lesson
 }
 
 TEST(Places, FileTagsHashTheBaseNameOnly) {
