@@ -173,9 +173,9 @@ void LessonPanel::DrawContents() {
   for (const ParamSpec& p : info->params) {
     long long& value = params_[p.name];
     // A parameter the variant does not use is greyed out (it keeps its value for the others).
-    const bool ignored = variant != nullptr && std::find(variant->ignores.begin(),
-                                                         variant->ignores.end(),
-                                                         p.name) != variant->ignores.end();
+    const bool ignored =
+        variant != nullptr && std::find(variant->ignores.begin(), variant->ignores.end(), p.name) !=
+                                  variant->ignores.end();
     ImGui::BeginDisabled(ignored);
     if (!p.choices.empty()) {
       int index = static_cast<int>(value);
