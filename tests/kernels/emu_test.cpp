@@ -287,7 +287,7 @@ TEST(Emulator, SameLaunchSameTraceByteForByteWhateverTheWorkers) {
     ASSERT_TRUE(run.ok()) << run.status().message();
     traces.push_back(Bytes(run->main_launch()));
   }
-  ASSERT_GT(traces[0].size(), 100000u);  // 12288 threads x 4 accesses x 16 bytes, and more
+  ASSERT_GT(traces[0].size(), 100000u);  // 12288 threads x 4 accesses x 20 bytes, and more
   for (std::size_t i = 1; i < traces.size(); ++i)
     EXPECT_TRUE(traces[i] == traces[0]) << "run " << i;
 }

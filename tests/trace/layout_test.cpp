@@ -118,6 +118,7 @@ TEST(Footprint, AFourWideColumnSuitsTheSlidesTiles) {
   EXPECT_EQ(ws::FootprintSectors({ws::LayoutKind::kTiled, 24, 16, 8, 8, 2, 2}, column, 24, 16),
             (std::vector<std::uint64_t>{0, 2, 4, 6}));
   // Clipped to 2 x 2 pixels: 4 texels, 16 bytes, one sector at best.
+  EXPECT_EQ(ws::FootprintInside(column, 2, 2), 4);
   EXPECT_EQ(ws::FootprintIdealSectors(column, 2, 2), 1u);
   EXPECT_EQ(ws::FootprintSectors({ws::LayoutKind::kRowMajor, 24, 16}, column, 2, 2).size(), 2u);
 }

@@ -69,12 +69,17 @@ std::vector<std::uint64_t> FootprintSectors(const Layout2D& layout, const WarpFo
   return sectors;
 }
 
-std::uint64_t FootprintIdealSectors(const WarpFootprint& fp, int clip_w, int clip_h,
-                                    std::uint64_t texel_bytes, std::uint64_t sector_bytes) {
-  std::uint64_t inside = 0;
+int FootprintInside(const WarpFootprint& fp, int clip_w, int clip_h) {
+  int inside = 0;
   for (int t = 0; fp.row > 0 && t < fp.threads; ++t) {
     if (fp.x + t % fp.row < clip_w && fp.y + t / fp.row < clip_h) ++inside;
   }
+  return inside;
+}
+
+std::uint64_t FootprintIdealSectors(const WarpFootprint& fp, int clip_w, int clip_h,
+                                    std::uint64_t texel_bytes, std::uint64_t sector_bytes) {
+  const auto inside = static_cast<std::uint64_t>(FootprintInside(fp, clip_w, clip_h));
   return (inside * texel_bytes + sector_bytes - 1) / sector_bytes;
 }
 

@@ -444,10 +444,7 @@ void LayoutPanel::DrawContents() {
   fx_ = std::clamp(fx_, 0, std::max(0, sw - fp_.width()));
   fy_ = std::clamp(fy_, 0, std::max(0, sh - fp_.height()));
   const WarpFootprint warp{fx_, fy_, fp_.row, fp_.threads};
-  int inside = 0;  // the footprint's texels inside the drawn part
-  for (int t = 0; t < fp_.threads; ++t) {
-    if (fx_ + t % fp_.row < sw && fy_ + t / fp_.row < sh) ++inside;
-  }
+  const int inside = FootprintInside(warp, sw, sh);  // texels inside the drawn part
   const int ideal =
       static_cast<int>(FootprintIdealSectors(warp, sw, sh, kTexelBytes, kSectorBytes));
   std::array<std::vector<std::uint64_t>, 3> sectors;

@@ -32,6 +32,8 @@ struct WarpFootprint {
 std::vector<std::uint64_t> FootprintSectors(const Layout2D& layout, const WarpFootprint& fp,
                                             int clip_w, int clip_h, std::uint64_t texel_bytes = 4,
                                             std::uint64_t sector_bytes = 32);
+// How many of the footprint's texels lie before (clip_w, clip_h).
+int FootprintInside(const WarpFootprint& fp, int clip_w, int clip_h);
 // The fewest sectors those texels could fit in: ceil(inside * texel_bytes / sector_bytes).
 std::uint64_t FootprintIdealSectors(const WarpFootprint& fp, int clip_w, int clip_h,
                                     std::uint64_t texel_bytes = 4, std::uint64_t sector_bytes = 32);
