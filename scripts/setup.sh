@@ -14,12 +14,14 @@ SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; fi
 
 # Debian packages: the toolchain, the GUI libraries, the test and benchmark frameworks, and Xvfb
-# for the GUI tests. The CUDA toolkit is optional and not installed here.
+# for the GUI tests; clang 14's C++ API, with which Warpscope reads the user's own CUDA programs.
+# The CUDA toolkit is optional and not installed here.
 packages=(
   build-essential cmake python3
   libglfw3-dev python3-glad libstb-dev nlohmann-json3-dev libcli11-dev
   googletest libgtest-dev libbenchmark-dev libboost-context-dev zlib1g-dev
   libgl-dev libgl1-mesa-dri xvfb xauth fonts-dejavu-core
+  clang-14 libclang-14-dev llvm-14-dev
 )
 have_pip=no
 for py in python3 /usr/bin/python3; do

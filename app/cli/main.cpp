@@ -2,6 +2,8 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cctype>
+#include <chrono>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -135,6 +137,54 @@ int RunCommand(const std::string& lesson, const std::string& variant,
   return run->check.ok ? 0 : 1;
 }
 
+// `run --file prog.cu`: the user's own program, every launch recorded. Exit status 0 when it ran
+// to the end, 1 when it failed (compile error, crash, bad index, time limit), 2 for bad options.
+int ProgramCommand(const std::string& file, const std::vector<std::string>& defines,
+                   const std::vector<std::string>& args, const std::string& backend,
+                   const ws::RunOptions& options, double timeout_s, bool json) {
+  if (backend != "emu") {
+    std::cerr << "warpscope-cli: --backend " << backend
+              << ": programs run on the emulator (emu) in this version; the GPU road for "
+                 "programs is not built yet\n";
+    return 2;
+  }
+  if (!ws::ProgramsSupported()) {
+    std::cerr << "warpscope-cli: this build cannot open programs: it was built without clang "
+                 "14's C++ API (libclang-14-dev); run scripts/setup.sh and rebuild\n";
+    return 2;
+  }
+  for (const std::string& d : defines) {
+    const auto eq = d.find('=');
+    const std::string name = d.substr(0, eq);
+    if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_')) {
+      std::cerr << "warpscope-cli: -D " << d << ": expected NAME=VALUE\n";
+      return 2;
+    }
+  }
+  ws::ProgramOptions po;
+  po.defines = defines;
+  po.args = args;
+  po.preset = options.preset;
+  po.keep_blocks = options.keep_blocks;
+  po.timeout = std::chrono::milliseconds(static_cast<long long>(timeout_s * 1000));
+  const ws::ProgramRun r = ws::RunProgramFile(file, po);
+  if (json) {
+    std::cout << ws::ProgramRunJson(r).dump(2) << "\n";
+  } else {
+    std::cout << ws::ProgramRunText(r);
+  }
+  if (!r.ok()) {
+    for (const ws::ProgramDiagnostic& d : r.errors) {
+      std::cerr << r.file;
+      if (d.line > 0) std::cerr << ":" << d.line << ":" << d.column;
+      std::cerr << ": error: " << d.message << "\n";
+    }
+    if (r.errors.empty()) std::cerr << "warpscope-cli: " << r.failure << "\n";
+    return r.stage == ws::ProgramStage::kRead ? 2 : 1;
+  }
+  return 0;
+}
+
 // `layout`: which pixel each memory position holds, in memory order. Text: rows of `width`
 // regular (row-major) addresses, the form of the slides' reordered-address table.
 int LayoutCommand(const std::string& kind, int width, int height, int tile_w, int tile_h,
@@ -182,8 +232,11 @@ int main(int argc, char** argv) {
   devices->add_flag("--json", json, "One JSON object");
   auto* lessons = cli.add_subcommand("lessons", "List the lessons, their variants and parameters");
   lessons->add_flag("--json", json, "One JSON array");
-  auto* run = cli.add_subcommand("run", "Run a lesson and print its per-site figures");
-  std::string lesson, variant, backend = "emu";
+  auto* run = cli.add_subcommand(
+      "run", "Run a lesson, or your own CUDA program (--file), and print its per-site figures");
+  std::string lesson, variant, backend = "emu", program_file;
+  std::vector<std::string> defines, program_args;
+  double timeout_s = 30;
   std::vector<std::string> sets;
   ws::RunOptions options;
   std::vector<std::uint32_t> keep_blocks;
@@ -200,7 +253,16 @@ int main(int argc, char** argv) {
     c->add_flag("--uninstrumented", [&](std::int64_t) { options.record = false; })->group("");
     c->add_option("--timed-runs", options.timed_runs)->check(CLI::Range(1, 1000))->group("");
   };
-  run->add_option("lesson", lesson, "Lesson id (see `lessons`)")->required();
+  auto* lesson_opt = run->add_option("lesson", lesson, "Lesson id (see `lessons`)");
+  auto* file_opt =
+      run->add_option("--file", program_file, "A CUDA program (.cu) to run instead of a lesson");
+  lesson_opt->excludes(file_opt);
+  run->add_option("-D,--define", defines,
+                  "With --file: NAME=VALUE, set in the program's own #define or constexpr, else "
+                  "passed to the compiler (repeatable)");
+  run->add_option("--arg", program_args, "With --file: an argument for main() (repeatable)");
+  run->add_option("--timeout", timeout_s, "With --file: seconds the program may run (default 30)")
+      ->check(CLI::Range(0.1, 3600.0));
   run->add_option("--variant", variant, "Variant (default: the lesson's first)");
   run->add_option("--set", sets, "Parameter NAME=VALUE (repeatable)");
   run->add_option("--backend", backend, "emu (CPU emulator) or cuda (a GPU)");
@@ -253,6 +315,12 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (*layout) return LayoutCommand(layout_kind, lw, lh, tw, th, mw, mh, json);
+  if (*run && !program_file.empty())
+    return ProgramCommand(program_file, defines, program_args, backend, options, timeout_s, json);
+  if (*run && lesson.empty()) {
+    std::cerr << "warpscope-cli: run needs a lesson id or --file PROGRAM.cu\n";
+    return 2;
+  }
   if (*run) return RunCommand(lesson, variant, sets, backend, options, json);
   if (*capture) {
     // The results go to stdout as for `run`; text only with --json absent and stdout a file.

@@ -22,6 +22,56 @@ nlohmann::json ParamsJson(const LessonRun& run) {
   return ParamsJson(run.params, run.info != nullptr ? run.info : FindLesson(run.lesson));
 }
 
+nlohmann::json SitesJson(const LaunchTrace& t) {
+  nlohmann::json sites = nlohmann::json::array();
+  for (std::size_t i = 0; i < t.sites.size(); ++i) {
+    const SiteInfo& s = t.sites[i];
+    const SiteStats& st = t.stats.sites[i];
+    nlohmann::json o = {{"id", i},
+                        {"line", s.line},
+                        {"column", s.column},
+                        {"file", s.file},
+                        {"code", s.code},
+                        {"space", ToString(s.space)},
+                        {"op", ToString(s.op)},
+                        {"size", s.size},
+                        {"requests", st.requests},
+                        {"bytes", st.bytes}};
+    // Every site carries every figure; those that do not apply to its space are null.
+    const bool shared = s.space == MemorySpace::kShared;
+    const nlohmann::json na = nullptr;
+    o["sectors"] = shared ? na : nlohmann::json(st.sectors);
+    o["ideal_sectors"] = shared ? na : nlohmann::json(st.ideal_sectors);
+    o["sectors_per_request"] = shared ? na : nlohmann::json(Round(st.SectorsPerRequest()));
+    o["lines128"] = shared ? na : nlohmann::json(st.lines128);
+    o["cc10_transactions"] = shared ? na : nlohmann::json(st.cc10_transactions);
+    o["cc12_transactions"] = shared ? na : nlohmann::json(st.cc12_transactions);
+    o["wavefronts"] = shared ? nlohmann::json(st.wavefronts) : na;
+    o["bank_conflict_max"] = shared ? nlohmann::json(st.bank_conflict_max) : na;
+    o["bank_conflict_avg"] = shared ? nlohmann::json(Round(st.BankConflictAvg())) : na;
+    o["halfwarp16_conflict_max"] = shared ? nlohmann::json(st.halfwarp16_conflict_max) : na;
+    if (s.op == AccessOp::kAtomic) o["atomic_conflict_max"] = st.atomic_conflict_max;
+    o["divergent_requests"] = st.divergent_requests;
+    sites.push_back(o);
+  }
+  return sites;
+}
+
+nlohmann::json BarriersJson(const LaunchTrace& t) {
+  nlohmann::json barriers = nlohmann::json::array();
+  for (std::size_t i = 0; i < t.barrier_sites.size(); ++i) {
+    const BarrierStats& b = t.stats.barriers[i];
+    barriers.push_back({{"line", t.barrier_sites[i].line},
+                        {"file", t.barrier_sites[i].file},
+                        {"code", t.barrier_sites[i].code},
+                        {"instances", b.instances},
+                        {"max_skew", b.max_skew},
+                        {"mean_wait", Round(b.MeanWait())},
+                        {"time_unit", t.time_unit}});
+  }
+  return barriers;
+}
+
 nlohmann::json LessonRunJson(const LessonRun& run) {
   nlohmann::json j;
   j["lesson"] = run.lesson;
@@ -47,45 +97,8 @@ nlohmann::json LessonRunJson(const LessonRun& run) {
                  {"threads", t.threads()},
                  {"warps", t.warps()},
                  {"shared_bytes", t.shared_bytes}};
-  for (std::size_t i = 0; i < t.sites.size(); ++i) {
-    const SiteInfo& s = t.sites[i];
-    const SiteStats& st = t.stats.sites[i];
-    nlohmann::json o = {{"id", i},
-                        {"line", s.line},
-                        {"file", s.file},
-                        {"code", s.code},
-                        {"space", ToString(s.space)},
-                        {"op", ToString(s.op)},
-                        {"size", s.size},
-                        {"requests", st.requests},
-                        {"bytes", st.bytes}};
-    // Every site carries every figure; those that do not apply to its space are null.
-    const bool shared = s.space == MemorySpace::kShared;
-    const nlohmann::json na = nullptr;
-    o["sectors"] = shared ? na : nlohmann::json(st.sectors);
-    o["ideal_sectors"] = shared ? na : nlohmann::json(st.ideal_sectors);
-    o["sectors_per_request"] = shared ? na : nlohmann::json(Round(st.SectorsPerRequest()));
-    o["lines128"] = shared ? na : nlohmann::json(st.lines128);
-    o["cc10_transactions"] = shared ? na : nlohmann::json(st.cc10_transactions);
-    o["cc12_transactions"] = shared ? na : nlohmann::json(st.cc12_transactions);
-    o["wavefronts"] = shared ? nlohmann::json(st.wavefronts) : na;
-    o["bank_conflict_max"] = shared ? nlohmann::json(st.bank_conflict_max) : na;
-    o["bank_conflict_avg"] = shared ? nlohmann::json(Round(st.BankConflictAvg())) : na;
-    o["halfwarp16_conflict_max"] = shared ? nlohmann::json(st.halfwarp16_conflict_max) : na;
-    if (s.op == AccessOp::kAtomic) o["atomic_conflict_max"] = st.atomic_conflict_max;
-    o["divergent_requests"] = st.divergent_requests;
-    j["sites"].push_back(o);
-  }
-  for (std::size_t i = 0; i < t.barrier_sites.size(); ++i) {
-    const BarrierStats& b = t.stats.barriers[i];
-    j["barriers"].push_back({{"line", t.barrier_sites[i].line},
-                             {"file", t.barrier_sites[i].file},
-                             {"code", t.barrier_sites[i].code},
-                             {"instances", b.instances},
-                             {"max_skew", b.max_skew},
-                             {"mean_wait", Round(b.MeanWait())},
-                             {"time_unit", t.time_unit}});
-  }
+  j["sites"] = SitesJson(t);
+  j["barriers"] = BarriersJson(t);
   j["timing"] = TimingJson(run.timing);
   j["check"] = {{"ok", run.check.ok}, {"message", run.check.message}};
   j["records"] = {{"accesses", t.stats.access_records},
@@ -93,6 +106,85 @@ nlohmann::json LessonRunJson(const LessonRun& run) {
                   {"kept_blocks", t.blocks.size()},
                   {"truncated", t.truncated}};
   return j;
+}
+
+nlohmann::json ProgramRunJson(const ProgramRun& run) {
+  nlohmann::json j;
+  j["program"] = run.file;
+  j["backend"] = "emu";
+  j["ok"] = run.ok();
+  if (!run.ok()) {
+    j["failure"] = run.failure;
+    j["stage"] = run.stage == ProgramStage::kRead      ? "read"
+                 : run.stage == ProgramStage::kCompile ? "compile"
+                                                       : "run";
+  }
+  j["errors"] = nlohmann::json::array();
+  for (const ProgramDiagnostic& d : run.errors)
+    j["errors"].push_back({{"line", d.line}, {"column", d.column}, {"message", d.message}});
+  j["warnings"] = nlohmann::json::array();
+  for (const ProgramDiagnostic& d : run.rewritten.warnings)
+    j["warnings"].push_back({{"line", d.line}, {"column", d.column}, {"message", d.message}});
+  j["kernels"] = run.rewritten.kernels;
+  j["launches"] = nlohmann::json::array();
+  for (const LaunchTrace& t : run.launches) {
+    j["launches"].push_back({{"kernel", t.kernel},
+                             {"grid", Dim(t.grid)},
+                             {"block", Dim(t.block)},
+                             {"shared_bytes", t.shared_bytes},
+                             {"buffers",
+                              [&] {
+                                nlohmann::json b = nlohmann::json::array();
+                                for (const BufferInfo& x : t.buffers)
+                                  b.push_back({{"name", x.name}, {"bytes", x.bytes}});
+                                return b;
+                              }()},
+                             {"sites", SitesJson(t)},
+                             {"barriers", BarriersJson(t)},
+                             {"records",
+                              {{"accesses", t.stats.access_records},
+                               {"barriers", t.stats.barrier_records},
+                               {"kept_blocks", t.blocks.size()}}}});
+  }
+  j["stdout"] = run.stdout_text;
+  j["exit_code"] = run.exit_code;
+  j["timing"] = {{"rewrite_ms", Round(run.timing.rewrite_ms)},
+                 {"compile_ms", Round(run.timing.compile_ms)},
+                 {"compile_cached", run.timing.compile_cached},
+                 {"run_ms", Round(run.timing.run_ms)}};
+  return j;
+}
+
+std::string ProgramRunText(const ProgramRun& run) {
+  std::ostringstream o;
+  o << "program " << run.file << " on the emulator: " << run.launches.size()
+    << (run.launches.size() == 1 ? " launch" : " launches") << "\n";
+  for (const ProgramDiagnostic& d : run.rewritten.warnings)
+    o << "  note: line " << d.line << ": " << d.message << "\n";
+  std::size_t n = 0;
+  for (const LaunchTrace& t : run.launches) {
+    o << "\nlaunch " << ++n << ": " << t.kernel << " <<<(" << t.grid.x << "," << t.grid.y << ","
+      << t.grid.z << "), (" << t.block.x << "," << t.block.y << "," << t.block.z << ")>>>";
+    if (t.shared_bytes > 0) o << ", " << t.shared_bytes << " B shared";
+    o << "\n";
+    for (std::size_t i = 0; i < t.sites.size(); ++i) {
+      const SiteInfo& s = t.sites[i];
+      const SiteStats& st = t.stats.sites[i];
+      o << "  line " << s.line << ":" << s.column << " " << ToString(s.space) << " "
+        << ToString(s.op) << " " << int(s.size) << " B: " << st.requests << " requests, ";
+      if (s.space == MemorySpace::kShared)
+        o << st.wavefronts << " wavefronts (worst " << st.bank_conflict_max << "-way)";
+      else
+        o << st.sectors << " sectors (" << Round(st.SectorsPerRequest()) << " per request)";
+      o << "   " << s.code << "\n";
+    }
+    for (std::size_t i = 0; i < t.barrier_sites.size(); ++i) {
+      o << "  barrier line " << t.barrier_sites[i].line << ": " << t.stats.barriers[i].instances
+        << " instances\n";
+    }
+  }
+  if (!run.stdout_text.empty()) o << "\nthe program printed:\n" << run.stdout_text;
+  return o.str();  // a failure goes to stderr (warpscope-cli) or the app's source view
 }
 
 std::string MetricsText(const nlohmann::json& metrics) {

@@ -6,12 +6,20 @@
 #include <string>
 
 #include "warpscope/kernels/catalog.h"
+#include "warpscope/program/program.h"
 #include "warpscope/trace/run_file.h"
 
 namespace ws {
 
 nlohmann::json LessonRunJson(const LessonRun& run);
+// One launch's sites and barriers with their figures (the `sites` and `barriers` of `run --json`).
+nlohmann::json SitesJson(const LaunchTrace& t);
+nlohmann::json BarriersJson(const LaunchTrace& t);
 std::string LessonRunText(const LessonRun& run);
+// A program's run (`warpscope-cli run --file`): every launch with its sites, what it printed,
+// and how it ended.
+nlohmann::json ProgramRunJson(const ProgramRun& run);
+std::string ProgramRunText(const ProgramRun& run);
 nlohmann::json LessonsJson();
 std::string LessonsText();
 

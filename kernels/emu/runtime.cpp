@@ -264,6 +264,7 @@ class Worker {
   }
 
   void AddWork(std::uint32_t units) { t_ctx->clock += units; }
+  std::uint32_t LaunchTag() const { return launch_->tag; }
   unsigned SmId() const { return block_sm_; }
   unsigned long long GlobalTimer() const { return block_start_ + t_ctx->clock; }
 
@@ -481,6 +482,14 @@ void CheckIndex(long long index, unsigned long long count, std::uint32_t place, 
 
 void SyncThreads(std::uint32_t place) {
   t_worker->Barrier(place);
+}
+
+void FailThread(std::uint32_t place, const std::string& what) {
+  t_worker->Fail(place, what);
+}
+
+std::uint32_t CurrentLaunchTag() {
+  return t_worker->LaunchTag();
 }
 
 std::uint32_t SharedArrayBase(std::uint32_t bytes, std::uint32_t* tag, std::uint32_t* base) {

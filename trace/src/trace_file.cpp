@@ -104,6 +104,7 @@ nlohmann::json LaunchJson(const LaunchTrace& t) {
   j["sites"] = nlohmann::json::array();
   for (const SiteInfo& s : t.sites) {
     j["sites"].push_back({{"line", s.line},
+                          {"column", s.column},
                           {"space", static_cast<int>(s.space)},
                           {"op", static_cast<int>(s.op)},
                           {"size", s.size},
@@ -231,6 +232,7 @@ LaunchTrace LaunchFrom(const nlohmann::json& j) {
     si.buffer = s.at("buffer").get<std::uint16_t>();
     si.code = s.at("code").get<std::string>();
     si.file = s.value("file", std::string());  // version 1 has none
+    si.column = s.value("column", std::uint16_t{0});  // lesson traces before programs: none
     si.file_tag = FileTagOf(si.file);
     if (si.size == 0 || si.size > 16) throw std::runtime_error("a site's access size is not 1-16");
     if (si.space != MemorySpace::kShared && si.buffer >= t.buffers.size())

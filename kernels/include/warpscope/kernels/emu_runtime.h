@@ -44,4 +44,10 @@ struct LaunchConfig {
 // that stopped it (a limit, an out-of-range index, a barrier not all threads reach).
 Result<LaunchTrace> RunLaunch(const LaunchConfig& config, const std::function<void()>& body);
 
+// For code running inside a launch (the program runtime): ends the calling GPU thread's launch
+// with `what` (prefixed with the place's line, followed by the thread and block), and the number
+// that tells this launch from the others (what SharedArrayBase's tag compares with).
+[[noreturn]] void FailThread(std::uint32_t place, const std::string& what);
+std::uint32_t CurrentLaunchTag();
+
 }  // namespace ws::emu

@@ -1,0 +1,89 @@
+// Runs a user's own CUDA program on the emulator (docs/PROGRAMS.md):
+//
+//   1. rewrite it with clang's front end (program_rewrite.h), in this process;
+//   2. compile the rewritten program with the host compiler against libws_program_emu (cached:
+//      the same rewritten text and flags reuse the executable);
+//   3. run it in a child process with a time limit and a memory limit; the child writes every
+//      kernel launch (records, sites, statistics) to a trace file, which is read back.
+//
+// Nothing the program does runs in the caller's process. A compile error, a crash, a kernel
+// that fails (an index out of range, a barrier not every thread reaches), a time-out or a
+// memory limit each end in ProgramRun::failure with a message; the launches made before it are
+// kept.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "warpscope/program/program_rewrite.h"
+#include "warpscope/trace/launch.h"
+#include "warpscope/trace/status.h"
+
+namespace ws {
+
+// `// warpscope: param NAME MIN..MAX [step S]` in a program: a slider for a #define or a
+// constexpr called NAME (its value in the source is the default).
+struct ProgramParam {
+  std::string name;
+  long long value = 0, min = 0, max = 0, step = 1;
+  std::uint32_t line = 0;  // of the comment
+};
+// The params a program declares, or an error naming the line.
+Result<std::vector<ProgramParam>> ProgramParams(const std::string& source);
+
+// The program with each "NAME=VALUE" in `defines` applied: a `#define NAME ...` or a
+// `constexpr ... NAME = ...;` of the program's own gets VALUE in place (lines unchanged); the
+// defines the program does not make itself go to `rest` (for -D).
+std::string ApplyDefines(const std::string& text, const std::vector<std::string>& defines,
+                         std::vector<std::string>* rest);
+
+inline constexpr std::uint64_t kMaxProgramBytes = 1u << 20;
+
+struct ProgramOptions {
+  std::vector<std::string> defines;  // "TILE_DIM=32": override the program's own #define
+  std::vector<std::string> args;     // argv[1..]
+  std::string preset = "hopper";
+  std::vector<std::uint32_t> keep_blocks = {0, 1, 2, 3};
+  std::chrono::milliseconds timeout{std::chrono::seconds(30)};
+  std::uint64_t memory_limit_bytes = 4ull << 30;
+  std::uint64_t output_limit_bytes = 1u << 20;  // of the program's stdout kept
+  std::filesystem::path cache_dir;              // empty: the user's cache (~/.cache/warpscope)
+};
+
+enum class ProgramStage { kRead, kCompile, kRun, kDone };
+
+struct ProgramRun {
+  std::string file;    // the program's file name ("transpose.cu")
+  std::string source;  // its text as run
+  RewrittenProgram rewritten;
+  std::vector<LaunchTrace> launches;
+  std::string stdout_text;  // what the program printed (at most output_limit_bytes)
+  std::string stderr_text;
+  int exit_code = 0;
+  // kDone: it ran to the end. Otherwise the stage that failed and why; compile errors also in
+  // `errors`, at their lines.
+  ProgramStage stage = ProgramStage::kDone;
+  std::string failure;
+  std::vector<ProgramDiagnostic> errors;
+  struct Timing {
+    double rewrite_ms = 0, compile_ms = 0, run_ms = 0;
+    bool compile_cached = false;
+  } timing;
+
+  bool ok() const { return stage == ProgramStage::kDone; }
+};
+
+// Whether this build can run programs (clang's front end and a host compiler were found).
+bool ProgramsSupported();
+// Whether the child's memory limit is applied (not in sanitizer builds: AddressSanitizer reserves
+// terabytes of address space).
+bool ProgramMemoryLimitApplies();
+
+ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::path& directory,
+                          const std::string& text, const ProgramOptions& options);
+ProgramRun RunProgramFile(const std::filesystem::path& file, const ProgramOptions& options);
+
+}  // namespace ws

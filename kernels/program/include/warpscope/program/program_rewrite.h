@@ -1,0 +1,80 @@
+// Finds what a CUDA program does with memory, with clang's front end (libclang-cpp, clang 14),
+// and rewrites the program so that the emulator records it (docs/PROGRAMS.md):
+//
+// - every load or store of memory in a __global__ or __device__ function: an element through a
+//   pointer or an array (`a[i]`, `*p`, `p->x`), a __shared__, __constant__ or __device__
+//   variable. A read is an lvalue-to-rvalue conversion in clang's AST, a write the left side of
+//   `=`, both for `+=` and `++`; the access `E` becomes `(*::ws::prog::Ld(&(E), SITE))` (St, LdSt).
+// - the address argument of atomicAdd() and its kin: `::ws::prog::At(ADDR, SITE)`.
+// - every launch `k<<<g, b, s>>>(args)`: `::ws::prog::Launch("k", LINE, k,
+//   ::ws::prog::Config(g, b, s)).Run(args)`.
+// - each __shared__ array registers its address (the emulator then knows which block window it
+//   is in); `extern __shared__ T s[]` becomes the launch's dynamic shared memory.
+//
+// SITE is the access's number (1, 2, ... in source order) in bits 16..31 and its line in bits
+// 0..15: two accesses on one line are two sites. The rewriter only inserts text, never a line
+// break, and starts the output with `#line 1 "FILE"`, so the compiler's lines are the source's.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "warpscope/trace/status.h"
+
+namespace ws {
+
+enum class ProgramAccess : std::uint8_t { kLoad, kStore, kLoadStore, kAtomic };
+const char* ToString(ProgramAccess a);  // "load", "store", "load+store", "atomic"
+
+struct ProgramSite {
+  std::uint32_t site = 0;  // 1-based, in source order
+  std::uint32_t line = 0, column = 0;
+  ProgramAccess access = ProgramAccess::kLoad;
+  std::string text;  // the accessed expression as written, e.g. "idata[index_in]"
+};
+
+struct ProgramLaunchSite {
+  std::string kernel;  // as written before <<<, e.g. "transposeCoalesced<16>"
+  std::uint32_t line = 0;
+};
+
+// A compiler message about the program, at its place (line 0: not in the program's file).
+struct ProgramDiagnostic {
+  std::uint32_t line = 0, column = 0;
+  bool error = true;
+  std::string message;
+};
+
+struct RewrittenProgram {
+  std::string source;  // the rewritten program, for the host compiler
+  std::vector<ProgramSite> sites;
+  std::vector<ProgramLaunchSite> launches;
+  std::vector<std::string> kernels;  // the __global__ functions, by name
+  // Parts of the program that are not recorded, and why (an access inside a macro, ...).
+  std::vector<ProgramDiagnostic> warnings;
+};
+
+struct RewriteRequest {
+  std::string file_name;            // the program's name as shown and as __FILE__ ("transpose.cu")
+  std::filesystem::path directory;  // where its own #include "..." files are found
+  std::string text;
+  std::vector<std::string> defines;  // "TILE_DIM=16"
+  std::filesystem::path shim_dir;    // kernels/program/shim: cuda_runtime.h and ws_program.h
+};
+
+// The rewritten program, or the compiler's errors (each with its line and message).
+struct RewriteResult {
+  bool ok = false;
+  RewrittenProgram program;
+  std::vector<ProgramDiagnostic> errors;
+};
+RewriteResult RewriteProgram(const RewriteRequest& request);
+
+// The site word the rewriter writes: site number in bits 16..31, line in bits 0..15.
+constexpr std::uint32_t ProgramPlace(std::uint32_t site, std::uint32_t line) {
+  return (site << 16) | (line > 0xffffu ? 0xffffu : line);
+}
+
+}  // namespace ws

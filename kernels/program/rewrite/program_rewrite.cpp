@@ -1,0 +1,616 @@
+// The program rewriter (program_rewrite.h): clang parses the program as CUDA, a visitor walks
+// the AST of every device function and collects text insertions, which are applied to the
+// source in one pass.
+#include "warpscope/program/program_rewrite.h"
+
+#include <clang/AST/ASTConsumer.h>
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/FileManager.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/FrontendAction.h>
+#include <clang/Lex/Lexer.h>
+#include <clang/Tooling/Tooling.h>
+#include <llvm/Support/VirtualFileSystem.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+#ifndef WS_CLANG_RESOURCE_DIR
+#error "WS_CLANG_RESOURCE_DIR: clang's own headers (set by kernels/program/CMakeLists.txt)"
+#endif
+
+namespace ws {
+
+const char* ToString(ProgramAccess a) {
+  switch (a) {
+    case ProgramAccess::kLoad:
+      return "load";
+    case ProgramAccess::kStore:
+      return "store";
+    case ProgramAccess::kLoadStore:
+      return "load+store";
+    case ProgramAccess::kAtomic:
+      return "atomic";
+  }
+  return "?";
+}
+
+namespace {
+
+using namespace clang;  // NOLINT: the visitor names many clang types
+
+// One text edit of the program: an insertion (begin == end) or a replacement. Opening and
+// closing insertions of nested accesses must nest: see Apply().
+struct Edit {
+  unsigned begin = 0, end = 0;
+  std::string text;
+  int cls = 0;        // 0 close, 1 open, 2 replace (order among edits at one offset)
+  unsigned span = 0;  // the access's length: outer opens first, inner closes first
+};
+
+struct Access {
+  unsigned begin = 0, end = 0;  // file offsets of the expression
+  ProgramAccess access = ProgramAccess::kLoad;
+  std::uint32_t line = 0, column = 0;
+  std::string text;
+};
+
+// threadIdx, blockIdx, blockDim, gridDim as ws_program.h declares them: their index among the
+// four, or -1 (a program's own variable of one of these names, such as a `dim3 blockDim` in
+// main(), is not one).
+int BuiltinIndex(const VarDecl* v) {
+  if (v == nullptr || v->getIdentifier() == nullptr || !v->hasExternalStorage() ||
+      !v->isFileVarDecl())
+    return -1;
+  const std::string name = v->getName().str();
+  return name == "threadIdx"  ? 0
+         : name == "blockIdx" ? 1
+         : name == "blockDim" ? 2
+         : name == "gridDim"  ? 3
+                              : -1;
+}
+bool IsBuiltinVariable(const VarDecl* v) {
+  return BuiltinIndex(v) >= 0;
+}
+
+bool IsAtomic(const FunctionDecl* f) {
+  static const std::set<std::string> names = {"atomicAdd", "atomicSub", "atomicExch", "atomicMin",
+                                              "atomicMax", "atomicInc", "atomicDec",  "atomicCAS",
+                                              "atomicAnd", "atomicOr",  "atomicXor"};
+  return f != nullptr && f->getIdentifier() != nullptr && names.count(f->getName().str()) > 0;
+}
+
+class Collector : public RecursiveASTVisitor<Collector> {
+  using Base = RecursiveASTVisitor<Collector>;
+
+ public:
+  Collector(ASTContext& ctx, RewrittenProgram* out)
+      : ctx_(ctx), sm_(ctx.getSourceManager()), out_(out) {}
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  bool TraverseDecl(Decl* d) {
+    auto* f = dyn_cast_or_null<FunctionDecl>(d);
+    if (f == nullptr) return Base::TraverseDecl(d);
+    const bool device = f->hasAttr<CUDAGlobalAttr>() || f->hasAttr<CUDADeviceAttr>();
+    if (f->hasAttr<CUDAGlobalAttr>() && f->getIdentifier() != nullptr &&
+        sm_.isInMainFile(sm_.getExpansionLoc(f->getLocation()))) {
+      const std::string name = f->getName().str();
+      if (std::find(out_->kernels.begin(), out_->kernels.end(), name) == out_->kernels.end())
+        out_->kernels.push_back(name);
+    }
+    const bool saved_device = in_device_, saved_dependent = in_dependent_;
+    in_device_ = device;
+    in_dependent_ = f->isDependentContext();
+    const bool r = Base::TraverseDecl(d);
+    in_device_ = saved_device;
+    in_dependent_ = saved_dependent;
+    return r;
+  }
+  // sizeof(a[i]) reads nothing.
+  bool TraverseUnaryExprOrTypeTraitExpr(UnaryExprOrTypeTraitExpr*) { return true; }
+
+  bool VisitImplicitCastExpr(ImplicitCastExpr* e) {
+    if (Recording() && e->getCastKind() == CK_LValueToRValue && IsMemory(e->getSubExpr()))
+      AddAccess(e->getSubExpr(), ProgramAccess::kLoad);
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator* e) {
+    if (!Recording() || !e->isAssignmentOp() || !IsMemory(e->getLHS())) return true;
+    AddAccess(e->getLHS(),
+              e->getOpcode() == BO_Assign ? ProgramAccess::kStore : ProgramAccess::kLoadStore);
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator* e) {
+    if (Recording() && e->isIncrementDecrementOp() && IsMemory(e->getSubExpr()))
+      AddAccess(e->getSubExpr(), ProgramAccess::kLoadStore);
+    return true;
+  }
+  // A struct or vector (float4) copied out of memory, or assigned into it.
+  bool VisitCXXConstructExpr(CXXConstructExpr* e) {
+    if (!Recording() || e->getNumArgs() != 1) return true;
+    const CXXConstructorDecl* c = e->getConstructor();
+    if (c == nullptr || !(c->isCopyConstructor() || c->isMoveConstructor())) return true;
+    const Expr* arg = e->getArg(0)->IgnoreImpCasts();
+    if (IsMemory(arg)) AddAccess(arg, ProgramAccess::kLoad);
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr* e) {
+    if (!Recording() || e->getNumArgs() != 2) return true;
+    const Expr* lhs = e->getArg(0)->IgnoreImpCasts();
+    if (e->getOperator() == OO_Equal && IsMemory(lhs)) AddAccess(lhs, ProgramAccess::kStore);
+    return true;
+  }
+  bool VisitCallExpr(CallExpr* e) {
+    if (!in_dependent_ && !in_device_) NameAllocation(e);
+    if (!Recording() || isa<CUDAKernelCallExpr>(e)) return true;
+    if (IsAtomic(e->getDirectCallee()) && e->getNumArgs() >= 2)
+      AddAccess(e->getArg(0)->IgnoreImpCasts(), ProgramAccess::kAtomic);
+    return true;
+  }
+
+  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr* e) {
+    if (in_dependent_) return true;
+    const CallExpr* config = e->getConfig();
+    const FunctionDecl* kernel = e->getDirectCallee();
+    const CharSourceRange callee = FileRange(e->getCallee()->getSourceRange());
+    if (config == nullptr || kernel == nullptr || callee.isInvalid() ||
+        !config->getBeginLoc().isFileID() || !config->getRParenLoc().isFileID()) {
+      Error(e->getBeginLoc(),
+            "a kernel launch must be written out (not made by a macro or "
+            "through a function pointer) for Warpscope to run it");
+      return true;
+    }
+    std::string name;
+    llvm::raw_string_ostream os(name);
+    kernel->getNameForDiagnostic(os, ctx_.getPrintingPolicy(), false);
+    os.flush();
+    const unsigned open = sm_.getFileOffset(config->getBeginLoc());
+    const unsigned close = sm_.getFileOffset(config->getRParenLoc());
+    const std::uint32_t line = sm_.getSpellingLineNumber(e->getBeginLoc());
+    if (!launch_offsets_.insert(open).second) return true;
+    edits_.push_back({Offset(callee.getBegin()), Offset(callee.getBegin()),
+                      "::ws::prog::Launch(\"" + name + "\", " + std::to_string(line) + "u, " +
+                          std::to_string(StaticShared(kernel)) + "u, ",
+                      1, 0});
+    edits_.push_back({open, open + 3, ", ::ws::prog::Config(", 2, 0});
+    edits_.push_back({close, close + 3, ")).Run", 2, 0});
+    out_->launches.push_back({name, line});
+    return true;
+  }
+
+  bool VisitDeclStmt(DeclStmt* s) {
+    if (!in_device_ || in_dependent_) return true;
+    for (Decl* d : s->decls()) {
+      auto* v = dyn_cast<VarDecl>(d);
+      if (v == nullptr || !v->hasAttr<CUDASharedAttr>()) continue;
+      if (v->hasExternalStorage()) {
+        CommentOut(s->getSourceRange(), v);
+        continue;
+      }
+      const CharSourceRange r = FileRange(s->getSourceRange());
+      if (r.isInvalid()) {
+        Warn(s->getBeginLoc(), "__shared__ " + v->getName().str() +
+                                   " is declared inside a macro: its accesses are not recorded");
+        continue;
+      }
+      const unsigned at = Offset(r.getEnd());
+      if (!shared_decls_.insert({at, v->getName().str()}).second) continue;
+      const std::string slot = "ws_slot_" + std::to_string(shared_decls_.size());
+      const std::string n = v->getName().str();
+      edits_.push_back({at, at,
+                        " { static thread_local ::ws::prog::SharedSlot " + slot +
+                            "; ::ws::prog::RegisterShared(&" + n + ", sizeof(" + n + "), &" + slot +
+                            "); }",
+                        1, 0});
+    }
+    return true;
+  }
+
+  bool VisitVarDecl(VarDecl* v) {
+    if (!v->isFileVarDecl() || isa<ParmVarDecl>(v)) return true;
+    if (!sm_.isInMainFile(sm_.getExpansionLoc(v->getLocation()))) return true;
+    if (v->hasAttr<CUDASharedAttr>() && v->hasExternalStorage()) {
+      CommentOut(v->getSourceRange(), v, /*to_semicolon=*/true);
+      return true;
+    }
+    const bool constant = v->hasAttr<CUDAConstantAttr>();
+    if (!(constant || v->hasAttr<CUDADeviceAttr>()) || v->hasExternalStorage() ||
+        IsBuiltinVariable(v) || v->isTemplated())
+      return true;
+    const SourceLocation semi = AfterSemicolon(v->getEndLoc());
+    if (semi.isInvalid()) {
+      Warn(v->getLocation(), v->getName().str() + " is declared inside a macro: not recorded");
+      return true;
+    }
+    const std::string n = v->getName().str();
+    const unsigned at = Offset(semi);
+    edits_.push_back({at, at,
+                      " static ::ws::prog::Symbol ws_symbol_" + n + "(&" + n + ", sizeof(" + n +
+                          "), \"" + n + "\", " + (constant ? "2u" : "0u") + ");",
+                      1, 0});
+    return true;
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr* e) {
+    auto* v = dyn_cast<VarDecl>(e->getDecl());
+    if (const int k = BuiltinIndex(v); k >= 0) {
+      ReplaceBuiltin(e, k);
+      return true;
+    }
+    if (v == nullptr || !dynamic_.count(v->getCanonicalDecl())) return true;
+    const CharSourceRange r = FileRange(e->getSourceRange());
+    if (r.isInvalid()) return true;
+    const unsigned b = Offset(r.getBegin()), end = Offset(r.getEnd());
+    if (!dynamic_uses_.insert(b).second) return true;
+    edits_.push_back(
+        {b, end, "(::ws::prog::Dyn<" + dynamic_.at(v->getCanonicalDecl()) + ">())", 2, 0});
+    return true;
+  }
+
+  // threadIdx -> (::ws::prog::Builtins()[0]) (blockDim and gridDim as dim3), where the token is
+  // written: in the program's text, or in the body of one of its own macros.
+  void ReplaceBuiltin(const DeclRefExpr* e, int k) {
+    SourceLocation at = e->getLocation();
+    if (at.isMacroID()) at = sm_.getSpellingLoc(at);
+    if (!at.isFileID() || !sm_.isInMainFile(at)) return;
+    const unsigned b = Offset(at);
+    if (!builtin_uses_.insert(b).second) return;
+    const unsigned len = Lexer::MeasureTokenLength(at, sm_, ctx_.getLangOpts());
+    const std::string index = "::ws::prog::Builtins()[" + std::to_string(k) + "]";
+    edits_.push_back({b, b + len, k >= 2 ? "(::dim3(" + index + "))" : "(" + index + ")", 2, 0});
+  }
+
+  // Sorts the accesses into source order, numbers them and adds their edits.
+  void Finish() {
+    std::vector<Access> list;
+    for (auto& [key, a] : accesses_) list.push_back(a);
+    std::sort(list.begin(), list.end(), [](const Access& a, const Access& b) {
+      return std::tie(a.begin, a.end, a.access) < std::tie(b.begin, b.end, b.access);
+    });
+    std::uint32_t n = 0;
+    for (const Access& a : list) {
+      ++n;
+      const std::string place = std::to_string(ProgramPlace(n, a.line)) + "u";
+      const char* fn = a.access == ProgramAccess::kLoad        ? "Ld"
+                       : a.access == ProgramAccess::kStore     ? "St"
+                       : a.access == ProgramAccess::kLoadStore ? "LdSt"
+                                                               : "At";
+      if (a.access == ProgramAccess::kAtomic) {
+        edits_.push_back({a.begin, a.begin, "::ws::prog::At((", 1, a.end - a.begin});
+        edits_.push_back({a.end, a.end, "), " + place + ")", 0, a.end - a.begin});
+      } else {
+        edits_.push_back(
+            {a.begin, a.begin, std::string("(*::ws::prog::") + fn + "(&(", 1, a.end - a.begin});
+        edits_.push_back({a.end, a.end, "), " + place + "))", 0, a.end - a.begin});
+      }
+      out_->sites.push_back({n, a.line, a.column, a.access, a.text});
+    }
+  }
+
+  std::vector<Edit>& edits() { return edits_; }
+  std::vector<ProgramDiagnostic>& errors() { return errors_; }
+
+ private:
+  bool Recording() const { return in_device_ && !in_dependent_; }
+
+  // Is `e` (an lvalue) an object in memory, rather than a local variable in registers?
+  bool IsMemory(const Expr* e) const {
+    e = e->IgnoreParens();
+    if (const auto* a = dyn_cast<ArraySubscriptExpr>(e)) {
+      const Expr* base = a->getBase()->IgnoreParens();
+      if (const auto* c = dyn_cast<ImplicitCastExpr>(base);
+          c != nullptr && c->getCastKind() == CK_ArrayToPointerDecay)
+        return IsMemory(c->getSubExpr());  // an array: in memory if the array is
+      return true;                         // through a pointer
+    }
+    if (const auto* u = dyn_cast<UnaryOperator>(e)) return u->getOpcode() == UO_Deref;
+    if (const auto* m = dyn_cast<MemberExpr>(e)) return m->isArrow() || IsMemory(m->getBase());
+    if (const auto* d = dyn_cast<DeclRefExpr>(e)) {
+      const auto* v = dyn_cast<VarDecl>(d->getDecl());
+      if (v == nullptr || IsBuiltinVariable(v)) return false;
+      if (dynamic_.count(v->getCanonicalDecl())) return true;
+      if (v->hasAttr<CUDASharedAttr>() || v->hasAttr<CUDAConstantAttr>()) return true;
+      if (v->hasAttr<CUDADeviceAttr>() && v->hasGlobalStorage()) return true;
+      return v->getType()->isReferenceType();  // refers to memory somewhere
+    }
+    return false;
+  }
+
+  // The bytes of a kernel's own __shared__ arrays, each 16-byte aligned as the emulator
+  // places them.
+  std::uint64_t StaticShared(const FunctionDecl* f) const {
+    std::uint64_t total = 0;
+    const Stmt* body = f->getBody();
+    if (body == nullptr) return 0;
+    std::vector<const Stmt*> todo = {body};
+    while (!todo.empty()) {
+      const Stmt* s = todo.back();
+      todo.pop_back();
+      if (const auto* d = dyn_cast<DeclStmt>(s)) {
+        for (const Decl* x : d->decls()) {
+          const auto* v = dyn_cast<VarDecl>(x);
+          if (v == nullptr || !v->hasAttr<CUDASharedAttr>() || v->hasExternalStorage() ||
+              v->getType()->isDependentType() || v->getType()->isIncompleteType())
+            continue;
+          total = (total + 15) / 16 * 16 + ctx_.getTypeSizeInChars(v->getType()).getQuantity();
+        }
+      }
+      for (const Stmt* c : s->children()) {
+        if (c != nullptr) todo.push_back(c);
+      }
+    }
+    return total;
+  }
+
+  // cudaMalloc(&d_in, n): the buffer is called d_in in every view.
+  void NameAllocation(const CallExpr* e) {
+    const FunctionDecl* f = e->getDirectCallee();
+    if (f == nullptr || f->getIdentifier() == nullptr || e->getNumArgs() < 1) return;
+    const std::string fn = f->getName().str();
+    if (fn != "cudaMalloc" && fn != "cudaMallocManaged") return;
+    const Expr* arg = e->getArg(0)->IgnoreParenCasts();
+    const auto* addr = dyn_cast<UnaryOperator>(arg);
+    if (addr == nullptr || addr->getOpcode() != UO_AddrOf) return;
+    const CharSourceRange target = FileRange(addr->getSubExpr()->getSourceRange());
+    const CharSourceRange call = FileRange(e->getSourceRange());
+    if (target.isInvalid() || call.isInvalid()) return;
+    const unsigned b = Offset(call.getBegin()), end = Offset(call.getEnd());
+    if (!named_calls_.insert(b).second) return;
+    std::string name = Lexer::getSourceText(target, sm_, ctx_.getLangOpts()).str();
+    std::string quoted;
+    for (char c : name) {
+      if (c == '"' || c == '\\') quoted += '\\';
+      if (c != '\n') quoted += c;
+    }
+    const std::uint32_t line = sm_.getSpellingLineNumber(call.getBegin());
+    edits_.push_back({b, b,
+                      "(::ws::prog::NameNext(\"" + quoted + "\", " + std::to_string(line) + "u), ",
+                      1, end - b + 1});
+    edits_.push_back({end, end, ")", 0, end - b + 1});
+  }
+
+  CharSourceRange FileRange(SourceRange r) const {
+    CharSourceRange c =
+        Lexer::makeFileCharRange(CharSourceRange::getTokenRange(r), sm_, ctx_.getLangOpts());
+    if (c.isInvalid() || !sm_.isInMainFile(c.getBegin())) return CharSourceRange();
+    return c;
+  }
+  unsigned Offset(SourceLocation l) const { return sm_.getFileOffset(l); }
+
+  void AddAccess(const Expr* e, ProgramAccess kind) {
+    const CharSourceRange r = FileRange(e->getSourceRange());
+    if (r.isInvalid()) {
+      const SourceLocation at = sm_.getExpansionLoc(e->getBeginLoc());
+      if (sm_.isInMainFile(at)) Warn(at, "an access inside a macro is not recorded");
+      return;
+    }
+    Access a;
+    a.begin = Offset(r.getBegin());
+    a.end = Offset(r.getEnd());
+    a.access = kind;
+    a.line = sm_.getSpellingLineNumber(r.getBegin());
+    a.column = sm_.getSpellingColumnNumber(r.getBegin());
+    a.text = Lexer::getSourceText(r, sm_, ctx_.getLangOpts()).str();
+    const auto key = std::make_tuple(a.begin, a.end, static_cast<int>(kind));
+    accesses_.emplace(key, std::move(a));
+  }
+
+  // `extern __shared__ T s[]`: the declaration becomes a comment, each use the launch's
+  // dynamic shared memory.
+  void CommentOut(SourceRange decl, VarDecl* v, bool to_semicolon = false) {
+    const CharSourceRange r = FileRange(decl);
+    std::string elem = "char";
+    if (const auto* at = dyn_cast<ArrayType>(v->getType().getTypePtr())) {
+      elem = at->getElementType().getAsString(ctx_.getPrintingPolicy());
+      if (TypeSourceInfo* tsi = v->getTypeSourceInfo()) {
+        if (auto al = tsi->getTypeLoc().getAs<ArrayTypeLoc>()) {
+          const CharSourceRange er = FileRange(al.getElementLoc().getSourceRange());
+          if (er.isValid()) elem = Lexer::getSourceText(er, sm_, ctx_.getLangOpts()).str();
+        }
+      }
+    }
+    dynamic_[v->getCanonicalDecl()] = elem;
+    if (r.isInvalid()) return;
+    unsigned b = Offset(r.getBegin()), e = Offset(r.getEnd());
+    if (to_semicolon) {
+      const SourceLocation semi = AfterSemicolon(v->getEndLoc());
+      if (semi.isValid()) e = Offset(semi);
+    }
+    if (!commented_.insert(b).second) return;
+    edits_.push_back({b, b, "/* ", 1, e - b});
+    edits_.push_back({e, e, " */", 0, e - b});
+  }
+
+  SourceLocation AfterSemicolon(SourceLocation end) const {
+    if (!end.isFileID()) return {};
+    SourceLocation at = end;
+    for (int i = 0; i < 256; ++i) {
+      auto t = Lexer::findNextToken(at, sm_, ctx_.getLangOpts());
+      if (!t) return {};
+      if (t->is(tok::semi)) return t->getEndLoc();
+      at = t->getLocation();
+    }
+    return {};
+  }
+
+  void Warn(SourceLocation at, const std::string& what) {
+    const PresumedLoc p = sm_.getPresumedLoc(sm_.getExpansionLoc(at));
+    out_->warnings.push_back(
+        {p.isValid() ? p.getLine() : 0u, p.isValid() ? p.getColumn() : 0u, false, what});
+  }
+  void Error(SourceLocation at, const std::string& what) {
+    const PresumedLoc p = sm_.getPresumedLoc(sm_.getExpansionLoc(at));
+    errors_.push_back(
+        {p.isValid() ? p.getLine() : 0u, p.isValid() ? p.getColumn() : 0u, true, what});
+  }
+
+  ASTContext& ctx_;
+  SourceManager& sm_;
+  RewrittenProgram* out_;
+  bool in_device_ = false, in_dependent_ = false;
+  std::map<std::tuple<unsigned, unsigned, int>, Access> accesses_;
+  std::vector<Edit> edits_;
+  std::vector<ProgramDiagnostic> errors_;
+  std::map<const VarDecl*, std::string> dynamic_;  // extern __shared__ arrays: element type
+  std::set<unsigned> launch_offsets_, dynamic_uses_, commented_, named_calls_, builtin_uses_;
+  std::set<std::pair<unsigned, std::string>> shared_decls_;
+};
+
+// Applies the edits to `text`. At one offset: closing insertions first (inner before outer),
+// then opening ones (outer before inner), then a replacement.
+std::string Apply(const std::string& text, std::vector<Edit> edits) {
+  std::stable_sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) {
+    if (a.begin != b.begin) return a.begin < b.begin;
+    if (a.cls != b.cls) return a.cls < b.cls;
+    if (a.cls == 0) return a.span < b.span;
+    if (a.cls == 1) return a.span > b.span;
+    return false;
+  });
+  std::string out;
+  out.reserve(text.size() + edits.size() * 32);
+  unsigned cursor = 0;
+  for (const Edit& e : edits) {
+    if (e.begin < cursor) continue;  // inside a replaced range (never made by the collector)
+    out.append(text, cursor, e.begin - cursor);
+    out += e.text;
+    cursor = e.end > e.begin ? e.end : e.begin;
+  }
+  out.append(text, cursor, std::string::npos);
+  return out;
+}
+
+class Diagnostics : public DiagnosticConsumer {
+ public:
+  explicit Diagnostics(std::vector<ProgramDiagnostic>* errors) : errors_(errors) {}
+  void HandleDiagnostic(DiagnosticsEngine::Level level, const Diagnostic& info) override {
+    DiagnosticConsumer::HandleDiagnostic(level, info);
+    if (level != DiagnosticsEngine::Error && level != DiagnosticsEngine::Fatal) return;
+    llvm::SmallString<256> text;
+    info.FormatDiagnostic(text);
+    ProgramDiagnostic d;
+    d.message = text.str().str();
+    if (info.hasSourceManager() && info.getLocation().isValid()) {
+      const SourceManager& sm = info.getSourceManager();
+      const SourceLocation at = sm.getExpansionLoc(info.getLocation());
+      const PresumedLoc p = sm.getPresumedLoc(at);
+      if (p.isValid() && sm.isInMainFile(at)) {
+        d.line = p.getLine();
+        d.column = p.getColumn();
+      } else if (p.isValid()) {
+        d.message =
+            std::string(p.getFilename()) + ":" + std::to_string(p.getLine()) + ": " + d.message;
+      }
+    }
+    if (errors_->size() < 50) errors_->push_back(std::move(d));
+  }
+
+ private:
+  std::vector<ProgramDiagnostic>* errors_;
+};
+
+class Consumer : public ASTConsumer {
+ public:
+  explicit Consumer(RewriteResult* result) : result_(result) {}
+  void HandleTranslationUnit(ASTContext& ctx) override {
+    if (ctx.getDiagnostics().hasErrorOccurred()) return;
+    Collector c(ctx, &result_->program);
+    c.TraverseDecl(ctx.getTranslationUnitDecl());
+    c.Finish();
+    for (ProgramDiagnostic& d : c.errors()) result_->errors.push_back(std::move(d));
+    const SourceManager& sm = ctx.getSourceManager();
+    const std::string text = sm.getBufferData(sm.getMainFileID()).str();
+    result_->program.source = Apply(text, std::move(c.edits()));
+  }
+
+ private:
+  RewriteResult* result_;
+};
+
+class Action : public ASTFrontendAction {
+ public:
+  explicit Action(RewriteResult* result) : result_(result) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance&, llvm::StringRef) override {
+    return std::make_unique<Consumer>(result_);
+  }
+
+ private:
+  RewriteResult* result_;
+};
+
+std::string Escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+RewriteResult RewriteProgram(const RewriteRequest& rq) {
+  RewriteResult result;
+  const std::string path = (rq.directory / rq.file_name).string();
+  std::vector<std::string> args = {"clang-14",
+                                   "-fsyntax-only",
+                                   "-x",
+                                   "cuda",
+                                   "--cuda-host-only",
+                                   "-nocudainc",
+                                   "-nocudalib",
+                                   "-std=c++17",
+                                   "-resource-dir",
+                                   WS_CLANG_RESOURCE_DIR,
+                                   "-I",
+                                   rq.shim_dir.string(),
+                                   "-include",
+                                   "ws_program.h",
+                                   "-DWS_PROGRAM_PARSE=1",
+                                   "-ferror-limit=50",
+                                   "-w"};
+  for (const std::string& d : rq.defines) args.push_back("-D" + d);
+  args.push_back(path);
+
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> overlay(
+      new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));
+  llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> memory(new llvm::vfs::InMemoryFileSystem);
+  overlay->pushOverlay(memory);
+  memory->addFile(path, 0, llvm::MemoryBuffer::getMemBufferCopy(rq.text, path));
+  llvm::IntrusiveRefCntPtr<FileManager> files(new FileManager(FileSystemOptions(), overlay));
+  Diagnostics diags(&result.errors);
+  tooling::ToolInvocation invocation(args, std::make_unique<Action>(&result), files.get());
+  invocation.setDiagnosticConsumer(&diags);
+  const bool ran = invocation.run();
+  if (!ran && result.errors.empty())
+    result.errors.push_back({0, 0, true, "clang could not parse " + rq.file_name});
+  if (!result.errors.empty()) return result;
+
+  // The rewritten program: its own line numbers, then the site table the runtime reads.
+  RewrittenProgram& p = result.program;
+  std::string out = "#line 1 \"" + Escape(rq.file_name) + "\"\n" + p.source;
+  out += "\n#line 1 \"warpscope-sites\"\n";
+  if (p.sites.empty()) {
+    out += "static ::ws::prog::SiteTable ws_site_table(nullptr, 0u, \"" + Escape(rq.file_name) +
+           "\");\n";
+  } else {
+    out += "static const ::ws::prog::SiteDesc ws_site_descs[] = {";
+    for (const ProgramSite& s : p.sites) {
+      out += "{" + std::to_string(s.site) + "u, " + std::to_string(s.line) + "u, " +
+             std::to_string(s.column) + "u}, ";
+    }
+    out += "};\nstatic ::ws::prog::SiteTable ws_site_table(ws_site_descs, " +
+           std::to_string(p.sites.size()) + "u, \"" + Escape(rq.file_name) + "\");\n";
+  }
+  p.source = std::move(out);
+  result.ok = true;
+  return result;
+}
+
+}  // namespace ws

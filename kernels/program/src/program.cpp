@@ -1,0 +1,406 @@
+#include "warpscope/program/program.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+#include "warpscope/trace/file_io.h"
+#include "warpscope/trace/lesson_run.h"
+#include "warpscope/trace/status.h"
+#include "warpscope/trace/trace_file.h"
+
+extern char** environ;
+
+namespace ws {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double MsSince(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+struct ChildResult {
+  bool started = false;
+  std::string start_error;
+  bool timed_out = false;
+  int exit_code = 0;
+  int signal = 0;
+  std::string out, err;
+  bool out_truncated = false;
+};
+
+struct ChildLimits {
+  std::chrono::milliseconds timeout{30000};
+  std::uint64_t memory_bytes = 0;  // 0: none
+  std::uint64_t output_bytes = 1u << 20;
+};
+
+// Runs argv[0] with `env` added to this environment, stdin from /dev/null, stdout and stderr
+// captured (at most output_bytes of each), under the limits. fork/exec rather than posix_spawn:
+// the limits are set in the child (only async-signal-safe calls between fork and exec).
+ChildResult RunChild(const std::vector<std::string>& args, const std::vector<std::string>& env,
+                     const ChildLimits& limits) {
+  ChildResult r;
+  std::vector<std::string> env_strings;
+  for (char** e = environ; *e != nullptr; ++e) env_strings.emplace_back(*e);
+  env_strings.insert(env_strings.end(), env.begin(), env.end());
+  std::vector<char*> argv, envp;
+  std::vector<std::string> arg_copy = args;
+  for (std::string& a : arg_copy) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  for (std::string& e : env_strings) envp.push_back(e.data());
+  envp.push_back(nullptr);
+
+  int out_pipe[2], err_pipe[2];
+  if (pipe2(out_pipe, O_CLOEXEC) != 0) {
+    r.start_error = "pipe: " + std::system_category().message(errno);
+    return r;
+  }
+  if (pipe2(err_pipe, O_CLOEXEC) != 0) {
+    close(out_pipe[0]);
+    close(out_pipe[1]);
+    r.start_error = "pipe: " + std::system_category().message(errno);
+    return r;
+  }
+  const rlim_t mem = static_cast<rlim_t>(limits.memory_bytes);
+  const rlim_t cpu = static_cast<rlim_t>(limits.timeout.count() / 1000 + 5);
+  const pid_t pid = fork();
+  if (pid < 0) {
+    r.start_error = "fork: " + std::system_category().message(errno);
+    for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) close(fd);
+    return r;
+  }
+  if (pid == 0) {
+    setpgid(0, 0);
+    const int devnull = open("/dev/null", O_RDONLY);
+    if (devnull >= 0) dup2(devnull, STDIN_FILENO);
+    dup2(out_pipe[1], STDOUT_FILENO);
+    dup2(err_pipe[1], STDERR_FILENO);
+    if (mem > 0) {
+      rlimit l{mem, mem};
+      setrlimit(RLIMIT_AS, &l);
+    }
+    rlimit c{cpu, cpu + 1};
+    setrlimit(RLIMIT_CPU, &c);
+    rlimit core{0, 0};
+    setrlimit(RLIMIT_CORE, &core);
+    execve(argv[0], argv.data(), envp.data());
+    _exit(127);
+  }
+  r.started = true;
+  close(out_pipe[1]);
+  close(err_pipe[1]);
+  const auto deadline = Clock::now() + limits.timeout;
+  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+  std::string* sinks[2] = {&r.out, &r.err};
+  int open_fds = 2;
+  while (open_fds > 0) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    if (left.count() <= 0) {
+      r.timed_out = true;
+      break;
+    }
+    const int ready = poll(fds, 2, static_cast<int>(std::min<long long>(left.count(), 200)));
+    if (ready < 0 && errno != EINTR) break;
+    for (int i = 0; i < 2; ++i) {
+      if (fds[i].fd < 0 || (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
+      char buf[8192];
+      const ssize_t n = read(fds[i].fd, buf, sizeof buf);
+      if (n <= 0) {
+        close(fds[i].fd);
+        fds[i].fd = -1;
+        --open_fds;
+        continue;
+      }
+      std::string& sink = *sinks[i];
+      const std::size_t room =
+          sink.size() < limits.output_bytes ? limits.output_bytes - sink.size() : 0;
+      sink.append(buf, std::min<std::size_t>(room, static_cast<std::size_t>(n)));
+      if (static_cast<std::size_t>(n) > room) r.out_truncated = true;
+    }
+  }
+  for (pollfd& f : fds) {
+    if (f.fd >= 0) close(f.fd);
+  }
+  if (r.timed_out) kill(-pid, SIGKILL);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+  return r;
+}
+
+std::vector<std::string> SplitFlags(const std::string& joined) {
+  std::vector<std::string> out;
+  std::stringstream s(joined);
+  for (std::string f; std::getline(s, f, '|');) {
+    if (!f.empty()) out.push_back(f);
+  }
+  return out;
+}
+
+std::uint64_t Fnv64(const std::string& text) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+std::filesystem::path CacheDir(const ProgramOptions& o) {
+  if (!o.cache_dir.empty()) return o.cache_dir;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x != nullptr && *x != '\0')
+    return std::filesystem::path(x) / "warpscope" / "programs";
+  if (const char* h = std::getenv("HOME"); h != nullptr && *h != '\0')
+    return std::filesystem::path(h) / ".cache" / "warpscope" / "programs";
+  return std::filesystem::temp_directory_path() / "warpscope-programs";
+}
+
+std::string LastLines(const std::string& text, std::size_t lines) {
+  std::size_t end = text.size();
+  while (end > 0 && (text[end - 1] == '\n' || text[end - 1] == '\r')) --end;
+  std::size_t begin = end;
+  for (std::size_t n = 0; begin > 0 && n < lines; ++n) {
+    begin = text.rfind('\n', begin - 1);
+    if (begin == std::string::npos) {
+      begin = 0;
+      break;
+    }
+  }
+  std::string s = text.substr(begin, end - begin);
+  while (!s.empty() && s.front() == '\n') s.erase(0, 1);
+  return s;
+}
+
+// The runtime's own message ("warpscope: ..." on stderr), else the last lines of stderr.
+std::string ChildMessage(const std::string& err) {
+  std::string found;
+  std::stringstream s(err);
+  for (std::string line; std::getline(s, line);) {
+    if (line.rfind("warpscope: ", 0) == 0) found = line.substr(11);
+  }
+  return found.empty() ? LastLines(err, 3) : found;
+}
+
+std::string SignalName(int sig) {
+  switch (sig) {
+    case SIGSEGV:
+      return "a segmentation fault (SIGSEGV)";
+    case SIGABRT:
+      return "an abort (SIGABRT: a failed assert?)";
+    case SIGFPE:
+      return "an arithmetic error (SIGFPE: an integer division by zero?)";
+    case SIGBUS:
+      return "a bus error (SIGBUS)";
+    case SIGKILL:
+      return "SIGKILL";
+    case SIGXCPU:
+      return "its CPU time limit (SIGXCPU)";
+    default:
+      return "signal " + std::to_string(sig);
+  }
+}
+
+}  // namespace
+
+bool ProgramsSupported() {
+  return true;
+}
+
+bool ProgramMemoryLimitApplies() {
+#if defined(WS_PROGRAM_SANITIZED)
+  return false;
+#else
+  return true;
+#endif
+}
+
+ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::path& directory,
+                          const std::string& text, const ProgramOptions& options) {
+  ProgramRun run;
+  run.file = file_name;
+  run.source = text;
+
+  // 1. Rewrite.
+  auto t0 = Clock::now();
+  RewriteRequest rq;
+  rq.file_name = file_name;
+  rq.directory = directory;
+  std::vector<std::string> defines;
+  rq.text = ApplyDefines(text, options.defines, &defines);
+  run.source = rq.text;
+  rq.defines = defines;
+  rq.shim_dir = WS_PROGRAM_SHIM_DIR;
+  RewriteResult rewritten = RewriteProgram(rq);
+  run.timing.rewrite_ms = MsSince(t0);
+  if (!rewritten.ok) {
+    run.stage = ProgramStage::kCompile;
+    run.errors = std::move(rewritten.errors);
+    const ProgramDiagnostic& d = run.errors.front();
+    run.failure = file_name +
+                  (d.line > 0 ? ":" + std::to_string(d.line) + ":" + std::to_string(d.column)
+                              : std::string()) +
+                  ": error: " + d.message;
+    return run;
+  }
+  run.rewritten = std::move(rewritten.program);
+
+  // 2. Compile (cached by the rewritten text and the command).
+  std::error_code ec;
+  const std::filesystem::path cache = CacheDir(options);
+  std::filesystem::create_directories(cache, ec);
+  std::vector<std::string> cmd = {WS_PROGRAM_CXX};
+  for (const std::string& f : SplitFlags(WS_PROGRAM_FLAGS)) cmd.push_back(f);
+  cmd.insert(cmd.end(), {"-w", "-I", WS_PROGRAM_SHIM_DIR, "-I", directory.string(), "-include",
+                         "ws_program.h"});
+  for (const std::string& d : defines) cmd.push_back("-D" + d);
+  cmd.insert(cmd.end(), {"-x", "c++"});
+  std::string key_text = run.rewritten.source;
+  for (const std::string& c : cmd) key_text += "\n" + c;
+  const auto runtime_lib = std::filesystem::path(WS_PROGRAM_RUNTIME_DIR) / "libws_program_emu.so";
+  const auto runtime_time = std::filesystem::last_write_time(runtime_lib, ec);
+  key_text += "\n" + std::to_string(ec ? 0 : runtime_time.time_since_epoch().count());
+  char key[17];
+  std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(Fnv64(key_text)));
+  const std::filesystem::path exe = cache / (std::string(key) + ".bin");
+  const std::filesystem::path cpp = cache / (std::string(key) + ".cpp");
+  t0 = Clock::now();
+  if (std::filesystem::exists(exe, ec)) {
+    run.timing.compile_cached = true;
+  } else {
+    if (Status s = WriteFileAtomically(cpp, run.rewritten.source); !s.ok()) {
+      run.stage = ProgramStage::kCompile;
+      run.failure = "could not write the rewritten program: " + s.message();
+      return run;
+    }
+    const std::filesystem::path tmp_exe = exe.string() + ".tmp" + std::to_string(getpid());
+    cmd.insert(cmd.end(),
+               {cpp.string(), "-x", "none", "-o", tmp_exe.string(), "-L", WS_PROGRAM_RUNTIME_DIR,
+                "-Wl,-rpath," WS_PROGRAM_RUNTIME_DIR, "-lws_program_emu"});
+    ChildLimits cl;
+    cl.timeout = std::chrono::seconds(120);
+    ChildResult c = RunChild(cmd, {}, cl);
+    if (!c.started || c.timed_out || c.signal != 0 || c.exit_code != 0) {
+      run.stage = ProgramStage::kCompile;
+      run.failure = !c.started    ? "could not start the compiler " + cmd[0] + ": " + c.start_error
+                    : c.timed_out ? "the compiler took longer than 120 s"
+                                  : "the host compiler refused the rewritten program (a "
+                                    "Warpscope limit; please report it): " +
+                                        LastLines(c.err, 6);
+      run.errors.push_back({0, 0, true, run.failure});
+      std::filesystem::remove(tmp_exe, ec);
+      return run;
+    }
+    std::filesystem::rename(tmp_exe, exe, ec);
+    if (ec) {
+      run.stage = ProgramStage::kCompile;
+      run.failure = "could not keep the compiled program: " + ec.message();
+      return run;
+    }
+  }
+  run.timing.compile_ms = MsSince(t0);
+
+  // 3. Run in a child.
+  static std::atomic<unsigned> counter{0};
+  const std::filesystem::path out =
+      std::filesystem::temp_directory_path(ec) / ("warpscope-program-" + std::to_string(getpid()) +
+                                                  "-" + std::to_string(++counter) + ".wstrace");
+  std::vector<std::string> args = {exe.string()};
+  args.insert(args.end(), options.args.begin(), options.args.end());
+  std::string keep;
+  for (std::uint32_t b : options.keep_blocks) keep += (keep.empty() ? "" : ",") + std::to_string(b);
+  ChildLimits limits;
+  limits.timeout = options.timeout;
+#if defined(WS_PROGRAM_SANITIZED)
+  limits.memory_bytes = 0;  // AddressSanitizer's shadow memory does not fit under any limit
+#else
+  limits.memory_bytes = options.memory_limit_bytes;
+#endif
+  limits.output_bytes = options.output_limit_bytes;
+  t0 = Clock::now();
+  ChildResult c = RunChild(
+      args,
+      {"WS_PROGRAM_OUT=" + out.string(), "WS_PRESET=" + options.preset, "WS_KEEP_BLOCKS=" + keep},
+      limits);
+  run.timing.run_ms = MsSince(t0);
+  run.stdout_text = std::move(c.out);
+  run.stderr_text = std::move(c.err);
+  run.exit_code = c.exit_code;
+  if (std::filesystem::exists(out, ec)) {
+    auto trace = ReadTraceFile(out);
+    std::filesystem::remove(out, ec);
+    if (trace.ok()) {
+      run.launches = std::move(trace->launches);
+      for (LaunchTrace& t : run.launches) {
+        for (SiteInfo& site : t.sites) site.code = SourceLine(run.source, site.line);
+        for (BarrierSite& b : t.barrier_sites) b.code = SourceLine(run.source, b.line);
+      }
+    } else {
+      run.stage = ProgramStage::kRun;
+      run.failure = "could not read the program's launches: " + trace.status().message();
+      return run;
+    }
+  }
+  if (!c.started) {
+    run.stage = ProgramStage::kRun;
+    run.failure = "could not start the program: " + c.start_error;
+  } else if (c.timed_out) {
+    run.stage = ProgramStage::kRun;
+    run.failure = "the program ran longer than the limit of " +
+                  std::to_string(options.timeout.count() / 1000.0).substr(0, 4) +
+                  " s and was stopped (an endless loop, or a barrier some threads never leave?)";
+  } else if (c.signal != 0) {
+    run.stage = ProgramStage::kRun;
+    const bool memory = c.signal == SIGSEGV || c.signal == SIGABRT || c.signal == SIGKILL;
+    run.failure = "the program stopped on " + SignalName(c.signal);
+    const std::string msg = ChildMessage(run.stderr_text);
+    if (!msg.empty()) run.failure += ": " + msg;
+    if (memory && run.stderr_text.find("bad_alloc") != std::string::npos)
+      run.failure += " (over the memory limit of " +
+                     std::to_string(options.memory_limit_bytes >> 20) + " MiB?)";
+  } else if (c.exit_code == 3 && run.stderr_text.find("warpscope: ") != std::string::npos) {
+    run.stage = ProgramStage::kRun;
+    run.failure = ChildMessage(run.stderr_text);
+  } else if (c.exit_code == 127) {
+    run.stage = ProgramStage::kRun;
+    run.failure = "could not start the compiled program " + exe.string();
+  }
+  return run;
+}
+
+ProgramRun RunProgramFile(const std::filesystem::path& file, const ProgramOptions& options) {
+  std::ifstream in(file, std::ios::binary);
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(file, ec);
+  if (!in || ec || size > kMaxProgramBytes) {
+    ProgramRun run;
+    run.file = file.filename().string();
+    run.stage = ProgramStage::kRead;
+    run.failure = !in || ec ? "cannot read " + file.string() + ": " +
+                                  (ec ? ec.message() : std::string("no such file or no access"))
+                            : file.string() + " is " + std::to_string(size) +
+                                  " bytes, over the limit of " + std::to_string(kMaxProgramBytes) +
+                                  " bytes for a program";
+    return run;
+  }
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  const std::string text = buffer.str();
+  std::filesystem::path dir = std::filesystem::absolute(file, ec).parent_path();
+  return RunProgramText(file.filename().string(), dir, text, options);
+}
+
+}  // namespace ws

@@ -1,0 +1,182 @@
+// Parameters a program declares for sliders, and -D NAME=VALUE applied to its own definitions.
+// These read the program's text line by line: a documented comment form and the line of a
+// definition, not the program's code (which only clang's front end analyses).
+#include <cctype>
+#include <sstream>
+
+#include "warpscope/program/program.h"
+
+namespace ws {
+namespace {
+
+std::string Trim(const std::string& s) {
+  std::size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return s.substr(b, e - b);
+}
+
+std::vector<std::string> Words(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+bool ParseInt(const std::string& s, long long* v) {
+  if (s.empty()) return false;
+  std::size_t used = 0;
+  try {
+    *v = std::stoll(s, &used, 0);
+  } catch (...) {
+    return false;
+  }
+  return used == s.size();
+}
+
+bool IsIdentifier(const std::string& s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  for (char c : s) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  }
+  return true;
+}
+
+// Where the value of NAME's definition on `line` starts and ends ([b, e) in the line), if the
+// line defines NAME: `#define NAME value` or `... constexpr ... NAME = value;`.
+bool FindDefinition(const std::string& line, const std::string& name, std::size_t* b,
+                    std::size_t* e) {
+  const std::string t = Trim(line);
+  if (t.rfind("#", 0) == 0) {
+    const std::vector<std::string> w = Words(t.substr(1));
+    if (w.size() < 3 || w[0] != "define" || w[1] != name) return false;
+    const std::size_t at = line.find(name, line.find("define"));
+    std::size_t v = at + name.size();
+    while (v < line.size() && std::isspace(static_cast<unsigned char>(line[v]))) ++v;
+    std::size_t end = line.find("//", v);
+    if (end == std::string::npos) end = line.size();
+    while (end > v && std::isspace(static_cast<unsigned char>(line[end - 1]))) --end;
+    *b = v;
+    *e = end;
+    return end > v;
+  }
+  if (line.find("constexpr") == std::string::npos) return false;
+  std::size_t at = 0;
+  while ((at = line.find(name, at)) != std::string::npos) {
+    const bool left_ok =
+        at == 0 || !(std::isalnum(static_cast<unsigned char>(line[at - 1])) || line[at - 1] == '_');
+    std::size_t after = at + name.size();
+    const bool right_ok =
+        after >= line.size() ||
+        !(std::isalnum(static_cast<unsigned char>(line[after])) || line[after] == '_');
+    if (left_ok && right_ok) {
+      while (after < line.size() && line[after] == ' ') ++after;
+      if (after < line.size() && line[after] == '=') {
+        std::size_t v = after + 1;
+        while (v < line.size() && line[v] == ' ') ++v;
+        const std::size_t end = line.find(';', v);
+        if (end == std::string::npos) return false;
+        *b = v;
+        *e = end;
+        return end > v;
+      }
+    }
+    at = after;
+  }
+  return false;
+}
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t nl = text.find('\n', start);
+    if (nl == std::string::npos) {
+      lines.push_back(text.substr(start));
+      break;
+    }
+    lines.push_back(text.substr(start, nl - start));
+    start = nl + 1;
+  }
+  return lines;
+}
+
+}  // namespace
+
+Result<std::vector<ProgramParam>> ProgramParams(const std::string& source) {
+  std::vector<ProgramParam> out;
+  const std::vector<std::string> lines = Lines(source);
+  const std::string marker = "// warpscope: param ";
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::size_t at = lines[i].find(marker);
+    if (at == std::string::npos) continue;
+    const std::uint32_t line_no = static_cast<std::uint32_t>(i + 1);
+    const std::string where = "line " + std::to_string(line_no) + ": ";
+    const std::vector<std::string> w = Words(lines[i].substr(at + marker.size()));
+    ProgramParam p;
+    p.line = line_no;
+    if (w.size() < 2 || !IsIdentifier(w[0]))
+      return Status::Error(where + "expected `// warpscope: param NAME MIN..MAX [step S]`");
+    p.name = w[0];
+    const std::size_t dots = w[1].find("..");
+    if (dots == std::string::npos || !ParseInt(w[1].substr(0, dots), &p.min) ||
+        !ParseInt(w[1].substr(dots + 2), &p.max))
+      return Status::Error(where + "the range of " + p.name + " must be MIN..MAX, not " + w[1]);
+    if (w.size() >= 4 && w[2] == "step") {
+      if (!ParseInt(w[3], &p.step) || p.step <= 0)
+        return Status::Error(where + "the step of " + p.name + " must be a positive integer, not " +
+                             w[3]);
+    } else if (w.size() != 2) {
+      return Status::Error(where + "after the range only `step S` may follow");
+    }
+    if (p.min > p.max)
+      return Status::Error(where + "the range of " + p.name + " is empty (" + w[1] + ")");
+    bool found = false;
+    for (const std::string& l : lines) {
+      std::size_t b = 0, e = 0;
+      if (FindDefinition(l, p.name, &b, &e)) {
+        if (!ParseInt(Trim(l.substr(b, e - b)), &p.value))
+          return Status::Error(where + p.name + " is defined as `" + Trim(l.substr(b, e - b)) +
+                               "`, not a whole number a slider can set");
+        found = true;
+        break;
+      }
+    }
+    if (!found)
+      return Status::Error(where + "the program has no `#define " + p.name + "` or `constexpr " +
+                           "... " + p.name + " = ...;` for this slider to set");
+    if (p.value < p.min || p.value > p.max)
+      return Status::Error(where + p.name + " is " + std::to_string(p.value) +
+                           ", outside its range " + w[1]);
+    out.push_back(p);
+  }
+  return out;
+}
+
+std::string ApplyDefines(const std::string& text, const std::vector<std::string>& defines,
+                         std::vector<std::string>* rest) {
+  std::vector<std::string> lines = Lines(text);
+  for (const std::string& d : defines) {
+    const std::size_t eq = d.find('=');
+    const std::string name = d.substr(0, eq);
+    const std::string value = eq == std::string::npos ? "1" : d.substr(eq + 1);
+    bool applied = false;
+    for (std::string& l : lines) {
+      std::size_t b = 0, e = 0;
+      if (FindDefinition(l, name, &b, &e)) {
+        l = l.substr(0, b) + value + l.substr(e);
+        applied = true;
+        break;
+      }
+    }
+    if (!applied) rest->push_back(d);
+  }
+  std::string out;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    out += lines[i];
+    if (i + 1 < lines.size()) out += '\n';
+  }
+  return out;
+}
+
+}  // namespace ws

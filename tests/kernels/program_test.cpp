@@ -1,0 +1,369 @@
+// The user's own CUDA programs on the emulator: what clang's front end finds in them, the same
+// figures as the built-in lessons for the same kernels, and a clear end to every kind of failure.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <tuple>
+
+#include "warpscope/kernels/catalog.h"
+#include "warpscope/program/program.h"
+
+namespace ws {
+namespace {
+
+RewriteResult Rewrite(const std::string& text) {
+  RewriteRequest rq;
+  rq.file_name = "snippet.cu";
+  rq.directory = WARPSCOPE_SOURCE_DIR "/examples";
+  rq.text = text;
+  rq.shim_dir = WARPSCOPE_SOURCE_DIR "/kernels/program/shim";
+  return RewriteProgram(rq);
+}
+
+ProgramRun RunText(const std::string& text, ProgramOptions o = {}) {
+  return RunProgramText("test.cu", WARPSCOPE_SOURCE_DIR "/examples", text, o);
+}
+
+// Every access the front end finds, with its column (counted by hand: two spaces of indent, so
+// a statement's first character is column 3).
+TEST(ProgramRewrite, FindsEachAccessAtItsColumn) {
+  const std::string text =
+      "__global__ void k(float* a, const float* b, int* c, int n) {\n"  // 1
+      "  int i = threadIdx.x;\n"                                        // 2: built-in, none
+      "  float r[4];\n"                                                 // 3
+      "  r[0] = b[i];\n"                                                // 4: b[i] at 10
+      "  a[i] = b[i] + b[i + 1];\n"                                     // 5: 3, 10, 17
+      "  a[i] += r[0];\n"                                               // 6: load+store at 3
+      "  atomicAdd(&c[0], 1);\n"                                        // 7: `&c[0]` at 13
+      "  c[1]++;\n"                                                     // 8: load+store at 3
+      "  int s = sizeof(a[i]);\n"                                       // 9: unevaluated
+      "}\n";
+  RewriteResult r = Rewrite(text);
+  ASSERT_TRUE(r.ok) << (r.errors.empty() ? "" : r.errors[0].message);
+  using S = std::tuple<std::uint32_t, std::uint32_t, ProgramAccess>;
+  std::vector<S> got;
+  for (const ProgramSite& s : r.program.sites) got.emplace_back(s.line, s.column, s.access);
+  const std::vector<S> want = {
+      {4, 10, ProgramAccess::kLoad},     {5, 3, ProgramAccess::kStore},
+      {5, 10, ProgramAccess::kLoad},     {5, 17, ProgramAccess::kLoad},
+      {6, 3, ProgramAccess::kLoadStore}, {7, 13, ProgramAccess::kAtomic},
+      {8, 3, ProgramAccess::kLoadStore},
+  };
+  EXPECT_EQ(got, want);
+  // Site numbers follow source order, from 1.
+  for (std::size_t i = 0; i < r.program.sites.size(); ++i)
+    EXPECT_EQ(r.program.sites[i].site, i + 1);
+  EXPECT_EQ(r.program.sites[3].text, "b[i + 1]");
+  EXPECT_EQ(r.program.kernels, std::vector<std::string>{"k"});
+}
+
+TEST(ProgramRewrite, SharedConstantAndDeviceVariablesAreMemory) {
+  const std::string text =
+      "__constant__ float coef[4];\n"                   // 1
+      "__device__ int counter;\n"                       // 2
+      "__global__ void k(float* out) {\n"               // 3
+      "  __shared__ float tile[32];\n"                  // 4
+      "  __shared__ float total;\n"                     // 5
+      "  tile[threadIdx.x] = coef[threadIdx.x % 4];\n"  // 6: store 3, load 23
+      "  total = tile[0];\n"                            // 7: store 3, load 11
+      "  out[threadIdx.x] = total + counter;\n"         // 8: store 3, loads 22, 30
+      "}\n";
+  RewriteResult r = Rewrite(text);
+  ASSERT_TRUE(r.ok) << (r.errors.empty() ? "" : r.errors[0].message);
+  using S = std::tuple<std::uint32_t, std::uint32_t, ProgramAccess>;
+  std::vector<S> got;
+  for (const ProgramSite& s : r.program.sites) got.emplace_back(s.line, s.column, s.access);
+  const std::vector<S> want = {{6, 3, ProgramAccess::kStore}, {6, 23, ProgramAccess::kLoad},
+                               {7, 3, ProgramAccess::kStore}, {7, 11, ProgramAccess::kLoad},
+                               {8, 3, ProgramAccess::kStore}, {8, 22, ProgramAccess::kLoad},
+                               {8, 30, ProgramAccess::kLoad}};
+  EXPECT_EQ(got, want);
+}
+
+TEST(ProgramRewrite, TemplateKernelsAreRecordedOnceFromTheirInstantiations) {
+  const std::string text =
+      "template <int T, typename V>\n"  // 1
+      "__global__ void copy(V* out, const V* in) { out[threadIdx.x] = in[threadIdx.x * T]; }\n"
+      "int main() {\n"
+      "  float* p = nullptr;\n"
+      "  copy<1><<<1, 32>>>(p, p);\n"
+      "  copy<2><<<1, 32>>>(p, p);\n"
+      "}\n";
+  RewriteResult r = Rewrite(text);
+  ASSERT_TRUE(r.ok) << (r.errors.empty() ? "" : r.errors[0].message);
+  ASSERT_EQ(r.program.sites.size(), 2u);  // one store, one load, for both instantiations
+  EXPECT_EQ(r.program.sites[0].column, 45u);
+  EXPECT_EQ(r.program.sites[1].column, 64u);
+  ASSERT_EQ(r.program.launches.size(), 2u);
+  EXPECT_EQ(r.program.launches[0].kernel, "copy<1, float>");
+  EXPECT_EQ(r.program.launches[1].line, 6u);
+}
+
+TEST(ProgramRewrite, ACompileErrorNamesItsLine) {
+  RewriteResult r = Rewrite("__global__ void k(float* a) {\n  a[0] = undefined_name;\n}\n");
+  EXPECT_FALSE(r.ok);
+  ASSERT_FALSE(r.errors.empty());
+  EXPECT_EQ(r.errors[0].line, 2u);
+  EXPECT_EQ(r.errors[0].column, 10u);
+  EXPECT_NE(r.errors[0].message.find("undeclared identifier 'undefined_name'"), std::string::npos)
+      << r.errors[0].message;
+}
+
+TEST(ProgramParams, CommentsDeclareSliders) {
+  auto p = ProgramParams(
+      "#define TILE_DIM 16  // warpscope: param TILE_DIM 8..32 step 8\n"
+      "constexpr int kN = 256;\n"
+      "// warpscope: param kN 64..1024\n");
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  ASSERT_EQ(p->size(), 2u);
+  EXPECT_EQ((*p)[0].name, "TILE_DIM");
+  EXPECT_EQ((*p)[0].value, 16);
+  EXPECT_EQ((*p)[0].min, 8);
+  EXPECT_EQ((*p)[0].max, 32);
+  EXPECT_EQ((*p)[0].step, 8);
+  EXPECT_EQ((*p)[1].value, 256);
+  EXPECT_EQ((*p)[1].step, 1);
+  auto bad = ProgramParams("#define T 64\n// warpscope: param T 8..32\n");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(), "line 2: T is 64, outside its range 8..32");
+  auto missing = ProgramParams("// warpscope: param Q 1..2\n");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.status().message().find("no `#define Q`"), std::string::npos);
+}
+
+TEST(ProgramParams, DefinesReplaceTheProgramsOwnValueInPlace) {
+  std::vector<std::string> rest;
+  const std::string out =
+      ApplyDefines("#define TILE_DIM 16 // c\nconstexpr int kN = 256;\nint x;\n",
+                   {"TILE_DIM=32", "kN=64", "OTHER=1"}, &rest);
+  EXPECT_EQ(out, "#define TILE_DIM 32 // c\nconstexpr int kN = 64;\nint x;\n");
+  EXPECT_EQ(rest, std::vector<std::string>{"OTHER=1"});
+}
+
+// (space, op, size, requests, sectors, lines, wavefronts, worst conflict) of every site: what
+// the program and the lesson must agree on.
+using Figures = std::tuple<int, int, int, std::uint64_t, std::uint64_t, std::uint64_t,
+                           std::uint64_t, std::uint32_t>;
+std::vector<Figures> FiguresOf(const LaunchTrace& t) {
+  std::vector<Figures> out;
+  for (std::size_t i = 0; i < t.sites.size(); ++i) {
+    const SiteInfo& s = t.sites[i];
+    const SiteStats& st = t.stats.sites[i];
+    out.emplace_back(int(s.space), int(s.op), int(s.size), st.requests, st.sectors, st.lines128,
+                     st.wavefronts, st.bank_conflict_max);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string ReadExample(const std::string& name) {
+  FILE* f = std::fopen((std::string(WARPSCOPE_SOURCE_DIR "/examples/") + name).c_str(), "rb");
+  std::string text;
+  if (f == nullptr) return text;
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
+  std::fclose(f);
+  return text;
+}
+
+TEST(Programs, TransposeExampleGivesTheLessonsFigures) {
+  ProgramOptions o;
+  o.defines = {"TILE_DIM=32", "N=256"};
+  ProgramRun run = RunProgramText("transpose.cu", WARPSCOPE_SOURCE_DIR "/examples",
+                                  ReadExample("transpose.cu"), o);
+  ASSERT_TRUE(run.ok()) << run.failure << "\n" << run.stderr_text;
+  ASSERT_EQ(run.launches.size(), 3u);
+  EXPECT_NE(run.stdout_text.find("transposePadded: transposed 256x256 correctly"),
+            std::string::npos);
+  const char* variants[] = {"naive", "coalesced", "padded"};
+  for (int v = 0; v < 3; ++v) {
+    auto lesson = RunLesson("transpose", variants[v],
+                            {{"tile", 32}, {"width", 256}, {"height", 256}}, "emu", RunOptions{});
+    ASSERT_TRUE(lesson.ok()) << lesson.status().message();
+    EXPECT_EQ(FiguresOf(run.launches[v]), FiguresOf(lesson->main_launch())) << variants[v];
+  }
+  // By hand, 256x256 floats in 32x32 blocks: 65536 threads, 2048 warps, each warp one row of 32.
+  const LaunchTrace& naive = run.launches[0];
+  ASSERT_EQ(naive.sites.size(), 2u);
+  // Sites in source order: the store `odata[index_out]` (column 5), then the load (column 24).
+  EXPECT_EQ(naive.sites[0].column, 5u);
+  EXPECT_EQ(naive.sites[0].op, AccessOp::kStore);
+  EXPECT_EQ(naive.stats.sites[0].sectors, 2048u * 32);  // a column: 32 sectors per request
+  EXPECT_EQ(naive.sites[1].column, 24u);
+  EXPECT_EQ(naive.stats.sites[1].sectors, 2048u * 4);  // a row of 128 bytes: 4 sectors
+  EXPECT_EQ(naive.buffers[0].name, "d_in");
+  EXPECT_EQ(naive.buffers[1].name, "d_out");
+  const LaunchTrace& coalesced = run.launches[1];
+  EXPECT_EQ(coalesced.shared_bytes, 32u * 32 * 4);
+  for (std::size_t i = 0; i < coalesced.sites.size(); ++i) {
+    if (coalesced.sites[i].space == MemorySpace::kShared &&
+        coalesced.sites[i].op == AccessOp::kLoad) {
+      EXPECT_EQ(coalesced.stats.sites[i].bank_conflict_max, 32u);  // a column of the tile
+    }
+  }
+  ASSERT_EQ(coalesced.barrier_sites.size(), 1u);
+  EXPECT_EQ(coalesced.barrier_sites[0].line, 36u);
+  EXPECT_EQ(coalesced.stats.barriers[0].instances, 64u);  // one per block
+}
+
+struct SameAsLesson {
+  const char* example;
+  std::vector<std::string> defines, args;
+  const char* lesson;
+  std::vector<std::string> variants;  // one per launch, in launch order
+  Params params;
+};
+
+// Each example, run from its file, against the built-in lesson with the same kernel and sizes.
+TEST(Programs, ExamplesGiveTheLessonsFigures) {
+  const std::vector<SameAsLesson> cases = {
+      {"vecadd.cu",
+       {"GridWidth=32", "BlockWidth=128"},
+       {"4"},
+       "vecadd",
+       {"chunked", "interleaved"},
+       {{"values_per_thread", 4}, {"block", 128}, {"grid", 32}}},
+      {"matmul.cu",
+       {"WIDTH=128", "TILE_WIDTH=16"},
+       {},
+       "matmul",
+       {"tiled"},
+       {{"width", 128}, {"tile", 16}}},
+      {"picture.cu",
+       {},
+       {},
+       "picture",
+       {"picture"},
+       {{"width", 76}, {"height", 62}, {"block", 16}}},
+  };
+  for (const SameAsLesson& c : cases) {
+    ProgramOptions o;
+    o.defines = c.defines;
+    o.args = c.args;
+    ProgramRun run =
+        RunProgramText(c.example, WARPSCOPE_SOURCE_DIR "/examples", ReadExample(c.example), o);
+    ASSERT_TRUE(run.ok()) << c.example << ": " << run.failure << "\n" << run.stderr_text;
+    ASSERT_EQ(run.launches.size(), c.variants.size()) << c.example;
+    for (std::size_t v = 0; v < c.variants.size(); ++v) {
+      auto lesson = RunLesson(c.lesson, c.variants[v], c.params, "emu", RunOptions{});
+      ASSERT_TRUE(lesson.ok()) << lesson.status().message();
+      EXPECT_EQ(FiguresOf(run.launches[v]), FiguresOf(lesson->main_launch()))
+          << c.example << " / " << c.variants[v];
+    }
+  }
+}
+
+// The picture kernel by hand: 76x62 pixels under a 5x4 grid of 16x16 blocks. A warp is two rows
+// of 16 threads; 62 rows make 31 warp-rows per column of blocks, and 76 columns need 5 block
+// columns, the last with 12 active lanes per row: 31 x 5 = 155 requests per access.
+TEST(Programs, PictureKernelByHand) {
+  ProgramRun run =
+      RunProgramText("picture.cu", WARPSCOPE_SOURCE_DIR "/examples", ReadExample("picture.cu"), {});
+  ASSERT_TRUE(run.ok()) << run.failure;
+  ASSERT_EQ(run.launches.size(), 1u);
+  const LaunchTrace& t = run.launches[0];
+  ASSERT_EQ(t.sites.size(), 2u);
+  EXPECT_EQ(t.stats.sites[0].requests, 155u);
+  EXPECT_EQ(t.stats.sites[0].accesses, 76u * 62);  // one per pixel
+  EXPECT_EQ(t.sites[0].op, AccessOp::kStore);      // d_Pout[...] = ..., column 9
+  EXPECT_EQ(t.sites[0].column, 9u);
+  EXPECT_EQ(t.sites[1].column, 31u);  // 2*d_Pin[...]
+  EXPECT_EQ(t.sites[1].code, "d_Pout[Row*n+Col] = 2*d_Pin[Row*n+Col];");
+}
+
+TEST(Programs, AnIndexOutOfRangeNamesTheLineTheBufferAndTheThread) {
+  const std::string text =
+      "#include <cuda_runtime.h>\n"
+      "__global__ void k(float* out, const float* in, int n) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  out[i] = in[i + 1];\n"  // line 4: the last thread reads one past the end
+      "}\n"
+      "int main() {\n"
+      "  float *d_in, *d_out;\n"
+      "  cudaMalloc(&d_in, 64 * sizeof(float));\n"
+      "  cudaMalloc(&d_out, 64 * sizeof(float));\n"
+      "  k<<<2, 32>>>(d_out, d_in, 64);\n"
+      "  cudaDeviceSynchronize();\n"
+      "  return 0;\n"
+      "}\n";
+  ProgramRun run = RunText(text);
+  ASSERT_FALSE(run.ok());
+  EXPECT_EQ(run.stage, ProgramStage::kRun);
+  // Thread 31 of block 1 reads in[64]: element 64 of a 64-float buffer, 0 bytes past its end.
+  EXPECT_NE(run.failure.find("line 4: column 12: a load of 4 bytes"), std::string::npos)
+      << run.failure;
+  EXPECT_NE(run.failure.find("index 64 of d_in, which holds 64 elements"), std::string::npos)
+      << run.failure;
+  EXPECT_NE(run.failure.find("thread (31,0,0) of block (1,0,0)"), std::string::npos) << run.failure;
+}
+
+TEST(Programs, ABarrierNotEveryThreadReachesIsNamed) {
+  const std::string text =
+      "__global__ void k(float* out) {\n"
+      "  if (threadIdx.x < 16) __syncthreads();\n"
+      "  out[threadIdx.x] = 1.0f;\n"
+      "}\n"
+      "int main() { float* d; cudaMalloc(&d, 128); k<<<1, 32>>>(d); return 0; }\n";
+  ProgramRun run = RunText(text);
+  ASSERT_FALSE(run.ok());
+  EXPECT_NE(run.failure.find("threads 0-15 wait at __syncthreads() on line 2"), std::string::npos)
+      << run.failure;
+  EXPECT_NE(run.failure.find("threads 16-31 exited without reaching it"), std::string::npos)
+      << run.failure;
+}
+
+TEST(Programs, AnEndlessLoopIsStoppedAtTheTimeLimit) {
+  const std::string text =
+      "__global__ void k() { volatile int spin = 1; while (spin) {} }\n"
+      "int main() { k<<<1, 1>>>(); cudaDeviceSynchronize(); return 0; }\n";
+  ProgramOptions o;
+  o.timeout = std::chrono::milliseconds(1500);
+  ProgramRun run = RunText(text, o);
+  ASSERT_FALSE(run.ok());
+  EXPECT_NE(run.failure.find("ran longer than the limit of 1.50 s and was stopped"),
+            std::string::npos)
+      << run.failure;
+}
+
+TEST(Programs, ACrashInTheProgramIsReportedAndItsOutputKept) {
+  const std::string text =
+      "#include <cstdio>\n"
+      "int main() { printf(\"before\\n\"); fflush(stdout); volatile int* p = nullptr; *p = 1; }\n";
+  ProgramRun run = RunText(text);
+  ASSERT_FALSE(run.ok());
+  EXPECT_NE(run.failure.find("segmentation fault (SIGSEGV)"), std::string::npos) << run.failure;
+  EXPECT_EQ(run.stdout_text, "before\n");
+}
+
+TEST(Programs, ACompileErrorStopsBeforeAnythingRuns) {
+  ProgramRun run = RunText("int main() {\n  return undefined_name;\n}\n");
+  ASSERT_FALSE(run.ok());
+  EXPECT_EQ(run.stage, ProgramStage::kCompile);
+  ASSERT_FALSE(run.errors.empty());
+  EXPECT_EQ(run.errors[0].line, 2u);
+  EXPECT_EQ(run.failure.rfind("test.cu:2:10: error: use of undeclared identifier", 0), 0u)
+      << run.failure;
+}
+
+TEST(Programs, TooMuchMemoryEndsInAMessage) {
+  if (!ProgramMemoryLimitApplies()) GTEST_SKIP() << "sanitizer build: no memory limit is set";
+  // 3 GiB through cudaMalloc, under a 1 GiB limit: cudaMalloc fails and says so, as on a GPU.
+  const std::string text =
+      "#include <cstdio>\n"
+      "int main() {\n"
+      "  float* d; cudaError_t e = cudaMalloc(&d, 3ull << 30);\n"
+      "  printf(\"%s\\n\", cudaGetErrorString(e)); return e == cudaSuccess ? 0 : 1;\n"
+      "}\n";
+  ProgramOptions o;
+  o.memory_limit_bytes = 1ull << 30;
+  ProgramRun run = RunText(text, o);
+  EXPECT_EQ(run.stdout_text, "out of memory\n");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.stderr_text.find("cudaMalloc: out of memory for 3221225472 bytes"),
+            std::string::npos)
+      << run.stderr_text;
+}
+
+}  // namespace
+}  // namespace ws
