@@ -129,7 +129,7 @@ int RunApp(const AppOptions& opt) {
     return 2;
   }
   if (!opt.trace_file.empty()) {
-    if (std::string err = ui.OpenTrace(opt.trace_file.string()); !err.empty()) {
+    if (std::string err = ui.OpenFile(opt.trace_file.string()); !err.empty()) {
       std::cerr << "warpscope: " << err << "\n";
       return 2;
     }

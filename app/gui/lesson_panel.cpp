@@ -4,11 +4,14 @@
 
 #include <chrono>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <thread>
 
 #include "core/capture.h"
 #include "warpscope/kernels/catalog.h"
 #include "warpscope/viz/palette.h"
+#include "warpscope/viz/source_panel.h"
 
 namespace ws {
 
@@ -52,6 +55,7 @@ std::string LessonPanel::Select(const std::string& lesson, const std::string& va
   if (!backend.empty() && backend != "cuda" && backend != "emu")
     return "unknown backend '" + backend + "'; backends are: emu, cuda";
   if (!backend.empty()) use_gpu_ = backend == "cuda";
+  CloseProgram();
   lesson_ = lesson;
   variant_ = chosen;
   params_ = std::move(params);
@@ -80,6 +84,7 @@ std::string LessonPanel::OpenTrace(const std::string& path) {
     variant_ = run->variant;
     params_ = run->params;
   }
+  CloseProgram();
   showing_trace_ = true;
   use_gpu_ = false;
   session_->error.clear();
@@ -112,12 +117,34 @@ void LessonPanel::StepLesson(int delta) {
 void LessonPanel::Rerun() {
   showing_trace_ = false;
   session_->running = true;
+  if (program_open()) {
+    RunRequest rq;
+    rq.lesson = "program";
+    rq.backend = "emu";
+    rq.block = session_->sel.block;
+    rq.program = program_path_;
+    for (const auto& [name, value] : program_values_)
+      rq.program_defines.push_back(name + "=" + std::to_string(value));
+    std::istringstream args(program_args_);
+    for (std::string a; args >> a;) rq.program_args.push_back(a);
+    rq.program_launch = program_launch_;
+    session_->running_what = std::filesystem::path(program_path_).filename().string();
+    runner_.Submit(std::move(rq));
+    return;
+  }
   session_->running_what = lesson_ + " " + variant_;
-  runner_.Submit(
-      {lesson_, variant_, use_gpu_ ? "cuda" : "emu", params_, session_->sel.block, gpu_index_});
+  RunRequest rq;
+  rq.lesson = lesson_;
+  rq.variant = variant_;
+  rq.backend = use_gpu_ ? "cuda" : "emu";
+  rq.params = params_;
+  rq.block = session_->sel.block;
+  rq.gpu = gpu_index_;
+  runner_.Submit(std::move(rq));
 }
 
 void LessonPanel::Poll() {
+  WatchProgramFile();
   auto result = runner_.Poll();
   session_->running = runner_.busy();
   // The user picked a block whose records were not kept: run again, keeping them (once).
@@ -129,11 +156,14 @@ void LessonPanel::Poll() {
   }
   if (!result) return;
   last_run_ms_ = result->ms;
+  session_->compile_errors = std::move(result->compile_errors);
+  session_->compile_errors_file = std::move(result->compile_errors_file);
+  session_->compile_errors_source = std::move(result->compile_errors_source);
   if (!result->run) {
     session_->error = result->error;  // keep showing the last good run, and say why not this one
     return;
   }
-  session_->error.clear();
+  session_->error = result->error;  // a program that failed after some launches: both show
   session_->Install(std::move(result->run), std::move(result->view));
 }
 
@@ -150,13 +180,21 @@ bool LessonPanel::WaitIdle(double seconds) {
 void LessonPanel::DrawContents() {
   const LessonInfo* info = FindLesson(lesson_);
   bool changed = false;
-  if (ImGui::BeginCombo("Lesson", info ? info->title.c_str() : "(pick a lesson)")) {
+  const std::string program_title =
+      "Program: " + std::filesystem::path(program_path_).filename().string();
+  if (ImGui::BeginCombo("Lesson", program_open() ? program_title.c_str()
+                                  : info         ? info->title.c_str()
+                                                 : "(pick a lesson)")) {
     for (const LessonInfo& l : Lessons()) {
       if (ImGui::Selectable(l.title.c_str(), l.id == lesson_)) Select(l.id, "");
     }
     ImGui::EndCombo();
   }
   ImGui::SetItemTooltip("PageUp / PageDown: previous / next lesson");
+  if (program_open()) {
+    DrawProgram();
+    return;
+  }
   info = FindLesson(lesson_);
   if (info == nullptr) return;
   if (info->variants.size() > 1 && ImGui::BeginCombo("Variant", variant_.c_str())) {
@@ -235,16 +273,7 @@ void LessonPanel::DrawContents() {
                                        : "File > Open trace... (or warpscope FILE.wstrace)");
   if (changed) Rerun();
 
-  // A small progress line while a newer run is under way: the views mark theirs as old.
-  if (session_->running) {
-    const int dots = static_cast<int>(ImGui::GetTime() * 4.0) % 4;
-    ImGui::TextColored(ImVec4(0.95f, 0.75f, 0.3f, 1.0f), "Running %s%.*s",
-                       session_->running_what.c_str(), dots, "...");
-  } else {
-    ImGui::TextDisabled("Up to date");
-  }
-  if (!session_->error.empty())
-    ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", session_->error.c_str());
+  DrawStatus();
   if (!session_->run) {
     DrawExplanation(*info);
     return;
@@ -320,6 +349,192 @@ void LessonPanel::DrawContents() {
   }
   for (const std::string& line : figure_lines_) ImGui::BulletText("%s", line.c_str());
   DrawExplanation(*info);
+}
+
+// A small progress line while a newer run is under way (the views mark theirs as old), then why
+// the last run failed, if it did.
+void LessonPanel::DrawStatus() {
+  if (session_->running) {
+    const int dots = static_cast<int>(ImGui::GetTime() * 4.0) % 4;
+    ImGui::TextColored(ImVec4(0.95f, 0.75f, 0.3f, 1.0f), "Running %s%.*s",
+                       session_->running_what.c_str(), dots, "...");
+  } else {
+    ImGui::TextDisabled("Up to date");
+  }
+  if (!session_->error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
+    ImGui::TextWrapped("%s", session_->error.c_str());
+    ImGui::PopStyleColor();
+  }
+}
+
+std::string LessonPanel::OpenProgram(const std::string& path) {
+  if (!ProgramsSupported())
+    return "this Warpscope was built without clang 14's C++ API (libclang-14-dev), so it cannot "
+           "open programs; run scripts/setup.sh and rebuild";
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    return "cannot open " + path + ": " + (ec ? ec.message() : "no such file");
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (!ec && size > kMaxProgramBytes)
+    return path + " is " + std::to_string(size) + " bytes, over the limit of " +
+           std::to_string(kMaxProgramBytes) + " bytes for a program";
+  program_path_ = path;
+  program_values_.clear();
+  program_args_[0] = '\0';
+  program_launch_ = ~std::size_t{0};
+  program_mtime_ = std::filesystem::last_write_time(path, ec);
+  program_size_ = size;
+  showing_trace_ = false;
+  use_gpu_ = false;
+  session_->error.clear();
+  ReadProgramParams();
+  Rerun();
+  return "";
+}
+
+void LessonPanel::CloseProgram() {
+  if (!program_open()) return;
+  program_path_.clear();
+  program_params_.clear();
+  program_values_.clear();
+  session_->compile_errors.clear();
+  session_->compile_errors_source.clear();
+}
+
+void LessonPanel::ReadProgramParams() {
+  std::ifstream in(program_path_, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  auto params = ProgramParams(text.str());
+  program_params_error_.clear();
+  std::map<std::string, long long> values;
+  if (!params.ok()) {
+    program_params_error_ = params.status().message();
+    program_params_.clear();
+  } else {
+    program_params_ = *params;
+    for (const ProgramParam& p : program_params_) {
+      auto it = program_values_.find(p.name);  // the user's value, while it is still allowed
+      values[p.name] = it != program_values_.end() && it->second >= p.min && it->second <= p.max
+                           ? it->second
+                           : p.value;
+    }
+  }
+  program_values_ = std::move(values);
+}
+
+void LessonPanel::WatchProgramFile() {
+  if (!program_open()) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (now < next_file_check_) return;
+  next_file_check_ = now + std::chrono::milliseconds(250);
+  std::error_code ec;
+  const auto mtime = std::filesystem::last_write_time(program_path_, ec);
+  if (ec) return;  // an editor replacing the file: look again next time
+  const std::uintmax_t size = std::filesystem::file_size(program_path_, ec);
+  if (mtime == program_mtime_ && size == program_size_) return;
+  program_mtime_ = mtime;
+  program_size_ = size;
+  ReadProgramParams();
+  Rerun();
+}
+
+void LessonPanel::SelectLaunch(std::size_t index) {
+  const LessonRun* run = session_->run.get();
+  if (run == nullptr || !run->program || index >= run->launches.size()) return;
+  program_launch_ = index;
+  if (run->program->launch == index) return;
+  auto copy = std::make_shared<LessonRun>(*run);
+  copy->program->launch = index;
+  const LaunchTrace& t = copy->main_launch();
+  const std::uint32_t block = session_->sel.block < t.grid.count() ? session_->sel.block : 0u;
+  BlockView view = BuildBlockView(t, block);
+  session_->Install(std::move(copy), std::move(view));
+}
+
+void LessonPanel::SetProgramArgs(const std::string& args) {
+  std::snprintf(program_args_, sizeof program_args_, "%s", args.c_str());
+  Rerun();
+}
+
+void LessonPanel::DrawProgram() {
+  ImGui::TextDisabled("%s", program_path_.c_str());
+  ImGui::SetItemTooltip("Save the file in your editor: Warpscope compiles and runs it again.");
+  ImGui::SameLine();
+  if (ImGui::SmallButton("Close")) {
+    const std::string back = lesson_.empty() ? Lessons().front().id : lesson_;
+    Select(back, variant_, params_);
+    return;
+  }
+  ImGui::SetItemTooltip("Back to the lessons");
+  bool changed = false;
+  if (!program_params_error_.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
+    ImGui::TextWrapped("Sliders: %s", program_params_error_.c_str());
+    ImGui::PopStyleColor();
+  }
+  for (const ProgramParam& p : program_params_) {
+    long long& value = program_values_[p.name];
+    int v = static_cast<int>(value);
+    if (ImGui::SliderInt(p.name.c_str(), &v, static_cast<int>(p.min), static_cast<int>(p.max), "%d",
+                         ImGuiSliderFlags_AlwaysClamp)) {
+      v = static_cast<int>(p.min + (v - p.min) / p.step * p.step);
+      if (v != value) {
+        value = v;
+        changed = true;
+      }
+    }
+    ImGui::SetItemTooltip("%s (line %u): %lld..%lld, step %lld", p.name.c_str(), p.line, p.min,
+                          p.max, p.step);
+  }
+  if (ImGui::InputText("Arguments", program_args_, sizeof program_args_,
+                       ImGuiInputTextFlags_EnterReturnsTrue))
+    changed = true;
+  ImGui::SetItemTooltip("argv[1..] for main(), separated by spaces; Enter runs it again");
+  if (changed) Rerun();
+  DrawStatus();
+  if (!session_->compile_errors.empty()) {
+    ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f),
+                       "%zu compile error%s: see the source view. Showing the last good run.",
+                       session_->compile_errors.size(),
+                       session_->compile_errors.size() == 1 ? "" : "s");
+  }
+  const LessonRun* run = session_->run.get();
+  if (run == nullptr || !run->program) return;
+  ImGui::SeparatorText("Launches");
+  if (run->launches.empty()) ImGui::TextDisabled("The program launched no kernel.");
+  for (std::size_t i = 0; i < run->launches.size(); ++i) {
+    const LaunchTrace& t = run->launches[i];
+    char label[256];
+    std::snprintf(label, sizeof label, "%zu  %s<<<(%u,%u,%u), (%u,%u,%u)>>>", i + 1,
+                  t.kernel.c_str(), t.grid.x, t.grid.y, t.grid.z, t.block.x, t.block.y, t.block.z);
+    if (ImGui::Selectable(label, run->program->launch == i)) SelectLaunch(i);
+    ImGui::SetItemTooltip("%llu threads, %u B shared per block, %zu access sites",
+                          static_cast<unsigned long long>(t.threads()), t.shared_bytes,
+                          t.sites.size());
+  }
+  ImGui::TextColored(run->check.ok ? (palette::LightTheme() ? ImVec4(0.1f, 0.5f, 0.15f, 1.0f)
+                                                            : ImVec4(0.6f, 0.9f, 0.6f, 1.0f))
+                                   : ImVec4(0.85f, 0.2f, 0.15f, 1.0f),
+                     "%s", run->check.ok ? "Ran to the end" : "Did not finish");
+  ImGui::SetItemTooltip("%s", run->check.message.c_str());
+  for (const std::string& n : run->program->notes) ImGui::TextDisabled("Note: %s", n.c_str());
+  if (!run->program->stdout_text.empty()) {
+    ImGui::SeparatorText("Output");
+    ImFont* code = CodeFont();
+    if (code != nullptr) ImGui::PushFont(code, 0.0f);
+    const float h = ImGui::GetTextLineHeightWithSpacing() * 6.5f;
+    if (ImGui::BeginChild("##stdout", ImVec2(0, h), ImGuiChildFlags_Borders,
+                          ImGuiWindowFlags_HorizontalScrollbar))
+      ImGui::TextUnformatted(run->program->stdout_text.c_str());
+    ImGui::EndChild();
+    if (code != nullptr) ImGui::PopFont();
+  }
+  ImGui::Separator();
+  ImGui::TextWrapped(
+      "Your own program, run on the CPU emulator: every launch recorded. Pick a launch to see it "
+      "in every view; save the file to run it again.");
 }
 
 void LessonPanel::DrawExplanation(const LessonInfo& info) {

@@ -3,11 +3,16 @@
 // summary. It is the one panel that runs kernels; the views only read the Session it fills.
 #pragma once
 
+#include <chrono>
+#include <filesystem>
+#include <map>
 #include <string>
+#include <vector>
 
 #include "gui/lesson_runner.h"
 #include "warpscope/kernels/catalog.h"
 #include "warpscope/kernels/devices.h"
+#include "warpscope/program/program.h"
 #include "warpscope/viz/panel.h"
 #include "warpscope/viz/session.h"
 
@@ -34,6 +39,14 @@ class LessonPanel : public Panel {
   std::string OpenTrace(const std::string& path);
   // Next (+1) or previous (-1) lesson in the catalogue, wrapping around.
   void StepLesson(int delta);
+  // Opens the user's own CUDA program: its launches in the views, its `// warpscope: param`
+  // definitions as sliders; saving the file in an editor re-runs it. Returns why not, or "".
+  std::string OpenProgram(const std::string& path);
+  bool program_open() const { return !program_path_.empty(); }
+  // Shows launch `index` of the program's run in every view (kept across re-runs).
+  void SelectLaunch(std::size_t index);
+  // Sets the program's arguments (argv[1..], separated by spaces) and re-runs.
+  void SetProgramArgs(const std::string& args);
 
   int gpu_index() const { return gpu_index_; }
   // Picks the GPU lessons run on (of several); re-runs if the GPU backend is in use.
@@ -48,6 +61,13 @@ class LessonPanel : public Panel {
 
  private:
   void DrawExplanation(const LessonInfo& info);
+  void DrawStatus();
+  void DrawProgram();
+  void CloseProgram();
+  // Reads the program's sliders from its text; keeps the values of those still there.
+  void ReadProgramParams();
+  // Re-runs the program when its file changed on disk (checked a few times a second).
+  void WatchProgramFile();
   Session* session_;
   LessonRunner runner_;
   bool have_gpu_;
@@ -63,6 +83,16 @@ class LessonPanel : public Panel {
   std::vector<std::string> figure_lines_;
   std::uint64_t figure_lines_generation_ = 0;
   bool figure_lines_ready_ = false;
+  // The user's program, when one is open (program mode).
+  std::string program_path_;
+  std::vector<ProgramParam> program_params_;
+  std::string program_params_error_;
+  std::map<std::string, long long> program_values_;
+  char program_args_[512] = {};
+  std::filesystem::file_time_type program_mtime_{};
+  std::uintmax_t program_size_ = 0;
+  std::chrono::steady_clock::time_point next_file_check_{};
+  std::size_t program_launch_ = ~std::size_t{0};  // the launch the user picked; none: the last
 };
 
 }  // namespace ws

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "core/child_run.h"
+#include "core/program_run.h"
 #include "core/shipped.h"
 #include "warpscope/kernels/catalog.h"
 
@@ -43,6 +44,32 @@ bool LessonRunner::busy() const {
   return finished_ != newest_;
 }
 
+namespace {
+
+// A user's program: compiled and run in a child (kernels/program), then shown like a lesson run.
+void RunProgramJob(const RunRequest& rq, const RunOptions& options, RunResult* result) {
+  ProgramOptions po;
+  po.defines = rq.program_defines;
+  po.args = rq.program_args;
+  po.keep_blocks = options.keep_blocks;
+  ProgramRun run = RunProgramFile(rq.program, po);
+  if (run.stage == ProgramStage::kRead || run.stage == ProgramStage::kCompile) {
+    result->error = run.failure;
+    for (const ProgramDiagnostic& d : run.errors)
+      result->compile_errors.push_back({d.line, d.column, d.message});
+    result->compile_errors_file = run.file;
+    result->compile_errors_source = run.source;
+    return;
+  }
+  if (!run.ok()) result->error = run.failure;  // the launches before the failure still show
+  auto shared = std::make_shared<LessonRun>(LessonRunOfProgram(std::move(run), rq.program));
+  if (rq.program_launch < shared->launches.size()) shared->program->launch = rq.program_launch;
+  if (shared->has_launch()) result->view = BuildBlockView(shared->main_launch(), rq.block);
+  result->run = std::move(shared);
+}
+
+}  // namespace
+
 void LessonRunner::Loop() {
   for (;;) {
     std::pair<std::uint64_t, RunRequest> job;
@@ -65,16 +92,21 @@ void LessonRunner::Loop() {
       options.keep_blocks.push_back(rq.block);
     // GPU runs go to a child process: a kernel that faults ends that process's use of the GPU
     // (see core/child_run.h), never the app's.
-    const std::filesystem::path cli = rq.backend == "cuda" ? CliNextToThisProgram() : "";
-    auto run = cli.empty()
-                   ? RunLessonOrShipped(rq.lesson, rq.variant, rq.params, rq.backend, options)
-                   : RunLessonInChild({cli, rq.lesson, rq.variant, rq.backend, rq.params, options});
-    if (run.ok()) {
-      auto shared = std::make_shared<const LessonRun>(std::move(run).value());
-      if (shared->has_launch()) result.view = BuildBlockView(shared->main_launch(), rq.block);
-      result.run = std::move(shared);
+    if (!rq.program.empty()) {
+      RunProgramJob(rq, options, &result);
     } else {
-      result.error = run.status().message();
+      const std::filesystem::path cli = rq.backend == "cuda" ? CliNextToThisProgram() : "";
+      auto run =
+          cli.empty()
+              ? RunLessonOrShipped(rq.lesson, rq.variant, rq.params, rq.backend, options)
+              : RunLessonInChild({cli, rq.lesson, rq.variant, rq.backend, rq.params, options});
+      if (run.ok()) {
+        auto shared = std::make_shared<const LessonRun>(std::move(run).value());
+        if (shared->has_launch()) result.view = BuildBlockView(shared->main_launch(), rq.block);
+        result.run = std::move(shared);
+      } else {
+        result.error = run.status().message();
+      }
     }
     result.ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

@@ -14,6 +14,7 @@
 
 #include "warpscope/kernels/lesson_api.h"
 #include "warpscope/trace/block_view.h"
+#include "warpscope/viz/session.h"
 
 namespace ws {
 
@@ -22,6 +23,11 @@ struct RunRequest {
   Params params;
   std::uint32_t block = 0;  // the block whose view is built along with the run
   int gpu = 0;              // CUDA device index
+  // Set: run this program (a .cu file) instead of the lesson, with these -D NAME=VALUE and
+  // arguments; the views show launch `program_launch` (past the end: the last).
+  std::string program;
+  std::vector<std::string> program_defines, program_args;
+  std::size_t program_launch = ~std::size_t{0};
 };
 
 struct RunResult {
@@ -30,6 +36,9 @@ struct RunResult {
   std::string error;
   BlockView view;  // of request.block, built in the worker
   double ms = 0;   // wall time of the run and the view
+  // A program that did not compile: the compiler's messages and the text it read.
+  std::vector<SourceNote> compile_errors;
+  std::string compile_errors_file, compile_errors_source;
 };
 
 class LessonRunner {

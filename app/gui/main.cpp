@@ -42,7 +42,8 @@ int main(int argc, char** argv) {
   int scale = 1;
   auto* scale2 = cli.add_option("--scale", scale, "With --screenshot: 2 = twice the resolution")
                      ->check(CLI::IsMember({1, 2}));
-  cli.add_option("trace", opt.trace_file, "A .wstrace capture to open");
+  cli.add_option("file", opt.trace_file,
+                 "A .wstrace capture, or your own CUDA program (.cu), to open");
   cli.add_option("--layout-json", opt.layout_json,
                  "Scripted runs: write the panels' rectangles here")
       ->group("");  // for tests
@@ -114,7 +115,7 @@ int main(int argc, char** argv) {
     opt.sets[name] = choice - spec->choices.begin();
   }
   if (!opt.trace_file.empty() && !opt.lesson.empty()) {
-    std::cerr << "warpscope: give a trace file or --lesson, not both\n";
+    std::cerr << "warpscope: give a file (a trace or a program) or --lesson, not both\n";
     return 2;
   }
   if ((!opt.variant.empty() || !opt.sets.empty()) && opt.lesson.empty()) {

@@ -178,7 +178,14 @@ void Ui::Draw() {
     if (p->Draw()) RequestScreenshot(p->id(), 2);
   }
   if (show_about_) DrawAboutWindow();
-  if (ImGui::IsKeyChordPressed(ImGuiMod_Ctrl | ImGuiKey_O)) show_open_ = true;
+  if (ImGui::IsKeyChordPressed(ImGuiMod_Ctrl | ImGuiKey_O)) {
+    show_open_ = true;
+    open_program_ = false;
+  }
+  if (ImGui::IsKeyChordPressed(ImGuiMod_Ctrl | ImGuiMod_Shift | ImGuiKey_O)) {
+    show_open_ = true;
+    open_program_ = true;
+  }
   if (show_open_) DrawOpenWindow();
   if (show_shortcuts_) {
     if (ImGui::Begin("Keyboard shortcuts", &show_shortcuts_, ImGuiWindowFlags_AlwaysAutoResize)) {
@@ -199,7 +206,14 @@ void Ui::Draw() {
 void Ui::DrawMainMenu() {
   if (!ImGui::BeginMainMenuBar()) return;
   if (ImGui::BeginMenu("File")) {
-    if (ImGui::MenuItem("Open trace...", "Ctrl+O")) show_open_ = true;
+    if (ImGui::MenuItem("Open program...", "Ctrl+Shift+O")) {
+      show_open_ = true;
+      open_program_ = true;
+    }
+    if (ImGui::MenuItem("Open trace...", "Ctrl+O")) {
+      show_open_ = true;
+      open_program_ = false;
+    }
     if (ImGui::MenuItem("Save screenshot", "F12")) RequestScreenshot("", 2);
     if (ImGui::BeginMenu("Screenshot folder")) {
       const std::string current =
@@ -334,20 +348,33 @@ std::string Ui::OpenTrace(const std::string& path) {
   return lesson_panel()->OpenTrace(path);
 }
 
-// File > Open trace: a path field (no native file dialog here), Enter or Open to load. A file
-// that cannot be read leaves the current run on screen and says why.
+std::string Ui::OpenProgram(const std::string& path) {
+  return lesson_panel()->OpenProgram(path);
+}
+
+std::string Ui::OpenFile(const std::string& path) {
+  return std::filesystem::path(path).extension() == ".wstrace" ? OpenTrace(path)
+                                                               : OpenProgram(path);
+}
+
+// File > Open program / Open trace: a path field (no native file dialog here), Enter or Open to
+// load. A file that cannot be read leaves the current run on screen and says why.
 void Ui::DrawOpenWindow() {
   ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 34, 0), ImGuiCond_Appearing);
-  if (ImGui::Begin("Open trace", &show_open_, ImGuiWindowFlags_NoDocking)) {
+  if (ImGui::Begin("Open###open", &show_open_, ImGuiWindowFlags_NoDocking)) {
     ImGui::TextWrapped(
-        "A .wstrace file written by `warpscope-cli capture` (on a GPU server, say):");
+        open_program_
+            ? "Your own CUDA program (a .cu file with main()): every kernel launch is recorded, "
+              "and saving the file runs it again."
+            : "A .wstrace file written by `warpscope-cli capture` (on a GPU server, say):");
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
     ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 5);
     const bool enter = ImGui::InputText("##path", open_path_, sizeof open_path_,
                                         ImGuiInputTextFlags_EnterReturnsTrue);
     ImGui::SameLine();
     if (ImGui::Button("Open") || enter) {
-      if (std::string err = OpenTrace(open_path_); !err.empty()) {
+      if (std::string err = open_program_ ? OpenProgram(open_path_) : OpenTrace(open_path_);
+          !err.empty()) {
         Notify(err, true);
         open_error_ = err;
       } else {

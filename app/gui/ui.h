@@ -41,6 +41,10 @@ class Ui {
   bool WaitForRun(double seconds);
   // Opens a .wstrace file in the views; returns why not, or "".
   std::string OpenTrace(const std::string& path);
+  // Opens the user's own CUDA program (a .cu file); returns why not, or "".
+  std::string OpenProgram(const std::string& path);
+  // A trace (.wstrace) or a program (anything else), by the file's extension.
+  std::string OpenFile(const std::string& path);
   // Sets a lesson parameter as its slider would; returns why not, or "".
   std::string SetParam(const std::string& name, long long value);
   Session& session() { return session_; }
@@ -81,6 +85,7 @@ class Ui {
   bool show_about_ = false;
   bool show_shortcuts_ = false;
   bool show_open_ = false;
+  bool open_program_ = false;  // the open window is for a program, not a trace
   char open_path_[1024] = {};
   std::string open_error_;
   std::uint64_t remembered_generation_ = 0;

@@ -36,11 +36,13 @@ const nlohmann::json& LessonRun::metrics() const {
 }
 
 std::string_view LessonRun::source() const {
+  if (program) return program->source;
   if (capture) return capture->source;
   return info != nullptr ? info->source : std::string_view();
 }
 
 std::string_view LessonRun::source_file() const {
+  if (program) return program->file;
   if (capture) return capture->source_file;
   return info != nullptr ? std::string_view(info->source_file) : std::string_view();
 }

@@ -15,7 +15,68 @@ namespace ws {
 
 SourcePanel::SourcePanel(Session* session) : Panel("source", "Kernel source"), session_(session) {}
 
+// The user's program as saved, with the compiler's messages under their lines (the other views
+// keep the last good run meanwhile).
+void SourcePanel::DrawCompileErrors() {
+  const ImVec4 red =
+      palette::LightTheme() ? ImVec4(0.75f, 0.1f, 0.05f, 1.0f) : ImVec4(1.0f, 0.45f, 0.4f, 1.0f);
+  ImGui::TextColored(red, "%s: %zu compile error%s (the other views show the last good run)",
+                     session_->compile_errors_file.c_str(), session_->compile_errors.size(),
+                     session_->compile_errors.size() == 1 ? "" : "s");
+  std::map<std::uint32_t, std::vector<const SourceNote*>> by_line;
+  for (const SourceNote& n : session_->compile_errors) {
+    if (n.line == 0) {
+      ImGui::PushStyleColor(ImGuiCol_Text, red);
+      ImGui::TextWrapped("%s", n.message.c_str());
+      ImGui::PopStyleColor();
+    } else {
+      by_line[n.line].push_back(&n);
+    }
+  }
+  ImFont* code_font = CodeFont();
+  if (code_font != nullptr) ImGui::PushFont(code_font, 0.0f);
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0.0f));
+  if (ImGui::BeginChild("##errors", ImVec2(0, 0), ImGuiChildFlags_None,
+                        ImGuiWindowFlags_HorizontalScrollbar)) {
+    std::istringstream in{session_->compile_errors_source};
+    std::string text;
+    bool scrolled = false;
+    for (std::uint32_t line = 1; std::getline(in, text); ++line) {
+      auto it = by_line.find(line);
+      const ImVec2 pos = ImGui::GetCursorScreenPos();
+      const float h = ImGui::GetTextLineHeight();
+      if (it != by_line.end()) {
+        if (!scrolled && scrolled_errors_ != session_->compile_errors_source.size()) {
+          ImGui::SetScrollHereY(0.3f);  // bring the first error into view, once
+          scrolled = true;
+        }
+        ImGui::GetWindowDrawList()->AddRectFilled(
+            pos, ImVec2(pos.x + ImGui::GetContentRegionAvail().x, pos.y + h),
+            palette::LightTheme() ? IM_COL32(240, 120, 110, 70) : IM_COL32(200, 60, 50, 90));
+      }
+      ImGui::TextDisabled("%3u ", line);
+      ImGui::SameLine(0, 0);
+      ImGui::TextUnformatted(text.c_str());
+      if (it == by_line.end()) continue;
+      for (const SourceNote* n : it->second) {
+        // A caret under the column, then the message.
+        const std::string caret =
+            std::string(4 + (n->column > 0 ? n->column - 1 : 0), ' ') + "^ " + n->message;
+        ImGui::TextColored(red, "%s", caret.c_str());
+      }
+    }
+    if (scrolled) scrolled_errors_ = session_->compile_errors_source.size();
+  }
+  ImGui::EndChild();
+  ImGui::PopStyleVar();
+  if (code_font != nullptr) ImGui::PopFont();
+}
+
 void SourcePanel::DrawContents() {
+  if (!session_->compile_errors.empty()) {
+    DrawCompileErrors();
+    return;
+  }
   // A trace carries the source it was captured with; a live run's is the catalogue's.
   const LessonRun* run = session_->run.get();
   std::string source_file, source;

@@ -27,20 +27,6 @@
 
 namespace ws {
 
-const char* ToString(ProgramAccess a) {
-  switch (a) {
-    case ProgramAccess::kLoad:
-      return "load";
-    case ProgramAccess::kStore:
-      return "store";
-    case ProgramAccess::kLoadStore:
-      return "load+store";
-    case ProgramAccess::kAtomic:
-      return "atomic";
-  }
-  return "?";
-}
-
 namespace {
 
 using namespace clang;  // NOLINT: the visitor names many clang types

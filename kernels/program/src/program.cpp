@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <system_error>
 
@@ -214,6 +215,87 @@ std::string SignalName(int sig) {
   }
 }
 
+std::vector<ProgramDiagnostic> DiagnosticsOf(const nlohmann::json& a) {
+  std::vector<ProgramDiagnostic> out;
+  for (const auto& d : a)
+    out.push_back({d.at("line").get<std::uint32_t>(), d.at("column").get<std::uint32_t>(),
+                   d.at("error").get<bool>(), d.at("message").get<std::string>()});
+  return out;
+}
+
+// Runs warpscope-rewrite on `text` (cached: the same text, defines and rewriter give the same
+// answer, kept as JSON in the cache folder).
+RewriteResult RewriteInChild(const std::string& file_name, const std::filesystem::path& directory,
+                             const std::string& text, const std::vector<std::string>& defines,
+                             const std::filesystem::path& cache) {
+  RewriteResult result;
+  std::error_code ec;
+  const auto tool_time = std::filesystem::last_write_time(WS_PROGRAM_REWRITER, ec);
+  std::string key_text = text + "\n" + file_name + "\n" + directory.string();
+  for (const std::string& d : defines) key_text += "\n-D" + d;
+  key_text += "\n" + std::to_string(ec ? 0 : tool_time.time_since_epoch().count());
+  char key[17];
+  std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(Fnv64(key_text)));
+  const std::filesystem::path cached = cache / (std::string(key) + ".rewrite.json");
+  std::string out;
+  if (std::ifstream in(cached, std::ios::binary); in) {
+    std::stringstream s;
+    s << in.rdbuf();
+    out = s.str();
+  } else {
+    const std::filesystem::path input = cache / (std::string(key) + ".in.cu");
+    if (Status s = WriteFileAtomically(input, text); !s.ok()) {
+      result.errors.push_back(
+          {0, 0, true, "could not write the program for the rewriter: " + s.message()});
+      return result;
+    }
+    std::vector<std::string> args = {WS_PROGRAM_REWRITER, "--name", file_name,      "--dir",
+                                     directory.string(),  "--text", input.string(), "--shim",
+                                     WS_PROGRAM_SHIM_DIR};
+    for (const std::string& d : defines) args.insert(args.end(), {"-D", d});
+    ChildLimits limits;
+    limits.timeout = std::chrono::seconds(60);
+    limits.memory_bytes = 0;
+    limits.output_bytes = 64u << 20;
+    ChildResult c = RunChild(args, {}, limits);
+    std::filesystem::remove(input, ec);
+    if (!c.started || c.timed_out || c.signal != 0 || c.exit_code != 0) {
+      result.errors.push_back({0, 0, true,
+                               !c.started      ? "could not start " + args[0] + ": " + c.start_error
+                               : c.timed_out   ? "clang took longer than 60 s to read the program"
+                               : c.signal != 0 ? "clang stopped on " + SignalName(c.signal) +
+                                                     " reading the program: " + LastLines(c.err, 3)
+                                               : "the rewriter failed: " + LastLines(c.err, 3)});
+      return result;
+    }
+    out = std::move(c.out);
+  }
+  try {
+    const nlohmann::json j = nlohmann::json::parse(out);
+    result.ok = j.at("ok").get<bool>();
+    result.errors = DiagnosticsOf(j.at("errors"));
+    RewrittenProgram& p = result.program;
+    p.source = j.at("source").get<std::string>();
+    for (const auto& s : j.at("sites")) {
+      p.sites.push_back({s.at("site").get<std::uint32_t>(), s.at("line").get<std::uint32_t>(),
+                         s.at("column").get<std::uint32_t>(),
+                         static_cast<ProgramAccess>(s.at("access").get<int>()),
+                         s.at("text").get<std::string>()});
+    }
+    for (const auto& l : j.at("launches"))
+      p.launches.push_back({l.at("kernel").get<std::string>(), l.at("line").get<std::uint32_t>()});
+    p.kernels = j.at("kernels").get<std::vector<std::string>>();
+    p.warnings = DiagnosticsOf(j.at("warnings"));
+  } catch (const std::exception& e) {
+    result = RewriteResult{};
+    result.errors.push_back(
+        {0, 0, true, std::string("the rewriter's answer is unreadable: ") + e.what()});
+    return result;
+  }
+  (void)WriteFileAtomically(cached, out);
+  return result;
+}
+
 }  // namespace
 
 bool ProgramsSupported() {
@@ -234,21 +316,19 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
   run.file = file_name;
   run.source = text;
 
-  // 1. Rewrite.
+  // 1. Rewrite, in a child (warpscope-rewrite): the text with the defines applied.
   auto t0 = Clock::now();
-  RewriteRequest rq;
-  rq.file_name = file_name;
-  rq.directory = directory;
+  std::error_code ec;
+  const std::filesystem::path cache = CacheDir(options);
+  std::filesystem::create_directories(cache, ec);
   std::vector<std::string> defines;
-  rq.text = ApplyDefines(text, options.defines, &defines);
-  run.source = rq.text;
-  rq.defines = defines;
-  rq.shim_dir = WS_PROGRAM_SHIM_DIR;
-  RewriteResult rewritten = RewriteProgram(rq);
+  run.source = ApplyDefines(text, options.defines, &defines);
+  RewriteResult rewritten = RewriteInChild(file_name, directory, run.source, defines, cache);
   run.timing.rewrite_ms = MsSince(t0);
   if (!rewritten.ok) {
     run.stage = ProgramStage::kCompile;
     run.errors = std::move(rewritten.errors);
+    if (run.errors.empty()) run.errors.push_back({0, 0, true, "the rewriter failed"});
     const ProgramDiagnostic& d = run.errors.front();
     run.failure = file_name +
                   (d.line > 0 ? ":" + std::to_string(d.line) + ":" + std::to_string(d.column)
@@ -259,9 +339,6 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
   run.rewritten = std::move(rewritten.program);
 
   // 2. Compile (cached by the rewritten text and the command).
-  std::error_code ec;
-  const std::filesystem::path cache = CacheDir(options);
-  std::filesystem::create_directories(cache, ec);
   std::vector<std::string> cmd = {WS_PROGRAM_CXX};
   for (const std::string& f : SplitFlags(WS_PROGRAM_FLAGS)) cmd.push_back(f);
   cmd.insert(cmd.end(), {"-w", "-I", WS_PROGRAM_SHIM_DIR, "-I", directory.string(), "-include",

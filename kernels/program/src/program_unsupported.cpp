@@ -11,19 +11,6 @@ bool ProgramMemoryLimitApplies() {
   return false;
 }
 
-const char* ToString(ProgramAccess a) {
-  switch (a) {
-    case ProgramAccess::kLoad:
-      return "load";
-    case ProgramAccess::kStore:
-      return "store";
-    case ProgramAccess::kLoadStore:
-      return "load+store";
-    case ProgramAccess::kAtomic:
-      return "atomic";
-  }
-  return "?";
-}
 
 Result<std::vector<ProgramParam>> ProgramParams(const std::string&) {
   return std::vector<ProgramParam>{};

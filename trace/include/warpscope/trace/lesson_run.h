@@ -151,9 +151,23 @@ struct LessonRun {
     bool shipped = false;
   };
   std::optional<Capture> capture;
+  // Set for the user's own program (kernels/program): every launch it made, and the one the
+  // views show.
+  struct Program {
+    std::string path;                // the .cu file, as opened
+    std::string file, source;        // its name and its text as run
+    std::size_t launch = 0;          // index into `launches`: what main_launch() gives
+    std::string stdout_text;         // what it printed
+    std::vector<std::string> notes;  // parts not recorded, and why ("line 12: ...")
+  };
+  std::optional<Program> program;
 
   bool has_launch() const { return !launches.empty(); }
-  const LaunchTrace& main_launch() const { return launches.back(); }
+  // The launch the views draw: a program's selected one, else the lesson's last.
+  const LaunchTrace& main_launch() const {
+    return program && program->launch < launches.size() ? launches[program->launch]
+                                                        : launches.back();
+  }
   // The figures as T, or null when the run has none of that kind.
   template <typename T>
   const T* figures_as() const {

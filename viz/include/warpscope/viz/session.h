@@ -22,9 +22,20 @@ struct Selection {
   int barrier_instance = -1;  // index into BlockView::barriers (playback), -1: none
 };
 
+// A compiler's message at a place in the user's program.
+struct SourceNote {
+  std::uint32_t line = 0, column = 0;  // line 0: not at a line of the program
+  std::string message;
+};
+
 struct Session {
   std::shared_ptr<const LessonRun> run;  // the last successful run; null before the first
   std::string error;                     // why the last run failed (shown by the lesson panel)
+  // The user's program did not compile: its text as saved and the compiler's messages. The
+  // source view shows these in place of the last good run's source; the other views keep the
+  // last good run.
+  std::vector<SourceNote> compile_errors;
+  std::string compile_errors_file, compile_errors_source;
   Selection sel;
   std::uint64_t generation = 0;  // grows with every new run, so views can refresh
   bool running = false;          // a newer run is under way: the views mark theirs as old

@@ -1,6 +1,7 @@
 // The kernel source view (see source_panel.cpp).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "warpscope/viz/panel.h"
@@ -22,8 +23,10 @@ class SourcePanel : public Panel {
   void DrawContents() override;
 
  private:
+  void DrawCompileErrors();
   Session* session_;
   std::uint64_t scrolled_generation_ = ~0ull;
+  std::size_t scrolled_errors_ = ~std::size_t{0};  // the failing text the view last scrolled to
 };
 
 }  // namespace ws

@@ -1,0 +1,30 @@
+#include "core/program_run.h"
+
+namespace ws {
+
+LessonRun LessonRunOfProgram(ProgramRun run, const std::filesystem::path& path) {
+  LessonRun r;
+  r.lesson = "program";
+  r.backend = "emu";
+  r.device = "CPU emulator";
+  r.launches = std::move(run.launches);
+  r.check.ok = run.ok() && run.exit_code == 0;
+  r.check.message =
+      run.ok() ? "the program exited with status " + std::to_string(run.exit_code) : run.failure;
+  r.timing.kind = "none";
+  r.timing.note =
+      "A program's own cudaEvent times are in what it printed (on the emulator they "
+      "time the emulator itself).";
+  LessonRun::Program p;
+  p.path = path.string();
+  p.file = run.file;
+  p.source = std::move(run.source);
+  p.launch = r.launches.empty() ? 0 : r.launches.size() - 1;
+  p.stdout_text = std::move(run.stdout_text);
+  for (const ProgramDiagnostic& d : run.rewritten.warnings)
+    p.notes.push_back("line " + std::to_string(d.line) + ": " + d.message);
+  r.program = std::move(p);
+  return r;
+}
+
+}  // namespace ws

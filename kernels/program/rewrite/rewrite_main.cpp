@@ -1,0 +1,76 @@
+// warpscope-rewrite: the program rewriter (program_rewrite.h) as its own process. The app and
+// the CLI run it as a child: clang's front end then never shares a process with the app's OpenGL
+// driver (Mesa's llvmpipe loads its own LLVM, whose symbols clash with clang's), and a program
+// that crashes the parser ends only this process.
+//
+//   warpscope-rewrite --name FILE.cu --dir DIR --text PATH --shim DIR [-D NAME=VALUE]...
+//
+// prints one JSON object: {"ok", "errors", "source", "sites", "launches", "kernels", "warnings"}.
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "warpscope/program/program_rewrite.h"
+
+namespace {
+
+nlohmann::json Diagnostics(const std::vector<ws::ProgramDiagnostic>& list) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const ws::ProgramDiagnostic& d : list)
+    a.push_back(
+        {{"line", d.line}, {"column", d.column}, {"error", d.error}, {"message", d.message}});
+  return a;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  ws::RewriteRequest rq;
+  std::string text_path;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const bool has_value = i + 1 < argc;
+    if (a == "--name" && has_value) {
+      rq.file_name = argv[++i];
+    } else if (a == "--dir" && has_value) {
+      rq.directory = argv[++i];
+    } else if (a == "--text" && has_value) {
+      text_path = argv[++i];
+    } else if (a == "--shim" && has_value) {
+      rq.shim_dir = argv[++i];
+    } else if (a == "-D" && has_value) {
+      rq.defines.push_back(argv[++i]);
+    } else {
+      std::cerr << "warpscope-rewrite: unknown argument '" << a << "'\n";
+      return 2;
+    }
+  }
+  std::ifstream in(text_path, std::ios::binary);
+  if (rq.file_name.empty() || !in) {
+    std::cerr << "warpscope-rewrite: needs --name and a readable --text file\n";
+    return 2;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  rq.text = text.str();
+  const ws::RewriteResult r = ws::RewriteProgram(rq);
+  nlohmann::json j;
+  j["ok"] = r.ok;
+  j["errors"] = Diagnostics(r.errors);
+  j["source"] = r.program.source;
+  j["sites"] = nlohmann::json::array();
+  for (const ws::ProgramSite& s : r.program.sites)
+    j["sites"].push_back({{"site", s.site},
+                          {"line", s.line},
+                          {"column", s.column},
+                          {"access", static_cast<int>(s.access)},
+                          {"text", s.text}});
+  j["launches"] = nlohmann::json::array();
+  for (const ws::ProgramLaunchSite& l : r.program.launches)
+    j["launches"].push_back({{"kernel", l.kernel}, {"line", l.line}});
+  j["kernels"] = r.program.kernels;
+  j["warnings"] = Diagnostics(r.program.warnings);
+  std::cout << j.dump();
+  return 0;
+}
