@@ -74,6 +74,27 @@ Status WriteLayout(const std::filesystem::path& path, const Ui& ui, const ImGuiI
                             {"visible", r.visible},
                             {"title_bar_height", ui.frame_height()}};
   }
+  // What the views show (scripted tests read it): the run, a program's launches, the errors.
+  const Session& session = ui.session();
+  nlohmann::json& st = j["session"];
+  st["error"] = session.error;
+  st["compile_errors"] = nlohmann::json::array();
+  for (const SourceNote& n : session.compile_errors)
+    st["compile_errors"].push_back(
+        {{"line", n.line}, {"column", n.column}, {"message", n.message}});
+  if (const LessonRun* run = session.run.get()) {
+    st["lesson"] = run->lesson;
+    st["kernel"] = run->has_launch() ? run->main_launch().kernel : "";
+    if (run->program) {
+      st["program"] = run->program->file;
+      st["launch"] = run->program->launch;
+      st["stdout"] = run->program->stdout_text;
+      for (const LaunchTrace& t : run->launches)
+        st["launches"].push_back({{"kernel", t.kernel},
+                                  {"block", {t.block.x, t.block.y, t.block.z}},
+                                  {"sites", t.sites.size()}});
+    }
+  }
   return WriteFileAtomically(path, j.dump(2) + "\n");
 }
 
@@ -157,7 +178,9 @@ int RunApp(const AppOptions& opt) {
     return 1;
   }
   if (!opt.bench_json.empty()) {
-    const int rc = RunBenchMode(ui, win, opt.bench_json);
+    const int rc = opt.bench_edit.empty()
+                       ? RunBenchMode(ui, win, opt.bench_json)
+                       : RunEditBench(ui, win, opt.bench_edit, opt.bench_json, opt.bench_reps);
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplGlfw_Shutdown();
     ImPlot::DestroyContext();

@@ -43,6 +43,8 @@ struct AppOptions {
   std::vector<ParamDrag> drags;           // scripted slider moves (tests)
   bool wait_each_drag = true;             // scripted: finish each drag's run before going on
   std::filesystem::path bench_json;       // benchmark mode: write the figures here and exit
+  std::filesystem::path bench_edit;       // with bench_json: the save-to-redraw benchmark
+  int bench_reps = 7;
 };
 
 // Returns the process exit code: 0 ok, 1 failure (message printed), 2 bad arguments.

@@ -64,6 +64,18 @@ std::string LessonPanel::Select(const std::string& lesson, const std::string& va
 }
 
 std::string LessonPanel::SetParam(const std::string& name, long long value) {
+  if (program_open()) {
+    for (const ProgramParam& p : program_params_) {
+      if (p.name != name) continue;
+      if (value < p.min || value > p.max || (value - p.min) % p.step != 0)
+        return name + " must be in " + std::to_string(p.min) + ".." + std::to_string(p.max) +
+               " in steps of " + std::to_string(p.step) + ", not " + std::to_string(value);
+      program_values_[name] = value;
+      Rerun();
+      return "";
+    }
+    return "the program has no slider '" + name + "' (a // warpscope: param comment)";
+  }
   const LessonInfo* info = FindLesson(lesson_);
   if (info == nullptr) return "no lesson selected";
   for (const ParamSpec& p : info->params) {

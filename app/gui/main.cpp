@@ -51,6 +51,12 @@ int main(int argc, char** argv) {
   std::vector<std::string> drags;
   cli.add_option("--drag", drags, "Scripted runs: set NAME=VALUE at frame N (NAME=VALUE@N)")
       ->group("");
+  cli.add_option("--bench-edit", opt.bench_edit,
+                 "With --bench-json: time save-to-redraw for this program (.cu)")
+      ->group("");
+  cli.add_option("--bench-reps", opt.bench_reps, "With --bench-edit: saves to time (default 7)")
+      ->check(CLI::Range(1, 1000))
+      ->group("");
   cli.add_option("--bench-json", opt.bench_json,
                  "Benchmark: measure slider-to-redraw latency and frame time, write JSON, exit")
       ->group("");

@@ -56,7 +56,8 @@ bool Ui::WaitForRun(double seconds) {
 void Ui::RememberLesson() {
   if (session_.generation == remembered_generation_ || !session_.run) return;
   remembered_generation_ = session_.generation;
-  if (session_.run->capture) return;  // a trace file is not "the last lesson"
+  // A trace file or the user's own program is not "the last lesson".
+  if (session_.run->capture || session_.run->program) return;
   const LessonRun& run = *session_.run;
   if (settings_->lesson == run.lesson && settings_->variant == run.variant &&
       settings_->params == run.params && settings_->backend == run.backend)

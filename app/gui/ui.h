@@ -48,6 +48,7 @@ class Ui {
   // Sets a lesson parameter as its slider would; returns why not, or "".
   std::string SetParam(const std::string& name, long long value);
   Session& session() { return session_; }
+  const Session& session() const { return session_; }
   std::string PanelIds() const;  // "lesson, source, grid, ..." for error messages
   const std::vector<std::unique_ptr<Panel>>& panels() const { return panels_; }
 

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <fstream>
@@ -296,6 +297,21 @@ RewriteResult RewriteInChild(const std::string& file_name, const std::filesystem
   return result;
 }
 
+// Keeps the cache folder small: past kCacheFiles files, the oldest go (each save of a program
+// being edited adds a compiled program and a rewrite).
+void PruneCache(const std::filesystem::path& cache) {
+  constexpr std::size_t kCacheFiles = 256, kKeep = 192;
+  std::error_code ec;
+  std::vector<std::pair<std::filesystem::file_time_type, std::filesystem::path>> files;
+  for (const auto& e : std::filesystem::directory_iterator(cache, ec)) {
+    if (e.is_regular_file(ec)) files.emplace_back(e.last_write_time(ec), e.path());
+  }
+  if (files.size() <= kCacheFiles) return;
+  std::sort(files.begin(), files.end());
+  for (std::size_t i = 0; i + kKeep < files.size(); ++i)
+    std::filesystem::remove(files[i].second, ec);
+}
+
 }  // namespace
 
 bool ProgramsSupported() {
@@ -381,7 +397,9 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
       std::filesystem::remove(tmp_exe, ec);
       return run;
     }
+    std::filesystem::remove(cpp, ec);
     std::filesystem::rename(tmp_exe, exe, ec);
+    PruneCache(cache);
     if (ec) {
       run.stage = ProgramStage::kCompile;
       run.failure = "could not keep the compiled program: " + ec.message();
