@@ -72,6 +72,19 @@ nlohmann::json BarriersJson(const LaunchTrace& t) {
   return barriers;
 }
 
+nlohmann::json WarpOpsJson(const LaunchTrace& t) {
+  nlohmann::json ops = nlohmann::json::array();
+  for (std::size_t i = 0; i < t.warp_op_sites.size(); ++i) {
+    const WarpOpSite& w = t.warp_op_sites[i];
+    ops.push_back({{"line", w.line},
+                   {"file", w.file},
+                   {"code", w.code},
+                   {"kind", ToString(w.kind)},
+                   {"meetings", i < t.warp_op_counts.size() ? t.warp_op_counts[i] : 0}});
+  }
+  return ops;
+}
+
 nlohmann::json LessonRunJson(const LessonRun& run) {
   nlohmann::json j;
   j["lesson"] = run.lesson;
@@ -99,6 +112,7 @@ nlohmann::json LessonRunJson(const LessonRun& run) {
                  {"shared_bytes", t.shared_bytes}};
   j["sites"] = SitesJson(t);
   j["barriers"] = BarriersJson(t);
+  j["warp_ops"] = WarpOpsJson(t);
   j["timing"] = TimingJson(run.timing);
   j["check"] = {{"ok", run.check.ok}, {"message", run.check.message}};
   j["records"] = {{"accesses", t.stats.access_records},
@@ -141,6 +155,7 @@ nlohmann::json ProgramRunJson(const ProgramRun& run) {
                               }()},
                              {"sites", SitesJson(t)},
                              {"barriers", BarriersJson(t)},
+                             {"warp_ops", WarpOpsJson(t)},
                              {"records",
                               {{"accesses", t.stats.access_records},
                                {"barriers", t.stats.barrier_records},

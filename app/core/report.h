@@ -15,6 +15,8 @@ nlohmann::json LessonRunJson(const LessonRun& run);
 // One launch's sites and barriers with their figures (the `sites` and `barriers` of `run --json`).
 nlohmann::json SitesJson(const LaunchTrace& t);
 nlohmann::json BarriersJson(const LaunchTrace& t);
+// Its warp-level intrinsics: line, kind ("__shfl_down_sync") and how often a warp met there.
+nlohmann::json WarpOpsJson(const LaunchTrace& t);
 std::string LessonRunText(const LessonRun& run);
 // A program's run (`warpscope-cli run --file`): every launch with its sites, what it printed,
 // and how it ended.

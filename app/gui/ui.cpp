@@ -165,10 +165,26 @@ void Ui::FollowLessonView() {
   }
 }
 
+// Playback reaching a warp meeting (a shuffle, a vote) brings the warp-shuffle view to the front,
+// once per stretch of such steps: the arrows are what the step is about.
+void Ui::FollowWarpOps() {
+  bool on_warp_op = false;
+  if (session_.step >= 0 && session_.run && session_.run->has_launch()) {
+    const BlockView& v = session_.block_view();
+    on_warp_op = session_.step < static_cast<int>(v.steps.size()) &&
+                 v.steps[static_cast<std::size_t>(session_.step)].warp_op;
+  }
+  if (on_warp_op && !followed_warp_op_) {
+    if (Panel* p = FindPanel("shuffles")) p->RequestFocus();
+  }
+  followed_warp_op_ = on_warp_op;
+}
+
 void Ui::Draw() {
   lesson_panel()->Poll();
   RememberLesson();
   FollowLessonView();
+  FollowWarpOps();
   HandleShortcuts();
   AdvancePlayback();
   DrawMainMenu();
@@ -334,12 +350,12 @@ void Ui::BuildDefaultLayout(unsigned int dockspace_id) {
   for (auto& p : panels_) {
     const std::string& id = p->id();
     if (id == "gallery") continue;  // floats over the layout when opened
-    const ImGuiID node = id == "lesson" || id == "device" ? left_top
-                         : id == "source"                 ? left_bottom
-                         : id == "barriers"               ? bottom_left
-                         : id == "timing" || id == "sums" ? bottom_right
-                         : id == "playback"               ? playback
-                                                          : views;
+    const ImGuiID node = id == "lesson" || id == "device"       ? left_top
+                         : id == "source"                       ? left_bottom
+                         : id == "barriers" || id == "shuffles" ? bottom_left
+                         : id == "timing" || id == "sums"       ? bottom_right
+                         : id == "playback"                     ? playback
+                                                                : views;
     ImGui::DockBuilderDockWindow(p->window_name().c_str(), node);
   }
   ImGui::DockBuilderFinish(dockspace_id);

@@ -70,6 +70,7 @@ class Ui {
   void AdvancePlayback();
   void RememberLesson();
   void FollowLessonView();
+  void FollowWarpOps();
   class LessonPanel* lesson_panel();
 
   Settings* settings_;
@@ -91,6 +92,7 @@ class Ui {
   std::string open_error_;
   std::uint64_t remembered_generation_ = 0;
   std::string followed_lesson_;  // the lesson FollowLessonView last saw
+  bool followed_warp_op_ = false;  // playback was on a warp meeting last frame
   double next_step_at_ = 0;
   float frame_height_ = 0;
   std::string message_;

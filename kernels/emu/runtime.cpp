@@ -29,6 +29,7 @@ namespace ctx = boost::context;
 
 constexpr std::size_t kMaxSites = 64;
 constexpr std::size_t kMaxBarrierSites = 16;
+constexpr std::size_t kMaxWarpOpSites = 32;
 #if defined(__SANITIZE_ADDRESS__)
 constexpr std::size_t kStackBytes = 256 * 1024;
 #else
@@ -78,7 +79,7 @@ struct PooledStack {
   void deallocate(ctx::stack_context& sc) { Stacks().Put(sc); }
 };
 
-enum class ThreadStatus : std::uint8_t { kReady, kAtBarrier, kExited, kFaulted };
+enum class ThreadStatus : std::uint8_t { kReady, kAtBarrier, kAtWarpOp, kExited, kFaulted };
 
 struct ThreadCtx {
   ThreadState state{};
@@ -90,6 +91,12 @@ struct ThreadCtx {
   bool in_kernel = false;           // suspended inside the kernel body (at a barrier), not parked
   std::uint32_t site_count[kMaxSites] = {};
   std::uint32_t barrier_count[kMaxBarrierSites] = {};
+  int barrier_predicate = 0;  // __syncthreads_count(): what this thread brought
+  int barrier_result = 0;     // and what it gets: the block's count
+  // At a warp-level intrinsic (kAtWarpOp): what the lane brought, and what it gets back.
+  std::uint32_t warp_place = 0, warp_kind = 0, warp_mask = 0;
+  std::uint64_t warp_value = 0, warp_result = 0;
+  int warp_arg = 0, warp_width = 32;
   ctx::fiber scheduler;  // where to go when this thread yields
   FiberStack stack;      // for the ASan annotations
 };
@@ -105,6 +112,8 @@ struct Launch {
   std::map<std::uint64_t, std::uint16_t> site_ids;  // key -> provisional id (first come)
   std::vector<SiteInfo> sites_by_id;                // provisional id -> info, written under mutex
   std::map<std::uint32_t, std::uint16_t> barrier_ids;  // place -> provisional id
+  std::map<std::uint64_t, std::uint16_t> warp_op_ids;  // (place << 8 | kind) -> provisional id
+  std::vector<std::uint64_t> warp_op_counts;           // by provisional id
   std::uint64_t error_block = ~0ull;
   std::string error;
   std::map<std::uint32_t, BlockRecords> kept;
@@ -182,6 +191,10 @@ class Worker {
     fibers_.clear();
     std::lock_guard lock(launch_->mutex);
     launch_->stats.Merge(stats_);
+    if (launch_->warp_op_counts.size() < warp_op_counts_.size())
+      launch_->warp_op_counts.resize(warp_op_counts_.size(), 0);
+    for (std::size_t i = 0; i < warp_op_counts_.size(); ++i)
+      launch_->warp_op_counts[i] += warp_op_counts_[i];
   }
 
   std::uint16_t SiteId(std::uint64_t key) {
@@ -223,6 +236,24 @@ class Worker {
         place, static_cast<std::uint16_t>(launch_->barrier_ids.size()));
     (void)fresh;
     barrier_cache_.emplace_back(place, it->second);
+    return it->second;
+  }
+
+  std::uint16_t WarpOpId(std::uint32_t place, std::uint32_t kind) {
+    const std::uint64_t key = (std::uint64_t{place} << 8) | kind;
+    for (const auto& [k, id] : warp_op_cache_) {
+      if (k == key) return id;
+    }
+    std::unique_lock lock(launch_->mutex);
+    if (launch_->warp_op_ids.size() >= kMaxWarpOpSites && !launch_->warp_op_ids.count(key)) {
+      lock.unlock();
+      Fail(place, "the kernel has more than " + std::to_string(kMaxWarpOpSites) +
+                      " warp-level intrinsic sites");
+    }
+    auto [it, fresh] = launch_->warp_op_ids.try_emplace(
+        key, static_cast<std::uint16_t>(launch_->warp_op_ids.size()));
+    (void)fresh;
+    warp_op_cache_.emplace_back(key, it->second);
     return it->second;
   }
 
@@ -284,6 +315,30 @@ class Worker {
     YieldToScheduler(c);
   }
 
+  int BarrierCount(std::uint32_t place, int predicate) {
+    t_ctx->barrier_predicate = predicate != 0 ? 1 : 0;
+    Barrier(place);
+    return t_ctx->barrier_result;
+  }
+
+  std::uint64_t WarpOp(std::uint32_t kind, std::uint32_t mask, std::uint64_t value, int arg,
+                       int width, std::uint32_t place) {
+    ThreadCtx* c = t_ctx;
+    if (width <= 0 || width > 32 || (width & (width - 1)) != 0) {
+      Fail(place, std::string(ToString(static_cast<WarpOpKind>(kind))) + ": width " +
+                      std::to_string(width) + " is not a power of two from 1 to 32");
+    }
+    c->status = ThreadStatus::kAtWarpOp;
+    c->warp_place = place;
+    c->warp_kind = kind;
+    c->warp_mask = mask;
+    c->warp_value = value;
+    c->warp_arg = arg;
+    c->warp_width = width;
+    YieldToScheduler(c);
+    return c->warp_result;
+  }
+
  private:
   void ReportError(std::uint64_t block, const std::string& message) {
     std::lock_guard lock(launch_->mutex);
@@ -326,6 +381,173 @@ class Worker {
     return s.str();
   }
 
+  static std::string WhereIs(const ThreadCtx& c) {
+    switch (c.status) {
+      case ThreadStatus::kExited:
+        return "has exited";
+      case ThreadStatus::kAtBarrier:
+        return "waits at __syncthreads() on line " + std::to_string(PlaceLine(c.barrier_place));
+      case ThreadStatus::kAtWarpOp:
+        return std::string("waits at ") + ToString(static_cast<WarpOpKind>(c.warp_kind)) +
+               " on line " + std::to_string(PlaceLine(c.warp_place)) + " with mask " +
+               Hex(c.warp_mask);
+      default:
+        return "is elsewhere";
+    }
+  }
+  static std::string Hex(std::uint32_t v) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "0x%08x", v);
+    return buf;
+  }
+
+  // The lanes of each warp that wait at a warp-level intrinsic meet when every lane their mask
+  // names is there: values are exchanged, the meeting recorded, and they go on. Returns how many
+  // meetings took place (the scheduler then runs the lanes on), or -1 when a warp can never meet
+  // (a lane of its mask exited or waits elsewhere: on a GPU, a hang or undefined values).
+  int ResolveWarpOps(std::uint64_t b, const uint3& bidx, std::uint32_t n) {
+    int met = 0;
+    const std::uint32_t warps = (n + 31) / 32;
+    for (std::uint32_t w = 0; w < warps; ++w) {
+      const std::uint32_t first = w * 32, lanes = std::min<std::uint32_t>(32, n - first);
+      const std::uint32_t exists = lanes == 32 ? 0xffffffffu : ((1u << lanes) - 1u);
+      std::uint32_t waiting = 0;
+      for (std::uint32_t l = 0; l < lanes; ++l) {
+        if (threads_[first + l].status == ThreadStatus::kAtWarpOp) waiting |= 1u << l;
+      }
+      if (waiting == 0) continue;
+      int met_here = 0;
+      std::string problem;
+      std::uint32_t left = waiting;
+      while (left != 0) {
+        const std::uint32_t lead = static_cast<std::uint32_t>(__builtin_ctz(left));
+        const ThreadCtx& lc = threads_[first + lead];
+        std::uint32_t group = 0;
+        for (std::uint32_t l = 0; l < lanes; ++l) {
+          const ThreadCtx& c = threads_[first + l];
+          if ((left >> l & 1u) && c.warp_place == lc.warp_place && c.warp_kind == lc.warp_kind &&
+              c.warp_mask == lc.warp_mask)
+            group |= 1u << l;
+        }
+        left &= ~group;
+        const WarpOpKind kind = static_cast<WarpOpKind>(lc.warp_kind);
+        const std::uint32_t expected =
+            kind == WarpOpKind::kActiveMask ? group : (lc.warp_mask & exists);
+        if ((group & ~expected) != 0) {
+          const std::uint32_t lane = static_cast<std::uint32_t>(__builtin_ctz(group & ~expected));
+          problem = "line " + std::to_string(PlaceLine(lc.warp_place)) + ": lane " +
+                    std::to_string(lane) + " of warp " + std::to_string(w) + " calls " +
+                    ToString(kind) + " with mask " + Hex(lc.warp_mask) +
+                    ", which leaves the lane itself out";
+          continue;
+        }
+        if ((expected & ~group) != 0) {
+          const std::uint32_t lane = static_cast<std::uint32_t>(__builtin_ctz(expected & ~group));
+          problem = "line " + std::to_string(PlaceLine(lc.warp_place)) + ": " + ToString(kind) +
+                    " with mask " + Hex(lc.warp_mask) + " names lane " + std::to_string(lane) +
+                    " of warp " + std::to_string(w) + " (thread " + std::to_string(first + lane) +
+                    "), which " + WhereIs(threads_[first + lane]) +
+                    ". On a GPU this hangs or gives undefined values; every lane a mask names "
+                    "must reach the same call.";
+          continue;
+        }
+        Meet(w, first, group, kind);
+        ++met_here;
+      }
+      if (met_here == 0) {
+        ReportError(b, problem + " (block (" + std::to_string(bidx.x) + "," +
+                           std::to_string(bidx.y) + "," + std::to_string(bidx.z) + "))");
+        return -1;
+      }
+      met += met_here;
+    }
+    return met;
+  }
+
+  void Meet(std::uint32_t w, std::uint32_t first, std::uint32_t group, WarpOpKind kind) {
+    const ThreadCtx& lead = threads_[first + static_cast<std::uint32_t>(__builtin_ctz(group))];
+    const std::uint16_t id = WarpOpId(lead.warp_place, static_cast<std::uint32_t>(kind));
+    if (warp_op_counts_.size() <= id) warp_op_counts_.resize(id + 1u, 0);
+    ++warp_op_counts_[id];
+    WarpOpRecord rec;
+    rec.warp = static_cast<std::uint16_t>(w);
+    rec.site = id;
+    rec.mask = group;
+    rec.iteration = warp_iterations_[{w, id}]++;
+    std::uint32_t time = 0, votes = 0;
+    for (std::uint32_t l = 0; l < 32; ++l) {
+      rec.source[l] = static_cast<std::uint8_t>(l);
+      if (!(group >> l & 1u)) continue;
+      const ThreadCtx& c = threads_[first + l];
+      time = std::max(time, c.clock);
+      if (c.warp_value != 0) votes |= 1u << l;
+    }
+    rec.time = time;
+    for (std::uint32_t l = 0; l < 32; ++l) {
+      if (!(group >> l & 1u)) continue;
+      ThreadCtx& c = threads_[first + l];
+      const int width = c.warp_width;
+      const std::uint32_t base = l & ~static_cast<std::uint32_t>(width - 1);
+      const std::uint32_t in_seg = l - base;
+      std::uint32_t src = l;
+      switch (kind) {
+        case WarpOpKind::kShfl:
+          src = base +
+                (static_cast<std::uint32_t>(c.warp_arg) & static_cast<std::uint32_t>(width - 1));
+          break;
+        case WarpOpKind::kShflUp:
+          if (c.warp_arg >= 0 && in_seg >= static_cast<std::uint32_t>(c.warp_arg))
+            src = l - static_cast<std::uint32_t>(c.warp_arg);
+          break;
+        case WarpOpKind::kShflDown:
+          if (c.warp_arg >= 0 &&
+              in_seg + static_cast<std::uint32_t>(c.warp_arg) < static_cast<std::uint32_t>(width))
+            src = l + static_cast<std::uint32_t>(c.warp_arg);
+          break;
+        case WarpOpKind::kShflXor: {
+          const std::uint32_t x = l ^ static_cast<std::uint32_t>(c.warp_arg);
+          if (x >= base && x < base + static_cast<std::uint32_t>(width)) src = x;
+          break;
+        }
+        default:
+          break;
+      }
+      // A lane that does not take part has no value to give: the reader keeps its own.
+      if (src >= 32 || !(group >> src & 1u)) src = l;
+      rec.source[l] = static_cast<std::uint8_t>(src);
+      switch (kind) {
+        case WarpOpKind::kShfl:
+        case WarpOpKind::kShflUp:
+        case WarpOpKind::kShflDown:
+        case WarpOpKind::kShflXor:
+          c.warp_result = threads_[first + src].warp_value;
+          break;
+        case WarpOpKind::kBallot:
+          c.warp_result = votes & c.warp_mask;
+          break;
+        case WarpOpKind::kAny:
+          c.warp_result = votes != 0 ? 1 : 0;
+          break;
+        case WarpOpKind::kAll:
+          c.warp_result = votes == group ? 1 : 0;
+          break;
+        case WarpOpKind::kActiveMask:
+          c.warp_result = group;
+          break;
+        case WarpOpKind::kSyncWarp:
+          c.warp_result = 0;
+          break;
+      }
+    }
+    for (std::uint32_t l = 0; l < 32; ++l) {
+      if (!(group >> l & 1u)) continue;
+      ThreadCtx& c = threads_[first + l];
+      c.clock = time + 1;
+      c.status = ThreadStatus::kReady;
+    }
+    current_.warp_ops.push_back(rec);
+  }
+
   // Returns false when the block failed (the launch stops).
   bool RunBlock(std::uint64_t b) {
     const LaunchConfig& cfg = *launch_->config;
@@ -350,12 +572,17 @@ class Worker {
     current_.block = b;
     current_.accesses.clear();
     current_.barriers.clear();
+    current_.warp_ops.clear();
+    warp_iterations_.clear();
 
     for (;;) {
       for (std::uint32_t i = 0; i < n; ++i) {
         if (threads_[i].status == ThreadStatus::kReady) Resume(i);
         if (threads_[i].status == ThreadStatus::kFaulted) return false;
       }
+      const int warp_ops = ResolveWarpOps(b, bidx, n);
+      if (warp_ops < 0) return false;
+      if (warp_ops > 0) continue;
       std::vector<std::uint32_t> exited, waiting;
       std::map<std::uint32_t, std::vector<std::uint32_t>> by_place;
       for (std::uint32_t i = 0; i < n; ++i) {
@@ -390,9 +617,15 @@ class Worker {
         return false;
       }
       std::uint32_t departure = 0;
-      for (std::uint32_t i = 0; i < n; ++i) departure = std::max(departure, threads_[i].clock);
+      int count = 0;
+      for (std::uint32_t i = 0; i < n; ++i) {
+        departure = std::max(departure, threads_[i].clock);
+        count += threads_[i].barrier_predicate;
+      }
       for (std::uint32_t i = 0; i < n; ++i) {
         ThreadCtx& c = threads_[i];
+        c.barrier_result = count;
+        c.barrier_predicate = 0;
         current_.barriers.push_back(
             {c.clock, departure, c.barrier_count[id]++, static_cast<std::uint16_t>(i), id, 0});
         c.clock = departure + 1;
@@ -423,6 +656,9 @@ class Worker {
   bool quitting_ = false;
   std::vector<std::pair<std::uint64_t, std::uint16_t>> site_cache_;
   std::vector<std::pair<std::uint32_t, std::uint16_t>> barrier_cache_;
+  std::vector<std::pair<std::uint64_t, std::uint16_t>> warp_op_cache_;
+  std::vector<std::uint64_t> warp_op_counts_;  // by provisional id, this worker's blocks
+  std::map<std::pair<std::uint32_t, std::uint16_t>, std::uint32_t> warp_iterations_;
   std::vector<SiteInfo> local_sites_;
   BlockRecords current_;
   LaunchStats stats_;
@@ -461,9 +697,23 @@ void Canonicalize(Launch& L, LaunchTrace& t) {
   stats.barrier_records = L.stats.barrier_records;
   stats.divergent_warps = L.stats.divergent_warps;
   t.stats = std::move(stats);
+  // Warp-op sites in (place, kind) order.
+  std::vector<std::uint16_t> wremap(L.warp_op_ids.size());
+  std::size_t wi = 0;
+  for (const auto& [key, id] : L.warp_op_ids) {  // std::map: sorted by (place, kind)
+    const std::uint32_t place = static_cast<std::uint32_t>(key >> 8);
+    WarpOpSite site;
+    site.line = PlaceLine(place);
+    site.file_tag = static_cast<std::uint16_t>(PlaceFile(place));
+    site.kind = static_cast<WarpOpKind>(key & 0xffu);
+    t.warp_op_sites.push_back(site);
+    t.warp_op_counts.push_back(id < L.warp_op_counts.size() ? L.warp_op_counts[id] : 0);
+    wremap[id] = static_cast<std::uint16_t>(wi++);
+  }
   for (auto& [b, rec] : L.kept) {
     for (AccessRecord& a : rec.accesses) a.site = remap[a.site];
     for (BarrierRecord& r : rec.barriers) r.site = bremap[r.site];
+    for (WarpOpRecord& w : rec.warp_ops) w.site = wremap[w.site];
     t.blocks.push_back(std::move(rec));
   }
 }
@@ -482,6 +732,15 @@ void CheckIndex(long long index, unsigned long long count, std::uint32_t place, 
 
 void SyncThreads(std::uint32_t place) {
   t_worker->Barrier(place);
+}
+
+int SyncThreadsCount(std::uint32_t place, int predicate) {
+  return t_worker->BarrierCount(place, predicate);
+}
+
+std::uint64_t WarpOp(std::uint32_t kind, std::uint32_t mask, std::uint64_t value, int arg,
+                     int width, std::uint32_t place) {
+  return t_worker->WarpOp(kind, mask, value, arg, width, place);
 }
 
 void FailThread(std::uint32_t place, const std::string& what) {

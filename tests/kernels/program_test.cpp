@@ -3,10 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <sstream>
 #include <tuple>
 
 #include "warpscope/kernels/catalog.h"
 #include "warpscope/program/program.h"
+#include "warpscope/trace/trace_file.h"
 
 namespace ws {
 namespace {
@@ -270,6 +274,128 @@ TEST(Programs, PictureKernelByHand) {
   EXPECT_EQ(t.sites[0].column, 9u);
   EXPECT_EQ(t.sites[1].column, 31u);  // 2*d_Pin[...]
   EXPECT_EQ(t.sites[1].code, "d_Pout[Row*n+Col] = 2*d_Pin[Row*n+Col];");
+}
+
+// Each warp-level intrinsic on the emulator, against CUDA's definitions worked by hand for one
+// warp of 32 lanes holding v = lane.
+TEST(Programs, WarpIntrinsicsGiveCudasValues) {
+  const std::string text =
+      "#include <cstdio>\n"
+      "__global__ void k(int* out) {\n"
+      "  int lane = threadIdx.x;\n"
+      "  int v = lane;\n"
+      "  out[0 * 32 + lane] = __shfl_down_sync(0xffffffff, v, 4);\n"        // line 5
+      "  out[1 * 32 + lane] = __shfl_up_sync(0xffffffff, v, 1);\n"          // line 6
+      "  out[2 * 32 + lane] = __shfl_xor_sync(0xffffffff, v, 1);\n"         // line 7
+      "  out[3 * 32 + lane] = __shfl_sync(0xffffffff, v, 7);\n"             // line 8
+      "  out[4 * 32 + lane] = __shfl_sync(0xffffffff, v, 0, 8);\n"          // line 9
+      "  out[5 * 32 + lane] = __ballot_sync(0xffffffff, lane % 3 == 0);\n"  // line 10
+      "  out[6 * 32 + lane] = __any_sync(0xffffffff, lane == 31);\n"
+      "  out[7 * 32 + lane] = __all_sync(0xffffffff, lane < 31);\n"
+      "  __syncwarp();\n"
+      "  out[8 * 32 + lane] = __syncthreads_count(lane < 10);\n"
+      "  out[9 * 32 + lane] = __syncthreads_or(lane == 5) + 2 * __syncthreads_and(lane >= 0);\n"
+      "  if (lane < 16) out[10 * 32 + lane] = __activemask();\n"
+      "}\n"
+      "int main() {\n"
+      "  int* d; cudaMalloc(&d, 11 * 32 * sizeof(int));\n"
+      "  k<<<1, 32>>>(d);\n"
+      "  int h[11 * 32]; cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);\n"
+      "  for (int i = 0; i < 11 * 32; ++i) printf(\"%d%c\", h[i], i % 32 == 31 ? '\\n' : ' ');\n"
+      "}\n";
+  ProgramRun run = RunText(text);
+  ASSERT_TRUE(run.ok()) << run.failure << run.stderr_text;
+  std::vector<std::vector<long long>> rows;
+  std::stringstream in(run.stdout_text);
+  for (std::string line; std::getline(in, line);) {
+    std::stringstream ls(line);
+    rows.emplace_back();
+    for (long long x; ls >> x;) rows.back().push_back(x);
+  }
+  ASSERT_EQ(rows.size(), 11u);
+  // The ballot: lanes 0, 3, ..., 30, that is 0x49249249.
+  for (int l = 0; l < 32; ++l) {
+    EXPECT_EQ(rows[0][l], l + 4 < 32 ? l + 4 : l) << l;  // down 4: the top 4 keep their own
+    EXPECT_EQ(rows[1][l], l >= 1 ? l - 1 : l) << l;      // up 1: lane 0 keeps its own
+    EXPECT_EQ(rows[2][l], l ^ 1) << l;                   // xor 1: pairs swap
+    EXPECT_EQ(rows[3][l], 7) << l;                       // broadcast lane 7
+    EXPECT_EQ(rows[4][l], l / 8 * 8) << l;               // width 8: each group's lane 0
+    EXPECT_EQ(static_cast<std::uint32_t>(rows[5][l]), 0x49249249u) << l;
+    EXPECT_EQ(rows[6][l], 1) << l;
+    EXPECT_EQ(rows[7][l], 0) << l;
+    EXPECT_EQ(rows[8][l], 10) << l;  // lanes 0-9
+    EXPECT_EQ(rows[9][l], 1 + 2) << l;
+    if (l < 16) {
+      EXPECT_EQ(rows[10][l], 0xffff) << l;  // the lanes that got there: 0-15
+    }
+  }
+  ASSERT_EQ(run.launches.size(), 1u);
+  const LaunchTrace& t = run.launches[0];
+  // 5 shuffles, ballot, any, all, syncwarp and activemask: 10 sites, one meeting each.
+  ASSERT_EQ(t.warp_op_sites.size(), 10u);
+  EXPECT_EQ(t.warp_op_sites[0].line, 5u);
+  EXPECT_EQ(t.warp_op_sites[0].kind, WarpOpKind::kShflDown);
+  for (std::uint64_t c : t.warp_op_counts) EXPECT_EQ(c, 1u);
+  ASSERT_EQ(t.blocks.size(), 1u);
+  const WarpOpRecord& down = t.blocks[0].warp_ops[0];
+  EXPECT_EQ(down.mask, 0xffffffffu);
+  EXPECT_EQ(down.source[0], 4);
+  EXPECT_EQ(down.source[27], 31);
+  EXPECT_EQ(down.source[28], 28);  // keeps its own
+}
+
+TEST(Programs, AShuffleWhoseMaskNamesAnExitedLaneIsAnError) {
+  const std::string text =
+      "__global__ void k(int* out) {\n"
+      "  int v = threadIdx.x;\n"
+      "  if (threadIdx.x >= 16) return;\n"
+      "  out[threadIdx.x] = __shfl_down_sync(0xffffffff, v, 1);\n"
+      "}\n"
+      "int main() { int* d; cudaMalloc(&d, 128); k<<<1, 32>>>(d); return 0; }\n";
+  ProgramRun run = RunText(text);
+  ASSERT_FALSE(run.ok());
+  EXPECT_NE(run.failure.find("line 4: __shfl_down_sync with mask 0xffffffff names lane 16 of "
+                             "warp 0 (thread 16), which has exited"),
+            std::string::npos)
+      << run.failure;
+}
+
+TEST(Programs, ShuffleReductionExampleSumsExactlyAndCountsItsMeetings) {
+  ProgramRun run = RunProgramText("shuffle_reduce.cu", WARPSCOPE_SOURCE_DIR "/examples",
+                                  ReadExample("shuffle_reduce.cu"), {});
+  ASSERT_TRUE(run.ok()) << run.failure;
+  EXPECT_NE(run.stdout_text.find("correct"), std::string::npos) << run.stdout_text;
+  ASSERT_EQ(run.launches.size(), 1u);
+  const LaunchTrace& t = run.launches[0];
+  ASSERT_EQ(t.warp_op_sites.size(), 1u);
+  // 4096 values in 16 blocks of 256 threads: per block 8 warps reduce, then warp 0 again; each
+  // reduction is 5 shuffles (16, 8, 4, 2, 1): 16 x 9 x 5 = 720 meetings.
+  EXPECT_EQ(t.warp_op_counts[0], 720u);
+  // A trace file (format version 3) keeps the meetings, lane by lane.
+  const std::filesystem::path file =
+      std::filesystem::temp_directory_path() / "warpscope-shuffle-test.wstrace";
+  TraceContents contents;
+  contents.launches = {t};
+  ASSERT_TRUE(WriteTraceFile(file, contents).ok());
+  auto back = ReadTraceFile(file);
+  std::filesystem::remove(file);
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  const LaunchTrace& r = back->launches.at(0);
+  ASSERT_EQ(r.warp_op_sites.size(), 1u);
+  EXPECT_EQ(r.warp_op_sites[0].kind, WarpOpKind::kShflDown);
+  EXPECT_EQ(r.warp_op_sites[0].line, t.warp_op_sites[0].line);
+  EXPECT_EQ(r.warp_op_counts, t.warp_op_counts);
+  ASSERT_EQ(r.blocks.size(), t.blocks.size());
+  ASSERT_EQ(r.blocks[0].warp_ops.size(), 45u);  // block 0: 9 reductions of 5 steps
+  EXPECT_EQ(std::memcmp(r.blocks[0].warp_ops.data(), t.blocks[0].warp_ops.data(),
+                        45 * sizeof(WarpOpRecord)),
+            0);
+  // The first step of warp 0: lane l reads lane l + 16, lanes 16-31 keep their own.
+  const WarpOpRecord& first = r.blocks[0].warp_ops[0];
+  EXPECT_EQ(first.warp, 0u);
+  EXPECT_EQ(first.source[0], 16);
+  EXPECT_EQ(first.source[15], 31);
+  EXPECT_EQ(first.source[16], 16);
 }
 
 TEST(Programs, AnIndexOutOfRangeNamesTheLineTheBufferAndTheThread) {

@@ -77,14 +77,31 @@ BlockView BuildBlockView(const LaunchTrace& trace, std::uint32_t block) {
             [](const BarrierInstance& a, const BarrierInstance& b) {
               return std::tie(a.first_arrival, a.site) < std::tie(b.first_arrival, b.site);
             });
+  for (const WarpOpRecord& w : it->warp_ops) {
+    if (w.site >= trace.warp_op_sites.size()) continue;
+    WarpOpInstance op;
+    op.site = w.site;
+    op.iteration = w.iteration;
+    op.warp = w.warp;
+    op.time = w.time;
+    op.mask = w.mask;
+    std::copy(std::begin(w.source), std::end(w.source), std::begin(op.source));
+    v.warp_ops.push_back(op);
+  }
+  std::stable_sort(v.warp_ops.begin(), v.warp_ops.end(),
+                   [](const WarpOpInstance& a, const WarpOpInstance& b) {
+                     return std::tie(a.time, a.warp) < std::tie(b.time, b.warp);
+                   });
   for (std::uint64_t t : v.thread_end) v.end_time = std::max(v.end_time, t);
 
   // Playback: every request and barrier in time order (a barrier at its last arrival, when the
   // block is released); ties keep requests in (site, iteration, warp) order.
   for (std::size_t i = 0; i < v.requests.size(); ++i)
-    v.steps.push_back({false, static_cast<int>(i), v.requests[i].time});
+    v.steps.push_back({false, false, static_cast<int>(i), v.requests[i].time});
   for (std::size_t i = 0; i < v.barriers.size(); ++i)
-    v.steps.push_back({true, static_cast<int>(i), v.barriers[i].last_arrival});
+    v.steps.push_back({true, false, static_cast<int>(i), v.barriers[i].last_arrival});
+  for (std::size_t i = 0; i < v.warp_ops.size(); ++i)
+    v.steps.push_back({false, true, static_cast<int>(i), v.warp_ops[i].time});
   std::stable_sort(v.steps.begin(), v.steps.end(),
                    [](const PlaybackStep& a, const PlaybackStep& b) { return a.time < b.time; });
   return v;

@@ -30,6 +30,35 @@ const char* ToString(AccessOp op) {
   return "?";
 }
 
+const char* ToString(WarpOpKind k) {
+  switch (k) {
+    case WarpOpKind::kShfl:
+      return "__shfl_sync";
+    case WarpOpKind::kShflUp:
+      return "__shfl_up_sync";
+    case WarpOpKind::kShflDown:
+      return "__shfl_down_sync";
+    case WarpOpKind::kShflXor:
+      return "__shfl_xor_sync";
+    case WarpOpKind::kBallot:
+      return "__ballot_sync";
+    case WarpOpKind::kAny:
+      return "__any_sync";
+    case WarpOpKind::kAll:
+      return "__all_sync";
+    case WarpOpKind::kActiveMask:
+      return "__activemask";
+    case WarpOpKind::kSyncWarp:
+      return "__syncwarp";
+  }
+  return "?";
+}
+
+bool IsShuffle(WarpOpKind k) {
+  return k == WarpOpKind::kShfl || k == WarpOpKind::kShflUp || k == WarpOpKind::kShflDown ||
+         k == WarpOpKind::kShflXor;
+}
+
 std::uint16_t FileTagOf(const std::string& name) {
   return name.empty() ? 0 : static_cast<std::uint16_t>(FileTag(name.c_str()));
 }

@@ -115,6 +115,16 @@ nlohmann::json LaunchJson(const LaunchTrace& t) {
   j["barrier_sites"] = nlohmann::json::array();
   for (const BarrierSite& b : t.barrier_sites)
     j["barrier_sites"].push_back({{"line", b.line}, {"file", b.file}, {"code", b.code}});
+  j["warp_op_sites"] = nlohmann::json::array();
+  for (std::size_t i = 0; i < t.warp_op_sites.size(); ++i) {
+    const WarpOpSite& w = t.warp_op_sites[i];
+    j["warp_op_sites"].push_back(
+        {{"line", w.line},
+         {"kind", static_cast<int>(w.kind)},
+         {"file", w.file},
+         {"code", w.code},
+         {"count", i < t.warp_op_counts.size() ? t.warp_op_counts[i] : 0}});
+  }
   nlohmann::json& st = j["stats"];
   st["access_records"] = t.stats.access_records;
   st["barrier_records"] = t.stats.barrier_records;
@@ -139,8 +149,10 @@ std::vector<std::uint8_t> LaunchRecords(const LaunchTrace& t) {
     Put(out, b.block);
     Put(out, static_cast<std::uint64_t>(b.accesses.size()));
     Put(out, static_cast<std::uint64_t>(b.barriers.size()));
+    Put(out, static_cast<std::uint64_t>(b.warp_ops.size()));
     PutBytes(out, b.accesses.data(), b.accesses.size() * sizeof(AccessRecord));
     PutBytes(out, b.barriers.data(), b.barriers.size() * sizeof(BarrierRecord));
+    PutBytes(out, b.warp_ops.data(), b.warp_ops.size() * sizeof(WarpOpRecord));
   }
   Put(out, static_cast<std::uint64_t>(t.thread_active.size()));
   PutBytes(out, t.thread_active.data(), t.thread_active.size());
@@ -231,7 +243,7 @@ LaunchTrace LaunchFrom(const nlohmann::json& j) {
     si.size = s.at("size").get<std::uint8_t>();
     si.buffer = s.at("buffer").get<std::uint16_t>();
     si.code = s.at("code").get<std::string>();
-    si.file = s.value("file", std::string());  // version 1 has none
+    si.file = s.value("file", std::string());         // version 1 has none
     si.column = s.value("column", std::uint16_t{0});  // lesson traces before programs: none
     si.file_tag = FileTagOf(si.file);
     if (si.size == 0 || si.size > 16) throw std::runtime_error("a site's access size is not 1-16");
@@ -244,6 +256,20 @@ LaunchTrace LaunchFrom(const nlohmann::json& j) {
                      b.value("file", std::string())};
     site.file_tag = FileTagOf(site.file);
     t.barrier_sites.push_back(std::move(site));
+  }
+  if (j.contains("warp_op_sites")) {  // version 3
+    for (const auto& w : j.at("warp_op_sites")) {
+      WarpOpSite site;
+      site.line = w.at("line").get<std::uint32_t>();
+      const int kind = w.at("kind").get<int>();
+      if (kind < 0 || kind >= kWarpOpKinds) throw std::runtime_error("an unknown warp-op kind");
+      site.kind = static_cast<WarpOpKind>(kind);
+      site.file = w.value("file", std::string());
+      site.file_tag = FileTagOf(site.file);
+      site.code = w.value("code", std::string());
+      t.warp_op_counts.push_back(w.value("count", std::uint64_t{0}));
+      t.warp_op_sites.push_back(std::move(site));
+    }
   }
   const auto& st = j.at("stats");
   t.stats.access_records = st.at("access_records").get<std::uint64_t>();
@@ -306,8 +332,9 @@ Status ReadRecords(std::span<const std::uint8_t> raw, LaunchTrace* t, std::size_
   const std::uint32_t tpb = static_cast<std::uint32_t>(t->block.count());
   for (std::uint64_t i = 0; i < blocks; ++i) {
     BlockRecords b;
-    std::uint64_t na = 0, nb = 0;
-    if (!r.Get(&b.block) || !r.Get(&na) || !r.Get(&nb)) return Corrupt(where + "cut short");
+    std::uint64_t na = 0, nb = 0, nw = 0;
+    if (!r.Get(&b.block) || !r.Get(&na) || !r.Get(&nb) || (version >= 3 && !r.Get(&nw)))
+      return Corrupt(where + "cut short");
     if (b.block >= t->grid.count())
       return Corrupt(where + "block " + std::to_string(b.block) + " is outside the grid of " +
                      std::to_string(t->grid.count()));
@@ -329,6 +356,17 @@ Status ReadRecords(std::span<const std::uint8_t> raw, LaunchTrace* t, std::size_
     b.barriers.resize(nb);
     r.Take(nb * sizeof(BarrierRecord), &bytes);
     if (nb > 0) std::memcpy(b.barriers.data(), bytes.data(), bytes.size());
+    if (nw > r.left() / sizeof(WarpOpRecord)) return Corrupt(where + "cut short");
+    b.warp_ops.resize(nw);
+    r.Take(nw * sizeof(WarpOpRecord), &bytes);
+    if (nw > 0) std::memcpy(b.warp_ops.data(), bytes.data(), bytes.size());
+    for (const WarpOpRecord& w : b.warp_ops) {
+      if (w.site >= t->warp_op_sites.size() || w.warp >= (tpb + 31) / 32)
+        return Corrupt(where + "a warp-op record names a site or warp the launch lacks");
+      for (std::uint8_t src : w.source) {
+        if (src >= 32) return Corrupt(where + "a warp-op record names a lane past 31");
+      }
+    }
     for (const AccessRecord& a : b.accesses) {
       if (a.site >= t->sites.size() || a.thread >= tpb)
         return Corrupt(where + "an access names site " + std::to_string(a.site) + " thread " +

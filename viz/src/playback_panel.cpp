@@ -67,12 +67,21 @@ class PlaybackPanel : public Panel {
     view::UpdatingBadge(*session_);
 
     if (step < 0 || step >= n) {
-      ImGui::TextDisabled("Block %u: %d steps (%zu requests, %zu barriers). Press Play or P.",
-                          bv.block, n, bv.requests.size(), bv.barriers.size());
+      ImGui::TextDisabled(
+          "Block %u: %d steps (%zu requests, %zu barriers, %zu warp meetings). Press Play or P.",
+          bv.block, n, bv.requests.size(), bv.barriers.size(), bv.warp_ops.size());
       return;
     }
     const PlaybackStep& s = bv.steps[static_cast<std::size_t>(step)];
-    if (s.barrier) {
+    if (s.warp_op) {
+      const WarpOpInstance& w = bv.warp_ops[static_cast<std::size_t>(s.index)];
+      const WarpOpSite& site = t.warp_op_sites[w.site];
+      ImGui::Text("Step %d/%d, time %" PRIu64
+                  ": warp %u meets at %s on line %u (%d lanes) - "
+                  "see Warp shuffles",
+                  step + 1, n, s.time, w.warp, ToString(site.kind), site.line,
+                  __builtin_popcount(w.mask));
+    } else if (s.barrier) {
       const BarrierInstance& b = bv.barriers[static_cast<std::size_t>(s.index)];
       const std::uint32_t line = b.site < t.barrier_sites.size() ? t.barrier_sites[b.site].line : 0;
       ImGui::Text("Step %d/%d, time %" PRIu64

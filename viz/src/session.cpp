@@ -67,7 +67,11 @@ void Session::SelectStep(int index) {
   }
   step = index;
   const PlaybackStep& s = v.steps[static_cast<std::size_t>(index)];
-  if (s.barrier) {
+  if (s.warp_op) {
+    sel.barrier_instance = -1;
+    sel.warp_op = s.index;
+    sel.warp = static_cast<int>(v.warp_ops[static_cast<std::size_t>(s.index)].warp);
+  } else if (s.barrier) {
     sel.barrier_instance = s.index;
   } else {
     sel.barrier_instance = -1;

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "warpscope/kernels/emu_runtime.h"
+#define WS_NO_LESSON_INTRINSICS 1  // ws_program.h declares the program's own
 #include "warpscope/kernels/ws_cuda_emu.h"
 #include "warpscope/kernels/ws_cuda_keys.h"
 #include "warpscope/trace/trace_file.h"
@@ -295,6 +296,21 @@ void SyncThreads(unsigned int line) {
   emu::SyncThreads(MakePlace(P().file_tag, line));
 }
 
+int SyncThreadsCount(unsigned int line, int predicate) {
+  return emu::SyncThreadsCount(MakePlace(P().file_tag, line), predicate);
+}
+
+unsigned long long WarpOp(unsigned int kind, unsigned int mask, unsigned long long value, int arg,
+                          int width, unsigned int line) {
+  if (::ws::emu::t_thread == nullptr) return value;  // host code: nothing to meet
+  return emu::WarpOp(kind, mask, value, arg, width, MakePlace(P().file_tag, line));
+}
+
+unsigned int BlockThreads() {
+  const uint3* b = Builtins();
+  return b[2].x * b[2].y * b[2].z;
+}
+
 void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
                const Config& config, void (*body)(void*), void* context) {
   Program& p = P();
@@ -328,6 +344,7 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
     s.file = p.file;
   }
   for (BarrierSite& b : t.barrier_sites) b.file = p.file;
+  for (WarpOpSite& w : t.warp_op_sites) w.file = p.file;
   std::lock_guard lock(p.mutex);
   if (p.launches.size() >= kMaxLaunchesWithRecords) {
     t.blocks.clear();

@@ -442,6 +442,7 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
       for (LaunchTrace& t : run.launches) {
         for (SiteInfo& site : t.sites) site.code = SourceLine(run.source, site.line);
         for (BarrierSite& b : t.barrier_sites) b.code = SourceLine(run.source, b.line);
+        for (WarpOpSite& w : t.warp_op_sites) w.code = SourceLine(run.source, w.line);
       }
     } else {
       run.stage = ProgramStage::kRun;

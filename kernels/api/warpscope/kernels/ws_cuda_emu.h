@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+#include "warpscope/kernels/ws_cuda_keys.h"
+
 namespace ws::emu {
 
 struct uint3 {
@@ -26,6 +28,13 @@ void RecordAccess(std::uint64_t key, std::uint32_t offset);
 // `place` is MakePlace(file tag, line) (ws_cuda.h).
 void CheckIndex(long long index, unsigned long long count, std::uint32_t place, const char* what);
 void SyncThreads(std::uint32_t place);
+// __syncthreads_count(): a barrier that also counts the threads whose predicate is non-zero.
+int SyncThreadsCount(std::uint32_t place, int predicate);
+// A warp-level intrinsic (WarpOpKind in trace/records.h: 0 __shfl_sync, 1 up, 2 down, 3 xor,
+// 4 __ballot_sync, 5 __any_sync, 6 __all_sync, 7 __activemask, 8 __syncwarp): the lanes of the
+// warp meet; `value` is the lane's value or predicate, `arg` the source lane, delta or lane mask.
+std::uint64_t WarpOp(std::uint32_t kind, std::uint32_t mask, std::uint64_t value, int arg,
+                     int width, std::uint32_t place);
 // The shared-memory offset of a __shared__ array in this launch (allocated at first use).
 std::uint32_t SharedArrayBase(std::uint32_t bytes, std::uint32_t* tag, std::uint32_t* base);
 // The launch's dynamic shared memory for this block: its size and its offset in the block's
@@ -51,3 +60,71 @@ unsigned long long GlobalTimer();
 #define gridDim (::ws::emu::t_thread->grid_dim)
 #define __syncthreads() \
   ::ws::emu::SyncThreads(::ws::MakePlace(::ws::RecorderFileTag(__FILE__), __LINE__))
+
+// Warp-level intrinsics for lesson kernels on the emulator (nvcc has its own): the lanes meet at
+// the call (ws::emu::WarpOp), which records the meeting for the views. (The program runtime,
+// which declares the program's own, leaves these out.)
+#if !defined(WS_NO_LESSON_INTRINSICS)
+namespace ws::emu {
+template <typename T>
+inline T WarpShuffle(std::uint32_t kind, unsigned mask, T var, int arg, int width,
+                     std::uint32_t place) {
+  static_assert(sizeof(T) <= 8, "a shuffle moves at most 8 bytes");
+  std::uint64_t bits = 0;
+  __builtin_memcpy(&bits, &var, sizeof(T));
+  bits = WarpOp(kind, mask, bits, arg, width, place);
+  T out;
+  __builtin_memcpy(&out, &bits, sizeof(T));
+  return out;
+}
+inline std::uint32_t HerePlace(unsigned line, const char* file) {
+  return ::ws::MakePlace(::ws::RecorderFileTag(file), line);
+}
+}  // namespace ws::emu
+template <typename T>
+inline T __shfl_sync(unsigned mask, T var, int src, int width = 32,
+                     unsigned line = __builtin_LINE(), const char* file = __builtin_FILE()) {
+  return ::ws::emu::WarpShuffle(0, mask, var, src, width, ::ws::emu::HerePlace(line, file));
+}
+template <typename T>
+inline T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32,
+                        unsigned line = __builtin_LINE(), const char* file = __builtin_FILE()) {
+  return ::ws::emu::WarpShuffle(1, mask, var, static_cast<int>(delta), width,
+                                ::ws::emu::HerePlace(line, file));
+}
+template <typename T>
+inline T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32,
+                          unsigned line = __builtin_LINE(), const char* file = __builtin_FILE()) {
+  return ::ws::emu::WarpShuffle(2, mask, var, static_cast<int>(delta), width,
+                                ::ws::emu::HerePlace(line, file));
+}
+template <typename T>
+inline T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = 32,
+                         unsigned line = __builtin_LINE(), const char* file = __builtin_FILE()) {
+  return ::ws::emu::WarpShuffle(3, mask, var, lane_mask, width, ::ws::emu::HerePlace(line, file));
+}
+inline unsigned __ballot_sync(unsigned mask, int pred, unsigned line = __builtin_LINE(),
+                              const char* file = __builtin_FILE()) {
+  return static_cast<unsigned>(
+      ::ws::emu::WarpOp(4, mask, pred != 0, 0, 32, ::ws::emu::HerePlace(line, file)));
+}
+inline int __any_sync(unsigned mask, int pred, unsigned line = __builtin_LINE(),
+                      const char* file = __builtin_FILE()) {
+  return static_cast<int>(
+      ::ws::emu::WarpOp(5, mask, pred != 0, 0, 32, ::ws::emu::HerePlace(line, file)));
+}
+inline int __all_sync(unsigned mask, int pred, unsigned line = __builtin_LINE(),
+                      const char* file = __builtin_FILE()) {
+  return static_cast<int>(
+      ::ws::emu::WarpOp(6, mask, pred != 0, 0, 32, ::ws::emu::HerePlace(line, file)));
+}
+inline unsigned __activemask(unsigned line = __builtin_LINE(),
+                             const char* file = __builtin_FILE()) {
+  return static_cast<unsigned>(
+      ::ws::emu::WarpOp(7, 0xffffffffu, 0, 0, 32, ::ws::emu::HerePlace(line, file)));
+}
+inline void __syncwarp(unsigned mask = 0xffffffffu, unsigned line = __builtin_LINE(),
+                       const char* file = __builtin_FILE()) {
+  ::ws::emu::WarpOp(8, mask, 0, 0, 32, ::ws::emu::HerePlace(line, file));
+}
+#endif

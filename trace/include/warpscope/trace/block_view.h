@@ -30,8 +30,19 @@ struct BarrierInstance {
   std::vector<std::uint64_t> leave;    // per thread
 };
 
+// One meeting of a warp at a warp-level intrinsic (a shuffle, a vote).
+struct WarpOpInstance {
+  std::uint16_t site = 0;  // index into the launch's warp_op_sites
+  std::uint32_t iteration = 0;
+  std::uint32_t warp = 0;
+  std::uint64_t time = 0;
+  std::uint32_t mask = 0;        // the lanes that took part
+  std::uint8_t source[32] = {};  // the lane each lane read (itself: its own value)
+};
+
 struct PlaybackStep {
-  bool barrier = false;  // false: requests[index]; true: barriers[index]
+  bool barrier = false;  // true: barriers[index]
+  bool warp_op = false;  // true: warp_ops[index]; neither: requests[index]
   int index = 0;
   std::uint64_t time = 0;
 };
@@ -42,7 +53,8 @@ struct BlockView {
   std::uint32_t threads = 0;              // threads per block
   std::vector<BlockRequest> requests;     // sorted by (site, iteration, warp)
   std::vector<BarrierInstance> barriers;  // sorted by (time, site)
-  std::vector<PlaybackStep> steps;        // requests and barriers by time
+  std::vector<WarpOpInstance> warp_ops;   // by (time, warp)
+  std::vector<PlaybackStep> steps;        // requests, barriers and warp meetings by time
   std::vector<std::uint64_t> thread_end;  // per thread: its last recorded time
   std::uint64_t end_time = 0;             // the block's last recorded time
 

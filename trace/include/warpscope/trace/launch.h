@@ -17,6 +17,9 @@ struct LaunchTrace {
   std::vector<BufferInfo> buffers;
   std::vector<SiteInfo> sites;             // sorted by (line, space, op, buffer, size)
   std::vector<BarrierSite> barrier_sites;  // sorted by line
+  std::vector<WarpOpSite> warp_op_sites;   // sorted by (file, line, kind)
+  // Per warp-op site: how many times a warp met there, over the whole grid.
+  std::vector<std::uint64_t> warp_op_counts;
   LaunchStats stats;
   std::vector<BlockRecords> blocks;   // full records of the kept blocks, by block index
   std::string time_unit = "logical";  // access/barrier times: "logical" (emulator) or "ns"

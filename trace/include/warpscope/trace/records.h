@@ -67,6 +67,41 @@ struct BarrierRecord {
 };
 static_assert(sizeof(BarrierRecord) == 32, "no padding in barrier records");
 
+// Warp-level intrinsics: the lanes of a warp meet, exchange values and go on together.
+enum class WarpOpKind : std::uint8_t {
+  kShfl = 0,    // __shfl_sync: each lane reads the lane it names
+  kShflUp,      // __shfl_up_sync: lane - delta
+  kShflDown,    // __shfl_down_sync: lane + delta
+  kShflXor,     // __shfl_xor_sync: lane ^ mask
+  kBallot,      // __ballot_sync
+  kAny,         // __any_sync
+  kAll,         // __all_sync
+  kActiveMask,  // __activemask
+  kSyncWarp,    // __syncwarp
+};
+inline constexpr int kWarpOpKinds = 9;
+const char* ToString(WarpOpKind k);  // "__shfl_down_sync", ...
+bool IsShuffle(WarpOpKind k);
+
+struct WarpOpSite {
+  std::uint32_t line = 0;
+  WarpOpKind kind = WarpOpKind::kShfl;
+  std::string code;
+  std::uint16_t file_tag = 0;
+  std::string file;
+};
+
+// One meeting of a warp's lanes at a warp-level intrinsic (48 bytes).
+struct WarpOpRecord {
+  std::uint32_t time = 0;        // logical time the lanes met (the latest arrival)
+  std::uint32_t iteration = 0;   // how many times this warp met at this site before
+  std::uint32_t mask = 0;        // the lanes that took part
+  std::uint16_t warp = 0;        // within the block
+  std::uint16_t site = 0;        // index into the launch's warp-op table
+  std::uint8_t source[32] = {};  // shuffles: the lane each lane read (itself: its own value)
+};
+static_assert(sizeof(WarpOpRecord) == 48, "no padding in warp-op records");
+
 struct BarrierSite {
   std::uint32_t line = 0;
   std::string code;
@@ -79,6 +114,7 @@ struct BlockRecords {
   std::uint32_t block = 0;  // linear block index: x + y * grid.x + z * grid.x * grid.y
   std::vector<AccessRecord> accesses;
   std::vector<BarrierRecord> barriers;
+  std::vector<WarpOpRecord> warp_ops;  // in time order
 };
 
 // A global buffer as the kernel saw it. Base addresses are placed as cudaMalloc places them

@@ -9,8 +9,8 @@
 //   section:   type u32 (1 header JSON, 2 launch JSON, 3 launch records), codec u32 (0 raw,
 //              1 zlib), stored u64, raw u64, crc32 u32 (of the raw bytes), then `stored` bytes
 // A launch's records section follows its JSON section: per kept block, u32 block, u64 accesses,
-// u64 barriers, the AccessRecords and BarrierRecords as in memory; then u64 n and n bytes of
-// thread activity.
+// u64 barriers, u64 warp ops (version 3), the AccessRecords, BarrierRecords and WarpOpRecords as
+// in memory; then u64 n and n bytes of thread activity.
 //
 // The reader refuses a wrong magic, a newer version, a truncated or corrupt file and any record
 // that points outside its launch (site, thread or block out of range), with a message naming
@@ -28,9 +28,10 @@
 
 namespace ws {
 
+// Version 3: blocks carry warp-op records (shuffles, votes) and launches their warp-op sites.
 // Version 2: access records carry their epoch (20 bytes), sites their file. Version 1 files
 // (16-byte access records) still open; their epochs are counted from the barrier times.
-inline constexpr std::uint32_t kTraceFileVersion = 2;
+inline constexpr std::uint32_t kTraceFileVersion = 3;
 // Limits the reader enforces (a corrupt size must not become a huge allocation).
 inline constexpr std::uint64_t kMaxTraceSectionBytes = 4ull << 30;
 inline constexpr std::uint32_t kMaxTraceSections = 1u << 16;

@@ -20,6 +20,7 @@ struct Selection {
   int lane = -1;              // lane within the warp, -1: none
   int request = -1;           // index into BlockView::requests, -1: the site's first
   int barrier_instance = -1;  // index into BlockView::barriers (playback), -1: none
+  int warp_op = -1;           // index into BlockView::warp_ops, -1: none
 };
 
 // A compiler's message at a place in the user's program.

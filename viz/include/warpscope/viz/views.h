@@ -21,6 +21,7 @@ std::unique_ptr<Panel> MakeLatencyPanel(Session* session);      // "latency"
 std::unique_ptr<Panel> MakeSumsPanel(Session* session);         // "sums"
 std::unique_ptr<Panel> MakeScalabilityPanel(Session* session);  // "sms"
 std::unique_ptr<Panel> MakeTransfersPanel(Session* session);    // "transfers"
+std::unique_ptr<Panel> MakeShufflePanel(Session* session);      // "shuffles"
 // "gallery": every view from small runs built in code; hidden until opened (its own sessions).
 std::unique_ptr<Panel> MakeGalleryPanel();
 
