@@ -16,8 +16,14 @@ struct Event {
   std::uint32_t mask, time;
   const std::uint32_t* words;  // the event's first word
   bool affine;
-  bool barrier;        // the lanes of `mask` passed a barrier (no offsets)
-  std::uint32_t size;  // words
+  bool barrier;          // the lanes of `mask` passed a barrier (no offsets)
+  std::uint32_t size;    // words
+  bool warp_op = false;  // the lanes of `mask` met at a warp-level intrinsic (words[1]: place)
+
+  std::uint32_t WarpOpKindOf() const { return words[0] & 0xffu; }
+  std::uint8_t Source(std::uint32_t lane) const {
+    return reinterpret_cast<const std::uint8_t*>(words + dev::kEventHeaderWords)[lane];
+  }
 
   std::uint32_t Offset(std::uint32_t rank) const {
     return affine ? words[4] + rank * words[5] : words[dev::kEventHeaderWords + rank];
@@ -45,20 +51,27 @@ void ForEachEvent(const GpuCapture& c, const std::vector<std::uint16_t>& retag, 
   std::uint64_t at = begin;
   while (at + dev::kEventHeaderWords <= end) {
     const std::uint32_t* p = c.words.data() + at;
-    Event e{(std::uint64_t{p[1]} << 32) | (p[0] & ~(dev::kEventAffine | dev::kEventBarrier)),
+    Event e{(std::uint64_t{p[1]} << 32) |
+                (p[0] & ~(dev::kEventAffine | dev::kEventBarrier | dev::kEventWarpOp)),
             p[2],
             p[3],
             p,
             (p[0] & dev::kEventAffine) != 0,
             (p[0] & dev::kEventBarrier) != 0,
-            0};
+            0,
+            (p[0] & dev::kEventWarpOp) != 0};
     if (e.mask == 0) break;  // never written
-    e.size = e.barrier ? dev::kEventHeaderWords
+    e.size = e.warp_op   ? dev::kWarpOpEventWords
+             : e.barrier ? dev::kEventHeaderWords
              : e.affine
                  ? dev::kAffineEventWords
                  : dev::kEventHeaderWords + static_cast<std::uint32_t>(std::popcount(e.mask));
     if (at + e.size > end) break;
-    e.key = (std::uint64_t{Retag(retag, KeyPlace(e.key))} << 32) | (e.key & 0xffffffffull);
+    if (e.warp_op && e.WarpOpKindOf() >= static_cast<std::uint32_t>(kWarpOpKinds)) break;
+    if (e.warp_op)  // the key's high word is the place; keep the kind in the low bits
+      e.key = (std::uint64_t{Retag(retag, p[1])} << 32) | e.WarpOpKindOf();
+    else
+      e.key = (std::uint64_t{Retag(retag, KeyPlace(e.key))} << 32) | (e.key & 0xffffffffull);
     f(e);
     at += e.size;
   }
@@ -96,6 +109,18 @@ std::uint32_t EncodeWarpEvent(std::uint64_t key, std::uint32_t lane_mask, std::u
   return dev::kEventHeaderWords + static_cast<std::uint32_t>(lane_offsets.size());
 }
 
+std::uint32_t EncodeWarpOpEvent(std::uint32_t kind, std::uint32_t place, std::uint32_t lane_mask,
+                                std::uint32_t time, const std::uint8_t (&source)[32],
+                                std::vector<std::uint32_t>* words) {
+  words->insert(words->end(), {dev::kEventWarpOp | kind, place, lane_mask, time});
+  for (std::uint32_t k = 0; k < 8; ++k) {
+    words->push_back(std::uint32_t{source[4 * k]} | std::uint32_t{source[4 * k + 1]} << 8 |
+                     std::uint32_t{source[4 * k + 2]} << 16 |
+                     std::uint32_t{source[4 * k + 3]} << 24);
+  }
+  return dev::kWarpOpEventWords;
+}
+
 std::uint32_t EncodeBarrierEvent(std::uint32_t place, std::uint32_t lane_mask, std::uint32_t time,
                                  std::vector<std::uint32_t>* words) {
   words->insert(words->end(), {dev::kEventBarrier, place, lane_mask, time});
@@ -125,12 +150,17 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep) {
   const std::vector<std::uint16_t> retag = Retags(c);
   // The site table and the clock's origin, from every event and barrier.
   std::vector<std::uint64_t> keys;
+  std::map<std::uint64_t, std::uint16_t> warp_op_ids;  // (place << 32 | kind) -> site
   std::uint64_t first_arrival = ~0ull;
   std::uint32_t first_low = 0;
   bool any_event = false;
   for (std::size_t w = 0; w < warps; ++w) {
     ForEachEvent(c, retag, w, [&](const Event& e) {
       if (e.barrier) return;
+      if (e.warp_op) {
+        warp_op_ids.emplace(e.key, 0);
+        return;
+      }
       if (keys.empty() || keys.back() != e.key) keys.push_back(e.key);
       if (!any_event) first_low = e.time;
       any_event = true;
@@ -152,6 +182,15 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep) {
     t.barrier_sites.push_back(
         {PlaceLine(place), "", static_cast<std::uint16_t>(PlaceFile(place)), ""});
   }
+  for (auto& [key, id] : warp_op_ids) {  // sorted by (place, kind), as the emulator sorts them
+    id = static_cast<std::uint16_t>(t.warp_op_sites.size());
+    WarpOpSite site;
+    site.line = PlaceLine(static_cast<std::uint32_t>(key >> 32));
+    site.file_tag = static_cast<std::uint16_t>(PlaceFile(static_cast<std::uint32_t>(key >> 32)));
+    site.kind = static_cast<WarpOpKind>(key & 0xffu);
+    t.warp_op_sites.push_back(site);
+  }
+  t.warp_op_counts.assign(t.warp_op_sites.size(), 0);
   t.stats.Resize(t.sites.size(), t.barrier_sites.size());
   // Access times share the barriers' clock: unwrapped near the first arrival (else the first
   // event), then everything is measured from the earliest record.
@@ -168,10 +207,26 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep) {
     rec.block = static_cast<std::uint32_t>(b);
     rec.accesses.clear();
     rec.barriers.clear();
+    rec.warp_ops.clear();
+    std::map<std::pair<std::uint32_t, std::uint16_t>, std::uint32_t> meetings;  // (warp, site)
     for (auto& r : runs) r.clear();
     std::fill(epoch.begin(), epoch.end(), 0u);
     for (std::uint32_t wib = 0; wib < wpb; ++wib) {
       ForEachEvent(c, retag, b * wpb + wib, [&](const Event& e) {
+        if (e.warp_op) {
+          WarpOpRecord w;
+          w.site = warp_op_ids[e.key];
+          w.warp = static_cast<std::uint16_t>(wib);
+          w.mask = e.mask;
+          w.time = static_cast<std::uint32_t>(Unwrap(ref, e.time) - t0);
+          w.iteration = meetings[{wib, w.site}]++;
+          for (std::uint32_t l = 0; l < 32; ++l)
+            w.source[l] =
+                (e.mask >> l & 1u) && e.Source(l) < 32 ? e.Source(l) : static_cast<std::uint8_t>(l);
+          ++t.warp_op_counts[w.site];
+          rec.warp_ops.push_back(w);
+          return;
+        }
         if (e.barrier) {
           for (std::uint32_t m = e.mask; m != 0; m &= m - 1) {
             const std::uint32_t thread = wib * 32 + static_cast<std::uint32_t>(std::countr_zero(m));

@@ -14,5 +14,11 @@ __global__ void everyPart(Global<float> out, Global<const float> in, ws::Constan
   __syncthreads();
   atomicAdd(&bins[x % 4], 1);
   ws::work(1);
-  out[y * 32 + x] = tile[x % 8][y] + extra[31 - x] + static_cast<float>(ws::smid() % 2);
+  float v = tile[x % 8][y] + extra[31 - x] + static_cast<float>(ws::smid() % 2);
+  // The warp-level intrinsics, each of which the recorders see.
+  v += __shfl_down_sync(0xffffffffu, v, 16) + __shfl_up_sync(0xffffffffu, v, 1) +
+       __shfl_xor_sync(0xffffffffu, v, 2) + __shfl_sync(0xffffffffu, v, 0, 8);
+  const unsigned votes = __ballot_sync(0xffffffffu, v > 0.0f);
+  if (__any_sync(0xffffffffu, votes != 0) && __all_sync(0xffffffffu, x >= 0)) __syncwarp();
+  out[y * 32 + x] = v;
 }

@@ -148,3 +148,42 @@ TEST(GpuRecords, BarrierTimesShareTheAccessesClock) {
 }
 
 }  // namespace
+
+namespace {
+
+// A shuffle's meeting as a warp writes it: decoded into a warp-op site, a count and a record with
+// each lane's source lane; the accesses around it keep their epochs and iterations.
+TEST(GpuRecords, AWarpOpEventBecomesAMeetingWithEachLanesSource) {
+  std::uint8_t down16[32];
+  for (std::uint32_t l = 0; l < 32; ++l) down16[l] = static_cast<std::uint8_t>(l < 16 ? l + 16 : l);
+  std::uint8_t down8[32];
+  for (std::uint32_t l = 0; l < 32; ++l)
+    down8[l] = static_cast<std::uint8_t>(l % 16 < 8 ? l + 8 : l);
+  const std::uint32_t place = ws::MakePlace(5, 40);
+  std::vector<std::uint32_t> w0;
+  ws::EncodeWarpEvent(kLoad, ~0u, 100, Offsets(32, 0, 4), &w0);
+  EXPECT_EQ(ws::EncodeWarpOpEvent(2, place, ~0u, 110, down16, &w0), 12u);  // 4 + 8 words
+  ws::EncodeWarpOpEvent(2, place, ~0u, 120, down8, &w0);
+  ws::EncodeWarpEvent(kStore, 1u, 130, {0}, &w0);
+  const ws::LaunchTrace t = ws::DecodeGpuCapture(OneBlock(32, {w0}), {{0}, false});
+  ASSERT_EQ(t.warp_op_sites.size(), 1u);
+  EXPECT_EQ(t.warp_op_sites[0].kind, ws::WarpOpKind::kShflDown);
+  EXPECT_EQ(t.warp_op_sites[0].line, 40u);
+  ASSERT_EQ(t.warp_op_counts.size(), 1u);
+  EXPECT_EQ(t.warp_op_counts[0], 2u);
+  ASSERT_EQ(t.blocks.size(), 1u);
+  ASSERT_EQ(t.blocks[0].warp_ops.size(), 2u);
+  const ws::WarpOpRecord& first = t.blocks[0].warp_ops[0];
+  EXPECT_EQ(first.iteration, 0u);
+  EXPECT_EQ(first.mask, ~0u);
+  EXPECT_EQ(first.source[0], 16);
+  EXPECT_EQ(first.source[16], 16);
+  EXPECT_EQ(t.blocks[0].warp_ops[1].iteration, 1u);
+  EXPECT_EQ(t.blocks[0].warp_ops[1].source[3], 11);
+  EXPECT_EQ(t.blocks[0].warp_ops[1].source[12], 12);
+  // The accesses on either side are still there, 32 loads and one store.
+  EXPECT_EQ(t.blocks[0].accesses.size(), 33u);
+  EXPECT_EQ(t.sites.size(), 2u);
+}
+
+}  // namespace

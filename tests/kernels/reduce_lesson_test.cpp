@@ -63,6 +63,35 @@ TEST(ReduceLesson, SequentialAddressingIsConflictFree) {
   EXPECT_EQ(t.stats.barrier_records, 256u * 9u);
 }
 
+TEST(ReduceLesson, TheLastWarpShufflesInsteadOfUsingSharedMemory) {
+  const LessonRun r = Reduce("shuffle", {{"blocks", 1}});
+  EXPECT_TRUE(r.check.ok) << r.check.message;
+  // The tree runs while s > 32: s = 128 (4 whole warps) and s = 64 (2): 6 requests, none
+  // divergent, 32 lanes each.
+  EXPECT_EQ(F(r)["add_requests_per_block"], 6.0);
+  EXPECT_EQ(F(r)["divergent_requests_per_block"], 0.0);
+  EXPECT_EQ(F(r)["lanes_per_request"], 32.0);
+  EXPECT_EQ(F(r)["bank_conflict_max"], 1);
+  // Shared passes: 8 stores of the load, 2 x 6 loads and 6 stores in the tree, then warp 0
+  // reads sdata[tid] and sdata[tid + 32]: 8 + 18 + 2 = 28.
+  EXPECT_EQ(F(r)["shared_wavefronts_per_block"], 28.0);
+  // Warp 0 then meets 5 times at __shfl_down_sync (offsets 16, 8, 4, 2, 1).
+  EXPECT_EQ(F(r)["warp_shuffles_per_block"], 5.0);
+  const LaunchTrace& t = r.main_launch();
+  ASSERT_EQ(t.warp_op_sites.size(), 1u);
+  EXPECT_EQ(t.warp_op_sites[0].kind, WarpOpKind::kShflDown);
+  ASSERT_FALSE(t.blocks.empty());
+  ASSERT_EQ(t.blocks[0].warp_ops.size(), 5u);
+  // The third meeting (offset 4): lane 3 reads lane 7, lane 28 keeps its own.
+  EXPECT_EQ(t.blocks[0].warp_ops[2].source[3], 7);
+  EXPECT_EQ(t.blocks[0].warp_ops[2].source[28], 28);
+  // The same sum for every block size, down to one warp (no sdata[tid + 32] then).
+  for (long long block = 0; block <= 5; ++block) {
+    const LessonRun any = Reduce("shuffle", {{"block", block}, {"blocks", 3}});
+    EXPECT_TRUE(any.check.ok) << block << ": " << any.check.message;
+  }
+}
+
 TEST(ReduceLesson, FiguresArePerBlockAndEveryBlockSumIsChecked) {
   // 64 blocks of 1024 threads: log2(1024) = 10 steps; sequential: 16 + 8 + 4 + 2 + 1 whole-warp
   // requests, then 5 divergent ones = 36 per block.
@@ -83,7 +112,8 @@ TEST(ReduceLesson, IsDeclaredInItsFolderOnly) {
   auto bad = RunLesson("reduce", "unrolled", {}, "emu", RunOptions{});
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().message(),
-            "unknown variant 'unrolled' for reduce; variants are: divergent, strided, sequential");
+            "unknown variant 'unrolled' for reduce; variants are: divergent, strided, sequential, "
+            "shuffle");
 }
 
 }  // namespace

@@ -9,7 +9,7 @@ namespace ws::lessons::reduce {
 
 struct Figures {
   static constexpr const char* kKind = "reduce";
-  static constexpr int kVersion = 1;
+  static constexpr int kVersion = 2;  // 2: warp_shuffles_per_block
   // Per block (every block does the same): the warp requests of the tree's additions (their
   // stores), those of them with lanes switched off, and the active lanes per request.
   double add_requests_per_block = 0;
@@ -17,10 +17,13 @@ struct Figures {
   double lanes_per_request = 0;            // 32: whole warps
   std::uint32_t bank_conflict_max = 0;     // the worst shared access of the tree (n-way)
   double shared_wavefronts_per_block = 0;  // shared-memory passes, loads and stores
+  double warp_shuffles_per_block = 0;      // warp meetings at __shfl_down_sync (shuffle)
 };
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Figures, add_requests_per_block, divergent_requests_per_block,
-                                   lanes_per_request, bank_conflict_max,
-                                   shared_wavefronts_per_block)
+// Version 1 figures have no warp_shuffles_per_block: it reads as 0.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Figures, add_requests_per_block,
+                                                divergent_requests_per_block, lanes_per_request,
+                                                bank_conflict_max, shared_wavefronts_per_block,
+                                                warp_shuffles_per_block)
 
 struct Lesson {
   static LessonInfo Info() {
@@ -31,8 +34,8 @@ struct Lesson {
     l.variants = {
         {"divergent", "interleaved addressing, if (tid % (2*s) == 0): every warp diverges"},
         {"strided", "interleaved addressing, index = 2*s*tid: whole warps, but bank conflicts"},
-        {"sequential",
-         "sequential addressing, if (tid < s): conflict free, half the threads idle"}};
+        {"sequential", "sequential addressing, if (tid < s): conflict free, half the threads idle"},
+        {"shuffle", "sequential down to 64 sums, then the first warp adds with __shfl_down_sync"}};
     l.params = {
         {"block", 3, 0, 5, 1, "threads per block", {"32", "64", "128", "256", "512", "1024"}},
         {"blocks", 64, 1, 65535, 1, "blocks in the grid: each sums blockDim.x elements"}};
@@ -48,7 +51,14 @@ struct Lesson {
         "wavefronts per block, as many as the divergent kernel. Sequential: thread tid adds "
         "word tid + s, conflict free, 12 requests and 45 wavefronts; what is left slow is that "
         "half the threads never add and the last five steps run in one divergent warp (the "
-        "slides' next kernels add during the load and unroll the last warp).";
+        "slides' next kernels add during the load and unroll the last warp). Shuffle: the tree "
+        "stops "
+        "at 64 sums and the first warp finishes in registers with five __shfl_down_sync steps "
+        "(open the Warp shuffles view and step the playback): with 256 threads 6 addition "
+        "requests, none divergent, 28 wavefronts and 5 warp meetings per block. The slides unroll "
+        "the last warp over volatile "
+        "shared memory, trusting its lanes to run in lockstep; since Volta they need not, and "
+        "the shuffle is the safe way.";
     l.source_file = "reduce.cuh";
     l.read_figures = &ReadFigures<Figures>;
     l.bench_cases = {{"divergent-4096x256", "divergent", {{"blocks", 4096}}},
@@ -74,6 +84,7 @@ struct Lesson {
     Status s =
         c.Is("divergent") ? WS_LAUNCH(b, reduceDivergent, grid, block, shared, g_odata, g_idata)
         : c.Is("strided") ? WS_LAUNCH(b, reduceStrided, grid, block, shared, g_odata, g_idata)
+        : c.Is("shuffle") ? WS_LAUNCH(b, reduceShuffle, grid, block, shared, g_odata, g_idata)
                           : WS_LAUNCH(b, reduceSequential, grid, block, shared, g_odata, g_idata);
     if (!s.ok()) return s;
     std::vector<float> want(static_cast<std::size_t>(blocks), 0.0f);
@@ -107,6 +118,9 @@ struct Lesson {
     f.divergent_requests_per_block = per_block(divergent);
     f.shared_wavefronts_per_block = per_block(wavefronts);
     f.lanes_per_request = requests ? static_cast<double>(lanes) / static_cast<double>(requests) : 0;
+    std::uint64_t shuffles = 0;
+    for (std::uint64_t meetings : t.warp_op_counts) shuffles += meetings;
+    f.warp_shuffles_per_block = per_block(shuffles);
     c.SetFigures(f);
     return {};
   }

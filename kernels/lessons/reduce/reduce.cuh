@@ -64,3 +64,29 @@ __global__ void reduceSequential(Global<float> g_odata, Global<const float> g_id
   }
   if (tid == 0) g_odata[blockIdx.x] = sdata[0];
 }
+
+// warp shuffle: sequential addressing while more than a warp's worth of sums is left, then the
+// first warp finishes in registers: each lane takes two of the last 64 sums and five
+// __shfl_down_sync steps (16, 8, 4, 2, 1 lanes apart) add them with no shared memory and no
+// __syncthreads(). The slides' "unroll the last warp" relied on the lanes of a warp running in
+// lockstep over volatile shared memory; since Volta a warp's lanes may run apart, and the
+// shuffle (with its mask of the lanes that meet) is the way to exchange values in a warp.
+__global__ void reduceShuffle(Global<float> g_odata, Global<const float> g_idata) {
+  __shared__ SharedArray<float, 1024> sdata;
+  unsigned int tid = threadIdx.x;
+  unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+  sdata[tid] = g_idata[i];
+  __syncthreads();
+  for (unsigned int s = blockDim.x / 2; s > 32; s >>= 1) {
+    if (tid < s) {
+      sdata[tid] += sdata[tid + s];
+    }
+    __syncthreads();
+  }
+  if (tid < 32) {
+    float v = sdata[tid];
+    if (blockDim.x >= 64) v += sdata[tid + 32];
+    for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffff, v, offset);
+    if (tid == 0) g_odata[blockIdx.x] = v;
+  }
+}

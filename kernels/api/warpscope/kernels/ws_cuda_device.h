@@ -135,6 +135,81 @@ __device__ __forceinline__ void RecordBarrierPassed(std::uint32_t place, std::ui
   w[3] = static_cast<std::uint32_t>(departure);
 }
 
+// After a warp-level intrinsic: the lanes that met write one warp-op event (the leader the
+// header and every lane's identity, then each lane the lane it read).
+__device__ __forceinline__ void RecordWarpOp(std::uint32_t kind, std::uint32_t place, unsigned mask,
+                                             unsigned source) {
+  const RecorderState& r = ws_recorder_state;
+  if (r.mode == kOff) return;
+  const unsigned group = __activemask() & mask;
+  const unsigned lane = LaneId();
+  const bool leader = static_cast<int>(lane) == __ffs(group) - 1;
+  const unsigned long long warp = LinearBlock() * r.warps_per_block + LinearThread() / 32u;
+  unsigned long long at = 0;
+  if (leader) at = atomicAdd(&r.warp_cursor[warp], kWarpOpEventWords);
+  if (r.mode == kCount) return;
+  at = r.warp_base[warp] + __shfl_sync(group, at, __ffs(group) - 1);
+  if (at + kWarpOpEventWords > r.warp_base[warp + 1]) {
+    if (leader) *r.overflow = 1;
+    return;
+  }
+  unsigned* w = r.words + at;
+  if (leader) {
+    w[0] = kEventWarpOp | kind;
+    w[1] = place;
+    w[2] = group;
+    w[3] = static_cast<std::uint32_t>(GlobalTimer());
+    for (unsigned k = 0; k < 8; ++k) w[kEventHeaderWords + k] = 0x03020100u + 0x04040404u * k;
+  }
+  __syncwarp(group);
+  reinterpret_cast<unsigned char*>(w + kEventHeaderWords)[lane] =
+      static_cast<unsigned char>(source);
+}
+
+// The lane a shuffle reads, by CUDA's rules (a lane out of range keeps its own value).
+__device__ __forceinline__ unsigned ShuffleSource(std::uint32_t kind, int arg, int width) {
+  const unsigned lane = LaneId();
+  const unsigned base = lane & ~static_cast<unsigned>(width - 1);
+  switch (kind) {
+    case 0:
+      return base + (static_cast<unsigned>(arg) & static_cast<unsigned>(width - 1));
+    case 1:
+      return lane - base >= static_cast<unsigned>(arg) ? lane - arg : lane;
+    case 2:
+      return lane - base + arg < static_cast<unsigned>(width) ? lane + arg : lane;
+    case 3: {
+      const unsigned x = lane ^ static_cast<unsigned>(arg);
+      return x >= base && x < base + static_cast<unsigned>(width) ? x : lane;
+    }
+    default:
+      return lane;
+  }
+}
+
+template <typename T>
+__device__ __forceinline__ T Shuffle(std::uint32_t kind, const char* file, unsigned line,
+                                     unsigned mask, T var, int arg, int width = 32) {
+  T out = kind == 0   ? (__shfl_sync)(mask, var, arg, width)
+          : kind == 1 ? (__shfl_up_sync)(mask, var, static_cast<unsigned>(arg), width)
+          : kind == 2 ? (__shfl_down_sync)(mask, var, static_cast<unsigned>(arg), width)
+                      : (__shfl_xor_sync)(mask, var, arg, width);
+  const std::uint32_t tag = RecorderFileTag(file);
+  NoteFile(tag, file);
+  RecordWarpOp(kind, MakePlace(tag, line), mask, ShuffleSource(kind, arg, width));
+  return out;
+}
+
+__device__ __forceinline__ unsigned Vote(std::uint32_t kind, const char* file, unsigned line,
+                                         unsigned mask, int pred) {
+  const unsigned out = kind == 4   ? (__ballot_sync)(mask, pred)
+                       : kind == 5 ? static_cast<unsigned>((__any_sync)(mask, pred))
+                                   : static_cast<unsigned>((__all_sync)(mask, pred));
+  const std::uint32_t tag = RecorderFileTag(file);
+  NoteFile(tag, file);
+  RecordWarpOp(kind, MakePlace(tag, line), mask, LaneId());
+  return out;
+}
+
 __device__ __forceinline__ void SyncThreads(std::uint32_t place) {
   const RecorderState& r = ws_recorder_state;
   if (r.mode == kOff) {
@@ -176,5 +251,13 @@ __device__ __forceinline__ void SyncThreads(std::uint32_t place) {
 #define __syncthreads()                                            \
   (::ws::dev::NoteFile(::ws::RecorderFileTag(__FILE__), __FILE__), \
    ::ws::dev::SyncThreads(::ws::MakePlace(::ws::RecorderFileTag(__FILE__), __LINE__)))
+   // Lesson kernels' shuffles and votes record their meetings (WarpOpKind numbers).
+#define __shfl_sync(...) ::ws::dev::Shuffle(0, __FILE__, __LINE__, __VA_ARGS__)
+#define __shfl_up_sync(...) ::ws::dev::Shuffle(1, __FILE__, __LINE__, __VA_ARGS__)
+#define __shfl_down_sync(...) ::ws::dev::Shuffle(2, __FILE__, __LINE__, __VA_ARGS__)
+#define __shfl_xor_sync(...) ::ws::dev::Shuffle(3, __FILE__, __LINE__, __VA_ARGS__)
+#define __ballot_sync(...) ::ws::dev::Vote(4, __FILE__, __LINE__, __VA_ARGS__)
+#define __any_sync(...) static_cast<int>(::ws::dev::Vote(5, __FILE__, __LINE__, __VA_ARGS__))
+#define __all_sync(...) static_cast<int>(::ws::dev::Vote(6, __FILE__, __LINE__, __VA_ARGS__))
 
 #endif  // WS_PLAIN_BUILD

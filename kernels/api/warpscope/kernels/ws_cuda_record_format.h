@@ -12,6 +12,10 @@
 //            mask (offset of the k-th lane = word 4 + k * word 5, modulo 2^32)
 //   else:    one offset per lane of the mask, lowest lane first
 //
+// At a warp-level intrinsic (__shfl_*_sync, votes) the lanes that met write a warp-op event:
+// word 0 = kEventWarpOp | kind (WarpOpKind), word 1 the place, word 2 the lanes, word 3 the time,
+// then 8 words holding one byte per lane: the lane it read (itself when it kept its own value).
+//
 // When lanes pass a __syncthreads() they write a barrier event (word 0 = kEventBarrier, word 1 the
 // barrier's place, word 2 the lanes, word 3 the departure time; no offsets): the host counts
 // them per lane to give every access its epoch, the number of barriers its thread had passed.
@@ -27,8 +31,11 @@ namespace ws::dev {
 
 inline constexpr std::uint32_t kEventAffine = 1u << 8;
 inline constexpr std::uint32_t kEventBarrier = 1u << 9;
+inline constexpr std::uint32_t kEventWarpOp = 1u << 10;
 inline constexpr std::uint32_t kEventHeaderWords = 4;
 inline constexpr std::uint32_t kAffineEventWords = kEventHeaderWords + 2;
+// A warp-level intrinsic's meeting: the header, then 32 bytes, the lane each lane read.
+inline constexpr std::uint32_t kWarpOpEventWords = kEventHeaderWords + 8;
 
 struct RawBarrier {          // 32 bytes, one per thread and barrier
   std::uint64_t arrival_ns;  // %globaltimer

@@ -47,6 +47,11 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& capture, const KeepBlocks& keep);
 std::uint32_t EncodeWarpEvent(std::uint64_t key, std::uint32_t lane_mask, std::uint32_t time,
                               const std::vector<std::uint32_t>& lane_offsets,
                               std::vector<std::uint32_t>* words);
+// Appends the event the lanes of `lane_mask` write when they meet at a warp-level intrinsic of
+// `kind` (WarpOpKind) at `place`; source[l]: the lane lane l read.
+std::uint32_t EncodeWarpOpEvent(std::uint32_t kind, std::uint32_t place, std::uint32_t lane_mask,
+                                std::uint32_t time, const std::uint8_t (&source)[32],
+                                std::vector<std::uint32_t>* words);
 // Appends the event the lanes of `lane_mask` write when they pass the barrier at `place`.
 std::uint32_t EncodeBarrierEvent(std::uint32_t place, std::uint32_t lane_mask, std::uint32_t time,
                                  std::vector<std::uint32_t>* words);
