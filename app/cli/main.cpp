@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/capture.h"
+#include "core/program_run.h"
 #include "core/report.h"
 #include "core/shipped.h"
 #include "warpscope/kernels/devices.h"
@@ -141,7 +142,8 @@ int RunCommand(const std::string& lesson, const std::string& variant,
 // to the end, 1 when it failed (compile error, crash, bad index, time limit), 2 for bad options.
 int ProgramCommand(const std::string& file, const std::vector<std::string>& defines,
                    const std::vector<std::string>& args, const std::string& backend,
-                   const ws::RunOptions& options, double timeout_s, bool json) {
+                   const ws::RunOptions& options, double timeout_s, bool json,
+                   const std::string& capture_to = "") {
   if (backend != "emu") {
     std::cerr << "warpscope-cli: --backend " << backend
               << ": programs run on the emulator (emu) in this version; the GPU road for "
@@ -168,6 +170,15 @@ int ProgramCommand(const std::string& file, const std::vector<std::string>& defi
   po.keep_blocks = options.keep_blocks;
   po.timeout = std::chrono::milliseconds(static_cast<long long>(timeout_s * 1000));
   const ws::ProgramRun r = ws::RunProgramFile(file, po);
+  if (!capture_to.empty() && (r.ok() || !r.launches.empty())) {
+    // A trace of the program: its launches, output and source; opening it runs nothing.
+    if (ws::Status s = ws::SaveRunAsTrace(ws::LessonRunOfProgram(r, file), nullptr, capture_to);
+        !s.ok()) {
+      std::cerr << "warpscope-cli: " << s.message() << "\n";
+      return 1;
+    }
+    std::cerr << "warpscope-cli: wrote " << capture_to << "\n";
+  }
   if (json) {
     std::cout << ws::ProgramRunJson(r).dump(2) << "\n";
   } else {
@@ -274,7 +285,12 @@ int main(int argc, char** argv) {
   auto* capture = cli.add_subcommand(
       "capture", "Run a lesson and write it as a trace file (.wstrace) for the app to open");
   std::string out;
-  capture->add_option("lesson", lesson, "Lesson id (see `lessons`)")->required();
+  auto* capture_lesson = capture->add_option("lesson", lesson, "Lesson id (see `lessons`)");
+  auto* capture_file =
+      capture->add_option("--file", program_file, "A CUDA program (.cu) to capture instead");
+  capture_lesson->excludes(capture_file);
+  capture->add_option("-D,--define", defines, "With --file: NAME=VALUE (repeatable)");
+  capture->add_option("--arg", program_args, "With --file: an argument for main() (repeatable)");
   capture->add_option("--variant", variant, "Variant (default: the lesson's first)");
   capture->add_option("--set", sets, "Parameter NAME=VALUE (repeatable)");
   capture->add_option("--backend", backend, "emu (CPU emulator) or cuda (a GPU)");
@@ -322,6 +338,13 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (*run) return RunCommand(lesson, variant, sets, backend, options, json);
+  if (*capture && !program_file.empty())
+    return ProgramCommand(program_file, defines, program_args, backend, options, timeout_s, json,
+                          out);
+  if (*capture && lesson.empty()) {
+    std::cerr << "warpscope-cli: capture needs a lesson id or --file PROGRAM.cu\n";
+    return 2;
+  }
   if (*capture) {
     // The results go to stdout as for `run`; text only with --json absent and stdout a file.
     return RunCommand(lesson, variant, sets, backend, options, json, out);

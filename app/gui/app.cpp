@@ -85,6 +85,9 @@ Status WriteLayout(const std::filesystem::path& path, const Ui& ui, const ImGuiI
   if (const LessonRun* run = session.run.get()) {
     st["lesson"] = run->lesson;
     st["kernel"] = run->has_launch() ? run->main_launch().kernel : "";
+    st["source_file"] = std::string(run->source_file());
+    st["source_bytes"] = run->source().size();
+    st["from_trace"] = run->capture.has_value();
     if (run->program) {
       st["program"] = run->program->file;
       st["launch"] = run->program->launch;

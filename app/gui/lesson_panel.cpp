@@ -192,9 +192,13 @@ bool LessonPanel::WaitIdle(double seconds) {
 void LessonPanel::DrawContents() {
   const LessonInfo* info = FindLesson(lesson_);
   bool changed = false;
+  // A trace of a program shows like an open program, read-only (nothing is compiled or run).
+  const bool program_trace = !program_open() && session_->run && session_->run->program &&
+                             session_->run->capture && showing_trace_;
   const std::string program_title =
-      "Program: " + std::filesystem::path(program_path_).filename().string();
-  if (ImGui::BeginCombo("Lesson", program_open() ? program_title.c_str()
+      "Program: " + (program_trace ? session_->run->program->file
+                                   : std::filesystem::path(program_path_).filename().string());
+  if (ImGui::BeginCombo("Lesson", program_open() || program_trace ? program_title.c_str()
                                   : info         ? info->title.c_str()
                                                  : "(pick a lesson)")) {
     for (const LessonInfo& l : Lessons()) {
@@ -203,7 +207,7 @@ void LessonPanel::DrawContents() {
     ImGui::EndCombo();
   }
   ImGui::SetItemTooltip("PageUp / PageDown: previous / next lesson");
-  if (program_open()) {
+  if (program_open() || program_trace) {
     DrawProgram();
     return;
   }
@@ -470,16 +474,8 @@ void LessonPanel::SetProgramArgs(const std::string& args) {
   Rerun();
 }
 
-void LessonPanel::DrawProgram() {
-  ImGui::TextDisabled("%s", program_path_.c_str());
-  ImGui::SetItemTooltip("Save the file in your editor: Warpscope compiles and runs it again.");
-  ImGui::SameLine();
-  if (ImGui::SmallButton("Close")) {
-    const std::string back = lesson_.empty() ? Lessons().front().id : lesson_;
-    Select(back, variant_, params_);
-    return;
-  }
-  ImGui::SetItemTooltip("Back to the lessons");
+// The open program's sliders, its arguments field and how its last run went.
+void LessonPanel::DrawProgramControls() {
   bool changed = false;
   if (!program_params_error_.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
@@ -512,6 +508,29 @@ void LessonPanel::DrawProgram() {
                        session_->compile_errors.size(),
                        session_->compile_errors.size() == 1 ? "" : "s");
   }
+}
+
+void LessonPanel::DrawProgram() {
+  const LessonRun* shown = session_->run.get();
+  if (!program_open() && shown != nullptr && shown->capture) {
+    // A trace of a program: what was captured, where; nothing here compiles or runs it.
+    ImGui::TextColored(ImVec4(0.45f, 0.7f, 1.0f, 1.0f), "Trace: %s, captured %s",
+                       shown->device.c_str(), shown->capture->captured_at.c_str());
+    ImGui::SetItemTooltip("%s\nThe program's source as captured is in the source view. Open "
+                          "the .cu file itself (File > Open program) to run it here.",
+                          shown->capture->file.c_str());
+  } else {
+    ImGui::TextDisabled("%s", program_path_.c_str());
+    ImGui::SetItemTooltip("Save the file in your editor: Warpscope compiles and runs it again.");
+  }
+  ImGui::SameLine();
+  if (ImGui::SmallButton("Close")) {
+    const std::string back = FindLesson(lesson_) == nullptr ? Lessons().front().id : lesson_;
+    Select(back, variant_, params_);
+    return;
+  }
+  ImGui::SetItemTooltip("Back to the lessons");
+  if (program_open()) DrawProgramControls();  // a trace has no sliders and no arguments
   const LessonRun* run = session_->run.get();
   if (run == nullptr || !run->program) return;
   ImGui::SeparatorText("Launches");

@@ -249,6 +249,7 @@ Result<LessonRun> RunLesson(const std::string& id, const std::string& variant_in
   for (LaunchTrace& t : run.launches) {
     for (SiteInfo& site : t.sites) NameSite(info, site.file_tag, site.line, &site.file, &site.code);
     for (BarrierSite& b : t.barrier_sites) NameSite(info, b.file_tag, b.line, &b.file, &b.code);
+    for (WarpOpSite& w : t.warp_op_sites) NameSite(info, w.file_tag, w.line, &w.file, &w.code);
   }
   return run;
 }

@@ -3,6 +3,7 @@
 // message while the app keeps running. The app reports what it shows in its --layout-json file.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -121,6 +122,29 @@ TEST(GuiProgram, AnIndexOutOfRangeIsAMessageAndEarlierLaunchesStay) {
   EXPECT_NE(e.find("line 2: column 33: a store of 4 bytes"), std::string::npos) << e;
   EXPECT_NE(e.find("index 32 of d, which holds 32 elements"), std::string::npos) << e;
   EXPECT_NE(e.find("thread (31,0,0) of block (0,0,0)"), std::string::npos) << e;
+}
+
+// A trace of a program (warpscope-cli capture --file) opens with its launches and the source as
+// captured; nothing is compiled or run: the program file named in it is gone by then.
+TEST(GuiProgram, ATraceOfAProgramShowsItsSourceAndRunsNothing) {
+  REQUIRE_XVFB();
+  TempDir t("gui-program-trace");
+  const std::string text = Example("picture.cu");
+  Write(t / "picture.cu", text);
+  const std::string cmd = std::string(WARPSCOPE_CLI) + " capture --file " +
+                          (t / "picture.cu").string() + " -o " + (t / "p.wstrace").string() +
+                          " > /dev/null 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  fs::remove(t / "picture.cu");
+  const nlohmann::json s = Open(t, t / "p.wstrace");
+  EXPECT_EQ(s["from_trace"], true);
+  EXPECT_EQ(s["program"], "picture.cu");
+  EXPECT_EQ(s["source_file"], "picture.cu");
+  EXPECT_EQ(s["source_bytes"], text.size());
+  ASSERT_EQ(s["launches"].size(), 1u);
+  EXPECT_EQ(s["launches"][0]["kernel"], "PictureKernel");
+  EXPECT_EQ(s["compile_errors"].size(), 0u);
+  EXPECT_EQ(s["error"], "");
 }
 
 // Saving the file in an editor runs it again: the edit benchmark's own loop (the app watches the

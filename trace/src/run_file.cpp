@@ -107,6 +107,13 @@ TraceContents TraceOfLessonRun(const LessonRun& run, const nlohmann::json& gpu, 
     h["gpu"] = run.capture->gpu;
   h["source_file"] = std::string(run.source_file());
   h["source"] = std::string(run.source());
+  if (run.program) {  // the user's own program: its file, output and which launch is shown
+    h["program"] = {{"file", run.program->file},
+                    {"path", run.program->path},
+                    {"launch", run.program->launch},
+                    {"stdout", run.program->stdout_text},
+                    {"notes", run.program->notes}};
+  }
   c.launches = run.launches;
   return c;
 }
@@ -167,6 +174,19 @@ Result<LessonRun> LessonRunOfTrace(TraceContents c, const std::filesystem::path&
     cap.source_file = h.value("source_file", "");
     cap.source = h.value("source", "");
     if (h.contains("gpu") && h["gpu"].is_object()) cap.gpu = h["gpu"];
+    if (h.contains("program")) {  // a program's trace: its source is shown, nothing is run
+      const nlohmann::json& p = h.at("program");
+      LessonRun::Program prog;
+      prog.file = p.at("file").get<std::string>();
+      prog.path = p.value("path", "");
+      prog.source = cap.source;
+      prog.launch = p.value("launch", std::size_t{0});
+      prog.stdout_text = p.value("stdout", "");
+      prog.notes = p.value("notes", std::vector<std::string>{});
+      if (!c.launches.empty() && prog.launch >= c.launches.size())
+        prog.launch = c.launches.size() - 1;
+      run.program = std::move(prog);
+    }
   } catch (const std::exception& e) {
     return Status::Error(file.string() + ": the trace header lacks a field the views need (" +
                          e.what() + ")");

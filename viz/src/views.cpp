@@ -25,9 +25,9 @@ std::vector<std::unique_ptr<Panel>> MakeViewPanels(Session* session) {
   p.push_back(MakeGridPanel(session));
   p.push_back(MakeCoalescingPanel(session));
   p.push_back(MakeBanksPanel(session));
-  p.push_back(MakeShufflePanel(session));
   p.push_back(MakeLayoutPanel(session));
   p.push_back(MakeBarriersPanel(session));
+  p.push_back(MakeShufflePanel(session));
   p.push_back(MakeTimingPanel(session));
   p.push_back(MakeOccupancyPanel(session));
   p.push_back(MakeLatencyPanel(session));
