@@ -21,6 +21,7 @@ LessonRun LessonRunOfProgram(ProgramRun run, const std::filesystem::path& path) 
   p.source = std::move(run.source);
   p.launch = r.launches.empty() ? 0 : r.launches.size() - 1;
   p.stdout_text = std::move(run.stdout_text);
+  p.takes_args = run.rewritten.main_takes_args;
   for (const ProgramDiagnostic& d : run.rewritten.warnings)
     p.notes.push_back("line " + std::to_string(d.line) + ": " + d.message);
   r.program = std::move(p);

@@ -170,14 +170,11 @@ nlohmann::json ProgramRunJson(const ProgramRun& run) {
   return j;
 }
 
-std::string ProgramRunText(const ProgramRun& run) {
+// Every launch of a program with its sites (line:column), barriers and warp-level intrinsics.
+std::string LaunchesText(const std::vector<LaunchTrace>& launches) {
   std::ostringstream o;
-  o << "program " << run.file << " on the emulator: " << run.launches.size()
-    << (run.launches.size() == 1 ? " launch" : " launches") << "\n";
-  for (const ProgramDiagnostic& d : run.rewritten.warnings)
-    o << "  note: line " << d.line << ": " << d.message << "\n";
   std::size_t n = 0;
-  for (const LaunchTrace& t : run.launches) {
+  for (const LaunchTrace& t : launches) {
     o << "\nlaunch " << ++n << ": " << t.kernel << " <<<(" << t.grid.x << "," << t.grid.y << ","
       << t.grid.z << "), (" << t.block.x << "," << t.block.y << "," << t.block.z << ")>>>";
     if (t.shared_bytes > 0) o << ", " << t.shared_bytes << " B shared";
@@ -197,7 +194,22 @@ std::string ProgramRunText(const ProgramRun& run) {
       o << "  barrier line " << t.barrier_sites[i].line << ": " << t.stats.barriers[i].instances
         << " instances\n";
     }
+    for (std::size_t i = 0; i < t.warp_op_sites.size(); ++i) {
+      o << "  warp line " << t.warp_op_sites[i].line << ": " << ToString(t.warp_op_sites[i].kind)
+        << ", " << (i < t.warp_op_counts.size() ? t.warp_op_counts[i] : 0) << " warp meetings   "
+        << t.warp_op_sites[i].code << "\n";
+    }
   }
+  return o.str();
+}
+
+std::string ProgramRunText(const ProgramRun& run) {
+  std::ostringstream o;
+  o << "program " << run.file << " on the emulator: " << run.launches.size()
+    << (run.launches.size() == 1 ? " launch" : " launches") << "\n";
+  for (const ProgramDiagnostic& d : run.rewritten.warnings)
+    o << "  note: line " << d.line << ": " << d.message << "\n";
+  o << LaunchesText(run.launches);
   if (!run.stdout_text.empty()) o << "\nthe program printed:\n" << run.stdout_text;
   return o.str();  // a failure goes to stderr (warpscope-cli) or the app's source view
 }
@@ -213,6 +225,17 @@ std::string MetricsText(const nlohmann::json& metrics) {
 }
 
 std::string LessonRunText(const LessonRun& run) {
+  if (run.program) {  // a program's trace: every launch, as `run --file` prints them
+    std::ostringstream o;
+    o << "program " << run.program->file << " (" << run.device;
+    if (run.capture) o << ", captured " << run.capture->captured_at;
+    o << "): " << run.launches.size() << (run.launches.size() == 1 ? " launch" : " launches")
+      << "\n"
+      << LaunchesText(run.launches);
+    if (!run.program->stdout_text.empty())
+      o << "\nthe program printed:\n" << run.program->stdout_text;
+    return o.str();
+  }
   std::ostringstream o;
   o << run.lesson << " / " << run.variant << " on " << run.device << "\n";
   if (run.capture && run.capture->shipped)

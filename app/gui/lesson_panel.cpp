@@ -199,8 +199,8 @@ void LessonPanel::DrawContents() {
       "Program: " + (program_trace ? session_->run->program->file
                                    : std::filesystem::path(program_path_).filename().string());
   if (ImGui::BeginCombo("Lesson", program_open() || program_trace ? program_title.c_str()
-                                  : info         ? info->title.c_str()
-                                                 : "(pick a lesson)")) {
+                                  : info                          ? info->title.c_str()
+                                                                  : "(pick a lesson)")) {
     for (const LessonInfo& l : Lessons()) {
       if (ImGui::Selectable(l.title.c_str(), l.id == lesson_)) Select(l.id, "");
     }
@@ -496,10 +496,15 @@ void LessonPanel::DrawProgramControls() {
     ImGui::SetItemTooltip("%s (line %u): %lld..%lld, step %lld", p.name.c_str(), p.line, p.min,
                           p.max, p.step);
   }
-  if (ImGui::InputText("Arguments", program_args_, sizeof program_args_,
-                       ImGuiInputTextFlags_EnterReturnsTrue))
-    changed = true;
-  ImGui::SetItemTooltip("argv[1..] for main(), separated by spaces; Enter runs it again");
+  // The arguments field, for a main(int argc, char** argv) (or when some are set already).
+  const LessonRun* last = session_->run.get();
+  const bool takes_args = last != nullptr && last->program && last->program->takes_args;
+  if (takes_args || program_args_[0] != '\0') {
+    if (ImGui::InputText("Arguments", program_args_, sizeof program_args_,
+                         ImGuiInputTextFlags_EnterReturnsTrue))
+      changed = true;
+    ImGui::SetItemTooltip("argv[1..] for main(), separated by spaces; Enter runs it again");
+  }
   if (changed) Rerun();
   DrawStatus();
   if (!session_->compile_errors.empty()) {
@@ -516,9 +521,10 @@ void LessonPanel::DrawProgram() {
     // A trace of a program: what was captured, where; nothing here compiles or runs it.
     ImGui::TextColored(ImVec4(0.45f, 0.7f, 1.0f, 1.0f), "Trace: %s, captured %s",
                        shown->device.c_str(), shown->capture->captured_at.c_str());
-    ImGui::SetItemTooltip("%s\nThe program's source as captured is in the source view. Open "
-                          "the .cu file itself (File > Open program) to run it here.",
-                          shown->capture->file.c_str());
+    ImGui::SetItemTooltip(
+        "%s\nThe program's source as captured is in the source view. Open "
+        "the .cu file itself (File > Open program) to run it here.",
+        shown->capture->file.c_str());
   } else {
     ImGui::TextDisabled("%s", program_path_.c_str());
     ImGui::SetItemTooltip("Save the file in your editor: Warpscope compiles and runs it again.");

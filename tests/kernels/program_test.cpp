@@ -180,6 +180,9 @@ TEST(Programs, TransposeExampleGivesTheLessonsFigures) {
   ASSERT_EQ(run.launches.size(), 3u);
   EXPECT_NE(run.stdout_text.find("transposePadded: transposed 256x256 correctly"),
             std::string::npos);
+  EXPECT_FALSE(run.rewritten.main_takes_args);  // int main(): no arguments field
+  EXPECT_EQ(run.rewritten.kernels,
+            (std::vector<std::string>{"transposeNaive", "transposeCoalesced", "transposePadded"}));
   const char* variants[] = {"naive", "coalesced", "padded"};
   for (int v = 0; v < 3; ++v) {
     auto lesson = RunLesson("transpose", variants[v],
@@ -249,6 +252,8 @@ TEST(Programs, ExamplesGiveTheLessonsFigures) {
         RunProgramText(c.example, WARPSCOPE_SOURCE_DIR "/examples", ReadExample(c.example), o);
     ASSERT_TRUE(run.ok()) << c.example << ": " << run.failure << "\n" << run.stderr_text;
     ASSERT_EQ(run.launches.size(), c.variants.size()) << c.example;
+    // vecadd's main(int argc, char** argv) reads ValuesPerThread from argv[1].
+    EXPECT_EQ(run.rewritten.main_takes_args, std::string(c.example) == "vecadd.cu");
     for (std::size_t v = 0; v < c.variants.size(); ++v) {
       auto lesson = RunLesson(c.lesson, c.variants[v], c.params, "emu", RunOptions{});
       ASSERT_TRUE(lesson.ok()) << lesson.status().message();

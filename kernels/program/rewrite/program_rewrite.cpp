@@ -85,6 +85,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
     auto* f = dyn_cast_or_null<FunctionDecl>(d);
     if (f == nullptr) return Base::TraverseDecl(d);
     const bool device = f->hasAttr<CUDAGlobalAttr>() || f->hasAttr<CUDADeviceAttr>();
+    if (f->isMain() && f->getNumParams() > 0) out_->main_takes_args = true;
     if (f->hasAttr<CUDAGlobalAttr>() && f->getIdentifier() != nullptr &&
         sm_.isInMainFile(sm_.getExpansionLoc(f->getLocation()))) {
       const std::string name = f->getName().str();

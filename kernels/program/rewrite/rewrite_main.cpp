@@ -70,6 +70,7 @@ int main(int argc, char** argv) {
   for (const ws::ProgramLaunchSite& l : r.program.launches)
     j["launches"].push_back({{"kernel", l.kernel}, {"line", l.line}});
   j["kernels"] = r.program.kernels;
+  j["main_takes_args"] = r.program.main_takes_args;
   j["warnings"] = Diagnostics(r.program.warnings);
   std::cout << j.dump();
   return 0;

@@ -256,7 +256,7 @@ RewriteResult RewriteInChild(const std::string& file_name, const std::filesystem
     for (const std::string& d : defines) args.insert(args.end(), {"-D", d});
     ChildLimits limits;
     limits.timeout = std::chrono::seconds(60);
-    limits.memory_bytes = 0;
+    limits.memory_bytes = ProgramMemoryLimitApplies() ? 4ull << 30 : 0;
     limits.output_bytes = 64u << 20;
     ChildResult c = RunChild(args, {}, limits);
     std::filesystem::remove(input, ec);
@@ -286,6 +286,7 @@ RewriteResult RewriteInChild(const std::string& file_name, const std::filesystem
     for (const auto& l : j.at("launches"))
       p.launches.push_back({l.at("kernel").get<std::string>(), l.at("line").get<std::uint32_t>()});
     p.kernels = j.at("kernels").get<std::vector<std::string>>();
+    p.main_takes_args = j.value("main_takes_args", false);
     p.warnings = DiagnosticsOf(j.at("warnings"));
   } catch (const std::exception& e) {
     result = RewriteResult{};

@@ -159,6 +159,7 @@ struct LessonRun {
     std::size_t launch = 0;          // index into `launches`: what main_launch() gives
     std::string stdout_text;         // what it printed
     std::vector<std::string> notes;  // parts not recorded, and why ("line 12: ...")
+    bool takes_args = false;         // its main() has parameters (argc, argv)
   };
   std::optional<Program> program;
 
