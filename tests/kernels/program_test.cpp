@@ -58,6 +58,7 @@ TEST(ProgramRewrite, FindsEachAccessAtItsColumn) {
   for (std::size_t i = 0; i < r.program.sites.size(); ++i)
     EXPECT_EQ(r.program.sites[i].site, i + 1);
   EXPECT_EQ(r.program.sites[3].text, "b[i + 1]");
+  EXPECT_EQ(r.program.sites[3].end_column, 25u);  // just past `b[i + 1]` (columns 17-24)
   EXPECT_EQ(r.program.kernels, std::vector<std::string>{"k"});
 }
 
@@ -198,6 +199,7 @@ TEST(Programs, TransposeExampleGivesTheLessonsFigures) {
   EXPECT_EQ(naive.sites[0].op, AccessOp::kStore);
   EXPECT_EQ(naive.stats.sites[0].sectors, 2048u * 32);  // a column: 32 sectors per request
   EXPECT_EQ(naive.sites[1].column, 24u);
+  EXPECT_EQ(naive.sites[1].end_column, 39u);  // `idata[index_in]`: 15 characters from 24
   EXPECT_EQ(naive.stats.sites[1].sectors, 2048u * 4);  // a row of 128 bytes: 4 sectors
   EXPECT_EQ(naive.buffers[0].name, "d_in");
   EXPECT_EQ(naive.buffers[1].name, "d_out");

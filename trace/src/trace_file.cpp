@@ -105,6 +105,7 @@ nlohmann::json LaunchJson(const LaunchTrace& t) {
   for (const SiteInfo& s : t.sites) {
     j["sites"].push_back({{"line", s.line},
                           {"column", s.column},
+                          {"end_column", s.end_column},
                           {"space", static_cast<int>(s.space)},
                           {"op", static_cast<int>(s.op)},
                           {"size", s.size},
@@ -245,6 +246,7 @@ LaunchTrace LaunchFrom(const nlohmann::json& j) {
     si.code = s.at("code").get<std::string>();
     si.file = s.value("file", std::string());         // version 1 has none
     si.column = s.value("column", std::uint16_t{0});  // lesson traces before programs: none
+    si.end_column = s.value("end_column", std::uint16_t{0});
     si.file_tag = FileTagOf(si.file);
     if (si.size == 0 || si.size > 16) throw std::runtime_error("a site's access size is not 1-16");
     if (si.space != MemorySpace::kShared && si.buffer >= t.buffers.size())

@@ -96,7 +96,7 @@ void SourcePanel::DrawContents() {
   const LaunchTrace empty;
   const LaunchTrace& t = run->has_launch() ? run->main_launch() : empty;
   std::map<std::uint32_t, std::string> margin;
-  std::map<std::uint32_t, int> first_site;
+  std::map<std::uint32_t, std::vector<int>> line_sites;  // the sites of each line, in order
   for (std::size_t i = 0; i < t.sites.size() && i < t.stats.sites.size(); ++i) {
     const SiteInfo& s = t.sites[i];
     const SiteStats& st = t.stats.sites[i];
@@ -111,12 +111,16 @@ void SourcePanel::DrawContents() {
     }
     std::string& m = margin[s.line];
     m += (m.empty() ? "" : " ") + std::string(buf);
-    first_site.try_emplace(s.line, static_cast<int>(i));
+    line_sites[s.line].push_back(static_cast<int>(i));
   }
   int selected_line = -1;
+  const SiteInfo* selected_site = nullptr;
   if (session_->sel.site >= 0 && session_->sel.site < static_cast<int>(t.sites.size())) {
     const SiteInfo& s = t.sites[static_cast<std::size_t>(session_->sel.site)];
-    if (s.file.empty() || s.file == source_file) selected_line = static_cast<int>(s.line);
+    if (s.file.empty() || s.file == source_file) {
+      selected_line = static_cast<int>(s.line);
+      selected_site = &s;
+    }
   }
   if (run->has_launch()) {
     ImGui::TextDisabled("%s  (%s)   s = sectors per request, w = bank conflict ways",
@@ -156,7 +160,11 @@ void SourcePanel::DrawContents() {
       if (ImGui::InvisibleButton("##line",
                                  ImVec2(std::max(1.0f, ImGui::GetContentRegionAvail().x), h)) &&
           is_site) {
-        session_->SelectSite(first_site[line]);
+        // A second click on a line of several sites (a program's `o[i] = a[i] + b[i]`) selects
+        // the next one.
+        const std::vector<int>& here = line_sites[line];
+        auto at = std::find(here.begin(), here.end(), session_->sel.site);
+        session_->SelectSite(at == here.end() || at + 1 == here.end() ? here.front() : *(at + 1));
       }
       ImGui::SetCursorScreenPos(pos);
       ImGui::TextDisabled("%3u ", line);
@@ -169,7 +177,22 @@ void SourcePanel::DrawContents() {
       else
         ImGui::TextUnformatted("");
       ImGui::SameLine(figures_x + figures_w, 0);
+      const ImVec2 code_at = ImGui::GetCursorScreenPos();
       ImGui::TextUnformatted(text.c_str());
+      // A program's selected access, underlined from its column to its end.
+      if (selected && selected_site != nullptr && selected_site->column > 0 &&
+          selected_site->column <= text.size() + 1) {
+        const std::size_t from = selected_site->column - 1u;
+        const std::size_t to =
+            selected_site->end_column > selected_site->column
+                ? std::min<std::size_t>(selected_site->end_column - 1u, text.size())
+                : from + 1;
+        const float x0 = code_at.x + ImGui::CalcTextSize(text.c_str(), text.c_str() + from).x;
+        const float x1 = code_at.x + ImGui::CalcTextSize(text.c_str(), text.c_str() + to).x;
+        ImGui::GetWindowDrawList()->AddLine(
+            ImVec2(x0, code_at.y + h - 1), ImVec2(std::max(x1, x0 + 4), code_at.y + h - 1),
+            palette::LightTheme() ? IM_COL32(20, 60, 160, 255) : IM_COL32(250, 210, 90, 255), 2.0f);
+      }
       ImGui::PopID();
     }
   }

@@ -43,7 +43,7 @@ struct Edit {
 struct Access {
   unsigned begin = 0, end = 0;  // file offsets of the expression
   ProgramAccess access = ProgramAccess::kLoad;
-  std::uint32_t line = 0, column = 0;
+  std::uint32_t line = 0, column = 0, end_column = 0;
   std::string text;
 };
 
@@ -277,7 +277,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
             {a.begin, a.begin, std::string("(*::ws::prog::") + fn + "(&(", 1, a.end - a.begin});
         edits_.push_back({a.end, a.end, "), " + place + "))", 0, a.end - a.begin});
       }
-      out_->sites.push_back({n, a.line, a.column, a.access, a.text});
+      out_->sites.push_back({n, a.line, a.column, a.end_column, a.access, a.text});
     }
   }
 
@@ -384,6 +384,8 @@ class Collector : public RecursiveASTVisitor<Collector> {
     a.access = kind;
     a.line = sm_.getSpellingLineNumber(r.getBegin());
     a.column = sm_.getSpellingColumnNumber(r.getBegin());
+    if (sm_.getSpellingLineNumber(r.getEnd()) == a.line)
+      a.end_column = sm_.getSpellingColumnNumber(r.getEnd());
     a.text = Lexer::getSourceText(r, sm_, ctx_.getLangOpts()).str();
     const auto key = std::make_tuple(a.begin, a.end, static_cast<int>(kind));
     accesses_.emplace(key, std::move(a));
@@ -590,7 +592,7 @@ RewriteResult RewriteProgram(const RewriteRequest& rq) {
     out += "static const ::ws::prog::SiteDesc ws_site_descs[] = {";
     for (const ProgramSite& s : p.sites) {
       out += "{" + std::to_string(s.site) + "u, " + std::to_string(s.line) + "u, " +
-             std::to_string(s.column) + "u}, ";
+             std::to_string(s.column) + "u, " + std::to_string(s.end_column) + "u}, ";
     }
     out += "};\nstatic ::ws::prog::SiteTable ws_site_table(ws_site_descs, " +
            std::to_string(p.sites.size()) + "u, \"" + Escape(rq.file_name) + "\");\n";

@@ -64,6 +64,7 @@ int main(int argc, char** argv) {
     j["sites"].push_back({{"site", s.site},
                           {"line", s.line},
                           {"column", s.column},
+                          {"end_column", s.end_column},
                           {"access", static_cast<int>(s.access)},
                           {"text", s.text}});
   j["launches"] = nlohmann::json::array();

@@ -339,7 +339,10 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
   LaunchTrace t = std::move(*run);
   for (SiteInfo& s : t.sites) {
     const std::uint32_t site = s.file_tag;  // the rewriter's site number (ws_program.h)
-    if (site >= 1 && site <= p.sites.size()) s.column = p.sites[site - 1].column;
+    if (site >= 1 && site <= p.sites.size()) {
+      s.column = static_cast<std::uint16_t>(p.sites[site - 1].column);
+      s.end_column = static_cast<std::uint16_t>(p.sites[site - 1].end_column);
+    }
     s.file_tag = p.file_tag;
     s.file = p.file;
   }

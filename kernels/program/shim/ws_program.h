@@ -523,7 +523,7 @@ struct Symbol {
   Symbol(const void* p, std::size_t bytes, const char* name, unsigned int space);
 };
 struct SiteDesc {
-  unsigned int site, line, column;
+  unsigned int site, line, column, end_column;
 };
 struct SiteTable {
   SiteTable(const SiteDesc* sites, unsigned int count, const char* file);

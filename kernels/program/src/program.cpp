@@ -278,10 +278,10 @@ RewriteResult RewriteInChild(const std::string& file_name, const std::filesystem
     RewrittenProgram& p = result.program;
     p.source = j.at("source").get<std::string>();
     for (const auto& s : j.at("sites")) {
-      p.sites.push_back({s.at("site").get<std::uint32_t>(), s.at("line").get<std::uint32_t>(),
-                         s.at("column").get<std::uint32_t>(),
-                         static_cast<ProgramAccess>(s.at("access").get<int>()),
-                         s.at("text").get<std::string>()});
+      p.sites.push_back(
+          {s.at("site").get<std::uint32_t>(), s.at("line").get<std::uint32_t>(),
+           s.at("column").get<std::uint32_t>(), s.value("end_column", std::uint32_t{0}),
+           static_cast<ProgramAccess>(s.at("access").get<int>()), s.at("text").get<std::string>()});
     }
     for (const auto& l : j.at("launches"))
       p.launches.push_back({l.at("kernel").get<std::string>(), l.at("line").get<std::uint32_t>()});

@@ -37,6 +37,7 @@ std::uint16_t FileTagOf(const std::string& name);
 struct SiteInfo {
   std::uint32_t line = 0;
   std::uint16_t column = 0;    // a program's sites: the access's column (0: lesson sites, by line)
+  std::uint16_t end_column = 0;  // and the column just past it, when on the same line (else 0)
   std::uint16_t file_tag = 0;  // FileTag() of the file's base name (ws_cuda.h); 0 when unknown
   std::string file;            // that file's name, found among the lesson's sources ("": unknown)
   MemorySpace space = MemorySpace::kGlobal;

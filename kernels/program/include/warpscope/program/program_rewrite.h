@@ -31,6 +31,7 @@ const char* ToString(ProgramAccess a);  // "load", "store", "load+store", "atomi
 struct ProgramSite {
   std::uint32_t site = 0;  // 1-based, in source order
   std::uint32_t line = 0, column = 0;
+  std::uint32_t end_column = 0;  // just past the expression, when it ends on its first line
   ProgramAccess access = ProgramAccess::kLoad;
   std::string text;  // the accessed expression as written, e.g. "idata[index_in]"
 };
