@@ -258,7 +258,11 @@ RewriteResult RewriteInChild(const std::string& file_name, const std::filesystem
     limits.timeout = std::chrono::seconds(60);
     limits.memory_bytes = ProgramMemoryLimitApplies() ? 4ull << 30 : 0;
     limits.output_bytes = 64u << 20;
+#if defined(WS_PROGRAM_SANITIZED)
+    ChildResult c = RunChild(args, {"ASAN_OPTIONS=detect_leaks=0"}, limits);
+#else
     ChildResult c = RunChild(args, {}, limits);
+#endif
     std::filesystem::remove(input, ec);
     if (!c.started || c.timed_out || c.signal != 0 || c.exit_code != 0) {
       result.errors.push_back({0, 0, true,
@@ -427,10 +431,15 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
 #endif
   limits.output_bytes = options.output_limit_bytes;
   t0 = Clock::now();
-  ChildResult c = RunChild(
-      args,
-      {"WS_PROGRAM_OUT=" + out.string(), "WS_PRESET=" + options.preset, "WS_KEEP_BLOCKS=" + keep},
-      limits);
+  std::vector<std::string> env = {"WS_PROGRAM_OUT=" + out.string(), "WS_PRESET=" + options.preset,
+                                  "WS_KEEP_BLOCKS=" + keep};
+#if defined(WS_PROGRAM_SANITIZED)
+  // The program is built with the sanitizers (its runtime is): let a crash be a crash, as in a
+  // normal build, and do not report the program's own leaks.
+  env.push_back("ASAN_OPTIONS=detect_leaks=0:handle_segv=0:handle_sigbus=0:handle_sigfpe=0:"
+                "handle_abort=0");
+#endif
+  ChildResult c = RunChild(args, env, limits);
   run.timing.run_ms = MsSince(t0);
   run.stdout_text = std::move(c.out);
   run.stderr_text = std::move(c.err);
