@@ -53,8 +53,16 @@ struct ChildLimits {
 ChildResult RunChild(const std::vector<std::string>& args, const std::vector<std::string>& env,
                      const ChildLimits& limits) {
   ChildResult r;
+  // This environment, without the variables `env` sets (getenv would find the first).
   std::vector<std::string> env_strings;
-  for (char** e = environ; *e != nullptr; ++e) env_strings.emplace_back(*e);
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string var(*e);
+    const std::string name = var.substr(0, var.find('='));
+    const bool replaced = std::any_of(env.begin(), env.end(), [&](const std::string& x) {
+      return x.compare(0, name.size() + 1, name + "=") == 0;
+    });
+    if (!replaced) env_strings.push_back(var);
+  }
   env_strings.insert(env_strings.end(), env.begin(), env.end());
   std::vector<char*> argv, envp;
   std::vector<std::string> arg_copy = args;
