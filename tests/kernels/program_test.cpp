@@ -199,7 +199,7 @@ TEST(Programs, TransposeExampleGivesTheLessonsFigures) {
   EXPECT_EQ(naive.sites[0].op, AccessOp::kStore);
   EXPECT_EQ(naive.stats.sites[0].sectors, 2048u * 32);  // a column: 32 sectors per request
   EXPECT_EQ(naive.sites[1].column, 24u);
-  EXPECT_EQ(naive.sites[1].end_column, 39u);  // `idata[index_in]`: 15 characters from 24
+  EXPECT_EQ(naive.sites[1].end_column, 39u);           // `idata[index_in]`: 15 characters from 24
   EXPECT_EQ(naive.stats.sites[1].sectors, 2048u * 4);  // a row of 128 bytes: 4 sectors
   EXPECT_EQ(naive.buffers[0].name, "d_in");
   EXPECT_EQ(naive.buffers[1].name, "d_out");
@@ -467,6 +467,22 @@ TEST(Programs, ACrashInTheProgramIsReportedAndItsOutputKept) {
   ASSERT_FALSE(run.ok());
   EXPECT_NE(run.failure.find("segmentation fault (SIGSEGV)"), std::string::npos) << run.failure;
   EXPECT_EQ(run.stdout_text, "before\n");
+}
+
+TEST(Programs, AFailedAssertInAKernelNamesItsLine) {
+  const std::string text =
+      "#include <cassert>\n"
+      "__global__ void k() {\n"
+      "  assert(threadIdx.x < 16);\n"
+      "}\n"
+      "int main() { k<<<1, 32>>>(); cudaDeviceSynchronize(); return 0; }\n";
+  ProgramRun run = RunText(text);
+  ASSERT_FALSE(run.ok());
+  EXPECT_NE(run.failure.find("an abort (SIGABRT: a failed assert?)"), std::string::npos)
+      << run.failure;
+  EXPECT_NE(run.failure.find("test.cu:3"), std::string::npos) << run.failure;
+  EXPECT_NE(run.failure.find("Assertion `threadIdx.x < 16' failed"), std::string::npos)
+      << run.failure;
 }
 
 TEST(Programs, ACompileErrorStopsBeforeAnythingRuns) {

@@ -201,6 +201,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
   }
 
   bool VisitVarDecl(VarDecl* v) {
+    if (IsShadowingBuiltin(v)) RenameShadow(v->getLocation(), v->getName().str());
     if (!v->isFileVarDecl() || isa<ParmVarDecl>(v)) return true;
     if (!sm_.isInMainFile(sm_.getExpansionLoc(v->getLocation()))) return true;
     if (v->hasAttr<CUDASharedAttr>() && v->hasExternalStorage()) {
@@ -227,8 +228,8 @@ class Collector : public RecursiveASTVisitor<Collector> {
 
   bool VisitDeclRefExpr(DeclRefExpr* e) {
     auto* v = dyn_cast<VarDecl>(e->getDecl());
-    if (const int k = BuiltinIndex(v); k >= 0) {
-      ReplaceBuiltin(e, k);
+    if (IsShadowingBuiltin(v)) {
+      RenameShadow(e->getLocation(), v->getName().str());
       return true;
     }
     if (v == nullptr || !dynamic_.count(v->getCanonicalDecl())) return true;
@@ -241,17 +242,20 @@ class Collector : public RecursiveASTVisitor<Collector> {
     return true;
   }
 
-  // threadIdx -> (::ws::prog::Builtins()[0]) (blockDim and gridDim as dim3), where the token is
-  // written: in the program's text, or in the body of one of its own macros.
-  void ReplaceBuiltin(const DeclRefExpr* e, int k) {
-    SourceLocation at = e->getLocation();
+  // A program's own variable called threadIdx, blockIdx, blockDim or gridDim (the seeds'
+  // `dim3 blockDim(...)` in main()): on the emulator those names are the built-ins' macros, so the
+  // variable is renamed ws_user_NAME where it is declared and used.
+  static bool IsShadowingBuiltin(const VarDecl* v) {
+    if (v == nullptr || v->getIdentifier() == nullptr || BuiltinIndex(v) >= 0) return false;
+    const std::string name = v->getName().str();
+    return name == "threadIdx" || name == "blockIdx" || name == "blockDim" || name == "gridDim";
+  }
+  void RenameShadow(SourceLocation at, const std::string& name) {
     if (at.isMacroID()) at = sm_.getSpellingLoc(at);
     if (!at.isFileID() || !sm_.isInMainFile(at)) return;
     const unsigned b = Offset(at);
-    if (!builtin_uses_.insert(b).second) return;
-    const unsigned len = Lexer::MeasureTokenLength(at, sm_, ctx_.getLangOpts());
-    const std::string index = "::ws::prog::Builtins()[" + std::to_string(k) + "]";
-    edits_.push_back({b, b + len, k >= 2 ? "(::dim3(" + index + "))" : "(" + index + ")", 2, 0});
+    if (!renamed_.insert(b).second) return;
+    edits_.push_back({b, b + static_cast<unsigned>(name.size()), "ws_user_" + name, 2, 0});
   }
 
   // Sorts the accesses into source order, numbers them and adds their edits.
@@ -448,7 +452,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
   std::vector<Edit> edits_;
   std::vector<ProgramDiagnostic> errors_;
   std::map<const VarDecl*, std::string> dynamic_;  // extern __shared__ arrays: element type
-  std::set<unsigned> launch_offsets_, dynamic_uses_, commented_, named_calls_, builtin_uses_;
+  std::set<unsigned> launch_offsets_, dynamic_uses_, commented_, named_calls_, renamed_;
   std::set<std::pair<unsigned, std::string>> shared_decls_;
 };
 

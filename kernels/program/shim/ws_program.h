@@ -210,6 +210,10 @@ extern const __device__ dim3 gridDim;
 extern "C" unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, std::size_t shared = 0,
                                                 cudaStream_t stream = 0);
 __device__ void __syncthreads();
+// assert() in device code: the parser needs a device-side __assert_fail (the emulator calls
+// glibc's, which names the file, the line and the expression).
+__device__ static inline void __assert_fail(const char*, const char*, unsigned int,
+                                            const char*) noexcept {}
 #else
 namespace ws::emu {
 struct ThreadState;
@@ -217,13 +221,17 @@ extern thread_local ThreadState* t_thread;
 }  // namespace ws::emu
 namespace ws::prog {
 // The running GPU thread's threadIdx, blockIdx, blockDim and gridDim (ws::emu::ThreadState's
-// layout: four triples). The rewriter puts these where the program names the built-ins, so a
-// program's own `dim3 blockDim` in main() stays its own.
+// layout: four triples). A program's own variable of one of these names (a `dim3 blockDim` in
+// main()) is renamed by the rewriter, so these macros meet only the built-ins.
 inline const uint3* Builtins() {
   return reinterpret_cast<const uint3*>(::ws::emu::t_thread);
 }
 void SyncThreads(unsigned int line);
 }  // namespace ws::prog
+#define threadIdx (::ws::prog::Builtins()[0])
+#define blockIdx (::ws::prog::Builtins()[1])
+#define blockDim (::dim3(::ws::prog::Builtins()[2]))
+#define gridDim (::dim3(::ws::prog::Builtins()[3]))
 #define __syncthreads() ::ws::prog::SyncThreads(__LINE__)
 #endif
 inline constexpr int warpSize = 32;

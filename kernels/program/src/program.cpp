@@ -50,8 +50,10 @@ struct ChildLimits {
 // Runs argv[0] with `env` added to this environment, stdin from /dev/null, stdout and stderr
 // captured (at most output_bytes of each), under the limits. fork/exec rather than posix_spawn:
 // the limits are set in the child (only async-signal-safe calls between fork and exec).
+// `path` (default: args[0]) is the file run; args[0] is the name it sees (glibc puts it before an
+// assert's message).
 ChildResult RunChild(const std::vector<std::string>& args, const std::vector<std::string>& env,
-                     const ChildLimits& limits) {
+                     const ChildLimits& limits, const std::string& path = "") {
   ChildResult r;
   // This environment, without the variables `env` sets (getenv would find the first).
   std::vector<std::string> env_strings;
@@ -82,6 +84,7 @@ ChildResult RunChild(const std::vector<std::string>& args, const std::vector<std
     r.start_error = "pipe: " + std::system_category().message(errno);
     return r;
   }
+  const std::string exe_path = path.empty() ? args.at(0) : path;
   const rlim_t mem = static_cast<rlim_t>(limits.memory_bytes);
   const rlim_t cpu = static_cast<rlim_t>(limits.timeout.count() / 1000 + 5);
   const pid_t pid = fork();
@@ -104,7 +107,7 @@ ChildResult RunChild(const std::vector<std::string>& args, const std::vector<std
     setrlimit(RLIMIT_CPU, &c);
     rlimit core{0, 0};
     setrlimit(RLIMIT_CORE, &core);
-    execve(argv[0], argv.data(), envp.data());
+    execve(exe_path.c_str(), argv.data(), envp.data());
     _exit(127);
   }
   r.started = true;
@@ -224,6 +227,18 @@ std::string SignalName(int sig) {
   }
 }
 
+// The shim's text (read once): part of both cache keys, so that a Warpscope with a different
+// ws_program.h never reuses a rewrite or a compiled program made with the old one.
+const std::string& ShimText() {
+  static const std::string text = [] {
+    std::ifstream in(std::filesystem::path(WS_PROGRAM_SHIM_DIR) / "ws_program.h", std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }();
+  return text;
+}
+
 std::vector<ProgramDiagnostic> DiagnosticsOf(const nlohmann::json& a) {
   std::vector<ProgramDiagnostic> out;
   for (const auto& d : a)
@@ -240,7 +255,7 @@ RewriteResult RewriteInChild(const std::string& file_name, const std::filesystem
   RewriteResult result;
   std::error_code ec;
   const auto tool_time = std::filesystem::last_write_time(WS_PROGRAM_REWRITER, ec);
-  std::string key_text = text + "\n" + file_name + "\n" + directory.string();
+  std::string key_text = text + "\n" + file_name + "\n" + directory.string() + "\n" + ShimText();
   for (const std::string& d : defines) key_text += "\n-D" + d;
   key_text += "\n" + std::to_string(ec ? 0 : tool_time.time_since_epoch().count());
   char key[17];
@@ -374,7 +389,7 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
                          "ws_program.h"});
   for (const std::string& d : defines) cmd.push_back("-D" + d);
   cmd.insert(cmd.end(), {"-x", "c++"});
-  std::string key_text = run.rewritten.source;
+  std::string key_text = run.rewritten.source + "\n" + ShimText();
   for (const std::string& c : cmd) key_text += "\n" + c;
   const auto runtime_lib = std::filesystem::path(WS_PROGRAM_RUNTIME_DIR) / "libws_program_emu.so";
   const auto runtime_time = std::filesystem::last_write_time(runtime_lib, ec);
@@ -426,7 +441,7 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
   const std::filesystem::path out =
       std::filesystem::temp_directory_path(ec) / ("warpscope-program-" + std::to_string(getpid()) +
                                                   "-" + std::to_string(++counter) + ".wstrace");
-  std::vector<std::string> args = {exe.string()};
+  std::vector<std::string> args = {std::filesystem::path(file_name).stem().string()};
   args.insert(args.end(), options.args.begin(), options.args.end());
   std::string keep;
   for (std::uint32_t b : options.keep_blocks) keep += (keep.empty() ? "" : ",") + std::to_string(b);
@@ -444,10 +459,11 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
 #if defined(WS_PROGRAM_SANITIZED)
   // The program is built with the sanitizers (its runtime is): let a crash be a crash, as in a
   // normal build, and do not report the program's own leaks.
-  env.push_back("ASAN_OPTIONS=detect_leaks=0:handle_segv=0:handle_sigbus=0:handle_sigfpe=0:"
-                "handle_abort=0");
+  env.push_back(
+      "ASAN_OPTIONS=detect_leaks=0:handle_segv=0:handle_sigbus=0:handle_sigfpe=0:"
+      "handle_abort=0");
 #endif
-  ChildResult c = RunChild(args, env, limits);
+  ChildResult c = RunChild(args, env, limits, exe.string());
   run.timing.run_ms = MsSince(t0);
   run.stdout_text = std::move(c.out);
   run.stderr_text = std::move(c.err);
