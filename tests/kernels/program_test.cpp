@@ -405,6 +405,76 @@ TEST(Programs, ShuffleReductionExampleSumsExactlyAndCountsItsMeetings) {
   EXPECT_EQ(first.source[16], 16);
 }
 
+// extern __shared__, __constant__, a __device__ variable and a float4 load in one kernel; the
+// figures by hand for 2 blocks of 64 threads (4 warps).
+TEST(Programs, DynamicSharedConstantDeviceVariablesAndVectorLoads) {
+  const std::string text =
+      "#include <cstdio>\n"
+      "__constant__ float coef[4];\n"
+      "__device__ int hits;\n"
+      "__global__ void k(const float4* in, float* out) {\n"
+      "  extern __shared__ float buf[];\n"
+      "  int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;\n"
+      "  float4 v = in[i];\n"                                            // line 7
+      "  buf[t] = v.x + v.y + v.z + v.w;\n"                              // line 8
+      "  __syncthreads();\n"
+      "  out[i] = buf[blockDim.x - 1 - t] * coef[t % 4];\n"              // line 10
+      "  if (t == 0) atomicAdd(&hits, 1);\n"                             // line 11
+      "}\n"
+      "int main() {\n"
+      "  float4* in; float* out; float c[4] = {1, 2, 3, 4}; float4 h[128];\n"
+      "  for (int j = 0; j < 128; ++j) h[j] = make_float4(j, 0, 0, 0);\n"
+      "  cudaMalloc(&in, sizeof h); cudaMalloc(&out, 128 * sizeof(float));\n"
+      "  cudaMemcpy(in, h, sizeof h, cudaMemcpyHostToDevice);\n"
+      "  cudaMemcpyToSymbol(coef, c, sizeof c);\n"
+      "  k<<<2, 64, 64 * sizeof(float)>>>(in, out);\n"
+      "  float o[128]; int n = 0;\n"
+      "  cudaMemcpy(o, out, sizeof o, cudaMemcpyDeviceToHost);\n"
+      "  cudaMemcpyFromSymbol(&n, hits, sizeof n);\n"
+      "  printf(\"%g %g %d\\n\", o[0], o[65], n);\n"
+      "}\n";
+  ProgramRun run = RunText(text);
+  ASSERT_TRUE(run.ok()) << run.failure << run.stderr_text;
+  // o[0]: block 0, t 0 reads buf[63] = 63, times coef[0] = 1; o[65]: block 1, t 1 reads
+  // buf[62] = 64 + 62 = 126, times coef[1] = 2: 252; hits: one per block.
+  EXPECT_EQ(run.stdout_text, "63 252 2\n");
+  ASSERT_EQ(run.launches.size(), 1u);
+  const LaunchTrace& t = run.launches[0];
+  auto site = [&](std::uint32_t line, MemorySpace space, AccessOp op) -> const SiteStats* {
+    for (std::size_t i = 0; i < t.sites.size(); ++i) {
+      if (t.sites[i].line == line && t.sites[i].space == space && t.sites[i].op == op)
+        return &t.stats.sites[i];
+    }
+    ADD_FAILURE() << "no site on line " << line;
+    return nullptr;
+  };
+  // A warp's float4 loads: 32 x 16 B = 512 B, 16 sectors; 4 warps.
+  const SiteStats* load = site(7, MemorySpace::kGlobal, AccessOp::kLoad);
+  ASSERT_NE(load, nullptr);
+  EXPECT_EQ(load->requests, 4u);
+  EXPECT_EQ(load->sectors, 64u);
+  EXPECT_EQ(load->bytes, 128u * 16);
+  // Shared: the store in order and the reversed load are both conflict free.
+  ASSERT_NE(site(8, MemorySpace::kShared, AccessOp::kStore), nullptr);
+  EXPECT_EQ(site(8, MemorySpace::kShared, AccessOp::kStore)->wavefronts, 4u);
+  EXPECT_EQ(site(10, MemorySpace::kShared, AccessOp::kLoad)->bank_conflict_max, 1u);
+  // Constant: coef[t % 4] names 4 addresses in every request (served one after another).
+  const SiteStats* constant = site(10, MemorySpace::kConstant, AccessOp::kLoad);
+  ASSERT_NE(constant, nullptr);
+  EXPECT_EQ(constant->constant_addresses_max, 4u);
+  // The atomic on `hits`: lane 0 of warp 0 of each block.
+  const SiteStats* atomic = site(11, MemorySpace::kGlobal, AccessOp::kAtomic);
+  ASSERT_NE(atomic, nullptr);
+  EXPECT_EQ(atomic->requests, 2u);
+  EXPECT_EQ(atomic->accesses, 2u);
+  // The buffers: the symbols first (registered at start-up), then cudaMalloc's, by name.
+  ASSERT_EQ(t.buffers.size(), 4u);
+  EXPECT_EQ(t.buffers[0].name, "coef");
+  EXPECT_EQ(t.buffers[1].name, "hits");
+  EXPECT_EQ(t.buffers[2].name, "in");
+  EXPECT_EQ(t.buffers[3].name, "out");
+}
+
 TEST(Programs, AnIndexOutOfRangeNamesTheLineTheBufferAndTheThread) {
   const std::string text =
       "#include <cuda_runtime.h>\n"
