@@ -415,11 +415,11 @@ TEST(Programs, DynamicSharedConstantDeviceVariablesAndVectorLoads) {
       "__global__ void k(const float4* in, float* out) {\n"
       "  extern __shared__ float buf[];\n"
       "  int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;\n"
-      "  float4 v = in[i];\n"                                            // line 7
-      "  buf[t] = v.x + v.y + v.z + v.w;\n"                              // line 8
+      "  float4 v = in[i];\n"                // line 7
+      "  buf[t] = v.x + v.y + v.z + v.w;\n"  // line 8
       "  __syncthreads();\n"
-      "  out[i] = buf[blockDim.x - 1 - t] * coef[t % 4];\n"              // line 10
-      "  if (t == 0) atomicAdd(&hits, 1);\n"                             // line 11
+      "  out[i] = buf[blockDim.x - 1 - t] * coef[t % 4];\n"  // line 10
+      "  if (t == 0) atomicAdd(&hits, 1);\n"                 // line 11
       "}\n"
       "int main() {\n"
       "  float4* in; float* out; float c[4] = {1, 2, 3, 4}; float4 h[128];\n"
@@ -563,6 +563,17 @@ TEST(Programs, ACompileErrorStopsBeforeAnythingRuns) {
   EXPECT_EQ(run.errors[0].line, 2u);
   EXPECT_EQ(run.failure.rfind("test.cu:2:10: error: use of undeclared identifier", 0), 0u)
       << run.failure;
+}
+
+TEST(Programs, AProgramWithoutMainOrWithAMissingFunctionIsTheUsersError) {
+  ProgramRun none = RunText("__global__ void k(float* a) { a[0] = 1.0f; }\n");
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.stage, ProgramStage::kCompile);
+  EXPECT_NE(none.failure.find("the program has no main()"), std::string::npos) << none.failure;
+  ProgramRun missing = RunText("int helper(int);\nint main() { return helper(1); }\n");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.failure.rfind("link error: undefined reference to `helper(int)'", 0), 0u)
+      << missing.failure;
 }
 
 TEST(Programs, TooMuchMemoryEndsInAMessage) {

@@ -85,7 +85,10 @@ class Collector : public RecursiveASTVisitor<Collector> {
     auto* f = dyn_cast_or_null<FunctionDecl>(d);
     if (f == nullptr) return Base::TraverseDecl(d);
     const bool device = f->hasAttr<CUDAGlobalAttr>() || f->hasAttr<CUDADeviceAttr>();
-    if (f->isMain() && f->getNumParams() > 0) out_->main_takes_args = true;
+    if (f->isMain() && f->doesThisDeclarationHaveABody()) {
+      has_main_ = true;
+      if (f->getNumParams() > 0) out_->main_takes_args = true;
+    }
     if (f->hasAttr<CUDAGlobalAttr>() && f->getIdentifier() != nullptr &&
         sm_.isInMainFile(sm_.getExpansionLoc(f->getLocation()))) {
       const std::string name = f->getName().str();
@@ -286,6 +289,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
   }
 
   std::vector<Edit>& edits() { return edits_; }
+  bool has_main() const { return has_main_; }
   std::vector<ProgramDiagnostic>& errors() { return errors_; }
 
  private:
@@ -447,7 +451,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
   ASTContext& ctx_;
   SourceManager& sm_;
   RewrittenProgram* out_;
-  bool in_device_ = false, in_dependent_ = false;
+  bool in_device_ = false, in_dependent_ = false, has_main_ = false;
   std::map<std::tuple<unsigned, unsigned, int>, Access> accesses_;
   std::vector<Edit> edits_;
   std::vector<ProgramDiagnostic> errors_;
@@ -517,6 +521,7 @@ class Consumer : public ASTConsumer {
     c.TraverseDecl(ctx.getTranslationUnitDecl());
     c.Finish();
     for (ProgramDiagnostic& d : c.errors()) result_->errors.push_back(std::move(d));
+    result_->program.has_main = c.has_main();
     const SourceManager& sm = ctx.getSourceManager();
     const std::string text = sm.getBufferData(sm.getMainFileID()).str();
     result_->program.source = Apply(text, std::move(c.edits()));

@@ -72,6 +72,7 @@ int main(int argc, char** argv) {
     j["launches"].push_back({{"kernel", l.kernel}, {"line", l.line}});
   j["kernels"] = r.program.kernels;
   j["main_takes_args"] = r.program.main_takes_args;
+  j["has_main"] = r.program.has_main;
   j["warnings"] = Diagnostics(r.program.warnings);
   std::cout << j.dump();
   return 0;

@@ -314,6 +314,7 @@ RewriteResult RewriteInChild(const std::string& file_name, const std::filesystem
       p.launches.push_back({l.at("kernel").get<std::string>(), l.at("line").get<std::uint32_t>()});
     p.kernels = j.at("kernels").get<std::vector<std::string>>();
     p.main_takes_args = j.value("main_takes_args", false);
+    p.has_main = j.value("has_main", false);
     p.warnings = DiagnosticsOf(j.at("warnings"));
   } catch (const std::exception& e) {
     result = RewriteResult{};
@@ -381,6 +382,14 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
     return run;
   }
   run.rewritten = std::move(rewritten.program);
+  if (!run.rewritten.has_main) {
+    run.stage = ProgramStage::kCompile;
+    run.failure = file_name +
+                  ": the program has no main(): Warpscope runs whole programs (a main() that "
+                  "allocates, copies and launches the kernels, as on a GPU)";
+    run.errors.push_back({0, 0, true, run.failure});
+    return run;
+  }
 
   // 2. Compile (cached by the rewritten text and the command).
   std::vector<std::string> cmd = {WS_PROGRAM_CXX};
@@ -416,11 +425,21 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
     ChildResult c = RunChild(cmd, {}, cl);
     if (!c.started || c.timed_out || c.signal != 0 || c.exit_code != 0) {
       run.stage = ProgramStage::kCompile;
-      run.failure = !c.started    ? "could not start the compiler " + cmd[0] + ": " + c.start_error
-                    : c.timed_out ? "the compiler took longer than 120 s"
-                                  : "the host compiler refused the rewritten program (a "
-                                    "Warpscope limit; please report it): " +
-                                        LastLines(c.err, 6);
+      const auto undefined = c.err.find("undefined reference to");
+      if (!c.started) {
+        run.failure = "could not start the compiler " + cmd[0] + ": " + c.start_error;
+      } else if (c.timed_out) {
+        run.failure = "the compiler took longer than 120 s";
+      } else if (undefined != std::string::npos) {
+        // The program's own: a function declared and called but never defined.
+        run.failure =
+            "link error: " + c.err.substr(undefined, c.err.find('\n', undefined) - undefined);
+      } else {
+        run.failure =
+            "the host compiler refused the rewritten program (a Warpscope limit; please report "
+            "it): " +
+            LastLines(c.err, 6);
+      }
       run.errors.push_back({0, 0, true, run.failure});
       std::filesystem::remove(tmp_exe, ec);
       return run;

@@ -53,6 +53,7 @@ struct RewrittenProgram {
   std::vector<ProgramSite> sites;
   std::vector<ProgramLaunchSite> launches;
   std::vector<std::string> kernels;  // the __global__ functions, by name
+  bool has_main = false;             // a program Warpscope can run has a main()
   bool main_takes_args = false;  // main(int argc, char** argv): the app offers an arguments field
   // Parts of the program that are not recorded, and why (an access inside a macro, ...).
   std::vector<ProgramDiagnostic> warnings;
