@@ -157,6 +157,12 @@ int RunApp(const AppOptions& opt) {
       std::cerr << "warpscope: " << err << "\n";
       return 2;
     }
+    for (const auto& [name, value] : opt.sets) {  // a program's sliders (main.cpp checked)
+      if (std::string err = ui.SetParam(name, value); !err.empty()) {
+        std::cerr << "warpscope: --set " << err << "\n";
+        return 2;
+      }
+    }
   } else if (!opt.lesson.empty()) {
     if (std::string err = ui.SelectLesson(opt.lesson, opt.variant, opt.sets, opt.backend);
         !err.empty()) {

@@ -124,8 +124,11 @@ int main(int argc, char** argv) {
     std::cerr << "warpscope: give a file (a trace or a program) or --lesson, not both\n";
     return 2;
   }
-  if ((!opt.variant.empty() || !opt.sets.empty()) && opt.lesson.empty()) {
-    std::cerr << "warpscope: --variant and --set need --lesson ID\n";
+  // A program takes --set for its `// warpscope: param` sliders; a lesson takes both.
+  const bool program =
+      !opt.trace_file.empty() && opt.trace_file.extension() != ".wstrace";
+  if ((!opt.variant.empty() || (!opt.sets.empty() && !program)) && opt.lesson.empty()) {
+    std::cerr << "warpscope: --variant and --set need --lesson ID (or, --set, a program)\n";
     return 2;
   }
   for (const std::string& d : drags) {

@@ -83,6 +83,21 @@ TEST(GuiProgram, ASliderFromTheParamCommentRecompiles) {
   EXPECT_EQ(s["launches"][0]["block"], nlohmann::json::array({32, 32, 1}));
 }
 
+TEST(GuiProgram, SetTakesAProgramsSliderFromTheCommandLine) {
+  REQUIRE_XVFB();
+  TempDir t("gui-program-set");
+  const nlohmann::json s = Open(t, WARPSCOPE_SOURCE_DIR "/examples/transpose.cu",
+                                {"--set", "TILE_DIM=8", "--frames", "3"});
+  ASSERT_EQ(s["launches"].size(), 3u);
+  EXPECT_EQ(s["launches"][0]["block"], nlohmann::json::array({8, 8, 1}));
+  // Off the slider's step (8..32 step 8): refused with the range, exit status 2.
+  const auto r = RunApp({WARPSCOPE_SOURCE_DIR "/examples/transpose.cu", "--config-dir",
+                         (t / "cfg2").string(), "--set", "TILE_DIM=12", "--frames", "2"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("TILE_DIM must be in 8..32 in steps of 8, not 12"), std::string::npos)
+      << r.err;
+}
+
 TEST(GuiProgram, ACompileErrorShowsAtItsLineAndTheAppGoesOn) {
   REQUIRE_XVFB();
   TempDir t("gui-program-error");

@@ -88,7 +88,7 @@ void SourcePanel::DrawContents() {
     ImGui::TextWrapped(
         "The lesson's kernel exactly as it runs, with line numbers; the selected access site is "
         "highlighted and each line carries its figures (sectors per request, bank conflicts).");
-    ImGui::TextDisabled(run != nullptr ? "This lesson runs no kernel." : "No lesson has run yet.");
+    ImGui::TextDisabled(run != nullptr ? "This lesson runs no kernel." : "Nothing has run yet (or the program did not compile).");
     return;
   }
   // Figures per line: "4.00 sect/req", "32-way" (none for a lesson without recorded accesses,

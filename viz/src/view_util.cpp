@@ -65,7 +65,7 @@ void SiteCombo(Session* session, const LaunchTrace& t, int shown, const SitePred
 bool NoLaunch(const Session& session, const char* what) {
   if (session.run && session.run->has_launch()) return false;
   ImGui::TextWrapped("%s", what);
-  ImGui::TextDisabled(session.run ? "This lesson runs no kernel." : "No lesson has run yet.");
+  ImGui::TextDisabled(session.run ? "This lesson runs no kernel." : "Nothing has run yet (or the program did not compile).");
   return true;
 }
 
