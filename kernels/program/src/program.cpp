@@ -227,6 +227,13 @@ std::string SignalName(int sig) {
   }
 }
 
+// "PID-N": temporary files of this process (the cache folder is shared by every Warpscope of the
+// user, and tests run in parallel).
+std::string UniqueSuffix() {
+  static std::atomic<unsigned> n{0};
+  return std::to_string(getpid()) + "-" + std::to_string(++n);
+}
+
 // The shim's text (read once): part of both cache keys, so that a Warpscope with a different
 // ws_program.h never reuses a rewrite or a compiled program made with the old one.
 const std::string& ShimText() {
@@ -267,7 +274,8 @@ RewriteResult RewriteInChild(const std::string& file_name, const std::filesystem
     s << in.rdbuf();
     out = s.str();
   } else {
-    const std::filesystem::path input = cache / (std::string(key) + ".in.cu");
+    // A name of this process's own: another one may be rewriting the same text right now.
+    const std::filesystem::path input = cache / (std::string(key) + "." + UniqueSuffix() + ".cu");
     if (Status s = WriteFileAtomically(input, text); !s.ok()) {
       result.errors.push_back(
           {0, 0, true, "could not write the program for the rewriter: " + s.message()});
@@ -406,7 +414,7 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
   char key[17];
   std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(Fnv64(key_text)));
   const std::filesystem::path exe = cache / (std::string(key) + ".bin");
-  const std::filesystem::path cpp = cache / (std::string(key) + ".cpp");
+  const std::filesystem::path cpp = cache / (std::string(key) + "." + UniqueSuffix() + ".cpp");
   t0 = Clock::now();
   if (std::filesystem::exists(exe, ec)) {
     run.timing.compile_cached = true;
@@ -442,6 +450,7 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
       }
       run.errors.push_back({0, 0, true, run.failure});
       std::filesystem::remove(tmp_exe, ec);
+      std::filesystem::remove(cpp, ec);
       return run;
     }
     std::filesystem::remove(cpp, ec);
