@@ -146,7 +146,10 @@ ChildResult RunChild(const std::vector<std::string>& args, const std::vector<std
   for (pollfd& f : fds) {
     if (f.fd >= 0) close(f.fd);
   }
-  if (r.timed_out) kill(-pid, SIGKILL);
+  if (r.timed_out) {
+    kill(-pid, SIGKILL);  // the child and anything it started (its own process group)
+    kill(pid, SIGKILL);   // in case it was stopped before it made that group
+  }
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
