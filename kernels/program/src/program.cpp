@@ -214,7 +214,8 @@ std::string ChildMessage(const std::string& err) {
 std::string SignalName(int sig) {
   switch (sig) {
     case SIGSEGV:
-      return "a segmentation fault (SIGSEGV)";
+      return "a segmentation fault (SIGSEGV) (if in a kernel: a local array over the emulator's "
+             "64 KB stack per GPU thread?)";
     case SIGABRT:
       return "an abort (SIGABRT: a failed assert?)";
     case SIGFPE:
