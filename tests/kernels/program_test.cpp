@@ -475,6 +475,23 @@ TEST(Programs, DynamicSharedConstantDeviceVariablesAndVectorLoads) {
   EXPECT_EQ(t.buffers[3].name, "out");
 }
 
+// Exercise 4.10's race, as the emulator shows it: a block's threads run one after another (there
+// is no barrier), so thread (x, y) finds blockA[x][y] written only if its writer, thread (y, x),
+// came first: linear index x * W + y <= y * W + x, that is x <= y. With BLOCK_WIDTH 4 the
+// 6 elements of each 4x4 tile with x > y are wrong: 256 tiles x 6 = 1536 of 4096.
+TEST(Programs, BlockTransposeRaceShowsAboveTheDiagonal) {
+  for (const auto& [width, wrong] : {std::pair{4, 1536}, std::pair{1, 0}, std::pair{8, 64 * 28}}) {
+    ProgramOptions o;
+    o.defines = {"BLOCK_WIDTH=" + std::to_string(width)};
+    ProgramRun run = RunProgramText("block_transpose.cu", WARPSCOPE_SOURCE_DIR "/examples",
+                                    ReadExample("block_transpose.cu"), o);
+    ASSERT_TRUE(run.ok()) << run.failure;
+    // 8x8 tiles: 28 of the 64 elements lie above the diagonal, and 64 tiles cover 64x64.
+    EXPECT_EQ(run.stdout_text, "BLOCK_WIDTH " + std::to_string(width) + ": " +
+                                   std::to_string(wrong) + " of 4096 elements wrong\n");
+  }
+}
+
 TEST(Programs, AnIndexOutOfRangeNamesTheLineTheBufferAndTheThread) {
   const std::string text =
       "#include <cuda_runtime.h>\n"
