@@ -125,8 +125,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   // A program takes --set for its `// warpscope: param` sliders; a lesson takes both.
-  const bool program =
-      !opt.trace_file.empty() && opt.trace_file.extension() != ".wstrace";
+  const bool program = !opt.trace_file.empty() && opt.trace_file.extension() != ".wstrace";
   if ((!opt.variant.empty() || (!opt.sets.empty() && !program)) && opt.lesson.empty()) {
     std::cerr << "warpscope: --variant and --set need --lesson ID (or, --set, a program)\n";
     return 2;

@@ -91,7 +91,7 @@ class Ui {
   char open_path_[1024] = {};
   std::string open_error_;
   std::uint64_t remembered_generation_ = 0;
-  std::string followed_lesson_;  // the lesson FollowLessonView last saw
+  std::string followed_lesson_;    // the lesson FollowLessonView last saw
   bool followed_warp_op_ = false;  // playback was on a warp meeting last frame
   double next_step_at_ = 0;
   float frame_height_ = 0;
