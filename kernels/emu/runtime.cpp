@@ -486,32 +486,8 @@ class Worker {
     for (std::uint32_t l = 0; l < 32; ++l) {
       if (!(group >> l & 1u)) continue;
       ThreadCtx& c = threads_[first + l];
-      const int width = c.warp_width;
-      const std::uint32_t base = l & ~static_cast<std::uint32_t>(width - 1);
-      const std::uint32_t in_seg = l - base;
-      std::uint32_t src = l;
-      switch (kind) {
-        case WarpOpKind::kShfl:
-          src = base +
-                (static_cast<std::uint32_t>(c.warp_arg) & static_cast<std::uint32_t>(width - 1));
-          break;
-        case WarpOpKind::kShflUp:
-          if (c.warp_arg >= 0 && in_seg >= static_cast<std::uint32_t>(c.warp_arg))
-            src = l - static_cast<std::uint32_t>(c.warp_arg);
-          break;
-        case WarpOpKind::kShflDown:
-          if (c.warp_arg >= 0 &&
-              in_seg + static_cast<std::uint32_t>(c.warp_arg) < static_cast<std::uint32_t>(width))
-            src = l + static_cast<std::uint32_t>(c.warp_arg);
-          break;
-        case WarpOpKind::kShflXor: {
-          const std::uint32_t x = l ^ static_cast<std::uint32_t>(c.warp_arg);
-          if (x >= base && x < base + static_cast<std::uint32_t>(width)) src = x;
-          break;
-        }
-        default:
-          break;
-      }
+      std::uint32_t src =
+          ShuffleSourceLane(static_cast<std::uint32_t>(kind), l, c.warp_arg, c.warp_width);
       // A lane that does not take part has no value to give: the reader keeps its own.
       if (src >= 32 || !(group >> src & 1u)) src = l;
       rec.source[l] = static_cast<std::uint8_t>(src);

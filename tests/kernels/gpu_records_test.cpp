@@ -187,3 +187,20 @@ TEST(GpuRecords, AWarpOpEventBecomesAMeetingWithEachLanesSource) {
 }
 
 }  // namespace
+
+namespace {
+
+// CUDA's shuffle rules, shared by both recorders (ws_cuda_keys.h), worked by hand.
+TEST(GpuRecords, ShuffleSourceLanesFollowCudasRules) {
+  EXPECT_EQ(ws::ShuffleSourceLane(2, 3, 16, 32), 19u);   // down 16: lane 3 reads 19
+  EXPECT_EQ(ws::ShuffleSourceLane(2, 20, 16, 32), 20u);  // 20 + 16 is past the warp: its own
+  EXPECT_EQ(ws::ShuffleSourceLane(1, 0, 1, 32), 0u);     // up 1: lane 0 keeps its own
+  EXPECT_EQ(ws::ShuffleSourceLane(1, 9, 1, 8), 8u);      // width 8: lane 9 reads 8
+  EXPECT_EQ(ws::ShuffleSourceLane(1, 8, 1, 8), 8u);      // lane 8 is its segment's first
+  EXPECT_EQ(ws::ShuffleSourceLane(3, 5, 1, 32), 4u);     // xor 1: 5 and 4 swap
+  EXPECT_EQ(ws::ShuffleSourceLane(3, 5, 8, 8), 5u);      // xor 8 leaves an 8-lane segment
+  EXPECT_EQ(ws::ShuffleSourceLane(0, 13, 7, 8), 15u);    // lane 7 of 13's segment (8-15)
+  EXPECT_EQ(ws::ShuffleSourceLane(4, 13, 7, 32), 13u);   // a vote reads nothing
+}
+
+}  // namespace

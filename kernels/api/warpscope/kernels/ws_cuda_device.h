@@ -166,26 +166,6 @@ __device__ __forceinline__ void RecordWarpOp(std::uint32_t kind, std::uint32_t p
       static_cast<unsigned char>(source);
 }
 
-// The lane a shuffle reads, by CUDA's rules (a lane out of range keeps its own value).
-__device__ __forceinline__ unsigned ShuffleSource(std::uint32_t kind, int arg, int width) {
-  const unsigned lane = LaneId();
-  const unsigned base = lane & ~static_cast<unsigned>(width - 1);
-  switch (kind) {
-    case 0:
-      return base + (static_cast<unsigned>(arg) & static_cast<unsigned>(width - 1));
-    case 1:
-      return lane - base >= static_cast<unsigned>(arg) ? lane - arg : lane;
-    case 2:
-      return lane - base + arg < static_cast<unsigned>(width) ? lane + arg : lane;
-    case 3: {
-      const unsigned x = lane ^ static_cast<unsigned>(arg);
-      return x >= base && x < base + static_cast<unsigned>(width) ? x : lane;
-    }
-    default:
-      return lane;
-  }
-}
-
 template <typename T>
 __device__ __forceinline__ T Shuffle(std::uint32_t kind, const char* file, unsigned line,
                                      unsigned mask, T var, int arg, int width = 32) {
@@ -195,7 +175,7 @@ __device__ __forceinline__ T Shuffle(std::uint32_t kind, const char* file, unsig
                       : (__shfl_xor_sync)(mask, var, arg, width);
   const std::uint32_t tag = RecorderFileTag(file);
   NoteFile(tag, file);
-  RecordWarpOp(kind, MakePlace(tag, line), mask, ShuffleSource(kind, arg, width));
+  RecordWarpOp(kind, MakePlace(tag, line), mask, ShuffleSourceLane(kind, LaneId(), arg, width));
   return out;
 }
 

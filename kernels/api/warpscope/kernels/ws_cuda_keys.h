@@ -107,6 +107,30 @@ __device__ inline void NoteFile(std::uint32_t tag, const char* file);  // ws_cud
 }  // namespace dev
 #endif
 
+// The lane a shuffle's lane `lane` reads, by CUDA's rules: `kind` 0 __shfl_sync (arg: the source
+// lane within the width segment), 1 __shfl_up_sync and 2 __shfl_down_sync (arg: the delta),
+// 3 __shfl_xor_sync (arg: the lane mask); a source outside the lane's segment of `width` lanes
+// leaves the lane its own value (the lane itself). Other kinds: the lane itself. Both recorders
+// use it: the emulator to move the values, the GPU to record where they came from.
+WS_HD constexpr std::uint32_t ShuffleSourceLane(std::uint32_t kind, std::uint32_t lane, int arg,
+                                                int width) {
+  const std::uint32_t w = static_cast<std::uint32_t>(width);
+  const std::uint32_t base = lane & ~(w - 1u);
+  const std::uint32_t a = static_cast<std::uint32_t>(arg);
+  switch (kind) {
+    case 0:
+      return base + (a & (w - 1u));
+    case 1:
+      return arg >= 0 && lane - base >= a ? lane - a : lane;
+    case 2:
+      return arg >= 0 && lane - base + a < w ? lane + a : lane;
+    case 3:
+      return (lane ^ a) >= base && (lane ^ a) < base + w ? lane ^ a : lane;
+    default:
+      return lane;
+  }
+}
+
 // An array index that remembers the place (file and line) where it was written.
 // (FileTag is constexpr, not consteval: GCC and nvcc evaluate a consteval call in a default
 // argument where the function is declared, which would name this header instead of the caller.)
