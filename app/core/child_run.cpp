@@ -1,10 +1,5 @@
 #include "core/child_run.h"
 
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -13,8 +8,7 @@
 
 #include "core/capture.h"
 #include "warpscope/kernels/catalog.h"
-
-extern char** environ;
+#include "warpscope/program/child_process.h"
 
 namespace ws {
 namespace {
@@ -73,52 +67,14 @@ Result<LessonRun> RunLessonInChild(const ChildRunRequest& rq) {
   }
   for (std::uint32_t b : rq.options.keep_blocks)
     args.insert(args.end(), {"--keep-block", std::to_string(b)});
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
 
-  int err_pipe[2];
-  if (pipe2(err_pipe, O_CLOEXEC) != 0)
-    return Status::Error("could not start warpscope-cli: pipe: " +
-                         std::system_category().message(errno));
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, err_pipe[1], STDERR_FILENO);
-  pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, rq.cli.c_str(), &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  close(err_pipe[1]);
-  if (spawned != 0) {
-    close(err_pipe[0]);
-    return Status::Error("could not start " + rq.cli.string() + ": " +
-                         std::system_category().message(spawned));
-  }
-  // Read the child's messages until it closes stderr (it exits) or the time is up.
-  std::string messages;
-  const auto deadline = std::chrono::steady_clock::now() + rq.timeout;
-  bool timed_out = false;
-  for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) {
-      timed_out = true;
-      break;
-    }
-    pollfd p{err_pipe[0], POLLIN, 0};
-    const int ready = poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1000)));
-    if (ready < 0 && errno != EINTR) break;
-    if (ready <= 0) continue;
-    char buf[4096];
-    const ssize_t n = read(err_pipe[0], buf, sizeof buf);
-    if (n <= 0) break;  // EOF: the child is done
-    messages.append(buf, static_cast<std::size_t>(n));
-  }
-  close(err_pipe[0]);
-  if (timed_out) kill(pid, SIGKILL);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
+  ChildLimits limits;
+  limits.timeout = rq.timeout;
+  limits.output_bytes = 1u << 20;
+  const ChildResult c = RunChild(args, {}, limits);
+  if (!c.started) return Status::Error("could not start " + rq.cli.string() + ": " + c.start_error);
+  const std::string& messages = c.err;
+  const bool timed_out = c.timed_out;
   std::error_code ec;
   if (timed_out) {
     std::filesystem::remove(trace, ec);
@@ -126,17 +82,17 @@ Result<LessonRun> RunLessonInChild(const ChildRunRequest& rq) {
                          std::to_string(rq.timeout.count() / 1000.0).substr(0, 4) +
                          " s and was stopped (a kernel that never finishes?)");
   }
-  if (WIFSIGNALED(status)) {
+  if (c.signal != 0) {
     std::filesystem::remove(trace, ec);
     return Status::Error(rq.lesson + ": warpscope-cli stopped on signal " +
-                         std::to_string(WTERMSIG(status)) +
+                         std::to_string(c.signal) +
                          (messages.empty() ? std::string() : ": " + LastLine(messages)));
   }
   // Exit status 1 with a trace written is a run whose output check failed: still a run.
   if (!std::filesystem::exists(trace, ec)) {
     const std::string why = LastLine(messages);
     return Status::Error(why.empty() ? rq.lesson + ": warpscope-cli exited with status " +
-                                           std::to_string(WEXITSTATUS(status))
+                                           std::to_string(c.exit_code)
                                      : why);
   }
   auto run = LoadTraceAsRun(trace);

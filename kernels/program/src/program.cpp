@@ -1,10 +1,6 @@
 #include "warpscope/program/program.h"
 
-#include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,12 +11,11 @@
 #include <sstream>
 #include <system_error>
 
+#include "warpscope/program/child_process.h"
 #include "warpscope/trace/file_io.h"
 #include "warpscope/trace/lesson_run.h"
 #include "warpscope/trace/status.h"
 #include "warpscope/trace/trace_file.h"
-
-extern char** environ;
 
 namespace ws {
 namespace {
@@ -29,133 +24,6 @@ using Clock = std::chrono::steady_clock;
 
 double MsSince(Clock::time_point t) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-}
-
-struct ChildResult {
-  bool started = false;
-  std::string start_error;
-  bool timed_out = false;
-  int exit_code = 0;
-  int signal = 0;
-  std::string out, err;
-  bool out_truncated = false;
-};
-
-struct ChildLimits {
-  std::chrono::milliseconds timeout{30000};
-  std::uint64_t memory_bytes = 0;  // 0: none
-  std::uint64_t output_bytes = 1u << 20;
-};
-
-// Runs argv[0] with `env` added to this environment, stdin from /dev/null, stdout and stderr
-// captured (at most output_bytes of each), under the limits. fork/exec rather than posix_spawn:
-// the limits are set in the child (only async-signal-safe calls between fork and exec).
-// `path` (default: args[0]) is the file run; args[0] is the name it sees (glibc puts it before an
-// assert's message).
-ChildResult RunChild(const std::vector<std::string>& args, const std::vector<std::string>& env,
-                     const ChildLimits& limits, const std::string& path = "") {
-  ChildResult r;
-  // This environment, without the variables `env` sets (getenv would find the first).
-  std::vector<std::string> env_strings;
-  for (char** e = environ; *e != nullptr; ++e) {
-    const std::string var(*e);
-    const std::string name = var.substr(0, var.find('='));
-    const bool replaced = std::any_of(env.begin(), env.end(), [&](const std::string& x) {
-      return x.compare(0, name.size() + 1, name + "=") == 0;
-    });
-    if (!replaced) env_strings.push_back(var);
-  }
-  env_strings.insert(env_strings.end(), env.begin(), env.end());
-  std::vector<char*> argv, envp;
-  std::vector<std::string> arg_copy = args;
-  for (std::string& a : arg_copy) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  for (std::string& e : env_strings) envp.push_back(e.data());
-  envp.push_back(nullptr);
-
-  int out_pipe[2], err_pipe[2];
-  if (pipe2(out_pipe, O_CLOEXEC) != 0) {
-    r.start_error = "pipe: " + std::system_category().message(errno);
-    return r;
-  }
-  if (pipe2(err_pipe, O_CLOEXEC) != 0) {
-    close(out_pipe[0]);
-    close(out_pipe[1]);
-    r.start_error = "pipe: " + std::system_category().message(errno);
-    return r;
-  }
-  const std::string exe_path = path.empty() ? args.at(0) : path;
-  const rlim_t mem = static_cast<rlim_t>(limits.memory_bytes);
-  const rlim_t cpu = static_cast<rlim_t>(limits.timeout.count() / 1000 + 5);
-  const pid_t pid = fork();
-  if (pid < 0) {
-    r.start_error = "fork: " + std::system_category().message(errno);
-    for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) close(fd);
-    return r;
-  }
-  if (pid == 0) {
-    setpgid(0, 0);
-    const int devnull = open("/dev/null", O_RDONLY);
-    if (devnull >= 0) dup2(devnull, STDIN_FILENO);
-    dup2(out_pipe[1], STDOUT_FILENO);
-    dup2(err_pipe[1], STDERR_FILENO);
-    if (mem > 0) {
-      rlimit l{mem, mem};
-      setrlimit(RLIMIT_AS, &l);
-    }
-    rlimit c{cpu, cpu + 1};
-    setrlimit(RLIMIT_CPU, &c);
-    rlimit core{0, 0};
-    setrlimit(RLIMIT_CORE, &core);
-    execve(exe_path.c_str(), argv.data(), envp.data());
-    _exit(127);
-  }
-  r.started = true;
-  close(out_pipe[1]);
-  close(err_pipe[1]);
-  const auto deadline = Clock::now() + limits.timeout;
-  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
-  std::string* sinks[2] = {&r.out, &r.err};
-  int open_fds = 2;
-  while (open_fds > 0) {
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-    if (left.count() <= 0) {
-      r.timed_out = true;
-      break;
-    }
-    const int ready = poll(fds, 2, static_cast<int>(std::min<long long>(left.count(), 200)));
-    if (ready < 0 && errno != EINTR) break;
-    for (int i = 0; i < 2; ++i) {
-      if (fds[i].fd < 0 || (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
-      char buf[8192];
-      const ssize_t n = read(fds[i].fd, buf, sizeof buf);
-      if (n <= 0) {
-        close(fds[i].fd);
-        fds[i].fd = -1;
-        --open_fds;
-        continue;
-      }
-      std::string& sink = *sinks[i];
-      const std::size_t room =
-          sink.size() < limits.output_bytes ? limits.output_bytes - sink.size() : 0;
-      sink.append(buf, std::min<std::size_t>(room, static_cast<std::size_t>(n)));
-      if (static_cast<std::size_t>(n) > room) r.out_truncated = true;
-    }
-  }
-  for (pollfd& f : fds) {
-    if (f.fd >= 0) close(f.fd);
-  }
-  if (r.timed_out) {
-    kill(-pid, SIGKILL);  // the child and anything it started (its own process group)
-    kill(pid, SIGKILL);   // in case it was stopped before it made that group
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
-  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
-  return r;
 }
 
 std::vector<std::string> SplitFlags(const std::string& joined) {
@@ -536,9 +404,6 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
   } else if (c.exit_code == 3 && run.stderr_text.find("warpscope: ") != std::string::npos) {
     run.stage = ProgramStage::kRun;
     run.failure = ChildMessage(run.stderr_text);
-  } else if (c.exit_code == 127) {
-    run.stage = ProgramStage::kRun;
-    run.failure = "could not start the compiled program " + exe.string();
   }
   return run;
 }
