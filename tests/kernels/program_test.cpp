@@ -593,6 +593,21 @@ TEST(Programs, AProgramWithoutMainOrWithAMissingFunctionIsTheUsersError) {
       << missing.failure;
 }
 
+// Standard headers after the CUDA ones, and __noinline__ (libstdc++ uses that name itself).
+TEST(Programs, StandardHeadersAndNoinlineCompile) {
+  ProgramRun run = RunText(
+      "#include <cuda_runtime.h>\n#include <memory>\n#include <vector>\n#include <cstdio>\n"
+      "__device__ __noinline__ float twice(float v) { return 2 * v; }\n"
+      "__global__ void k(float* a) { a[threadIdx.x] = twice(a[threadIdx.x]); }\n"
+      "int main() {\n"
+      "  std::vector<float> h(32, 1.0f); float* d; cudaMalloc(&d, 128);\n"
+      "  cudaMemcpy(d, h.data(), 128, cudaMemcpyHostToDevice); k<<<1, 32>>>(d);\n"
+      "  cudaMemcpy(h.data(), d, 128, cudaMemcpyDeviceToHost); printf(\"%g\\n\", h[31]);\n"
+      "}\n");
+  ASSERT_TRUE(run.ok()) << run.failure;
+  EXPECT_EQ(run.stdout_text, "2\n");
+}
+
 TEST(Programs, TooMuchMemoryEndsInAMessage) {
   if (!ProgramMemoryLimitApplies()) GTEST_SKIP() << "sanitizer build: no memory limit is set";
   // 3 GiB through cudaMalloc, under a 1 GiB limit: cudaMalloc fails and says so, as on a GPU.

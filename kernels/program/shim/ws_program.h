@@ -40,7 +40,9 @@
 #define WS_PD
 #endif
 #define __forceinline__ inline __attribute__((always_inline))
-#define __noinline__ __attribute__((noinline))
+// Empty: libstdc++ writes __attribute__((__noinline__)) in its own headers, which a definition
+// as an attribute would break for any header included after this one.
+#define __noinline__
 #define __launch_bounds__(...)
 #define __restrict__ __restrict
 #define CUDART_VERSION 13000

@@ -1,0 +1,99 @@
+#include "emu_program_state.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+
+#include "warpscope/trace/trace_file.h"
+
+namespace ws::prog::detail {
+
+Program::Program() {
+  if (const char* p = std::getenv("WS_PRESET")) {
+    if (auto found = FindDevicePreset(p); found.ok()) preset = *found;
+  }
+  if (preset.name.empty()) preset = DevicePresets().front();
+  if (const char* k = std::getenv("WS_KEEP_BLOCKS")) {
+    keep_blocks.clear();
+    std::stringstream s(k);
+    for (std::string item; std::getline(s, item, ',');) {
+      if (!item.empty()) keep_blocks.push_back(static_cast<std::uint32_t>(std::stoul(item)));
+    }
+  }
+  std::atexit([] { Write(); });
+}
+
+Program& P() {
+  static Program* p = new Program();  // never destroyed: atexit writes it
+  return *p;
+}
+
+void Program::Write() {
+  Program& p = P();
+  std::lock_guard lock(p.mutex);
+  if (p.written) return;
+  p.written = true;
+  const char* out = std::getenv("WS_PROGRAM_OUT");
+  if (out == nullptr) return;
+  TraceContents contents;
+  contents.header = {{"program", p.file},
+                     {"backend", "emu"},
+                     {"preset", p.preset.name},
+                     {"launches_without_records", p.launches_without_records}};
+  if (!p.error.empty()) contents.header["error"] = p.error;
+  contents.launches = std::move(p.launches);
+  if (Status s = WriteTraceFile(out, contents); !s.ok())
+    std::cerr << "warpscope: could not write the run: " << s.message() << "\n";
+}
+
+cudaError_t Fail(cudaError_t e, const std::string& what) {
+  std::cerr << "warpscope: " << what << "\n";
+  P().last_error = e;
+  return e;
+}
+
+std::size_t AddRegion(void* begin, std::size_t bytes, std::string name, std::uint32_t space,
+                      bool symbol, void* allocation) {
+  Program& p = P();
+  std::lock_guard lock(p.mutex);
+  Region r;
+  r.begin = reinterpret_cast<std::uintptr_t>(begin);
+  r.bytes = bytes;
+  r.id = static_cast<std::uint16_t>(p.regions.size());
+  r.space = space;
+  r.name = std::move(name);
+  r.symbol = symbol;
+  r.allocation = allocation;
+  BufferInfo b{r.name, bytes, p.next_base};
+  p.next_base = (p.next_base + bytes + kCudaMallocAlignment - 1) / kCudaMallocAlignment *
+                kCudaMallocAlignment;
+  p.buffers.push_back(b);
+  p.regions.push_back(std::move(r));
+  p.by_address.push_back(p.regions.size() - 1);
+  std::sort(p.by_address.begin(), p.by_address.end(), [&](std::size_t a, std::size_t b2) {
+    return p.regions[a].begin < p.regions[b2].begin;
+  });
+  return p.regions.size() - 1;
+}
+
+const Region* FindRegion(std::uintptr_t addr, std::size_t bytes, const Region** near) {
+  Program& p = P();
+  *near = nullptr;
+  const Region* freed = nullptr;
+  auto it =
+      std::upper_bound(p.by_address.begin(), p.by_address.end(), addr,
+                       [&](std::uintptr_t a, std::size_t id) { return a < p.regions[id].begin; });
+  for (int steps = 0; it != p.by_address.begin() && steps < 4096; ++steps) {
+    --it;
+    const Region& r = p.regions[*it];
+    if (*near == nullptr) *near = &r;
+    if (addr + bytes <= r.begin + r.bytes) {
+      if (!r.freed) return &r;
+      if (freed == nullptr) freed = &r;
+    }
+  }
+  return freed;
+}
+
+}  // namespace ws::prog::detail

@@ -1,0 +1,79 @@
+// The emulator's CUDA runtime for programs, its shared state (emu_program.cpp records and
+// launches, emu_cuda_api.cpp is the runtime API): the buffers and symbols the program registered,
+// its launches, its last error. Internal to libws_program_emu.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "warpscope/kernels/emu_runtime.h"
+#define WS_NO_LESSON_INTRINSICS 1  // ws_program.h declares the program's own
+#include "warpscope/kernels/ws_cuda_emu.h"
+#include "warpscope/kernels/ws_cuda_keys.h"
+#include "warpscope/trace/launch.h"
+
+// ws_cuda_emu.h's keyword macros are for lesson kernels; these files define the program's API.
+#undef __global__
+#undef __device__
+#undef __host__
+#undef __forceinline__
+#undef __shared__
+#undef threadIdx
+#undef blockIdx
+#undef blockDim
+#undef gridDim
+#undef __syncthreads
+#include "ws_program.h"
+
+namespace ws::prog::detail {
+
+inline constexpr std::size_t kGuardBytes = 256;  // unregistered bytes after each allocation
+inline constexpr std::size_t kMaxLaunchesWithRecords = 32;
+
+struct Region {
+  std::uintptr_t begin = 0;
+  std::size_t bytes = 0;
+  std::uint16_t id = 0;
+  std::uint32_t space = kKeyGlobal;
+  std::string name;
+  bool freed = false;
+  bool symbol = false;
+  void* allocation = nullptr;  // what free() takes (null for symbols)
+};
+
+struct Program {
+  std::mutex mutex;
+  std::vector<Region> regions;          // by id
+  std::vector<std::size_t> by_address;  // region ids sorted by begin
+  std::vector<BufferInfo> buffers;      // by id, as the launches see them
+  std::uint64_t next_base = 1u << 20;
+  std::string file = "program.cu";
+  std::uint16_t file_tag = 0;
+  std::vector<SiteDesc> sites;  // by site number - 1
+  std::vector<LaunchTrace> launches;
+  std::size_t launches_without_records = 0;
+  cudaError_t last_error = cudaSuccess;
+  std::string error;  // the failed launch's message
+  DevicePreset preset;
+  std::vector<std::uint32_t> keep_blocks = {0, 1, 2, 3};
+  bool written = false;
+  std::string next_name;  // the variable the next cudaMalloc fills (NameNext)
+
+  Program();
+  // Writes the launches to WS_PROGRAM_OUT (once: at exit, or when a launch failed).
+  static void Write();
+};
+
+Program& P();  // never destroyed: atexit writes it
+// Prints "warpscope: WHAT", keeps `e` as the last error and returns it.
+cudaError_t Fail(cudaError_t e, const std::string& what);
+// Registers a buffer or a symbol; returns its id (its index in P().regions).
+std::size_t AddRegion(void* begin, std::size_t bytes, std::string name, std::uint32_t space,
+                      bool symbol, void* allocation);
+// The live region holding [addr, addr + bytes), else a freed one that held it, else null;
+// `near` gets the region that starts closest below `addr` (for messages).
+const Region* FindRegion(std::uintptr_t addr, std::size_t bytes, const Region** near);
+
+}  // namespace ws::prog::detail
