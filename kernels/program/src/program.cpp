@@ -106,14 +106,18 @@ std::string UniqueSuffix() {
   return std::to_string(getpid()) + "-" + std::to_string(++n);
 }
 
-// The shim's text (read once): part of both cache keys, so that a Warpscope with a different
-// ws_program.h never reuses a rewrite or a compiled program made with the old one.
+// The shim's text, both headers (read once): part of both cache keys, so that a Warpscope with a
+// different shim never reuses a rewrite or a compiled program made with the old one.
 const std::string& ShimText() {
   static const std::string text = [] {
-    std::ifstream in(std::filesystem::path(WS_PROGRAM_SHIM_DIR) / "ws_program.h", std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
+    std::string all;
+    for (const char* name : {"ws_program.h", "ws_program_device.h"}) {
+      std::ifstream in(std::filesystem::path(WS_PROGRAM_SHIM_DIR) / name, std::ios::binary);
+      std::stringstream s;
+      s << in.rdbuf();
+      all += s.str();
+    }
+    return all;
   }();
   return text;
 }
