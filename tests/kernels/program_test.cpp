@@ -1,5 +1,5 @@
-// The user's own CUDA programs on the emulator: what clang's front end finds in them, the same
-// figures as the built-in lessons for the same kernels, and a clear end to every kind of failure.
+// The user's own CUDA programs on the emulator: the same figures as the built-in lessons for the
+// same kernels, figures by hand, the warp-level intrinsics and trace files of programs.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,6 +8,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "program_test_util.h"
 #include "warpscope/kernels/catalog.h"
 #include "warpscope/program/program.h"
 #include "warpscope/trace/trace_file.h"
@@ -15,135 +16,8 @@
 namespace ws {
 namespace {
 
-RewriteResult Rewrite(const std::string& text) {
-  RewriteRequest rq;
-  rq.file_name = "snippet.cu";
-  rq.directory = WARPSCOPE_SOURCE_DIR "/examples";
-  rq.text = text;
-  rq.shim_dir = WARPSCOPE_SOURCE_DIR "/kernels/program/shim";
-  return RewriteProgram(rq);
-}
-
-ProgramRun RunText(const std::string& text, ProgramOptions o = {}) {
-  return RunProgramText("test.cu", WARPSCOPE_SOURCE_DIR "/examples", text, o);
-}
-
-// Every access the front end finds, with its column (counted by hand: two spaces of indent, so
-// a statement's first character is column 3).
-TEST(ProgramRewrite, FindsEachAccessAtItsColumn) {
-  const std::string text =
-      "__global__ void k(float* a, const float* b, int* c, int n) {\n"  // 1
-      "  int i = threadIdx.x;\n"                                        // 2: built-in, none
-      "  float r[4];\n"                                                 // 3
-      "  r[0] = b[i];\n"                                                // 4: b[i] at 10
-      "  a[i] = b[i] + b[i + 1];\n"                                     // 5: 3, 10, 17
-      "  a[i] += r[0];\n"                                               // 6: load+store at 3
-      "  atomicAdd(&c[0], 1);\n"                                        // 7: `&c[0]` at 13
-      "  c[1]++;\n"                                                     // 8: load+store at 3
-      "  int s = sizeof(a[i]);\n"                                       // 9: unevaluated
-      "}\n";
-  RewriteResult r = Rewrite(text);
-  ASSERT_TRUE(r.ok) << (r.errors.empty() ? "" : r.errors[0].message);
-  using S = std::tuple<std::uint32_t, std::uint32_t, ProgramAccess>;
-  std::vector<S> got;
-  for (const ProgramSite& s : r.program.sites) got.emplace_back(s.line, s.column, s.access);
-  const std::vector<S> want = {
-      {4, 10, ProgramAccess::kLoad},     {5, 3, ProgramAccess::kStore},
-      {5, 10, ProgramAccess::kLoad},     {5, 17, ProgramAccess::kLoad},
-      {6, 3, ProgramAccess::kLoadStore}, {7, 13, ProgramAccess::kAtomic},
-      {8, 3, ProgramAccess::kLoadStore},
-  };
-  EXPECT_EQ(got, want);
-  // Site numbers follow source order, from 1.
-  for (std::size_t i = 0; i < r.program.sites.size(); ++i)
-    EXPECT_EQ(r.program.sites[i].site, i + 1);
-  EXPECT_EQ(r.program.sites[3].text, "b[i + 1]");
-  EXPECT_EQ(r.program.sites[3].end_column, 25u);  // just past `b[i + 1]` (columns 17-24)
-  EXPECT_EQ(r.program.kernels, std::vector<std::string>{"k"});
-}
-
-TEST(ProgramRewrite, SharedConstantAndDeviceVariablesAreMemory) {
-  const std::string text =
-      "__constant__ float coef[4];\n"                   // 1
-      "__device__ int counter;\n"                       // 2
-      "__global__ void k(float* out) {\n"               // 3
-      "  __shared__ float tile[32];\n"                  // 4
-      "  __shared__ float total;\n"                     // 5
-      "  tile[threadIdx.x] = coef[threadIdx.x % 4];\n"  // 6: store 3, load 23
-      "  total = tile[0];\n"                            // 7: store 3, load 11
-      "  out[threadIdx.x] = total + counter;\n"         // 8: store 3, loads 22, 30
-      "}\n";
-  RewriteResult r = Rewrite(text);
-  ASSERT_TRUE(r.ok) << (r.errors.empty() ? "" : r.errors[0].message);
-  using S = std::tuple<std::uint32_t, std::uint32_t, ProgramAccess>;
-  std::vector<S> got;
-  for (const ProgramSite& s : r.program.sites) got.emplace_back(s.line, s.column, s.access);
-  const std::vector<S> want = {{6, 3, ProgramAccess::kStore}, {6, 23, ProgramAccess::kLoad},
-                               {7, 3, ProgramAccess::kStore}, {7, 11, ProgramAccess::kLoad},
-                               {8, 3, ProgramAccess::kStore}, {8, 22, ProgramAccess::kLoad},
-                               {8, 30, ProgramAccess::kLoad}};
-  EXPECT_EQ(got, want);
-}
-
-TEST(ProgramRewrite, TemplateKernelsAreRecordedOnceFromTheirInstantiations) {
-  const std::string text =
-      "template <int T, typename V>\n"  // 1
-      "__global__ void copy(V* out, const V* in) { out[threadIdx.x] = in[threadIdx.x * T]; }\n"
-      "int main() {\n"
-      "  float* p = nullptr;\n"
-      "  copy<1><<<1, 32>>>(p, p);\n"
-      "  copy<2><<<1, 32>>>(p, p);\n"
-      "}\n";
-  RewriteResult r = Rewrite(text);
-  ASSERT_TRUE(r.ok) << (r.errors.empty() ? "" : r.errors[0].message);
-  ASSERT_EQ(r.program.sites.size(), 2u);  // one store, one load, for both instantiations
-  EXPECT_EQ(r.program.sites[0].column, 45u);
-  EXPECT_EQ(r.program.sites[1].column, 64u);
-  ASSERT_EQ(r.program.launches.size(), 2u);
-  EXPECT_EQ(r.program.launches[0].kernel, "copy<1, float>");
-  EXPECT_EQ(r.program.launches[1].line, 6u);
-}
-
-TEST(ProgramRewrite, ACompileErrorNamesItsLine) {
-  RewriteResult r = Rewrite("__global__ void k(float* a) {\n  a[0] = undefined_name;\n}\n");
-  EXPECT_FALSE(r.ok);
-  ASSERT_FALSE(r.errors.empty());
-  EXPECT_EQ(r.errors[0].line, 2u);
-  EXPECT_EQ(r.errors[0].column, 10u);
-  EXPECT_NE(r.errors[0].message.find("undeclared identifier 'undefined_name'"), std::string::npos)
-      << r.errors[0].message;
-}
-
-TEST(ProgramParams, CommentsDeclareSliders) {
-  auto p = ProgramParams(
-      "#define TILE_DIM 16  // warpscope: param TILE_DIM 8..32 step 8\n"
-      "constexpr int kN = 256;\n"
-      "// warpscope: param kN 64..1024\n");
-  ASSERT_TRUE(p.ok()) << p.status().message();
-  ASSERT_EQ(p->size(), 2u);
-  EXPECT_EQ((*p)[0].name, "TILE_DIM");
-  EXPECT_EQ((*p)[0].value, 16);
-  EXPECT_EQ((*p)[0].min, 8);
-  EXPECT_EQ((*p)[0].max, 32);
-  EXPECT_EQ((*p)[0].step, 8);
-  EXPECT_EQ((*p)[1].value, 256);
-  EXPECT_EQ((*p)[1].step, 1);
-  auto bad = ProgramParams("#define T 64\n// warpscope: param T 8..32\n");
-  ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(bad.status().message(), "line 2: T is 64, outside its range 8..32");
-  auto missing = ProgramParams("// warpscope: param Q 1..2\n");
-  ASSERT_FALSE(missing.ok());
-  EXPECT_NE(missing.status().message().find("no `#define Q`"), std::string::npos);
-}
-
-TEST(ProgramParams, DefinesReplaceTheProgramsOwnValueInPlace) {
-  std::vector<std::string> rest;
-  const std::string out =
-      ApplyDefines("#define TILE_DIM 16 // c\nconstexpr int kN = 256;\nint x;\n",
-                   {"TILE_DIM=32", "kN=64", "OTHER=1"}, &rest);
-  EXPECT_EQ(out, "#define TILE_DIM 32 // c\nconstexpr int kN = 64;\nint x;\n");
-  EXPECT_EQ(rest, std::vector<std::string>{"OTHER=1"});
-}
+using test::ReadExample;
+using test::RunText;
 
 // (space, op, size, requests, sectors, lines, wavefronts, worst conflict) of every site: what
 // the program and the lesson must agree on.
@@ -159,17 +33,6 @@ std::vector<Figures> FiguresOf(const LaunchTrace& t) {
   }
   std::sort(out.begin(), out.end());
   return out;
-}
-
-std::string ReadExample(const std::string& name) {
-  FILE* f = std::fopen((std::string(WARPSCOPE_SOURCE_DIR "/examples/") + name).c_str(), "rb");
-  std::string text;
-  if (f == nullptr) return text;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
-  std::fclose(f);
-  return text;
 }
 
 TEST(Programs, TransposeExampleGivesTheLessonsFigures) {
@@ -490,141 +353,6 @@ TEST(Programs, BlockTransposeRaceShowsAboveTheDiagonal) {
     EXPECT_EQ(run.stdout_text, "BLOCK_WIDTH " + std::to_string(width) + ": " +
                                    std::to_string(wrong) + " of 4096 elements wrong\n");
   }
-}
-
-TEST(Programs, AnIndexOutOfRangeNamesTheLineTheBufferAndTheThread) {
-  const std::string text =
-      "#include <cuda_runtime.h>\n"
-      "__global__ void k(float* out, const float* in, int n) {\n"
-      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-      "  out[i] = in[i + 1];\n"  // line 4: the last thread reads one past the end
-      "}\n"
-      "int main() {\n"
-      "  float *d_in, *d_out;\n"
-      "  cudaMalloc(&d_in, 64 * sizeof(float));\n"
-      "  cudaMalloc(&d_out, 64 * sizeof(float));\n"
-      "  k<<<2, 32>>>(d_out, d_in, 64);\n"
-      "  cudaDeviceSynchronize();\n"
-      "  return 0;\n"
-      "}\n";
-  ProgramRun run = RunText(text);
-  ASSERT_FALSE(run.ok());
-  EXPECT_EQ(run.stage, ProgramStage::kRun);
-  // Thread 31 of block 1 reads in[64]: element 64 of a 64-float buffer, 0 bytes past its end.
-  EXPECT_NE(run.failure.find("line 4: column 12: a load of 4 bytes"), std::string::npos)
-      << run.failure;
-  EXPECT_NE(run.failure.find("index 64 of d_in, which holds 64 elements"), std::string::npos)
-      << run.failure;
-  EXPECT_NE(run.failure.find("thread (31,0,0) of block (1,0,0)"), std::string::npos) << run.failure;
-}
-
-TEST(Programs, ABarrierNotEveryThreadReachesIsNamed) {
-  const std::string text =
-      "__global__ void k(float* out) {\n"
-      "  if (threadIdx.x < 16) __syncthreads();\n"
-      "  out[threadIdx.x] = 1.0f;\n"
-      "}\n"
-      "int main() { float* d; cudaMalloc(&d, 128); k<<<1, 32>>>(d); return 0; }\n";
-  ProgramRun run = RunText(text);
-  ASSERT_FALSE(run.ok());
-  EXPECT_NE(run.failure.find("threads 0-15 wait at __syncthreads() on line 2"), std::string::npos)
-      << run.failure;
-  EXPECT_NE(run.failure.find("threads 16-31 exited without reaching it"), std::string::npos)
-      << run.failure;
-}
-
-TEST(Programs, AnEndlessLoopIsStoppedAtTheTimeLimit) {
-  const std::string text =
-      "__global__ void k() { volatile int spin = 1; while (spin) {} }\n"
-      "int main() { k<<<1, 1>>>(); cudaDeviceSynchronize(); return 0; }\n";
-  ProgramOptions o;
-  o.timeout = std::chrono::milliseconds(1500);
-  ProgramRun run = RunText(text, o);
-  ASSERT_FALSE(run.ok());
-  EXPECT_NE(run.failure.find("ran longer than the limit of 1.50 s and was stopped"),
-            std::string::npos)
-      << run.failure;
-}
-
-TEST(Programs, ACrashInTheProgramIsReportedAndItsOutputKept) {
-  const std::string text =
-      "#include <cstdio>\n"
-      "int main() { printf(\"before\\n\"); fflush(stdout); volatile int* p = nullptr; *p = 1; }\n";
-  ProgramRun run = RunText(text);
-  ASSERT_FALSE(run.ok());
-  EXPECT_NE(run.failure.find("segmentation fault (SIGSEGV)"), std::string::npos) << run.failure;
-  EXPECT_EQ(run.stdout_text, "before\n");
-}
-
-TEST(Programs, AFailedAssertInAKernelNamesItsLine) {
-  const std::string text =
-      "#include <cassert>\n"
-      "__global__ void k() {\n"
-      "  assert(threadIdx.x < 16);\n"
-      "}\n"
-      "int main() { k<<<1, 32>>>(); cudaDeviceSynchronize(); return 0; }\n";
-  ProgramRun run = RunText(text);
-  ASSERT_FALSE(run.ok());
-  EXPECT_NE(run.failure.find("an abort (SIGABRT: a failed assert?)"), std::string::npos)
-      << run.failure;
-  EXPECT_NE(run.failure.find("test.cu:3"), std::string::npos) << run.failure;
-  EXPECT_NE(run.failure.find("Assertion `threadIdx.x < 16' failed"), std::string::npos)
-      << run.failure;
-}
-
-TEST(Programs, ACompileErrorStopsBeforeAnythingRuns) {
-  ProgramRun run = RunText("int main() {\n  return undefined_name;\n}\n");
-  ASSERT_FALSE(run.ok());
-  EXPECT_EQ(run.stage, ProgramStage::kCompile);
-  ASSERT_FALSE(run.errors.empty());
-  EXPECT_EQ(run.errors[0].line, 2u);
-  EXPECT_EQ(run.failure.rfind("test.cu:2:10: error: use of undeclared identifier", 0), 0u)
-      << run.failure;
-}
-
-TEST(Programs, AProgramWithoutMainOrWithAMissingFunctionIsTheUsersError) {
-  ProgramRun none = RunText("__global__ void k(float* a) { a[0] = 1.0f; }\n");
-  ASSERT_FALSE(none.ok());
-  EXPECT_EQ(none.stage, ProgramStage::kCompile);
-  EXPECT_NE(none.failure.find("the program has no main()"), std::string::npos) << none.failure;
-  ProgramRun missing = RunText("int helper(int);\nint main() { return helper(1); }\n");
-  ASSERT_FALSE(missing.ok());
-  EXPECT_EQ(missing.failure.rfind("link error: undefined reference to `helper(int)'", 0), 0u)
-      << missing.failure;
-}
-
-// Standard headers after the CUDA ones, and __noinline__ (libstdc++ uses that name itself).
-TEST(Programs, StandardHeadersAndNoinlineCompile) {
-  ProgramRun run = RunText(
-      "#include <cuda_runtime.h>\n#include <memory>\n#include <vector>\n#include <cstdio>\n"
-      "__device__ __noinline__ float twice(float v) { return 2 * v; }\n"
-      "__global__ void k(float* a) { a[threadIdx.x] = twice(a[threadIdx.x]); }\n"
-      "int main() {\n"
-      "  std::vector<float> h(32, 1.0f); float* d; cudaMalloc(&d, 128);\n"
-      "  cudaMemcpy(d, h.data(), 128, cudaMemcpyHostToDevice); k<<<1, 32>>>(d);\n"
-      "  cudaMemcpy(h.data(), d, 128, cudaMemcpyDeviceToHost); printf(\"%g\\n\", h[31]);\n"
-      "}\n");
-  ASSERT_TRUE(run.ok()) << run.failure;
-  EXPECT_EQ(run.stdout_text, "2\n");
-}
-
-TEST(Programs, TooMuchMemoryEndsInAMessage) {
-  if (!ProgramMemoryLimitApplies()) GTEST_SKIP() << "sanitizer build: no memory limit is set";
-  // 3 GiB through cudaMalloc, under a 1 GiB limit: cudaMalloc fails and says so, as on a GPU.
-  const std::string text =
-      "#include <cstdio>\n"
-      "int main() {\n"
-      "  float* d; cudaError_t e = cudaMalloc(&d, 3ull << 30);\n"
-      "  printf(\"%s\\n\", cudaGetErrorString(e)); return e == cudaSuccess ? 0 : 1;\n"
-      "}\n";
-  ProgramOptions o;
-  o.memory_limit_bytes = 1ull << 30;
-  ProgramRun run = RunText(text, o);
-  EXPECT_EQ(run.stdout_text, "out of memory\n");
-  EXPECT_EQ(run.exit_code, 1);
-  EXPECT_NE(run.stderr_text.find("cudaMalloc: out of memory for 3221225472 bytes"),
-            std::string::npos)
-      << run.stderr_text;
 }
 
 }  // namespace

@@ -1,0 +1,150 @@
+// Every way a program can fail ends in a message naming what went wrong, never a hang or a
+// crash of the caller: a bad index, a barrier, an endless loop, a crash, an assert, compile and
+// link errors, too much memory.
+#include <gtest/gtest.h>
+
+#include "program_test_util.h"
+#include "warpscope/program/program.h"
+
+namespace ws {
+namespace {
+
+using test::RunText;
+
+TEST(Programs, AnIndexOutOfRangeNamesTheLineTheBufferAndTheThread) {
+  const std::string text =
+      "#include <cuda_runtime.h>\n"
+      "__global__ void k(float* out, const float* in, int n) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  out[i] = in[i + 1];\n"  // line 4: the last thread reads one past the end
+      "}\n"
+      "int main() {\n"
+      "  float *d_in, *d_out;\n"
+      "  cudaMalloc(&d_in, 64 * sizeof(float));\n"
+      "  cudaMalloc(&d_out, 64 * sizeof(float));\n"
+      "  k<<<2, 32>>>(d_out, d_in, 64);\n"
+      "  cudaDeviceSynchronize();\n"
+      "  return 0;\n"
+      "}\n";
+  ProgramRun run = RunText(text);
+  ASSERT_FALSE(run.ok());
+  EXPECT_EQ(run.stage, ProgramStage::kRun);
+  // Thread 31 of block 1 reads in[64]: element 64 of a 64-float buffer, 0 bytes past its end.
+  EXPECT_NE(run.failure.find("line 4: column 12: a load of 4 bytes"), std::string::npos)
+      << run.failure;
+  EXPECT_NE(run.failure.find("index 64 of d_in, which holds 64 elements"), std::string::npos)
+      << run.failure;
+  EXPECT_NE(run.failure.find("thread (31,0,0) of block (1,0,0)"), std::string::npos) << run.failure;
+}
+
+TEST(Programs, ABarrierNotEveryThreadReachesIsNamed) {
+  const std::string text =
+      "__global__ void k(float* out) {\n"
+      "  if (threadIdx.x < 16) __syncthreads();\n"
+      "  out[threadIdx.x] = 1.0f;\n"
+      "}\n"
+      "int main() { float* d; cudaMalloc(&d, 128); k<<<1, 32>>>(d); return 0; }\n";
+  ProgramRun run = RunText(text);
+  ASSERT_FALSE(run.ok());
+  EXPECT_NE(run.failure.find("threads 0-15 wait at __syncthreads() on line 2"), std::string::npos)
+      << run.failure;
+  EXPECT_NE(run.failure.find("threads 16-31 exited without reaching it"), std::string::npos)
+      << run.failure;
+}
+
+TEST(Programs, AnEndlessLoopIsStoppedAtTheTimeLimit) {
+  const std::string text =
+      "__global__ void k() { volatile int spin = 1; while (spin) {} }\n"
+      "int main() { k<<<1, 1>>>(); cudaDeviceSynchronize(); return 0; }\n";
+  ProgramOptions o;
+  o.timeout = std::chrono::milliseconds(1500);
+  ProgramRun run = RunText(text, o);
+  ASSERT_FALSE(run.ok());
+  EXPECT_NE(run.failure.find("ran longer than the limit of 1.50 s and was stopped"),
+            std::string::npos)
+      << run.failure;
+}
+
+TEST(Programs, ACrashInTheProgramIsReportedAndItsOutputKept) {
+  const std::string text =
+      "#include <cstdio>\n"
+      "int main() { printf(\"before\\n\"); fflush(stdout); volatile int* p = nullptr; *p = 1; }\n";
+  ProgramRun run = RunText(text);
+  ASSERT_FALSE(run.ok());
+  EXPECT_NE(run.failure.find("segmentation fault (SIGSEGV)"), std::string::npos) << run.failure;
+  EXPECT_EQ(run.stdout_text, "before\n");
+}
+
+TEST(Programs, AFailedAssertInAKernelNamesItsLine) {
+  const std::string text =
+      "#include <cassert>\n"
+      "__global__ void k() {\n"
+      "  assert(threadIdx.x < 16);\n"
+      "}\n"
+      "int main() { k<<<1, 32>>>(); cudaDeviceSynchronize(); return 0; }\n";
+  ProgramRun run = RunText(text);
+  ASSERT_FALSE(run.ok());
+  EXPECT_NE(run.failure.find("an abort (SIGABRT: a failed assert?)"), std::string::npos)
+      << run.failure;
+  EXPECT_NE(run.failure.find("test.cu:3"), std::string::npos) << run.failure;
+  EXPECT_NE(run.failure.find("Assertion `threadIdx.x < 16' failed"), std::string::npos)
+      << run.failure;
+}
+
+TEST(Programs, ACompileErrorStopsBeforeAnythingRuns) {
+  ProgramRun run = RunText("int main() {\n  return undefined_name;\n}\n");
+  ASSERT_FALSE(run.ok());
+  EXPECT_EQ(run.stage, ProgramStage::kCompile);
+  ASSERT_FALSE(run.errors.empty());
+  EXPECT_EQ(run.errors[0].line, 2u);
+  EXPECT_EQ(run.failure.rfind("test.cu:2:10: error: use of undeclared identifier", 0), 0u)
+      << run.failure;
+}
+
+TEST(Programs, AProgramWithoutMainOrWithAMissingFunctionIsTheUsersError) {
+  ProgramRun none = RunText("__global__ void k(float* a) { a[0] = 1.0f; }\n");
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.stage, ProgramStage::kCompile);
+  EXPECT_NE(none.failure.find("the program has no main()"), std::string::npos) << none.failure;
+  ProgramRun missing = RunText("int helper(int);\nint main() { return helper(1); }\n");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.failure.rfind("link error: undefined reference to `helper(int)'", 0), 0u)
+      << missing.failure;
+}
+
+// Standard headers after the CUDA ones, and __noinline__ (libstdc++ uses that name itself).
+TEST(Programs, StandardHeadersAndNoinlineCompile) {
+  ProgramRun run = RunText(
+      "#include <cuda_runtime.h>\n#include <memory>\n#include <vector>\n#include <cstdio>\n"
+      "__device__ __noinline__ float twice(float v) { return 2 * v; }\n"
+      "__global__ void k(float* a) { a[threadIdx.x] = twice(a[threadIdx.x]); }\n"
+      "int main() {\n"
+      "  std::vector<float> h(32, 1.0f); float* d; cudaMalloc(&d, 128);\n"
+      "  cudaMemcpy(d, h.data(), 128, cudaMemcpyHostToDevice); k<<<1, 32>>>(d);\n"
+      "  cudaMemcpy(h.data(), d, 128, cudaMemcpyDeviceToHost); printf(\"%g\\n\", h[31]);\n"
+      "}\n");
+  ASSERT_TRUE(run.ok()) << run.failure;
+  EXPECT_EQ(run.stdout_text, "2\n");
+}
+
+TEST(Programs, TooMuchMemoryEndsInAMessage) {
+  if (!ProgramMemoryLimitApplies()) GTEST_SKIP() << "sanitizer build: no memory limit is set";
+  // 3 GiB through cudaMalloc, under a 1 GiB limit: cudaMalloc fails and says so, as on a GPU.
+  const std::string text =
+      "#include <cstdio>\n"
+      "int main() {\n"
+      "  float* d; cudaError_t e = cudaMalloc(&d, 3ull << 30);\n"
+      "  printf(\"%s\\n\", cudaGetErrorString(e)); return e == cudaSuccess ? 0 : 1;\n"
+      "}\n";
+  ProgramOptions o;
+  o.memory_limit_bytes = 1ull << 30;
+  ProgramRun run = RunText(text, o);
+  EXPECT_EQ(run.stdout_text, "out of memory\n");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.stderr_text.find("cudaMalloc: out of memory for 3221225472 bytes"),
+            std::string::npos)
+      << run.stderr_text;
+}
+
+}  // namespace
+}  // namespace ws

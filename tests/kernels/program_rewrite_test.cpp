@@ -1,0 +1,139 @@
+// What clang's front end finds in a program (sites, columns, kinds, kernels, launches, errors),
+// and the `// warpscope: param` sliders and -D values.
+#include <gtest/gtest.h>
+
+#include <tuple>
+
+#include "warpscope/program/program.h"
+
+namespace ws {
+namespace {
+
+RewriteResult Rewrite(const std::string& text) {
+  RewriteRequest rq;
+  rq.file_name = "snippet.cu";
+  rq.directory = WARPSCOPE_SOURCE_DIR "/examples";
+  rq.text = text;
+  rq.shim_dir = WARPSCOPE_SOURCE_DIR "/kernels/program/shim";
+  return RewriteProgram(rq);
+}
+
+// Every access the front end finds, with its column (counted by hand: two spaces of indent, so
+// a statement's first character is column 3).
+TEST(ProgramRewrite, FindsEachAccessAtItsColumn) {
+  const std::string text =
+      "__global__ void k(float* a, const float* b, int* c, int n) {\n"  // 1
+      "  int i = threadIdx.x;\n"                                        // 2: built-in, none
+      "  float r[4];\n"                                                 // 3
+      "  r[0] = b[i];\n"                                                // 4: b[i] at 10
+      "  a[i] = b[i] + b[i + 1];\n"                                     // 5: 3, 10, 17
+      "  a[i] += r[0];\n"                                               // 6: load+store at 3
+      "  atomicAdd(&c[0], 1);\n"                                        // 7: `&c[0]` at 13
+      "  c[1]++;\n"                                                     // 8: load+store at 3
+      "  int s = sizeof(a[i]);\n"                                       // 9: unevaluated
+      "}\n";
+  RewriteResult r = Rewrite(text);
+  ASSERT_TRUE(r.ok) << (r.errors.empty() ? "" : r.errors[0].message);
+  using S = std::tuple<std::uint32_t, std::uint32_t, ProgramAccess>;
+  std::vector<S> got;
+  for (const ProgramSite& s : r.program.sites) got.emplace_back(s.line, s.column, s.access);
+  const std::vector<S> want = {
+      {4, 10, ProgramAccess::kLoad},     {5, 3, ProgramAccess::kStore},
+      {5, 10, ProgramAccess::kLoad},     {5, 17, ProgramAccess::kLoad},
+      {6, 3, ProgramAccess::kLoadStore}, {7, 13, ProgramAccess::kAtomic},
+      {8, 3, ProgramAccess::kLoadStore},
+  };
+  EXPECT_EQ(got, want);
+  // Site numbers follow source order, from 1.
+  for (std::size_t i = 0; i < r.program.sites.size(); ++i)
+    EXPECT_EQ(r.program.sites[i].site, i + 1);
+  EXPECT_EQ(r.program.sites[3].text, "b[i + 1]");
+  EXPECT_EQ(r.program.sites[3].end_column, 25u);  // just past `b[i + 1]` (columns 17-24)
+  EXPECT_EQ(r.program.kernels, std::vector<std::string>{"k"});
+}
+
+TEST(ProgramRewrite, SharedConstantAndDeviceVariablesAreMemory) {
+  const std::string text =
+      "__constant__ float coef[4];\n"                   // 1
+      "__device__ int counter;\n"                       // 2
+      "__global__ void k(float* out) {\n"               // 3
+      "  __shared__ float tile[32];\n"                  // 4
+      "  __shared__ float total;\n"                     // 5
+      "  tile[threadIdx.x] = coef[threadIdx.x % 4];\n"  // 6: store 3, load 23
+      "  total = tile[0];\n"                            // 7: store 3, load 11
+      "  out[threadIdx.x] = total + counter;\n"         // 8: store 3, loads 22, 30
+      "}\n";
+  RewriteResult r = Rewrite(text);
+  ASSERT_TRUE(r.ok) << (r.errors.empty() ? "" : r.errors[0].message);
+  using S = std::tuple<std::uint32_t, std::uint32_t, ProgramAccess>;
+  std::vector<S> got;
+  for (const ProgramSite& s : r.program.sites) got.emplace_back(s.line, s.column, s.access);
+  const std::vector<S> want = {{6, 3, ProgramAccess::kStore}, {6, 23, ProgramAccess::kLoad},
+                               {7, 3, ProgramAccess::kStore}, {7, 11, ProgramAccess::kLoad},
+                               {8, 3, ProgramAccess::kStore}, {8, 22, ProgramAccess::kLoad},
+                               {8, 30, ProgramAccess::kLoad}};
+  EXPECT_EQ(got, want);
+}
+
+TEST(ProgramRewrite, TemplateKernelsAreRecordedOnceFromTheirInstantiations) {
+  const std::string text =
+      "template <int T, typename V>\n"  // 1
+      "__global__ void copy(V* out, const V* in) { out[threadIdx.x] = in[threadIdx.x * T]; }\n"
+      "int main() {\n"
+      "  float* p = nullptr;\n"
+      "  copy<1><<<1, 32>>>(p, p);\n"
+      "  copy<2><<<1, 32>>>(p, p);\n"
+      "}\n";
+  RewriteResult r = Rewrite(text);
+  ASSERT_TRUE(r.ok) << (r.errors.empty() ? "" : r.errors[0].message);
+  ASSERT_EQ(r.program.sites.size(), 2u);  // one store, one load, for both instantiations
+  EXPECT_EQ(r.program.sites[0].column, 45u);
+  EXPECT_EQ(r.program.sites[1].column, 64u);
+  ASSERT_EQ(r.program.launches.size(), 2u);
+  EXPECT_EQ(r.program.launches[0].kernel, "copy<1, float>");
+  EXPECT_EQ(r.program.launches[1].line, 6u);
+}
+
+TEST(ProgramRewrite, ACompileErrorNamesItsLine) {
+  RewriteResult r = Rewrite("__global__ void k(float* a) {\n  a[0] = undefined_name;\n}\n");
+  EXPECT_FALSE(r.ok);
+  ASSERT_FALSE(r.errors.empty());
+  EXPECT_EQ(r.errors[0].line, 2u);
+  EXPECT_EQ(r.errors[0].column, 10u);
+  EXPECT_NE(r.errors[0].message.find("undeclared identifier 'undefined_name'"), std::string::npos)
+      << r.errors[0].message;
+}
+
+TEST(ProgramParams, CommentsDeclareSliders) {
+  auto p = ProgramParams(
+      "#define TILE_DIM 16  // warpscope: param TILE_DIM 8..32 step 8\n"
+      "constexpr int kN = 256;\n"
+      "// warpscope: param kN 64..1024\n");
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  ASSERT_EQ(p->size(), 2u);
+  EXPECT_EQ((*p)[0].name, "TILE_DIM");
+  EXPECT_EQ((*p)[0].value, 16);
+  EXPECT_EQ((*p)[0].min, 8);
+  EXPECT_EQ((*p)[0].max, 32);
+  EXPECT_EQ((*p)[0].step, 8);
+  EXPECT_EQ((*p)[1].value, 256);
+  EXPECT_EQ((*p)[1].step, 1);
+  auto bad = ProgramParams("#define T 64\n// warpscope: param T 8..32\n");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(), "line 2: T is 64, outside its range 8..32");
+  auto missing = ProgramParams("// warpscope: param Q 1..2\n");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.status().message().find("no `#define Q`"), std::string::npos);
+}
+
+TEST(ProgramParams, DefinesReplaceTheProgramsOwnValueInPlace) {
+  std::vector<std::string> rest;
+  const std::string out =
+      ApplyDefines("#define TILE_DIM 16 // c\nconstexpr int kN = 256;\nint x;\n",
+                   {"TILE_DIM=32", "kN=64", "OTHER=1"}, &rest);
+  EXPECT_EQ(out, "#define TILE_DIM 32 // c\nconstexpr int kN = 64;\nint x;\n");
+  EXPECT_EQ(rest, std::vector<std::string>{"OTHER=1"});
+}
+
+}  // namespace
+}  // namespace ws
