@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "emu/fiber_asan.h"
+#include "emu/warp_meeting.h"
 #include "warpscope/kernels/emu_runtime.h"
 #include "warpscope/kernels/site_table.h"
 #include "warpscope/kernels/ws_cuda.h"
@@ -474,46 +475,19 @@ class Worker {
     rec.site = id;
     rec.mask = group;
     rec.iteration = warp_iterations_[{w, id}]++;
-    std::uint32_t time = 0, votes = 0;
+    std::uint32_t time = 0;
+    WarpLane lanes[32];
     for (std::uint32_t l = 0; l < 32; ++l) {
-      rec.source[l] = static_cast<std::uint8_t>(l);
       if (!(group >> l & 1u)) continue;
       const ThreadCtx& c = threads_[first + l];
       time = std::max(time, c.clock);
-      if (c.warp_value != 0) votes |= 1u << l;
+      lanes[l] = {c.warp_value, c.warp_mask, c.warp_arg, c.warp_width};
     }
     rec.time = time;
+    const WarpMeeting met = MeetWarp(kind, group, lanes);
+    std::copy(std::begin(met.source), std::end(met.source), std::begin(rec.source));
     for (std::uint32_t l = 0; l < 32; ++l) {
-      if (!(group >> l & 1u)) continue;
-      ThreadCtx& c = threads_[first + l];
-      std::uint32_t src =
-          ShuffleSourceLane(static_cast<std::uint32_t>(kind), l, c.warp_arg, c.warp_width);
-      // A lane that does not take part has no value to give: the reader keeps its own.
-      if (src >= 32 || !(group >> src & 1u)) src = l;
-      rec.source[l] = static_cast<std::uint8_t>(src);
-      switch (kind) {
-        case WarpOpKind::kShfl:
-        case WarpOpKind::kShflUp:
-        case WarpOpKind::kShflDown:
-        case WarpOpKind::kShflXor:
-          c.warp_result = threads_[first + src].warp_value;
-          break;
-        case WarpOpKind::kBallot:
-          c.warp_result = votes & c.warp_mask;
-          break;
-        case WarpOpKind::kAny:
-          c.warp_result = votes != 0 ? 1 : 0;
-          break;
-        case WarpOpKind::kAll:
-          c.warp_result = votes == group ? 1 : 0;
-          break;
-        case WarpOpKind::kActiveMask:
-          c.warp_result = group;
-          break;
-        case WarpOpKind::kSyncWarp:
-          c.warp_result = 0;
-          break;
-      }
+      if (group >> l & 1u) threads_[first + l].warp_result = met.result[l];
     }
     for (std::uint32_t l = 0; l < 32; ++l) {
       if (!(group >> l & 1u)) continue;

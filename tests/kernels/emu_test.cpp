@@ -4,6 +4,7 @@
 #include <cstring>
 #include <set>
 
+#include "emu/warp_meeting.h"
 #include "warpscope/kernels/catalog.h"
 #include "warpscope/kernels/emu_backend.h"
 
@@ -290,6 +291,28 @@ TEST(Emulator, SameLaunchSameTraceByteForByteWhateverTheWorkers) {
   ASSERT_GT(traces[0].size(), 100000u);  // 12288 threads x 4 accesses x 20 bytes, and more
   for (std::size_t i = 1; i < traces.size(); ++i)
     EXPECT_TRUE(traces[i] == traces[0]) << "run " << i;
+}
+
+}  // namespace
+
+namespace {
+
+// A meeting of part of a warp: lanes 0-7 take part, lanes 1 and 6 vote yes (votes 0x42).
+TEST(WarpMeeting, VotesCountOnlyTheLanesThatMet) {
+  ws::emu::WarpLane lanes[32];
+  for (int l = 0; l < 32; ++l) lanes[l] = {l == 1 || l == 6 || l == 20 ? 1u : 0u, 0xffu, 4, 32};
+  const auto ballot = ws::emu::MeetWarp(ws::WarpOpKind::kBallot, 0xffu, lanes);
+  EXPECT_EQ(ballot.result[0], 0x42u);  // lane 20 voted yes but did not meet
+  EXPECT_EQ(ws::emu::MeetWarp(ws::WarpOpKind::kAll, 0xffu, lanes).result[3], 0u);
+  EXPECT_EQ(ws::emu::MeetWarp(ws::WarpOpKind::kAny, 0xffu, lanes).result[3], 1u);
+  // Down 4 in a group of 8: lanes 0-3 read 4-7; lanes 4-7 would read 8-11, not in the group, so
+  // they keep their own value.
+  for (int l = 0; l < 32; ++l) lanes[l].value = 100 + l;
+  const auto down = ws::emu::MeetWarp(ws::WarpOpKind::kShflDown, 0xffu, lanes);
+  EXPECT_EQ(down.source[2], 6);
+  EXPECT_EQ(down.result[2], 106u);
+  EXPECT_EQ(down.source[5], 5);
+  EXPECT_EQ(down.result[5], 105u);
 }
 
 }  // namespace

@@ -1,0 +1,49 @@
+#include "emu/warp_meeting.h"
+
+#include "warpscope/kernels/ws_cuda_keys.h"
+
+namespace ws::emu {
+
+WarpMeeting MeetWarp(WarpOpKind kind, std::uint32_t group, const WarpLane (&lanes)[32]) {
+  WarpMeeting m;
+  std::uint32_t votes = 0;
+  for (std::uint32_t l = 0; l < 32; ++l) {
+    m.source[l] = static_cast<std::uint8_t>(l);
+    if ((group >> l & 1u) && lanes[l].value != 0) votes |= 1u << l;
+  }
+  for (std::uint32_t l = 0; l < 32; ++l) {
+    if (!(group >> l & 1u)) continue;
+    const WarpLane& lane = lanes[l];
+    std::uint32_t src =
+        ShuffleSourceLane(static_cast<std::uint32_t>(kind), l, lane.arg, lane.width);
+    // A lane that does not take part has no value to give: the reader keeps its own.
+    if (src >= 32 || !(group >> src & 1u)) src = l;
+    m.source[l] = static_cast<std::uint8_t>(src);
+    switch (kind) {
+      case WarpOpKind::kShfl:
+      case WarpOpKind::kShflUp:
+      case WarpOpKind::kShflDown:
+      case WarpOpKind::kShflXor:
+        m.result[l] = lanes[src].value;
+        break;
+      case WarpOpKind::kBallot:
+        m.result[l] = votes & lane.mask;
+        break;
+      case WarpOpKind::kAny:
+        m.result[l] = votes != 0 ? 1 : 0;
+        break;
+      case WarpOpKind::kAll:
+        m.result[l] = votes == group ? 1 : 0;
+        break;
+      case WarpOpKind::kActiveMask:
+        m.result[l] = group;
+        break;
+      case WarpOpKind::kSyncWarp:
+        m.result[l] = 0;
+        break;
+    }
+  }
+  return m;
+}
+
+}  // namespace ws::emu
