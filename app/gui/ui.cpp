@@ -207,6 +207,8 @@ void Ui::Draw() {
   if (show_shortcuts_) {
     if (ImGui::Begin("Keyboard shortcuts", &show_shortcuts_, ImGuiWindowFlags_AlwaysAutoResize)) {
       ImGui::TextUnformatted(
+          "Ctrl+Shift+O        open a program (.cu)\n"
+          "Ctrl+O              open a trace (.wstrace)\n"
           "PageDown / PageUp   next / previous lesson\n"
           "P                   play / pause the playback\n"
           "Ctrl+Right / Left   next / previous step\n"
