@@ -36,13 +36,23 @@ RunResult RunApp(const std::vector<std::string>& args, bool with_display,
   if (!with_display) cmd += " -u DISPLAY -u WAYLAND_DISPLAY";
   for (const auto& e : env) cmd += " " + Quote(e);
   cmd += " timeout 120";
-  if (with_display) cmd += " xvfb-run -a -s '-screen 0 2048x1536x24 -nolisten tcp'";
+  // Under xvfb-run the app's own exit status is kept in a file: xvfb-run exits 5 instead when its
+  // clean-up of its temporary folder fails, which happened in parallel test runs.
+  const std::string status_file = (io / "status").string();
+  if (with_display) {
+    cmd += " xvfb-run -a -s '-screen 0 2048x1536x24 -nolisten tcp'";
+    cmd += " sh -c " + Quote("\"$0\" \"$@\"; echo $? > " + Quote(status_file));
+  }
   cmd += " " + Quote(WARPSCOPE_APP);
   for (const auto& a : args) cmd += " " + Quote(a);
   cmd += " >" + Quote((io / "out").string()) + " 2>" + Quote((io / "err").string());
   const int status = std::system(cmd.c_str());
   RunResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  if (with_display) {
+    const std::string app_status = Slurp(status_file);
+    if (!app_status.empty()) r.exit_code = std::stoi(app_status);
+  }
   r.out = Slurp(io / "out");
   r.err = Slurp(io / "err");
   return r;
