@@ -2,6 +2,7 @@
 # Builds the headless CLI and tests on a GPU machine that has cmake and nvcc but no Debian
 # development packages (shared by gpu-check.sh and gpu-scheduling.sh). Usage:
 #   scripts/gpu-build.sh OUT_DIR [CUDA_ARCH]
+# WS_CMAKE_ARGS: more cmake arguments (scripts/gpu-programs.sh names a rewriter built elsewhere).
 # Needs the .deb files listed in docs/BUILD.md in .deps/debs (unpacked into .deps/root, never /).
 # Callers then need: export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu
 set -uo pipefail
@@ -15,7 +16,7 @@ export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH
 # zlib: the carried package's libz.so link is absolute (/lib/...): name the files instead.
 cmake --preset headless -DCMAKE_PREFIX_PATH="$PWD/.deps/root/usr" -DCMAKE_CUDA_ARCHITECTURES="$arch" \
   -DZLIB_INCLUDE_DIR="$PWD/.deps/root/usr/include" \
-  -DZLIB_LIBRARY="$(ls "$PWD"/.deps/root/lib/x86_64-linux-gnu/libz.so.1.* | head -1)" \
+  -DZLIB_LIBRARY="$(ls "$PWD"/.deps/root/lib/x86_64-linux-gnu/libz.so.1.* | head -1)" ${WS_CMAKE_ARGS:-} \
   > "$out/build.log" 2>&1 && cmake --build --preset headless -j"$(nproc)" >> "$out/build.log" 2>&1 || {
   tail -40 "$out/build.log"
   exit 1

@@ -144,10 +144,8 @@ int ProgramCommand(const std::string& file, const std::vector<std::string>& defi
                    const std::vector<std::string>& args, const std::string& backend,
                    const ws::RunOptions& options, double timeout_s, bool json,
                    const std::string& capture_to = "") {
-  if (backend != "emu") {
-    std::cerr << "warpscope-cli: --backend " << backend
-              << ": programs run on the emulator (emu) in this version; the GPU road for "
-                 "programs is not built yet\n";
+  if (backend != "emu" && backend != "cuda") {
+    std::cerr << "warpscope-cli: --backend " << backend << ": emu or cuda\n";
     return 2;
   }
   if (!ws::ProgramsSupported()) {
@@ -167,6 +165,7 @@ int ProgramCommand(const std::string& file, const std::vector<std::string>& defi
   po.defines = defines;
   po.args = args;
   po.preset = options.preset;
+  po.backend = backend;
   po.keep_blocks = options.keep_blocks;
   po.timeout = std::chrono::milliseconds(static_cast<long long>(timeout_s * 1000));
   const ws::ProgramRun r = ws::RunProgramFile(file, po);

@@ -182,12 +182,10 @@ class Collector : public RecursiveASTVisitor<Collector> {
       }
       const unsigned at = Offset(r.getEnd());
       if (!shared_decls_.insert({at, v->getName().str()}).second) continue;
-      const std::string slot = "ws_slot_" + std::to_string(shared_decls_.size());
-      const std::string n = v->getName().str();
+      // Each backend's shim says how an array is registered (ws_program.h, ws_program_cuda.h).
       edits_.push_back({at, at,
-                        " { static thread_local ::ws::prog::SharedSlot " + slot +
-                            "; ::ws::prog::RegisterShared(&" + n + ", sizeof(" + n + "), &" + slot +
-                            "); }",
+                        " WS_PROGRAM_SHARED(" + v->getName().str() + ", " +
+                            std::to_string(shared_decls_.size()) + "u);",
                         1, 0});
     }
     return true;

@@ -8,6 +8,8 @@
 #include <clang/Tooling/Tooling.h>
 #include <llvm/Support/VirtualFileSystem.h>
 
+#include <cstdlib>
+
 #include "rewrite_consumer.h"
 #include "warpscope/program/program_rewrite.h"
 
@@ -71,6 +73,14 @@ std::string Escape(const std::string& s) {
 
 }  // namespace
 
+// clang's own headers (stddef.h and the like): where the build found clang 14, unless
+// WARPSCOPE_CLANG_RESOURCE_DIR names another place (a GPU server given the rewriter and clang's
+// libraries unpacked in a folder, not installed: scripts/gpu-programs.sh).
+static std::string ResourceDir() {
+  const char* dir = std::getenv("WARPSCOPE_CLANG_RESOURCE_DIR");
+  return dir != nullptr && *dir != '\0' ? dir : WS_CLANG_RESOURCE_DIR;
+}
+
 RewriteResult RewriteProgram(const RewriteRequest& rq) {
   RewriteResult result;
   const std::string path = (rq.directory / rq.file_name).string();
@@ -83,7 +93,7 @@ RewriteResult RewriteProgram(const RewriteRequest& rq) {
                                    "-nocudalib",
                                    "-std=c++17",
                                    "-resource-dir",
-                                   WS_CLANG_RESOURCE_DIR,
+                                   ResourceDir(),
                                    "-I",
                                    rq.shim_dir.string(),
                                    "-include",

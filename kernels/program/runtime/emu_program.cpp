@@ -193,24 +193,9 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
     std::_Exit(3);
   }
   LaunchTrace t = std::move(*run);
-  for (SiteInfo& s : t.sites) {
-    const std::uint32_t site = s.file_tag;  // the rewriter's site number (ws_program.h)
-    if (site >= 1 && site <= p.sites.size()) {
-      s.column = static_cast<std::uint16_t>(p.sites[site - 1].column);
-      s.end_column = static_cast<std::uint16_t>(p.sites[site - 1].end_column);
-    }
-    s.file_tag = p.file_tag;
-    s.file = p.file;
-  }
-  for (BarrierSite& b : t.barrier_sites) b.file = p.file;
-  for (WarpOpSite& w : t.warp_op_sites) w.file = p.file;
+  NameProgramSites(t, p.sites, p.file, p.file_tag);
   std::lock_guard lock(p.mutex);
-  if (p.launches.size() >= kMaxLaunchesWithRecords) {
-    t.blocks.clear();
-    t.thread_active.clear();
-    ++p.launches_without_records;
-  }
-  p.launches.push_back(std::move(t));
+  KeepLaunch(p.launches, p.launches_without_records, std::move(t));
 }
 
 }  // namespace ws::prog

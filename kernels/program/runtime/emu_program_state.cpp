@@ -5,7 +5,6 @@
 #include <iostream>
 #include <sstream>
 
-#include "warpscope/trace/trace_file.h"
 
 namespace ws::prog::detail {
 
@@ -34,17 +33,9 @@ void Program::Write() {
   std::lock_guard lock(p.mutex);
   if (p.written) return;
   p.written = true;
-  const char* out = std::getenv("WS_PROGRAM_OUT");
-  if (out == nullptr) return;
-  TraceContents contents;
-  contents.header = {{"program", p.file},
-                     {"backend", "emu"},
-                     {"preset", p.preset.name},
-                     {"launches_without_records", p.launches_without_records}};
-  if (!p.error.empty()) contents.header["error"] = p.error;
-  contents.launches = std::move(p.launches);
-  if (Status s = WriteTraceFile(out, contents); !s.ok())
-    std::cerr << "warpscope: could not write the run: " << s.message() << "\n";
+  ProgramRun run{p.file, "emu", p.preset.name, p.error, p.launches_without_records,
+                 std::move(p.launches)};
+  WriteProgramRun(run);
 }
 
 cudaError_t Fail(cudaError_t e, const std::string& what) {

@@ -25,12 +25,12 @@
 #undef blockDim
 #undef gridDim
 #undef __syncthreads
+#include "program_trace.h"
 #include "ws_program.h"
 
 namespace ws::prog::detail {
 
 inline constexpr std::size_t kGuardBytes = 256;  // unregistered bytes after each allocation
-inline constexpr std::size_t kMaxLaunchesWithRecords = 32;
 
 struct Region {
   std::uintptr_t begin = 0;

@@ -111,7 +111,8 @@ std::string UniqueSuffix() {
 const std::string& ShimText() {
   static const std::string text = [] {
     std::string all;
-    for (const char* name : {"ws_program.h", "ws_program_device.h"}) {
+    for (const char* name : {"ws_program.h", "ws_program_device.h", "ws_program_cuda.h",
+                             "ws_program_cuda_api.h"}) {
       std::ifstream in(std::filesystem::path(WS_PROGRAM_SHIM_DIR) / name, std::ios::binary);
       std::stringstream s;
       s << in.rdbuf();
@@ -275,22 +276,56 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
     return run;
   }
 
-  // 2. Compile (cached by the rewritten text and the command).
-  std::vector<std::string> cmd = {WS_PROGRAM_CXX};
-  for (const std::string& f : SplitFlags(WS_PROGRAM_FLAGS)) cmd.push_back(f);
-  cmd.insert(cmd.end(), {"-w", "-I", WS_PROGRAM_SHIM_DIR, "-I", directory.string(), "-include",
-                         "ws_program.h"});
+  // 2. Compile (cached by the rewritten text and the command): with the host compiler for the
+  // emulator, with nvcc for a GPU.
+  const bool gpu = options.backend == "cuda";
+  std::vector<std::string> cmd;
+  std::vector<std::string> link;
+  std::string runtime_name;
+  if (gpu) {
+#if defined(WS_PROGRAM_NVCC)
+    // The shim by its full path: its folder also holds the emulator's cuda_runtime.h.
+    cmd = {WS_PROGRAM_NVCC, "-std=c++17", "-O2",         "-lineinfo",
+           "-arch=native",  "-w",         "-cudart",     "shared",
+           "-I",            WS_PROGRAM_API_DIR, "-I",    directory.string(),
+           "-include",      std::string(WS_PROGRAM_SHIM_DIR) + "/ws_program_cuda.h"};
+    link = {"-L", WS_PROGRAM_RUNTIME_DIR, "-Xlinker=-rpath," WS_PROGRAM_RUNTIME_DIR,
+            "-lws_program_cuda"};
+    runtime_name = "libws_program_cuda.so";
+#else
+    run.stage = ProgramStage::kCompile;
+    run.failure =
+        "this Warpscope was built without CUDA (no nvcc was found when it was built): it runs "
+        "programs on its emulator only (--backend emu)";
+    run.errors.push_back({0, 0, true, run.failure});
+    return run;
+#endif
+  } else if (options.backend == "emu") {
+    cmd = {WS_PROGRAM_CXX};
+    for (const std::string& f : SplitFlags(WS_PROGRAM_FLAGS)) cmd.push_back(f);
+    cmd.insert(cmd.end(), {"-w", "-I", WS_PROGRAM_SHIM_DIR, "-I", directory.string(), "-include",
+                           "ws_program.h"});
+    link = {"-x", "none", "-L", WS_PROGRAM_RUNTIME_DIR, "-Wl,-rpath," WS_PROGRAM_RUNTIME_DIR,
+            "-lws_program_emu"};
+    runtime_name = "libws_program_emu.so";
+  } else {
+    run.stage = ProgramStage::kCompile;
+    run.failure = "unknown backend '" + options.backend + "': emu or cuda";
+    run.errors.push_back({0, 0, true, run.failure});
+    return run;
+  }
   for (const std::string& d : defines) cmd.push_back("-D" + d);
-  cmd.insert(cmd.end(), {"-x", "c++"});
+  if (!gpu) cmd.insert(cmd.end(), {"-x", "c++"});
   std::string key_text = run.rewritten.source + "\n" + ShimText();
   for (const std::string& c : cmd) key_text += "\n" + c;
-  const auto runtime_lib = std::filesystem::path(WS_PROGRAM_RUNTIME_DIR) / "libws_program_emu.so";
+  const auto runtime_lib = std::filesystem::path(WS_PROGRAM_RUNTIME_DIR) / runtime_name;
   const auto runtime_time = std::filesystem::last_write_time(runtime_lib, ec);
   key_text += "\n" + std::to_string(ec ? 0 : runtime_time.time_since_epoch().count());
   char key[17];
   std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(Fnv64(key_text)));
   const std::filesystem::path exe = cache / (std::string(key) + ".bin");
-  const std::filesystem::path cpp = cache / (std::string(key) + "." + UniqueSuffix() + ".cpp");
+  const std::filesystem::path cpp =
+      cache / (std::string(key) + "." + UniqueSuffix() + (gpu ? ".cu" : ".cpp"));
   t0 = Clock::now();
   if (std::filesystem::exists(exe, ec)) {
     run.timing.compile_cached = true;
@@ -301,9 +336,8 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
       return run;
     }
     const std::filesystem::path tmp_exe = exe.string() + ".tmp" + std::to_string(getpid());
-    cmd.insert(cmd.end(),
-               {cpp.string(), "-x", "none", "-o", tmp_exe.string(), "-L", WS_PROGRAM_RUNTIME_DIR,
-                "-Wl,-rpath," WS_PROGRAM_RUNTIME_DIR, "-lws_program_emu"});
+    cmd.insert(cmd.end(), {cpp.string(), "-o", tmp_exe.string()});
+    cmd.insert(cmd.end(), link.begin(), link.end());
     ChildLimits cl;
     cl.timeout = std::chrono::seconds(120);
     ChildResult c = RunChild(cmd, {}, cl);
@@ -354,7 +388,8 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
 #if defined(WS_PROGRAM_SANITIZED)
   limits.memory_bytes = 0;  // AddressSanitizer's shadow memory does not fit under any limit
 #else
-  limits.memory_bytes = options.memory_limit_bytes;
+  // The CUDA driver reserves far more address space than any limit of it would allow.
+  limits.memory_bytes = gpu ? 0 : options.memory_limit_bytes;
 #endif
   limits.output_bytes = options.output_limit_bytes;
   t0 = Clock::now();

@@ -150,6 +150,18 @@ class CudaBackend {
   Status Launch(const std::string& kernel, Dim3 grid, Dim3 block, std::uint32_t shared_bytes,
                 std::uint32_t dynamic_shared_bytes, F&& launch);
 
+  // A program's own memory (kernels/program/runtime/cuda_program.cu): `buffers` names every
+  // buffer and symbol the program registered, by id; `live` lists the device ranges a launch
+  // restores between its passes. Replaces what Alloc and Upload registered.
+  struct DeviceRange {
+    void* ptr;
+    std::size_t bytes;
+  };
+  void UseProgramMemory(std::vector<BufferInfo> buffers, std::vector<DeviceRange> live) {
+    buffers_ = std::move(buffers);
+    user_buffers_ = std::move(live);
+  }
+
   std::vector<LaunchTrace>& launches() { return launches_; }
   const Status& status() const { return status_; }
   // The GPU deals its blocks to its own SMs (see EmuBackend::ModelMultiprocessors).
@@ -192,15 +204,11 @@ class CudaBackend {
     recovered_ = true;
   }
 
-  struct DeviceBuffer {
-    void* ptr;
-    std::size_t bytes;
-  };
   // A launch runs the kernel several times; every run must start from the same memory, or a
   // kernel that accumulates (atomics, +=) would see its own earlier results.
   std::vector<void*> SnapshotBuffers() {
     std::vector<void*> copies;
-    for (const DeviceBuffer& b : user_buffers_) {
+    for (const DeviceRange& b : user_buffers_) {
       void* c = nullptr;
       Keep(WS_CUDA(cudaMalloc(&c, b.bytes)));
       if (c != nullptr) Keep(WS_CUDA(cudaMemcpy(c, b.ptr, b.bytes, cudaMemcpyDeviceToDevice)));
@@ -220,7 +228,7 @@ class CudaBackend {
   RunOptions options_;
   Mode mode_;
   DevicePreset preset_;
-  std::vector<DeviceBuffer> user_buffers_;
+  std::vector<DeviceRange> user_buffers_;
   std::vector<cudaArray_t> arrays_;
   std::vector<cudaTextureObject_t> textures_;
   std::string device_;

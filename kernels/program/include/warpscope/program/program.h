@@ -46,6 +46,9 @@ struct ProgramOptions {
   std::vector<std::string> defines;  // "TILE_DIM=32": override the program's own #define
   std::vector<std::string> args;     // argv[1..]
   std::string preset = "hopper";
+  // "emu": the emulator (g++ and libws_program_emu); "cuda": a GPU (nvcc and libws_program_cuda,
+  // in a build with CUDA).
+  std::string backend = "emu";
   std::vector<std::uint32_t> keep_blocks = {0, 1, 2, 3};
   std::chrono::milliseconds timeout{std::chrono::seconds(30)};
   std::uint64_t memory_limit_bytes = 4ull << 30;

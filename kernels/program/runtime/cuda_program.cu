@@ -1,0 +1,286 @@
+// libws_program_cuda: what a rewritten program links against on a GPU (ws_program_cuda.h declares
+// it; docs/PROGRAMS.md describes it). The program keeps the real CUDA runtime; this library sees
+// its allocations (named after the variables they fill), its __device__ and __constant__
+// variables, and runs each launch through CudaBackend's two passes: a counting pass (its device
+// printf output discarded, so that the program prints once) and a recording pass from the same
+// memory. The launches are written at exit to the trace file named by WS_PROGRAM_OUT, as the
+// emulator's runtime (emu_program.cpp) writes them.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "program_trace.h"
+#include "warpscope/kernels/cuda_backend.h"
+#include "../shim/ws_program_cuda_api.h"  // not -I shim: it holds the emulator's cuda_runtime.h
+
+namespace ws::prog {
+namespace {
+
+struct Region {
+  std::string name;
+  std::size_t bytes = 0;
+  std::uint32_t space = kKeyGlobal;
+  const void* shadow = nullptr;  // a symbol's host shadow
+  void* device = nullptr;        // null until a symbol is looked up
+  bool freed = false;
+};
+
+struct Program {
+  std::vector<Region> regions;  // by id
+  std::vector<BufferInfo> buffers;
+  std::uint64_t next_base = 1u << 20;
+  std::vector<SiteDesc> sites;
+  std::string file = "program.cu";
+  std::uint16_t file_tag = 0;
+  std::string next_name;
+  ProgramRun run;
+  std::unique_ptr<CudaBackend> backend;
+  RunOptions options;
+  BadAccess* bad = nullptr;  // host-mapped
+  BadAccess* bad_device = nullptr;
+  bool written = false;
+
+  Program() {
+    run.backend = "cuda";
+    if (const char* k = std::getenv("WS_KEEP_BLOCKS")) {
+      options.keep_blocks.clear();
+      std::stringstream s(k);
+      for (std::string item; std::getline(s, item, ',');) {
+        if (!item.empty()) options.keep_blocks.push_back(static_cast<std::uint32_t>(std::stoul(item)));
+      }
+    }
+    std::atexit([] { Write(); });
+  }
+  static void Write();
+};
+
+Program& P() {
+  static Program* p = new Program();  // never destroyed: atexit writes it
+  return *p;
+}
+
+void Program::Write() {
+  Program& p = P();
+  if (p.written) return;
+  p.written = true;
+  p.run.file = p.file;
+  WriteProgramRun(p.run);
+}
+
+std::size_t AddRegion(std::string name, std::size_t bytes, std::uint32_t space) {
+  Program& p = P();
+  Region r;
+  r.name = std::move(name);
+  r.bytes = bytes;
+  r.space = space;
+  p.buffers.push_back({r.name, bytes, p.next_base});
+  p.next_base = (p.next_base + bytes + kCudaMallocAlignment - 1) / kCudaMallocAlignment *
+                kCudaMallocAlignment;
+  p.regions.push_back(std::move(r));
+  return p.regions.size() - 1;
+}
+
+// Ends the run: the message on stderr and in the trace, then exit status 3 (as the emulator).
+[[noreturn]] void FailRun(unsigned int line, const std::string& message) {
+  Program& p = P();
+  p.run.error = "line " + std::to_string(line) + ": launch of " + message;
+  std::cerr << "warpscope: " << message << "\n";
+  std::fflush(stdout);
+  Program::Write();
+  std::_Exit(3);
+}
+
+// The emulator's words for an access outside every buffer (emu_program.cpp: BadAddress).
+std::string BadAccessText(const BadAccess& b) {
+  Program& p = P();
+  std::ostringstream m;
+  m << "line " << (b.place & 0xffffu) << ": ";
+  const unsigned int site = b.place >> 16;
+  if (site >= 1 && site <= p.sites.size()) m << "column " << p.sites[site - 1].column << ": ";
+  m << (b.op == kOpLoad ? "a load of" : b.op == kOpStore ? "a store of" : "an atomic on") << " "
+    << b.bytes << " bytes at 0x" << std::hex << b.address << std::dec << " is ";
+  const Region* near = nullptr;
+  const Region* freed = nullptr;
+  for (const Region& r : p.regions) {
+    const auto begin = reinterpret_cast<unsigned long long>(r.device);
+    if (r.device == nullptr || begin > b.address) continue;
+    if (r.freed && b.address + b.bytes <= begin + r.bytes) freed = &r;
+    if (!r.freed && (near == nullptr || begin > reinterpret_cast<unsigned long long>(near->device)))
+      near = &r;
+  }
+  if (freed != nullptr) {
+    m << "inside " << freed->name << ", which cudaFree released";
+  } else if (near != nullptr) {
+    const auto begin = reinterpret_cast<unsigned long long>(near->device);
+    m << "out of range: index " << (b.address - begin) / b.bytes << " of " << near->name
+      << ", which holds " << near->bytes / b.bytes << " elements of " << b.bytes << " bytes ("
+      << b.address - (begin + near->bytes) << " bytes past its end)";
+  } else {
+    m << "in no buffer from cudaMalloc, no __shared__ array and no __device__ or __constant__ "
+         "variable (a host pointer passed to a kernel?)";
+  }
+  m << " (thread (" << b.thread[0] << "," << b.thread[1] << "," << b.thread[2] << ") of block ("
+    << b.block[0] << "," << b.block[1] << "," << b.block[2] << "))";
+  return m.str();
+}
+
+// Runs `f` with file descriptor 1 on /dev/null (device printf of the counting pass).
+template <typename F>
+cudaError_t Quietly(F&& f) {
+  std::fflush(stdout);
+  const int saved = dup(1);
+  const int null = open("/dev/null", O_WRONLY);
+  if (saved >= 0 && null >= 0) dup2(null, 1);
+  const cudaError_t e = f();
+  std::fflush(stdout);
+  if (saved >= 0) {
+    dup2(saved, 1);
+    close(saved);
+  }
+  if (null >= 0) close(null);
+  return e;
+}
+
+struct Scratch {
+  std::vector<void*> blocks;
+  ~Scratch() {
+    for (void* b : blocks) cudaFree(b);
+  }
+  template <typename T>
+  T* Upload(const std::vector<T>& v) {
+    void* d = nullptr;
+    if (cudaMalloc(&d, std::max<std::size_t>(v.size() * sizeof(T), 4)) != cudaSuccess) return nullptr;
+    blocks.push_back(d);
+    if (!v.empty()) cudaMemcpy(d, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice);
+    return static_cast<T*>(d);
+  }
+};
+
+}  // namespace
+
+SiteTable::SiteTable(const SiteDesc* sites, unsigned int count, const char* file) {
+  Program& p = P();
+  p.sites.assign(sites, sites + count);
+  p.file = file;
+  p.file_tag = static_cast<std::uint16_t>(FileTag(file));
+}
+
+Symbol::Symbol(const void* shadow, std::size_t bytes, const char* name, unsigned int space) {
+  const std::size_t id = AddRegion(name, bytes, space == 2 ? kKeyConstant : kKeyGlobal);
+  P().regions[id].shadow = shadow;
+}
+
+int NameNext(const char* name, unsigned int) {
+  P().next_name = name;
+  return 0;
+}
+
+namespace {
+cudaError_t Allocated(cudaError_t e, void** ptr, std::size_t bytes) {
+  Program& p = P();
+  std::string name = p.next_name;
+  p.next_name.clear();
+  if (e != cudaSuccess || ptr == nullptr || *ptr == nullptr) return e;
+  const std::size_t id = AddRegion("", bytes, kKeyGlobal);
+  p.regions[id].name = p.buffers[id].name = name.empty() ? "buffer " + std::to_string(id) : name;
+  p.regions[id].device = *ptr;
+  return e;
+}
+}  // namespace
+
+cudaError_t Malloc(void** ptr, std::size_t bytes) {
+  return Allocated((cudaMalloc)(ptr, bytes), ptr, bytes);
+}
+
+cudaError_t MallocManaged(void** ptr, std::size_t bytes, unsigned int flags) {
+  return Allocated((cudaMallocManaged)(ptr, bytes, flags), ptr, bytes);
+}
+
+cudaError_t Free(void* ptr) {
+  for (Region& r : P().regions) {
+    if (r.device == ptr && r.shadow == nullptr && !r.freed) r.freed = true;
+  }
+  return (cudaFree)(ptr);
+}
+
+void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
+               const Config& config, LaunchPass pass, void* context) {
+  Program& p = P();
+  if (!p.backend) {
+    p.backend = std::make_unique<CudaBackend>(p.options, CudaBackend::kRecord);
+    if (Status s = p.backend->Init(); !s.ok()) FailRun(line, std::string(name) + ": " + s.message());
+    if (cudaHostAlloc(reinterpret_cast<void**>(&p.bad), sizeof(BadAccess), cudaHostAllocMapped) !=
+            cudaSuccess ||
+        cudaHostGetDevicePointer(reinterpret_cast<void**>(&p.bad_device), p.bad, 0) != cudaSuccess)
+      FailRun(line, std::string(name) + ": no mapped host memory for the recorder");
+    p.run.preset = p.backend->device();
+  }
+  // The program's memory as the kernels see it: every live buffer and symbol, by address.
+  std::vector<CudaBackend::DeviceRange> live;
+  struct Entry {
+    unsigned long long begin, end;
+    unsigned int key;
+  };
+  std::vector<Entry> table;
+  for (std::size_t id = 0; id < p.regions.size(); ++id) {
+    Region& r = p.regions[id];
+    if (r.shadow != nullptr && r.device == nullptr) {
+      if (cudaGetSymbolAddress(&r.device, r.shadow) != cudaSuccess) {
+        (void)cudaGetLastError();
+        r.device = nullptr;
+      }
+    }
+    if (r.device == nullptr || r.freed) continue;
+    live.push_back({r.device, r.bytes});
+    const auto begin = reinterpret_cast<unsigned long long>(r.device);
+    table.push_back({begin, begin + r.bytes, static_cast<unsigned int>(id) | (r.space << 16)});
+  }
+  std::sort(table.begin(), table.end(), [](const Entry& a, const Entry& b) { return a.begin < b.begin; });
+  std::vector<unsigned long long> begins, ends;
+  std::vector<unsigned int> keys;
+  for (const Entry& e : table) {
+    begins.push_back(e.begin);
+    ends.push_back(e.end);
+    keys.push_back(e.key);
+  }
+  Scratch scratch;
+  ProgramDeviceState state{};
+  state.region_begin = scratch.Upload(begins);
+  state.region_end = scratch.Upload(ends);
+  state.region_key = scratch.Upload(keys);
+  state.regions = static_cast<unsigned int>(table.size());
+  state.file_tag = p.file_tag;
+  state.shared = scratch.Upload(std::vector<unsigned int>(2 * kSharedSlots, 0u));
+  state.bad = p.bad_device;
+  *p.bad = BadAccess{};
+  p.backend->UseProgramMemory(p.buffers, live);
+  const std::size_t before = p.backend->launches().size();
+  const Dim3 grid{config.grid.x, config.grid.y, config.grid.z};
+  const Dim3 block{config.block.x, config.block.y, config.block.z};
+  Status s = p.backend->Launch(
+      name, grid, block, static_shared, static_cast<std::uint32_t>(config.shared),
+      [&](const dev::RecorderState& recorder) {
+        if (recorder.mode != dev::kCount) return pass(context, recorder, state);
+        return Quietly([&] {
+          const cudaError_t e = pass(context, recorder, state);
+          return e != cudaSuccess ? e : cudaDeviceSynchronize();
+        });
+      });
+  if (p.bad->flag != 0) FailRun(line, std::string(name) + ": " + BadAccessText(*p.bad));
+  if (!s.ok()) FailRun(line, s.message());
+  if (p.backend->launches().size() == before) FailRun(line, std::string(name) + ": not recorded");
+  LaunchTrace t = std::move(p.backend->launches().back());
+  p.backend->launches().pop_back();
+  NameProgramSites(t, p.sites, p.file, p.file_tag);
+  KeepLaunch(p.run.launches, p.run.launches_without_records, std::move(t));
+}
+
+}  // namespace ws::prog

@@ -1,0 +1,272 @@
+// What a rewritten program (program_rewrite.h) sees when Warpscope runs it on a GPU: force-included
+// (nvcc -include) before the program, with the real CUDA toolkit. The counterpart of ws_program.h's
+// emulator build: the same rewritten text, the same sites, recorded by the GPU recorder the lessons
+// use (ws_cuda_device.h: per-warp events, barriers, warp-level meetings) and decoded by the same
+// code (gpu_records.h). docs/PROGRAMS.md describes both roads.
+//
+// - An access records its site's key and its offset in the array it falls in: a __shared__ array
+//   (its slot in the launch's table of shared arrays, filled as the arrays are declared), a buffer
+//   or symbol from the region table the runtime uploads before each launch, or a local variable
+//   (not recorded). An address in none of them is kept as the launch's bad access (mapped host
+//   memory, so it survives the access) and ends the run with a message naming the line.
+// - A launch is run by libws_program_cuda (cuda_program.cu): a counting pass, then a recording pass
+//   from the same memory (CudaBackend), decoded into the launch's records.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "warpscope/kernels/ws_cuda_keys.h"
+#include "warpscope/kernels/ws_cuda_device.h"
+#include "ws_program_cuda_api.h"
+
+#define __CUDA_WARPSCOPE__ 1  // a program can tell it runs under Warpscope
+
+// One per program (a program is one translation unit): the runtime sets it before each launch.
+static __constant__ ws::prog::ProgramDeviceState ws_program_state;
+
+namespace ws::prog {
+
+#if defined(__CUDA_ARCH__)
+__device__ inline void NoteBadAccess(const void* p, unsigned int bytes, unsigned int place,
+                                     unsigned int op) {
+  BadAccess* b = ws_program_state.bad;
+  if (b == nullptr || atomicCAS(&b->flag, 0u, 1u) != 0u) return;
+  b->place = place;
+  b->op = op;
+  b->bytes = bytes;
+  b->block[0] = blockIdx.x;
+  b->block[1] = blockIdx.y;
+  b->block[2] = blockIdx.z;
+  b->thread[0] = threadIdx.x;
+  b->thread[1] = threadIdx.y;
+  b->thread[2] = threadIdx.z;
+  b->address = reinterpret_cast<unsigned long long>(p);
+  __threadfence_system();
+  b->flag = 2;  // complete
+}
+
+// The shared array (its offset) holding shared offset `at`, from the launch's table.
+__device__ inline unsigned int SharedBase(unsigned int at) {
+  const unsigned int* t = ws_program_state.shared;
+  unsigned int base = 0, best = 0;
+  for (unsigned int k = 0; k < kSharedSlots; ++k) {
+    const unsigned int begin = t[2 * k];
+    if (begin == 0) continue;
+    if (at - (begin - 1) < t[2 * k + 1] && begin >= best) {
+      best = begin;
+      base = begin - 1;
+    }
+  }
+  return base;
+}
+
+__device__ inline void RecordDevice(const void* p, unsigned int bytes, unsigned int place,
+                                    unsigned int op) {
+  if (ws_recorder_state.mode == ::ws::dev::kOff) return;
+  if (__isShared(p)) {
+    const auto at = static_cast<unsigned int>(__cvta_generic_to_shared(p));
+    const unsigned int base = ws_recorder_state.mode == ::ws::dev::kRecord ? SharedBase(at) : 0u;
+    ::ws::dev::RecordAccess(MakeSiteKey(place, kKeyShared, op, bytes, base / 4), at);
+    return;
+  }
+  if (__isLocal(p)) return;  // a kernel's own local array
+  const ProgramDeviceState& s = ws_program_state;
+  const auto addr = reinterpret_cast<unsigned long long>(p);
+  unsigned int lo = 0, hi = s.regions;  // the last region beginning at or below addr
+  while (lo < hi) {
+    const unsigned int mid = (lo + hi) / 2;
+    if (s.region_begin[mid] <= addr) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  if (lo > 0 && addr + bytes <= s.region_end[lo - 1]) {
+    const unsigned int k = s.region_key[lo - 1];
+    ::ws::dev::RecordAccess(MakeSiteKey(place, k >> 16, op, bytes, k & 0xffffu),
+                            static_cast<unsigned int>(addr - s.region_begin[lo - 1]));
+    return;
+  }
+  NoteBadAccess(p, bytes, place, op);
+}
+#endif
+
+template <typename T>
+__host__ __device__ inline T* Ld(T* p, unsigned int place) {
+#if defined(__CUDA_ARCH__)
+  RecordDevice(p, sizeof(T), place, kOpLoad);
+#endif
+  (void)place;
+  return p;
+}
+template <typename T>
+__host__ __device__ inline T* St(T* p, unsigned int place) {
+#if defined(__CUDA_ARCH__)
+  RecordDevice(p, sizeof(T), place, kOpStore);
+#endif
+  (void)place;
+  return p;
+}
+template <typename T>
+__host__ __device__ inline T* LdSt(T* p, unsigned int place) {
+#if defined(__CUDA_ARCH__)
+  RecordDevice(p, sizeof(T), place, kOpLoad);
+  RecordDevice(p, sizeof(T), place, kOpStore);
+#endif
+  (void)place;
+  return p;
+}
+template <typename T>
+__host__ __device__ inline T* At(T* p, unsigned int place) {
+#if defined(__CUDA_ARCH__)
+  RecordDevice(p, sizeof(T), place, kOpAtomic);
+#endif
+  (void)place;
+  return p;
+}
+
+// A __shared__ array's declaration (WS_PROGRAM_SHARED): notes the array's offset in the launch's
+// table on the counting pass (every block places it at the same offset; written once).
+__device__ inline void RegisterShared(const void* p, unsigned int bytes, unsigned int slot) {
+#if defined(__CUDA_ARCH__)
+  if (ws_recorder_state.mode != ::ws::dev::kCount || slot >= kSharedSlots) return;
+  unsigned int* t = ws_program_state.shared;
+  const unsigned int begin = static_cast<unsigned int>(__cvta_generic_to_shared(p)) + 1u;
+  if (t[2 * slot] != begin) {
+    t[2 * slot] = begin;
+    t[2 * slot + 1] = bytes;
+  }
+#else
+  (void)p, (void)bytes, (void)slot;
+#endif
+}
+template <typename T>
+__device__ inline T* Dyn() {
+  RegisterShared(ws_dynamic_shared, 0xffffffffu, 0);  // its size is the launch's third argument
+  return reinterpret_cast<T*>(ws_dynamic_shared);
+}
+#define WS_PROGRAM_SHARED(name, slot) \
+  ::ws::prog::RegisterShared(&(name), static_cast<unsigned int>(sizeof(name)), slot)
+
+__device__ inline unsigned int Place(unsigned int line) {
+  return MakePlace(ws_program_state.file_tag, line);
+}
+
+// Warp-level intrinsics: the real ones, and the meeting recorded (WarpOpKind numbers).
+template <typename T>
+__device__ inline T Shfl(unsigned int kind, unsigned int line, unsigned int mask, T var, int arg,
+                         int width = 32) {
+  T out = kind == 0   ? (__shfl_sync)(mask, var, arg, width)
+          : kind == 1 ? (__shfl_up_sync)(mask, var, static_cast<unsigned int>(arg), width)
+          : kind == 2 ? (__shfl_down_sync)(mask, var, static_cast<unsigned int>(arg), width)
+                      : (__shfl_xor_sync)(mask, var, arg, width);
+  ::ws::dev::RecordWarpOp(kind, Place(line), mask,
+                          ShuffleSourceLane(kind, ::ws::dev::LaneId(), arg, width));
+  return out;
+}
+__device__ inline unsigned int Vote(unsigned int kind, unsigned int line, unsigned int mask,
+                                    int pred) {
+  const unsigned int out = kind == 4   ? (__ballot_sync)(mask, pred)
+                           : kind == 5 ? static_cast<unsigned int>((__any_sync)(mask, pred))
+                                       : static_cast<unsigned int>((__all_sync)(mask, pred));
+  ::ws::dev::RecordWarpOp(kind, Place(line), mask, ::ws::dev::LaneId());
+  return out;
+}
+__device__ inline unsigned int ActiveMask(unsigned int line) {
+  const unsigned int out = (__activemask)();
+  ::ws::dev::RecordWarpOp(7, Place(line), out, ::ws::dev::LaneId());
+  return out;
+}
+__device__ inline void SyncWarp(unsigned int line, unsigned int mask = 0xffffffffu) {
+  (__syncwarp)(mask);
+  ::ws::dev::RecordWarpOp(8, Place(line), mask, ::ws::dev::LaneId());
+}
+// __syncthreads_count and its kin: the recorded barrier, then the counting one (the same threads
+// pass both, so the result is the program's).
+__device__ inline int SyncCount(unsigned int line, int pred) {
+  ::ws::dev::SyncThreads(Place(line));
+  return (__syncthreads_count)(pred);
+}
+
+template <typename... P>
+struct Launcher {
+  const char* name;
+  unsigned int line, static_shared;
+  void (*kernel)(P...);
+  Config config;
+  template <typename... A>
+  void Run(A&&... args) {
+    static_assert(sizeof...(A) == sizeof...(P), "a kernel launch passes every parameter");
+    std::tuple<std::decay_t<P>...> values(std::forward<A>(args)...);
+    struct Context {
+      void (*kernel)(P...);
+      std::tuple<std::decay_t<P>...>* values;
+      Config config;
+    } context{kernel, &values, config};
+    RunKernel(
+        name, line, static_shared, config,
+        [](void* c, const ::ws::dev::RecorderState& recorder,
+           const ProgramDeviceState& program) -> cudaError_t {
+          auto* ctx = static_cast<Context*>(c);
+          cudaError_t e = cudaMemcpyToSymbol(ws_recorder_state, &recorder, sizeof(recorder));
+          if (e == cudaSuccess)
+            e = cudaMemcpyToSymbol(ws_program_state, &program, sizeof(program));
+          if (e != cudaSuccess) return e;
+          void* argv[sizeof...(P) + 1] = {};
+          std::apply(
+              [&](auto&... v) {
+                std::size_t i = 0;
+                ((argv[i++] = static_cast<void*>(&v)), ...);
+              },
+              *ctx->values);
+          e = cudaLaunchKernel(reinterpret_cast<const void*>(ctx->kernel), ctx->config.grid,
+                               ctx->config.block, argv, ctx->config.shared, nullptr);
+          return e != cudaSuccess ? e : cudaGetLastError();
+        },
+        &context);
+  }
+};
+template <typename... P>
+Launcher<P...> Launch(const char* name, unsigned int line, unsigned int static_shared,
+                      void (*kernel)(P...), Config config) {
+  return Launcher<P...>{name, line, static_shared, kernel, config};
+}
+
+}  // namespace ws::prog
+
+// The program's own calls that Warpscope must see: allocations name and register buffers.
+#define cudaMalloc(...) ::ws::prog::Malloc(__VA_ARGS__)
+#define cudaMallocManaged(...) ::ws::prog::MallocManaged(__VA_ARGS__)
+#define cudaFree(...) ::ws::prog::Free(__VA_ARGS__)
+
+// Barriers and warp-level intrinsics at the program's lines (ws_cuda_device.h's lesson forms
+// name the lesson's files).
+#undef __syncthreads
+#undef __shfl_sync
+#undef __shfl_up_sync
+#undef __shfl_down_sync
+#undef __shfl_xor_sync
+#undef __ballot_sync
+#undef __any_sync
+#undef __all_sync
+#define __syncthreads() ::ws::dev::SyncThreads(::ws::prog::Place(__LINE__))
+#define __shfl_sync(...) ::ws::prog::Shfl(0, __LINE__, __VA_ARGS__)
+#define __shfl_up_sync(...) ::ws::prog::Shfl(1, __LINE__, __VA_ARGS__)
+#define __shfl_down_sync(...) ::ws::prog::Shfl(2, __LINE__, __VA_ARGS__)
+#define __shfl_xor_sync(...) ::ws::prog::Shfl(3, __LINE__, __VA_ARGS__)
+#define __ballot_sync(...) ::ws::prog::Vote(4, __LINE__, __VA_ARGS__)
+#define __any_sync(...) static_cast<int>(::ws::prog::Vote(5, __LINE__, __VA_ARGS__))
+#define __all_sync(...) static_cast<int>(::ws::prog::Vote(6, __LINE__, __VA_ARGS__))
+#define __activemask() ::ws::prog::ActiveMask(__LINE__)
+#define __syncwarp(...) ::ws::prog::SyncWarp(__LINE__, ##__VA_ARGS__)
+#define __syncthreads_count(p) ::ws::prog::SyncCount(__LINE__, (p))
+#define __syncthreads_and(p) \
+  (::ws::prog::SyncCount(__LINE__, (p)) == static_cast<int>(blockDim.x * blockDim.y * blockDim.z))
+#define __syncthreads_or(p) (::ws::prog::SyncCount(__LINE__, (p)) > 0)

@@ -1,0 +1,71 @@
+// The host side of a program's GPU road: what the shim (ws_program_cuda.h) and the runtime
+// (libws_program_cuda: cuda_program.cu) both declare. No device code and no macros.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+#include "warpscope/kernels/ws_cuda_record_format.h"
+
+namespace ws::prog {
+
+enum : unsigned int { kOpLoad = 0, kOpStore = 1, kOpAtomic = 2 };
+inline constexpr unsigned int kSharedSlots = 64;  // slot 0: the launch's dynamic shared memory
+
+// The first access outside every buffer, symbol and shared array (host-mapped memory).
+struct BadAccess {
+  unsigned int flag, place, op, bytes;
+  unsigned int block[3], thread[3];
+  unsigned long long address;
+};
+
+// What the runtime tells the kernels about the program's memory before each launch.
+struct ProgramDeviceState {
+  const unsigned long long* region_begin;  // sorted by address
+  const unsigned long long* region_end;
+  const unsigned int* region_key;  // buffer id | space << 16
+  unsigned int regions;
+  unsigned int file_tag;  // FileTag of the program's file: barriers' and warp meetings' places
+  unsigned int* shared;   // [2 * kSharedSlots]: each slot's shared offset + 1 and its bytes
+  BadAccess* bad;
+};
+
+
+// The runtime's calls.
+struct SiteDesc {
+  unsigned int site, line, column, end_column;
+};
+struct SiteTable {
+  SiteTable(const SiteDesc* sites, unsigned int count, const char* file);
+};
+// Registers a __device__ or __constant__ variable (space: 0 global, 2 constant) by its host
+// shadow; its device address is looked up at the first launch.
+struct Symbol {
+  Symbol(const void* shadow, std::size_t bytes, const char* name, unsigned int space);
+};
+int NameNext(const char* name, unsigned int line);
+cudaError_t Malloc(void** ptr, std::size_t bytes);
+cudaError_t MallocManaged(void** ptr, std::size_t bytes, unsigned int flags);
+cudaError_t Free(void* ptr);
+template <typename T>
+cudaError_t Malloc(T** ptr, std::size_t bytes) {
+  return Malloc(reinterpret_cast<void**>(ptr), bytes);
+}
+template <typename T>
+cudaError_t MallocManaged(T** ptr, std::size_t bytes, unsigned int flags = cudaMemAttachGlobal) {
+  return MallocManaged(reinterpret_cast<void**>(ptr), bytes, flags);
+}
+
+struct Config {
+  dim3 grid, block;
+  std::size_t shared;
+  Config(dim3 g, dim3 b, std::size_t s = 0, cudaStream_t = 0) : grid(g), block(b), shared(s) {}
+};
+// Sets this program's recorder state and its memory state, then launches (one pass).
+using LaunchPass = cudaError_t (*)(void* context, const ::ws::dev::RecorderState& recorder,
+                                   const ProgramDeviceState& program);
+void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
+               const Config& config, LaunchPass pass, void* context);
+
+}  // namespace ws::prog
