@@ -3,7 +3,10 @@
 Compute's counters for the same unmodified programs compiled by nvcc on a GPU
 (scripts/gpu-ncu-programs.sh). Prints a Markdown table per kernel.
 
-  scripts/ncu_programs.py NCU_DIR [WARPSCOPE_CLI]
+  scripts/ncu_programs.py NCU_DIR [WARPSCOPE_CLI [PROGRAMS_DIR]]
+
+PROGRAMS_DIR: the same programs recorded by Warpscope on the GPU (NAME.cuda.json, written by
+scripts/gpu-programs.sh): a column of their own.
 """
 import csv
 import json
@@ -65,8 +68,13 @@ def main():
     ncu_dir = sys.argv[1]
     cli = sys.argv[2] if len(sys.argv) > 2 else "build/release/app/warpscope-cli"
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    print("| program | kernel | figure | emulator | H100 (ncu) |")
-    print("|---|---|---|---:|---:|")
+    programs = sys.argv[3] if len(sys.argv) > 3 else None
+    if programs:
+        print("| program | kernel | figure | emulator | H100 (Warpscope) | H100 (ncu) |")
+        print("|---|---|---|---:|---:|---:|")
+    else:
+        print("| program | kernel | figure | emulator | H100 (ncu) |")
+        print("|---|---|---|---:|---:|")
     for name, file, defines, args in CASES:
         cmd = [cli, "run", "--file", os.path.join(root, "examples", file), "--json"]
         for d in defines:
@@ -75,7 +83,11 @@ def main():
             cmd += ["--arg", a]
         emu = json.loads(subprocess.run(cmd, capture_output=True, text=True).stdout)
         kernels = ncu_kernels(os.path.join(ncu_dir, name + ".ncu.csv"))
-        for launch, k in zip(emu["launches"], kernels):
+        gpu = None
+        if programs:
+            with open(os.path.join(programs, name + ".cuda.json")) as f:
+                gpu = json.load(f)["launches"]
+        for i, (launch, k) in enumerate(zip(emu["launches"], kernels)):
             for label, (space, op, figure), metric in ROWS:
                 e = emu_sum(launch, space, op, figure)
                 metrics = metric if isinstance(metric, list) else [metric]
@@ -83,7 +95,13 @@ def main():
                 if e == 0 and n == 0:
                     continue
                 mark = "" if e == n else " **≠**"
-                print(f"| {file} | {launch['kernel']} | {label} | {int(e)} | {int(n)}{mark} |")
+                if gpu is None:
+                    print(f"| {file} | {launch['kernel']} | {label} | {int(e)} | {int(n)}{mark} |")
+                    continue
+                g = emu_sum(gpu[i], space, op, figure)
+                gmark = "" if g == e else " **≠**"
+                print(f"| {file} | {launch['kernel']} | {label} | {int(e)} | {int(g)}{gmark} "
+                      f"| {int(n)}{mark} |")
 
 
 if __name__ == "__main__":

@@ -91,6 +91,36 @@ TEST(Programs, AFailedAssertInAKernelNamesItsLine) {
       << run.failure;
 }
 
+// The assert's expression reads an array: the program prints the expression as the student
+// wrote it, not as rewritten.
+TEST(Programs, AFailedAssertShowsTheExpressionAsWritten) {
+  const std::string text =
+      "#include <cassert>\n"
+      "__global__ void k(int* a) {\n"
+      "  assert(a[threadIdx.x] + a[0] == 7);\n"
+      "}\n"
+      "int main() {\n"
+      "  int* a;\n"
+      "  cudaMalloc(&a, 32 * sizeof(int));\n"
+      "  k<<<1, 32>>>(a);\n"
+      "  return 0;\n"
+      "}\n";
+  ProgramRun run = RunText(text);
+  ASSERT_FALSE(run.ok());
+  EXPECT_NE(run.failure.find("Assertion `a[threadIdx.x] + a[0] == 7' failed"), std::string::npos)
+      << run.failure;
+}
+
+TEST(Programs, UnrewriteTextUndoesEveryInsertion) {
+  EXPECT_EQ(UnrewriteText("x (*::ws::prog::Ld(&(a[(i + 1) * 2]), 65539u)) == 7 y"),
+            "x a[(i + 1) * 2] == 7 y");
+  EXPECT_EQ(UnrewriteText("(*::ws::prog::St(&(b[i]), 1u)) = (*::ws::prog::LdSt(&(c[j]), 22u))"),
+            "b[i] = c[j]");
+  EXPECT_EQ(UnrewriteText("atomicAdd(::ws::prog::At((&sum), 589838u), 1)"), "atomicAdd(&sum, 1)");
+  // Not an insertion (no site number): left alone.
+  EXPECT_EQ(UnrewriteText("(*::ws::prog::Ld(&(a), x))"), "(*::ws::prog::Ld(&(a), x))");
+}
+
 TEST(Programs, ACompileErrorStopsBeforeAnythingRuns) {
   ProgramRun run = RunText("int main() {\n  return undefined_name;\n}\n");
   ASSERT_FALSE(run.ok());

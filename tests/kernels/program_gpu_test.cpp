@@ -134,7 +134,11 @@ TEST(ProgramsOnGpu, ADeviceAssertEndsTheRunWithAMessage) {
   o.timeout = std::chrono::seconds(120);
   ProgramRun run = test::RunText(text, o);
   ASSERT_FALSE(run.ok());
-  EXPECT_NE(run.failure.find("cudaErrorAssert"), std::string::npos) << run.failure;
+  EXPECT_NE(run.failure.find("k: the kernel failed on the GPU: cudaErrorAssert"), std::string::npos)
+      << run.failure;
+  // CUDA's own report, with the expression as the program wrote it (UnrewriteText).
+  EXPECT_NE(run.stderr_text.find("Assertion `a[threadIdx.x] == 7` failed"), std::string::npos)
+      << run.stderr_text;
 }
 
 }  // namespace

@@ -217,8 +217,11 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
   if (!p.backend) {
     p.backend = std::make_unique<CudaBackend>(p.options, CudaBackend::kRecord);
     if (Status s = p.backend->Init(); !s.ok()) FailRun(line, std::string(name) + ": " + s.message());
-    if (cudaHostAlloc(reinterpret_cast<void**>(&p.bad), sizeof(BadAccess), cudaHostAllocMapped) !=
-            cudaSuccess ||
+    // Host memory the kernels write through a mapping: ordinary memory, registered, so that it
+    // stays readable after a fault resets the device (CudaBackend::Recover).
+    alignas(4096) static BadAccess bad_access{};
+    p.bad = &bad_access;
+    if (cudaHostRegister(p.bad, sizeof(BadAccess), cudaHostRegisterMapped) != cudaSuccess ||
         cudaHostGetDevicePointer(reinterpret_cast<void**>(&p.bad_device), p.bad, 0) != cudaSuccess)
       FailRun(line, std::string(name) + ": no mapped host memory for the recorder");
     p.run.preset = p.backend->device();
@@ -275,7 +278,14 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
         });
       });
   if (p.bad->flag != 0) FailRun(line, std::string(name) + ": " + BadAccessText(*p.bad));
-  if (!s.ok()) FailRun(line, s.message());
+  if (!s.ok()) {
+    // "launch(st) failed at cuda_backend.h:270: cudaErrorAssert (...)": the program's words.
+    const std::size_t error = s.message().find("cudaError");
+    FailRun(line, error == std::string::npos
+                      ? s.message()
+                      : std::string(name) + ": the kernel failed on the GPU: " +
+                            s.message().substr(error, s.message().find(". The kernel") - error));
+  }
   if (p.backend->launches().size() == before) FailRun(line, std::string(name) + ": not recorded");
   LaunchTrace t = std::move(p.backend->launches().back());
   p.backend->launches().pop_back();

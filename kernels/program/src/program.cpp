@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -69,6 +71,49 @@ std::string LastLines(const std::string& text, std::size_t lines) {
   return s;
 }
 
+// The end of the balanced parentheses opened just before `at` (npos when they do not close).
+std::size_t CloseOf(const std::string& text, std::size_t at) {
+  int depth = 1;
+  for (std::size_t i = at; i < text.size(); ++i) {
+    if (text[i] == '(') ++depth;
+    if (text[i] == ')' && --depth == 0) return i;
+  }
+  return std::string::npos;
+}
+
+}  // namespace
+
+std::string UnrewriteText(std::string text) {
+  // (*::ws::prog::Ld(&(E), 65539u)) and St, LdSt -> E; ::ws::prog::At((E), 65539u) -> E.
+  for (const char* head : {"(*::ws::prog::Ld(&(", "(*::ws::prog::St(&(", "(*::ws::prog::LdSt(&(",
+                           "::ws::prog::At(("}) {
+    const bool atomic = head[0] == ':';
+    for (std::size_t at = text.find(head); at != std::string::npos; at = text.find(head, at)) {
+      const std::size_t e = at + std::strlen(head);
+      const std::size_t close = CloseOf(text, e);
+      if (close == std::string::npos) break;
+      std::size_t k = close + 1;
+      if (text.compare(k, 2, ", ") != 0) {
+        at = e;
+        continue;
+      }
+      k += 2;
+      while (k < text.size() && std::isdigit(static_cast<unsigned char>(text[k]))) ++k;
+      const char* tail = atomic ? "u)" : "u))";
+      if (text.compare(k, std::strlen(tail), tail) != 0) {
+        at = e;
+        continue;
+      }
+      const std::string inner = text.substr(e, close - e);
+      text.replace(at, k + std::strlen(tail) - at, inner);
+      at += inner.size();
+    }
+  }
+  return text;
+}
+
+namespace {
+
 // The runtime's own message ("warpscope: ..." on stderr), else the last lines of stderr.
 std::string ChildMessage(const std::string& err) {
   std::string found;
@@ -79,11 +124,12 @@ std::string ChildMessage(const std::string& err) {
   return found.empty() ? LastLines(err, 3) : found;
 }
 
-std::string SignalName(int sig) {
+std::string SignalName(int sig, bool gpu) {
   switch (sig) {
     case SIGSEGV:
-      return "a segmentation fault (SIGSEGV) (if in a kernel: a local array over the emulator's "
-             "64 KB stack per GPU thread?)";
+      return gpu ? "a segmentation fault (SIGSEGV)"
+                 : "a segmentation fault (SIGSEGV) (if in a kernel: a local array over the "
+                   "emulator's 64 KB stack per GPU thread?)";
     case SIGABRT:
       return "an abort (SIGABRT: a failed assert?)";
     case SIGFPE:
@@ -176,7 +222,7 @@ RewriteResult RewriteInChild(const std::string& file_name, const std::filesystem
       result.errors.push_back({0, 0, true,
                                !c.started      ? "could not start " + args[0] + ": " + c.start_error
                                : c.timed_out   ? "clang took longer than 60 s to read the program"
-                               : c.signal != 0 ? "clang stopped on " + SignalName(c.signal) +
+                               : c.signal != 0 ? "clang stopped on " + SignalName(c.signal, true) +
                                                      " reading the program: " + LastLines(c.err, 3)
                                                : "the rewriter failed: " + LastLines(c.err, 3)});
       return result;
@@ -404,8 +450,9 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
 #endif
   ChildResult c = RunChild(args, env, limits, exe.string());
   run.timing.run_ms = MsSince(t0);
-  run.stdout_text = std::move(c.out);
-  run.stderr_text = std::move(c.err);
+  // A failed assert() prints its expression as rewritten: as the program wrote it.
+  run.stdout_text = UnrewriteText(std::move(c.out));
+  run.stderr_text = UnrewriteText(std::move(c.err));
   run.exit_code = c.exit_code;
   if (std::filesystem::exists(out, ec)) {
     auto trace = ReadTraceFile(out);
@@ -434,7 +481,7 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
   } else if (c.signal != 0) {
     run.stage = ProgramStage::kRun;
     const bool memory = c.signal == SIGSEGV || c.signal == SIGABRT || c.signal == SIGKILL;
-    run.failure = "the program stopped on " + SignalName(c.signal);
+    run.failure = "the program stopped on " + SignalName(c.signal, gpu);
     const std::string msg = ChildMessage(run.stderr_text);
     if (!msg.empty()) run.failure += ": " + msg;
     if (memory && run.stderr_text.find("bad_alloc") != std::string::npos)

@@ -56,6 +56,11 @@ struct ProgramOptions {
   std::filesystem::path cache_dir;              // empty: the user's cache (~/.cache/warpscope)
 };
 
+// `text` (what a program printed) with the rewriter's insertions taken out again: a failed
+// assert() prints its expression as compiled, `(*::ws::prog::Ld(&(a[i]), 65539u)) == 7`, which
+// reads `a[i] == 7` again.
+std::string UnrewriteText(std::string text);
+
 enum class ProgramStage { kRead, kCompile, kRun, kDone };
 
 struct ProgramRun {
