@@ -5,16 +5,16 @@ namespace ws {
 LessonRun LessonRunOfProgram(ProgramRun run, const std::filesystem::path& path) {
   LessonRun r;
   r.lesson = "program";
-  r.backend = "emu";
-  r.device = "CPU emulator";
+  r.backend = run.backend;
+  r.device = run.device;
   r.launches = std::move(run.launches);
   r.check.ok = run.ok() && run.exit_code == 0;
   r.check.message =
       run.ok() ? "the program exited with status " + std::to_string(run.exit_code) : run.failure;
   r.timing.kind = "none";
   r.timing.note =
-      "A program's own cudaEvent times are in what it printed (on the emulator they "
-      "time the emulator itself).";
+      "A program's own cudaEvent times are in what it printed (on the emulator they time the "
+      "emulator itself; on a GPU, both recording passes of the launch).";
   LessonRun::Program p;
   p.path = path.string();
   p.file = run.file;

@@ -125,7 +125,8 @@ nlohmann::json LessonRunJson(const LessonRun& run) {
 nlohmann::json ProgramRunJson(const ProgramRun& run) {
   nlohmann::json j;
   j["program"] = run.file;
-  j["backend"] = "emu";
+  j["backend"] = run.backend;
+  j["device"] = run.device;
   j["ok"] = run.ok();
   if (!run.ok()) {
     j["failure"] = run.failure;
@@ -205,7 +206,8 @@ std::string LaunchesText(const std::vector<LaunchTrace>& launches) {
 
 std::string ProgramRunText(const ProgramRun& run) {
   std::ostringstream o;
-  o << "program " << run.file << " on the emulator: " << run.launches.size()
+  o << "program " << run.file << " on " << (run.backend == "cuda" ? run.device : "the emulator")
+    << ": " << run.launches.size()
     << (run.launches.size() == 1 ? " launch" : " launches") << "\n";
   for (const ProgramDiagnostic& d : run.rewritten.warnings)
     o << "  note: line " << d.line << ": " << d.message << "\n";

@@ -132,7 +132,8 @@ void LessonPanel::Rerun() {
   if (program_open()) {
     RunRequest rq;
     rq.lesson = "program";
-    rq.backend = "emu";
+    rq.backend = use_gpu_ ? "cuda" : "emu";
+    rq.gpu = gpu_index_;
     rq.block = session_->sel.block;
     rq.program = program_path_;
     for (const auto& [name, value] : program_values_)
@@ -263,30 +264,7 @@ void LessonPanel::DrawContents() {
       ImGui::SetItemTooltip("%s (%lld..%lld)", p.meaning.c_str(), p.min, p.max);
     }
   }
-  ImGui::TextUnformatted("Backend:");
-  ImGui::SameLine();
-  if (ImGui::RadioButton("CPU emulator", !use_gpu_ && !showing_trace_)) {
-    changed |= use_gpu_;
-    use_gpu_ = false;
-  }
-  ImGui::SameLine();
-  if (have_gpu_) {
-    if (ImGui::RadioButton(gpu_name_.c_str(), use_gpu_ && !showing_trace_)) {
-      changed |= !use_gpu_;
-      use_gpu_ = true;
-    }
-  } else {
-    ImGui::BeginDisabled();
-    ImGui::RadioButton("GPU", false);
-    ImGui::EndDisabled();
-    ImGui::SetItemTooltip("No GPU here: %s", why_no_gpu_.c_str());
-  }
-  ImGui::SameLine();
-  ImGui::BeginDisabled(!showing_trace_);
-  ImGui::RadioButton("Trace file", showing_trace_);
-  ImGui::EndDisabled();
-  ImGui::SetItemTooltip(showing_trace_ ? "Showing a capture; move a slider to run it live here."
-                                       : "File > Open trace... (or warpscope FILE.wstrace)");
+  changed |= DrawBackendChoice();
   if (changed) Rerun();
 
   DrawStatus();
@@ -475,6 +453,37 @@ void LessonPanel::SetProgramArgs(const std::string& args) {
 }
 
 // The open program's sliders, its arguments field and how its last run went.
+// The backend row: the CPU emulator, this machine's GPU, or (not chosen here) a trace file.
+// True when the choice changed.
+bool LessonPanel::DrawBackendChoice() {
+  bool changed = false;
+  ImGui::TextUnformatted("Backend:");
+  ImGui::SameLine();
+  if (ImGui::RadioButton("CPU emulator", !use_gpu_ && !showing_trace_)) {
+    changed |= use_gpu_;
+    use_gpu_ = false;
+  }
+  ImGui::SameLine();
+  if (have_gpu_) {
+    if (ImGui::RadioButton(gpu_name_.c_str(), use_gpu_ && !showing_trace_)) {
+      changed |= !use_gpu_;
+      use_gpu_ = true;
+    }
+  } else {
+    ImGui::BeginDisabled();
+    ImGui::RadioButton("GPU", false);
+    ImGui::EndDisabled();
+    ImGui::SetItemTooltip("No GPU here: %s", why_no_gpu_.c_str());
+  }
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!showing_trace_);
+  ImGui::RadioButton("Trace file", showing_trace_);
+  ImGui::EndDisabled();
+  ImGui::SetItemTooltip(showing_trace_ ? "Showing a capture; move a slider to run it live here."
+                                       : "File > Open trace... (or warpscope FILE.wstrace)");
+  return changed;
+}
+
 void LessonPanel::DrawProgramControls() {
   bool changed = false;
   if (!program_params_error_.empty()) {
@@ -505,6 +514,7 @@ void LessonPanel::DrawProgramControls() {
       changed = true;
     ImGui::SetItemTooltip("argv[1..] for main(), separated by spaces; Enter runs it again");
   }
+  changed |= DrawBackendChoice();  // on a GPU: nvcc compiles the same rewritten program
   if (changed) Rerun();
   DrawStatus();
   if (!session_->compile_errors.empty()) {
@@ -570,8 +580,9 @@ void LessonPanel::DrawProgram() {
   }
   ImGui::Separator();
   ImGui::TextWrapped(
-      "Your own program, run on the CPU emulator: every launch recorded. Pick a launch to see it "
-      "in every view; save the file to run it again.");
+      "Your own program, run on %s: every launch recorded. Pick a launch to see it in every "
+      "view; save the file to run it again.",
+      run->backend == "cuda" ? run->device.c_str() : "the CPU emulator");
 }
 
 void LessonPanel::DrawExplanation(const LessonInfo& info) {

@@ -63,6 +63,7 @@ class LessonPanel : public Panel {
   void DrawExplanation(const LessonInfo& info);
   void DrawStatus();
   void DrawProgram();
+  bool DrawBackendChoice();
   void DrawProgramControls();
   void CloseProgram();
   // Reads the program's sliders from its text; keeps the values of those still there.

@@ -51,6 +51,7 @@ void RunProgramJob(const RunRequest& rq, const RunOptions& options, RunResult* r
   ProgramOptions po;
   po.defines = rq.program_defines;
   po.args = rq.program_args;
+  po.backend = rq.backend;
   po.keep_blocks = options.keep_blocks;
   ProgramRun run = RunProgramFile(rq.program, po);
   if (run.stage == ProgramStage::kRead || run.stage == ProgramStage::kCompile) {

@@ -69,6 +69,9 @@ TEST(ProgramsOnGpu, ExamplesGiveTheEmulatorsFigures) {
     ASSERT_TRUE(gpu.ok()) << e.file << ": " << gpu.failure << "\n" << gpu.stderr_text;
     EXPECT_NE(emu.stdout_text.find(e.printed), std::string::npos) << emu.stdout_text;
     EXPECT_NE(gpu.stdout_text.find(e.printed), std::string::npos) << gpu.stdout_text;
+    EXPECT_EQ(gpu.backend, "cuda");
+    EXPECT_NE(gpu.device.find("NVIDIA"), std::string::npos) << gpu.device;  // the GPU's own name
+    EXPECT_EQ(emu.device, "CPU emulator");
     ASSERT_EQ(gpu.launches.size(), emu.launches.size()) << e.file;
     for (std::size_t k = 0; k < emu.launches.size(); ++k) {
       const LaunchTrace& a = emu.launches[k];

@@ -291,6 +291,8 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
   ProgramRun run;
   run.file = file_name;
   run.source = text;
+  run.backend = options.backend;
+  if (run.backend == "cuda") run.device = "GPU";
 
   // 1. Rewrite, in a child (warpscope-rewrite): the text with the defines applied.
   auto t0 = Clock::now();
@@ -459,6 +461,9 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
     std::filesystem::remove(out, ec);
     if (trace.ok()) {
       run.launches = std::move(trace->launches);
+      // The GPU's runtime names its device in the header's "preset".
+      if (run.backend == "cuda" && trace->header.contains("preset"))
+        run.device = trace->header["preset"].get<std::string>();
       for (LaunchTrace& t : run.launches) {
         for (SiteInfo& site : t.sites) site.code = SourceLine(run.source, site.line);
         for (BarrierSite& b : t.barrier_sites) b.code = SourceLine(run.source, b.line);
