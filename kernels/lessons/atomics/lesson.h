@@ -1,7 +1,7 @@
 // atomics: a histogram whose lanes collide on one bin (the memory-model slides).
 #pragma once
 
-#include "atomics.cuh"
+#include "warpscope/lesson_kernels/atomics.cuh"  // atomics.cuh, in the recording API
 #include "warpscope/kernels/lesson.h"
 
 namespace ws::lessons::atomics {

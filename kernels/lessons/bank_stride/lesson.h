@@ -3,7 +3,7 @@
 
 #include <random>
 
-#include "bank_stride.cuh"
+#include "warpscope/lesson_kernels/bank_stride.cuh"  // bank_stride.cuh, in the recording API
 #include "warpscope/kernels/lesson.h"
 
 namespace ws::lessons::bank_stride {

@@ -1,7 +1,7 @@
 // divergence: a branch by thread against a branch by warp (Optimizing CUDA).
 #pragma once
 
-#include "divergence.cuh"
+#include "warpscope/lesson_kernels/divergence.cuh"  // divergence.cuh, in the recording API
 #include "warpscope/kernels/lesson.h"
 
 namespace ws::lessons::divergence {

@@ -3,9 +3,9 @@
 // the thread; on a GPU the write lands 4 GiB past a 128-byte buffer, on no mapped page, and the
 // kernel faults with an illegal address.
 #pragma once
-#include "warpscope/kernels/ws_cuda.h"
-using ws::Global;
+// Plain CUDA, as the slides print it. The build turns the pointer parameters and __shared__
+// arrays into Warpscope's recording types, line for line (program/rewrite/lesson_form.cpp).
 
-__global__ void writePastTheEnd(Global<float> out, int distance) {
+__global__ void writePastTheEnd(float* out, int distance) {
   out[threadIdx.x + distance] = 1.0f;
 }

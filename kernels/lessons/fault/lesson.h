@@ -1,7 +1,7 @@
 // fault (hidden): a kernel that faults on purpose, for the tests.
 #pragma once
 
-#include "fault.cuh"
+#include "warpscope/lesson_kernels/fault.cuh"  // fault.cuh, in the recording API
 #include "warpscope/kernels/lesson.h"
 
 namespace ws::lessons::fault {

@@ -1,7 +1,7 @@
 // matmul: global memory, shared-memory tiles, and 2x2 tiles per thread (Kirk & Hwu, CSU slides).
 #pragma once
 
-#include "matmul.cuh"
+#include "warpscope/lesson_kernels/matmul.cuh"  // matmul.cuh, in the recording API
 #include "warpscope/kernels/lesson.h"
 
 namespace ws::lessons::matmul {

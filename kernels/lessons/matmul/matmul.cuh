@@ -1,13 +1,13 @@
 // Matrix multiplication P = M x N of Width x Width floats, three ways (the textbook's chapters 4
 // and 5 and the CSU shared/shared slides).
 #pragma once
-#include "warpscope/kernels/ws_cuda.h"
-using ws::Global;
-using ws::SharedArray;
+// Plain CUDA, as the slides print it. The build turns the pointer parameters and __shared__
+// arrays into Warpscope's recording types, line for line (program/rewrite/lesson_form.cpp).
+// Every read and write then counts in the views; nothing else in the code changes.
 
 // naive (textbook Figure 4.7): one thread per P element, every operand from global memory:
 // 2 x Width loads per thread.
-__global__ void MatrixMulKernel(Global<const float> d_M, Global<const float> d_N, Global<float> d_P,
+__global__ void MatrixMulKernel(const float* d_M, const float* d_N, float* d_P,
                                 int Width) {
   int Row = blockIdx.y * blockDim.y + threadIdx.y;
   int Col = blockIdx.x * blockDim.x + threadIdx.x;
@@ -23,10 +23,10 @@ __global__ void MatrixMulKernel(Global<const float> d_M, Global<const float> d_N
 // tiled: the block loads TILE_WIDTH x TILE_WIDTH tiles of M and N into shared memory, then every
 // thread reads its operands there: global loads fall by a factor of TILE_WIDTH.
 template <int TILE_WIDTH>
-__global__ void MatrixMulTiled(Global<const float> Md, Global<const float> Nd, Global<float> Pd,
+__global__ void MatrixMulTiled(const float* Md, const float* Nd, float* Pd,
                                int Width) {
-  __shared__ SharedArray<float, TILE_WIDTH, TILE_WIDTH> Mds;
-  __shared__ SharedArray<float, TILE_WIDTH, TILE_WIDTH> Nds;
+  __shared__ float Mds[TILE_WIDTH][TILE_WIDTH];
+  __shared__ float Nds[TILE_WIDTH][TILE_WIDTH];
   int bx = blockIdx.x, by = blockIdx.y;
   int tx = threadIdx.x, ty = threadIdx.y;
   int Row = by * TILE_WIDTH + ty;
@@ -48,10 +48,10 @@ __global__ void MatrixMulTiled(Global<const float> Md, Global<const float> Nd, G
 // threads computes a 2t x 2t block of P; thread (i, j) owns C[i][j], C[i][j+t], C[i+t][j] and
 // C[i+t][j+t], all in one inner-product loop. Half the global loads per P element again.
 template <int TILE_WIDTH>
-__global__ void MatrixMulTiled2x2(Global<const float> Md, Global<const float> Nd, Global<float> Pd,
+__global__ void MatrixMulTiled2x2(const float* Md, const float* Nd, float* Pd,
                                   int Width) {
-  __shared__ SharedArray<float, 2 * TILE_WIDTH, TILE_WIDTH> Mds;
-  __shared__ SharedArray<float, TILE_WIDTH, 2 * TILE_WIDTH> Nds;
+  __shared__ float Mds[2 * TILE_WIDTH][TILE_WIDTH];
+  __shared__ float Nds[TILE_WIDTH][2 * TILE_WIDTH];
   int tx = threadIdx.x, ty = threadIdx.y;
   int Row = blockIdx.y * 2 * TILE_WIDTH + ty;
   int Col = blockIdx.x * 2 * TILE_WIDTH + tx;

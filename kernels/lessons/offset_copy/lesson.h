@@ -1,7 +1,7 @@
 // offset-copy: misaligned accesses (Optimizing CUDA).
 #pragma once
 
-#include "offset_copy.cuh"
+#include "warpscope/lesson_kernels/offset_copy.cuh"  // offset_copy.cuh, in the recording API
 #include "warpscope/kernels/lesson.h"
 
 namespace ws::lessons::offset_copy {

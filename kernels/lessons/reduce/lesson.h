@@ -2,7 +2,7 @@
 // Reduction in CUDA").
 #pragma once
 
-#include "reduce.cuh"
+#include "warpscope/lesson_kernels/reduce.cuh"  // reduce.cuh, in the recording API
 #include "warpscope/kernels/lesson.h"
 
 namespace ws::lessons::reduce {

@@ -3,16 +3,16 @@
 // Reduction in CUDA", kernels 1-3). The three kernels add the same numbers in the same tree;
 // only which thread does which addition, and which words it touches, differ.
 #pragma once
-#include "warpscope/kernels/ws_cuda.h"
-using ws::Global;
-using ws::SharedArray;
+// Plain CUDA, as the slides print it. The build turns the pointer parameters and __shared__
+// arrays into Warpscope's recording types, line for line (program/rewrite/lesson_form.cpp).
+// Every read and write then counts in the views; nothing else in the code changes.
 
 // interleaved addressing with divergent branching: at step s the threads whose index is a
 // multiple of 2s add. Slow: every warp holds active and idle lanes at every step, so every
 // warp request is divergent and all 8 warps of a 256-thread block keep issuing while only a
 // few lanes work (and % is a slow instruction).
-__global__ void reduceDivergent(Global<float> g_odata, Global<const float> g_idata) {
-  __shared__ SharedArray<float, 1024> sdata;
+__global__ void reduceDivergent(float* g_odata, const float* g_idata) {
+  __shared__ float sdata[1024];
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
   sdata[tid] = g_idata[i];
@@ -30,8 +30,8 @@ __global__ void reduceDivergent(Global<float> g_odata, Global<const float> g_ida
 // so whole warps are active or idle (no divergence until fewer than 32 add). Slow: thread t
 // touches word 2 s t, so the lanes of a warp pile onto a few banks (2-way at s = 1, 8-way from
 // s = 4): bank conflicts.
-__global__ void reduceStrided(Global<float> g_odata, Global<const float> g_idata) {
-  __shared__ SharedArray<float, 1024> sdata;
+__global__ void reduceStrided(float* g_odata, const float* g_idata) {
+  __shared__ float sdata[1024];
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
   sdata[tid] = g_idata[i];
@@ -50,8 +50,8 @@ __global__ void reduceStrided(Global<float> g_odata, Global<const float> g_idata
 // Consecutive lanes touch consecutive words: no bank conflicts, whole warps idle. Still slow:
 // half of the threads never add anything (idle from the first step), and the last five steps
 // run in one divergent warp.
-__global__ void reduceSequential(Global<float> g_odata, Global<const float> g_idata) {
-  __shared__ SharedArray<float, 1024> sdata;
+__global__ void reduceSequential(float* g_odata, const float* g_idata) {
+  __shared__ float sdata[1024];
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
   sdata[tid] = g_idata[i];
@@ -71,8 +71,8 @@ __global__ void reduceSequential(Global<float> g_odata, Global<const float> g_id
 // __syncthreads(). The slides' "unroll the last warp" relied on the lanes of a warp running in
 // lockstep over volatile shared memory; since Volta a warp's lanes may run apart, and the
 // shuffle (with its mask of the lanes that meet) is the way to exchange values in a warp.
-__global__ void reduceShuffle(Global<float> g_odata, Global<const float> g_idata) {
-  __shared__ SharedArray<float, 1024> sdata;
+__global__ void reduceShuffle(float* g_odata, const float* g_idata) {
+  __shared__ float sdata[1024];
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
   sdata[tid] = g_idata[i];

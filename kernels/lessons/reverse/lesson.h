@@ -1,7 +1,7 @@
 // reverse: an array reversed through static and dynamic shared memory (the memory-model slides).
 #pragma once
 
-#include "reverse.cuh"
+#include "warpscope/lesson_kernels/reverse.cuh"  // reverse.cuh, in the recording API
 #include "warpscope/kernels/lesson.h"
 
 namespace ws::lessons::reverse {

@@ -1,7 +1,7 @@
 // stride-copy: strided accesses (Optimizing CUDA).
 #pragma once
 
-#include "stride_copy.cuh"
+#include "warpscope/lesson_kernels/stride_copy.cuh"  // stride_copy.cuh, in the recording API
 #include "warpscope/kernels/lesson.h"
 
 namespace ws::lessons::stride_copy {

@@ -1,7 +1,7 @@
 // transpose: coalescing through shared memory, and the bank conflicts padding removes.
 #pragma once
 
-#include "transpose.cuh"
+#include "warpscope/lesson_kernels/transpose.cuh"  // transpose.cuh, in the recording API
 #include "warpscope/kernels/lesson.h"
 
 namespace ws::lessons::transpose {

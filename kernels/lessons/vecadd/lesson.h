@@ -1,7 +1,7 @@
 // vecadd: chunked against interleaved threads (the CSU "CUDA 1" slides).
 #pragma once
 
-#include "vecadd.cuh"
+#include "warpscope/lesson_kernels/vecadd.cuh"  // vecadd.cuh, in the recording API
 #include "warpscope/kernels/lesson.h"
 
 namespace ws::lessons::vecadd {

@@ -12,5 +12,7 @@ namespace ws {
 
 // Fills result->program (the rewritten source and its sites) and result->errors.
 std::unique_ptr<clang::ASTConsumer> MakeRewriteConsumer(RewriteResult* result);
+// Fills result->program.source with a lesson kernel file in the lessons' API (lesson_form.cpp).
+std::unique_ptr<clang::ASTConsumer> MakeLessonFormConsumer(RewriteResult* result);
 
 }  // namespace ws

@@ -53,13 +53,14 @@ class Diagnostics : public DiagnosticConsumer {
 
 class Action : public ASTFrontendAction {
  public:
-  explicit Action(RewriteResult* result) : result_(result) {}
+  Action(RewriteResult* result, bool lesson_form) : result_(result), lesson_form_(lesson_form) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance&, llvm::StringRef) override {
-    return MakeRewriteConsumer(result_);
+    return lesson_form_ ? MakeLessonFormConsumer(result_) : MakeRewriteConsumer(result_);
   }
 
  private:
   RewriteResult* result_;
+  bool lesson_form_;
 };
 
 std::string Escape(const std::string& s) {
@@ -111,15 +112,22 @@ RewriteResult RewriteProgram(const RewriteRequest& rq) {
   memory->addFile(path, 0, llvm::MemoryBuffer::getMemBufferCopy(rq.text, path));
   llvm::IntrusiveRefCntPtr<FileManager> files(new FileManager(FileSystemOptions(), overlay));
   Diagnostics diags(&result.errors);
-  tooling::ToolInvocation invocation(args, std::make_unique<Action>(&result), files.get());
+  tooling::ToolInvocation invocation(args, std::make_unique<Action>(&result, rq.lesson_form), files.get());
   invocation.setDiagnosticConsumer(&diags);
   const bool ran = invocation.run();
   if (!ran && result.errors.empty())
     result.errors.push_back({0, 0, true, "clang could not parse " + rq.file_name});
   if (!result.errors.empty()) return result;
 
-  // The rewritten program: its own line numbers, then the site table the runtime reads.
   RewrittenProgram& p = result.program;
+  if (rq.lesson_form) {
+    // The lessons' API, then the kernel file at its own line numbers.
+    p.source = "#include \"warpscope/kernels/ws_cuda.h\"\n#line 1 \"" + Escape(rq.file_name) +
+               "\"\n" + p.source;
+    result.ok = true;
+    return result;
+  }
+  // The rewritten program: its own line numbers, then the site table the runtime reads.
   std::string out = "#line 1 \"" + Escape(rq.file_name) + "\"\n" + p.source;
   out += "\n#line 1 \"warpscope-sites\"\n";
   if (p.sites.empty()) {

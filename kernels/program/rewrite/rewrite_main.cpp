@@ -6,6 +6,11 @@
 //   warpscope-rewrite --name FILE.cu --dir DIR --text PATH --shim DIR [-D NAME=VALUE]...
 //
 // prints one JSON object: {"ok", "errors", "source", "sites", "launches", "kernels", "warnings"}.
+//
+//   warpscope-rewrite --lesson-form --name FILE.cuh --dir DIR --text PATH --shim DIR --out OUT
+//
+// writes a built-in lesson's plain-CUDA kernel file in the lessons' API to OUT (the build runs it:
+// kernels/CMakeLists.txt), or prints clang's errors and exits with status 1.
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -27,7 +32,7 @@ nlohmann::json Diagnostics(const std::vector<ws::ProgramDiagnostic>& list) {
 
 int main(int argc, char** argv) {
   ws::RewriteRequest rq;
-  std::string text_path;
+  std::string text_path, out_path;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const bool has_value = i + 1 < argc;
@@ -41,6 +46,10 @@ int main(int argc, char** argv) {
       rq.shim_dir = argv[++i];
     } else if (a == "-D" && has_value) {
       rq.defines.push_back(argv[++i]);
+    } else if (a == "--lesson-form") {
+      rq.lesson_form = true;
+    } else if (a == "--out" && has_value) {
+      out_path = argv[++i];
     } else {
       std::cerr << "warpscope-rewrite: unknown argument '" << a << "'\n";
       return 2;
@@ -55,6 +64,18 @@ int main(int argc, char** argv) {
   text << in.rdbuf();
   rq.text = text.str();
   const ws::RewriteResult r = ws::RewriteProgram(rq);
+  if (!out_path.empty()) {
+    // The source alone, into a file (the build's lesson kernels); errors as a compiler's.
+    if (!r.ok) {
+      for (const ws::ProgramDiagnostic& d : r.errors)
+        std::cerr << rq.file_name << ":" << d.line << ":" << d.column << ": error: " << d.message
+                  << "\n";
+      return 1;
+    }
+    std::ofstream out(out_path, std::ios::binary);
+    out << r.program.source;
+    return out ? 0 : 1;
+  }
   nlohmann::json j;
   j["ok"] = r.ok;
   j["errors"] = Diagnostics(r.errors);

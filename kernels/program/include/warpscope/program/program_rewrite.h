@@ -65,6 +65,10 @@ struct RewriteRequest {
   std::string text;
   std::vector<std::string> defines;  // "TILE_DIM=16"
   std::filesystem::path shim_dir;    // kernels/program/shim: cuda_runtime.h and ws_program.h
+  // A built-in lesson's kernel file (plain CUDA, as the slides print it) into the lessons'
+  // recording API: pointer parameters become ws::Global<T>, __shared__ arrays ws::SharedArray
+  // (lesson_form.cpp); nothing else changes. No sites, launches or main().
+  bool lesson_form = false;
 };
 
 // The rewritten program, or the compiler's errors (each with its line and message).

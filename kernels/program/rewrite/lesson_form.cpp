@@ -1,0 +1,176 @@
+// The lesson form (program_rewrite.h, RewriteRequest::lesson_form): a built-in lesson's kernel file,
+// written as plain CUDA as the slides print it, turned into the recording API the lessons'
+// drivers launch (ws_cuda.h) by changing declarations only:
+//
+//   T* p (a kernel's or device function's parameter)   ->  ::ws::Global<T> p
+//   __shared__ T s[A][B]                                ->  __shared__ ::ws::SharedArray<T, A, B> s
+//   extern __shared__ T s[]                             ->  ::ws::DynamicShared<T> s
+//   T (&s)[A] (a parameter naming a shared array)       ->  ::ws::SharedArray<T, A>& s
+//
+// Every expression stays as written (the proxies record what it reads and writes), and each
+// replacement stays on its line, so the sites' lines are the plain file's.
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/AST/TypeLoc.h>
+#include <clang/Lex/Lexer.h>
+
+#include <string>
+#include <vector>
+
+#include "rewrite_consumer.h"
+
+namespace ws {
+namespace {
+
+using namespace clang;  // NOLINT: the visitor names many clang types
+
+struct Replacement {
+  unsigned begin = 0, end = 0;
+  std::string text;
+};
+
+class LessonForm : public RecursiveASTVisitor<LessonForm> {
+ public:
+  LessonForm(ASTContext& ctx, std::vector<ProgramDiagnostic>* errors)
+      : ctx_(ctx), sm_(ctx.getSourceManager()), errors_(errors) {}
+
+  bool VisitFunctionDecl(FunctionDecl* f) {
+    if (!(f->hasAttr<CUDAGlobalAttr>() || f->hasAttr<CUDADeviceAttr>()) || !InMainFile(f))
+      return true;
+    for (ParmVarDecl* p : f->parameters()) {
+      if (p->getTypeSourceInfo() == nullptr || p->getIdentifier() == nullptr) continue;
+      TypeLoc tl = p->getTypeSourceInfo()->getTypeLoc();
+      if (auto ptr = tl.getAs<PointerTypeLoc>()) {
+        // `const float* in`: the text before the star is the element type as written.
+        const unsigned b = Offset(p->getBeginLoc()), star = Offset(ptr.getStarLoc());
+        if (b == kNone || star == kNone || star < b) continue;
+        std::string element = text_.substr(b, star - b);
+        while (!element.empty() && element.back() == ' ') element.pop_back();
+        out_.push_back({b, star + 1, "::ws::Global<" + element + ">"});
+      } else if (auto ref = tl.getAs<LValueReferenceTypeLoc>()) {
+        TypeLoc inner = ref.getPointeeLoc().IgnoreParens();
+        if (inner.getAs<ArrayTypeLoc>()) Replace(p, inner, "", "& ");
+      }
+    }
+    return true;
+  }
+
+  bool VisitVarDecl(VarDecl* v) {
+    if (!v->hasAttr<CUDASharedAttr>() || isa<ParmVarDecl>(v) || !InMainFile(v)) return true;
+    TypeLoc tl = v->getTypeSourceInfo()->getTypeLoc();
+    if (v->hasExternalStorage()) {
+      auto array = tl.getAs<IncompleteArrayTypeLoc>();
+      if (!array) {
+        Error(v->getLocation(), "extern __shared__ " + v->getName().str() + " must be an array");
+        return true;
+      }
+      const unsigned b = Begin(v), e = End(v);
+      if (b != kNone && e != kNone)
+        out_.push_back({b, e, "::ws::DynamicShared<" + Spelled(array.getElementLoc()) + "> " +
+                                  v->getName().str()});
+      return true;
+    }
+    if (tl.getAs<ArrayTypeLoc>()) Replace(v, tl, "__shared__ ", " ");
+    return true;
+  }
+
+  std::vector<Replacement>& replacements() { return out_; }
+  void set_text(std::string text) { text_ = std::move(text); }
+
+ private:
+  static constexpr unsigned kNone = ~0u;
+
+  bool InMainFile(const Decl* d) const {
+    return sm_.isInMainFile(sm_.getExpansionLoc(d->getLocation()));
+  }
+  unsigned Offset(SourceLocation l) const {
+    l = sm_.getExpansionLoc(l);
+    if (!sm_.isInMainFile(l)) return kNone;
+    return sm_.getFileOffset(l);
+  }
+  unsigned Begin(const Decl* d) const { return Offset(d->getBeginLoc()); }
+  unsigned End(const Decl* d) const {  // just past the declaration's last token
+    const SourceLocation e = sm_.getExpansionLoc(d->getEndLoc());
+    if (!sm_.isInMainFile(e)) return kNone;
+    return sm_.getFileOffset(e) + Lexer::MeasureTokenLength(e, sm_, ctx_.getLangOpts());
+  }
+  std::string Spelled(TypeLoc t) const {
+    return t.getType().getAsString(ctx_.getPrintingPolicy());
+  }
+  void Error(SourceLocation l, std::string message) {
+    const PresumedLoc p = sm_.getPresumedLoc(sm_.getExpansionLoc(l));
+    errors_->push_back({p.isValid() ? p.getLine() : 0u, p.isValid() ? p.getColumn() : 0u, true,
+                        std::move(message)});
+  }
+
+  // `d`, an array of one or two dimensions (`tl`), becomes PREFIX ::ws::SharedArray<T, A, B>
+  // SEPARATOR name, each dimension as written.
+  void Replace(const DeclaratorDecl* d, TypeLoc tl, const std::string& prefix,
+               const std::string& separator) {
+    std::vector<std::string> dims;
+    TypeLoc element = tl;
+    while (auto a = element.getAs<ArrayTypeLoc>()) {
+      const Expr* size = a.getSizeExpr();
+      if (size == nullptr) break;
+      const CharSourceRange r = Lexer::makeFileCharRange(
+          CharSourceRange::getTokenRange(size->getSourceRange()), sm_, ctx_.getLangOpts());
+      if (r.isInvalid()) break;
+      dims.push_back(Lexer::getSourceText(r, sm_, ctx_.getLangOpts()).str());
+      element = a.getElementLoc().IgnoreParens();
+    }
+    if (dims.empty() || dims.size() > 2 || element.getAs<ArrayTypeLoc>()) {
+      Error(d->getLocation(), d->getName().str() +
+                                  ": a __shared__ array of one or two dimensions, each with its "
+                                  "size written, is what a lesson kernel may declare");
+      return;
+    }
+    const unsigned b = Begin(d), e = End(d);
+    if (b == kNone || e == kNone) return;
+    std::string text = prefix + "::ws::SharedArray<" + Spelled(element);
+    for (const std::string& dim : dims) text += ", " + dim;
+    out_.push_back({b, e, text + ">" + separator + d->getName().str()});
+  }
+
+  ASTContext& ctx_;
+  SourceManager& sm_;
+  std::vector<ProgramDiagnostic>* errors_;
+  std::vector<Replacement> out_;
+  std::string text_;
+};
+
+class Consumer : public ASTConsumer {
+ public:
+  explicit Consumer(RewriteResult* result) : result_(result) {}
+  void HandleTranslationUnit(ASTContext& ctx) override {
+    if (ctx.getDiagnostics().hasErrorOccurred()) return;
+    const SourceManager& sm = ctx.getSourceManager();
+    const std::string text = sm.getBufferData(sm.getMainFileID()).str();
+    LessonForm form(ctx, &result_->errors);
+    form.set_text(text);
+    form.TraverseDecl(ctx.getTranslationUnitDecl());
+    std::vector<Replacement>& r = form.replacements();
+    std::sort(r.begin(), r.end(),
+              [](const Replacement& a, const Replacement& b) { return a.begin < b.begin; });
+    std::string out;
+    unsigned cursor = 0;
+    for (const Replacement& x : r) {
+      if (x.begin < cursor) continue;  // a template's pattern seen twice
+      out.append(text, cursor, x.begin - cursor);
+      out += x.text;
+      cursor = x.end;
+    }
+    out.append(text, cursor, std::string::npos);
+    result_->program.source = std::move(out);
+  }
+
+ private:
+  RewriteResult* result_;
+};
+
+}  // namespace
+
+std::unique_ptr<ASTConsumer> MakeLessonFormConsumer(RewriteResult* result) {
+  return std::make_unique<Consumer>(result);
+}
+
+}  // namespace ws
