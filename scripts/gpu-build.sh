@@ -2,7 +2,8 @@
 # Builds the headless CLI and tests on a GPU machine that has cmake and nvcc but no Debian
 # development packages (shared by gpu-check.sh and gpu-scheduling.sh). Usage:
 #   scripts/gpu-build.sh OUT_DIR [CUDA_ARCH]
-# WS_CMAKE_ARGS: more cmake arguments (scripts/gpu-programs.sh names a rewriter built elsewhere).
+# WS_CMAKE_ARGS: more cmake arguments. With .deps/rewriter/warpscope-rewrite (docs/BUILD.md) the
+# build uses that rewriter and the clang 14 libraries in .deps/clangdebs.
 # Needs the .deb files listed in docs/BUILD.md in .deps/debs (unpacked into .deps/root, never /).
 # Callers then need: export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu
 set -uo pipefail
@@ -12,6 +13,15 @@ arch=${2:-90}
 mkdir -p "$out" .deps/root
 for f in .deps/debs/*.deb; do dpkg -x "$f" .deps/root; done
 export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# The lessons' plain-CUDA kernels go through warpscope-rewrite at build time (kernels/CMakeLists.txt):
+# a rewriter built on a Debian machine, with clang 14's libraries carried as .deb files.
+if [ -x .deps/rewriter/warpscope-rewrite ]; then
+  for f in .deps/clangdebs/*.deb; do dpkg -x "$f" .deps/root; done
+  WARPSCOPE_CLANG_RESOURCE_DIR=$(ls -d "$PWD"/.deps/root/usr/lib/llvm-14/lib/clang/14* | head -1)
+  export WARPSCOPE_CLANG_RESOURCE_DIR
+  export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$PWD/.deps/root/usr/lib/llvm-14/lib
+  WS_CMAKE_ARGS="${WS_CMAKE_ARGS:-} -DWARPSCOPE_REWRITER=$PWD/.deps/rewriter/warpscope-rewrite"
+fi
 { nvidia-smi -L; nvcc --version | tail -1; } > "$out/gpu.txt" 2>&1
 # zlib: the carried package's libz.so link is absolute (/lib/...): name the files instead.
 cmake --preset headless -DCMAKE_PREFIX_PATH="$PWD/.deps/root/usr" -DCMAKE_CUDA_ARCHITECTURES="$arch" \

@@ -15,8 +15,7 @@ WARPSCOPE_CLANG_RESOURCE_DIR=$(ls -d "$PWD"/.deps/root/usr/lib/llvm-14/lib/clang
 export WARPSCOPE_CLANG_RESOURCE_DIR
 lib=$PWD/.deps/root/usr/lib
 export LD_LIBRARY_PATH=$lib/x86_64-linux-gnu:$lib/llvm-14/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-WS_CMAKE_ARGS="-DWARPSCOPE_REWRITER=$PWD/.deps/rewriter/warpscope-rewrite" \
-  scripts/gpu-build.sh "$out" "$arch" || exit 1
+scripts/gpu-build.sh "$out" "$arch" || exit 1  # with .deps/rewriter
 export XDG_CACHE_HOME=$(mktemp -d)  # compiled programs: not in OUT
 ctest --test-dir build/headless -L gpu -R '^ProgramsOnGpu' --output-on-failure \
   > "$out/programs/gpu-tests.txt" 2>&1

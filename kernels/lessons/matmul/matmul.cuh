@@ -7,8 +7,7 @@
 
 // naive (textbook Figure 4.7): one thread per P element, every operand from global memory:
 // 2 x Width loads per thread.
-__global__ void MatrixMulKernel(const float* d_M, const float* d_N, float* d_P,
-                                int Width) {
+__global__ void MatrixMulKernel(const float* d_M, const float* d_N, float* d_P, int Width) {
   int Row = blockIdx.y * blockDim.y + threadIdx.y;
   int Col = blockIdx.x * blockDim.x + threadIdx.x;
   if ((Row < Width) && (Col < Width)) {
@@ -23,8 +22,7 @@ __global__ void MatrixMulKernel(const float* d_M, const float* d_N, float* d_P,
 // tiled: the block loads TILE_WIDTH x TILE_WIDTH tiles of M and N into shared memory, then every
 // thread reads its operands there: global loads fall by a factor of TILE_WIDTH.
 template <int TILE_WIDTH>
-__global__ void MatrixMulTiled(const float* Md, const float* Nd, float* Pd,
-                               int Width) {
+__global__ void MatrixMulTiled(const float* Md, const float* Nd, float* Pd, int Width) {
   __shared__ float Mds[TILE_WIDTH][TILE_WIDTH];
   __shared__ float Nds[TILE_WIDTH][TILE_WIDTH];
   int bx = blockIdx.x, by = blockIdx.y;
@@ -48,8 +46,7 @@ __global__ void MatrixMulTiled(const float* Md, const float* Nd, float* Pd,
 // threads computes a 2t x 2t block of P; thread (i, j) owns C[i][j], C[i][j+t], C[i+t][j] and
 // C[i+t][j+t], all in one inner-product loop. Half the global loads per P element again.
 template <int TILE_WIDTH>
-__global__ void MatrixMulTiled2x2(const float* Md, const float* Nd, float* Pd,
-                                  int Width) {
+__global__ void MatrixMulTiled2x2(const float* Md, const float* Nd, float* Pd, int Width) {
   __shared__ float Mds[2 * TILE_WIDTH][TILE_WIDTH];
   __shared__ float Nds[TILE_WIDTH][2 * TILE_WIDTH];
   int tx = threadIdx.x, ty = threadIdx.y;

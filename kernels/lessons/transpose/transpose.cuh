@@ -7,8 +7,7 @@
 // naive: loads are coalesced, stores are not: consecutive threads write a column, `height`
 // floats apart, so every lane of a warp needs its own 32-byte sector.
 template <int TILE_DIM>
-__global__ void transposeNaive(float* odata, const float* idata, int width,
-                               int height) {
+__global__ void transposeNaive(float* odata, const float* idata, int width, int height) {
   int xIndex = blockIdx.x * TILE_DIM + threadIdx.x;
   int yIndex = blockIdx.y * TILE_DIM + threadIdx.y;
 
@@ -21,8 +20,7 @@ __global__ void transposeNaive(float* odata, const float* idata, int width,
 // coalesced: stage a tile in shared memory, then write rows. Global traffic is now coalesced,
 // but reading a column of the tile puts all of a warp's words in one bank.
 template <int TILE_DIM>
-__global__ void transposeCoalesced(float* odata, const float* idata, int width,
-                                   int height) {
+__global__ void transposeCoalesced(float* odata, const float* idata, int width, int height) {
   __shared__ float tile[TILE_DIM][TILE_DIM];
 
   int xIndex = blockIdx.x * TILE_DIM + threadIdx.x;
@@ -43,8 +41,7 @@ __global__ void transposeCoalesced(float* odata, const float* idata, int width,
 // padded: one extra column shifts each row by one bank, so a column of the tile runs
 // diagonally across all the banks: no conflicts.
 template <int TILE_DIM>
-__global__ void transposePadded(float* odata, const float* idata, int width,
-                                int height) {
+__global__ void transposePadded(float* odata, const float* idata, int width, int height) {
   __shared__ float tile[TILE_DIM][TILE_DIM + 1];
 
   int xIndex = blockIdx.x * TILE_DIM + threadIdx.x;
