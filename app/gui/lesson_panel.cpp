@@ -581,8 +581,10 @@ void LessonPanel::DrawProgram() {
   ImGui::Separator();
   ImGui::TextWrapped(
       "Your own program, run on %s: every launch recorded. Pick a launch to see it in every "
-      "view; save the file to run it again.",
-      run->backend == "cuda" ? run->device.c_str() : "the CPU emulator");
+      "view; %s",
+      run->backend == "cuda" ? run->device.c_str() : "the CPU emulator",
+      program_open() ? "save the file to run it again."
+                     : "open the .cu file itself (File > Open program) to run it here.");
 }
 
 void LessonPanel::DrawExplanation(const LessonInfo& info) {

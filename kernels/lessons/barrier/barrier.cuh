@@ -1,12 +1,12 @@
 // Barrier synchronization (the textbook's Figure 4.11): threads of a block do uneven amounts of
 // work, then meet at __syncthreads(); nobody leaves before the last one arrives.
 #pragma once
-#include "warpscope/kernels/ws_cuda.h"
-using ws::Global;
+// Plain CUDA, as the slides print it. The build turns the pointer parameters and __shared__
+// arrays into Warpscope's recording types, line for line (program/rewrite/lesson_form.cpp).
 
 // uneven: thread t works t * skew units, so the last thread arrives last and everyone else
 // waits for it. The time a block spends is set by its slowest thread.
-__global__ void unevenWork(Global<float> out, int skew) {
+__global__ void unevenWork(float* out, int skew) {
   int t = threadIdx.x;
   float v = out[t];
   ws::work(t * skew);
@@ -17,7 +17,7 @@ __global__ void unevenWork(Global<float> out, int skew) {
 // divergent-barrier: the barrier sits inside an if that depends on the thread. The threads
 // that skip it never arrive, so the others wait forever: on a GPU this hangs or corrupts the
 // block. The emulator stops and names the line and the threads.
-__global__ void divergentBarrier(Global<float> out, int skew) {
+__global__ void divergentBarrier(float* out, int skew) {
   int t = threadIdx.x;
   if (t < (int)blockDim.x / 2) {
     ws::work(skew);

@@ -1,7 +1,7 @@
 // barrier: waiting at __syncthreads() for the slowest thread (Kirk & Hwu ch. 4).
 #pragma once
 
-#include "barrier.cuh"
+#include "warpscope/lesson_kernels/barrier.cuh"  // barrier.cuh, in the recording API
 #include "warpscope/kernels/lesson.h"
 
 namespace ws::lessons::barrier {

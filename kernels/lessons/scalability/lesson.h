@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "scalability.cuh"
+#include "warpscope/lesson_kernels/scalability.cuh"  // scalability.cuh, in the recording API
 #include "warpscope/kernels/lesson.h"
 #include "warpscope/trace/block_schedule.h"
 #include "warpscope/trace/lesson_figures.h"

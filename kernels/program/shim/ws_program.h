@@ -216,6 +216,14 @@ __device__ void __syncthreads();
 // glibc's, which names the file, the line and the expression).
 __device__ static inline void __assert_fail(const char*, const char*, unsigned int,
                                             const char*) noexcept {}
+// The helpers a built-in lesson's plain kernel may call (ws_cuda_arrays.h: the barrier and
+// scalability lessons' modelled work, %smid, %globaltimer); read by warpscope-rewrite
+// --lesson-form only, programs have no such names.
+namespace ws {
+__device__ void work(long long units);
+__device__ unsigned int smid();
+__device__ unsigned long long globaltimer();
+}  // namespace ws
 #else
 namespace ws::emu {
 struct ThreadState;
