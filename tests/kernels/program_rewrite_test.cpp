@@ -18,6 +18,51 @@ RewriteResult Rewrite(const std::string& text) {
   return RewriteProgram(rq);
 }
 
+// A built-in lesson's kernel file, plain CUDA, into the lessons' recording API: declarations only,
+// each on its own line, every expression as written.
+TEST(ProgramRewrite, LessonFormChangesTheDeclarationsOnly) {
+  RewriteRequest rq;
+  rq.file_name = "k.cuh";
+  rq.directory = WARPSCOPE_SOURCE_DIR "/examples";
+  rq.shim_dir = WARPSCOPE_SOURCE_DIR "/kernels/program/shim";
+  rq.lesson_form = true;
+  rq.text =
+      "static __device__ void helper(float (&s)[64], const float* in) { s[0] = in[0]; }\n"
+      "template <int T>\n"
+      "__global__ void k(float* out, const int* idx, int n) {\n"
+      "  __shared__ float tile[T][T + 1];\n"
+      "  __shared__ float s[64];\n"
+      "  extern __shared__ int dyn[];\n"
+      "  helper(s, out);\n"
+      "  tile[threadIdx.y][threadIdx.x] = out[idx[threadIdx.x] % n] + dyn[0];\n"
+      "}\n";
+  const RewriteResult r = RewriteProgram(rq);
+  ASSERT_TRUE(r.ok) << (r.errors.empty() ? "" : r.errors[0].message);
+  EXPECT_EQ(r.program.source,
+            "#include \"warpscope/kernels/ws_cuda.h\"\n"
+            "#line 1 \"k.cuh\"\n"
+            "static __device__ void helper(::ws::SharedArray<float, 64>& s, "
+            "::ws::Global<const float> in) { s[0] = in[0]; }\n"
+            "template <int T>\n"
+            "__global__ void k(::ws::Global<float> out, ::ws::Global<const int> idx, int n) {\n"
+            "  __shared__ ::ws::SharedArray<float, T, T + 1> tile;\n"
+            "  __shared__ ::ws::SharedArray<float, 64> s;\n"
+            "  ::ws::DynamicShared<int> dyn;\n"
+            "  helper(s, out);\n"
+            "  tile[threadIdx.y][threadIdx.x] = out[idx[threadIdx.x] % n] + dyn[0];\n"
+            "}\n");
+  EXPECT_TRUE(r.program.sites.empty());  // the proxies record; the rewriter numbers nothing
+
+  rq.text = "__global__ void k() { __shared__ float cube[4][4][4]; cube[0][0][0] = 1; }\n";
+  const RewriteResult three = RewriteProgram(rq);
+  ASSERT_FALSE(three.ok);
+  ASSERT_FALSE(three.errors.empty());
+  EXPECT_EQ(three.errors[0].line, 1u);
+  EXPECT_NE(three.errors[0].message.find("cube: a __shared__ array of one or two dimensions"),
+            std::string::npos)
+      << three.errors[0].message;
+}
+
 // Every access the front end finds, with its column (counted by hand: two spaces of indent, so
 // a statement's first character is column 3).
 TEST(ProgramRewrite, FindsEachAccessAtItsColumn) {
