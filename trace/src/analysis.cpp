@@ -62,41 +62,30 @@ void LaunchStats::Merge(const LaunchStats& o) {
 
 namespace {
 
-// Adds one warp request's costs under every model that applies to its memory space.
-void AddRequest(const SiteInfo& site, std::span<const LaneAccess> lanes, std::uint32_t warp_threads,
-                SiteStats* out) {
-  SiteStats& s = *out;
-  ++s.requests;
-  s.accesses += lanes.size();
-  s.bytes += lanes.size() * site.size;
-  if (lanes.size() < warp_threads) ++s.divergent_requests;
+// One warp request's costs under every model that applies to its memory space.
+struct RequestCost {
+  std::uint32_t degree = 0, d16 = 0;                      // shared
+  std::uint32_t sectors = 0, ideal = 0, lines128 = 0;     // global, constant, texture
+  std::uint32_t cc10 = 0, cc12 = 0;
+  std::uint64_t cc12_bytes = 0;
+  std::uint32_t atomic_degree = 0, constant_addresses = 0;
+};
+
+RequestCost CostOf(const SiteInfo& site, std::span<const LaneAccess> lanes) {
+  RequestCost c;
   if (site.space == MemorySpace::kShared) {
-    const std::uint32_t degree = BankConflictDegree(lanes);
-    s.wavefronts += degree;
-    s.bank_conflict_sum += degree;
-    s.bank_conflict_max = std::max(s.bank_conflict_max, degree);
-    const std::uint32_t d16 = HalfWarp16Degree(lanes);
-    s.halfwarp16_conflict_sum += d16;
-    s.halfwarp16_conflict_max = std::max(s.halfwarp16_conflict_max, d16);
+    c.degree = BankConflictDegree(lanes);
+    c.d16 = HalfWarp16Degree(lanes);
   } else {
-    const std::uint32_t sec = Sectors(lanes);
-    s.sectors += sec;
-    s.ideal_sectors += IdealSectors(lanes);
-    s.lines128 += Lines128(lanes);
-    s.cc10_transactions += Cc10Transactions(lanes);
+    c.sectors = Sectors(lanes);
+    c.ideal = IdealSectors(lanes);
+    c.lines128 = Lines128(lanes);
+    c.cc10 = Cc10Transactions(lanes);
     const Cc12Cost c12 = Cc12Transactions(lanes);
-    s.cc12_transactions += c12.transactions;
-    s.cc12_bytes += c12.bytes;
-    if (s.sectors_histogram.size() <= sec) s.sectors_histogram.resize(sec + 1, 0);
-    ++s.sectors_histogram[sec];
+    c.cc12 = c12.transactions;
+    c.cc12_bytes = c12.bytes;
   }
-  if (site.op == AccessOp::kAtomic) {
-    const std::uint32_t degree = AtomicConflictDegree(lanes);
-    s.atomic_conflict_max = std::max(s.atomic_conflict_max, degree);
-    if (s.atomic_conflict_histogram.size() <= degree)
-      s.atomic_conflict_histogram.resize(degree + 1, 0);
-    ++s.atomic_conflict_histogram[degree];
-  }
+  if (site.op == AccessOp::kAtomic) c.atomic_degree = AtomicConflictDegree(lanes);
   if (site.space == MemorySpace::kConstant) {
     // A warp's different constant addresses are served one after another (the slides: "the 16
     // different reads get serialized"); one address is broadcast.
@@ -106,10 +95,76 @@ void AddRequest(const SiteInfo& site, std::span<const LaneAccess> lanes, std::ui
       if (n < addr.size()) addr[n++] = a.address;
     }
     std::sort(addr.begin(), addr.begin() + n);
-    const auto unique =
+    c.constant_addresses =
         static_cast<std::uint32_t>(std::unique(addr.begin(), addr.begin() + n) - addr.begin());
-    s.constant_addresses_max = std::max(s.constant_addresses_max, unique);
-    s.constant_addresses_sum += unique;
+  }
+  return c;
+}
+
+// The last request's shape at one site, and its cost. Every model counts in granules of at most
+// 256 bytes (sectors, lines, segments, 32 banks of 4 bytes), so two requests whose lanes, sizes
+// and addresses agree but for one shift by a multiple of 256 bytes cost the same (the one place
+// an absolute address enters, compute 1.0's "address below the segment's start" test, concerns
+// addresses under 240 bytes, which global buffers never have and shared requests never ask).
+// A loop's requests mostly repeat the shape of the one before: matmul's k loop, a copy's rows.
+struct RequestMemo {
+  std::array<LaneAccess, 32> lanes{};  // addresses relative to `base`
+  std::size_t n = 0;                   // 0: nothing kept
+  RequestCost cost;
+};
+
+const RequestCost& MemoCost(const SiteInfo& site, std::span<const LaneAccess> lanes,
+                            RequestMemo& m) {
+  std::uint64_t lo = ~0ull;
+  for (const LaneAccess& a : lanes) lo = std::min(lo, a.address);
+  const std::uint64_t base = lo & ~std::uint64_t{255};
+  bool same = m.n == lanes.size() && lanes.size() <= m.lanes.size();
+  for (std::size_t i = 0; same && i < lanes.size(); ++i) {
+    same = lanes[i].lane == m.lanes[i].lane && lanes[i].size == m.lanes[i].size &&
+           lanes[i].address - base == m.lanes[i].address;
+  }
+  if (same) return m.cost;
+  m.cost = CostOf(site, lanes);
+  m.n = lanes.size() <= m.lanes.size() ? lanes.size() : 0;
+  for (std::size_t i = 0; i < m.n; ++i)
+    m.lanes[i] = {lanes[i].lane, lanes[i].size, lanes[i].address - base};
+  return m.cost;
+}
+
+// Adds one warp request to its site's figures.
+void AddRequest(const SiteInfo& site, std::span<const LaneAccess> lanes, std::uint32_t warp_threads,
+                RequestMemo& memo, SiteStats* out) {
+  SiteStats& s = *out;
+  ++s.requests;
+  s.accesses += lanes.size();
+  s.bytes += lanes.size() * site.size;
+  if (lanes.size() < warp_threads) ++s.divergent_requests;
+  const RequestCost& c = MemoCost(site, lanes, memo);
+  if (site.space == MemorySpace::kShared) {
+    s.wavefronts += c.degree;
+    s.bank_conflict_sum += c.degree;
+    s.bank_conflict_max = std::max(s.bank_conflict_max, c.degree);
+    s.halfwarp16_conflict_sum += c.d16;
+    s.halfwarp16_conflict_max = std::max(s.halfwarp16_conflict_max, c.d16);
+  } else {
+    s.sectors += c.sectors;
+    s.ideal_sectors += c.ideal;
+    s.lines128 += c.lines128;
+    s.cc10_transactions += c.cc10;
+    s.cc12_transactions += c.cc12;
+    s.cc12_bytes += c.cc12_bytes;
+    if (s.sectors_histogram.size() <= c.sectors) s.sectors_histogram.resize(c.sectors + 1, 0);
+    ++s.sectors_histogram[c.sectors];
+  }
+  if (site.op == AccessOp::kAtomic) {
+    s.atomic_conflict_max = std::max(s.atomic_conflict_max, c.atomic_degree);
+    if (s.atomic_conflict_histogram.size() <= c.atomic_degree)
+      s.atomic_conflict_histogram.resize(c.atomic_degree + 1, 0);
+    ++s.atomic_conflict_histogram[c.atomic_degree];
+  }
+  if (site.space == MemorySpace::kConstant) {
+    s.constant_addresses_max = std::max(s.constant_addresses_max, c.constant_addresses);
+    s.constant_addresses_sum += c.constant_addresses;
   }
 }
 
@@ -160,6 +215,8 @@ void AnalyzeBlock(std::span<AccessRecord> records, std::span<const BarrierRecord
   stats->barrier_records += barriers.size();
   SortBySiteIterationThread(records);
   std::vector<bool> divergent_warp((threads_per_block + 31) / 32, false);
+  thread_local std::vector<RequestMemo> memo;  // per site; a worker analyses one block at a time
+  memo.assign(sites.size(), RequestMemo{});
   ForEachRequest(std::span<const AccessRecord>(records), sites, buffers,
                  [&](std::uint16_t site_id, std::uint32_t, std::uint32_t warp,
                      std::span<const LaneAccess> lanes) {
@@ -168,7 +225,8 @@ void AnalyzeBlock(std::span<AccessRecord> records, std::span<const BarrierRecord
                    if (lanes.size() < warp_threads && warp < divergent_warp.size()) {
                      divergent_warp[warp] = true;
                    }
-                   AddRequest(sites[site_id], lanes, warp_threads, &stats->sites[site_id]);
+                   AddRequest(sites[site_id], lanes, warp_threads, memo[site_id],
+                              &stats->sites[site_id]);
                  });
 
   for (bool d : divergent_warp) stats->divergent_warps += d ? 1 : 0;
