@@ -47,5 +47,29 @@ TEST(AnalyzeBlock, RepeatedShapesCostTheSameAndShiftedOnesAreCostedAgain) {
   EXPECT_EQ(stats.sites[1].bank_conflict_max, 2u);
 }
 
+// Records out of thread order (thread 1 ran first) and more (site, iteration) pairs than one
+// counting pass takes (2 sites x 40000 iterations): the sort must still put each iteration's two
+// lanes into one request. Thread t, iteration i reads offset 8i + 4t: both lanes in one sector.
+TEST(AnalyzeBlock, ManyIterationsOutOfThreadOrderStillMakeOneRequestEach) {
+  std::vector<SiteInfo> sites(2);
+  std::vector<BufferInfo> buffers = {{"a", 1 << 20, 1 << 20}};
+  std::vector<AccessRecord> records;
+  const std::uint32_t n = 40000;
+  for (std::uint16_t t : {1, 0}) {
+    for (std::uint32_t i = 0; i < n; ++i) {
+      for (std::uint16_t site : {0, 1})
+        records.push_back({8 * i + 4u * t, i, 0, t, site, 0});
+    }
+  }
+  LaunchStats stats;
+  AnalyzeBlock(records, {}, sites, buffers, 2, &stats);
+  for (int site = 0; site < 2; ++site) {
+    EXPECT_EQ(stats.sites[site].requests, n) << site;
+    EXPECT_EQ(stats.sites[site].accesses, 2u * n) << site;
+    EXPECT_EQ(stats.sites[site].sectors, n) << site;  // one sector per request
+    EXPECT_EQ(stats.sites[site].divergent_requests, 0u) << site;
+  }
+}
+
 }  // namespace
 }  // namespace ws

@@ -168,25 +168,33 @@ void AddRequest(const SiteInfo& site, std::span<const LaneAccess> lanes, std::ui
   }
 }
 
-// Stable counting sorts by thread, then iteration, then site (least significant first): the
-// order (site, iteration, thread) in three linear passes. A comparison sort of a block's records
-// was a third of the emulator's time on loop-heavy kernels (matmul).
-void CountingSortBy(std::span<AccessRecord> records, std::vector<AccessRecord>& scratch,
-                    std::uint32_t buckets, std::uint32_t (*key)(const AccessRecord&)) {
-  std::vector<std::uint32_t> start(buckets + 1, 0);
-  for (const AccessRecord& r : records) ++start[key(r) + 1];
+// Stable counting sort of `from` into `to` (same size) by key(r) < buckets.
+template <typename Key>
+void CountingSortInto(std::span<const AccessRecord> from, std::span<AccessRecord> to,
+                      std::uint32_t buckets, Key key) {
+  thread_local std::vector<std::uint32_t> start;
+  start.assign(buckets + 1, 0);
+  for (const AccessRecord& r : from) ++start[key(r) + 1];
   for (std::uint32_t b = 0; b < buckets; ++b) start[b + 1] += start[b];
-  scratch.resize(records.size());
-  for (const AccessRecord& r : records) scratch[start[key(r)]++] = r;
-  std::copy(scratch.begin(), scratch.end(), records.begin());
+  for (const AccessRecord& r : from) to[start[key(r)]++] = r;
 }
 
+// The order (site, iteration, thread), by stable counting sorts (least significant key first).
+// A comparison sort of a block's records was a third of the emulator's time on loop-heavy kernels
+// (matmul), and copying back after each of three passes another sixth: the thread pass is skipped
+// when the records are in thread order already (threads that meet no barrier run one after
+// another), site and iteration share one pass when their buckets are few, and the passes go
+// back and forth between the records and one scratch buffer kept per worker.
 void SortBySiteIterationThread(std::span<AccessRecord> records) {
   std::uint32_t max_thread = 0, max_iteration = 0, max_site = 0;
+  bool by_thread = true;
+  std::uint16_t last_thread = 0;
   for (const AccessRecord& r : records) {
     max_thread = std::max<std::uint32_t>(max_thread, r.thread);
     max_iteration = std::max(max_iteration, r.iteration);
     max_site = std::max<std::uint32_t>(max_site, r.site);
+    by_thread = by_thread && r.thread >= last_thread;
+    last_thread = r.thread;
   }
   if (max_iteration >= (1u << 20)) {  // too many buckets: a comparison sort
     std::sort(records.begin(), records.end(), [](const AccessRecord& a, const AccessRecord& b) {
@@ -196,13 +204,26 @@ void SortBySiteIterationThread(std::span<AccessRecord> records) {
     });
     return;
   }
-  std::vector<AccessRecord> scratch;
-  CountingSortBy(records, scratch, max_thread + 1,
-                 [](const AccessRecord& r) -> std::uint32_t { return r.thread; });
-  CountingSortBy(records, scratch, max_iteration + 1,
-                 [](const AccessRecord& r) -> std::uint32_t { return r.iteration; });
-  CountingSortBy(records, scratch, max_site + 1,
-                 [](const AccessRecord& r) -> std::uint32_t { return r.site; });
+  thread_local std::vector<AccessRecord> scratch_buffer;
+  scratch_buffer.resize(records.size());
+  std::span<AccessRecord> scratch(scratch_buffer);
+  std::span<AccessRecord> in = records, out = scratch;  // each pass reads `in`, writes `out`
+  auto pass = [&](std::uint32_t buckets, auto key) {
+    CountingSortInto(in, out, buckets, key);
+    std::swap(in, out);
+  };
+  if (!by_thread)
+    pass(max_thread + 1, [](const AccessRecord& r) -> std::uint32_t { return r.thread; });
+  const std::uint64_t iterations = max_iteration + 1ull;
+  if ((max_site + 1ull) * iterations <= (1u << 16)) {
+    const auto n = static_cast<std::uint32_t>(iterations);
+    pass((max_site + 1) * n,
+         [n](const AccessRecord& r) -> std::uint32_t { return r.site * n + r.iteration; });
+  } else {
+    pass(max_iteration + 1, [](const AccessRecord& r) -> std::uint32_t { return r.iteration; });
+    pass(max_site + 1, [](const AccessRecord& r) -> std::uint32_t { return r.site; });
+  }
+  if (in.data() != records.data()) std::copy(in.begin(), in.end(), records.begin());
 }
 
 }  // namespace
