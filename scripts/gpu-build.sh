@@ -15,13 +15,8 @@ for f in .deps/debs/*.deb; do dpkg -x "$f" .deps/root; done
 export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 # The lessons' plain-CUDA kernels go through warpscope-rewrite at build time (kernels/CMakeLists.txt):
 # a rewriter built on a Debian machine, with clang 14's libraries carried as .deb files.
-if [ -x .deps/rewriter/warpscope-rewrite ]; then
-  for f in .deps/clangdebs/*.deb; do dpkg -x "$f" .deps/root; done
-  WARPSCOPE_CLANG_RESOURCE_DIR=$(ls -d "$PWD"/.deps/root/usr/lib/llvm-14/lib/clang/14* | head -1)
-  export WARPSCOPE_CLANG_RESOURCE_DIR
-  export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$PWD/.deps/root/usr/lib/llvm-14/lib
-  WS_CMAKE_ARGS="${WS_CMAKE_ARGS:-} -DWARPSCOPE_REWRITER=$PWD/.deps/rewriter/warpscope-rewrite"
-fi
+. scripts/gpu-env.sh
+[ -n "$ws_rewriter" ] && WS_CMAKE_ARGS="${WS_CMAKE_ARGS:-} -DWARPSCOPE_REWRITER=$ws_rewriter"
 { nvidia-smi -L; nvcc --version | tail -1; } > "$out/gpu.txt" 2>&1
 # zlib: the carried package's libz.so link is absolute (/lib/...): name the files instead.
 cmake --preset headless -DCMAKE_PREFIX_PATH="$PWD/.deps/root/usr" -DCMAKE_CUDA_ARCHITECTURES="$arch" \

@@ -9,12 +9,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: gpu-programs.sh OUT_DIR [CUDA_ARCH]}
 arch=${2:-90}
-mkdir -p "$out/programs" .deps/root
-for f in .deps/clangdebs/*.deb; do dpkg -x "$f" .deps/root; done
-WARPSCOPE_CLANG_RESOURCE_DIR=$(ls -d "$PWD"/.deps/root/usr/lib/llvm-14/lib/clang/14* | head -1)
-export WARPSCOPE_CLANG_RESOURCE_DIR
-lib=$PWD/.deps/root/usr/lib
-export LD_LIBRARY_PATH=$lib/x86_64-linux-gnu:$lib/llvm-14/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+mkdir -p "$out/programs"
+. scripts/gpu-env.sh  # the rewriter's libraries, for the build and for the programs run below
+[ -n "$ws_rewriter" ] || { echo "no .deps/rewriter/warpscope-rewrite (docs/BUILD.md)"; exit 1; }
 scripts/gpu-build.sh "$out" "$arch" || exit 1  # with .deps/rewriter
 export XDG_CACHE_HOME=$(mktemp -d)  # compiled programs: not in OUT
 ctest --test-dir build/headless -L gpu -R '^ProgramsOnGpu' --output-on-failure \

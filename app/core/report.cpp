@@ -207,8 +207,7 @@ std::string LaunchesText(const std::vector<LaunchTrace>& launches) {
 std::string ProgramRunText(const ProgramRun& run) {
   std::ostringstream o;
   o << "program " << run.file << " on " << (run.backend == "cuda" ? run.device : "the emulator")
-    << ": " << run.launches.size()
-    << (run.launches.size() == 1 ? " launch" : " launches") << "\n";
+    << ": " << run.launches.size() << (run.launches.size() == 1 ? " launch" : " launches") << "\n";
   for (const ProgramDiagnostic& d : run.rewritten.warnings)
     o << "  note: line " << d.line << ": " << d.message << "\n";
   o << LaunchesText(run.launches);

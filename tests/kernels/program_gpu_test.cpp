@@ -18,9 +18,9 @@ using test::ReadExample;
 
 // (file, line, column, space, op, size, requests, sectors, lines, wavefronts, worst conflict,
 // accesses) of every site.
-using Figures = std::tuple<std::uint32_t, std::uint32_t, int, int, int, std::uint64_t,
-                           std::uint64_t, std::uint64_t, std::uint64_t, std::uint32_t,
-                           std::uint64_t>;
+using Figures =
+    std::tuple<std::uint32_t, std::uint32_t, int, int, int, std::uint64_t, std::uint64_t,
+               std::uint64_t, std::uint64_t, std::uint32_t, std::uint64_t>;
 std::vector<Figures> FiguresOf(const LaunchTrace& t) {
   std::vector<Figures> out;
   for (std::size_t i = 0; i < t.sites.size(); ++i) {
@@ -49,7 +49,10 @@ TEST(ProgramsOnGpu, ExamplesGiveTheEmulatorsFigures) {
   const std::vector<Example> examples = {
       {"transpose.cu", {"N=256"}, {}, "transposePadded: transposed 256x256 correctly"},
       {"vecadd.cu", {"GridWidth=32", "BlockWidth=128"}, {"4"}, "interleaved: 16384 values"},
-      {"matmul.cu", {"WIDTH=128", "TILE_WIDTH=16"}, {}, "multiplied two 128x128 matrices correctly"},
+      {"matmul.cu",
+       {"WIDTH=128", "TILE_WIDTH=16"},
+       {},
+       "multiplied two 128x128 matrices correctly"},
       {"picture.cu", {}, {}, "picture scaled by 2: correct"},
       {"shuffle_reduce.cu", {}, {}, "): correct"},
       {"block_transpose.cu", {"BLOCK_WIDTH=4"}, {}, "BLOCK_WIDTH 4:"},

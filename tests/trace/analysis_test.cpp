@@ -57,8 +57,7 @@ TEST(AnalyzeBlock, ManyIterationsOutOfThreadOrderStillMakeOneRequestEach) {
   const std::uint32_t n = 40000;
   for (std::uint16_t t : {1, 0}) {
     for (std::uint32_t i = 0; i < n; ++i) {
-      for (std::uint16_t site : {0, 1})
-        records.push_back({8 * i + 4u * t, i, 0, t, site, 0});
+      for (std::uint16_t site : {0, 1}) records.push_back({8 * i + 4u * t, i, 0, t, site, 0});
     }
   }
   LaunchStats stats;

@@ -64,8 +64,8 @@ namespace {
 
 // One warp request's costs under every model that applies to its memory space.
 struct RequestCost {
-  std::uint32_t degree = 0, d16 = 0;                      // shared
-  std::uint32_t sectors = 0, ideal = 0, lines128 = 0;     // global, constant, texture
+  std::uint32_t degree = 0, d16 = 0;                   // shared
+  std::uint32_t sectors = 0, ideal = 0, lines128 = 0;  // global, constant, texture
   std::uint32_t cc10 = 0, cc12 = 0;
   std::uint64_t cc12_bytes = 0;
   std::uint32_t atomic_degree = 0, constant_addresses = 0;

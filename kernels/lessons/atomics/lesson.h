@@ -1,8 +1,8 @@
 // atomics: a histogram whose lanes collide on one bin (the memory-model slides).
 #pragma once
 
-#include "warpscope/lesson_kernels/atomics.cuh"  // atomics.cuh, in the recording API
 #include "warpscope/kernels/lesson.h"
+#include "warpscope/lesson_kernels/atomics.cuh"  // atomics.cuh, in the recording API
 
 namespace ws::lessons::atomics {
 

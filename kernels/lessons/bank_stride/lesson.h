@@ -3,8 +3,8 @@
 
 #include <random>
 
-#include "warpscope/lesson_kernels/bank_stride.cuh"  // bank_stride.cuh, in the recording API
 #include "warpscope/kernels/lesson.h"
+#include "warpscope/lesson_kernels/bank_stride.cuh"  // bank_stride.cuh, in the recording API
 
 namespace ws::lessons::bank_stride {
 

@@ -1,8 +1,8 @@
 // barrier: waiting at __syncthreads() for the slowest thread (Kirk & Hwu ch. 4).
 #pragma once
 
-#include "warpscope/lesson_kernels/barrier.cuh"  // barrier.cuh, in the recording API
 #include "warpscope/kernels/lesson.h"
+#include "warpscope/lesson_kernels/barrier.cuh"  // barrier.cuh, in the recording API
 
 namespace ws::lessons::barrier {
 

@@ -1,8 +1,8 @@
 // divergence: a branch by thread against a branch by warp (Optimizing CUDA).
 #pragma once
 
-#include "warpscope/lesson_kernels/divergence.cuh"  // divergence.cuh, in the recording API
 #include "warpscope/kernels/lesson.h"
+#include "warpscope/lesson_kernels/divergence.cuh"  // divergence.cuh, in the recording API
 
 namespace ws::lessons::divergence {
 

@@ -1,8 +1,8 @@
 // fault (hidden): a kernel that faults on purpose, for the tests.
 #pragma once
 
-#include "warpscope/lesson_kernels/fault.cuh"  // fault.cuh, in the recording API
 #include "warpscope/kernels/lesson.h"
+#include "warpscope/lesson_kernels/fault.cuh"  // fault.cuh, in the recording API
 
 namespace ws::lessons::fault {
 

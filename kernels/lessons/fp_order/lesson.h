@@ -4,8 +4,8 @@
 #include <cmath>
 #include <random>
 
-#include "warpscope/lesson_kernels/fp_order.cuh"  // fp_order.cuh, in the recording API
 #include "warpscope/kernels/lesson.h"
+#include "warpscope/lesson_kernels/fp_order.cuh"  // fp_order.cuh, in the recording API
 #include "warpscope/trace/fp_sum.h"
 #include "warpscope/trace/lesson_figures.h"
 

@@ -1,8 +1,8 @@
 // matmul: global memory, shared-memory tiles, and 2x2 tiles per thread (Kirk & Hwu, CSU slides).
 #pragma once
 
-#include "warpscope/lesson_kernels/matmul.cuh"  // matmul.cuh, in the recording API
 #include "warpscope/kernels/lesson.h"
+#include "warpscope/lesson_kernels/matmul.cuh"  // matmul.cuh, in the recording API
 
 namespace ws::lessons::matmul {
 

@@ -1,8 +1,8 @@
 // offset-copy: misaligned accesses (Optimizing CUDA).
 #pragma once
 
-#include "warpscope/lesson_kernels/offset_copy.cuh"  // offset_copy.cuh, in the recording API
 #include "warpscope/kernels/lesson.h"
+#include "warpscope/lesson_kernels/offset_copy.cuh"  // offset_copy.cuh, in the recording API
 
 namespace ws::lessons::offset_copy {
 

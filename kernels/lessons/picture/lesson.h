@@ -1,8 +1,8 @@
 // picture: a 2D grid over a picture, and the threads that fall outside it (Kirk & Hwu ch. 4).
 #pragma once
 
-#include "warpscope/lesson_kernels/picture.cuh"  // picture.cuh, in the recording API
 #include "warpscope/kernels/lesson.h"
+#include "warpscope/lesson_kernels/picture.cuh"  // picture.cuh, in the recording API
 
 namespace ws::lessons::picture {
 

@@ -2,8 +2,8 @@
 // Reduction in CUDA").
 #pragma once
 
-#include "warpscope/lesson_kernels/reduce.cuh"  // reduce.cuh, in the recording API
 #include "warpscope/kernels/lesson.h"
+#include "warpscope/lesson_kernels/reduce.cuh"  // reduce.cuh, in the recording API
 
 namespace ws::lessons::reduce {
 

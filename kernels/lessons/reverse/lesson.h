@@ -1,8 +1,8 @@
 // reverse: an array reversed through static and dynamic shared memory (the memory-model slides).
 #pragma once
 
-#include "warpscope/lesson_kernels/reverse.cuh"  // reverse.cuh, in the recording API
 #include "warpscope/kernels/lesson.h"
+#include "warpscope/lesson_kernels/reverse.cuh"  // reverse.cuh, in the recording API
 
 namespace ws::lessons::reverse {
 

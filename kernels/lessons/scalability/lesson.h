@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "warpscope/lesson_kernels/scalability.cuh"  // scalability.cuh, in the recording API
 #include "warpscope/kernels/lesson.h"
+#include "warpscope/lesson_kernels/scalability.cuh"  // scalability.cuh, in the recording API
 #include "warpscope/trace/block_schedule.h"
 #include "warpscope/trace/lesson_figures.h"
 #include "warpscope/trace/occupancy.h"

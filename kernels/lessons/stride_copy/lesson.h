@@ -1,8 +1,8 @@
 // stride-copy: strided accesses (Optimizing CUDA).
 #pragma once
 
-#include "warpscope/lesson_kernels/stride_copy.cuh"  // stride_copy.cuh, in the recording API
 #include "warpscope/kernels/lesson.h"
+#include "warpscope/lesson_kernels/stride_copy.cuh"  // stride_copy.cuh, in the recording API
 
 namespace ws::lessons::stride_copy {
 

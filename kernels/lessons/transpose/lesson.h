@@ -1,8 +1,8 @@
 // transpose: coalescing through shared memory, and the bank conflicts padding removes.
 #pragma once
 
-#include "warpscope/lesson_kernels/transpose.cuh"  // transpose.cuh, in the recording API
 #include "warpscope/kernels/lesson.h"
+#include "warpscope/lesson_kernels/transpose.cuh"  // transpose.cuh, in the recording API
 
 namespace ws::lessons::transpose {
 

@@ -1,8 +1,8 @@
 // vecadd: chunked against interleaved threads (the CSU "CUDA 1" slides).
 #pragma once
 
-#include "warpscope/lesson_kernels/vecadd.cuh"  // vecadd.cuh, in the recording API
 #include "warpscope/kernels/lesson.h"
+#include "warpscope/lesson_kernels/vecadd.cuh"  // vecadd.cuh, in the recording API
 
 namespace ws::lessons::vecadd {
 

@@ -1,5 +1,5 @@
-// The lesson form (program_rewrite.h, RewriteRequest::lesson_form): a built-in lesson's kernel file,
-// written as plain CUDA as the slides print it, turned into the recording API the lessons'
+// The lesson form (program_rewrite.h, RewriteRequest::lesson_form): a built-in lesson's kernel
+// file, written as plain CUDA as the slides print it, turned into the recording API the lessons'
 // drivers launch (ws_cuda.h) by changing declarations only:
 //
 //   T* p (a kernel's or device function's parameter)   ->  ::ws::Global<T> p
@@ -24,11 +24,6 @@ namespace {
 
 using namespace clang;  // NOLINT: the visitor names many clang types
 
-struct Replacement {
-  unsigned begin = 0, end = 0;
-  std::string text;
-};
-
 class LessonForm : public RecursiveASTVisitor<LessonForm> {
  public:
   LessonForm(ASTContext& ctx, std::vector<ProgramDiagnostic>* errors)
@@ -46,7 +41,7 @@ class LessonForm : public RecursiveASTVisitor<LessonForm> {
         if (b == kNone || star == kNone || star < b) continue;
         std::string element = text_.substr(b, star - b);
         while (!element.empty() && element.back() == ' ') element.pop_back();
-        out_.push_back({b, star + 1, "::ws::Global<" + element + ">"});
+        out_.push_back({b, star + 1, "::ws::Global<" + element + ">", 2, 0});
       } else if (auto ref = tl.getAs<LValueReferenceTypeLoc>()) {
         TypeLoc inner = ref.getPointeeLoc().IgnoreParens();
         if (inner.getAs<ArrayTypeLoc>()) Replace(p, inner, "", "& ");
@@ -66,15 +61,16 @@ class LessonForm : public RecursiveASTVisitor<LessonForm> {
       }
       const unsigned b = Begin(v), e = End(v);
       if (b != kNone && e != kNone)
-        out_.push_back({b, e, "::ws::DynamicShared<" + Spelled(array.getElementLoc()) + "> " +
-                                  v->getName().str()});
+        out_.push_back(
+            {b, e,
+             "::ws::DynamicShared<" + Spelled(array.getElementLoc()) + "> " + v->getName().str()});
       return true;
     }
     if (tl.getAs<ArrayTypeLoc>()) Replace(v, tl, "__shared__ ", " ");
     return true;
   }
 
-  std::vector<Replacement>& replacements() { return out_; }
+  std::vector<Edit>& replacements() { return out_; }
   void set_text(std::string text) { text_ = std::move(text); }
 
  private:
@@ -94,9 +90,7 @@ class LessonForm : public RecursiveASTVisitor<LessonForm> {
     if (!sm_.isInMainFile(e)) return kNone;
     return sm_.getFileOffset(e) + Lexer::MeasureTokenLength(e, sm_, ctx_.getLangOpts());
   }
-  std::string Spelled(TypeLoc t) const {
-    return t.getType().getAsString(ctx_.getPrintingPolicy());
-  }
+  std::string Spelled(TypeLoc t) const { return t.getType().getAsString(ctx_.getPrintingPolicy()); }
   void Error(SourceLocation l, std::string message) {
     const PresumedLoc p = sm_.getPresumedLoc(sm_.getExpansionLoc(l));
     errors_->push_back({p.isValid() ? p.getLine() : 0u, p.isValid() ? p.getColumn() : 0u, true,
@@ -128,13 +122,13 @@ class LessonForm : public RecursiveASTVisitor<LessonForm> {
     if (b == kNone || e == kNone) return;
     std::string text = prefix + "::ws::SharedArray<" + Spelled(element);
     for (const std::string& dim : dims) text += ", " + dim;
-    out_.push_back({b, e, text + ">" + separator + d->getName().str()});
+    out_.push_back({b, e, text + ">" + separator + d->getName().str(), 2, 0});
   }
 
   ASTContext& ctx_;
   SourceManager& sm_;
   std::vector<ProgramDiagnostic>* errors_;
-  std::vector<Replacement> out_;
+  std::vector<Edit> out_;
   std::string text_;
 };
 
@@ -148,19 +142,8 @@ class Consumer : public ASTConsumer {
     LessonForm form(ctx, &result_->errors);
     form.set_text(text);
     form.TraverseDecl(ctx.getTranslationUnitDecl());
-    std::vector<Replacement>& r = form.replacements();
-    std::sort(r.begin(), r.end(),
-              [](const Replacement& a, const Replacement& b) { return a.begin < b.begin; });
-    std::string out;
-    unsigned cursor = 0;
-    for (const Replacement& x : r) {
-      if (x.begin < cursor) continue;  // a template's pattern seen twice
-      out.append(text, cursor, x.begin - cursor);
-      out += x.text;
-      cursor = x.end;
-    }
-    out.append(text, cursor, std::string::npos);
-    result_->program.source = std::move(out);
+    // A template's pattern seen twice gives one replacement twice: ApplyEdits skips the second.
+    result_->program.source = ApplyEdits(text, std::move(form.replacements()));
   }
 
  private:

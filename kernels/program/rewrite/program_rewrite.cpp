@@ -21,15 +21,6 @@ namespace {
 
 using namespace clang;  // NOLINT: the visitor names many clang types
 
-// One text edit of the program: an insertion (begin == end) or a replacement. Opening and
-// closing insertions of nested accesses must nest: see Apply().
-struct Edit {
-  unsigned begin = 0, end = 0;
-  std::string text;
-  int cls = 0;        // 0 close, 1 open, 2 replace (order among edits at one offset)
-  unsigned span = 0;  // the access's length: outer opens first, inner closes first
-};
-
 struct Access {
   unsigned begin = 0, end = 0;  // file offsets of the expression
   ProgramAccess access = ProgramAccess::kLoad;
@@ -448,9 +439,30 @@ class Collector : public RecursiveASTVisitor<Collector> {
   std::set<std::pair<unsigned, std::string>> shared_decls_;
 };
 
+class Consumer : public ASTConsumer {
+ public:
+  explicit Consumer(RewriteResult* result) : result_(result) {}
+  void HandleTranslationUnit(ASTContext& ctx) override {
+    if (ctx.getDiagnostics().hasErrorOccurred()) return;
+    Collector c(ctx, &result_->program);
+    c.TraverseDecl(ctx.getTranslationUnitDecl());
+    c.Finish();
+    for (ProgramDiagnostic& d : c.errors()) result_->errors.push_back(std::move(d));
+    result_->program.has_main = c.has_main();
+    const SourceManager& sm = ctx.getSourceManager();
+    const std::string text = sm.getBufferData(sm.getMainFileID()).str();
+    result_->program.source = ApplyEdits(text, std::move(c.edits()));
+  }
+
+ private:
+  RewriteResult* result_;
+};
+
+}  // namespace
+
 // Applies the edits to `text`. At one offset: closing insertions first (inner before outer),
 // then opening ones (outer before inner), then a replacement.
-std::string Apply(const std::string& text, std::vector<Edit> edits) {
+std::string ApplyEdits(const std::string& text, std::vector<Edit> edits) {
   std::stable_sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) {
     if (a.begin != b.begin) return a.begin < b.begin;
     if (a.cls != b.cls) return a.cls < b.cls;
@@ -470,27 +482,6 @@ std::string Apply(const std::string& text, std::vector<Edit> edits) {
   out.append(text, cursor, std::string::npos);
   return out;
 }
-
-class Consumer : public ASTConsumer {
- public:
-  explicit Consumer(RewriteResult* result) : result_(result) {}
-  void HandleTranslationUnit(ASTContext& ctx) override {
-    if (ctx.getDiagnostics().hasErrorOccurred()) return;
-    Collector c(ctx, &result_->program);
-    c.TraverseDecl(ctx.getTranslationUnitDecl());
-    c.Finish();
-    for (ProgramDiagnostic& d : c.errors()) result_->errors.push_back(std::move(d));
-    result_->program.has_main = c.has_main();
-    const SourceManager& sm = ctx.getSourceManager();
-    const std::string text = sm.getBufferData(sm.getMainFileID()).str();
-    result_->program.source = Apply(text, std::move(c.edits()));
-  }
-
- private:
-  RewriteResult* result_;
-};
-
-}  // namespace
 
 std::unique_ptr<ASTConsumer> MakeRewriteConsumer(RewriteResult* result) {
   return std::make_unique<Consumer>(result);

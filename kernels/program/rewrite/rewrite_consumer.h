@@ -5,10 +5,26 @@
 #include <clang/AST/ASTConsumer.h>
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "warpscope/program/program_rewrite.h"
 
 namespace ws {
+
+// One text edit of a file: an insertion (begin == end) or a replacement. Opening and
+// closing insertions of nested accesses must nest: see ApplyEdits().
+struct Edit {
+  unsigned begin = 0, end = 0;
+  std::string text;
+  int cls = 0;        // 0 close, 1 open, 2 replace (order among edits at one offset)
+  unsigned span = 0;  // the access's length: outer opens first, inner closes first
+};
+
+// Applies the edits to `text`. At one offset: closing insertions first (inner before outer),
+// then opening ones (outer before inner), then a replacement; an edit inside a range already
+// replaced is skipped.
+std::string ApplyEdits(const std::string& text, std::vector<Edit> edits);
 
 // Fills result->program (the rewritten source and its sites) and result->errors.
 std::unique_ptr<clang::ASTConsumer> MakeRewriteConsumer(RewriteResult* result);

@@ -112,7 +112,8 @@ RewriteResult RewriteProgram(const RewriteRequest& rq) {
   memory->addFile(path, 0, llvm::MemoryBuffer::getMemBufferCopy(rq.text, path));
   llvm::IntrusiveRefCntPtr<FileManager> files(new FileManager(FileSystemOptions(), overlay));
   Diagnostics diags(&result.errors);
-  tooling::ToolInvocation invocation(args, std::make_unique<Action>(&result, rq.lesson_form), files.get());
+  tooling::ToolInvocation invocation(args, std::make_unique<Action>(&result, rq.lesson_form),
+                                     files.get());
   invocation.setDiagnosticConsumer(&diags);
   const bool ran = invocation.run();
   if (!ran && result.errors.empty())

@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
+#include "../shim/ws_program_cuda_api.h"  // not -I shim: it holds the emulator's cuda_runtime.h
 #include "program_trace.h"
 #include "warpscope/kernels/cuda_backend.h"
-#include "../shim/ws_program_cuda_api.h"  // not -I shim: it holds the emulator's cuda_runtime.h
 
 namespace ws::prog {
 namespace {
@@ -54,7 +54,8 @@ struct Program {
       options.keep_blocks.clear();
       std::stringstream s(k);
       for (std::string item; std::getline(s, item, ',');) {
-        if (!item.empty()) options.keep_blocks.push_back(static_cast<std::uint32_t>(std::stoul(item)));
+        if (!item.empty())
+          options.keep_blocks.push_back(static_cast<std::uint32_t>(std::stoul(item)));
       }
     }
     std::atexit([] { Write(); });
@@ -105,8 +106,10 @@ std::string BadAccessText(const BadAccess& b) {
   m << "line " << (b.place & 0xffffu) << ": ";
   const unsigned int site = b.place >> 16;
   if (site >= 1 && site <= p.sites.size()) m << "column " << p.sites[site - 1].column << ": ";
-  m << (b.op == kOpLoad ? "a load of" : b.op == kOpStore ? "a store of" : "an atomic on") << " "
-    << b.bytes << " bytes at 0x" << std::hex << b.address << std::dec << " is ";
+  m << (b.op == kOpLoad    ? "a load of"
+        : b.op == kOpStore ? "a store of"
+                           : "an atomic on")
+    << " " << b.bytes << " bytes at 0x" << std::hex << b.address << std::dec << " is ";
   const Region* near = nullptr;
   const Region* freed = nullptr;
   for (const Region& r : p.regions) {
@@ -157,7 +160,8 @@ struct Scratch {
   template <typename T>
   T* Upload(const std::vector<T>& v) {
     void* d = nullptr;
-    if (cudaMalloc(&d, std::max<std::size_t>(v.size() * sizeof(T), 4)) != cudaSuccess) return nullptr;
+    if (cudaMalloc(&d, std::max<std::size_t>(v.size() * sizeof(T), 4)) != cudaSuccess)
+      return nullptr;
     blocks.push_back(d);
     if (!v.empty()) cudaMemcpy(d, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice);
     return static_cast<T*>(d);
@@ -216,7 +220,8 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
   Program& p = P();
   if (!p.backend) {
     p.backend = std::make_unique<CudaBackend>(p.options, CudaBackend::kRecord);
-    if (Status s = p.backend->Init(); !s.ok()) FailRun(line, std::string(name) + ": " + s.message());
+    if (Status s = p.backend->Init(); !s.ok())
+      FailRun(line, std::string(name) + ": " + s.message());
     // Host memory the kernels write through a mapping: ordinary memory, registered, so that it
     // stays readable after a fault resets the device (CudaBackend::Recover).
     alignas(4096) static BadAccess bad_access{};
@@ -246,7 +251,8 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
     const auto begin = reinterpret_cast<unsigned long long>(r.device);
     table.push_back({begin, begin + r.bytes, static_cast<unsigned int>(id) | (r.space << 16)});
   }
-  std::sort(table.begin(), table.end(), [](const Entry& a, const Entry& b) { return a.begin < b.begin; });
+  std::sort(table.begin(), table.end(),
+            [](const Entry& a, const Entry& b) { return a.begin < b.begin; });
   std::vector<unsigned long long> begins, ends;
   std::vector<unsigned int> keys;
   for (const Entry& e : table) {
@@ -268,15 +274,15 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
   const std::size_t before = p.backend->launches().size();
   const Dim3 grid{config.grid.x, config.grid.y, config.grid.z};
   const Dim3 block{config.block.x, config.block.y, config.block.z};
-  Status s = p.backend->Launch(
-      name, grid, block, static_shared, static_cast<std::uint32_t>(config.shared),
-      [&](const dev::RecorderState& recorder) {
-        if (recorder.mode != dev::kCount) return pass(context, recorder, state);
-        return Quietly([&] {
-          const cudaError_t e = pass(context, recorder, state);
-          return e != cudaSuccess ? e : cudaDeviceSynchronize();
-        });
-      });
+  Status s =
+      p.backend->Launch(name, grid, block, static_shared, static_cast<std::uint32_t>(config.shared),
+                        [&](const dev::RecorderState& recorder) {
+                          if (recorder.mode != dev::kCount) return pass(context, recorder, state);
+                          return Quietly([&] {
+                            const cudaError_t e = pass(context, recorder, state);
+                            return e != cudaSuccess ? e : cudaDeviceSynchronize();
+                          });
+                        });
   if (p.bad->flag != 0) FailRun(line, std::string(name) + ": " + BadAccessText(*p.bad));
   if (!s.ok()) {
     // "launch(st) failed at cuda_backend.h:270: cudaErrorAssert (...)": the program's words.

@@ -5,7 +5,6 @@
 #include <iostream>
 #include <sstream>
 
-
 namespace ws::prog::detail {
 
 Program::Program() {
@@ -33,8 +32,8 @@ void Program::Write() {
   std::lock_guard lock(p.mutex);
   if (p.written) return;
   p.written = true;
-  ProgramRun run{p.file, "emu", p.preset.name, p.error, p.launches_without_records,
-                 std::move(p.launches)};
+  ProgramRun run{
+      p.file, "emu", p.preset.name, p.error, p.launches_without_records, std::move(p.launches)};
   WriteProgramRun(run);
 }
 

@@ -308,9 +308,9 @@ inline T* Dyn() {
 }
 // A __shared__ array's declaration (the rewriter puts it after each): one slot per worker thread
 // remembers where the running launch placed the array.
-#define WS_PROGRAM_SHARED(name, slot)                                                    \
-  {                                                                                      \
-    static thread_local ::ws::prog::SharedSlot ws_slot;                                  \
+#define WS_PROGRAM_SHARED(name, slot)                                                       \
+  {                                                                                         \
+    static thread_local ::ws::prog::SharedSlot ws_slot;                                     \
     ::ws::prog::RegisterShared(&(name), static_cast<unsigned int>(sizeof(name)), &ws_slot); \
   }
 

@@ -22,8 +22,8 @@
 #include <type_traits>
 #include <utility>
 
-#include "warpscope/kernels/ws_cuda_keys.h"
 #include "warpscope/kernels/ws_cuda_device.h"
+#include "warpscope/kernels/ws_cuda_keys.h"
 #include "ws_program_cuda_api.h"
 
 #define __CUDA_WARPSCOPE__ 1  // a program can tell it runs under Warpscope
@@ -216,8 +216,7 @@ struct Launcher {
            const ProgramDeviceState& program) -> cudaError_t {
           auto* ctx = static_cast<Context*>(c);
           cudaError_t e = cudaMemcpyToSymbol(ws_recorder_state, &recorder, sizeof(recorder));
-          if (e == cudaSuccess)
-            e = cudaMemcpyToSymbol(ws_program_state, &program, sizeof(program));
+          if (e == cudaSuccess) e = cudaMemcpyToSymbol(ws_program_state, &program, sizeof(program));
           if (e != cudaSuccess) return e;
           void* argv[sizeof...(P) + 1] = {};
           std::apply(

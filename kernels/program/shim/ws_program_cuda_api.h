@@ -31,7 +31,6 @@ struct ProgramDeviceState {
   BadAccess* bad;
 };
 
-
 // The runtime's calls.
 struct SiteDesc {
   unsigned int site, line, column, end_column;

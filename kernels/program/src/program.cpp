@@ -157,8 +157,8 @@ std::string UniqueSuffix() {
 const std::string& ShimText() {
   static const std::string text = [] {
     std::string all;
-    for (const char* name : {"ws_program.h", "ws_program_device.h", "ws_program_cuda.h",
-                             "ws_program_cuda_api.h"}) {
+    for (const char* name :
+         {"ws_program.h", "ws_program_device.h", "ws_program_cuda.h", "ws_program_cuda_api.h"}) {
       std::ifstream in(std::filesystem::path(WS_PROGRAM_SHIM_DIR) / name, std::ios::binary);
       std::stringstream s;
       s << in.rdbuf();
@@ -333,10 +333,20 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
   if (gpu) {
 #if defined(WS_PROGRAM_NVCC)
     // The shim by its full path: its folder also holds the emulator's cuda_runtime.h.
-    cmd = {WS_PROGRAM_NVCC, "-std=c++17", "-O2",         "-lineinfo",
-           "-arch=native",  "-w",         "-cudart",     "shared",
-           "-I",            WS_PROGRAM_API_DIR, "-I",    directory.string(),
-           "-include",      std::string(WS_PROGRAM_SHIM_DIR) + "/ws_program_cuda.h"};
+    cmd = {WS_PROGRAM_NVCC,
+           "-std=c++17",
+           "-O2",
+           "-lineinfo",
+           "-arch=native",
+           "-w",
+           "-cudart",
+           "shared",
+           "-I",
+           WS_PROGRAM_API_DIR,
+           "-I",
+           directory.string(),
+           "-include",
+           std::string(WS_PROGRAM_SHIM_DIR) + "/ws_program_cuda.h"};
     link = {"-L", WS_PROGRAM_RUNTIME_DIR, "-Xlinker=-rpath," WS_PROGRAM_RUNTIME_DIR,
             "-lws_program_cuda"};
     runtime_name = "libws_program_cuda.so";
@@ -353,7 +363,11 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
     for (const std::string& f : SplitFlags(WS_PROGRAM_FLAGS)) cmd.push_back(f);
     cmd.insert(cmd.end(), {"-w", "-I", WS_PROGRAM_SHIM_DIR, "-I", directory.string(), "-include",
                            "ws_program.h"});
-    link = {"-x", "none", "-L", WS_PROGRAM_RUNTIME_DIR, "-Wl,-rpath," WS_PROGRAM_RUNTIME_DIR,
+    link = {"-x",
+            "none",
+            "-L",
+            WS_PROGRAM_RUNTIME_DIR,
+            "-Wl,-rpath," WS_PROGRAM_RUNTIME_DIR,
             "-lws_program_emu"};
     runtime_name = "libws_program_emu.so";
   } else {

@@ -64,10 +64,10 @@ std::string UnrewriteText(std::string text);
 enum class ProgramStage { kRead, kCompile, kRun, kDone };
 
 struct ProgramRun {
-  std::string file;    // the program's file name ("transpose.cu")
-  std::string source;  // its text as run
-  std::string backend = "emu";            // ProgramOptions::backend
-  std::string device = "CPU emulator";    // or the GPU's name ("NVIDIA H100 80GB HBM3")
+  std::string file;                     // the program's file name ("transpose.cu")
+  std::string source;                   // its text as run
+  std::string backend = "emu";          // ProgramOptions::backend
+  std::string device = "CPU emulator";  // or the GPU's name ("NVIDIA H100 80GB HBM3")
   RewrittenProgram rewritten;
   std::vector<LaunchTrace> launches;
   std::string stdout_text;  // what the program printed (at most output_limit_bytes)
