@@ -18,6 +18,7 @@
 #include "warpscope/kernels/emu_runtime.h"
 #include "warpscope/kernels/site_table.h"
 #include "warpscope/kernels/ws_cuda.h"
+#include "warpscope/trace/analysis.h"
 #include "warpscope/trace/block_schedule.h"
 
 namespace ws::emu {
@@ -90,6 +91,7 @@ struct ThreadCtx {
   std::uint32_t barrier_place = 0;  // MakePlace(file, line) of the barrier it waits at
   std::uint32_t epoch = 0;          // barriers passed so far
   bool in_kernel = false;           // suspended inside the kernel body (at a barrier), not parked
+  bool touched = false;             // made an access or met a barrier in this block
   std::uint32_t site_count[kMaxSites] = {};
   std::uint32_t barrier_count[kMaxBarrierSites] = {};
   int barrier_predicate = 0;  // __syncthreads_count(): what this thread brought
@@ -198,7 +200,15 @@ class Worker {
       launch_->warp_op_counts[i] += warp_op_counts_[i];
   }
 
+  // Every access asks: a direct-mapped cache of the keys this worker has seen answers.
   std::uint16_t SiteId(std::uint64_t key) {
+    SiteSlot& slot = site_slots_[(key * 0x9e3779b97f4a7c15ull) >> 58];
+    if (slot.key == key) return slot.id;
+    slot = {key, SlowSiteId(key)};
+    return slot.id;
+  }
+
+  std::uint16_t SlowSiteId(std::uint64_t key) {
     for (const auto& [k, id] : site_cache_) {
       if (k == key) return id;
     }
@@ -258,11 +268,18 @@ class Worker {
     return it->second;
   }
 
+  // Each access goes straight into its warp request's row (WarpRequests); full records are
+  // written only for the blocks the user keeps.
   void Record(std::uint64_t key, std::uint32_t offset) {
     ThreadCtx* c = t_ctx;
     const std::uint16_t id = SiteId(key);
-    current_.accesses.push_back({offset, c->site_count[id]++, c->clock++,
-                                 static_cast<std::uint16_t>(c->linear), id, c->epoch});
+    const std::uint32_t iteration = c->site_count[id]++;
+    const auto thread = static_cast<std::uint16_t>(c->linear);
+    requests_.Add(id, iteration, thread, offset);
+    if (keep_block_)
+      current_.accesses.push_back({offset, iteration, c->clock, thread, id, c->epoch});
+    ++c->clock;
+    c->touched = true;
   }
 
   std::uint32_t SharedBase(std::uint32_t bytes, std::uint32_t* tag, std::uint32_t* base) {
@@ -516,10 +533,16 @@ class Worker {
       c.clock = 0;
       c.status = ThreadStatus::kReady;
       c.epoch = 0;
+      c.touched = false;
       std::memset(c.site_count, 0, sizeof c.site_count);
       std::memset(c.barrier_count, 0, sizeof c.barrier_count);
     }
     current_.block = b;
+    keep_block_ =
+        std::find(cfg.keep_blocks.begin(), cfg.keep_blocks.end(), b) != cfg.keep_blocks.end();
+    requests_.Begin(n, kMaxSites);
+    const std::uint32_t warps = (n + 31) / 32;
+    warp_done_.assign(warps, 0);
     current_.accesses.clear();
     current_.barriers.clear();
     current_.warp_ops.clear();
@@ -529,20 +552,31 @@ class Worker {
       for (std::uint32_t i = 0; i < n; ++i) {
         if (threads_[i].status == ThreadStatus::kReady) Resume(i);
         if (threads_[i].status == ThreadStatus::kFaulted) return false;
+        if ((i % 32 == 31 || i == n - 1) && !warp_done_[i / 32]) FinishWarpIfExited(i / 32, n);
       }
       const int warp_ops = ResolveWarpOps(b, bidx, n);
       if (warp_ops < 0) return false;
       if (warp_ops > 0) continue;
-      std::vector<std::uint32_t> exited, waiting;
-      std::map<std::uint32_t, std::vector<std::uint32_t>> by_place;
+      // Every thread exited, or every thread waits at one barrier: the common cases, seen in
+      // one pass; anything else is an error, described below.
+      std::uint32_t n_exited = 0, n_same = 0;
+      const std::uint32_t place0 = threads_[0].barrier_place;
       for (std::uint32_t i = 0; i < n; ++i) {
         if (threads_[i].status == ThreadStatus::kExited)
-          exited.push_back(i);
-        else
-          by_place[threads_[i].barrier_place].push_back(i);
+          ++n_exited;
+        else if (threads_[i].barrier_place == place0)
+          ++n_same;
       }
-      if (by_place.empty()) break;  // every thread finished
-      if (!exited.empty() || by_place.size() > 1) {
+      if (n_exited == n) break;  // every thread finished
+      if (n_same != n) {
+        std::vector<std::uint32_t> exited;
+        std::map<std::uint32_t, std::vector<std::uint32_t>> by_place;
+        for (std::uint32_t i = 0; i < n; ++i) {
+          if (threads_[i].status == ThreadStatus::kExited)
+            exited.push_back(i);
+          else
+            by_place[threads_[i].barrier_place].push_back(i);
+        }
         std::ostringstream m;
         m << "block (" << bidx.x << "," << bidx.y << "," << bidx.z << ") cannot pass its barrier: ";
         bool first = true;
@@ -559,7 +593,7 @@ class Worker {
         return false;
       }
       // Everyone waits at the same barrier: all leave when the last one arrived.
-      const std::uint32_t place = by_place.begin()->first;
+      const std::uint32_t place = place0;
       const std::uint16_t id = BarrierId(place);
       if (id >= kMaxBarrierSites) {
         ReportError(b, "line " + std::to_string(PlaceLine(place)) + ": the kernel has more than " +
@@ -576,6 +610,7 @@ class Worker {
         ThreadCtx& c = threads_[i];
         c.barrier_result = count;
         c.barrier_predicate = 0;
+        c.touched = true;
         current_.barriers.push_back(
             {c.clock, departure, c.barrier_count[id]++, static_cast<std::uint16_t>(i), id, 0});
         c.clock = departure + 1;
@@ -584,19 +619,28 @@ class Worker {
       }
     }
 
-    const bool keep =
-        std::find(cfg.keep_blocks.begin(), cfg.keep_blocks.end(), b) != cfg.keep_blocks.end();
-    if (keep) {
+    if (keep_block_) {
       std::lock_guard lock(launch_->mutex);
-      launch_->kept[b] = current_;  // in execution order, before the analysis sorts them
+      launch_->kept[b] = current_;  // in execution order
     }
     if (!launch_->active.empty()) {
       std::uint8_t* active = launch_->active.data() + std::uint64_t{b} * n;
-      for (const AccessRecord& a : current_.accesses) active[a.thread] = 1;
-      for (const BarrierRecord& r : current_.barriers) active[r.thread] = 1;
+      for (std::uint32_t i = 0; i < n; ++i) active[i] = threads_[i].touched ? 1 : 0;
     }
-    AnalyzeBlock(current_.accesses, current_.barriers, local_sites_, cfg.buffers, n, &stats_);
+    requests_.End(local_sites_, cfg.buffers, &stats_);
+    AnalyzeBarriers(current_.barriers, &stats_);
     return true;
+  }
+
+  // A warp whose threads have all exited adds no lane to any request: its requests are added up
+  // now, while its rows are still in the cache.
+  void FinishWarpIfExited(std::uint32_t w, std::uint32_t n) {
+    const std::uint32_t end = std::min(n, (w + 1) * 32);
+    for (std::uint32_t i = w * 32; i < end; ++i) {
+      if (threads_[i].status != ThreadStatus::kExited) return;
+    }
+    warp_done_[w] = 1;
+    requests_.FinishWarp(w, local_sites_, launch_->config->buffers, &stats_);
   }
 
   Launch* launch_;
@@ -605,12 +649,20 @@ class Worker {
   FiberStack scheduler_stack_;
   bool quitting_ = false;
   std::vector<std::pair<std::uint64_t, std::uint16_t>> site_cache_;
+  struct SiteSlot {
+    std::uint64_t key = ~0ull;  // no site key is all ones
+    std::uint16_t id = 0;
+  };
+  SiteSlot site_slots_[64];
   std::vector<std::pair<std::uint32_t, std::uint16_t>> barrier_cache_;
   std::vector<std::pair<std::uint64_t, std::uint16_t>> warp_op_cache_;
   std::vector<std::uint64_t> warp_op_counts_;  // by provisional id, this worker's blocks
   std::map<std::pair<std::uint32_t, std::uint16_t>, std::uint32_t> warp_iterations_;
   std::vector<SiteInfo> local_sites_;
-  BlockRecords current_;
+  BlockRecords current_;                 // barriers and warp meetings; accesses only when kept
+  bool keep_block_ = false;              // the current block is one the user looks at
+  WarpRequests requests_;                // the current block's accesses, by warp request
+  std::vector<std::uint8_t> warp_done_;  // per warp of the current block: requests added up
   LaunchStats stats_;
   std::uint32_t shared_cursor_ = 0;
   std::vector<unsigned char> dynamic_shared_;

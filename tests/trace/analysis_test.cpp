@@ -70,5 +70,71 @@ TEST(AnalyzeBlock, ManyIterationsOutOfThreadOrderStillMakeOneRequestEach) {
   }
 }
 
+// WarpRequests, as the emulator feeds it: a block of 48 threads (warp 0 full, warp 1 of 16 lanes)
+// whose threads each run 1500 iterations of one float load, lane t of iteration i at 128i + 4t.
+// Iterations from 1024 on leave the rows for the sorted list; warp 0 is finished early, as the
+// emulator does when its threads exit. By hand: warp 0 reads 128 aligned bytes per request (4
+// sectors), warp 1 64 bytes (2 sectors); 16 lanes are warp 1's whole width, so nothing diverges.
+TEST(WarpRequests, RowsEarlyFinishAndLongLoopsMakeTheSameRequests) {
+  std::vector<SiteInfo> sites(1);
+  std::vector<BufferInfo> buffers = {{"a", 1 << 20, 1 << 20}};
+  const std::uint32_t n = 1500;
+  static_assert(WarpRequests::kRowIterations < 1500);
+  WarpRequests requests;
+  LaunchStats stats;
+  requests.Begin(48, 1);
+  for (std::uint16_t t = 0; t < 48; ++t) {
+    for (std::uint32_t i = 0; i < n; ++i) requests.Add(0, i, t, 128 * i + 4u * t);
+    if (t == 31) requests.FinishWarp(0, sites, buffers, &stats);
+  }
+  requests.End(sites, buffers, &stats);
+  EXPECT_EQ(stats.sites[0].requests, 2u * n);
+  EXPECT_EQ(stats.sites[0].accesses, 48u * n);
+  EXPECT_EQ(stats.sites[0].sectors, 4u * n + 2u * n);
+  EXPECT_EQ(stats.sites[0].divergent_requests, 0u);
+  EXPECT_EQ(stats.divergent_warps, 0u);
+  EXPECT_EQ(stats.access_records, 48u * n);
+}
+
+// A block that failed part way (Begin again without End) must leave nothing behind: the next
+// block's one request, lanes 8-31 at 4t (bytes 32-127: 3 sectors), is not merged with the failed
+// block's lanes 0-6 (at 4096t: 7 more sectors).
+TEST(WarpRequests, ABlockThatNeverEndedLeavesNoRows) {
+  std::vector<SiteInfo> sites(1);
+  std::vector<BufferInfo> buffers = {{"a", 1 << 20, 1 << 20}};
+  WarpRequests requests;
+  LaunchStats stats;
+  requests.Begin(32, 1);
+  for (std::uint16_t t = 0; t < 7; ++t) requests.Add(0, 0, t, 4096u * t);
+  requests.Begin(32, 1);
+  for (std::uint16_t t = 8; t < 32; ++t) requests.Add(0, 0, t, 4u * t);
+  requests.End(sites, buffers, &stats);
+  EXPECT_EQ(stats.sites[0].requests, 1u);
+  EXPECT_EQ(stats.sites[0].accesses, 24u);
+  EXPECT_EQ(stats.sites[0].sectors, 3u);
+  EXPECT_EQ(stats.sites[0].divergent_requests, 1u);
+}
+
+// Two shapes that alternate (lane t at 4t, then at 4t + 4: 4 sectors, then 5 straddling one more)
+// must each keep their own cost in the shape cache: 50 x 4 + 50 x 5 sectors over 100 requests. A
+// lane missing from the mask changes the shape too: 31 lanes at 4t need 4 sectors and diverge.
+TEST(WarpRequests, AlternatingShapesAndMasksEachKeepTheirCost) {
+  std::vector<SiteInfo> sites(1);
+  std::vector<BufferInfo> buffers = {{"a", 1 << 20, 1 << 20}};
+  WarpRequests requests;
+  LaunchStats stats;
+  requests.Begin(32, 1);
+  for (std::uint16_t t = 0; t < 32; ++t) {
+    for (std::uint32_t i = 0; i < 100; ++i) requests.Add(0, i, t, 1024 * i + 4u * t + (i % 2) * 4);
+    if (t != 5) requests.Add(0, 100, t, 4u * t);  // lane 5 sits the last one out
+  }
+  requests.End(sites, buffers, &stats);
+  EXPECT_EQ(stats.sites[0].requests, 101u);
+  EXPECT_EQ(stats.sites[0].sectors, 50u * 4 + 50u * 5 + 4);
+  EXPECT_EQ(stats.sites[0].sectors_histogram[5], 50u);
+  EXPECT_EQ(stats.sites[0].divergent_requests, 1u);
+  EXPECT_EQ(stats.divergent_warps, 1u);
+}
+
 }  // namespace
 }  // namespace ws

@@ -101,45 +101,122 @@ RequestCost CostOf(const SiteInfo& site, std::span<const LaneAccess> lanes) {
   return c;
 }
 
-// The last request's shape at one site, and its cost. Every model counts in granules of at most
-// 256 bytes (sectors, lines, segments, 32 banks of 4 bytes), so two requests whose lanes, sizes
-// and addresses agree but for one shift by a multiple of 256 bytes cost the same (the one place
-// an absolute address enters, compute 1.0's "address below the segment's start" test, concerns
+// Costs of request shapes seen before. Every model counts in granules of at most 256 bytes
+// (sectors, lines, segments, 32 banks of 4 bytes), so two requests whose lanes, sizes and
+// addresses agree but for a shift by a multiple of 256 bytes cost the same (the one place an
+// absolute address enters, compute 1.0's "address below the segment's start" test, concerns
 // addresses under 240 bytes, which global buffers never have and shared requests never ask).
-// A loop's requests mostly repeat the shape of the one before: matmul's k loop, a copy's rows.
-struct RequestMemo {
-  std::array<LaneAccess, 32> lanes{};  // addresses relative to `base`
-  std::size_t n = 0;                   // 0: nothing kept
-  RequestCost cost;
+// A shape is the memory space, the operation, the access size, the lanes and each lane's address
+// less the lowest one rounded down to 256 bytes. Loops repeat a handful of shapes: matmul's k
+// loop walks a row 4 bytes at a time (64 shapes, then the first again), a copy's rows shift by
+// whole rows. A direct-mapped table of shapes, kept for the worker's life, costs each shape once.
+class ShapeCache {
+ public:
+  ShapeCache() : entries_(kEntries) {}
+
+  // The request of the lanes in `mask`, lane l at `base + offsets[l]`, `size` bytes each.
+  const RequestCost& Cost(const SiteInfo& site, std::uint32_t mask, const std::uint32_t* offsets,
+                          std::uint64_t base) {
+    std::uint32_t rel[32];
+    std::uint32_t lo = 0, hi = 0, h = 0;
+    Shape(mask, offsets, rel, &lo, &hi, &h);
+    const auto shift = static_cast<std::uint32_t>((base + lo) & 255u);
+    if (hi > 0xffffffffu - 256u) {  // a spread over 4 GiB: costed every time
+      scratch_ = Compute(site, mask, offsets, base);
+      return scratch_;
+    }
+    h = (h ^ shift ^ (static_cast<std::uint32_t>(site.space) << 9) ^
+         (static_cast<std::uint32_t>(site.op) << 12) ^ (std::uint32_t{site.size} << 16)) *
+        0x85ebca6bu;
+    h ^= h >> 15;
+    Entry& e = entries_[h & (kEntries - 1)];
+    if (e.valid && e.mask == mask && e.shift == shift && e.size == site.size &&
+        e.space == site.space && e.op == site.op && std::equal(rel, rel + 32, e.rel)) {
+      return e.cost;
+    }
+    e.cost = Compute(site, mask, offsets, base);
+    e.valid = true;
+    e.mask = mask;
+    e.shift = shift;
+    e.size = site.size;
+    e.space = site.space;
+    e.op = site.op;
+    std::copy(rel, rel + 32, e.rel);
+    return e.cost;
+  }
+
+ private:
+  static constexpr std::size_t kEntries = 2048;
+  static constexpr std::uint32_t kMix[32] = {
+      0x9e3779b1u, 0x85ebca77u, 0xc2b2ae3du, 0x27d4eb2fu, 0x165667b1u,      0xd3a2646du,
+      0xfd7046c5u, 0xb55a4f09u, 0x6c8e9cf5u, 0x9fb21c65u, 0xe7037ed1u,      0x1b873593u,
+      0xcc9e2d51u, 0x38b34ae5u, 0xa136aaadu, 0x7feb352du, 0x846ca68bu,      0x5bd1e995u,
+      0x68e31da5u, 0xf8b84a39u, 0x4cf5ad43u, 0x2545f491u, 0xbf58476du,      0x94d049bbu,
+      0x3c6ef373u, 0xdaa66d2bu, 0x61c88647u, 0x8e3c5b2fu, 0x40a7b892u | 1u, 0xe6546b65u,
+      0x1d8e4e27u, 0xa3b195edu};
+  // The lanes' offsets less the lowest (0 for lanes not in `mask`), their largest, and a hash.
+  // 32-lane loops without branches; where the CPU has AVX2 they run 8 lanes at a time.
+  __attribute__((target_clones("avx2", "default"))) static void Shape(
+      std::uint32_t mask, const std::uint32_t* offsets, std::uint32_t* rel, std::uint32_t* lo_out,
+      std::uint32_t* hi_out, std::uint32_t* hash_out) {
+    std::uint32_t lo = ~0u;
+    for (std::uint32_t l = 0; l < 32; ++l) {
+      const std::uint32_t in = 0u - (mask >> l & 1u);  // all ones for a lane in the request
+      lo = std::min(lo, (offsets[l] & in) | ~in);
+    }
+    std::uint32_t hi = 0, h = mask * 0x9e3779b1u;
+    for (std::uint32_t l = 0; l < 32; ++l) {
+      const std::uint32_t in = 0u - (mask >> l & 1u);
+      rel[l] = (offsets[l] - lo) & in;
+      hi = std::max(hi, rel[l]);
+      h += rel[l] * kMix[l];
+    }
+    *lo_out = lo;
+    *hi_out = hi;
+    *hash_out = h;
+  }
+
+  struct Entry {
+    std::uint32_t mask = 0, shift = 0;
+    std::uint8_t size = 0;
+    MemorySpace space = MemorySpace::kGlobal;
+    AccessOp op = AccessOp::kLoad;
+    bool valid = false;
+    std::uint32_t rel[32] = {};  // offset less the lowest, per lane (0 for lanes not in mask)
+    RequestCost cost;
+  };
+
+  static RequestCost Compute(const SiteInfo& site, std::uint32_t mask, const std::uint32_t* offsets,
+                             std::uint64_t base) {
+    std::array<LaneAccess, 32> lanes;
+    std::size_t n = 0;
+    for (std::uint32_t m = mask; m != 0; m &= m - 1) {
+      const auto l = static_cast<std::uint32_t>(__builtin_ctz(m));
+      lanes[n++] = {static_cast<std::uint8_t>(l), site.size, base + offsets[l]};
+    }
+    return CostOf(site, std::span<const LaneAccess>(lanes.data(), n));
+  }
+
+  std::vector<Entry> entries_;
+  RequestCost scratch_;
 };
 
-const RequestCost& MemoCost(const SiteInfo& site, std::span<const LaneAccess> lanes,
-                            RequestMemo& m) {
-  std::uint64_t lo = ~0ull;
-  for (const LaneAccess& a : lanes) lo = std::min(lo, a.address);
-  const std::uint64_t base = lo & ~std::uint64_t{255};
-  bool same = m.n == lanes.size() && lanes.size() <= m.lanes.size();
-  for (std::size_t i = 0; same && i < lanes.size(); ++i) {
-    same = lanes[i].lane == m.lanes[i].lane && lanes[i].size == m.lanes[i].size &&
-           lanes[i].address - base == m.lanes[i].address;
-  }
-  if (same) return m.cost;
-  m.cost = CostOf(site, lanes);
-  m.n = lanes.size() <= m.lanes.size() ? lanes.size() : 0;
-  for (std::size_t i = 0; i < m.n; ++i)
-    m.lanes[i] = {lanes[i].lane, lanes[i].size, lanes[i].address - base};
-  return m.cost;
+// Where a site's offsets start: the buffer's base address (shared memory: 0), as AccessAddress().
+std::uint64_t SiteBase(const SiteInfo& site, const std::vector<BufferInfo>& buffers) {
+  return AccessAddress(site, buffers, 0);
 }
 
 // Adds one warp request to its site's figures.
-void AddRequest(const SiteInfo& site, std::span<const LaneAccess> lanes, std::uint32_t warp_threads,
-                RequestMemo& memo, SiteStats* out) {
+void AddRequest(const SiteInfo& site, std::uint32_t mask, const std::uint32_t* offsets,
+                std::uint64_t base, std::uint32_t warp_threads, ShapeCache& shapes,
+                SiteStats* out) {
   SiteStats& s = *out;
+  const auto lanes = static_cast<std::uint32_t>(__builtin_popcount(mask));
   ++s.requests;
-  s.accesses += lanes.size();
-  s.bytes += lanes.size() * site.size;
-  if (lanes.size() < warp_threads) ++s.divergent_requests;
-  const RequestCost& c = MemoCost(site, lanes, memo);
+  s.accesses += lanes;
+  s.bytes += std::uint64_t{lanes} * site.size;
+  if (lanes < warp_threads) ++s.divergent_requests;
+  const RequestCost& c = shapes.Cost(site, mask, offsets, base);
   if (site.space == MemorySpace::kShared) {
     s.wavefronts += c.degree;
     s.bank_conflict_sum += c.degree;
@@ -228,45 +305,145 @@ void SortBySiteIterationThread(std::span<AccessRecord> records) {
 
 }  // namespace
 
+struct WarpRequests::Costs {
+  ShapeCache shapes;
+};
+
+WarpRequests::WarpRequests() : costs_(std::make_unique<Costs>()) {}
+WarpRequests::~WarpRequests() = default;
+
+void WarpRequests::Begin(std::uint32_t threads_per_block, std::size_t max_sites) {
+  // A block that failed part way left rows behind: clear them.
+  for (std::uint32_t w = 0; w < warp_sites_.size(); ++w) {
+    for (const std::uint16_t site : warp_sites_[w]) {
+      Slot& s = slots_[w * max_sites_ + site];
+      for (std::uint32_t it = 0; it < s.used; ++it) s.rows[it].mask = 0;
+      s.used = 0;
+    }
+    warp_sites_[w].clear();
+  }
+  threads_ = threads_per_block;
+  max_sites_ = static_cast<std::uint32_t>(max_sites);
+  records_ = 0;
+  const std::uint32_t warps = (threads_per_block + 31) / 32;
+  // Rows a worker allocated stay with it from block to block (and launch to launch).
+  if (slots_.size() < std::size_t{warps} * max_sites_)
+    slots_.resize(std::size_t{warps} * max_sites_);
+  warp_sites_.resize(warps);
+  divergent_.assign(warps, 0);
+  overflow_.clear();
+}
+
+void WarpRequests::Grow(Slot& s, std::uint32_t warp, std::uint16_t site, std::uint32_t iteration) {
+  if (s.used == 0) warp_sites_[warp].push_back(site);
+  if (iteration >= s.rows.size()) {
+    s.rows.resize(std::min<std::size_t>(kRowIterations,
+                                        std::max<std::size_t>(iteration + 1, 2 * s.rows.size())));
+  }
+  s.used = iteration + 1;
+}
+
+void WarpRequests::FinishWarp(std::uint32_t warp, const std::vector<SiteInfo>& sites,
+                              const std::vector<BufferInfo>& buffers, LaunchStats* stats) {
+  stats->Resize(sites.size(), 0);
+  const std::uint32_t warp_threads = std::min<std::uint32_t>(32, threads_ - warp * 32);
+  for (const std::uint16_t site_id : warp_sites_[warp]) {
+    Slot& s = slots_[warp * max_sites_ + site_id];
+    const SiteInfo& site = sites[site_id];
+    const std::uint64_t base = SiteBase(site, buffers);
+    SiteStats& out = stats->sites[site_id];
+    for (std::uint32_t it = 0; it < s.used; ++it) {
+      Row& r = s.rows[it];
+      const std::uint32_t mask = r.mask;
+      if (mask == 0) continue;
+      r.mask = 0;
+      if (static_cast<std::uint32_t>(__builtin_popcount(mask)) < warp_threads) divergent_[warp] = 1;
+      AddRequest(site, mask, r.offset, base, warp_threads, costs_->shapes, &out);
+    }
+    s.used = 0;
+  }
+  warp_sites_[warp].clear();
+}
+
+void WarpRequests::End(const std::vector<SiteInfo>& sites, const std::vector<BufferInfo>& buffers,
+                       LaunchStats* stats) {
+  stats->Resize(sites.size(), 0);
+  stats->access_records += records_;
+  for (std::uint32_t w = 0; w < warp_sites_.size(); ++w) {
+    if (!warp_sites_[w].empty()) FinishWarp(w, sites, buffers, stats);
+  }
+  // Long loops' later iterations: sorted into requests as the rows would have made them.
+  SortBySiteIterationThread(overflow_);
+  ForEachRequest(
+      std::span<const AccessRecord>(overflow_), sites, buffers,
+      [&](std::uint16_t site_id, std::uint32_t, std::uint32_t warp,
+          std::span<const LaneAccess> lanes) {
+        const std::uint32_t warp_threads = std::min<std::uint32_t>(32, threads_ - warp * 32);
+        if (lanes.size() < warp_threads && warp < divergent_.size()) {
+          divergent_[warp] = 1;
+        }
+        const SiteInfo& site = sites[site_id];
+        const std::uint64_t base = SiteBase(site, buffers);
+        std::uint32_t mask = 0, offsets[32] = {};
+        for (const LaneAccess& a : lanes) {
+          mask |= 1u << a.lane;
+          offsets[a.lane] = static_cast<std::uint32_t>(a.address - base);
+        }
+        AddRequest(site, mask, offsets, base, warp_threads, costs_->shapes, &stats->sites[site_id]);
+      });
+  overflow_.clear();
+  for (std::uint8_t d : divergent_) stats->divergent_warps += d;
+  divergent_.assign(divergent_.size(), 0);
+}
+
 void AnalyzeBlock(std::span<AccessRecord> records, std::span<const BarrierRecord> barriers,
                   const std::vector<SiteInfo>& sites, const std::vector<BufferInfo>& buffers,
                   std::uint32_t threads_per_block, LaunchStats* stats) {
   stats->Resize(sites.size(), 0);
-  stats->access_records += records.size();
+  thread_local WarpRequests requests;  // a worker analyses one block at a time
+  requests.Begin(threads_per_block, sites.size());
+  for (const AccessRecord& r : records) requests.Add(r.site, r.iteration, r.thread, r.offset);
+  requests.End(sites, buffers, stats);
+  AnalyzeBarriers(barriers, stats);
+}
+
+// Barriers: one instance per (site, iteration) in this block.
+void AnalyzeBarriers(std::span<const BarrierRecord> barriers, LaunchStats* stats) {
   stats->barrier_records += barriers.size();
-  SortBySiteIterationThread(records);
-  std::vector<bool> divergent_warp((threads_per_block + 31) / 32, false);
-  thread_local std::vector<RequestMemo> memo;  // per site; a worker analyses one block at a time
-  memo.assign(sites.size(), RequestMemo{});
-  ForEachRequest(std::span<const AccessRecord>(records), sites, buffers,
-                 [&](std::uint16_t site_id, std::uint32_t, std::uint32_t warp,
-                     std::span<const LaneAccess> lanes) {
-                   const std::uint32_t warp_threads =
-                       std::min<std::uint32_t>(32, threads_per_block - warp * 32);
-                   if (lanes.size() < warp_threads && warp < divergent_warp.size()) {
-                     divergent_warp[warp] = true;
-                   }
-                   AddRequest(sites[site_id], lanes, warp_threads, memo[site_id],
-                              &stats->sites[site_id]);
-                 });
-
-  for (bool d : divergent_warp) stats->divergent_warps += d ? 1 : 0;
-
-  // Barriers: one instance per (site, iteration) in this block.
-  std::map<std::pair<std::uint16_t, std::uint32_t>, std::pair<std::uint64_t, std::uint64_t>> span;
+  using Key = std::pair<std::uint16_t, std::uint32_t>;
+  std::map<Key, std::pair<std::uint64_t, std::uint64_t>> span;
+  // Records of one instance mostly come together (the emulator writes them so): a run of them is
+  // gathered before the map is asked.
+  Key run_key{};
+  std::uint64_t run_lo = 0, run_hi = 0;
+  bool in_run = false;
+  auto flush = [&] {
+    if (!in_run) return;
+    auto [it, fresh] = span.try_emplace(run_key, run_lo, run_hi);
+    if (!fresh) {
+      it->second.first = std::min(it->second.first, run_lo);
+      it->second.second = std::max(it->second.second, run_hi);
+    }
+  };
   for (const BarrierRecord& b : barriers) {
-    stats->Resize(0, b.site + 1u);
+    if (stats->barriers.size() <= b.site) stats->Resize(0, b.site + 1u);
     BarrierStats& bs = stats->barriers[b.site];
     const std::uint64_t wait = b.departure >= b.arrival ? b.departure - b.arrival : 0;
     bs.wait_sum += wait;
     bs.max_wait = std::max(bs.max_wait, wait);
     ++bs.thread_arrivals;
-    auto [it, fresh] = span.try_emplace({b.site, b.iteration}, b.arrival, b.arrival);
-    if (!fresh) {
-      it->second.first = std::min(it->second.first, b.arrival);
-      it->second.second = std::max(it->second.second, b.arrival);
+    const Key key{b.site, b.iteration};
+    if (in_run && key == run_key) {
+      run_lo = std::min(run_lo, b.arrival);
+      run_hi = std::max(run_hi, b.arrival);
+    } else {
+      flush();
+      run_key = key;
+      run_lo = run_hi = b.arrival;
+      in_run = true;
     }
   }
+  flush();
   for (const auto& [key, range] : span) {
     BarrierStats& bs = stats->barriers[key.first];
     ++bs.instances;

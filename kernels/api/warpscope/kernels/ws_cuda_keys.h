@@ -89,15 +89,19 @@ WS_HD inline std::uint32_t RecorderFileTag(const char* file) {
   return static_cast<std::uint32_t>(reinterpret_cast<unsigned long long>(file)) & 0xffffu;
 #else
   // GCC does not fold FileTag() of a literal everywhere it is inlined into a kernel (the
-  // emulator then hashed the path at every access, 20 % of matmul's run), so the tag of the
-  // last literal seen is kept: one compare per access.
-  static thread_local const char* last = nullptr;
-  static thread_local std::uint32_t tag = 0;
-  if (file != last) {
-    tag = FileTag(file);
-    last = file;
+  // emulator then hashed the path at every access, 20 % of matmul's run), so the tags of the
+  // last literals seen are kept: a kernel's accesses and its barriers may name two files (the
+  // kernel's and a header's), which a cache of one literal hashed once per thread.
+  static thread_local const char* last[4] = {};
+  static thread_local std::uint32_t tag[4] = {};
+  static thread_local unsigned next = 0;
+  for (unsigned i = 0; i < 4; ++i) {
+    if (last[i] == file) return tag[i];
   }
-  return tag;
+  const unsigned i = next++ & 3u;
+  last[i] = file;
+  tag[i] = FileTag(file);
+  return tag[i];
 #endif
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -72,11 +73,76 @@ struct GlobalTraffic {
 };
 GlobalTraffic GlobalTrafficOf(const std::vector<SiteInfo>& sites, const LaunchStats& stats);
 
+// One block's warp requests, gathered as its lanes arrive, so that nothing is sorted: for each
+// (warp, site) a row per iteration holds every lane's offset and the mask of the lanes that came.
+// A request is one row, whole once every lane that will reach it has (the emulator knows: a warp
+// whose threads all exited can be finished at once, while its rows are still in the cache).
+// Iterations from kRowIterations on (long loops) are kept as records and sorted at the end, so a
+// warp's rows never hold more than kRowIterations x 132 bytes per site.
+class WarpRequests {
+ public:
+  static constexpr std::uint32_t kRowIterations = 1024;
+  WarpRequests();
+  ~WarpRequests();
+  WarpRequests(const WarpRequests&) = delete;
+  WarpRequests& operator=(const WarpRequests&) = delete;
+
+  // Starts a block; site ids from `max_sites` on (and threads past the block's) go to the sorted
+  // list.
+  void Begin(std::uint32_t threads_per_block, std::size_t max_sites);
+  // Thread `thread`'s access number `iteration` at `site`.
+  void Add(std::uint16_t site, std::uint32_t iteration, std::uint16_t thread,
+           std::uint32_t offset) {
+    ++records_;
+    if (iteration < kRowIterations && site < max_sites_ && thread < threads_) {
+      const std::uint32_t warp = thread >> 5u, lane = thread & 31u;
+      Slot& s = slots_[warp * max_sites_ + site];
+      if (iteration >= s.used) Grow(s, warp, site, iteration);
+      Row& r = s.rows[iteration];
+      r.offset[lane] = offset;
+      r.mask |= 1u << lane;
+    } else {
+      overflow_.push_back({offset, iteration, 0, thread, site, 0});
+    }
+  }
+  // Adds warp `warp`'s requests so far to `stats` and forgets them (none of its lanes may add
+  // to a request it already has after this).
+  void FinishWarp(std::uint32_t warp, const std::vector<SiteInfo>& sites,
+                  const std::vector<BufferInfo>& buffers, LaunchStats* stats);
+  // Adds every request left, and the block's divergent warps and record count, to `stats`.
+  void End(const std::vector<SiteInfo>& sites, const std::vector<BufferInfo>& buffers,
+           LaunchStats* stats);
+
+ private:
+  struct Row {
+    std::uint32_t offset[32];
+    std::uint32_t mask = 0;
+  };
+  struct Slot {
+    std::vector<Row> rows;
+    std::uint32_t used = 0;  // rows [0, used) may hold lanes
+  };
+  struct Costs;  // what the analysis keeps per site (analysis.cpp)
+  void Grow(Slot& s, std::uint32_t warp, std::uint16_t site, std::uint32_t iteration);
+
+  std::uint32_t threads_ = 0, max_sites_ = 0;
+  std::uint64_t records_ = 0;
+  std::vector<Slot> slots_;                             // [warp * max_sites + site]
+  std::vector<std::vector<std::uint16_t>> warp_sites_;  // per warp: the sites it has rows for
+  std::vector<std::uint8_t> divergent_;                 // per warp
+  std::vector<AccessRecord> overflow_;
+  std::unique_ptr<Costs> costs_;
+};
+
 // Adds one block's records to `stats`. `threads_per_block` tells which warps are partial.
-// `records` is reordered (sorted by site, iteration, thread) as a side effect.
+// Records may come in any order.
 void AnalyzeBlock(std::span<AccessRecord> records, std::span<const BarrierRecord> barriers,
                   const std::vector<SiteInfo>& sites, const std::vector<BufferInfo>& buffers,
                   std::uint32_t threads_per_block, LaunchStats* stats);
+
+// Adds one block's barrier records to `stats`: waits, and the arrival skew of each (site,
+// iteration) instance.
+void AnalyzeBarriers(std::span<const BarrierRecord> barriers, LaunchStats* stats);
 
 // Collects the lanes of each request of one block, in (site, iteration, warp) order; `f` gets
 // (site, iteration, warp, lanes). `records` must be sorted by (site, iteration, thread).
