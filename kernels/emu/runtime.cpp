@@ -203,12 +203,13 @@ class Worker {
   // Every access asks: a direct-mapped cache of the keys this worker has seen answers.
   std::uint16_t SiteId(std::uint64_t key) {
     SiteSlot& slot = site_slots_[(key * 0x9e3779b97f4a7c15ull) >> 58];
-    if (slot.key == key) return slot.id;
+    if (slot.key == key) [[likely]]
+      return slot.id;
     slot = {key, SlowSiteId(key)};
     return slot.id;
   }
 
-  std::uint16_t SlowSiteId(std::uint64_t key) {
+  [[gnu::noinline]] std::uint16_t SlowSiteId(std::uint64_t key) {
     for (const auto& [k, id] : site_cache_) {
       if (k == key) return id;
     }
@@ -276,11 +277,13 @@ class Worker {
     const std::uint32_t iteration = c->site_count[id]++;
     const auto thread = static_cast<std::uint16_t>(c->linear);
     requests_.Add(id, iteration, thread, offset);
-    if (keep_block_)
-      current_.accesses.push_back({offset, iteration, c->clock, thread, id, c->epoch});
+    if (keep_block_) [[unlikely]]
+      Keep({offset, iteration, c->clock, thread, id, c->epoch});
     ++c->clock;
     c->touched = true;
   }
+
+  [[gnu::noinline]] void Keep(const AccessRecord& r) { current_.accesses.push_back(r); }
 
   std::uint32_t SharedBase(std::uint32_t bytes, std::uint32_t* tag, std::uint32_t* base) {
     if (*tag != launch_->tag) {
