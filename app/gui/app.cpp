@@ -227,9 +227,22 @@ int RunApp(const AppOptions& opt) {
       if (frame == at) io.AddKeyEvent(key, true);
       if (frame == at + 1) io.AddKeyEvent(key, false);
     }
+    if (frame == 2 && !opt.sweep.empty()) {
+      if (std::string err = ui.StartSweep(opt.sweep); !err.empty()) {
+        std::cerr << "warpscope: " << err << "\n";
+        exit_code = 2;
+      }
+    }
     const std::string shot_panel = opt.panel;
     // A scripted screenshot shows the finished run, never one still under way.
-    if (scripted && frame == opt.frames) ui.WaitForRun(120);
+    if (scripted && frame == opt.frames) {
+      ui.WaitForRun(120);
+      if (!opt.sweep.empty() && !ui.WaitForSweep(600)) {
+        std::cerr << "warpscope: the sweep took over 600 s\n";
+        exit_code = 1;
+      }
+      if (!opt.timing_csv.empty()) ui.session().export_timing_csv = opt.timing_csv;
+    }
     if (scripted && frame == opt.frames && !opt.screenshot.empty()) {
       pending.push_back({shot_panel, opt.scale_2x, opt.screenshot, 0});
     }

@@ -33,6 +33,8 @@ struct AppOptions {
   std::filesystem::path screenshot_dir;   // this run's folder for F12 and menu exports
   std::filesystem::path layout_json;      // scripted: write panel rectangles here at the end
   std::string focus;                      // panel to bring to the front at start
+  std::string sweep;                      // scripted: sweep this parameter (timing view)
+  std::string timing_csv;                 // scripted: the timing view's CSV goes to this folder
   std::string lesson;                     // the lesson run at start (empty: the last one, else
                                           // transpose)
   std::string variant;                    // its variant (empty: the first)

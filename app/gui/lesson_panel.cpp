@@ -156,8 +156,42 @@ void LessonPanel::Rerun() {
   runner_.Submit(std::move(rq));
 }
 
+// The timing view asked for a sweep: every variant of the lesson over the parameter's values,
+// the other parameters as the sliders have them, on the backend in use.
+void LessonPanel::PollSweep() {
+  Session::Sweep& sw = session_->sweep;
+  if (sw.requested) {
+    sw.requested = false;
+    const LessonInfo* info = FindLesson(lesson_);
+    if (info != nullptr && !program_open()) {
+      RunRequest base;
+      base.lesson = lesson_;
+      base.backend = use_gpu_ ? "cuda" : "emu";
+      base.params = params_;
+      base.gpu = gpu_index_;
+      std::vector<std::string> variants;
+      for (const VariantSpec& v : info->variants) variants.push_back(v.name);
+      sweeper_.Start(base, std::move(variants), sw.param, sw.values);
+      sw.active = true;
+      sw.note.clear();
+    }
+  }
+  if (sw.cancel) {
+    sw.cancel = false;
+    sweeper_.Cancel();
+  }
+  if (!sw.active) return;
+  SweepRunner::Progress p = sweeper_.Poll();
+  for (auto& r : p.runs) sw.runs.push_back(std::move(r));
+  sw.done = p.done;
+  sw.total = p.total;
+  sw.active = p.active;
+  if (!p.active) sw.note = p.note;
+}
+
 void LessonPanel::Poll() {
   WatchProgramFile();
+  PollSweep();
   auto result = runner_.Poll();
   session_->running = runner_.busy();
   // The user picked a block whose records were not kept: run again, keeping them (once).
@@ -188,6 +222,16 @@ bool LessonPanel::WaitIdle(double seconds) {
   }
   Poll();
   return true;
+}
+
+bool LessonPanel::WaitSweep(double seconds) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  for (;;) {
+    PollSweep();
+    if (!session_->sweep.requested && !session_->sweep.active) return true;
+    if (std::chrono::steady_clock::now() > until) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
 }
 
 void LessonPanel::DrawContents() {

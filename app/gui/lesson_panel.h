@@ -34,6 +34,10 @@ class LessonPanel : public Panel {
   void Poll();
   // Waits (up to `seconds`) for the run under way: scripted screenshots need the final picture.
   bool WaitIdle(double seconds);
+  // Waits for a sweep asked for or under way to finish; false if it took too long.
+  bool WaitSweep(double seconds);
+  // Starts a sweep the timing view asked for, and collects its runs into the session.
+  void PollSweep();
   // Opens a trace file and shows it like a live run (its lesson, variant and parameters on the
   // sliders; moving one runs that lesson live). Returns why it could not, or "".
   std::string OpenTrace(const std::string& path);
@@ -72,6 +76,7 @@ class LessonPanel : public Panel {
   void WatchProgramFile();
   Session* session_;
   LessonRunner runner_;
+  SweepRunner sweeper_;
   bool have_gpu_;
   std::string gpu_name_, why_no_gpu_;
   std::string lesson_, variant_;

@@ -71,6 +71,15 @@ void RunProgramJob(const RunRequest& rq, const RunOptions& options, RunResult* r
 
 }  // namespace
 
+Result<LessonRun> RunLessonForApp(const RunRequest& rq, const RunOptions& options) {
+  // GPU runs go to a child process: a kernel that faults ends that process's use of the GPU
+  // (see core/child_run.h), never the app's.
+  const std::filesystem::path cli = rq.backend == "cuda" ? CliNextToThisProgram() : "";
+  return cli.empty()
+             ? RunLessonOrShipped(rq.lesson, rq.variant, rq.params, rq.backend, options)
+             : RunLessonInChild({cli, rq.lesson, rq.variant, rq.backend, rq.params, options});
+}
+
 void LessonRunner::Loop() {
   for (;;) {
     std::pair<std::uint64_t, RunRequest> job;
@@ -91,16 +100,10 @@ void LessonRunner::Loop() {
     if (std::find(options.keep_blocks.begin(), options.keep_blocks.end(), rq.block) ==
         options.keep_blocks.end())
       options.keep_blocks.push_back(rq.block);
-    // GPU runs go to a child process: a kernel that faults ends that process's use of the GPU
-    // (see core/child_run.h), never the app's.
     if (!rq.program.empty()) {
       RunProgramJob(rq, options, &result);
     } else {
-      const std::filesystem::path cli = rq.backend == "cuda" ? CliNextToThisProgram() : "";
-      auto run =
-          cli.empty()
-              ? RunLessonOrShipped(rq.lesson, rq.variant, rq.params, rq.backend, options)
-              : RunLessonInChild({cli, rq.lesson, rq.variant, rq.backend, rq.params, options});
+      auto run = RunLessonForApp(rq, options);
       if (run.ok()) {
         auto shared = std::make_shared<const LessonRun>(std::move(run).value());
         if (shared->has_launch()) result.view = BuildBlockView(shared->main_launch(), rq.block);
@@ -115,6 +118,115 @@ void LessonRunner::Loop() {
     finished_ = result.id;
     if (result.id == newest_) done_ = std::move(result);  // a newer request replaces it anyway
   }
+}
+
+}  // namespace ws
+
+namespace ws {
+
+namespace {
+// A sweep on the emulator skips parameter sets whose work (LessonInfo::emulator_cost: threads x
+// work per thread) is over this: about a second each on a 2-core machine (matmul naive 256 is
+// 2^24 and takes 0.17 s).
+constexpr double kSweepEmulatorBudget = double(1 << 27);
+}  // namespace
+
+SweepRunner::~SweepRunner() {
+  Cancel();
+  Join();
+}
+
+void SweepRunner::Join() {
+  if (worker_.joinable()) worker_.join();
+}
+
+void SweepRunner::Cancel() {
+  cancel_ = true;
+}
+
+void SweepRunner::Start(const RunRequest& base, std::vector<std::string> variants,
+                        std::string param, std::vector<long long> values) {
+  Cancel();
+  Join();
+  cancel_ = false;
+  {
+    std::lock_guard lock(mutex_);
+    progress_ = {};
+    progress_.total = variants.size() * values.size();
+    progress_.active = true;
+  }
+  worker_ = std::thread([this, base, variants = std::move(variants), param = std::move(param),
+                         values = std::move(values)] {
+    const LessonInfo* info = FindLesson(base.lesson);
+    std::vector<long long> over_budget, refused_values;
+    std::string refused;
+    for (const std::string& variant : variants) {
+      for (const long long v : values) {
+        if (cancel_) break;
+        RunRequest rq = base;
+        rq.variant = variant;
+        rq.params[param] = v;
+        bool skipped = false;
+        if (rq.backend != "cuda" && info != nullptr && info->emulator_cost != nullptr) {
+          Params full;
+          for (const ParamSpec& spec : info->params) full[spec.name] = spec.default_value;
+          for (const auto& [k, value] : rq.params) full[k] = value;
+          if (info->emulator_cost(full) > kSweepEmulatorBudget) {
+            if (std::find(over_budget.begin(), over_budget.end(), v) == over_budget.end())
+              over_budget.push_back(v);
+            skipped = true;
+          }
+        }
+        std::shared_ptr<const LessonRun> shared;
+        if (!skipped) {
+          RunOptions options;
+          options.gpu = rq.gpu;
+          auto run = RunLessonForApp(rq, options);
+          if (run.ok()) {
+            shared = std::make_shared<const LessonRun>(std::move(run).value());
+          } else {
+            if (refused.empty()) refused = run.status().message();
+            if (std::find(refused_values.begin(), refused_values.end(), v) == refused_values.end())
+              refused_values.push_back(v);
+          }
+        }
+        std::lock_guard lock(mutex_);
+        ++progress_.done;
+        if (shared) progress_.runs.push_back(std::move(shared));
+      }
+    }
+    auto list = [&](std::vector<long long> vs) {
+      std::sort(vs.begin(), vs.end());
+      std::string text = param + " =";
+      for (std::size_t i = 0; i < vs.size(); ++i) text += (i ? ", " : " ") + std::to_string(vs[i]);
+      return text;
+    };
+    std::string note;
+    if (!over_budget.empty()) {
+      note = list(over_budget) +
+             " skipped: too much work for the emulator in a sweep (a GPU "
+             "runs them)";
+    }
+    if (!refused_values.empty()) {
+      if (!note.empty()) note += "; ";
+      note += list(refused_values) + " refused (" + refused + ")";
+    }
+    if (cancel_) note = "cancelled" + (note.empty() ? std::string() : "; " + note);
+    std::lock_guard lock(mutex_);
+    progress_.note = std::move(note);
+    progress_.active = false;
+  });
+}
+
+SweepRunner::Progress SweepRunner::Poll() {
+  std::lock_guard lock(mutex_);
+  Progress p;
+  p.runs = std::exchange(progress_.runs, {});
+  p.done = progress_.done;
+  p.total = progress_.total;
+  p.active = progress_.active;
+  p.note = progress_.note;
+  return p;
 }
 
 }  // namespace ws

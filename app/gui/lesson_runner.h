@@ -4,6 +4,7 @@
 // request: an older result is never shown as the current one.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
@@ -11,9 +12,11 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "warpscope/kernels/lesson_api.h"
 #include "warpscope/trace/block_view.h"
+#include "warpscope/trace/status.h"
 #include "warpscope/viz/session.h"
 
 namespace ws {
@@ -65,5 +68,39 @@ class LessonRunner {
   bool quit_ = false;
   std::thread worker_;
 };
+
+// Runs a sweep off the UI thread: one lesson run per (variant, value), in that order, while the
+// LessonRunner goes on serving the sliders. Cancel() stops it after the run under way.
+class SweepRunner {
+ public:
+  struct Progress {
+    std::vector<std::shared_ptr<const LessonRun>> runs;  // finished since the last Poll
+    std::size_t done = 0, total = 0;
+    bool active = false;
+    std::string note;  // at the end: values skipped or refused, and why
+  };
+  SweepRunner() = default;
+  ~SweepRunner();
+  SweepRunner(const SweepRunner&) = delete;
+  SweepRunner& operator=(const SweepRunner&) = delete;
+
+  // Starts a sweep of `param` over `values` for each of `variants`, the rest as in `base`
+  // (cancelling one under way). Values whose emulator cost is over the budget are skipped on the
+  // emulator (noted).
+  void Start(const RunRequest& base, std::vector<std::string> variants, std::string param,
+             std::vector<long long> values);
+  void Cancel();
+  Progress Poll();
+
+ private:
+  void Join();
+  std::mutex mutex_;
+  std::thread worker_;
+  std::atomic<bool> cancel_{false};
+  Progress progress_;
+};
+
+// One lesson run as the app makes it: on the emulator in this process, on a GPU in a child.
+Result<LessonRun> RunLessonForApp(const RunRequest& rq, const RunOptions& options);
 
 }  // namespace ws

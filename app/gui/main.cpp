@@ -47,6 +47,12 @@ int main(int argc, char** argv) {
   cli.add_option("--layout-json", opt.layout_json,
                  "Scripted runs: write the panels' rectangles here")
       ->group("");  // for tests
+  cli.add_option("--sweep", opt.sweep,
+                 "Scripted runs: sweep this lesson parameter, as the timing view's Sweep button")
+      ->group("");
+  cli.add_option("--timing-csv", opt.timing_csv,
+                 "Scripted runs: the timing view writes its CSV into this folder at the end")
+      ->group("");
   cli.add_option("--press", presses, "Scripted runs: press KEY at frame N (KEY@N)")->group("");
   std::vector<std::string> drags;
   cli.add_option("--drag", drags, "Scripted runs: set NAME=VALUE at frame N (NAME=VALUE@N)")

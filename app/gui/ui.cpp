@@ -52,6 +52,21 @@ bool Ui::WaitForRun(double seconds) {
   return lesson_panel()->WaitIdle(seconds);
 }
 
+std::string Ui::StartSweep(const std::string& param) {
+  const LessonRun* run = session_.run.get();
+  const LessonInfo* info = run != nullptr ? run->info : nullptr;
+  const ParamSpec* spec = info != nullptr ? info->FindParam(param) : nullptr;
+  if (spec == nullptr || run->program || run->capture) {
+    return "--sweep " + param + ": the lesson shown has no parameter of that name";
+  }
+  session_.RequestSweep(*spec, info->variants.size());
+  return "";
+}
+
+bool Ui::WaitForSweep(double seconds) {
+  return lesson_panel()->WaitSweep(seconds);
+}
+
 // Saves the lesson, variant and parameters of each new run, so the next start opens on them.
 void Ui::RememberLesson() {
   if (session_.generation == remembered_generation_ || !session_.run) return;

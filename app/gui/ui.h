@@ -47,6 +47,11 @@ class Ui {
   std::string OpenFile(const std::string& path);
   // Sets a lesson parameter as its slider would; returns why not, or "".
   std::string SetParam(const std::string& name, long long value);
+  // Starts a sweep of a lesson parameter as the timing view's Sweep button would (the x axis
+  // moves to it); returns why not, or "".
+  std::string StartSweep(const std::string& param);
+  // Waits for a sweep under way (scripted runs); false if it took too long.
+  bool WaitForSweep(double seconds);
   Session& session() { return session_; }
   const Session& session() const { return session_; }
   std::string PanelIds() const;  // "lesson, source, grid, ..." for error messages

@@ -6,6 +6,10 @@
 
 #include <fstream>
 #include <functional>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "gui_test_util.h"
 #include "warpscope/viz/image.h"
@@ -225,6 +229,37 @@ TEST(GuiViews, TimingPlotGainsAPointPerSliderMove) {
                       "--drag", "stride=8@3", "--drag", "stride=16@4"});
   const int c1 = CountNear(one, kWarp0, 20), c4 = CountNear(four, kWarp0, 20);
   EXPECT_GT(c4, 3 * c1 + 100) << c1 << " vs " << c4;
+}
+
+TEST(GuiViews, SweepDrawsTheStrideCurveInOneClick) {
+  REQUIRE_XVFB();
+  // The Sweep button's path (--sweep): stride-copy's stride over 1, 2, 4, ..., 64 (SweepValues),
+  // then the timing view's CSV. A warp's 32 floats at stride s span 128 s bytes: 4 s sectors of
+  // 32 bytes, at most 32 (one per lane) from stride 8 on: 4, 8, 16, 32, 32, 32, 32.
+  TempDir t("sweep");
+  const auto r = RunApp({"--lesson", "stride-copy", "--focus", "timing", "--sweep", "stride",
+                         "--timing-csv", t.path().string(), "--config-dir", (t / "cfg").string(),
+                         "--frames", "4"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream csv(t / "warpscope-timing-stride-copy.csv");
+  ASSERT_TRUE(csv.good());
+  std::string line;
+  std::getline(csv, line);
+  EXPECT_EQ(line, "lesson,variant,backend,kind,stride,threads,blocks,ms,gbps,sectors_per_request");
+  std::map<long long, std::string> sectors;  // stride -> sectors per request (the last row)
+  int rows = 0;
+  while (std::getline(csv, line)) {
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    for (std::string c; std::getline(ss, c, ',');) cells.push_back(c);
+    ASSERT_EQ(cells.size(), 10u) << line;
+    sectors[std::stoll(cells[4])] = cells[9];
+    ++rows;
+  }
+  EXPECT_EQ(rows, 8);  // the first run (stride 2), then the sweep's 7
+  const std::map<long long, std::string> expected = {{1, "4"},   {2, "8"},   {4, "16"}, {8, "32"},
+                                                     {16, "32"}, {32, "32"}, {64, "32"}};
+  EXPECT_EQ(sectors, expected);
 }
 
 TEST(GuiViews, SourceTintsEveryLineWithASite) {

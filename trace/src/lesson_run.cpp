@@ -60,6 +60,36 @@ Status CheckParam(const ParamSpec& spec, long long value) {
   return {};
 }
 
+std::vector<long long> SweepValues(const ParamSpec& spec, std::size_t max_points) {
+  max_points = std::max<std::size_t>(max_points, 2);
+  const long long step = std::max(1LL, spec.step);
+  if (spec.max < spec.min) return {};
+  const unsigned long long grid = static_cast<unsigned long long>(spec.max - spec.min) / step + 1;
+  std::vector<long long> values;
+  if (grid <= max_points) {
+    for (long long v = spec.min; v <= spec.max; v += step) values.push_back(v);
+    return values;
+  }
+  // Onto the grid, rounding down (min stays min).
+  auto on_grid = [&](long long v) { return spec.min + (v - spec.min) / step * step; };
+  if (spec.min > 0 && spec.max / spec.min >= 16) {
+    for (long long v = spec.min; v < spec.max && values.size() + 1 < max_points; v *= 2) {
+      const long long g = on_grid(v);
+      if (values.empty() || g > values.back()) values.push_back(g);
+    }
+  } else {
+    for (std::size_t i = 0; i + 1 < max_points; ++i) {
+      const long double f = static_cast<long double>(i) / static_cast<long double>(max_points - 1);
+      const long long g = on_grid(
+          spec.min + static_cast<long long>(f * static_cast<long double>(spec.max - spec.min)));
+      if (values.empty() || g > values.back()) values.push_back(g);
+    }
+  }
+  const long long last = on_grid(spec.max);
+  if (values.empty() || last > values.back()) values.push_back(last);
+  return values;
+}
+
 std::string SourceLine(std::string_view source, std::uint32_t line) {
   std::size_t start = 0;
   for (std::uint32_t l = 1; l < line && start != std::string_view::npos; ++l) {

@@ -88,4 +88,12 @@ void Session::SelectSite(int site) {
   if (i >= 0) SelectRequest(i);
 }
 
+void Session::RequestSweep(const ParamSpec& spec, std::size_t variants) {
+  sweep = {};
+  sweep.param = spec.name;
+  sweep.values = SweepValues(spec);
+  sweep.total = sweep.values.size() * variants;
+  sweep.requested = true;
+}
+
 }  // namespace ws

@@ -161,6 +161,7 @@ class TimingPanel : public Panel {
  protected:
   void DrawContents() override {
     RecordNewRun();
+    TakeSweepRuns();
     const LessonRun* run = session_->run.get();
     if (run == nullptr) {
       ImGui::TextDisabled("No run yet: pick a lesson in the lesson panel.");
@@ -188,6 +189,11 @@ class TimingPanel : public Panel {
     DrawPlot(*run, h, info, x);
     DrawExport(*run, h, names);
     ImGui::PopID();
+    if (!session_->export_timing_csv.empty()) {
+      std::snprintf(folder_.data(), folder_.size(), "%s", session_->export_timing_csv.c_str());
+      session_->export_timing_csv.clear();
+      ExportCsv(run->lesson, h, names);
+    }
   }
 
  private:
@@ -219,6 +225,66 @@ class TimingPanel : public Panel {
     fit_ = true;
   }
 
+  // Goes on the same line when an item `width` wide still fits there (narrow panels: at 1280x720
+  // with a 150 % UI scale the controls take two lines instead of being cut off).
+  void SameLineIfRoom(float width) const {
+    const float right = controls_right_;
+    const float x = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x;
+    if (x + width <= right) ImGui::SameLine();
+  }
+  static float ButtonWidth(const char* label) {
+    return ImGui::CalcTextSize(label).x + 2 * ImGui::GetStyle().FramePadding.x;
+  }
+
+  // Runs a sweep made (the lesson panel runs them; see Session::Sweep) become points.
+  void TakeSweepRuns() {
+    for (const auto& r : session_->sweep.runs) {
+      if (r == nullptr || !r->has_launch()) continue;
+      LessonHistory& h = histories_[r->lesson];
+      h.x_choice = session_->sweep.param;  // the axis stays on the swept parameter
+      TimingPoint p = MakePoint(*r);
+      p.run = ++h.runs;
+      h.points.push_back(std::move(p));
+      if (h.points.size() > kMaxPointsPerLesson) h.points.erase(h.points.begin());
+      fit_ = true;
+    }
+    session_->sweep.runs.clear();
+  }
+
+  // The Sweep button (or, while one runs, its progress and Cancel): every variant of the lesson
+  // over the x parameter's values, so that the curve appears in one click.
+  void DrawSweep(const LessonRun& run, const LessonInfo* info, const std::string& x) {
+    Session::Sweep& sw = session_->sweep;
+    SameLineIfRoom(sw.active ? ImGui::GetFontSize() * 10 + ButtonWidth("Cancel")
+                             : ButtonWidth("Sweep"));
+    if (sw.active) {
+      const float frac = sw.total > 0 ? static_cast<float>(sw.done) / sw.total : 0.0f;
+      const std::string text =
+          sw.param + ": " + std::to_string(sw.done) + " / " + std::to_string(sw.total);
+      ImGui::ProgressBar(frac, ImVec2(ImGui::GetFontSize() * 10, 0), text.c_str());
+      ImGui::SameLine();
+      if (ImGui::Button("Cancel")) sw.cancel = true;
+      ImGui::SetItemTooltip("Stop the sweep after the run under way");
+      return;
+    }
+    const ParamSpec* spec = x == kRunOrder ? nullptr : FindParam(info, x);
+    const bool can = spec != nullptr && !run.program && !run.capture;
+    ImGui::BeginDisabled(!can);
+    if (ImGui::Button("Sweep")) session_->RequestSweep(*spec, info->variants.size());
+    ImGui::EndDisabled();
+    if (can) {
+      const std::vector<long long> values = SweepValues(*spec);
+      ImGui::SetItemTooltip(
+          "Run %s over %zu values from %lld to %lld, for each of the lesson's %zu variant(s), the "
+          "other parameters as they are; the curves appear as the runs finish.",
+          x.c_str(), values.size(), values.front(), values.back(), info->variants.size());
+    } else {
+      ImGui::SetItemTooltip("%s", run.program || run.capture
+                                      ? "Sweeps run built-in lessons (not programs or traces)"
+                                      : "Pick a lesson parameter for the x axis to sweep it");
+    }
+  }
+
   // The parameter on the x axis: the user's pick, else the one changed last, else the first.
   static std::string XParam(const LessonHistory& h, const LessonInfo* info,
                             const std::vector<std::string>& names) {
@@ -237,6 +303,7 @@ class TimingPanel : public Panel {
 
   void DrawControls(LessonHistory& h, const LessonInfo* info, const std::vector<std::string>& names,
                     const std::string& x) {
+    controls_right_ = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
     const std::string preview = h.x_choice.empty() ? "auto: " + XLabel(x) : XLabel(x);
     if (ImGui::BeginCombo("x axis", preview.c_str())) {
@@ -258,10 +325,12 @@ class TimingPanel : public Panel {
       }
       ImGui::EndCombo();
     }
-    ImGui::SameLine();
+    const ImGuiStyle& style = ImGui::GetStyle();
+    SameLineIfRoom(ImGui::GetFontSize() * 9 + style.ItemInnerSpacing.x +
+                   ImGui::CalcTextSize("y axis").x);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
     if (ImGui::Combo("y axis", &measure_, kMeasureNames, IM_ARRAYSIZE(kMeasureNames))) fit_ = true;
-    ImGui::SameLine();
+    SameLineIfRoom(ButtonWidth("Reset"));
     if (ImGui::Button("Reset")) {
       h.points.clear();
       h.runs = 0;
@@ -269,6 +338,13 @@ class TimingPanel : public Panel {
       fit_ = true;
     }
     ImGui::SetItemTooltip("Forget this lesson's runs");
+    DrawSweep(*session_->run, info, x);
+    if (!session_->sweep.active && !session_->sweep.note.empty()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      ImGui::TextWrapped("Sweep of %s: %s", session_->sweep.param.c_str(),
+                         session_->sweep.note.c_str());
+      ImGui::PopStyleColor();
+    }
     if (session_->running) {
       ImGui::SameLine();
       ImGui::TextDisabled("updating…");
@@ -534,6 +610,7 @@ class TimingPanel : public Panel {
   std::string shown_lesson_;
   int measure_ = kTime;
   bool fit_ = true;  // fit the axes to the data on the next frame
+  float controls_right_ = 0;  // screen x where the control rows end (SameLineIfRoom)
   std::size_t hidden_ = 0, repeated_ = 0, no_value_ = 0;  // counted by BuildSeries
   std::array<char, 1024> folder_{};
   std::string export_message_;

@@ -185,6 +185,12 @@ struct LessonRun {
 // Validates `value` for `spec`: inside [min, max] and on the step grid from min.
 Status CheckParam(const ParamSpec& spec, long long value);
 
+// The values a sweep of `spec` runs, in increasing order, at most `max_points` (>= 2): every
+// value on the step grid when that many fit; else, over a range wider than 16x that starts above
+// 0, min times the powers of two (the curves the slides draw against sizes and strides); else
+// evenly spaced grid values. min and max are always among them.
+std::vector<long long> SweepValues(const ParamSpec& spec, std::size_t max_points = 33);
+
 // The text of `line` (1-based) in a source, trimmed.
 std::string SourceLine(std::string_view source, std::uint32_t line);
 

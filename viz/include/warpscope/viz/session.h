@@ -42,6 +42,25 @@ struct Session {
   bool running = false;          // a newer run is under way: the views mark theirs as old
   std::string running_what;      // "transpose coalesced tile=16", for the progress line
 
+  // A sweep: the timing view asks for one parameter's values to be run (every variant of the
+  // lesson, the other parameters as they are); the lesson panel makes the runs in the background
+  // and leaves them in `runs` for the timing view to take.
+  struct Sweep {
+    std::string param;              // what is (or was last) swept
+    std::vector<long long> values;  // in the order they run
+    bool requested = false;         // set by the timing view, taken by the lesson panel
+    bool active = false;            // runs under way
+    bool cancel = false;            // set by the timing view: stop after the current run
+    std::size_t done = 0, total = 0;
+    std::string note;  // after it: what was skipped or refused, and why ("" when nothing)
+    std::vector<std::shared_ptr<const LessonRun>> runs;  // finished, not yet taken
+  } sweep;
+  // Asks for a sweep of `spec` (the lesson panel starts it on its next frame).
+  void RequestSweep(const ParamSpec& spec, std::size_t variants);
+
+  // Scripted runs: the folder the timing view writes its CSV into on its next frame ("": none).
+  std::string export_timing_csv;
+
   // Playback: steps through BlockView::steps of the selected block. -1: not stepping.
   int step = -1;
   bool playing = false;
