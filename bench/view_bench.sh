@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The visualizer's benchmark: slider-to-redraw latency for every lesson at its default size, and
-# the frame time of the grid view with 65K and 256K threads, on this machine's software OpenGL
+# the frame time of the grid view with 65K, 256K and 1M threads, on this machine's software OpenGL
 # (Mesa llvmpipe under Xvfb). Figures go to stdout and to bench-views.json (or $1).
 #   bench/view_bench.sh [OUT.json]    (after scripts/setup.sh has built build/release)
 set -euo pipefail

@@ -44,6 +44,8 @@ void Frame(Ui& ui, GLFWwindow* window) {
   int w = 0, h = 0;
   glfwGetFramebufferSize(window, &w, &h);
   glViewport(0, 0, w, h);
+  const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];  // as the app's frame loop
+  glClearColor(bg.x, bg.y, bg.z, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   glFinish();
@@ -121,8 +123,8 @@ int RunBenchMode(Ui& ui, GLFWwindow* window, const std::filesystem::path& out) {
     std::cout << info.id << ": " << p->name << " " << p->default_value << " <-> " << other
               << ": median " << Median(samples) << " ms" << std::endl;
   }
-  // Frame time: the grid view in front, at the first lesson's (transpose's) default 256x256
-  // and at 512x512 (256K threads).
+  // Frame time: the grid view in front, at the first lesson's (transpose's) default 256x256,
+  // at 512x512 (256K threads) and at 1024x1024 (1M threads).
   ui.FindPanel("grid")->RequestFocus();
   const LessonInfo& first = FirstLesson();
   if (first.FindParam("width") == nullptr || first.FindParam("height") == nullptr) {
@@ -130,7 +132,8 @@ int RunBenchMode(Ui& ui, GLFWwindow* window, const std::filesystem::path& out) {
     return 1;
   }
   for (const auto& [w, label] : {std::pair{256LL, "transpose_256x256_65536_threads"},
-                                 std::pair{512LL, "transpose_512x512_262144_threads"}}) {
+                                 std::pair{512LL, "transpose_512x512_262144_threads"},
+                                 std::pair{1024LL, "transpose_1024x1024_1048576_threads"}}) {
     ui.SelectLesson(first.id, "", {{"width", w}, {"height", w}}, "emu");
     ui.WaitForRun(120);
     for (int i = 0; i < 5; ++i) Frame(ui, window);

@@ -609,7 +609,7 @@ class TimingPanel : public Panel {
   std::map<std::string, LessonHistory> histories_;  // lesson id -> its runs
   std::string shown_lesson_;
   int measure_ = kTime;
-  bool fit_ = true;  // fit the axes to the data on the next frame
+  bool fit_ = true;           // fit the axes to the data on the next frame
   float controls_right_ = 0;  // screen x where the control rows end (SameLineIfRoom)
   std::size_t hidden_ = 0, repeated_ = 0, no_value_ = 0;  // counted by BuildSeries
   std::array<char, 1024> folder_{};

@@ -50,6 +50,7 @@ class Panel {
   std::string id_, title_, window_name_;
   PanelRect rect_;
   bool focus_requested_ = false;
+  bool docked_ = false;  // in the last frame: its background is left to the clear colour
 };
 
 // The views, in the order the View menu lists them. Until the engine and lessons land they say
