@@ -1,11 +1,15 @@
 // warpscope-cli: the headless command line (no GUI libraries, so it builds on a GPU server).
 #include <CLI/CLI.hpp>
 
+#include <unistd.h>
 #include <algorithm>
+
 #include <cctype>
 #include <chrono>
+#include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "core/capture.h"
 #include "core/program_run.h"
@@ -136,6 +140,60 @@ int RunCommand(const std::string& lesson, const std::string& variant,
     std::cout << ws::LessonRunText(*run);
   }
   return run->check.ok ? 0 : 1;
+}
+
+// `serve`: the app's warm worker (core/child_run.h). One JSON request a line on stdin, one JSON
+// reply a line on stdout; the process, and with it a GPU's CUDA context, lives from run to run.
+// Anything else printed goes to stderr, so that stdout carries only replies. After a failed GPU
+// run it exits: CUDA may keep a fault's error for the rest of the process, and the app starts a
+// fresh worker for the next run.
+int ServeCommand() {
+  const int reply_fd = dup(STDOUT_FILENO);
+  dup2(STDERR_FILENO, STDOUT_FILENO);
+  FILE* replies = fdopen(reply_fd, "w");
+  if (replies == nullptr) return 1;
+  std::optional<ws::DeviceQuery> devices;  // asked once, on the first GPU run
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    nlohmann::json reply;
+    bool leave = false;
+    try {
+      const nlohmann::json rq = nlohmann::json::parse(line);
+      const std::string lesson = rq.at("lesson"), variant = rq.value("variant", "");
+      const std::string backend = rq.value("backend", "emu"), out = rq.at("out");
+      ws::Params params;
+      const nlohmann::json given = rq.value("params", nlohmann::json::object());
+      for (const auto& [name, value] : given.items()) params[name] = value.get<long long>();
+      ws::RunOptions options;
+      options.gpu = rq.value("gpu", 0);
+      options.record_budget_bytes = rq.value("record_budget", options.record_budget_bytes);
+      if (rq.contains("keep_blocks"))
+        options.keep_blocks = rq.at("keep_blocks").get<std::vector<std::uint32_t>>();
+      auto run = ws::RunLessonOrShipped(lesson, variant, params, backend, options);
+      if (!run.ok()) {
+        reply = {{"ok", false}, {"error", run.status().message()}};
+        leave = backend == "cuda";
+      } else {
+        const ws::GpuDevice* gpu = nullptr;
+        if (backend == "cuda") {
+          if (!devices) devices = ws::QueryDevices();
+          for (const ws::GpuDevice& g : devices->gpus) {
+            if (g.index == options.gpu) gpu = &g;
+          }
+        }
+        const ws::Status s = ws::SaveRunAsTrace(*run, gpu, out);
+        reply = s.ok() ? nlohmann::json{{"ok", true}}
+                       : nlohmann::json{{"ok", false}, {"error", s.message()}};
+      }
+    } catch (const std::exception& e) {
+      reply = {{"ok", false},
+               {"error", std::string("a request the worker cannot read: ") + e.what()}};
+    }
+    std::fprintf(replies, "%s\n", reply.dump().c_str());
+    std::fflush(replies);
+    if (leave) return 3;
+  }
+  return 0;
 }
 
 // `run --file prog.cu`: the user's own program, every launch recorded. Exit status 0 when it ran
@@ -297,6 +355,9 @@ int main(int argc, char** argv) {
   gpu_options(capture);
   capture->add_option("-o,--output", out, "The trace file to write")->required();
   capture->add_flag("--json", json, "Also print the results as one JSON object");
+  auto* serve = cli.add_subcommand(
+      "serve", "For the app: run lessons sent as JSON lines on stdin, one process for many runs");
+  serve->group("");
   auto* show = cli.add_subcommand("show", "Print a trace file's results as `run` prints them");
   std::string trace_path;
   show->add_option("file", trace_path, "A .wstrace file")->required();
@@ -329,6 +390,7 @@ int main(int argc, char** argv) {
       std::cout << ws::LessonsText();
     return 0;
   }
+  if (*serve) return ServeCommand();
   if (*layout) return LayoutCommand(layout_kind, lw, lh, tw, th, mw, mh, json);
   if (*run && !program_file.empty())
     return ProgramCommand(program_file, defines, program_args, backend, options, timeout_s, json);

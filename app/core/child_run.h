@@ -25,6 +25,14 @@ struct ChildRunRequest {
 // could not be run or was stopped.
 Result<LessonRun> RunLessonInChild(const ChildRunRequest& request);
 
+// The same run through a warm worker: one `warpscope-cli serve` child kept from run to run, so
+// that a GPU run pays for neither a new process nor a new CUDA context (0.5-1 s each). A fault
+// or a crash ends only the worker, a run past `timeout` kills it, and the next run starts a
+// fresh one. Thread-safe: runs from several threads take turns.
+Result<LessonRun> RunLessonInWorker(const ChildRunRequest& request);
+// The worker's process id (0: none running); for tests.
+int WorkerProcessId();
+
 // warpscope-cli next to this executable, if it is there.
 std::filesystem::path CliNextToThisProgram();
 

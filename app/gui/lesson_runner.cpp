@@ -72,12 +72,13 @@ void RunProgramJob(const RunRequest& rq, const RunOptions& options, RunResult* r
 }  // namespace
 
 Result<LessonRun> RunLessonForApp(const RunRequest& rq, const RunOptions& options) {
-  // GPU runs go to a child process: a kernel that faults ends that process's use of the GPU
-  // (see core/child_run.h), never the app's.
+  // GPU runs go to the warm worker, a child process: a kernel that faults ends that process's
+  // use of the GPU (see core/child_run.h), never the app's; its CUDA context lives from run to
+  // run, so a slider move pays for neither a new process nor a new context.
   const std::filesystem::path cli = rq.backend == "cuda" ? CliNextToThisProgram() : "";
   return cli.empty()
              ? RunLessonOrShipped(rq.lesson, rq.variant, rq.params, rq.backend, options)
-             : RunLessonInChild({cli, rq.lesson, rq.variant, rq.backend, rq.params, options});
+             : RunLessonInWorker({cli, rq.lesson, rq.variant, rq.backend, rq.params, options});
 }
 
 void LessonRunner::Loop() {

@@ -4,6 +4,9 @@
 #include "core/child_run.h"
 
 #include <gtest/gtest.h>
+#include <signal.h>
+
+#include <chrono>
 
 #include "warpscope/kernels/catalog.h"
 
@@ -86,6 +89,58 @@ TEST(ChildRun, AMissingProgramIsAMessage) {
   EXPECT_NE(r.status().message().find("could not start /nonexistent/warpscope-cli"),
             std::string::npos)
       << r.status().message();
+}
+
+// The warm worker (RunLessonInWorker): one `warpscope-cli serve` process for many runs, here on
+// the emulator. Figures as in the process (offset 1: 512 requests of 5 sectors); the same worker
+// answers the next run; the worker's error is the message and it stays; a worker killed between
+// runs, or stopped for taking too long, is replaced by a fresh one for the next run.
+TEST(WorkerRun, OneWorkerServesManyRunsWithTheFiguresOfOneMadeHere) {
+  ChildRunRequest rq = Request("offset-copy", {{"offset", 1}});
+  rq.options.keep_blocks = {0, 9};
+  auto a = RunLessonInWorker(rq);
+  ASSERT_TRUE(a.ok()) << a.status().message();
+  const int pid = WorkerProcessId();
+  EXPECT_GT(pid, 0);
+  EXPECT_FALSE(a->capture.has_value());
+  EXPECT_EQ(a->main_launch().stats.sites[0].sectors, 512u * 5);
+  ASSERT_EQ(a->main_launch().blocks.size(), 2u);
+  EXPECT_EQ(a->main_launch().blocks[1].block, 9u);
+  // fp-order's named choices go as numbers; cancel data on a 64-thread tree sums to 0 (see
+  // NamedChoicesReachTheChildByName).
+  auto b = RunLessonInWorker(Request("fp-order", {{"data", 2}, {"block", 1}}));
+  ASSERT_TRUE(b.ok()) << b.status().message();
+  EXPECT_EQ(b->metrics().at("gpu_sum").get<double>(), 0.0);
+  EXPECT_EQ(WorkerProcessId(), pid);  // the same process
+  auto bad = RunLessonInWorker(Request("offset-copy", {{"offset", 99}}));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(), "offset-copy: offset = 99 is outside its range 0..32");
+  EXPECT_EQ(WorkerProcessId(), pid);  // an emulator run's error leaves the worker
+}
+
+TEST(WorkerRun, AKilledOrStoppedWorkerIsReplacedForTheNextRun) {
+  auto first = RunLessonInWorker(Request("stride-copy", {{"stride", 1}}));
+  ASSERT_TRUE(first.ok()) << first.status().message();
+  const int pid = WorkerProcessId();
+  ASSERT_GT(pid, 0);
+  kill(pid, SIGKILL);  // as a crash would
+  auto after_kill = RunLessonInWorker(Request("stride-copy", {{"stride", 2}}));
+  ASSERT_TRUE(after_kill.ok()) << after_kill.status().message();
+  // stride 2: a warp's 32 floats span 256 bytes, 8 sectors per request.
+  EXPECT_EQ(after_kill->main_launch().stats.sites[0].SectorsPerRequest(), 8.0);
+  const int second = WorkerProcessId();
+  EXPECT_NE(second, pid);
+  ChildRunRequest slow = Request("transpose", {{"width", 8192}, {"height", 8192}});
+  slow.timeout = std::chrono::milliseconds(300);
+  auto stopped = RunLessonInWorker(slow);
+  ASSERT_FALSE(stopped.ok());
+  EXPECT_NE(stopped.status().message().find("longer than 0.30 s and was stopped"),
+            std::string::npos)
+      << stopped.status().message();
+  EXPECT_EQ(WorkerProcessId(), 0);
+  auto next = RunLessonInWorker(Request("stride-copy", {{"stride", 1}}));
+  ASSERT_TRUE(next.ok()) << next.status().message();
+  EXPECT_EQ(next->main_launch().stats.sites[0].SectorsPerRequest(), 4.0);
 }
 
 }  // namespace

@@ -41,6 +41,33 @@ TEST(GpuCapture, AFaultingKernelIsAnErrorAndTheNextRunWorks) {
   EXPECT_EQ(good->main_launch().stats.sites[0].sectors, 5u * 512);
 }
 
+TEST(GpuCapture, AFaultEndsOnlyTheWarmWorkerAndTheNextRunGetsAFreshOne) {
+  REQUIRE_GPU();
+  // The app's road since the warm worker: one process for many GPU runs. A good run, the
+  // faulting kernel (its error is the message; the worker leaves, its CUDA context spoilt), then
+  // a good run again, in a new worker.
+  ChildRunRequest rq;
+  rq.cli = WARPSCOPE_CLI;
+  rq.lesson = "offset-copy";
+  rq.backend = "cuda";
+  rq.params = {{"offset", 1}};
+  auto first = RunLessonInWorker(rq);
+  ASSERT_TRUE(first.ok()) << first.status().message();
+  const int pid = WorkerProcessId();
+  ChildRunRequest fault = rq;
+  fault.lesson = "fault";
+  fault.params = {};
+  auto bad = RunLessonInWorker(fault);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("The kernel faulted on the GPU"), std::string::npos)
+      << bad.status().message();
+  auto good = RunLessonInWorker(rq);
+  ASSERT_TRUE(good.ok()) << good.status().message();
+  EXPECT_NE(WorkerProcessId(), pid);
+  EXPECT_TRUE(good->check.ok) << good->check.message;
+  EXPECT_EQ(good->main_launch().stats.sites[0].sectors, 5u * 512);  // as in the test above
+}
+
 TEST(GpuCapture, ASmallRecordBudgetTruncatesButKeepsTheKeptBlocksAndTheOutput) {
   REQUIRE_GPU();
   RunOptions o;
