@@ -38,8 +38,7 @@ std::string LessonPanel::Select(const std::string& lesson, const std::string& va
     names += (names.empty() ? "" : ", ") + v.name;
   }
   if (!known) return lesson + ": unknown variant '" + chosen + "'; variants are: " + names;
-  Params params;
-  for (const ParamSpec& p : info->params) params[p.name] = p.default_value;
+  Params params = info->DefaultParams();
   for (const auto& [name, value] : overrides) {
     const auto spec = std::find_if(info->params.begin(), info->params.end(),
                                    [&](const ParamSpec& p) { return p.name == name; });

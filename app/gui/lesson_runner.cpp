@@ -121,10 +121,6 @@ void LessonRunner::Loop() {
   }
 }
 
-}  // namespace ws
-
-namespace ws {
-
 namespace {
 // A sweep on the emulator skips parameter sets whose work (LessonInfo::emulator_cost: threads x
 // work per thread) is over this: about a second each on a 2-core machine (matmul naive 256 is
@@ -169,8 +165,7 @@ void SweepRunner::Start(const RunRequest& base, std::vector<std::string> variant
         rq.params[param] = v;
         bool skipped = false;
         if (rq.backend != "cuda" && info != nullptr && info->emulator_cost != nullptr) {
-          Params full;
-          for (const ParamSpec& spec : info->params) full[spec.name] = spec.default_value;
+          Params full = info->DefaultParams();
           for (const auto& [k, value] : rq.params) full[k] = value;
           if (info->emulator_cost(full) > kSweepEmulatorBudget) {
             if (std::find(over_budget.begin(), over_budget.end(), v) == over_budget.end())

@@ -209,6 +209,8 @@ class Worker {
     return slot.id;
   }
 
+  // A slot missed: the key may still be this worker's (two keys can share a slot), else the
+  // launch's table is asked under its lock.
   [[gnu::noinline]] std::uint16_t SlowSiteId(std::uint64_t key) {
     for (const auto& [k, id] : site_cache_) {
       if (k == key) return id;

@@ -237,9 +237,9 @@ TEST(GuiViews, SweepDrawsTheStrideCurveInOneClick) {
   // then the timing view's CSV. A warp's 32 floats at stride s span 128 s bytes: 4 s sectors of
   // 32 bytes, at most 32 (one per lane) from stride 8 on: 4, 8, 16, 32, 32, 32, 32.
   TempDir t("sweep");
-  const auto r = RunApp({"--lesson", "stride-copy", "--focus", "timing", "--sweep", "stride",
-                         "--timing-csv", t.path().string(), "--config-dir", (t / "cfg").string(),
-                         "--frames", "4"});
+  const auto r =
+      RunApp({"--lesson", "stride-copy", "--focus", "timing", "--sweep", "stride", "--timing-csv",
+              t.path().string(), "--config-dir", (t / "cfg").string(), "--frames", "4"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::ifstream csv(t / "warpscope-timing-stride-copy.csv");
   ASSERT_TRUE(csv.good());

@@ -24,6 +24,12 @@ const VariantSpec* LessonInfo::FindVariant(const std::string& name) const {
   return it == variants.end() ? nullptr : &*it;
 }
 
+Params LessonInfo::DefaultParams() const {
+  Params p;
+  for (const ParamSpec& spec : params) p[spec.name] = spec.default_value;
+  return p;
+}
+
 const ParamSpec* LessonInfo::FindParam(const std::string& name) const {
   auto it = std::find_if(params.begin(), params.end(),
                          [&](const ParamSpec& p) { return p.name == name; });

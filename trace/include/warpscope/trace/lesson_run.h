@@ -95,6 +95,8 @@ struct LessonInfo {
   bool runs_kernel() const { return kind == LessonKind::kKernel || kind == LessonKind::kGpuOnly; }
   const VariantSpec* FindVariant(const std::string& name) const;
   const ParamSpec* FindParam(const std::string& name) const;
+  // Every parameter at its default value.
+  Params DefaultParams() const;
 };
 
 // How a run is carried out (not what the lesson computes).
