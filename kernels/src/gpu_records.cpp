@@ -25,6 +25,12 @@ struct Event {
     return reinterpret_cast<const std::uint8_t*>(words + dev::kEventHeaderWords)[lane];
   }
 
+  // A barrier event's times (ws_cuda_record_format.h): the departure, unwrapped near the arrival.
+  std::uint64_t Arrival() const { return std::uint64_t{words[5]} << 32 | words[4]; }
+  std::uint64_t Departure() const;
+  std::uint32_t Sm() const { return words[6]; }
+  std::uint32_t WaitCycles() const { return words[7]; }
+
   std::uint32_t Offset(std::uint32_t rank) const {
     return affine ? words[4] + rank * words[5] : words[dev::kEventHeaderWords + rank];
   }
@@ -62,7 +68,7 @@ void ForEachEvent(const GpuCapture& c, const std::vector<std::uint16_t>& retag, 
             (p[0] & dev::kEventWarpOp) != 0};
     if (e.mask == 0) break;  // never written
     e.size = e.warp_op   ? dev::kWarpOpEventWords
-             : e.barrier ? dev::kEventHeaderWords
+             : e.barrier ? dev::kBarrierEventWords
              : e.affine
                  ? dev::kAffineEventWords
                  : dev::kEventHeaderWords + static_cast<std::uint32_t>(std::popcount(e.mask));
@@ -87,7 +93,102 @@ std::uint64_t Unwrap(std::uint64_t ref, std::uint32_t low) {
   return full;
 }
 
+std::uint64_t Event::Departure() const {
+  return Unwrap(Arrival(), time);
+}
+
 }  // namespace
+
+std::vector<SuperChunk> SuperChunks(const std::vector<std::uint32_t>& headers,
+                                    std::uint64_t first_super, std::uint64_t super_words,
+                                    const std::vector<unsigned long long>& sm_state) {
+  std::map<std::uint64_t, std::uint32_t> open;  // super-chunk's first word -> used words
+  for (const unsigned long long s : sm_state) {
+    if (dev::StateChunk(s) != 0 && dev::StateChunk(s) != dev::kDeadChunk)
+      open[dev::StateFirstWord(s)] = dev::StateUsed(s);
+  }
+  std::vector<SuperChunk> supers;
+  for (std::uint64_t k = 0; k < headers.size(); ++k) {
+    const std::uint64_t first = first_super + k * super_words;
+    std::uint64_t used = headers[k];
+    if (used == 0) {
+      const auto it = open.find(first);
+      used = it != open.end() ? it->second : 0;
+    }
+    supers.push_back({first, std::min(used, super_words)});
+  }
+  return supers;
+}
+
+std::vector<PoolChunk> PoolChunks(const std::vector<std::uint32_t>& words, std::uint64_t base,
+                                  const std::vector<SuperChunk>& supers, std::uint64_t warps) {
+  std::vector<PoolChunk> chunks;  // `base`: where each super-chunk's words begin in `words`
+  for (const SuperChunk& sc : supers) {
+    const std::uint64_t end = std::min<std::uint64_t>(base + sc.used, words.size());
+    std::uint64_t at = base + dev::kChunkHeaderWords;
+    while (at + dev::kChunkHeaderWords <= end) {
+      const std::uint64_t warp = std::uint64_t{words[at + 1]} << 32 | words[at];
+      const std::uint32_t size = words[at + 3];
+      const bool known_size = size >= dev::kFirstChunkWords &&
+                              size <= dev::kFirstChunkWords << dev::kMaxChunkClass &&
+                              std::has_single_bit(size);
+      if (warp >= warps || !known_size || at + size > end) break;
+      chunks.push_back({warp, at, size, sc.first + (at - base)});
+      at += size;
+    }
+    base += sc.used;
+  }
+  return chunks;
+}
+
+std::uint32_t SuperChunkWords(std::uint64_t pool_words, std::uint32_t sms) {
+  const std::uint64_t share = pool_words / (4 * std::uint64_t{std::max(sms, 1u)});
+  return static_cast<std::uint32_t>(
+      std::clamp<std::uint64_t>(std::bit_floor(std::max<std::uint64_t>(share, 1)), 256, 1u << 18));
+}
+
+std::uint32_t MaxChunkClass(std::uint32_t super_words) {
+  std::uint32_t k = 0;
+  while (k < dev::kMaxChunkClass &&
+         (dev::kFirstChunkWords << (k + 1)) * 4 + dev::kChunkHeaderWords <= super_words)
+    ++k;
+  return k;
+}
+
+void GatherChunks(const std::vector<std::uint32_t>& pool, const std::vector<PoolChunk>& chunks,
+                  const std::vector<unsigned long long>& state, bool first_chunks, GpuCapture* c) {
+  const std::size_t warps = state.size();
+  std::vector<std::uint64_t> used(chunks.size());
+  c->warp_used.assign(warps, 0);
+  for (std::size_t k = 0; k < chunks.size(); ++k) {
+    const PoolChunk& ch = chunks[k];
+    if (ch.warp >= warps || ch.first + dev::kChunkHeaderWords > pool.size()) continue;
+    std::uint64_t u = pool[ch.first + 2];
+    const unsigned long long s = state[ch.warp];
+    const bool own_first = first_chunks && ch.device_first == ch.warp * dev::kFirstChunkWords;
+    if (u == 0 && own_first && dev::StateChunk(s) == 0)  // the warp never left its first chunk
+      u = std::uint64_t{dev::StateUsed(s)} + dev::kChunkHeaderWords;
+    else if (u == 0 && dev::StateChunk(s) != 0 && dev::StateChunk(s) != dev::kDeadChunk &&
+             dev::StateFirstWord(s) == ch.device_first)
+      u = dev::StateUsed(s);  // the chunk the warp was still writing
+    // Clamped to the chunk and to the words read back (a super-chunk's tail may be cut).
+    u = std::min<std::uint64_t>(u, std::min<std::uint64_t>(ch.size, pool.size() - ch.first));
+    used[k] = std::max<std::uint64_t>(u, dev::kChunkHeaderWords) - dev::kChunkHeaderWords;
+    c->warp_used[ch.warp] += used[k];
+  }
+  c->warp_base.assign(warps + 1, 0);
+  for (std::size_t w = 0; w < warps; ++w) c->warp_base[w + 1] = c->warp_base[w] + c->warp_used[w];
+  c->words.assign(c->warp_base.back(), 0);
+  std::vector<std::uint64_t> at(c->warp_base.begin(), c->warp_base.end() - 1);
+  for (std::size_t k = 0; k < chunks.size(); ++k) {
+    if (used[k] == 0) continue;
+    const auto from =
+        pool.begin() + static_cast<std::ptrdiff_t>(chunks[k].first + dev::kChunkHeaderWords);
+    std::copy(from, from + static_cast<std::ptrdiff_t>(used[k]),
+              c->words.begin() + static_cast<std::ptrdiff_t>(at[chunks[k].warp]));
+    at[chunks[k].warp] += used[k];
+  }
+}
 
 std::uint32_t EncodeWarpEvent(std::uint64_t key, std::uint32_t lane_mask, std::uint32_t time,
                               const std::vector<std::uint32_t>& lane_offsets,
@@ -121,10 +222,15 @@ std::uint32_t EncodeWarpOpEvent(std::uint32_t kind, std::uint32_t place, std::ui
   return dev::kWarpOpEventWords;
 }
 
-std::uint32_t EncodeBarrierEvent(std::uint32_t place, std::uint32_t lane_mask, std::uint32_t time,
+std::uint32_t EncodeBarrierEvent(std::uint32_t place, std::uint32_t lane_mask,
+                                 std::uint64_t arrival_ns, std::uint64_t departure_ns,
+                                 std::uint32_t sm, std::uint32_t wait_cycles,
                                  std::vector<std::uint32_t>* words) {
-  words->insert(words->end(), {dev::kEventBarrier, place, lane_mask, time});
-  return dev::kEventHeaderWords;
+  words->insert(words->end(),
+                {dev::kEventBarrier, place, lane_mask, static_cast<std::uint32_t>(departure_ns),
+                 static_cast<std::uint32_t>(arrival_ns),
+                 static_cast<std::uint32_t>(arrival_ns >> 32), sm, wait_cycles});
+  return dev::kBarrierEventWords;
 }
 
 LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep) {
@@ -141,8 +247,7 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep) {
   const std::size_t warps = c.grid.count() * wpb;
   const std::size_t threads = c.grid.count() * tpb;
   if (c.warp_base.size() != warps + 1 || c.warp_used.size() != warps ||
-      c.barrier_base.size() != threads + 1 || c.barrier_used.size() != threads ||
-      c.warp_base.back() > c.words.size() || c.barrier_base.back() > c.barriers.size()) {
+      c.warp_base.back() > c.words.size()) {
     t.truncated = true;  // inconsistent buffers: keep nothing rather than read past them
     return t;
   }
@@ -154,9 +259,14 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep) {
   std::uint64_t first_arrival = ~0ull;
   std::uint32_t first_low = 0;
   bool any_event = false;
+  std::map<std::uint32_t, std::uint16_t> barrier_ids;
   for (std::size_t w = 0; w < warps; ++w) {
     ForEachEvent(c, retag, w, [&](const Event& e) {
-      if (e.barrier) return;
+      if (e.barrier) {
+        barrier_ids.emplace(Retag(retag, e.words[1]), 0);
+        first_arrival = std::min(first_arrival, e.Arrival());
+        return;
+      }
       if (e.warp_op) {
         warp_op_ids.emplace(e.key, 0);
         return;
@@ -165,15 +275,6 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep) {
       if (!any_event) first_low = e.time;
       any_event = true;
     });
-  }
-  std::map<std::uint32_t, std::uint16_t> barrier_ids;
-  for (std::size_t g = 0; g < threads; ++g) {
-    t.truncated |= c.barrier_used[g] > c.barrier_base[g + 1] - c.barrier_base[g];
-    const std::uint64_t n = std::min(c.barrier_used[g], c.barrier_base[g + 1] - c.barrier_base[g]);
-    for (std::uint64_t i = c.barrier_base[g]; i < c.barrier_base[g] + n; ++i) {
-      barrier_ids.emplace(Retag(retag, c.barriers[i].place), 0);
-      first_arrival = std::min(first_arrival, c.barriers[i].arrival_ns);
-    }
   }
   const SiteTable table = BuildSiteTable(keys);
   t.sites = table.sites;
@@ -201,7 +302,9 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep) {
 
   if (threads <= LaunchTrace::kMaxActivityThreads) t.thread_active.assign(threads, 0);
   std::vector<std::vector<std::pair<std::uint64_t, std::uint32_t>>> runs(tpb);  // per thread
-  std::vector<std::uint32_t> epoch(tpb);  // per thread: barrier events seen so far
+  std::vector<std::uint32_t> epoch(tpb);                // per thread: barrier events seen so far
+  std::vector<std::vector<BarrierRecord>> passed(tpb);  // per thread, in the order passed
+  std::vector<std::vector<std::pair<std::uint16_t, std::uint32_t>>> passes(tpb);
   BlockRecords rec;
   for (std::uint64_t b = 0; b < c.grid.count(); ++b) {
     rec.block = static_cast<std::uint32_t>(b);
@@ -210,6 +313,8 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep) {
     rec.warp_ops.clear();
     std::map<std::pair<std::uint32_t, std::uint16_t>, std::uint32_t> meetings;  // (warp, site)
     for (auto& r : runs) r.clear();
+    for (auto& p : passed) p.clear();
+    for (auto& p : passes) p.clear();
     std::fill(epoch.begin(), epoch.end(), 0u);
     for (std::uint32_t wib = 0; wib < wpb; ++wib) {
       ForEachEvent(c, retag, b * wpb + wib, [&](const Event& e) {
@@ -228,9 +333,19 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep) {
           return;
         }
         if (e.barrier) {
+          const std::uint32_t place = Retag(retag, e.words[1]);
+          const std::uint16_t id = barrier_ids[place];
           for (std::uint32_t m = e.mask; m != 0; m &= m - 1) {
             const std::uint32_t thread = wib * 32 + static_cast<std::uint32_t>(std::countr_zero(m));
-            if (thread < tpb) ++epoch[thread];
+            if (thread >= tpb) break;
+            ++epoch[thread];
+            auto& times = passes[thread];  // how often this thread passed this barrier before
+            auto it =
+                std::find_if(times.begin(), times.end(), [&](auto& p) { return p.first == id; });
+            if (it == times.end()) it = times.insert(times.end(), {id, 0});
+            passed[thread].push_back({e.Arrival() - t0, e.Departure() - t0, it->second++,
+                                      static_cast<std::uint16_t>(thread), id, e.Sm(),
+                                      e.WaitCycles()});
           }
           return;
         }
@@ -249,19 +364,8 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep) {
         }
       });
     }
-    for (std::uint32_t th = 0; th < tpb; ++th) {
-      const std::size_t g = b * tpb + th;
-      const std::uint64_t n =
-          std::min(c.barrier_used[g], c.barrier_base[g + 1] - c.barrier_base[g]);
-      std::map<std::uint32_t, std::uint32_t> passes;
-      for (std::uint64_t i = c.barrier_base[g]; i < c.barrier_base[g] + n; ++i) {
-        const dev::RawBarrier& r = c.barriers[i];
-        const std::uint32_t place = Retag(retag, r.place);
-        rec.barriers.push_back({r.arrival_ns - t0, r.departure_ns - t0, passes[place]++,
-                                static_cast<std::uint16_t>(th), barrier_ids[place], r.sm,
-                                r.wait_cycles});
-      }
-    }
+    for (const auto& mine : passed)
+      rec.barriers.insert(rec.barriers.end(), mine.begin(), mine.end());
     if (!t.thread_active.empty()) {
       for (const AccessRecord& a : rec.accesses) t.thread_active[b * tpb + a.thread] = 1;
       for (const BarrierRecord& r : rec.barriers) t.thread_active[b * tpb + r.thread] = 1;

@@ -71,14 +71,17 @@ TEST(GpuCapture, AFaultEndsOnlyTheWarmWorkerAndTheNextRunGetsAFreshOne) {
 TEST(GpuCapture, ASmallRecordBudgetTruncatesButKeepsTheKeptBlocksAndTheOutput) {
   REQUIRE_GPU();
   RunOptions o;
-  // stride-copy, 64 blocks of 256 threads: 8 warps a block, each writing 2 events of 6 words and
-  // given 12 + 12/4 + 12 = 27 words (108 bytes). 4096 bytes hold the 4 kept blocks' 32 warps
-  // (3456 bytes) and 5 more warps, so 512 - 37 warps record nothing.
-  o.record_budget_bytes = 4096;
+  // stride-copy, 64 blocks of 256 threads: 8 warps a block, each writing 2 events of 6 words.
+  // The pool (4736 bytes: 37 first chunks of 128 bytes) runs dry, so the launch is recorded
+  // again as planned: each warp is given a 4-word header + 12 + 12/4 + 12 = 31 words, rounded
+  // to 32 (128 bytes). 4736 bytes hold the 4 kept blocks' 32 warps (4096 bytes) and 5 more
+  // warps, so 512 - 37 warps record nothing.
+  o.record_budget_bytes = 4736;
   auto r = RunLesson("stride-copy", "", {{"stride", 1}}, "cuda", o);
   ASSERT_TRUE(r.ok()) << r.status().message();
   const LaunchTrace& t = r->main_launch();
   EXPECT_TRUE(t.truncated);
+  EXPECT_GT(r->timing.count_ms, 0.0);  // the first pass ran dry: counted, then planned
   EXPECT_TRUE(r->check.ok) << r->check.message;  // recording never touches the kernel's data
   ASSERT_EQ(t.blocks.size(), 4u);
   for (const BlockRecords& b : t.blocks) EXPECT_EQ(b.accesses.size(), 2u * 256);
@@ -97,6 +100,7 @@ TEST(GpuCapture, TheTimeComesFromTheUninstrumentedBuild) {
   EXPECT_NE(r->timing.note.find("uninstrumented"), std::string::npos);
   EXPECT_GT(r->timing.ms, 0.0);
   EXPECT_GT(r->timing.record_ms, 0.0);
+  EXPECT_EQ(r->timing.count_ms, 0.0);  // one pass: the default budget holds it
   // 1M threads = 32768 warps, each writing two affine events (the load and the store) of 24
   // bytes: 1,572,864 bytes, for 2^21 access records.
   EXPECT_EQ(r->timing.record_bytes, 32768u * 2 * 24);

@@ -33,8 +33,6 @@ ws::GpuCapture OneBlock(std::uint32_t threads, const std::vector<std::vector<std
     c.warp_base.push_back(c.words.size());
     c.warp_used.push_back(w.size());
   }
-  c.barrier_base.assign(threads + 1, 0);
-  c.barrier_used.assign(threads, 0);
   return c;
 }
 
@@ -130,21 +128,180 @@ TEST(GpuRecords, BarrierTimesShareTheAccessesClock) {
   std::vector<std::uint32_t> w;
   const std::uint64_t arrival = (5ull << 32) + 1000;  // a 64-bit %globaltimer value
   ws::EncodeWarpEvent(kLoad, ~0u, static_cast<std::uint32_t>(arrival - 400), Offsets(32, 0, 4), &w);
+  // Lanes that arrived apart write an event each (here lane k arrived k ns after lane 0);
+  // the departure's high word comes from the arrival's.
+  for (std::uint32_t th = 0; th < 32; ++th)
+    EXPECT_EQ(ws::EncodeBarrierEvent(20, 1u << th, arrival + th, arrival + 500, 3, 1000 - th, &w),
+              8u);
   ws::GpuCapture c = OneBlock(32, {w});
-  for (std::uint32_t th = 0; th < 32; ++th) {
-    c.barriers.push_back({arrival + th, arrival + 500, 20, 3, 1000 - th, 0});
-    c.barrier_base[th + 1] = th + 1;
-    c.barrier_used[th] = 1;
-  }
   const ws::LaunchTrace t = ws::DecodeGpuCapture(c, {{0}, false});
   ASSERT_EQ(t.barrier_sites.size(), 1u);
   // The load came 400 ns before the first arrival, so it is time 0 and the arrivals 400..431.
   EXPECT_EQ(t.blocks[0].accesses[0].time, 0u);
+  ASSERT_EQ(t.blocks[0].barriers.size(), 32u);
   EXPECT_EQ(t.blocks[0].barriers[0].arrival, 400u);
   EXPECT_EQ(t.blocks[0].barriers[31].arrival, 431u);
+  EXPECT_EQ(t.blocks[0].barriers[31].departure, 900u);
+  EXPECT_EQ(t.blocks[0].barriers[31].thread, 31u);
   EXPECT_EQ(t.blocks[0].barriers[31].sm, 3u);
   EXPECT_EQ(t.blocks[0].barriers[31].wait_cycles, 1000u - 31);
   EXPECT_EQ(t.stats.barriers[0].max_skew, 31u);
+}
+
+TEST(GpuRecords, AConvergedWarpPassesABarrierInOneEventForAllItsThreads) {
+  // Block of 64 threads passing one barrier twice; warp 0 converged (one event of 8 words per
+  // pass, not 32 records of 32 bytes), warp 1 split into two halves that arrived apart on the
+  // second pass. The departure's low word wrapped past 2^32 (arrival 0x1'ffff'ff00, departure
+  // 0x2'0000'0100): unwrapped next to the arrival.
+  const std::uint64_t a = 0x1ffffff00ull, d = 0x200000100ull;
+  std::vector<std::uint32_t> w0, w1;
+  ws::EncodeBarrierEvent(7, ~0u, a, d, 1, 50, &w0);
+  ws::EncodeBarrierEvent(7, ~0u, a + 1000, d + 1000, 1, 60, &w0);
+  ws::EncodeBarrierEvent(7, ~0u, a + 10, d, 2, 40, &w1);
+  ws::EncodeBarrierEvent(7, 0x0000ffffu, a + 1000, d + 1000, 2, 60, &w1);
+  ws::EncodeBarrierEvent(7, 0xffff0000u, a + 1200, d + 1000, 2, 20, &w1);
+  EXPECT_EQ(w0.size(), 16u);
+  ws::GpuCapture c = OneBlock(64, {w0, w1});
+  const ws::LaunchTrace t = ws::DecodeGpuCapture(c, {{0}, false});
+  ASSERT_EQ(t.blocks.size(), 1u);
+  const auto& b = t.blocks[0].barriers;
+  ASSERT_EQ(b.size(), 128u);  // 64 threads x 2 passes, thread by thread
+  EXPECT_EQ(t.stats.barrier_records, 128u);
+  // Thread 0: time 0 is its first arrival; departure 0x200 ns later; second pass iteration 1.
+  EXPECT_EQ(b[0].thread, 0u);
+  EXPECT_EQ(b[0].arrival, 0u);
+  EXPECT_EQ(b[0].departure, 0x200u);
+  EXPECT_EQ(b[1].iteration, 1u);
+  EXPECT_EQ(b[1].arrival, 1000u);
+  // Thread 48 (warp 1, lane 16): the second half's arrival, 1200 ns, on SM 2.
+  EXPECT_EQ(b[96].thread, 48u);
+  EXPECT_EQ(b[96].arrival, 10u);
+  EXPECT_EQ(b[97].arrival, 1200u);
+  EXPECT_EQ(b[97].departure, 0x200u + 1000);
+  EXPECT_EQ(b[97].sm, 2u);
+  EXPECT_EQ(b[97].wait_cycles, 20u);
+  // The second pass: arrivals 1000 (threads 0..47) and 1200 (48..63): a skew of 200 ns.
+  EXPECT_EQ(t.stats.barriers[0].max_skew, 200u);
+}
+
+// A pool pass as the GPU leaves it: two super-chunks of 256 words, SM 0's closed (its header
+// holds 132 used words) and SM 1's open (its state word holds 36); in them warps took chunks of
+// 32 and 64 words in the order they needed them. A closed chunk's header holds its used count,
+// an open one's is in its warp's state word.
+TEST(GpuRecords, ChunksOfThePoolBecomeEachWarpsStreamInOrder) {
+  namespace dev = ws::dev;
+  std::vector<std::uint32_t> pool(512, 0xdeadbeefu);  // words never written keep old contents
+  std::vector<unsigned long long> state(3, 0), sm_state(2 * dev::kSmSlotStride, 0);
+  auto put = [&](std::uint64_t at, std::uint64_t warp, std::uint32_t size, std::uint32_t used,
+                 const std::vector<std::uint32_t>& events) {
+    const std::uint32_t header[] = {static_cast<std::uint32_t>(warp), 0u, used, size};
+    std::copy(std::begin(header), std::end(header), pool.begin() + at);
+    std::copy(events.begin(), events.end(), pool.begin() + at + 4);
+  };
+  std::vector<std::uint32_t> a, b, c, d;
+  for (std::uint32_t k = 0; k < 4; ++k)  // 4 affine loads of 6 words: 28 words with the header
+    ws::EncodeWarpEvent(kLoad, ~0u, k, Offsets(32, 128 * k, 4), &a);
+  ws::EncodeWarpEvent(kStore, ~0u, 9, Offsets(32, 0, 4), &b);
+  ws::EncodeWarpEvent(kLoad, ~0u, 5, Offsets(32, 4096, 4), &c);
+  ws::EncodeWarpEvent(kLoad, ~0u, 6, Offsets(32, 8192, 4), &d);
+  pool[0] = 132;          // super-chunk 0: closed, 4 + 32 + 32 + 64 words used
+  put(4, 2, 32, 28, a);   // warp 2's first chunk, closed with 28 words used (4 unused)
+  put(36, 0, 32, 0, c);   // warp 0's only chunk, open
+  put(68, 2, 64, 0, b);   // warp 2's second chunk, open
+  pool[256] = 0;          // super-chunk 1: open
+  put(260, 1, 32, 0, d);  // warp 1's chunk, open
+  sm_state[dev::kSmSlotStride] = dev::ChunkState(256, 0, 36);
+  state[0] = dev::ChunkState(36, 0, 10);  // one event: 4 + 6 words
+  state[1] = dev::ChunkState(260, 0, 10);
+  state[2] = dev::ChunkState(68, 1, 10);
+  const std::vector<ws::SuperChunk> supers =
+      ws::SuperChunks({pool[0], pool[256]}, 0, 256, sm_state);
+  ASSERT_EQ(supers.size(), 2u);
+  EXPECT_EQ(supers[0].used, 132u);
+  EXPECT_EQ(supers[1].first, 256u);
+  EXPECT_EQ(supers[1].used, 36u);
+  // What comes back from the GPU: each super-chunk's used words, one after the other.
+  std::vector<std::uint32_t> words(pool.begin(), pool.begin() + 132);
+  words.insert(words.end(), pool.begin() + 256, pool.begin() + 292);
+  const std::vector<ws::PoolChunk> chunks = ws::PoolChunks(words, 0, supers, 3);
+  ASSERT_EQ(chunks.size(), 4u);
+  EXPECT_EQ(chunks[2].first, 68u);
+  EXPECT_EQ(chunks[2].size, 64u);
+  EXPECT_EQ(chunks[3].first, 136u);
+  EXPECT_EQ(chunks[3].device_first, 260u);
+  ws::GpuCapture cap = OneBlock(96, {{}, {}, {}});
+  ws::GatherChunks(words, chunks, state, false, &cap);
+  EXPECT_EQ(cap.warp_used, (std::vector<std::uint64_t>{6, 6, 30}));
+  EXPECT_EQ(cap.warp_base, (std::vector<std::uint64_t>{0, 6, 12, 42}));
+  EXPECT_TRUE(std::equal(c.begin(), c.end(), cap.words.begin()));
+  EXPECT_TRUE(std::equal(d.begin(), d.end(), cap.words.begin() + 6));
+  EXPECT_TRUE(std::equal(a.begin(), a.end(), cap.words.begin() + 12));
+  EXPECT_TRUE(std::equal(b.begin(), b.end(), cap.words.begin() + 36));
+  const ws::LaunchTrace t = ws::DecodeGpuCapture(cap, {{0}, false});
+  // Warp 2 (threads 64..95): 4 loads then a store; warps 0 and 1 one load each.
+  EXPECT_EQ(t.stats.access_records, 7u * 32);
+  ASSERT_EQ(t.blocks.size(), 1u);
+  EXPECT_EQ(t.blocks[0].accesses.size(), 7u * 32);
+  // A chunk of a size the pool never hands out (here 48) ends its super-chunk's walk: what
+  // follows in it is not read, the next super-chunk is.
+  words[68 + 3] = 48;
+  EXPECT_EQ(ws::PoolChunks(words, 0, supers, 3).size(), 3u);
+  // So does a header naming a warp the launch does not have.
+  words[68 + 3] = 64;
+  words[36] = 3;
+  EXPECT_EQ(ws::PoolChunks(words, 0, supers, 3).size(), 2u);
+}
+
+// Where the pool has room, each warp's first chunk is its own: 32 words at warp * 32, before the
+// super-chunks. Warp 0 filled its own (4 events, 28 words) and went on in a super-chunk; warp 1
+// is still in its own (state word: no chunk, 6 words used).
+TEST(GpuRecords, AWarpsOwnFirstChunkComesBeforeTheChunksItTookLater) {
+  namespace dev = ws::dev;
+  std::vector<std::uint32_t> pool(64 + 256, 0u);
+  std::vector<std::uint32_t> a, b, c;
+  for (std::uint32_t k = 0; k < 4; ++k)
+    ws::EncodeWarpEvent(kLoad, ~0u, k, Offsets(32, 128 * k, 4), &a);
+  ws::EncodeWarpEvent(kStore, ~0u, 9, Offsets(32, 0, 4), &b);
+  ws::EncodeWarpEvent(kLoad, ~0u, 5, Offsets(32, 4096, 4), &c);
+  pool[2] = 28;  // warp 0's own chunk, closed: 4 + 24 words
+  std::copy(a.begin(), a.end(), pool.begin() + 4);
+  std::copy(c.begin(), c.end(), pool.begin() + 32 + 4);  // warp 1's own chunk, open
+  // The super-chunk at word 64 (open, 4 + 64 words used) holds warp 0's second chunk.
+  const std::uint32_t header[] = {0u, 0u, 0u, 64u};
+  std::copy(std::begin(header), std::end(header), pool.begin() + 68);
+  std::copy(b.begin(), b.end(), pool.begin() + 72);
+  std::vector<unsigned long long> sm_state(dev::kSmSlotStride, 0);
+  sm_state[0] = dev::ChunkState(64, 0, 68);
+  const std::vector<unsigned long long> state = {dev::ChunkState(68, 1, 10), 6};
+  const std::vector<ws::SuperChunk> supers = ws::SuperChunks({pool[64]}, 64, 256, sm_state);
+  ASSERT_EQ(supers.size(), 1u);
+  EXPECT_EQ(supers[0].first, 64u);
+  EXPECT_EQ(supers[0].used, 68u);
+  std::vector<ws::PoolChunk> chunks = {{0, 0, 32, 0}, {1, 32, 32, 32}};
+  const std::vector<ws::PoolChunk> more = ws::PoolChunks(pool, 64, supers, 2);
+  ASSERT_EQ(more.size(), 1u);
+  EXPECT_EQ(more[0].device_first, 68u);
+  chunks.insert(chunks.end(), more.begin(), more.end());
+  ws::GpuCapture cap = OneBlock(64, {{}, {}});
+  ws::GatherChunks(pool, chunks, state, true, &cap);
+  EXPECT_EQ(cap.warp_used, (std::vector<std::uint64_t>{30, 6}));
+  EXPECT_TRUE(std::equal(a.begin(), a.end(), cap.words.begin()));
+  EXPECT_TRUE(std::equal(b.begin(), b.end(), cap.words.begin() + 24));
+  EXPECT_TRUE(std::equal(c.begin(), c.end(), cap.words.begin() + 30));
+  // Without first chunks the same state word 6 (no chunk) means nothing was written there.
+  ws::GatherChunks(pool, chunks, state, false, &cap);
+  EXPECT_EQ(cap.warp_used, (std::vector<std::uint64_t>{30, 0}));
+}
+
+TEST(GpuRecords, SuperChunksAreAQuarterOfAnSmsShareAndHoldFourOfTheLargestChunks) {
+  // 1 GiB = 2^28 words over 132 SMs: 2^28 / 528 = 508,400 -> 2^18 (the cap, 1 MB).
+  EXPECT_EQ(ws::SuperChunkWords(1ull << 28, 132), 1u << 18);
+  // 16 MB = 2^22 words over 132 SMs: 7943 -> 4096.
+  EXPECT_EQ(ws::SuperChunkWords(1ull << 22, 132), 4096u);
+  EXPECT_EQ(ws::SuperChunkWords(100, 132), 256u);  // the floor; the first one will not fit
+  // 2^18 words: 32 << 11 = 65536, x 4 + 4 > 2^18, so class 10 (32768 words).
+  EXPECT_EQ(ws::MaxChunkClass(1u << 18), 10u);
+  EXPECT_EQ(ws::MaxChunkClass(256), 0u);  // 64 x 4 + 4 > 256
 }
 
 }  // namespace

@@ -147,16 +147,11 @@ TEST(Places, TheGpuDecoderCountsBarrierEventsPerLane) {
   std::vector<std::uint32_t> lanes(32);
   for (std::uint32_t k = 0; k < 32; ++k) lanes[k] = 4 * k;
   ws::EncodeWarpEvent(key, ~0u, 100, lanes, &c.words);
-  ws::EncodeBarrierEvent(place, 0x0000ffffu, 110, &c.words);
-  ws::EncodeBarrierEvent(place, 0xffff0000u, 111, &c.words);
+  ws::EncodeBarrierEvent(place, 0x0000ffffu, 105, 110, 0, 5, &c.words);
+  ws::EncodeBarrierEvent(place, 0xffff0000u, 105, 111, 0, 6, &c.words);
   ws::EncodeWarpEvent(key, ~0u, 120, lanes, &c.words);
   c.warp_base = {0, c.words.size()};
   c.warp_used = {c.words.size()};
-  // Each thread's barrier record (its arrival and departure) as the GPU writes it.
-  c.barrier_base.resize(33);
-  for (std::uint32_t k = 0; k <= 32; ++k) c.barrier_base[k] = k;
-  c.barrier_used = std::vector<std::uint64_t>(32, 1);
-  for (std::uint32_t k = 0; k < 32; ++k) c.barriers.push_back({105, 110, place, 0, 5, 0});
   const ws::LaunchTrace t = ws::DecodeGpuCapture(c, {{0}, false});
   ASSERT_EQ(t.sites.size(), 1u);  // barrier events are not access sites
   EXPECT_EQ(t.sites[0].file_tag, ws::FileTagOf("k.cu"));

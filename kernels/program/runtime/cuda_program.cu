@@ -277,7 +277,7 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
   Status s =
       p.backend->Launch(name, grid, block, static_shared, static_cast<std::uint32_t>(config.shared),
                         [&](const dev::RecorderState& recorder) {
-                          if (recorder.mode != dev::kCount) return pass(context, recorder, state);
+                          if (recorder.quiet == 0) return pass(context, recorder, state);
                           return Quietly([&] {
                             const cudaError_t e = pass(context, recorder, state);
                             return e != cudaSuccess ? e : cudaDeviceSynchronize();

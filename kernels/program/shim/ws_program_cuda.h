@@ -133,10 +133,10 @@ __host__ __device__ inline T* At(T* p, unsigned int place) {
 }
 
 // A __shared__ array's declaration (WS_PROGRAM_SHARED): notes the array's offset in the launch's
-// table on the counting pass (every block places it at the same offset; written once).
+// table as the kernel records (every block places it at the same offset; written once).
 __device__ inline void RegisterShared(const void* p, unsigned int bytes, unsigned int slot) {
 #if defined(__CUDA_ARCH__)
-  if (ws_recorder_state.mode != ::ws::dev::kCount || slot >= kSharedSlots) return;
+  if (ws_recorder_state.mode == ::ws::dev::kOff || slot >= kSharedSlots) return;
   unsigned int* t = ws_program_state.shared;
   const unsigned int begin = static_cast<unsigned int>(__cvta_generic_to_shared(p)) + 1u;
   if (t[2 * slot] != begin) {

@@ -1,6 +1,6 @@
-// The GPU's side of ws_cuda.h: accesses and barriers write raw records into device buffers that
-// the CUDA runner prepared (format: ws_cuda_record_format.h). Accesses go into per-warp word
-// ranges, barriers into per-thread slot ranges; both are sized by a first, counting pass.
+// The GPU's side of ws_cuda.h: accesses, barriers and warp-level intrinsics write events into
+// their warp's stream, in chunks the warp takes from a pool as it goes (format and chunks:
+// ws_cuda_record_format.h), so that one pass records.
 //
 // With WS_PLAIN_BUILD defined (the uninstrumented build the timings come from) nothing is
 // recorded, __syncthreads() is the plain barrier and kernels get internal linkage, so that the
@@ -63,13 +63,138 @@ __device__ __forceinline__ unsigned int LinearThread() {
 }
 
 // Which file literal a device file tag stands for, so that the runner can name the sites' files.
-// Noted on the counting pass, which runs the same accesses, so that the recording pass (the time
-// the recording costs is measured on it) does no extra memory work. Written once: every access
-// reads the word (one L1-cached load for the warp) and stores only when it differs; storing every
-// time made every warp of the grid store to one address (3.4x slower on a 2^24-float copy).
+// Written once: every access reads the word (one L1-cached load for the warp) and stores only
+// when it differs; storing every time made every warp of the grid store to one address (3.4x
+// slower on a 2^24-float copy).
 __device__ inline void NoteFile(std::uint32_t tag, const char* file) {
   const RecorderState& r = ws_recorder_state;
-  if (r.mode == kCount && r.files[tag] != file) r.files[tag] = file;
+  if (r.mode != kOff && r.files[tag] != file) r.files[tag] = file;
+}
+
+__device__ __forceinline__ unsigned long long LinearWarp(const RecorderState& r) {
+  return LinearBlock() * r.warps_per_block + LinearThread() / 32u;
+}
+
+// Takes `size` words for a chunk from the super-chunk of the SM this warp runs on, the SM taking
+// the next super-chunk from the pool when its own is full (the same protocol as a warp's chunks
+// in Reserve). Returns the chunk's first word, or ~0 when the pool is spent.
+__device__ inline unsigned long long TakeChunk(const RecorderState& r, unsigned size) {
+  unsigned long long* state = r.sm_state + (SmId() % kSmSlots) * kSmSlotStride;
+  for (;;) {
+    const unsigned long long old = atomicAdd(state, static_cast<unsigned long long>(size));
+    const unsigned super = StateChunk(old);
+    const unsigned used = StateUsed(old);
+    if (super == kDeadChunk) {
+      if (used > kUsedMask / 2) atomicExch(state, kDeadState);
+      return ~0ull;
+    }
+    const unsigned long long first = StateFirstWord(old);
+    const unsigned capacity = super == 0 ? 0u : r.super_words;
+    if (used + size <= capacity) return first + used;
+    if (used > capacity) {  // another warp of this SM is taking the next super-chunk
+      while (StateChunk(atomicAdd(state, 0ull)) == super) __nanosleep(64);
+      continue;
+    }
+    if (super != 0) r.words[first] = used;  // close the full super-chunk
+    const unsigned long long at =
+        kChunkHeaderWords + size <= r.super_words
+            ? atomicAdd(r.pool_next, static_cast<unsigned long long>(r.super_words))
+            : r.pool_words;
+    if (at + r.super_words > r.pool_words) {
+      atomicExch(state, kDeadState);
+      return ~0ull;
+    }
+    r.words[at] = 0;  // open
+    atomicExch(state, ChunkState(at, 0, kChunkHeaderWords + size));
+    return at + kChunkHeaderWords;
+  }
+}
+
+// Reserve's slow road, out of line (inlined at every access site it made a lesson's kernels
+// twice as large and their registers too many for full occupancy): `old` is the state word
+// before this reservation's own atomic add. Takes the next chunk, waits for another group that
+// is taking it, or finds the warp out of room.
+static __device__ __noinline__ unsigned* ReserveSlowly(const RecorderState& r,
+                                                       unsigned long long warp, unsigned words,
+                                                       unsigned long long old) {
+  unsigned long long* state = r.warp_state + warp;
+  for (bool added = true;; added = false) {
+    if (!added) old = atomicAdd(state, static_cast<unsigned long long>(words));
+    const unsigned chunk = StateChunk(old);
+    unsigned used = StateUsed(old);
+    if (chunk == kDeadChunk) {
+      // Keep the used bits from ever carrying into the chunk's.
+      if (used > kUsedMask / 2) atomicExch(state, kDeadState);
+      return nullptr;
+    }
+    // A warp's first chunk is its own kFirstChunkWords at warp * kFirstChunkWords when the pool
+    // has room for one per warp (r.first_chunks): the warp's first events cost no allocation.
+    const bool own_first = chunk == 0 && r.first_chunks;
+    const unsigned long long first = own_first ? warp * kFirstChunkWords : StateFirstWord(old);
+    if (own_first) used += kChunkHeaderWords;
+    const unsigned size = own_first           ? kFirstChunkWords
+                          : chunk == 0        ? 0u
+                          : r.plan != nullptr ? static_cast<unsigned>(r.plan[warp + 1] - first)
+                                              : kFirstChunkWords << StateClass(old);
+    if (used + words <= size) return r.words + first + used;
+    if (used > size) {  // another group of this warp is taking the next chunk: wait, try again
+      while (StateChunk(atomicAdd(state, 0ull)) == chunk) __nanosleep(64);
+      continue;
+    }
+    // This reservation crossed the chunk's end: close the chunk and take the next.
+    if (chunk != 0 || own_first) r.words[first + 2] = used;
+    unsigned size_class =
+        chunk == 0 && !own_first ? 0u : min(StateClass(old) + 1u, r.max_chunk_class);
+    while ((kFirstChunkWords << size_class) < kChunkHeaderWords + words) ++size_class;
+    const unsigned long long at =
+        r.plan == nullptr ? TakeChunk(r, kFirstChunkWords << size_class) : ~0ull;
+    if (at == ~0ull) {
+      atomicExch(state, kDeadState);
+      *r.overflow = 1;
+      return nullptr;
+    }
+    unsigned* c = r.words + at;
+    c[0] = static_cast<unsigned>(warp);
+    c[1] = static_cast<unsigned>(warp >> 32);
+    c[2] = 0;
+    c[3] = kFirstChunkWords << size_class;
+    atomicExch(state, ChunkState(at, size_class, kChunkHeaderWords + words));
+    return c + kChunkHeaderWords;
+  }
+}
+
+// Called by one lane (a group's leader): reserves `words` in warp `warp`'s stream and returns
+// where they are, or null when there is no room (or on the counting pass, which only counts).
+// See ws_cuda_record_format.h for the chunks and the state word. One atomic add on the warp's
+// state word; the rest is ReserveSlowly's, when the event does not fit where the warp is.
+__device__ __forceinline__ unsigned* Reserve(const RecorderState& r, unsigned long long warp,
+                                             unsigned words) {
+  unsigned long long* state = r.warp_state + warp;
+  const unsigned long long old = atomicAdd(state, static_cast<unsigned long long>(words));
+  if (r.mode == kCount) return nullptr;
+  const unsigned chunk = StateChunk(old);
+  const unsigned used = StateUsed(old);
+  if (chunk == 0 && r.first_chunks && used + kChunkHeaderWords + words <= kFirstChunkWords)
+    return r.words + warp * kFirstChunkWords + kChunkHeaderWords + used;
+  if (chunk != 0 && chunk != kDeadChunk && r.plan == nullptr &&
+      used + words <= (kFirstChunkWords << StateClass(old)))
+    return r.words + StateFirstWord(old) + used;
+  return ReserveSlowly(r, warp, words, old);
+}
+
+// The group's leader reserves, the others learn where. `active`: every lane running this code
+// now, all groups; they meet again before the shuffle. Leaders of several groups may wait for
+// each other inside Reserve, and a group's shuffle while another group's lanes were still
+// waiting for their leader at the same instruction was refused on an H100 (compute-sanitizer's
+// synccheck: "Barrier error detected. Invalid arguments", then cudaErrorIllegalInstruction).
+__device__ __forceinline__ unsigned* ReserveForGroup(const RecorderState& r, unsigned active,
+                                                     unsigned group, bool leader, unsigned words) {
+  unsigned* w = nullptr;
+  if (leader) w = Reserve(r, LinearWarp(r), words);
+  if (r.mode == kCount) return nullptr;
+  __syncwarp(active);
+  return reinterpret_cast<unsigned*>(
+      __shfl_sync(group, reinterpret_cast<unsigned long long>(w), __ffs(group) - 1));
 }
 
 // One event per group of lanes that run this access together with the same site key. The
@@ -89,16 +214,8 @@ __device__ __forceinline__ void RecordAccess(std::uint64_t key, std::uint32_t of
   const unsigned rank = __popc(group & ((1u << lane) - 1u));
   const bool affine = __all_sync(group, offset == first_offset + rank * step) != 0;
   const unsigned words = affine ? kAffineEventWords : kEventHeaderWords + __popc(group);
-  const unsigned long long warp = LinearBlock() * r.warps_per_block + LinearThread() / 32u;
-  unsigned long long at = 0;
-  if (static_cast<int>(lane) == leader) at = atomicAdd(&r.warp_cursor[warp], words);
-  if (r.mode == kCount) return;
-  at = r.warp_base[warp] + __shfl_sync(group, at, leader);
-  if (at + words > r.warp_base[warp + 1]) {  // the warp's range is full: record nothing
-    if (static_cast<int>(lane) == leader) *r.overflow = 1;
-    return;
-  }
-  unsigned* w = r.words + at;
+  unsigned* w = ReserveForGroup(r, active, group, static_cast<int>(lane) == leader, words);
+  if (w == nullptr) return;
   if (static_cast<int>(lane) == leader) {
     w[0] = static_cast<std::uint32_t>(key) | (affine ? kEventAffine : 0u);
     w[1] = static_cast<std::uint32_t>(key >> 32);
@@ -112,28 +229,29 @@ __device__ __forceinline__ void RecordAccess(std::uint64_t key, std::uint32_t of
   if (!affine) w[kEventHeaderWords + rank] = offset;
 }
 
-// After a barrier: the lanes that passed it together write one barrier event into their warp's
-// stream (see ws_cuda_record_format.h). The other lanes wait for the leader's reservation, so
-// that none of their later accesses can be ordered before the event.
-__device__ __forceinline__ void RecordBarrierPassed(std::uint32_t place, std::uint64_t departure) {
+// After a barrier: the lanes that passed it together with the same times write one barrier
+// event into their warp's stream (see ws_cuda_record_format.h). All lanes wait for the
+// reservations, so that none of their later accesses can be ordered before the event.
+__device__ __forceinline__ void RecordBarrierPassed(std::uint32_t place, std::uint64_t arrival,
+                                                    std::uint64_t departure,
+                                                    std::uint32_t wait_cycles) {
   const RecorderState& r = ws_recorder_state;
-  const unsigned group = __activemask();
+  const unsigned active = __activemask();
+  const std::uint32_t sm = SmId();
+  const unsigned group = __match_any_sync(active, arrival) & __match_any_sync(active, departure) &
+                         __match_any_sync(active, (std::uint64_t{wait_cycles} << 32) | sm);
   const bool leader = static_cast<int>(LaneId()) == __ffs(group) - 1;
-  const unsigned long long warp = LinearBlock() * r.warps_per_block + LinearThread() / 32u;
-  unsigned long long at = 0;
-  if (leader) at = atomicAdd(&r.warp_cursor[warp], kEventHeaderWords);
-  __syncwarp(group);
-  if (!leader || r.mode == kCount) return;
-  at += r.warp_base[warp];
-  if (at + kEventHeaderWords > r.warp_base[warp + 1]) {
-    *r.overflow = 1;
-    return;
-  }
-  unsigned* w = r.words + at;
+  unsigned* w = ReserveForGroup(r, active, group, leader, kBarrierEventWords);
+  __syncwarp(active);
+  if (!leader || w == nullptr) return;
   w[0] = kEventBarrier;
   w[1] = place;
   w[2] = group;
   w[3] = static_cast<std::uint32_t>(departure);
+  w[4] = static_cast<std::uint32_t>(arrival);
+  w[5] = static_cast<std::uint32_t>(arrival >> 32);
+  w[6] = sm;
+  w[7] = wait_cycles;
 }
 
 // After a warp-level intrinsic: the lanes that met write one warp-op event (the leader the
@@ -144,17 +262,10 @@ __device__ __forceinline__ void RecordWarpOp(std::uint32_t kind, std::uint32_t p
   if (r.mode == kOff) return;
   const unsigned group = __activemask() & mask;
   const unsigned lane = LaneId();
+  if ((group >> lane & 1u) == 0) return;  // a lane the intrinsic's mask leaves out
   const bool leader = static_cast<int>(lane) == __ffs(group) - 1;
-  const unsigned long long warp = LinearBlock() * r.warps_per_block + LinearThread() / 32u;
-  unsigned long long at = 0;
-  if (leader) at = atomicAdd(&r.warp_cursor[warp], kWarpOpEventWords);
-  if (r.mode == kCount) return;
-  at = r.warp_base[warp] + __shfl_sync(group, at, __ffs(group) - 1);
-  if (at + kWarpOpEventWords > r.warp_base[warp + 1]) {
-    if (leader) *r.overflow = 1;
-    return;
-  }
-  unsigned* w = r.words + at;
+  unsigned* w = ReserveForGroup(r, group, group, leader, kWarpOpEventWords);
+  if (w == nullptr) return;
   if (leader) {
     w[0] = kEventWarpOp | kind;
     w[1] = place;
@@ -210,21 +321,8 @@ __device__ __forceinline__ void SyncThreads(std::uint32_t place) {
     departure = GlobalTimer();
     departure_clock = clock64();
   }
-  RecordBarrierPassed(place, departure);
-  const unsigned long long t = LinearBlock() * r.threads_per_block + LinearThread();
-  const unsigned long long k = r.barrier_cursor[t]++;
-  if (r.mode == kCount) return;
-  const unsigned long long slot = r.barrier_base[t] + k;
-  if (slot < r.barrier_base[t + 1]) {
-    r.barriers[slot] = RawBarrier{arrival,
-                                  departure,
-                                  place,
-                                  SmId(),
-                                  static_cast<std::uint32_t>(departure_clock - arrival_clock),
-                                  0};
-  } else {
-    *r.overflow = 1;
-  }
+  RecordBarrierPassed(place, arrival, departure,
+                      static_cast<std::uint32_t>(departure_clock - arrival_clock));
 }
 
 }  // namespace ws::dev

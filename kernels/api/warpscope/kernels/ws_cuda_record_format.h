@@ -1,8 +1,8 @@
 // The bytes the GPU recorder writes and the host decodes (shared by ws_cuda_device.h and
 // gpu_records.h; self-contained, C++17).
 //
-// Accesses are recorded per warp, not per thread: at each access the lanes that execute it
-// together (and use the same site) write one event into their warp's range of 32-bit words:
+// Everything is recorded per warp, not per thread: at each access the lanes that execute it
+// together (and use the same site) write one event into their warp's stream of 32-bit words:
 //
 //   word 0   site key bits 0..31, with kEventAffine set in bit 8 (keys leave bits 8..11 zero)
 //   word 1   site key bits 32..63 (the place: file tag and line)
@@ -16,16 +16,54 @@
 // word 0 = kEventWarpOp | kind (WarpOpKind), word 1 the place, word 2 the lanes, word 3 the time,
 // then 8 words holding one byte per lane: the lane it read (itself when it kept its own value).
 //
-// When lanes pass a __syncthreads() they write a barrier event (word 0 = kEventBarrier, word 1 the
-// barrier's place, word 2 the lanes, word 3 the departure time; no offsets): the host counts
-// them per lane to give every access its epoch, the number of barriers its thread had passed.
+// When lanes pass a __syncthreads() together, with the same arrival and departure times, they
+// write one barrier event: word 0 = kEventBarrier, word 1 the barrier's place, word 2 the lanes,
+// word 3 the departure time's low 32 bits, words 4 and 5 the arrival time (64 bits, ns), word 6
+// the SM, word 7 the SM clock cycles between arrival and departure. A converged warp writes one
+// event where it used to write 32 records of 32 bytes; lanes that arrived apart write one each,
+// so every thread keeps its own times. The host counts the events per lane to give every access
+// its epoch, the number of barriers its thread had passed.
 //
 // A warp whose lanes read consecutive floats writes 24 bytes instead of 32 x 16: that is what
-// keeps a recorded stride-copy within a few times its uninstrumented time. Barriers stay one
-// record per thread (arrival and departure differ between threads).
+// keeps a recorded stride-copy within a few times its uninstrumented time.
+//
+// Where the words go. One pass records (kRecord): a warp's stream lives in chunks taken from a
+// pool. The pool is handed out in super-chunks of `super_words`, one per SM at a time (one
+// atomic on the pool's counter per super-chunk); a warp takes its chunks from its SM's
+// super-chunk (one atomic on the SM's state word per chunk). A counter shared by every warp
+// was tried first: with one chunk per warp, 2^19 warps queued on one address and the pass took
+// 8x the uninstrumented copy instead of 3x. A warp's state word packs its current chunk and the
+// words used in it; the lane that reserves an event adds the event's size to it (one atomic on
+// the warp's own word, no contention between warps). The reservation that crosses the chunk's
+// end closes the chunk (writes its used count into its header) and takes the next, twice as
+// large (kFirstChunkWords up to kFirstChunkWords << kMaxChunkClass), so a warp that writes two
+// events wastes little and a warp that writes thousands takes few chunks. Reservations made
+// while the chunk changes hands wait for the new chunk and try again, so events never straddle
+// chunks and no reserved word is left unwritten. When the pool (the record budget) runs dry the
+// warp's state becomes kDeadChunk and the launch is marked overflowed; the runner then records
+// again the way it did before this pool existed: a counting pass (kCount) sizes each warp's
+// range, and a planned pass (kRecord with `plan`) fills them, the kept blocks' warps first, so
+// the kept blocks stay whole whatever the budget.
+//
+// Chunk header (kChunkHeaderWords): word 0 and 1 the warp (64 bits), word 2 the words used
+// (header included) once the chunk is closed, 0 while open, word 3 the chunk's size in words.
+// Where the pool has room for it, every warp's first chunk is its own, at warp *
+// kFirstChunkWords (state word 0 then means "in the first chunk"), so that a warp which writes a
+// few events (a copy's load and store) costs no allocation at all: taking the first chunk from
+// the SM's super-chunk put two more atomic round trips on every warp's path, and a 2^24-float
+// copy took 8x its uninstrumented time instead of 3x.
+// A super-chunk starts with kChunkHeaderWords words too: word 0 its used words once closed (0
+// while open, when its SM's state word says), then its chunks one after the other. An SM's state
+// word is packed as a warp's (class 0).
 #pragma once
 
 #include <cstdint>
+
+#if defined(__CUDACC__)
+#define WS_RECORD_HD __host__ __device__
+#else
+#define WS_RECORD_HD
+#endif
 
 namespace ws::dev {
 
@@ -36,31 +74,61 @@ inline constexpr std::uint32_t kEventHeaderWords = 4;
 inline constexpr std::uint32_t kAffineEventWords = kEventHeaderWords + 2;
 // A warp-level intrinsic's meeting: the header, then 32 bytes, the lane each lane read.
 inline constexpr std::uint32_t kWarpOpEventWords = kEventHeaderWords + 8;
+inline constexpr std::uint32_t kBarrierEventWords = kEventHeaderWords + 4;
 
-struct RawBarrier {          // 32 bytes, one per thread and barrier
-  std::uint64_t arrival_ns;  // %globaltimer
-  std::uint64_t departure_ns;
-  std::uint32_t place;        // MakePlace(file tag, line) of the __syncthreads()
-  std::uint32_t sm;           // %smid
-  std::uint32_t wait_cycles;  // clock64() at departure - at arrival (the SM's own clock)
-  std::uint32_t unused;
-};
+inline constexpr std::uint32_t kChunkHeaderWords = 4;
+inline constexpr std::uint32_t kFirstChunkWords = 32;  // 128 bytes: a header and 4 affine events
+inline constexpr std::uint32_t kMaxChunkClass = 11;    // 32 << 11 words = 256 KB
+inline constexpr std::uint32_t kSmSlots = 256;         // SM state words (by %smid modulo)
+inline constexpr std::uint32_t kSmSlotStride = 16;     // words of 8 bytes: one per 128 bytes
+// A warp's state word: bits 32..63 its chunk's first word / 4, plus 1 (0: no chunk yet;
+// kDeadChunk: no room left), bits 28..31 the chunk's size class (size = kFirstChunkWords <<
+// class; a planned range's size comes from the plan), bits 0..27 the words used in it.
+inline constexpr std::uint32_t kDeadChunk = 0xffffffffu;
+inline constexpr std::uint32_t kUsedMask = 0x0fffffffu;
+inline constexpr std::uint32_t kClassShift = 28;
+
+WS_RECORD_HD constexpr std::uint64_t ChunkState(std::uint64_t first_word, std::uint32_t size_class,
+                                                std::uint32_t used) {
+  return ((first_word / 4 + 1) << 32) | (std::uint64_t{size_class} << kClassShift) | used;
+}
+inline constexpr std::uint64_t kDeadState = std::uint64_t{kDeadChunk} << 32;
+WS_RECORD_HD constexpr std::uint32_t StateChunk(std::uint64_t s) {
+  return static_cast<std::uint32_t>(s >> 32);
+}
+WS_RECORD_HD constexpr std::uint64_t StateFirstWord(std::uint64_t s) {
+  return (s >> 32) * 4 - 4;
+}
+WS_RECORD_HD constexpr std::uint32_t StateClass(std::uint64_t s) {
+  return static_cast<std::uint32_t>(s >> kClassShift) & 15u;
+}
+WS_RECORD_HD constexpr std::uint32_t StateUsed(std::uint64_t s) {
+  return static_cast<std::uint32_t>(s) & kUsedMask;
+}
 
 enum RecorderMode : int { kOff = 0, kCount = 1, kRecord = 2 };
 
 struct RecorderState {
   int mode;
+  int quiet;  // a pass after the first: a program's own output is not shown again
   unsigned int threads_per_block;
   unsigned int warps_per_block;
-  unsigned long long* warp_cursor;      // [warp]: words counted (pass 1) or reserved (pass 2)
-  const unsigned long long* warp_base;  // [warp + 1]: each warp's word range
-  unsigned int* words;
-  unsigned long long* barrier_cursor;      // [thread]: count (pass 1) or next slot (pass 2)
-  const unsigned long long* barrier_base;  // [thread + 1]
-  RawBarrier* barriers;
-  unsigned int* overflow;  // set to 1 when a range was too small (nothing past it is written)
+  unsigned long long* warp_state;  // [warp]: kCount the words counted, kRecord see above
+  unsigned int* words;             // the pool
+  unsigned long long* pool_next;   // words of the pool handed out as super-chunks
+  unsigned long long pool_words;
+  unsigned long long* sm_state;  // [kSmSlots * kSmSlotStride]: each SM's super-chunk
+  unsigned int super_words;      // a super-chunk's size (a multiple of kFirstChunkWords)
+  unsigned int max_chunk_class;  // at most kMaxChunkClass; 4 of the largest fill a super-chunk
+  // Nonzero: warp w's first chunk is words [w * kFirstChunkWords, (w + 1) * kFirstChunkWords)
+  // of the pool (cleared before the pass), and super-chunks begin after the last warp's.
+  unsigned int first_chunks;
+  // A planned pass: warp w's one chunk is [plan[w], plan[w + 1]) (its state starts there, or
+  // dead where the range is empty) and no chunk is taken from the pool. Null otherwise.
+  const unsigned long long* plan;
+  unsigned int* overflow;  // set to 1 when a warp found no room (nothing past it is written)
   // [65536]: the file literal each device file tag stands for (RecorderFileTag in
-  // ws_cuda_keys.h), written on the counting pass.
+  // ws_cuda_keys.h), noted as the kernel runs.
   const char** files;
 };
 

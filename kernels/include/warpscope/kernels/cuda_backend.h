@@ -1,9 +1,10 @@
 // The GPU as a backend for lesson drivers (include from .cu files only). It works in one of two
-// modes. kRecord (the instrumented build) runs each launch twice: a counting pass sizes each
-// warp's event range and each thread's barrier slots, and a recording pass fills them (see
-// ws_cuda_record_format.h); the records then go through the same site table and analyses as the
-// emulator's. kTimeOnly (the uninstrumented build, WS_PLAIN_BUILD) runs a warm-up and then times
-// RunOptions::timed_runs runs with CUDA events; the median is the lesson's measured time.
+// modes. kRecord (the instrumented build) runs each launch once, its warps writing their events
+// into chunks of a pool (see ws_cuda_record_format.h; only when the record budget runs out are
+// there a counting and a planned pass after it); the records then go through the same site
+// table and analyses as the emulator's. kTimeOnly (the uninstrumented build, WS_PLAIN_BUILD) runs a
+// warm-up and then times RunOptions::timed_runs runs with CUDA events; the median is the lesson's
+// measured time.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -30,9 +31,11 @@ inline Status CudaCheck(cudaError_t e, const char* call, const char* file, int l
 
 // What the recording of the last launch cost (kRecord mode).
 struct CaptureCost {
-  double count_ms = 0, record_ms = 0;  // the two passes, CUDA events
-  std::uint64_t records = 0;           // access and barrier records decoded
-  std::uint64_t record_bytes = 0;      // bytes the recording pass wrote
+  // The pass that recorded and, when the record budget ran out on it, the passes before the one
+  // that recorded (the first attempt and the counting pass); CUDA events.
+  double count_ms = 0, record_ms = 0;
+  std::uint64_t records = 0;       // access and barrier records decoded
+  std::uint64_t record_bytes = 0;  // bytes the recording pass wrote
 };
 
 class CudaBackend {
@@ -186,8 +189,9 @@ class CudaBackend {
   Status RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 block, std::uint32_t shared_bytes,
                       F& launch);
   void ReadDeviceFiles(const char* const* files_d, GpuCapture* c);
-  void PlanRanges(Dim3 grid, std::uint32_t wpb, const std::vector<unsigned long long>& wcount,
-                  const std::vector<unsigned long long>& bcount, GpuCapture* c) const;
+  std::vector<unsigned long long> PlanRanges(Dim3 grid, std::uint32_t wpb,
+                                             const std::vector<unsigned long long>& counted) const;
+  unsigned int* RecordPool();
   // After a failed launch: a fault (an illegal address, say) leaves the CUDA context unusable.
   // The device is reset to free its memory, but CUDA keeps the error for the rest of the
   // process (on an H100 every later call fails with cudaErrorDevicesUnavailable), which is why
@@ -201,6 +205,7 @@ class CudaBackend {
     arrays_.clear();
     textures_.clear();
     user_buffers_.clear();
+    pool_ = nullptr;  // the reset freed it
     recovered_ = true;
   }
 
@@ -239,6 +244,8 @@ class CudaBackend {
   double last_ms_ = 0;
   CaptureCost capture_;
   bool recovered_ = false;
+  void* pool_ = nullptr;  // the recording pool of the launch being recorded
+  std::uint64_t pool_words_ = 0;
 };
 
 template <typename F>
@@ -301,17 +308,16 @@ Status CudaBackend::TimeLaunch(const std::string& kernel, Dim3 grid, Dim3 block,
 template <typename F>
 Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 block,
                                  std::uint32_t shared_bytes, F& launch) {
-  const std::size_t threads = grid.count() * block.count();
   const std::uint32_t wpb = static_cast<std::uint32_t>((block.count() + 31) / 32);
   const std::size_t warps = grid.count() * wpb;
   const std::size_t scratch_mark = allocations_.size();  // freed when this launch is done
   const std::vector<void*> snapshot = SnapshotBuffers();
-  auto* wcursor = DeviceArray<unsigned long long>(warps);
-  auto* wbase_d = DeviceArray<unsigned long long>(warps + 1);
-  auto* bcursor = DeviceArray<unsigned long long>(threads);
-  auto* bbase_d = DeviceArray<unsigned long long>(threads + 1);
+  auto* state_d = DeviceArray<unsigned long long>(warps);
+  auto* pool_next = DeviceArray<unsigned long long>(1);
+  auto* sm_state_d = DeviceArray<unsigned long long>(dev::kSmSlots * dev::kSmSlotStride);
   auto* overflow = DeviceArray<unsigned int>(1);
   auto* files_d = DeviceArray<const char*>(dev::kDeviceFileTags);
+  unsigned int* pool = RecordPool();
   cudaEvent_t start = nullptr, stop = nullptr;
   Keep(WS_CUDA(cudaEventCreate(&start)));
   Keep(WS_CUDA(cudaEventCreate(&stop)));
@@ -323,92 +329,135 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
     }
     for (std::size_t i = scratch_mark; i < allocations_.size(); ++i) cudaFree(allocations_[i]);
     allocations_.resize(scratch_mark);
+    if (pool_ != nullptr) cudaFreeAsync(pool_, 0);
+    pool_ = nullptr;
   };
-  // Runs one pass and returns its time in ms (CUDA events).
-  auto pass = [&](const dev::RecorderState& st) {
+  // Runs one pass from the launch's starting memory and returns its time in ms (CUDA events).
+  int passes = 0;
+  auto pass = [&](dev::RecorderState st) {
+    if (passes++ > 0) RestoreBuffers(snapshot);
+    st.quiet = passes > 1;
+    Keep(WS_CUDA(cudaMemset(overflow, 0, 4)));
     float t = 0;
     Keep(WS_CUDA(cudaEventRecord(start)));
     Keep(WS_CUDA(launch(st)));
     Keep(WS_CUDA(cudaEventRecord(stop)));
     Keep(WS_CUDA(cudaEventSynchronize(stop)));
     if (status_.ok()) Keep(WS_CUDA(cudaEventElapsedTime(&t, start, stop)));
-    return static_cast<double>(t);
+    unsigned int overflowed = 0;
+    Keep(WS_CUDA(cudaMemcpy(&overflowed, overflow, 4, cudaMemcpyDeviceToHost)));
+    return std::pair<double, bool>(t, overflowed != 0);
   };
-  if (!status_.ok()) {
+  auto failed = [&] {
     free_scratch();
-    return status_;
-  }
-  Keep(WS_CUDA(cudaMemset(wcursor, 0, warps * 8)));
-  Keep(WS_CUDA(cudaMemset(bcursor, 0, threads * 8)));
-  Keep(WS_CUDA(cudaMemset(overflow, 0, 4)));
+    return Status::Error(kernel + ": " + status_.message());
+  };
+  if (!status_.ok()) return failed();
+  Keep(WS_CUDA(cudaMemset(state_d, 0, warps * 8)));
+  // Each warp's own first chunk where the pool has room for them (ws_cuda_record_format.h).
+  const bool first_chunks = pool != nullptr && warps * dev::kFirstChunkWords * 2 <= pool_words_;
+  const unsigned long long first_words = first_chunks ? warps * dev::kFirstChunkWords : 0;
+  if (first_chunks) Keep(WS_CUDA(cudaMemsetAsync(pool, 0, first_words * 4)));
+  Keep(WS_CUDA(cudaMemcpy(pool_next, &first_words, 8, cudaMemcpyHostToDevice)));
+  Keep(WS_CUDA(cudaMemset(sm_state_d, 0, dev::kSmSlots * dev::kSmSlotStride * 8)));
   Keep(WS_CUDA(cudaMemset(files_d, 0, dev::kDeviceFileTags * sizeof(const char*))));
   dev::RecorderState st{};
   st.threads_per_block = static_cast<unsigned int>(block.count());
   st.warps_per_block = wpb;
-  st.warp_cursor = wcursor;
-  st.warp_base = wbase_d;
-  st.barrier_cursor = bcursor;
-  st.barrier_base = bbase_d;
+  st.warp_state = state_d;
+  st.words = pool;
+  st.pool_next = pool_next;
+  st.pool_words = pool_words_;
+  st.sm_state = sm_state_d;
+  st.super_words = SuperChunkWords(pool_words_, preset_.multiprocessors);
+  st.max_chunk_class = MaxChunkClass(st.super_words);
+  st.first_chunks = first_chunks ? 1u : 0u;
   st.overflow = overflow;
   st.files = files_d;
-
-  // Pass 1: count each warp's event words and each thread's barrier records.
-  st.mode = dev::kCount;
-  capture_.count_ms = pass(st);
   GpuCapture c;
   c.kernel = kernel;
   c.grid = grid;
   c.block = block;
   c.shared_bytes = shared_bytes;
   c.buffers = buffers_;
-  std::vector<unsigned long long> wcount(warps), bcount(threads);
-  Keep(WS_CUDA(cudaMemcpy(wcount.data(), wcursor, warps * 8, cudaMemcpyDeviceToHost)));
-  Keep(WS_CUDA(cudaMemcpy(bcount.data(), bcursor, threads * 8, cudaMemcpyDeviceToHost)));
-  if (!status_.ok()) {
-    free_scratch();
-    return Status::Error(kernel + ": " + status_.message());
-  }
-  PlanRanges(grid, wpb, wcount, bcount, &c);
-  auto* words_d = DeviceArray<unsigned int>(c.warp_base.back());
-  auto* bar_d = DeviceArray<dev::RawBarrier>(c.barrier_base.back());
-  if (words_d != nullptr) Keep(WS_CUDA(cudaMemset(words_d, 0, c.warp_base.back() * 4)));
-  Keep(WS_CUDA(cudaMemcpy(wbase_d, c.warp_base.data(), (warps + 1) * 8, cudaMemcpyHostToDevice)));
-  Keep(WS_CUDA(
-      cudaMemcpy(bbase_d, c.barrier_base.data(), (threads + 1) * 8, cudaMemcpyHostToDevice)));
-  Keep(WS_CUDA(cudaMemset(wcursor, 0, warps * 8)));
-  Keep(WS_CUDA(cudaMemset(bcursor, 0, threads * 8)));
+  std::vector<unsigned long long> state(warps);
+  std::vector<std::uint32_t> words;
 
-  // Pass 2: record, from the same starting memory.
-  RestoreBuffers(snapshot);
+  // One pass: each warp takes chunks from the pool as it goes.
   st.mode = dev::kRecord;
-  st.words = words_d;
-  st.barriers = bar_d;
-  if (status_.ok()) capture_.record_ms = pass(st);
-  c.words.resize(c.warp_base.back());
-  c.barriers.resize(c.barrier_base.back());
-  c.warp_used.resize(warps);
-  c.barrier_used.resize(threads);
-  unsigned int overflowed = 0;
-  if (!c.words.empty())
-    Keep(WS_CUDA(cudaMemcpy(c.words.data(), words_d, c.words.size() * 4, cudaMemcpyDeviceToHost)));
-  if (!c.barriers.empty())
-    Keep(WS_CUDA(cudaMemcpy(c.barriers.data(), bar_d, c.barriers.size() * sizeof(dev::RawBarrier),
-                            cudaMemcpyDeviceToHost)));
-  Keep(WS_CUDA(cudaMemcpy(c.warp_used.data(), wcursor, warps * 8, cudaMemcpyDeviceToHost)));
-  Keep(WS_CUDA(cudaMemcpy(c.barrier_used.data(), bcursor, threads * 8, cudaMemcpyDeviceToHost)));
-  Keep(WS_CUDA(cudaMemcpy(&overflowed, overflow, 4, cudaMemcpyDeviceToHost)));
+  const auto [pool_ms, pool_overflowed] = pass(st);
+  capture_ = {};
+  capture_.record_ms = pool_ms;
+  unsigned long long handed_out = 0;
+  Keep(WS_CUDA(cudaMemcpy(&handed_out, pool_next, 8, cudaMemcpyDeviceToHost)));
+  if (!status_.ok()) return failed();
+  std::vector<PoolChunk> chunks;
+  if (!pool_overflowed) {
+    // Only the used words come back: each super-chunk's header word first (one strided copy),
+    // then each super-chunk's used words.
+    std::vector<unsigned long long> sm_state(dev::kSmSlots * dev::kSmSlotStride);
+    Keep(WS_CUDA(
+        cudaMemcpy(sm_state.data(), sm_state_d, sm_state.size() * 8, cudaMemcpyDeviceToHost)));
+    std::vector<std::uint32_t> headers((handed_out - first_words) / st.super_words);
+    if (!headers.empty())
+      Keep(WS_CUDA(cudaMemcpy2D(headers.data(), 4, pool + first_words,
+                                std::size_t{st.super_words} * 4, 4, headers.size(),
+                                cudaMemcpyDeviceToHost)));
+    const std::vector<SuperChunk> supers =
+        SuperChunks(headers, first_words, st.super_words, sm_state);
+    std::uint64_t total = first_words;
+    for (const SuperChunk& sc : supers) total += sc.used;
+    words.resize(total);
+    if (first_words > 0)
+      Keep(WS_CUDA(cudaMemcpy(words.data(), pool, first_words * 4, cudaMemcpyDeviceToHost)));
+    for (std::uint64_t w = 0; w < first_words / dev::kFirstChunkWords; ++w)
+      chunks.push_back(
+          {w, w * dev::kFirstChunkWords, dev::kFirstChunkWords, w * dev::kFirstChunkWords});
+    std::uint64_t at = first_words;
+    for (const SuperChunk& sc : supers) {
+      if (sc.used > 0)
+        Keep(WS_CUDA(
+            cudaMemcpy(words.data() + at, pool + sc.first, sc.used * 4, cudaMemcpyDeviceToHost)));
+      at += sc.used;
+    }
+    const std::vector<PoolChunk> more = PoolChunks(words, first_words, supers, warps);
+    chunks.insert(chunks.end(), more.begin(), more.end());
+  } else {
+    // The pool ran dry: record again as before it existed, so that the budget goes to the kept
+    // blocks first and then to the warps in order (ws_cuda_record_format.h).
+    Keep(WS_CUDA(cudaMemset(state_d, 0, warps * 8)));
+    st.mode = dev::kCount;
+    capture_.count_ms = pool_ms + pass(st).first;
+    Keep(WS_CUDA(cudaMemcpy(state.data(), state_d, warps * 8, cudaMemcpyDeviceToHost)));
+    if (!status_.ok()) return failed();
+    const std::vector<unsigned long long> plan = PlanRanges(grid, wpb, state);
+    auto* plan_d = DeviceArray<unsigned long long>(warps + 1);
+    auto* planned = DeviceArray<unsigned int>(plan.back());
+    Keep(WS_CUDA(cudaMemcpy(plan_d, plan.data(), (warps + 1) * 8, cudaMemcpyHostToDevice)));
+    if (planned != nullptr) Keep(WS_CUDA(cudaMemset(planned, 0, plan.back() * 4)));
+    for (std::size_t w = 0; w < warps; ++w) {
+      state[w] = plan[w + 1] > plan[w] ? dev::ChunkState(plan[w], 0, dev::kChunkHeaderWords)
+                                       : dev::kDeadState;
+      if (plan[w + 1] > plan[w]) chunks.push_back({w, plan[w], plan[w + 1] - plan[w], plan[w]});
+    }
+    Keep(WS_CUDA(cudaMemcpy(state_d, state.data(), warps * 8, cudaMemcpyHostToDevice)));
+    st.mode = dev::kRecord;
+    st.words = planned;
+    st.plan = plan_d;
+    st.first_chunks = 0;
+    st.pool_words = 0;
+    capture_.record_ms = pass(st).first;
+    c.overflowed = true;
+    words.resize(plan.back());
+    if (!words.empty())
+      Keep(WS_CUDA(cudaMemcpy(words.data(), planned, words.size() * 4, cudaMemcpyDeviceToHost)));
+  }
+  Keep(WS_CUDA(cudaMemcpy(state.data(), state_d, warps * 8, cudaMemcpyDeviceToHost)));
   ReadDeviceFiles(files_d, &c);
   free_scratch();
   if (!status_.ok()) return Status::Error(kernel + ": " + status_.message());
-  c.overflowed = overflowed != 0;
-  capture_.record_bytes = 0;
-  for (std::size_t w = 0; w < warps; ++w)
-    capture_.record_bytes +=
-        4 * std::min<std::uint64_t>(c.warp_used[w], c.warp_base[w + 1] - c.warp_base[w]);
-  for (std::size_t g = 0; g < threads; ++g)
-    capture_.record_bytes +=
-        sizeof(dev::RawBarrier) *
-        std::min<std::uint64_t>(c.barrier_used[g], c.barrier_base[g + 1] - c.barrier_base[g]);
+  GatherChunks(words, chunks, state, first_chunks && !c.overflowed, &c);
+  capture_.record_bytes = 4 * c.words.size();
   KeepBlocks keep{options_.keep_blocks, options_.keep_all_blocks};
   LaunchTrace t = DecodeGpuCapture(c, keep);
   capture_.records = t.stats.access_records + t.stats.barrier_records;
@@ -439,23 +488,19 @@ inline void CudaBackend::ReadDeviceFiles(const char* const* files_d, GpuCapture*
 }
 
 // Each warp gets the words it counted plus a margin (lanes that ran together on the counting
-// pass may split into more events on the recording pass), and each thread its barrier slots;
-// past the byte budget, ranges are given to the kept blocks' warps first, then in order, and
-// a warp left without room records nothing (its launch is marked truncated).
-inline void CudaBackend::PlanRanges(Dim3 grid, std::uint32_t wpb,
-                                    const std::vector<unsigned long long>& wcount,
-                                    const std::vector<unsigned long long>& bcount,
-                                    GpuCapture* c) const {
-  const std::size_t warps = wcount.size(), threads = bcount.size();
-  c->barrier_base.assign(threads + 1, 0);
-  for (std::size_t g = 0; g < threads; ++g) c->barrier_base[g + 1] = c->barrier_base[g] + bcount[g];
+// pass may split into more events on the recording pass) and its chunk header, rounded to 16
+// bytes; past the byte budget, ranges are given to the kept blocks' warps first, then in order,
+// and a warp left without room records nothing (its launch is marked truncated).
+inline std::vector<unsigned long long> CudaBackend::PlanRanges(
+    Dim3 grid, std::uint32_t wpb, const std::vector<unsigned long long>& counted) const {
+  const std::size_t warps = counted.size();
   std::uint64_t left = options_.record_budget_bytes;
-  const std::uint64_t barrier_bytes = c->barrier_base.back() * sizeof(dev::RawBarrier);
-  left = left > barrier_bytes ? left - barrier_bytes : 0;
   std::vector<std::uint64_t> size(warps, 0);
   auto give = [&](std::size_t w) {
-    if (size[w] != 0 || wcount[w] == 0) return;
-    const std::uint64_t want = wcount[w] + wcount[w] / 4 + 2 * dev::kAffineEventWords;
+    if (size[w] != 0 || counted[w] == 0) return;
+    std::uint64_t want =
+        dev::kChunkHeaderWords + counted[w] + counted[w] / 4 + 2 * dev::kAffineEventWords;
+    want = std::min<std::uint64_t>((want + 3) / 4 * 4, dev::kUsedMask / 2);
     if (want * 4 <= left) {
       size[w] = want;
       left -= want * 4;
@@ -466,8 +511,35 @@ inline void CudaBackend::PlanRanges(Dim3 grid, std::uint32_t wpb,
       for (std::uint32_t k = 0; k < wpb; ++k) give(std::size_t{b} * wpb + k);
   }
   for (std::size_t w = 0; w < warps; ++w) give(w);
-  c->warp_base.assign(warps + 1, 0);
-  for (std::size_t w = 0; w < warps; ++w) c->warp_base[w + 1] = c->warp_base[w] + size[w];
+  std::vector<unsigned long long> plan(warps + 1, 0);
+  for (std::size_t w = 0; w < warps; ++w) plan[w + 1] = plan[w] + size[w];
+  return plan;
+}
+
+// The pool the recording pass takes its chunks from: the record budget (at most half the GPU's
+// free memory), from the device's stream-ordered memory pool, which keeps it reserved between
+// launches (so that a warm worker's runs do not map a gigabyte each time) and, unlike a pointer
+// kept by hand, is rebuilt by CUDA after a cudaDeviceReset() (a user's program may call one).
+// Its words need no clearing: a chunk's header is written when it is taken, and the decoder
+// reads a chunk only up to its used count.
+inline unsigned int* CudaBackend::RecordPool() {
+  std::size_t free_bytes = 0, total = 0;
+  Keep(WS_CUDA(cudaMemGetInfo(&free_bytes, &total)));
+  cudaMemPool_t reserve = nullptr;
+  std::uint64_t reserved = 0;
+  if (cudaDeviceGetDefaultMemPool(&reserve, options_.gpu) == cudaSuccess) {
+    cudaMemPoolGetAttribute(reserve, cudaMemPoolAttrReservedMemCurrent, &reserved);
+    std::uint64_t keep = options_.record_budget_bytes;
+    cudaMemPoolSetAttribute(reserve, cudaMemPoolAttrReleaseThreshold, &keep);
+  }
+  (void)cudaGetLastError();
+  const std::uint64_t want =
+      std::min<std::uint64_t>(options_.record_budget_bytes, (free_bytes + reserved) / 2) / 64 * 64;
+  void* p = nullptr;
+  if (want > 0) Keep(WS_CUDA(cudaMallocAsync(&p, want, 0)));
+  pool_ = p;
+  pool_words_ = p != nullptr ? want / 4 : 0;
+  return static_cast<unsigned int*>(p);
 }
 
 }  // namespace ws

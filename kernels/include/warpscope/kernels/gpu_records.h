@@ -1,5 +1,5 @@
-// Host side of GPU recording: turns the raw buffers a recording pass filled (per-warp access
-// events and per-thread barrier records, see ws_cuda_record_format.h) into a LaunchTrace with
+// Host side of GPU recording: turns the chunks a recording pass filled (per-warp events, see
+// ws_cuda_record_format.h) into a LaunchTrace with
 // the same site table, records and analyses as the emulator's. No CUDA here, so it is tested
 // without a GPU.
 #pragma once
@@ -19,18 +19,58 @@ struct GpuCapture {
   Dim3 grid, block;
   std::uint32_t shared_bytes = 0;
   std::vector<BufferInfo> buffers;
-  // Access events: warp w owns words [warp_base[w], warp_base[w + 1]) and filled the first
-  // warp_used[w] of them (more when it overflowed: the events that did not fit are missing).
+  // Events: warp w owns words [warp_base[w], warp_base[w + 1]) and filled the first
+  // warp_used[w] of them (GatherChunks fills them all; a warp that overflowed lost the events
+  // that did not fit).
   std::vector<std::uint32_t> words;
   std::vector<std::uint64_t> warp_base, warp_used;
-  // Barrier records: thread g owns slots [barrier_base[g], barrier_base[g + 1]).
-  std::vector<dev::RawBarrier> barriers;
-  std::vector<std::uint64_t> barrier_base, barrier_used;
   bool overflowed = false;
   // The file names the GPU's file tags stand for (RecorderFileTag in ws_cuda_keys.h); the decoder
   // gives sites and barriers FileTag(name) instead. Tags not listed are kept as they are.
   std::map<std::uint16_t, std::string> device_files;
 };
+
+// A chunk of a recording pass's pool: warp `warp` wrote events into it after its header
+// (ws_cuda_record_format.h). `first` is where it lies in the words read back, `device_first`
+// where it lay in the pool (what the warp's state word names).
+struct PoolChunk {
+  std::uint64_t warp, first, size, device_first;
+};
+
+// A super-chunk of the pool: its first word there and the words used in it.
+struct SuperChunk {
+  std::uint64_t first, used;
+};
+
+// The super-chunks a pool pass handed out: super-chunk k's header word 0 is headers[k] (its
+// used count once closed, 0 while open: then the SM state word holding it has the count).
+// Super-chunk k begins at word first_super + k * super_words.
+std::vector<SuperChunk> SuperChunks(const std::vector<std::uint32_t>& headers,
+                                    std::uint64_t first_super, std::uint64_t super_words,
+                                    const std::vector<unsigned long long>& sm_state);
+
+// The chunks in `words`, which holds from word `base` on the used words of `supers`, one after
+// the other (before `base`: the warps' own first chunks, if any), walked
+// through their headers. A header that names no warp of the launch's `warps`, or a size that is
+// not one of the chunk sizes or runs past the used words, ends that super-chunk's walk. A warp's
+// chunks come out in the order it took them.
+std::vector<PoolChunk> PoolChunks(const std::vector<std::uint32_t>& words, std::uint64_t base,
+                                  const std::vector<SuperChunk>& supers, std::uint64_t warps);
+
+// The super-chunk size and the largest chunk class for a pool of `pool_words` shared by `sms`
+// SMs: a quarter of each SM's share (so that an SM holding a half-used super-chunk wastes little),
+// at most 2^18 words (1 MB) and at least 256; 4 of the largest chunks fit in one.
+std::uint32_t SuperChunkWords(std::uint64_t pool_words, std::uint32_t sms);
+std::uint32_t MaxChunkClass(std::uint32_t super_words);
+
+// Puts each warp's events, chunk after chunk in the order given, into `capture`'s words,
+// warp_base and warp_used (one warp per state). A chunk's used count is its header's, or the
+// warp's state's for the chunk the warp was still writing; it is clamped to the chunk.
+// `pool` holds the chunks at their `first` words. With `first_chunks`, warp w's chunk at
+// w * kFirstChunkWords is its own first one (state word chunk 0).
+void GatherChunks(const std::vector<std::uint32_t>& pool, const std::vector<PoolChunk>& chunks,
+                  const std::vector<unsigned long long>& state, bool first_chunks,
+                  GpuCapture* capture);
 
 struct KeepBlocks {
   std::vector<std::uint32_t> blocks;  // full records kept for these
@@ -52,8 +92,11 @@ std::uint32_t EncodeWarpEvent(std::uint64_t key, std::uint32_t lane_mask, std::u
 std::uint32_t EncodeWarpOpEvent(std::uint32_t kind, std::uint32_t place, std::uint32_t lane_mask,
                                 std::uint32_t time, const std::uint8_t (&source)[32],
                                 std::vector<std::uint32_t>* words);
-// Appends the event the lanes of `lane_mask` write when they pass the barrier at `place`.
-std::uint32_t EncodeBarrierEvent(std::uint32_t place, std::uint32_t lane_mask, std::uint32_t time,
+// Appends the event the lanes of `lane_mask` write when they pass the barrier at `place`
+// together: arrival and departure in %globaltimer ns, the SM and the cycles between them.
+std::uint32_t EncodeBarrierEvent(std::uint32_t place, std::uint32_t lane_mask,
+                                 std::uint64_t arrival_ns, std::uint64_t departure_ns,
+                                 std::uint32_t sm, std::uint32_t wait_cycles,
                                  std::vector<std::uint32_t>* words);
 
 }  // namespace ws
