@@ -298,7 +298,11 @@ std::string LessonRunText(const LessonRun& run) {
     o << "recording: " << run.timing.records << " records (" << run.timing.record_bytes
       << " bytes) in " << run.timing.record_ms << " ms";
     if (run.timing.ms > 0) o << ", " << run.timing.record_ms / run.timing.ms << "x the time above";
-    o << "; counting pass " << run.timing.count_ms << " ms\n";
+    if (run.timing.count_ms > 0)  // the budget ran out on the first pass: counted, then planned
+      o << "; the passes before it " << run.timing.count_ms << " ms";
+    else
+      o << "; one pass";
+    o << "\n";
   }
   o << "output: " << (run.check.ok ? "correct" : "WRONG") << " (" << run.check.message << ")\n";
   return o.str();

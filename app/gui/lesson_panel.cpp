@@ -341,10 +341,16 @@ void LessonPanel::DrawContents() {
     std::string cost;
     if (run.timing.record_ms > 0) {  // a GPU capture: what recording cost, against the time
       char line[160];
-      std::snprintf(line, sizeof line, "\nRecording pass %.4g ms (%.2fx), counting pass %.4g ms.",
-                    run.timing.record_ms,
-                    run.timing.ms > 0 ? run.timing.record_ms / run.timing.ms : 0.0,
-                    run.timing.count_ms);
+      // count_ms: the passes before the one that recorded, only when the record budget ran out.
+      const double ratio = run.timing.ms > 0 ? run.timing.record_ms / run.timing.ms : 0.0;
+      if (run.timing.count_ms > 0)
+        std::snprintf(line, sizeof line,
+                      "\nRecording pass %.4g ms (%.2fx), after %.4g ms of passes that ran out of "
+                      "record budget.",
+                      run.timing.record_ms, ratio, run.timing.count_ms);
+      else
+        std::snprintf(line, sizeof line, "\nRecorded in one pass of %.4g ms (%.2fx).",
+                      run.timing.record_ms, ratio);
       cost = line;
     }
     ImGui::SetItemTooltip("%s%s\nThe run took %.0f ms here.", run.timing.note.c_str(), cost.c_str(),
