@@ -292,12 +292,15 @@ std::string LessonRunText(const LessonRun& run) {
       << b.MeanWait() << " " << t.time_unit << "\n";
   }
   if (!run.metrics().empty()) o << "\nlesson figures:\n" << MetricsText(run.metrics());
-  o << "\ntime: " << run.timing.ms << " ms (" << run.timing.kind << ": " << run.timing.note
-    << ")\n";
+  o << "\ntime: " << run.timing.ms << " ms";
+  if (!run.timing.timed_at.empty()) o << " at " << run.timing.timed_at;
+  o << " (" << run.timing.kind << ": " << run.timing.note << ")\n";
   if (run.timing.record_ms > 0) {
     o << "recording: " << run.timing.records << " records (" << run.timing.record_bytes
       << " bytes) in " << run.timing.record_ms << " ms";
-    if (run.timing.ms > 0) o << ", " << run.timing.record_ms / run.timing.ms << "x the time above";
+    const double plain = run.timing.own_ms > 0 ? run.timing.own_ms : run.timing.ms;
+    if (plain > 0)
+      o << ", " << run.timing.record_ms / plain << "x the uninstrumented build's at this size";
     if (run.timing.count_ms > 0)  // the budget ran out on the first pass: counted, then planned
       o << "; the passes before it " << run.timing.count_ms << " ms";
     else

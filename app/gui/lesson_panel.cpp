@@ -335,14 +335,19 @@ void LessonPanel::DrawContents() {
     ImGui::Text("%llu threads, %llu warps, %u B shared per block",
                 static_cast<unsigned long long>(t.threads()),
                 static_cast<unsigned long long>(t.warps()), t.shared_bytes);
-    ImGui::Text("Time: %.4g ms (%s)", run.timing.ms, run.timing.kind.c_str());
+    if (run.timing.timed_at.empty())
+      ImGui::Text("Time: %.4g ms (%s)", run.timing.ms, run.timing.kind.c_str());
+    else
+      ImGui::Text("Time: %.4g ms (%s, at %s)", run.timing.ms, run.timing.kind.c_str(),
+                  run.timing.timed_at.c_str());
     // The wall time of the re-run goes in the tooltip: on screen it would make two screenshots
     // of the same state differ.
     std::string cost;
     if (run.timing.record_ms > 0) {  // a GPU capture: what recording cost, against the time
       char line[160];
       // count_ms: the passes before the one that recorded, only when the record budget ran out.
-      const double ratio = run.timing.ms > 0 ? run.timing.record_ms / run.timing.ms : 0.0;
+      const double plain = run.timing.own_ms > 0 ? run.timing.own_ms : run.timing.ms;
+      const double ratio = plain > 0 ? run.timing.record_ms / plain : 0.0;
       if (run.timing.count_ms > 0)
         std::snprintf(line, sizeof line,
                       "\nRecording pass %.4g ms (%.2fx), after %.4g ms of passes that ran out of "

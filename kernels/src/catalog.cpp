@@ -1,6 +1,8 @@
 #include "warpscope/kernels/catalog.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 
 #include "lesson_registry.h"
 #include "warpscope/kernels/lesson_sources.h"
@@ -54,6 +56,27 @@ Timing ModeledTime(const LaunchTrace& t, const DevicePreset& preset) {
               " GB/s (" + preset.name + "); a model, not a measurement"};
 }
 
+std::string FormatScale(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, x == std::floor(x) && x < 1e15 ? "%.0f" : "%.3g", x);
+  return text;
+}
+
+// The GPU's time is taken at the lesson's timed size (LessonInfo::timed_size); the model's is
+// scaled to it by the lesson's work (emulator_cost), so that both plot comparable figures.
+void ScaleToTimedSize(const LessonInfo& info, const Params& params, Timing* t) {
+  const Params timed = info.TimedParams(params);
+  if (timed == params || info.emulator_cost == nullptr) return;
+  const double work = info.emulator_cost(params);
+  if (work <= 0) return;
+  t->work_scale = info.emulator_cost(timed) / work;
+  t->own_ms = t->ms;
+  t->ms *= t->work_scale;
+  t->timed_at = info.timed_size.label;
+  t->note += "; scaled to " + info.timed_size.label + " (" + FormatScale(t->work_scale) +
+             "x the work of this run)";
+}
+
 Status RunOnEmulator(const LessonEntry& e, LessonCall& call, LessonRun* run) {
   auto preset = FindDevicePreset(call.options.preset);
   if (!preset) return preset.status();
@@ -64,6 +87,7 @@ Status RunOnEmulator(const LessonEntry& e, LessonCall& call, LessonRun* run) {
   if (!s.ok()) return s;
   if (run->launches.empty()) return Status::Error("the lesson launched no kernel");
   run->timing = call.timing ? *call.timing : ModeledTime(run->main_launch(), *preset);
+  if (!call.timing) ScaleToTimedSize(e.info, call.params, &run->timing);
   return {};
 }
 
@@ -78,8 +102,10 @@ Status RunOnGpu(const LessonEntry& e, LessonCall& call, LessonRun* run) {
         "--backend emu");
   }
   LessonCall plain = call;
+  plain.params = e.info.TimedParams(call.params);  // timed where the launch overhead is small
   BackendResult time;
   if (!call.options.record) {  // the uninstrumented build only (what a profiler should see)
+    plain.params = call.params;
     if (Status s = timed(plain, &time); !s.ok()) return s;
     call = std::move(plain);
     run->device = std::move(time.device);
@@ -101,6 +127,19 @@ Status RunOnGpu(const LessonEntry& e, LessonCall& call, LessonRun* run) {
   run->timing.kind = time.timing.kind;
   run->timing.ms = time.timing.ms;
   run->timing.note = time.timing.note;
+  run->timing.own_ms = time.timing.ms;
+  if (plain.params != call.params) {
+    // The recording's cost is measured against the uninstrumented build at the same size.
+    LessonCall own = call;
+    BackendResult own_time;
+    if (Status s = timed(own, &own_time); !s.ok()) return s;
+    run->timing.own_ms = own_time.timing.ms;
+    run->timing.timed_at = e.info.timed_size.label;
+    const double work = e.info.emulator_cost != nullptr ? e.info.emulator_cost(call.params) : 0;
+    run->timing.work_scale = work > 0 ? e.info.emulator_cost(plain.params) / work : 1;
+    run->timing.note +=
+        ", timed at " + e.info.timed_size.label + " (the records come from the run's own size)";
+  }
   return {};
 }
 

@@ -245,14 +245,16 @@ TEST(GuiViews, SweepDrawsTheStrideCurveInOneClick) {
   ASSERT_TRUE(csv.good());
   std::string line;
   std::getline(csv, line);
-  EXPECT_EQ(line, "lesson,variant,backend,kind,stride,threads,blocks,ms,gbps,sectors_per_request");
+  EXPECT_EQ(
+      line,
+      "lesson,variant,backend,kind,stride,threads,blocks,ms,gbps,sectors_per_request,own_size_ms");
   std::map<long long, std::string> sectors;  // stride -> sectors per request (the last row)
   int rows = 0;
   while (std::getline(csv, line)) {
     std::vector<std::string> cells;
     std::stringstream ss(line);
     for (std::string c; std::getline(ss, c, ',');) cells.push_back(c);
-    ASSERT_EQ(cells.size(), 10u) << line;
+    ASSERT_EQ(cells.size(), 11u) << line;
     sectors[std::stoll(cells[4])] = cells[9];
     ++rows;
   }

@@ -146,6 +146,31 @@ TEST(Transpose, SixteenWideTileIsTheSlidesSixteenWay) {
   EXPECT_EQ(Site(p, MemorySpace::kShared, AccessOp::kLoad).halfwarp16_conflict_max, 1u);
 }
 
+// Timed at 8192x8192 (LessonInfo::timed_size), modeled by the emulator at the run's 256x256 and
+// scaled: the coalesced transpose reads and writes 256 x 256 x 4 B = 256 KB each way, 16384
+// sectors of 32 B = 524,288 B, at the hopper preset's 3350 GB/s: 1.565e-4 ms; 8192² is 1024
+// times the work, 0.1603 ms.
+TEST(Transpose, TheModelIsScaledToTheTimedSize) {
+  auto r = RunLesson("transpose", "coalesced", {}, "emu", RunOptions{});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->timing.timed_at, "8192x8192");
+  EXPECT_DOUBLE_EQ(r->timing.work_scale, 1024.0);
+  EXPECT_NEAR(r->timing.ms, 524288.0 / (3350 * 1e6) * 1024, 1e-9);
+  EXPECT_NE(r->timing.note.find("scaled to 8192x8192 (1024x the work of this run)"),
+            std::string::npos)
+      << r->timing.note;
+  // A run at the timed size (or past it) is timed at its own: nothing to scale.
+  auto big = RunLesson("transpose", "coalesced", {{"width", 8192}, {"height", 64}}, "emu", {});
+  ASSERT_TRUE(big.ok()) << big.status().message();
+  EXPECT_EQ(big->timing.timed_at, "8192x8192");
+  EXPECT_DOUBLE_EQ(big->timing.work_scale, 128.0);  // 8192 x 8192 / (8192 x 64)
+  // stride-copy has no timed size: the model of the run itself.
+  auto copy = RunLesson("stride-copy", "", {}, "emu", RunOptions{});
+  ASSERT_TRUE(copy.ok());
+  EXPECT_TRUE(copy->timing.timed_at.empty());
+  EXPECT_DOUBLE_EQ(copy->timing.work_scale, 1.0);
+}
+
 TEST(Lessons, EveryVariantTransposesCopiesOrReadsCorrectly) {
   for (const LessonInfo& l : Lessons()) {
     for (const VariantSpec& v : l.variants) {

@@ -30,6 +30,15 @@ Params LessonInfo::DefaultParams() const {
   return p;
 }
 
+Params LessonInfo::TimedParams(const Params& run) const {
+  Params timed = run;
+  for (const auto& [name, value] : timed_size.params) {
+    auto it = timed.find(name);
+    if (it != timed.end() && it->second < value) it->second = value;
+  }
+  return timed;
+}
+
 const ParamSpec* LessonInfo::FindParam(const std::string& name) const {
   auto it = std::find_if(params.begin(), params.end(),
                          [&](const ParamSpec& p) { return p.name == name; });

@@ -23,10 +23,17 @@ double Round(double v, int digits = 4) {
 
 nlohmann::json TimingJson(const Timing& t) {
   nlohmann::json j = {{"kind", t.kind}, {"ms", Round(t.ms, 6)}, {"note", t.note}};
+  if (!t.timed_at.empty()) {
+    j["timed_at"] = t.timed_at;
+    j["work_scale"] = t.work_scale;
+    j["own_ms"] = Round(t.own_ms, 6);
+  }
   if (t.record_ms > 0) {
+    const double plain = t.own_ms > 0 ? t.own_ms : t.ms;
     j["capture"] = {{"count_ms", Round(t.count_ms, 6)},
                     {"record_ms", Round(t.record_ms, 6)},
-                    {"overhead", t.ms > 0 ? nlohmann::json(Round(t.record_ms / t.ms)) : nullptr},
+                    {"plain_ms", Round(plain, 6)},
+                    {"overhead", plain > 0 ? nlohmann::json(Round(t.record_ms / plain)) : nullptr},
                     {"records", t.records},
                     {"record_bytes", t.record_bytes},
                     {"records_per_s", std::round(t.records / (t.record_ms / 1e3))}};
@@ -35,12 +42,20 @@ nlohmann::json TimingJson(const Timing& t) {
 }
 
 Timing TimingFromJson(const nlohmann::json& j) {
-  Timing t{j.at("kind").get<std::string>(), j.at("ms").get<double>(),
-           j.at("note").get<std::string>()};
+  Timing t;
+  t.kind = j.at("kind").get<std::string>();
+  t.ms = j.at("ms").get<double>();
+  t.note = j.at("note").get<std::string>();
+  if (j.contains("timed_at")) {
+    t.timed_at = j.at("timed_at").get<std::string>();
+    t.work_scale = j.at("work_scale").get<double>();
+    t.own_ms = j.at("own_ms").get<double>();
+  }
   if (j.contains("capture")) {
     const nlohmann::json& c = j.at("capture");
     t.count_ms = c.at("count_ms").get<double>();
     t.record_ms = c.at("record_ms").get<double>();
+    if (t.own_ms == 0) t.own_ms = c.value("plain_ms", t.ms);  // older traces: the run's time
     t.records = c.at("records").get<std::uint64_t>();
     t.record_bytes = c.at("record_bytes").get<std::uint64_t>();
   }

@@ -39,12 +39,21 @@ enum Measure { kTime = 0, kBandwidth = 1, kSectors = 2 };
 constexpr const char* kMeasureNames[] = {"Time (µs)", "Effective bandwidth (GB/s)",
                                          "Sectors per request"};
 
+// True when the x axis is one of the sizes the lesson is timed at (LessonInfo::timed_size): every
+// run would be timed at the same size and the curve would be flat, so the plot takes each run's
+// own time instead.
+bool OwnSize(const LessonInfo* info, const std::string& x) {
+  return info != nullptr && info->timed_size.params.count(x) > 0;
+}
+
 // One run of a lesson, reduced to what the plot and the CSV need.
 struct TimingPoint {
   std::string variant, backend, kind;
   Params params;
   double ms = 0;
-  double gbps = kNaN;                 // global-memory bytes / time; NaN when the time is 0
+  double gbps = kNaN;  // global-memory bytes / time; NaN when the time is 0
+  // At the run's own size, where the time is that of a larger one (Timing::timed_at).
+  double own_ms = 0, own_gbps = kNaN;
   double sectors_per_request = kNaN;  // over all global sites; NaN when there is no request
   std::size_t run = 0;                // 1-based: the run's place in this lesson's history
 };
@@ -67,7 +76,10 @@ TimingPoint MakePoint(const LessonRun& run) {
   p.ms = run.timing.ms;
   const LaunchTrace& t = run.main_launch();
   const GlobalTraffic g = GlobalTrafficOf(t.sites, t.stats);
-  if (p.ms > 0) p.gbps = g.GigabytesPerSecond(p.ms);
+  // A time taken at a larger size (Timing::timed_at) moved work_scale times the run's bytes.
+  if (p.ms > 0) p.gbps = g.GigabytesPerSecond(p.ms / run.timing.work_scale);
+  p.own_ms = run.timing.timed_at.empty() || run.timing.own_ms <= 0 ? p.ms : run.timing.own_ms;
+  if (p.own_ms > 0) p.own_gbps = g.GigabytesPerSecond(p.own_ms);
   if (g.requests > 0) p.sectors_per_request = g.SectorsPerRequest();
   return p;
 }
@@ -109,14 +121,15 @@ double XValue(const TimingPoint& p, const std::string& x) {
   return it == p.params.end() ? kNaN : static_cast<double>(it->second);
 }
 
-double YValue(const TimingPoint& p, int measure) {
+// own: the time at each run's own size, not at the lesson's timed size (see OwnSize).
+double YValue(const TimingPoint& p, int measure, bool own) {
   switch (measure) {
     case kBandwidth:
-      return p.gbps;
+      return own ? p.own_gbps : p.gbps;
     case kSectors:
       return p.sectors_per_request;
-    default:
-      return p.ms * 1000.0;  // drawn in microseconds: the emulator's modeled times are tiny
+    default:  // drawn in microseconds: the emulator's modeled times are tiny
+      return (own ? p.own_ms : p.ms) * 1000.0;
   }
 }
 
@@ -183,6 +196,7 @@ class TimingPanel : public Panel {
     const LessonInfo* info = run->info;
     const std::vector<std::string> names = ParamNames(info, h);
     const std::string x = XParam(h, info, names);
+    own_size_ = OwnSize(info, x);
 
     ImGui::PushID(run->lesson.c_str());
     DrawControls(h, info, names, x);
@@ -386,7 +400,7 @@ class TimingPanel : public Panel {
         }
       }
       for (const auto& [px, point] : group) {  // std::map: sorted by x
-        const double py = YValue(*point, measure_);
+        const double py = YValue(*point, measure_, own_size_);
         if (py != py) {
           ++no_value_;
           continue;
@@ -498,6 +512,18 @@ class TimingPanel : public Panel {
     }
 
     // Captions: what the plot leaves out, and how to add to it.
+    if (!run.timing.timed_at.empty() && measure_ != kSectors) {
+      if (own_size_)
+        ImGui::TextDisabled(
+            "Each run timed at its own %s (otherwise at %s): small sizes are "
+            "mostly launch overhead on a GPU.",
+            x.c_str(), run.timing.timed_at.c_str());
+      else
+        ImGui::TextDisabled(
+            "Timed at %s: at the lesson's own size a GPU kernel is mostly "
+            "launch overhead (the views draw the run's own size).",
+            run.timing.timed_at.c_str());
+    }
     if (drawn <= 1) {
       ImGui::TextDisabled("Drag a slider in the lesson panel to add points.");
     }
@@ -551,7 +577,7 @@ class TimingPanel : public Panel {
     if (h.points.empty()) return;
     const TimingPoint& last = h.points.back();
     if (last.variant != run.variant || last.params != run.params) return;
-    const double px = XValue(last, x), py = YValue(last, measure_);
+    const double px = XValue(last, x), py = YValue(last, measure_, own_size_);
     if (px != px || py != py) return;
     ImPlotSpec ring;
     ring.Marker = ImPlotMarker_Circle;
@@ -585,7 +611,7 @@ class TimingPanel : public Panel {
                  const std::vector<std::string>& names) {
     std::string csv = "lesson,variant,backend,kind";
     for (const std::string& name : names) csv += "," + CsvField(name);
-    csv += ",ms,gbps,sectors_per_request\n";
+    csv += ",ms,gbps,sectors_per_request,own_size_ms\n";
     for (const TimingPoint& p : h.points) {
       csv += CsvField(lesson) + "," + CsvField(p.variant) + "," + CsvField(p.backend) + "," +
              CsvField(p.kind);
@@ -594,7 +620,7 @@ class TimingPanel : public Panel {
         csv += "," + (it == p.params.end() ? std::string() : std::to_string(it->second));
       }
       csv += "," + FormatNumber(p.ms) + "," + FormatNumber(p.gbps) + "," +
-             FormatNumber(p.sectors_per_request) + "\n";
+             FormatNumber(p.sectors_per_request) + "," + FormatNumber(p.own_ms) + "\n";
     }
     std::filesystem::path folder(folder_.data());
     if (folder.empty()) folder = CurrentFolder();
@@ -609,6 +635,7 @@ class TimingPanel : public Panel {
   std::map<std::string, LessonHistory> histories_;  // lesson id -> its runs
   std::string shown_lesson_;
   int measure_ = kTime;
+  bool own_size_ = false;     // OwnSize of the x axis drawn
   bool fit_ = true;           // fit the axes to the data on the next frame
   float controls_right_ = 0;  // screen x where the control rows end (SameLineIfRoom)
   std::size_t hidden_ = 0, repeated_ = 0, no_value_ = 0;  // counted by BuildSeries

@@ -68,6 +68,16 @@ struct BenchCase {
   Params params;        // over the defaults
 };
 
+// At a lesson's default sizes a GPU kernel is over in a few microseconds, most of them launch
+// overhead, and the timing plot would not show what the lesson is about (issue 16: transpose
+// 256² naive / coalesced / padded = 6.1 / 5.5 / 5.2 us). Its time is therefore taken at a size
+// where the launch costs under 10 % (the records still come from the size the views draw), and
+// the emulator's modeled time is scaled to the same size, by the lesson's emulator_cost.
+struct TimedSize {
+  Params params;      // raised to these values for the timed runs (never lowered)
+  std::string label;  // "8192x8192", shown as "timed at 8192x8192"
+};
+
 // A lesson's description, declared in its folder (kernels/lessons/NAME/lesson.h).
 struct LessonInfo {
   std::string id, title;
@@ -90,6 +100,7 @@ struct LessonInfo {
   // stretch), the records from the instrumented one.
   bool figures_from_timed_build = false;
   std::vector<BenchCase> bench_cases;  // what bench/ws_bench times of it
+  TimedSize timed_size;                // empty params: timed at the run's own size
 
   bool needs_gpu() const { return kind == LessonKind::kGpuOnly; }
   bool runs_kernel() const { return kind == LessonKind::kKernel || kind == LessonKind::kGpuOnly; }
@@ -97,6 +108,8 @@ struct LessonInfo {
   const ParamSpec* FindParam(const std::string& name) const;
   // Every parameter at its default value.
   Params DefaultParams() const;
+  // `params` with timed_size's raised where they are smaller.
+  Params TimedParams(const Params& params) const;
 };
 
 // How a run is carried out (not what the lesson computes).
@@ -124,10 +137,16 @@ struct Timing {
   double ms = 0;
   std::string note;
   // GPU captures: what recording the main launch cost, against `ms` (the uninstrumented build).
-  double record_ms = 0;            // the recording pass
-  double count_ms = 0;             // the counting pass before it
+  double record_ms = 0;  // the recording pass
+  double count_ms = 0;   // the passes before it, when the record budget ran out on the first
+  double own_ms = 0;     // the time at the run's own size: measured (the uninstrumented build) or
+                         // modeled; = ms unless timed_at; 0 where unknown (then ms)
   std::uint64_t record_bytes = 0;  // bytes of records it wrote
   std::uint64_t records = 0;       // records (accesses and barriers)
+  // Set when the time is that of a larger size than the run's (LessonInfo::timed_size): its
+  // label, and the work there over the work of the run (bytes per second scale with it).
+  std::string timed_at = {};
+  double work_scale = 1;
 };
 
 // One lesson run: the launches it made (the last is the one the views show), the output check,
