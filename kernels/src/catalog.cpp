@@ -62,14 +62,19 @@ std::string FormatScale(double x) {
   return text;
 }
 
+// The work at `timed` over the work at `run`, by the lesson's emulator_cost; 0 when unknown.
+double WorkScale(const LessonInfo& info, const Params& run, const Params& timed) {
+  const double work = info.emulator_cost != nullptr ? info.emulator_cost(run) : 0;
+  return work > 0 ? info.emulator_cost(timed) / work : 0;
+}
+
 // The GPU's time is taken at the lesson's timed size (LessonInfo::timed_size); the model's is
 // scaled to it by the lesson's work (emulator_cost), so that both plot comparable figures.
 void ScaleToTimedSize(const LessonInfo& info, const Params& params, Timing* t) {
   const Params timed = info.TimedParams(params);
-  if (timed == params || info.emulator_cost == nullptr) return;
-  const double work = info.emulator_cost(params);
-  if (work <= 0) return;
-  t->work_scale = info.emulator_cost(timed) / work;
+  const double scale = WorkScale(info, params, timed);
+  if (timed == params || scale <= 0) return;
+  t->work_scale = scale;
   t->own_ms = t->ms;
   t->ms *= t->work_scale;
   t->timed_at = info.timed_size.label;
@@ -102,10 +107,8 @@ Status RunOnGpu(const LessonEntry& e, LessonCall& call, LessonRun* run) {
         "--backend emu");
   }
   LessonCall plain = call;
-  plain.params = e.info.TimedParams(call.params);  // timed where the launch overhead is small
   BackendResult time;
   if (!call.options.record) {  // the uninstrumented build only (what a profiler should see)
-    plain.params = call.params;
     if (Status s = timed(plain, &time); !s.ok()) return s;
     call = std::move(plain);
     run->device = std::move(time.device);
@@ -115,6 +118,7 @@ Status RunOnGpu(const LessonEntry& e, LessonCall& call, LessonRun* run) {
   }
   BackendResult rec;
   if (Status s = recorded(call, &rec); !s.ok()) return s;
+  plain.params = e.info.TimedParams(call.params);  // timed where the launch overhead is small
   run->device = std::move(rec.device);
   run->launches = std::move(rec.launches);
   if (Status s = timed(plain, &time); !s.ok()) return s;
@@ -135,8 +139,8 @@ Status RunOnGpu(const LessonEntry& e, LessonCall& call, LessonRun* run) {
     if (Status s = timed(own, &own_time); !s.ok()) return s;
     run->timing.own_ms = own_time.timing.ms;
     run->timing.timed_at = e.info.timed_size.label;
-    const double work = e.info.emulator_cost != nullptr ? e.info.emulator_cost(call.params) : 0;
-    run->timing.work_scale = work > 0 ? e.info.emulator_cost(plain.params) / work : 1;
+    const double scale = WorkScale(e.info, call.params, plain.params);
+    run->timing.work_scale = scale > 0 ? scale : 1;
     run->timing.note +=
         ", timed at " + e.info.timed_size.label + " (the records come from the run's own size)";
   }
