@@ -10,6 +10,7 @@
 
 #include "core/capture.h"
 #include "warpscope/kernels/catalog.h"
+#include "warpscope/trace/units.h"
 #include "warpscope/viz/palette.h"
 #include "warpscope/viz/source_panel.h"
 
@@ -335,10 +336,11 @@ void LessonPanel::DrawContents() {
     ImGui::Text("%llu threads, %llu warps, %u B shared per block",
                 static_cast<unsigned long long>(t.threads()),
                 static_cast<unsigned long long>(t.warps()), t.shared_bytes);
+    const std::string took = FormatDuration(run.timing.ms);
     if (run.timing.timed_at.empty())
-      ImGui::Text("Time: %.4g ms (%s)", run.timing.ms, run.timing.kind.c_str());
+      ImGui::Text("Time: %s (%s)", took.c_str(), run.timing.kind.c_str());
     else
-      ImGui::Text("Time: %.4g ms (%s, at %s)", run.timing.ms, run.timing.kind.c_str(),
+      ImGui::Text("Time: %s (%s, at %s)", took.c_str(), run.timing.kind.c_str(),
                   run.timing.timed_at.c_str());
     // The wall time of the re-run goes in the tooltip: on screen it would make two screenshots
     // of the same state differ.
@@ -350,12 +352,13 @@ void LessonPanel::DrawContents() {
       const double ratio = plain > 0 ? run.timing.record_ms / plain : 0.0;
       if (run.timing.count_ms > 0)
         std::snprintf(line, sizeof line,
-                      "\nRecording pass %.4g ms (%.2fx), after %.4g ms of passes that ran out of "
+                      "\nRecording pass %s (%.2fx), after %s of passes that ran out of "
                       "record budget.",
-                      run.timing.record_ms, ratio, run.timing.count_ms);
+                      FormatDuration(run.timing.record_ms).c_str(), ratio,
+                      FormatDuration(run.timing.count_ms).c_str());
       else
-        std::snprintf(line, sizeof line, "\nRecorded in one pass of %.4g ms (%.2fx).",
-                      run.timing.record_ms, ratio);
+        std::snprintf(line, sizeof line, "\nRecorded in one pass of %s (%.2fx).",
+                      FormatDuration(run.timing.record_ms).c_str(), ratio);
       cost = line;
     }
     ImGui::SetItemTooltip("%s%s\nThe run took %.0f ms here.", run.timing.note.c_str(), cost.c_str(),
