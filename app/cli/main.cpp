@@ -55,61 +55,17 @@ int ListDevices(bool as_json) {
   return 0;
 }
 
-// "--set NAME=VALUE": the value is a whole number, or one of the parameter's named choices
-// (occupancy's device=cc1.3). Returns false with one line naming what is wrong.
-bool ParseSet(const std::string& lesson, const std::string& text, std::string* name,
-              long long* value, std::string* error) {
-  const auto eq = text.find('=');
-  if (eq == std::string::npos || eq == 0) {
-    *error = "--set needs NAME=VALUE (got '" + text + "')";
-    return false;
-  }
-  *name = text.substr(0, eq);
-  const std::string v = text.substr(eq + 1);
-  if (const ws::LessonInfo* info = ws::FindLesson(lesson)) {
-    // Spaces do not count ("64MB" is the choice "64 MB").
-    auto squeeze = [](std::string t) {
-      t.erase(std::remove(t.begin(), t.end(), ' '), t.end());
-      return t;
-    };
-    for (const ws::ParamSpec& spec : info->params) {
-      if (spec.name != *name || spec.choices.empty()) continue;
-      for (std::size_t i = 0; i < spec.choices.size(); ++i) {
-        if (squeeze(spec.choices[i]) == squeeze(v)) {
-          *value = static_cast<long long>(i);
-          return true;
-        }
-      }
-      std::string names;
-      for (const auto& c : spec.choices) names += (names.empty() ? "" : ", ") + c;
-      *error = "--set " + *name + ": '" + v + "' is not one of: " + names;
-      return false;
-    }
-  }
-  try {
-    std::size_t used = 0;
-    *value = std::stoll(v, &used);
-    if (used != v.size()) throw std::invalid_argument("trailing");
-  } catch (const std::exception&) {
-    *error = "--set " + *name + ": '" + v + "' is not a whole number";
-    return false;
-  }
-  return true;
-}
-
 int RunCommand(const std::string& lesson, const std::string& variant,
                const std::vector<std::string>& sets, const std::string& backend,
                const ws::RunOptions& options, bool json, const std::string& capture_to = "") {
-  ws::Params overrides;
-  for (const std::string& s : sets) {
-    std::string name, error;
-    long long value = 0;
-    if (!ParseSet(lesson, s, &name, &value, &error)) {
-      std::cerr << "warpscope-cli: " << error << "\n";
-      return 2;
-    }
-    overrides[name] = value;
+  std::vector<std::string> notes;
+  auto parsed = ws::ParseSetArguments(ws::FindLesson(lesson), variant, sets, &notes);
+  if (!parsed.ok()) {
+    std::cerr << "warpscope-cli: " << parsed.status().message() << "\n";
+    return 2;
   }
+  for (const std::string& n : notes) std::cerr << "warpscope-cli: note: --set " << n << "\n";
+  const ws::Params& overrides = *parsed;
   auto run = ws::RunLessonOrShipped(lesson, variant, overrides, backend, options);
   if (!run.ok()) {
     std::cerr << "warpscope-cli: " << run.status().message() << "\n";

@@ -142,6 +142,7 @@ int RunApp(const AppOptions& opt) {
 
   const bool scripted = opt.frames > 0;
   Ui ui(&settings, config_dir, QueryDevices(), (*window)->gl());
+  ui.SetUiScaleInEffect(ui_scale);
   if (!opt.panel.empty() && ui.FindPanel(opt.panel) == nullptr) {
     std::cerr << "warpscope: unknown panel '" << opt.panel << "'; panels are: " << ui.PanelIds()
               << "\n";
@@ -213,7 +214,7 @@ int RunApp(const AppOptions& opt) {
       glfwPollEvents();
     else
       glfwWaitEventsTimeout(1.0 / 60.0);
-    if (ui.TakeUiScaleChanged()) theme::Apply(settings.ui_scale_percent, settings.light_theme);
+    if (ui.TakeUiScaleChanged()) theme::Apply(ui.ui_scale(), settings.light_theme);
     for (const ParamDrag& d : opt.drags) {
       if (frame != d.frame) continue;
       if (std::string err = ui.SetParam(d.name, d.value); !err.empty()) {
@@ -248,8 +249,8 @@ int RunApp(const AppOptions& opt) {
     }
     // Frame 1 builds the dock layout; focus after that, or docking takes the focus back.
     if (frame == 2) {
-      if (!opt.focus.empty()) ui.FindPanel(opt.focus)->RequestFocus();
-      if (!opt.panel.empty()) ui.FindPanel(opt.panel)->RequestFocus();
+      if (!opt.focus.empty()) ui.FocusAtStart(opt.focus);
+      if (!opt.panel.empty()) ui.FocusAtStart(opt.panel);
     }
     // A 2x export lays the whole frame out again at framebuffer scale 2 and never shows it.
     bool frame_2x = false;

@@ -91,10 +91,13 @@ std::string LessonPanel::SetParam(const std::string& name, long long value) {
 std::string LessonPanel::OpenTrace(const std::string& path) {
   auto run = LoadTraceAsRun(path);
   if (!run.ok()) return run.status().message();
-  if (FindLesson(run->lesson) != nullptr) {
+  if (const LessonInfo* info = FindLesson(run->lesson)) {
     lesson_ = run->lesson;
     variant_ = run->variant;
-    params_ = run->params;
+    // What a slider moved next starts from: the trace's parameters, as the emulator can run them.
+    params_ = info->replay_params != nullptr && run->capture
+                  ? info->replay_params(run->params, run->capture->gpu)
+                  : run->params;
   }
   CloseProgram();
   showing_trace_ = true;
@@ -302,8 +305,8 @@ void LessonPanel::DrawContents() {
     }
     ImGui::EndDisabled();
     if (ignored) {
-      ImGui::SetItemTooltip("%s: the %s variant does not use it", p.meaning.c_str(),
-                            variant_.c_str());
+      ImGui::SetItemTooltip("%s\nNot used by the %s variant (%s)", p.meaning.c_str(),
+                            variant_.c_str(), variant->summary.c_str());
     } else {
       ImGui::SetItemTooltip("%s (%lld..%lld)", p.meaning.c_str(), p.min, p.max);
     }
@@ -382,20 +385,15 @@ void LessonPanel::DrawContents() {
     figure_lines_ready_ = true;  // once per run, not every frame
     figure_lines_generation_ = session_->generation;
     figure_lines_.clear();
+    // The lesson's figures as labelled quantities ("Global loads: 524,288 elements"); the
+    // graphs and tables among them belong to the views. A program or a trace of a lesson this
+    // build does not know lists none.
     const nlohmann::json& figures = run.metrics();
-    for (auto it = figures.begin(); it != figures.end(); ++it) {
-      std::string text;
-      if (it->is_number_float()) {  // 54.85618882236601 -> 54.8561888 (a float's 9 digits stay)
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%.9g", it->get<double>());
-        text = buf;
-      } else if (it->is_primitive()) {
-        text = it->dump();
-      } else if (it->size() <= 8) {  // small arrays and objects; graphs belong to the views
-        text = it->dump();
+    if (run.info != nullptr) {
+      for (const FigureSpec& spec : run.info->figures) {
+        if (std::string line = FormatFigure(spec, figures); !line.empty())
+          figure_lines_.push_back(std::move(line));
       }
-      if (text.empty() || text.size() > 60) continue;
-      figure_lines_.push_back(it.key() + ": " + text);
     }
   }
   for (const std::string& line : figure_lines_) ImGui::BulletText("%s", line.c_str());

@@ -93,38 +93,15 @@ int main(int argc, char** argv) {
     opt.presses.push_back({p.substr(0, at), std::stoi(p.substr(at + 1))});
   }
   if (scale2->count() > 0 && scale == 2) opt.scale_2x = true;
-  for (const std::string& s : sets) {
-    std::smatch m;
-    if (!std::regex_match(s, m, std::regex(R"(([A-Za-z_][A-Za-z0-9_]*)=(.+))"))) {
-      std::cerr << "warpscope: --set needs NAME=VALUE (got '" << s << "')\n";
+  {
+    std::vector<std::string> notes;
+    auto parsed = ws::ParseSetArguments(ws::FindLesson(opt.lesson), opt.variant, sets, &notes);
+    if (!parsed.ok()) {
+      std::cerr << "warpscope: " << parsed.status().message() << "\n";
       return 2;
     }
-    const std::string name = m[1], value = m[2];
-    if (std::regex_match(value, std::regex(R"(-?\d{1,18})"))) {
-      opt.sets[name] = std::stoll(value);
-      continue;
-    }
-    // A parameter with named choices takes the name (--set data=cancel), as warpscope-cli does.
-    const ws::LessonInfo* info = ws::FindLesson(opt.lesson);
-    const ws::ParamSpec* spec = nullptr;
-    if (info != nullptr) {
-      for (const ws::ParamSpec& p : info->params) {
-        if (p.name == name) spec = &p;
-      }
-    }
-    const auto choice = spec ? std::find(spec->choices.begin(), spec->choices.end(), value)
-                             : std::vector<std::string>::const_iterator();
-    if (spec == nullptr || choice == spec->choices.end()) {
-      std::string names;
-      if (spec != nullptr) {
-        for (std::size_t i = 0; i < spec->choices.size(); ++i)
-          names += (i == 0 ? "" : ", ") + spec->choices[i];
-      }
-      std::cerr << "warpscope: --set " << name << ": '" << value << "' is not a whole number"
-                << (names.empty() ? "" : " or one of: " + names) << "\n";
-      return 2;
-    }
-    opt.sets[name] = choice - spec->choices.begin();
+    for (const std::string& n : notes) std::cerr << "warpscope: note: --set " << n << "\n";
+    opt.sets = *parsed;
   }
   if (!opt.trace_file.empty() && !opt.lesson.empty()) {
     std::cerr << "warpscope: give a file (a trace or a program) or --lesson, not both\n";

@@ -15,6 +15,8 @@ namespace ws {
 namespace {
 
 constexpr double kMessageSeconds = 8.0;
+// Views that only their own lesson draws.
+constexpr const char* kLessonOnlyViews[] = {"occupancy", "latency", "sums", "sms", "transfers"};
 
 }  // namespace
 
@@ -167,17 +169,40 @@ void Ui::RequestScreenshot(const std::string& panel_id, int delay_frames) {
   exports_.push_back({panel_id, settings_->export_2x, *path, delay_frames});
 }
 
-// A lesson that only one view draws (the latency model, the float sums) brings that view forward
-// when the user switches to it; other lessons leave the tabs as the user set them.
+void Ui::FocusAtStart(const std::string& panel_id) {
+  if (Panel* p = FindPanel(panel_id)) p->RequestFocus();
+  start_focus_.push_back(panel_id);  // kept in front of the lesson's own view (FollowLessonView)
+}
+
+// Each lesson brings its own view to the front when the user switches to it (the coalescing
+// strip for transpose, the SM timeline for scalability), so the big central area never shows
+// another lesson's empty view.
 void Ui::FollowLessonView() {
+  // A view that only one lesson draws (occupancy, latency, float sums, blocks on SMs, transfers)
+  // is open while its lesson is, unless the user opened it (View menu): otherwise its tab would
+  // crowd the others and show nothing.
+  if (ImGui::GetFrameCount() == 1) {
+    for (const char* id : kLessonOnlyViews) {
+      if (Panel* p = FindPanel(id)) p->open = false;
+    }
+  }
   if (ImGui::GetFrameCount() < 3) return;  // the dock layout is built first (frame 1)
   const std::string lesson = session_.run ? session_.run->lesson : "";
   if (lesson == followed_lesson_) return;
   followed_lesson_ = lesson;
   const LessonInfo* info = session_.run ? session_.run->info : nullptr;
-  if (info != nullptr && !info->front_panel.empty()) {
-    if (Panel* p = FindPanel(info->front_panel)) p->RequestFocus();
+  const std::string front = info != nullptr ? info->front_panel : "";
+  for (const char* id : kLessonOnlyViews) {
+    Panel* p = FindPanel(id);
+    if (p == nullptr || id == front) continue;
+    if (auto_opened_.erase(id) > 0) p->open = false;
   }
+  if (Panel* p = FindPanel(front)) {
+    if (!p->open) auto_opened_.insert(front);
+    p->RequestFocus();
+  }
+  // --focus / --panel at start win over the lesson's view.
+  for (const std::string& id : std::exchange(start_focus_, {})) FindPanel(id)->RequestFocus();
 }
 
 // Playback reaching a warp meeting (a shuffle, a vote) brings the warp-shuffle view to the front,
@@ -278,16 +303,17 @@ void Ui::DrawMainMenu() {
     ImGui::Separator();
     if (ImGui::MenuItem("Reset layout")) reset_layout_ = true;
     ImGui::Separator();
-    int scale = settings_->ui_scale_percent;
+    int scale = ui_scale_;
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
     ImGui::SliderInt("UI scale", &scale, Settings::kMinUiScalePercent, Settings::kMaxUiScalePercent,
                      "%d %%", ImGuiSliderFlags_AlwaysClamp);
     ImGui::SetItemTooltip("Bigger text and widgets for a projector (100-300 %%)");
     // Apply on release: re-scaling while dragging would move the slider under the mouse.
     if (ImGui::IsItemDeactivatedAfterEdit() ||
-        (!ImGui::IsItemActive() && scale != settings_->ui_scale_percent)) {
+        (!ImGui::IsItemActive() && scale != ui_scale_)) {
       settings_->ui_scale_percent = (scale + 12) / 25 * 25;  // snap to 25 % steps
       ClampUiScale(&settings_->ui_scale_percent);
+      ui_scale_ = settings_->ui_scale_percent;
       ui_scale_changed_ = true;
       if (Status s = SaveSettings(config_dir_, *settings_); !s.ok()) Notify(s.message(), true);
     }
@@ -325,7 +351,7 @@ void Ui::DrawStatusBar() {
         ImGui::TextColored(colour, "%s", message_.c_str());
       }
       const std::string right = "OpenGL " + gl_.version.substr(0, gl_.version.find(' ')) +
-                                " | UI " + std::to_string(settings_->ui_scale_percent) + " %";
+                                " | UI " + std::to_string(ui_scale_) + " %";
       const float w = ImGui::CalcTextSize(right.c_str()).x;
       ImGui::SameLine(ImGui::GetWindowWidth() - w - ImGui::GetStyle().WindowPadding.x * 2);
       ImGui::TextDisabled("%s", right.c_str());
@@ -359,9 +385,9 @@ void Ui::BuildDefaultLayout(unsigned int dockspace_id) {
   ImGui::DockBuilderAddNode(dockspace_id, ImGuiDockNodeFlags_DockSpace);
   ImGui::DockBuilderSetNodeSize(dockspace_id, vp->WorkSize);
   ImGuiID right = 0;
-  ImGuiID left = ImGui::DockBuilderSplitNode(dockspace_id, ImGuiDir_Left, 0.28f, nullptr, &right);
+  ImGuiID left = ImGui::DockBuilderSplitNode(dockspace_id, ImGuiDir_Left, 0.38f, nullptr, &right);
   ImGuiID left_bottom = 0;
-  ImGuiID left_top = ImGui::DockBuilderSplitNode(left, ImGuiDir_Up, 0.45f, nullptr, &left_bottom);
+  ImGuiID left_top = ImGui::DockBuilderSplitNode(left, ImGuiDir_Up, 0.48f, nullptr, &left_bottom);
   ImGuiID right_bottom = 0;
   ImGuiID right_top =
       ImGui::DockBuilderSplitNode(right, ImGuiDir_Up, 0.62f, nullptr, &right_bottom);

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,11 @@ class Ui {
   // True once after the user changed the UI scale or the theme; the loop re-applies the theme
   // before the next frame and the setting is already saved.
   bool TakeUiScaleChanged();
+  // The UI scale in effect: the saved one, or this run's --ui-scale (which is not saved).
+  void SetUiScaleInEffect(int percent) { ui_scale_ = percent; }
+  int ui_scale() const { return ui_scale_; }
+  // Brings a panel to the front at start (--focus), over the lesson's own view.
+  void FocusAtStart(const std::string& panel_id);
 
   // A line in the status bar (errors in red) for a few seconds.
   void Notify(std::string message, bool error);
@@ -97,9 +103,12 @@ class Ui {
   std::string open_error_;
   std::uint64_t remembered_generation_ = 0;
   std::string followed_lesson_;    // the lesson FollowLessonView last saw
+  std::set<std::string> auto_opened_;  // lesson-only views opened for their lesson
+  std::vector<std::string> start_focus_;  // --focus, --panel: in front of the lesson's view
   bool followed_warp_op_ = false;  // playback was on a warp meeting last frame
   double next_step_at_ = 0;
   float frame_height_ = 0;
+  int ui_scale_ = 100;
   std::string message_;
   bool message_is_error_ = false;
   double message_until_ = 0;

@@ -1,6 +1,7 @@
 #include "warpscope/kernels/catalog.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -239,6 +240,53 @@ Result<LessonRequest> ResolveLesson(const std::string& id, const std::string& va
     rq.params[name] = value;
   }
   return rq;
+}
+
+Result<long long> ParseParamValue(const LessonInfo* info, const std::string& name,
+                                  const std::string& text) {
+  const ParamSpec* spec = info != nullptr ? info->FindParam(name) : nullptr;
+  if (spec != nullptr && !spec->choices.empty()) {
+    auto squeeze = [](std::string t) {
+      t.erase(std::remove(t.begin(), t.end(), ' '), t.end());
+      return t;
+    };
+    for (std::size_t i = 0; i < spec->choices.size(); ++i) {
+      if (squeeze(spec->choices[i]) == squeeze(text)) return static_cast<long long>(i);
+    }
+  }
+  // A whole number: the value itself, or (a parameter with choices) the choice's index.
+  long long value = 0;
+  const char* end = text.data() + text.size();
+  const auto [at, ec] = std::from_chars(text.data(), end, value);
+  if (ec == std::errc() && at == end && !text.empty()) return value;
+  if (spec != nullptr && !spec->choices.empty())
+    return Status::Error(name + ": '" + text + "' is not one of: " + Names(spec->choices));
+  if (ec == std::errc::result_out_of_range)
+    return Status::Error(name + ": " + text + " is too large for a whole number");
+  return Status::Error(name + ": '" + text + "' is not a whole number");
+}
+
+Result<Params> ParseSetArguments(const LessonInfo* info, const std::string& variant,
+                                 const std::vector<std::string>& arguments,
+                                 std::vector<std::string>* notes) {
+  Params params;
+  const VariantSpec* v =
+      info == nullptr ? nullptr
+                      : info->FindVariant(variant.empty() ? info->variants.front().name : variant);
+  for (const std::string& a : arguments) {
+    const auto eq = a.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == a.size())
+      return Status::Error("--set needs NAME=VALUE (got '" + a + "')");
+    const std::string name = a.substr(0, eq);
+    auto value = ParseParamValue(info, name, a.substr(eq + 1));
+    if (!value.ok()) return Status::Error("--set " + value.status().message());
+    params[name] = *value;
+    if (v != nullptr && notes != nullptr &&
+        std::find(v->ignores.begin(), v->ignores.end(), name) != v->ignores.end())
+      notes->push_back(name + " does nothing in the " + v->name + " variant (" + v->summary +
+                       "); it is kept for the other variants");
+  }
+  return params;
 }
 
 Result<LessonRun> RunLesson(const std::string& id, const std::string& variant_in,

@@ -34,7 +34,7 @@ std::vector<LaneAccess> Half(const std::vector<LaneAccess>& lanes, int half) {
 class BanksPanel : public Panel {
  public:
   explicit BanksPanel(Session* session)
-      : Panel("banks", "Shared-memory banks"), session_(session) {}
+      : Panel("banks", "Banks"), session_(session) {}
 
  protected:
   void DrawContents() override {

@@ -28,7 +28,7 @@ Rgba Mix(Rgba a, Rgba b, float t) {
 
 class GridPanel : public Panel {
  public:
-  explicit GridPanel(Session* session) : Panel("grid", "Grid, blocks, warps"), session_(session) {}
+  explicit GridPanel(Session* session) : Panel("grid", "Grid & warps"), session_(session) {}
 
  protected:
   void DrawContents() override {

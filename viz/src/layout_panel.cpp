@@ -109,7 +109,7 @@ ImVec4 ErrorRed() {
 class LayoutPanel : public Panel {
  public:
   explicit LayoutPanel(Session* session)
-      : Panel("layout", "Texture & 2D layouts"), session_(session) {}
+      : Panel("layout", "Layouts"), session_(session) {}
 
  protected:
   void DrawContents() override;

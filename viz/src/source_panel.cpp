@@ -10,6 +10,7 @@
 
 #include "warpscope/viz/palette.h"
 #include "warpscope/viz/source_panel.h"
+#include "warpscope/viz/text_wrap.h"
 
 namespace ws {
 
@@ -131,12 +132,11 @@ void SourcePanel::DrawContents() {
   ImFont* code_font = CodeFont();
   if (code_font != nullptr) ImGui::PushFont(code_font, 0.0f);
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0.0f));
-  if (ImGui::BeginChild("##code", ImVec2(0, 0), ImGuiChildFlags_None,
-                        ImGuiWindowFlags_HorizontalScrollbar)) {
+  if (ImGui::BeginChild("##code", ImVec2(0, 0), ImGuiChildFlags_None)) {
     std::istringstream in{source};
     std::string text;
-    // Columns: line number, figures (s = sectors per request, w = bank conflict ways), code.
-    const float figures_w = ImGui::CalcTextSize("ld 32.0s st 32w ").x;
+    // Columns: line number, code; a site line's figures (s = sectors per request, w = bank
+    // conflict ways) right-aligned on its first row, the code wrapping before them.
     for (std::uint32_t line = 1; std::getline(in, text); ++line) {
       const bool is_site = margin.count(line) > 0;
       // A new run: bring its kernel's first access site into view.
@@ -147,18 +147,31 @@ void SourcePanel::DrawContents() {
       const bool selected = static_cast<int>(line) == selected_line;
       const ImVec2 pos = ImGui::GetCursorScreenPos();
       const float h = ImGui::GetTextLineHeight();
+      // A line wider than the panel wraps (at a space where it can), its rows after the first
+      // indented under it, so every line is read whole without scrolling sideways.
+      const float number_w = ImGui::CalcTextSize("000 ").x;
+      const float avail = ImGui::GetContentRegionAvail().x;
+      const float tag_w = is_site ? ImGui::CalcTextSize(margin[line].c_str()).x +
+                                        ImGui::CalcTextSize("  ").x
+                                  : 0.0f;
+      // In a narrow panel the figures take a row of their own above the code.
+      const bool tag_row = tag_w > 0.4f * (avail - number_w);
+      const std::vector<WrappedRow> rows = WrapCodeLine(
+          text, avail - number_w - (tag_row ? 0.0f : tag_w), ImGui::CalcTextSize("M").x);
+      const float code_y = tag_row ? h : 0.0f;
+      const float rows_h = h * static_cast<float>(rows.size()) + code_y;
       if (is_site || selected) {
         const bool light = palette::LightTheme();
         const ImU32 colour =
             selected ? (light ? IM_COL32(120, 170, 240, 110) : IM_COL32(80, 120, 190, 150))
                      : (light ? IM_COL32(120, 130, 150, 50) : IM_COL32(80, 90, 110, 90));
         ImGui::GetWindowDrawList()->AddRectFilled(
-            pos, ImVec2(pos.x + ImGui::GetContentRegionAvail().x + figures_w, pos.y + h), colour);
+            pos, ImVec2(pos.x + ImGui::GetContentRegionAvail().x, pos.y + rows_h), colour);
       }
       ImGui::PushID(static_cast<int>(line));
       // The whole line is clickable: a button under the text, the text drawn over it.
       if (ImGui::InvisibleButton("##line",
-                                 ImVec2(std::max(1.0f, ImGui::GetContentRegionAvail().x), h)) &&
+                                 ImVec2(std::max(1.0f, ImGui::GetContentRegionAvail().x), rows_h)) &&
           is_site) {
         // A second click on a line of several sites (a program's `o[i] = a[i] + b[i]`) selects
         // the next one.
@@ -168,18 +181,20 @@ void SourcePanel::DrawContents() {
       }
       ImGui::SetCursorScreenPos(pos);
       ImGui::TextDisabled("%3u ", line);
-      ImGui::SameLine(0, 0);
-      const float figures_x = ImGui::GetCursorPosX();
-      if (is_site)
+      if (is_site) {
+        const float tag_x = tag_row ? pos.x + number_w : pos.x + avail - tag_w;
+        ImGui::SetCursorScreenPos(ImVec2(tag_x + ImGui::CalcTextSize(" ").x, pos.y));
         ImGui::TextColored(palette::LightTheme() ? ImVec4(0.62f, 0.36f, 0.0f, 1.0f)
                                                  : ImVec4(0.95f, 0.8f, 0.4f, 1.0f),
                            "%s", margin[line].c_str());
-      else
-        ImGui::TextUnformatted("");
-      ImGui::SameLine(figures_x + figures_w, 0);
+      }
+      ImGui::SetCursorScreenPos(ImVec2(pos.x + number_w, pos.y + code_y));
       const ImVec2 code_at = ImGui::GetCursorScreenPos();
-      ImGui::TextUnformatted(text.c_str());
-      // A program's selected access, underlined from its column to its end.
+      for (std::size_t r = 0; r < rows.size(); ++r) {
+        ImGui::SetCursorScreenPos(ImVec2(code_at.x + rows[r].indent, code_at.y + h * r));
+        ImGui::TextUnformatted(text.c_str() + rows[r].begin, text.c_str() + rows[r].end);
+      }
+      // A program's selected access, underlined from its column to its end (on its row).
       if (selected && selected_site != nullptr && selected_site->column > 0 &&
           selected_site->column <= text.size() + 1) {
         const std::size_t from = selected_site->column - 1u;
@@ -187,12 +202,20 @@ void SourcePanel::DrawContents() {
             selected_site->end_column > selected_site->column
                 ? std::min<std::size_t>(selected_site->end_column - 1u, text.size())
                 : from + 1;
-        const float x0 = code_at.x + ImGui::CalcTextSize(text.c_str(), text.c_str() + from).x;
-        const float x1 = code_at.x + ImGui::CalcTextSize(text.c_str(), text.c_str() + to).x;
+        std::size_t r = 0;
+        while (r + 1 < rows.size() && rows[r + 1].begin <= from) ++r;
+        const WrappedRow& row = rows[r];
+        const char* base = text.c_str() + row.begin;
+        const float y = code_at.y + h * (r + 1) - 1;
+        const float x0 = code_at.x + row.indent + ImGui::CalcTextSize(base, text.c_str() + from).x;
+        const float x1 = code_at.x + row.indent +
+                         ImGui::CalcTextSize(base, text.c_str() + std::min(to, row.end)).x;
         ImGui::GetWindowDrawList()->AddLine(
-            ImVec2(x0, code_at.y + h - 1), ImVec2(std::max(x1, x0 + 4), code_at.y + h - 1),
+            ImVec2(x0, y), ImVec2(std::max(x1, x0 + 4), y),
             palette::LightTheme() ? IM_COL32(20, 60, 160, 255) : IM_COL32(250, 210, 90, 255), 2.0f);
       }
+      ImGui::SetCursorScreenPos(ImVec2(pos.x, pos.y + rows_h));
+      ImGui::Dummy(ImVec2(0, 0));
       ImGui::PopID();
     }
   }

@@ -31,6 +31,7 @@ struct Lesson {
         "bank view shows both models.";
     l.source_file = "bank_stride.cuh";
     l.emulator_cost = [](const Params& p) { return At(p, "threads") * At(p, "blocks") * 4; };
+    l.front_panel = "banks";
     return l;
   }
 

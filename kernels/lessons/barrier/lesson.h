@@ -43,6 +43,9 @@ struct Lesson {
     l.source_file = "barrier.cuh";
     l.read_figures = &ReadFigures<Figures>;
     l.emulator_cost = [](const Params& p) { return At(p, "threads") * (1 + At(p, "skew") / 64); };
+    l.front_panel = "grid";
+    l.figures = {{"max_wait", "Longest wait at the barrier", "@time_unit"},
+                 {"max_skew", "Arrival spread (last - first)", "@time_unit"}};
     return l;
   }
 

@@ -33,6 +33,9 @@ struct Lesson {
     l.source_file = "constant.cuh";
     l.read_figures = &ReadFigures<Figures>;
     l.emulator_cost = [](const Params& p) { return At(p, "threads") * At(p, "blocks"); };
+    l.front_panel = "coalescing";
+    l.figures = {{"serialized_reads_max", "Serialized constant reads, worst request", "reads"},
+                 {"serialized_reads_avg", "Serialized constant reads, average", "reads"}};
     return l;
   }
 

@@ -37,6 +37,9 @@ struct Lesson {
     l.source_file = "divergence.cuh";
     l.read_figures = &ReadFigures<Figures>;
     l.emulator_cost = [](const Params& p) { return At(p, "threads") * At(p, "blocks"); };
+    l.front_panel = "grid";
+    l.figures = {{"divergent_warps", "Divergent warps", "warps"},
+                 {"warps", "Warps in the grid", "warps"}};
     return l;
   }
 

@@ -22,6 +22,7 @@ struct Lesson {
         "it, and the next run works.";
     l.source_file = "fault.cuh";
     l.emulator_cost = [](const Params&) { return 32.0; };
+    l.front_panel = "grid";
     return l;
   }
 

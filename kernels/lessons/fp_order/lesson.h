@@ -57,6 +57,11 @@ struct Lesson {
     l.front_panel = "sums";
     l.read_figures = &ReadFigures<FpSumFigures>;
     l.emulator_cost = [](const Params& p) { return At(p, "n"); };
+    l.figures = {{"exact_sum", "Exact sum", "", 1, 9},
+                 {"cpu_sum", "CPU sum, in order (float)", "", 1, 9},
+                 {"gpu_sum", "GPU sum (float)", "", 1, 9},
+                 {"tree_order_sum", "Tree-order sum (float)", "", 1, 9},
+                 {"error_bound", "Error bound", "", 1, 9}};
     return l;
   }
 

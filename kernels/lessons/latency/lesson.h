@@ -38,6 +38,12 @@ struct Lesson {
     l.emulator_cost = [](const Params& p) {
       return At(p, "warps") * At(p, "instructions_between_loads") * 1024;
     };
+    l.figures = {{"warps_to_saturate", "Warps to hide the latency", "warps"},
+                 {"slide_estimate", "Slide estimate", "warps"},
+                 {"utilisation", "Issue slots busy", "%", 100},
+                 {"cycles", "Cycles", "cycles"},
+                 {"busy_cycles", "Busy cycles", "cycles"},
+                 {"issue_cycles_per_load", "Issue cycles per load", "cycles"}};
     return l;
   }
 

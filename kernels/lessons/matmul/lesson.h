@@ -49,6 +49,14 @@ struct Lesson {
     };
     // 2048²: 2 x 2048³ = 17 GFLOP, milliseconds on any GPU against a launch's 5 us.
     l.timed_size = {{{"width", 2048}}, "2048x2048"};
+    l.front_panel = "coalescing";
+    l.figures = {{"global_load_elements", "Global loads", "elements"},
+                 {"global_loads_per_thread", "Global loads per thread", "elements"},
+                 {"reduction_factor", "Fewer global loads than naive by", "x"},
+                 {"p_elements_per_thread", "P elements per thread", ""},
+                 {"shared_bytes_per_block", "Shared memory per block", "B"},
+                 {"barriers_per_thread", "Barriers per thread", ""},
+                 {"communication", "Communication m k n (b_r + b_c) / (b_r b_c)", "elements"}};
     return l;
   }
 

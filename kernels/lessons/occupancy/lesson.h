@@ -58,10 +58,19 @@ struct Lesson {
         "blocks, 12 warps, 50 %. The slide prints 3640 registers per block; 6 warps x 32 "
         "threads x 20 registers is 3840, the figure used here. Move one input at a time and "
         "watch which limit binds.";
-    // No front_panel: as before the lessons became folders, the occupancy view stays where the
-    // user put it (bringing it forward draws its three graphs on every slider move: +2 ms).
     l.read_figures = &ReadFigures<OccupancyFigures>;
     l.emulator_cost = [](const Params&) { return 1.0; };
+    l.front_panel = "occupancy";
+    l.figures = {{"occupancy", "Occupancy", "%", 100},
+                 {"active_blocks", "Resident blocks per SM", "blocks"},
+                 {"active_warps", "Resident warps per SM", "warps"},
+                 {"active_threads", "Resident threads per SM", "threads"},
+                 {"limiter", "Limited by", ""},
+                 {"warps_per_block", "Warps per block", "warps"},
+                 {"registers_per_block", "Registers per block", "registers"},
+                 {"shared_per_block", "Shared memory per block", "B"},
+                 {"blocks_per_gpu", "Blocks resident on the whole GPU", "blocks"},
+                 {"device", "Device", ""}};
     return l;
   }
 

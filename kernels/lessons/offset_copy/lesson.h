@@ -26,6 +26,7 @@ struct Lesson {
         "fifth sector is the next warp's first and the L2 cache serves it.";
     l.source_file = "offset_copy.cuh";
     l.emulator_cost = [](const Params& p) { return At(p, "threads") * At(p, "blocks"); };
+    l.front_panel = "coalescing";
     return l;
   }
 

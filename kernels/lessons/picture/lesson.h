@@ -44,6 +44,10 @@ struct Lesson {
     l.keep_all_blocks = true;  // its figures count every block's stores
     l.read_figures = &ReadFigures<Figures>;
     l.emulator_cost = [](const Params& p) { return At(p, "width") * At(p, "height"); };
+    l.front_panel = "grid";
+    l.figures = {{"active_threads", "Threads that pass the bounds test", "threads"},
+                 {"idle_threads", "Threads outside the picture (idle)", "threads"},
+                 {"grid", "Grid (blocks in x, y)", ""}};
     return l;
   }
 

@@ -32,6 +32,8 @@ struct Lesson {
     l.source_file = "reverse.cuh";
     l.read_figures = &ReadFigures<Figures>;
     l.emulator_cost = [](const Params& p) { return At(p, "n"); };
+    l.front_panel = "banks";
+    l.figures = {{"shared_bytes", "Shared memory per block", "B"}};
     return l;
   }
 

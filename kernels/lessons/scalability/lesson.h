@@ -91,6 +91,28 @@ struct Lesson {
         {"default-12x256", "", {{"device", 6}}},
         {"largest-4096x1024", "", {{"blocks", 4096}, {"threads", 1024}, {"device", 6}}}};
     l.emulator_cost = [](const Params& p) { return At(p, "threads") * At(p, "blocks"); };
+    l.figures = {{"makespan", "Makespan", "@time_unit"},
+                 {"waves", "Waves", ""},
+                 {"most_resident", "Most blocks on one SM at once", "blocks"},
+                 {"blocks_per_sm_limit", "Blocks per SM allowed", "blocks"},
+                 {"limiter", "Limited by", ""},
+                 {"sms", "Multiprocessors", "SMs"},
+                 {"busy", "SMs busy", "%", 100},
+                 {"emulated_device", "Emulated device", ""}};
+    // A GPU's trace carries the GPU's grid (1024-thread blocks, which no cc1.0 SM holds):
+    // replayed on the emulator it takes that GPU's generation and SM count, so a slider moved
+    // after opening it starts from what the GPU ran.
+    l.replay_params = [](const Params& captured, const nlohmann::json& gpu) {
+      Params p = captured;
+      if (!gpu.is_object()) return p;
+      const std::vector<std::string> names = OccupancyDeviceNames();
+      const std::string cc = "cc" + gpu.value("compute_capability", std::string());
+      const auto it = std::find(names.begin(), names.end(), cc);
+      p["device"] = static_cast<long long>(it != names.end() ? it - names.begin()
+                                                             : std::ssize(names) - 1);
+      p["sms"] = std::clamp<long long>(gpu.value("multiprocessors", 2LL), 1, 132);
+      return p;
+    };
     return l;
   }
 

@@ -27,6 +27,7 @@ struct Lesson {
     l.emulator_cost = [](const Params& p) {
       return At(p, "threads") * At(p, "blocks") * At(p, "stride") / 8;
     };
+    l.front_panel = "coalescing";
     return l;
   }
 

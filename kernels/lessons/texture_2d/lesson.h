@@ -47,6 +47,10 @@ struct Lesson {
     l.source_file = "texture_2d.cuh";
     l.read_figures = &ReadFigures<Texture2DFigures>;
     l.emulator_cost = [](const Params& p) { return At(p, "width") * At(p, "height") * 9; };
+    l.front_panel = "layout";
+    l.figures = {{"read_sectors_per_request", "Sectors per read request", "sectors"},
+                 {"layout", "Layout", ""},
+                 {"read_space", "Read through", ""}};
     return l;
   }
 

@@ -107,6 +107,12 @@ struct Lesson {
     l.source_file = "transfers.cuh";
     l.front_panel = "transfers";
     l.read_figures = &ReadFigures<TransferFigures>;
+    l.figures = {{"h2d_pinned_gbps", "Host to device, pinned", "GB/s"},
+                 {"h2d_pageable_gbps", "Host to device, pageable", "GB/s"},
+                 {"d2h_pinned_gbps", "Device to host, pinned", "GB/s"},
+                 {"d2h_pageable_gbps", "Device to host, pageable", "GB/s"},
+                 {"peak_gbps", "Peak", "GB/s"},
+                 {"size_bytes", "Transfer size", "B"}};
     return l;
   }
 

@@ -36,6 +36,7 @@ struct Lesson {
     l.emulator_cost = [](const Params& p) { return At(p, "width") * At(p, "height"); };
     // 8192² floats: 256 MB each way, about 0.2 ms on an H100 against a launch's 5 us.
     l.timed_size = {{{"width", 8192}, {"height", 8192}}, "8192x8192"};
+    l.front_panel = "coalescing";
     return l;
   }
 

@@ -38,6 +38,8 @@ struct Lesson {
     l.emulator_cost = [](const Params& p) {
       return At(p, "values_per_thread") * At(p, "block") * At(p, "grid");
     };
+    l.front_panel = "coalescing";
+    l.figures = {{"load_sectors_per_request", "Sectors per load request (A and B)", "sectors"}};
     return l;
   }
 

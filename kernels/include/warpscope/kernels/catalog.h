@@ -31,6 +31,19 @@ struct LessonRequest {
 Result<LessonRequest> ResolveLesson(const std::string& id, const std::string& variant,
                                     const Params& overrides);
 
+// A parameter's value as written on a command line or in a lecture file: a whole number, or
+// one of the parameter's named choices (occupancy's device=cc1.3; spaces do not count, so
+// "64MB" is the choice "64 MB"). `info` null (a program's sliders): whole numbers only.
+Result<long long> ParseParamValue(const LessonInfo* info, const std::string& name,
+                                  const std::string& text);
+
+// The app's and warpscope-cli's "--set NAME=VALUE" arguments, each through ParseParamValue.
+// A parameter that the chosen variant does not use is kept (another variant may), and `notes`
+// gets one line saying so ("layout does nothing in the global variant (...)").
+Result<Params> ParseSetArguments(const LessonInfo* info, const std::string& variant,
+                                 const std::vector<std::string>& arguments,
+                                 std::vector<std::string>* notes);
+
 // ResolveLesson, then runs the lesson and checks its output. `variant` empty: the default one.
 Result<LessonRun> RunLesson(const std::string& id, const std::string& variant,
                             const Params& overrides, const std::string& backend,

@@ -78,6 +78,17 @@ struct TimedSize {
   std::string label;  // "8192x8192", shown as "timed at 8192x8192"
 };
 
+// How the lesson panel shows one of a lesson's figures: "Global loads: 524,288 elements".
+struct FigureSpec {
+  std::string key;    // its key in the run's figures (LessonRun::metrics())
+  std::string label;  // "Global loads"
+  // "elements", "B", "%", "" for a plain count or ratio; "@time_unit" takes the unit from the
+  // figure of that key (the barrier lesson's "logical" units or ns).
+  std::string unit;
+  double scale = 1;  // shown = value x scale (occupancy 0.5 -> 50 %)
+  int digits = 3;    // significant digits of a value that is not whole (fp-order's sums: 9)
+};
+
 // A lesson's description, declared in its folder (kernels/lessons/NAME/lesson.h).
 struct LessonInfo {
   std::string id, title;
@@ -101,6 +112,14 @@ struct LessonInfo {
   bool figures_from_timed_build = false;
   std::vector<BenchCase> bench_cases;  // what bench/ws_bench times of it
   TimedSize timed_size;                // empty params: timed at the run's own size
+  // The figures the lesson panel lists, in order, with their labels and units (the others are
+  // for the views: graphs, tables).
+  std::vector<FigureSpec> figures;
+  // A trace captured on a GPU carries that GPU's parameters, which the emulator may refuse
+  // (the H100's 1024-thread blocks on the default cc1.0 model): the parameters the emulator
+  // starts from when a slider moves after the trace was opened. `gpu` is the capture's GPU
+  // (null for an emulator capture). Null: the trace's own parameters.
+  Params (*replay_params)(const Params& captured, const nlohmann::json& gpu) = nullptr;
 
   bool needs_gpu() const { return kind == LessonKind::kGpuOnly; }
   bool runs_kernel() const { return kind == LessonKind::kKernel || kind == LessonKind::kGpuOnly; }

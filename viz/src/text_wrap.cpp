@@ -1,0 +1,36 @@
+#include "warpscope/viz/text_wrap.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ws {
+
+std::vector<WrappedRow> WrapCodeLine(const std::string& text, float width, float char_width) {
+  constexpr std::size_t kMinChars = 16;
+  const std::size_t fit =
+      char_width > 0 && width > 0
+          ? std::max(kMinChars, static_cast<std::size_t>(std::floor(width / char_width)))
+          : kMinChars;
+  std::vector<WrappedRow> rows;
+  if (text.size() <= fit) return {{0, text.size(), 0}};
+  const std::size_t lead = std::min(text.find_first_not_of(' '), text.size());
+  // Continuation rows: under the code, 4 further in, never past half the row.
+  const std::size_t indent = std::min(lead + 4, fit / 2);
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const std::size_t room = rows.empty() ? fit : fit - indent;
+    if (text.size() - at <= room) {
+      rows.push_back({at, text.size(), rows.empty() ? 0 : indent * char_width});
+      break;
+    }
+    std::size_t end = at + room;
+    const std::size_t space = text.rfind(' ', end);
+    if (space != std::string::npos && space >= at + room / 2) end = space;
+    rows.push_back({at, end, rows.empty() ? 0 : indent * char_width});
+    at = text.find_first_not_of(' ', end);
+    if (at == std::string::npos) break;
+  }
+  return rows;
+}
+
+}  // namespace ws
