@@ -7,6 +7,7 @@
 #include <cctype>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -16,6 +17,7 @@
 #include "core/report.h"
 #include "core/shipped.h"
 #include "warpscope/kernels/devices.h"
+#include "warpscope/trace/chrome_trace.h"
 #include "warpscope/trace/layout_table.h"
 
 namespace {
@@ -244,6 +246,78 @@ int LayoutCommand(const std::string& kind, int width, int height, int tile_w, in
   return 0;
 }
 
+// `export --chrome-trace OUT.json`: the barrier timeline and the blocks-on-SMs timeline of a run
+// (a lesson run here, or a trace file) as Chrome Trace Event Format JSON, for Perfetto or
+// chrome://tracing. Exit status 0 when written, 2 for bad input (a name, a value, a file that
+// does not open, a run with nothing to export), 1 when the run fails or its output is wrong.
+int ExportCommand(const std::string& lesson, const std::string& trace_file,
+                  const std::string& variant, const std::vector<std::string>& sets,
+                  const std::string& backend, const ws::RunOptions& options,
+                  const std::string& chrome_out) {
+  if (lesson.empty() == trace_file.empty()) {
+    std::cerr << "warpscope-cli: export needs a lesson id or --trace FILE.wstrace (one of them)\n";
+    return 2;
+  }
+  std::optional<ws::LessonRun> run;
+  if (!trace_file.empty()) {
+    auto r = ws::LoadTraceAsRun(trace_file);
+    if (!r.ok()) {
+      std::cerr << "warpscope-cli: --trace " << trace_file << ": " << r.status().message() << "\n";
+      return 2;
+    }
+    run = std::move(r).value();
+  } else {
+    std::vector<std::string> notes;
+    auto parsed = ws::ParseSetArguments(ws::FindLesson(lesson), variant, sets, &notes);
+    if (!parsed.ok()) {
+      std::cerr << "warpscope-cli: " << parsed.status().message() << "\n";
+      return 2;
+    }
+    for (const std::string& n : notes) std::cerr << "warpscope-cli: note: --set " << n << "\n";
+    auto r = ws::RunLessonOrShipped(lesson, variant, *parsed, backend, options);
+    if (!r.ok()) {
+      std::cerr << "warpscope-cli: " << r.status().message() << "\n";
+      // Bad names and values are the user's (2); a failure while running is ours (1).
+      const std::string& m = r.status().message();
+      const bool user_error = m.find("unknown ") != std::string::npos ||
+                              m.find(" is outside its range") != std::string::npos ||
+                              m.find(" must be ") != std::string::npos ||
+                              m.find("not allowed") != std::string::npos ||
+                              m.find(" over the limit") != std::string::npos;
+      return user_error ? 2 : 1;
+    }
+    run = std::move(r).value();
+  }
+  const nlohmann::json trace = ws::ChromeTraceOf(*run);
+  const std::size_t events = ws::ChromeTraceCompleteEvents(trace);
+  const std::string what = trace_file.empty() ? lesson : trace_file;
+  if (events == 0) {
+    std::cerr << "warpscope-cli: export: " << what
+              << " has nothing to export: no __syncthreads() in its kept blocks and no "
+                 "blocks-on-SMs schedule (try barrier, scalability or transpose --variant "
+                 "coalesced)\n";
+    return 2;
+  }
+  std::ofstream out(chrome_out, std::ios::binary);
+  if (!out) {
+    std::cerr << "warpscope-cli: --chrome-trace " << chrome_out << ": cannot open it for writing\n";
+    return 2;
+  }
+  out << trace.dump() << "\n";
+  out.close();
+  if (!out) {
+    std::cerr << "warpscope-cli: --chrome-trace " << chrome_out << ": writing it failed\n";
+    return 1;
+  }
+  std::cerr << "warpscope-cli: wrote " << chrome_out << " (" << events
+            << " timeline events); open it in https://ui.perfetto.dev or chrome://tracing\n";
+  if (trace_file.empty() && !run->check.ok) {
+    std::cerr << "warpscope-cli: the run's output is wrong: " << run->check.message << "\n";
+    return 1;
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -311,6 +385,23 @@ int main(int argc, char** argv) {
   gpu_options(capture);
   capture->add_option("-o,--output", out, "The trace file to write")->required();
   capture->add_flag("--json", json, "Also print the results as one JSON object");
+  auto* export_cmd = cli.add_subcommand(
+      "export",
+      "Write a run's barrier and blocks-on-SMs timelines as Chrome trace JSON (for Perfetto)");
+  std::string chrome_out, export_trace;
+  export_cmd
+      ->add_option("--chrome-trace", chrome_out,
+                   "The JSON file to write (Trace Event Format: ui.perfetto.dev, chrome://tracing)")
+      ->required();
+  auto* export_lesson = export_cmd->add_option("lesson", lesson, "Lesson id (see `lessons`)");
+  auto* export_file =
+      export_cmd->add_option("--trace", export_trace, "A .wstrace file to export instead");
+  export_lesson->excludes(export_file);
+  export_cmd->add_option("--variant", variant, "Variant (default: the lesson's first)");
+  export_cmd->add_option("--set", sets, "Parameter NAME=VALUE (repeatable)");
+  export_cmd->add_option("--backend", backend, "emu (CPU emulator) or cuda (a GPU)");
+  export_cmd->add_option("--preset", options.preset, "Device preset for the emulator's limits");
+  gpu_options(export_cmd);
   auto* serve = cli.add_subcommand(
       "serve", "For the app: run lessons sent as JSON lines on stdin, one process for many runs");
   serve->group("");
@@ -366,6 +457,8 @@ int main(int argc, char** argv) {
     // The results go to stdout as for `run`; text only with --json absent and stdout a file.
     return RunCommand(lesson, variant, sets, backend, options, json, out);
   }
+  if (*export_cmd)
+    return ExportCommand(lesson, export_trace, variant, sets, backend, options, chrome_out);
   if (*show) {
     auto r = ws::LoadTraceAsRun(trace_path);
     if (!r.ok()) {

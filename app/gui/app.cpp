@@ -15,6 +15,8 @@
 #include "gui/bench_mode.h"
 #include "gui/frame_capture.h"
 #include "gui/gl_window.h"
+#include "gui/lecture_mode.h"
+#include "gui/lecture_walk.h"
 #include "gui/theme.h"
 #include "gui/ui.h"
 #include "warpscope/kernels/catalog.h"
@@ -133,14 +135,15 @@ int RunApp(const AppOptions& opt) {
   const std::string ini_path = (config_dir / "imgui.ini").string();
   std::error_code ec;
   std::filesystem::create_directories(config_dir, ec);
-  io.IniFilename = ec ? nullptr : ini_path.c_str();
+  // A lecture lays its own panels out: the teacher's own layout is left as it was.
+  io.IniFilename = ec || !opt.lecture.empty() ? nullptr : ini_path.c_str();
   const theme::Fonts fonts = theme::LoadFonts();
   SetCodeFont(fonts.mono);
   theme::Apply(ui_scale, settings.light_theme);
   ImGui_ImplGlfw_InitForOpenGL(win, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
 
-  const bool scripted = opt.frames > 0;
+  const bool scripted = opt.frames > 0 || !opt.export_dir.empty() || !opt.walk_json.empty();
   Ui ui(&settings, config_dir, QueryDevices(), (*window)->gl());
   ui.SetUiScaleInEffect(ui_scale);
   if (!opt.panel.empty() && ui.FindPanel(opt.panel) == nullptr) {
@@ -153,7 +156,56 @@ int RunApp(const AppOptions& opt) {
               << "\n";
     return 2;
   }
-  if (!opt.trace_file.empty()) {
+  std::unique_ptr<LecturePlayer> player;
+  std::unique_ptr<LectureWalk> walk;
+  if (!opt.lecture.empty()) {
+    std::vector<std::string> ids;
+    for (const auto& p : ui.panels()) ids.push_back(p->id());
+    auto lecture = LoadLecture(opt.lecture, ids);
+    if (!lecture.ok()) {
+      std::cerr << "warpscope: " << lecture.status().message() << "\n";
+      return 2;
+    }
+    if (opt.lecture_step < 1 || opt.lecture_step > static_cast<int>(lecture->steps.size())) {
+      std::cerr << "warpscope: --step " << opt.lecture_step << " is not a step of "
+                << opt.lecture.filename().string() << " (it has " << lecture->steps.size() << ")\n";
+      return 2;
+    }
+    // Presentation: the lecture's UI scale (175 % unless it says), unless --ui-scale; the
+    // notes export keeps the scale of the window it is drawn in.
+    if (!opt.ui_scale && opt.export_dir.empty()) {
+      ui_scale = lecture->ui_scale > 0 ? lecture->ui_scale : 175;
+      theme::Apply(ui_scale, settings.light_theme);
+      ui.SetUiScaleInEffect(ui_scale);
+    }
+    player = std::make_unique<LecturePlayer>(std::move(lecture).value(), &ui);
+    LecturePlayer* pl = player.get();
+    // The scripted walk presses the same keys a teacher does.
+    ui.SetLectureMode(
+        [pl] {
+          pl->HandleKeys();
+          pl->Update();
+          pl->DrawBar();
+        },
+        [pl] { pl->DrawNote(); });
+    if (!opt.export_dir.empty() || !opt.walk_json.empty()) {
+      if (!opt.export_dir.empty()) {
+        std::filesystem::create_directories(opt.export_dir, ec);
+        if (ec) {
+          std::cerr << "warpscope: cannot create " << opt.export_dir.string() << ": "
+                    << ec.message() << "\n";
+          return 1;
+        }
+      }
+      walk = std::make_unique<LectureWalk>(pl, &ui, opt.export_dir);
+    } else if (!opt.windowed && opt.frames == 0) {
+      if (GLFWmonitor* monitor = glfwGetPrimaryMonitor()) {
+        const GLFWvidmode* mode = glfwGetVideoMode(monitor);
+        glfwSetWindowMonitor(win, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+      }
+    }
+    player->Go(opt.lecture_step - 1);
+  } else if (!opt.trace_file.empty()) {
     if (std::string err = ui.OpenFile(opt.trace_file.string()); !err.empty()) {
       std::cerr << "warpscope: " << err << "\n";
       return 2;
@@ -183,7 +235,7 @@ int RunApp(const AppOptions& opt) {
       }
     }
   }
-  if (scripted && !ui.WaitForRun(120)) {
+  if (opt.frames > 0 && !ui.WaitForRun(120)) {
     std::cerr << "warpscope: the lesson run took over 120 s\n";
     return 1;
   }
@@ -209,6 +261,7 @@ int RunApp(const AppOptions& opt) {
 
   std::vector<ExportRequest> pending;
   int exit_code = 0;
+  ImGuiKey walk_key = ImGuiKey_None;
   for (int frame = 1; !glfwWindowShouldClose(win) && !ui.quit_requested(); ++frame) {
     if (scripted)
       glfwPollEvents();
@@ -227,6 +280,11 @@ int RunApp(const AppOptions& opt) {
     for (const auto& [key, at] : presses) {
       if (frame == at) io.AddKeyEvent(key, true);
       if (frame == at + 1) io.AddKeyEvent(key, false);
+    }
+    if (walk != nullptr) {
+      if (walk_key != ImGuiKey_None) io.AddKeyEvent(std::exchange(walk_key, ImGuiKey_None), false);
+      walk_key = static_cast<ImGuiKey>(walk->KeyToPress());
+      if (walk_key != ImGuiKey_None) io.AddKeyEvent(walk_key, true);
     }
     if (frame == 2 && !opt.sweep.empty()) {
       if (std::string err = ui.StartSweep(opt.sweep); !err.empty()) {
@@ -265,6 +323,9 @@ int RunApp(const AppOptions& opt) {
     ImGui::NewFrame();
     ui.Draw();
     for (auto& r : ui.TakeExportRequests()) pending.push_back(std::move(r));
+    if (walk != nullptr) {
+      for (auto& r : walk->AfterDraw()) pending.push_back(std::move(r));
+    }
     ImGui::Render();
 
     std::vector<ExportRequest> later;
@@ -301,6 +362,18 @@ int RunApp(const AppOptions& opt) {
       glfwSwapBuffers(win);
     }
     pending = std::move(later);
+    if (walk != nullptr) {
+      if (!walk->done() || !pending.empty()) continue;
+      if (Status s = walk->Finish(opt.walk_json); !s.ok()) {
+        std::cerr << "warpscope: " << s.message() << "\n";
+        exit_code = 1;
+      } else if (!opt.export_dir.empty()) {
+        std::cout << "warpscope: wrote the notes of " << player->lecture().steps.size()
+                  << " steps to " << opt.export_dir.string() << std::endl;
+      }
+      if (walk->failed()) exit_code = 1;
+      break;
+    }
     if (scripted && frame >= opt.frames && pending.empty()) {
       if (!opt.layout_json.empty()) {
         if (Status s = WriteLayout(opt.layout_json, ui, io); !s.ok()) {

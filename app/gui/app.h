@@ -44,6 +44,11 @@ struct AppOptions {
   std::vector<KeyPress> presses;          // scripted key presses (tests)
   std::vector<ParamDrag> drags;           // scripted slider moves (tests)
   bool wait_each_drag = true;             // scripted: finish each drag's run before going on
+  std::filesystem::path lecture;          // presentation mode: walk this lecture file's steps
+  int lecture_step = 1;                   // the step it opens on (1-based)
+  bool windowed = false;                  // presentation mode in a window, not full screen
+  std::filesystem::path export_dir;       // with lecture: write its notes here and exit
+  std::filesystem::path walk_json;        // with lecture: walk every step, record it, exit
   std::filesystem::path bench_json;       // benchmark mode: write the figures here and exit
   std::filesystem::path bench_edit;       // with bench_json: the save-to-redraw benchmark
   int bench_reps = 7;

@@ -44,6 +44,17 @@ int main(int argc, char** argv) {
                      ->check(CLI::IsMember({1, 2}));
   cli.add_option("file", opt.trace_file,
                  "A .wstrace capture, or your own CUDA program (.cu), to open");
+  cli.add_option("--lecture", opt.lecture,
+                 "Present a lecture file (TOML; assets/lectures/): full screen, one key a step");
+  cli.add_option("--step", opt.lecture_step, "With --lecture: the step to open on (from 1)")
+      ->check(CLI::Range(1, 100000));
+  cli.add_flag("--windowed", opt.windowed, "With --lecture: in a window, not full screen");
+  cli.add_option("--export", opt.export_dir,
+                 "With --lecture: write every step's figures (PNG at 2x, SVG) and index.md / "
+                 "index.html into this folder, then exit");
+  cli.add_option("--walk-json", opt.walk_json,
+                 "Scripted runs: walk every step of --lecture, write what each showed, exit")
+      ->group("");
   cli.add_option("--layout-json", opt.layout_json,
                  "Scripted runs: write the panels' rectangles here")
       ->group("");  // for tests
@@ -102,6 +113,14 @@ int main(int argc, char** argv) {
     }
     for (const std::string& n : notes) std::cerr << "warpscope: note: --set " << n << "\n";
     opt.sets = *parsed;
+  }
+  if (!opt.lecture.empty() && (!opt.lesson.empty() || !opt.trace_file.empty())) {
+    std::cerr << "warpscope: give --lecture FILE, or a lesson or file, not both\n";
+    return 2;
+  }
+  if ((!opt.export_dir.empty() || !opt.walk_json.empty()) && opt.lecture.empty()) {
+    std::cerr << "warpscope: --export writes a lecture's notes: it needs --lecture FILE\n";
+    return 2;
   }
   if (!opt.trace_file.empty() && !opt.lesson.empty()) {
     std::cerr << "warpscope: give a file (a trace or a program) or --lesson, not both\n";

@@ -71,6 +71,7 @@ bool Ui::WaitForSweep(double seconds) {
 
 // Saves the lesson, variant and parameters of each new run, so the next start opens on them.
 void Ui::RememberLesson() {
+  if (lecture_mode_) return;  // a lecture's steps are not "the last lesson"
   if (session_.generation == remembered_generation_ || !session_.run) return;
   remembered_generation_ = session_.generation;
   // A trace file or the user's own program is not "the last lesson".
@@ -169,6 +170,18 @@ void Ui::RequestScreenshot(const std::string& panel_id, int delay_frames) {
   exports_.push_back({panel_id, settings_->export_2x, *path, delay_frames});
 }
 
+void Ui::SetLectureLayout(std::vector<std::string> panels, std::string arrangement) {
+  lecture_panels_ = std::move(panels);
+  lecture_arrangement_ = std::move(arrangement);
+  lecture_layout_pending_ = true;
+}
+
+void Ui::SetLectureMode(std::function<void()> bar, std::function<void()> overlay) {
+  lecture_mode_ = true;
+  lecture_bar_ = std::move(bar);
+  lecture_overlay_ = std::move(overlay);
+}
+
 void Ui::FocusAtStart(const std::string& panel_id) {
   if (Panel* p = FindPanel(panel_id)) p->RequestFocus();
   start_focus_.push_back(panel_id);  // kept in front of the lesson's own view (FollowLessonView)
@@ -178,6 +191,7 @@ void Ui::FocusAtStart(const std::string& panel_id) {
 // strip for transpose, the SM timeline for scalability), so the big central area never shows
 // another lesson's empty view.
 void Ui::FollowLessonView() {
+  if (lecture_mode_) return;  // each step lays its panels out itself
   // A view that only one lesson draws (occupancy, latency, float sums, blocks on SMs, transfers)
   // is open while its lesson is, unless the user opened it (View menu): otherwise its tab would
   // crowd the others and show nothing.
@@ -229,11 +243,13 @@ void Ui::Draw() {
   AdvancePlayback();
   DrawMainMenu();
   DrawStatusBar();
+  if (lecture_bar_) lecture_bar_();
   DrawDockSpace();
   for (auto& p : panels_) {
     // Wait two frames so that the Export menu item's highlight is gone from the picture.
     if (p->Draw()) RequestScreenshot(p->id(), 2);
   }
+  if (lecture_overlay_) lecture_overlay_();
   if (show_about_) DrawAboutWindow();
   if (ImGui::IsKeyChordPressed(ImGuiMod_Ctrl | ImGuiKey_O)) {
     show_open_ = true;
@@ -309,8 +325,7 @@ void Ui::DrawMainMenu() {
                      "%d %%", ImGuiSliderFlags_AlwaysClamp);
     ImGui::SetItemTooltip("Bigger text and widgets for a projector (100-300 %%)");
     // Apply on release: re-scaling while dragging would move the slider under the mouse.
-    if (ImGui::IsItemDeactivatedAfterEdit() ||
-        (!ImGui::IsItemActive() && scale != ui_scale_)) {
+    if (ImGui::IsItemDeactivatedAfterEdit() || (!ImGui::IsItemActive() && scale != ui_scale_)) {
       settings_->ui_scale_percent = (scale + 12) / 25 * 25;  // snap to 25 % steps
       ClampUiScale(&settings_->ui_scale_percent);
       ui_scale_ = settings_->ui_scale_percent;
@@ -363,8 +378,13 @@ void Ui::DrawStatusBar() {
 
 void Ui::DrawDockSpace() {
   const ImGuiID id = ImGui::GetID("WarpscopeDockSpace");
-  if (reset_layout_ || ImGui::DockBuilderGetNode(id) == nullptr) {
+  if (lecture_layout_pending_ && !lecture_panels_.empty()) {
+    lecture_layout_pending_ = false;
     reset_layout_ = false;
+    BuildLectureLayout(id);
+  } else if (reset_layout_ || lecture_layout_pending_ || ImGui::DockBuilderGetNode(id) == nullptr) {
+    reset_layout_ = false;
+    lecture_layout_pending_ = false;
     BuildDefaultLayout(id);
   }
   // The host draws no background of its own (glClear already painted the frame in the window
@@ -409,6 +429,53 @@ void Ui::BuildDefaultLayout(unsigned int dockspace_id) {
     ImGui::DockBuilderDockWindow(p->window_name().c_str(), node);
   }
   ImGui::DockBuilderFinish(dockspace_id);
+}
+
+// A lecture step's panels: only they are open; `single` docks them as tabs of one node (the
+// first in front), `columns` side by side, `rows` one over another, `main-side` the first on
+// the left (62 %) and the others stacked on the right.
+void Ui::BuildLectureLayout(unsigned int dockspace_id) {
+  ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImGui::DockBuilderRemoveNode(dockspace_id);
+  ImGui::DockBuilderAddNode(dockspace_id, ImGuiDockNodeFlags_DockSpace);
+  ImGui::DockBuilderSetNodeSize(dockspace_id, vp->WorkSize);
+  std::vector<Panel*> shown;
+  for (const std::string& id : lecture_panels_) {
+    if (Panel* p = FindPanel(id)) shown.push_back(p);
+  }
+  for (auto& p : panels_) p->open = false;
+  std::string how = lecture_arrangement_;
+  if (how.empty()) how = shown.size() > 1 ? "main-side" : "single";
+  const int n = static_cast<int>(shown.size());
+  std::vector<ImGuiID> nodes(shown.size(), dockspace_id);
+  if (how == "columns" || how == "rows") {
+    const ImGuiDir dir = how == "columns" ? ImGuiDir_Left : ImGuiDir_Up;
+    ImGuiID rest = dockspace_id;
+    for (int i = 0; i + 1 < n; ++i) {
+      ImGuiID next = 0;
+      nodes[static_cast<std::size_t>(i)] =
+          ImGui::DockBuilderSplitNode(rest, dir, 1.0f / static_cast<float>(n - i), nullptr, &next);
+      rest = next;
+    }
+    if (n > 0) nodes[static_cast<std::size_t>(n - 1)] = rest;
+  } else if (how == "main-side" && n > 1) {
+    ImGuiID side = 0;
+    nodes[0] = ImGui::DockBuilderSplitNode(dockspace_id, ImGuiDir_Left, 0.62f, nullptr, &side);
+    for (int i = 1; i + 1 < n; ++i) {
+      ImGuiID next = 0;
+      nodes[static_cast<std::size_t>(i)] = ImGui::DockBuilderSplitNode(
+          side, ImGuiDir_Up, 1.0f / static_cast<float>(n - i), nullptr, &next);
+      side = next;
+    }
+    nodes[static_cast<std::size_t>(n - 1)] = side;
+  }
+  for (std::size_t i = 0; i < shown.size(); ++i) {
+    ImGui::DockBuilderDockWindow(shown[i]->window_name().c_str(), nodes[i]);
+    shown[i]->open = true;
+  }
+  ImGui::DockBuilderFinish(dockspace_id);
+  // In one node the first is the tab in front; elsewhere each is alone in its node.
+  for (auto it = shown.rbegin(); it != shown.rend(); ++it) (*it)->RequestFocus();
 }
 
 std::string Ui::OpenTrace(const std::string& path) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
@@ -33,6 +34,13 @@ class Ui {
   // The UI scale in effect: the saved one, or this run's --ui-scale (which is not saved).
   void SetUiScaleInEffect(int percent) { ui_scale_ = percent; }
   int ui_scale() const { return ui_scale_; }
+  // Lecture steps: shows only `panels`, the first the largest, arranged as `arrangement`
+  // (single, columns, rows, main-side; "" : main-side for several, single for one). Applied
+  // on the next frame; the lesson's own view no longer comes forward by itself.
+  void SetLectureLayout(std::vector<std::string> panels, std::string arrangement);
+  // Presentation mode: nothing is saved (settings, imgui.ini); `bar` draws the step bar over
+  // the views, `overlay` anything over the panels (the speaker note).
+  void SetLectureMode(std::function<void()> bar, std::function<void()> overlay);
   // Brings a panel to the front at start (--focus), over the lesson's own view.
   void FocusAtStart(const std::string& panel_id);
 
@@ -74,6 +82,7 @@ class Ui {
   void DrawStatusBar();
   void DrawDockSpace();
   void BuildDefaultLayout(unsigned int dockspace_id);
+  void BuildLectureLayout(unsigned int dockspace_id);
   void DrawAboutWindow();
   void DrawOpenWindow();
   void RequestScreenshot(const std::string& panel_id, int delay_frames);
@@ -102,13 +111,18 @@ class Ui {
   char open_path_[1024] = {};
   std::string open_error_;
   std::uint64_t remembered_generation_ = 0;
-  std::string followed_lesson_;    // the lesson FollowLessonView last saw
-  std::set<std::string> auto_opened_;  // lesson-only views opened for their lesson
+  std::string followed_lesson_;           // the lesson FollowLessonView last saw
+  std::set<std::string> auto_opened_;     // lesson-only views opened for their lesson
   std::vector<std::string> start_focus_;  // --focus, --panel: in front of the lesson's view
-  bool followed_warp_op_ = false;  // playback was on a warp meeting last frame
+  bool followed_warp_op_ = false;         // playback was on a warp meeting last frame
   double next_step_at_ = 0;
   float frame_height_ = 0;
   int ui_scale_ = 100;
+  bool lecture_mode_ = false;
+  bool lecture_layout_pending_ = false;
+  std::vector<std::string> lecture_panels_;
+  std::string lecture_arrangement_;
+  std::function<void()> lecture_bar_, lecture_overlay_;
   std::string message_;
   bool message_is_error_ = false;
   double message_until_ = 0;

@@ -75,7 +75,8 @@ std::string FormatFigure(const FigureSpec& spec, const nlohmann::json& figures) 
   } else if (v.is_array() && !v.empty() && v.size() <= 8) {
     for (const nlohmann::json& e : v) {
       if (!e.is_number()) return "";
-      value += (value.empty() ? "" : ", ") + FormatNumber(e.get<double>() * spec.scale, spec.digits);
+      value +=
+          (value.empty() ? "" : ", ") + FormatNumber(e.get<double>() * spec.scale, spec.digits);
     }
   } else {
     return "";

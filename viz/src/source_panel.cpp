@@ -89,7 +89,8 @@ void SourcePanel::DrawContents() {
     ImGui::TextWrapped(
         "The lesson's kernel exactly as it runs, with line numbers; the selected access site is "
         "highlighted and each line carries its figures (sectors per request, bank conflicts).");
-    ImGui::TextDisabled(run != nullptr ? "This lesson runs no kernel." : "Nothing has run yet (or the program did not compile).");
+    ImGui::TextDisabled(run != nullptr ? "This lesson runs no kernel."
+                                       : "Nothing has run yet (or the program did not compile).");
     return;
   }
   // Figures per line: "4.00 sect/req", "32-way" (none for a lesson without recorded accesses,
@@ -151,9 +152,9 @@ void SourcePanel::DrawContents() {
       // indented under it, so every line is read whole without scrolling sideways.
       const float number_w = ImGui::CalcTextSize("000 ").x;
       const float avail = ImGui::GetContentRegionAvail().x;
-      const float tag_w = is_site ? ImGui::CalcTextSize(margin[line].c_str()).x +
-                                        ImGui::CalcTextSize("  ").x
-                                  : 0.0f;
+      const float tag_w =
+          is_site ? ImGui::CalcTextSize(margin[line].c_str()).x + ImGui::CalcTextSize("  ").x
+                  : 0.0f;
       // In a narrow panel the figures take a row of their own above the code.
       const bool tag_row = tag_w > 0.4f * (avail - number_w);
       const std::vector<WrappedRow> rows = WrapCodeLine(
@@ -170,8 +171,8 @@ void SourcePanel::DrawContents() {
       }
       ImGui::PushID(static_cast<int>(line));
       // The whole line is clickable: a button under the text, the text drawn over it.
-      if (ImGui::InvisibleButton("##line",
-                                 ImVec2(std::max(1.0f, ImGui::GetContentRegionAvail().x), rows_h)) &&
+      if (ImGui::InvisibleButton(
+              "##line", ImVec2(std::max(1.0f, ImGui::GetContentRegionAvail().x), rows_h)) &&
           is_site) {
         // A second click on a line of several sites (a program's `o[i] = a[i] + b[i]`) selects
         // the next one.

@@ -32,6 +32,9 @@ struct SourceNote {
 struct Session {
   std::shared_ptr<const LessonRun> run;  // the last successful run; null before the first
   std::string error;                     // why the last run failed (shown by the lesson panel)
+  // Run A of the compare view, pinned beside the current run (B); null: nothing pinned.
+  std::shared_ptr<const LessonRun> pinned;
+  std::string compare_view = "coalescing";  // the view A and B are drawn in
   // The user's program did not compile: its text as saved and the compiler's messages. The
   // source view shows these in place of the last good run's source; the other views keep the
   // last good run.

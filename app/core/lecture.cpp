@@ -1,0 +1,327 @@
+#include "core/lecture.h"
+
+#include <toml++/toml.h>
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <set>
+#include <sstream>
+
+#include "warpscope/kernels/catalog.h"
+
+namespace ws {
+namespace {
+
+std::string Join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+// Errors read "FILE:LINE: step N ("title"): FIELD: what is wrong".
+class Where {
+ public:
+  Where(std::string file, std::string step) : file_(std::move(file)), step_(std::move(step)) {}
+  Status Error(const toml::node* at, int fallback_line, const std::string& field,
+               const std::string& what) const {
+    const int line = at != nullptr && at->source().begin.line > 0
+                         ? static_cast<int>(at->source().begin.line)
+                         : fallback_line;
+    return Status::Error(file_ + ":" + std::to_string(line) + ": " + step_ +
+                         (field.empty() ? "" : field + ": ") + what);
+  }
+
+ private:
+  std::string file_, step_;
+};
+
+// A string field: absent is "", anything else than a string is an error.
+Status GetString(const toml::table& t, const char* key, const Where& w, int line,
+                 std::string* out) {
+  const toml::node* n = t.get(key);
+  if (n == nullptr) return Status();
+  if (!n->is_string()) return w.Error(n, line, key, "must be a string in quotes");
+  *out = **n->as_string();
+  return Status();
+}
+
+Status CheckKeys(const toml::table& t, std::initializer_list<const char*> allowed, const Where& w,
+                 int line, const std::string& prefix) {
+  for (const auto& [key, node] : t) {
+    const std::string k(key.str());
+    if (std::find_if(allowed.begin(), allowed.end(), [&](const char* a) { return k == a; }) ==
+        allowed.end()) {
+      std::vector<std::string> names(allowed.begin(), allowed.end());
+      return w.Error(&node, line, prefix + k, "unknown field; fields here are: " + Join(names));
+    }
+  }
+  return Status();
+}
+
+// params = { width = 256, layout = "morton" }: whole numbers, or a parameter's named choice.
+Status GetParams(const toml::node* n, const LessonInfo* info, const Where& w, int line,
+                 const std::string& field, Params* out) {
+  if (n == nullptr) return Status();
+  const toml::table* t = n->as_table();
+  if (t == nullptr)
+    return w.Error(n, line, field, "must be a table such as { width = 256, tile = 16 }");
+  for (const auto& [key, value] : *t) {
+    const std::string name(key.str());
+    std::string text;
+    if (value.is_integer()) {
+      text = std::to_string(**value.as_integer());
+    } else if (value.is_string()) {
+      text = **value.as_string();
+    } else {
+      return w.Error(&value, line, field + "." + name, "must be a whole number or a name");
+    }
+    if (info != nullptr && info->FindParam(name) == nullptr) {
+      std::vector<std::string> names;
+      for (const ParamSpec& p : info->params) names.push_back(p.name);
+      return w.Error(&value, line, field + "." + name,
+                     "unknown parameter of " + info->id + "; parameters are: " + Join(names));
+    }
+    auto v = ParseParamValue(info, name, text);
+    if (!v.ok()) return w.Error(&value, line, field + "." + name, v.status().message());
+    if (info != nullptr) {
+      if (Status s = CheckParam(*info->FindParam(name), *v); !s.ok())
+        return w.Error(&value, line, field + "." + name, s.message());
+    }
+    (*out)[name] = *v;
+  }
+  return Status();
+}
+
+Status CheckVariant(const LessonInfo& info, const std::string& variant, const toml::node* at,
+                    const Where& w, int line, const std::string& field) {
+  if (variant.empty() || info.FindVariant(variant) != nullptr) return Status();
+  std::vector<std::string> names;
+  for (const VariantSpec& v : info.variants) names.push_back(v.name);
+  return w.Error(
+      at, line, field,
+      "unknown variant '" + variant + "' of " + info.id + "; variants are: " + Join(names));
+}
+
+// A program or trace path: relative to the lecture's folder, else to the working directory.
+std::filesystem::path Resolve(const std::filesystem::path& lecture, const std::string& path) {
+  const std::filesystem::path p(path);
+  if (p.is_absolute()) return p;
+  std::error_code ec;
+  const std::filesystem::path beside = lecture.parent_path() / p;
+  if (std::filesystem::exists(beside, ec)) return beside;
+  return p;
+}
+
+Status ParseStep(const toml::table& t, const Lecture& lecture, std::size_t index,
+                 const std::vector<std::string>& panel_ids, LectureStep* step) {
+  step->line = static_cast<int>(t.source().begin.line);
+  std::string title;
+  if (const toml::node* n = t.get("title"); n != nullptr && n->is_string())
+    title = **n->as_string();
+  const Where w(
+      lecture.file.filename().string(),
+      "step " + std::to_string(index + 1) + (title.empty() ? "" : " (\"" + title + "\")") + ": ");
+  const int line = step->line;
+  if (Status s = CheckKeys(t,
+                           {"title", "caption", "note", "lesson", "program", "trace", "variant",
+                            "backend", "params", "panels", "arrangement", "select", "compare"},
+                           w, line, "");
+      !s.ok())
+    return s;
+  std::string program, trace;
+  for (const auto& [key, out] : std::initializer_list<std::pair<const char*, std::string*>>{
+           {"title", &step->title},
+           {"caption", &step->caption},
+           {"note", &step->note},
+           {"lesson", &step->lesson},
+           {"program", &program},
+           {"trace", &trace},
+           {"variant", &step->variant},
+           {"backend", &step->backend},
+           {"arrangement", &step->arrangement}}) {
+    if (Status s = GetString(t, key, w, line, out); !s.ok()) return s;
+  }
+  if (step->title.empty()) return w.Error(&t, line, "title", "every step needs a title");
+  const int sources = !step->lesson.empty() + !program.empty() + !trace.empty();
+  if (sources != 1)
+    return w.Error(&t, line, "lesson",
+                   sources == 0 ? "a step needs one of lesson, program or trace"
+                                : "give one of lesson, program or trace, not several");
+  const LessonInfo* info = nullptr;
+  if (!step->lesson.empty()) {
+    info = FindLesson(step->lesson);
+    if (info == nullptr) {
+      std::vector<std::string> ids;
+      for (const LessonInfo& l : Lessons()) ids.push_back(l.id);
+      return w.Error(t.get("lesson"), line, "lesson",
+                     "unknown lesson '" + step->lesson + "'; lessons are: " + Join(ids));
+    }
+    if (Status s = CheckVariant(*info, step->variant, t.get("variant"), w, line, "variant");
+        !s.ok())
+      return s;
+  } else {
+    const std::string& path = program.empty() ? trace : program;
+    const std::filesystem::path resolved = Resolve(lecture.file, path);
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(resolved, ec))
+      return w.Error(t.get(program.empty() ? "trace" : "program"), line,
+                     program.empty() ? "trace" : "program",
+                     "no such file: " + path + " (looked beside the lecture and in " +
+                         std::filesystem::current_path(ec).string() + ")");
+    (program.empty() ? step->trace : step->program) = resolved;
+    if (!step->variant.empty())
+      return w.Error(t.get("variant"), line, "variant", "only a lesson step has variants");
+  }
+  if (!step->backend.empty() && step->backend != "emu" && step->backend != "cuda")
+    return w.Error(t.get("backend"), line, "backend", "'" + step->backend + "' is not emu or cuda");
+  if (step->backend.empty()) step->backend = lecture.backend;
+  if (Status s = GetParams(t.get("params"), info, w, line, "params", &step->params); !s.ok())
+    return s;
+  if (!step->trace.empty() && !step->params.empty())
+    return w.Error(t.get("params"), line, "params",
+                   "a trace is shown as captured; give a lesson to set parameters");
+
+  if (const toml::node* n = t.get("panels")) {
+    const toml::array* a = n->as_array();
+    if (a == nullptr || a->empty())
+      return w.Error(n, line, "panels", "must be a list of panel ids such as [\"coalescing\"]");
+    for (const toml::node& e : *a) {
+      if (!e.is_string()) return w.Error(&e, line, "panels", "each panel is an id in quotes");
+      const std::string id = **e.as_string();
+      if (std::find(panel_ids.begin(), panel_ids.end(), id) == panel_ids.end())
+        return w.Error(&e, line, "panels",
+                       "unknown panel '" + id + "'; panels are: " + Join(panel_ids));
+      step->panels.push_back(id);
+    }
+  }
+  if (!step->arrangement.empty() && std::find(std::begin(kArrangements), std::end(kArrangements),
+                                              step->arrangement) == std::end(kArrangements))
+    return w.Error(t.get("arrangement"), line, "arrangement",
+                   "'" + step->arrangement + "' is not one of: single, columns, rows, main-side");
+
+  if (const toml::node* n = t.get("select")) {
+    const toml::table* s = n->as_table();
+    if (s == nullptr)
+      return w.Error(n, line, "select", "must be a table such as { line = 17, op = \"store\" }");
+    if (Status st = CheckKeys(*s, {"line", "op", "block", "warp", "request"}, w, line, "select.");
+        !st.ok())
+      return st;
+    for (const auto& [key, value] : *s) {
+      const std::string k(key.str());
+      if (k == "op") {
+        if (!value.is_string())
+          return w.Error(&value, line, "select.op", "must be \"load\", \"store\" or \"atomic\"");
+        step->select.op = **value.as_string();
+        if (step->select.op != "load" && step->select.op != "store" && step->select.op != "atomic")
+          return w.Error(&value, line, "select.op",
+                         "'" + step->select.op + "' is not load, store or atomic");
+        continue;
+      }
+      if (!value.is_integer() || **value.as_integer() < 0 || **value.as_integer() > 1'000'000'000)
+        return w.Error(&value, line, "select." + k, "must be a whole number from 0 to 1000000000");
+      const long long v = **value.as_integer();
+      if (k == "line") step->select.line = static_cast<int>(v);
+      if (k == "block") step->select.block = v;
+      if (k == "warp") step->select.warp = static_cast<int>(v);
+      if (k == "request") step->select.request = static_cast<int>(v);
+    }
+  }
+
+  if (const toml::node* n = t.get("compare")) {
+    const toml::table* c = n->as_table();
+    if (c == nullptr || info == nullptr)
+      return w.Error(n, line, "compare",
+                     info == nullptr ? "only a lesson step compares runs"
+                                     : "must be a table such as { variant = \"naive\" }");
+    if (Status st = CheckKeys(*c, {"variant", "params", "view"}, w, line, "compare."); !st.ok())
+      return st;
+    if (Status st = GetString(*c, "view", w, line, &step->compare.view); !st.ok()) return st;
+    static const std::vector<std::string> kViews = {"coalescing", "banks",    "source",
+                                                    "grid",       "barriers", "timing"};
+    if (!step->compare.view.empty() &&
+        std::find(kViews.begin(), kViews.end(), step->compare.view) == kViews.end())
+      return w.Error(c->get("view"), line, "compare.view",
+                     "'" + step->compare.view + "' is not one of: " + Join(kViews));
+    step->compare.on = true;
+    if (Status st = GetString(*c, "variant", w, line, &step->compare.variant); !st.ok()) return st;
+    if (Status st = CheckVariant(*info, step->compare.variant, c->get("variant"), w, line,
+                                 "compare.variant");
+        !st.ok())
+      return st;
+    if (Status st =
+            GetParams(c->get("params"), info, w, line, "compare.params", &step->compare.params);
+        !st.ok())
+      return st;
+  }
+  return Status();
+}
+
+}  // namespace
+
+Result<Lecture> ParseLecture(std::string_view text, const std::filesystem::path& file,
+                             const std::vector<std::string>& panel_ids) {
+  const std::string name = file.filename().string();
+  if (text.size() > kMaxLectureBytes)
+    return Status::Error(name + ": " + std::to_string(text.size()) +
+                         " bytes is over the limit of " + std::to_string(kMaxLectureBytes) +
+                         " bytes for a lecture file");
+  toml::table root;
+  try {
+    root = toml::parse(text, file.string());
+  } catch (const toml::parse_error& e) {
+    return Status::Error(name + ":" + std::to_string(e.source().begin.line) + ": " +
+                         std::string(e.description()));
+  }
+  Lecture lecture;
+  lecture.file = file;
+  const Where w(name, "");
+  if (Status s = CheckKeys(root, {"title", "deck", "ui_scale", "backend", "step"}, w, 1, "");
+      !s.ok())
+    return s;
+  if (Status s = GetString(root, "title", w, 1, &lecture.title); !s.ok()) return s;
+  if (Status s = GetString(root, "deck", w, 1, &lecture.deck); !s.ok()) return s;
+  if (Status s = GetString(root, "backend", w, 1, &lecture.backend); !s.ok()) return s;
+  if (!lecture.backend.empty() && lecture.backend != "emu" && lecture.backend != "cuda")
+    return w.Error(root.get("backend"), 1, "backend",
+                   "'" + lecture.backend + "' is not emu or cuda");
+  if (lecture.title.empty()) return w.Error(nullptr, 1, "title", "the lecture needs a title");
+  if (const toml::node* n = root.get("ui_scale")) {
+    if (!n->is_integer() || **n->as_integer() < 100 || **n->as_integer() > 300)
+      return w.Error(n, 1, "ui_scale", "must be a whole number of percent from 100 to 300");
+    lecture.ui_scale = static_cast<int>(**n->as_integer());
+  }
+  const toml::node* steps = root.get("step");
+  const toml::array* a = steps != nullptr ? steps->as_array() : nullptr;
+  if (a == nullptr || a->empty())
+    return w.Error(steps, 1, "step", "the lecture has no steps (each begins with [[step]])");
+  if (a->size() > kMaxLectureSteps)
+    return w.Error(steps, 1, "step",
+                   std::to_string(a->size()) + " steps is over the limit of " +
+                       std::to_string(kMaxLectureSteps));
+  for (std::size_t i = 0; i < a->size(); ++i) {
+    const toml::table* t = (*a)[i].as_table();
+    if (t == nullptr) return w.Error(&(*a)[i], 1, "step", "each step is a [[step]] table");
+    LectureStep step;
+    if (Status s = ParseStep(*t, lecture, i, panel_ids, &step); !s.ok()) return s;
+    lecture.steps.push_back(std::move(step));
+  }
+  return lecture;
+}
+
+Result<Lecture> LoadLecture(const std::filesystem::path& file,
+                            const std::vector<std::string>& panel_ids) {
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(file, ec);
+  if (ec) return Status::Error("cannot read the lecture " + file.string() + ": " + ec.message());
+  if (size > kMaxLectureBytes)
+    return Status::Error(file.string() + ": " + std::to_string(size) +
+                         " bytes is over the limit of " + std::to_string(kMaxLectureBytes) +
+                         " bytes for a lecture file");
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (!in.good() && !in.eof()) return Status::Error("cannot read the lecture " + file.string());
+  return ParseLecture(text.str(), file, panel_ids);
+}
+
+}  // namespace ws

@@ -1,0 +1,232 @@
+// The lecture files under Xvfb: every shipped lecture walked step by step with the keys a
+// teacher presses, the notes export (index, PNGs, SVGs, byte-identical), and the compare view.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gui_test_util.h"
+#include "warpscope/viz/image.h"
+
+namespace ws {
+namespace {
+
+using test::RunApp;
+using test::TempDir;
+
+#define REQUIRE_XVFB() \
+  if (!test::HaveXvfb()) GTEST_SKIP() << "xvfb-run is not installed (Debian package xvfb)"
+
+const std::filesystem::path kLectures =
+    std::filesystem::path(WARPSCOPE_SOURCE_DIR) / "assets" / "lectures";
+
+std::string Slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+bool Near(Rgba a, Rgba b, int tol) {
+  return std::abs(a.r - b.r) <= tol && std::abs(a.g - b.g) <= tol && std::abs(a.b - b.b) <= tol;
+}
+
+int CountNear(const Image& img, Rgba c, int tol, int x0, int x1) {
+  int n = 0;
+  for (int y = 0; y < img.height(); ++y) {
+    for (int x = x0; x < x1; ++x) n += Near(img.At(x, y), c, tol);
+  }
+  return n;
+}
+
+// Well-formed XML, as far as an SVG of ours goes: every tag closes in order, text has no raw
+// '<' or '&' outside an entity.
+bool WellFormed(const std::string& xml, std::string* why) {
+  std::vector<std::string> open;
+  for (std::size_t i = 0; i < xml.size();) {
+    if (xml[i] == '&') {
+      const auto semi = xml.find(';', i);
+      const std::string ent = xml.substr(i, semi == std::string::npos ? 0 : semi - i + 1);
+      if (ent != "&amp;" && ent != "&lt;" && ent != "&gt;" && ent != "&quot;" && ent != "&apos;" &&
+          ent.rfind("&#", 0) != 0) {
+        *why = "bad entity at " + std::to_string(i);
+        return false;
+      }
+      i = semi + 1;
+      continue;
+    }
+    if (xml[i] != '<') {
+      ++i;
+      continue;
+    }
+    const auto end = xml.find('>', i);
+    if (end == std::string::npos) {
+      *why = "unclosed tag at " + std::to_string(i);
+      return false;
+    }
+    std::string tag = xml.substr(i + 1, end - i - 1);
+    i = end + 1;
+    if (tag.empty() || tag[0] == '?' || tag[0] == '!') continue;
+    if (tag[0] == '/') {
+      if (open.empty() || open.back() != tag.substr(1)) {
+        *why = "</" + tag.substr(1) + "> closes " + (open.empty() ? "nothing" : open.back());
+        return false;
+      }
+      open.pop_back();
+      continue;
+    }
+    if (tag.back() == '/') continue;
+    open.push_back(tag.substr(0, tag.find_first_of(" \t\n")));
+  }
+  if (!open.empty()) *why = "<" + open.back() + "> never closes";
+  return open.empty();
+}
+
+nlohmann::json Walk(const std::filesystem::path& lecture, const TempDir& t,
+                    const std::vector<std::string>& more = {}) {
+  std::vector<std::string> args = {
+      "--config-dir", (t / "cfg").string(), "--size",      "1600x1000",
+      "--lecture",    lecture.string(),     "--walk-json", (t / "walk.json").string()};
+  args.insert(args.end(), more.begin(), more.end());
+  const auto r = RunApp(args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream in(t / "walk.json");
+  if (!in.good()) return {};
+  return nlohmann::json::parse(in);
+}
+
+TEST(GuiLecture, WalksEveryStepOfEveryShippedLecture) {
+  REQUIRE_XVFB();
+  int lectures = 0;
+  for (const auto& e : std::filesystem::directory_iterator(kLectures)) {
+    if (e.path().extension() != ".toml") continue;
+    ++lectures;
+    TempDir t("walk-" + e.path().stem().string());
+    const nlohmann::json w = Walk(e.path(), t);
+    ASSERT_TRUE(w.contains("steps")) << e.path();
+    // Every step was reached by the Right key, ran, and showed its first panel.
+    ASSERT_EQ(w["steps"].size(), w["steps_in_file"].get<std::size_t>()) << e.path();
+    for (std::size_t i = 0; i < w["steps"].size(); ++i) {
+      const nlohmann::json& s = w["steps"][i];
+      EXPECT_EQ(s["index"], i);
+      // Only the barrier in one branch is meant to fail: the emulator refuses it, saying why.
+      const std::string error = s["error"];
+      if (s["variant"] != "divergent-barrier")
+        EXPECT_EQ(error, "") << e.path() << " step " << i + 1 << ": " << s["title"];
+      else
+        EXPECT_NE(error.find("cannot pass its barrier"), std::string::npos) << error;
+      EXPECT_FALSE(s["panels_visible"].empty()) << e.path() << " step " << i + 1;
+    }
+  }
+  EXPECT_EQ(lectures, 5);  // one per seed deck
+}
+
+TEST(GuiLecture, ExportWritesTheIndexNonBlankPngsWellFormedSvgsTheSameTwice) {
+  REQUIRE_XVFB();
+  TempDir t("export");
+  const auto lecture = kLectures / "optimizing-cuda.toml";
+  for (const char* dir : {"a", "b"}) {
+    const auto r = RunApp({"--config-dir", (t / "cfg").string(), "--size", "1600x1000", "--lecture",
+                           lecture.string(), "--export", (t / dir).string()});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  const std::string md = Slurp(t / "a" / "index.md");
+  const std::string html = Slurp(t / "a" / "index.html");
+  EXPECT_EQ(md.rfind("# Optimizing CUDA: memory first\n", 0), 0u);
+  EXPECT_NE(md.find("## 6. Transpose through a shared-memory tile"), std::string::npos);
+  EXPECT_NE(md.find("- global stores: 32 \u2192 4 sectors per request"), std::string::npos);
+  EXPECT_NE(html.find("<h2>8. Padding the tile by one column</h2>"), std::string::npos);
+  std::string why;
+  EXPECT_TRUE(WellFormed(html.substr(html.find("<html")), &why)) << why;
+  int pngs = 0, svgs = 0, files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(t / "a")) {
+    const std::string name = e.path().filename().string();
+    ++files;
+    // Byte-identical on the second run.
+    EXPECT_TRUE(Slurp(e.path()) == Slurp(t / "b" / name)) << name << " differs between the runs";
+    if (e.path().extension() == ".png") {
+      ++pngs;
+      EXPECT_NE(md.find("(" + name + ")"), std::string::npos) << name << " is not in index.md";
+      auto img = LoadPng(e.path());
+      ASSERT_TRUE(img.ok()) << name;
+      // Not blank: at least 1 % of the pixels differ from the top-left (background) colour.
+      const Rgba bg = img->At(img->width() - 1, img->height() - 1);
+      int other = 0;
+      for (int y = 0; y < img->height(); ++y) {
+        for (int x = 0; x < img->width(); ++x) other += !(img->At(x, y) == bg);
+      }
+      EXPECT_GT(other * 100, img->width() * img->height()) << name << " is blank";
+    }
+    if (e.path().extension() == ".svg") {
+      ++svgs;
+      const std::string svg = Slurp(e.path());
+      EXPECT_TRUE(WellFormed(svg, &why)) << name << ": " << why;
+      EXPECT_NE(svg.find("<svg xmlns=\"http://www.w3.org/2000/svg\""), std::string::npos) << name;
+    }
+  }
+  std::size_t files_b = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(t / "b")) ++files_b;
+  EXPECT_EQ(files_b, static_cast<std::size_t>(files));
+  // 13 steps, 8 of two panels and 5 of one (the compare view): 21 PNGs at 2x; SVGs for the
+  // coalescing strips (steps 1, 3, 5), the bank heatmap (7), the timing plots (3, 9) and the
+  // occupancy graphs (10).
+  EXPECT_EQ(pngs, 21);
+  EXPECT_GE(svgs, 6);
+}
+
+TEST(GuiLecture, CompareShowsANaiveAgainstAPaddedTransposeAndSaysWhatDiffers) {
+  REQUIRE_XVFB();
+  TempDir t("compare");
+  {
+    std::ofstream out(t / "compare.toml");
+    out << "title = \"Compare\"\n[[step]]\ntitle = \"naive | padded\"\nlesson = \"transpose\"\n"
+           "variant = \"padded\"\nparams = { width = 64, height = 64 }\npanels = [\"compare\"]\n"
+           "compare = { variant = \"naive\", view = \"banks\" }\n";
+  }
+  const nlohmann::json w = Walk(t / "compare.toml", t, {"--export", (t / "out").string()});
+  ASSERT_EQ(w["steps"].size(), 1u);
+  // Hand figures (as RunCompare's unit test): naive's column stores need 32 sectors, the padded
+  // tile's rows 4; naive has no shared memory, padded a 32 x 33 float tile (4,224 B) read
+  // without conflict, and one __syncthreads().
+  const std::vector<std::string> expected = {"global stores: 32 \u2192 4 sectors per request",
+                                             "shared loads: none \u2192 1-way bank conflicts",
+                                             "shared stores: none \u2192 1-way bank conflicts",
+                                             "shared memory: 0 B \u2192 4,224 B per block",
+                                             "__syncthreads() in the kernel: 0 \u2192 1"};
+  const auto got = w["steps"][0]["differences"].get<std::vector<std::string>>();
+  ASSERT_GE(got.size(), expected.size());
+  EXPECT_EQ(std::vector<std::string>(got.begin(), got.begin() + 5), expected);
+  // The picture: A (left half) has no shared access, so no verdict; B (right half) says "no
+  // conflict" in large green (110,200,120) and draws its heatmap; neither says a conflict in red
+  // (240,120,90).
+  auto img = LoadPng(t / "out" / "step-01-compare.png");
+  ASSERT_TRUE(img.ok());
+  const int half = img->width() / 2;
+  const Rgba green = {110, 200, 120, 255}, red = {240, 120, 90, 255};
+  EXPECT_EQ(CountNear(*img, green, 6, 0, half), 0);
+  EXPECT_GT(CountNear(*img, green, 6, half, img->width()), 1000);
+  EXPECT_EQ(CountNear(*img, red, 6, 0, img->width()), 0);
+}
+
+TEST(GuiLecture, AMistakeInTheFileNamesItsLineAndField) {
+  REQUIRE_XVFB();
+  TempDir t("bad");
+  {
+    std::ofstream out(t / "bad.toml");
+    out << "title = \"Bad\"\n[[step]]\ntitle = \"x\"\nlesson = \"transpose\"\n"
+           "panels = [\"coalesing\"]\n";
+  }
+  const auto r = RunApp({"--config-dir", (t / "cfg").string(), "--lecture",
+                         (t / "bad.toml").string(), "--walk-json", (t / "w.json").string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("bad.toml:5: step 1 (\"x\"): panels: unknown panel 'coalesing'"),
+            std::string::npos)
+      << r.err;
+}
+
+}  // namespace
+}  // namespace ws
