@@ -8,6 +8,7 @@
 #include <imgui_impl_opengl3.h>
 #include <implot.h>
 
+#include <algorithm>
 #include <cfloat>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -45,10 +46,11 @@ bool SaveExport(const ExportRequest& req, const Image& frame, float fb_scale, Ui
       return false;
     }
     const PanelRect& r = p->rect();
+    const float inset = std::min(req.inset_top, r.height * 0.5f);
     img = frame.Crop({static_cast<int>(r.x * fb_scale + 0.5f),
-                      static_cast<int>(r.y * fb_scale + 0.5f),
+                      static_cast<int>((r.y + inset) * fb_scale + 0.5f),
                       static_cast<int>(r.width * fb_scale + 0.5f),
-                      static_cast<int>(r.height * fb_scale + 0.5f)});
+                      static_cast<int>((r.height - inset) * fb_scale + 0.5f)});
   }
   if (Status s = SavePng(img, req.path); !s.ok()) {
     ui.Notify(s.message(), true);

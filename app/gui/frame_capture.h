@@ -20,6 +20,7 @@ struct ExportRequest {
   bool scale_2x = false;
   std::filesystem::path path;
   int delay_frames = 0;  // frames to wait first (lets a menu that was clicked close)
+  float inset_top = 0;   // logical pixels left off the panel's top (its tab and menu bars)
 };
 
 // Reads `rect` (in framebuffer pixels, top-left origin) of the bound read framebuffer.

@@ -77,7 +77,8 @@ std::vector<ExportRequest> LectureWalk::AfterDraw() {
   StepRecord& r = records_.back();
   for (const std::string& id : r.panels_visible) {
     const std::string file = StepName(r.index) + "-" + id + ".png";
-    shots.push_back({id, true, dir_ / file, 0});
+    // The figure without the panel's tab and "Export PNG" menu bars.
+    shots.push_back({id, true, dir_ / file, 0, 2 * ui_->frame_height()});
     const Panel* p = ui_->FindPanel(id);
     r.figures.emplace_back(file, p != nullptr ? p->title() : id);
   }

@@ -235,6 +235,9 @@ void Ui::FollowWarpOps() {
 }
 
 void Ui::Draw() {
+  session_.export_folder =
+      (settings_->screenshot_dir.empty() ? DefaultScreenshotDir() : settings_->screenshot_dir)
+          .string();
   lesson_panel()->Poll();
   RememberLesson();
   FollowLessonView();

@@ -86,6 +86,43 @@ bool WellFormed(const std::string& xml, std::string* why) {
   return open.empty();
 }
 
+// An exported folder: index.md and index.html name every PNG; every PNG is not blank (at least
+// 1 % of its pixels differ from its corner's background); every SVG is well-formed. Returns the
+// PNG and SVG counts.
+std::pair<int, int> CheckExport(const std::filesystem::path& dir) {
+  const std::string md = Slurp(dir / "index.md");
+  const std::string html = Slurp(dir / "index.html");
+  EXPECT_EQ(md.rfind("# ", 0), 0u) << dir;
+  std::string why;
+  EXPECT_TRUE(WellFormed(html.substr(std::min(html.size(), html.find("<html"))), &why)) << why;
+  int pngs = 0, svgs = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (e.path().extension() == ".png") {
+      ++pngs;
+      EXPECT_NE(md.find("(" + name + ")"), std::string::npos) << name << " is not in index.md";
+      EXPECT_NE(html.find("src=\"" + name + "\""), std::string::npos) << name;
+      auto img = LoadPng(e.path());
+      EXPECT_TRUE(img.ok()) << name;
+      if (!img.ok()) continue;
+      const Rgba bg = img->At(img->width() - 1, img->height() - 1);
+      long long other = 0;
+      for (int y = 0; y < img->height(); ++y) {
+        for (int x = 0; x < img->width(); ++x) other += !(img->At(x, y) == bg);
+      }
+      EXPECT_GT(other * 100, 1LL * img->width() * img->height()) << name << " is blank";
+    }
+    if (e.path().extension() == ".svg") {
+      ++svgs;
+      const std::string svg = Slurp(e.path());
+      EXPECT_TRUE(WellFormed(svg, &why)) << name << ": " << why;
+      EXPECT_NE(svg.find("<svg xmlns=\"http://www.w3.org/2000/svg\""), std::string::npos) << name;
+      EXPECT_NE(md.find("(" + name + ")"), std::string::npos) << name << " is not in index.md";
+    }
+  }
+  return {pngs, svgs};
+}
+
 nlohmann::json Walk(const std::filesystem::path& lecture, const TempDir& t,
                     const std::vector<std::string>& more = {}) {
   std::vector<std::string> args = {
@@ -106,7 +143,7 @@ TEST(GuiLecture, WalksEveryStepOfEveryShippedLecture) {
     if (e.path().extension() != ".toml") continue;
     ++lectures;
     TempDir t("walk-" + e.path().stem().string());
-    const nlohmann::json w = Walk(e.path(), t);
+    const nlohmann::json w = Walk(e.path(), t, {"--export", (t / "notes").string()});
     ASSERT_TRUE(w.contains("steps")) << e.path();
     // Every step was reached by the Right key, ran, and showed its first panel.
     ASSERT_EQ(w["steps"].size(), w["steps_in_file"].get<std::size_t>()) << e.path();
@@ -121,6 +158,11 @@ TEST(GuiLecture, WalksEveryStepOfEveryShippedLecture) {
         EXPECT_NE(error.find("cannot pass its barrier"), std::string::npos) << error;
       EXPECT_FALSE(s["panels_visible"].empty()) << e.path() << " step " << i + 1;
     }
+    // Its notes: a PNG per panel shown in each step.
+    std::size_t panels = 0;
+    for (const nlohmann::json& s : w["steps"]) panels += s["panels_visible"].size();
+    const auto [pngs, svgs] = CheckExport(t / "notes");
+    EXPECT_EQ(static_cast<std::size_t>(pngs), panels) << e.path();
   }
   EXPECT_EQ(lectures, 5);  // one per seed deck
 }
@@ -140,33 +182,13 @@ TEST(GuiLecture, ExportWritesTheIndexNonBlankPngsWellFormedSvgsTheSameTwice) {
   EXPECT_NE(md.find("## 6. Transpose through a shared-memory tile"), std::string::npos);
   EXPECT_NE(md.find("- global stores: 32 \u2192 4 sectors per request"), std::string::npos);
   EXPECT_NE(html.find("<h2>8. Padding the tile by one column</h2>"), std::string::npos);
-  std::string why;
-  EXPECT_TRUE(WellFormed(html.substr(html.find("<html")), &why)) << why;
-  int pngs = 0, svgs = 0, files = 0;
+  const auto [pngs, svgs] = CheckExport(t / "a");
+  int files = 0;
   for (const auto& e : std::filesystem::directory_iterator(t / "a")) {
     const std::string name = e.path().filename().string();
     ++files;
     // Byte-identical on the second run.
     EXPECT_TRUE(Slurp(e.path()) == Slurp(t / "b" / name)) << name << " differs between the runs";
-    if (e.path().extension() == ".png") {
-      ++pngs;
-      EXPECT_NE(md.find("(" + name + ")"), std::string::npos) << name << " is not in index.md";
-      auto img = LoadPng(e.path());
-      ASSERT_TRUE(img.ok()) << name;
-      // Not blank: at least 1 % of the pixels differ from the top-left (background) colour.
-      const Rgba bg = img->At(img->width() - 1, img->height() - 1);
-      int other = 0;
-      for (int y = 0; y < img->height(); ++y) {
-        for (int x = 0; x < img->width(); ++x) other += !(img->At(x, y) == bg);
-      }
-      EXPECT_GT(other * 100, img->width() * img->height()) << name << " is blank";
-    }
-    if (e.path().extension() == ".svg") {
-      ++svgs;
-      const std::string svg = Slurp(e.path());
-      EXPECT_TRUE(WellFormed(svg, &why)) << name << ": " << why;
-      EXPECT_NE(svg.find("<svg xmlns=\"http://www.w3.org/2000/svg\""), std::string::npos) << name;
-    }
   }
   std::size_t files_b = 0;
   for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(t / "b")) ++files_b;

@@ -6,7 +6,6 @@
 
 #include <cctype>
 #include <map>
-#include <regex>
 #include <set>
 #include <string>
 #include <vector>
@@ -114,14 +113,23 @@ std::size_t Count(const std::string& s, const std::string& needle) {
 std::vector<std::map<std::string, std::string>> Elements(const std::string& svg,
                                                          const std::string& cls) {
   std::vector<std::map<std::string, std::string>> out;
-  const std::regex element("<[a-z]+ [^>]*class=\"" + cls + "\"[^>]*>");
-  const std::regex attr("(data-[a-z]+)=\"([^\"]*)\"");
-  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), element);
-       it != std::sregex_iterator(); ++it) {
+  // A plain scan, not std::regex (GCC 12's ASan build warns inside <regex>): each tag that
+  // carries class="cls", then its data-NAME="VALUE" attributes.
+  const std::string mark = "class=\"" + cls + "\"";
+  for (std::size_t open = svg.find('<'); open != std::string::npos;
+       open = svg.find('<', open + 1)) {
+    const std::size_t close = svg.find('>', open);
+    if (close == std::string::npos) break;
+    const std::string e = svg.substr(open, close - open + 1);
+    const std::size_t at = e.find(mark);
+    if (at == std::string::npos || (at > 0 && e[at - 1] != ' ')) continue;
     std::map<std::string, std::string> m;
-    const std::string e = it->str();
-    for (auto a = std::sregex_iterator(e.begin(), e.end(), attr); a != std::sregex_iterator(); ++a)
-      m[(*a)[1]] = (*a)[2];
+    for (std::size_t d = e.find(" data-"); d != std::string::npos; d = e.find(" data-", d + 1)) {
+      const std::size_t eq = e.find("=\"", d);
+      const std::size_t end = eq == std::string::npos ? eq : e.find('"', eq + 2);
+      if (end == std::string::npos) break;
+      m[e.substr(d + 1, eq - d - 1)] = e.substr(eq + 2, end - eq - 2);
+    }
     out.push_back(std::move(m));
   }
   return out;

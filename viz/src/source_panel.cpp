@@ -140,10 +140,19 @@ void SourcePanel::DrawContents() {
     // conflict ways) right-aligned on its first row, the code wrapping before them.
     for (std::uint32_t line = 1; std::getline(in, text); ++line) {
       const bool is_site = margin.count(line) > 0;
-      // A new run: bring its kernel's first access site into view.
-      if (scrolled_generation_ != session_->generation && is_site) {
+      // A new run: bring the selected site's line (else the kernel's first access site) into
+      // view; a site selected elsewhere (a table, a lecture step) too, when it is out of view.
+      const bool selected_here = static_cast<int>(line) == selected_line;
+      if (scrolled_generation_ != session_->generation &&
+          (selected_line > 0 ? selected_here : is_site)) {
         ImGui::SetScrollHereY(0.25f);
         scrolled_generation_ = session_->generation;
+        scrolled_site_ = session_->sel.site;
+      } else if (selected_here && scrolled_site_ != session_->sel.site) {
+        scrolled_site_ = session_->sel.site;
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        if (!ImGui::IsRectVisible(at, ImVec2(at.x + 1, at.y + ImGui::GetTextLineHeight())))
+          ImGui::SetScrollHereY(0.25f);
       }
       const bool selected = static_cast<int>(line) == selected_line;
       const ImVec2 pos = ImGui::GetCursorScreenPos();

@@ -150,6 +150,10 @@ std::string CsvField(const std::string& s) {
   return quoted + "\"";
 }
 
+std::string DefaultCsvName(const std::string& lesson) {
+  return "warpscope-timing-" + lesson + ".csv";
+}
+
 std::string CurrentFolder() {
   std::error_code ec;
   const std::filesystem::path cwd = std::filesystem::current_path(ec);
@@ -166,10 +170,7 @@ struct Series {
 
 class TimingPanel : public Panel {
  public:
-  explicit TimingPanel(Session* s) : Panel("timing", "Timing"), session_(s) {
-    const std::string folder = CurrentFolder();
-    std::snprintf(folder_.data(), folder_.size(), "%s", folder.c_str());
-  }
+  explicit TimingPanel(Session* s) : Panel("timing", "Timing"), session_(s) {}
 
  protected:
   void DrawContents() override {
@@ -191,6 +192,14 @@ class TimingPanel : public Panel {
       shown_lesson_ = run->lesson;
       export_message_.clear();
       fit_ = true;
+      path_edited_ = false;
+    }
+    // The CSV's file: the export folder's warpscope-timing-LESSON.csv until the user types one.
+    if (!path_edited_) {
+      const std::filesystem::path folder =
+          session_->export_folder.empty() ? CurrentFolder() : session_->export_folder;
+      const std::string path = (folder / DefaultCsvName(run->lesson)).string();
+      std::snprintf(path_.data(), path_.size(), "%s", path.c_str());
     }
     LessonHistory& h = histories_[run->lesson];
     const LessonInfo* info = run->info;
@@ -204,7 +213,11 @@ class TimingPanel : public Panel {
     DrawExport(*run, h, names);
     ImGui::PopID();
     if (!session_->export_timing_csv.empty()) {
-      std::snprintf(folder_.data(), folder_.size(), "%s", session_->export_timing_csv.c_str());
+      const std::string path =
+          (std::filesystem::path(session_->export_timing_csv) / DefaultCsvName(run->lesson))
+              .string();
+      std::snprintf(path_.data(), path_.size(), "%s", path.c_str());
+      path_edited_ = true;
       session_->export_timing_csv.clear();
       ExportCsv(run->lesson, h, names);
     }
@@ -591,9 +604,13 @@ class TimingPanel : public Panel {
 
   void DrawExport(const LessonRun& run, const LessonHistory& h,
                   const std::vector<std::string>& names) {
-    ImGui::SetNextItemWidth(std::max(160.0f, ImGui::GetContentRegionAvail().x - 120));
-    ImGui::InputText("##folder", folder_.data(), folder_.size());
-    ImGui::SetItemTooltip("The folder the CSV goes to");
+    ImGui::SetNextItemWidth(std::max(160.0f, ImGui::GetContentRegionAvail().x -
+                                                 ImGui::CalcTextSize("Export CSV").x -
+                                                 ImGui::GetStyle().FramePadding.x * 4));
+    if (ImGui::InputText("##csv", path_.data(), path_.size())) path_edited_ = true;
+    ImGui::SetItemTooltip(
+        "Save the CSV as this file (by default in the screenshot folder, File > Screenshot "
+        "folder); a folder that does not exist is made");
     ImGui::SameLine();
     ImGui::BeginDisabled(h.points.empty());
     if (ImGui::Button("Export CSV")) ExportCsv(run.lesson, h, names);
@@ -622,10 +639,13 @@ class TimingPanel : public Panel {
       csv += "," + FormatNumber(p.ms) + "," + FormatNumber(p.gbps) + "," +
              FormatNumber(p.sectors_per_request) + "," + FormatNumber(p.own_ms) + "\n";
     }
-    std::filesystem::path folder(folder_.data());
-    if (folder.empty()) folder = CurrentFolder();
-    const std::filesystem::path path = folder / ("warpscope-timing-" + lesson + ".csv");
-    const Status s = WriteFileAtomically(path, csv);
+    std::filesystem::path path(path_.data());
+    if (path.empty() || path.filename().empty()) path /= DefaultCsvName(lesson);
+    std::error_code ec;
+    if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
+    const Status s = ec ? Status::Error("cannot create the folder " + path.parent_path().string() +
+                                        ": " + ec.message())
+                        : WriteFileAtomically(path, csv);
     export_ok_ = s.ok();
     export_message_ = s.ok() ? "Saved " + path.string() : s.message();
   }
@@ -639,7 +659,8 @@ class TimingPanel : public Panel {
   bool fit_ = true;           // fit the axes to the data on the next frame
   float controls_right_ = 0;  // screen x where the control rows end (SameLineIfRoom)
   std::size_t hidden_ = 0, repeated_ = 0, no_value_ = 0;  // counted by BuildSeries
-  std::array<char, 1024> folder_{};
+  std::array<char, 1024> path_{};                         // the CSV's file
+  bool path_edited_ = false;  // typed by the user (kept until the lesson changes)
   std::string export_message_;
   bool export_ok_ = false;
 };

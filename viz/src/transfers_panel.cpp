@@ -15,6 +15,7 @@
 #include "view_util.h"
 #include "warpscope/trace/lesson_figures.h"
 #include "warpscope/trace/transfer_sizes.h"
+#include "warpscope/trace/units.h"
 #include "warpscope/viz/palette.h"
 #include "warpscope/viz/views.h"
 
@@ -209,8 +210,9 @@ class TransfersPanel : public view::FiguresPanel<TransferFigures> {
       ImGui::TextUnformatted(kKindNames[k]);
     }
     ImGui::SameLine();
-    ImGui::TextWrapped("   %d chunks, %s memory: one stream %.3g ms, %d streams %.3g ms (%.2fx).",
-                       chunks_, memory_.c_str(), serial_ms_, streams_, overlapped_ms_,
+    ImGui::TextWrapped("   %d chunks, %s memory: one stream %s, %d streams %s (%.2fx).", chunks_,
+                       memory_.c_str(), FormatDuration(serial_ms_).c_str(), streams_,
+                       FormatDuration(overlapped_ms_).c_str(),
                        overlapped_ms_ > 0 ? serial_ms_ / overlapped_ms_ : 0.0);
     ImGui::PushStyleColor(ImGuiCol_Text, palette::TextDim());
     ImGui::TextWrapped(

@@ -61,6 +61,8 @@ struct Session {
   // Asks for a sweep of `spec` (the lesson panel starts it on its next frame).
   void RequestSweep(const ParamSpec& spec, std::size_t variants);
 
+  // Where exports go unless the user says otherwise: the app's screenshot folder.
+  std::string export_folder;
   // Scripted runs: the folder the timing view writes its CSV into on its next frame ("": none).
   std::string export_timing_csv;
 

@@ -26,6 +26,7 @@ class SourcePanel : public Panel {
   void DrawCompileErrors();
   Session* session_;
   std::uint64_t scrolled_generation_ = ~0ull;
+  int scrolled_site_ = -2;  // the selected site the view last brought into view
   std::size_t scrolled_errors_ = ~std::size_t{0};  // the failing text the view last scrolled to
 };
 
