@@ -134,6 +134,14 @@ void SourcePanel::DrawContents() {
   if (code_font != nullptr) ImGui::PushFont(code_font, 0.0f);
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0.0f));
   if (ImGui::BeginChild("##code", ImVec2(0, 0), ImGuiChildFlags_None)) {
+    // The view was resized (a layout built over the first frames, a lecture step's panels):
+    // bring the line into view again, so where it lands does not depend on when the run came.
+    const ImVec2 size = ImGui::GetWindowSize();
+    if (size.x != scrolled_size_[0] || size.y != scrolled_size_[1]) {
+      scrolled_size_[0] = size.x;
+      scrolled_size_[1] = size.y;
+      scrolled_generation_ = ~0ull;
+    }
     std::istringstream in{source};
     std::string text;
     // Columns: line number, code; a site line's figures (s = sectors per request, w = bank

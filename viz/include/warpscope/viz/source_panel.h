@@ -26,7 +26,8 @@ class SourcePanel : public Panel {
   void DrawCompileErrors();
   Session* session_;
   std::uint64_t scrolled_generation_ = ~0ull;
-  int scrolled_site_ = -2;  // the selected site the view last brought into view
+  int scrolled_site_ = -2;           // the selected site the view last brought into view
+  float scrolled_size_[2] = {0, 0};  // the code view's size when it last scrolled
   std::size_t scrolled_errors_ = ~std::size_t{0};  // the failing text the view last scrolled to
 };
 
