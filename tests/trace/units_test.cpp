@@ -30,14 +30,17 @@ TEST(FormatNumber, WholeNumbersInFullAndGroupedOthersToTheirDigits) {
   EXPECT_EQ(FormatNumber(-1234567), "-1,234,567");
   EXPECT_EQ(FormatNumber(5.425531914893617), "5.43");  // reduce's lanes per request
   EXPECT_EQ(FormatNumber(0.5925925925925926), "0.593");
-  EXPECT_EQ(FormatNumber(68573508.474576), "68,600,000");  // 3 digits of 6.857e7
+  EXPECT_EQ(FormatNumber(68573508.474576), "68,600,000");         // 3 digits of 6.857e7
   EXPECT_EQ(FormatNumber(5995309.151775815, 9), "5,995,309.15");  // fp-order keeps 9
 }
 
 TEST(FormatFigure, LabelValueAndUnitNeverTheKey) {
-  const nlohmann::json f = {{"global_load_elements", 524288}, {"occupancy", 0.5},
-                            {"bank_conflict_max", 32},        {"max_wait", 310},
-                            {"time_unit", "ns"},              {"grid", {5, 4}},
+  const nlohmann::json f = {{"global_load_elements", 524288},
+                            {"occupancy", 0.5},
+                            {"bank_conflict_max", 32},
+                            {"max_wait", 310},
+                            {"time_unit", "ns"},
+                            {"grid", {5, 4}},
                             {"timeline", std::vector<int>(40, 1)}};
   EXPECT_EQ(FormatFigure({"global_load_elements", "Global loads", "elements"}, f),
             "Global loads: 524,288 elements");

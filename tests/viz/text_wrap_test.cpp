@@ -26,8 +26,8 @@ TEST(WrapCodeLine, BreaksAtTheLastSpaceAndIndentsUnderTheCode) {
   // second starts at "out", indented 2 (the line's) + 4.
   const std::string line = "  tile[ty][tx] = in[y * w + x]; out[i] = tile[tx][ty];";
   EXPECT_EQ(Rows(line, 300.0f),
-            (std::vector<std::string>{"  tile[ty][tx] = in[y * w +", "      x]; out[i] =",
-                                      "      tile[tx][ty];"}));
+            (std::vector<std::string>{"  tile[ty][tx] = in[y * w +",
+                                      "      x]; out[i] =", "      tile[tx][ty];"}));
 }
 
 TEST(WrapCodeLine, AWordLongerThanARowIsCutAtTheLimit) {

@@ -33,8 +33,7 @@ std::vector<LaneAccess> Half(const std::vector<LaneAccess>& lanes, int half) {
 
 class BanksPanel : public Panel {
  public:
-  explicit BanksPanel(Session* session)
-      : Panel("banks", "Banks"), session_(session) {}
+  explicit BanksPanel(Session* session) : Panel("banks", "Banks"), session_(session) {}
 
  protected:
   void DrawContents() override {

@@ -108,8 +108,7 @@ ImVec4 ErrorRed() {
 
 class LayoutPanel : public Panel {
  public:
-  explicit LayoutPanel(Session* session)
-      : Panel("layout", "Layouts"), session_(session) {}
+  explicit LayoutPanel(Session* session) : Panel("layout", "Layouts"), session_(session) {}
 
  protected:
   void DrawContents() override;

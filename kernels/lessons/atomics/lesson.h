@@ -33,7 +33,8 @@ struct Lesson {
     l.read_figures = &ReadFigures<Figures>;
     l.emulator_cost = [](const Params& p) { return At(p, "threads") * At(p, "blocks"); };
     l.front_panel = "coalescing";
-    l.figures = {{"conflict_degree_max", "Atomic conflict degree, worst request", "threads per address"}};
+    l.figures = {
+        {"conflict_degree_max", "Atomic conflict degree, worst request", "threads per address"}};
     return l;
   }
 

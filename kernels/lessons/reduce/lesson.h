@@ -67,12 +67,13 @@ struct Lesson {
       return static_cast<double>(32LL << p.at("block")) * At(p, "blocks");
     };
     l.front_panel = "banks";
-    l.figures = {{"add_requests_per_block", "Add requests per block", "requests"},
-                 {"divergent_requests_per_block", "Of them with idle lanes", "requests"},
-                 {"lanes_per_request", "Active lanes per request", "lanes"},
-                 {"bank_conflict_max", "Worst bank conflict", "-way"},
-                 {"shared_wavefronts_per_block", "Shared-memory wavefronts per block", "wavefronts"},
-                 {"warp_shuffles_per_block", "Warp shuffles per block", "shuffles"}};
+    l.figures = {
+        {"add_requests_per_block", "Add requests per block", "requests"},
+        {"divergent_requests_per_block", "Of them with idle lanes", "requests"},
+        {"lanes_per_request", "Active lanes per request", "lanes"},
+        {"bank_conflict_max", "Worst bank conflict", "-way"},
+        {"shared_wavefronts_per_block", "Shared-memory wavefronts per block", "wavefronts"},
+        {"warp_shuffles_per_block", "Warp shuffles per block", "shuffles"}};
     return l;
   }
 

@@ -108,8 +108,8 @@ struct Lesson {
       const std::vector<std::string> names = OccupancyDeviceNames();
       const std::string cc = "cc" + gpu.value("compute_capability", std::string());
       const auto it = std::find(names.begin(), names.end(), cc);
-      p["device"] = static_cast<long long>(it != names.end() ? it - names.begin()
-                                                             : std::ssize(names) - 1);
+      p["device"] =
+          static_cast<long long>(it != names.end() ? it - names.begin() : std::ssize(names) - 1);
       p["sms"] = std::clamp<long long>(gpu.value("multiprocessors", 2LL), 1, 132);
       return p;
     };
