@@ -57,6 +57,18 @@ int ListDevices(bool as_json) {
   return 0;
 }
 
+// A run that failed: bad names and values are the user's (exit 2); a failure while running is
+// ours (exit 1).
+int ExitCodeFor(const ws::Status& s) {
+  const std::string& m = s.message();
+  const bool user_error = m.find("unknown ") != std::string::npos ||
+                          m.find(" is outside its range") != std::string::npos ||
+                          m.find(" must be ") != std::string::npos ||
+                          m.find("not allowed") != std::string::npos ||
+                          m.find(" over the limit") != std::string::npos;
+  return user_error ? 2 : 1;
+}
+
 int RunCommand(const std::string& lesson, const std::string& variant,
                const std::vector<std::string>& sets, const std::string& backend,
                const ws::RunOptions& options, bool json, const std::string& capture_to = "") {
@@ -71,14 +83,7 @@ int RunCommand(const std::string& lesson, const std::string& variant,
   auto run = ws::RunLessonOrShipped(lesson, variant, overrides, backend, options);
   if (!run.ok()) {
     std::cerr << "warpscope-cli: " << run.status().message() << "\n";
-    // Bad names and values are the user's (2); a failure while running is ours (1).
-    const std::string& m = run.status().message();
-    const bool user_error = m.find("unknown ") != std::string::npos ||
-                            m.find(" is outside its range") != std::string::npos ||
-                            m.find(" must be ") != std::string::npos ||
-                            m.find("not allowed") != std::string::npos ||
-                            m.find(" over the limit") != std::string::npos;
-    return user_error ? 2 : 1;
+    return ExitCodeFor(run.status());
   }
   if (!capture_to.empty()) {
     const ws::DeviceQuery q = backend == "cuda" ? ws::QueryDevices() : ws::DeviceQuery{};
@@ -277,14 +282,7 @@ int ExportCommand(const std::string& lesson, const std::string& trace_file,
     auto r = ws::RunLessonOrShipped(lesson, variant, *parsed, backend, options);
     if (!r.ok()) {
       std::cerr << "warpscope-cli: " << r.status().message() << "\n";
-      // Bad names and values are the user's (2); a failure while running is ours (1).
-      const std::string& m = r.status().message();
-      const bool user_error = m.find("unknown ") != std::string::npos ||
-                              m.find(" is outside its range") != std::string::npos ||
-                              m.find(" must be ") != std::string::npos ||
-                              m.find("not allowed") != std::string::npos ||
-                              m.find(" over the limit") != std::string::npos;
-      return user_error ? 2 : 1;
+      return ExitCodeFor(r.status());
     }
     run = std::move(r).value();
   }
