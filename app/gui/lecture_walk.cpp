@@ -114,7 +114,7 @@ void LectureWalk::Record() {
 }
 
 // The figures with data behind them, as SVG beside the PNGs: the coalescing strip, the bank
-// heatmap, the layout table, the occupancy graphs, the timing plot.
+// heatmap, the layout table, the occupancy graphs, the copy bandwidth, the timing plot.
 Status LectureWalk::WriteSvgs(StepRecord* r) {
   const Session& session = ui_->session();
   const LessonRun* run = session.run.get();
@@ -126,6 +126,7 @@ Status LectureWalk::WriteSvgs(StepRecord* r) {
   if (panels.count("banks")) svgs.emplace_back("banks", SvgBankHeatmap(*run, site));
   if (panels.count("layout")) svgs.emplace_back("layout", SvgLayoutTable(*run));
   if (panels.count("occupancy")) svgs.emplace_back("occupancy", SvgOccupancyGraphs(*run));
+  if (panels.count("transfers")) svgs.emplace_back("bandwidth", SvgBandwidthPlot(*run));
   if (panels.count("timing") && run->info != nullptr) {
     TimingPlotData plot;
     const std::string x = run->info->params.empty() ? "" : run->info->params.front().name;

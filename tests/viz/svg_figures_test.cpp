@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/capture.h"
 #include "warpscope/kernels/catalog.h"
 #include "warpscope/trace/lesson_figures.h"
 
@@ -270,6 +271,25 @@ TEST(SvgTimingPlot, PointsLegendAndEscapedText) {
   EXPECT_EQ(SvgTimingPlot(TimingPlotData{}), "");
   plot.log_x = true;
   ExpectSvg(SvgTimingPlot(plot));
+}
+
+// [SECTION] Copy bandwidth ---------------------------------------------------------------------
+
+TEST(SvgBandwidthPlot, TheShippedPinnedCaptureHasFourCurves) {
+  auto run =
+      LoadTraceAsRun(std::string(WARPSCOPE_SOURCE_DIR) + "/assets/traces/transfers-pinned.wstrace");
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  const TransferFigures* f = run->figures_as<TransferFigures>();
+  ASSERT_NE(f, nullptr);
+  ASSERT_FALSE(f->sweep.empty());
+  const std::string svg = SvgBandwidthPlot(*run);
+  ExpectSvg(svg);
+  // A point per size for each of the four directions and memories.
+  EXPECT_EQ(Count(svg, "class=\"point\""), 4 * f->sweep.size());
+  EXPECT_EQ(Count(svg, "class=\"series\""), 4u);
+  EXPECT_NE(svg.find("to host, pageable"), std::string::npos);
+  EXPECT_NE(svg.find("bytes copied, log2 scale"), std::string::npos);
+  EXPECT_EQ(SvgBandwidthPlot(Lesson("barrier", "uneven", {})), "");
 }
 
 // [SECTION] Occupancy graphs --------------------------------------------------------------------

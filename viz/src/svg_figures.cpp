@@ -555,6 +555,27 @@ std::string SvgTimingPlot(const TimingPlotData& plot) {
 
 // [SECTION] Occupancy graphs ----------------------------------------------------------------------
 
+std::string SvgBandwidthPlot(const LessonRun& run) {
+  const TransferFigures* f = run.figures_as<TransferFigures>();
+  if (f == nullptr || f->sweep.empty()) return "";
+  TimingPlotData plot;
+  plot.title = "Copy bandwidth against size on " + run.device;
+  plot.x_label = "bytes copied";
+  plot.y_label = "GB/s";
+  plot.log_x = true;
+  plot.series = {{"to GPU, pinned", {}},
+                 {"to GPU, pageable", {}},
+                 {"to host, pinned", {}},
+                 {"to host, pageable", {}}};
+  for (const TransferPoint& p : f->sweep) {
+    plot.series[0].points.emplace_back(p.bytes, p.h2d_pinned);
+    plot.series[1].points.emplace_back(p.bytes, p.h2d_pageable);
+    plot.series[2].points.emplace_back(p.bytes, p.d2h_pinned);
+    plot.series[3].points.emplace_back(p.bytes, p.d2h_pageable);
+  }
+  return SvgTimingPlot(plot);
+}
+
 std::string SvgOccupancyGraphs(const LessonRun& run) {
   const OccupancyFigures* f = run.figures_as<OccupancyFigures>();
   if (f == nullptr) return "";

@@ -58,6 +58,11 @@ struct TimingPlotData {
 // Lines with a marker per point and a legend; "" when no series has a finite point.
 std::string SvgTimingPlot(const TimingPlotData& plot);
 
+// [SECTION] Transfers: copy bandwidth against size
+// The transfers run's sweep: GB/s against bytes copied (log2 axis), host to GPU and back, pinned
+// and pageable, as the transfers view plots it; "" for a run without transfer figures.
+std::string SvgBandwidthPlot(const LessonRun& run);
+
 // [SECTION] Occupancy: the slides' three graphs
 // The occupancy lesson's vary_threads, vary_registers and vary_shared curves as three small
 // stair plots (occupancy in % against each input), the run's own input marked; "" for a run
