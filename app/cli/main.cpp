@@ -132,6 +132,11 @@ int ServeCommand() {
       options.record_budget_bytes = rq.value("record_budget", options.record_budget_bytes);
       if (rq.contains("keep_blocks"))
         options.keep_blocks = rq.at("keep_blocks").get<std::vector<std::uint32_t>>();
+      if (rq.contains("schedule")) {
+        auto s = ws::ParseSchedule(rq.at("schedule").get<std::string>());
+        if (!s.ok()) throw std::runtime_error(s.status().message());
+        options.schedule = *s;
+      }
       auto run = ws::RunLessonOrShipped(lesson, variant, params, backend, options);
       if (!run.ok()) {
         reply = {{"ok", false}, {"error", run.status().message()}};
@@ -188,6 +193,7 @@ int ProgramCommand(const std::string& file, const std::vector<std::string>& defi
   po.preset = options.preset;
   po.backend = backend;
   po.keep_blocks = options.keep_blocks;
+  po.schedule = options.schedule.Name();
   po.timeout = std::chrono::milliseconds(static_cast<long long>(timeout_s * 1000));
   const ws::ProgramRun r = ws::RunProgramFile(file, po);
   if (!capture_to.empty() && (r.ok() || !r.launches.empty())) {
@@ -336,8 +342,12 @@ int main(int argc, char** argv) {
   std::vector<std::string> sets;
   ws::RunOptions options;
   std::vector<std::uint32_t> keep_blocks;
-  // Options of `run` and `capture` that choose how a GPU run is made.
+  std::string schedule = "in-order";
+  // Options of `run` and `capture` that choose how a run is made.
   auto gpu_options = [&](CLI::App* c) {
+    c->add_option("--schedule", schedule,
+                  "Emulator: the order a block's threads interleave in: in-order (default), "
+                  "reverse, lockstep (a warp's lanes together, warps in turn) or random:SEED");
     c->add_option("--keep-block", keep_blocks,
                   "Keep the full records of this block (repeatable; default 0 1 2 3)");
     c->add_option("--gpu", options.gpu, "CUDA device index (default 0; see `devices`)");
@@ -427,6 +437,12 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (!keep_blocks.empty()) options.keep_blocks = keep_blocks;
+  if (auto s = ws::ParseSchedule(schedule); s.ok()) {
+    options.schedule = *s;
+  } else {
+    std::cerr << "warpscope-cli: --schedule: " << s.status().message() << "\n";
+    return 2;
+  }
   if (*devices) return ListDevices(json);
   if (*lessons) {
     if (json)

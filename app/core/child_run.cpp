@@ -246,6 +246,7 @@ Result<LessonRun> RunLessonInWorker(const ChildRunRequest& rq) {
                                   {"gpu", rq.options.gpu},
                                   {"record_budget", rq.options.record_budget_bytes},
                                   {"keep_blocks", rq.options.keep_blocks},
+                                  {"schedule", rq.options.schedule.Name()},
                                   {"out", trace.string()}};
   Result<std::string> reply = Status::Error("");
   {
@@ -307,6 +308,7 @@ Result<LessonRun> RunLessonInChild(const ChildRunRequest& rq) {
     args.insert(args.end(), {"--set", name + "=" + ParamText(info, name, value)});
   for (std::uint32_t b : rq.options.keep_blocks)
     args.insert(args.end(), {"--keep-block", std::to_string(b)});
+  args.insert(args.end(), {"--schedule", rq.options.schedule.Name()});
 
   ChildLimits limits;
   limits.timeout = rq.timeout;

@@ -91,6 +91,7 @@ nlohmann::json LessonRunJson(const LessonRun& run) {
   j["variant"] = run.variant;
   j["backend"] = run.backend;
   j["device"] = run.device;
+  if (run.backend == "emu") j["schedule"] = run.schedule.Name();
   j["params"] = ParamsJson(run);
   j["lesson_metrics"] = run.metrics();
   j["timing"] = TimingJson(run.timing);
@@ -119,6 +120,7 @@ nlohmann::json LessonRunJson(const LessonRun& run) {
                   {"barriers", t.stats.barrier_records},
                   {"kept_blocks", t.blocks.size()},
                   {"truncated", t.truncated}};
+  j["hazards"] = HazardsJson(t.hazards);
   return j;
 }
 
@@ -160,7 +162,8 @@ nlohmann::json ProgramRunJson(const ProgramRun& run) {
                              {"records",
                               {{"accesses", t.stats.access_records},
                                {"barriers", t.stats.barrier_records},
-                               {"kept_blocks", t.blocks.size()}}}});
+                               {"kept_blocks", t.blocks.size()}}},
+                             {"hazards", HazardsJson(t.hazards)}});
   }
   j["stdout"] = run.stdout_text;
   j["exit_code"] = run.exit_code;
@@ -291,6 +294,7 @@ std::string LessonRunText(const LessonRun& run) {
       << " instances, max skew " << b.max_skew << " " << t.time_unit << ", mean wait "
       << b.MeanWait() << " " << t.time_unit << "\n";
   }
+  o << "\nhazards: " << HazardsText(t.hazards, t);
   if (!run.metrics().empty()) o << "\nlesson figures:\n" << MetricsText(run.metrics());
   o << "\ntime: " << run.timing.ms << " ms";
   if (!run.timing.timed_at.empty()) o << " at " << run.timing.timed_at;

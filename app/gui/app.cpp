@@ -18,6 +18,7 @@
 #include "gui/gl_window.h"
 #include "gui/lecture_mode.h"
 #include "gui/lecture_walk.h"
+#include "gui/lesson_panel.h"
 #include "gui/theme.h"
 #include "gui/ui.h"
 #include "warpscope/kernels/catalog.h"
@@ -139,7 +140,7 @@ int RunApp(const AppOptions& opt) {
   std::filesystem::create_directories(config_dir, ec);
   // A lecture lays its own panels out: the teacher's own layout is left as it was.
   io.IniFilename = ec || !opt.lecture.empty() ? nullptr : ini_path.c_str();
-  const theme::Fonts fonts = theme::LoadFonts();
+  const theme::Fonts fonts = theme::LoadFonts(!opt.export_dir.empty());
   SetCodeFont(fonts.mono);
   theme::Apply(ui_scale, settings.light_theme);
   ImGui_ImplGlfw_InitForOpenGL(win, true);
@@ -160,6 +161,7 @@ int RunApp(const AppOptions& opt) {
   }
   std::unique_ptr<LecturePlayer> player;
   std::unique_ptr<LectureWalk> walk;
+  ui.SetSchedule(opt.schedule);  // before the first run
   if (!opt.lecture.empty()) {
     std::vector<std::string> ids;
     for (const auto& p : ui.panels()) ids.push_back(p->id());
@@ -293,6 +295,13 @@ int RunApp(const AppOptions& opt) {
         std::cerr << "warpscope: " << err << "\n";
         exit_code = 2;
       }
+    }
+    // A lecture export draws each frame from a settled state: a run or sweep under way is waited
+    // for, so which frames show "updating..." (and so the order in which text first asks the
+    // font atlas for its glyphs, which places them) does not depend on the machine's speed.
+    if (walk != nullptr && !opt.export_dir.empty()) {
+      ui.WaitForRun(600);
+      ui.WaitForSweep(600);
     }
     const std::string shot_panel = opt.panel;
     // A scripted screenshot shows the finished run, never one still under way.

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "warpscope/trace/schedule.h"
+
 namespace ws {
 
 struct KeyPress {
@@ -40,6 +42,7 @@ struct AppOptions {
   std::string variant;                    // its variant (empty: the first)
   std::map<std::string, long long> sets;  // --set NAME=VALUE over the lesson's defaults
   std::string backend;                    // emu | cuda (empty: the last one, else emu)
+  Schedule schedule;                      // the emulator's thread order (--schedule)
   std::filesystem::path trace_file;       // FILE.wstrace to open
   std::vector<KeyPress> presses;          // scripted key presses (tests)
   std::vector<ParamDrag> drags;           // scripted slider moves (tests)

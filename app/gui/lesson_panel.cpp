@@ -137,6 +137,7 @@ void LessonPanel::Rerun() {
     rq.lesson = "program";
     rq.backend = use_gpu_ ? "cuda" : "emu";
     rq.gpu = gpu_index_;
+    rq.schedule = schedule_;
     rq.block = session_->sel.block;
     rq.program = program_path_;
     for (const auto& [name, value] : program_values_)
@@ -156,6 +157,7 @@ void LessonPanel::Rerun() {
   rq.params = params_;
   rq.block = session_->sel.block;
   rq.gpu = gpu_index_;
+  rq.schedule = schedule_;
   runner_.Submit(std::move(rq));
 }
 
@@ -172,6 +174,7 @@ void LessonPanel::PollSweep() {
       base.backend = use_gpu_ ? "cuda" : "emu";
       base.params = params_;
       base.gpu = gpu_index_;
+      base.schedule = schedule_;
       std::vector<std::string> variants;
       for (const VariantSpec& v : info->variants) variants.push_back(v.name);
       sweeper_.Start(base, std::move(variants), sw.param, sw.values);
@@ -312,6 +315,10 @@ void LessonPanel::DrawContents() {
     }
   }
   changed |= DrawBackendChoice();
+  if (schedule_.kind != Schedule::Kind::kInOrder && !use_gpu_) {
+    ImGui::TextColored(ImVec4(0.95f, 0.75f, 0.3f, 1.0f), "Thread order: %s (Run menu)",
+                       schedule_.Name().c_str());
+  }
   if (changed) Rerun();
 
   DrawStatus();
@@ -537,6 +544,44 @@ bool LessonPanel::DrawBackendChoice() {
   ImGui::SetItemTooltip(showing_trace_ ? "Showing a capture; move a slider to run it live here."
                                        : "File > Open trace... (or warpscope FILE.wstrace)");
   return changed;
+}
+
+// The Run menu's thread order (trace/schedule.h): where a race shows in the output. A GPU keeps
+// its own order, so the items are greyed out there.
+void LessonPanel::DrawScheduleMenu() {
+  static const char* const kNames[] = {"In order", "Reverse", "Lockstep (G80 warps)", "Random"};
+  static const char* const kTips[] = {
+      "Thread 0 runs until it reaches a barrier or ends, then thread 1, ...",
+      "The last thread first, then the one before it, ...",
+      "The G80 picture: a warp's 32 lanes take each access together; warps take turns, each "
+      "running until a barrier or its end. Lanes of one warp never race each other here.",
+      "At every access a thread is drawn at random among those that can go on (the seed makes "
+      "it repeatable)."};
+  const bool gpu = use_gpu_ && !showing_trace_;
+  ImGui::TextDisabled("Thread order (the emulator's)");
+  ImGui::BeginDisabled(gpu);
+  Schedule next = schedule_;
+  for (int k = 0; k < 4; ++k) {
+    if (ImGui::MenuItem(kNames[k], nullptr, static_cast<int>(schedule_.kind) == k)) {
+      next.kind = static_cast<Schedule::Kind>(k);
+      if (next.kind == Schedule::Kind::kRandom && next.seed == 0) next.seed = 1;
+    }
+    ImGui::SetItemTooltip("%s", kTips[k]);
+  }
+  int seed = static_cast<int>(schedule_.seed);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+  if (ImGui::InputInt("random seed", &seed) && seed >= 0) {
+    next.kind = Schedule::Kind::kRandom;
+    next.seed = static_cast<std::uint64_t>(seed);
+  }
+  ImGui::EndDisabled();
+  if (gpu) ImGui::TextDisabled("A GPU runs its threads in its own order.");
+  if (!(next == schedule_)) SetSchedule(next);
+}
+
+void LessonPanel::SetSchedule(const Schedule& schedule, bool rerun) {
+  schedule_ = schedule;
+  if (rerun) Rerun();
 }
 
 void LessonPanel::DrawProgramControls() {

@@ -52,6 +52,11 @@ class LessonPanel : public Panel {
   // Sets the program's arguments (argv[1..], separated by spaces) and re-runs.
   void SetProgramArgs(const std::string& args);
 
+  // The emulator's thread order (the Run menu; warpscope --schedule): items for an open menu,
+  // and a change (which re-runs).
+  void DrawScheduleMenu();
+  void SetSchedule(const Schedule& schedule, bool rerun = true);
+  const Schedule& schedule() const { return schedule_; }
   int gpu_index() const { return gpu_index_; }
   // Picks the GPU lessons run on (of several); re-runs if the GPU backend is in use.
   void SetGpuIndex(int index);
@@ -68,6 +73,7 @@ class LessonPanel : public Panel {
   void DrawStatus();
   void DrawProgram();
   bool DrawBackendChoice();
+
   void DrawProgramControls();
   void CloseProgram();
   // Reads the program's sliders from its text; keeps the values of those still there.
@@ -82,6 +88,7 @@ class LessonPanel : public Panel {
   std::string lesson_, variant_;
   Params params_;
   bool use_gpu_ = false;
+  Schedule schedule_;  // the emulator's thread order
   int gpu_index_ = 0;
   bool showing_trace_ = false;            // the session shows a trace file, not a run made here
   double last_run_ms_ = 0;                // wall time of the last run, for the summary

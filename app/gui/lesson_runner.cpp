@@ -53,6 +53,7 @@ void RunProgramJob(const RunRequest& rq, const RunOptions& options, RunResult* r
   po.args = rq.program_args;
   po.backend = rq.backend;
   po.keep_blocks = options.keep_blocks;
+  po.schedule = options.schedule.Name();
   ProgramRun run = RunProgramFile(rq.program, po);
   if (run.stage == ProgramStage::kRead || run.stage == ProgramStage::kCompile) {
     result->error = run.failure;
@@ -97,6 +98,7 @@ void LessonRunner::Loop() {
     const RunRequest& rq = job.second;
     RunOptions options;
     options.gpu = rq.gpu;
+    options.schedule = rq.schedule;
     // Keep the full records of the first blocks and of the one the user looks at.
     if (std::find(options.keep_blocks.begin(), options.keep_blocks.end(), rq.block) ==
         options.keep_blocks.end())
@@ -177,6 +179,7 @@ void SweepRunner::Start(const RunRequest& base, std::vector<std::string> variant
         if (!skipped) {
           RunOptions options;
           options.gpu = rq.gpu;
+          options.schedule = rq.schedule;
           auto run = RunLessonForApp(rq, options);
           if (run.ok()) {
             shared = std::make_shared<const LessonRun>(std::move(run).value());

@@ -26,6 +26,7 @@ struct RunRequest {
   Params params;
   std::uint32_t block = 0;  // the block whose view is built along with the run
   int gpu = 0;              // CUDA device index
+  Schedule schedule;        // the emulator's thread order
   // Set: run this program (a .cu file) instead of the lesson, with these -D NAME=VALUE and
   // arguments; the views show launch `program_launch` (past the end: the last).
   std::string program;

@@ -39,6 +39,9 @@ int main(int argc, char** argv) {
   cli.add_option("--set", sets, "NAME=VALUE: a lesson parameter (repeatable)");
   cli.add_option("--backend", opt.backend, "emu (the CPU emulator) or cuda (the GPU)")
       ->check(CLI::IsMember({"emu", "cuda"}));
+  std::string schedule = "in-order";
+  cli.add_option("--schedule", schedule,
+                 "The emulator's thread order: in-order, reverse, lockstep or random:SEED");
   int scale = 1;
   auto* scale2 = cli.add_option("--scale", scale, "With --screenshot: 2 = twice the resolution")
                      ->check(CLI::IsMember({1, 2}));
@@ -78,6 +81,12 @@ int main(int argc, char** argv) {
                  "Benchmark: measure slider-to-redraw latency and frame time, write JSON, exit")
       ->group("");
   CLI11_PARSE(cli, argc, argv);
+  if (auto s = ws::ParseSchedule(schedule); s.ok()) {
+    opt.schedule = *s;
+  } else {
+    std::cerr << "warpscope: --schedule: " << s.status().message() << "\n";
+    return 2;
+  }
 
   if (!size.empty()) {
     std::smatch m;

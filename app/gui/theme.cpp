@@ -23,8 +23,16 @@ ImFont* TryFont(const char* path) {
 
 }  // namespace
 
-Fonts LoadFonts() {
+Fonts LoadFonts(bool fixed_atlas) {
   Fonts f;
+  if (fixed_atlas) {
+    // The atlas never grows: glyphs are baked as text first needs them, and a growing atlas is
+    // repacked, which moves the baked anti-aliased lines and round corners that shapes sample;
+    // when it grows depends on which frame drew which text, so exports would differ in a few
+    // pixels from run to run. 4096 x 4096 holds every size a lecture export draws.
+    ImGui::GetIO().Fonts->TexMinWidth = 4096;
+    ImGui::GetIO().Fonts->TexMinHeight = 4096;
+  }
   f.ui = TryFont("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf");
   if (f.ui == nullptr) f.ui = ImGui::GetIO().Fonts->AddFontDefault();
   f.mono = TryFont("/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf");

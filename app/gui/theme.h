@@ -26,7 +26,9 @@ struct Fonts {
   ImFont* ui = nullptr;
   ImFont* mono = nullptr;
 };
-Fonts LoadFonts();
+// `fixed_atlas`: the font atlas starts at its full size and never grows, so that the same
+// input draws the same pixels (lecture-notes exports); otherwise it grows as needed.
+Fonts LoadFonts(bool fixed_atlas = false);
 
 // The light theme's title bars and background (for bright rooms and printed notes).
 inline constexpr Colour kLightTitleBarActive = {160, 196, 235};

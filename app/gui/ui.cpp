@@ -37,6 +37,10 @@ Ui::Ui(Settings* settings, std::filesystem::path config_dir, DeviceQuery devices
     Notify("No GPU: " + devices_.why_no_gpu + ". Lessons run on the CPU emulator.", false);
 }
 
+void Ui::SetSchedule(const Schedule& schedule) {
+  lesson_panel()->SetSchedule(schedule, false);
+}
+
 LessonPanel* Ui::lesson_panel() {
   return static_cast<LessonPanel*>(FindPanel("lesson"));
 }
@@ -178,6 +182,9 @@ void Ui::SetLectureLayout(std::vector<std::string> panels, std::string arrangeme
 
 void Ui::SetLectureMode(std::function<void()> bar, std::function<void()> overlay) {
   lecture_mode_ = true;
+  // The arrow keys step the lecture: they must not also walk ImGui's keyboard focus from widget
+  // to widget (a highlight that would land wherever focus happened to be, slide after slide).
+  ImGui::GetIO().ConfigFlags &= ~ImGuiConfigFlags_NavEnableKeyboard;
   lecture_bar_ = std::move(bar);
   lecture_overlay_ = std::move(overlay);
 }
@@ -317,6 +324,10 @@ void Ui::DrawMainMenu() {
     if (ImGui::MenuItem("Quit", "Ctrl+Q")) quit_requested_ = true;
     ImGui::EndMenu();
   }
+  if (ImGui::BeginMenu("Run")) {
+    if (LessonPanel* lp = lesson_panel()) lp->DrawScheduleMenu();
+    ImGui::EndMenu();
+  }
   if (ImGui::BeginMenu("View")) {
     for (auto& p : panels_) ImGui::MenuItem(p->title().c_str(), nullptr, &p->open);
     ImGui::Separator();
@@ -423,12 +434,12 @@ void Ui::BuildDefaultLayout(unsigned int dockspace_id) {
   for (auto& p : panels_) {
     const std::string& id = p->id();
     if (id == "gallery") continue;  // floats over the layout when opened
-    const ImGuiID node = id == "lesson" || id == "device"       ? left_top
-                         : id == "source"                       ? left_bottom
-                         : id == "barriers" || id == "shuffles" ? bottom_left
-                         : id == "timing" || id == "sums"       ? bottom_right
-                         : id == "playback"                     ? playback
-                                                                : views;
+    const ImGuiID node = id == "lesson" || id == "device"                          ? left_top
+                         : id == "source"                                          ? left_bottom
+                         : id == "barriers" || id == "shuffles" || id == "hazards" ? bottom_left
+                         : id == "timing" || id == "sums"                          ? bottom_right
+                         : id == "playback"                                        ? playback
+                                                                                   : views;
     ImGui::DockBuilderDockWindow(p->window_name().c_str(), node);
   }
   ImGui::DockBuilderFinish(dockspace_id);

@@ -40,6 +40,11 @@ constexpr std::size_t kStackBytes = 64 * 1024;
 
 struct ThreadAbort {};  // unwinds a fiber whose thread hit an error
 
+// Shared memory a block has not written holds this byte in every place (a GPU leaves it
+// undefined): a float read from it is a NaN and an int -1, so a race that reads a slot before
+// its writer shows in the output check, never equal to a right answer by chance (as 0 would be).
+constexpr unsigned char kUnwrittenShared = 0xff;
+
 // Fiber stacks (with a guard page each) are kept across launches: a slider drag re-runs a lesson
 // many times a second, and mapping a thousand stacks every time costs more than the run.
 class StackPool {
@@ -100,6 +105,11 @@ struct ThreadCtx {
   std::uint32_t warp_place = 0, warp_kind = 0, warp_mask = 0;
   std::uint64_t warp_value = 0, warp_result = 0;
   int warp_arg = 0, warp_width = 32;
+  // A kept store's value is read back at the thread's next stop (the store happens just after
+  // its record): where, how many bytes, and which entry of the block's values it fills.
+  const void* pending_where = nullptr;
+  std::uint32_t pending_bytes = 0;
+  std::size_t pending_index = 0;
   ctx::fiber scheduler;  // where to go when this thread yields
   FiberStack stack;      // for the ASan annotations
 };
@@ -132,7 +142,8 @@ thread_local ThreadCtx* t_ctx = nullptr;
 
 class Worker {
  public:
-  explicit Worker(Launch* launch) : launch_(launch) {}
+  explicit Worker(Launch* launch)
+      : launch_(launch), step_each_access_(launch->config->schedule.StepsEachAccess()) {}
 
   void Run() {
     t_worker = this;
@@ -273,22 +284,53 @@ class Worker {
 
   // Each access goes straight into its warp request's row (WarpRequests); full records are
   // written only for the blocks the user keeps.
-  void Record(std::uint64_t key, std::uint32_t offset) {
+  void Record(std::uint64_t key, std::uint32_t offset, const void* where) {
     ThreadCtx* c = t_ctx;
+    if (c->pending_where != nullptr) [[unlikely]]
+      FlushValue(c);
+    // Lockstep and random schedules: stop before the access; the scheduler says who goes next.
+    if (step_each_access_) [[unlikely]]
+      YieldToScheduler(c);
     const std::uint16_t id = SiteId(key);
     const std::uint32_t iteration = c->site_count[id]++;
     const auto thread = static_cast<std::uint16_t>(c->linear);
     requests_.Add(id, iteration, thread, offset);
     if (keep_block_) [[unlikely]]
-      Keep({offset, iteration, c->clock, thread, id, c->epoch});
+      Keep({offset, iteration, c->clock, thread, id, c->epoch}, key, where);
     ++c->clock;
     c->touched = true;
   }
 
-  [[gnu::noinline]] void Keep(const AccessRecord& r) { current_.accesses.push_back(r); }
+  // A kept access and its value: a load's is there now; a store's (and an atomic's result) once
+  // it has happened, at the thread's next stop.
+  [[gnu::noinline]] void Keep(const AccessRecord& r, std::uint64_t key, const void* where) {
+    current_.accesses.push_back(r);
+    std::uint64_t value = 0;
+    const auto bytes = std::min<std::uint32_t>(static_cast<std::uint32_t>(key & 0xffu), 8);
+    if (where != nullptr && ((key >> 12) & 3u) == kKeyLoad) {
+      std::memcpy(&value, where, bytes);
+    } else if (where != nullptr) {
+      t_ctx->pending_where = where;
+      t_ctx->pending_bytes = bytes;
+      t_ctx->pending_index = current_.values.size();
+    }
+    current_.values.push_back(value);
+  }
 
-  std::uint32_t SharedBase(std::uint32_t bytes, std::uint32_t* tag, std::uint32_t* base) {
+  void FlushValue(ThreadCtx* c) {
+    std::uint64_t value = 0;
+    std::memcpy(&value, c->pending_where, c->pending_bytes);
+    current_.values[c->pending_index] = value;
+    c->pending_where = nullptr;
+  }
+
+  std::uint32_t SharedBase(std::uint32_t bytes, std::uint32_t* tag, std::uint32_t* base,
+                           void* data) {
     if (*tag != launch_->tag) {
+      if (data != nullptr) {  // filled now, and before each later block of this worker
+        std::memset(data, kUnwrittenShared, bytes);
+        shared_arrays_.emplace_back(data, bytes);
+      }
       // Place arrays in the order the kernel first touches them, 16-byte aligned, per launch.
       *base = (shared_cursor_ + 15u) & ~15u;
       shared_cursor_ = *base + bytes;
@@ -325,7 +367,7 @@ class Worker {
   unsigned char* DynamicShared(std::uint32_t* bytes, std::uint32_t* offset) {
     const LaunchConfig& cfg = *launch_->config;
     if (dynamic_shared_.size() != cfg.dynamic_shared_bytes)
-      dynamic_shared_.assign(cfg.dynamic_shared_bytes, 0);
+      dynamic_shared_.assign(cfg.dynamic_shared_bytes, kUnwrittenShared);
     *bytes = cfg.dynamic_shared_bytes;
     *offset = (cfg.shared_bytes + 15u) & ~15u;  // after the static arrays, as on a GPU
     return dynamic_shared_.data();
@@ -386,6 +428,7 @@ class Worker {
     BeforeSwitch(scheduler_stack_, threads_[i].stack);
     fibers_[i] = std::move(fibers_[i]).resume();
     AfterSwitch(scheduler_stack_);
+    if (threads_[i].pending_where != nullptr) FlushValue(&threads_[i]);
     t_ctx = nullptr;
     t_thread = nullptr;
   }
@@ -520,6 +563,68 @@ class Worker {
     current_.warp_ops.push_back(rec);
   }
 
+  // Runs the block's ready threads until each waits (at a barrier or a warp-level intrinsic) or
+  // has exited, in the order of the launch's schedule (trace/schedule.h). False: one faulted.
+  bool RunReadyThreads(std::uint32_t n) {
+    const std::uint32_t warps = (n + 31) / 32;
+    auto ready = [&](std::uint32_t i) { return threads_[i].status == ThreadStatus::kReady; };
+    auto faulted = [&](std::uint32_t i) { return threads_[i].status == ThreadStatus::kFaulted; };
+    switch (launch_->config->schedule.kind) {
+      case Schedule::Kind::kInOrder:
+        for (std::uint32_t i = 0; i < n; ++i) {
+          if (ready(i)) Resume(i);
+          if (faulted(i)) return false;
+          if ((i % 32 == 31 || i == n - 1) && !warp_done_[i / 32]) FinishWarpIfExited(i / 32, n);
+        }
+        return true;
+      case Schedule::Kind::kReverse:
+        for (std::uint32_t i = n; i-- > 0;) {
+          if (ready(i)) Resume(i);
+          if (faulted(i)) return false;
+        }
+        break;
+      case Schedule::Kind::kLockstep:  // a warp's lanes one access each, round after round
+        for (std::uint32_t w = 0; w < warps; ++w) {
+          const std::uint32_t end = std::min(n, (w + 1) * 32);
+          for (bool any = true; any;) {
+            any = false;
+            for (std::uint32_t i = w * 32; i < end; ++i) {
+              if (!ready(i)) continue;
+              any = true;
+              Resume(i);
+              if (faulted(i)) return false;
+            }
+          }
+        }
+        break;
+      case Schedule::Kind::kRandom: {  // one access of a thread drawn among the ready ones
+        std::vector<std::uint32_t>& pool = ready_pool_;
+        pool.clear();
+        for (std::uint32_t i = 0; i < n; ++i)
+          if (ready(i)) pool.push_back(i);
+        while (!pool.empty()) {
+          rng_ += 0x9e3779b97f4a7c15ull;  // splitmix64
+          std::uint64_t z = rng_;
+          z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+          z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+          z ^= z >> 31;
+          const std::size_t k = static_cast<std::size_t>(z % pool.size());
+          const std::uint32_t i = pool[k];
+          Resume(i);
+          if (faulted(i)) return false;
+          if (!ready(i)) {
+            pool[k] = pool.back();
+            pool.pop_back();
+          }
+        }
+        break;
+      }
+    }
+    for (std::uint32_t w = 0; w < warps; ++w)
+      if (!warp_done_[w]) FinishWarpIfExited(w, n);
+    return true;
+  }
+
   // Returns false when the block failed (the launch stops).
   bool RunBlock(std::uint64_t b) {
     const LaunchConfig& cfg = *launch_->config;
@@ -539,6 +644,7 @@ class Worker {
       c.status = ThreadStatus::kReady;
       c.epoch = 0;
       c.touched = false;
+      c.pending_where = nullptr;
       std::memset(c.site_count, 0, sizeof c.site_count);
       std::memset(c.barrier_count, 0, sizeof c.barrier_count);
     }
@@ -551,14 +657,14 @@ class Worker {
     current_.accesses.clear();
     current_.barriers.clear();
     current_.warp_ops.clear();
+    current_.values.clear();
     warp_iterations_.clear();
+    for (const auto& [data, bytes] : shared_arrays_) std::memset(data, kUnwrittenShared, bytes);
+    std::fill(dynamic_shared_.begin(), dynamic_shared_.end(), kUnwrittenShared);
+    rng_ = launch_->config->schedule.seed ^ (b * 0x9e3779b97f4a7c15ull);
 
     for (;;) {
-      for (std::uint32_t i = 0; i < n; ++i) {
-        if (threads_[i].status == ThreadStatus::kReady) Resume(i);
-        if (threads_[i].status == ThreadStatus::kFaulted) return false;
-        if ((i % 32 == 31 || i == n - 1) && !warp_done_[i / 32]) FinishWarpIfExited(i / 32, n);
-      }
+      if (!RunReadyThreads(n)) return false;
       const int warp_ops = ResolveWarpOps(b, bidx, n);
       if (warp_ops < 0) return false;
       if (warp_ops > 0) continue;
@@ -671,6 +777,10 @@ class Worker {
   LaunchStats stats_;
   std::uint32_t shared_cursor_ = 0;
   std::vector<unsigned char> dynamic_shared_;
+  std::vector<std::pair<void*, std::uint32_t>> shared_arrays_;  // static arrays, zeroed per block
+  bool step_each_access_ = false;  // the schedule stops threads before every access
+  std::uint64_t rng_ = 0;          // the random schedule's generator (splitmix64)
+  std::vector<std::uint32_t> ready_pool_;
   unsigned block_sm_ = 0;          // the block-scheduler model's placement of the current
   std::uint64_t block_start_ = 0;  // block (0 and 0 without the model)
 };
@@ -727,8 +837,8 @@ void Canonicalize(Launch& L, LaunchTrace& t) {
 
 }  // namespace
 
-void RecordAccess(std::uint64_t key, std::uint32_t offset) {
-  t_worker->Record(key, offset);
+void RecordAccess(std::uint64_t key, std::uint32_t offset, const void* where) {
+  t_worker->Record(key, offset, where);
 }
 
 void CheckIndex(long long index, unsigned long long count, std::uint32_t place, const char* what) {
@@ -758,8 +868,9 @@ std::uint32_t CurrentLaunchTag() {
   return t_worker->LaunchTag();
 }
 
-std::uint32_t SharedArrayBase(std::uint32_t bytes, std::uint32_t* tag, std::uint32_t* base) {
-  return t_worker->SharedBase(bytes, tag, base);
+std::uint32_t SharedArrayBase(std::uint32_t bytes, std::uint32_t* tag, std::uint32_t* base,
+                              void* data) {
+  return t_worker->SharedBase(bytes, tag, base, data);
 }
 
 void AddWork(std::uint32_t units) {
@@ -818,6 +929,7 @@ Result<LaunchTrace> RunLaunch(const LaunchConfig& config, const std::function<vo
   t.buffers = config.buffers;
   Canonicalize(L, t);
   t.thread_active = std::move(L.active);
+  t.hazards = FindHazards(t);
   return t;
 }
 

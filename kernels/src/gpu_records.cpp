@@ -375,6 +375,7 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep) {
     if (kept) t.blocks.push_back(rec);
     AnalyzeBlock(rec.accesses, rec.barriers, t.sites, t.buffers, tpb, &t.stats);
   }
+  t.hazards = FindHazards(t);
   return t;
 }
 

@@ -1,5 +1,9 @@
 #include "gui_test_util.h"
 
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -67,7 +71,12 @@ TempDir::TempDir(const std::string& tag) {
 
 TempDir::~TempDir() {
   std::error_code ec;
-  if (!path_.empty()) std::filesystem::remove_all(path_, ec);
+  if (path_.empty()) return;
+  if (::testing::Test::HasFailure()) {  // kept to look at: what the failing run wrote
+    std::fprintf(stderr, "kept %s\n", path_.c_str());
+    return;
+  }
+  std::filesystem::remove_all(path_, ec);
 }
 
 }  // namespace ws::test

@@ -293,6 +293,27 @@ TEST(GuiViews, SourceTintsEveryLineWithASite) {
   EXPECT_GT(t2 * 2, t1 * 3) << t1 << " vs " << t2;  // two lines against one
 }
 
+TEST(GuiViews, RacingLinesAreTintedAndTheHazardsViewListsThem) {
+  REQUIRE_XVFB();
+  // Exercise 4.10 (BLOCK_WIDTH 4): lines 18 (the tile's store) and 19 (its read) race. A racing
+  // line is tinted (240,120,90) at alpha 60 over (30,32,38): (79,53,50). The coalesced transpose
+  // has its barrier: no line is tinted so.
+  const Rgba racing = {79, 53, 50, 255};
+  const Image races = Shot("source", {"--lesson", "races", "--variant", "block-transpose"});
+  const Image clean = Shot("source", {"--lesson", "transpose", "--variant", "coalesced"});
+  EXPECT_GT(CountNear(races, racing, 2), 1000);
+  EXPECT_EQ(CountNear(clean, racing, 2), 0);
+  // The hazards view: the count in large red (240,120,90), or "no hazards found" in large green
+  // (110,200,120).
+  const Rgba red = {240, 120, 90, 255}, green = {110, 200, 120, 255};
+  const Image listed = Shot("hazards", {"--lesson", "races", "--variant", "block-transpose"});
+  const Image none = Shot("hazards", {"--lesson", "transpose", "--variant", "coalesced"});
+  EXPECT_GT(CountNear(listed, red, 6), 300);
+  EXPECT_EQ(CountNear(listed, green, 6), 0);
+  EXPECT_GT(CountNear(none, green, 6), 300);
+  EXPECT_EQ(CountNear(none, red, 6), 0);
+}
+
 TEST(GuiViews, LessonPanelShowsTheCheckAndTheNewLesson) {
   REQUIRE_XVFB();
   const Image a = Shot("lesson", {"--lesson", "offset-copy"});

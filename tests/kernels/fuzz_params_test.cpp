@@ -41,7 +41,10 @@ TEST(ParameterFuzz, EveryCombinationRunsOrIsRefused) {
       auto r = RunLesson(l.id, variant, p, "emu", RunOptions{});
       if (r.ok()) {
         ++ran;
-        EXPECT_TRUE(r->check.ok) << l.id << "/" << variant << ": " << r->check.message;
+        // A racy variant (the races lesson) may be wrong, but never without a reported race.
+        EXPECT_TRUE(r->check.ok ||
+                    (l.FindVariant(variant)->races && r->main_launch().hazards.Total() > 0))
+            << l.id << "/" << variant << ": " << r->check.message;
       } else {
         ++refused;
         const std::string& m = r.status().message();

@@ -7,6 +7,7 @@
 #include "core/child_run.h"
 #include "warpscope/kernels/catalog.h"
 #include "warpscope/kernels/devices.h"
+#include "warpscope/trace/occupancy.h"
 
 namespace ws {
 namespace {
@@ -131,11 +132,13 @@ TEST(GpuCapture, TheOccupancyCalculatorsGpuIsThePickedOne) {
   const DeviceQuery q = QueryDevices();
   RunOptions o;
   o.gpu = q.gpus.back().index;
-  auto r = RunLesson("occupancy", "", {{"device", 7}}, "emu", o);
+  // "gpu": the last of the device choices, after the generations.
+  const long long gpu = static_cast<long long>(OccupancyDevices().size());
+  auto r = RunLesson("occupancy", "", {{"device", gpu}}, "emu", o);
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_NE(r->device.find(q.gpus.back().name), std::string::npos) << r->device;
   o.gpu = static_cast<int>(q.gpus.size());
-  auto missing = RunLesson("occupancy", "", {{"device", 7}}, "emu", o);
+  auto missing = RunLesson("occupancy", "", {{"device", gpu}}, "emu", o);
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.status().message().find("does not exist"), std::string::npos);
 }

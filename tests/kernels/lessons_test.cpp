@@ -191,7 +191,10 @@ TEST(Lessons, EveryVariantTransposesCopiesOrReadsCorrectly) {
         continue;
       }
       ASSERT_TRUE(r.ok()) << r.status().message();
-      EXPECT_TRUE(r->check.ok) << r->check.message;
+      if (v.races)  // wrong under some order, and reported: the races lesson's point
+        EXPECT_GT(r->main_launch().hazards.Total(), 0u) << r->check.message;
+      else
+        EXPECT_TRUE(r->check.ok) << r->check.message;
       EXPECT_EQ(r->timing.kind, "modeled");
       EXPECT_GT(r->timing.ms, 0.0);
       for (const SiteInfo& s : r->main_launch().sites)

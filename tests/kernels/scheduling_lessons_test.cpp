@@ -2,10 +2,12 @@
 // textbook's figures and the G80 slides, and transfers (GPU only) refusing the emulator.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <vector>
 
 #include "warpscope/kernels/catalog.h"
+#include "warpscope/trace/occupancy.h"
 
 namespace ws {
 namespace {
@@ -77,9 +79,15 @@ TEST(ScalabilityLesson, WithSkewTheNextBlockGoesToTheSmThatFreedFirst) {
   EXPECT_EQ(r->metrics().at("makespan").get<double>(), 371.0);
 }
 
+// The index of cc9.0 among the `device` choices.
+long long Cc90() {
+  const std::vector<std::string> names = OccupancyDeviceNames();
+  return std::find(names.begin(), names.end(), "cc9.0") - names.begin();
+}
+
 TEST(ScalabilityLesson, TheDevicesRulesSetTheBlocksPerSm) {
   // cc9.0 (H100): 2048 threads, 32 blocks per SM: 8 blocks of 256 threads.
-  auto h = Scalability({{"device", 6}, {"blocks", 64}});
+  auto h = Scalability({{"device", Cc90()}, {"blocks", 64}});
   ASSERT_TRUE(h.ok()) << h.status().message();
   EXPECT_EQ(h->metrics().at("blocks_per_sm_limit"), 8);
   EXPECT_EQ(h->metrics().at("waves"), 4);  // 64 / (2 x 8)
@@ -96,7 +104,7 @@ TEST(ScalabilityLesson, TheDevicesRulesSetTheBlocksPerSm) {
       << big.status().message();
   // 1024 threads x 255 registers on cc9.0: 255 x 32 = 8160 registers a warp, allocated in units
   // of 256: 8192, x 32 warps = 262,144, over the 65,536 of an SM.
-  auto regs_over = Scalability({{"threads", 1024}, {"registers", 255}, {"device", 6}});
+  auto regs_over = Scalability({{"threads", 1024}, {"registers", 255}, {"device", Cc90()}});
   ASSERT_FALSE(regs_over.ok());
   EXPECT_NE(regs_over.status().message().find("need 262144 registers (as allocated), over the "
                                               "limit of 65536 per SM"),

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
+
 namespace ws {
 namespace {
 
@@ -46,6 +48,29 @@ TEST(Occupancy, TextbookBlockSizesOnG80) {
   OccupancyResult big = Occ("cc1.0", 1024, 0, 0);
   EXPECT_EQ(big.active_blocks, 0);
   EXPECT_EQ(big.limiter, "threads_per_block");
+}
+
+// Kirk & Hwu exercise 4.7: which assignments per multiprocessor are possible, by hand from the
+// limits (cc1.0: 768 threads = 24 warps, 8 blocks; cc1.2: 1024 threads = 32 warps, 8 blocks;
+// cc3.0: 2048 threads = 64 warps, 16 blocks).
+TEST(Occupancy, Exercise4_7) {
+  auto blocks = [](const char* device, int threads) {
+    const OccupancyResult r = *ComputeOccupancy(*FindOccupancyDevice(device), {threads, 0, 0});
+    return std::make_pair(r.active_blocks, r.limiter);
+  };
+  // a. 8 x 128 on 1.0: 32 warps > 24: no, threads (warps) limit: 24 / 4 = 6 blocks.
+  EXPECT_EQ(blocks("cc1.0", 128), std::make_pair(6, std::string("warps")));
+  // b. 8 x 128 on 1.2: 32 warps = 32: yes, 8 blocks (both limits at once).
+  EXPECT_EQ(blocks("cc1.2", 128).first, 8);
+  // c. 8 x 128 on 3.0: yes (16 blocks of 4 warps fit: 64 warps).
+  EXPECT_EQ(blocks("cc3.0", 128).first, 16);
+  // d, e. 16 x 64 on 1.0 and 1.2: no, 8 blocks per SM at most.
+  EXPECT_EQ(blocks("cc1.0", 64), std::make_pair(8, std::string("blocks")));
+  EXPECT_EQ(blocks("cc1.2", 64), std::make_pair(8, std::string("blocks")));
+  // f. 16 x 64 on 3.0: yes: 16 blocks, 32 of 64 warps.
+  EXPECT_EQ(blocks("cc3.0", 64).first, 16);
+  // 3.0 allows 63 registers a thread (3.5: 255).
+  EXPECT_FALSE(ComputeOccupancy(*FindOccupancyDevice("cc3.0"), {128, 64, 0}).ok());
 }
 
 TEST(Occupancy, ModernGpuRegistersPerWarp) {

@@ -16,8 +16,12 @@ const std::vector<OccupancyDevice>& OccupancyDevices() {
   // and the CUDA C Programming Guide's technical specifications.
   static const std::vector<OccupancyDevice> devices = {
       {"cc1.0", "G80 (GeForce 8800 GTX)", 16, 512, 24, 8, 8192, 256, true, 124, 16384, 512, 0, 2},
+      // Exercise 4.7 asks about 1.0, 1.2 and 3.0: 1.2 has 1.3's limits (32 warps, 16K
+      // registers) without double precision; 3.0 is Kepler GK104 with 63 registers a thread.
+      {"cc1.2", "GT215 (GeForce GT 240)", 12, 512, 32, 8, 16384, 512, true, 124, 16384, 512, 0, 2},
       {"cc1.3", "GT200 (GTX 280)", 30, 512, 32, 8, 16384, 512, true, 124, 16384, 512, 0, 2},
       {"cc2.0", "Fermi (GTX 480)", 15, 1024, 48, 8, 32768, 64, false, 63, 49152, 128, 0, 2},
+      {"cc3.0", "Kepler (GTX 680)", 8, 1024, 64, 16, 65536, 256, false, 63, 49152, 256, 0, 4},
       {"cc3.5", "Kepler (K20)", 13, 1024, 64, 16, 65536, 256, false, 255, 49152, 256, 0, 4},
       {"cc7.0", "Volta (V100)", 80, 1024, 64, 32, 65536, 256, false, 255, 98304, 256, 0, 4},
       {"cc8.0", "Ampere (A100)", 108, 1024, 64, 32, 65536, 256, false, 255, 167936, 128, 1024, 4},

@@ -108,6 +108,7 @@ TraceContents TraceOfLessonRun(const LessonRun& run, const nlohmann::json& gpu, 
   h["variant"] = run.variant;
   h["backend"] = run.backend;
   h["device"] = run.device;
+  h["schedule"] = run.schedule.Name();
   h["params"] = ParamsJson(run.params, run.info);
   h["check"] = {{"ok", run.check.ok}, {"message", run.check.message}};
   h["timing"] = TimingJson(run.timing);
@@ -152,6 +153,11 @@ Result<LessonRun> LessonRunOfTrace(TraceContents c, const std::filesystem::path&
     run.variant = h.at("variant").get<std::string>();
     run.backend = h.at("backend").get<std::string>();
     run.device = h.at("device").get<std::string>();
+    if (h.contains("schedule")) {  // traces before schedules: in-order
+      auto s = ParseSchedule(h.at("schedule").get<std::string>());
+      if (!s.ok()) throw std::runtime_error(s.status().message());
+      run.schedule = *s;
+    }
     auto params = ParamsFromJson(h.at("params"), run.info);
     if (!params.ok()) return Status::Error(file.string() + ": " + params.status().message());
     run.params = std::move(params).value();

@@ -98,6 +98,7 @@ nlohmann::json LaunchJson(const LaunchTrace& t) {
   j["shared_bytes"] = t.shared_bytes;
   j["time_unit"] = t.time_unit;
   j["truncated"] = t.truncated;
+  j["hazards"] = HazardsJson(t.hazards);
   j["buffers"] = nlohmann::json::array();
   for (const BufferInfo& b : t.buffers)
     j["buffers"].push_back({{"name", b.name}, {"bytes", b.bytes}, {"base", b.base}});
@@ -415,6 +416,7 @@ Result<TraceContents> ParseTrace(std::span<const std::uint8_t> bytes) {
     return Status::Error("not a Warpscope trace file (its first bytes are not the .wstrace magic)");
   Reader r(bytes.subspan(sizeof kMagic));
   std::uint32_t version = 0, sections = 0;
+  std::vector<nlohmann::json> launch_json;  // per launch: its "hazards", when the file has them
   if (!r.Get(&version) || !r.Get(&sections)) return Corrupt("cut short in its header");
   if (version > kTraceFileVersion)
     return Status::Error("this trace file is format version " + std::to_string(version) +
@@ -471,6 +473,8 @@ Result<TraceContents> ParseTrace(std::span<const std::uint8_t> bytes) {
           c.header = std::move(j);
         } else {
           c.launches.push_back(LaunchFrom(j));
+          launch_json.push_back(j.contains("hazards") ? nlohmann::json{{"hazards", j["hazards"]}}
+                                                      : nlohmann::json::object());
           if (Status st = CheckLaunch(c.launches.back(), c.launches.size() - 1); !st.ok())
             return st;
         }
@@ -483,6 +487,22 @@ Result<TraceContents> ParseTrace(std::span<const std::uint8_t> bytes) {
     }
   }
   if (r.left() != 0) return Corrupt(std::to_string(r.left()) + " bytes after the last section");
+  // The hazards the file kept; a file from before them: found again from the records.
+  for (std::size_t i = 0; i < c.launches.size(); ++i) {
+    if (i < launch_json.size() && launch_json[i].contains("hazards")) {
+      auto h = HazardsFromJson(launch_json[i].at("hazards"));
+      if (!h.ok()) return Corrupt("launch " + std::to_string(i) + ": " + h.status().message());
+      for (const HazardGroup& g : h->groups) {
+        if (g.first_site >= c.launches[i].sites.size() ||
+            g.second_site >= c.launches[i].sites.size())
+          return Corrupt("launch " + std::to_string(i) +
+                         ": a hazard names a site it does not have");
+      }
+      c.launches[i].hazards = std::move(h).value();
+    } else {
+      c.launches[i].hazards = FindHazards(c.launches[i]);
+    }
+  }
   return c;
 }
 

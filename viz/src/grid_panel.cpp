@@ -234,6 +234,15 @@ class GridPanel : public Panel {
                 ImVec2(a.x + static_cast<float>(layout_.block_w) * s,
                        a.y + static_cast<float>(layout_.block_h) * s),
                 palette::Text(), 0.0f, 3.0f);
+    // A selected hazard: its first access's thread in the hazard colour (the second is the
+    // selected lane, below).
+    if (const HazardGroup* g = session_->selected_hazard();
+        g != nullptr && !layout_.summary && g->example_first.thread < layout_.block.count()) {
+      layout_.CellOf(g->example_first.block, g->example_first.thread, &x, &y);
+      const ImVec2 c = ToScreen(static_cast<float>(x), static_cast<float>(y));
+      dl->AddRect(c, ImVec2(c.x + s, c.y + s), IM_COL32(0, 0, 0, 255), 0.0f, 4.0f);
+      dl->AddRect(c, ImVec2(c.x + s, c.y + s), IM_COL32(240, 120, 90, 255), 0.0f, 2.5f);
+    }
     if (layout_.summary || session_->sel.warp < 0 || session_->sel.lane < 0) return;
     const std::uint32_t th =
         static_cast<std::uint32_t>(session_->sel.warp * 32 + session_->sel.lane);

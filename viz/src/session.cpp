@@ -25,6 +25,9 @@ void Session::Install(std::shared_ptr<const LessonRun> r, BlockView view) {
   }
   sel.request = -1;
   if (run && run->has_launch() && sel.block >= run->main_launch().grid.count()) sel.block = 0;
+  if (!run || !run->has_launch() ||
+      sel.hazard >= static_cast<int>(run->main_launch().hazards.groups.size()))
+    sel.hazard = -1;
   view_run_ = run;
   view_block_ = sel.block;
   view_ = view.block == sel.block && run && run->has_launch()
@@ -86,6 +89,48 @@ void Session::SelectSite(int site) {
   int i = v.FindRequest(site, sel.warp);
   if (i < 0) i = v.FindRequest(site, -1);
   if (i >= 0) SelectRequest(i);
+}
+
+void Session::SelectHazard(int index) {
+  sel.hazard = -1;
+  if (!run || !run->has_launch()) return;
+  const std::vector<HazardGroup>& groups = run->main_launch().hazards.groups;
+  if (index < 0 || index >= static_cast<int>(groups.size())) return;
+  const HazardGroup& g = groups[static_cast<std::size_t>(index)];
+  const HazardAccess& second = g.example_second;
+  sel.block = second.block;
+  sel.site = g.second_site;
+  sel.warp = second.thread / 32;
+  sel.request = -1;
+  playing = false;
+  // The second access's request: its site and warp, the last one made by the example's time.
+  const BlockView& v = block_view();
+  int request = -1;
+  for (std::size_t i = 0; i < v.requests.size(); ++i) {
+    const BlockRequest& r = v.requests[i];
+    if (r.site == g.second_site && static_cast<int>(r.warp) == sel.warp && r.time <= second.time)
+      request = static_cast<int>(i);
+  }
+  if (request < 0) request = v.FindRequest(sel.site, sel.warp);
+  step = -1;
+  for (std::size_t i = 0; i < v.steps.size(); ++i) {
+    const PlaybackStep& s = v.steps[i];
+    if (!s.barrier && !s.warp_op && s.index == request) step = static_cast<int>(i);
+  }
+  if (step >= 0)
+    SelectStep(step);
+  else if (request >= 0)
+    SelectRequest(request);
+  sel.lane = second.thread % 32;
+  sel.hazard = index;
+}
+
+const HazardGroup* Session::selected_hazard() const {
+  if (!run || !run->has_launch() || sel.hazard < 0) return nullptr;
+  const std::vector<HazardGroup>& groups = run->main_launch().hazards.groups;
+  return sel.hazard < static_cast<int>(groups.size())
+             ? &groups[static_cast<std::size_t>(sel.hazard)]
+             : nullptr;
 }
 
 void Session::RequestSweep(const ParamSpec& spec, std::size_t variants) {

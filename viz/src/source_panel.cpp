@@ -8,6 +8,7 @@
 #include <map>
 #include <sstream>
 
+#include "warpscope/trace/hazards.h"
 #include "warpscope/viz/palette.h"
 #include "warpscope/viz/source_panel.h"
 #include "warpscope/viz/text_wrap.h"
@@ -115,6 +116,34 @@ void SourcePanel::DrawContents() {
     m += (m.empty() ? "" : " ") + std::string(buf);
     line_sites[s.line].push_back(static_cast<int>(i));
   }
+  // Racing line pairs (trace/hazards.h): both lines tinted, each with its badge ("RAW 1024 -> 13"
+  // on the first, "RAW 1024 <- 11" on the second); a click on one selects the hazard.
+  std::map<std::uint32_t, std::string> hazard_text;
+  std::map<std::uint32_t, std::vector<int>> hazard_groups;
+  const HazardGroup* chosen = session_->selected_hazard();
+  for (std::size_t i = 0; i < t.hazards.groups.size(); ++i) {
+    const HazardGroup& g = t.hazards.groups[i];
+    const bool here = [&] {
+      for (std::uint16_t s : {g.first_site, g.second_site}) {
+        if (s >= t.sites.size() || (!t.sites[s].file.empty() && t.sites[s].file != source_file))
+          return false;
+      }
+      return true;
+    }();
+    if (!here) continue;
+    const std::string badge = HazardBadge(g);
+    auto add = [&](std::uint32_t line, const std::string& text) {
+      std::string& m = hazard_text[line];
+      m += (m.empty() ? "" : " ") + text;
+      hazard_groups[line].push_back(static_cast<int>(i));
+    };
+    if (g.first_line == g.second_line) {
+      add(g.first_line, badge);
+    } else {
+      add(g.first_line, badge + " -> " + std::to_string(g.second_line));
+      add(g.second_line, badge + " <- " + std::to_string(g.first_line));
+    }
+  }
   int selected_line = -1;
   const SiteInfo* selected_site = nullptr;
   if (session_->sel.site >= 0 && session_->sel.site < static_cast<int>(t.sites.size())) {
@@ -148,6 +177,10 @@ void SourcePanel::DrawContents() {
     // conflict ways) right-aligned on its first row, the code wrapping before them.
     for (std::uint32_t line = 1; std::getline(in, text); ++line) {
       const bool is_site = margin.count(line) > 0;
+      const auto hz = hazard_text.find(line);
+      const bool racing = hz != hazard_text.end();
+      const bool racing_chosen = racing && chosen != nullptr &&
+                                 (chosen->first_line == line || chosen->second_line == line);
       // A new run: bring the selected site's line (else the kernel's first access site) into
       // view; a site selected elsewhere (a table, a lecture step) too, when it is out of view.
       const bool selected_here = static_cast<int>(line) == selected_line;
@@ -169,28 +202,37 @@ void SourcePanel::DrawContents() {
       // indented under it, so every line is read whole without scrolling sideways.
       const float number_w = ImGui::CalcTextSize("000 ").x;
       const float avail = ImGui::GetContentRegionAvail().x;
-      const float tag_w =
-          is_site ? ImGui::CalcTextSize(margin[line].c_str()).x + ImGui::CalcTextSize("  ").x
-                  : 0.0f;
+      const std::string tag =
+          (is_site ? margin[line] : std::string()) + (racing ? "  " + hz->second : std::string());
+      const float tag_w = is_site || racing
+                              ? ImGui::CalcTextSize(tag.c_str()).x + ImGui::CalcTextSize("  ").x
+                              : 0.0f;
       // In a narrow panel the figures take a row of their own above the code.
       const bool tag_row = tag_w > 0.4f * (avail - number_w);
       const std::vector<WrappedRow> rows = WrapCodeLine(
           text, avail - number_w - (tag_row ? 0.0f : tag_w), ImGui::CalcTextSize("M").x);
       const float code_y = tag_row ? h : 0.0f;
       const float rows_h = h * static_cast<float>(rows.size()) + code_y;
-      if (is_site || selected) {
+      if (is_site || selected || racing) {
         const bool light = palette::LightTheme();
-        const ImU32 colour =
-            selected ? (light ? IM_COL32(120, 170, 240, 110) : IM_COL32(80, 120, 190, 150))
-                     : (light ? IM_COL32(120, 130, 150, 50) : IM_COL32(80, 90, 110, 90));
+        ImU32 colour = selected
+                           ? (light ? IM_COL32(120, 170, 240, 110) : IM_COL32(80, 120, 190, 150))
+                           : (light ? IM_COL32(120, 130, 150, 50) : IM_COL32(80, 90, 110, 90));
+        if (racing)
+          colour = racing_chosen ? IM_COL32(240, 120, 90, 120) : IM_COL32(240, 120, 90, 60);
         ImGui::GetWindowDrawList()->AddRectFilled(
             pos, ImVec2(pos.x + ImGui::GetContentRegionAvail().x, pos.y + rows_h), colour);
       }
       ImGui::PushID(static_cast<int>(line));
       // The whole line is clickable: a button under the text, the text drawn over it.
-      if (ImGui::InvisibleButton(
-              "##line", ImVec2(std::max(1.0f, ImGui::GetContentRegionAvail().x), rows_h)) &&
-          is_site) {
+      const bool clicked = ImGui::InvisibleButton(
+          "##line", ImVec2(std::max(1.0f, ImGui::GetContentRegionAvail().x), rows_h));
+      if (clicked && racing) {
+        // A racing line selects its hazard (the next of the line's on a second click).
+        const std::vector<int>& here = hazard_groups[line];
+        auto at = std::find(here.begin(), here.end(), session_->sel.hazard);
+        session_->SelectHazard(at == here.end() || at + 1 == here.end() ? here.front() : *(at + 1));
+      } else if (clicked && is_site) {
         // A second click on a line of several sites (a program's `o[i] = a[i] + b[i]`) selects
         // the next one.
         const std::vector<int>& here = line_sites[line];
@@ -199,12 +241,20 @@ void SourcePanel::DrawContents() {
       }
       ImGui::SetCursorScreenPos(pos);
       ImGui::TextDisabled("%3u ", line);
-      if (is_site) {
+      if (is_site || racing) {
         const float tag_x = tag_row ? pos.x + number_w : pos.x + avail - tag_w;
         ImGui::SetCursorScreenPos(ImVec2(tag_x + ImGui::CalcTextSize(" ").x, pos.y));
-        ImGui::TextColored(palette::LightTheme() ? ImVec4(0.62f, 0.36f, 0.0f, 1.0f)
-                                                 : ImVec4(0.95f, 0.8f, 0.4f, 1.0f),
-                           "%s", margin[line].c_str());
+        if (is_site) {
+          ImGui::TextColored(palette::LightTheme() ? ImVec4(0.62f, 0.36f, 0.0f, 1.0f)
+                                                   : ImVec4(0.95f, 0.8f, 0.4f, 1.0f),
+                             "%s", margin[line].c_str());
+          ImGui::SameLine(0, 0);
+        }
+        if (racing) {
+          ImGui::TextColored(palette::LightTheme() ? ImVec4(0.75f, 0.2f, 0.1f, 1.0f)
+                                                   : ImVec4(0.94f, 0.47f, 0.35f, 1.0f),
+                             "  %s", hz->second.c_str());
+        }
       }
       ImGui::SetCursorScreenPos(ImVec2(pos.x + number_w, pos.y + code_y));
       const ImVec2 code_at = ImGui::GetCursorScreenPos();

@@ -27,6 +27,7 @@ std::vector<std::unique_ptr<Panel>> MakeViewPanels(Session* session) {
   p.push_back(MakeBanksPanel(session));
   p.push_back(MakeLayoutPanel(session));
   p.push_back(MakeBarriersPanel(session));
+  p.push_back(MakeHazardsPanel(session));
   p.push_back(MakeShufflePanel(session));
   p.push_back(MakeTimingPanel(session));
   p.push_back(MakeOccupancyPanel(session));

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <iterator>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -15,12 +16,21 @@
 
 namespace ws::lessons::scalability {
 
-// The clock of each `device` choice's example GPU (the choices are OccupancyDevices(), in
-// order), for the modeled time: 8800 GTX 1.35 GHz (shader clock), GTX 280 1.296, GTX 480 1.401,
-// K20 0.706, V100 1.53, A100 1.41, H100 SXM 1.98 (boost clocks).
-inline double ClockGhz(std::size_t device) {
-  static const double ghz[] = {1.35, 1.296, 1.401, 0.706, 1.53, 1.41, 1.98};
-  return ghz[std::min<std::size_t>(device, std::size(ghz) - 1)];
+// The clock of each `device` choice's example GPU, for the modeled time: 8800 GTX 1.35 GHz
+// (shader clock), GT 240 1.34, GTX 280 1.296, GTX 480 1.401, GTX 680 1.006, K20 0.706, V100
+// 1.53, A100 1.41, H100 SXM 1.98 (boost clocks).
+inline double ClockGhz(const std::string& device) {
+  static const std::map<std::string, double> ghz = {
+      {"cc1.0", 1.35},  {"cc1.2", 1.34}, {"cc1.3", 1.296}, {"cc2.0", 1.401}, {"cc3.0", 1.006},
+      {"cc3.5", 0.706}, {"cc7.0", 1.53}, {"cc8.0", 1.41},  {"cc9.0", 1.98}};
+  const auto it = ghz.find(device);
+  return it != ghz.end() ? it->second : 1.0;
+}
+
+// The index of a `device` choice by its name (the choices are OccupancyDevices(), in order).
+inline long long DeviceIndex(const std::string& name) {
+  const std::vector<std::string> names = OccupancyDeviceNames();
+  return std::find(names.begin(), names.end(), name) - names.begin();
 }
 
 // Why no block fits on one SM, naming the limit and what the block needs.
@@ -87,9 +97,10 @@ struct Lesson {
     l.read_figures = &ReadFigures<ScheduleFigures>;
     // The block-scheduler model runs blocks one after another on one worker: the default grid
     // and the largest (4M threads) bound what a slider drag costs (cc9.0: 2048 threads per SM).
-    l.bench_cases = {
-        {"default-12x256", "", {{"device", 6}}},
-        {"largest-4096x1024", "", {{"blocks", 4096}, {"threads", 1024}, {"device", 6}}}};
+    l.bench_cases = {{"default-12x256", "", {{"device", DeviceIndex("cc9.0")}}},
+                     {"largest-4096x1024",
+                      "",
+                      {{"blocks", 4096}, {"threads", 1024}, {"device", DeviceIndex("cc9.0")}}}};
     l.emulator_cost = [](const Params& p) { return At(p, "threads") * At(p, "blocks"); };
     l.figures = {{"makespan", "Makespan", "@time_unit"},
                  {"waves", "Waves", ""},
@@ -141,7 +152,7 @@ struct Lesson {
       per_sm = occ->active_blocks;
       f.emulated_device = name + " " + device->description;
       f.limiter = occ->limiter;
-      f.clock_ghz = ClockGhz(index);
+      f.clock_ghz = ClockGhz(name);
       b.ModelMultiprocessors(sms, per_sm);
     } else {
       sms = static_cast<int>(b.preset().multiprocessors);

@@ -85,7 +85,7 @@ void Record(const void* ptr, unsigned int bytes, unsigned int place, unsigned in
     for (const SharedRange& r : t_shared) {
       if (addr - r.begin < r.bytes) {
         const std::uint32_t offset = r.base + static_cast<std::uint32_t>(addr - r.begin);
-        emu::RecordAccess(MakeSiteKey(place, kKeyShared, op, bytes, r.base / 4), offset);
+        emu::RecordAccess(MakeSiteKey(place, kKeyShared, op, bytes, r.base / 4), offset, ptr);
         return;
       }
     }
@@ -94,7 +94,7 @@ void Record(const void* ptr, unsigned int bytes, unsigned int place, unsigned in
   const Region* r = FindRegion(addr, bytes, &near);
   if (r != nullptr && !r->freed) {
     emu::RecordAccess(MakeSiteKey(place, r->space, op, bytes, r->id),
-                      static_cast<std::uint32_t>(addr - r->begin));
+                      static_cast<std::uint32_t>(addr - r->begin), ptr);
     return;
   }
   // A local variable on this thread's fiber stack (an array a kernel declared): not recorded.
@@ -114,7 +114,7 @@ void RegisterShared(const void* p, unsigned int bytes, SharedSlot* slot) {
   const std::uint32_t tag = emu::CurrentLaunchTag();
   if (slot->tag == tag && t_shared_tag == tag) return;
   std::uint32_t base_tag = 0, base = 0;
-  base = emu::SharedArrayBase(bytes, &base_tag, &base);
+  base = emu::SharedArrayBase(bytes, &base_tag, &base, const_cast<void*>(p));
   slot->tag = tag;
   slot->base = base;
   NoteShared(p, bytes, base);
@@ -182,6 +182,7 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
   }
   cfg.preset = p.preset;
   cfg.keep_blocks = p.keep_blocks;
+  cfg.schedule = p.schedule;
   auto run = emu::RunLaunch(cfg, [&] { body(context); });
   if (!run.ok()) {
     std::string message = run.status().message();

@@ -19,6 +19,9 @@ Program::Program() {
       if (!item.empty()) keep_blocks.push_back(static_cast<std::uint32_t>(std::stoul(item)));
     }
   }
+  if (const char* s = std::getenv("WS_SCHEDULE")) {
+    if (auto found = ParseSchedule(s); found.ok()) schedule = *found;
+  }
   std::atexit([] { Write(); });
 }
 

@@ -58,6 +58,7 @@ struct Program {
   std::string error;  // the failed launch's message
   DevicePreset preset;
   std::vector<std::uint32_t> keep_blocks = {0, 1, 2, 3};
+  Schedule schedule;
   bool written = false;
   std::string next_name;  // the variable the next cudaMalloc fills (NameNext)
 

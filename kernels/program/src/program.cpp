@@ -456,7 +456,7 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
   limits.output_bytes = options.output_limit_bytes;
   t0 = Clock::now();
   std::vector<std::string> env = {"WS_PROGRAM_OUT=" + out.string(), "WS_PRESET=" + options.preset,
-                                  "WS_KEEP_BLOCKS=" + keep};
+                                  "WS_KEEP_BLOCKS=" + keep, "WS_SCHEDULE=" + options.schedule};
 #if defined(WS_PROGRAM_SANITIZED)
   // The program is built with the sanitizers (its runtime is): let a crash be a crash, as in a
   // normal build, and do not report the program's own leaks.

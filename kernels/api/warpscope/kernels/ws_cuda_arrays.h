@@ -15,13 +15,15 @@ namespace detail {
 
 // In a .cu file nvcc compiles these helpers twice; kernels only ever run in the device pass, so
 // nvcc's host pass gets no-ops (it must still compile them).
-WS_HD inline void Record(std::uint64_t key, std::uint32_t offset) {
+// `where`: the element (the emulator reads the value a load sees and a store leaves there).
+WS_HD inline void Record(std::uint64_t key, std::uint32_t offset, const void* where = nullptr) {
 #if defined(__CUDA_ARCH__)
+  (void)where;
   dev::RecordAccess(key, offset);
 #elif !WS_DEVICE_CODE
-  emu::RecordAccess(key, offset);
+  emu::RecordAccess(key, offset, where);
 #else
-  (void)key, (void)offset;
+  (void)key, (void)offset, (void)where;
 #endif
 }
 
@@ -55,11 +57,11 @@ class GlobalRef {
       : p_(p), offset_(offset), place_(place), buffer_(buffer) {}
 
   WS_HD operator Value() const {  // NOLINT: implicit, so a[i] reads like a value
-    detail::Record(Key(kKeyLoad), offset_);
+    detail::Record(Key(kKeyLoad), offset_, p_);
     return *p_;
   }
   WS_HD GlobalRef& operator=(Value v) {
-    detail::Record(Key(kKeyStore), offset_);
+    detail::Record(Key(kKeyStore), offset_, p_);
     *p_ = v;
     return *this;
   }
@@ -87,7 +89,7 @@ class GlobalAddr {
       : p_(p), offset_(offset), place_(place), buffer_(buffer) {}
   WS_HD T* get() const { return p_; }
   WS_HD void RecordAtomic() const {
-    detail::Record(MakeSiteKey(place_, kKeyGlobal, kKeyAtomic, sizeof(T), buffer_), offset_);
+    detail::Record(MakeSiteKey(place_, kKeyGlobal, kKeyAtomic, sizeof(T), buffer_), offset_, p_);
   }
 
  private:
@@ -235,11 +237,11 @@ class SharedRef {
   WS_HD SharedRef(T* p, std::uint32_t offset, std::uint32_t place, std::uint32_t array)
       : p_(p), offset_(offset), place_(place), array_(array) {}
   WS_HD operator T() const {  // NOLINT: implicit, so tile[y][x] reads like a value
-    detail::Record(MakeSiteKey(place_, kKeyShared, kKeyLoad, sizeof(T), array_), offset_);
+    detail::Record(MakeSiteKey(place_, kKeyShared, kKeyLoad, sizeof(T), array_), offset_, p_);
     return *p_;
   }
   WS_HD SharedRef& operator=(T v) {
-    detail::Record(MakeSiteKey(place_, kKeyShared, kKeyStore, sizeof(T), array_), offset_);
+    detail::Record(MakeSiteKey(place_, kKeyShared, kKeyStore, sizeof(T), array_), offset_, p_);
     *p_ = v;
     return *this;
   }
@@ -295,7 +297,7 @@ class SharedArray {
 #elif WS_DEVICE_CODE
     const std::uint32_t base = 0;
 #else
-    const std::uint32_t base = emu::SharedArrayBase(kBytes, &emu_tag_, &emu_base_);
+    const std::uint32_t base = emu::SharedArrayBase(kBytes, &emu_tag_, &emu_base_, &data_[0][0]);
 #endif
     return SharedRef<T>(p, base + byte, place, base / 4);
   }

@@ -23,7 +23,8 @@ struct ThreadState {
 extern thread_local ThreadState* t_thread;
 
 // Implemented by the emulator runtime (kernels/emu/runtime.cpp).
-void RecordAccess(std::uint64_t key, std::uint32_t offset);
+// `where` (may be null): the element, whose value a kept block's record carries.
+void RecordAccess(std::uint64_t key, std::uint32_t offset, const void* where = nullptr);
 // Throws the launch's error (ends this thread) when `index` is outside [0, count).
 // `place` is MakePlace(file tag, line) (ws_cuda.h).
 void CheckIndex(long long index, unsigned long long count, std::uint32_t place, const char* what);
@@ -36,7 +37,11 @@ int SyncThreadsCount(std::uint32_t place, int predicate);
 std::uint64_t WarpOp(std::uint32_t kind, std::uint32_t mask, std::uint64_t value, int arg,
                      int width, std::uint32_t place);
 // The shared-memory offset of a __shared__ array in this launch (allocated at first use).
-std::uint32_t SharedArrayBase(std::uint32_t bytes, std::uint32_t* tag, std::uint32_t* base);
+// `data` (may be null): the array's storage, filled with 0xff bytes before each block (a GPU
+// leaves it undefined; a fixed fill keeps a racy kernel's output the same whichever worker ran
+// the block before, and a slot read before it is written is a NaN or -1, never a right answer).
+std::uint32_t SharedArrayBase(std::uint32_t bytes, std::uint32_t* tag, std::uint32_t* base,
+                              void* data = nullptr);
 // The launch's dynamic shared memory for this block: its size and its offset in the block's
 // shared window (after the declared static arrays).
 unsigned char* DynamicSharedMemory(std::uint32_t* bytes, std::uint32_t* offset);

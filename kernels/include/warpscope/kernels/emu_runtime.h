@@ -21,6 +21,7 @@
 
 #include "warpscope/trace/device_preset.h"
 #include "warpscope/trace/launch.h"
+#include "warpscope/trace/schedule.h"
 #include "warpscope/trace/status.h"
 
 namespace ws::emu {
@@ -38,6 +39,8 @@ struct LaunchConfig {
   // after another in index order, each placed on an SM when one of its model_blocks_per_sm slots
   // frees; smid() and globaltimer() read the placement. 0: no model (every block starts at 0).
   int model_sms = 0, model_blocks_per_sm = 0;
+  // The order the block's threads are interleaved in (trace/schedule.h); in-order by default.
+  Schedule schedule;
 };
 
 // Runs `body` (the kernel call) once per GPU thread. Returns the launch's trace, or the error

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "warpscope/trace/analysis.h"
+#include "warpscope/trace/hazards.h"
 #include "warpscope/trace/records.h"
 
 namespace ws {
@@ -28,6 +29,9 @@ struct LaunchTrace {
   // reached a barrier, 0 if it did nothing (it failed the bounds test). Left empty for launches
   // over kMaxActivityThreads threads.
   std::vector<std::uint8_t> thread_active;
+  // The races among the kept blocks (trace/hazards.h): found when the launch ends, kept in the
+  // trace file (a file from before hazards: found again from its records, values unknown).
+  HazardReport hazards;
   static constexpr std::uint64_t kMaxActivityThreads = 1ull << 24;
 
   std::uint64_t threads() const { return grid.count() * block.count(); }

@@ -14,6 +14,7 @@
 
 #include "warpscope/trace/figures.h"
 #include "warpscope/trace/launch.h"
+#include "warpscope/trace/schedule.h"
 #include "warpscope/trace/status.h"
 
 namespace ws {
@@ -48,6 +49,9 @@ struct VariantSpec {
   std::string summary;               // one line: what is fast or slow about it
   std::vector<std::string> ignores;  // parameters this variant does not use (greyed out)
   std::string gpu_refusal;           // set: a GPU run is refused, and this says why
+  // Racy on purpose (the races lesson): its output depends on the thread order, so a wrong
+  // output is the lesson, not a failure; the hazard analysis must then report the race.
+  bool races = false;
 };
 
 using Params = std::map<std::string, long long>;
@@ -143,6 +147,7 @@ struct RunOptions {
   std::uint64_t record_budget_bytes = 1ull << 30;
   bool record = true;  // GPU: false runs only the uninstrumented build (for profilers)
   int timed_runs = 7;  // GPU: timed runs of the uninstrumented build after one warm-up
+  Schedule schedule;   // emulator: the order a block's threads are interleaved in
 };
 
 // The result of checking a kernel's output against a CPU golden result.
@@ -172,6 +177,7 @@ struct Timing {
 // the timing and the lesson's figures.
 struct LessonRun {
   std::string lesson, variant, backend, device;
+  Schedule schedule;  // the emulator's thread order it ran under (a GPU run: in-order, unused)
   const LessonInfo* info = nullptr;  // the catalogue's description; null for a trace of a
                                      // lesson this build does not have
   Params params;

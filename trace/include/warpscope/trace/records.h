@@ -36,10 +36,10 @@ std::uint16_t FileTagOf(const std::string& name);
 // One access site: a place in the kernel's source where one array is read or written.
 struct SiteInfo {
   std::uint32_t line = 0;
-  std::uint16_t column = 0;    // a program's sites: the access's column (0: lesson sites, by line)
+  std::uint16_t column = 0;  // a program's sites: the access's column (0: lesson sites, by line)
   std::uint16_t end_column = 0;  // and the column just past it, when on the same line (else 0)
-  std::uint16_t file_tag = 0;  // FileTag() of the file's base name (ws_cuda.h); 0 when unknown
-  std::string file;            // that file's name, found among the lesson's sources ("": unknown)
+  std::uint16_t file_tag = 0;    // FileTag() of the file's base name (ws_cuda.h); 0 when unknown
+  std::string file;              // that file's name, found among the lesson's sources ("": unknown)
   MemorySpace space = MemorySpace::kGlobal;
   AccessOp op = AccessOp::kLoad;
   std::uint8_t size = 4;     // bytes per access
@@ -116,6 +116,10 @@ struct BlockRecords {
   std::vector<AccessRecord> accesses;
   std::vector<BarrierRecord> barriers;
   std::vector<WarpOpRecord> warp_ops;  // in time order
+  // Per access, in the same order (the emulator; empty when unknown, as in a GPU capture): what
+  // the access read or wrote, its first 8 bytes (an atomic: the value it left). The hazard
+  // analysis tells benign races (two writes of one value) by them and shows them in its example.
+  std::vector<std::uint64_t> values;
 };
 
 // A global buffer as the kernel saw it. Base addresses are placed as cudaMalloc places them

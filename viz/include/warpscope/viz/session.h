@@ -21,6 +21,7 @@ struct Selection {
   int request = -1;           // index into BlockView::requests, -1: the site's first
   int barrier_instance = -1;  // index into BlockView::barriers (playback), -1: none
   int warp_op = -1;           // index into BlockView::warp_ops, -1: none
+  int hazard = -1;            // index into run->main_launch().hazards.groups, -1: none
 };
 
 // A compiler's message at a place in the user's program.
@@ -82,6 +83,12 @@ struct Session {
   void SelectStep(int index);
   // Selects a site (from the source view or a table): its first request in the block.
   void SelectSite(int site);
+  // Selects hazard group `index` (the hazards view, the source view's marks): its example's
+  // block, the second access's site, warp and lane, and the playback step of that access; the
+  // views mark the first access's thread too. -1 clears it.
+  void SelectHazard(int index);
+  // The selected hazard group, or null.
+  const HazardGroup* selected_hazard() const;
 
   // Makes `r` the current run (with the view of block `view.block`, built off the UI thread) and
   // keeps what can be kept of the selection: the site when the kernel is the same, the block when

@@ -50,6 +50,7 @@ struct ProgramOptions {
   // in a build with CUDA).
   std::string backend = "emu";
   std::vector<std::uint32_t> keep_blocks = {0, 1, 2, 3};
+  std::string schedule = "in-order";  // the emulator's thread order (trace/schedule.h)
   std::chrono::milliseconds timeout{std::chrono::seconds(30)};
   std::uint64_t memory_limit_bytes = 4ull << 30;
   std::uint64_t output_limit_bytes = 1u << 20;  // of the program's stdout kept

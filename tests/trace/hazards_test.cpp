@@ -1,0 +1,192 @@
+// The hazard analysis on records built by hand: each expectation is counted from the records
+// written next to it.
+#include "warpscope/trace/hazards.h"
+
+#include <gtest/gtest.h>
+
+#include "warpscope/trace/launch.h"
+
+namespace ws {
+namespace {
+
+// A launch of `blocks` blocks of `threads` threads with these sites (line, space, op, size).
+struct Builder {
+  LaunchTrace t;
+  Builder(std::uint32_t blocks, std::uint32_t threads) {
+    t.grid = {blocks, 1, 1};
+    t.block = {threads, 1, 1};
+    t.buffers = {{"d", 1 << 16, 1 << 20}};
+  }
+  std::uint16_t Site(std::uint32_t line, MemorySpace space, AccessOp op, std::uint8_t size = 4) {
+    SiteInfo s;
+    s.line = line;
+    s.space = space;
+    s.op = op;
+    s.size = size;
+    t.sites.push_back(s);
+    return static_cast<std::uint16_t>(t.sites.size() - 1);
+  }
+  BlockRecords& Block(std::uint32_t b) {
+    for (BlockRecords& r : t.blocks)
+      if (r.block == b) return r;
+    t.blocks.push_back({});
+    t.blocks.back().block = b;
+    return t.blocks.back();
+  }
+  void Add(std::uint32_t block, std::uint16_t thread, std::uint16_t site, std::uint32_t offset,
+           std::uint32_t time, std::uint32_t epoch, std::uint64_t value) {
+    BlockRecords& r = Block(block);
+    AccessRecord a;
+    a.offset = offset;
+    a.thread = thread;
+    a.site = site;
+    a.time = time;
+    a.epoch = epoch;
+    r.accesses.push_back(a);
+    r.values.push_back(value);
+  }
+};
+
+// The shared-memory reverse, s[t] = d[t]; d[t] = s[n-1-t], for n threads of one block.
+Builder Reverse(std::uint16_t n, bool barrier) {
+  Builder b(1, n);
+  const auto load_d = b.Site(10, MemorySpace::kGlobal, AccessOp::kLoad);
+  const auto store_s = b.Site(11, MemorySpace::kShared, AccessOp::kStore);
+  const auto load_s = b.Site(13, MemorySpace::kShared, AccessOp::kLoad);
+  const auto store_d = b.Site(13, MemorySpace::kGlobal, AccessOp::kStore);
+  for (std::uint16_t t = 0; t < n; ++t) {
+    b.Add(0, t, load_d, t * 4u, 0, 0, t);
+    b.Add(0, t, store_s, t * 4u, 1, 0, t);
+  }
+  const std::uint32_t e = barrier ? 1 : 0;
+  for (std::uint16_t t = 0; t < n; ++t) {
+    const std::uint16_t tr = static_cast<std::uint16_t>(n - 1 - t);
+    b.Add(0, t, load_s, tr * 4u, 2, e, tr);
+    b.Add(0, t, store_d, t * 4u, 3, e, tr);
+  }
+  return b;
+}
+
+TEST(Hazards, ReverseWithItsBarrierHasNone) {
+  const HazardReport r = FindHazards(Reverse(64, true).t);
+  EXPECT_TRUE(r.groups.empty());
+  EXPECT_EQ(r.shared_accesses, 128u);  // 64 stores + 64 loads
+  EXPECT_EQ(r.global_accesses, 128u);
+  EXPECT_TRUE(r.values_known);
+  EXPECT_EQ(r.Checked(),
+            "shared memory within each of block 0 of 1 (128 accesses), global memory among its "
+            "threads (128 accesses)");
+}
+
+TEST(Hazards, ReverseWithoutItsBarrierReadsEverySlotAnotherThreadWrites) {
+  // 64 threads: thread t writes s[t] at time 1, thread 63-t reads it at time 2, t != 63-t for
+  // every t (64 is even): 64 RAW pairs between lines 11 and 13. In-warp pairs: t and 63-t share
+  // a warp when both are in 0..31 or both in 32..63, never (t < 32 => 63-t > 31): 0.
+  const Builder b = Reverse(64, false);
+  const HazardReport r = FindHazards(b.t);
+  ASSERT_EQ(r.groups.size(), 1u);
+  const HazardGroup& g = r.groups[0];
+  EXPECT_EQ(g.kind, HazardKind::kRaw);
+  EXPECT_EQ(g.space, MemorySpace::kShared);
+  EXPECT_EQ(g.first_line, 11u);
+  EXPECT_EQ(g.second_line, 13u);
+  EXPECT_EQ(g.count, 64u);
+  EXPECT_EQ(g.same_warp, 0u);
+  // The first word, s[0]: written by thread 0 (value 0), read by thread 63.
+  EXPECT_EQ(g.example_first.thread, 0);
+  EXPECT_EQ(g.example_second.thread, 63);
+  EXPECT_EQ(g.example_offset, 0u);
+  EXPECT_EQ(HazardBadge(g), "RAW 64");
+  // 32 threads: t and 31-t are always in warp 0: 32 pairs, all in one warp.
+  const HazardGroup g32 = FindHazards(Reverse(32, false).t).groups.at(0);
+  EXPECT_EQ(g32.count, 32u);
+  EXPECT_EQ(g32.same_warp, 32u);
+  EXPECT_EQ(HazardBadge(g32), "RAW 32, same warp");
+  // 33 threads: the middle thread 16 reads its own slot (no pair): 32 pairs.
+  EXPECT_EQ(FindHazards(Reverse(33, false).t).Total(), 32u);
+}
+
+TEST(Hazards, AReadBeforeAWriteIsWarAndTwoWritesAreWawOrBenign) {
+  Builder b(1, 64);
+  const auto load = b.Site(5, MemorySpace::kShared, AccessOp::kLoad);
+  const auto store = b.Site(6, MemorySpace::kShared, AccessOp::kStore);
+  // Thread 1 reads word 0 at time 0; thread 2 writes it at time 1: WAR.
+  b.Add(0, 1, load, 0, 0, 0, 7);
+  b.Add(0, 2, store, 0, 1, 0, 9);
+  // Threads 3 and 40 both write 5 to word 1 (benign); thread 41 writes 6 there too: with 3 and
+  // with 40, two WAW pairs of different values.
+  b.Add(0, 3, store, 4, 1, 0, 5);
+  b.Add(0, 40, store, 4, 1, 0, 5);
+  b.Add(0, 41, store, 4, 1, 0, 6);
+  const HazardReport r = FindHazards(b.t);
+  EXPECT_EQ(r.Count(HazardKind::kWar), 1u);
+  EXPECT_EQ(r.Count(HazardKind::kWaw), 2u);
+  EXPECT_EQ(r.Count(HazardKind::kWawSameValue), 1u);
+  EXPECT_EQ(r.Count(HazardKind::kRaw), 0u);
+  EXPECT_EQ(r.Total(), 4u);
+  // Sorted by kind: WAR, WAW, WAW (same value).
+  ASSERT_EQ(r.groups.size(), 3u);
+  EXPECT_EQ(r.groups[0].kind, HazardKind::kWar);
+  EXPECT_EQ(r.groups[0].example_first.value, 7u);
+  EXPECT_EQ(r.groups[0].example_second.value, 9u);
+  EXPECT_EQ(HazardBadge(r.groups[2]), "WAW= 1");
+}
+
+TEST(Hazards, ABarrierAtomicsAndOtherBytesAreNotHazards) {
+  Builder b(1, 64);
+  const auto store = b.Site(5, MemorySpace::kShared, AccessOp::kStore);
+  const auto load = b.Site(6, MemorySpace::kShared, AccessOp::kLoad);
+  const auto atom = b.Site(7, MemorySpace::kShared, AccessOp::kAtomic);
+  const auto byte_store = b.Site(8, MemorySpace::kShared, AccessOp::kStore, 1);
+  b.Add(0, 1, store, 0, 0, 0, 1);  // epoch 0
+  b.Add(0, 2, load, 0, 3, 1, 1);   // epoch 1: after a barrier
+  b.Add(0, 3, atom, 8, 0, 0, 0);   // two atomics on one word
+  b.Add(0, 4, atom, 8, 0, 0, 1);
+  b.Add(0, 5, byte_store, 16, 0, 0, 1);  // bytes 16 and 17 of one word
+  b.Add(0, 6, byte_store, 17, 0, 0, 1);
+  b.Add(0, 7, store, 24, 0, 0, 1);  // one thread writes and reads its own word
+  b.Add(0, 7, load, 24, 1, 0, 1);
+  EXPECT_TRUE(FindHazards(b.t).groups.empty());
+  // An atomic against a plain load of its word is a hazard: the load may see either value.
+  b.Add(0, 9, load, 8, 5, 0, 0);
+  const HazardReport r = FindHazards(b.t);
+  EXPECT_EQ(r.Count(HazardKind::kRaw), 2u);  // after each of the two atomics (times 0 < 5)
+}
+
+TEST(Hazards, GlobalMemoryRacesAcrossBlocksWhateverTheirEpochs) {
+  Builder b(2, 32);
+  const auto store = b.Site(3, MemorySpace::kGlobal, AccessOp::kStore, 8);
+  const auto load = b.Site(4, MemorySpace::kGlobal, AccessOp::kLoad);
+  // Block 0 thread 0 writes 8 bytes at offset 0 (epoch 0); block 1 thread 0 reads bytes 4..7
+  // (epoch 3): no barrier orders two blocks, so RAW once (counted at word 1 only).
+  b.Add(0, 0, store, 0, 0, 0, 42);
+  b.Add(1, 0, load, 4, 1, 3, 0);
+  // Shared accesses of different blocks to the same offset are different memory: none.
+  const auto s_store = b.Site(9, MemorySpace::kShared, AccessOp::kStore);
+  b.Add(0, 5, s_store, 0, 0, 0, 1);
+  b.Add(1, 6, s_store, 0, 0, 0, 2);
+  const HazardReport r = FindHazards(b.t);
+  ASSERT_EQ(r.groups.size(), 1u);
+  EXPECT_EQ(r.groups[0].space, MemorySpace::kGlobal);
+  EXPECT_EQ(r.groups[0].count, 1u);
+  EXPECT_EQ(r.groups[0].example_address, (1u << 20) + 4u);  // the buffer's base + 4
+  EXPECT_EQ(r.groups[0].example_second.block, 1u);
+  EXPECT_EQ(r.Checked(),
+            "shared memory within each of blocks 0, 1 of 2 (2 accesses), global memory among "
+            "them (2 accesses)");
+}
+
+TEST(Hazards, WithoutValuesTwoWritesAreNotCalledBenign) {
+  Builder b(1, 32);
+  const auto store = b.Site(5, MemorySpace::kShared, AccessOp::kStore);
+  b.Add(0, 1, store, 0, 0, 0, 5);
+  b.Add(0, 2, store, 0, 0, 0, 5);
+  b.t.blocks[0].values.clear();  // a GPU capture
+  const HazardReport r = FindHazards(b.t);
+  EXPECT_FALSE(r.values_known);
+  EXPECT_EQ(r.Count(HazardKind::kWaw), 1u);
+  EXPECT_EQ(r.Count(HazardKind::kWawSameValue), 0u);
+}
+
+}  // namespace
+}  // namespace ws
