@@ -208,6 +208,28 @@ TEST(ShippedTraces, AreRealGpuCapturesWithTheSlidesFigures) {
   EXPECT_NE(atomic->device.find("H100"), std::string::npos) << atomic->device;
 }
 
+// Issue 18's H100 capture: exercise 4.10's BlockTranspose with BLOCK_WIDTH 8 (2 x 2 tiles of
+// 64 threads, two warps each). The records of all 4 blocks hold the race: W^2 - W = 56 pairs a
+// block, 224 in all; of a block's 56, 24 are inside one warp (thread y*8+x and x*8+y both < 32
+// or both >= 32: rows 0-3 among themselves, 12, and rows 4-7, 12), 4 x 24 = 96. The GPU's
+// nanosecond stamps order each pair: on this capture every write came first (RAW), and the
+// uninstrumented build's output was right.
+TEST(ShippedTraces, TheH100BlockTransposeRacesOnLines18And19) {
+  const fs::path dir = fs::path(WARPSCOPE_SOURCE_DIR) / "assets/traces";
+  auto run = LoadTraceAsRun(dir / "races-block-transpose-h100.wstrace");
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  EXPECT_NE(run->device.find("H100"), std::string::npos);
+  const HazardReport& h = run->main_launch().hazards;
+  EXPECT_FALSE(h.values_known);  // a GPU records no values
+  ASSERT_EQ(h.groups.size(), 1u);
+  EXPECT_EQ(h.groups[0].kind, HazardKind::kRaw);
+  EXPECT_EQ(h.groups[0].first_line, 18u);
+  EXPECT_EQ(h.groups[0].second_line, 19u);
+  EXPECT_EQ(h.groups[0].count, 224u);
+  EXPECT_EQ(h.groups[0].same_warp, 96u);
+  EXPECT_EQ(run->metrics().at("hazards"), 224);
+}
+
 }  // namespace
 }  // namespace ws
 

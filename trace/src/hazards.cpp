@@ -181,6 +181,17 @@ HazardReport FindHazards(const LaunchTrace& launch) {
   for (std::size_t lo = 0; lo < touches.size() && !report.truncated;) {
     std::size_t hi = lo;
     while (hi < touches.size() && touches[hi].key == touches[lo].key) ++hi;
+    // Only atomics (a histogram's bin): no pair races. (Only loads costs one pass below.)
+    bool plain = false, loads = false;
+    for (std::size_t i = lo; i < hi; ++i) {
+      const AccessOp op = accesses[touches[i].access].op;
+      plain |= op == AccessOp::kStore;
+      loads |= op == AccessOp::kLoad;
+    }
+    if (!plain && !loads) {
+      lo = hi;
+      continue;
+    }
     // A write against every access after it, and every read before it: each pair once.
     for (std::size_t i = lo; i < hi && !report.truncated; ++i) {
       if (!IsWrite(accesses[touches[i].access].op)) continue;
@@ -281,9 +292,13 @@ std::string DescribeHazard(const HazardGroup& g, const LaunchTrace& launch) {
     s << " at byte " << g.example_offset << " of " << launch.buffers[g.example_buffer].name;
   else
     s << " at byte " << g.example_offset;
-  s << " (step " << a.time << ") and ";
+  const bool ns = launch.time_unit == "ns";
+  auto when = [&](std::uint32_t t) {
+    return ns ? "at " + std::to_string(t) + " ns" : "step " + std::to_string(t);
+  };
+  s << " (" << when(a.time) << ") and ";
   if (b.block != a.block) s << "block " << b.block << "'s ";
-  s << side(b) << " there (step " << b.time << "), "
+  s << side(b) << " there (" << when(b.time) << "), "
     << (b.block != a.block ? "in another block: no barrier orders blocks."
                            : "with no __syncthreads() between them.");
   return s.str();
