@@ -25,14 +25,14 @@
 
 #include "../../kernels/lessons/races/races.cuh"
 
-#define CHECK(call)                                                                       \
-  do {                                                                                    \
-    cudaError_t err_ = (call);                                                            \
-    if (err_ != cudaSuccess) {                                                            \
+#define CHECK(call)                                                                          \
+  do {                                                                                       \
+    cudaError_t err_ = (call);                                                               \
+    if (err_ != cudaSuccess) {                                                               \
       std::fprintf(stderr, "CUDA error %s at %s:%d: %s\n", cudaGetErrorName(err_), __FILE__, \
-                   __LINE__, cudaGetErrorString(err_));                                   \
-      std::exit(2);                                                                       \
-    }                                                                                     \
+                   __LINE__, cudaGetErrorString(err_));                                      \
+      std::exit(2);                                                                          \
+    }                                                                                        \
   } while (0)
 
 namespace {
@@ -73,8 +73,7 @@ void LaunchTile(bool fixed, dim3 grid, float* a, int width, int height) {
 template <int... Ws>
 bool DispatchTile(int w, bool fixed, dim3 grid, float* a, int width, int height,
                   std::integer_sequence<int, Ws...>) {
-  return ((w == Ws + 1 ? (LaunchTile<Ws + 1>(fixed, grid, a, width, height), true) : false) ||
-          ...);
+  return ((w == Ws + 1 ? (LaunchTile<Ws + 1>(fixed, grid, a, width, height), true) : false) || ...);
 }
 
 // One run of the variant: fresh input, one launch, the wrong-element count. *elements gets the
@@ -117,8 +116,8 @@ std::size_t RunOnce(const Config& c, std::size_t* elements) {
     CHECK(cudaMalloc(&odata, n * sizeof(float)));
     CHECK(cudaMemcpy(idata, in.data(), n * sizeof(float), cudaMemcpyHostToDevice));
     CHECK(cudaMemset(odata, 0, n * sizeof(float)));
-    transposeNoSync<32><<<dim3(side / 32, side / 32, 1), dim3(32, 32, 1)>>>(odata, idata, side,
-                                                                            side);
+    transposeNoSync<32>
+        <<<dim3(side / 32, side / 32, 1), dim3(32, 32, 1)>>>(odata, idata, side, side);
     CHECK(cudaGetLastError());
     CHECK(cudaDeviceSynchronize());
     std::vector<float> got(n), want(n);
@@ -191,8 +190,7 @@ void Report(Config c) {
   const double median =
       s.size() % 2 ? double(s[s.size() / 2]) : (double(s[s.size() / 2 - 1]) + s[s.size() / 2]) / 2;
   std::string runs;
-  for (std::size_t i = 0; i < wrong.size(); ++i)
-    runs += (i ? "," : "") + std::to_string(wrong[i]);
+  for (std::size_t i = 0; i < wrong.size(); ++i) runs += (i ? "," : "") + std::to_string(wrong[i]);
   std::string params;
   if (c.variant == "block-transpose" || c.variant == "block-transpose-fixed")
     params = "\"block_width\":" + std::to_string(c.block_width) +
@@ -230,13 +228,20 @@ int main(int argc, char** argv) {
     if (i + 1 >= argc) return Usage();
     const std::string k = argv[i];
     const int v = std::atoi(argv[++i]);
-    if (k == "--block-width") c.block_width = v;
-    else if (k == "--tiles") c.tiles = v;
-    else if (k == "--width") c.width = v;
-    else if (k == "--threads") c.threads = v;
-    else if (k == "--blocks") c.blocks = v;
-    else if (k == "--runs") c.runs = v;
-    else return Usage();
+    if (k == "--block-width")
+      c.block_width = v;
+    else if (k == "--tiles")
+      c.tiles = v;
+    else if (k == "--width")
+      c.width = v;
+    else if (k == "--threads")
+      c.threads = v;
+    else if (k == "--blocks")
+      c.blocks = v;
+    else if (k == "--runs")
+      c.runs = v;
+    else
+      return Usage();
   }
   if (c.runs < 1 || c.block_width < 1 || c.block_width > 20 || c.tiles < 1 || c.width < 32 ||
       c.width % 32 != 0 || c.threads > 1024 || c.blocks < 1)
