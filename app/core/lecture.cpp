@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -122,13 +123,14 @@ Status ParseStep(const toml::table& t, const Lecture& lecture, std::size_t index
       lecture.file.filename().string(),
       "step " + std::to_string(index + 1) + (title.empty() ? "" : " (\"" + title + "\")") + ": ");
   const int line = step->line;
-  if (Status s = CheckKeys(t,
-                           {"title", "caption", "note", "lesson", "program", "trace", "variant",
-                            "backend", "params", "panels", "arrangement", "select", "compare"},
-                           w, line, "");
+  if (Status s =
+          CheckKeys(t,
+                    {"title", "caption", "note", "lesson", "program", "trace", "variant", "backend",
+                     "params", "panels", "arrangement", "select", "compare", "schedule"},
+                    w, line, "");
       !s.ok())
     return s;
-  std::string program, trace;
+  std::string program, trace, schedule;
   for (const auto& [key, out] : std::initializer_list<std::pair<const char*, std::string*>>{
            {"title", &step->title},
            {"caption", &step->caption},
@@ -138,7 +140,8 @@ Status ParseStep(const toml::table& t, const Lecture& lecture, std::size_t index
            {"trace", &trace},
            {"variant", &step->variant},
            {"backend", &step->backend},
-           {"arrangement", &step->arrangement}}) {
+           {"arrangement", &step->arrangement},
+           {"schedule", &schedule}}) {
     if (Status s = GetString(t, key, w, line, out); !s.ok()) return s;
   }
   if (step->title.empty()) return w.Error(&t, line, "title", "every step needs a title");
@@ -175,6 +178,11 @@ Status ParseStep(const toml::table& t, const Lecture& lecture, std::size_t index
   if (!step->backend.empty() && step->backend != "emu" && step->backend != "cuda")
     return w.Error(t.get("backend"), line, "backend", "'" + step->backend + "' is not emu or cuda");
   if (step->backend.empty()) step->backend = lecture.backend;
+  if (!schedule.empty()) {
+    Result<Schedule> sc = ParseSchedule(schedule);
+    if (!sc.ok()) return w.Error(t.get("schedule"), line, "schedule", sc.status().message());
+    step->schedule = *sc;
+  }
   if (Status s = GetParams(t.get("params"), info, w, line, "params", &step->params); !s.ok())
     return s;
   if (!step->trace.empty() && !step->params.empty())
@@ -203,7 +211,8 @@ Status ParseStep(const toml::table& t, const Lecture& lecture, std::size_t index
     const toml::table* s = n->as_table();
     if (s == nullptr)
       return w.Error(n, line, "select", "must be a table such as { line = 17, op = \"store\" }");
-    if (Status st = CheckKeys(*s, {"line", "op", "block", "warp", "request"}, w, line, "select.");
+    if (Status st = CheckKeys(*s, {"line", "op", "block", "warp", "request", "hazard", "access"}, w,
+                              line, "select.");
         !st.ok())
       return st;
     for (const auto& [key, value] : *s) {
@@ -217,6 +226,13 @@ Status ParseStep(const toml::table& t, const Lecture& lecture, std::size_t index
                          "'" + step->select.op + "' is not load, store or atomic");
         continue;
       }
+      if (k == "access") {
+        const std::optional<std::string> a = value.value<std::string>();
+        if (!a || (*a != "first" && *a != "second"))
+          return w.Error(&value, line, "select.access", "must be \"first\" or \"second\"");
+        step->select.hazard_side = *a == "first" ? 0 : 1;
+        continue;
+      }
       if (!value.is_integer() || **value.as_integer() < 0 || **value.as_integer() > 1'000'000'000)
         return w.Error(&value, line, "select." + k, "must be a whole number from 0 to 1000000000");
       const long long v = **value.as_integer();
@@ -224,6 +240,12 @@ Status ParseStep(const toml::table& t, const Lecture& lecture, std::size_t index
       if (k == "block") step->select.block = v;
       if (k == "warp") step->select.warp = static_cast<int>(v);
       if (k == "request") step->select.request = static_cast<int>(v);
+      if (k == "hazard") {
+        if (v < 1)
+          return w.Error(&value, line, "select.hazard",
+                         "counts from 1 (the hazards view's first row), not 0");
+        step->select.hazard = static_cast<int>(v);
+      }
     }
   }
 

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "warpscope/trace/lesson_run.h"
+#include "warpscope/trace/schedule.h"
 #include "warpscope/trace/status.h"
 
 namespace ws {
@@ -36,6 +37,8 @@ struct LectureSelection {
   std::string op;        // "load", "store", "atomic" or "" (any)
   long long block = -1;  // linear block index; -1: the default (0)
   int warp = -1, request = -1;
+  int hazard = 0;       // the n-th row of the hazards view (from 1); 0: none
+  int hazard_side = 1;  // which of its example's accesses playback steps to: 0 first, 1 second
 };
 
 // A run pinned as A beside the step's own run B (the compare view): the step's lesson with
@@ -61,6 +64,7 @@ struct LectureStep {
   std::string arrangement;          // single | columns | rows | main-side ("" : by count)
   LectureSelection select;
   LectureCompare compare;
+  Schedule schedule;  // the emulator's thread order for the step's runs (default in-order)
 };
 
 struct Lecture {

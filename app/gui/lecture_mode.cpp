@@ -35,6 +35,7 @@ void LecturePlayer::Go(int index) {
   session.compare_view = s.compare.view.empty() ? "coalescing" : s.compare.view;
   std::string arrangement = s.arrangement;
   ui_->SetLectureLayout(Panels(), arrangement);
+  ui_->SetSchedule(s.schedule);
   if (s.compare.on) {
     Params a = s.params;
     for (const auto& [k, v] : s.compare.params) a[k] = v;
@@ -114,6 +115,9 @@ void LecturePlayer::ApplySelection() {
       }
     }
   }
+  // A hazard past the run's last row is left unselected (the run decides how many there are);
+  // a step that names none lets go of the last step's.
+  session.SelectHazard(sel.hazard - 1, sel.hazard_side);
 }
 
 void LecturePlayer::HandleKeys() {

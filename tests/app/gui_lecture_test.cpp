@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -218,6 +219,102 @@ INSTANTIATE_TEST_SUITE_P(GuiLecture, ShippedLecture, testing::ValuesIn(ShippedLe
                            std::replace(name.begin(), name.end(), '-', '_');
                            return name;
                          });
+
+// The x-range [lo, hi] of `c`'s pixels in rows y0..y1 at x >= x_from; {-1, -1} when none.
+std::pair<int, int> SpanNear(const Image& img, Rgba c, int x_from, int y0, int y1) {
+  int lo = -1, hi = -1;
+  for (int y = std::max(0, y0); y <= std::min(img.height() - 1, y1); ++y) {
+    for (int x = x_from; x < img.width(); ++x) {
+      if (!Near(img.At(x, y), c, 6)) continue;
+      if (lo < 0 || x < lo) lo = x;
+      hi = std::max(hi, x);
+    }
+  }
+  return {lo, hi};
+}
+
+// A hazard selected from a lecture step (select = { hazard = 1 }), exercise 4.10 at BLOCK_WIDTH
+// 4. By hand (as SessionHazard's unit test): the example is thread (1,0,0)'s store of tile word
+// 1 (byte 4, bank 1) and thread (0,1,0)'s load of it, both in block 0.
+TEST(GuiLecture, ASelectedHazardMarksBothThreadsAndItsBank) {
+  REQUIRE_XVFB();
+  TempDir t("hazard");
+  {
+    std::ofstream out(t / "hazard.toml");
+    const std::string step =
+        "lesson = \"races\"\nvariant = \"block-transpose\"\nparams = { block_width = 4 }\n";
+    out << "title = \"Hazard\"\n"
+        << "[[step]]\ntitle = \"load\"\n"
+        << step << "panels = [\"banks\", \"grid\"]\nselect = { hazard = 1 }\n"
+        << "[[step]]\ntitle = \"store\"\n"
+        << step << "panels = [\"banks\"]\nselect = { hazard = 1, access = \"first\" }\n"
+        << "[[step]]\ntitle = \"none\"\n"
+        << step << "panels = [\"banks\", \"grid\"]\n";
+  }
+  const nlohmann::json w = Walk(t / "hazard.toml", t, {"--export", (t / "out").string()});
+  ASSERT_EQ(w["steps"].size(), 3u);
+  auto load = LoadPng(t / "out" / "step-01-banks.png");
+  auto store = LoadPng(t / "out" / "step-02-banks.png");
+  auto none = LoadPng(t / "out" / "step-03-banks.png");
+  auto grid = LoadPng(t / "out" / "step-01-grid.png");
+  auto grid_none = LoadPng(t / "out" / "step-03-grid.png");
+  ASSERT_TRUE(load.ok() && store.ok() && none.ok() && grid.ok() && grid_none.ok());
+  const Rgba raw = {240, 120, 90, 255};  // the RAW colour (and the conflict red)
+
+  // Without a selection neither view has the colour: a 4 x 4 tile read by column is 1-way.
+  EXPECT_EQ(CountNear(*none, raw, 6, 0, none->width()), 0);
+  EXPECT_EQ(CountNear(*grid_none, raw, 6, 0, grid_none->width()), 0);
+
+  // The grid: 2 x 2 blocks of 4 x 4 threads, 8 x 8 cells, drawn where warp 0's orange
+  // (230,159,0) is (blocks 1-3 span the whole grid). Every red pixel lies in cell (1,0) or
+  // (0,1) of block 0, and both have some.
+  const Rgba orange = {230, 159, 0, 255};
+  int gx0 = grid->width(), gy0 = grid->height(), gx1 = -1, gy1 = -1;
+  for (int y = 0; y < grid->height(); ++y) {
+    for (int x = 0; x < grid->width(); ++x) {
+      if (!Near(grid->At(x, y), orange, 2)) continue;
+      gx0 = std::min(gx0, x), gy0 = std::min(gy0, y), gx1 = std::max(gx1, x),
+      gy1 = std::max(gy1, y);
+    }
+  }
+  ASSERT_GT(gx1, gx0);
+  const double cell_w = (gx1 - gx0 + 1) / 8.0, cell_h = (gy1 - gy0 + 1) / 8.0;
+  std::set<std::pair<int, int>> cells;
+  for (int y = 0; y < grid->height(); ++y) {
+    for (int x = 0; x < grid->width(); ++x) {
+      if (Near(grid->At(x, y), raw, 6))
+        cells.insert({static_cast<int>((x - gx0) / cell_w), static_cast<int>((y - gy0) / cell_h)});
+    }
+  }
+  EXPECT_EQ(cells, (std::set<std::pair<int, int>>{{1, 0}, {0, 1}}));
+
+  // The banks view's wiring: 32 lane boxes of warp 0's orange in a row, one every `bw` pixels
+  // from x0 - 1 (a box is bw - 2 wide), and the 32 banks below on the same columns. The lane
+  // box with a red outline is the hazard's lane; the red box at the bottom its bank. The load
+  // is lane 4's, the store lane 1's; both are bank 1.
+  const auto wiring = [&](const Image& img) -> std::pair<int, int> {
+    int y_lane = -1, x0 = -1, x1 = -1;
+    for (int y = 0; y < img.height() && y_lane < 0; ++y) {
+      int n = 0, lo = img.width(), hi = -1;
+      for (int x = 0; x < img.width(); ++x) {
+        if (!Near(img.At(x, y), orange, 2)) continue;
+        ++n, lo = std::min(lo, x), hi = std::max(hi, x);
+      }
+      if (n > img.width() / 4) y_lane = y, x0 = lo, x1 = hi;
+    }
+    if (y_lane < 0) return {-1, -1};
+    const double bw = (x1 - x0 + 3) / 32.0, ox = x0 - 1;
+    const auto column = [&](std::pair<int, int> span) {
+      return span.first < 0 ? -1 : static_cast<int>(((span.first + span.second) / 2.0 - ox) / bw);
+    };
+    const int lane = column(SpanNear(img, raw, x0 - 4, y_lane + 4, y_lane + 4));
+    int bottom = img.height() - 1;
+    while (bottom > y_lane && SpanNear(img, raw, x0 - 4, bottom, bottom).first < 0) --bottom;
+    return {lane, column(SpanNear(img, raw, x0 - 4, bottom - 1, bottom))};
+  };
+  EXPECT_EQ(wiring(*load), std::make_pair(4, 1)) << "(lane, bank)";
+  EXPECT_EQ(wiring(*store), std::make_pair(1, 1)) << "(lane, bank)";
+}
 
 TEST(GuiLecture, CompareShowsANaiveAgainstAPaddedTransposeAndSaysWhatDiffers) {
   REQUIRE_XVFB();

@@ -41,6 +41,8 @@ title = "Layouts"
 lesson = "texture-2d"
 variant = "texture"
 params = { layout = "morton" }
+schedule = "random:7"
+select = { hazard = 2, access = "first" }
 )toml");
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_EQ(r->title, "Optimizing CUDA");
@@ -66,6 +68,12 @@ params = { layout = "morton" }
   // A named choice is its index: texture-2d's layouts are row-major, morton, tiled.
   EXPECT_EQ(r->steps[1].params, (Params{{"layout", 1}}));
   EXPECT_FALSE(r->steps[1].compare.on);
+  EXPECT_EQ(s.schedule.kind, Schedule::Kind::kInOrder);  // unsaid: in-order
+  EXPECT_EQ(s.select.hazard, 0);
+  EXPECT_EQ(r->steps[1].schedule.kind, Schedule::Kind::kRandom);
+  EXPECT_EQ(r->steps[1].schedule.seed, 7u);
+  EXPECT_EQ(r->steps[1].select.hazard, 2);
+  EXPECT_EQ(r->steps[1].select.hazard_side, 0);
 }
 
 TEST(Lecture, ErrorsNameTheLineAndTheField) {
@@ -82,10 +90,18 @@ TEST(Lecture, ErrorsNameTheLineAndTheField) {
   EXPECT_EQ(Error(head + "colour = 3\n"),
             "class.toml:5: step 1 (\"One\"): colour: unknown field; fields here are: title, "
             "caption, note, lesson, program, trace, variant, backend, params, panels, "
-            "arrangement, select, compare");
+            "arrangement, select, compare, schedule");
   EXPECT_EQ(Error(head + "select = { line = -1 }\n"),
             "class.toml:5: step 1 (\"One\"): select.line: must be a whole number from 0 to "
             "1000000000");
+  EXPECT_EQ(Error(head + "select = { hazard = 0 }\n"),
+            "class.toml:5: step 1 (\"One\"): select.hazard: counts from 1 (the hazards view's "
+            "first row), not 0");
+  EXPECT_EQ(Error(head + "select = { hazard = 1, access = \"third\" }\n"),
+            "class.toml:5: step 1 (\"One\"): select.access: must be \"first\" or \"second\"");
+  EXPECT_EQ(
+      Error(head + "schedule = \"sideways\"\n"),
+      "class.toml:5: step 1 (\"One\"): schedule: " + ParseSchedule("sideways").status().message());
   EXPECT_EQ(
       Error("title = \"L\"\n[[step]]\ntitle = \"One\"\nlesson = \"transpos\"\n"),
       "class.toml:4: step 1 (\"One\"): lesson: unknown lesson 'transpos'; lessons are: " + [] {
@@ -123,9 +139,9 @@ TEST(Lecture, RefusesAFileOverTheLimitWithoutReadingIt) {
 TEST(Lecture, TheShippedLecturesParse) {
   // Every lecture in assets/lectures/ parses against the app's panels.
   const std::vector<std::string> panels = {
-      "lesson",   "source",    "grid",     "coalescing", "banks",   "layout",
-      "barriers", "shuffles",  "timing",   "occupancy",  "latency", "sums",
-      "sms",      "transfers", "playback", "gallery",    "device",  "compare"};
+      "lesson",   "source",  "grid",      "coalescing", "banks",  "layout", "barriers",
+      "shuffles", "timing",  "occupancy", "latency",    "sums",   "sms",    "transfers",
+      "playback", "gallery", "device",    "compare",    "hazards"};
   int n = 0;
   for (const auto& e : std::filesystem::directory_iterator(
            std::filesystem::path(WARPSCOPE_SOURCE_DIR) / "assets" / "lectures")) {

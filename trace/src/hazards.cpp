@@ -228,12 +228,12 @@ std::string HazardReport::Checked() const {
   return s.str();
 }
 
-namespace {
-
 std::string ThreadName(std::uint32_t linear, const Dim3& block) {
   return "(" + std::to_string(linear % block.x) + "," + std::to_string(linear / block.x % block.y) +
          "," + std::to_string(linear / (block.x * block.y)) + ")";
 }
+
+namespace {
 
 bool IsWriteSite(const LaunchTrace& t, std::uint16_t site) {
   return site < t.sites.size() && t.sites[site].op != AccessOp::kLoad;

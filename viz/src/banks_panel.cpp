@@ -100,7 +100,8 @@ class BanksPanel : public Panel {
       DrawHeatmap(bv, rows, banks, most, cur_index);
     ImGui::EndChild();
     ImGui::SameLine();
-    if (ImGui::BeginChild("##wiring", ImVec2(0, 0))) DrawWiring(*cur, banks);
+    if (ImGui::BeginChild("##wiring", ImVec2(0, 0)))
+      DrawWiring(*cur, banks, MarkHazard(*session_, bv.block, *cur));
     ImGui::EndChild();
   }
 
@@ -145,6 +146,14 @@ class BanksPanel : public Panel {
           dl->AddText(ImVec2(a.x + 2, a.y), IM_COL32(0, 0, 0, 255), num);
         }
       }
+      // The selected hazard's bank, in the rows of requests that touch its address.
+      if (const HazardMark m = MarkHazard(*session_, bv.block, req);
+          m.group != nullptr && (rows[r].half < 0 || (m.lanes >> (rows[r].half * 16) & 0xffffu))) {
+        const int b = static_cast<int>(m.address / 4 % static_cast<std::uint64_t>(banks));
+        const ImVec2 a(o.x + label_w + static_cast<float>(b) * cell, y);
+        dl->AddRect(a, ImVec2(a.x + cell - 1, a.y + row_h - 1), view::HazardColour(m.group->kind),
+                    0.0f, 2.0f);
+      }
       if (rows[r].request == cur_index && rows[r].half <= 0) {
         const float h = row_h * (banks16_ ? 2.0f : 1.0f);
         dl->AddRect(ImVec2(o.x + label_w - 2, y - 1),
@@ -178,7 +187,7 @@ class BanksPanel : public Panel {
     ImGui::TextDisabled("most in this block: %u", most);
   }
 
-  void DrawWiring(const BlockRequest& req, int banks) {
+  void DrawWiring(const BlockRequest& req, int banks, const HazardMark& mark) {
     const std::uint32_t degree =
         banks16_ ? HalfWarp16Degree(req.lanes) : BankConflictDegree(req.lanes);
     std::set<std::uint64_t> words;
@@ -189,6 +198,19 @@ class BanksPanel : public Panel {
                   degree > 1 ? "%u-way conflict" : "no conflict", degree);
     ImGui::Text("%u wavefront%s%s", degree, degree == 1 ? "" : "s",
                 broadcast ? "; lanes reading one word share it (broadcast)" : "");
+    const int hazard_bank =
+        mark.group != nullptr
+            ? static_cast<int>(mark.address / 4 % static_cast<std::uint64_t>(banks))
+            : -1;
+    if (mark.group != nullptr) {
+      ImGui::PushStyleColor(ImGuiCol_Text, view::HazardColour(mark.group->kind));
+      ImGui::TextWrapped("Selected hazard (%s, line %u -> %u): byte %" PRIu64
+                         " in bank %d, outlined with the lane%s touching it here",
+                         ToString(mark.group->kind), mark.group->first_line,
+                         mark.group->second_line, mark.address, hazard_bank,
+                         (mark.lanes & (mark.lanes - 1)) != 0 ? "s" : "");
+      ImGui::PopStyleColor();
+    }
     const float font = ImGui::GetFontSize();
     const float width = ImGui::GetContentRegionAvail().x - font * 0.5f;
     const float height = std::max(font * 8.0f, ImGui::GetContentRegionAvail().y - font * 0.5f);
@@ -210,9 +232,14 @@ class BanksPanel : public Panel {
       const int bank = static_cast<int>(l.address / 4 % static_cast<std::uint64_t>(banks));
       const float lx = o.x + (static_cast<float>(l.lane) + 0.5f) * box_w;
       const std::uint32_t w = per_bank[half][static_cast<std::size_t>(bank)];
+      const bool hazard = (mark.lanes >> l.lane & 1u) != 0;
       dl->AddLine(ImVec2(lx, o.y + box_h), ImVec2(bank_x(half, bank), bank_y),
-                  w > 1 ? IM_COL32(240, 120, 90, 200) : palette::WarpU32(req.warp, 170),
-                  w > 1 ? 2.0f : 1.2f);
+                  hazard  ? view::HazardColour(mark.group->kind)
+                  : w > 1 ? IM_COL32(240, 120, 90, 200)
+                          : palette::WarpU32(req.warp, 170),
+                  hazard  ? 3.0f
+                  : w > 1 ? 2.0f
+                          : 1.2f);
     }
     for (int lane = 0; lane < 32; ++lane) {
       const ImVec2 a(o.x + static_cast<float>(lane) * box_w + 1, o.y);
@@ -222,6 +249,9 @@ class BanksPanel : public Panel {
         std::snprintf(num, sizeof num, "%d", lane);
         dl->AddText(ImVec2(a.x + 2, a.y), IM_COL32(0, 0, 0, 255), num);
       }
+      if (mark.lanes >> lane & 1u)
+        dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(a.x + box_w - 1, a.y + box_h + 1),
+                    view::HazardColour(mark.group->kind), 0.0f, 3.0f);
     }
     dl->AddText(ImVec2(o.x, o.y + box_h + 2), palette::TextDim(), "lanes");
     for (int slot = 0; slot < 32; ++slot) {
@@ -236,6 +266,10 @@ class BanksPanel : public Panel {
         dl->AddText(ImVec2(a.x + 2, a.y), w == 0 ? palette::TextDim() : IM_COL32(0, 0, 0, 255),
                     num);
       }
+      // 16-bank model: the bank in the half-warp(s) whose lanes touch the hazard's address.
+      if (bank == hazard_bank && (!banks16_ || (mark.lanes >> (half * 16) & 0xffffu)))
+        dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(a.x + box_w - 1, a.y + box_h + 1),
+                    view::HazardColour(mark.group->kind), 0.0f, 3.0f);
     }
     dl->AddText(ImVec2(o.x, bank_y + box_h + 2), palette::TextDim(),
                 banks16_ ? "banks: lanes 0-15 | lanes 16-31 (each half-warp has all 16)"

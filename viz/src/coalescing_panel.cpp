@@ -108,7 +108,7 @@ class CoalescingPanel : public Panel {
     }
     if (req != nullptr) {
       RequestPicker(bv, *req);
-      DrawRequest(t, *req);
+      DrawRequest(t, *req, MarkHazard(*session_, bv.block, *req));
     } else if (!bv.kept) {
       view::NotKept(bv);
     } else {
@@ -153,7 +153,7 @@ class CoalescingPanel : public Panel {
     }
   }
 
-  void DrawRequest(const LaunchTrace& t, const BlockRequest& req) {
+  void DrawRequest(const LaunchTrace& t, const BlockRequest& req, const HazardMark& mark) {
     const std::vector<Segment> segs = Transactions(req.lanes);
     const std::uint32_t sectors = Sectors(req.lanes), ideal = IdealSectors(req.lanes);
     const std::uint32_t n = static_cast<std::uint32_t>(segs.size());
@@ -169,6 +169,15 @@ class CoalescingPanel : public Panel {
     ImGui::SetItemTooltip("sectors %u, lines %u, compute 1.0 %u, compute 1.2 %u", sectors,
                           Lines128(req.lanes), Cc10Transactions(req.lanes),
                           Cc12Transactions(req.lanes).transactions);
+    if (mark.group != nullptr) {
+      ImGui::PushStyleColor(ImGuiCol_Text, view::HazardColour(mark.group->kind));
+      ImGui::TextWrapped("Selected hazard (%s, line %u -> %u): byte +%" PRIu64
+                         " of the buffer, outlined with the lane%s touching it here",
+                         ToString(mark.group->kind), mark.group->first_line,
+                         mark.group->second_line, mark.address - BufferBase(t, req),
+                         (mark.lanes & (mark.lanes - 1)) != 0 ? "s" : "");
+      ImGui::PopStyleColor();
+    }
 
     const float font = ImGui::GetFontSize();
     const float width = ImGui::GetContentRegionAvail().x - font;
@@ -196,6 +205,9 @@ class CoalescingPanel : public Panel {
         dl->AddText(ImVec2(a.x + (lane_w - 2 - ts.x) / 2, a.y + (lane_h - ts.y) / 2),
                     active[lane] ? IM_COL32(0, 0, 0, 255) : dim, num);
       }
+      if (mark.lanes >> lane & 1u)
+        dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1),
+                    view::HazardColour(mark.group->kind), 0.0f, 3.0f);
     }
     dl->AddText(ImVec2(o.x, o.y + lane_h + 2), dim, "lanes");
 
@@ -248,6 +260,16 @@ class CoalescingPanel : public Panel {
       const float lx = o.x + (static_cast<float>(l.lane) + 0.5f) * lane_w;
       dl->AddLine(ImVec2(lx, o.y + lane_h), ImVec2(o.x + (x0 + x1) / 2, mem_y),
                   palette::WarpU32(req.warp, 150), 1.0f);
+    }
+    // The selected hazard's bytes: the lanes' accesses that cover its address, outlined.
+    for (const LaneAccess& l : req.lanes) {
+      float x0, x1;
+      if (!(mark.lanes >> l.lane & 1u) || !strip_.X(l.address, &x0) ||
+          !strip_.X(l.address + l.size, &x1))
+        continue;
+      dl->AddRect(ImVec2(o.x + x0 - 1, mem_y - 1),
+                  ImVec2(o.x + std::max(x1, x0 + 2) + 1, mem_y + mem_h + 1),
+                  view::HazardColour(mark.group->kind), 0.0f, 3.0f);
     }
     // Transactions: one bracket per segment under the strip (half-warp models: two rows).
     const float tx_y = mem_y + mem_h + font * 1.6f;

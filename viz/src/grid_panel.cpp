@@ -90,6 +90,7 @@ class GridPanel : public Panel {
     ImGui::Image(ImTextureRef(static_cast<ImTextureID>(tex)), size, ImVec2(0, 1), ImVec2(1, 0));
     ImDrawList* dl = ImGui::GetWindowDrawList();
     dl->PushClipRect(origin_, ImVec2(origin_.x + size.x, origin_.y + size.y), true);
+    DrawHazard();
     DrawCellLabels(t);
     DrawSelection();
     dl->PopClipRect();
@@ -224,6 +225,25 @@ class GridPanel : public Panel {
     renderer_.SetCells(nx, ny, layout_.block_w, layout_.block_h, colours);
   }
 
+  // A selected hazard: both its example's threads with a band of the kind's colour inside the
+  // cell, under the labels (the one playback stands on is also the selected lane, framed
+  // white by DrawSelection).
+  void DrawHazard() {
+    const HazardGroup* g = session_->selected_hazard();
+    if (g == nullptr || layout_.summary) return;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float s = scale_;
+    for (const HazardAccess* h : {&g->example_first, &g->example_second}) {
+      if (h->thread >= layout_.block.count()) continue;
+      int x, y;
+      layout_.CellOf(h->block, h->thread, &x, &y);
+      const ImVec2 c = ToScreen(static_cast<float>(x), static_cast<float>(y));
+      const float band = std::max(3.0f, s * 0.1f), in = 2.0f + band / 2;
+      dl->AddRect(ImVec2(c.x + in, c.y + in), ImVec2(c.x + s - in, c.y + s - in),
+                  view::HazardColour(g->kind), 0.0f, band);
+    }
+  }
+
   void DrawSelection() {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float s = scale_;
@@ -234,15 +254,6 @@ class GridPanel : public Panel {
                 ImVec2(a.x + static_cast<float>(layout_.block_w) * s,
                        a.y + static_cast<float>(layout_.block_h) * s),
                 palette::Text(), 0.0f, 3.0f);
-    // A selected hazard: its first access's thread in the hazard colour (the second is the
-    // selected lane, below).
-    if (const HazardGroup* g = session_->selected_hazard();
-        g != nullptr && !layout_.summary && g->example_first.thread < layout_.block.count()) {
-      layout_.CellOf(g->example_first.block, g->example_first.thread, &x, &y);
-      const ImVec2 c = ToScreen(static_cast<float>(x), static_cast<float>(y));
-      dl->AddRect(c, ImVec2(c.x + s, c.y + s), IM_COL32(0, 0, 0, 255), 0.0f, 4.0f);
-      dl->AddRect(c, ImVec2(c.x + s, c.y + s), IM_COL32(240, 120, 90, 255), 0.0f, 2.5f);
-    }
     if (layout_.summary || session_->sel.warp < 0 || session_->sel.lane < 0) return;
     const std::uint32_t th =
         static_cast<std::uint32_t>(session_->sel.warp * 32 + session_->sel.lane);

@@ -16,20 +16,6 @@
 namespace ws {
 namespace {
 
-ImU32 KindColour(HazardKind k) {
-  switch (k) {
-    case HazardKind::kRaw:
-      return IM_COL32(240, 120, 90, 255);  // the palette's conflict red
-    case HazardKind::kWar:
-      return IM_COL32(240, 180, 70, 255);  // amber
-    case HazardKind::kWaw:
-      return IM_COL32(200, 120, 230, 255);  // violet
-    case HazardKind::kWawSameValue:
-      return IM_COL32(150, 150, 160, 255);  // benign: grey
-  }
-  return IM_COL32(255, 255, 255, 255);
-}
-
 class HazardsPanel : public Panel {
  public:
   explicit HazardsPanel(Session* session) : Panel("hazards", "Hazards"), session_(session) {}
@@ -53,12 +39,13 @@ class HazardsPanel : public Panel {
       return;
     }
     const std::uint64_t harmful = h.Total() - h.Count(HazardKind::kWawSameValue);
-    view::BigText(1.6f, KindColour(HazardKind::kRaw), "%s",
+    view::BigText(1.6f, view::HazardColour(HazardKind::kRaw), "%s",
                   (FormatNumber(static_cast<double>(harmful)) +
                    (harmful == 1 ? " racing pair" : " racing pairs"))
                       .c_str());
     ImGui::TextWrapped("Checked %s%s.", h.Checked().c_str(),
                        h.values_known ? "" : "; values not recorded (a GPU capture)");
+    StepButtons(t);
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
                                   ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY;
     if (!ImGui::BeginTable("##hazards", 6, flags, ImVec2(0, ImGui::GetContentRegionAvail().y)))
@@ -76,10 +63,14 @@ class HazardsPanel : public Panel {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::PushID(static_cast<int>(i));
-      ImGui::PushStyleColor(ImGuiCol_Text, KindColour(g.kind));
+      ImGui::PushStyleColor(ImGuiCol_Text, view::HazardColour(g.kind));
       const bool selected = session_->sel.hazard == static_cast<int>(i);
       if (ImGui::Selectable(ToString(g.kind), selected, ImGuiSelectableFlags_SpanAllColumns))
         session_->SelectHazard(selected ? -1 : static_cast<int>(i));
+      ImGui::SetItemTooltip("%s", selected ? "click to let go of it"
+                                           : "click: select both threads in the grid, the "
+                                             "address in the banks and coalescing views, and "
+                                             "step playback to the second access");
       ImGui::PopStyleColor();
       ImGui::PopID();
       ImGui::TableNextColumn();
@@ -102,6 +93,28 @@ class HazardsPanel : public Panel {
   }
 
  private:
+  // With a hazard selected: playback steps to either of its example's two accesses.
+  void StepButtons(const LaunchTrace& t) {
+    const HazardGroup* g = session_->selected_hazard();
+    if (g == nullptr) {
+      ImGui::TextDisabled("Select a row to see both threads and step to their accesses.");
+      return;
+    }
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Step to:");
+    for (int side = 0; side < 2; ++side) {
+      const HazardAccess& a = side == 0 ? g->example_first : g->example_second;
+      const std::uint32_t line = side == 0 ? g->first_line : g->second_line;
+      char label[96];
+      std::snprintf(label, sizeof label, "%s access: thread %s, line %u##side%d",
+                    side == 0 ? "first" : "second", ThreadName(a.thread, t.block).c_str(), line,
+                    side);
+      ImGui::SameLine();
+      if (ImGui::RadioButton(label, session_->sel.hazard_side == side))
+        session_->SelectHazard(session_->sel.hazard, side);
+    }
+  }
+
   Session* session_;
 };
 

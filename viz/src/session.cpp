@@ -91,24 +91,24 @@ void Session::SelectSite(int site) {
   if (i >= 0) SelectRequest(i);
 }
 
-void Session::SelectHazard(int index) {
+void Session::SelectHazard(int index, int side) {
   sel.hazard = -1;
   if (!run || !run->has_launch()) return;
   const std::vector<HazardGroup>& groups = run->main_launch().hazards.groups;
   if (index < 0 || index >= static_cast<int>(groups.size())) return;
   const HazardGroup& g = groups[static_cast<std::size_t>(index)];
-  const HazardAccess& second = g.example_second;
-  sel.block = second.block;
-  sel.site = g.second_site;
-  sel.warp = second.thread / 32;
+  const HazardAccess& access = side == 0 ? g.example_first : g.example_second;
+  sel.block = access.block;
+  sel.site = access.site;
+  sel.warp = access.thread / 32;
   sel.request = -1;
   playing = false;
-  // The second access's request: its site and warp, the last one made by the example's time.
+  // The access's request: its site and warp, the last one made by the example's time.
   const BlockView& v = block_view();
   int request = -1;
   for (std::size_t i = 0; i < v.requests.size(); ++i) {
     const BlockRequest& r = v.requests[i];
-    if (r.site == g.second_site && static_cast<int>(r.warp) == sel.warp && r.time <= second.time)
+    if (r.site == access.site && static_cast<int>(r.warp) == sel.warp && r.time <= access.time)
       request = static_cast<int>(i);
   }
   if (request < 0) request = v.FindRequest(sel.site, sel.warp);
@@ -121,8 +121,9 @@ void Session::SelectHazard(int index) {
     SelectStep(step);
   else if (request >= 0)
     SelectRequest(request);
-  sel.lane = second.thread % 32;
+  sel.lane = access.thread % 32;
   sel.hazard = index;
+  sel.hazard_side = side == 0 ? 0 : 1;
 }
 
 const HazardGroup* Session::selected_hazard() const {
@@ -139,6 +140,23 @@ void Session::RequestSweep(const ParamSpec& spec, std::size_t variants) {
   sweep.values = SweepValues(spec);
   sweep.total = sweep.values.size() * variants;
   sweep.requested = true;
+}
+
+HazardMark MarkHazard(const Session& session, std::uint32_t block, const BlockRequest& req) {
+  HazardMark m;
+  const HazardGroup* g = session.selected_hazard();
+  if (g == nullptr || (req.site != g->first_site && req.site != g->second_site)) return m;
+  // Shared memory is per block: the example's block only. A global address is one place for
+  // every block, but the mark follows the example there too.
+  if (block != g->example_first.block && block != g->example_second.block) return m;
+  for (const LaneAccess& l : req.lanes) {
+    if (g->example_address >= l.address && g->example_address < l.address + l.size)
+      m.lanes |= 1u << l.lane;
+  }
+  if (m.lanes == 0) return m;
+  m.group = g;
+  m.address = g->example_address;
+  return m;
 }
 
 }  // namespace ws

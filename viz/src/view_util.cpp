@@ -65,7 +65,8 @@ void SiteCombo(Session* session, const LaunchTrace& t, int shown, const SitePred
 bool NoLaunch(const Session& session, const char* what) {
   if (session.run && session.run->has_launch()) return false;
   ImGui::TextWrapped("%s", what);
-  ImGui::TextDisabled(session.run ? "This lesson runs no kernel." : "Nothing has run yet (or the program did not compile).");
+  ImGui::TextDisabled(session.run ? "This lesson runs no kernel."
+                                  : "Nothing has run yet (or the program did not compile).");
   return true;
 }
 
@@ -78,6 +79,20 @@ void UpdatingBadge(const Session& session) {
   if (!session.running) return;
   ImGui::SameLine();
   ImGui::TextColored(ImVec4(0.95f, 0.75f, 0.3f, 1.0f), "updating...");
+}
+
+ImU32 HazardColour(HazardKind k) {
+  switch (k) {
+    case HazardKind::kRaw:
+      return IM_COL32(240, 120, 90, 255);  // the palette's conflict red
+    case HazardKind::kWar:
+      return IM_COL32(240, 180, 70, 255);  // amber
+    case HazardKind::kWaw:
+      return IM_COL32(200, 120, 230, 255);  // violet
+    case HazardKind::kWawSameValue:
+      return IM_COL32(150, 150, 160, 255);  // benign: grey
+  }
+  return IM_COL32(255, 255, 255, 255);
 }
 
 void BigText(float scale, ImU32 colour, const char* fmt, ...) {

@@ -7,6 +7,7 @@
 #include <functional>
 #include <string>
 
+#include "warpscope/trace/hazards.h"
 #include "warpscope/trace/launch.h"
 #include "warpscope/viz/panel.h"
 #include "warpscope/viz/session.h"
@@ -50,6 +51,9 @@ void UpdatingBadge(const Session& session);
 inline ImVec4 Colour(ImU32 c) {
   return ImGui::ColorConvertU32ToFloat4(c);
 }
+
+// A hazard kind's colour: RAW the conflict red, WAR amber, WAW violet, same-value WAW grey.
+ImU32 HazardColour(HazardKind k);
 
 // Text at `scale` times the current font size (the conflict degree, the occupancy).
 void BigText(float scale, ImU32 colour, const char* fmt, ...) IM_FMTARGS(3);

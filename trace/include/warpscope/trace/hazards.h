@@ -80,6 +80,9 @@ struct HazardReport {
 // The hazards among the kept blocks of one launch.
 HazardReport FindHazards(const LaunchTrace& launch);
 
+// A linear thread index as threadIdx: "(3,1,0)".
+std::string ThreadName(std::uint32_t linear, const Dim3& block);
+
 // "RAW 1024" for a group; "RAW 1024, same warp" when every pair is inside one warp; "WAW= 3"
 // for writes of one value.
 std::string HazardBadge(const HazardGroup& g);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "warpscope/trace/block_view.h"
+#include "warpscope/trace/hazards.h"
 #include "warpscope/trace/lesson_run.h"
 
 namespace ws {
@@ -22,6 +23,7 @@ struct Selection {
   int barrier_instance = -1;  // index into BlockView::barriers (playback), -1: none
   int warp_op = -1;           // index into BlockView::warp_ops, -1: none
   int hazard = -1;            // index into run->main_launch().hazards.groups, -1: none
+  int hazard_side = 1;        // which of its example's accesses is stepped to: 0 first, 1 second
 };
 
 // A compiler's message at a place in the user's program.
@@ -84,9 +86,9 @@ struct Session {
   // Selects a site (from the source view or a table): its first request in the block.
   void SelectSite(int site);
   // Selects hazard group `index` (the hazards view, the source view's marks): its example's
-  // block, the second access's site, warp and lane, and the playback step of that access; the
-  // views mark the first access's thread too. -1 clears it.
-  void SelectHazard(int index);
+  // block, one access's site, warp and lane (`side` 0: the first access, 1: the second) and the
+  // playback step of that access; the views mark the other access's thread too. -1 clears it.
+  void SelectHazard(int index, int side = 1);
   // The selected hazard group, or null.
   const HazardGroup* selected_hazard() const;
 
@@ -100,5 +102,15 @@ struct Session {
   std::uint32_t view_block_ = 0;
   BlockView view_;
 };
+
+// Where the selected hazard (Session::selected_hazard) touches a request: the contested address
+// and the lanes whose bytes cover it, when the request is at one of the hazard's two sites in
+// its example's block; `group` null otherwise.
+struct HazardMark {
+  const HazardGroup* group = nullptr;
+  std::uint64_t address = 0;  // as the request's lanes give it (shared: offset in the window)
+  std::uint32_t lanes = 0;    // bit l: lane l's access covers `address`
+};
+HazardMark MarkHazard(const Session& session, std::uint32_t block, const BlockRequest& req);
 
 }  // namespace ws
