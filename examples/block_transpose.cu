@@ -3,11 +3,13 @@
 // BLOCK_WIDTH in the declaration; they are the same number here.)
 //
 // The kernel has a race: a thread reads blockA[threadIdx.x][threadIdx.y], which another thread
-// wrote, with no __syncthreads() in between. On a GPU it happens to work while a whole block is
-// one warp (BLOCK_WIDTH * BLOCK_WIDTH <= 32: the warp's store finishes before its load); the
-// fix (part b) is a __syncthreads() between the two lines. The emulator runs each thread to its
-// next barrier before the next thread starts, so here the race shows at every size but 1:
-// threads read tile entries no one has written yet.
+// wrote, with no __syncthreads() in between. On a G80 it happens to work while a whole block is
+// one warp (BLOCK_WIDTH * BLOCK_WIDTH <= 32: the warp's store finishes before its load); since
+// Volta the lanes of a warp may run apart, so only BLOCK_WIDTH 1 is right by the rules. The fix
+// (part b) is a __syncthreads() between the two lines. Warpscope's hazards view lists the racing
+// pairs (lines 28 -> 29); the emulator's thread order decides the output: in order (the
+// default) each thread runs to its end before the next, so threads read tile entries no one has
+// written yet at every size but 1; --schedule lockstep is the G80's picture.
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>

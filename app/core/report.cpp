@@ -203,6 +203,12 @@ std::string LaunchesText(const std::vector<LaunchTrace>& launches) {
         << ", " << (i < t.warp_op_counts.size() ? t.warp_op_counts[i] : 0) << " warp meetings   "
         << t.warp_op_sites[i].code << "\n";
     }
+    // Races, indented under the launch (HazardsText puts one group per line).
+    std::string h = "hazards: " + HazardsText(t.hazards, t);
+    for (std::size_t at = h.find('\n'); at != std::string::npos && at + 1 < h.size();
+         at = h.find('\n', at + 3))
+      h.insert(at + 1, "  ");
+    o << "  " << h << (h.ends_with('\n') ? "" : "\n");
   }
   return o.str();
 }

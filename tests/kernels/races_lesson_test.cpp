@@ -184,6 +184,38 @@ TEST(RacesLesson, ReverseWithoutItsBarrier) {
   EXPECT_TRUE(r32.check.ok) << r32.check.message;
 }
 
+// The slides' race condition: bins[data[i] % bins] += 1, 4 blocks of 32 threads, 8 bins, so 16
+// threads per bin. Each pair of them races three ways (one's load against the other's store,
+// both ways round, and the two stores): 8 x C(16, 2) x 3 = 2,880 pairs, all in global memory.
+// By the logical clock a load is step 1 and a store step 2 of every thread, so both load-store
+// pairs are WAR (8 x 120 x 2 = 1,920) and the stores WAW (960). Inside a warp: 4 threads per
+// bin, C(4, 2) = 6 pairs, x 8 bins x 4 warps = 192 thread pairs: 384 WAR, 192 WAW.
+TEST(RacesLesson, TheHistogramWithoutAtomicsLosesIncrements) {
+  const LessonRun r = Races("histogram-no-atomic", {}, Under("in-order"));
+  ASSERT_EQ(H(r).groups.size(), 2u);
+  EXPECT_EQ(H(r).Total(), 2880u);
+  EXPECT_EQ(H(r).Count(HazardKind::kWar), 1920u);
+  EXPECT_EQ(H(r).Count(HazardKind::kWaw), 960u);
+  for (const HazardGroup& g : H(r).groups) {
+    EXPECT_EQ(g.space, MemorySpace::kGlobal);
+    EXPECT_EQ(g.first_line, g.second_line);  // one line: the load and store of +=
+    EXPECT_EQ(g.same_warp, g.kind == HazardKind::kWar ? 384u : 192u);
+  }
+  // In order a thread's load and store finish before the next thread's: every count is 16.
+  EXPECT_TRUE(r.check.ok) << r.check.message;
+  // Lockstep: the 4 lanes of a warp with one bin all load the same count and all store it + 1:
+  // each bin gains 1 per warp, 4 in all, and all 8 are wrong. Their stores are 4 x 6 x 8 = 192
+  // WAW pairs of the same value, told apart as benign; the 768 across warps are not.
+  const LessonRun l = Races("histogram-no-atomic", {}, Under("lockstep"));
+  EXPECT_EQ(Wrong(l), 8u);
+  EXPECT_EQ(l.check.message.find("8 of 8 elements wrong: element 0 is 4, expected 16") !=
+                std::string::npos,
+            true)
+      << l.check.message;
+  EXPECT_EQ(H(l).Count(HazardKind::kWawSameValue), 192u);
+  EXPECT_EQ(H(l).Count(HazardKind::kWaw), 768u);
+}
+
 TEST(Schedule, ParsesTheFourAndNamesTheChoicesOtherwise) {
   EXPECT_EQ(ParseSchedule("random:42")->Name(), "random:42");
   EXPECT_EQ(ParseSchedule("lockstep")->kind, Schedule::Kind::kLockstep);

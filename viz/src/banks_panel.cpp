@@ -250,8 +250,8 @@ class BanksPanel : public Panel {
         dl->AddText(ImVec2(a.x + 2, a.y), IM_COL32(0, 0, 0, 255), num);
       }
       if (mark.lanes >> lane & 1u)
-        dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(a.x + box_w - 1, a.y + box_h + 1),
-                    view::HazardColour(mark.group->kind), 0.0f, 3.0f);
+        view::HazardOutline(dl, ImVec2(a.x - 1, a.y - 1), ImVec2(a.x + box_w - 1, a.y + box_h + 1),
+                            mark.group->kind);
     }
     dl->AddText(ImVec2(o.x, o.y + box_h + 2), palette::TextDim(), "lanes");
     for (int slot = 0; slot < 32; ++slot) {
@@ -268,8 +268,8 @@ class BanksPanel : public Panel {
       }
       // 16-bank model: the bank in the half-warp(s) whose lanes touch the hazard's address.
       if (bank == hazard_bank && (!banks16_ || (mark.lanes >> (half * 16) & 0xffffu)))
-        dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(a.x + box_w - 1, a.y + box_h + 1),
-                    view::HazardColour(mark.group->kind), 0.0f, 3.0f);
+        view::HazardOutline(dl, ImVec2(a.x - 1, a.y - 1), ImVec2(a.x + box_w - 1, a.y + box_h + 1),
+                            mark.group->kind);
     }
     dl->AddText(ImVec2(o.x, bank_y + box_h + 2), palette::TextDim(),
                 banks16_ ? "banks: lanes 0-15 | lanes 16-31 (each half-warp has all 16)"

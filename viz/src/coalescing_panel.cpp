@@ -157,10 +157,10 @@ class CoalescingPanel : public Panel {
     const std::vector<Segment> segs = Transactions(req.lanes);
     const std::uint32_t sectors = Sectors(req.lanes), ideal = IdealSectors(req.lanes);
     const std::uint32_t n = static_cast<std::uint32_t>(segs.size());
-    const char* unit = model_ == kSectors ? "sectors" : model_ == kLines ? "lines" : "transactions";
+    const char* unit = model_ == kSectors ? "sector" : model_ == kLines ? "line" : "transaction";
     std::uint64_t moved = 0;
     for (const Segment& s : segs) moved += s.bytes;
-    view::BigText(1.6f, palette::Text(), "%u %s", n, unit);
+    view::BigText(1.6f, palette::Text(), "%u %s%s", n, unit, n == 1 ? "" : "s");
     ImGui::SameLine();
     ImGui::AlignTextToFramePadding();
     ImGui::Text("  %" PRIu64 " bytes moved for %u asked (%.0f %% used); ideal %u sectors", moved,
@@ -206,8 +206,8 @@ class CoalescingPanel : public Panel {
                     active[lane] ? IM_COL32(0, 0, 0, 255) : dim, num);
       }
       if (mark.lanes >> lane & 1u)
-        dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1),
-                    view::HazardColour(mark.group->kind), 0.0f, 3.0f);
+        view::HazardOutline(dl, ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1),
+                            mark.group->kind);
     }
     dl->AddText(ImVec2(o.x, o.y + lane_h + 2), dim, "lanes");
 
@@ -267,9 +267,9 @@ class CoalescingPanel : public Panel {
       if (!(mark.lanes >> l.lane & 1u) || !strip_.X(l.address, &x0) ||
           !strip_.X(l.address + l.size, &x1))
         continue;
-      dl->AddRect(ImVec2(o.x + x0 - 1, mem_y - 1),
-                  ImVec2(o.x + std::max(x1, x0 + 2) + 1, mem_y + mem_h + 1),
-                  view::HazardColour(mark.group->kind), 0.0f, 3.0f);
+      view::HazardOutline(dl, ImVec2(o.x + x0 - 1, mem_y - 1),
+                          ImVec2(o.x + std::max(x1, x0 + 2) + 1, mem_y + mem_h + 1),
+                          mark.group->kind);
     }
     // Transactions: one bracket per segment under the strip (half-warp models: two rows).
     const float tx_y = mem_y + mem_h + font * 1.6f;

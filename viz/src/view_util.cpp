@@ -95,6 +95,11 @@ ImU32 HazardColour(HazardKind k) {
   return IM_COL32(255, 255, 255, 255);
 }
 
+void HazardOutline(ImDrawList* dl, ImVec2 a, ImVec2 b, HazardKind k) {
+  dl->AddRect(a, b, IM_COL32(0, 0, 0, 255), 0.0f, 5.0f);
+  dl->AddRect(a, b, HazardColour(k), 0.0f, 3.0f);
+}
+
 void BigText(float scale, ImU32 colour, const char* fmt, ...) {
   char buf[256];
   va_list args;

@@ -54,6 +54,9 @@ inline ImVec4 Colour(ImU32 c) {
 
 // A hazard kind's colour: RAW the conflict red, WAR amber, WAW violet, same-value WAW grey.
 ImU32 HazardColour(HazardKind k);
+// A box around what a selected hazard touches: the kind's colour over a dark edge, so it reads
+// on any warp colour.
+void HazardOutline(ImDrawList* dl, ImVec2 a, ImVec2 b, HazardKind k);
 
 // Text at `scale` times the current font size (the conflict degree, the occupancy).
 void BigText(float scale, ImU32 colour, const char* fmt, ...) IM_FMTARGS(3);

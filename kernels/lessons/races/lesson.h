@@ -30,26 +30,30 @@ struct Lesson {
     l.id = "races";
     l.title = "Races: the __syncthreads() that is missing";
     l.order = 75;
-    const std::vector<std::string> not_tile = {"threads", "blocks", "width"};
+    const std::vector<std::string> not_tile = {"threads", "blocks", "width", "bins"};
     l.variants = {
         {"block-transpose", "exercise 4.10 as printed: a tile transposed in place, no barrier",
          not_tile},
         {"block-transpose-fixed", "exercise 4.10 b: the same with __syncthreads()", not_tile},
         {"transpose-no-sync",
          "the coalesced transpose with its __syncthreads() deleted",
-         {"block_width", "tiles", "threads", "blocks"}},
+         {"block_width", "tiles", "threads", "blocks", "bins"}},
         {"warp-exchange",
          "exercise 4.8: neighbours swap through shared memory, no barrier",
-         {"block_width", "tiles", "width"}},
+         {"block_width", "tiles", "width", "bins"}},
         {"reverse-no-sync",
          "the shared-memory reverse without its barrier",
-         {"block_width", "tiles", "blocks", "width"}}};
+         {"block_width", "tiles", "blocks", "width", "bins"}},
+        {"histogram-no-atomic",
+         "the slides' race condition: bins[data[i] % bins] += 1 in global memory, no atomic",
+         {"block_width", "tiles", "width"}}};
     for (VariantSpec& v : l.variants) v.races = v.name != "block-transpose-fixed";
     l.params = {{"block_width", 4, 1, 20, 1, "BLOCK_WIDTH: the tile is BLOCK_WIDTH x BLOCK_WIDTH"},
                 {"tiles", 2, 1, 16, 1, "tiles per side of the matrix"},
                 {"threads", 32, 2, 1024, 1, "threads per block"},
                 {"blocks", 4, 1, 64, 1, "blocks"},
-                {"width", 64, 32, 1024, 32, "matrix width and height (a multiple of 32)"}};
+                {"width", 64, 32, 1024, 32, "matrix width and height (a multiple of 32)"},
+                {"bins", 8, 1, 1024, 1, "histogram bins"}};
     l.explanation =
         "A __syncthreads() is there so that no thread reads a shared slot before the thread "
         "that fills it has written it (a read-after-write hazard), nor overwrites one another "
@@ -70,7 +74,14 @@ struct Lesson {
         "Exercise 4.8: leaving out __syncthreads() in 32-thread blocks relied on lockstep "
         "warps. It was fragile on the G80 (the warp size is not part of the language) and is "
         "wrong since Volta: use __syncwarp() at least, or keep the barrier. The warp-exchange "
-        "variant's figures count the races, all within one warp at 32 threads.";
+        "variant's figures count the races, all within one warp at 32 threads. "
+        "The slides' race condition (memory model, before atomics) is a histogram: "
+        "bins[data[i] % bins] += 1 is a load, an add and a store, so two threads with one bin "
+        "can load the same count and one increment is lost. These races are in global memory "
+        "between threads of different blocks too, which no barrier orders: the fix is "
+        "atomicAdd (the atomics lesson). Run in order each thread finishes before the next "
+        "starts and the counts come out right; in lockstep a warp's lanes all load, then all "
+        "store, and each bin gains 1 per warp instead of one per thread.";
     l.source_file = "races.cuh";
     l.read_figures = &ReadFigures<Figures>;
     l.emulator_cost = [](const Params& p) {
@@ -187,6 +198,24 @@ struct Lesson {
       f.wrong = Wrong(got, want);
       f.elements = n;
       c.check = CompareAt(got, want, "warp-exchange");
+    } else if (c.Is("histogram-no-atomic")) {
+      const int threads = c.I("threads"), blocks = c.I("blocks"), bins = c.I("bins");
+      const auto n = static_cast<std::size_t>(threads) * static_cast<std::size_t>(blocks);
+      std::vector<int> data(n), want(static_cast<std::size_t>(bins), 0);
+      for (std::size_t i = 0; i < n; ++i) {
+        data[i] = static_cast<int>(i);  // element i falls in bin i % bins
+        ++want[i % static_cast<std::size_t>(bins)];
+      }
+      auto d_bins = b.template Upload<int>("bins", std::vector<int>(want.size(), 0));
+      auto d_data = b.template Upload<int>("data", data);
+      if (Status s = WS_LAUNCH(b, histogramNoAtomic, Grid1D(blocks), Grid1D(threads), 0, d_bins,
+                               d_data, bins);
+          !s.ok())
+        return s;
+      const std::vector<int> got = b.Download(d_bins);
+      f.wrong = Wrong(got, want);
+      f.elements = want.size();
+      c.check = CompareAt(got, want, "histogram-no-atomic");
     } else {  // reverse-no-sync
       const int n = c.I("threads");
       std::vector<int> a(static_cast<std::size_t>(n)), r(static_cast<std::size_t>(n));
