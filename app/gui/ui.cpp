@@ -412,7 +412,7 @@ void Ui::DrawDockSpace() {
 }
 
 // Left: the lesson and its source; right: the playback strip over the big views in tabs, over
-// barriers and timing.
+// barriers and shuffles beside timing and hazards.
 void Ui::BuildDefaultLayout(unsigned int dockspace_id) {
   ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::DockBuilderRemoveNode(dockspace_id);
@@ -426,20 +426,24 @@ void Ui::BuildDefaultLayout(unsigned int dockspace_id) {
   ImGuiID right_top =
       ImGui::DockBuilderSplitNode(right, ImGuiDir_Up, 0.62f, nullptr, &right_bottom);
   ImGuiID views = 0;
-  const ImGuiID playback =
-      ImGui::DockBuilderSplitNode(right_top, ImGuiDir_Up, 0.14f, nullptr, &views);
+  // The playback strip: a tab bar, its menu row and one row of buttons, however large the UI
+  // scale makes them (14 % of the views' height at 1600x1000 and 100 %).
+  const float strip = ImGui::GetFrameHeightWithSpacing() * 3.3f + ImGui::GetStyle().WindowPadding.y;
+  const ImGuiID playback = ImGui::DockBuilderSplitNode(
+      right_top, ImGuiDir_Up, std::clamp(strip / (vp->WorkSize.y * 0.62f), 0.1f, 0.35f), nullptr,
+      &views);
   ImGuiID bottom_right = 0;
   ImGuiID bottom_left =
       ImGui::DockBuilderSplitNode(right_bottom, ImGuiDir_Left, 0.5f, nullptr, &bottom_right);
   for (auto& p : panels_) {
     const std::string& id = p->id();
     if (id == "gallery") continue;  // floats over the layout when opened
-    const ImGuiID node = id == "lesson" || id == "device"                          ? left_top
-                         : id == "source"                                          ? left_bottom
-                         : id == "barriers" || id == "shuffles" || id == "hazards" ? bottom_left
-                         : id == "timing" || id == "sums"                          ? bottom_right
-                         : id == "playback"                                        ? playback
-                                                                                   : views;
+    const ImGuiID node = id == "lesson" || id == "device"                    ? left_top
+                         : id == "source"                                    ? left_bottom
+                         : id == "barriers" || id == "shuffles"              ? bottom_left
+                         : id == "timing" || id == "sums" || id == "hazards" ? bottom_right
+                         : id == "playback"                                  ? playback
+                                                                             : views;
     ImGui::DockBuilderDockWindow(p->window_name().c_str(), node);
   }
   ImGui::DockBuilderFinish(dockspace_id);

@@ -27,12 +27,12 @@ std::vector<std::unique_ptr<Panel>> MakeViewPanels(Session* session) {
   p.push_back(MakeBanksPanel(session));
   p.push_back(MakeLayoutPanel(session));
   p.push_back(MakeBarriersPanel(session));
-  p.push_back(MakeHazardsPanel(session));
   p.push_back(MakeShufflePanel(session));
   p.push_back(MakeTimingPanel(session));
   p.push_back(MakeOccupancyPanel(session));
   p.push_back(MakeLatencyPanel(session));
   p.push_back(MakeSumsPanel(session));
+  p.push_back(MakeHazardsPanel(session));  // after timing: behind it in their shared node
   p.push_back(MakeScalabilityPanel(session));
   p.push_back(MakeTransfersPanel(session));
   p.push_back(MakePlaybackPanel(session));
