@@ -73,5 +73,68 @@ TEST(LatencyModel, TheLessonReportsTheModelAndTheSlideAndRefusesBadInput) {
             std::string::npos);
 }
 
+// The Optimizing CUDA slides' register dependency: a result can be read ~24 cycles after its
+// instruction issues, so a warp of dependent instructions issues 4 cycles in every 24: 24 / 4 = 6
+// warps keep the scheduler busy, "at least 192 threads (6 warps) per multiprocessor".
+TEST(LatencyModel, ARegisterDependencyNeedsSixWarps) {
+  LatencyParams p;
+  p.loads = false;
+  p.latency = 0;
+  p.dependency_latency = 24;
+  for (int n : {1, 3, 5, 6, 8}) {
+    p.warps = n;
+    auto r = SimulateLatency(p);
+    ASSERT_TRUE(r.ok()) << r.status().message();
+    // n warps issue 4 cycles each per 24-cycle period: n x 4 / 24, up to 100 %.
+    EXPECT_NEAR(r->utilisation, std::min(1.0, n * 4 / 24.0), 1e-9) << n << " warps";
+    // Every stall is a register wait: no memory wait, no load.
+    for (const WarpSegment& s : r->segments) {
+      EXPECT_NE(s.kind, WarpSegment::kWaiting);
+      EXPECT_NE(s.kind, WarpSegment::kLoad);
+    }
+  }
+  p.warps = 1;
+  auto one = SimulateLatency(p);
+  ASSERT_TRUE(one.ok());
+  // One warp: 32 instructions (8 rounds of 4), one every 24 cycles; the last issues at 31 x 24
+  // and ends 4 later. Between two of them a 20-cycle dependency wait.
+  EXPECT_EQ(one->cycles, 31 * 24 + 4);
+  const auto wait = std::find_if(one->segments.begin(), one->segments.end(),
+                                 [](const auto& s) { return s.kind == WarpSegment::kDependency; });
+  ASSERT_NE(wait, one->segments.end());
+  EXPECT_EQ(wait->start, 4);
+  EXPECT_EQ(wait->end, 24);
+  EXPECT_EQ(WarpsToSaturate(p), 6);
+  // 192 threads: 25 % of compute 1.0/1.1's 768 threads per multiprocessor, 18.75 % of 1.2/1.3's
+  // 1,024, as the slide says.
+  EXPECT_EQ(WarpsToSaturate(p) * 32, 192);
+  EXPECT_DOUBLE_EQ(192.0 / 768, 0.25);
+  EXPECT_DOUBLE_EQ(192.0 / 1024, 0.1875);
+  // Memory and a dependency together (the G80 load stream, each instruction on the one
+  // before): a group issues at 0, 24, 48 and 72 (the load), ends at 76, and its data is back at
+  // 276; one warp is busy 16 of every 276 cycles, two warps twice that.
+  LatencyParams both;
+  both.dependency_latency = 24;
+  for (int n : {1, 2}) {
+    both.warps = n;
+    auto r = SimulateLatency(both);
+    ASSERT_TRUE(r.ok());
+    EXPECT_NEAR(r->utilisation, n * 16 / 276.0, 1e-9);
+  }
+}
+
+TEST(LatencyModel, TheRegisterDependencyVariantReportsSixWarps) {
+  auto run = RunLesson("latency", "register-dependency", {{"warps", 5}}, "emu", {});
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  EXPECT_NEAR(run->metrics().at("utilisation").get<double>(), 20.0 / 24.0, 1e-9);
+  EXPECT_EQ(run->metrics().at("warps_to_saturate").get<int>(), 6);
+  EXPECT_EQ(run->metrics().at("slide_estimate").get<int>(), 6);  // ceil(24 / 4)
+  EXPECT_EQ(run->metrics().at("dependency_latency").get<int>(), 24);
+  // The scheduler variant is as before: the dependency parameter does nothing there.
+  auto memory = RunLesson("latency", "scheduler", {{"dependency_latency", 64}}, "emu", {});
+  ASSERT_TRUE(memory.ok());
+  EXPECT_EQ(memory->metrics().at("warps_to_saturate").get<int>(), 14);
+}
+
 }  // namespace
 }  // namespace ws

@@ -12,11 +12,11 @@ Result<LatencyResult> SimulateLatency(const LatencyParams& p) {
                            std::to_string(lo) + ".." + std::to_string(hi));
     return {};
   };
-  for (Status s :
-       {check("warps", p.warps, 1, 64),
-        check("instructions_between_loads", p.instructions_between_loads, 1, 64),
-        check("latency", p.latency, 0, 10000), check("issue_cycles", p.issue_cycles, 1, 64),
-        check("rounds", p.rounds, 8, 64)}) {
+  for (Status s : {check("warps", p.warps, 1, 64),
+                   check("instructions_between_loads", p.instructions_between_loads, 1, 64),
+                   check("latency", p.latency, 0, 10000),
+                   check("issue_cycles", p.issue_cycles, 1, 64), check("rounds", p.rounds, 8, 64),
+                   check("dependency_latency", p.dependency_latency, 0, 1000)}) {
     if (!s.ok()) return s;
   }
   struct Warp {
@@ -55,7 +55,7 @@ Result<LatencyResult> SimulateLatency(const LatencyParams& p) {
     Warp& x = warps[static_cast<std::size_t>(pick)];
     last = pick;
     if (x.ready_at < t) r.segments.push_back({pick, x.ready_at, t, WarpSegment::kReady});
-    const bool load = (x.issued + 1) % p.instructions_between_loads == 0;
+    const bool load = p.loads && (x.issued + 1) % p.instructions_between_loads == 0;
     if (pick == 0 && x.issued % p.instructions_between_loads == 0) group_start.push_back(t);
     const std::int64_t end = t + p.issue_cycles;
     r.segments.push_back({pick, t, end, load ? WarpSegment::kLoad : WarpSegment::kIssue});
@@ -66,6 +66,12 @@ Result<LatencyResult> SimulateLatency(const LatencyParams& p) {
       x.ready_at = end + p.latency;
       if (p.latency > 0) r.segments.push_back({pick, end, x.ready_at, WarpSegment::kWaiting});
     }
+    // The next instruction reads this one's result: it waits out the rest of the dependency.
+    const std::int64_t result = t + p.dependency_latency;
+    if (x.issued < total && result > x.ready_at) {
+      r.segments.push_back({pick, x.ready_at, result, WarpSegment::kDependency});
+      x.ready_at = result;
+    }
     r.cycles = std::max(r.cycles, x.ready_at);
     t = end;
   }
@@ -74,7 +80,7 @@ Result<LatencyResult> SimulateLatency(const LatencyParams& p) {
   const std::int64_t from = group_start[2], to = group_start[6];
   std::int64_t busy = 0;
   for (const WarpSegment& s : r.segments) {
-    if (s.warp < 0 || s.kind == WarpSegment::kWaiting || s.kind == WarpSegment::kReady) continue;
+    if (s.warp < 0 || (s.kind != WarpSegment::kIssue && s.kind != WarpSegment::kLoad)) continue;
     busy += std::max<std::int64_t>(0, std::min(s.end, to) - std::max(s.start, from));
   }
   r.utilisation = to > from ? static_cast<double>(busy) / static_cast<double>(to - from) : 1.0;

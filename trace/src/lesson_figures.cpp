@@ -33,9 +33,9 @@ void to_json(json& j, const LatencySegmentFigure& s) {
 void from_json(const json& j, LatencySegmentFigure& s) {
   s = {j.at(0).get<int>(), j.at(1).get<std::int64_t>(), j.at(2).get<std::int64_t>(),
        j.at(3).get<int>()};
-  if (s.kind < 0 || s.kind > 3)
+  if (s.kind < 0 || s.kind > 4)
     throw std::out_of_range("a timeline segment has kind " + std::to_string(s.kind) +
-                            " (allowed: 0..3)");
+                            " (allowed: 0..4)");
 }
 void to_json(json& j, const LatencyFigures& f) {
   j = {{"utilisation", f.utilisation},
@@ -45,7 +45,8 @@ void to_json(json& j, const LatencyFigures& f) {
        {"busy_cycles", f.busy_cycles},
        {"vary_warps", f.vary_warps},
        {"warps_to_saturate", f.warps_to_saturate},
-       {"timeline", f.timeline}};
+       {"timeline", f.timeline},
+       {"dependency_latency", f.dependency_latency}};
 }
 void from_json(const json& j, LatencyFigures& f) {
   Get(j, "utilisation", f.utilisation);
@@ -56,6 +57,7 @@ void from_json(const json& j, LatencyFigures& f) {
   Get(j, "vary_warps", f.vary_warps);
   Get(j, "warps_to_saturate", f.warps_to_saturate);
   Get(j, "timeline", f.timeline);
+  GetOr(j, "dependency_latency", f.dependency_latency);  // absent before the variant existed
 }
 
 void to_json(json& j, const TreeSumPoint& p) {

@@ -19,7 +19,7 @@ namespace {
 struct Segment {
   int warp;  // -1: idle issue slot
   double start, end;
-  int kind;  // WarpSegment::Kind: 0 issue, 1 load, 2 waiting, 3 ready
+  int kind;  // WarpSegment::Kind: 0 issue, 1 load, 2 waiting, 3 ready, 4 register dependency
 };
 
 using view::Colour;
@@ -42,8 +42,11 @@ class LatencyPanel : public view::FiguresPanel<LatencyFigures> {
     ImGui::SameLine();
     ImGui::TextWrapped(
         "busy with %d warps. Saturates at %d warps in this model; the slides' estimate, "
-        "latency / (instructions x issue cycles), is %d.",
-        warps_, saturate_, slide_);
+        "%s, is %d.",
+        warps_, saturate_,
+        dependency_ ? "dependency latency / issue cycles"
+                    : "latency / (instructions x issue cycles)",
+        slide_);
     view::UpdatingBadge(*session_);
     // Side by side when the panel is wide, else one above the other.
     const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -70,9 +73,15 @@ class LatencyPanel : public view::FiguresPanel<LatencyFigures> {
     utilisation_ = f.utilisation;
     saturate_ = f.warps_to_saturate;
     slide_ = f.slide_estimate;
+    dependency_ = f.dependency_latency > 0;
     warps_ = static_cast<int>(run.params.count("warps") ? run.params.at("warps") : 0);
-    period_ = f.issue_cycles_per_load +
-              static_cast<double>(run.params.count("latency") ? run.params.at("latency") : 0);
+    // A warp's period: its group of instructions and the load's wait, or (register dependency)
+    // one instruction per dependency_latency cycles.
+    const auto param = [&](const char* name) {
+      return static_cast<double>(run.params.count(name) ? run.params.at(name) : 0);
+    };
+    period_ = f.dependency_latency > 0 ? param("instructions_between_loads") * f.dependency_latency
+                                       : f.issue_cycles_per_load + param("latency");
     for (const LatencySegmentFigure& seg : f.timeline) {
       segments_.push_back(
           {seg.warp, static_cast<double>(seg.start), static_cast<double>(seg.end), seg.kind});
@@ -109,6 +118,7 @@ class LatencyPanel : public view::FiguresPanel<LatencyFigures> {
     ImPlot::PushPlotClipRect();
     const ImU32 waiting = IM_COL32(120, 120, 128, 110);
     const ImU32 idle = IM_COL32(230, 60, 50, 255);
+    const ImU32 dependency = IM_COL32(240, 180, 70, 220);
     for (const Segment& s : segments_) {
       const double lane = s.warp < 0 ? warps_ + 0.25 : s.warp;
       const double top = lane - 0.38, bottom = lane + 0.38;
@@ -119,6 +129,10 @@ class LatencyPanel : public view::FiguresPanel<LatencyFigures> {
       } else if (s.kind == 2) {
         dl->AddRectFilled(ImVec2(a.x, (a.y + b.y) / 2 - 1), ImVec2(b.x, (a.y + b.y) / 2 + 1),
                           waiting);
+      } else if (s.kind == 4) {  // waiting for a register: a dashed line
+        const float mid = (a.y + b.y) / 2;
+        for (float x = a.x; x < b.x; x += 6.0f)
+          dl->AddLine(ImVec2(x, mid), ImVec2(std::min(x + 3.0f, b.x), mid), dependency, 2.0f);
       } else if (s.kind == 3) {
         dl->AddRect(a, b, palette::WarpU32(static_cast<std::uint32_t>(s.warp), 120));
       } else {
@@ -131,8 +145,9 @@ class LatencyPanel : public view::FiguresPanel<LatencyFigures> {
     ImGui::PushStyleColor(ImGuiCol_Text, palette::TextDim());
     ImGui::TextWrapped(
         "One lane per warp: filled, issuing (outlined white: the load); thin grey line, waiting "
-        "for memory; hollow, ready but another warp is issuing. Bottom lane, red: issue slots no "
-        "warp could use.");
+        "for memory; dashed amber, waiting for the previous instruction's result (a register "
+        "dependency); hollow, ready but another warp is issuing. Bottom lane, red: issue slots "
+        "no warp could use.");
     ImGui::PopStyleColor();
   }
 
@@ -177,6 +192,7 @@ class LatencyPanel : public view::FiguresPanel<LatencyFigures> {
   std::vector<double> lane_pos_;
   std::vector<std::string> lane_names_;
   double utilisation_ = 0, cycles_ = 1, period_ = 216;
+  bool dependency_ = false;  // the register-dependency variant
   int saturate_ = 0, slide_ = 0, warps_ = 0;
 };
 

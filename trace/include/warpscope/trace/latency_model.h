@@ -5,6 +5,12 @@
 // instructions then a load whose result the next group needs; one warp issues at a time, taking
 // `issue_cycles`; the scheduler keeps issuing one warp until it waits, then picks the warp that
 // has been ready longest ("greedy, then oldest"; zero overhead: no cycle is lost switching).
+//
+// A register dependency (the Optimizing CUDA slides: "an instruction's result can be read ~24
+// cycles later"; hiding it takes 192 threads, 6 warps, per multiprocessor) is a second stall:
+// with `dependency_latency` > 0 every instruction reads the result of the one before it, so a
+// warp's next instruction issues no sooner than `dependency_latency` cycles after the previous
+// one started issuing (a load's data still takes `latency` after its issue).
 #pragma once
 
 #include <cstdint>
@@ -19,11 +25,14 @@ struct LatencyParams {
   int instructions_between_loads = 4;
   int latency = 200;  // cycles from the end of a load's issue to its data
   int issue_cycles = 4;
-  int rounds = 8;  // loads per warp (groups of instructions)
+  int rounds = 8;              // loads per warp (groups of instructions)
+  int dependency_latency = 0;  // cycles from an instruction's issue to its result; 0: no chain
+  bool loads = true;  // false: arithmetic only (every instruction_between_loads-th is no load)
 };
 
 struct WarpSegment {
-  enum Kind : std::uint8_t { kIssue, kLoad, kWaiting, kReady };
+  // kWaiting: for memory; kDependency: for the previous instruction's register result.
+  enum Kind : std::uint8_t { kIssue, kLoad, kWaiting, kReady, kDependency };
   int warp = 0;  // -1: an idle issue slot (no warp ready)
   std::int64_t start = 0, end = 0;
   Kind kind = kIssue;

@@ -34,6 +34,7 @@ struct LatencyFigures {
   std::vector<LatencyCurvePoint> vary_warps;
   int warps_to_saturate = 0;
   std::vector<LatencySegmentFigure> timeline;
+  int dependency_latency = 0;  // the register-dependency variant's; 0: memory only
 };
 
 // [SECTION] fp-order: a parallel float sum against the sequential and exact sums -------------
