@@ -73,6 +73,22 @@ TEST(Occupancy, Exercise4_7) {
   EXPECT_FALSE(ComputeOccupancy(*FindOccupancyDevice("cc3.0"), {128, 64, 0}).ok());
 }
 
+// Every compute capability the seeds name is a choice. The Optimizing CUDA slides: hiding a
+// register dependency takes 192 threads (6 warps) per multiprocessor, "at least 25 % occupancy
+// (1.0/1.1), 18.75 % (1.2/1.3)": 6 of 24 warps, 6 of 32. One block of 192 threads, limited to
+// a single block by its 16 KB of shared memory, is exactly that.
+TEST(Occupancy, EveryComputeCapabilityTheSeedsNameAndTheRegisterDependencySlide) {
+  for (const char* name : {"cc1.0", "cc1.1", "cc1.2", "cc1.3", "cc2.0", "cc3.0", "cc3.5"})
+    EXPECT_TRUE(FindOccupancyDevice(name).ok()) << name;
+  for (const auto& [name, occupancy] : {std::pair{"cc1.0", 0.25}, std::pair{"cc1.1", 0.25},
+                                        std::pair{"cc1.2", 0.1875}, std::pair{"cc1.3", 0.1875}}) {
+    auto r = ComputeOccupancy(*FindOccupancyDevice(name), {192, 0, 16384 - 512});
+    ASSERT_TRUE(r.ok()) << name;
+    EXPECT_EQ(r->active_blocks, 1) << name;
+    EXPECT_DOUBLE_EQ(r->occupancy, occupancy) << name;
+  }
+}
+
 TEST(Occupancy, ModernGpuRegistersPerWarp) {
   // cc9.0: 256 threads, 64 registers: 64 x 32 = 2048 registers per warp, 65536 / 2048 = 32 warps,
   // 8 warps per block -> 4 blocks = 32 of 64 warps = 50 %.

@@ -13,9 +13,13 @@ int CeilTo(int v, int unit) {
 
 const std::vector<OccupancyDevice>& OccupancyDevices() {
   // Limits and allocation granularities as in NVIDIA's occupancy calculator ("GPU Data" sheet)
-  // and the CUDA C Programming Guide's technical specifications.
+  // and the CUDA C Programming Guide's technical specifications (the per-compute-capability
+  // table: threads, warps and blocks per SM, registers, shared memory); SM counts are the named
+  // card's. These are every compute capability the seed lectures name, and today's.
   static const std::vector<OccupancyDevice> devices = {
       {"cc1.0", "G80 (GeForce 8800 GTX)", 16, 512, 24, 8, 8192, 256, true, 124, 16384, 512, 0, 2},
+      // 1.1 (the G92 of the 8800 GT / 9800 GTX) has 1.0's limits; it added global atomics.
+      {"cc1.1", "G92 (GeForce 9800 GTX)", 16, 512, 24, 8, 8192, 256, true, 124, 16384, 512, 0, 2},
       // Exercise 4.7 asks about 1.0, 1.2 and 3.0: 1.2 has 1.3's limits (32 warps, 16K
       // registers) without double precision; 3.0 is Kepler GK104 with 63 registers a thread.
       {"cc1.2", "GT215 (GeForce GT 240)", 12, 512, 32, 8, 16384, 512, true, 124, 16384, 512, 0, 2},

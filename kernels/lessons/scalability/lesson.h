@@ -17,12 +17,12 @@
 namespace ws::lessons::scalability {
 
 // The clock of each `device` choice's example GPU, for the modeled time: 8800 GTX 1.35 GHz
-// (shader clock), GT 240 1.34, GTX 280 1.296, GTX 480 1.401, GTX 680 1.006, K20 0.706, V100
-// 1.53, A100 1.41, H100 SXM 1.98 (boost clocks).
+// (shader clock), 9800 GTX 1.688, GT 240 1.34, GTX 280 1.296, GTX 480 1.401, GTX 680 1.006, K20
+// 0.706, V100 1.53, A100 1.41, H100 SXM 1.98 (boost clocks).
 inline double ClockGhz(const std::string& device) {
   static const std::map<std::string, double> ghz = {
-      {"cc1.0", 1.35},  {"cc1.2", 1.34}, {"cc1.3", 1.296}, {"cc2.0", 1.401}, {"cc3.0", 1.006},
-      {"cc3.5", 0.706}, {"cc7.0", 1.53}, {"cc8.0", 1.41},  {"cc9.0", 1.98}};
+      {"cc1.0", 1.35},  {"cc1.1", 1.688}, {"cc1.2", 1.34}, {"cc1.3", 1.296}, {"cc2.0", 1.401},
+      {"cc3.0", 1.006}, {"cc3.5", 0.706}, {"cc7.0", 1.53}, {"cc8.0", 1.41},  {"cc9.0", 1.98}};
   const auto it = ghz.find(device);
   return it != ghz.end() ? it->second : 1.0;
 }
