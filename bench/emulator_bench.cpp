@@ -75,7 +75,7 @@ BENCHMARK(BM_SharedRequestModels);
 // The hazard analysis alone (it runs at the end of every launch): the kept blocks of a lesson's
 // launch, run once. transpose coalesced 1024: 4 blocks of 1,024 threads with a barrier, no
 // hazard; races transpose-no-sync 1024: the same without it (3,968 pairs a block);
-// histogram-no-atomic, 4 blocks of 256 threads on 8 bins: 128 threads a bin, all racing.
+// histogram-no-atomic, one block of 1,024 threads on 8 bins: 128 threads a bin, all racing.
 void FindHazardsOf(benchmark::State& state, const char* lesson, const char* variant,
                    ws::Params params) {
   auto run = ws::RunLesson(lesson, variant, params, "emu", ws::RunOptions{});
@@ -96,7 +96,7 @@ BENCHMARK_CAPTURE(FindHazardsOf, transpose_no_sync_1024, "races", "transpose-no-
                   ws::Params{{"width", 1024}})
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(FindHazardsOf, histogram_no_atomic_1024, "races", "histogram-no-atomic",
-                  ws::Params{{"threads", 256}, {"blocks", 4}})
+                  ws::Params{{"threads", 1024}})
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -69,17 +69,41 @@ int ExitCodeFor(const ws::Status& s) {
   return user_error ? 2 : 1;
 }
 
-int RunCommand(const std::string& lesson, const std::string& variant,
-               const std::vector<std::string>& sets, const std::string& backend,
-               const ws::RunOptions& options, bool json, const std::string& capture_to = "") {
+int RunCommand(const std::string& lesson, std::string variant, const std::vector<std::string>& sets,
+               const std::string& backend, ws::RunOptions options, bool json,
+               const std::string& capture_to = "", const std::string& exercise = "") {
+  // An exercise preset: its variant, parameters and thread order, under the user's --set.
+  const ws::LessonInfo* info = ws::FindLesson(lesson);
+  const ws::Preset* preset = nullptr;
+  if (!exercise.empty()) {
+    preset = info != nullptr ? info->FindPreset(exercise) : nullptr;
+    if (preset == nullptr) {
+      std::string names;
+      for (const ws::Preset& p : info != nullptr ? info->presets : std::vector<ws::Preset>{})
+        names += (names.empty() ? "" : ", ") + p.name;
+      std::cerr << "warpscope-cli: --exercise: " << lesson << " has no exercise '" << exercise
+                << "'" << (names.empty() ? "" : "; its exercises are: " + names) << "\n";
+      return 2;
+    }
+    if (!variant.empty() && variant != preset->variant) {
+      std::cerr << "warpscope-cli: --exercise " << exercise << " runs the "
+                << (preset->variant.empty() ? "default" : preset->variant)
+                << " variant; leave out --variant\n";
+      return 2;
+    }
+    variant = preset->variant;
+    if (!preset->schedule.empty() && options.schedule.kind == ws::Schedule::Kind::kInOrder)
+      options.schedule = *ws::ParseSchedule(preset->schedule);
+  }
   std::vector<std::string> notes;
-  auto parsed = ws::ParseSetArguments(ws::FindLesson(lesson), variant, sets, &notes);
+  auto parsed = ws::ParseSetArguments(info, variant, sets, &notes);
   if (!parsed.ok()) {
     std::cerr << "warpscope-cli: " << parsed.status().message() << "\n";
     return 2;
   }
   for (const std::string& n : notes) std::cerr << "warpscope-cli: note: --set " << n << "\n";
-  const ws::Params& overrides = *parsed;
+  ws::Params overrides = preset != nullptr ? preset->params : ws::Params{};
+  for (const auto& [name, value] : *parsed) overrides[name] = value;
   auto run = ws::RunLessonOrShipped(lesson, variant, overrides, backend, options);
   if (!run.ok()) {
     std::cerr << "warpscope-cli: " << run.status().message() << "\n";
@@ -98,9 +122,16 @@ int RunCommand(const std::string& lesson, const std::string& variant,
     std::cerr << "warpscope-cli: wrote " << capture_to << "\n";
   }
   if (json) {
-    std::cout << ws::LessonRunJson(*run).dump(2) << "\n";
+    nlohmann::json j = ws::LessonRunJson(*run);
+    if (preset != nullptr)
+      j["exercise"] = {
+          {"name", preset->name}, {"question", preset->question}, {"answer", preset->answer}};
+    std::cout << j.dump(2) << "\n";
   } else {
     std::cout << ws::LessonRunText(*run);
+    if (preset != nullptr)
+      std::cout << "\nexercise " << preset->name << ": " << preset->question
+                << "\nanswer: " << preset->answer << "\n";
   }
   return run->check.ok ? 0 : 1;
 }
@@ -371,6 +402,10 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0.1, 3600.0));
   run->add_option("--variant", variant, "Variant (default: the lesson's first)");
   run->add_option("--set", sets, "Parameter NAME=VALUE (repeatable)");
+  std::string exercise;
+  run->add_option("--exercise", exercise,
+                  "One of the lesson's exercises from the seeds (see `lessons`): its variant, "
+                  "parameters and thread order, then the question and the worked answer");
   run->add_option("--backend", backend, "emu (CPU emulator) or cuda (a GPU)");
   gpu_options(run);
   run->add_option("--preset", options.preset,
@@ -459,7 +494,7 @@ int main(int argc, char** argv) {
     std::cerr << "warpscope-cli: run needs a lesson id or --file PROGRAM.cu\n";
     return 2;
   }
-  if (*run) return RunCommand(lesson, variant, sets, backend, options, json);
+  if (*run) return RunCommand(lesson, variant, sets, backend, options, json, "", exercise);
   if (*capture && !program_file.empty())
     return ProgramCommand(program_file, defines, program_args, backend, options, timeout_s, json,
                           out);

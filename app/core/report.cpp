@@ -339,6 +339,14 @@ nlohmann::json LessonsJson() {
                              {"step", p.step},
                              {"meaning", p.meaning}});
     }
+    for (const Preset& p : l.presets) {
+      o["exercises"].push_back({{"name", p.name},
+                                {"question", p.question},
+                                {"variant", p.variant},
+                                {"params", p.params},
+                                {"schedule", p.schedule},
+                                {"answer", p.answer}});
+    }
     j.push_back(o);
   }
   return j;
@@ -354,6 +362,11 @@ std::string LessonsText() {
       o << "  " << p.name << " = " << p.default_value << " (" << p.min << ".." << p.max;
       if (p.step != 1) o << " step " << p.step;
       o << "): " << p.meaning << "\n";
+    }
+    if (!l.presets.empty()) {
+      o << "  exercises (run --exercise NAME):";
+      for (const Preset& p : l.presets) o << " \"" << p.name << "\"";
+      o << "\n";
     }
   }
   return o.str();

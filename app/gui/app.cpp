@@ -226,6 +226,11 @@ int RunApp(const AppOptions& opt) {
       std::cerr << "warpscope: " << err << "\n";
       return 2;
     }
+    if (std::string err = opt.exercise.empty() ? "" : ui.SelectExercise(opt.exercise);
+        !err.empty()) {
+      std::cerr << "warpscope: --exercise: " << err << "\n";
+      return 2;
+    }
   } else {
     // The last lesson and its parameters; if they no longer fit the catalogue, the defaults.
     std::string err = settings.lesson.empty() ? "none"

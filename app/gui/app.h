@@ -40,6 +40,7 @@ struct AppOptions {
   std::string lesson;                     // the lesson run at start (empty: the last one, else
                                           // transpose)
   std::string variant;                    // its variant (empty: the first)
+  std::string exercise;                   // with lesson: one of its exercises (presets)
   std::map<std::string, long long> sets;  // --set NAME=VALUE over the lesson's defaults
   std::string backend;                    // emu | cuda (empty: the last one, else emu)
   Schedule schedule;                      // the emulator's thread order (--schedule)

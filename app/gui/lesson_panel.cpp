@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "core/capture.h"
+#include "gui/lesson_exercises.h"
 #include "warpscope/kernels/catalog.h"
 #include "warpscope/trace/units.h"
 #include "warpscope/viz/palette.h"
@@ -59,6 +60,7 @@ std::string LessonPanel::Select(const std::string& lesson, const std::string& va
   lesson_ = lesson;
   variant_ = chosen;
   params_ = std::move(params);
+  exercise_ = -1;
   Rerun();
   return "";
 }
@@ -315,6 +317,19 @@ void LessonPanel::DrawContents() {
     }
   }
   changed |= DrawBackendChoice();
+  if (changed) exercise_ = -1;  // moved by hand: no longer the exercise's setting
+  if (const int pick = DrawExerciseButtons(*info, exercise_); pick >= 0) {
+    ApplyExercise(*info, pick);
+    changed = true;
+  }
+  // The chosen exercise's question and answer, where the eye is: under its button.
+  if (exercise_ >= 0 && exercise_ < static_cast<int>(info->presets.size())) {
+    const LessonRun* shown = session_->run.get();
+    DrawExercise(*info, info->presets[static_cast<std::size_t>(exercise_)],
+                 shown != nullptr && shown->lesson == info->id && !session_->running && !changed
+                     ? shown
+                     : nullptr);
+  }
   if (schedule_.kind != Schedule::Kind::kInOrder && !use_gpu_) {
     ImGui::TextColored(ImVec4(0.95f, 0.75f, 0.3f, 1.0f), "Thread order: %s (Run menu)",
                        schedule_.Name().c_str());
@@ -577,6 +592,32 @@ void LessonPanel::DrawScheduleMenu() {
   ImGui::EndDisabled();
   if (gpu) ImGui::TextDisabled("A GPU runs its threads in its own order.");
   if (!(next == schedule_)) SetSchedule(next);
+}
+
+void LessonPanel::ApplyExercise(const LessonInfo& info, int index) {
+  const Preset& p = info.presets[static_cast<std::size_t>(index)];
+  exercise_ = index;
+  variant_ = p.variant.empty() ? info.variants.front().name : p.variant;
+  params_ = info.DefaultParams();
+  for (const auto& [name, value] : p.params) params_[name] = value;
+  auto schedule = ParseSchedule(p.schedule.empty() ? "in-order" : p.schedule);
+  if (schedule.ok()) schedule_ = *schedule;
+}
+
+std::string LessonPanel::SelectExercise(const std::string& name) {
+  const LessonInfo* info = FindLesson(lesson_);
+  if (info == nullptr || program_open()) return "no lesson is open";
+  std::string names;
+  for (std::size_t i = 0; i < info->presets.size(); ++i) {
+    if (info->presets[i].name == name) {
+      ApplyExercise(*info, static_cast<int>(i));
+      Rerun();
+      return "";
+    }
+    names += (names.empty() ? "" : ", ") + info->presets[i].name;
+  }
+  return info->id + " has no exercise '" + name + "'" +
+         (names.empty() ? "" : "; its exercises are: " + names);
 }
 
 void LessonPanel::SetSchedule(const Schedule& schedule, bool rerun) {

@@ -56,6 +56,8 @@ class LessonPanel : public Panel {
   // and a change (which re-runs).
   void DrawScheduleMenu();
   void SetSchedule(const Schedule& schedule, bool rerun = true);
+  // Sets up and runs the current lesson's exercise `name`; "" or why not (naming the others).
+  std::string SelectExercise(const std::string& name);
   const Schedule& schedule() const { return schedule_; }
   int gpu_index() const { return gpu_index_; }
   // Picks the GPU lessons run on (of several); re-runs if the GPU backend is in use.
@@ -87,6 +89,9 @@ class LessonPanel : public Panel {
   std::string gpu_name_, why_no_gpu_;
   std::string lesson_, variant_;
   Params params_;
+  int exercise_ = -1;  // the preset whose question is shown (index into presets), -1: none
+  // Sets exercise `index` of the current lesson up (variant, parameters, thread order).
+  void ApplyExercise(const LessonInfo& info, int index);
   bool use_gpu_ = false;
   Schedule schedule_;  // the emulator's thread order
   int gpu_index_ = 0;

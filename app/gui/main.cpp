@@ -35,6 +35,9 @@ int main(int argc, char** argv) {
       "--lesson", opt.lesson,
       "Lesson to run at start (default: the last one, else transpose; see warpscope-cli lessons)");
   cli.add_option("--variant", opt.variant, "Its variant (default: the lesson's first)");
+  cli.add_option("--exercise", opt.exercise,
+                 "With --lesson: one of its exercises from the seeds, set up and run (see "
+                 "warpscope-cli lessons)");
   std::vector<std::string> sets;
   cli.add_option("--set", sets, "NAME=VALUE: a lesson parameter (repeatable)");
   cli.add_option("--backend", opt.backend, "emu (the CPU emulator) or cuda (the GPU)")

@@ -41,6 +41,10 @@ void Ui::SetSchedule(const Schedule& schedule) {
   lesson_panel()->SetSchedule(schedule, false);
 }
 
+std::string Ui::SelectExercise(const std::string& name) {
+  return lesson_panel()->SelectExercise(name);
+}
+
 LessonPanel* Ui::lesson_panel() {
   return static_cast<LessonPanel*>(FindPanel("lesson"));
 }

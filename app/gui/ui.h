@@ -51,6 +51,8 @@ class Ui {
   // Selects and starts a lesson in the lesson panel; returns the error, if any.
   // The emulator's thread order for the runs that follow (--schedule; the Run menu).
   void SetSchedule(const Schedule& schedule);
+  // One of the current lesson's exercises (LessonInfo::presets), set up and run; "" or why not.
+  std::string SelectExercise(const std::string& name);
   std::string SelectLesson(const std::string& lesson, const std::string& variant,
                            const Params& overrides = {}, const std::string& backend = "");
   // Waits for the lesson run under way (scripted screenshots); false if it took too long.

@@ -96,6 +96,24 @@ TEST(Cli, BadInputExitsTwoWithOneLine) {
   }
 }
 
+// An exercise runs its preset and ends with the question and the worked answer; a name the
+// lesson lacks is refused with the names it has.
+TEST(Cli, AnExerciseRunsItsPresetAndPrintsTheAnswer) {
+  Out r = Cli("run occupancy --exercise '4.7 a'");
+  EXPECT_EQ(r.code, 0) << r.out;
+  // 8 blocks of 128 threads on compute 1.0: 6 fit, warps bind (24 / 4).
+  EXPECT_NE(r.out.find("active_blocks: 6"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\nexercise 4.7 a: Kirk & Hwu 4.7 a: 8 blocks with 128 threads each"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("\nanswer: No: 8 x 128 threads are 32 warps"), std::string::npos);
+  Out bad = Cli("run occupancy --exercise 4.11");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_EQ(bad.out,
+            "warpscope-cli: --exercise: occupancy has no exercise '4.11'; its exercises are: "
+            "4.7 a, 4.7 b, 4.7 c, 4.7 d, 4.7 e, 4.7 f, 4.9\n");
+}
+
 TEST(Cli, DevicePresetLimitsAreNamed) {
   Out r = Cli("run transpose --preset g80");
   EXPECT_EQ(r.code, 2) << r.out;

@@ -184,14 +184,15 @@ TEST(RacesLesson, ReverseWithoutItsBarrier) {
   EXPECT_TRUE(r32.check.ok) << r32.check.message;
 }
 
-// The slides' race condition: bins[data[i] % bins] += 1, 4 blocks of 32 threads, 8 bins, so 16
-// threads per bin. Each pair of them races three ways (one's load against the other's store,
-// both ways round, and the two stores): 8 x C(16, 2) x 3 = 2,880 pairs, all in global memory.
-// By the logical clock a load is step 1 and a store step 2 of every thread, so both load-store
-// pairs are WAR (8 x 120 x 2 = 1,920) and the stores WAW (960). Inside a warp: 4 threads per
-// bin, C(4, 2) = 6 pairs, x 8 bins x 4 warps = 192 thread pairs: 384 WAR, 192 WAW.
+// The slides' race condition: bins[data[i] % bins] += 1, one block of 128 threads (4 warps), 8
+// bins, so 16 threads per bin. Each pair of them races three ways (one's load against the other's
+// store, both ways round, and the two stores): 8 x C(16, 2) x 3 = 2,880 pairs, all in global
+// memory. By the logical clock a load is step 1 and a store step 2 of every thread, so both
+// load-store pairs are WAR (8 x 120 x 2 = 1,920) and the stores WAW (960). Inside a warp: 4 threads
+// per bin, C(4, 2) = 6 pairs, x 8 bins x 4 warps = 192 thread pairs: 384 WAR, 192 WAW.
 TEST(RacesLesson, TheHistogramWithoutAtomicsLosesIncrements) {
-  const LessonRun r = Races("histogram-no-atomic", {}, Under("in-order"));
+  const Params n128 = {{"threads", 128}};
+  const LessonRun r = Races("histogram-no-atomic", n128, Under("in-order"));
   ASSERT_EQ(H(r).groups.size(), 2u);
   EXPECT_EQ(H(r).Total(), 2880u);
   EXPECT_EQ(H(r).Count(HazardKind::kWar), 1920u);
@@ -206,7 +207,7 @@ TEST(RacesLesson, TheHistogramWithoutAtomicsLosesIncrements) {
   // Lockstep: the 4 lanes of a warp with one bin all load the same count and all store it + 1:
   // each bin gains 1 per warp, 4 in all, and all 8 are wrong. Their stores are 4 x 6 x 8 = 192
   // WAW pairs of the same value, told apart as benign; the 768 across warps are not.
-  const LessonRun l = Races("histogram-no-atomic", {}, Under("lockstep"));
+  const LessonRun l = Races("histogram-no-atomic", n128, Under("lockstep"));
   EXPECT_EQ(Wrong(l), 8u);
   EXPECT_EQ(l.check.message.find("8 of 8 elements wrong: element 0 is 4, expected 16") !=
                 std::string::npos,
@@ -214,6 +215,11 @@ TEST(RacesLesson, TheHistogramWithoutAtomicsLosesIncrements) {
       << l.check.message;
   EXPECT_EQ(H(l).Count(HazardKind::kWawSameValue), 192u);
   EXPECT_EQ(H(l).Count(HazardKind::kWaw), 768u);
+  // Whatever the number of workers, the same (one block: no race between the emulator's own
+  // threads).
+  for (unsigned w : {1u, 2u, 4u})
+    EXPECT_EQ(Wrong(Races("histogram-no-atomic", n128, Under("random:3", w))),
+              Wrong(Races("histogram-no-atomic", n128, Under("random:3", 1))));
 }
 
 TEST(Schedule, ParsesTheFourAndNamesTheChoicesOtherwise) {

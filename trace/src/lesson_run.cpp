@@ -45,6 +45,12 @@ const ParamSpec* LessonInfo::FindParam(const std::string& name) const {
   return it == params.end() ? nullptr : &*it;
 }
 
+const Preset* LessonInfo::FindPreset(const std::string& name) const {
+  auto it =
+      std::find_if(presets.begin(), presets.end(), [&](const Preset& p) { return p.name == name; });
+  return it == presets.end() ? nullptr : &*it;
+}
+
 const nlohmann::json& LessonRun::metrics() const {
   static const nlohmann::json empty = nlohmann::json::object();
   return figures != nullptr ? figures->json() : empty;

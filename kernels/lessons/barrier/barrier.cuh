@@ -25,3 +25,13 @@ __global__ void divergentBarrier(float* out, int skew) {
   }
   out[t] = 1.0f;
 }
+
+// Kirk & Hwu exercise 4.6: a hypothetical block of 8 threads whose sections before the barrier
+// take 2.0, 2.3, 3.0, 2.8, 2.4, 1.9, 2.6 and 2.9 microseconds: thread t works work[t] units of
+// 0.1 us each, then waits for the slowest.
+__global__ void sectionTimes(float* out, const int* work) {
+  int t = threadIdx.x;
+  ws::work(work[t]);
+  __syncthreads();
+  out[t] = 1.0f;
+}

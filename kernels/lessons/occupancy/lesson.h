@@ -1,6 +1,8 @@
 // occupancy: the calculator of the "Optimizing CUDA" slides (no kernel).
 #pragma once
 
+#include <algorithm>
+
 #include "warpscope/kernels/devices.h"
 #include "warpscope/kernels/lesson.h"
 #include "warpscope/trace/lesson_figures.h"
@@ -71,6 +73,59 @@ struct Lesson {
                  {"shared_per_block", "Shared memory per block", "B"},
                  {"blocks_per_gpu", "Blocks resident on the whole GPU", "blocks"},
                  {"device", "Device", ""}};
+    // Kirk & Hwu 4.7 and 4.9 on the devices they name (registers and shared memory left out:
+    // the questions are about threads and blocks).
+    const auto device = [&](const std::string& name) {
+      return static_cast<long long>(std::find(devices.begin(), devices.end(), name) -
+                                    devices.begin());
+    };
+    const auto ex47 = [&](const char* part, int blocks, int threads, const char* cc,
+                          const char* answer) {
+      return Preset{std::string("4.7 ") + part,
+                    std::string("Kirk & Hwu 4.7 ") + part + ": " + std::to_string(blocks) +
+                        " blocks with " + std::to_string(threads) +
+                        " threads each per multiprocessor, on a device of compute capability " +
+                        cc + ". Possible? If not, what limits it?",
+                    "",
+                    {{"threads", threads},
+                     {"registers", 0},
+                     {"shared_bytes", 0},
+                     {"device", device(std::string("cc") + cc)}},
+                    "",
+                    {"active_blocks", "active_warps", "limiter"},
+                    answer};
+    };
+    l.presets = {
+        ex47("a", 8, 128, "1.0",
+             "No: 8 x 128 threads are 32 warps, over compute 1.0's 24 warps (768 threads) per "
+             "multiprocessor. 6 blocks fit; the warps (threads) limit binds."),
+        ex47("b", 8, 128, "1.2",
+             "Yes: 32 warps is exactly compute 1.2's limit (1,024 threads), and 8 blocks exactly "
+             "its block limit."),
+        ex47("c", 8, 128, "3.0",
+             "Yes: compute 3.0 holds 16 blocks and 64 warps (2,048 threads); 8 blocks of 4 "
+             "warps use half of each."),
+        ex47("d", 16, 64, "1.0",
+             "No: compute 1.0 runs at most 8 blocks per multiprocessor (and 16 x 64 = 1,024 "
+             "threads are over its 768 as well). 8 blocks fit; the block limit binds."),
+        ex47("e", 16, 64, "1.2",
+             "No: at most 8 blocks per multiprocessor on compute 1.2, although its 1,024 "
+             "threads would hold the 16 x 64. 8 blocks fit; the block limit binds."),
+        ex47("f", 16, 64, "3.0",
+             "Yes: 16 blocks is compute 3.0's block limit, and 16 x 64 = 1,024 threads are half "
+             "its 2,048."),
+        {"4.9",
+         "Kirk & Hwu 4.9: a student multiplied two 1,024 x 1,024 matrices with a tiled kernel "
+         "and 32 x 32 thread blocks, one thread per result element, on a device that allows "
+         "512 threads per block and 8 blocks per multiprocessor. Your reaction?",
+         "",
+         {{"threads", 1024}, {"registers", 0}, {"shared_bytes", 0}, {"device", device("cc1.0")}},
+         "",
+         {"active_blocks", "limiter"},
+         "It cannot have run as described: a 32 x 32 block is 1,024 threads, twice the 512 a "
+         "block may have, so the launch fails and no block runs (limited by threads per "
+         "block). With 16 x 16 blocks (256 threads) it works: 3 of them fit on a compute 1.0 "
+         "multiprocessor's 768 threads."}};
     return l;
   }
 

@@ -48,6 +48,28 @@ struct Lesson {
     l.figures = {{"active_threads", "Threads that pass the bounds test", "threads"},
                  {"idle_threads", "Threads outside the picture (idle)", "threads"},
                  {"grid", "Grid (blocks in x, y)", ""}};
+    // Kirk & Hwu 4.4 and 4.5: a 400 x 900 picture on compute 3.0, whose blocks take 1,024
+    // threads: square blocks of 32 x 32.
+    const Params ex44 = {{"width", 400}, {"height", 900}, {"block", 32}};
+    l.presets = {
+        {"4.4",
+         "Kirk & Hwu 4.4: a kernel on a 400 x 900 picture, one thread per pixel, with square "
+         "blocks of the most threads a block can have on compute capability 3.0. Which grid "
+         "and block dimensions?",
+         "",
+         ex44,
+         "",
+         {"grid"},
+         "Compute 3.0 allows 1,024 threads a block, so blocks of 32 x 32; the grid is "
+         "ceil(400 / 32) x ceil(900 / 32) = 13 x 29 blocks."},
+        {"4.5",
+         "Kirk & Hwu 4.5: for the previous question, how many idle threads?",
+         "",
+         ex44,
+         "",
+         {"idle_threads", "active_threads"},
+         "13 x 29 blocks of 1,024 threads are 416 x 928 = 386,048 threads for 400 x 900 = "
+         "360,000 pixels: 26,048 threads fail the bounds test."}};
     return l;
   }
 

@@ -46,8 +46,45 @@ struct Lesson {
          {"block_width", "tiles", "blocks", "width", "bins"}},
         {"histogram-no-atomic",
          "the slides' race condition: bins[data[i] % bins] += 1 in global memory, no atomic",
-         {"block_width", "tiles", "width"}}};
+         {"block_width", "tiles", "width", "blocks"}}};
     for (VariantSpec& v : l.variants) v.races = v.name != "block-transpose-fixed";
+    l.presets = {
+        {"4.8",
+         "Kirk & Hwu 4.8: a CUDA programmer says that with only 32 threads in each block they "
+         "can leave out __syncthreads() wherever barrier synchronisation is needed. A good "
+         "idea?",
+         "warp-exchange",
+         {},
+         "random:1",
+         {"hazards", "same_warp", "wrong"},
+         "No. On a G80 the 32 lanes of a warp ran in lockstep, so a one-warp block got right "
+         "answers without the barrier (the lockstep order: none wrong), but the warp size is "
+         "not part of the language, and since Volta (compute 7.0) a warp's lanes are scheduled "
+         "independently: all 128 racing pairs are inside a warp, and this random order gets "
+         "52 of 128 elements wrong. Keep __syncthreads(), or __syncwarp() at the least."},
+        {"4.10 a",
+         "Kirk & Hwu 4.10 a: BlockTranspose, as printed, with BLOCK_WIDTH anywhere from 1 to 20. "
+         "For which BLOCK_WIDTH values does it execute correctly? (Here 8, on a G80's lockstep "
+         "warps.)",
+         "block-transpose",
+         {{"block_width", 8}},
+         "lockstep",
+         {"hazards", "same_warp", "wrong"},
+         "On the G80 the book had in mind, only while a block is one warp: BLOCK_WIDTH 1 to 5 "
+         "(at most 32 threads), whose lanes store the whole tile before any loads. From 6 on "
+         "the first warp loads slots the second has not stored: at 8, 224 racing pairs (96 "
+         "inside a warp) and 64 of 256 elements wrong. Since Volta only BLOCK_WIDTH 1 is "
+         "right by the rules."},
+        {"4.10 b",
+         "Kirk & Hwu 4.10 b: if it does not work for all BLOCK_WIDTH values, what fixes it for "
+         "all of them?",
+         "block-transpose-fixed",
+         {{"block_width", 8}},
+         "random:1",
+         {"hazards", "wrong"},
+         "A __syncthreads() between the store to blockA and the load from it: every slot is "
+         "written before any is read. No hazard, and every element right in any thread order "
+         "and for every BLOCK_WIDTH."}};
     l.params = {{"block_width", 4, 1, 20, 1, "BLOCK_WIDTH: the tile is BLOCK_WIDTH x BLOCK_WIDTH"},
                 {"tiles", 2, 1, 16, 1, "tiles per side of the matrix"},
                 {"threads", 32, 2, 1024, 1, "threads per block"},
@@ -77,9 +114,10 @@ struct Lesson {
         "variant's figures count the races, all within one warp at 32 threads. "
         "The slides' race condition (memory model, before atomics) is a histogram: "
         "bins[data[i] % bins] += 1 is a load, an add and a store, so two threads with one bin "
-        "can load the same count and one increment is lost. These races are in global memory "
-        "between threads of different blocks too, which no barrier orders: the fix is "
-        "atomicAdd (the atomics lesson). Run in order each thread finishes before the next "
+        "can load the same count and one increment is lost. The race is in global memory, and no "
+        "barrier fixes it (the increments all fall between the same two barriers; across "
+        "blocks there is none): the fix is atomicAdd (the atomics lesson). One block of "
+        "`threads` runs it here. Run in order each thread finishes before the next "
         "starts and the counts come out right; in lockstep a warp's lanes all load, then all "
         "store, and each bin gains 1 per warp instead of one per thread.";
     l.source_file = "races.cuh";
@@ -199,8 +237,11 @@ struct Lesson {
       f.elements = n;
       c.check = CompareAt(got, want, "warp-exchange");
     } else if (c.Is("histogram-no-atomic")) {
-      const int threads = c.I("threads"), blocks = c.I("blocks"), bins = c.I("bins");
-      const auto n = static_cast<std::size_t>(threads) * static_cast<std::size_t>(blocks);
+      // One block: the emulator runs blocks on parallel workers, so a race between blocks
+      // would race on this machine too and the output would depend on them. Within a block the
+      // schedule alone decides, and no barrier helps: every increment is in one interval.
+      const int threads = c.I("threads"), bins = c.I("bins");
+      const auto n = static_cast<std::size_t>(threads);
       std::vector<int> data(n), want(static_cast<std::size_t>(bins), 0);
       for (std::size_t i = 0; i < n; ++i) {
         data[i] = static_cast<int>(i);  // element i falls in bin i % bins
@@ -208,8 +249,8 @@ struct Lesson {
       }
       auto d_bins = b.template Upload<int>("bins", std::vector<int>(want.size(), 0));
       auto d_data = b.template Upload<int>("data", data);
-      if (Status s = WS_LAUNCH(b, histogramNoAtomic, Grid1D(blocks), Grid1D(threads), 0, d_bins,
-                               d_data, bins);
+      if (Status s =
+              WS_LAUNCH(b, histogramNoAtomic, Grid1D(1), Grid1D(threads), 0, d_bins, d_data, bins);
           !s.ok())
         return s;
       const std::vector<int> got = b.Download(d_bins);

@@ -73,8 +73,9 @@ __global__ void reverseNoSync(int* d, int n) {
 
 // The memory-model slides' race condition, in global memory: a histogram whose increment is a
 // load, an add and a store. Two threads with the same bin may both load the old count, and one
-// increment is lost. No barrier orders threads of different blocks: the fix is an atomic
-// instruction (the atomics lesson's atomicAdd).
+// increment is lost. No barrier fixes it (every increment falls between the same two, and
+// blocks have none between them): the fix is an atomic instruction (the atomics lesson's
+// atomicAdd).
 __global__ void histogramNoAtomic(int* bins, const int* data, int numBins) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   bins[data[i] % numBins] += 1;

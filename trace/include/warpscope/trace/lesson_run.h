@@ -94,6 +94,18 @@ struct FigureSpec {
 };
 
 // A lesson's description, declared in its folder (kernels/lessons/NAME/lesson.h).
+// An exercise (or a worked example) from the seeds as a one-click setting of its lesson: the
+// question as printed, the run that answers it, and the answer worked by hand.
+struct Preset {
+  std::string name;      // short, on its button: "4.7 a"
+  std::string question;  // as the seed asks it, with its source ("Kirk & Hwu 4.7 a: ...")
+  std::string variant;   // "" : the lesson's first
+  Params params;         // over the lesson's defaults
+  std::string schedule;  // the emulator's thread order ("" : in-order)
+  std::vector<std::string> answer_figures;  // keys of the run's figures that answer it
+  std::string answer;                       // the worked answer, with the numbers
+};
+
 struct LessonInfo {
   std::string id, title;
   std::vector<VariantSpec> variants;  // the first is the default
@@ -119,6 +131,7 @@ struct LessonInfo {
   // The figures the lesson panel lists, in order, with their labels and units (the others are
   // for the views: graphs, tables).
   std::vector<FigureSpec> figures;
+  std::vector<Preset> presets;  // the seeds' exercises on this lesson, in the book's order
   // A trace captured on a GPU carries that GPU's parameters, which the emulator may refuse
   // (the H100's 1024-thread blocks on the default cc1.0 model): the parameters the emulator
   // starts from when a slider moves after the trace was opened. `gpu` is the capture's GPU
@@ -129,6 +142,7 @@ struct LessonInfo {
   bool runs_kernel() const { return kind == LessonKind::kKernel || kind == LessonKind::kGpuOnly; }
   const VariantSpec* FindVariant(const std::string& name) const;
   const ParamSpec* FindParam(const std::string& name) const;
+  const Preset* FindPreset(const std::string& name) const;
   // Every parameter at its default value.
   Params DefaultParams() const;
   // `params` with timed_size's raised where they are smaller.
