@@ -60,8 +60,9 @@ struct Lesson {
          "No. On a G80 the 32 lanes of a warp ran in lockstep, so a one-warp block got right "
          "answers without the barrier (the lockstep order: none wrong), but the warp size is "
          "not part of the language, and since Volta (compute 7.0) a warp's lanes are scheduled "
-         "independently: all 128 racing pairs are inside a warp, and this random order gets "
-         "52 of 128 elements wrong. Keep __syncthreads(), or __syncwarp() at the least."},
+         "independently: all 128 racing pairs are inside a warp, and the emulator's random:1 "
+         "order gets 52 of 128 elements wrong (a GPU run may come out right: a race that "
+         "passes once is still a race). Keep __syncthreads(), or __syncwarp() at the least."},
         {"4.10 a",
          "Kirk & Hwu 4.10 a: BlockTranspose, as printed, with BLOCK_WIDTH anywhere from 1 to 20. "
          "For which BLOCK_WIDTH values does it execute correctly? (Here 8, on a G80's lockstep "
@@ -73,7 +74,7 @@ struct Lesson {
          "On the G80 the book had in mind, only while a block is one warp: BLOCK_WIDTH 1 to 5 "
          "(at most 32 threads), whose lanes store the whole tile before any loads. From 6 on "
          "the first warp loads slots the second has not stored: at 8, 224 racing pairs (96 "
-         "inside a warp) and 64 of 256 elements wrong. Since Volta only BLOCK_WIDTH 1 is "
+         "inside a warp) and, in the emulator's lockstep order, 64 of 256 elements wrong. Since Volta only BLOCK_WIDTH 1 is "
          "right by the rules."},
         {"4.10 b",
          "Kirk & Hwu 4.10 b: if it does not work for all BLOCK_WIDTH values, what fixes it for "
