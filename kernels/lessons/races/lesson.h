@@ -74,7 +74,8 @@ struct Lesson {
          "On the G80 the book had in mind, only while a block is one warp: BLOCK_WIDTH 1 to 5 "
          "(at most 32 threads), whose lanes store the whole tile before any loads. From 6 on "
          "the first warp loads slots the second has not stored: at 8, 224 racing pairs (96 "
-         "inside a warp) and, in the emulator's lockstep order, 64 of 256 elements wrong. Since Volta only BLOCK_WIDTH 1 is "
+         "inside a warp) and, in the emulator's lockstep order, 64 of 256 elements wrong. Since "
+         "Volta only BLOCK_WIDTH 1 is "
          "right by the rules."},
         {"4.10 b",
          "Kirk & Hwu 4.10 b: if it does not work for all BLOCK_WIDTH values, what fixes it for "
