@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "warpscope/trace/units.h"
+
 namespace ws {
 namespace {
 
@@ -302,12 +304,12 @@ std::string LessonRunText(const LessonRun& run) {
   }
   o << "\nhazards: " << HazardsText(t.hazards, t);
   if (!run.metrics().empty()) o << "\nlesson figures:\n" << MetricsText(run.metrics());
-  o << "\ntime: " << run.timing.ms << " ms";
+  o << "\ntime: " << FormatDuration(run.timing.ms);
   if (!run.timing.timed_at.empty()) o << " at " << run.timing.timed_at;
   o << " (" << run.timing.kind << ": " << run.timing.note << ")\n";
   if (run.timing.record_ms > 0) {
     o << "recording: " << run.timing.records << " records (" << run.timing.record_bytes
-      << " bytes) in " << run.timing.record_ms << " ms";
+      << " bytes) in " << FormatDuration(run.timing.record_ms);
     const double plain = run.timing.own_ms > 0 ? run.timing.own_ms : run.timing.ms;
     if (plain > 0)
       o << ", " << run.timing.record_ms / plain << "x the uninstrumented build's at this size";
