@@ -76,15 +76,14 @@ int RunCommand(const std::string& lesson, std::string variant, const std::vector
   const ws::LessonInfo* info = ws::FindLesson(lesson);
   const ws::Preset* preset = nullptr;
   if (!exercise.empty()) {
-    preset = info != nullptr ? info->FindPreset(exercise) : nullptr;
-    if (preset == nullptr) {
-      std::string names;
-      for (const ws::Preset& p : info != nullptr ? info->presets : std::vector<ws::Preset>{})
-        names += (names.empty() ? "" : ", ") + p.name;
-      std::cerr << "warpscope-cli: --exercise: " << lesson << " has no exercise '" << exercise
-                << "'" << (names.empty() ? "" : "; its exercises are: " + names) << "\n";
+    auto found = info != nullptr ? info->FindExercise(exercise)
+                                 : ws::Result<const ws::Preset*>(ws::Status::Error(
+                                       "unknown lesson '" + lesson + "'; see `lessons`"));
+    if (!found.ok()) {
+      std::cerr << "warpscope-cli: --exercise: " << found.status().message() << "\n";
       return 2;
     }
+    preset = *found;
     if (!variant.empty() && variant != preset->variant) {
       std::cerr << "warpscope-cli: --exercise " << exercise << " runs the "
                 << (preset->variant.empty() ? "default" : preset->variant)

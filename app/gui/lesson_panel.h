@@ -90,8 +90,9 @@ class LessonPanel : public Panel {
   std::string lesson_, variant_;
   Params params_;
   int exercise_ = -1;  // the preset whose question is shown (index into presets), -1: none
-  // Sets exercise `index` of the current lesson up (variant, parameters, thread order).
-  void ApplyExercise(const LessonInfo& info, int index);
+  // Sets exercise `index` of lesson `info` up (variant, parameters, thread order) and runs it;
+  // "" or why not.
+  std::string ApplyExercise(const LessonInfo& info, int index);
   bool use_gpu_ = false;
   Schedule schedule_;  // the emulator's thread order
   int gpu_index_ = 0;

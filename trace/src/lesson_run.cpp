@@ -51,6 +51,14 @@ const Preset* LessonInfo::FindPreset(const std::string& name) const {
   return it == presets.end() ? nullptr : &*it;
 }
 
+Result<const Preset*> LessonInfo::FindExercise(const std::string& name) const {
+  if (const Preset* p = FindPreset(name)) return p;
+  std::string names;
+  for (const Preset& p : presets) names += (names.empty() ? "" : ", ") + p.name;
+  return Status::Error(id + " has no exercise '" + name + "'" +
+                       (names.empty() ? "" : "; its exercises are: " + names));
+}
+
 const nlohmann::json& LessonRun::metrics() const {
   static const nlohmann::json empty = nlohmann::json::object();
   return figures != nullptr ? figures->json() : empty;

@@ -143,6 +143,9 @@ struct LessonInfo {
   const VariantSpec* FindVariant(const std::string& name) const;
   const ParamSpec* FindParam(const std::string& name) const;
   const Preset* FindPreset(const std::string& name) const;
+  // FindPreset, or an error naming the lesson's exercises: "occupancy has no exercise '4.11';
+  // its exercises are: 4.7 a, ..."
+  Result<const Preset*> FindExercise(const std::string& name) const;
   // Every parameter at its default value.
   Params DefaultParams() const;
   // `params` with timed_size's raised where they are smaller.

@@ -1,0 +1,212 @@
+// The lesson panel in program mode: the user's own CUDA program opened, watched, re-run with
+// its sliders and arguments, and its launches listed (split from lesson_panel.cpp).
+#include <imgui.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/capture.h"
+#include "gui/lesson_panel.h"
+#include "warpscope/kernels/catalog.h"
+#include "warpscope/trace/units.h"
+#include "warpscope/viz/palette.h"
+#include "warpscope/viz/source_panel.h"
+
+namespace ws {
+
+std::string LessonPanel::OpenProgram(const std::string& path) {
+  if (!ProgramsSupported())
+    return "this Warpscope was built without clang 14's C++ API (libclang-14-dev), so it cannot "
+           "open programs; run scripts/setup.sh and rebuild";
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    return "cannot open " + path + ": " + (ec ? ec.message() : "no such file");
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (!ec && size > kMaxProgramBytes)
+    return path + " is " + std::to_string(size) + " bytes, over the limit of " +
+           std::to_string(kMaxProgramBytes) + " bytes for a program";
+  program_path_ = path;
+  program_values_.clear();
+  program_args_[0] = '\0';
+  program_launch_ = ~std::size_t{0};
+  program_mtime_ = std::filesystem::last_write_time(path, ec);
+  program_size_ = size;
+  showing_trace_ = false;
+  use_gpu_ = false;
+  session_->error.clear();
+  ReadProgramParams();
+  Rerun();
+  return "";
+}
+
+void LessonPanel::CloseProgram() {
+  if (!program_open()) return;
+  program_path_.clear();
+  program_params_.clear();
+  program_values_.clear();
+  session_->compile_errors.clear();
+  session_->compile_errors_source.clear();
+}
+
+void LessonPanel::ReadProgramParams() {
+  std::ifstream in(program_path_, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  auto params = ProgramParams(text.str());
+  program_params_error_.clear();
+  std::map<std::string, long long> values;
+  if (!params.ok()) {
+    program_params_error_ = params.status().message();
+    program_params_.clear();
+  } else {
+    program_params_ = *params;
+    for (const ProgramParam& p : program_params_) {
+      auto it = program_values_.find(p.name);  // the user's value, while it is still allowed
+      values[p.name] = it != program_values_.end() && it->second >= p.min && it->second <= p.max
+                           ? it->second
+                           : p.value;
+    }
+  }
+  program_values_ = std::move(values);
+}
+
+void LessonPanel::WatchProgramFile() {
+  if (!program_open()) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (now < next_file_check_) return;
+  next_file_check_ = now + std::chrono::milliseconds(250);
+  std::error_code ec;
+  const auto mtime = std::filesystem::last_write_time(program_path_, ec);
+  if (ec) return;  // an editor replacing the file: look again next time
+  const std::uintmax_t size = std::filesystem::file_size(program_path_, ec);
+  if (mtime == program_mtime_ && size == program_size_) return;
+  program_mtime_ = mtime;
+  program_size_ = size;
+  ReadProgramParams();
+  Rerun();
+}
+
+void LessonPanel::SelectLaunch(std::size_t index) {
+  const LessonRun* run = session_->run.get();
+  if (run == nullptr || !run->program || index >= run->launches.size()) return;
+  program_launch_ = index;
+  if (run->program->launch == index) return;
+  auto copy = std::make_shared<LessonRun>(*run);
+  copy->program->launch = index;
+  const LaunchTrace& t = copy->main_launch();
+  const std::uint32_t block = session_->sel.block < t.grid.count() ? session_->sel.block : 0u;
+  BlockView view = BuildBlockView(t, block);
+  session_->Install(std::move(copy), std::move(view));
+}
+
+void LessonPanel::SetProgramArgs(const std::string& args) {
+  std::snprintf(program_args_, sizeof program_args_, "%s", args.c_str());
+  Rerun();
+}
+
+// The open program's sliders, its arguments field and how its last run went.
+void LessonPanel::DrawProgramControls() {
+  bool changed = false;
+  if (!program_params_error_.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
+    ImGui::TextWrapped("Sliders: %s", program_params_error_.c_str());
+    ImGui::PopStyleColor();
+  }
+  for (const ProgramParam& p : program_params_) {
+    long long& value = program_values_[p.name];
+    int v = static_cast<int>(value);
+    if (ImGui::SliderInt(p.name.c_str(), &v, static_cast<int>(p.min), static_cast<int>(p.max), "%d",
+                         ImGuiSliderFlags_AlwaysClamp)) {
+      v = static_cast<int>(p.min + (v - p.min) / p.step * p.step);
+      if (v != value) {
+        value = v;
+        changed = true;
+      }
+    }
+    ImGui::SetItemTooltip("%s (line %u): %lld..%lld, step %lld", p.name.c_str(), p.line, p.min,
+                          p.max, p.step);
+  }
+  // The arguments field, for a main(int argc, char** argv) (or when some are set already).
+  const LessonRun* last = session_->run.get();
+  const bool takes_args = last != nullptr && last->program && last->program->takes_args;
+  if (takes_args || program_args_[0] != '\0') {
+    if (ImGui::InputText("Arguments", program_args_, sizeof program_args_,
+                         ImGuiInputTextFlags_EnterReturnsTrue))
+      changed = true;
+    ImGui::SetItemTooltip("argv[1..] for main(), separated by spaces; Enter runs it again");
+  }
+  changed |= DrawBackendChoice();  // on a GPU: nvcc compiles the same rewritten program
+  if (changed) Rerun();
+  DrawStatus();
+  if (!session_->compile_errors.empty()) {
+    ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f),
+                       "%zu compile error%s: see the source view. Showing the last good run.",
+                       session_->compile_errors.size(),
+                       session_->compile_errors.size() == 1 ? "" : "s");
+  }
+}
+
+void LessonPanel::DrawProgram() {
+  const LessonRun* shown = session_->run.get();
+  if (!program_open() && shown != nullptr && shown->capture) {
+    // A trace of a program: what was captured, where; nothing here compiles or runs it.
+    ImGui::TextColored(ImVec4(0.45f, 0.7f, 1.0f, 1.0f), "Trace: %s, captured %s",
+                       shown->device.c_str(), shown->capture->captured_at.c_str());
+    ImGui::SetItemTooltip(
+        "%s\nThe program's source as captured is in the source view. Open "
+        "the .cu file itself (File > Open program) to run it here.",
+        shown->capture->file.c_str());
+  } else {
+    ImGui::TextDisabled("%s", program_path_.c_str());
+    ImGui::SetItemTooltip("Save the file in your editor: Warpscope compiles and runs it again.");
+  }
+  ImGui::SameLine();
+  if (ImGui::SmallButton("Close")) {
+    const std::string back = FindLesson(lesson_) == nullptr ? Lessons().front().id : lesson_;
+    Select(back, variant_, params_);
+    return;
+  }
+  ImGui::SetItemTooltip("Back to the lessons");
+  if (program_open()) DrawProgramControls();  // a trace has no sliders and no arguments
+  const LessonRun* run = session_->run.get();
+  if (run == nullptr || !run->program) return;
+  ImGui::SeparatorText("Launches");
+  if (run->launches.empty()) ImGui::TextDisabled("The program launched no kernel.");
+  for (std::size_t i = 0; i < run->launches.size(); ++i) {
+    const LaunchTrace& t = run->launches[i];
+    char label[256];
+    std::snprintf(label, sizeof label, "%zu  %s<<<(%u,%u,%u), (%u,%u,%u)>>>", i + 1,
+                  t.kernel.c_str(), t.grid.x, t.grid.y, t.grid.z, t.block.x, t.block.y, t.block.z);
+    if (ImGui::Selectable(label, run->program->launch == i)) SelectLaunch(i);
+    ImGui::SetItemTooltip("%llu threads, %u B shared per block, %zu access sites",
+                          static_cast<unsigned long long>(t.threads()), t.shared_bytes,
+                          t.sites.size());
+  }
+  ImGui::TextColored(run->check.ok ? (palette::LightTheme() ? ImVec4(0.1f, 0.5f, 0.15f, 1.0f)
+                                                            : ImVec4(0.6f, 0.9f, 0.6f, 1.0f))
+                                   : ImVec4(0.85f, 0.2f, 0.15f, 1.0f),
+                     "%s", run->check.ok ? "Ran to the end" : "Did not finish");
+  ImGui::SetItemTooltip("%s", run->check.message.c_str());
+  for (const std::string& n : run->program->notes) ImGui::TextDisabled("Note: %s", n.c_str());
+  if (!run->program->stdout_text.empty()) {
+    ImGui::SeparatorText("Output");
+    ImFont* code = CodeFont();
+    if (code != nullptr) ImGui::PushFont(code, 0.0f);
+    const float h = ImGui::GetTextLineHeightWithSpacing() * 6.5f;
+    if (ImGui::BeginChild("##stdout", ImVec2(0, h), ImGuiChildFlags_Borders,
+                          ImGuiWindowFlags_HorizontalScrollbar))
+      ImGui::TextUnformatted(run->program->stdout_text.c_str());
+    ImGui::EndChild();
+    if (code != nullptr) ImGui::PopFont();
+  }
+  ImGui::Separator();
+  ImGui::TextWrapped(
+      "Your own program, run on %s: every launch recorded. Pick a launch to see it in every "
+      "view; %s",
+      run->backend == "cuda" ? run->device.c_str() : "the CPU emulator",
+      program_open() ? "save the file to run it again."
+                     : "open the .cu file itself (File > Open program) to run it here.");
+}
+
+}  // namespace ws
