@@ -3,6 +3,8 @@
 // out by hand (written next to each figure).
 #include <gtest/gtest.h>
 
+#include <ostream>
+
 #include "warpscope/kernels/catalog.h"
 
 namespace ws {
@@ -42,8 +44,9 @@ TEST(Exercises, EveryPresetIsARunWithItsAnsweringFigures) {
       for (const std::string& key : p.answer_figures) EXPECT_TRUE(r.metrics().contains(key)) << key;
     }
   }
-  // picture 4.4, 4.5; barrier 4.6; occupancy 4.7 a-f, 4.9; races 4.8, 4.10 a, 4.10 b.
-  EXPECT_EQ(n, 13);
+  // picture 4.4, 4.5; barrier 4.6; occupancy 4.7 a-f, 4.9; races 4.8, 4.10 a, 4.10 b;
+  // texture-2d's rotate, row sums, blur.
+  EXPECT_EQ(n, 16);
 }
 
 // 4.4 and 4.5: 400 x 900 pixels in 32 x 32 blocks (compute 3.0: 1,024 threads a block):
@@ -102,6 +105,74 @@ TEST(Exercises, KirkHwu4_8And4_10) {
   const LessonRun b = RunExercise("races", "4.10 b");
   EXPECT_EQ(b.metrics().at("hazards").get<int>(), 0);
   EXPECT_TRUE(b.check.ok) << b.check.message;
+}
+
+// texture-2d's three questions: the kept blocks' reads replayed through the 8 KB cache model
+// under each layout (requests, lookups, hits, DRAM sectors, compulsory sectors).
+struct Cost {
+  std::uint64_t requests, sectors, hits, dram, compulsory;
+  friend bool operator==(const Cost&, const Cost&) = default;
+};
+std::ostream& operator<<(std::ostream& o, const Cost& c) {
+  return o << c.requests << " requests, " << c.sectors << " sectors, " << c.hits << " hits, "
+           << c.dram << " DRAM, " << c.compulsory << " compulsory";
+}
+Cost CostOf(const LessonRun& r, const std::string& layout) {
+  for (const auto& c : r.metrics().at("costs")) {
+    if (c.at("layout") == layout)
+      return {c.at("requests"), c.at("sectors"), c.at("hits"), c.at("dram_sectors"),
+              c.at("compulsory")};
+  }
+  ADD_FAILURE() << "no cost for " << layout;
+  return {};
+}
+
+// rotate, 64 x 64 in 16 x 16 blocks, kept blocks 0-3: each reads a 16 x 16 patch of the input,
+// 32 sectors (256 px x 4 B / 32 B), so 128 from DRAM under every layout. 8 warps a block, one
+// request each. Row-major: 16 sectors a request (16 rows), 128 lookups a block of which 96 hit.
+// Morton / tiles: 4 x 2 pixels a sector, 8 a request, 64 a block of which 32 hit.
+TEST(Exercises, TextureRotateHalvesTheSectors) {
+  const LessonRun r = RunExercise("texture-2d", "rotate");
+  EXPECT_EQ(CostOf(r, "row-major"), (Cost{32, 32 * 16, 4 * 96, 128, 128}));
+  EXPECT_EQ(CostOf(r, "morton"), (Cost{32, 32 * 8, 4 * 32, 128, 128}));
+  EXPECT_EQ(CostOf(r, "tiled"), (Cost{32, 32 * 8, 4 * 32, 128, 128}));
+  EXPECT_DOUBLE_EQ(r.metrics().at("read_sectors_per_request").get<double>(), 8.0);  // Morton
+}
+
+// row sums, 64 x 128: one block of 256 threads, 4 warps of 64 steps = 256 requests. Row-major:
+// 32 sectors a request in 32 lines; 4 x 32 lines = 16 KB live > 8 KB, so LRU never hits.
+// Morton: 16 sectors in 8 lines a request, 32 lines live, fits: the 64 x 128 x 4 / 32 = 1,024
+// compulsory sectors, the rest hit. At 16 KB row-major's 128 lines fit: 1 miss in 8.
+TEST(Exercises, TextureRowSumsThrashRowMajor) {
+  const LessonRun r = RunExercise("texture-2d", "row sums");
+  EXPECT_EQ(CostOf(r, "row-major"), (Cost{256, 256 * 32, 0, 256 * 32, 1024}));
+  EXPECT_EQ(CostOf(r, "morton"), (Cost{256, 256 * 16, 256 * 16 - 1024, 1024, 1024}));
+  EXPECT_EQ(CostOf(r, "tiled"), (Cost{256, 256 * 16, 256 * 16 - 1024, 1024, 1024}));
+  EXPECT_EQ(r.metrics().at("dram_sectors").get<std::uint64_t>(), 1024u);  // the run's Morton
+  auto big = RunLesson("texture-2d", "global", {{"pattern", 2}, {"height", 128}, {"cache_kb", 16}},
+                       "emu", {});
+  ASSERT_TRUE(big.ok());
+  EXPECT_EQ(CostOf(*big, "row-major"), (Cost{256, 256 * 32, 256 * 32 - 1024, 1024, 1024}));
+  EXPECT_DOUBLE_EQ(big->metrics().at("cache_hit_percent").get<double>(), 87.5);
+}
+
+// blur, 64 x 64 in 16 x 16 blocks, kept blocks 0-3 (the top row: bx 0..3). Warp w reads rows
+// 2w + dy and 2w + 1 + dy (clamped: w = 0, dy = -1 is one row), columns 16 bx + dx .. + 15.
+// Row-major, 8 pixels a sector: rows summed over dy are 5 for w = 0 and 6 for the others, 47 in
+// all; sectors a row summed over dx are 2 + 2 + 3 = 7 (bx 0), 3 + 2 + 3 = 8 (bx 1, 2), 3 + 2 + 2
+// = 7 (bx 3), 30 in all: 47 x 30 = 1,410. Morton, 4 x 2 a sector: sector rows over dy 1 + 1 + 2
+// = 4 (w = 0) or 2 + 1 + 2 = 5, 39 in all; sector columns over dx 4 + 4 + 5 = 13, 14, 14, 13 =
+// 54: 39 x 54 = 2,106. DRAM: rows 0..16 are read, 17 x 8 = 136 row-major sectors, 9 x 16 = 144
+// Morton, all fitting the cache.
+TEST(Exercises, TextureBlurFavoursRowMajor) {
+  const LessonRun r = RunExercise("texture-2d", "blur");
+  const Cost row = CostOf(r, "row-major"), morton = CostOf(r, "morton");
+  EXPECT_EQ(row.requests, 4u * 8 * 9);
+  EXPECT_EQ(row.sectors, 47u * 30);
+  EXPECT_EQ(morton.sectors, 39u * 54);
+  EXPECT_EQ(row.dram, 136u);
+  EXPECT_EQ(row.compulsory, 136u);
+  EXPECT_EQ(morton.dram, 144u);
 }
 
 }  // namespace

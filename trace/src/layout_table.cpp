@@ -23,6 +23,37 @@ Result<LayoutKind> ParseLayoutKind(const std::string& name) {
   return Status::Error("unknown layout '" + name + "'; layouts are: row-major, morton, tiled");
 }
 
+Pixel PixelAt(const Layout2D& l, std::uint64_t p) {
+  std::uint64_t x = 0, y = 0;
+  if (l.kind == LayoutKind::kRowMajor) {
+    if (l.width < 1) return {};
+    x = p % static_cast<std::uint64_t>(l.width);
+    y = p / static_cast<std::uint64_t>(l.width);
+  } else if (l.kind == LayoutKind::kMorton) {
+    if (p >> 32 != 0) return {};  // Index interleaves 16 bits of each coordinate
+    for (int bit = 0; bit < 16; ++bit) {
+      x |= ((p >> (2 * bit)) & 1u) << bit;
+      y |= ((p >> (2 * bit + 1)) & 1u) << bit;
+    }
+  } else {
+    if (l.tile_w < 1 || l.tile_h < 1 || l.micro_w < 1 || l.micro_h < 1) return {};
+    const auto tw = static_cast<std::uint64_t>(l.tile_w), th = static_cast<std::uint64_t>(l.tile_h);
+    const auto mw = static_cast<std::uint64_t>(l.micro_w),
+               mh = static_cast<std::uint64_t>(l.micro_h);
+    const std::uint64_t tiles_x = (static_cast<std::uint64_t>(l.width) + tw - 1) / tw;
+    const std::uint64_t tile = p / (tw * th), in_tile = p % (tw * th);
+    const std::uint64_t micro = in_tile / (mw * mh), inner = in_tile % (mw * mh);
+    const std::uint64_t micro_per_row = tw / mw;
+    if (tiles_x == 0 || micro_per_row == 0) return {};
+    x = (tile % tiles_x) * tw + (micro % micro_per_row) * mw + inner % mw;
+    y = (tile / tiles_x) * th + (micro / micro_per_row) * mh + inner / mw;
+  }
+  if (x >= static_cast<std::uint64_t>(std::max(l.width, 0)) ||
+      y >= static_cast<std::uint64_t>(std::max(l.height, 0)))
+    return {};
+  return {static_cast<int>(x), static_cast<int>(y)};
+}
+
 Status CheckLayout(const Layout2D& l) {
   constexpr int kMaxSide = 16384;
   if (l.width < 1 || l.width > kMaxSide || l.height < 1 || l.height > kMaxSide) {

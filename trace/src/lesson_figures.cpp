@@ -260,6 +260,19 @@ void from_json(const json& j, OccupancyFigures& f) {
   f.vary_shared = CurveOf(j.at("vary_shared"), "shared_bytes");
 }
 
+void to_json(json& j, const TextureLayoutCost& c) {
+  j = {{"layout", c.layout}, {"requests", c.requests},         {"sectors", c.sectors},
+       {"hits", c.hits},     {"dram_sectors", c.dram_sectors}, {"compulsory", c.compulsory}};
+}
+void from_json(const json& j, TextureLayoutCost& c) {
+  Get(j, "layout", c.layout);
+  Get(j, "requests", c.requests);
+  Get(j, "sectors", c.sectors);
+  Get(j, "hits", c.hits);
+  Get(j, "dram_sectors", c.dram_sectors);
+  Get(j, "compulsory", c.compulsory);
+}
+
 void to_json(json& j, const Texture2DFigures& f) {
   j = {{"width", f.width},
        {"height", f.height},
@@ -268,9 +281,15 @@ void to_json(json& j, const Texture2DFigures& f) {
        {"tile_height", f.tile_height},
        {"micro_width", f.micro_width},
        {"micro_height", f.micro_height},
+       {"pattern", f.pattern},
        {"layout", f.layout},
        {"read_space", f.read_space},
-       {"read_sectors_per_request", f.read_sectors_per_request}};
+       {"read_sectors_per_request", f.read_sectors_per_request},
+       {"cache_bytes", f.cache_bytes},
+       {"kept_blocks", f.kept_blocks},
+       {"costs", f.costs},
+       {"cache_hit_percent", f.cache_hit_percent},
+       {"dram_sectors", f.dram_sectors}};
 }
 void from_json(const json& j, Texture2DFigures& f) {
   GetOr(j, "width", f.width);
@@ -283,6 +302,12 @@ void from_json(const json& j, Texture2DFigures& f) {
   Get(j, "layout", f.layout);
   Get(j, "read_space", f.read_space);
   Get(j, "read_sectors_per_request", f.read_sectors_per_request);
+  GetOr(j, "pattern", f.pattern);
+  GetOr(j, "cache_bytes", f.cache_bytes);
+  GetOr(j, "kept_blocks", f.kept_blocks);
+  GetOr(j, "costs", f.costs);
+  GetOr(j, "cache_hit_percent", f.cache_hit_percent);
+  GetOr(j, "dram_sectors", f.dram_sectors);
 }
 
 }  // namespace ws

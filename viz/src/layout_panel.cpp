@@ -19,6 +19,7 @@
 
 #include "warpscope/trace/layout_table.h"
 #include "warpscope/trace/lesson_figures.h"
+#include "warpscope/trace/units.h"
 #include "warpscope/viz/palette.h"
 #include "warpscope/viz/views.h"
 
@@ -122,6 +123,9 @@ class LayoutPanel : public Panel {
   void DrawPath(ImDrawList* dl, ImVec2 origin, float cell, int sw, const LayoutCache& cache,
                 bool under_numbers);
   void DrawTooltip(int x, int y, int sw) const;
+  // The run's reads replayed through the cache model under `kind`: two lines, the fewest DRAM
+  // sectors (then sectors per request) of the three marked best.
+  void DrawRunCost(const Texture2DFigures& tex, LayoutKind kind) const;
 
   Session* session_;
   LayoutInputs own_;
@@ -181,13 +185,16 @@ void LayoutPanel::DrawOwnControls() {
       "Inside a tile, micro tiles in row-major order (1x1: plain tiles); the "
       "micro tile must divide the tile");
   ImGui::SameLine();
-  static const char* const kShapes[] = {"4x8", "8x4", "16x2", "32x1"};
-  int shape = own_row_ == 4 ? 0 : own_row_ == 16 ? 2 : own_row_ == 32 ? 3 : 1;
+  static const char* const kShapes[] = {"1x32", "2x16", "4x8", "8x4", "16x2", "32x1"};
+  int shape = 0;
+  while (shape < 5 && (1 << shape) < own_row_) ++shape;
   ImGui::SetNextItemWidth(em * 5);
   if (ImGui::Combo("Warp footprint", &shape, kShapes, IM_ARRAYSIZE(kShapes))) {
-    own_row_ = 4 << shape;
+    own_row_ = 1 << shape;
   }
-  ImGui::SetItemTooltip("The 32 threads of one warp of a 2D block: as wide as the block");
+  ImGui::SetItemTooltip(
+      "The 32 pixels one warp reads at once: a 2D block's warp reads a patch as wide as the "
+      "block; a rotation reads down columns (2x16); one thread per row reads a column (1x32)");
 }
 
 void LayoutPanel::Rebuild(const LayoutInputs& in, bool tiled_ok) {
@@ -394,6 +401,35 @@ void LayoutPanel::DrawTooltip(int x, int y, int sw) const {
   ImGui::EndTooltip();
 }
 
+void LayoutPanel::DrawRunCost(const Texture2DFigures& tex, LayoutKind kind) const {
+  const TextureLayoutCost* c = tex.CostOf(ToString(kind));
+  if (c == nullptr) {
+    ImGui::TextDisabled("Run: -");
+    ImGui::NewLine();
+    return;
+  }
+  auto key = [](const TextureLayoutCost& x) { return std::make_pair(x.dram_sectors, x.sectors); };
+  bool best = true;
+  for (const TextureLayoutCost& o : tex.costs) best = best && !(key(o) < key(*c));
+  char line1[96], line2[96];
+  std::snprintf(line1, sizeof line1, "Run: %.1f sectors/request, %.0f%% hits",
+                c->SectorsPerRequest(), c->HitPercent());
+  std::snprintf(line2, sizeof line2, "DRAM: %s sectors (least %s)%s",
+                FormatNumber(static_cast<double>(c->dram_sectors)).c_str(),
+                FormatNumber(static_cast<double>(c->compulsory)).c_str(), best ? "  best" : "");
+  ImGui::TextUnformatted(line1);
+  if (best) {
+    ImGui::TextColored(Highlight(), "%s", line2);
+  } else {
+    ImGui::TextUnformatted(line2);
+  }
+  ImGui::SetItemTooltip(
+      "The run's reads from its kept blocks (%u), replayed through a %llu KB cache of 128-byte "
+      "lines and 32-byte sectors, least recently used out, with the texels placed by this "
+      "layout (docs/CACHE-MODEL.md)",
+      tex.kept_blocks, static_cast<unsigned long long>(tex.cache_bytes / 1024));
+}
+
 void LayoutPanel::DrawContents() {
   const LessonRun* run = session_->run.get();
   const Texture2DFigures* tex = run != nullptr ? run->figures_as<Texture2DFigures>() : nullptr;
@@ -410,11 +446,18 @@ void LayoutPanel::DrawContents() {
     in = {Sane(tex->width),       Sane(tex->height),      Sane(tex->tile_width),
           Sane(tex->tile_height), Sane(tex->micro_width), Sane(tex->micro_height)};
     const int block = std::clamp(tex->block, 1, kWarpSize);
-    fp_ = Footprint{block, std::min(kWarpSize, block * block)};
+    const int threads = std::min(kWarpSize, block * block);
+    if (tex->pattern == "rotate") {
+      fp_ = Footprint{threads / block, threads};  // a block-wide row of output: a column in
+    } else if (tex->pattern == "row-sums") {
+      fp_ = Footprint{1, std::min(kWarpSize, std::max(in.height, 1))};  // one thread per row
+    } else {
+      fp_ = Footprint{block, threads};
+    }
     // The layout the kernel read through (the global variant: row-major from global memory).
     used = tex->layout == "morton" ? 1 : tex->layout == "tiled" ? 2 : 0;
-    ImGui::TextDisabled("texture-2d / %s: %dx%d image, %dx%d blocks", run->variant.c_str(),
-                        in.width, in.height, block, block);
+    ImGui::TextDisabled("texture-2d / %s / %s: %dx%d image, %dx%d blocks", run->variant.c_str(),
+                        tex->pattern.c_str(), in.width, in.height, block, block);
     if (session_->running) {
       ImGui::SameLine();
       ImGui::TextDisabled("(a newer run is under way)");
@@ -460,7 +503,8 @@ void LayoutPanel::DrawContents() {
   const ImGuiStyle& style = ImGui::GetStyle();
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float extra = 3.0f * line + style.ItemSpacing.y;
+  const bool costs = tex != nullptr && follow_run_ && !tex->costs.empty();
+  const float extra = (costs ? 5.0f : 3.0f) * line + style.ItemSpacing.y;
   const float gap = 2.0f * ImGui::GetFontSize();
   const float room_y = avail.y - 2.0f * line;
   const float fw = static_cast<float>(sw), fh = static_cast<float>(sh);
@@ -502,7 +546,10 @@ void LayoutPanel::DrawContents() {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 start = ImGui::GetCursorScreenPos();
   const float grid_w = cell * fw, grid_h = cell * fh;
-  const float col_w = std::max(grid_w, ImGui::CalcTextSize("Sectors: 00 (ideal 00)  best").x);
+  const float col_w =
+      std::max(grid_w, ImGui::CalcTextSize(costs ? "Run: 00.0 sectors/request, 100% hits"
+                                                 : "Sectors: 00 (ideal 00)  best")
+                           .x);
   std::array<ImVec2, 3> origins{};
   int hover_x = -1, hover_y = -1;
   for (std::size_t k = 0; k < kKinds.size(); ++k) {
@@ -522,6 +569,7 @@ void LayoutPanel::DrawContents() {
     } else {
       ImGui::TextUnformatted(title);
     }
+    if (costs) DrawRunCost(*tex, kKinds[k]);  // above the grid: seen first on a short view
     origins[k] = ImGui::GetCursorScreenPos();
     if (!caches_[k].valid) {
       ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + col_w);

@@ -39,3 +39,39 @@ __global__ void blurTexture(Global<float> out, Texture2D<float> image, int width
   }
   out[y * width + x] = sum / 9.0f;
 }
+
+// rotate: the image turned a quarter turn clockwise. Output pixel (x, y) of the height x width
+// result is input pixel (y, height - 1 - x), so a warp of a 16-wide block, 16 x 2 in the
+// output, reads a 2 x 16 strip of the input: down two columns.
+__global__ void rotateGlobal(Global<float> out, Global<const float> in, int width, int height) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;  // 0 .. height - 1
+  int y = blockIdx.y * blockDim.y + threadIdx.y;  // 0 .. width - 1
+  if (x >= height || y >= width) return;
+  out[y * height + x] = in[(height - 1 - x) * width + y];
+}
+
+__global__ void rotateTexture(Global<float> out, Texture2D<float> image, int width, int height) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= height || y >= width) return;
+  out[y * height + x] = tex2D(image, y, height - 1 - x);
+}
+
+// row-sums: thread y adds up row y. At each step the 32 threads of a warp read one pixel from
+// each of 32 rows: a column, 32 rows apart in row-major memory, and every sector they touch
+// holds the next pixels of those rows, wanted again at the next steps if the cache keeps it.
+__global__ void rowSumsGlobal(Global<float> out, Global<const float> in, int width, int height) {
+  int y = blockIdx.x * blockDim.x + threadIdx.x;
+  if (y >= height) return;
+  float sum = 0;
+  for (int x = 0; x < width; ++x) sum += in[y * width + x];
+  out[y] = sum;
+}
+
+__global__ void rowSumsTexture(Global<float> out, Texture2D<float> image, int width, int height) {
+  int y = blockIdx.x * blockDim.x + threadIdx.x;
+  if (y >= height) return;
+  float sum = 0;
+  for (int x = 0; x < width; ++x) sum += tex2D(image, x, y);
+  out[y] = sum;
+}

@@ -21,6 +21,13 @@ Status CheckLayout(const Layout2D& layout);
 // Every pixel, sorted by memory position (Morton and padded tiles leave gaps in positions).
 Result<std::vector<LayoutCell>> MemoryOrder(const Layout2D& layout);
 Result<LayoutKind> ParseLayoutKind(const std::string& name);
+// The pixel at memory position `position` (element index): the inverse of Layout2D::Index.
+// {-1, -1} for a position no pixel has (past the image, or a gap of Morton or padded tiles).
+struct Pixel {
+  int x = -1, y = -1;
+  friend bool operator==(const Pixel&, const Pixel&) = default;
+};
+Pixel PixelAt(const Layout2D& layout, std::uint64_t position);
 
 // A warp's 2D footprint: thread i of `threads` reads pixel (x + i % row, y + i / row), as the
 // threads of a 2D block `row` wide do.

@@ -128,15 +128,37 @@ struct OccupancyFigures {
 };
 
 // [SECTION] texture-2d: the image, its layout and what the blur's reads cost -----------------
+// The kept blocks' image reads replayed through the cache model (trace/cache_model.h) with the
+// texels placed by one layout.
+struct TextureLayoutCost {
+  std::string layout;  // "row-major", "morton", "tiled"
+  std::uint64_t requests = 0, sectors = 0, hits = 0, dram_sectors = 0, compulsory = 0;
+  double SectorsPerRequest() const { return requests ? double(sectors) / requests : 0.0; }
+  double HitPercent() const { return sectors ? 100.0 * double(hits) / sectors : 0.0; }
+};
 struct Texture2DFigures {
   static constexpr const char* kKind = "texture-2d";
   static constexpr int kVersion = 1;
   // The image and the tiled layout's tiles (traces from before these were kept: the defaults).
   int width = 64, height = 64, block = 16;  // block: threads per block side
   int tile_width = 8, tile_height = 8, micro_width = 2, micro_height = 2;
+  std::string pattern = "blur";  // "blur", "rotate", "row-sums" (older traces: blur)
   std::string layout;      // the layout the kernel read through: "row-major", "morton", "tiled"
   std::string read_space;  // "global" or "texture"
   double read_sectors_per_request = 0;
+  // The cache model (0 and empty in traces from before it): its size, and the kept blocks'
+  // reads under each layout, the run's own first among equals in `layouts` order.
+  std::uint64_t cache_bytes = 0;
+  std::uint32_t kept_blocks = 0;
+  std::vector<TextureLayoutCost> costs;  // row-major, morton, tiled (tiled absent if invalid)
+  // The run's own layout's figures, for the metrics table.
+  double cache_hit_percent = 0;
+  std::uint64_t dram_sectors = 0;
+  const TextureLayoutCost* CostOf(const std::string& layout_name) const {
+    for (const TextureLayoutCost& c : costs)
+      if (c.layout == layout_name) return &c;
+    return nullptr;
+  }
 };
 
 // JSON (the names trace files use) ----------------------------------------------------------
@@ -166,6 +188,8 @@ void to_json(nlohmann::json& j, const TransferFigures& f);
 void from_json(const nlohmann::json& j, TransferFigures& f);
 void to_json(nlohmann::json& j, const OccupancyFigures& f);
 void from_json(const nlohmann::json& j, OccupancyFigures& f);
+void to_json(nlohmann::json& j, const TextureLayoutCost& c);
+void from_json(const nlohmann::json& j, TextureLayoutCost& c);
 void to_json(nlohmann::json& j, const Texture2DFigures& f);
 void from_json(const nlohmann::json& j, Texture2DFigures& f);
 

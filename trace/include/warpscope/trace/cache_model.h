@@ -1,0 +1,93 @@
+// A model of one multiprocessor's L1 / texture cache, and a replay of a launch's loads through
+// it: how many of the sectors a kernel's warps asked for were already there (hits) and how many
+// had to come from L2 / device memory (misses).
+//
+// The cache (documented for students in docs/CACHE-MODEL.md):
+//   * lines of `line_bytes` (128) made of `sector_bytes` (32) sectors, as on every NVIDIA GPU
+//     since Fermi: a line is a tag, each sector is valid or not, and a miss fetches only the
+//     sector asked for (a "sector miss" when the line is there, a "tag miss" when it is not);
+//   * `bytes` of lines, in sets of `ways` lines (0: one set, fully associative); a line's set is
+//     its line number modulo the sets; within a set the least recently used line leaves first;
+//   * loads only (global and texture): stores and atomics go around it, as L1 writes through.
+//
+// The replay (ReplayLoads): the kept blocks run together on one multiprocessor. Each warp's
+// requests are put in the order it made them (by the time of their first lane), and the warps
+// take turns, one request each: every warp's first request, then every warp's second, ... (block
+// by block, warp by warp within a round). That is how a warp scheduler interleaves warps that
+// are all ready; real schedulers are greedier, so a real cache sees somewhat shorter reuse
+// distances. A request looks up each distinct sector its lanes touch once.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <list>
+#include <unordered_map>
+#include <vector>
+
+#include "warpscope/trace/records.h"
+#include "warpscope/trace/status.h"
+
+namespace ws {
+
+struct LaunchTrace;
+
+struct CacheConfig {
+  std::uint64_t bytes = 8 * 1024;  // 8 KB: the texture cache working set per SM, cc 1.x-3.x
+  std::uint32_t line_bytes = 128;
+  std::uint32_t sector_bytes = 32;
+  std::uint32_t ways = 0;  // 0: fully associative
+  std::uint64_t lines() const { return line_bytes ? bytes / line_bytes : 0; }
+  std::uint64_t sets() const { return ways == 0 || lines() == 0 ? 1 : lines() / ways; }
+};
+
+// Sizes are powers of two, sectors fit lines, lines fit the cache, the ways divide the lines;
+// the message names the limit and the value.
+Status CheckCache(const CacheConfig& c);
+
+struct CacheCounts {
+  std::uint64_t requests = 0;  // warp-level load requests replayed
+  std::uint64_t sectors = 0;   // sector lookups: each request's distinct sectors
+  std::uint64_t hits = 0;      // lookups that found their sector
+  std::uint64_t distinct = 0;  // distinct sectors over the replay: the compulsory misses
+  std::uint64_t misses() const { return sectors - hits; }  // sectors fetched from L2 / DRAM
+  double HitRate() const { return sectors ? static_cast<double>(hits) / sectors : 0.0; }
+  double SectorsPerRequest() const {
+    return requests ? static_cast<double>(sectors) / requests : 0.0;
+  }
+};
+
+class SectorCache {
+ public:
+  explicit SectorCache(const CacheConfig& config);  // config must pass CheckCache
+  // Looks up the sector holding byte `address`: true on a hit. A miss makes the sector valid,
+  // bringing its line in (and sending the set's least recently used line out) if needed.
+  bool Access(std::uint64_t address);
+  const CacheConfig& config() const { return config_; }
+
+ private:
+  struct Line {
+    std::uint64_t tag = 0;      // line number
+    std::uint32_t sectors = 0;  // valid sectors, bit per sector
+  };
+  using Set = std::list<Line>;  // most recently used first
+  CacheConfig config_;
+  std::uint32_t sectors_per_line_ = 4;
+  std::vector<Set> sets_;
+  std::unordered_map<std::uint64_t, Set::iterator> where_;  // line number -> its place
+};
+
+// Which sites to replay, and where each of their accesses is replayed: the byte offset in the
+// site's buffer (the recorded one unless a remap moves it, e.g. to see the same reads under
+// another texture layout).
+struct ReplayChoice {
+  std::function<bool(const SiteInfo&)> site = [](const SiteInfo& s) {
+    return s.op == AccessOp::kLoad && s.space != MemorySpace::kShared;
+  };
+  std::function<std::uint64_t(const SiteInfo&, std::uint32_t offset)> remap;  // empty: as recorded
+};
+
+// Replays the loads of `launch`'s kept blocks through one cache (see the top of this file).
+CacheCounts ReplayLoads(const LaunchTrace& launch, const CacheConfig& config,
+                        const ReplayChoice& choice = {});
+
+}  // namespace ws
