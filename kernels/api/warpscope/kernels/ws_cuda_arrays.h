@@ -141,41 +141,63 @@ WS_HD T atomicAdd(GlobalAddr<T> a, T v) {
 // ---------------------------------------------------------------------------------------------
 // Constant and texture memory (read-only)
 // ---------------------------------------------------------------------------------------------
+#if defined(__CUDACC__)
+// The GPU's home for lessons' Constant<T> arrays: real __constant__ memory, read through the
+// constant cache (one address a warp: one read, broadcast; n addresses: n reads in turn). The
+// CUDA runner fills it with cudaMemcpyToSymbol (MakeConstant in cuda_backend.h). Static: one per
+// translation unit, as the recorded and the plain build each have their own kernels.
+inline constexpr unsigned kConstantBankBytes = 8 * 1024;
+static __constant__ __align__(16) unsigned char ws_constant_bank[kConstantBankBytes];
+#endif
+
 // What c[i] on a Constant<T> (or a texel fetch) returns: reading records a load in its space.
+// `bank` (GPU): the element's byte offset in ws_constant_bank, or -1 to read through `p`.
 template <typename T, std::uint32_t kSpace>
 class ReadOnlyRef {
  public:
-  WS_HD ReadOnlyRef(const T* p, std::uint32_t offset, std::uint32_t place, std::uint32_t buffer)
-      : p_(p), offset_(offset), place_(place), buffer_(buffer) {}
+  WS_HD ReadOnlyRef(const T* p, std::uint32_t offset, std::uint32_t place, std::uint32_t buffer,
+                    long long bank = -1)
+      : p_(p), offset_(offset), place_(place), buffer_(buffer), bank_(bank) {}
   WS_HD operator T() const {  // NOLINT: implicit, so c[i] reads like a value
     detail::Record(MakeSiteKey(place_, kSpace, kKeyLoad, sizeof(T), buffer_), offset_);
+#if defined(__CUDA_ARCH__)
+    // Indexing the __constant__ symbol itself, so that the load is ld.const (LDC).
+    if (bank_ >= 0) return reinterpret_cast<const T*>(ws_constant_bank)[bank_ / sizeof(T)];
+#endif
     return *p_;
   }
 
  private:
   const T* p_;
   std::uint32_t offset_, place_, buffer_;
+  long long bank_;
 };
 
 // A read-only kernel parameter that lessons treat as __constant__ data: every access is recorded
-// in the constant space (a warp's different addresses are served one after another on a GPU).
-// On the GPU it is read through the ordinary global path; the records are what the views use.
+// in the constant space. On a GPU MakeConstant copies it into ws_constant_bank, so the kernel
+// reads real constant memory (a warp's different addresses served one after another); the
+// emulator reads the buffer and counts the distinct addresses a request names.
 template <typename T>
 class Constant {
  public:
-  WS_HD Constant() : data_(nullptr), count_(0), buffer_(0) {}
-  WS_HD Constant(const Global<const T>& g)
-      : data_(g.data()), count_(g.size()), buffer_(g.buffer()) {}  // NOLINT
+  WS_HD Constant() : data_(nullptr), count_(0), buffer_(0), bank_(-1) {}
+  WS_HD Constant(const Global<const T>& g)  // NOLINT
+      : data_(g.data()), count_(g.size()), buffer_(g.buffer()), bank_(-1) {}
   WS_HD ReadOnlyRef<T, kKeyConstant> operator[](Index i) const {
     detail::Check(i.value, count_, i.place, "constant array");
-    return ReadOnlyRef<T, kKeyConstant>(
-        data_ + i.value, static_cast<std::uint32_t>(i.value * sizeof(T)), i.place, buffer_);
+    const auto offset = static_cast<std::uint32_t>(i.value * sizeof(T));
+    return ReadOnlyRef<T, kKeyConstant>(data_ + i.value, offset, i.place, buffer_,
+                                        bank_ < 0 ? -1 : bank_ + offset);
   }
+  // Where the CUDA runner put the array in ws_constant_bank (bytes; -1: not there).
+  WS_HD void set_bank(long long offset) { bank_ = offset; }
+  WS_HD long long bank() const { return bank_; }
 
  private:
   const T* data_;
   unsigned long long count_;
   std::uint32_t buffer_;
+  long long bank_;
 };
 
 // A 2D texture of width x height texels. tex2D(t, x, y) fetches texel (x, y) with coordinates

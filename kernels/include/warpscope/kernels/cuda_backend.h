@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <concepts>
 #include <map>
 #include <string>
 #include <vector>
@@ -81,6 +82,21 @@ class CudaBackend {
   }
   CudaBackend(const CudaBackend&) = delete;
   CudaBackend& operator=(const CudaBackend&) = delete;
+
+  // Room for `bytes` in ws_constant_bank, 16-byte aligned: the offset, or -1 (with the error
+  // kept) when the bank is full. MakeConstant below fills it.
+  long long ReserveConstant(std::size_t bytes) {
+    const std::size_t at = (constant_used_ + 15) / 16 * 16;
+    if (at + bytes > kConstantBankBytes) {
+      Keep(Status::Error("constant data of " + std::to_string(bytes) + " bytes does not fit: " +
+                         std::to_string(kConstantBankBytes - at) + " of the " +
+                         std::to_string(kConstantBankBytes) + "-byte __constant__ bank are left"));
+      return -1;
+    }
+    constant_used_ = at + bytes;
+    return static_cast<long long>(at);
+  }
+  void KeepStatus(Status s) { Keep(std::move(s)); }
 
   static constexpr const char* kName = "cuda";
 
@@ -175,6 +191,7 @@ class CudaBackend {
   void Keep(Status s) {
     if (status_.ok() && !s.ok()) status_ = std::move(s);
   }
+  std::size_t constant_used_ = 0;  // bytes of ws_constant_bank given out
   template <typename T>
   T* DeviceArray(std::size_t count) {
     void* p = nullptr;
@@ -540,6 +557,24 @@ inline unsigned int* CudaBackend::RecordPool() {
   pool_ = p;
   pool_words_ = p != nullptr ? want / 4 : 0;
   return static_cast<unsigned int*>(p);
+}
+
+// `g` as real constant memory: copied into this translation unit's ws_constant_bank with
+// cudaMemcpyToSymbol, so the kernels of this build read it with ld.const. A free template over the
+// backend's type, so that the plain build (PlainCudaBackend, a type of its own file) fills its own
+// bank and the recorded build its own.
+template <typename B, typename T>
+  requires std::derived_from<B, CudaBackend>
+Constant<T> MakeConstant(B& b, const Global<const T>& g) {
+  Constant<T> c(g);
+  const std::size_t bytes = g.size() * sizeof(T);
+  const long long at = b.ReserveConstant(bytes);
+  if (at < 0 || g.data() == nullptr) return c;
+  b.KeepStatus(WS_CUDA(cudaMemcpyToSymbol(ws_constant_bank, g.data(), bytes,
+                                          static_cast<std::size_t>(at),
+                                          cudaMemcpyDeviceToDevice)));
+  c.set_bank(at);
+  return c;
 }
 
 }  // namespace ws

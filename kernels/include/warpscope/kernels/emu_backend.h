@@ -97,6 +97,13 @@ class EmuBackend {
   std::vector<LaunchTrace> launches_;
 };
 
+// The emulator reads a Constant<T> from its buffer (cuda_backend.h's MakeConstant copies it into
+// real __constant__ memory).
+template <typename T>
+Constant<T> MakeConstant(EmuBackend&, const Global<const T>& g) {
+  return Constant<T>(g);
+}
+
 }  // namespace ws
 
 // WS_LAUNCH(backend, kernel, grid, block, shared_bytes, args...): kernel<<<grid, block>>>(args...)
