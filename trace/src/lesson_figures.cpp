@@ -184,6 +184,32 @@ void from_json(const json& j, PipelineFigures& f) {
                               " (allowed: 0..1, 0..2, 0.." + std::to_string(f.streams - 1) + ")");
   }
 }
+void to_json(json& j, const ZeroCopyFigures& f) {
+  json sweep = json::array();
+  for (const ZeroCopyPoint& p : f.sweep) sweep.push_back({p.bytes, p.explicit_ms, p.mapped_ms});
+  j = {{"passes", f.passes},           {"integrated", f.integrated}, {"sweep", sweep},
+       {"explicit_ms", f.explicit_ms}, {"mapped_ms", f.mapped_ms},   {"speedup", f.speedup}};
+}
+void from_json(const json& j, ZeroCopyFigures& f) {
+  Get(j, "passes", f.passes);
+  GetOr(j, "integrated", f.integrated);
+  f.sweep.clear();
+  for (const json& p : j.at("sweep"))
+    f.sweep.push_back({p.at(0).get<double>(), p.at(1).get<double>(), p.at(2).get<double>()});
+  Get(j, "explicit_ms", f.explicit_ms);
+  Get(j, "mapped_ms", f.mapped_ms);
+  GetOr(j, "speedup", f.speedup);
+  if (f.passes < 0 || f.passes > 64)
+    throw std::out_of_range("zero copy passes = " + std::to_string(f.passes) +
+                            " is outside 0..64");
+  for (const ZeroCopyPoint& p : f.sweep) {
+    if (!(p.bytes > 0) || !(p.explicit_ms >= 0) || !(p.mapped_ms >= 0))
+      throw std::out_of_range("a zero copy point has " + std::to_string(p.bytes) + " bytes, " +
+                              std::to_string(p.explicit_ms) + " and " +
+                              std::to_string(p.mapped_ms) +
+                              " ms (bytes must be positive, times not negative)");
+  }
+}
 void to_json(json& j, const TransferFigures& f) {
   j = {{"sweep", f.sweep},
        {"peak_gbps", f.peak_gbps},
@@ -193,6 +219,7 @@ void to_json(json& j, const TransferFigures& f) {
        {"d2h_pageable_gbps", f.d2h_pageable_gbps},
        {"d2h_pinned_gbps", f.d2h_pinned_gbps},
        {"overlap", f.overlap}};
+  if (f.zero_copy.passes > 0) j["zero_copy"] = f.zero_copy;
 }
 void from_json(const json& j, TransferFigures& f) {
   Get(j, "sweep", f.sweep);
@@ -203,6 +230,7 @@ void from_json(const json& j, TransferFigures& f) {
   GetOr(j, "d2h_pageable_gbps", f.d2h_pageable_gbps);
   GetOr(j, "d2h_pinned_gbps", f.d2h_pinned_gbps);
   Get(j, "overlap", f.overlap);
+  GetOr(j, "zero_copy", f.zero_copy);
 }
 
 namespace {

@@ -1,6 +1,7 @@
 // The transfers view: copy bandwidth between host and GPU against size (host to device and back,
 // pageable and pinned, with the fastest copy measured), and the copy-in / kernel / copy-back
-// pipeline on one stream against several, each step a box on its stream's lane (CUDA events).
+// pipeline on one stream against several, each step a box on its stream's lane (CUDA events);
+// for the zero-copy variant, the time of copies against a kernel on mapped host memory instead.
 // Measured on a GPU; with none, the lesson panel loads the capture shipped with Warpscope.
 #include <imgui.h>
 #include <implot.h>
@@ -48,20 +49,28 @@ class TransfersPanel : public view::FiguresPanel<TransferFigures> {
     DrawHeader(run);
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float min_h = 8 * ImGui::GetFontSize();
+    // The second plot: zero copy against copies (variant zero-copy), else the pipeline.
+    auto second = [&] {
+      const float key = 3.3f * ImGui::GetTextLineHeightWithSpacing();
+      const ImVec2 size(-1, std::max(min_h, ImGui::GetContentRegionAvail().y - key));
+      if (zero_copy_.passes > 0) {
+        DrawZeroCopy(size);
+        DrawZeroCopyKey();
+      } else {
+        DrawPipeline(size);
+        DrawPipelineKey();
+      }
+    };
     if (avail.x > 1.6f * avail.y) {
       const float w = avail.x * 0.45f;
       DrawBandwidth(ImVec2(w, std::max(min_h, avail.y)));
       ImGui::SameLine();
       ImGui::BeginChild("##pipeline_column", ImVec2(0, 0));
-      DrawPipeline(ImVec2(-1, std::max(min_h, ImGui::GetContentRegionAvail().y -
-                                                  3.3f * ImGui::GetTextLineHeightWithSpacing())));
-      DrawPipelineKey();
+      second();
       ImGui::EndChild();
     } else {
       DrawBandwidth(ImVec2(-1, std::max(min_h, avail.y * 0.48f)));
-      DrawPipeline(ImVec2(-1, std::max(min_h, ImGui::GetContentRegionAvail().y -
-                                                  3.3f * ImGui::GetTextLineHeightWithSpacing())));
-      DrawPipelineKey();
+      second();
     }
   }
 
@@ -92,6 +101,67 @@ class TransfersPanel : public view::FiguresPanel<TransferFigures> {
     h2d_other_ = pinned_ ? f.h2d_pageable_gbps : f.h2d_pinned_gbps;
     d2h_pinned_ = f.d2h_pinned_gbps;
     d2h_pageable_ = f.d2h_pageable_gbps;
+    zero_copy_ = f.zero_copy;
+    zx_.clear();
+    for (auto& series : zy_) series.clear();
+    for (const ZeroCopyPoint& p : f.zero_copy.sweep) {
+      zx_.push_back(std::log2(p.bytes));
+      zy_[0].push_back(p.explicit_ms);
+      zy_[1].push_back(p.mapped_ms);
+    }
+  }
+
+  // Time against size, log-log: copy in + kernels + copy back, and the kernels on mapped memory.
+  void DrawZeroCopy(ImVec2 size) {
+    if (!ImPlot::BeginPlot("zero copy against copies", size,
+                           ImPlotFlags_NoMenus | ImPlotFlags_NoBoxSelect))
+      return;
+    ImPlot::SetupAxes("bytes", "time (ms)");
+    ImPlot::SetupAxisScale(ImAxis_Y1, ImPlotScale_Log10);
+    std::vector<const char*> names;
+    for (const std::string& n : tick_names_) names.push_back(n.c_str());
+    if (!tick_pos_.empty()) {
+      ImPlot::SetupAxisTicks(ImAxis_X1, tick_pos_.data(), static_cast<int>(tick_pos_.size()),
+                             names.data());
+      ImPlot::SetupAxisLimits(ImAxis_X1, tick_pos_.front() - 0.5, tick_pos_.back() + 0.5,
+                              ImPlotCond_Always);
+    }
+    ImPlot::SetupLegend(ImPlotLocation_NorthWest);
+    const std::string labels[] = {
+        "copy in + " + std::to_string(zero_copy_.passes) + " kernel(s) + copy back",
+        std::to_string(zero_copy_.passes) + " kernel(s) on mapped host memory"};
+    const int colours[] = {1, 4};
+    for (int i = 0; i < 2; ++i) {
+      ImPlotSpec line;
+      line.LineColor = Colour(palette::WarpU32(static_cast<std::uint32_t>(colours[i])));
+      line.LineWeight = 2.5f;
+      line.Marker = i == 0 ? ImPlotMarker_Circle : ImPlotMarker_Diamond;
+      line.MarkerSize = 4;
+      ImPlot::PlotLine(labels[i].c_str(), zx_.data(), zy_[i].data(), static_cast<int>(zx_.size()),
+                       line);
+    }
+    const double chosen = size_ > 0 ? std::log2(size_) : 0;
+    ImPlotSpec now;
+    now.LineColor = Colour(palette::WarpU32(4));
+    now.LineWeight = 1.5f;
+    ImPlot::PlotInfLines("this size", &chosen, 1, now);
+    ImPlot::EndPlot();
+  }
+
+  void DrawZeroCopyKey() {
+    const ZeroCopyFigures& z = zero_copy_;
+    ImGui::TextWrapped("%s, %d pass%s: zero copy %s, copies %s: %s %.2fx.",
+                       TransferSizeName(static_cast<std::size_t>(size_)).c_str(), z.passes,
+                       z.passes == 1 ? "" : "es", FormatDuration(z.mapped_ms).c_str(),
+                       FormatDuration(z.explicit_ms).c_str(),
+                       z.speedup >= 1.0 ? "zero copy wins," : "copies win, zero copy at",
+                       z.speedup);
+    ImGui::PushStyleColor(ImGuiCol_Text, palette::TextDim());
+    ImGui::TextWrapped(
+        "Zero copy reads and writes the data over the link as the kernel runs: once, it "
+        "overlaps both ways; every further pass crosses the link again.%s",
+        z.integrated ? " This GPU is integrated: it shares the host's memory." : "");
+    ImGui::PopStyleColor();
   }
 
   void DrawHeader(const LessonRun& run) {
@@ -229,6 +299,8 @@ class TransfersPanel : public view::FiguresPanel<TransferFigures> {
   int streams_ = 1, chunks_ = 1;
   std::string memory_;
   std::vector<Op> ops_;
+  ZeroCopyFigures zero_copy_;
+  std::vector<double> zx_, zy_[2];
   std::vector<double> tick_pos_, lane_pos_;
   std::vector<std::string> tick_names_, lane_names_;
 };

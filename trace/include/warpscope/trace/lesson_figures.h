@@ -100,6 +100,17 @@ struct PipelineFigures {
   double serial_ms = 0, overlapped_ms = 0, speedup = 0;
   std::vector<PipelineStep> ops;
 };
+// Zero copy against explicit copies, at one size: copy in + `passes` kernels + copy back, against
+// `passes` kernels on mapped host memory.
+struct ZeroCopyPoint {
+  double bytes = 0, explicit_ms = 0, mapped_ms = 0;
+};
+struct ZeroCopyFigures {
+  int passes = 0;  // 0: not measured (the pinned and pageable variants, older captures)
+  bool integrated = false;  // cudaDeviceProp::integrated: the GPU shares the host's memory
+  std::vector<ZeroCopyPoint> sweep;
+  double explicit_ms = 0, mapped_ms = 0, speedup = 0;  // at the chosen size
+};
 struct TransferFigures {
   static constexpr const char* kKind = "transfers";
   static constexpr int kVersion = 1;
@@ -108,6 +119,7 @@ struct TransferFigures {
   double size_bytes = 0;
   double h2d_pageable_gbps = 0, h2d_pinned_gbps = 0, d2h_pageable_gbps = 0, d2h_pinned_gbps = 0;
   PipelineFigures overlap;
+  ZeroCopyFigures zero_copy;
 };
 
 // [SECTION] occupancy: the calculator's answer and the slides' three graphs ------------------
@@ -184,6 +196,8 @@ void to_json(nlohmann::json& j, const PipelineStep& s);
 void from_json(const nlohmann::json& j, PipelineStep& s);
 void to_json(nlohmann::json& j, const PipelineFigures& f);
 void from_json(const nlohmann::json& j, PipelineFigures& f);
+void to_json(nlohmann::json& j, const ZeroCopyFigures& f);
+void from_json(const nlohmann::json& j, ZeroCopyFigures& f);
 void to_json(nlohmann::json& j, const TransferFigures& f);
 void from_json(const nlohmann::json& j, TransferFigures& f);
 void to_json(nlohmann::json& j, const OccupancyFigures& f);
