@@ -200,8 +200,7 @@ void from_json(const json& j, ZeroCopyFigures& f) {
   Get(j, "mapped_ms", f.mapped_ms);
   GetOr(j, "speedup", f.speedup);
   if (f.passes < 0 || f.passes > 64)
-    throw std::out_of_range("zero copy passes = " + std::to_string(f.passes) +
-                            " is outside 0..64");
+    throw std::out_of_range("zero copy passes = " + std::to_string(f.passes) + " is outside 0..64");
   for (const ZeroCopyPoint& p : f.sweep) {
     if (!(p.bytes > 0) || !(p.explicit_ms >= 0) || !(p.mapped_ms >= 0))
       throw std::out_of_range("a zero copy point has " + std::to_string(p.bytes) + " bytes, " +

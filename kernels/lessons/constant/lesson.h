@@ -53,9 +53,8 @@ struct Lesson {
     auto out = b.template Alloc<float>("out", n);
     const Dim3 grid = Grid1D(c.P("blocks")), block = Grid1D(threads);
     const bool broadcast = c.Is("broadcast");
-    Status s = broadcast
-                   ? WS_LAUNCH(b, constantBroadcast, grid, block, 0, out, table)
-                   : WS_LAUNCH(b, constantSerialized, grid, block, 0, out, table);
+    Status s = broadcast ? WS_LAUNCH(b, constantBroadcast, grid, block, 0, out, table)
+                         : WS_LAUNCH(b, constantSerialized, grid, block, 0, out, table);
     if (!s.ok()) return s;
     std::vector<float> want(n);
     const auto per_block = static_cast<std::size_t>(threads);

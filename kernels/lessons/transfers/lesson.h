@@ -137,8 +137,8 @@ struct Lesson {
   // Zero copy against explicit copies at every sweep size up to the chosen one's largest: the
   // median of `reps` runs of each after one of each untimed, then the output check.
   static Status ZeroCopy(LessonCall& c, const cudaDeviceProp& prop,
-                         const std::vector<std::size_t>& sizes, std::size_t chosen,
-                         gpu::Buffers& b, ZeroCopyFigures* z) {
+                         const std::vector<std::size_t>& sizes, std::size_t chosen, gpu::Buffers& b,
+                         ZeroCopyFigures* z) {
     if (!prop.canMapHostMemory)
       return Status::Error(std::string(prop.name) + " cannot map host memory (canMapHostMemory 0)");
     // Before the context exists it asks for mapping; on a 64-bit unified-address system mapping
@@ -155,9 +155,9 @@ struct Lesson {
       ~FreeHost() { cudaFreeHost(p); }
     } free_mapped{mapped_host};
     float* mapped = nullptr;
-    if (Status s = gpu::Cuda(cudaHostGetDevicePointer(reinterpret_cast<void**>(&mapped),
-                                                      mapped_host, 0),
-                             "cudaHostGetDevicePointer");
+    if (Status s =
+            gpu::Cuda(cudaHostGetDevicePointer(reinterpret_cast<void**>(&mapped), mapped_host, 0),
+                      "cudaHostGetDevicePointer");
         !s.ok())
       return s;
     float* pinned = static_cast<float*>(b.pinned);
@@ -196,11 +196,11 @@ struct Lesson {
         z->explicit_ms = p.explicit_ms;
         z->mapped_ms = p.mapped_ms;
         z->speedup = p.mapped_ms > 0 ? p.explicit_ms / p.mapped_ms : 0.0;
-        c.timing = Timing{"measured", p.mapped_ms,
-                          std::to_string(passes) + " increment kernel(s) on " +
-                              TransferSizeName(bytes) +
-                              " of mapped host memory, CUDA events, median of " +
-                              std::to_string(reps) + " after a warm-up"};
+        c.timing =
+            Timing{"measured", p.mapped_ms,
+                   std::to_string(passes) + " increment kernel(s) on " + TransferSizeName(bytes) +
+                       " of mapped host memory, CUDA events, median of " + std::to_string(reps) +
+                       " after a warm-up"};
       }
     }
     // The output check: both ways once more from the same start, against the CPU's adds.
@@ -287,9 +287,9 @@ struct Lesson {
         f.d2h_pinned_gbps = point.d2h_pinned;
         if (!c.Is("zero-copy"))  // zero copy's own timing comes with its figures
           c.timing = Timing{"measured", pinned ? h2d_pinned : h2d_pageable,
-                          "one cudaMemcpy of " + TransferSizeName(bytes) + " from " + c.variant +
-                              " memory to the GPU, CUDA events, median of " + std::to_string(reps) +
-                              " after a warm-up"};
+                            "one cudaMemcpy of " + TransferSizeName(bytes) + " from " + c.variant +
+                                " memory to the GPU, CUDA events, median of " +
+                                std::to_string(reps) + " after a warm-up"};
       }
       f.sweep.push_back(point);
     }

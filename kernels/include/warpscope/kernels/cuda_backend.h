@@ -564,15 +564,14 @@ inline unsigned int* CudaBackend::RecordPool() {
 // backend's type, so that the plain build (PlainCudaBackend, a type of its own file) fills its own
 // bank and the recorded build its own.
 template <typename B, typename T>
-  requires std::derived_from<B, CudaBackend>
-Constant<T> MakeConstant(B& b, const Global<const T>& g) {
+requires std::derived_from<B, CudaBackend> Constant<T> MakeConstant(B& b,
+                                                                    const Global<const T>& g) {
   Constant<T> c(g);
   const std::size_t bytes = g.size() * sizeof(T);
   const long long at = b.ReserveConstant(bytes);
   if (at < 0 || g.data() == nullptr) return c;
   b.KeepStatus(WS_CUDA(cudaMemcpyToSymbol(ws_constant_bank, g.data(), bytes,
-                                          static_cast<std::size_t>(at),
-                                          cudaMemcpyDeviceToDevice)));
+                                          static_cast<std::size_t>(at), cudaMemcpyDeviceToDevice)));
   c.set_bank(at);
   return c;
 }

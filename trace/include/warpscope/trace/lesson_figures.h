@@ -106,7 +106,7 @@ struct ZeroCopyPoint {
   double bytes = 0, explicit_ms = 0, mapped_ms = 0;
 };
 struct ZeroCopyFigures {
-  int passes = 0;  // 0: not measured (the pinned and pageable variants, older captures)
+  int passes = 0;           // 0: not measured (the pinned and pageable variants, older captures)
   bool integrated = false;  // cudaDeviceProp::integrated: the GPU shares the host's memory
   std::vector<ZeroCopyPoint> sweep;
   double explicit_ms = 0, mapped_ms = 0, speedup = 0;  // at the chosen size

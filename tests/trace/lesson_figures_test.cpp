@@ -1,0 +1,80 @@
+// Lesson figures through JSON (what trace files keep): the texture-2d cache costs and the
+// transfers lesson's zero copy round-trip, older files without them still read, and bad values
+// are refused with a message naming them.
+#include "warpscope/trace/lesson_figures.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+namespace ws {
+namespace {
+
+TEST(LessonFiguresJson, TextureCostsRoundTrip) {
+  Texture2DFigures f;
+  f.pattern = "row-sums";
+  f.layout = "morton";
+  f.cache_bytes = 8192;
+  f.kept_blocks = 1;
+  f.costs = {{"row-major", 256, 8192, 0, 8192, 1024}, {"morton", 256, 4096, 3072, 1024, 1024}};
+  const Texture2DFigures back = nlohmann::json(f).get<Texture2DFigures>();
+  ASSERT_EQ(back.costs.size(), 2u);
+  EXPECT_EQ(back.pattern, "row-sums");
+  EXPECT_EQ(back.cache_bytes, 8192u);
+  const TextureLayoutCost* m = back.CostOf("morton");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->dram_sectors, 1024u);
+  EXPECT_DOUBLE_EQ(m->SectorsPerRequest(), 16.0);  // 4096 / 256
+  EXPECT_DOUBLE_EQ(m->HitPercent(), 75.0);         // 3072 / 4096
+  EXPECT_EQ(back.CostOf("tiled"), nullptr);
+  // A trace from before the cache model: the blur, no costs.
+  nlohmann::json old = nlohmann::json(f);
+  for (const char* k : {"pattern", "cache_bytes", "kept_blocks", "costs"}) old.erase(k);
+  const Texture2DFigures before = old.get<Texture2DFigures>();
+  EXPECT_EQ(before.pattern, "blur");
+  EXPECT_TRUE(before.costs.empty());
+}
+
+TEST(LessonFiguresJson, ZeroCopyRoundTripsAndIsOptional) {
+  TransferFigures f;
+  f.overlap.memory = "pinned";
+  f.zero_copy.passes = 2;
+  f.zero_copy.sweep = {{4096, 0.02, 0.01}, {67108864, 2.5, 1.25}};
+  f.zero_copy.explicit_ms = 2.5;
+  f.zero_copy.mapped_ms = 1.25;
+  f.zero_copy.speedup = 2.0;
+  const TransferFigures back = nlohmann::json(f).get<TransferFigures>();
+  EXPECT_EQ(back.zero_copy.passes, 2);
+  ASSERT_EQ(back.zero_copy.sweep.size(), 2u);
+  EXPECT_DOUBLE_EQ(back.zero_copy.sweep[1].mapped_ms, 1.25);
+  // The pinned and pageable variants write no zero_copy; reading gives passes 0.
+  f.zero_copy = {};
+  const nlohmann::json j = f;
+  EXPECT_FALSE(j.contains("zero_copy"));
+  EXPECT_EQ(j.get<TransferFigures>().zero_copy.passes, 0);
+}
+
+TEST(LessonFiguresJson, ABadZeroCopyPointIsRefused) {
+  TransferFigures f;
+  f.zero_copy.passes = 1;
+  f.zero_copy.sweep = {{4096, -1.0, 0.5}};
+  try {
+    (void)nlohmann::json(f).get<TransferFigures>();
+    FAIL() << "a negative time was read";
+  } catch (const std::exception& e) {
+    EXPECT_STREQ(e.what(),
+                 "a zero copy point has 4096.000000 bytes, -1.000000 and 0.500000 ms (bytes must "
+                 "be positive, times not negative)");
+  }
+  f.zero_copy.sweep.clear();
+  f.zero_copy.passes = 100;
+  try {
+    (void)nlohmann::json(f).get<TransferFigures>();
+    FAIL() << "100 passes were read";
+  } catch (const std::exception& e) {
+    EXPECT_STREQ(e.what(), "zero copy passes = 100 is outside 0..64");
+  }
+}
+
+}  // namespace
+}  // namespace ws
