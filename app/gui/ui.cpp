@@ -16,7 +16,8 @@ namespace {
 
 constexpr double kMessageSeconds = 8.0;
 // Views that only their own lesson draws.
-constexpr const char* kLessonOnlyViews[] = {"occupancy", "latency", "sums", "sms", "transfers"};
+constexpr const char* kLessonOnlyViews[] = {"occupancy", "latency",   "sums",
+                                            "sms",       "transfers", "multigpu"};
 
 }  // namespace
 

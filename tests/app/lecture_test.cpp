@@ -141,7 +141,7 @@ TEST(Lecture, TheShippedLecturesParse) {
   const std::vector<std::string> panels = {
       "lesson",   "source",  "grid",      "coalescing", "banks",  "layout", "barriers",
       "shuffles", "timing",  "occupancy", "latency",    "sums",   "sms",    "transfers",
-      "playback", "gallery", "device",    "compare",    "hazards"};
+      "multigpu", "playback", "gallery", "device",    "compare",    "hazards"};
   int n = 0;
   for (const auto& e : std::filesystem::directory_iterator(
            std::filesystem::path(WARPSCOPE_SOURCE_DIR) / "assets" / "lectures")) {

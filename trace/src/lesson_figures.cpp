@@ -337,4 +337,64 @@ void from_json(const json& j, Texture2DFigures& f) {
   GetOr(j, "dram_sectors", f.dram_sectors);
 }
 
+void to_json(json& j, const MultiGpuFigures& f) {
+  json timeline = json::array(), scaling = json::array();
+  for (const GpuSegment& g : f.timeline)
+    timeline.push_back({g.gpu, static_cast<int>(g.kind), g.start_us, g.end_us});
+  for (const ScalingPoint& p : f.scaling) scaling.push_back({p.gpus, p.nz, p.speedup});
+  j = {{"gpus", f.gpus},
+       {"nx", f.nx},
+       {"ny", f.ny},
+       {"nz", f.nz},
+       {"halo", f.halo},
+       {"link", f.link},
+       {"link_label", f.link_label},
+       {"overlap", f.overlap},
+       {"mpoints", f.mpoints},
+       {"step_us", f.step_us},
+       {"single_us", f.single_us},
+       {"speedup", f.speedup},
+       {"efficiency", f.efficiency},
+       {"compute_us", f.compute_us},
+       {"comm_us", f.comm_us},
+       {"crossover_z", f.crossover_z},
+       {"slab_planes", f.slab_planes},
+       {"timeline", timeline},
+       {"scaling", scaling}};
+}
+void from_json(const json& j, MultiGpuFigures& f) {
+  Get(j, "gpus", f.gpus);
+  Get(j, "nx", f.nx);
+  Get(j, "ny", f.ny);
+  Get(j, "nz", f.nz);
+  Get(j, "halo", f.halo);
+  Get(j, "link", f.link);
+  GetOr(j, "link_label", f.link_label);
+  Get(j, "overlap", f.overlap);
+  Get(j, "mpoints", f.mpoints);
+  Get(j, "step_us", f.step_us);
+  Get(j, "single_us", f.single_us);
+  Get(j, "speedup", f.speedup);
+  Get(j, "efficiency", f.efficiency);
+  Get(j, "compute_us", f.compute_us);
+  Get(j, "comm_us", f.comm_us);
+  Get(j, "crossover_z", f.crossover_z);
+  Get(j, "slab_planes", f.slab_planes);
+  if (f.gpus < 1 || f.gpus > 64)
+    throw std::out_of_range("gpus = " + std::to_string(f.gpus) + " is outside 1..64");
+  f.timeline.clear();
+  for (const json& g : j.at("timeline")) {
+    const int gpu = g.at(0).get<int>(), kind = g.at(1).get<int>();
+    if (gpu < 0 || gpu >= f.gpus || kind < 0 || kind > 3)
+      throw std::out_of_range("a timeline segment has GPU " + std::to_string(gpu) + " and kind " +
+                              std::to_string(kind) + " (allowed: 0.." + std::to_string(f.gpus - 1) +
+                              " and 0..3)");
+    f.timeline.push_back(
+        {gpu, static_cast<GpuWork>(kind), g.at(2).get<double>(), g.at(3).get<double>()});
+  }
+  f.scaling.clear();
+  for (const json& p : j.at("scaling"))
+    f.scaling.push_back({p.at(0).get<int>(), p.at(1).get<int>(), p.at(2).get<double>()});
+}
+
 }  // namespace ws

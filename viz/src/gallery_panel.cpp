@@ -11,7 +11,7 @@
 //   offset copy       lane k loads float k + 1: bytes 4-131, sectors 0-4 (five transactions)
 //   uneven barrier    thread t arrives at t x 10 units, all leave at 310: the barrier timeline
 //   figures           a block schedule (4 blocks on 2 SMs: two waves), float sums, a latency
-//                     timeline, transfers and occupancy, each with hand-picked values
+//                     timeline, transfers, multi-GPU and occupancy, each with hand-picked values
 #include <imgui.h>
 
 #include <memory>
@@ -191,6 +191,43 @@ std::shared_ptr<const Figures> Transfers() {
   return MakeFigures(std::move(f));
 }
 
+std::shared_ptr<const Figures> MultiGpu() {
+  // 3 GPUs of 10 planes of 10 x 10 at 100 Mpoints/s (1 us a plane); 4-plane messages over
+  // 1 GB/s with 2 us latency (3.6 us): the middle GPU exchanges twice, to 17.2 us, the ends idle.
+  DecompositionParams p;
+  p.nx = p.ny = 10;
+  p.nz = 30;
+  p.gpus = 3;
+  p.mpoints = 100;
+  p.link = {"gallery", "1 GB/s, 2 us", 1.0, 2.0, ""};
+  MultiGpuFigures f;
+  f.gpus = 3;
+  f.nx = f.ny = 10;
+  f.nz = 30;
+  f.link = p.link.name;
+  f.link_label = p.link.label;
+  f.mpoints = p.mpoints;
+  const DecompositionStep s = ModelStep(p);
+  f.step_us = s.step_us;
+  f.single_us = 30;
+  f.speedup = Speedup(p);
+  f.efficiency = f.speedup / 3;
+  f.compute_us = s.compute_us;
+  f.comm_us = s.comm_us;
+  f.slab_planes = {10, 10, 10};
+  f.timeline = s.segments;
+  for (int n : {2, 4, 8}) {
+    p.gpus = n;
+    for (int z : {32, 64, 128, 256, 512}) {
+      p.nz = z;
+      f.scaling.push_back({n, z, Speedup(p)});
+    }
+  }
+  p.gpus = 3;
+  f.crossover_z = CrossoverZ(p);
+  return MakeFigures(std::move(f));
+}
+
 struct Exhibit {
   std::string title;
   Session session;
@@ -254,6 +291,8 @@ class GalleryPanel : public Panel {
     Add("Float sums", Figured(Sums(), {{"block", 64}}), MakeSumsPanel);
     Add("Latency: 2 warps", Figured(Latency(), {{"warps", 2}, {"latency", 20}}), MakeLatencyPanel);
     Add("Transfers: pinned twice pageable", Figured(Transfers()), MakeTransfersPanel);
+    Add("Multi-GPU: 3 GPUs, the middle one exchanges twice", Figured(MultiGpu()),
+        MakeMultiGpuPanel);
     Add("Texture layouts", GlobalLoads(0), MakeLayoutPanel);
     Add("Timing: one modeled point", Timed(GlobalLoads(0)), MakeTimingPanel);
     Add("Occupancy of a 32-thread block", GlobalLoads(0), MakeOccupancyPanel);

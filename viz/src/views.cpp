@@ -35,6 +35,7 @@ std::vector<std::unique_ptr<Panel>> MakeViewPanels(Session* session) {
   p.push_back(MakeHazardsPanel(session));  // after timing: behind it in their shared node
   p.push_back(MakeScalabilityPanel(session));
   p.push_back(MakeTransfersPanel(session));
+  p.push_back(MakeMultiGpuPanel(session));
   p.push_back(MakePlaybackPanel(session));
   p.push_back(MakeComparePanel(session));
   p.push_back(MakeGalleryPanel());

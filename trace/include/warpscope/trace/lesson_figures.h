@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "warpscope/trace/multi_gpu.h"
 #include "warpscope/trace/occupancy.h"
 
 namespace ws {
@@ -173,6 +174,26 @@ struct Texture2DFigures {
   }
 };
 
+// [SECTION] multi-gpu: a stencil split along z, its modelled time step and scaling ----------
+struct ScalingPoint {  // JSON: [gpus, nz, speedup]
+  int gpus = 1, nz = 0;
+  double speedup = 0;
+};
+struct MultiGpuFigures {
+  static constexpr const char* kKind = "multi-gpu";
+  static constexpr int kVersion = 1;
+  int gpus = 1, nx = 0, ny = 0, nz = 0, halo = 4;
+  std::string link, link_label;  // LinkSpec name and label
+  bool overlap = false;
+  double mpoints = 0;
+  double step_us = 0, single_us = 0, speedup = 0, efficiency = 0;
+  double compute_us = 0, comm_us = 0;
+  int crossover_z = 0;                // where compute covers communication for `gpus` (0: one GPU)
+  std::vector<int> slab_planes;       // per GPU, as emulated
+  std::vector<GpuSegment> timeline;   // one modelled time step: compute, send, receive, idle
+  std::vector<ScalingPoint> scaling;  // speedup against nz for 2, 4 and 8 GPUs
+};
+
 // JSON (the names trace files use) ----------------------------------------------------------
 void to_json(nlohmann::json& j, const LatencyCurvePoint& p);
 void from_json(const nlohmann::json& j, LatencyCurvePoint& p);
@@ -202,6 +223,8 @@ void to_json(nlohmann::json& j, const TransferFigures& f);
 void from_json(const nlohmann::json& j, TransferFigures& f);
 void to_json(nlohmann::json& j, const OccupancyFigures& f);
 void from_json(const nlohmann::json& j, OccupancyFigures& f);
+void to_json(nlohmann::json& j, const MultiGpuFigures& f);
+void from_json(const nlohmann::json& j, MultiGpuFigures& f);
 void to_json(nlohmann::json& j, const TextureLayoutCost& c);
 void from_json(const nlohmann::json& j, TextureLayoutCost& c);
 void to_json(nlohmann::json& j, const Texture2DFigures& f);

@@ -22,6 +22,7 @@ std::unique_ptr<Panel> MakeLatencyPanel(Session* session);      // "latency"
 std::unique_ptr<Panel> MakeSumsPanel(Session* session);         // "sums"
 std::unique_ptr<Panel> MakeScalabilityPanel(Session* session);  // "sms"
 std::unique_ptr<Panel> MakeTransfersPanel(Session* session);    // "transfers"
+std::unique_ptr<Panel> MakeMultiGpuPanel(Session* session);     // "multigpu"
 std::unique_ptr<Panel> MakeShufflePanel(Session* session);      // "shuffles"
 // "compare": a pinned run A beside the current run B in one view, and what differs.
 std::unique_ptr<Panel> MakeComparePanel(Session* session);

@@ -1,0 +1,218 @@
+// The multi-GPU view: one modelled time step of the multi-gpu lesson, a lane per GPU with its
+// compute, its sends and receives of ghost planes and its idle time until the slowest GPU is
+// done; and the speedup over one GPU against the number of planes for 2, 4 and 8 GPUs, with the
+// point where compute covers communication marked on each: the slides' "linear scaling is
+// achieved when computation time exceeds communication time".
+#include <imgui.h>
+#include <implot.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "view_util.h"
+#include "warpscope/trace/lesson_figures.h"
+#include "warpscope/trace/units.h"
+#include "warpscope/viz/palette.h"
+#include "warpscope/viz/views.h"
+
+namespace ws {
+namespace {
+
+using view::Colour;
+
+ImU32 WorkColour(GpuWork w) {
+  switch (w) {
+    case GpuWork::kCompute:
+      return palette::WarpU32(0);
+    case GpuWork::kSend:
+      return palette::WarpU32(1);
+    case GpuWork::kReceive:
+      return palette::WarpU32(5);
+    case GpuWork::kIdle:
+      break;
+  }
+  return IM_COL32(128, 128, 128, 140);
+}
+
+class MultiGpuPanel : public view::FiguresPanel<MultiGpuFigures> {
+ public:
+  explicit MultiGpuPanel(Session* s)
+      : FiguresPanel("multigpu", "Multi-GPU", s,
+                     "Choose the lesson \"Multi-GPU\": a 3D stencil split along z over several "
+                     "GPUs, each step's compute and ghost-plane exchange per GPU, and the "
+                     "speedup against the problem's size.") {}
+
+ protected:
+  void Load(const LessonRun&, const MultiGpuFigures& f) override {
+    for (auto& c : curves_) {
+      c.x.clear();
+      c.y.clear();
+    }
+    for (const ScalingPoint& p : f.scaling) {
+      const int k = p.gpus == 2 ? 0 : p.gpus == 4 ? 1 : p.gpus == 8 ? 2 : -1;
+      if (k < 0) continue;
+      curves_[k].x.push_back(std::log2(static_cast<double>(p.nz)));
+      curves_[k].y.push_back(p.speedup);
+    }
+  }
+
+  void DrawFigures(const LessonRun&, const MultiGpuFigures& f) override {
+    view::BigText(1.6f, palette::WarpU32(0), "%.2fx", f.speedup);
+    ImGui::SameLine();
+    ImGui::TextWrapped(
+        "%d GPU%s, %d planes of %d x %d (%s), %s, %s: a step takes %s against %s on one GPU. "
+        "Compute %s on the largest slab, exchange %s on an inner GPU; linear from nz = %d.",
+        f.gpus, f.gpus == 1 ? "" : "s", f.nz, f.nx, f.ny, SlabText(f).c_str(),
+        f.overlap ? "overlapped" : "compute then exchange", f.link_label.c_str(),
+        FormatDuration(f.step_us / 1e3).c_str(), FormatDuration(f.single_us / 1e3).c_str(),
+        FormatDuration(f.compute_us / 1e3).c_str(), FormatDuration(f.comm_us / 1e3).c_str(),
+        f.crossover_z);
+    view::UpdatingBadge(*session_);
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float min_h = 8 * ImGui::GetFontSize();
+    const float key = 3.6f * ImGui::GetTextLineHeightWithSpacing();  // the key wraps to 3 lines
+    if (avail.x > 1.6f * avail.y) {
+      ImGui::BeginChild("##timeline_column", ImVec2(avail.x * 0.5f, 0));
+      DrawTimeline(f, ImVec2(-1, std::max(min_h, ImGui::GetContentRegionAvail().y - key)));
+      DrawKey();
+      ImGui::EndChild();
+      ImGui::SameLine();
+      DrawScaling(f, ImVec2(-1, std::max(min_h, avail.y)));
+    } else {
+      DrawTimeline(f, ImVec2(-1, std::max(min_h, avail.y * 0.45f)));
+      DrawKey();
+      DrawScaling(f, ImVec2(-1, std::max(min_h, ImGui::GetContentRegionAvail().y)));
+    }
+  }
+
+ private:
+  struct Curve {
+    std::vector<double> x, y;
+  };
+
+  static std::string SlabText(const MultiGpuFigures& f) {
+    if (f.slab_planes.empty()) return "?";
+    const auto [lo, hi] = std::minmax_element(f.slab_planes.begin(), f.slab_planes.end());
+    return *lo == *hi ? std::to_string(*lo) + " a GPU"
+                      : std::to_string(*lo) + "-" + std::to_string(*hi) + " a GPU";
+  }
+
+  // A lane per GPU, GPU 0 on top: compute in the lower half, the sends above the receives in the
+  // upper half (they run at once on the link's two directions), idle across the lane.
+  void DrawTimeline(const MultiGpuFigures& f, ImVec2 size) {
+    if (!ImPlot::BeginPlot("one time step", size, ImPlotFlags_NoLegend | ImPlotFlags_NoMenus))
+      return;
+    ImPlot::SetupAxes("time (us)", nullptr, 0, ImPlotAxisFlags_Invert);
+    lane_pos_.clear();
+    lane_names_.clear();
+    for (int g = 0; g < f.gpus; ++g) {
+      lane_pos_.push_back(g);
+      lane_names_.push_back("GPU " + std::to_string(g));
+    }
+    std::vector<const char*> names;
+    for (const std::string& n : lane_names_) names.push_back(n.c_str());
+    ImPlot::SetupAxisTicks(ImAxis_Y1, lane_pos_.data(), static_cast<int>(lane_pos_.size()),
+                           names.data());
+    ImPlot::SetupAxisLimits(ImAxis_Y1, -0.6, f.gpus - 0.4, ImPlotCond_Always);
+    ImPlot::SetupAxisLimits(ImAxis_X1, 0, std::max(f.step_us, 1e-3) * 1.02, ImPlotCond_Always);
+    ImDrawList* dl = ImPlot::GetPlotDrawList();
+    ImPlot::PushPlotClipRect();
+    const GpuSegment* hovered = nullptr;
+    for (const GpuSegment& s : f.timeline) {
+      double top = s.gpu - 0.4, bottom = s.gpu + 0.4;
+      if (s.kind == GpuWork::kCompute) top = s.gpu;
+      if (s.kind == GpuWork::kSend) bottom = s.gpu - 0.2;
+      if (s.kind == GpuWork::kReceive) top = s.gpu - 0.2, bottom = s.gpu;
+      const ImVec2 a = ImPlot::PlotToPixels(s.start_us, top);
+      const ImVec2 z = ImPlot::PlotToPixels(s.end_us, bottom);
+      if (view::TimelineBox(dl, a, z, WorkColour(s.kind), "")) hovered = &s;
+    }
+    ImPlot::PopPlotClipRect();
+    if (hovered != nullptr) {
+      ImGui::SetTooltip("GPU %d, %s\n%s to %s (%s)", hovered->gpu, ToString(hovered->kind),
+                        FormatDuration(hovered->start_us / 1e3).c_str(),
+                        FormatDuration(hovered->end_us / 1e3).c_str(),
+                        FormatDuration((hovered->end_us - hovered->start_us) / 1e3).c_str());
+    }
+    ImPlot::EndPlot();
+  }
+
+  void DrawKey() {
+    for (GpuWork w : {GpuWork::kCompute, GpuWork::kSend, GpuWork::kReceive, GpuWork::kIdle}) {
+      if (w != GpuWork::kCompute) ImGui::SameLine();
+      ImGui::ColorButton(ToString(w), Colour(WorkColour(w)), ImGuiColorEditFlags_NoTooltip,
+                         ImVec2(ImGui::GetFontSize(), ImGui::GetFontSize()));
+      ImGui::SameLine();
+      ImGui::TextUnformatted(ToString(w));
+    }
+    ImGui::PushStyleColor(ImGuiCol_Text, palette::TextDim());
+    ImGui::TextWrapped(
+        "Modelled: compute at the GPU's points a second, messages at the link's "
+        "bandwidth plus its latency (docs/MULTI-GPU.md).");
+    ImGui::PopStyleColor();
+  }
+
+  // Speedup against nz (log2), a line per GPU count with its ideal dashed and the point where
+  // compute covers communication; the run's nz as a vertical line.
+  void DrawScaling(const MultiGpuFigures& f, ImVec2 size) {
+    if (!ImPlot::BeginPlot("speedup against planes", size,
+                           ImPlotFlags_NoMenus | ImPlotFlags_NoBoxSelect))
+      return;
+    ImPlot::SetupAxes("planes along z (nz)", "speedup over one GPU");
+    static const double kTicks[] = {5, 6, 7, 8, 9, 10, 11, 12, 13, 14};
+    static const char* const kNames[] = {"32",   "64",   "128",  "256",  "512",
+                                         "1024", "2048", "4096", "8192", "16384"};
+    ImPlot::SetupAxisTicks(ImAxis_X1, kTicks, 10, kNames);
+    ImPlot::SetupAxisLimits(ImAxis_X1, 5, 14, ImPlotCond_Always);
+    ImPlot::SetupAxisLimits(ImAxis_Y1, 0, 8.8, ImPlotCond_Always);
+    ImPlot::SetupLegend(ImPlotLocation_NorthWest);
+    const int gpus[] = {2, 4, 8};
+    const std::uint32_t colours[] = {2, 3, 5};  // 4 marks the crossover
+    for (int k = 0; k < 3; ++k) {
+      const ImU32 colour = palette::WarpU32(colours[k]);
+      ImPlotSpec line;
+      line.LineColor = Colour(colour);
+      line.LineWeight = gpus[k] == f.gpus ? 3.0f : 1.8f;
+      const std::string label = std::to_string(gpus[k]) + " GPUs";
+      ImPlot::PlotLine(label.c_str(), curves_[k].x.data(), curves_[k].y.data(),
+                       static_cast<int>(curves_[k].x.size()), line);
+      ImPlotSpec ideal;
+      ideal.LineColor = Colour(colour);
+      ideal.LineColor.w = 0.45f;
+      ideal.Flags = ImPlotInfLinesFlags_Horizontal;
+      const double n = gpus[k];
+      ImPlot::PlotInfLines(("##ideal" + label).c_str(), &n, 1, ideal);
+    }
+    const double run = f.nz > 0 ? std::log2(static_cast<double>(f.nz)) : 0;
+    ImPlotSpec now;
+    now.LineColor = Colour(palette::TextDim());
+    ImPlot::PlotInfLines("this run's nz", &run, 1, now);
+    if (f.crossover_z > 0) {
+      const double cx = std::log2(static_cast<double>(f.crossover_z)), cy = f.gpus;
+      ImPlotSpec mark;
+      mark.Marker = ImPlotMarker_Diamond;
+      mark.MarkerSize = 7;
+      mark.MarkerFillColor = Colour(palette::WarpU32(4));
+      mark.LineColor = Colour(palette::WarpU32(4));
+      ImPlot::PlotScatter("compute = communication", &cx, &cy, 1, mark);
+      ImPlot::Annotation(cx, cy, Colour(palette::WarpU32(4)), ImVec2(8, 14), true, "nz = %d",
+                         f.crossover_z);
+    }
+    ImPlot::EndPlot();
+  }
+
+  Curve curves_[3];  // 2, 4 and 8 GPUs
+  std::vector<double> lane_pos_;
+  std::vector<std::string> lane_names_;
+};
+
+}  // namespace
+
+std::unique_ptr<Panel> MakeMultiGpuPanel(Session* session) {
+  return std::make_unique<MultiGpuPanel>(session);
+}
+
+}  // namespace ws
