@@ -7,6 +7,7 @@
 #include <random>
 
 #include "warpscope/kernels/catalog.h"
+#include "warpscope/trace/cache_model.h"
 #include "warpscope/trace/hazards.h"
 #include "warpscope/trace/request.h"
 
@@ -97,6 +98,31 @@ BENCHMARK_CAPTURE(FindHazardsOf, transpose_no_sync_1024, "races", "transpose-no-
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(FindHazardsOf, histogram_no_atomic_1024, "races", "histogram-no-atomic",
                   ws::Params{{"threads", 1024}})
+    ->Unit(benchmark::kMillisecond);
+
+// The cache model's replay of a texture-2d run's kept blocks (each run does it three times, once
+// a layout): row-sums 1024 x 1024 is 4 blocks of 256 threads walking 1,024 steps, 32,768
+// requests of 32 sectors; the blur 288 requests of about 5.
+void ReplayCacheOf(benchmark::State& state, ws::Params params, std::uint64_t kb) {
+  auto run = ws::RunLesson("texture-2d", "global", params, "emu", ws::RunOptions{});
+  if (!run.ok()) {
+    state.SkipWithError(run.status().message().c_str());
+    return;
+  }
+  ws::CacheConfig cache;
+  cache.bytes = kb * 1024;
+  ws::CacheCounts counts;
+  for (auto _ : state) counts = ws::ReplayLoads(run->main_launch(), cache);
+  state.counters["lookups"] = static_cast<double>(counts.sectors);
+  state.counters["hits"] = static_cast<double>(counts.hits);
+}
+BENCHMARK_CAPTURE(ReplayCacheOf, row_sums_1024_8kb,
+                  ws::Params{{"pattern", 2}, {"width", 1024}, {"height", 1024}}, 8)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(ReplayCacheOf, row_sums_1024_256kb,
+                  ws::Params{{"pattern", 2}, {"width", 1024}, {"height", 1024}}, 256)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(ReplayCacheOf, blur_64, ws::Params{{"pattern", 0}}, 8)
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -4,7 +4,6 @@
 #include <bit>
 #include <string>
 #include <tuple>
-#include <unordered_set>
 
 #include "warpscope/trace/analysis.h"
 #include "warpscope/trace/launch.h"
@@ -15,6 +14,46 @@ namespace {
 bool PowerOfTwo(std::uint64_t v) {
   return v != 0 && std::has_single_bit(v);
 }
+
+std::uint64_t Mix(std::uint64_t x) {  // splitmix64's finaliser: neighbouring lines spread out
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+// The distinct sectors a replay touched: an open-addressing set of sector numbers (+ 1; 0 is
+// empty) that doubles when half full.
+class SectorSet {
+ public:
+  void Insert(std::uint64_t sector) {
+    if (2 * (count_ + 1) > keys_.size()) Grow();
+    if (Place(keys_, sector + 1)) ++count_;
+  }
+  std::uint64_t size() const { return count_; }
+
+ private:
+  static bool Place(std::vector<std::uint64_t>& keys, std::uint64_t key) {
+    const std::uint64_t mask = keys.size() - 1;
+    for (std::uint64_t i = Mix(key) & mask;; i = (i + 1) & mask) {
+      if (keys[i] == key) return false;
+      if (keys[i] == 0) {
+        keys[i] = key;
+        return true;
+      }
+    }
+  }
+  void Grow() {
+    std::vector<std::uint64_t> bigger(std::max<std::size_t>(64, 2 * keys_.size()), 0);
+    for (std::uint64_t k : keys_) {
+      if (k != 0) Place(bigger, k);
+    }
+    keys_.swap(bigger);
+  }
+  std::vector<std::uint64_t> keys_;
+  std::uint64_t count_ = 0;
+};
 
 // One warp-level request of the replay: when the warp made it and the sectors it touches.
 struct Request {
@@ -28,24 +67,28 @@ struct Request {
 std::vector<std::vector<Request>> RequestsOf(const LaunchTrace& launch, const BlockRecords& b,
                                              const CacheConfig& config,
                                              const ReplayChoice& choice) {
-  std::vector<const AccessRecord*> loads;
-  for (const AccessRecord& r : b.accesses) {
-    if (r.site < launch.sites.size() && choice.site(launch.sites[r.site])) loads.push_back(&r);
+  // The chosen loads by (warp, site, iteration): one 64-bit key each, sorted with its index.
+  std::vector<bool> chosen(launch.sites.size());
+  for (std::size_t s = 0; s < launch.sites.size(); ++s) chosen[s] = choice.site(launch.sites[s]);
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> loads;
+  for (std::size_t i = 0; i < b.accesses.size(); ++i) {
+    const AccessRecord& r = b.accesses[i];
+    if (r.site >= chosen.size() || !chosen[r.site]) continue;
+    const std::uint64_t key =
+        (std::uint64_t{r.thread / 32u} << 48) | (std::uint64_t{r.site} << 32) | r.iteration;
+    loads.emplace_back(key, static_cast<std::uint32_t>(i));
   }
-  std::sort(loads.begin(), loads.end(), [](const AccessRecord* x, const AccessRecord* y) {
-    return std::make_tuple(x->thread / 32u, x->site, x->iteration) <
-           std::make_tuple(y->thread / 32u, y->site, y->iteration);
-  });
+  std::sort(loads.begin(), loads.end());
   std::vector<std::vector<Request>> warps;
   for (std::size_t i = 0; i < loads.size();) {
-    const AccessRecord& head = *loads[i];
+    const std::uint64_t key = loads[i].first;
+    const AccessRecord& head = b.accesses[loads[i].second];
     const std::uint32_t warp = head.thread / 32u;
     const SiteInfo& site = launch.sites[head.site];
     Request req{head.time, head.site, head.iteration, {}};
-    for (; i < loads.size() && loads[i]->thread / 32u == warp && loads[i]->site == head.site &&
-           loads[i]->iteration == head.iteration;
-         ++i) {
-      const AccessRecord& r = *loads[i];
+    req.sectors.reserve(32);
+    for (; i < loads.size() && loads[i].first == key; ++i) {
+      const AccessRecord& r = b.accesses[loads[i].second];
       req.time = std::min(req.time, r.time);
       const std::uint64_t offset = choice.remap ? choice.remap(site, r.offset) : r.offset;
       const std::uint64_t first = AccessAddress(site, launch.buffers, 0) + offset;
@@ -90,27 +133,98 @@ Status CheckCache(const CacheConfig& c) {
 
 SectorCache::SectorCache(const CacheConfig& config)
     : config_(config),
-      sectors_per_line_(config.line_bytes / config.sector_bytes),
-      sets_(config.sets()) {}
+      ways_(config.ways == 0 ? config.lines() : config.ways),
+      slots_(config.lines()),
+      sets_(config.sets()) {
+  std::uint64_t size = 16;
+  while (size < 2 * config.lines()) size *= 2;
+  keys_.assign(size, 0);
+  values_.assign(size, -1);
+  mask_ = size - 1;
+}
+
+std::int32_t SectorCache::Find(std::uint64_t tag) const {
+  for (std::uint64_t i = Mix(tag) & mask_;; i = (i + 1) & mask_) {
+    if (keys_[i] == 0) return -1;
+    if (keys_[i] == tag + 1) return values_[i];
+  }
+}
+
+void SectorCache::Insert(std::uint64_t tag, std::int32_t slot) {
+  std::uint64_t i = Mix(tag) & mask_;
+  while (keys_[i] != 0) i = (i + 1) & mask_;
+  keys_[i] = tag + 1;
+  values_[i] = slot;
+}
+
+void SectorCache::Erase(std::uint64_t tag) {
+  std::uint64_t i = Mix(tag) & mask_;
+  while (keys_[i] != tag + 1) i = (i + 1) & mask_;
+  // Backward-shift deletion: later entries of the probe run move into the hole when their home
+  // slot does not lie between the hole and them.
+  for (std::uint64_t j = (i + 1) & mask_; keys_[j] != 0; j = (j + 1) & mask_) {
+    const std::uint64_t home = Mix(keys_[j] - 1) & mask_;
+    if (((j - home) & mask_) >= ((j - i) & mask_)) {
+      keys_[i] = keys_[j];
+      values_[i] = values_[j];
+      i = j;
+    }
+  }
+  keys_[i] = 0;
+  values_[i] = -1;
+}
+
+void SectorCache::Unlink(Set& set, std::int32_t i) {
+  Slot& s = slots_[static_cast<std::size_t>(i)];
+  if (s.prev >= 0) {
+    slots_[static_cast<std::size_t>(s.prev)].next = s.next;
+  } else {
+    set.head = s.next;
+  }
+  if (s.next >= 0) {
+    slots_[static_cast<std::size_t>(s.next)].prev = s.prev;
+  } else {
+    set.tail = s.prev;
+  }
+  s.prev = s.next = -1;
+}
+
+void SectorCache::PushFront(Set& set, std::int32_t i) {
+  Slot& s = slots_[static_cast<std::size_t>(i)];
+  s.prev = -1;
+  s.next = set.head;
+  if (set.head >= 0) slots_[static_cast<std::size_t>(set.head)].prev = i;
+  set.head = i;
+  if (set.tail < 0) set.tail = i;
+}
 
 bool SectorCache::Access(std::uint64_t address) {
   const std::uint64_t line = address / config_.line_bytes;
   const std::uint32_t bit = 1u << ((address % config_.line_bytes) / config_.sector_bytes);
-  Set& set = sets_[line % sets_.size()];
-  if (auto it = where_.find(line); it != where_.end()) {
-    set.splice(set.begin(), set, it->second);  // most recently used now
-    Line& l = set.front();
-    const bool hit = (l.sectors & bit) != 0;
-    l.sectors |= bit;
+  const std::uint64_t set_index = line % sets_.size();
+  Set& set = sets_[set_index];
+  if (const std::int32_t i = Find(line); i >= 0) {
+    if (set.head != i) {  // most recently used now
+      Unlink(set, i);
+      PushFront(set, i);
+    }
+    Slot& s = slots_[static_cast<std::size_t>(i)];
+    const bool hit = (s.sectors & bit) != 0;
+    s.sectors |= bit;
     return hit;
   }
-  const std::uint64_t ways = config_.ways == 0 ? config_.lines() : config_.ways;
-  if (set.size() >= ways) {
-    where_.erase(set.back().tag);
-    set.pop_back();
+  std::int32_t i = 0;
+  if (set.used < ways_) {  // a free slot of the set
+    i = static_cast<std::int32_t>(set_index * ways_ + set.used++);
+  } else {  // the least recently used line leaves
+    i = set.tail;
+    Unlink(set, i);
+    Erase(slots_[static_cast<std::size_t>(i)].tag);
   }
-  set.push_front(Line{line, bit});
-  where_[line] = set.begin();
+  slots_[static_cast<std::size_t>(i)].tag = line;
+  slots_[static_cast<std::size_t>(i)].sectors = bit;
+  PushFront(set, i);
+  Insert(line, i);
   return false;
 }
 
@@ -125,7 +239,7 @@ CacheCounts ReplayLoads(const LaunchTrace& launch, const CacheConfig& config,
     for (const std::vector<Request>& w : blocks.back()) rounds = std::max(rounds, w.size());
   }
   SectorCache cache(config);
-  std::unordered_set<std::uint64_t> seen;
+  SectorSet seen;
   for (std::size_t k = 0; k < rounds; ++k) {
     for (const auto& warps : blocks) {
       for (const std::vector<Request>& w : warps) {
@@ -134,7 +248,7 @@ CacheCounts ReplayLoads(const LaunchTrace& launch, const CacheConfig& config,
         for (std::uint64_t s : w[k].sectors) {
           ++counts.sectors;
           if (cache.Access(s * config.sector_bytes)) ++counts.hits;
-          seen.insert(s);
+          seen.Insert(s);
         }
       }
     }

@@ -20,8 +20,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <list>
-#include <unordered_map>
 #include <vector>
 
 #include "warpscope/trace/records.h"
@@ -65,15 +63,30 @@ class SectorCache {
   const CacheConfig& config() const { return config_; }
 
  private:
-  struct Line {
+  // A line's slot: set s owns slots [s ways, (s + 1) ways), linked most to least recently used.
+  struct Slot {
     std::uint64_t tag = 0;      // line number
-    std::uint32_t sectors = 0;  // valid sectors, bit per sector
+    std::uint32_t sectors = 0;  // valid sectors, a bit each
+    std::int32_t prev = -1, next = -1;
   };
-  using Set = std::list<Line>;  // most recently used first
+  struct Set {
+    std::int32_t head = -1, tail = -1;  // most and least recently used
+    std::uint32_t used = 0;
+  };
+  void Unlink(Set& set, std::int32_t i);
+  void PushFront(Set& set, std::int32_t i);
+  // The table from line numbers to slots: open addressing, linear probing, 2 x the lines or more.
+  std::int32_t Find(std::uint64_t tag) const;
+  void Insert(std::uint64_t tag, std::int32_t slot);
+  void Erase(std::uint64_t tag);
+
   CacheConfig config_;
-  std::uint32_t sectors_per_line_ = 4;
+  std::uint64_t ways_ = 1;
+  std::vector<Slot> slots_;
   std::vector<Set> sets_;
-  std::unordered_map<std::uint64_t, Set::iterator> where_;  // line number -> its place
+  std::vector<std::uint64_t> keys_;  // tag + 1; 0: empty
+  std::vector<std::int32_t> values_;
+  std::uint64_t mask_ = 0;
 };
 
 // Which sites to replay, and where each of their accesses is replayed: the byte offset in the
