@@ -103,8 +103,9 @@ BENCHMARK_CAPTURE(FindHazardsOf, histogram_no_atomic_1024, "races", "histogram-n
 // The cache model's replay of a texture-2d run's kept blocks (each run does it three times, once
 // a layout): row-sums 1024 x 1024 is 4 blocks of 256 threads walking 1,024 steps, 32,768
 // requests of 32 sectors; the blur 288 requests of about 5.
-void ReplayCacheOf(benchmark::State& state, ws::Params params, std::uint64_t kb) {
-  auto run = ws::RunLesson("texture-2d", "global", params, "emu", ws::RunOptions{});
+void ReplayCacheOf(benchmark::State& state, const char* lesson, ws::Params params,
+                   std::uint64_t kb) {
+  auto run = ws::RunLesson(lesson, "global", params, "emu", ws::RunOptions{});
   if (!run.ok()) {
     state.SkipWithError(run.status().message().c_str());
     return;
@@ -116,13 +117,13 @@ void ReplayCacheOf(benchmark::State& state, ws::Params params, std::uint64_t kb)
   state.counters["lookups"] = static_cast<double>(counts.sectors);
   state.counters["hits"] = static_cast<double>(counts.hits);
 }
-BENCHMARK_CAPTURE(ReplayCacheOf, row_sums_1024_8kb,
+BENCHMARK_CAPTURE(ReplayCacheOf, row_sums_1024_8kb, "texture-2d",
                   ws::Params{{"pattern", 2}, {"width", 1024}, {"height", 1024}}, 8)
     ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(ReplayCacheOf, row_sums_1024_256kb,
+BENCHMARK_CAPTURE(ReplayCacheOf, row_sums_1024_256kb, "texture-2d",
                   ws::Params{{"pattern", 2}, {"width", 1024}, {"height", 1024}}, 256)
     ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(ReplayCacheOf, blur_64, ws::Params{{"pattern", 0}}, 8)
+BENCHMARK_CAPTURE(ReplayCacheOf, blur_64, "texture-2d", ws::Params{{"pattern", 0}}, 8)
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace
