@@ -148,6 +148,9 @@ TEST(LayoutInverse, PixelAtUndoesIndex) {
   const Layout2D morton{LayoutKind::kMorton, 24, 16};
   EXPECT_EQ(PixelAt(morton, 16), (Pixel{4, 0}));
   EXPECT_EQ(PixelAt(morton, morton.Index(24, 0)), Pixel{});
+  // A layout CheckLayout refuses has no pixels: a micro tile of 3 in a tile of 8, an empty image.
+  EXPECT_EQ(PixelAt(Layout2D{LayoutKind::kTiled, 24, 16, 8, 8, 3, 2}, 5), Pixel{});
+  EXPECT_EQ(PixelAt(Layout2D{LayoutKind::kRowMajor, 0, 16}, 0), Pixel{});
   // Row-major past the last row.
   EXPECT_EQ(PixelAt(Layout2D{LayoutKind::kRowMajor, 24, 16}, 24 * 16), Pixel{});
 }

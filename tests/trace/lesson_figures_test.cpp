@@ -76,5 +76,51 @@ TEST(LessonFiguresJson, ABadZeroCopyPointIsRefused) {
   }
 }
 
+// A hostile multi-gpu figure is refused by name, before anything could cast or index with it.
+TEST(LessonFiguresJson, BadMultiGpuFiguresAreRefused) {
+  MultiGpuFigures f;
+  f.gpus = 2;
+  f.nx = f.ny = 10;
+  f.nz = 20;
+  f.timeline = {{1, GpuWork::kSend, 1.0, 2.0}};
+  f.scaling = {{2, 32, 1.5}};
+  const nlohmann::json good = f;
+  EXPECT_EQ(good.get<MultiGpuFigures>().timeline.size(), 1u);
+  auto refused = [&](nlohmann::json j) {
+    try {
+      (void)j.get<MultiGpuFigures>();
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    return std::string("read");
+  };
+  nlohmann::json j = good;
+  j["gpus"] = 1e300;
+  EXPECT_EQ(refused(j), "expected a whole number, got 1e+300");
+  j = good;
+  j["timeline"][0][0] = 2;  // GPU 2 of 2
+  EXPECT_EQ(refused(j), "a timeline segment has GPU 2 and kind 1 (allowed: 0..1 and 0..3)");
+  j = good;
+  j["timeline"][0][2] = 3.0;  // starts after it ends
+  EXPECT_EQ(refused(j), "a timeline segment runs from 3.000000 to 2.000000 us");
+  j = good;
+  j["scaling"][0][1] = 0;
+  EXPECT_EQ(refused(j), "a scaling point has nz = 0 and speedup 1.500000");
+  j = good;
+  j["nz"] = -4;
+  EXPECT_EQ(refused(j), "a size of -4 is negative");
+}
+
+TEST(LessonFiguresJson, ATransferSizeOutOfRangeIsRefused) {
+  TransferFigures f;
+  f.size_bytes = -1;
+  try {
+    (void)nlohmann::json(f).get<TransferFigures>();
+    FAIL() << "a negative size was read";
+  } catch (const std::exception& e) {
+    EXPECT_STREQ(e.what(), "size_bytes = -1.000000 is outside 0..2^48");
+  }
+}
+
 }  // namespace
 }  // namespace ws

@@ -24,6 +24,7 @@ Result<LayoutKind> ParseLayoutKind(const std::string& name) {
 }
 
 Pixel PixelAt(const Layout2D& l, std::uint64_t p) {
+  if (!CheckLayout(l).ok()) return {};
   std::uint64_t x = 0, y = 0;
   if (l.kind == LayoutKind::kRowMajor) {
     if (l.width < 1) return {};

@@ -1,5 +1,8 @@
 #include "warpscope/trace/lesson_figures.h"
 
+#include <climits>
+#include <cmath>
+
 namespace ws {
 namespace {
 
@@ -16,6 +19,15 @@ void GetOptional(const json& j, const char* key, std::optional<T>& v) {
 template <typename T>
 void GetOr(const json& j, const char* key, T& v) {
   if (j.contains(key)) j.at(key).get_to(v);
+}
+// An int that must be written as one (a float such as 1e300 would not fit: undefined to cast).
+int IntOf(const json& v) {
+  if (!v.is_number_integer() || v.get<long long>() < INT_MIN || v.get<long long>() > INT_MAX)
+    throw std::out_of_range("expected a whole number, got " + v.dump());
+  return static_cast<int>(v.get<long long>());
+}
+int IntAt(const json& a, std::size_t i) {
+  return IntOf(a.at(i));
 }
 
 }  // namespace
@@ -191,7 +203,7 @@ void to_json(json& j, const ZeroCopyFigures& f) {
        {"explicit_ms", f.explicit_ms}, {"mapped_ms", f.mapped_ms},   {"speedup", f.speedup}};
 }
 void from_json(const json& j, ZeroCopyFigures& f) {
-  Get(j, "passes", f.passes);
+  f.passes = IntOf(j.at("passes"));
   GetOr(j, "integrated", f.integrated);
   f.sweep.clear();
   for (const json& p : j.at("sweep"))
@@ -230,6 +242,8 @@ void from_json(const json& j, TransferFigures& f) {
   GetOr(j, "d2h_pinned_gbps", f.d2h_pinned_gbps);
   Get(j, "overlap", f.overlap);
   GetOr(j, "zero_copy", f.zero_copy);
+  if (!(f.size_bytes >= 0 && f.size_bytes <= 281474976710656.0))  // 2^48: beyond any copy
+    throw std::out_of_range("size_bytes = " + std::to_string(f.size_bytes) + " is outside 0..2^48");
 }
 
 namespace {
@@ -363,11 +377,11 @@ void to_json(json& j, const MultiGpuFigures& f) {
        {"scaling", scaling}};
 }
 void from_json(const json& j, MultiGpuFigures& f) {
-  Get(j, "gpus", f.gpus);
-  Get(j, "nx", f.nx);
-  Get(j, "ny", f.ny);
-  Get(j, "nz", f.nz);
-  Get(j, "halo", f.halo);
+  f.gpus = IntOf(j.at("gpus"));
+  f.nx = IntOf(j.at("nx"));
+  f.ny = IntOf(j.at("ny"));
+  f.nz = IntOf(j.at("nz"));
+  f.halo = IntOf(j.at("halo"));
   Get(j, "link", f.link);
   GetOr(j, "link_label", f.link_label);
   Get(j, "overlap", f.overlap);
@@ -378,23 +392,34 @@ void from_json(const json& j, MultiGpuFigures& f) {
   Get(j, "efficiency", f.efficiency);
   Get(j, "compute_us", f.compute_us);
   Get(j, "comm_us", f.comm_us);
-  Get(j, "crossover_z", f.crossover_z);
+  f.crossover_z = IntOf(j.at("crossover_z"));
   Get(j, "slab_planes", f.slab_planes);
   if (f.gpus < 1 || f.gpus > 64)
     throw std::out_of_range("gpus = " + std::to_string(f.gpus) + " is outside 1..64");
+  for (const int v : {f.nx, f.ny, f.nz, f.halo}) {
+    if (v < 0) throw std::out_of_range("a size of " + std::to_string(v) + " is negative");
+  }
   f.timeline.clear();
   for (const json& g : j.at("timeline")) {
-    const int gpu = g.at(0).get<int>(), kind = g.at(1).get<int>();
+    const int gpu = IntAt(g, 0), kind = IntAt(g, 1);
+    const double start = g.at(2).get<double>(), end = g.at(3).get<double>();
+    if (!std::isfinite(start) || !std::isfinite(end) || start > end)
+      throw std::out_of_range("a timeline segment runs from " + std::to_string(start) + " to " +
+                              std::to_string(end) + " us");
     if (gpu < 0 || gpu >= f.gpus || kind < 0 || kind > 3)
       throw std::out_of_range("a timeline segment has GPU " + std::to_string(gpu) + " and kind " +
                               std::to_string(kind) + " (allowed: 0.." + std::to_string(f.gpus - 1) +
                               " and 0..3)");
-    f.timeline.push_back(
-        {gpu, static_cast<GpuWork>(kind), g.at(2).get<double>(), g.at(3).get<double>()});
+    f.timeline.push_back({gpu, static_cast<GpuWork>(kind), start, end});
   }
   f.scaling.clear();
-  for (const json& p : j.at("scaling"))
-    f.scaling.push_back({p.at(0).get<int>(), p.at(1).get<int>(), p.at(2).get<double>()});
+  for (const json& p : j.at("scaling")) {
+    const ScalingPoint point{IntAt(p, 0), IntAt(p, 1), p.at(2).get<double>()};
+    if (point.nz < 1 || !std::isfinite(point.speedup))
+      throw std::out_of_range("a scaling point has nz = " + std::to_string(point.nz) +
+                              " and speedup " + std::to_string(point.speedup));
+    f.scaling.push_back(point);
+  }
 }
 
 }  // namespace ws

@@ -47,12 +47,17 @@ int SlabPlanes(int nz, int gpus, int g) {
 Status CheckDecomposition(const DecompositionParams& p) {
   if (p.gpus < 1 || p.gpus > 64)
     return Status::Error("gpus = " + std::to_string(p.gpus) + " is outside 1..64");
-  if (p.nx < 1 || p.ny < 1 || p.nz < 1)
+  constexpr int kMaxSide = 1 << 16, kMaxPlanes = 1 << 24;
+  if (p.nx < 1 || p.ny < 1 || p.nz < 1 || p.nx > kMaxSide || p.ny > kMaxSide || p.nz > kMaxPlanes)
     return Status::Error("the grid is " + std::to_string(p.nx) + " x " + std::to_string(p.ny) +
-                         " x " + std::to_string(p.nz) + "; every side must be at least 1");
+                         " x " + std::to_string(p.nz) + "; x and y must be 1.." +
+                         std::to_string(kMaxSide) + " and z 1.." + std::to_string(kMaxPlanes));
   if (p.halo < 0) return Status::Error("halo = " + std::to_string(p.halo) + " is negative");
-  if (!(p.mpoints > 0) || !(p.link.gbps > 0) || !(p.link.latency_us >= 0))
-    return Status::Error("the GPU's speed and the link's bandwidth must be positive");
+  if (!(p.mpoints > 0 && p.mpoints <= 1e9) || !(p.link.gbps > 0 && p.link.gbps <= 1e6) ||
+      !(p.link.latency_us >= 0 && p.link.latency_us <= 1e9))
+    return Status::Error(
+        "the GPU's speed must be 0..1e9 Mpoints/s, the link's bandwidth "
+        "0..1e6 GB/s and its latency 0..1e9 us");
   if (p.gpus > 1 && SlabPlanes(p.nz, p.gpus, p.gpus - 1) < p.halo)
     return Status::Error(std::to_string(p.nz) + " planes over " + std::to_string(p.gpus) +
                          " GPUs leave " + std::to_string(SlabPlanes(p.nz, p.gpus, p.gpus - 1)) +
@@ -117,8 +122,8 @@ int CrossoverZ(const DecompositionParams& p) {
   const int k = p.gpus == 2 ? 1 : 2;  // the busiest GPU's neighbours
   // Planes P with P t_plane >= k (halo t_plane + t_message).
   const double need = k * (p.halo + MessageUs(p) / PlaneUs(p));
-  const int planes = std::max(static_cast<int>(std::ceil(need - 1e-9)), p.halo);
-  return planes * p.gpus;
+  const double planes = std::max(std::ceil(need - 1e-9), static_cast<double>(p.halo));
+  return static_cast<int>(std::min(planes * p.gpus, 2e9));  // 2e9: past any grid it could run
 }
 
 }  // namespace ws

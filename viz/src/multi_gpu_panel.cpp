@@ -62,14 +62,21 @@ class MultiGpuPanel : public view::FiguresPanel<MultiGpuFigures> {
   void DrawFigures(const LessonRun&, const MultiGpuFigures& f) override {
     view::BigText(1.6f, palette::WarpU32(0), "%.2fx", f.speedup);
     ImGui::SameLine();
+    // Linear scaling needs the overlap: without it the exchange adds to every step.
+    const std::string linear =
+        f.crossover_z <= 0 ? std::string("")
+        : f.overlap
+            ? "; linear from nz = " + std::to_string(f.crossover_z)
+            : "; compute covers the exchange from nz = " + std::to_string(f.crossover_z) +
+                  ", but without overlap the speedup only approaches " + std::to_string(f.gpus);
     ImGui::TextWrapped(
         "%d GPU%s, %d planes of %d x %d (%s), %s, %s: a step takes %s against %s on one GPU. "
-        "Compute %s on the largest slab, exchange %s on an inner GPU; linear from nz = %d.",
+        "Compute %s on the largest slab, exchange %s on an inner GPU%s.",
         f.gpus, f.gpus == 1 ? "" : "s", f.nz, f.nx, f.ny, SlabText(f).c_str(),
         f.overlap ? "overlapped" : "compute then exchange", f.link_label.c_str(),
         FormatDuration(f.step_us / 1e3).c_str(), FormatDuration(f.single_us / 1e3).c_str(),
         FormatDuration(f.compute_us / 1e3).c_str(), FormatDuration(f.comm_us / 1e3).c_str(),
-        f.crossover_z);
+        linear.c_str());
     view::UpdatingBadge(*session_);
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float min_h = 8 * ImGui::GetFontSize();
@@ -190,7 +197,7 @@ class MultiGpuPanel : public view::FiguresPanel<MultiGpuFigures> {
     ImPlotSpec now;
     now.LineColor = Colour(palette::TextDim());
     ImPlot::PlotInfLines("this run's nz", &run, 1, now);
-    if (f.crossover_z > 0) {
+    if (f.crossover_z > 0 && f.overlap) {  // serial never reaches gpus: no point to mark
       const double cx = std::log2(static_cast<double>(f.crossover_z)), cy = f.gpus;
       ImPlotSpec mark;
       mark.Marker = ImPlotMarker_Diamond;

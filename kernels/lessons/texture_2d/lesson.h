@@ -15,7 +15,7 @@ inline constexpr const char* kPatterns[] = {"blur", "rotate", "row-sums"};
 
 // The launch's image reads (buffer `image`, recorded at `used`'s positions) replayed through
 // `cache` with the texels placed by each layout in turn: row-major, Morton, and `tiled`'s tiles
-// (left out when they do not fit the image).
+// (left out when CheckLayout refuses them: a micro tile that does not divide the tile).
 inline std::vector<TextureLayoutCost> LayoutCosts(const LaunchTrace& t, std::uint32_t image,
                                                   const Layout2D& used, const Layout2D& tiled,
                                                   const CacheConfig& cache) {

@@ -134,8 +134,8 @@ struct Lesson {
   }
 
 #if WS_TRANSFERS_GPU
-  // Zero copy against explicit copies at every sweep size up to the chosen one's largest: the
-  // median of `reps` runs of each after one of each untimed, then the output check.
+  // Zero copy against explicit copies at every size of the sweep and the chosen one: the median
+  // of `reps` runs of each after one of each untimed, then the output check.
   static Status ZeroCopy(LessonCall& c, const cudaDeviceProp& prop,
                          const std::vector<std::size_t>& sizes, std::size_t chosen, gpu::Buffers& b,
                          ZeroCopyFigures* z) {
@@ -162,6 +162,8 @@ struct Lesson {
       return s;
     float* pinned = static_cast<float*>(b.pinned);
     float* dev = static_cast<float*>(b.device);
+    // Defined values before the timed runs (cudaHostAlloc leaves the memory as it found it).
+    std::fill_n(static_cast<float*>(mapped_host), largest / sizeof(float), 1.0f);
     const int passes = c.I("passes");
     z->passes = passes;
     z->integrated = prop.integrated != 0;

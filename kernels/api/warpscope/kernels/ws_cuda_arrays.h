@@ -146,6 +146,10 @@ WS_HD T atomicAdd(GlobalAddr<T> a, T v) {
 // constant cache (one address a warp: one read, broadcast; n addresses: n reads in turn). The
 // CUDA runner fills it with cudaMemcpyToSymbol (MakeConstant in cuda_backend.h). Static: one per
 // translation unit, as the recorded and the plain build each have their own kernels.
+// (Relocatable device code would merge the two builds' banks: the CUDA build compiles without.)
+#if defined(__CUDACC_RDC__)
+#error "ws_constant_bank is one per translation unit: compile without -rdc"
+#endif
 inline constexpr unsigned kConstantBankBytes = 8 * 1024;
 static __constant__ __align__(16) unsigned char ws_constant_bank[kConstantBankBytes];
 #endif
@@ -162,7 +166,7 @@ class ReadOnlyRef {
     detail::Record(MakeSiteKey(place_, kSpace, kKeyLoad, sizeof(T), buffer_), offset_);
 #if defined(__CUDA_ARCH__)
     // Indexing the __constant__ symbol itself, so that the load is ld.const (LDC).
-    if (bank_ >= 0) return reinterpret_cast<const T*>(ws_constant_bank)[bank_ / sizeof(T)];
+    if (bank_ >= 0) return *reinterpret_cast<const T*>(ws_constant_bank + bank_);
 #endif
     return *p_;
   }

@@ -560,12 +560,13 @@ inline unsigned int* CudaBackend::RecordPool() {
 }
 
 // `g` as real constant memory: copied into this translation unit's ws_constant_bank with
-// cudaMemcpyToSymbol, so the kernels of this build read it with ld.const. A free template over the
-// backend's type, so that the plain build (PlainCudaBackend, a type of its own file) fills its own
-// bank and the recorded build its own.
+// cudaMemcpyToSymbol, so the kernels of this build read it with ld.const. Static, so that no
+// translation unit's copy stands in for another's: the plain build fills its own bank and the
+// recorded build its own. (One run at a time per process: the offsets are the backend's.)
 template <typename B, typename T>
-requires std::derived_from<B, CudaBackend> Constant<T> MakeConstant(B& b,
-                                                                    const Global<const T>& g) {
+requires std::derived_from<B, CudaBackend>
+static Constant<T> MakeConstant(B& b, const Global<const T>& g) {
+  static_assert(alignof(T) <= 16, "the bank hands out 16-byte aligned offsets");
   Constant<T> c(g);
   const std::size_t bytes = g.size() * sizeof(T);
   const long long at = b.ReserveConstant(bytes);

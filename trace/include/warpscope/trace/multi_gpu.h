@@ -71,8 +71,9 @@ DecompositionStep ModelStep(const DecompositionParams& p);
 double Speedup(const DecompositionParams& p);
 
 // The smallest nz (a multiple of gpus) at which a GPU's compute covers its communication, so that
-// with overlap the speedup is gpus exactly: where the slides' "linear scaling" begins. 0 for one
-// GPU.
+// with overlap the speedup is gpus exactly there and at every larger multiple of gpus: where the
+// slides' "linear scaling" begins. Without overlap the exchange still adds to every step, and
+// the speedup only approaches gpus. 0 for one GPU.
 int CrossoverZ(const DecompositionParams& p);
 
 }  // namespace ws
