@@ -85,6 +85,10 @@ class TransfersPanel : public view::FiguresPanel<TransferFigures> {
       series_[2].push_back(p.d2h_pinned);
       series_[3].push_back(p.d2h_pageable);
     }
+    tick_pos_ = x_;  // both plots' x axis: the sweep's sizes, named
+    tick_names_.clear();
+    for (double x : x_)
+      tick_names_.push_back(TransferSizeName(static_cast<std::size_t>(std::exp2(x))));
     peak_ = f.peak_gbps;
     size_ = f.size_bytes;
     ops_.clear();
@@ -111,6 +115,17 @@ class TransfersPanel : public view::FiguresPanel<TransferFigures> {
     }
   }
 
+  // The x axis of both plots (inside BeginPlot): a tick per size of the sweep, log2 spaced.
+  void SetupSizeAxis() {
+    std::vector<const char*> names;
+    for (const std::string& n : tick_names_) names.push_back(n.c_str());
+    if (tick_pos_.empty()) return;
+    ImPlot::SetupAxisTicks(ImAxis_X1, tick_pos_.data(), static_cast<int>(tick_pos_.size()),
+                           names.data());
+    ImPlot::SetupAxisLimits(ImAxis_X1, tick_pos_.front() - 0.5, tick_pos_.back() + 0.5,
+                            ImPlotCond_Always);
+  }
+
   // Time against size, log-log: copy in + kernels + copy back, and the kernels on mapped memory.
   void DrawZeroCopy(ImVec2 size) {
     if (!ImPlot::BeginPlot("zero copy against copies", size,
@@ -118,14 +133,7 @@ class TransfersPanel : public view::FiguresPanel<TransferFigures> {
       return;
     ImPlot::SetupAxes("bytes", "time (ms)");
     ImPlot::SetupAxisScale(ImAxis_Y1, ImPlotScale_Log10);
-    std::vector<const char*> names;
-    for (const std::string& n : tick_names_) names.push_back(n.c_str());
-    if (!tick_pos_.empty()) {
-      ImPlot::SetupAxisTicks(ImAxis_X1, tick_pos_.data(), static_cast<int>(tick_pos_.size()),
-                             names.data());
-      ImPlot::SetupAxisLimits(ImAxis_X1, tick_pos_.front() - 0.5, tick_pos_.back() + 0.5,
-                              ImPlotCond_Always);
-    }
+    SetupSizeAxis();
     ImPlot::SetupLegend(ImPlotLocation_NorthWest);
     const std::string labels[] = {
         "copy in + " + std::to_string(zero_copy_.passes) + " kernel(s) + copy back",
@@ -189,20 +197,7 @@ class TransfersPanel : public view::FiguresPanel<TransferFigures> {
                            ImPlotFlags_NoMenus | ImPlotFlags_NoBoxSelect))
       return;
     ImPlot::SetupAxes("bytes copied", "GB/s");
-    tick_pos_.clear();
-    tick_names_.clear();
-    for (double x : x_) {
-      tick_pos_.push_back(x);
-      tick_names_.push_back(TransferSizeName(static_cast<std::size_t>(std::exp2(x))));
-    }
-    std::vector<const char*> names;
-    for (const std::string& n : tick_names_) names.push_back(n.c_str());
-    if (!tick_pos_.empty()) {
-      ImPlot::SetupAxisTicks(ImAxis_X1, tick_pos_.data(), static_cast<int>(tick_pos_.size()),
-                             names.data());
-      ImPlot::SetupAxisLimits(ImAxis_X1, tick_pos_.front() - 0.5, tick_pos_.back() + 0.5,
-                              ImPlotCond_Always);
-    }
+    SetupSizeAxis();
     ImPlot::SetupAxisLimits(ImAxis_Y1, 0, std::max(peak_, 1.0) * 1.15, ImPlotCond_Always);
     ImPlot::SetupLegend(ImPlotLocation_NorthWest);
     const char* const labels[] = {"to GPU, pinned", "to GPU, pageable", "to host, pinned",
