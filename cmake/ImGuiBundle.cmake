@@ -50,5 +50,9 @@ add_library(ws_imgui STATIC
   ${_implot}/implot.cpp ${_implot}/implot_items.cpp)
 target_include_directories(ws_imgui SYSTEM PUBLIC ${_imgui} ${_imgui}/backends ${_implot})
 target_compile_definitions(ws_imgui PUBLIC IMGUI_DISABLE_OBSOLETE_FUNCTIONS)
+# ImPlot's plotting templates for the types Warpscope plots, not all ten numeric types: its
+# implot_items.cpp then compiles in a third of the time (39 s instead of 126 s here), the
+# longest step of a clean build.
+target_compile_definitions(ws_imgui PRIVATE "IMPLOT_CUSTOM_NUMERIC_TYPES=(float)(double)(int)")
 target_link_libraries(ws_imgui PUBLIC glfw OpenGL::GL ${CMAKE_DL_LIBS})
 target_compile_options(ws_imgui PRIVATE -w)

@@ -113,6 +113,7 @@ nlohmann::json LessonRunJson(const LessonRun& run) {
                  {"threads", t.threads()},
                  {"warps", t.warps()},
                  {"shared_bytes", t.shared_bytes}};
+  if (t.resources.known()) j["resources"] = ResourcesJson(t.resources);
   j["sites"] = SitesJson(t);
   j["barriers"] = BarriersJson(t);
   j["warp_ops"] = WarpOpsJson(t);
@@ -269,7 +270,10 @@ std::string LessonRunText(const LessonRun& run) {
   const LaunchTrace& t = run.main_launch();
   o << "\nkernel " << t.kernel << ": grid (" << t.grid.x << "," << t.grid.y << "," << t.grid.z
     << "), block (" << t.block.x << "," << t.block.y << "," << t.block.z << "), " << t.threads()
-    << " threads, " << t.warps() << " warps\n\n";
+    << " threads, " << t.warps() << " warps\n";
+  if (t.resources.known())
+    o << "compiler: " << ResourceSummary(t.resources) << " (" << t.resources.source << ")\n";
+  o << "\n";
   char line[512];
   std::snprintf(line, sizeof line, "%-5s %-7s %-6s %9s %11s %9s %8s %8s %8s   %s\n", "line",
                 "space", "op", "requests", "sect/req", "ideal", "cc1.0", "cc1.2", "banks", "code");

@@ -7,6 +7,7 @@
 
 #include "lesson_registry.h"
 #include "warpscope/kernels/lesson_sources.h"
+#include "warpscope/kernels/resource_tables.h"
 
 namespace ws {
 namespace {
@@ -83,6 +84,33 @@ void ScaleToTimedSize(const LessonInfo& info, const Params& params, Timing* t) {
              "x the work of this run)";
 }
 
+// ptxas's figures for the lesson kernels (kernels/resources/sm_90.txt), parsed once.
+const ResourceTable& CompilerTable() {
+  static const ResourceTable table = [] {
+    ResourceTable t;
+    const Status s = ParseResourceTable(resource_tables::Find("sm_90.txt"), &t);
+    if (!s.ok()) std::fprintf(stderr, "warpscope: %s\n", s.message().c_str());
+    return t;
+  }();
+  return table;
+}
+
+// Each launch's registers and memory: the GPU's own (cudaFuncGetAttributes, from the
+// uninstrumented build's launch of the same kernel) where it ran on one, else ptxas's table.
+void AddResources(std::vector<LaunchTrace>* launches, const std::vector<LaunchTrace>& measured) {
+  for (LaunchTrace& l : *launches) {
+    if (l.resources.known()) continue;
+    for (const LaunchTrace& m : measured) {
+      if (m.kernel == l.kernel && m.resources.known()) {
+        l.resources = m.resources;
+        break;
+      }
+    }
+    if (l.resources.known()) continue;
+    if (const KernelResources* r = CompilerTable().Find(l.kernel)) l.resources = *r;
+  }
+}
+
 Status RunOnEmulator(const LessonEntry& e, LessonCall& call, LessonRun* run) {
   auto preset = FindDevicePreset(call.options.preset);
   if (!preset) return preset.status();
@@ -90,6 +118,7 @@ Status RunOnEmulator(const LessonEntry& e, LessonCall& call, LessonRun* run) {
   Status s = e.emu(call, *preset, &out);
   run->device = std::move(out.device);
   run->launches = std::move(out.launches);
+  AddResources(&run->launches, {});
   run->schedule = call.options.schedule;
   if (!s.ok()) return s;
   if (run->launches.empty()) return Status::Error("the lesson launched no kernel");
@@ -115,6 +144,7 @@ Status RunOnGpu(const LessonEntry& e, LessonCall& call, LessonRun* run) {
     call = std::move(plain);
     run->device = std::move(time.device);
     run->launches = std::move(time.launches);
+    AddResources(&run->launches, {});
     run->timing = time.timing;
     return {};
   }
@@ -124,6 +154,7 @@ Status RunOnGpu(const LessonEntry& e, LessonCall& call, LessonRun* run) {
   run->device = std::move(rec.device);
   run->launches = std::move(rec.launches);
   if (Status s = timed(plain, &time); !s.ok()) return s;
+  AddResources(&run->launches, time.launches);
   const VariantSpec* variant = e.info.FindVariant(call.variant);
   if (plain.check.ok != call.check.ok && variant != nullptr && variant->races) {
     // A race: the two builds interleave their threads differently, so their outputs may differ.

@@ -199,6 +199,12 @@ TEST(Lessons, EveryVariantTransposesCopiesOrReadsCorrectly) {
       EXPECT_GT(r->timing.ms, 0.0);
       for (const SiteInfo& s : r->main_launch().sites)
         EXPECT_FALSE(s.code.empty()) << "line " << s.line;
+      // Every launch has the compiler's figures (kernels/resources/sm_90.txt), and ptxas's
+      // static shared memory is what the driver declared for the launch.
+      for (const LaunchTrace& t : r->launches) {
+        EXPECT_TRUE(t.resources.known()) << t.kernel << " is not in the resource table";
+        EXPECT_EQ(t.resources.shared_bytes, t.shared_bytes) << t.kernel;
+      }
     }
   }
 }

@@ -96,6 +96,7 @@ nlohmann::json LaunchJson(const LaunchTrace& t) {
   j["grid"] = Dim(t.grid);
   j["block"] = Dim(t.block);
   j["shared_bytes"] = t.shared_bytes;
+  if (t.resources.known()) j["resources"] = ResourcesJson(t.resources);
   j["time_unit"] = t.time_unit;
   j["truncated"] = t.truncated;
   j["hazards"] = HazardsJson(t.hazards);
@@ -229,6 +230,7 @@ LaunchTrace LaunchFrom(const nlohmann::json& j) {
   t.grid = GetDim(j.at("grid"));
   t.block = GetDim(j.at("block"));
   t.shared_bytes = j.at("shared_bytes").get<std::uint32_t>();
+  if (j.contains("resources")) t.resources = ResourcesFromJson(j.at("resources"));  // from issue 19
   t.time_unit = j.at("time_unit").get<std::string>();
   t.truncated = j.at("truncated").get<bool>();
   for (const auto& b : j.at("buffers"))

@@ -4,8 +4,9 @@
 // registers per thread and shared memory per block, each with the current input marked.
 //
 // Inputs come from the occupancy lesson's sliders when that lesson ran; from the last launch of
-// a kernel lesson (block size, static shared memory; registers are not recorded, so they are set
-// here); or from the panel's own sliders before any run.
+// a kernel lesson (block size, static shared memory, and the registers the compiler gave the
+// kernel: cudaFuncGetAttributes on a GPU, ptxas's table on the emulator); or from the panel's own
+// sliders before any run.
 #include <imgui.h>
 #include <implot.h>
 
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "view_util.h"
+#include "warpscope/trace/kernel_resources.h"
 #include "warpscope/trace/lesson_figures.h"
 #include "warpscope/trace/occupancy.h"
 #include "warpscope/viz/palette.h"
@@ -200,14 +202,18 @@ class OccupancyPanel : public Panel {
     const LaunchTrace& t = run->main_launch();
     const int threads = static_cast<int>(std::min<std::uint64_t>(t.block.count(), 1u << 20));
     const int shared = static_cast<int>(std::min<std::uint32_t>(t.shared_bytes, 1u << 30));
+    const int registers = t.resources.known() ? t.resources.registers : -1;
     launch_kernel_ = t.kernel;
+    launch_resources_ = t.resources;
     if (previous != Source::kKernel || run->lesson != launch_lesson_ ||
-        threads != launch_threads_ || shared != launch_shared_) {
+        threads != launch_threads_ || shared != launch_shared_ || registers != launch_registers_) {
       launch_lesson_ = run->lesson;
       launch_threads_ = threads;
       launch_shared_ = shared;
+      launch_registers_ = registers;
       own_.threads = threads;
       own_.shared_bytes = shared;
+      if (registers >= 0) own_.registers = registers;
     }
   }
 
@@ -222,12 +228,22 @@ class OccupancyPanel : public Panel {
         }
         break;
       case Source::kKernel: {
-        const std::string text = "Kernel " + launch_kernel_ + ": " +
-                                 std::to_string(launch_threads_) + " threads per block, " +
-                                 std::to_string(launch_shared_) +
-                                 " B of static shared memory (from the launch). Registers per "
-                                 "thread are not recorded: set them here (nvcc -Xptxas -v "
-                                 "prints them).";
+        std::string text = "Kernel " + launch_kernel_ + ": " + std::to_string(launch_threads_) +
+                           " threads per block, " + std::to_string(launch_shared_) +
+                           " B of static shared memory (from the launch)";
+        if (launch_resources_.known()) {
+          text += ", " + std::to_string(launch_resources_.registers) + " registers per thread (" +
+                  launch_resources_.source + ")";
+          if (launch_resources_.local_bytes > 0)
+            text += "; " + std::to_string(launch_resources_.local_bytes) +
+                    " B of local memory per thread (spills and arrays indexed at run time live "
+                    "in device memory)";
+          text += ". Change them here to see what more or fewer would do.";
+        } else {
+          text +=
+              ". The compiler's registers per thread are not known for this kernel: set "
+              "them here (nvcc -Xptxas -v prints them).";
+        }
         DimText(text.c_str());
         break;
       }
@@ -420,7 +436,8 @@ class OccupancyPanel : public Panel {
   std::optional<OccupancyCurves> lesson_curves_;  // the lesson run's own graphs
   // The kernel launch the inputs were last taken from.
   std::string launch_lesson_, launch_kernel_;
-  int launch_threads_ = -1, launch_shared_ = -1;
+  int launch_threads_ = -1, launch_shared_ = -1, launch_registers_ = -1;
+  KernelResources launch_resources_;  // the compiler's figures for the kernel
   // The cache: what was computed for `cached_`.
   bool computed_ = false;
   Inputs cached_;

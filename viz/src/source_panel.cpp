@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "warpscope/trace/hazards.h"
+#include "warpscope/trace/kernel_resources.h"
 #include "warpscope/viz/palette.h"
 #include "warpscope/viz/source_panel.h"
 #include "warpscope/viz/text_wrap.h"
@@ -156,6 +157,15 @@ void SourcePanel::DrawContents() {
   if (run->has_launch()) {
     ImGui::TextDisabled("%s  (%s)   s = sectors per request, w = bank conflict ways",
                         source_file.c_str(), t.kernel.c_str());
+    if (t.resources.known()) {
+      // What the compiler gave the kernel: its registers bound occupancy, its stack frame is
+      // local memory (device memory: spills, arrays indexed at run time).
+      const std::string r =
+          "Compiler: " + ResourceSummary(t.resources) + " (" + t.resources.source + ")";
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      ImGui::TextWrapped("%s", r.c_str());
+      ImGui::PopStyleColor();
+    }
   } else {
     ImGui::TextDisabled("%s  (host code and kernel; no accesses recorded)", source_file.c_str());
   }

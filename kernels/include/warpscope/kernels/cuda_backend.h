@@ -13,6 +13,7 @@
 #include <concepts>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "warpscope/kernels/gpu_records.h"
@@ -168,6 +169,27 @@ class CudaBackend {
   template <typename F>
   Status Launch(const std::string& kernel, Dim3 grid, Dim3 block, std::uint32_t shared_bytes,
                 std::uint32_t dynamic_shared_bytes, F&& launch);
+  // The same, where `attributes(&a)` is cudaFuncGetAttributes of the kernel: the uninstrumented
+  // build keeps the compiler's registers and local memory with the launch (the recording
+  // build's own are the recorder's, not the kernel's, and are not kept).
+  template <typename F, typename A>
+  Status Launch(const std::string& kernel, Dim3 grid, Dim3 block, std::uint32_t shared_bytes,
+                std::uint32_t dynamic_shared_bytes, F&& launch, A&& attributes) {
+    next_resources_ = {};
+    if (mode_ == kTimeOnly && status_.ok()) {
+      cudaFuncAttributes a{};
+      if (attributes(&a) == cudaSuccess) {
+        next_resources_.registers = a.numRegs;
+        next_resources_.local_bytes = static_cast<std::uint32_t>(a.localSizeBytes);
+        next_resources_.shared_bytes = static_cast<std::uint32_t>(a.sharedSizeBytes);
+        next_resources_.source = "cudaFuncGetAttributes on " + device_ + " (sm_" +
+                                 std::to_string(a.binaryVersion) + " code)";
+      }
+      (void)cudaGetLastError();
+    }
+    return Launch(kernel, grid, block, shared_bytes, dynamic_shared_bytes,
+                  std::forward<F>(launch));
+  }
 
   // A program's own memory (kernels/program/runtime/cuda_program.cu): `buffers` names every
   // buffer and symbol the program registered, by id; `live` lists the device ranges a launch
@@ -192,6 +214,7 @@ class CudaBackend {
     if (status_.ok() && !s.ok()) status_ = std::move(s);
   }
   std::size_t constant_used_ = 0;  // bytes of ws_constant_bank given out
+  KernelResources next_resources_;  // the next launch's, from cudaFuncGetAttributes
   template <typename T>
   T* DeviceArray(std::size_t count) {
     void* p = nullptr;
@@ -317,6 +340,7 @@ Status CudaBackend::TimeLaunch(const std::string& kernel, Dim3 grid, Dim3 block,
   t.grid = grid;
   t.block = block;
   t.shared_bytes = shared_bytes;
+  t.resources = std::exchange(next_resources_, {});
   t.buffers = buffers_;
   launches_.push_back(std::move(t));
   return {};
@@ -588,13 +612,14 @@ static Constant<T> MakeConstant(B& b, const Global<const T>& g) {
 #endif
 #define WS_LAUNCH_DYNAMIC(backend, kernel, grid, block, shared_bytes, dynamic_bytes, ...)   \
   (backend).Launch(                                                                         \
-      #kernel, grid, block, shared_bytes, dynamic_bytes,                                    \
+      ::ws::KernelNameOf<&kernel>(), grid, block, shared_bytes, dynamic_bytes,              \
       [&](const ::ws::dev::RecorderState& ws_st_) {                                         \
         cudaError_t ws_e_ = WS_SET_RECORDER_STATE(ws_st_);                                  \
         if (ws_e_ != cudaSuccess) return ws_e_;                                             \
         kernel<<<dim3((grid).x, (grid).y, (grid).z), dim3((block).x, (block).y, (block).z), \
                  (dynamic_bytes)>>>(__VA_ARGS__);                                           \
         return cudaGetLastError();                                                          \
-      })
+      },                                                                                    \
+      [&](cudaFuncAttributes* ws_a_) { return cudaFuncGetAttributes(ws_a_, kernel); })
 #define WS_LAUNCH(backend, kernel, grid, block, shared_bytes, ...) \
   WS_LAUNCH_DYNAMIC(backend, kernel, grid, block, shared_bytes, 0, __VA_ARGS__)

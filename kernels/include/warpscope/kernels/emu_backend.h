@@ -109,8 +109,9 @@ Constant<T> MakeConstant(EmuBackend&, const Global<const T>& g) {
 // WS_LAUNCH(backend, kernel, grid, block, shared_bytes, args...): kernel<<<grid, block>>>(args...)
 // on whichever backend the lesson driver was instantiated with.
 #define WS_LAUNCH(backend, kernel, grid, block, shared_bytes, ...) \
-  (backend).Launch(#kernel, grid, block, shared_bytes, 0, [=]() { kernel(__VA_ARGS__); })
+  (backend).Launch(::ws::KernelNameOf<&kernel>(), grid, block, shared_bytes, 0, \
+                   [=]() { kernel(__VA_ARGS__); })
 // The same with dynamic shared memory: kernel<<<grid, block, dynamic_bytes>>>(args...).
 #define WS_LAUNCH_DYNAMIC(backend, kernel, grid, block, shared_bytes, dynamic_bytes, ...) \
-  (backend).Launch(#kernel, grid, block, shared_bytes, dynamic_bytes,                     \
+  (backend).Launch(::ws::KernelNameOf<&kernel>(), grid, block, shared_bytes, dynamic_bytes, \
                    [=]() { kernel(__VA_ARGS__); })

@@ -20,9 +20,11 @@
 #include <concepts>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "warpscope/trace/device_preset.h"
+#include "warpscope/trace/kernel_resources.h"
 #include "warpscope/trace/lesson_run.h"
 
 namespace ws {
@@ -44,6 +46,19 @@ concept LessonBackend = requires(B& b, const B& cb, const std::string& name, std
   { cb.preset() } -> std::convertible_to<const DevicePreset&>;
   b.ModelMultiprocessors(1, 1);  // the emulator's block-scheduler model; a GPU ignores it
 };
+
+// The name of the kernel F as the views show it and the resource table holds it: the function's
+// own name with its template arguments ("MatrixMulTiled<16>" where the launch wrote
+// MatrixMulTiled<T>), from the compiler's name of this instantiation (GCC: "[with auto F =
+// ws::x::MatrixMulTiled<16>; ...]", clang: "[F = &ws::x::MatrixMulTiled<16>]").
+template <auto F>
+std::string KernelNameOf() {
+  const std::string_view p = __PRETTY_FUNCTION__;
+  const std::size_t at = p.find("F = ");
+  if (at == std::string_view::npos) return {};
+  const std::size_t end = p.find_first_of(";]", at);
+  return KernelKey(p.substr(at + 4, end == std::string_view::npos ? end : end - at - 4));
+}
 
 // What a driver gets (the variant and every parameter, checked) and fills.
 struct LessonCall {

@@ -7,6 +7,7 @@
 
 #include "warpscope/trace/analysis.h"
 #include "warpscope/trace/hazards.h"
+#include "warpscope/trace/kernel_resources.h"
 #include "warpscope/trace/records.h"
 
 namespace ws {
@@ -15,6 +16,8 @@ struct LaunchTrace {
   std::string kernel;
   Dim3 grid, block;
   std::uint32_t shared_bytes = 0;  // static shared memory per block
+  // Registers, local and shared memory as the compiler gave the kernel (not known: registers -1).
+  KernelResources resources;
   std::vector<BufferInfo> buffers;
   std::vector<SiteInfo> sites;             // sorted by (line, space, op, buffer, size)
   std::vector<BarrierSite> barrier_sites;  // sorted by line

@@ -1,0 +1,115 @@
+#include "warpscope/trace/kernel_resources.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "warpscope/kernels/catalog.h"
+#include "warpscope/kernels/lesson_api.h"
+
+namespace ws {
+namespace {
+
+namespace demo {
+template <int T, int U>
+void Tiled(float*) {}
+void plain(int*) {}
+}  // namespace demo
+
+TEST(KernelResources, ATableIsReadByKernelName) {
+  ResourceTable t;
+  ASSERT_TRUE(ParseResourceTable("# a comment\n"
+                                 "# compiler: nvcc 13.0, -arch=sm_90\n"
+                                 "\n"
+                                 "transposePadded<32> 16 0 0 0 4224 1\n"
+                                 "spill   40 256 64 32 0 0  # trailing comment\n",
+                                 &t)
+                  .ok());
+  EXPECT_EQ(t.size(), 2u);
+  EXPECT_EQ(t.compiler(), "nvcc 13.0, -arch=sm_90");
+  const KernelResources* p = t.Find("transposePadded<32>");
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->registers, 16);
+  EXPECT_EQ(p->shared_bytes, 4224u);  // 32 x 33 floats: the padded tile
+  EXPECT_EQ(p->barriers, 1u);
+  EXPECT_EQ(p->source, "ptxas (nvcc 13.0, -arch=sm_90), from the build's resource table");
+  const KernelResources* s = t.Find("spill");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->local_bytes, 256u);
+  EXPECT_EQ(s->spill_stores, 64u);
+  EXPECT_EQ(s->spill_loads, 32u);
+  EXPECT_EQ(t.Find("transposePadded<16>"), nullptr);
+  EXPECT_EQ(ResourceSummary(*p),
+            "16 registers, 0 B local memory per thread, 4,224 B shared memory");
+  EXPECT_EQ(ResourceSummary(*s),
+            "40 registers, 256 B local memory per thread, 0 B shared memory, 64 B spilled (32 B "
+            "loaded back)");
+  EXPECT_EQ(ResourceSummary(KernelResources{}), "");
+}
+
+TEST(KernelResources, ABadTableIsRefusedWithItsLine) {
+  ResourceTable t;
+  Status s = ParseResourceTable("a 1 2 3 4 5 6\nb 1 2 3\n", &t);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.message(),
+            "resource table line 2: must be a kernel and 6 numbers (registers, stack, spill "
+            "stores, spill loads, shared, barriers), not 4 fields");
+  s = ParseResourceTable("a 1 2 x 4 5 6\n", &t);
+  EXPECT_EQ(s.message(), "resource table line 1: 'x' must be a whole number");
+  s = ParseResourceTable("a -1 2 3 4 5 6\n", &t);
+  EXPECT_EQ(s.message(), "resource table line 1: '-1' must be a whole number");
+  s = ParseResourceTable("\na 256 0 0 0 0 0\n", &t);
+  EXPECT_EQ(s.message(),
+            "resource table line 2: 256 registers is over the limit of 255 per thread");
+  s = ParseResourceTable("a 1 0 0 0 0 0\na 2 0 0 0 0 0\n", &t);
+  EXPECT_EQ(s.message(), "resource table line 2: kernel 'a' is named twice");
+}
+
+TEST(KernelResources, AKernelsKeyIsItsOwnNameAndTemplateArguments) {
+  EXPECT_EQ(KernelKey("ws::lessons::m::Tiled<16, 2>"), "Tiled<16,2>");
+  EXPECT_EQ(KernelKey("Tiled<ns::X<1>, 2>(float*, int)"), "Tiled<ns::X<1>,2>");
+  EXPECT_EQ(KernelKey("{anonymous}::plain"), "plain");
+  EXPECT_EQ(KernelKey("_GLOBAL__N__1a1cee7d_5_pf_cu_e9b24c50::plain"), "plain");
+  EXPECT_EQ(KernelKey("&ns::plain"), "plain");
+  // As the launch macros name a kernel: the instantiation, not the template's parameter.
+  constexpr int T = 16;
+  EXPECT_EQ((KernelNameOf<&demo::Tiled<T, 2>>()), "Tiled<16,2>");
+  EXPECT_EQ(KernelNameOf<&demo::plain>(), "plain");
+}
+
+TEST(KernelResources, JsonKeepsEveryFigureAndRefusesRegistersOutOfRange) {
+  KernelResources r;
+  r.registers = 40;
+  r.local_bytes = 256;
+  r.spill_stores = 64;
+  r.spill_loads = 32;
+  r.shared_bytes = 1024;
+  r.barriers = 1;
+  r.spills_known = true;
+  r.source = "ptxas";
+  EXPECT_EQ(ResourcesFromJson(ResourcesJson(r)), r);
+  r.spills_known = false;  // a GPU's figures: no spill counts
+  r.spill_stores = r.spill_loads = r.barriers = 0;
+  EXPECT_FALSE(ResourcesJson(r).contains("spill_stores"));
+  EXPECT_EQ(ResourcesFromJson(ResourcesJson(r)), r);
+  nlohmann::json j = ResourcesJson(r);
+  j["registers"] = 300;
+  EXPECT_THROW(ResourcesFromJson(j), std::runtime_error);
+}
+
+// The emulator's launches carry ptxas's figures from the committed table; the tiled matrix
+// multiply's shared memory is two 16 x 16 float tiles (Kirk & Hwu ch. 5): 2 x 16 x 16 x 4 B.
+TEST(KernelResources, AnEmulatorRunCarriesTheCompilersFigures) {
+  auto r = RunLesson("matmul", "tiled", {{"tile", 16}}, "emu", RunOptions{});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  const LaunchTrace& t = r->main_launch();
+  EXPECT_EQ(t.kernel, "MatrixMulTiled<16>");
+  ASSERT_TRUE(t.resources.known());
+  EXPECT_EQ(t.resources.shared_bytes, 2u * 16 * 16 * 4);
+  EXPECT_GT(t.resources.registers, 0);
+  EXPECT_EQ(t.resources.local_bytes, 0u);  // no spills: the table says 0 stack bytes
+  EXPECT_NE(t.resources.source.find("resource table"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ws
