@@ -84,17 +84,6 @@ void ScaleToTimedSize(const LessonInfo& info, const Params& params, Timing* t) {
              "x the work of this run)";
 }
 
-// ptxas's figures for the lesson kernels (kernels/resources/sm_90.txt), parsed once.
-const ResourceTable& CompilerTable() {
-  static const ResourceTable table = [] {
-    ResourceTable t;
-    const Status s = ParseResourceTable(resource_tables::Find("sm_90.txt"), &t);
-    if (!s.ok()) std::fprintf(stderr, "warpscope: %s\n", s.message().c_str());
-    return t;
-  }();
-  return table;
-}
-
 // Each launch's registers and memory: the GPU's own (cudaFuncGetAttributes, from the
 // uninstrumented build's launch of the same kernel) where it ran on one, else ptxas's table.
 void AddResources(std::vector<LaunchTrace>* launches, const std::vector<LaunchTrace>& measured) {
@@ -107,7 +96,7 @@ void AddResources(std::vector<LaunchTrace>* launches, const std::vector<LaunchTr
       }
     }
     if (l.resources.known()) continue;
-    if (const KernelResources* r = CompilerTable().Find(l.kernel)) l.resources = *r;
+    if (const KernelResources* r = CompilerResourceTable().Find(l.kernel)) l.resources = *r;
   }
 }
 
@@ -224,6 +213,16 @@ void NameSite(const LessonInfo& info, std::uint16_t tag, std::uint32_t line, std
 }
 
 }  // namespace
+
+const ResourceTable& CompilerResourceTable() {
+  static const ResourceTable table = [] {
+    ResourceTable t;
+    const Status s = ParseResourceTable(resource_tables::Find("sm_90.txt"), &t);
+    if (!s.ok()) std::fprintf(stderr, "warpscope: %s\n", s.message().c_str());
+    return t;
+  }();
+  return table;
+}
 
 const std::vector<LessonInfo>& Lessons() {
   return TheCatalogue().visible;

@@ -40,4 +40,7 @@ bool HaveCudaRunner();
 GpuRunner FindRecordedGpuRunner(const std::string& id);  // kKernel (recorded) and kGpuOnly
 GpuRunner FindTimedGpuRunner(const std::string& id);     // kKernel, uninstrumented
 
+// ptxas's registers and memory for every lesson kernel (kernels/resources/sm_90.txt), parsed once.
+const ResourceTable& CompilerResourceTable();
+
 }  // namespace ws

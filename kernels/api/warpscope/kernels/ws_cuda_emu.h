@@ -58,6 +58,9 @@ unsigned long long GlobalTimer();
 #define __device__ inline
 #define __host__
 #define __forceinline__ inline
+// A hint to the GPU compiler (most threads a block, fewest blocks a multiprocessor, so fewest
+// registers): the emulator runs any launch the preset allows.
+#define __launch_bounds__(...)
 #define __shared__ static thread_local
 #define threadIdx (::ws::emu::t_thread->thread_idx)
 #define blockIdx (::ws::emu::t_thread->block_idx)

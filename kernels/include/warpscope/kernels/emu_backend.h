@@ -75,8 +75,15 @@ class EmuBackend {
     auto trace = emu::RunLaunch(cfg, std::function<void()>(std::forward<F>(body)));
     if (!trace.ok()) return trace.status();
     launches_.push_back(std::move(trace).value());
+    if (resource_table_ != nullptr) {
+      if (const KernelResources* r = resource_table_->Find(kernel)) launches_.back().resources = *r;
+    }
     return {};
   }
+
+  // What a GPU compiler gives each kernel (registers, local memory), so that a driver's figures
+  // can say it (kernels/resources/; the catalogue's table).
+  void UseResourceTable(const ResourceTable* t) { resource_table_ = t; }
 
   std::vector<LaunchTrace>& launches() { return launches_; }
 
@@ -95,6 +102,7 @@ class EmuBackend {
   std::vector<std::unique_ptr<std::vector<std::uint64_t>>> storage_;
   std::vector<BufferInfo> buffers_;
   std::vector<LaunchTrace> launches_;
+  const ResourceTable* resource_table_ = nullptr;
 };
 
 // The emulator reads a Constant<T> from its buffer (cuda_backend.h's MakeConstant copies it into
@@ -108,10 +116,10 @@ Constant<T> MakeConstant(EmuBackend&, const Global<const T>& g) {
 
 // WS_LAUNCH(backend, kernel, grid, block, shared_bytes, args...): kernel<<<grid, block>>>(args...)
 // on whichever backend the lesson driver was instantiated with.
-#define WS_LAUNCH(backend, kernel, grid, block, shared_bytes, ...) \
+#define WS_LAUNCH(backend, kernel, grid, block, shared_bytes, ...)              \
   (backend).Launch(::ws::KernelNameOf<&kernel>(), grid, block, shared_bytes, 0, \
                    [=]() { kernel(__VA_ARGS__); })
 // The same with dynamic shared memory: kernel<<<grid, block, dynamic_bytes>>>(args...).
-#define WS_LAUNCH_DYNAMIC(backend, kernel, grid, block, shared_bytes, dynamic_bytes, ...) \
+#define WS_LAUNCH_DYNAMIC(backend, kernel, grid, block, shared_bytes, dynamic_bytes, ...)   \
   (backend).Launch(::ws::KernelNameOf<&kernel>(), grid, block, shared_bytes, dynamic_bytes, \
                    [=]() { kernel(__VA_ARGS__); })
