@@ -24,6 +24,7 @@ class PlainCudaBackend : public CudaBackend {
 template <typename L>
 Status RunTimed(LessonCall& call, BackendResult* out) {
   PlainCudaBackend backend(call.options);
+  backend.UseResourceTable(call.compiled);
   if (Status s = backend.Init(); !s.ok()) return s;
   Status s = L::Run(backend, call);
   if (!s.ok()) return s;

@@ -14,7 +14,7 @@ static_assert(LessonBackend<EmuBackend>);
 template <typename L>
 Status RunOnEmulator(LessonCall& call, const DevicePreset& preset, BackendResult* out) {
   EmuBackend backend(call.options, preset);
-  backend.UseResourceTable(&CompilerResourceTable());
+  backend.UseResourceTable(call.compiled);
   Status s = L::Run(backend, call);
   out->device = backend.device();
   out->launches = std::move(backend.launches());

@@ -7,6 +7,7 @@
 
 #include "lesson_registry.h"
 #include "warpscope/kernels/lesson_sources.h"
+#include "warpscope/trace/units.h"
 #include "warpscope/kernels/resource_tables.h"
 
 namespace ws {
@@ -48,14 +49,19 @@ const LessonEntry* FindEntry(const std::string& id) {
 }
 
 // The emulator's modeled time: the bytes the sectors move at the preset's DRAM bandwidth.
-Timing ModeledTime(const LaunchTrace& t, const DevicePreset& preset) {
-  std::uint64_t sectors = 0;
+// Local-memory sectors the driver counted (`unrecorded`) are charged the same way.
+Timing ModeledTime(const LaunchTrace& t, const DevicePreset& preset, std::uint64_t unrecorded) {
+  std::uint64_t sectors = unrecorded;
   for (std::size_t i = 0; i < t.sites.size(); ++i) {
     if (t.sites[i].space != MemorySpace::kShared) sectors += t.stats.sites[i].sectors;
   }
-  return {"modeled", sectors * 32.0 / (preset.bandwidth_gbps * 1e6),
+  return {"modeled", static_cast<double>(sectors) * 32.0 / (preset.bandwidth_gbps * 1e6),
           "sectors x 32 B at " + std::to_string(static_cast<int>(preset.bandwidth_gbps)) +
-              " GB/s (" + preset.name + "); a model, not a measurement"};
+              " GB/s (" + preset.name + ")" +
+              (unrecorded > 0 ? ", " + FormatNumber(static_cast<double>(unrecorded)) +
+                                    " of them local memory"
+                              : std::string()) +
+              "; a model, not a measurement"};
 }
 
 std::string FormatScale(double x) {
@@ -111,7 +117,7 @@ Status RunOnEmulator(const LessonEntry& e, LessonCall& call, LessonRun* run) {
   run->schedule = call.options.schedule;
   if (!s.ok()) return s;
   if (run->launches.empty()) return Status::Error("the lesson launched no kernel");
-  run->timing = call.timing ? *call.timing : ModeledTime(run->main_launch(), *preset);
+  run->timing = call.timing ? *call.timing : ModeledTime(run->main_launch(), *preset, call.unrecorded_sectors);
   if (!call.timing) ScaleToTimedSize(e.info, call.params, &run->timing);
   return {};
 }
@@ -349,6 +355,7 @@ Result<LessonRun> RunLesson(const std::string& id, const std::string& variant_in
   call.variant = request->variant;
   call.params = request->params;
   call.options = options;
+  call.compiled = &CompilerResourceTable();
   if (info.keep_all_blocks) call.options.keep_all_blocks = true;
 
   Status s;

@@ -159,12 +159,15 @@ void SourcePanel::DrawContents() {
                         source_file.c_str(), t.kernel.c_str());
     if (t.resources.known()) {
       // What the compiler gave the kernel: its registers bound occupancy, its stack frame is
-      // local memory (device memory: spills, arrays indexed at run time).
-      const std::string r =
-          "Compiler: " + ResourceSummary(t.resources) + " (" + t.resources.source + ")";
-      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-      ImGui::TextWrapped("%s", r.c_str());
-      ImGui::PopStyleColor();
+      // local memory (device memory: spills, arrays indexed at run time). One short line; the
+      // whole of it, and where it comes from, on hover.
+      const KernelResources& r = t.resources;
+      std::string line = "Compiler: " + std::to_string(r.registers) + " registers, " +
+                         std::to_string(r.local_bytes) + " B local";
+      if (r.spills_known && r.spill_stores > 0)
+        line += ", " + std::to_string(r.spill_stores) + " B spilled";
+      ImGui::TextDisabled("%s", line.c_str());
+      ImGui::SetItemTooltip("%s\n(%s)", ResourceSummary(r).c_str(), r.source.c_str());
     }
   } else {
     ImGui::TextDisabled("%s  (host code and kernel; no accesses recorded)", source_file.c_str());

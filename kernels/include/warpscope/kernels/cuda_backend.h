@@ -184,6 +184,16 @@ class CudaBackend {
         next_resources_.shared_bytes = static_cast<std::uint32_t>(a.sharedSizeBytes);
         next_resources_.source = "cudaFuncGetAttributes on " + device_ + " (sm_" +
                                  std::to_string(a.binaryVersion) + " code)";
+        // The spill counts only ptxas reports: from the table, where it describes this code.
+        const KernelResources* t =
+            resource_table_ != nullptr ? resource_table_->Find(kernel) : nullptr;
+        if (t != nullptr && t->registers == a.numRegs && t->local_bytes == a.localSizeBytes) {
+          next_resources_.spills_known = true;
+          next_resources_.spill_stores = t->spill_stores;
+          next_resources_.spill_loads = t->spill_loads;
+          next_resources_.barriers = t->barriers;
+          next_resources_.source += "; spills from ptxas's table (the same registers)";
+        }
       }
       (void)cudaGetLastError();
     }
@@ -205,6 +215,8 @@ class CudaBackend {
 
   std::vector<LaunchTrace>& launches() { return launches_; }
   const Status& status() const { return status_; }
+  // ptxas's table of the build's kernels: the spill counts cudaFuncGetAttributes lacks.
+  void UseResourceTable(const ResourceTable* t) { resource_table_ = t; }
   // The GPU deals its blocks to its own SMs (see EmuBackend::ModelMultiprocessors).
   void ModelMultiprocessors(int, int) {}
   const DevicePreset& preset() const { return preset_; }
@@ -215,6 +227,7 @@ class CudaBackend {
   }
   std::size_t constant_used_ = 0;  // bytes of ws_constant_bank given out
   KernelResources next_resources_;  // the next launch's, from cudaFuncGetAttributes
+  const ResourceTable* resource_table_ = nullptr;
   template <typename T>
   T* DeviceArray(std::size_t count) {
     void* p = nullptr;

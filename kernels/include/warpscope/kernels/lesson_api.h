@@ -70,6 +70,12 @@ struct LessonCall {
   std::shared_ptr<const Figures> figures;
   std::string device;            // models, calculators and GPU-only lessons: what "ran"
   std::optional<Timing> timing;  // set by lessons that know their own time
+  // Sectors the emulator does not record (local memory: spills, arrays indexed at run time),
+  // counted by the driver; the emulator's modeled time adds them.
+  std::uint64_t unrecorded_sectors = 0;
+  // ptxas's figures for the build's kernels (kernels/resources/), which the backends give each
+  // launch: the emulator all of them, a GPU the spill counts cudaFuncGetAttributes lacks.
+  const ResourceTable* compiled = nullptr;
 
   long long P(const char* name) const { return params.at(name); }
   int I(const char* name) const { return static_cast<int>(params.at(name)); }
