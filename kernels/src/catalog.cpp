@@ -7,8 +7,8 @@
 
 #include "lesson_registry.h"
 #include "warpscope/kernels/lesson_sources.h"
-#include "warpscope/trace/units.h"
 #include "warpscope/kernels/resource_tables.h"
+#include "warpscope/trace/units.h"
 
 namespace ws {
 namespace {
@@ -58,9 +58,9 @@ Timing ModeledTime(const LaunchTrace& t, const DevicePreset& preset, std::uint64
   return {"modeled", static_cast<double>(sectors) * 32.0 / (preset.bandwidth_gbps * 1e6),
           "sectors x 32 B at " + std::to_string(static_cast<int>(preset.bandwidth_gbps)) +
               " GB/s (" + preset.name + ")" +
-              (unrecorded > 0 ? ", " + FormatNumber(static_cast<double>(unrecorded)) +
-                                    " of them local memory"
-                              : std::string()) +
+              (unrecorded > 0
+                   ? ", " + FormatNumber(static_cast<double>(unrecorded)) + " of them local memory"
+                   : std::string()) +
               "; a model, not a measurement"};
 }
 
@@ -117,7 +117,8 @@ Status RunOnEmulator(const LessonEntry& e, LessonCall& call, LessonRun* run) {
   run->schedule = call.options.schedule;
   if (!s.ok()) return s;
   if (run->launches.empty()) return Status::Error("the lesson launched no kernel");
-  run->timing = call.timing ? *call.timing : ModeledTime(run->main_launch(), *preset, call.unrecorded_sectors);
+  run->timing = call.timing ? *call.timing
+                            : ModeledTime(run->main_launch(), *preset, call.unrecorded_sectors);
   if (!call.timing) ScaleToTimedSize(e.info, call.params, &run->timing);
   return {};
 }

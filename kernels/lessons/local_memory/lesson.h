@@ -45,9 +45,11 @@ struct Lesson {
     l.title = "Registers and local memory: where a thread's array lives";
     l.order = 135;
     l.variants = {
-        {"registers", "64 floats indexed by constants: the compiler keeps them in registers",
+        {"registers",
+         "64 floats indexed by constants: the compiler keeps them in registers",
          {"stride"}},
-        {"spilled", "the same kernel held to 32 registers (__launch_bounds__(1024, 2)): spills",
+        {"spilled",
+         "the same kernel held to 32 registers (__launch_bounds__(1024, 2)): spills",
          {"stride"}},
         {"indexed", "the array indexed at run time (a[pick[...]]): all of it in local memory"}};
     l.params = {{"threads", 256, 32, 1024, 32, "threads per block"},

@@ -197,8 +197,7 @@ class CudaBackend {
       }
       (void)cudaGetLastError();
     }
-    return Launch(kernel, grid, block, shared_bytes, dynamic_shared_bytes,
-                  std::forward<F>(launch));
+    return Launch(kernel, grid, block, shared_bytes, dynamic_shared_bytes, std::forward<F>(launch));
   }
 
   // A program's own memory (kernels/program/runtime/cuda_program.cu): `buffers` names every
@@ -225,7 +224,7 @@ class CudaBackend {
   void Keep(Status s) {
     if (status_.ok() && !s.ok()) status_ = std::move(s);
   }
-  std::size_t constant_used_ = 0;  // bytes of ws_constant_bank given out
+  std::size_t constant_used_ = 0;   // bytes of ws_constant_bank given out
   KernelResources next_resources_;  // the next launch's, from cudaFuncGetAttributes
   const ResourceTable* resource_table_ = nullptr;
   template <typename T>
