@@ -81,7 +81,10 @@ def compiler_table(nvcc, arch, args):
             current = None
     table = {}
     for name, row in zip(demangle(mangled), rows):
-        table[kernel_key(name)] = row
+        key = kernel_key(name)
+        if key in table:  # two kernels the views would call by one name: the table cannot tell
+            sys.exit("resource_table.py: two kernels are named %s (%s)" % (key, name))
+        table[key] = row
     header = "nvcc %s, -arch=%s" % (m.group(1) if m else "?", arch)
     return header, table
 
@@ -122,6 +125,15 @@ def main():
     if nvcc is None:
         print("SKIPPED: no nvcc ('%s') here to compare the table with" % a.nvcc)
         return 77
+    if a.check:
+        # Register counts change between compiler releases: compare only with the table's own.
+        want = re.search(r"# compiler: nvcc (\S+),", open(a.check).read())
+        have = re.search(r"release (\d+\.\d+)", subprocess.run(
+            [nvcc, "--version"], capture_output=True, text=True).stdout)
+        if want and have and want.group(1) != have.group(1):
+            print("SKIPPED: the table is nvcc %s's, this is nvcc %s" % (want.group(1),
+                                                                         have.group(1)))
+            return 77
     header, table = compiler_table(nvcc, a.arch, a.args)
     if a.out:
         with open(a.out, "w") as f:

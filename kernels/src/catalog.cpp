@@ -92,7 +92,8 @@ void ScaleToTimedSize(const LessonInfo& info, const Params& params, Timing* t) {
 
 // Each launch's registers and memory: the GPU's own (cudaFuncGetAttributes, from the
 // uninstrumented build's launch of the same kernel) where it ran on one, else ptxas's table.
-void AddResources(std::vector<LaunchTrace>* launches, const std::vector<LaunchTrace>& measured) {
+void AddResources(std::vector<LaunchTrace>* launches, const std::vector<LaunchTrace>& measured,
+                  bool from_table) {
   for (LaunchTrace& l : *launches) {
     if (l.resources.known()) continue;
     for (const LaunchTrace& m : measured) {
@@ -101,7 +102,7 @@ void AddResources(std::vector<LaunchTrace>* launches, const std::vector<LaunchTr
         break;
       }
     }
-    if (l.resources.known()) continue;
+    if (l.resources.known() || !from_table) continue;
     if (const KernelResources* r = CompilerResourceTable().Find(l.kernel)) l.resources = *r;
   }
 }
@@ -113,7 +114,7 @@ Status RunOnEmulator(const LessonEntry& e, LessonCall& call, LessonRun* run) {
   Status s = e.emu(call, *preset, &out);
   run->device = std::move(out.device);
   run->launches = std::move(out.launches);
-  AddResources(&run->launches, {});
+  AddResources(&run->launches, {}, true);
   run->schedule = call.options.schedule;
   if (!s.ok()) return s;
   if (run->launches.empty()) return Status::Error("the lesson launched no kernel");
@@ -140,7 +141,7 @@ Status RunOnGpu(const LessonEntry& e, LessonCall& call, LessonRun* run) {
     call = std::move(plain);
     run->device = std::move(time.device);
     run->launches = std::move(time.launches);
-    AddResources(&run->launches, {});
+    AddResources(&run->launches, {}, false);  // the GPU's own, from the uninstrumented build
     run->timing = time.timing;
     return {};
   }
@@ -150,7 +151,7 @@ Status RunOnGpu(const LessonEntry& e, LessonCall& call, LessonRun* run) {
   run->device = std::move(rec.device);
   run->launches = std::move(rec.launches);
   if (Status s = timed(plain, &time); !s.ok()) return s;
-  AddResources(&run->launches, time.launches);
+  AddResources(&run->launches, time.launches, false);
   const VariantSpec* variant = e.info.FindVariant(call.variant);
   if (plain.check.ok != call.check.ok && variant != nullptr && variant->races) {
     // A race: the two builds interleave their threads differently, so their outputs may differ.

@@ -75,7 +75,6 @@ TEST(LocalMemory, RegistersOrSpillsAsTheCompilerSays) {
   const std::string id = "local-memory";
   const Figures in_registers = RunLocal(id, "registers", {{"threads", 256}, {"blocks", 2}});
   EXPECT_EQ(in_registers.local_bytes, 0u);
-  EXPECT_GE(in_registers.registers, 64);  // 64 floats held at once, plus the index and sum
   EXPECT_EQ(in_registers.local_load_requests, 0u);
   const Figures spilled = RunLocal(id, "spilled", {{"threads", 256}, {"blocks", 2}});
   EXPECT_EQ(spilled.registers, 32);
@@ -96,10 +95,9 @@ TEST(LocalMemory, RegistersOrSpillsAsTheCompilerSays) {
   auto fat = ComputeOccupancy(*device, {256, in_registers.registers, 0});
   auto thin = ComputeOccupancy(*device, {256, spilled.registers, 0});
   ASSERT_TRUE(fat.ok() && thin.ok());
-  if (in_registers.registers == 72) {
-    EXPECT_EQ(fat->active_blocks, 3);
-    EXPECT_DOUBLE_EQ(fat->occupancy, 0.375);
-  }
+  EXPECT_EQ(in_registers.registers, 72);  // ptxas, nvcc 13.0, sm_90 (the committed table)
+  EXPECT_EQ(fat->active_blocks, 3);
+  EXPECT_DOUBLE_EQ(fat->occupancy, 0.375);
   EXPECT_EQ(thin->active_blocks, 8);
   EXPECT_DOUBLE_EQ(thin->occupancy, 1.0);
 }

@@ -27,6 +27,7 @@ TEST(KernelResources, ATableIsReadByKernelName) {
                   .ok());
   EXPECT_EQ(t.size(), 2u);
   EXPECT_EQ(t.compiler(), "nvcc 13.0, -arch=sm_90");
+  EXPECT_EQ(t.arch(), 90);
   const KernelResources* p = t.Find("transposePadded<32>");
   ASSERT_NE(p, nullptr);
   EXPECT_EQ(p->registers, 16);
@@ -71,6 +72,8 @@ TEST(KernelResources, AKernelsKeyIsItsOwnNameAndTemplateArguments) {
   EXPECT_EQ(KernelKey("{anonymous}::plain"), "plain");
   EXPECT_EQ(KernelKey("_GLOBAL__N__1a1cee7d_5_pf_cu_e9b24c50::plain"), "plain");
   EXPECT_EQ(KernelKey("&ns::plain"), "plain");
+  // clang's and c++filt's spelling of an unnamed namespace.
+  EXPECT_EQ(KernelKey("&ws::(anonymous namespace)::demo::Tiled<16, 2>"), "Tiled<16,2>");
   // As the launch macros name a kernel: the instantiation, not the template's parameter.
   constexpr int T = 16;
   EXPECT_EQ((KernelNameOf<&demo::Tiled<T, 2>>()), "Tiled<16,2>");
@@ -92,9 +95,23 @@ TEST(KernelResources, JsonKeepsEveryFigureAndRefusesRegistersOutOfRange) {
   r.spill_stores = r.spill_loads = r.barriers = 0;
   EXPECT_FALSE(ResourcesJson(r).contains("spill_stores"));
   EXPECT_EQ(ResourcesFromJson(ResourcesJson(r)), r);
+  // A hostile file: out of range, wrapping, negative, not whole.
+  for (const nlohmann::json& bad :
+       {nlohmann::json(300), nlohmann::json(4294967312ull), nlohmann::json(-1),
+        nlohmann::json(1e300), nlohmann::json("16")}) {
+    nlohmann::json j = ResourcesJson(r);
+    j["registers"] = bad;
+    EXPECT_THROW(ResourcesFromJson(j), std::runtime_error) << bad.dump();
+  }
   nlohmann::json j = ResourcesJson(r);
-  j["registers"] = 300;
-  EXPECT_THROW(ResourcesFromJson(j), std::runtime_error);
+  j["local_bytes"] = -1;
+  try {
+    ResourcesFromJson(j);
+    ADD_FAILURE() << "local_bytes -1 was taken";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "a kernel's local_bytes must be a whole number 0..1073741824, not -1");
+  }
 }
 
 // The emulator's launches carry ptxas's figures from the committed table; the tiled matrix

@@ -59,6 +59,11 @@ Status ParseResourceTable(std::string_view text, ResourceTable* out) {
       std::string_view c = line.substr(kCompiler.size());
       while (!c.empty() && c.front() == ' ') c.remove_prefix(1);
       t.compiler_ = std::string(c);
+      if (const std::size_t sm = c.find("sm_"); sm != std::string_view::npos) {
+        int arch = 0;
+        const char* first = c.data() + sm + 3;
+        if (std::from_chars(first, c.data() + c.size(), arch).ec == std::errc()) t.arch_ = arch;
+      }
       continue;
     }
     if (const std::size_t hash = line.find('#'); hash != std::string_view::npos)
@@ -113,25 +118,46 @@ nlohmann::json ResourcesJson(const KernelResources& r) {
   return j;
 }
 
+namespace {
+
+// j[key] as a whole number in lo..hi, else an error naming the key, the limits and the value.
+std::uint32_t WholeIn(const nlohmann::json& j, const char* key, std::uint32_t hi) {
+  const nlohmann::json& v = j.at(key);
+  const bool ok = v.is_number_unsigned() ? v.get<std::uint64_t>() <= hi
+                  : v.is_number_integer() ? v.get<std::int64_t>() >= 0 &&
+                                                v.get<std::int64_t>() <= static_cast<std::int64_t>(hi)
+                                          : false;
+  if (!ok)
+    throw std::runtime_error("a kernel's " + std::string(key) + " must be a whole number 0.." +
+                             std::to_string(hi) + ", not " + v.dump());
+  return static_cast<std::uint32_t>(v.get<std::uint64_t>());
+}
+
+}  // namespace
+
 KernelResources ResourcesFromJson(const nlohmann::json& j) {
+  constexpr std::uint32_t kBytes = 1u << 30;  // 1 GiB: more than any GPU gives a thread or block
   KernelResources r;
-  r.registers = j.at("registers").get<int>();
-  if (r.registers < 0 || r.registers > 255)
-    throw std::runtime_error("a kernel's registers must be 0..255, not " +
-                             std::to_string(r.registers));
-  r.local_bytes = j.at("local_bytes").get<std::uint32_t>();
-  r.shared_bytes = j.at("shared_bytes").get<std::uint32_t>();
+  r.registers = static_cast<int>(WholeIn(j, "registers", 255));
+  r.local_bytes = WholeIn(j, "local_bytes", kBytes);
+  r.shared_bytes = WholeIn(j, "shared_bytes", kBytes);
   r.source = j.at("source").get<std::string>();
   if (j.contains("spill_stores")) {
     r.spills_known = true;
-    r.spill_stores = j.at("spill_stores").get<std::uint32_t>();
-    r.spill_loads = j.at("spill_loads").get<std::uint32_t>();
-    r.barriers = j.at("barriers").get<std::uint32_t>();
+    r.spill_stores = WholeIn(j, "spill_stores", kBytes);
+    r.spill_loads = WholeIn(j, "spill_loads", kBytes);
+    r.barriers = WholeIn(j, "barriers", 255);
   }
   return r;
 }
 
-std::string KernelKey(std::string_view name) {
+std::string KernelKey(std::string_view qualified) {
+  // clang and c++filt spell an unnamed namespace "(anonymous namespace)": not a parameter list.
+  std::string unnamed(qualified);
+  constexpr std::string_view kAnonymous = "(anonymous namespace)::";
+  for (std::size_t at; (at = unnamed.find(kAnonymous)) != std::string::npos;)
+    unnamed.erase(at, kAnonymous.size());
+  std::string_view name = unnamed;
   // Drop the parameter list: the first '(' outside template arguments.
   int depth = 0;
   std::size_t end = name.size();

@@ -288,10 +288,12 @@ class OccupancyPanel : public Panel {
       ImGui::TextDisabled("(from the lesson's sliders)");
     }
     if (source_ == Source::kKernel &&
-        (own_.threads != launch_threads_ || own_.shared_bytes != launch_shared_)) {
+        (own_.threads != launch_threads_ || own_.shared_bytes != launch_shared_ ||
+         (launch_registers_ >= 0 && own_.registers != launch_registers_))) {
       if (ImGui::SmallButton("Back to the launch's block")) {
         own_.threads = launch_threads_;
         own_.shared_bytes = launch_shared_;
+        if (launch_registers_ >= 0) own_.registers = launch_registers_;
       }
     }
     ImGui::PopID();

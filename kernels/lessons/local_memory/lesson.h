@@ -52,7 +52,9 @@ struct Lesson {
          "the same kernel held to 32 registers (__launch_bounds__(1024, 2)): spills",
          {"stride"}},
         {"indexed", "the array indexed at run time (a[pick[...]]): all of it in local memory"}};
-    l.params = {{"threads", 256, 32, 1024, 32, "threads per block"},
+    l.params = {{"threads", 256, 32, 512, 32,
+                 "threads per block (at most 512: 1024 threads of 72 registers need 73,728 "
+                 "registers, over a multiprocessor's 65,536, and a GPU refuses the launch)"},
                 {"blocks", 8, 1, 4096, 1, "blocks in the grid"},
                 {"stride", 1, 0, 8, 1,
                  "indexed: lane l reads a[(i + stride * l) % 64]; 0: every lane the same element"}};
@@ -137,22 +139,17 @@ struct Lesson {
     const std::uint64_t warps = warps_per_block * static_cast<std::uint64_t>(blocks);
     if (indexed) {
       // Every thread stores a[0..63] (each request: the warp's 32 lanes at one k) and loads
-      // a[pick] 64 times; the loads' sectors follow from `pick` (LocalSectors).
-      for (std::size_t blk = 0; blk < static_cast<std::size_t>(blocks); ++blk) {
-        for (std::size_t w = 0; w < warps_per_block; ++w) {
-          const std::size_t first = blk * static_cast<std::size_t>(threads) + w * 32;
-          const std::size_t lanes =
-              std::min<std::size_t>(32, static_cast<std::size_t>(threads) - w * 32);
-          for (std::size_t i = 0; i < static_cast<std::size_t>(kItems); ++i) {
-            std::vector<int> same(lanes, static_cast<int>(i)), k(lanes);
-            for (std::size_t l = 0; l < lanes; ++l) k[l] = pick[i * n + first + l];
-            f.local_store_sectors += LocalSectors(same);
-            f.local_load_sectors += LocalSectors(k);
-          }
-          f.local_store_requests += kItems;
-          f.local_load_requests += kItems;
-        }
+      // a[pick] 64 times; the loads' sectors follow from `pick` (LocalSectors). `pick` depends
+      // on the lane and i only, and every warp is whole (threads go in steps of 32), so one
+      // warp's count times the warps is the grid's.
+      for (std::size_t i = 0; i < static_cast<std::size_t>(kItems); ++i) {
+        std::vector<int> k(32);
+        for (std::size_t l = 0; l < 32; ++l) k[l] = pick[i * n + l];
+        f.local_store_sectors += warps * LocalSectors(std::vector<int>(32, static_cast<int>(i)));
+        f.local_load_sectors += warps * LocalSectors(k);
       }
+      f.local_store_requests = warps * kItems;
+      f.local_load_requests = warps * kItems;
     } else if (t.resources.spills_known) {
       // The spilled kernel is straight-line code (its loops unroll), so each spilled 4-byte
       // register in ptxas's count is one store (or load) every warp makes once: a request of

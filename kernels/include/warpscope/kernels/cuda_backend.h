@@ -187,7 +187,8 @@ class CudaBackend {
         // The spill counts only ptxas reports: from the table, where it describes this code.
         const KernelResources* t =
             resource_table_ != nullptr ? resource_table_->Find(kernel) : nullptr;
-        if (t != nullptr && t->registers == a.numRegs && t->local_bytes == a.localSizeBytes) {
+        if (t != nullptr && resource_table_->arch() == a.binaryVersion &&
+            t->registers == a.numRegs && t->local_bytes == a.localSizeBytes) {
           next_resources_.spills_known = true;
           next_resources_.spill_stores = t->spill_stores;
           next_resources_.spill_loads = t->spill_loads;
@@ -304,11 +305,14 @@ template <typename F>
 Status CudaBackend::Launch(const std::string& kernel, Dim3 grid, Dim3 block,
                            std::uint32_t shared_bytes, std::uint32_t dynamic_shared_bytes,
                            F&& launch) {
+  // The figures the 7-argument Launch took for this launch, and for no later one.
+  const KernelResources resources = std::exchange(next_resources_, {});
   if (!status_.ok()) return status_;
   if (Status s = CheckLaunch(preset_, grid, block, shared_bytes + dynamic_shared_bytes); !s.ok())
     return Status::Error(kernel + ": " + s.message());
   const Status s = mode_ == kTimeOnly ? TimeLaunch(kernel, grid, block, shared_bytes, launch)
                                       : RecordLaunch(kernel, grid, block, shared_bytes, launch);
+  if (s.ok() && mode_ == kTimeOnly && !launches_.empty()) launches_.back().resources = resources;
   if (s.ok()) return s;
   Recover();
   if (!recovered_) return s;
@@ -352,7 +356,6 @@ Status CudaBackend::TimeLaunch(const std::string& kernel, Dim3 grid, Dim3 block,
   t.grid = grid;
   t.block = block;
   t.shared_bytes = shared_bytes;
-  t.resources = std::exchange(next_resources_, {});
   t.buffers = buffers_;
   launches_.push_back(std::move(t));
   return {};

@@ -48,11 +48,13 @@ class ResourceTable {
  public:
   const KernelResources* Find(std::string_view kernel) const;
   const std::string& compiler() const { return compiler_; }  // "nvcc 13.0, -arch=sm_90"
+  int arch() const { return arch_; }  // 90 for "-arch=sm_90" in compiler(); 0 when not said
   std::size_t size() const { return kernels_.size(); }
 
  private:
   friend Status ParseResourceTable(std::string_view text, ResourceTable* out);
   std::string compiler_;
+  int arch_ = 0;
   std::map<std::string, KernelResources, std::less<>> kernels_;
 };
 
