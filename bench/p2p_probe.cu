@@ -9,13 +9,13 @@
 #include <cstdio>
 #include <vector>
 
-#define CHECK(x)                                                                      \
-  do {                                                                                \
-    cudaError_t e_ = (x);                                                             \
-    if (e_ != cudaSuccess) {                                                          \
+#define CHECK(x)                                                                     \
+  do {                                                                               \
+    cudaError_t e_ = (x);                                                            \
+    if (e_ != cudaSuccess) {                                                         \
       std::printf("%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      return 1;                                                                       \
-    }                                                                                 \
+      return 1;                                                                      \
+    }                                                                                \
   } while (0)
 
 // Median time in microseconds of `copy` on `stream`, timed with events on device `dev`.
@@ -91,9 +91,8 @@ int main() {
     }
     std::printf("\n%s\n", peer ? "peer access on" : "peer access off");
     for (size_t bytes : sizes) {
-      const float p2p = MedianUs(0, stream[0], [&] {
-        cudaMemcpyPeerAsync(buf[1], 1, buf[0], 0, bytes, stream[0]);
-      });
+      const float p2p = MedianUs(
+          0, stream[0], [&] { cudaMemcpyPeerAsync(buf[1], 1, buf[0], 0, bytes, stream[0]); });
       std::printf("  %10zu B  0->1 cudaMemcpyPeerAsync %9.2f us  %7.2f GB/s\n", bytes, p2p,
                   bytes / (p2p * 1e3));
       if (!peer) {
