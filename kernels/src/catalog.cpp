@@ -90,20 +90,17 @@ void ScaleToTimedSize(const LessonInfo& info, const Params& params, Timing* t) {
              "x the work of this run)";
 }
 
-// Each launch's registers and memory: the GPU's own (cudaFuncGetAttributes, from the
-// uninstrumented build's launch of the same kernel) where it ran on one, else ptxas's table.
-void AddResources(std::vector<LaunchTrace>* launches, const std::vector<LaunchTrace>& measured,
-                  bool from_table) {
+// A recorded GPU run's registers and memory: those of the uninstrumented build's launch of the
+// same kernel (the recording build's are the recorder's). The emulator's launches have ptxas's
+// table from their backend (LessonCall::compiled), a timed run cudaFuncGetAttributes'.
+void TakeResources(std::vector<LaunchTrace>* launches, const std::vector<LaunchTrace>& measured) {
   for (LaunchTrace& l : *launches) {
-    if (l.resources.known()) continue;
     for (const LaunchTrace& m : measured) {
       if (m.kernel == l.kernel && m.resources.known()) {
         l.resources = m.resources;
         break;
       }
     }
-    if (l.resources.known() || !from_table) continue;
-    if (const KernelResources* r = CompilerResourceTable().Find(l.kernel)) l.resources = *r;
   }
 }
 
@@ -114,7 +111,6 @@ Status RunOnEmulator(const LessonEntry& e, LessonCall& call, LessonRun* run) {
   Status s = e.emu(call, *preset, &out);
   run->device = std::move(out.device);
   run->launches = std::move(out.launches);
-  AddResources(&run->launches, {}, true);
   run->schedule = call.options.schedule;
   if (!s.ok()) return s;
   if (run->launches.empty()) return Status::Error("the lesson launched no kernel");
@@ -141,7 +137,6 @@ Status RunOnGpu(const LessonEntry& e, LessonCall& call, LessonRun* run) {
     call = std::move(plain);
     run->device = std::move(time.device);
     run->launches = std::move(time.launches);
-    AddResources(&run->launches, {}, false);  // the GPU's own, from the uninstrumented build
     run->timing = time.timing;
     return {};
   }
@@ -151,7 +146,7 @@ Status RunOnGpu(const LessonEntry& e, LessonCall& call, LessonRun* run) {
   run->device = std::move(rec.device);
   run->launches = std::move(rec.launches);
   if (Status s = timed(plain, &time); !s.ok()) return s;
-  AddResources(&run->launches, time.launches, false);
+  TakeResources(&run->launches, time.launches);
   const VariantSpec* variant = e.info.FindVariant(call.variant);
   if (plain.check.ok != call.check.ok && variant != nullptr && variant->races) {
     // A race: the two builds interleave their threads differently, so their outputs may differ.

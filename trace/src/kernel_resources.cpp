@@ -123,10 +123,11 @@ namespace {
 // j[key] as a whole number in lo..hi, else an error naming the key, the limits and the value.
 std::uint32_t WholeIn(const nlohmann::json& j, const char* key, std::uint32_t hi) {
   const nlohmann::json& v = j.at(key);
-  const bool ok = v.is_number_unsigned() ? v.get<std::uint64_t>() <= hi
-                  : v.is_number_integer() ? v.get<std::int64_t>() >= 0 &&
-                                                v.get<std::int64_t>() <= static_cast<std::int64_t>(hi)
-                                          : false;
+  const bool ok =
+      v.is_number_unsigned() ? v.get<std::uint64_t>() <= hi
+      : v.is_number_integer()
+          ? v.get<std::int64_t>() >= 0 && v.get<std::int64_t>() <= static_cast<std::int64_t>(hi)
+          : false;
   if (!ok)
     throw std::runtime_error("a kernel's " + std::string(key) + " must be a whole number 0.." +
                              std::to_string(hi) + ", not " + v.dump());

@@ -156,8 +156,9 @@ struct Lesson {
       // the 32 lanes' same word, one 128-byte line, 4 sectors (LocalSectors of one k).
       f.local_store_requests = warps * (t.resources.spill_stores / 4);
       f.local_load_requests = warps * (t.resources.spill_loads / 4);
-      f.local_store_sectors = f.local_store_requests * LocalSectors(std::vector<int>(32, 0));
-      f.local_load_sectors = f.local_load_requests * LocalSectors(std::vector<int>(32, 0));
+      const std::uint32_t line = LocalSectors(std::vector<int>(32, 0));
+      f.local_store_sectors = f.local_store_requests * line;
+      f.local_load_sectors = f.local_load_requests * line;
     }
     if (f.local_load_requests > 0)
       f.local_sectors_per_load =

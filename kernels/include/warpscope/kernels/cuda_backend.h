@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "warpscope/kernels/cuda_resources.h"
 #include "warpscope/kernels/gpu_records.h"
 #include "warpscope/kernels/lesson_api.h"
 #include "warpscope/kernels/site_table.h"
@@ -168,37 +169,24 @@ class CudaBackend {
   // `launch(state)` sets the translation unit's recorder state and launches the kernel.
   template <typename F>
   Status Launch(const std::string& kernel, Dim3 grid, Dim3 block, std::uint32_t shared_bytes,
-                std::uint32_t dynamic_shared_bytes, F&& launch);
+                std::uint32_t dynamic_shared_bytes, F&& launch) {
+    return LaunchKeeping(kernel, grid, block, shared_bytes, dynamic_shared_bytes, launch, {});
+  }
   // The same, where `attributes(&a)` is cudaFuncGetAttributes of the kernel: the uninstrumented
   // build keeps the compiler's registers and local memory with the launch (the recording
   // build's own are the recorder's, not the kernel's, and are not kept).
   template <typename F, typename A>
   Status Launch(const std::string& kernel, Dim3 grid, Dim3 block, std::uint32_t shared_bytes,
                 std::uint32_t dynamic_shared_bytes, F&& launch, A&& attributes) {
-    next_resources_ = {};
+    KernelResources resources;
     if (mode_ == kTimeOnly && status_.ok()) {
       cudaFuncAttributes a{};
-      if (attributes(&a) == cudaSuccess) {
-        next_resources_.registers = a.numRegs;
-        next_resources_.local_bytes = static_cast<std::uint32_t>(a.localSizeBytes);
-        next_resources_.shared_bytes = static_cast<std::uint32_t>(a.sharedSizeBytes);
-        next_resources_.source = "cudaFuncGetAttributes on " + device_ + " (sm_" +
-                                 std::to_string(a.binaryVersion) + " code)";
-        // The spill counts only ptxas reports: from the table, where it describes this code.
-        const KernelResources* t =
-            resource_table_ != nullptr ? resource_table_->Find(kernel) : nullptr;
-        if (t != nullptr && resource_table_->arch() == a.binaryVersion &&
-            t->registers == a.numRegs && t->local_bytes == a.localSizeBytes) {
-          next_resources_.spills_known = true;
-          next_resources_.spill_stores = t->spill_stores;
-          next_resources_.spill_loads = t->spill_loads;
-          next_resources_.barriers = t->barriers;
-          next_resources_.source += "; spills from ptxas's table (the same registers)";
-        }
-      }
+      if (attributes(&a) == cudaSuccess)
+        resources = ResourcesOf(a, device_, kernel, resource_table_);
       (void)cudaGetLastError();
     }
-    return Launch(kernel, grid, block, shared_bytes, dynamic_shared_bytes, std::forward<F>(launch));
+    return LaunchKeeping(kernel, grid, block, shared_bytes, dynamic_shared_bytes, launch,
+                         std::move(resources));
   }
 
   // A program's own memory (kernels/program/runtime/cuda_program.cu): `buffers` names every
@@ -225,8 +213,7 @@ class CudaBackend {
   void Keep(Status s) {
     if (status_.ok() && !s.ok()) status_ = std::move(s);
   }
-  std::size_t constant_used_ = 0;   // bytes of ws_constant_bank given out
-  KernelResources next_resources_;  // the next launch's, from cudaFuncGetAttributes
+  std::size_t constant_used_ = 0;  // bytes of ws_constant_bank given out
   const ResourceTable* resource_table_ = nullptr;
   template <typename T>
   T* DeviceArray(std::size_t count) {
@@ -235,6 +222,10 @@ class CudaBackend {
     if (p != nullptr) allocations_.push_back(p);
     return static_cast<T*>(p);
   }
+  // Launches and keeps `resources` with the launch (the uninstrumented build's only).
+  template <typename F>
+  Status LaunchKeeping(const std::string& kernel, Dim3 grid, Dim3 block, std::uint32_t shared_bytes,
+                       std::uint32_t dynamic_shared_bytes, F& launch, KernelResources resources);
   template <typename F>
   Status TimeLaunch(const std::string& kernel, Dim3 grid, Dim3 block, std::uint32_t shared_bytes,
                     F& launch);
@@ -302,17 +293,16 @@ class CudaBackend {
 };
 
 template <typename F>
-Status CudaBackend::Launch(const std::string& kernel, Dim3 grid, Dim3 block,
-                           std::uint32_t shared_bytes, std::uint32_t dynamic_shared_bytes,
-                           F&& launch) {
-  // The figures the 7-argument Launch took for this launch, and for no later one.
-  const KernelResources resources = std::exchange(next_resources_, {});
+Status CudaBackend::LaunchKeeping(const std::string& kernel, Dim3 grid, Dim3 block,
+                                  std::uint32_t shared_bytes, std::uint32_t dynamic_shared_bytes,
+                                  F& launch, KernelResources resources) {
   if (!status_.ok()) return status_;
   if (Status s = CheckLaunch(preset_, grid, block, shared_bytes + dynamic_shared_bytes); !s.ok())
     return Status::Error(kernel + ": " + s.message());
   const Status s = mode_ == kTimeOnly ? TimeLaunch(kernel, grid, block, shared_bytes, launch)
                                       : RecordLaunch(kernel, grid, block, shared_bytes, launch);
-  if (s.ok() && mode_ == kTimeOnly && !launches_.empty()) launches_.back().resources = resources;
+  if (s.ok() && mode_ == kTimeOnly && !launches_.empty())
+    launches_.back().resources = std::move(resources);
   if (s.ok()) return s;
   Recover();
   if (!recovered_) return s;
