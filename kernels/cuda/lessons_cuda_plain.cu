@@ -38,9 +38,21 @@ Status RunTimed(LessonCall& call, BackendResult* out) {
   return {};
 }
 
+// A lesson that measures more than one kernel's time (multi-gpu: several GPUs) does it itself.
+template <typename L>
+Status RunMeasured(LessonCall& call, BackendResult* out) {
+  Status s = L::Measure(call);
+  if (!s.ok()) return s;
+  out->device = call.device;
+  if (call.timing) out->timing = *call.timing;
+  return {};
+}
+
 template <typename L>
 void Add(std::map<std::string, GpuRunner>* m) {
-  if constexpr (requires(PlainCudaBackend & b, LessonCall & c) { L::Run(b, c); })
+  if constexpr (requires(LessonCall & c) { L::Measure(c); })
+    (*m)[L::Info().id] = &RunMeasured<L>;
+  else if constexpr (requires(PlainCudaBackend & b, LessonCall & c) { L::Run(b, c); })
     (*m)[L::Info().id] = &RunTimed<L>;
 }
 

@@ -111,6 +111,66 @@ TEST(LessonFiguresJson, BadMultiGpuFiguresAreRefused) {
   EXPECT_EQ(refused(j), "a size of -4 is negative");
 }
 
+// A run on real GPUs travels with its figures, and its hostile values are refused by name too.
+TEST(LessonFiguresJson, AMultiGpuMeasurementRoundTripsAndBadOnesAreRefused) {
+  MultiGpuFigures f;
+  f.gpus = 2;
+  f.nx = f.ny = 512;
+  f.nz = 64;
+  MultiGpuMeasurement m;
+  m.gpus = 2;
+  m.device = "2 x NVIDIA H200";
+  m.transport = "peer";
+  m.nx = m.ny = 512;
+  m.nz = 64;
+  m.steps = 10;
+  m.step_us = 60.5;
+  m.single_us = 110.25;
+  m.model_us = 58;
+  m.mpoints = 152000;
+  m.links = {{"peer", 266.5, 5.1}, {"staged", 24.8, 24.0}};
+  m.timeline_steps = 3;
+  m.timeline = {{0, GpuWork::kCompute, 0, 50}, {1, GpuWork::kReceive, 30, 45}};
+  m.scaling = {{2, 32, "peer", 40, 60, 35}};
+  m.matches_one_gpu = true;
+  f.measured = m;
+  const nlohmann::json good = f;
+  const MultiGpuFigures back = good.get<MultiGpuFigures>();
+  ASSERT_TRUE(back.measured.has_value());
+  EXPECT_EQ(back.measured->device, "2 x NVIDIA H200");
+  EXPECT_EQ(back.measured->links.size(), 2u);
+  EXPECT_EQ(back.measured->links[1].transport, "staged");
+  EXPECT_DOUBLE_EQ(back.measured->links[0].gbps, 266.5);
+  EXPECT_EQ(back.measured->timeline[1].kind, GpuWork::kReceive);
+  EXPECT_EQ(back.measured->scaling[0].transport, "peer");
+  EXPECT_DOUBLE_EQ(back.measured->scaling[0].model_us, 35);
+  EXPECT_TRUE(back.measured->matches_one_gpu);
+  EXPECT_FALSE(nlohmann::json(MultiGpuFigures{}).contains("measured"));  // a model run has none
+  auto refused = [&](nlohmann::json j) {
+    try {
+      (void)j.get<MultiGpuFigures>();
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    return std::string("read");
+  };
+  nlohmann::json j = good;
+  j["measured"]["timeline"][1][0] = 2;  // GPU 2 of 2
+  EXPECT_EQ(refused(j), "a timeline segment has GPU 2 and kind 2 (allowed: 0..1 and 0..3)");
+  j = good;
+  j["measured"]["step_us"] = -1;
+  EXPECT_EQ(refused(j), "step_us = -1.000000 us is outside 0..1e12");
+  j = good;
+  j["measured"]["gpus"] = 65;
+  EXPECT_EQ(refused(j), "measured gpus = 65 is outside 1..64");
+  j = good;
+  j["measured"]["scaling"][0][1] = 0;
+  EXPECT_EQ(refused(j), "a measured scaling point has 2 GPUs and nz = 0");
+  j = good;
+  j["measured"]["timeline_steps"] = 100000;
+  EXPECT_EQ(refused(j), "timeline_steps = 100000 is outside 0..1000");
+}
+
 TEST(LessonFiguresJson, ATransferSizeOutOfRangeIsRefused) {
   TransferFigures f;
   f.size_bytes = -1;

@@ -375,6 +375,110 @@ void to_json(json& j, const MultiGpuFigures& f) {
        {"slab_planes", f.slab_planes},
        {"timeline", timeline},
        {"scaling", scaling}};
+  if (f.measured) j["measured"] = *f.measured;
+}
+
+void to_json(json& j, const MultiGpuMeasurement& m) {
+  json links = json::array(), timeline = json::array(), scaling = json::array();
+  for (const MeasuredLink& l : m.links) links.push_back({l.transport, l.gbps, l.latency_us});
+  for (const GpuSegment& g : m.timeline)
+    timeline.push_back({g.gpu, static_cast<int>(g.kind), g.start_us, g.end_us});
+  for (const MeasuredScalingPoint& p : m.scaling)
+    scaling.push_back({p.gpus, p.nz, p.transport, p.step_us, p.single_us, p.model_us});
+  j = {{"gpus", m.gpus},
+       {"device", m.device},
+       {"transport", m.transport},
+       {"topology", m.topology},
+       {"nx", m.nx},
+       {"ny", m.ny},
+       {"nz", m.nz},
+       {"steps", m.steps},
+       {"step_us", m.step_us},
+       {"single_us", m.single_us},
+       {"model_us", m.model_us},
+       {"mpoints", m.mpoints},
+       {"links", links},
+       {"timeline_steps", m.timeline_steps},
+       {"timeline", timeline},
+       {"scaling", scaling},
+       {"matches_one_gpu", m.matches_one_gpu},
+       {"note", m.note}};
+}
+
+namespace {
+
+std::vector<GpuSegment> SegmentsOf(const json& a, int gpus) {
+  std::vector<GpuSegment> out;
+  for (const json& g : a) {
+    const int gpu = IntAt(g, 0), kind = IntAt(g, 1);
+    const double start = g.at(2).get<double>(), end = g.at(3).get<double>();
+    if (!std::isfinite(start) || !std::isfinite(end) || start > end)
+      throw std::out_of_range("a timeline segment runs from " + std::to_string(start) + " to " +
+                              std::to_string(end) + " us");
+    if (gpu < 0 || gpu >= gpus || kind < 0 || kind > 3)
+      throw std::out_of_range("a timeline segment has GPU " + std::to_string(gpu) + " and kind " +
+                              std::to_string(kind) + " (allowed: 0.." + std::to_string(gpus - 1) +
+                              " and 0..3)");
+    out.push_back({gpu, static_cast<GpuWork>(kind), start, end});
+  }
+  return out;
+}
+
+void CheckTime(double us, const char* what) {
+  if (!std::isfinite(us) || us < 0 || us > 1e12)
+    throw std::out_of_range(std::string(what) + " = " + std::to_string(us) +
+                            " us is outside 0..1e12");
+}
+
+}  // namespace
+
+void from_json(const json& j, MultiGpuMeasurement& m) {
+  m.gpus = IntOf(j.at("gpus"));
+  if (m.gpus < 1 || m.gpus > 64)
+    throw std::out_of_range("measured gpus = " + std::to_string(m.gpus) + " is outside 1..64");
+  Get(j, "device", m.device);
+  Get(j, "transport", m.transport);
+  GetOr(j, "topology", m.topology);
+  m.nx = IntOf(j.at("nx"));
+  m.ny = IntOf(j.at("ny"));
+  m.nz = IntOf(j.at("nz"));
+  m.steps = IntOf(j.at("steps"));
+  for (const int v : {m.nx, m.ny, m.nz, m.steps}) {
+    if (v < 0) throw std::out_of_range("a measured size of " + std::to_string(v) + " is negative");
+  }
+  Get(j, "step_us", m.step_us);
+  Get(j, "single_us", m.single_us);
+  Get(j, "model_us", m.model_us);
+  Get(j, "mpoints", m.mpoints);
+  for (const auto& [v, name] : {std::pair{m.step_us, "step_us"}, {m.single_us, "single_us"},
+                                {m.model_us, "model_us"}, {m.mpoints, "mpoints"}})
+    CheckTime(v, name);
+  m.links.clear();
+  for (const json& l : j.at("links")) {
+    MeasuredLink link{l.at(0).get<std::string>(), l.at(1).get<double>(), l.at(2).get<double>()};
+    CheckTime(link.gbps, "a link's GB/s");
+    CheckTime(link.latency_us, "a link's latency");
+    m.links.push_back(link);
+  }
+  m.timeline_steps = IntOf(j.at("timeline_steps"));
+  if (m.timeline_steps < 0 || m.timeline_steps > 1000)
+    throw std::out_of_range("timeline_steps = " + std::to_string(m.timeline_steps) +
+                            " is outside 0..1000");
+  m.timeline = SegmentsOf(j.at("timeline"), m.gpus);
+  m.scaling.clear();
+  for (const json& p : j.at("scaling")) {
+    MeasuredScalingPoint point{IntAt(p, 0),           IntAt(p, 1),           p.at(2).get<std::string>(),
+                               p.at(3).get<double>(), p.at(4).get<double>(), p.at(5).get<double>()};
+    if (point.gpus < 1 || point.gpus > 64 || point.nz < 1)
+      throw std::out_of_range("a measured scaling point has " + std::to_string(point.gpus) +
+                              " GPUs and nz = " + std::to_string(point.nz));
+    CheckTime(point.step_us, "a scaling point's step");
+    CheckTime(point.single_us, "a scaling point's one-GPU step");
+    CheckTime(point.model_us, "a scaling point's modelled step");
+    m.scaling.push_back(point);
+  }
+  Get(j, "matches_one_gpu", m.matches_one_gpu);
+  GetOr(j, "note", m.note);
 }
 void from_json(const json& j, MultiGpuFigures& f) {
   f.gpus = IntOf(j.at("gpus"));
@@ -399,19 +503,7 @@ void from_json(const json& j, MultiGpuFigures& f) {
   for (const int v : {f.nx, f.ny, f.nz, f.halo}) {
     if (v < 0) throw std::out_of_range("a size of " + std::to_string(v) + " is negative");
   }
-  f.timeline.clear();
-  for (const json& g : j.at("timeline")) {
-    const int gpu = IntAt(g, 0), kind = IntAt(g, 1);
-    const double start = g.at(2).get<double>(), end = g.at(3).get<double>();
-    if (!std::isfinite(start) || !std::isfinite(end) || start > end)
-      throw std::out_of_range("a timeline segment runs from " + std::to_string(start) + " to " +
-                              std::to_string(end) + " us");
-    if (gpu < 0 || gpu >= f.gpus || kind < 0 || kind > 3)
-      throw std::out_of_range("a timeline segment has GPU " + std::to_string(gpu) + " and kind " +
-                              std::to_string(kind) + " (allowed: 0.." + std::to_string(f.gpus - 1) +
-                              " and 0..3)");
-    f.timeline.push_back({gpu, static_cast<GpuWork>(kind), start, end});
-  }
+  f.timeline = SegmentsOf(j.at("timeline"), f.gpus);
   f.scaling.clear();
   for (const json& p : j.at("scaling")) {
     const ScalingPoint point{IntAt(p, 0), IntAt(p, 1), p.at(2).get<double>()};
@@ -420,6 +512,8 @@ void from_json(const json& j, MultiGpuFigures& f) {
                               " and speedup " + std::to_string(point.speedup));
     f.scaling.push_back(point);
   }
+  f.measured.reset();
+  if (j.contains("measured")) f.measured = j.at("measured").get<MultiGpuMeasurement>();
 }
 
 }  // namespace ws

@@ -57,9 +57,25 @@ class MultiGpuPanel : public view::FiguresPanel<MultiGpuFigures> {
       curves_[k].x.push_back(std::log2(static_cast<double>(p.nz)));
       curves_[k].y.push_back(p.speedup);
     }
+    measured_.clear();
+    if (!f.measured) return;
+    for (const MeasuredScalingPoint& p : f.measured->scaling) {
+      auto it = std::find_if(measured_.begin(), measured_.end(),
+                             [&](const MeasuredCurve& c) { return c.transport == p.transport; });
+      if (it == measured_.end()) it = measured_.insert(measured_.end(), {p.transport, {}, {}});
+      const double x = std::log2(static_cast<double>(p.nz));
+      it->measured.x.push_back(x);
+      it->measured.y.push_back(p.step_us > 0 ? p.single_us / p.step_us : 0);
+      it->model.x.push_back(x);
+      it->model.y.push_back(p.model_us > 0 ? p.single_us / p.model_us : 0);
+    }
   }
 
   void DrawFigures(const LessonRun&, const MultiGpuFigures& f) override {
+    if (f.measured) {
+      DrawMeasured(f, *f.measured);
+      return;
+    }
     view::BigText(1.6f, palette::WarpU32(0), "%.2fx", f.speedup);
     ImGui::SameLine();
     // Linear scaling needs the overlap: without it the exchange adds to every step.
@@ -81,18 +97,122 @@ class MultiGpuPanel : public view::FiguresPanel<MultiGpuFigures> {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float min_h = 8 * ImGui::GetFontSize();
     const float key = 3.6f * ImGui::GetTextLineHeightWithSpacing();  // the key wraps to 3 lines
+    const char* kModelKey =
+        "Modelled: compute at the GPU's points a second, messages at the link's bandwidth plus "
+        "its latency (docs/MULTI-GPU.md).";
     if (avail.x > 1.6f * avail.y) {
       ImGui::BeginChild("##timeline_column", ImVec2(avail.x * 0.5f, 0));
-      DrawTimeline(f, ImVec2(-1, std::max(min_h, ImGui::GetContentRegionAvail().y - key)));
-      DrawKey();
+      DrawTimeline("one time step", f.timeline, f.gpus, f.step_us,
+                   ImVec2(-1, std::max(min_h, ImGui::GetContentRegionAvail().y - key)));
+      DrawKey(kModelKey);
       ImGui::EndChild();
       ImGui::SameLine();
       DrawScaling(f, ImVec2(-1, std::max(min_h, avail.y)));
     } else {
-      DrawTimeline(f, ImVec2(-1, std::max(min_h, avail.y * 0.45f)));
-      DrawKey();
+      DrawTimeline("one time step", f.timeline, f.gpus, f.step_us,
+                   ImVec2(-1, std::max(min_h, avail.y * 0.45f)));
+      DrawKey(kModelKey);
       DrawScaling(f, ImVec2(-1, std::max(min_h, ImGui::GetContentRegionAvail().y)));
     }
+  }
+
+  // A run on real GPUs: its measured steps, and its speedup against nz beside the model's with
+  // the measured inputs.
+  void DrawMeasured(const MultiGpuFigures& f, const MultiGpuMeasurement& m) {
+    const double speedup = m.step_us > 0 ? m.single_us / m.step_us : 0;
+    view::BigText(1.6f, palette::WarpU32(0), "%.2fx", speedup);
+    ImGui::SameLine();
+    std::string link;
+    for (const MeasuredLink& l : m.links) {
+      if (l.transport != m.transport) continue;
+      char text[96];
+      std::snprintf(text, sizeof text, "%.0f GB/s and %.1f us a message", l.gbps, l.latency_us);
+      link = text;
+    }
+    ImGui::TextWrapped(
+        "Measured on %s (%s): %d planes of %d x %d, %s, %s copies. A step takes %s against %s "
+        "on one GPU (medians of %d steps). The model, given one GPU's measured %.0f million "
+        "points a second%s%s, predicts %s.%s%s",
+        m.device.c_str(), m.topology.c_str(), m.nz, m.nx, m.ny,
+        f.overlap ? "overlapped" : "compute then exchange", m.transport.c_str(),
+        FormatDuration(m.step_us / 1e3).c_str(), FormatDuration(m.single_us / 1e3).c_str(),
+        m.steps, m.mpoints, link.empty() ? "" : " and the link's measured ", link.c_str(),
+        FormatDuration(m.model_us / 1e3).c_str(), m.note.empty() ? "" : " ", m.note.c_str());
+    if (!m.matches_one_gpu) {
+      ImGui::PushStyleColor(ImGuiCol_Text, view::HazardColour(HazardKind::kRaw));
+      ImGui::TextWrapped("The field on %d GPUs differs from one GPU's.", m.gpus);
+      ImGui::PopStyleColor();
+    }
+    view::UpdatingBadge(*session_);
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float min_h = 8 * ImGui::GetFontSize();
+    const float key = 3.6f * ImGui::GetTextLineHeightWithSpacing();
+    const std::string title = "measured: " + std::to_string(m.timeline_steps) + " time steps";
+    const char* kMeasuredKey =
+        "Measured: CUDA events on each GPU, all GPUs started together; a receive is its "
+        "neighbour's copy into this GPU.";
+    double end = 0;
+    for (const GpuSegment& s : m.timeline) end = std::max(end, s.end_us);
+    if (avail.x > 1.6f * avail.y) {
+      ImGui::BeginChild("##timeline_column", ImVec2(avail.x * 0.5f, 0));
+      DrawTimeline(title.c_str(), m.timeline, m.gpus, end,
+                   ImVec2(-1, std::max(min_h, ImGui::GetContentRegionAvail().y - key)));
+      DrawKey(kMeasuredKey);
+      ImGui::EndChild();
+      ImGui::SameLine();
+      DrawMeasuredScaling(m, ImVec2(-1, std::max(min_h, avail.y)));
+    } else {
+      DrawTimeline(title.c_str(), m.timeline, m.gpus, end,
+                   ImVec2(-1, std::max(min_h, avail.y * 0.45f)));
+      DrawKey(kMeasuredKey);
+      DrawMeasuredScaling(m, ImVec2(-1, std::max(min_h, ImGui::GetContentRegionAvail().y)));
+    }
+  }
+
+  // Measured speedup (markers, solid) and the model's with the measured inputs (dashed), per
+  // transport, against nz.
+  void DrawMeasuredScaling(const MultiGpuMeasurement& m, ImVec2 size) {
+    if (!ImPlot::BeginPlot("speedup against planes, measured", size,
+                           ImPlotFlags_NoMenus | ImPlotFlags_NoBoxSelect))
+      return;
+    ImPlot::SetupAxes("planes along z (nz)", "speedup over one GPU");
+    static const double kTicks[] = {5, 6, 7, 8, 9, 10, 11};
+    static const char* const kNames[] = {"32", "64", "128", "256", "512", "1024", "2048"};
+    ImPlot::SetupAxisTicks(ImAxis_X1, kTicks, 7, kNames);
+    ImPlot::SetupAxisLimits(ImAxis_X1, 4.8, 11.2, ImPlotCond_Always);
+    ImPlot::SetupAxisLimits(ImAxis_Y1, 0, m.gpus * 1.15, ImPlotCond_Always);
+    ImPlot::SetupLegend(ImPlotLocation_SouthEast);
+    std::uint32_t colour = 1;
+    for (const MeasuredCurve& c : measured_) {
+      const ImU32 col = palette::WarpU32(colour);
+      colour = colour == 1 ? 2 : 3;
+      ImPlotSpec line;
+      line.LineColor = Colour(col);
+      line.LineWeight = 2.5f;
+      line.Marker = ImPlotMarker_Circle;
+      line.MarkerSize = 4;
+      line.MarkerFillColor = Colour(col);
+      const std::string label = "measured, " + c.transport;
+      ImPlot::PlotLine(label.c_str(), c.measured.x.data(), c.measured.y.data(),
+                       static_cast<int>(c.measured.x.size()), line);
+      ImPlotSpec model;
+      model.LineColor = Colour(col);
+      model.LineColor.w = 0.55f;
+      model.LineWeight = 1.5f;
+      const std::string model_label = "model, " + c.transport;
+      ImPlot::PlotLine(model_label.c_str(), c.model.x.data(), c.model.y.data(),
+                       static_cast<int>(c.model.x.size()), model);
+    }
+    ImPlotSpec ideal;
+    ideal.LineColor = Colour(palette::TextDim());
+    ideal.Flags = ImPlotInfLinesFlags_Horizontal;
+    const double n = m.gpus;
+    ImPlot::PlotInfLines("##ideal", &n, 1, ideal);
+    const double run = m.nz > 0 ? std::log2(static_cast<double>(m.nz)) : 0;
+    ImPlotSpec now;
+    now.LineColor = Colour(palette::TextDim());
+    ImPlot::PlotInfLines("this run's nz", &run, 1, now);
+    ImPlot::EndPlot();
   }
 
  private:
@@ -109,13 +229,13 @@ class MultiGpuPanel : public view::FiguresPanel<MultiGpuFigures> {
 
   // A lane per GPU, GPU 0 on top: compute in the lower half, the sends above the receives in the
   // upper half (they run at once on the link's two directions), idle across the lane.
-  void DrawTimeline(const MultiGpuFigures& f, ImVec2 size) {
-    if (!ImPlot::BeginPlot("one time step", size, ImPlotFlags_NoLegend | ImPlotFlags_NoMenus))
-      return;
+  void DrawTimeline(const char* title, const std::vector<GpuSegment>& segments, int gpus,
+                    double end_us, ImVec2 size) {
+    if (!ImPlot::BeginPlot(title, size, ImPlotFlags_NoLegend | ImPlotFlags_NoMenus)) return;
     ImPlot::SetupAxes("time (us)", nullptr, 0, ImPlotAxisFlags_Invert);
     lane_pos_.clear();
     lane_names_.clear();
-    for (int g = 0; g < f.gpus; ++g) {
+    for (int g = 0; g < gpus; ++g) {
       lane_pos_.push_back(g);
       lane_names_.push_back("GPU " + std::to_string(g));
     }
@@ -123,12 +243,12 @@ class MultiGpuPanel : public view::FiguresPanel<MultiGpuFigures> {
     for (const std::string& n : lane_names_) names.push_back(n.c_str());
     ImPlot::SetupAxisTicks(ImAxis_Y1, lane_pos_.data(), static_cast<int>(lane_pos_.size()),
                            names.data());
-    ImPlot::SetupAxisLimits(ImAxis_Y1, -0.6, f.gpus - 0.4, ImPlotCond_Always);
-    ImPlot::SetupAxisLimits(ImAxis_X1, 0, std::max(f.step_us, 1e-3) * 1.02, ImPlotCond_Always);
+    ImPlot::SetupAxisLimits(ImAxis_Y1, -0.6, gpus - 0.4, ImPlotCond_Always);
+    ImPlot::SetupAxisLimits(ImAxis_X1, 0, std::max(end_us, 1e-3) * 1.02, ImPlotCond_Always);
     ImDrawList* dl = ImPlot::GetPlotDrawList();
     ImPlot::PushPlotClipRect();
     const GpuSegment* hovered = nullptr;
-    for (const GpuSegment& s : f.timeline) {
+    for (const GpuSegment& s : segments) {
       double top = s.gpu - 0.4, bottom = s.gpu + 0.4;
       if (s.kind == GpuWork::kCompute) top = s.gpu;
       if (s.kind == GpuWork::kSend) bottom = s.gpu - 0.2;
@@ -147,7 +267,7 @@ class MultiGpuPanel : public view::FiguresPanel<MultiGpuFigures> {
     ImPlot::EndPlot();
   }
 
-  void DrawKey() {
+  void DrawKey(const char* how) {
     for (GpuWork w : {GpuWork::kCompute, GpuWork::kSend, GpuWork::kReceive, GpuWork::kIdle}) {
       if (w != GpuWork::kCompute) ImGui::SameLine();
       ImGui::ColorButton(ToString(w), Colour(WorkColour(w)), ImGuiColorEditFlags_NoTooltip,
@@ -156,9 +276,7 @@ class MultiGpuPanel : public view::FiguresPanel<MultiGpuFigures> {
       ImGui::TextUnformatted(ToString(w));
     }
     ImGui::PushStyleColor(ImGuiCol_Text, palette::TextDim());
-    ImGui::TextWrapped(
-        "Modelled: compute at the GPU's points a second, messages at the link's "
-        "bandwidth plus its latency (docs/MULTI-GPU.md).");
+    ImGui::TextWrapped("%s", how);
     ImGui::PopStyleColor();
   }
 
@@ -211,7 +329,13 @@ class MultiGpuPanel : public view::FiguresPanel<MultiGpuFigures> {
     ImPlot::EndPlot();
   }
 
+  struct MeasuredCurve {
+    std::string transport;
+    Curve measured, model;
+  };
+
   Curve curves_[3];  // 2, 4 and 8 GPUs
+  std::vector<MeasuredCurve> measured_;  // a run on real GPUs: per transport
   std::vector<double> lane_pos_;
   std::vector<std::string> lane_names_;
 };

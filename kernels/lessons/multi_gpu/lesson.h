@@ -9,6 +9,14 @@
 #include "warpscope/trace/lesson_figures.h"
 #include "warpscope/trace/multi_gpu.h"
 
+// On real GPUs the uninstrumented build's runner calls Lesson::Measure in place of Run.
+#if defined(__CUDACC__) && defined(WS_PLAIN_BUILD)
+#include <algorithm>
+
+#include "warpscope/kernels/multi_device.h"
+#define WS_MULTI_GPU_MEASURE 1
+#endif
+
 namespace ws::lessons::multi_gpu {
 
 inline constexpr int kHalo = 4;   // 8th order in space: 4 planes each side
@@ -58,6 +66,49 @@ inline std::vector<float> StepOnCpu(const std::vector<float>& in, int nx, int ny
   return out;
 }
 
+// The field with its 4 fixed boundary planes below and above: small whole numbers.
+inline std::vector<float> StartField(int nx, int ny, int nz) {
+  std::vector<float> field((static_cast<std::size_t>(nz) + 2 * kHalo) *
+                           static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny));
+  for (std::size_t i = 0; i < field.size(); ++i) field[i] = static_cast<float>((i * 7) % 13);
+  return field;
+}
+
+// The model's figures for `model` (one step, the speedup, the scaling curves for 2, 4, 8 GPUs).
+inline MultiGpuFigures ModelFigures(const DecompositionParams& model) {
+  MultiGpuFigures f;
+  f.gpus = model.gpus;
+  f.nx = model.nx;
+  f.ny = model.ny;
+  f.nz = model.nz;
+  f.halo = kHalo;
+  f.link = model.link.name;
+  f.link_label = model.link.label;
+  f.overlap = model.overlap;
+  f.mpoints = model.mpoints;
+  const DecompositionStep step = ModelStep(model);
+  DecompositionParams one = model;
+  one.gpus = 1;
+  f.step_us = step.step_us;
+  f.single_us = ModelStep(one).step_us;
+  f.speedup = Speedup(model);
+  f.efficiency = f.speedup / model.gpus;
+  f.compute_us = step.compute_us;
+  f.comm_us = step.comm_us;
+  f.crossover_z = CrossoverZ(model);
+  for (int g = 0; g < model.gpus; ++g) f.slab_planes.push_back(SlabPlanes(model.nz, model.gpus, g));
+  f.timeline = step.segments;
+  for (int n : {2, 4, 8}) {
+    DecompositionParams p = model;
+    p.gpus = n;
+    for (int z = 32; z <= 16384; z = z * 5 / 4 + 1) {  // about 4 points an octave
+      p.nz = z;
+      if (CheckDecomposition(p).ok()) f.scaling.push_back({n, z, Speedup(p)});
+    }
+  }
+  return f;
+}
+
 struct Lesson {
   static LessonInfo Info() {
     LessonInfo l;
@@ -93,6 +144,10 @@ struct Lesson {
       return (At(p, "nx") - 2 * kHalo) * (At(p, "ny") - 2 * kHalo) * At(p, "nz") * 26 * kSteps;
     };
     l.front_panel = "multigpu";
+    // On a GPU: measured on the machine's GPUs at 512 x 512 planes (Measure); the records come
+    // from the lesson's own size, run slab by slab on one GPU.
+    l.figures_from_timed_build = true;
+    l.timed_size = {{{"nx", 512}, {"ny", 512}}, "512x512 planes"};
     l.figures = {{"speedup", "Speedup over one GPU (modelled)", "x"},
                  {"efficiency", "Efficiency (speedup / GPUs)", ""},
                  {"step_us", "Time step (modelled)", "us"},
@@ -108,9 +163,7 @@ struct Lesson {
     if (Status s = CheckDecomposition(model); !s.ok()) return s;
     const int nx = model.nx, ny = model.ny, nz = model.nz, gpus = model.gpus;
     const std::size_t plane = static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny);
-    // The field with its 4 fixed boundary planes below and above: small whole numbers.
-    std::vector<float> field((static_cast<std::size_t>(nz) + 2 * kHalo) * plane);
-    for (std::size_t i = 0; i < field.size(); ++i) field[i] = static_cast<float>((i * 7) % 13);
+    const std::vector<float> field = StartField(nx, ny, nz);
     std::vector<float> want = field;
     for (int s = 0; s < kSteps; ++s) want = StepOnCpu(want, nx, ny, nz);
 
@@ -146,42 +199,185 @@ struct Lesson {
         now, want,
         "multi-gpu " + std::to_string(gpus) + " GPUs, " + std::to_string(kSteps) + " steps");
 
-    MultiGpuFigures f;
-    f.gpus = gpus;
-    f.nx = nx;
-    f.ny = ny;
-    f.nz = nz;
-    f.halo = kHalo;
-    f.link = model.link.name;
-    f.link_label = model.link.label;
-    f.overlap = model.overlap;
-    f.mpoints = model.mpoints;
-    const DecompositionStep step = ModelStep(model);
-    DecompositionParams one = model;
-    one.gpus = 1;
-    f.step_us = step.step_us;
-    f.single_us = ModelStep(one).step_us;
-    f.speedup = Speedup(model);
-    f.efficiency = f.speedup / gpus;
-    f.compute_us = step.compute_us;
-    f.comm_us = step.comm_us;
-    f.crossover_z = CrossoverZ(model);
-    for (int g = 0; g < gpus; ++g) f.slab_planes.push_back(SlabPlanes(nz, gpus, g));
-    f.timeline = step.segments;
-    for (int n : {2, 4, 8}) {
-      DecompositionParams p = model;
-      p.gpus = n;
-      for (int z = 32; z <= 16384; z = z * 5 / 4 + 1) {  // about 4 points an octave
-        p.nz = z;
-        if (CheckDecomposition(p).ok()) f.scaling.push_back({n, z, Speedup(p)});
-      }
-    }
+    MultiGpuFigures f = ModelFigures(model);
     c.timing = Timing{"modeled", f.step_us / 1000.0,
                       "one time step on " + std::to_string(gpus) + " GPUs over " +
                           model.link.label + " (the link model, docs/MULTI-GPU.md)"};
     c.SetFigures(std::move(f));
     return {};
   }
+
+#if WS_MULTI_GPU_MEASURE
+  // The same stencil on the machine's own GPUs, one slab each (as many as it has, up to `gpus`):
+  // a time step measured with CUDA events on every GPU, its per-GPU timeline, the model's
+  // prediction from the measured speed of one GPU and the measured link, and the speedup against
+  // nz beside the model's. The run is at the timed size's planes (512 x 512: at the lesson's
+  // 24 x 24 a step is all launch overhead).
+  static Status Measure(LessonCall& c) {
+    namespace md = multi_device;
+    const DecompositionParams model = ModelParams(c);
+    if (Status s = CheckDecomposition(model); !s.ok()) return s;
+    int devices = 0;
+    if (Status s = md::Cuda(cudaGetDeviceCount(&devices), "cudaGetDeviceCount"); !s.ok())
+      return s;
+    cudaDeviceProp prop{};
+    if (Status s = md::Cuda(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+        !s.ok())
+      return s;
+    MultiGpuMeasurement m;
+    m.gpus = std::min(model.gpus, devices);
+    m.device = std::to_string(m.gpus) + " x " + prop.name;
+    if (m.gpus < model.gpus)
+      m.note = "asked for " + std::to_string(model.gpus) + " GPUs; this machine has " +
+               std::to_string(devices) + ", so the measurement is on " + std::to_string(m.gpus) +
+               " (the model's figures are for " + std::to_string(model.gpus) + ")";
+    c.device = prop.name;
+    DecompositionParams used = model;
+    used.gpus = m.gpus;
+    if (Status s = CheckDecomposition(used); !s.ok()) return s;
+    const bool peers = m.gpus > 1 && md::PeersReachable(m.gpus);
+    if (peers) {
+      if (Status s = md::EnablePeers(m.gpus); !s.ok()) return s;
+    }
+    m.topology = m.gpus == 1 ? "one GPU: nothing to exchange"
+                 : peers     ? "peer access between neighbours: copies go GPU to GPU"
+                             : "no peer access: copies go through host memory";
+    const md::Transport primary = peers ? md::Transport::kPeer : md::Transport::kStaged;
+    m.transport = md::ToString(primary);
+
+    auto launch_for = [](int nx, int ny) {
+      return [nx, ny](cudaStream_t stream, float* out, const float* in, int planes) {
+        const std::size_t count = (static_cast<std::size_t>(planes) + 2 * kHalo) *
+                                  static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny);
+        const dim3 block(8, 8), grid((nx + 7) / 8, (ny + 7) / 8);
+        stencil3d<<<grid, block, 0, stream>>>(Global<float>(out, count, 0),
+                                              Global<const float>(in, count, 0), nx, ny, planes);
+        return cudaGetLastError();
+      };
+    };
+    auto run = [&](int gpus, int nz, md::Transport t, int warmup, int steps, int shown,
+                   md::SlabResult* r) {
+      md::SlabRun sr;
+      sr.gpus = gpus;
+      sr.nx = model.nx;
+      sr.ny = model.ny;
+      sr.nz = nz;
+      sr.halo = kHalo;
+      sr.overlap = model.overlap;
+      sr.transport = t;
+      sr.warmup = warmup;
+      sr.steps = steps;
+      sr.shown = shown;
+      return md::RunSlabs(sr, StartField(model.nx, model.ny, nz), launch_for(model.nx, model.ny),
+                          r);
+    };
+
+    // The output: the path for every GPU count against the CPU, two steps at a small size; then
+    // at the measured size, the GPUs' field against one GPU's, bit for bit.
+    {
+      const int nx = 24, ny = 24, nz = 8 * m.gpus;
+      std::vector<float> want = StartField(nx, ny, nz);
+      for (int s = 0; s < 2; ++s) want = StepOnCpu(want, nx, ny, nz);
+      md::SlabRun sr;
+      sr.gpus = m.gpus;
+      sr.nx = nx;
+      sr.ny = ny;
+      sr.nz = nz;
+      sr.overlap = model.overlap;
+      sr.transport = primary;
+      sr.warmup = 1;
+      sr.steps = 1;
+      sr.shown = 1;
+      md::SlabResult small;
+      if (Status s = md::RunSlabs(sr, StartField(nx, ny, nz), launch_for(nx, ny), &small); !s.ok())
+        return s;
+      c.check = CompareAt(small.field, want,
+                          "multi-gpu on " + std::to_string(m.gpus) + " real GPUs, 2 steps");
+      if (!c.check.ok) return {};
+    }
+    constexpr int kWarmup = 2, kTimed = 10, kShown = 3;
+    md::SlabResult one, many;
+    if (Status s = run(1, model.nz, primary, kWarmup, kTimed, kShown, &one); !s.ok()) return s;
+    if (Status s = run(m.gpus, model.nz, primary, kWarmup, kTimed, kShown, &many); !s.ok()) return s;
+    m.matches_one_gpu = many.field == one.field;
+    if (!m.matches_one_gpu) {
+      c.check = {false, "the field on " + std::to_string(m.gpus) +
+                            " GPUs differs from one GPU's after " +
+                            std::to_string(kWarmup + kTimed) + " steps"};
+    }
+    m.nx = model.nx;
+    m.ny = model.ny;
+    m.nz = model.nz;
+    m.steps = kTimed;
+    m.step_us = many.step_us;
+    m.single_us = one.step_us;
+    m.mpoints = static_cast<double>(model.nx) * model.ny * model.nz / one.step_us;
+    m.timeline_steps = kShown;
+    m.timeline = std::move(many.timeline);
+
+    // The links, timed one message at a time: the model's inputs.
+    std::vector<md::Transport> transports;
+    if (m.gpus > 1) {
+      if (peers) transports.push_back(md::Transport::kPeer);
+      transports.push_back(md::Transport::kStaged);
+    }
+    const std::size_t message = 4u * kHalo * static_cast<std::size_t>(model.nx) * model.ny;
+    auto link_of = [&](md::Transport t) {
+      LinkSpec l;
+      for (const MeasuredLink& ml : m.links) {
+        if (ml.transport != md::ToString(t)) continue;
+        l.name = std::string("measured-") + md::ToString(t);
+        l.label = ml.transport;
+        l.gbps = ml.gbps;
+        l.latency_us = ml.latency_us;
+      }
+      return l;
+    };
+    for (md::Transport t : transports) {
+      double small = 0, whole = 0;
+      if (Status s = md::TimeMessage(t, 4, 9, &small); !s.ok()) return s;
+      if (Status s = md::TimeMessage(t, message, 9, &whole); !s.ok()) return s;
+      m.links.push_back({md::ToString(t), static_cast<double>(message) / (std::max(whole - small, 0.01) * 1e3),
+                         small});
+    }
+    auto model_us = [&](int gpus, int nz, md::Transport t) {
+      DecompositionParams p = used;
+      p.gpus = gpus;
+      p.nz = nz;
+      p.mpoints = m.mpoints;
+      if (gpus > 1) p.link = link_of(t);
+      return ModelStep(p).step_us;
+    };
+    m.model_us = model_us(m.gpus, model.nz, primary);
+
+    // Speedup against nz: one GPU and all of them, on each transport.
+    for (int nz = 32; nz <= 2048 && m.gpus > 1; nz *= 2) {
+      if (nz < kHalo * m.gpus) continue;
+      md::SlabResult single;
+      if (Status s = run(1, nz, primary, kWarmup, kTimed, 1, &single); !s.ok()) {
+        m.note += (m.note.empty() ? "" : "; ") + std::string("the sweep stops at nz = ") +
+                  std::to_string(nz) + ": " + s.message();
+        break;
+      }
+      for (md::Transport t : transports) {
+        md::SlabResult split;
+        if (Status s = run(m.gpus, nz, t, kWarmup, kTimed, 1, &split); !s.ok()) return s;
+        m.scaling.push_back({m.gpus, nz, md::ToString(t), split.step_us, single.step_us,
+                             model_us(m.gpus, nz, t)});
+      }
+    }
+
+    MultiGpuFigures f = ModelFigures(model);
+    f.measured = std::move(m);
+    const MultiGpuMeasurement& mm = *f.measured;
+    c.timing = Timing{"measured", mm.step_us / 1000.0,
+                      "one time step on " + mm.device + " (" + mm.transport +
+                          " copies), CUDA events on each GPU, median of " + std::to_string(kTimed) +
+                          " steps after " + std::to_string(kWarmup)};
+    c.SetFigures(std::move(f));
+    return {};
+  }
+#endif
 };
 
 }  // namespace ws::lessons::multi_gpu

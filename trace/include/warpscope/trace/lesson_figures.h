@@ -179,6 +179,36 @@ struct ScalingPoint {  // JSON: [gpus, nz, speedup]
   int gpus = 1, nz = 0;
   double speedup = 0;
 };
+// Measured on real GPUs (issue 20): what the GPU run of the lesson adds to the model's figures.
+struct MeasuredLink {  // JSON: [transport, gbps, latency_us]
+  std::string transport;  // "peer" (cudaMemcpyPeerAsync, peer access on) or "staged" (pinned host)
+  double gbps = 0, latency_us = 0;  // one message (halo planes) timed alone: the model's inputs
+};
+struct MeasuredScalingPoint {  // JSON: [gpus, nz, transport, step_us, single_us, model_us]
+  int gpus = 1, nz = 0;
+  std::string transport;
+  double step_us = 0;    // one time step on `gpus` GPUs, measured (median)
+  double single_us = 0;  // the same nz on one GPU, measured (median)
+  double model_us = 0;   // the model's step with the measured speed and link
+};
+struct MultiGpuMeasurement {
+  int gpus = 1;           // GPUs it ran on
+  std::string device;     // "2 x NVIDIA H200"
+  std::string transport;  // of the run the timeline shows
+  std::string topology;   // "peer access both ways" / "no peer access: staged through the host"
+  int nx = 0, ny = 0, nz = 0;
+  int steps = 0;           // time steps timed (after warm-up ones)
+  double step_us = 0;      // median step on `gpus` GPUs
+  double single_us = 0;    // median step on one GPU
+  double model_us = 0;     // the model's step with the measured inputs
+  double mpoints = 0;      // one GPU's measured speed, million points a second (model input)
+  std::vector<MeasuredLink> links;             // per transport measured (model inputs)
+  int timeline_steps = 0;                      // consecutive steps `timeline` shows
+  std::vector<GpuSegment> timeline;            // per GPU, from events on each GPU's own clock
+  std::vector<MeasuredScalingPoint> scaling;   // against nz, per transport
+  bool matches_one_gpu = false;                // the field equals one GPU's, bit for bit
+  std::string note;                            // "asked for 4 GPUs; this machine has 2"
+};
 struct MultiGpuFigures {
   static constexpr const char* kKind = "multi-gpu";
   static constexpr int kVersion = 1;
@@ -192,6 +222,7 @@ struct MultiGpuFigures {
   std::vector<int> slab_planes;       // per GPU, as emulated
   std::vector<GpuSegment> timeline;   // one modelled time step: compute, send, receive, idle
   std::vector<ScalingPoint> scaling;  // speedup against nz for 2, 4 and 8 GPUs
+  std::optional<MultiGpuMeasurement> measured;  // a run on real GPUs
 };
 
 // JSON (the names trace files use) ----------------------------------------------------------
@@ -223,6 +254,8 @@ void to_json(nlohmann::json& j, const TransferFigures& f);
 void from_json(const nlohmann::json& j, TransferFigures& f);
 void to_json(nlohmann::json& j, const OccupancyFigures& f);
 void from_json(const nlohmann::json& j, OccupancyFigures& f);
+void to_json(nlohmann::json& j, const MultiGpuMeasurement& m);
+void from_json(const nlohmann::json& j, MultiGpuMeasurement& m);
 void to_json(nlohmann::json& j, const MultiGpuFigures& f);
 void from_json(const nlohmann::json& j, MultiGpuFigures& f);
 void to_json(nlohmann::json& j, const TextureLayoutCost& c);

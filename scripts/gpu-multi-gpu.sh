@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Issue 20 on a machine with one or more GPUs, after scripts/gpu-build.sh has built build/headless:
+# the multi-gpu lesson measured on the machine's GPUs (both variants), its captures (trace files
+# for assets/traces), its GPU tests, and the topology. Usage: scripts/gpu-multi-gpu.sh OUT_DIR.
+# Writes OUT_DIR/mg/.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${1:?usage: gpu-multi-gpu.sh OUT_DIR}
+dir="$out/mg"
+mkdir -p "$dir"
+export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu:$PWD/.deps/root/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+cli=./build/headless/app/warpscope-cli
+{ nvidia-smi -L; nvidia-smi topo -m; } > "$dir/topology.txt" 2>&1
+gpus=$(nvidia-smi -L | grep -c '^GPU')
+ctest --test-dir build/headless -R 'MultiGpuOnGpus' --output-on-failure > "$dir/ctest.txt" 2>&1
+for variant in overlap serial; do
+  for nz in 64 1024; do
+    name="mg-$variant-$gpus-$nz"
+    /usr/bin/time -f "%e s" $cli capture multi-gpu --variant $variant --set gpus=$gpus --set nz=$nz \
+      --backend cuda -o "$dir/$name.wstrace" --json > "$dir/$name.json" 2> "$dir/$name.err"
+  done
+done
+$cli run multi-gpu --variant overlap --set gpus=1 --set nz=64 --backend cuda --json \
+  > "$dir/mg-overlap-1-64.json" 2> "$dir/mg-overlap-1-64.err"
