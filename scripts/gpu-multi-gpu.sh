@@ -2,11 +2,11 @@
 # Issue 20 on a machine with one or more GPUs, after scripts/gpu-build.sh has built build/headless:
 # the multi-gpu lesson measured on the machine's GPUs (both variants), its captures (trace files
 # for assets/traces), its GPU tests, and the topology. Usage: scripts/gpu-multi-gpu.sh OUT_DIR.
-# Writes OUT_DIR/mg/.
+# Writes OUT_DIR/mg.tar.gz (a tar: the device tool brings back few files).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: gpu-multi-gpu.sh OUT_DIR}
-dir="$out/mg"
+dir=$(mktemp -d)/mg
 mkdir -p "$dir"
 export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu:$PWD/.deps/root/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 cli=./build/headless/app/warpscope-cli
@@ -14,11 +14,15 @@ cli=./build/headless/app/warpscope-cli
 gpus=$(nvidia-smi -L | grep -c '^GPU')
 ctest --test-dir build/headless -R 'MultiGpuOnGpus' --output-on-failure > "$dir/ctest.txt" 2>&1
 for variant in overlap serial; do
-  for nz in 64 1024; do
+  name="mg-$variant-$gpus-64"  # the capture the app ships
+  /usr/bin/time -f "%e s" $cli capture multi-gpu --variant $variant --set gpus=$gpus --set nz=64 \
+    --backend cuda -o "$dir/$name.wstrace" --json > "$dir/$name.json" 2> "$dir/$name.err"
+  for nz in 256 1024; do
     name="mg-$variant-$gpus-$nz"
-    /usr/bin/time -f "%e s" $cli capture multi-gpu --variant $variant --set gpus=$gpus --set nz=$nz \
-      --backend cuda -o "$dir/$name.wstrace" --json > "$dir/$name.json" 2> "$dir/$name.err"
+    /usr/bin/time -f "%e s" $cli run multi-gpu --variant $variant --set gpus=$gpus --set nz=$nz \
+      --backend cuda --json > "$dir/$name.json" 2> "$dir/$name.err"
   done
 done
 $cli run multi-gpu --variant overlap --set gpus=1 --set nz=64 --backend cuda --json \
   > "$dir/mg-overlap-1-64.json" 2> "$dir/mg-overlap-1-64.err"
+tar -C "$dir/.." -czf "$out/mg.tar.gz" mg
