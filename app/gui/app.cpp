@@ -295,6 +295,10 @@ int RunApp(const AppOptions& opt) {
       walk_key = static_cast<ImGuiKey>(walk->KeyToPress());
       if (walk_key != ImGuiKey_None) io.AddKeyEvent(walk_key, true);
     }
+    if (frame == 2 && opt.show_shipped) {
+      ui.WaitForRun(120);  // the lesson's own run first, as a user would see it
+      if (ui.session().run) ui.session().open_shipped = ui.session().run->variant;
+    }
     if (frame == 2 && !opt.sweep.empty()) {
       if (std::string err = ui.StartSweep(opt.sweep); !err.empty()) {
         std::cerr << "warpscope: " << err << "\n";

@@ -7,8 +7,10 @@
 #include <fstream>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 #include "core/capture.h"
+#include "core/shipped.h"
 #include "gui/lesson_exercises.h"
 #include "warpscope/kernels/catalog.h"
 #include "warpscope/trace/units.h"
@@ -91,7 +93,10 @@ std::string LessonPanel::SetParam(const std::string& name, long long value) {
 }
 
 std::string LessonPanel::OpenTrace(const std::string& path) {
-  auto run = LoadTraceAsRun(path);
+  return ShowTrace(LoadTraceAsRun(path));
+}
+
+std::string LessonPanel::ShowTrace(Result<LessonRun> run) {
   if (!run.ok()) return run.status().message();
   if (const LessonInfo* info = FindLesson(run->lesson)) {
     lesson_ = run->lesson;
@@ -200,6 +205,11 @@ void LessonPanel::PollSweep() {
 void LessonPanel::Poll() {
   WatchProgramFile();
   PollSweep();
+  if (!session_->open_shipped.empty()) {  // a view asked for a shipped capture
+    const std::string variant = std::exchange(session_->open_shipped, std::string());
+    if (std::string err = ShowTrace(ShippedCapture(lesson_, variant)); !err.empty())
+      session_->error = err;
+  }
   auto result = runner_.Poll();
   session_->running = runner_.busy();
   // The user picked a block whose records were not kept: run again, keeping them (once).
@@ -343,9 +353,15 @@ void LessonPanel::DrawContents() {
   const LessonRun& run = *session_->run;
   if (run.capture && run.capture->shipped) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.7f, 0.3f, 1.0f));
-    ImGui::TextWrapped(
-        "No GPU here to measure this lesson: showing the capture shipped with Warpscope. Moving "
-        "a slider cannot re-measure it.");
+    if (info != nullptr && !info->needs_gpu())
+      ImGui::TextWrapped(
+          "Showing the capture shipped with Warpscope, measured on %s. Moving a slider runs "
+          "the lesson here again.",
+          run.device.c_str());
+    else
+      ImGui::TextWrapped(
+          "No GPU here to measure this lesson: showing the capture shipped with Warpscope. "
+          "Moving a slider cannot re-measure it.");
     ImGui::PopStyleColor();
   }
   if (run.capture) {

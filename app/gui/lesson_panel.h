@@ -41,6 +41,8 @@ class LessonPanel : public Panel {
   // Opens a trace file and shows it like a live run (its lesson, variant and parameters on the
   // sliders; moving one runs that lesson live). Returns why it could not, or "".
   std::string OpenTrace(const std::string& path);
+  // Shows a trace already read (a file, or a capture shipped with Warpscope) as OpenTrace does.
+  std::string ShowTrace(Result<LessonRun> run);
   // Next (+1) or previous (-1) lesson in the catalogue, wrapping around.
   void StepLesson(int delta);
   // Opens the user's own CUDA program: its launches in the views, its `// warpscope: param`

@@ -67,6 +67,10 @@ int main(int argc, char** argv) {
   cli.add_option("--sweep", opt.sweep,
                  "Scripted runs: sweep this lesson parameter, as the timing view's Sweep button")
       ->group("");
+  cli.add_flag("--show-shipped", opt.show_shipped,
+               "Scripted runs: open the shipped capture of the lesson's variant, as the "
+               "multi-GPU view's button does")
+      ->group("");
   cli.add_option("--timing-csv", opt.timing_csv,
                  "Scripted runs: the timing view writes its CSV into this folder at the end")
       ->group("");

@@ -93,6 +93,13 @@ class MultiGpuPanel : public view::FiguresPanel<MultiGpuFigures> {
         FormatDuration(f.step_us / 1e3).c_str(), FormatDuration(f.single_us / 1e3).c_str(),
         FormatDuration(f.compute_us / 1e3).c_str(), FormatDuration(f.comm_us / 1e3).c_str(),
         linear.c_str());
+    // The lesson measured on two real GPUs, shipped with Warpscope (assets/traces).
+    if (ImGui::SmallButton("Show the run measured on two GPUs"))
+      session_->open_shipped = f.overlap ? "overlap" : "serial";
+    ImGui::SetItemTooltip(
+        "Opens the capture shipped with Warpscope: this variant measured on two GPUs joined by "
+        "NVLink, each GPU's compute, sends and receives over three time steps, and the speedup "
+        "against nz beside the model's.");
     view::UpdatingBadge(*session_);
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float min_h = 8 * ImGui::GetFontSize();
@@ -131,12 +138,12 @@ class MultiGpuPanel : public view::FiguresPanel<MultiGpuFigures> {
     }
     ImGui::TextWrapped(
         "Measured on %s (%s): %d planes of %d x %d, %s, %s copies. A step takes %s against %s "
-        "on one GPU (medians of %d steps). The model, given one GPU's measured %.0f million "
+        "on one GPU (medians of %d steps). The model, given one GPU's measured %.1f billion "
         "points a second%s%s, predicts %s.%s%s",
         m.device.c_str(), m.topology.c_str(), m.nz, m.nx, m.ny,
         f.overlap ? "overlapped" : "compute then exchange", m.transport.c_str(),
         FormatDuration(m.step_us / 1e3).c_str(), FormatDuration(m.single_us / 1e3).c_str(),
-        m.steps, m.mpoints, link.empty() ? "" : " and the link's measured ", link.c_str(),
+        m.steps, m.mpoints / 1e3, link.empty() ? "" : " and the link's measured ", link.c_str(),
         FormatDuration(m.model_us / 1e3).c_str(), m.note.empty() ? "" : " ", m.note.c_str());
     if (!m.matches_one_gpu) {
       ImGui::PushStyleColor(ImGuiCol_Text, view::HazardColour(HazardKind::kRaw));
@@ -197,8 +204,11 @@ class MultiGpuPanel : public view::FiguresPanel<MultiGpuFigures> {
                        static_cast<int>(c.measured.x.size()), line);
       ImPlotSpec model;
       model.LineColor = Colour(col);
-      model.LineColor.w = 0.55f;
+      model.LineColor.w = 0.8f;
       model.LineWeight = 1.5f;
+      model.Marker = ImPlotMarker_Square;
+      model.MarkerSize = 2.5f;
+      model.MarkerFillColor = model.LineColor;
       const std::string model_label = "model, " + c.transport;
       ImPlot::PlotLine(model_label.c_str(), c.model.x.data(), c.model.y.data(),
                        static_cast<int>(c.model.x.size()), model);

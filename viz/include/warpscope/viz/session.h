@@ -64,6 +64,10 @@ struct Session {
   // Asks for a sweep of `spec` (the lesson panel starts it on its next frame).
   void RequestSweep(const ParamSpec& spec, std::size_t variants);
 
+  // A view asks for the capture shipped with Warpscope of a variant of the current lesson
+  // (assets/traces/LESSON-VARIANT.wstrace: the multi-gpu lesson measured on two GPUs); the lesson
+  // panel opens it on its next frame. "": nothing asked.
+  std::string open_shipped;
   // Where exports go unless the user says otherwise: the app's screenshot folder.
   std::string export_folder;
   // Scripted runs: the folder the timing view writes its CSV into on its next frame ("": none).
