@@ -268,6 +268,7 @@ struct Lesson {
       sr.warmup = warmup;
       sr.steps = steps;
       sr.shown = shown;
+      sr.keep_field = shown > 1;  // the sweep's runs (one step shown) only time
       return md::RunSlabs(sr, field, launch_for(model.nx, model.ny), r);
     };
 

@@ -65,13 +65,14 @@ struct SlabRun {
   int warmup = 2;  // steps before the timed ones (allocation and first-touch costs)
   int steps = 10;  // timed steps
   int shown = 3;   // timed steps the timeline keeps
+  bool keep_field = true;  // copy the field back (SlabResult::field)
 };
 
 struct SlabResult {
   double step_us = 0;                // the median of the timed steps
   std::vector<GpuSegment> timeline;  // `shown` steps, from the end of the last warm-up step
   double timeline_us = 0;            // where the shown steps end
-  std::vector<float> field;          // the whole field after all the steps
+  std::vector<float> field;          // the whole field after all the steps (if keep_field)
 };
 
 // Whether GPUs g and g + 1 can reach each other's memory directly, for every g < gpus - 1.
@@ -394,6 +395,8 @@ inline Status RunSlabs(const SlabRun& run, const std::vector<float>& field,
     result->timeline.insert(result->timeline.end(), lane.begin(), lane.end());
   }
 
+  result->field.clear();
+  if (!run.keep_field) return {};
   result->field = field;
   const int last = total % 2;  // the buffer the last step wrote
   for (Gpu& d : r.gpus) {
