@@ -12,6 +12,8 @@
 #include "core/shipped.h"
 #include "warpscope/kernels/catalog.h"
 #include "warpscope/trace/block_schedule.h"
+#include "warpscope/trace/lesson_figures.h"
+#include "warpscope/trace/multi_gpu.h"
 
 namespace ws {
 namespace {
@@ -303,6 +305,74 @@ TEST(ShippedTraces, TransfersOnTheEmulatorShowTheShippedH100Capture) {
   auto none = ShippedCapture("vecadd", "chunked");
   ASSERT_FALSE(none.ok());
   EXPECT_NE(none.status().message().find("vecadd-chunked.wstrace"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ws
+
+namespace ws {
+namespace {
+
+// Issue 20's captures (scripts/gpu-multi-gpu.sh): the multi-gpu lesson on two H200s joined by
+// NVLink, 64 planes of 512 x 512, both variants. Their figures are checked against the lesson's
+// own definitions: the step is the exchange's, the model's prediction is the model's.
+TEST(ShippedTraces, TheTwoH200MultiGpuCapturesAreConsistentWithTheModel) {
+  const fs::path dir = fs::path(WARPSCOPE_SOURCE_DIR) / "assets/traces";
+  for (const char* variant : {"overlap", "serial"}) {
+    SCOPED_TRACE(variant);
+    auto run = LoadTraceAsRun(dir / ("multi-gpu-" + std::string(variant) + ".wstrace"));
+    ASSERT_TRUE(run.ok()) << run.status().message();
+    const MultiGpuFigures f = run->metrics().get<MultiGpuFigures>();
+    ASSERT_TRUE(f.measured.has_value());
+    const MultiGpuMeasurement& m = *f.measured;
+    EXPECT_EQ(m.device, "2 x NVIDIA H200");
+    EXPECT_EQ(m.transport, "peer");
+    EXPECT_TRUE(m.matches_one_gpu);
+    EXPECT_TRUE(run->check.ok) << run->check.message;
+    EXPECT_EQ(f.overlap, std::string(variant) == "overlap");
+    EXPECT_EQ(m.nz, 64);
+    // One GPU's speed is its points over its step: 512 x 512 x 64 / single_us.
+    EXPECT_DOUBLE_EQ(m.mpoints, 512.0 * 512 * 64 / m.single_us);
+    // The model's step, again from the measured inputs: one GPU's speed, the peer link's
+    // bandwidth and latency, two GPUs, the variant's overlap.
+    DecompositionParams p;
+    p.nx = p.ny = 512;
+    p.nz = 64;
+    p.gpus = 2;
+    p.halo = 4;
+    p.mpoints = m.mpoints;
+    p.overlap = f.overlap;
+    ASSERT_EQ(m.links.size(), 2u);  // peer, then staged through the host
+    EXPECT_EQ(m.links[0].transport, "peer");
+    EXPECT_EQ(m.links[1].transport, "staged");
+    p.link = {"peer", "", m.links[0].gbps, m.links[0].latency_us, ""};
+    EXPECT_NEAR(ModelStep(p).step_us, m.model_us, 1e-9 * m.model_us);
+    // The sweep: nz = 32, 64, ..., 2048 (7), each over peer and staged copies.
+    ASSERT_EQ(m.scaling.size(), 14u);
+    for (const MeasuredScalingPoint& s : m.scaling) {
+      p.nz = s.nz;
+      p.link = s.transport == "peer"
+                   ? LinkSpec{"peer", "", m.links[0].gbps, m.links[0].latency_us, ""}
+                   : LinkSpec{"staged", "", m.links[1].gbps, m.links[1].latency_us, ""};
+      EXPECT_NEAR(ModelStep(p).step_us, s.model_us, 1e-9 * s.model_us) << s.nz << s.transport;
+    }
+    // The timeline: 3 steps; on each GPU 3 computes, 3 sends and 3 receives (one neighbour),
+    // and GPU 1 receives over exactly the intervals GPU 0 sends (the same peer copies).
+    EXPECT_EQ(m.timeline_steps, 3);
+    std::vector<std::pair<double, double>> sent, received;
+    int compute[2] = {0, 0};
+    for (const GpuSegment& s : m.timeline) {
+      if (s.kind == GpuWork::kCompute) ++compute[s.gpu];
+      if (s.gpu == 0 && s.kind == GpuWork::kSend) sent.push_back({s.start_us, s.end_us});
+      if (s.gpu == 1 && s.kind == GpuWork::kReceive) received.push_back({s.start_us, s.end_us});
+    }
+    EXPECT_EQ(compute[0], 3);
+    EXPECT_EQ(compute[1], 3);
+    std::sort(sent.begin(), sent.end());
+    std::sort(received.begin(), received.end());
+    EXPECT_EQ(sent.size(), 3u);
+    EXPECT_EQ(sent, received);
+  }
 }
 
 }  // namespace

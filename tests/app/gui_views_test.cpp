@@ -4,8 +4,11 @@
 // (68,1,84) (59,82,139) (33,145,140) (94,201,98) (253,231,37), worked out below where used.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <functional>
+#include <tuple>
+#include <utility>
 #include <map>
 #include <sstream>
 #include <string>
@@ -515,6 +518,82 @@ TEST(GuiViews, TheH100TraceShowsFourRoundsOfBlocks) {
   };
   for (Rgba c : {kWarp0, Rgba{0, 114, 178, 255}, Rgba{240, 228, 66, 255}, Rgba{86, 180, 233, 255}})
     EXPECT_GT(Count(img, dimmed(c)), 5000) << int(c.r) << "," << int(c.g) << "," << int(c.b);
+}
+
+}  // namespace
+}  // namespace ws
+
+namespace ws {
+namespace {
+
+struct Box {
+  int pixels = 0, x0 = 1 << 30, x1 = -1, y0 = 1 << 30, y1 = -1;
+};
+
+// The 4-connected groups of pixels within 3 of `c` left of `x_end`, of at least 20 pixels.
+std::vector<Box> Boxes(const Image& img, Rgba c, int x_end) {
+  std::vector<char> seen(static_cast<std::size_t>(img.width() * img.height()), 0);
+  auto at = [&](int x, int y) -> char& {
+    return seen[static_cast<std::size_t>(y * img.width() + x)];
+  };
+  std::vector<Box> out;
+  for (int y = 0; y < img.height(); ++y) {
+    for (int x = 0; x < x_end; ++x) {
+      if (at(x, y) || !Near(img.At(x, y), c, 3)) continue;
+      Box b;
+      std::vector<std::pair<int, int>> stack = {{x, y}};
+      at(x, y) = 1;
+      while (!stack.empty()) {
+        const auto [px, py] = stack.back();
+        stack.pop_back();
+        ++b.pixels;
+        b.x0 = std::min(b.x0, px), b.x1 = std::max(b.x1, px);
+        b.y0 = std::min(b.y0, py), b.y1 = std::max(b.y1, py);
+        for (const auto& [dx, dy] : {std::pair{1, 0}, {-1, 0}, {0, 1}, {0, -1}}) {
+          const int qx = px + dx, qy = py + dy;
+          if (qx < 0 || qy < 0 || qx >= x_end || qy >= img.height() || at(qx, qy) ||
+              !Near(img.At(qx, qy), c, 3))
+            continue;
+          at(qx, qy) = 1;
+          stack.push_back({qx, qy});
+        }
+      }
+      if (b.pixels >= 20) out.push_back(b);
+    }
+  }
+  return out;
+}
+
+TEST(GuiViews, TheShippedMultiGpuCaptureShowsEachGpusThreeMeasuredSteps) {
+  REQUIRE_XVFB();
+  // The multi-GPU view's button (scripted: --show-shipped) opens assets/traces/
+  // multi-gpu-overlap.wstrace: two H200s, three time steps each. In the timeline (the left half):
+  // per GPU a lane of 3 compute boxes (warp 0's orange, ~126 of a 393 us axis: wide), and above
+  // each its 3 sends (blue) over its 3 receives (green), one neighbour each.
+  const Image img = Shot("multigpu", {"--lesson", "multi-gpu", "--variant", "overlap",
+                                      "--show-shipped"});
+  ASSERT_FALSE(img.empty());
+  const int half = img.width() / 2;
+  std::vector<Box> compute;
+  for (const Box& b : Boxes(img, kWarp0, half))
+    if (b.x1 - b.x0 >= 30) compute.push_back(b);  // not the key's swatch, not text
+  ASSERT_EQ(compute.size(), 6u);
+  std::sort(compute.begin(), compute.end(),
+            [](const Box& a, const Box& b) { return std::tie(a.y0, a.x0) < std::tie(b.y0, b.x0); });
+  const int lane_gap = compute[3].y0 - compute[0].y0;  // GPU 1's lane below GPU 0's
+  EXPECT_GT(lane_gap, 10);
+  for (int i : {1, 2}) EXPECT_EQ(compute[i].y0, compute[0].y0);
+  for (int i : {4, 5}) EXPECT_EQ(compute[i].y0, compute[3].y0);
+  const Rgba blue = {0, 114, 178, 255}, green = {0, 158, 115, 255};
+  for (const Rgba c : {blue, green}) {
+    int lanes[2] = {0, 0};
+    for (const Box& b : Boxes(img, c, half)) {
+      if (b.y1 < compute[0].y0 && b.y0 > compute[0].y0 - lane_gap / 2) ++lanes[0];
+      if (b.y1 < compute[3].y0 && b.y0 > compute[0].y1) ++lanes[1];
+    }
+    EXPECT_EQ(lanes[0], 3) << int(c.g);
+    EXPECT_EQ(lanes[1], 3) << int(c.g);
+  }
 }
 
 }  // namespace
