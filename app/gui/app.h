@@ -36,7 +36,7 @@ struct AppOptions {
   std::filesystem::path layout_json;      // scripted: write panel rectangles here at the end
   std::string focus;                      // panel to bring to the front at start
   std::string sweep;                      // scripted: sweep this parameter (timing view)
-  bool show_shipped = false;  // scripted: ask for the shipped capture, as the multi-GPU button
+  bool show_shipped = false;              // scripted: open the shipped capture (multi-GPU)
   std::string timing_csv;                 // scripted: the timing view's CSV goes to this folder
   std::string lesson;                     // the lesson run at start (empty: the last one, else
                                           // transpose)

@@ -7,11 +7,11 @@
 #include <algorithm>
 #include <fstream>
 #include <functional>
-#include <tuple>
-#include <utility>
 #include <map>
 #include <sstream>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "gui_test_util.h"
@@ -570,8 +570,8 @@ TEST(GuiViews, TheShippedMultiGpuCaptureShowsEachGpusThreeMeasuredSteps) {
   // multi-gpu-overlap.wstrace: two H200s, three time steps each. In the timeline (the left half):
   // per GPU a lane of 3 compute boxes (warp 0's orange, ~126 of a 393 us axis: wide), and above
   // each its 3 sends (blue) over its 3 receives (green), one neighbour each.
-  const Image img = Shot("multigpu", {"--lesson", "multi-gpu", "--variant", "overlap",
-                                      "--show-shipped"});
+  const Image img =
+      Shot("multigpu", {"--lesson", "multi-gpu", "--variant", "overlap", "--show-shipped"});
   ASSERT_FALSE(img.empty());
   const int half = img.width() / 2;
   std::vector<Box> compute;

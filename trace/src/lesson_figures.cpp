@@ -450,8 +450,10 @@ void from_json(const json& j, MultiGpuMeasurement& m) {
   Get(j, "single_us", m.single_us);
   Get(j, "model_us", m.model_us);
   Get(j, "mpoints", m.mpoints);
-  for (const auto& [v, name] : {std::pair{m.step_us, "step_us"}, {m.single_us, "single_us"},
-                                {m.model_us, "model_us"}, {m.mpoints, "mpoints"}})
+  for (const auto& [v, name] : {std::pair{m.step_us, "step_us"},
+                                {m.single_us, "single_us"},
+                                {m.model_us, "model_us"},
+                                {m.mpoints, "mpoints"}})
     CheckTime(v, name);
   m.links.clear();
   for (const json& l : j.at("links")) {
@@ -467,8 +469,9 @@ void from_json(const json& j, MultiGpuMeasurement& m) {
   m.timeline = SegmentsOf(j.at("timeline"), m.gpus);
   m.scaling.clear();
   for (const json& p : j.at("scaling")) {
-    MeasuredScalingPoint point{IntAt(p, 0),           IntAt(p, 1),           p.at(2).get<std::string>(),
-                               p.at(3).get<double>(), p.at(4).get<double>(), p.at(5).get<double>()};
+    MeasuredScalingPoint point{
+        IntAt(p, 0),           IntAt(p, 1),           p.at(2).get<std::string>(),
+        p.at(3).get<double>(), p.at(4).get<double>(), p.at(5).get<double>()};
     if (point.gpus < 1 || point.gpus > 64 || point.nz < 1)
       throw std::out_of_range("a measured scaling point has " + std::to_string(point.gpus) +
                               " GPUs and nz = " + std::to_string(point.nz));

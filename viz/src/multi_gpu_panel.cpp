@@ -142,8 +142,8 @@ class MultiGpuPanel : public view::FiguresPanel<MultiGpuFigures> {
         "points a second%s%s, predicts %s.%s%s",
         m.device.c_str(), m.topology.c_str(), m.nz, m.nx, m.ny,
         f.overlap ? "overlapped" : "compute then exchange", m.transport.c_str(),
-        FormatDuration(m.step_us / 1e3).c_str(), FormatDuration(m.single_us / 1e3).c_str(),
-        m.steps, m.mpoints / 1e3, link.empty() ? "" : " and the link's measured ", link.c_str(),
+        FormatDuration(m.step_us / 1e3).c_str(), FormatDuration(m.single_us / 1e3).c_str(), m.steps,
+        m.mpoints / 1e3, link.empty() ? "" : " and the link's measured ", link.c_str(),
         FormatDuration(m.model_us / 1e3).c_str(), m.note.empty() ? "" : " ", m.note.c_str());
     if (!m.matches_one_gpu) {
       ImGui::PushStyleColor(ImGuiCol_Text, view::HazardColour(HazardKind::kRaw));
@@ -344,7 +344,7 @@ class MultiGpuPanel : public view::FiguresPanel<MultiGpuFigures> {
     Curve measured, model;
   };
 
-  Curve curves_[3];  // 2, 4 and 8 GPUs
+  Curve curves_[3];                      // 2, 4 and 8 GPUs
   std::vector<MeasuredCurve> measured_;  // a run on real GPUs: per transport
   std::vector<double> lane_pos_;
   std::vector<std::string> lane_names_;

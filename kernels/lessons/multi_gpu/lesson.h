@@ -136,7 +136,10 @@ struct Lesson {
         "exchange between them, and checks the result against one GPU's. Times come from the "
         "link model (docs/MULTI-GPU.md): the slides' cluster (InfiniBand SDR with MPI's host "
         "copies), PCIe, or NVLink. With overlap (the slides' advice: asynchronous copies), "
-        "the edge planes are computed first and sent while the interior is computed.";
+        "the edge planes are computed first and sent while the interior is computed. On a GPU "
+        "the lesson measures the machine's own GPUs instead (512 x 512 planes, peer or "
+        "host-staged copies, CUDA events on each GPU) and sets the model beside it; without one, "
+        "the view's button shows two H200s measured.";
     l.source_file = "multi_gpu.cuh";
     l.read_figures = &ReadFigures<MultiGpuFigures>;
     l.emulator_cost = [](const Params& p) {
@@ -218,11 +221,9 @@ struct Lesson {
     const DecompositionParams model = ModelParams(c);
     if (Status s = CheckDecomposition(model); !s.ok()) return s;
     int devices = 0;
-    if (Status s = md::Cuda(cudaGetDeviceCount(&devices), "cudaGetDeviceCount"); !s.ok())
-      return s;
+    if (Status s = md::Cuda(cudaGetDeviceCount(&devices), "cudaGetDeviceCount"); !s.ok()) return s;
     cudaDeviceProp prop{};
-    if (Status s = md::Cuda(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
-        !s.ok())
+    if (Status s = md::Cuda(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties"); !s.ok())
       return s;
     MultiGpuMeasurement m;
     m.gpus = std::min(model.gpus, devices);
@@ -255,8 +256,8 @@ struct Lesson {
         return cudaGetLastError();
       };
     };
-    auto run = [&](int gpus, const std::vector<float>& field, int nz, md::Transport t,
-                   int warmup, int steps, int shown, md::SlabResult* r) {
+    auto run = [&](int gpus, const std::vector<float>& field, int nz, md::Transport t, int warmup,
+                   int steps, int shown, md::SlabResult* r) {
       md::SlabRun sr;
       sr.gpus = gpus;
       sr.nx = model.nx;
@@ -340,7 +341,8 @@ struct Lesson {
       double small = 0, whole = 0;
       if (Status s = md::TimeMessage(t, 4, 9, &small); !s.ok()) return s;
       if (Status s = md::TimeMessage(t, message, 9, &whole); !s.ok()) return s;
-      m.links.push_back({md::ToString(t), static_cast<double>(message) / (std::max(whole - small, 0.01) * 1e3),
+      m.links.push_back({md::ToString(t),
+                         static_cast<double>(message) / (std::max(whole - small, 0.01) * 1e3),
                          small});
     }
     auto model_us = [&](int gpus, int nz, md::Transport t) {
@@ -366,8 +368,8 @@ struct Lesson {
       for (md::Transport t : transports) {
         md::SlabResult split;
         if (Status s = run(m.gpus, start, nz, t, kWarmup, kTimed, 1, &split); !s.ok()) return s;
-        m.scaling.push_back({m.gpus, nz, md::ToString(t), split.step_us, single.step_us,
-                             model_us(m.gpus, nz, t)});
+        m.scaling.push_back(
+            {m.gpus, nz, md::ToString(t), split.step_us, single.step_us, model_us(m.gpus, nz, t)});
       }
     }
 

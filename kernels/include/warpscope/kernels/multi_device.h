@@ -62,9 +62,9 @@ struct SlabRun {
   int nx = 0, ny = 0, nz = 0, halo = 4;
   bool overlap = false;
   Transport transport = Transport::kPeer;
-  int warmup = 2;  // steps before the timed ones (allocation and first-touch costs)
-  int steps = 10;  // timed steps
-  int shown = 3;   // timed steps the timeline keeps
+  int warmup = 2;          // steps before the timed ones (allocation and first-touch costs)
+  int steps = 10;          // timed steps
+  int shown = 3;           // timed steps the timeline keeps
   bool keep_field = true;  // copy the field back (SlabResult::field)
 };
 
@@ -96,8 +96,8 @@ inline Status EnablePeers(int gpus) {
       if (e == cudaErrorPeerAccessAlreadyEnabled) {
         cudaGetLastError();  // clears it
       } else if (e != cudaSuccess) {
-        return Cuda(e, "cudaDeviceEnablePeerAccess(" + std::to_string(n) + ") on GPU " +
-                           std::to_string(g));
+        return Cuda(
+            e, "cudaDeviceEnablePeerAccess(" + std::to_string(n) + ") on GPU " + std::to_string(g));
       }
     }
   }
@@ -108,10 +108,10 @@ namespace detail {
 
 // The events of one GPU's step.
 enum Event : int {
-  kStart,       // its compute begins (its waits are over)
-  kEdges,       // the planes its neighbours need are done
-  kEnd,         // its whole slab is done
-  kSendBegin,   // + side (0: to the GPU below, 1: above) x 2
+  kStart,      // its compute begins (its waits are over)
+  kEdges,      // the planes its neighbours need are done
+  kEnd,        // its whole slab is done
+  kSendBegin,  // + side (0: to the GPU below, 1: above) x 2
   kSendEnd = kSendBegin + 2,
   kRecvBegin = kSendEnd + 2,  // staged: this GPU's copy from host memory, + side
   kRecvEnd = kRecvBegin + 2,
@@ -120,14 +120,16 @@ enum Event : int {
 
 struct Gpu {
   int device = 0;
-  int planes = 0;          // its slab
-  int first = 0;           // its first plane in the field (counting the field's halo planes)
+  int planes = 0;  // its slab
+  int first = 0;   // its first plane in the field (counting the field's halo planes)
   float* buf[2] = {nullptr, nullptr};
   float* staging[2] = {nullptr, nullptr};  // pinned: what it sends below / above (staged)
   cudaStream_t compute = nullptr, comm = nullptr, recv = nullptr;
   cudaEvent_t gate = nullptr;
   std::vector<cudaEvent_t> events;  // step x kEventsPerStep
-  cudaEvent_t& At(int step, int e) { return events[static_cast<std::size_t>(step * kEventsPerStep + e)]; }
+  cudaEvent_t& At(int step, int e) {
+    return events[static_cast<std::size_t>(step * kEventsPerStep + e)];
+  }
 };
 
 // Everything allocated, freed on every path.
@@ -198,8 +200,8 @@ inline Status RunSlabs(const SlabRun& run, const std::vector<float>& field,
       return s;
     if (2 * count * sizeof(float) + (64u << 20) > free_bytes)
       return Status::Error("two slabs of " + std::to_string(2 * count * sizeof(float) >> 20) +
-                           " MiB" + on + " do not fit in its " +
-                           std::to_string(free_bytes >> 20) + " MiB free");
+                           " MiB" + on + " do not fit in its " + std::to_string(free_bytes >> 20) +
+                           " MiB free");
     const float* slab = field.data() + static_cast<std::size_t>(d.first - halo) * plane;
     for (float*& b : d.buf) {
       if (Status s = Cuda(cudaMalloc(&b, count * sizeof(float)), "cudaMalloc" + on); !s.ok())
@@ -210,8 +212,8 @@ inline Status RunSlabs(const SlabRun& run, const std::vector<float>& field,
         return s;
     }
     for (cudaStream_t* st : {&d.compute, &d.comm, &d.recv})
-      if (Status s = Cuda(cudaStreamCreateWithFlags(st, cudaStreamNonBlocking),
-                          "cudaStreamCreate" + on);
+      if (Status s =
+              Cuda(cudaStreamCreateWithFlags(st, cudaStreamNonBlocking), "cudaStreamCreate" + on);
           !s.ok())
         return s;
     d.events.assign(static_cast<std::size_t>(total * kEventsPerStep), nullptr);
@@ -280,8 +282,7 @@ inline Status RunSlabs(const SlabRun& run, const std::vector<float>& field,
         e = part(0, d.planes);
         cudaEventRecord(d.At(step, kEdges), d.compute);
       }
-      if (Status s = Cuda(e, "the stencil's launch on GPU " + std::to_string(g)); !s.ok())
-        return s;
+      if (Status s = Cuda(e, "the stencil's launch on GPU " + std::to_string(g)); !s.ok()) return s;
       cudaEventRecord(d.At(step, kEnd), d.compute);
       cudaStreamWaitEvent(d.comm, d.At(step, kEdges), 0);
       for (int side : {0, 1}) {
@@ -313,10 +314,10 @@ inline Status RunSlabs(const SlabRun& run, const std::vector<float>& field,
           const int from_side = 1 - side;  // n sent it towards this GPU
           cudaStreamWaitEvent(d.recv, n.At(step, kSendEnd + from_side), 0);
           cudaEventRecord(d.At(step, kRecvBegin + side), d.recv);
-          if (Status s = Cuda(cudaMemcpyAsync(landing(d, out, from_side), n.staging[from_side],
-                                              message * sizeof(float), cudaMemcpyHostToDevice,
-                                              d.recv),
-                              "receiving ghost planes on GPU " + std::to_string(g));
+          if (Status s =
+                  Cuda(cudaMemcpyAsync(landing(d, out, from_side), n.staging[from_side],
+                                       message * sizeof(float), cudaMemcpyHostToDevice, d.recv),
+                       "receiving ghost planes on GPU " + std::to_string(g));
               !s.ok())
             return s;
           cudaEventRecord(d.At(step, kRecvEnd + side), d.recv);

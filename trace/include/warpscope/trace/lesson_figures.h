@@ -180,7 +180,7 @@ struct ScalingPoint {  // JSON: [gpus, nz, speedup]
   double speedup = 0;
 };
 // Measured on real GPUs (issue 20): what the GPU run of the lesson adds to the model's figures.
-struct MeasuredLink {  // JSON: [transport, gbps, latency_us]
+struct MeasuredLink {     // JSON: [transport, gbps, latency_us]
   std::string transport;  // "peer" (cudaMemcpyPeerAsync, peer access on) or "staged" (pinned host)
   double gbps = 0, latency_us = 0;  // one message (halo planes) timed alone: the model's inputs
 };
@@ -197,17 +197,17 @@ struct MultiGpuMeasurement {
   std::string transport;  // of the run the timeline shows
   std::string topology;   // "peer access both ways" / "no peer access: staged through the host"
   int nx = 0, ny = 0, nz = 0;
-  int steps = 0;           // time steps timed (after warm-up ones)
-  double step_us = 0;      // median step on `gpus` GPUs
-  double single_us = 0;    // median step on one GPU
-  double model_us = 0;     // the model's step with the measured inputs
-  double mpoints = 0;      // one GPU's measured speed, million points a second (model input)
-  std::vector<MeasuredLink> links;             // per transport measured (model inputs)
-  int timeline_steps = 0;                      // consecutive steps `timeline` shows
-  std::vector<GpuSegment> timeline;            // per GPU, from events on each GPU's own clock
-  std::vector<MeasuredScalingPoint> scaling;   // against nz, per transport
-  bool matches_one_gpu = false;                // the field equals one GPU's, bit for bit
-  std::string note;                            // "asked for 4 GPUs; this machine has 2"
+  int steps = 0;         // time steps timed (after warm-up ones)
+  double step_us = 0;    // median step on `gpus` GPUs
+  double single_us = 0;  // median step on one GPU
+  double model_us = 0;   // the model's step with the measured inputs
+  double mpoints = 0;    // one GPU's measured speed, million points a second (model input)
+  std::vector<MeasuredLink> links;            // per transport measured (model inputs)
+  int timeline_steps = 0;                     // consecutive steps `timeline` shows
+  std::vector<GpuSegment> timeline;           // per GPU, from events on each GPU's own clock
+  std::vector<MeasuredScalingPoint> scaling;  // against nz, per transport
+  bool matches_one_gpu = false;               // the field equals one GPU's, bit for bit
+  std::string note;                           // "asked for 4 GPUs; this machine has 2"
 };
 struct MultiGpuFigures {
   static constexpr const char* kKind = "multi-gpu";
