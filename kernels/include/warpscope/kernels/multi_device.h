@@ -137,6 +137,8 @@ struct Resources {
   std::vector<Gpu> gpus;
   int* flag = nullptr;  // pinned, mapped: the start signal
   ~Resources() {
+    // A run that failed while queueing leaves the GPUs waiting behind the flag: let them go.
+    if (flag != nullptr) __atomic_store_n(flag, 1, __ATOMIC_SEQ_CST);
     for (Gpu& g : gpus) {
       cudaSetDevice(g.device);
       cudaDeviceSynchronize();
