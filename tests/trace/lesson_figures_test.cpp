@@ -158,6 +158,10 @@ TEST(LessonFiguresJson, AMultiGpuMeasurementRoundTripsAndBadOnesAreRefused) {
   j["measured"]["timeline"][1][0] = 2;  // GPU 2 of 2
   EXPECT_EQ(refused(j), "a timeline segment has GPU 2 and kind 2 (allowed: 0..1 and 0..3)");
   j = good;
+  j["measured"]["timeline"][0][3] = 2e12;  // past any step: the view's axis would overflow
+  EXPECT_EQ(refused(j),
+            "a timeline segment runs from 0.000000 to 2000000000000.000000 us, outside 0..1e12");
+  j = good;
   j["measured"]["step_us"] = -1;
   EXPECT_EQ(refused(j), "step_us = -1.000000 us is outside 0..1e12");
   j = good;

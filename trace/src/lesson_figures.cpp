@@ -415,6 +415,9 @@ std::vector<GpuSegment> SegmentsOf(const json& a, int gpus) {
     if (!std::isfinite(start) || !std::isfinite(end) || start > end)
       throw std::out_of_range("a timeline segment runs from " + std::to_string(start) + " to " +
                               std::to_string(end) + " us");
+    if (start < 0 || end > 1e12)
+      throw std::out_of_range("a timeline segment runs from " + std::to_string(start) + " to " +
+                              std::to_string(end) + " us, outside 0..1e12");
     if (gpu < 0 || gpu >= gpus || kind < 0 || kind > 3)
       throw std::out_of_range("a timeline segment has GPU " + std::to_string(gpu) + " and kind " +
                               std::to_string(kind) + " (allowed: 0.." + std::to_string(gpus - 1) +

@@ -303,6 +303,8 @@ struct Lesson {
       return s;
     if (Status s = run(m.gpus, field, model.nz, primary, kWarmup, kTimed, kShown, &many); !s.ok())
       return s;
+    if (!(one.step_us > 0) || !(many.step_us > 0))
+      return Status::Error("a measured step took no time: the CUDA events are not usable");
     m.matches_one_gpu = many.field == one.field;
     if (!m.matches_one_gpu) {
       c.check = {false, "the field on " + std::to_string(m.gpus) +

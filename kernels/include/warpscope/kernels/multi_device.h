@@ -45,12 +45,13 @@ inline Status Cuda(cudaError_t e, const std::string& what) {
                        ")");
 }
 
-// Spins until the host raises *flag, or for at most `max_cycles` (so that a host that failed
-// between queueing and raising it cannot hang the GPU).
-__global__ void WaitForHostFlag(const volatile int* flag, long long max_cycles) {
+// Spins until the host raises flag[0], or for at most `max_cycles` (so that a host that failed
+// between queueing and raising it cannot hang the GPU); then flag[1] says it gave up waiting.
+__global__ void WaitForHostFlag(volatile int* flag, long long max_cycles) {
   const long long start = clock64();
-  while (*flag == 0 && clock64() - start < max_cycles) {
+  while (flag[0] == 0 && clock64() - start < max_cycles) {
   }
+  if (flag[0] == 0) flag[1] = 1;
 }
 
 // Computes `planes` planes of a slab: `out` and `in` point `halo` planes below the first one.
@@ -135,7 +136,7 @@ struct Gpu {
 // Everything allocated, freed on every path.
 struct Resources {
   std::vector<Gpu> gpus;
-  int* flag = nullptr;  // pinned, mapped: the start signal
+  int* flag = nullptr;  // pinned, mapped: [0] the start signal, [1] a GPU stopped waiting
   ~Resources() {
     // A run that failed while queueing leaves the GPUs waiting behind the flag: let them go.
     if (flag != nullptr) __atomic_store_n(flag, 1, __ATOMIC_SEQ_CST);
@@ -171,18 +172,24 @@ inline Status RunSlabs(const SlabRun& run, const std::vector<float>& field,
   using namespace detail;
   const std::size_t plane = static_cast<std::size_t>(run.nx) * static_cast<std::size_t>(run.ny);
   const int halo = run.halo, total = run.warmup + run.steps;
-  if (run.gpus < 1 || run.warmup < 1 || run.steps < 1 || run.shown > run.steps)
-    return Status::Error("a multi-GPU run needs 1 or more GPUs, warm-up and timed steps");
+  if (run.gpus < 1 || run.warmup < 1 || run.steps < 1 || run.shown < 1 || run.shown > run.steps ||
+      run.halo < 1)
+    return Status::Error(
+        "a multi-GPU run needs 1 or more GPUs, a halo, warm-up steps and 1..steps shown steps");
+  if (run.gpus > 1 && SlabPlanes(run.nz, run.gpus, run.gpus - 1) < halo)
+    return Status::Error(std::to_string(run.nz) + " planes over " + std::to_string(run.gpus) +
+                         " GPUs leave a GPU fewer than the " + std::to_string(halo) +
+                         " planes its neighbours take as ghost planes");
   if (field.size() != (static_cast<std::size_t>(run.nz) + 2 * halo) * plane)
     return Status::Error("the field does not have nz + 2 halo planes");
   Resources r;
   r.gpus.resize(static_cast<std::size_t>(run.gpus));
-  if (Status s = Cuda(cudaHostAlloc(reinterpret_cast<void**>(&r.flag), sizeof(int),
+  if (Status s = Cuda(cudaHostAlloc(reinterpret_cast<void**>(&r.flag), 2 * sizeof(int),
                                     cudaHostAllocMapped | cudaHostAllocPortable),
                       "cudaHostAlloc (the start flag)");
       !s.ok())
     return s;
-  *r.flag = 0;
+  r.flag[0] = r.flag[1] = 0;
   int first = halo;
   for (int g = 0; g < run.gpus; ++g) {
     Gpu& d = r.gpus[static_cast<std::size_t>(g)];
@@ -229,6 +236,15 @@ inline Status RunSlabs(const SlabRun& run, const std::vector<float>& field,
             !s.ok())
           return s;
     }
+  }
+  // The uploads (on the legacy stream, which the work's non-blocking streams do not wait for)
+  // are done, and the kernels are loaded: lazy loading must not happen behind the start flag.
+  for (Gpu& d : r.gpus) {
+    cudaSetDevice(d.device);
+    cudaError_t e = launch(d.compute, d.buf[1], d.buf[0], 0);  // no planes: loads it
+    if (e == cudaSuccess) e = cudaDeviceSynchronize();
+    if (Status s = Cuda(e, "loading the stencil on GPU " + std::to_string(d.device)); !s.ok())
+      return s;
   }
   const std::size_t message = static_cast<std::size_t>(halo) * plane;
   auto neighbour = [&](int g, int side) { return side == 0 ? g - 1 : g + 1; };
@@ -334,6 +350,10 @@ inline Status RunSlabs(const SlabRun& run, const std::vector<float>& field,
         !s.ok())
       return s;
   }
+  if (__atomic_load_n(r.flag + 1, __ATOMIC_SEQ_CST) != 0)
+    return Status::Error(
+        "a GPU stopped waiting for the start signal after about 2 s (the host took that long to "
+        "queue the steps), so the GPUs' clocks do not start together; run again");
 
   // Every event on its own GPU's clock, from that GPU's start.
   auto at = [&](int g, int step, int e) {
