@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdarg>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -35,6 +36,27 @@ ImU32 WorkColour(GpuWork w) {
       break;
   }
   return IM_COL32(128, 128, 128, 140);
+}
+
+std::string Printf(const char* fmt, ...) IM_FMTARGS(1);
+std::string Printf(const char* fmt, ...) {
+  char text[1024];
+  va_list args;
+  va_start(args, fmt);
+  std::vsnprintf(text, sizeof text, fmt, args);
+  va_end(args);
+  return text;
+}
+
+// The view's paragraph: whole where there is room; where the panel is short (docked at 1280 x
+// 720 and 150 %) its first sentence, the rest on hover, so that the plots keep their height.
+void Summary(const std::string& line, const std::string& full) {
+  if (ImGui::GetContentRegionAvail().y > 18 * ImGui::GetTextLineHeightWithSpacing()) {
+    ImGui::TextWrapped("%s", full.c_str());
+    return;
+  }
+  ImGui::TextWrapped("%s", line.c_str());
+  ImGui::SetItemTooltip("%s", full.c_str());
 }
 
 class MultiGpuPanel : public view::FiguresPanel<MultiGpuFigures> {
@@ -85,14 +107,17 @@ class MultiGpuPanel : public view::FiguresPanel<MultiGpuFigures> {
             ? "; linear from nz = " + std::to_string(f.crossover_z)
             : "; compute covers the exchange from nz = " + std::to_string(f.crossover_z) +
                   ", but without overlap the speedup only approaches " + std::to_string(f.gpus);
-    ImGui::TextWrapped(
-        "%d GPU%s, %d planes of %d x %d (%s), %s, %s: a step takes %s against %s on one GPU. "
-        "Compute %s on the largest slab, exchange %s on an inner GPU%s.",
-        f.gpus, f.gpus == 1 ? "" : "s", f.nz, f.nx, f.ny, SlabText(f).c_str(),
-        f.overlap ? "overlapped" : "compute then exchange", f.link_label.c_str(),
-        FormatDuration(f.step_us / 1e3).c_str(), FormatDuration(f.single_us / 1e3).c_str(),
-        FormatDuration(f.compute_us / 1e3).c_str(), FormatDuration(f.comm_us / 1e3).c_str(),
-        linear.c_str());
+    Summary(
+        Printf("%d GPU%s, %d planes: a step takes %s against %s on one GPU.", f.gpus,
+               f.gpus == 1 ? "" : "s", f.nz, FormatDuration(f.step_us / 1e3).c_str(),
+               FormatDuration(f.single_us / 1e3).c_str()),
+        Printf("%d GPU%s, %d planes of %d x %d (%s), %s, %s: a step takes %s against %s on "
+               "one GPU. Compute %s on the largest slab, exchange %s on an inner GPU%s.",
+               f.gpus, f.gpus == 1 ? "" : "s", f.nz, f.nx, f.ny, SlabText(f).c_str(),
+               f.overlap ? "overlapped" : "compute then exchange", f.link_label.c_str(),
+               FormatDuration(f.step_us / 1e3).c_str(), FormatDuration(f.single_us / 1e3).c_str(),
+               FormatDuration(f.compute_us / 1e3).c_str(), FormatDuration(f.comm_us / 1e3).c_str(),
+               linear.c_str()));
     // The lesson measured on two real GPUs, shipped with Warpscope (assets/traces).
     if (ImGui::SmallButton("Show the run measured on two GPUs"))
       session_->open_shipped = f.overlap ? "overlap" : "serial";
@@ -132,19 +157,22 @@ class MultiGpuPanel : public view::FiguresPanel<MultiGpuFigures> {
     std::string link;
     for (const MeasuredLink& l : m.links) {
       if (l.transport != m.transport) continue;
-      char text[96];
-      std::snprintf(text, sizeof text, "%.0f GB/s and %.1f us a message", l.gbps, l.latency_us);
-      link = text;
+      link = Printf("%.0f GB/s and %.1f us a message", l.gbps, l.latency_us);
     }
-    ImGui::TextWrapped(
-        "Measured on %s (%s): %d planes of %d x %d, %s, %s copies. A step takes %s against %s "
-        "on one GPU (medians of %d steps). The model, given one GPU's measured %.1f billion "
-        "points a second%s%s, predicts %s.%s%s",
-        m.device.c_str(), m.topology.c_str(), m.nz, m.nx, m.ny,
-        f.overlap ? "overlapped" : "compute then exchange", m.transport.c_str(),
-        FormatDuration(m.step_us / 1e3).c_str(), FormatDuration(m.single_us / 1e3).c_str(), m.steps,
-        m.mpoints / 1e3, link.empty() ? "" : " and the link's measured ", link.c_str(),
-        FormatDuration(m.model_us / 1e3).c_str(), m.note.empty() ? "" : " ", m.note.c_str());
+    Summary(
+        Printf("Measured on %s: a step takes %s against %s on one GPU; the model predicts "
+               "%s.",
+               m.device.c_str(), FormatDuration(m.step_us / 1e3).c_str(),
+               FormatDuration(m.single_us / 1e3).c_str(), FormatDuration(m.model_us / 1e3).c_str()),
+        Printf("Measured on %s (%s): %d planes of %d x %d, %s, %s copies. A step takes %s "
+               "against %s on one GPU (medians of %d steps). The model, given one GPU's "
+               "measured %.1f billion points a second%s%s, predicts %s.%s%s",
+               m.device.c_str(), m.topology.c_str(), m.nz, m.nx, m.ny,
+               f.overlap ? "overlapped" : "compute then exchange", m.transport.c_str(),
+               FormatDuration(m.step_us / 1e3).c_str(), FormatDuration(m.single_us / 1e3).c_str(),
+               m.steps, m.mpoints / 1e3, link.empty() ? "" : " and the link's measured ",
+               link.c_str(), FormatDuration(m.model_us / 1e3).c_str(), m.note.empty() ? "" : " ",
+               m.note.c_str()));
     if (!m.matches_one_gpu) {
       ImGui::PushStyleColor(ImGuiCol_Text, view::HazardColour(HazardKind::kRaw));
       ImGui::TextWrapped("The field on %d GPUs differs from one GPU's.", m.gpus);
