@@ -76,6 +76,16 @@ TEST(LessonFiguresJson, ABadZeroCopyPointIsRefused) {
   }
 }
 
+// Why `j` is not read as multi-gpu figures ("read" if it is).
+std::string RefusedMultiGpu(const nlohmann::json& j) {
+  try {
+    (void)j.get<MultiGpuFigures>();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "read";
+}
+
 // A hostile multi-gpu figure is refused by name, before anything could cast or index with it.
 TEST(LessonFiguresJson, BadMultiGpuFiguresAreRefused) {
   MultiGpuFigures f;
@@ -86,29 +96,21 @@ TEST(LessonFiguresJson, BadMultiGpuFiguresAreRefused) {
   f.scaling = {{2, 32, 1.5}};
   const nlohmann::json good = f;
   EXPECT_EQ(good.get<MultiGpuFigures>().timeline.size(), 1u);
-  auto refused = [&](nlohmann::json j) {
-    try {
-      (void)j.get<MultiGpuFigures>();
-    } catch (const std::exception& e) {
-      return std::string(e.what());
-    }
-    return std::string("read");
-  };
   nlohmann::json j = good;
   j["gpus"] = 1e300;
-  EXPECT_EQ(refused(j), "expected a whole number, got 1e+300");
+  EXPECT_EQ(RefusedMultiGpu(j), "expected a whole number, got 1e+300");
   j = good;
   j["timeline"][0][0] = 2;  // GPU 2 of 2
-  EXPECT_EQ(refused(j), "a timeline segment has GPU 2 and kind 1 (allowed: 0..1 and 0..3)");
+  EXPECT_EQ(RefusedMultiGpu(j), "a timeline segment has GPU 2 and kind 1 (allowed: 0..1 and 0..3)");
   j = good;
   j["timeline"][0][2] = 3.0;  // starts after it ends
-  EXPECT_EQ(refused(j), "a timeline segment runs from 3.000000 to 2.000000 us");
+  EXPECT_EQ(RefusedMultiGpu(j), "a timeline segment runs from 3.000000 to 2.000000 us");
   j = good;
   j["scaling"][0][1] = 0;
-  EXPECT_EQ(refused(j), "a scaling point has nz = 0 and speedup 1.500000");
+  EXPECT_EQ(RefusedMultiGpu(j), "a scaling point has nz = 0 and speedup 1.500000");
   j = good;
   j["nz"] = -4;
-  EXPECT_EQ(refused(j), "a size of -4 is negative");
+  EXPECT_EQ(RefusedMultiGpu(j), "a size of -4 is negative");
 }
 
 // A run on real GPUs travels with its figures, and its hostile values are refused by name too.
@@ -146,33 +148,25 @@ TEST(LessonFiguresJson, AMultiGpuMeasurementRoundTripsAndBadOnesAreRefused) {
   EXPECT_DOUBLE_EQ(back.measured->scaling[0].model_us, 35);
   EXPECT_TRUE(back.measured->matches_one_gpu);
   EXPECT_FALSE(nlohmann::json(MultiGpuFigures{}).contains("measured"));  // a model run has none
-  auto refused = [&](nlohmann::json j) {
-    try {
-      (void)j.get<MultiGpuFigures>();
-    } catch (const std::exception& e) {
-      return std::string(e.what());
-    }
-    return std::string("read");
-  };
   nlohmann::json j = good;
   j["measured"]["timeline"][1][0] = 2;  // GPU 2 of 2
-  EXPECT_EQ(refused(j), "a timeline segment has GPU 2 and kind 2 (allowed: 0..1 and 0..3)");
+  EXPECT_EQ(RefusedMultiGpu(j), "a timeline segment has GPU 2 and kind 2 (allowed: 0..1 and 0..3)");
   j = good;
   j["measured"]["timeline"][0][3] = 2e12;  // past any step: the view's axis would overflow
-  EXPECT_EQ(refused(j),
+  EXPECT_EQ(RefusedMultiGpu(j),
             "a timeline segment runs from 0.000000 to 2000000000000.000000 us, outside 0..1e12");
   j = good;
   j["measured"]["step_us"] = -1;
-  EXPECT_EQ(refused(j), "step_us = -1.000000 us is outside 0..1e12");
+  EXPECT_EQ(RefusedMultiGpu(j), "step_us = -1.000000 us is outside 0..1e12");
   j = good;
   j["measured"]["gpus"] = 65;
-  EXPECT_EQ(refused(j), "measured gpus = 65 is outside 1..64");
+  EXPECT_EQ(RefusedMultiGpu(j), "measured gpus = 65 is outside 1..64");
   j = good;
   j["measured"]["scaling"][0][1] = 0;
-  EXPECT_EQ(refused(j), "a measured scaling point has 2 GPUs and nz = 0");
+  EXPECT_EQ(RefusedMultiGpu(j), "a measured scaling point has 2 GPUs and nz = 0");
   j = good;
   j["measured"]["timeline_steps"] = 100000;
-  EXPECT_EQ(refused(j), "timeline_steps = 100000 is outside 0..1000");
+  EXPECT_EQ(RefusedMultiGpu(j), "timeline_steps = 100000 is outside 0..1000");
 }
 
 TEST(LessonFiguresJson, ATransferSizeOutOfRangeIsRefused) {

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -126,26 +127,10 @@ class MultiGpuPanel : public view::FiguresPanel<MultiGpuFigures> {
         "NVLink, each GPU's compute, sends and receives over three time steps, and the speedup "
         "against nz beside the model's.");
     view::UpdatingBadge(*session_);
-    const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float min_h = 8 * ImGui::GetFontSize();
-    const float key = 3.6f * ImGui::GetTextLineHeightWithSpacing();  // the key wraps to 3 lines
-    const char* kModelKey =
-        "Modelled: compute at the GPU's points a second, messages at the link's bandwidth plus "
-        "its latency (docs/MULTI-GPU.md).";
-    if (avail.x > 1.6f * avail.y) {
-      ImGui::BeginChild("##timeline_column", ImVec2(avail.x * 0.5f, 0));
-      DrawTimeline("one time step", f.timeline, f.gpus, f.step_us,
-                   ImVec2(-1, std::max(min_h, ImGui::GetContentRegionAvail().y - key)));
-      DrawKey(kModelKey);
-      ImGui::EndChild();
-      ImGui::SameLine();
-      DrawScaling(f, ImVec2(-1, std::max(min_h, avail.y)));
-    } else {
-      DrawTimeline("one time step", f.timeline, f.gpus, f.step_us,
-                   ImVec2(-1, std::max(min_h, avail.y * 0.45f)));
-      DrawKey(kModelKey);
-      DrawScaling(f, ImVec2(-1, std::max(min_h, ImGui::GetContentRegionAvail().y)));
-    }
+    DrawBody("one time step", f.timeline, f.gpus, f.step_us,
+             "Modelled: compute at the GPU's points a second, messages at the link's bandwidth "
+             "plus its latency (docs/MULTI-GPU.md).",
+             [&](ImVec2 size) { DrawScaling(f, size); });
   }
 
   // A run on real GPUs: its measured steps, and its speedup against nz beside the model's with
@@ -179,28 +164,35 @@ class MultiGpuPanel : public view::FiguresPanel<MultiGpuFigures> {
       ImGui::PopStyleColor();
     }
     view::UpdatingBadge(*session_);
+    double end = 0;
+    for (const GpuSegment& seg : m.timeline) end = std::max(end, seg.end_us);
+    DrawBody("measured: " + std::to_string(m.timeline_steps) + " time steps", m.timeline, m.gpus,
+             end,
+             "Measured: CUDA events on each GPU, all GPUs started together; a receive is its "
+             "neighbour's copy into this GPU.",
+             [&](ImVec2 size) { DrawMeasuredScaling(m, size); });
+  }
+
+  // The timeline with its key beside the scaling plot where the panel is wide, above it where
+  // it is tall.
+  void DrawBody(const std::string& title, const std::vector<GpuSegment>& segments, int gpus,
+                double end_us, const char* key_text, const std::function<void(ImVec2)>& scaling) {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float min_h = 8 * ImGui::GetFontSize();
-    const float key = 3.6f * ImGui::GetTextLineHeightWithSpacing();
-    const std::string title = "measured: " + std::to_string(m.timeline_steps) + " time steps";
-    const char* kMeasuredKey =
-        "Measured: CUDA events on each GPU, all GPUs started together; a receive is its "
-        "neighbour's copy into this GPU.";
-    double end = 0;
-    for (const GpuSegment& s : m.timeline) end = std::max(end, s.end_us);
+    const float key = 3.6f * ImGui::GetTextLineHeightWithSpacing();  // the key wraps to 3 lines
     if (avail.x > 1.6f * avail.y) {
       ImGui::BeginChild("##timeline_column", ImVec2(avail.x * 0.5f, 0));
-      DrawTimeline(title.c_str(), m.timeline, m.gpus, end,
+      DrawTimeline(title.c_str(), segments, gpus, end_us,
                    ImVec2(-1, std::max(min_h, ImGui::GetContentRegionAvail().y - key)));
-      DrawKey(kMeasuredKey);
+      DrawKey(key_text);
       ImGui::EndChild();
       ImGui::SameLine();
-      DrawMeasuredScaling(m, ImVec2(-1, std::max(min_h, avail.y)));
+      scaling(ImVec2(-1, std::max(min_h, avail.y)));
     } else {
-      DrawTimeline(title.c_str(), m.timeline, m.gpus, end,
+      DrawTimeline(title.c_str(), segments, gpus, end_us,
                    ImVec2(-1, std::max(min_h, avail.y * 0.45f)));
-      DrawKey(kMeasuredKey);
-      DrawMeasuredScaling(m, ImVec2(-1, std::max(min_h, ImGui::GetContentRegionAvail().y)));
+      DrawKey(key_text);
+      scaling(ImVec2(-1, std::max(min_h, ImGui::GetContentRegionAvail().y)));
     }
   }
 
