@@ -363,6 +363,7 @@ class Worker {
   std::uint32_t LaunchTag() const { return launch_->tag; }
   unsigned SmId() const { return block_sm_; }
   unsigned long long GlobalTimer() const { return block_start_ + t_ctx->clock; }
+  unsigned long long ThreadClock() const { return t_ctx->clock; }
 
   unsigned char* DynamicShared(std::uint32_t* bytes, std::uint32_t* offset) {
     const LaunchConfig& cfg = *launch_->config;
@@ -883,6 +884,10 @@ unsigned int SmId() {
 
 unsigned long long GlobalTimer() {
   return t_worker->GlobalTimer();
+}
+
+unsigned long long ThreadClock() {
+  return t_worker->ThreadClock();
 }
 
 unsigned char* DynamicSharedMemory(std::uint32_t* bytes, std::uint32_t* offset) {

@@ -9,7 +9,9 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
+#include <cstring>
 #include <map>
+#include <regex>
 #include <set>
 #include <tuple>
 
@@ -24,6 +26,7 @@ using namespace clang;  // NOLINT: the visitor names many clang types
 struct Access {
   unsigned begin = 0, end = 0;  // file offsets of the expression
   ProgramAccess access = ProgramAccess::kLoad;
+  bool pointer = false;  // E is a pointer to the memory (__ldg(p), an atomic's address)
   std::uint32_t line = 0, column = 0, end_column = 0;
   std::string text;
 };
@@ -46,11 +49,40 @@ bool IsBuiltinVariable(const VarDecl* v) {
   return BuiltinIndex(v) >= 0;
 }
 
+std::string NameOf(const FunctionDecl* f) {
+  return f != nullptr && f->getIdentifier() != nullptr ? f->getName().str() : std::string();
+}
+
 bool IsAtomic(const FunctionDecl* f) {
   static const std::set<std::string> names = {"atomicAdd", "atomicSub", "atomicExch", "atomicMin",
                                               "atomicMax", "atomicInc", "atomicDec",  "atomicCAS",
                                               "atomicAnd", "atomicOr",  "atomicXor"};
-  return f != nullptr && f->getIdentifier() != nullptr && names.count(f->getName().str()) > 0;
+  std::string n = NameOf(f);
+  for (const char* scope : {"_block", "_system"}) {
+    const std::size_t k = n.size() >= 6 ? n.rfind(scope) : std::string::npos;
+    if (k != std::string::npos && k + std::strlen(scope) == n.size()) n.resize(k);
+  }
+  return names.count(n) > 0;
+}
+
+// The cache-hinted loads and stores, which take the address: __ldg(p), __stcg(p, v).
+ProgramAccess HintedAccess(const FunctionDecl* f, bool* hinted) {
+  static const std::set<std::string> loads = {"__ldg",  "__ldcg", "__ldca",
+                                              "__ldcs", "__ldlu", "__ldcv"};
+  static const std::set<std::string> stores = {"__stcg", "__stcs", "__stwb", "__stwt"};
+  const std::string n = NameOf(f);
+  *hinted = loads.count(n) > 0 || stores.count(n) > 0;
+  return loads.count(n) > 0 ? ProgramAccess::kLoad : ProgramAccess::kStore;
+}
+
+// A function of the C library that device code calls and the emulator answers itself: printf
+// (in block order) and clock (the model's cycles). The macro each becomes in device code.
+const char* DeviceLibraryMacro(const FunctionDecl* f) {
+  if (f == nullptr || !f->getDeclContext()->getRedeclContext()->isFileContext()) {
+    if (f == nullptr || !f->isInStdNamespace()) return nullptr;
+  }
+  const std::string n = NameOf(f);
+  return n == "printf" ? "WS_DEVICE_PRINTF" : n == "clock" ? "WS_DEVICE_CLOCK" : nullptr;
 }
 
 class Collector : public RecursiveASTVisitor<Collector> {
@@ -121,8 +153,56 @@ class Collector : public RecursiveASTVisitor<Collector> {
   bool VisitCallExpr(CallExpr* e) {
     if (!in_dependent_ && !in_device_) NameAllocation(e);
     if (!Recording() || isa<CUDAKernelCallExpr>(e)) return true;
-    if (IsAtomic(e->getDirectCallee()) && e->getNumArgs() >= 2)
-      AddAccess(e->getArg(0)->IgnoreImpCasts(), ProgramAccess::kAtomic);
+    const FunctionDecl* callee = e->getDirectCallee();
+    if (IsAtomic(callee) && e->getNumArgs() >= 2)
+      AddAccess(e->getArg(0)->IgnoreImpCasts(), ProgramAccess::kAtomic, /*pointer=*/true);
+    bool hinted = false;
+    const ProgramAccess hint = HintedAccess(callee, &hinted);
+    if (hinted && e->getNumArgs() >= 1)
+      AddAccess(e->getArg(0)->IgnoreImpCasts(), hint, /*pointer=*/true);
+    if (const char* macro = DeviceLibraryMacro(callee)) {
+      const CharSourceRange r = FileRange(e->getCallee()->getSourceRange());
+      if (r.isValid() && renamed_.insert(Offset(r.getBegin())).second)
+        edits_.push_back({Offset(r.getBegin()), Offset(r.getEnd()), macro, 2, 0});
+    }
+    return true;
+  }
+
+  // asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)): a read of one of the special registers
+  // becomes the emulator's answer; any other inline PTX is refused by name.
+  bool VisitGCCAsmStmt(GCCAsmStmt* a) {
+    if (!Recording()) return true;
+    static const std::regex mov(R"(^\s*mov\.[us](32|64)\s+%0\s*,\s*%%?(\w+)\s*;?\s*$)");
+    const std::string text = a->getAsmString()->getString().str();
+    std::smatch m;
+    const char* fn = nullptr;
+    if (a->getNumOutputs() == 1 && a->getNumInputs() == 0 && std::regex_match(text, m, mov)) {
+      const std::string reg = m[2].str();
+      fn = reg == "globaltimer" || reg == "globaltimer_lo" ? "::ws::prog::GlobalTimer()"
+           : reg == "clock64"                             ? "::ws::prog::DeviceClock()"
+           : reg == "clock"                               ? "::ws::prog::DeviceClock32()"
+           : reg == "smid"                                ? "::ws::prog::SmId()"
+           : reg == "laneid"                              ? "::ws::prog::LaneId()"
+           : reg == "warpid"                              ? "::ws::prog::WarpId()"
+                                                          : nullptr;
+    }
+    const CharSourceRange r = FileRange(a->getSourceRange());
+    const CharSourceRange out =
+        a->getNumOutputs() == 1 ? FileRange(a->getOutputExpr(0)->getSourceRange())
+                                : CharSourceRange();
+    if (fn == nullptr || r.isInvalid() || out.isInvalid()) {
+      Error(a->getAsmLoc(), "inline PTX (asm(\"" + text.substr(0, 40) +
+                                "\")) is not supported (yet): Warpscope reads the special "
+                                "registers %globaltimer, %clock, %clock64, %smid, %laneid and "
+                                "%warpid only");
+      return true;
+    }
+    const std::string target = Lexer::getSourceText(out, sm_, ctx_.getLangOpts()).str();
+    const unsigned b = Offset(r.getBegin());
+    if (renamed_.insert(b).second)
+      edits_.push_back({b, Offset(r.getEnd()),
+                        "((" + target + ") = static_cast<decltype(" + target + ")>(" + fn + "))",
+                        2, 0});
     return true;
   }
 
@@ -255,8 +335,9 @@ class Collector : public RecursiveASTVisitor<Collector> {
                        : a.access == ProgramAccess::kStore     ? "St"
                        : a.access == ProgramAccess::kLoadStore ? "LdSt"
                                                                : "At";
-      if (a.access == ProgramAccess::kAtomic) {
-        edits_.push_back({a.begin, a.begin, "::ws::prog::At((", 1, a.end - a.begin});
+      if (a.pointer) {
+        const std::string head = a.access == ProgramAccess::kAtomic ? "At" : fn;
+        edits_.push_back({a.begin, a.begin, "::ws::prog::" + head + "((", 1, a.end - a.begin});
         edits_.push_back({a.end, a.end, "), " + place + ")", 0, a.end - a.begin});
       } else {
         edits_.push_back(
@@ -358,7 +439,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
   }
   unsigned Offset(SourceLocation l) const { return sm_.getFileOffset(l); }
 
-  void AddAccess(const Expr* e, ProgramAccess kind) {
+  void AddAccess(const Expr* e, ProgramAccess kind, bool pointer = false) {
     const CharSourceRange r = FileRange(e->getSourceRange());
     if (r.isInvalid()) {
       const SourceLocation at = sm_.getExpansionLoc(e->getBeginLoc());
@@ -369,6 +450,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
     a.begin = Offset(r.getBegin());
     a.end = Offset(r.getEnd());
     a.access = kind;
+    a.pointer = pointer;
     a.line = sm_.getSpellingLineNumber(r.getBegin());
     a.column = sm_.getSpellingColumnNumber(r.getBegin());
     if (sm_.getSpellingLineNumber(r.getEnd()) == a.line)

@@ -93,6 +93,9 @@ RewriteResult RewriteProgram(const RewriteRequest& rq) {
                                    "-nocudainc",
                                    "-nocudalib",
                                    "-std=c++17",
+                                   // printf and its kin are __host__ __device__ (ws_program.h)
+                                   "-Xclang",
+                                   "-fcuda-allow-variadic-functions",
                                    "-resource-dir",
                                    ResourceDir(),
                                    "-I",

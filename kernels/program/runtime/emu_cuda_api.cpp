@@ -1,5 +1,6 @@
 // libws_program_emu's CUDA runtime API: memory, copies, symbols, errors, events, device
 // properties, over the state in emu_program_state.h.
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -78,16 +79,33 @@ cudaError_t cudaMalloc(void** ptr, std::size_t bytes) {
 cudaError_t cudaMallocManaged(void** ptr, std::size_t bytes, unsigned int) {
   return Allocate(ptr, bytes, "cudaMallocManaged");
 }
+// Page-locked host memory is a buffer kernels may read, as on a GPU with unified addressing
+// (zero copy): registered like cudaMalloc's.
 cudaError_t cudaMallocHost(void** ptr, std::size_t bytes) {
-  if (ptr == nullptr) return Fail(cudaErrorInvalidValue, "cudaMallocHost: null pointer");
-  *ptr = std::malloc(bytes == 0 ? 1 : bytes);
-  return *ptr != nullptr ? cudaSuccess : cudaErrorMemoryAllocation;
+  return Allocate(ptr, bytes, "cudaMallocHost");
 }
 cudaError_t cudaHostAlloc(void** ptr, std::size_t bytes, unsigned int) {
-  return cudaMallocHost(ptr, bytes);
+  return Allocate(ptr, bytes, "cudaHostAlloc");
 }
 cudaError_t cudaFreeHost(void* ptr) {
-  std::free(ptr);
+  return cudaFree(ptr);
+}
+cudaError_t cudaHostGetDevicePointer(void** device, void* host, unsigned int) {
+  if (device == nullptr) return Fail(cudaErrorInvalidValue, "cudaHostGetDevicePointer: null");
+  if (DeviceRange(host, 1) == nullptr)
+    return Fail(cudaErrorInvalidHostPointer,
+                "cudaHostGetDevicePointer: not memory from cudaHostAlloc or cudaMallocHost");
+  *device = host;
+  return cudaSuccess;
+}
+cudaError_t cudaHostRegister(void* ptr, std::size_t bytes, unsigned int) {
+  if (ptr == nullptr || bytes == 0)
+    return Fail(cudaErrorInvalidValue, "cudaHostRegister: a null pointer or no bytes");
+  ws::prog::detail::AddRegion(ptr, bytes, "registered host memory", ws::kKeyGlobal, true,
+                              nullptr);
+  return cudaSuccess;
+}
+cudaError_t cudaHostUnregister(void*) {
   return cudaSuccess;
 }
 cudaError_t cudaFree(void* ptr) {
@@ -130,6 +148,44 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaM
                             cudaStream_t) {
   return cudaMemcpy(dst, src, bytes, kind);
 }
+cudaError_t cudaMemsetAsync(void* dst, int value, std::size_t bytes, cudaStream_t) {
+  return cudaMemset(dst, value, bytes);
+}
+// Rows of `width` bytes, `height` of them, `spitch` and `dpitch` bytes apart.
+cudaError_t cudaMemcpy2D(void* dst, std::size_t dpitch, const void* src, std::size_t spitch,
+                         std::size_t width, std::size_t height, cudaMemcpyKind kind) {
+  if (width > dpitch || width > spitch)
+    return Fail(cudaErrorInvalidPitchValue,
+                "cudaMemcpy2D: a row of " + std::to_string(width) +
+                    " bytes is wider than the pitch (" + std::to_string(std::min(dpitch, spitch)) +
+                    " bytes)");
+  for (std::size_t row = 0; row < height; ++row) {
+    const cudaError_t e = cudaMemcpy(static_cast<char*>(dst) + row * dpitch,
+                                     static_cast<const char*>(src) + row * spitch, width, kind);
+    if (e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
+}
+cudaError_t cudaMemcpy2DAsync(void* dst, std::size_t dpitch, const void* src, std::size_t spitch,
+                              std::size_t width, std::size_t height, cudaMemcpyKind kind,
+                              cudaStream_t) {
+  return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+}
+cudaError_t cudaMemset2D(void* dst, std::size_t pitch, int value, std::size_t width,
+                         std::size_t height) {
+  for (std::size_t row = 0; row < height; ++row) {
+    const cudaError_t e = cudaMemset(static_cast<char*>(dst) + row * pitch, value, width);
+    if (e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
+}
+// Rows padded to a multiple of 512 bytes (the texture pitch alignment an H100 reports).
+cudaError_t cudaMallocPitch(void** ptr, std::size_t* pitch, std::size_t width,
+                            std::size_t height) {
+  if (pitch == nullptr) return Fail(cudaErrorInvalidValue, "cudaMallocPitch: null pitch");
+  *pitch = (width + 511) / 512 * 512;
+  return Allocate(ptr, *pitch * height, "cudaMallocPitch");
+}
 cudaError_t cudaMemset(void* dst, int value, std::size_t bytes) {
   if (bytes == 0) return cudaSuccess;
   if (DeviceRange(dst, bytes) == nullptr)
@@ -158,6 +214,198 @@ cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, std::size_t byte
                                             " do not fit in a __constant__ or __device__ "
                                             "variable");
   std::memcpy(dst, static_cast<const char*>(symbol) + offset, bytes);
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, std::size_t bytes,
+                                    std::size_t offset, cudaMemcpyKind kind, cudaStream_t) {
+  return cudaMemcpyToSymbol(symbol, src, bytes, offset, kind);
+}
+cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, std::size_t bytes,
+                                      std::size_t offset, cudaMemcpyKind kind, cudaStream_t) {
+  return cudaMemcpyFromSymbol(dst, symbol, bytes, offset, kind);
+}
+cudaError_t cudaGetSymbolAddress(void** ptr, const void* symbol) {
+  const ws::prog::detail::Region* r = DeviceRange(symbol, 1);
+  if (ptr == nullptr || r == nullptr || !r->symbol)
+    return Fail(cudaErrorInvalidSymbol,
+                "cudaGetSymbolAddress: not a __device__ or __constant__ variable");
+  *ptr = const_cast<void*>(symbol);
+  return cudaSuccess;
+}
+cudaError_t cudaGetSymbolSize(std::size_t* size, const void* symbol) {
+  const ws::prog::detail::Region* r = DeviceRange(symbol, 1);
+  if (size == nullptr || r == nullptr || !r->symbol)
+    return Fail(cudaErrorInvalidSymbol,
+                "cudaGetSymbolSize: not a __device__ or __constant__ variable");
+  *size = r->bytes;
+  return cudaSuccess;
+}
+cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total_bytes) {
+  const std::size_t total = std::size_t{16} << 30;
+  std::size_t used = 0;
+  {
+    std::lock_guard lock(P().mutex);
+    for (const auto& r : P().regions) used += r.freed || r.symbol ? 0 : r.bytes;
+  }
+  if (free_bytes != nullptr) *free_bytes = used < total ? total - used : 0;
+  if (total_bytes != nullptr) *total_bytes = total;
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
+  if (value == nullptr) return Fail(cudaErrorInvalidValue, "cudaDeviceGetAttribute: null value");
+  cudaDeviceProp p;
+  if (cudaGetDeviceProperties(&p, device) != cudaSuccess)
+    return Fail(cudaErrorInvalidDevice, "cudaDeviceGetAttribute: device " +
+                                            std::to_string(device) +
+                                            ": the emulator has one device, 0");
+  switch (attr) {
+    case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
+    case cudaDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
+    case cudaDevAttrMaxBlockDimY: *value = p.maxThreadsDim[1]; break;
+    case cudaDevAttrMaxBlockDimZ: *value = p.maxThreadsDim[2]; break;
+    case cudaDevAttrMaxGridDimX: *value = p.maxGridSize[0]; break;
+    case cudaDevAttrMaxGridDimY: *value = p.maxGridSize[1]; break;
+    case cudaDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; break;
+    case cudaDevAttrMaxSharedMemoryPerBlock: *value = static_cast<int>(p.sharedMemPerBlock); break;
+    case cudaDevAttrTotalConstantMemory: *value = static_cast<int>(p.totalConstMem); break;
+    case cudaDevAttrWarpSize: *value = p.warpSize; break;
+    case cudaDevAttrMaxPitch: *value = 2147483647; break;
+    case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; break;
+    case cudaDevAttrClockRate: *value = p.clockRate; break;
+    case cudaDevAttrTextureAlignment: *value = static_cast<int>(p.textureAlignment); break;
+    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
+    case cudaDevAttrComputeMode: *value = cudaComputeModeDefault; break;
+    case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
+    case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor:
+      *value = static_cast<int>(p.sharedMemPerMultiprocessor);
+      break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin:
+      *value = static_cast<int>(p.sharedMemPerBlockOptin);
+      break;
+    case cudaDevAttrMaxRegistersPerMultiprocessor: *value = p.regsPerMultiprocessor; break;
+    case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
+    case cudaDevAttrMemoryClockRate: *value = p.memoryClockRate; break;
+    case cudaDevAttrGlobalMemoryBusWidth: *value = p.memoryBusWidth; break;
+    case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
+    case cudaDevAttrAsyncEngineCount: *value = p.asyncEngineCount; break;
+    case cudaDevAttrConcurrentKernels: *value = p.concurrentKernels; break;
+    case cudaDevAttrUnifiedAddressing:
+    case cudaDevAttrManagedMemory:
+    case cudaDevAttrCanMapHostMemory:
+    case cudaDevAttrGpuOverlap:
+    case cudaDevAttrConcurrentManagedAccess:
+    case cudaDevAttrCooperativeLaunch:
+    case cudaDevAttrGlobalL1CacheSupported:
+    case cudaDevAttrLocalL1CacheSupported:
+    case cudaDevAttrStreamPrioritiesSupported:
+    case cudaDevAttrComputePreemptionSupported:
+    case cudaDevAttrMemoryPoolsSupported:
+      *value = 1;
+      break;
+    default:
+      *value = 0;  // not integrated, no ECC, no TCC, PCI ids 0, not a multi-GPU board
+      break;
+  }
+  return cudaSuccess;
+}
+cudaError_t cudaSetDeviceFlags(unsigned int) {
+  return cudaSuccess;
+}
+cudaError_t cudaGetDeviceFlags(unsigned int* flags) {
+  if (flags != nullptr) *flags = 0;
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) {
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceSetSharedMemConfig(cudaSharedMemConfig) {
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceSetLimit(int, std::size_t) {
+  return cudaSuccess;
+}
+cudaError_t cudaDriverGetVersion(int* version) {
+  if (version != nullptr) *version = CUDART_VERSION;
+  return cudaSuccess;
+}
+cudaError_t cudaRuntimeGetVersion(int* version) {
+  if (version != nullptr) *version = CUDART_VERSION;
+  return cudaSuccess;
+}
+cudaError_t cudaThreadSynchronize() {
+  return cudaSuccess;
+}
+cudaError_t cudaThreadExit() {
+  return cudaSuccess;
+}
+cudaError_t cudaChooseDevice(int* device, const cudaDeviceProp*) {
+  if (device != nullptr) *device = 0;
+  return cudaSuccess;
+}
+cudaError_t cudaProfilerStart() {
+  return cudaSuccess;
+}
+cudaError_t cudaProfilerStop() {
+  return cudaSuccess;
+}
+// A kernel's attributes: what the emulator knows before any launch (no registers: 0).
+cudaError_t cudaFuncGetAttributesOf(cudaFuncAttributes* attr, const void* func) {
+  if (attr == nullptr || func == nullptr)
+    return Fail(cudaErrorInvalidDeviceFunction, "cudaFuncGetAttributes: a null kernel");
+  *attr = cudaFuncAttributes{};
+  attr->maxThreadsPerBlock = static_cast<int>(P().preset.max_threads_per_block);
+  attr->maxDynamicSharedSizeBytes = static_cast<int>(P().preset.shared_per_block);
+  attr->ptxVersion = 90;
+  attr->binaryVersion = 90;
+  attr->preferredShmemCarveout = -1;
+  return cudaSuccess;
+}
+cudaError_t cudaFuncSetAttributeOf(const void* func, cudaFuncAttribute, int) {
+  return func == nullptr
+             ? Fail(cudaErrorInvalidDeviceFunction, "cudaFuncSetAttribute: a null kernel")
+             : cudaSuccess;
+}
+cudaError_t cudaFuncSetCacheConfigOf(const void*, cudaFuncCache) {
+  return cudaSuccess;
+}
+// Blocks of `block_size` threads that fit on one multiprocessor by threads, blocks and shared
+// memory (the emulator does not know a kernel's registers or static shared memory here).
+cudaError_t cudaOccupancyOf(int* blocks, const void*, int block_size, std::size_t dynamic_shared) {
+  if (blocks == nullptr || block_size <= 0)
+    return Fail(cudaErrorInvalidValue, "cudaOccupancyMaxActiveBlocksPerMultiprocessor: block "
+                                       "size " + std::to_string(block_size));
+  cudaDeviceProp p;
+  cudaGetDeviceProperties(&p, 0);
+  const int warps = (block_size + 31) / 32;
+  int n = std::min(p.maxBlocksPerMultiProcessor, p.maxThreadsPerMultiProcessor / 32 / warps);
+  if (dynamic_shared > 0)
+    n = std::min<int>(n, static_cast<int>(p.sharedMemPerMultiprocessor / dynamic_shared));
+  *blocks = block_size > p.maxThreadsPerBlock ? 0 : n;
+  return cudaSuccess;
+}
+cudaError_t cudaOccupancyMaxPotentialBlockSizeOf(int* min_grid, int* block_size, const void* func,
+                                                 std::size_t dynamic_shared, int limit) {
+  if (min_grid == nullptr || block_size == nullptr)
+    return Fail(cudaErrorInvalidValue, "cudaOccupancyMaxPotentialBlockSize: null output");
+  cudaDeviceProp p;
+  cudaGetDeviceProperties(&p, 0);
+  const int most = limit > 0 ? std::min(limit, p.maxThreadsPerBlock) : p.maxThreadsPerBlock;
+  int best = 0, best_size = 32;
+  for (int size = most / 32 * 32; size >= 32; size -= 32) {
+    int n = 0;
+    cudaOccupancyOf(&n, func, size, dynamic_shared);
+    if (n * size > best) {
+      best = n * size;
+      best_size = size;
+    }
+  }
+  *block_size = best_size;
+  int n = 0;
+  cudaOccupancyOf(&n, func, best_size, dynamic_shared);
+  *min_grid = n * p.multiProcessorCount;
   return cudaSuccess;
 }
 
@@ -209,6 +457,32 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
   prop->warpSize = 32;
   prop->unifiedAddressing = 1;
   prop->managedMemory = 1;
+  // The rest as an H100 SXM reports them (cudaGetDeviceProperties on the lab's H100).
+  prop->sharedMemPerBlockOptin = 227 * 1024;
+  prop->textureAlignment = 512;
+  prop->memPitch = 2147483647;
+  prop->memoryClockRate = 2619000;
+  prop->memoryBusWidth = 5120;
+  prop->l2CacheSize = 50 * 1024 * 1024;
+  prop->persistingL2CacheMaxSize = 32 * 1024 * 1024;
+  prop->concurrentKernels = 1;
+  prop->asyncEngineCount = 3;
+  prop->canMapHostMemory = 1;
+  prop->deviceOverlap = 1;
+  prop->computeMode = cudaComputeModeDefault;
+  prop->concurrentManagedAccess = 1;
+  prop->cooperativeLaunch = 1;
+  prop->streamPrioritiesSupported = 1;
+  prop->globalL1CacheSupported = 1;
+  prop->localL1CacheSupported = 1;
+  prop->computePreemptionSupported = 1;
+  prop->maxTexture1D = 131072;
+  prop->maxTexture1DLinear = 268435456;
+  prop->maxTexture2D[0] = 131072;
+  prop->maxTexture2D[1] = 65536;
+  prop->maxTexture3D[0] = prop->maxTexture3D[1] = prop->maxTexture3D[2] = 16384;
+  prop->memoryPoolsSupported = 1;
+  prop->reservedSharedMemPerBlock = 1024;
   return cudaSuccess;
 }
 cudaError_t cudaGetLastError() {
@@ -287,6 +561,29 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) 
 }
 cudaError_t cudaEventDestroy(cudaEvent_t event) {
   delete event;
+  return cudaSuccess;
+}
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int) {
+  return cudaEventCreate(event);
+}
+cudaError_t cudaEventQuery(cudaEvent_t event) {
+  return event == nullptr ? cudaErrorInvalidResourceHandle : cudaSuccess;
+}
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int) {
+  return cudaStreamCreate(stream);
+}
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int, int) {
+  return cudaStreamCreate(stream);
+}
+cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
+  if (least != nullptr) *least = 0;
+  if (greatest != nullptr) *greatest = -5;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned int) {
+  return cudaSuccess;  // the emulator runs every stream's work in program order
+}
+cudaError_t cudaStreamQuery(cudaStream_t) {
   return cudaSuccess;
 }
 cudaError_t cudaStreamCreate(cudaStream_t* stream) {

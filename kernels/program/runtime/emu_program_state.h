@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -61,6 +62,11 @@ struct Program {
   Schedule schedule;
   bool written = false;
   std::string next_name;  // the variable the next cudaMalloc fills (NameNext)
+  // What the running launch's threads printed, by linear block index (printed in block order
+  // when the launch ends), and its size.
+  std::map<std::uint64_t, std::string> printed;
+  std::size_t printed_bytes = 0;
+  bool printed_cut = false;
 
   Program();
   // Writes the launches to WS_PROGRAM_OUT (once: at exit, or when a launch failed).

@@ -11,16 +11,56 @@
 // Self-contained (C++17) but for the emulator's ThreadState, so that it compiles fast.
 #pragma once
 
+// C++'s own first, as host code (constexpr functions are __host__ __device__ anyway)...
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <new>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+// ...then the C library and <cmath>, which device code calls into (printf, sqrtf, clock): on the
+// parse, every function they declare is __host__ __device__, as the CUDA toolkit's headers make
+// them (a template declared here and defined in a later header would clash: hence the order).
+#if defined(WS_PROGRAM_PARSE)
+#pragma clang force_cuda_host_device begin
+#endif
+#include <assert.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
 #include <cassert>
+#include <cfloat>
+#include <climits>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <tuple>
-#include <type_traits>
-#include <utility>
+#include <ctime>
+#if defined(WS_PROGRAM_PARSE)
+#pragma clang force_cuda_host_device end
+#endif
+
+// What the CUDA headers define, so that code testing for them (cuda-samples' helper_cuda.h tests
+// __DRIVER_TYPES_H__ and __CUDA_RUNTIME_H__) finds them; the headers themselves are this shim.
+#ifndef __CUDACC__
+#define __CUDACC__ 1
+#endif
+#define __CUDA_RUNTIME_H__
+#define __CUDA_RUNTIME_API_H__
+#define __DRIVER_TYPES_H__
+#define __VECTOR_TYPES_H__
+#define __DEVICE_LAUNCH_PARAMETERS_H__
+#define __HOST_DEFINES_H__
+#define CUDA_VERSION 13000
+#define __CUDART_API_VERSION 13000
 
 #if defined(WS_PROGRAM_PARSE)
 #define __global__ __attribute__((global))
@@ -61,41 +101,51 @@ struct dim3 {
   WS_PD constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}  // NOLINT: as CUDA's
   WS_PD constexpr operator uint3() const { return uint3{x, y, z}; }
 };
-#define WS_VEC2(T, N, A)                    \
-  struct alignas(A) N##2 {                  \
-    T x, y;                                 \
-  };                                        \
-  WS_PD inline N##2 make_##N##2(T x, T y) { \
-    return N##2 {x, y};                     \
-  }
-#define WS_VEC3(T, N)                            \
-  struct N##3 {                                  \
-    T x, y, z;                                   \
-  };                                             \
-  WS_PD inline N##3 make_##N##3(T x, T y, T z) { \
-    return N##3 {x, y, z};                       \
-  }
-#define WS_VEC4(T, N, A)                              \
-  struct alignas(A) N##4 {                            \
-    T x, y, z, w;                                     \
-  };                                                  \
-  WS_PD inline N##4 make_##N##4(T x, T y, T z, T w) { \
-    return N##4 {x, y, z, w};                         \
-  }
-WS_VEC2(float, float, 8)
-WS_VEC3(float, float)
-WS_VEC4(float, float, 16)
-WS_VEC2(int, int, 8)
+// Every CUDA vector type, N1 to N4, with make_N: alignment as vector_types.h gives it (N2 twice
+// the element, N4 four times up to 16 bytes, N1 and N3 the element's).
+#define WS_VEC(T, N, A1, A2, A4)                                          \
+  struct alignas(A1) N##1 {                                               \
+    T x;                                                                  \
+  };                                                                      \
+  struct alignas(A2) N##2 {                                               \
+    T x, y;                                                               \
+  };                                                                      \
+  struct alignas(A4) N##4 {                                               \
+    T x, y, z, w;                                                         \
+  };                                                                      \
+  WS_PD inline N##1 make_##N##1(T x) { return N##1 {x}; }                 \
+  WS_PD inline N##2 make_##N##2(T x, T y) { return N##2 {x, y}; }         \
+  WS_PD inline N##4 make_##N##4(T x, T y, T z, T w) { return N##4 {x, y, z, w}; }
+#define WS_VEC3(T, N)                                                     \
+  struct N##3 {                                                           \
+    T x, y, z;                                                            \
+  };                                                                      \
+  WS_PD inline N##3 make_##N##3(T x, T y, T z) { return N##3 {x, y, z}; }
+WS_VEC(char, char, 1, 2, 4)
+WS_VEC3(char, char)
+WS_VEC(unsigned char, uchar, 1, 2, 4)
+WS_VEC3(unsigned char, uchar)
+WS_VEC(short, short, 2, 4, 8)
+WS_VEC3(short, short)
+WS_VEC(unsigned short, ushort, 2, 4, 8)
+WS_VEC3(unsigned short, ushort)
+WS_VEC(int, int, 4, 8, 16)
 WS_VEC3(int, int)
-WS_VEC4(int, int, 16)
-WS_VEC2(unsigned int, uint, 8)
-WS_VEC4(unsigned int, uint, 16)
-WS_VEC2(double, double, 16)
-WS_VEC4(unsigned char, uchar, 4)
-WS_VEC4(char, char, 4)
-#undef WS_VEC2
+WS_VEC(unsigned int, uint, 4, 8, 16)
+WS_VEC(long, long, 8, 16, 16)
+WS_VEC3(long, long)
+WS_VEC(unsigned long, ulong, 8, 16, 16)
+WS_VEC3(unsigned long, ulong)
+WS_VEC(long long, longlong, 8, 16, 16)
+WS_VEC3(long long, longlong)
+WS_VEC(unsigned long long, ulonglong, 8, 16, 16)
+WS_VEC3(unsigned long long, ulonglong)
+WS_VEC(float, float, 4, 8, 16)
+WS_VEC3(float, float)
+WS_VEC(double, double, 8, 16, 16)
+WS_VEC3(double, double)
+#undef WS_VEC
 #undef WS_VEC3
-#undef WS_VEC4
 WS_PD inline uint3 make_uint3(unsigned int x, unsigned int y, unsigned int z) {
   return uint3{x, y, z};
 }
@@ -108,15 +158,30 @@ enum cudaError {
   cudaErrorInvalidValue = 1,
   cudaErrorMemoryAllocation = 2,
   cudaErrorInitializationError = 3,
+  cudaErrorCudartUnloading = 4,
+  cudaErrorProfilerDisabled = 5,
   cudaErrorInvalidConfiguration = 9,
-  cudaErrorInvalidDevicePointer = 17,
-  cudaErrorInvalidMemcpyDirection = 21,
+  cudaErrorInvalidPitchValue = 12,
   cudaErrorInvalidSymbol = 13,
+  cudaErrorInvalidHostPointer = 16,
+  cudaErrorInvalidDevicePointer = 17,
+  cudaErrorInvalidTexture = 18,
+  cudaErrorInvalidChannelDescriptor = 20,
+  cudaErrorInvalidMemcpyDirection = 21,
+  cudaErrorInsufficientDriver = 35,
+  cudaErrorInvalidDeviceFunction = 98,
   cudaErrorNoDevice = 100,
   cudaErrorInvalidDevice = 101,
+  cudaErrorNoKernelImageForDevice = 209,
   cudaErrorInvalidResourceHandle = 400,
+  cudaErrorNotReady = 600,
   cudaErrorIllegalAddress = 700,
+  cudaErrorLaunchOutOfResources = 701,
+  cudaErrorLaunchTimeout = 702,
+  cudaErrorAssert = 710,
   cudaErrorLaunchFailure = 719,
+  cudaErrorCooperativeLaunchTooLarge = 720,
+  cudaErrorNotSupported = 801,
   cudaErrorUnknown = 999,
 };
 typedef enum cudaError cudaError_t;
@@ -129,15 +194,143 @@ enum cudaMemcpyKind {
 };
 typedef struct WsStream* cudaStream_t;
 typedef struct WsEvent* cudaEvent_t;
+enum : unsigned int { cudaStreamDefault = 0, cudaStreamNonBlocking = 1 };
+enum : unsigned int {
+  cudaEventDefault = 0,
+  cudaEventBlockingSync = 1,
+  cudaEventDisableTiming = 2,
+  cudaEventInterprocess = 4
+};
+enum : unsigned int {
+  cudaHostAllocDefault = 0,
+  cudaHostAllocPortable = 1,
+  cudaHostAllocMapped = 2,
+  cudaHostAllocWriteCombined = 4,
+  cudaHostRegisterDefault = 0,
+  cudaHostRegisterMapped = 2,
+  cudaMemAttachGlobal = 1,
+  cudaMemAttachHost = 2,
+  cudaDeviceScheduleAuto = 0,
+  cudaDeviceScheduleSpin = 1,
+  cudaDeviceScheduleYield = 2,
+  cudaDeviceScheduleBlockingSync = 4,
+  cudaDeviceMapHost = 8,
+  cudaDeviceLmemResizeToMax = 16,
+};
+#define cudaStreamPerThread (reinterpret_cast<cudaStream_t>(2))
+#define cudaStreamLegacy (reinterpret_cast<cudaStream_t>(1))
+enum cudaComputeMode {
+  cudaComputeModeDefault = 0,
+  cudaComputeModeExclusive = 1,
+  cudaComputeModeProhibited = 2,
+  cudaComputeModeExclusiveProcess = 3
+};
+enum cudaFuncCache {
+  cudaFuncCachePreferNone = 0,
+  cudaFuncCachePreferShared = 1,
+  cudaFuncCachePreferL1 = 2,
+  cudaFuncCachePreferEqual = 3
+};
+enum cudaSharedMemConfig {
+  cudaSharedMemBankSizeDefault = 0,
+  cudaSharedMemBankSizeFourByte = 1,
+  cudaSharedMemBankSizeEightByte = 2
+};
+enum cudaFuncAttribute {
+  cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+  cudaFuncAttributePreferredSharedMemoryCarveout = 9,
+};
+enum cudaSharedCarveout {
+  cudaSharedmemCarveoutDefault = -1,
+  cudaSharedmemCarveoutMaxShared = 100,
+  cudaSharedmemCarveoutMaxL1 = 0
+};
+// The attributes cudaDeviceGetAttribute answers (driver_types.h's numbers).
+enum cudaDeviceAttr {
+  cudaDevAttrMaxThreadsPerBlock = 1,
+  cudaDevAttrMaxBlockDimX = 2,
+  cudaDevAttrMaxBlockDimY = 3,
+  cudaDevAttrMaxBlockDimZ = 4,
+  cudaDevAttrMaxGridDimX = 5,
+  cudaDevAttrMaxGridDimY = 6,
+  cudaDevAttrMaxGridDimZ = 7,
+  cudaDevAttrMaxSharedMemoryPerBlock = 8,
+  cudaDevAttrTotalConstantMemory = 9,
+  cudaDevAttrWarpSize = 10,
+  cudaDevAttrMaxPitch = 11,
+  cudaDevAttrMaxRegistersPerBlock = 12,
+  cudaDevAttrClockRate = 13,
+  cudaDevAttrTextureAlignment = 14,
+  cudaDevAttrGpuOverlap = 15,
+  cudaDevAttrMultiProcessorCount = 16,
+  cudaDevAttrKernelExecTimeout = 17,
+  cudaDevAttrIntegrated = 18,
+  cudaDevAttrCanMapHostMemory = 19,
+  cudaDevAttrComputeMode = 20,
+  cudaDevAttrConcurrentKernels = 31,
+  cudaDevAttrEccEnabled = 32,
+  cudaDevAttrPciBusId = 33,
+  cudaDevAttrPciDeviceId = 34,
+  cudaDevAttrTccDriver = 35,
+  cudaDevAttrMemoryClockRate = 36,
+  cudaDevAttrGlobalMemoryBusWidth = 37,
+  cudaDevAttrL2CacheSize = 38,
+  cudaDevAttrMaxThreadsPerMultiProcessor = 39,
+  cudaDevAttrAsyncEngineCount = 40,
+  cudaDevAttrUnifiedAddressing = 41,
+  cudaDevAttrPciDomainId = 50,
+  cudaDevAttrComputeCapabilityMajor = 75,
+  cudaDevAttrComputeCapabilityMinor = 76,
+  cudaDevAttrStreamPrioritiesSupported = 78,
+  cudaDevAttrGlobalL1CacheSupported = 79,
+  cudaDevAttrLocalL1CacheSupported = 80,
+  cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
+  cudaDevAttrMaxRegistersPerMultiprocessor = 82,
+  cudaDevAttrManagedMemory = 83,
+  cudaDevAttrIsMultiGpuBoard = 84,
+  cudaDevAttrMultiGpuBoardGroupID = 85,
+  cudaDevAttrConcurrentManagedAccess = 89,
+  cudaDevAttrComputePreemptionSupported = 90,
+  cudaDevAttrCanUseHostPointerForRegisteredMem = 91,
+  cudaDevAttrCooperativeLaunch = 95,
+  cudaDevAttrCooperativeMultiDeviceLaunch = 96,
+  cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
+  cudaDevAttrPageableMemoryAccess = 88,
+  cudaDevAttrDirectManagedMemAccessFromHost = 101,
+  cudaDevAttrMaxBlocksPerMultiprocessor = 106,
+  cudaDevAttrMaxPersistingL2CacheSize = 108,
+  cudaDevAttrMemoryPoolsSupported = 115,
+};
 
 struct cudaDeviceProp {
   char name[256];
+  char uuid[16];
   std::size_t totalGlobalMem, sharedMemPerBlock, sharedMemPerMultiprocessor, totalConstMem;
   int regsPerBlock, regsPerMultiprocessor, warpSize, maxThreadsPerBlock, maxThreadsDim[3],
       maxGridSize[3], clockRate, major, minor, multiProcessorCount, maxThreadsPerMultiProcessor,
       maxBlocksPerMultiProcessor, memoryClockRate, memoryBusWidth, l2CacheSize, concurrentKernels,
       asyncEngineCount, unifiedAddressing, managedMemory;
   std::size_t memPitch, textureAlignment, sharedMemPerBlockOptin;
+  int computeMode, integrated, canMapHostMemory, deviceOverlap, kernelExecTimeoutEnabled,
+      ECCEnabled, pciBusID, pciDeviceID, pciDomainID, tccDriver, isMultiGpuBoard,
+      multiGpuBoardGroupID, concurrentManagedAccess, pageableMemoryAccess, cooperativeLaunch,
+      cooperativeMultiDeviceLaunch, persistingL2CacheMaxSize, streamPrioritiesSupported,
+      globalL1CacheSupported, localL1CacheSupported, computePreemptionSupported,
+      canUseHostPointerForRegisteredMem, directManagedMemAccessFromHost, maxTexture1D,
+      maxTexture1DLinear, maxTexture2D[2], maxTexture3D[3], maxSurface1D, maxSurface2D[2],
+      hostNativeAtomicSupported, singleToDoublePrecisionPerfRatio, accessPolicyMaxWindowSize,
+      reservedSharedMemPerBlock, memoryPoolsSupported;
+};
+// What cudaFuncGetAttributes fills (the emulator knows the kernel's static shared memory only
+// after a launch; registers it does not know: 0).
+struct cudaFuncAttributes {
+  std::size_t sharedSizeBytes, constSizeBytes, localSizeBytes;
+  int maxThreadsPerBlock, numRegs, ptxVersion, binaryVersion, cacheModeCA,
+      maxDynamicSharedSizeBytes, preferredShmemCarveout;
+};
+struct cudaPitchedPtr {
+  void* ptr;
+  std::size_t pitch, xsize, ysize;
 };
 
 cudaError_t cudaMalloc(void** ptr, std::size_t bytes);
@@ -174,6 +367,115 @@ cudaError_t cudaEventDestroy(cudaEvent_t event);
 cudaError_t cudaStreamCreate(cudaStream_t* stream);
 cudaError_t cudaStreamSynchronize(cudaStream_t stream);
 cudaError_t cudaStreamDestroy(cudaStream_t stream);
+cudaError_t cudaMemsetAsync(void* dst, int value, std::size_t bytes, cudaStream_t stream = 0);
+cudaError_t cudaMemcpy2D(void* dst, std::size_t dpitch, const void* src, std::size_t spitch,
+                         std::size_t width, std::size_t height, cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DAsync(void* dst, std::size_t dpitch, const void* src, std::size_t spitch,
+                              std::size_t width, std::size_t height, cudaMemcpyKind kind,
+                              cudaStream_t stream = 0);
+cudaError_t cudaMemset2D(void* dst, std::size_t pitch, int value, std::size_t width,
+                         std::size_t height);
+cudaError_t cudaMallocPitch(void** ptr, std::size_t* pitch, std::size_t width, std::size_t height);
+cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, std::size_t bytes,
+                                    std::size_t offset, cudaMemcpyKind kind,
+                                    cudaStream_t stream = 0);
+cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, std::size_t bytes,
+                                      std::size_t offset, cudaMemcpyKind kind,
+                                      cudaStream_t stream = 0);
+cudaError_t cudaGetSymbolAddress(void** ptr, const void* symbol);
+cudaError_t cudaGetSymbolSize(std::size_t* size, const void* symbol);
+cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total_bytes);
+cudaError_t cudaHostGetDevicePointer(void** device, void* host, unsigned int flags);
+cudaError_t cudaHostRegister(void* ptr, std::size_t bytes, unsigned int flags);
+cudaError_t cudaHostUnregister(void* ptr);
+cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device);
+cudaError_t cudaSetDeviceFlags(unsigned int flags);
+cudaError_t cudaGetDeviceFlags(unsigned int* flags);
+cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache config);
+cudaError_t cudaDeviceSetSharedMemConfig(cudaSharedMemConfig config);
+cudaError_t cudaDeviceSetLimit(int limit, std::size_t value);
+cudaError_t cudaDriverGetVersion(int* version);
+cudaError_t cudaRuntimeGetVersion(int* version);
+cudaError_t cudaThreadSynchronize();
+cudaError_t cudaThreadExit();
+cudaError_t cudaChooseDevice(int* device, const cudaDeviceProp* prop);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags);
+cudaError_t cudaEventQuery(cudaEvent_t event);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags);
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flags, int priority);
+cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest);
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags = 0);
+cudaError_t cudaStreamQuery(cudaStream_t stream);
+cudaError_t cudaFuncGetAttributesOf(cudaFuncAttributes* attr, const void* func);
+cudaError_t cudaFuncSetAttributeOf(const void* func, cudaFuncAttribute attr, int value);
+cudaError_t cudaFuncSetCacheConfigOf(const void* func, cudaFuncCache config);
+cudaError_t cudaOccupancyOf(int* blocks, const void* func, int block_size,
+                            std::size_t dynamic_shared);
+cudaError_t cudaOccupancyMaxPotentialBlockSizeOf(int* min_grid, int* block_size, const void* func,
+                                                 std::size_t dynamic_shared, int limit);
+cudaError_t cudaProfilerStart();
+cudaError_t cudaProfilerStop();
+// The forms that take a kernel: any function.
+template <typename F>
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, F* func) {
+  return cudaFuncGetAttributesOf(attr, reinterpret_cast<const void*>(func));
+}
+template <typename F>
+cudaError_t cudaFuncSetAttribute(F* func, cudaFuncAttribute attr, int value) {
+  return cudaFuncSetAttributeOf(reinterpret_cast<const void*>(func), attr, value);
+}
+template <typename F>
+cudaError_t cudaFuncSetCacheConfig(F* func, cudaFuncCache config) {
+  return cudaFuncSetCacheConfigOf(reinterpret_cast<const void*>(func), config);
+}
+template <typename F>
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, F func, int block_size,
+                                                          std::size_t dynamic_shared) {
+  return cudaOccupancyOf(blocks, reinterpret_cast<const void*>(func), block_size, dynamic_shared);
+}
+template <typename F>
+cudaError_t cudaOccupancyMaxPotentialBlockSize(int* min_grid, int* block_size, F func,
+                                               std::size_t dynamic_shared = 0, int limit = 0) {
+  return cudaOccupancyMaxPotentialBlockSizeOf(min_grid, block_size,
+                                              reinterpret_cast<const void*>(func),
+                                              dynamic_shared, limit);
+}
+template <typename T>
+cudaError_t cudaMallocPitch(T** ptr, std::size_t* pitch, std::size_t width, std::size_t height) {
+  return cudaMallocPitch(reinterpret_cast<void**>(ptr), pitch, width, height);
+}
+template <typename T>
+cudaError_t cudaHostAlloc(T** ptr, std::size_t bytes, unsigned int flags) {
+  return cudaHostAlloc(reinterpret_cast<void**>(ptr), bytes, flags);
+}
+template <typename T>
+cudaError_t cudaHostGetDevicePointer(T** device, void* host, unsigned int flags) {
+  return cudaHostGetDevicePointer(reinterpret_cast<void**>(device), host, flags);
+}
+template <typename T>
+cudaError_t cudaMemcpyToSymbolAsync(const T& symbol, const void* src, std::size_t bytes,
+                                    std::size_t offset = 0,
+                                    cudaMemcpyKind kind = cudaMemcpyHostToDevice,
+                                    cudaStream_t stream = 0) {
+  return cudaMemcpyToSymbolAsync(static_cast<const void*>(&symbol), src, bytes, offset, kind,
+                                 stream);
+}
+template <typename T>
+cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const T& symbol, std::size_t bytes,
+                                      std::size_t offset = 0,
+                                      cudaMemcpyKind kind = cudaMemcpyDeviceToHost,
+                                      cudaStream_t stream = 0) {
+  return cudaMemcpyFromSymbolAsync(dst, static_cast<const void*>(&symbol), bytes, offset, kind,
+                                   stream);
+}
+template <typename T, typename S>
+cudaError_t cudaGetSymbolAddress(T** ptr, const S& symbol) {
+  return cudaGetSymbolAddress(reinterpret_cast<void**>(ptr), static_cast<const void*>(&symbol));
+}
+template <typename S>
+cudaError_t cudaGetSymbolSize(std::size_t* size, const S& symbol) {
+  return cudaGetSymbolSize(size, static_cast<const void*>(&symbol));
+}
 // The template forms, as cuda_runtime.h has them.
 template <typename T>
 cudaError_t cudaMalloc(T** ptr, std::size_t bytes) {
@@ -212,10 +514,6 @@ extern const __device__ dim3 gridDim;
 extern "C" unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, std::size_t shared = 0,
                                                 cudaStream_t stream = 0);
 __device__ void __syncthreads();
-// assert() in device code: the parser needs a device-side __assert_fail (the emulator calls
-// glibc's, which names the file, the line and the expression).
-__device__ static inline void __assert_fail(const char*, const char*, unsigned int,
-                                            const char*) noexcept {}
 // The helpers a built-in lesson's plain kernel may call (ws_cuda_arrays.h: the barrier and
 // scalability lessons' modelled work, %smid, %globaltimer); read by warpscope-rewrite
 // --lesson-form only, programs have no such names.
@@ -224,6 +522,16 @@ __device__ void work(long long units);
 __device__ unsigned int smid();
 __device__ unsigned long long globaltimer();
 }  // namespace ws
+// The device's clocks (the emulator's are the model's cycles: docs/PROGRAMS.md).
+__device__ long long clock64();
+#define WS_DEVICE_PRINTF printf
+#define WS_DEVICE_CLOCK clock
+namespace ws::prog {
+__device__ unsigned long long GlobalTimer();
+__device__ unsigned int SmId();
+__device__ unsigned int LaneId();
+__device__ unsigned int WarpId();
+}  // namespace ws::prog
 #else
 namespace ws::emu {
 struct ThreadState;
@@ -243,6 +551,25 @@ void SyncThreads(unsigned int line);
 #define blockDim (::dim3(::ws::prog::Builtins()[2]))
 #define gridDim (::dim3(::ws::prog::Builtins()[3]))
 #define __syncthreads() ::ws::prog::SyncThreads(__LINE__)
+// Device printf goes to the launch's buffer, printed in block order when the launch ends (the
+// rewriter renames printf in device code); clock(), clock64() and %globaltimer read the
+// emulator's clock: the model's cycles.
+namespace ws::prog {
+int DevicePrintf(const char* format, ...) __attribute__((format(printf, 1, 2)));
+long long DeviceClock();
+unsigned long long GlobalTimer();
+unsigned int SmId();
+unsigned int LaneId();
+unsigned int WarpId();
+inline clock_t DeviceClock32() {
+  return static_cast<clock_t>(DeviceClock() & 0x7fffffff);
+}
+}  // namespace ws::prog
+inline long long clock64() {
+  return ::ws::prog::DeviceClock();
+}
+#define WS_DEVICE_PRINTF ::ws::prog::DevicePrintf
+#define WS_DEVICE_CLOCK ::ws::prog::DeviceClock32
 #endif
 inline constexpr int warpSize = 32;
 

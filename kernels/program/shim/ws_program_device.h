@@ -89,6 +89,289 @@ WS_PD inline unsigned int __umulhi(unsigned int a, unsigned int b) {
 WS_PD inline int __mul24(int a, int b) {
   return a * b;
 }
+WS_PD inline unsigned int __umul24(unsigned int a, unsigned int b) {
+  return a * b;
+}
+WS_PD inline int __mulhi(int a, int b) {
+  return static_cast<int>((static_cast<long long>(a) * b) >> 32);
+}
+WS_PD inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
+  return static_cast<unsigned long long>((static_cast<__uint128_t>(a) * b) >> 64);
+}
+WS_PD inline long long __mul64hi(long long a, long long b) {
+  return static_cast<long long>((static_cast<__int128_t>(a) * b) >> 64);
+}
+WS_PD inline unsigned int __sad(int a, int b, unsigned int c) {
+  return (a > b ? static_cast<unsigned int>(a - b) : static_cast<unsigned int>(b - a)) + c;
+}
+WS_PD inline unsigned int __usad(unsigned int a, unsigned int b, unsigned int c) {
+  return (a > b ? a - b : b - a) + c;
+}
+WS_PD inline int __hadd(int a, int b) {
+  return static_cast<int>((static_cast<long long>(a) + b) >> 1);
+}
+WS_PD inline int __rhadd(int a, int b) {
+  return static_cast<int>((static_cast<long long>(a) + b + 1) >> 1);
+}
+WS_PD inline unsigned int __uhadd(unsigned int a, unsigned int b) {
+  return static_cast<unsigned int>((static_cast<unsigned long long>(a) + b) >> 1);
+}
+WS_PD inline int __clzll(long long x) {
+  return x == 0 ? 64 : __builtin_clzll(static_cast<unsigned long long>(x));
+}
+WS_PD inline int __ffsll(long long x) {
+  return __builtin_ffsll(x);
+}
+WS_PD inline unsigned long long __brevll(unsigned long long x) {
+  unsigned long long r = 0;
+  for (int i = 0; i < 64; ++i) r |= ((x >> i) & 1ull) << (63 - i);
+  return r;
+}
+WS_PD inline unsigned int __byte_perm(unsigned int x, unsigned int y, unsigned int s) {
+  const unsigned long long both = (static_cast<unsigned long long>(y) << 32) | x;
+  unsigned int r = 0;
+  for (int i = 0; i < 4; ++i) r |= ((both >> (8 * ((s >> (4 * i)) & 7))) & 0xffu) << (8 * i);
+  return r;
+}
+WS_PD inline long long llmin(long long a, long long b) {
+  return a < b ? a : b;
+}
+WS_PD inline long long llmax(long long a, long long b) {
+  return a > b ? a : b;
+}
+WS_PD inline unsigned long long ullmin(unsigned long long a, unsigned long long b) {
+  return a < b ? a : b;
+}
+WS_PD inline unsigned long long ullmax(unsigned long long a, unsigned long long b) {
+  return a > b ? a : b;
+}
+WS_PD inline unsigned int umin(unsigned int a, unsigned int b) {
+  return a < b ? a : b;
+}
+WS_PD inline unsigned int umax(unsigned int a, unsigned int b) {
+  return a > b ? a : b;
+}
+// CUDA's mixed-sign overloads: the signed one converted, as math_functions.hpp does.
+WS_PD inline unsigned int min(int a, unsigned int b) {
+  return min(static_cast<unsigned int>(a), b);
+}
+WS_PD inline unsigned int min(unsigned int a, int b) {
+  return min(a, static_cast<unsigned int>(b));
+}
+WS_PD inline unsigned int max(int a, unsigned int b) {
+  return max(static_cast<unsigned int>(a), b);
+}
+WS_PD inline unsigned int max(unsigned int a, int b) {
+  return max(a, static_cast<unsigned int>(b));
+}
+WS_PD inline unsigned long long min(unsigned long long a, unsigned long long b) {
+  return a < b ? a : b;
+}
+WS_PD inline unsigned long long max(unsigned long long a, unsigned long long b) {
+  return a > b ? a : b;
+}
+WS_PD inline long min(long a, long b) {
+  return a < b ? a : b;
+}
+WS_PD inline long max(long a, long b) {
+  return a > b ? a : b;
+}
+WS_PD inline unsigned long min(unsigned long a, unsigned long b) {
+  return a < b ? a : b;
+}
+WS_PD inline unsigned long max(unsigned long a, unsigned long b) {
+  return a > b ? a : b;
+}
+WS_PD inline double min(float a, double b) {
+  return std::fmin(static_cast<double>(a), b);
+}
+WS_PD inline double min(double a, float b) {
+  return std::fmin(a, static_cast<double>(b));
+}
+WS_PD inline double max(float a, double b) {
+  return std::fmax(static_cast<double>(a), b);
+}
+WS_PD inline double max(double a, float b) {
+  return std::fmax(a, static_cast<double>(b));
+}
+WS_PD inline float __fsqrt_rn(float x) {
+  return std::sqrt(x);
+}
+WS_PD inline double __dsqrt_rn(double x) {
+  return std::sqrt(x);
+}
+WS_PD inline float __frcp_rn(float x) {
+  return 1.0f / x;
+}
+WS_PD inline double __drcp_rn(double x) {
+  return 1.0 / x;
+}
+WS_PD inline float __fdiv_rn(float a, float b) {
+  return a / b;
+}
+WS_PD inline double __ddiv_rn(double a, double b) {
+  return a / b;
+}
+WS_PD inline float __fsub_rn(float a, float b) {
+  return a - b;
+}
+WS_PD inline double __dadd_rn(double a, double b) {
+  return a + b;
+}
+WS_PD inline double __dmul_rn(double a, double b) {
+  return a * b;
+}
+WS_PD inline double __fma_rn(double a, double b, double c) {
+  return std::fma(a, b, c);
+}
+WS_PD inline float __tanf(float x) {
+  return std::tan(x);
+}
+WS_PD inline float __log2f(float x) {
+  return std::log2(x);
+}
+WS_PD inline float __log10f(float x) {
+  return std::log10(x);
+}
+WS_PD inline float __exp10f(float x) {
+  return std::pow(10.0f, x);
+}
+WS_PD inline void __sincosf(float x, float* s, float* c) {
+  *s = std::sin(x);
+  *c = std::cos(x);
+}
+WS_PD inline float rsqrt(float x) {
+  return 1.0f / std::sqrt(x);
+}
+WS_PD inline double rsqrt(double x) {
+  return 1.0 / std::sqrt(x);
+}
+WS_PD inline float rcbrtf(float x) {
+  return 1.0f / std::cbrt(x);
+}
+WS_PD inline float norm3df(float a, float b, float c) {
+  return std::sqrt(a * a + b * b + c * c);
+}
+WS_PD inline float rnorm3df(float a, float b, float c) {
+  return 1.0f / std::sqrt(a * a + b * b + c * c);
+}
+WS_PD inline float saturate(float x) {
+  return __saturatef(x);
+}
+WS_PD inline unsigned int __float2uint_rn(float x) {
+  return static_cast<unsigned int>(std::nearbyint(x));
+}
+WS_PD inline unsigned int __float2uint_rz(float x) {
+  return static_cast<unsigned int>(x);
+}
+WS_PD inline int __float2int_rd(float x) {
+  return static_cast<int>(std::floor(x));
+}
+WS_PD inline int __float2int_ru(float x) {
+  return static_cast<int>(std::ceil(x));
+}
+WS_PD inline long long __float2ll_rn(float x) {
+  return static_cast<long long>(std::nearbyint(x));
+}
+WS_PD inline float __uint2float_rn(unsigned int x) {
+  return static_cast<float>(x);
+}
+WS_PD inline float __ll2float_rn(long long x) {
+  return static_cast<float>(x);
+}
+WS_PD inline float __double2float_rn(double x) {
+  return static_cast<float>(x);
+}
+WS_PD inline int __double2int_rn(double x) {
+  return static_cast<int>(std::nearbyint(x));
+}
+WS_PD inline int __double2int_rz(double x) {
+  return static_cast<int>(x);
+}
+WS_PD inline double __int2double_rn(int x) {
+  return static_cast<double>(x);
+}
+template <typename To, typename From>
+WS_PD inline To WsBits(From v) {
+  static_assert(sizeof(To) == sizeof(From), "the same size");
+  To out;
+  std::memcpy(&out, &v, sizeof out);
+  return out;
+}
+WS_PD inline float __int_as_float(int x) {
+  return WsBits<float>(x);
+}
+WS_PD inline int __float_as_int(float x) {
+  return WsBits<int>(x);
+}
+WS_PD inline float __uint_as_float(unsigned int x) {
+  return WsBits<float>(x);
+}
+WS_PD inline unsigned int __float_as_uint(float x) {
+  return WsBits<unsigned int>(x);
+}
+WS_PD inline double __longlong_as_double(long long x) {
+  return WsBits<double>(x);
+}
+WS_PD inline long long __double_as_longlong(double x) {
+  return WsBits<long long>(x);
+}
+WS_PD inline int __double2hiint(double x) {
+  return static_cast<int>(WsBits<unsigned long long>(x) >> 32);
+}
+WS_PD inline int __double2loint(double x) {
+  return static_cast<int>(WsBits<unsigned long long>(x) & 0xffffffffu);
+}
+WS_PD inline double __hiloint2double(int hi, int lo) {
+  return WsBits<double>((static_cast<unsigned long long>(static_cast<unsigned int>(hi)) << 32) |
+                        static_cast<unsigned int>(lo));
+}
+// The cache-hinted loads and stores: plain ones here (the rewriter records the access at the
+// pointer they take).
+template <typename T>
+WS_PD inline T __ldg(const T* p) {
+  return *p;
+}
+template <typename T>
+WS_PD inline T __ldcg(const T* p) {
+  return *p;
+}
+template <typename T>
+WS_PD inline T __ldca(const T* p) {
+  return *p;
+}
+template <typename T>
+WS_PD inline T __ldcs(const T* p) {
+  return *p;
+}
+template <typename T>
+WS_PD inline T __ldlu(const T* p) {
+  return *p;
+}
+template <typename T>
+WS_PD inline T __ldcv(const T* p) {
+  return *p;
+}
+template <typename T>
+WS_PD inline void __stcg(T* p, T v) {
+  *p = v;
+}
+template <typename T>
+WS_PD inline void __stcs(T* p, T v) {
+  *p = v;
+}
+template <typename T>
+WS_PD inline void __stwb(T* p, T v) {
+  *p = v;
+}
+template <typename T>
+WS_PD inline void __stwt(T* p, T v) {
+  *p = v;
+}
+WS_PD inline void __nanosleep(unsigned int) {}
+WS_PD inline void __threadfence_system() {
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
 WS_PD inline void __threadfence() {
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }

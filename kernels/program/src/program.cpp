@@ -86,7 +86,7 @@ std::size_t CloseOf(const std::string& text, std::size_t at) {
 std::string UnrewriteText(std::string text) {
   // (*::ws::prog::Ld(&(E), 65539u)) and St, LdSt -> E; ::ws::prog::At((E), 65539u) -> E.
   for (const char* head : {"(*::ws::prog::Ld(&(", "(*::ws::prog::St(&(", "(*::ws::prog::LdSt(&(",
-                           "::ws::prog::At(("}) {
+                           "::ws::prog::At((", "::ws::prog::Ld((", "::ws::prog::St(("}) {
     const bool atomic = head[0] == ':';
     for (std::size_t at = text.find(head); at != std::string::npos; at = text.find(head, at)) {
       const std::size_t e = at + std::strlen(head);

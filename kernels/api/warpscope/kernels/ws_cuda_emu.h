@@ -51,6 +51,9 @@ void AddWork(std::uint32_t units);
 // globaltimer() in ws_cuda_arrays.h.
 unsigned int SmId();
 unsigned long long GlobalTimer();
+// The calling thread's logical clock (one tick per recorded access; barriers bring a block's
+// threads to the latest arrival): what clock() and clock64() read in a program on the emulator.
+unsigned long long ThreadClock();
 
 }  // namespace ws::emu
 

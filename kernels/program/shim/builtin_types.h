@@ -1,0 +1,3 @@
+// Warpscope's stand-in for CUDA's <builtin_types.h> when a program runs on the emulator.
+#pragma once
+#include "ws_program.h"

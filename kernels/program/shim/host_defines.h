@@ -1,0 +1,3 @@
+// Warpscope's stand-in for CUDA's <host_defines.h> when a program runs on the emulator.
+#pragma once
+#include "ws_program.h"
