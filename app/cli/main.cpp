@@ -196,7 +196,8 @@ int ServeCommand() {
 
 // `run --file prog.cu`: the user's own program, every launch recorded. Exit status 0 when it ran
 // to the end, 1 when it failed (compile error, crash, bad index, time limit), 2 for bad options.
-int ProgramCommand(const std::string& file, const std::vector<std::string>& defines,
+int ProgramCommand(const std::vector<std::string>& files, const std::vector<std::string>& defines,
+                   const std::vector<std::string>& include_dirs,
                    const std::vector<std::string>& args, const std::string& backend,
                    const ws::RunOptions& options, double timeout_s, bool json,
                    const std::string& capture_to = "") {
@@ -217,8 +218,23 @@ int ProgramCommand(const std::string& file, const std::vector<std::string>& defi
       return 2;
     }
   }
+  auto set = ws::ProgramFileSetOf(std::vector<std::filesystem::path>(files.begin(), files.end()));
+  if (!set.ok()) {
+    std::cerr << "warpscope-cli: --file: " << set.status().message() << "\n";
+    return 2;
+  }
+  for (const std::string& d : include_dirs) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(d, ec)) {
+      std::cerr << "warpscope-cli: -I " << d << ": no such folder\n";
+      return 2;
+    }
+  }
+  const std::filesystem::path file = set->main;
   ws::ProgramOptions po;
   po.defines = defines;
+  po.include_dirs.assign(include_dirs.begin(), include_dirs.end());
+  po.extra_files = set->others;
   po.args = args;
   po.preset = options.preset;
   po.backend = backend;
@@ -366,7 +382,8 @@ int main(int argc, char** argv) {
   lessons->add_flag("--json", json, "One JSON array");
   auto* run = cli.add_subcommand(
       "run", "Run a lesson, or your own CUDA program (--file), and print its per-site figures");
-  std::string lesson, variant, backend = "emu", program_file;
+  std::string lesson, variant, backend = "emu";
+  std::vector<std::string> program_files, include_dirs;
   std::vector<std::string> defines, program_args;
   double timeout_s = 30;
   std::vector<std::string> sets;
@@ -391,8 +408,13 @@ int main(int argc, char** argv) {
   };
   auto* lesson_opt = run->add_option("lesson", lesson, "Lesson id (see `lessons`)");
   auto* file_opt =
-      run->add_option("--file", program_file, "A CUDA program (.cu) to run instead of a lesson");
+      run->add_option("--file", program_files,
+                      "A CUDA program (.cu) to run instead of a lesson; several files (or a "
+                      "folder) are compiled together, the one with main() first");
   lesson_opt->excludes(file_opt);
+  run->add_option("-I,--include", include_dirs,
+                  "With --file: a folder the program's #includes are searched in, as nvcc's -I "
+                  "(repeatable; CPATH and CPLUS_INCLUDE_PATH are read too)");
   run->add_option("-D,--define", defines,
                   "With --file: NAME=VALUE, set in the program's own #define or constexpr, else "
                   "passed to the compiler (repeatable)");
@@ -416,8 +438,12 @@ int main(int argc, char** argv) {
   std::string out;
   auto* capture_lesson = capture->add_option("lesson", lesson, "Lesson id (see `lessons`)");
   auto* capture_file =
-      capture->add_option("--file", program_file, "A CUDA program (.cu) to capture instead");
+      capture->add_option("--file", program_files,
+                          "A CUDA program (.cu) to capture instead (several files or a folder: "
+                          "compiled together)");
   capture_lesson->excludes(capture_file);
+  capture->add_option("-I,--include", include_dirs,
+                      "With --file: a folder its #includes are searched in (repeatable)");
   capture->add_option("-D,--define", defines, "With --file: NAME=VALUE (repeatable)");
   capture->add_option("--arg", program_args, "With --file: an argument for main() (repeatable)");
   capture->add_option("--variant", variant, "Variant (default: the lesson's first)");
@@ -487,15 +513,17 @@ int main(int argc, char** argv) {
   }
   if (*serve) return ServeCommand();
   if (*layout) return LayoutCommand(layout_kind, lw, lh, tw, th, mw, mh, json);
-  if (*run && !program_file.empty())
-    return ProgramCommand(program_file, defines, program_args, backend, options, timeout_s, json);
+  if (*run && !program_files.empty())
+    return ProgramCommand(program_files, defines, include_dirs, program_args, backend, options,
+                          timeout_s, json);
   if (*run && lesson.empty()) {
     std::cerr << "warpscope-cli: run needs a lesson id or --file PROGRAM.cu\n";
     return 2;
   }
   if (*run) return RunCommand(lesson, variant, sets, backend, options, json, "", exercise);
-  if (*capture && !program_file.empty())
-    return ProgramCommand(program_file, defines, program_args, backend, options, timeout_s, json,
+  if (*capture && !program_files.empty())
+    return ProgramCommand(program_files, defines, include_dirs, program_args, backend, options,
+                          timeout_s, json,
                           out);
   if (*capture && lesson.empty()) {
     std::cerr << "warpscope-cli: capture needs a lesson id or --file PROGRAM.cu\n";

@@ -127,6 +127,16 @@ nlohmann::json LessonRunJson(const LessonRun& run) {
   return j;
 }
 
+// The file a launched kernel is written in ("kern.cuh"), by its name ("scale",
+// "MatrixMulCUDA<16>"); the program's own file when the rewriter did not say.
+std::string KernelFile(const ProgramRun& run, const std::string& kernel) {
+  const std::string name = kernel.substr(0, kernel.find('<'));
+  for (const ProgramKernel& k : run.rewritten.kernel_files) {
+    if (k.name == name) return k.file;
+  }
+  return run.file;
+}
+
 nlohmann::json ProgramRunJson(const ProgramRun& run) {
   nlohmann::json j;
   j["program"] = run.file;
@@ -141,14 +151,26 @@ nlohmann::json ProgramRunJson(const ProgramRun& run) {
   }
   j["errors"] = nlohmann::json::array();
   for (const ProgramDiagnostic& d : run.errors)
-    j["errors"].push_back({{"line", d.line}, {"column", d.column}, {"message", d.message}});
+    j["errors"].push_back({{"line", d.line},
+                           {"column", d.column},
+                           {"message", d.message},
+                           {"file", d.file.empty() ? run.file : d.file}});
   j["warnings"] = nlohmann::json::array();
   for (const ProgramDiagnostic& d : run.rewritten.warnings)
-    j["warnings"].push_back({{"line", d.line}, {"column", d.column}, {"message", d.message}});
+    j["warnings"].push_back({{"line", d.line},
+                             {"column", d.column},
+                             {"message", d.message},
+                             {"file", d.file.empty() ? run.file : d.file}});
   j["kernels"] = run.rewritten.kernels;
+  j["kernel_files"] = nlohmann::json::array();
+  for (const ProgramKernel& k : run.rewritten.kernel_files)
+    j["kernel_files"].push_back({{"kernel", k.name}, {"file", k.file}, {"line", k.line}});
+  j["files"] = nlohmann::json::array();
+  for (const auto& [name, text] : run.files) j["files"].push_back(name);
   j["launches"] = nlohmann::json::array();
   for (const LaunchTrace& t : run.launches) {
     j["launches"].push_back({{"kernel", t.kernel},
+                             {"file", KernelFile(run, t.kernel)},
                              {"grid", Dim(t.grid)},
                              {"block", Dim(t.block)},
                              {"shared_bytes", t.shared_bytes},
@@ -178,7 +200,7 @@ nlohmann::json ProgramRunJson(const ProgramRun& run) {
 }
 
 // Every launch of a program with its sites (line:column), barriers and warp-level intrinsics.
-std::string LaunchesText(const std::vector<LaunchTrace>& launches) {
+std::string LaunchesText(const std::vector<LaunchTrace>& launches, const std::string& main_file) {
   std::ostringstream o;
   std::size_t n = 0;
   for (const LaunchTrace& t : launches) {
@@ -189,7 +211,12 @@ std::string LaunchesText(const std::vector<LaunchTrace>& launches) {
     for (std::size_t i = 0; i < t.sites.size(); ++i) {
       const SiteInfo& s = t.sites[i];
       const SiteStats& st = t.stats.sites[i];
-      o << "  line " << s.line << ":" << s.column << " " << ToString(s.space) << " "
+      // A site in another of the program's files is named by it ("kern.cuh:3:63").
+      if (!main_file.empty() && !s.file.empty() && s.file != main_file)
+        o << "  " << s.file << ":" << s.line << ":" << s.column << " ";
+      else
+        o << "  line " << s.line << ":" << s.column << " ";
+      o << ToString(s.space) << " "
         << ToString(s.op) << " " << int(s.size) << " B: " << st.requests << " requests, ";
       if (s.space == MemorySpace::kShared)
         o << st.wavefronts << " wavefronts (worst " << st.bank_conflict_max << "-way)";
@@ -198,7 +225,11 @@ std::string LaunchesText(const std::vector<LaunchTrace>& launches) {
       o << "   " << s.code << "\n";
     }
     for (std::size_t i = 0; i < t.barrier_sites.size(); ++i) {
-      o << "  barrier line " << t.barrier_sites[i].line << ": " << t.stats.barriers[i].instances
+      const BarrierSite& b = t.barrier_sites[i];
+      o << "  barrier "
+        << (!main_file.empty() && !b.file.empty() && b.file != main_file ? b.file + ":"
+                                                                          : std::string("line "))
+        << b.line << ": " << t.stats.barriers[i].instances
         << " instances\n";
     }
     for (std::size_t i = 0; i < t.warp_op_sites.size(); ++i) {
@@ -220,9 +251,13 @@ std::string ProgramRunText(const ProgramRun& run) {
   std::ostringstream o;
   o << "program " << run.file << " on " << (run.backend == "cuda" ? run.device : "the emulator")
     << ": " << run.launches.size() << (run.launches.size() == 1 ? " launch" : " launches") << "\n";
-  for (const ProgramDiagnostic& d : run.rewritten.warnings)
-    o << "  note: line " << d.line << ": " << d.message << "\n";
-  o << LaunchesText(run.launches);
+  for (const ProgramDiagnostic& d : run.rewritten.warnings) {
+    o << "  note: ";
+    if (!d.file.empty()) o << d.file << ":" << d.line << ": ";
+    else if (d.line > 0) o << "line " << d.line << ": ";
+    o << d.message << "\n";
+  }
+  o << LaunchesText(run.launches, run.file);
   if (!run.stdout_text.empty()) o << "\nthe program printed:\n" << run.stdout_text;
   return o.str();  // a failure goes to stderr (warpscope-cli) or the app's source view
 }
@@ -244,7 +279,7 @@ std::string LessonRunText(const LessonRun& run) {
     if (run.capture) o << ", captured " << run.capture->captured_at;
     o << "): " << run.launches.size() << (run.launches.size() == 1 ? " launch" : " launches")
       << "\n"
-      << LaunchesText(run.launches);
+      << LaunchesText(run.launches, std::string(run.source_file()));
     if (!run.program->stdout_text.empty())
       o << "\nthe program printed:\n" << run.program->stdout_text;
     return o.str();

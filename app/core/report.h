@@ -21,8 +21,10 @@ std::string LessonRunText(const LessonRun& run);
 // A program's run (`warpscope-cli run --file`): every launch with its sites, what it printed,
 // and how it ended.
 nlohmann::json ProgramRunJson(const ProgramRun& run);
-// Every launch with its sites (line:column), barriers and warp-level intrinsics, as text.
-std::string LaunchesText(const std::vector<LaunchTrace>& launches);
+// Every launch with its sites (line:column), barriers and warp-level intrinsics, as text; a site
+// in a file other than `main_file` is named by its file ("kern.cuh:3:63").
+std::string LaunchesText(const std::vector<LaunchTrace>& launches,
+                         const std::string& main_file = "");
 std::string ProgramRunText(const ProgramRun& run);
 nlohmann::json LessonsJson();
 std::string LessonsText();

@@ -9,6 +9,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <cstring>
 #include <map>
 #include <regex>
@@ -27,6 +28,7 @@ struct Access {
   unsigned begin = 0, end = 0;  // file offsets of the expression
   ProgramAccess access = ProgramAccess::kLoad;
   bool pointer = false;  // E is a pointer to the memory (__ldg(p), an atomic's address)
+  std::string file;      // the program file it is in
   std::uint32_t line = 0, column = 0, end_column = 0;
   std::string text;
 };
@@ -89,24 +91,64 @@ class Collector : public RecursiveASTVisitor<Collector> {
   using Base = RecursiveASTVisitor<Collector>;
 
  public:
-  Collector(ASTContext& ctx, RewrittenProgram* out)
-      : ctx_(ctx), sm_(ctx.getSourceManager()), out_(out) {}
+  Collector(ASTContext& ctx, RewrittenProgram* out, const RewriteRequest& rq)
+      : ctx_(ctx), sm_(ctx.getSourceManager()), out_(out), rq_(rq) {
+    main_dir_ = MainPath().parent_path();
+  }
+
+  // The main file's absolute path.
+  std::filesystem::path MainPath() const {
+    const FileEntry* e = sm_.getFileEntryForID(sm_.getMainFileID());
+    return e != nullptr ? std::filesystem::path(e->getName().str()).lexically_normal()
+                        : std::filesystem::path(rq_.file_name);
+  }
+
+  // Is `f` one of the program's own files (the main file, or a header that is not a system
+  // header and not the shim)? Their device code is rewritten and recorded.
+  bool IsProgramFile(FileID f) const {
+    if (f.isInvalid()) return false;
+    if (f == sm_.getMainFileID()) return true;
+    if (auto it = program_files_.find(f); it != program_files_.end()) return it->second;
+    bool mine = false;
+    if (const FileEntry* e = sm_.getFileEntryForID(f)) {
+      const std::string path = std::filesystem::absolute(e->getName().str()).lexically_normal();
+      const std::string shim = std::filesystem::absolute(rq_.shim_dir).lexically_normal();
+      mine = sm_.getFileCharacteristic(sm_.getLocForStartOfFile(f)) == SrcMgr::C_User &&
+             path.rfind(shim + "/", 0) != 0;
+    }
+    program_files_[f] = mine;
+    return mine;
+  }
+  // The name a program file goes by: relative to the main file's folder ("kernel.cuh",
+  // "../common/book.h"); the main file's own name for it.
+  std::string DisplayName(FileID f) const {
+    if (f == sm_.getMainFileID()) return rq_.file_name;
+    const FileEntry* e = sm_.getFileEntryForID(f);
+    if (e == nullptr) return "?";
+    const std::filesystem::path abs = std::filesystem::absolute(e->getName().str()).lexically_normal();
+    std::filesystem::path rel = abs.lexically_relative(main_dir_);
+    return rel.empty() ? abs.string() : rel.string();
+  }
 
   bool shouldVisitTemplateInstantiations() const { return true; }
 
   bool TraverseDecl(Decl* d) {
     auto* f = dyn_cast_or_null<FunctionDecl>(d);
     if (f == nullptr) return Base::TraverseDecl(d);
-    const bool device = f->hasAttr<CUDAGlobalAttr>() || f->hasAttr<CUDADeviceAttr>();
+    const bool device = f->hasAttr<CUDAGlobalAttr>() || WrittenDevice(f);
     if (f->isMain() && f->doesThisDeclarationHaveABody()) {
       has_main_ = true;
       if (f->getNumParams() > 0) out_->main_takes_args = true;
     }
     if (f->hasAttr<CUDAGlobalAttr>() && f->getIdentifier() != nullptr &&
-        sm_.isInMainFile(sm_.getExpansionLoc(f->getLocation()))) {
+        IsProgramFile(sm_.getFileID(sm_.getExpansionLoc(f->getLocation())))) {
       const std::string name = f->getName().str();
-      if (std::find(out_->kernels.begin(), out_->kernels.end(), name) == out_->kernels.end())
+      if (std::find(out_->kernels.begin(), out_->kernels.end(), name) == out_->kernels.end()) {
         out_->kernels.push_back(name);
+        const SourceLocation at = sm_.getExpansionLoc(f->getLocation());
+        out_->kernel_files.push_back(
+            {name, DisplayName(sm_.getFileID(at)), sm_.getSpellingLineNumber(at)});
+      }
     }
     const bool saved_device = in_device_, saved_dependent = in_dependent_;
     in_device_ = device;
@@ -222,8 +264,8 @@ class Collector : public RecursiveASTVisitor<Collector> {
     llvm::raw_string_ostream os(name);
     kernel->getNameForDiagnostic(os, ctx_.getPrintingPolicy(), false);
     os.flush();
-    const unsigned open = sm_.getFileOffset(config->getBeginLoc());
-    const unsigned close = sm_.getFileOffset(config->getRParenLoc());
+    const unsigned open = Offset(config->getBeginLoc());
+    const unsigned close = Offset(config->getRParenLoc());
     const std::uint32_t line = sm_.getSpellingLineNumber(e->getBeginLoc());
     if (!launch_offsets_.insert(open).second) return true;
     edits_.push_back({Offset(callee.getBegin()), Offset(callee.getBegin()),
@@ -232,7 +274,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
                       1, 0});
     edits_.push_back({open, open + 3, ", ::ws::prog::Config(", 2, 0});
     edits_.push_back({close, close + 3, ")).Run", 2, 0});
-    out_->launches.push_back({name, line});
+    out_->launches.push_back({name, line, DisplayName(sm_.getFileID(callee.getBegin()))});
     return true;
   }
 
@@ -265,7 +307,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
   bool VisitVarDecl(VarDecl* v) {
     if (IsShadowingBuiltin(v)) RenameShadow(v->getLocation(), v->getName().str());
     if (!v->isFileVarDecl() || isa<ParmVarDecl>(v)) return true;
-    if (!sm_.isInMainFile(sm_.getExpansionLoc(v->getLocation()))) return true;
+    if (!IsProgramFile(sm_.getFileID(sm_.getExpansionLoc(v->getLocation())))) return true;
     if (v->hasAttr<CUDASharedAttr>() && v->hasExternalStorage()) {
       CommentOut(v->getSourceRange(), v, /*to_semicolon=*/true);
       return true;
@@ -314,7 +356,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
   }
   void RenameShadow(SourceLocation at, const std::string& name) {
     if (at.isMacroID()) at = sm_.getSpellingLoc(at);
-    if (!at.isFileID() || !sm_.isInMainFile(at)) return;
+    if (!at.isFileID() || !IsProgramFile(sm_.getFileID(at))) return;
     const unsigned b = Offset(at);
     if (!renamed_.insert(b).second) return;
     edits_.push_back({b, b + static_cast<unsigned>(name.size()), "ws_user_" + name, 2, 0});
@@ -327,9 +369,16 @@ class Collector : public RecursiveASTVisitor<Collector> {
     std::sort(list.begin(), list.end(), [](const Access& a, const Access& b) {
       return std::tie(a.begin, a.end, a.access) < std::tie(b.begin, b.end, b.access);
     });
-    std::uint32_t n = 0;
+    std::uint32_t n = rq_.site_base;
     for (const Access& a : list) {
       ++n;
+      if (n > 0xffffu) {
+        errors_.push_back({a.line, a.column, true,
+                           "the program has more than 65535 memory accesses written in its "
+                           "kernels, over Warpscope's limit of 65535 sites",
+                           a.file == rq_.file_name ? std::string() : a.file});
+        break;
+      }
       const std::string place = std::to_string(ProgramPlace(n, a.line)) + "u";
       const char* fn = a.access == ProgramAccess::kLoad        ? "Ld"
                        : a.access == ProgramAccess::kStore     ? "St"
@@ -344,7 +393,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
             {a.begin, a.begin, std::string("(*::ws::prog::") + fn + "(&(", 1, a.end - a.begin});
         edits_.push_back({a.end, a.end, "), " + place + "))", 0, a.end - a.begin});
       }
-      out_->sites.push_back({n, a.line, a.column, a.end_column, a.access, a.text});
+      out_->sites.push_back({n, a.file, a.line, a.column, a.end_column, a.access, a.text});
     }
   }
 
@@ -434,16 +483,18 @@ class Collector : public RecursiveASTVisitor<Collector> {
   CharSourceRange FileRange(SourceRange r) const {
     CharSourceRange c =
         Lexer::makeFileCharRange(CharSourceRange::getTokenRange(r), sm_, ctx_.getLangOpts());
-    if (c.isInvalid() || !sm_.isInMainFile(c.getBegin())) return CharSourceRange();
+    if (c.isInvalid() || !IsProgramFile(sm_.getFileID(c.getBegin()))) return CharSourceRange();
     return c;
   }
-  unsigned Offset(SourceLocation l) const { return sm_.getFileOffset(l); }
+  // A place in any of the program's files: the location's raw encoding, unique across files and
+  // in order within one (the edits are split by file at the end: SplitEdits).
+  unsigned Offset(SourceLocation l) const { return l.getRawEncoding(); }
 
   void AddAccess(const Expr* e, ProgramAccess kind, bool pointer = false) {
     const CharSourceRange r = FileRange(e->getSourceRange());
     if (r.isInvalid()) {
       const SourceLocation at = sm_.getExpansionLoc(e->getBeginLoc());
-      if (sm_.isInMainFile(at)) Warn(at, "an access inside a macro is not recorded");
+      if (IsProgramFile(sm_.getFileID(at))) Warn(at, "an access inside a macro is not recorded");
       return;
     }
     Access a;
@@ -451,6 +502,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
     a.end = Offset(r.getEnd());
     a.access = kind;
     a.pointer = pointer;
+    a.file = DisplayName(sm_.getFileID(r.getBegin()));
     a.line = sm_.getSpellingLineNumber(r.getBegin());
     a.column = sm_.getSpellingColumnNumber(r.getBegin());
     if (sm_.getSpellingLineNumber(r.getEnd()) == a.line)
@@ -498,20 +550,64 @@ class Collector : public RecursiveASTVisitor<Collector> {
     return {};
   }
 
+  ProgramDiagnostic Diagnostic(SourceLocation at, const std::string& what, bool error) const {
+    const SourceLocation e = sm_.getExpansionLoc(at);
+    const PresumedLoc p = sm_.getPresumedLoc(e);
+    const FileID f = sm_.getFileID(e);
+    return {p.isValid() ? p.getLine() : 0u, p.isValid() ? p.getColumn() : 0u, error, what,
+            f == sm_.getMainFileID() ? std::string() : DisplayName(f)};
+  }
   void Warn(SourceLocation at, const std::string& what) {
-    const PresumedLoc p = sm_.getPresumedLoc(sm_.getExpansionLoc(at));
-    out_->warnings.push_back(
-        {p.isValid() ? p.getLine() : 0u, p.isValid() ? p.getColumn() : 0u, false, what});
+    out_->warnings.push_back(Diagnostic(at, what, false));
   }
   void Error(SourceLocation at, const std::string& what) {
-    const PresumedLoc p = sm_.getPresumedLoc(sm_.getExpansionLoc(at));
-    errors_.push_back(
-        {p.isValid() ? p.getLine() : 0u, p.isValid() ? p.getColumn() : 0u, true, what});
+    errors_.push_back(Diagnostic(at, what, true));
   }
+
+ public:
+  // The edits, by program file (their offsets made the file's own again), with each file's
+  // text: the main file first.
+  std::vector<std::pair<FileID, std::vector<Edit>>> SplitEdits() const {
+    std::map<FileID, std::vector<Edit>> by_file;
+    for (Edit e : edits_) {
+      const SourceLocation b = SourceLocation::getFromRawEncoding(e.begin);
+      const FileID f = sm_.getFileID(b);
+      const unsigned base = e.begin - sm_.getFileOffset(b);
+      e.begin -= base;
+      e.end -= base;
+      by_file[f].push_back(std::move(e));
+    }
+    std::vector<std::pair<FileID, std::vector<Edit>>> out;
+    out.emplace_back(sm_.getMainFileID(), std::move(by_file[sm_.getMainFileID()]));
+    // Every program file the translation unit read, edited or not (the compile reads them from
+    // where the rewritten ones are put, so that they find each other).
+    std::set<std::string> seen = {MainPath().string()};
+    for (unsigned i = 1; i < sm_.local_sloc_entry_size(); ++i) {
+      const SrcMgr::SLocEntry& entry = sm_.getLocalSLocEntry(i);
+      if (!entry.isFile()) continue;
+      const FileID f = sm_.getFileID(SourceLocation::getFromRawEncoding(entry.getOffset()));
+      const FileEntry* fe = sm_.getFileEntryForID(f);
+      if (f == sm_.getMainFileID() || fe == nullptr || !IsProgramFile(f)) continue;
+      if (!seen.insert(std::filesystem::absolute(fe->getName().str()).lexically_normal()).second)
+        continue;  // included twice: its first inclusion's edits stand
+      out.emplace_back(f, std::move(by_file[f]));
+    }
+    return out;
+  }
+  std::filesystem::path AbsolutePath(FileID f) const {
+    const FileEntry* e = sm_.getFileEntryForID(f);
+    return e != nullptr ? std::filesystem::absolute(e->getName().str()).lexically_normal()
+                        : std::filesystem::path();
+  }
+
+ private:
 
   ASTContext& ctx_;
   SourceManager& sm_;
   RewrittenProgram* out_;
+  const RewriteRequest& rq_;
+  std::filesystem::path main_dir_;
+  mutable std::map<FileID, bool> program_files_;
   bool in_device_ = false, in_dependent_ = false, has_main_ = false;
   std::map<std::tuple<unsigned, unsigned, int>, Access> accesses_;
   std::vector<Edit> edits_;
@@ -523,21 +619,33 @@ class Collector : public RecursiveASTVisitor<Collector> {
 
 class Consumer : public ASTConsumer {
  public:
-  explicit Consumer(RewriteResult* result) : result_(result) {}
+  Consumer(RewriteResult* result, const RewriteRequest& rq) : result_(result), rq_(rq) {}
   void HandleTranslationUnit(ASTContext& ctx) override {
     if (ctx.getDiagnostics().hasErrorOccurred()) return;
-    Collector c(ctx, &result_->program);
+    Collector c(ctx, &result_->program, rq_);
     c.TraverseDecl(ctx.getTranslationUnitDecl());
     c.Finish();
     for (ProgramDiagnostic& d : c.errors()) result_->errors.push_back(std::move(d));
     result_->program.has_main = c.has_main();
     const SourceManager& sm = ctx.getSourceManager();
-    const std::string text = sm.getBufferData(sm.getMainFileID()).str();
-    result_->program.source = ApplyEdits(text, std::move(c.edits()));
+    for (auto& [f, edits] : c.SplitEdits()) {
+      const std::string text = sm.getBufferData(f).str();
+      if (f == sm.getMainFileID()) {
+        result_->program.source = ApplyEdits(text, std::move(edits));
+        continue;
+      }
+      ProgramFile file;
+      file.name = c.DisplayName(f);
+      file.path = c.AbsolutePath(f);
+      file.text = text;
+      if (!edits.empty()) file.rewritten = ApplyEdits(text, std::move(edits));
+      result_->program.files.push_back(std::move(file));
+    }
   }
 
  private:
   RewriteResult* result_;
+  const RewriteRequest& rq_;
 };
 
 }  // namespace
@@ -565,8 +673,9 @@ std::string ApplyEdits(const std::string& text, std::vector<Edit> edits) {
   return out;
 }
 
-std::unique_ptr<ASTConsumer> MakeRewriteConsumer(RewriteResult* result) {
-  return std::make_unique<Consumer>(result);
+std::unique_ptr<ASTConsumer> MakeRewriteConsumer(RewriteResult* result,
+                                                 const RewriteRequest& request) {
+  return std::make_unique<Consumer>(result, request);
 }
 
 }  // namespace ws

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <clang/AST/ASTConsumer.h>
+#include <clang/AST/Attr.h>
+#include <clang/AST/Decl.h>
 
 #include <memory>
 #include <string>
@@ -24,10 +26,18 @@ struct Edit {
 // Applies the edits to `text`. At one offset: closing insertions first (inner before outer),
 // then opening ones (outer before inner), then a replacement; an edit inside a range already
 // replaced is skipped.
+// Is `f` __device__ as written (not made __host__ __device__ by the shim's
+// force_cuda_host_device pragma, which marks every plain function)?
+inline bool WrittenDevice(const clang::FunctionDecl* f) {
+  const auto* a = f->getAttr<clang::CUDADeviceAttr>();
+  return a != nullptr && !a->isImplicit();
+}
+
 std::string ApplyEdits(const std::string& text, std::vector<Edit> edits);
 
 // Fills result->program (the rewritten source and its sites) and result->errors.
-std::unique_ptr<clang::ASTConsumer> MakeRewriteConsumer(RewriteResult* result);
+std::unique_ptr<clang::ASTConsumer> MakeRewriteConsumer(RewriteResult* result,
+                                                        const RewriteRequest& request);
 // Fills result->program.source with a lesson kernel file in the lessons' API (lesson_form.cpp).
 std::unique_ptr<clang::ASTConsumer> MakeLessonFormConsumer(RewriteResult* result);
 

@@ -5,10 +5,15 @@
 #include <clang/Basic/SourceManager.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
+#include <clang/Lex/PPCallbacks.h>
+#include <clang/Lex/Preprocessor.h>
 #include <clang/Tooling/Tooling.h>
 #include <llvm/Support/VirtualFileSystem.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <filesystem>
+#include <regex>
 
 #include "rewrite_consumer.h"
 #include "warpscope/program/program_rewrite.h"
@@ -22,45 +27,142 @@ namespace {
 
 using namespace clang;  // NOLINT: the glue names many clang types
 
+// What Warpscope does not run (yet), by the header that brings it in: "cuBLAS", or "" when the
+// header is none of them.
+std::string RefusedLibrary(llvm::StringRef name) {
+  static const std::pair<const char*, const char*> kLibraries[] = {
+      {"thrust/", "Thrust"},         {"cub/", "CUB"},
+      {"cublas", "cuBLAS"},          {"curand", "cuRAND"},
+      {"cufft", "cuFFT"},            {"cusparse", "cuSPARSE"},
+      {"cusolver", "cuSOLVER"},      {"cudnn", "cuDNN"},
+      {"npp", "NPP"},                {"nvrtc", "NVRTC"},
+      {"nccl", "NCCL"},              {"nvToolsExt", "NVTX"},
+      {"nvtx3/", "NVTX"},            {"cuda_gl_interop", "OpenGL interoperability"},
+      {"GL/", "OpenGL"},             {"cuda/", "libcu++ (cuda::)"},
+      {"mma.h", "Tensor cores (wmma)"}, {"cuda_fp16", "half precision (cuda_fp16.h)"},
+      {"cuda_bf16", "bfloat16 (cuda_bf16.h)"}, {"cuda_pipeline", "cuda_pipeline.h"},
+      {"mpi.h", "MPI"},              {"omp.h", "OpenMP"},
+      {"cuda/barrier", "cuda::barrier"}, {"cuda_awbarrier", "arrive-wait barriers"},
+  };
+  for (const auto& [prefix, library] : kLibraries) {
+    if (name.startswith(prefix)) return library;
+  }
+  return "";
+}
+
+// The message for what clang could not resolve, when it names a CUDA feature Warpscope does not
+// run yet: "cudaCreateTextureObject is not supported (yet)"; else the message as it is.
+std::string Refusal(const std::string& message) {
+  static const std::regex undeclared(
+      "^use of undeclared identifier '((cuda|cu|__|tex|surf|cg::)[A-Za-z0-9_:]*)'");
+  static const std::regex no_member("^no (member|type|template) named '(\\w+)' in namespace "
+                                    "'(cooperative_groups|cg)'");
+  std::smatch m;
+  if (std::regex_search(message, m, undeclared))
+    return m[1].str() + " is not supported (yet)";
+  if (std::regex_search(message, m, no_member))
+    return "cooperative_groups::" + m[2].str() + " is not supported (yet)";
+  return message;
+}
+
 class Diagnostics : public DiagnosticConsumer {
  public:
-  explicit Diagnostics(std::vector<ProgramDiagnostic>* errors) : errors_(errors) {}
+  Diagnostics(std::vector<ProgramDiagnostic>* errors, std::filesystem::path main_dir)
+      : errors_(errors), main_dir_(std::move(main_dir)) {}
   void HandleDiagnostic(DiagnosticsEngine::Level level, const Diagnostic& info) override {
     DiagnosticConsumer::HandleDiagnostic(level, info);
     if (level != DiagnosticsEngine::Error && level != DiagnosticsEngine::Fatal) return;
     llvm::SmallString<256> text;
     info.FormatDiagnostic(text);
     ProgramDiagnostic d;
-    d.message = text.str().str();
+    d.message = Refusal(text.str().str());
     if (info.hasSourceManager() && info.getLocation().isValid()) {
       const SourceManager& sm = info.getSourceManager();
-      const SourceLocation at = sm.getExpansionLoc(info.getLocation());
+      SourceLocation at = sm.getExpansionLoc(info.getLocation());
+      // An error inside a system header (a library's, the shim's) is about the line of the
+      // program that brought it in: walk the includes back to a file of the program's own.
+      while (at.isValid() && sm.isInSystemHeader(at) && sm.getIncludeLoc(sm.getFileID(at)).isValid())
+        at = sm.getIncludeLoc(sm.getFileID(at));
       const PresumedLoc p = sm.getPresumedLoc(at);
-      if (p.isValid() && sm.isInMainFile(at)) {
+      if (p.isValid()) {
         d.line = p.getLine();
         d.column = p.getColumn();
-      } else if (p.isValid()) {
-        d.message =
-            std::string(p.getFilename()) + ":" + std::to_string(p.getLine()) + ": " + d.message;
+        if (!sm.isInMainFile(at)) {
+          const std::filesystem::path abs =
+              std::filesystem::absolute(p.getFilename()).lexically_normal();
+          const std::filesystem::path rel = abs.lexically_relative(main_dir_);
+          d.file = rel.empty() ? abs.string() : rel.string();
+        }
       }
     }
+    if (!refused_.empty()) return;  // after a refused header, what follows says nothing more
     if (errors_->size() < 50) errors_->push_back(std::move(d));
+  }
+  // A library header the program includes: refused at its #include line.
+  void Refuse(ProgramDiagnostic d) {
+    refused_ = d.message;
+    errors_->clear();
+    errors_->push_back(std::move(d));
   }
 
  private:
   std::vector<ProgramDiagnostic>* errors_;
+  std::filesystem::path main_dir_;
+  std::string refused_;
+};
+
+// Refuses each library header the program includes, by name, at the line of its #include.
+class IncludeWatch : public PPCallbacks {
+ public:
+  IncludeWatch(const SourceManager& sm, Diagnostics* diags, std::filesystem::path main_dir)
+      : sm_(sm), diags_(diags), main_dir_(std::move(main_dir)) {}
+  void InclusionDirective(SourceLocation hash, const Token&, StringRef name, bool, CharSourceRange,
+                          const FileEntry*, StringRef, StringRef, const Module*,
+                          SrcMgr::CharacteristicKind) override {
+    if (sm_.isInSystemHeader(hash)) return;
+    const std::string library = RefusedLibrary(name);
+    if (library.empty() || refused_) return;
+    refused_ = true;
+    const PresumedLoc p = sm_.getPresumedLoc(hash);
+    ProgramDiagnostic d;
+    d.line = p.isValid() ? p.getLine() : 0;
+    d.column = p.isValid() ? p.getColumn() : 0;
+    d.message = library + " is not supported (yet): #include <" + name.str() + ">";
+    if (!sm_.isInMainFile(hash) && p.isValid()) {
+      const std::filesystem::path abs = std::filesystem::absolute(p.getFilename()).lexically_normal();
+      const std::filesystem::path rel = abs.lexically_relative(main_dir_);
+      d.file = rel.empty() ? abs.string() : rel.string();
+    }
+    diags_->Refuse(std::move(d));
+  }
+
+ private:
+  const SourceManager& sm_;
+  Diagnostics* diags_;
+  std::filesystem::path main_dir_;
+  bool refused_ = false;
 };
 
 class Action : public ASTFrontendAction {
  public:
-  Action(RewriteResult* result, bool lesson_form) : result_(result), lesson_form_(lesson_form) {}
+  Action(RewriteResult* result, const RewriteRequest& rq, Diagnostics* diags,
+         std::filesystem::path main_dir)
+      : result_(result), rq_(rq), diags_(diags), main_dir_(std::move(main_dir)) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance&, llvm::StringRef) override {
-    return lesson_form_ ? MakeLessonFormConsumer(result_) : MakeRewriteConsumer(result_);
+    return rq_.lesson_form ? MakeLessonFormConsumer(result_) : MakeRewriteConsumer(result_, rq_);
+  }
+  bool BeginSourceFileAction(CompilerInstance& ci) override {
+    if (!rq_.lesson_form)
+      ci.getPreprocessor().addPPCallbacks(
+          std::make_unique<IncludeWatch>(ci.getSourceManager(), diags_, main_dir_));
+    return true;
   }
 
  private:
   RewriteResult* result_;
-  bool lesson_form_;
+  const RewriteRequest& rq_;
+  Diagnostics* diags_;
+  std::filesystem::path main_dir_;
 };
 
 std::string Escape(const std::string& s) {
@@ -105,6 +207,7 @@ RewriteResult RewriteProgram(const RewriteRequest& rq) {
                                    "-DWS_PROGRAM_PARSE=1",
                                    "-ferror-limit=50",
                                    "-w"};
+  for (const std::filesystem::path& dir : rq.include_dirs) args.insert(args.end(), {"-I", dir.string()});
   for (const std::string& d : rq.defines) args.push_back("-D" + d);
   args.push_back(path);
 
@@ -114,9 +217,10 @@ RewriteResult RewriteProgram(const RewriteRequest& rq) {
   overlay->pushOverlay(memory);
   memory->addFile(path, 0, llvm::MemoryBuffer::getMemBufferCopy(rq.text, path));
   llvm::IntrusiveRefCntPtr<FileManager> files(new FileManager(FileSystemOptions(), overlay));
-  Diagnostics diags(&result.errors);
-  tooling::ToolInvocation invocation(args, std::make_unique<Action>(&result, rq.lesson_form),
-                                     files.get());
+  const std::filesystem::path main_dir = std::filesystem::absolute(rq.directory).lexically_normal();
+  Diagnostics diags(&result.errors, main_dir);
+  tooling::ToolInvocation invocation(
+      args, std::make_unique<Action>(&result, rq, &diags, main_dir), files.get());
   invocation.setDiagnosticConsumer(&diags);
   const bool ran = invocation.run();
   if (!ran && result.errors.empty())
@@ -134,17 +238,37 @@ RewriteResult RewriteProgram(const RewriteRequest& rq) {
   // The rewritten program: its own line numbers, then the site table the runtime reads.
   std::string out = "#line 1 \"" + Escape(rq.file_name) + "\"\n" + p.source;
   out += "\n#line 1 \"warpscope-sites\"\n";
+  // The files the sites are in: the main file, then its headers by first use.
+  std::vector<std::string> names = {rq.file_name};
+  auto index_of = [&names](const std::string& f) {
+    const auto it = std::find(names.begin(), names.end(), f);
+    if (it != names.end()) return static_cast<std::size_t>(it - names.begin());
+    names.push_back(f);
+    return names.size() - 1;
+  };
+  std::string descs;
+  for (const ProgramSite& s : p.sites) {
+    descs += "{" + std::to_string(s.site) + "u, " + std::to_string(s.line) + "u, " +
+             std::to_string(s.column) + "u, " + std::to_string(s.end_column) + "u, " +
+             std::to_string(index_of(s.file)) + "u}, ";
+  }
+  out += "static const char* const ws_site_files[] = {";
+  for (const std::string& n : names) out += "\"" + Escape(n) + "\", ";
+  out += "};\n";
   if (p.sites.empty()) {
-    out += "static ::ws::prog::SiteTable ws_site_table(nullptr, 0u, \"" + Escape(rq.file_name) +
-           "\");\n";
+    out += "static ::ws::prog::SiteTable ws_site_table(nullptr, 0u, ws_site_files, " +
+           std::to_string(names.size()) + "u);\n";
   } else {
-    out += "static const ::ws::prog::SiteDesc ws_site_descs[] = {";
-    for (const ProgramSite& s : p.sites) {
-      out += "{" + std::to_string(s.site) + "u, " + std::to_string(s.line) + "u, " +
-             std::to_string(s.column) + "u, " + std::to_string(s.end_column) + "u}, ";
-    }
-    out += "};\nstatic ::ws::prog::SiteTable ws_site_table(ws_site_descs, " +
-           std::to_string(p.sites.size()) + "u, \"" + Escape(rq.file_name) + "\");\n";
+    out += "static const ::ws::prog::SiteDesc ws_site_descs[] = {" + descs + "};\n";
+    out += "static ::ws::prog::SiteTable ws_site_table(ws_site_descs, " +
+           std::to_string(p.sites.size()) + "u, ws_site_files, " + std::to_string(names.size()) +
+           "u);\n";
+  }
+  // Each header the compiler reads from where the rewritten program is put: at its own lines,
+  // named as the program names it.
+  for (ProgramFile& f : p.files) {
+    f.rewritten = "#line 1 \"" + Escape(f.name) + "\"\n" +
+                  (f.rewritten.empty() ? f.text : f.rewritten);
   }
   p.source = std::move(out);
   result.ok = true;

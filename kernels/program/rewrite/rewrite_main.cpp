@@ -4,13 +4,16 @@
 // that crashes the parser ends only this process.
 //
 //   warpscope-rewrite --name FILE.cu --dir DIR --text PATH --shim DIR [-D NAME=VALUE]...
+//                     [-I DIR]... [--site-base N]
 //
-// prints one JSON object: {"ok", "errors", "source", "sites", "launches", "kernels", "warnings"}.
+// prints one JSON object: {"ok", "errors", "source", "sites", "launches", "kernels",
+// "kernel_files", "files", "warnings"}.
 //
 //   warpscope-rewrite --lesson-form --name FILE.cuh --dir DIR --text PATH --shim DIR --out OUT
 //
 // writes a built-in lesson's plain-CUDA kernel file in the lessons' API to OUT (the build runs it:
 // kernels/CMakeLists.txt), or prints clang's errors and exits with status 1.
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -23,8 +26,11 @@ namespace {
 nlohmann::json Diagnostics(const std::vector<ws::ProgramDiagnostic>& list) {
   nlohmann::json a = nlohmann::json::array();
   for (const ws::ProgramDiagnostic& d : list)
-    a.push_back(
-        {{"line", d.line}, {"column", d.column}, {"error", d.error}, {"message", d.message}});
+    a.push_back({{"line", d.line},
+                 {"column", d.column},
+                 {"error", d.error},
+                 {"message", d.message},
+                 {"file", d.file}});
   return a;
 }
 
@@ -44,6 +50,10 @@ int main(int argc, char** argv) {
       text_path = argv[++i];
     } else if (a == "--shim" && has_value) {
       rq.shim_dir = argv[++i];
+    } else if (a == "-I" && has_value) {
+      rq.include_dirs.emplace_back(argv[++i]);
+    } else if (a == "--site-base" && has_value) {
+      rq.site_base = static_cast<std::uint32_t>(std::strtoul(argv[++i], nullptr, 10));
     } else if (a == "-D" && has_value) {
       rq.defines.push_back(argv[++i]);
     } else if (a == "--lesson-form") {
@@ -83,6 +93,7 @@ int main(int argc, char** argv) {
   j["sites"] = nlohmann::json::array();
   for (const ws::ProgramSite& s : r.program.sites)
     j["sites"].push_back({{"site", s.site},
+                          {"file", s.file},
                           {"line", s.line},
                           {"column", s.column},
                           {"end_column", s.end_column},
@@ -90,8 +101,17 @@ int main(int argc, char** argv) {
                           {"text", s.text}});
   j["launches"] = nlohmann::json::array();
   for (const ws::ProgramLaunchSite& l : r.program.launches)
-    j["launches"].push_back({{"kernel", l.kernel}, {"line", l.line}});
+    j["launches"].push_back({{"kernel", l.kernel}, {"line", l.line}, {"file", l.file}});
   j["kernels"] = r.program.kernels;
+  j["kernel_files"] = nlohmann::json::array();
+  for (const ws::ProgramKernel& k : r.program.kernel_files)
+    j["kernel_files"].push_back({{"name", k.name}, {"file", k.file}, {"line", k.line}});
+  j["files"] = nlohmann::json::array();
+  for (const ws::ProgramFile& f : r.program.files)
+    j["files"].push_back({{"name", f.name},
+                          {"path", f.path.string()},
+                          {"text", f.text},
+                          {"rewritten", f.rewritten}});
   j["main_takes_args"] = r.program.main_takes_args;
   j["has_main"] = r.program.has_main;
   j["warnings"] = Diagnostics(r.program.warnings);

@@ -37,9 +37,7 @@ struct Program {
   std::vector<Region> regions;  // by id
   std::vector<BufferInfo> buffers;
   std::uint64_t next_base = 1u << 20;
-  std::vector<SiteDesc> sites;
-  std::string file = "program.cu";
-  std::uint16_t file_tag = 0;
+  SiteNames sites;  // the rewriter's site table
   std::string next_name;
   ProgramRun run;
   std::unique_ptr<CudaBackend> backend;
@@ -72,7 +70,7 @@ void Program::Write() {
   Program& p = P();
   if (p.written) return;
   p.written = true;
-  p.run.file = p.file;
+  p.run.file = p.sites.main_file;
   WriteProgramRun(p.run);
 }
 
@@ -105,7 +103,7 @@ std::string BadAccessText(const BadAccess& b) {
   std::ostringstream m;
   m << "line " << (b.place & 0xffffu) << ": ";
   const unsigned int site = b.place >> 16;
-  if (site >= 1 && site <= p.sites.size()) m << "column " << p.sites[site - 1].column << ": ";
+  if (site >= 1 && site <= p.sites.column.size()) m << "column " << p.sites.column[site - 1] << ": ";
   m << (b.op == kOpLoad    ? "a load of"
         : b.op == kOpStore ? "a store of"
                            : "an atomic on")
@@ -170,11 +168,9 @@ struct Scratch {
 
 }  // namespace
 
-SiteTable::SiteTable(const SiteDesc* sites, unsigned int count, const char* file) {
-  Program& p = P();
-  p.sites.assign(sites, sites + count);
-  p.file = file;
-  p.file_tag = static_cast<std::uint16_t>(FileTag(file));
+SiteTable::SiteTable(const SiteDesc* sites, unsigned int count, const char* const* files,
+                     unsigned int file_count) {
+  P().sites.Add(sites, count, files, file_count);
 }
 
 Symbol::Symbol(const void* shadow, std::size_t bytes, const char* name, unsigned int space) {
@@ -266,7 +262,7 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
   state.region_end = scratch.Upload(ends);
   state.region_key = scratch.Upload(keys);
   state.regions = static_cast<unsigned int>(table.size());
-  state.file_tag = p.file_tag;
+  state.file_tag = FileTag(p.sites.main_file.c_str());
   state.shared = scratch.Upload(std::vector<unsigned int>(2 * kSharedSlots, 0u));
   state.bad = p.bad_device;
   *p.bad = BadAccess{};
@@ -295,7 +291,7 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
   if (p.backend->launches().size() == before) FailRun(line, std::string(name) + ": not recorded");
   LaunchTrace t = std::move(p.backend->launches().back());
   p.backend->launches().pop_back();
-  NameProgramSites(t, p.sites, p.file, p.file_tag);
+  NameProgramSites(t, p.sites);
   KeepLaunch(p.run.launches, p.run.launches_without_records, std::move(t));
 }
 

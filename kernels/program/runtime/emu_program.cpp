@@ -49,8 +49,8 @@ void NoteShared(const void* p, std::uint32_t bytes, std::uint32_t base) {
 std::string Column(unsigned int place) {
   const unsigned site = place >> 16;
   const Program& p = P();
-  if (site == 0 || site > p.sites.size()) return "";
-  return "column " + std::to_string(p.sites[site - 1].column) + ": ";
+  if (site == 0 || site > p.sites.column.size()) return "";
+  return "column " + std::to_string(p.sites.column[site - 1]) + ": ";
 }
 
 const char* OpName(unsigned int op) {
@@ -139,11 +139,11 @@ Symbol::Symbol(const void* p, std::size_t bytes, const char* name, unsigned int 
             nullptr);
 }
 
-SiteTable::SiteTable(const SiteDesc* sites, unsigned int count, const char* file) {
+SiteTable::SiteTable(const SiteDesc* sites, unsigned int count, const char* const* files,
+                     unsigned int file_count) {
   Program& p = P();
-  p.sites.assign(sites, sites + count);
-  p.file = file;
-  p.file_tag = static_cast<std::uint16_t>(FileTag(file));
+  std::lock_guard lock(p.mutex);
+  p.sites.Add(sites, count, files, file_count);
 }
 
 int NameNext(const char* name, unsigned int) {
@@ -151,18 +151,18 @@ int NameNext(const char* name, unsigned int) {
   return 0;
 }
 
-void SyncThreads(unsigned int line) {
-  emu::SyncThreads(MakePlace(P().file_tag, line));
+void SyncThreads(unsigned int place) {
+  emu::SyncThreads(place);
 }
 
-int SyncThreadsCount(unsigned int line, int predicate) {
-  return emu::SyncThreadsCount(MakePlace(P().file_tag, line), predicate);
+int SyncThreadsCount(unsigned int place, int predicate) {
+  return emu::SyncThreadsCount(place, predicate);
 }
 
 unsigned long long WarpOp(unsigned int kind, unsigned int mask, unsigned long long value, int arg,
-                          int width, unsigned int line) {
+                          int width, unsigned int place) {
   if (::ws::emu::t_thread == nullptr) return value;  // host code: nothing to meet
-  return emu::WarpOp(kind, mask, value, arg, width, MakePlace(P().file_tag, line));
+  return emu::WarpOp(kind, mask, value, arg, width, place);
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -279,7 +279,7 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
     std::_Exit(3);
   }
   LaunchTrace t = std::move(*run);
-  NameProgramSites(t, p.sites, p.file, p.file_tag);
+  NameProgramSites(t, p.sites);
   std::lock_guard lock(p.mutex);
   KeepLaunch(p.launches, p.launches_without_records, std::move(t));
 }

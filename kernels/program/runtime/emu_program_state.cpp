@@ -36,7 +36,7 @@ void Program::Write() {
   if (p.written) return;
   p.written = true;
   ProgramRun run{
-      p.file, "emu", p.preset.name, p.error, p.launches_without_records, std::move(p.launches)};
+      p.sites.main_file, "emu", p.preset.name, p.error, p.launches_without_records, std::move(p.launches)};
   WriteProgramRun(run);
 }
 
@@ -90,3 +90,6 @@ const Region* FindRegion(std::uintptr_t addr, std::size_t bytes, const Region** 
 }
 
 }  // namespace ws::prog::detail
+
+// The shim's PlaceOf and the recorders' FileTag name a file alike.
+static_assert(ws::prog::PlaceOf("dir/kernel.cuh", 7) == ws::MakePlace(ws::FileTag("kernel.cuh"), 7));

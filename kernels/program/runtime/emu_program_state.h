@@ -50,9 +50,7 @@ struct Program {
   std::vector<std::size_t> by_address;  // region ids sorted by begin
   std::vector<BufferInfo> buffers;      // by id, as the launches see them
   std::uint64_t next_base = 1u << 20;
-  std::string file = "program.cu";
-  std::uint16_t file_tag = 0;
-  std::vector<SiteDesc> sites;  // by site number - 1
+  SiteNames sites;  // the rewriter's site tables, one per translation unit
   std::vector<LaunchTrace> launches;
   std::size_t launches_without_records = 0;
   cudaError_t last_error = cudaSuccess;

@@ -7,6 +7,22 @@
 
 namespace ws::prog {
 
+void NameProgramSites(LaunchTrace& t, const SiteNames& names) {
+  for (SiteInfo& s : t.sites) {
+    const std::uint32_t site = s.file_tag;  // the recorders keep the site number here
+    if (site >= 1 && site <= names.file.size()) {
+      s.column = static_cast<std::uint16_t>(names.column[site - 1]);
+      s.end_column = static_cast<std::uint16_t>(names.end_column[site - 1]);
+      s.file = names.file[site - 1];
+    } else {
+      s.file = names.main_file;
+    }
+    s.file_tag = static_cast<std::uint16_t>(FileTag(s.file.c_str()));
+  }
+  for (BarrierSite& b : t.barrier_sites) b.file = names.FileOf(b.file_tag);
+  for (WarpOpSite& w : t.warp_op_sites) w.file = names.FileOf(w.file_tag);
+}
+
 void KeepLaunch(std::vector<LaunchTrace>& launches, std::size_t& launches_without_records,
                 LaunchTrace t) {
   if (launches.size() >= kMaxLaunchesWithRecords) {

@@ -4,33 +4,53 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "warpscope/kernels/ws_cuda_keys.h"
 #include "warpscope/trace/launch.h"
 
 namespace ws::prog {
 
 inline constexpr std::size_t kMaxLaunchesWithRecords = 32;
 
-// An access's place is its site number (bits 16..31) and line: gives each site its columns (from
-// the rewriter's table, `SiteDesc` as the shim declares it) and every site, barrier and warp
-// meeting the program's file.
-template <typename SiteDesc>
-void NameProgramSites(LaunchTrace& t, const std::vector<SiteDesc>& sites, const std::string& file,
-                      std::uint16_t file_tag) {
-  for (SiteInfo& s : t.sites) {
-    const std::uint32_t site = s.file_tag;
-    if (site >= 1 && site <= sites.size()) {
-      s.column = static_cast<std::uint16_t>(sites[site - 1].column);
-      s.end_column = static_cast<std::uint16_t>(sites[site - 1].end_column);
+// The rewriter's site tables (one per translation unit; the shim's SiteDesc): each site's columns
+// and file, and the file each tag stands for.
+struct SiteNames {
+  std::vector<std::uint32_t> column, end_column;  // by site number - 1
+  std::vector<std::string> file;                  // by site number - 1
+  std::map<std::uint32_t, std::string> by_tag;    // FileTag -> the file's name
+  std::string main_file;
+
+  template <typename SiteDesc>
+  void Add(const SiteDesc* sites, unsigned int count, const char* const* files,
+           unsigned int file_count) {
+    for (unsigned int i = 0; i < file_count; ++i) by_tag.emplace(FileTag(files[i]), files[i]);
+    if (main_file.empty() && file_count > 0) main_file = files[0];
+    for (unsigned int i = 0; i < count; ++i) {
+      const SiteDesc& d = sites[i];
+      if (d.site == 0) continue;
+      if (file.size() < d.site) {
+        column.resize(d.site, 0);
+        end_column.resize(d.site, 0);
+        file.resize(d.site);
+      }
+      column[d.site - 1] = d.column;
+      end_column[d.site - 1] = d.end_column;
+      file[d.site - 1] = d.file < file_count ? files[d.file] : std::string();
     }
-    s.file_tag = file_tag;
-    s.file = file;
   }
-  for (BarrierSite& b : t.barrier_sites) b.file = file;
-  for (WarpOpSite& w : t.warp_op_sites) w.file = file;
-}
+  // The file a place's tag names (the main file when the tag is unknown).
+  const std::string& FileOf(std::uint32_t tag) const {
+    const auto it = by_tag.find(tag);
+    return it != by_tag.end() ? it->second : main_file;
+  }
+};
+
+// An access's place is its site number (bits 16..31) and line: gives each site its columns and
+// file, and each barrier and warp meeting (whose place holds its file's tag) its file.
+void NameProgramSites(LaunchTrace& t, const SiteNames& names);
 
 struct ProgramRun {
   std::string file, backend, preset, error;

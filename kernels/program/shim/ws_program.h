@@ -11,7 +11,9 @@
 // Self-contained (C++17) but for the emulator's ThreadState, so that it compiles fast.
 #pragma once
 
-// C++'s own first, as host code (constexpr functions are __host__ __device__ anyway)...
+
+// C++'s own headers first, as host code (constexpr functions are __host__ __device__ anyway)...
+#include <array>  // <cmath> needs the algorithms' base, whose parts are defined in later headers
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -19,9 +21,10 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
-// ...then the C library and <cmath>, which device code calls into (printf, sqrtf, clock): on the
-// parse, every function they declare is __host__ __device__, as the CUDA toolkit's headers make
-// them (a template declared here and defined in a later header would clash: hence the order).
+// ...then the C library and <cmath>, which device code calls into (printf, sqrtf, clock, abs):
+// on the parse, every function they declare is __host__ __device__, as the CUDA toolkit's headers
+// make them. (A function declared inside the pragma and defined outside it, or the other way
+// round, would clash: hence this order, and the region holds nothing else.)
 #if defined(WS_PROGRAM_PARSE)
 #pragma clang force_cuda_host_device begin
 #endif
@@ -38,8 +41,6 @@
 #include <cfloat>
 #include <climits>
 #include <cmath>
-#include <cstddef>
-#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -47,20 +48,6 @@
 #if defined(WS_PROGRAM_PARSE)
 #pragma clang force_cuda_host_device end
 #endif
-
-// What the CUDA headers define, so that code testing for them (cuda-samples' helper_cuda.h tests
-// __DRIVER_TYPES_H__ and __CUDA_RUNTIME_H__) finds them; the headers themselves are this shim.
-#ifndef __CUDACC__
-#define __CUDACC__ 1
-#endif
-#define __CUDA_RUNTIME_H__
-#define __CUDA_RUNTIME_API_H__
-#define __DRIVER_TYPES_H__
-#define __VECTOR_TYPES_H__
-#define __DEVICE_LAUNCH_PARAMETERS_H__
-#define __HOST_DEFINES_H__
-#define CUDA_VERSION 13000
-#define __CUDART_API_VERSION 13000
 
 #if defined(WS_PROGRAM_PARSE)
 #define __global__ __attribute__((global))
@@ -87,6 +74,21 @@
 #define __restrict__ __restrict
 #define CUDART_VERSION 13000
 #define __CUDA_WARPSCOPE__ 1  // a program can tell it runs on Warpscope's emulator
+
+// What the CUDA headers define, so that code testing for them (cuda-samples' helper_cuda.h tests
+// __DRIVER_TYPES_H__ and __CUDA_RUNTIME_H__) finds them; the headers themselves are this shim.
+#ifndef __CUDACC__
+#define __CUDACC__ 1
+#endif
+#define __CUDA_RUNTIME_H__
+#define __CUDA_RUNTIME_API_H__
+#define __DRIVER_TYPES_H__
+#define __VECTOR_TYPES_H__
+#define __DEVICE_LAUNCH_PARAMETERS_H__
+#define __HOST_DEFINES_H__
+#define CUDA_VERSION 13000
+#define __CUDART_API_VERSION 13000
+
 
 // ------------------------------------------------------------------------------------------------
 // Vector types, as CUDA's vector_types.h declares them (alignment included).
@@ -505,6 +507,22 @@ cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, std::size_t bytes,
 // ------------------------------------------------------------------------------------------------
 // Device-side built-ins.
 // ------------------------------------------------------------------------------------------------
+namespace ws::prog {
+// A place in the program: its file's tag (bits 16..31: a 16-bit FNV-1a hash of the file's base
+// name, as ws::FileTag in ws_cuda_keys.h) and the line. Barriers and warp meetings carry one.
+WS_PD constexpr unsigned int PlaceOf(const char* file, unsigned int line) {
+  const char* base = file;
+  for (const char* c = file; *c != '\0'; ++c) {
+    if (*c == '/' || *c == '\\') base = c + 1;
+  }
+  unsigned int h = 2166136261u;
+  for (const char* c = base; *c != '\0'; ++c) {
+    h ^= static_cast<unsigned char>(*c);
+    h *= 16777619u;
+  }
+  return ((((h >> 16) ^ h) & 0xffffu) << 16) | (line > 0xffffu ? 0xffffu : line);
+}
+}  // namespace ws::prog
 #if defined(WS_PROGRAM_PARSE)
 // The parser needs only their declarations.
 extern const __device__ uint3 threadIdx;
@@ -544,13 +562,14 @@ namespace ws::prog {
 inline const uint3* Builtins() {
   return reinterpret_cast<const uint3*>(::ws::emu::t_thread);
 }
-void SyncThreads(unsigned int line);
+void SyncThreads(unsigned int place);
 }  // namespace ws::prog
 #define threadIdx (::ws::prog::Builtins()[0])
 #define blockIdx (::ws::prog::Builtins()[1])
 #define blockDim (::dim3(::ws::prog::Builtins()[2]))
 #define gridDim (::dim3(::ws::prog::Builtins()[3]))
-#define __syncthreads() ::ws::prog::SyncThreads(__LINE__)
+#define __syncthreads() \
+  ::ws::prog::SyncThreads(::std::integral_constant<unsigned int, ::ws::prog::PlaceOf(__FILE__, __LINE__)>::value)
 // Device printf goes to the launch's buffer, printed in block order when the launch ends (the
 // rewriter renames printf in device code); clock(), clock64() and %globaltimer read the
 // emulator's clock: the model's cycles.
@@ -603,10 +622,11 @@ struct Symbol {
   Symbol(const void* p, std::size_t bytes, const char* name, unsigned int space);
 };
 struct SiteDesc {
-  unsigned int site, line, column, end_column;
+  unsigned int site, line, column, end_column, file;  // file: index into the table's files
 };
 struct SiteTable {
-  SiteTable(const SiteDesc* sites, unsigned int count, const char* file);
+  SiteTable(const SiteDesc* sites, unsigned int count, const char* const* files,
+            unsigned int file_count);
 };
 
 template <typename T>

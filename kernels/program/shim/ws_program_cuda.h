@@ -27,6 +27,9 @@
 #include "ws_program_cuda_api.h"
 
 #define __CUDA_WARPSCOPE__ 1  // a program can tell it runs under Warpscope
+// What the rewriter writes for device printf and clock() (the emulator's own on the emulator).
+#define WS_DEVICE_PRINTF printf
+#define WS_DEVICE_CLOCK clock
 
 // One per program (a program is one translation unit): the runtime sets it before each launch.
 static __constant__ ws::prog::ProgramDeviceState ws_program_state;
@@ -155,8 +158,11 @@ __device__ inline T* Dyn() {
 #define WS_PROGRAM_SHARED(name, slot) \
   ::ws::prog::RegisterShared(&(name), static_cast<unsigned int>(sizeof(name)), slot)
 
-__device__ inline unsigned int Place(unsigned int line) {
-  return MakePlace(ws_program_state.file_tag, line);
+// The place of a barrier or warp meeting: its file's tag (computed by the compiler) and line.
+#define WS_PROGRAM_PLACE \
+  (::ws::MakePlace(::std::integral_constant<unsigned int, ::ws::FileTag(__FILE__)>::value, __LINE__))
+__device__ inline unsigned int Place(unsigned int place) {
+  return place;
 }
 
 // Warp-level intrinsics: the real ones, and the meeting recorded (WarpOpKind numbers).
@@ -193,6 +199,34 @@ __device__ inline void SyncWarp(unsigned int line, unsigned int mask = 0xfffffff
 __device__ inline int SyncCount(unsigned int line, int pred) {
   ::ws::dev::SyncThreads(Place(line));
   return (__syncthreads_count)(pred);
+}
+
+// The special registers a rewritten asm statement reads (program_rewrite.cpp).
+__device__ inline unsigned long long GlobalTimer() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+__device__ inline long long DeviceClock() {
+  return clock64();
+}
+__device__ inline clock_t DeviceClock32() {
+  return clock();
+}
+__device__ inline unsigned int SmId() {
+  unsigned int r;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(r));
+  return r;
+}
+__device__ inline unsigned int LaneId() {
+  unsigned int r;
+  asm volatile("mov.u32 %0, %%laneid;" : "=r"(r));
+  return r;
+}
+__device__ inline unsigned int WarpId() {
+  unsigned int r;
+  asm volatile("mov.u32 %0, %%warpid;" : "=r"(r));
+  return r;
 }
 
 template <typename... P>
@@ -255,17 +289,17 @@ Launcher<P...> Launch(const char* name, unsigned int line, unsigned int static_s
 #undef __ballot_sync
 #undef __any_sync
 #undef __all_sync
-#define __syncthreads() ::ws::dev::SyncThreads(::ws::prog::Place(__LINE__))
-#define __shfl_sync(...) ::ws::prog::Shfl(0, __LINE__, __VA_ARGS__)
-#define __shfl_up_sync(...) ::ws::prog::Shfl(1, __LINE__, __VA_ARGS__)
-#define __shfl_down_sync(...) ::ws::prog::Shfl(2, __LINE__, __VA_ARGS__)
-#define __shfl_xor_sync(...) ::ws::prog::Shfl(3, __LINE__, __VA_ARGS__)
-#define __ballot_sync(...) ::ws::prog::Vote(4, __LINE__, __VA_ARGS__)
-#define __any_sync(...) static_cast<int>(::ws::prog::Vote(5, __LINE__, __VA_ARGS__))
-#define __all_sync(...) static_cast<int>(::ws::prog::Vote(6, __LINE__, __VA_ARGS__))
-#define __activemask() ::ws::prog::ActiveMask(__LINE__)
-#define __syncwarp(...) ::ws::prog::SyncWarp(__LINE__, ##__VA_ARGS__)
-#define __syncthreads_count(p) ::ws::prog::SyncCount(__LINE__, (p))
+#define __syncthreads() ::ws::dev::SyncThreads(::ws::prog::Place(WS_PROGRAM_PLACE))
+#define __shfl_sync(...) ::ws::prog::Shfl(0, WS_PROGRAM_PLACE, __VA_ARGS__)
+#define __shfl_up_sync(...) ::ws::prog::Shfl(1, WS_PROGRAM_PLACE, __VA_ARGS__)
+#define __shfl_down_sync(...) ::ws::prog::Shfl(2, WS_PROGRAM_PLACE, __VA_ARGS__)
+#define __shfl_xor_sync(...) ::ws::prog::Shfl(3, WS_PROGRAM_PLACE, __VA_ARGS__)
+#define __ballot_sync(...) ::ws::prog::Vote(4, WS_PROGRAM_PLACE, __VA_ARGS__)
+#define __any_sync(...) static_cast<int>(::ws::prog::Vote(5, WS_PROGRAM_PLACE, __VA_ARGS__))
+#define __all_sync(...) static_cast<int>(::ws::prog::Vote(6, WS_PROGRAM_PLACE, __VA_ARGS__))
+#define __activemask() ::ws::prog::ActiveMask(WS_PROGRAM_PLACE)
+#define __syncwarp(...) ::ws::prog::SyncWarp(WS_PROGRAM_PLACE, ##__VA_ARGS__)
+#define __syncthreads_count(p) ::ws::prog::SyncCount(WS_PROGRAM_PLACE, (p))
 #define __syncthreads_and(p) \
-  (::ws::prog::SyncCount(__LINE__, (p)) == static_cast<int>(blockDim.x * blockDim.y * blockDim.z))
-#define __syncthreads_or(p) (::ws::prog::SyncCount(__LINE__, (p)) > 0)
+  (::ws::prog::SyncCount(WS_PROGRAM_PLACE, (p)) == static_cast<int>(blockDim.x * blockDim.y * blockDim.z))
+#define __syncthreads_or(p) (::ws::prog::SyncCount(WS_PROGRAM_PLACE, (p)) > 0)

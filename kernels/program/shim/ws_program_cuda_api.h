@@ -33,10 +33,11 @@ struct ProgramDeviceState {
 
 // The runtime's calls.
 struct SiteDesc {
-  unsigned int site, line, column, end_column;
+  unsigned int site, line, column, end_column, file;  // file: index into the table's files
 };
 struct SiteTable {
-  SiteTable(const SiteDesc* sites, unsigned int count, const char* file);
+  SiteTable(const SiteDesc* sites, unsigned int count, const char* const* files,
+            unsigned int file_count);
 };
 // Registers a __device__ or __constant__ variable (space: 0 global, 2 constant) by its host
 // shadow; its device address is looked up at the first launch.

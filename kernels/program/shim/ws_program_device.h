@@ -384,17 +384,18 @@ WS_PD inline void __threadfence_block() {
 // recorded: the views draw a shuffle as lane-to-lane arrows); __syncthreads_count and its kin.
 // ------------------------------------------------------------------------------------------------
 namespace ws::prog {
+// `place`: PlaceOf(the caller's file, its line).
 unsigned long long WarpOp(unsigned int kind, unsigned int mask, unsigned long long value, int arg,
-                          int width, unsigned int line);
-int SyncThreadsCount(unsigned int line, int predicate);
+                          int width, unsigned int place);
+int SyncThreadsCount(unsigned int place, int predicate);
 unsigned int BlockThreads();
 template <typename T>
 WS_PD inline T Shuffle(unsigned int kind, unsigned int mask, T var, int arg, int width,
-                       unsigned int line) {
+                       unsigned int place) {
   static_assert(sizeof(T) <= 8, "a shuffle moves at most 8 bytes");
   unsigned long long bits = 0;
   std::memcpy(&bits, &var, sizeof(T));
-  bits = WarpOp(kind, mask, bits, arg, width, line);
+  bits = WarpOp(kind, mask, bits, arg, width, place);
   T out;
   std::memcpy(&out, &bits, sizeof(T));
   return out;
@@ -402,49 +403,61 @@ WS_PD inline T Shuffle(unsigned int kind, unsigned int mask, T var, int arg, int
 }  // namespace ws::prog
 template <typename T>
 WS_PD inline T __shfl_sync(unsigned int mask, T var, int src, int width = 32,
-                           unsigned int line = __builtin_LINE()) {
-  return ::ws::prog::Shuffle(0, mask, var, src, width, line);
+                           unsigned int line = __builtin_LINE(),
+    const char* file = __builtin_FILE()) {
+  return ::ws::prog::Shuffle(0, mask, var, src, width, ::ws::prog::PlaceOf(file, line));
 }
 template <typename T>
 WS_PD inline T __shfl_up_sync(unsigned int mask, T var, unsigned int delta, int width = 32,
-                              unsigned int line = __builtin_LINE()) {
-  return ::ws::prog::Shuffle(1, mask, var, static_cast<int>(delta), width, line);
+                              unsigned int line = __builtin_LINE(),
+    const char* file = __builtin_FILE()) {
+  return ::ws::prog::Shuffle(1, mask, var, static_cast<int>(delta), width, ::ws::prog::PlaceOf(file, line));
 }
 template <typename T>
 WS_PD inline T __shfl_down_sync(unsigned int mask, T var, unsigned int delta, int width = 32,
-                                unsigned int line = __builtin_LINE()) {
-  return ::ws::prog::Shuffle(2, mask, var, static_cast<int>(delta), width, line);
+                                unsigned int line = __builtin_LINE(),
+    const char* file = __builtin_FILE()) {
+  return ::ws::prog::Shuffle(2, mask, var, static_cast<int>(delta), width, ::ws::prog::PlaceOf(file, line));
 }
 template <typename T>
 WS_PD inline T __shfl_xor_sync(unsigned int mask, T var, int lane_mask, int width = 32,
-                               unsigned int line = __builtin_LINE()) {
-  return ::ws::prog::Shuffle(3, mask, var, lane_mask, width, line);
+                               unsigned int line = __builtin_LINE(),
+    const char* file = __builtin_FILE()) {
+  return ::ws::prog::Shuffle(3, mask, var, lane_mask, width, ::ws::prog::PlaceOf(file, line));
 }
 WS_PD inline unsigned int __ballot_sync(unsigned int mask, int pred,
-                                        unsigned int line = __builtin_LINE()) {
-  return static_cast<unsigned int>(::ws::prog::WarpOp(4, mask, pred != 0, 0, 32, line));
+                                        unsigned int line = __builtin_LINE(),
+    const char* file = __builtin_FILE()) {
+  return static_cast<unsigned int>(::ws::prog::WarpOp(4, mask, pred != 0, 0, 32, ::ws::prog::PlaceOf(file, line)));
 }
-WS_PD inline int __any_sync(unsigned int mask, int pred, unsigned int line = __builtin_LINE()) {
-  return static_cast<int>(::ws::prog::WarpOp(5, mask, pred != 0, 0, 32, line));
+WS_PD inline int __any_sync(unsigned int mask, int pred, unsigned int line = __builtin_LINE(),
+    const char* file = __builtin_FILE()) {
+  return static_cast<int>(::ws::prog::WarpOp(5, mask, pred != 0, 0, 32, ::ws::prog::PlaceOf(file, line)));
 }
-WS_PD inline int __all_sync(unsigned int mask, int pred, unsigned int line = __builtin_LINE()) {
-  return static_cast<int>(::ws::prog::WarpOp(6, mask, pred != 0, 0, 32, line));
+WS_PD inline int __all_sync(unsigned int mask, int pred, unsigned int line = __builtin_LINE(),
+    const char* file = __builtin_FILE()) {
+  return static_cast<int>(::ws::prog::WarpOp(6, mask, pred != 0, 0, 32, ::ws::prog::PlaceOf(file, line)));
 }
-WS_PD inline unsigned int __activemask(unsigned int line = __builtin_LINE()) {
-  return static_cast<unsigned int>(::ws::prog::WarpOp(7, 0xffffffffu, 0, 0, 32, line));
+WS_PD inline unsigned int __activemask(unsigned int line = __builtin_LINE(),
+    const char* file = __builtin_FILE()) {
+  return static_cast<unsigned int>(::ws::prog::WarpOp(7, 0xffffffffu, 0, 0, 32, ::ws::prog::PlaceOf(file, line)));
 }
 WS_PD inline void __syncwarp(unsigned int mask = 0xffffffffu,
-                             unsigned int line = __builtin_LINE()) {
-  ::ws::prog::WarpOp(8, mask, 0, 0, 32, line);
+                             unsigned int line = __builtin_LINE(),
+    const char* file = __builtin_FILE()) {
+  ::ws::prog::WarpOp(8, mask, 0, 0, 32, ::ws::prog::PlaceOf(file, line));
 }
-WS_PD inline int __syncthreads_count(int pred, unsigned int line = __builtin_LINE()) {
-  return ::ws::prog::SyncThreadsCount(line, pred);
+WS_PD inline int __syncthreads_count(int pred, unsigned int line = __builtin_LINE(),
+    const char* file = __builtin_FILE()) {
+  return ::ws::prog::SyncThreadsCount(::ws::prog::PlaceOf(file, line), pred);
 }
-WS_PD inline int __syncthreads_and(int pred, unsigned int line = __builtin_LINE()) {
-  return ::ws::prog::SyncThreadsCount(line, pred) == static_cast<int>(::ws::prog::BlockThreads());
+WS_PD inline int __syncthreads_and(int pred, unsigned int line = __builtin_LINE(),
+    const char* file = __builtin_FILE()) {
+  return ::ws::prog::SyncThreadsCount(::ws::prog::PlaceOf(file, line), pred) == static_cast<int>(::ws::prog::BlockThreads());
 }
-WS_PD inline int __syncthreads_or(int pred, unsigned int line = __builtin_LINE()) {
-  return ::ws::prog::SyncThreadsCount(line, pred) > 0;
+WS_PD inline int __syncthreads_or(int pred, unsigned int line = __builtin_LINE(),
+    const char* file = __builtin_FILE()) {
+  return ::ws::prog::SyncThreadsCount(::ws::prog::PlaceOf(file, line), pred) > 0;
 }
 
 // ------------------------------------------------------------------------------------------------

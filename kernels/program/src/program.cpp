@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <system_error>
@@ -152,17 +153,22 @@ std::string UniqueSuffix() {
   return std::to_string(getpid()) + "-" + std::to_string(++n);
 }
 
-// The shim's text, both headers (read once): part of both cache keys, so that a Warpscope with a
-// different shim never reuses a rewrite or a compiled program made with the old one.
+// The shim's text, every header of it (read once): part of both cache keys, so that a Warpscope
+// with a different shim never reuses a rewrite or a compiled program made with the old one.
 const std::string& ShimText() {
   static const std::string text = [] {
+    std::vector<std::filesystem::path> names;
+    std::error_code ec;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(WS_PROGRAM_SHIM_DIR, ec)) {
+      if (e.is_regular_file(ec)) names.push_back(e.path());
+    }
+    std::sort(names.begin(), names.end());
     std::string all;
-    for (const char* name :
-         {"ws_program.h", "ws_program_device.h", "ws_program_cuda.h", "ws_program_cuda_api.h"}) {
-      std::ifstream in(std::filesystem::path(WS_PROGRAM_SHIM_DIR) / name, std::ios::binary);
+    for (const auto& name : names) {
+      std::ifstream in(name, std::ios::binary);
       std::stringstream s;
       s << in.rdbuf();
-      all += s.str();
+      all += name.filename().string() + "\n" + s.str();
     }
     return all;
   }();
@@ -173,29 +179,51 @@ std::vector<ProgramDiagnostic> DiagnosticsOf(const nlohmann::json& a) {
   std::vector<ProgramDiagnostic> out;
   for (const auto& d : a)
     out.push_back({d.at("line").get<std::uint32_t>(), d.at("column").get<std::uint32_t>(),
-                   d.at("error").get<bool>(), d.at("message").get<std::string>()});
+                   d.at("error").get<bool>(), d.at("message").get<std::string>(),
+                   d.value("file", std::string())});
   return out;
 }
 
-// Runs warpscope-rewrite on `text` (cached: the same text, defines and rewriter give the same
-// answer, kept as JSON in the cache folder).
+std::string ReadAll(const std::filesystem::path& path, bool* ok = nullptr) {
+  std::ifstream in(path, std::ios::binary);
+  if (ok != nullptr) *ok = static_cast<bool>(in);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The include-path variables the children must not read themselves (their folders are passed as
+// -I, toolkits left out): empty, as clang and g++ take an empty one.
+const std::vector<std::string>& NoIncludeEnvironment() {
+  static const std::vector<std::string> env = {"CPATH=", "CPLUS_INCLUDE_PATH=", "C_INCLUDE_PATH="};
+  return env;
+}
+
+// Runs warpscope-rewrite on one translation unit. Cached by its text, name, folder, include
+// folders, defines and site base; a cached answer is used only while every header it read still
+// holds the text it read then (a failed rewrite is not cached: its cause may be fixed anywhere).
 RewriteResult RewriteInChild(const std::string& file_name, const std::filesystem::path& directory,
                              const std::string& text, const std::vector<std::string>& defines,
-                             const std::filesystem::path& cache) {
+                             const std::vector<std::filesystem::path>& include_dirs,
+                             std::uint32_t site_base, const std::filesystem::path& cache) {
   RewriteResult result;
   std::error_code ec;
   const auto tool_time = std::filesystem::last_write_time(WS_PROGRAM_REWRITER, ec);
   std::string key_text = text + "\n" + file_name + "\n" + directory.string() + "\n" + ShimText();
   for (const std::string& d : defines) key_text += "\n-D" + d;
+  for (const auto& d : include_dirs) key_text += "\n-I" + d.string();
+  key_text += "\nsite base " + std::to_string(site_base);
   key_text += "\n" + std::to_string(ec ? 0 : tool_time.time_since_epoch().count());
   char key[17];
   std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(Fnv64(key_text)));
   const std::filesystem::path cached = cache / (std::string(key) + ".rewrite.json");
   std::string out;
+  bool from_cache = false;
   if (std::ifstream in(cached, std::ios::binary); in) {
     std::stringstream s;
     s << in.rdbuf();
     out = s.str();
+    from_cache = true;
   } else {
     // A name of this process's own: another one may be rewriting the same text right now.
     const std::filesystem::path input = cache / (std::string(key) + "." + UniqueSuffix() + ".cu");
@@ -206,17 +234,18 @@ RewriteResult RewriteInChild(const std::string& file_name, const std::filesystem
     }
     std::vector<std::string> args = {WS_PROGRAM_REWRITER, "--name", file_name,      "--dir",
                                      directory.string(),  "--text", input.string(), "--shim",
-                                     WS_PROGRAM_SHIM_DIR};
+                                     WS_PROGRAM_SHIM_DIR, "--site-base", std::to_string(site_base)};
+    for (const auto& d : include_dirs) args.insert(args.end(), {"-I", d.string()});
     for (const std::string& d : defines) args.insert(args.end(), {"-D", d});
     ChildLimits limits;
     limits.timeout = std::chrono::seconds(60);
     limits.memory_bytes = ProgramMemoryLimitApplies() ? 4ull << 30 : 0;
     limits.output_bytes = 64u << 20;
+    std::vector<std::string> env = NoIncludeEnvironment();
 #if defined(WS_PROGRAM_SANITIZED)
-    ChildResult c = RunChild(args, {"ASAN_OPTIONS=detect_leaks=0"}, limits);
-#else
-    ChildResult c = RunChild(args, {}, limits);
+    env.push_back("ASAN_OPTIONS=detect_leaks=0");
 #endif
+    ChildResult c = RunChild(args, env, limits);
     std::filesystem::remove(input, ec);
     if (!c.started || c.timed_out || c.signal != 0 || c.exit_code != 0) {
       result.errors.push_back({0, 0, true,
@@ -236,14 +265,27 @@ RewriteResult RewriteInChild(const std::string& file_name, const std::filesystem
     RewrittenProgram& p = result.program;
     p.source = j.at("source").get<std::string>();
     for (const auto& s : j.at("sites")) {
-      p.sites.push_back(
-          {s.at("site").get<std::uint32_t>(), s.at("line").get<std::uint32_t>(),
-           s.at("column").get<std::uint32_t>(), s.value("end_column", std::uint32_t{0}),
-           static_cast<ProgramAccess>(s.at("access").get<int>()), s.at("text").get<std::string>()});
+      p.sites.push_back({s.at("site").get<std::uint32_t>(), s.value("file", file_name),
+                         s.at("line").get<std::uint32_t>(), s.at("column").get<std::uint32_t>(),
+                         s.value("end_column", std::uint32_t{0}),
+                         static_cast<ProgramAccess>(s.at("access").get<int>()),
+                         s.at("text").get<std::string>()});
     }
     for (const auto& l : j.at("launches"))
-      p.launches.push_back({l.at("kernel").get<std::string>(), l.at("line").get<std::uint32_t>()});
+      p.launches.push_back({l.at("kernel").get<std::string>(), l.at("line").get<std::uint32_t>(),
+                            l.value("file", file_name)});
     p.kernels = j.at("kernels").get<std::vector<std::string>>();
+    for (const auto& k : j.value("kernel_files", nlohmann::json::array()))
+      p.kernel_files.push_back({k.at("name").get<std::string>(), k.at("file").get<std::string>(),
+                                k.at("line").get<std::uint32_t>()});
+    for (const auto& f : j.value("files", nlohmann::json::array())) {
+      ProgramFile file;
+      file.name = f.at("name").get<std::string>();
+      file.path = f.at("path").get<std::string>();
+      file.text = f.at("text").get<std::string>();
+      file.rewritten = f.at("rewritten").get<std::string>();
+      p.files.push_back(std::move(file));
+    }
     p.main_takes_args = j.value("main_takes_args", false);
     p.has_main = j.value("has_main", false);
     p.warnings = DiagnosticsOf(j.at("warnings"));
@@ -253,8 +295,27 @@ RewriteResult RewriteInChild(const std::string& file_name, const std::filesystem
         {0, 0, true, std::string("the rewriter's answer is unreadable: ") + e.what()});
     return result;
   }
-  (void)WriteFileAtomically(cached, out);
+  if (from_cache) {
+    // Every header as it was read then, or the program is read again.
+    for (const ProgramFile& f : result.program.files) {
+      bool ok = false;
+      if (ReadAll(f.path, &ok) != f.text || !ok) {
+        std::filesystem::remove(cached, ec);
+        return RewriteInChild(file_name, directory, text, defines, include_dirs, site_base, cache);
+      }
+    }
+  } else if (result.ok) {
+    (void)WriteFileAtomically(cached, out);
+  }
   return result;
+}
+
+// Does `dir` hold a CUDA toolkit's headers (which the emulator's stand-ins replace)?
+bool IsToolkitInclude(const std::filesystem::path& dir) {
+  std::error_code ec;
+  return std::filesystem::exists(dir / "cuda_runtime_api.h", ec) &&
+         std::filesystem::absolute(dir, ec).lexically_normal() !=
+             std::filesystem::path(WS_PROGRAM_SHIM_DIR).lexically_normal();
 }
 
 // Keeps the cache folder small: past kCacheFiles files, the oldest go (each save of a program
@@ -286,6 +347,57 @@ bool ProgramMemoryLimitApplies() {
 #endif
 }
 
+std::vector<std::filesystem::path> ProgramIncludeDirs(const ProgramOptions& options,
+                                                      std::vector<std::string>* skipped) {
+  std::vector<std::filesystem::path> dirs;
+  std::error_code ec;
+  for (const auto& d : options.include_dirs)
+    dirs.push_back(std::filesystem::absolute(d, ec).lexically_normal());
+  for (const char* var : {"CPATH", "CPLUS_INCLUDE_PATH"}) {
+    const char* value = std::getenv(var);
+    if (value == nullptr) continue;
+    std::stringstream list(value);
+    for (std::string d; std::getline(list, d, ':');) {
+      if (d.empty()) continue;  // an empty element would mean the current folder: left out
+      const auto abs = std::filesystem::absolute(d, ec).lexically_normal();
+      if (IsToolkitInclude(abs)) {
+        if (skipped != nullptr)
+          skipped->push_back(std::string(var) + " names " + d +
+                             ", a CUDA toolkit's headers: left out (the emulator has its own)");
+        continue;
+      }
+      if (std::find(dirs.begin(), dirs.end(), abs) == dirs.end()) dirs.push_back(abs);
+    }
+  }
+  return dirs;
+}
+
+namespace {
+
+// One translation unit of a program: its name as shown, folder and text (defines applied).
+struct Unit {
+  std::string name;
+  std::filesystem::path directory;
+  std::string text;
+  RewrittenProgram rewritten;
+};
+
+// Where the compiler reads a unit's files from: each program file at its absolute path under
+// `root`, so that "kernel.cuh" beside it and "../common/book.h" above it are found as they are
+// beside the originals.
+std::filesystem::path Staged(const std::filesystem::path& root, const std::filesystem::path& abs) {
+  return root / abs.relative_path();
+}
+
+ProgramRun CompileFailure(ProgramRun run, std::string failure) {
+  run.stage = ProgramStage::kCompile;
+  run.failure = std::move(failure);
+  run.errors.push_back({0, 0, true, run.failure});
+  return run;
+}
+
+}  // namespace
+
 ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::path& directory,
                           const std::string& text, const ProgramOptions& options) {
   ProgramRun run;
@@ -293,40 +405,125 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
   run.source = text;
   run.backend = options.backend;
   if (run.backend == "cuda") run.device = "GPU";
-
-  // 1. Rewrite, in a child (warpscope-rewrite): the text with the defines applied.
-  auto t0 = Clock::now();
+  const bool gpu = options.backend == "cuda";
   std::error_code ec;
-  const std::filesystem::path cache = CacheDir(options);
-  std::filesystem::create_directories(cache, ec);
+  const std::filesystem::path main_dir = std::filesystem::absolute(directory, ec).lexically_normal();
+
+  // The translation units: this one, then options.extra_files.
+  std::vector<Unit> units;
   std::vector<std::string> defines;
   run.source = ApplyDefines(text, options.defines, &defines);
-  RewriteResult rewritten = RewriteInChild(file_name, directory, run.source, defines, cache);
-  run.timing.rewrite_ms = MsSince(t0);
-  if (!rewritten.ok) {
-    run.stage = ProgramStage::kCompile;
-    run.errors = std::move(rewritten.errors);
-    if (run.errors.empty()) run.errors.push_back({0, 0, true, "the rewriter failed"});
-    const ProgramDiagnostic& d = run.errors.front();
-    run.failure = file_name +
-                  (d.line > 0 ? ":" + std::to_string(d.line) + ":" + std::to_string(d.column)
-                              : std::string()) +
-                  ": error: " + d.message;
-    return run;
+  units.push_back({file_name, main_dir, run.source, {}});
+  for (const auto& extra : options.extra_files) {
+    bool ok = false;
+    const auto abs = std::filesystem::absolute(extra, ec).lexically_normal();
+    std::string t = ReadAll(abs, &ok);
+    if (!ok) {
+      run.stage = ProgramStage::kRead;
+      run.failure = "cannot read " + extra.string() + ": no such file or no access";
+      return run;
+    }
+    if (t.size() > kMaxProgramBytes) {
+      run.stage = ProgramStage::kRead;
+      run.failure = extra.string() + " is " + std::to_string(t.size()) +
+                    " bytes, over the limit of " + std::to_string(kMaxProgramBytes) +
+                    " bytes for a program file";
+      return run;
+    }
+    std::vector<std::string> unused;
+    std::string rel = abs.lexically_relative(main_dir).string();
+    units.push_back({rel.empty() ? abs.string() : rel, abs.parent_path(),
+                     ApplyDefines(t, options.defines, &unused), {}});
   }
-  run.rewritten = std::move(rewritten.program);
+  if (gpu && units.size() > 1)
+    return CompileFailure(std::move(run),
+                          "a program of several translation units runs on the emulator only (yet)");
+  std::vector<std::string> skipped;
+  const std::vector<std::filesystem::path> include_dirs = ProgramIncludeDirs(options, &skipped);
+  for (const std::string& s : skipped) run.rewritten.warnings.push_back({0, 0, false, s});
+
+  // 1. Rewrite each unit, in a child (warpscope-rewrite); site numbers run on across units.
+  auto t0 = Clock::now();
+  const std::filesystem::path cache = CacheDir(options);
+  std::filesystem::create_directories(cache, ec);
+  std::uint32_t site_base = 0;
+  std::map<std::string, std::string> file_texts;  // every program file, by name
+  for (Unit& u : units) {
+    // A unit's name as its own rewrite sees it (its folder may not be the main file's).
+    const std::string own = std::filesystem::path(u.name).filename().string();
+    RewriteResult r =
+        RewriteInChild(own, u.directory, u.text, defines, include_dirs, site_base, cache);
+    if (!r.ok) {
+      run.timing.rewrite_ms = MsSince(t0);
+      run.stage = ProgramStage::kCompile;
+      run.errors = std::move(r.errors);
+      if (run.errors.empty()) run.errors.push_back({0, 0, true, "the rewriter failed"});
+      ProgramDiagnostic& d = run.errors.front();
+      // Named as the main file's folder sees it.
+      auto rename = [&](ProgramDiagnostic& e) {
+        std::filesystem::path f = e.file.empty() ? std::filesystem::path(own) : std::filesystem::path(e.file);
+        if (&u != &units.front() || !e.file.empty()) {
+          const auto abs = (u.directory / f).lexically_normal();
+          const auto rel = abs.lexically_relative(main_dir);
+          e.file = rel.string() == file_name ? std::string() : rel.string();
+        }
+      };
+      for (ProgramDiagnostic& e : run.errors) rename(e);
+      run.failure = (d.file.empty() ? file_name : d.file) +
+                    (d.line > 0 ? ":" + std::to_string(d.line) + ":" + std::to_string(d.column)
+                                : std::string()) +
+                    ": error: " + d.message;
+      return run;
+    }
+    u.rewritten = std::move(r.program);
+    // Names relative to the main file's folder, as every view shows them.
+    auto rel = [&](const std::string& name) {
+      if (&u == &units.front()) return name;
+      const auto abs = (u.directory / name).lexically_normal();
+      const auto r2 = abs.lexically_relative(main_dir);
+      return r2.empty() ? abs.string() : r2.string();
+    };
+    for (ProgramSite& s : u.rewritten.sites) s.file = rel(s.file);
+    for (ProgramLaunchSite& l : u.rewritten.launches) l.file = rel(l.file);
+    for (ProgramKernel& k : u.rewritten.kernel_files) k.file = rel(k.file);
+    for (ProgramDiagnostic& w : u.rewritten.warnings)
+      w.file = w.file.empty() && &u == &units.front() ? std::string() : rel(w.file.empty() ? own : w.file);
+    if (!u.rewritten.sites.empty()) site_base = u.rewritten.sites.back().site;
+    if (&u != &units.front()) file_texts[u.name] = u.text;
+    for (const ProgramFile& f : u.rewritten.files) {
+      const auto r2 = f.path.lexically_relative(main_dir);
+      file_texts.emplace(r2.empty() ? f.path.string() : r2.string(), f.text);
+    }
+    // The whole program's figures, in the first unit's record.
+    RewrittenProgram& all = run.rewritten;
+    all.sites.insert(all.sites.end(), u.rewritten.sites.begin(), u.rewritten.sites.end());
+    all.launches.insert(all.launches.end(), u.rewritten.launches.begin(),
+                        u.rewritten.launches.end());
+    for (const std::string& k : u.rewritten.kernels) {
+      if (std::find(all.kernels.begin(), all.kernels.end(), k) == all.kernels.end())
+        all.kernels.push_back(k);
+    }
+    all.kernel_files.insert(all.kernel_files.end(), u.rewritten.kernel_files.begin(),
+                            u.rewritten.kernel_files.end());
+    all.warnings.insert(all.warnings.end(), u.rewritten.warnings.begin(),
+                        u.rewritten.warnings.end());
+    all.has_main = all.has_main || u.rewritten.has_main;
+    all.main_takes_args = all.main_takes_args || u.rewritten.main_takes_args;
+  }
+  run.rewritten.source = units.front().rewritten.source;
+  run.timing.rewrite_ms = MsSince(t0);
+  for (auto& [name, t] : file_texts) run.files.emplace_back(name, t);
   if (!run.rewritten.has_main) {
-    run.stage = ProgramStage::kCompile;
-    run.failure = file_name +
-                  ": the program has no main(): Warpscope runs whole programs (a main() that "
-                  "allocates, copies and launches the kernels, as on a GPU)";
-    run.errors.push_back({0, 0, true, run.failure});
-    return run;
+    return CompileFailure(std::move(run),
+                          file_name +
+                              ": the program has no main(): Warpscope runs whole programs (a "
+                              "main() that allocates, copies and launches the kernels, as on a "
+                              "GPU)");
   }
 
-  // 2. Compile (cached by the rewritten text and the command): with the host compiler for the
-  // emulator, with nvcc for a GPU.
-  const bool gpu = options.backend == "cuda";
+  // 2. Compile (cached by every file the compiler reads and the command): with the host
+  // compiler for the emulator, with nvcc for a GPU. Each unit reads its rewritten files from a
+  // folder of its own (a header two units include may be numbered differently in each).
   std::vector<std::string> cmd;
   std::vector<std::string> link;
   std::string runtime_name;
@@ -343,96 +540,121 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
            "shared",
            "-I",
            WS_PROGRAM_API_DIR,
-           "-I",
-           directory.string(),
            "-include",
            std::string(WS_PROGRAM_SHIM_DIR) + "/ws_program_cuda.h"};
     link = {"-L", WS_PROGRAM_RUNTIME_DIR, "-Xlinker=-rpath," WS_PROGRAM_RUNTIME_DIR,
             "-lws_program_cuda"};
     runtime_name = "libws_program_cuda.so";
 #else
-    run.stage = ProgramStage::kCompile;
-    run.failure =
+    return CompileFailure(
+        std::move(run),
         "this Warpscope was built without CUDA (no nvcc was found when it was built): it runs "
-        "programs on its emulator only (--backend emu)";
-    run.errors.push_back({0, 0, true, run.failure});
-    return run;
+        "programs on its emulator only (--backend emu)");
 #endif
   } else if (options.backend == "emu") {
     cmd = {WS_PROGRAM_CXX};
     for (const std::string& f : SplitFlags(WS_PROGRAM_FLAGS)) cmd.push_back(f);
-    cmd.insert(cmd.end(), {"-w", "-I", WS_PROGRAM_SHIM_DIR, "-I", directory.string(), "-include",
-                           "ws_program.h"});
-    link = {"-x",
-            "none",
-            "-L",
-            WS_PROGRAM_RUNTIME_DIR,
-            "-Wl,-rpath," WS_PROGRAM_RUNTIME_DIR,
-            "-lws_program_emu"};
+    cmd.insert(cmd.end(), {"-w", "-I", WS_PROGRAM_SHIM_DIR, "-include", "ws_program.h"});
+    link = {"-L", WS_PROGRAM_RUNTIME_DIR, "-Wl,-rpath," WS_PROGRAM_RUNTIME_DIR, "-lws_program_emu"};
     runtime_name = "libws_program_emu.so";
   } else {
-    run.stage = ProgramStage::kCompile;
-    run.failure = "unknown backend '" + options.backend + "': emu or cuda";
-    run.errors.push_back({0, 0, true, run.failure});
-    return run;
+    return CompileFailure(std::move(run),
+                          "unknown backend '" + options.backend + "': emu or cuda");
   }
   for (const std::string& d : defines) cmd.push_back("-D" + d);
-  if (!gpu) cmd.insert(cmd.end(), {"-x", "c++"});
-  std::string key_text = run.rewritten.source + "\n" + ShimText();
+  std::string key_text = ShimText();
+  for (const Unit& u : units) {
+    key_text += "\n--unit " + u.name + "\n" + u.rewritten.source;
+    for (const ProgramFile& f : u.rewritten.files)
+      key_text += "\n--file " + f.path.string() + "\n" + f.rewritten;
+  }
   for (const std::string& c : cmd) key_text += "\n" + c;
+  for (const auto& d : include_dirs) key_text += "\n-I" + d.string();
   const auto runtime_lib = std::filesystem::path(WS_PROGRAM_RUNTIME_DIR) / runtime_name;
   const auto runtime_time = std::filesystem::last_write_time(runtime_lib, ec);
   key_text += "\n" + std::to_string(ec ? 0 : runtime_time.time_since_epoch().count());
   char key[17];
   std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(Fnv64(key_text)));
   const std::filesystem::path exe = cache / (std::string(key) + ".bin");
-  const std::filesystem::path cpp =
-      cache / (std::string(key) + "." + UniqueSuffix() + (gpu ? ".cu" : ".cpp"));
   t0 = Clock::now();
   if (std::filesystem::exists(exe, ec)) {
     run.timing.compile_cached = true;
   } else {
-    if (Status s = WriteFileAtomically(cpp, run.rewritten.source); !s.ok()) {
-      run.stage = ProgramStage::kCompile;
-      run.failure = "could not write the rewritten program: " + s.message();
-      return run;
-    }
+    const std::filesystem::path stage = cache / ("stage-" + std::string(key) + "-" + UniqueSuffix());
     const std::filesystem::path tmp_exe = exe.string() + ".tmp" + std::to_string(getpid());
-    cmd.insert(cmd.end(), {cpp.string(), "-o", tmp_exe.string()});
-    cmd.insert(cmd.end(), link.begin(), link.end());
+    auto clean = [&] {
+      std::filesystem::remove_all(stage, ec);
+      std::filesystem::remove(tmp_exe, ec);
+    };
+    // Each unit compiled on its own (its staged files first on the include path), then linked.
+    std::vector<std::string> objects;
+    for (std::size_t k = 0; k < units.size(); ++k) {
+      const Unit& u = units[k];
+      const std::filesystem::path root = stage / ("unit" + std::to_string(k));
+      const std::filesystem::path main_abs = u.directory / std::filesystem::path(u.name).filename();
+      const std::filesystem::path src =
+          Staged(root, main_abs).string() + (gpu ? ".ws.cu" : ".ws.cpp");
+      auto put = [&ec](const std::filesystem::path& path, const std::string& content) {
+        std::filesystem::create_directories(path.parent_path(), ec);
+        return WriteFileAtomically(path, content);
+      };
+      Status written = put(src, u.rewritten.source);
+      for (const ProgramFile& f : u.rewritten.files) {
+        if (written.ok()) written = put(Staged(root, f.path), f.rewritten);
+      }
+      if (!written.ok()) {
+        clean();
+        return CompileFailure(std::move(run),
+                              "could not write the rewritten program: " + written.message());
+      }
+      std::vector<std::string> c = cmd;
+      for (const auto& d : include_dirs) c.insert(c.end(), {"-I", Staged(root, d).string()});
+      c.insert(c.end(), {"-I", Staged(root, u.directory).string()});
+      for (const auto& d : include_dirs) c.insert(c.end(), {"-I", d.string()});
+      c.insert(c.end(), {"-I", u.directory.string()});
+      if (!gpu) c.insert(c.end(), {"-x", "c++"});
+      const std::string object = root.string() + "/unit.o";
+      c.insert(c.end(), {"-c", src.string(), "-o", object});
+      objects.push_back(object);
+      ChildLimits cl;
+      cl.timeout = std::chrono::seconds(120);
+      ChildResult r = RunChild(c, NoIncludeEnvironment(), cl);
+      if (!r.started || r.timed_out || r.signal != 0 || r.exit_code != 0) {
+        clean();
+        return CompileFailure(
+            std::move(run),
+            !r.started     ? "could not start the compiler " + c[0] + ": " + r.start_error
+            : r.timed_out ? "the compiler took longer than 120 s"
+                          : "the host compiler refused the rewritten program (a Warpscope limit; "
+                            "please report it): " +
+                                LastLines(r.err, 6));
+      }
+    }
+    std::vector<std::string> l = {cmd[0]};
+    if (gpu) l.insert(l.end(), {"-cudart", "shared", "-arch=native"});
+    l.insert(l.end(), objects.begin(), objects.end());
+    l.insert(l.end(), {"-o", tmp_exe.string()});
+    l.insert(l.end(), link.begin(), link.end());
     ChildLimits cl;
     cl.timeout = std::chrono::seconds(120);
-    ChildResult c = RunChild(cmd, {}, cl);
-    if (!c.started || c.timed_out || c.signal != 0 || c.exit_code != 0) {
-      run.stage = ProgramStage::kCompile;
-      const auto undefined = c.err.find("undefined reference to");
-      if (!c.started) {
-        run.failure = "could not start the compiler " + cmd[0] + ": " + c.start_error;
-      } else if (c.timed_out) {
-        run.failure = "the compiler took longer than 120 s";
-      } else if (undefined != std::string::npos) {
-        // The program's own: a function declared and called but never defined.
-        run.failure =
-            "link error: " + c.err.substr(undefined, c.err.find('\n', undefined) - undefined);
-      } else {
-        run.failure =
-            "the host compiler refused the rewritten program (a Warpscope limit; please report "
-            "it): " +
-            LastLines(c.err, 6);
-      }
-      run.errors.push_back({0, 0, true, run.failure});
-      std::filesystem::remove(tmp_exe, ec);
-      std::filesystem::remove(cpp, ec);
-      return run;
+    ChildResult r = RunChild(l, NoIncludeEnvironment(), cl);
+    if (!r.started || r.timed_out || r.signal != 0 || r.exit_code != 0) {
+      clean();
+      const auto undefined = r.err.find("undefined reference to");
+      const auto multiple = r.err.find("multiple definition of");
+      // The program's own: a function declared and called but never defined, or defined twice.
+      return CompileFailure(
+          std::move(run),
+          undefined != std::string::npos
+              ? "link error: " + r.err.substr(undefined, r.err.find('\n', undefined) - undefined)
+          : multiple != std::string::npos
+              ? "link error: " + r.err.substr(multiple, r.err.find('\n', multiple) - multiple)
+              : "the program could not be linked: " + LastLines(r.err, 6));
     }
-    std::filesystem::remove(cpp, ec);
     std::filesystem::rename(tmp_exe, exe, ec);
+    std::filesystem::remove_all(stage, ec);
     PruneCache(cache);
-    if (ec) {
-      run.stage = ProgramStage::kCompile;
-      run.failure = "could not keep the compiled program: " + ec.message();
-      return run;
-    }
+    if (ec) return CompileFailure(std::move(run), "could not keep the compiled program: " + ec.message());
   }
   run.timing.compile_ms = MsSince(t0);
 
@@ -478,10 +700,17 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
       // The GPU's runtime names its device in the header's "preset".
       if (run.backend == "cuda" && trace->header.contains("preset"))
         run.device = trace->header["preset"].get<std::string>();
+      // Each site's line from its own file.
+      auto text_of = [&run](const std::string& file) -> const std::string& {
+        for (const auto& [name, file_text] : run.files) {
+          if (name == file) return file_text;
+        }
+        return run.source;
+      };
       for (LaunchTrace& t : run.launches) {
-        for (SiteInfo& site : t.sites) site.code = SourceLine(run.source, site.line);
-        for (BarrierSite& b : t.barrier_sites) b.code = SourceLine(run.source, b.line);
-        for (WarpOpSite& w : t.warp_op_sites) w.code = SourceLine(run.source, w.line);
+        for (SiteInfo& site : t.sites) site.code = SourceLine(text_of(site.file), site.line);
+        for (BarrierSite& b : t.barrier_sites) b.code = SourceLine(text_of(b.file), b.line);
+        for (WarpOpSite& w : t.warp_op_sites) w.code = SourceLine(text_of(w.file), w.line);
       }
     } else {
       run.stage = ProgramStage::kRun;

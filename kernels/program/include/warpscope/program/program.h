@@ -45,6 +45,11 @@ inline constexpr std::uint64_t kMaxProgramBytes = 1u << 20;
 struct ProgramOptions {
   std::vector<std::string> defines;  // "TILE_DIM=32": override the program's own #define
   std::vector<std::string> args;     // argv[1..]
+  // -I folders, in order (relative ones from the current folder); CPATH's and
+  // CPLUS_INCLUDE_PATH's folders follow, as clang and g++ take them, but never a CUDA toolkit's.
+  std::vector<std::filesystem::path> include_dirs;
+  // More translation units compiled with the first: a `*_cpu.cpp` gold check, a second `.cu`.
+  std::vector<std::filesystem::path> extra_files;
   std::string preset = "hopper";
   // "emu": the emulator (g++ and libws_program_emu); "cuda": a GPU (nvcc and libws_program_cuda,
   // in a build with CUDA).
@@ -67,6 +72,9 @@ enum class ProgramStage { kRead, kCompile, kRun, kDone };
 struct ProgramRun {
   std::string file;                     // the program's file name ("transpose.cu")
   std::string source;                   // its text as run
+  // Every other file of the program's own (headers it includes, its other translation units):
+  // name (relative to the main file's folder) and text as run.
+  std::vector<std::pair<std::string, std::string>> files;
   std::string backend = "emu";          // ProgramOptions::backend
   std::string device = "CPU emulator";  // or the GPU's name ("NVIDIA H100 80GB HBM3")
   RewrittenProgram rewritten;
@@ -87,6 +95,16 @@ struct ProgramRun {
   bool ok() const { return stage == ProgramStage::kDone; }
 };
 
+// The files of `run --file A [B ...]`: a folder stands for its .cu, .cpp, .cc and .cxx files
+// (not its subfolders); the main file is the one whose text defines main() (else the first
+// given), the rest are compiled with it. An error names a file that cannot be read, or a folder
+// with no source file.
+struct ProgramFileSet {
+  std::filesystem::path main;
+  std::vector<std::filesystem::path> others;
+};
+Result<ProgramFileSet> ProgramFileSetOf(const std::vector<std::filesystem::path>& given);
+
 // Whether this build can run programs (clang's front end and a host compiler were found).
 bool ProgramsSupported();
 // Whether the child's memory limit is applied (not in sanitizer builds: AddressSanitizer reserves
@@ -95,6 +113,11 @@ bool ProgramMemoryLimitApplies();
 
 ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::path& directory,
                           const std::string& text, const ProgramOptions& options);
+// The folders a program's includes are searched in, after `options.include_dirs` (absolute): the
+// CPATH and CPLUS_INCLUDE_PATH folders of this environment, less any that hold a CUDA toolkit's
+// headers (the emulator's stand-ins must be found in their place). `skipped` gets those left out.
+std::vector<std::filesystem::path> ProgramIncludeDirs(const ProgramOptions& options,
+                                                      std::vector<std::string>* skipped = nullptr);
 ProgramRun RunProgramFile(const std::filesystem::path& file, const ProgramOptions& options);
 
 }  // namespace ws

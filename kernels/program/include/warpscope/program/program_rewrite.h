@@ -29,7 +29,8 @@ enum class ProgramAccess : std::uint8_t { kLoad, kStore, kLoadStore, kAtomic };
 const char* ToString(ProgramAccess a);  // "load", "store", "load+store", "atomic"
 
 struct ProgramSite {
-  std::uint32_t site = 0;  // 1-based, in source order
+  std::uint32_t site = 0;  // 1-based, in source order (from RewriteRequest::site_base + 1)
+  std::string file;        // the file it is in, as the program names it ("kernel.cuh")
   std::uint32_t line = 0, column = 0;
   std::uint32_t end_column = 0;  // just past the expression, when it ends on its first line
   ProgramAccess access = ProgramAccess::kLoad;
@@ -39,13 +40,34 @@ struct ProgramSite {
 struct ProgramLaunchSite {
   std::string kernel;  // as written before <<<, e.g. "transposeCoalesced<16>"
   std::uint32_t line = 0;
+  std::string file;  // the file the launch is written in
+};
+
+// A file of the program's own that the translation unit includes (from the program's folder, a
+// -I folder or beside another of its files: anything but system headers and the shim), with its
+// text as the compiler must see it (rewritten where it holds device code).
+struct ProgramFile {
+  std::string name;            // relative to the main file's folder: "kernel.cuh", "../common/book.h"
+  std::filesystem::path path;  // absolute
+  std::string text;            // as read
+  std::string rewritten;       // what the compiler reads instead (empty: the text as it is)
+};
+
+// Where a kernel is defined.
+struct ProgramKernel {
+  std::string name, file;
+  std::uint32_t line = 0;
 };
 
 // A compiler message about the program, at its place (line 0: not in the program's file).
 struct ProgramDiagnostic {
+  ProgramDiagnostic() = default;
+  ProgramDiagnostic(std::uint32_t l, std::uint32_t c, bool e, std::string m, std::string f = {})
+      : line(l), column(c), error(e), message(std::move(m)), file(std::move(f)) {}
   std::uint32_t line = 0, column = 0;
   bool error = true;
   std::string message;
+  std::string file;  // the program's header it is in ("kernel.cuh"); empty: the main file
 };
 
 struct RewrittenProgram {
@@ -53,6 +75,8 @@ struct RewrittenProgram {
   std::vector<ProgramSite> sites;
   std::vector<ProgramLaunchSite> launches;
   std::vector<std::string> kernels;  // the __global__ functions, by name
+  std::vector<ProgramKernel> kernel_files;  // and where each is written
+  std::vector<ProgramFile> files;    // the program's own headers it includes (not the main file)
   bool has_main = false;             // a program Warpscope can run has a main()
   bool main_takes_args = false;  // main(int argc, char** argv): the app offers an arguments field
   // Parts of the program that are not recorded, and why (an access inside a macro, ...).
@@ -64,6 +88,8 @@ struct RewriteRequest {
   std::filesystem::path directory;  // where its own #include "..." files are found
   std::string text;
   std::vector<std::string> defines;  // "TILE_DIM=16"
+  std::vector<std::filesystem::path> include_dirs;  // -I, in order (CPATH's folders after)
+  std::uint32_t site_base = 0;  // the sites of earlier translation units: numbering starts past it
   std::filesystem::path shim_dir;    // kernels/program/shim: cuda_runtime.h and ws_program.h
   // A built-in lesson's kernel file (plain CUDA, as the slides print it) into the lessons'
   // recording API: pointer parameters become ws::Global<T>, __shared__ arrays ws::SharedArray
