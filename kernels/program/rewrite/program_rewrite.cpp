@@ -190,6 +190,15 @@ class Collector : public RecursiveASTVisitor<Collector> {
     if (!Recording() || e->getNumArgs() != 2) return true;
     const Expr* lhs = e->getArg(0)->IgnoreImpCasts();
     if (e->getOperator() == OO_Equal && IsMemory(lhs)) AddAccess(lhs, ProgramAccess::kStore);
+    // A struct or vector assigned from memory (`out[i] = v[i]` through float4*): the copy
+    // assignment takes the source by reference, so no conversion reads it: the call does.
+    if (e->getOperator() == OO_Equal) {
+      const Expr* rhs = e->getArg(1)->IgnoreImpCasts();
+      const auto* m = dyn_cast_or_null<CXXMethodDecl>(e->getDirectCallee());
+      if (m != nullptr && (m->isCopyAssignmentOperator() || m->isMoveAssignmentOperator()) &&
+          IsMemory(rhs))
+        AddAccess(rhs, ProgramAccess::kLoad);
+    }
     return true;
   }
   bool VisitCallExpr(CallExpr* e) {

@@ -72,6 +72,11 @@
 #define __noinline__
 #define __launch_bounds__(...)
 #define __restrict__ __restrict
+#define __align__(n) __attribute__((aligned(n)))
+#define __builtin_align__(n) __attribute__((aligned(n)))
+#define __device_builtin__
+#define __cudart_builtin__
+#define __CUDA_ALIGN__(n) __attribute__((aligned(n)))
 #define CUDART_VERSION 13000
 #define __CUDA_WARPSCOPE__ 1  // a program can tell it runs on Warpscope's emulator
 

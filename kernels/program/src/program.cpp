@@ -440,7 +440,6 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
                           "a program of several translation units runs on the emulator only (yet)");
   std::vector<std::string> skipped;
   const std::vector<std::filesystem::path> include_dirs = ProgramIncludeDirs(options, &skipped);
-  for (const std::string& s : skipped) run.rewritten.warnings.push_back({0, 0, false, s});
 
   // 1. Rewrite each unit, in a child (warpscope-rewrite); site numbers run on across units.
   auto t0 = Clock::now();
@@ -448,6 +447,15 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
   std::filesystem::create_directories(cache, ec);
   std::uint32_t site_base = 0;
   std::map<std::string, std::string> file_texts;  // every program file, by name
+  // -D NAME=V for a #define or constant in one of the program's headers is set there (as in the
+  // main file), not passed to the compiler: found after a first rewrite, which is then done again
+  // without it.
+  std::vector<std::string> header_defines;
+  for (int pass = 0; pass < 2; ++pass) {
+  site_base = 0;
+  file_texts.clear();
+  run.rewritten = RewrittenProgram{};
+  for (const std::string& s : skipped) run.rewritten.warnings.push_back({0, 0, false, s});
   for (Unit& u : units) {
     // A unit's name as its own rewrite sees it (its folder may not be the main file's).
     const std::string own = std::filesystem::path(u.name).filename().string();
@@ -509,6 +517,31 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
                         u.rewritten.warnings.end());
     all.has_main = all.has_main || u.rewritten.has_main;
     all.main_takes_args = all.main_takes_args || u.rewritten.main_takes_args;
+  }
+  std::vector<std::string> in_headers, rest;
+  for (const std::string& d : defines) {
+    bool found = false;
+    for (const Unit& u : units) {
+      for (const ProgramFile& f : u.rewritten.files) {
+        std::vector<std::string> unused;
+        found = found || ApplyDefines(f.text, {d}, &unused) != f.text;
+      }
+    }
+    (found ? in_headers : rest).push_back(d);
+  }
+  if (in_headers.empty()) break;
+  header_defines = in_headers;
+  defines = rest;
+  }
+  // The headers as compiled and as shown: with those defines set.
+  for (Unit& u : units) {
+    for (ProgramFile& f : u.rewritten.files) {
+      std::vector<std::string> unused;
+      f.rewritten = ApplyDefines(f.rewritten, header_defines, &unused);
+      f.text = ApplyDefines(f.text, header_defines, &unused);
+      const auto r2 = f.path.lexically_relative(main_dir);
+      file_texts[r2.empty() ? f.path.string() : r2.string()] = f.text;
+    }
   }
   run.rewritten.source = units.front().rewritten.source;
   run.timing.rewrite_ms = MsSince(t0);

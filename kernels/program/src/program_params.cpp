@@ -1,6 +1,7 @@
 // Parameters a program declares for sliders, and -D NAME=VALUE applied to its own definitions.
 // These read the program's text line by line: a documented comment form and the line of a
 // definition, not the program's code (which only clang's front end analyses).
+#include <algorithm>
 #include <cctype>
 #include <sstream>
 
@@ -43,7 +44,8 @@ bool IsIdentifier(const std::string& s) {
 }
 
 // Where the value of NAME's definition on `line` starts and ends ([b, e) in the line), if the
-// line defines NAME: `#define NAME value` or `... constexpr ... NAME = value;`.
+// line defines NAME: `#define NAME value`, `... constexpr ... NAME = value;` or
+// `... const ... NAME = value;`.
 bool FindDefinition(const std::string& line, const std::string& name, std::size_t* b,
                     std::size_t* e) {
   const std::string t = Trim(line);
@@ -60,7 +62,13 @@ bool FindDefinition(const std::string& line, const std::string& name, std::size_
     *e = end;
     return end > v;
   }
-  if (line.find("constexpr") == std::string::npos) return false;
+  // A constant of the program's own: `constexpr int N = ...;` or `const int N = 1 << 10;` (the
+  // commonest course idiom), at namespace or function scope. Not a __constant__ variable (device
+  // memory, not a size).
+  const std::vector<std::string> words = Words(t);
+  const bool constant = std::find(words.begin(), words.end(), "constexpr") != words.end() ||
+                        std::find(words.begin(), words.end(), "const") != words.end();
+  if (!constant) return false;
   std::size_t at = 0;
   while ((at = line.find(name, at)) != std::string::npos) {
     const bool left_ok =
@@ -69,7 +77,11 @@ bool FindDefinition(const std::string& line, const std::string& name, std::size_
     const bool right_ok =
         after >= line.size() ||
         !(std::isalnum(static_cast<unsigned char>(line[after])) || line[after] == '_');
-    if (left_ok && right_ok) {
+    // Not a parameter's default (`void f(const float* a, int N = 4)`).
+    const bool in_parens = line.rfind('(', at) != std::string::npos &&
+                           (line.rfind(')', at) == std::string::npos ||
+                            line.rfind(')', at) < line.rfind('(', at));
+    if (left_ok && right_ok && !in_parens) {
       while (after < line.size() && line[after] == ' ') ++after;
       if (after < line.size() && line[after] == '=') {
         std::size_t v = after + 1;
