@@ -57,7 +57,9 @@ std::string Refusal(const std::string& message) {
       "^use of undeclared identifier '((cuda|cu|__|tex|surf|cg::)[A-Za-z0-9_:]*)'");
   static const std::regex no_member("^no (member|type|template) named '(\\w+)' in namespace "
                                     "'(cooperative_groups|cg)'");
+  static const std::regex unavailable("^'[^']+' is unavailable: (.*)$");
   std::smatch m;
+  if (std::regex_search(message, m, unavailable)) return m[1].str();
   if (std::regex_search(message, m, undeclared))
     return m[1].str() + " is not supported (yet)";
   if (std::regex_search(message, m, no_member))

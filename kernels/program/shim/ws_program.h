@@ -547,6 +547,9 @@ __device__ unsigned long long globaltimer();
 }  // namespace ws
 // The device's clocks (the emulator's are the model's cycles: docs/PROGRAMS.md).
 __device__ long long clock64();
+namespace ws::prog {
+__device__ void SyncThreads(unsigned int place);  // what cooperative_groups.h's sync() calls
+}  // namespace ws::prog
 #define WS_DEVICE_PRINTF printf
 #define WS_DEVICE_CLOCK clock
 namespace ws::prog {

@@ -1,0 +1,330 @@
+// Warpscope's stand-in for CUDA's <cooperative_groups.h> when a program runs on the emulator
+// (docs/PROGRAMS.md, "Cooperative groups"). Each group operation is the warp meeting or barrier it
+// is on a GPU, and is recorded as one, at the line of the program that calls it:
+//
+// - thread_block: sync() is __syncthreads(); thread_rank(), size(), group_index(),
+//   thread_index(), group_dim(), dim_threads(), num_threads().
+// - thread_block_tile<N> (tiled_partition<N>(block), N a power of two up to 32): the N lanes of a
+//   warp segment; sync() is __syncwarp(their mask); shfl, shfl_up, shfl_down, shfl_xor, any, all,
+//   ballot are the warp intrinsics with width N; meta_group_rank(), meta_group_size().
+// - thread_group (tiled_partition(block, n), n a power of two up to 32; or a thread_block or tile
+//   held as one): sync(), thread_rank(), size(), meta_group_rank().
+// - coalesced_group (coalesced_threads()): the lanes that arrived together (__activemask()),
+//   ranked among themselves; sync, shfl (by rank), any, all, ballot.
+// - reduce(group, value, op) with plus, less, greater, bit_and, bit_or, bit_xor: a butterfly of
+//   shuffles (five meetings for 32 lanes).
+// - this_grid(): thread_rank() and size(); its sync(), a grid-wide barrier, is refused where it is
+//   called (the emulator runs a grid's blocks one after another).
+#pragma once
+
+#include "ws_program.h"
+
+namespace cooperative_groups {
+namespace ws_detail {
+
+#if defined(WS_PROGRAM_PARSE)
+#define WS_CG_UNAVAILABLE(what) __attribute__((unavailable(what)))
+#else
+#define WS_CG_UNAVAILABLE(what)
+#endif
+
+WS_PD inline unsigned int LinearThread() {
+  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+WS_PD inline unsigned int BlockThreads() {
+  return blockDim.x * blockDim.y * blockDim.z;
+}
+WS_PD inline unsigned int Lane() {
+  return LinearThread() % 32u;
+}
+// The mask of the `n` lanes (n a power of two up to 32) of the calling lane's warp segment.
+WS_PD inline unsigned int SegmentMask(unsigned int n) {
+  const unsigned int base = Lane() / n * n;
+  return (n >= 32 ? 0xffffffffu : ((1u << n) - 1u)) << base;
+}
+WS_PD inline unsigned int Place(const char* file, unsigned int line) {
+  return ::ws::prog::PlaceOf(file, line);
+}
+template <typename T>
+WS_PD inline T Shuffle(unsigned int kind, unsigned int mask, T v, int arg, int width,
+                       unsigned int place) {
+  return ::ws::prog::Shuffle(kind, mask, v, arg, width, place);
+}
+WS_PD inline unsigned int Vote(unsigned int kind, unsigned int mask, int pred,
+                               unsigned int place) {
+  return static_cast<unsigned int>(::ws::prog::WarpOp(kind, mask, pred != 0, 0, 32, place));
+}
+// The rank of `lane` among the lanes of `mask` below it.
+WS_PD inline unsigned int RankIn(unsigned int mask, unsigned int lane) {
+  return static_cast<unsigned int>(__builtin_popcount(mask & ((1u << lane) - 1u)));
+}
+// The lane of rank `rank` in `mask` (32 when there is none).
+WS_PD inline unsigned int LaneOfRank(unsigned int mask, unsigned int rank) {
+  for (unsigned int lane = 0; lane < 32; ++lane) {
+    if ((mask >> lane & 1u) != 0 && rank-- == 0) return lane;
+  }
+  return 32;
+}
+// A ballot of the lanes of `mask`, as bits of their ranks among them.
+WS_PD inline unsigned int Compress(unsigned int bits, unsigned int mask) {
+  unsigned int out = 0, k = 0;
+  for (unsigned int lane = 0; lane < 32; ++lane) {
+    if ((mask >> lane & 1u) == 0) continue;
+    out |= ((bits >> lane) & 1u) << k++;
+  }
+  return out;
+}
+
+}  // namespace ws_detail
+
+class thread_group;
+
+class thread_block {
+ public:
+  WS_PD void sync(unsigned int line = __builtin_LINE(),
+                  const char* file = __builtin_FILE()) const {
+    ::ws::prog::SyncThreads(ws_detail::Place(file, line));
+  }
+  WS_PD unsigned int thread_rank() const { return ws_detail::LinearThread(); }
+  WS_PD unsigned int size() const { return ws_detail::BlockThreads(); }
+  WS_PD unsigned int num_threads() const { return ws_detail::BlockThreads(); }
+  WS_PD dim3 group_index() const { return dim3(blockIdx); }
+  WS_PD dim3 thread_index() const { return dim3(threadIdx); }
+  WS_PD dim3 group_dim() const { return blockDim; }
+  WS_PD dim3 dim_threads() const { return blockDim; }
+  WS_PD bool is_valid() const { return true; }
+};
+
+WS_PD inline thread_block this_thread_block() {
+  return thread_block();
+}
+
+// A group known at run time: a block, or a warp segment of `size_` lanes.
+class thread_group {
+ public:
+  WS_PD thread_group(const thread_block&) : block_(true), size_(0) {}  // NOLINT: as CUDA's
+  WS_PD explicit thread_group(unsigned int segment) : block_(false), size_(segment) {}
+  WS_PD void sync(unsigned int line = __builtin_LINE(),
+                  const char* file = __builtin_FILE()) const {
+    if (block_)
+      ::ws::prog::SyncThreads(ws_detail::Place(file, line));
+    else
+      ::ws::prog::WarpOp(8, ws_detail::SegmentMask(size_), 0, 0, 32, ws_detail::Place(file, line));
+  }
+  WS_PD unsigned int thread_rank() const {
+    return block_ ? ws_detail::LinearThread() : ws_detail::LinearThread() % size_;
+  }
+  WS_PD unsigned int size() const { return block_ ? ws_detail::BlockThreads() : size_; }
+  WS_PD unsigned int num_threads() const { return size(); }
+  WS_PD unsigned int meta_group_rank() const {
+    return block_ ? 0 : ws_detail::LinearThread() / size_;
+  }
+  WS_PD unsigned int meta_group_size() const {
+    return block_ ? 1 : (ws_detail::BlockThreads() + size_ - 1) / size_;
+  }
+  WS_PD bool is_valid() const { return true; }
+
+ private:
+  bool block_;
+  unsigned int size_;
+};
+
+template <unsigned int N>
+class thread_block_tile {
+  static_assert(N >= 1 && N <= 32 && (N & (N - 1)) == 0,
+                "thread_block_tile<N>: N is a power of two from 1 to 32 (larger tiles are not "
+                "supported (yet))");
+
+ public:
+  WS_PD operator thread_group() const { return thread_group(N); }  // NOLINT: as CUDA's
+  WS_PD void sync(unsigned int line = __builtin_LINE(),
+                  const char* file = __builtin_FILE()) const {
+    ::ws::prog::WarpOp(8, Mask(), 0, 0, 32, ws_detail::Place(file, line));
+  }
+  WS_PD unsigned int thread_rank() const { return ws_detail::LinearThread() % N; }
+  WS_PD static constexpr unsigned int size() { return N; }
+  WS_PD static constexpr unsigned int num_threads() { return N; }
+  WS_PD unsigned int meta_group_rank() const { return ws_detail::LinearThread() / N; }
+  WS_PD unsigned int meta_group_size() const {
+    return (ws_detail::BlockThreads() + N - 1) / N;
+  }
+  WS_PD bool is_valid() const { return true; }
+  template <typename T>
+  WS_PD T shfl(T v, int src, unsigned int line = __builtin_LINE(),
+               const char* file = __builtin_FILE()) const {
+    return ws_detail::Shuffle(0, Mask(), v, src, N, ws_detail::Place(file, line));
+  }
+  template <typename T>
+  WS_PD T shfl_up(T v, unsigned int delta, unsigned int line = __builtin_LINE(),
+                  const char* file = __builtin_FILE()) const {
+    return ws_detail::Shuffle(1, Mask(), v, static_cast<int>(delta), N,
+                              ws_detail::Place(file, line));
+  }
+  template <typename T>
+  WS_PD T shfl_down(T v, unsigned int delta, unsigned int line = __builtin_LINE(),
+                    const char* file = __builtin_FILE()) const {
+    return ws_detail::Shuffle(2, Mask(), v, static_cast<int>(delta), N,
+                              ws_detail::Place(file, line));
+  }
+  template <typename T>
+  WS_PD T shfl_xor(T v, unsigned int lane_mask, unsigned int line = __builtin_LINE(),
+                   const char* file = __builtin_FILE()) const {
+    return ws_detail::Shuffle(3, Mask(), v, static_cast<int>(lane_mask), N,
+                              ws_detail::Place(file, line));
+  }
+  WS_PD int any(int pred, unsigned int line = __builtin_LINE(),
+                const char* file = __builtin_FILE()) const {
+    return static_cast<int>(ws_detail::Vote(5, Mask(), pred, ws_detail::Place(file, line)));
+  }
+  WS_PD int all(int pred, unsigned int line = __builtin_LINE(),
+                const char* file = __builtin_FILE()) const {
+    return static_cast<int>(ws_detail::Vote(6, Mask(), pred, ws_detail::Place(file, line)));
+  }
+  // Bit k: the tile's thread of rank k.
+  WS_PD unsigned int ballot(int pred, unsigned int line = __builtin_LINE(),
+                            const char* file = __builtin_FILE()) const {
+    const unsigned int bits = ws_detail::Vote(4, Mask(), pred, ws_detail::Place(file, line));
+    return ws_detail::Compress(bits, Mask());
+  }
+
+ private:
+  WS_PD static unsigned int Mask() { return ws_detail::SegmentMask(N); }
+};
+
+template <unsigned int N, typename Parent>
+WS_PD inline thread_block_tile<N> tiled_partition(const Parent&) {
+  return thread_block_tile<N>();
+}
+WS_PD inline thread_group tiled_partition(const thread_group&, unsigned int n) {
+  return thread_group(n);
+}
+WS_PD inline thread_group tiled_partition(const thread_block&, unsigned int n) {
+  return thread_group(n);
+}
+
+// The lanes of the warp that reached this call together.
+class coalesced_group {
+ public:
+  WS_PD explicit coalesced_group(unsigned int mask) : mask_(mask) {}
+  WS_PD void sync(unsigned int line = __builtin_LINE(),
+                  const char* file = __builtin_FILE()) const {
+    ::ws::prog::WarpOp(8, mask_, 0, 0, 32, ws_detail::Place(file, line));
+  }
+  WS_PD unsigned int thread_rank() const { return ws_detail::RankIn(mask_, ws_detail::Lane()); }
+  WS_PD unsigned int size() const { return static_cast<unsigned int>(__builtin_popcount(mask_)); }
+  WS_PD unsigned int num_threads() const { return size(); }
+  WS_PD unsigned int meta_group_rank() const { return 0; }
+  WS_PD unsigned int meta_group_size() const { return 1; }
+  WS_PD bool is_valid() const { return mask_ != 0; }
+  template <typename T>
+  WS_PD T shfl(T v, unsigned int rank, unsigned int line = __builtin_LINE(),
+               const char* file = __builtin_FILE()) const {
+    const unsigned int lane = ws_detail::LaneOfRank(mask_, rank);
+    return ws_detail::Shuffle(0, mask_, v, static_cast<int>(lane < 32 ? lane : ws_detail::Lane()),
+                              32, ws_detail::Place(file, line));
+  }
+  WS_PD int any(int pred, unsigned int line = __builtin_LINE(),
+                const char* file = __builtin_FILE()) const {
+    return static_cast<int>(ws_detail::Vote(5, mask_, pred, ws_detail::Place(file, line)));
+  }
+  WS_PD int all(int pred, unsigned int line = __builtin_LINE(),
+                const char* file = __builtin_FILE()) const {
+    return static_cast<int>(ws_detail::Vote(6, mask_, pred, ws_detail::Place(file, line)));
+  }
+  WS_PD unsigned int ballot(int pred, unsigned int line = __builtin_LINE(),
+                            const char* file = __builtin_FILE()) const {
+    return ws_detail::Compress(ws_detail::Vote(4, mask_, pred, ws_detail::Place(file, line)),
+                               mask_);
+  }
+  WS_PD operator thread_group() const { return thread_group(32); }  // NOLINT: as CUDA's
+
+ private:
+  unsigned int mask_;
+};
+
+WS_PD inline coalesced_group coalesced_threads(unsigned int line = __builtin_LINE(),
+                                               const char* file = __builtin_FILE()) {
+  return coalesced_group(static_cast<unsigned int>(
+      ::ws::prog::WarpOp(7, 0xffffffffu, 0, 0, 32, ws_detail::Place(file, line))));
+}
+
+// The whole grid: ranks and size only.
+class grid_group {
+ public:
+  WS_PD unsigned long long thread_rank() const {
+    const unsigned long long block =
+        blockIdx.x + gridDim.x * (blockIdx.y + static_cast<unsigned long long>(gridDim.y) *
+                                                   blockIdx.z);
+    return block * ws_detail::BlockThreads() + ws_detail::LinearThread();
+  }
+  WS_PD unsigned long long size() const {
+    return static_cast<unsigned long long>(gridDim.x) * gridDim.y * gridDim.z *
+           ws_detail::BlockThreads();
+  }
+  WS_PD unsigned long long num_threads() const { return size(); }
+  WS_PD dim3 group_dim() const { return gridDim; }
+  WS_PD bool is_valid() const { return true; }
+  WS_CG_UNAVAILABLE(
+      "this_grid().sync(), a barrier of the whole grid, is not supported (yet): the emulator runs "
+      "a grid's blocks one after another")
+  WS_PD void sync() const {}
+};
+WS_PD inline grid_group this_grid() {
+  return grid_group();
+}
+
+// The operators reduce() takes.
+template <typename T>
+struct plus {
+  WS_PD T operator()(T a, T b) const { return a + b; }
+};
+template <typename T>
+struct less {
+  WS_PD T operator()(T a, T b) const { return b < a ? b : a; }
+};
+template <typename T>
+struct greater {
+  WS_PD T operator()(T a, T b) const { return a < b ? b : a; }
+};
+template <typename T>
+struct bit_and {
+  WS_PD T operator()(T a, T b) const { return a & b; }
+};
+template <typename T>
+struct bit_or {
+  WS_PD T operator()(T a, T b) const { return a | b; }
+};
+template <typename T>
+struct bit_xor {
+  WS_PD T operator()(T a, T b) const { return a ^ b; }
+};
+
+// Every thread of the tile gets op over the tile's values: a butterfly of log2(N) shuffles.
+template <unsigned int N, typename T, typename Op>
+WS_PD T reduce(const thread_block_tile<N>& tile, T value, Op op,
+               unsigned int line = __builtin_LINE(), const char* file = __builtin_FILE()) {
+  (void)tile;
+  const unsigned int mask = ws_detail::SegmentMask(N);
+  for (unsigned int k = N / 2; k > 0; k /= 2)
+    value = op(value, ws_detail::Shuffle(3, mask, value, static_cast<int>(k), static_cast<int>(N),
+                                         ws_detail::Place(file, line)));
+  return value;
+}
+// A coalesced group: each lane folds in the others' values, rank by rank.
+template <typename T, typename Op>
+WS_PD T reduce(const coalesced_group& g, T value, Op op, unsigned int line = __builtin_LINE(),
+               const char* file = __builtin_FILE()) {
+  T out = g.shfl(value, 0, line, file);
+  for (unsigned int r = 1; r < g.size(); ++r) out = op(out, g.shfl(value, r, line, file));
+  return out;
+}
+
+template <typename Group>
+WS_PD inline void sync(const Group& g, unsigned int line = __builtin_LINE(),
+                       const char* file = __builtin_FILE()) {
+  g.sync(line, file);
+}
+
+#undef WS_CG_UNAVAILABLE
+
+}  // namespace cooperative_groups
