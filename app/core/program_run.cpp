@@ -13,8 +13,8 @@ LessonRun LessonRunOfProgram(ProgramRun run, const std::filesystem::path& path) 
       run.ok() ? "the program exited with status " + std::to_string(run.exit_code) : run.failure;
   r.timing.kind = "none";
   r.timing.note =
-      "A program's own cudaEvent times are in what it printed (on the emulator they time the "
-      "emulator itself; on a GPU, both recording passes of the launch).";
+      "A program's own cudaEvent times are in what it printed (on the emulator they are the "
+      "model's: each launch's sectors at the preset's DRAM bandwidth; on a GPU, measured).";
   LessonRun::Program p;
   p.path = path.string();
   p.file = run.file;
@@ -22,8 +22,14 @@ LessonRun LessonRunOfProgram(ProgramRun run, const std::filesystem::path& path) 
   p.launch = r.launches.empty() ? 0 : r.launches.size() - 1;
   p.stdout_text = std::move(run.stdout_text);
   p.takes_args = run.rewritten.main_takes_args;
-  for (const ProgramDiagnostic& d : run.rewritten.warnings)
-    p.notes.push_back("line " + std::to_string(d.line) + ": " + d.message);
+  p.exited = run.ok();
+  p.exit_code = run.exit_code;
+  p.files = std::move(run.files);
+  for (const ProgramDiagnostic& d : run.rewritten.warnings) {
+    p.notes.push_back(!d.file.empty() ? d.file + ":" + std::to_string(d.line) + ": " + d.message
+                      : d.line > 0    ? "line " + std::to_string(d.line) + ": " + d.message
+                                      : d.message);
+  }
   r.program = std::move(p);
   return r;
 }

@@ -191,7 +191,9 @@ nlohmann::json ProgramRunJson(const ProgramRun& run) {
                              {"hazards", HazardsJson(t.hazards)}});
   }
   j["stdout"] = run.stdout_text;
-  j["exit_code"] = run.exit_code;
+  // The program's own status (128 + the signal that ended it); null when it never ran.
+  j["exit_code"] = run.ran ? nlohmann::json(run.exit_code) : nlohmann::json(nullptr);
+  if (run.signal != 0) j["signal"] = run.signal;
   j["timing"] = {{"rewrite_ms", Round(run.timing.rewrite_ms)},
                  {"compile_ms", Round(run.timing.compile_ms)},
                  {"compile_cached", run.timing.compile_cached},

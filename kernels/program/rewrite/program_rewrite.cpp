@@ -219,6 +219,40 @@ class Collector : public RecursiveASTVisitor<Collector> {
     return true;
   }
 
+  // Loops in device code: `{ ::ws::prog::Loop L(id); for (...) { ::ws::prog::Iter I(L); ... } }`
+  // (ws_program.h): each iteration is an instance, and a warp's request is its lanes that reach
+  // a site in the same one. Inserted text only, no line break.
+  bool VisitForStmt(ForStmt* s) {
+    InstrumentLoop(s, s->getBody(), false);
+    return true;
+  }
+  bool VisitWhileStmt(WhileStmt* s) {
+    InstrumentLoop(s, s->getBody(), false);
+    return true;
+  }
+  bool VisitDoStmt(DoStmt* s) {
+    InstrumentLoop(s, s->getBody(), true);
+    return true;
+  }
+  bool VisitCXXForRangeStmt(CXXForRangeStmt* s) {
+    InstrumentLoop(s, s->getBody(), false);
+    return true;
+  }
+  // A __device__ function's body opens a call instance.
+  bool VisitFunctionDecl(FunctionDecl* f) {
+    if (!WrittenDevice(f) || f->hasAttr<CUDAGlobalAttr>() || !f->doesThisDeclarationHaveABody())
+      return true;
+    const auto* body = dyn_cast_or_null<CompoundStmt>(f->getBody());
+    if (body == nullptr) return true;
+    const CharSourceRange r = FileRange(SourceRange(body->getLBracLoc(), body->getLBracLoc()));
+    if (r.isInvalid()) return true;
+    const unsigned at = Offset(r.getEnd());
+    if (!instrumented_.insert(at).second) return true;
+    edits_.push_back({at, at, " ::ws::prog::Frame ws_frame(" + StaticId(r.getBegin()) + ");", 1,
+                      0});
+    return true;
+  }
+
   // asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)): a read of one of the special registers
   // becomes the emulator's answer; any other inline PTX is refused by name.
   bool VisitGCCAsmStmt(GCCAsmStmt* a) {
@@ -489,6 +523,55 @@ class Collector : public RecursiveASTVisitor<Collector> {
     edits_.push_back({end, end, ")", 0, end - b + 1});
   }
 
+  // A number for the loop or function at `at`, the same wherever the program is compiled.
+  std::string StaticId(SourceLocation at) const {
+    const std::string where = DisplayName(sm_.getFileID(at)) + ":" +
+                              std::to_string(sm_.getFileOffset(at));
+    std::uint32_t h = 2166136261u;
+    for (unsigned char c : where) h = (h ^ c) * 16777619u;
+    return std::to_string(h | 1u) + "u";  // never 0, the iterations' id
+  }
+
+  void InstrumentLoop(Stmt* loop, Stmt* body, bool is_do) {
+    if (!Recording() || body == nullptr) return;
+    const CharSourceRange r = FileRange(loop->getSourceRange());
+    const CharSourceRange br = FileRange(body->getSourceRange());
+    if (r.isInvalid() || br.isInvalid()) return;  // written by a macro: not instrumented
+    const unsigned begin = Offset(r.getBegin());
+    if (!instrumented_.insert(begin).second) return;
+    // The loop's end: past its body's closing brace, or the semicolon of a one-statement body
+    // (a do-while: the semicolon after its condition).
+    const bool compound = isa<CompoundStmt>(body);
+    SourceLocation body_end = br.getEnd();
+    if (!compound) {
+      const SourceLocation semi = AfterSemicolon(body->getEndLoc());
+      if (semi.isInvalid()) return;
+      body_end = semi;
+    }
+    SourceLocation loop_end = r.getEnd();
+    if (is_do) {
+      loop_end = AfterSemicolon(loop->getEndLoc());
+      if (loop_end.isInvalid()) return;
+    } else if (!compound) {
+      loop_end = body_end;
+    }
+    const std::string name = "ws_loop_" + std::to_string(instrumented_.size());
+    const unsigned end = Offset(loop_end), span = end - begin;
+    edits_.push_back({begin, begin,
+                      "{ ::ws::prog::Loop " + name + "(" + StaticId(r.getBegin()) + "); ", 1,
+                      span + 1});
+    edits_.push_back({end, end, " }", 0, span + 1});
+    const std::string iter = "::ws::prog::Iter ws_iter(" + name + ");";
+    if (compound) {
+      const unsigned brace = Offset(br.getBegin()) + 1;
+      edits_.push_back({brace, brace, " " + iter, 1, 0});
+    } else {
+      const unsigned b = Offset(br.getBegin()), e = Offset(body_end);
+      edits_.push_back({b, b, "{ " + iter + " ", 1, e - b + 1});
+      edits_.push_back({e, e, " }", 0, e - b + 1});
+    }
+  }
+
   CharSourceRange FileRange(SourceRange r) const {
     CharSourceRange c =
         Lexer::makeFileCharRange(CharSourceRange::getTokenRange(r), sm_, ctx_.getLangOpts());
@@ -622,7 +705,8 @@ class Collector : public RecursiveASTVisitor<Collector> {
   std::vector<Edit> edits_;
   std::vector<ProgramDiagnostic> errors_;
   std::map<const VarDecl*, std::string> dynamic_;  // extern __shared__ arrays: element type
-  std::set<unsigned> launch_offsets_, dynamic_uses_, commented_, named_calls_, renamed_;
+  std::set<unsigned> launch_offsets_, dynamic_uses_, commented_, named_calls_, renamed_,
+      instrumented_;
   std::set<std::pair<unsigned, std::string>> shared_decls_;
 };
 

@@ -292,7 +292,7 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
   LaunchTrace t = std::move(p.backend->launches().back());
   p.backend->launches().pop_back();
   NameProgramSites(t, p.sites);
-  KeepLaunch(p.run.launches, p.run.launches_without_records, std::move(t));
+  KeepLaunch(p.run, std::move(t));
 }
 
 }  // namespace ws::prog

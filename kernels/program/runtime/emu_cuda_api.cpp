@@ -538,8 +538,11 @@ const char* cudaGetErrorString(cudaError_t e) {
   }
 }
 
+// An event holds the model's clock when it was recorded: the modeled time of the launches before
+// it (docs/PROGRAMS.md: an emulator's event times are the model's, not the emulator's own).
 struct WsEvent {
-  std::chrono::steady_clock::time_point at;
+  double model_ms = 0;
+  bool recorded = false;
 };
 cudaError_t cudaEventCreate(cudaEvent_t* event) {
   if (event == nullptr) return cudaErrorInvalidValue;
@@ -548,7 +551,9 @@ cudaError_t cudaEventCreate(cudaEvent_t* event) {
 }
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t) {
   if (event == nullptr) return cudaErrorInvalidResourceHandle;
-  event->at = std::chrono::steady_clock::now();
+  std::lock_guard lock(P().mutex);
+  event->model_ms = P().model_ms;
+  event->recorded = true;
   return cudaSuccess;
 }
 cudaError_t cudaEventSynchronize(cudaEvent_t) {
@@ -556,7 +561,12 @@ cudaError_t cudaEventSynchronize(cudaEvent_t) {
 }
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
   if (ms == nullptr || start == nullptr || end == nullptr) return cudaErrorInvalidValue;
-  *ms = std::chrono::duration<float, std::milli>(end->at - start->at).count();
+  if (!start->recorded || !end->recorded)
+    return Fail(cudaErrorInvalidResourceHandle,
+                "cudaEventElapsedTime: an event that was never recorded");
+  std::lock_guard lock(P().mutex);
+  *ms = static_cast<float>(end->model_ms - start->model_ms);
+  P().run.events_modeled = true;
   return cudaSuccess;
 }
 cudaError_t cudaEventDestroy(cudaEvent_t event) {

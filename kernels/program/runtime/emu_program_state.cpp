@@ -1,6 +1,8 @@
 #include "emu_program_state.h"
 
 #include <algorithm>
+#include <cstddef>
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <sstream>
@@ -35,9 +37,12 @@ void Program::Write() {
   std::lock_guard lock(p.mutex);
   if (p.written) return;
   p.written = true;
-  ProgramRun run{
-      p.sites.main_file, "emu", p.preset.name, p.error, p.launches_without_records, std::move(p.launches)};
-  WriteProgramRun(run);
+  p.run.file = p.sites.main_file;
+  p.run.backend = "emu";
+  p.run.preset = p.preset.name;
+  p.run.error = p.error;
+  std::fflush(stdout);
+  WriteProgramRun(p.run);
 }
 
 cudaError_t Fail(cudaError_t e, const std::string& what) {
@@ -93,3 +98,7 @@ const Region* FindRegion(std::uintptr_t addr, std::size_t bytes, const Region** 
 
 // The shim's PlaceOf and the recorders' FileTag name a file alike.
 static_assert(ws::prog::PlaceOf("dir/kernel.cuh", 7) == ws::MakePlace(ws::FileTag("kernel.cuh"), 7));
+// The shim's view of a thread's state is the emulator's.
+static_assert(offsetof(ws::prog::ThreadView, frame) == offsetof(ws::emu::ThreadState, frame));
+static_assert(offsetof(ws::prog::ThreadView, instance) ==
+              offsetof(ws::emu::ThreadState, instance));

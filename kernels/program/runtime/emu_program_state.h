@@ -51,8 +51,8 @@ struct Program {
   std::vector<BufferInfo> buffers;      // by id, as the launches see them
   std::uint64_t next_base = 1u << 20;
   SiteNames sites;  // the rewriter's site tables, one per translation unit
-  std::vector<LaunchTrace> launches;
-  std::size_t launches_without_records = 0;
+  ProgramRun run;         // what is written: the launches so far (each at once) and the ending
+  double model_ms = 0;    // the modeled time of the launches so far (what cudaEvent* read)
   cudaError_t last_error = cudaSuccess;
   std::string error;  // the failed launch's message
   DevicePreset preset;

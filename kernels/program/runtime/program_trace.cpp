@@ -23,26 +23,34 @@ void NameProgramSites(LaunchTrace& t, const SiteNames& names) {
   for (WarpOpSite& w : t.warp_op_sites) w.file = names.FileOf(w.file_tag);
 }
 
-void KeepLaunch(std::vector<LaunchTrace>& launches, std::size_t& launches_without_records,
-                LaunchTrace t) {
-  if (launches.size() >= kMaxLaunchesWithRecords) {
+void KeepLaunch(ProgramRun& run, LaunchTrace t) {
+  if (run.parts >= kMaxLaunchesWithRecords) {
     t.blocks.clear();
     t.thread_active.clear();
-    ++launches_without_records;
+    ++run.launches_without_records;
   }
-  launches.push_back(std::move(t));
+  const char* out = std::getenv("WS_PROGRAM_OUT");
+  const std::size_t part = run.parts++;
+  if (out == nullptr) return;
+  TraceContents contents;
+  contents.header = {{"program", run.file}, {"backend", run.backend}, {"preset", run.preset}};
+  contents.launches.push_back(std::move(t));
+  if (Status s = WriteTraceFile(std::string(out) + ".part" + std::to_string(part), contents);
+      !s.ok())
+    std::cerr << "warpscope: could not write launch " << part + 1 << ": " << s.message() << "\n";
 }
 
-void WriteProgramRun(ProgramRun& run) {
+void WriteProgramRun(const ProgramRun& run) {
   const char* out = std::getenv("WS_PROGRAM_OUT");
   if (out == nullptr) return;
   TraceContents contents;
   contents.header = {{"program", run.file},
                      {"backend", run.backend},
                      {"preset", run.preset},
+                     {"parts", run.parts},
+                     {"events_modeled", run.events_modeled},
                      {"launches_without_records", run.launches_without_records}};
   if (!run.error.empty()) contents.header["error"] = run.error;
-  contents.launches = std::move(run.launches);
   if (Status s = WriteTraceFile(out, contents); !s.ok())
     std::cerr << "warpscope: could not write the run: " << s.message() << "\n";
 }

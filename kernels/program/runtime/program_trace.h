@@ -55,13 +55,17 @@ void NameProgramSites(LaunchTrace& t, const SiteNames& names);
 struct ProgramRun {
   std::string file, backend, preset, error;
   std::size_t launches_without_records = 0;
-  std::vector<LaunchTrace> launches;
+  std::size_t parts = 0;  // launches written so far
+  bool events_modeled = false;  // cudaEventElapsedTime gave the model's time (the emulator)
 };
 
-// Keeps `t`; past kMaxLaunchesWithRecords launches only its figures are kept.
-void KeepLaunch(std::vector<LaunchTrace>& launches, std::size_t& launches_without_records,
-                LaunchTrace t);
-// Writes `run` to the file named by WS_PROGRAM_OUT (nothing when it is not set).
-void WriteProgramRun(ProgramRun& run);
+// Writes the finished launch `t` at once, to WS_PROGRAM_OUT.part<N> (N = run.parts, counting from
+// 0), so that a program stopped later (a time limit, a crash) keeps it; past
+// kMaxLaunchesWithRecords launches only its figures are written. The parent reads the parts in
+// order (program.h).
+void KeepLaunch(ProgramRun& run, LaunchTrace t);
+// Writes `run`'s header to the file named by WS_PROGRAM_OUT (nothing when it is not set): the
+// parts and how the run ended.
+void WriteProgramRun(const ProgramRun& run);
 
 }  // namespace ws::prog

@@ -201,6 +201,18 @@ __device__ inline int SyncCount(unsigned int line, int pred) {
   return (__syncthreads_count)(pred);
 }
 
+// The rewriter's markers of loop iterations and calls (ws_program.h): on a GPU the warp's own
+// grouping of its lanes says which lanes make a request (__match_any_sync), so they do nothing.
+struct Loop {
+  __host__ __device__ explicit Loop(unsigned int) {}
+};
+struct Iter {
+  __host__ __device__ explicit Iter(Loop&) {}
+};
+struct Frame {
+  __host__ __device__ explicit Frame(unsigned int) {}
+};
+
 // The special registers a rewritten asm statement reads (program_rewrite.cpp).
 __device__ inline unsigned long long GlobalTimer() {
   unsigned long long t;

@@ -724,33 +724,58 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
   // A failed assert() prints its expression as rewritten: as the program wrote it.
   run.stdout_text = UnrewriteText(std::move(c.out));
   run.stderr_text = UnrewriteText(std::move(c.err));
-  run.exit_code = c.exit_code;
+  run.exit_code = c.signal != 0 ? 128 + c.signal : c.exit_code;
+  // The launches, each written as it finished (out.part0, out.part1, ...): those before a stop
+  // are kept. Then the header, written at the end (absent after a time limit or a crash).
+  bool events_modeled = false;
+  for (std::size_t k = 0;; ++k) {
+    const std::filesystem::path part = out.string() + ".part" + std::to_string(k);
+    if (!std::filesystem::exists(part, ec)) break;
+    auto trace = ReadTraceFile(part);
+    std::filesystem::remove(part, ec);
+    if (!trace.ok()) {
+      run.stage = ProgramStage::kRun;
+      run.failure = "could not read the program's launch " + std::to_string(k + 1) + ": " +
+                    trace.status().message();
+      return run;
+    }
+    for (LaunchTrace& t : trace->launches) run.launches.push_back(std::move(t));
+    if (run.backend == "cuda" && trace->header.contains("preset"))
+      run.device = trace->header["preset"].get<std::string>();
+  }
   if (std::filesystem::exists(out, ec)) {
     auto trace = ReadTraceFile(out);
     std::filesystem::remove(out, ec);
     if (trace.ok()) {
-      run.launches = std::move(trace->launches);
+      events_modeled = trace->header.value("events_modeled", false);
       // The GPU's runtime names its device in the header's "preset".
       if (run.backend == "cuda" && trace->header.contains("preset"))
         run.device = trace->header["preset"].get<std::string>();
-      // Each site's line from its own file.
-      auto text_of = [&run](const std::string& file) -> const std::string& {
-        for (const auto& [name, file_text] : run.files) {
-          if (name == file) return file_text;
-        }
-        return run.source;
-      };
-      for (LaunchTrace& t : run.launches) {
-        for (SiteInfo& site : t.sites) site.code = SourceLine(text_of(site.file), site.line);
-        for (BarrierSite& b : t.barrier_sites) b.code = SourceLine(text_of(b.file), b.line);
-        for (WarpOpSite& w : t.warp_op_sites) w.code = SourceLine(text_of(w.file), w.line);
-      }
-    } else {
-      run.stage = ProgramStage::kRun;
-      run.failure = "could not read the program's launches: " + trace.status().message();
-      return run;
     }
   }
+  {
+    // Each site's line from its own file.
+    auto text_of = [&run](const std::string& file) -> const std::string& {
+      for (const auto& [name, file_text] : run.files) {
+        if (name == file) return file_text;
+      }
+      return run.source;
+    };
+    for (LaunchTrace& t : run.launches) {
+      for (SiteInfo& site : t.sites) site.code = SourceLine(text_of(site.file), site.line);
+      for (BarrierSite& b : t.barrier_sites) b.code = SourceLine(text_of(b.file), b.line);
+      for (WarpOpSite& w : t.warp_op_sites) w.code = SourceLine(text_of(w.file), w.line);
+    }
+  }
+  if (events_modeled) {
+    run.rewritten.warnings.push_back(
+        {0, 0, false,
+         "cudaEventElapsedTime gave the model's time on the emulator (each launch: its sectors x "
+         "32 B at the " + options.preset + " preset's DRAM bandwidth, plus 2 us), not a "
+         "measurement: times and bandwidths the program printed from it are the model's"});
+  }
+  run.ran = c.started;
+  run.signal = c.signal;
   if (!c.started) {
     run.stage = ProgramStage::kRun;
     run.failure = "could not start the program: " + c.start_error;

@@ -19,6 +19,11 @@ using dim3 = uint3;
 struct ThreadState {
   uint3 thread_idx, block_idx;
   dim3 block_dim, grid_dim;
+  // A program's dynamic instance (ws_program.h's Loop, Iter and Frame): the innermost open loop
+  // iteration or call of this thread, and its key. An access's request is the lanes of its warp
+  // that reach the same site with the same key (LaunchConfig::instances).
+  void* frame;
+  std::uint32_t instance;
 };
 extern thread_local ThreadState* t_thread;
 

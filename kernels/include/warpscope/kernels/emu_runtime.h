@@ -41,6 +41,10 @@ struct LaunchConfig {
   int model_sms = 0, model_blocks_per_sm = 0;
   // The order the block's threads are interleaved in (trace/schedule.h); in-order by default.
   Schedule schedule;
+  // A warp's request at a site is formed by its lanes that reach the site with the same instance
+  // key (ThreadState::instance: the program's loop iterations and calls), as the lanes a GPU runs
+  // together; otherwise by each lane's k-th arrival (the lessons, which never skip a step).
+  bool instances = false;
 };
 
 // Runs `body` (the kernel call) once per GPU thread. Returns the launch's trace, or the error

@@ -82,6 +82,9 @@ GlobalTraffic GlobalTrafficOf(const std::vector<SiteInfo>& sites, const LaunchSt
 class WarpRequests {
  public:
   static constexpr std::uint32_t kRowIterations = 1024;
+  // Long loops' accesses past kRowIterations kept for sorting, at most (20 bytes each: 640 MB);
+  // past them the block's figures are partial (truncated()).
+  static constexpr std::size_t kMaxOverflow = std::size_t{32} << 20;
   WarpRequests();
   ~WarpRequests();
   WarpRequests(const WarpRequests&) = delete;
@@ -101,8 +104,10 @@ class WarpRequests {
       Row& r = s.rows[iteration];
       r.offset[lane] = offset;
       r.mask |= 1u << lane;
-    } else {
+    } else if (overflow_.size() < kMaxOverflow) {
       overflow_.push_back({offset, iteration, 0, thread, site, 0});
+    } else {
+      truncated_ = true;  // an endless loop: memory stays bounded until the time limit
     }
   }
   // Adds warp `warp`'s requests so far to `stats` and forgets them (none of its lanes may add
@@ -112,6 +117,12 @@ class WarpRequests {
   // Adds every request left, and the block's divergent warps and record count, to `stats`.
   void End(const std::vector<SiteInfo>& sites, const std::vector<BufferInfo>& buffers,
            LaunchStats* stats);
+  // Whether some block's accesses were dropped (past kMaxOverflow) since the last call.
+  bool TakeTruncated() {
+    const bool t = truncated_;
+    truncated_ = false;
+    return t;
+  }
 
  private:
   struct Row {
@@ -131,6 +142,7 @@ class WarpRequests {
   std::vector<std::vector<std::uint16_t>> warp_sites_;  // per warp: the sites it has rows for
   std::vector<std::uint8_t> divergent_;                 // per warp
   std::vector<AccessRecord> overflow_;
+  bool truncated_ = false;
   std::unique_ptr<Costs> costs_;
 };
 

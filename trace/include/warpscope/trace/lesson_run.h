@@ -223,6 +223,12 @@ struct LessonRun {
     std::string stdout_text;         // what it printed
     std::vector<std::string> notes;  // parts not recorded, and why ("line 12: ...")
     bool takes_args = false;         // its main() has parameters (argc, argv)
+    // It exited by itself (returned from main or called exit), with this status; false when it
+    // did not compile, or was stopped (a time limit, a crash, a failed launch).
+    bool exited = false;
+    int exit_code = 0;
+    // Its other files (headers it includes, more translation units): name and text as run.
+    std::vector<std::pair<std::string, std::string>> files;
   };
   std::optional<Program> program;
 

@@ -81,7 +81,9 @@ struct ProgramRun {
   std::vector<LaunchTrace> launches;
   std::string stdout_text;  // what the program printed (at most output_limit_bytes)
   std::string stderr_text;
-  int exit_code = 0;
+  int exit_code = 0;  // as the program exited (with a signal: 128 + the signal)
+  int signal = 0;     // the signal that ended it, or 0
+  bool ran = false;   // it was started (a compile error runs nothing)
   // kDone: it ran to the end. Otherwise the stage that failed and why; compile errors also in
   // `errors`, at their lines.
   ProgramStage stage = ProgramStage::kDone;
