@@ -58,8 +58,11 @@ std::string Refusal(const std::string& message) {
   static const std::regex no_member("^no (member|type|template) named '(\\w+)' in namespace "
                                     "'(cooperative_groups|cg)'");
   static const std::regex unavailable("^'[^']+' is unavailable: (.*)$");
+  static const std::regex unknown_type(
+      "^unknown type name '((cuda|cu|nvrtc|cublas|curand|cufft|cusparse|cusolver)[A-Za-z0-9_]*)'");
   std::smatch m;
   if (std::regex_search(message, m, unavailable)) return m[1].str();
+  if (std::regex_search(message, m, unknown_type)) return m[1].str() + " is not supported (yet)";
   if (std::regex_search(message, m, undeclared))
     return m[1].str() + " is not supported (yet)";
   if (std::regex_search(message, m, no_member))

@@ -501,22 +501,62 @@ const char* cudaGetErrorName(cudaError_t e) {
       return "cudaErrorInvalidValue";
     case cudaErrorMemoryAllocation:
       return "cudaErrorMemoryAllocation";
+    case cudaErrorInitializationError:
+      return "cudaErrorInitializationError";
+    case cudaErrorCudartUnloading:
+      return "cudaErrorCudartUnloading";
+    case cudaErrorProfilerDisabled:
+      return "cudaErrorProfilerDisabled";
     case cudaErrorInvalidConfiguration:
       return "cudaErrorInvalidConfiguration";
+    case cudaErrorInvalidPitchValue:
+      return "cudaErrorInvalidPitchValue";
     case cudaErrorInvalidSymbol:
       return "cudaErrorInvalidSymbol";
+    case cudaErrorInvalidHostPointer:
+      return "cudaErrorInvalidHostPointer";
+    case cudaErrorInvalidDevicePointer:
+      return "cudaErrorInvalidDevicePointer";
+    case cudaErrorInvalidTexture:
+      return "cudaErrorInvalidTexture";
+    case cudaErrorInvalidChannelDescriptor:
+      return "cudaErrorInvalidChannelDescriptor";
     case cudaErrorInvalidMemcpyDirection:
       return "cudaErrorInvalidMemcpyDirection";
+    case cudaErrorInsufficientDriver:
+      return "cudaErrorInsufficientDriver";
+    case cudaErrorInvalidDeviceFunction:
+      return "cudaErrorInvalidDeviceFunction";
+    case cudaErrorNoDevice:
+      return "cudaErrorNoDevice";
     case cudaErrorInvalidDevice:
       return "cudaErrorInvalidDevice";
+    case cudaErrorNoKernelImageForDevice:
+      return "cudaErrorNoKernelImageForDevice";
+    case cudaErrorInvalidResourceHandle:
+      return "cudaErrorInvalidResourceHandle";
+    case cudaErrorNotReady:
+      return "cudaErrorNotReady";
     case cudaErrorIllegalAddress:
       return "cudaErrorIllegalAddress";
+    case cudaErrorLaunchOutOfResources:
+      return "cudaErrorLaunchOutOfResources";
+    case cudaErrorLaunchTimeout:
+      return "cudaErrorLaunchTimeout";
+    case cudaErrorAssert:
+      return "cudaErrorAssert";
     case cudaErrorLaunchFailure:
       return "cudaErrorLaunchFailure";
-    default:
+    case cudaErrorCooperativeLaunchTooLarge:
+      return "cudaErrorCooperativeLaunchTooLarge";
+    case cudaErrorNotSupported:
+      return "cudaErrorNotSupported";
+    case cudaErrorUnknown:
       return "cudaErrorUnknown";
   }
+  return "cudaErrorUnknown";
 }
+// The messages the CUDA runtime gives.
 const char* cudaGetErrorString(cudaError_t e) {
   switch (e) {
     case cudaSuccess:
@@ -525,17 +565,60 @@ const char* cudaGetErrorString(cudaError_t e) {
       return "invalid argument";
     case cudaErrorMemoryAllocation:
       return "out of memory";
+    case cudaErrorInitializationError:
+      return "initialization error";
+    case cudaErrorCudartUnloading:
+      return "driver shutting down";
+    case cudaErrorProfilerDisabled:
+      return "profiler disabled while using external profiling tool";
     case cudaErrorInvalidConfiguration:
       return "invalid configuration argument";
+    case cudaErrorInvalidPitchValue:
+      return "invalid pitch argument";
     case cudaErrorInvalidSymbol:
       return "invalid device symbol";
+    case cudaErrorInvalidHostPointer:
+      return "invalid host pointer";
+    case cudaErrorInvalidDevicePointer:
+      return "invalid device pointer";
+    case cudaErrorInvalidTexture:
+      return "invalid texture reference";
+    case cudaErrorInvalidChannelDescriptor:
+      return "invalid channel descriptor";
+    case cudaErrorInvalidMemcpyDirection:
+      return "invalid copy direction for memcpy";
+    case cudaErrorInsufficientDriver:
+      return "CUDA driver version is insufficient for CUDA runtime version";
+    case cudaErrorInvalidDeviceFunction:
+      return "invalid device function";
+    case cudaErrorNoDevice:
+      return "no CUDA-capable device is detected";
     case cudaErrorInvalidDevice:
       return "invalid device ordinal";
+    case cudaErrorNoKernelImageForDevice:
+      return "no kernel image is available for execution on the device";
+    case cudaErrorInvalidResourceHandle:
+      return "invalid resource handle";
+    case cudaErrorNotReady:
+      return "device not ready";
     case cudaErrorIllegalAddress:
       return "an illegal memory access was encountered";
-    default:
+    case cudaErrorLaunchOutOfResources:
+      return "too many resources requested for launch";
+    case cudaErrorLaunchTimeout:
+      return "the launch timed out and was terminated";
+    case cudaErrorAssert:
+      return "device-side assert triggered";
+    case cudaErrorLaunchFailure:
+      return "unspecified launch failure";
+    case cudaErrorCooperativeLaunchTooLarge:
+      return "too many blocks in cooperative launch";
+    case cudaErrorNotSupported:
+      return "operation not supported";
+    case cudaErrorUnknown:
       return "unknown error";
   }
+  return "unknown error";
 }
 
 // An event holds the model's clock when it was recorded: the modeled time of the launches before

@@ -1,0 +1,437 @@
+// The CUDA a course uses, run unmodified on the emulator (issue 21, docs/PROGRAMS.md "What is
+// supported"): device printf, math and clocks, the runtime calls, the program's own headers and
+// translation units, include paths, cooperative groups, struct copies, constants set by -D,
+// requests as a GPU forms them, refusals by name, and what a stopped run keeps.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "program_test_util.h"
+#include "warpscope/program/program.h"
+
+namespace ws {
+namespace {
+
+using test::RunText;
+
+// A folder of files for one test (removed at the end).
+class Folder {
+ public:
+  explicit Folder(const std::string& name)
+      : path_(std::filesystem::temp_directory_path() /
+              ("warpscope-course-" + name + "-" + std::to_string(::getpid()))) {
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~Folder() { std::filesystem::remove_all(path_); }
+  void Write(const std::string& name, const std::string& text) const {
+    std::filesystem::create_directories((path_ / name).parent_path());
+    std::ofstream(path_ / name, std::ios::binary) << text;
+  }
+  ProgramRun Run(const std::string& main, ProgramOptions o = {}) const {
+    std::ifstream in(path_ / main, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return RunProgramText(main, path_, s.str(), o);
+  }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// The launch's site at `line` (and `column` when given), or null.
+const SiteInfo* SiteAt(const LaunchTrace& t, std::uint32_t line, std::uint32_t column = 0,
+                       std::size_t* index = nullptr) {
+  for (std::size_t i = 0; i < t.sites.size(); ++i) {
+    if (t.sites[i].line == line && (column == 0 || t.sites[i].column == column)) {
+      if (index != nullptr) *index = i;
+      return &t.sites[i];
+    }
+  }
+  return nullptr;
+}
+
+TEST(CoursePrograms, DevicePrintfComesInBlockOrderThenThreadOrder) {
+  // Two blocks of four threads; the emulator prints a launch's lines when it ends, block by
+  // block, each block's in the order its threads ran (thread order between barriers).
+  ProgramRun run = RunText(
+      "#include <cstdio>\n"
+      "__global__ void hello() { printf(\"block %d thread %d\\n\", blockIdx.x, threadIdx.x); }\n"
+      "int main() { printf(\"host first\\n\"); hello<<<2, 4>>>(); cudaDeviceSynchronize();\n"
+      "  printf(\"host last\\n\"); return 0; }\n");
+  ASSERT_TRUE(run.ok()) << run.failure;
+  EXPECT_EQ(run.stdout_text,
+            "host first\n"
+            "block 0 thread 0\nblock 0 thread 1\nblock 0 thread 2\nblock 0 thread 3\n"
+            "block 1 thread 0\nblock 1 thread 1\nblock 1 thread 2\nblock 1 thread 3\n"
+            "host last\n");
+}
+
+TEST(CoursePrograms, DeviceMathAndIntrinsicsGiveTheirValues) {
+  ProgramRun run = RunText(
+      "#include <cstdio>\n#include <cmath>\n#include <math.h>\n"
+      "__global__ void m(float* o) {\n"
+      "  o[0] = sqrtf(16.0f); o[1] = expf(0.0f); o[2] = fabsf(-2.5f); o[3] = powf(2.0f, 10.0f);\n"
+      "  o[4] = logf(1.0f); o[5] = sinf(0.0f); o[6] = ceil(1.2); o[7] = floor(1.8);\n"
+      "  o[8] = abs(-3); o[9] = fmaxf(1.0f, 7.0f); o[10] = __expf(0.0f); o[11] = rsqrtf(4.0f);\n"
+      "  o[12] = __fdividef(1.0f, 4.0f); o[13] = __popc(0xffu); o[14] = std::sqrt(9.0f);\n"
+      "  o[15] = __int_as_float(__float_as_int(1.5f)); o[16] = min(3, 5); o[17] = __saturatef(2.f);\n"
+      "}\n"
+      "int main() { float* d; cudaMalloc(&d, 18 * 4); m<<<1, 1>>>(d); float h[18];\n"
+      "  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);\n"
+      "  for (int i = 0; i < 18; ++i) printf(\"%g \", h[i]); return 0; }\n");
+  ASSERT_TRUE(run.ok()) << run.failure;
+  EXPECT_EQ(run.stdout_text, "4 1 2.5 1024 0 0 2 1 3 7 1 0.5 0.25 8 3 1.5 3 1 ");
+}
+
+TEST(CoursePrograms, ClocksReadTheModelsCycles) {
+  // The emulator's clock ticks once per recorded access of the thread: two stores between the
+  // reads are 2 cycles; clock(), clock64() and %globaltimer all read it.
+  ProgramRun run = RunText(
+      "#include <cstdio>\n"
+      "__global__ void c(int* a, long long* t) {\n"
+      "  long long t0 = clock64(); clock_t c0 = clock();\n"
+      "  unsigned long long g0; asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(g0));\n"
+      "  a[threadIdx.x] = 1; a[threadIdx.x + 32] = 2;\n"
+      "  long long t1 = clock64(); clock_t c1 = clock();\n"
+      "  unsigned long long g1; asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(g1));\n"
+      "  if (threadIdx.x == 0) { t[0] = t1 - t0; t[1] = c1 - c0; t[2] = g1 - g0; }\n"
+      "}\n"
+      "int main() { int* a; long long* t; cudaMalloc(&a, 256); cudaMalloc(&t, 24);\n"
+      "  c<<<1, 32>>>(a, t); long long h[3]; cudaMemcpy(h, t, 24, cudaMemcpyDeviceToHost);\n"
+      "  printf(\"%lld %lld %lld\\n\", h[0], h[1], h[2]); return 0; }\n");
+  ASSERT_TRUE(run.ok()) << run.failure;
+  EXPECT_EQ(run.stdout_text, "2 2 2\n");
+}
+
+TEST(CoursePrograms, LdgAndRestrictAndLaunchBoundsCompileAndLdgIsRecorded) {
+  ProgramRun run = RunText(
+      "__global__ void __launch_bounds__(256) k(float* __restrict__ o,\n"
+      "                                        const float* __restrict__ i) {\n"
+      "  int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  o[t] = __ldg(&i[t]) * 2.0f;\n"
+      "}\n"
+      "__forceinline__ __device__ int twice(int v) { return 2 * v; }\n"
+      "__global__ void j(int* o) { o[0] = twice(1); }\n"
+      "int main() { float *a, *b; cudaMalloc(&a, 1024); cudaMalloc(&b, 1024);\n"
+      "  k<<<1, 256>>>(a, b); j<<<1, 1>>>((int*)a); cudaDeviceSynchronize(); return 0; }\n");
+  ASSERT_TRUE(run.ok()) << run.failure;
+  ASSERT_EQ(run.launches.size(), 2u);
+  const LaunchTrace& t = run.launches[0];
+  std::size_t i = 0;
+  const SiteInfo* ldg = SiteAt(t, 4, 16, &i);  // the pointer __ldg takes: &i[t], column 16
+  ASSERT_NE(ldg, nullptr);
+  EXPECT_EQ(ldg->op, AccessOp::kLoad);
+  // 8 warps, each reading 32 consecutive floats: 4 sectors a request.
+  EXPECT_EQ(t.stats.sites[i].requests, 8u);
+  EXPECT_EQ(t.stats.sites[i].sectors, 32u);
+}
+
+TEST(CoursePrograms, RuntimeCallsACourseMakes) {
+  ProgramRun run = RunText(
+      "#include <cstdio>\n#include <cuda_profiler_api.h>\n"
+      "__global__ void k(float* p, size_t pitch) {\n"
+      "  float* row = (float*)((char*)p + blockIdx.x * pitch); row[threadIdx.x] += 1.0f; }\n"
+      "int main() {\n"
+      "  int major = 0, minor = 0, sms = 0, blocks = 0;\n"
+      "  cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0);\n"
+      "  cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0);\n"
+      "  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);\n"
+      "  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k, 256, 0);\n"
+      "  cudaStream_t s1, s2; cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking);\n"
+      "  cudaStreamCreate(&s2);\n"
+      "  float* d; size_t pitch = 0; cudaMallocPitch(&d, &pitch, 100 * sizeof(float), 4);\n"
+      "  float h[4][100]; for (int r = 0; r < 4; ++r) for (int c = 0; c < 100; ++c) h[r][c] = r;\n"
+      "  cudaMemcpy2D(d, pitch, h, sizeof h[0], sizeof h[0], 4, cudaMemcpyHostToDevice);\n"
+      "  cudaProfilerStart();\n"
+      "  k<<<4, 100, 0, s1>>>(d, pitch); k<<<4, 100, 0, s2>>>(d, pitch);\n"
+      "  cudaProfilerStop(); cudaStreamSynchronize(s1); cudaStreamSynchronize(s2);\n"
+      "  cudaMemcpy2D(h, sizeof h[0], d, pitch, sizeof h[0], 4, cudaMemcpyDeviceToHost);\n"
+      "  cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, 1024);\n"
+      "  printf(\"%d.%d %d %d %zu %g %s\\n\", major, minor, sms, blocks, pitch, h[3][99],\n"
+      "         cudaGetErrorName(cudaErrorAssert));\n"
+      "  return 0; }\n");
+  ASSERT_TRUE(run.ok()) << run.failure;
+  // Compute 9.0 with the hopper preset's 132 SMs; 2048 threads an SM / 256 = 8 blocks; a row
+  // of 400 bytes padded to 512; 3 + 1 + 1 after the two launches (each adds 1).
+  EXPECT_EQ(run.stdout_text, "9.0 132 8 512 5 cudaErrorAssert\n");
+  ASSERT_EQ(run.launches.size(), 2u);  // both streams' launches, in program order
+}
+
+// A fake CUDA toolkit on CPATH whose headers must never be read.
+TEST(CoursePrograms, AnInstalledToolkitNeverLeaksIntoTheParse) {
+  Folder f("toolkit");
+  f.Write("toolkit/cuda_runtime_api.h", "#error the toolkit leaked\n");
+  f.Write("toolkit/vector_types.h", "#error the toolkit leaked\n");
+  f.Write("toolkit/cuda_profiler_api.h", "#error the toolkit leaked\n");
+  f.Write("toolkit/cooperative_groups.h", "#error the toolkit leaked\n");
+  f.Write("prog.cu",
+          "#include <cuda_profiler_api.h>\n#include <vector_types.h>\n"
+          "#include <cooperative_groups.h>\n#include <cstdio>\n"
+          "int main() { cudaProfilerStart(); printf(\"ok\\n\"); return 0; }\n");
+  const std::string old = std::getenv("CPATH") != nullptr ? std::getenv("CPATH") : "";
+  setenv("CPATH", (f.path() / "toolkit").c_str(), 1);
+  ProgramRun run = f.Run("prog.cu");
+  setenv("CPATH", old.c_str(), 1);
+  ASSERT_TRUE(run.ok()) << run.failure;
+  EXPECT_EQ(run.stdout_text, "ok\n");
+  // And it says why the folder was left out.
+  bool said = false;
+  for (const ProgramDiagnostic& w : run.rewritten.warnings)
+    said = said || w.message.find("a CUDA toolkit's headers: left out") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
+TEST(CoursePrograms, KernelsInTheProgramsOwnHeadersAreRecordedByTheirFile) {
+  Folder f("headers");
+  f.Write("include/params.h", "#define N 256\n");
+  f.Write("kern.cuh",
+          "#pragma once\n"
+          "#include \"params.h\"\n"
+          "__device__ float twice(const float* a, int i) { return 2.0f * a[i]; }\n"
+          "__global__ void scale(float* out, const float* in) {\n"
+          "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+          "  if (i < N) out[i] = twice(in, i);\n"
+          "  __syncthreads();\n"
+          "}\n");
+  f.Write("main.cu",
+          "#include <cstdio>\n#include \"kern.cuh\"\n"
+          "int main() { float *a, *b; cudaMalloc(&a, N * 4); cudaMalloc(&b, N * 4);\n"
+          "  scale<<<N / 128, 128>>>(b, a); cudaDeviceSynchronize(); printf(\"%d\\n\", N); }\n");
+  ProgramOptions o;
+  o.include_dirs = {f.path() / "include"};
+  ProgramRun run = f.Run("main.cu", o);
+  ASSERT_TRUE(run.ok()) << run.failure;
+  ASSERT_EQ(run.launches.size(), 1u);
+  const LaunchTrace& t = run.launches[0];
+  EXPECT_EQ(t.grid.x, 2u);  // N = 256 from include/params.h
+  std::size_t i = 0;
+  const SiteInfo* load = SiteAt(t, 3, 63, &i);  // a[i] in twice(), kern.cuh line 3
+  ASSERT_NE(load, nullptr);
+  EXPECT_EQ(load->file, "kern.cuh");
+  EXPECT_EQ(load->code, "__device__ float twice(const float* a, int i) { return 2.0f * a[i]; }");
+  EXPECT_EQ(t.stats.sites[i].requests, 8u);  // 2 blocks x 4 warps
+  ASSERT_EQ(t.barrier_sites.size(), 1u);
+  EXPECT_EQ(t.barrier_sites[0].file, "kern.cuh");
+  EXPECT_EQ(t.barrier_sites[0].line, 7u);
+  // The launch list knows where the kernel is written, and the run carries the header's text.
+  ASSERT_EQ(run.rewritten.kernel_files.size(), 1u);
+  EXPECT_EQ(run.rewritten.kernel_files[0].file, "kern.cuh");
+  std::map<std::string, std::string> files(run.files.begin(), run.files.end());
+  EXPECT_EQ(files.count("kern.cuh"), 1u);
+  EXPECT_EQ(files.count("include/params.h"), 1u);
+
+  // An edit of the header is seen (the caches are keyed by it), and -D sets its #define.
+  f.Write("include/params.h", "#define N 512\n");
+  run = f.Run("main.cu", o);
+  ASSERT_TRUE(run.ok()) << run.failure;
+  EXPECT_EQ(run.stdout_text, "512\n");
+  o.defines = {"N=1024"};
+  run = f.Run("main.cu", o);
+  ASSERT_TRUE(run.ok()) << run.failure;
+  EXPECT_EQ(run.stdout_text, "1024\n");
+}
+
+TEST(CoursePrograms, SeveralTranslationUnitsCompileTogether) {
+  Folder f("units");
+  f.Write("gold_cpu.cpp", "float Gold(float x) { return 2.0f * x; }\n");
+  f.Write("main.cu",
+          "#include <cstdio>\nfloat Gold(float x);\n"
+          "__global__ void k(float* a) { a[threadIdx.x] = 2.0f * threadIdx.x; }\n"
+          "int main() { float* d; cudaMalloc(&d, 128); k<<<1, 32>>>(d); float h[32];\n"
+          "  cudaMemcpy(h, d, 128, cudaMemcpyDeviceToHost);\n"
+          "  printf(\"%s\\n\", h[5] == Gold(5) ? \"PASS\" : \"FAIL\"); return 0; }\n");
+  auto set = ProgramFileSetOf({f.path()});  // the folder: main.cu holds main()
+  ASSERT_TRUE(set.ok()) << set.status().message();
+  EXPECT_EQ(set->main.filename(), "main.cu");
+  ASSERT_EQ(set->others.size(), 1u);
+  ProgramOptions o;
+  o.extra_files = set->others;
+  ProgramRun run = f.Run("main.cu", o);
+  ASSERT_TRUE(run.ok()) << run.failure;
+  EXPECT_EQ(run.stdout_text, "PASS\n");
+}
+
+TEST(CoursePrograms, CooperativeGroupsAreTheWarpMeetingsAndBarriersTheyAre) {
+  ProgramRun run = RunText(
+      "#include <cstdio>\n#include <cooperative_groups.h>\n#include <cooperative_groups/reduce.h>\n"
+      "namespace cg = cooperative_groups;\n"
+      "__global__ void sum(const int* in, int* out) {\n"
+      "  cg::thread_block block = cg::this_thread_block();\n"
+      "  cg::thread_block_tile<32> tile = cg::tiled_partition<32>(block);\n"
+      "  int v = in[block.group_index().x * block.size() + block.thread_rank()];\n"
+      "  int s = cg::reduce(tile, v, cg::plus<int>());\n"  // line 9
+      "  block.sync();\n"                                   // line 10
+      "  if (tile.thread_rank() == 0) atomicAdd(&out[0], s);\n"
+      "  int m = cg::reduce(tile, v, cg::greater<int>());\n"
+      "  if (block.thread_rank() == 0) atomicMax(&out[1], m);\n"
+      "  unsigned even = tile.ballot(v % 2 == 0);\n"
+      "  if (tile.meta_group_rank() == 1 && tile.thread_rank() == 0) out[2 + blockIdx.x] = even;\n"
+      "}\n"
+      "int main() { int h[256]; for (int i = 0; i < 256; ++i) h[i] = i;\n"
+      "  int *d, *o; cudaMalloc(&d, sizeof h); cudaMalloc(&o, 16); cudaMemset(o, 0, 16);\n"
+      "  cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice); sum<<<2, 128>>>(d, o);\n"
+      "  int r[4]; cudaMemcpy(r, o, 16, cudaMemcpyDeviceToHost);\n"
+      "  printf(\"%d %d %x\\n\", r[0], r[1], r[2]); return 0; }\n");
+  ASSERT_TRUE(run.ok()) << run.failure;
+  // 0 + 1 + ... + 255 = 32640; the largest value of each block's first tile (thread 0 takes
+  // it): 31 and 159; even values: every other lane.
+  EXPECT_EQ(run.stdout_text, "32640 159 55555555\n");
+  const LaunchTrace& t = run.launches[0];
+  ASSERT_EQ(t.barrier_sites.size(), 1u);
+  EXPECT_EQ(t.barrier_sites[0].line, 10u);
+  // Each reduce: a butterfly of 5 shuffles in each of the 8 warps.
+  std::map<std::uint32_t, std::uint64_t> meetings;
+  for (std::size_t i = 0; i < t.warp_op_sites.size(); ++i)
+    meetings[t.warp_op_sites[i].line] += t.warp_op_counts[i];
+  EXPECT_EQ(meetings[9], 40u);
+  EXPECT_EQ(meetings[12], 40u);
+  EXPECT_EQ(meetings[14], 8u);  // every tile's ballot
+}
+
+TEST(CoursePrograms, StructAndVectorCopiesOutOfMemoryAreLoads) {
+  ProgramRun run = RunText(
+      "__global__ void copy4(float4* out, const float4* v) {\n"
+      "  int l = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  out[l] = v[l];\n"
+      "  __shared__ __align__(16) float tile[128];\n"
+      "  tile[threadIdx.x] = 1.0f;\n"
+      "  __syncthreads();\n"
+      "  float4 q = reinterpret_cast<float4*>(tile)[threadIdx.x % 32];\n"
+      "  out[l].x += q.y;\n"
+      "}\n"
+      "int main() { float4 *a, *b; cudaMalloc(&a, 128 * 16); cudaMalloc(&b, 128 * 16);\n"
+      "  copy4<<<1, 128>>>(a, b); cudaDeviceSynchronize(); return 0; }\n");
+  ASSERT_TRUE(run.ok()) << run.failure;
+  const LaunchTrace& t = run.launches[0];
+  std::size_t i = 0;
+  const SiteInfo* load = SiteAt(t, 3, 12, &i);  // v[l]
+  ASSERT_NE(load, nullptr);
+  EXPECT_EQ(load->op, AccessOp::kLoad);
+  EXPECT_EQ(load->size, 16);
+  // 4 warps of 32 float4s (512 bytes): 16 sectors a request.
+  EXPECT_EQ(t.stats.sites[i].requests, 4u);
+  EXPECT_EQ(t.stats.sites[i].sectors, 64u);
+  const SiteInfo* shared = SiteAt(t, 7, 14, &i);  // the 16-byte shared load
+  ASSERT_NE(shared, nullptr);
+  EXPECT_EQ(shared->space, MemorySpace::kShared);
+  EXPECT_EQ(shared->size, 16);
+}
+
+TEST(CoursePrograms, DefinesReachAProgramsConstIntegers) {
+  const std::string text =
+      "#include <cstdio>\n"
+      "const int N = 1 << 10;\n"
+      "int main() { const int M = 4; printf(\"%d %d\\n\", N, M); return 0; }\n";
+  ProgramOptions o;
+  o.defines = {"N=64", "M=8"};
+  ProgramRun run = RunText(text, o);
+  ASSERT_TRUE(run.ok()) << run.failure;
+  EXPECT_EQ(run.stdout_text, "64 8\n");
+  EXPECT_EQ(RunText(text).stdout_text, "1024 4\n");
+}
+
+TEST(CoursePrograms, ARequestIsTheLanesThatRunTheSameStep) {
+  // A four-step loop reading a row of 32 floats a step; lane 0 skips step 1. On a GPU each step
+  // is one request of 4 sectors (Nsight Compute on an H200: 4, not 7). And a helper called twice,
+  // the first time by lanes 0-15 only: 2 sectors, then 4.
+  ProgramRun run = RunText(
+      "__global__ void four(const float* in, float* out) {\n"
+      "  int t = threadIdx.x; float s = 0;\n"
+      "  for (int k = 0; k < 4; ++k) {\n"
+      "    if (t == 0 && k == 1) continue;\n"
+      "    s += in[k * 32 + t];\n"
+      "  }\n"
+      "  out[t] = s;\n"
+      "}\n"
+      "__device__ float get(const float* a, int i) { return a[i]; }\n"
+      "__global__ void twice(const float* in, float* out) {\n"
+      "  int t = threadIdx.x; float s = 0;\n"
+      "  if (t < 16) s = get(in, t);\n"
+      "  s += get(in, 32 + t);\n"
+      "  out[t] = s;\n"
+      "}\n"
+      "int main() { float *i, *o; cudaMalloc(&i, 512); cudaMalloc(&o, 512);\n"
+      "  four<<<1, 32>>>(i, o); twice<<<1, 32>>>(i, o); cudaDeviceSynchronize(); return 0; }\n");
+  ASSERT_TRUE(run.ok()) << run.failure;
+  ASSERT_EQ(run.launches.size(), 2u);
+  std::size_t i = 0;
+  ASSERT_NE(SiteAt(run.launches[0], 5, 10, &i), nullptr);
+  EXPECT_EQ(run.launches[0].stats.sites[i].requests, 4u);
+  EXPECT_EQ(run.launches[0].stats.sites[i].sectors, 16u);
+  ASSERT_NE(SiteAt(run.launches[1], 9, 54, &i), nullptr);
+  EXPECT_EQ(run.launches[1].stats.sites[i].requests, 2u);
+  EXPECT_EQ(run.launches[1].stats.sites[i].sectors, 6u);
+}
+
+TEST(CoursePrograms, WhatIsNotRunYetIsRefusedByNameAtItsLine) {
+  struct Case {
+    const char* text;
+    std::uint32_t line;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"#include <cstdio>\n\n#include <thrust/device_vector.h>\nint main() { return 0; }\n", 3,
+       "Thrust is not supported (yet): #include <thrust/device_vector.h>"},
+      {"#include <cublas_v2.h>\nint main() { return 0; }\n", 1, "cuBLAS is not supported (yet)"},
+      {"#include <curand_kernel.h>\nint main() { return 0; }\n", 1, "cuRAND is not supported (yet)"},
+      {"#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
+       "__global__ void k() { cg::this_grid().sync(); }\nint main() { return 0; }\n",
+       3, "this_grid().sync(), a barrier of the whole grid, is not supported (yet)"},
+      {"__global__ void k() { asm volatile(\"bar.sync 0;\"); }\nint main() { return 0; }\n", 1,
+       "inline PTX (asm(\"bar.sync 0;\")) is not supported (yet)"},
+      {"int main() { cudaGraph_t g; cudaGraphCreate(&g, 0); return 0; }\n", 1,
+       "is not supported (yet)"},
+  };
+  for (const Case& c : cases) {
+    ProgramRun run = RunText(c.text);
+    ASSERT_FALSE(run.ok()) << c.text;
+    ASSERT_FALSE(run.errors.empty()) << c.text;
+    EXPECT_EQ(run.errors[0].line, c.line) << c.text << "\n" << run.errors[0].message;
+    EXPECT_NE(run.errors[0].message.find(c.message), std::string::npos)
+        << c.text << "\n" << run.errors[0].message;
+  }
+}
+
+TEST(CoursePrograms, ATimeLimitKeepsTheLaunchesAndOutputBeforeIt) {
+  ProgramOptions o;
+  o.timeout = std::chrono::milliseconds(2500);
+  ProgramRun run = RunText(
+      "#include <cstdio>\n"
+      "__global__ void ok(float* a) { a[threadIdx.x] = 1; }\n"
+      "__global__ void spin(float* a) { while (true) a[threadIdx.x] += 1; }\n"
+      "int main() { float* d; cudaMalloc(&d, 128); printf(\"before\\n\");\n"
+      "  ok<<<1, 32>>>(d); cudaDeviceSynchronize(); printf(\"after ok\\n\");\n"
+      "  spin<<<1, 32>>>(d); cudaDeviceSynchronize(); return 0; }\n",
+      o);
+  ASSERT_FALSE(run.ok());
+  EXPECT_NE(run.failure.find("ran longer than the limit"), std::string::npos) << run.failure;
+  ASSERT_EQ(run.launches.size(), 1u);
+  EXPECT_EQ(run.launches[0].kernel, "ok");
+  EXPECT_EQ(run.stdout_text, "before\nafter ok\n");
+}
+
+TEST(CoursePrograms, TheExitStatusIsTheProgramsAndEventTimesAreTheModels) {
+  ProgramRun run = RunText(
+      "#include <cstdio>\n"
+      "__global__ void k(float* a) { a[threadIdx.x] = 1; }\n"
+      "int main() { float* d; cudaMalloc(&d, 4096); cudaEvent_t a, b;\n"
+      "  cudaEventCreate(&a); cudaEventCreate(&b); cudaEventRecord(a);\n"
+      "  k<<<1, 1024>>>(d); cudaEventRecord(b); cudaEventSynchronize(b);\n"
+      "  float ms = 0; cudaEventElapsedTime(&ms, a, b); printf(\"%.6f\\n\", ms); return 1; }\n");
+  ASSERT_TRUE(run.ok()) << run.failure;  // it ran to the end...
+  EXPECT_EQ(run.exit_code, 1);           // ...and said it failed
+  // 32 warps x 4 sectors x 32 B = 4096 B at the hopper preset's 3350 GB/s: 0.0012 us, plus the
+  // model's 2 us a launch.
+  EXPECT_EQ(run.stdout_text, "0.002001\n");
+  bool said = false;
+  for (const ProgramDiagnostic& w : run.rewritten.warnings)
+    said = said || w.message.find("the model's time") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
+}  // namespace
+}  // namespace ws
