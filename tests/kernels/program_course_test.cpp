@@ -321,6 +321,52 @@ TEST(CoursePrograms, StructAndVectorCopiesOutOfMemoryAreLoads) {
   EXPECT_EQ(shared->size, 16);
 }
 
+TEST(CoursePrograms, TextureObjectsFetchAndAreRecordedAsTextureReads) {
+  ProgramRun run = RunText(
+      "#include <cstdio>\n"
+      "__global__ void rd(cudaTextureObject_t t, cudaTextureObject_t f, cudaTextureObject_t u,\n"
+      "                   float* o) {\n"
+      "  int x = threadIdx.x, y = blockIdx.x;\n"
+      "  o[y * 32 + x] = tex2D<float>(t, x + 0.5f, y + 0.5f);\n"  // line 5
+      "  if (x == 0 && y == 0) { o[128] = tex1D<float>(f, 1.0f); o[129] = tex2D<float>(u, 0.5f, 0.5f);\n"
+      "    o[130] = tex2D<float>(t, -3.0f, 9.0f); }\n"
+      "}\n"
+      "int main() {\n"
+      "  float img[4][32]; for (int y = 0; y < 4; ++y) for (int x = 0; x < 32; ++x) img[y][x] = y * 100 + x;\n"
+      "  cudaChannelFormatDesc d = cudaCreateChannelDesc<float>();\n"
+      "  cudaArray_t arr; cudaMallocArray(&arr, &d, 32, 4);\n"
+      "  cudaMemcpy2DToArray(arr, 0, 0, img, 128, 128, 4, cudaMemcpyHostToDevice);\n"
+      "  cudaResourceDesc r = {}; r.resType = cudaResourceTypeArray; r.res.array.array = arr;\n"
+      "  cudaTextureDesc td = {}; td.addressMode[0] = td.addressMode[1] = cudaAddressModeClamp;\n"
+      "  cudaTextureObject_t t; cudaCreateTextureObject(&t, &r, &td, nullptr);\n"
+      "  float* two; cudaMalloc(&two, 8); float v[2] = {0, 10};\n"
+      "  cudaMemcpy(two, v, 8, cudaMemcpyHostToDevice);\n"
+      "  cudaResourceDesc rl = {}; rl.resType = cudaResourceTypeLinear; rl.res.linear.devPtr = two;\n"
+      "  rl.res.linear.desc = d; rl.res.linear.sizeInBytes = 8;\n"
+      "  cudaTextureDesc lin = td; lin.filterMode = cudaFilterModeLinear;\n"
+      "  cudaTextureObject_t f; cudaCreateTextureObject(&f, &rl, &lin, nullptr);\n"
+      "  cudaChannelFormatDesc du = cudaCreateChannelDesc<unsigned char>();\n"
+      "  cudaArray_t ua; cudaMallocArray(&ua, &du, 1, 1); unsigned char b = 51;\n"
+      "  cudaMemcpy2DToArray(ua, 0, 0, &b, 1, 1, 1, cudaMemcpyHostToDevice);\n"
+      "  cudaResourceDesc ru = {}; ru.resType = cudaResourceTypeArray; ru.res.array.array = ua;\n"
+      "  cudaTextureDesc norm = td; norm.readMode = cudaReadModeNormalizedFloat;\n"
+      "  cudaTextureObject_t u; cudaCreateTextureObject(&u, &ru, &norm, nullptr);\n"
+      "  float* o; cudaMalloc(&o, 131 * 4); rd<<<4, 32>>>(t, f, u, o);\n"
+      "  float h[131]; cudaMemcpy(h, o, sizeof h, cudaMemcpyDeviceToHost);\n"
+      "  printf(\"%g %g %g %g %g\\n\", h[2 * 32 + 5], h[128], h[129], h[130], h[127]); return 0; }\n");
+  ASSERT_TRUE(run.ok()) << run.failure;
+  // Texel (5, 2) = 205; halfway between 0 and 10 = 5; 51 / 255 = 0.2; (-3, 9) clamped to (0, 3)
+  // = 300; texel (31, 3) = 331.
+  EXPECT_EQ(run.stdout_text, "205 5 0.2 300 331\n");
+  std::size_t i = 0;
+  const SiteInfo* fetch = SiteAt(run.launches[0], 5, 19, &i);
+  ASSERT_NE(fetch, nullptr);
+  EXPECT_EQ(fetch->space, MemorySpace::kTexture);
+  // A row of 32 floats a warp: 4 sectors a request, 4 requests.
+  EXPECT_EQ(run.launches[0].stats.sites[i].requests, 4u);
+  EXPECT_EQ(run.launches[0].stats.sites[i].sectors, 16u);
+}
+
 TEST(CoursePrograms, DefinesReachAProgramsConstIntegers) {
   const std::string text =
       "#include <cstdio>\n"

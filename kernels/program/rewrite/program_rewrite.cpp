@@ -28,6 +28,8 @@ struct Access {
   unsigned begin = 0, end = 0;  // file offsets of the expression
   ProgramAccess access = ProgramAccess::kLoad;
   bool pointer = false;  // E is a pointer to the memory (__ldg(p), an atomic's address)
+  bool call = false;     // a texture fetch: its site goes in as a last argument, before `rparen`
+  unsigned rparen = 0;
   std::string file;      // the program file it is in
   std::uint32_t line = 0, column = 0, end_column = 0;
   std::string text;
@@ -211,6 +213,26 @@ class Collector : public RecursiveASTVisitor<Collector> {
     const ProgramAccess hint = HintedAccess(callee, &hinted);
     if (hinted && e->getNumArgs() >= 1)
       AddAccess(e->getArg(0)->IgnoreImpCasts(), hint, /*pointer=*/true);
+    // A texture fetch: tex2D<float>(t, x, y) gets its site as a last argument.
+    static const std::set<std::string> fetches = {"tex1Dfetch", "tex1D", "tex2D"};
+    if (fetches.count(NameOf(callee)) > 0 && e->getRParenLoc().isFileID()) {
+      const CharSourceRange r = FileRange(e->getSourceRange());
+      if (r.isValid()) {
+        Access a;
+        a.begin = Offset(r.getBegin());
+        a.end = Offset(r.getEnd());
+        a.access = ProgramAccess::kLoad;
+        a.call = true;
+        a.rparen = Offset(e->getRParenLoc());
+        a.file = DisplayName(sm_.getFileID(r.getBegin()));
+        a.line = sm_.getSpellingLineNumber(r.getBegin());
+        a.column = sm_.getSpellingColumnNumber(r.getBegin());
+        if (sm_.getSpellingLineNumber(r.getEnd()) == a.line)
+          a.end_column = sm_.getSpellingColumnNumber(r.getEnd());
+        a.text = Lexer::getSourceText(r, sm_, ctx_.getLangOpts()).str();
+        accesses_.emplace(std::make_tuple(a.begin, a.end, 9), std::move(a));
+      }
+    }
     if (const char* macro = DeviceLibraryMacro(callee)) {
       const CharSourceRange r = FileRange(e->getCallee()->getSourceRange());
       if (r.isValid() && renamed_.insert(Offset(r.getBegin())).second)
@@ -427,7 +449,9 @@ class Collector : public RecursiveASTVisitor<Collector> {
                        : a.access == ProgramAccess::kStore     ? "St"
                        : a.access == ProgramAccess::kLoadStore ? "LdSt"
                                                                : "At";
-      if (a.pointer) {
+      if (a.call) {
+        edits_.push_back({a.rparen, a.rparen, ", " + place, 0, a.end - a.begin});
+      } else if (a.pointer) {
         const std::string head = a.access == ProgramAccess::kAtomic ? "At" : fn;
         edits_.push_back({a.begin, a.begin, "::ws::prog::" + head + "((", 1, a.end - a.begin});
         edits_.push_back({a.end, a.end, "), " + place + ")", 0, a.end - a.begin});

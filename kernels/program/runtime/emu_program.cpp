@@ -107,6 +107,16 @@ void Record(const void* ptr, unsigned int bytes, unsigned int place, unsigned in
   BadAddress(ptr, bytes, place, op, r, near);
 }
 
+void RecordTexture(const void* texel, unsigned int bytes, unsigned int place) {
+  if (::ws::emu::t_thread == nullptr) return;
+  const Region* near = nullptr;
+  const Region* r = FindRegion(reinterpret_cast<std::uintptr_t>(texel), bytes, &near);
+  if (r == nullptr || r->freed) BadAddress(texel, bytes, place, kOpLoad, r, near);
+  emu::RecordAccess(MakeSiteKey(place, kKeyTexture, kOpLoad, bytes, r->id),
+                    static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(texel) - r->begin),
+                    texel);
+}
+
 void RecordLoadStore(const void* p, unsigned int bytes, unsigned int place) {
   Record(p, bytes, place, kOpLoad);
   Record(p, bytes, place, kOpStore);

@@ -72,6 +72,12 @@ struct Program {
 };
 
 Program& P();  // never destroyed: atexit writes it
+}  // namespace ws::prog::detail
+namespace ws::prog {
+// Records a texture read of `bytes` at `texel` (emu_program.cpp).
+void RecordTexture(const void* texel, unsigned int bytes, unsigned int place);
+}  // namespace ws::prog
+namespace ws::prog::detail {
 // Prints "warpscope: WHAT", keeps `e` as the last error and returns it.
 cudaError_t Fail(cudaError_t e, const std::string& what);
 // Registers a buffer or a symbol; returns its id (its index in P().regions).

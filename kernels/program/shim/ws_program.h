@@ -157,6 +157,34 @@ WS_PD inline uint3 make_uint3(unsigned int x, unsigned int y, unsigned int z) {
   return uint3{x, y, z};
 }
 
+// The channel format of a texel type (cudaCreateChannelDesc<T>()): its components' bits and kind.
+struct cudaChannelFormatDesc;
+namespace ws::prog {
+template <typename T>
+struct Channel {  // a scalar: one component
+  static constexpr int count = 1, bits = 8 * sizeof(T);
+  static constexpr int kind = std::is_floating_point<T>::value ? 2 : std::is_signed<T>::value ? 0 : 1;
+};
+#define WS_CHANNEL(V, T, N)                                                      \
+  template <>                                                                    \
+  struct Channel<V> {                                                            \
+    static constexpr int count = N, bits = 8 * sizeof(T);                        \
+    static constexpr int kind = Channel<T>::kind;                                \
+  };
+#define WS_CHANNELS(N, T) WS_CHANNEL(N##1, T, 1) WS_CHANNEL(N##2, T, 2) WS_CHANNEL(N##4, T, 4)
+WS_CHANNELS(char, char)
+WS_CHANNELS(uchar, unsigned char)
+WS_CHANNELS(short, short)
+WS_CHANNELS(ushort, unsigned short)
+WS_CHANNELS(int, int)
+WS_CHANNELS(uint, unsigned int)
+WS_CHANNELS(float, float)
+#undef WS_CHANNELS
+#undef WS_CHANNEL
+template <typename T>
+cudaChannelFormatDesc ChannelDescOf();
+}  // namespace ws::prog
+
 // ------------------------------------------------------------------------------------------------
 // The runtime API (the part programs use; docs/PROGRAMS.md lists it).
 // ------------------------------------------------------------------------------------------------
@@ -483,6 +511,106 @@ template <typename S>
 cudaError_t cudaGetSymbolSize(std::size_t* size, const S& symbol) {
   return cudaGetSymbolSize(size, static_cast<const void*>(&symbol));
 }
+// ------------------------------------------------------------------------------------------------
+// Texture objects (docs/PROGRAMS.md): linear, pitched and array resources, point or linear
+// filtering, the four address modes; each fetch is a recorded texture read.
+// ------------------------------------------------------------------------------------------------
+typedef unsigned long long cudaTextureObject_t;
+enum cudaResourceType {
+  cudaResourceTypeArray = 0,
+  cudaResourceTypeMipmappedArray = 1,
+  cudaResourceTypeLinear = 2,
+  cudaResourceTypePitch2D = 3
+};
+enum cudaChannelFormatKind {
+  cudaChannelFormatKindSigned = 0,
+  cudaChannelFormatKindUnsigned = 1,
+  cudaChannelFormatKindFloat = 2,
+  cudaChannelFormatKindNone = 3
+};
+struct cudaChannelFormatDesc {
+  int x, y, z, w;
+  cudaChannelFormatKind f;
+};
+struct cudaArray;
+typedef cudaArray* cudaArray_t;
+typedef const cudaArray* cudaArray_const_t;
+struct cudaMipmappedArray;
+typedef cudaMipmappedArray* cudaMipmappedArray_t;
+struct cudaResourceDesc {
+  cudaResourceType resType;
+  union {
+    struct {
+      cudaArray_t array;
+    } array;
+    struct {
+      cudaMipmappedArray_t mipmap;
+    } mipmap;
+    struct {
+      void* devPtr;
+      cudaChannelFormatDesc desc;
+      std::size_t sizeInBytes;
+    } linear;
+    struct {
+      void* devPtr;
+      cudaChannelFormatDesc desc;
+      std::size_t width, height, pitchInBytes;
+    } pitch2D;
+  } res;
+};
+enum cudaTextureAddressMode {
+  cudaAddressModeWrap = 0,
+  cudaAddressModeClamp = 1,
+  cudaAddressModeMirror = 2,
+  cudaAddressModeBorder = 3
+};
+enum cudaTextureFilterMode { cudaFilterModePoint = 0, cudaFilterModeLinear = 1 };
+enum cudaTextureReadMode { cudaReadModeElementType = 0, cudaReadModeNormalizedFloat = 1 };
+struct cudaTextureDesc {
+  cudaTextureAddressMode addressMode[3];
+  cudaTextureFilterMode filterMode;
+  cudaTextureReadMode readMode;
+  int sRGB;
+  float borderColor[4];
+  int normalizedCoords;
+  unsigned int maxAnisotropy;
+  cudaTextureFilterMode mipmapFilterMode;
+  float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
+  int disableTrilinearOptimization, seamlessCubemap;
+};
+struct cudaResourceViewDesc;
+struct cudaExtent {
+  std::size_t width, height, depth;
+};
+cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, cudaChannelFormatKind f);
+template <typename T>
+cudaChannelFormatDesc ws::prog::ChannelDescOf() {
+  using C = ::ws::prog::Channel<T>;
+  return {C::bits, C::count >= 2 ? C::bits : 0, C::count >= 3 ? C::bits : 0,
+          C::count >= 4 ? C::bits : 0, static_cast<cudaChannelFormatKind>(C::kind)};
+}
+template <typename T>
+cudaChannelFormatDesc cudaCreateChannelDesc() {
+  return ::ws::prog::ChannelDescOf<T>();
+}
+cudaError_t cudaMallocArray(cudaArray_t* array, const cudaChannelFormatDesc* desc,
+                            std::size_t width, std::size_t height = 0, unsigned int flags = 0);
+cudaError_t cudaFreeArray(cudaArray_t array);
+cudaError_t cudaMemcpyToArray(cudaArray_t dst, std::size_t w_offset, std::size_t h_offset,
+                              const void* src, std::size_t count, cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, std::size_t w_offset, std::size_t h_offset,
+                                const void* src, std::size_t spitch, std::size_t width,
+                                std::size_t height, cudaMemcpyKind kind);
+cudaError_t cudaMemcpyFromArray(void* dst, cudaArray_const_t src, std::size_t w_offset,
+                                std::size_t h_offset, std::size_t count, cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DFromArray(void* dst, std::size_t dpitch, cudaArray_const_t src,
+                                  std::size_t w_offset, std::size_t h_offset, std::size_t width,
+                                  std::size_t height, cudaMemcpyKind kind);
+cudaError_t cudaCreateTextureObject(cudaTextureObject_t* object, const cudaResourceDesc* resource,
+                                    const cudaTextureDesc* texture,
+                                    const cudaResourceViewDesc* view);
+cudaError_t cudaDestroyTextureObject(cudaTextureObject_t object);
+
 // The template forms, as cuda_runtime.h has them.
 template <typename T>
 cudaError_t cudaMalloc(T** ptr, std::size_t bytes) {

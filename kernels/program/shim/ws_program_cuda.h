@@ -213,6 +213,23 @@ struct Frame {
   __host__ __device__ explicit Frame(unsigned int) {}
 };
 
+}  // namespace ws::prog
+// Texture fetches take their site as a last argument (program_rewrite.cpp); on a GPU the fetch is
+// the hardware's and is not recorded (the texels' addresses of a CUDA array are the driver's).
+template <typename T>
+__device__ inline T tex1Dfetch(cudaTextureObject_t t, int x, unsigned int) {
+  return tex1Dfetch<T>(t, x);
+}
+template <typename T>
+__device__ inline T tex1D(cudaTextureObject_t t, float x, unsigned int) {
+  return tex1D<T>(t, x);
+}
+template <typename T>
+__device__ inline T tex2D(cudaTextureObject_t t, float x, float y, unsigned int) {
+  return tex2D<T>(t, x, y);
+}
+namespace ws::prog {
+
 // The special registers a rewritten asm statement reads (program_rewrite.cpp).
 __device__ inline unsigned long long GlobalTimer() {
   unsigned long long t;

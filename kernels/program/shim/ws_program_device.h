@@ -461,6 +461,36 @@ WS_PD inline int __syncthreads_or(int pred, unsigned int line = __builtin_LINE()
 }
 
 // ------------------------------------------------------------------------------------------------
+// Texture fetches: the rewriter passes each call's site (`place`), and the runtime records a
+// texture read of the texel fetched (for linear filtering: the texel at the lower corner).
+// ------------------------------------------------------------------------------------------------
+namespace ws::prog {
+// `dims`: 0 tex1Dfetch (an integer index), 1 tex1D, 2 tex2D. `floating`: T's components are
+// floats (normalized reads and filtering give floats).
+void TexFetch(unsigned long long object, int dims, float x, float y, unsigned int place, void* out,
+              unsigned int bytes, bool floating);
+}  // namespace ws::prog
+template <typename T>
+WS_PD inline T tex1Dfetch(cudaTextureObject_t t, int x, unsigned int place = 0) {
+  T v{};
+  ::ws::prog::TexFetch(t, 0, static_cast<float>(x), 0.0f, place, &v, sizeof(T),
+                       ::ws::prog::Channel<T>::kind == 2);
+  return v;
+}
+template <typename T>
+WS_PD inline T tex1D(cudaTextureObject_t t, float x, unsigned int place = 0) {
+  T v{};
+  ::ws::prog::TexFetch(t, 1, x, 0.0f, place, &v, sizeof(T), ::ws::prog::Channel<T>::kind == 2);
+  return v;
+}
+template <typename T>
+WS_PD inline T tex2D(cudaTextureObject_t t, float x, float y, unsigned int place = 0) {
+  T v{};
+  ::ws::prog::TexFetch(t, 2, x, y, place, &v, sizeof(T), ::ws::prog::Channel<T>::kind == 2);
+  return v;
+}
+
+// ------------------------------------------------------------------------------------------------
 // Atomics: the rewriter wraps their address argument (ws::prog::At) so that each is recorded.
 // ------------------------------------------------------------------------------------------------
 namespace ws::prog {
