@@ -29,7 +29,7 @@ namespace {
 
 namespace ctx = boost::context;
 
-constexpr std::size_t kMaxSites = 64;
+constexpr std::size_t kMaxSites = 256;
 // A block's requests by instance key at most (a table of twice as many 24-byte entries, 384 MB):
 // past them (an endless loop) a lane's k-th arrival stands for its request, and memory stays
 // bounded until the time limit ends the run.
@@ -104,6 +104,7 @@ struct ThreadCtx {
   bool in_kernel = false;           // suspended inside the kernel body (at a barrier), not parked
   bool touched = false;             // made an access or met a barrier in this block
   std::uint32_t site_count[kMaxSites] = {};
+  std::uint32_t sites_used = 0;  // site_count[0, sites_used) may be non-zero
   std::uint32_t barrier_count[kMaxBarrierSites] = {};
   int barrier_predicate = 0;  // __syncthreads_count(): what this thread brought
   int barrier_result = 0;     // and what it gets: the block's count
@@ -301,6 +302,7 @@ class Worker {
     if (step_each_access_) [[unlikely]]
       YieldToScheduler(c);
     const std::uint16_t id = SiteId(key);
+    if (id >= c->sites_used) c->sites_used = id + 1u;
     const std::uint32_t iteration = instances_ && instance_used_ < kMaxInstances
                                         ? InstanceOrdinal(id, c->linear, c->state.instance)
                                         : c->site_count[id]++;
@@ -714,7 +716,8 @@ class Worker {
       c.epoch = 0;
       c.touched = false;
       c.pending_where = nullptr;
-      std::memset(c.site_count, 0, sizeof c.site_count);
+      std::memset(c.site_count, 0, c.sites_used * sizeof c.site_count[0]);
+      c.sites_used = 0;
       std::memset(c.barrier_count, 0, sizeof c.barrier_count);
     }
     current_.block = b;

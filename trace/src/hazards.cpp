@@ -126,6 +126,32 @@ HazardReport FindHazards(const LaunchTrace& launch) {
   }
   std::sort(report.blocks.begin(), report.blocks.end());
   report.values_known = values && !accesses.empty();
+  // __syncwarp() orders the memory accesses of the lanes it names (as the CUDA programming guide
+  // says; cooperative groups' tile.sync() is one): per kept block and warp, its meetings' times
+  // and masks. A lane's access before a meeting has an earlier logical time, one after it a later.
+  std::map<std::pair<std::uint32_t, std::uint16_t>, std::vector<std::pair<std::uint32_t, std::uint32_t>>>
+      warp_syncs;
+  for (const BlockRecords& b : launch.blocks) {
+    for (const WarpOpRecord& w : b.warp_ops) {
+      if (w.site < launch.warp_op_sites.size() &&
+          launch.warp_op_sites[w.site].kind == WarpOpKind::kSyncWarp)
+        warp_syncs[{b.block, w.warp}].push_back({w.time, w.mask});
+    }
+  }
+  for (auto& [key, list] : warp_syncs) std::sort(list.begin(), list.end());
+  auto ordered_by_syncwarp = [&](const HazardAccess& x, const HazardAccess& y) {
+    if (x.block != y.block || x.thread / 32 != y.thread / 32) return false;
+    const auto it = warp_syncs.find({x.block, static_cast<std::uint16_t>(x.thread / 32)});
+    if (it == warp_syncs.end()) return false;
+    const std::uint32_t lanes = (1u << (x.thread % 32)) | (1u << (y.thread % 32));
+    const std::uint32_t lo = std::min(x.time, y.time), hi = std::max(x.time, y.time);
+    for (auto m = std::upper_bound(it->second.begin(), it->second.end(),
+                                   std::pair<std::uint32_t, std::uint32_t>{lo, ~0u});
+         m != it->second.end() && m->first < hi; ++m) {
+      if ((m->second & lanes) == lanes) return true;
+    }
+    return false;
+  };
   // Words in order; within a word, accesses in record order (blocks ascending, then execution).
   std::stable_sort(touches.begin(), touches.end(),
                    [](const Touch& x, const Touch& y) { return x.key < y.key; });
@@ -140,6 +166,7 @@ HazardReport FindHazards(const LaunchTrace& launch) {
     if ((tx.mask & ty.mask) == 0) return;                            // different bytes
     if (x.op == AccessOp::kAtomic && y.op == AccessOp::kAtomic) return;
     if (x.a.block == y.a.block && x.a.epoch != y.a.epoch) return;  // a barrier between them
+    if (ordered_by_syncwarp(x.a, y.a)) return;                      // a __syncwarp() between
     // Count the pair once: at the first word both cover.
     const std::uint32_t word = static_cast<std::uint32_t>(tx.key & 0xffffffffu);
     if (word != std::max(x.first_word, y.first_word)) return;

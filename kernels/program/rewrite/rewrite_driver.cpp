@@ -192,14 +192,17 @@ static std::string ResourceDir() {
 RewriteResult RewriteProgram(const RewriteRequest& rq) {
   RewriteResult result;
   const std::string path = (rq.directory / rq.file_name).string();
-  std::vector<std::string> args = {"clang-14",
-                                   "-fsyntax-only",
-                                   "-x",
-                                   "cuda",
-                                   "--cuda-host-only",
-                                   "-nocudainc",
-                                   "-nocudalib",
-                                   "-std=c++17",
+  std::vector<std::string> args = {"clang-14", "-fsyntax-only"};
+  if (rq.host_unit) {
+    args.insert(args.end(), {"-x", "c++", "-std=c++17", "-resource-dir", ResourceDir(), "-I",
+                             rq.shim_dir.string(), "-ferror-limit=50", "-w"});
+  } else {
+    args.insert(args.end(), {"-x",
+                             "cuda",
+                             "--cuda-host-only",
+                             "-nocudainc",
+                             "-nocudalib",
+                             "-std=c++17",
                                    // printf and its kin are __host__ __device__ (ws_program.h)
                                    "-Xclang",
                                    "-fcuda-allow-variadic-functions",
@@ -210,8 +213,10 @@ RewriteResult RewriteProgram(const RewriteRequest& rq) {
                                    "-include",
                                    "ws_program.h",
                                    "-DWS_PROGRAM_PARSE=1",
-                                   "-ferror-limit=50",
-                                   "-w"};
+                                   "-DWS_CUDA_UNIT=1",
+                             "-ferror-limit=50",
+                             "-w"});
+  }
   for (const std::filesystem::path& dir : rq.include_dirs) args.insert(args.end(), {"-I", dir.string()});
   for (const std::string& d : rq.defines) args.push_back("-D" + d);
   args.push_back(path);
@@ -240,8 +245,16 @@ RewriteResult RewriteProgram(const RewriteRequest& rq) {
     result.ok = true;
     return result;
   }
-  // The rewritten program: its own line numbers, then the site table the runtime reads.
+  // The rewritten program: its own line numbers, then the site table the runtime reads (none in
+  // a host unit: no device code, and no Warpscope header in it).
   std::string out = "#line 1 \"" + Escape(rq.file_name) + "\"\n" + p.source;
+  if (rq.host_unit) {
+    p.source = std::move(out);
+    for (ProgramFile& f : p.files)
+      f.rewritten = "#line 1 \"" + Escape(f.name) + "\"\n" + (f.rewritten.empty() ? f.text : f.rewritten);
+    result.ok = true;
+    return result;
+  }
   out += "\n#line 1 \"warpscope-sites\"\n";
   // The files the sites are in: the main file, then its headers by first use.
   std::vector<std::string> names = {rq.file_name};

@@ -52,6 +52,8 @@ int main(int argc, char** argv) {
       rq.shim_dir = argv[++i];
     } else if (a == "-I" && has_value) {
       rq.include_dirs.emplace_back(argv[++i]);
+    } else if (a == "--host-unit") {
+      rq.host_unit = true;
     } else if (a == "--site-base" && has_value) {
       rq.site_base = static_cast<std::uint32_t>(std::strtoul(argv[++i], nullptr, 10));
     } else if (a == "-D" && has_value) {

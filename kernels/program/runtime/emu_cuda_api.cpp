@@ -345,6 +345,29 @@ cudaError_t cudaChooseDevice(int* device, const cudaDeviceProp*) {
   if (device != nullptr) *device = 0;
   return cudaSuccess;
 }
+cudaError_t cudaDeviceGetLimit(std::size_t* value, cudaLimit limit) {
+  if (value == nullptr) return Fail(cudaErrorInvalidValue, "cudaDeviceGetLimit: null value");
+  *value = limit == cudaLimitStackSize        ? 1024
+           : limit == cudaLimitPrintfFifoSize ? std::size_t{1} << 20
+           : limit == cudaLimitMallocHeapSize ? std::size_t{8} << 20
+                                              : 0;
+  return cudaSuccess;
+}
+cudaError_t cudaMemPrefetchAsync(const void*, std::size_t, int, cudaStream_t) {
+  return cudaSuccess;
+}
+cudaError_t cudaMemAdvise(const void*, std::size_t, cudaMemoryAdvise, int) {
+  return cudaSuccess;
+}
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t, void*, std::size_t, unsigned int) {
+  return cudaSuccess;
+}
+cudaError_t cudaMallocAsync(void** ptr, std::size_t bytes, cudaStream_t) {
+  return Allocate(ptr, bytes, "cudaMallocAsync");
+}
+cudaError_t cudaFreeAsync(void* ptr, cudaStream_t) {
+  return cudaFree(ptr);
+}
 cudaError_t cudaProfilerStart() {
   return cudaSuccess;
 }

@@ -12,6 +12,7 @@
 //   (program.h) reads them. A failed launch is reported on stderr, written, and ends the program
 //   with status 3 (the program's own later calls would only see a sticky error).
 #include <algorithm>
+#include <atomic>
 #include <cstdarg>
 #include <cstdio>
 #include <ctime>
@@ -96,6 +97,19 @@ void Record(const void* ptr, unsigned int bytes, unsigned int place, unsigned in
   const Region* near = nullptr;
   const Region* r = FindRegion(addr, bytes, &near);
   if (r != nullptr && !r->freed) {
+    // A site that reaches into several buffers (rows of an int** matrix, each its own
+    // cudaMallocManaged): one site, keyed by no buffer, its offsets the virtual addresses.
+    static std::atomic<std::uint32_t> site_buffer[1u << 16];  // 0 none yet, id + 1, or ~0u
+    std::atomic<std::uint32_t>& seen = site_buffer[place >> 16];
+    std::uint32_t first = seen.load(std::memory_order_relaxed);
+    if (first == 0 && seen.compare_exchange_strong(first, r->id + 1u)) first = r->id + 1u;
+    if (first != r->id + 1u) {
+      seen.store(~0u, std::memory_order_relaxed);
+      const std::uint64_t at = P().buffers[r->id].base + (addr - r->begin);
+      emu::RecordAccess(MakeSiteKey(place, r->space, op, bytes, kAnyBuffer),
+                        static_cast<std::uint32_t>(at), ptr);
+      return;
+    }
     emu::RecordAccess(MakeSiteKey(place, r->space, op, bytes, r->id),
                       static_cast<std::uint32_t>(addr - r->begin), ptr);
     return;

@@ -32,6 +32,9 @@
 namespace ws::prog::detail {
 
 inline constexpr std::size_t kGuardBytes = 256;  // unregistered bytes after each allocation
+// The array field of a site that reaches into several buffers: its offsets are virtual addresses
+// (no buffer of the launch has this id, so AccessAddress takes the offset as the address).
+inline constexpr std::uint32_t kAnyBuffer = kSeveralBuffers;
 
 struct Region {
   std::uintptr_t begin = 0;

@@ -73,6 +73,7 @@
 #define __launch_bounds__(...)
 #define __restrict__ __restrict
 #define __align__(n) __attribute__((aligned(n)))
+#define __grid_constant__
 #define __builtin_align__(n) __attribute__((aligned(n)))
 #define __device_builtin__
 #define __cudart_builtin__
@@ -82,7 +83,8 @@
 
 // What the CUDA headers define, so that code testing for them (cuda-samples' helper_cuda.h tests
 // __DRIVER_TYPES_H__ and __CUDA_RUNTIME_H__) finds them; the headers themselves are this shim.
-#ifndef __CUDACC__
+// __CUDACC__ only where nvcc defines it: a .cu unit (a .cpp beside it is the host compiler's).
+#if !defined(__CUDACC__) && (defined(__CUDA__) || defined(WS_CUDA_UNIT))
 #define __CUDACC__ 1
 #endif
 #define __CUDA_RUNTIME_H__
@@ -428,7 +430,7 @@ cudaError_t cudaSetDeviceFlags(unsigned int flags);
 cudaError_t cudaGetDeviceFlags(unsigned int* flags);
 cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache config);
 cudaError_t cudaDeviceSetSharedMemConfig(cudaSharedMemConfig config);
-cudaError_t cudaDeviceSetLimit(int limit, std::size_t value);
+cudaError_t cudaDeviceSetLimit(int limit, std::size_t value);  // cudaLimit
 cudaError_t cudaDriverGetVersion(int* version);
 cudaError_t cudaRuntimeGetVersion(int* version);
 cudaError_t cudaThreadSynchronize();
@@ -448,6 +450,39 @@ cudaError_t cudaOccupancyOf(int* blocks, const void* func, int block_size,
                             std::size_t dynamic_shared);
 cudaError_t cudaOccupancyMaxPotentialBlockSizeOf(int* min_grid, int* block_size, const void* func,
                                                  std::size_t dynamic_shared, int limit);
+enum cudaLimit {
+  cudaLimitStackSize = 0,
+  cudaLimitPrintfFifoSize = 1,
+  cudaLimitMallocHeapSize = 2,
+  cudaLimitDevRuntimeSyncDepth = 3,
+  cudaLimitDevRuntimePendingLaunchCount = 4,
+  cudaLimitMaxL2FetchGranularity = 5,
+  cudaLimitPersistingL2CacheSize = 6
+};
+cudaError_t cudaDeviceGetLimit(std::size_t* value, cudaLimit limit);
+enum cudaMemoryAdvise {
+  cudaMemAdviseSetReadMostly = 1,
+  cudaMemAdviseUnsetReadMostly = 2,
+  cudaMemAdviseSetPreferredLocation = 3,
+  cudaMemAdviseUnsetPreferredLocation = 4,
+  cudaMemAdviseSetAccessedBy = 5,
+  cudaMemAdviseUnsetAccessedBy = 6
+};
+#define cudaCpuDeviceId (-1)
+#define cudaInvalidDeviceId (-2)
+// Managed memory's hints: the emulator has one memory, so they change nothing.
+cudaError_t cudaMemPrefetchAsync(const void* ptr, std::size_t bytes, int device,
+                                 cudaStream_t stream = 0);
+cudaError_t cudaMemAdvise(const void* ptr, std::size_t bytes, cudaMemoryAdvise advice, int device);
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void* ptr, std::size_t bytes = 0,
+                                     unsigned int flags = cudaMemAttachGlobal);
+// Stream-ordered allocation: at once, as every stream's work runs in program order here.
+cudaError_t cudaMallocAsync(void** ptr, std::size_t bytes, cudaStream_t stream);
+cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream);
+template <typename T>
+cudaError_t cudaMallocAsync(T** ptr, std::size_t bytes, cudaStream_t stream) {
+  return cudaMallocAsync(reinterpret_cast<void**>(ptr), bytes, stream);
+}
 cudaError_t cudaProfilerStart();
 cudaError_t cudaProfilerStop();
 // The forms that take a kernel: any function.
@@ -765,24 +800,29 @@ struct SiteTable {
             unsigned int file_count);
 };
 
+// The address of an element of any type (volatile ones too: a warp-synchronous reduction's).
+template <typename T>
+inline const void* AddressOf(T* p) {
+  return const_cast<const void*>(static_cast<const volatile void*>(p));
+}
 template <typename T>
 inline T* Ld(T* p, unsigned int place) {
-  Record(p, sizeof(T), place, kOpLoad);
+  Record(AddressOf(p), sizeof(T), place, kOpLoad);
   return p;
 }
 template <typename T>
 inline T* St(T* p, unsigned int place) {
-  Record(p, sizeof(T), place, kOpStore);
+  Record(AddressOf(p), sizeof(T), place, kOpStore);
   return p;
 }
 template <typename T>
 inline T* LdSt(T* p, unsigned int place) {
-  RecordLoadStore(p, sizeof(T), place);
+  RecordLoadStore(AddressOf(p), sizeof(T), place);
   return p;
 }
 template <typename T>
 inline T* At(T* p, unsigned int place) {
-  Record(p, sizeof(T), place, kOpAtomic);
+  Record(AddressOf(p), sizeof(T), place, kOpAtomic);
   return p;
 }
 template <typename T>

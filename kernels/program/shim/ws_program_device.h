@@ -2,7 +2,15 @@
 // and the atomics (part of ws_program.h, which includes it where the built-ins are declared).
 #pragma once
 
-// Math that device code may call (the rest comes from <cmath>).
+// Math that device code may call (the rest comes from <cmath>). Only in CUDA units, as CUDA's
+// headers declare them: a .cpp of the program may define its own umin or max.
+#if defined(__CUDACC__)
+WS_PD inline unsigned int umin(unsigned int a, unsigned int b) {
+  return a < b ? a : b;
+}
+WS_PD inline unsigned int umax(unsigned int a, unsigned int b) {
+  return a > b ? a : b;
+}
 WS_PD inline int min(int a, int b) {
   return a < b ? a : b;
 }
@@ -33,6 +41,7 @@ WS_PD inline double min(double a, double b) {
 WS_PD inline double max(double a, double b) {
   return std::fmax(a, b);
 }
+#endif  // __CUDACC__
 WS_PD inline float rsqrtf(float x) {
   return 1.0f / std::sqrt(x);
 }
@@ -133,6 +142,7 @@ WS_PD inline unsigned int __byte_perm(unsigned int x, unsigned int y, unsigned i
   for (int i = 0; i < 4; ++i) r |= ((both >> (8 * ((s >> (4 * i)) & 7))) & 0xffu) << (8 * i);
   return r;
 }
+#if defined(__CUDACC__)  // as the CUDA headers declare them, for CUDA units only
 WS_PD inline long long llmin(long long a, long long b) {
   return a < b ? a : b;
 }
@@ -143,12 +153,6 @@ WS_PD inline unsigned long long ullmin(unsigned long long a, unsigned long long 
   return a < b ? a : b;
 }
 WS_PD inline unsigned long long ullmax(unsigned long long a, unsigned long long b) {
-  return a > b ? a : b;
-}
-WS_PD inline unsigned int umin(unsigned int a, unsigned int b) {
-  return a < b ? a : b;
-}
-WS_PD inline unsigned int umax(unsigned int a, unsigned int b) {
   return a > b ? a : b;
 }
 // CUDA's mixed-sign overloads: the signed one converted, as math_functions.hpp does.
@@ -194,6 +198,7 @@ WS_PD inline double max(float a, double b) {
 WS_PD inline double max(double a, float b) {
   return std::fmax(a, static_cast<double>(b));
 }
+#endif
 WS_PD inline float __fsqrt_rn(float x) {
   return std::sqrt(x);
 }
@@ -240,12 +245,6 @@ WS_PD inline void __sincosf(float x, float* s, float* c) {
   *s = std::sin(x);
   *c = std::cos(x);
 }
-WS_PD inline float rsqrt(float x) {
-  return 1.0f / std::sqrt(x);
-}
-WS_PD inline double rsqrt(double x) {
-  return 1.0 / std::sqrt(x);
-}
 WS_PD inline float rcbrtf(float x) {
   return 1.0f / std::cbrt(x);
 }
@@ -254,9 +253,6 @@ WS_PD inline float norm3df(float a, float b, float c) {
 }
 WS_PD inline float rnorm3df(float a, float b, float c) {
   return 1.0f / std::sqrt(a * a + b * b + c * c);
-}
-WS_PD inline float saturate(float x) {
-  return __saturatef(x);
 }
 WS_PD inline unsigned int __float2uint_rn(float x) {
   return static_cast<unsigned int>(std::nearbyint(x));
@@ -389,15 +385,23 @@ unsigned long long WarpOp(unsigned int kind, unsigned int mask, unsigned long lo
                           int width, unsigned int place);
 int SyncThreadsCount(unsigned int place, int predicate);
 unsigned int BlockThreads();
+// A value of more than 8 bytes (a uint4, a struct) moves 8 bytes a meeting, as the hardware
+// moves it 4 bytes a SHFL.
 template <typename T>
 WS_PD inline T Shuffle(unsigned int kind, unsigned int mask, T var, int arg, int width,
                        unsigned int place) {
-  static_assert(sizeof(T) <= 8, "a shuffle moves at most 8 bytes");
-  unsigned long long bits = 0;
-  std::memcpy(&bits, &var, sizeof(T));
-  bits = WarpOp(kind, mask, bits, arg, width, place);
+  static_assert(std::is_trivially_copyable<T>::value, "a shuffle moves a trivially copyable value");
+  unsigned char bytes[sizeof(T)];
+  std::memcpy(bytes, &var, sizeof(T));
+  for (std::size_t at = 0; at < sizeof(T); at += 8) {
+    unsigned long long bits = 0;
+    const std::size_t n = sizeof(T) - at < 8 ? sizeof(T) - at : 8;
+    std::memcpy(&bits, bytes + at, n);
+    bits = WarpOp(kind, mask, bits, arg, width, place);
+    std::memcpy(bytes + at, &bits, n);
+  }
   T out;
-  std::memcpy(&out, &bits, sizeof(T));
+  std::memcpy(&out, bytes, sizeof(T));
   return out;
 }
 }  // namespace ws::prog

@@ -205,14 +205,15 @@ const std::vector<std::string>& NoIncludeEnvironment() {
 RewriteResult RewriteInChild(const std::string& file_name, const std::filesystem::path& directory,
                              const std::string& text, const std::vector<std::string>& defines,
                              const std::vector<std::filesystem::path>& include_dirs,
-                             std::uint32_t site_base, const std::filesystem::path& cache) {
+                             std::uint32_t site_base, bool host_unit,
+                             const std::filesystem::path& cache) {
   RewriteResult result;
   std::error_code ec;
   const auto tool_time = std::filesystem::last_write_time(WS_PROGRAM_REWRITER, ec);
   std::string key_text = text + "\n" + file_name + "\n" + directory.string() + "\n" + ShimText();
   for (const std::string& d : defines) key_text += "\n-D" + d;
   for (const auto& d : include_dirs) key_text += "\n-I" + d.string();
-  key_text += "\nsite base " + std::to_string(site_base);
+  key_text += "\nsite base " + std::to_string(site_base) + (host_unit ? " host" : "");
   key_text += "\n" + std::to_string(ec ? 0 : tool_time.time_since_epoch().count());
   char key[17];
   std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(Fnv64(key_text)));
@@ -237,6 +238,7 @@ RewriteResult RewriteInChild(const std::string& file_name, const std::filesystem
                                      WS_PROGRAM_SHIM_DIR, "--site-base", std::to_string(site_base)};
     for (const auto& d : include_dirs) args.insert(args.end(), {"-I", d.string()});
     for (const std::string& d : defines) args.insert(args.end(), {"-D", d});
+    if (host_unit) args.push_back("--host-unit");
     ChildLimits limits;
     limits.timeout = std::chrono::seconds(60);
     limits.memory_bytes = ProgramMemoryLimitApplies() ? 4ull << 30 : 0;
@@ -301,13 +303,21 @@ RewriteResult RewriteInChild(const std::string& file_name, const std::filesystem
       bool ok = false;
       if (ReadAll(f.path, &ok) != f.text || !ok) {
         std::filesystem::remove(cached, ec);
-        return RewriteInChild(file_name, directory, text, defines, include_dirs, site_base, cache);
+        return RewriteInChild(file_name, directory, text, defines, include_dirs, site_base,
+                              host_unit, cache);
       }
     }
   } else if (result.ok) {
     (void)WriteFileAtomically(cached, out);
   }
   return result;
+}
+
+// A translation unit the host compiler gets under nvcc (a .cpp, .cc, .cxx or .c beside the .cu
+// files): no CUDA headers forced in, no __CUDACC__.
+bool IsHostUnit(const std::string& name) {
+  const std::string e = std::filesystem::path(name).extension().string();
+  return e == ".cpp" || e == ".cc" || e == ".cxx" || e == ".c" || e == ".C";
 }
 
 // Does `dir` hold a CUDA toolkit's headers (which the emulator's stand-ins replace)?
@@ -459,8 +469,8 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
   for (Unit& u : units) {
     // A unit's name as its own rewrite sees it (its folder may not be the main file's).
     const std::string own = std::filesystem::path(u.name).filename().string();
-    RewriteResult r =
-        RewriteInChild(own, u.directory, u.text, defines, include_dirs, site_base, cache);
+    RewriteResult r = RewriteInChild(own, u.directory, u.text, defines, include_dirs, site_base,
+                                     IsHostUnit(u.name), cache);
     if (!r.ok) {
       run.timing.rewrite_ms = MsSince(t0);
       run.stage = ProgramStage::kCompile;
@@ -587,7 +597,7 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
   } else if (options.backend == "emu") {
     cmd = {WS_PROGRAM_CXX};
     for (const std::string& f : SplitFlags(WS_PROGRAM_FLAGS)) cmd.push_back(f);
-    cmd.insert(cmd.end(), {"-w", "-I", WS_PROGRAM_SHIM_DIR, "-include", "ws_program.h"});
+    cmd.insert(cmd.end(), {"-w", "-I", WS_PROGRAM_SHIM_DIR});
     link = {"-L", WS_PROGRAM_RUNTIME_DIR, "-Wl,-rpath," WS_PROGRAM_RUNTIME_DIR, "-lws_program_emu"};
     runtime_name = "libws_program_emu.so";
   } else {
@@ -645,6 +655,9 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
       c.insert(c.end(), {"-I", Staged(root, u.directory).string()});
       for (const auto& d : include_dirs) c.insert(c.end(), {"-I", d.string()});
       c.insert(c.end(), {"-I", u.directory.string()});
+      // A CUDA unit gets the CUDA headers (the shim) and __CUDACC__, as nvcc gives them.
+      if (!gpu && !IsHostUnit(u.name))
+        c.insert(c.end(), {"-include", "ws_program.h", "-DWS_CUDA_UNIT=1"});
       if (!gpu) c.insert(c.end(), {"-x", "c++"});
       const std::string object = root.string() + "/unit.o";
       c.insert(c.end(), {"-c", src.string(), "-o", object});

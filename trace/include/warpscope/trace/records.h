@@ -34,6 +34,10 @@ const char* ToString(AccessOp op);    // "load", "store", "atomic"
 std::uint16_t FileTagOf(const std::string& name);
 
 // One access site: a place in the kernel's source where one array is read or written.
+// SiteInfo::buffer of a site that reaches into several buffers (a program's int** rows): its
+// offsets are virtual addresses.
+inline constexpr std::uint16_t kSeveralBuffers = 0xffff;
+
 struct SiteInfo {
   std::uint32_t line = 0;
   std::uint16_t column = 0;  // a program's sites: the access's column (0: lesson sites, by line)

@@ -90,6 +90,9 @@ struct RewriteRequest {
   std::vector<std::string> defines;  // "TILE_DIM=16"
   std::vector<std::filesystem::path> include_dirs;  // -I, in order (CPATH's folders after)
   std::uint32_t site_base = 0;  // the sites of earlier translation units: numbering starts past it
+  // A host translation unit (a .cpp beside the .cu files): C++ as the host compiler reads it under
+  // nvcc, without CUDA's headers forced in; only its allocations and main() are found.
+  bool host_unit = false;
   std::filesystem::path shim_dir;    // kernels/program/shim: cuda_runtime.h and ws_program.h
   // A built-in lesson's kernel file (plain CUDA, as the slides print it) into the lessons'
   // recording API: pointer parameters become ws::Global<T>, __shared__ arrays ws::SharedArray
