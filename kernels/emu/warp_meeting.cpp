@@ -41,6 +41,15 @@ WarpMeeting MeetWarp(WarpOpKind kind, std::uint32_t group, const WarpLane (&lane
       case WarpOpKind::kSyncWarp:
         m.result[l] = 0;
         break;
+      case WarpOpKind::kMatchAny:
+      case WarpOpKind::kMatchAll: {
+        std::uint32_t same = 0;
+        for (std::uint32_t k = 0; k < 32; ++k) {
+          if ((group >> k & 1u) && lanes[k].value == lane.value) same |= 1u << k;
+        }
+        m.result[l] = kind == WarpOpKind::kMatchAny ? same : (same == group ? group : 0);
+        break;
+      }
     }
   }
   return m;

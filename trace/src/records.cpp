@@ -50,6 +50,10 @@ const char* ToString(WarpOpKind k) {
       return "__activemask";
     case WarpOpKind::kSyncWarp:
       return "__syncwarp";
+    case WarpOpKind::kMatchAny:
+      return "__match_any_sync";
+    case WarpOpKind::kMatchAll:
+      return "__match_all_sync";
   }
   return "?";
 }

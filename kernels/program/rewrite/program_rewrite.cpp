@@ -145,6 +145,17 @@ class Collector : public RecursiveASTVisitor<Collector> {
     if (f->hasAttr<CUDAGlobalAttr>() && f->getIdentifier() != nullptr &&
         IsProgramFile(sm_.getFileID(sm_.getExpansionLoc(f->getLocation())))) {
       const std::string name = f->getName().str();
+      if (f->doesThisDeclarationHaveABody() && !f->isTemplated() &&
+          f->getTemplateSpecializationInfo() == nullptr && f->getDeclContext()->isFileContext() &&
+          !f->isInAnonymousNamespace()) {
+        std::string q;
+        llvm::raw_string_ostream qos(q);
+        f->printQualifiedName(qos);
+        qos.flush();
+        if (std::find(out_->kernel_table.begin(), out_->kernel_table.end(), q) ==
+            out_->kernel_table.end())
+          out_->kernel_table.push_back(q);
+      }
       if (std::find(out_->kernels.begin(), out_->kernels.end(), name) == out_->kernels.end()) {
         out_->kernels.push_back(name);
         const SourceLocation at = sm_.getExpansionLoc(f->getLocation());
@@ -318,25 +329,49 @@ class Collector : public RecursiveASTVisitor<Collector> {
     const CallExpr* config = e->getConfig();
     const FunctionDecl* kernel = e->getDirectCallee();
     const CharSourceRange callee = FileRange(e->getCallee()->getSourceRange());
-    if (config == nullptr || kernel == nullptr || callee.isInvalid() ||
-        !config->getBeginLoc().isFileID() || !config->getRParenLoc().isFileID()) {
+    if (config == nullptr || callee.isInvalid() || !config->getBeginLoc().isFileID() ||
+        !config->getRParenLoc().isFileID()) {
       Error(e->getBeginLoc(),
-            "a kernel launch must be written out (not made by a macro or "
-            "through a function pointer) for Warpscope to run it");
+            "a kernel launch written by a macro is not supported (yet): write the <<<...>>> "
+            "launch out for Warpscope to run it");
       return true;
     }
+    // The kernel's name; through a function pointer (`fpDeriv[fp]<<<g, b>>>(...)`) the one its
+    // value has, looked up when it runs (KernelTable), else the pointer as written.
     std::string name;
     llvm::raw_string_ostream os(name);
-    kernel->getNameForDiagnostic(os, ctx_.getPrintingPolicy(), false);
+    if (kernel != nullptr)
+      kernel->getNameForDiagnostic(os, ctx_.getPrintingPolicy(), false);
+    else
+      os << Lexer::getSourceText(callee, sm_, ctx_.getLangOpts());
     os.flush();
+    std::string quoted;
+    for (char c : name) {
+      if (c == '"' || c == '\\') quoted += '\\';
+      if (c != '\n') quoted += c;
+    }
     const unsigned open = Offset(config->getBeginLoc());
     const unsigned close = Offset(config->getRParenLoc());
     const std::uint32_t line = sm_.getSpellingLineNumber(e->getBeginLoc());
     if (!launch_offsets_.insert(open).second) return true;
     edits_.push_back({Offset(callee.getBegin()), Offset(callee.getBegin()),
-                      "::ws::prog::Launch(\"" + name + "\", " + std::to_string(line) + "u, " +
-                          std::to_string(StaticShared(kernel)) + "u, ",
+                      "::ws::prog::Launch(\"" + quoted + "\", " + std::to_string(line) + "u, " +
+                          std::to_string(kernel != nullptr ? StaticShared(kernel) : 0) + "u, ",
                       1, 0});
+    // A template kernel whose arguments were deduced (`stride<<<g, b>>>(d_a, s)` with
+    // `template <typename T> __global__ void stride(T*, int)`): its specialization by name, as
+    // a function's address needs it.
+    if (kernel != nullptr && kernel->getTemplateSpecializationInfo() != nullptr) {
+      const auto* ref = dyn_cast<DeclRefExpr>(e->getCallee()->IgnoreParenImpCasts());
+      if (ref != nullptr && !ref->hasExplicitTemplateArgs()) {
+        std::string full;
+        llvm::raw_string_ostream fos(full);
+        kernel->getNameForDiagnostic(fos, ctx_.getPrintingPolicy(), true);
+        fos.flush();
+        edits_.push_back(
+            {Offset(callee.getBegin()), Offset(callee.getEnd()), full, 2, 0});
+      }
+    }
     edits_.push_back({open, open + 3, ", ::ws::prog::Config(", 2, 0});
     edits_.push_back({close, close + 3, ")).Run", 2, 0});
     out_->launches.push_back({name, line, DisplayName(sm_.getFileID(callee.getBegin()))});

@@ -282,6 +282,13 @@ RewriteResult RewriteProgram(const RewriteRequest& rq) {
            std::to_string(p.sites.size()) + "u, ws_site_files, " + std::to_string(names.size()) +
            "u);\n";
   }
+  // The kernels' addresses by name, for launches through function pointers.
+  if (!p.kernel_table.empty()) {
+    out += "static const ::ws::prog::KernelTable ws_kernel_table({";
+    for (const std::string& k : p.kernel_table)
+      out += "{reinterpret_cast<const void*>(&" + k + "), \"" + Escape(k) + "\"}, ";
+    out += "});\n";
+  }
   // Each header the compiler reads from where the rewritten program is put: at its own lines,
   // named as the program names it.
   for (ProgramFile& f : p.files) {

@@ -178,6 +178,24 @@ Symbol::Symbol(const void* shadow, std::size_t bytes, const char* name, unsigned
   P().regions[id].shadow = shadow;
 }
 
+namespace {
+std::vector<KernelTable::Entry>& Kernels() {
+  static auto* k = new std::vector<KernelTable::Entry>();  // never destroyed
+  return *k;
+}
+}  // namespace
+
+KernelTable::KernelTable(std::initializer_list<Entry> entries) {
+  Kernels().insert(Kernels().end(), entries.begin(), entries.end());
+}
+
+const char* KernelNameOf(const void* kernel, const char* written) {
+  for (const KernelTable::Entry& e : Kernels()) {
+    if (e.address == kernel) return e.name;
+  }
+  return written;
+}
+
 int NameNext(const char* name, unsigned int) {
   P().next_name = name;
   return 0;

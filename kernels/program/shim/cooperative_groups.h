@@ -78,6 +78,17 @@ WS_PD inline unsigned int Compress(unsigned int bits, unsigned int mask) {
 }  // namespace ws_detail
 
 class thread_group;
+class coalesced_group;
+template <unsigned int N>
+class thread_block_tile;
+namespace ws_detail {
+// The lanes of the caller's warp a group holds.
+template <unsigned int N>
+WS_PD inline unsigned int MaskOf(const thread_block_tile<N>&) {
+  return SegmentMask(N);
+}
+WS_PD inline unsigned int MaskOf(const coalesced_group& g);
+}  // namespace ws_detail
 
 class thread_block {
  public:
@@ -237,15 +248,37 @@ class coalesced_group {
                                mask_);
   }
   WS_PD operator thread_group() const { return thread_group(32); }  // NOLINT: as CUDA's
+  WS_PD unsigned int mask() const { return mask_; }
 
  private:
   unsigned int mask_;
 };
 
+WS_PD inline unsigned int ws_detail::MaskOf(const coalesced_group& g) {
+  return g.mask();
+}
+
 WS_PD inline coalesced_group coalesced_threads(unsigned int line = __builtin_LINE(),
                                                const char* file = __builtin_FILE()) {
   return coalesced_group(static_cast<unsigned int>(
       ::ws::prog::WarpOp(7, 0xffffffffu, 0, 0, 32, ws_detail::Place(file, line))));
+}
+
+// The lanes of `g` that bring the same label (__match_any_sync), and a binary partition by a
+// predicate: coalesced groups.
+template <typename Group>
+WS_PD inline coalesced_group labeled_partition(const Group& g, int label,
+                                               unsigned int line = __builtin_LINE(),
+                                               const char* file = __builtin_FILE()) {
+  const unsigned int mask = ws_detail::MaskOf(g);
+  return coalesced_group(static_cast<unsigned int>(::ws::prog::WarpOp(
+      9, mask, static_cast<unsigned int>(label), 0, 32, ws_detail::Place(file, line))));
+}
+template <typename Group>
+WS_PD inline coalesced_group binary_partition(const Group& g, bool pred,
+                                              unsigned int line = __builtin_LINE(),
+                                              const char* file = __builtin_FILE()) {
+  return labeled_partition(g, pred ? 1 : 0, line, file);
 }
 
 // The whole grid: ranks and size only.

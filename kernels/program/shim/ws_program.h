@@ -16,6 +16,7 @@
 #include <array>  // <cmath> needs the algorithms' base, whose parts are defined in later headers
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <new>
 #include <tuple>
@@ -937,10 +938,22 @@ struct Launcher {
         &context);
   }
 };
+// Each unit's kernels by address (the rewriter registers them): the name of a launch made
+// through a function pointer.
+struct KernelTable {
+  struct Entry {
+    const void* address;
+    const char* name;
+  };
+  KernelTable(std::initializer_list<Entry> entries);
+};
+const char* KernelNameOf(const void* kernel, const char* written);
+
 template <typename... P>
 Launcher<P...> Launch(const char* name, unsigned int line, unsigned int static_shared,
                       void (*kernel)(P...), Config config) {
-  return Launcher<P...>{name, line, static_shared, kernel, config};
+  return Launcher<P...>{KernelNameOf(reinterpret_cast<const void*>(kernel), name), line,
+                        static_shared, kernel, config};
 }
 #endif
 

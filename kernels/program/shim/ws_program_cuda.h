@@ -298,7 +298,8 @@ struct Launcher {
 template <typename... P>
 Launcher<P...> Launch(const char* name, unsigned int line, unsigned int static_shared,
                       void (*kernel)(P...), Config config) {
-  return Launcher<P...>{name, line, static_shared, kernel, config};
+  return Launcher<P...>{KernelNameOf(reinterpret_cast<const void*>(kernel), name), line,
+                        static_shared, kernel, config};
 }
 
 }  // namespace ws::prog

@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <initializer_list>
 
 #include "warpscope/kernels/ws_cuda_record_format.h"
 
@@ -45,6 +46,16 @@ struct Symbol {
   Symbol(const void* shadow, std::size_t bytes, const char* name, unsigned int space);
 };
 int NameNext(const char* name, unsigned int line);
+// Each unit's kernels by address (the rewriter registers them): the name of a launch made through
+// a function pointer.
+struct KernelTable {
+  struct Entry {
+    const void* address;
+    const char* name;
+  };
+  KernelTable(std::initializer_list<Entry> entries);
+};
+const char* KernelNameOf(const void* kernel, const char* written);
 cudaError_t Malloc(void** ptr, std::size_t bytes);
 cudaError_t MallocManaged(void** ptr, std::size_t bytes, unsigned int flags);
 cudaError_t Free(void* ptr);

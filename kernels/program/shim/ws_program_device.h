@@ -451,6 +451,28 @@ WS_PD inline void __syncwarp(unsigned int mask = 0xffffffffu,
     const char* file = __builtin_FILE()) {
   ::ws::prog::WarpOp(8, mask, 0, 0, 32, ::ws::prog::PlaceOf(file, line));
 }
+template <typename T>
+WS_PD inline unsigned int __match_any_sync(unsigned int mask, T value,
+                                           unsigned int line = __builtin_LINE(),
+                                           const char* file = __builtin_FILE()) {
+  static_assert(sizeof(T) <= 8, "__match_any_sync compares 4- or 8-byte values");
+  unsigned long long bits = 0;
+  std::memcpy(&bits, &value, sizeof(T));
+  return static_cast<unsigned int>(
+      ::ws::prog::WarpOp(9, mask, bits, 0, 32, ::ws::prog::PlaceOf(file, line)));
+}
+template <typename T>
+WS_PD inline unsigned int __match_all_sync(unsigned int mask, T value, int* pred,
+                                           unsigned int line = __builtin_LINE(),
+                                           const char* file = __builtin_FILE()) {
+  static_assert(sizeof(T) <= 8, "__match_all_sync compares 4- or 8-byte values");
+  unsigned long long bits = 0;
+  std::memcpy(&bits, &value, sizeof(T));
+  const auto r = static_cast<unsigned int>(
+      ::ws::prog::WarpOp(10, mask, bits, 0, 32, ::ws::prog::PlaceOf(file, line)));
+  if (pred != nullptr) *pred = r != 0;
+  return r;
+}
 WS_PD inline int __syncthreads_count(int pred, unsigned int line = __builtin_LINE(),
     const char* file = __builtin_FILE()) {
   return ::ws::prog::SyncThreadsCount(::ws::prog::PlaceOf(file, line), pred);

@@ -320,6 +320,17 @@ bool IsHostUnit(const std::string& name) {
   return e == ".cpp" || e == ".cc" || e == ".cxx" || e == ".c" || e == ".C";
 }
 
+// __CUDA_ARCH__ for a device preset: its compute capability (hopper: 900).
+std::string CudaArch(const std::string& preset) {
+  static const std::pair<const char*, const char*> kArch[] = {
+      {"g80", "100"},    {"gt200", "130"},  {"fermi", "200"},
+      {"turing", "750"}, {"ampere", "800"}, {"hopper", "900"}};
+  for (const auto& [name, arch] : kArch) {
+    if (preset == name) return arch;
+  }
+  return "900";
+}
+
 // Does `dir` hold a CUDA toolkit's headers (which the emulator's stand-ins replace)?
 bool IsToolkitInclude(const std::filesystem::path& dir) {
   std::error_code ec;
@@ -469,8 +480,12 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
   for (Unit& u : units) {
     // A unit's name as its own rewrite sees it (its folder may not be the main file's).
     const std::string own = std::filesystem::path(u.name).filename().string();
-    RewriteResult r = RewriteInChild(own, u.directory, u.text, defines, include_dirs, site_base,
-                                     IsHostUnit(u.name), cache);
+    // A CUDA unit's code sees __CUDA_ARCH__ as nvcc's device pass does (kernels guard their
+    // bodies with `#if __CUDA_ARCH__ >= 700`): the preset's compute capability.
+    std::vector<std::string> unit_defines = defines;
+    if (!IsHostUnit(u.name)) unit_defines.push_back("__CUDA_ARCH__=" + CudaArch(options.preset));
+    RewriteResult r = RewriteInChild(own, u.directory, u.text, unit_defines, include_dirs,
+                                     site_base, IsHostUnit(u.name), cache);
     if (!r.ok) {
       run.timing.rewrite_ms = MsSince(t0);
       run.stage = ProgramStage::kCompile;
@@ -657,7 +672,8 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
       c.insert(c.end(), {"-I", u.directory.string()});
       // A CUDA unit gets the CUDA headers (the shim) and __CUDACC__, as nvcc gives them.
       if (!gpu && !IsHostUnit(u.name))
-        c.insert(c.end(), {"-include", "ws_program.h", "-DWS_CUDA_UNIT=1"});
+        c.insert(c.end(), {"-include", "ws_program.h", "-DWS_CUDA_UNIT=1",
+                           "-D__CUDA_ARCH__=" + CudaArch(options.preset)});
       if (!gpu) c.insert(c.end(), {"-x", "c++"});
       const std::string object = root.string() + "/unit.o";
       c.insert(c.end(), {"-c", src.string(), "-o", object});

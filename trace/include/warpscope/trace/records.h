@@ -83,8 +83,10 @@ enum class WarpOpKind : std::uint8_t {
   kAll,         // __all_sync
   kActiveMask,  // __activemask
   kSyncWarp,    // __syncwarp
+  kMatchAny,    // __match_any_sync: each lane gets the lanes of the mask whose value equals its own
+  kMatchAll,    // __match_all_sync: the mask when every lane's value is the same, else 0
 };
-inline constexpr int kWarpOpKinds = 9;
+inline constexpr int kWarpOpKinds = 11;
 const char* ToString(WarpOpKind k);  // "__shfl_down_sync", ...
 bool IsShuffle(WarpOpKind k);
 
