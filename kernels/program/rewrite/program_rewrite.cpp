@@ -152,9 +152,18 @@ class Collector : public RecursiveASTVisitor<Collector> {
         llvm::raw_string_ostream qos(q);
         f->printQualifiedName(qos);
         qos.flush();
-        if (std::find(out_->kernel_table.begin(), out_->kernel_table.end(), q) ==
-            out_->kernel_table.end())
-          out_->kernel_table.push_back(q);
+        std::string address = "&" + q;
+        if (Overloaded(f)) {
+          PrintingPolicy policy = ctx_.getPrintingPolicy();
+          policy.SuppressTagKeyword = true;
+          address = "static_cast<" + ctx_.getPointerType(f->getType()).getAsString(policy) +
+                    ">(&" + q + ")";
+        }
+        if (std::find(out_->kernel_table.begin(), out_->kernel_table.end(), address) ==
+            out_->kernel_table.end()) {
+          out_->kernel_table.push_back(address);
+          out_->kernel_table_names.push_back(q);
+        }
       }
       if (std::find(out_->kernels.begin(), out_->kernels.end(), name) == out_->kernels.end()) {
         out_->kernels.push_back(name);
@@ -163,12 +172,15 @@ class Collector : public RecursiveASTVisitor<Collector> {
             {name, DisplayName(sm_.getFileID(at)), sm_.getSpellingLineNumber(at)});
       }
     }
-    const bool saved_device = in_device_, saved_dependent = in_dependent_;
+    const bool saved_device = in_device_, saved_dependent = in_dependent_,
+               saved_instantiation = in_instantiation_;
     in_device_ = device;
     in_dependent_ = f->isDependentContext();
+    in_instantiation_ = f->getTemplateInstantiationPattern() != nullptr;
     const bool r = Base::TraverseDecl(d);
     in_device_ = saved_device;
     in_dependent_ = saved_dependent;
+    in_instantiation_ = saved_instantiation;
     return r;
   }
   // sizeof(a[i]) reads nothing.
@@ -354,26 +366,72 @@ class Collector : public RecursiveASTVisitor<Collector> {
     const unsigned close = Offset(config->getRParenLoc());
     const std::uint32_t line = sm_.getSpellingLineNumber(e->getBeginLoc());
     if (!launch_offsets_.insert(open).second) return true;
+    if (in_instantiation_) {
+      // A launch inside a function template: one text for every instantiation, so the kernel is
+      // called as written from a lambda (overloads and deduced template arguments resolve per
+      // call), and named as written.
+      const std::string written = Lexer::getSourceText(callee, sm_, ctx_.getLangOpts()).str();
+      std::string q;
+      for (char c : written) {
+        if (c == '"' || c == '\\') q += '\\';
+        if (c != '\n') q += c;
+      }
+      edits_.push_back({Offset(callee.getBegin()), Offset(callee.getEnd()),
+                        "::ws::prog::LaunchVia(\"" + q + "\", " + std::to_string(line) +
+                            "u, [&](auto... ws_a) { WS_KERNEL_CALL(" + written + ", ws_a); }",
+                        2, 0});
+      edits_.push_back({open, open + 3, ", ::ws::prog::Config(", 2, 0});
+      edits_.push_back({close, close + 3, ")).Run", 2, 0});
+      out_->launches.push_back({written, line, DisplayName(sm_.getFileID(callee.getBegin()))});
+      return true;
+    }
     edits_.push_back({Offset(callee.getBegin()), Offset(callee.getBegin()),
                       "::ws::prog::Launch(\"" + quoted + "\", " + std::to_string(line) + "u, " +
                           std::to_string(kernel != nullptr ? StaticShared(kernel) : 0) + "u, ",
                       1, 0});
-    // A template kernel whose arguments were deduced (`stride<<<g, b>>>(d_a, s)` with
-    // `template <typename T> __global__ void stride(T*, int)`): its specialization by name, as
-    // a function's address needs it.
-    if (kernel != nullptr && kernel->getTemplateSpecializationInfo() != nullptr) {
-      const auto* ref = dyn_cast<DeclRefExpr>(e->getCallee()->IgnoreParenImpCasts());
-      if (ref != nullptr && !ref->hasExplicitTemplateArgs()) {
-        std::string full;
-        llvm::raw_string_ostream fos(full);
+    // The kernel's address must name one function: a template kernel whose arguments were
+    // deduced (`stride<<<g, b>>>(d_a, s)`) by its specialization, and a kernel that shares its
+    // name with a host function (an overload) cast to its own type.
+    const auto* ref = dyn_cast<DeclRefExpr>(e->getCallee()->IgnoreParenImpCasts());
+    if (kernel != nullptr && ref != nullptr) {
+      std::string written = Lexer::getSourceText(callee, sm_, ctx_.getLangOpts()).str();
+      if (kernel->getTemplateSpecializationInfo() != nullptr && !ref->hasExplicitTemplateArgs()) {
+        written.clear();
+        llvm::raw_string_ostream fos(written);
         kernel->getNameForDiagnostic(fos, ctx_.getPrintingPolicy(), true);
         fos.flush();
-        edits_.push_back(
-            {Offset(callee.getBegin()), Offset(callee.getEnd()), full, 2, 0});
       }
+      if (Overloaded(kernel)) {
+        PrintingPolicy policy = ctx_.getPrintingPolicy();
+        policy.SuppressTagKeyword = true;
+        written = "static_cast<" + ctx_.getPointerType(kernel->getType()).getAsString(policy) +
+                  ">(" + written + ")";
+      }
+      if (written != Lexer::getSourceText(callee, sm_, ctx_.getLangOpts()))
+        edits_.push_back({Offset(callee.getBegin()), Offset(callee.getEnd()), written, 2, 0});
     }
     edits_.push_back({open, open + 3, ", ::ws::prog::Config(", 2, 0});
     edits_.push_back({close, close + 3, ")).Run", 2, 0});
+    // Arguments left to their defaults (`int* partial_sums = NULL`) are written out: the
+    // launcher passes every parameter.
+    std::string defaults;
+    for (unsigned k = 0; k < e->getNumArgs(); ++k) {
+      const auto* d = dyn_cast<CXXDefaultArgExpr>(e->getArg(k));
+      if (d == nullptr) continue;
+      const CharSourceRange dr = Lexer::makeFileCharRange(
+          CharSourceRange::getTokenRange(d->getParam()->getDefaultArgRange()), sm_,
+          ctx_.getLangOpts());
+      if (dr.isInvalid()) {
+        Error(e->getBeginLoc(), "a kernel's default argument written by a macro is not "
+                                "supported (yet): pass it in the launch");
+        return true;
+      }
+      defaults += (k == 0 ? "" : ", ") + Lexer::getSourceText(dr, sm_, ctx_.getLangOpts()).str();
+    }
+    if (!defaults.empty() && e->getRParenLoc().isFileID()) {
+      const unsigned rp = Offset(e->getRParenLoc());
+      edits_.push_back({rp, rp, defaults, 0, 0});
+    }
     out_->launches.push_back({name, line, DisplayName(sm_.getFileID(callee.getBegin()))});
     return true;
   }
@@ -525,6 +583,22 @@ class Collector : public RecursiveASTVisitor<Collector> {
       if (v->hasAttr<CUDASharedAttr>() || v->hasAttr<CUDAConstantAttr>()) return true;
       if (v->hasAttr<CUDADeviceAttr>() && v->hasGlobalStorage()) return true;
       return v->getType()->isReferenceType();  // refers to memory somewhere
+    }
+    return false;
+  }
+
+  // Does another function (not a redeclaration of `f`) share its name where it is declared?
+  static bool Overloaded(const FunctionDecl* f) {
+    const DeclContext* dc = f->getDeclContext()->getRedeclContext();
+    for (const NamedDecl* d : dc->lookup(f->getDeclName())) {
+      const auto* other = dyn_cast<FunctionDecl>(d->getUnderlyingDecl());
+      if (const auto* t = dyn_cast<FunctionTemplateDecl>(d->getUnderlyingDecl()))
+        other = t->getTemplatedDecl();
+      if (other == nullptr) continue;
+      const FunctionDecl* mine = f->getPrimaryTemplate() != nullptr
+                                     ? f->getPrimaryTemplate()->getTemplatedDecl()
+                                     : f;
+      if (other->getCanonicalDecl() != mine->getCanonicalDecl()) return true;
     }
     return false;
   }
@@ -759,7 +833,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
   const RewriteRequest& rq_;
   std::filesystem::path main_dir_;
   mutable std::map<FileID, bool> program_files_;
-  bool in_device_ = false, in_dependent_ = false, has_main_ = false;
+  bool in_device_ = false, in_dependent_ = false, in_instantiation_ = false, has_main_ = false;
   std::map<std::tuple<unsigned, unsigned, int>, Access> accesses_;
   std::vector<Edit> edits_;
   std::vector<ProgramDiagnostic> errors_;

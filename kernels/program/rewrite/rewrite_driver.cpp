@@ -285,8 +285,9 @@ RewriteResult RewriteProgram(const RewriteRequest& rq) {
   // The kernels' addresses by name, for launches through function pointers.
   if (!p.kernel_table.empty()) {
     out += "static const ::ws::prog::KernelTable ws_kernel_table({";
-    for (const std::string& k : p.kernel_table)
-      out += "{reinterpret_cast<const void*>(&" + k + "), \"" + Escape(k) + "\"}, ";
+    for (std::size_t k = 0; k < p.kernel_table.size(); ++k)
+      out += "{reinterpret_cast<const void*>(" + p.kernel_table[k] + "), \"" +
+             Escape(p.kernel_table_names[k]) + "\"}, ";
     out += "});\n";
   }
   // Each header the compiler reads from where the rewritten program is put: at its own lines,

@@ -921,10 +921,10 @@ struct Launcher {
   unsigned int line, static_shared;
   void (*kernel)(P...);
   Config config;
-  template <typename... A>
-  void Run(A&&... args) {
-    static_assert(sizeof...(A) == sizeof...(P), "a kernel launch passes every parameter");
-    std::tuple<std::decay_t<P>...> values(std::forward<A>(args)...);
+  // Each argument converted to its parameter's type where the launch is written, as a call does
+  // (NULL or 0 for a pointer).
+  void Run(std::decay_t<P>... args) {
+    std::tuple<std::decay_t<P>...> values(std::move(args)...);
     struct Context {
       void (*kernel)(P...);
       std::tuple<std::decay_t<P>...>* values;
@@ -938,6 +938,37 @@ struct Launcher {
         &context);
   }
 };
+// A launch written inside a function template: the kernel is called from `call` with each
+// thread's own copies of the arguments as given (their types, not the parameters').
+template <typename Call>
+struct LauncherVia {
+  const char* name;
+  unsigned int line;
+  Call call;
+  Config config;
+  template <typename... A>
+  void Run(A&&... args) {
+    std::tuple<std::decay_t<A>...> values(std::forward<A>(args)...);
+    struct Context {
+      Call* call;
+      std::tuple<std::decay_t<A>...>* values;
+    } context{&call, &values};
+    RunKernel(
+        name, line, 0, config,
+        [](void* c) {
+          auto* ctx = static_cast<Context*>(c);
+          std::apply(*ctx->call, *ctx->values);  // by value: each thread its own copies
+        },
+        &context);
+  }
+};
+template <typename Call>
+LauncherVia<Call> LaunchVia(const char* name, unsigned int line, Call call, Config config) {
+  return LauncherVia<Call>{name, line, call, config};
+}
+// The call inside LaunchVia's lambda: on the emulator a kernel is a function.
+#define WS_KERNEL_CALL(kernel, args) kernel(args...)
+
 // Each unit's kernels by address (the rewriter registers them): the name of a launch made
 // through a function pointer.
 struct KernelTable {

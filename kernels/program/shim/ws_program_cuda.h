@@ -264,10 +264,10 @@ struct Launcher {
   unsigned int line, static_shared;
   void (*kernel)(P...);
   Config config;
-  template <typename... A>
-  void Run(A&&... args) {
-    static_assert(sizeof...(A) == sizeof...(P), "a kernel launch passes every parameter");
-    std::tuple<std::decay_t<P>...> values(std::forward<A>(args)...);
+  // Each argument converted to its parameter's type where the launch is written, as a call does
+  // (NULL or 0 for a pointer).
+  void Run(std::decay_t<P>... args) {
+    std::tuple<std::decay_t<P>...> values(std::move(args)...);
     struct Context {
       void (*kernel)(P...);
       std::tuple<std::decay_t<P>...>* values;
@@ -295,6 +295,46 @@ struct Launcher {
         &context);
   }
 };
+// A launch written inside a function template (program_rewrite.cpp): the lambda launches the
+// kernel as written (WS_KERNEL_CALL) with the running pass's configuration.
+inline thread_local Config t_via_config{dim3(), dim3()};
+#define WS_KERNEL_CALL(kernel, args)                                     \
+  kernel<<<::ws::prog::t_via_config.grid, ::ws::prog::t_via_config.block, \
+           ::ws::prog::t_via_config.shared>>>(args...)
+template <typename Call>
+struct LauncherVia {
+  const char* name;
+  unsigned int line;
+  Call call;
+  Config config;
+  template <typename... A>
+  void Run(A&&... args) {
+    std::tuple<std::decay_t<A>...> values(std::forward<A>(args)...);
+    struct Context {
+      Call* call;
+      std::tuple<std::decay_t<A>...>* values;
+      Config config;
+    } context{&call, &values, config};
+    RunKernel(
+        name, line, 0, config,
+        [](void* c, const ::ws::dev::RecorderState& recorder,
+           const ProgramDeviceState& program) -> cudaError_t {
+          auto* ctx = static_cast<Context*>(c);
+          cudaError_t e = cudaMemcpyToSymbol(ws_recorder_state, &recorder, sizeof(recorder));
+          if (e == cudaSuccess) e = cudaMemcpyToSymbol(ws_program_state, &program, sizeof(program));
+          if (e != cudaSuccess) return e;
+          t_via_config = ctx->config;
+          std::apply(*ctx->call, *ctx->values);
+          return cudaGetLastError();
+        },
+        &context);
+  }
+};
+template <typename Call>
+LauncherVia<Call> LaunchVia(const char* name, unsigned int line, Call call, Config config) {
+  return LauncherVia<Call>{name, line, call, config};
+}
+
 template <typename... P>
 Launcher<P...> Launch(const char* name, unsigned int line, unsigned int static_shared,
                       void (*kernel)(P...), Config config) {

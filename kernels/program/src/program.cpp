@@ -72,6 +72,18 @@ std::string LastLines(const std::string& text, std::size_t lines) {
   return s;
 }
 
+// The compiler's first error and the lines after it (at most `lines`), else its last lines.
+std::string FirstError(const std::string& err, std::size_t lines) {
+  const std::size_t at = err.find(": error: ");
+  if (at == std::string::npos) return LastLines(err, lines);
+  std::size_t begin = err.rfind('\n', at);
+  begin = begin == std::string::npos ? 0 : begin + 1;
+  std::size_t end = begin;
+  for (std::size_t n = 0; n < lines && end != std::string::npos; ++n)
+    end = err.find('\n', end + 1);
+  return err.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+}
+
 // The end of the balanced parentheses opened just before `at` (npos when they do not close).
 std::size_t CloseOf(const std::string& text, std::size_t at) {
   int depth = 1;
@@ -689,7 +701,7 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
             : r.timed_out ? "the compiler took longer than 120 s"
                           : "the host compiler refused the rewritten program (a Warpscope limit; "
                             "please report it): " +
-                                LastLines(r.err, 6));
+                                FirstError(r.err, 6));
       }
     }
     std::vector<std::string> l = {cmd[0]};

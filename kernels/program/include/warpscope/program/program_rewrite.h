@@ -78,7 +78,8 @@ struct RewrittenProgram {
   std::vector<ProgramKernel> kernel_files;  // and where each is written
   // The kernels a launch through a function pointer may name (defined here, not templates), by
   // their qualified names: the rewritten unit registers their addresses (KernelTable).
-  std::vector<std::string> kernel_table;
+  std::vector<std::string> kernel_table;        // each kernel's address, as C++
+  std::vector<std::string> kernel_table_names;  // and its name
   std::vector<ProgramFile> files;    // the program's own headers it includes (not the main file)
   bool has_main = false;             // a program Warpscope can run has a main()
   bool main_takes_args = false;  // main(int argc, char** argv): the app offers an arguments field
