@@ -210,6 +210,7 @@ int RunApp(const AppOptions& opt) {
     }
     player->Go(opt.lecture_step - 1);
   } else if (!opt.trace_file.empty()) {
+    ui.SetProgramIncludes(opt.include_dirs);
     if (std::string err = ui.OpenFile(opt.trace_file.string()); !err.empty()) {
       std::cerr << "warpscope: " << err << "\n";
       return 2;

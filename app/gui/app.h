@@ -46,6 +46,7 @@ struct AppOptions {
   std::string backend;                    // emu | cuda (empty: the last one, else emu)
   Schedule schedule;                      // the emulator's thread order (--schedule)
   std::filesystem::path trace_file;       // FILE.wstrace to open
+  std::vector<std::string> include_dirs;  // -I for a program opened on the command line
   std::vector<KeyPress> presses;          // scripted key presses (tests)
   std::vector<ParamDrag> drags;           // scripted slider moves (tests)
   bool wait_each_drag = true;             // scripted: finish each drag's run before going on

@@ -151,6 +151,12 @@ void LessonPanel::Rerun() {
       rq.program_defines.push_back(name + "=" + std::to_string(value));
     std::istringstream args(program_args_);
     for (std::string a; args >> a;) rq.program_args.push_back(a);
+    std::stringstream includes(program_includes_);
+    for (std::string d; std::getline(includes, d, ';');) {
+      while (!d.empty() && d.back() == ' ') d.pop_back();
+      while (!d.empty() && d.front() == ' ') d.erase(0, 1);
+      if (!d.empty()) rq.program_include_dirs.push_back(d);
+    }
     rq.program_launch = program_launch_;
     session_->running_what = std::filesystem::path(program_path_).filename().string();
     runner_.Submit(std::move(rq));

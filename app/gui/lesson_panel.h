@@ -48,6 +48,8 @@ class LessonPanel : public Panel {
   // Opens the user's own CUDA program: its launches in the views, its `// warpscope: param`
   // definitions as sliders; saving the file in an editor re-runs it. Returns why not, or "".
   std::string OpenProgram(const std::string& path);
+  // The -I folders the next program opened (and the open one) is compiled with.
+  void SetProgramIncludes(const std::vector<std::string>& dirs);
   bool program_open() const { return !program_path_.empty(); }
   // Shows launch `index` of the program's run in every view (kept across re-runs).
   void SelectLaunch(std::size_t index);
@@ -111,6 +113,9 @@ class LessonPanel : public Panel {
   std::string program_params_error_;
   std::map<std::string, long long> program_values_;
   char program_args_[512] = {};
+  char program_includes_[1024] = {};  // -I folders, separated by ';'
+  // The program's other files (headers, units) as last seen: a save of any runs it again.
+  std::map<std::string, std::filesystem::file_time_type> program_files_seen_;
   std::filesystem::file_time_type program_mtime_{};
   std::uintmax_t program_size_ = 0;
   std::chrono::steady_clock::time_point next_file_check_{};

@@ -29,6 +29,7 @@ std::string LessonPanel::OpenProgram(const std::string& path) {
   program_path_ = path;
   program_values_.clear();
   program_args_[0] = '\0';
+  program_files_seen_.clear();
   program_launch_ = ~std::size_t{0};
   program_mtime_ = std::filesystem::last_write_time(path, ec);
   program_size_ = size;
@@ -38,6 +39,12 @@ std::string LessonPanel::OpenProgram(const std::string& path) {
   ReadProgramParams();
   Rerun();
   return "";
+}
+
+void LessonPanel::SetProgramIncludes(const std::vector<std::string>& dirs) {
+  std::string joined;
+  for (const std::string& d : dirs) joined += (joined.empty() ? "" : ";") + d;
+  std::snprintf(program_includes_, sizeof program_includes_, "%s", joined.c_str());
 }
 
 void LessonPanel::CloseProgram() {
@@ -80,7 +87,22 @@ void LessonPanel::WatchProgramFile() {
   const auto mtime = std::filesystem::last_write_time(program_path_, ec);
   if (ec) return;  // an editor replacing the file: look again next time
   const std::uintmax_t size = std::filesystem::file_size(program_path_, ec);
-  if (mtime == program_mtime_ && size == program_size_) return;
+  // The program's own headers and other units, as its last run read them: saving one of them
+  // runs it again too.
+  bool header_changed = false;
+  if (const LessonRun* run = session_->run.get(); run != nullptr && run->program) {
+    const std::filesystem::path dir = std::filesystem::path(program_path_).parent_path();
+    for (const auto& [name, text] : run->program->files) {
+      const auto t = std::filesystem::last_write_time(dir / name, ec);
+      if (ec) continue;
+      auto [it, fresh] = program_files_seen_.try_emplace(name, t);
+      if (!fresh && it->second != t) {
+        it->second = t;
+        header_changed = true;
+      }
+    }
+  }
+  if (mtime == program_mtime_ && size == program_size_ && !header_changed) return;
   program_mtime_ = mtime;
   program_size_ = size;
   ReadProgramParams();
@@ -136,6 +158,12 @@ void LessonPanel::DrawProgramControls() {
       changed = true;
     ImGui::SetItemTooltip("argv[1..] for main(), separated by spaces; Enter runs it again");
   }
+  if (ImGui::InputText("Include folders", program_includes_, sizeof program_includes_,
+                       ImGuiInputTextFlags_EnterReturnsTrue))
+    changed = true;
+  ImGui::SetItemTooltip(
+      "-I: folders the program's #includes are searched in (cuda-samples' Common, a course's "
+      "include folder), separated by ';', relative to where Warpscope started; Enter runs it again");
   changed |= DrawBackendChoice();  // on a GPU: nvcc compiles the same rewritten program
   if (changed) Rerun();
   DrawStatus();
@@ -175,9 +203,13 @@ void LessonPanel::DrawProgram() {
   if (run->launches.empty()) ImGui::TextDisabled("The program launched no kernel.");
   for (std::size_t i = 0; i < run->launches.size(); ++i) {
     const LaunchTrace& t = run->launches[i];
-    char label[256];
-    std::snprintf(label, sizeof label, "%zu  %s<<<(%u,%u,%u), (%u,%u,%u)>>>", i + 1,
-                  t.kernel.c_str(), t.grid.x, t.grid.y, t.grid.z, t.block.x, t.block.y, t.block.z);
+    char label[320];
+    // A kernel written in one of the program's headers says which.
+    const std::string file = run->program->KernelFile(t.kernel);
+    std::snprintf(label, sizeof label, "%zu  %s<<<(%u,%u,%u), (%u,%u,%u)>>>%s%s", i + 1,
+                  t.kernel.c_str(), t.grid.x, t.grid.y, t.grid.z, t.block.x, t.block.y, t.block.z,
+                  file.empty() || file == run->program->file ? "" : "  in ",
+                  file.empty() || file == run->program->file ? "" : file.c_str());
     if (ImGui::Selectable(label, run->program->launch == i)) SelectLaunch(i);
     ImGui::SetItemTooltip("%llu threads, %u B shared per block, %zu access sites",
                           static_cast<unsigned long long>(t.threads()), t.shared_bytes,

@@ -1,3 +1,5 @@
+#include <fstream>
+#include <sstream>
 #include "gui/lesson_runner.h"
 
 #include <algorithm>
@@ -51,16 +53,27 @@ void RunProgramJob(const RunRequest& rq, const RunOptions& options, RunResult* r
   ProgramOptions po;
   po.defines = rq.program_defines;
   po.args = rq.program_args;
+  po.include_dirs.assign(rq.program_include_dirs.begin(), rq.program_include_dirs.end());
   po.backend = rq.backend;
   po.keep_blocks = options.keep_blocks;
   po.schedule = options.schedule.Name();
   ProgramRun run = RunProgramFile(rq.program, po);
   if (run.stage == ProgramStage::kRead || run.stage == ProgramStage::kCompile) {
     result->error = run.failure;
-    for (const ProgramDiagnostic& d : run.errors)
-      result->compile_errors.push_back({d.line, d.column, d.message});
-    result->compile_errors_file = run.file;
+    // The errors of the first file that has any: the program's, or a header of its own (shown
+    // in its place, relative to the program).
+    const std::string file = run.errors.empty() ? std::string() : run.errors.front().file;
+    for (const ProgramDiagnostic& d : run.errors) {
+      if (d.file == file) result->compile_errors.push_back({d.line, d.column, d.message});
+    }
+    result->compile_errors_file = file.empty() ? run.file : file;
     result->compile_errors_source = run.source;
+    if (!file.empty()) {
+      std::ifstream in(std::filesystem::path(rq.program).parent_path() / file, std::ios::binary);
+      std::stringstream text;
+      text << in.rdbuf();
+      result->compile_errors_source = text.str();
+    }
     return;
   }
   if (!run.ok()) result->error = run.failure;  // the launches before the failure still show

@@ -30,7 +30,7 @@ struct RunRequest {
   // Set: run this program (a .cu file) instead of the lesson, with these -D NAME=VALUE and
   // arguments; the views show launch `program_launch` (past the end: the last).
   std::string program;
-  std::vector<std::string> program_defines, program_args;
+  std::vector<std::string> program_defines, program_args, program_include_dirs;
   std::size_t program_launch = ~std::size_t{0};
 };
 

@@ -505,6 +505,10 @@ std::string Ui::OpenTrace(const std::string& path) {
   return lesson_panel()->OpenTrace(path);
 }
 
+void Ui::SetProgramIncludes(const std::vector<std::string>& dirs) {
+  lesson_panel()->SetProgramIncludes(dirs);
+}
+
 std::string Ui::OpenProgram(const std::string& path) {
   return lesson_panel()->OpenProgram(path);
 }

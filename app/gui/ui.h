@@ -61,6 +61,8 @@ class Ui {
   std::string OpenTrace(const std::string& path);
   // Opens the user's own CUDA program (a .cu file); returns why not, or "".
   std::string OpenProgram(const std::string& path);
+  // The -I folders programs are compiled with (the command line's; a field in program mode).
+  void SetProgramIncludes(const std::vector<std::string>& dirs);
   // A trace (.wstrace) or a program (anything else), by the file's extension.
   std::string OpenFile(const std::string& path);
   // Sets a lesson parameter as its slider would; returns why not, or "".

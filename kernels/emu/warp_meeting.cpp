@@ -41,6 +41,32 @@ WarpMeeting MeetWarp(WarpOpKind kind, std::uint32_t group, const WarpLane (&lane
       case WarpOpKind::kSyncWarp:
         m.result[l] = 0;
         break;
+      case WarpOpKind::kReduce: {
+        // arg: the operation (0 add, 1 min, 2 max, 3 and, 4 or, 5 xor), +8 for signed values.
+        const int op = lane.arg & 7;
+        const bool is_signed = (lane.arg & 8) != 0;
+        std::uint64_t acc = 0;
+        bool first = true;
+        for (std::uint32_t k = 0; k < 32; ++k) {
+          if (!(group >> k & 1u)) continue;
+          const auto v = static_cast<std::uint32_t>(lanes[k].value);
+          const auto a = static_cast<std::uint32_t>(acc);
+          if (first) {
+            acc = v;
+            first = false;
+          } else if (op == 0) {
+            acc = static_cast<std::uint32_t>(a + v);
+          } else if (op == 1 || op == 2) {
+            const bool less = is_signed ? static_cast<std::int32_t>(v) < static_cast<std::int32_t>(a)
+                                        : v < a;
+            if ((op == 1) == less && v != a) acc = v;
+          } else {
+            acc = op == 3 ? (a & v) : op == 4 ? (a | v) : (a ^ v);
+          }
+        }
+        m.result[l] = acc;
+        break;
+      }
       case WarpOpKind::kMatchAny:
       case WarpOpKind::kMatchAll: {
         std::uint32_t same = 0;

@@ -54,6 +54,8 @@ const char* ToString(WarpOpKind k) {
       return "__match_any_sync";
     case WarpOpKind::kMatchAll:
       return "__match_all_sync";
+    case WarpOpKind::kReduce:
+      return "__reduce_*_sync";
   }
   return "?";
 }

@@ -87,6 +87,36 @@ void SourcePanel::DrawContents() {
     source_file = std::string(run->source_file());
     source = std::string(run->source());
   }
+  // A program with headers of its own (or several units): the file of the selected site, or the
+  // one picked here.
+  if (run != nullptr && run->program && !run->program->files.empty()) {
+    const LessonRun::Program& prog = *run->program;
+    if (run->has_launch() && (session_->sel.site != followed_site_ ||
+                              session_->generation != followed_generation_)) {
+      followed_site_ = session_->sel.site;
+      followed_generation_ = session_->generation;
+      const LaunchTrace& t = run->main_launch();
+      if (session_->sel.site >= 0 && session_->sel.site < static_cast<int>(t.sites.size())) {
+        const std::string& f = t.sites[static_cast<std::size_t>(session_->sel.site)].file;
+        if (!f.empty() && !prog.TextOf(f).empty()) shown_file_ = f == prog.file ? "" : f;
+      }
+    }
+    if (!shown_file_.empty() && prog.TextOf(shown_file_).empty()) shown_file_.clear();
+    const std::string current = shown_file_.empty() ? prog.file : shown_file_;
+    ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x, 24 * ImGui::GetFontSize()));
+    if (ImGui::BeginCombo("File", current.c_str())) {
+      if (ImGui::Selectable(prog.file.c_str(), shown_file_.empty())) shown_file_.clear();
+      for (const auto& [name, text] : prog.files) {
+        if (ImGui::Selectable(name.c_str(), shown_file_ == name)) shown_file_ = name;
+      }
+      ImGui::EndCombo();
+    }
+    ImGui::SetItemTooltip("The program's own files: its headers and other units, as run");
+    if (!shown_file_.empty()) {
+      source_file = shown_file_;
+      source = std::string(prog.TextOf(shown_file_));
+    }
+  }
   if (run == nullptr || source.empty()) {
     ImGui::TextWrapped(
         "The lesson's kernel exactly as it runs, with line numbers; the selected access site is "

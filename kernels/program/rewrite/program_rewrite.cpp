@@ -236,6 +236,11 @@ class Collector : public RecursiveASTVisitor<Collector> {
     const ProgramAccess hint = HintedAccess(callee, &hinted);
     if (hinted && e->getNumArgs() >= 1)
       AddAccess(e->getArg(0)->IgnoreImpCasts(), hint, /*pointer=*/true);
+    if ((NameOf(callee) == "malloc" || NameOf(callee) == "free") &&
+        callee->getDeclContext()->getRedeclContext()->isFileContext() &&
+        IsProgramFile(sm_.getFileID(sm_.getExpansionLoc(e->getBeginLoc()))))
+      Error(e->getBeginLoc(), NameOf(callee) + " in device code (the device heap) is not "
+                                               "supported (yet)");
     // A texture fetch: tex2D<float>(t, x, y) gets its site as a last argument.
     static const std::set<std::string> fetches = {"tex1Dfetch", "tex1D", "tex2D"};
     if (fetches.count(NameOf(callee)) > 0 && e->getRParenLoc().isFileID()) {
@@ -256,11 +261,37 @@ class Collector : public RecursiveASTVisitor<Collector> {
         accesses_.emplace(std::make_tuple(a.begin, a.end, 9), std::move(a));
       }
     }
+    // assert() in device code: a failed one ends the launch with cudaErrorAssert and the program
+    // goes on, as on a GPU (the macro's name becomes WS_DEVICE_ASSERT).
+    if (NameOf(callee) == "__assert_fail" && e->getBeginLoc().isMacroID()) {
+      SourceLocation at = e->getBeginLoc();
+      while (at.isMacroID() && !Lexer::getImmediateMacroName(at, sm_, ctx_.getLangOpts()).equals("assert"))
+        at = sm_.getImmediateMacroCallerLoc(at);
+      if (at.isMacroID()) {
+        const SourceLocation name = sm_.getSpellingLoc(sm_.getImmediateExpansionRange(at).getBegin());
+        if (name.isFileID() && IsProgramFile(sm_.getFileID(name)) &&
+            renamed_.insert(Offset(name)).second)
+          edits_.push_back({Offset(name), Offset(name) + 6, "WS_DEVICE_ASSERT", 2, 0});
+      }
+    }
     if (const char* macro = DeviceLibraryMacro(callee)) {
       const CharSourceRange r = FileRange(e->getCallee()->getSourceRange());
       if (r.isValid() && renamed_.insert(Offset(r.getBegin())).second)
         edits_.push_back({Offset(r.getBegin()), Offset(r.getEnd()), macro, 2, 0});
     }
+    return true;
+  }
+
+  // The device heap (new, delete, malloc and free in device code) is refused where it is used.
+  bool VisitCXXNewExpr(CXXNewExpr* e) {
+    if (Recording() && !e->getOperatorNew()->isReservedGlobalPlacementOperator() &&
+        IsProgramFile(sm_.getFileID(sm_.getExpansionLoc(e->getBeginLoc()))))
+      Error(e->getBeginLoc(), "new in device code (the device heap) is not supported (yet)");
+    return true;
+  }
+  bool VisitCXXDeleteExpr(CXXDeleteExpr* e) {
+    if (Recording() && IsProgramFile(sm_.getFileID(sm_.getExpansionLoc(e->getBeginLoc()))))
+      Error(e->getBeginLoc(), "delete in device code (the device heap) is not supported (yet)");
     return true;
   }
 

@@ -125,6 +125,7 @@ cudaError_t cudaFree(void* ptr) {
 }
 
 cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
+  if (P().sticky_error != cudaSuccess) return P().sticky_error;
   if (bytes == 0) return cudaSuccess;
   if (dst == nullptr || src == nullptr)
     return Fail(cudaErrorInvalidValue,
@@ -336,7 +337,7 @@ cudaError_t cudaRuntimeGetVersion(int* version) {
   return cudaSuccess;
 }
 cudaError_t cudaThreadSynchronize() {
-  return cudaSuccess;
+  return P().sticky_error;
 }
 cudaError_t cudaThreadExit() {
   return cudaSuccess;
@@ -433,9 +434,10 @@ cudaError_t cudaOccupancyMaxPotentialBlockSizeOf(int* min_grid, int* block_size,
 }
 
 cudaError_t cudaDeviceSynchronize() {
-  return cudaSuccess;
+  return P().sticky_error;
 }
 cudaError_t cudaDeviceReset() {
+  P().sticky_error = P().last_error = cudaSuccess;
   return cudaSuccess;
 }
 cudaError_t cudaSetDevice(int device) {
@@ -510,7 +512,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
 }
 cudaError_t cudaGetLastError() {
   const cudaError_t e = P().last_error;
-  P().last_error = cudaSuccess;
+  P().last_error = P().sticky_error;  // a sticky error stays
   return e;
 }
 cudaError_t cudaPeekAtLastError() {
@@ -663,7 +665,7 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t) {
   return cudaSuccess;
 }
 cudaError_t cudaEventSynchronize(cudaEvent_t) {
-  return cudaSuccess;
+  return P().sticky_error;
 }
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
   if (ms == nullptr || start == nullptr || end == nullptr) return cudaErrorInvalidValue;
@@ -707,7 +709,7 @@ cudaError_t cudaStreamCreate(cudaStream_t* stream) {
   return cudaSuccess;
 }
 cudaError_t cudaStreamSynchronize(cudaStream_t) {
-  return cudaSuccess;
+  return P().sticky_error;
 }
 cudaError_t cudaStreamDestroy(cudaStream_t) {
   return cudaSuccess;

@@ -268,6 +268,22 @@ int DevicePrintf(const char* format, ...) {
   return n;
 }
 
+void DeviceAssertFail(const char* expression, const char* file, unsigned int line,
+                      const char* function) {
+  if (::ws::emu::t_thread == nullptr) {  // a __host__ __device__ function on the host
+    std::fprintf(stderr, "%s:%u: %s: Assertion `%s' failed.\n", file, line, function, expression);
+    std::abort();
+  }
+  const uint3* b = Builtins();
+  DevicePrintf("%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file,
+               line, function, b[1].x, b[1].y, b[1].z, b[0].x, b[0].y, b[0].z, expression);
+  {
+    std::lock_guard lock(P().mutex);
+    P().assert_failed = true;
+  }
+  emu::FailThread(MakePlace(0, line), "device-side assert triggered");
+}
+
 long long DeviceClock() {
   return ::ws::emu::t_thread == nullptr ? static_cast<long long>(std::clock())
                                         : static_cast<long long>(emu::ThreadClock());
@@ -312,8 +328,18 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
   cfg.schedule = p.schedule;
   cfg.instances = true;  // the rewriter's Loop, Iter and Frame give each access its instance
   std::fflush(stdout);  // what the host printed before a launch that may never end is kept
+  if (p.sticky_error != cudaSuccess) {  // after a failed assert no kernel runs
+    p.last_error = p.sticky_error;
+    return;
+  }
+  p.assert_failed = false;
   auto run = emu::RunLaunch(cfg, [&] { body(context); });
   FlushPrinted();
+  if (!run.ok() && p.assert_failed) {
+    // As on a GPU: the launch ends, and the program learns it from its next call.
+    p.sticky_error = p.last_error = cudaErrorAssert;
+    return;
+  }
   if (!run.ok()) {
     std::string message = run.status().message();
     // Site numbers are the program's, not lines: name the line the runtime put first.

@@ -57,6 +57,9 @@ struct Program {
   ProgramRun run;         // what is written: the launches so far (each at once) and the ending
   double model_ms = 0;    // the modeled time of the launches so far (what cudaEvent* read)
   cudaError_t last_error = cudaSuccess;
+  // A launch's failed assert(): every later call returns it until cudaDeviceReset, as on a GPU.
+  cudaError_t sticky_error = cudaSuccess;
+  bool assert_failed = false;  // the running launch's
   std::string error;  // the failed launch's message
   DevicePreset preset;
   std::vector<std::uint32_t> keep_blocks = {0, 1, 2, 3};

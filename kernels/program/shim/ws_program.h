@@ -75,6 +75,7 @@
 #define __restrict__ __restrict
 #define __align__(n) __attribute__((aligned(n)))
 #define __grid_constant__
+#define CUDART_CB
 #define __builtin_align__(n) __attribute__((aligned(n)))
 #define __device_builtin__
 #define __cudart_builtin__
@@ -761,6 +762,15 @@ inline long long clock64() {
 }
 #define WS_DEVICE_PRINTF ::ws::prog::DevicePrintf
 #define WS_DEVICE_CLOCK ::ws::prog::DeviceClock32
+namespace ws::prog {
+// A failed assert() in device code: the CUDA message, and the launch ends with cudaErrorAssert,
+// which every later call returns (the program goes on, as on a GPU).
+[[noreturn]] void DeviceAssertFail(const char* expression, const char* file, unsigned int line,
+                                   const char* function);
+}  // namespace ws::prog
+#define WS_DEVICE_ASSERT(e) \
+  (static_cast<bool>(e) ? void(0)  \
+                        : ::ws::prog::DeviceAssertFail(#e, __FILE__, __LINE__, __PRETTY_FUNCTION__))
 #endif
 inline constexpr int warpSize = 32;
 

@@ -30,6 +30,7 @@
 // What the rewriter writes for device printf and clock() (the emulator's own on the emulator).
 #define WS_DEVICE_PRINTF printf
 #define WS_DEVICE_CLOCK clock
+#define WS_DEVICE_ASSERT(e) assert(e)
 
 // One per program (a program is one translation unit): the runtime sets it before each launch.
 static __constant__ ws::prog::ProgramDeviceState ws_program_state;

@@ -451,6 +451,24 @@ WS_PD inline void __syncwarp(unsigned int mask = 0xffffffffu,
     const char* file = __builtin_FILE()) {
   ::ws::prog::WarpOp(8, mask, 0, 0, 32, ::ws::prog::PlaceOf(file, line));
 }
+// Warp reductions (sm_80): one meeting each.
+#define WS_REDUCE(NAME, OP, T, SIGNED)                                                        \
+  WS_PD inline T NAME(unsigned int mask, T value, unsigned int line = __builtin_LINE(),      \
+                      const char* file = __builtin_FILE()) {                                  \
+    return static_cast<T>(::ws::prog::WarpOp(11, mask, static_cast<unsigned int>(value),     \
+                                             (OP) + ((SIGNED) ? 8 : 0), 32,                   \
+                                             ::ws::prog::PlaceOf(file, line)));               \
+  }
+WS_REDUCE(__reduce_add_sync, 0, int, true)
+WS_REDUCE(__reduce_add_sync, 0, unsigned int, false)
+WS_REDUCE(__reduce_min_sync, 1, int, true)
+WS_REDUCE(__reduce_min_sync, 1, unsigned int, false)
+WS_REDUCE(__reduce_max_sync, 2, int, true)
+WS_REDUCE(__reduce_max_sync, 2, unsigned int, false)
+WS_REDUCE(__reduce_and_sync, 3, unsigned int, false)
+WS_REDUCE(__reduce_or_sync, 4, unsigned int, false)
+WS_REDUCE(__reduce_xor_sync, 5, unsigned int, false)
+#undef WS_REDUCE
 template <typename T>
 WS_PD inline unsigned int __match_any_sync(unsigned int mask, T value,
                                            unsigned int line = __builtin_LINE(),

@@ -229,6 +229,24 @@ struct LessonRun {
     int exit_code = 0;
     // Its other files (headers it includes, more translation units): name and text as run.
     std::vector<std::pair<std::string, std::string>> files;
+    // Where each kernel is written: name ("scale") and file ("kern.cuh").
+    std::vector<std::pair<std::string, std::string>> kernel_files;
+    // The file kernel `kernel` ("MatrixMulCUDA<16>") is written in ("": not known).
+    std::string KernelFile(const std::string& kernel) const {
+      const std::string name = kernel.substr(0, kernel.find('<'));
+      for (const auto& [k, f] : kernel_files) {
+        if (k == name) return f;
+      }
+      return "";
+    }
+    // The text of `name`: the program's own file or another of its files ("": none).
+    std::string_view TextOf(std::string_view name) const {
+      if (name == file) return source;
+      for (const auto& [n, t] : files) {
+        if (n == name) return t;
+      }
+      return {};
+    }
   };
   std::optional<Program> program;
 

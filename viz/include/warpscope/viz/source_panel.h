@@ -29,6 +29,11 @@ class SourcePanel : public Panel {
   int scrolled_site_ = -2;           // the selected site the view last brought into view
   float scrolled_size_[2] = {0, 0};  // the code view's size when it last scrolled
   std::size_t scrolled_errors_ = ~std::size_t{0};  // the failing text the view last scrolled to
+  // A program of several files: the one shown ("" = the program's own), and the selected site
+  // whose file it last followed.
+  std::string shown_file_;
+  int followed_site_ = -2;
+  std::uint64_t followed_generation_ = ~0ull;
 };
 
 }  // namespace ws
