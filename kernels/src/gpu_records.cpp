@@ -301,7 +301,6 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep) {
     ForEachEvent(c, retag, w, [&](const Event& e) { t0 = std::min(t0, Unwrap(ref, e.time)); });
 
   if (threads <= LaunchTrace::kMaxActivityThreads) t.thread_active.assign(threads, 0);
-  std::vector<std::vector<std::pair<std::uint64_t, std::uint32_t>>> runs(tpb);  // per thread
   std::vector<std::uint32_t> epoch(tpb);                // per thread: barrier events seen so far
   std::vector<std::vector<BarrierRecord>> passed(tpb);  // per thread, in the order passed
   std::vector<std::vector<std::pair<std::uint16_t, std::uint32_t>>> passes(tpb);
@@ -312,7 +311,7 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep) {
     rec.barriers.clear();
     rec.warp_ops.clear();
     std::map<std::pair<std::uint32_t, std::uint16_t>, std::uint32_t> meetings;  // (warp, site)
-    for (auto& r : runs) r.clear();
+    std::map<std::pair<std::uint32_t, std::uint16_t>, std::uint32_t> requests;  // (warp, site)
     for (auto& p : passed) p.clear();
     for (auto& p : passes) p.clear();
     std::fill(epoch.begin(), epoch.end(), 0u);
@@ -351,15 +350,15 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep) {
         }
         const auto site = table.id_of_key.find(e.key);
         const auto time = static_cast<std::uint32_t>(Unwrap(ref, e.time) - t0);
+        // The event is the lanes that ran the access together: one request, as the hardware
+        // made it. Its lanes share the request's number among the warp's at this site (the
+        // emulator numbers a program's requests by dynamic instance, the same grouping).
+        const std::uint32_t request = requests[{wib, site->second}]++;
         std::uint32_t rank = 0;
         for (std::uint32_t m = e.mask; m != 0; m &= m - 1, ++rank) {
           const std::uint32_t thread = wib * 32 + static_cast<std::uint32_t>(std::countr_zero(m));
-          if (thread >= tpb) break;   // lanes past the block's last thread do not exist
-          auto& seen = runs[thread];  // how often this thread ran this site before
-          auto it =
-              std::find_if(seen.begin(), seen.end(), [&](auto& s) { return s.first == e.key; });
-          if (it == seen.end()) it = seen.insert(seen.end(), {e.key, 0});
-          rec.accesses.push_back({e.Offset(rank), it->second++, time,
+          if (thread >= tpb) break;  // lanes past the block's last thread do not exist
+          rec.accesses.push_back({e.Offset(rank), request, time,
                                   static_cast<std::uint16_t>(thread), site->second, epoch[thread]});
         }
       });

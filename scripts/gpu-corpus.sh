@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Issue 21 on a GPU machine: builds the headless CLI with a carried rewriter (as gpu-programs.sh),
+# runs the GPU tests, the agreement programs (tests/programs/agreement) on both backends, and the
+# public-program corpus (where its programs were carried: they are not in git) on both backends.
+# Writes everything under OUT. Usage: scripts/gpu-corpus.sh OUT_DIR [CUDA_ARCH]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${1:?usage: gpu-corpus.sh OUT_DIR [CUDA_ARCH]}
+arch=${2:-90}
+mkdir -p "$out"
+. scripts/gpu-env.sh
+[ -n "$ws_rewriter" ] || { echo "no .deps/rewriter/warpscope-rewrite (docs/BUILD.md)"; exit 1; }
+scripts/gpu-build.sh "$out" "$arch" || exit 1
+export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export XDG_CACHE_HOME=$(mktemp -d)
+cli=$PWD/build/headless/app/warpscope-cli
+ctest --test-dir build/headless -L gpu -j4 --timeout 300 > "$out/gpu-tests.txt" 2>&1
+tail -15 "$out/gpu-tests.txt"
+# The agreement programs: each site's requests and sectors on both backends.
+for f in tests/programs/agreement/*.cu; do
+  n=$(basename "$f" .cu)
+  for b in emu cuda; do
+    "$cli" run --file "$f" --backend $b --timeout 120 --json > "$out/agree-$n.$b.json" 2>/dev/null
+  done
+done
+python3 - "$out" <<'EOF'
+import glob, json, os, sys
+out = sys.argv[1]
+lines = []
+for f in sorted(glob.glob(os.path.join(out, "agree-*.emu.json"))):
+    n = os.path.basename(f)[len("agree-"):-len(".emu.json")]
+    try:
+        e, c = json.load(open(f)), json.load(open(f.replace(".emu.", ".cuda.")))
+    except Exception as x:
+        lines.append("%s: unreadable (%s)" % (n, x)); continue
+    for le, lc in zip(e.get("launches", []), c.get("launches", [])):
+        for se in le["sites"]:
+            sc = [s for s in lc["sites"] if s["line"] == se["line"] and s["column"] == se["column"]
+                  and s["op"] == se["op"]]
+            sc = sc[0] if sc else {}
+            cost = lambda s: s.get("sectors") if s.get("sectors") is not None else s.get("wavefronts")
+            lines.append("%s %s line %d:%d %s %s: emu %s req %s sect/wf | gpu %s req %s sect/wf" % (
+                n, le["kernel"], se["line"], se["column"], se["space"], se["op"],
+                se.get("requests"), cost(se), sc.get("requests"), cost(sc)))
+        be = sum(b.get("instances", 0) for b in le.get("barriers", []))
+        bc = sum(b.get("instances", 0) for b in lc.get("barriers", []))
+        lines.append("%s %s barriers: emu %s gpu %s; hazards emu %d gpu %d" % (
+            n, le["kernel"], be, bc, len(le["hazards"].get("groups", [])),
+            len(lc["hazards"].get("groups", []))))
+open(os.path.join(out, "agreement.txt"), "w").write("\n".join(lines) + "\n")
+print("\n".join(lines))
+EOF
+if [ -f tests/programs/corpus/cuda-samples/vectorAdd/vectorAdd.cu ]; then
+  python3 scripts/run_corpus.py --cli "$cli" --backend cuda --jobs 6 --timeout 240 \
+    --json "$out/corpus-cuda.json" > "$out/corpus-cuda.txt" 2>&1
+  tail -3 "$out/corpus-cuda.txt"
+fi
