@@ -50,6 +50,21 @@ for f in sorted(glob.glob(os.path.join(out, "agree-*.emu.json"))):
 open(os.path.join(out, "agreement.txt"), "w").write("\n".join(lines) + "\n")
 print("\n".join(lines))
 EOF
+# The agreement programs as nvcc builds them, under Nsight Compute: the hardware's own figures.
+ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+if [ -n "$ncu" ]; then
+  echo "ncu: $("$ncu" --version | tail -1)" > "$out/ncu-version.txt"
+  m=l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
+  m+=,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum
+  m+=,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__sass_inst_executed_op_shared_ld.sum
+  m+=,smsp__sass_inst_executed_op_global_ld.sum
+  for f in tests/programs/agreement/*.cu; do
+    n=$(basename "$f" .cu)
+    nvcc -std=c++17 -O3 -lineinfo -arch=sm_$arch -o "/tmp/agree-$n" "$f" > /dev/null 2>&1 &&
+      "$ncu" --clock-control none --metrics "$m" --csv --log-file "$out/agree-$n.ncu.csv" \
+        "/tmp/agree-$n" > /dev/null 2>&1
+  done
+fi
 if [ -f tests/programs/corpus/cuda-samples/vectorAdd/vectorAdd.cu ]; then
   python3 scripts/run_corpus.py --cli "$cli" --backend cuda --jobs 6 --timeout 240 \
     --json "$out/corpus-cuda.json" > "$out/corpus-cuda.txt" 2>&1

@@ -222,6 +222,19 @@ cudaError_t MallocManaged(void** ptr, std::size_t bytes, unsigned int flags) {
   return Allocated((cudaMallocManaged)(ptr, bytes, flags), ptr, bytes);
 }
 
+// Pitched rows, and page-locked host memory a kernel reads in place (zero copy: with unified
+// addressing its device address is its host address): buffers as cudaMalloc's are.
+cudaError_t MallocPitch(void** ptr, std::size_t* pitch, std::size_t width, std::size_t height) {
+  const cudaError_t e = (cudaMallocPitch)(ptr, pitch, width, height);
+  return Allocated(e, ptr, e == cudaSuccess && pitch != nullptr ? *pitch * height : 0);
+}
+cudaError_t HostAlloc(void** ptr, std::size_t bytes, unsigned int flags) {
+  return Allocated((cudaHostAlloc)(ptr, bytes, flags), ptr, bytes);
+}
+cudaError_t MallocHost(void** ptr, std::size_t bytes) {
+  return Allocated((cudaMallocHost)(ptr, bytes), ptr, bytes);
+}
+
 cudaError_t Free(void* ptr) {
   for (Region& r : P().regions) {
     if (r.device == ptr && r.shadow == nullptr && !r.freed) r.freed = true;
@@ -298,6 +311,11 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
                           });
                         });
   if (p.bad->flag != 0) FailRun(line, std::string(name) + ": " + BadAccessText(*p.bad));
+  if (!s.ok() && s.message().find("cudaErrorAssert") != std::string::npos) {
+    // A failed device assert(): the context is lost, and the program learns it from its next
+    // CUDA call (the runtime's sticky error), as without Warpscope.
+    return;
+  }
   if (!s.ok()) {
     // "launch(st) failed at cuda_backend.h:270: cudaErrorAssert (...)": the program's words.
     const std::size_t error = s.message().find("cudaError");

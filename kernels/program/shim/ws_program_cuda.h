@@ -14,6 +14,12 @@
 #pragma once
 
 #include <cuda_runtime.h>
+// Headers that declare overloads of the warp intrinsics this file makes macros of (half-precision
+// shuffles, cooperative groups' internals): read first, so that the macros meet only the program.
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -347,6 +353,9 @@ Launcher<P...> Launch(const char* name, unsigned int line, unsigned int static_s
 
 // The program's own calls that Warpscope must see: allocations name and register buffers.
 #define cudaMalloc(...) ::ws::prog::Malloc(__VA_ARGS__)
+#define cudaMallocPitch(...) ::ws::prog::MallocPitch(__VA_ARGS__)
+#define cudaHostAlloc(...) ::ws::prog::HostAlloc(__VA_ARGS__)
+#define cudaMallocHost(...) ::ws::prog::MallocHost(__VA_ARGS__)
 #define cudaMallocManaged(...) ::ws::prog::MallocManaged(__VA_ARGS__)
 #define cudaFree(...) ::ws::prog::Free(__VA_ARGS__)
 

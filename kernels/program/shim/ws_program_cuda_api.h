@@ -58,6 +58,21 @@ struct KernelTable {
 const char* KernelNameOf(const void* kernel, const char* written);
 cudaError_t Malloc(void** ptr, std::size_t bytes);
 cudaError_t MallocManaged(void** ptr, std::size_t bytes, unsigned int flags);
+cudaError_t MallocPitch(void** ptr, std::size_t* pitch, std::size_t width, std::size_t height);
+cudaError_t HostAlloc(void** ptr, std::size_t bytes, unsigned int flags);
+cudaError_t MallocHost(void** ptr, std::size_t bytes);
+template <typename T>
+cudaError_t MallocPitch(T** ptr, std::size_t* pitch, std::size_t width, std::size_t height) {
+  return MallocPitch(reinterpret_cast<void**>(ptr), pitch, width, height);
+}
+template <typename T>
+cudaError_t HostAlloc(T** ptr, std::size_t bytes, unsigned int flags) {
+  return HostAlloc(reinterpret_cast<void**>(ptr), bytes, flags);
+}
+template <typename T>
+cudaError_t MallocHost(T** ptr, std::size_t bytes) {
+  return MallocHost(reinterpret_cast<void**>(ptr), bytes);
+}
 cudaError_t Free(void* ptr);
 template <typename T>
 cudaError_t Malloc(T** ptr, std::size_t bytes) {
