@@ -367,6 +367,31 @@ TEST(CoursePrograms, TextureObjectsFetchAndAreRecordedAsTextureReads) {
   EXPECT_EQ(run.launches[0].stats.sites[i].sectors, 16u);
 }
 
+TEST(CoursePrograms, ADeviceAssertEndsTheLaunchAndTheProgramGoesOn) {
+  // As on a GPU: the failed assertion is printed (CUDA's words), the launch ends, and every later
+  // call returns cudaErrorAssert; no kernel runs after it.
+  ProgramRun run = RunText(
+      "#include <cassert>\n#include <cstdio>\n"
+      "__global__ void k(int n) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  assert(i < n);\n"
+      "}\n"
+      "int main() {\n"
+      "  k<<<2, 32>>>(60);\n"
+      "  cudaError_t e = cudaDeviceSynchronize();\n"
+      "  printf(\"%s %s\\n\", cudaGetErrorName(e), cudaGetErrorName(cudaGetLastError()));\n"
+      "  k<<<1, 1>>>(60);\n"
+      "  return e == cudaErrorAssert ? 0 : 1;\n"
+      "}\n");
+  ASSERT_TRUE(run.ok()) << run.failure;
+  EXPECT_EQ(run.exit_code, 0);
+  // Thread 28 of block 1 is the first with i = 60: the emulator stops the launch there.
+  EXPECT_EQ(run.stdout_text,
+            "test.cu:5: void k(int): block: [1,0,0], thread: [28,0,0] Assertion `i < n` "
+            "failed.\ncudaErrorAssert cudaErrorAssert\n");
+  EXPECT_TRUE(run.launches.empty());  // the failed launch has no figures; the later one never ran
+}
+
 TEST(CoursePrograms, DefinesReachAProgramsConstIntegers) {
   const std::string text =
       "#include <cstdio>\n"

@@ -122,10 +122,12 @@ TEST(ProgramsOnGpu, AnOutOfRangeIndexNamesTheLineTheBufferAndTheThread) {
   EXPECT_NE(run.failure.find("of block (0,0,0)"), std::string::npos) << run.failure;
 }
 
-TEST(ProgramsOnGpu, ADeviceAssertEndsTheRunWithAMessage) {
+TEST(ProgramsOnGpu, ADeviceAssertEndsTheLaunchAndTheProgramSeesIt) {
   if (std::string why = SkipReason(); !why.empty()) GTEST_SKIP() << why;
+  // As without Warpscope: the launch ends, the program goes on and its next call returns
+  // cudaErrorAssert (simpleAssert's check), and CUDA prints the failed assertion.
   const std::string text =
-      "#include <cassert>\n"
+      "#include <cassert>\n#include <cstdio>\n"
       "__global__ void k(int* a) {\n"
       "  assert(a[threadIdx.x] == 7);\n"
       "}\n"
@@ -133,17 +135,20 @@ TEST(ProgramsOnGpu, ADeviceAssertEndsTheRunWithAMessage) {
       "  int* a;\n"
       "  cudaMalloc(&a, 32 * sizeof(int));\n"
       "  k<<<1, 32>>>(a);\n"
-      "  return cudaDeviceSynchronize() == cudaSuccess ? 0 : 1;\n"
+      "  const cudaError_t e = cudaDeviceSynchronize();\n"
+      "  printf(\"%s\\n\", cudaGetErrorName(e));\n"
+      "  return e == cudaErrorAssert ? 0 : 1;\n"
       "}\n";
   ProgramOptions o;
   o.backend = "cuda";
   o.timeout = std::chrono::seconds(120);
   ProgramRun run = test::RunText(text, o);
-  ASSERT_FALSE(run.ok());
-  EXPECT_NE(run.failure.find("k: the kernel failed on the GPU: cudaErrorAssert"), std::string::npos)
-      << run.failure;
+  ASSERT_TRUE(run.ok()) << run.failure;
+  EXPECT_EQ(run.exit_code, 0) << run.stdout_text << run.stderr_text;
+  EXPECT_NE(run.stdout_text.find("cudaErrorAssert"), std::string::npos) << run.stdout_text;
   // CUDA's own report, with the expression as the program wrote it (UnrewriteText).
-  EXPECT_NE(run.stderr_text.find("Assertion `a[threadIdx.x] == 7` failed"), std::string::npos)
+  EXPECT_NE((run.stdout_text + run.stderr_text).find("Assertion `a[threadIdx.x] == 7` failed"),
+            std::string::npos)
       << run.stderr_text;
 }
 

@@ -43,6 +43,9 @@ struct Program {
   std::unique_ptr<CudaBackend> backend;
   RunOptions options;
   BadAccess* bad = nullptr;  // host-mapped
+  // A launch's failed assert(): what the program's later calls return (the recorder may have
+  // reset the device to recover, so the runtime's own sticky error would be lost).
+  cudaError_t sticky = cudaSuccess;
   BadAccess* bad_device = nullptr;
   bool written = false;
 
@@ -235,6 +238,10 @@ cudaError_t MallocHost(void** ptr, std::size_t bytes) {
   return Allocated((cudaMallocHost)(ptr, bytes), ptr, bytes);
 }
 
+cudaError_t Sticky(cudaError_t e) {
+  return P().sticky != cudaSuccess ? P().sticky : e;
+}
+
 cudaError_t Free(void* ptr) {
   for (Region& r : P().regions) {
     if (r.device == ptr && r.shadow == nullptr && !r.freed) r.freed = true;
@@ -312,8 +319,9 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
                         });
   if (p.bad->flag != 0) FailRun(line, std::string(name) + ": " + BadAccessText(*p.bad));
   if (!s.ok() && s.message().find("cudaErrorAssert") != std::string::npos) {
-    // A failed device assert(): the context is lost, and the program learns it from its next
-    // CUDA call (the runtime's sticky error), as without Warpscope.
+    // A failed device assert(): the program learns it from its next CUDA call, as without
+    // Warpscope (Sticky).
+    p.sticky = cudaErrorAssert;
     return;
   }
   if (!s.ok()) {

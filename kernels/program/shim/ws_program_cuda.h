@@ -353,6 +353,10 @@ Launcher<P...> Launch(const char* name, unsigned int line, unsigned int static_s
 
 // The program's own calls that Warpscope must see: allocations name and register buffers.
 #define cudaMalloc(...) ::ws::prog::Malloc(__VA_ARGS__)
+#define cudaDeviceSynchronize() ::ws::prog::Sticky((cudaDeviceSynchronize)())
+#define cudaGetLastError() ::ws::prog::Sticky((cudaGetLastError)())
+#define cudaPeekAtLastError() ::ws::prog::Sticky((cudaPeekAtLastError)())
+#define cudaStreamSynchronize(s) ::ws::prog::Sticky((cudaStreamSynchronize)(s))
 #define cudaMallocPitch(...) ::ws::prog::MallocPitch(__VA_ARGS__)
 #define cudaHostAlloc(...) ::ws::prog::HostAlloc(__VA_ARGS__)
 #define cudaMallocHost(...) ::ws::prog::MallocHost(__VA_ARGS__)

@@ -58,6 +58,8 @@ struct KernelTable {
 const char* KernelNameOf(const void* kernel, const char* written);
 cudaError_t Malloc(void** ptr, std::size_t bytes);
 cudaError_t MallocManaged(void** ptr, std::size_t bytes, unsigned int flags);
+// `e`, or the error a failed device assert left (what the runtime's calls return after it).
+cudaError_t Sticky(cudaError_t e);
 cudaError_t MallocPitch(void** ptr, std::size_t* pitch, std::size_t width, std::size_t height);
 cudaError_t HostAlloc(void** ptr, std::size_t bytes, unsigned int flags);
 cudaError_t MallocHost(void** ptr, std::size_t bytes);
