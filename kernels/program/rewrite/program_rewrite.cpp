@@ -12,8 +12,8 @@
 #include <filesystem>
 #include <cstring>
 #include <map>
-#include <regex>
 #include <set>
+#include <sstream>
 #include <tuple>
 
 #include "rewrite_consumer.h"
@@ -67,6 +67,24 @@ bool IsAtomic(const FunctionDecl* f) {
     if (k != std::string::npos && k + std::strlen(scope) == n.size()) n.resize(k);
   }
   return names.count(n) > 0;
+}
+
+// `mov.u64 %0, %%globaltimer;` (mov.u32/s32/s64 too): the special register it reads.
+bool SpecialRegisterRead(const std::string& text, std::string* reg) {
+  std::istringstream in(text);
+  std::string op, dst, src;
+  if (!(in >> op >> dst >> src)) return false;
+  if (op != "mov.u32" && op != "mov.u64" && op != "mov.s32" && op != "mov.s64") return false;
+  if (dst != "%0,") return false;
+  std::size_t b = 0;
+  while (b < src.size() && src[b] == '%') ++b;
+  std::size_t e = src.size();
+  while (e > b && src[e - 1] == ';') --e;
+  std::string rest;
+  in >> rest;
+  if (b == 0 || e <= b || !(rest.empty() || rest == ";")) return false;
+  *reg = src.substr(b, e - b);
+  return true;
 }
 
 // The cache-hinted loads and stores, which take the address: __ldg(p), __stcg(p, v).
@@ -333,12 +351,10 @@ class Collector : public RecursiveASTVisitor<Collector> {
   // becomes the emulator's answer; any other inline PTX is refused by name.
   bool VisitGCCAsmStmt(GCCAsmStmt* a) {
     if (!Recording()) return true;
-    static const std::regex mov(R"(^\s*mov\.[us](32|64)\s+%0\s*,\s*%%?(\w+)\s*;?\s*$)");
     const std::string text = a->getAsmString()->getString().str();
-    std::smatch m;
     const char* fn = nullptr;
-    if (a->getNumOutputs() == 1 && a->getNumInputs() == 0 && std::regex_match(text, m, mov)) {
-      const std::string reg = m[2].str();
+    std::string reg;
+    if (a->getNumOutputs() == 1 && a->getNumInputs() == 0 && SpecialRegisterRead(text, &reg)) {
       fn = reg == "globaltimer" || reg == "globaltimer_lo" ? "::ws::prog::GlobalTimer()"
            : reg == "clock64"                             ? "::ws::prog::DeviceClock()"
            : reg == "clock"                               ? "::ws::prog::DeviceClock32()"

@@ -13,7 +13,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <regex>
 
 #include "rewrite_consumer.h"
 #include "warpscope/program/program_rewrite.h"
@@ -53,20 +52,36 @@ std::string RefusedLibrary(llvm::StringRef name) {
 // The message for what clang could not resolve, when it names a CUDA feature Warpscope does not
 // run yet: "cudaCreateTextureObject is not supported (yet)"; else the message as it is.
 std::string Refusal(const std::string& message) {
-  static const std::regex undeclared(
-      "^use of undeclared identifier '((cuda|cu|__|tex|surf|cg::)[A-Za-z0-9_:]*)'");
-  static const std::regex no_member("^no (member|type|template) named '(\\w+)' in namespace "
-                                    "'(cooperative_groups|cg)'");
-  static const std::regex unavailable("^'[^']+' is unavailable: (.*)$");
-  static const std::regex unknown_type(
-      "^unknown type name '((cuda|cu|nvrtc|cublas|curand|cufft|cusparse|cusolver)[A-Za-z0-9_]*)'");
-  std::smatch m;
-  if (std::regex_search(message, m, unavailable)) return m[1].str();
-  if (std::regex_search(message, m, unknown_type)) return m[1].str() + " is not supported (yet)";
-  if (std::regex_search(message, m, undeclared))
-    return m[1].str() + " is not supported (yet)";
-  if (std::regex_search(message, m, no_member))
-    return "cooperative_groups::" + m[2].str() + " is not supported (yet)";
+  // The name quoted after `prefix` (up to the next quote), when the message starts so.
+  auto quoted = [&message](const std::string& prefix) -> std::string {
+    if (message.rfind(prefix, 0) != 0) return "";
+    const std::size_t end = message.find('\'', prefix.size());
+    return end == std::string::npos ? "" : message.substr(prefix.size(), end - prefix.size());
+  };
+  auto cuda_name = [](const std::string& n, bool types) {
+    for (const char* p : {"cuda", "cu", "__", "tex", "surf", "cg::", "nvrtc", "cublas", "curand",
+                          "cufft", "cusparse", "cusolver"}) {
+      const bool type_prefix = std::string(p) != "__" && std::string(p) != "tex" &&
+                               std::string(p) != "surf" && std::string(p) != "cg::";
+      if (n.rfind(p, 0) == 0 && (!types || type_prefix)) return true;
+    }
+    return false;
+  };
+  // "'sync' is unavailable: WHY": the why (cooperative_groups.h's words).
+  if (message.rfind("'", 0) == 0) {
+    const std::size_t at = message.find("' is unavailable: ");
+    if (at != std::string::npos) return message.substr(at + 18);
+  }
+  if (const std::string n = quoted("unknown type name '"); !n.empty() && cuda_name(n, true))
+    return n + " is not supported (yet)";
+  if (const std::string n = quoted("use of undeclared identifier '"); !n.empty() && cuda_name(n, false))
+    return n + " is not supported (yet)";
+  for (const char* what : {"no member named '", "no type named '", "no template named '"}) {
+    const std::string n = quoted(what);
+    if (!n.empty() && (message.find("in namespace 'cooperative_groups'") != std::string::npos ||
+                       message.find("in namespace 'cg'") != std::string::npos))
+      return "cooperative_groups::" + n + " is not supported (yet)";
+  }
   return message;
 }
 

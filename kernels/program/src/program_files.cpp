@@ -1,7 +1,6 @@
 // ProgramFileSetOf (program.h): which files `run --file` compiles, and which holds main().
 #include <algorithm>
 #include <fstream>
-#include <regex>
 #include <sstream>
 
 #include "warpscope/program/program.h"
@@ -19,8 +18,19 @@ bool DefinesMain(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
   std::stringstream s;
   s << in.rdbuf();
-  static const std::regex main_re(R"((^|\n)\s*(int|auto)\s+main\s*\()");
-  return std::regex_search(s.str(), main_re);
+  std::istringstream lines(s.str());
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    std::string type, name;
+    words >> type;
+    if (type != "int" && type != "auto") continue;
+    std::getline(words >> std::ws, name);
+    if (name.rfind("main", 0) == 0) {
+      const std::size_t at = name.find_first_not_of(" \t", 4);
+      if (at != std::string::npos && name[at] == '(') return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace
