@@ -392,6 +392,58 @@ TEST(CoursePrograms, ADeviceAssertEndsTheLaunchAndTheProgramGoesOn) {
   EXPECT_TRUE(run.launches.empty());  // the failed launch has no figures; the later one never ran
 }
 
+TEST(CoursePrograms, LaunchesAsCoursesWriteThem) {
+  // Through a function pointer (named after its kernel), a template kernel whose arguments are
+  // deduced inside a function template, a default argument and NULL for a pointer, and
+  // __CUDA_ARCH__ as nvcc's device pass sets it (900: the hopper preset).
+  ProgramRun run = RunText(
+      "#include <cstdio>\n"
+      "__global__ void twice(float* a, int* flag = NULL) {\n"
+      "  a[threadIdx.x] *= 2;\n"
+      "#if __CUDA_ARCH__ >= 700\n"
+      "  if (flag != NULL) flag[0] = __CUDA_ARCH__;\n"
+      "#endif\n"
+      "}\n"
+      "template <typename T> __global__ void fill(T* a, T v) { a[threadIdx.x] = v; }\n"
+      "template <typename T> void run(T* a, T v) { fill<<<1, 32>>>(a, v); }\n"
+      "int main() {\n"
+      "  float* a; int* flag; cudaMalloc(&a, 128); cudaMalloc(&flag, 4);\n"
+      "  run(a, 1.5f);\n"
+      "  void (*k)(float*, int*) = twice;\n"
+      "  k<<<1, 32>>>(a, flag);\n"
+      "  twice<<<1, 32>>>(a);\n"
+      "  float h[32]; int f = 0; cudaMemcpy(h, a, 128, cudaMemcpyDeviceToHost);\n"
+      "  cudaMemcpy(&f, flag, 4, cudaMemcpyDeviceToHost);\n"
+      "  printf(\"%g %d\\n\", h[31], f); return 0; }\n");
+  ASSERT_TRUE(run.ok()) << run.failure;
+  EXPECT_EQ(run.stdout_text, "6 900\n");  // 1.5 doubled twice
+  ASSERT_EQ(run.launches.size(), 3u);
+  EXPECT_EQ(run.launches[0].kernel, "fill");
+  EXPECT_EQ(run.launches[1].kernel, "twice");  // the pointer's kernel, not "k"
+  EXPECT_EQ(run.launches[2].kernel, "twice");
+}
+
+TEST(CoursePrograms, MatchAndReduceAreOneWarpMeetingEach) {
+  ProgramRun run = RunText(
+      "#include <cstdio>\n"
+      "__global__ void k(unsigned* out) {\n"
+      "  unsigned lane = threadIdx.x;\n"
+      "  unsigned same = __match_any_sync(0xffffffff, lane % 4);\n"
+      "  int sum = __reduce_add_sync(0xffffffff, (int)lane);\n"
+      "  unsigned mx = __reduce_max_sync(0xffffffff, lane);\n"
+      "  if (lane == 1) { out[0] = same; out[1] = sum; out[2] = mx; }\n"
+      "}\n"
+      "int main() { unsigned* d; cudaMalloc(&d, 12); k<<<1, 32>>>(d); unsigned h[3];\n"
+      "  cudaMemcpy(h, d, 12, cudaMemcpyDeviceToHost);\n"
+      "  printf(\"%x %u %u\\n\", h[0], h[1], h[2]); return 0; }\n");
+  ASSERT_TRUE(run.ok()) << run.failure;
+  // Lanes 1, 5, 9, ... share lane % 4 = 1; 0 + 1 + ... + 31 = 496; the largest lane 31.
+  EXPECT_EQ(run.stdout_text, "22222222 496 31\n");
+  std::uint64_t meetings = 0;
+  for (std::uint64_t c : run.launches[0].warp_op_counts) meetings += c;
+  EXPECT_EQ(meetings, 3u);  // one warp, three meetings
+}
+
 TEST(CoursePrograms, DefinesReachAProgramsConstIntegers) {
   const std::string text =
       "#include <cstdio>\n"
