@@ -414,7 +414,9 @@ int main(int argc, char** argv) {
   lesson_opt->excludes(file_opt);
   run->add_option("-I,--include", include_dirs,
                   "With --file: a folder the program's #includes are searched in, as nvcc's -I "
-                  "(repeatable; CPATH and CPLUS_INCLUDE_PATH are read too)");
+                  "(repeatable; CPATH and CPLUS_INCLUDE_PATH are read too)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   run->add_option("-D,--define", defines,
                   "With --file: NAME=VALUE, set in the program's own #define or constexpr, else "
                   "passed to the compiler (repeatable)");
@@ -443,7 +445,9 @@ int main(int argc, char** argv) {
                           "compiled together)");
   capture_lesson->excludes(capture_file);
   capture->add_option("-I,--include", include_dirs,
-                      "With --file: a folder its #includes are searched in (repeatable)");
+                      "With --file: a folder its #includes are searched in (repeatable)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   capture->add_option("-D,--define", defines, "With --file: NAME=VALUE (repeatable)");
   capture->add_option("--arg", program_args, "With --file: an argument for main() (repeatable)");
   capture->add_option("--variant", variant, "Variant (default: the lesson's first)");

@@ -1,5 +1,6 @@
 // The lesson panel in program mode: the user's own CUDA program opened, watched, re-run with
 // its sliders and arguments, and its launches listed (split from lesson_panel.cpp).
+#include <algorithm>
 #include <imgui.h>
 
 #include <filesystem>
@@ -158,6 +159,11 @@ void LessonPanel::DrawProgramControls() {
       changed = true;
     ImGui::SetItemTooltip("argv[1..] for main(), separated by spaces; Enter runs it again");
   }
+  // The field leaves its label room at any UI scale.
+  ImGui::SetNextItemWidth(std::max(ImGui::GetFontSize() * 4,
+                                   ImGui::GetContentRegionAvail().x -
+                                       ImGui::CalcTextSize("Include folders").x -
+                                       ImGui::GetStyle().ItemInnerSpacing.x));
   if (ImGui::InputText("Include folders", program_includes_, sizeof program_includes_,
                        ImGuiInputTextFlags_EnterReturnsTrue))
     changed = true;

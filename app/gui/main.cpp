@@ -52,7 +52,9 @@ int main(int argc, char** argv) {
                  "A .wstrace capture, or your own CUDA program (.cu), to open");
   cli.add_option("-I,--include", opt.include_dirs,
                  "With a program: a folder its #includes are searched in, as nvcc's -I "
-                 "(repeatable; also a field in program mode)");
+                 "(repeatable; also a field in program mode)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cli.add_option("--lecture", opt.lecture,
                  "Present a lecture file (TOML; assets/lectures/): full screen, one key a step");
   cli.add_option("--step", opt.lecture_step, "With --lecture: the step to open on (from 1)")

@@ -96,14 +96,19 @@ void SourcePanel::DrawContents() {
       followed_site_ = session_->sel.site;
       followed_generation_ = session_->generation;
       const LaunchTrace& t = run->main_launch();
-      if (session_->sel.site >= 0 && session_->sel.site < static_cast<int>(t.sites.size())) {
-        const std::string& f = t.sites[static_cast<std::size_t>(session_->sel.site)].file;
-        if (!f.empty() && !prog.TextOf(f).empty()) shown_file_ = f == prog.file ? "" : f;
-      }
+      // The selected site's file; with none selected, the file the launch's kernel is in.
+      std::string f = prog.KernelFile(t.kernel);
+      if (session_->sel.site >= 0 && session_->sel.site < static_cast<int>(t.sites.size()))
+        f = t.sites[static_cast<std::size_t>(session_->sel.site)].file;
+      if (!f.empty() && !prog.TextOf(f).empty()) shown_file_ = f == prog.file ? "" : f;
     }
     if (!shown_file_.empty() && prog.TextOf(shown_file_).empty()) shown_file_.clear();
     const std::string current = shown_file_.empty() ? prog.file : shown_file_;
-    ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x, 24 * ImGui::GetFontSize()));
+    ImGui::SetNextItemWidth(std::max(
+        4 * ImGui::GetFontSize(),
+        std::min(24 * ImGui::GetFontSize(), ImGui::GetContentRegionAvail().x -
+                                                ImGui::CalcTextSize("File").x -
+                                                ImGui::GetStyle().ItemInnerSpacing.x)));
     if (ImGui::BeginCombo("File", current.c_str())) {
       if (ImGui::Selectable(prog.file.c_str(), shown_file_.empty())) shown_file_.clear();
       for (const auto& [name, text] : prog.files) {
