@@ -444,8 +444,9 @@ int main(int argc, char** argv) {
                           "A CUDA program (.cu) to capture instead (several files or a folder: "
                           "compiled together)");
   capture_lesson->excludes(capture_file);
-  capture->add_option("-I,--include", include_dirs,
-                      "With --file: a folder its #includes are searched in (repeatable)")
+  capture
+      ->add_option("-I,--include", include_dirs,
+                   "With --file: a folder its #includes are searched in (repeatable)")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   capture->add_option("-D,--define", defines, "With --file: NAME=VALUE (repeatable)");
@@ -527,8 +528,7 @@ int main(int argc, char** argv) {
   if (*run) return RunCommand(lesson, variant, sets, backend, options, json, "", exercise);
   if (*capture && !program_files.empty())
     return ProgramCommand(program_files, defines, include_dirs, program_args, backend, options,
-                          timeout_s, json,
-                          out);
+                          timeout_s, json, out);
   if (*capture && lesson.empty()) {
     std::cerr << "warpscope-cli: capture needs a lesson id or --file PROGRAM.cu\n";
     return 2;

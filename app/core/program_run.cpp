@@ -25,7 +25,8 @@ LessonRun LessonRunOfProgram(ProgramRun run, const std::filesystem::path& path) 
   p.exited = run.ok();
   p.exit_code = run.exit_code;
   p.files = std::move(run.files);
-  for (const ProgramKernel& k : run.rewritten.kernel_files) p.kernel_files.emplace_back(k.name, k.file);
+  for (const ProgramKernel& k : run.rewritten.kernel_files)
+    p.kernel_files.emplace_back(k.name, k.file);
   for (const ProgramDiagnostic& d : run.rewritten.warnings) {
     p.notes.push_back(!d.file.empty() ? d.file + ":" + std::to_string(d.line) + ": " + d.message
                       : d.line > 0    ? "line " + std::to_string(d.line) + ": " + d.message

@@ -218,8 +218,8 @@ std::string LaunchesText(const std::vector<LaunchTrace>& launches, const std::st
         o << "  " << s.file << ":" << s.line << ":" << s.column << " ";
       else
         o << "  line " << s.line << ":" << s.column << " ";
-      o << ToString(s.space) << " "
-        << ToString(s.op) << " " << int(s.size) << " B: " << st.requests << " requests, ";
+      o << ToString(s.space) << " " << ToString(s.op) << " " << int(s.size) << " B: " << st.requests
+        << " requests, ";
       if (s.space == MemorySpace::kShared)
         o << st.wavefronts << " wavefronts (worst " << st.bank_conflict_max << "-way)";
       else
@@ -230,9 +230,8 @@ std::string LaunchesText(const std::vector<LaunchTrace>& launches, const std::st
       const BarrierSite& b = t.barrier_sites[i];
       o << "  barrier "
         << (!main_file.empty() && !b.file.empty() && b.file != main_file ? b.file + ":"
-                                                                          : std::string("line "))
-        << b.line << ": " << t.stats.barriers[i].instances
-        << " instances\n";
+                                                                         : std::string("line "))
+        << b.line << ": " << t.stats.barriers[i].instances << " instances\n";
     }
     for (std::size_t i = 0; i < t.warp_op_sites.size(); ++i) {
       o << "  warp line " << t.warp_op_sites[i].line << ": " << ToString(t.warp_op_sites[i].kind)
@@ -255,8 +254,10 @@ std::string ProgramRunText(const ProgramRun& run) {
     << ": " << run.launches.size() << (run.launches.size() == 1 ? " launch" : " launches") << "\n";
   for (const ProgramDiagnostic& d : run.rewritten.warnings) {
     o << "  note: ";
-    if (!d.file.empty()) o << d.file << ":" << d.line << ": ";
-    else if (d.line > 0) o << "line " << d.line << ": ";
+    if (!d.file.empty())
+      o << d.file << ":" << d.line << ": ";
+    else if (d.line > 0)
+      o << "line " << d.line << ": ";
     o << d.message << "\n";
   }
   o << LaunchesText(run.launches, run.file);

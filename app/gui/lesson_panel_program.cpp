@@ -1,7 +1,7 @@
 // The lesson panel in program mode: the user's own CUDA program opened, watched, re-run with
 // its sliders and arguments, and its launches listed (split from lesson_panel.cpp).
-#include <algorithm>
 #include <imgui.h>
+#include <algorithm>
 
 #include <filesystem>
 #include <fstream>
@@ -160,16 +160,17 @@ void LessonPanel::DrawProgramControls() {
     ImGui::SetItemTooltip("argv[1..] for main(), separated by spaces; Enter runs it again");
   }
   // The field leaves its label room at any UI scale.
-  ImGui::SetNextItemWidth(std::max(ImGui::GetFontSize() * 4,
-                                   ImGui::GetContentRegionAvail().x -
-                                       ImGui::CalcTextSize("Include folders").x -
-                                       ImGui::GetStyle().ItemInnerSpacing.x));
+  ImGui::SetNextItemWidth(
+      std::max(ImGui::GetFontSize() * 4, ImGui::GetContentRegionAvail().x -
+                                             ImGui::CalcTextSize("Include folders").x -
+                                             ImGui::GetStyle().ItemInnerSpacing.x));
   if (ImGui::InputText("Include folders", program_includes_, sizeof program_includes_,
                        ImGuiInputTextFlags_EnterReturnsTrue))
     changed = true;
   ImGui::SetItemTooltip(
       "-I: folders the program's #includes are searched in (cuda-samples' Common, a course's "
-      "include folder), separated by ';', relative to where Warpscope started; Enter runs it again");
+      "include folder), separated by ';', relative to where Warpscope started; Enter runs it "
+      "again");
   changed |= DrawBackendChoice();  // on a GPU: nvcc compiles the same rewritten program
   if (changed) Rerun();
   DrawStatus();

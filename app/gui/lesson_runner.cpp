@@ -1,6 +1,6 @@
+#include "gui/lesson_runner.h"
 #include <fstream>
 #include <sstream>
-#include "gui/lesson_runner.h"
 
 #include <algorithm>
 #include <chrono>

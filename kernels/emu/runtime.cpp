@@ -326,8 +326,8 @@ class Worker {
   std::uint32_t InstanceOrdinal(std::uint16_t site, std::uint32_t thread, std::uint32_t key) {
     const std::uint32_t warp = thread >> 5u, lane_bit = 1u << (thread & 31u);
     for (std::uint32_t salt = 0;; ++salt) {
-      const std::uint64_t k = (std::uint64_t{warp} << 48) ^ (std::uint64_t{site} << 32) ^
-                              (key + salt * 0x9e3779b9u);
+      const std::uint64_t k =
+          (std::uint64_t{warp} << 48) ^ (std::uint64_t{site} << 32) ^ (key + salt * 0x9e3779b9u);
       Instance& e = FindInstance(k);
       if (e.gen != instance_gen_) {
         e = {k, instance_gen_, instance_next_[std::size_t{warp} * kMaxSites + site]++, lane_bit};
@@ -852,13 +852,13 @@ class Worker {
   std::uint32_t shared_cursor_ = 0;
   std::vector<unsigned char> dynamic_shared_;
   std::vector<std::pair<void*, std::uint32_t>> shared_arrays_;  // static arrays, zeroed per block
-  bool step_each_access_ = false;  // the schedule stops threads before every access
-  bool instances_ = false;         // requests by instance key (LaunchConfig::instances)
-  std::vector<Instance> instances_table_;     // (warp, site, key) -> request ordinal
-  std::uint32_t instance_gen_ = 0;            // the current block's entries
+  bool step_each_access_ = false;          // the schedule stops threads before every access
+  bool instances_ = false;                 // requests by instance key (LaunchConfig::instances)
+  std::vector<Instance> instances_table_;  // (warp, site, key) -> request ordinal
+  std::uint32_t instance_gen_ = 0;         // the current block's entries
   std::size_t instance_used_ = 0;
   std::vector<std::uint32_t> instance_next_;  // [warp * kMaxSites + site]: requests so far
-  std::uint64_t rng_ = 0;          // the random schedule's generator (splitmix64)
+  std::uint64_t rng_ = 0;                     // the random schedule's generator (splitmix64)
   std::vector<std::uint32_t> ready_pool_;
   unsigned block_sm_ = 0;          // the block-scheduler model's placement of the current
   std::uint64_t block_start_ = 0;  // block (0 and 0 without the model)

@@ -57,8 +57,8 @@ WarpMeeting MeetWarp(WarpOpKind kind, std::uint32_t group, const WarpLane (&lane
           } else if (op == 0) {
             acc = static_cast<std::uint32_t>(a + v);
           } else if (op == 1 || op == 2) {
-            const bool less = is_signed ? static_cast<std::int32_t>(v) < static_cast<std::int32_t>(a)
-                                        : v < a;
+            const bool less =
+                is_signed ? static_cast<std::int32_t>(v) < static_cast<std::int32_t>(a) : v < a;
             if ((op == 1) == less && v != a) acc = v;
           } else {
             acc = op == 3 ? (a & v) : op == 4 ? (a | v) : (a ^ v);

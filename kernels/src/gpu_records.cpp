@@ -358,8 +358,8 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep) {
         for (std::uint32_t m = e.mask; m != 0; m &= m - 1, ++rank) {
           const std::uint32_t thread = wib * 32 + static_cast<std::uint32_t>(std::countr_zero(m));
           if (thread >= tpb) break;  // lanes past the block's last thread do not exist
-          rec.accesses.push_back({e.Offset(rank), request, time,
-                                  static_cast<std::uint16_t>(thread), site->second, epoch[thread]});
+          rec.accesses.push_back({e.Offset(rank), request, time, static_cast<std::uint16_t>(thread),
+                                  site->second, epoch[thread]});
         }
       });
     }

@@ -87,17 +87,21 @@ TEST(GpuRecords, EventsBecomeEachLanesRecordsWithItsOffsetAndIteration) {
   EXPECT_EQ(std::accumulate(t.thread_active.begin(), t.thread_active.end(), 0), 40);
 }
 
-TEST(GpuRecords, LanesSplitIntoTwoEventsStillMakeOneRequest) {
-  // The recording pass may see a warp's lanes reach an access in two groups; the figures are
-  // per (warp, site, iteration), so they equal those of one 32-lane event: 4 sectors.
+TEST(GpuRecords, EachEventIsOneRequestAsTheHardwareRanIt) {
+  // An event is the lanes that ran the access together: lanes the GPU ran in two groups (a
+  // diverged warp) are two requests, as Nsight Compute counts them. Lanes 0-15 read 64 bytes
+  // (2 sectors), lanes 16-31 the next 64 (2 sectors): 2 requests, 4 sectors, both partial.
   std::vector<std::uint32_t> w;
   ws::EncodeWarpEvent(kLoad, 0x0000ffffu, 1, Offsets(16, 0, 4), &w);
   ws::EncodeWarpEvent(kLoad, 0xffff0000u, 2, Offsets(16, 64, 4), &w);
-  const ws::LaunchTrace t = ws::DecodeGpuCapture(OneBlock(32, {w}), {{}, false});
-  EXPECT_EQ(t.stats.sites[0].requests, 1u);
+  const ws::LaunchTrace t = ws::DecodeGpuCapture(OneBlock(32, {w}), {{0}, false});
+  EXPECT_EQ(t.stats.sites[0].requests, 2u);
   EXPECT_EQ(t.stats.sites[0].sectors, 4u);
-  EXPECT_EQ(t.stats.sites[0].divergent_requests, 0u);
-  EXPECT_TRUE(t.blocks.empty());  // block 0 not kept, yet analysed
+  EXPECT_EQ(t.stats.sites[0].divergent_requests, 2u);
+  // Each lane's record names its request: the first event's lanes 0, the second's 1.
+  ASSERT_EQ(t.blocks.size(), 1u);
+  for (const ws::AccessRecord& a : t.blocks[0].accesses)
+    EXPECT_EQ(a.iteration, a.thread < 16 ? 0u : 1u) << a.thread;
 }
 
 TEST(GpuRecords, AFullRangeLosesOnlyItsTailAndTheLaunchSaysTruncated) {

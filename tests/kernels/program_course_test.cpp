@@ -78,7 +78,8 @@ TEST(CoursePrograms, DeviceMathAndIntrinsicsGiveTheirValues) {
       "  o[4] = logf(1.0f); o[5] = sinf(0.0f); o[6] = ceil(1.2); o[7] = floor(1.8);\n"
       "  o[8] = abs(-3); o[9] = fmaxf(1.0f, 7.0f); o[10] = __expf(0.0f); o[11] = rsqrtf(4.0f);\n"
       "  o[12] = __fdividef(1.0f, 4.0f); o[13] = __popc(0xffu); o[14] = std::sqrt(9.0f);\n"
-      "  o[15] = __int_as_float(__float_as_int(1.5f)); o[16] = min(3, 5); o[17] = __saturatef(2.f);\n"
+      "  o[15] = __int_as_float(__float_as_int(1.5f)); o[16] = min(3, 5); o[17] = "
+      "__saturatef(2.f);\n"
       "}\n"
       "int main() { float* d; cudaMalloc(&d, 18 * 4); m<<<1, 1>>>(d); float h[18];\n"
       "  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);\n"
@@ -264,7 +265,7 @@ TEST(CoursePrograms, CooperativeGroupsAreTheWarpMeetingsAndBarriersTheyAre) {
       "  cg::thread_block_tile<32> tile = cg::tiled_partition<32>(block);\n"
       "  int v = in[block.group_index().x * block.size() + block.thread_rank()];\n"
       "  int s = cg::reduce(tile, v, cg::plus<int>());\n"  // line 9
-      "  block.sync();\n"                                   // line 10
+      "  block.sync();\n"                                  // line 10
       "  if (tile.thread_rank() == 0) atomicAdd(&out[0], s);\n"
       "  int m = cg::reduce(tile, v, cg::greater<int>());\n"
       "  if (block.thread_rank() == 0) atomicMax(&out[1], m);\n"
@@ -328,11 +329,13 @@ TEST(CoursePrograms, TextureObjectsFetchAndAreRecordedAsTextureReads) {
       "                   float* o) {\n"
       "  int x = threadIdx.x, y = blockIdx.x;\n"
       "  o[y * 32 + x] = tex2D<float>(t, x + 0.5f, y + 0.5f);\n"  // line 5
-      "  if (x == 0 && y == 0) { o[128] = tex1D<float>(f, 1.0f); o[129] = tex2D<float>(u, 0.5f, 0.5f);\n"
+      "  if (x == 0 && y == 0) { o[128] = tex1D<float>(f, 1.0f); o[129] = tex2D<float>(u, 0.5f, "
+      "0.5f);\n"
       "    o[130] = tex2D<float>(t, -3.0f, 9.0f); }\n"
       "}\n"
       "int main() {\n"
-      "  float img[4][32]; for (int y = 0; y < 4; ++y) for (int x = 0; x < 32; ++x) img[y][x] = y * 100 + x;\n"
+      "  float img[4][32]; for (int y = 0; y < 4; ++y) for (int x = 0; x < 32; ++x) img[y][x] = y "
+      "* 100 + x;\n"
       "  cudaChannelFormatDesc d = cudaCreateChannelDesc<float>();\n"
       "  cudaArray_t arr; cudaMallocArray(&arr, &d, 32, 4);\n"
       "  cudaMemcpy2DToArray(arr, 0, 0, img, 128, 128, 4, cudaMemcpyHostToDevice);\n"
@@ -341,7 +344,8 @@ TEST(CoursePrograms, TextureObjectsFetchAndAreRecordedAsTextureReads) {
       "  cudaTextureObject_t t; cudaCreateTextureObject(&t, &r, &td, nullptr);\n"
       "  float* two; cudaMalloc(&two, 8); float v[2] = {0, 10};\n"
       "  cudaMemcpy(two, v, 8, cudaMemcpyHostToDevice);\n"
-      "  cudaResourceDesc rl = {}; rl.resType = cudaResourceTypeLinear; rl.res.linear.devPtr = two;\n"
+      "  cudaResourceDesc rl = {}; rl.resType = cudaResourceTypeLinear; rl.res.linear.devPtr = "
+      "two;\n"
       "  rl.res.linear.desc = d; rl.res.linear.sizeInBytes = 8;\n"
       "  cudaTextureDesc lin = td; lin.filterMode = cudaFilterModeLinear;\n"
       "  cudaTextureObject_t f; cudaCreateTextureObject(&f, &rl, &lin, nullptr);\n"
@@ -353,7 +357,8 @@ TEST(CoursePrograms, TextureObjectsFetchAndAreRecordedAsTextureReads) {
       "  cudaTextureObject_t u; cudaCreateTextureObject(&u, &ru, &norm, nullptr);\n"
       "  float* o; cudaMalloc(&o, 131 * 4); rd<<<4, 32>>>(t, f, u, o);\n"
       "  float h[131]; cudaMemcpy(h, o, sizeof h, cudaMemcpyDeviceToHost);\n"
-      "  printf(\"%g %g %g %g %g\\n\", h[2 * 32 + 5], h[128], h[129], h[130], h[127]); return 0; }\n");
+      "  printf(\"%g %g %g %g %g\\n\", h[2 * 32 + 5], h[128], h[129], h[130], h[127]); return 0; "
+      "}\n");
   ASSERT_TRUE(run.ok()) << run.failure;
   // Texel (5, 2) = 205; halfway between 0 and 10 = 5; 51 / 255 = 0.2; (-3, 9) clamped to (0, 3)
   // = 300; texel (31, 3) = 331.
@@ -500,7 +505,8 @@ TEST(CoursePrograms, WhatIsNotRunYetIsRefusedByNameAtItsLine) {
       {"#include <cstdio>\n\n#include <thrust/device_vector.h>\nint main() { return 0; }\n", 3,
        "Thrust is not supported (yet): #include <thrust/device_vector.h>"},
       {"#include <cublas_v2.h>\nint main() { return 0; }\n", 1, "cuBLAS is not supported (yet)"},
-      {"#include <curand_kernel.h>\nint main() { return 0; }\n", 1, "cuRAND is not supported (yet)"},
+      {"#include <curand_kernel.h>\nint main() { return 0; }\n", 1,
+       "cuRAND is not supported (yet)"},
       {"#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
        "__global__ void k() { cg::this_grid().sync(); }\nint main() { return 0; }\n",
        3, "this_grid().sync(), a barrier of the whole grid, is not supported (yet)"},
@@ -514,8 +520,8 @@ TEST(CoursePrograms, WhatIsNotRunYetIsRefusedByNameAtItsLine) {
     ASSERT_FALSE(run.ok()) << c.text;
     ASSERT_FALSE(run.errors.empty()) << c.text;
     EXPECT_EQ(run.errors[0].line, c.line) << c.text << "\n" << run.errors[0].message;
-    EXPECT_NE(run.errors[0].message.find(c.message), std::string::npos)
-        << c.text << "\n" << run.errors[0].message;
+    EXPECT_NE(run.errors[0].message.find(c.message), std::string::npos) << c.text << "\n"
+                                                                        << run.errors[0].message;
   }
 }
 

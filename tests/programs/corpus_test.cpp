@@ -54,8 +54,7 @@ TEST_P(Corpus, RunsAsWritten) {
   ASSERT_TRUE(run.ok()) << run.failure;
   EXPECT_EQ(run.exit_code, 0) << run.stdout_text;
   if (entry.at("checks_output").is_string()) {
-    EXPECT_NE(run.stdout_text.find(entry.at("checks_output").get<std::string>()),
-              std::string::npos)
+    EXPECT_NE(run.stdout_text.find(entry.at("checks_output").get<std::string>()), std::string::npos)
         << run.stdout_text;
   }
   EXPECT_GE(run.launches.size(), entry.value("min_launches", 1u));
@@ -73,7 +72,8 @@ std::vector<std::string> Names() {
 INSTANTIATE_TEST_SUITE_P(Programs, Corpus, ::testing::ValuesIn(Names()),
                          [](const ::testing::TestParamInfo<std::string>& p) {
                            std::string n;
-                           for (char c : p.param) n += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+                           for (char c : p.param)
+                             n += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
                            return n;
                          });
 

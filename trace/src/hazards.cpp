@@ -129,7 +129,8 @@ HazardReport FindHazards(const LaunchTrace& launch) {
   // __syncwarp() orders the memory accesses of the lanes it names (as the CUDA programming guide
   // says; cooperative groups' tile.sync() is one): per kept block and warp, its meetings' times
   // and masks. A lane's access before a meeting has an earlier logical time, one after it a later.
-  std::map<std::pair<std::uint32_t, std::uint16_t>, std::vector<std::pair<std::uint32_t, std::uint32_t>>>
+  std::map<std::pair<std::uint32_t, std::uint16_t>,
+           std::vector<std::pair<std::uint32_t, std::uint32_t>>>
       warp_syncs;
   for (const BlockRecords& b : launch.blocks) {
     for (const WarpOpRecord& w : b.warp_ops) {
@@ -166,7 +167,7 @@ HazardReport FindHazards(const LaunchTrace& launch) {
     if ((tx.mask & ty.mask) == 0) return;                            // different bytes
     if (x.op == AccessOp::kAtomic && y.op == AccessOp::kAtomic) return;
     if (x.a.block == y.a.block && x.a.epoch != y.a.epoch) return;  // a barrier between them
-    if (ordered_by_syncwarp(x.a, y.a)) return;                      // a __syncwarp() between
+    if (ordered_by_syncwarp(x.a, y.a)) return;                     // a __syncwarp() between
     // Count the pair once: at the first word both cover.
     const std::uint32_t word = static_cast<std::uint32_t>(tx.key & 0xffffffffu);
     if (word != std::max(x.first_word, y.first_word)) return;

@@ -91,8 +91,8 @@ void SourcePanel::DrawContents() {
   // one picked here.
   if (run != nullptr && run->program && !run->program->files.empty()) {
     const LessonRun::Program& prog = *run->program;
-    if (run->has_launch() && (session_->sel.site != followed_site_ ||
-                              session_->generation != followed_generation_)) {
+    if (run->has_launch() &&
+        (session_->sel.site != followed_site_ || session_->generation != followed_generation_)) {
       followed_site_ = session_->sel.site;
       followed_generation_ = session_->generation;
       const LaunchTrace& t = run->main_launch();
@@ -104,11 +104,11 @@ void SourcePanel::DrawContents() {
     }
     if (!shown_file_.empty() && prog.TextOf(shown_file_).empty()) shown_file_.clear();
     const std::string current = shown_file_.empty() ? prog.file : shown_file_;
-    ImGui::SetNextItemWidth(std::max(
-        4 * ImGui::GetFontSize(),
-        std::min(24 * ImGui::GetFontSize(), ImGui::GetContentRegionAvail().x -
-                                                ImGui::CalcTextSize("File").x -
-                                                ImGui::GetStyle().ItemInnerSpacing.x)));
+    ImGui::SetNextItemWidth(
+        std::max(4 * ImGui::GetFontSize(),
+                 std::min(24 * ImGui::GetFontSize(), ImGui::GetContentRegionAvail().x -
+                                                         ImGui::CalcTextSize("File").x -
+                                                         ImGui::GetStyle().ItemInnerSpacing.x)));
     if (ImGui::BeginCombo("File", current.c_str())) {
       if (ImGui::Selectable(prog.file.c_str(), shown_file_.empty())) shown_file_.clear();
       for (const auto& [name, text] : prog.files) {

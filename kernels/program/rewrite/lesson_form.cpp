@@ -30,8 +30,7 @@ class LessonForm : public RecursiveASTVisitor<LessonForm> {
       : ctx_(ctx), sm_(ctx.getSourceManager()), errors_(errors) {}
 
   bool VisitFunctionDecl(FunctionDecl* f) {
-    if (!(f->hasAttr<CUDAGlobalAttr>() || WrittenDevice(f)) || !InMainFile(f))
-      return true;
+    if (!(f->hasAttr<CUDAGlobalAttr>() || WrittenDevice(f)) || !InMainFile(f)) return true;
     for (ParmVarDecl* p : f->parameters()) {
       if (p->getTypeSourceInfo() == nullptr || p->getIdentifier() == nullptr) continue;
       TypeLoc tl = p->getTypeSourceInfo()->getTypeLoc();

@@ -9,8 +9,8 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <sstream>
@@ -30,7 +30,7 @@ struct Access {
   bool pointer = false;  // E is a pointer to the memory (__ldg(p), an atomic's address)
   bool call = false;     // a texture fetch: its site goes in as a last argument, before `rparen`
   unsigned rparen = 0;
-  std::string file;      // the program file it is in
+  std::string file;  // the program file it is in
   std::uint32_t line = 0, column = 0, end_column = 0;
   std::string text;
 };
@@ -145,7 +145,8 @@ class Collector : public RecursiveASTVisitor<Collector> {
     if (f == sm_.getMainFileID()) return rq_.file_name;
     const FileEntry* e = sm_.getFileEntryForID(f);
     if (e == nullptr) return "?";
-    const std::filesystem::path abs = std::filesystem::absolute(e->getName().str()).lexically_normal();
+    const std::filesystem::path abs =
+        std::filesystem::absolute(e->getName().str()).lexically_normal();
     std::filesystem::path rel = abs.lexically_relative(main_dir_);
     return rel.empty() ? abs.string() : rel.string();
   }
@@ -174,8 +175,8 @@ class Collector : public RecursiveASTVisitor<Collector> {
         if (Overloaded(f)) {
           PrintingPolicy policy = ctx_.getPrintingPolicy();
           policy.SuppressTagKeyword = true;
-          address = "static_cast<" + ctx_.getPointerType(f->getType()).getAsString(policy) +
-                    ">(&" + q + ")";
+          address = "static_cast<" + ctx_.getPointerType(f->getType()).getAsString(policy) + ">(&" +
+                    q + ")";
         }
         if (std::find(out_->kernel_table.begin(), out_->kernel_table.end(), address) ==
             out_->kernel_table.end()) {
@@ -257,8 +258,9 @@ class Collector : public RecursiveASTVisitor<Collector> {
     if ((NameOf(callee) == "malloc" || NameOf(callee) == "free") &&
         callee->getDeclContext()->getRedeclContext()->isFileContext() &&
         IsProgramFile(sm_.getFileID(sm_.getExpansionLoc(e->getBeginLoc()))))
-      Error(e->getBeginLoc(), NameOf(callee) + " in device code (the device heap) is not "
-                                               "supported (yet)");
+      Error(e->getBeginLoc(), NameOf(callee) +
+                                  " in device code (the device heap) is not "
+                                  "supported (yet)");
     // A texture fetch: tex2D<float>(t, x, y) gets its site as a last argument.
     static const std::set<std::string> fetches = {"tex1Dfetch", "tex1D", "tex2D"};
     if (fetches.count(NameOf(callee)) > 0 && e->getRParenLoc().isFileID()) {
@@ -283,10 +285,12 @@ class Collector : public RecursiveASTVisitor<Collector> {
     // goes on, as on a GPU (the macro's name becomes WS_DEVICE_ASSERT).
     if (NameOf(callee) == "__assert_fail" && e->getBeginLoc().isMacroID()) {
       SourceLocation at = e->getBeginLoc();
-      while (at.isMacroID() && !Lexer::getImmediateMacroName(at, sm_, ctx_.getLangOpts()).equals("assert"))
+      while (at.isMacroID() &&
+             !Lexer::getImmediateMacroName(at, sm_, ctx_.getLangOpts()).equals("assert"))
         at = sm_.getImmediateMacroCallerLoc(at);
       if (at.isMacroID()) {
-        const SourceLocation name = sm_.getSpellingLoc(sm_.getImmediateExpansionRange(at).getBegin());
+        const SourceLocation name =
+            sm_.getSpellingLoc(sm_.getImmediateExpansionRange(at).getBegin());
         if (name.isFileID() && IsProgramFile(sm_.getFileID(name)) &&
             renamed_.insert(Offset(name)).second)
           edits_.push_back({Offset(name), Offset(name) + 6, "WS_DEVICE_ASSERT", 2, 0});
@@ -342,8 +346,8 @@ class Collector : public RecursiveASTVisitor<Collector> {
     if (r.isInvalid()) return true;
     const unsigned at = Offset(r.getEnd());
     if (!instrumented_.insert(at).second) return true;
-    edits_.push_back({at, at, " ::ws::prog::Frame ws_frame(" + StaticId(r.getBegin()) + ");", 1,
-                      0});
+    edits_.push_back(
+        {at, at, " ::ws::prog::Frame ws_frame(" + StaticId(r.getBegin()) + ");", 1, 0});
     return true;
   }
 
@@ -356,17 +360,17 @@ class Collector : public RecursiveASTVisitor<Collector> {
     std::string reg;
     if (a->getNumOutputs() == 1 && a->getNumInputs() == 0 && SpecialRegisterRead(text, &reg)) {
       fn = reg == "globaltimer" || reg == "globaltimer_lo" ? "::ws::prog::GlobalTimer()"
-           : reg == "clock64"                             ? "::ws::prog::DeviceClock()"
-           : reg == "clock"                               ? "::ws::prog::DeviceClock32()"
-           : reg == "smid"                                ? "::ws::prog::SmId()"
-           : reg == "laneid"                              ? "::ws::prog::LaneId()"
-           : reg == "warpid"                              ? "::ws::prog::WarpId()"
-                                                          : nullptr;
+           : reg == "clock64"                              ? "::ws::prog::DeviceClock()"
+           : reg == "clock"                                ? "::ws::prog::DeviceClock32()"
+           : reg == "smid"                                 ? "::ws::prog::SmId()"
+           : reg == "laneid"                               ? "::ws::prog::LaneId()"
+           : reg == "warpid"                               ? "::ws::prog::WarpId()"
+                                                           : nullptr;
     }
     const CharSourceRange r = FileRange(a->getSourceRange());
-    const CharSourceRange out =
-        a->getNumOutputs() == 1 ? FileRange(a->getOutputExpr(0)->getSourceRange())
-                                : CharSourceRange();
+    const CharSourceRange out = a->getNumOutputs() == 1
+                                    ? FileRange(a->getOutputExpr(0)->getSourceRange())
+                                    : CharSourceRange();
     if (fn == nullptr || r.isInvalid() || out.isInvalid()) {
       Error(a->getAsmLoc(), "inline PTX (asm(\"" + text.substr(0, 40) +
                                 "\")) is not supported (yet): Warpscope reads the special "
@@ -378,8 +382,8 @@ class Collector : public RecursiveASTVisitor<Collector> {
     const unsigned b = Offset(r.getBegin());
     if (renamed_.insert(b).second)
       edits_.push_back({b, Offset(r.getEnd()),
-                        "((" + target + ") = static_cast<decltype(" + target + ")>(" + fn + "))",
-                        2, 0});
+                        "((" + target + ") = static_cast<decltype(" + target + ")>(" + fn + "))", 2,
+                        0});
     return true;
   }
 
@@ -469,8 +473,9 @@ class Collector : public RecursiveASTVisitor<Collector> {
           CharSourceRange::getTokenRange(d->getParam()->getDefaultArgRange()), sm_,
           ctx_.getLangOpts());
       if (dr.isInvalid()) {
-        Error(e->getBeginLoc(), "a kernel's default argument written by a macro is not "
-                                "supported (yet): pass it in the launch");
+        Error(e->getBeginLoc(),
+              "a kernel's default argument written by a macro is not "
+              "supported (yet): pass it in the launch");
         return true;
       }
       defaults += (k == 0 ? "" : ", ") + Lexer::getSourceText(dr, sm_, ctx_.getLangOpts()).str();
@@ -642,9 +647,8 @@ class Collector : public RecursiveASTVisitor<Collector> {
       if (const auto* t = dyn_cast<FunctionTemplateDecl>(d->getUnderlyingDecl()))
         other = t->getTemplatedDecl();
       if (other == nullptr) continue;
-      const FunctionDecl* mine = f->getPrimaryTemplate() != nullptr
-                                     ? f->getPrimaryTemplate()->getTemplatedDecl()
-                                     : f;
+      const FunctionDecl* mine =
+          f->getPrimaryTemplate() != nullptr ? f->getPrimaryTemplate()->getTemplatedDecl() : f;
       if (other->getCanonicalDecl() != mine->getCanonicalDecl()) return true;
     }
     return false;
@@ -705,8 +709,8 @@ class Collector : public RecursiveASTVisitor<Collector> {
 
   // A number for the loop or function at `at`, the same wherever the program is compiled.
   std::string StaticId(SourceLocation at) const {
-    const std::string where = DisplayName(sm_.getFileID(at)) + ":" +
-                              std::to_string(sm_.getFileOffset(at));
+    const std::string where =
+        DisplayName(sm_.getFileID(at)) + ":" + std::to_string(sm_.getFileOffset(at));
     std::uint32_t h = 2166136261u;
     for (unsigned char c : where) h = (h ^ c) * 16777619u;
     return std::to_string(h | 1u) + "u";  // never 0, the iterations' id
@@ -873,7 +877,6 @@ class Collector : public RecursiveASTVisitor<Collector> {
   }
 
  private:
-
   ASTContext& ctx_;
   SourceManager& sm_;
   RewrittenProgram* out_;

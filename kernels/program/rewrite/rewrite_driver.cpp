@@ -30,18 +30,30 @@ using namespace clang;  // NOLINT: the glue names many clang types
 // header is none of them.
 std::string RefusedLibrary(llvm::StringRef name) {
   static const std::pair<const char*, const char*> kLibraries[] = {
-      {"thrust/", "Thrust"},         {"cub/", "CUB"},
-      {"cublas", "cuBLAS"},          {"curand", "cuRAND"},
-      {"cufft", "cuFFT"},            {"cusparse", "cuSPARSE"},
-      {"cusolver", "cuSOLVER"},      {"cudnn", "cuDNN"},
-      {"npp", "NPP"},                {"nvrtc", "NVRTC"},
-      {"nccl", "NCCL"},              {"nvToolsExt", "NVTX"},
-      {"nvtx3/", "NVTX"},            {"cuda_gl_interop", "OpenGL interoperability"},
-      {"GL/", "OpenGL"},             {"cuda/", "libcu++ (cuda::)"},
-      {"mma.h", "Tensor cores (wmma)"}, {"cuda_fp16", "half precision (cuda_fp16.h)"},
-      {"cuda_bf16", "bfloat16 (cuda_bf16.h)"}, {"cuda_pipeline", "cuda_pipeline.h"},
-      {"mpi.h", "MPI"},              {"omp.h", "OpenMP"},
-      {"cuda/barrier", "cuda::barrier"}, {"cuda_awbarrier", "arrive-wait barriers"},
+      {"thrust/", "Thrust"},
+      {"cub/", "CUB"},
+      {"cublas", "cuBLAS"},
+      {"curand", "cuRAND"},
+      {"cufft", "cuFFT"},
+      {"cusparse", "cuSPARSE"},
+      {"cusolver", "cuSOLVER"},
+      {"cudnn", "cuDNN"},
+      {"npp", "NPP"},
+      {"nvrtc", "NVRTC"},
+      {"nccl", "NCCL"},
+      {"nvToolsExt", "NVTX"},
+      {"nvtx3/", "NVTX"},
+      {"cuda_gl_interop", "OpenGL interoperability"},
+      {"GL/", "OpenGL"},
+      {"cuda/", "libcu++ (cuda::)"},
+      {"mma.h", "Tensor cores (wmma)"},
+      {"cuda_fp16", "half precision (cuda_fp16.h)"},
+      {"cuda_bf16", "bfloat16 (cuda_bf16.h)"},
+      {"cuda_pipeline", "cuda_pipeline.h"},
+      {"mpi.h", "MPI"},
+      {"omp.h", "OpenMP"},
+      {"cuda/barrier", "cuda::barrier"},
+      {"cuda_awbarrier", "arrive-wait barriers"},
   };
   for (const auto& [prefix, library] : kLibraries) {
     if (name.startswith(prefix)) return library;
@@ -74,7 +86,8 @@ std::string Refusal(const std::string& message) {
   }
   if (const std::string n = quoted("unknown type name '"); !n.empty() && cuda_name(n, true))
     return n + " is not supported (yet)";
-  if (const std::string n = quoted("use of undeclared identifier '"); !n.empty() && cuda_name(n, false))
+  if (const std::string n = quoted("use of undeclared identifier '");
+      !n.empty() && cuda_name(n, false))
     return n + " is not supported (yet)";
   for (const char* what : {"no member named '", "no type named '", "no template named '"}) {
     const std::string n = quoted(what);
@@ -101,7 +114,8 @@ class Diagnostics : public DiagnosticConsumer {
       SourceLocation at = sm.getExpansionLoc(info.getLocation());
       // An error inside a system header (a library's, the shim's) is about the line of the
       // program that brought it in: walk the includes back to a file of the program's own.
-      while (at.isValid() && sm.isInSystemHeader(at) && sm.getIncludeLoc(sm.getFileID(at)).isValid())
+      while (at.isValid() && sm.isInSystemHeader(at) &&
+             sm.getIncludeLoc(sm.getFileID(at)).isValid())
         at = sm.getIncludeLoc(sm.getFileID(at));
       const PresumedLoc p = sm.getPresumedLoc(at);
       if (p.isValid()) {
@@ -149,7 +163,8 @@ class IncludeWatch : public PPCallbacks {
     d.column = p.isValid() ? p.getColumn() : 0;
     d.message = library + " is not supported (yet): #include <" + name.str() + ">";
     if (!sm_.isInMainFile(hash) && p.isValid()) {
-      const std::filesystem::path abs = std::filesystem::absolute(p.getFilename()).lexically_normal();
+      const std::filesystem::path abs =
+          std::filesystem::absolute(p.getFilename()).lexically_normal();
       const std::filesystem::path rel = abs.lexically_relative(main_dir_);
       d.file = rel.empty() ? abs.string() : rel.string();
     }
@@ -212,27 +227,15 @@ RewriteResult RewriteProgram(const RewriteRequest& rq) {
     args.insert(args.end(), {"-x", "c++", "-std=c++17", "-resource-dir", ResourceDir(), "-I",
                              rq.shim_dir.string(), "-ferror-limit=50", "-w"});
   } else {
-    args.insert(args.end(), {"-x",
-                             "cuda",
-                             "--cuda-host-only",
-                             "-nocudainc",
-                             "-nocudalib",
-                             "-std=c++17",
-                                   // printf and its kin are __host__ __device__ (ws_program.h)
-                                   "-Xclang",
-                                   "-fcuda-allow-variadic-functions",
-                                   "-resource-dir",
-                                   ResourceDir(),
-                                   "-I",
-                                   rq.shim_dir.string(),
-                                   "-include",
-                                   "ws_program.h",
-                                   "-DWS_PROGRAM_PARSE=1",
-                                   "-DWS_CUDA_UNIT=1",
-                             "-ferror-limit=50",
-                             "-w"});
+    args.insert(args.end(),
+                {"-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "-std=c++17",
+                 // printf and its kin are __host__ __device__ (ws_program.h)
+                 "-Xclang", "-fcuda-allow-variadic-functions", "-resource-dir", ResourceDir(), "-I",
+                 rq.shim_dir.string(), "-include", "ws_program.h", "-DWS_PROGRAM_PARSE=1",
+                 "-DWS_CUDA_UNIT=1", "-ferror-limit=50", "-w"});
   }
-  for (const std::filesystem::path& dir : rq.include_dirs) args.insert(args.end(), {"-I", dir.string()});
+  for (const std::filesystem::path& dir : rq.include_dirs)
+    args.insert(args.end(), {"-I", dir.string()});
   for (const std::string& d : rq.defines) args.push_back("-D" + d);
   args.push_back(path);
 
@@ -244,8 +247,8 @@ RewriteResult RewriteProgram(const RewriteRequest& rq) {
   llvm::IntrusiveRefCntPtr<FileManager> files(new FileManager(FileSystemOptions(), overlay));
   const std::filesystem::path main_dir = std::filesystem::absolute(rq.directory).lexically_normal();
   Diagnostics diags(&result.errors, main_dir);
-  tooling::ToolInvocation invocation(
-      args, std::make_unique<Action>(&result, rq, &diags, main_dir), files.get());
+  tooling::ToolInvocation invocation(args, std::make_unique<Action>(&result, rq, &diags, main_dir),
+                                     files.get());
   invocation.setDiagnosticConsumer(&diags);
   const bool ran = invocation.run();
   if (!ran && result.errors.empty())
@@ -266,7 +269,8 @@ RewriteResult RewriteProgram(const RewriteRequest& rq) {
   if (rq.host_unit) {
     p.source = std::move(out);
     for (ProgramFile& f : p.files)
-      f.rewritten = "#line 1 \"" + Escape(f.name) + "\"\n" + (f.rewritten.empty() ? f.text : f.rewritten);
+      f.rewritten =
+          "#line 1 \"" + Escape(f.name) + "\"\n" + (f.rewritten.empty() ? f.text : f.rewritten);
     result.ok = true;
     return result;
   }
@@ -308,8 +312,8 @@ RewriteResult RewriteProgram(const RewriteRequest& rq) {
   // Each header the compiler reads from where the rewritten program is put: at its own lines,
   // named as the program names it.
   for (ProgramFile& f : p.files) {
-    f.rewritten = "#line 1 \"" + Escape(f.name) + "\"\n" +
-                  (f.rewritten.empty() ? f.text : f.rewritten);
+    f.rewritten =
+        "#line 1 \"" + Escape(f.name) + "\"\n" + (f.rewritten.empty() ? f.text : f.rewritten);
   }
   p.source = std::move(out);
   result.ok = true;

@@ -106,7 +106,8 @@ std::string BadAccessText(const BadAccess& b) {
   std::ostringstream m;
   m << "line " << (b.place & 0xffffu) << ": ";
   const unsigned int site = b.place >> 16;
-  if (site >= 1 && site <= p.sites.column.size()) m << "column " << p.sites.column[site - 1] << ": ";
+  if (site >= 1 && site <= p.sites.column.size())
+    m << "column " << p.sites.column[site - 1] << ": ";
   m << (b.op == kOpLoad    ? "a load of"
         : b.op == kOpStore ? "a store of"
                            : "an atomic on")

@@ -101,8 +101,7 @@ cudaError_t cudaHostGetDevicePointer(void** device, void* host, unsigned int) {
 cudaError_t cudaHostRegister(void* ptr, std::size_t bytes, unsigned int) {
   if (ptr == nullptr || bytes == 0)
     return Fail(cudaErrorInvalidValue, "cudaHostRegister: a null pointer or no bytes");
-  ws::prog::detail::AddRegion(ptr, bytes, "registered host memory", ws::kKeyGlobal, true,
-                              nullptr);
+  ws::prog::detail::AddRegion(ptr, bytes, "registered host memory", ws::kKeyGlobal, true, nullptr);
   return cudaSuccess;
 }
 cudaError_t cudaHostUnregister(void*) {
@@ -156,10 +155,10 @@ cudaError_t cudaMemsetAsync(void* dst, int value, std::size_t bytes, cudaStream_
 cudaError_t cudaMemcpy2D(void* dst, std::size_t dpitch, const void* src, std::size_t spitch,
                          std::size_t width, std::size_t height, cudaMemcpyKind kind) {
   if (width > dpitch || width > spitch)
-    return Fail(cudaErrorInvalidPitchValue,
-                "cudaMemcpy2D: a row of " + std::to_string(width) +
-                    " bytes is wider than the pitch (" + std::to_string(std::min(dpitch, spitch)) +
-                    " bytes)");
+    return Fail(cudaErrorInvalidPitchValue, "cudaMemcpy2D: a row of " + std::to_string(width) +
+                                                " bytes is wider than the pitch (" +
+                                                std::to_string(std::min(dpitch, spitch)) +
+                                                " bytes)");
   for (std::size_t row = 0; row < height; ++row) {
     const cudaError_t e = cudaMemcpy(static_cast<char*>(dst) + row * dpitch,
                                      static_cast<const char*>(src) + row * spitch, width, kind);
@@ -181,8 +180,7 @@ cudaError_t cudaMemset2D(void* dst, std::size_t pitch, int value, std::size_t wi
   return cudaSuccess;
 }
 // Rows padded to a multiple of 512 bytes (the texture pitch alignment an H100 reports).
-cudaError_t cudaMallocPitch(void** ptr, std::size_t* pitch, std::size_t width,
-                            std::size_t height) {
+cudaError_t cudaMallocPitch(void** ptr, std::size_t* pitch, std::size_t width, std::size_t height) {
   if (pitch == nullptr) return Fail(cudaErrorInvalidValue, "cudaMallocPitch: null pitch");
   *pitch = (width + 511) / 512 * 512;
   return Allocate(ptr, *pitch * height, "cudaMallocPitch");
@@ -257,42 +255,93 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
   if (value == nullptr) return Fail(cudaErrorInvalidValue, "cudaDeviceGetAttribute: null value");
   cudaDeviceProp p;
   if (cudaGetDeviceProperties(&p, device) != cudaSuccess)
-    return Fail(cudaErrorInvalidDevice, "cudaDeviceGetAttribute: device " +
-                                            std::to_string(device) +
+    return Fail(cudaErrorInvalidDevice, "cudaDeviceGetAttribute: device " + std::to_string(device) +
                                             ": the emulator has one device, 0");
   switch (attr) {
-    case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
-    case cudaDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
-    case cudaDevAttrMaxBlockDimY: *value = p.maxThreadsDim[1]; break;
-    case cudaDevAttrMaxBlockDimZ: *value = p.maxThreadsDim[2]; break;
-    case cudaDevAttrMaxGridDimX: *value = p.maxGridSize[0]; break;
-    case cudaDevAttrMaxGridDimY: *value = p.maxGridSize[1]; break;
-    case cudaDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; break;
-    case cudaDevAttrMaxSharedMemoryPerBlock: *value = static_cast<int>(p.sharedMemPerBlock); break;
-    case cudaDevAttrTotalConstantMemory: *value = static_cast<int>(p.totalConstMem); break;
-    case cudaDevAttrWarpSize: *value = p.warpSize; break;
-    case cudaDevAttrMaxPitch: *value = 2147483647; break;
-    case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; break;
-    case cudaDevAttrClockRate: *value = p.clockRate; break;
-    case cudaDevAttrTextureAlignment: *value = static_cast<int>(p.textureAlignment); break;
-    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
-    case cudaDevAttrComputeMode: *value = cudaComputeModeDefault; break;
-    case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
-    case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
-    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
+    case cudaDevAttrMaxThreadsPerBlock:
+      *value = p.maxThreadsPerBlock;
+      break;
+    case cudaDevAttrMaxBlockDimX:
+      *value = p.maxThreadsDim[0];
+      break;
+    case cudaDevAttrMaxBlockDimY:
+      *value = p.maxThreadsDim[1];
+      break;
+    case cudaDevAttrMaxBlockDimZ:
+      *value = p.maxThreadsDim[2];
+      break;
+    case cudaDevAttrMaxGridDimX:
+      *value = p.maxGridSize[0];
+      break;
+    case cudaDevAttrMaxGridDimY:
+      *value = p.maxGridSize[1];
+      break;
+    case cudaDevAttrMaxGridDimZ:
+      *value = p.maxGridSize[2];
+      break;
+    case cudaDevAttrMaxSharedMemoryPerBlock:
+      *value = static_cast<int>(p.sharedMemPerBlock);
+      break;
+    case cudaDevAttrTotalConstantMemory:
+      *value = static_cast<int>(p.totalConstMem);
+      break;
+    case cudaDevAttrWarpSize:
+      *value = p.warpSize;
+      break;
+    case cudaDevAttrMaxPitch:
+      *value = 2147483647;
+      break;
+    case cudaDevAttrMaxRegistersPerBlock:
+      *value = p.regsPerBlock;
+      break;
+    case cudaDevAttrClockRate:
+      *value = p.clockRate;
+      break;
+    case cudaDevAttrTextureAlignment:
+      *value = static_cast<int>(p.textureAlignment);
+      break;
+    case cudaDevAttrMultiProcessorCount:
+      *value = p.multiProcessorCount;
+      break;
+    case cudaDevAttrComputeMode:
+      *value = cudaComputeModeDefault;
+      break;
+    case cudaDevAttrComputeCapabilityMajor:
+      *value = p.major;
+      break;
+    case cudaDevAttrComputeCapabilityMinor:
+      *value = p.minor;
+      break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor:
+      *value = p.maxThreadsPerMultiProcessor;
+      break;
     case cudaDevAttrMaxSharedMemoryPerMultiprocessor:
       *value = static_cast<int>(p.sharedMemPerMultiprocessor);
       break;
     case cudaDevAttrMaxSharedMemoryPerBlockOptin:
       *value = static_cast<int>(p.sharedMemPerBlockOptin);
       break;
-    case cudaDevAttrMaxRegistersPerMultiprocessor: *value = p.regsPerMultiprocessor; break;
-    case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
-    case cudaDevAttrMemoryClockRate: *value = p.memoryClockRate; break;
-    case cudaDevAttrGlobalMemoryBusWidth: *value = p.memoryBusWidth; break;
-    case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
-    case cudaDevAttrAsyncEngineCount: *value = p.asyncEngineCount; break;
-    case cudaDevAttrConcurrentKernels: *value = p.concurrentKernels; break;
+    case cudaDevAttrMaxRegistersPerMultiprocessor:
+      *value = p.regsPerMultiprocessor;
+      break;
+    case cudaDevAttrMaxBlocksPerMultiprocessor:
+      *value = p.maxBlocksPerMultiProcessor;
+      break;
+    case cudaDevAttrMemoryClockRate:
+      *value = p.memoryClockRate;
+      break;
+    case cudaDevAttrGlobalMemoryBusWidth:
+      *value = p.memoryBusWidth;
+      break;
+    case cudaDevAttrL2CacheSize:
+      *value = p.l2CacheSize;
+      break;
+    case cudaDevAttrAsyncEngineCount:
+      *value = p.asyncEngineCount;
+      break;
+    case cudaDevAttrConcurrentKernels:
+      *value = p.concurrentKernels;
+      break;
     case cudaDevAttrUnifiedAddressing:
     case cudaDevAttrManagedMemory:
     case cudaDevAttrCanMapHostMemory:
@@ -399,8 +448,10 @@ cudaError_t cudaFuncSetCacheConfigOf(const void*, cudaFuncCache) {
 // memory (the emulator does not know a kernel's registers or static shared memory here).
 cudaError_t cudaOccupancyOf(int* blocks, const void*, int block_size, std::size_t dynamic_shared) {
   if (blocks == nullptr || block_size <= 0)
-    return Fail(cudaErrorInvalidValue, "cudaOccupancyMaxActiveBlocksPerMultiprocessor: block "
-                                       "size " + std::to_string(block_size));
+    return Fail(cudaErrorInvalidValue,
+                "cudaOccupancyMaxActiveBlocksPerMultiprocessor: block "
+                "size " +
+                    std::to_string(block_size));
   cudaDeviceProp p;
   cudaGetDeviceProperties(&p, 0);
   const int warps = (block_size + 31) / 32;

@@ -15,8 +15,8 @@
 #include <atomic>
 #include <cstdarg>
 #include <cstdio>
-#include <ctime>
 #include <cstdlib>
+#include <ctime>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -327,7 +327,7 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
   cfg.keep_blocks = p.keep_blocks;
   cfg.schedule = p.schedule;
   cfg.instances = true;  // the rewriter's Loop, Iter and Frame give each access its instance
-  std::fflush(stdout);  // what the host printed before a launch that may never end is kept
+  std::fflush(stdout);   // what the host printed before a launch that may never end is kept
   if (p.sticky_error != cudaSuccess) {  // after a failed assert no kernel runs
     p.last_error = p.sticky_error;
     return;

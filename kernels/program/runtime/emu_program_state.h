@@ -53,14 +53,14 @@ struct Program {
   std::vector<std::size_t> by_address;  // region ids sorted by begin
   std::vector<BufferInfo> buffers;      // by id, as the launches see them
   std::uint64_t next_base = 1u << 20;
-  SiteNames sites;  // the rewriter's site tables, one per translation unit
-  ProgramRun run;         // what is written: the launches so far (each at once) and the ending
-  double model_ms = 0;    // the modeled time of the launches so far (what cudaEvent* read)
+  SiteNames sites;      // the rewriter's site tables, one per translation unit
+  ProgramRun run;       // what is written: the launches so far (each at once) and the ending
+  double model_ms = 0;  // the modeled time of the launches so far (what cudaEvent* read)
   cudaError_t last_error = cudaSuccess;
   // A launch's failed assert(): every later call returns it until cudaDeviceReset, as on a GPU.
   cudaError_t sticky_error = cudaSuccess;
   bool assert_failed = false;  // the running launch's
-  std::string error;  // the failed launch's message
+  std::string error;           // the failed launch's message
   DevicePreset preset;
   std::vector<std::uint32_t> keep_blocks = {0, 1, 2, 3};
   Schedule schedule;

@@ -74,20 +74,23 @@ void Components(const Texture& t, const unsigned char* texel, bool normalize, fl
       std::memcpy(&f, p, sizeof f);
       v = f;
     } else if (bits == 8) {
-      v = t.desc.f == cudaChannelFormatKindSigned ? static_cast<double>(static_cast<signed char>(*p))
-                                                  : static_cast<double>(*p);
+      v = t.desc.f == cudaChannelFormatKindSigned
+              ? static_cast<double>(static_cast<signed char>(*p))
+              : static_cast<double>(*p);
       if (normalize) v /= t.desc.f == cudaChannelFormatKindSigned ? 127.0 : 255.0;
     } else if (bits == 16) {
       std::uint16_t u = 0;
       std::memcpy(&u, p, 2);
-      v = t.desc.f == cudaChannelFormatKindSigned ? static_cast<double>(static_cast<std::int16_t>(u))
-                                                  : static_cast<double>(u);
+      v = t.desc.f == cudaChannelFormatKindSigned
+              ? static_cast<double>(static_cast<std::int16_t>(u))
+              : static_cast<double>(u);
       if (normalize) v /= t.desc.f == cudaChannelFormatKindSigned ? 32767.0 : 65535.0;
     } else {
       std::uint32_t u = 0;
       std::memcpy(&u, p, 4);
-      v = t.desc.f == cudaChannelFormatKindSigned ? static_cast<double>(static_cast<std::int32_t>(u))
-                                                  : static_cast<double>(u);
+      v = t.desc.f == cudaChannelFormatKindSigned
+              ? static_cast<double>(static_cast<std::int32_t>(u))
+              : static_cast<double>(u);
     }
     out[c] = static_cast<float>(v);
   }
@@ -153,8 +156,8 @@ cudaError_t cudaMemcpyToArray(cudaArray_t dst, std::size_t w_offset, std::size_t
   const std::size_t row = dst->width * dst->texel;
   const std::size_t at = h_offset * row + w_offset;
   if (at + count > row * dst->height)
-    return Fail(cudaErrorInvalidValue, "cudaMemcpyToArray: " + std::to_string(count) +
-                                           " bytes do not fit the array");
+    return Fail(cudaErrorInvalidValue,
+                "cudaMemcpyToArray: " + std::to_string(count) + " bytes do not fit the array");
   return cudaMemcpy(static_cast<char*>(dst->data) + at, src, count,
                     kind == cudaMemcpyDeviceToDevice ? kind : cudaMemcpyHostToDevice);
 }
@@ -220,9 +223,8 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t* object, const cudaResou
   }
   t.texel = TexelBytes(t.desc);
   if (t.texel == 0 || t.texel > 16 || t.desc.x % 8 != 0)
-    return Fail(cudaErrorInvalidChannelDescriptor,
-                "cudaCreateTextureObject: a channel format of " + std::to_string(t.texel * 8) +
-                    " bits");
+    return Fail(cudaErrorInvalidChannelDescriptor, "cudaCreateTextureObject: a channel format of " +
+                                                       std::to_string(t.texel * 8) + " bits");
   if (t.base == nullptr || t.width == 0)
     return Fail(cudaErrorInvalidValue, "cudaCreateTextureObject: no memory behind the texture");
   t.live = true;
@@ -293,11 +295,10 @@ void TexFetch(unsigned long long object, int dims, float x, float y, unsigned in
         }
       }
     } else {
-      const long long i = Address(static_cast<long long>(std::floor(u)), t.width,
-                                  t.how.addressMode[0]);
-      const long long j = dims == 2 ? Address(static_cast<long long>(std::floor(v)), h,
-                                              t.how.addressMode[1])
-                                    : 0;
+      const long long i =
+          Address(static_cast<long long>(std::floor(u)), t.width, t.how.addressMode[0]);
+      const long long j =
+          dims == 2 ? Address(static_cast<long long>(std::floor(v)), h, t.how.addressMode[1]) : 0;
       first = texel_at(i, j);
     }
   }
@@ -307,7 +308,8 @@ void TexFetch(unsigned long long object, int dims, float x, float y, unsigned in
     return;
   }
   if (floating && (normalize || (t.how.filterMode == cudaFilterModeLinear && dims != 0))) {
-    if (t.how.filterMode != cudaFilterModeLinear || dims == 0) Components(t, first, normalize, value);
+    if (t.how.filterMode != cudaFilterModeLinear || dims == 0)
+      Components(t, first, normalize, value);
     std::memcpy(out, value, std::min<std::size_t>(bytes, sizeof value));
     return;
   }

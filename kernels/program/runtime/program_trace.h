@@ -55,7 +55,7 @@ void NameProgramSites(LaunchTrace& t, const SiteNames& names);
 struct ProgramRun {
   std::string file, backend, preset, error;
   std::size_t launches_without_records = 0;
-  std::size_t parts = 0;  // launches written so far
+  std::size_t parts = 0;        // launches written so far
   bool events_modeled = false;  // cudaEventElapsedTime gave the model's time (the emulator)
 };
 

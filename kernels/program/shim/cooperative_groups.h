@@ -50,8 +50,7 @@ WS_PD inline T Shuffle(unsigned int kind, unsigned int mask, T v, int arg, int w
                        unsigned int place) {
   return ::ws::prog::Shuffle(kind, mask, v, arg, width, place);
 }
-WS_PD inline unsigned int Vote(unsigned int kind, unsigned int mask, int pred,
-                               unsigned int place) {
+WS_PD inline unsigned int Vote(unsigned int kind, unsigned int mask, int pred, unsigned int place) {
   return static_cast<unsigned int>(::ws::prog::WarpOp(kind, mask, pred != 0, 0, 32, place));
 }
 // The rank of `lane` among the lanes of `mask` below it.
@@ -92,8 +91,7 @@ WS_PD inline unsigned int MaskOf(const coalesced_group& g);
 
 class thread_block {
  public:
-  WS_PD void sync(unsigned int line = __builtin_LINE(),
-                  const char* file = __builtin_FILE()) const {
+  WS_PD void sync(unsigned int line = __builtin_LINE(), const char* file = __builtin_FILE()) const {
     ::ws::prog::SyncThreads(ws_detail::Place(file, line));
   }
   WS_PD unsigned int thread_rank() const { return ws_detail::LinearThread(); }
@@ -115,8 +113,7 @@ class thread_group {
  public:
   WS_PD thread_group(const thread_block&) : block_(true), size_(0) {}  // NOLINT: as CUDA's
   WS_PD explicit thread_group(unsigned int segment) : block_(false), size_(segment) {}
-  WS_PD void sync(unsigned int line = __builtin_LINE(),
-                  const char* file = __builtin_FILE()) const {
+  WS_PD void sync(unsigned int line = __builtin_LINE(), const char* file = __builtin_FILE()) const {
     if (block_)
       ::ws::prog::SyncThreads(ws_detail::Place(file, line));
     else
@@ -148,17 +145,14 @@ class thread_block_tile {
 
  public:
   WS_PD operator thread_group() const { return thread_group(N); }  // NOLINT: as CUDA's
-  WS_PD void sync(unsigned int line = __builtin_LINE(),
-                  const char* file = __builtin_FILE()) const {
+  WS_PD void sync(unsigned int line = __builtin_LINE(), const char* file = __builtin_FILE()) const {
     ::ws::prog::WarpOp(8, Mask(), 0, 0, 32, ws_detail::Place(file, line));
   }
   WS_PD unsigned int thread_rank() const { return ws_detail::LinearThread() % N; }
   WS_PD static constexpr unsigned int size() { return N; }
   WS_PD static constexpr unsigned int num_threads() { return N; }
   WS_PD unsigned int meta_group_rank() const { return ws_detail::LinearThread() / N; }
-  WS_PD unsigned int meta_group_size() const {
-    return (ws_detail::BlockThreads() + N - 1) / N;
-  }
+  WS_PD unsigned int meta_group_size() const { return (ws_detail::BlockThreads() + N - 1) / N; }
   WS_PD bool is_valid() const { return true; }
   template <typename T>
   WS_PD T shfl(T v, int src, unsigned int line = __builtin_LINE(),
@@ -217,8 +211,7 @@ WS_PD inline thread_group tiled_partition(const thread_block&, unsigned int n) {
 class coalesced_group {
  public:
   WS_PD explicit coalesced_group(unsigned int mask) : mask_(mask) {}
-  WS_PD void sync(unsigned int line = __builtin_LINE(),
-                  const char* file = __builtin_FILE()) const {
+  WS_PD void sync(unsigned int line = __builtin_LINE(), const char* file = __builtin_FILE()) const {
     ::ws::prog::WarpOp(8, mask_, 0, 0, 32, ws_detail::Place(file, line));
   }
   WS_PD unsigned int thread_rank() const { return ws_detail::RankIn(mask_, ws_detail::Lane()); }
@@ -286,8 +279,8 @@ class grid_group {
  public:
   WS_PD unsigned long long thread_rank() const {
     const unsigned long long block =
-        blockIdx.x + gridDim.x * (blockIdx.y + static_cast<unsigned long long>(gridDim.y) *
-                                                   blockIdx.z);
+        blockIdx.x +
+        gridDim.x * (blockIdx.y + static_cast<unsigned long long>(gridDim.y) * blockIdx.z);
     return block * ws_detail::BlockThreads() + ws_detail::LinearThread();
   }
   WS_PD unsigned long long size() const {

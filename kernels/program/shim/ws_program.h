@@ -11,7 +11,6 @@
 // Self-contained (C++17) but for the emulator's ThreadState, so that it compiles fast.
 #pragma once
 
-
 // C++'s own headers first, as host code (constexpr functions are __host__ __device__ anyway)...
 #include <array>  // <cmath> needs the algorithms' base, whose parts are defined in later headers
 #include <cstddef>
@@ -98,7 +97,6 @@
 #define CUDA_VERSION 13000
 #define __CUDART_API_VERSION 13000
 
-
 // ------------------------------------------------------------------------------------------------
 // Vector types, as CUDA's vector_types.h declares them (alignment included).
 // ------------------------------------------------------------------------------------------------
@@ -114,24 +112,32 @@ struct dim3 {
 };
 // Every CUDA vector type, N1 to N4, with make_N: alignment as vector_types.h gives it (N2 twice
 // the element, N4 four times up to 16 bytes, N1 and N3 the element's).
-#define WS_VEC(T, N, A1, A2, A4)                                          \
-  struct alignas(A1) N##1 {                                               \
-    T x;                                                                  \
-  };                                                                      \
-  struct alignas(A2) N##2 {                                               \
-    T x, y;                                                               \
-  };                                                                      \
-  struct alignas(A4) N##4 {                                               \
-    T x, y, z, w;                                                         \
-  };                                                                      \
-  WS_PD inline N##1 make_##N##1(T x) { return N##1 {x}; }                 \
-  WS_PD inline N##2 make_##N##2(T x, T y) { return N##2 {x, y}; }         \
-  WS_PD inline N##4 make_##N##4(T x, T y, T z, T w) { return N##4 {x, y, z, w}; }
-#define WS_VEC3(T, N)                                                     \
-  struct N##3 {                                                           \
-    T x, y, z;                                                            \
-  };                                                                      \
-  WS_PD inline N##3 make_##N##3(T x, T y, T z) { return N##3 {x, y, z}; }
+#define WS_VEC(T, N, A1, A2, A4)                      \
+  struct alignas(A1) N##1 {                           \
+    T x;                                              \
+  };                                                  \
+  struct alignas(A2) N##2 {                           \
+    T x, y;                                           \
+  };                                                  \
+  struct alignas(A4) N##4 {                           \
+    T x, y, z, w;                                     \
+  };                                                  \
+  WS_PD inline N##1 make_##N##1(T x) {                \
+    return N##1 {x};                                  \
+  }                                                   \
+  WS_PD inline N##2 make_##N##2(T x, T y) {           \
+    return N##2 {x, y};                               \
+  }                                                   \
+  WS_PD inline N##4 make_##N##4(T x, T y, T z, T w) { \
+    return N##4 {x, y, z, w};                         \
+  }
+#define WS_VEC3(T, N)                            \
+  struct N##3 {                                  \
+    T x, y, z;                                   \
+  };                                             \
+  WS_PD inline N##3 make_##N##3(T x, T y, T z) { \
+    return N##3 {x, y, z};                       \
+  }
 WS_VEC(char, char, 1, 2, 4)
 WS_VEC3(char, char)
 WS_VEC(unsigned char, uchar, 1, 2, 4)
@@ -167,13 +173,15 @@ namespace ws::prog {
 template <typename T>
 struct Channel {  // a scalar: one component
   static constexpr int count = 1, bits = 8 * sizeof(T);
-  static constexpr int kind = std::is_floating_point<T>::value ? 2 : std::is_signed<T>::value ? 0 : 1;
+  static constexpr int kind = std::is_floating_point<T>::value ? 2
+                              : std::is_signed<T>::value       ? 0
+                                                               : 1;
 };
-#define WS_CHANNEL(V, T, N)                                                      \
-  template <>                                                                    \
-  struct Channel<V> {                                                            \
-    static constexpr int count = N, bits = 8 * sizeof(T);                        \
-    static constexpr int kind = Channel<T>::kind;                                \
+#define WS_CHANNEL(V, T, N)                               \
+  template <>                                             \
+  struct Channel<V> {                                     \
+    static constexpr int count = N, bits = 8 * sizeof(T); \
+    static constexpr int kind = Channel<T>::kind;         \
   };
 #define WS_CHANNELS(N, T) WS_CHANNEL(N##1, T, 1) WS_CHANNEL(N##2, T, 2) WS_CHANNEL(N##4, T, 4)
 WS_CHANNELS(char, char)
@@ -508,9 +516,8 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, F func, i
 template <typename F>
 cudaError_t cudaOccupancyMaxPotentialBlockSize(int* min_grid, int* block_size, F func,
                                                std::size_t dynamic_shared = 0, int limit = 0) {
-  return cudaOccupancyMaxPotentialBlockSizeOf(min_grid, block_size,
-                                              reinterpret_cast<const void*>(func),
-                                              dynamic_shared, limit);
+  return cudaOccupancyMaxPotentialBlockSizeOf(
+      min_grid, block_size, reinterpret_cast<const void*>(func), dynamic_shared, limit);
 }
 template <typename T>
 cudaError_t cudaMallocPitch(T** ptr, std::size_t* pitch, std::size_t width, std::size_t height) {
@@ -741,8 +748,9 @@ void SyncThreads(unsigned int place);
 #define blockIdx (::ws::prog::Builtins()[1])
 #define blockDim (::dim3(::ws::prog::Builtins()[2]))
 #define gridDim (::dim3(::ws::prog::Builtins()[3]))
-#define __syncthreads() \
-  ::ws::prog::SyncThreads(::std::integral_constant<unsigned int, ::ws::prog::PlaceOf(__FILE__, __LINE__)>::value)
+#define __syncthreads()    \
+  ::ws::prog::SyncThreads( \
+      ::std::integral_constant<unsigned int, ::ws::prog::PlaceOf(__FILE__, __LINE__)>::value)
 // Device printf goes to the launch's buffer, printed in block order when the launch ends (the
 // rewriter renames printf in device code); clock(), clock64() and %globaltimer read the
 // emulator's clock: the model's cycles.
@@ -769,8 +777,9 @@ namespace ws::prog {
                                    const char* function);
 }  // namespace ws::prog
 #define WS_DEVICE_ASSERT(e) \
-  (static_cast<bool>(e) ? void(0)  \
-                        : ::ws::prog::DeviceAssertFail(#e, __FILE__, __LINE__, __PRETTY_FUNCTION__))
+  (static_cast<bool>(e)     \
+       ? void(0)            \
+       : ::ws::prog::DeviceAssertFail(#e, __FILE__, __LINE__, __PRETTY_FUNCTION__))
 #endif
 inline constexpr int warpSize = 32;
 
@@ -896,7 +905,8 @@ struct Instance {
     return child_count[5]++ ^ id;  // many distinct children: still one number per instance
   }
   static unsigned int Mix(unsigned int parent, unsigned int id, unsigned int n) {
-    unsigned long long h = (static_cast<unsigned long long>(parent) << 32 | id) * 0x9e3779b97f4a7c15ull;
+    unsigned long long h =
+        (static_cast<unsigned long long>(parent) << 32 | id) * 0x9e3779b97f4a7c15ull;
     h ^= (h >> 29) + n * 0xbf58476d1ce4e5b9ull;
     h *= 0x94d049bb133111ebull;
     return static_cast<unsigned int>(h >> 32);

@@ -166,8 +166,9 @@ __device__ inline T* Dyn() {
   ::ws::prog::RegisterShared(&(name), static_cast<unsigned int>(sizeof(name)), slot)
 
 // The place of a barrier or warp meeting: its file's tag (computed by the compiler) and line.
-#define WS_PROGRAM_PLACE \
-  (::ws::MakePlace(::std::integral_constant<unsigned int, ::ws::FileTag(__FILE__)>::value, __LINE__))
+#define WS_PROGRAM_PLACE                                                                   \
+  (::ws::MakePlace(::std::integral_constant<unsigned int, ::ws::FileTag(__FILE__)>::value, \
+                   __LINE__))
 __device__ inline unsigned int Place(unsigned int place) {
   return place;
 }
@@ -305,7 +306,7 @@ struct Launcher {
 // A launch written inside a function template (program_rewrite.cpp): the lambda launches the
 // kernel as written (WS_KERNEL_CALL) with the running pass's configuration.
 inline thread_local Config t_via_config{dim3(), dim3()};
-#define WS_KERNEL_CALL(kernel, args)                                     \
+#define WS_KERNEL_CALL(kernel, args)                                      \
   kernel<<<::ws::prog::t_via_config.grid, ::ws::prog::t_via_config.block, \
            ::ws::prog::t_via_config.shared>>>(args...)
 template <typename Call>
@@ -384,6 +385,7 @@ Launcher<P...> Launch(const char* name, unsigned int line, unsigned int static_s
 #define __activemask() ::ws::prog::ActiveMask(WS_PROGRAM_PLACE)
 #define __syncwarp(...) ::ws::prog::SyncWarp(WS_PROGRAM_PLACE, ##__VA_ARGS__)
 #define __syncthreads_count(p) ::ws::prog::SyncCount(WS_PROGRAM_PLACE, (p))
-#define __syncthreads_and(p) \
-  (::ws::prog::SyncCount(WS_PROGRAM_PLACE, (p)) == static_cast<int>(blockDim.x * blockDim.y * blockDim.z))
+#define __syncthreads_and(p)                       \
+  (::ws::prog::SyncCount(WS_PROGRAM_PLACE, (p)) == \
+   static_cast<int>(blockDim.x * blockDim.y * blockDim.z))
 #define __syncthreads_or(p) (::ws::prog::SyncCount(WS_PROGRAM_PLACE, (p)) > 0)

@@ -408,56 +408,61 @@ WS_PD inline T Shuffle(unsigned int kind, unsigned int mask, T var, int arg, int
 template <typename T>
 WS_PD inline T __shfl_sync(unsigned int mask, T var, int src, int width = 32,
                            unsigned int line = __builtin_LINE(),
-    const char* file = __builtin_FILE()) {
+                           const char* file = __builtin_FILE()) {
   return ::ws::prog::Shuffle(0, mask, var, src, width, ::ws::prog::PlaceOf(file, line));
 }
 template <typename T>
 WS_PD inline T __shfl_up_sync(unsigned int mask, T var, unsigned int delta, int width = 32,
                               unsigned int line = __builtin_LINE(),
-    const char* file = __builtin_FILE()) {
-  return ::ws::prog::Shuffle(1, mask, var, static_cast<int>(delta), width, ::ws::prog::PlaceOf(file, line));
+                              const char* file = __builtin_FILE()) {
+  return ::ws::prog::Shuffle(1, mask, var, static_cast<int>(delta), width,
+                             ::ws::prog::PlaceOf(file, line));
 }
 template <typename T>
 WS_PD inline T __shfl_down_sync(unsigned int mask, T var, unsigned int delta, int width = 32,
                                 unsigned int line = __builtin_LINE(),
-    const char* file = __builtin_FILE()) {
-  return ::ws::prog::Shuffle(2, mask, var, static_cast<int>(delta), width, ::ws::prog::PlaceOf(file, line));
+                                const char* file = __builtin_FILE()) {
+  return ::ws::prog::Shuffle(2, mask, var, static_cast<int>(delta), width,
+                             ::ws::prog::PlaceOf(file, line));
 }
 template <typename T>
 WS_PD inline T __shfl_xor_sync(unsigned int mask, T var, int lane_mask, int width = 32,
                                unsigned int line = __builtin_LINE(),
-    const char* file = __builtin_FILE()) {
+                               const char* file = __builtin_FILE()) {
   return ::ws::prog::Shuffle(3, mask, var, lane_mask, width, ::ws::prog::PlaceOf(file, line));
 }
 WS_PD inline unsigned int __ballot_sync(unsigned int mask, int pred,
                                         unsigned int line = __builtin_LINE(),
-    const char* file = __builtin_FILE()) {
-  return static_cast<unsigned int>(::ws::prog::WarpOp(4, mask, pred != 0, 0, 32, ::ws::prog::PlaceOf(file, line)));
+                                        const char* file = __builtin_FILE()) {
+  return static_cast<unsigned int>(
+      ::ws::prog::WarpOp(4, mask, pred != 0, 0, 32, ::ws::prog::PlaceOf(file, line)));
 }
 WS_PD inline int __any_sync(unsigned int mask, int pred, unsigned int line = __builtin_LINE(),
-    const char* file = __builtin_FILE()) {
-  return static_cast<int>(::ws::prog::WarpOp(5, mask, pred != 0, 0, 32, ::ws::prog::PlaceOf(file, line)));
+                            const char* file = __builtin_FILE()) {
+  return static_cast<int>(
+      ::ws::prog::WarpOp(5, mask, pred != 0, 0, 32, ::ws::prog::PlaceOf(file, line)));
 }
 WS_PD inline int __all_sync(unsigned int mask, int pred, unsigned int line = __builtin_LINE(),
-    const char* file = __builtin_FILE()) {
-  return static_cast<int>(::ws::prog::WarpOp(6, mask, pred != 0, 0, 32, ::ws::prog::PlaceOf(file, line)));
+                            const char* file = __builtin_FILE()) {
+  return static_cast<int>(
+      ::ws::prog::WarpOp(6, mask, pred != 0, 0, 32, ::ws::prog::PlaceOf(file, line)));
 }
 WS_PD inline unsigned int __activemask(unsigned int line = __builtin_LINE(),
-    const char* file = __builtin_FILE()) {
-  return static_cast<unsigned int>(::ws::prog::WarpOp(7, 0xffffffffu, 0, 0, 32, ::ws::prog::PlaceOf(file, line)));
+                                       const char* file = __builtin_FILE()) {
+  return static_cast<unsigned int>(
+      ::ws::prog::WarpOp(7, 0xffffffffu, 0, 0, 32, ::ws::prog::PlaceOf(file, line)));
 }
-WS_PD inline void __syncwarp(unsigned int mask = 0xffffffffu,
-                             unsigned int line = __builtin_LINE(),
-    const char* file = __builtin_FILE()) {
+WS_PD inline void __syncwarp(unsigned int mask = 0xffffffffu, unsigned int line = __builtin_LINE(),
+                             const char* file = __builtin_FILE()) {
   ::ws::prog::WarpOp(8, mask, 0, 0, 32, ::ws::prog::PlaceOf(file, line));
 }
 // Warp reductions (sm_80): one meeting each.
-#define WS_REDUCE(NAME, OP, T, SIGNED)                                                        \
-  WS_PD inline T NAME(unsigned int mask, T value, unsigned int line = __builtin_LINE(),      \
-                      const char* file = __builtin_FILE()) {                                  \
-    return static_cast<T>(::ws::prog::WarpOp(11, mask, static_cast<unsigned int>(value),     \
-                                             (OP) + ((SIGNED) ? 8 : 0), 32,                   \
-                                             ::ws::prog::PlaceOf(file, line)));               \
+#define WS_REDUCE(NAME, OP, T, SIGNED)                                                   \
+  WS_PD inline T NAME(unsigned int mask, T value, unsigned int line = __builtin_LINE(),  \
+                      const char* file = __builtin_FILE()) {                             \
+    return static_cast<T>(::ws::prog::WarpOp(11, mask, static_cast<unsigned int>(value), \
+                                             (OP) + ((SIGNED) ? 8 : 0), 32,              \
+                                             ::ws::prog::PlaceOf(file, line)));          \
   }
 WS_REDUCE(__reduce_add_sync, 0, int, true)
 WS_REDUCE(__reduce_add_sync, 0, unsigned int, false)
@@ -492,15 +497,16 @@ WS_PD inline unsigned int __match_all_sync(unsigned int mask, T value, int* pred
   return r;
 }
 WS_PD inline int __syncthreads_count(int pred, unsigned int line = __builtin_LINE(),
-    const char* file = __builtin_FILE()) {
+                                     const char* file = __builtin_FILE()) {
   return ::ws::prog::SyncThreadsCount(::ws::prog::PlaceOf(file, line), pred);
 }
 WS_PD inline int __syncthreads_and(int pred, unsigned int line = __builtin_LINE(),
-    const char* file = __builtin_FILE()) {
-  return ::ws::prog::SyncThreadsCount(::ws::prog::PlaceOf(file, line), pred) == static_cast<int>(::ws::prog::BlockThreads());
+                                   const char* file = __builtin_FILE()) {
+  return ::ws::prog::SyncThreadsCount(::ws::prog::PlaceOf(file, line), pred) ==
+         static_cast<int>(::ws::prog::BlockThreads());
 }
 WS_PD inline int __syncthreads_or(int pred, unsigned int line = __builtin_LINE(),
-    const char* file = __builtin_FILE()) {
+                                  const char* file = __builtin_FILE()) {
   return ::ws::prog::SyncThreadsCount(::ws::prog::PlaceOf(file, line), pred) > 0;
 }
 

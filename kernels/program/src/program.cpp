@@ -79,8 +79,7 @@ std::string FirstError(const std::string& err, std::size_t lines) {
   std::size_t begin = err.rfind('\n', at);
   begin = begin == std::string::npos ? 0 : begin + 1;
   std::size_t end = begin;
-  for (std::size_t n = 0; n < lines && end != std::string::npos; ++n)
-    end = err.find('\n', end + 1);
+  for (std::size_t n = 0; n < lines && end != std::string::npos; ++n) end = err.find('\n', end + 1);
   return err.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
 }
 
@@ -245,9 +244,17 @@ RewriteResult RewriteInChild(const std::string& file_name, const std::filesystem
           {0, 0, true, "could not write the program for the rewriter: " + s.message()});
       return result;
     }
-    std::vector<std::string> args = {WS_PROGRAM_REWRITER, "--name", file_name,      "--dir",
-                                     directory.string(),  "--text", input.string(), "--shim",
-                                     WS_PROGRAM_SHIM_DIR, "--site-base", std::to_string(site_base)};
+    std::vector<std::string> args = {WS_PROGRAM_REWRITER,
+                                     "--name",
+                                     file_name,
+                                     "--dir",
+                                     directory.string(),
+                                     "--text",
+                                     input.string(),
+                                     "--shim",
+                                     WS_PROGRAM_SHIM_DIR,
+                                     "--site-base",
+                                     std::to_string(site_base)};
     for (const auto& d : include_dirs) args.insert(args.end(), {"-I", d.string()});
     for (const std::string& d : defines) args.insert(args.end(), {"-D", d});
     if (host_unit) args.push_back("--host-unit");
@@ -334,9 +341,9 @@ bool IsHostUnit(const std::string& name) {
 
 // __CUDA_ARCH__ for a device preset: its compute capability (hopper: 900).
 std::string CudaArch(const std::string& preset) {
-  static const std::pair<const char*, const char*> kArch[] = {
-      {"g80", "100"},    {"gt200", "130"},  {"fermi", "200"},
-      {"turing", "750"}, {"ampere", "800"}, {"hopper", "900"}};
+  static const std::pair<const char*, const char*> kArch[] = {{"g80", "100"},    {"gt200", "130"},
+                                                              {"fermi", "200"},  {"turing", "750"},
+                                                              {"ampere", "800"}, {"hopper", "900"}};
   for (const auto& [name, arch] : kArch) {
     if (preset == name) return arch;
   }
@@ -440,7 +447,8 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
   if (run.backend == "cuda") run.device = "GPU";
   const bool gpu = options.backend == "cuda";
   std::error_code ec;
-  const std::filesystem::path main_dir = std::filesystem::absolute(directory, ec).lexically_normal();
+  const std::filesystem::path main_dir =
+      std::filesystem::absolute(directory, ec).lexically_normal();
 
   // The translation units: this one, then options.extra_files.
   std::vector<Unit> units;
@@ -465,8 +473,10 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
     }
     std::vector<std::string> unused;
     std::string rel = abs.lexically_relative(main_dir).string();
-    units.push_back({rel.empty() ? abs.string() : rel, abs.parent_path(),
-                     ApplyDefines(t, options.defines, &unused), {}});
+    units.push_back({rel.empty() ? abs.string() : rel,
+                     abs.parent_path(),
+                     ApplyDefines(t, options.defines, &unused),
+                     {}});
   }
   if (gpu && units.size() > 1)
     return CompileFailure(std::move(run),
@@ -485,90 +495,92 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
   // without it.
   std::vector<std::string> header_defines;
   for (int pass = 0; pass < 2; ++pass) {
-  site_base = 0;
-  file_texts.clear();
-  run.rewritten = RewrittenProgram{};
-  for (const std::string& s : skipped) run.rewritten.warnings.push_back({0, 0, false, s});
-  for (Unit& u : units) {
-    // A unit's name as its own rewrite sees it (its folder may not be the main file's).
-    const std::string own = std::filesystem::path(u.name).filename().string();
-    // A CUDA unit's code sees __CUDA_ARCH__ as nvcc's device pass does (kernels guard their
-    // bodies with `#if __CUDA_ARCH__ >= 700`): the preset's compute capability.
-    std::vector<std::string> unit_defines = defines;
-    if (!IsHostUnit(u.name)) unit_defines.push_back("__CUDA_ARCH__=" + CudaArch(options.preset));
-    RewriteResult r = RewriteInChild(own, u.directory, u.text, unit_defines, include_dirs,
-                                     site_base, IsHostUnit(u.name), cache);
-    if (!r.ok) {
-      run.timing.rewrite_ms = MsSince(t0);
-      run.stage = ProgramStage::kCompile;
-      run.errors = std::move(r.errors);
-      if (run.errors.empty()) run.errors.push_back({0, 0, true, "the rewriter failed"});
-      ProgramDiagnostic& d = run.errors.front();
-      // Named as the main file's folder sees it.
-      auto rename = [&](ProgramDiagnostic& e) {
-        std::filesystem::path f = e.file.empty() ? std::filesystem::path(own) : std::filesystem::path(e.file);
-        if (&u != &units.front() || !e.file.empty()) {
-          const auto abs = (u.directory / f).lexically_normal();
-          const auto rel = abs.lexically_relative(main_dir);
-          e.file = rel.string() == file_name ? std::string() : rel.string();
-        }
-      };
-      for (ProgramDiagnostic& e : run.errors) rename(e);
-      run.failure = (d.file.empty() ? file_name : d.file) +
-                    (d.line > 0 ? ":" + std::to_string(d.line) + ":" + std::to_string(d.column)
-                                : std::string()) +
-                    ": error: " + d.message;
-      return run;
-    }
-    u.rewritten = std::move(r.program);
-    // Names relative to the main file's folder, as every view shows them.
-    auto rel = [&](const std::string& name) {
-      if (&u == &units.front()) return name;
-      const auto abs = (u.directory / name).lexically_normal();
-      const auto r2 = abs.lexically_relative(main_dir);
-      return r2.empty() ? abs.string() : r2.string();
-    };
-    for (ProgramSite& s : u.rewritten.sites) s.file = rel(s.file);
-    for (ProgramLaunchSite& l : u.rewritten.launches) l.file = rel(l.file);
-    for (ProgramKernel& k : u.rewritten.kernel_files) k.file = rel(k.file);
-    for (ProgramDiagnostic& w : u.rewritten.warnings)
-      w.file = w.file.empty() && &u == &units.front() ? std::string() : rel(w.file.empty() ? own : w.file);
-    if (!u.rewritten.sites.empty()) site_base = u.rewritten.sites.back().site;
-    if (&u != &units.front()) file_texts[u.name] = u.text;
-    for (const ProgramFile& f : u.rewritten.files) {
-      const auto r2 = f.path.lexically_relative(main_dir);
-      file_texts.emplace(r2.empty() ? f.path.string() : r2.string(), f.text);
-    }
-    // The whole program's figures, in the first unit's record.
-    RewrittenProgram& all = run.rewritten;
-    all.sites.insert(all.sites.end(), u.rewritten.sites.begin(), u.rewritten.sites.end());
-    all.launches.insert(all.launches.end(), u.rewritten.launches.begin(),
-                        u.rewritten.launches.end());
-    for (const std::string& k : u.rewritten.kernels) {
-      if (std::find(all.kernels.begin(), all.kernels.end(), k) == all.kernels.end())
-        all.kernels.push_back(k);
-    }
-    all.kernel_files.insert(all.kernel_files.end(), u.rewritten.kernel_files.begin(),
-                            u.rewritten.kernel_files.end());
-    all.warnings.insert(all.warnings.end(), u.rewritten.warnings.begin(),
-                        u.rewritten.warnings.end());
-    all.has_main = all.has_main || u.rewritten.has_main;
-    all.main_takes_args = all.main_takes_args || u.rewritten.main_takes_args;
-  }
-  std::vector<std::string> in_headers, rest;
-  for (const std::string& d : defines) {
-    bool found = false;
-    for (const Unit& u : units) {
-      for (const ProgramFile& f : u.rewritten.files) {
-        std::vector<std::string> unused;
-        found = found || ApplyDefines(f.text, {d}, &unused) != f.text;
+    site_base = 0;
+    file_texts.clear();
+    run.rewritten = RewrittenProgram{};
+    for (const std::string& s : skipped) run.rewritten.warnings.push_back({0, 0, false, s});
+    for (Unit& u : units) {
+      // A unit's name as its own rewrite sees it (its folder may not be the main file's).
+      const std::string own = std::filesystem::path(u.name).filename().string();
+      // A CUDA unit's code sees __CUDA_ARCH__ as nvcc's device pass does (kernels guard their
+      // bodies with `#if __CUDA_ARCH__ >= 700`): the preset's compute capability.
+      std::vector<std::string> unit_defines = defines;
+      if (!IsHostUnit(u.name)) unit_defines.push_back("__CUDA_ARCH__=" + CudaArch(options.preset));
+      RewriteResult r = RewriteInChild(own, u.directory, u.text, unit_defines, include_dirs,
+                                       site_base, IsHostUnit(u.name), cache);
+      if (!r.ok) {
+        run.timing.rewrite_ms = MsSince(t0);
+        run.stage = ProgramStage::kCompile;
+        run.errors = std::move(r.errors);
+        if (run.errors.empty()) run.errors.push_back({0, 0, true, "the rewriter failed"});
+        ProgramDiagnostic& d = run.errors.front();
+        // Named as the main file's folder sees it.
+        auto rename = [&](ProgramDiagnostic& e) {
+          std::filesystem::path f =
+              e.file.empty() ? std::filesystem::path(own) : std::filesystem::path(e.file);
+          if (&u != &units.front() || !e.file.empty()) {
+            const auto abs = (u.directory / f).lexically_normal();
+            const auto rel = abs.lexically_relative(main_dir);
+            e.file = rel.string() == file_name ? std::string() : rel.string();
+          }
+        };
+        for (ProgramDiagnostic& e : run.errors) rename(e);
+        run.failure = (d.file.empty() ? file_name : d.file) +
+                      (d.line > 0 ? ":" + std::to_string(d.line) + ":" + std::to_string(d.column)
+                                  : std::string()) +
+                      ": error: " + d.message;
+        return run;
       }
+      u.rewritten = std::move(r.program);
+      // Names relative to the main file's folder, as every view shows them.
+      auto rel = [&](const std::string& name) {
+        if (&u == &units.front()) return name;
+        const auto abs = (u.directory / name).lexically_normal();
+        const auto r2 = abs.lexically_relative(main_dir);
+        return r2.empty() ? abs.string() : r2.string();
+      };
+      for (ProgramSite& s : u.rewritten.sites) s.file = rel(s.file);
+      for (ProgramLaunchSite& l : u.rewritten.launches) l.file = rel(l.file);
+      for (ProgramKernel& k : u.rewritten.kernel_files) k.file = rel(k.file);
+      for (ProgramDiagnostic& w : u.rewritten.warnings)
+        w.file = w.file.empty() && &u == &units.front() ? std::string()
+                                                        : rel(w.file.empty() ? own : w.file);
+      if (!u.rewritten.sites.empty()) site_base = u.rewritten.sites.back().site;
+      if (&u != &units.front()) file_texts[u.name] = u.text;
+      for (const ProgramFile& f : u.rewritten.files) {
+        const auto r2 = f.path.lexically_relative(main_dir);
+        file_texts.emplace(r2.empty() ? f.path.string() : r2.string(), f.text);
+      }
+      // The whole program's figures, in the first unit's record.
+      RewrittenProgram& all = run.rewritten;
+      all.sites.insert(all.sites.end(), u.rewritten.sites.begin(), u.rewritten.sites.end());
+      all.launches.insert(all.launches.end(), u.rewritten.launches.begin(),
+                          u.rewritten.launches.end());
+      for (const std::string& k : u.rewritten.kernels) {
+        if (std::find(all.kernels.begin(), all.kernels.end(), k) == all.kernels.end())
+          all.kernels.push_back(k);
+      }
+      all.kernel_files.insert(all.kernel_files.end(), u.rewritten.kernel_files.begin(),
+                              u.rewritten.kernel_files.end());
+      all.warnings.insert(all.warnings.end(), u.rewritten.warnings.begin(),
+                          u.rewritten.warnings.end());
+      all.has_main = all.has_main || u.rewritten.has_main;
+      all.main_takes_args = all.main_takes_args || u.rewritten.main_takes_args;
     }
-    (found ? in_headers : rest).push_back(d);
-  }
-  if (in_headers.empty()) break;
-  header_defines = in_headers;
-  defines = rest;
+    std::vector<std::string> in_headers, rest;
+    for (const std::string& d : defines) {
+      bool found = false;
+      for (const Unit& u : units) {
+        for (const ProgramFile& f : u.rewritten.files) {
+          std::vector<std::string> unused;
+          found = found || ApplyDefines(f.text, {d}, &unused) != f.text;
+        }
+      }
+      (found ? in_headers : rest).push_back(d);
+    }
+    if (in_headers.empty()) break;
+    header_defines = in_headers;
+    defines = rest;
   }
   // The headers as compiled and as shown: with those defines set.
   for (Unit& u : units) {
@@ -628,8 +640,7 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
     link = {"-L", WS_PROGRAM_RUNTIME_DIR, "-Wl,-rpath," WS_PROGRAM_RUNTIME_DIR, "-lws_program_emu"};
     runtime_name = "libws_program_emu.so";
   } else {
-    return CompileFailure(std::move(run),
-                          "unknown backend '" + options.backend + "': emu or cuda");
+    return CompileFailure(std::move(run), "unknown backend '" + options.backend + "': emu or cuda");
   }
   for (const std::string& d : defines) cmd.push_back("-D" + d);
   std::string key_text = ShimText();
@@ -650,7 +661,8 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
   if (std::filesystem::exists(exe, ec)) {
     run.timing.compile_cached = true;
   } else {
-    const std::filesystem::path stage = cache / ("stage-" + std::string(key) + "-" + UniqueSuffix());
+    const std::filesystem::path stage =
+        cache / ("stage-" + std::string(key) + "-" + UniqueSuffix());
     const std::filesystem::path tmp_exe = exe.string() + ".tmp" + std::to_string(getpid());
     auto clean = [&] {
       std::filesystem::remove_all(stage, ec);
@@ -697,7 +709,7 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
         clean();
         return CompileFailure(
             std::move(run),
-            !r.started     ? "could not start the compiler " + c[0] + ": " + r.start_error
+            !r.started    ? "could not start the compiler " + c[0] + ": " + r.start_error
             : r.timed_out ? "the compiler took longer than 120 s"
                           : "the host compiler refused the rewritten program (a Warpscope limit; "
                             "please report it): " +
@@ -728,7 +740,8 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
     std::filesystem::rename(tmp_exe, exe, ec);
     std::filesystem::remove_all(stage, ec);
     PruneCache(cache);
-    if (ec) return CompileFailure(std::move(run), "could not keep the compiled program: " + ec.message());
+    if (ec)
+      return CompileFailure(std::move(run), "could not keep the compiled program: " + ec.message());
   }
   run.timing.compile_ms = MsSince(t0);
 
@@ -812,8 +825,10 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
     run.rewritten.warnings.push_back(
         {0, 0, false,
          "cudaEventElapsedTime gave the model's time on the emulator (each launch: its sectors x "
-         "32 B at the " + options.preset + " preset's DRAM bandwidth, plus 2 us), not a "
-         "measurement: times and bandwidths the program printed from it are the model's"});
+         "32 B at the " +
+             options.preset +
+             " preset's DRAM bandwidth, plus 2 us), not a "
+             "measurement: times and bandwidths the program printed from it are the model's"});
   }
   run.ran = c.started;
   run.signal = c.signal;

@@ -78,9 +78,9 @@ bool FindDefinition(const std::string& line, const std::string& name, std::size_
         after >= line.size() ||
         !(std::isalnum(static_cast<unsigned char>(line[after])) || line[after] == '_');
     // Not a parameter's default (`void f(const float* a, int N = 4)`).
-    const bool in_parens = line.rfind('(', at) != std::string::npos &&
-                           (line.rfind(')', at) == std::string::npos ||
-                            line.rfind(')', at) < line.rfind('(', at));
+    const bool in_parens =
+        line.rfind('(', at) != std::string::npos &&
+        (line.rfind(')', at) == std::string::npos || line.rfind(')', at) < line.rfind('(', at));
     if (left_ok && right_ok && !in_parens) {
       while (after < line.size() && line[after] == ' ') ++after;
       if (after < line.size() && line[after] == '=') {

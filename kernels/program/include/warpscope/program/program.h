@@ -70,8 +70,8 @@ std::string UnrewriteText(std::string text);
 enum class ProgramStage { kRead, kCompile, kRun, kDone };
 
 struct ProgramRun {
-  std::string file;                     // the program's file name ("transpose.cu")
-  std::string source;                   // its text as run
+  std::string file;    // the program's file name ("transpose.cu")
+  std::string source;  // its text as run
   // Every other file of the program's own (headers it includes, its other translation units):
   // name (relative to the main file's folder) and text as run.
   std::vector<std::pair<std::string, std::string>> files;

@@ -47,7 +47,7 @@ struct ProgramLaunchSite {
 // -I folder or beside another of its files: anything but system headers and the shim), with its
 // text as the compiler must see it (rewritten where it holds device code).
 struct ProgramFile {
-  std::string name;            // relative to the main file's folder: "kernel.cuh", "../common/book.h"
+  std::string name;  // relative to the main file's folder: "kernel.cuh", "../common/book.h"
   std::filesystem::path path;  // absolute
   std::string text;            // as read
   std::string rewritten;       // what the compiler reads instead (empty: the text as it is)
@@ -74,15 +74,15 @@ struct RewrittenProgram {
   std::string source;  // the rewritten program, for the host compiler
   std::vector<ProgramSite> sites;
   std::vector<ProgramLaunchSite> launches;
-  std::vector<std::string> kernels;  // the __global__ functions, by name
+  std::vector<std::string> kernels;         // the __global__ functions, by name
   std::vector<ProgramKernel> kernel_files;  // and where each is written
   // The kernels a launch through a function pointer may name (defined here, not templates), by
   // their qualified names: the rewritten unit registers their addresses (KernelTable).
   std::vector<std::string> kernel_table;        // each kernel's address, as C++
   std::vector<std::string> kernel_table_names;  // and its name
-  std::vector<ProgramFile> files;    // the program's own headers it includes (not the main file)
-  bool has_main = false;             // a program Warpscope can run has a main()
-  bool main_takes_args = false;  // main(int argc, char** argv): the app offers an arguments field
+  std::vector<ProgramFile> files;  // the program's own headers it includes (not the main file)
+  bool has_main = false;           // a program Warpscope can run has a main()
+  bool main_takes_args = false;    // main(int argc, char** argv): the app offers an arguments field
   // Parts of the program that are not recorded, and why (an access inside a macro, ...).
   std::vector<ProgramDiagnostic> warnings;
 };
@@ -91,13 +91,13 @@ struct RewriteRequest {
   std::string file_name;            // the program's name as shown and as __FILE__ ("transpose.cu")
   std::filesystem::path directory;  // where its own #include "..." files are found
   std::string text;
-  std::vector<std::string> defines;  // "TILE_DIM=16"
+  std::vector<std::string> defines;                 // "TILE_DIM=16"
   std::vector<std::filesystem::path> include_dirs;  // -I, in order (CPATH's folders after)
   std::uint32_t site_base = 0;  // the sites of earlier translation units: numbering starts past it
   // A host translation unit (a .cpp beside the .cu files): C++ as the host compiler reads it under
   // nvcc, without CUDA's headers forced in; only its allocations and main() are found.
   bool host_unit = false;
-  std::filesystem::path shim_dir;    // kernels/program/shim: cuda_runtime.h and ws_program.h
+  std::filesystem::path shim_dir;  // kernels/program/shim: cuda_runtime.h and ws_program.h
   // A built-in lesson's kernel file (plain CUDA, as the slides print it) into the lessons'
   // recording API: pointer parameters become ws::Global<T>, __shared__ arrays ws::SharedArray
   // (lesson_form.cpp); nothing else changes. No sites, launches or main().
