@@ -478,9 +478,6 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
                      ApplyDefines(t, options.defines, &unused),
                      {}});
   }
-  if (gpu && units.size() > 1)
-    return CompileFailure(std::move(run),
-                          "a program of several translation units runs on the emulator only (yet)");
   std::vector<std::string> skipped;
   const std::vector<std::filesystem::path> include_dirs = ProgramIncludeDirs(options, &skipped);
 
@@ -621,9 +618,7 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
            "-cudart",
            "shared",
            "-I",
-           WS_PROGRAM_API_DIR,
-           "-include",
-           std::string(WS_PROGRAM_SHIM_DIR) + "/ws_program_cuda.h"};
+           WS_PROGRAM_API_DIR};
     link = {"-L", WS_PROGRAM_RUNTIME_DIR, "-Xlinker=-rpath," WS_PROGRAM_RUNTIME_DIR,
             "-lws_program_cuda"};
     runtime_name = "libws_program_cuda.so";
@@ -674,13 +669,16 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
       const Unit& u = units[k];
       const std::filesystem::path root = stage / ("unit" + std::to_string(k));
       const std::filesystem::path main_abs = u.directory / std::filesystem::path(u.name).filename();
+      const bool host = IsHostUnit(u.name);
       const std::filesystem::path src =
-          Staged(root, main_abs).string() + (gpu ? ".ws.cu" : ".ws.cpp");
+          Staged(root, main_abs).string() + (gpu && !host ? ".ws.cu" : ".ws.cpp");
       auto put = [&ec](const std::filesystem::path& path, const std::string& content) {
         std::filesystem::create_directories(path.parent_path(), ec);
         return WriteFileAtomically(path, content);
       };
-      Status written = put(src, u.rewritten.source);
+      // A host unit on a GPU: the real CUDA runtime, no Warpscope in it (its text as written).
+      Status written = put(src, gpu && host ? "#line 1 \"" + u.name + "\"\n" + u.text
+                                            : u.rewritten.source);
       for (const ProgramFile& f : u.rewritten.files) {
         if (written.ok()) written = put(Staged(root, f.path), f.rewritten);
       }
@@ -694,8 +692,11 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
       c.insert(c.end(), {"-I", Staged(root, u.directory).string()});
       for (const auto& d : include_dirs) c.insert(c.end(), {"-I", d.string()});
       c.insert(c.end(), {"-I", u.directory.string()});
-      // A CUDA unit gets the CUDA headers (the shim) and __CUDACC__, as nvcc gives them.
-      if (!gpu && !IsHostUnit(u.name))
+      // A CUDA unit gets the CUDA headers (the shim) and __CUDACC__, as nvcc gives them; on a
+      // GPU, the recorder's shim.
+      if (gpu && !host)
+        c.insert(c.end(), {"-include", std::string(WS_PROGRAM_SHIM_DIR) + "/ws_program_cuda.h"});
+      if (!gpu && !host)
         c.insert(c.end(), {"-include", "ws_program.h", "-DWS_CUDA_UNIT=1",
                            "-D__CUDA_ARCH__=" + CudaArch(options.preset)});
       if (!gpu) c.insert(c.end(), {"-x", "c++"});
