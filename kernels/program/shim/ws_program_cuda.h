@@ -108,10 +108,15 @@ __device__ inline void RecordDevice(const void* p, unsigned int bytes, unsigned 
 }
 #endif
 
+// The address of an element of any type (volatile ones too: a warp-synchronous reduction's).
+template <typename T>
+__host__ __device__ inline const void* AddressOf(T* p) {
+  return const_cast<const void*>(static_cast<const volatile void*>(p));
+}
 template <typename T>
 __host__ __device__ inline T* Ld(T* p, unsigned int place) {
 #if defined(__CUDA_ARCH__)
-  RecordDevice(p, sizeof(T), place, kOpLoad);
+  RecordDevice(AddressOf(p), sizeof(T), place, kOpLoad);
 #endif
   (void)place;
   return p;
@@ -119,7 +124,7 @@ __host__ __device__ inline T* Ld(T* p, unsigned int place) {
 template <typename T>
 __host__ __device__ inline T* St(T* p, unsigned int place) {
 #if defined(__CUDA_ARCH__)
-  RecordDevice(p, sizeof(T), place, kOpStore);
+  RecordDevice(AddressOf(p), sizeof(T), place, kOpStore);
 #endif
   (void)place;
   return p;
@@ -127,8 +132,8 @@ __host__ __device__ inline T* St(T* p, unsigned int place) {
 template <typename T>
 __host__ __device__ inline T* LdSt(T* p, unsigned int place) {
 #if defined(__CUDA_ARCH__)
-  RecordDevice(p, sizeof(T), place, kOpLoad);
-  RecordDevice(p, sizeof(T), place, kOpStore);
+  RecordDevice(AddressOf(p), sizeof(T), place, kOpLoad);
+  RecordDevice(AddressOf(p), sizeof(T), place, kOpStore);
 #endif
   (void)place;
   return p;
@@ -136,7 +141,7 @@ __host__ __device__ inline T* LdSt(T* p, unsigned int place) {
 template <typename T>
 __host__ __device__ inline T* At(T* p, unsigned int place) {
 #if defined(__CUDA_ARCH__)
-  RecordDevice(p, sizeof(T), place, kOpAtomic);
+  RecordDevice(AddressOf(p), sizeof(T), place, kOpAtomic);
 #endif
   (void)place;
   return p;
