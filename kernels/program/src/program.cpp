@@ -719,6 +719,10 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
     }
     std::vector<std::string> l = {cmd[0]};
     if (gpu) l.insert(l.end(), {"-cudart", "shared", "-arch=native"});
+    // The host compiler's flags link too (a sanitizer build's -fsanitize brings its runtime).
+    if (!gpu) {
+      for (const std::string& f : SplitFlags(WS_PROGRAM_FLAGS)) l.push_back(f);
+    }
     l.insert(l.end(), objects.begin(), objects.end());
     l.insert(l.end(), {"-o", tmp_exe.string()});
     l.insert(l.end(), link.begin(), link.end());
