@@ -495,6 +495,49 @@ TEST(CoursePrograms, ARequestIsTheLanesThatRunTheSameStep) {
   EXPECT_EQ(run.launches[1].stats.sites[i].sectors, 6u);
 }
 
+// The agreement programs (tests/programs/agreement) give Nsight Compute's own counts for them:
+// measured on an NVIDIA H200 with Nsight Compute 2025.3.1 (nvcc -O3 -arch=sm_90,
+// l1tex__t_{requests,sectors}_pipe_lsu_mem_global_op_{ld,st}.sum and
+// l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum; docs/programs-ncu.md).
+TEST(CoursePrograms, AgreementProgramsGiveNsightComputesCounts) {
+  struct Want {
+    const char* file;
+    std::uint64_t ld_requests, ld_sectors, st_requests, st_sectors, shared_ld_wavefronts;
+  };
+  const Want wants[] = {
+      {"skip_step.cu", 512, 2048, 128, 512, 0},  // a lane skipping a step: 4 sectors a request
+      {"stencil1d.cu", 160, 672, 128, 512, 896},
+      {"conv7.cu", 12208, 56680, 256, 1024, 0},  // the image reads; the mask is __constant__
+  };
+  for (const Want& w : wants) {
+    const std::filesystem::path file =
+        std::filesystem::path(WARPSCOPE_SOURCE_DIR) / "tests/programs/agreement" / w.file;
+    const ProgramRun run = RunProgramFile(file, {});
+    ASSERT_TRUE(run.ok()) << w.file << ": " << run.failure;
+    ASSERT_EQ(run.launches.size(), 1u) << w.file;
+    const LaunchTrace& t = run.launches[0];
+    std::uint64_t ldr = 0, lds = 0, str = 0, sts = 0, shw = 0;
+    for (std::size_t i = 0; i < t.sites.size(); ++i) {
+      const SiteStats& st = t.stats.sites[i];
+      if (t.sites[i].space == MemorySpace::kGlobal && t.sites[i].op == AccessOp::kLoad) {
+        ldr += st.requests;
+        lds += st.sectors;
+      } else if (t.sites[i].space == MemorySpace::kGlobal && t.sites[i].op == AccessOp::kStore) {
+        str += st.requests;
+        sts += st.sectors;
+      } else if (t.sites[i].space == MemorySpace::kShared && t.sites[i].op == AccessOp::kLoad) {
+        shw += st.wavefronts;
+      }
+    }
+    EXPECT_EQ(ldr, w.ld_requests) << w.file;
+    EXPECT_EQ(lds, w.ld_sectors) << w.file;
+    EXPECT_EQ(str, w.st_requests) << w.file;
+    EXPECT_EQ(sts, w.st_sectors) << w.file;
+    EXPECT_EQ(shw, w.shared_ld_wavefronts) << w.file;
+    EXPECT_TRUE(t.hazards.groups.empty()) << w.file;
+  }
+}
+
 TEST(CoursePrograms, WhatIsNotRunYetIsRefusedByNameAtItsLine) {
   struct Case {
     const char* text;

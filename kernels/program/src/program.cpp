@@ -609,16 +609,8 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
   if (gpu) {
 #if defined(WS_PROGRAM_NVCC)
     // The shim by its full path: its folder also holds the emulator's cuda_runtime.h.
-    cmd = {WS_PROGRAM_NVCC,
-           "-std=c++17",
-           "-O2",
-           "-lineinfo",
-           "-arch=native",
-           "-w",
-           "-cudart",
-           "shared",
-           "-I",
-           WS_PROGRAM_API_DIR};
+    cmd = {WS_PROGRAM_NVCC, "-std=c++17", "-O2", "-lineinfo",       "-arch=native", "-w",
+           "-cudart",       "shared",     "-I",  WS_PROGRAM_API_DIR};
     link = {"-L", WS_PROGRAM_RUNTIME_DIR, "-Xlinker=-rpath," WS_PROGRAM_RUNTIME_DIR,
             "-lws_program_cuda"};
     runtime_name = "libws_program_cuda.so";
@@ -677,8 +669,8 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
         return WriteFileAtomically(path, content);
       };
       // A host unit on a GPU: the real CUDA runtime, no Warpscope in it (its text as written).
-      Status written = put(src, gpu && host ? "#line 1 \"" + u.name + "\"\n" + u.text
-                                            : u.rewritten.source);
+      Status written =
+          put(src, gpu && host ? "#line 1 \"" + u.name + "\"\n" + u.text : u.rewritten.source);
       for (const ProgramFile& f : u.rewritten.files) {
         if (written.ok()) written = put(Staged(root, f.path), f.rewritten);
       }
