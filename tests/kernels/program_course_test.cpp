@@ -428,6 +428,28 @@ TEST(CoursePrograms, LaunchesAsCoursesWriteThem) {
   EXPECT_EQ(run.launches[2].kernel, "twice");
 }
 
+TEST(CoursePrograms, ConstexprDeviceFunctionsStayConstantExpressions) {
+  // The rewriter marks loops and calls of device code, but not in a constexpr function, whose
+  // value sizes an array here.
+  ProgramRun run = RunText(
+      "#include <cstdio>\n"
+      "__host__ __device__ constexpr int Sum(int n) {\n"
+      "  int s = 0;\n"
+      "  for (int i = 1; i <= n; ++i) s += i;\n"
+      "  return s;\n"
+      "}\n"
+      "__global__ void k(int* out) {\n"
+      "  __shared__ int tile[Sum(4)];\n"
+      "  tile[threadIdx.x] = Sum(threadIdx.x);\n"
+      "  __syncthreads();\n"
+      "  out[threadIdx.x] = tile[threadIdx.x];\n"
+      "}\n"
+      "int main() { int* d; cudaMalloc(&d, 40); k<<<1, 10>>>(d); int h[10];\n"
+      "  cudaMemcpy(h, d, 40, cudaMemcpyDeviceToHost); printf(\"%d\\n\", h[9]); return 0; }\n");
+  ASSERT_TRUE(run.ok()) << run.failure;
+  EXPECT_EQ(run.stdout_text, "45\n");  // 1 + 2 + ... + 9
+}
+
 TEST(CoursePrograms, MatchAndReduceAreOneWarpMeetingEach) {
   ProgramRun run = RunText(
       "#include <cstdio>\n"

@@ -196,7 +196,10 @@ class Collector : public RecursiveASTVisitor<Collector> {
     in_device_ = device;
     in_dependent_ = f->isDependentContext();
     in_instantiation_ = f->getTemplateInstantiationPattern() != nullptr;
+    const bool saved_constexpr = in_constexpr_;
+    in_constexpr_ = f->isConstexpr();
     const bool r = Base::TraverseDecl(d);
+    in_constexpr_ = saved_constexpr;
     in_device_ = saved_device;
     in_dependent_ = saved_dependent;
     in_instantiation_ = saved_instantiation;
@@ -338,7 +341,10 @@ class Collector : public RecursiveASTVisitor<Collector> {
   }
   // A __device__ function's body opens a call instance.
   bool VisitFunctionDecl(FunctionDecl* f) {
-    if (!WrittenDevice(f) || f->hasAttr<CUDAGlobalAttr>() || !f->doesThisDeclarationHaveABody())
+    // Not a constexpr function: its body may hold no object with a destructor (and a constant
+    // expression has no warp to form requests in).
+    if (!WrittenDevice(f) || f->hasAttr<CUDAGlobalAttr>() || !f->doesThisDeclarationHaveABody() ||
+        f->isConstexpr())
       return true;
     const auto* body = dyn_cast_or_null<CompoundStmt>(f->getBody());
     if (body == nullptr) return true;
@@ -717,7 +723,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
   }
 
   void InstrumentLoop(Stmt* loop, Stmt* body, bool is_do) {
-    if (!Recording() || body == nullptr) return;
+    if (!Recording() || body == nullptr || in_constexpr_) return;
     const CharSourceRange r = FileRange(loop->getSourceRange());
     const CharSourceRange br = FileRange(body->getSourceRange());
     if (r.isInvalid() || br.isInvalid()) return;  // written by a macro: not instrumented
@@ -883,7 +889,8 @@ class Collector : public RecursiveASTVisitor<Collector> {
   const RewriteRequest& rq_;
   std::filesystem::path main_dir_;
   mutable std::map<FileID, bool> program_files_;
-  bool in_device_ = false, in_dependent_ = false, in_instantiation_ = false, has_main_ = false;
+  bool in_device_ = false, in_dependent_ = false, in_instantiation_ = false, has_main_ = false,
+       in_constexpr_ = false;
   std::map<std::tuple<unsigned, unsigned, int>, Access> accesses_;
   std::vector<Edit> edits_;
   std::vector<ProgramDiagnostic> errors_;
