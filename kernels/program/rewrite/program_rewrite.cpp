@@ -53,6 +53,16 @@ bool IsBuiltinVariable(const VarDecl* v) {
   return BuiltinIndex(v) >= 0;
 }
 
+// `text` as the inside of a C string literal (quotes and backslashes escaped, line breaks out).
+std::string CString(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c != '\n') out += c;
+  }
+  return out;
+}
+
 std::string NameOf(const FunctionDecl* f) {
   return f != nullptr && f->getIdentifier() != nullptr ? f->getName().str() : std::string();
 }
@@ -414,11 +424,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
     else
       os << Lexer::getSourceText(callee, sm_, ctx_.getLangOpts());
     os.flush();
-    std::string quoted;
-    for (char c : name) {
-      if (c == '"' || c == '\\') quoted += '\\';
-      if (c != '\n') quoted += c;
-    }
+    const std::string quoted = CString(name);
     const unsigned open = Offset(config->getBeginLoc());
     const unsigned close = Offset(config->getRParenLoc());
     const std::uint32_t line = sm_.getSpellingLineNumber(e->getBeginLoc());
@@ -428,14 +434,10 @@ class Collector : public RecursiveASTVisitor<Collector> {
       // called as written from a lambda (overloads and deduced template arguments resolve per
       // call), and named as written.
       const std::string written = Lexer::getSourceText(callee, sm_, ctx_.getLangOpts()).str();
-      std::string q;
-      for (char c : written) {
-        if (c == '"' || c == '\\') q += '\\';
-        if (c != '\n') q += c;
-      }
       edits_.push_back({Offset(callee.getBegin()), Offset(callee.getEnd()),
-                        "::ws::prog::LaunchVia(\"" + q + "\", " + std::to_string(line) +
-                            "u, [&](auto... ws_a) { WS_KERNEL_CALL(" + written + ", ws_a); }",
+                        "::ws::prog::LaunchVia(\"" + CString(written) + "\", " +
+                            std::to_string(line) + "u, [&](auto... ws_a) { WS_KERNEL_CALL(" +
+                            written + ", ws_a); }",
                         2, 0});
       edits_.push_back({open, open + 3, ", ::ws::prog::Config(", 2, 0});
       edits_.push_back({close, close + 3, ")).Run", 2, 0});
@@ -701,11 +703,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
     const unsigned b = Offset(call.getBegin()), end = Offset(call.getEnd());
     if (!named_calls_.insert(b).second) return;
     std::string name = Lexer::getSourceText(target, sm_, ctx_.getLangOpts()).str();
-    std::string quoted;
-    for (char c : name) {
-      if (c == '"' || c == '\\') quoted += '\\';
-      if (c != '\n') quoted += c;
-    }
+    const std::string quoted = CString(name);
     const std::uint32_t line = sm_.getSpellingLineNumber(call.getBegin());
     edits_.push_back({b, b,
                       "(::ws::prog::NameNext(\"" + quoted + "\", " + std::to_string(line) + "u), ",

@@ -182,22 +182,12 @@ Symbol::Symbol(const void* shadow, std::size_t bytes, const char* name, unsigned
   P().regions[id].shadow = shadow;
 }
 
-namespace {
-std::vector<KernelTable::Entry>& Kernels() {
-  static auto* k = new std::vector<KernelTable::Entry>();  // never destroyed
-  return *k;
-}
-}  // namespace
-
 KernelTable::KernelTable(std::initializer_list<Entry> entries) {
-  Kernels().insert(Kernels().end(), entries.begin(), entries.end());
+  for (const Entry& e : entries) RegisterKernel(e.address, e.name);
 }
 
 const char* KernelNameOf(const void* kernel, const char* written) {
-  for (const KernelTable::Entry& e : Kernels()) {
-    if (e.address == kernel) return e.name;
-  }
-  return written;
+  return KernelNameAt(kernel, written);
 }
 
 int NameNext(const char* name, unsigned int) {

@@ -569,130 +569,65 @@ cudaError_t cudaGetLastError() {
 cudaError_t cudaPeekAtLastError() {
   return P().last_error;
 }
+namespace {
+// Each error the runtime returns: its name and its message, as the CUDA runtime words them.
+struct ErrorText {
+  cudaError_t error;
+  const char* name;
+  const char* text;
+};
+constexpr ErrorText kErrors[] = {
+    {cudaSuccess, "cudaSuccess", "no error"},
+    {cudaErrorInvalidValue, "cudaErrorInvalidValue", "invalid argument"},
+    {cudaErrorMemoryAllocation, "cudaErrorMemoryAllocation", "out of memory"},
+    {cudaErrorInitializationError, "cudaErrorInitializationError", "initialization error"},
+    {cudaErrorCudartUnloading, "cudaErrorCudartUnloading", "driver shutting down"},
+    {cudaErrorProfilerDisabled, "cudaErrorProfilerDisabled",
+     "profiler disabled while using external profiling tool"},
+    {cudaErrorInvalidConfiguration, "cudaErrorInvalidConfiguration",
+     "invalid configuration argument"},
+    {cudaErrorInvalidPitchValue, "cudaErrorInvalidPitchValue", "invalid pitch argument"},
+    {cudaErrorInvalidSymbol, "cudaErrorInvalidSymbol", "invalid device symbol"},
+    {cudaErrorInvalidHostPointer, "cudaErrorInvalidHostPointer", "invalid host pointer"},
+    {cudaErrorInvalidDevicePointer, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
+    {cudaErrorInvalidTexture, "cudaErrorInvalidTexture", "invalid texture reference"},
+    {cudaErrorInvalidChannelDescriptor, "cudaErrorInvalidChannelDescriptor",
+     "invalid channel descriptor"},
+    {cudaErrorInvalidMemcpyDirection, "cudaErrorInvalidMemcpyDirection",
+     "invalid copy direction for memcpy"},
+    {cudaErrorInsufficientDriver, "cudaErrorInsufficientDriver",
+     "CUDA driver version is insufficient for CUDA runtime version"},
+    {cudaErrorInvalidDeviceFunction, "cudaErrorInvalidDeviceFunction", "invalid device function"},
+    {cudaErrorNoDevice, "cudaErrorNoDevice", "no CUDA-capable device is detected"},
+    {cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal"},
+    {cudaErrorNoKernelImageForDevice, "cudaErrorNoKernelImageForDevice",
+     "no kernel image is available for execution on the device"},
+    {cudaErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
+    {cudaErrorNotReady, "cudaErrorNotReady", "device not ready"},
+    {cudaErrorIllegalAddress, "cudaErrorIllegalAddress",
+     "an illegal memory access was encountered"},
+    {cudaErrorLaunchOutOfResources, "cudaErrorLaunchOutOfResources",
+     "too many resources requested for launch"},
+    {cudaErrorLaunchTimeout, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
+    {cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered"},
+    {cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure"},
+    {cudaErrorCooperativeLaunchTooLarge, "cudaErrorCooperativeLaunchTooLarge",
+     "too many blocks in cooperative launch"},
+    {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported"},
+    {cudaErrorUnknown, "cudaErrorUnknown", "unknown error"},
+};
+}  // namespace
+
 const char* cudaGetErrorName(cudaError_t e) {
-  switch (e) {
-    case cudaSuccess:
-      return "cudaSuccess";
-    case cudaErrorInvalidValue:
-      return "cudaErrorInvalidValue";
-    case cudaErrorMemoryAllocation:
-      return "cudaErrorMemoryAllocation";
-    case cudaErrorInitializationError:
-      return "cudaErrorInitializationError";
-    case cudaErrorCudartUnloading:
-      return "cudaErrorCudartUnloading";
-    case cudaErrorProfilerDisabled:
-      return "cudaErrorProfilerDisabled";
-    case cudaErrorInvalidConfiguration:
-      return "cudaErrorInvalidConfiguration";
-    case cudaErrorInvalidPitchValue:
-      return "cudaErrorInvalidPitchValue";
-    case cudaErrorInvalidSymbol:
-      return "cudaErrorInvalidSymbol";
-    case cudaErrorInvalidHostPointer:
-      return "cudaErrorInvalidHostPointer";
-    case cudaErrorInvalidDevicePointer:
-      return "cudaErrorInvalidDevicePointer";
-    case cudaErrorInvalidTexture:
-      return "cudaErrorInvalidTexture";
-    case cudaErrorInvalidChannelDescriptor:
-      return "cudaErrorInvalidChannelDescriptor";
-    case cudaErrorInvalidMemcpyDirection:
-      return "cudaErrorInvalidMemcpyDirection";
-    case cudaErrorInsufficientDriver:
-      return "cudaErrorInsufficientDriver";
-    case cudaErrorInvalidDeviceFunction:
-      return "cudaErrorInvalidDeviceFunction";
-    case cudaErrorNoDevice:
-      return "cudaErrorNoDevice";
-    case cudaErrorInvalidDevice:
-      return "cudaErrorInvalidDevice";
-    case cudaErrorNoKernelImageForDevice:
-      return "cudaErrorNoKernelImageForDevice";
-    case cudaErrorInvalidResourceHandle:
-      return "cudaErrorInvalidResourceHandle";
-    case cudaErrorNotReady:
-      return "cudaErrorNotReady";
-    case cudaErrorIllegalAddress:
-      return "cudaErrorIllegalAddress";
-    case cudaErrorLaunchOutOfResources:
-      return "cudaErrorLaunchOutOfResources";
-    case cudaErrorLaunchTimeout:
-      return "cudaErrorLaunchTimeout";
-    case cudaErrorAssert:
-      return "cudaErrorAssert";
-    case cudaErrorLaunchFailure:
-      return "cudaErrorLaunchFailure";
-    case cudaErrorCooperativeLaunchTooLarge:
-      return "cudaErrorCooperativeLaunchTooLarge";
-    case cudaErrorNotSupported:
-      return "cudaErrorNotSupported";
-    case cudaErrorUnknown:
-      return "cudaErrorUnknown";
+  for (const ErrorText& x : kErrors) {
+    if (x.error == e) return x.name;
   }
   return "cudaErrorUnknown";
 }
 // The messages the CUDA runtime gives.
 const char* cudaGetErrorString(cudaError_t e) {
-  switch (e) {
-    case cudaSuccess:
-      return "no error";
-    case cudaErrorInvalidValue:
-      return "invalid argument";
-    case cudaErrorMemoryAllocation:
-      return "out of memory";
-    case cudaErrorInitializationError:
-      return "initialization error";
-    case cudaErrorCudartUnloading:
-      return "driver shutting down";
-    case cudaErrorProfilerDisabled:
-      return "profiler disabled while using external profiling tool";
-    case cudaErrorInvalidConfiguration:
-      return "invalid configuration argument";
-    case cudaErrorInvalidPitchValue:
-      return "invalid pitch argument";
-    case cudaErrorInvalidSymbol:
-      return "invalid device symbol";
-    case cudaErrorInvalidHostPointer:
-      return "invalid host pointer";
-    case cudaErrorInvalidDevicePointer:
-      return "invalid device pointer";
-    case cudaErrorInvalidTexture:
-      return "invalid texture reference";
-    case cudaErrorInvalidChannelDescriptor:
-      return "invalid channel descriptor";
-    case cudaErrorInvalidMemcpyDirection:
-      return "invalid copy direction for memcpy";
-    case cudaErrorInsufficientDriver:
-      return "CUDA driver version is insufficient for CUDA runtime version";
-    case cudaErrorInvalidDeviceFunction:
-      return "invalid device function";
-    case cudaErrorNoDevice:
-      return "no CUDA-capable device is detected";
-    case cudaErrorInvalidDevice:
-      return "invalid device ordinal";
-    case cudaErrorNoKernelImageForDevice:
-      return "no kernel image is available for execution on the device";
-    case cudaErrorInvalidResourceHandle:
-      return "invalid resource handle";
-    case cudaErrorNotReady:
-      return "device not ready";
-    case cudaErrorIllegalAddress:
-      return "an illegal memory access was encountered";
-    case cudaErrorLaunchOutOfResources:
-      return "too many resources requested for launch";
-    case cudaErrorLaunchTimeout:
-      return "the launch timed out and was terminated";
-    case cudaErrorAssert:
-      return "device-side assert triggered";
-    case cudaErrorLaunchFailure:
-      return "unspecified launch failure";
-    case cudaErrorCooperativeLaunchTooLarge:
-      return "too many blocks in cooperative launch";
-    case cudaErrorNotSupported:
-      return "operation not supported";
-    case cudaErrorUnknown:
-      return "unknown error";
+  for (const ErrorText& x : kErrors) {
+    if (x.error == e) return x.text;
   }
   return "unknown error";
 }

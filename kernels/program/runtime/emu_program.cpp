@@ -170,23 +170,12 @@ SiteTable::SiteTable(const SiteDesc* sites, unsigned int count, const char* cons
   p.sites.Add(sites, count, files, file_count);
 }
 
-namespace {
-std::vector<KernelTable::Entry>& Kernels() {
-  static auto* k = new std::vector<KernelTable::Entry>();  // never destroyed
-  return *k;
-}
-}  // namespace
-
 KernelTable::KernelTable(std::initializer_list<Entry> entries) {
-  Kernels().insert(Kernels().end(), entries.begin(), entries.end());
+  for (const Entry& e : entries) RegisterKernel(e.address, e.name);
 }
 
 const char* KernelNameOf(const void* kernel, const char* written) {
-  if (kernel == nullptr) return written;
-  for (const KernelTable::Entry& e : Kernels()) {
-    if (e.address == kernel) return e.name;
-  }
-  return written;
+  return KernelNameAt(kernel, written);
 }
 
 int NameNext(const char* name, unsigned int) {

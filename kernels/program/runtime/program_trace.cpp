@@ -2,10 +2,30 @@
 
 #include <cstdlib>
 #include <iostream>
+#include <utility>
+#include <vector>
 
 #include "warpscope/trace/trace_file.h"
 
 namespace ws::prog {
+
+namespace {
+std::vector<std::pair<const void*, const char*>>& Kernels() {
+  static auto* k = new std::vector<std::pair<const void*, const char*>>();  // never destroyed
+  return *k;
+}
+}  // namespace
+
+void RegisterKernel(const void* address, const char* name) {
+  Kernels().emplace_back(address, name);
+}
+
+const char* KernelNameAt(const void* address, const char* written) {
+  for (const auto& [a, name] : Kernels()) {
+    if (a == address && address != nullptr) return name;
+  }
+  return written;
+}
 
 void NameProgramSites(LaunchTrace& t, const SiteNames& names) {
   for (SiteInfo& s : t.sites) {

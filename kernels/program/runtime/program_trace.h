@@ -59,6 +59,11 @@ struct ProgramRun {
   bool events_modeled = false;  // cudaEventElapsedTime gave the model's time (the emulator)
 };
 
+// The kernels each translation unit registers by address (the shims' KernelTable): the name of a
+// launch made through a function pointer, else `written`.
+void RegisterKernel(const void* address, const char* name);
+const char* KernelNameAt(const void* address, const char* written);
+
 // Writes the finished launch `t` at once, to WS_PROGRAM_OUT.part<N> (N = run.parts, counting from
 // 0), so that a program stopped later (a time limit, a crash) keeps it; past
 // kMaxLaunchesWithRecords launches only its figures are written. The parent reads the parts in
