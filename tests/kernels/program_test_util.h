@@ -1,7 +1,12 @@
 // What the program tests share: running a program's text and reading an example.
 #pragma once
 
+#include <unistd.h>
+
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "warpscope/program/program.h"
@@ -23,6 +28,44 @@ inline std::string ReadExample(const std::string& name) {
   while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
   std::fclose(f);
   return text;
+}
+
+// A folder of files for one test (removed at the end).
+class Folder {
+ public:
+  explicit Folder(const std::string& name)
+      : path_(std::filesystem::temp_directory_path() /
+              ("warpscope-course-" + name + "-" + std::to_string(::getpid()))) {
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~Folder() { std::filesystem::remove_all(path_); }
+  void Write(const std::string& name, const std::string& text) const {
+    std::filesystem::create_directories((path_ / name).parent_path());
+    std::ofstream(path_ / name, std::ios::binary) << text;
+  }
+  ProgramRun Run(const std::string& main, ProgramOptions o = {}) const {
+    std::ifstream in(path_ / main, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return RunProgramText(main, path_, s.str(), o);
+  }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// The launch's site at `line` (and `column` when given), or null.
+inline const SiteInfo* SiteAt(const LaunchTrace& t, std::uint32_t line, std::uint32_t column = 0,
+                              std::size_t* index = nullptr) {
+  for (std::size_t i = 0; i < t.sites.size(); ++i) {
+    if (t.sites[i].line == line && (column == 0 || t.sites[i].column == column)) {
+      if (index != nullptr) *index = i;
+      return &t.sites[i];
+    }
+  }
+  return nullptr;
 }
 
 }  // namespace ws::test

@@ -1,0 +1,272 @@
+// Course programs on the emulator, around their kernels (issue 21, docs/PROGRAMS.md): an installed
+// toolkit never read, the program's own headers and translation units, -D on its constants,
+// requests as a GPU forms them (against Nsight Compute's counts), refusals by name, and what a
+// time limit and an exit status leave.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "program_test_util.h"
+#include "warpscope/program/program.h"
+
+namespace ws {
+namespace {
+
+using test::Folder;
+using test::RunText;
+using test::SiteAt;
+
+// A fake CUDA toolkit on CPATH whose headers must never be read.
+TEST(CoursePrograms, AnInstalledToolkitNeverLeaksIntoTheParse) {
+  Folder f("toolkit");
+  f.Write("toolkit/cuda_runtime_api.h", "#error the toolkit leaked\n");
+  f.Write("toolkit/vector_types.h", "#error the toolkit leaked\n");
+  f.Write("toolkit/cuda_profiler_api.h", "#error the toolkit leaked\n");
+  f.Write("toolkit/cooperative_groups.h", "#error the toolkit leaked\n");
+  f.Write("prog.cu",
+          "#include <cuda_profiler_api.h>\n#include <vector_types.h>\n"
+          "#include <cooperative_groups.h>\n#include <cstdio>\n"
+          "int main() { cudaProfilerStart(); printf(\"ok\\n\"); return 0; }\n");
+  const std::string old = std::getenv("CPATH") != nullptr ? std::getenv("CPATH") : "";
+  setenv("CPATH", (f.path() / "toolkit").c_str(), 1);
+  ProgramRun run = f.Run("prog.cu");
+  setenv("CPATH", old.c_str(), 1);
+  ASSERT_TRUE(run.ok()) << run.failure;
+  EXPECT_EQ(run.stdout_text, "ok\n");
+  // And it says why the folder was left out.
+  bool said = false;
+  for (const ProgramDiagnostic& w : run.rewritten.warnings)
+    said = said || w.message.find("a CUDA toolkit's headers: left out") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
+TEST(CoursePrograms, KernelsInTheProgramsOwnHeadersAreRecordedByTheirFile) {
+  Folder f("headers");
+  f.Write("include/params.h", "#define N 256\n");
+  f.Write("kern.cuh",
+          "#pragma once\n"
+          "#include \"params.h\"\n"
+          "__device__ float twice(const float* a, int i) { return 2.0f * a[i]; }\n"
+          "__global__ void scale(float* out, const float* in) {\n"
+          "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+          "  if (i < N) out[i] = twice(in, i);\n"
+          "  __syncthreads();\n"
+          "}\n");
+  f.Write("main.cu",
+          "#include <cstdio>\n#include \"kern.cuh\"\n"
+          "int main() { float *a, *b; cudaMalloc(&a, N * 4); cudaMalloc(&b, N * 4);\n"
+          "  scale<<<N / 128, 128>>>(b, a); cudaDeviceSynchronize(); printf(\"%d\\n\", N); }\n");
+  ProgramOptions o;
+  o.include_dirs = {f.path() / "include"};
+  ProgramRun run = f.Run("main.cu", o);
+  ASSERT_TRUE(run.ok()) << run.failure;
+  ASSERT_EQ(run.launches.size(), 1u);
+  const LaunchTrace& t = run.launches[0];
+  EXPECT_EQ(t.grid.x, 2u);  // N = 256 from include/params.h
+  std::size_t i = 0;
+  const SiteInfo* load = SiteAt(t, 3, 63, &i);  // a[i] in twice(), kern.cuh line 3
+  ASSERT_NE(load, nullptr);
+  EXPECT_EQ(load->file, "kern.cuh");
+  EXPECT_EQ(load->code, "__device__ float twice(const float* a, int i) { return 2.0f * a[i]; }");
+  EXPECT_EQ(t.stats.sites[i].requests, 8u);  // 2 blocks x 4 warps
+  ASSERT_EQ(t.barrier_sites.size(), 1u);
+  EXPECT_EQ(t.barrier_sites[0].file, "kern.cuh");
+  EXPECT_EQ(t.barrier_sites[0].line, 7u);
+  // The launch list knows where the kernel is written, and the run carries the header's text.
+  ASSERT_EQ(run.rewritten.kernel_files.size(), 1u);
+  EXPECT_EQ(run.rewritten.kernel_files[0].file, "kern.cuh");
+  std::map<std::string, std::string> files(run.files.begin(), run.files.end());
+  EXPECT_EQ(files.count("kern.cuh"), 1u);
+  EXPECT_EQ(files.count("include/params.h"), 1u);
+
+  // An edit of the header is seen (the caches are keyed by it), and -D sets its #define.
+  f.Write("include/params.h", "#define N 512\n");
+  run = f.Run("main.cu", o);
+  ASSERT_TRUE(run.ok()) << run.failure;
+  EXPECT_EQ(run.stdout_text, "512\n");
+  o.defines = {"N=1024"};
+  run = f.Run("main.cu", o);
+  ASSERT_TRUE(run.ok()) << run.failure;
+  EXPECT_EQ(run.stdout_text, "1024\n");
+}
+
+TEST(CoursePrograms, SeveralTranslationUnitsCompileTogether) {
+  Folder f("units");
+  f.Write("gold_cpu.cpp", "float Gold(float x) { return 2.0f * x; }\n");
+  f.Write("main.cu",
+          "#include <cstdio>\nfloat Gold(float x);\n"
+          "__global__ void k(float* a) { a[threadIdx.x] = 2.0f * threadIdx.x; }\n"
+          "int main() { float* d; cudaMalloc(&d, 128); k<<<1, 32>>>(d); float h[32];\n"
+          "  cudaMemcpy(h, d, 128, cudaMemcpyDeviceToHost);\n"
+          "  printf(\"%s\\n\", h[5] == Gold(5) ? \"PASS\" : \"FAIL\"); return 0; }\n");
+  auto set = ProgramFileSetOf({f.path()});  // the folder: main.cu holds main()
+  ASSERT_TRUE(set.ok()) << set.status().message();
+  EXPECT_EQ(set->main.filename(), "main.cu");
+  ASSERT_EQ(set->others.size(), 1u);
+  ProgramOptions o;
+  o.extra_files = set->others;
+  ProgramRun run = f.Run("main.cu", o);
+  ASSERT_TRUE(run.ok()) << run.failure;
+  EXPECT_EQ(run.stdout_text, "PASS\n");
+}
+
+TEST(CoursePrograms, DefinesReachAProgramsConstIntegers) {
+  const std::string text =
+      "#include <cstdio>\n"
+      "const int N = 1 << 10;\n"
+      "int main() { const int M = 4; printf(\"%d %d\\n\", N, M); return 0; }\n";
+  ProgramOptions o;
+  o.defines = {"N=64", "M=8"};
+  ProgramRun run = RunText(text, o);
+  ASSERT_TRUE(run.ok()) << run.failure;
+  EXPECT_EQ(run.stdout_text, "64 8\n");
+  EXPECT_EQ(RunText(text).stdout_text, "1024 4\n");
+}
+
+TEST(CoursePrograms, ARequestIsTheLanesThatRunTheSameStep) {
+  // A four-step loop reading a row of 32 floats a step; lane 0 skips step 1. On a GPU each step
+  // is one request of 4 sectors (Nsight Compute on an H200: 4, not 7). And a helper called twice,
+  // the first time by lanes 0-15 only: 2 sectors, then 4.
+  ProgramRun run = RunText(
+      "__global__ void four(const float* in, float* out) {\n"
+      "  int t = threadIdx.x; float s = 0;\n"
+      "  for (int k = 0; k < 4; ++k) {\n"
+      "    if (t == 0 && k == 1) continue;\n"
+      "    s += in[k * 32 + t];\n"
+      "  }\n"
+      "  out[t] = s;\n"
+      "}\n"
+      "__device__ float get(const float* a, int i) { return a[i]; }\n"
+      "__global__ void twice(const float* in, float* out) {\n"
+      "  int t = threadIdx.x; float s = 0;\n"
+      "  if (t < 16) s = get(in, t);\n"
+      "  s += get(in, 32 + t);\n"
+      "  out[t] = s;\n"
+      "}\n"
+      "int main() { float *i, *o; cudaMalloc(&i, 512); cudaMalloc(&o, 512);\n"
+      "  four<<<1, 32>>>(i, o); twice<<<1, 32>>>(i, o); cudaDeviceSynchronize(); return 0; }\n");
+  ASSERT_TRUE(run.ok()) << run.failure;
+  ASSERT_EQ(run.launches.size(), 2u);
+  std::size_t i = 0;
+  ASSERT_NE(SiteAt(run.launches[0], 5, 10, &i), nullptr);
+  EXPECT_EQ(run.launches[0].stats.sites[i].requests, 4u);
+  EXPECT_EQ(run.launches[0].stats.sites[i].sectors, 16u);
+  ASSERT_NE(SiteAt(run.launches[1], 9, 54, &i), nullptr);
+  EXPECT_EQ(run.launches[1].stats.sites[i].requests, 2u);
+  EXPECT_EQ(run.launches[1].stats.sites[i].sectors, 6u);
+}
+
+// The agreement programs (tests/programs/agreement) give Nsight Compute's own counts for them:
+// measured on an NVIDIA H200 with Nsight Compute 2025.3.1 (nvcc -O3 -arch=sm_90,
+// l1tex__t_{requests,sectors}_pipe_lsu_mem_global_op_{ld,st}.sum and
+// l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum; docs/programs-ncu.md).
+TEST(CoursePrograms, AgreementProgramsGiveNsightComputesCounts) {
+  struct Want {
+    const char* file;
+    std::uint64_t ld_requests, ld_sectors, st_requests, st_sectors, shared_ld_wavefronts;
+  };
+  const Want wants[] = {
+      {"skip_step.cu", 512, 2048, 128, 512, 0},  // a lane skipping a step: 4 sectors a request
+      {"stencil1d.cu", 160, 672, 128, 512, 896},
+      {"conv7.cu", 12208, 56680, 256, 1024, 0},  // the image reads; the mask is __constant__
+  };
+  for (const Want& w : wants) {
+    const std::filesystem::path file =
+        std::filesystem::path(WARPSCOPE_SOURCE_DIR) / "tests/programs/agreement" / w.file;
+    const ProgramRun run = RunProgramFile(file, {});
+    ASSERT_TRUE(run.ok()) << w.file << ": " << run.failure;
+    ASSERT_EQ(run.launches.size(), 1u) << w.file;
+    const LaunchTrace& t = run.launches[0];
+    std::uint64_t ldr = 0, lds = 0, str = 0, sts = 0, shw = 0;
+    for (std::size_t i = 0; i < t.sites.size(); ++i) {
+      const SiteStats& st = t.stats.sites[i];
+      if (t.sites[i].space == MemorySpace::kGlobal && t.sites[i].op == AccessOp::kLoad) {
+        ldr += st.requests;
+        lds += st.sectors;
+      } else if (t.sites[i].space == MemorySpace::kGlobal && t.sites[i].op == AccessOp::kStore) {
+        str += st.requests;
+        sts += st.sectors;
+      } else if (t.sites[i].space == MemorySpace::kShared && t.sites[i].op == AccessOp::kLoad) {
+        shw += st.wavefronts;
+      }
+    }
+    EXPECT_EQ(ldr, w.ld_requests) << w.file;
+    EXPECT_EQ(lds, w.ld_sectors) << w.file;
+    EXPECT_EQ(str, w.st_requests) << w.file;
+    EXPECT_EQ(sts, w.st_sectors) << w.file;
+    EXPECT_EQ(shw, w.shared_ld_wavefronts) << w.file;
+    EXPECT_TRUE(t.hazards.groups.empty()) << w.file;
+  }
+}
+
+TEST(CoursePrograms, WhatIsNotRunYetIsRefusedByNameAtItsLine) {
+  struct Case {
+    const char* text;
+    std::uint32_t line;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"#include <cstdio>\n\n#include <thrust/device_vector.h>\nint main() { return 0; }\n", 3,
+       "Thrust is not supported (yet): #include <thrust/device_vector.h>"},
+      {"#include <cublas_v2.h>\nint main() { return 0; }\n", 1, "cuBLAS is not supported (yet)"},
+      {"#include <curand_kernel.h>\nint main() { return 0; }\n", 1,
+       "cuRAND is not supported (yet)"},
+      {"#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
+       "__global__ void k() { cg::this_grid().sync(); }\nint main() { return 0; }\n",
+       3, "this_grid().sync(), a barrier of the whole grid, is not supported (yet)"},
+      {"__global__ void k() { asm volatile(\"bar.sync 0;\"); }\nint main() { return 0; }\n", 1,
+       "inline PTX (asm(\"bar.sync 0;\")) is not supported (yet)"},
+      {"int main() { cudaGraph_t g; cudaGraphCreate(&g, 0); return 0; }\n", 1,
+       "is not supported (yet)"},
+  };
+  for (const Case& c : cases) {
+    ProgramRun run = RunText(c.text);
+    ASSERT_FALSE(run.ok()) << c.text;
+    ASSERT_FALSE(run.errors.empty()) << c.text;
+    EXPECT_EQ(run.errors[0].line, c.line) << c.text << "\n" << run.errors[0].message;
+    EXPECT_NE(run.errors[0].message.find(c.message), std::string::npos) << c.text << "\n"
+                                                                        << run.errors[0].message;
+  }
+}
+
+TEST(CoursePrograms, ATimeLimitKeepsTheLaunchesAndOutputBeforeIt) {
+  ProgramOptions o;
+  o.timeout = std::chrono::milliseconds(2500);
+  ProgramRun run = RunText(
+      "#include <cstdio>\n"
+      "__global__ void ok(float* a) { a[threadIdx.x] = 1; }\n"
+      "__global__ void spin(float* a) { while (true) a[threadIdx.x] += 1; }\n"
+      "int main() { float* d; cudaMalloc(&d, 128); printf(\"before\\n\");\n"
+      "  ok<<<1, 32>>>(d); cudaDeviceSynchronize(); printf(\"after ok\\n\");\n"
+      "  spin<<<1, 32>>>(d); cudaDeviceSynchronize(); return 0; }\n",
+      o);
+  ASSERT_FALSE(run.ok());
+  EXPECT_NE(run.failure.find("ran longer than the limit"), std::string::npos) << run.failure;
+  ASSERT_EQ(run.launches.size(), 1u);
+  EXPECT_EQ(run.launches[0].kernel, "ok");
+  EXPECT_EQ(run.stdout_text, "before\nafter ok\n");
+}
+
+TEST(CoursePrograms, TheExitStatusIsTheProgramsAndEventTimesAreTheModels) {
+  ProgramRun run = RunText(
+      "#include <cstdio>\n"
+      "__global__ void k(float* a) { a[threadIdx.x] = 1; }\n"
+      "int main() { float* d; cudaMalloc(&d, 4096); cudaEvent_t a, b;\n"
+      "  cudaEventCreate(&a); cudaEventCreate(&b); cudaEventRecord(a);\n"
+      "  k<<<1, 1024>>>(d); cudaEventRecord(b); cudaEventSynchronize(b);\n"
+      "  float ms = 0; cudaEventElapsedTime(&ms, a, b); printf(\"%.6f\\n\", ms); return 1; }\n");
+  ASSERT_TRUE(run.ok()) << run.failure;  // it ran to the end...
+  EXPECT_EQ(run.exit_code, 1);           // ...and said it failed
+  // 32 warps x 4 sectors x 32 B = 4096 B at the hopper preset's 3350 GB/s: 0.0012 us, plus the
+  // model's 2 us a launch.
+  EXPECT_EQ(run.stdout_text, "0.002001\n");
+  bool said = false;
+  for (const ProgramDiagnostic& w : run.rewritten.warnings)
+    said = said || w.message.find("the model's time") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
+}  // namespace
+}  // namespace ws
