@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "emu/fiber_asan.h"
+#include "emu/instance_table.h"
 #include "emu/warp_meeting.h"
 #include "warpscope/kernels/emu_runtime.h"
 #include "warpscope/kernels/site_table.h"
@@ -30,10 +31,6 @@ namespace {
 namespace ctx = boost::context;
 
 constexpr std::size_t kMaxSites = 256;
-// A block's requests by instance key at most (a table of twice as many 24-byte entries, 384 MB):
-// past them (an endless loop) a lane's k-th arrival stands for its request, and memory stays
-// bounded until the time limit ends the run.
-constexpr std::size_t kMaxInstances = std::size_t{8} << 20;
 // A kept block's access records at most (36 bytes each with their values: 576 MB).
 constexpr std::size_t kMaxKept = std::size_t{16} << 20;
 constexpr std::size_t kMaxBarrierSites = 16;
@@ -303,8 +300,8 @@ class Worker {
       YieldToScheduler(c);
     const std::uint16_t id = SiteId(key);
     if (id >= c->sites_used) c->sites_used = id + 1u;
-    const std::uint32_t iteration = instances_ && instance_used_ < kMaxInstances
-                                        ? InstanceOrdinal(id, c->linear, c->state.instance)
+    const std::uint32_t iteration = instances_ && !instance_table_.Full()
+                                        ? instance_table_.Ordinal(id, c->linear, c->state.instance)
                                         : c->site_count[id]++;
     const auto thread = static_cast<std::uint16_t>(c->linear);
     requests_.Add(id, iteration, thread, offset);
@@ -316,57 +313,6 @@ class Worker {
     }
     ++c->clock;
     c->touched = true;
-  }
-
-  // The request a lane joins at a site (the emulator's `iteration` of the access): the ordinal,
-  // among its warp's requests at that site, of the instance key the lane brings. Lanes that skip a
-  // step of a loop join no request of that step, and the next step's key is the same for all, so
-  // a request holds the lanes a GPU would run together. A lane that brings a key twice (a site
-  // reached twice in one instance: a goto) starts the key's next request.
-  std::uint32_t InstanceOrdinal(std::uint16_t site, std::uint32_t thread, std::uint32_t key) {
-    const std::uint32_t warp = thread >> 5u, lane_bit = 1u << (thread & 31u);
-    for (std::uint32_t salt = 0;; ++salt) {
-      const std::uint64_t k =
-          (std::uint64_t{warp} << 48) ^ (std::uint64_t{site} << 32) ^ (key + salt * 0x9e3779b9u);
-      Instance& e = FindInstance(k);
-      if (e.gen != instance_gen_) {
-        e = {k, instance_gen_, instance_next_[std::size_t{warp} * kMaxSites + site]++, lane_bit};
-        if (++instance_used_ * 2 > instances_table_.size()) GrowInstances();
-        return FindInstance(k).ordinal;
-      }
-      if ((e.lanes & lane_bit) == 0) {
-        e.lanes |= lane_bit;
-        return e.ordinal;
-      }
-    }
-  }
-  struct Instance {
-    std::uint64_t key = 0;
-    std::uint32_t gen = 0, ordinal = 0, lanes = 0;
-  };
-  Instance& FindInstance(std::uint64_t k) {
-    const std::size_t mask = instances_table_.size() - 1;
-    std::size_t at = (k * 0x9e3779b97f4a7c15ull) >> 40 & mask;
-    while (instances_table_[at].gen == instance_gen_ && instances_table_[at].key != k)
-      at = (at + 1) & mask;
-    return instances_table_[at];
-  }
-  void GrowInstances() {
-    std::vector<Instance> old = std::move(instances_table_);
-    instances_table_.assign(old.size() * 2, Instance{});
-    for (const Instance& e : old) {
-      if (e.gen == instance_gen_) FindInstance(e.key) = e;
-    }
-  }
-  // Starts a block's instances afresh (every entry of an older generation is empty).
-  void BeginInstances(std::uint32_t warps) {
-    if (instances_table_.empty()) instances_table_.assign(1024, Instance{});
-    if (++instance_gen_ == 0) {
-      instances_table_.assign(instances_table_.size(), Instance{});
-      instance_gen_ = 1;
-    }
-    instance_used_ = 0;
-    instance_next_.assign(std::size_t{warps} * kMaxSites, 0);
   }
 
   // A kept access and its value: a load's is there now; a store's (and an atomic's result) once
@@ -725,7 +671,7 @@ class Worker {
         std::find(cfg.keep_blocks.begin(), cfg.keep_blocks.end(), b) != cfg.keep_blocks.end();
     requests_.Begin(n, kMaxSites);
     const std::uint32_t warps = (n + 31) / 32;
-    if (instances_) BeginInstances(warps);
+    if (instances_) instance_table_.Begin(warps, kMaxSites);
     warp_done_.assign(warps, 0);
     current_.accesses.clear();
     current_.barriers.clear();
@@ -812,7 +758,7 @@ class Worker {
       for (std::uint32_t i = 0; i < n; ++i) active[i] = threads_[i].touched ? 1 : 0;
     }
     requests_.End(local_sites_, cfg.buffers, &stats_);
-    if (requests_.TakeTruncated() || instance_used_ >= kMaxInstances) launch_->truncated = true;
+    if (requests_.TakeTruncated() || instance_table_.Full()) launch_->truncated = true;
     AnalyzeBarriers(current_.barriers, &stats_);
     return true;
   }
@@ -852,13 +798,10 @@ class Worker {
   std::uint32_t shared_cursor_ = 0;
   std::vector<unsigned char> dynamic_shared_;
   std::vector<std::pair<void*, std::uint32_t>> shared_arrays_;  // static arrays, zeroed per block
-  bool step_each_access_ = false;          // the schedule stops threads before every access
-  bool instances_ = false;                 // requests by instance key (LaunchConfig::instances)
-  std::vector<Instance> instances_table_;  // (warp, site, key) -> request ordinal
-  std::uint32_t instance_gen_ = 0;         // the current block's entries
-  std::size_t instance_used_ = 0;
-  std::vector<std::uint32_t> instance_next_;  // [warp * kMaxSites + site]: requests so far
-  std::uint64_t rng_ = 0;                     // the random schedule's generator (splitmix64)
+  bool step_each_access_ = false;  // the schedule stops threads before every access
+  bool instances_ = false;         // requests by instance key (LaunchConfig::instances)
+  InstanceTable instance_table_;   // requests by instance (instances_)
+  std::uint64_t rng_ = 0;          // the random schedule's generator (splitmix64)
   std::vector<std::uint32_t> ready_pool_;
   unsigned block_sm_ = 0;          // the block-scheduler model's placement of the current
   std::uint64_t block_start_ = 0;  // block (0 and 0 without the model)
