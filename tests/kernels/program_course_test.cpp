@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <utility>
+#include <vector>
 
 #include "program_test_util.h"
 #include "warpscope/program/program.h"
@@ -296,6 +298,26 @@ TEST(CoursePrograms, LaunchesAsCoursesWriteThem) {
   EXPECT_EQ(run.launches[0].kernel, "fill");
   EXPECT_EQ(run.launches[1].kernel, "twice");  // the pointer's kernel, not "k"
   EXPECT_EQ(run.launches[2].kernel, "twice");
+}
+
+TEST(CoursePrograms, CudaArchAndTheDevicesPropertiesFollowThePreset) {
+  // __CUDA_ARCH__ and cudaGetDeviceProperties' compute capability are the preset's: compute 9.0
+  // (hopper, the default), 7.5 (turing), 1.3 (gt200); the compiled program is not reused across
+  // presets.
+  const std::string text =
+      "#include <cstdio>\n"
+      "__global__ void k(int* o) { o[0] = __CUDA_ARCH__; }\n"
+      "int main() { int* d; cudaMalloc(&d, 4); k<<<1, 1>>>(d); int h = 0;\n"
+      "  cudaMemcpy(&h, d, 4, cudaMemcpyDeviceToHost); cudaDeviceProp p;\n"
+      "  cudaGetDeviceProperties(&p, 0); printf(\"%d %d.%d\\n\", h, p.major, p.minor); }\n";
+  for (const auto& [preset, want] : std::vector<std::pair<std::string, std::string>>{
+           {"hopper", "900 9.0\n"}, {"turing", "750 7.5\n"}, {"gt200", "130 1.3\n"}}) {
+    ProgramOptions o;
+    o.preset = preset;
+    ProgramRun run = RunText(text, o);
+    ASSERT_TRUE(run.ok()) << preset << ": " << run.failure;
+    EXPECT_EQ(run.stdout_text, want) << preset;
+  }
 }
 
 TEST(CoursePrograms, ConstexprDeviceFunctionsStayConstantExpressions) {

@@ -528,8 +528,8 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
   prop->multiProcessorCount = static_cast<int>(d.multiprocessors);
   prop->maxThreadsPerMultiProcessor = 2048;
   prop->maxBlocksPerMultiProcessor = 32;
-  prop->major = 9;
-  prop->minor = 0;
+  prop->major = static_cast<int>(d.compute_capability / 10);  // the preset's, as __CUDA_ARCH__
+  prop->minor = static_cast<int>(d.compute_capability % 10);
   prop->warpSize = 32;
   prop->unifiedAddressing = 1;
   prop->managedMemory = 1;

@@ -15,6 +15,7 @@
 #include <system_error>
 
 #include "warpscope/program/child_process.h"
+#include "warpscope/trace/device_preset.h"
 #include "warpscope/trace/file_io.h"
 #include "warpscope/trace/lesson_run.h"
 #include "warpscope/trace/status.h"
@@ -341,13 +342,8 @@ bool IsHostUnit(const std::string& name) {
 
 // __CUDA_ARCH__ for a device preset: its compute capability (hopper: 900).
 std::string CudaArch(const std::string& preset) {
-  static const std::pair<const char*, const char*> kArch[] = {{"g80", "100"},    {"gt200", "130"},
-                                                              {"fermi", "200"},  {"turing", "750"},
-                                                              {"ampere", "800"}, {"hopper", "900"}};
-  for (const auto& [name, arch] : kArch) {
-    if (preset == name) return arch;
-  }
-  return "900";
+  const auto p = FindDevicePreset(preset);
+  return std::to_string((p.ok() ? p->compute_capability : DevicePreset{}.compute_capability) * 10);
 }
 
 // Does `dir` hold a CUDA toolkit's headers (which the emulator's stand-ins replace)?
@@ -638,6 +634,8 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
   }
   for (const std::string& c : cmd) key_text += "\n" + c;
   for (const auto& d : include_dirs) key_text += "\n-I" + d.string();
+  // What each unit's command adds (the CUDA units' __CUDA_ARCH__ follows the preset).
+  key_text += "\n-D__CUDA_ARCH__=" + CudaArch(options.preset);
   const auto runtime_lib = std::filesystem::path(WS_PROGRAM_RUNTIME_DIR) / runtime_name;
   const auto runtime_time = std::filesystem::last_write_time(runtime_lib, ec);
   key_text += "\n" + std::to_string(ec ? 0 : runtime_time.time_since_epoch().count());

@@ -20,6 +20,7 @@ struct DevicePreset {
   std::uint32_t multiprocessors = 132;
   double bandwidth_gbps = 3350;  // DRAM, for modeled times
   double clock_ghz = 1.98;
+  std::uint32_t compute_capability = 90;  // major * 10 + minor: 90 is compute 9.0
 };
 
 const std::vector<DevicePreset>& DevicePresets();
