@@ -66,7 +66,12 @@ if [ -n "$ncu" ]; then
   done
 fi
 if [ -f tests/programs/corpus/cuda-samples/vectorAdd/vectorAdd.cu ]; then
+  # Both backends, each program's report kept, then compared site by site.
   python3 scripts/run_corpus.py --cli "$cli" --backend cuda --jobs 6 --timeout 240 \
-    --json "$out/corpus-cuda.json" > "$out/corpus-cuda.txt" 2>&1
+    --json "$out/corpus-cuda.json" --save "$out/reports" > "$out/corpus-cuda.txt" 2>&1
   tail -3 "$out/corpus-cuda.txt"
+  python3 scripts/run_corpus.py --cli "$cli" --backend emu --jobs 12 --timeout 240 \
+    --json "$out/corpus-emu.json" --save "$out/reports" > "$out/corpus-emu.txt" 2>&1
+  tail -3 "$out/corpus-emu.txt"
+  python3 scripts/compare_backends.py "$out/reports" --out "$out/backends.txt" | tail -3
 fi

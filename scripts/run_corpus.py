@@ -3,7 +3,7 @@
 new user would: each program unmodified, with only its own arguments, -I and -D.
 
     scripts/run_corpus.py [--cli build/release/app/warpscope-cli] [--backend emu|cuda]
-                          [--only NAME ...] [--jobs 2] [--json OUT]
+                          [--only NAME ...] [--jobs 2] [--json OUT] [--save DIR]
 
 Prints one line per program (ran, its own check, launches, hazards, time) and a summary; exits 1
 when a program did not run as written. The corpus test (tests/programs/corpus_test.cpp) asserts the
@@ -21,7 +21,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(ROOT, "tests", "programs", "corpus")
 
 
-def run_one(cli, entry, backend, timeout):
+def run_one(cli, entry, backend, timeout, save=None):
     cmd = [cli, "run", "--backend", backend, "--json", "--file"]
     cmd += [os.path.join(CORPUS, f) for f in entry["files"]]
     for d in entry.get("include_dirs", []):
@@ -38,6 +38,9 @@ def run_one(cli, entry, backend, timeout):
         return {"name": entry["name"], "ok": False, "why": "warpscope-cli did not return",
                 "seconds": timeout}
     seconds = time.time() - start
+    if save:  # each program's whole report, for scripts/compare_backends.py
+        with open(os.path.join(save, "%s.%s.json" % (entry["name"], backend)), "w") as f:
+            f.write(p.stdout)
     try:
         j = json.loads(p.stdout)
     except json.JSONDecodeError:
@@ -79,14 +82,17 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=300)
     ap.add_argument("--json")
+    ap.add_argument("--save", help="keep each program's `run --json` report in this folder")
     args = ap.parse_args()
+    if args.save:
+        os.makedirs(args.save, exist_ok=True)
     with open(os.path.join(CORPUS, "corpus.json")) as f:
         corpus = json.load(f)
     if args.only:
         corpus = [e for e in corpus if e["name"] in args.only]
     results = []
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        futures = [pool.submit(run_one, args.cli, e, args.backend, args.timeout) for e in corpus]
+        futures = [pool.submit(run_one, args.cli, e, args.backend, args.timeout, args.save) for e in corpus]
         for fut in futures:
             r = fut.result()
             results.append(r)

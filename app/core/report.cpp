@@ -189,6 +189,7 @@ nlohmann::json ProgramRunJson(const ProgramRun& run) {
                                {"barriers", t.stats.barrier_records},
                                {"kept_blocks", t.blocks.size()}}},
                              {"hazards", HazardsJson(t.hazards)}});
+    if (t.resources.known()) j["launches"].back()["resources"] = ResourcesJson(t.resources);
   }
   j["stdout"] = run.stdout_text;
   // The program's own status (128 + the signal that ended it); null when it never ran.
@@ -210,6 +211,8 @@ std::string LaunchesText(const std::vector<LaunchTrace>& launches, const std::st
       << t.grid.z << "), (" << t.block.x << "," << t.block.y << "," << t.block.z << ")>>>";
     if (t.shared_bytes > 0) o << ", " << t.shared_bytes << " B shared";
     o << "\n";
+    if (t.resources.known())
+      o << "  compiler: " << ResourceSummary(t.resources) << " (" << t.resources.source << ")\n";
     for (std::size_t i = 0; i < t.sites.size(); ++i) {
       const SiteInfo& s = t.sites[i];
       const SiteStats& st = t.stats.sites[i];

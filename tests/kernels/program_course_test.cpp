@@ -363,5 +363,39 @@ TEST(CoursePrograms, MatchAndReduceAreOneWarpMeetingEach) {
   EXPECT_EQ(meetings, 3u);  // one warp, three meetings
 }
 
+
+// The registers of a program's kernels are ptxas's, from nvcc on the program as written for the
+// preset's architecture (hopper: sm_90), where nvcc is found; the tile is 16 x 17 floats,
+// 16 x 17 x 4 = 1,088 B of shared memory, and one barrier.
+TEST(CoursePrograms, RegistersComeFromPtxasWhereNvccIsFound) {
+  if (!std::filesystem::exists("/usr/local/cuda/bin/nvcc"))
+    GTEST_SKIP() << "no nvcc at /usr/local/cuda/bin: the registers are not known";
+  const ProgramRun r = test::RunText(R"(#include <cstdio>
+template <int T>
+__global__ void tiled(float* a, const float* b) {
+  __shared__ float s[T][T + 1];
+  const int i = threadIdx.x;
+  s[i % T][i / T] = b[i];
+  __syncthreads();
+  a[i] = s[i / T][i % T];
+}
+int main() {
+  float* a;
+  cudaMalloc(&a, 256 * sizeof(float));
+  tiled<16><<<1, 256>>>(a, a);
+  cudaDeviceSynchronize();
+  printf("done\n");
+}
+)");
+  ASSERT_TRUE(r.ok()) << r.failure;
+  ASSERT_EQ(r.launches.size(), 1u);
+  const KernelResources& k = r.launches[0].resources;
+  ASSERT_TRUE(k.known()) << "no registers for " << r.launches[0].kernel;
+  EXPECT_GT(k.registers, 0);
+  EXPECT_LE(k.registers, 255);
+  EXPECT_EQ(k.shared_bytes, 1088u);
+  EXPECT_EQ(k.barriers, 1u);
+  EXPECT_NE(k.source.find("sm_90"), std::string::npos) << k.source;
+}
 }  // namespace
 }  // namespace ws

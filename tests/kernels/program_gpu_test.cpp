@@ -152,5 +152,145 @@ TEST(ProgramsOnGpu, ADeviceAssertEndsTheLaunchAndTheProgramSeesIt) {
       << run.stderr_text;
 }
 
+
+// Cooperative groups on a GPU are Warpscope's own over the recorded intrinsics (the toolkit's
+// header syncs with the hardware's, unseen): a block's sync() is a barrier and a tile's sync() a
+// __syncwarp, so the exchange through shared memory they order is no hazard, and the barriers
+// and warp meetings are the emulator's. 2 blocks of 64 threads (2 warps each): cg::sync(cta)
+// twice per thread, tile.sync() once per warp, a reduce of 32 lanes is 5 shuffles per warp.
+TEST(ProgramsOnGpu, CooperativeGroupsAreRecordedAsOnTheEmulator) {
+  if (std::string why = SkipReason(); !why.empty()) GTEST_SKIP() << why;
+  const std::string text = R"(#include <cstdio>
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+namespace cg = cooperative_groups;
+__global__ void k(int* out) {
+  cg::thread_block cta = cg::this_thread_block();
+  __shared__ int s[64];
+  s[cta.thread_rank()] = cta.thread_rank();
+  cg::sync(cta);
+  int v = s[63 - cta.thread_rank()];
+  cta.sync();
+  s[cta.thread_rank()] = v;
+  cg::thread_block_tile<32> tile = cg::tiled_partition<32>(cta);
+  tile.sync();
+  v += s[cta.thread_rank() ^ 1];
+  out[blockIdx.x * 64 + cta.thread_rank()] = cg::reduce(tile, v, cg::plus<int>());
+}
+int main() {
+  int* d;
+  cudaMalloc(&d, 128 * sizeof(int));
+  k<<<2, 64>>>(d);
+  int h[128];
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  printf("out[0] = %d\n", h[0]);
+}
+)";
+  ProgramOptions o;
+  ProgramRun emu = test::RunText(text, o);
+  o.backend = "cuda";
+  o.timeout = std::chrono::seconds(120);
+  ProgramRun gpu = test::RunText(text, o);
+  ASSERT_TRUE(emu.ok()) << emu.failure;
+  ASSERT_TRUE(gpu.ok()) << gpu.failure << gpu.stderr_text;
+  // Lane l of warp 0 adds 63 - l and 63 - (l ^ 1); over 32 lanes: 2 x (32 x 63 - 496) = 3,040.
+  EXPECT_NE(emu.stdout_text.find("out[0] = 3040"), std::string::npos) << emu.stdout_text;
+  EXPECT_NE(gpu.stdout_text.find("out[0] = 3040"), std::string::npos) << gpu.stdout_text;
+  ASSERT_EQ(gpu.launches.size(), 1u);
+  const LaunchTrace& a = emu.launches[0];
+  const LaunchTrace& b = gpu.launches[0];
+  EXPECT_TRUE(b.hazards.groups.empty()) << b.hazards.groups.size() << " hazard groups on the GPU";
+  EXPECT_TRUE(a.hazards.groups.empty());
+  ASSERT_EQ(b.stats.barriers.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) EXPECT_EQ(b.stats.barriers[i].instances, 128u);  // threads
+  EXPECT_EQ(b.warp_op_counts, a.warp_op_counts);
+  EXPECT_EQ(FiguresOf(b), FiguresOf(a));
+}
+
+// A host .cpp's allocations are registered on a GPU too (cuda-samples' mergeSort allocates in
+// one): the kernel's store through it is recorded against the buffer the .cpp named.
+TEST(ProgramsOnGpu, AHostFilesAllocationsAreTheProgramsBuffers) {
+  if (std::string why = SkipReason(); !why.empty()) GTEST_SKIP() << why;
+  test::Folder f("gpu-host-unit");
+  f.Write("main.cu", R"(#include <cstdio>
+float* make(int n);
+__global__ void fill(float* a) { a[threadIdx.x] = 2.0f; }
+int main() {
+  float* data = make(32);
+  fill<<<1, 32>>>(data);
+  float h[32];
+  cudaMemcpy(h, data, sizeof h, cudaMemcpyDeviceToHost);
+  printf("h[31] = %g\n", h[31]);
+}
+)");
+  f.Write("alloc.cpp", R"(#include <cuda_runtime.h>
+float* make(int n) {
+  float* buffer = nullptr;
+  cudaMalloc(&buffer, n * sizeof(float));
+  return buffer;
+}
+)");
+  ProgramOptions o;
+  o.backend = "cuda";
+  o.timeout = std::chrono::seconds(120);
+  o.extra_files = {f.path() / "alloc.cpp"};
+  ProgramRun run = f.Run("main.cu", o);
+  ASSERT_TRUE(run.ok()) << run.failure << run.stderr_text;
+  EXPECT_NE(run.stdout_text.find("h[31] = 2"), std::string::npos) << run.stdout_text;
+  ASSERT_EQ(run.launches.size(), 1u);
+  const LaunchTrace& t = run.launches[0];
+  ASSERT_EQ(t.sites.size(), 1u);
+  ASSERT_LT(t.sites[0].buffer, t.buffers.size());
+  EXPECT_EQ(t.buffers[t.sites[0].buffer].name, "buffer");
+  EXPECT_EQ(t.stats.sites[0].sectors, 4u);  // 32 floats: 128 B, four 32-byte sectors
+}
+
+// What a program prints from its cudaEvents on a GPU is a plain run's: 2^22 floats copied once
+// (32 MiB moved) take well under 5 ms on an H100 or H200 (about 3 TB/s: some 0.01 ms); the
+// recorded run's events, which time the recording and its decoding, come out far longer.
+// Its registers are ptxas's for that GPU.
+TEST(ProgramsOnGpu, EventTimesComeFromARunWithoutRecording) {
+  if (std::string why = SkipReason(); !why.empty()) GTEST_SKIP() << why;
+  const std::string text = R"(#include <cstdio>
+__global__ void copy(float* o, const float* i, int n) {
+  int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < n) o[k] = i[k];
+}
+int main() {
+  const int n = 1 << 22;
+  float *a, *b;
+  cudaMalloc(&a, n * sizeof(float));
+  cudaMalloc(&b, n * sizeof(float));
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  copy<<<n / 256, 256>>>(b, a, n);
+  cudaEventRecord(start);
+  copy<<<n / 256, 256>>>(b, a, n);
+  cudaEventRecord(stop);
+  cudaEventSynchronize(stop);
+  float ms = 0;
+  cudaEventElapsedTime(&ms, start, stop);
+  printf("ms %.4f\n", ms);
+}
+)";
+  ProgramOptions o;
+  o.backend = "cuda";
+  o.timeout = std::chrono::seconds(120);
+  ProgramRun run = test::RunText(text, o);
+  ASSERT_TRUE(run.ok()) << run.failure << run.stderr_text;
+  const std::size_t at = run.stdout_text.find("ms ");
+  ASSERT_NE(at, std::string::npos) << run.stdout_text;
+  const double ms = std::stod(run.stdout_text.substr(at + 3));
+  EXPECT_GT(ms, 0.0);
+  EXPECT_LT(ms, 5.0) << run.stdout_text;
+  bool said = false;
+  for (const auto& w : run.rewritten.warnings)
+    said = said || w.message.find("without recording") != std::string::npos;
+  EXPECT_TRUE(said);
+  ASSERT_EQ(run.launches.size(), 2u);
+  EXPECT_TRUE(run.launches[1].resources.known());
+  EXPECT_NE(run.launches[1].resources.source.find("ptxas"), std::string::npos);
+}
 }  // namespace
 }  // namespace ws

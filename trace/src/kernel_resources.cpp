@@ -1,6 +1,9 @@
 #include "warpscope/trace/kernel_resources.h"
 
+#include <cxxabi.h>
+
 #include <charconv>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <vector>
@@ -184,6 +187,99 @@ std::string KernelKey(std::string_view qualified) {
     if (c != ' ' && c != '&') key += c;
   }
   return key;
+}
+
+namespace {
+
+// The number just before `word` in `line` ("12 registers" -> 12), or false.
+bool NumberBefore(std::string_view line, std::string_view word, std::uint32_t* v) {
+  const std::size_t at = line.find(word);
+  if (at == std::string_view::npos || at < 2) return false;
+  std::size_t end = at;
+  while (end > 0 && line[end - 1] == ' ') --end;
+  std::size_t start = end;
+  while (start > 0 && line[start - 1] >= '0' && line[start - 1] <= '9') --start;
+  return start < end && Number(line.substr(start, end - start), v);
+}
+
+std::string Demangled(const std::string& mangled) {
+  int status = 0;
+  char* d = abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status);
+  if (status != 0 || d == nullptr) return mangled;  // extern "C": the name as written
+  std::string out(d);
+  std::free(d);
+  // A template function's demangled name begins with its return type.
+  if (out.rfind("void ", 0) == 0) out.erase(0, 5);
+  return out;
+}
+
+std::string_view Quoted(std::string_view line, std::size_t from) {
+  const std::size_t a = line.find('\'', from);
+  const std::size_t b = a == std::string_view::npos ? a : line.find('\'', a + 1);
+  return b == std::string_view::npos ? std::string_view() : line.substr(a + 1, b - a - 1);
+}
+
+}  // namespace
+
+std::map<std::string, KernelResources, std::less<>> ParsePtxasReport(std::string_view text,
+                                                                     const std::string& source) {
+  std::map<std::string, KernelResources, std::less<>> out;
+  std::string entry, key, properties_of;
+  for (std::size_t pos = 0; pos < text.size();) {
+    std::size_t nl = text.find('\n', pos);
+    if (nl == std::string_view::npos) nl = text.size();
+    const std::string_view line = text.substr(pos, nl - pos);
+    pos = nl + 1;
+    if (const std::size_t at = line.find("Compiling entry function"); at != std::string_view::npos) {
+      entry = std::string(Quoted(line, at));
+      key = entry.empty() ? std::string() : KernelKey(Demangled(entry));
+      properties_of.clear();
+      if (!key.empty()) {
+        KernelResources& r = out[key];
+        r.source = source;
+        r.spills_known = true;
+      }
+      continue;
+    }
+    if (key.empty()) continue;
+    KernelResources& r = out[key];
+    if (const std::size_t at = line.find("Function properties for"); at != std::string_view::npos) {
+      std::string_view name = line.substr(at + 23);
+      while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
+      while (!name.empty() && (name.back() == ' ' || name.back() == '\r')) name.remove_suffix(1);
+      properties_of = std::string(name);
+    } else if (line.find("bytes stack frame") != std::string_view::npos) {
+      if (properties_of != entry) continue;  // a called function's own frame
+      std::uint32_t v = 0;
+      if (NumberBefore(line, "bytes stack frame", &v)) r.local_bytes = v;
+      if (NumberBefore(line, "bytes spill stores", &v)) r.spill_stores = v;
+      if (NumberBefore(line, "bytes spill loads", &v)) r.spill_loads = v;
+    } else if (line.find("Used ") != std::string_view::npos &&
+               line.find(" registers") != std::string_view::npos) {
+      std::uint32_t v = 0;
+      if (NumberBefore(line, " registers", &v)) r.registers = static_cast<int>(v);
+      if (NumberBefore(line, " barriers", &v)) r.barriers = v;
+      if (NumberBefore(line, " bytes smem", &v)) r.shared_bytes = v;
+    }
+  }
+  for (auto it = out.begin(); it != out.end();) {
+    it = it->second.known() ? std::next(it) : out.erase(it);
+  }
+  return out;
+}
+
+const KernelResources* FindKernelResources(
+    const std::map<std::string, KernelResources, std::less<>>& table, std::string_view kernel) {
+  const std::string key = KernelKey(kernel);
+  if (const auto it = table.find(key); it != table.end()) return &it->second;
+  const std::string base = key.substr(0, key.find('<'));
+  const KernelResources* found = nullptr;
+  for (const auto& [name, r] : table) {
+    if (name.substr(0, name.find('<')) != base) continue;
+    if (found != nullptr) return nullptr;  // two instances: which one is not known
+    found = &r;
+  }
+  return found;
 }
 
 }  // namespace ws

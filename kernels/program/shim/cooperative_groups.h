@@ -1,5 +1,8 @@
-// Warpscope's stand-in for CUDA's <cooperative_groups.h> when a program runs on the emulator
-// (docs/PROGRAMS.md, "Cooperative groups"). Each group operation is the warp meeting or barrier it
+// Warpscope's stand-in for CUDA's <cooperative_groups.h> (docs/PROGRAMS.md, "Cooperative groups"),
+// on both roads: on the emulator over ws_program.h's warp meetings, and on a GPU (gpu/, before the
+// toolkit's on nvcc's include path) over ws_program_cuda.h's recorded intrinsics, so that a
+// group's barriers and meetings are recorded there too (the toolkit's header calls the hardware's
+// own, which the recorder does not see). Each group operation is the warp meeting or barrier it
 // is on a GPU, and is recorded as one, at the line of the program that calls it:
 //
 // - thread_block: sync() is __syncthreads(); thread_rank(), size(), group_index(),
@@ -17,7 +20,9 @@
 //   called (the emulator runs a grid's blocks one after another).
 #pragma once
 
+#if !defined(WS_PROGRAM_GPU)
 #include "ws_program.h"
+#endif
 
 namespace cooperative_groups {
 namespace ws_detail {
@@ -54,8 +59,15 @@ WS_PD inline unsigned int Vote(unsigned int kind, unsigned int mask, int pred, u
   return static_cast<unsigned int>(::ws::prog::WarpOp(kind, mask, pred != 0, 0, 32, place));
 }
 // The rank of `lane` among the lanes of `mask` below it.
+WS_PD inline unsigned int Popc(unsigned int bits) {
+#if defined(WS_PROGRAM_GPU)
+  return static_cast<unsigned int>(__popc(bits));
+#else
+  return static_cast<unsigned int>(__builtin_popcount(bits));
+#endif
+}
 WS_PD inline unsigned int RankIn(unsigned int mask, unsigned int lane) {
-  return static_cast<unsigned int>(__builtin_popcount(mask & ((1u << lane) - 1u)));
+  return Popc(mask & ((1u << lane) - 1u));
 }
 // The lane of rank `rank` in `mask` (32 when there is none).
 WS_PD inline unsigned int LaneOfRank(unsigned int mask, unsigned int rank) {
@@ -215,7 +227,7 @@ class coalesced_group {
     ::ws::prog::WarpOp(8, mask_, 0, 0, 32, ws_detail::Place(file, line));
   }
   WS_PD unsigned int thread_rank() const { return ws_detail::RankIn(mask_, ws_detail::Lane()); }
-  WS_PD unsigned int size() const { return static_cast<unsigned int>(__builtin_popcount(mask_)); }
+  WS_PD unsigned int size() const { return ws_detail::Popc(mask_); }
   WS_PD unsigned int num_threads() const { return size(); }
   WS_PD unsigned int meta_group_rank() const { return 0; }
   WS_PD unsigned int meta_group_size() const { return 1; }

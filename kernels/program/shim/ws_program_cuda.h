@@ -15,9 +15,8 @@
 
 #include <cuda_runtime.h>
 // Headers that declare overloads of the warp intrinsics this file makes macros of (half-precision
-// shuffles, cooperative groups' internals): read first, so that the macros meet only the program.
-#include <cooperative_groups.h>
-#include <cooperative_groups/reduce.h>
+// shuffles): read first, so that the macros meet only the program. Cooperative groups are
+// Warpscope's own (cooperative_groups.h, below), as on the emulator.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -33,6 +32,7 @@
 #include "ws_program_cuda_api.h"
 
 #define __CUDA_WARPSCOPE__ 1  // a program can tell it runs under Warpscope
+#define WS_PROGRAM_GPU 1      // the GPU road (cooperative_groups.h)
 // What the rewriter writes for device printf and clock() (the emulator's own on the emulator).
 #define WS_DEVICE_PRINTF printf
 #define WS_DEVICE_CLOCK clock
@@ -214,6 +214,78 @@ __device__ inline int SyncCount(unsigned int line, int pred) {
   return (__syncthreads_count)(pred);
 }
 
+// What cooperative_groups.h calls (the emulator's are in ws_program_device.h): a place as the
+// emulator's (PlaceOf), a barrier, and one warp-level meeting (kind: a WarpOpKind number) run by
+// the hardware and recorded.
+__host__ __device__ constexpr unsigned int PlaceOf(const char* file, unsigned int line) {
+  return ::ws::MakePlace(::ws::FileTag(file), line);
+}
+__device__ inline void SyncThreads(unsigned int place) {
+  ::ws::dev::SyncThreads(place);
+}
+__device__ inline unsigned long long WarpOp(unsigned int kind, unsigned int mask,
+                                            unsigned long long value, int arg, int width,
+                                            unsigned int place) {
+  const unsigned int lane = ::ws::dev::LaneId();
+  unsigned int source = lane;
+  unsigned long long out = 0;
+  switch (kind) {
+    case 0:
+    case 1:
+    case 2:
+    case 3:
+      out = kind == 0   ? (__shfl_sync)(mask, value, arg, width)
+            : kind == 1 ? (__shfl_up_sync)(mask, value, static_cast<unsigned int>(arg), width)
+            : kind == 2 ? (__shfl_down_sync)(mask, value, static_cast<unsigned int>(arg), width)
+                        : (__shfl_xor_sync)(mask, value, arg, width);
+      source = ShuffleSourceLane(kind, lane, arg, width);
+      break;
+    case 4:
+      out = (__ballot_sync)(mask, value != 0);
+      break;
+    case 5:
+      out = static_cast<unsigned long long>((__any_sync)(mask, value != 0));
+      break;
+    case 6:
+      out = static_cast<unsigned long long>((__all_sync)(mask, value != 0));
+      break;
+    case 7:
+      out = mask = (__activemask)();
+      break;
+    case 8:
+      (__syncwarp)(mask);
+      break;
+    case 9:
+      out = (__match_any_sync)(mask, value);
+      break;
+    default: {
+      int same = 0;
+      out = (__match_all_sync)(mask, value, &same);
+      break;
+    }
+  }
+  ::ws::dev::RecordWarpOp(kind, place, mask, source);
+  return out;
+}
+// A value of more than 8 bytes moves 8 bytes a meeting, as on the emulator.
+template <typename T>
+__device__ inline T Shuffle(unsigned int kind, unsigned int mask, T var, int arg, int width,
+                            unsigned int place) {
+  static_assert(std::is_trivially_copyable<T>::value, "a shuffle moves a trivially copyable value");
+  unsigned char bytes[sizeof(T)];
+  memcpy(bytes, &var, sizeof(T));
+  for (std::size_t at = 0; at < sizeof(T); at += 8) {
+    unsigned long long bits = 0;
+    const std::size_t n = sizeof(T) - at < 8 ? sizeof(T) - at : 8;
+    memcpy(&bits, bytes + at, n);
+    bits = WarpOp(kind, mask, bits, arg, width, place);
+    memcpy(bytes + at, &bits, n);
+  }
+  T out;
+  memcpy(&out, bytes, sizeof(T));
+  return out;
+}
+
 // The rewriter's markers of loop iterations and calls (ws_program.h): on a GPU the warp's own
 // grouping of its lanes says which lanes make a request (__match_any_sync), so they do nothing.
 struct Loop {
@@ -357,17 +429,13 @@ Launcher<P...> Launch(const char* name, unsigned int line, unsigned int static_s
 
 }  // namespace ws::prog
 
-// The program's own calls that Warpscope must see: allocations name and register buffers.
-#define cudaMalloc(...) ::ws::prog::Malloc(__VA_ARGS__)
-#define cudaDeviceSynchronize() ::ws::prog::Sticky((cudaDeviceSynchronize)())
-#define cudaGetLastError() ::ws::prog::Sticky((cudaGetLastError)())
-#define cudaPeekAtLastError() ::ws::prog::Sticky((cudaPeekAtLastError)())
-#define cudaStreamSynchronize(s) ::ws::prog::Sticky((cudaStreamSynchronize)(s))
-#define cudaMallocPitch(...) ::ws::prog::MallocPitch(__VA_ARGS__)
-#define cudaHostAlloc(...) ::ws::prog::HostAlloc(__VA_ARGS__)
-#define cudaMallocHost(...) ::ws::prog::MallocHost(__VA_ARGS__)
-#define cudaMallocManaged(...) ::ws::prog::MallocManaged(__VA_ARGS__)
-#define cudaFree(...) ::ws::prog::Free(__VA_ARGS__)
+// Cooperative groups: Warpscope's, over the calls above (its `WS_PD` functions are device code).
+#define WS_PD __device__
+#include "cooperative_groups.h"
+#undef WS_PD
+
+// The program's own calls that Warpscope must see (the same in its host .cpp files).
+#include "ws_program_cuda_host.h"
 
 // Barriers and warp-level intrinsics at the program's lines (ws_cuda_device.h's lesson forms
 // name the lesson's files).

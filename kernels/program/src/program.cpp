@@ -434,6 +434,131 @@ ProgramRun CompileFailure(ProgramRun run, std::string failure) {
 
 }  // namespace
 
+// The nvcc that reports a program's registers (ptxas's report): the CUDA build's, or one found
+// when Warpscope was built; none: the registers are not known.
+const char* ResourcesNvcc() {
+#if defined(WS_PROGRAM_NVCC)
+  return WS_PROGRAM_NVCC;
+#elif defined(WS_PROGRAM_RESOURCES_NVCC)
+  return WS_PROGRAM_RESOURCES_NVCC;
+#else
+  return "";
+#endif
+}
+
+// The program's kernels as ptxas compiles them, as written (nvcc -cubin --resource-usage on each
+// CUDA unit, for `arch`: "sm_90", or "native" on a GPU), the report cached beside the compiled
+// program. Empty when there is no nvcc or it does not compile the program.
+std::map<std::string, KernelResources, std::less<>> CompilerResources(
+    const std::vector<Unit>& units, const std::vector<std::filesystem::path>& include_dirs,
+    const std::vector<std::string>& defines, const std::string& arch, const std::string& key_text,
+    const std::filesystem::path& cache) {
+  const std::string nvcc = ResourcesNvcc();
+  if (nvcc.empty()) return {};
+  std::vector<std::string> cmd = {nvcc, "-std=c++17", "-O2", "-arch=" + arch, "-w", "-cubin",
+                                  "--resource-usage"};
+  for (const std::string& d : defines) cmd.push_back("-D" + d);
+  for (const auto& d : include_dirs) cmd.insert(cmd.end(), {"-I", d.string()});
+  std::string key = key_text + "\nptxas";
+  for (const std::string& c : cmd) key += "\n" + c;
+  char name[17];
+  std::snprintf(name, sizeof name, "%016llx", static_cast<unsigned long long>(Fnv64(key)));
+  const std::filesystem::path report = cache / (std::string(name) + ".ptxas.txt");
+  std::error_code ec;
+  std::string text;
+  if (std::filesystem::exists(report, ec)) {
+    text = ReadAll(report);
+  } else {
+    const std::filesystem::path stage =
+        cache / ("ptxas-" + std::string(name) + "-" + UniqueSuffix());
+    for (std::size_t k = 0; k < units.size(); ++k) {
+      if (IsHostUnit(units[k].name)) continue;
+      const std::filesystem::path src =
+          stage / std::to_string(k) / std::filesystem::path(units[k].name).filename();
+      std::filesystem::create_directories(src.parent_path(), ec);
+      if (!WriteFileAtomically(src, units[k].text).ok()) break;
+      std::vector<std::string> c = cmd;
+      c.insert(c.end(), {"-I", units[k].directory.string(), src.string(), "-o",
+                         (stage / (std::to_string(k) + ".cubin")).string()});
+      ChildLimits cl;
+      cl.timeout = std::chrono::seconds(120);
+      ChildResult r = RunChild(c, NoIncludeEnvironment(), cl);
+      if (!r.started || r.timed_out || r.signal != 0 || r.exit_code != 0) {
+        text.clear();
+        break;
+      }
+      text += r.out + r.err;
+    }
+    std::filesystem::remove_all(stage, ec);
+    if (text.empty()) return {};
+    (void)WriteFileAtomically(report, text);
+  }
+  return ParsePtxasReport(text, "ptxas: nvcc --resource-usage -arch=" + arch +
+                                    " on the program as written");
+}
+
+#if defined(WS_PROGRAM_NVCC)
+// On a GPU, the program as written, built by nvcc with nothing of Warpscope in it and run with the
+// same arguments and limits: what it prints (its cudaEvent timings, the GB/s it works out from
+// them) comes from this run, as the records come from the recording one, whose events would time
+// the recording and the host's decoding too. Returns the child's result, or a sentence saying why
+// there is none (the caller then keeps the recording run's output and says so).
+struct PlainRun {
+  ChildResult child;
+  std::string failure;  // empty when the plain program ran
+};
+PlainRun RunPlainOnGpu(const std::vector<Unit>& units,
+                       const std::vector<std::filesystem::path>& include_dirs,
+                       const std::vector<std::string>& defines, const std::string& key_text,
+                       const std::filesystem::path& cache, const std::vector<std::string>& args,
+                       const ChildLimits& limits) {
+  PlainRun plain;
+  std::vector<std::string> cmd = {WS_PROGRAM_NVCC, "-std=c++17", "-O2", "-arch=native", "-w"};
+  for (const std::string& d : defines) cmd.push_back("-D" + d);
+  for (const auto& d : include_dirs) cmd.insert(cmd.end(), {"-I", d.string()});
+  std::string key = key_text + "\nplain";
+  for (const std::string& c : cmd) key += "\n" + c;
+  char name[17];
+  std::snprintf(name, sizeof name, "%016llx", static_cast<unsigned long long>(Fnv64(key)));
+  const std::filesystem::path exe = cache / (std::string(name) + ".plain.bin");
+  std::error_code ec;
+  if (!std::filesystem::exists(exe, ec)) {
+    const std::filesystem::path stage = cache / ("plain-" + std::string(name) + "-" + UniqueSuffix());
+    std::vector<std::string> c = cmd;
+    for (std::size_t k = 0; k < units.size(); ++k) {
+      // Each unit's text (its defines applied) in a folder of its own, under its own name; its
+      // quoted includes are found through its own folder.
+      const std::filesystem::path src =
+          stage / std::to_string(k) / std::filesystem::path(units[k].name).filename();
+      std::filesystem::create_directories(src.parent_path(), ec);
+      if (!WriteFileAtomically(src, units[k].text).ok()) {
+        std::filesystem::remove_all(stage, ec);
+        plain.failure = "could not write the program for its run without recording";
+        return plain;
+      }
+      c.insert(c.end(), {"-I", units[k].directory.string()});
+      c.push_back(src.string());
+    }
+    const std::filesystem::path tmp = exe.string() + ".tmp" + std::to_string(getpid());
+    c.insert(c.end(), {"-o", tmp.string()});
+    ChildLimits cl;
+    cl.timeout = std::chrono::seconds(240);
+    ChildResult r = RunChild(c, NoIncludeEnvironment(), cl);
+    std::filesystem::remove_all(stage, ec);
+    if (!r.started || r.timed_out || r.signal != 0 || r.exit_code != 0) {
+      std::filesystem::remove(tmp, ec);
+      plain.failure = "nvcc did not build the program as written (" +
+                      (r.started ? FirstError(r.err, 2) : r.start_error) + ")";
+      return plain;
+    }
+    std::filesystem::rename(tmp, exe, ec);
+  }
+  plain.child = RunChild(args, {}, limits, exe.string());
+  if (!plain.child.started) plain.failure = "it could not start: " + plain.child.start_error;
+  return plain;
+}
+#endif
+
 ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::path& directory,
                           const std::string& text, const ProgramOptions& options) {
   ProgramRun run;
@@ -605,8 +730,11 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
   if (gpu) {
 #if defined(WS_PROGRAM_NVCC)
     // The shim by its full path: its folder also holds the emulator's cuda_runtime.h.
-    cmd = {WS_PROGRAM_NVCC, "-std=c++17", "-O2", "-lineinfo",       "-arch=native", "-w",
-           "-cudart",       "shared",     "-I",  WS_PROGRAM_API_DIR};
+    // The shim's gpu/ folder: its cooperative groups before the toolkit's.
+    cmd = {WS_PROGRAM_NVCC, "-std=c++17", "-O2",
+           "-lineinfo",     "-arch=native", "-w",
+           "-cudart",       "shared",     "-I",
+           WS_PROGRAM_API_DIR, "-I",       std::string(WS_PROGRAM_SHIM_DIR) + "/gpu"};
     link = {"-L", WS_PROGRAM_RUNTIME_DIR, "-Xlinker=-rpath," WS_PROGRAM_RUNTIME_DIR,
             "-lws_program_cuda"};
     runtime_name = "libws_program_cuda.so";
@@ -666,9 +794,7 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
         std::filesystem::create_directories(path.parent_path(), ec);
         return WriteFileAtomically(path, content);
       };
-      // A host unit on a GPU: the real CUDA runtime, no Warpscope in it (its text as written).
-      Status written =
-          put(src, gpu && host ? "#line 1 \"" + u.name + "\"\n" + u.text : u.rewritten.source);
+      Status written = put(src, u.rewritten.source);
       for (const ProgramFile& f : u.rewritten.files) {
         if (written.ok()) written = put(Staged(root, f.path), f.rewritten);
       }
@@ -684,8 +810,10 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
       c.insert(c.end(), {"-I", u.directory.string()});
       // A CUDA unit gets the CUDA headers (the shim) and __CUDACC__, as nvcc gives them; on a
       // GPU, the recorder's shim.
-      if (gpu && !host)
-        c.insert(c.end(), {"-include", std::string(WS_PROGRAM_SHIM_DIR) + "/ws_program_cuda.h"});
+      // A host unit on a GPU: the real CUDA runtime, its allocations registered.
+      if (gpu)
+        c.insert(c.end(), {"-include", std::string(WS_PROGRAM_SHIM_DIR) +
+                                           (host ? "/ws_program_cuda_host.h" : "/ws_program_cuda.h")});
       if (!gpu && !host)
         c.insert(c.end(), {"-include", "ws_program.h", "-DWS_CUDA_UNIT=1",
                            "-D__CUDA_ARCH__=" + CudaArch(options.preset)});
@@ -816,6 +944,21 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
       for (WarpOpSite& w : t.warp_op_sites) w.code = SourceLine(text_of(w.file), w.line);
     }
   }
+  // Registers from ptxas where the run did not say (the occupancy view starts from them).
+  const bool resources_missing =
+      std::any_of(run.launches.begin(), run.launches.end(),
+                  [](const LaunchTrace& t) { return !t.resources.known(); });
+  const auto preset = FindDevicePreset(options.preset);
+  const std::uint32_t cc = preset.ok() ? preset->compute_capability : 0;
+  if (resources_missing && (gpu || cc >= 50)) {
+    const auto table = CompilerResources(units, include_dirs, defines,
+                                         gpu ? std::string("native") : "sm_" + std::to_string(cc),
+                                         key_text, cache);
+    for (LaunchTrace& t : run.launches) {
+      if (t.resources.known()) continue;
+      if (const KernelResources* r = FindKernelResources(table, t.kernel)) t.resources = *r;
+    }
+  }
   if (events_modeled) {
     run.rewritten.warnings.push_back(
         {0, 0, false,
@@ -848,6 +991,33 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
     run.stage = ProgramStage::kRun;
     run.failure = ChildMessage(run.stderr_text);
   }
+#if defined(WS_PROGRAM_NVCC)
+  if (gpu && run.failure.empty()) {
+    PlainRun plain = RunPlainOnGpu(units, include_dirs, defines, key_text, cache, args, limits);
+    if (plain.failure.empty() && !plain.child.timed_out) {
+      run.stdout_text = std::move(plain.child.out);
+      run.stderr_text = std::move(plain.child.err);
+      const int plain_exit =
+          plain.child.signal != 0 ? 128 + plain.child.signal : plain.child.exit_code;
+      run.rewritten.warnings.push_back(
+          {0, 0, false,
+           "on a GPU the program's output (and every cudaEvent time it printed) is from a run of "
+           "the program as written, without recording; the records are from a second, recorded "
+           "run" +
+               (plain_exit == run.exit_code
+                    ? std::string()
+                    : " (that run exited with status " + std::to_string(plain_exit) +
+                          ", the recorded run with " + std::to_string(run.exit_code) + ")")});
+    } else {
+      run.rewritten.warnings.push_back(
+          {0, 0, false,
+           "the output shown is the recorded run's, whose cudaEvent times include the recording: "
+           "the run without recording did not finish (" +
+               (plain.failure.empty() ? std::string("it ran past the time limit") : plain.failure) +
+               ")"});
+    }
+  }
+#endif
   return run;
 }
 

@@ -63,6 +63,21 @@ class ResourceTable {
 // that is not that is refused with its number; so is a kernel named twice.
 Status ParseResourceTable(std::string_view text, ResourceTable* out);
 
+// ptxas's report (nvcc --resource-usage, or -Xptxas -v) on a program's own kernels, as a table:
+// each entry function by KernelKey of its demangled name ("void tiled<16>(float*)" ->
+// "tiled<16>"), with its registers, stack frame, spills, static shared memory and barriers;
+// `source` says where they come from ("ptxas, sm_90"). Lines it does not know are passed over.
+//   "ptxas info : Compiling entry function '_Z3addPfPKfi' for 'sm_90'"
+//   "ptxas info : Function properties for _Z3addPfPKfi"
+//   "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads"
+//   "ptxas info : Used 10 registers, used 0 barriers, 1088 bytes smem"
+std::map<std::string, KernelResources, std::less<>> ParsePtxasReport(std::string_view text,
+                                                                     const std::string& source);
+// The figures of the kernel a launch names (as a program's launch list writes it): by its key,
+// or else by its name without template arguments where exactly one kernel has that name.
+const KernelResources* FindKernelResources(
+    const std::map<std::string, KernelResources, std::less<>>& table, std::string_view kernel);
+
 // A kernel's name as the tables hold it: the function's name and template arguments, with the
 // namespaces, parameters and spaces taken out: "ws::lessons::m::Tiled<16, 2>" -> "Tiled<16,2>".
 std::string KernelKey(std::string_view qualified_name);

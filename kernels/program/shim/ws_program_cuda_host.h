@@ -1,0 +1,21 @@
+// A program's host files (.cpp) on a GPU: the real CUDA runtime, with the calls Warpscope must see
+// (allocations name and register buffers, a failed device assert stays the error) made through
+// libws_program_cuda, as in its CUDA files (ws_program_cuda.h includes this). nvcc force-includes
+// it into each rewritten host file, whose allocations the rewriter names (NameNext).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "ws_program_cuda_api.h"
+
+// The program's own calls that Warpscope must see: allocations name and register buffers.
+#define cudaMalloc(...) ::ws::prog::Malloc(__VA_ARGS__)
+#define cudaDeviceSynchronize() ::ws::prog::Sticky((cudaDeviceSynchronize)())
+#define cudaGetLastError() ::ws::prog::Sticky((cudaGetLastError)())
+#define cudaPeekAtLastError() ::ws::prog::Sticky((cudaPeekAtLastError)())
+#define cudaStreamSynchronize(s) ::ws::prog::Sticky((cudaStreamSynchronize)(s))
+#define cudaMallocPitch(...) ::ws::prog::MallocPitch(__VA_ARGS__)
+#define cudaHostAlloc(...) ::ws::prog::HostAlloc(__VA_ARGS__)
+#define cudaMallocHost(...) ::ws::prog::MallocHost(__VA_ARGS__)
+#define cudaMallocManaged(...) ::ws::prog::MallocManaged(__VA_ARGS__)
+#define cudaFree(...) ::ws::prog::Free(__VA_ARGS__)
