@@ -14,7 +14,8 @@ scripts/gpu-build.sh "$out" "$arch" || exit 1
 export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export XDG_CACHE_HOME=$(mktemp -d)
 cli=$PWD/build/headless/app/warpscope-cli
-ctest --test-dir build/headless -L gpu -j4 --timeout 300 > "$out/gpu-tests.txt" 2>&1
+ctest --test-dir build/headless -L gpu ${WS_GPU_TESTS:+-R "$WS_GPU_TESTS"} -j4 --timeout 300 \
+  > "$out/gpu-tests.txt" 2>&1
 tail -15 "$out/gpu-tests.txt"
 # The agreement programs: each site's requests and sectors on both backends.
 for f in tests/programs/agreement/*.cu; do
