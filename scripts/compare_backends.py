@@ -6,7 +6,8 @@
 DIR holds `run --json` reports as scripts/run_corpus.py --save writes them: NAME.emu.json and
 NAME.cuda.json. For each program run on both backends, each launch's sites are matched by (file,
 line, column, space, op, size) and their requests, sectors (global) or wavefronts (shared) and
-bank conflicts compared; so are the barrier passes per barrier line, the warp meetings per line
+bank conflicts compared (texture reads are left out: the GPU backend does not record them); so
+are the barrier passes per barrier line, the warp meetings per line
 and kind, and the hazards each backend reports. Prints one line per program (agree, or what
 differs) and a summary; exits 1 when a program's figures differ.
 """
@@ -28,6 +29,18 @@ def load(path):
 
 def site_key(s):
     return (s.get("file"), s["line"], s["column"], s["space"], s["op"], s["size"])
+
+
+def keyed_sites(launch):
+    """Sites by key; two sites of one key (one line reading two buffers) by their order."""
+    out, seen = {}, collections.Counter()
+    for s in sorted(launch.get("sites", []), key=lambda s: s.get("id", 0)):
+        if s["space"] == "texture":
+            continue  # recorded on the emulator only (a CUDA array's texels are the driver's)
+        k = site_key(s)
+        out[k + (seen[k],)] = site_figures(s)
+        seen[k] += 1
+    return out
 
 
 def site_figures(s):
@@ -60,8 +73,7 @@ def compare(name, emu, gpu):
         if a.get("kernel") != b.get("kernel"):
             diffs.append("%s: the GPU launched %s" % (where, b.get("kernel")))
             continue
-        sa = {site_key(s): site_figures(s) for s in a.get("sites", [])}
-        sb = {site_key(s): site_figures(s) for s in b.get("sites", [])}
+        sa, sb = keyed_sites(a), keyed_sites(b)
         for key in sorted(set(sa) | set(sb), key=str):
             compared += 1
             fa, fb = sa.get(key), sb.get(key)

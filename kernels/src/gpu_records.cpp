@@ -316,13 +316,25 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep) {
     for (auto& p : passes) p.clear();
     std::fill(epoch.begin(), epoch.end(), 0u);
     for (std::uint32_t wib = 0; wib < wpb; ++wib) {
+      // The warp's accesses and meetings in the order its stream holds them, which is the order
+      // they ran: %globaltimer ticks coarsely (an access and the __syncwarp() after it can read
+      // one tick), so where it did not tick the next event is 1 ns later. The hazard search
+      // orders a warp's lanes by these times across a __syncwarp().
+      std::uint32_t last = 0;
+      bool any = false;
+      auto in_order = [&](std::uint32_t time) {
+        if (any && time <= last) time = last + 1;
+        any = true;
+        last = time;
+        return time;
+      };
       ForEachEvent(c, retag, b * wpb + wib, [&](const Event& e) {
         if (e.warp_op) {
           WarpOpRecord w;
           w.site = warp_op_ids[e.key];
           w.warp = static_cast<std::uint16_t>(wib);
           w.mask = e.mask;
-          w.time = static_cast<std::uint32_t>(Unwrap(ref, e.time) - t0);
+          w.time = in_order(static_cast<std::uint32_t>(Unwrap(ref, e.time) - t0));
           w.iteration = meetings[{wib, w.site}]++;
           for (std::uint32_t l = 0; l < 32; ++l)
             w.source[l] =
@@ -349,7 +361,7 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep) {
           return;
         }
         const auto site = table.id_of_key.find(e.key);
-        const auto time = static_cast<std::uint32_t>(Unwrap(ref, e.time) - t0);
+        const auto time = in_order(static_cast<std::uint32_t>(Unwrap(ref, e.time) - t0));
         // The event is the lanes that ran the access together: one request, as the hardware
         // made it. Its lanes share the request's number among the warp's at this site (the
         // emulator numbers a program's requests by dynamic instance, the same grouping).

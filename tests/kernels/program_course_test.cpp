@@ -397,5 +397,56 @@ int main() {
   EXPECT_EQ(k.barriers, 1u);
   EXPECT_NE(k.source.find("sm_90"), std::string::npos) << k.source;
 }
+
+// The last-block pattern (CUDA programming guide, __threadfence(); cuda-samples'
+// threadFenceReduction): each block writes its partial sum, fences, takes a ticket with
+// atomicInc, and the block with the last ticket reads every partial. The atomic orders the
+// blocks: no hazard. Without the ticket (the last block by its index) the reads race the other
+// blocks' writes: 3 blocks' partials read by block 3, one RAW group.
+TEST(CoursePrograms, BlocksThatMeetThroughAnAtomicAreOrdered) {
+  auto text = [](bool ticket) {
+    return std::string(R"(#include <cstdio>
+__device__ unsigned int count = 0;
+__global__ void sum(const float* in, float* partial, float* out) {
+  __shared__ bool last;
+  if (threadIdx.x == 0) {
+    partial[blockIdx.x] = in[blockIdx.x];
+    __threadfence();
+)") + (ticket ? "    last = atomicInc(&count, gridDim.x) == gridDim.x - 1;\n"
+                : "    last = blockIdx.x == gridDim.x - 1;\n") +
+           R"(  }
+  __syncthreads();
+  if (last && threadIdx.x == 0) {
+    float s = 0;
+    for (unsigned int b = 0; b < gridDim.x; ++b) s += partial[b];
+    *out = s;
+  }
+}
+int main() {
+  float *in, *partial, *out, h[4] = {1, 2, 3, 4}, r = 0;
+  cudaMalloc(&in, sizeof h);
+  cudaMalloc(&partial, sizeof h);
+  cudaMalloc(&out, sizeof(float));
+  cudaMemcpy(in, h, sizeof h, cudaMemcpyHostToDevice);
+  sum<<<4, 32>>>(in, partial, out);
+  cudaMemcpy(&r, out, sizeof r, cudaMemcpyDeviceToHost);
+  printf("%g\n", r);
+}
+)";
+  };
+  const ProgramRun with = test::RunText(text(true));
+  ASSERT_TRUE(with.ok()) << with.failure;
+  EXPECT_EQ(with.stdout_text, "10\n");  // 1 + 2 + 3 + 4
+  ASSERT_EQ(with.launches.size(), 1u);
+  EXPECT_TRUE(with.launches[0].hazards.groups.empty())
+      << with.launches[0].hazards.groups.size() << " groups";
+  const ProgramRun without = test::RunText(text(false));
+  ASSERT_TRUE(without.ok()) << without.failure;
+  ASSERT_EQ(without.launches.size(), 1u);
+  const HazardReport& h = without.launches[0].hazards;
+  ASSERT_EQ(h.groups.size(), 1u);
+  EXPECT_EQ(h.groups[0].kind, HazardKind::kRaw);
+  EXPECT_EQ(h.groups[0].count, 3u);  // block 3 reads blocks 0, 1 and 2's partials
+}
 }  // namespace
 }  // namespace ws

@@ -157,7 +157,7 @@ TEST(ProgramsOnGpu, ADeviceAssertEndsTheLaunchAndTheProgramSeesIt) {
 // header syncs with the hardware's, unseen): a block's sync() is a barrier and a tile's sync() a
 // __syncwarp, so the exchange through shared memory they order is no hazard, and the barriers
 // and warp meetings are the emulator's. 2 blocks of 64 threads (2 warps each): cg::sync(cta)
-// twice per thread, tile.sync() once per warp, a reduce of 32 lanes is 5 shuffles per warp.
+// twice per block, tile.sync() once per warp, a reduce of 32 lanes is 5 shuffles per warp.
 TEST(ProgramsOnGpu, CooperativeGroupsAreRecordedAsOnTheEmulator) {
   if (std::string why = SkipReason(); !why.empty()) GTEST_SKIP() << why;
   const std::string text = R"(#include <cstdio>
@@ -202,7 +202,8 @@ int main() {
   EXPECT_TRUE(b.hazards.groups.empty()) << b.hazards.groups.size() << " hazard groups on the GPU";
   EXPECT_TRUE(a.hazards.groups.empty());
   ASSERT_EQ(b.stats.barriers.size(), 2u);
-  for (std::size_t i = 0; i < 2; ++i) EXPECT_EQ(b.stats.barriers[i].instances, 128u);  // threads
+  // A barrier instance is one block's pass: 2 blocks.
+  for (std::size_t i = 0; i < 2; ++i) EXPECT_EQ(b.stats.barriers[i].instances, 2u);
   EXPECT_EQ(b.warp_op_counts, a.warp_op_counts);
   EXPECT_EQ(FiguresOf(b), FiguresOf(a));
 }

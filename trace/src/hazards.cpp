@@ -153,6 +153,49 @@ HazardReport FindHazards(const LaunchTrace& launch) {
     }
     return false;
   };
+  // Blocks that meet at a global word through atomics (a ticket, a lock, a counter such as
+  // threadFenceReduction's retirementCount) order their accesses through it, as the CUDA
+  // programming guide's last-block pattern does with __threadfence(): an access before a block's
+  // atomic on the word is ordered before an access after another block's atomic on it. (Which
+  // block's atomic came first is not recorded, nor are fences: a missing __threadfence() is not
+  // found.) Only words at most kMaxSyncWords take part, so that a histogram's bins cost nothing.
+  constexpr std::size_t kMaxSyncWords = 64;
+  std::map<std::uint64_t, std::map<std::uint32_t, std::vector<std::uint32_t>>> atomics;
+  for (const Touch& t : touches) {
+    const Access& x = accesses[t.access];
+    if (x.op == AccessOp::kAtomic && launch.sites[x.a.site].space == MemorySpace::kGlobal)
+      atomics[t.key][x.a.block].push_back(t.access);
+  }
+  std::vector<const std::map<std::uint32_t, std::vector<std::uint32_t>>*> sync_words;
+  for (const auto& [key, blocks] : atomics) {
+    if (blocks.size() >= 2) sync_words.push_back(&blocks);
+  }
+  if (sync_words.size() > kMaxSyncWords) sync_words.clear();
+  auto before_atomic = [&](const HazardAccess& x, const std::vector<std::uint32_t>& list) {
+    for (std::uint32_t k : list) {
+      const HazardAccess& a = accesses[k].a;
+      if ((a.thread == x.thread && x.time <= a.time) || x.epoch < a.epoch) return true;
+    }
+    return false;
+  };
+  auto after_atomic = [&](const HazardAccess& y, const std::vector<std::uint32_t>& list) {
+    for (std::uint32_t k : list) {
+      const HazardAccess& a = accesses[k].a;
+      if ((a.thread == y.thread && y.time >= a.time) || y.epoch > a.epoch) return true;
+    }
+    return false;
+  };
+  auto ordered_by_atomics = [&](const HazardAccess& x, const HazardAccess& y) {
+    if (x.block == y.block) return false;
+    for (const auto* blocks : sync_words) {
+      const auto ax = blocks->find(x.block), ay = blocks->find(y.block);
+      if (ax == blocks->end() || ay == blocks->end()) continue;
+      if ((before_atomic(x, ax->second) && after_atomic(y, ay->second)) ||
+          (before_atomic(y, ay->second) && after_atomic(x, ax->second)))
+        return true;
+    }
+    return false;
+  };
   // Words in order; within a word, accesses in record order (blocks ascending, then execution).
   std::stable_sort(touches.begin(), touches.end(),
                    [](const Touch& x, const Touch& y) { return x.key < y.key; });
@@ -168,6 +211,7 @@ HazardReport FindHazards(const LaunchTrace& launch) {
     if (x.op == AccessOp::kAtomic && y.op == AccessOp::kAtomic) return;
     if (x.a.block == y.a.block && x.a.epoch != y.a.epoch) return;  // a barrier between them
     if (ordered_by_syncwarp(x.a, y.a)) return;                     // a __syncwarp() between
+    if (ordered_by_atomics(x.a, y.a)) return;  // blocks that meet through an atomic
     // Count the pair once: at the first word both cover.
     const std::uint32_t word = static_cast<std::uint32_t>(tx.key & 0xffffffffu);
     if (word != std::max(x.first_word, y.first_word)) return;

@@ -343,6 +343,11 @@ __device__ inline unsigned int WarpId() {
   return r;
 }
 
+// The launchers have internal linkage: each unit sets its own recorder and program state (a
+// `static __constant__` of each unit). Shared, two units' launches of kernels of one signature
+// ran one unit's instantiation, which set that unit's state only: the other unit's kernels
+// recorded nothing (scan_v1.cu and scan_v2.cu of a course's scan).
+namespace {
 template <typename... P>
 struct Launcher {
   const char* name;
@@ -426,6 +431,7 @@ Launcher<P...> Launch(const char* name, unsigned int line, unsigned int static_s
   return Launcher<P...>{KernelNameOf(reinterpret_cast<const void*>(kernel), name), line,
                         static_shared, kernel, config};
 }
+}  // namespace
 
 }  // namespace ws::prog
 

@@ -507,12 +507,12 @@ struct PlainRun {
   ChildResult child;
   std::string failure;  // empty when the plain program ran
 };
-PlainRun RunPlainOnGpu(const std::vector<Unit>& units,
-                       const std::vector<std::filesystem::path>& include_dirs,
-                       const std::vector<std::string>& defines, const std::string& key_text,
-                       const std::filesystem::path& cache, const std::vector<std::string>& args,
-                       const ChildLimits& limits) {
-  PlainRun plain;
+// Builds it (cached): the program, or an empty path and nvcc's first error in `failure`.
+std::filesystem::path BuildPlainOnGpu(const std::vector<Unit>& units,
+                                      const std::vector<std::filesystem::path>& include_dirs,
+                                      const std::vector<std::string>& defines,
+                                      const std::string& key_text,
+                                      const std::filesystem::path& cache, std::string* failure) {
   std::vector<std::string> cmd = {WS_PROGRAM_NVCC, "-std=c++17", "-O2", "-arch=native", "-w"};
   for (const std::string& d : defines) cmd.push_back("-D" + d);
   for (const auto& d : include_dirs) cmd.insert(cmd.end(), {"-I", d.string()});
@@ -522,36 +522,49 @@ PlainRun RunPlainOnGpu(const std::vector<Unit>& units,
   std::snprintf(name, sizeof name, "%016llx", static_cast<unsigned long long>(Fnv64(key)));
   const std::filesystem::path exe = cache / (std::string(name) + ".plain.bin");
   std::error_code ec;
-  if (!std::filesystem::exists(exe, ec)) {
-    const std::filesystem::path stage = cache / ("plain-" + std::string(name) + "-" + UniqueSuffix());
-    std::vector<std::string> c = cmd;
-    for (std::size_t k = 0; k < units.size(); ++k) {
-      // Each unit's text (its defines applied) in a folder of its own, under its own name; its
-      // quoted includes are found through its own folder.
-      const std::filesystem::path src =
-          stage / std::to_string(k) / std::filesystem::path(units[k].name).filename();
-      std::filesystem::create_directories(src.parent_path(), ec);
-      if (!WriteFileAtomically(src, units[k].text).ok()) {
-        std::filesystem::remove_all(stage, ec);
-        plain.failure = "could not write the program for its run without recording";
-        return plain;
-      }
-      c.insert(c.end(), {"-I", units[k].directory.string()});
-      c.push_back(src.string());
+  if (std::filesystem::exists(exe, ec)) return exe;
+  const std::filesystem::path stage = cache / ("plain-" + std::string(name) + "-" + UniqueSuffix());
+  std::vector<std::string> c = cmd;
+  for (std::size_t k = 0; k < units.size(); ++k) {
+    // Each unit's text (its defines applied) in a folder of its own, under its own name; its
+    // quoted includes are found through its own folder.
+    const std::filesystem::path src =
+        stage / std::to_string(k) / std::filesystem::path(units[k].name).filename();
+    std::filesystem::create_directories(src.parent_path(), ec);
+    if (!WriteFileAtomically(src, units[k].text).ok()) {
+      std::filesystem::remove_all(stage, ec);
+      *failure = "could not write the program for its run without recording";
+      return {};
     }
-    const std::filesystem::path tmp = exe.string() + ".tmp" + std::to_string(getpid());
-    c.insert(c.end(), {"-o", tmp.string()});
-    ChildLimits cl;
-    cl.timeout = std::chrono::seconds(240);
-    ChildResult r = RunChild(c, NoIncludeEnvironment(), cl);
-    std::filesystem::remove_all(stage, ec);
-    if (!r.started || r.timed_out || r.signal != 0 || r.exit_code != 0) {
-      std::filesystem::remove(tmp, ec);
-      plain.failure = "nvcc did not build the program as written (" +
-                      (r.started ? FirstError(r.err, 2) : r.start_error) + ")";
-      return plain;
-    }
-    std::filesystem::rename(tmp, exe, ec);
+    c.insert(c.end(), {"-I", units[k].directory.string()});
+    c.push_back(src.string());
+  }
+  const std::filesystem::path tmp = exe.string() + ".tmp" + std::to_string(getpid());
+  c.insert(c.end(), {"-o", tmp.string()});
+  ChildLimits cl;
+  cl.timeout = std::chrono::seconds(240);
+  ChildResult r = RunChild(c, NoIncludeEnvironment(), cl);
+  std::filesystem::remove_all(stage, ec);
+  if (!r.started || r.timed_out || r.signal != 0 || r.exit_code != 0) {
+    std::filesystem::remove(tmp, ec);
+    *failure = r.started ? FirstError(r.err, 2) : r.start_error;
+    return {};
+  }
+  std::filesystem::rename(tmp, exe, ec);
+  return exe;
+}
+PlainRun RunPlainOnGpu(const std::vector<Unit>& units,
+                       const std::vector<std::filesystem::path>& include_dirs,
+                       const std::vector<std::string>& defines, const std::string& key_text,
+                       const std::filesystem::path& cache, const std::vector<std::string>& args,
+                       const ChildLimits& limits) {
+  PlainRun plain;
+  std::string why;
+  const std::filesystem::path exe =
+      BuildPlainOnGpu(units, include_dirs, defines, key_text, cache, &why);
+  if (exe.empty()) {
+    plain.failure = "nvcc did not build the program as written (" + why + ")";
+    return plain;
   }
   plain.child = RunChild(args, {}, limits, exe.string());
   if (!plain.child.started) plain.failure = "it could not start: " + plain.child.start_error;
@@ -826,6 +839,18 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
       ChildResult r = RunChild(c, NoIncludeEnvironment(), cl);
       if (!r.started || r.timed_out || r.signal != 0 || r.exit_code != 0) {
         clean();
+#if defined(WS_PROGRAM_NVCC)
+        // On a GPU: does nvcc build the program as written? If not, the program is not for this
+        // CUDA (CUDA 13 changed cudaMemPrefetchAsync's arguments, for one), not Warpscope's limit.
+        std::string plain_error;
+        if (gpu && r.started && !r.timed_out &&
+            BuildPlainOnGpu(units, include_dirs, defines, key_text, cache, &plain_error).empty() &&
+            !plain_error.empty())
+          return CompileFailure(std::move(run),
+                                "nvcc refuses the program as written, without Warpscope (is it "
+                                "written for another CUDA version?): " +
+                                    plain_error);
+#endif
         return CompileFailure(
             std::move(run),
             !r.started    ? "could not start the compiler " + c[0] + ": " + r.start_error
