@@ -42,10 +42,13 @@ WS_PD inline unsigned int BlockThreads() {
 WS_PD inline unsigned int Lane() {
   return LinearThread() % 32u;
 }
-// The mask of the `n` lanes (n a power of two up to 32) of the calling lane's warp segment.
+// The mask of the `n` lanes (n a power of two up to 32) of the calling lane's warp segment, less
+// lanes past the block's last thread (a block of 120 threads: its last warp has 24).
 WS_PD inline unsigned int SegmentMask(unsigned int n) {
   const unsigned int base = Lane() / n * n;
-  return (n >= 32 ? 0xffffffffu : ((1u << n) - 1u)) << base;
+  const unsigned int segment = (n >= 32 ? 0xffffffffu : ((1u << n) - 1u)) << base;
+  const unsigned int left = BlockThreads() - (LinearThread() & ~31u);  // this warp's threads
+  return left >= 32 ? segment : segment & ((1u << left) - 1u);
 }
 WS_PD inline unsigned int Place(const char* file, unsigned int line) {
   return ::ws::prog::PlaceOf(file, line);

@@ -203,9 +203,16 @@ __device__ inline unsigned int ActiveMask(unsigned int line) {
   ::ws::dev::RecordWarpOp(7, Place(line), out, ::ws::dev::LaneId());
   return out;
 }
+// The lanes of the caller's warp that exist (a block's last warp may be partial).
+__device__ inline unsigned int ExistingLanes() {
+  const unsigned int threads = blockDim.x * blockDim.y * blockDim.z;
+  const unsigned int first =
+      (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & ~31u;
+  return threads - first >= 32 ? 0xffffffffu : (1u << (threads - first)) - 1u;
+}
 __device__ inline void SyncWarp(unsigned int line, unsigned int mask = 0xffffffffu) {
   (__syncwarp)(mask);
-  ::ws::dev::RecordWarpOp(8, Place(line), mask, ::ws::dev::LaneId());
+  ::ws::dev::RecordWarpOp(8, Place(line), mask & ExistingLanes(), ::ws::dev::LaneId(), true);
 }
 // __syncthreads_count and its kin: the recorded barrier, then the counting one (the same threads
 // pass both, so the result is the program's).
@@ -254,7 +261,8 @@ __device__ inline unsigned long long WarpOp(unsigned int kind, unsigned int mask
       break;
     case 8:
       (__syncwarp)(mask);
-      break;
+      ::ws::dev::RecordWarpOp(kind, place, mask & ExistingLanes(), lane, true);
+      return 0;
     case 9:
       out = (__match_any_sync)(mask, value);
       break;

@@ -259,12 +259,14 @@ __device__ __forceinline__ void RecordBarrierPassed(std::uint32_t place, std::ui
 }
 
 // After a warp-level intrinsic: the lanes that met write one warp-op event (the leader the
-// header and every lane's identity, then each lane the lane it read).
+// header and every lane's identity, then each lane the lane it read). `whole`: the meeting is
+// every lane of `mask` (a __syncwarp(mask): its lanes need not run on together after it, and a
+// meeting split by them would no longer order their accesses in the hazard search).
 __device__ __forceinline__ void RecordWarpOp(std::uint32_t kind, std::uint32_t place, unsigned mask,
-                                             unsigned source) {
+                                             unsigned source, bool whole = false) {
   const RecorderState& r = ws_recorder_state;
   if (r.mode == kOff) return;
-  const unsigned group = __activemask() & mask;
+  const unsigned group = whole ? mask : __activemask() & mask;
   const unsigned lane = LaneId();
   if ((group >> lane & 1u) == 0) return;  // a lane the intrinsic's mask leaves out
   const bool leader = static_cast<int>(lane) == __ffs(group) - 1;

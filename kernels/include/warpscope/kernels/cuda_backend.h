@@ -254,13 +254,14 @@ class CudaBackend {
   }
 
   // A launch runs the kernel several times; every run must start from the same memory, or a
-  // kernel that accumulates (atomics, +=) would see its own earlier results.
+  // kernel that accumulates (atomics, +=) would see its own earlier results. A program's buffer
+  // may be pinned host memory (cudaMallocHost, zero copy) or managed: copied as UVA says.
   std::vector<void*> SnapshotBuffers() {
     std::vector<void*> copies;
     for (const DeviceRange& b : user_buffers_) {
       void* c = nullptr;
       Keep(WS_CUDA(cudaMalloc(&c, b.bytes)));
-      if (c != nullptr) Keep(WS_CUDA(cudaMemcpy(c, b.ptr, b.bytes, cudaMemcpyDeviceToDevice)));
+      if (c != nullptr) Keep(WS_CUDA(cudaMemcpy(c, b.ptr, b.bytes, cudaMemcpyDefault)));
       copies.push_back(c);
     }
     return copies;
@@ -269,7 +270,7 @@ class CudaBackend {
     for (std::size_t i = 0; i < copies.size() && i < user_buffers_.size(); ++i) {
       if (copies[i] != nullptr) {
         Keep(WS_CUDA(cudaMemcpy(user_buffers_[i].ptr, copies[i], user_buffers_[i].bytes,
-                                cudaMemcpyDeviceToDevice)));
+                                cudaMemcpyDefault)));
       }
     }
   }
