@@ -18,10 +18,16 @@ ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -
 nvidia-smi -L > "$dir/gpu.txt" 2>&1
 metrics=l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
 metrics+=,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum
+# Shared memory: a warp's instruction is Warpscope's request, its wavefronts are Warpscope's.
+metrics+=,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum
+metrics+=,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum
+metrics+=,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
 # The entries of corpus.json to profile, with their files, -I folders and arguments.
-python3 - > "$work/cases.txt" <<'EOF'
-import json
-names = ["vectorAdd", "matrixMul", "scalarProd", "simpleCooperativeGroups", "shfl_scan",
+# WS_NCU_NAMES (space-separated) picks other entries.
+WS_NCU_NAMES=${WS_NCU_NAMES:-} python3 - > "$work/cases.txt" <<'EOF'
+import json, os
+names = os.environ["WS_NCU_NAMES"].split() or [
+         "vectorAdd", "matrixMul", "scalarProd", "simpleCooperativeGroups", "shfl_scan",
          "transpose", "threadFenceReduction", "warpAggregatedAtomicsCG", "binaryPartitionCG",
          "simpleTemplates", "clock", "simpleAtomicIntrinsics", "simpleVoteIntrinsics",
          "template", "LargeKernelParameter"]

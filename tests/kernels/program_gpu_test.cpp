@@ -293,5 +293,42 @@ int main() {
   EXPECT_TRUE(run.launches[1].resources.known());
   EXPECT_NE(run.launches[1].resources.source.find("ptxas"), std::string::npos);
 }
+
+// A pinned host buffer freed before a launch is no longer the program's: the recorder copies
+// every live buffer before each launch, and a freed cudaMallocHost buffer made that copy fail
+// with cudaErrorInvalidValue (cuda-samples' shfl_scan frees its first test's buffers so).
+TEST(ProgramsOnGpu, AFreedPinnedBufferIsNoLongerTheProgramsBuffer) {
+  if (std::string why = SkipReason(); !why.empty()) GTEST_SKIP() << why;
+  const std::string text = R"(#include <cstdio>
+__global__ void twice(int* a) { a[threadIdx.x] *= 2; }
+int main() {
+  int *h, *d;
+  cudaMallocHost(&h, 32 * sizeof(int));
+  for (int i = 0; i < 32; ++i) h[i] = i;
+  cudaMalloc(&d, 32 * sizeof(int));
+  cudaMemcpy(d, h, 32 * sizeof(int), cudaMemcpyHostToDevice);
+  cudaFreeHost(h);
+  twice<<<1, 32>>>(d);
+  int out[32];
+  cudaMemcpy(out, d, sizeof out, cudaMemcpyDeviceToHost);
+  printf("%s %d\n", cudaGetErrorName(cudaGetLastError()), out[31]);
+}
+)";
+  for (const char* backend : {"emu", "cuda"}) {
+    ProgramOptions o;
+    o.backend = backend;
+    o.timeout = std::chrono::seconds(120);
+    ProgramRun run = test::RunText(text, o);
+    ASSERT_TRUE(run.ok()) << backend << ": " << run.failure;
+    EXPECT_EQ(run.stdout_text, "cudaSuccess 62\n") << backend;  // 2 x 31
+    ASSERT_EQ(run.launches.size(), 1u) << backend;
+    const LaunchTrace& t = run.launches[0];
+    ASSERT_EQ(t.sites.size(), 2u) << backend;  // a[threadIdx.x] *= 2: a load and a store
+    for (const SiteInfo& site : t.sites) {
+      ASSERT_LT(site.buffer, t.buffers.size());
+      EXPECT_EQ(t.buffers[site.buffer].name, "d") << backend;
+    }
+  }
+}
 }  // namespace
 }  // namespace ws

@@ -128,7 +128,18 @@ TraceContents TraceOfLessonRun(const LessonRun& run, const nlohmann::json& gpu, 
                     {"path", run.program->path},
                     {"launch", run.program->launch},
                     {"stdout", run.program->stdout_text},
-                    {"notes", run.program->notes}};
+                    {"notes", run.program->notes},
+                    {"exited", run.program->exited},
+                    {"exit_code", run.program->exit_code}};
+    // Its headers and other units as run, so that a laptop shows the sites in kern.cuh too.
+    nlohmann::json files = nlohmann::json::array();
+    for (const auto& [name, text] : run.program->files)
+      files.push_back({{"name", name}, {"text", text}});
+    nlohmann::json kernels = nlohmann::json::array();
+    for (const auto& [kernel, file] : run.program->kernel_files)
+      kernels.push_back({{"kernel", kernel}, {"file", file}});
+    h["program"]["files"] = std::move(files);
+    h["program"]["kernel_files"] = std::move(kernels);
   }
   c.launches = run.launches;
   return c;
@@ -204,6 +215,14 @@ Result<LessonRun> LessonRunOfTrace(TraceContents c, const std::filesystem::path&
       prog.launch = p.value("launch", std::size_t{0});
       prog.stdout_text = p.value("stdout", "");
       prog.notes = p.value("notes", std::vector<std::string>{});
+      prog.exited = p.value("exited", false);
+      prog.exit_code = p.value("exit_code", 0);
+      // Absent from traces written before they were kept: the main file's sites only.
+      for (const auto& f : p.value("files", nlohmann::json::array()))
+        prog.files.emplace_back(f.at("name").get<std::string>(), f.at("text").get<std::string>());
+      for (const auto& k : p.value("kernel_files", nlohmann::json::array()))
+        prog.kernel_files.emplace_back(k.at("kernel").get<std::string>(),
+                                       k.at("file").get<std::string>());
       if (!c.launches.empty() && prog.launch >= c.launches.size())
         prog.launch = c.launches.size() - 1;
       run.program = std::move(prog);

@@ -233,11 +233,20 @@ cudaError_t Sticky(cudaError_t e) {
   return P().sticky != cudaSuccess ? P().sticky : e;
 }
 
-cudaError_t Free(void* ptr) {
+// A freed buffer leaves the table (the recorder snapshots every live one before each launch: a
+// freed cudaMallocHost buffer there made the copy fail with cudaErrorInvalidValue, shfl_scan).
+static void Forget(void* ptr) {
   for (Region& r : P().regions) {
     if (r.device == ptr && r.shadow == nullptr && !r.freed) r.freed = true;
   }
+}
+cudaError_t Free(void* ptr) {
+  Forget(ptr);
   return (cudaFree)(ptr);
+}
+cudaError_t FreeHost(void* ptr) {
+  Forget(ptr);
+  return (cudaFreeHost)(ptr);
 }
 
 void RunKernel(const char* name, unsigned int line, unsigned int static_shared,

@@ -76,6 +76,7 @@ cudaError_t MallocHost(T** ptr, std::size_t bytes) {
   return MallocHost(reinterpret_cast<void**>(ptr), bytes);
 }
 cudaError_t Free(void* ptr);
+cudaError_t FreeHost(void* ptr);
 template <typename T>
 cudaError_t Malloc(T** ptr, std::size_t bytes) {
   return Malloc(reinterpret_cast<void**>(ptr), bytes);

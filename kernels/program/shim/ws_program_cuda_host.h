@@ -19,3 +19,4 @@
 #define cudaMallocHost(...) ::ws::prog::MallocHost(__VA_ARGS__)
 #define cudaMallocManaged(...) ::ws::prog::MallocManaged(__VA_ARGS__)
 #define cudaFree(...) ::ws::prog::Free(__VA_ARGS__)
+#define cudaFreeHost(...) ::ws::prog::FreeHost(__VA_ARGS__)
