@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <map>
+#include <tuple>
 #include <utility>
 
 #include "warpscope/kernels/site_table.h"
@@ -19,6 +20,10 @@ struct Event {
   bool barrier;          // the lanes of `mask` passed a barrier (no offsets)
   std::uint32_t size;    // words
   bool warp_op = false;  // the lanes of `mask` met at a warp-level intrinsic (words[1]: place)
+  bool instanced = false;            // words[4] is the lanes' dynamic instance
+  std::uint32_t payload = dev::kEventHeaderWords;  // the first offset word
+
+  std::uint32_t Instance() const { return words[dev::kEventHeaderWords]; }
 
   std::uint32_t WarpOpKindOf() const { return words[0] & 0xffu; }
   std::uint8_t Source(std::uint32_t lane) const {
@@ -32,7 +37,7 @@ struct Event {
   std::uint32_t WaitCycles() const { return words[7]; }
 
   std::uint32_t Offset(std::uint32_t rank) const {
-    return affine ? words[4] + rank * words[5] : words[dev::kEventHeaderWords + rank];
+    return affine ? words[payload] + rank * words[payload + 1] : words[payload + rank];
   }
 };
 
@@ -57,8 +62,8 @@ void ForEachEvent(const GpuCapture& c, const std::vector<std::uint16_t>& retag, 
   std::uint64_t at = begin;
   while (at + dev::kEventHeaderWords <= end) {
     const std::uint32_t* p = c.words.data() + at;
-    Event e{(std::uint64_t{p[1]} << 32) |
-                (p[0] & ~(dev::kEventAffine | dev::kEventBarrier | dev::kEventWarpOp)),
+    Event e{(std::uint64_t{p[1]} << 32) | (p[0] & ~(dev::kEventAffine | dev::kEventBarrier |
+                                                    dev::kEventWarpOp | dev::kEventInstance)),
             p[2],
             p[3],
             p,
@@ -67,11 +72,11 @@ void ForEachEvent(const GpuCapture& c, const std::vector<std::uint16_t>& retag, 
             0,
             (p[0] & dev::kEventWarpOp) != 0};
     if (e.mask == 0) break;  // never written
+    e.instanced = !e.warp_op && !e.barrier && (p[0] & dev::kEventInstance) != 0;
+    e.payload = dev::kEventHeaderWords + (e.instanced ? 1u : 0u);
     e.size = e.warp_op   ? dev::kWarpOpEventWords
              : e.barrier ? dev::kBarrierEventWords
-             : e.affine
-                 ? dev::kAffineEventWords
-                 : dev::kEventHeaderWords + static_cast<std::uint32_t>(std::popcount(e.mask));
+             : e.payload + (e.affine ? 2u : static_cast<std::uint32_t>(std::popcount(e.mask)));
     if (at + e.size > end) break;
     if (e.warp_op && e.WarpOpKindOf() >= static_cast<std::uint32_t>(kWarpOpKinds)) break;
     if (e.warp_op)  // the key's high word is the place; keep the kind in the low bits
@@ -192,22 +197,26 @@ void GatherChunks(const std::vector<std::uint32_t>& pool, const std::vector<Pool
 
 std::uint32_t EncodeWarpEvent(std::uint64_t key, std::uint32_t lane_mask, std::uint32_t time,
                               const std::vector<std::uint32_t>& lane_offsets,
-                              std::vector<std::uint32_t>* words) {
+                              std::vector<std::uint32_t>* words, std::uint64_t instance) {
   const std::uint32_t step = lane_offsets.size() > 1 ? lane_offsets[1] - lane_offsets[0] : 0;
   bool affine = !lane_offsets.empty();
   for (std::uint32_t k = 0; k < lane_offsets.size(); ++k)
     affine = affine && lane_offsets[k] == lane_offsets[0] + k * step;
-  words->push_back(static_cast<std::uint32_t>(key) | (affine ? dev::kEventAffine : 0u));
+  const bool instanced = (instance >> 32) != 0;
+  words->push_back(static_cast<std::uint32_t>(key) | (affine ? dev::kEventAffine : 0u) |
+                   (instanced ? dev::kEventInstance : 0u));
   words->push_back(static_cast<std::uint32_t>(key >> 32));
   words->push_back(lane_mask);
   words->push_back(time);
+  if (instanced) words->push_back(static_cast<std::uint32_t>(instance));
+  const std::uint32_t header = dev::kEventHeaderWords + (instanced ? 1u : 0u);
   if (affine) {
     words->push_back(lane_offsets[0]);
     words->push_back(step);
-    return dev::kAffineEventWords;
+    return header + 2;
   }
   words->insert(words->end(), lane_offsets.begin(), lane_offsets.end());
-  return dev::kEventHeaderWords + static_cast<std::uint32_t>(lane_offsets.size());
+  return header + static_cast<std::uint32_t>(lane_offsets.size());
 }
 
 std::uint32_t EncodeWarpOpEvent(std::uint32_t kind, std::uint32_t place, std::uint32_t lane_mask,
@@ -312,6 +321,16 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep) {
     rec.warp_ops.clear();
     std::map<std::pair<std::uint32_t, std::uint16_t>, std::uint32_t> meetings;  // (warp, site)
     std::map<std::pair<std::uint32_t, std::uint16_t>, std::uint32_t> requests;  // (warp, site)
+    // A program's events by (warp, site, instance, repeat): the request they join and the lanes
+    // in it so far. The lanes of one dynamic instance that recorded apart (the recorder's own
+    // code can keep a warp's lanes apart after a divergent branch, where the kernel as written
+    // runs them together) make one request, as the emulator's InstanceTable makes it; a lane
+    // that brings an instance twice starts its next request.
+    struct Joined {
+      std::uint32_t request, lanes;
+    };
+    std::map<std::tuple<std::uint32_t, std::uint16_t, std::uint32_t, std::uint32_t>, Joined>
+        joined;
     for (auto& p : passed) p.clear();
     for (auto& p : passes) p.clear();
     std::fill(epoch.begin(), epoch.end(), 0u);
@@ -365,7 +384,19 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep) {
         // The event is the lanes that ran the access together: one request, as the hardware
         // made it. Its lanes share the request's number among the warp's at this site (the
         // emulator numbers a program's requests by dynamic instance, the same grouping).
-        const std::uint32_t request = requests[{wib, site->second}]++;
+        std::uint32_t request = 0;
+        if (e.instanced) {
+          for (std::uint32_t repeat = 0;; ++repeat) {
+            auto [it, fresh] = joined.try_emplace({wib, site->second, e.Instance(), repeat});
+            if (fresh) it->second = {requests[{wib, site->second}]++, 0u};
+            if ((it->second.lanes & e.mask) != 0) continue;
+            it->second.lanes |= e.mask;
+            request = it->second.request;
+            break;
+          }
+        } else {
+          request = requests[{wib, site->second}]++;
+        }
         std::uint32_t rank = 0;
         for (std::uint32_t m = e.mask; m != 0; m &= m - 1, ++rank) {
           const std::uint32_t thread = wib * 32 + static_cast<std::uint32_t>(std::countr_zero(m));

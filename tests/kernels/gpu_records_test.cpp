@@ -104,6 +104,34 @@ TEST(GpuRecords, EachEventIsOneRequestAsTheHardwareRanIt) {
     EXPECT_EQ(a.iteration, a.thread < 16 ? 0u : 1u) << a.thread;
 }
 
+// A program's events carry their lanes' dynamic instance: lanes of one instance that recorded
+// apart (the recorder's own code keeps them apart after a divergent branch, where the kernel as
+// written runs them together) are one request, as the emulator's InstanceTable makes it, and
+// Nsight Compute counts it. Warp 0: lanes 0-15 and 16-31 of instance 7 record apart (one
+// request, 4 sectors of 32 floats), then instance 8's lanes 0-31 (a second), then lanes 0-15
+// bring instance 7 again (a site reached twice in one instance: a third).
+TEST(GpuRecords, EventsOfOneDynamicInstanceAreOneRequest) {
+  const std::uint64_t seven = (1ull << 32) | 7u, eight = (1ull << 32) | 8u;
+  std::vector<std::uint32_t> w;
+  // With an instance, a header is 5 words: an affine event 7.
+  EXPECT_EQ(ws::EncodeWarpEvent(kLoad, 0x0000ffffu, 100, Offsets(16, 0, 4), &w, seven), 7u);
+  ws::EncodeWarpEvent(kLoad, 0xffff0000u, 110, Offsets(16, 64, 4), &w, seven);
+  ws::EncodeWarpEvent(kLoad, ~0u, 120, Offsets(32, 128, 4), &w, eight);
+  ws::EncodeWarpEvent(kLoad, 0x0000ffffu, 130, Offsets(16, 256, 4), &w, seven);
+  const ws::LaunchTrace t = ws::DecodeGpuCapture(OneBlock(32, {w}), {{0}, false});
+  ASSERT_EQ(t.sites.size(), 1u);
+  EXPECT_EQ(t.stats.sites[0].requests, 3u);
+  EXPECT_EQ(t.stats.sites[0].sectors, 4u + 4u + 2u);  // 128 B, 128 B, 64 B
+  const auto& a = t.blocks[0].accesses;
+  ASSERT_EQ(a.size(), 16u + 16u + 32u + 16u);
+  EXPECT_EQ(a[0].offset, 0u);
+  EXPECT_EQ(a[16].offset, 64u);                 // lane 16: the second event's first lane
+  EXPECT_EQ(a[16].iteration, a[0].iteration);   // one request
+  EXPECT_NE(a[32].iteration, a[0].iteration);   // instance 8: the next
+  EXPECT_NE(a[64].iteration, a[0].iteration);   // instance 7 again: a third
+  EXPECT_NE(a[64].iteration, a[32].iteration);
+}
+
 TEST(GpuRecords, AFullRangeLosesOnlyItsTailAndTheLaunchSaysTruncated) {
   std::vector<std::uint32_t> w;
   ws::EncodeWarpEvent(kLoad, ~0u, 1, Offsets(32, 0, 4), &w);   // 6 words

@@ -168,7 +168,22 @@ struct Scratch {
     if (!v.empty()) cudaMemcpy(d, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice);
     return static_cast<T*>(d);
   }
+  template <typename T>
+  T* Zeroed(std::size_t n) {
+    void* d = nullptr;
+    if (cudaMalloc(&d, std::max<std::size_t>(n * sizeof(T), 4)) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return nullptr;
+    }
+    blocks.push_back(d);
+    cudaMemset(d, 0, n * sizeof(T));
+    return static_cast<T*>(d);
+  }
 };
+
+// The most threads a launch keeps a dynamic-instance slot for (16 bytes each: 512 MiB); a larger
+// launch's events carry none, and its requests are the recorder's lane groups.
+constexpr unsigned long long kMaxInstanceSlots = 1ull << 25;
 
 }  // namespace
 
@@ -303,6 +318,15 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
   state.file_tag = FileTag(p.sites.main_file.c_str());
   state.shared = scratch.Upload(std::vector<unsigned int>(2 * kSharedSlots, 0u));
   state.bad = p.bad_device;
+  // Each thread's current dynamic instance, null at the start of each pass (every instance a
+  // thread opens closes before it ends).
+  const unsigned long long threads = static_cast<unsigned long long>(config.grid.x) *
+                                     config.grid.y * config.grid.z * config.block.x *
+                                     config.block.y * config.block.z;
+  if (threads <= kMaxInstanceSlots) {
+    state.instances = scratch.Zeroed<InstanceView>(threads);
+    state.instance_slots = state.instances != nullptr ? threads : 0;
+  }
   *p.bad = BadAccess{};
   p.backend->UseProgramMemory(p.buffers, live);
   const std::size_t before = p.backend->launches().size();

@@ -100,5 +100,6 @@ const Region* FindRegion(std::uintptr_t addr, std::size_t bytes, const Region** 
 static_assert(ws::prog::PlaceOf("dir/kernel.cuh", 7) ==
               ws::MakePlace(ws::FileTag("kernel.cuh"), 7));
 // The shim's view of a thread's state is the emulator's.
-static_assert(offsetof(ws::prog::ThreadView, frame) == offsetof(ws::emu::ThreadState, frame));
-static_assert(offsetof(ws::prog::ThreadView, instance) == offsetof(ws::emu::ThreadState, instance));
+static_assert(offsetof(ws::prog::ThreadView, view.frame) == offsetof(ws::emu::ThreadState, frame));
+static_assert(offsetof(ws::prog::ThreadView, view.instance) ==
+              offsetof(ws::emu::ThreadState, instance));

@@ -275,70 +275,24 @@ inline T* Dyn() {
     ::ws::prog::RegisterShared(&(name), static_cast<unsigned int>(sizeof(name)), &ws_slot); \
   }
 
-// A loop's iterations and a device function's calls: each opens a dynamic instance whose key the
-// thread's accesses carry (ws::emu::ThreadState::instance), so that a warp's request at a site is
-// the lanes that reach it in the same instance (the same loop step of the same call), as on a GPU.
-// The rewriter puts a Loop around each loop of device code, an Iter at the top of its body and a
-// Frame at the top of each __device__ function (program_rewrite.h).
-struct ThreadView {  // ws::emu::ThreadState's layout (checked in emu_program_state.cpp)
-  uint3 builtins[4];
+// A thread's current dynamic instance (ws_program_instance.h), kept in its worker's
+// ws::emu::ThreadState.
+struct InstanceView {
   void* frame;
   unsigned int instance;
 };
-inline ThreadView* Thread() {
-  return reinterpret_cast<ThreadView*>(::ws::emu::t_thread);
+struct ThreadView {  // ws::emu::ThreadState's layout (checked in emu_program_state.cpp)
+  uint3 builtins[4];
+  InstanceView view;
+};
+inline InstanceView* CurrentInstanceView() {
+  ThreadView* t = reinterpret_cast<ThreadView*>(::ws::emu::t_thread);
+  return t != nullptr ? &t->view : nullptr;  // null: a __host__ __device__ function on the host
 }
-struct Instance {
-  unsigned int key = 0;
-  Instance* parent = nullptr;
-  unsigned int child_id[6] = {}, child_count[6] = {};
-  unsigned int children = 0;
-  // Opens the next instance of static id `id` under the thread's current one.
-  explicit Instance(unsigned int id) {
-    ThreadView* t = Thread();
-    if (t == nullptr) return;  // a __host__ __device__ function called on the host
-    parent = static_cast<Instance*>(t->frame);
-    key = Mix(parent != nullptr ? parent->key : 0u, id, parent != nullptr ? parent->Next(id) : 0u);
-    t->frame = this;
-    t->instance = key;
-  }
-  ~Instance() {
-    ThreadView* t = Thread();
-    if (t == nullptr || t->frame != this) return;
-    t->frame = parent;
-    t->instance = parent != nullptr ? parent->key : 0u;
-  }
-  Instance(const Instance&) = delete;
-  Instance& operator=(const Instance&) = delete;
-  // How many instances of `id` this one has opened before.
-  unsigned int Next(unsigned int id) {
-    for (unsigned int i = 0; i < children; ++i) {
-      if (child_id[i] == id) return child_count[i]++;
-    }
-    if (children < 6) {
-      child_id[children] = id;
-      child_count[children++] = 1;
-      return 0;
-    }
-    return child_count[5]++ ^ id;  // many distinct children: still one number per instance
-  }
-  static unsigned int Mix(unsigned int parent, unsigned int id, unsigned int n) {
-    unsigned long long h =
-        (static_cast<unsigned long long>(parent) << 32 | id) * 0x9e3779b97f4a7c15ull;
-    h ^= (h >> 29) + n * 0xbf58476d1ce4e5b9ull;
-    h *= 0x94d049bb133111ebull;
-    return static_cast<unsigned int>(h >> 32);
-  }
-};
-struct Loop : Instance {
-  explicit Loop(unsigned int id) : Instance(id) {}
-};
-struct Iter : Instance {
-  explicit Iter(Loop&) : Instance(0u) {}
-};
-struct Frame : Instance {
-  explicit Frame(unsigned int id) : Instance(id) {}
-};
+}  // namespace ws::prog
+#define WS_INSTANCE_FN
+#include "ws_program_instance.h"
+namespace ws::prog {
 
 struct Config {
   dim3 grid, block;

@@ -77,13 +77,20 @@ __device__ inline unsigned int SharedBase(unsigned int at) {
   return base;
 }
 
+__device__ inline InstanceView* ThreadInstanceView();
+// The thread's current dynamic instance (ws_program_instance.h), with kEventInstance set; 0
+// where the launch has no table of them.
+__device__ inline unsigned long long InstanceKey() {
+  const InstanceView* v = ThreadInstanceView();
+  return v != nullptr ? (1ull << 32) | v->instance : 0ull;
+}
 __device__ inline void RecordDevice(const void* p, unsigned int bytes, unsigned int place,
                                     unsigned int op) {
   if (ws_recorder_state.mode == ::ws::dev::kOff) return;
   if (__isShared(p)) {
     const auto at = static_cast<unsigned int>(__cvta_generic_to_shared(p));
     const unsigned int base = ws_recorder_state.mode == ::ws::dev::kRecord ? SharedBase(at) : 0u;
-    ::ws::dev::RecordAccess(MakeSiteKey(place, kKeyShared, op, bytes, base / 4), at);
+    ::ws::dev::RecordAccess(MakeSiteKey(place, kKeyShared, op, bytes, base / 4), at, InstanceKey());
     return;
   }
   if (__isLocal(p)) return;  // a kernel's own local array
@@ -101,7 +108,8 @@ __device__ inline void RecordDevice(const void* p, unsigned int bytes, unsigned 
   if (lo > 0 && addr + bytes <= s.region_end[lo - 1]) {
     const unsigned int k = s.region_key[lo - 1];
     ::ws::dev::RecordAccess(MakeSiteKey(place, k >> 16, op, bytes, k & 0xffffu),
-                            static_cast<unsigned int>(addr - s.region_begin[lo - 1]));
+                            static_cast<unsigned int>(addr - s.region_begin[lo - 1]),
+                            InstanceKey());
     return;
   }
   NoteBadAccess(p, bytes, place, op);
@@ -294,19 +302,33 @@ __device__ inline T Shuffle(unsigned int kind, unsigned int mask, T var, int arg
   return out;
 }
 
-// The rewriter's markers of loop iterations and calls (ws_program.h): on a GPU the warp's own
-// grouping of its lanes says which lanes make a request (__match_any_sync), so they do nothing.
-struct Loop {
-  __host__ __device__ explicit Loop(unsigned int) {}
-};
-struct Iter {
-  __host__ __device__ explicit Iter(Loop&) {}
-};
-struct Frame {
-  __host__ __device__ explicit Frame(unsigned int) {}
-};
+// The rewriter's markers of loop iterations and calls (ws_program_instance.h): each thread's
+// current instance lives in its slot of the launch's table (ProgramDeviceState::instances), and
+// its accesses' events carry the key. The lanes that record an access together can be fewer than
+// the lanes the uninstrumented kernel runs together (the recorder's own code keeps them apart
+// after a divergent branch: Nsight Compute counted the emulator's requests, not those groups,
+// in three public programs); the host joins a warp's events of one instance into one request.
+__device__ inline InstanceView* ThreadInstanceView() {
+  const ProgramDeviceState& s = ws_program_state;
+  if (s.instances == nullptr) return nullptr;
+  const unsigned long long block =
+      blockIdx.x +
+      static_cast<unsigned long long>(gridDim.x) * (blockIdx.y + gridDim.y * blockIdx.z);
+  const unsigned long long t = block * (blockDim.x * blockDim.y * blockDim.z) +
+                               threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  return t < s.instance_slots ? s.instances + t : nullptr;
+}
+__host__ __device__ inline InstanceView* CurrentInstanceView() {
+#if defined(__CUDA_ARCH__)
+  return ThreadInstanceView();
+#else
+  return nullptr;  // a __host__ __device__ function on the host
+#endif
+}
 
 }  // namespace ws::prog
+#define WS_INSTANCE_FN __host__ __device__
+#include "ws_program_instance.h"
 // Texture fetches take their site as a last argument (program_rewrite.cpp); on a GPU the fetch is
 // the hardware's and is not recorded (the texels' addresses of a CUDA array are the driver's).
 template <typename T>

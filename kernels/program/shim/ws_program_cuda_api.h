@@ -21,6 +21,12 @@ struct BadAccess {
   unsigned long long address;
 };
 
+// A thread's current dynamic instance (ws_program_instance.h).
+struct InstanceView {
+  void* frame;
+  unsigned int instance;
+};
+
 // What the runtime tells the kernels about the program's memory before each launch.
 struct ProgramDeviceState {
   const unsigned long long* region_begin;  // sorted by address
@@ -30,6 +36,8 @@ struct ProgramDeviceState {
   unsigned int file_tag;  // FileTag of the program's file: barriers' and warp meetings' places
   unsigned int* shared;   // [2 * kSharedSlots]: each slot's shared offset + 1 and its bytes
   BadAccess* bad;
+  InstanceView* instances;  // one per thread of the launch (zeroed), or null
+  unsigned long long instance_slots;
 };
 
 // The runtime's calls.

@@ -197,14 +197,19 @@ __device__ __forceinline__ unsigned* ReserveForGroup(const RecorderState& r, uns
       __shfl_sync(group, reinterpret_cast<unsigned long long>(w), __ffs(group) - 1));
 }
 
-// One event per group of lanes that run this access together with the same site key. The
-// leader (lowest lane) reserves the group's words and writes the header; in a general event
-// each lane writes its own offset.
-__device__ __forceinline__ void RecordAccess(std::uint64_t key, std::uint32_t offset) {
+// One event per group of lanes that run this access together with the same site key (and the
+// same dynamic instance: `instance`, where bit 32 is set, is a program's instance key in its low
+// 32 bits, written after the header). The leader (lowest lane) reserves the group's words and
+// writes the header; in a general event each lane writes its own offset.
+__device__ __forceinline__ void RecordAccess(std::uint64_t key, std::uint32_t offset,
+                                             std::uint64_t instance = 0) {
   const RecorderState& r = ws_recorder_state;
   if (r.mode == kOff) return;
   const unsigned active = __activemask();
-  const unsigned group = __match_any_sync(active, key);
+  const bool instanced = (instance >> 32) != 0;
+  const unsigned group =
+      __match_any_sync(active, key) &
+      (instanced ? __match_any_sync(active, static_cast<std::uint32_t>(instance)) : active);
   const unsigned lane = LaneId();
   const int leader = __ffs(group) - 1;
   const unsigned rest = group & (group - 1);  // the group without its leader
@@ -213,20 +218,23 @@ __device__ __forceinline__ void RecordAccess(std::uint64_t key, std::uint32_t of
   const unsigned step = __shfl_sync(group, offset, second) - first_offset;
   const unsigned rank = __popc(group & ((1u << lane) - 1u));
   const bool affine = __all_sync(group, offset == first_offset + rank * step) != 0;
-  const unsigned words = affine ? kAffineEventWords : kEventHeaderWords + __popc(group);
+  const unsigned payload = kEventHeaderWords + (instanced ? 1u : 0u);
+  const unsigned words = payload + (affine ? 2u : __popc(group));
   unsigned* w = ReserveForGroup(r, active, group, static_cast<int>(lane) == leader, words);
   if (w == nullptr) return;
   if (static_cast<int>(lane) == leader) {
-    w[0] = static_cast<std::uint32_t>(key) | (affine ? kEventAffine : 0u);
+    w[0] = static_cast<std::uint32_t>(key) | (affine ? kEventAffine : 0u) |
+           (instanced ? kEventInstance : 0u);
     w[1] = static_cast<std::uint32_t>(key >> 32);
     w[2] = group;
     w[3] = static_cast<std::uint32_t>(GlobalTimer());
+    if (instanced) w[kEventHeaderWords] = static_cast<std::uint32_t>(instance);
     if (affine) {
-      w[4] = first_offset;
-      w[5] = step;
+      w[payload] = first_offset;
+      w[payload + 1] = step;
     }
   }
-  if (!affine) w[kEventHeaderWords + rank] = offset;
+  if (!affine) w[payload + rank] = offset;
 }
 
 // After a barrier: the lanes that passed it together with the same times write one barrier

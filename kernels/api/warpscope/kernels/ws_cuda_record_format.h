@@ -11,6 +11,9 @@
 //   affine:  word 4 the first lane's offset, word 5 the step between consecutive lanes of the
 //            mask (offset of the k-th lane = word 4 + k * word 5, modulo 2^32)
 //   else:    one offset per lane of the mask, lowest lane first
+//   With kEventInstance set in word 0 (a user's program: its lanes' dynamic instance, the loop
+//   step and call they are in), word 4 is the instance key and the offsets follow one word
+//   later; the host joins a warp's events of one site and instance into one request.
 //
 // At a warp-level intrinsic (__shfl_*_sync, votes) the lanes that met write a warp-op event:
 // word 0 = kEventWarpOp | kind (WarpOpKind), word 1 the place, word 2 the lanes, word 3 the time,
@@ -70,6 +73,7 @@ namespace ws::dev {
 inline constexpr std::uint32_t kEventAffine = 1u << 8;
 inline constexpr std::uint32_t kEventBarrier = 1u << 9;
 inline constexpr std::uint32_t kEventWarpOp = 1u << 10;
+inline constexpr std::uint32_t kEventInstance = 1u << 11;
 inline constexpr std::uint32_t kEventHeaderWords = 4;
 inline constexpr std::uint32_t kAffineEventWords = kEventHeaderWords + 2;
 // A warp-level intrinsic's meeting: the header, then 32 bytes, the lane each lane read.

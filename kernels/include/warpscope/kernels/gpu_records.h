@@ -82,11 +82,12 @@ struct KeepBlocks {
 // zero), so a short or overflowing range loses only its tail, and `truncated` says so.
 LaunchTrace DecodeGpuCapture(const GpuCapture& capture, const KeepBlocks& keep);
 
-// Appends one event to `words` as the GPU would write it (affine when the offsets allow it);
+// Appends one event to `words` as the GPU would write it (affine when the offsets allow it;
+// with `instance`, where bit 32 is set, a program's dynamic instance in its low 32 bits);
 // returns the number of words. For tests of the decoder and the benchmark's arithmetic.
 std::uint32_t EncodeWarpEvent(std::uint64_t key, std::uint32_t lane_mask, std::uint32_t time,
                               const std::vector<std::uint32_t>& lane_offsets,
-                              std::vector<std::uint32_t>* words);
+                              std::vector<std::uint32_t>* words, std::uint64_t instance = 0);
 // Appends the event the lanes of `lane_mask` write when they meet at a warp-level intrinsic of
 // `kind` (WarpOpKind) at `place`; source[l]: the lane lane l read.
 std::uint32_t EncodeWarpOpEvent(std::uint32_t kind, std::uint32_t place, std::uint32_t lane_mask,
