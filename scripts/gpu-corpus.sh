@@ -3,6 +3,7 @@
 # runs the GPU tests, the agreement programs (tests/programs/agreement) on both backends, and the
 # public-program corpus (where its programs were carried: they are not in git) on both backends.
 # Writes everything under OUT. Usage: scripts/gpu-corpus.sh OUT_DIR [CUDA_ARCH]
+# WS_GPU_TESTS: a regex of the GPU tests to run; WS_SKIP_EMU_CORPUS: the corpus on the GPU only.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: gpu-corpus.sh OUT_DIR [CUDA_ARCH]}
@@ -71,7 +72,7 @@ if [ -f tests/programs/corpus/cuda-samples/vectorAdd/vectorAdd.cu ]; then
   python3 scripts/run_corpus.py --cli "$cli" --backend cuda --jobs 6 --timeout 240 \
     --json "$out/corpus-cuda.json" --save "$out/reports" > "$out/corpus-cuda.txt" 2>&1
   tail -3 "$out/corpus-cuda.txt"
-  python3 scripts/run_corpus.py --cli "$cli" --backend emu --jobs 12 --timeout 240 \
+  [ -n "${WS_SKIP_EMU_CORPUS:-}" ] || python3 scripts/run_corpus.py --cli "$cli" --backend emu --jobs 12 --timeout 240 \
     --json "$out/corpus-emu.json" --save "$out/reports" > "$out/corpus-emu.txt" 2>&1
   tail -3 "$out/corpus-emu.txt"
   python3 scripts/compare_backends.py "$out/reports" --out "$out/backends.txt" | tail -3
