@@ -330,5 +330,53 @@ int main() {
     }
   }
 }
+
+// A course's first reduction (PMPP ch. 10; GPU MODE's simple_reduce): one block of 1024 threads,
+// a loop whose `threadIdx.x % stride` test leaves more lanes idle each step. Recorded, it still
+// launches (the recorder's build keeps to 64 registers a thread: 1024 x 64 = the SM's 65,536),
+// and its requests are the emulator's, one per warp, loop step and site, however the recorder's
+// own code splits a warp's lanes (the events carry their dynamic instance).
+TEST(ProgramsOnGpu, ADivergentReductionOf1024ThreadsGivesTheEmulatorsRequests) {
+  if (std::string why = SkipReason(); !why.empty()) GTEST_SKIP() << why;
+  const std::string text = R"(#include <cstdio>
+__global__ void sum(float* in, float* out) {
+  unsigned int i = 2 * threadIdx.x;
+  for (unsigned int stride = 1; stride <= blockDim.x; stride *= 2) {
+    if (threadIdx.x % stride == 0) in[i] += in[i + stride];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) *out = in[0];
+}
+int main() {
+  float h[2048], r = 0, *in, *out;
+  for (float& x : h) x = 1.0f;
+  cudaMalloc(&in, sizeof h);
+  cudaMalloc(&out, sizeof(float));
+  cudaMemcpy(in, h, sizeof h, cudaMemcpyHostToDevice);
+  sum<<<1, 1024>>>(in, out);
+  cudaMemcpy(&r, out, sizeof r, cudaMemcpyDeviceToHost);
+  printf("%s %g\n", cudaGetErrorName(cudaGetLastError()), r);
+}
+)";
+  ProgramOptions o;
+  o.keep_blocks = {0};
+  ProgramRun emu = test::RunText(text, o);
+  o.backend = "cuda";
+  o.timeout = std::chrono::seconds(120);
+  ProgramRun gpu = test::RunText(text, o);
+  ASSERT_TRUE(emu.ok()) << emu.failure;
+  ASSERT_TRUE(gpu.ok()) << gpu.failure << gpu.stderr_text;
+  EXPECT_EQ(emu.stdout_text, "cudaSuccess 2048\n");
+  EXPECT_EQ(gpu.stdout_text, "cudaSuccess 2048\n");
+  ASSERT_EQ(gpu.launches.size(), 1u);
+  EXPECT_EQ(FiguresOf(gpu.launches[0]), FiguresOf(emu.launches[0]));
+  // Step s (stride 2^s, s = 0..10) keeps the warps whose threads include a multiple of 2^s: 32
+  // warps for s <= 5, then 1024 / 2^s threads, one a warp: 16, 8, 4, 2, 1. The load of in[i]:
+  // 6 x 32 + 16 + 8 + 4 + 2 + 1 = 223 requests.
+  const SiteInfo* load = test::SiteAt(gpu.launches[0], 5, 36);
+  ASSERT_NE(load, nullptr);
+  EXPECT_EQ(load->op, AccessOp::kLoad);
+  EXPECT_EQ(gpu.launches[0].stats.sites[load - gpu.launches[0].sites.data()].requests, 223u);
+}
 }  // namespace
 }  // namespace ws

@@ -743,9 +743,13 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
   if (gpu) {
 #if defined(WS_PROGRAM_NVCC)
     // The shim by its full path: its folder also holds the emulator's cuda_runtime.h.
-    // The shim's gpu/ folder: its cooperative groups before the toolkit's.
+    // The shim's gpu/ folder: its cooperative groups before the toolkit's. At most 64 registers
+    // a thread: the recorder's code (and the dynamic instances) must not make a 1024-thread
+    // block fail to launch (cudaErrorLaunchOutOfResources) where the program as written
+    // launches; spills cost the recording run only (the timings come from the plain run).
     cmd = {WS_PROGRAM_NVCC, "-std=c++17", "-O2",
            "-lineinfo",     "-arch=native", "-w",
+           "-maxrregcount=64",
            "-cudart",       "shared",     "-I",
            WS_PROGRAM_API_DIR, "-I",       std::string(WS_PROGRAM_SHIM_DIR) + "/gpu"};
     link = {"-L", WS_PROGRAM_RUNTIME_DIR, "-Xlinker=-rpath," WS_PROGRAM_RUNTIME_DIR,
