@@ -448,5 +448,54 @@ int main() {
   EXPECT_EQ(h.groups[0].kind, HazardKind::kRaw);
   EXPECT_EQ(h.groups[0].count, 3u);  // block 3 reads blocks 0, 1 and 2's partials
 }
+
+// Rows of an `int**` matrix, each its own cudaMalloc (a course's Floyd-Warshall): an element
+// read through a row pointer the kernel loads is one site over every row, keyed by no buffer,
+// its requests' addresses the rows' own. 4 rows of 32 ints, one warp: d[r][threadIdx.x] is 4
+// requests of 128 B, 4 sectors each (16); the row pointer d[r] is 4 requests of one 8-byte word
+// (4 sectors). The GPU backend keys it the same way (ws_program_cuda.h).
+TEST(CoursePrograms, RowsOfAPointerMatrixAreOneSiteOverEveryRow) {
+  const ProgramRun r = test::RunText(R"(#include <cstdio>
+__global__ void sum(int** d, int* out) {
+  int s = 0;
+  for (int r = 0; r < 4; ++r) s += d[r][threadIdx.x];
+  out[threadIdx.x] = s;
+}
+int main() {
+  int** d;
+  int* out;
+  cudaMallocManaged(&d, 4 * sizeof(int*));
+  for (int r = 0; r < 4; ++r) {
+    cudaMallocManaged(&d[r], 32 * sizeof(int));
+    for (int c = 0; c < 32; ++c) d[r][c] = r;
+  }
+  cudaMallocManaged(&out, 32 * sizeof(int));
+  sum<<<1, 32>>>(d, out);
+  cudaDeviceSynchronize();
+  printf("%d\n", out[5]);  // 0 + 1 + 2 + 3
+}
+)");
+  ASSERT_TRUE(r.ok()) << r.failure;
+  EXPECT_EQ(r.stdout_text, "6\n");
+  ASSERT_EQ(r.launches.size(), 1u);
+  const LaunchTrace& t = r.launches[0];
+  int rows = 0, elements = 0;
+  for (std::size_t i = 0; i < t.sites.size(); ++i) {
+    const SiteInfo& site = t.sites[i];
+    if (site.line != 4 || site.op != AccessOp::kLoad) continue;
+    if (site.size == 8) {
+      ++rows;
+      EXPECT_EQ(t.stats.sites[i].requests, 4u);
+      EXPECT_EQ(t.stats.sites[i].sectors, 4u);
+    } else {
+      ++elements;
+      EXPECT_EQ(site.buffer, kSeveralBuffers);
+      EXPECT_EQ(t.stats.sites[i].requests, 4u);
+      EXPECT_EQ(t.stats.sites[i].sectors, 16u);
+    }
+  }
+  EXPECT_EQ(rows, 1);
+  EXPECT_EQ(elements, 1);  // one site, not one per row
+}
 }  // namespace
 }  // namespace ws

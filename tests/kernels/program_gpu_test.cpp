@@ -378,5 +378,45 @@ int main() {
   EXPECT_EQ(load->op, AccessOp::kLoad);
   EXPECT_EQ(gpu.launches[0].stats.sites[load - gpu.launches[0].sites.data()].requests, 223u);
 }
+
+// Rows of an `int**` matrix (each row its own managed buffer): on both roads an element read
+// through a loaded row pointer is one site over every row, keyed by no buffer, with the rows'
+// virtual addresses (CoursePrograms.RowsOfAPointerMatrixAreOneSiteOverEveryRow has the counts).
+TEST(ProgramsOnGpu, RowsOfAPointerMatrixAreOneSiteAsOnTheEmulator) {
+  if (std::string why = SkipReason(); !why.empty()) GTEST_SKIP() << why;
+  const std::string text = R"(#include <cstdio>
+__global__ void sum(int** d, int* out) {
+  int s = 0;
+  for (int r = 0; r < 4; ++r) s += d[r][threadIdx.x];
+  out[threadIdx.x] = s;
+}
+int main() {
+  int** d;
+  int* out;
+  cudaMallocManaged(&d, 4 * sizeof(int*));
+  for (int r = 0; r < 4; ++r) {
+    cudaMallocManaged(&d[r], 32 * sizeof(int));
+    for (int c = 0; c < 32; ++c) d[r][c] = r;
+  }
+  cudaMallocManaged(&out, 32 * sizeof(int));
+  sum<<<1, 32>>>(d, out);
+  cudaDeviceSynchronize();
+  printf("%d\n", out[5]);
+}
+)";
+  ProgramOptions o;
+  ProgramRun emu = test::RunText(text, o);
+  o.backend = "cuda";
+  o.timeout = std::chrono::seconds(120);
+  ProgramRun gpu = test::RunText(text, o);
+  ASSERT_TRUE(emu.ok()) << emu.failure;
+  ASSERT_TRUE(gpu.ok()) << gpu.failure << gpu.stderr_text;
+  EXPECT_EQ(gpu.stdout_text, "6\n");
+  ASSERT_EQ(gpu.launches.size(), 1u);
+  EXPECT_EQ(FiguresOf(gpu.launches[0]), FiguresOf(emu.launches[0]));
+  int several = 0;
+  for (const SiteInfo& s : gpu.launches[0].sites) several += s.buffer == kSeveralBuffers;
+  EXPECT_EQ(several, 1);
+}
 }  // namespace
 }  // namespace ws

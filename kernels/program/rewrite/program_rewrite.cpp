@@ -28,6 +28,7 @@ struct Access {
   unsigned begin = 0, end = 0;  // file offsets of the expression
   ProgramAccess access = ProgramAccess::kLoad;
   bool pointer = false;  // E is a pointer to the memory (__ldg(p), an atomic's address)
+  bool several = false;  // through a pointer read from memory: a row of a T** (d[i][j])
   bool call = false;     // a texture fetch: its site goes in as a last argument, before `rparen`
   unsigned rparen = 0;
   std::string file;  // the program file it is in
@@ -611,7 +612,9 @@ class Collector : public RecursiveASTVisitor<Collector> {
       } else {
         edits_.push_back(
             {a.begin, a.begin, std::string("(*::ws::prog::") + fn + "(&(", 1, a.end - a.begin});
-        edits_.push_back({a.end, a.end, "), " + place + "))", 0, a.end - a.begin});
+        edits_.push_back({a.end, a.end,
+                          "), " + place + (a.several ? ", ::ws::prog::kSeveral" : "") + "))", 0,
+                          a.end - a.begin});
       }
       out_->sites.push_back({n, a.file, a.line, a.column, a.end_column, a.access, a.text});
     }
@@ -770,6 +773,25 @@ class Collector : public RecursiveASTVisitor<Collector> {
   // in order within one (the edits are split by file at the end: SplitEdits).
   unsigned Offset(SourceLocation l) const { return l.getRawEncoding(); }
 
+  // Is `e` (an element or a dereference) reached through a pointer the kernel reads from memory:
+  // d[i][j] with `int** d`, (*rows)[j]? Its site may reach a buffer per row: both roads key it
+  // by no buffer (ws_program.h's kSeveral).
+  static bool ThroughLoadedPointer(const Expr* e) {
+    e = e->IgnoreParens();
+    const Expr* base = nullptr;
+    if (const auto* a = dyn_cast<ArraySubscriptExpr>(e)) {
+      base = a->getBase();
+    } else if (const auto* u = dyn_cast<UnaryOperator>(e); u != nullptr && u->getOpcode() == UO_Deref) {
+      base = u->getSubExpr();
+    }
+    if (base == nullptr) return false;
+    base = base->IgnoreParenImpCasts();
+    if (!base->getType()->isPointerType()) return false;  // a row of a 2D array decays: not one
+    if (isa<ArraySubscriptExpr>(base)) return true;
+    const auto* u = dyn_cast<UnaryOperator>(base);
+    return u != nullptr && u->getOpcode() == UO_Deref;
+  }
+
   void AddAccess(const Expr* e, ProgramAccess kind, bool pointer = false) {
     const CharSourceRange r = FileRange(e->getSourceRange());
     if (r.isInvalid()) {
@@ -782,6 +804,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
     a.end = Offset(r.getEnd());
     a.access = kind;
     a.pointer = pointer;
+    a.several = !pointer && ThroughLoadedPointer(e);
     a.file = DisplayName(sm_.getFileID(r.getBegin()));
     a.line = sm_.getSpellingLineNumber(r.getBegin());
     a.column = sm_.getSpellingColumnNumber(r.getBegin());

@@ -302,18 +302,20 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
   }
   std::sort(table.begin(), table.end(),
             [](const Entry& a, const Entry& b) { return a.begin < b.begin; });
-  std::vector<unsigned long long> begins, ends;
+  std::vector<unsigned long long> begins, ends, bases;
   std::vector<unsigned int> keys;
   for (const Entry& e : table) {
     begins.push_back(e.begin);
     ends.push_back(e.end);
     keys.push_back(e.key);
+    bases.push_back(p.buffers[e.key & 0xffffu].base);
   }
   Scratch scratch;
   ProgramDeviceState state{};
   state.region_begin = scratch.Upload(begins);
   state.region_end = scratch.Upload(ends);
   state.region_key = scratch.Upload(keys);
+  state.region_base = scratch.Upload(bases);
   state.regions = static_cast<unsigned int>(table.size());
   state.file_tag = FileTag(p.sites.main_file.c_str());
   state.shared = scratch.Upload(std::vector<unsigned int>(2 * kSharedSlots, 0u));

@@ -85,6 +85,8 @@ const char* OpName(unsigned int op) {
 void Record(const void* ptr, unsigned int bytes, unsigned int place, unsigned int op) {
   if (::ws::emu::t_thread == nullptr) return;  // a __host__ __device__ function on the host
   const std::uintptr_t addr = reinterpret_cast<std::uintptr_t>(ptr);
+  const bool several = (op & kOpSeveral) != 0;  // the rewriter saw a row of a T** (below)
+  op &= ~kOpSeveral;
   if (t_shared_tag == emu::CurrentLaunchTag()) {
     for (const SharedRange& r : t_shared) {
       if (addr - r.begin < r.bytes) {
@@ -102,8 +104,9 @@ void Record(const void* ptr, unsigned int bytes, unsigned int place, unsigned in
     static std::atomic<std::uint32_t> site_buffer[1u << 16];  // 0 none yet, id + 1, or ~0u
     std::atomic<std::uint32_t>& seen = site_buffer[place >> 16];
     std::uint32_t first = seen.load(std::memory_order_relaxed);
-    if (first == 0 && seen.compare_exchange_strong(first, r->id + 1u)) first = r->id + 1u;
-    if (first != r->id + 1u) {
+    if (!several && first == 0 && seen.compare_exchange_strong(first, r->id + 1u))
+      first = r->id + 1u;
+    if (several || first != r->id + 1u) {
       seen.store(~0u, std::memory_order_relaxed);
       const std::uint64_t at = P().buffers[r->id].base + (addr - r->begin);
       emu::RecordAccess(MakeSiteKey(place, r->space, op, bytes, kAnyBuffer),
@@ -131,9 +134,9 @@ void RecordTexture(const void* texel, unsigned int bytes, unsigned int place) {
                     texel);
 }
 
-void RecordLoadStore(const void* p, unsigned int bytes, unsigned int place) {
-  Record(p, bytes, place, kOpLoad);
-  Record(p, bytes, place, kOpStore);
+void RecordLoadStore(const void* p, unsigned int bytes, unsigned int place, unsigned int flags) {
+  Record(p, bytes, place, kOpLoad | flags);
+  Record(p, bytes, place, kOpStore | flags);
 }
 
 void RegisterShared(const void* p, unsigned int bytes, SharedSlot* slot) {

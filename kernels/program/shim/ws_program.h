@@ -209,7 +209,11 @@ inline constexpr int warpSize = 32;
 // ------------------------------------------------------------------------------------------------
 namespace ws::prog {
 
-enum : unsigned int { kOpLoad = 0, kOpStore = 1, kOpAtomic = 2 };
+enum : unsigned int { kOpLoad = 0, kOpStore = 1, kOpAtomic = 2, kOpSeveral = 8 };
+// An access through a pointer the kernel read from memory (a row of an `int**` matrix: `d[i][j]`),
+// marked so by the rewriter: one site over every buffer it reaches, on both roads, keyed by no
+// buffer, its offsets the buffers' virtual addresses.
+enum Several : unsigned int { kSeveral = 1 };
 
 #if defined(WS_PROGRAM_PARSE)
 template <typename T>
@@ -220,7 +224,8 @@ WS_PD T* Ld(T* p, unsigned int) {
 // Records one access of `bytes` at `p` (runtime: classifies the address, or stops the launch
 // with a message when it is in no buffer).
 void Record(const void* p, unsigned int bytes, unsigned int place, unsigned int op);
-void RecordLoadStore(const void* p, unsigned int bytes, unsigned int place);
+void RecordLoadStore(const void* p, unsigned int bytes, unsigned int place,
+                     unsigned int flags = 0);
 struct SharedSlot {
   unsigned int tag = 0, base = 0;
 };
@@ -261,6 +266,26 @@ inline T* LdSt(T* p, unsigned int place) {
 template <typename T>
 inline T* At(T* p, unsigned int place) {
   Record(AddressOf(p), sizeof(T), place, kOpAtomic);
+  return p;
+}
+template <typename T>
+inline T* Ld(T* p, unsigned int place, Several) {
+  Record(AddressOf(p), sizeof(T), place, kOpLoad | kOpSeveral);
+  return p;
+}
+template <typename T>
+inline T* St(T* p, unsigned int place, Several) {
+  Record(AddressOf(p), sizeof(T), place, kOpStore | kOpSeveral);
+  return p;
+}
+template <typename T>
+inline T* LdSt(T* p, unsigned int place, Several) {
+  RecordLoadStore(AddressOf(p), sizeof(T), place, kOpSeveral);
+  return p;
+}
+template <typename T>
+inline T* At(T* p, unsigned int place, Several) {
+  Record(AddressOf(p), sizeof(T), place, kOpAtomic | kOpSeveral);
   return p;
 }
 template <typename T>

@@ -77,6 +77,8 @@ __device__ inline unsigned int SharedBase(unsigned int at) {
   return base;
 }
 
+// trace/records.h's kSeveralBuffers: a site over several buffers.
+constexpr unsigned int kSeveralBuffersKey = 0xffffu;
 __device__ inline InstanceView* ThreadInstanceView();
 // The thread's current dynamic instance (ws_program_instance.h), with kEventInstance set; 0
 // where the launch has no table of them.
@@ -105,11 +107,16 @@ __device__ inline void RecordDevice(const void* p, unsigned int bytes, unsigned 
       hi = mid;
     }
   }
+  const bool several = (op & kOpSeveral) != 0;
+  op &= ~kOpSeveral;
   if (lo > 0 && addr + bytes <= s.region_end[lo - 1]) {
     const unsigned int k = s.region_key[lo - 1];
-    ::ws::dev::RecordAccess(MakeSiteKey(place, k >> 16, op, bytes, k & 0xffffu),
-                            static_cast<unsigned int>(addr - s.region_begin[lo - 1]),
-                            InstanceKey());
+    const auto offset = addr - s.region_begin[lo - 1];
+    // A row of a T**: one site keyed by no buffer, its offsets virtual addresses.
+    ::ws::dev::RecordAccess(
+        MakeSiteKey(place, k >> 16, op, bytes, several ? kSeveralBuffersKey : (k & 0xffffu)),
+        static_cast<unsigned int>(several ? s.region_base[lo - 1] + offset : offset),
+        InstanceKey());
     return;
   }
   NoteBadAccess(p, bytes, place, op);
@@ -150,6 +157,39 @@ template <typename T>
 __host__ __device__ inline T* At(T* p, unsigned int place) {
 #if defined(__CUDA_ARCH__)
   RecordDevice(AddressOf(p), sizeof(T), place, kOpAtomic);
+#endif
+  (void)place;
+  return p;
+}
+template <typename T>
+__host__ __device__ inline T* Ld(T* p, unsigned int place, Several) {
+#if defined(__CUDA_ARCH__)
+  RecordDevice(AddressOf(p), sizeof(T), place, kOpLoad | kOpSeveral);
+#endif
+  (void)place;
+  return p;
+}
+template <typename T>
+__host__ __device__ inline T* St(T* p, unsigned int place, Several) {
+#if defined(__CUDA_ARCH__)
+  RecordDevice(AddressOf(p), sizeof(T), place, kOpStore | kOpSeveral);
+#endif
+  (void)place;
+  return p;
+}
+template <typename T>
+__host__ __device__ inline T* LdSt(T* p, unsigned int place, Several) {
+#if defined(__CUDA_ARCH__)
+  RecordDevice(AddressOf(p), sizeof(T), place, kOpLoad | kOpSeveral);
+  RecordDevice(AddressOf(p), sizeof(T), place, kOpStore | kOpSeveral);
+#endif
+  (void)place;
+  return p;
+}
+template <typename T>
+__host__ __device__ inline T* At(T* p, unsigned int place, Several) {
+#if defined(__CUDA_ARCH__)
+  RecordDevice(AddressOf(p), sizeof(T), place, kOpAtomic | kOpSeveral);
 #endif
   (void)place;
   return p;

@@ -11,7 +11,9 @@
 
 namespace ws::prog {
 
-enum : unsigned int { kOpLoad = 0, kOpStore = 1, kOpAtomic = 2 };
+enum : unsigned int { kOpLoad = 0, kOpStore = 1, kOpAtomic = 2, kOpSeveral = 8 };
+// A row of a T** (ws_program.h): one site over every buffer it reaches, as on the emulator.
+enum Several : unsigned int { kSeveral = 1 };
 inline constexpr unsigned int kSharedSlots = 64;  // slot 0: the launch's dynamic shared memory
 
 // The first access outside every buffer, symbol and shared array (host-mapped memory).
@@ -32,6 +34,7 @@ struct ProgramDeviceState {
   const unsigned long long* region_begin;  // sorted by address
   const unsigned long long* region_end;
   const unsigned int* region_key;  // buffer id | space << 16
+  const unsigned long long* region_base;  // each region's virtual base (BufferInfo::base)
   unsigned int regions;
   unsigned int file_tag;  // FileTag of the program's file: barriers' and warp meetings' places
   unsigned int* shared;   // [2 * kSharedSlots]: each slot's shared offset + 1 and its bytes
