@@ -17,10 +17,10 @@ struct Event {
   std::uint32_t mask, time;
   const std::uint32_t* words;  // the event's first word
   bool affine;
-  bool barrier;          // the lanes of `mask` passed a barrier (no offsets)
-  std::uint32_t size;    // words
-  bool warp_op = false;  // the lanes of `mask` met at a warp-level intrinsic (words[1]: place)
-  bool instanced = false;            // words[4] is the lanes' dynamic instance
+  bool barrier;            // the lanes of `mask` passed a barrier (no offsets)
+  std::uint32_t size;      // words
+  bool warp_op = false;    // the lanes of `mask` met at a warp-level intrinsic (words[1]: place)
+  bool instanced = false;  // words[4] is the lanes' dynamic instance
   std::uint32_t payload = dev::kEventHeaderWords;  // the first offset word
 
   std::uint32_t Instance() const { return words[dev::kEventHeaderWords]; }
@@ -74,9 +74,10 @@ void ForEachEvent(const GpuCapture& c, const std::vector<std::uint16_t>& retag, 
     if (e.mask == 0) break;  // never written
     e.instanced = !e.warp_op && !e.barrier && (p[0] & dev::kEventInstance) != 0;
     e.payload = dev::kEventHeaderWords + (e.instanced ? 1u : 0u);
-    e.size = e.warp_op   ? dev::kWarpOpEventWords
-             : e.barrier ? dev::kBarrierEventWords
-             : e.payload + (e.affine ? 2u : static_cast<std::uint32_t>(std::popcount(e.mask)));
+    e.size = e.warp_op ? dev::kWarpOpEventWords
+             : e.barrier
+                 ? dev::kBarrierEventWords
+                 : e.payload + (e.affine ? 2u : static_cast<std::uint32_t>(std::popcount(e.mask)));
     if (at + e.size > end) break;
     if (e.warp_op && e.WarpOpKindOf() >= static_cast<std::uint32_t>(kWarpOpKinds)) break;
     if (e.warp_op)  // the key's high word is the place; keep the kind in the low bits
@@ -329,8 +330,7 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep) {
     struct Joined {
       std::uint32_t request, lanes;
     };
-    std::map<std::tuple<std::uint32_t, std::uint16_t, std::uint32_t, std::uint32_t>, Joined>
-        joined;
+    std::map<std::tuple<std::uint32_t, std::uint16_t, std::uint32_t, std::uint32_t>, Joined> joined;
     for (auto& p : passed) p.clear();
     for (auto& p : passes) p.clear();
     std::fill(epoch.begin(), epoch.end(), 0u);

@@ -125,10 +125,10 @@ TEST(GpuRecords, EventsOfOneDynamicInstanceAreOneRequest) {
   const auto& a = t.blocks[0].accesses;
   ASSERT_EQ(a.size(), 16u + 16u + 32u + 16u);
   EXPECT_EQ(a[0].offset, 0u);
-  EXPECT_EQ(a[16].offset, 64u);                 // lane 16: the second event's first lane
-  EXPECT_EQ(a[16].iteration, a[0].iteration);   // one request
-  EXPECT_NE(a[32].iteration, a[0].iteration);   // instance 8: the next
-  EXPECT_NE(a[64].iteration, a[0].iteration);   // instance 7 again: a third
+  EXPECT_EQ(a[16].offset, 64u);                // lane 16: the second event's first lane
+  EXPECT_EQ(a[16].iteration, a[0].iteration);  // one request
+  EXPECT_NE(a[32].iteration, a[0].iteration);  // instance 8: the next
+  EXPECT_NE(a[64].iteration, a[0].iteration);  // instance 7 again: a third
   EXPECT_NE(a[64].iteration, a[32].iteration);
 }
 

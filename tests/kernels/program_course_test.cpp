@@ -363,7 +363,6 @@ TEST(CoursePrograms, MatchAndReduceAreOneWarpMeetingEach) {
   EXPECT_EQ(meetings, 3u);  // one warp, three meetings
 }
 
-
 // The registers of a program's kernels are ptxas's, from nvcc on the program as written for the
 // preset's architecture (hopper: sm_90), where nvcc is found; the tile is 16 x 17 floats,
 // 16 x 17 x 4 = 1,088 B of shared memory, and one barrier.
@@ -412,8 +411,9 @@ __global__ void sum(const float* in, float* partial, float* out) {
   if (threadIdx.x == 0) {
     partial[blockIdx.x] = in[blockIdx.x];
     __threadfence();
-)") + (ticket ? "    last = atomicInc(&count, gridDim.x) == gridDim.x - 1;\n"
-                : "    last = blockIdx.x == gridDim.x - 1;\n") +
+)") +
+           (ticket ? "    last = atomicInc(&count, gridDim.x) == gridDim.x - 1;\n"
+                   : "    last = blockIdx.x == gridDim.x - 1;\n") +
            R"(  }
   __syncthreads();
   if (last && threadIdx.x == 0) {
@@ -455,26 +455,7 @@ int main() {
 // requests of 128 B, 4 sectors each (16); the row pointer d[r] is 4 requests of one 8-byte word
 // (4 sectors). The GPU backend keys it the same way (ws_program_cuda.h).
 TEST(CoursePrograms, RowsOfAPointerMatrixAreOneSiteOverEveryRow) {
-  const ProgramRun r = test::RunText(R"(#include <cstdio>
-__global__ void sum(int** d, int* out) {
-  int s = 0;
-  for (int r = 0; r < 4; ++r) s += d[r][threadIdx.x];
-  out[threadIdx.x] = s;
-}
-int main() {
-  int** d;
-  int* out;
-  cudaMallocManaged(&d, 4 * sizeof(int*));
-  for (int r = 0; r < 4; ++r) {
-    cudaMallocManaged(&d[r], 32 * sizeof(int));
-    for (int c = 0; c < 32; ++c) d[r][c] = r;
-  }
-  cudaMallocManaged(&out, 32 * sizeof(int));
-  sum<<<1, 32>>>(d, out);
-  cudaDeviceSynchronize();
-  printf("%d\n", out[5]);  // 0 + 1 + 2 + 3
-}
-)");
+  const ProgramRun r = test::RunText(test::kPointerRowsProgram);
   ASSERT_TRUE(r.ok()) << r.failure;
   EXPECT_EQ(r.stdout_text, "6\n");
   ASSERT_EQ(r.launches.size(), 1u);

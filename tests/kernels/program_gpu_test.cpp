@@ -38,6 +38,19 @@ std::string SkipReason() {
   return q.gpus.empty() ? "no GPU: " + q.why_no_gpu : "";
 }
 
+// `text` as test.cu on the emulator, then on the GPU (a 120 s limit), with the same options.
+struct BothRuns {
+  ProgramRun emu, gpu;
+};
+BothRuns RunOnBoth(const std::string& text, ProgramOptions o = {}) {
+  BothRuns r;
+  r.emu = test::RunText(text, o);
+  o.backend = "cuda";
+  o.timeout = std::chrono::seconds(120);
+  r.gpu = test::RunText(text, o);
+  return r;
+}
+
 struct Example {
   const char* file;
   std::vector<std::string> defines, args;
@@ -152,7 +165,6 @@ TEST(ProgramsOnGpu, ADeviceAssertEndsTheLaunchAndTheProgramSeesIt) {
       << run.stderr_text;
 }
 
-
 // Cooperative groups on a GPU are Warpscope's own over the recorded intrinsics (the toolkit's
 // header syncs with the hardware's, unseen): a block's sync() is a barrier and a tile's sync() a
 // __syncwarp, so the exchange through shared memory they order is no hazard, and the barriers
@@ -186,11 +198,7 @@ int main() {
   printf("out[0] = %d\n", h[0]);
 }
 )";
-  ProgramOptions o;
-  ProgramRun emu = test::RunText(text, o);
-  o.backend = "cuda";
-  o.timeout = std::chrono::seconds(120);
-  ProgramRun gpu = test::RunText(text, o);
+  auto [emu, gpu] = RunOnBoth(text);
   ASSERT_TRUE(emu.ok()) << emu.failure;
   ASSERT_TRUE(gpu.ok()) << gpu.failure << gpu.stderr_text;
   // Lane l of warp 0 adds 63 - l and 63 - (l ^ 1); over 32 lanes: 2 x (32 x 63 - 496) = 3,040.
@@ -360,10 +368,7 @@ int main() {
 )";
   ProgramOptions o;
   o.keep_blocks = {0};
-  ProgramRun emu = test::RunText(text, o);
-  o.backend = "cuda";
-  o.timeout = std::chrono::seconds(120);
-  ProgramRun gpu = test::RunText(text, o);
+  auto [emu, gpu] = RunOnBoth(text, o);
   ASSERT_TRUE(emu.ok()) << emu.failure;
   ASSERT_TRUE(gpu.ok()) << gpu.failure << gpu.stderr_text;
   EXPECT_EQ(emu.stdout_text, "cudaSuccess 2048\n");
@@ -384,31 +389,8 @@ int main() {
 // virtual addresses (CoursePrograms.RowsOfAPointerMatrixAreOneSiteOverEveryRow has the counts).
 TEST(ProgramsOnGpu, RowsOfAPointerMatrixAreOneSiteAsOnTheEmulator) {
   if (std::string why = SkipReason(); !why.empty()) GTEST_SKIP() << why;
-  const std::string text = R"(#include <cstdio>
-__global__ void sum(int** d, int* out) {
-  int s = 0;
-  for (int r = 0; r < 4; ++r) s += d[r][threadIdx.x];
-  out[threadIdx.x] = s;
-}
-int main() {
-  int** d;
-  int* out;
-  cudaMallocManaged(&d, 4 * sizeof(int*));
-  for (int r = 0; r < 4; ++r) {
-    cudaMallocManaged(&d[r], 32 * sizeof(int));
-    for (int c = 0; c < 32; ++c) d[r][c] = r;
-  }
-  cudaMallocManaged(&out, 32 * sizeof(int));
-  sum<<<1, 32>>>(d, out);
-  cudaDeviceSynchronize();
-  printf("%d\n", out[5]);
-}
-)";
-  ProgramOptions o;
-  ProgramRun emu = test::RunText(text, o);
-  o.backend = "cuda";
-  o.timeout = std::chrono::seconds(120);
-  ProgramRun gpu = test::RunText(text, o);
+  const std::string text = test::kPointerRowsProgram;
+  auto [emu, gpu] = RunOnBoth(text);
   ASSERT_TRUE(emu.ok()) << emu.failure;
   ASSERT_TRUE(gpu.ok()) << gpu.failure << gpu.stderr_text;
   EXPECT_EQ(gpu.stdout_text, "6\n");

@@ -18,6 +18,29 @@ inline ProgramRun RunText(const std::string& text, ProgramOptions o = {}) {
   return RunProgramText("test.cu", WARPSCOPE_SOURCE_DIR "/examples", text, o);
 }
 
+// Rows of an `int**` matrix, each its own managed buffer: 4 rows of 32 ints, one warp summing
+// d[r][threadIdx.x] over the rows (prints 6: 0 + 1 + 2 + 3).
+inline constexpr const char* kPointerRowsProgram = R"(#include <cstdio>
+__global__ void sum(int** d, int* out) {
+  int s = 0;
+  for (int r = 0; r < 4; ++r) s += d[r][threadIdx.x];
+  out[threadIdx.x] = s;
+}
+int main() {
+  int** d;
+  int* out;
+  cudaMallocManaged(&d, 4 * sizeof(int*));
+  for (int r = 0; r < 4; ++r) {
+    cudaMallocManaged(&d[r], 32 * sizeof(int));
+    for (int c = 0; c < 32; ++c) d[r][c] = r;
+  }
+  cudaMallocManaged(&out, 32 * sizeof(int));
+  sum<<<1, 32>>>(d, out);
+  cudaDeviceSynchronize();
+  printf("%d\n", out[5]);  // 0 + 1 + 2 + 3
+}
+)";
+
 // The text of examples/NAME ("" when it cannot be read).
 inline std::string ReadExample(const std::string& name) {
   FILE* f = std::fopen((std::string(WARPSCOPE_SOURCE_DIR "/examples/") + name).c_str(), "rb");

@@ -230,7 +230,8 @@ std::map<std::string, KernelResources, std::less<>> ParsePtxasReport(std::string
     if (nl == std::string_view::npos) nl = text.size();
     const std::string_view line = text.substr(pos, nl - pos);
     pos = nl + 1;
-    if (const std::size_t at = line.find("Compiling entry function"); at != std::string_view::npos) {
+    if (const std::size_t at = line.find("Compiling entry function");
+        at != std::string_view::npos) {
       entry = std::string(Quoted(line, at));
       key = entry.empty() ? std::string() : KernelKey(Demangled(entry));
       properties_of.clear();

@@ -124,12 +124,9 @@ TraceContents TraceOfLessonRun(const LessonRun& run, const nlohmann::json& gpu, 
   h["source_file"] = std::string(run.source_file());
   h["source"] = std::string(run.source());
   if (run.program) {  // the user's own program: its file, output and which launch is shown
-    h["program"] = {{"file", run.program->file},
-                    {"path", run.program->path},
-                    {"launch", run.program->launch},
-                    {"stdout", run.program->stdout_text},
-                    {"notes", run.program->notes},
-                    {"exited", run.program->exited},
+    h["program"] = {{"file", run.program->file},          {"path", run.program->path},
+                    {"launch", run.program->launch},      {"stdout", run.program->stdout_text},
+                    {"notes", run.program->notes},        {"exited", run.program->exited},
                     {"exit_code", run.program->exit_code}};
     // Its headers and other units as run, so that a laptop shows the sites in kern.cuh too.
     nlohmann::json files = nlohmann::json::array();

@@ -613,7 +613,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
         edits_.push_back(
             {a.begin, a.begin, std::string("(*::ws::prog::") + fn + "(&(", 1, a.end - a.begin});
         edits_.push_back({a.end, a.end,
-                          "), " + place + (a.several ? ", ::ws::prog::kSeveral" : "") + "))", 0,
+                          "), " + place + (a.several ? ", ::ws::prog::kOpSeveral" : "") + "))", 0,
                           a.end - a.begin});
       }
       out_->sites.push_back({n, a.file, a.line, a.column, a.end_column, a.access, a.text});
@@ -775,13 +775,14 @@ class Collector : public RecursiveASTVisitor<Collector> {
 
   // Is `e` (an element or a dereference) reached through a pointer the kernel reads from memory:
   // d[i][j] with `int** d`, (*rows)[j]? Its site may reach a buffer per row: both roads key it
-  // by no buffer (ws_program.h's kSeveral).
+  // by no buffer (ws_program.h's kOpSeveral).
   static bool ThroughLoadedPointer(const Expr* e) {
     e = e->IgnoreParens();
     const Expr* base = nullptr;
     if (const auto* a = dyn_cast<ArraySubscriptExpr>(e)) {
       base = a->getBase();
-    } else if (const auto* u = dyn_cast<UnaryOperator>(e); u != nullptr && u->getOpcode() == UO_Deref) {
+    } else if (const auto* u = dyn_cast<UnaryOperator>(e);
+               u != nullptr && u->getOpcode() == UO_Deref) {
       base = u->getSubExpr();
     }
     if (base == nullptr) return false;

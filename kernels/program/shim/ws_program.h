@@ -210,10 +210,9 @@ inline constexpr int warpSize = 32;
 namespace ws::prog {
 
 enum : unsigned int { kOpLoad = 0, kOpStore = 1, kOpAtomic = 2, kOpSeveral = 8 };
-// An access through a pointer the kernel read from memory (a row of an `int**` matrix: `d[i][j]`),
-// marked so by the rewriter: one site over every buffer it reaches, on both roads, keyed by no
-// buffer, its offsets the buffers' virtual addresses.
-enum Several : unsigned int { kSeveral = 1 };
+// kOpSeveral: an access through a pointer the kernel read from memory (a row of an `int**`
+// matrix: `d[i][j]`), marked so by the rewriter: one site over every buffer it reaches, on both
+// roads, keyed by no buffer, its offsets the buffers' virtual addresses.
 
 #if defined(WS_PROGRAM_PARSE)
 template <typename T>
@@ -224,8 +223,7 @@ WS_PD T* Ld(T* p, unsigned int) {
 // Records one access of `bytes` at `p` (runtime: classifies the address, or stops the launch
 // with a message when it is in no buffer).
 void Record(const void* p, unsigned int bytes, unsigned int place, unsigned int op);
-void RecordLoadStore(const void* p, unsigned int bytes, unsigned int place,
-                     unsigned int flags = 0);
+void RecordLoadStore(const void* p, unsigned int bytes, unsigned int place, unsigned int flags = 0);
 struct SharedSlot {
   unsigned int tag = 0, base = 0;
 };
@@ -248,44 +246,25 @@ template <typename T>
 inline const void* AddressOf(T* p) {
   return const_cast<const void*>(static_cast<const volatile void*>(p));
 }
+// `flags`: kOpSeveral for a row of a T** (the rewriter writes it), else 0.
 template <typename T>
-inline T* Ld(T* p, unsigned int place) {
-  Record(AddressOf(p), sizeof(T), place, kOpLoad);
+inline T* Ld(T* p, unsigned int place, unsigned int flags = 0) {
+  Record(AddressOf(p), sizeof(T), place, kOpLoad | flags);
   return p;
 }
 template <typename T>
-inline T* St(T* p, unsigned int place) {
-  Record(AddressOf(p), sizeof(T), place, kOpStore);
+inline T* St(T* p, unsigned int place, unsigned int flags = 0) {
+  Record(AddressOf(p), sizeof(T), place, kOpStore | flags);
   return p;
 }
 template <typename T>
-inline T* LdSt(T* p, unsigned int place) {
-  RecordLoadStore(AddressOf(p), sizeof(T), place);
+inline T* LdSt(T* p, unsigned int place, unsigned int flags = 0) {
+  RecordLoadStore(AddressOf(p), sizeof(T), place, flags);
   return p;
 }
 template <typename T>
-inline T* At(T* p, unsigned int place) {
-  Record(AddressOf(p), sizeof(T), place, kOpAtomic);
-  return p;
-}
-template <typename T>
-inline T* Ld(T* p, unsigned int place, Several) {
-  Record(AddressOf(p), sizeof(T), place, kOpLoad | kOpSeveral);
-  return p;
-}
-template <typename T>
-inline T* St(T* p, unsigned int place, Several) {
-  Record(AddressOf(p), sizeof(T), place, kOpStore | kOpSeveral);
-  return p;
-}
-template <typename T>
-inline T* LdSt(T* p, unsigned int place, Several) {
-  RecordLoadStore(AddressOf(p), sizeof(T), place, kOpSeveral);
-  return p;
-}
-template <typename T>
-inline T* At(T* p, unsigned int place, Several) {
-  Record(AddressOf(p), sizeof(T), place, kOpAtomic | kOpSeveral);
+inline T* At(T* p, unsigned int place, unsigned int flags = 0) {
+  Record(AddressOf(p), sizeof(T), place, kOpAtomic | flags);
   return p;
 }
 template <typename T>

@@ -129,67 +129,42 @@ __host__ __device__ inline const void* AddressOf(T* p) {
   return const_cast<const void*>(static_cast<const volatile void*>(p));
 }
 template <typename T>
-__host__ __device__ inline T* Ld(T* p, unsigned int place) {
+__host__ __device__ inline T* Ld(T* p, unsigned int place, unsigned int flags = 0) {
 #if defined(__CUDA_ARCH__)
-  RecordDevice(AddressOf(p), sizeof(T), place, kOpLoad);
+  RecordDevice(AddressOf(p), sizeof(T), place, kOpLoad | flags);
+#else
+  (void)flags;
 #endif
   (void)place;
   return p;
 }
 template <typename T>
-__host__ __device__ inline T* St(T* p, unsigned int place) {
+__host__ __device__ inline T* St(T* p, unsigned int place, unsigned int flags = 0) {
 #if defined(__CUDA_ARCH__)
-  RecordDevice(AddressOf(p), sizeof(T), place, kOpStore);
+  RecordDevice(AddressOf(p), sizeof(T), place, kOpStore | flags);
+#else
+  (void)flags;
 #endif
   (void)place;
   return p;
 }
 template <typename T>
-__host__ __device__ inline T* LdSt(T* p, unsigned int place) {
+__host__ __device__ inline T* LdSt(T* p, unsigned int place, unsigned int flags = 0) {
 #if defined(__CUDA_ARCH__)
-  RecordDevice(AddressOf(p), sizeof(T), place, kOpLoad);
-  RecordDevice(AddressOf(p), sizeof(T), place, kOpStore);
+  RecordDevice(AddressOf(p), sizeof(T), place, kOpLoad | flags);
+  RecordDevice(AddressOf(p), sizeof(T), place, kOpStore | flags);
+#else
+  (void)flags;
 #endif
   (void)place;
   return p;
 }
 template <typename T>
-__host__ __device__ inline T* At(T* p, unsigned int place) {
+__host__ __device__ inline T* At(T* p, unsigned int place, unsigned int flags = 0) {
 #if defined(__CUDA_ARCH__)
-  RecordDevice(AddressOf(p), sizeof(T), place, kOpAtomic);
-#endif
-  (void)place;
-  return p;
-}
-template <typename T>
-__host__ __device__ inline T* Ld(T* p, unsigned int place, Several) {
-#if defined(__CUDA_ARCH__)
-  RecordDevice(AddressOf(p), sizeof(T), place, kOpLoad | kOpSeveral);
-#endif
-  (void)place;
-  return p;
-}
-template <typename T>
-__host__ __device__ inline T* St(T* p, unsigned int place, Several) {
-#if defined(__CUDA_ARCH__)
-  RecordDevice(AddressOf(p), sizeof(T), place, kOpStore | kOpSeveral);
-#endif
-  (void)place;
-  return p;
-}
-template <typename T>
-__host__ __device__ inline T* LdSt(T* p, unsigned int place, Several) {
-#if defined(__CUDA_ARCH__)
-  RecordDevice(AddressOf(p), sizeof(T), place, kOpLoad | kOpSeveral);
-  RecordDevice(AddressOf(p), sizeof(T), place, kOpStore | kOpSeveral);
-#endif
-  (void)place;
-  return p;
-}
-template <typename T>
-__host__ __device__ inline T* At(T* p, unsigned int place, Several) {
-#if defined(__CUDA_ARCH__)
-  RecordDevice(AddressOf(p), sizeof(T), place, kOpAtomic | kOpSeveral);
+  RecordDevice(AddressOf(p), sizeof(T), place, kOpAtomic | flags);
+#else
+  (void)flags;
 #endif
   (void)place;
   return p;
@@ -351,11 +326,10 @@ __device__ inline T Shuffle(unsigned int kind, unsigned int mask, T var, int arg
 __device__ inline InstanceView* ThreadInstanceView() {
   const ProgramDeviceState& s = ws_program_state;
   if (s.instances == nullptr) return nullptr;
-  const unsigned long long block =
-      blockIdx.x +
-      static_cast<unsigned long long>(gridDim.x) * (blockIdx.y + gridDim.y * blockIdx.z);
-  const unsigned long long t = block * (blockDim.x * blockDim.y * blockDim.z) +
-                               threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  const unsigned long long block = blockIdx.x + static_cast<unsigned long long>(gridDim.x) *
+                                                    (blockIdx.y + gridDim.y * blockIdx.z);
+  const unsigned long long t = block * (blockDim.x * blockDim.y * blockDim.z) + threadIdx.x +
+                               blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
   return t < s.instance_slots ? s.instances + t : nullptr;
 }
 __host__ __device__ inline InstanceView* CurrentInstanceView() {

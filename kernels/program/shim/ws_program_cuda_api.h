@@ -12,8 +12,7 @@
 namespace ws::prog {
 
 enum : unsigned int { kOpLoad = 0, kOpStore = 1, kOpAtomic = 2, kOpSeveral = 8 };
-// A row of a T** (ws_program.h): one site over every buffer it reaches, as on the emulator.
-enum Several : unsigned int { kSeveral = 1 };
+// kOpSeveral: a row of a T** (ws_program.h), one site over every buffer it reaches.
 inline constexpr unsigned int kSharedSlots = 64;  // slot 0: the launch's dynamic shared memory
 
 // The first access outside every buffer, symbol and shared array (host-mapped memory).
@@ -33,7 +32,7 @@ struct InstanceView {
 struct ProgramDeviceState {
   const unsigned long long* region_begin;  // sorted by address
   const unsigned long long* region_end;
-  const unsigned int* region_key;  // buffer id | space << 16
+  const unsigned int* region_key;         // buffer id | space << 16
   const unsigned long long* region_base;  // each region's virtual base (BufferInfo::base)
   unsigned int regions;
   unsigned int file_tag;  // FileTag of the program's file: barriers' and warp meetings' places

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <system_error>
 
+#include "program_internal.h"
 #include "warpscope/program/child_process.h"
 #include "warpscope/trace/device_preset.h"
 #include "warpscope/trace/file_io.h"
@@ -22,22 +23,7 @@
 #include "warpscope/trace/trace_file.h"
 
 namespace ws {
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double MsSince(Clock::time_point t) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-}
-
-std::vector<std::string> SplitFlags(const std::string& joined) {
-  std::vector<std::string> out;
-  std::stringstream s(joined);
-  for (std::string f; std::getline(s, f, '|');) {
-    if (!f.empty()) out.push_back(f);
-  }
-  return out;
-}
+namespace prog_internal {
 
 std::uint64_t Fnv64(const std::string& text) {
   std::uint64_t h = 1469598103934665603ull;
@@ -46,15 +32,6 @@ std::uint64_t Fnv64(const std::string& text) {
     h *= 1099511628211ull;
   }
   return h;
-}
-
-std::filesystem::path CacheDir(const ProgramOptions& o) {
-  if (!o.cache_dir.empty()) return o.cache_dir;
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x != nullptr && *x != '\0')
-    return std::filesystem::path(x) / "warpscope" / "programs";
-  if (const char* h = std::getenv("HOME"); h != nullptr && *h != '\0')
-    return std::filesystem::path(h) / ".cache" / "warpscope" / "programs";
-  return std::filesystem::temp_directory_path() / "warpscope-programs";
 }
 
 std::string LastLines(const std::string& text, std::size_t lines) {
@@ -82,6 +59,65 @@ std::string FirstError(const std::string& err, std::size_t lines) {
   std::size_t end = begin;
   for (std::size_t n = 0; n < lines && end != std::string::npos; ++n) end = err.find('\n', end + 1);
   return err.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+}
+
+// "PID-N": temporary files of this process (the cache folder is shared by every Warpscope of the
+// user, and tests run in parallel).
+std::string UniqueSuffix() {
+  static std::atomic<unsigned> n{0};
+  return std::to_string(getpid()) + "-" + std::to_string(++n);
+}
+
+std::string ReadAll(const std::filesystem::path& path, bool* ok) {
+  std::ifstream in(path, std::ios::binary);
+  if (ok != nullptr) *ok = static_cast<bool>(in);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The include-path variables the children must not read themselves (their folders are passed as
+// -I, toolkits left out): empty, as clang and g++ take an empty one.
+const std::vector<std::string>& NoIncludeEnvironment() {
+  static const std::vector<std::string> env = {"CPATH=", "CPLUS_INCLUDE_PATH=", "C_INCLUDE_PATH="};
+  return env;
+}
+
+// A translation unit the host compiler gets under nvcc (a .cpp, .cc, .cxx or .c beside the .cu
+// files): no CUDA headers forced in, no __CUDACC__.
+bool IsHostUnit(const std::string& name) {
+  const std::string e = std::filesystem::path(name).extension().string();
+  return e == ".cpp" || e == ".cc" || e == ".cxx" || e == ".c" || e == ".C";
+}
+
+}  // namespace prog_internal
+using namespace prog_internal;  // NOLINT: this file's own helpers, shared with
+                                // program_as_written.cpp
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double MsSince(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+std::vector<std::string> SplitFlags(const std::string& joined) {
+  std::vector<std::string> out;
+  std::stringstream s(joined);
+  for (std::string f; std::getline(s, f, '|');) {
+    if (!f.empty()) out.push_back(f);
+  }
+  return out;
+}
+
+std::filesystem::path CacheDir(const ProgramOptions& o) {
+  if (!o.cache_dir.empty()) return o.cache_dir;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x != nullptr && *x != '\0')
+    return std::filesystem::path(x) / "warpscope" / "programs";
+  if (const char* h = std::getenv("HOME"); h != nullptr && *h != '\0')
+    return std::filesystem::path(h) / ".cache" / "warpscope" / "programs";
+  return std::filesystem::temp_directory_path() / "warpscope-programs";
 }
 
 // The end of the balanced parentheses opened just before `at` (npos when they do not close).
@@ -158,13 +194,6 @@ std::string SignalName(int sig, bool gpu) {
   }
 }
 
-// "PID-N": temporary files of this process (the cache folder is shared by every Warpscope of the
-// user, and tests run in parallel).
-std::string UniqueSuffix() {
-  static std::atomic<unsigned> n{0};
-  return std::to_string(getpid()) + "-" + std::to_string(++n);
-}
-
 // The shim's text, every header of it (read once): part of both cache keys, so that a Warpscope
 // with a different shim never reuses a rewrite or a compiled program made with the old one.
 const std::string& ShimText() {
@@ -194,21 +223,6 @@ std::vector<ProgramDiagnostic> DiagnosticsOf(const nlohmann::json& a) {
                    d.at("error").get<bool>(), d.at("message").get<std::string>(),
                    d.value("file", std::string())});
   return out;
-}
-
-std::string ReadAll(const std::filesystem::path& path, bool* ok = nullptr) {
-  std::ifstream in(path, std::ios::binary);
-  if (ok != nullptr) *ok = static_cast<bool>(in);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// The include-path variables the children must not read themselves (their folders are passed as
-// -I, toolkits left out): empty, as clang and g++ take an empty one.
-const std::vector<std::string>& NoIncludeEnvironment() {
-  static const std::vector<std::string> env = {"CPATH=", "CPLUS_INCLUDE_PATH=", "C_INCLUDE_PATH="};
-  return env;
 }
 
 // Runs warpscope-rewrite on one translation unit. Cached by its text, name, folder, include
@@ -333,13 +347,6 @@ RewriteResult RewriteInChild(const std::string& file_name, const std::filesystem
   return result;
 }
 
-// A translation unit the host compiler gets under nvcc (a .cpp, .cc, .cxx or .c beside the .cu
-// files): no CUDA headers forced in, no __CUDACC__.
-bool IsHostUnit(const std::string& name) {
-  const std::string e = std::filesystem::path(name).extension().string();
-  return e == ".cpp" || e == ".cc" || e == ".cxx" || e == ".c" || e == ".C";
-}
-
 // __CUDA_ARCH__ for a device preset: its compute capability (hopper: 900).
 std::string CudaArch(const std::string& preset) {
   const auto p = FindDevicePreset(preset);
@@ -410,14 +417,6 @@ std::vector<std::filesystem::path> ProgramIncludeDirs(const ProgramOptions& opti
 
 namespace {
 
-// One translation unit of a program: its name as shown, folder and text (defines applied).
-struct Unit {
-  std::string name;
-  std::filesystem::path directory;
-  std::string text;
-  RewrittenProgram rewritten;
-};
-
 // Where the compiler reads a unit's files from: each program file at its absolute path under
 // `root`, so that "kernel.cuh" beside it and "../common/book.h" above it are found as they are
 // beside the originals.
@@ -433,144 +432,6 @@ ProgramRun CompileFailure(ProgramRun run, std::string failure) {
 }
 
 }  // namespace
-
-// The nvcc that reports a program's registers (ptxas's report): the CUDA build's, or one found
-// when Warpscope was built; none: the registers are not known.
-const char* ResourcesNvcc() {
-#if defined(WS_PROGRAM_NVCC)
-  return WS_PROGRAM_NVCC;
-#elif defined(WS_PROGRAM_RESOURCES_NVCC)
-  return WS_PROGRAM_RESOURCES_NVCC;
-#else
-  return "";
-#endif
-}
-
-// The program's kernels as ptxas compiles them, as written (nvcc -cubin --resource-usage on each
-// CUDA unit, for `arch`: "sm_90", or "native" on a GPU), the report cached beside the compiled
-// program. Empty when there is no nvcc or it does not compile the program.
-std::map<std::string, KernelResources, std::less<>> CompilerResources(
-    const std::vector<Unit>& units, const std::vector<std::filesystem::path>& include_dirs,
-    const std::vector<std::string>& defines, const std::string& arch, const std::string& key_text,
-    const std::filesystem::path& cache) {
-  const std::string nvcc = ResourcesNvcc();
-  if (nvcc.empty()) return {};
-  std::vector<std::string> cmd = {nvcc, "-std=c++17", "-O2", "-arch=" + arch, "-w", "-cubin",
-                                  "--resource-usage"};
-  for (const std::string& d : defines) cmd.push_back("-D" + d);
-  for (const auto& d : include_dirs) cmd.insert(cmd.end(), {"-I", d.string()});
-  std::string key = key_text + "\nptxas";
-  for (const std::string& c : cmd) key += "\n" + c;
-  char name[17];
-  std::snprintf(name, sizeof name, "%016llx", static_cast<unsigned long long>(Fnv64(key)));
-  const std::filesystem::path report = cache / (std::string(name) + ".ptxas.txt");
-  std::error_code ec;
-  std::string text;
-  if (std::filesystem::exists(report, ec)) {
-    text = ReadAll(report);
-  } else {
-    const std::filesystem::path stage =
-        cache / ("ptxas-" + std::string(name) + "-" + UniqueSuffix());
-    for (std::size_t k = 0; k < units.size(); ++k) {
-      if (IsHostUnit(units[k].name)) continue;
-      const std::filesystem::path src =
-          stage / std::to_string(k) / std::filesystem::path(units[k].name).filename();
-      std::filesystem::create_directories(src.parent_path(), ec);
-      if (!WriteFileAtomically(src, units[k].text).ok()) break;
-      std::vector<std::string> c = cmd;
-      c.insert(c.end(), {"-I", units[k].directory.string(), src.string(), "-o",
-                         (stage / (std::to_string(k) + ".cubin")).string()});
-      ChildLimits cl;
-      cl.timeout = std::chrono::seconds(120);
-      ChildResult r = RunChild(c, NoIncludeEnvironment(), cl);
-      if (!r.started || r.timed_out || r.signal != 0 || r.exit_code != 0) {
-        text.clear();
-        break;
-      }
-      text += r.out + r.err;
-    }
-    std::filesystem::remove_all(stage, ec);
-    if (text.empty()) return {};
-    (void)WriteFileAtomically(report, text);
-  }
-  return ParsePtxasReport(text, "ptxas: nvcc --resource-usage -arch=" + arch +
-                                    " on the program as written");
-}
-
-#if defined(WS_PROGRAM_NVCC)
-// On a GPU, the program as written, built by nvcc with nothing of Warpscope in it and run with the
-// same arguments and limits: what it prints (its cudaEvent timings, the GB/s it works out from
-// them) comes from this run, as the records come from the recording one, whose events would time
-// the recording and the host's decoding too. Returns the child's result, or a sentence saying why
-// there is none (the caller then keeps the recording run's output and says so).
-struct PlainRun {
-  ChildResult child;
-  std::string failure;  // empty when the plain program ran
-};
-// Builds it (cached): the program, or an empty path and nvcc's first error in `failure`.
-std::filesystem::path BuildPlainOnGpu(const std::vector<Unit>& units,
-                                      const std::vector<std::filesystem::path>& include_dirs,
-                                      const std::vector<std::string>& defines,
-                                      const std::string& key_text,
-                                      const std::filesystem::path& cache, std::string* failure) {
-  std::vector<std::string> cmd = {WS_PROGRAM_NVCC, "-std=c++17", "-O2", "-arch=native", "-w"};
-  for (const std::string& d : defines) cmd.push_back("-D" + d);
-  for (const auto& d : include_dirs) cmd.insert(cmd.end(), {"-I", d.string()});
-  std::string key = key_text + "\nplain";
-  for (const std::string& c : cmd) key += "\n" + c;
-  char name[17];
-  std::snprintf(name, sizeof name, "%016llx", static_cast<unsigned long long>(Fnv64(key)));
-  const std::filesystem::path exe = cache / (std::string(name) + ".plain.bin");
-  std::error_code ec;
-  if (std::filesystem::exists(exe, ec)) return exe;
-  const std::filesystem::path stage = cache / ("plain-" + std::string(name) + "-" + UniqueSuffix());
-  std::vector<std::string> c = cmd;
-  for (std::size_t k = 0; k < units.size(); ++k) {
-    // Each unit's text (its defines applied) in a folder of its own, under its own name; its
-    // quoted includes are found through its own folder.
-    const std::filesystem::path src =
-        stage / std::to_string(k) / std::filesystem::path(units[k].name).filename();
-    std::filesystem::create_directories(src.parent_path(), ec);
-    if (!WriteFileAtomically(src, units[k].text).ok()) {
-      std::filesystem::remove_all(stage, ec);
-      *failure = "could not write the program for its run without recording";
-      return {};
-    }
-    c.insert(c.end(), {"-I", units[k].directory.string()});
-    c.push_back(src.string());
-  }
-  const std::filesystem::path tmp = exe.string() + ".tmp" + std::to_string(getpid());
-  c.insert(c.end(), {"-o", tmp.string()});
-  ChildLimits cl;
-  cl.timeout = std::chrono::seconds(240);
-  ChildResult r = RunChild(c, NoIncludeEnvironment(), cl);
-  std::filesystem::remove_all(stage, ec);
-  if (!r.started || r.timed_out || r.signal != 0 || r.exit_code != 0) {
-    std::filesystem::remove(tmp, ec);
-    *failure = r.started ? FirstError(r.err, 2) : r.start_error;
-    return {};
-  }
-  std::filesystem::rename(tmp, exe, ec);
-  return exe;
-}
-PlainRun RunPlainOnGpu(const std::vector<Unit>& units,
-                       const std::vector<std::filesystem::path>& include_dirs,
-                       const std::vector<std::string>& defines, const std::string& key_text,
-                       const std::filesystem::path& cache, const std::vector<std::string>& args,
-                       const ChildLimits& limits) {
-  PlainRun plain;
-  std::string why;
-  const std::filesystem::path exe =
-      BuildPlainOnGpu(units, include_dirs, defines, key_text, cache, &why);
-  if (exe.empty()) {
-    plain.failure = "nvcc did not build the program as written (" + why + ")";
-    return plain;
-  }
-  plain.child = RunChild(args, {}, limits, exe.string());
-  if (!plain.child.started) plain.failure = "it could not start: " + plain.child.start_error;
-  return plain;
-}
-#endif
 
 ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::path& directory,
                           const std::string& text, const ProgramOptions& options) {
@@ -747,11 +608,19 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
     // a thread: the recorder's code (and the dynamic instances) must not make a 1024-thread
     // block fail to launch (cudaErrorLaunchOutOfResources) where the program as written
     // launches; spills cost the recording run only (the timings come from the plain run).
-    cmd = {WS_PROGRAM_NVCC, "-std=c++17", "-O2",
-           "-lineinfo",     "-arch=native", "-w",
+    cmd = {WS_PROGRAM_NVCC,
+           "-std=c++17",
+           "-O2",
+           "-lineinfo",
+           "-arch=native",
+           "-w",
            "-maxrregcount=64",
-           "-cudart",       "shared",     "-I",
-           WS_PROGRAM_API_DIR, "-I",       std::string(WS_PROGRAM_SHIM_DIR) + "/gpu"};
+           "-cudart",
+           "shared",
+           "-I",
+           WS_PROGRAM_API_DIR,
+           "-I",
+           std::string(WS_PROGRAM_SHIM_DIR) + "/gpu"};
     link = {"-L", WS_PROGRAM_RUNTIME_DIR, "-Xlinker=-rpath," WS_PROGRAM_RUNTIME_DIR,
             "-lws_program_cuda"};
     runtime_name = "libws_program_cuda.so";
@@ -829,8 +698,9 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
       // GPU, the recorder's shim.
       // A host unit on a GPU: the real CUDA runtime, its allocations registered.
       if (gpu)
-        c.insert(c.end(), {"-include", std::string(WS_PROGRAM_SHIM_DIR) +
-                                           (host ? "/ws_program_cuda_host.h" : "/ws_program_cuda.h")});
+        c.insert(c.end(),
+                 {"-include", std::string(WS_PROGRAM_SHIM_DIR) +
+                                  (host ? "/ws_program_cuda_host.h" : "/ws_program_cuda.h")});
       if (!gpu && !host)
         c.insert(c.end(), {"-include", "ws_program.h", "-DWS_CUDA_UNIT=1",
                            "-D__CUDA_ARCH__=" + CudaArch(options.preset)});

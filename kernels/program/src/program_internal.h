@@ -1,0 +1,64 @@
+// What program.cpp and program_as_written.cpp share: a program's translation units and the
+// helpers both use (the cache's keys and files, the children's environment).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "warpscope/program/child_process.h"
+#include "warpscope/program/program.h"
+#include "warpscope/trace/kernel_resources.h"
+
+namespace ws::prog_internal {
+
+// One translation unit of a program: its name as shown, folder and text (defines applied).
+struct Unit {
+  std::string name;
+  std::filesystem::path directory;
+  std::string text;
+  RewrittenProgram rewritten;
+};
+
+std::uint64_t Fnv64(const std::string& text);
+// The last `lines` lines of `text`.
+std::string LastLines(const std::string& text, std::size_t lines);
+// The compiler's first error and the lines after it (at most `lines`), else its last lines.
+std::string FirstError(const std::string& err, std::size_t lines);
+// "PID-N": temporary files of this process.
+std::string UniqueSuffix();
+std::string ReadAll(const std::filesystem::path& path, bool* ok = nullptr);
+// The include-path variables the children must not read themselves: empty.
+const std::vector<std::string>& NoIncludeEnvironment();
+// A translation unit the host compiler gets under nvcc (.cpp, .cc, .cxx, .c).
+bool IsHostUnit(const std::string& name);
+
+// The program's kernels as ptxas compiles them, as written, for `arch` ("sm_90", or "native" on
+// a GPU), cached in `cache` under a name from `key_text`; empty without nvcc or when it refuses.
+std::map<std::string, KernelResources, std::less<>> CompilerResources(
+    const std::vector<Unit>& units, const std::vector<std::filesystem::path>& include_dirs,
+    const std::vector<std::string>& defines, const std::string& arch, const std::string& key_text,
+    const std::filesystem::path& cache);
+
+#if defined(WS_PROGRAM_NVCC)
+// The program as written, run on the GPU without recording (its output is what the user sees).
+struct PlainRun {
+  ChildResult child;
+  std::string failure;  // empty when the plain program ran
+};
+// Builds it (cached): the program, or an empty path and nvcc's first error in `failure`.
+std::filesystem::path BuildPlainOnGpu(const std::vector<Unit>& units,
+                                      const std::vector<std::filesystem::path>& include_dirs,
+                                      const std::vector<std::string>& defines,
+                                      const std::string& key_text,
+                                      const std::filesystem::path& cache, std::string* failure);
+PlainRun RunPlainOnGpu(const std::vector<Unit>& units,
+                       const std::vector<std::filesystem::path>& include_dirs,
+                       const std::vector<std::string>& defines, const std::string& key_text,
+                       const std::filesystem::path& cache, const std::vector<std::string>& args,
+                       const ChildLimits& limits);
+#endif
+
+}  // namespace ws::prog_internal
