@@ -60,6 +60,8 @@ if [ -n "$ncu" ]; then
   m+=,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum
   m+=,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__sass_inst_executed_op_shared_ld.sum
   m+=,smsp__sass_inst_executed_op_global_ld.sum
+  m+=,l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum
+  m+=,l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum,l1tex__t_requests_pipe_lsu_mem_local_op_st.sum
   for f in tests/programs/agreement/*.cu; do
     n=$(basename "$f" .cu)
     nvcc -std=c++17 -O3 -lineinfo -arch=sm_$arch -o "/tmp/agree-$n" "$f" > /dev/null 2>&1 &&

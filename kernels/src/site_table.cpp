@@ -7,6 +7,8 @@
 
 namespace ws {
 
+static_assert(kKeyLocalArray == kLocalArray, "one id for local arrays in keys and sites");
+
 SiteInfo SiteFromKey(std::uint64_t key) {
   SiteInfo info;
   info.line = KeyLine(key);
@@ -15,6 +17,8 @@ SiteInfo SiteFromKey(std::uint64_t key) {
   info.op = static_cast<AccessOp>(KeyOpOf(key));
   info.size = static_cast<std::uint8_t>(KeySize(key));
   info.buffer = static_cast<std::uint16_t>(KeyArray(key));
+  if (info.space == MemorySpace::kGlobal && info.buffer == kKeyLocalArray)
+    info.space = MemorySpace::kLocal;
   return info;
 }
 

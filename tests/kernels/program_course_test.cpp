@@ -4,6 +4,7 @@
 // program_files_test.cpp has the rest: files, paths, sizes, requests, refusals, stops.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -478,5 +479,76 @@ TEST(CoursePrograms, RowsOfAPointerMatrixAreOneSiteOverEveryRow) {
   EXPECT_EQ(rows, 1);
   EXPECT_EQ(elements, 1);  // one site, not one per row
 }
+// Local memory interleaves a warp's lanes word by word (LocalOffset): byte 4b of lane l's array
+// in warp w is at (w x 32 elements x 32 lanes + b x 32 + l) x 4.
+TEST(CoursePrograms, ArraysIndexedAtRunTimeAreLocalMemoryInterleavedByLane) {
+  const ProgramRun r = test::RunText(test::kLocalArraysProgram);
+  ASSERT_TRUE(r.ok()) << r.failure;
+  EXPECT_EQ(r.stdout_text, "1 0 6\n");
+  ASSERT_EQ(r.launches.size(), 2u);
+  const LaunchTrace& t = r.launches[0];
+  auto local = [&](std::uint32_t line, std::uint32_t column, AccessOp op) -> const SiteStats* {
+    for (std::size_t i = 0; i < t.sites.size(); ++i) {
+      const SiteInfo& s = t.sites[i];
+      if (s.line == line && s.column == column && s.op == op && s.space == MemorySpace::kLocal) {
+        EXPECT_EQ(s.buffer, kLocalArray);
+        return &t.stats.sites[i];
+      }
+    }
+    ADD_FAILURE() << "no local " << ToString(op) << " at " << line << ":" << column;
+    return nullptr;
+  };
+  // counts[b] = 0: 2 warps x 32 steps, each the warp's 32 words of one element: 128 contiguous
+  // bytes, 4 sectors.
+  const SiteStats* zero = local(4, 32, AccessOp::kStore);
+  ASSERT_NE(zero, nullptr);
+  EXPECT_EQ(zero->requests, 64u);
+  EXPECT_EQ(zero->sectors, 256u);
+  // counts[in[i] & 31]++: lane l reads element l, word 32 l + l: sector (33 l) / 8, a different
+  // one for each of the 32 lanes.
+  for (AccessOp op : {AccessOp::kLoad, AccessOp::kStore}) {
+    const SiteStats* bump = local(6, 14, op);
+    ASSERT_NE(bump, nullptr);
+    EXPECT_EQ(bump->requests, 2u);
+    EXPECT_EQ(bump->sectors, 64u);
+  }
+  // out[...] = counts[b], b < 8: 2 warps x 8 steps, 4 sectors each.
+  const SiteStats* read = local(7, 48, AccessOp::kLoad);
+  ASSERT_NE(read, nullptr);
+  EXPECT_EQ(read->requests, 16u);
+  EXPECT_EQ(read->sectors, 64u);
+  // A local array is the thread's own: no hazard among the threads that share its offsets.
+  EXPECT_EQ(t.hazards.groups.size(), 0u);
+  // acc[k], k a counter of 4-step loops: registers. The kernel's one site is its store to out.
+  const LaunchTrace& regs = r.launches[1];
+  ASSERT_EQ(regs.sites.size(), 1u);
+  EXPECT_EQ(regs.sites[0].space, MemorySpace::kGlobal);
+}
+
+// ptxas keeps a small array in registers even where it is indexed at run time (8 ints here,
+// selected by predicates): its report says 0 B of stack frame, and the run records nothing
+// there. Without nvcc the rewriter's rule stands: the data-indexed array is local memory.
+TEST(CoursePrograms, AnArrayPtxasKeepsInRegistersIsNotRecorded) {
+  std::string text = test::kLocalArraysProgram;
+  for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+           {"counts[32]", "counts[8]"}, {"b < 32", "b < 8"}, {"& 31", "& 7"}}) {
+    text.replace(text.find(from), from.size(), to);
+  }
+  const ProgramRun r = test::RunText(text);
+  ASSERT_TRUE(r.ok()) << r.failure;
+  EXPECT_EQ(r.stdout_text, "1 0 6\n");
+  ASSERT_EQ(r.launches.size(), 2u);
+  const LaunchTrace& t = r.launches[0];
+  const auto local = std::count_if(t.sites.begin(), t.sites.end(), [](const SiteInfo& s) {
+    return s.space == MemorySpace::kLocal;
+  });
+  if (t.resources.spills_known) {  // ptxas's report
+    EXPECT_EQ(t.resources.local_bytes, 0u);
+    EXPECT_EQ(local, 0);
+  } else {
+    EXPECT_EQ(local, 4);  // the zeroing store, the bump's load and store, the read
+  }
+}
+
 }  // namespace
 }  // namespace ws

@@ -400,5 +400,20 @@ TEST(ProgramsOnGpu, RowsOfAPointerMatrixAreOneSiteAsOnTheEmulator) {
   for (const SiteInfo& s : gpu.launches[0].sites) several += s.buffer == kSeveralBuffers;
   EXPECT_EQ(several, 1);
 }
+// A thread's own array indexed at run time: local memory on both roads, its offsets laid out by
+// one rule (LocalOffset), so every figure matches the emulator's (program_course_test.cpp has
+// them by hand: 64 requests and 256 sectors for the zeroing store, 2 and 64 for the bump).
+TEST(ProgramsOnGpu, LocalArraysGiveTheEmulatorsRequests) {
+  if (std::string why = SkipReason(); !why.empty()) GTEST_SKIP() << why;
+  auto [emu, gpu] = RunOnBoth(test::kLocalArraysProgram);
+  ASSERT_TRUE(emu.ok()) << emu.failure;
+  ASSERT_TRUE(gpu.ok()) << gpu.failure << gpu.stderr_text;
+  EXPECT_EQ(gpu.stdout_text, "1 0 6\n");
+  ASSERT_EQ(gpu.launches.size(), 2u);
+  EXPECT_EQ(FiguresOf(gpu.launches[0]), FiguresOf(emu.launches[0]));
+  int local = 0;
+  for (const SiteInfo& s : gpu.launches[0].sites) local += s.space == MemorySpace::kLocal;
+  EXPECT_EQ(local, 4);
+}
 }  // namespace
 }  // namespace ws

@@ -18,6 +18,41 @@ inline ProgramRun RunText(const std::string& text, ProgramOptions o = {}) {
   return RunProgramText("test.cu", WARPSCOPE_SOURCE_DIR "/examples", text, o);
 }
 
+// A thread's own arrays (docs/PROGRAMS.md, "Local memory"): `counts` is indexed by data read
+// from memory (line 6), so it lives in local memory, and every access to it is recorded there;
+// `acc` is indexed only by the counters of loops with constant trip counts, which the compiler
+// unrolls away: registers, not recorded. Two warps; in[i] = i, so each lane bumps its own
+// counter. Prints "1 0 6" (thread 3's counts[3] and counts[2]; 0 + 1 + 2 + 3).
+inline constexpr const char* kLocalArraysProgram = R"(#include <cstdio>
+__global__ void hist(const int* in, int* out, int n) {
+  int counts[32];
+  for (int b = 0; b < 32; ++b) counts[b] = 0;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) counts[in[i] & 31]++;
+  for (int b = 0; b < 8; ++b) out[i * 8 + b] = counts[b];
+}
+__global__ void regs(float* out) {
+  float acc[4];
+  for (int k = 0; k < 4; ++k) acc[k] = k;
+  float s = 0;
+  for (int k = 0; k < 4; ++k) s += acc[k];
+  out[threadIdx.x] = s;
+}
+int main() {
+  int *in, *out;
+  float* f;
+  cudaMallocManaged(&in, 64 * sizeof(int));
+  cudaMallocManaged(&out, 64 * 8 * sizeof(int));
+  cudaMallocManaged(&f, 64 * sizeof(float));
+  for (int i = 0; i < 64; ++i) in[i] = i;
+  hist<<<1, 64>>>(in, out, 64);
+  regs<<<1, 64>>>(f);
+  cudaDeviceSynchronize();
+  printf("%d %d %g\n", out[3 * 8 + 3], out[3 * 8 + 2], f[5]);
+  return 0;
+}
+)";
+
 // Rows of an `int**` matrix, each its own managed buffer: 4 rows of 32 ints, one warp summing
 // d[r][threadIdx.x] over the rows (prints 6: 0 + 1 + 2 + 3).
 inline constexpr const char* kPointerRowsProgram = R"(#include <cstdio>

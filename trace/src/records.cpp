@@ -14,6 +14,8 @@ const char* ToString(MemorySpace s) {
       return "constant";
     case MemorySpace::kTexture:
       return "texture";
+    case MemorySpace::kLocal:
+      return "local";
   }
   return "?";
 }

@@ -240,7 +240,7 @@ LaunchTrace LaunchFrom(const nlohmann::json& j) {
     SiteInfo si;
     si.line = s.at("line").get<std::uint32_t>();
     const int space = s.at("space").get<int>(), op = s.at("op").get<int>();
-    if (space < 0 || space > 3 || op < 0 || op > 2)
+    if (space < 0 || space >= kMemorySpaces || op < 0 || op > 2)
       throw std::runtime_error("a site has an unknown memory space or operation");
     si.space = static_cast<MemorySpace>(space);
     si.op = static_cast<AccessOp>(op);
@@ -253,7 +253,7 @@ LaunchTrace LaunchFrom(const nlohmann::json& j) {
     si.file_tag = FileTagOf(si.file);
     if (si.size == 0 || si.size > 16) throw std::runtime_error("a site's access size is not 1-16");
     if (si.space != MemorySpace::kShared && si.buffer >= t.buffers.size() &&
-        si.buffer != kSeveralBuffers)
+        si.buffer != kSeveralBuffers && !(si.space == MemorySpace::kLocal && si.buffer == kLocalArray))
       throw std::runtime_error("a site names a buffer the launch does not have");
     t.sites.push_back(std::move(si));
   }

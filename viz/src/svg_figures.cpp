@@ -175,7 +175,7 @@ std::string Attr(const char* name, const std::string& value) {
 std::string SiteLabel(const LaunchTrace& t, std::size_t site) {
   const SiteInfo& s = t.sites[site];
   std::string array;  // shared arrays have no name in the records
-  if (s.space != MemorySpace::kShared)
+  if (s.space != MemorySpace::kShared && s.space != MemorySpace::kLocal)
     array = Cat(" ", s.buffer < t.buffers.size() ? t.buffers[s.buffer].name : "buffer");
   return Cat("line ", Int(s.line), " ", ToString(s.op), " ", ToString(s.space), array, " (",
              Int(s.size), " B)");

@@ -12,8 +12,11 @@ namespace ws::view {
 std::string SiteLabel(const LaunchTrace& t, int site) {
   if (site < 0 || site >= static_cast<int>(t.sites.size())) return "(none)";
   const SiteInfo& s = t.sites[static_cast<std::size_t>(site)];
-  std::string array = s.space == MemorySpace::kShared ? "shared" : "buffer";
-  if (s.space != MemorySpace::kShared && s.buffer < t.buffers.size())
+  std::string array = s.space == MemorySpace::kShared  ? "shared"
+                      : s.space == MemorySpace::kLocal ? "array"
+                                                       : "buffer";
+  if (s.space != MemorySpace::kShared && s.space != MemorySpace::kLocal &&
+      s.buffer < t.buffers.size())
     array = t.buffers[s.buffer].name;
   char buf[160];
   std::snprintf(buf, sizeof buf, "line %u %s %s %s (%u B)", s.line, ToString(s.op),

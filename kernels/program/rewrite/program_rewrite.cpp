@@ -30,6 +30,11 @@ struct Access {
   bool pointer = false;  // E is a pointer to the memory (__ldg(p), an atomic's address)
   bool several = false;  // through a pointer read from memory: a row of a T** (d[i][j])
   bool call = false;     // a texture fetch: its site goes in as a last argument, before `rparen`
+  // An element of the thread's own array (local memory, if the array is ever indexed at run
+  // time): the array's declaration (its offset) and the name the access refers to it by.
+  bool local = false;
+  unsigned local_decl = 0;
+  std::string local_array;
   unsigned rparen = 0;
   std::string file;  // the program file it is in
   std::uint32_t line = 0, column = 0, end_column = 0;
@@ -335,6 +340,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
   // (ws_program.h): each iteration is an instance, and a warp's request is its lanes that reach
   // a site in the same one. Inserted text only, no line break.
   bool VisitForStmt(ForStmt* s) {
+    NoteCounter(s);
     InstrumentLoop(s, s->getBody(), false);
     return true;
   }
@@ -584,7 +590,10 @@ class Collector : public RecursiveASTVisitor<Collector> {
   // Sorts the accesses into source order, numbers them and adds their edits.
   void Finish() {
     std::vector<Access> list;
-    for (auto& [key, a] : accesses_) list.push_back(a);
+    for (auto& [key, a] : accesses_) {
+      // The thread's own arrays only where indexed at run time: the rest live in registers.
+      if (!a.local || local_run_time_[a.local_decl]) list.push_back(a);
+    }
     std::sort(list.begin(), list.end(), [](const Access& a, const Access& b) {
       return std::tie(a.begin, a.end, a.access) < std::tie(b.begin, b.end, b.access);
     });
@@ -609,6 +618,11 @@ class Collector : public RecursiveASTVisitor<Collector> {
         const std::string head = a.access == ProgramAccess::kAtomic ? "At" : fn;
         edits_.push_back({a.begin, a.begin, "::ws::prog::" + head + "((", 1, a.end - a.begin});
         edits_.push_back({a.end, a.end, "), " + place + ")", 0, a.end - a.begin});
+      } else if (a.local) {
+        edits_.push_back(
+            {a.begin, a.begin, std::string("(*::ws::prog::") + fn + "(&(", 1, a.end - a.begin});
+        edits_.push_back(
+            {a.end, a.end, "), " + place + ", 0u, " + a.local_array + "))", 0, a.end - a.begin});
       } else {
         edits_.push_back(
             {a.begin, a.begin, std::string("(*::ws::prog::") + fn + "(&(", 1, a.end - a.begin});
@@ -631,6 +645,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
   bool IsMemory(const Expr* e) const {
     e = e->IgnoreParens();
     if (const auto* a = dyn_cast<ArraySubscriptExpr>(e)) {
+      if (LocalArrayOf(e) != nullptr) return true;  // local memory, if indexed at run time
       const Expr* base = a->getBase()->IgnoreParens();
       if (const auto* c = dyn_cast<ImplicitCastExpr>(base);
           c != nullptr && c->getCastKind() == CK_ArrayToPointerDecay)
@@ -773,6 +788,106 @@ class Collector : public RecursiveASTVisitor<Collector> {
   // in order within one (the edits are split by file at the end: SplitEdits).
   unsigned Offset(SourceLocation l) const { return l.getRawEncoding(); }
 
+  // The thread's own variable whose element `e` is (`a[i]`, `a[i][j]`, `s[i].x` with `float
+  // a[8][8]` or a struct array declared in the function), with the indices on the way; null
+  // when `e` is not one. `ref`: the reference to the variable.
+  const VarDecl* LocalArrayOf(const Expr* e, std::vector<const Expr*>* indices = nullptr,
+                              const DeclRefExpr** ref = nullptr) const {
+    bool subscript = false;
+    for (;;) {
+      e = e->IgnoreParens();
+      if (const auto* m = dyn_cast<MemberExpr>(e)) {
+        if (m->isArrow()) return nullptr;
+        e = m->getBase();
+      } else if (const auto* a = dyn_cast<ArraySubscriptExpr>(e)) {
+        const auto* decay = dyn_cast<ImplicitCastExpr>(a->getBase()->IgnoreParens());
+        if (decay == nullptr || decay->getCastKind() != CK_ArrayToPointerDecay) return nullptr;
+        if (indices != nullptr) indices->push_back(a->getIdx());
+        subscript = true;
+        e = decay->getSubExpr();
+      } else {
+        break;
+      }
+    }
+    const auto* d = dyn_cast<DeclRefExpr>(e);
+    const auto* v = d != nullptr ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+    if (!subscript || v == nullptr || !v->hasLocalStorage() || isa<ParmVarDecl>(v) ||
+        v->getType()->isReferenceType() || v->hasAttr<CUDASharedAttr>() ||
+        v->getType()->isDependentType())
+      return nullptr;
+    if (ref != nullptr) *ref = d;
+    return v;
+  }
+
+  // Is the integer `e` known once loops with constant trip counts are unrolled: a constant, a
+  // counter of such a loop (counters_), or arithmetic on them? An array indexed only so is kept
+  // in registers by the compiler; one indexed by anything else (threadIdx, a parameter, a value
+  // from memory, a loop of run-time length) lives in local memory (CUDA C++ Programming Guide,
+  // "Local Memory").
+  bool UnrollConstant(const Expr* e) const {
+    e = e->IgnoreParenCasts();
+    if (e->isValueDependent() || e->isTypeDependent()) return false;
+    if (e->isIntegerConstantExpr(ctx_)) return true;
+    if (const auto* d = dyn_cast<DeclRefExpr>(e)) {
+      const auto* v = dyn_cast<VarDecl>(d->getDecl());
+      return v != nullptr && counters_.count(v->getCanonicalDecl()) > 0;
+    }
+    if (const auto* b = dyn_cast<BinaryOperator>(e))
+      return !b->isAssignmentOp() && b->getOpcode() != BO_Comma && UnrollConstant(b->getLHS()) &&
+             UnrollConstant(b->getRHS());
+    if (const auto* u = dyn_cast<UnaryOperator>(e))
+      return (u->getOpcode() == UO_Minus || u->getOpcode() == UO_Plus ||
+              u->getOpcode() == UO_Not) &&
+             UnrollConstant(u->getSubExpr());
+    if (const auto* c = dyn_cast<ConditionalOperator>(e))
+      return UnrollConstant(c->getCond()) && UnrollConstant(c->getTrueExpr()) &&
+             UnrollConstant(c->getFalseExpr());
+    return false;
+  }
+  static bool RefersTo(const Expr* e, const VarDecl* v) {
+    const auto* d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+    return d != nullptr && d->getDecl()->getCanonicalDecl() == v->getCanonicalDecl();
+  }
+  // `for (int k = A; k < B; ++k)` with A, B and the step unroll-constant, and at most
+  // kUnrollTrips trips where they are constants: k is a counter the compiler unrolls away.
+  void NoteCounter(const ForStmt* s) {
+    static constexpr std::int64_t kUnrollTrips = 64;
+    const auto* init = dyn_cast_or_null<DeclStmt>(s->getInit());
+    if (init == nullptr || !init->isSingleDecl() || s->getCond() == nullptr || s->getInc() == nullptr)
+      return;
+    const auto* v = dyn_cast<VarDecl>(init->getSingleDecl());
+    if (v == nullptr || !v->getType()->isIntegerType() || v->getInit() == nullptr ||
+        !UnrollConstant(v->getInit()))
+      return;
+    const auto* cond = dyn_cast<BinaryOperator>(s->getCond()->IgnoreParenImpCasts());
+    if (cond == nullptr || !cond->isComparisonOp()) return;
+    const Expr* bound = RefersTo(cond->getLHS(), v)   ? cond->getRHS()
+                        : RefersTo(cond->getRHS(), v) ? cond->getLHS()
+                                                      : nullptr;
+    if (bound == nullptr || !UnrollConstant(bound)) return;
+    std::int64_t step = 0;
+    const Expr* inc = s->getInc()->IgnoreParenImpCasts();
+    if (const auto* u = dyn_cast<UnaryOperator>(inc)) {
+      if (!u->isIncrementDecrementOp() || !RefersTo(u->getSubExpr(), v)) return;
+      step = 1;
+    } else if (const auto* c = dyn_cast<CompoundAssignOperator>(inc)) {
+      if (!RefersTo(c->getLHS(), v) || !UnrollConstant(c->getRHS())) return;
+      Expr::EvalResult r;
+      step = (c->getOpcode() == BO_AddAssign || c->getOpcode() == BO_SubAssign) &&
+                     c->getRHS()->EvaluateAsInt(r, ctx_)
+                 ? std::max<std::int64_t>(1, std::llabs(r.Val.getInt().getExtValue()))
+                 : 0;  // *=, >>=: few trips
+    } else {
+      return;
+    }
+    Expr::EvalResult a, b;
+    if (step > 0 && v->getInit()->EvaluateAsInt(a, ctx_) && bound->EvaluateAsInt(b, ctx_) &&
+        std::llabs(b.Val.getInt().getExtValue() - a.Val.getInt().getExtValue()) / step >
+            kUnrollTrips)
+      return;
+    counters_.insert(v->getCanonicalDecl());
+  }
+
   // Is `e` (an element or a dereference) reached through a pointer the kernel reads from memory:
   // d[i][j] with `int** d`, (*rows)[j]? Its site may reach a buffer per row: both roads key it
   // by no buffer (ws_program.h's kOpSeveral).
@@ -806,6 +921,18 @@ class Collector : public RecursiveASTVisitor<Collector> {
     a.access = kind;
     a.pointer = pointer;
     a.several = !pointer && ThroughLoadedPointer(e);
+    std::vector<const Expr*> indices;
+    const DeclRefExpr* ref = nullptr;
+    if (const VarDecl* v = pointer ? nullptr : LocalArrayOf(e, &indices, &ref)) {
+      const CharSourceRange rr = FileRange(ref->getSourceRange());
+      const CharSourceRange vr = FileRange(v->getLocation());
+      if (rr.isInvalid() || vr.isInvalid()) return;
+      a.local = true;
+      a.local_decl = Offset(vr.getBegin());
+      a.local_array = Lexer::getSourceText(rr, sm_, ctx_.getLangOpts()).str();
+      bool& run_time = local_run_time_[a.local_decl];
+      for (const Expr* i : indices) run_time = run_time || !UnrollConstant(i);
+    }
     a.file = DisplayName(sm_.getFileID(r.getBegin()));
     a.line = sm_.getSpellingLineNumber(r.getBegin());
     a.column = sm_.getSpellingColumnNumber(r.getBegin());
@@ -920,6 +1047,8 @@ class Collector : public RecursiveASTVisitor<Collector> {
   std::set<unsigned> launch_offsets_, dynamic_uses_, commented_, named_calls_, renamed_,
       instrumented_;
   std::set<std::pair<unsigned, std::string>> shared_decls_;
+  std::set<const VarDecl*> counters_;        // counters of loops the compiler unrolls away
+  std::map<unsigned, bool> local_run_time_;  // the thread's arrays: indexed at run time?
 };
 
 class Consumer : public ASTConsumer {

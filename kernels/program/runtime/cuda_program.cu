@@ -320,6 +320,7 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
   state.file_tag = FileTag(p.sites.main_file.c_str());
   state.shared = scratch.Upload(std::vector<unsigned int>(2 * kSharedSlots, 0u));
   state.bad = p.bad_device;
+  state.registers_only = KeepsArraysInRegisters(name) ? 1u : 0u;
   // Each thread's current dynamic instance, null at the start of each pass (every instance a
   // thread opens closes before it ends).
   const unsigned long long threads = static_cast<unsigned long long>(config.grid.x) *

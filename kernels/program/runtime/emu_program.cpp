@@ -124,6 +124,24 @@ void Record(const void* ptr, unsigned int bytes, unsigned int place, unsigned in
   BadAddress(ptr, bytes, place, op, r, near);
 }
 
+void RecordLocal(const void* p, unsigned int bytes, unsigned int place, unsigned int op,
+                 const void* array, unsigned int array_bytes) {
+  const emu::ThreadState* t = ::ws::emu::t_thread;
+  if (t == nullptr || P().registers_only) return;  // on the host; or ptxas kept it in registers
+  const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(p) -
+                            reinterpret_cast<std::uintptr_t>(array);
+  const std::uint64_t threads = std::uint64_t{t->block_dim.x} * t->block_dim.y * t->block_dim.z;
+  const std::uint64_t thread = t->thread_idx.x + std::uint64_t{t->block_dim.x} *
+                                                     (t->thread_idx.y + std::uint64_t{t->block_dim.y} * t->thread_idx.z);
+  const std::uint64_t block = t->block_idx.x + std::uint64_t{t->grid_dim.x} *
+                                                   (t->block_idx.y + std::uint64_t{t->grid_dim.y} * t->block_idx.z);
+  const std::uint64_t warp = block * ((threads + 31) / 32) + thread / 32;
+  emu::RecordAccess(MakeSiteKey(place, kKeyGlobal, op & ~kOpSeveral, bytes, kKeyLocalArray),
+                    LocalOffset(warp, static_cast<std::uint32_t>(thread % 32),
+                                static_cast<std::uint32_t>(at), bytes, array_bytes),
+                    p);
+}
+
 void RecordTexture(const void* texel, unsigned int bytes, unsigned int place) {
   if (::ws::emu::t_thread == nullptr) return;
   const Region* near = nullptr;
@@ -319,6 +337,7 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
   cfg.keep_blocks = p.keep_blocks;
   cfg.schedule = p.schedule;
   cfg.instances = true;  // the rewriter's Loop, Iter and Frame give each access its instance
+  p.registers_only = KeepsArraysInRegisters(name);
   std::fflush(stdout);   // what the host printed before a launch that may never end is kept
   if (p.sticky_error != cudaSuccess) {  // after a failed assert no kernel runs
     p.last_error = p.sticky_error;

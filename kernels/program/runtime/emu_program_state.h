@@ -65,6 +65,9 @@ struct Program {
   std::vector<std::uint32_t> keep_blocks = {0, 1, 2, 3};
   Schedule schedule;
   bool written = false;
+  // The running launch's kernel keeps its local arrays in registers (ptxas said 0 bytes of
+  // stack frame: WS_PROGRAM_LOCAL_BYTES), so their accesses reach no memory and are not recorded.
+  bool registers_only = false;
   std::string next_name;  // the variable the next cudaMalloc fills (NameNext)
   // What the running launch's threads printed, by linear block index (printed in block order
   // when the launch ends), and its size.

@@ -2,9 +2,11 @@
 
 #include <cstdlib>
 #include <iostream>
+#include <sstream>
 #include <utility>
 #include <vector>
 
+#include "warpscope/trace/kernel_resources.h"
 #include "warpscope/trace/trace_file.h"
 
 namespace ws::prog {
@@ -25,6 +27,26 @@ const char* KernelNameAt(const void* address, const char* written) {
     if (a == address && address != nullptr) return name;
   }
   return written;
+}
+
+bool KeepsArraysInRegisters(const char* kernel) {
+  static const auto* table = [] {
+    auto* t = new std::map<std::string, KernelResources, std::less<>>();  // never destroyed
+    if (const char* text = std::getenv("WS_PROGRAM_LOCAL_BYTES")) {
+      std::istringstream in(text);
+      std::string key;
+      std::uint32_t bytes = 0;
+      while (in >> key >> bytes) {
+        KernelResources r;
+        r.registers = 0;
+        r.local_bytes = bytes;
+        (*t)[key] = r;
+      }
+    }
+    return t;
+  }();
+  const KernelResources* r = FindKernelResources(*table, kernel != nullptr ? kernel : "");
+  return r != nullptr && r->local_bytes == 0;
 }
 
 void NameProgramSites(LaunchTrace& t, const SiteNames& names) {

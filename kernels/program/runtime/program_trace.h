@@ -64,6 +64,12 @@ struct ProgramRun {
 void RegisterKernel(const void* address, const char* name);
 const char* KernelNameAt(const void* address, const char* written);
 
+// Does ptxas keep kernel `kernel`'s own arrays in registers (0 bytes of stack frame in its
+// report on the program as written)? The parent passes the report's local bytes per kernel in
+// WS_PROGRAM_LOCAL_BYTES ("key bytes" lines); where it does not know, false: the rewriter's rule
+// (arrays indexed at run time are in local memory) stands.
+bool KeepsArraysInRegisters(const char* kernel);
+
 // Writes the finished launch `t` at once, to WS_PROGRAM_OUT.part<N> (N = run.parts, counting from
 // 0), so that a program stopped later (a time limit, a crash) keeps it; past
 // kMaxLaunchesWithRecords launches only its figures are written. The parent reads the parts in

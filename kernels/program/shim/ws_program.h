@@ -267,6 +267,26 @@ inline T* At(T* p, unsigned int place, unsigned int flags = 0) {
   Record(AddressOf(p), sizeof(T), place, kOpAtomic | flags);
   return p;
 }
+// A kernel's own array indexed at run time (`float a[8]; a[i]`), which the compiler puts in
+// local memory: the rewriter passes the array, whose size lays out the interleaving.
+void RecordLocal(const void* p, unsigned int bytes, unsigned int place, unsigned int op,
+                 const void* array, unsigned int array_bytes);
+template <typename T, typename A>
+inline T* Ld(T* p, unsigned int place, unsigned int flags, A& array) {
+  RecordLocal(AddressOf(p), sizeof(T), place, kOpLoad | flags, AddressOf(&array), sizeof(A));
+  return p;
+}
+template <typename T, typename A>
+inline T* St(T* p, unsigned int place, unsigned int flags, A& array) {
+  RecordLocal(AddressOf(p), sizeof(T), place, kOpStore | flags, AddressOf(&array), sizeof(A));
+  return p;
+}
+template <typename T, typename A>
+inline T* LdSt(T* p, unsigned int place, unsigned int flags, A& array) {
+  RecordLocal(AddressOf(p), sizeof(T), place, kOpLoad | flags, AddressOf(&array), sizeof(A));
+  RecordLocal(AddressOf(p), sizeof(T), place, kOpStore | flags, AddressOf(&array), sizeof(A));
+  return p;
+}
 template <typename T>
 inline T* Dyn() {
   return static_cast<T*>(DynamicShared());

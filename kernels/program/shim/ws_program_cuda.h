@@ -128,6 +128,49 @@ template <typename T>
 __host__ __device__ inline const void* AddressOf(T* p) {
   return const_cast<const void*>(static_cast<const volatile void*>(p));
 }
+
+// An element of the thread's own array indexed at run time (local memory): its offset as
+// local memory interleaves it (LocalOffset in ws_cuda_keys.h), the same on both roads.
+__host__ __device__ inline void RecordLocal(const void* p, unsigned int bytes, unsigned int place,
+                                   unsigned int op, const void* array,
+                                   unsigned int array_bytes) {
+#if defined(__CUDA_ARCH__)
+  if (ws_recorder_state.mode == ::ws::dev::kOff || ws_program_state.registers_only) return;
+  const auto at = static_cast<unsigned int>(reinterpret_cast<unsigned long long>(p) -
+                                            reinterpret_cast<unsigned long long>(array));
+  const unsigned long long threads =
+      static_cast<unsigned long long>(blockDim.x) * blockDim.y * blockDim.z;
+  const unsigned long long thread =
+      threadIdx.x + static_cast<unsigned long long>(blockDim.x) *
+                        (threadIdx.y + static_cast<unsigned long long>(blockDim.y) * threadIdx.z);
+  const unsigned long long block =
+      blockIdx.x + static_cast<unsigned long long>(gridDim.x) *
+                       (blockIdx.y + static_cast<unsigned long long>(gridDim.y) * blockIdx.z);
+  const unsigned long long warp = block * ((threads + 31) / 32) + thread / 32;
+  ::ws::dev::RecordAccess(
+      MakeSiteKey(place, kKeyGlobal, op & ~kOpSeveral, bytes, kKeyLocalArray),
+      LocalOffset(warp, static_cast<unsigned int>(thread % 32), at, bytes, array_bytes),
+      InstanceKey());
+#else
+  (void)p, (void)bytes, (void)place, (void)op, (void)array, (void)array_bytes;
+#endif
+}
+template <typename T, typename A>
+__host__ __device__ inline T* Ld(T* p, unsigned int place, unsigned int flags, A& array) {
+  RecordLocal(AddressOf(p), sizeof(T), place, kOpLoad | flags, AddressOf(&array), sizeof(A));
+  return p;
+}
+template <typename T, typename A>
+__host__ __device__ inline T* St(T* p, unsigned int place, unsigned int flags, A& array) {
+  RecordLocal(AddressOf(p), sizeof(T), place, kOpStore | flags, AddressOf(&array), sizeof(A));
+  return p;
+}
+template <typename T, typename A>
+__host__ __device__ inline T* LdSt(T* p, unsigned int place, unsigned int flags, A& array) {
+  RecordLocal(AddressOf(p), sizeof(T), place, kOpLoad | flags, AddressOf(&array), sizeof(A));
+  RecordLocal(AddressOf(p), sizeof(T), place, kOpStore | flags, AddressOf(&array), sizeof(A));
+  return p;
+}
 template <typename T>
 __host__ __device__ inline T* Ld(T* p, unsigned int place, unsigned int flags = 0) {
 #if defined(__CUDA_ARCH__)

@@ -40,6 +40,9 @@ struct ProgramDeviceState {
   BadAccess* bad;
   InstanceView* instances;  // one per thread of the launch (zeroed), or null
   unsigned long long instance_slots;
+  // ptxas keeps the kernel's own arrays in registers: their accesses are not recorded
+  // (KeepsArraysInRegisters in program_trace.h).
+  unsigned int registers_only;
 };
 
 // The runtime's calls.

@@ -795,6 +795,20 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
       "ASAN_OPTIONS=detect_leaks=0:handle_segv=0:handle_sigbus=0:handle_sigfpe=0:"
       "handle_abort=0");
 #endif
+  // ptxas's report on the program as written (registers, stack frame; where nvcc is present):
+  // the run learns which kernels keep their own arrays in registers (KeepsArraysInRegisters).
+  const auto preset = FindDevicePreset(options.preset);
+  const std::uint32_t cc = preset.ok() ? preset->compute_capability : 0;
+  std::map<std::string, KernelResources, std::less<>> compiled;
+  if (gpu || cc >= 50) {
+    compiled = CompilerResources(units, include_dirs, defines,
+                                 gpu ? std::string("native") : "sm_" + std::to_string(cc),
+                                 key_text, cache);
+    std::string local_bytes;
+    for (const auto& [kernel, r] : compiled)
+      local_bytes += kernel + " " + std::to_string(r.local_bytes) + "\n";
+    if (!local_bytes.empty()) env.push_back("WS_PROGRAM_LOCAL_BYTES=" + local_bytes);
+  }
   ChildResult c = RunChild(args, env, limits, exe.string());
   run.timing.run_ms = MsSince(t0);
   // A failed assert() prints its expression as rewritten: as the program wrote it.
@@ -844,19 +858,9 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
     }
   }
   // Registers from ptxas where the run did not say (the occupancy view starts from them).
-  const bool resources_missing =
-      std::any_of(run.launches.begin(), run.launches.end(),
-                  [](const LaunchTrace& t) { return !t.resources.known(); });
-  const auto preset = FindDevicePreset(options.preset);
-  const std::uint32_t cc = preset.ok() ? preset->compute_capability : 0;
-  if (resources_missing && (gpu || cc >= 50)) {
-    const auto table = CompilerResources(units, include_dirs, defines,
-                                         gpu ? std::string("native") : "sm_" + std::to_string(cc),
-                                         key_text, cache);
-    for (LaunchTrace& t : run.launches) {
-      if (t.resources.known()) continue;
-      if (const KernelResources* r = FindKernelResources(table, t.kernel)) t.resources = *r;
-    }
+  for (LaunchTrace& t : run.launches) {
+    if (t.resources.known()) continue;
+    if (const KernelResources* r = FindKernelResources(compiled, t.kernel)) t.resources = *r;
   }
   if (events_modeled) {
     run.rewritten.warnings.push_back(

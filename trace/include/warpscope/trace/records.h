@@ -23,10 +23,19 @@ struct Dim3 {
   friend bool operator==(const Dim3&, const Dim3&) = default;
 };
 
-enum class MemorySpace : std::uint8_t { kGlobal = 0, kShared = 1, kConstant = 2, kTexture = 3 };
+// kLocal: a thread's own array indexed at run time, which the compiler places in local memory
+// (device memory, interleaved between a warp's lanes; see LocalOffset in ws_cuda_keys.h).
+enum class MemorySpace : std::uint8_t {
+  kGlobal = 0,
+  kShared = 1,
+  kConstant = 2,
+  kTexture = 3,
+  kLocal = 4
+};
+inline constexpr int kMemorySpaces = 5;
 enum class AccessOp : std::uint8_t { kLoad = 0, kStore = 1, kAtomic = 2 };
 
-const char* ToString(MemorySpace s);  // "global", "shared", "constant", "texture"
+const char* ToString(MemorySpace s);  // "global", "shared", "constant", "texture", "local"
 const char* ToString(AccessOp op);    // "load", "store", "atomic"
 
 // The tag a recorder gives sites in the file called `name` (FileTag in ws_cuda_keys.h: a hash
@@ -37,6 +46,9 @@ std::uint16_t FileTagOf(const std::string& name);
 // SiteInfo::buffer of a site that reaches into several buffers (a program's int** rows): its
 // offsets are virtual addresses.
 inline constexpr std::uint16_t kSeveralBuffers = 0xffff;
+// SiteInfo::buffer of a local site (MemorySpace::kLocal): no buffer; its offsets are the
+// thread's local array laid out as local memory lays it out (LocalOffset in ws_cuda_keys.h).
+inline constexpr std::uint16_t kLocalArray = 0xfffe;
 
 struct SiteInfo {
   std::uint32_t line = 0;
@@ -47,7 +59,8 @@ struct SiteInfo {
   MemorySpace space = MemorySpace::kGlobal;
   AccessOp op = AccessOp::kLoad;
   std::uint8_t size = 4;     // bytes per access
-  std::uint16_t buffer = 0;  // global/constant/texture: the buffer; shared: the shared array
+  std::uint16_t buffer = 0;  // global/constant/texture: the buffer; shared: the shared array;
+                             // local: kLocalArray
   std::string code;          // the source line, trimmed (filled in by the lesson)
 };
 
