@@ -4,6 +4,7 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 #include <imgui.h>
+#include <imgui_internal.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 #include <implot.h>
@@ -272,11 +273,33 @@ int RunApp(const AppOptions& opt) {
   std::vector<ExportRequest> pending;
   int exit_code = 0;
   ImGuiKey walk_key = ImGuiKey_None;
+  // Idle costs nothing: with nothing moving and no input for a second, the loop sleeps until an
+  // event arrives, waking 4 times a second only to look at the program's files and for a run
+  // that finished (IdleTick), and draws nothing unless something changed. A window the system
+  // asks to redraw (uncovered, resized) is drawn.
+  static bool refresh = true;
+  glfwSetWindowRefreshCallback(win, [](GLFWwindow*) { refresh = true; });
+  double last_input = glfwGetTime();
   for (int frame = 1; !glfwWindowShouldClose(win) && !ui.quit_requested(); ++frame) {
-    if (scripted)
+    if (scripted) {
       glfwPollEvents();
-    else
+    } else if (ui.NeedsFrames() || walk != nullptr || glfwGetTime() - last_input < 1.0) {
       glfwWaitEventsTimeout(1.0 / 60.0);
+    } else {
+      glfwWaitEventsTimeout(0.25);
+    }
+    if (!scripted) {
+      // Input arrived (ImGui's GLFW callbacks queue it as events): draw for a second more, for
+      // hover highlights and tooltips that appear after a delay.
+      const bool input = ImGui::GetCurrentContext()->InputEventsQueue.Size > 0;
+      if (input || std::exchange(refresh, false)) {
+        last_input = glfwGetTime();
+      } else if (!ui.NeedsFrames() && walk == nullptr && glfwGetTime() - last_input >= 1.0 &&
+                 !ui.IdleTick()) {
+        --frame;
+        continue;  // nothing changed: no frame
+      }
+    }
     if (ui.TakeUiScaleChanged()) theme::Apply(ui.ui_scale(), settings.light_theme);
     for (const ParamDrag& d : opt.drags) {
       if (frame != d.frame) continue;

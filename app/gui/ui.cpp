@@ -126,6 +126,19 @@ void Ui::AdvancePlayback() {
   session_.SelectStep(session_.step + 1);
 }
 
+bool Ui::NeedsFrames() const {
+  return session_.playing || session_.running || session_.sweep.active ||
+         session_.sweep.requested || !exports_.empty() || lecture_layout_pending_ ||
+         ui_scale_changed_ || (!message_.empty() && ImGui::GetTime() < message_until_ + 0.1);
+}
+
+bool Ui::IdleTick() {
+  const std::uint64_t generation = session_.generation;
+  const std::string error = session_.error;
+  lesson_panel()->Poll();
+  return NeedsFrames() || session_.generation != generation || session_.error != error;
+}
+
 std::vector<ExportRequest> Ui::TakeExportRequests() {
   return std::exchange(exports_, {});
 }

@@ -27,6 +27,13 @@ class Ui {
   void Draw();  // between ImGui::NewFrame() and ImGui::Render()
 
   std::vector<ExportRequest> TakeExportRequests();
+  // Is anything moving (playback, a run or sweep under way, a status message to take down, an
+  // export or layout change to carry out)? Then the loop draws at the display's rate; else it
+  // sleeps until an event arrives (docs: "Idle costs nothing").
+  bool NeedsFrames() const;
+  // Between frames while idle, outside an ImGui frame: looks at the program's files and for a
+  // finished run. True when a frame must be drawn to show what changed.
+  bool IdleTick();
   bool quit_requested() const { return quit_requested_; }
   // True once after the user changed the UI scale or the theme; the loop re-applies the theme
   // before the next frame and the setting is already saved.
