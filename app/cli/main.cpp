@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 
 #include <unistd.h>
+
 #include <algorithm>
 
 #include <cctype>
@@ -200,7 +201,7 @@ int ProgramCommand(const std::vector<std::string>& files, const std::vector<std:
                    const std::vector<std::string>& include_dirs,
                    const std::vector<std::string>& args, const std::string& backend,
                    const ws::RunOptions& options, double timeout_s, bool json,
-                   const std::string& capture_to = "") {
+                   const std::string& capture_to = "", bool progress = false) {
   if (backend != "emu" && backend != "cuda") {
     std::cerr << "warpscope-cli: --backend " << backend << ": emu or cuda\n";
     return 2;
@@ -241,7 +242,26 @@ int ProgramCommand(const std::vector<std::string>& files, const std::vector<std:
   po.keep_blocks = options.keep_blocks;
   po.schedule = options.schedule.Name();
   po.timeout = std::chrono::milliseconds(static_cast<long long>(timeout_s * 1000));
+  // --progress: the launch under way and its blocks done, on stderr (one line, redrawn, on a
+  // terminal; else a line a second at most).
+  const bool tty = isatty(2) != 0;
+  bool shown = false;
+  auto last_line = std::chrono::steady_clock::now() - std::chrono::seconds(2);
+  if (progress) {
+    po.on_progress = [&](const ws::ProgramProgress& p) {
+      if (p.launch == 0) return;
+      const auto now = std::chrono::steady_clock::now();
+      if (tty) {
+        std::cerr << "\r" << ws::ProgressText(p) << "\x1b[K" << std::flush;
+        shown = true;
+      } else if (now - last_line >= std::chrono::seconds(1) || p.blocks_done == p.blocks) {
+        std::cerr << ws::ProgressText(p) << "\n";
+        last_line = now;
+      }
+    };
+  }
   const ws::ProgramRun r = ws::RunProgramFile(file, po);
+  if (shown) std::cerr << "\n";
   if (!capture_to.empty() && (r.ok() || !r.launches.empty())) {
     // A trace of the program: its launches, output and source; opening it runs nothing.
     if (ws::Status s = ws::SaveRunAsTrace(ws::LessonRunOfProgram(r, file), nullptr, capture_to);
@@ -435,6 +455,10 @@ int main(int argc, char** argv) {
                   "Device preset whose limits the emulator enforces (g80, gt200, fermi, turing, "
                   "ampere, hopper)");
   run->add_flag("--json", json, "One JSON object");
+  bool progress = false;
+  run->add_flag("--progress", progress,
+                "With --file on the emulator: show the launch under way and its blocks done "
+                "out of the grid, on stderr");
   auto* capture = cli.add_subcommand(
       "capture", "Run a lesson and write it as a trace file (.wstrace) for the app to open");
   std::string out;
@@ -520,7 +544,7 @@ int main(int argc, char** argv) {
   if (*layout) return LayoutCommand(layout_kind, lw, lh, tw, th, mw, mh, json);
   if (*run && !program_files.empty())
     return ProgramCommand(program_files, defines, include_dirs, program_args, backend, options,
-                          timeout_s, json);
+                          timeout_s, json, "", progress);
   if (*run && lesson.empty()) {
     std::cerr << "warpscope-cli: run needs a lesson id or --file PROGRAM.cu\n";
     return 2;

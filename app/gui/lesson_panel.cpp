@@ -450,6 +450,16 @@ void LessonPanel::DrawStatus() {
     const int dots = static_cast<int>(ImGui::GetTime() * 4.0) % 4;
     ImGui::TextColored(ImVec4(0.95f, 0.75f, 0.3f, 1.0f), "Running %s%.*s",
                        session_->running_what.c_str(), dots, "...");
+    // A program on the emulator: how far it has got (blocks done out of the grid), and Cancel.
+    if (const std::optional<ProgramProgress> p = runner_.progress(); p && p->launch > 0) {
+      const float f = p->blocks > 0 ? static_cast<float>(p->blocks_done) / p->blocks : 0.0f;
+      ImGui::ProgressBar(f, ImVec2(-ImGui::GetFrameHeight() * 4.0f, 0.0f),
+                         ProgressText(*p).c_str());
+      ImGui::SameLine();
+      if (ImGui::Button("Cancel")) runner_.Cancel();
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Stop the program; the launches that finished stay in the views");
+    }
   } else {
     ImGui::TextDisabled("Up to date");
   }

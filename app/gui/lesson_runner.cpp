@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 
 #include "core/child_run.h"
 #include "core/program_run.h"
@@ -18,6 +19,7 @@ LessonRunner::~LessonRunner() {
   {
     std::lock_guard lock(mutex_);
     quit_ = true;
+    cancel_ = true;  // a program under way stops now, not when it ends
   }
   wake_.notify_all();
   worker_.join();
@@ -30,6 +32,7 @@ std::uint64_t LessonRunner::Submit(RunRequest request) {
     id = ++next_id_;
     newest_ = id;
     pending_.emplace(id, std::move(request));
+    if (finished_ + 1 < id) cancel_ = true;  // a program under way is out of date: stop it
   }
   wake_.notify_all();
   return id;
@@ -46,11 +49,25 @@ bool LessonRunner::busy() const {
   return finished_ != newest_;
 }
 
+std::optional<ProgramProgress> LessonRunner::progress() const {
+  std::lock_guard lock(mutex_);
+  return progress_;
+}
+
+void LessonRunner::Cancel() {
+  std::lock_guard lock(mutex_);
+  cancel_ = true;
+}
+
 namespace {
 
 // A user's program: compiled and run in a child (kernels/program), then shown like a lesson run.
-void RunProgramJob(const RunRequest& rq, const RunOptions& options, RunResult* result) {
+void RunProgramJob(const RunRequest& rq, const RunOptions& options, RunResult* result,
+                   const std::atomic<bool>* cancel,
+                   std::function<void(const ProgramProgress&)> on_progress) {
   ProgramOptions po;
+  po.cancel = cancel;
+  po.on_progress = std::move(on_progress);
   po.defines = rq.program_defines;
   po.args = rq.program_args;
   po.include_dirs.assign(rq.program_include_dirs.begin(), rq.program_include_dirs.end());
@@ -104,6 +121,7 @@ void LessonRunner::Loop() {
       if (quit_) return;
       job = std::move(*pending_);
       pending_.reset();
+      cancel_ = false;
     }
     const auto start = std::chrono::steady_clock::now();
     RunResult result;
@@ -117,7 +135,12 @@ void LessonRunner::Loop() {
         options.keep_blocks.end())
       options.keep_blocks.push_back(rq.block);
     if (!rq.program.empty()) {
-      RunProgramJob(rq, options, &result);
+      RunProgramJob(rq, options, &result, &cancel_, [this](const ProgramProgress& p) {
+        std::lock_guard lock(mutex_);
+        progress_ = p;
+      });
+      std::lock_guard lock(mutex_);
+      progress_.reset();
     } else {
       auto run = RunLessonForApp(rq, options);
       if (run.ok()) {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "warpscope/kernels/lesson_api.h"
+#include "warpscope/program/progress.h"
 #include "warpscope/trace/block_view.h"
 #include "warpscope/trace/status.h"
 #include "warpscope/viz/session.h"
@@ -57,6 +58,11 @@ class LessonRunner {
   // The newest request's result once it is ready (each result is handed out once).
   std::optional<RunResult> Poll();
   bool busy() const;  // the newest request has not finished yet
+  // A program under way: its launch and blocks done (progress.h); nullopt otherwise.
+  std::optional<ProgramProgress> progress() const;
+  // Stops the program under way (the launches that finished are shown, with a note). A newer
+  // request stops it too.
+  void Cancel();
 
  private:
   void Loop();
@@ -67,6 +73,8 @@ class LessonRunner {
   std::optional<RunResult> done_;
   std::uint64_t next_id_ = 0, newest_ = 0, finished_ = 0;
   bool quit_ = false;
+  std::atomic<bool> cancel_{false};  // set and cleared under mutex_ (RunProgramJob reads it)
+  std::optional<ProgramProgress> progress_;
   std::thread worker_;
 };
 

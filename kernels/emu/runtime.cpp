@@ -196,6 +196,7 @@ class Worker {
         block_start_ = static_cast<std::uint64_t>(placed.start);
       }
       if (!RunBlock(b)) break;
+      if (cfg.blocks_done != nullptr) cfg.blocks_done->fetch_add(1, std::memory_order_relaxed);
       if (dispatcher) {  // the block ends when its last thread does
         std::uint32_t last = 0;
         for (const ThreadCtx& c : threads_) last = std::max(last, c.clock);

@@ -3,6 +3,11 @@
 // link errors, too much memory.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
+#include <utility>
+#include <vector>
+
 #include "program_test_util.h"
 #include "warpscope/program/program.h"
 
@@ -63,6 +68,63 @@ TEST(Programs, AnEndlessLoopIsStoppedAtTheTimeLimit) {
   EXPECT_NE(run.failure.find("ran longer than the limit of 1.50 s and was stopped"),
             std::string::npos)
       << run.failure;
+}
+
+// Launch 1 runs to its end; in launch 2 block 3 never ends, while blocks 0-2 do (the emulator's
+// workers take the blocks in index order, and the one on block 3 stays there).
+constexpr const char* kStuckInLaunch2 =
+    "__global__ void fine(float* d) { d[threadIdx.x] = 1.0f; }\n"
+    "__global__ void stuck(float* d) {\n"
+    "  volatile int spin = blockIdx.x == 3;\n"
+    "  while (spin) {}\n"
+    "  d[threadIdx.x] = 2.0f;\n"
+    "}\n"
+    "int main() {\n"
+    "  float* d; cudaMalloc(&d, 128);\n"
+    "  fine<<<2, 32>>>(d); stuck<<<4, 32>>>(d); cudaDeviceSynchronize(); return 0;\n"
+    "}\n";
+
+// The time limit says how far the launch under way had got: a program that is only large can
+// be given longer.
+TEST(Programs, ATimeLimitSaysHowFarTheLaunchGot) {
+  ProgramOptions o;
+  o.timeout = std::chrono::milliseconds(1500);
+  const ProgramRun run = RunText(kStuckInLaunch2, o);
+  ASSERT_FALSE(run.ok());
+  EXPECT_NE(run.failure.find("it was in launch 2 (stuck): 3 of 4 blocks: if it is only large, a "
+                             "longer time limit (the CLI's --timeout) lets it finish"),
+            std::string::npos)
+      << run.failure;
+  ASSERT_EQ(run.launches.size(), 1u);  // the launch that finished is kept
+  EXPECT_EQ(run.launches[0].kernel, "fine");
+}
+
+// Progress comes while the program runs, and Cancel stops it, keeping what finished.
+TEST(Programs, ProgressIsReportedAndCancelStopsTheRun) {
+  std::atomic<bool> cancel{false};
+  std::vector<ProgramProgress> seen;
+  ProgramOptions o;
+  o.cancel = &cancel;
+  o.on_progress = [&](const ProgramProgress& p) {
+    seen.push_back(p);
+    if (p.launch == 2 && p.blocks_done == 3) cancel = true;  // the user presses Cancel
+  };
+  const auto start = std::chrono::steady_clock::now();
+  const ProgramRun run = RunText(kStuckInLaunch2, o);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));  // not the 30 s
+  ASSERT_FALSE(run.ok());
+  EXPECT_NE(run.failure.find("stopped at your request in launch 2 (stuck): 3 of 4 blocks (the "
+                             "launches that finished are kept)"),
+            std::string::npos)
+      << run.failure;
+  ASSERT_EQ(run.launches.size(), 1u);
+  ASSERT_FALSE(seen.empty());
+  const ProgramProgress last{2, "stuck", 3, 4};
+  EXPECT_EQ(seen.back(), last) << ProgressText(seen.back());
+  for (std::size_t i = 1; i < seen.size(); ++i) {  // never backwards
+    EXPECT_GE(std::make_pair(seen[i].launch, seen[i].blocks_done),
+              std::make_pair(seen[i - 1].launch, seen[i - 1].blocks_done));
+  }
 }
 
 TEST(Programs, ACrashInTheProgramIsReportedAndItsOutputKept) {

@@ -253,7 +253,8 @@ LaunchTrace LaunchFrom(const nlohmann::json& j) {
     si.file_tag = FileTagOf(si.file);
     if (si.size == 0 || si.size > 16) throw std::runtime_error("a site's access size is not 1-16");
     if (si.space != MemorySpace::kShared && si.buffer >= t.buffers.size() &&
-        si.buffer != kSeveralBuffers && !(si.space == MemorySpace::kLocal && si.buffer == kLocalArray))
+        si.buffer != kSeveralBuffers &&
+        !(si.space == MemorySpace::kLocal && si.buffer == kLocalArray))
       throw std::runtime_error("a site names a buffer the launch does not have");
     t.sites.push_back(std::move(si));
   }

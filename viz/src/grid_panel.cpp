@@ -322,7 +322,7 @@ class GridPanel : public Panel {
                       l.address, l.address / 4 % 32);
         } else {
           const std::uint64_t base = si.buffer < t.buffers.size() ? t.buffers[si.buffer].base : 0;
-          const std::string name = si.buffer < t.buffers.size()       ? t.buffers[si.buffer].name
+          const std::string name = si.buffer < t.buffers.size()      ? t.buffers[si.buffer].name
                                    : si.space == MemorySpace::kLocal ? "local"
                                                                      : "?";
           ImGui::Text("line %u %s %s + %" PRIu64 " B  (0x%" PRIx64 ", sector %" PRIu64 ")", si.line,

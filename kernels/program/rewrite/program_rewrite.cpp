@@ -853,7 +853,8 @@ class Collector : public RecursiveASTVisitor<Collector> {
   void NoteCounter(const ForStmt* s) {
     static constexpr std::int64_t kUnrollTrips = 64;
     const auto* init = dyn_cast_or_null<DeclStmt>(s->getInit());
-    if (init == nullptr || !init->isSingleDecl() || s->getCond() == nullptr || s->getInc() == nullptr)
+    if (init == nullptr || !init->isSingleDecl() || s->getCond() == nullptr ||
+        s->getInc() == nullptr)
       return;
     const auto* v = dyn_cast<VarDecl>(init->getSingleDecl());
     if (v == nullptr || !v->getType()->isIntegerType() || v->getInit() == nullptr ||

@@ -11,11 +11,16 @@
 // - At exit the launches are written to the trace file named by WS_PROGRAM_OUT; the parent
 //   (program.h) reads them. A failed launch is reported on stderr, written, and ends the program
 //   with status 3 (the program's own later calls would only see a sticky error).
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <iostream>
 #include <sstream>
@@ -23,6 +28,7 @@
 #include <vector>
 
 #include "emu_program_state.h"
+#include "warpscope/program/progress.h"
 
 namespace ws::prog {
 using namespace detail;  // NOLINT: this file is the state's other half
@@ -44,6 +50,20 @@ void NoteShared(const void* p, std::uint32_t bytes, std::uint32_t base) {
     t_shared_tag = tag;
   }
   t_shared.push_back({reinterpret_cast<std::uintptr_t>(p), bytes, base});
+}
+
+// The progress cell the parent maps (WS_PROGRAM_PROGRESS), or null.
+ProgressCell* Progress() {
+  static ProgressCell* const cell = []() -> ProgressCell* {
+    const char* path = std::getenv("WS_PROGRAM_PROGRESS");
+    if (path == nullptr) return nullptr;
+    const int fd = open(path, O_RDWR | O_CLOEXEC);
+    if (fd < 0) return nullptr;
+    void* p = mmap(nullptr, sizeof(ProgressCell), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    return p == MAP_FAILED ? nullptr : static_cast<ProgressCell*>(p);
+  }();
+  return cell;
 }
 
 // "column 24: " for an access the rewriter numbered, else "".
@@ -128,13 +148,15 @@ void RecordLocal(const void* p, unsigned int bytes, unsigned int place, unsigned
                  const void* array, unsigned int array_bytes) {
   const emu::ThreadState* t = ::ws::emu::t_thread;
   if (t == nullptr || P().registers_only) return;  // on the host; or ptxas kept it in registers
-  const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(p) -
-                            reinterpret_cast<std::uintptr_t>(array);
+  const std::uintptr_t at =
+      reinterpret_cast<std::uintptr_t>(p) - reinterpret_cast<std::uintptr_t>(array);
   const std::uint64_t threads = std::uint64_t{t->block_dim.x} * t->block_dim.y * t->block_dim.z;
-  const std::uint64_t thread = t->thread_idx.x + std::uint64_t{t->block_dim.x} *
-                                                     (t->thread_idx.y + std::uint64_t{t->block_dim.y} * t->thread_idx.z);
-  const std::uint64_t block = t->block_idx.x + std::uint64_t{t->grid_dim.x} *
-                                                   (t->block_idx.y + std::uint64_t{t->grid_dim.y} * t->block_idx.z);
+  const std::uint64_t thread =
+      t->thread_idx.x + std::uint64_t{t->block_dim.x} *
+                            (t->thread_idx.y + std::uint64_t{t->block_dim.y} * t->thread_idx.z);
+  const std::uint64_t block =
+      t->block_idx.x + std::uint64_t{t->grid_dim.x} *
+                           (t->block_idx.y + std::uint64_t{t->grid_dim.y} * t->block_idx.z);
   const std::uint64_t warp = block * ((threads + 31) / 32) + thread / 32;
   emu::RecordAccess(MakeSiteKey(place, kKeyGlobal, op & ~kOpSeveral, bytes, kKeyLocalArray),
                     LocalOffset(warp, static_cast<std::uint32_t>(thread % 32),
@@ -338,7 +360,15 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
   cfg.schedule = p.schedule;
   cfg.instances = true;  // the rewriter's Loop, Iter and Frame give each access its instance
   p.registers_only = KeepsArraysInRegisters(name);
-  std::fflush(stdout);   // what the host printed before a launch that may never end is kept
+  if (ProgressCell* progress = Progress()) {  // the parent shows how far the launch has got
+    std::strncpy(progress->kernel, name, sizeof progress->kernel - 1);
+    progress->blocks_done.store(0, std::memory_order_relaxed);
+    progress->blocks.store(cfg.grid.count(), std::memory_order_relaxed);
+    static std::uint32_t launches = 0;
+    progress->launch.store(++launches, std::memory_order_release);
+    cfg.blocks_done = &progress->blocks_done;
+  }
+  std::fflush(stdout);  // what the host printed before a launch that may never end is kept
   if (p.sticky_error != cudaSuccess) {  // after a failed assert no kernel runs
     p.last_error = p.sticky_error;
     return;

@@ -132,8 +132,8 @@ __host__ __device__ inline const void* AddressOf(T* p) {
 // An element of the thread's own array indexed at run time (local memory): its offset as
 // local memory interleaves it (LocalOffset in ws_cuda_keys.h), the same on both roads.
 __host__ __device__ inline void RecordLocal(const void* p, unsigned int bytes, unsigned int place,
-                                   unsigned int op, const void* array,
-                                   unsigned int array_bytes) {
+                                            unsigned int op, const void* array,
+                                            unsigned int array_bytes) {
 #if defined(__CUDA_ARCH__)
   if (ws_recorder_state.mode == ::ws::dev::kOff || ws_program_state.registers_only) return;
   const auto at = static_cast<unsigned int>(reinterpret_cast<unsigned long long>(p) -

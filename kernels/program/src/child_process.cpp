@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <system_error>
+#include <thread>
 
 extern char** environ;
 
@@ -19,7 +20,8 @@ namespace ws {
 using Clock = std::chrono::steady_clock;
 
 ChildResult RunChild(const std::vector<std::string>& args, const std::vector<std::string>& env,
-                     const ChildLimits& limits, const std::string& path) {
+                     const ChildLimits& limits, const std::string& path,
+                     const std::function<bool()>& keep_going) {
   ChildResult r;
   // This environment, without the variables `env` sets (getenv would find the first).
   std::vector<std::string> env_strings;
@@ -58,7 +60,11 @@ ChildResult RunChild(const std::vector<std::string>& args, const std::vector<std
   }
   const std::string exe_path = path.empty() ? args.at(0) : path;
   const rlim_t mem = static_cast<rlim_t>(limits.memory_bytes);
-  const rlim_t cpu = static_cast<rlim_t>(limits.timeout.count() / 1000 + 5);
+  // CPU time, a backstop behind the wall-clock limit: the emulator runs a launch on every core,
+  // so a child may spend the limit on each of them (with one core's worth the 2-core machines
+  // stopped a program on SIGXCPU at half its wall-clock limit).
+  const rlim_t cpu = static_cast<rlim_t>(limits.timeout.count() / 1000 + 5) *
+                     std::max<rlim_t>(1, std::thread::hardware_concurrency());
   const pid_t pid = fork();
   if (pid < 0) {
     r.start_error = "fork: " + std::system_category().message(errno);
@@ -113,6 +119,10 @@ ChildResult RunChild(const std::vector<std::string>& args, const std::vector<std
       r.timed_out = true;
       break;
     }
+    if (keep_going && !keep_going()) {
+      r.cancelled = true;
+      break;
+    }
     const int ready = poll(fds, 2, static_cast<int>(std::min<long long>(left.count(), 200)));
     if (ready < 0 && errno != EINTR) break;
     for (int i = 0; i < 2; ++i) {
@@ -135,7 +145,7 @@ ChildResult RunChild(const std::vector<std::string>& args, const std::vector<std
   for (pollfd& f : fds) {
     if (f.fd >= 0) close(f.fd);
   }
-  if (r.timed_out) {
+  if (r.timed_out || r.cancelled) {
     kill(-pid, SIGKILL);  // the child and anything it started (its own process group)
     kill(pid, SIGKILL);   // in case it was stopped before it made that group
   }

@@ -802,14 +802,28 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
   std::map<std::string, KernelResources, std::less<>> compiled;
   if (gpu || cc >= 50) {
     compiled = CompilerResources(units, include_dirs, defines,
-                                 gpu ? std::string("native") : "sm_" + std::to_string(cc),
-                                 key_text, cache);
+                                 gpu ? std::string("native") : "sm_" + std::to_string(cc), key_text,
+                                 cache);
     std::string local_bytes;
     for (const auto& [kernel, r] : compiled)
       local_bytes += kernel + " " + std::to_string(r.local_bytes) + "\n";
     if (!local_bytes.empty()) env.push_back("WS_PROGRAM_LOCAL_BYTES=" + local_bytes);
   }
-  ChildResult c = RunChild(args, env, limits, exe.string());
+  // How far the run has got (the emulator's runtime writes it), and the user's Cancel.
+  // (A time limit's message says how far it got too.)
+  ProgressMap progress(gpu ? std::string() : out.string() + ".progress");
+  if (progress.cell() != nullptr) env.push_back("WS_PROGRAM_PROGRESS=" + progress.path());
+  ProgramProgress last_progress;
+  const auto keep_going = [&] {
+    if (progress.cell() != nullptr) {
+      const ProgramProgress now = progress.Read();
+      if (!(now == last_progress) && options.on_progress) options.on_progress(now);
+      last_progress = now;
+    }
+    return options.cancel == nullptr || !options.cancel->load();
+  };
+  ChildResult c = RunChild(args, env, limits, exe.string(), keep_going);
+  keep_going();  // the last blocks
   run.timing.run_ms = MsSince(t0);
   // A failed assert() prints its expression as rewritten: as the program wrote it.
   run.stdout_text = UnrewriteText(std::move(c.out));
@@ -876,17 +890,30 @@ ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::p
   if (!c.started) {
     run.stage = ProgramStage::kRun;
     run.failure = "could not start the program: " + c.start_error;
+  } else if (c.cancelled) {
+    run.stage = ProgramStage::kRun;
+    run.failure =
+        "stopped at your request" +
+        (last_progress.launch > 0 ? " in " + ProgressText(last_progress) : std::string()) +
+        " (the launches that finished are kept)";
   } else if (c.timed_out) {
     run.stage = ProgramStage::kRun;
     run.failure = "the program ran longer than the limit of " +
                   std::to_string(options.timeout.count() / 1000.0).substr(0, 4) +
                   " s and was stopped (an endless loop, or a barrier some threads never leave?)";
+    if (last_progress.launch > 0 && last_progress.blocks_done < last_progress.blocks)
+      run.failure +=
+          "; it was in " + ProgressText(last_progress) +
+          ": if it is only large, a longer time limit (the CLI's --timeout) lets it finish";
   } else if (c.signal != 0) {
     run.stage = ProgramStage::kRun;
     const bool memory = c.signal == SIGSEGV || c.signal == SIGABRT || c.signal == SIGKILL;
     run.failure = "the program stopped on " + SignalName(c.signal, gpu);
     const std::string msg = ChildMessage(run.stderr_text);
     if (!msg.empty()) run.failure += ": " + msg;
+    if (c.signal == SIGXCPU && last_progress.launch > 0 &&
+        last_progress.blocks_done < last_progress.blocks)
+      run.failure += "; it was in " + ProgressText(last_progress);
     if (memory && run.stderr_text.find("bad_alloc") != std::string::npos)
       run.failure += " (over the memory limit of " +
                      std::to_string(options.memory_limit_bytes >> 20) + " MiB?)";

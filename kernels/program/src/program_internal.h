@@ -42,6 +42,23 @@ std::map<std::string, KernelResources, std::less<>> CompilerResources(
     const std::vector<std::string>& defines, const std::string& arch, const std::string& key_text,
     const std::filesystem::path& cache);
 
+// The progress cell of one run (progress.h), created at `path` and mapped for reading; removed
+// with the map. No path, or a cell that could not be made: cell() is null.
+class ProgressMap {
+ public:
+  explicit ProgressMap(const std::string& path);
+  ~ProgressMap();
+  ProgressMap(const ProgressMap&) = delete;
+  ProgressMap& operator=(const ProgressMap&) = delete;
+  const ProgressCell* cell() const { return cell_; }
+  const std::string& path() const { return path_; }
+  ProgramProgress Read() const;
+
+ private:
+  std::string path_;
+  const ProgressCell* cell_ = nullptr;
+};
+
 #if defined(WS_PROGRAM_NVCC)
 // The program as written, run on the GPU without recording (its output is what the user sees).
 struct PlainRun {

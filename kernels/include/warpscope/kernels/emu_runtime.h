@@ -17,6 +17,7 @@
 
 #include <functional>
 #include <string>
+#include <atomic>
 #include <vector>
 
 #include "warpscope/trace/device_preset.h"
@@ -45,6 +46,8 @@ struct LaunchConfig {
   // key (ThreadState::instance: the program's loop iterations and calls), as the lanes a GPU runs
   // together; otherwise by each lane's k-th arrival (the lessons, which never skip a step).
   bool instances = false;
+  // Counts the blocks that finished (a program's progress, progress.h), if set.
+  std::atomic<std::uint64_t>* blocks_done = nullptr;
 };
 
 // Runs `body` (the kernel call) once per GPU thread. Returns the launch's trace, or the error

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@ struct ChildResult {
   bool started = false;  // false: it could not be started (start_error says why)
   std::string start_error;
   bool timed_out = false;  // it ran past the time limit and was killed
+  bool cancelled = false;  // `keep_going` said no, and it was killed
   int exit_code = 0;
   int signal = 0;  // the signal that ended it, or 0
   std::string out, err;
@@ -30,7 +32,9 @@ struct ChildLimits {
 // message) with `env` ("NAME=value", replacing this environment's of that name) added to this
 // environment, stdin from /dev/null, stdout and stderr captured (at most output_bytes of each),
 // under the limits. The child gets a process group of its own; a time-out kills it and the group.
+// `keep_going` (if set) is asked at least 5 times a second while the child runs; false kills it.
 ChildResult RunChild(const std::vector<std::string>& args, const std::vector<std::string>& env,
-                     const ChildLimits& limits, const std::string& path = "");
+                     const ChildLimits& limits, const std::string& path = "",
+                     const std::function<bool()>& keep_going = {});
 
 }  // namespace ws

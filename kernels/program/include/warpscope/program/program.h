@@ -12,12 +12,15 @@
 // kept.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
+#include "warpscope/program/progress.h"
 #include "warpscope/program/program_rewrite.h"
 #include "warpscope/trace/launch.h"
 #include "warpscope/trace/status.h"
@@ -60,6 +63,11 @@ struct ProgramOptions {
   std::uint64_t memory_limit_bytes = 4ull << 30;
   std::uint64_t output_limit_bytes = 1u << 20;  // of the program's stdout kept
   std::filesystem::path cache_dir;              // empty: the user's cache (~/.cache/warpscope)
+  // While the program runs on the emulator: called (on the calling thread, at most 5 times a
+  // second) whenever the launch under way or its blocks done change.
+  std::function<void(const ProgramProgress&)> on_progress;
+  // Set (by another thread): the run stops, keeping the launches that finished.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 // `text` (what a program printed) with the rewriter's insertions taken out again: a failed

@@ -1,0 +1,60 @@
+// The parent's side of a run's progress (progress.h): the mapped cell, read while it waits.
+#include "warpscope/program/progress.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstring>
+
+#include "program_internal.h"
+
+namespace ws {
+
+namespace {
+std::string Thousands(std::uint64_t n) {
+  std::string s = std::to_string(n);
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3)
+    s.insert(static_cast<std::size_t>(i), ",");
+  return s;
+}
+}  // namespace
+
+std::string ProgressText(const ProgramProgress& p) {
+  return "launch " + std::to_string(p.launch) + (p.kernel.empty() ? "" : " (" + p.kernel + ")") +
+         ": " + Thousands(p.blocks_done) + " of " + Thousands(p.blocks) + " blocks";
+}
+
+namespace prog_internal {
+
+ProgressMap::ProgressMap(const std::string& path) : path_(path) {
+  if (path.empty()) return;
+  const int fd = open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) return;
+  if (ftruncate(fd, sizeof(ProgressCell)) == 0) {
+    void* p = mmap(nullptr, sizeof(ProgressCell), PROT_READ, MAP_SHARED, fd, 0);
+    if (p != MAP_FAILED) cell_ = static_cast<const ProgressCell*>(p);
+  }
+  close(fd);
+}
+
+ProgressMap::~ProgressMap() {
+  if (cell_ != nullptr) munmap(const_cast<ProgressCell*>(cell_), sizeof(ProgressCell));
+  if (!path_.empty()) unlink(path_.c_str());
+}
+
+ProgramProgress ProgressMap::Read() const {
+  ProgramProgress p;
+  if (cell_ == nullptr) return p;
+  p.launch = cell_->launch.load(std::memory_order_acquire);
+  char name[sizeof cell_->kernel + 1] = {};
+  std::memcpy(name, cell_->kernel, sizeof cell_->kernel);
+  p.kernel = name;
+  p.blocks = cell_->blocks.load(std::memory_order_relaxed);
+  p.blocks_done = cell_->blocks_done.load(std::memory_order_relaxed);
+  if (p.blocks_done > p.blocks) p.blocks_done = p.blocks;  // read while a launch began
+  return p;
+}
+
+}  // namespace prog_internal
+}  // namespace ws
