@@ -51,6 +51,8 @@ class LessonPanel : public Panel {
   // The -I folders the next program opened (and the open one) is compiled with.
   void SetProgramIncludes(const std::vector<std::string>& dirs);
   bool program_open() const { return !program_path_.empty(); }
+  // The program under way: its launch and blocks done (the status bar shows them too).
+  std::optional<ProgramProgress> progress() const { return runner_.progress(); }
   // Shows launch `index` of the program's run in every view (kept across re-runs).
   void SelectLaunch(std::size_t index);
   // Sets the program's arguments (argv[1..], separated by spaces) and re-runs.

@@ -83,6 +83,10 @@ int main(int argc, char** argv) {
   std::vector<std::string> drags;
   cli.add_option("--drag", drags, "Scripted runs: set NAME=VALUE at frame N (NAME=VALUE@N)")
       ->group("");
+  bool drags_run_on = false;
+  cli.add_flag("--drags-run-on", drags_run_on,
+               "Scripted runs: draw on while a drag's run is under way (its progress shows)")
+      ->group("");
   cli.add_option("--bench-edit", opt.bench_edit,
                  "With --bench-json: time save-to-redraw for this program (.cu)")
       ->group("");
@@ -161,6 +165,7 @@ int main(int argc, char** argv) {
     }
     opt.drags.push_back({m[1], std::stoll(m[2]), std::stoi(m[3])});
   }
+  if (drags_run_on) opt.wait_each_drag = false;
   if (!opt.screenshot.empty() && opt.frames == 0) opt.frames = 5;
   if (!opt.panel.empty() && opt.screenshot.empty()) {
     std::cerr << "warpscope: --panel needs --screenshot FILE\n";

@@ -392,6 +392,12 @@ void Ui::DrawStatusBar() {
       ImGui::Text("Backend: %s", backend_label_.c_str());
       if (devices_.gpus.empty()) ImGui::SetItemTooltip("No GPU: %s", devices_.why_no_gpu.c_str());
       ImGui::Separator();
+      // A program under way on the emulator: how far it has got, wherever the lesson panel is.
+      if (const auto p = lesson_panel()->progress(); p && p->launch > 0 && session_.running) {
+        ImGui::TextColored(ImVec4(0.95f, 0.75f, 0.3f, 1.0f), "Running %s",
+                           ProgressText(*p).c_str());
+        ImGui::Separator();
+      }
       if (!message_.empty() && ImGui::GetTime() < message_until_) {
         const ImVec4 colour =
             message_is_error_ ? ImVec4(1.0f, 0.45f, 0.4f, 1.0f) : ImVec4(0.6f, 0.9f, 0.6f, 1.0f);
