@@ -116,6 +116,13 @@ struct ThreadCtx {
   std::size_t pending_index = 0;
   ctx::fiber scheduler;  // where to go when this thread yields
   FiberStack stack;      // for the ASan annotations
+  // The accesses it made since its warp's last round (Worker::Record's warp logs): site,
+  // offset and dynamic instance each.
+  struct Logged {
+    std::uint32_t offset, instance;
+    std::uint16_t site;
+  };
+  std::vector<Logged> log;
 };
 
 // What all workers of one launch share.
@@ -292,28 +299,100 @@ class Worker {
 
   // Each access goes straight into its warp request's row (WarpRequests); full records are
   // written only for the blocks the user keeps.
+  //
+  // In a block that is not kept, under the in-order schedule, an access is only logged (its
+  // site, offset and instance: a vector append); after each round of the warp's threads the
+  // warp's logs are formed into requests at once (FormWarpRequests): where every lane logged the
+  // same sites and instances in the same order, as lanes that do not diverge do, position k of
+  // the logs is one request, costed with no per-access lookup. Elsewhere the logs are replayed
+  // through the per-access path (RecordNow), in the order the lanes ran, which gives the same
+  // requests.
   void Record(std::uint64_t key, std::uint32_t offset, const void* where) {
     ThreadCtx* c = t_ctx;
+    if (logging_) [[likely]] {
+      c->log.push_back({offset, c->state.instance, SiteId(key)});
+      ++c->clock;
+      c->touched = true;
+      if (c->log.size() >= kMaxLogged) [[unlikely]]
+        ReplayLog(*c);  // a long loop with no barrier: this lane's log now, then replays
+      return;
+    }
     if (c->pending_where != nullptr) [[unlikely]]
       FlushValue(c);
     // Lockstep and random schedules: stop before the access; the scheduler says who goes next.
     if (step_each_access_) [[unlikely]]
       YieldToScheduler(c);
     const std::uint16_t id = SiteId(key);
-    if (id >= c->sites_used) c->sites_used = id + 1u;
-    const std::uint32_t iteration = instances_ && !instance_table_.Full()
-                                        ? instance_table_.Ordinal(id, c->linear, c->state.instance)
-                                        : c->site_count[id]++;
-    const auto thread = static_cast<std::uint16_t>(c->linear);
-    requests_.Add(id, iteration, thread, offset);
+    RecordNow(*c, id, offset, c->state.instance);
     if (keep_block_) [[unlikely]] {
+      const std::uint32_t iteration = last_iteration_;
       if (current_.accesses.size() < kMaxKept)
-        Keep({offset, iteration, c->clock, thread, id, c->epoch}, key, where);
+        Keep({offset, iteration, c->clock, static_cast<std::uint16_t>(c->linear), id, c->epoch},
+             key, where);
       else
         launch_->truncated = true;
     }
     ++c->clock;
     c->touched = true;
+  }
+
+  // The per-access path: the access joins its warp request's row (its number among the warp's
+  // requests at the site: by dynamic instance, or the lane's k-th arrival).
+  void RecordNow(ThreadCtx& c, std::uint16_t id, std::uint32_t offset, std::uint32_t instance) {
+    if (id >= c.sites_used) c.sites_used = id + 1u;
+    const std::uint32_t iteration = instances_ && !instance_table_.Full()
+                                        ? instance_table_.Ordinal(id, c.linear, instance)
+                                        : c.site_count[id]++;
+    last_iteration_ = iteration;
+    requests_.Add(id, iteration, static_cast<std::uint16_t>(c.linear), offset);
+  }
+
+  // A lane's log through the per-access path, and its warp's later logs too (once a warp's
+  // requests have rows, its lanes' later accesses may join them).
+  void ReplayLog(ThreadCtx& c) {
+    replay_[c.linear / 32] = 1;
+    for (const ThreadCtx::Logged& e : c.log) RecordNow(c, e.site, e.offset, e.instance);
+    c.log.clear();
+  }
+
+  // After a round of warp `w`'s threads (each ran until it stopped): its logs into requests.
+  void FormWarpRequests(std::uint32_t w, std::uint32_t n) {
+    const std::uint32_t first = w * 32, end = std::min(n, first + 32);
+    std::uint32_t mask = 0;
+    const ThreadCtx* lead = nullptr;
+    bool same = replay_[w] == 0;
+    for (std::uint32_t i = first; i < end; ++i) {
+      const ThreadCtx& c = threads_[i];
+      if (c.log.empty()) continue;
+      mask |= 1u << (i - first);
+      if (lead == nullptr) {
+        lead = &c;
+      } else if (same) {
+        same = c.log.size() == lead->log.size() &&
+               std::equal(c.log.begin(), c.log.end(), lead->log.begin(),
+                          [](const ThreadCtx::Logged& a, const ThreadCtx::Logged& b) {
+                            return a.site == b.site && a.instance == b.instance;
+                          });
+      }
+    }
+    if (lead == nullptr) return;
+    if (!same) {
+      for (std::uint32_t i = first; i < end; ++i) {
+        if (!threads_[i].log.empty()) ReplayLog(threads_[i]);
+      }
+      return;
+    }
+    std::uint32_t offsets[32] = {};
+    const std::size_t count = lead->log.size();
+    for (std::size_t k = 0; k < count; ++k) {
+      for (std::uint32_t m = mask; m != 0; m &= m - 1) {
+        const std::uint32_t lane = static_cast<std::uint32_t>(__builtin_ctz(m));
+        offsets[lane] = threads_[first + lane].log[k].offset;
+      }
+      requests_.AddWhole(lead->log[k].site, w, mask, offsets, local_sites_,
+                         launch_->config->buffers, &stats_);
+    }
+    for (std::uint32_t i = first; i < end; ++i) threads_[i].log.clear();
   }
 
   // A kept access and its value: a load's is there now; a store's (and an atomic's result) once
@@ -590,7 +669,10 @@ class Worker {
         for (std::uint32_t i = 0; i < n; ++i) {
           if (ready(i)) Resume(i);
           if (faulted(i)) return false;
-          if ((i % 32 == 31 || i == n - 1) && !warp_done_[i / 32]) FinishWarpIfExited(i / 32, n);
+          if (i % 32 == 31 || i == n - 1) {
+            if (logging_) FormWarpRequests(i / 32, n);
+            if (!warp_done_[i / 32]) FinishWarpIfExited(i / 32, n);
+          }
         }
         return true;
       case Schedule::Kind::kReverse:
@@ -672,6 +754,8 @@ class Worker {
         std::find(cfg.keep_blocks.begin(), cfg.keep_blocks.end(), b) != cfg.keep_blocks.end();
     requests_.Begin(n, kMaxSites);
     const std::uint32_t warps = (n + 31) / 32;
+    logging_ = !keep_block_ && cfg.schedule.kind == Schedule::Kind::kInOrder;
+    replay_.assign(warps, 0);
     if (instances_) instance_table_.Begin(warps, kMaxSites);
     warp_done_.assign(warps, 0);
     current_.accesses.clear();
@@ -800,6 +884,11 @@ class Worker {
   std::vector<unsigned char> dynamic_shared_;
   std::vector<std::pair<void*, std::uint32_t>> shared_arrays_;  // static arrays, zeroed per block
   bool step_each_access_ = false;  // the schedule stops threads before every access
+  bool logging_ = false;           // accesses go to the lanes' logs (Record)
+  std::vector<std::uint8_t> replay_;  // per warp of the block: its logs go through RecordNow
+  std::uint32_t last_iteration_ = 0;  // RecordNow's last request number (for a kept record)
+  // A lane's log at most (16 bytes an entry, 1 MB) before it is replayed.
+  static constexpr std::size_t kMaxLogged = std::size_t{1} << 16;
   bool instances_ = false;         // requests by instance key (LaunchConfig::instances)
   InstanceTable instance_table_;   // requests by instance (instances_)
   std::uint64_t rng_ = 0;          // the random schedule's generator (splitmix64)

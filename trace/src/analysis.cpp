@@ -365,6 +365,19 @@ void WarpRequests::FinishWarp(std::uint32_t warp, const std::vector<SiteInfo>& s
   warp_sites_[warp].clear();
 }
 
+void WarpRequests::AddWhole(std::uint16_t site_id, std::uint32_t warp, std::uint32_t mask,
+                            const std::uint32_t (&offsets)[32], const std::vector<SiteInfo>& sites,
+                            const std::vector<BufferInfo>& buffers, LaunchStats* stats) {
+  if (stats->sites.size() < sites.size()) stats->Resize(sites.size(), 0);
+  const std::uint32_t lanes = static_cast<std::uint32_t>(__builtin_popcount(mask));
+  records_ += lanes;
+  const std::uint32_t warp_threads = std::min<std::uint32_t>(32, threads_ - warp * 32);
+  if (lanes < warp_threads) divergent_[warp] = 1;
+  const SiteInfo& site = sites[site_id];
+  AddRequest(site, mask, offsets, SiteBase(site, buffers), warp_threads, costs_->shapes,
+             &stats->sites[site_id]);
+}
+
 void WarpRequests::End(const std::vector<SiteInfo>& sites, const std::vector<BufferInfo>& buffers,
                        LaunchStats* stats) {
   stats->Resize(sites.size(), 0);

@@ -110,6 +110,11 @@ class WarpRequests {
       truncated_ = true;  // an endless loop: memory stays bounded until the time limit
     }
   }
+  // One whole request of warp `warp` at `site`, formed elsewhere (the emulator's lane logs):
+  // the lanes in `mask` and their offsets, costed and added to `stats` now, as a row would be.
+  void AddWhole(std::uint16_t site, std::uint32_t warp, std::uint32_t mask,
+                const std::uint32_t (&offsets)[32], const std::vector<SiteInfo>& sites,
+                const std::vector<BufferInfo>& buffers, LaunchStats* stats);
   // Adds warp `warp`'s requests so far to `stats` and forgets them (none of its lanes may add
   // to a request it already has after this).
   void FinishWarp(std::uint32_t warp, const std::vector<SiteInfo>& sites,
