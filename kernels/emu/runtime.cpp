@@ -123,6 +123,7 @@ struct ThreadCtx {
     std::uint16_t site;
   };
   std::vector<Logged> log;
+  static_assert(sizeof(Logged) == 12, "a log entry is 12 bytes");
 };
 
 // What all workers of one launch share.
@@ -887,8 +888,9 @@ class Worker {
   bool logging_ = false;           // accesses go to the lanes' logs (Record)
   std::vector<std::uint8_t> replay_;  // per warp of the block: its logs go through RecordNow
   std::uint32_t last_iteration_ = 0;  // RecordNow's last request number (for a kept record)
-  // A lane's log at most (16 bytes an entry, 1 MB) before it is replayed.
-  static constexpr std::size_t kMaxLogged = std::size_t{1} << 16;
+  // A lane's log at most (12 bytes an entry: 96 KB; a block of 1024 threads keeps at most 96 MB
+  // of logs' capacity) before it is replayed.
+  static constexpr std::size_t kMaxLogged = std::size_t{1} << 13;
   bool instances_ = false;         // requests by instance key (LaunchConfig::instances)
   InstanceTable instance_table_;   // requests by instance (instances_)
   std::uint64_t rng_ = 0;          // the random schedule's generator (splitmix64)
