@@ -92,6 +92,40 @@ TEST(CoursePrograms, KernelsInTheProgramsOwnHeadersAreRecordedByTheirFile) {
   EXPECT_EQ(run.stdout_text, "1024\n");
 }
 
+// The emulator's shim is precompiled once into the cache (a GCC .gch beside the header the
+// compile includes) and used by every later compile with the same command; a program's own -D
+// does not make another.
+TEST(CoursePrograms, TheShimIsPrecompiledOnceAndReused) {
+  Folder cache("ws-pch-cache");
+  ProgramOptions o;
+  o.cache_dir = cache.path();
+  auto gch_files = [&] {
+    std::vector<std::filesystem::path> found;
+    for (const auto& e : std::filesystem::directory_iterator(cache.path())) {
+      if (e.path().extension() == ".gch") found.push_back(e.path());
+    }
+    return found;
+  };
+  // VALUE is no #define of the program's: -D VALUE=7 goes to the compiler.
+  const std::string text =
+      "#include <cstdio>\n#ifdef VALUE\n#define N VALUE\n#else\n#define N 4\n#endif\n"
+      "__global__ void k(int* d) { d[threadIdx.x] = N; }\n"
+      "int main() { int* d; cudaMallocManaged(&d, 64); k<<<1, 4>>>(d);\n"
+      "  cudaDeviceSynchronize(); printf(\"%d\\n\", d[3]); }\n";
+  ProgramRun first = RunText(text, o);
+  ASSERT_TRUE(first.ok()) << first.failure;
+  EXPECT_EQ(first.stdout_text, "4\n");
+  const auto after_first = gch_files();
+  ASSERT_EQ(after_first.size(), 1u);
+  const auto made = std::filesystem::last_write_time(after_first[0]);
+  o.defines = {"VALUE=7"};
+  ProgramRun second = RunText(text, o);
+  ASSERT_TRUE(second.ok()) << second.failure;
+  EXPECT_EQ(second.stdout_text, "7\n");  // the -D reached the program through the precompiled shim
+  ASSERT_EQ(gch_files().size(), 1u);
+  EXPECT_EQ(std::filesystem::last_write_time(after_first[0]), made);
+}
+
 TEST(CoursePrograms, SeveralTranslationUnitsCompileTogether) {
   Folder f("units");
   f.Write("gold_cpu.cpp", "float Gold(float x) { return 2.0f * x; }\n");

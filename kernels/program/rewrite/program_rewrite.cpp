@@ -593,6 +593,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
     for (auto& [key, a] : accesses_) {
       // The thread's own arrays only where indexed at run time: the rest live in registers.
       if (!a.local || local_run_time_[a.local_decl]) list.push_back(a);
+      if (a.local && local_run_time_[a.local_decl]) out_->local_arrays = true;
     }
     std::sort(list.begin(), list.end(), [](const Access& a, const Access& b) {
       return std::tie(a.begin, a.end, a.access) < std::tie(b.begin, b.end, b.access);

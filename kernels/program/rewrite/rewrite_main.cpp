@@ -115,6 +115,7 @@ int main(int argc, char** argv) {
                           {"text", f.text},
                           {"rewritten", f.rewritten}});
   j["main_takes_args"] = r.program.main_takes_args;
+  j["local_arrays"] = r.program.local_arrays;
   j["has_main"] = r.program.has_main;
   j["warnings"] = Diagnostics(r.program.warnings);
   std::cout << j.dump();

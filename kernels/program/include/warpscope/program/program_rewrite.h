@@ -83,6 +83,9 @@ struct RewrittenProgram {
   std::vector<ProgramFile> files;  // the program's own headers it includes (not the main file)
   bool has_main = false;           // a program Warpscope can run has a main()
   bool main_takes_args = false;    // main(int argc, char** argv): the app offers an arguments field
+  // Some kernel's own array is indexed at run time (recorded as local memory): the run must know
+  // first which kernels ptxas keeps such arrays in registers for.
+  bool local_arrays = false;
   // Parts of the program that are not recorded, and why (an access inside a macro, ...).
   std::vector<ProgramDiagnostic> warnings;
 };
