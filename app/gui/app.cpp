@@ -274,7 +274,7 @@ int RunApp(const AppOptions& opt) {
   int exit_code = 0;
   ImGuiKey walk_key = ImGuiKey_None;
   // Idle costs nothing: with nothing moving and no input for a second, the loop sleeps until an
-  // event arrives, waking 4 times a second only to look at the program's files and for a run
+  // event arrives, waking every kIdleWait only to look at the program's files and for a run
   // that finished (IdleTick), and draws nothing unless something changed. A window the system
   // asks to redraw (uncovered, resized) is drawn.
   static bool refresh = true;
@@ -283,10 +283,12 @@ int RunApp(const AppOptions& opt) {
   for (int frame = 1; !glfwWindowShouldClose(win) && !ui.quit_requested(); ++frame) {
     if (scripted) {
       glfwPollEvents();
-    } else if (ui.NeedsFrames() || walk != nullptr || glfwGetTime() - last_input < 1.0) {
+    } else if (walk != nullptr || glfwGetTime() - last_input < 1.0) {
       glfwWaitEventsTimeout(1.0 / 60.0);
+    } else if (ui.NeedsFrames()) {
+      glfwWaitEventsTimeout(ui.FrameWait());
     } else {
-      glfwWaitEventsTimeout(0.25);
+      glfwWaitEventsTimeout(kIdleWait);
     }
     if (!scripted) {
       // Input arrived (ImGui's GLFW callbacks queue it as events): draw for a second more, for

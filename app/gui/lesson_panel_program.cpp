@@ -83,7 +83,7 @@ void LessonPanel::WatchProgramFile() {
   if (!program_open()) return;
   const auto now = std::chrono::steady_clock::now();
   if (now < next_file_check_) return;
-  next_file_check_ = now + std::chrono::milliseconds(250);
+  next_file_check_ = now + std::chrono::milliseconds(50);  // a few stat() calls
   std::error_code ec;
   const auto mtime = std::filesystem::last_write_time(program_path_, ec);
   if (ec) return;  // an editor replacing the file: look again next time

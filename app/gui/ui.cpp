@@ -132,6 +132,13 @@ bool Ui::NeedsFrames() const {
          ui_scale_changed_ || (!message_.empty() && ImGui::GetTime() < message_until_ + 0.1);
 }
 
+double Ui::FrameWait() const {
+  const bool animating = session_.playing || session_.sweep.active || session_.sweep.requested ||
+                         !exports_.empty() || lecture_layout_pending_ || ui_scale_changed_ ||
+                         (!message_.empty() && ImGui::GetTime() < message_until_ + 0.1);
+  return !animating && session_.running ? 0.1 : 1.0 / 60.0;
+}
+
 bool Ui::IdleTick() {
   const std::uint64_t generation = session_.generation;
   const std::string error = session_.error;

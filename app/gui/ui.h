@@ -20,6 +20,10 @@
 
 namespace ws {
 
+// Idle, the app's loop wakes this often (seconds) to look at the program's files and for a
+// finished run, drawing nothing unless something changed.
+inline constexpr double kIdleWait = 0.05;
+
 class Ui {
  public:
   Ui(Settings* settings, std::filesystem::path config_dir, DeviceQuery devices, GlInfo gl);
@@ -31,6 +35,10 @@ class Ui {
   // export or layout change to carry out)? Then the loop draws at the display's rate; else it
   // sleeps until an event arrives (docs: "Idle costs nothing").
   bool NeedsFrames() const;
+  // How long the loop may wait for events before the next frame while NeedsFrames(): a display
+  // refresh when something animates, but a tenth of a second when only a run is under way (its
+  // progress needs no more, and on software OpenGL each frame takes CPU from the run).
+  double FrameWait() const;
   // Between frames while idle, outside an ImGui frame: looks at the program's files and for a
   // finished run. True when a frame must be drawn to show what changed.
   bool IdleTick();
