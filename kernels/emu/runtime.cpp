@@ -356,12 +356,25 @@ class Worker {
     c.log.clear();
   }
 
+  // Did every lane of the warp that is still running stop at a barrier? Then no lane can bring
+  // an access of a dynamic instance in this round's logs in a later round, and the round's logs
+  // are whole requests. Lanes stopped at warp-level meetings may go on in different rounds (the
+  // groups of a cooperative groups' labeled partition each reduce by shuffles of their own, and
+  // their leaders' atomic is one request on a GPU): their logs replay.
+  bool WarpStopsTogether(std::uint32_t first, std::uint32_t end) const {
+    for (std::uint32_t i = first; i < end; ++i) {
+      const ThreadStatus s = threads_[i].status;
+      if (s != ThreadStatus::kExited && s != ThreadStatus::kAtBarrier) return false;
+    }
+    return true;
+  }
+
   // After a round of warp `w`'s threads (each ran until it stopped): its logs into requests.
   void FormWarpRequests(std::uint32_t w, std::uint32_t n) {
     const std::uint32_t first = w * 32, end = std::min(n, first + 32);
     std::uint32_t mask = 0;
     const ThreadCtx* lead = nullptr;
-    bool same = replay_[w] == 0;
+    bool same = replay_[w] == 0 && WarpStopsTogether(first, end);
     for (std::uint32_t i = first; i < end; ++i) {
       const ThreadCtx& c = threads_[i];
       if (c.log.empty()) continue;

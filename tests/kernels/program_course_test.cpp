@@ -479,6 +479,49 @@ TEST(CoursePrograms, RowsOfAPointerMatrixAreOneSiteOverEveryRow) {
   EXPECT_EQ(rows, 1);
   EXPECT_EQ(elements, 1);  // one site, not one per row
 }
+// cuda-samples' warpAggregatedAtomicsCG pattern: a labeled partition by bucket, each group
+// reducing by shuffles of its own (a singleton group needs none), then each group's leader does
+// one atomic. The leaders run it together, one request a warp and step, as on a GPU (the corpus
+// program: 312,500 on an H100), though their groups leave the reduction at different times.
+// 8 blocks, so that blocks 4-7 (not kept) take the emulator's lane-log path.
+TEST(CoursePrograms, GroupLeadersAtomicIsOneRequestAWarp) {
+  const ProgramRun r = test::RunText(R"(#include <cstdio>
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+namespace cg = cooperative_groups;
+__device__ void agg(int bucket, int* counter, int value) {
+  cg::coalesced_group active = cg::coalesced_threads();
+  auto group = cg::labeled_partition(active, bucket);
+  const int best = cg::reduce(group, value, cg::greater<int>());
+  if (group.thread_rank() == 0) atomicMax(&counter[bucket], best);
+}
+__global__ void k(int* counter) {
+  for (int step = 0; step < 2; ++step) {
+    const int lane = threadIdx.x % 32;
+    agg(lane == 31 ? 7 : lane % 3, counter, lane + step);
+  }
+}
+int main() {
+  int* c;
+  cudaMallocManaged(&c, 8 * sizeof(int));
+  for (int i = 0; i < 8; ++i) c[i] = 0;
+  k<<<8, 64>>>(c);
+  cudaDeviceSynchronize();
+  printf("%d %d %d %d\n", c[0], c[1], c[2], c[7]);
+}
+)");
+  ASSERT_TRUE(r.ok()) << r.failure;
+  EXPECT_EQ(r.stdout_text, "31 29 30 32\n");  // the largest lane + 1 in each group; lane 31 alone
+  ASSERT_EQ(r.launches.size(), 1u);
+  const LaunchTrace& t = r.launches[0];
+  std::size_t i = 0;
+  ASSERT_NE(SiteAt(t, 9, 0, &i), nullptr);
+  ASSERT_EQ(t.sites[i].op, AccessOp::kAtomic);
+  // 8 blocks x 2 warps x 2 steps, 4 leaders each (buckets 0, 1, 2 and lane 31's 7).
+  EXPECT_EQ(t.stats.sites[i].requests, 32u);
+  EXPECT_EQ(t.stats.sites[i].accesses, 128u);
+}
+
 // Local memory interleaves a warp's lanes word by word (LocalOffset): byte 4b of lane l's array
 // in warp w is at (w x 32 elements x 32 lanes + b x 32 + l) x 4.
 TEST(CoursePrograms, ArraysIndexedAtRunTimeAreLocalMemoryInterleavedByLane) {
