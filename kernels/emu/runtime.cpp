@@ -897,16 +897,16 @@ class Worker {
   std::uint32_t shared_cursor_ = 0;
   std::vector<unsigned char> dynamic_shared_;
   std::vector<std::pair<void*, std::uint32_t>> shared_arrays_;  // static arrays, zeroed per block
-  bool step_each_access_ = false;  // the schedule stops threads before every access
-  bool logging_ = false;           // accesses go to the lanes' logs (Record)
+  bool step_each_access_ = false;     // the schedule stops threads before every access
+  bool logging_ = false;              // accesses go to the lanes' logs (Record)
   std::vector<std::uint8_t> replay_;  // per warp of the block: its logs go through RecordNow
   std::uint32_t last_iteration_ = 0;  // RecordNow's last request number (for a kept record)
   // A lane's log at most (12 bytes an entry: 96 KB; a block of 1024 threads keeps at most 96 MB
   // of logs' capacity) before it is replayed.
   static constexpr std::size_t kMaxLogged = std::size_t{1} << 13;
-  bool instances_ = false;         // requests by instance key (LaunchConfig::instances)
-  InstanceTable instance_table_;   // requests by instance (instances_)
-  std::uint64_t rng_ = 0;          // the random schedule's generator (splitmix64)
+  bool instances_ = false;        // requests by instance key (LaunchConfig::instances)
+  InstanceTable instance_table_;  // requests by instance (instances_)
+  std::uint64_t rng_ = 0;         // the random schedule's generator (splitmix64)
   std::vector<std::uint32_t> ready_pool_;
   unsigned block_sm_ = 0;          // the block-scheduler model's placement of the current
   std::uint64_t block_start_ = 0;  // block (0 and 0 without the model)

@@ -366,7 +366,8 @@ bool IsToolkitInclude(const std::filesystem::path& dir) {
 // The emulator's shim, precompiled (GCC's .gch) for the compile command `cmd` (without the
 // program's own -D options, which GCC checks against it): the header to -include, whose .gch
 // beside it GCC takes instead of parsing the shim again (0.11 s of a 0.2 s compile). Built once
-// into the cache; where it cannot be built, the header includes the shim as text.
+// into the cache (PruneCache leaves it); where it cannot be built, the header includes the shim
+// as text.
 std::string PrecompiledShim(const std::vector<std::string>& cmd, const std::string& arch,
                             const std::filesystem::path& cache) {
   std::string key_text = ShimText() + "\n-D__CUDA_ARCH__=" + arch;
@@ -405,6 +406,9 @@ void PruneCache(const std::filesystem::path& cache) {
   std::error_code ec;
   std::vector<std::pair<std::filesystem::file_time_type, std::filesystem::path>> files;
   for (const auto& e : std::filesystem::directory_iterator(cache, ec)) {
+    // The precompiled shims stay: one per compiler, flags and architecture, each used by every
+    // compile (another Warpscope may be compiling against one right now).
+    if (e.path().filename().string().rfind("shim-", 0) == 0) continue;
     if (e.is_regular_file(ec)) files.emplace_back(e.last_write_time(ec), e.path());
   }
   if (files.size() <= kCacheFiles) return;
