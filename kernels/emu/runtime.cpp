@@ -303,11 +303,11 @@ class Worker {
   //
   // In a block that is not kept, under the in-order schedule, an access is only logged (its
   // site, offset and instance: a vector append); after each round of the warp's threads the
-  // warp's logs are formed into requests at once (FormWarpRequests): where every lane logged the
-  // same sites and instances in the same order, as lanes that do not diverge do, position k of
-  // the logs is one request, costed with no per-access lookup. Elsewhere the logs are replayed
-  // through the per-access path (RecordNow), in the order the lanes ran, which gives the same
-  // requests.
+  // warp's logs are formed into requests at once (FormWarpRequests): where every running lane
+  // stopped at a barrier and every lane logged the same sites and instances in the same order, as
+  // lanes that do not diverge do, position k of the logs is one request, costed with no
+  // per-access lookup. Elsewhere the logs are replayed through the per-access path (RecordNow),
+  // in the order the lanes ran, which gives the same requests.
   void Record(std::uint64_t key, std::uint32_t offset, const void* where) {
     ThreadCtx* c = t_ctx;
     if (logging_) [[likely]] {
@@ -390,6 +390,14 @@ class Worker {
       }
     }
     if (lead == nullptr) return;
+    // By each lane's k-th arrival (the lessons): a lane that logged nothing this round may still
+    // arrive later and join a request of this round, as its k-th; so every lane still running
+    // must have logged.
+    if (same && !instances_) {
+      for (std::uint32_t i = first; i < end; ++i) {
+        if (threads_[i].status != ThreadStatus::kExited && threads_[i].log.empty()) same = false;
+      }
+    }
     if (!same) {
       for (std::uint32_t i = first; i < end; ++i) {
         if (!threads_[i].log.empty()) ReplayLog(threads_[i]);
