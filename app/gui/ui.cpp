@@ -126,17 +126,18 @@ void Ui::AdvancePlayback() {
   session_.SelectStep(session_.step + 1);
 }
 
+bool Ui::Animating() const {
+  return session_.playing || session_.sweep.active || session_.sweep.requested ||
+         !exports_.empty() || lecture_layout_pending_ || ui_scale_changed_ ||
+         (!message_.empty() && ImGui::GetTime() < message_until_ + 0.1);
+}
+
 bool Ui::NeedsFrames() const {
-  return session_.playing || session_.running || session_.sweep.active ||
-         session_.sweep.requested || !exports_.empty() || lecture_layout_pending_ ||
-         ui_scale_changed_ || (!message_.empty() && ImGui::GetTime() < message_until_ + 0.1);
+  return Animating() || session_.running;
 }
 
 double Ui::FrameWait() const {
-  const bool animating = session_.playing || session_.sweep.active || session_.sweep.requested ||
-                         !exports_.empty() || lecture_layout_pending_ || ui_scale_changed_ ||
-                         (!message_.empty() && ImGui::GetTime() < message_until_ + 0.1);
-  return !animating && session_.running ? 0.1 : 1.0 / 60.0;
+  return !Animating() && session_.running ? 0.1 : 1.0 / 60.0;
 }
 
 bool Ui::IdleTick() {

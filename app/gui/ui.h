@@ -99,6 +99,8 @@ class Ui {
   float frame_height() const { return frame_height_; }
 
  private:
+  // Playback, a sweep, an export or a status message to take down: drawn at the display's rate.
+  bool Animating() const;
   void DrawMainMenu();
   void DrawStatusBar();
   void DrawDockSpace();

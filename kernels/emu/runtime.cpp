@@ -324,9 +324,8 @@ class Worker {
     if (step_each_access_) [[unlikely]]
       YieldToScheduler(c);
     const std::uint16_t id = SiteId(key);
-    RecordNow(*c, id, offset, c->state.instance);
+    const std::uint32_t iteration = RecordNow(*c, id, offset, c->state.instance);
     if (keep_block_) [[unlikely]] {
-      const std::uint32_t iteration = last_iteration_;
       if (current_.accesses.size() < kMaxKept)
         Keep({offset, iteration, c->clock, static_cast<std::uint16_t>(c->linear), id, c->epoch},
              key, where);
@@ -339,13 +338,15 @@ class Worker {
 
   // The per-access path: the access joins its warp request's row (its number among the warp's
   // requests at the site: by dynamic instance, or the lane's k-th arrival).
-  void RecordNow(ThreadCtx& c, std::uint16_t id, std::uint32_t offset, std::uint32_t instance) {
+  // Returns that number.
+  std::uint32_t RecordNow(ThreadCtx& c, std::uint16_t id, std::uint32_t offset,
+                          std::uint32_t instance) {
     if (id >= c.sites_used) c.sites_used = id + 1u;
     const std::uint32_t iteration = instances_ && !instance_table_.Full()
                                         ? instance_table_.Ordinal(id, c.linear, instance)
                                         : c.site_count[id]++;
-    last_iteration_ = iteration;
     requests_.Add(id, iteration, static_cast<std::uint16_t>(c.linear), offset);
+    return iteration;
   }
 
   // A lane's log through the per-access path, and its warp's later logs too (once a warp's
@@ -908,7 +909,6 @@ class Worker {
   bool step_each_access_ = false;     // the schedule stops threads before every access
   bool logging_ = false;              // accesses go to the lanes' logs (Record)
   std::vector<std::uint8_t> replay_;  // per warp of the block: its logs go through RecordNow
-  std::uint32_t last_iteration_ = 0;  // RecordNow's last request number (for a kept record)
   // A lane's log at most (12 bytes an entry: 96 KB; a block of 1024 threads keeps at most 96 MB
   // of logs' capacity) before it is replayed.
   static constexpr std::size_t kMaxLogged = std::size_t{1} << 13;

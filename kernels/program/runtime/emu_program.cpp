@@ -157,11 +157,9 @@ void RecordLocal(const void* p, unsigned int bytes, unsigned int place, unsigned
   const std::uint64_t block =
       t->block_idx.x + std::uint64_t{t->grid_dim.x} *
                            (t->block_idx.y + std::uint64_t{t->grid_dim.y} * t->block_idx.z);
-  const std::uint64_t warp = block * ((threads + 31) / 32) + thread / 32;
-  emu::RecordAccess(MakeSiteKey(place, kKeyGlobal, op & ~kOpSeveral, bytes, kKeyLocalArray),
-                    LocalOffset(warp, static_cast<std::uint32_t>(thread % 32),
-                                static_cast<std::uint32_t>(at), bytes, array_bytes),
-                    p);
+  emu::RecordAccess(
+      MakeSiteKey(place, kKeyGlobal, op & ~kOpSeveral, bytes, kKeyLocalArray),
+      LocalOffset(block, threads, thread, static_cast<std::uint32_t>(at), bytes, array_bytes), p);
 }
 
 void RecordTexture(const void* texel, unsigned int bytes, unsigned int place) {

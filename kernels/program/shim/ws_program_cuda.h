@@ -146,11 +146,9 @@ __host__ __device__ inline void RecordLocal(const void* p, unsigned int bytes, u
   const unsigned long long block =
       blockIdx.x + static_cast<unsigned long long>(gridDim.x) *
                        (blockIdx.y + static_cast<unsigned long long>(gridDim.y) * blockIdx.z);
-  const unsigned long long warp = block * ((threads + 31) / 32) + thread / 32;
-  ::ws::dev::RecordAccess(
-      MakeSiteKey(place, kKeyGlobal, op & ~kOpSeveral, bytes, kKeyLocalArray),
-      LocalOffset(warp, static_cast<unsigned int>(thread % 32), at, bytes, array_bytes),
-      InstanceKey());
+  ::ws::dev::RecordAccess(MakeSiteKey(place, kKeyGlobal, op & ~kOpSeveral, bytes, kKeyLocalArray),
+                          LocalOffset(block, threads, thread, at, bytes, array_bytes),
+                          InstanceKey());
 #else
   (void)p, (void)bytes, (void)place, (void)op, (void)array, (void)array_bytes;
 #endif

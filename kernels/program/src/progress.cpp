@@ -8,21 +8,14 @@
 #include <cstring>
 
 #include "program_internal.h"
+#include "warpscope/trace/units.h"
 
 namespace ws {
 
-namespace {
-std::string Thousands(std::uint64_t n) {
-  std::string s = std::to_string(n);
-  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3)
-    s.insert(static_cast<std::size_t>(i), ",");
-  return s;
-}
-}  // namespace
-
 std::string ProgressText(const ProgramProgress& p) {
   return "launch " + std::to_string(p.launch) + (p.kernel.empty() ? "" : " (" + p.kernel + ")") +
-         ": " + Thousands(p.blocks_done) + " of " + Thousands(p.blocks) + " blocks";
+         ": " + FormatNumber(static_cast<double>(p.blocks_done)) + " of " +
+         FormatNumber(static_cast<double>(p.blocks)) + " blocks";
 }
 
 namespace prog_internal {

@@ -77,16 +77,16 @@ inline constexpr std::uint32_t kKeyLocalArray = 0xfffeu;
 // Where local memory puts byte `at` of a thread's local array of `array_bytes` bytes, read
 // `size` bytes at a time: interleaved, as the CUDA Programming Guide describes local memory
 // ("consecutive 32-bit words are accessed by consecutive thread IDs"), at the access's size, so
-// a warp whose lanes read the same element reads 32 x size contiguous bytes. `warp` is the
-// warp's index in the grid (block x warps per block + warp in the block), `lane` its lane.
-// Modulo 2^32, as every recorded offset.
-WS_HD constexpr std::uint32_t LocalOffset(std::uint64_t warp, std::uint32_t lane,
-                                          std::uint32_t at, std::uint32_t size,
-                                          std::uint32_t array_bytes) {
-  const std::uint64_t s = size == 0 ? 1u : size;
+// a warp whose lanes read the same element reads 32 x size contiguous bytes. The thread is
+// `thread` (linear) of block `block` (linear) of `threads` threads; its warp's arrays follow the
+// grid's earlier warps'. Modulo 2^32, as every recorded offset. Both recorders call it.
+WS_HD constexpr std::uint32_t LocalOffset(std::uint64_t block, std::uint64_t threads,
+                                          std::uint64_t thread, std::uint32_t at,
+                                          std::uint32_t size, std::uint32_t array_bytes) {
+  const std::uint64_t warp = block * ((threads + 31) / 32) + thread / 32;
+  const std::uint64_t lane = thread % 32, s = size == 0 ? 1u : size;
   const std::uint64_t elements = (std::uint64_t{array_bytes} + s - 1) / s;
-  return static_cast<std::uint32_t>(warp * elements * 32u * s + (at / s * 32u + lane) * s +
-                                    at % s);
+  return static_cast<std::uint32_t>(warp * elements * 32u * s + (at / s * 32u + lane) * s + at % s);
 }
 WS_HD constexpr std::uint32_t KeyOpOf(std::uint64_t k) {
   return static_cast<std::uint32_t>(k >> 12) & 3u;

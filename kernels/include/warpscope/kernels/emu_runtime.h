@@ -15,9 +15,9 @@
 //   reading smid() and globaltimer() sees a schedule like a GPU's (deterministic, in work units).
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <string>
-#include <atomic>
 #include <vector>
 
 #include "warpscope/trace/device_preset.h"

@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
-#include "warpscope/program/progress.h"
 #include "warpscope/program/program_rewrite.h"
+#include "warpscope/program/progress.h"
 #include "warpscope/trace/launch.h"
 #include "warpscope/trace/status.h"
 
