@@ -35,6 +35,19 @@ const std::vector<std::string>& NoIncludeEnvironment();
 // A translation unit the host compiler gets under nvcc (.cpp, .cc, .cxx, .c).
 bool IsHostUnit(const std::string& name);
 
+// The cache (program_cache.cpp). Its folder: ProgramOptions::cache_dir, else under
+// XDG_CACHE_HOME or HOME, else the temporary folder.
+std::filesystem::path CacheDir(const ProgramOptions& o);
+// The shim's text, every header of it (read once): part of both cache keys, so that a Warpscope
+// with a different shim never reuses a rewrite or a compiled program made with the old one.
+const std::string& ShimText();
+// The emulator's shim precompiled for the compile command `cmd` at `arch`: the header to
+// -include (its .gch beside it).
+std::string PrecompiledShim(const std::vector<std::string>& cmd, const std::string& arch,
+                            const std::filesystem::path& cache);
+// Past a few hundred files, the oldest go (the precompiled shims stay).
+void PruneCache(const std::filesystem::path& cache);
+
 // The program's kernels as ptxas compiles them, as written, for `arch` ("sm_90", or "native" on
 // a GPU), cached in `cache` under a name from `key_text`; empty without nvcc or when it refuses.
 std::map<std::string, KernelResources, std::less<>> CompilerResources(
