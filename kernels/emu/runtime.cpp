@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -21,6 +22,7 @@
 #include "warpscope/kernels/ws_cuda.h"
 #include "warpscope/trace/analysis.h"
 #include "warpscope/trace/block_schedule.h"
+#include "warpscope/trace/hazards.h"
 
 namespace ws::emu {
 
@@ -145,6 +147,18 @@ struct Launch {
   std::map<std::uint32_t, BlockRecords> kept;
   LaunchStats stats;
   std::vector<std::uint8_t> active;  // per thread; each worker writes only its blocks' bytes
+  // Races over the whole grid (LaunchConfig::whole_grid_hazards): each worker pairs the accesses
+  // within its blocks' barrier intervals; the global accesses go through one shadow in block
+  // order. A block's shadow accesses wait in `shadow_waiting` until every lower block's are in.
+  HazardTally hazards;  // the workers' tallies, merged as each finishes (under mutex)
+  std::mutex shadow_mutex;
+  std::condition_variable shadow_turn;
+  GlobalShadow shadow;
+  HazardTally shadow_tally;
+  std::uint64_t shadow_next = 0;  // the block whose accesses go in next
+  bool shadow_abandoned = false;  // a block failed: nobody waits for a turn
+  std::map<std::uint64_t, std::vector<GlobalShadow::Access>> shadow_waiting;
+  std::size_t shadow_waiting_accesses = 0;
 };
 
 std::atomic<std::uint32_t> g_launch_tag{0};
@@ -158,6 +172,7 @@ class Worker {
   explicit Worker(Launch* launch)
       : launch_(launch),
         step_each_access_(launch->config->schedule.StepsEachAccess()),
+        hazards_(launch->config->whole_grid_hazards),
         instances_(launch->config->instances) {}
 
   void Run() {
@@ -220,6 +235,7 @@ class Worker {
     // Fibers stopped mid-kernel (a faulted block) are destroyed here; Boost unwinds them.
     fibers_.clear();
     std::lock_guard lock(launch_->mutex);
+    launch_->hazards.Merge(hazard_tally_);
     launch_->stats.Merge(stats_);
     if (launch_->warp_op_counts.size() < warp_op_counts_.size())
       launch_->warp_op_counts.resize(warp_op_counts_.size(), 0);
@@ -295,6 +311,8 @@ class Worker {
         key, static_cast<std::uint16_t>(launch_->warp_op_ids.size()));
     (void)fresh;
     warp_op_cache_.emplace_back(key, it->second);
+    if (warp_op_kinds_.size() <= it->second) warp_op_kinds_.resize(it->second + 1u, 0xff);
+    warp_op_kinds_[it->second] = static_cast<std::uint8_t>(kind);
     return it->second;
   }
 
@@ -311,7 +329,13 @@ class Worker {
   void Record(std::uint64_t key, std::uint32_t offset, const void* where) {
     ThreadCtx* c = t_ctx;
     if (logging_) [[likely]] {
-      c->log.push_back({offset, c->state.instance, SiteId(key)});
+      const std::uint16_t id = SiteId(key);
+      c->log.push_back({offset, c->state.instance, id});
+      if (hazards_ && ForHazards(key)) {
+        if (c->pending_where != nullptr) FlushValue(c);
+        KeepForHazards({offset, 0, c->clock, static_cast<std::uint16_t>(c->linear), id, c->epoch},
+                       key, where);
+      }
       ++c->clock;
       c->touched = true;
       if (c->log.size() >= kMaxLogged) [[unlikely]]
@@ -325,15 +349,36 @@ class Worker {
       YieldToScheduler(c);
     const std::uint16_t id = SiteId(key);
     const std::uint32_t iteration = RecordNow(*c, id, offset, c->state.instance);
+    const AccessRecord r{offset, iteration, c->clock, static_cast<std::uint16_t>(c->linear), id,
+                         c->epoch};
     if (keep_block_) [[unlikely]] {
       if (current_.accesses.size() < kMaxKept)
-        Keep({offset, iteration, c->clock, static_cast<std::uint16_t>(c->linear), id, c->epoch},
-             key, where);
+        Keep(r, key, where);
       else
         launch_->truncated = true;
+    } else if (hazards_ && ForHazards(key)) {
+      KeepForHazards(r, key, where);
     }
     ++c->clock;
     c->touched = true;
+  }
+
+  // Accesses the race check looks at: shared memory, and global memory but a thread's own local
+  // arrays.
+  static bool ForHazards(std::uint64_t key) {
+    const std::uint32_t space = KeySpaceOf(key);
+    return space == kKeyShared || (space == kKeyGlobal && KeyArray(key) != kKeyLocalArray);
+  }
+
+  // An access of a block that is not kept, for the race check of its barrier interval. An
+  // interval longer than the check's bound is checked in pieces (the report says how many).
+  void KeepForHazards(const AccessRecord& r, std::uint64_t key, const void* where) {
+    if (current_.accesses.size() - hazards_begin_ >= HazardReport::kMaxIntervalAccesses)
+        [[unlikely]] {
+      ++hazard_tally_.cut_intervals;
+      CheckInterval();
+    }
+    Keep(r, key, where);
   }
 
   // The per-access path: the access joins its warp request's row (its number among the warp's
@@ -434,6 +479,90 @@ class Worker {
     current_.values.push_back(value);
   }
 
+  // The race check of the current barrier interval (or a piece of one): every pair within the
+  // block, then its global accesses into the launch's shadow. A block that is not kept keeps
+  // nothing of them after.
+  void CheckInterval(bool block_end = false) {
+    const std::size_t begin = hazards_begin_, end = current_.accesses.size();
+    if (end > begin) {
+      const std::span<const AccessRecord> records(current_.accesses.data() + begin, end - begin);
+      const std::span<const std::uint64_t> values(current_.values.data() + begin, end - begin);
+      syncs_.clear();
+      for (const WarpOpRecord& w : current_.warp_ops) {
+        if (w.site < warp_op_kinds_.size() &&
+            warp_op_kinds_[w.site] == static_cast<std::uint8_t>(WarpOpKind::kSyncWarp))
+          syncs_.push_back({w.warp, w.time, w.mask});
+      }
+      const auto block = static_cast<std::uint32_t>(current_.block);
+      interval_pairs_.Add(block, keep_block_, records, values, syncs_, local_sites_,
+                          hazard_tally_);
+      for (std::size_t i = 0; i < records.size(); ++i) {
+        const AccessRecord& r = records[i];
+        const SiteInfo& site = local_sites_[r.site];
+        if (site.space != MemorySpace::kGlobal) continue;
+        GlobalShadow::Access a;
+        a.value = values[i];
+        a.block = block;
+        a.offset = r.offset;
+        a.time = r.time;
+        a.epoch = r.epoch;
+        a.thread = r.thread;
+        a.site = r.site;
+        a.buffer = site.buffer;
+        a.size = site.size;
+        a.op = site.op;
+        a.has_value = true;
+        a.kept = keep_block_;
+        shadow_batch_.push_back(a);
+      }
+    }
+    if (keep_block_) {
+      hazards_begin_ = end;
+    } else {
+      current_.accesses.clear();
+      current_.values.clear();
+      hazards_begin_ = 0;
+    }
+    ShadowTurn(block_end);
+  }
+
+  // The shadow takes blocks in index order. The worker whose block is next puts its accesses in
+  // as they come; another keeps them until its block ends, then leaves them waiting (or, past
+  // kShadowBacklog, waits for its turn). At a block's end the waiting blocks that now come next
+  // go in too.
+  void ShadowTurn(bool block_end) {
+    Launch& L = *launch_;
+    const std::uint64_t b = current_.block;
+    std::unique_lock lock(L.shadow_mutex);
+    if (L.shadow_next != b && !L.shadow_abandoned) {
+      const std::size_t backlog = shadow_batch_.size() + L.shadow_waiting_accesses;
+      if (!block_end && backlog < kShadowBacklog) return;  // later
+      if (block_end && backlog < kShadowBacklog) {
+        L.shadow_waiting_accesses += shadow_batch_.size();
+        L.shadow_waiting[b] = std::move(shadow_batch_);
+        shadow_batch_ = {};
+        return;
+      }
+      L.shadow_turn.wait(lock, [&] { return L.shadow_next == b || L.shadow_abandoned; });
+    }
+    if (L.shadow_abandoned) {
+      shadow_batch_.clear();
+      return;
+    }
+    for (const GlobalShadow::Access& a : shadow_batch_) L.shadow.Apply(a, L.shadow_tally);
+    shadow_batch_.clear();
+    if (!block_end) return;
+    ++L.shadow_next;
+    for (auto it = L.shadow_waiting.begin();
+         it != L.shadow_waiting.end() && it->first == L.shadow_next;
+         it = L.shadow_waiting.erase(it)) {
+      for (const GlobalShadow::Access& a : it->second) L.shadow.Apply(a, L.shadow_tally);
+      L.shadow_waiting_accesses -= it->second.size();
+      ++L.shadow_next;
+    }
+    L.shadow_turn.notify_all();
+  }
+
   void FlushValue(ThreadCtx* c) {
     std::uint64_t value = 0;
     std::memcpy(&value, c->pending_where, c->pending_bytes);
@@ -532,6 +661,9 @@ class Worker {
     std::uint64_t cur = launch_->stop_after.load();
     while (block < cur && !launch_->stop_after.compare_exchange_weak(cur, block)) {
     }
+    std::lock_guard shadow_lock(launch_->shadow_mutex);  // the launch fails: nobody waits
+    launch_->shadow_abandoned = true;
+    launch_->shadow_turn.notify_all();
   }
 
   void YieldToScheduler(ThreadCtx* c) {
@@ -782,6 +914,7 @@ class Worker {
     if (instances_) instance_table_.Begin(warps, kMaxSites);
     warp_done_.assign(warps, 0);
     current_.accesses.clear();
+    hazards_begin_ = 0;
     current_.barriers.clear();
     current_.warp_ops.clear();
     current_.values.clear();
@@ -831,6 +964,7 @@ class Worker {
         return false;
       }
       // Everyone waits at the same barrier: all leave when the last one arrived.
+      if (hazards_) CheckInterval();
       const std::uint32_t place = place0;
       const std::uint16_t id = BarrierId(place);
       if (id >= kMaxBarrierSites) {
@@ -857,6 +991,7 @@ class Worker {
       }
     }
 
+    if (hazards_) CheckInterval(true);
     if (keep_block_) {
       std::lock_guard lock(launch_->mutex);
       launch_->kept[b] = current_;  // in execution order
@@ -907,6 +1042,15 @@ class Worker {
   std::vector<unsigned char> dynamic_shared_;
   std::vector<std::pair<void*, std::uint32_t>> shared_arrays_;  // static arrays, zeroed per block
   bool step_each_access_ = false;     // the schedule stops threads before every access
+  bool hazards_ = false;              // LaunchConfig::whole_grid_hazards
+  std::size_t hazards_begin_ = 0;     // current_.accesses from here: the interval not checked
+  IntervalPairs interval_pairs_;
+  HazardTally hazard_tally_;
+  std::vector<WarpSync> syncs_;
+  std::vector<GlobalShadow::Access> shadow_batch_;  // this block's, not yet in the shadow
+  // At most this many global accesses wait for the shadow (40 bytes each: 80 MB).
+  static constexpr std::size_t kShadowBacklog = std::size_t{1} << 21;
+  std::vector<std::uint8_t> warp_op_kinds_;  // by provisional warp-op id
   bool logging_ = false;              // accesses go to the lanes' logs (Record)
   std::vector<std::uint8_t> replay_;  // per warp of the block: its logs go through RecordNow
   // A lane's log at most (12 bytes an entry: 96 KB; a block of 1024 threads keeps at most 96 MB
@@ -961,6 +1105,13 @@ void Canonicalize(Launch& L, LaunchTrace& t) {
     t.warp_op_sites.push_back(site);
     t.warp_op_counts.push_back(id < L.warp_op_counts.size() ? L.warp_op_counts[id] : 0);
     wremap[id] = static_cast<std::uint16_t>(wi++);
+  }
+  if (L.config->whole_grid_hazards) {
+    HazardTally tally = L.hazards;
+    tally.Merge(L.shadow_tally);
+    t.hazards = tally.Report(t.sites, t.buffers, remap);
+    t.hazards.whole_grid = true;
+    t.hazards.blocks_in_grid = t.grid.count();
   }
   for (auto& [b, rec] : L.kept) {
     for (AccessRecord& a : rec.accesses) a.site = remap[a.site];
@@ -1069,7 +1220,7 @@ Result<LaunchTrace> RunLaunch(const LaunchConfig& config, const std::function<vo
   t.truncated = L.truncated.load();
   Canonicalize(L, t);
   t.thread_active = std::move(L.active);
-  t.hazards = FindHazards(t);
+  if (!config.whole_grid_hazards) t.hazards = FindHazards(t);
   return t;
 }
 

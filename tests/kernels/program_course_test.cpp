@@ -450,6 +450,82 @@ int main() {
   EXPECT_EQ(h.groups[0].count, 3u);  // block 3 reads blocks 0, 1 and 2's partials
 }
 
+// Across blocks, global memory through the shadow (trace/hazards.h): a[i] = a[i + 1] in place,
+// 4 blocks of 32 threads, n = 128. Within a block thread t reads a[i + 1] at step 0, which thread
+// t + 1 writes at step 1: a WAR pair for t = 0..30 in blocks 0-2 (31 each) and t = 0..29 in
+// block 3 (thread 31 there, i = 127, does nothing): 123, all within one warp. Across blocks,
+// thread 31 of block b reads a[32 (b + 1)], which thread 0 of block b + 1 writes after it (block
+// order): 3 more, none within a warp. One group of 126.
+TEST(CoursePrograms, AShiftInPlaceRacesWithinAndAcrossBlocks) {
+  const ProgramRun r = test::RunText(R"(#include <cstdio>
+__global__ void shift(int* a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i + 1 < n) a[i] = a[i + 1];
+}
+int main() {
+  int h[128], *a;
+  for (int i = 0; i < 128; ++i) h[i] = i;
+  cudaMalloc(&a, sizeof h);
+  cudaMemcpy(a, h, sizeof h, cudaMemcpyHostToDevice);
+  shift<<<4, 32>>>(a, 128);
+  cudaMemcpy(h, a, sizeof h, cudaMemcpyDeviceToHost);
+  printf("%d\n", h[0]);
+}
+)");
+  ASSERT_TRUE(r.ok()) << r.failure;
+  ASSERT_EQ(r.launches.size(), 1u);
+  const HazardReport& h = r.launches[0].hazards;
+  ASSERT_EQ(h.groups.size(), 1u) << HazardsText(h, r.launches[0]);
+  const HazardGroup& g = h.groups[0];
+  EXPECT_EQ(g.kind, HazardKind::kWar);
+  EXPECT_EQ(g.space, MemorySpace::kGlobal);
+  EXPECT_EQ(g.count, 126u);
+  EXPECT_EQ(g.same_warp, 123u);
+  EXPECT_EQ(g.first_line, 4u);
+  EXPECT_EQ(g.second_line, 4u);
+  // Every block is kept (4): FindHazards finds the same in the records.
+  const HazardReport again = FindHazards(r.launches[0]);
+  ASSERT_EQ(again.groups.size(), 1u);
+  EXPECT_EQ(again.groups[0].count, 126u);
+  EXPECT_EQ(again.groups[0].same_warp, 123u);
+}
+
+// A race in one block of 64, none of them kept: block 17 reads its shared array before the
+// barrier. Thread t reads s[63 - t], written by thread 63 - t at step 0 (the read is step 1):
+// 64 RAW pairs, none within a warp (t < 32 <=> 63 - t > 31). The example is block 17's.
+TEST(CoursePrograms, ARaceInABlockNobodyKeptIsFound) {
+  const ProgramRun r = test::RunText(R"(#include <cstdio>
+__global__ void mirror(int* out) {
+  __shared__ int s[64];
+  s[threadIdx.x] = threadIdx.x;
+  if (blockIdx.x == 17) out[blockIdx.x * 64 + threadIdx.x] = s[63 - threadIdx.x];
+  __syncthreads();
+  out[blockIdx.x * 64 + threadIdx.x] = s[63 - threadIdx.x];
+}
+int main() {
+  int* out;
+  cudaMalloc(&out, 64 * 64 * sizeof(int));
+  mirror<<<64, 64>>>(out);
+  cudaDeviceSynchronize();
+  printf("done\n");
+}
+)");
+  ASSERT_TRUE(r.ok()) << r.failure;
+  ASSERT_EQ(r.launches.size(), 1u);
+  const HazardReport& h = r.launches[0].hazards;
+  EXPECT_TRUE(h.whole_grid);
+  // (Block 17's two stores to out[], lines 5 and 7, are each thread's own: no pair.)
+  ASSERT_EQ(h.groups.size(), 1u) << HazardsText(h, r.launches[0]);
+  const HazardGroup& g = h.groups[0];
+  EXPECT_EQ(g.kind, HazardKind::kRaw);
+  EXPECT_EQ(g.space, MemorySpace::kShared);
+  EXPECT_EQ(g.count, 64u);
+  EXPECT_EQ(g.same_warp, 0u);
+  EXPECT_EQ(g.example_first.block, 17u);
+  EXPECT_EQ(g.first_line, 4u);
+  EXPECT_EQ(g.second_line, 5u);
+}
+
 // Rows of an `int**` matrix, each its own cudaMalloc (a course's Floyd-Warshall): an element
 // read through a row pointer the kernel loads is one site over every row, keyed by no buffer,
 // its requests' addresses the rows' own. 4 rows of 32 ints, one warp: d[r][threadIdx.x] is 4

@@ -5,6 +5,8 @@
 #include "warpscope/kernels/catalog.h"
 #include "warpscope/trace/hazards.h"
 
+#include <nlohmann/json.hpp>
+
 namespace ws {
 namespace {
 
@@ -143,6 +145,58 @@ TEST(RacesLesson, TransposeWithoutItsBarrier) {
   // of warps <= w written: in one block, warp w gets w + 1 of 32 right, 32 - (w + 1) wrong:
   // 31 + 30 + ... + 0 = 496 per block, 4 blocks: 1984 of 4096.
   EXPECT_EQ(Wrong(Races("transpose-no-sync", {{"width", 64}}, Under("lockstep"))), 1984u);
+}
+
+// Every block is checked, not only the kept ones (4 by default): at 256 x 256 the transpose
+// without its barrier is 8 x 8 = 64 blocks of 32 x 32, each with the 992 RAW pairs above:
+// 63,488. The example is a kept block's (block 0), so that selecting it shows its steps.
+TEST(RacesLesson, EveryBlockOfTheGridIsChecked) {
+  const LessonRun r = Races("transpose-no-sync", {{"width", 256}});
+  const HazardReport& h = H(r);
+  EXPECT_TRUE(h.whole_grid);
+  EXPECT_EQ(h.blocks_in_grid, 64u);
+  ASSERT_EQ(h.groups.size(), 1u);
+  EXPECT_EQ(h.groups[0].count, 64u * 992u);
+  EXPECT_EQ(h.groups[0].same_warp, 0u);
+  EXPECT_EQ(h.groups[0].example_first.block, 0u);
+  EXPECT_EQ(h.shared_accesses, 64u * 1024u * 2u);  // a store and a load per thread
+  EXPECT_EQ(h.Checked().rfind("every block of 64: ", 0), 0u) << h.Checked();
+  // Whatever the workers, the same report.
+  RunOptions one;
+  one.workers = 1;
+  EXPECT_EQ(HazardsJson(H(Races("transpose-no-sync", {{"width", 256}}, one))), HazardsJson(h));
+}
+
+// What the emulator finds as the blocks run is what FindHazards finds in the records of every
+// block, kept: the same groups, counts and examples, whatever the schedule.
+TEST(RacesLesson, TheCheckAsItRunsIsTheCheckOfEveryBlocksRecords) {
+  struct Case {
+    const char* variant;
+    Params params;
+    const char* schedule;
+  };
+  const Case cases[] = {{"transpose-no-sync", {{"width", 128}}, "in-order"},
+                        {"transpose-no-sync", {{"width", 128}}, "random:5"},
+                        {"block-transpose", {{"block_width", 6}}, "in-order"},
+                        {"warp-exchange", {{"threads", 64}}, "lockstep"},
+                        {"reverse-no-sync", {{"threads", 64}}, "reverse"},
+                        {"histogram-no-atomic", {{"threads", 128}}, "lockstep"}};
+  for (const Case& c : cases) {
+    RunOptions o = Under(c.schedule);
+    o.keep_all_blocks = true;
+    const LessonRun r = Races(c.variant, c.params, o);
+    const LaunchTrace& t = r.main_launch();
+    const HazardReport again = FindHazards(t);
+    EXPECT_TRUE(t.hazards.whole_grid);
+    EXPECT_FALSE(again.whole_grid);
+    ASSERT_FALSE(again.groups.empty()) << c.variant;
+    nlohmann::json a = HazardsJson(t.hazards), b = HazardsJson(again);
+    for (const char* k : {"checked", "whole_grid", "blocks"}) {
+      a.erase(k);
+      b.erase(k);
+    }
+    EXPECT_EQ(a, b) << c.variant << " " << c.schedule;
+  }
 }
 
 // Exercise 4.8 with 32 threads: thread t reads s[(t + 1) % 32], written by its neighbour in the

@@ -58,6 +58,7 @@ std::string BlockList(const std::vector<std::uint32_t>& ids) {
   return s.str();
 }
 
+// One access of an interval being paired.
 struct Access {
   HazardAccess a;
   AccessOp op = AccessOp::kLoad;
@@ -69,16 +70,15 @@ struct Access {
 
 // One word touched by one access.
 struct Touch {
-  std::uint64_t key = 0;  // (space, buffer or block, word): see WordKey
+  std::uint64_t key = 0;  // (space, buffer, word): see WordKey
   std::uint32_t access = 0;
   std::uint8_t mask = 0;  // the bytes of the word it touches
 };
 
-std::uint64_t WordKey(MemorySpace space, std::uint32_t block, std::uint16_t buffer,
-                      std::uint32_t word) {
-  // Shared words are per block; global words per buffer. 30 bits of word: 4 GiB per buffer.
+// Shared words are the block's; global words per buffer. 32 bits of word: 16 GiB per buffer.
+std::uint64_t WordKey(MemorySpace space, std::uint16_t buffer, std::uint32_t word) {
   const std::uint64_t owner =
-      space == MemorySpace::kShared ? (std::uint64_t{1} << 31) | block : std::uint64_t{buffer};
+      space == MemorySpace::kShared ? std::uint64_t{1} << 31 : std::uint64_t{buffer};
   return (owner << 32) | word;
 }
 
@@ -86,63 +86,221 @@ bool IsWrite(AccessOp op) {
   return op != AccessOp::kLoad;
 }
 
+// The bytes of word `w` that an access of `size` bytes at `offset` touches, a bit each.
+std::uint8_t WordMask(std::uint32_t offset, std::uint32_t size, std::uint32_t w) {
+  const std::uint64_t end = std::uint64_t{offset} + std::max<std::uint32_t>(size, 1);
+  std::uint8_t mask = 0;
+  for (std::uint32_t byte = 0; byte < 4; ++byte) {
+    const std::uint64_t at = std::uint64_t{w} * 4 + byte;
+    if (at >= offset && at < end) mask |= static_cast<std::uint8_t>(1u << byte);
+  }
+  return mask;
+}
+
+std::uint32_t LastWord(std::uint32_t offset, std::uint32_t size) {
+  return static_cast<std::uint32_t>((std::uint64_t{offset} + std::max<std::uint32_t>(size, 1) - 1) /
+                                    4);
+}
+
+bool Checked(MemorySpace space) {
+  return space == MemorySpace::kShared || space == MemorySpace::kGlobal;
+}
+
+HazardKind KindOf(AccessOp first, AccessOp second, bool same_value) {
+  if (!IsWrite(second)) return HazardKind::kRaw;
+  if (!IsWrite(first)) return HazardKind::kWar;
+  if (first == AccessOp::kStore && second == AccessOp::kStore && same_value)
+    return HazardKind::kWawSameValue;
+  return HazardKind::kWaw;
+}
+
+// An example's rank (HazardTally): kept blocks first, then the lower block, then pairs within
+// a block before pairs across blocks.
+std::uint64_t Rank(bool kept, std::uint32_t block, bool across) {
+  return (std::uint64_t{kept ? 0u : 1u} << 40) | (std::uint64_t{block} << 1) | (across ? 1 : 0);
+}
+
 }  // namespace
 
-HazardReport FindHazards(const LaunchTrace& launch) {
-  HazardReport report;
-  report.blocks_in_grid = launch.grid.count();
+void HazardTally::Add(HazardKind kind, MemorySpace space, const HazardAccess& first,
+                      const HazardAccess& second, std::uint64_t offset, std::uint16_t buffer,
+                      std::uint64_t rank) {
+  auto [it, fresh] = groups_.try_emplace(
+      Key{static_cast<int>(kind), static_cast<int>(space), first.site, second.site});
+  Found& f = it->second;
+  HazardGroup& g = f.group;
+  if (fresh) {
+    g.kind = kind;
+    g.space = space;
+    g.first_site = first.site;
+    g.second_site = second.site;
+  }
+  if (rank < f.rank) {
+    f.rank = rank;
+    g.example_first = first;
+    g.example_second = second;
+    g.example_offset = offset;
+    g.example_buffer = buffer;
+  }
+  ++g.count;
+  if (first.block == second.block && first.thread / 32 == second.thread / 32) ++g.same_warp;
+}
+
+void HazardTally::Merge(const HazardTally& other) {
+  for (const auto& [key, f] : other.groups_) {
+    auto [it, fresh] = groups_.try_emplace(key, f);
+    if (fresh) continue;
+    Found& mine = it->second;
+    mine.group.count += f.group.count;
+    mine.group.same_warp += f.group.same_warp;
+    if (f.rank < mine.rank) {
+      mine.rank = f.rank;
+      mine.group.example_first = f.group.example_first;
+      mine.group.example_second = f.group.example_second;
+      mine.group.example_offset = f.group.example_offset;
+      mine.group.example_buffer = f.group.example_buffer;
+    }
+  }
+  shared_accesses += other.shared_accesses;
+  global_accesses += other.global_accesses;
+  pair_checks += other.pair_checks;
+  truncated = truncated || other.truncated;
+  unshadowed_accesses += other.unshadowed_accesses;
+  cut_intervals += other.cut_intervals;
+  values_known = values_known && other.values_known;
+}
+
+HazardReport HazardTally::Report(const std::vector<SiteInfo>& sites,
+                                 const std::vector<BufferInfo>& buffers,
+                                 const std::vector<std::uint16_t>& remap) const {
+  HazardReport r;
+  auto map = [&](std::uint16_t id) {
+    return id < remap.size() ? remap[id] : id;
+  };
+  for (const auto& [key, f] : groups_) {
+    HazardGroup g = f.group;
+    g.first_site = map(g.first_site);
+    g.second_site = map(g.second_site);
+    g.example_first.site = map(g.example_first.site);
+    g.example_second.site = map(g.example_second.site);
+    if (g.first_site < sites.size()) g.first_line = sites[g.first_site].line;
+    if (g.second_site < sites.size()) g.second_line = sites[g.second_site].line;
+    g.example_address = g.example_offset;
+    if (g.space == MemorySpace::kGlobal && g.example_buffer < buffers.size())
+      g.example_address += buffers[g.example_buffer].base;
+    r.groups.push_back(g);
+  }
+  std::sort(r.groups.begin(), r.groups.end(), [](const HazardGroup& x, const HazardGroup& y) {
+    return std::tie(x.kind, x.first_line, x.second_line, x.first_site, x.second_site) <
+           std::tie(y.kind, y.first_line, y.second_line, y.first_site, y.second_site);
+  });
+  r.shared_accesses = shared_accesses;
+  r.global_accesses = global_accesses;
+  r.values_known = values_known && shared_accesses + global_accesses > 0;
+  r.truncated = truncated;
+  r.unshadowed_accesses = unshadowed_accesses;
+  r.cut_intervals = cut_intervals;
+  return r;
+}
+
+IntervalPairs::Word& IntervalPairs::Find(std::uint64_t key) {
+  const std::size_t mask = words_.size() - 1;
+  for (std::size_t i = (key * 0x9e3779b97f4a7c15ull) >> 20;; ++i) {
+    Word& w = words_[i & mask];
+    if (w.generation != generation_) {
+      w = {key, generation_, 0, false, false};
+      w.first_thread = 0xffff;
+      return w;
+    }
+    if (w.key == key) return w;
+  }
+}
+
+void IntervalPairs::Add(std::uint32_t block, bool kept, std::span<const AccessRecord> records,
+                        std::span<const std::uint64_t> values, std::span<const WarpSync> syncs,
+                        const std::vector<SiteInfo>& sites, HazardTally& tally) {
+  const bool has_values = values.size() == records.size();
+  // Which spaces have a write in this interval: without one, nothing there can race.
+  bool written[2] = {false, false};  // shared, global
+  std::size_t words = 0;
+  for (const AccessRecord& r : records) {
+    if (r.site >= sites.size()) continue;
+    const SiteInfo& site = sites[r.site];
+    if (!Checked(site.space)) continue;
+    const bool shared = site.space == MemorySpace::kShared;
+    (shared ? tally.shared_accesses : tally.global_accesses)++;
+    if (IsWrite(site.op)) written[shared ? 0 : 1] = true;
+    words += LastWord(r.offset, site.size) - r.offset / 4 + 1;
+  }
+  if (!has_values && !records.empty()) tally.values_known = false;
+  if (!written[0] && !written[1]) return;
+  auto considered = [&](const AccessRecord& r) -> const SiteInfo* {
+    if (r.site >= sites.size()) return nullptr;
+    const SiteInfo& site = sites[r.site];
+    if (!Checked(site.space)) return nullptr;
+    return written[site.space == MemorySpace::kShared ? 0 : 1] ? &site : nullptr;
+  };
+  // Each word's threads and whether one wrote it: only a word written by one thread and touched
+  // by another can race (a word read by a thousand threads and written by none costs nothing).
+  std::size_t capacity = 64;
+  while (capacity < 2 * words) capacity *= 2;
+  if (words_.size() < capacity) {
+    words_.assign(capacity, Word{});
+    generation_ = 0;
+  }
+  if (++generation_ == 0) {  // wrapped: every entry of generation 0 would look current
+    std::fill(words_.begin(), words_.end(), Word{});
+    generation_ = 1;
+  }
+  bool any = false;
+  for (const AccessRecord& r : records) {
+    const SiteInfo* site = considered(r);
+    if (site == nullptr) continue;
+    for (std::uint32_t w = r.offset / 4, last = LastWord(r.offset, site->size); w <= last; ++w) {
+      Word& word = Find(WordKey(site->space, site->buffer, w));
+      if (word.first_thread == 0xffff)
+        word.first_thread = r.thread;
+      else if (word.first_thread != r.thread)
+        word.shared_by_threads = true;
+      word.written = word.written || IsWrite(site->op);
+      any = any || (word.written && word.shared_by_threads);
+    }
+  }
+  if (!any) return;
   std::vector<Access> accesses;
   std::vector<Touch> touches;
-  bool values = true;
-  for (const BlockRecords& b : launch.blocks) {
-    report.blocks.push_back(b.block);
-    const bool has_values = b.values.size() == b.accesses.size();
-    for (std::size_t i = 0; i < b.accesses.size(); ++i) {
-      const AccessRecord& r = b.accesses[i];
-      if (r.site >= launch.sites.size()) continue;
-      const SiteInfo& site = launch.sites[r.site];
-      if (site.space != MemorySpace::kShared && site.space != MemorySpace::kGlobal) continue;
-      (site.space == MemorySpace::kShared ? report.shared_accesses : report.global_accesses)++;
-      values = values && has_values;
-      Access x;
-      x.a = {b.block, r.thread, r.site, r.time, r.epoch, has_values, has_values ? b.values[i] : 0};
-      x.op = site.op;
-      x.offset = r.offset;
-      x.first_word = r.offset / 4;
-      x.line = site.line;
-      x.buffer = site.buffer;
-      const auto index = static_cast<std::uint32_t>(accesses.size());
-      accesses.push_back(x);
-      const std::uint32_t end = r.offset + std::max<std::uint32_t>(site.size, 1);
-      for (std::uint32_t w = r.offset / 4; w * 4 < end; ++w) {
-        std::uint8_t mask = 0;
-        for (std::uint32_t byte = 0; byte < 4; ++byte) {
-          const std::uint32_t at = w * 4 + byte;
-          if (at >= r.offset && at < end) mask |= static_cast<std::uint8_t>(1u << byte);
-        }
-        touches.push_back({WordKey(site.space, b.block, site.buffer, w), index, mask});
-      }
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const AccessRecord& r = records[i];
+    const SiteInfo* site = considered(r);
+    if (site == nullptr) continue;
+    const auto index = static_cast<std::uint32_t>(accesses.size());
+    bool used = false;
+    for (std::uint32_t w = r.offset / 4, last = LastWord(r.offset, site->size); w <= last; ++w) {
+      const std::uint64_t key = WordKey(site->space, site->buffer, w);
+      const Word& word = Find(key);
+      if (!word.written || !word.shared_by_threads) continue;
+      touches.push_back({key, index, WordMask(r.offset, site->size, w)});
+      used = true;
     }
+    if (!used) continue;
+    Access x;
+    x.a = {block, r.thread, r.site, r.time, r.epoch, has_values, has_values ? values[i] : 0};
+    x.op = site->op;
+    x.offset = r.offset;
+    x.first_word = r.offset / 4;
+    x.line = site->line;
+    x.buffer = site->buffer;
+    accesses.push_back(x);
   }
-  std::sort(report.blocks.begin(), report.blocks.end());
-  report.values_known = values && !accesses.empty();
   // __syncwarp() orders the memory accesses of the lanes it names (as the CUDA programming guide
-  // says; cooperative groups' tile.sync() is one): per kept block and warp, its meetings' times
-  // and masks. A lane's access before a meeting has an earlier logical time, one after it a later.
-  std::map<std::pair<std::uint32_t, std::uint16_t>,
-           std::vector<std::pair<std::uint32_t, std::uint32_t>>>
-      warp_syncs;
-  for (const BlockRecords& b : launch.blocks) {
-    for (const WarpOpRecord& w : b.warp_ops) {
-      if (w.site < launch.warp_op_sites.size() &&
-          launch.warp_op_sites[w.site].kind == WarpOpKind::kSyncWarp)
-        warp_syncs[{b.block, w.warp}].push_back({w.time, w.mask});
-    }
-  }
-  for (auto& [key, list] : warp_syncs) std::sort(list.begin(), list.end());
+  // says; cooperative groups' tile.sync() is one). A lane's access before a meeting has an
+  // earlier logical time, one after it a later.
+  std::map<std::uint16_t, std::vector<std::pair<std::uint32_t, std::uint32_t>>> warp_syncs;
+  for (const WarpSync& w : syncs) warp_syncs[w.warp].push_back({w.time, w.mask});
+  for (auto& [warp, list] : warp_syncs) std::sort(list.begin(), list.end());
   auto ordered_by_syncwarp = [&](const HazardAccess& x, const HazardAccess& y) {
-    if (x.block != y.block || x.thread / 32 != y.thread / 32) return false;
-    const auto it = warp_syncs.find({x.block, static_cast<std::uint16_t>(x.thread / 32)});
+    if (x.thread / 32 != y.thread / 32) return false;
+    const auto it = warp_syncs.find(static_cast<std::uint16_t>(x.thread / 32));
     if (it == warp_syncs.end()) return false;
     const std::uint32_t lanes = (1u << (x.thread % 32)) | (1u << (y.thread % 32));
     const std::uint32_t lo = std::min(x.time, y.time), hi = std::max(x.time, y.time);
@@ -153,107 +311,33 @@ HazardReport FindHazards(const LaunchTrace& launch) {
     }
     return false;
   };
-  // Blocks that meet at a global word through atomics (a ticket, a lock, a counter such as
-  // threadFenceReduction's retirementCount) order their accesses through it, as the CUDA
-  // programming guide's last-block pattern does with __threadfence(): an access before a block's
-  // atomic on the word is ordered before an access after another block's atomic on it. (Which
-  // block's atomic came first is not recorded, nor are fences: a missing __threadfence() is not
-  // found.) Only words at most kMaxSyncWords take part, so that a histogram's bins cost nothing.
-  constexpr std::size_t kMaxSyncWords = 64;
-  std::map<std::uint64_t, std::map<std::uint32_t, std::vector<std::uint32_t>>> atomics;
-  for (const Touch& t : touches) {
-    const Access& x = accesses[t.access];
-    if (x.op == AccessOp::kAtomic && launch.sites[x.a.site].space == MemorySpace::kGlobal)
-      atomics[t.key][x.a.block].push_back(t.access);
-  }
-  std::vector<const std::map<std::uint32_t, std::vector<std::uint32_t>>*> sync_words;
-  for (const auto& [key, blocks] : atomics) {
-    if (blocks.size() >= 2) sync_words.push_back(&blocks);
-  }
-  if (sync_words.size() > kMaxSyncWords) sync_words.clear();
-  auto before_atomic = [&](const HazardAccess& x, const std::vector<std::uint32_t>& list) {
-    for (std::uint32_t k : list) {
-      const HazardAccess& a = accesses[k].a;
-      if ((a.thread == x.thread && x.time <= a.time) || x.epoch < a.epoch) return true;
-    }
-    return false;
-  };
-  auto after_atomic = [&](const HazardAccess& y, const std::vector<std::uint32_t>& list) {
-    for (std::uint32_t k : list) {
-      const HazardAccess& a = accesses[k].a;
-      if ((a.thread == y.thread && y.time >= a.time) || y.epoch > a.epoch) return true;
-    }
-    return false;
-  };
-  auto ordered_by_atomics = [&](const HazardAccess& x, const HazardAccess& y) {
-    if (x.block == y.block) return false;
-    for (const auto* blocks : sync_words) {
-      const auto ax = blocks->find(x.block), ay = blocks->find(y.block);
-      if (ax == blocks->end() || ay == blocks->end()) continue;
-      if ((before_atomic(x, ax->second) && after_atomic(y, ay->second)) ||
-          (before_atomic(y, ay->second) && after_atomic(x, ax->second)))
-        return true;
-    }
-    return false;
-  };
-  // Words in order; within a word, accesses in record order (blocks ascending, then execution).
+  // Words in order; within a word, accesses in execution order.
   std::stable_sort(touches.begin(), touches.end(),
                    [](const Touch& x, const Touch& y) { return x.key < y.key; });
-
-  using GroupKey = std::tuple<int, int, std::uint16_t, std::uint16_t>;  // kind, space, sites
-  std::map<GroupKey, HazardGroup> groups;
-  std::uint64_t checks = 0;
   auto pair = [&](const Touch& tx, const Touch& ty) {
     const Access& x = accesses[tx.access];
     const Access& y = accesses[ty.access];
-    if (x.a.block == y.a.block && x.a.thread == y.a.thread) return;  // one thread: in order
-    if ((tx.mask & ty.mask) == 0) return;                            // different bytes
+    if (x.a.thread == y.a.thread) return;   // one thread: in order
+    if ((tx.mask & ty.mask) == 0) return;   // different bytes
     if (x.op == AccessOp::kAtomic && y.op == AccessOp::kAtomic) return;
-    if (x.a.block == y.a.block && x.a.epoch != y.a.epoch) return;  // a barrier between them
-    if (ordered_by_syncwarp(x.a, y.a)) return;                     // a __syncwarp() between
-    if (ordered_by_atomics(x.a, y.a)) return;  // blocks that meet through an atomic
+    if (x.a.epoch != y.a.epoch) return;     // a barrier between them
+    if (ordered_by_syncwarp(x.a, y.a)) return;  // a __syncwarp() between
     // Count the pair once: at the first word both cover.
     const std::uint32_t word = static_cast<std::uint32_t>(tx.key & 0xffffffffu);
     if (word != std::max(x.first_word, y.first_word)) return;
-    const bool x_first = std::tie(x.a.time, x.line, x.a.site, x.a.block, x.a.thread) <=
-                         std::tie(y.a.time, y.line, y.a.site, y.a.block, y.a.thread);
+    const bool x_first = std::tie(x.a.time, x.line, x.a.site, x.a.thread) <=
+                         std::tie(y.a.time, y.line, y.a.site, y.a.thread);
     const Access& f = x_first ? x : y;
     const Access& s = x_first ? y : x;
-    HazardKind kind = HazardKind::kWaw;
-    if (!IsWrite(s.op))
-      kind = HazardKind::kRaw;
-    else if (!IsWrite(f.op))
-      kind = HazardKind::kWar;
-    else if (f.op == AccessOp::kStore && s.op == AccessOp::kStore && f.a.has_value &&
-             s.a.has_value && f.a.value == s.a.value)
-      kind = HazardKind::kWawSameValue;
-    const MemorySpace space = launch.sites[f.a.site].space;
-    auto [it, fresh] = groups.try_emplace(
-        GroupKey{static_cast<int>(kind), static_cast<int>(space), f.a.site, s.a.site});
-    HazardGroup& g = it->second;
-    if (fresh) {
-      g.kind = kind;
-      g.space = space;
-      g.first_site = f.a.site;
-      g.second_site = s.a.site;
-      g.first_line = f.line;
-      g.second_line = s.line;
-      g.example_first = f.a;
-      g.example_second = s.a;
-      g.example_offset = std::max(f.offset, s.offset);
-      g.example_buffer = f.buffer;
-      g.example_address = g.example_offset;
-      if (space == MemorySpace::kGlobal && f.buffer < launch.buffers.size())
-        g.example_address += launch.buffers[f.buffer].base;
-    }
-    ++g.count;
-    if (f.a.block == s.a.block && f.a.thread / 32 == s.a.thread / 32) ++g.same_warp;
+    const bool same_value = f.a.has_value && s.a.has_value && f.a.value == s.a.value;
+    const MemorySpace space = sites[f.a.site].space;
+    tally.Add(KindOf(f.op, s.op, same_value), space, f.a, s.a, std::max(f.offset, s.offset),
+              f.buffer, Rank(kept, block, false));
   };
-
-  for (std::size_t lo = 0; lo < touches.size() && !report.truncated;) {
+  for (std::size_t lo = 0; lo < touches.size() && !tally.truncated;) {
     std::size_t hi = lo;
     while (hi < touches.size() && touches[hi].key == touches[lo].key) ++hi;
-    // Only atomics (a histogram's bin): no pair races. (Only loads costs one pass below.)
+    // Only atomics (a histogram's bin): no pair races.
     bool plain = false, loads = false;
     for (std::size_t i = lo; i < hi; ++i) {
       const AccessOp op = accesses[touches[i].access].op;
@@ -265,38 +349,241 @@ HazardReport FindHazards(const LaunchTrace& launch) {
       continue;
     }
     // A write against every access after it, and every read before it: each pair once.
-    for (std::size_t i = lo; i < hi && !report.truncated; ++i) {
+    for (std::size_t i = lo; i < hi && !tally.truncated; ++i) {
       if (!IsWrite(accesses[touches[i].access].op)) continue;
       for (std::size_t j = lo; j < hi; ++j) {
         if (j == i || (j < i && IsWrite(accesses[touches[j].access].op))) continue;
         pair(touches[i], touches[j]);
-        if (++checks > HazardReport::kMaxPairChecks) {
-          report.truncated = true;
+        if (++tally.pair_checks > HazardReport::kMaxPairChecks) {
+          tally.truncated = true;
           break;
         }
       }
     }
     lo = hi;
   }
-  for (auto& [key, g] : groups) report.groups.push_back(g);
-  std::sort(report.groups.begin(), report.groups.end(),
-            [](const HazardGroup& x, const HazardGroup& y) {
-              return std::tie(x.kind, x.first_line, x.second_line, x.first_site, x.second_site) <
-                     std::tie(y.kind, y.first_line, y.second_line, y.first_site, y.second_site);
-            });
+}
+
+GlobalShadow::GlobalShadow() = default;
+GlobalShadow::~GlobalShadow() = default;
+
+GlobalShadow::Page* GlobalShadow::FindPage(std::uint64_t page_key, bool create) {
+  if (page_key == last_page_key_) return last_page_;
+  auto it = pages_.find(page_key);
+  if (it == pages_.end()) {
+    if (!create) return nullptr;
+    it = pages_.try_emplace(page_key).first;
+  }
+  last_page_key_ = page_key;
+  last_page_ = &it->second;
+  return last_page_;
+}
+
+bool GlobalShadow::Ordered(const Side& x, const Access& y) const {
+  const auto ax = atomics_.find(x.block), ay = atomics_.find(y.block);
+  if (ax == atomics_.end() || ay == atomics_.end()) return false;
+  if (ax->second.size() > kMaxAtomics || ay->second.size() > kMaxAtomics) return false;
+  const std::uint16_t xt = x.thread & 0x7ffu;
+  const std::uint32_t xe = x.epoch & 0x1fffffffu;
+  for (const AtomicAt& a : ax->second) {
+    for (const AtomicAt& b : ay->second) {
+      if (a.word != b.word) continue;
+      const bool x_before = (a.thread == xt && x.time <= a.time) || xe < a.epoch;
+      const bool y_after = (b.thread == y.thread && y.time >= b.time) || y.epoch > b.epoch;
+      const bool y_before = (b.thread == y.thread && y.time <= b.time) || y.epoch < b.epoch;
+      const bool x_after = (a.thread == xt && x.time >= a.time) || xe > a.epoch;
+      if ((x_before && y_after) || (y_before && x_after)) return true;
+    }
+  }
+  return false;
+}
+
+void GlobalShadow::Apply(const Access& y, HazardTally& tally) {
+  const std::uint32_t first = y.offset / 4, last = LastWord(y.offset, y.size);
+  if (y.op == AccessOp::kAtomic) {  // before the pairing: it orders what comes after it
+    std::vector<AtomicAt>& list = atomics_[y.block];
+    // A block with more is a histogram's, not a ticket's: it orders nothing (see Ordered).
+    if (list.size() <= kMaxAtomics)
+      list.push_back({(std::uint64_t{y.buffer} << 32) | first, y.time, y.epoch, y.thread});
+  }
+  const HazardAccess ya{y.block, y.thread, y.site, y.time, y.epoch, y.has_value, y.value};
+  const bool write = IsWrite(y.op);
+  auto access_of = [](const Side& s, std::uint64_t value) {
+    return HazardAccess{s.block,
+                        static_cast<std::uint16_t>(s.thread & 0x7ffu),
+                        s.site,
+                        s.time,
+                        s.epoch & 0x1fffffffu,
+                        (s.epoch >> 29 & 1u) != 0,
+                        value};
+  };
+  for (std::uint32_t w = first; w <= last; ++w) {
+    const std::uint64_t key = (std::uint64_t{y.buffer} << 32) | w;
+    const std::uint64_t page_key = key / kPageWords;
+    const std::size_t at = static_cast<std::size_t>(key % kPageWords);
+    const std::uint8_t mask = WordMask(y.offset, y.size, w);
+    const bool starts = w == first;
+    const std::uint64_t offset = std::max<std::uint64_t>(std::uint64_t{w} * 4, y.offset);
+    auto pairs_with = [&](const Side& x) {
+      if (x.block == ~0u || x.block == y.block) return false;  // within a block: by interval
+      if (((x.thread >> 11) & 0xfu & mask) == 0) return false;  // different bytes
+      if (!starts && (x.thread >> 15) == 0) return false;  // counted at the first word both cover
+      if ((x.epoch >> 31) != 0 && y.op == AccessOp::kAtomic) return false;  // two atomics
+      return !Ordered(x, y);
+    };
+    auto rank = [&](const Side& x) {
+      return Rank(y.kept && (x.epoch >> 30 & 1u) != 0, y.block, true);
+    };
+    Page* page = FindPage(page_key, false);
+    if (page != nullptr && page->writes) {
+      const Side& x = page->writes->side[at];
+      if (pairs_with(x)) {
+        const std::uint64_t value = page->writes->value[at];
+        const HazardAccess xa = access_of(x, value);
+        const AccessOp xop = (x.epoch >> 31) != 0 ? AccessOp::kAtomic : AccessOp::kStore;
+        const bool same = xa.has_value && y.has_value && value == y.value;
+        tally.Add(KindOf(xop, y.op, same), MemorySpace::kGlobal, xa, ya, offset, y.buffer,
+                  rank(x));
+      }
+    }
+    if (write && page != nullptr && page->reads) {
+      const Side& x = page->reads->side[at];
+      if (pairs_with(x))
+        tally.Add(HazardKind::kWar, MemorySpace::kGlobal, access_of(x, 0), ya, offset, y.buffer,
+                  rank(x));
+    }
+    // The shadow now: a write is the word's last, with no read since; a read is kept if it is
+    // the first since the write.
+    const std::size_t grow = (page == nullptr || (write ? !page->writes : !page->reads))
+                                 ? (write ? sizeof(Writes) : sizeof(Reads))
+                                 : 0;
+    if (grow > 0 && bytes_ + grow > HazardReport::kMaxShadowBytes) {
+      ++tally.unshadowed_accesses;
+      continue;
+    }
+    if (page == nullptr) page = FindPage(page_key, true);
+    Side mine;
+    mine.block = y.block;
+    mine.time = y.time;
+    mine.epoch = (y.epoch & 0x1fffffffu) | (y.has_value ? 1u << 29 : 0u) |
+                 (y.kept ? 1u << 30 : 0u) | (y.op == AccessOp::kAtomic ? 1u << 31 : 0u);
+    mine.thread = static_cast<std::uint16_t>((y.thread & 0x7ffu) | (mask << 11) |
+                                             (starts ? 1u << 15 : 0u));
+    mine.site = y.site;
+    if (write) {
+      if (!page->writes) {
+        page->writes = std::make_unique<Writes>();
+        bytes_ += sizeof(Writes);
+      }
+      page->writes->side[at] = mine;
+      page->writes->value[at] = y.value;
+      if (page->reads) page->reads->side[at] = Side{};
+    } else {
+      if (!page->reads) {
+        page->reads = std::make_unique<Reads>();
+        bytes_ += sizeof(Reads);
+      }
+      Side& r = page->reads->side[at];
+      if (r.block == ~0u)
+        r = mine;
+      else
+        r.thread = static_cast<std::uint16_t>(r.thread | (mask << 11));  // any reader's bytes
+    }
+  }
+}
+
+HazardReport FindHazards(const LaunchTrace& launch) {
+  HazardTally tally;
+  IntervalPairs pairs;
+  GlobalShadow shadow;
+  std::vector<std::uint32_t> blocks;
+  std::vector<const BlockRecords*> order;
+  for (const BlockRecords& b : launch.blocks) order.push_back(&b);
+  std::sort(order.begin(), order.end(),
+            [](const BlockRecords* x, const BlockRecords* y) { return x->block < y->block; });
+  std::vector<WarpSync> syncs;
+  std::vector<AccessRecord> interval;
+  std::vector<std::uint64_t> interval_values;
+  for (const BlockRecords* b : order) {
+    blocks.push_back(b->block);
+    const bool has_values = b->values.size() == b->accesses.size();
+    syncs.clear();
+    for (const WarpOpRecord& w : b->warp_ops) {
+      if (w.site < launch.warp_op_sites.size() &&
+          launch.warp_op_sites[w.site].kind == WarpOpKind::kSyncWarp)
+        syncs.push_back({w.warp, w.time, w.mask});
+    }
+    // The block's barrier intervals, each in record order.
+    std::vector<std::size_t> index(b->accesses.size());
+    for (std::size_t i = 0; i < index.size(); ++i) index[i] = i;
+    std::stable_sort(index.begin(), index.end(), [&](std::size_t x, std::size_t y) {
+      return b->accesses[x].epoch < b->accesses[y].epoch;
+    });
+    for (std::size_t lo = 0; lo < index.size();) {
+      std::size_t hi = lo;
+      interval.clear();
+      interval_values.clear();
+      while (hi < index.size() && b->accesses[index[hi]].epoch == b->accesses[index[lo]].epoch) {
+        interval.push_back(b->accesses[index[hi]]);
+        if (has_values) interval_values.push_back(b->values[index[hi]]);
+        ++hi;
+      }
+      pairs.Add(b->block, true, interval, interval_values, syncs, launch.sites, tally);
+      lo = hi;
+    }
+    // Across blocks: the block's atomics first (any order of its records gives the same pairs).
+    for (int pass = 0; pass < 2; ++pass) {
+      for (std::size_t i = 0; i < b->accesses.size(); ++i) {
+        const AccessRecord& r = b->accesses[i];
+        if (r.site >= launch.sites.size()) continue;
+        const SiteInfo& site = launch.sites[r.site];
+        if (site.space != MemorySpace::kGlobal) continue;
+        if ((site.op == AccessOp::kAtomic) != (pass == 0)) continue;
+        GlobalShadow::Access a;
+        a.value = has_values ? b->values[i] : 0;
+        a.block = b->block;
+        a.offset = r.offset;
+        a.time = r.time;
+        a.epoch = r.epoch;
+        a.thread = r.thread;
+        a.site = r.site;
+        a.buffer = site.buffer;
+        a.size = site.size;
+        a.op = site.op;
+        a.has_value = has_values;
+        a.kept = true;
+        shadow.Apply(a, tally);
+      }
+    }
+  }
+  HazardReport report = tally.Report(launch.sites, launch.buffers, {});
+  report.blocks = std::move(blocks);
+  report.blocks_in_grid = launch.grid.count();
   return report;
 }
 
 std::string HazardReport::Checked() const {
   std::ostringstream s;
-  s << "shared memory within each of block" << (blocks.size() == 1 ? " " : "s ")
-    << BlockList(blocks) << " of " << FormatNumber(static_cast<double>(blocks_in_grid)) << " ("
-    << FormatNumber(static_cast<double>(shared_accesses)) << " accesses), global memory among "
-    << (blocks.size() == 1 ? "its threads" : "them") << " ("
-    << FormatNumber(static_cast<double>(global_accesses)) << " accesses)";
+  auto n = [](std::uint64_t v) { return FormatNumber(static_cast<double>(v)); };
+  if (whole_grid) {
+    s << (blocks_in_grid == 1 ? "the one block" : "every block of " + n(blocks_in_grid))
+      << ": shared memory within each block (" << n(shared_accesses)
+      << " accesses), global memory within and across blocks (" << n(global_accesses)
+      << " accesses)";
+  } else {
+    s << "shared memory within each of block" << (blocks.size() == 1 ? " " : "s ")
+      << BlockList(blocks) << " of " << n(blocks_in_grid) << " (" << n(shared_accesses)
+      << " accesses), global memory among " << (blocks.size() == 1 ? "its threads" : "them")
+      << " (" << n(global_accesses) << " accesses)";
+  }
   if (truncated)
-    s << "; stopped after " << FormatNumber(static_cast<double>(kMaxPairChecks))
-      << " pairs of accesses";
+    s << "; a block's pairs stopped after " << n(kMaxPairChecks) << " pairs of accesses";
+  if (cut_intervals > 0)
+    s << "; " << n(cut_intervals) << " barrier interval" << (cut_intervals == 1 ? "" : "s")
+      << " longer than " << n(kMaxIntervalAccesses) << " accesses checked in pieces that long";
+  if (unshadowed_accesses > 0)
+    s << "; " << n(unshadowed_accesses) << " global accesses past the shadow's "
+      << n(kMaxShadowBytes >> 20) << " MiB not checked across blocks";
   return s.str();
 }
 
@@ -421,6 +708,9 @@ HazardAccess SideFrom(const nlohmann::json& j) {
 nlohmann::json HazardsJson(const HazardReport& r) {
   nlohmann::json j;
   j["checked"] = r.Checked();
+  j["whole_grid"] = r.whole_grid;
+  j["unshadowed_accesses"] = r.unshadowed_accesses;
+  j["cut_intervals"] = r.cut_intervals;
   j["blocks"] = r.blocks;
   j["blocks_in_grid"] = r.blocks_in_grid;
   j["shared_accesses"] = r.shared_accesses;
@@ -449,6 +739,9 @@ nlohmann::json HazardsJson(const HazardReport& r) {
 Result<HazardReport> HazardsFromJson(const nlohmann::json& j) {
   try {
     HazardReport r;
+    r.whole_grid = j.value("whole_grid", false);  // files from before whole-grid checks
+    r.unshadowed_accesses = j.value("unshadowed_accesses", std::uint64_t{0});
+    r.cut_intervals = j.value("cut_intervals", std::uint64_t{0});
     r.blocks = j.at("blocks").get<std::vector<std::uint32_t>>();
     r.blocks_in_grid = j.at("blocks_in_grid").get<std::uint64_t>();
     r.shared_accesses = j.at("shared_accesses").get<std::uint64_t>();

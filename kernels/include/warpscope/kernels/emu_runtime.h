@@ -48,6 +48,9 @@ struct LaunchConfig {
   bool instances = false;
   // Counts the blocks that finished (a program's progress, progress.h), if set.
   std::atomic<std::uint64_t>* blocks_done = nullptr;
+  // Races are looked for in every block as it runs (trace/hazards.h); off, only among the kept
+  // blocks, from their records.
+  bool whole_grid_hazards = true;
 };
 
 // Runs `body` (the kernel call) once per GPU thread. Returns the launch's trace, or the error

@@ -2,25 +2,36 @@
 // write, not both atomics, with no barrier both threads passed between them.
 //
 //   shared memory: within one block, in the same barrier interval (the same epoch);
-//   global memory: between any two threads of the launch: threads of one block in the same
-//                  epoch, threads of different blocks always (blocks have no barrier between
-//                  them).
+//   global memory: threads of one block in the same epoch (every pair, as shared memory), and
+//                  threads of different blocks (blocks have no barrier between them), through a
+//                  shadow of each word as compute-sanitizer's racecheck keeps one: its last write
+//                  and the first read since that write. Blocks are taken in index order (the
+//                  order the emulator runs them): an access is paired with the word's last write
+//                  by a lower block (RAW or WAW), and a write also with the first read since it
+//                  by a lower block (WAR); one pair for each such access.
 //
-// Which access came first is read from the records' times (the emulator's logical clock counts
-// a thread's steps and is levelled at each barrier; a GPU capture's are nanoseconds); a tie goes
-// to the access on the earlier line. A write then a read is RAW (the read may see the old value),
-// a read then a write WAR (it may see the new one), two writes WAW; two writes of the same value
-// are reported apart as benign (compute-sanitizer's racecheck calls these warnings). An atomic
-// counts as a write against a plain access. Pairs inside one warp are hazards too under
-// independent thread scheduling (compute 7.0 and later): they are reported, marked same_warp.
+// Within a block, which access came first is read from the records' times (the emulator's
+// logical clock counts a thread's steps and is levelled at each barrier; a GPU capture's are
+// nanoseconds); a tie goes to the access on the earlier line. A write then a read is RAW (the
+// read may see the old value), a read then a write WAR (it may see the new one), two writes WAW;
+// two writes of the same value are reported apart as benign (compute-sanitizer's racecheck calls
+// these warnings). An atomic counts as a write against a plain access. Pairs inside one warp are
+// hazards too under independent thread scheduling (compute 7.0 and later): they are reported,
+// marked same_warp.
 //
-// Only the blocks whose full records were kept are checked (the report says which), so global
-// hazards between a kept block and one that was not are not seen.
+// The emulator checks every block of every launch as it runs (HazardScan below), keeping
+// nothing of a block once its barrier intervals are checked; FindHazards checks the blocks whose
+// records a trace kept (a GPU capture's), in the same way.
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <nlohmann/json_fwd.hpp>
+#include <span>
 #include <string>
+#include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "warpscope/trace/records.h"
@@ -64,21 +75,150 @@ struct HazardGroup {
 struct HazardReport {
   std::vector<HazardGroup> groups;  // sorted: kind, first line, second line
   // What was checked.
-  std::vector<std::uint32_t> blocks;  // the kept blocks
+  bool whole_grid = false;            // every block (the emulator); else the kept ones:
+  std::vector<std::uint32_t> blocks;  // the kept blocks (empty when whole_grid)
   std::uint64_t blocks_in_grid = 0;
   std::uint64_t shared_accesses = 0, global_accesses = 0;
   bool values_known = false;  // every checked access carried its value
-  bool truncated = false;     // stopped after kMaxPairChecks pair checks
-  static constexpr std::uint64_t kMaxPairChecks = 200'000'000;
+  // The bounds, each far beyond a course program's run; where one was reached, Checked() says so.
+  bool truncated = false;  // a block's pairs stopped after kMaxPairChecks pair checks
+  static constexpr std::uint64_t kMaxPairChecks = 4'000'000'000;
+  // Global words past the shadow's kMaxShadowBytes are not checked across blocks: how many
+  // accesses went unchecked.
+  std::uint64_t unshadowed_accesses = 0;
+  static constexpr std::uint64_t kMaxShadowBytes = std::uint64_t{1} << 30;
+  // A barrier interval of one block longer than kMaxIntervalAccesses accesses is checked in
+  // pieces that long (pairs between pieces are not seen): how many intervals were cut.
+  std::uint64_t cut_intervals = 0;
+  static constexpr std::uint64_t kMaxIntervalAccesses = std::uint64_t{1} << 22;
 
   std::uint64_t Count(HazardKind k) const;
   std::uint64_t Total() const;  // every kind, benign included
-  // "shared memory of blocks 0-3 of 256 (4,096 accesses), global memory among them (8,192)"
+  // "every block of 256: shared memory within each block (4,096 accesses), global memory
+  // within and across blocks (8,192 accesses)"; for kept blocks "shared memory within each of
+  // blocks 0-3 of 256 (...), global memory among them (...)".
   std::string Checked() const;
 };
 
-// The hazards among the kept blocks of one launch.
+// The hazards among the kept blocks of one launch (a trace's records).
 HazardReport FindHazards(const LaunchTrace& launch);
+
+// A __syncwarp() meeting (or a cooperative groups tile.sync()): it orders the accesses of the
+// lanes in `mask` of warp `warp` before and after `time`.
+struct WarpSync {
+  std::uint16_t warp = 0;
+  std::uint32_t time = 0;
+  std::uint32_t mask = 0;
+};
+
+// What the checks found so far: groups by (kind, space, sites), with site ids as the scan's
+// caller numbers them (the emulator's provisional ones until its launch ends). Of two examples
+// the one with the lower rank stays: kept blocks first, then lower blocks, then pairs within a
+// block before pairs across blocks; so a run's examples do not depend on how many workers ran it.
+class HazardTally {
+ public:
+  struct Found {
+    HazardGroup group;  // lines, example_address filled in by Report
+    std::uint64_t rank = ~0ull;
+  };
+  void Add(HazardKind kind, MemorySpace space, const HazardAccess& first,
+           const HazardAccess& second, std::uint64_t offset, std::uint16_t buffer,
+           std::uint64_t rank);
+  void Merge(const HazardTally& other);
+  // The report: site ids mapped through `remap` (empty: as they are) into `sites`, whose lines
+  // and buffers fill in the groups; the counts of what was checked are the caller's.
+  HazardReport Report(const std::vector<SiteInfo>& sites, const std::vector<BufferInfo>& buffers,
+                      const std::vector<std::uint16_t>& remap) const;
+
+  std::uint64_t shared_accesses = 0, global_accesses = 0;
+  std::uint64_t pair_checks = 0;
+  bool truncated = false;
+  std::uint64_t unshadowed_accesses = 0, cut_intervals = 0;
+  bool values_known = true;
+
+ private:
+  using Key = std::tuple<int, int, std::uint16_t, std::uint16_t>;  // kind, space, sites
+  std::map<Key, Found> groups_;
+};
+
+// Every pair within one barrier interval of one block (a worker's: not thread-safe). Records
+// in execution order; `values` parallel to them, or empty where not recorded; `syncs` the block's
+// __syncwarp() meetings; `sites` indexed by the records' site ids.
+class IntervalPairs {
+ public:
+  void Add(std::uint32_t block, bool kept, std::span<const AccessRecord> accesses,
+           std::span<const std::uint64_t> values, std::span<const WarpSync> syncs,
+           const std::vector<SiteInfo>& sites, HazardTally& tally);
+
+ private:
+  struct Word {
+    std::uint64_t key = 0;
+    std::uint32_t generation = 0;
+    std::uint16_t first_thread = 0;
+    bool written = false, shared_by_threads = false;
+  };
+  Word& Find(std::uint64_t key);
+  std::vector<Word> words_;  // open addressing; an entry of another generation is empty
+  std::uint32_t generation_ = 0;
+};
+
+// The shadow of global memory across blocks (see the top of this file): blocks are given in
+// index order, each block's accesses in its execution order (one thread at a time: not
+// thread-safe). `kept(block)` tells the examples' rank.
+class GlobalShadow {
+ public:
+  struct Access {
+    std::uint64_t value = 0;
+    std::uint32_t block = 0, offset = 0, time = 0, epoch = 0;
+    std::uint16_t thread = 0, site = 0, buffer = 0;
+    std::uint8_t size = 4;
+    AccessOp op = AccessOp::kLoad;
+    bool has_value = false, kept = false;
+  };
+  GlobalShadow();
+  ~GlobalShadow();
+  GlobalShadow(const GlobalShadow&) = delete;
+  GlobalShadow& operator=(const GlobalShadow&) = delete;
+  void Apply(const Access& a, HazardTally& tally);
+
+ private:
+  // One side of a pair as the shadow keeps it: 16 bytes a word for its first read since the
+  // last write, 24 for that write (with its value).
+  struct Side {
+    std::uint32_t block = ~0u;  // ~0u: none
+    std::uint32_t time = 0;
+    std::uint32_t epoch = 0;   // bits 0-28; 29: the value is known, 30: a kept block's, 31: atomic
+    std::uint16_t thread = 0;  // bits 0-10; 11-14 its bytes of the word; 15 it starts here
+    std::uint16_t site = 0;
+  };
+  static constexpr std::uint32_t kPageWords = 4096;
+  struct Writes {
+    Side side[kPageWords];
+    std::uint64_t value[kPageWords];
+  };
+  struct Reads {
+    Side side[kPageWords];
+  };
+  struct Page {
+    std::unique_ptr<Writes> writes;
+    std::unique_ptr<Reads> reads;
+  };
+  struct AtomicAt {
+    std::uint64_t word = 0;
+    std::uint32_t time = 0, epoch = 0;
+    std::uint16_t thread = 0;
+  };
+  Page* FindPage(std::uint64_t page_key, bool create);
+  bool Ordered(const Side& x, const Access& y) const;
+  std::unordered_map<std::uint64_t, Page> pages_;
+  std::uint64_t last_page_key_ = ~0ull;
+  Page* last_page_ = nullptr;
+  std::uint64_t bytes_ = 0;
+  // Each block's global atomics (a block with more than kMaxAtomics orders nothing): blocks that meet at one word through atomics (a ticket, a lock) are
+  // ordered through it.
+  static constexpr std::size_t kMaxAtomics = 64;
+  std::unordered_map<std::uint32_t, std::vector<AtomicAt>> atomics_;
+};
 
 // A linear thread index as threadIdx: "(3,1,0)".
 std::string ThreadName(std::uint32_t linear, const Dim3& block);
@@ -95,7 +235,8 @@ std::string DescribeHazard(const HazardGroup& g, const LaunchTrace& launch);
 std::string HazardsText(const HazardReport& r, const LaunchTrace& launch);
 
 // As the CLI's --json and the trace file write it:
-//   {"checked": "...", "blocks": [0,1], "blocks_in_grid": 64, "values_known": true,
+//   {"checked": "...", "whole_grid": false, "unshadowed_accesses": 0, "cut_intervals": 0,
+//    "blocks": [0,1], "blocks_in_grid": 64, "values_known": true,
 //    "truncated": false, "total": 64, "groups": [{"kind": "RAW", "space": "shared",
 //    "lines": [11, 13], "sites": [1, 2], "count": 64, "same_warp": 0,
 //    "example": {"block": 0, "first": {"thread": 0, "time": 1, "epoch": 0, "value": 0},
