@@ -552,11 +552,13 @@ class Worker {
     for (const GlobalShadow::Access& a : shadow_batch_) L.shadow.Apply(a, L.shadow_tally);
     shadow_batch_.clear();
     if (!block_end) return;
+    L.shadow.FinishBlock(static_cast<std::uint32_t>(b), L.shadow_tally);
     ++L.shadow_next;
     for (auto it = L.shadow_waiting.begin();
          it != L.shadow_waiting.end() && it->first == L.shadow_next;
          it = L.shadow_waiting.erase(it)) {
       for (const GlobalShadow::Access& a : it->second) L.shadow.Apply(a, L.shadow_tally);
+      L.shadow.FinishBlock(static_cast<std::uint32_t>(it->first), L.shadow_tally);
       L.shadow_waiting_accesses -= it->second.size();
       ++L.shadow_next;
     }

@@ -188,5 +188,74 @@ TEST(Hazards, WithoutValuesTwoWritesAreNotCalledBenign) {
   EXPECT_EQ(r.Count(HazardKind::kWawSameValue), 0u);
 }
 
+// The last-block pattern where the last ticket went to a lower block than a writer (two
+// workers make that happen): block 0 takes its ticket (step 5) and, after a barrier, reads
+// block 1's partial; block 1 writes its partial (step 1) and then takes its ticket (step 2).
+// Blocks go into the shadow in index order, so block 1's write comes after block 0's read: the
+// pair is ordered only by block 1's ticket, which comes after the write. The shadow waits for
+// the block's end to decide; without block 1's ticket the pair is a WAR.
+TEST(Hazards, ATicketTakenAfterTheWriteStillOrdersALowerBlocksRead) {
+  for (bool ticket : {true, false}) {
+    HazardTally tally;
+    GlobalShadow shadow;
+    auto access = [](std::uint32_t block, AccessOp op, std::uint32_t offset, std::uint32_t time,
+                     std::uint32_t epoch, std::uint16_t site) {
+      GlobalShadow::Access a;
+      a.block = block;
+      a.offset = offset;
+      a.time = time;
+      a.epoch = epoch;
+      a.site = site;
+      a.op = op;
+      return a;
+    };
+    // Word 0: the ticket; word 1: block 1's partial.
+    shadow.Apply(access(0, AccessOp::kAtomic, 0, 5, 0, 0), tally);
+    shadow.Apply(access(0, AccessOp::kLoad, 4, 6, 1, 1), tally);
+    shadow.FinishBlock(0, tally);
+    shadow.Apply(access(1, AccessOp::kStore, 4, 1, 0, 2), tally);
+    if (ticket) shadow.Apply(access(1, AccessOp::kAtomic, 0, 2, 0, 0), tally);
+    shadow.FinishBlock(1, tally);
+    const HazardReport r = tally.Report({}, {}, {});
+    if (ticket) {
+      EXPECT_TRUE(r.groups.empty()) << r.groups.size();
+    } else {
+      ASSERT_EQ(r.groups.size(), 1u);
+      EXPECT_EQ(r.groups[0].kind, HazardKind::kWar);
+      EXPECT_EQ(r.groups[0].count, 1u);
+      EXPECT_EQ(r.groups[0].example_first.block, 0u);
+      EXPECT_EQ(r.groups[0].example_second.block, 1u);
+    }
+  }
+}
+
+// Across blocks the shadow pairs an access with the word's last write and (a write) with the
+// first read since it, by a lower block: block 0 writes a word, blocks 1 and 2 read it (a RAW
+// each, with block 0's write), block 3 writes it (a WAW with block 0's write and a WAR with
+// block 1's read, the first since): 4 pairs. Kept, the same from FindHazards.
+TEST(Hazards, AcrossBlocksEachAccessPairsWithTheLastWriteAndTheFirstReadSince) {
+  Builder b(4, 32);
+  const auto st = b.Site(5, MemorySpace::kGlobal, AccessOp::kStore);
+  const auto ld = b.Site(6, MemorySpace::kGlobal, AccessOp::kLoad);
+  b.Add(0, 3, st, 8, 0, 0, 7);
+  b.Add(1, 4, ld, 8, 0, 0, 7);
+  b.Add(2, 5, ld, 8, 0, 0, 7);
+  b.Add(3, 6, st, 8, 0, 0, 9);
+  const HazardReport r = FindHazards(b.t);
+  EXPECT_EQ(r.Count(HazardKind::kRaw), 2u);
+  EXPECT_EQ(r.Count(HazardKind::kWaw), 1u);
+  EXPECT_EQ(r.Count(HazardKind::kWar), 1u);
+  for (const HazardGroup& g : r.groups) {
+    EXPECT_EQ(g.same_warp, 0u);
+    if (g.kind == HazardKind::kWar) {
+      EXPECT_EQ(g.example_first.block, 1u);  // the first read since block 0's write
+      EXPECT_EQ(g.example_second.block, 3u);
+    }
+  }
+  // The same value written again is benign.
+  b.t.blocks[3].values[0] = 7;
+  EXPECT_EQ(FindHazards(b.t).Count(HazardKind::kWawSameValue), 1u);
+}
+
 }  // namespace
 }  // namespace ws

@@ -398,6 +398,47 @@ bool GlobalShadow::Ordered(const Side& x, const Access& y) const {
   return false;
 }
 
+bool GlobalShadow::MayBeOrderedLater(const Side& x) const {
+  const auto ax = atomics_.find(x.block);
+  if (ax == atomics_.end() || ax->second.size() > kMaxAtomics) return false;
+  const std::uint16_t xt = x.thread & 0x7ffu;
+  const std::uint32_t xe = x.epoch & 0x1fffffffu;
+  for (const AtomicAt& a : ax->second) {
+    if ((a.thread == xt && x.time >= a.time) || xe > a.epoch) return true;
+  }
+  return false;
+}
+
+namespace {
+
+HazardAccess AccessOfSide(std::uint32_t block, std::uint32_t time, std::uint32_t epoch,
+                          std::uint16_t thread, std::uint16_t site, std::uint64_t value) {
+  return HazardAccess{block,
+                      static_cast<std::uint16_t>(thread & 0x7ffu),
+                      site,
+                      time,
+                      epoch & 0x1fffffffu,
+                      (epoch >> 29 & 1u) != 0,
+                      value};
+}
+
+}  // namespace
+
+void GlobalShadow::Add(HazardKind kind, const Side& x, std::uint64_t x_value, const Access& y,
+                       std::uint64_t offset, HazardTally& tally) {
+  const HazardAccess xa = AccessOfSide(x.block, x.time, x.epoch, x.thread, x.site, x_value);
+  const HazardAccess ya{y.block, y.thread, y.site, y.time, y.epoch, y.has_value, y.value};
+  tally.Add(kind, MemorySpace::kGlobal, xa, ya, offset, y.buffer,
+            Rank(y.kept && (x.epoch >> 30 & 1u) != 0, y.block, true));
+}
+
+void GlobalShadow::FinishBlock(std::uint32_t block, HazardTally& tally) {
+  for (const Deferred& d : deferred_) {
+    if (d.y.block == block && !Ordered(d.x, d.y)) Add(d.kind, d.x, d.x_value, d.y, d.offset, tally);
+  }
+  deferred_.clear();
+}
+
 void GlobalShadow::Apply(const Access& y, HazardTally& tally) {
   const std::uint32_t first = y.offset / 4, last = LastWord(y.offset, y.size);
   if (y.op == AccessOp::kAtomic) {  // before the pairing: it orders what comes after it
@@ -406,17 +447,7 @@ void GlobalShadow::Apply(const Access& y, HazardTally& tally) {
     if (list.size() <= kMaxAtomics)
       list.push_back({(std::uint64_t{y.buffer} << 32) | first, y.time, y.epoch, y.thread});
   }
-  const HazardAccess ya{y.block, y.thread, y.site, y.time, y.epoch, y.has_value, y.value};
   const bool write = IsWrite(y.op);
-  auto access_of = [](const Side& s, std::uint64_t value) {
-    return HazardAccess{s.block,
-                        static_cast<std::uint16_t>(s.thread & 0x7ffu),
-                        s.site,
-                        s.time,
-                        s.epoch & 0x1fffffffu,
-                        (s.epoch >> 29 & 1u) != 0,
-                        value};
-  };
   for (std::uint32_t w = first; w <= last; ++w) {
     const std::uint64_t key = (std::uint64_t{y.buffer} << 32) | w;
     const std::uint64_t page_key = key / kPageWords;
@@ -431,26 +462,26 @@ void GlobalShadow::Apply(const Access& y, HazardTally& tally) {
       if ((x.epoch >> 31) != 0 && y.op == AccessOp::kAtomic) return false;  // two atomics
       return !Ordered(x, y);
     };
-    auto rank = [&](const Side& x) {
-      return Rank(y.kept && (x.epoch >> 30 & 1u) != 0, y.block, true);
+    // A pair that the block's own later atomic may still order waits for the block's end.
+    auto pair = [&](HazardKind kind, const Side& x, std::uint64_t x_value) {
+      if (MayBeOrderedLater(x) && deferred_.size() < kMaxDeferred)
+        deferred_.push_back({kind, x, x_value, y, offset});
+      else
+        Add(kind, x, x_value, y, offset, tally);
     };
     Page* page = FindPage(page_key, false);
     if (page != nullptr && page->writes) {
       const Side& x = page->writes->side[at];
       if (pairs_with(x)) {
         const std::uint64_t value = page->writes->value[at];
-        const HazardAccess xa = access_of(x, value);
         const AccessOp xop = (x.epoch >> 31) != 0 ? AccessOp::kAtomic : AccessOp::kStore;
-        const bool same = xa.has_value && y.has_value && value == y.value;
-        tally.Add(KindOf(xop, y.op, same), MemorySpace::kGlobal, xa, ya, offset, y.buffer,
-                  rank(x));
+        const bool same = (x.epoch >> 29 & 1u) != 0 && y.has_value && value == y.value;
+        pair(KindOf(xop, y.op, same), x, value);
       }
     }
     if (write && page != nullptr && page->reads) {
       const Side& x = page->reads->side[at];
-      if (pairs_with(x))
-        tally.Add(HazardKind::kWar, MemorySpace::kGlobal, access_of(x, 0), ya, offset, y.buffer,
-                  rank(x));
+      if (pairs_with(x)) pair(HazardKind::kWar, x, 0);
     }
     // The shadow now: a write is the word's last, with no read since; a read is kept if it is
     // the first since the write.
@@ -555,6 +586,7 @@ HazardReport FindHazards(const LaunchTrace& launch) {
         shadow.Apply(a, tally);
       }
     }
+    shadow.FinishBlock(b->block, tally);
   }
   HazardReport report = tally.Report(launch.sites, launch.buffers, {});
   report.blocks = std::move(blocks);

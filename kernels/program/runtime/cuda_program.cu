@@ -318,7 +318,7 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
   state.region_base = scratch.Upload(bases);
   state.regions = static_cast<unsigned int>(table.size());
   state.file_tag = FileTag(p.sites.main_file.c_str());
-  state.shared = scratch.Upload(std::vector<unsigned int>(2 * kSharedSlots, 0u));
+  state.shared = scratch.Upload(std::vector<unsigned int>(2 * kSharedSlots + 1, 0u));
   state.bad = p.bad_device;
   state.registers_only = KeepsArraysInRegisters(name) ? 1u : 0u;
   // Each thread's current dynamic instance, null at the start of each pass (every instance a

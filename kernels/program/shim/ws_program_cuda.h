@@ -66,7 +66,10 @@ __device__ inline void NoteBadAccess(const void* p, unsigned int bytes, unsigned
 __device__ inline unsigned int SharedBase(unsigned int at) {
   const unsigned int* t = ws_program_state.shared;
   unsigned int base = 0, best = 0;
-  for (unsigned int k = 0; k < kSharedSlots; ++k) {
+  // Only the slots registered so far (this thread's own arrays among them): most kernels have
+  // one or two, and every one of the 64 had cost two loads per shared access.
+  const unsigned int slots = min(t[2 * kSharedSlots], kSharedSlots);
+  for (unsigned int k = 0; k < slots; ++k) {
     const unsigned int begin = t[2 * k];
     if (begin == 0) continue;
     if (at - (begin - 1) < t[2 * k + 1] && begin >= best) {
@@ -224,6 +227,7 @@ __device__ inline void RegisterShared(const void* p, unsigned int bytes, unsigne
   // Whoever reads a stale word writes it itself, and then reads its own write.
   if (t[2 * slot] != begin) t[2 * slot] = begin;
   if (t[2 * slot + 1] != bytes) t[2 * slot + 1] = bytes;
+  if (t[2 * kSharedSlots] <= slot) atomicMax(&t[2 * kSharedSlots], slot + 1u);  // slots in use
 #else
   (void)p, (void)bytes, (void)slot;
 #endif

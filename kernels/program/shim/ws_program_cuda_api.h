@@ -36,7 +36,8 @@ struct ProgramDeviceState {
   const unsigned long long* region_base;  // each region's virtual base (BufferInfo::base)
   unsigned int regions;
   unsigned int file_tag;  // FileTag of the program's file: barriers' and warp meetings' places
-  unsigned int* shared;   // [2 * kSharedSlots]: each slot's shared offset + 1 and its bytes
+  unsigned int* shared;   // [2 * kSharedSlots]: each slot's shared offset + 1 and its bytes;
+                          // then the slots in use (the highest registered + 1)
   BadAccess* bad;
   InstanceView* instances;  // one per thread of the launch (zeroed), or null
   unsigned long long instance_slots;

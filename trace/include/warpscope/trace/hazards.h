@@ -180,6 +180,9 @@ class GlobalShadow {
   GlobalShadow(const GlobalShadow&) = delete;
   GlobalShadow& operator=(const GlobalShadow&) = delete;
   void Apply(const Access& a, HazardTally& tally);
+  // After a block's last access: its pairs that waited for the block's later atomics (an access
+  // before the block's ticket, against a lower block's after its own) are decided.
+  void FinishBlock(std::uint32_t block, HazardTally& tally);
 
  private:
   // One side of a pair as the shadow keeps it: 16 bytes a word for its first read since the
@@ -210,6 +213,22 @@ class GlobalShadow {
   };
   Page* FindPage(std::uint64_t page_key, bool create);
   bool Ordered(const Side& x, const Access& y) const;
+  // Whether x's block passed an atomic before x: y's block may still take one on the same word
+  // after y, which would order them.
+  bool MayBeOrderedLater(const Side& x) const;
+  void Add(HazardKind kind, const Side& x, std::uint64_t x_value, const Access& y,
+           std::uint64_t offset, HazardTally& tally);
+  struct Deferred {
+    HazardKind kind;
+    Side x;
+    std::uint64_t x_value;
+    Access y;
+    std::uint64_t offset;
+  };
+  std::vector<Deferred> deferred_;  // the current block's
+  // Past this many (a block that takes a ticket and races all the same), a pair is counted
+  // without waiting.
+  static constexpr std::size_t kMaxDeferred = std::size_t{1} << 20;
   std::unordered_map<std::uint64_t, Page> pages_;
   std::uint64_t last_page_key_ = ~0ull;
   Page* last_page_ = nullptr;
