@@ -116,16 +116,22 @@ struct ThreadCtx {
   const void* pending_where = nullptr;
   std::uint32_t pending_bytes = 0;
   std::size_t pending_index = 0;
+  bool pending_in_log = false;  // the entry is log[pending_index] (else the block's values)
   ctx::fiber scheduler;  // where to go when this thread yields
   FiberStack stack;      // for the ASan annotations
   // The accesses it made since its warp's last round (Worker::Record's warp logs): site,
   // offset and dynamic instance each.
+  // With the race check on (Worker::hazards_), the log holds the barrier interval: its entries
+  // before `formed` are in requests already; each has its time and value too.
   struct Logged {
     std::uint32_t offset, instance;
     std::uint16_t site;
+    std::uint32_t time;
+    std::uint64_t value;
   };
   std::vector<Logged> log;
-  static_assert(sizeof(Logged) == 12, "a log entry is 12 bytes");
+  std::size_t formed = 0;
+  static_assert(sizeof(Logged) == 24, "a log entry is 24 bytes");
 };
 
 // What all workers of one launch share.
@@ -330,15 +336,29 @@ class Worker {
     ThreadCtx* c = t_ctx;
     if (logging_) [[likely]] {
       const std::uint16_t id = SiteId(key);
-      c->log.push_back({offset, c->state.instance, id});
-      if (hazards_ && ForHazards(key)) {
+      std::uint64_t value = 0;
+      if (hazards_) {
         if (c->pending_where != nullptr) FlushValue(c);
-        KeepForHazards({offset, 0, c->clock, static_cast<std::uint16_t>(c->linear), id, c->epoch},
-                       key, where);
+        if (c->log.size() >= kMaxLogged) [[unlikely]]
+          CutInterval();  // the race check takes the interval so far
+        if (where != nullptr) {
+          const auto bytes = std::min<std::uint32_t>(static_cast<std::uint32_t>(key & 0xffu), 8);
+          if (((key >> 12) & 3u) == kKeyLoad) {
+            value = LoadValue(where, bytes);
+          } else {  // a store's value once it has happened, at the thread's next stop
+            c->pending_where = where;
+            c->pending_bytes = bytes;
+            c->pending_index = c->log.size();
+            c->pending_in_log = true;
+            interval_writes_ = interval_writes_ || ForHazards(key);
+          }
+        }
       }
+      interval_global_ = interval_global_ || KeySpaceOf(key) == kKeyGlobal;
+      c->log.push_back({offset, c->state.instance, id, c->clock, value});
       ++c->clock;
       c->touched = true;
-      if (c->log.size() >= kMaxLogged) [[unlikely]]
+      if (c->log.size() - c->formed >= kMaxLogged) [[unlikely]]
         ReplayLog(*c);  // a long loop with no barrier: this lane's log now, then replays
       return;
     }
@@ -381,6 +401,17 @@ class Worker {
     Keep(r, key, where);
   }
 
+  // The lane logs hold more of a barrier interval than kMaxLogged: every lane's log goes into
+  // requests by the per-access path and is checked now (the report counts the cut interval).
+  void CutInterval() {
+    ++hazard_tally_.cut_intervals;
+    for (ThreadCtx& c : threads_) {
+      if (c.pending_where != nullptr) FlushValue(&c);
+      if (c.log.size() > c.formed) ReplayLog(c);
+    }
+    CheckInterval();
+  }
+
   // The per-access path: the access joins its warp request's row (its number among the warp's
   // requests at the site: by dynamic instance, or the lane's k-th arrival).
   // Returns that number.
@@ -398,8 +429,18 @@ class Worker {
   // requests have rows, its lanes' later accesses may join them).
   void ReplayLog(ThreadCtx& c) {
     replay_[c.linear / 32] = 1;
-    for (const ThreadCtx::Logged& e : c.log) RecordNow(c, e.site, e.offset, e.instance);
-    c.log.clear();
+    for (std::size_t k = c.formed; k < c.log.size(); ++k)
+      RecordNow(c, c.log[k].site, c.log[k].offset, c.log[k].instance);
+    Formed(c);
+  }
+
+  // A lane's log is in requests: kept for the race check (its interval), else dropped.
+  void Formed(ThreadCtx& c) {
+    if (hazards_) {
+      c.formed = c.log.size();
+    } else {
+      c.log.clear();
+    }
   }
 
   // Did every lane of the warp that is still running stop at a barrier? Then no lane can bring
@@ -423,13 +464,14 @@ class Worker {
     bool same = replay_[w] == 0 && WarpStopsTogether(first, end);
     for (std::uint32_t i = first; i < end; ++i) {
       const ThreadCtx& c = threads_[i];
-      if (c.log.empty()) continue;
+      if (c.log.size() == c.formed) continue;
       mask |= 1u << (i - first);
       if (lead == nullptr) {
         lead = &c;
       } else if (same) {
-        same = c.log.size() == lead->log.size() &&
-               std::equal(c.log.begin(), c.log.end(), lead->log.begin(),
+        same = c.log.size() - c.formed == lead->log.size() - lead->formed &&
+               std::equal(c.log.begin() + static_cast<std::ptrdiff_t>(c.formed), c.log.end(),
+                          lead->log.begin() + static_cast<std::ptrdiff_t>(lead->formed),
                           [](const ThreadCtx::Logged& a, const ThreadCtx::Logged& b) {
                             return a.site == b.site && a.instance == b.instance;
                           });
@@ -441,26 +483,28 @@ class Worker {
     // must have logged.
     if (same && !instances_) {
       for (std::uint32_t i = first; i < end; ++i) {
-        if (threads_[i].status != ThreadStatus::kExited && threads_[i].log.empty()) same = false;
+        const ThreadCtx& c = threads_[i];
+        if (c.status != ThreadStatus::kExited && c.log.size() == c.formed) same = false;
       }
     }
     if (!same) {
       for (std::uint32_t i = first; i < end; ++i) {
-        if (!threads_[i].log.empty()) ReplayLog(threads_[i]);
+        if (threads_[i].log.size() > threads_[i].formed) ReplayLog(threads_[i]);
       }
       return;
     }
     std::uint32_t offsets[32] = {};
-    const std::size_t count = lead->log.size();
+    const std::size_t count = lead->log.size() - lead->formed;
     for (std::size_t k = 0; k < count; ++k) {
       for (std::uint32_t m = mask; m != 0; m &= m - 1) {
         const std::uint32_t lane = static_cast<std::uint32_t>(__builtin_ctz(m));
-        offsets[lane] = threads_[first + lane].log[k].offset;
+        const ThreadCtx& c = threads_[first + lane];
+        offsets[lane] = c.log[c.formed + k].offset;
       }
-      requests_.AddWhole(lead->log[k].site, w, mask, offsets, local_sites_,
+      requests_.AddWhole(lead->log[lead->formed + k].site, w, mask, offsets, local_sites_,
                          launch_->config->buffers, &stats_);
     }
-    for (std::uint32_t i = first; i < end; ++i) threads_[i].log.clear();
+    for (std::uint32_t i = first; i < end; ++i) Formed(threads_[i]);
   }
 
   // A kept access and its value: a load's is there now; a store's (and an atomic's result) once
@@ -475,6 +519,7 @@ class Worker {
       t_ctx->pending_where = where;
       t_ctx->pending_bytes = bytes;
       t_ctx->pending_index = current_.values.size();
+      t_ctx->pending_in_log = false;
     }
     current_.values.push_back(value);
   }
@@ -483,47 +528,107 @@ class Worker {
   // block, then its global accesses into the launch's shadow. A block that is not kept keeps
   // nothing of them after.
   void CheckInterval(bool block_end = false) {
-    const std::size_t begin = hazards_begin_, end = current_.accesses.size();
-    if (end > begin) {
-      const std::span<const AccessRecord> records(current_.accesses.data() + begin, end - begin);
-      const std::span<const std::uint64_t> values(current_.values.data() + begin, end - begin);
+    const auto block = static_cast<std::uint32_t>(current_.block);
+    const std::vector<std::uint8_t>& kinds = SiteKinds();
+    std::span<const AccessRecord> records;
+    std::span<const std::uint64_t> values;
+    bool pair = true;
+    if (logging_) {
+      // The lanes' logs, thread after thread; pairs only where the interval wrote shared or
+      // global memory (its global reads still go into the shadow).
+      pair = interval_writes_;
+      const bool global = interval_global_;
+      interval_writes_ = interval_global_ = false;
+      interval_records_.clear();
+      interval_values_.clear();
+      for (ThreadCtx& c : threads_) {
+        if (!pair && !global) {  // nothing to pair and nothing for the shadow
+          c.log.clear();
+          c.formed = 0;
+          continue;
+        }
+        for (const ThreadCtx::Logged& e : c.log) {
+          const std::uint8_t kind = e.site < kinds.size() ? kinds[e.site] : 0;
+          if (kind == 0) continue;
+          if (pair) {
+            interval_records_.push_back(
+                {e.offset, 0, e.time, static_cast<std::uint16_t>(c.linear), e.site, c.epoch});
+            interval_values_.push_back(e.value);
+          }
+          if (kind == kSiteGlobal)
+            ToShadow(block, e.offset, e.time, c.epoch, static_cast<std::uint16_t>(c.linear), e.site,
+                     e.value);
+        }
+        c.log.clear();
+        c.formed = 0;
+      }
+      records = interval_records_;
+      values = interval_values_;
+    } else {
+      const std::size_t begin = hazards_begin_, end = current_.accesses.size();
+      records = {current_.accesses.data() + begin, end - begin};
+      values = {current_.values.data() + begin, end - begin};
+      for (std::size_t i = 0; i < records.size(); ++i) {
+        const AccessRecord& r = records[i];
+        if (r.site < kinds.size() && kinds[r.site] == kSiteGlobal)
+          ToShadow(block, r.offset, r.time, r.epoch, r.thread, r.site, values[i]);
+      }
+    }
+    if (pair && !records.empty()) {
       syncs_.clear();
       for (const WarpOpRecord& w : current_.warp_ops) {
         if (w.site < warp_op_kinds_.size() &&
             warp_op_kinds_[w.site] == static_cast<std::uint8_t>(WarpOpKind::kSyncWarp))
           syncs_.push_back({w.warp, w.time, w.mask});
       }
-      const auto block = static_cast<std::uint32_t>(current_.block);
       interval_pairs_.Add(block, keep_block_, records, values, syncs_, local_sites_,
                           hazard_tally_);
-      for (std::size_t i = 0; i < records.size(); ++i) {
-        const AccessRecord& r = records[i];
-        const SiteInfo& site = local_sites_[r.site];
-        if (site.space != MemorySpace::kGlobal) continue;
-        GlobalShadow::Access a;
-        a.value = values[i];
-        a.block = block;
-        a.offset = r.offset;
-        a.time = r.time;
-        a.epoch = r.epoch;
-        a.thread = r.thread;
-        a.site = r.site;
-        a.buffer = site.buffer;
-        a.size = site.size;
-        a.op = site.op;
-        a.has_value = true;
-        a.kept = keep_block_;
-        shadow_batch_.push_back(a);
+    }
+    if (!logging_) {
+      if (keep_block_) {
+        hazards_begin_ = current_.accesses.size();
+      } else {
+        current_.accesses.clear();
+        current_.values.clear();
+        hazards_begin_ = 0;
       }
     }
-    if (keep_block_) {
-      hazards_begin_ = end;
-    } else {
-      current_.accesses.clear();
-      current_.values.clear();
-      hazards_begin_ = 0;
-    }
     ShadowTurn(block_end);
+  }
+
+  // What the race check makes of each site: kSiteShared or kSiteGlobal (not a local array), or
+  // 0 (not checked). Follows local_sites_.
+  static constexpr std::uint8_t kSiteShared = 1, kSiteGlobal = 2;
+  const std::vector<std::uint8_t>& SiteKinds() {
+    if (site_kinds_.size() != local_sites_.size()) {
+      site_kinds_.resize(local_sites_.size());
+      for (std::size_t i = 0; i < local_sites_.size(); ++i) {
+        const MemorySpace sp = local_sites_[i].space;
+        site_kinds_[i] = sp == MemorySpace::kShared   ? kSiteShared
+                         : sp == MemorySpace::kGlobal ? kSiteGlobal
+                                                      : 0;
+      }
+    }
+    return site_kinds_;
+  }
+
+  void ToShadow(std::uint32_t block, std::uint32_t offset, std::uint32_t time,
+                std::uint32_t epoch, std::uint16_t thread, std::uint16_t id, std::uint64_t value) {
+    const SiteInfo& site = local_sites_[id];
+    GlobalShadow::Access a;
+    a.value = value;
+    a.block = block;
+    a.offset = offset;
+    a.time = time;
+    a.epoch = epoch;
+    a.thread = thread;
+    a.site = id;
+    a.buffer = site.buffer;
+    a.size = site.size;
+    a.op = site.op;
+    a.has_value = true;
+    a.kept = keep_block_;
+    shadow_batch_.push_back(a);
   }
 
   // The shadow takes blocks in index order. The worker whose block is next puts its accesses in
@@ -565,10 +670,42 @@ class Worker {
     L.shadow_turn.notify_all();
   }
 
+  // The bytes at `where` as a number; by size, so that the value is read in one load (a memcpy
+  // of a variable size wrote it to the stack a byte at a time and read it back whole, which the
+  // processor cannot forward: it cost a fifth of the emulator's time).
+  static std::uint64_t LoadValue(const void* where, std::uint32_t bytes) {
+    switch (bytes) {
+      case 4: {
+        std::uint32_t v;
+        std::memcpy(&v, where, 4);
+        return v;
+      }
+      case 8: {
+        std::uint64_t v;
+        std::memcpy(&v, where, 8);
+        return v;
+      }
+      case 2: {
+        std::uint16_t v;
+        std::memcpy(&v, where, 2);
+        return v;
+      }
+      case 1:
+        return *static_cast<const unsigned char*>(where);
+      default: {
+        std::uint64_t v = 0;
+        std::memcpy(&v, where, bytes);
+        return v;
+      }
+    }
+  }
+
   void FlushValue(ThreadCtx* c) {
-    std::uint64_t value = 0;
-    std::memcpy(&value, c->pending_where, c->pending_bytes);
-    current_.values[c->pending_index] = value;
+    const std::uint64_t value = LoadValue(c->pending_where, c->pending_bytes);
+    if (c->pending_in_log)
+      c->log[c->pending_index].value = value;
+    else
+      current_.values[c->pending_index] = value;
     c->pending_where = nullptr;
   }
 
@@ -1053,11 +1190,16 @@ class Worker {
   // At most this many global accesses wait for the shadow (40 bytes each: 80 MB).
   static constexpr std::size_t kShadowBacklog = std::size_t{1} << 21;
   std::vector<std::uint8_t> warp_op_kinds_;  // by provisional warp-op id
+  std::vector<std::uint8_t> site_kinds_;     // SiteKinds()
+  bool interval_writes_ = false;  // the lanes' logs hold a shared or global store or atomic
+  bool interval_global_ = false;  // and a global access (local arrays too: they are keyed so)
+  std::vector<AccessRecord> interval_records_;  // an interval gathered from the lanes' logs
+  std::vector<std::uint64_t> interval_values_;
   bool logging_ = false;              // accesses go to the lanes' logs (Record)
   std::vector<std::uint8_t> replay_;  // per warp of the block: its logs go through RecordNow
-  // A lane's log at most (12 bytes an entry: 96 KB; a block of 1024 threads keeps at most 96 MB
-  // of logs' capacity) before it is replayed.
-  static constexpr std::size_t kMaxLogged = std::size_t{1} << 13;
+  // A lane's log at most (24 bytes an entry: 96 KB; a block of 1024 threads keeps at most 96 MB
+  // of logs' capacity) before it is replayed (and, with the race check, its interval checked).
+  static constexpr std::size_t kMaxLogged = std::size_t{1} << 12;
   bool instances_ = false;        // requests by instance key (LaunchConfig::instances)
   InstanceTable instance_table_;  // requests by instance (instances_)
   std::uint64_t rng_ = 0;         // the random schedule's generator (splitmix64)
@@ -1114,6 +1256,16 @@ void Canonicalize(Launch& L, LaunchTrace& t) {
     t.hazards = tally.Report(t.sites, t.buffers, remap);
     t.hazards.whole_grid = true;
     t.hazards.blocks_in_grid = t.grid.count();
+    // What was checked: every shared and global access (an interval that wrote nothing is not
+    // paired, but its accesses were looked at all the same).
+    t.hazards.shared_accesses = t.hazards.global_accesses = 0;
+    for (std::size_t i = 0; i < t.sites.size() && i < t.stats.sites.size(); ++i) {
+      if (t.sites[i].space == MemorySpace::kShared)
+        t.hazards.shared_accesses += t.stats.sites[i].accesses;
+      else if (t.sites[i].space == MemorySpace::kGlobal)
+        t.hazards.global_accesses += t.stats.sites[i].accesses;
+    }
+    t.hazards.values_known = t.hazards.shared_accesses + t.hazards.global_accesses > 0;
   }
   for (auto& [b, rec] : L.kept) {
     for (AccessRecord& a : rec.accesses) a.site = remap[a.site];

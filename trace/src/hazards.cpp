@@ -364,19 +364,22 @@ void IntervalPairs::Add(std::uint32_t block, bool kept, std::span<const AccessRe
   }
 }
 
-GlobalShadow::GlobalShadow() = default;
+GlobalShadow::GlobalShadow() {
+  std::fill(std::begin(cached_key_), std::end(cached_key_), ~0ull);
+}
 GlobalShadow::~GlobalShadow() = default;
 
 GlobalShadow::Page* GlobalShadow::FindPage(std::uint64_t page_key, bool create) {
-  if (page_key == last_page_key_) return last_page_;
+  const std::size_t slot = (page_key * 0x9e3779b97f4a7c15ull) >> 60;
+  if (cached_page_[slot] != nullptr && cached_key_[slot] == page_key) return cached_page_[slot];
   auto it = pages_.find(page_key);
   if (it == pages_.end()) {
     if (!create) return nullptr;
     it = pages_.try_emplace(page_key).first;
   }
-  last_page_key_ = page_key;
-  last_page_ = &it->second;
-  return last_page_;
+  cached_key_[slot] = page_key;
+  cached_page_[slot] = &it->second;
+  return &it->second;
 }
 
 bool GlobalShadow::Ordered(const Side& x, const Access& y) const {

@@ -230,8 +230,10 @@ class GlobalShadow {
   // without waiting.
   static constexpr std::size_t kMaxDeferred = std::size_t{1} << 20;
   std::unordered_map<std::uint64_t, Page> pages_;
-  std::uint64_t last_page_key_ = ~0ull;
-  Page* last_page_ = nullptr;
+  // The pages looked up last, by page key (a kernel reads a few buffers in turn).
+  static constexpr std::size_t kPageCache = 16;
+  std::uint64_t cached_key_[kPageCache];
+  Page* cached_page_[kPageCache] = {};
   std::uint64_t bytes_ = 0;
   // Each block's global atomics (a block with more than kMaxAtomics orders nothing): blocks that meet at one word through atomics (a ticket, a lock) are
   // ordered through it.
