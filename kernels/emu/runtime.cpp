@@ -161,7 +161,7 @@ struct Launch {
   std::condition_variable shadow_turn;
   GlobalShadow shadow;
   HazardTally shadow_tally;
-  std::uint64_t shadow_next = 0;  // the block whose accesses go in next
+  std::atomic<std::uint64_t> shadow_next{0};  // the block whose accesses go in next
   bool shadow_abandoned = false;  // a block failed: nobody waits for a turn
   std::map<std::uint64_t, std::vector<GlobalShadow::Access>> shadow_waiting;
   std::size_t shadow_waiting_accesses = 0;
@@ -638,6 +638,11 @@ class Worker {
   void ShadowTurn(bool block_end) {
     Launch& L = *launch_;
     const std::uint64_t b = current_.block;
+    // Not this block's turn yet: its accesses wait here, without taking the lock (the worker
+    // whose turn it is holds it while it puts blocks in).
+    if (!block_end && shadow_batch_.size() < kShadowBacklog &&
+        L.shadow_next.load(std::memory_order_acquire) != b)
+      return;
     std::unique_lock lock(L.shadow_mutex);
     if (L.shadow_next != b && !L.shadow_abandoned) {
       const std::size_t backlog = shadow_batch_.size() + L.shadow_waiting_accesses;
