@@ -326,7 +326,8 @@ class Worker {
   // written only for the blocks the user keeps.
   //
   // In a block that is not kept, under the in-order schedule, an access is only logged (its
-  // site, offset and instance: a vector append); after each round of the warp's threads the
+  // site, offset and instance, and for the race check its time and value: a vector append;
+  // CheckInterval reads the logs at each barrier); after each round of the warp's threads the
   // warp's logs are formed into requests at once (FormWarpRequests): where every running lane
   // stopped at a barrier and every lane logged the same sites and instances in the same order, as
   // lanes that do not diverge do, position k of the logs is one request, costed with no
@@ -350,9 +351,9 @@ class Worker {
             c->pending_bytes = bytes;
             c->pending_index = c->log.size();
             c->pending_in_log = true;
-            interval_writes_ = interval_writes_ || ForHazards(key);
           }
         }
+        if (((key >> 12) & 3u) != kKeyLoad) interval_writes_ = interval_writes_ || ForHazards(key);
       }
       interval_global_ = interval_global_ || KeySpaceOf(key) == kKeyGlobal;
       c->log.push_back({offset, c->state.instance, id, c->clock, value});
