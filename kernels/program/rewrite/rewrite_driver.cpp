@@ -5,6 +5,7 @@
 #include <clang/Basic/SourceManager.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
+#include <clang/Frontend/FrontendActions.h>
 #include <clang/Lex/PPCallbacks.h>
 #include <clang/Lex/Preprocessor.h>
 #include <clang/Tooling/Tooling.h>
@@ -13,6 +14,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "rewrite_consumer.h"
 #include "warpscope/program/program_rewrite.h"
@@ -219,6 +222,56 @@ static std::string ResourceDir() {
   return dir != nullptr && *dir != '\0' ? dir : WS_CLANG_RESOURCE_DIR;
 }
 
+// A CUDA unit as the rewriter reads it, and as the shim is precompiled for it (the two must
+// match, or clang refuses the precompiled shim).
+static std::vector<std::string> CudaUnitArgs(const std::filesystem::path& shim_dir) {
+  return {"-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "-std=c++17",
+          // printf and its kin are __host__ __device__ (ws_program.h)
+          "-Xclang", "-fcuda-allow-variadic-functions", "-resource-dir", ResourceDir(), "-I",
+          shim_dir.string(), "-DWS_PROGRAM_PARSE=1", "-DWS_CUDA_UNIT=1", "-w"};
+}
+
+bool EmitShimPch(const std::filesystem::path& shim_dir, const std::filesystem::path& out,
+                 std::string* error) {
+  // The header it is made from stays beside it, named as `out` up to ".pch" (a temporary name
+  // after it does not change the header's): clang checks that it is still there, unchanged, so
+  // it is written only where it is not there already.
+  const std::string name = out.string();
+  const std::size_t dot = name.rfind(".pch");
+  const std::filesystem::path header = (dot == std::string::npos ? name : name.substr(0, dot)) + ".h";
+  const std::string text = "#include \"ws_program.h\"\n";
+  std::string old;
+  if (std::ifstream in(header, std::ios::binary); in) {
+    std::stringstream s;
+    s << in.rdbuf();
+    old = s.str();
+  }
+  if (old != text) {
+    std::ofstream h(header, std::ios::binary);
+    h << text;
+    if (!h) {
+      *error = "could not write " + header.string();
+      return false;
+    }
+  }
+  std::vector<std::string> args = {"clang-14"};
+  const std::vector<std::string> unit = CudaUnitArgs(shim_dir);
+  args.insert(args.end(), unit.begin(), unit.end());
+  args.insert(args.end(), {"-c", "-o", out.string(), header.string()});
+  llvm::IntrusiveRefCntPtr<FileManager> files(
+      new FileManager(FileSystemOptions(), llvm::vfs::getRealFileSystem()));
+  std::vector<ProgramDiagnostic> errors;
+  Diagnostics diags(&errors, shim_dir);
+  tooling::ToolInvocation invocation(args, std::make_unique<GeneratePCHAction>(), files.get());
+  invocation.setDiagnosticConsumer(&diags);
+  const bool ran = invocation.run();
+  if (!ran || !errors.empty()) {
+    *error = errors.empty() ? "clang could not precompile the shim" : errors.front().message;
+    return false;
+  }
+  return true;
+}
+
 RewriteResult RewriteProgram(const RewriteRequest& rq) {
   RewriteResult result;
   const std::string path = (rq.directory / rq.file_name).string();
@@ -227,12 +280,14 @@ RewriteResult RewriteProgram(const RewriteRequest& rq) {
     args.insert(args.end(), {"-x", "c++", "-std=c++17", "-resource-dir", ResourceDir(), "-I",
                              rq.shim_dir.string(), "-ferror-limit=50", "-w"});
   } else {
-    args.insert(args.end(),
-                {"-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "-std=c++17",
-                 // printf and its kin are __host__ __device__ (ws_program.h)
-                 "-Xclang", "-fcuda-allow-variadic-functions", "-resource-dir", ResourceDir(), "-I",
-                 rq.shim_dir.string(), "-include", "ws_program.h", "-DWS_PROGRAM_PARSE=1",
-                 "-DWS_CUDA_UNIT=1", "-ferror-limit=50", "-w"});
+    const std::vector<std::string> unit = CudaUnitArgs(rq.shim_dir);
+    args.insert(args.end(), unit.begin(), unit.end());
+    if (rq.pch.empty()) {
+      args.insert(args.end(), {"-include", "ws_program.h"});
+    } else {
+      args.insert(args.end(), {"-include-pch", rq.pch.string()});
+    }
+    args.push_back("-ferror-limit=50");
   }
   for (const std::filesystem::path& dir : rq.include_dirs)
     args.insert(args.end(), {"-I", dir.string()});

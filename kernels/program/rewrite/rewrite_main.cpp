@@ -4,10 +4,15 @@
 // that crashes the parser ends only this process.
 //
 //   warpscope-rewrite --name FILE.cu --dir DIR --text PATH --shim DIR [-D NAME=VALUE]...
-//                     [-I DIR]... [--site-base N]
+//                     [-I DIR]... [--site-base N] [--pch PATH]
 //
 // prints one JSON object: {"ok", "errors", "source", "sites", "launches", "kernels",
 // "kernel_files", "files", "warnings"}.
+//
+//   warpscope-rewrite --emit-pch OUT --shim DIR
+//
+// precompiles the shim into OUT, which a later rewrite reads with --pch OUT (clang refuses one
+// made by another build of the rewriter or from another shim: the caller keys it by both).
 //
 //   warpscope-rewrite --lesson-form --name FILE.cuh --dir DIR --text PATH --shim DIR --out OUT
 //
@@ -38,7 +43,7 @@ nlohmann::json Diagnostics(const std::vector<ws::ProgramDiagnostic>& list) {
 
 int main(int argc, char** argv) {
   ws::RewriteRequest rq;
-  std::string text_path, out_path;
+  std::string text_path, out_path, pch_out;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const bool has_value = i + 1 < argc;
@@ -62,10 +67,23 @@ int main(int argc, char** argv) {
       rq.lesson_form = true;
     } else if (a == "--out" && has_value) {
       out_path = argv[++i];
+    } else if (a == "--pch" && has_value) {
+      rq.pch = argv[++i];
+    } else if (a == "--emit-pch" && has_value) {
+      pch_out = argv[++i];
     } else {
       std::cerr << "warpscope-rewrite: unknown argument '" << a << "'\n";
       return 2;
     }
+  }
+  if (!pch_out.empty()) {
+    std::string error;
+    if (rq.shim_dir.empty() || !ws::EmitShimPch(rq.shim_dir, pch_out, &error)) {
+      std::cerr << "warpscope-rewrite: could not precompile the shim: "
+                << (rq.shim_dir.empty() ? "no --shim" : error) << "\n";
+      return 1;
+    }
+    return 0;
   }
   std::ifstream in(text_path, std::ios::binary);
   if (rq.file_name.empty() || !in) {

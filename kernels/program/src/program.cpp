@@ -251,7 +251,18 @@ RewriteResult RewriteInChild(const std::string& file_name, const std::filesystem
 #if defined(WS_PROGRAM_SANITIZED)
     env.push_back("ASAN_OPTIONS=detect_leaks=0");
 #endif
-    ChildResult c = RunChild(args, env, limits);
+    const std::filesystem::path pch = host_unit ? std::filesystem::path() : RewriterPch(cache, env);
+    std::vector<std::string> with_pch = args;
+    if (!pch.empty()) with_pch.insert(with_pch.end(), {"--pch", pch.string()});
+    ChildResult c = RunChild(with_pch, env, limits);
+    // A precompiled shim clang will not read (its header touched, a damaged file): without it.
+    if (!pch.empty() && c.started && !c.timed_out && c.signal == 0 &&
+        (c.out.find("precompiled header") != std::string::npos ||
+         c.out.find("AST file") != std::string::npos ||
+         c.out.find("PCH file") != std::string::npos)) {
+      std::filesystem::remove(pch, ec);
+      c = RunChild(args, env, limits);
+    }
     std::filesystem::remove(input, ec);
     if (!c.started || c.timed_out || c.signal != 0 || c.exit_code != 0) {
       result.errors.push_back({0, 0, true,

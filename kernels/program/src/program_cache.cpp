@@ -1,9 +1,12 @@
 // The cache of rewritten and compiled programs (program_internal.h): where it is, the shim's
-// text that every key includes, the precompiled shim, and the pruning that keeps it small.
+// text that every key includes, the precompiled shims (the compiler's and the rewriter's), and
+// the pruning that keeps it small.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <mutex>
+#include <set>
 #include <sstream>
 
 #include "program_internal.h"
@@ -76,6 +79,37 @@ std::string PrecompiledShim(const std::vector<std::string>& cmd, const std::stri
     std::filesystem::remove(tmp, ec);
   }
   return header.string();
+}
+
+std::filesystem::path RewriterPch(const std::filesystem::path& cache,
+                                  const std::vector<std::string>& env) {
+  std::error_code ec;
+  const auto tool_time = std::filesystem::last_write_time(WS_PROGRAM_REWRITER, ec);
+  std::string key_text = ShimText() + "\nrewriter " +
+                         std::to_string(ec ? 0 : tool_time.time_since_epoch().count());
+  if (const char* dir = std::getenv("WARPSCOPE_CLANG_RESOURCE_DIR")) key_text += dir;
+  char key[17];
+  std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(Fnv64(key_text)));
+  // The header it is made from is shim-rewrite-KEY.h beside it (warpscope-rewrite --emit-pch).
+  const std::filesystem::path pch = cache / (std::string("shim-rewrite-") + key + ".pch");
+  if (std::filesystem::exists(pch, ec)) return pch;
+  static std::mutex mutex;
+  static std::set<std::string> failed;  // once per process: a shim that clang refuses stays so
+  std::lock_guard lock(mutex);
+  if (failed.count(pch.string()) != 0) return {};
+  const std::string tmp = pch.string() + "." + UniqueSuffix();
+  ChildLimits limits;
+  limits.timeout = std::chrono::seconds(60);
+  const ChildResult r = RunChild(
+      {WS_PROGRAM_REWRITER, "--emit-pch", tmp, "--shim", WS_PROGRAM_SHIM_DIR}, env, limits);
+  if (r.started && !r.timed_out && r.signal == 0 && r.exit_code == 0)
+    std::filesystem::rename(tmp, pch, ec);
+  std::filesystem::remove(tmp, ec);
+  if (!std::filesystem::exists(pch, ec)) {
+    failed.insert(pch.string());
+    return {};
+  }
+  return pch;
 }
 
 // Keeps the cache folder small: past kCacheFiles files, the oldest go (each save of a program

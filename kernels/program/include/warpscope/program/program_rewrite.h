@@ -101,6 +101,9 @@ struct RewriteRequest {
   // nvcc, without CUDA's headers forced in; only its allocations and main() are found.
   bool host_unit = false;
   std::filesystem::path shim_dir;  // kernels/program/shim: cuda_runtime.h and ws_program.h
+  // The shim precompiled (EmitShimPch), read instead of parsing ws_program.h again: most of a
+  // rewrite's time. Empty: parsed.
+  std::filesystem::path pch;
   // A built-in lesson's kernel file (plain CUDA, as the slides print it) into the lessons'
   // recording API: pointer parameters become ws::Global<T>, __shared__ arrays ws::SharedArray
   // (lesson_form.cpp); nothing else changes. No sites, launches or main().
@@ -114,6 +117,11 @@ struct RewriteResult {
   std::vector<ProgramDiagnostic> errors;
 };
 RewriteResult RewriteProgram(const RewriteRequest& request);
+
+// Precompiles the shim (ws_program.h, as a CUDA unit's rewrite includes it) into `out`, for
+// RewriteRequest::pch. False, with clang's first error in `error`, when it cannot.
+bool EmitShimPch(const std::filesystem::path& shim_dir, const std::filesystem::path& out,
+                 std::string* error);
 
 // The site word the rewriter writes: site number in bits 16..31, line in bits 0..15.
 constexpr std::uint32_t ProgramPlace(std::uint32_t site, std::uint32_t line) {
