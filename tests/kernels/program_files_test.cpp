@@ -126,6 +126,54 @@ TEST(CoursePrograms, TheShimIsPrecompiledOnceAndReused) {
   EXPECT_EQ(std::filesystem::last_write_time(after_first[0]), made);
 }
 
+// The rewriter reads the shim precompiled too (shim-rewrite-KEY.pch, with the header it was
+// made from beside it), made once; a damaged one is dropped, the rewrite runs without it and the
+// next one makes it again. The program's sites are the same either way.
+TEST(CoursePrograms, TheRewriterReadsThePrecompiledShimAndCopesWithADamagedOne) {
+  Folder cache("ws-rewrite-pch-cache");
+  ProgramOptions o;
+  o.cache_dir = cache.path();
+  auto pch = [&] {
+    std::vector<std::filesystem::path> found;
+    for (const auto& e : std::filesystem::directory_iterator(cache.path())) {
+      const std::string n = e.path().filename().string();
+      if (n.rfind("shim-rewrite-", 0) == 0 && e.path().extension() == ".pch")
+        found.push_back(e.path());
+    }
+    return found;
+  };
+  const std::string text =
+      "#include <cstdio>\n__global__ void k(int* d) { d[threadIdx.x] = V; }\n"
+      "int main() { int* d; cudaMallocManaged(&d, 64); k<<<1, 4>>>(d);\n"
+      "  cudaDeviceSynchronize(); printf(\"%d\\n\", d[3]); }\n";
+  o.defines = {"V=1"};
+  const ProgramRun first = RunText(text, o);
+  ASSERT_TRUE(first.ok()) << first.failure;
+  EXPECT_EQ(first.stdout_text, "1\n");
+  ASSERT_EQ(pch().size(), 1u);
+  const std::filesystem::path made = pch()[0];
+  EXPECT_TRUE(std::filesystem::exists(made.parent_path() / (made.stem().string() + ".h")));
+  // Damaged: the rewrite (a new -D: not a cached one) still works, without it.
+  { std::ofstream(made, std::ios::binary | std::ios::trunc) << "not a precompiled header"; }
+  o.defines = {"V=2"};
+  const ProgramRun second = RunText(text, o);
+  ASSERT_TRUE(second.ok()) << second.failure;
+  EXPECT_EQ(second.stdout_text, "2\n");
+  EXPECT_TRUE(pch().empty());
+  o.defines = {"V=3"};
+  const ProgramRun third = RunText(text, o);
+  ASSERT_TRUE(third.ok()) << third.failure;
+  EXPECT_EQ(third.stdout_text, "3\n");
+  EXPECT_EQ(pch().size(), 1u);  // made again
+  ASSERT_EQ(first.launches.size(), 1u);
+  ASSERT_EQ(second.launches.size(), 1u);
+  ASSERT_EQ(first.launches[0].sites.size(), second.launches[0].sites.size());
+  for (std::size_t i = 0; i < first.launches[0].sites.size(); ++i) {
+    EXPECT_EQ(first.launches[0].sites[i].line, second.launches[0].sites[i].line);
+    EXPECT_EQ(first.launches[0].sites[i].column, second.launches[0].sites[i].column);
+  }
+}
+
 TEST(CoursePrograms, SeveralTranslationUnitsCompileTogether) {
   Folder f("units");
   f.Write("gold_cpu.cpp", "float Gold(float x) { return 2.0f * x; }\n");
