@@ -5,6 +5,7 @@
 // was checked.
 #include <imgui.h>
 
+#include <algorithm>
 #include <string>
 
 #include "view_util.h"
@@ -113,6 +114,15 @@ class HazardsPanel : public Panel {
       if (ImGui::RadioButton(label, session_->sel.hazard_side == side))
         session_->SelectHazard(session_->sel.hazard, side);
     }
+    // Every block is checked, but only the kept ones' steps are recorded.
+    const HazardAccess& a = session_->sel.hazard_side == 0 ? g->example_first : g->example_second;
+    const bool kept = std::any_of(t.blocks.begin(), t.blocks.end(),
+                                  [&](const BlockRecords& b) { return b.block == a.block; });
+    if (!kept)
+      ImGui::TextDisabled(
+          "Block %u's steps are not kept (only the kept blocks' are), so playback cannot step to "
+          "this access; the grid shows both threads.",
+          a.block);
   }
 
   Session* session_;
