@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <condition_variable>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -16,6 +15,7 @@
 
 #include "emu/fiber_asan.h"
 #include "emu/instance_table.h"
+#include "emu/shadow_order.h"
 #include "emu/warp_meeting.h"
 #include "warpscope/kernels/emu_runtime.h"
 #include "warpscope/kernels/site_table.h"
@@ -117,8 +117,8 @@ struct ThreadCtx {
   std::uint32_t pending_bytes = 0;
   std::size_t pending_index = 0;
   bool pending_in_log = false;  // the entry is log[pending_index] (else the block's values)
-  ctx::fiber scheduler;  // where to go when this thread yields
-  FiberStack stack;      // for the ASan annotations
+  ctx::fiber scheduler;         // where to go when this thread yields
+  FiberStack stack;             // for the ASan annotations
   // The accesses it made since its warp's last round (Worker::Record's warp logs): site,
   // offset and dynamic instance each.
   // With the race check on (Worker::hazards_), the log holds the barrier interval: its entries
@@ -155,16 +155,9 @@ struct Launch {
   std::vector<std::uint8_t> active;  // per thread; each worker writes only its blocks' bytes
   // Races over the whole grid (LaunchConfig::whole_grid_hazards): each worker pairs the accesses
   // within its blocks' barrier intervals; the global accesses go through one shadow in block
-  // order. A block's shadow accesses wait in `shadow_waiting` until every lower block's are in.
+  // order (shadow_order.h).
   HazardTally hazards;  // the workers' tallies, merged as each finishes (under mutex)
-  std::mutex shadow_mutex;
-  std::condition_variable shadow_turn;
-  GlobalShadow shadow;
-  HazardTally shadow_tally;
-  std::atomic<std::uint64_t> shadow_next{0};  // the block whose accesses go in next
-  bool shadow_abandoned = false;  // a block failed: nobody waits for a turn
-  std::map<std::uint64_t, std::vector<GlobalShadow::Access>> shadow_waiting;
-  std::size_t shadow_waiting_accesses = 0;
+  ShadowOrder shadow;
 };
 
 std::atomic<std::uint32_t> g_launch_tag{0};
@@ -370,8 +363,8 @@ class Worker {
       YieldToScheduler(c);
     const std::uint16_t id = SiteId(key);
     const std::uint32_t iteration = RecordNow(*c, id, offset, c->state.instance);
-    const AccessRecord r{offset, iteration, c->clock, static_cast<std::uint16_t>(c->linear), id,
-                         c->epoch};
+    const AccessRecord r{offset, iteration, c->clock, static_cast<std::uint16_t>(c->linear),
+                         id,     c->epoch};
     if (keep_block_) [[unlikely]] {
       if (current_.accesses.size() < kMaxKept)
         Keep(r, key, where);
@@ -551,14 +544,13 @@ class Worker {
         for (const ThreadCtx::Logged& e : c.log) {
           const std::uint8_t kind = e.site < kinds.size() ? kinds[e.site] : 0;
           if (kind == 0) continue;
+          const AccessRecord r{e.offset, 0,      e.time, static_cast<std::uint16_t>(c.linear),
+                               e.site,   c.epoch};
           if (pair) {
-            interval_records_.push_back(
-                {e.offset, 0, e.time, static_cast<std::uint16_t>(c.linear), e.site, c.epoch});
+            interval_records_.push_back(r);
             interval_values_.push_back(e.value);
           }
-          if (kind == kSiteGlobal)
-            ToShadow(block, e.offset, e.time, c.epoch, static_cast<std::uint16_t>(c.linear), e.site,
-                     e.value);
+          if (kind == kSiteGlobal) ToShadow(block, r, e.value);
         }
         c.log.clear();
         c.formed = 0;
@@ -571,8 +563,7 @@ class Worker {
       values = {current_.values.data() + begin, end - begin};
       for (std::size_t i = 0; i < records.size(); ++i) {
         const AccessRecord& r = records[i];
-        if (r.site < kinds.size() && kinds[r.site] == kSiteGlobal)
-          ToShadow(block, r.offset, r.time, r.epoch, r.thread, r.site, values[i]);
+        if (r.site < kinds.size() && kinds[r.site] == kSiteGlobal) ToShadow(block, r, values[i]);
       }
     }
     if (pair && !records.empty()) {
@@ -582,8 +573,7 @@ class Worker {
             warp_op_kinds_[w.site] == static_cast<std::uint8_t>(WarpOpKind::kSyncWarp))
           syncs_.push_back({w.warp, w.time, w.mask});
       }
-      interval_pairs_.Add(block, keep_block_, records, values, syncs_, local_sites_,
-                          hazard_tally_);
+      interval_pairs_.Add(block, keep_block_, records, values, syncs_, local_sites_, hazard_tally_);
     }
     if (!logging_) {
       if (keep_block_) {
@@ -594,7 +584,7 @@ class Worker {
         hazards_begin_ = 0;
       }
     }
-    ShadowTurn(block_end);
+    launch_->shadow.Put(current_.block, shadow_batch_, block_end);
   }
 
   // What the race check makes of each site: kSiteShared or kSiteGlobal (not a local array), or
@@ -613,67 +603,9 @@ class Worker {
     return site_kinds_;
   }
 
-  void ToShadow(std::uint32_t block, std::uint32_t offset, std::uint32_t time,
-                std::uint32_t epoch, std::uint16_t thread, std::uint16_t id, std::uint64_t value) {
-    const SiteInfo& site = local_sites_[id];
-    GlobalShadow::Access a;
-    a.value = value;
-    a.block = block;
-    a.offset = offset;
-    a.time = time;
-    a.epoch = epoch;
-    a.thread = thread;
-    a.site = id;
-    a.buffer = site.buffer;
-    a.size = site.size;
-    a.op = site.op;
-    a.has_value = true;
-    a.kept = keep_block_;
-    shadow_batch_.push_back(a);
-  }
-
-  // The shadow takes blocks in index order. The worker whose block is next puts its accesses in
-  // as they come; another keeps them until its block ends, then leaves them waiting (or, past
-  // kShadowBacklog, waits for its turn). At a block's end the waiting blocks that now come next
-  // go in too.
-  void ShadowTurn(bool block_end) {
-    Launch& L = *launch_;
-    const std::uint64_t b = current_.block;
-    // Not this block's turn yet: its accesses wait here, without taking the lock (the worker
-    // whose turn it is holds it while it puts blocks in).
-    if (!block_end && shadow_batch_.size() < kShadowBacklog &&
-        L.shadow_next.load(std::memory_order_acquire) != b)
-      return;
-    std::unique_lock lock(L.shadow_mutex);
-    if (L.shadow_next != b && !L.shadow_abandoned) {
-      const std::size_t backlog = shadow_batch_.size() + L.shadow_waiting_accesses;
-      if (!block_end && backlog < kShadowBacklog) return;  // later
-      if (block_end && backlog < kShadowBacklog) {
-        L.shadow_waiting_accesses += shadow_batch_.size();
-        L.shadow_waiting[b] = std::move(shadow_batch_);
-        shadow_batch_ = {};
-        return;
-      }
-      L.shadow_turn.wait(lock, [&] { return L.shadow_next == b || L.shadow_abandoned; });
-    }
-    if (L.shadow_abandoned) {
-      shadow_batch_.clear();
-      return;
-    }
-    for (const GlobalShadow::Access& a : shadow_batch_) L.shadow.Apply(a, L.shadow_tally);
-    shadow_batch_.clear();
-    if (!block_end) return;
-    L.shadow.FinishBlock(static_cast<std::uint32_t>(b), L.shadow_tally);
-    ++L.shadow_next;
-    for (auto it = L.shadow_waiting.begin();
-         it != L.shadow_waiting.end() && it->first == L.shadow_next;
-         it = L.shadow_waiting.erase(it)) {
-      for (const GlobalShadow::Access& a : it->second) L.shadow.Apply(a, L.shadow_tally);
-      L.shadow.FinishBlock(static_cast<std::uint32_t>(it->first), L.shadow_tally);
-      L.shadow_waiting_accesses -= it->second.size();
-      ++L.shadow_next;
-    }
-    L.shadow_turn.notify_all();
+  void ToShadow(std::uint32_t block, const AccessRecord& r, std::uint64_t value) {
+    shadow_batch_.push_back(
+        GlobalShadow::Access::Of(block, r, local_sites_[r.site], value, true, keep_block_));
   }
 
   // The bytes at `where` as a number; by size, so that the value is read in one load (a memcpy
@@ -806,9 +738,7 @@ class Worker {
     std::uint64_t cur = launch_->stop_after.load();
     while (block < cur && !launch_->stop_after.compare_exchange_weak(cur, block)) {
     }
-    std::lock_guard shadow_lock(launch_->shadow_mutex);  // the launch fails: nobody waits
-    launch_->shadow_abandoned = true;
-    launch_->shadow_turn.notify_all();
+    launch_->shadow.Abandon();  // the launch fails: nobody waits for a turn
   }
 
   void YieldToScheduler(ThreadCtx* c) {
@@ -1186,17 +1116,15 @@ class Worker {
   std::uint32_t shared_cursor_ = 0;
   std::vector<unsigned char> dynamic_shared_;
   std::vector<std::pair<void*, std::uint32_t>> shared_arrays_;  // static arrays, zeroed per block
-  bool step_each_access_ = false;     // the schedule stops threads before every access
-  bool hazards_ = false;              // LaunchConfig::whole_grid_hazards
-  std::size_t hazards_begin_ = 0;     // current_.accesses from here: the interval not checked
+  bool step_each_access_ = false;  // the schedule stops threads before every access
+  bool hazards_ = false;           // LaunchConfig::whole_grid_hazards
+  std::size_t hazards_begin_ = 0;  // current_.accesses from here: the interval not checked
   IntervalPairs interval_pairs_;
   HazardTally hazard_tally_;
   std::vector<WarpSync> syncs_;
   std::vector<GlobalShadow::Access> shadow_batch_;  // this block's, not yet in the shadow
-  // At most this many global accesses wait for the shadow (40 bytes each: 80 MB).
-  static constexpr std::size_t kShadowBacklog = std::size_t{1} << 21;
-  std::vector<std::uint8_t> warp_op_kinds_;  // by provisional warp-op id
-  std::vector<std::uint8_t> site_kinds_;     // SiteKinds()
+  std::vector<std::uint8_t> warp_op_kinds_;         // by provisional warp-op id
+  std::vector<std::uint8_t> site_kinds_;            // SiteKinds()
   bool interval_writes_ = false;  // the lanes' logs hold a shared or global store or atomic
   bool interval_global_ = false;  // and a global access (local arrays too: they are keyed so)
   std::vector<AccessRecord> interval_records_;  // an interval gathered from the lanes' logs
@@ -1258,7 +1186,7 @@ void Canonicalize(Launch& L, LaunchTrace& t) {
   }
   if (L.config->whole_grid_hazards) {
     HazardTally tally = L.hazards;
-    tally.Merge(L.shadow_tally);
+    tally.Merge(L.shadow.tally());
     t.hazards = tally.Report(t.sites, t.buffers, remap);
     t.hazards.whole_grid = true;
     t.hazards.blocks_in_grid = t.grid.count();

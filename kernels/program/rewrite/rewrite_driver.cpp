@@ -238,7 +238,8 @@ bool EmitShimPch(const std::filesystem::path& shim_dir, const std::filesystem::p
   // it is written only where it is not there already.
   const std::string name = out.string();
   const std::size_t dot = name.rfind(".pch");
-  const std::filesystem::path header = (dot == std::string::npos ? name : name.substr(0, dot)) + ".h";
+  const std::filesystem::path header =
+      (dot == std::string::npos ? name : name.substr(0, dot)) + ".h";
   const std::string text = "#include \"ws_program.h\"\n";
   std::string old;
   if (std::ifstream in(header, std::ios::binary); in) {

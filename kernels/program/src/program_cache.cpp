@@ -85,8 +85,8 @@ std::filesystem::path RewriterPch(const std::filesystem::path& cache,
                                   const std::vector<std::string>& env) {
   std::error_code ec;
   const auto tool_time = std::filesystem::last_write_time(WS_PROGRAM_REWRITER, ec);
-  std::string key_text = ShimText() + "\nrewriter " +
-                         std::to_string(ec ? 0 : tool_time.time_since_epoch().count());
+  std::string key_text =
+      ShimText() + "\nrewriter " + std::to_string(ec ? 0 : tool_time.time_since_epoch().count());
   if (const char* dir = std::getenv("WARPSCOPE_CLANG_RESOURCE_DIR")) key_text += dir;
   char key[17];
   std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(Fnv64(key_text)));

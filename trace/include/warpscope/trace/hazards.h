@@ -174,6 +174,9 @@ class GlobalShadow {
     std::uint8_t size = 4;
     AccessOp op = AccessOp::kLoad;
     bool has_value = false, kept = false;
+    // Record `r` of block `block`, at `site` (the record's own).
+    static Access Of(std::uint32_t block, const AccessRecord& r, const SiteInfo& site,
+                     std::uint64_t value, bool has_value, bool kept);
   };
   GlobalShadow();
   ~GlobalShadow();
@@ -235,8 +238,8 @@ class GlobalShadow {
   std::uint64_t cached_key_[kPageCache];
   Page* cached_page_[kPageCache] = {};
   std::uint64_t bytes_ = 0;
-  // Each block's global atomics (a block with more than kMaxAtomics orders nothing): blocks that meet at one word through atomics (a ticket, a lock) are
-  // ordered through it.
+  // Each block's global atomics (a block with more than kMaxAtomics orders nothing): blocks that
+  // meet at one word through atomics (a ticket, a lock) are ordered through it.
   static constexpr std::size_t kMaxAtomics = 64;
   std::unordered_map<std::uint32_t, std::vector<AtomicAt>> atomics_;
 };

@@ -1,0 +1,49 @@
+// The shadow's block order (shadow_order.h).
+#include "emu/shadow_order.h"
+
+namespace ws::emu {
+
+void ShadowOrder::Put(std::uint64_t block, std::vector<GlobalShadow::Access>& batch,
+                      bool block_end) {
+  // Not this block's turn yet: its accesses wait with its worker, without taking the lock (the
+  // worker whose turn it is holds it while it puts blocks in).
+  if (!block_end && batch.size() < kBacklog && next_.load(std::memory_order_acquire) != block)
+    return;
+  std::unique_lock lock(mutex_);
+  if (next_ != block && !abandoned_) {
+    const std::size_t backlog = batch.size() + waiting_accesses_;
+    if (!block_end && backlog < kBacklog) return;  // later
+    if (block_end && backlog < kBacklog) {
+      waiting_accesses_ += batch.size();
+      waiting_[block] = std::move(batch);
+      batch = {};
+      return;
+    }
+    turn_.wait(lock, [&] { return next_ == block || abandoned_; });
+  }
+  if (abandoned_) {
+    batch.clear();
+    return;
+  }
+  for (const GlobalShadow::Access& a : batch) shadow_.Apply(a, tally_);
+  batch.clear();
+  if (!block_end) return;
+  shadow_.FinishBlock(static_cast<std::uint32_t>(block), tally_);
+  ++next_;
+  for (auto it = waiting_.begin(); it != waiting_.end() && it->first == next_;
+       it = waiting_.erase(it)) {
+    for (const GlobalShadow::Access& a : it->second) shadow_.Apply(a, tally_);
+    shadow_.FinishBlock(static_cast<std::uint32_t>(it->first), tally_);
+    waiting_accesses_ -= it->second.size();
+    ++next_;
+  }
+  turn_.notify_all();
+}
+
+void ShadowOrder::Abandon() {
+  std::lock_guard lock(mutex_);
+  abandoned_ = true;
+  turn_.notify_all();
+}
+
+}  // namespace ws::emu

@@ -1,0 +1,42 @@
+// The launch's shadow of global memory (trace/hazards.h's GlobalShadow) fed by several workers:
+// it takes the blocks in index order. The worker whose block is next puts its accesses in as
+// they come; another keeps them (Put returns at once) until its block ends, then leaves them
+// waiting, or, past kBacklog accesses held, waits for its turn. A block's end puts in the waiting
+// blocks that now come next too. When the launch fails, Abandon lets every waiting worker go.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <vector>
+
+#include "warpscope/trace/hazards.h"
+
+namespace ws::emu {
+
+class ShadowOrder {
+ public:
+  // At most this many global accesses are held for the shadow (40 bytes each: 80 MB).
+  static constexpr std::size_t kBacklog = std::size_t{1} << 21;
+
+  // Block `block`'s accesses in `batch` (in execution order; emptied when they went in, or moved
+  // into the waiting blocks). `block_end`: the block has no more.
+  void Put(std::uint64_t block, std::vector<GlobalShadow::Access>& batch, bool block_end);
+  void Abandon();
+  // What the shadow found (after every worker finished).
+  const HazardTally& tally() const { return tally_; }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable turn_;
+  GlobalShadow shadow_;
+  HazardTally tally_;
+  std::atomic<std::uint64_t> next_{0};  // the block whose accesses go in next
+  bool abandoned_ = false;
+  std::map<std::uint64_t, std::vector<GlobalShadow::Access>> waiting_;
+  std::size_t waiting_accesses_ = 0;
+};
+
+}  // namespace ws::emu
