@@ -158,6 +158,7 @@ struct Launch {
   // order (shadow_order.h).
   HazardTally hazards;  // the workers' tallies, merged as each finishes (under mutex)
   ShadowOrder shadow;
+  std::unique_ptr<GridCacheReplay> cache;  // LaunchConfig::cache_probes, if any
 };
 
 std::atomic<std::uint32_t> g_launch_tag{0};
@@ -373,8 +374,26 @@ class Worker {
     } else if (hazards_ && ForHazards(key)) {
       KeepForHazards(r, key, where);
     }
+    if (launch_->cache) [[unlikely]]
+      ForCache(r);
     ++c->clock;
     c->touched = true;
+  }
+
+  // A load one of the launch's cache probes replays: kept until the block ends. Past
+  // kMaxCacheRecords the block's replay is partial and the launch is marked truncated.
+  void ForCache(const AccessRecord& r) {
+    if (cache_wants_.size() <= r.site) {
+      const std::size_t from = cache_wants_.size();
+      cache_wants_.resize(local_sites_.size());
+      for (std::size_t i = from; i < cache_wants_.size(); ++i)
+        cache_wants_[i] = launch_->cache->Wants(local_sites_[i]) ? 1 : 0;
+    }
+    if (!cache_wants_[r.site]) return;
+    if (cache_records_.size() < kMaxCacheRecords)
+      cache_records_.push_back(r);
+    else
+      launch_->truncated = true;
   }
 
   // Accesses the race check looks at: shared memory, and global memory but a thread's own local
@@ -984,12 +1003,14 @@ class Worker {
         std::find(cfg.keep_blocks.begin(), cfg.keep_blocks.end(), b) != cfg.keep_blocks.end();
     requests_.Begin(n, kMaxSites);
     const std::uint32_t warps = (n + 31) / 32;
-    logging_ = !keep_block_ && cfg.schedule.kind == Schedule::Kind::kInOrder;
+    // A cache replay needs each load's request number as it is made: the per-access path.
+    logging_ = !keep_block_ && cfg.schedule.kind == Schedule::Kind::kInOrder && !launch_->cache;
     replay_.assign(warps, 0);
     if (instances_) instance_table_.Begin(warps, kMaxSites);
     warp_done_.assign(warps, 0);
     current_.accesses.clear();
     hazards_begin_ = 0;
+    cache_records_.clear();
     current_.barriers.clear();
     current_.warp_ops.clear();
     current_.values.clear();
@@ -1078,6 +1099,10 @@ class Worker {
     requests_.End(local_sites_, cfg.buffers, &stats_);
     if (requests_.TakeTruncated() || instance_table_.Full()) launch_->truncated = true;
     AnalyzeBarriers(current_.barriers, &stats_);
+    if (launch_->cache) {
+      launch_->cache->AddBlock(b, cache_records_, local_sites_, cfg.buffers);
+      cache_records_.clear();
+    }
     return true;
   }
 
@@ -1130,6 +1155,10 @@ class Worker {
   std::vector<AccessRecord> interval_records_;  // an interval gathered from the lanes' logs
   std::vector<std::uint64_t> interval_values_;
   bool logging_ = false;              // accesses go to the lanes' logs (Record)
+  // The cache replay's loads of the running block, and per site whether a probe wants it.
+  static constexpr std::size_t kMaxCacheRecords = std::size_t{32} << 20;  // 640 MB
+  std::vector<AccessRecord> cache_records_;
+  std::vector<std::uint8_t> cache_wants_;
   std::vector<std::uint8_t> replay_;  // per warp of the block: its logs go through RecordNow
   // A lane's log at most (24 bytes an entry: 96 KB; a block of 1024 threads keeps at most 96 MB
   // of logs' capacity) before it is replayed (and, with the race check, its interval checked).
@@ -1278,6 +1307,8 @@ Result<LaunchTrace> RunLaunch(const LaunchConfig& config, const std::function<vo
   L.body = &body;
   L.tag = ++g_launch_tag;
   const std::uint64_t blocks = config.grid.count();
+  if (!config.cache_probes.empty())
+    L.cache = std::make_unique<GridCacheReplay>(config.cache_probes, blocks, config.block.count());
   if (blocks * config.block.count() <= LaunchTrace::kMaxActivityThreads)
     L.active.assign(blocks * config.block.count(), 0);
   if (config.model_sms > 0) {
@@ -1307,6 +1338,7 @@ Result<LaunchTrace> RunLaunch(const LaunchConfig& config, const std::function<vo
   t.buffers = config.buffers;
   t.truncated = L.truncated.load();
   Canonicalize(L, t);
+  if (L.cache) t.cache_replays = L.cache->Finish();
   t.thread_active = std::move(L.active);
   if (!config.whole_grid_hazards) t.hazards = FindHazards(t);
   return t;

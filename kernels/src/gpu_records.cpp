@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <map>
+#include <optional>
 #include <tuple>
 #include <utility>
 
@@ -243,7 +244,8 @@ std::uint32_t EncodeBarrierEvent(std::uint32_t place, std::uint32_t lane_mask,
   return dev::kBarrierEventWords;
 }
 
-LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep) {
+LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep,
+                             const std::vector<CacheProbe>& cache) {
   LaunchTrace t;
   t.kernel = c.kernel;
   t.grid = c.grid;
@@ -314,6 +316,8 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep) {
   std::vector<std::uint32_t> epoch(tpb);                // per thread: barrier events seen so far
   std::vector<std::vector<BarrierRecord>> passed(tpb);  // per thread, in the order passed
   std::vector<std::vector<std::pair<std::uint16_t, std::uint32_t>>> passes(tpb);
+  std::optional<GridCacheReplay> replay;
+  if (!cache.empty()) replay.emplace(cache, c.grid.count(), tpb);
   BlockRecords rec;
   for (std::uint64_t b = 0; b < c.grid.count(); ++b) {
     rec.block = static_cast<std::uint32_t>(b);
@@ -414,9 +418,11 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep) {
     }
     const bool kept = keep.all || std::find(keep.blocks.begin(), keep.blocks.end(), rec.block) !=
                                       keep.blocks.end();
+    if (replay) replay->AddBlock(rec.block, rec.accesses, t.sites, t.buffers);
     if (kept) t.blocks.push_back(rec);
     AnalyzeBlock(rec.accesses, rec.barriers, t.sites, t.buffers, tpb, &t.stats);
   }
+  if (replay) t.cache_replays = replay->Finish();
   t.hazards = FindHazards(t);
   return t;
 }

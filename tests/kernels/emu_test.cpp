@@ -1,5 +1,6 @@
 // The emulator on small kernels written here: barriers, errors, limits, determinism.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <cstring>
 #include <set>
@@ -291,6 +292,45 @@ TEST(Emulator, SameLaunchSameTraceByteForByteWhateverTheWorkers) {
   ASSERT_GT(traces[0].size(), 100000u);  // 12288 threads x 4 accesses x 20 bytes, and more
   for (std::size_t i = 1; i < traces.size(); ++i)
     EXPECT_TRUE(traces[i] == traces[0]) << "run " << i;
+}
+
+// texture-2d's cache figures are every block's reads, replayed as the blocks end (each worker
+// hands its blocks in as they finish): the same counts, for any number of workers, as replaying a
+// trace with every block kept after the run. Blur, 96 x 80 in 8 x 8 blocks: 12 x 10 = 120 blocks,
+// 16 to a multiprocessor (1,024 / 64 threads), so 8 groups, the last of 8 blocks.
+TEST(Emulator, TheCacheReplayCoversEveryBlockWhateverTheWorkers) {
+  const ws::Params params{{"pattern", 0}, {"width", 96}, {"height", 80}, {"block", 8}};
+  std::vector<nlohmann::json> costs;
+  for (unsigned workers : {1u, 2u, 3u}) {
+    ws::RunOptions o;
+    o.workers = workers;
+    auto run = ws::RunLesson("texture-2d", "texture", params, "emu", o);
+    ASSERT_TRUE(run.ok()) << run.status().message();
+    EXPECT_EQ(run->metrics().at("replayed_blocks").get<int>(), 120);
+    EXPECT_EQ(run->metrics().at("blocks_together").get<int>(), 16);
+    costs.push_back(run->metrics().at("costs"));
+  }
+  EXPECT_EQ(costs[1], costs[0]);
+  EXPECT_EQ(costs[2], costs[0]);
+  // Every block kept, replayed after the run through the same probe (row-major, 8 KB).
+  ws::RunOptions all;
+  all.keep_all_blocks = true;
+  auto kept = ws::RunLesson("texture-2d", "global", params, "emu", all);
+  ASSERT_TRUE(kept.ok()) << kept.status().message();
+  const ws::LaunchTrace& t = kept->main_launch();
+  ASSERT_EQ(t.blocks.size(), 120u);
+  ws::ReplayChoice loads;  // the global variant reads only the image
+  const ws::CacheCounts after = ws::ReplayLoads(t, ws::CacheConfig{}, loads);
+  ASSERT_EQ(t.cache_replays.size(), 3u);
+  EXPECT_EQ(t.cache_replays[0], after);  // row-major, the global variant's own layout
+  // Every request: 8 x 8 blocks make warps of 4 rows x 8 pixels, 9 reads each; 2 warps a block.
+  EXPECT_EQ(after.requests, 120u * 2 * 9);
+  EXPECT_EQ(after.blocks, 120u);
+  for (const auto& c : costs[0]) {
+    if (c.at("layout") == "row-major") {
+      EXPECT_EQ(c.at("requests").get<std::uint64_t>(), 2160u);
+    }
+  }
 }
 
 }  // namespace

@@ -107,8 +107,10 @@ TEST(Exercises, KirkHwu4_8And4_10) {
   EXPECT_TRUE(b.check.ok) << b.check.message;
 }
 
-// texture-2d's three questions: the kept blocks' reads replayed through the 8 KB cache model
-// under each layout (requests, lookups, hits, DRAM sectors, compulsory sectors).
+// texture-2d's three questions: every block's reads replayed through the 8 KB cache model under
+// each layout (requests, lookups, hits, DRAM sectors, compulsory sectors). Blocks of 16 x 16 run
+// 4 at a time (1,024 threads) on a multiprocessor with an empty cache: a 4 x 4 grid is 4 groups,
+// one row of blocks each.
 struct Cost {
   std::uint64_t requests, sectors, hits, dram, compulsory;
   friend bool operator==(const Cost&, const Cost&) = default;
@@ -127,15 +129,16 @@ Cost CostOf(const LessonRun& r, const std::string& layout) {
   return {};
 }
 
-// rotate, 64 x 64 in 16 x 16 blocks, kept blocks 0-3: each reads a 16 x 16 patch of the input,
-// 32 sectors (256 px x 4 B / 32 B), so 128 from DRAM under every layout. 8 warps a block, one
-// request each. Row-major: 16 sectors a request (16 rows), 128 lookups a block of which 96 hit.
+// rotate, 64 x 64 in 16 x 16 blocks, 16 blocks: each reads a 16 x 16 patch of the input, 32
+// sectors (256 px x 4 B / 32 B), so 16 x 32 = 512 from DRAM under every layout. 8 warps a block,
+// one request each: 128. Row-major: 16 sectors a request (16 rows), 128 lookups a block of which
+// 96 hit (a group's 4 patches are 64 half-lines: the 64 lines of 8 KB, nothing leaves).
 // Morton / tiles: 4 x 2 pixels a sector, 8 a request, 64 a block of which 32 hit.
 TEST(Exercises, TextureRotateHalvesTheSectors) {
   const LessonRun r = RunExercise("texture-2d", "rotate");
-  EXPECT_EQ(CostOf(r, "row-major"), (Cost{32, 32 * 16, 4 * 96, 128, 128}));
-  EXPECT_EQ(CostOf(r, "morton"), (Cost{32, 32 * 8, 4 * 32, 128, 128}));
-  EXPECT_EQ(CostOf(r, "tiled"), (Cost{32, 32 * 8, 4 * 32, 128, 128}));
+  EXPECT_EQ(CostOf(r, "row-major"), (Cost{128, 128 * 16, 16 * 96, 512, 512}));
+  EXPECT_EQ(CostOf(r, "morton"), (Cost{128, 128 * 8, 16 * 32, 512, 512}));
+  EXPECT_EQ(CostOf(r, "tiled"), (Cost{128, 128 * 8, 16 * 32, 512, 512}));
   EXPECT_DOUBLE_EQ(r.metrics().at("read_sectors_per_request").get<double>(), 8.0);  // Morton
 }
 
@@ -156,23 +159,27 @@ TEST(Exercises, TextureRowSumsThrashRowMajor) {
   EXPECT_DOUBLE_EQ(big->metrics().at("cache_hit_percent").get<double>(), 87.5);
 }
 
-// blur, 64 x 64 in 16 x 16 blocks, kept blocks 0-3 (the top row: bx 0..3). Warp w reads rows
-// 2w + dy and 2w + 1 + dy (clamped: w = 0, dy = -1 is one row), columns 16 bx + dx .. + 15.
-// Row-major, 8 pixels a sector: rows summed over dy are 5 for w = 0 and 6 for the others, 47 in
-// all; sectors a row summed over dx are 2 + 2 + 3 = 7 (bx 0), 3 + 2 + 3 = 8 (bx 1, 2), 3 + 2 + 2
-// = 7 (bx 3), 30 in all: 47 x 30 = 1,410. Morton, 4 x 2 a sector: sector rows over dy 1 + 1 + 2
-// = 4 (w = 0) or 2 + 1 + 2 = 5, 39 in all; sector columns over dx 4 + 4 + 5 = 13, 14, 14, 13 =
-// 54: 39 x 54 = 2,106. DRAM: rows 0..16 are read, 17 x 8 = 136 row-major sectors, 9 x 16 = 144
-// Morton, all fitting the cache.
+// blur, 64 x 64 in 16 x 16 blocks, 16 blocks in 4 groups, one row of blocks (by) each. Warp w
+// of a block reads rows 16 by + 2w + dy and + 1 + dy (clamped at 0 and 63), columns 16 bx + dx ..
+// + 15. Row-major, 8 pixels a sector: rows summed over w and dy are 47 in the top and bottom
+// rows of blocks (w = 0, dy = -1 and w = 7, dy = +1 are one row) and 48 in the two between;
+// sectors a row summed over dx are 2 + 2 + 3 = 7 (bx 0), 3 + 2 + 3 = 8 (bx 1, 2), 3 + 2 + 2 = 7
+// (bx 3), 30 a row of blocks: (2 x 47 + 2 x 48) x 30 = 5,700. Morton, 4 x 2 a sector: sector
+// rows over dy 2 + 1 + 2 = 5, or 4 for the clamped warp, 39 or 40 a block; sector columns over
+// dx 13, 14, 14, 13 = 54: (2 x 39 + 2 x 40) x 54 = 8,532. DRAM, each group's once (all fit 8
+// KB): row-major rows 0..16, 15..32, 31..48, 47..63 = 17 + 18 + 18 + 17 rows of 8 sectors =
+// 560; Morton sector rows 0..8, 7..16, 15..24, 23..31 = 9 + 10 + 10 + 9 of 16 sectors = 608.
 TEST(Exercises, TextureBlurFavoursRowMajor) {
   const LessonRun r = RunExercise("texture-2d", "blur");
   const Cost row = CostOf(r, "row-major"), morton = CostOf(r, "morton");
-  EXPECT_EQ(row.requests, 4u * 8 * 9);
-  EXPECT_EQ(row.sectors, 47u * 30);
-  EXPECT_EQ(morton.sectors, 39u * 54);
-  EXPECT_EQ(row.dram, 136u);
-  EXPECT_EQ(row.compulsory, 136u);
-  EXPECT_EQ(morton.dram, 144u);
+  EXPECT_EQ(row.requests, 16u * 8 * 9);
+  EXPECT_EQ(row.sectors, (2u * 47 + 2 * 48) * 30);
+  EXPECT_EQ(morton.sectors, (2u * 39 + 2 * 40) * 54);
+  EXPECT_EQ(row.dram, 560u);
+  EXPECT_EQ(row.compulsory, 560u);
+  EXPECT_EQ(morton.dram, 608u);
+  EXPECT_EQ(r.metrics().at("replayed_blocks").get<int>(), 16);
+  EXPECT_EQ(r.metrics().at("blocks_together").get<int>(), 4);
 }
 
 }  // namespace

@@ -87,6 +87,27 @@ TEST(GpuRecords, EventsBecomeEachLanesRecordsWithItsOffsetAndIteration) {
   EXPECT_EQ(std::accumulate(t.thread_active.begin(), t.thread_active.end(), 0), 40);
 }
 
+TEST(GpuRecords, EveryBlocksLoadsGoThroughTheCacheProbes) {
+  // Two blocks of one warp; each reads in[0..31] (128 bytes: 4 sectors) and writes out[t].
+  std::vector<std::uint32_t> w;
+  ws::EncodeWarpEvent(kLoad, ~0u, 1, Offsets(32, 0, 4), &w);
+  ws::EncodeWarpEvent(kStore, ~0u, 2, Offsets(32, 0, 4), &w);
+  ws::GpuCapture c = OneBlock(32, {w, w});
+  c.grid = {2, 1, 1};
+  const ws::LaunchTrace t = ws::DecodeGpuCapture(c, {{0}, false}, {ws::CacheProbe{}});
+  EXPECT_EQ(t.blocks.size(), 1u);  // block 0 kept, both replayed
+  ASSERT_EQ(t.cache_replays.size(), 1u);
+  // 1,024 / 32 threads: both blocks on one multiprocessor. The loads only: 2 requests of 4
+  // sectors, block 1's all hits; 4 sectors compulsory.
+  const ws::CacheCounts& k = t.cache_replays[0];
+  EXPECT_EQ(k.blocks, 2u);
+  EXPECT_EQ(k.requests, 2u);
+  EXPECT_EQ(k.sectors, 8u);
+  EXPECT_EQ(k.hits, 4u);
+  EXPECT_EQ(k.distinct, 4u);
+  EXPECT_TRUE(ws::DecodeGpuCapture(c, {{0}, false}).cache_replays.empty());  // no probe
+}
+
 TEST(GpuRecords, EachEventIsOneRequestAsTheHardwareRanIt) {
   // An event is the lanes that ran the access together: lanes the GPU ran in two groups (a
   // diverged warp) are two requests, as Nsight Compute counts them. Lanes 0-15 read 64 bytes

@@ -134,6 +134,81 @@ TEST(CacheModel, ARemapMovesTheReplayedAddresses) {
   EXPECT_EQ(ReplayLoads(t, Lines(1), none).requests, 0u);
 }
 
+// Blocks of 256 threads: 1,024 / 256 = 4 share a multiprocessor; 1,024 and more run alone.
+TEST(CacheModel, BlocksShareAMultiprocessorUpTo1024Threads) {
+  EXPECT_EQ(BlocksTogether(256), 4u);
+  EXPECT_EQ(BlocksTogether(64), 16u);
+  EXPECT_EQ(BlocksTogether(384), 2u);  // 2 x 384 = 768; a third would be 1,152
+  EXPECT_EQ(BlocksTogether(1024), 1u);
+  EXPECT_EQ(BlocksTogether(0), 1u);
+}
+
+// One warp (32 threads, so 32 blocks share a multiprocessor) per block; block b's lanes each
+// read bytes 4 l of line `line(b)` once: one request of 4 sectors.
+std::vector<AccessRecord> OneRequest(std::uint32_t line) {
+  std::vector<AccessRecord> r;
+  for (std::uint16_t l = 0; l < 32; ++l) {
+    AccessRecord a;
+    a.thread = l;
+    a.offset = line * 128 + 4u * l;
+    r.push_back(a);
+  }
+  return r;
+}
+
+// 40 blocks of one warp: blocks 0..31 are one group, 32..39 another, each with an empty cache.
+// Every block reads line 0: the first group misses its 4 sectors once (31 x 4 hits), the second
+// again (7 x 4 hits); compulsory is per multiprocessor, 4 + 4. Given in any order, from any
+// thread, the counts are the same.
+TEST(CacheModel, TheGridReplaysEachGroupOfBlocksOnAnEmptyCache) {
+  const std::vector<SiteInfo> sites(1);
+  const std::vector<BufferInfo> buffers = {{"in", 1 << 20, 0}};
+  CacheProbe probe;
+  probe.cache = Lines(8);
+  auto run = [&](bool reversed) {
+    GridCacheReplay grid({probe}, 40, 32);
+    for (int i = 0; i < 40; ++i) {
+      const std::uint64_t b = reversed ? 39 - i : i;
+      grid.AddBlock(b, OneRequest(0), sites, buffers);
+    }
+    return grid.Finish();
+  };
+  const std::vector<CacheCounts> in_order = run(false);
+  ASSERT_EQ(in_order.size(), 1u);
+  EXPECT_EQ(in_order[0].requests, 40u);
+  EXPECT_EQ(in_order[0].sectors, 160u);
+  EXPECT_EQ(in_order[0].hits, 31u * 4 + 7 * 4);
+  EXPECT_EQ(in_order[0].distinct, 8u);
+  EXPECT_EQ(in_order[0].blocks, 40u);
+  EXPECT_EQ(run(true), in_order);
+  // A launch cut short after 20 blocks: the partial group is replayed with what it has.
+  GridCacheReplay cut({probe}, 40, 32);
+  for (std::uint64_t b = 0; b < 20; ++b) cut.AddBlock(b, OneRequest(0), sites, buffers);
+  EXPECT_EQ(cut.Finish()[0].hits, 19u * 4);
+}
+
+// With every block kept, ReplayLoads over the trace is the grid's replay: the same groups.
+TEST(CacheModel, TheKeptBlocksReplayLikeTheGridWhenAllAreKept) {
+  LaunchTrace t;
+  t.grid = {40, 1, 1};
+  t.block = {32, 1, 1};
+  t.buffers = {{"in", 1 << 20, 0}};
+  t.sites.push_back(SiteInfo{});
+  GridCacheReplay grid({CacheProbe{Lines(8), {}}}, 40, 32);
+  for (std::uint32_t b = 0; b < 40; ++b) {
+    BlockRecords r;
+    r.block = b;
+    r.accesses = OneRequest(b % 3);  // lines 0, 1, 2, 0, ...
+    grid.AddBlock(b, r.accesses, t.sites, t.buffers);
+    t.blocks.push_back(std::move(r));
+  }
+  const CacheCounts kept = ReplayLoads(t, Lines(8));
+  EXPECT_EQ(kept, grid.Finish()[0]);
+  // Group 0: 32 blocks on 3 lines, 12 sectors missed; group 1 (blocks 32..39): 3 lines again.
+  EXPECT_EQ(kept.misses(), 12u + 12);
+  EXPECT_EQ(kept.distinct, 24u);
+}
+
 TEST(LayoutInverse, PixelAtUndoesIndex) {
   for (LayoutKind kind : {LayoutKind::kRowMajor, LayoutKind::kMorton, LayoutKind::kTiled}) {
     const Layout2D l{kind, 24, 16, 8, 8, 2, 2};

@@ -35,6 +35,23 @@ TEST(LessonFiguresJson, TextureCostsRoundTrip) {
   EXPECT_TRUE(before.costs.empty());
 }
 
+// What the replay covered, as the layouts view words it: every block of the grid now; a trace
+// from before the whole grid was replayed says it was the kept blocks.
+TEST(LessonFiguresJson, TheReplayNamesTheBlocksItCovered) {
+  Texture2DFigures f;
+  f.kept_blocks = 4;
+  f.replayed_blocks = 16;
+  f.grid_blocks = 16;
+  f.blocks_together = 4;
+  const Texture2DFigures back = nlohmann::json(f).get<Texture2DFigures>();
+  EXPECT_EQ(back.ReplayedWhat(), "every block (16), 4 at a time on a multiprocessor");
+  f.replayed_blocks = 12;  // a recording that ran out of room
+  EXPECT_EQ(f.ReplayedWhat(), "blocks 12 of 16, 4 at a time on a multiprocessor");
+  nlohmann::json old = nlohmann::json(f);
+  for (const char* k : {"replayed_blocks", "grid_blocks", "blocks_together"}) old.erase(k);
+  EXPECT_EQ(old.get<Texture2DFigures>().ReplayedWhat(), "the kept blocks (4)");
+}
+
 TEST(LessonFiguresJson, ZeroCopyRoundTripsAndIsOptional) {
   TransferFigures f;
   f.overlap.memory = "pinned";

@@ -55,60 +55,6 @@ class SectorSet {
   std::uint64_t count_ = 0;
 };
 
-// One warp-level request of the replay: when the warp made it and the sectors it touches.
-struct Request {
-  std::uint32_t time = 0;
-  std::uint16_t site = 0;
-  std::uint32_t iteration = 0;
-  std::vector<std::uint64_t> sectors;  // sector numbers, sorted, distinct
-};
-
-// Block `b`'s chosen loads as requests, per warp, each warp's in the order it made them.
-std::vector<std::vector<Request>> RequestsOf(const LaunchTrace& launch, const BlockRecords& b,
-                                             const CacheConfig& config,
-                                             const ReplayChoice& choice) {
-  // The chosen loads by (warp, site, iteration): one 64-bit key each, sorted with its index.
-  std::vector<bool> chosen(launch.sites.size());
-  for (std::size_t s = 0; s < launch.sites.size(); ++s) chosen[s] = choice.site(launch.sites[s]);
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> loads;
-  for (std::size_t i = 0; i < b.accesses.size(); ++i) {
-    const AccessRecord& r = b.accesses[i];
-    if (r.site >= chosen.size() || !chosen[r.site]) continue;
-    const std::uint64_t key =
-        (std::uint64_t{r.thread / 32u} << 48) | (std::uint64_t{r.site} << 32) | r.iteration;
-    loads.emplace_back(key, static_cast<std::uint32_t>(i));
-  }
-  std::sort(loads.begin(), loads.end());
-  std::vector<std::vector<Request>> warps;
-  for (std::size_t i = 0; i < loads.size();) {
-    const std::uint64_t key = loads[i].first;
-    const AccessRecord& head = b.accesses[loads[i].second];
-    const std::uint32_t warp = head.thread / 32u;
-    const SiteInfo& site = launch.sites[head.site];
-    Request req{head.time, head.site, head.iteration, {}};
-    req.sectors.reserve(32);
-    for (; i < loads.size() && loads[i].first == key; ++i) {
-      const AccessRecord& r = b.accesses[loads[i].second];
-      req.time = std::min(req.time, r.time);
-      const std::uint64_t offset = choice.remap ? choice.remap(site, r.offset) : r.offset;
-      const std::uint64_t first = AccessAddress(site, launch.buffers, 0) + offset;
-      const std::uint64_t last = first + std::max<std::uint64_t>(site.size, 1) - 1;
-      for (std::uint64_t s = first / config.sector_bytes; s <= last / config.sector_bytes; ++s)
-        req.sectors.push_back(s);
-    }
-    std::sort(req.sectors.begin(), req.sectors.end());
-    req.sectors.erase(std::unique(req.sectors.begin(), req.sectors.end()), req.sectors.end());
-    if (warps.size() <= warp) warps.resize(warp + 1);
-    warps[warp].push_back(std::move(req));
-  }
-  for (std::vector<Request>& w : warps) {
-    std::stable_sort(w.begin(), w.end(), [](const Request& x, const Request& y) {
-      return std::tie(x.time, x.site, x.iteration) < std::tie(y.time, y.site, y.iteration);
-    });
-  }
-  return warps;
-}
-
 }  // namespace
 
 Status CheckCache(const CacheConfig& c) {
@@ -228,21 +174,73 @@ bool SectorCache::Access(std::uint64_t address) {
   return false;
 }
 
-CacheCounts ReplayLoads(const LaunchTrace& launch, const CacheConfig& config,
-                        const ReplayChoice& choice) {
-  CacheCounts counts;
-  if (!CheckCache(config).ok()) return counts;
-  std::vector<std::vector<std::vector<Request>>> blocks;  // [kept block][warp][k]
-  std::size_t rounds = 0;
-  for (const BlockRecords& b : launch.blocks) {
-    blocks.push_back(RequestsOf(launch, b, config, choice));
-    for (const std::vector<Request>& w : blocks.back()) rounds = std::max(rounds, w.size());
+std::uint32_t BlocksTogether(std::uint64_t threads_per_block) {
+  if (threads_per_block == 0 || threads_per_block >= kReplayThreadsPerSm) return 1;
+  return static_cast<std::uint32_t>(kReplayThreadsPerSm / threads_per_block);
+}
+
+BlockLoads LoadsOf(std::span<const AccessRecord> records, const std::vector<SiteInfo>& sites,
+                   const std::vector<BufferInfo>& buffers, const CacheConfig& config,
+                   const ReplayChoice& choice) {
+  // The chosen loads by (warp, site, iteration): one 64-bit key each, sorted with its index.
+  std::vector<std::int8_t> chosen(sites.size(), -1);  // -1: not asked yet
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> loads;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const AccessRecord& r = records[i];
+    if (r.site >= sites.size()) continue;
+    if (chosen[r.site] < 0) chosen[r.site] = choice.site(sites[r.site]) ? 1 : 0;
+    if (chosen[r.site] == 0) continue;
+    const std::uint64_t key =
+        (std::uint64_t{r.thread / 32u} << 48) | (std::uint64_t{r.site} << 32) | r.iteration;
+    loads.emplace_back(key, static_cast<std::uint32_t>(i));
   }
+  std::sort(loads.begin(), loads.end());
+  BlockLoads warps;
+  for (std::size_t i = 0; i < loads.size();) {
+    const std::uint64_t key = loads[i].first;
+    const AccessRecord& head = records[loads[i].second];
+    const std::uint32_t warp = head.thread / 32u;
+    const SiteInfo& site = sites[head.site];
+    ReplayRequest req{head.time, head.site, head.iteration, {}};
+    req.sectors.reserve(32);
+    for (; i < loads.size() && loads[i].first == key; ++i) {
+      const AccessRecord& r = records[loads[i].second];
+      req.time = std::min(req.time, r.time);
+      const std::uint64_t offset = choice.remap ? choice.remap(site, r.offset) : r.offset;
+      const std::uint64_t first = AccessAddress(site, buffers, 0) + offset;
+      const std::uint64_t last = first + std::max<std::uint64_t>(site.size, 1) - 1;
+      for (std::uint64_t s = first / config.sector_bytes; s <= last / config.sector_bytes; ++s)
+        req.sectors.push_back(s);
+    }
+    std::sort(req.sectors.begin(), req.sectors.end());
+    req.sectors.erase(std::unique(req.sectors.begin(), req.sectors.end()), req.sectors.end());
+    if (warps.size() <= warp) warps.resize(warp + 1);
+    warps[warp].push_back(std::move(req));
+  }
+  // In the order each warp made them; at one time, by the site's place in the source (the
+  // emulator's site ids depend on which worker met a site first).
+  for (std::vector<ReplayRequest>& w : warps) {
+    std::stable_sort(w.begin(), w.end(), [&](const ReplayRequest& x, const ReplayRequest& y) {
+      const SiteInfo &sx = sites[x.site], &sy = sites[y.site];
+      return std::tie(x.time, sx.line, sx.column, x.iteration) <
+             std::tie(y.time, sy.line, sy.column, y.iteration);
+    });
+  }
+  return warps;
+}
+
+CacheCounts ReplayGroup(std::span<const BlockLoads* const> blocks, const CacheConfig& config) {
+  CacheCounts counts;
+  std::size_t rounds = 0;
+  for (const BlockLoads* b : blocks) {
+    for (const std::vector<ReplayRequest>& w : *b) rounds = std::max(rounds, w.size());
+  }
+  counts.blocks = blocks.size();
   SectorCache cache(config);
   SectorSet seen;
   for (std::size_t k = 0; k < rounds; ++k) {
-    for (const auto& warps : blocks) {
-      for (const std::vector<Request>& w : warps) {
+    for (const BlockLoads* warps : blocks) {
+      for (const std::vector<ReplayRequest>& w : *warps) {
         if (k >= w.size()) continue;
         ++counts.requests;
         for (std::uint64_t s : w[k].sectors) {
@@ -255,6 +253,88 @@ CacheCounts ReplayLoads(const LaunchTrace& launch, const CacheConfig& config,
   }
   counts.distinct = seen.size();
   return counts;
+}
+
+CacheCounts ReplayLoads(const LaunchTrace& launch, const CacheConfig& config,
+                        const ReplayChoice& choice) {
+  CacheCounts counts;
+  if (!CheckCache(config).ok()) return counts;
+  const std::uint32_t together = BlocksTogether(launch.block.count());
+  std::map<std::uint64_t, std::vector<BlockLoads>> groups;  // by group, its kept blocks in order
+  std::vector<const BlockRecords*> kept;
+  for (const BlockRecords& b : launch.blocks) kept.push_back(&b);
+  std::stable_sort(kept.begin(), kept.end(), [](const BlockRecords* x, const BlockRecords* y) {
+    return x->block < y->block;
+  });
+  for (const BlockRecords* b : kept) {
+    groups[b->block / together].push_back(
+        LoadsOf(b->accesses, launch.sites, launch.buffers, config, choice));
+  }
+  for (const auto& [group, loads] : groups) {
+    std::vector<const BlockLoads*> blocks;
+    for (const BlockLoads& l : loads) blocks.push_back(&l);
+    counts += ReplayGroup(blocks, config);
+  }
+  return counts;
+}
+
+GridCacheReplay::GridCacheReplay(std::vector<CacheProbe> probes, std::uint64_t blocks,
+                                 std::uint64_t threads_per_block)
+    : probes_(std::move(probes)),
+      blocks_(blocks),
+      together_(BlocksTogether(threads_per_block)),
+      counts_(probes_.size()) {}
+
+bool GridCacheReplay::Wants(const SiteInfo& site) const {
+  for (const CacheProbe& p : probes_) {
+    if (p.choice.site(site)) return true;
+  }
+  return false;
+}
+
+void GridCacheReplay::AddBlock(std::uint64_t block, std::span<const AccessRecord> records,
+                               const std::vector<SiteInfo>& sites,
+                               const std::vector<BufferInfo>& buffers) {
+  std::vector<BlockLoads> loads;
+  for (const CacheProbe& p : probes_) {
+    loads.push_back(CheckCache(p.cache).ok() ? LoadsOf(records, sites, buffers, p.cache, p.choice)
+                                             : BlockLoads{});
+  }
+  const std::uint64_t group = block / together_;
+  const std::uint64_t size = std::min<std::uint64_t>(together_, blocks_ - group * together_);
+  std::map<std::uint64_t, std::vector<BlockLoads>> whole;
+  {
+    std::lock_guard lock(mutex_);
+    auto& blocks = pending_[group];
+    blocks[block] = std::move(loads);
+    if (blocks.size() < size) return;
+    whole = std::move(blocks);
+    pending_.erase(group);
+  }
+  Replay(whole);  // outside the lock: other workers' blocks go on coming
+}
+
+void GridCacheReplay::Replay(const std::map<std::uint64_t, std::vector<BlockLoads>>& group) {
+  std::vector<CacheCounts> counts(probes_.size());
+  for (std::size_t p = 0; p < probes_.size(); ++p) {
+    if (!CheckCache(probes_[p].cache).ok()) continue;
+    std::vector<const BlockLoads*> blocks;
+    for (const auto& [block, loads] : group) blocks.push_back(&loads[p]);
+    counts[p] = ReplayGroup(blocks, probes_[p].cache);
+  }
+  std::lock_guard lock(mutex_);
+  for (std::size_t p = 0; p < probes_.size(); ++p) counts_[p] += counts[p];
+}
+
+std::vector<CacheCounts> GridCacheReplay::Finish() {
+  std::map<std::uint64_t, std::map<std::uint64_t, std::vector<BlockLoads>>> left;
+  {
+    std::lock_guard lock(mutex_);
+    left.swap(pending_);
+  }
+  for (const auto& [group, blocks] : left) Replay(blocks);
+  std::lock_guard lock(mutex_);
+  return counts_;
 }
 
 }  // namespace ws

@@ -314,6 +314,16 @@ void from_json(const json& j, TextureLayoutCost& c) {
   Get(j, "compulsory", c.compulsory);
 }
 
+std::string Texture2DFigures::ReplayedWhat() const {
+  if (replayed_blocks == 0) return "the kept blocks (" + std::to_string(kept_blocks) + ")";
+  const std::string at_a_time =
+      ", " + std::to_string(blocks_together) + " at a time on a multiprocessor";
+  if (replayed_blocks == grid_blocks)
+    return "every block (" + std::to_string(grid_blocks) + ")" + at_a_time;
+  return "blocks " + std::to_string(replayed_blocks) + " of " + std::to_string(grid_blocks) +
+         at_a_time;
+}
+
 void to_json(json& j, const Texture2DFigures& f) {
   j = {{"width", f.width},
        {"height", f.height},
@@ -328,6 +338,9 @@ void to_json(json& j, const Texture2DFigures& f) {
        {"read_sectors_per_request", f.read_sectors_per_request},
        {"cache_bytes", f.cache_bytes},
        {"kept_blocks", f.kept_blocks},
+       {"replayed_blocks", f.replayed_blocks},
+       {"grid_blocks", f.grid_blocks},
+       {"blocks_together", f.blocks_together},
        {"costs", f.costs},
        {"cache_hit_percent", f.cache_hit_percent},
        {"dram_sectors", f.dram_sectors}};
@@ -346,6 +359,9 @@ void from_json(const json& j, Texture2DFigures& f) {
   GetOr(j, "pattern", f.pattern);
   GetOr(j, "cache_bytes", f.cache_bytes);
   GetOr(j, "kept_blocks", f.kept_blocks);
+  GetOr(j, "replayed_blocks", f.replayed_blocks);
+  GetOr(j, "grid_blocks", f.grid_blocks);
+  GetOr(j, "blocks_together", f.blocks_together);
   GetOr(j, "costs", f.costs);
   GetOr(j, "cache_hit_percent", f.cache_hit_percent);
   GetOr(j, "dram_sectors", f.dram_sectors);

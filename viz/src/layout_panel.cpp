@@ -424,10 +424,10 @@ void LayoutPanel::DrawRunCost(const Texture2DFigures& tex, LayoutKind kind) cons
     ImGui::TextUnformatted(line2);
   }
   ImGui::SetItemTooltip(
-      "The run's reads from its kept blocks (%u), replayed through a %llu KB cache of 128-byte "
-      "lines and 32-byte sectors, least recently used out, with the texels placed by this "
-      "layout (docs/CACHE-MODEL.md)",
-      tex.kept_blocks, static_cast<unsigned long long>(tex.cache_bytes / 1024));
+      "The run's reads from %s, replayed through a %llu KB cache of 128-byte lines and 32-byte "
+      "sectors, least recently used out, with the texels placed by this layout "
+      "(docs/CACHE-MODEL.md)",
+      tex.ReplayedWhat().c_str(), static_cast<unsigned long long>(tex.cache_bytes / 1024));
 }
 
 void LayoutPanel::DrawContents() {
@@ -458,6 +458,12 @@ void LayoutPanel::DrawContents() {
     used = tex->layout == "morton" ? 1 : tex->layout == "tiled" ? 2 : 0;
     ImGui::TextDisabled("texture-2d / %s / %s: %dx%d image, %dx%d blocks", run->variant.c_str(),
                         tex->pattern.c_str(), in.width, in.height, block, block);
+    if (tex->cache_bytes > 0) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      ImGui::TextWrapped("Cache model: %s, %llu KB each", tex->ReplayedWhat().c_str(),
+                         static_cast<unsigned long long>(tex->cache_bytes / 1024));
+      ImGui::PopStyleColor();
+    }
     if (session_->running) {
       ImGui::SameLine();
       ImGui::TextDisabled("(a newer run is under way)");

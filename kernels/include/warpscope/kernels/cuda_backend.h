@@ -207,6 +207,9 @@ class CudaBackend {
   void UseResourceTable(const ResourceTable* t) { resource_table_ = t; }
   // The GPU deals its blocks to its own SMs (see EmuBackend::ModelMultiprocessors).
   void ModelMultiprocessors(int, int) {}
+  // The next launch's loads replayed through these caches, every block recorded (its
+  // cache_replays; a timing run records none).
+  void ReplayLoadsThroughCache(std::vector<CacheProbe> probes) { cache_probes_ = std::move(probes); }
   const DevicePreset& preset() const { return preset_; }
 
  private:
@@ -285,6 +288,7 @@ class CudaBackend {
   std::vector<void*> allocations_;
   std::vector<BufferInfo> buffers_;
   std::vector<LaunchTrace> launches_;
+  std::vector<CacheProbe> cache_probes_;  // ReplayLoadsThroughCache, for the next launch
   Status status_;
   double last_ms_ = 0;
   CaptureCost capture_;
@@ -302,6 +306,7 @@ Status CudaBackend::LaunchKeeping(const std::string& kernel, Dim3 grid, Dim3 blo
     return Status::Error(kernel + ": " + s.message());
   const Status s = mode_ == kTimeOnly ? TimeLaunch(kernel, grid, block, shared_bytes, launch)
                                       : RecordLaunch(kernel, grid, block, shared_bytes, launch);
+  cache_probes_.clear();
   if (s.ok() && mode_ == kTimeOnly && !launches_.empty())
     launches_.back().resources = std::move(resources);
   if (s.ok()) return s;
@@ -506,7 +511,7 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
   GatherChunks(words, chunks, state, first_chunks && !c.overflowed, &c);
   capture_.record_bytes = 4 * c.words.size();
   KeepBlocks keep{options_.keep_blocks, options_.keep_all_blocks};
-  LaunchTrace t = DecodeGpuCapture(c, keep);
+  LaunchTrace t = DecodeGpuCapture(c, keep, cache_probes_);
   capture_.records = t.stats.access_records + t.stats.barrier_records;
   launches_.push_back(std::move(t));
   return {};

@@ -72,6 +72,8 @@ class EmuBackend {
     } else {
       cfg.keep_blocks = options_.keep_blocks;
     }
+    cfg.cache_probes = std::move(cache_probes_);
+    cache_probes_.clear();
     auto trace = emu::RunLaunch(cfg, std::function<void()>(std::forward<F>(body)));
     if (!trace.ok()) return trace.status();
     launches_.push_back(std::move(trace).value());
@@ -87,6 +89,9 @@ class EmuBackend {
 
   std::vector<LaunchTrace>& launches() { return launches_; }
 
+  // The next launch's loads replayed through these caches, every block (its cache_replays).
+  void ReplayLoadsThroughCache(std::vector<CacheProbe> probes) { cache_probes_ = std::move(probes); }
+
   // The block-scheduler model for the launches that follow (the scalability lesson): `sms` SMs
   // holding `blocks_per_sm` blocks each; smid() and globaltimer() then read the model's
   // placement. A GPU deals its blocks itself: CudaBackend ignores this.
@@ -97,6 +102,7 @@ class EmuBackend {
 
  private:
   int model_sms_ = 0, model_blocks_per_sm_ = 0;
+  std::vector<CacheProbe> cache_probes_;
   RunOptions options_;
   DevicePreset preset_;
   std::vector<std::unique_ptr<std::vector<std::uint64_t>>> storage_;

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "warpscope/trace/cache_model.h"
 #include "warpscope/trace/device_preset.h"
 #include "warpscope/trace/launch.h"
 #include "warpscope/trace/schedule.h"
@@ -51,6 +52,9 @@ struct LaunchConfig {
   // Races are looked for in every block as it runs (trace/hazards.h); off, only among the kept
   // blocks, from their records.
   bool whole_grid_hazards = true;
+  // Every block's loads replayed through these caches as the blocks end (trace/cache_model.h);
+  // the counts are the trace's cache_replays.
+  std::vector<CacheProbe> cache_probes;
 };
 
 // Runs `body` (the kernel call) once per GPU thread. Returns the launch's trace, or the error

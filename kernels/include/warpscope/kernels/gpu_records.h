@@ -77,10 +77,12 @@ struct KeepBlocks {
   bool all = false;
 };
 
-// Decodes `capture`: every block is analysed, the kept ones keep their records. A warp's events
+// Decodes `capture`: every block is analysed (and its loads replayed through `cache`'s probes,
+// the trace's cache_replays), the kept ones keep their records. A warp's events
 // are read up to the first that does not fit its range or covers no lane (unwritten words are
 // zero), so a short or overflowing range loses only its tail, and `truncated` says so.
-LaunchTrace DecodeGpuCapture(const GpuCapture& capture, const KeepBlocks& keep);
+LaunchTrace DecodeGpuCapture(const GpuCapture& capture, const KeepBlocks& keep,
+                             const std::vector<CacheProbe>& cache = {});
 
 // Appends one event to `words` as the GPU would write it (affine when the offsets allow it;
 // with `instance`, where bit 32 is set, a program's dynamic instance in its low 32 bits);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "warpscope/trace/analysis.h"
+#include "warpscope/trace/cache_model.h"
 #include "warpscope/trace/hazards.h"
 #include "warpscope/trace/kernel_resources.h"
 #include "warpscope/trace/records.h"
@@ -35,6 +36,10 @@ struct LaunchTrace {
   // The races among the kept blocks (trace/hazards.h): found when the launch ends, kept in the
   // trace file (a file from before hazards: found again from its records, values unknown).
   HazardReport hazards;
+  // The loads of every block replayed through the cache probes the launch was given
+  // (cache_model.h), one count per probe; empty when it was given none. Not in trace files: what
+  // a lesson makes of them is in its figures.
+  std::vector<CacheCounts> cache_replays;
   static constexpr std::uint64_t kMaxActivityThreads = 1ull << 24;
 
   std::uint64_t threads() const { return grid.count() * block.count(); }

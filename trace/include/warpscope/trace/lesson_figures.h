@@ -141,8 +141,8 @@ struct OccupancyFigures {
 };
 
 // [SECTION] texture-2d: the image, its layout and what the blur's reads cost -----------------
-// The kept blocks' image reads replayed through the cache model (trace/cache_model.h) with the
-// texels placed by one layout.
+// The image reads of every block replayed through the cache model (trace/cache_model.h) with
+// the texels placed by one layout.
 struct TextureLayoutCost {
   std::string layout;  // "row-major", "morton", "tiled"
   std::uint64_t requests = 0, sectors = 0, hits = 0, dram_sectors = 0, compulsory = 0;
@@ -159,14 +159,21 @@ struct Texture2DFigures {
   std::string layout;      // the layout the kernel read through: "row-major", "morton", "tiled"
   std::string read_space;  // "global" or "texture"
   double read_sectors_per_request = 0;
-  // The cache model (0 and empty in traces from before it): its size, and the kept blocks'
-  // reads under each layout, the run's own first among equals in `layouts` order.
+  // The cache model (0 and empty in traces from before it): its size, and the reads under each
+  // layout, the run's own first among equals in `layouts` order. Replayed: every block of the
+  // grid, `blocks_together` at a time on a multiprocessor with an empty cache each (traces from
+  // before the whole grid was replayed: replayed_blocks 0, and the kept blocks, together).
   std::uint64_t cache_bytes = 0;
   std::uint32_t kept_blocks = 0;
+  std::uint64_t replayed_blocks = 0, grid_blocks = 0;
+  std::uint32_t blocks_together = 0;
   std::vector<TextureLayoutCost> costs;  // row-major, morton, tiled (tiled absent if invalid)
   // The run's own layout's figures, for the metrics table.
   double cache_hit_percent = 0;
   std::uint64_t dram_sectors = 0;
+  // What the replay covered, in words: "every block (16), 4 at a time on a multiprocessor",
+  // "blocks 12 of 16, 4 at a time ..." (a recording cut short), or "the kept blocks (4)".
+  std::string ReplayedWhat() const;
   const TextureLayoutCost* CostOf(const std::string& layout_name) const {
     for (const TextureLayoutCost& c : costs)
       if (c.layout == layout_name) return &c;
