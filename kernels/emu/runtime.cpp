@@ -554,6 +554,18 @@ class Worker {
       interval_writes_ = interval_global_ = false;
       interval_records_.clear();
       interval_values_.clear();
+      // The words the interval wrote: only they, and the reads of them, can pair.
+      written_words_.Clear();
+      if (pair) {
+        for (const ThreadCtx& c : threads_) {
+          for (const ThreadCtx::Logged& e : c.log) {
+            const std::uint8_t kind = e.site < kinds.size() ? kinds[e.site] : 0;
+            if ((kind & kSiteWrite) == 0 || (kind & kSiteSpaces) == 0) continue;
+            const SiteInfo& site = local_sites_[e.site];
+            written_words_.Add(site.space, site.buffer, e.offset, site.size);
+          }
+        }
+      }
       for (ThreadCtx& c : threads_) {
         if (!pair && !global) {  // nothing to pair and nothing for the shadow
           c.log.clear();
@@ -562,14 +574,18 @@ class Worker {
         }
         for (const ThreadCtx::Logged& e : c.log) {
           const std::uint8_t kind = e.site < kinds.size() ? kinds[e.site] : 0;
-          if (kind == 0) continue;
+          if ((kind & kSiteSpaces) == 0) continue;
           const AccessRecord r{e.offset, 0,      e.time, static_cast<std::uint16_t>(c.linear),
                                e.site,   c.epoch};
           if (pair) {
-            interval_records_.push_back(r);
-            interval_values_.push_back(e.value);
+            const SiteInfo& site = local_sites_[e.site];
+            if ((kind & kSiteWrite) != 0 ||
+                written_words_.Touches(site.space, site.buffer, e.offset, site.size)) {
+              interval_records_.push_back(r);
+              interval_values_.push_back(e.value);
+            }
           }
-          if (kind == kSiteGlobal) ToShadow(block, r, e.value);
+          if ((kind & kSiteSpaces) == kSiteGlobal) ToShadow(block, r, e.value);
         }
         c.log.clear();
         c.formed = 0;
@@ -582,7 +598,8 @@ class Worker {
       values = {current_.values.data() + begin, end - begin};
       for (std::size_t i = 0; i < records.size(); ++i) {
         const AccessRecord& r = records[i];
-        if (r.site < kinds.size() && kinds[r.site] == kSiteGlobal) ToShadow(block, r, values[i]);
+        if (r.site < kinds.size() && (kinds[r.site] & kSiteSpaces) == kSiteGlobal)
+          ToShadow(block, r, values[i]);
       }
     }
     if (pair && !records.empty()) {
@@ -608,7 +625,8 @@ class Worker {
 
   // What the race check makes of each site: kSiteShared or kSiteGlobal (not a local array), or
   // 0 (not checked). Follows local_sites_.
-  static constexpr std::uint8_t kSiteShared = 1, kSiteGlobal = 2;
+  // kSiteWrite is added for a store or an atomic.
+  static constexpr std::uint8_t kSiteShared = 1, kSiteGlobal = 2, kSiteSpaces = 3, kSiteWrite = 4;
   const std::vector<std::uint8_t>& SiteKinds() {
     if (site_kinds_.size() != local_sites_.size()) {
       site_kinds_.resize(local_sites_.size());
@@ -617,14 +635,16 @@ class Worker {
         site_kinds_[i] = sp == MemorySpace::kShared   ? kSiteShared
                          : sp == MemorySpace::kGlobal ? kSiteGlobal
                                                       : 0;
+        if (site_kinds_[i] != 0 && local_sites_[i].op != AccessOp::kLoad)
+          site_kinds_[i] |= kSiteWrite;
       }
     }
     return site_kinds_;
   }
 
   void ToShadow(std::uint32_t block, const AccessRecord& r, std::uint64_t value) {
-    shadow_batch_.push_back(
-        GlobalShadow::Access::Of(block, r, local_sites_[r.site], value, true, keep_block_));
+    GlobalShadow::Access::Fill(shadow_batch_.emplace_back(), block, r, local_sites_[r.site], value,
+                               true, keep_block_);
   }
 
   // The bytes at `where` as a number; by size, so that the value is read in one load (a memcpy
@@ -1158,6 +1178,7 @@ class Worker {
   // The cache replay's loads of the running block, and per site whether a probe wants it.
   static constexpr std::size_t kMaxCacheRecords = std::size_t{32} << 20;  // 640 MB
   std::vector<AccessRecord> cache_records_;
+  WrittenWords written_words_;  // CheckInterval's, of the interval it checks
   std::vector<std::uint8_t> cache_wants_;
   std::vector<std::uint8_t> replay_;  // per warp of the block: its logs go through RecordNow
   // A lane's log at most (24 bytes an entry: 96 KB; a block of 1024 threads keeps at most 96 MB

@@ -17,6 +17,10 @@ void ShadowOrder::Put(std::uint64_t block, std::vector<GlobalShadow::Access>& ba
       waiting_accesses_ += batch.size();
       waiting_[block] = std::move(batch);
       batch = {};
+      if (!spare_.empty()) {
+        batch = std::move(spare_.back());
+        spare_.pop_back();
+      }
       return;
     }
     turn_.wait(lock, [&] { return next_ == block || abandoned_; });
@@ -36,6 +40,10 @@ void ShadowOrder::Put(std::uint64_t block, std::vector<GlobalShadow::Access>& ba
     shadow_.FinishBlock(static_cast<std::uint32_t>(it->first), tally_);
     waiting_accesses_ -= it->second.size();
     ++next_;
+    if (spare_.size() < 4) {
+      it->second.clear();
+      spare_.push_back(std::move(it->second));
+    }
   }
   turn_.notify_all();
 }

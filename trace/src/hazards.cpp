@@ -188,6 +188,74 @@ HazardReport HazardTally::Report(const std::vector<SiteInfo>& sites,
   return r;
 }
 
+void WrittenWords::Clear() {
+  count_ = 0;
+  owners_ = 0;
+  if (++generation_ == 0) {  // wrapped: entries of generation 0 would look current
+    std::fill(entries_.begin(), entries_.end(), Entry{});
+    generation_ = 1;
+  }
+}
+
+bool WrittenWords::Has(std::uint64_t key) const {
+  if (entries_.empty()) return false;
+  const std::size_t mask = entries_.size() - 1;
+  for (std::size_t i = (key * 0x9e3779b97f4a7c15ull) >> 20;; ++i) {
+    const Entry& e = entries_[i & mask];
+    if (e.generation != generation_) return false;
+    if (e.key == key) return true;
+  }
+}
+
+void WrittenWords::Grow() {
+  std::vector<Entry> old;
+  old.swap(entries_);
+  entries_.assign(std::max<std::size_t>(64, 2 * old.size()), Entry{});
+  const std::size_t mask = entries_.size() - 1;
+  for (const Entry& e : old) {
+    if (e.generation != generation_) continue;
+    std::size_t i = (e.key * 0x9e3779b97f4a7c15ull) >> 20;
+    while (entries_[i & mask].generation == generation_) ++i;
+    entries_[i & mask] = e;
+  }
+}
+
+void WrittenWords::Add(MemorySpace space, std::uint16_t buffer, std::uint32_t offset,
+                       std::uint32_t size) {
+  owners_ |= OwnerBit(space, buffer);
+  for (std::uint32_t w = offset / 4, last = LastWord(offset, size); w <= last; ++w) {
+    const std::uint64_t key = WordKey(space, buffer, w);
+    if (2 * (count_ + 1) > entries_.size()) Grow();
+    const std::size_t mask = entries_.size() - 1;
+    for (std::size_t i = (key * 0x9e3779b97f4a7c15ull) >> 20;; ++i) {
+      Entry& e = entries_[i & mask];
+      if (e.generation != generation_) {
+        e = {key, generation_};
+        ++count_;
+        break;
+      }
+      if (e.key == key) break;
+    }
+  }
+}
+
+bool WrittenWords::TouchesWords(MemorySpace space, std::uint16_t buffer, std::uint32_t offset,
+                                std::uint32_t size) const {
+  for (std::uint32_t w = offset / 4, last = LastWord(offset, size); w <= last; ++w) {
+    if (Has(WordKey(space, buffer, w))) return true;
+  }
+  return false;
+}
+
+IntervalPairs::Word* IntervalPairs::FindWritten(std::uint64_t key) {
+  const std::size_t mask = words_.size() - 1;
+  for (std::size_t i = (key * 0x9e3779b97f4a7c15ull) >> 20;; ++i) {
+    Word& w = words_[i & mask];
+    if (w.generation != generation_) return nullptr;
+    if (w.key == key) return &w;
+  }
+}
+
 IntervalPairs::Word& IntervalPairs::Find(std::uint64_t key) {
   const std::size_t mask = words_.size() - 1;
   for (std::size_t i = (key * 0x9e3779b97f4a7c15ull) >> 20;; ++i) {
@@ -207,14 +275,15 @@ void IntervalPairs::Add(std::uint32_t block, bool kept, std::span<const AccessRe
   const bool has_values = values.size() == records.size();
   // Which spaces have a write in this interval: without one, nothing there can race.
   bool written[2] = {false, false};  // shared, global
-  std::size_t words = 0;
+  std::size_t words = 0;                 // words written
   for (const AccessRecord& r : records) {
     if (r.site >= sites.size()) continue;
     const SiteInfo& site = sites[r.site];
     if (!Checked(site.space)) continue;
     const bool shared = site.space == MemorySpace::kShared;
     (shared ? tally.shared_accesses : tally.global_accesses)++;
-    if (IsWrite(site.op)) written[shared ? 0 : 1] = true;
+    if (!IsWrite(site.op)) continue;
+    written[shared ? 0 : 1] = true;
     words += LastWord(r.offset, site.size) - r.offset / 4 + 1;
   }
   if (!has_values && !records.empty()) tally.values_known = false;
@@ -237,18 +306,25 @@ void IntervalPairs::Add(std::uint32_t block, bool kept, std::span<const AccessRe
     std::fill(words_.begin(), words_.end(), Word{});
     generation_ = 1;
   }
+  // The written words first (few, as a rule), then the reads of those words: a read of a word
+  // nobody wrote is not looked up twice.
   bool any = false;
-  for (const AccessRecord& r : records) {
-    const SiteInfo* site = considered(r);
-    if (site == nullptr) continue;
-    for (std::uint32_t w = r.offset / 4, last = LastWord(r.offset, site->size); w <= last; ++w) {
-      Word& word = Find(WordKey(site->space, site->buffer, w));
-      if (word.first_thread == 0xffff)
-        word.first_thread = r.thread;
-      else if (word.first_thread != r.thread)
-        word.shared_by_threads = true;
-      word.written = word.written || IsWrite(site->op);
-      any = any || (word.written && word.shared_by_threads);
+  for (const bool writes : {true, false}) {
+    for (const AccessRecord& r : records) {
+      const SiteInfo* site = considered(r);
+      if (site == nullptr || IsWrite(site->op) != writes) continue;
+      for (std::uint32_t w = r.offset / 4, last = LastWord(r.offset, site->size); w <= last;
+           ++w) {
+        const std::uint64_t key = WordKey(site->space, site->buffer, w);
+        Word* word = writes ? &Find(key) : FindWritten(key);
+        if (word == nullptr) continue;
+        if (word->first_thread == 0xffff)
+          word->first_thread = r.thread;
+        else if (word->first_thread != r.thread)
+          word->shared_by_threads = true;
+        word->written = true;
+        any = any || word->shared_by_threads;
+      }
     }
   }
   if (!any) return;
@@ -262,8 +338,8 @@ void IntervalPairs::Add(std::uint32_t block, bool kept, std::span<const AccessRe
     bool used = false;
     for (std::uint32_t w = r.offset / 4, last = LastWord(r.offset, site->size); w <= last; ++w) {
       const std::uint64_t key = WordKey(site->space, site->buffer, w);
-      const Word& word = Find(key);
-      if (!word.written || !word.shared_by_threads) continue;
+      const Word* word = FindWritten(key);
+      if (word == nullptr || !word->shared_by_threads) continue;
       touches.push_back({key, index, WordMask(r.offset, site->size, w)});
       used = true;
     }
@@ -349,25 +425,6 @@ void IntervalPairs::Add(std::uint32_t block, bool kept, std::span<const AccessRe
   }
 }
 
-GlobalShadow::Access GlobalShadow::Access::Of(std::uint32_t block, const AccessRecord& r,
-                                              const SiteInfo& site, std::uint64_t value,
-                                              bool has_value, bool kept) {
-  Access a;
-  a.value = value;
-  a.block = block;
-  a.offset = r.offset;
-  a.time = r.time;
-  a.epoch = r.epoch;
-  a.thread = r.thread;
-  a.site = r.site;
-  a.buffer = site.buffer;
-  a.size = site.size;
-  a.op = site.op;
-  a.has_value = has_value;
-  a.kept = kept;
-  return a;
-}
-
 GlobalShadow::GlobalShadow() {
   std::fill(std::begin(cached_key_), std::end(cached_key_), ~0ull);
 }
@@ -448,6 +505,21 @@ void GlobalShadow::FinishBlock(std::uint32_t block, HazardTally& tally) {
 
 void GlobalShadow::Apply(const Access& y, HazardTally& tally) {
   const std::uint32_t first = y.offset / 4, last = LastWord(y.offset, y.size);
+  // The common case first: a read of a word that was read before, with no write since from
+  // another block, pairs with nothing and changes nothing (a matrix read by every block).
+  if (y.op == AccessOp::kLoad && first == last) {
+    const std::uint64_t key = (std::uint64_t{y.buffer} << 32) | first;
+    const Page* page = FindPage(key / kPageWords, false);
+    if (page != nullptr && page->reads) {
+      const std::size_t at = static_cast<std::size_t>(key % kPageWords);
+      const Side& r = page->reads->side[at];
+      const std::uint8_t mask = WordMask(y.offset, y.size, first);
+      const std::uint32_t writer = page->writes ? page->writes->side[at].block : ~0u;
+      if (r.block != ~0u && ((r.thread >> 11) & mask) == mask &&
+          (writer == ~0u || writer == y.block))
+        return;
+    }
+  }
   if (y.op == AccessOp::kAtomic) {  // before the pairing: it orders what comes after it
     std::vector<AtomicAt>& list = atomics_[y.block];
     // A block with more is a histogram's, not a ticket's: it orders nothing (see Ordered).

@@ -144,6 +144,39 @@ class HazardTally {
 // Every pair within one barrier interval of one block (a worker's: not thread-safe). Records
 // in execution order; `values` parallel to them, or empty where not recorded; `syncs` the block's
 // __syncwarp() meetings; `sites` indexed by the records' site ids.
+// The words an interval wrote (shared memory per block, global per buffer): a read of any other
+// word cannot be half of a pair within the interval, so it need not be looked at. An
+// open-addressing set, emptied at once.
+class WrittenWords {
+ public:
+  void Clear();
+  void Add(MemorySpace space, std::uint16_t buffer, std::uint32_t offset, std::uint32_t size);
+  bool Touches(MemorySpace space, std::uint16_t buffer, std::uint32_t offset,
+               std::uint32_t size) const {
+    return (owners_ & OwnerBit(space, buffer)) != 0 && TouchesWords(space, buffer, offset, size);
+  }
+  bool empty() const { return count_ == 0; }
+
+ private:
+  struct Entry {
+    std::uint64_t key = 0;
+    std::uint32_t generation = 0;
+  };
+  bool TouchesWords(MemorySpace space, std::uint16_t buffer, std::uint32_t offset,
+                    std::uint32_t size) const;
+  bool Has(std::uint64_t key) const;
+  void Grow();
+  // A bit per owner that has a written word (shared memory: bit 63; a global buffer: its
+  // number modulo 63), so that reads of a buffer nobody wrote skip the table.
+  static std::uint64_t OwnerBit(MemorySpace space, std::uint16_t buffer) {
+    return std::uint64_t{1} << (space == MemorySpace::kShared ? 63 : buffer % 63);
+  }
+  std::vector<Entry> entries_;
+  std::uint64_t owners_ = 0;
+  std::size_t count_ = 0;
+  std::uint32_t generation_ = 1;
+};
+
 class IntervalPairs {
  public:
   void Add(std::uint32_t block, bool kept, std::span<const AccessRecord> accesses,
@@ -157,7 +190,8 @@ class IntervalPairs {
     std::uint16_t first_thread = 0;
     bool written = false, shared_by_threads = false;
   };
-  Word& Find(std::uint64_t key);
+  Word& Find(std::uint64_t key);                // the word's entry, made if new
+  Word* FindWritten(std::uint64_t key);         // its entry if the interval wrote it, else null
   std::vector<Word> words_;  // open addressing; an entry of another generation is empty
   std::uint32_t generation_ = 0;
 };
@@ -174,9 +208,31 @@ class GlobalShadow {
     std::uint8_t size = 4;
     AccessOp op = AccessOp::kLoad;
     bool has_value = false, kept = false;
-    // Record `r` of block `block`, at `site` (the record's own).
+    // Record `r` of block `block`, at `site` (the record's own), written into `a` in place: a
+    // struct made elsewhere and copied came through the stack in narrow stores read back as
+    // 16-byte loads, which the processor cannot forward (a stall that was a quarter of the
+    // emulator's time on a matmul).
+    static void Fill(Access& a, std::uint32_t block, const AccessRecord& r, const SiteInfo& site,
+                     std::uint64_t value, bool has_value, bool kept) {
+      a.value = value;
+      a.block = block;
+      a.offset = r.offset;
+      a.time = r.time;
+      a.epoch = r.epoch;
+      a.thread = r.thread;
+      a.site = r.site;
+      a.buffer = site.buffer;
+      a.size = site.size;
+      a.op = site.op;
+      a.has_value = has_value;
+      a.kept = kept;
+    }
     static Access Of(std::uint32_t block, const AccessRecord& r, const SiteInfo& site,
-                     std::uint64_t value, bool has_value, bool kept);
+                     std::uint64_t value, bool has_value, bool kept) {
+      Access a;
+      Fill(a, block, r, site, value, has_value, kept);
+      return a;
+    }
   };
   GlobalShadow();
   ~GlobalShadow();
