@@ -1174,7 +1174,7 @@ class Worker {
   bool interval_global_ = false;  // and a global access (local arrays too: they are keyed so)
   std::vector<AccessRecord> interval_records_;  // an interval gathered from the lanes' logs
   std::vector<std::uint64_t> interval_values_;
-  bool logging_ = false;              // accesses go to the lanes' logs (Record)
+  bool logging_ = false;  // accesses go to the lanes' logs (Record)
   // The cache replay's loads of the running block, and per site whether a probe wants it.
   static constexpr std::size_t kMaxCacheRecords = std::size_t{32} << 20;  // 640 MB
   std::vector<AccessRecord> cache_records_;

@@ -275,7 +275,7 @@ void IntervalPairs::Add(std::uint32_t block, bool kept, std::span<const AccessRe
   const bool has_values = values.size() == records.size();
   // Which spaces have a write in this interval: without one, nothing there can race.
   bool written[2] = {false, false};  // shared, global
-  std::size_t words = 0;                 // words written
+  std::size_t words = 0;             // words written
   for (const AccessRecord& r : records) {
     if (r.site >= sites.size()) continue;
     const SiteInfo& site = sites[r.site];
@@ -313,8 +313,7 @@ void IntervalPairs::Add(std::uint32_t block, bool kept, std::span<const AccessRe
     for (const AccessRecord& r : records) {
       const SiteInfo* site = considered(r);
       if (site == nullptr || IsWrite(site->op) != writes) continue;
-      for (std::uint32_t w = r.offset / 4, last = LastWord(r.offset, site->size); w <= last;
-           ++w) {
+      for (std::uint32_t w = r.offset / 4, last = LastWord(r.offset, site->size); w <= last; ++w) {
         const std::uint64_t key = WordKey(site->space, site->buffer, w);
         Word* word = writes ? &Find(key) : FindWritten(key);
         if (word == nullptr) continue;

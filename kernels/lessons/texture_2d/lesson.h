@@ -249,12 +249,11 @@ struct Lesson {
     f.blocks_together = BlocksTogether(t.block.count());
     for (std::size_t i = 0; i < layouts.size(); ++i) {
       // A backend that replayed nothing (the GPU's timing build): the kept blocks, after.
-      const CacheCounts k = i < t.cache_replays.size()
-                                ? t.cache_replays[i]
-                                : ReplayLoads(t, cache, probes[i].choice);
+      const CacheCounts k =
+          i < t.cache_replays.size() ? t.cache_replays[i] : ReplayLoads(t, cache, probes[i].choice);
       f.replayed_blocks = k.blocks;
-      f.costs.push_back({ToString(layouts[i].kind), k.requests, k.sectors, k.hits, k.misses(),
-                         k.distinct});
+      f.costs.push_back(
+          {ToString(layouts[i].kind), k.requests, k.sectors, k.hits, k.misses(), k.distinct});
     }
     if (const TextureLayoutCost* own = f.CostOf(f.layout)) {
       f.cache_hit_percent = own->HitPercent();

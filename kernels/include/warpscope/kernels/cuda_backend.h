@@ -209,7 +209,9 @@ class CudaBackend {
   void ModelMultiprocessors(int, int) {}
   // The next launch's loads replayed through these caches, every block recorded (its
   // cache_replays; a timing run records none).
-  void ReplayLoadsThroughCache(std::vector<CacheProbe> probes) { cache_probes_ = std::move(probes); }
+  void ReplayLoadsThroughCache(std::vector<CacheProbe> probes) {
+    cache_probes_ = std::move(probes);
+  }
   const DevicePreset& preset() const { return preset_; }
 
  private:

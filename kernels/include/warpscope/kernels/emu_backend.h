@@ -90,7 +90,9 @@ class EmuBackend {
   std::vector<LaunchTrace>& launches() { return launches_; }
 
   // The next launch's loads replayed through these caches, every block (its cache_replays).
-  void ReplayLoadsThroughCache(std::vector<CacheProbe> probes) { cache_probes_ = std::move(probes); }
+  void ReplayLoadsThroughCache(std::vector<CacheProbe> probes) {
+    cache_probes_ = std::move(probes);
+  }
 
   // The block-scheduler model for the launches that follow (the scalability lesson): `sms` SMs
   // holding `blocks_per_sm` blocks each; smid() and globaltimer() then read the model's

@@ -190,9 +190,9 @@ class IntervalPairs {
     std::uint16_t first_thread = 0;
     bool written = false, shared_by_threads = false;
   };
-  Word& Find(std::uint64_t key);                // the word's entry, made if new
-  Word* FindWritten(std::uint64_t key);         // its entry if the interval wrote it, else null
-  std::vector<Word> words_;  // open addressing; an entry of another generation is empty
+  Word& Find(std::uint64_t key);         // the word's entry, made if new
+  Word* FindWritten(std::uint64_t key);  // its entry if the interval wrote it, else null
+  std::vector<Word> words_;              // open addressing; an entry of another generation is empty
   std::uint32_t generation_ = 0;
 };
 
