@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "view_util.h"
+#include "warpscope/viz/axis.h"
 #include "warpscope/viz/palette.h"
 #include "warpscope/viz/views.h"
 
@@ -117,8 +118,10 @@ class BanksPanel : public Panel {
     const float row_h = std::clamp(cell, 4.0f, font * 1.2f);
     const ImVec2 o = ImGui::GetCursorScreenPos();
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    // Bank numbers across the top.
-    for (int b = 0; b < banks; b += (cell < font * 1.3f ? 4 : 1)) {
+    // Bank numbers across the top, as many as fit without running together.
+    const int label_step =
+        AxisLabelStep(cell, ImGui::CalcTextSize(std::to_string(banks - 1).c_str()).x, font * 0.4f);
+    for (int b = 0; b < banks; b += label_step) {
       char num[4];
       std::snprintf(num, sizeof num, "%d", b);
       dl->AddText(ImVec2(o.x + label_w + static_cast<float>(b) * cell, o.y), palette::TextDim(),

@@ -1,6 +1,6 @@
 // The view gallery (like imgui_demo.cpp): every view drawn side by side from small runs built
 // here in code, not by a lesson, so that what a view draws for a known input can be looked at in
-// one place and checked pixel by pixel (tests/app/gui_gallery_test.cpp). Hidden until opened
+// one place and checked pixel by pixel (GuiGallery in tests/app/gui_views_test.cpp). Hidden until opened
 // from View > View gallery or with `warpscope --panel gallery`.
 //
 // Each exhibit is a Session holding one synthetic run and one view panel reading it. The runs:

@@ -53,8 +53,8 @@ class Panel {
   bool docked_ = false;  // in the last frame: its background is left to the clear colour
 };
 
-// The views, in the order the View menu lists them. Until the engine and lessons land they say
-// what they will show (the grid view already draws a preview from launch geometry).
+// The views, in the order the View menu lists them. With no run yet, each says what it will show
+// (the grid view draws a preview from the launch's geometry).
 struct Session;
 std::vector<std::unique_ptr<Panel>> MakeViewPanels(Session* session);
 
