@@ -133,7 +133,7 @@ int RunCommand(const std::string& lesson, std::string variant, const std::vector
       std::cout << "\nexercise " << preset->name << ": " << preset->question
                 << "\nanswer: " << preset->answer << "\n";
   }
-  return run->check.ok ? 0 : 1;
+  return run->check.ok || ws::WrongOnPurpose(*run) ? 0 : 1;
 }
 
 // `serve`: the app's warm worker (core/child_run.h). One JSON request a line on stdin, one JSON
@@ -569,7 +569,15 @@ int main(int argc, char** argv) {
       std::cerr << "warpscope-cli: " << r.status().message() << "\n";
       return 1;
     }
-    std::cout << (json ? ws::LessonRunJson(*r).dump(2) + "\n" : ws::LessonRunText(*r));
+    if (json) {
+      nlohmann::json j = ws::LessonRunJson(*r);
+      if (const std::string again = ws::ReplayCommand(*r); !again.empty()) j["replay"] = again;
+      std::cout << j.dump(2) << "\n";
+    } else {
+      std::cout << ws::LessonRunText(*r);
+      if (const std::string again = ws::ReplayCommand(*r); !again.empty())
+        std::cout << "run it again: " << again << "\n";
+    }
     return 0;
   }
   return 2;

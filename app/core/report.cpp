@@ -1,5 +1,6 @@
 #include "core/report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -364,8 +365,40 @@ std::string LessonRunText(const LessonRun& run) {
       o << "; one pass";
     o << "\n";
   }
-  o << "output: " << (run.check.ok ? "correct" : "WRONG") << " (" << run.check.message << ")\n";
+  o << "output: " << (run.check.ok ? "correct" : "WRONG") << " (" << run.check.message << ")";
+  if (WrongOnPurpose(run)) o << ": this variant races on purpose, and the hazards above name it";
+  o << "\n";
   return o.str();
+}
+
+namespace {
+
+const VariantSpec* VariantOf(const LessonRun& run) {
+  const LessonInfo* info = FindLesson(run.lesson);
+  if (info == nullptr) return nullptr;
+  for (const VariantSpec& v : info->variants) {
+    if (v.name == run.variant) return &v;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+bool WrongOnPurpose(const LessonRun& run) {
+  const VariantSpec* v = VariantOf(run);
+  return !run.check.ok && v != nullptr && v->races && !run.launches.empty() &&
+         run.main_launch().hazards.Total() > 0;
+}
+
+std::string ReplayCommand(const LessonRun& run) {
+  const VariantSpec* v = VariantOf(run);
+  if (v == nullptr) return {};
+  std::string cmd = "warpscope-cli run " + run.lesson + " --variant " + run.variant;
+  for (const auto& [name, value] : run.params) {
+    if (std::find(v->ignores.begin(), v->ignores.end(), name) != v->ignores.end()) continue;
+    cmd += " --set " + name + "=" + std::to_string(value);
+  }
+  return cmd;
 }
 
 nlohmann::json LessonsJson() {

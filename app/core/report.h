@@ -18,6 +18,13 @@ nlohmann::json BarriersJson(const LaunchTrace& t);
 // Its warp-level intrinsics: line, kind ("__shfl_down_sync") and how often a warp met there.
 nlohmann::json WarpOpsJson(const LaunchTrace& t);
 std::string LessonRunText(const LessonRun& run);
+// A wrong output that is the lesson: a variant that races on purpose (VariantSpec::races), whose
+// run reported the race. `run` exits 0 for it; any other wrong output exits 1.
+bool WrongOnPurpose(const LessonRun& run);
+// The command that runs `run`'s lesson again as it was run: its variant and the parameters that
+// variant uses ("warpscope-cli run races --variant block-transpose --set block_width=8 --set
+// tiles=2"); empty for a run of a lesson this build does not have.
+std::string ReplayCommand(const LessonRun& run);
 // A program's run (`warpscope-cli run --file`): every launch with its sites, what it printed,
 // and how it ended.
 nlohmann::json ProgramRunJson(const ProgramRun& run);

@@ -114,6 +114,32 @@ TEST(Cli, AnExerciseRunsItsPresetAndPrintsTheAnswer) {
             "4.7 a, 4.7 b, 4.7 c, 4.7 d, 4.7 e, 4.7 f, 4.9\n");
 }
 
+// A trace file says how to run its lesson again, with the parameters its variant uses: the
+// H100 capture of exercise 4.10's block transpose (BLOCK_WIDTH 8, 2 x 2 tiles) gives no note
+// for a parameter that does nothing, and exits 0. The emulator's in-order run of that racy
+// variant comes out wrong (112 of 256 elements), which is the lesson, not a failure: the
+// hazards name the race.
+TEST(Cli, ATraceFilesParametersRunAgainAsWritten) {
+  Out show = Cli(std::string("show ") + WARPSCOPE_SOURCE_DIR +
+                 "/assets/traces/races-block-transpose-h100.wstrace");
+  ASSERT_EQ(show.code, 0) << show.out;
+  const std::string prefix = "run it again: warpscope-cli ";
+  const std::size_t at = show.out.find(prefix);
+  ASSERT_NE(at, std::string::npos) << show.out;
+  const std::string args = show.out.substr(at + prefix.size(),
+                                           show.out.find('\n', at) - at - prefix.size());
+  EXPECT_EQ(args, "run races --variant block-transpose --set block_width=8 --set tiles=2");
+  Out again = Cli(args);
+  EXPECT_EQ(again.code, 0) << again.out;
+  EXPECT_EQ(again.out.find("note:"), std::string::npos) << again.out;
+  EXPECT_NE(again.out.find("112 of 256 elements wrong"), std::string::npos) << again.out;
+  EXPECT_NE(again.out.find("this variant races on purpose"), std::string::npos) << again.out;
+  // An ignored --set is a note, and the run still succeeds.
+  Out noted = Cli("run races --variant block-transpose-fixed --set width=128");
+  EXPECT_EQ(noted.code, 0) << noted.out;
+  EXPECT_NE(noted.out.find("note: --set width does nothing"), std::string::npos) << noted.out;
+}
+
 TEST(Cli, DevicePresetLimitsAreNamed) {
   Out r = Cli("run transpose --preset g80");
   EXPECT_EQ(r.code, 2) << r.out;
