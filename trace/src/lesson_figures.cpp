@@ -58,7 +58,9 @@ void to_json(json& j, const LatencyFigures& f) {
        {"vary_warps", f.vary_warps},
        {"warps_to_saturate", f.warps_to_saturate},
        {"timeline", f.timeline},
-       {"dependency_latency", f.dependency_latency}};
+       {"dependency_latency", f.dependency_latency},
+       {"warps", f.warps},
+       {"period_cycles", f.period_cycles}};
 }
 void from_json(const json& j, LatencyFigures& f) {
   Get(j, "utilisation", f.utilisation);
@@ -70,6 +72,8 @@ void from_json(const json& j, LatencyFigures& f) {
   Get(j, "warps_to_saturate", f.warps_to_saturate);
   Get(j, "timeline", f.timeline);
   GetOr(j, "dependency_latency", f.dependency_latency);  // absent before the variant existed
+  GetOr(j, "warps", f.warps);
+  GetOr(j, "period_cycles", f.period_cycles);
 }
 
 void to_json(json& j, const TreeSumPoint& p) {
@@ -82,7 +86,8 @@ void from_json(const json& j, TreeSumPoint& p) {
 void to_json(json& j, const FpSumFigures& f) {
   j = {{"gpu_sum", f.gpu_sum},         {"cpu_sum", f.cpu_sum},
        {"exact_sum", f.exact_sum},     {"tree_order_sum", f.tree_order_sum},
-       {"error_bound", f.error_bound}, {"vary_block", f.vary_block}};
+       {"error_bound", f.error_bound}, {"vary_block", f.vary_block},
+       {"block", f.block}};
 }
 void from_json(const json& j, FpSumFigures& f) {
   Get(j, "gpu_sum", f.gpu_sum);
@@ -91,6 +96,7 @@ void from_json(const json& j, FpSumFigures& f) {
   Get(j, "tree_order_sum", f.tree_order_sum);
   Get(j, "error_bound", f.error_bound);
   Get(j, "vary_block", f.vary_block);
+  GetOr(j, "block", f.block);
 }
 
 void to_json(json& j, const BlockOnSm& b) {
@@ -280,7 +286,10 @@ void to_json(json& j, const OccupancyFigures& f) {
        {"blocks_per_gpu", f.blocks_per_gpu},
        {"vary_threads", Curve("threads", f.vary_threads)},
        {"vary_registers", Curve("registers", f.vary_registers)},
-       {"vary_shared", Curve("shared_bytes", f.vary_shared)}};
+       {"vary_shared", Curve("shared_bytes", f.vary_shared)},
+       {"threads", f.threads},
+       {"registers", f.registers},
+       {"shared_bytes", f.shared_bytes}};
 }
 void from_json(const json& j, OccupancyFigures& f) {
   Get(j, "device", f.device);
@@ -299,6 +308,9 @@ void from_json(const json& j, OccupancyFigures& f) {
   f.vary_threads = CurveOf(j.at("vary_threads"), "threads");
   f.vary_registers = CurveOf(j.at("vary_registers"), "registers");
   f.vary_shared = CurveOf(j.at("vary_shared"), "shared_bytes");
+  GetOr(j, "threads", f.threads);
+  GetOr(j, "registers", f.registers);
+  GetOr(j, "shared_bytes", f.shared_bytes);
 }
 
 void to_json(json& j, const TextureLayoutCost& c) {

@@ -66,7 +66,7 @@ class LatencyPanel : public view::FiguresPanel<LatencyFigures> {
   }
 
  private:
-  void Load(const LessonRun& run, const LatencyFigures& f) override {
+  void Load(const LessonRun&, const LatencyFigures& f) override {
     segments_.clear();
     curve_x_.clear();
     curve_y_.clear();
@@ -74,14 +74,13 @@ class LatencyPanel : public view::FiguresPanel<LatencyFigures> {
     saturate_ = f.warps_to_saturate;
     slide_ = f.slide_estimate;
     dependency_ = f.dependency_latency > 0;
-    warps_ = static_cast<int>(run.params.count("warps") ? run.params.at("warps") : 0);
-    // A warp's period: its group of instructions and the load's wait, or (register dependency)
-    // one instruction per dependency_latency cycles.
-    const auto param = [&](const char* name) {
-      return static_cast<double>(run.params.count(name) ? run.params.at(name) : 0);
-    };
-    period_ = f.dependency_latency > 0 ? param("instructions_between_loads") * f.dependency_latency
-                                       : f.issue_cycles_per_load + param("latency");
+    // The run's warps and a warp's period come in the figures; a file from before they did:
+    // the warps the timeline shows, and the default period.
+    warps_ = f.warps;
+    for (const LatencySegmentFigure& seg : f.timeline) {
+      if (f.warps == 0) warps_ = std::max(warps_, seg.warp + 1);
+    }
+    period_ = f.period_cycles > 0 ? f.period_cycles : 216;
     for (const LatencySegmentFigure& seg : f.timeline) {
       segments_.push_back(
           {seg.warp, static_cast<double>(seg.start), static_cast<double>(seg.end), seg.kind});

@@ -170,13 +170,10 @@ class OccupancyPanel : public Panel {
       source_ = Source::kLesson;
       lesson_device_note_.clear();
       lesson_curves_ = OccupancyCurves{f->vary_threads, f->vary_registers, f->vary_shared};
-      const Params& p = run->params;
-      if (auto it = p.find("threads"); it != p.end())
-        lesson_.threads = ClampToInt(it->second, 0, 1 << 20);
-      if (auto it = p.find("registers"); it != p.end())
-        lesson_.registers = ClampToInt(it->second, 0, 1 << 20);
-      if (auto it = p.find("shared_bytes"); it != p.end())
-        lesson_.shared_bytes = ClampToInt(it->second, 0, 1 << 30);
+      // The run's input, from its figures (-1 in files from before it was kept: left as is).
+      if (f->threads >= 0) lesson_.threads = ClampToInt(f->threads, 0, 1 << 20);
+      if (f->registers >= 0) lesson_.registers = ClampToInt(f->registers, 0, 1 << 20);
+      if (f->shared_bytes >= 0) lesson_.shared_bytes = ClampToInt(f->shared_bytes, 0, 1 << 30);
       {
         const std::string& name = f->device;
         const int index = DeviceIndex(name);

@@ -33,7 +33,7 @@ class SumsPanel : public view::FiguresPanel<FpSumFigures> {
                      "every block size.") {}
 
  protected:
-  void Load(const LessonRun& run, const FpSumFigures& f) override {
+  void Load(const LessonRun&, const FpSumFigures& f) override {
     gpu_ = f.gpu_sum;
     cpu_ = f.cpu_sum;
     exact_ = f.exact_sum;
@@ -43,7 +43,8 @@ class SumsPanel : public view::FiguresPanel<FpSumFigures> {
       x_.push_back(std::log2(static_cast<double>(p.block)));
       y_.push_back(p.tree_sum);
     }
-    block_ = run.params.count("block") ? 5.0 + static_cast<double>(run.params.at("block")) : 8.0;
+    // log2 of the run's threads per block (a file from before it was kept: 256).
+    block_ = std::log2(static_cast<double>(f.block > 0 ? f.block : 256));
   }
   void DrawFigures(const LessonRun& run, const FpSumFigures&) override {
     const double gpu = gpu_, cpu = cpu_, exact = exact_;

@@ -579,10 +579,8 @@ std::string SvgBandwidthPlot(const LessonRun& run) {
 std::string SvgOccupancyGraphs(const LessonRun& run) {
   const OccupancyFigures* f = run.figures_as<OccupancyFigures>();
   if (f == nullptr) return "";
-  auto param = [&](const char* name) {
-    const auto it = run.params.find(name);
-    return it != run.params.end() ? static_cast<double>(it->second) : -1.0;
-  };
+  // The run's input (a file from before it was kept: -1, and no mark).
+  auto mark = [](int v) { return static_cast<double>(v); };
   struct Graph {
     const char* what;
     const char* title;
@@ -591,11 +589,11 @@ std::string SvgOccupancyGraphs(const LessonRun& run) {
     double now;
   };
   const Graph graphs[3] = {
-      {"threads", "Threads per block", "threads per block", &f->vary_threads, param("threads")},
+      {"threads", "Threads per block", "threads per block", &f->vary_threads, mark(f->threads)},
       {"registers", "Registers per thread", "registers per thread", &f->vary_registers,
-       param("registers")},
+       mark(f->registers)},
       {"shared", "Shared memory per block", "shared memory per block (B)", &f->vary_shared,
-       param("shared_bytes")}};
+       mark(f->shared_bytes)}};
   const double percent = f->occupancy * 100;
   const std::string summary =
       Cat("Occupancy on ", f->device, ": ", Num(percent), " % (", std::to_string(f->active_blocks),

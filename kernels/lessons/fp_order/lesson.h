@@ -89,6 +89,7 @@ struct Lesson {
       gpu = b.Download(total)[0];
     }
     FpSumFigures f;
+    f.block = block;
     f.gpu_sum = gpu;
     f.cpu_sum = SequentialSum(x);
     f.tree_order_sum = TreeSum(x, block);

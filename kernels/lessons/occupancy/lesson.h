@@ -144,6 +144,9 @@ struct Lesson {
     c.timing = Timing{"none", 0, "the calculator runs no kernel"};
     OccupancyFigures f;
     f.device = d.name;
+    f.threads = in.threads;
+    f.registers = in.registers;
+    f.shared_bytes = in.shared_bytes;
     f.active_blocks = r->active_blocks;
     f.active_warps = r->active_warps;
     f.active_threads = r->active_threads;

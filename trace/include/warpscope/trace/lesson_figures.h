@@ -36,6 +36,11 @@ struct LatencyFigures {
   int warps_to_saturate = 0;
   std::vector<LatencySegmentFigure> timeline;
   int dependency_latency = 0;  // the register-dependency variant's; 0: memory only
+  // The run's own warps, and one warp's period in cycles: its group of instructions and the
+  // load's wait, or (register dependency) one instruction per dependency_latency (0 in files
+  // from before these were kept: the view falls back on the timeline).
+  int warps = 0;
+  double period_cycles = 0;
 };
 
 // [SECTION] fp-order: a parallel float sum against the sequential and exact sums -------------
@@ -51,6 +56,7 @@ struct FpSumFigures {
   float tree_order_sum = 0;  // the kernel's order, reproduced on the host
   double error_bound = 0;
   std::vector<TreeSumPoint> vary_block;
+  int block = 0;  // the run's threads per block (0 in files from before it was kept)
 };
 
 // [SECTION] scalability: blocks dealt to multiprocessors -------------------------------------
@@ -138,6 +144,8 @@ struct OccupancyFigures {
   OccupancyLimits limits;
   int blocks_per_gpu = 0;
   std::vector<OccupancyPoint> vary_threads, vary_registers, vary_shared;
+  // The run's input, marked on the three graphs (-1 in files from before it was kept: no mark).
+  int threads = -1, registers = -1, shared_bytes = -1;
 };
 
 // [SECTION] texture-2d: the image, its layout and what the blur's reads cost -----------------
