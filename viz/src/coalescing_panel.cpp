@@ -11,6 +11,7 @@
 
 #include "view_util.h"
 #include "warpscope/viz/palette.h"
+#include "warpscope/viz/strip_layout.h"
 #include "warpscope/viz/views.h"
 
 namespace ws {
@@ -20,54 +21,6 @@ enum Model { kSectors = 0, kLines = 1, kCc10 = 2, kCc12 = 3 };
 constexpr const char* kModelNames[] = {
     "32-byte sectors (today's GPUs)", "128-byte lines (Fermi L1 caching loads)",
     "compute 1.0/1.1 half-warp rule", "compute 1.2/1.3 segments"};
-
-// Maps byte addresses onto the strip: the 128-byte lines the request touches (or the whole span,
-// when small), side by side, with a gap wherever memory is skipped.
-struct Strip {
-  struct Window {
-    std::uint64_t lo = 0, hi = 0;
-    float x = 0;  // screen x of lo
-  };
-  std::vector<Window> windows;
-  float px_per_byte = 1, gap = 14;
-
-  void Build(std::vector<std::uint64_t> lines, float width) {
-    windows.clear();
-    std::sort(lines.begin(), lines.end());
-    lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
-    if (lines.empty()) return;
-    // A small span is shown whole; otherwise touched lines, merged when adjacent.
-    if ((lines.back() - lines.front() + 1) <= 16) {
-      windows.push_back({lines.front() * 128, (lines.back() + 1) * 128, 0});
-    } else {
-      for (std::uint64_t l : lines) {
-        if (!windows.empty() && windows.back().hi == l * 128)
-          windows.back().hi += 128;
-        else
-          windows.push_back({l * 128, l * 128 + 128, 0});
-      }
-    }
-    std::uint64_t bytes = 0;
-    for (const Window& w : windows) bytes += w.hi - w.lo;
-    const float gaps = gap * static_cast<float>(windows.size() - 1);
-    px_per_byte = std::max(0.05f, (width - gaps) / static_cast<float>(bytes));
-    float x = 0;
-    for (Window& w : windows) {
-      w.x = x;
-      x += static_cast<float>(w.hi - w.lo) * px_per_byte + gap;
-    }
-  }
-  // Screen x (relative) of an address; false if it is outside every window.
-  bool X(std::uint64_t a, float* x) const {
-    for (const Window& w : windows) {
-      if (a >= w.lo && a <= w.hi) {
-        *x = w.x + static_cast<float>(a - w.lo) * px_per_byte;
-        return true;
-      }
-    }
-    return false;
-  }
-};
 
 class CoalescingPanel : public Panel {
  public:
@@ -221,17 +174,19 @@ class CoalescingPanel : public Panel {
       for (std::uint64_t a = s.address / 128; a <= (s.address + s.bytes - 1) / 128; ++a)
         lines.push_back(a);
     }
-    strip_.Build(lines, width);
+    strip_ = StripLayout::Of(lines, width);
     const float mem_y = o.y + font * 5.0f, mem_h = font * 1.6f;
-    for (const Strip::Window& w : strip_.windows) {
-      const float x0 = o.x + w.x, x1 = x0 + static_cast<float>(w.hi - w.lo) * strip_.px_per_byte;
+    for (const StripLayout::Window& w : strip_.windows) {
+      const float x0 = o.x + static_cast<float>(w.x),
+                  x1 = x0 +
+                       static_cast<float>(static_cast<double>(w.hi - w.lo) * strip_.px_per_byte);
       dl->AddRectFilled(
           ImVec2(x0, mem_y), ImVec2(x1, mem_y + mem_h),
           palette::LightTheme() ? IM_COL32(225, 225, 232, 255) : IM_COL32(45, 48, 56, 255));
       // Sector boundaries (thin) and line boundaries (thick).
       for (std::uint64_t a = w.lo; a <= w.hi; a += 32) {
         float x = 0;
-        if (!strip_.X(a, &x)) continue;
+        if (!StripX(a, &x)) continue;
         const bool line = a % 128 == 0;
         dl->AddLine(ImVec2(o.x + x, mem_y - (line ? 4.0f : 0.0f)), ImVec2(o.x + x, mem_y + mem_h),
                     line ? text : palette::Grid(), line ? 2.0f : 1.0f);
@@ -240,7 +195,7 @@ class CoalescingPanel : public Panel {
       float last_label_end = -1e9f;
       for (std::uint64_t a = w.lo; a < w.hi; a += 128) {
         float x = 0;
-        if (!strip_.X(a, &x)) continue;
+        if (!StripX(a, &x)) continue;
         char label[32];
         std::snprintf(label, sizeof label, "+%" PRIu64, a - BufferBase(t, req));
         if (o.x + x < last_label_end) continue;
@@ -251,7 +206,7 @@ class CoalescingPanel : public Panel {
     // Each lane's bytes, and a wire from the lane to them.
     for (const LaneAccess& l : req.lanes) {
       float x0, x1;
-      if (!strip_.X(l.address, &x0) || !strip_.X(l.address + l.size, &x1)) continue;
+      if (!StripX(l.address, &x0) || !StripX(l.address + l.size, &x1)) continue;
       // Inset by a pixel when there is room, so neighbouring lanes' words read as separate.
       const float inset = x1 - x0 > 4.0f ? 1.0f : 0.0f;
       dl->AddRectFilled(ImVec2(o.x + x0 + inset, mem_y + 2),
@@ -264,8 +219,8 @@ class CoalescingPanel : public Panel {
     // The selected hazard's bytes: the lanes' accesses that cover its address, outlined.
     for (const LaneAccess& l : req.lanes) {
       float x0, x1;
-      if (!(mark.lanes >> l.lane & 1u) || !strip_.X(l.address, &x0) ||
-          !strip_.X(l.address + l.size, &x1))
+      if (!(mark.lanes >> l.lane & 1u) || !StripX(l.address, &x0) ||
+          !StripX(l.address + l.size, &x1))
         continue;
       view::HazardOutline(dl, ImVec2(o.x + x0 - 1, mem_y - 1),
                           ImVec2(o.x + std::max(x1, x0 + 2) + 1, mem_y + mem_h + 1),
@@ -276,7 +231,7 @@ class CoalescingPanel : public Panel {
     int k = 0;
     for (const Segment& s : segs) {
       float x0, x1;
-      if (!strip_.X(s.address, &x0) || !strip_.X(s.address + s.bytes, &x1)) continue;
+      if (!StripX(s.address, &x0) || !StripX(s.address + s.bytes, &x1)) continue;
       const float row = s.half == 1 ? font * 1.4f : 0.0f;
       const ImU32 c = palette::Heat(0.25f + 0.6f * static_cast<float>(k % 4) / 3.0f);
       dl->AddRectFilled(ImVec2(o.x + x0 + 1, tx_y + row), ImVec2(o.x + x1 - 1, tx_y + row + font),
@@ -356,7 +311,14 @@ class CoalescingPanel : public Panel {
 
   Session* session_;
   int model_ = kSectors;
-  Strip strip_;
+  // The strip's x of address `a`, as the panel draws in floats.
+  bool StripX(std::uint64_t a, float* x) const {
+    double at = 0;
+    if (!strip_.X(a, &at)) return false;
+    *x = static_cast<float>(at);
+    return true;
+  }
+  StripLayout strip_;
 };
 
 }  // namespace

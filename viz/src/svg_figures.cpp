@@ -21,6 +21,7 @@
 #include "warpscope/trace/layout_table.h"
 #include "warpscope/trace/lesson_figures.h"
 #include "warpscope/trace/request.h"
+#include "warpscope/viz/strip_layout.h"
 
 namespace ws {
 namespace {
@@ -261,52 +262,6 @@ void DrawAxes(SvgDoc& d, const Axes& a, const std::string& x_label, const std::s
 
 // [SECTION] Coalescing strip --------------------------------------------------------------------
 
-// Byte addresses onto the strip, as the coalescing view maps them: the 128-byte lines touched
-// (or their whole span when it is at most 16 lines), side by side, a gap where memory is skipped.
-struct Strip {
-  struct Window {
-    std::uint64_t lo = 0, hi = 0;
-    double x = 0;  // x of lo, relative to the strip's left
-  };
-  std::vector<Window> windows;
-  double px_per_byte = 1, gap = 14;
-
-  void Build(std::vector<std::uint64_t> lines, double width) {
-    std::sort(lines.begin(), lines.end());
-    lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
-    if (lines.empty()) return;
-    if (lines.back() - lines.front() + 1 <= 16) {
-      windows.push_back({lines.front() * 128, (lines.back() + 1) * 128, 0});
-    } else {
-      for (const std::uint64_t l : lines) {
-        if (!windows.empty() && windows.back().hi == l * 128)
-          windows.back().hi += 128;
-        else
-          windows.push_back({l * 128, l * 128 + 128, 0});
-      }
-    }
-    std::uint64_t bytes = 0;
-    for (const Window& w : windows) bytes += w.hi - w.lo;
-    gap = windows.size() > 24 ? 6 : 14;
-    const double gaps = gap * static_cast<double>(windows.size() - 1);
-    px_per_byte = std::max(0.05, (width - gaps) / static_cast<double>(bytes));
-    double x = 0;
-    for (Window& w : windows) {
-      w.x = x;
-      x += static_cast<double>(w.hi - w.lo) * px_per_byte + gap;
-    }
-  }
-  bool X(std::uint64_t a, double* x) const {
-    for (const Window& w : windows) {
-      if (a >= w.lo && a <= w.hi) {
-        *x = w.x + static_cast<double>(a - w.lo) * px_per_byte;
-        return true;
-      }
-    }
-    return false;
-  }
-};
-
 }  // namespace
 
 std::string SvgCoalescingStrip(const LessonRun& run, std::size_t site) {
@@ -358,10 +313,9 @@ std::string SvgCoalescingStrip(const LessonRun& run, std::size_t site) {
     for (std::uint64_t a = l.address / 128; a <= (l.address + l.size - 1) / 128; ++a)
       lines.push_back(a);
   }
-  Strip strip;
-  strip.Build(lines, kStripW);
+  const StripLayout strip = StripLayout::Of(lines, kStripW);
   const double mem_y = 170, mem_h = 26;
-  for (const Strip::Window& w : strip.windows) {
+  for (const StripLayout::Window& w : strip.windows) {
     const double x0 = kL + w.x;
     d.Rect(x0, mem_y, static_cast<double>(w.hi - w.lo) * strip.px_per_byte, mem_h, "#e1e1e8",
            " class=\"memory\"");
@@ -375,7 +329,7 @@ std::string SvgCoalescingStrip(const LessonRun& run, std::size_t site) {
   }
   // Offsets from the buffer's start at each line, where there is room to write them.
   double label_end = -1e9;
-  for (const Strip::Window& w : strip.windows) {
+  for (const StripLayout::Window& w : strip.windows) {
     for (std::uint64_t a = w.lo; a < w.hi; a += 128) {
       double x = 0;
       if (!strip.X(a, &x)) continue;
