@@ -79,6 +79,7 @@ Status WriteLayout(const std::filesystem::path& path, const Ui& ui, const ImGuiI
                             {"height", r.height},
                             {"visible", r.visible},
                             {"title_bar_height", ui.frame_height()}};
+    for (const auto& [name, value] : p->Shown()) j["panels"][p->id()]["state"][name] = value;
   }
   // What the views show (scripted tests read it): the run, a program's launches, the errors.
   const Session& session = ui.session();

@@ -46,6 +46,18 @@ DevicePanel::DevicePanel(Session* session, const DeviceQuery& devices, LessonPan
   extra_window_flags_ = ImGuiWindowFlags_NoFocusOnAppearing;
 }
 
+Panel::State DevicePanel::Shown() const {
+  State st = {{"cuda_built", devices_.cuda_built ? "true" : "false"},
+              {"gpus_here", std::to_string(devices_.gpus.size())}};
+  if (session_->run && session_->run->capture) {
+    st.emplace_back("captured_on", session_->run->device);
+    st.emplace_back("captured_at", session_->run->capture->captured_at);
+    const nlohmann::json& gpu = session_->run->capture->gpu;
+    st.emplace_back("captured_properties", std::to_string(gpu.is_object() ? gpu.size() : 0));
+  }
+  return st;
+}
+
 void DevicePanel::DrawContents() {
   if (session_->run && session_->run->capture) {
     const LessonRun::Capture& c = *session_->run->capture;

@@ -13,6 +13,9 @@ class DevicePanel : public Panel {
  public:
   DevicePanel(Session* session, const DeviceQuery& devices, LessonPanel* lessons);
 
+ public:
+  State Shown() const override;
+
  protected:
   void DrawContents() override;
 

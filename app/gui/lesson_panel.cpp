@@ -258,6 +258,16 @@ bool LessonPanel::WaitSweep(double seconds) {
   }
 }
 
+Panel::State LessonPanel::Shown() const {
+  const LessonRun* run = session_->run.get();
+  if (run == nullptr) return {{"lesson", ""}};
+  return {{"lesson", run->lesson},
+          {"variant", run->variant},
+          {"check", run->check.ok ? "correct" : "wrong"},
+          {"check_message", run->check.message},
+          {"error", session_->error}};
+}
+
 void LessonPanel::DrawContents() {
   const LessonInfo* info = FindLesson(lesson_);
   bool changed = false;

@@ -73,6 +73,9 @@ class LessonPanel : public Panel {
   const Params& params() const { return params_; }
   double last_run_ms() const { return last_run_ms_; }
 
+ public:
+  State Shown() const override;
+
  protected:
   void DrawContents() override;
 

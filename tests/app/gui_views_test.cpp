@@ -4,6 +4,8 @@
 // (68,1,84) (59,82,139) (33,145,140) (94,201,98) (253,231,37), worked out below where used.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <fstream>
 #include <functional>
@@ -42,6 +44,22 @@ Image Shot(const std::string& panel, std::vector<std::string> args) {
   auto img = LoadPng(png);
   EXPECT_TRUE(img.ok()) << (img.ok() ? "" : img.status().message());
   return img.ok() ? *img : Image();
+}
+
+// What `panel` shows after the app started with `args` ran its frames: its state as the
+// app writes it (--layout-json, "panels" -> id -> "state"), beside a screenshot of the panel.
+nlohmann::json PanelState(const std::string& panel, std::vector<std::string> args) {
+  static int n = 0;
+  TempDir t("state-" + panel + "-" + std::to_string(++n));
+  args.insert(args.end(), {"--config-dir", (t / "cfg").string(), "--size", "1280x800", "--panel",
+                           panel, "--screenshot", (t / "shot.png").string(), "--layout-json",
+                           (t / "layout.json").string()});
+  const auto r = RunApp(args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream in(t / "layout.json");
+  const auto j = nlohmann::json::parse(in, nullptr, false);
+  if (!j.is_object() || !j["panels"].contains(panel)) return {};
+  return j["panels"][panel].value("state", nlohmann::json::object());
 }
 
 int Count(const Image& img, const std::function<bool(Rgba)>& pred) {
@@ -319,13 +337,19 @@ TEST(GuiViews, RacingLinesAreTintedAndTheHazardsViewListsThem) {
 
 TEST(GuiViews, LessonPanelShowsTheCheckAndTheNewLesson) {
   REQUIRE_XVFB();
-  const Image a = Shot("lesson", {"--lesson", "offset-copy"});
-  const Image b = Shot("lesson", {"--lesson", "transpose"});
-  // "Output checked: correct" in green (153,230,153) in both; the text above it differs.
-  const Rgba green = {153, 230, 153, 255};
-  EXPECT_GT(CountNear(a, green, 20), 50);
-  EXPECT_GT(CountNear(b, green, 20), 50);
-  EXPECT_GT(Differing(a, b), 2000);
+  // Each lesson's own run, checked against the CPU: "Output checked: correct" in green.
+  const nlohmann::json a = PanelState("lesson", {"--lesson", "offset-copy"});
+  const nlohmann::json b = PanelState("lesson", {"--lesson", "transpose"});
+  EXPECT_EQ(a.value("lesson", ""), "offset-copy");
+  EXPECT_EQ(b.value("lesson", ""), "transpose");
+  EXPECT_EQ(b.value("variant", ""), "naive");  // the first variant
+  EXPECT_EQ(a.value("check", ""), "correct");
+  EXPECT_EQ(b.value("check", ""), "correct");
+  // 256 x 256: 65,536 elements.
+  EXPECT_EQ(b.value("check_message", ""),
+            "transpose naive: all 65536 elements match the CPU result");
+  const Image shot = Shot("lesson", {"--lesson", "transpose"});  // the green text is drawn
+  EXPECT_GT(CountNear(shot, {153, 230, 153, 255}, 20), 50);
 }
 
 TEST(GuiViews, LessonPanelGreysOutTheParametersAVariantIgnores) {
@@ -352,20 +376,44 @@ TEST(GuiViews, LessonPanelGreysOutTheParametersAVariantIgnores) {
 
 TEST(GuiViews, OccupancyFollowsTheLessonsSliders) {
   REQUIRE_XVFB();
-  // The slides' G80 example: 192 threads, 20 registers -> 50 %; 10 registers -> 100 %? (768 / 192
-  // = 4 blocks by threads; 8192 / (192 x 10 -> 2048 allocated) = 4 blocks by registers): 100 %.
-  const Image half = Shot("occupancy", {"--lesson", "occupancy", "--set", "registers=20"});
-  const Image full = Shot("occupancy", {"--lesson", "occupancy", "--set", "registers=10"});
-  EXPECT_GT(Differing(half, full), 500);
+  // The slides' G80 example, 192 threads a block: 768 / 192 = 4 blocks by threads. With 20
+  // registers a block allocates 192 x 20 = 3,840 (15 units of 256), 8,192 / 3,840
+  // = 2 blocks, 12 of 24 warps: 50 %, registers bind. With 10: 1,920 -> 2,048 allocated, 4
+  // blocks, 24 warps: 100 %.
+  const nlohmann::json half =
+      PanelState("occupancy", {"--lesson", "occupancy", "--set", "registers=20"});
+  EXPECT_EQ(half.value("source", ""), "lesson");
+  EXPECT_EQ(half.value("threads", ""), "192");
+  EXPECT_EQ(half.value("registers", ""), "20");
+  EXPECT_EQ(half.value("occupancy_percent", ""), "50");
+  EXPECT_EQ(half.value("active_blocks", ""), "2");
+  EXPECT_EQ(half.value("limiter", ""), "registers");
+  const nlohmann::json full =
+      PanelState("occupancy", {"--lesson", "occupancy", "--set", "registers=10"});
+  EXPECT_EQ(full.value("registers", ""), "10");
+  EXPECT_EQ(full.value("occupancy_percent", ""), "100");
+  EXPECT_EQ(full.value("active_blocks", ""), "4");
 }
 
 TEST(GuiViews, PlaybackStepsThroughTheBlock) {
   REQUIRE_XVFB();
-  const Image idle = Shot("playback", {"--lesson", "transpose", "--variant", "coalesced"});
-  // P at frame 2 starts playing at step 1; the step line and the slider change.
-  const Image playing =
-      Shot("playback", {"--lesson", "transpose", "--variant", "coalesced", "--press", "P@2"});
-  EXPECT_GT(Differing(idle, playing), 300);
+  // transpose coalesced, 256 x 256 in 32 x 32 tiles: block 0 is 32 warps, each making 4 requests
+  // (global load, shared store, shared load, global store) around one barrier: 129 steps.
+  const nlohmann::json idle =
+      PanelState("playback", {"--lesson", "transpose", "--variant", "coalesced"});
+  EXPECT_EQ(idle.value("steps", ""), "129");
+  EXPECT_EQ(idle.value("step", ""), "0");  // not stepping
+  EXPECT_EQ(idle.value("playing", ""), "false");
+  // P at frame 2 plays from step 1; P at frame 5 pauses there (a step lasts 0.5 s; the three
+  // frames between take a few tens of milliseconds). Step 1 is warp 0's first request, at 0.
+  const nlohmann::json paused =
+      PanelState("playback", {"--lesson", "transpose", "--variant", "coalesced", "--press", "P@2",
+                              "--press", "P@5", "--frames", "8"});
+  EXPECT_EQ(paused.value("playing", ""), "false");
+  EXPECT_EQ(paused.value("step", ""), "1");
+  EXPECT_EQ(paused.value("kind", ""), "request");
+  EXPECT_EQ(paused.value("warp", ""), "0");
+  EXPECT_EQ(paused.value("time", ""), "0");
 }
 
 }  // namespace
@@ -403,13 +451,17 @@ namespace {
 
 TEST(GuiViews, DevicePanelShowsTheCapturingGpu) {
   REQUIRE_XVFB();
-  // A live run on this machine lists its GPUs (or says there are none); a trace adds the
-  // properties of the GPU it was captured on (the H100's table), so the panel grows.
+  // A live run says nothing of a capture; the shipped trace was captured on an H100, whose
+  // properties the panel lists.
   const std::string trace =
       std::string(WARPSCOPE_SOURCE_DIR) + "/assets/traces/transpose-padded.wstrace";
-  const Image live = Shot("device", {"--lesson", "transpose", "--variant", "padded"});
-  const Image captured = Shot("device", {trace});
-  EXPECT_GT(Differing(live, captured), 2000);
+  const nlohmann::json live =
+      PanelState("device", {"--lesson", "transpose", "--variant", "padded"});
+  const nlohmann::json captured = PanelState("device", {trace});
+  EXPECT_FALSE(live.contains("captured_on"));
+  EXPECT_NE(captured.value("captured_on", "").find("H100"), std::string::npos) << captured;
+  EXPECT_GT(std::stoi(captured.value("captured_properties", "0")), 5) << captured;
+  EXPECT_EQ(live.value("gpus_here", ""), captured.value("gpus_here", ""));  // the same machine
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <implot.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -294,6 +295,22 @@ class OccupancyPanel : public Panel {
       }
     }
     ImGui::PopID();
+  }
+
+  State Shown() const override {
+    const Inputs& i = in();
+    const char* source = source_ == Source::kLesson   ? "lesson"
+                         : source_ == Source::kKernel ? "kernel"
+                                                      : "panel";
+    return {{"source", source},
+            {"device", device().name},
+            {"threads", std::to_string(i.threads)},
+            {"registers", std::to_string(i.registers)},
+            {"shared_bytes", std::to_string(i.shared_bytes)},
+            {"occupancy_percent", std::to_string(std::lround(result_.occupancy * 100.0))},
+            {"active_blocks", std::to_string(result_.active_blocks)},
+            {"active_warps", std::to_string(result_.active_warps)},
+            {"limiter", result_.limiter}};
   }
 
   // Recomputes the result and the three curves when an input changed.

@@ -15,6 +15,25 @@ class PlaybackPanel : public Panel {
  public:
   explicit PlaybackPanel(Session* session) : Panel("playback", "Playback"), session_(session) {}
 
+  State Shown() const override {
+    if (!session_->run || !session_->run->has_launch()) return {};
+    const BlockView& bv = session_->block_view();
+    State st = {{"block", std::to_string(bv.block)},
+                {"steps", std::to_string(bv.steps.size())},
+                {"step", std::to_string(session_->step < 0 ? 0 : session_->step + 1)},
+                {"playing", session_->playing ? "true" : "false"}};
+    const int step = session_->step;
+    if (step >= 0 && step < static_cast<int>(bv.steps.size())) {
+      const PlaybackStep& s = bv.steps[static_cast<std::size_t>(step)];
+      st.emplace_back("time", std::to_string(s.time));
+      st.emplace_back("kind", s.barrier ? "barrier" : s.warp_op ? "warp meeting" : "request");
+      if (!s.barrier && !s.warp_op)
+        st.emplace_back("warp",
+                        std::to_string(bv.requests[static_cast<std::size_t>(s.index)].warp));
+    }
+    return st;
+  }
+
  protected:
   void DrawContents() override {
     if (!session_->run || !session_->run->has_launch()) {

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ws {
@@ -39,6 +40,12 @@ class Panel {
   // Draws only the contents, into the current window (the view gallery's exhibits).
   void DrawBody() { DrawContents(); }
   const PanelRect& rect() const { return rect_; }
+
+  // What the panel shows, as named values, for tests that check a view's state rather than its
+  // pixels (as imgui_test_engine reads a window's state): written by `warpscope --layout-json`
+  // under "panels" -> id -> "state". Numbers are written as text, exactly ("50", "0.5").
+  using State = std::vector<std::pair<std::string, std::string>>;
+  virtual State Shown() const { return {}; }
 
  protected:
   virtual void DrawContents() = 0;
