@@ -493,14 +493,21 @@ namespace {
 
 TEST(GuiViews, FloatSumsShowTheKernelsSumMovingWithTheData) {
   REQUIRE_XVFB();
-  // Warp 4's colour (213,94,0) marks the kernel's row and this run's point in both; the slides'
-  // 1e30 data and the mixed data (named choices, as warpscope-cli takes them) differ.
-  const Rgba warp4 = {213, 94, 0, 255};
-  const Image cancel = Shot("sums", {"--lesson", "fp-order", "--set", "data=cancel"});
-  const Image mixed = Shot("sums", {"--lesson", "fp-order", "--set", "data=mixed"});
-  EXPECT_GT(CountNear(cancel, warp4, 3), 40);
-  EXPECT_GT(CountNear(mixed, warp4, 3), 40);
-  EXPECT_GT(Differing(cancel, mixed), 2000);
+  // The slides' data (cancel): 1e30, -1e30, 1, then zeros; exact sum 1. The CPU adds in order:
+  // (1e30 + -1e30) + 1 = 1. The kernel's tree of 256 threads adds x[0] + x[2] at stride 2 first:
+  // 1e30 + 1 rounds to 1e30, then + -1e30 = 0.
+  const nlohmann::json cancel = PanelState("sums", {"--lesson", "fp-order", "--set", "data=cancel"});
+  EXPECT_EQ(cancel.value("kernel_sum", ""), "0");
+  EXPECT_EQ(cancel.value("cpu_sum", ""), "1");
+  EXPECT_EQ(cancel.value("exact_sum", ""), "1");
+  EXPECT_EQ(cancel.value("threads_per_block", ""), "256");
+  // The mixed data moves every sum; warp 4's colour (213,94,0) marks the kernel's row and this
+  // run's point.
+  const nlohmann::json mixed = PanelState("sums", {"--lesson", "fp-order", "--set", "data=mixed"});
+  EXPECT_NE(mixed.value("kernel_sum", "0"), "0");
+  EXPECT_NE(mixed.value("exact_sum", "1"), "1");
+  const Image shot = Shot("sums", {"--lesson", "fp-order", "--set", "data=mixed"});
+  EXPECT_GT(CountNear(shot, {213, 94, 0, 255}, 3), 40);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <implot.h>
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -32,8 +33,22 @@ class SumsPanel : public view::FiguresPanel<FpSumFigures> {
                      "parallel sum against the CPU's sequential sum and the exact sum, at "
                      "every block size.") {}
 
+  State Shown() const override {
+    if (!loaded_) return {};
+    auto number = [](double v) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.9g", v);
+      return std::string(buf);
+    };
+    return {{"kernel_sum", number(gpu_)},
+            {"cpu_sum", number(cpu_)},
+            {"exact_sum", number(exact_)},
+            {"threads_per_block", number(std::exp2(block_))}};
+  }
+
  protected:
   void Load(const LessonRun&, const FpSumFigures& f) override {
+    loaded_ = true;
     gpu_ = f.gpu_sum;
     cpu_ = f.cpu_sum;
     exact_ = f.exact_sum;
@@ -116,6 +131,7 @@ class SumsPanel : public view::FiguresPanel<FpSumFigures> {
   }
 
   double gpu_ = 0, cpu_ = 0, exact_ = 0, block_ = 8;
+  bool loaded_ = false;
   std::vector<double> x_, y_;  // log2(block size), the tree order's sum there
 };
 
