@@ -44,6 +44,24 @@ class TransfersPanel : public view::FiguresPanel<TransferFigures> {
                      "host and GPU against size, pageable against pinned memory, and "
                      "copies overlapping kernels on streams.") {}
 
+  State Shown() const override {
+    if (memory_.empty()) return {};
+    auto ms = [](double v) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.3f", v);
+      return std::string(buf);
+    };
+    std::size_t lanes[2] = {0, 0};  // boxes on one stream, and on the overlapped streams
+    for (const Op& op : ops_) ++lanes[op.mode == 0 ? 0 : 1];
+    return {{"memory", memory_},
+            {"streams", std::to_string(streams_)},
+            {"chunks", std::to_string(chunks_)},
+            {"serial_ms", ms(serial_ms_)},
+            {"overlapped_ms", ms(overlapped_ms_)},
+            {"serial_boxes", std::to_string(lanes[0])},
+            {"overlapped_boxes", std::to_string(lanes[1])}};
+  }
+
  protected:
   void DrawFigures(const LessonRun& run, const TransferFigures&) override {
     DrawHeader(run);
