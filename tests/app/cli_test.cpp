@@ -126,8 +126,8 @@ TEST(Cli, ATraceFilesParametersRunAgainAsWritten) {
   const std::string prefix = "run it again: warpscope-cli ";
   const std::size_t at = show.out.find(prefix);
   ASSERT_NE(at, std::string::npos) << show.out;
-  const std::string args = show.out.substr(at + prefix.size(),
-                                           show.out.find('\n', at) - at - prefix.size());
+  const std::string args =
+      show.out.substr(at + prefix.size(), show.out.find('\n', at) - at - prefix.size());
   EXPECT_EQ(args, "run races --variant block-transpose --set block_width=8 --set tiles=2");
   Out again = Cli(args);
   EXPECT_EQ(again.code, 0) << again.out;

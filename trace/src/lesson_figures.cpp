@@ -84,9 +84,12 @@ void from_json(const json& j, TreeSumPoint& p) {
   Get(j, "tree_sum", p.tree_sum);
 }
 void to_json(json& j, const FpSumFigures& f) {
-  j = {{"gpu_sum", f.gpu_sum},         {"cpu_sum", f.cpu_sum},
-       {"exact_sum", f.exact_sum},     {"tree_order_sum", f.tree_order_sum},
-       {"error_bound", f.error_bound}, {"vary_block", f.vary_block},
+  j = {{"gpu_sum", f.gpu_sum},
+       {"cpu_sum", f.cpu_sum},
+       {"exact_sum", f.exact_sum},
+       {"tree_order_sum", f.tree_order_sum},
+       {"error_bound", f.error_bound},
+       {"vary_block", f.vary_block},
        {"block", f.block}};
 }
 void from_json(const json& j, FpSumFigures& f) {

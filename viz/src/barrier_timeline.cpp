@@ -21,8 +21,8 @@ std::uint64_t TimelineRow::Total(TimelineSpan::Kind kind) const {
   return sum;
 }
 
-BarrierTimeline MakeBarrierTimeline(const LaunchTrace& launch, const BlockView& bv,
-                                    bool per_thread, int warp) {
+BarrierTimeline MakeBarrierTimeline(const LaunchTrace& launch, const BlockView& bv, bool per_thread,
+                                    int warp) {
   BarrierTimeline m;
   if (!bv.kept) {
     m.message = "Block " + std::to_string(bv.block) +
@@ -46,8 +46,8 @@ BarrierTimeline MakeBarrierTimeline(const LaunchTrace& launch, const BlockView& 
       m.rows.push_back({"t" + std::to_string(th), chosen, th, 1, {}});
   } else {
     for (std::uint32_t w = 0; w < warps; ++w)
-      m.rows.push_back({"warp " + std::to_string(w), w, w * 32, std::min(32u, bv.threads - w * 32),
-                        {}});
+      m.rows.push_back(
+          {"warp " + std::to_string(w), w, w * 32, std::min(32u, bv.threads - w * 32), {}});
   }
   for (TimelineRow& row : m.rows) {
     std::uint64_t row_end = 0;

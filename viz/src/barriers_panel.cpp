@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cinttypes>
-#include <limits>
 #include <vector>
 
 #include "view_util.h"

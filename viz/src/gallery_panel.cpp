@@ -1,7 +1,7 @@
 // The view gallery (like imgui_demo.cpp): every view drawn side by side from small runs built
 // here in code, not by a lesson, so that what a view draws for a known input can be looked at in
-// one place and checked pixel by pixel (GuiGallery in tests/app/gui_views_test.cpp). Hidden until opened
-// from View > View gallery or with `warpscope --panel gallery`.
+// one place and checked pixel by pixel (GuiGallery in tests/app/gui_views_test.cpp). Hidden until
+// opened from View > View gallery or with `warpscope --panel gallery`.
 //
 // Each exhibit is a Session holding one synthetic run and one view panel reading it. The runs:
 //   bank conflict     one warp stores word 32 k from lane k: 32 words in bank 0, a 32-way

@@ -5,12 +5,12 @@
 #include <implot.h>
 
 #include <cmath>
-#include <cstdio>
 #include <string>
 #include <vector>
 
 #include "view_util.h"
 #include "warpscope/trace/lesson_figures.h"
+#include "warpscope/trace/units.h"
 #include "warpscope/viz/palette.h"
 #include "warpscope/viz/views.h"
 
@@ -35,15 +35,11 @@ class SumsPanel : public view::FiguresPanel<FpSumFigures> {
 
   State Shown() const override {
     if (!loaded_) return {};
-    auto number = [](double v) {
-      char buf[32];
-      std::snprintf(buf, sizeof buf, "%.9g", v);
-      return std::string(buf);
-    };
-    return {{"kernel_sum", number(gpu_)},
-            {"cpu_sum", number(cpu_)},
-            {"exact_sum", number(exact_)},
-            {"threads_per_block", number(std::exp2(block_))}};
+    // A float sum has up to 9 significant digits.
+    return {{"kernel_sum", FormatNumber(gpu_, 9)},
+            {"cpu_sum", FormatNumber(cpu_, 9)},
+            {"exact_sum", FormatNumber(exact_, 9)},
+            {"threads_per_block", FormatNumber(std::exp2(block_))}};
   }
 
  protected:

@@ -93,8 +93,8 @@ struct Lesson {
     }
     f.issue_cycles_per_load = group;
     f.warps = lp.warps;
-    f.period_cycles = dependency ? lp.instructions_between_loads * lp.dependency_latency
-                                 : group + lp.latency;
+    f.period_cycles =
+        dependency ? lp.instructions_between_loads * lp.dependency_latency : group + lp.latency;
     f.cycles = r->cycles;
     f.busy_cycles = r->busy_cycles;
     for (int n = 1; n <= 48; ++n) {  // the first point at 100 %, else searched up to 64 warps

@@ -48,7 +48,7 @@ struct BarrierTimeline {
 
 // The timeline of `bv` (a block of `launch`): per warp, or with `per_thread` per thread of warp
 // `warp` (clamped to the block's warps).
-BarrierTimeline MakeBarrierTimeline(const LaunchTrace& launch, const BlockView& bv,
-                                    bool per_thread, int warp);
+BarrierTimeline MakeBarrierTimeline(const LaunchTrace& launch, const BlockView& bv, bool per_thread,
+                                    int warp);
 
 }  // namespace ws
