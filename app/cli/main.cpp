@@ -14,10 +14,10 @@
 #include <optional>
 
 #include "core/capture.h"
-#include "core/program_run.h"
 #include "core/report.h"
 #include "core/shipped.h"
 #include "warpscope/kernels/devices.h"
+#include "warpscope/program/program.h"
 #include "warpscope/trace/chrome_trace.h"
 #include "warpscope/trace/layout_table.h"
 
@@ -122,13 +122,13 @@ int RunCommand(const std::string& lesson, std::string variant, const std::vector
     std::cerr << "warpscope-cli: wrote " << capture_to << "\n";
   }
   if (json) {
-    nlohmann::json j = ws::LessonRunJson(*run);
+    nlohmann::json j = ws::RunJson(*run);
     if (preset != nullptr)
       j["exercise"] = {
           {"name", preset->name}, {"question", preset->question}, {"answer", preset->answer}};
     std::cout << j.dump(2) << "\n";
   } else {
-    std::cout << ws::LessonRunText(*run);
+    std::cout << ws::RunText(*run);
     if (preset != nullptr)
       std::cout << "\nexercise " << preset->name << ": " << preset->question
                 << "\nanswer: " << preset->answer << "\n";
@@ -260,30 +260,30 @@ int ProgramCommand(const std::vector<std::string>& files, const std::vector<std:
       }
     };
   }
-  const ws::ProgramRun r = ws::RunProgramFile(file, po);
+  const ws::LessonRun r = ws::RunProgramFile(file, po);
+  const ws::ProgramRecord& p = *r.program;
   if (shown) std::cerr << "\n";
-  if (!capture_to.empty() && (r.ok() || !r.launches.empty())) {
+  if (!capture_to.empty() && (p.ok() || !r.launches.empty())) {
     // A trace of the program: its launches, output and source; opening it runs nothing.
-    if (ws::Status s = ws::SaveRunAsTrace(ws::LessonRunOfProgram(r, file), nullptr, capture_to);
-        !s.ok()) {
+    if (ws::Status s = ws::SaveRunAsTrace(r, nullptr, capture_to); !s.ok()) {
       std::cerr << "warpscope-cli: " << s.message() << "\n";
       return 1;
     }
     std::cerr << "warpscope-cli: wrote " << capture_to << "\n";
   }
   if (json) {
-    std::cout << ws::ProgramRunJson(r).dump(2) << "\n";
+    std::cout << ws::RunJson(r).dump(2) << "\n";
   } else {
-    std::cout << ws::ProgramRunText(r);
+    std::cout << ws::RunText(r);
   }
-  if (!r.ok()) {
-    for (const ws::ProgramDiagnostic& d : r.errors) {
-      std::cerr << r.file;
+  if (!p.ok()) {
+    for (const ws::ProgramDiagnostic& d : p.errors) {
+      std::cerr << p.file;
       if (d.line > 0) std::cerr << ":" << d.line << ":" << d.column;
       std::cerr << ": error: " << d.message << "\n";
     }
-    if (r.errors.empty()) std::cerr << "warpscope-cli: " << r.failure << "\n";
-    return r.stage == ws::ProgramStage::kRead ? 2 : 1;
+    if (p.errors.empty()) std::cerr << "warpscope-cli: " << p.failure << "\n";
+    return p.stage == ws::ProgramStage::kRead ? 2 : 1;
   }
   return 0;
 }
@@ -570,11 +570,11 @@ int main(int argc, char** argv) {
       return 1;
     }
     if (json) {
-      nlohmann::json j = ws::LessonRunJson(*r);
+      nlohmann::json j = ws::RunJson(*r);
       if (const std::string again = ws::ReplayCommand(*r); !again.empty()) j["replay"] = again;
       std::cout << j.dump(2) << "\n";
     } else {
-      std::cout << ws::LessonRunText(*r);
+      std::cout << ws::RunText(*r);
       if (const std::string again = ws::ReplayCommand(*r); !again.empty())
         std::cout << "run it again: " << again << "\n";
     }

@@ -9,18 +9,17 @@ TraceContents TraceOfRun(const LessonRun& run, const GpuDevice* gpu, std::time_t
 }
 
 Result<LessonRun> RunOfTrace(TraceContents c, const std::filesystem::path& file) {
-  return LessonRunOfTrace(std::move(c), file, [](const std::string& id) { return FindLesson(id); });
+  return LessonRunOfTrace(std::move(c), file, FindLesson);
 }
 
 Status SaveRunAsTrace(const LessonRun& run, const GpuDevice* gpu,
                       const std::filesystem::path& path) {
-  return WriteTraceFile(path, TraceOfRun(run, gpu, std::time(nullptr)));
+  return WriteRunTrace(run, gpu != nullptr ? GpuJson(*gpu) : nlohmann::json(), path,
+                       std::time(nullptr));
 }
 
 Result<LessonRun> LoadTraceAsRun(const std::filesystem::path& path) {
-  auto c = ReadTraceFile(path);
-  if (!c.ok()) return c.status();
-  return RunOfTrace(std::move(c).value(), path);
+  return ReadRunTrace(path, FindLesson);
 }
 
 }  // namespace ws

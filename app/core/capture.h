@@ -1,5 +1,5 @@
-// Lesson runs as trace files, with this build's catalogue and GPU query: the header schema itself
-// is the model's (warpscope/trace/run_file.h).
+// Run records as trace files, bound to this build's catalogue (a lesson's description, its
+// figures' reader) and GPU query: the file itself is the record's (warpscope/trace/run_file.h).
 #pragma once
 
 #include <ctime>

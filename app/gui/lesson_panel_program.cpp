@@ -227,11 +227,11 @@ void LessonPanel::DrawProgram() {
                                    : ImVec4(0.85f, 0.2f, 0.15f, 1.0f),
                      "%s",
                      run->check.ok ? "Ran to the end"
-                     : run->program->exited
+                     : run->program->exited()
                          ? ("Exited with status " + std::to_string(run->program->exit_code)).c_str()
                          : "Did not finish");
   ImGui::SetItemTooltip("%s", run->check.message.c_str());
-  for (const std::string& n : run->program->notes) ImGui::TextDisabled("Note: %s", n.c_str());
+  for (const std::string& n : run->program->Notes()) ImGui::TextDisabled("Note: %s", n.c_str());
   if (!run->program->stdout_text.empty()) {
     ImGui::SeparatorText("Output");
     ImFont* code = CodeFont();

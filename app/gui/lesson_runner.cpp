@@ -7,9 +7,9 @@
 #include <functional>
 
 #include "core/child_run.h"
-#include "core/program_run.h"
 #include "core/shipped.h"
 #include "warpscope/kernels/catalog.h"
+#include "warpscope/program/program.h"
 
 namespace ws {
 
@@ -74,17 +74,18 @@ void RunProgramJob(const RunRequest& rq, const RunOptions& options, RunResult* r
   po.backend = rq.backend;
   po.keep_blocks = options.keep_blocks;
   po.schedule = options.schedule.Name();
-  ProgramRun run = RunProgramFile(rq.program, po);
-  if (run.stage == ProgramStage::kRead || run.stage == ProgramStage::kCompile) {
-    result->error = run.failure;
+  auto shared = std::make_shared<LessonRun>(RunProgramFile(rq.program, po));
+  const ProgramRecord& p = *shared->program;
+  if (p.stage == ProgramStage::kRead || p.stage == ProgramStage::kCompile) {
+    result->error = p.failure;
     // The errors of the first file that has any: the program's, or a header of its own (shown
     // in its place, relative to the program).
-    const std::string file = run.errors.empty() ? std::string() : run.errors.front().file;
-    for (const ProgramDiagnostic& d : run.errors) {
+    const std::string file = p.errors.empty() ? std::string() : p.errors.front().file;
+    for (const ProgramDiagnostic& d : p.errors) {
       if (d.file == file) result->compile_errors.push_back({d.line, d.column, d.message});
     }
-    result->compile_errors_file = file.empty() ? run.file : file;
-    result->compile_errors_source = run.source;
+    result->compile_errors_file = file.empty() ? p.file : file;
+    result->compile_errors_source = p.source;
     if (!file.empty()) {
       std::ifstream in(std::filesystem::path(rq.program).parent_path() / file, std::ios::binary);
       std::stringstream text;
@@ -93,8 +94,7 @@ void RunProgramJob(const RunRequest& rq, const RunOptions& options, RunResult* r
     }
     return;
   }
-  if (!run.ok()) result->error = run.failure;  // the launches before the failure still show
-  auto shared = std::make_shared<LessonRun>(LessonRunOfProgram(std::move(run), rq.program));
+  if (!p.ok()) result->error = p.failure;  // the launches before the failure still show
   if (rq.program_launch < shared->launches.size()) shared->program->launch = rq.program_launch;
   if (shared->has_launch()) result->view = BuildBlockView(shared->main_launch(), rq.block);
   result->run = std::move(shared);

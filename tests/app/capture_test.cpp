@@ -41,7 +41,7 @@ TEST(TraceFile, EveryLessonRoundTripsWithTheSameFigures) {
       auto back = RunOfTrace(std::move(parsed).value(), "x.wstrace");
       ASSERT_TRUE(back.ok()) << back.status().message();
       // Everything `run` prints is the same, apart from the capture line.
-      nlohmann::json a = LessonRunJson(*run), b = LessonRunJson(*back);
+      nlohmann::json a = RunJson(*run), b = RunJson(*back);
       b.erase("capture");
       EXPECT_EQ(a, b) << info.id << " " << v.name;
       ASSERT_EQ(run->launches.size(), back->launches.size());
@@ -152,7 +152,7 @@ TEST(TraceFile, CorpusAndMutationsNeverCrash) {
     if (r.ok()) {
       ++accepted;
       auto run = RunOfTrace(std::move(r).value(), "m.wstrace");
-      if (run.ok()) (void)LessonRunText(*run);
+      if (run.ok()) (void)RunText(*run);
     } else {
       EXPECT_FALSE(r.status().message().empty());
     }

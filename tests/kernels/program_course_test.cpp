@@ -24,13 +24,13 @@ using test::SiteAt;
 TEST(CoursePrograms, DevicePrintfComesInBlockOrderThenThreadOrder) {
   // Two blocks of four threads; the emulator prints a launch's lines when it ends, block by
   // block, each block's in the order its threads ran (thread order between barriers).
-  ProgramRun run = RunText(
+  LessonRun run = RunText(
       "#include <cstdio>\n"
       "__global__ void hello() { printf(\"block %d thread %d\\n\", blockIdx.x, threadIdx.x); }\n"
       "int main() { printf(\"host first\\n\"); hello<<<2, 4>>>(); cudaDeviceSynchronize();\n"
       "  printf(\"host last\\n\"); return 0; }\n");
-  ASSERT_TRUE(run.ok()) << run.failure;
-  EXPECT_EQ(run.stdout_text,
+  ASSERT_TRUE(run.program->ok()) << run.program->failure;
+  EXPECT_EQ(run.program->stdout_text,
             "host first\n"
             "block 0 thread 0\nblock 0 thread 1\nblock 0 thread 2\nblock 0 thread 3\n"
             "block 1 thread 0\nblock 1 thread 1\nblock 1 thread 2\nblock 1 thread 3\n"
@@ -38,7 +38,7 @@ TEST(CoursePrograms, DevicePrintfComesInBlockOrderThenThreadOrder) {
 }
 
 TEST(CoursePrograms, DeviceMathAndIntrinsicsGiveTheirValues) {
-  ProgramRun run = RunText(
+  LessonRun run = RunText(
       "#include <cstdio>\n#include <cmath>\n#include <math.h>\n"
       "__global__ void m(float* o) {\n"
       "  o[0] = sqrtf(16.0f); o[1] = expf(0.0f); o[2] = fabsf(-2.5f); o[3] = powf(2.0f, 10.0f);\n"
@@ -51,14 +51,14 @@ TEST(CoursePrograms, DeviceMathAndIntrinsicsGiveTheirValues) {
       "int main() { float* d; cudaMalloc(&d, 18 * 4); m<<<1, 1>>>(d); float h[18];\n"
       "  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);\n"
       "  for (int i = 0; i < 18; ++i) printf(\"%g \", h[i]); return 0; }\n");
-  ASSERT_TRUE(run.ok()) << run.failure;
-  EXPECT_EQ(run.stdout_text, "4 1 2.5 1024 0 0 2 1 3 7 1 0.5 0.25 8 3 1.5 3 1 ");
+  ASSERT_TRUE(run.program->ok()) << run.program->failure;
+  EXPECT_EQ(run.program->stdout_text, "4 1 2.5 1024 0 0 2 1 3 7 1 0.5 0.25 8 3 1.5 3 1 ");
 }
 
 TEST(CoursePrograms, ClocksReadTheModelsCycles) {
   // The emulator's clock ticks once per recorded access of the thread: two stores between the
   // reads are 2 cycles; clock(), clock64() and %globaltimer all read it.
-  ProgramRun run = RunText(
+  LessonRun run = RunText(
       "#include <cstdio>\n"
       "__global__ void c(int* a, long long* t) {\n"
       "  long long t0 = clock64(); clock_t c0 = clock();\n"
@@ -71,12 +71,12 @@ TEST(CoursePrograms, ClocksReadTheModelsCycles) {
       "int main() { int* a; long long* t; cudaMalloc(&a, 256); cudaMalloc(&t, 24);\n"
       "  c<<<1, 32>>>(a, t); long long h[3]; cudaMemcpy(h, t, 24, cudaMemcpyDeviceToHost);\n"
       "  printf(\"%lld %lld %lld\\n\", h[0], h[1], h[2]); return 0; }\n");
-  ASSERT_TRUE(run.ok()) << run.failure;
-  EXPECT_EQ(run.stdout_text, "2 2 2\n");
+  ASSERT_TRUE(run.program->ok()) << run.program->failure;
+  EXPECT_EQ(run.program->stdout_text, "2 2 2\n");
 }
 
 TEST(CoursePrograms, LdgAndRestrictAndLaunchBoundsCompileAndLdgIsRecorded) {
-  ProgramRun run = RunText(
+  LessonRun run = RunText(
       "__global__ void __launch_bounds__(256) k(float* __restrict__ o,\n"
       "                                        const float* __restrict__ i) {\n"
       "  int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
@@ -86,7 +86,7 @@ TEST(CoursePrograms, LdgAndRestrictAndLaunchBoundsCompileAndLdgIsRecorded) {
       "__global__ void j(int* o) { o[0] = twice(1); }\n"
       "int main() { float *a, *b; cudaMalloc(&a, 1024); cudaMalloc(&b, 1024);\n"
       "  k<<<1, 256>>>(a, b); j<<<1, 1>>>((int*)a); cudaDeviceSynchronize(); return 0; }\n");
-  ASSERT_TRUE(run.ok()) << run.failure;
+  ASSERT_TRUE(run.program->ok()) << run.program->failure;
   ASSERT_EQ(run.launches.size(), 2u);
   const LaunchTrace& t = run.launches[0];
   std::size_t i = 0;
@@ -99,7 +99,7 @@ TEST(CoursePrograms, LdgAndRestrictAndLaunchBoundsCompileAndLdgIsRecorded) {
 }
 
 TEST(CoursePrograms, RuntimeCallsACourseMakes) {
-  ProgramRun run = RunText(
+  LessonRun run = RunText(
       "#include <cstdio>\n#include <cuda_profiler_api.h>\n"
       "__global__ void k(float* p, size_t pitch) {\n"
       "  float* row = (float*)((char*)p + blockIdx.x * pitch); row[threadIdx.x] += 1.0f; }\n"
@@ -122,15 +122,15 @@ TEST(CoursePrograms, RuntimeCallsACourseMakes) {
       "  printf(\"%d.%d %d %d %zu %g %s\\n\", major, minor, sms, blocks, pitch, h[3][99],\n"
       "         cudaGetErrorName(cudaErrorAssert));\n"
       "  return 0; }\n");
-  ASSERT_TRUE(run.ok()) << run.failure;
+  ASSERT_TRUE(run.program->ok()) << run.program->failure;
   // Compute 9.0 with the hopper preset's 132 SMs; 2048 threads an SM / 256 = 8 blocks; a row
   // of 400 bytes padded to 512; 3 + 1 + 1 after the two launches (each adds 1).
-  EXPECT_EQ(run.stdout_text, "9.0 132 8 512 5 cudaErrorAssert\n");
+  EXPECT_EQ(run.program->stdout_text, "9.0 132 8 512 5 cudaErrorAssert\n");
   ASSERT_EQ(run.launches.size(), 2u);  // both streams' launches, in program order
 }
 
 TEST(CoursePrograms, CooperativeGroupsAreTheWarpMeetingsAndBarriersTheyAre) {
-  ProgramRun run = RunText(
+  LessonRun run = RunText(
       "#include <cstdio>\n#include <cooperative_groups.h>\n#include <cooperative_groups/reduce.h>\n"
       "namespace cg = cooperative_groups;\n"
       "__global__ void sum(const int* in, int* out) {\n"
@@ -150,10 +150,10 @@ TEST(CoursePrograms, CooperativeGroupsAreTheWarpMeetingsAndBarriersTheyAre) {
       "  cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice); sum<<<2, 128>>>(d, o);\n"
       "  int r[4]; cudaMemcpy(r, o, 16, cudaMemcpyDeviceToHost);\n"
       "  printf(\"%d %d %x\\n\", r[0], r[1], r[2]); return 0; }\n");
-  ASSERT_TRUE(run.ok()) << run.failure;
+  ASSERT_TRUE(run.program->ok()) << run.program->failure;
   // 0 + 1 + ... + 255 = 32640; the largest value of each block's first tile (thread 0 takes
   // it): 31 and 159; even values: every other lane.
-  EXPECT_EQ(run.stdout_text, "32640 159 55555555\n");
+  EXPECT_EQ(run.program->stdout_text, "32640 159 55555555\n");
   const LaunchTrace& t = run.launches[0];
   ASSERT_EQ(t.barrier_sites.size(), 1u);
   EXPECT_EQ(t.barrier_sites[0].line, 10u);
@@ -167,7 +167,7 @@ TEST(CoursePrograms, CooperativeGroupsAreTheWarpMeetingsAndBarriersTheyAre) {
 }
 
 TEST(CoursePrograms, StructAndVectorCopiesOutOfMemoryAreLoads) {
-  ProgramRun run = RunText(
+  LessonRun run = RunText(
       "__global__ void copy4(float4* out, const float4* v) {\n"
       "  int l = blockIdx.x * blockDim.x + threadIdx.x;\n"
       "  out[l] = v[l];\n"
@@ -179,7 +179,7 @@ TEST(CoursePrograms, StructAndVectorCopiesOutOfMemoryAreLoads) {
       "}\n"
       "int main() { float4 *a, *b; cudaMalloc(&a, 128 * 16); cudaMalloc(&b, 128 * 16);\n"
       "  copy4<<<1, 128>>>(a, b); cudaDeviceSynchronize(); return 0; }\n");
-  ASSERT_TRUE(run.ok()) << run.failure;
+  ASSERT_TRUE(run.program->ok()) << run.program->failure;
   const LaunchTrace& t = run.launches[0];
   std::size_t i = 0;
   const SiteInfo* load = SiteAt(t, 3, 12, &i);  // v[l]
@@ -196,7 +196,7 @@ TEST(CoursePrograms, StructAndVectorCopiesOutOfMemoryAreLoads) {
 }
 
 TEST(CoursePrograms, TextureObjectsFetchAndAreRecordedAsTextureReads) {
-  ProgramRun run = RunText(
+  LessonRun run = RunText(
       "#include <cstdio>\n"
       "__global__ void rd(cudaTextureObject_t t, cudaTextureObject_t f, cudaTextureObject_t u,\n"
       "                   float* o) {\n"
@@ -232,10 +232,10 @@ TEST(CoursePrograms, TextureObjectsFetchAndAreRecordedAsTextureReads) {
       "  float h[131]; cudaMemcpy(h, o, sizeof h, cudaMemcpyDeviceToHost);\n"
       "  printf(\"%g %g %g %g %g\\n\", h[2 * 32 + 5], h[128], h[129], h[130], h[127]); return 0; "
       "}\n");
-  ASSERT_TRUE(run.ok()) << run.failure;
+  ASSERT_TRUE(run.program->ok()) << run.program->failure;
   // Texel (5, 2) = 205; halfway between 0 and 10 = 5; 51 / 255 = 0.2; (-3, 9) clamped to (0, 3)
   // = 300; texel (31, 3) = 331.
-  EXPECT_EQ(run.stdout_text, "205 5 0.2 300 331\n");
+  EXPECT_EQ(run.program->stdout_text, "205 5 0.2 300 331\n");
   std::size_t i = 0;
   const SiteInfo* fetch = SiteAt(run.launches[0], 5, 19, &i);
   ASSERT_NE(fetch, nullptr);
@@ -248,7 +248,7 @@ TEST(CoursePrograms, TextureObjectsFetchAndAreRecordedAsTextureReads) {
 TEST(CoursePrograms, ADeviceAssertEndsTheLaunchAndTheProgramGoesOn) {
   // As on a GPU: the failed assertion is printed (CUDA's words), the launch ends, and every later
   // call returns cudaErrorAssert; no kernel runs after it.
-  ProgramRun run = RunText(
+  LessonRun run = RunText(
       "#include <cassert>\n#include <cstdio>\n"
       "__global__ void k(int n) {\n"
       "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
@@ -261,10 +261,10 @@ TEST(CoursePrograms, ADeviceAssertEndsTheLaunchAndTheProgramGoesOn) {
       "  k<<<1, 1>>>(60);\n"
       "  return e == cudaErrorAssert ? 0 : 1;\n"
       "}\n");
-  ASSERT_TRUE(run.ok()) << run.failure;
-  EXPECT_EQ(run.exit_code, 0);
+  ASSERT_TRUE(run.program->ok()) << run.program->failure;
+  EXPECT_EQ(run.program->exit_code, 0);
   // Thread 28 of block 1 is the first with i = 60: the emulator stops the launch there.
-  EXPECT_EQ(run.stdout_text,
+  EXPECT_EQ(run.program->stdout_text,
             "test.cu:5: void k(int): block: [1,0,0], thread: [28,0,0] Assertion `i < n` "
             "failed.\ncudaErrorAssert cudaErrorAssert\n");
   EXPECT_TRUE(run.launches.empty());  // the failed launch has no figures; the later one never ran
@@ -274,7 +274,7 @@ TEST(CoursePrograms, LaunchesAsCoursesWriteThem) {
   // Through a function pointer (named after its kernel), a template kernel whose arguments are
   // deduced inside a function template, a default argument and NULL for a pointer, and
   // __CUDA_ARCH__ as nvcc's device pass sets it (900: the hopper preset).
-  ProgramRun run = RunText(
+  LessonRun run = RunText(
       "#include <cstdio>\n"
       "__global__ void twice(float* a, int* flag = NULL) {\n"
       "  a[threadIdx.x] *= 2;\n"
@@ -293,8 +293,8 @@ TEST(CoursePrograms, LaunchesAsCoursesWriteThem) {
       "  float h[32]; int f = 0; cudaMemcpy(h, a, 128, cudaMemcpyDeviceToHost);\n"
       "  cudaMemcpy(&f, flag, 4, cudaMemcpyDeviceToHost);\n"
       "  printf(\"%g %d\\n\", h[31], f); return 0; }\n");
-  ASSERT_TRUE(run.ok()) << run.failure;
-  EXPECT_EQ(run.stdout_text, "6 900\n");  // 1.5 doubled twice
+  ASSERT_TRUE(run.program->ok()) << run.program->failure;
+  EXPECT_EQ(run.program->stdout_text, "6 900\n");  // 1.5 doubled twice
   ASSERT_EQ(run.launches.size(), 3u);
   EXPECT_EQ(run.launches[0].kernel, "fill");
   EXPECT_EQ(run.launches[1].kernel, "twice");  // the pointer's kernel, not "k"
@@ -315,16 +315,16 @@ TEST(CoursePrograms, CudaArchAndTheDevicesPropertiesFollowThePreset) {
            {"hopper", "900 9.0\n"}, {"turing", "750 7.5\n"}, {"gt200", "130 1.3\n"}}) {
     ProgramOptions o;
     o.preset = preset;
-    ProgramRun run = RunText(text, o);
-    ASSERT_TRUE(run.ok()) << preset << ": " << run.failure;
-    EXPECT_EQ(run.stdout_text, want) << preset;
+    LessonRun run = RunText(text, o);
+    ASSERT_TRUE(run.program->ok()) << preset << ": " << run.program->failure;
+    EXPECT_EQ(run.program->stdout_text, want) << preset;
   }
 }
 
 TEST(CoursePrograms, ConstexprDeviceFunctionsStayConstantExpressions) {
   // The rewriter marks loops and calls of device code, but not in a constexpr function, whose
   // value sizes an array here.
-  ProgramRun run = RunText(
+  LessonRun run = RunText(
       "#include <cstdio>\n"
       "__host__ __device__ constexpr int Sum(int n) {\n"
       "  int s = 0;\n"
@@ -339,12 +339,12 @@ TEST(CoursePrograms, ConstexprDeviceFunctionsStayConstantExpressions) {
       "}\n"
       "int main() { int* d; cudaMalloc(&d, 40); k<<<1, 10>>>(d); int h[10];\n"
       "  cudaMemcpy(h, d, 40, cudaMemcpyDeviceToHost); printf(\"%d\\n\", h[9]); return 0; }\n");
-  ASSERT_TRUE(run.ok()) << run.failure;
-  EXPECT_EQ(run.stdout_text, "45\n");  // 1 + 2 + ... + 9
+  ASSERT_TRUE(run.program->ok()) << run.program->failure;
+  EXPECT_EQ(run.program->stdout_text, "45\n");  // 1 + 2 + ... + 9
 }
 
 TEST(CoursePrograms, MatchAndReduceAreOneWarpMeetingEach) {
-  ProgramRun run = RunText(
+  LessonRun run = RunText(
       "#include <cstdio>\n"
       "__global__ void k(unsigned* out) {\n"
       "  unsigned lane = threadIdx.x;\n"
@@ -356,9 +356,9 @@ TEST(CoursePrograms, MatchAndReduceAreOneWarpMeetingEach) {
       "int main() { unsigned* d; cudaMalloc(&d, 12); k<<<1, 32>>>(d); unsigned h[3];\n"
       "  cudaMemcpy(h, d, 12, cudaMemcpyDeviceToHost);\n"
       "  printf(\"%x %u %u\\n\", h[0], h[1], h[2]); return 0; }\n");
-  ASSERT_TRUE(run.ok()) << run.failure;
+  ASSERT_TRUE(run.program->ok()) << run.program->failure;
   // Lanes 1, 5, 9, ... share lane % 4 = 1; 0 + 1 + ... + 31 = 496; the largest lane 31.
-  EXPECT_EQ(run.stdout_text, "22222222 496 31\n");
+  EXPECT_EQ(run.program->stdout_text, "22222222 496 31\n");
   std::uint64_t meetings = 0;
   for (std::uint64_t c : run.launches[0].warp_op_counts) meetings += c;
   EXPECT_EQ(meetings, 3u);  // one warp, three meetings
@@ -370,7 +370,7 @@ TEST(CoursePrograms, MatchAndReduceAreOneWarpMeetingEach) {
 TEST(CoursePrograms, RegistersComeFromPtxasWhereNvccIsFound) {
   if (!std::filesystem::exists("/usr/local/cuda/bin/nvcc"))
     GTEST_SKIP() << "no nvcc at /usr/local/cuda/bin: the registers are not known";
-  const ProgramRun r = test::RunText(R"(#include <cstdio>
+  const LessonRun r = test::RunText(R"(#include <cstdio>
 template <int T>
 __global__ void tiled(float* a, const float* b) {
   __shared__ float s[T][T + 1];
@@ -387,7 +387,7 @@ int main() {
   printf("done\n");
 }
 )");
-  ASSERT_TRUE(r.ok()) << r.failure;
+  ASSERT_TRUE(r.program->ok()) << r.program->failure;
   ASSERT_EQ(r.launches.size(), 1u);
   const KernelResources& k = r.launches[0].resources;
   ASSERT_TRUE(k.known()) << "no registers for " << r.launches[0].kernel;
@@ -435,14 +435,14 @@ int main() {
 }
 )";
   };
-  const ProgramRun with = test::RunText(text(true));
-  ASSERT_TRUE(with.ok()) << with.failure;
-  EXPECT_EQ(with.stdout_text, "10\n");  // 1 + 2 + 3 + 4
+  const LessonRun with = test::RunText(text(true));
+  ASSERT_TRUE(with.program->ok()) << with.program->failure;
+  EXPECT_EQ(with.program->stdout_text, "10\n");  // 1 + 2 + 3 + 4
   ASSERT_EQ(with.launches.size(), 1u);
   EXPECT_TRUE(with.launches[0].hazards.groups.empty())
       << with.launches[0].hazards.groups.size() << " groups";
-  const ProgramRun without = test::RunText(text(false));
-  ASSERT_TRUE(without.ok()) << without.failure;
+  const LessonRun without = test::RunText(text(false));
+  ASSERT_TRUE(without.program->ok()) << without.program->failure;
   ASSERT_EQ(without.launches.size(), 1u);
   const HazardReport& h = without.launches[0].hazards;
   ASSERT_EQ(h.groups.size(), 1u);
@@ -457,7 +457,7 @@ int main() {
 // thread 31 of block b reads a[32 (b + 1)], which thread 0 of block b + 1 writes after it (block
 // order): 3 more, none within a warp. One group of 126.
 TEST(CoursePrograms, AShiftInPlaceRacesWithinAndAcrossBlocks) {
-  const ProgramRun r = test::RunText(R"(#include <cstdio>
+  const LessonRun r = test::RunText(R"(#include <cstdio>
 __global__ void shift(int* a, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i + 1 < n) a[i] = a[i + 1];
@@ -472,7 +472,7 @@ int main() {
   printf("%d\n", h[0]);
 }
 )");
-  ASSERT_TRUE(r.ok()) << r.failure;
+  ASSERT_TRUE(r.program->ok()) << r.program->failure;
   ASSERT_EQ(r.launches.size(), 1u);
   const HazardReport& h = r.launches[0].hazards;
   ASSERT_EQ(h.groups.size(), 1u) << HazardsText(h, r.launches[0]);
@@ -494,7 +494,7 @@ int main() {
 // barrier. Thread t reads s[63 - t], written by thread 63 - t at step 0 (the read is step 1):
 // 64 RAW pairs, none within a warp (t < 32 <=> 63 - t > 31). The example is block 17's.
 TEST(CoursePrograms, ARaceInABlockNobodyKeptIsFound) {
-  const ProgramRun r = test::RunText(R"(#include <cstdio>
+  const LessonRun r = test::RunText(R"(#include <cstdio>
 __global__ void mirror(int* out) {
   __shared__ int s[64];
   s[threadIdx.x] = threadIdx.x;
@@ -510,7 +510,7 @@ int main() {
   printf("done\n");
 }
 )");
-  ASSERT_TRUE(r.ok()) << r.failure;
+  ASSERT_TRUE(r.program->ok()) << r.program->failure;
   ASSERT_EQ(r.launches.size(), 1u);
   const HazardReport& h = r.launches[0].hazards;
   EXPECT_TRUE(h.whole_grid);
@@ -532,9 +532,9 @@ int main() {
 // requests of 128 B, 4 sectors each (16); the row pointer d[r] is 4 requests of one 8-byte word
 // (4 sectors). The GPU backend keys it the same way (ws_program_cuda.h).
 TEST(CoursePrograms, RowsOfAPointerMatrixAreOneSiteOverEveryRow) {
-  const ProgramRun r = test::RunText(test::kPointerRowsProgram);
-  ASSERT_TRUE(r.ok()) << r.failure;
-  EXPECT_EQ(r.stdout_text, "6\n");
+  const LessonRun r = test::RunText(test::kPointerRowsProgram);
+  ASSERT_TRUE(r.program->ok()) << r.program->failure;
+  EXPECT_EQ(r.program->stdout_text, "6\n");
   ASSERT_EQ(r.launches.size(), 1u);
   const LaunchTrace& t = r.launches[0];
   int rows = 0, elements = 0;
@@ -561,7 +561,7 @@ TEST(CoursePrograms, RowsOfAPointerMatrixAreOneSiteOverEveryRow) {
 // program: 312,500 on an H100), though their groups leave the reduction at different times.
 // 8 blocks, so that blocks 4-7 (not kept) take the emulator's lane-log path.
 TEST(CoursePrograms, GroupLeadersAtomicIsOneRequestAWarp) {
-  const ProgramRun r = test::RunText(R"(#include <cstdio>
+  const LessonRun r = test::RunText(R"(#include <cstdio>
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 namespace cg = cooperative_groups;
@@ -586,8 +586,9 @@ int main() {
   printf("%d %d %d %d\n", c[0], c[1], c[2], c[7]);
 }
 )");
-  ASSERT_TRUE(r.ok()) << r.failure;
-  EXPECT_EQ(r.stdout_text, "31 29 30 32\n");  // the largest lane + 1 in each group; lane 31 alone
+  ASSERT_TRUE(r.program->ok()) << r.program->failure;
+  EXPECT_EQ(r.program->stdout_text,
+            "31 29 30 32\n");  // the largest lane + 1 in each group; lane 31 alone
   ASSERT_EQ(r.launches.size(), 1u);
   const LaunchTrace& t = r.launches[0];
   std::size_t i = 0;
@@ -601,9 +602,9 @@ int main() {
 // Local memory interleaves a warp's lanes word by word (LocalOffset): byte 4b of lane l's array
 // in warp w is at (w x 32 elements x 32 lanes + b x 32 + l) x 4.
 TEST(CoursePrograms, ArraysIndexedAtRunTimeAreLocalMemoryInterleavedByLane) {
-  const ProgramRun r = test::RunText(test::kLocalArraysProgram);
-  ASSERT_TRUE(r.ok()) << r.failure;
-  EXPECT_EQ(r.stdout_text, "1 0 6\n");
+  const LessonRun r = test::RunText(test::kLocalArraysProgram);
+  ASSERT_TRUE(r.program->ok()) << r.program->failure;
+  EXPECT_EQ(r.program->stdout_text, "1 0 6\n");
   ASSERT_EQ(r.launches.size(), 2u);
   const LaunchTrace& t = r.launches[0];
   auto local = [&](std::uint32_t line, std::uint32_t column, AccessOp op) -> const SiteStats* {
@@ -653,9 +654,9 @@ TEST(CoursePrograms, AnArrayPtxasKeepsInRegistersIsNotRecorded) {
            {"counts[32]", "counts[8]"}, {"b < 32", "b < 8"}, {"& 31", "& 7"}}) {
     text.replace(text.find(from), from.size(), to);
   }
-  const ProgramRun r = test::RunText(text);
-  ASSERT_TRUE(r.ok()) << r.failure;
-  EXPECT_EQ(r.stdout_text, "1 0 6\n");
+  const LessonRun r = test::RunText(text);
+  ASSERT_TRUE(r.program->ok()) << r.program->failure;
+  EXPECT_EQ(r.program->stdout_text, "1 0 6\n");
   ASSERT_EQ(r.launches.size(), 2u);
   const LaunchTrace& t = r.launches[0];
   const auto local = std::count_if(t.sites.begin(), t.sites.end(), [](const SiteInfo& s) {

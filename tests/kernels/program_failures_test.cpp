@@ -31,15 +31,17 @@ TEST(Programs, AnIndexOutOfRangeNamesTheLineTheBufferAndTheThread) {
       "  cudaDeviceSynchronize();\n"
       "  return 0;\n"
       "}\n";
-  ProgramRun run = RunText(text);
-  ASSERT_FALSE(run.ok());
-  EXPECT_EQ(run.stage, ProgramStage::kRun);
+  LessonRun run = RunText(text);
+  ASSERT_FALSE(run.program->ok());
+  EXPECT_EQ(run.program->stage, ProgramStage::kRun);
   // Thread 31 of block 1 reads in[64]: element 64 of a 64-float buffer, 0 bytes past its end.
-  EXPECT_NE(run.failure.find("line 4: column 12: a load of 4 bytes"), std::string::npos)
-      << run.failure;
-  EXPECT_NE(run.failure.find("index 64 of d_in, which holds 64 elements"), std::string::npos)
-      << run.failure;
-  EXPECT_NE(run.failure.find("thread (31,0,0) of block (1,0,0)"), std::string::npos) << run.failure;
+  EXPECT_NE(run.program->failure.find("line 4: column 12: a load of 4 bytes"), std::string::npos)
+      << run.program->failure;
+  EXPECT_NE(run.program->failure.find("index 64 of d_in, which holds 64 elements"),
+            std::string::npos)
+      << run.program->failure;
+  EXPECT_NE(run.program->failure.find("thread (31,0,0) of block (1,0,0)"), std::string::npos)
+      << run.program->failure;
 }
 
 TEST(Programs, ABarrierNotEveryThreadReachesIsNamed) {
@@ -49,12 +51,14 @@ TEST(Programs, ABarrierNotEveryThreadReachesIsNamed) {
       "  out[threadIdx.x] = 1.0f;\n"
       "}\n"
       "int main() { float* d; cudaMalloc(&d, 128); k<<<1, 32>>>(d); return 0; }\n";
-  ProgramRun run = RunText(text);
-  ASSERT_FALSE(run.ok());
-  EXPECT_NE(run.failure.find("threads 0-15 wait at __syncthreads() on line 2"), std::string::npos)
-      << run.failure;
-  EXPECT_NE(run.failure.find("threads 16-31 exited without reaching it"), std::string::npos)
-      << run.failure;
+  LessonRun run = RunText(text);
+  ASSERT_FALSE(run.program->ok());
+  EXPECT_NE(run.program->failure.find("threads 0-15 wait at __syncthreads() on line 2"),
+            std::string::npos)
+      << run.program->failure;
+  EXPECT_NE(run.program->failure.find("threads 16-31 exited without reaching it"),
+            std::string::npos)
+      << run.program->failure;
 }
 
 TEST(Programs, AnEndlessLoopIsStoppedAtTheTimeLimit) {
@@ -63,11 +67,11 @@ TEST(Programs, AnEndlessLoopIsStoppedAtTheTimeLimit) {
       "int main() { k<<<1, 1>>>(); cudaDeviceSynchronize(); return 0; }\n";
   ProgramOptions o;
   o.timeout = std::chrono::milliseconds(1500);
-  ProgramRun run = RunText(text, o);
-  ASSERT_FALSE(run.ok());
-  EXPECT_NE(run.failure.find("ran longer than the limit of 1.50 s and was stopped"),
+  LessonRun run = RunText(text, o);
+  ASSERT_FALSE(run.program->ok());
+  EXPECT_NE(run.program->failure.find("ran longer than the limit of 1.50 s and was stopped"),
             std::string::npos)
-      << run.failure;
+      << run.program->failure;
 }
 
 // Launch 1 runs to its end; in launch 2 block 3 never ends, while blocks 0-2 do (the emulator's
@@ -89,12 +93,13 @@ constexpr const char* kStuckInLaunch2 =
 TEST(Programs, ATimeLimitSaysHowFarTheLaunchGot) {
   ProgramOptions o;
   o.timeout = std::chrono::milliseconds(1500);
-  const ProgramRun run = RunText(kStuckInLaunch2, o);
-  ASSERT_FALSE(run.ok());
-  EXPECT_NE(run.failure.find("it was in launch 2 (stuck): 3 of 4 blocks: if it is only large, a "
-                             "longer time limit (the CLI's --timeout) lets it finish"),
-            std::string::npos)
-      << run.failure;
+  const LessonRun run = RunText(kStuckInLaunch2, o);
+  ASSERT_FALSE(run.program->ok());
+  EXPECT_NE(
+      run.program->failure.find("it was in launch 2 (stuck): 3 of 4 blocks: if it is only large, a "
+                                "longer time limit (the CLI's --timeout) lets it finish"),
+      std::string::npos)
+      << run.program->failure;
   ASSERT_EQ(run.launches.size(), 1u);  // the launch that finished is kept
   EXPECT_EQ(run.launches[0].kernel, "fine");
 }
@@ -110,13 +115,14 @@ TEST(Programs, ProgressIsReportedAndCancelStopsTheRun) {
     if (p.launch == 2 && p.blocks_done == 3) cancel = true;  // the user presses Cancel
   };
   const auto start = std::chrono::steady_clock::now();
-  const ProgramRun run = RunText(kStuckInLaunch2, o);
+  const LessonRun run = RunText(kStuckInLaunch2, o);
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));  // not the 30 s
-  ASSERT_FALSE(run.ok());
-  EXPECT_NE(run.failure.find("stopped at your request in launch 2 (stuck): 3 of 4 blocks (the "
-                             "launches that finished are kept)"),
-            std::string::npos)
-      << run.failure;
+  ASSERT_FALSE(run.program->ok());
+  EXPECT_NE(
+      run.program->failure.find("stopped at your request in launch 2 (stuck): 3 of 4 blocks (the "
+                                "launches that finished are kept)"),
+      std::string::npos)
+      << run.program->failure;
   ASSERT_EQ(run.launches.size(), 1u);
   ASSERT_FALSE(seen.empty());
   const ProgramProgress last{2, "stuck", 3, 4};
@@ -131,10 +137,11 @@ TEST(Programs, ACrashInTheProgramIsReportedAndItsOutputKept) {
   const std::string text =
       "#include <cstdio>\n"
       "int main() { printf(\"before\\n\"); fflush(stdout); volatile int* p = nullptr; *p = 1; }\n";
-  ProgramRun run = RunText(text);
-  ASSERT_FALSE(run.ok());
-  EXPECT_NE(run.failure.find("segmentation fault (SIGSEGV)"), std::string::npos) << run.failure;
-  EXPECT_EQ(run.stdout_text, "before\n");
+  LessonRun run = RunText(text);
+  ASSERT_FALSE(run.program->ok());
+  EXPECT_NE(run.program->failure.find("segmentation fault (SIGSEGV)"), std::string::npos)
+      << run.program->failure;
+  EXPECT_EQ(run.program->stdout_text, "before\n");
 }
 
 // A failed assert() in a kernel, as on a GPU: CUDA's message (file, line, function, block,
@@ -146,10 +153,10 @@ TEST(Programs, AFailedAssertInAKernelNamesItsLine) {
       "  assert(threadIdx.x < 16);\n"
       "}\n"
       "int main() { k<<<1, 32>>>(); return cudaDeviceSynchronize() == cudaErrorAssert ? 5 : 0; }\n";
-  ProgramRun run = RunText(text);
-  ASSERT_TRUE(run.ok()) << run.failure;
-  EXPECT_EQ(run.exit_code, 5);  // the program saw cudaErrorAssert
-  EXPECT_EQ(run.stdout_text,
+  LessonRun run = RunText(text);
+  ASSERT_TRUE(run.program->ok()) << run.program->failure;
+  EXPECT_EQ(run.program->exit_code, 5);  // the program saw cudaErrorAssert
+  EXPECT_EQ(run.program->stdout_text,
             "test.cu:3: void k(): block: [0,0,0], thread: [16,0,0] Assertion `threadIdx.x < 16` "
             "failed.\n");
 }
@@ -168,11 +175,11 @@ TEST(Programs, AFailedAssertShowsTheExpressionAsWritten) {
       "  k<<<1, 32>>>(a);\n"
       "  return 0;\n"
       "}\n";
-  ProgramRun run = RunText(text);
-  ASSERT_TRUE(run.ok()) << run.failure;
-  EXPECT_NE(run.stdout_text.find("Assertion `a[threadIdx.x] + a[0] == 7` failed"),
+  LessonRun run = RunText(text);
+  ASSERT_TRUE(run.program->ok()) << run.program->failure;
+  EXPECT_NE(run.program->stdout_text.find("Assertion `a[threadIdx.x] + a[0] == 7` failed"),
             std::string::npos)
-      << run.stdout_text;
+      << run.program->stdout_text;
 }
 
 TEST(Programs, UnrewriteTextUndoesEveryInsertion) {
@@ -186,29 +193,31 @@ TEST(Programs, UnrewriteTextUndoesEveryInsertion) {
 }
 
 TEST(Programs, ACompileErrorStopsBeforeAnythingRuns) {
-  ProgramRun run = RunText("int main() {\n  return undefined_name;\n}\n");
-  ASSERT_FALSE(run.ok());
-  EXPECT_EQ(run.stage, ProgramStage::kCompile);
-  ASSERT_FALSE(run.errors.empty());
-  EXPECT_EQ(run.errors[0].line, 2u);
-  EXPECT_EQ(run.failure.rfind("test.cu:2:10: error: use of undeclared identifier", 0), 0u)
-      << run.failure;
+  LessonRun run = RunText("int main() {\n  return undefined_name;\n}\n");
+  ASSERT_FALSE(run.program->ok());
+  EXPECT_EQ(run.program->stage, ProgramStage::kCompile);
+  ASSERT_FALSE(run.program->errors.empty());
+  EXPECT_EQ(run.program->errors[0].line, 2u);
+  EXPECT_EQ(run.program->failure.rfind("test.cu:2:10: error: use of undeclared identifier", 0), 0u)
+      << run.program->failure;
 }
 
 TEST(Programs, AProgramWithoutMainOrWithAMissingFunctionIsTheUsersError) {
-  ProgramRun none = RunText("__global__ void k(float* a) { a[0] = 1.0f; }\n");
-  ASSERT_FALSE(none.ok());
-  EXPECT_EQ(none.stage, ProgramStage::kCompile);
-  EXPECT_NE(none.failure.find("the program has no main()"), std::string::npos) << none.failure;
-  ProgramRun missing = RunText("int helper(int);\nint main() { return helper(1); }\n");
-  ASSERT_FALSE(missing.ok());
-  EXPECT_EQ(missing.failure.rfind("link error: undefined reference to `helper(int)'", 0), 0u)
-      << missing.failure;
+  LessonRun none = RunText("__global__ void k(float* a) { a[0] = 1.0f; }\n");
+  ASSERT_FALSE(none.program->ok());
+  EXPECT_EQ(none.program->stage, ProgramStage::kCompile);
+  EXPECT_NE(none.program->failure.find("the program has no main()"), std::string::npos)
+      << none.program->failure;
+  LessonRun missing = RunText("int helper(int);\nint main() { return helper(1); }\n");
+  ASSERT_FALSE(missing.program->ok());
+  EXPECT_EQ(missing.program->failure.rfind("link error: undefined reference to `helper(int)'", 0),
+            0u)
+      << missing.program->failure;
 }
 
 // Standard headers after the CUDA ones, and __noinline__ (libstdc++ uses that name itself).
 TEST(Programs, StandardHeadersAndNoinlineCompile) {
-  ProgramRun run = RunText(
+  LessonRun run = RunText(
       "#include <cuda_runtime.h>\n#include <memory>\n#include <vector>\n#include <cstdio>\n"
       "__device__ __noinline__ float twice(float v) { return 2 * v; }\n"
       "__global__ void k(float* a) { a[threadIdx.x] = twice(a[threadIdx.x]); }\n"
@@ -217,8 +226,8 @@ TEST(Programs, StandardHeadersAndNoinlineCompile) {
       "  cudaMemcpy(d, h.data(), 128, cudaMemcpyHostToDevice); k<<<1, 32>>>(d);\n"
       "  cudaMemcpy(h.data(), d, 128, cudaMemcpyDeviceToHost); printf(\"%g\\n\", h[31]);\n"
       "}\n");
-  ASSERT_TRUE(run.ok()) << run.failure;
-  EXPECT_EQ(run.stdout_text, "2\n");
+  ASSERT_TRUE(run.program->ok()) << run.program->failure;
+  EXPECT_EQ(run.program->stdout_text, "2\n");
 }
 
 TEST(Programs, TooMuchMemoryEndsInAMessage) {
@@ -232,12 +241,12 @@ TEST(Programs, TooMuchMemoryEndsInAMessage) {
       "}\n";
   ProgramOptions o;
   o.memory_limit_bytes = 1ull << 30;
-  ProgramRun run = RunText(text, o);
-  EXPECT_EQ(run.stdout_text, "out of memory\n");
-  EXPECT_EQ(run.exit_code, 1);
-  EXPECT_NE(run.stderr_text.find("cudaMalloc: out of memory for 3221225472 bytes"),
+  LessonRun run = RunText(text, o);
+  EXPECT_EQ(run.program->stdout_text, "out of memory\n");
+  EXPECT_EQ(run.program->exit_code, 1);
+  EXPECT_NE(run.program->stderr_text.find("cudaMalloc: out of memory for 3221225472 bytes"),
             std::string::npos)
-      << run.stderr_text;
+      << run.program->stderr_text;
 }
 
 }  // namespace

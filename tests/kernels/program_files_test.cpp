@@ -31,13 +31,13 @@ TEST(CoursePrograms, AnInstalledToolkitNeverLeaksIntoTheParse) {
           "int main() { cudaProfilerStart(); printf(\"ok\\n\"); return 0; }\n");
   const std::string old = std::getenv("CPATH") != nullptr ? std::getenv("CPATH") : "";
   setenv("CPATH", (f.path() / "toolkit").c_str(), 1);
-  ProgramRun run = f.Run("prog.cu");
+  LessonRun run = f.Run("prog.cu");
   setenv("CPATH", old.c_str(), 1);
-  ASSERT_TRUE(run.ok()) << run.failure;
-  EXPECT_EQ(run.stdout_text, "ok\n");
+  ASSERT_TRUE(run.program->ok()) << run.program->failure;
+  EXPECT_EQ(run.program->stdout_text, "ok\n");
   // And it says why the folder was left out.
   bool said = false;
-  for (const ProgramDiagnostic& w : run.rewritten.warnings)
+  for (const ProgramDiagnostic& w : run.program->warnings)
     said = said || w.message.find("a CUDA toolkit's headers: left out") != std::string::npos;
   EXPECT_TRUE(said);
 }
@@ -60,8 +60,8 @@ TEST(CoursePrograms, KernelsInTheProgramsOwnHeadersAreRecordedByTheirFile) {
           "  scale<<<N / 128, 128>>>(b, a); cudaDeviceSynchronize(); printf(\"%d\\n\", N); }\n");
   ProgramOptions o;
   o.include_dirs = {f.path() / "include"};
-  ProgramRun run = f.Run("main.cu", o);
-  ASSERT_TRUE(run.ok()) << run.failure;
+  LessonRun run = f.Run("main.cu", o);
+  ASSERT_TRUE(run.program->ok()) << run.program->failure;
   ASSERT_EQ(run.launches.size(), 1u);
   const LaunchTrace& t = run.launches[0];
   EXPECT_EQ(t.grid.x, 2u);  // N = 256 from include/params.h
@@ -75,21 +75,21 @@ TEST(CoursePrograms, KernelsInTheProgramsOwnHeadersAreRecordedByTheirFile) {
   EXPECT_EQ(t.barrier_sites[0].file, "kern.cuh");
   EXPECT_EQ(t.barrier_sites[0].line, 7u);
   // The launch list knows where the kernel is written, and the run carries the header's text.
-  ASSERT_EQ(run.rewritten.kernel_files.size(), 1u);
-  EXPECT_EQ(run.rewritten.kernel_files[0].file, "kern.cuh");
-  std::map<std::string, std::string> files(run.files.begin(), run.files.end());
+  ASSERT_EQ(run.program->kernel_files.size(), 1u);
+  EXPECT_EQ(run.program->kernel_files[0].file, "kern.cuh");
+  std::map<std::string, std::string> files(run.program->files.begin(), run.program->files.end());
   EXPECT_EQ(files.count("kern.cuh"), 1u);
   EXPECT_EQ(files.count("include/params.h"), 1u);
 
   // An edit of the header is seen (the caches are keyed by it), and -D sets its #define.
   f.Write("include/params.h", "#define N 512\n");
   run = f.Run("main.cu", o);
-  ASSERT_TRUE(run.ok()) << run.failure;
-  EXPECT_EQ(run.stdout_text, "512\n");
+  ASSERT_TRUE(run.program->ok()) << run.program->failure;
+  EXPECT_EQ(run.program->stdout_text, "512\n");
   o.defines = {"N=1024"};
   run = f.Run("main.cu", o);
-  ASSERT_TRUE(run.ok()) << run.failure;
-  EXPECT_EQ(run.stdout_text, "1024\n");
+  ASSERT_TRUE(run.program->ok()) << run.program->failure;
+  EXPECT_EQ(run.program->stdout_text, "1024\n");
 }
 
 // The emulator's shim is precompiled once into the cache (a GCC .gch beside the header the
@@ -112,16 +112,17 @@ TEST(CoursePrograms, TheShimIsPrecompiledOnceAndReused) {
       "__global__ void k(int* d) { d[threadIdx.x] = N; }\n"
       "int main() { int* d; cudaMallocManaged(&d, 64); k<<<1, 4>>>(d);\n"
       "  cudaDeviceSynchronize(); printf(\"%d\\n\", d[3]); }\n";
-  ProgramRun first = RunText(text, o);
-  ASSERT_TRUE(first.ok()) << first.failure;
-  EXPECT_EQ(first.stdout_text, "4\n");
+  LessonRun first = RunText(text, o);
+  ASSERT_TRUE(first.program->ok()) << first.program->failure;
+  EXPECT_EQ(first.program->stdout_text, "4\n");
   const auto after_first = gch_files();
   ASSERT_EQ(after_first.size(), 1u);
   const auto made = std::filesystem::last_write_time(after_first[0]);
   o.defines = {"VALUE=7"};
-  ProgramRun second = RunText(text, o);
-  ASSERT_TRUE(second.ok()) << second.failure;
-  EXPECT_EQ(second.stdout_text, "7\n");  // the -D reached the program through the precompiled shim
+  LessonRun second = RunText(text, o);
+  ASSERT_TRUE(second.program->ok()) << second.program->failure;
+  EXPECT_EQ(second.program->stdout_text,
+            "7\n");  // the -D reached the program through the precompiled shim
   ASSERT_EQ(gch_files().size(), 1u);
   EXPECT_EQ(std::filesystem::last_write_time(after_first[0]), made);
 }
@@ -147,23 +148,23 @@ TEST(CoursePrograms, TheRewriterReadsThePrecompiledShimAndCopesWithADamagedOne) 
       "int main() { int* d; cudaMallocManaged(&d, 64); k<<<1, 4>>>(d);\n"
       "  cudaDeviceSynchronize(); printf(\"%d\\n\", d[3]); }\n";
   o.defines = {"V=1"};
-  const ProgramRun first = RunText(text, o);
-  ASSERT_TRUE(first.ok()) << first.failure;
-  EXPECT_EQ(first.stdout_text, "1\n");
+  const LessonRun first = RunText(text, o);
+  ASSERT_TRUE(first.program->ok()) << first.program->failure;
+  EXPECT_EQ(first.program->stdout_text, "1\n");
   ASSERT_EQ(pch().size(), 1u);
   const std::filesystem::path made = pch()[0];
   EXPECT_TRUE(std::filesystem::exists(made.parent_path() / (made.stem().string() + ".h")));
   // Damaged: the rewrite (a new -D: not a cached one) still works, without it.
   { std::ofstream(made, std::ios::binary | std::ios::trunc) << "not a precompiled header"; }
   o.defines = {"V=2"};
-  const ProgramRun second = RunText(text, o);
-  ASSERT_TRUE(second.ok()) << second.failure;
-  EXPECT_EQ(second.stdout_text, "2\n");
+  const LessonRun second = RunText(text, o);
+  ASSERT_TRUE(second.program->ok()) << second.program->failure;
+  EXPECT_EQ(second.program->stdout_text, "2\n");
   EXPECT_TRUE(pch().empty());
   o.defines = {"V=3"};
-  const ProgramRun third = RunText(text, o);
-  ASSERT_TRUE(third.ok()) << third.failure;
-  EXPECT_EQ(third.stdout_text, "3\n");
+  const LessonRun third = RunText(text, o);
+  ASSERT_TRUE(third.program->ok()) << third.program->failure;
+  EXPECT_EQ(third.program->stdout_text, "3\n");
   EXPECT_EQ(pch().size(), 1u);  // made again
   ASSERT_EQ(first.launches.size(), 1u);
   ASSERT_EQ(second.launches.size(), 1u);
@@ -189,9 +190,9 @@ TEST(CoursePrograms, SeveralTranslationUnitsCompileTogether) {
   ASSERT_EQ(set->others.size(), 1u);
   ProgramOptions o;
   o.extra_files = set->others;
-  ProgramRun run = f.Run("main.cu", o);
-  ASSERT_TRUE(run.ok()) << run.failure;
-  EXPECT_EQ(run.stdout_text, "PASS\n");
+  LessonRun run = f.Run("main.cu", o);
+  ASSERT_TRUE(run.program->ok()) << run.program->failure;
+  EXPECT_EQ(run.program->stdout_text, "PASS\n");
 }
 
 TEST(CoursePrograms, DefinesReachAProgramsConstIntegers) {
@@ -201,17 +202,17 @@ TEST(CoursePrograms, DefinesReachAProgramsConstIntegers) {
       "int main() { const int M = 4; printf(\"%d %d\\n\", N, M); return 0; }\n";
   ProgramOptions o;
   o.defines = {"N=64", "M=8"};
-  ProgramRun run = RunText(text, o);
-  ASSERT_TRUE(run.ok()) << run.failure;
-  EXPECT_EQ(run.stdout_text, "64 8\n");
-  EXPECT_EQ(RunText(text).stdout_text, "1024 4\n");
+  LessonRun run = RunText(text, o);
+  ASSERT_TRUE(run.program->ok()) << run.program->failure;
+  EXPECT_EQ(run.program->stdout_text, "64 8\n");
+  EXPECT_EQ(RunText(text).program->stdout_text, "1024 4\n");
 }
 
 TEST(CoursePrograms, ARequestIsTheLanesThatRunTheSameStep) {
   // A four-step loop reading a row of 32 floats a step; lane 0 skips step 1. On a GPU each step
   // is one request of 4 sectors (Nsight Compute on an H200: 4, not 7). And a helper called twice,
   // the first time by lanes 0-15 only: 2 sectors, then 4.
-  ProgramRun run = RunText(
+  LessonRun run = RunText(
       "__global__ void four(const float* in, float* out) {\n"
       "  int t = threadIdx.x; float s = 0;\n"
       "  for (int k = 0; k < 4; ++k) {\n"
@@ -229,7 +230,7 @@ TEST(CoursePrograms, ARequestIsTheLanesThatRunTheSameStep) {
       "}\n"
       "int main() { float *i, *o; cudaMalloc(&i, 512); cudaMalloc(&o, 512);\n"
       "  four<<<1, 32>>>(i, o); twice<<<1, 32>>>(i, o); cudaDeviceSynchronize(); return 0; }\n");
-  ASSERT_TRUE(run.ok()) << run.failure;
+  ASSERT_TRUE(run.program->ok()) << run.program->failure;
   ASSERT_EQ(run.launches.size(), 2u);
   std::size_t i = 0;
   ASSERT_NE(SiteAt(run.launches[0], 5, 10, &i), nullptr);
@@ -263,8 +264,8 @@ TEST(CoursePrograms, AgreementProgramsGiveNsightComputesCounts) {
   for (const Want& w : wants) {
     const std::filesystem::path file =
         std::filesystem::path(WARPSCOPE_SOURCE_DIR) / "tests/programs/agreement" / w.file;
-    const ProgramRun run = RunProgramFile(file, {});
-    ASSERT_TRUE(run.ok()) << w.file << ": " << run.failure;
+    const LessonRun run = RunProgramFile(file, {});
+    ASSERT_TRUE(run.program->ok()) << w.file << ": " << run.program->failure;
     ASSERT_EQ(run.launches.size(), 1u) << w.file;
     const LaunchTrace& t = run.launches[0];
     std::uint64_t ldr = 0, lds = 0, str = 0, sts = 0, shw = 0, lldr = 0, llds = 0, lstr = 0,
@@ -319,19 +320,21 @@ TEST(CoursePrograms, WhatIsNotRunYetIsRefusedByNameAtItsLine) {
        "is not supported (yet)"},
   };
   for (const Case& c : cases) {
-    ProgramRun run = RunText(c.text);
-    ASSERT_FALSE(run.ok()) << c.text;
-    ASSERT_FALSE(run.errors.empty()) << c.text;
-    EXPECT_EQ(run.errors[0].line, c.line) << c.text << "\n" << run.errors[0].message;
-    EXPECT_NE(run.errors[0].message.find(c.message), std::string::npos) << c.text << "\n"
-                                                                        << run.errors[0].message;
+    LessonRun run = RunText(c.text);
+    ASSERT_FALSE(run.program->ok()) << c.text;
+    ASSERT_FALSE(run.program->errors.empty()) << c.text;
+    EXPECT_EQ(run.program->errors[0].line, c.line) << c.text << "\n"
+                                                   << run.program->errors[0].message;
+    EXPECT_NE(run.program->errors[0].message.find(c.message), std::string::npos)
+        << c.text << "\n"
+        << run.program->errors[0].message;
   }
 }
 
 TEST(CoursePrograms, ATimeLimitKeepsTheLaunchesAndOutputBeforeIt) {
   ProgramOptions o;
   o.timeout = std::chrono::milliseconds(2500);
-  ProgramRun run = RunText(
+  LessonRun run = RunText(
       "#include <cstdio>\n"
       "__global__ void ok(float* a) { a[threadIdx.x] = 1; }\n"
       "__global__ void spin(float* a) { while (true) a[threadIdx.x] += 1; }\n"
@@ -339,28 +342,29 @@ TEST(CoursePrograms, ATimeLimitKeepsTheLaunchesAndOutputBeforeIt) {
       "  ok<<<1, 32>>>(d); cudaDeviceSynchronize(); printf(\"after ok\\n\");\n"
       "  spin<<<1, 32>>>(d); cudaDeviceSynchronize(); return 0; }\n",
       o);
-  ASSERT_FALSE(run.ok());
-  EXPECT_NE(run.failure.find("ran longer than the limit"), std::string::npos) << run.failure;
+  ASSERT_FALSE(run.program->ok());
+  EXPECT_NE(run.program->failure.find("ran longer than the limit"), std::string::npos)
+      << run.program->failure;
   ASSERT_EQ(run.launches.size(), 1u);
   EXPECT_EQ(run.launches[0].kernel, "ok");
-  EXPECT_EQ(run.stdout_text, "before\nafter ok\n");
+  EXPECT_EQ(run.program->stdout_text, "before\nafter ok\n");
 }
 
 TEST(CoursePrograms, TheExitStatusIsTheProgramsAndEventTimesAreTheModels) {
-  ProgramRun run = RunText(
+  LessonRun run = RunText(
       "#include <cstdio>\n"
       "__global__ void k(float* a) { a[threadIdx.x] = 1; }\n"
       "int main() { float* d; cudaMalloc(&d, 4096); cudaEvent_t a, b;\n"
       "  cudaEventCreate(&a); cudaEventCreate(&b); cudaEventRecord(a);\n"
       "  k<<<1, 1024>>>(d); cudaEventRecord(b); cudaEventSynchronize(b);\n"
       "  float ms = 0; cudaEventElapsedTime(&ms, a, b); printf(\"%.6f\\n\", ms); return 1; }\n");
-  ASSERT_TRUE(run.ok()) << run.failure;  // it ran to the end...
-  EXPECT_EQ(run.exit_code, 1);           // ...and said it failed
+  ASSERT_TRUE(run.program->ok()) << run.program->failure;  // it ran to the end...
+  EXPECT_EQ(run.program->exit_code, 1);                    // ...and said it failed
   // 32 warps x 4 sectors x 32 B = 4096 B at the hopper preset's 3350 GB/s: 0.0012 us, plus the
   // model's 2 us a launch.
-  EXPECT_EQ(run.stdout_text, "0.002001\n");
+  EXPECT_EQ(run.program->stdout_text, "0.002001\n");
   bool said = false;
-  for (const ProgramDiagnostic& w : run.rewritten.warnings)
+  for (const ProgramDiagnostic& w : run.program->warnings)
     said = said || w.message.find("the model's time") != std::string::npos;
   EXPECT_TRUE(said);
 }

@@ -40,7 +40,7 @@ std::string SkipReason() {
 
 // `text` as test.cu on the emulator, then on the GPU (a 120 s limit), with the same options.
 struct BothRuns {
-  ProgramRun emu, gpu;
+  LessonRun emu, gpu;
 };
 BothRuns RunOnBoth(const std::string& text, ProgramOptions o = {}) {
   BothRuns r;
@@ -75,16 +75,20 @@ TEST(ProgramsOnGpu, ExamplesGiveTheEmulatorsFigures) {
     o.defines = e.defines;
     o.args = e.args;
     o.keep_blocks = {0};
-    ProgramRun emu =
+    LessonRun emu =
         RunProgramText(e.file, WARPSCOPE_SOURCE_DIR "/examples", ReadExample(e.file), o);
     o.backend = "cuda";
     o.timeout = std::chrono::seconds(120);
-    ProgramRun gpu =
+    LessonRun gpu =
         RunProgramText(e.file, WARPSCOPE_SOURCE_DIR "/examples", ReadExample(e.file), o);
-    ASSERT_TRUE(emu.ok()) << e.file << ": " << emu.failure << "\n" << emu.stderr_text;
-    ASSERT_TRUE(gpu.ok()) << e.file << ": " << gpu.failure << "\n" << gpu.stderr_text;
-    EXPECT_NE(emu.stdout_text.find(e.printed), std::string::npos) << emu.stdout_text;
-    EXPECT_NE(gpu.stdout_text.find(e.printed), std::string::npos) << gpu.stdout_text;
+    ASSERT_TRUE(emu.program->ok()) << e.file << ": " << emu.program->failure << "\n"
+                                   << emu.program->stderr_text;
+    ASSERT_TRUE(gpu.program->ok()) << e.file << ": " << gpu.program->failure << "\n"
+                                   << gpu.program->stderr_text;
+    EXPECT_NE(emu.program->stdout_text.find(e.printed), std::string::npos)
+        << emu.program->stdout_text;
+    EXPECT_NE(gpu.program->stdout_text.find(e.printed), std::string::npos)
+        << gpu.program->stdout_text;
     EXPECT_EQ(gpu.backend, "cuda");
     EXPECT_NE(gpu.device.find("NVIDIA"), std::string::npos) << gpu.device;  // the GPU's own name
     EXPECT_EQ(emu.device, "CPU emulator");
@@ -123,16 +127,19 @@ TEST(ProgramsOnGpu, AnOutOfRangeIndexNamesTheLineTheBufferAndTheThread) {
   ProgramOptions o;
   o.backend = "cuda";
   o.timeout = std::chrono::seconds(120);
-  ProgramRun run = test::RunText(text, o);
-  ASSERT_FALSE(run.ok());
-  EXPECT_EQ(run.stage, ProgramStage::kRun);
+  LessonRun run = test::RunText(text, o);
+  ASSERT_FALSE(run.program->ok());
+  EXPECT_EQ(run.program->stage, ProgramStage::kRun);
   // The first lane to store is not fixed on a GPU: any of the 32 indexes 100..131 is right.
-  EXPECT_NE(run.failure.find("line 2: column 3: a store of 4 bytes at"), std::string::npos)
-      << run.failure;
-  EXPECT_NE(run.failure.find("is out of range: index 1"), std::string::npos) << run.failure;
-  EXPECT_NE(run.failure.find("of a, which holds 64 elements of 4 bytes"), std::string::npos)
-      << run.failure;
-  EXPECT_NE(run.failure.find("of block (0,0,0)"), std::string::npos) << run.failure;
+  EXPECT_NE(run.program->failure.find("line 2: column 3: a store of 4 bytes at"), std::string::npos)
+      << run.program->failure;
+  EXPECT_NE(run.program->failure.find("is out of range: index 1"), std::string::npos)
+      << run.program->failure;
+  EXPECT_NE(run.program->failure.find("of a, which holds 64 elements of 4 bytes"),
+            std::string::npos)
+      << run.program->failure;
+  EXPECT_NE(run.program->failure.find("of block (0,0,0)"), std::string::npos)
+      << run.program->failure;
 }
 
 TEST(ProgramsOnGpu, ADeviceAssertEndsTheLaunchAndTheProgramSeesIt) {
@@ -155,14 +162,16 @@ TEST(ProgramsOnGpu, ADeviceAssertEndsTheLaunchAndTheProgramSeesIt) {
   ProgramOptions o;
   o.backend = "cuda";
   o.timeout = std::chrono::seconds(120);
-  ProgramRun run = test::RunText(text, o);
-  ASSERT_TRUE(run.ok()) << run.failure;
-  EXPECT_EQ(run.exit_code, 0) << run.stdout_text << run.stderr_text;
-  EXPECT_NE(run.stdout_text.find("cudaErrorAssert"), std::string::npos) << run.stdout_text;
+  LessonRun run = test::RunText(text, o);
+  ASSERT_TRUE(run.program->ok()) << run.program->failure;
+  EXPECT_EQ(run.program->exit_code, 0) << run.program->stdout_text << run.program->stderr_text;
+  EXPECT_NE(run.program->stdout_text.find("cudaErrorAssert"), std::string::npos)
+      << run.program->stdout_text;
   // CUDA's own report, with the expression as the program wrote it (UnrewriteText).
-  EXPECT_NE((run.stdout_text + run.stderr_text).find("Assertion `a[threadIdx.x] == 7` failed"),
+  EXPECT_NE((run.program->stdout_text + run.program->stderr_text)
+                .find("Assertion `a[threadIdx.x] == 7` failed"),
             std::string::npos)
-      << run.stderr_text;
+      << run.program->stderr_text;
 }
 
 // Cooperative groups on a GPU are Warpscope's own over the recorded intrinsics (the toolkit's
@@ -199,11 +208,13 @@ int main() {
 }
 )";
   auto [emu, gpu] = RunOnBoth(text);
-  ASSERT_TRUE(emu.ok()) << emu.failure;
-  ASSERT_TRUE(gpu.ok()) << gpu.failure << gpu.stderr_text;
+  ASSERT_TRUE(emu.program->ok()) << emu.program->failure;
+  ASSERT_TRUE(gpu.program->ok()) << gpu.program->failure << gpu.program->stderr_text;
   // Lane l of warp 0 adds 63 - l and 63 - (l ^ 1); over 32 lanes: 2 x (32 x 63 - 496) = 3,040.
-  EXPECT_NE(emu.stdout_text.find("out[0] = 3040"), std::string::npos) << emu.stdout_text;
-  EXPECT_NE(gpu.stdout_text.find("out[0] = 3040"), std::string::npos) << gpu.stdout_text;
+  EXPECT_NE(emu.program->stdout_text.find("out[0] = 3040"), std::string::npos)
+      << emu.program->stdout_text;
+  EXPECT_NE(gpu.program->stdout_text.find("out[0] = 3040"), std::string::npos)
+      << gpu.program->stdout_text;
   ASSERT_EQ(gpu.launches.size(), 1u);
   const LaunchTrace& a = emu.launches[0];
   const LaunchTrace& b = gpu.launches[0];
@@ -243,9 +254,10 @@ float* make(int n) {
   o.backend = "cuda";
   o.timeout = std::chrono::seconds(120);
   o.extra_files = {f.path() / "alloc.cpp"};
-  ProgramRun run = f.Run("main.cu", o);
-  ASSERT_TRUE(run.ok()) << run.failure << run.stderr_text;
-  EXPECT_NE(run.stdout_text.find("h[31] = 2"), std::string::npos) << run.stdout_text;
+  LessonRun run = f.Run("main.cu", o);
+  ASSERT_TRUE(run.program->ok()) << run.program->failure << run.program->stderr_text;
+  EXPECT_NE(run.program->stdout_text.find("h[31] = 2"), std::string::npos)
+      << run.program->stdout_text;
   ASSERT_EQ(run.launches.size(), 1u);
   const LaunchTrace& t = run.launches[0];
   ASSERT_EQ(t.sites.size(), 1u);
@@ -286,15 +298,15 @@ int main() {
   ProgramOptions o;
   o.backend = "cuda";
   o.timeout = std::chrono::seconds(120);
-  ProgramRun run = test::RunText(text, o);
-  ASSERT_TRUE(run.ok()) << run.failure << run.stderr_text;
-  const std::size_t at = run.stdout_text.find("ms ");
-  ASSERT_NE(at, std::string::npos) << run.stdout_text;
-  const double ms = std::stod(run.stdout_text.substr(at + 3));
+  LessonRun run = test::RunText(text, o);
+  ASSERT_TRUE(run.program->ok()) << run.program->failure << run.program->stderr_text;
+  const std::size_t at = run.program->stdout_text.find("ms ");
+  ASSERT_NE(at, std::string::npos) << run.program->stdout_text;
+  const double ms = std::stod(run.program->stdout_text.substr(at + 3));
   EXPECT_GT(ms, 0.0);
-  EXPECT_LT(ms, 5.0) << run.stdout_text;
+  EXPECT_LT(ms, 5.0) << run.program->stdout_text;
   bool said = false;
-  for (const auto& w : run.rewritten.warnings)
+  for (const auto& w : run.program->warnings)
     said = said || w.message.find("without recording") != std::string::npos;
   EXPECT_TRUE(said);
   ASSERT_EQ(run.launches.size(), 2u);
@@ -326,9 +338,9 @@ int main() {
     ProgramOptions o;
     o.backend = backend;
     o.timeout = std::chrono::seconds(120);
-    ProgramRun run = test::RunText(text, o);
-    ASSERT_TRUE(run.ok()) << backend << ": " << run.failure;
-    EXPECT_EQ(run.stdout_text, "cudaSuccess 62\n") << backend;  // 2 x 31
+    LessonRun run = test::RunText(text, o);
+    ASSERT_TRUE(run.program->ok()) << backend << ": " << run.program->failure;
+    EXPECT_EQ(run.program->stdout_text, "cudaSuccess 62\n") << backend;  // 2 x 31
     ASSERT_EQ(run.launches.size(), 1u) << backend;
     const LaunchTrace& t = run.launches[0];
     ASSERT_EQ(t.sites.size(), 2u) << backend;  // a[threadIdx.x] *= 2: a load and a store
@@ -369,10 +381,10 @@ int main() {
   ProgramOptions o;
   o.keep_blocks = {0};
   auto [emu, gpu] = RunOnBoth(text, o);
-  ASSERT_TRUE(emu.ok()) << emu.failure;
-  ASSERT_TRUE(gpu.ok()) << gpu.failure << gpu.stderr_text;
-  EXPECT_EQ(emu.stdout_text, "cudaSuccess 2048\n");
-  EXPECT_EQ(gpu.stdout_text, "cudaSuccess 2048\n");
+  ASSERT_TRUE(emu.program->ok()) << emu.program->failure;
+  ASSERT_TRUE(gpu.program->ok()) << gpu.program->failure << gpu.program->stderr_text;
+  EXPECT_EQ(emu.program->stdout_text, "cudaSuccess 2048\n");
+  EXPECT_EQ(gpu.program->stdout_text, "cudaSuccess 2048\n");
   ASSERT_EQ(gpu.launches.size(), 1u);
   EXPECT_EQ(FiguresOf(gpu.launches[0]), FiguresOf(emu.launches[0]));
   // Step s (stride 2^s, s = 0..10) keeps the warps whose threads include a multiple of 2^s: 32
@@ -391,9 +403,9 @@ TEST(ProgramsOnGpu, RowsOfAPointerMatrixAreOneSiteAsOnTheEmulator) {
   if (std::string why = SkipReason(); !why.empty()) GTEST_SKIP() << why;
   const std::string text = test::kPointerRowsProgram;
   auto [emu, gpu] = RunOnBoth(text);
-  ASSERT_TRUE(emu.ok()) << emu.failure;
-  ASSERT_TRUE(gpu.ok()) << gpu.failure << gpu.stderr_text;
-  EXPECT_EQ(gpu.stdout_text, "6\n");
+  ASSERT_TRUE(emu.program->ok()) << emu.program->failure;
+  ASSERT_TRUE(gpu.program->ok()) << gpu.program->failure << gpu.program->stderr_text;
+  EXPECT_EQ(gpu.program->stdout_text, "6\n");
   ASSERT_EQ(gpu.launches.size(), 1u);
   EXPECT_EQ(FiguresOf(gpu.launches[0]), FiguresOf(emu.launches[0]));
   int several = 0;
@@ -406,9 +418,9 @@ TEST(ProgramsOnGpu, RowsOfAPointerMatrixAreOneSiteAsOnTheEmulator) {
 TEST(ProgramsOnGpu, LocalArraysGiveTheEmulatorsRequests) {
   if (std::string why = SkipReason(); !why.empty()) GTEST_SKIP() << why;
   auto [emu, gpu] = RunOnBoth(test::kLocalArraysProgram);
-  ASSERT_TRUE(emu.ok()) << emu.failure;
-  ASSERT_TRUE(gpu.ok()) << gpu.failure << gpu.stderr_text;
-  EXPECT_EQ(gpu.stdout_text, "1 0 6\n");
+  ASSERT_TRUE(emu.program->ok()) << emu.program->failure;
+  ASSERT_TRUE(gpu.program->ok()) << gpu.program->failure << gpu.program->stderr_text;
+  EXPECT_EQ(gpu.program->stdout_text, "1 0 6\n");
   ASSERT_EQ(gpu.launches.size(), 2u);
   EXPECT_EQ(FiguresOf(gpu.launches[0]), FiguresOf(emu.launches[0]));
   int local = 0;

@@ -38,14 +38,14 @@ std::vector<Figures> FiguresOf(const LaunchTrace& t) {
 TEST(Programs, TransposeExampleGivesTheLessonsFigures) {
   ProgramOptions o;
   o.defines = {"TILE_DIM=32", "N=256"};
-  ProgramRun run = RunProgramText("transpose.cu", WARPSCOPE_SOURCE_DIR "/examples",
-                                  ReadExample("transpose.cu"), o);
-  ASSERT_TRUE(run.ok()) << run.failure << "\n" << run.stderr_text;
+  LessonRun run = RunProgramText("transpose.cu", WARPSCOPE_SOURCE_DIR "/examples",
+                                 ReadExample("transpose.cu"), o);
+  ASSERT_TRUE(run.program->ok()) << run.program->failure << "\n" << run.program->stderr_text;
   ASSERT_EQ(run.launches.size(), 3u);
-  EXPECT_NE(run.stdout_text.find("transposePadded: transposed 256x256 correctly"),
+  EXPECT_NE(run.program->stdout_text.find("transposePadded: transposed 256x256 correctly"),
             std::string::npos);
-  EXPECT_FALSE(run.rewritten.main_takes_args);  // int main(): no arguments field
-  EXPECT_EQ(run.rewritten.kernels,
+  EXPECT_FALSE(run.program->takes_args);  // int main(): no arguments field
+  EXPECT_EQ(run.program->kernels,
             (std::vector<std::string>{"transposeNaive", "transposeCoalesced", "transposePadded"}));
   const char* variants[] = {"naive", "coalesced", "padded"};
   for (int v = 0; v < 3; ++v) {
@@ -113,12 +113,13 @@ TEST(Programs, ExamplesGiveTheLessonsFigures) {
     ProgramOptions o;
     o.defines = c.defines;
     o.args = c.args;
-    ProgramRun run =
+    LessonRun run =
         RunProgramText(c.example, WARPSCOPE_SOURCE_DIR "/examples", ReadExample(c.example), o);
-    ASSERT_TRUE(run.ok()) << c.example << ": " << run.failure << "\n" << run.stderr_text;
+    ASSERT_TRUE(run.program->ok()) << c.example << ": " << run.program->failure << "\n"
+                                   << run.program->stderr_text;
     ASSERT_EQ(run.launches.size(), c.variants.size()) << c.example;
     // vecadd's main(int argc, char** argv) reads ValuesPerThread from argv[1].
-    EXPECT_EQ(run.rewritten.main_takes_args, std::string(c.example) == "vecadd.cu");
+    EXPECT_EQ(run.program->takes_args, std::string(c.example) == "vecadd.cu");
     for (std::size_t v = 0; v < c.variants.size(); ++v) {
       auto lesson = RunLesson(c.lesson, c.variants[v], c.params, "emu", RunOptions{});
       ASSERT_TRUE(lesson.ok()) << lesson.status().message();
@@ -132,9 +133,9 @@ TEST(Programs, ExamplesGiveTheLessonsFigures) {
 // of 16 threads; 62 rows make 31 warp-rows per column of blocks, and 76 columns need 5 block
 // columns, the last with 12 active lanes per row: 31 x 5 = 155 requests per access.
 TEST(Programs, PictureKernelByHand) {
-  ProgramRun run =
+  LessonRun run =
       RunProgramText("picture.cu", WARPSCOPE_SOURCE_DIR "/examples", ReadExample("picture.cu"), {});
-  ASSERT_TRUE(run.ok()) << run.failure;
+  ASSERT_TRUE(run.program->ok()) << run.program->failure;
   ASSERT_EQ(run.launches.size(), 1u);
   const LaunchTrace& t = run.launches[0];
   ASSERT_EQ(t.sites.size(), 2u);
@@ -173,10 +174,10 @@ TEST(Programs, WarpIntrinsicsGiveCudasValues) {
       "  int h[11 * 32]; cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);\n"
       "  for (int i = 0; i < 11 * 32; ++i) printf(\"%d%c\", h[i], i % 32 == 31 ? '\\n' : ' ');\n"
       "}\n";
-  ProgramRun run = RunText(text);
-  ASSERT_TRUE(run.ok()) << run.failure << run.stderr_text;
+  LessonRun run = RunText(text);
+  ASSERT_TRUE(run.program->ok()) << run.program->failure << run.program->stderr_text;
   std::vector<std::vector<long long>> rows;
-  std::stringstream in(run.stdout_text);
+  std::stringstream in(run.program->stdout_text);
   for (std::string line; std::getline(in, line);) {
     std::stringstream ls(line);
     rows.emplace_back();
@@ -222,19 +223,21 @@ TEST(Programs, AShuffleWhoseMaskNamesAnExitedLaneIsAnError) {
       "  out[threadIdx.x] = __shfl_down_sync(0xffffffff, v, 1);\n"
       "}\n"
       "int main() { int* d; cudaMalloc(&d, 128); k<<<1, 32>>>(d); return 0; }\n";
-  ProgramRun run = RunText(text);
-  ASSERT_FALSE(run.ok());
-  EXPECT_NE(run.failure.find("line 4: __shfl_down_sync with mask 0xffffffff names lane 16 of "
-                             "warp 0 (thread 16), which has exited"),
-            std::string::npos)
-      << run.failure;
+  LessonRun run = RunText(text);
+  ASSERT_FALSE(run.program->ok());
+  EXPECT_NE(
+      run.program->failure.find("line 4: __shfl_down_sync with mask 0xffffffff names lane 16 of "
+                                "warp 0 (thread 16), which has exited"),
+      std::string::npos)
+      << run.program->failure;
 }
 
 TEST(Programs, ShuffleReductionExampleSumsExactlyAndCountsItsMeetings) {
-  ProgramRun run = RunProgramText("shuffle_reduce.cu", WARPSCOPE_SOURCE_DIR "/examples",
-                                  ReadExample("shuffle_reduce.cu"), {});
-  ASSERT_TRUE(run.ok()) << run.failure;
-  EXPECT_NE(run.stdout_text.find("correct"), std::string::npos) << run.stdout_text;
+  LessonRun run = RunProgramText("shuffle_reduce.cu", WARPSCOPE_SOURCE_DIR "/examples",
+                                 ReadExample("shuffle_reduce.cu"), {});
+  ASSERT_TRUE(run.program->ok()) << run.program->failure;
+  EXPECT_NE(run.program->stdout_text.find("correct"), std::string::npos)
+      << run.program->stdout_text;
   ASSERT_EQ(run.launches.size(), 1u);
   const LaunchTrace& t = run.launches[0];
   ASSERT_EQ(t.warp_op_sites.size(), 1u);
@@ -296,11 +299,11 @@ TEST(Programs, DynamicSharedConstantDeviceVariablesAndVectorLoads) {
       "  cudaMemcpyFromSymbol(&n, hits, sizeof n);\n"
       "  printf(\"%g %g %d\\n\", o[0], o[65], n);\n"
       "}\n";
-  ProgramRun run = RunText(text);
-  ASSERT_TRUE(run.ok()) << run.failure << run.stderr_text;
+  LessonRun run = RunText(text);
+  ASSERT_TRUE(run.program->ok()) << run.program->failure << run.program->stderr_text;
   // o[0]: block 0, t 0 reads buf[63] = 63, times coef[0] = 1; o[65]: block 1, t 1 reads
   // buf[62] = 64 + 62 = 126, times coef[1] = 2: 252; hits: one per block.
-  EXPECT_EQ(run.stdout_text, "63 252 2\n");
+  EXPECT_EQ(run.program->stdout_text, "63 252 2\n");
   ASSERT_EQ(run.launches.size(), 1u);
   const LaunchTrace& t = run.launches[0];
   auto site = [&](std::uint32_t line, MemorySpace space, AccessOp op) -> const SiteStats* {
@@ -346,12 +349,12 @@ TEST(Programs, BlockTransposeRaceShowsAboveTheDiagonal) {
   for (const auto& [width, wrong] : {std::pair{4, 1536}, std::pair{1, 0}, std::pair{8, 64 * 28}}) {
     ProgramOptions o;
     o.defines = {"BLOCK_WIDTH=" + std::to_string(width)};
-    ProgramRun run = RunProgramText("block_transpose.cu", WARPSCOPE_SOURCE_DIR "/examples",
-                                    ReadExample("block_transpose.cu"), o);
-    ASSERT_TRUE(run.ok()) << run.failure;
+    LessonRun run = RunProgramText("block_transpose.cu", WARPSCOPE_SOURCE_DIR "/examples",
+                                   ReadExample("block_transpose.cu"), o);
+    ASSERT_TRUE(run.program->ok()) << run.program->failure;
     // 8x8 tiles: 28 of the 64 elements lie above the diagonal, and 64 tiles cover 64x64.
-    EXPECT_EQ(run.stdout_text, "BLOCK_WIDTH " + std::to_string(width) + ": " +
-                                   std::to_string(wrong) + " of 4096 elements wrong\n");
+    EXPECT_EQ(run.program->stdout_text, "BLOCK_WIDTH " + std::to_string(width) + ": " +
+                                            std::to_string(wrong) + " of 4096 elements wrong\n");
   }
 }
 

@@ -14,7 +14,7 @@
 namespace ws::test {
 
 // Runs `text` as the program "test.cu" (its own #include "..." files from examples/).
-inline ProgramRun RunText(const std::string& text, ProgramOptions o = {}) {
+inline LessonRun RunText(const std::string& text, ProgramOptions o = {}) {
   return RunProgramText("test.cu", WARPSCOPE_SOURCE_DIR "/examples", text, o);
 }
 
@@ -102,7 +102,7 @@ class Folder {
     std::filesystem::create_directories((path_ / name).parent_path());
     std::ofstream(path_ / name, std::ios::binary) << text;
   }
-  ProgramRun Run(const std::string& main, ProgramOptions o = {}) const {
+  LessonRun Run(const std::string& main, ProgramOptions o = {}) const {
     std::ifstream in(path_ / main, std::ios::binary);
     std::stringstream s;
     s << in.rdbuf();

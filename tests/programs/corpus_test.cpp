@@ -44,18 +44,20 @@ TEST_P(Corpus, RunsAsWritten) {
   o.args = entry.value("args", std::vector<std::string>{});
   // As a user runs it: from its own folder (simpleTexture reads ./data/).
   std::filesystem::current_path(main.parent_path());
-  const ProgramRun run = RunProgramFile(main, o);
+  const LessonRun run = RunProgramFile(main, o);
   if (entry.contains("expect_failure")) {
-    EXPECT_FALSE(run.ok() && run.exit_code == 0);
-    EXPECT_NE(run.failure.find(entry.at("expect_failure").get<std::string>()), std::string::npos)
-        << run.failure;
+    EXPECT_FALSE(run.program->ok() && run.program->exit_code == 0);
+    EXPECT_NE(run.program->failure.find(entry.at("expect_failure").get<std::string>()),
+              std::string::npos)
+        << run.program->failure;
     return;
   }
-  ASSERT_TRUE(run.ok()) << run.failure;
-  EXPECT_EQ(run.exit_code, 0) << run.stdout_text;
+  ASSERT_TRUE(run.program->ok()) << run.program->failure;
+  EXPECT_EQ(run.program->exit_code, 0) << run.program->stdout_text;
   if (entry.at("checks_output").is_string()) {
-    EXPECT_NE(run.stdout_text.find(entry.at("checks_output").get<std::string>()), std::string::npos)
-        << run.stdout_text;
+    EXPECT_NE(run.program->stdout_text.find(entry.at("checks_output").get<std::string>()),
+              std::string::npos)
+        << run.program->stdout_text;
   }
   EXPECT_GE(run.launches.size(), entry.value("min_launches", 1u));
   for (const LaunchTrace& t : run.launches) {

@@ -124,19 +124,19 @@ TraceContents TraceOfLessonRun(const LessonRun& run, const nlohmann::json& gpu, 
   h["source_file"] = std::string(run.source_file());
   h["source"] = std::string(run.source());
   if (run.program) {  // the user's own program: its file, output and which launch is shown
-    h["program"] = {{"file", run.program->file},          {"path", run.program->path},
-                    {"launch", run.program->launch},      {"stdout", run.program->stdout_text},
-                    {"notes", run.program->notes},        {"exited", run.program->exited},
-                    {"exit_code", run.program->exit_code}};
+    const ProgramRecord& p = *run.program;
+    h["program"] = {{"file", p.file},          {"path", p.path},     {"launch", p.launch},
+                    {"stdout", p.stdout_text}, {"notes", p.Notes()}, {"exited", p.exited()},
+                    {"exit_code", p.exit_code}};
     // Its headers and other units as run, so that a laptop shows the sites in kern.cuh too.
     nlohmann::json files = nlohmann::json::array();
-    for (const auto& [name, text] : run.program->files)
-      files.push_back({{"name", name}, {"text", text}});
+    for (const auto& [name, text] : p.files) files.push_back({{"name", name}, {"text", text}});
     nlohmann::json kernels = nlohmann::json::array();
-    for (const auto& [kernel, file] : run.program->kernel_files)
-      kernels.push_back({{"kernel", kernel}, {"file", file}});
+    for (const ProgramKernel& k : p.kernel_files)
+      kernels.push_back({{"kernel", k.name}, {"file", k.file}});
     h["program"]["files"] = std::move(files);
     h["program"]["kernel_files"] = std::move(kernels);
+    h["program"]["kernels"] = p.kernels;
   }
   c.launches = run.launches;
   return c;
@@ -205,24 +205,33 @@ Result<LessonRun> LessonRunOfTrace(TraceContents c, const std::filesystem::path&
     if (h.contains("gpu") && h["gpu"].is_object()) cap.gpu = h["gpu"];
     if (h.contains("program")) {  // a program's trace: its source is shown, nothing is run
       const nlohmann::json& p = h.at("program");
-      LessonRun::Program prog;
+      ProgramRecord prog;
       prog.file = p.at("file").get<std::string>();
       prog.path = p.value("path", "");
       prog.source = cap.source;
       prog.launch = p.value("launch", std::size_t{0});
       prog.stdout_text = p.value("stdout", "");
-      prog.notes = p.value("notes", std::vector<std::string>{});
-      prog.exited = p.value("exited", false);
+      // The notes as the file wrote them, each whole ("kern.cuh:12: ...").
+      for (std::string& n : p.value("notes", std::vector<std::string>{}))
+        prog.warnings.push_back({0, 0, false, std::move(n)});
+      // A program that did not exit by itself: how it ended is in the run's check.
+      prog.ran = true;
+      if (!p.value("exited", false)) {
+        prog.stage = ProgramStage::kRun;
+        prog.failure = run.check.message;
+      }
       prog.exit_code = p.value("exit_code", 0);
       // Absent from traces written before they were kept: the main file's sites only.
       for (const auto& f : p.value("files", nlohmann::json::array()))
         prog.files.emplace_back(f.at("name").get<std::string>(), f.at("text").get<std::string>());
+      prog.kernels = p.value("kernels", std::vector<std::string>{});
       for (const auto& k : p.value("kernel_files", nlohmann::json::array()))
-        prog.kernel_files.emplace_back(k.at("kernel").get<std::string>(),
-                                       k.at("file").get<std::string>());
+        prog.kernel_files.push_back(
+            {k.at("kernel").get<std::string>(), k.at("file").get<std::string>(), 0});
       if (!c.launches.empty() && prog.launch >= c.launches.size())
         prog.launch = c.launches.size() - 1;
       run.program = std::move(prog);
+      run.lesson.clear();  // traces before the one run record named programs "program"
     }
   } catch (const std::exception& e) {
     return Status::Error(file.string() + ": the trace header lacks a field the views need (" +
@@ -231,6 +240,17 @@ Result<LessonRun> LessonRunOfTrace(TraceContents c, const std::filesystem::path&
   run.launches = std::move(c.launches);
   run.capture = std::move(cap);
   return run;
+}
+
+Status WriteRunTrace(const LessonRun& run, const nlohmann::json& gpu,
+                     const std::filesystem::path& path, std::time_t when) {
+  return WriteTraceFile(path, TraceOfLessonRun(run, gpu, when));
+}
+
+Result<LessonRun> ReadRunTrace(const std::filesystem::path& path, const LessonLookup& lookup) {
+  auto c = ReadTraceFile(path);
+  if (!c.ok()) return c.status();
+  return LessonRunOfTrace(std::move(c).value(), path, lookup);
 }
 
 }  // namespace ws

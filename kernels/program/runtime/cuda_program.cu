@@ -39,7 +39,7 @@ struct Program {
   std::uint64_t next_base = 1u << 20;
   SiteNames sites;  // the rewriter's site table
   std::string next_name;
-  ProgramRun run;
+  ChildRecord run;
   std::unique_ptr<CudaBackend> backend;
   RunOptions options;
   BadAccess* bad = nullptr;  // host-mapped
@@ -74,7 +74,7 @@ void Program::Write() {
   if (p.written) return;
   p.written = true;
   p.run.file = p.sites.main_file;
-  WriteProgramRun(p.run);
+  WriteChildRecord(p.run);
 }
 
 std::size_t AddRegion(std::string name, std::size_t bytes, std::uint32_t space) {

@@ -42,7 +42,7 @@ void Program::Write() {
   p.run.preset = p.preset.name;
   p.run.error = p.error;
   std::fflush(stdout);
-  WriteProgramRun(p.run);
+  WriteChildRecord(p.run);
 }
 
 cudaError_t Fail(cudaError_t e, const std::string& what) {

@@ -65,7 +65,7 @@ void NameProgramSites(LaunchTrace& t, const SiteNames& names) {
   for (WarpOpSite& w : t.warp_op_sites) w.file = names.FileOf(w.file_tag);
 }
 
-void KeepLaunch(ProgramRun& run, LaunchTrace t) {
+void KeepLaunch(ChildRecord& run, LaunchTrace t) {
   if (run.parts >= kMaxLaunchesWithRecords) {
     t.blocks.clear();
     t.thread_active.clear();
@@ -82,7 +82,7 @@ void KeepLaunch(ProgramRun& run, LaunchTrace t) {
     std::cerr << "warpscope: could not write launch " << part + 1 << ": " << s.message() << "\n";
 }
 
-void WriteProgramRun(const ProgramRun& run) {
+void WriteChildRecord(const ChildRecord& run) {
   const char* out = std::getenv("WS_PROGRAM_OUT");
   if (out == nullptr) return;
   TraceContents contents;

@@ -52,7 +52,9 @@ struct SiteNames {
 // file, and each barrier and warp meeting (whose place holds its file's tag) its file.
 void NameProgramSites(LaunchTrace& t, const SiteNames& names);
 
-struct ProgramRun {
+// What the program's child process writes besides its launches: the trace header of the run
+// (the parent reads it into the run record, program_run.cpp).
+struct ChildRecord {
   std::string file, backend, preset, error;
   std::size_t launches_without_records = 0;
   std::size_t parts = 0;        // launches written so far
@@ -74,9 +76,9 @@ bool KeepsArraysInRegisters(const char* kernel);
 // 0), so that a program stopped later (a time limit, a crash) keeps it; past
 // kMaxLaunchesWithRecords launches only its figures are written. The parent reads the parts in
 // order (program.h).
-void KeepLaunch(ProgramRun& run, LaunchTrace t);
+void KeepLaunch(ChildRecord& run, LaunchTrace t);
 // Writes `run`'s header to the file named by WS_PROGRAM_OUT (nothing when it is not set): the
 // parts and how the run ended.
-void WriteProgramRun(const ProgramRun& run);
+void WriteChildRecord(const ChildRecord& run);
 
 }  // namespace ws::prog

@@ -2,6 +2,7 @@
 // helpers both use (the cache's keys and files, the children's environment).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -34,6 +35,24 @@ std::string ReadAll(const std::filesystem::path& path, bool* ok = nullptr);
 const std::vector<std::string>& NoIncludeEnvironment();
 // A translation unit the host compiler gets under nvcc (.cpp, .cc, .cxx, .c).
 bool IsHostUnit(const std::string& name);
+
+// Milliseconds since `t` (steady clock).
+double MsSince(std::chrono::steady_clock::time_point t);
+// The build's compiler flags, joined with '|' (WS_PROGRAM_FLAGS), as a list.
+std::vector<std::string> SplitFlags(const std::string& joined);
+// The runtime's own message ("warpscope: ..." on stderr), else the last lines of stderr.
+std::string ChildMessage(const std::string& err);
+// "a segmentation fault (SIGSEGV) ...": what a signal that ended a child means (on a GPU, or the
+// emulator, where a kernel's stack is the likely cause).
+std::string SignalName(int sig, bool gpu);
+// __CUDA_ARCH__ for a device preset: its compute capability (hopper: 900).
+std::string CudaArch(const std::string& preset);
+// Runs warpscope-rewrite on one translation unit (program.cpp), cached.
+RewriteResult RewriteInChild(const std::string& file_name, const std::filesystem::path& directory,
+                             const std::string& text, const std::vector<std::string>& defines,
+                             const std::vector<std::filesystem::path>& include_dirs,
+                             std::uint32_t site_base, bool host_unit,
+                             const std::filesystem::path& cache);
 
 // The cache (program_cache.cpp). Its folder: ProgramOptions::cache_dir, else under
 // XDG_CACHE_HOME or HOME, else the temporary folder.

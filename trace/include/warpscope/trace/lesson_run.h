@@ -14,6 +14,7 @@
 
 #include "warpscope/trace/figures.h"
 #include "warpscope/trace/launch.h"
+#include "warpscope/trace/program_record.h"
 #include "warpscope/trace/schedule.h"
 #include "warpscope/trace/status.h"
 
@@ -214,40 +215,9 @@ struct LessonRun {
     bool shipped = false;
   };
   std::optional<Capture> capture;
-  // Set for the user's own program (kernels/program): every launch it made, and the one the
-  // views show.
-  struct Program {
-    std::string path;                // the .cu file, as opened
-    std::string file, source;        // its name and its text as run
-    std::size_t launch = 0;          // index into `launches`: what main_launch() gives
-    std::string stdout_text;         // what it printed
-    std::vector<std::string> notes;  // parts not recorded, and why ("line 12: ...")
-    bool takes_args = false;         // its main() has parameters (argc, argv)
-    // It exited by itself (returned from main or called exit), with this status; false when it
-    // did not compile, or was stopped (a time limit, a crash, a failed launch).
-    bool exited = false;
-    int exit_code = 0;
-    // Its other files (headers it includes, more translation units): name and text as run.
-    std::vector<std::pair<std::string, std::string>> files;
-    // Where each kernel is written: name ("scale") and file ("kern.cuh").
-    std::vector<std::pair<std::string, std::string>> kernel_files;
-    // The file kernel `kernel` ("MatrixMulCUDA<16>") is written in ("": not known).
-    std::string KernelFile(const std::string& kernel) const {
-      const std::string name = kernel.substr(0, kernel.find('<'));
-      for (const auto& [k, f] : kernel_files) {
-        if (k == name) return f;
-      }
-      return "";
-    }
-    // The text of `name`: the program's own file or another of its files ("": none).
-    std::string_view TextOf(std::string_view name) const {
-      if (name == file) return source;
-      for (const auto& [n, t] : files) {
-        if (n == name) return t;
-      }
-      return {};
-    }
-  };
+  // Set for the user's own program (kernels/program): its files, output and ending, and which
+  // of its launches the views show.
+  using Program = ProgramRecord;
   std::optional<Program> program;
 
   bool has_launch() const { return !launches.empty(); }

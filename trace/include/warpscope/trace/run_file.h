@@ -32,6 +32,13 @@ TraceContents TraceOfLessonRun(const LessonRun& run, const nlohmann::json& gpu, 
 Result<LessonRun> LessonRunOfTrace(TraceContents contents, const std::filesystem::path& file,
                                    const LessonLookup& lookup);
 
+// The whole file: `run` written to `path` (made `when`), and read back. Every source of a run
+// record (a lesson, a program, a GPU capture) saves through here, and every reader (the app,
+// `warpscope-cli show` and `export`) opens through here.
+Status WriteRunTrace(const LessonRun& run, const nlohmann::json& gpu,
+                     const std::filesystem::path& path, std::time_t when);
+Result<LessonRun> ReadRunTrace(const std::filesystem::path& path, const LessonLookup& lookup);
+
 nlohmann::json TimingJson(const Timing& t);
 Timing TimingFromJson(const nlohmann::json& j);
 // The parameters with named choices written as their names.

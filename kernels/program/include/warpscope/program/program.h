@@ -8,8 +8,8 @@
 //
 // Nothing the program does runs in the caller's process. A compile error, a crash, a kernel
 // that fails (an index out of range, a barrier not every thread reaches), a time-out or a
-// memory limit each end in ProgramRun::failure with a message; the launches made before it are
-// kept.
+// memory limit each end in the record's ProgramRecord::failure with a message; the launches made
+// before it are kept.
 #pragma once
 
 #include <atomic>
@@ -23,6 +23,7 @@
 #include "warpscope/program/program_rewrite.h"
 #include "warpscope/program/progress.h"
 #include "warpscope/trace/launch.h"
+#include "warpscope/trace/lesson_run.h"
 #include "warpscope/trace/status.h"
 
 namespace ws {
@@ -75,36 +76,6 @@ struct ProgramOptions {
 // reads `a[i] == 7` again.
 std::string UnrewriteText(std::string text);
 
-enum class ProgramStage { kRead, kCompile, kRun, kDone };
-
-struct ProgramRun {
-  std::string file;    // the program's file name ("transpose.cu")
-  std::string source;  // its text as run
-  // Every other file of the program's own (headers it includes, its other translation units):
-  // name (relative to the main file's folder) and text as run.
-  std::vector<std::pair<std::string, std::string>> files;
-  std::string backend = "emu";          // ProgramOptions::backend
-  std::string device = "CPU emulator";  // or the GPU's name ("NVIDIA H100 80GB HBM3")
-  RewrittenProgram rewritten;
-  std::vector<LaunchTrace> launches;
-  std::string stdout_text;  // what the program printed (at most output_limit_bytes)
-  std::string stderr_text;
-  int exit_code = 0;  // as the program exited (with a signal: 128 + the signal)
-  int signal = 0;     // the signal that ended it, or 0
-  bool ran = false;   // it was started (a compile error runs nothing)
-  // kDone: it ran to the end. Otherwise the stage that failed and why; compile errors also in
-  // `errors`, at their lines.
-  ProgramStage stage = ProgramStage::kDone;
-  std::string failure;
-  std::vector<ProgramDiagnostic> errors;
-  struct Timing {
-    double rewrite_ms = 0, compile_ms = 0, run_ms = 0;
-    bool compile_cached = false;
-  } timing;
-
-  bool ok() const { return stage == ProgramStage::kDone; }
-};
-
 // The files of `run --file A [B ...]`: a folder stands for its .cu, .cpp, .cc and .cxx files
 // (not its subfolders); the main file is the one whose text defines main() (else the first
 // given), the rest are compiled with it. An error names a file that cannot be read, or a folder
@@ -121,13 +92,16 @@ bool ProgramsSupported();
 // terabytes of address space).
 bool ProgramMemoryLimitApplies();
 
-ProgramRun RunProgramText(const std::string& file_name, const std::filesystem::path& directory,
-                          const std::string& text, const ProgramOptions& options);
+// The program's run record: its launches (all of them, also when it failed later) and, in
+// `program`, its files, what it printed and how it ended. The output check is the program's own:
+// "the program exited with status 0", or how it failed.
+LessonRun RunProgramText(const std::string& file_name, const std::filesystem::path& directory,
+                         const std::string& text, const ProgramOptions& options);
 // The folders a program's includes are searched in, after `options.include_dirs` (absolute): the
 // CPATH and CPLUS_INCLUDE_PATH folders of this environment, less any that hold a CUDA toolkit's
 // headers (the emulator's stand-ins must be found in their place). `skipped` gets those left out.
 std::vector<std::filesystem::path> ProgramIncludeDirs(const ProgramOptions& options,
                                                       std::vector<std::string>* skipped = nullptr);
-ProgramRun RunProgramFile(const std::filesystem::path& file, const ProgramOptions& options);
+LessonRun RunProgramFile(const std::filesystem::path& file, const ProgramOptions& options);
 
 }  // namespace ws

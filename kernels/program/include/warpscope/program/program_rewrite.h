@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "warpscope/trace/program_record.h"
 #include "warpscope/trace/status.h"
 
 namespace ws {
@@ -51,23 +52,6 @@ struct ProgramFile {
   std::filesystem::path path;  // absolute
   std::string text;            // as read
   std::string rewritten;       // what the compiler reads instead (empty: the text as it is)
-};
-
-// Where a kernel is defined.
-struct ProgramKernel {
-  std::string name, file;
-  std::uint32_t line = 0;
-};
-
-// A compiler message about the program, at its place (line 0: not in the program's file).
-struct ProgramDiagnostic {
-  ProgramDiagnostic() = default;
-  ProgramDiagnostic(std::uint32_t l, std::uint32_t c, bool e, std::string m, std::string f = {})
-      : line(l), column(c), error(e), message(std::move(m)), file(std::move(f)) {}
-  std::uint32_t line = 0, column = 0;
-  bool error = true;
-  std::string message;
-  std::string file;  // the program's header it is in ("kernel.cuh"); empty: the main file
 };
 
 struct RewrittenProgram {

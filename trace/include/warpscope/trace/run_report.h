@@ -1,0 +1,42 @@
+// A run record (lesson_run.h) as the CLI prints it: JSON, or a text table. `warpscope-cli run`,
+// `show` and the app's worker all format through here, for a lesson's run and a program's alike,
+// so that what a run prints and what its trace file shows again never disagree.
+//
+// Recipe:
+//   LessonRun run = ...;                    // RunLesson, RunProgramFile, or LoadTraceAsRun
+//   std::cout << RunText(run);              // or RunJson(run).dump(2)
+//   return RunSucceeded(run) ? 0 : 1;       // a race that is the lesson is not a failure
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "warpscope/trace/lesson_run.h"
+
+namespace ws {
+
+// The whole run: a lesson's figures for its main launch, or a program's every launch with what
+// it printed and how it ended (the form of `run --file --json`).
+nlohmann::json RunJson(const LessonRun& run);
+std::string RunText(const LessonRun& run);
+
+// One launch's sites and barriers with their figures (the `sites` and `barriers` of `run --json`).
+nlohmann::json SitesJson(const LaunchTrace& t);
+nlohmann::json BarriersJson(const LaunchTrace& t);
+// Its warp-level intrinsics: line, kind ("__shfl_down_sync") and how often a warp met there.
+nlohmann::json WarpOpsJson(const LaunchTrace& t);
+// Every launch with its sites (line:column), barriers and warp-level intrinsics, as text; a site
+// in a file other than `main_file` is named by its file ("kern.cuh:3:63").
+std::string LaunchesText(const std::vector<LaunchTrace>& launches,
+                         const std::string& main_file = "");
+
+// A wrong output that is the lesson: a variant that races on purpose (VariantSpec::races), whose
+// run reported the race. `run` exits 0 for it; any other wrong output exits 1.
+bool WrongOnPurpose(const LessonRun& run);
+// The command that runs `run`'s lesson again as it was run: its variant and the parameters that
+// variant uses ("warpscope-cli run races --variant block-transpose --set block_width=8 --set
+// tiles=2"); empty for a program's run, or a lesson this build does not have.
+std::string ReplayCommand(const LessonRun& run);
+
+}  // namespace ws

@@ -1,0 +1,415 @@
+// A run record as JSON and as text (run_report.h).
+//
+// Index
+//   [SECTION] Sites, barriers, warp meetings
+//   [SECTION] A lesson's run
+//   [SECTION] A program's run
+//   [SECTION] Either, and what the CLI's exit status and replay line need
+#include "warpscope/trace/run_report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "warpscope/trace/hazards.h"
+#include "warpscope/trace/kernel_resources.h"
+#include "warpscope/trace/run_file.h"
+#include "warpscope/trace/units.h"
+
+namespace ws {
+namespace {
+
+nlohmann::json Dim(const Dim3& d) {
+  return {d.x, d.y, d.z};
+}
+
+double Round(double v, int digits = 4) {
+  const double f = digits == 4 ? 1e4 : 1e6;
+  return static_cast<double>(static_cast<long long>(v * f + (v >= 0 ? 0.5 : -0.5))) / f;
+}
+
+}  // namespace
+
+//-----------------------------------------------------------------------------
+// [SECTION] Sites, barriers, warp meetings
+//-----------------------------------------------------------------------------
+
+nlohmann::json SitesJson(const LaunchTrace& t) {
+  nlohmann::json sites = nlohmann::json::array();
+  for (std::size_t i = 0; i < t.sites.size(); ++i) {
+    const SiteInfo& s = t.sites[i];
+    const SiteStats& st = t.stats.sites[i];
+    nlohmann::json o = {{"id", i},
+                        {"line", s.line},
+                        {"column", s.column},
+                        {"file", s.file},
+                        {"code", s.code},
+                        {"space", ToString(s.space)},
+                        {"op", ToString(s.op)},
+                        {"size", s.size},
+                        {"requests", st.requests},
+                        {"bytes", st.bytes}};
+    // Every site carries every figure; those that do not apply to its space are null.
+    const bool shared = s.space == MemorySpace::kShared;
+    const nlohmann::json na = nullptr;
+    o["sectors"] = shared ? na : nlohmann::json(st.sectors);
+    o["ideal_sectors"] = shared ? na : nlohmann::json(st.ideal_sectors);
+    o["sectors_per_request"] = shared ? na : nlohmann::json(Round(st.SectorsPerRequest()));
+    o["lines128"] = shared ? na : nlohmann::json(st.lines128);
+    o["cc10_transactions"] = shared ? na : nlohmann::json(st.cc10_transactions);
+    o["cc12_transactions"] = shared ? na : nlohmann::json(st.cc12_transactions);
+    o["wavefronts"] = shared ? nlohmann::json(st.wavefronts) : na;
+    o["bank_conflict_max"] = shared ? nlohmann::json(st.bank_conflict_max) : na;
+    o["bank_conflict_avg"] = shared ? nlohmann::json(Round(st.BankConflictAvg())) : na;
+    o["halfwarp16_conflict_max"] = shared ? nlohmann::json(st.halfwarp16_conflict_max) : na;
+    if (s.op == AccessOp::kAtomic) o["atomic_conflict_max"] = st.atomic_conflict_max;
+    o["divergent_requests"] = st.divergent_requests;
+    sites.push_back(o);
+  }
+  return sites;
+}
+
+nlohmann::json BarriersJson(const LaunchTrace& t) {
+  nlohmann::json barriers = nlohmann::json::array();
+  for (std::size_t i = 0; i < t.barrier_sites.size(); ++i) {
+    const BarrierStats& b = t.stats.barriers[i];
+    barriers.push_back({{"line", t.barrier_sites[i].line},
+                        {"file", t.barrier_sites[i].file},
+                        {"code", t.barrier_sites[i].code},
+                        {"instances", b.instances},
+                        {"max_skew", b.max_skew},
+                        {"mean_wait", Round(b.MeanWait())},
+                        {"time_unit", t.time_unit}});
+  }
+  return barriers;
+}
+
+nlohmann::json WarpOpsJson(const LaunchTrace& t) {
+  nlohmann::json ops = nlohmann::json::array();
+  for (std::size_t i = 0; i < t.warp_op_sites.size(); ++i) {
+    const WarpOpSite& w = t.warp_op_sites[i];
+    ops.push_back({{"line", w.line},
+                   {"file", w.file},
+                   {"code", w.code},
+                   {"kind", ToString(w.kind)},
+                   {"meetings", i < t.warp_op_counts.size() ? t.warp_op_counts[i] : 0}});
+  }
+  return ops;
+}
+
+// Every launch of a program with its sites (line:column), barriers and warp-level intrinsics.
+std::string LaunchesText(const std::vector<LaunchTrace>& launches, const std::string& main_file) {
+  std::ostringstream o;
+  std::size_t n = 0;
+  for (const LaunchTrace& t : launches) {
+    o << "\nlaunch " << ++n << ": " << t.kernel << " <<<(" << t.grid.x << "," << t.grid.y << ","
+      << t.grid.z << "), (" << t.block.x << "," << t.block.y << "," << t.block.z << ")>>>";
+    if (t.shared_bytes > 0) o << ", " << t.shared_bytes << " B shared";
+    o << "\n";
+    if (t.resources.known())
+      o << "  compiler: " << ResourceSummary(t.resources) << " (" << t.resources.source << ")\n";
+    for (std::size_t i = 0; i < t.sites.size(); ++i) {
+      const SiteInfo& s = t.sites[i];
+      const SiteStats& st = t.stats.sites[i];
+      // A site in another of the program's files is named by it ("kern.cuh:3:63").
+      if (!main_file.empty() && !s.file.empty() && s.file != main_file)
+        o << "  " << s.file << ":" << s.line << ":" << s.column << " ";
+      else
+        o << "  line " << s.line << ":" << s.column << " ";
+      o << ToString(s.space) << " " << ToString(s.op) << " " << int(s.size) << " B: " << st.requests
+        << " requests, ";
+      if (s.space == MemorySpace::kShared)
+        o << st.wavefronts << " wavefronts (worst " << st.bank_conflict_max << "-way)";
+      else
+        o << st.sectors << " sectors (" << Round(st.SectorsPerRequest()) << " per request)";
+      o << "   " << s.code << "\n";
+    }
+    for (std::size_t i = 0; i < t.barrier_sites.size(); ++i) {
+      const BarrierSite& b = t.barrier_sites[i];
+      o << "  barrier "
+        << (!main_file.empty() && !b.file.empty() && b.file != main_file ? b.file + ":"
+                                                                         : std::string("line "))
+        << b.line << ": " << t.stats.barriers[i].instances << " instances\n";
+    }
+    for (std::size_t i = 0; i < t.warp_op_sites.size(); ++i) {
+      o << "  warp line " << t.warp_op_sites[i].line << ": " << ToString(t.warp_op_sites[i].kind)
+        << ", " << (i < t.warp_op_counts.size() ? t.warp_op_counts[i] : 0) << " warp meetings   "
+        << t.warp_op_sites[i].code << "\n";
+    }
+    // Races, indented under the launch (HazardsText puts one group per line).
+    std::string h = "hazards: " + HazardsText(t.hazards, t);
+    for (std::size_t at = h.find('\n'); at != std::string::npos && at + 1 < h.size();
+         at = h.find('\n', at + 3))
+      h.insert(at + 1, "  ");
+    o << "  " << h << (h.ends_with('\n') ? "" : "\n");
+  }
+  return o.str();
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] A lesson's run
+//-----------------------------------------------------------------------------
+
+namespace {
+
+nlohmann::json LessonJson(const LessonRun& run) {
+  nlohmann::json j;
+  j["lesson"] = run.lesson;
+  j["variant"] = run.variant;
+  j["backend"] = run.backend;
+  j["device"] = run.device;
+  if (run.backend == "emu") j["schedule"] = run.schedule.Name();
+  j["params"] = ParamsJson(run.params, run.info);
+  j["lesson_metrics"] = run.metrics();
+  j["timing"] = TimingJson(run.timing);
+  j["check"] = {{"ok", run.check.ok}, {"message", run.check.message}};
+  if (run.capture)
+    j["capture"] = {{"file", run.capture->file},
+                    {"captured_at", run.capture->captured_at},
+                    {"shipped", run.capture->shipped}};
+  if (run.has_launch()) j["truncated"] = run.main_launch().truncated;
+  j["sites"] = nlohmann::json::array();
+  j["barriers"] = nlohmann::json::array();
+  if (!run.has_launch()) return j;  // the occupancy calculator runs no kernel
+  const LaunchTrace& t = run.main_launch();
+  j["kernel"] = t.kernel;
+  j["launch"] = {{"grid", Dim(t.grid)},
+                 {"block", Dim(t.block)},
+                 {"threads", t.threads()},
+                 {"warps", t.warps()},
+                 {"shared_bytes", t.shared_bytes}};
+  if (t.resources.known()) j["resources"] = ResourcesJson(t.resources);
+  j["sites"] = SitesJson(t);
+  j["barriers"] = BarriersJson(t);
+  j["warp_ops"] = WarpOpsJson(t);
+  j["timing"] = TimingJson(run.timing);
+  j["check"] = {{"ok", run.check.ok}, {"message", run.check.message}};
+  j["records"] = {{"accesses", t.stats.access_records},
+                  {"barriers", t.stats.barrier_records},
+                  {"kept_blocks", t.blocks.size()},
+                  {"truncated", t.truncated}};
+  j["hazards"] = HazardsJson(t.hazards);
+  return j;
+}
+
+std::string MetricsText(const nlohmann::json& metrics) {
+  std::ostringstream o;
+  for (auto it = metrics.begin(); it != metrics.end(); ++it) {
+    std::string text = it->dump();
+    if (text.size() > 100) text = text.substr(0, 97) + "...";  // graphs: see --json
+    o << "  " << it.key() << ": " << text << "\n";
+  }
+  return o.str();
+}
+
+std::string LessonText(const LessonRun& run) {
+  std::ostringstream o;
+  o << run.lesson << " / " << run.variant << " on " << run.device << "\n";
+  if (run.capture && run.capture->shipped)
+    o << "no GPU measured this here: the capture shipped with Warpscope, made "
+      << run.capture->captured_at << " (" << run.capture->file << "), with its own parameters\n";
+  else if (run.capture)
+    o << "captured " << run.capture->captured_at << " (trace " << run.capture->file << ")\n";
+  if (run.has_launch() && run.main_launch().truncated)
+    o << "TRUNCATED: a record buffer filled up during capture; figures may be partial\n";
+  o << "params:";
+  const nlohmann::json params = ParamsJson(run.params, run.info);
+  for (auto it = params.begin(); it != params.end(); ++it) {
+    o << " " << it.key() << "=" << (it->is_string() ? it->get<std::string>() : it->dump());
+  }
+  if (!run.has_launch()) {
+    o << "\n\n" << MetricsText(run.metrics());
+    return o.str();
+  }
+  const LaunchTrace& t = run.main_launch();
+  o << "\nkernel " << t.kernel << ": grid (" << t.grid.x << "," << t.grid.y << "," << t.grid.z
+    << "), block (" << t.block.x << "," << t.block.y << "," << t.block.z << "), " << t.threads()
+    << " threads, " << t.warps() << " warps\n";
+  if (t.resources.known())
+    o << "compiler: " << ResourceSummary(t.resources) << " (" << t.resources.source << ")\n";
+  o << "\n";
+  char line[512];
+  std::snprintf(line, sizeof line, "%-5s %-7s %-6s %9s %11s %9s %8s %8s %8s   %s\n", "line",
+                "space", "op", "requests", "sect/req", "ideal", "cc1.0", "cc1.2", "banks", "code");
+  o << line;
+  for (std::size_t i = 0; i < t.sites.size(); ++i) {
+    const SiteInfo& s = t.sites[i];
+    const SiteStats& st = t.stats.sites[i];
+    if (s.space == MemorySpace::kShared) {
+      char banks[32];
+      std::snprintf(banks, sizeof banks, "%u-way", st.bank_conflict_max);
+      std::snprintf(line, sizeof line, "%-5u %-7s %-6s %9llu %11s %9s %8s %8s %8s   %s\n", s.line,
+                    ToString(s.space), ToString(s.op), static_cast<unsigned long long>(st.requests),
+                    "-", "-", "-", "-", banks, s.code.c_str());
+    } else {
+      char spr[32], ideal[32];
+      std::snprintf(spr, sizeof spr, "%.2f", st.SectorsPerRequest());
+      std::snprintf(ideal, sizeof ideal, "%.2f",
+                    st.requests ? double(st.ideal_sectors) / st.requests : 0.0);
+      std::snprintf(line, sizeof line, "%-5u %-7s %-6s %9llu %11s %9s %8llu %8llu %8s   %s\n",
+                    s.line, ToString(s.space), ToString(s.op),
+                    static_cast<unsigned long long>(st.requests), spr, ideal,
+                    static_cast<unsigned long long>(st.cc10_transactions),
+                    static_cast<unsigned long long>(st.cc12_transactions), "-", s.code.c_str());
+    }
+    o << line;
+  }
+  for (std::size_t i = 0; i < t.barrier_sites.size(); ++i) {
+    const BarrierStats& b = t.stats.barriers[i];
+    o << "barrier line " << t.barrier_sites[i].line << ": " << b.instances
+      << " instances, max skew " << b.max_skew << " " << t.time_unit << ", mean wait "
+      << b.MeanWait() << " " << t.time_unit << "\n";
+  }
+  o << "\nhazards: " << HazardsText(t.hazards, t);
+  if (!run.metrics().empty()) o << "\nlesson figures:\n" << MetricsText(run.metrics());
+  o << "\ntime: " << FormatDuration(run.timing.ms);
+  if (!run.timing.timed_at.empty()) o << " at " << run.timing.timed_at;
+  o << " (" << run.timing.kind << ": " << run.timing.note << ")\n";
+  if (run.timing.record_ms > 0) {
+    o << "recording: " << run.timing.records << " records (" << run.timing.record_bytes
+      << " bytes) in " << FormatDuration(run.timing.record_ms);
+    const double plain = run.timing.own_ms > 0 ? run.timing.own_ms : run.timing.ms;
+    if (plain > 0)
+      o << ", " << run.timing.record_ms / plain << "x the uninstrumented build's at this size";
+    if (run.timing.count_ms > 0)  // the budget ran out on the first pass: counted, then planned
+      o << "; the passes before it " << run.timing.count_ms << " ms";
+    else
+      o << "; one pass";
+    o << "\n";
+  }
+  o << "output: " << (run.check.ok ? "correct" : "WRONG") << " (" << run.check.message << ")";
+  if (WrongOnPurpose(run)) o << ": this variant races on purpose, and the hazards above name it";
+  o << "\n";
+  return o.str();
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] A program's run
+//-----------------------------------------------------------------------------
+
+// Diagnostics as JSON, each named by its file (the main file's when it names none).
+nlohmann::json DiagnosticsJson(const std::vector<ProgramDiagnostic>& ds, const std::string& main) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const ProgramDiagnostic& d : ds)
+    a.push_back({{"line", d.line},
+                 {"column", d.column},
+                 {"message", d.message},
+                 {"file", d.file.empty() ? main : d.file}});
+  return a;
+}
+
+nlohmann::json LaunchJson(const ProgramRecord& p, const LaunchTrace& t) {
+  const std::string file = p.KernelFile(t.kernel);
+  nlohmann::json buffers = nlohmann::json::array();
+  for (const BufferInfo& x : t.buffers) buffers.push_back({{"name", x.name}, {"bytes", x.bytes}});
+  nlohmann::json j = {{"kernel", t.kernel},
+                      {"file", file.empty() ? p.file : file},
+                      {"grid", Dim(t.grid)},
+                      {"block", Dim(t.block)},
+                      {"shared_bytes", t.shared_bytes},
+                      {"buffers", std::move(buffers)},
+                      {"sites", SitesJson(t)},
+                      {"barriers", BarriersJson(t)},
+                      {"warp_ops", WarpOpsJson(t)},
+                      {"records",
+                       {{"accesses", t.stats.access_records},
+                        {"barriers", t.stats.barrier_records},
+                        {"kept_blocks", t.blocks.size()}}},
+                      {"hazards", HazardsJson(t.hazards)}};
+  if (t.resources.known()) j["resources"] = ResourcesJson(t.resources);
+  return j;
+}
+
+// A program's run (`warpscope-cli run --file`, or its trace): every launch with its sites, what
+// it printed, and how it ended.
+nlohmann::json ProgramJson(const LessonRun& run) {
+  const ProgramRecord& p = *run.program;
+  nlohmann::json j;
+  j["program"] = p.file;
+  j["backend"] = run.backend;
+  j["device"] = run.device;
+  j["ok"] = p.ok();
+  if (!p.ok()) {
+    j["failure"] = p.failure;
+    j["stage"] = ToString(p.stage);
+  }
+  if (run.capture)
+    j["capture"] = {{"file", run.capture->file}, {"captured_at", run.capture->captured_at}};
+  j["errors"] = DiagnosticsJson(p.errors, p.file);
+  j["warnings"] = DiagnosticsJson(p.warnings, p.file);
+  j["kernels"] = p.kernels;
+  j["kernel_files"] = nlohmann::json::array();
+  for (const ProgramKernel& k : p.kernel_files)
+    j["kernel_files"].push_back({{"kernel", k.name}, {"file", k.file}, {"line", k.line}});
+  j["files"] = nlohmann::json::array();
+  for (const auto& [name, text] : p.files) j["files"].push_back(name);
+  j["launches"] = nlohmann::json::array();
+  for (const LaunchTrace& t : run.launches) j["launches"].push_back(LaunchJson(p, t));
+  j["stdout"] = p.stdout_text;
+  // The program's own status (128 + the signal that ended it); null when it never ran.
+  j["exit_code"] = p.ran ? nlohmann::json(p.exit_code) : nlohmann::json(nullptr);
+  if (p.signal != 0) j["signal"] = p.signal;
+  j["timing"] = {{"rewrite_ms", Round(p.timing.rewrite_ms)},
+                 {"compile_ms", Round(p.timing.compile_ms)},
+                 {"compile_cached", p.timing.compile_cached},
+                 {"run_ms", Round(p.timing.run_ms)}};
+  return j;
+}
+
+std::string ProgramText(const LessonRun& run) {
+  const ProgramRecord& p = *run.program;
+  std::ostringstream o;
+  o << "program " << p.file << " on " << (run.backend == "cuda" ? run.device : "the emulator");
+  if (run.capture) o << " (captured " << run.capture->captured_at << ")";
+  o << ": " << run.launches.size() << (run.launches.size() == 1 ? " launch" : " launches") << "\n";
+  for (const std::string& n : p.Notes()) o << "  note: " << n << "\n";
+  o << LaunchesText(run.launches, p.file);
+  if (!p.stdout_text.empty()) o << "\nthe program printed:\n" << p.stdout_text;
+  return o.str();  // a failure goes to stderr (warpscope-cli) or the app's source view
+}
+
+}  // namespace
+
+//-----------------------------------------------------------------------------
+// [SECTION] Either, and what the CLI's exit status and replay line need
+//-----------------------------------------------------------------------------
+
+namespace {
+
+const VariantSpec* VariantOf(const LessonRun& run) {
+  if (run.info == nullptr || run.program) return nullptr;
+  for (const VariantSpec& v : run.info->variants) {
+    if (v.name == run.variant) return &v;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+nlohmann::json RunJson(const LessonRun& run) {
+  return run.program ? ProgramJson(run) : LessonJson(run);
+}
+
+std::string RunText(const LessonRun& run) {
+  return run.program ? ProgramText(run) : LessonText(run);
+}
+
+bool WrongOnPurpose(const LessonRun& run) {
+  const VariantSpec* v = VariantOf(run);
+  return !run.check.ok && v != nullptr && v->races && !run.launches.empty() &&
+         run.main_launch().hazards.Total() > 0;
+}
+
+std::string ReplayCommand(const LessonRun& run) {
+  const VariantSpec* v = VariantOf(run);
+  if (v == nullptr) return {};
+  std::string cmd = "warpscope-cli run " + run.lesson + " --variant " + run.variant;
+  for (const auto& [name, value] : run.params) {
+    if (std::find(v->ignores.begin(), v->ignores.end(), name) != v->ignores.end()) continue;
+    cmd += " --set " + name + "=" + std::to_string(value);
+  }
+  return cmd;
+}
+
+}  // namespace ws
