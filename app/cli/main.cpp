@@ -388,136 +388,180 @@ int ExportCommand(const std::string& lesson, const std::string& trace_file,
   return 0;
 }
 
+// Every option of every subcommand: CLI11 writes them, the commands read them.
+struct Args {
+  bool json = false;
+  std::string lesson, variant, backend = "emu";
+  std::vector<std::string> program_files, include_dirs, defines, program_args, sets;
+  double timeout_s = 30;
+  ws::RunOptions options;
+  std::vector<std::uint32_t> keep_blocks;
+  std::string schedule = "in-order", exercise, out, chrome_out, export_trace, trace_path;
+  bool progress = false;
+  std::string layout_kind = "row-major";
+  int lw = 24, lh = 16, tw = 8, th = 8, mw = 1, mh = 1;
+};
+
+// Options of `run`, `capture` and `export` that choose how a run is made.
+void AddRunOptions(CLI::App* c, Args& a, const std::string& preset_help, bool exercises = false) {
+  c->add_option("--variant", a.variant, "Variant (default: the lesson's first)");
+  c->add_option("--set", a.sets, "Parameter NAME=VALUE (repeatable)");
+  if (exercises)
+    c->add_option("--exercise", a.exercise,
+                  "One of the lesson's exercises from the seeds (see `lessons`): its variant, "
+                  "parameters and thread order, then the question and the worked answer");
+  c->add_option("--backend", a.backend, "emu (CPU emulator) or cuda (a GPU)");
+  if (!exercises) c->add_option("--preset", a.options.preset, preset_help);
+  c->add_option("--schedule", a.schedule,
+                "Emulator: the order a block's threads interleave in: in-order (default), "
+                "reverse, lockstep (a warp's lanes together, warps in turn) or random:SEED");
+  c->add_option("--keep-block", a.keep_blocks,
+                "Keep the full records of this block (repeatable; default 0 1 2 3)");
+  c->add_option("--gpu", a.options.gpu, "CUDA device index (default 0; see `devices`)");
+  c->add_option("--record-budget", a.options.record_budget_bytes,
+                "Bytes of GPU memory one launch's access records may take (default 1 GiB); "
+                "past it the launch is marked truncated")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
+  // For profilers and benchmarks: only the uninstrumented build, and how often it is timed.
+  c->add_flag("--uninstrumented", [&a](std::int64_t) { a.options.record = false; })->group("");
+  c->add_option("--timed-runs", a.options.timed_runs)->check(CLI::Range(1, 1000))->group("");
+}
+
+// `run`'s and `capture`'s --file and the options that go with it.
+void AddProgramOptions(CLI::App* c, Args& a, const std::string& file_help,
+                       const std::string& include_help, const std::string& define_help) {
+  auto* lesson_opt = c->add_option("lesson", a.lesson, "Lesson id (see `lessons`)");
+  auto* file_opt = c->add_option("--file", a.program_files, file_help);
+  lesson_opt->excludes(file_opt);
+  c->add_option("-I,--include", a.include_dirs, include_help)
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  c->add_option("-D,--define", a.defines, define_help);
+  c->add_option("--arg", a.program_args, "With --file: an argument for main() (repeatable)");
+}
+
+CLI::App* AddRun(CLI::App& cli, Args& a) {
+  auto* run = cli.add_subcommand(
+      "run", "Run a lesson, or your own CUDA program (--file), and print its per-site figures");
+  AddProgramOptions(run, a,
+                    "A CUDA program (.cu) to run instead of a lesson; several files (or a "
+                    "folder) are compiled together, the one with main() first",
+                    "With --file: a folder the program's #includes are searched in, as nvcc's -I "
+                    "(repeatable; CPATH and CPLUS_INCLUDE_PATH are read too)",
+                    "With --file: NAME=VALUE, set in the program's own #define or constexpr, "
+                    "else passed to the compiler (repeatable)");
+  run->add_option("--timeout", a.timeout_s, "With --file: seconds the program may run (default 30)")
+      ->check(CLI::Range(0.1, 3600.0));
+  AddRunOptions(run, a, "", true);
+  run->add_option("--preset", a.options.preset,
+                  "Device preset whose limits the emulator enforces (g80, gt200, fermi, turing, "
+                  "ampere, hopper)");
+  run->add_flag("--json", a.json, "One JSON object");
+  run->add_flag("--progress", a.progress,
+                "With --file on the emulator: show the launch under way and its blocks done "
+                "out of the grid, on stderr");
+  return run;
+}
+
+CLI::App* AddCapture(CLI::App& cli, Args& a) {
+  auto* capture = cli.add_subcommand(
+      "capture", "Run a lesson and write it as a trace file (.wstrace) for the app to open");
+  AddProgramOptions(capture, a,
+                    "A CUDA program (.cu) to capture instead (several files or a folder: "
+                    "compiled together)",
+                    "With --file: a folder its #includes are searched in (repeatable)",
+                    "With --file: NAME=VALUE (repeatable)");
+  AddRunOptions(capture, a, "Device preset for the emulator's limits");
+  capture->add_option("-o,--output", a.out, "The trace file to write")->required();
+  capture->add_flag("--json", a.json, "Also print the results as one JSON object");
+  return capture;
+}
+
+CLI::App* AddExport(CLI::App& cli, Args& a) {
+  auto* export_cmd = cli.add_subcommand(
+      "export",
+      "Write a run's barrier and blocks-on-SMs timelines as Chrome trace JSON (for Perfetto)");
+  export_cmd
+      ->add_option("--chrome-trace", a.chrome_out,
+                   "The JSON file to write (Trace Event Format: ui.perfetto.dev, chrome://tracing)")
+      ->required();
+  auto* export_lesson = export_cmd->add_option("lesson", a.lesson, "Lesson id (see `lessons`)");
+  auto* export_file =
+      export_cmd->add_option("--trace", a.export_trace, "A .wstrace file to export instead");
+  export_lesson->excludes(export_file);
+  AddRunOptions(export_cmd, a, "Device preset for the emulator's limits");
+  return export_cmd;
+}
+
+CLI::App* AddLayout(CLI::App& cli, Args& a) {
+  auto* layout = cli.add_subcommand(
+      "layout", "Print an image's memory order under a layout (the slides' table)");
+  layout->add_option("--layout", a.layout_kind, "row-major, morton or tiled");
+  layout->add_option("--width", a.lw, "Image width (default 24)");
+  layout->add_option("--height", a.lh, "Image height (default 16)");
+  layout->add_option("--tile-width", a.tw, "Tiled: tile width (default 8)");
+  layout->add_option("--tile-height", a.th, "Tiled: tile height (default 8)");
+  layout->add_option("--micro-width", a.mw, "Tiled: micro tile width inside a tile (default 1)");
+  layout->add_option("--micro-height", a.mh, "Tiled: micro tile height (default 1)");
+  layout->add_flag("--json", a.json, "One JSON object with every cell");
+  return layout;
+}
+
+// `show`: a trace file's run as `run` prints it, and the command that runs it again.
+int ShowCommand(const std::string& path, bool json) {
+  auto r = ws::LoadTraceAsRun(path);
+  if (!r.ok()) {
+    std::cerr << "warpscope-cli: " << r.status().message() << "\n";
+    return 1;
+  }
+  const std::string again = ws::ReplayCommand(*r);
+  if (json) {
+    nlohmann::json j = ws::RunJson(*r);
+    if (!again.empty()) j["replay"] = again;
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << ws::RunText(*r);
+    if (!again.empty()) std::cout << "run it again: " << again << "\n";
+  }
+  return 0;
+}
+
+// `run` and `capture`: a program (--file) or a lesson.
+int RunOrCapture(Args& a, const std::string& name, const std::string& capture_to) {
+  if (!a.program_files.empty())
+    return ProgramCommand(a.program_files, a.defines, a.include_dirs, a.program_args, a.backend,
+                          a.options, a.timeout_s, a.json, capture_to, a.progress);
+  if (a.lesson.empty()) {
+    std::cerr << "warpscope-cli: " << name << " needs a lesson id or --file PROGRAM.cu\n";
+    return 2;
+  }
+  // A capture's results go to stdout as for `run`; text only with --json absent.
+  return RunCommand(a.lesson, a.variant, a.sets, a.backend, a.options, a.json, capture_to,
+                    a.exercise);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App cli{"warpscope-cli: run Warpscope's lessons without a display."};
   cli.set_version_flag("--version", std::string("warpscope-cli ") + WARPSCOPE_VERSION);
   cli.require_subcommand(1);
-  bool json = false;
+  Args a;
   auto* devices =
       cli.add_subcommand("devices", "List the backends: the CPU emulator and CUDA GPUs");
-  devices->add_flag("--json", json, "One JSON object");
+  devices->add_flag("--json", a.json, "One JSON object");
   auto* lessons = cli.add_subcommand("lessons", "List the lessons, their variants and parameters");
-  lessons->add_flag("--json", json, "One JSON array");
-  auto* run = cli.add_subcommand(
-      "run", "Run a lesson, or your own CUDA program (--file), and print its per-site figures");
-  std::string lesson, variant, backend = "emu";
-  std::vector<std::string> program_files, include_dirs;
-  std::vector<std::string> defines, program_args;
-  double timeout_s = 30;
-  std::vector<std::string> sets;
-  ws::RunOptions options;
-  std::vector<std::uint32_t> keep_blocks;
-  std::string schedule = "in-order";
-  // Options of `run` and `capture` that choose how a run is made.
-  auto gpu_options = [&](CLI::App* c) {
-    c->add_option("--schedule", schedule,
-                  "Emulator: the order a block's threads interleave in: in-order (default), "
-                  "reverse, lockstep (a warp's lanes together, warps in turn) or random:SEED");
-    c->add_option("--keep-block", keep_blocks,
-                  "Keep the full records of this block (repeatable; default 0 1 2 3)");
-    c->add_option("--gpu", options.gpu, "CUDA device index (default 0; see `devices`)");
-    c->add_option("--record-budget", options.record_budget_bytes,
-                  "Bytes of GPU memory one launch's access records may take (default 1 GiB); "
-                  "past it the launch is marked truncated")
-        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
-    // For profilers and benchmarks: only the uninstrumented build, and how often it is timed.
-    c->add_flag("--uninstrumented", [&](std::int64_t) { options.record = false; })->group("");
-    c->add_option("--timed-runs", options.timed_runs)->check(CLI::Range(1, 1000))->group("");
-  };
-  auto* lesson_opt = run->add_option("lesson", lesson, "Lesson id (see `lessons`)");
-  auto* file_opt =
-      run->add_option("--file", program_files,
-                      "A CUDA program (.cu) to run instead of a lesson; several files (or a "
-                      "folder) are compiled together, the one with main() first");
-  lesson_opt->excludes(file_opt);
-  run->add_option("-I,--include", include_dirs,
-                  "With --file: a folder the program's #includes are searched in, as nvcc's -I "
-                  "(repeatable; CPATH and CPLUS_INCLUDE_PATH are read too)")
-      ->expected(1)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  run->add_option("-D,--define", defines,
-                  "With --file: NAME=VALUE, set in the program's own #define or constexpr, else "
-                  "passed to the compiler (repeatable)");
-  run->add_option("--arg", program_args, "With --file: an argument for main() (repeatable)");
-  run->add_option("--timeout", timeout_s, "With --file: seconds the program may run (default 30)")
-      ->check(CLI::Range(0.1, 3600.0));
-  run->add_option("--variant", variant, "Variant (default: the lesson's first)");
-  run->add_option("--set", sets, "Parameter NAME=VALUE (repeatable)");
-  std::string exercise;
-  run->add_option("--exercise", exercise,
-                  "One of the lesson's exercises from the seeds (see `lessons`): its variant, "
-                  "parameters and thread order, then the question and the worked answer");
-  run->add_option("--backend", backend, "emu (CPU emulator) or cuda (a GPU)");
-  gpu_options(run);
-  run->add_option("--preset", options.preset,
-                  "Device preset whose limits the emulator enforces (g80, gt200, fermi, turing, "
-                  "ampere, hopper)");
-  run->add_flag("--json", json, "One JSON object");
-  bool progress = false;
-  run->add_flag("--progress", progress,
-                "With --file on the emulator: show the launch under way and its blocks done "
-                "out of the grid, on stderr");
-  auto* capture = cli.add_subcommand(
-      "capture", "Run a lesson and write it as a trace file (.wstrace) for the app to open");
-  std::string out;
-  auto* capture_lesson = capture->add_option("lesson", lesson, "Lesson id (see `lessons`)");
-  auto* capture_file =
-      capture->add_option("--file", program_files,
-                          "A CUDA program (.cu) to capture instead (several files or a folder: "
-                          "compiled together)");
-  capture_lesson->excludes(capture_file);
-  capture
-      ->add_option("-I,--include", include_dirs,
-                   "With --file: a folder its #includes are searched in (repeatable)")
-      ->expected(1)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  capture->add_option("-D,--define", defines, "With --file: NAME=VALUE (repeatable)");
-  capture->add_option("--arg", program_args, "With --file: an argument for main() (repeatable)");
-  capture->add_option("--variant", variant, "Variant (default: the lesson's first)");
-  capture->add_option("--set", sets, "Parameter NAME=VALUE (repeatable)");
-  capture->add_option("--backend", backend, "emu (CPU emulator) or cuda (a GPU)");
-  capture->add_option("--preset", options.preset, "Device preset for the emulator's limits");
-  gpu_options(capture);
-  capture->add_option("-o,--output", out, "The trace file to write")->required();
-  capture->add_flag("--json", json, "Also print the results as one JSON object");
-  auto* export_cmd = cli.add_subcommand(
-      "export",
-      "Write a run's barrier and blocks-on-SMs timelines as Chrome trace JSON (for Perfetto)");
-  std::string chrome_out, export_trace;
-  export_cmd
-      ->add_option("--chrome-trace", chrome_out,
-                   "The JSON file to write (Trace Event Format: ui.perfetto.dev, chrome://tracing)")
-      ->required();
-  auto* export_lesson = export_cmd->add_option("lesson", lesson, "Lesson id (see `lessons`)");
-  auto* export_file =
-      export_cmd->add_option("--trace", export_trace, "A .wstrace file to export instead");
-  export_lesson->excludes(export_file);
-  export_cmd->add_option("--variant", variant, "Variant (default: the lesson's first)");
-  export_cmd->add_option("--set", sets, "Parameter NAME=VALUE (repeatable)");
-  export_cmd->add_option("--backend", backend, "emu (CPU emulator) or cuda (a GPU)");
-  export_cmd->add_option("--preset", options.preset, "Device preset for the emulator's limits");
-  gpu_options(export_cmd);
+  lessons->add_flag("--json", a.json, "One JSON array");
+  CLI::App* run = AddRun(cli, a);
+  CLI::App* capture = AddCapture(cli, a);
+  CLI::App* export_cmd = AddExport(cli, a);
   auto* serve = cli.add_subcommand(
       "serve", "For the app: run lessons sent as JSON lines on stdin, one process for many runs");
   serve->group("");
   auto* show = cli.add_subcommand("show", "Print a trace file's results as `run` prints them");
-  std::string trace_path;
-  show->add_option("file", trace_path, "A .wstrace file")->required();
-  show->add_flag("--json", json, "One JSON object");
-  auto* layout = cli.add_subcommand(
-      "layout", "Print an image's memory order under a layout (the slides' table)");
-  std::string layout_kind = "row-major";
-  int lw = 24, lh = 16, tw = 8, th = 8, mw = 1, mh = 1;
-  layout->add_option("--layout", layout_kind, "row-major, morton or tiled");
-  layout->add_option("--width", lw, "Image width (default 24)");
-  layout->add_option("--height", lh, "Image height (default 16)");
-  layout->add_option("--tile-width", tw, "Tiled: tile width (default 8)");
-  layout->add_option("--tile-height", th, "Tiled: tile height (default 8)");
-  layout->add_option("--micro-width", mw, "Tiled: micro tile width inside a tile (default 1)");
-  layout->add_option("--micro-height", mh, "Tiled: micro tile height (default 1)");
-  layout->add_flag("--json", json, "One JSON object with every cell");
+  show->add_option("file", a.trace_path, "A .wstrace file")->required();
+  show->add_flag("--json", a.json, "One JSON object");
+  CLI::App* layout = AddLayout(cli, a);
   try {
     cli.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -525,60 +569,25 @@ int main(int argc, char** argv) {
     std::cerr << "warpscope-cli: " << e.what() << "\n";
     return 2;
   }
-  if (!keep_blocks.empty()) options.keep_blocks = keep_blocks;
-  if (auto s = ws::ParseSchedule(schedule); s.ok()) {
-    options.schedule = *s;
+  if (!a.keep_blocks.empty()) a.options.keep_blocks = a.keep_blocks;
+  if (auto s = ws::ParseSchedule(a.schedule); s.ok()) {
+    a.options.schedule = *s;
   } else {
     std::cerr << "warpscope-cli: --schedule: " << s.status().message() << "\n";
     return 2;
   }
-  if (*devices) return ListDevices(json);
+  if (*devices) return ListDevices(a.json);
   if (*lessons) {
-    if (json)
-      std::cout << ws::LessonsJson().dump(2) << "\n";
-    else
-      std::cout << ws::LessonsText();
+    std::cout << (a.json ? ws::LessonsJson().dump(2) + "\n" : ws::LessonsText());
     return 0;
   }
   if (*serve) return ServeCommand();
-  if (*layout) return LayoutCommand(layout_kind, lw, lh, tw, th, mw, mh, json);
-  if (*run && !program_files.empty())
-    return ProgramCommand(program_files, defines, include_dirs, program_args, backend, options,
-                          timeout_s, json, "", progress);
-  if (*run && lesson.empty()) {
-    std::cerr << "warpscope-cli: run needs a lesson id or --file PROGRAM.cu\n";
-    return 2;
-  }
-  if (*run) return RunCommand(lesson, variant, sets, backend, options, json, "", exercise);
-  if (*capture && !program_files.empty())
-    return ProgramCommand(program_files, defines, include_dirs, program_args, backend, options,
-                          timeout_s, json, out);
-  if (*capture && lesson.empty()) {
-    std::cerr << "warpscope-cli: capture needs a lesson id or --file PROGRAM.cu\n";
-    return 2;
-  }
-  if (*capture) {
-    // The results go to stdout as for `run`; text only with --json absent and stdout a file.
-    return RunCommand(lesson, variant, sets, backend, options, json, out);
-  }
+  if (*layout) return LayoutCommand(a.layout_kind, a.lw, a.lh, a.tw, a.th, a.mw, a.mh, a.json);
+  if (*run) return RunOrCapture(a, "run", "");
+  if (*capture) return RunOrCapture(a, "capture", a.out);
   if (*export_cmd)
-    return ExportCommand(lesson, export_trace, variant, sets, backend, options, chrome_out);
-  if (*show) {
-    auto r = ws::LoadTraceAsRun(trace_path);
-    if (!r.ok()) {
-      std::cerr << "warpscope-cli: " << r.status().message() << "\n";
-      return 1;
-    }
-    if (json) {
-      nlohmann::json j = ws::RunJson(*r);
-      if (const std::string again = ws::ReplayCommand(*r); !again.empty()) j["replay"] = again;
-      std::cout << j.dump(2) << "\n";
-    } else {
-      std::cout << ws::RunText(*r);
-      if (const std::string again = ws::ReplayCommand(*r); !again.empty())
-        std::cout << "run it again: " << again << "\n";
-    }
-    return 0;
-  }
+    return ExportCommand(a.lesson, a.export_trace, a.variant, a.sets, a.backend, a.options,
+                         a.chrome_out);
+  if (*show) return ShowCommand(a.trace_path, a.json);
   return 2;
 }

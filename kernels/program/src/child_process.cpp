@@ -19,11 +19,10 @@ namespace ws {
 
 using Clock = std::chrono::steady_clock;
 
-ChildResult RunChild(const std::vector<std::string>& args, const std::vector<std::string>& env,
-                     const ChildLimits& limits, const std::string& path,
-                     const std::function<bool()>& keep_going) {
-  ChildResult r;
-  // This environment, without the variables `env` sets (getenv would find the first).
+namespace {
+
+// This environment, without the variables `env` sets (getenv would find the first), then `env`.
+std::vector<std::string> ChildEnvironment(const std::vector<std::string>& env) {
   std::vector<std::string> env_strings;
   for (char** e = environ; *e != nullptr; ++e) {
     const std::string var(*e);
@@ -34,82 +33,62 @@ ChildResult RunChild(const std::vector<std::string>& args, const std::vector<std
     if (!replaced) env_strings.push_back(var);
   }
   env_strings.insert(env_strings.end(), env.begin(), env.end());
-  std::vector<char*> argv, envp;
-  std::vector<std::string> arg_copy = args;
-  for (std::string& a : arg_copy) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  for (std::string& e : env_strings) envp.push_back(e.data());
-  envp.push_back(nullptr);
+  return env_strings;
+}
 
-  // exec_pipe: the child writes errno there when exec fails; a successful exec closes it.
-  int out_pipe[2], err_pipe[2], exec_pipe[2];
-  if (pipe2(exec_pipe, O_CLOEXEC) != 0) {
-    r.start_error = "pipe: " + std::system_category().message(errno);
-    return r;
-  }
-  if (pipe2(out_pipe, O_CLOEXEC) != 0) {
-    close(exec_pipe[0]);
-    close(exec_pipe[1]);
-    r.start_error = "pipe: " + std::system_category().message(errno);
-    return r;
-  }
-  if (pipe2(err_pipe, O_CLOEXEC) != 0) {
-    for (int fd : {out_pipe[0], out_pipe[1], exec_pipe[0], exec_pipe[1]}) close(fd);
-    r.start_error = "pipe: " + std::system_category().message(errno);
-    return r;
-  }
-  const std::string exe_path = path.empty() ? args.at(0) : path;
-  const rlim_t mem = static_cast<rlim_t>(limits.memory_bytes);
-  // CPU time, a backstop behind the wall-clock limit: the emulator runs a launch on every core,
-  // so a child may spend the limit on each of them (with one core's worth the 2-core machines
-  // stopped a program on SIGXCPU at half its wall-clock limit).
-  const rlim_t cpu = static_cast<rlim_t>(limits.timeout.count() / 1000 + 5) *
-                     std::max<rlim_t>(1, std::thread::hardware_concurrency());
-  const pid_t pid = fork();
-  if (pid < 0) {
-    r.start_error = "fork: " + std::system_category().message(errno);
-    for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1], exec_pipe[0], exec_pipe[1]})
-      close(fd);
-    return r;
-  }
-  if (pid == 0) {
-    setpgid(0, 0);
-    const int devnull = open("/dev/null", O_RDONLY);
-    if (devnull >= 0) dup2(devnull, STDIN_FILENO);
-    dup2(out_pipe[1], STDOUT_FILENO);
-    dup2(err_pipe[1], STDERR_FILENO);
-    if (mem > 0) {
-      rlimit l{mem, mem};
-      setrlimit(RLIMIT_AS, &l);
+// The child's three pipes: its stdout, its stderr, and exec's (the child writes errno there when
+// exec fails; a successful exec closes it). False with the reason when one cannot be made.
+struct Pipes {
+  int out[2] = {-1, -1}, err[2] = {-1, -1}, exec[2] = {-1, -1};
+  void CloseAll() {
+    for (int* p : {out, err, exec}) {
+      for (int i = 0; i < 2; ++i) {
+        if (p[i] >= 0) close(p[i]);
+        p[i] = -1;
+      }
     }
-    rlimit c{cpu, cpu + 1};
-    setrlimit(RLIMIT_CPU, &c);
-    rlimit core{0, 0};
-    setrlimit(RLIMIT_CORE, &core);
-    execve(exe_path.c_str(), argv.data(), envp.data());
-    const int error = errno;
-    (void)!write(exec_pipe[1], &error, sizeof error);
-    _exit(127);
   }
-  close(exec_pipe[1]);
-  close(out_pipe[1]);
-  close(err_pipe[1]);
-  int exec_error = 0;
-  ssize_t got = 0;
-  while ((got = read(exec_pipe[0], &exec_error, sizeof exec_error)) < 0 && errno == EINTR) {
-  }
-  close(exec_pipe[0]);
-  if (got == static_cast<ssize_t>(sizeof exec_error)) {  // exec failed: nothing ran
-    r.start_error = std::system_category().message(exec_error);
-    close(out_pipe[0]);
-    close(err_pipe[0]);
-    while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+};
+
+bool OpenPipes(Pipes& p, std::string* error) {
+  for (int* fds : {p.exec, p.out, p.err}) {
+    if (pipe2(fds, O_CLOEXEC) != 0) {
+      *error = "pipe: " + std::system_category().message(errno);
+      p.CloseAll();
+      return false;
     }
-    return r;
   }
-  r.started = true;
+  return true;
+}
+
+// In the forked child: its limits, its pipes, then exec (only async-signal-safe calls).
+[[noreturn]] void BecomeTheChild(const Pipes& p, const std::string& exe_path, char** argv,
+                                 char** envp, rlim_t mem, rlim_t cpu) {
+  setpgid(0, 0);
+  const int devnull = open("/dev/null", O_RDONLY);
+  if (devnull >= 0) dup2(devnull, STDIN_FILENO);
+  dup2(p.out[1], STDOUT_FILENO);
+  dup2(p.err[1], STDERR_FILENO);
+  if (mem > 0) {
+    rlimit l{mem, mem};
+    setrlimit(RLIMIT_AS, &l);
+  }
+  rlimit c{cpu, cpu + 1};
+  setrlimit(RLIMIT_CPU, &c);
+  rlimit core{0, 0};
+  setrlimit(RLIMIT_CORE, &core);
+  execve(exe_path.c_str(), argv, envp);
+  const int error = errno;
+  (void)!write(p.exec[1], &error, sizeof error);
+  _exit(127);
+}
+
+// Reads the child's stdout and stderr (each up to the output limit) until both close, the time
+// limit passes or `keep_going` says stop.
+void Collect(int out_fd, int err_fd, const ChildLimits& limits,
+             const std::function<bool()>& keep_going, ChildResult& r) {
   const auto deadline = Clock::now() + limits.timeout;
-  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+  pollfd fds[2] = {{out_fd, POLLIN, 0}, {err_fd, POLLIN, 0}};
   std::string* sinks[2] = {&r.out, &r.err};
   int open_fds = 2;
   while (open_fds > 0) {
@@ -145,6 +124,55 @@ ChildResult RunChild(const std::vector<std::string>& args, const std::vector<std
   for (pollfd& f : fds) {
     if (f.fd >= 0) close(f.fd);
   }
+}
+
+}  // namespace
+
+ChildResult RunChild(const std::vector<std::string>& args, const std::vector<std::string>& env,
+                     const ChildLimits& limits, const std::string& path,
+                     const std::function<bool()>& keep_going) {
+  ChildResult r;
+  std::vector<std::string> env_strings = ChildEnvironment(env);
+  std::vector<char*> argv, envp;
+  std::vector<std::string> arg_copy = args;
+  for (std::string& a : arg_copy) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  for (std::string& e : env_strings) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  Pipes p;
+  if (!OpenPipes(p, &r.start_error)) return r;
+  const std::string exe_path = path.empty() ? args.at(0) : path;
+  const rlim_t mem = static_cast<rlim_t>(limits.memory_bytes);
+  // CPU time, a backstop behind the wall-clock limit: the emulator runs a launch on every core,
+  // so a child may spend the limit on each of them (with one core's worth the 2-core machines
+  // stopped a program on SIGXCPU at half its wall-clock limit).
+  const rlim_t cpu = static_cast<rlim_t>(limits.timeout.count() / 1000 + 5) *
+                     std::max<rlim_t>(1, std::thread::hardware_concurrency());
+  const pid_t pid = fork();
+  if (pid < 0) {
+    r.start_error = "fork: " + std::system_category().message(errno);
+    p.CloseAll();
+    return r;
+  }
+  if (pid == 0) BecomeTheChild(p, exe_path, argv.data(), envp.data(), mem, cpu);
+  close(p.exec[1]);
+  close(p.out[1]);
+  close(p.err[1]);
+  int exec_error = 0;
+  ssize_t got = 0;
+  while ((got = read(p.exec[0], &exec_error, sizeof exec_error)) < 0 && errno == EINTR) {
+  }
+  close(p.exec[0]);
+  if (got == static_cast<ssize_t>(sizeof exec_error)) {  // exec failed: nothing ran
+    r.start_error = std::system_category().message(exec_error);
+    close(p.out[0]);
+    close(p.err[0]);
+    while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+    }
+    return r;
+  }
+  r.started = true;
+  Collect(p.out[0], p.err[0], limits, keep_going, r);
   if (r.timed_out || r.cancelled) {
     kill(-pid, SIGKILL);  // the child and anything it started (its own process group)
     kill(pid, SIGKILL);   // in case it was stopped before it made that group
