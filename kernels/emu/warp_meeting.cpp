@@ -1,6 +1,6 @@
 #include "emu/warp_meeting.h"
 
-#include "warpscope/kernels/ws_cuda_keys.h"
+#include "warpscope/trace/ws_cuda_keys.h"
 
 namespace ws::emu {
 

@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "warpscope/kernels/site_table.h"
-#include "warpscope/kernels/ws_cuda_keys.h"
+#include "warpscope/trace/ws_cuda_keys.h"
 
 namespace ws {
 namespace {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <tuple>
 
-#include "warpscope/kernels/ws_cuda_keys.h"
+#include "warpscope/trace/ws_cuda_keys.h"
 
 namespace ws {
 

@@ -1,6 +1,6 @@
 #include "warpscope/trace/records.h"
 
-#include "warpscope/kernels/ws_cuda_keys.h"
+#include "warpscope/trace/ws_cuda_keys.h"
 
 namespace ws {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "warpscope/kernels/ws_cuda_keys.h"
+#include "warpscope/trace/ws_cuda_keys.h"
 #include "warpscope/trace/launch.h"
 
 namespace ws::prog {

@@ -28,7 +28,7 @@
 #include <utility>
 
 #include "warpscope/kernels/ws_cuda_device.h"
-#include "warpscope/kernels/ws_cuda_keys.h"
+#include "warpscope/trace/ws_cuda_keys.h"
 #include "ws_program_cuda_api.h"
 
 #define __CUDA_WARPSCOPE__ 1  // a program can tell it runs under Warpscope

@@ -254,6 +254,8 @@ bool Commands(ProgramJob& job) {
                "-I",
                WS_PROGRAM_API_DIR,
                "-I",
+               WS_PROGRAM_RECORD_DIR,
+               "-I",
                std::string(WS_PROGRAM_SHIM_DIR) + "/gpu"};
     job.link = {"-L", WS_PROGRAM_RUNTIME_DIR, "-Xlinker=-rpath," WS_PROGRAM_RUNTIME_DIR,
                 "-lws_program_cuda"};

@@ -28,7 +28,7 @@
 // emulator's side needs C++20 (std::atomic_ref).
 #pragma once
 
-#include "warpscope/kernels/ws_cuda_keys.h"
+#include "warpscope/trace/ws_cuda_keys.h"
 
 #if WS_DEVICE_CODE
 #include "warpscope/kernels/ws_cuda_device.h"

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "warpscope/kernels/ws_cuda_layout.h"
+#include "warpscope/trace/ws_cuda_layout.h"
 
 #if !WS_DEVICE_CODE
 #include <atomic>

@@ -10,7 +10,7 @@
 
 #include <cstdint>
 
-#include "warpscope/kernels/ws_cuda_keys.h"  // MakePlace, RecorderFileTag, ShuffleSourceLane
+#include "warpscope/trace/ws_cuda_keys.h"  // MakePlace, RecorderFileTag, ShuffleSourceLane
 #include "warpscope/kernels/ws_cuda_record_format.h"
 
 // The launch's dynamic shared memory (extern __shared__), sized by <<<grid, block, bytes>>>.

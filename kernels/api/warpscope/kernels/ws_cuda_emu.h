@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "warpscope/kernels/ws_cuda_keys.h"
+#include "warpscope/trace/ws_cuda_keys.h"
 
 namespace ws::emu {
 
