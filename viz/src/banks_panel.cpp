@@ -36,6 +36,21 @@ class BanksPanel : public Panel {
  public:
   explicit BanksPanel(Session* session) : Panel("banks", "Banks"), session_(session) {}
 
+  // The shared site shown (the selected one, else the worst) and its whole-grid figures.
+  State Shown() const override {
+    if (!session_->run || !session_->run->has_launch()) return {};
+    const LaunchTrace& t = session_->run->main_launch();
+    const int site = ShownSite(t);
+    if (site < 0) return {{"site", "none"}};
+    const SiteStats& st = t.stats.sites[static_cast<std::size_t>(site)];
+    return {{"site", std::to_string(site)},
+            {"line", std::to_string(t.sites[static_cast<std::size_t>(site)].line)},
+            {"requests", std::to_string(st.requests)},
+            {"wavefronts", std::to_string(st.wavefronts)},
+            {"worst_degree", std::to_string(st.bank_conflict_max)},
+            {"worst_degree_16_banks", std::to_string(st.halfwarp16_conflict_max)}};
+  }
+
  protected:
   void DrawContents() override {
     if (view::NoLaunch(
@@ -44,10 +59,7 @@ class BanksPanel : public Panel {
             "of the selected request with its conflict degree."))
       return;
     const LaunchTrace& t = session_->run->main_launch();
-    // Unless a shared site is selected, show the one with the worst conflicts.
-    const int site = view::ViewSite(t, session_->sel.site, view::IsShared, [](const SiteStats& s) {
-      return static_cast<double>(s.bank_conflict_max);
-    });
+    const int site = ShownSite(t);
     if (site < 0) {
       ImGui::TextWrapped(
           "This kernel uses no shared memory. Try transpose (coalesced against padded), "
@@ -107,6 +119,12 @@ class BanksPanel : public Panel {
   }
 
  private:
+  // Unless a shared site is selected, the one with the worst conflicts.
+  int ShownSite(const LaunchTrace& t) const {
+    return view::ViewSite(t, session_->sel.site, view::IsShared, [](const SiteStats& s) {
+      return static_cast<double>(s.bank_conflict_max);
+    });
+  }
   void DrawHeatmap(const BlockView& bv, const std::vector<Row>& rows, int banks, std::uint32_t most,
                    int cur_index) {
     const float font = ImGui::GetFontSize();

@@ -30,6 +30,22 @@ class GridPanel : public Panel {
  public:
   explicit GridPanel(Session* session) : Panel("grid", "Grid & warps"), session_(session) {}
 
+  // The launch's shape and its idle threads (those that made no access), as drawn.
+  State Shown() const override {
+    if (!session_->run || !session_->run->has_launch()) return {};
+    const LaunchTrace& t = session_->run->main_launch();
+    State st = {{"blocks", std::to_string(t.grid.count())},
+                {"threads", std::to_string(t.threads())},
+                {"warps", std::to_string(t.warps())}};
+    if (t.thread_active.size() == t.threads()) {
+      std::uint64_t active = 0;
+      for (const auto a : t.thread_active) active += a != 0;
+      st.emplace_back("active_threads", std::to_string(active));
+      st.emplace_back("idle_threads", std::to_string(t.threads() - active));
+    }
+    return st;
+  }
+
  protected:
   void DrawContents() override {
     if (view::NoLaunch(

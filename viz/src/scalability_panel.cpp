@@ -39,6 +39,20 @@ class ScalabilityPanel : public view::FiguresPanel<ScheduleFigures> {
                      "dealt out to the multiprocessors as slots free up, one lane per SM, "
                      "on the emulator's model or a GPU's own stamps.") {}
 
+  // The timeline as drawn: SMs, blocks, how many an SM holds at once, and the rounds of dealing
+  // (the colours: block / (SMs x blocks per SM)).
+  State Shown() const override {
+    if (boxes_.empty()) return {};
+    std::uint32_t last = 0;
+    for (const BlockBox& b : boxes_) last = std::max(last, b.block);
+    const auto capacity = static_cast<std::uint32_t>(sms_ * per_sm_);
+    return {{"sms", std::to_string(sms_)},
+            {"blocks", std::to_string(boxes_.size())},
+            {"blocks_per_sm", std::to_string(per_sm_)},
+            {"rounds", std::to_string(capacity > 0 ? last / capacity + 1 : 0)},
+            {"waves", std::to_string(waves_)}};
+  }
+
  protected:
   void DrawFigures(const LessonRun& run, const ScheduleFigures&) override {
     DrawHeader(run);
