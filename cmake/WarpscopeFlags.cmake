@@ -21,7 +21,11 @@ function(ws_embed_text out_var header namespace)
   get_filename_component(header_dir ${header} DIRECTORY)
   set(inputs)
   foreach(f IN LISTS ARGN)
-    list(APPEND inputs ${CMAKE_CURRENT_SOURCE_DIR}/${f})
+    if(IS_ABSOLUTE ${f})  # a file the build makes
+      list(APPEND inputs ${f})
+    else()
+      list(APPEND inputs ${CMAKE_CURRENT_SOURCE_DIR}/${f})
+    endif()
   endforeach()
   file(MAKE_DIRECTORY ${gen}/${header_dir})
   add_custom_command(

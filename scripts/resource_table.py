@@ -9,10 +9,16 @@ run time.
   resource_table.py --nvcc nvcc --out kernels/resources/sm_90.txt -- -I... lessons_cuda_plain.cu
   resource_table.py --nvcc nvcc --check kernels/resources/sm_90.txt -- -I... lessons_cuda_plain.cu
 
---check exits 1 naming every kernel whose figures differ from the compiler's, and 77 (a skip)
-when there is no nvcc.
+  resource_table.py --nvcc nvcc --merge kernels/resources/sm_90.txt --out TABLE -- ...
+
+--check exits 1 naming every kernel of the table whose figures differ from the compiler's (a
+kernel the table lacks is not an error: the build adds it), and 77 (a skip) when there is no nvcc.
+--merge is the build's step: the table as kept, plus the compiler's rows for every kernel it
+lacks (a new lesson's), so a lesson needs no entry of its own; without a working nvcc, the table
+as kept. Rows already kept are never replaced: the figures do not change with the machine's nvcc.
 """
 import argparse
+import os
 import re
 import shutil
 import subprocess
@@ -113,6 +119,33 @@ def read_table(path):
     return table
 
 
+def merge(nvcc, arch, args, kept_path, out):
+    text = open(kept_path).read()
+    kept = read_table(kept_path)
+    added = {}
+    if nvcc is None:
+        print("resource_table.py: no nvcc: the register table is %s as kept" % kept_path)
+    else:
+        try:
+            _, table = compiler_table(nvcc, arch, args)
+            added = {k: v for k, v in table.items() if k not in kept}
+        except (SystemExit, OSError, subprocess.SubprocessError) as e:
+            print("resource_table.py: nvcc could not compile the lessons (%s): the table as kept"
+                  % e)
+    if added:
+        text += "# Added by the build (%s), not yet in %s:\n" % (os.path.basename(nvcc),
+                                                                  kept_path)
+        for name in sorted(added):
+            text += name + " " + " ".join(str(v) for v in added[name]) + "\n"
+        print("resource_table.py: %d kernels the table lacks, from the compiler: %s" %
+              (len(added), " ".join(sorted(added))))
+    tmp = out + ".new"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, out)
+    return 0
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--nvcc", default="nvcc")
@@ -120,8 +153,11 @@ def main():
     p.add_argument("--out")
     p.add_argument("--check")
     p.add_argument("args", nargs="*")
+    p.add_argument("--merge")
     a = p.parse_args()
     nvcc = shutil.which(a.nvcc)
+    if a.merge:
+        return merge(nvcc, a.arch, a.args, a.merge, a.out)
     if nvcc is None:
         print("SKIPPED: no nvcc ('%s') here to compare the table with" % a.nvcc)
         return 77
@@ -142,7 +178,7 @@ def main():
         return 0
     kept = read_table(a.check)
     wrong = []
-    for name in sorted(set(kept) | set(table)):
+    for name in sorted(kept):
         if kept.get(name) != table.get(name):
             wrong.append("  %s: table %s, compiler %s" % (name, kept.get(name), table.get(name)))
     if wrong:
