@@ -100,6 +100,10 @@ class LayoutPanel : public Panel {
   GridFrame FitGrids(int sw, int sh, bool costs) const;
   float NumberSize(float cell) const;
   void DrawNotes(const LayoutInputs& in, const GridFrame& g, int inside) const;
+  void DrawTooltip(int x, int y, int sw) const;
+  // The run's reads replayed through the cache model under `kind`: two lines, the fewest DRAM
+  // sectors (then sectors per request) of the three marked best.
+  void DrawRunCost(const Texture2DFigures& tex, LayoutKind kind) const;
   // One layout's column: its title, the run's cost, the grid (a click moves the footprint), and
   // the sectors the footprint touches. Sets `origin` to the grid's top-left; `hover_x`/`hover_y`
   // to the hovered cell.
@@ -112,10 +116,6 @@ class LayoutPanel : public Panel {
   // `under_numbers`: numbers are written over the path, so it is drawn thin and without heads.
   void DrawPath(ImDrawList* dl, ImVec2 origin, float cell, int sw, const LayoutCache& cache,
                 bool under_numbers);
-  void DrawTooltip(int x, int y, int sw) const;
-  // The run's reads replayed through the cache model under `kind`: two lines, the fewest DRAM
-  // sectors (then sectors per request) of the three marked best.
-  void DrawRunCost(const Texture2DFigures& tex, LayoutKind kind) const;
 
   Session* session_;
   LayoutInputs own_;
