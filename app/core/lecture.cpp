@@ -1,3 +1,8 @@
+// Lecture files (see lecture.h): a TOML file of steps, each a lesson (or program, or trace) with
+// its parameters, panels and selection; every error names the file, line, step and field. Index:
+//   [SECTION] Fields: errors with their place, strings, keys, parameters, variants
+//   [SECTION] A step: its source, panels, selection, comparison
+//   [SECTION] The lecture file
 #include "core/lecture.h"
 
 #include <toml++/toml.h>
@@ -12,6 +17,8 @@
 
 namespace ws {
 namespace {
+
+// [SECTION] Fields --------------------------------------------------------------------------------
 
 std::string Join(const std::vector<std::string>& names) {
   std::string out;
@@ -103,6 +110,8 @@ Status CheckVariant(const LessonInfo& info, const std::string& variant, const to
       "unknown variant '" + variant + "' of " + info.id + "; variants are: " + Join(names));
 }
 
+// [SECTION] A step --------------------------------------------------------------------------------
+
 // A program or trace path: relative to the lecture's folder, else to the working directory.
 std::filesystem::path Resolve(const std::filesystem::path& lecture, const std::string& path) {
   const std::filesystem::path p(path);
@@ -111,6 +120,133 @@ std::filesystem::path Resolve(const std::filesystem::path& lecture, const std::s
   const std::filesystem::path beside = lecture.parent_path() / p;
   if (std::filesystem::exists(beside, ec)) return beside;
   return p;
+}
+
+// A step's source: a lesson (known, with a variant it has), or a program or trace file (found
+// beside the lecture or in the current folder). Sets `info` to the lesson's, else null.
+Status ParseSource(const toml::table& t, const Lecture& lecture, const Where& w, int line,
+                   const std::string& program, const std::string& trace, LectureStep* step,
+                   const LessonInfo** info) {
+  if (!step->lesson.empty()) {
+    *info = FindLesson(step->lesson);
+    if (*info == nullptr) {
+      std::vector<std::string> ids;
+      for (const LessonInfo& l : Lessons()) ids.push_back(l.id);
+      return w.Error(t.get("lesson"), line, "lesson",
+                     "unknown lesson '" + step->lesson + "'; lessons are: " + Join(ids));
+    }
+    if (Status s = CheckVariant(**info, step->variant, t.get("variant"), w, line, "variant");
+        !s.ok())
+      return s;
+  } else {
+    const std::string& path = program.empty() ? trace : program;
+    const std::filesystem::path resolved = Resolve(lecture.file, path);
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(resolved, ec))
+      return w.Error(t.get(program.empty() ? "trace" : "program"), line,
+                     program.empty() ? "trace" : "program",
+                     "no such file: " + path + " (looked beside the lecture and in " +
+                         std::filesystem::current_path(ec).string() + ")");
+    (program.empty() ? step->trace : step->program) = resolved;
+    if (!step->variant.empty())
+      return w.Error(t.get("variant"), line, "variant", "only a lesson step has variants");
+  }
+  return Status();
+}
+
+// panels = ["coalescing", "source"]: ids of panels that exist.
+Status ParsePanels(const toml::node& node, const std::vector<std::string>& panel_ids,
+                   const Where& w, int line, LectureStep* step) {
+  const toml::node* n = &node;
+  const toml::array* a = n->as_array();
+  if (a == nullptr || a->empty())
+    return w.Error(n, line, "panels", "must be a list of panel ids such as [\"coalescing\"]");
+  for (const toml::node& e : *a) {
+    if (!e.is_string()) return w.Error(&e, line, "panels", "each panel is an id in quotes");
+    const std::string id = **e.as_string();
+    if (std::find(panel_ids.begin(), panel_ids.end(), id) == panel_ids.end())
+      return w.Error(&e, line, "panels",
+                     "unknown panel '" + id + "'; panels are: " + Join(panel_ids));
+    step->panels.push_back(id);
+  }
+  return Status();
+}
+
+// select = { line = 17, op = "store" }, and block, warp, request, hazard (from 1), access
+// ("first" or "second"): what the step selects in the views.
+Status ParseSelect(const toml::node& node, const Where& w, int line, LectureStep* step) {
+  const toml::node* n = &node;
+  const toml::table* s = n->as_table();
+  if (s == nullptr)
+    return w.Error(n, line, "select", "must be a table such as { line = 17, op = \"store\" }");
+  if (Status st = CheckKeys(*s, {"line", "op", "block", "warp", "request", "hazard", "access"}, w,
+                            line, "select.");
+      !st.ok())
+    return st;
+  for (const auto& [key, value] : *s) {
+    const std::string k(key.str());
+    if (k == "op") {
+      if (!value.is_string())
+        return w.Error(&value, line, "select.op", "must be \"load\", \"store\" or \"atomic\"");
+      step->select.op = **value.as_string();
+      if (step->select.op != "load" && step->select.op != "store" && step->select.op != "atomic")
+        return w.Error(&value, line, "select.op",
+                       "'" + step->select.op + "' is not load, store or atomic");
+      continue;
+    }
+    if (k == "access") {
+      const std::optional<std::string> a = value.value<std::string>();
+      if (!a || (*a != "first" && *a != "second"))
+        return w.Error(&value, line, "select.access", "must be \"first\" or \"second\"");
+      step->select.hazard_side = *a == "first" ? 0 : 1;
+      continue;
+    }
+    if (!value.is_integer() || **value.as_integer() < 0 || **value.as_integer() > 1'000'000'000)
+      return w.Error(&value, line, "select." + k, "must be a whole number from 0 to 1000000000");
+    const long long v = **value.as_integer();
+    if (k == "line") step->select.line = static_cast<int>(v);
+    if (k == "block") step->select.block = v;
+    if (k == "warp") step->select.warp = static_cast<int>(v);
+    if (k == "request") step->select.request = static_cast<int>(v);
+    if (k == "hazard") {
+      if (v < 1)
+        return w.Error(&value, line, "select.hazard",
+                       "counts from 1 (the hazards view's first row), not 0");
+      step->select.hazard = static_cast<int>(v);
+    }
+  }
+  return Status();
+}
+
+// compare = { variant = "naive", params = { ... }, view = "coalescing" }: a lesson step only.
+Status ParseCompare(const toml::node& node, const LessonInfo* info, const Where& w, int line,
+                    LectureStep* step) {
+  const toml::node* n = &node;
+  const toml::table* c = n->as_table();
+  if (c == nullptr || info == nullptr)
+    return w.Error(n, line, "compare",
+                   info == nullptr ? "only a lesson step compares runs"
+                                   : "must be a table such as { variant = \"naive\" }");
+  if (Status st = CheckKeys(*c, {"variant", "params", "view"}, w, line, "compare."); !st.ok())
+    return st;
+  if (Status st = GetString(*c, "view", w, line, &step->compare.view); !st.ok()) return st;
+  static const std::vector<std::string> kViews = {"coalescing", "banks",    "source",
+                                                  "grid",       "barriers", "timing"};
+  if (!step->compare.view.empty() &&
+      std::find(kViews.begin(), kViews.end(), step->compare.view) == kViews.end())
+    return w.Error(c->get("view"), line, "compare.view",
+                   "'" + step->compare.view + "' is not one of: " + Join(kViews));
+  step->compare.on = true;
+  if (Status st = GetString(*c, "variant", w, line, &step->compare.variant); !st.ok()) return st;
+  if (Status st =
+          CheckVariant(*info, step->compare.variant, c->get("variant"), w, line, "compare.variant");
+      !st.ok())
+    return st;
+  if (Status st =
+          GetParams(c->get("params"), info, w, line, "compare.params", &step->compare.params);
+      !st.ok())
+    return st;
+  return Status();
 }
 
 Status ParseStep(const toml::table& t, const Lecture& lecture, std::size_t index,
@@ -151,30 +287,7 @@ Status ParseStep(const toml::table& t, const Lecture& lecture, std::size_t index
                    sources == 0 ? "a step needs one of lesson, program or trace"
                                 : "give one of lesson, program or trace, not several");
   const LessonInfo* info = nullptr;
-  if (!step->lesson.empty()) {
-    info = FindLesson(step->lesson);
-    if (info == nullptr) {
-      std::vector<std::string> ids;
-      for (const LessonInfo& l : Lessons()) ids.push_back(l.id);
-      return w.Error(t.get("lesson"), line, "lesson",
-                     "unknown lesson '" + step->lesson + "'; lessons are: " + Join(ids));
-    }
-    if (Status s = CheckVariant(*info, step->variant, t.get("variant"), w, line, "variant");
-        !s.ok())
-      return s;
-  } else {
-    const std::string& path = program.empty() ? trace : program;
-    const std::filesystem::path resolved = Resolve(lecture.file, path);
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(resolved, ec))
-      return w.Error(t.get(program.empty() ? "trace" : "program"), line,
-                     program.empty() ? "trace" : "program",
-                     "no such file: " + path + " (looked beside the lecture and in " +
-                         std::filesystem::current_path(ec).string() + ")");
-    (program.empty() ? step->trace : step->program) = resolved;
-    if (!step->variant.empty())
-      return w.Error(t.get("variant"), line, "variant", "only a lesson step has variants");
-  }
+  if (Status s = ParseSource(t, lecture, w, line, program, trace, step, &info); !s.ok()) return s;
   if (!step->backend.empty() && step->backend != "emu" && step->backend != "cuda")
     return w.Error(t.get("backend"), line, "backend", "'" + step->backend + "' is not emu or cuda");
   if (step->backend.empty()) step->backend = lecture.backend;
@@ -190,17 +303,7 @@ Status ParseStep(const toml::table& t, const Lecture& lecture, std::size_t index
                    "a trace is shown as captured; give a lesson to set parameters");
 
   if (const toml::node* n = t.get("panels")) {
-    const toml::array* a = n->as_array();
-    if (a == nullptr || a->empty())
-      return w.Error(n, line, "panels", "must be a list of panel ids such as [\"coalescing\"]");
-    for (const toml::node& e : *a) {
-      if (!e.is_string()) return w.Error(&e, line, "panels", "each panel is an id in quotes");
-      const std::string id = **e.as_string();
-      if (std::find(panel_ids.begin(), panel_ids.end(), id) == panel_ids.end())
-        return w.Error(&e, line, "panels",
-                       "unknown panel '" + id + "'; panels are: " + Join(panel_ids));
-      step->panels.push_back(id);
-    }
+    if (Status s = ParsePanels(*n, panel_ids, w, line, step); !s.ok()) return s;
   }
   if (!step->arrangement.empty() && std::find(std::begin(kArrangements), std::end(kArrangements),
                                               step->arrangement) == std::end(kArrangements))
@@ -208,77 +311,18 @@ Status ParseStep(const toml::table& t, const Lecture& lecture, std::size_t index
                    "'" + step->arrangement + "' is not one of: single, columns, rows, main-side");
 
   if (const toml::node* n = t.get("select")) {
-    const toml::table* s = n->as_table();
-    if (s == nullptr)
-      return w.Error(n, line, "select", "must be a table such as { line = 17, op = \"store\" }");
-    if (Status st = CheckKeys(*s, {"line", "op", "block", "warp", "request", "hazard", "access"}, w,
-                              line, "select.");
-        !st.ok())
-      return st;
-    for (const auto& [key, value] : *s) {
-      const std::string k(key.str());
-      if (k == "op") {
-        if (!value.is_string())
-          return w.Error(&value, line, "select.op", "must be \"load\", \"store\" or \"atomic\"");
-        step->select.op = **value.as_string();
-        if (step->select.op != "load" && step->select.op != "store" && step->select.op != "atomic")
-          return w.Error(&value, line, "select.op",
-                         "'" + step->select.op + "' is not load, store or atomic");
-        continue;
-      }
-      if (k == "access") {
-        const std::optional<std::string> a = value.value<std::string>();
-        if (!a || (*a != "first" && *a != "second"))
-          return w.Error(&value, line, "select.access", "must be \"first\" or \"second\"");
-        step->select.hazard_side = *a == "first" ? 0 : 1;
-        continue;
-      }
-      if (!value.is_integer() || **value.as_integer() < 0 || **value.as_integer() > 1'000'000'000)
-        return w.Error(&value, line, "select." + k, "must be a whole number from 0 to 1000000000");
-      const long long v = **value.as_integer();
-      if (k == "line") step->select.line = static_cast<int>(v);
-      if (k == "block") step->select.block = v;
-      if (k == "warp") step->select.warp = static_cast<int>(v);
-      if (k == "request") step->select.request = static_cast<int>(v);
-      if (k == "hazard") {
-        if (v < 1)
-          return w.Error(&value, line, "select.hazard",
-                         "counts from 1 (the hazards view's first row), not 0");
-        step->select.hazard = static_cast<int>(v);
-      }
-    }
+    if (Status s = ParseSelect(*n, w, line, step); !s.ok()) return s;
   }
 
   if (const toml::node* n = t.get("compare")) {
-    const toml::table* c = n->as_table();
-    if (c == nullptr || info == nullptr)
-      return w.Error(n, line, "compare",
-                     info == nullptr ? "only a lesson step compares runs"
-                                     : "must be a table such as { variant = \"naive\" }");
-    if (Status st = CheckKeys(*c, {"variant", "params", "view"}, w, line, "compare."); !st.ok())
-      return st;
-    if (Status st = GetString(*c, "view", w, line, &step->compare.view); !st.ok()) return st;
-    static const std::vector<std::string> kViews = {"coalescing", "banks",    "source",
-                                                    "grid",       "barriers", "timing"};
-    if (!step->compare.view.empty() &&
-        std::find(kViews.begin(), kViews.end(), step->compare.view) == kViews.end())
-      return w.Error(c->get("view"), line, "compare.view",
-                     "'" + step->compare.view + "' is not one of: " + Join(kViews));
-    step->compare.on = true;
-    if (Status st = GetString(*c, "variant", w, line, &step->compare.variant); !st.ok()) return st;
-    if (Status st = CheckVariant(*info, step->compare.variant, c->get("variant"), w, line,
-                                 "compare.variant");
-        !st.ok())
-      return st;
-    if (Status st =
-            GetParams(c->get("params"), info, w, line, "compare.params", &step->compare.params);
-        !st.ok())
-      return st;
+    if (Status s = ParseCompare(*n, info, w, line, step); !s.ok()) return s;
   }
   return Status();
 }
 
 }  // namespace
+
+// [SECTION] The lecture file ----------------------------------------------------------------------
 
 Result<Lecture> ParseLecture(std::string_view text, const std::filesystem::path& file,
                              const std::vector<std::string>& panel_ids) {

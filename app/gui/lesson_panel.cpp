@@ -1,3 +1,9 @@
+// The lesson panel: pick a lesson, its variant and parameters, and the backend; every change
+// re-runs the lesson (lesson_runner.cpp) and the views follow. Program mode is in
+// lesson_panel_program.cpp, the last run's summary in lesson_panel_run.cpp. Index:
+//   [SECTION] Choosing what runs: a lesson, a parameter, a trace, the GPU
+//   [SECTION] Running: re-runs, sweeps, polling the runner, waiting
+//   [SECTION] Drawing: the lesson, its parameters, the backend, the thread order, exercises
 #include "gui/lesson_panel.h"
 
 #include <imgui.h>
@@ -25,6 +31,8 @@ LessonPanel::LessonPanel(Session* session, const DeviceQuery& devices)
       have_gpu_(!devices.gpus.empty()),
       gpu_name_(have_gpu_ ? devices.gpus.front().name : ""),
       why_no_gpu_(devices.why_no_gpu) {}
+
+// [SECTION] Choosing what runs --------------------------------------------------------------------
 
 std::string LessonPanel::Select(const std::string& lesson, const std::string& variant,
                                 const Params& overrides, const std::string& backend) {
@@ -135,6 +143,8 @@ void LessonPanel::StepLesson(int delta) {
   }
   Select(all[static_cast<std::size_t>(((at + delta) % n + n) % n)].id, "");
 }
+
+// [SECTION] Running -------------------------------------------------------------------------------
 
 void LessonPanel::Rerun() {
   showing_trace_ = false;
@@ -258,6 +268,8 @@ bool LessonPanel::WaitSweep(double seconds) {
   }
 }
 
+// [SECTION] Drawing -------------------------------------------------------------------------------
+
 Panel::State LessonPanel::Shown() const {
   const LessonRun* run = session_->run.get();
   if (run == nullptr) return {{"lesson", ""}};
@@ -270,7 +282,6 @@ Panel::State LessonPanel::Shown() const {
 
 void LessonPanel::DrawContents() {
   const LessonInfo* info = FindLesson(lesson_);
-  bool changed = false;
   // A trace of a program shows like an open program, read-only (nothing is compiled or run).
   const bool program_trace = !program_open() && session_->run && session_->run->program &&
                              session_->run->capture && showing_trace_;
@@ -292,8 +303,40 @@ void LessonPanel::DrawContents() {
   }
   info = FindLesson(lesson_);
   if (info == nullptr) return;
-  if (info->variants.size() > 1 && ImGui::BeginCombo("Variant", variant_.c_str())) {
-    for (const VariantSpec& v : info->variants) {
+  bool changed = DrawVariantAndParams(*info);
+  changed |= DrawBackendChoice();
+  if (changed) exercise_ = -1;  // moved by hand: no longer the exercise's setting
+  if (const int pick = DrawExerciseButtons(*info, exercise_); pick >= 0) {
+    ApplyExercise(*info, pick);  // runs it
+  }
+  // The chosen exercise's question and answer, where the eye is: under its button.
+  if (exercise_ >= 0 && exercise_ < static_cast<int>(info->presets.size())) {
+    const LessonRun* shown = session_->run.get();
+    DrawExercise(*info, info->presets[static_cast<std::size_t>(exercise_)],
+                 shown != nullptr && shown->lesson == info->id && !session_->running && !changed
+                     ? shown
+                     : nullptr);
+  }
+  if (schedule_.kind != Schedule::Kind::kInOrder && !use_gpu_) {
+    ImGui::TextColored(ImVec4(0.95f, 0.75f, 0.3f, 1.0f), "Thread order: %s (Run menu)",
+                       schedule_.Name().c_str());
+  }
+  if (changed) Rerun();
+
+  DrawStatus();
+  if (!session_->run) {
+    DrawExplanation(*info);
+    return;
+  }
+  DrawRunSummary(info, *session_->run);
+  DrawExplanation(*info);
+}
+
+// The variant combo and a slider (or a combo of choices) per parameter. True when one changed.
+bool LessonPanel::DrawVariantAndParams(const LessonInfo& info) {
+  bool changed = false;
+  if (info.variants.size() > 1 && ImGui::BeginCombo("Variant", variant_.c_str())) {
+    for (const VariantSpec& v : info.variants) {
       if (ImGui::Selectable(v.name.c_str(), v.name == variant_)) {
         variant_ = v.name;
         changed = true;
@@ -302,8 +345,8 @@ void LessonPanel::DrawContents() {
     }
     ImGui::EndCombo();
   }
-  const VariantSpec* variant = info->FindVariant(variant_);
-  for (const ParamSpec& p : info->params) {
+  const VariantSpec* variant = info.FindVariant(variant_);
+  for (const ParamSpec& p : info.params) {
     long long& value = params_[p.name];
     // A parameter the variant does not use is greyed out (it keeps its value for the others).
     const bool ignored =
@@ -342,142 +385,7 @@ void LessonPanel::DrawContents() {
       ImGui::SetItemTooltip("%s (%lld..%lld)", p.meaning.c_str(), p.min, p.max);
     }
   }
-  changed |= DrawBackendChoice();
-  if (changed) exercise_ = -1;  // moved by hand: no longer the exercise's setting
-  if (const int pick = DrawExerciseButtons(*info, exercise_); pick >= 0) {
-    ApplyExercise(*info, pick);  // runs it
-  }
-  // The chosen exercise's question and answer, where the eye is: under its button.
-  if (exercise_ >= 0 && exercise_ < static_cast<int>(info->presets.size())) {
-    const LessonRun* shown = session_->run.get();
-    DrawExercise(*info, info->presets[static_cast<std::size_t>(exercise_)],
-                 shown != nullptr && shown->lesson == info->id && !session_->running && !changed
-                     ? shown
-                     : nullptr);
-  }
-  if (schedule_.kind != Schedule::Kind::kInOrder && !use_gpu_) {
-    ImGui::TextColored(ImVec4(0.95f, 0.75f, 0.3f, 1.0f), "Thread order: %s (Run menu)",
-                       schedule_.Name().c_str());
-  }
-  if (changed) Rerun();
-
-  DrawStatus();
-  if (!session_->run) {
-    DrawExplanation(*info);
-    return;
-  }
-  const LessonRun& run = *session_->run;
-  if (run.capture && run.capture->shipped) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.7f, 0.3f, 1.0f));
-    if (info != nullptr && !info->needs_gpu())
-      ImGui::TextWrapped(
-          "Showing the capture shipped with Warpscope, measured on %s. Moving a slider runs "
-          "the lesson here again.",
-          run.device.c_str());
-    else
-      ImGui::TextWrapped(
-          "No GPU here to measure this lesson: showing the capture shipped with Warpscope. "
-          "Moving a slider cannot re-measure it.");
-    ImGui::PopStyleColor();
-  }
-  if (run.capture) {
-    ImGui::TextColored(ImVec4(0.45f, 0.7f, 1.0f, 1.0f), "Trace: %s", run.device.c_str());
-    ImGui::Text("captured %s", run.capture->captured_at.c_str());
-    ImGui::SetItemTooltip("%s", run.capture->file.c_str());
-  }
-  if (run.has_launch()) {
-    const LaunchTrace& t = run.main_launch();
-    ImGui::Text("%s<<<(%u,%u,%u), (%u,%u,%u)>>>", t.kernel.c_str(), t.grid.x, t.grid.y, t.grid.z,
-                t.block.x, t.block.y, t.block.z);
-    ImGui::Text("%llu threads, %llu warps, %u B shared per block",
-                static_cast<unsigned long long>(t.threads()),
-                static_cast<unsigned long long>(t.warps()), t.shared_bytes);
-    const std::string took = FormatDuration(run.timing.ms);
-    if (run.timing.timed_at.empty())
-      ImGui::Text("Time: %s (%s)", took.c_str(), run.timing.kind.c_str());
-    else
-      ImGui::Text("Time: %s (%s, at %s)", took.c_str(), run.timing.kind.c_str(),
-                  run.timing.timed_at.c_str());
-    // The wall time of the re-run goes in the tooltip: on screen it would make two screenshots
-    // of the same state differ.
-    std::string cost;
-    if (run.timing.record_ms > 0) {  // a GPU capture: what recording cost, against the time
-      char line[160];
-      // count_ms: the passes before the one that recorded, only when the record budget ran out.
-      const double plain = run.timing.own_ms > 0 ? run.timing.own_ms : run.timing.ms;
-      const double ratio = plain > 0 ? run.timing.record_ms / plain : 0.0;
-      if (run.timing.count_ms > 0)
-        std::snprintf(line, sizeof line,
-                      "\nRecording pass %s (%.2fx), after %s of passes that ran out of "
-                      "record budget.",
-                      FormatDuration(run.timing.record_ms).c_str(), ratio,
-                      FormatDuration(run.timing.count_ms).c_str());
-      else
-        std::snprintf(line, sizeof line, "\nRecorded in one pass of %s (%.2fx).",
-                      FormatDuration(run.timing.record_ms).c_str(), ratio);
-      cost = line;
-    }
-    ImGui::SetItemTooltip("%s%s\nThe run took %.0f ms here.", run.timing.note.c_str(), cost.c_str(),
-                          last_run_ms_);
-    if (t.truncated)
-      ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f),
-                         "Truncated: a record buffer filled up; figures may be partial.");
-  }
-  if (!run.has_launch()) {  // the occupancy calculator, the latency model: nothing to check
-    ImGui::PushStyleColor(ImGuiCol_Text, palette::TextDim());
-    ImGui::TextWrapped("%s", run.check.message.c_str());
-    ImGui::PopStyleColor();
-  } else {
-    ImGui::TextColored(run.check.ok ? (palette::LightTheme() ? ImVec4(0.1f, 0.5f, 0.15f, 1.0f)
-                                                             : ImVec4(0.6f, 0.9f, 0.6f, 1.0f))
-                                    : ImVec4(0.85f, 0.2f, 0.15f, 1.0f),
-                       "%s", run.check.ok ? "Output checked: correct" : "Output WRONG");
-    ImGui::SetItemTooltip("%s", run.check.message.c_str());
-  }
-  if (!figure_lines_ready_ || figure_lines_generation_ != session_->generation) {
-    figure_lines_ready_ = true;  // once per run, not every frame
-    figure_lines_generation_ = session_->generation;
-    figure_lines_.clear();
-    // The lesson's figures as labelled quantities ("Global loads: 524,288 elements"); the
-    // graphs and tables among them belong to the views. A program or a trace of a lesson this
-    // build does not know lists none.
-    const nlohmann::json& figures = run.metrics();
-    if (run.info != nullptr) {
-      for (const FigureSpec& spec : run.info->figures) {
-        if (std::string line = FormatFigure(spec, figures); !line.empty())
-          figure_lines_.push_back(std::move(line));
-      }
-    }
-  }
-  for (const std::string& line : figure_lines_) ImGui::BulletText("%s", line.c_str());
-  DrawExplanation(*info);
-}
-
-// A small progress line while a newer run is under way (the views mark theirs as old), then why
-// the last run failed, if it did.
-void LessonPanel::DrawStatus() {
-  if (session_->running) {
-    const int dots = static_cast<int>(ImGui::GetTime() * 4.0) % 4;
-    ImGui::TextColored(ImVec4(0.95f, 0.75f, 0.3f, 1.0f), "Running %s%.*s",
-                       session_->running_what.c_str(), dots, "...");
-    // A program on the emulator: how far it has got (blocks done out of the grid), and Cancel.
-    if (const std::optional<ProgramProgress> p = runner_.progress(); p && p->launch > 0) {
-      const float f = p->blocks > 0 ? static_cast<float>(p->blocks_done) / p->blocks : 0.0f;
-      ImGui::ProgressBar(f, ImVec2(-ImGui::GetFrameHeight() * 4.0f, 0.0f),
-                         ProgressText(*p).c_str());
-      ImGui::SameLine();
-      if (ImGui::Button("Cancel")) runner_.Cancel();
-      if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Stop the program; the launches that finished stay in the views");
-    }
-  } else {
-    ImGui::TextDisabled("Up to date");
-  }
-  if (!session_->error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
-    ImGui::TextWrapped("%s", session_->error.c_str());
-    ImGui::PopStyleColor();
-  }
+  return changed;
 }
 
 // The backend row: the CPU emulator, this machine's GPU, or (not chosen here) a trace file.

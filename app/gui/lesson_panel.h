@@ -81,7 +81,12 @@ class LessonPanel : public Panel {
 
  private:
   void DrawExplanation(const LessonInfo& info);
+  bool DrawVariantAndParams(const LessonInfo& info);
+  // lesson_panel_run.cpp: the last run's summary.
   void DrawStatus();
+  void DrawRunSummary(const LessonInfo* info, const LessonRun& run);
+  void DrawLaunchLines(const LessonRun& run);
+  void DrawFigureLines(const LessonRun& run);
   void DrawProgram();
   bool DrawBackendChoice();
 

@@ -9,12 +9,25 @@
 
 #include "gui/app.h"
 
-int main(int argc, char** argv) {
-  ws::AppOptions opt;
-  CLI::App cli{"Warpscope: see what every GPU thread did."};
-  cli.set_version_flag("--version", std::string("warpscope ") + WARPSCOPE_VERSION);
-  std::string size;
-  std::vector<std::string> presses;
+namespace {
+
+// What the command line gives before it becomes AppOptions: text to parse, and the options
+// whose presence counts.
+struct RawArgs {
+  std::string size;                  // --size WIDTHxHEIGHT
+  std::vector<std::string> presses;  // --press KEY@N
+  std::vector<std::string> sets;     // --set NAME=VALUE
+  std::vector<std::string> drags;    // --drag NAME=VALUE@N
+  std::string schedule = "in-order";
+  int ui_scale = 0;
+  int scale = 1;
+  bool drags_run_on = false;
+  CLI::Option* scale_opt = nullptr;  // --ui-scale
+  CLI::Option* scale2 = nullptr;     // --scale
+};
+
+// The options a user gives.
+void AddOptions(CLI::App& cli, ws::AppOptions& opt, RawArgs& raw) {
   cli.add_option("--screenshot", opt.screenshot,
                  "Render, save the window (or --panel) as PNG, and exit");
   cli.add_option("--frames", opt.frames,
@@ -23,10 +36,9 @@ int main(int argc, char** argv) {
   cli.add_option("--panel", opt.panel,
                  "With --screenshot: save only this panel (grid, coalescing, banks, ...)");
   cli.add_flag("--2x", opt.scale_2x, "With --screenshot: twice the resolution, for print");
-  cli.add_option("--size", size, "Window size, WIDTHxHEIGHT (default 1600x1000)");
-  int ui_scale = 0;
-  auto* scale_opt =
-      cli.add_option("--ui-scale", ui_scale, "UI scale in percent for this run (100-300)");
+  cli.add_option("--size", raw.size, "Window size, WIDTHxHEIGHT (default 1600x1000)");
+  raw.scale_opt =
+      cli.add_option("--ui-scale", raw.ui_scale, "UI scale in percent for this run (100-300)");
   cli.add_option("--config-dir", opt.config_dir, "Folder for settings.json and imgui.ini");
   cli.add_option("--screenshot-dir", opt.screenshot_dir,
                  "Folder for F12 and Export PNG screenshots");
@@ -38,16 +50,13 @@ int main(int argc, char** argv) {
   cli.add_option("--exercise", opt.exercise,
                  "With --lesson: one of its exercises from the seeds, set up and run (see "
                  "warpscope-cli lessons)");
-  std::vector<std::string> sets;
-  cli.add_option("--set", sets, "NAME=VALUE: a lesson parameter (repeatable)");
+  cli.add_option("--set", raw.sets, "NAME=VALUE: a lesson parameter (repeatable)");
   cli.add_option("--backend", opt.backend, "emu (the CPU emulator) or cuda (the GPU)")
       ->check(CLI::IsMember({"emu", "cuda"}));
-  std::string schedule = "in-order";
-  cli.add_option("--schedule", schedule,
+  cli.add_option("--schedule", raw.schedule,
                  "The emulator's thread order: in-order, reverse, lockstep or random:SEED");
-  int scale = 1;
-  auto* scale2 = cli.add_option("--scale", scale, "With --screenshot: 2 = twice the resolution")
-                     ->check(CLI::IsMember({1, 2}));
+  raw.scale2 = cli.add_option("--scale", raw.scale, "With --screenshot: 2 = twice the resolution")
+                   ->check(CLI::IsMember({1, 2}));
   cli.add_option("file", opt.trace_file,
                  "A .wstrace capture, or your own CUDA program (.cu), to open");
   cli.add_option("-I,--include", opt.include_dirs,
@@ -63,6 +72,10 @@ int main(int argc, char** argv) {
   cli.add_option("--export", opt.export_dir,
                  "With --lecture: write every step's figures (PNG at 2x, SVG) and index.md / "
                  "index.html into this folder, then exit");
+}
+
+// The scripted runs' options (tests, benchmarks, the lecture notes), not listed in --help.
+void AddScriptedOptions(CLI::App& cli, ws::AppOptions& opt, RawArgs& raw) {
   cli.add_option("--walk-json", opt.walk_json,
                  "Scripted runs: walk every step of --lecture, write what each showed, exit")
       ->group("");
@@ -79,12 +92,10 @@ int main(int argc, char** argv) {
   cli.add_option("--timing-csv", opt.timing_csv,
                  "Scripted runs: the timing view writes its CSV into this folder at the end")
       ->group("");
-  cli.add_option("--press", presses, "Scripted runs: press KEY at frame N (KEY@N)")->group("");
-  std::vector<std::string> drags;
-  cli.add_option("--drag", drags, "Scripted runs: set NAME=VALUE at frame N (NAME=VALUE@N)")
+  cli.add_option("--press", raw.presses, "Scripted runs: press KEY at frame N (KEY@N)")->group("");
+  cli.add_option("--drag", raw.drags, "Scripted runs: set NAME=VALUE at frame N (NAME=VALUE@N)")
       ->group("");
-  bool drags_run_on = false;
-  cli.add_flag("--drags-run-on", drags_run_on,
+  cli.add_flag("--drags-run-on", raw.drags_run_on,
                "Scripted runs: draw on while a drag's run is under way (its progress shows)")
       ->group("");
   cli.add_option("--bench-edit", opt.bench_edit,
@@ -96,31 +107,34 @@ int main(int argc, char** argv) {
   cli.add_option("--bench-json", opt.bench_json,
                  "Benchmark: measure slider-to-redraw latency and frame time, write JSON, exit")
       ->group("");
-  CLI11_PARSE(cli, argc, argv);
-  if (auto s = ws::ParseSchedule(schedule); s.ok()) {
+}
+
+// Parses what the options' text says into `opt`. Returns 0, else 2 after saying what is wrong.
+int ParseArgs(const RawArgs& raw, ws::AppOptions& opt) {
+  if (auto s = ws::ParseSchedule(raw.schedule); s.ok()) {
     opt.schedule = *s;
   } else {
     std::cerr << "warpscope: --schedule: " << s.status().message() << "\n";
     return 2;
   }
 
-  if (!size.empty()) {
+  if (!raw.size.empty()) {
     std::smatch m;
-    if (!std::regex_match(size, m, std::regex(R"((\d{2,5})x(\d{2,5}))"))) {
-      std::cerr << "warpscope: --size must be WIDTHxHEIGHT, e.g. 1600x1000 (got '" << size
+    if (!std::regex_match(raw.size, m, std::regex(R"((\d{2,5})x(\d{2,5}))"))) {
+      std::cerr << "warpscope: --size must be WIDTHxHEIGHT, e.g. 1600x1000 (got '" << raw.size
                 << "')\n";
       return 2;
     }
     opt.width = std::stoi(m[1]);
     opt.height = std::stoi(m[2]);
     if (opt.width < 320 || opt.height < 240 || opt.width > 16384 || opt.height > 16384) {
-      std::cerr << "warpscope: --size must be between 320x240 and 16384x16384 (got " << size
+      std::cerr << "warpscope: --size must be between 320x240 and 16384x16384 (got " << raw.size
                 << ")\n";
       return 2;
     }
   }
-  if (scale_opt->count() > 0) opt.ui_scale = ui_scale;
-  for (const std::string& p : presses) {
+  if (raw.scale_opt->count() > 0) opt.ui_scale = raw.ui_scale;
+  for (const std::string& p : raw.presses) {
     const auto at = p.find('@');
     if (at == std::string::npos || at + 1 >= p.size()) {
       std::cerr << "warpscope: --press needs KEY@FRAME (got '" << p << "')\n";
@@ -128,10 +142,10 @@ int main(int argc, char** argv) {
     }
     opt.presses.push_back({p.substr(0, at), std::stoi(p.substr(at + 1))});
   }
-  if (scale2->count() > 0 && scale == 2) opt.scale_2x = true;
+  if (raw.scale2->count() > 0 && raw.scale == 2) opt.scale_2x = true;
   {
     std::vector<std::string> notes;
-    auto parsed = ws::ParseSetArguments(ws::FindLesson(opt.lesson), opt.variant, sets, &notes);
+    auto parsed = ws::ParseSetArguments(ws::FindLesson(opt.lesson), opt.variant, raw.sets, &notes);
     if (!parsed.ok()) {
       std::cerr << "warpscope: " << parsed.status().message() << "\n";
       return 2;
@@ -139,6 +153,12 @@ int main(int argc, char** argv) {
     for (const std::string& n : notes) std::cerr << "warpscope: note: --set " << n << "\n";
     opt.sets = *parsed;
   }
+  return 0;
+}
+
+// Options that need, or exclude, one another; the scripted runs' drags; the defaults that
+// depend on other options. Returns 0, else 2 after saying what is wrong.
+int CheckArgs(const RawArgs& raw, ws::AppOptions& opt) {
   if (!opt.lecture.empty() && (!opt.lesson.empty() || !opt.trace_file.empty())) {
     std::cerr << "warpscope: give --lecture FILE, or a lesson or file, not both\n";
     return 2;
@@ -157,7 +177,7 @@ int main(int argc, char** argv) {
     std::cerr << "warpscope: --variant and --set need --lesson ID (or, --set, a program)\n";
     return 2;
   }
-  for (const std::string& d : drags) {
+  for (const std::string& d : raw.drags) {
     std::smatch m;
     if (!std::regex_match(d, m, std::regex(R"(([A-Za-z_][A-Za-z0-9_]*)=(-?\d{1,18})@(\d{1,6}))"))) {
       std::cerr << "warpscope: --drag needs NAME=VALUE@FRAME (got '" << d << "')\n";
@@ -165,11 +185,26 @@ int main(int argc, char** argv) {
     }
     opt.drags.push_back({m[1], std::stoll(m[2]), std::stoi(m[3])});
   }
-  if (drags_run_on) opt.wait_each_drag = false;
+  if (raw.drags_run_on) opt.wait_each_drag = false;
   if (!opt.screenshot.empty() && opt.frames == 0) opt.frames = 5;
   if (!opt.panel.empty() && opt.screenshot.empty()) {
     std::cerr << "warpscope: --panel needs --screenshot FILE\n";
     return 2;
   }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  ws::AppOptions opt;
+  CLI::App cli{"Warpscope: see what every GPU thread did."};
+  cli.set_version_flag("--version", std::string("warpscope ") + WARPSCOPE_VERSION);
+  RawArgs raw;
+  AddOptions(cli, opt, raw);
+  AddScriptedOptions(cli, opt, raw);
+  CLI11_PARSE(cli, argc, argv);
+  if (int rc = ParseArgs(raw, opt); rc != 0) return rc;
+  if (int rc = CheckArgs(raw, opt); rc != 0) return rc;
   return ws::RunApp(opt);
 }

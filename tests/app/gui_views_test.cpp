@@ -1,4 +1,6 @@
-// One test per view: the app opens the view on a fixed lesson and parameter set, saves it with
+// One test per view (the memory views, the lesson panel, timing, occupancy, playback; the views
+// only their own lesson draws, and traces, are in gui_views_lessons_test.cpp): the app opens the
+// view on a fixed lesson and parameter set, saves it with
 // `--screenshot --panel NAME`, and the test checks what the view shows: its state as numbers
 // (--layout-json, Panel::Shown) where the panel says it, and the pixels of its own colours.
 // Colours are the views' own (viz/palette.h): warp 0 (230,159,0); the heat ramp's stops
@@ -18,64 +20,24 @@
 #include <vector>
 
 #include "gui_test_util.h"
+#include "gui_views_util.h"
 #include "warpscope/viz/image.h"
 
 namespace ws {
 namespace {
 
+using test::Count;
+using test::CountNear;
+using test::kWarp0;
+using test::Near;
+using test::PanelState;
 using test::RunApp;
+using test::Shot;
 using test::TempDir;
 
 #define REQUIRE_XVFB() \
   if (!test::HaveXvfb()) GTEST_SKIP() << "xvfb-run is not installed (Debian package xvfb)"
 
-bool Near(Rgba a, Rgba b, int tol) {
-  return std::abs(a.r - b.r) <= tol && std::abs(a.g - b.g) <= tol && std::abs(a.b - b.b) <= tol;
-}
-
-// Saves `panel` of the app started with `args` (1280x800, fresh config) and loads it.
-Image Shot(const std::string& panel, std::vector<std::string> args) {
-  static int n = 0;
-  TempDir t("view-" + panel + "-" + std::to_string(++n));
-  const auto png = t / "shot.png";
-  args.insert(args.end(), {"--config-dir", (t / "cfg").string(), "--size", "1280x800", "--panel",
-                           panel, "--screenshot", png.string()});
-  const auto r = RunApp(args);
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  auto img = LoadPng(png);
-  EXPECT_TRUE(img.ok()) << (img.ok() ? "" : img.status().message());
-  return img.ok() ? *img : Image();
-}
-
-// What `panel` shows after the app started with `args` ran its frames: its state as the
-// app writes it (--layout-json, "panels" -> id -> "state"), beside a screenshot of the panel.
-nlohmann::json PanelState(const std::string& panel, std::vector<std::string> args) {
-  static int n = 0;
-  TempDir t("state-" + panel + "-" + std::to_string(++n));
-  args.insert(args.end(), {"--config-dir", (t / "cfg").string(), "--size", "1280x800", "--panel",
-                           panel, "--screenshot", (t / "shot.png").string(), "--layout-json",
-                           (t / "layout.json").string()});
-  const auto r = RunApp(args);
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  std::ifstream in(t / "layout.json");
-  const auto j = nlohmann::json::parse(in, nullptr, false);
-  if (!j.is_object() || !j["panels"].contains(panel)) return {};
-  return j["panels"][panel].value("state", nlohmann::json::object());
-}
-
-int Count(const Image& img, const std::function<bool(Rgba)>& pred) {
-  int n = 0;
-  for (int y = 0; y < img.height(); ++y) {
-    for (int x = 0; x < img.width(); ++x) n += pred(img.At(x, y)) ? 1 : 0;
-  }
-  return n;
-}
-
-int CountNear(const Image& img, Rgba c, int tol) {
-  return Count(img, [&](Rgba p) { return Near(p, c, tol); });
-}
-
-constexpr Rgba kWarp0 = {230, 159, 0, 255};
 constexpr Rgba kIdle = {70, 70, 74, 255};
 
 TEST(GuiViews, GridGreysTheThreadsOutsideThePicture) {
@@ -406,263 +368,6 @@ TEST(GuiViews, PlaybackStepsThroughTheBlock) {
   EXPECT_EQ(paused.value("kind", ""), "request");
   EXPECT_EQ(paused.value("warp", ""), "0");
   EXPECT_EQ(paused.value("time", ""), "0");
-}
-
-}  // namespace
-}  // namespace ws
-
-namespace ws {
-namespace {
-
-TEST(GuiViews, AShippedGpuTraceOpensLikeALiveRun) {
-  REQUIRE_XVFB();
-  // The H100 captures in assets/: the banks view shows the same contrast as the emulator's run.
-  const std::string dir = std::string(WARPSCOPE_SOURCE_DIR) + "/assets/traces/";
-  const Image coalesced = Shot("banks", {dir + "transpose-coalesced.wstrace"});
-  const Image padded = Shot("banks", {dir + "transpose-padded.wstrace"});
-  const Rgba top = {253, 231, 37, 255}, one = {63, 50, 117, 255};
-  EXPECT_GT(CountNear(coalesced, top, 3), 1000);
-  EXPECT_GT(CountNear(padded, one, 3), 10000);
-}
-
-TEST(GuiViews, ACorruptTraceIsRefusedWithAMessage) {
-  REQUIRE_XVFB();
-  TempDir t("badtrace");
-  { std::ofstream(t / "bad.wstrace") << "not a trace"; }
-  const auto r = RunApp({(t / "bad.wstrace").string(), "--config-dir", (t / "cfg").string(),
-                         "--screenshot", (t / "x.png").string()});
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("not a Warpscope trace file"), std::string::npos) << r.err;
-}
-
-}  // namespace
-}  // namespace ws
-
-namespace ws {
-namespace {
-
-TEST(GuiViews, DevicePanelShowsTheCapturingGpu) {
-  REQUIRE_XVFB();
-  // A live run says nothing of a capture; the shipped trace was captured on an H100, whose
-  // properties the panel lists.
-  const std::string trace =
-      std::string(WARPSCOPE_SOURCE_DIR) + "/assets/traces/transpose-padded.wstrace";
-  const nlohmann::json live =
-      PanelState("device", {"--lesson", "transpose", "--variant", "padded"});
-  const nlohmann::json captured = PanelState("device", {trace});
-  EXPECT_FALSE(live.contains("captured_on"));
-  EXPECT_NE(captured.value("captured_on", "").find("H100"), std::string::npos) << captured;
-  EXPECT_GT(std::stoi(captured.value("captured_properties", "0")), 5) << captured;
-  EXPECT_EQ(live.value("gpus_here", ""), captured.value("gpus_here", ""));  // the same machine
-}
-
-}  // namespace
-}  // namespace ws
-
-namespace ws {
-namespace {
-
-TEST(GuiViews, LatencyShowsIdleIssueSlotsOnlyBelowSaturation) {
-  REQUIRE_XVFB();
-  // The idle-slot lane is red (230,60,50). 4 warps issue 64 of every 216 cycles: idle slots in
-  // every period. 16 warps (over the model's 14) never leave the scheduler idle.
-  const Rgba red = {230, 60, 50, 255};
-  const Image few = Shot("latency", {"--lesson", "latency", "--set", "warps=4"});
-  const Image many = Shot("latency", {"--lesson", "latency", "--set", "warps=16"});
-  const int red_few = CountNear(few, red, 12), red_many = CountNear(many, red, 12);
-  EXPECT_GT(red_few, 2000) << red_few;
-  EXPECT_LT(red_many, red_few / 20 + 10) << red_many << " vs " << red_few;
-  // Both draw warp 0's issue spans.
-  EXPECT_GT(CountNear(few, kWarp0, 3), 200);
-  EXPECT_GT(CountNear(many, kWarp0, 3), 200);
-}
-
-}  // namespace
-}  // namespace ws
-
-namespace ws {
-namespace {
-
-TEST(GuiViews, FloatSumsShowTheKernelsSumMovingWithTheData) {
-  REQUIRE_XVFB();
-  // The slides' data (cancel): 1e30, -1e30, 1, then zeros; exact sum 1. The CPU adds in order:
-  // (1e30 + -1e30) + 1 = 1. The kernel's tree of 256 threads adds x[0] + x[2] at stride 2 first:
-  // 1e30 + 1 rounds to 1e30, then + -1e30 = 0.
-  const nlohmann::json cancel =
-      PanelState("sums", {"--lesson", "fp-order", "--set", "data=cancel"});
-  EXPECT_EQ(cancel.value("kernel_sum", ""), "0");
-  EXPECT_EQ(cancel.value("cpu_sum", ""), "1");
-  EXPECT_EQ(cancel.value("exact_sum", ""), "1");
-  EXPECT_EQ(cancel.value("threads_per_block", ""), "256");
-  // The mixed data moves every sum; warp 4's colour (213,94,0) marks the kernel's row and this
-  // run's point.
-  const nlohmann::json mixed = PanelState("sums", {"--lesson", "fp-order", "--set", "data=mixed"});
-  EXPECT_NE(mixed.value("kernel_sum", "0"), "0");
-  EXPECT_NE(mixed.value("exact_sum", "1"), "1");
-  const Image shot = Shot("sums", {"--lesson", "fp-order", "--set", "data=mixed"});
-  EXPECT_GT(CountNear(shot, {213, 94, 0, 255}, 3), 40);
-}
-
-}  // namespace
-}  // namespace ws
-
-namespace ws {
-namespace {
-
-TEST(GuiViews, BlocksOnSmsShowTwoWavesOnTwoSmsAndOneOnFour) {
-  REQUIRE_XVFB();
-  // Boxes take the colour of their round of dealing: round 0 warp 0's (230,159,0), round 1 warp
-  // 1's (0,114,178). 12 blocks of 256 threads on a cc1.0 (3 per SM): 2 SMs deal two rounds, 4
-  // SMs one, so round 1's blue is gone. No other part of the view is drawn in that blue.
-  const Rgba blue = {0, 114, 178, 255};
-  const Image two = Shot("sms", {"--lesson", "scalability", "--set", "sms=2"});
-  const Image four = Shot("sms", {"--lesson", "scalability", "--set", "sms=4"});
-  EXPECT_GT(CountNear(two, kWarp0, 3), 3000);
-  EXPECT_GT(CountNear(four, kWarp0, 3), 3000);
-  EXPECT_GT(CountNear(two, blue, 3), 3000);
-  EXPECT_LT(CountNear(four, blue, 3), 50);
-}
-
-}  // namespace
-}  // namespace ws
-
-namespace ws {
-namespace {
-
-TEST(GuiViews, TransfersShowTheShippedCaptureAndOverlapOnlyFromPinnedMemory) {
-  REQUIRE_XVFB();
-  // No GPU here: the view draws the shipped H100 captures. Copies in are warp 1's blue
-  // (0,114,178), kernels warp 0's orange, copies back warp 5's green (0,158,115); both variants
-  // show every kind of step.
-  const Rgba green = {0, 158, 115, 255}, blue = {0, 114, 178, 255};
-  const Image pinned = Shot("transfers", {"--lesson", "transfers", "--variant", "pinned"});
-  const Image pageable = Shot("transfers", {"--lesson", "transfers", "--variant", "pageable"});
-  for (const Image* img : {&pinned, &pageable}) {
-    EXPECT_GT(CountNear(*img, blue, 3), 500);
-    EXPECT_GT(CountNear(*img, green, 3), 500);
-    EXPECT_GT(CountNear(*img, kWarp0, 3), 150);
-  }
-  // The pipeline as the captures measured it: 8 chunks, each copied in, computed and copied back,
-  // on one stream and then on 4: 24 boxes each way. From pinned memory the 4 streams overlap
-  // (3.543 ms one after another, 1.721 ms overlapped: 2.06x); from pageable memory the copies
-  // go through a staging buffer and hardly overlap (20.778 against 19.322 ms).
-  const nlohmann::json a =
-      PanelState("transfers", {"--lesson", "transfers", "--variant", "pinned"});
-  const nlohmann::json b =
-      PanelState("transfers", {"--lesson", "transfers", "--variant", "pageable"});
-  EXPECT_EQ(a.value("memory", ""), "pinned");
-  EXPECT_EQ(a.value("streams", ""), "4");
-  EXPECT_EQ(a.value("chunks", ""), "8");
-  EXPECT_EQ(a.value("serial_boxes", ""), "24");
-  EXPECT_EQ(a.value("overlapped_boxes", ""), "24");
-  EXPECT_EQ(a.value("serial_ms", ""), "3.543");
-  EXPECT_EQ(a.value("overlapped_ms", ""), "1.721");
-  EXPECT_EQ(b.value("memory", ""), "pageable");
-  EXPECT_EQ(b.value("serial_ms", ""), "20.778");
-  EXPECT_EQ(b.value("overlapped_ms", ""), "19.322");
-}
-
-}  // namespace
-}  // namespace ws
-
-namespace ws {
-namespace {
-
-TEST(GuiViews, TheH100TraceShowsFourRoundsOfBlocks) {
-  REQUIRE_XVFB();
-  // scalability-h100.wstrace: 1056 blocks, 2 per SM on 132 SMs, dealt in 4 rounds, drawn in the
-  // colours of warps 0-3: orange, blue (0,114,178), yellow (240,228,66), sky blue (86,180,233).
-  const std::string trace =
-      std::string(WARPSCOPE_SOURCE_DIR) + "/assets/traces/scalability-h100.wstrace";
-  const Image img = Shot("sms", {trace});
-  // 264 sub-lanes (132 SMs x 2 blocks) are a pixel or two high here, and the window's
-  // multisampling blends them with the gaps: count pixels of the colour at 50-100 % brightness.
-  auto dimmed = [](Rgba c) {
-    return [c](Rgba p) {
-      const double k = (p.r * c.r + p.g * c.g + p.b * c.b) /
-                       static_cast<double>(c.r * c.r + c.g * c.g + c.b * c.b);
-      return k >= 0.5 && k <= 1.05 && std::abs(p.r - k * c.r) < 14 &&
-             std::abs(p.g - k * c.g) < 14 && std::abs(p.b - k * c.b) < 14;
-    };
-  };
-  for (Rgba c : {kWarp0, Rgba{0, 114, 178, 255}, Rgba{240, 228, 66, 255}, Rgba{86, 180, 233, 255}})
-    EXPECT_GT(Count(img, dimmed(c)), 5000) << int(c.r) << "," << int(c.g) << "," << int(c.b);
-}
-
-}  // namespace
-}  // namespace ws
-
-namespace ws {
-namespace {
-
-struct Box {
-  int pixels = 0, x0 = 1 << 30, x1 = -1, y0 = 1 << 30, y1 = -1;
-};
-
-// The 4-connected groups of pixels within 3 of `c` left of `x_end`, of at least 20 pixels.
-std::vector<Box> Boxes(const Image& img, Rgba c, int x_end) {
-  std::vector<char> seen(static_cast<std::size_t>(img.width() * img.height()), 0);
-  auto at = [&](int x, int y) -> char& {
-    return seen[static_cast<std::size_t>(y * img.width() + x)];
-  };
-  std::vector<Box> out;
-  for (int y = 0; y < img.height(); ++y) {
-    for (int x = 0; x < x_end; ++x) {
-      if (at(x, y) || !Near(img.At(x, y), c, 3)) continue;
-      Box b;
-      std::vector<std::pair<int, int>> stack = {{x, y}};
-      at(x, y) = 1;
-      while (!stack.empty()) {
-        const auto [px, py] = stack.back();
-        stack.pop_back();
-        ++b.pixels;
-        b.x0 = std::min(b.x0, px), b.x1 = std::max(b.x1, px);
-        b.y0 = std::min(b.y0, py), b.y1 = std::max(b.y1, py);
-        for (const auto& [dx, dy] : {std::pair{1, 0}, {-1, 0}, {0, 1}, {0, -1}}) {
-          const int qx = px + dx, qy = py + dy;
-          if (qx < 0 || qy < 0 || qx >= x_end || qy >= img.height() || at(qx, qy) ||
-              !Near(img.At(qx, qy), c, 3))
-            continue;
-          at(qx, qy) = 1;
-          stack.push_back({qx, qy});
-        }
-      }
-      if (b.pixels >= 20) out.push_back(b);
-    }
-  }
-  return out;
-}
-
-TEST(GuiViews, TheShippedMultiGpuCaptureShowsEachGpusThreeMeasuredSteps) {
-  REQUIRE_XVFB();
-  // The multi-GPU view's button (scripted: --show-shipped) opens assets/traces/
-  // multi-gpu-overlap.wstrace: two H200s, three time steps each. In the timeline (the left half):
-  // per GPU a lane of 3 compute boxes (warp 0's orange, ~126 of a 393 us axis: wide), and above
-  // each its 3 sends (blue) over its 3 receives (green), one neighbour each.
-  const Image img =
-      Shot("multigpu", {"--lesson", "multi-gpu", "--variant", "overlap", "--show-shipped"});
-  ASSERT_FALSE(img.empty());
-  const int half = img.width() / 2;
-  std::vector<Box> compute;
-  for (const Box& b : Boxes(img, kWarp0, half))
-    if (b.x1 - b.x0 >= 30) compute.push_back(b);  // not the key's swatch, not text
-  ASSERT_EQ(compute.size(), 6u);
-  std::sort(compute.begin(), compute.end(),
-            [](const Box& a, const Box& b) { return std::tie(a.y0, a.x0) < std::tie(b.y0, b.x0); });
-  const int lane_gap = compute[3].y0 - compute[0].y0;  // GPU 1's lane below GPU 0's
-  EXPECT_GT(lane_gap, 10);
-  for (int i : {1, 2}) EXPECT_EQ(compute[i].y0, compute[0].y0);
-  for (int i : {4, 5}) EXPECT_EQ(compute[i].y0, compute[3].y0);
-  const Rgba blue = {0, 114, 178, 255}, green = {0, 158, 115, 255};
-  for (const Rgba c : {blue, green}) {
-    int lanes[2] = {0, 0};
-    for (const Box& b : Boxes(img, c, half)) {
-      if (b.y1 < compute[0].y0 && b.y0 > compute[0].y0 - lane_gap / 2) ++lanes[0];
-      if (b.y1 < compute[3].y0 && b.y0 > compute[0].y1) ++lanes[1];
-    }
-    EXPECT_EQ(lanes[0], 3) << int(c.g);
-    EXPECT_EQ(lanes[1], 3) << int(c.g);
-  }
 }
 
 }  // namespace

@@ -48,7 +48,9 @@ TEST(ViewsReadFigures, NoViewReadsAParameterByName) {
     const std::string ext = entry.path().extension().string();
     if (ext != ".cpp" && ext != ".h") continue;
     ++files;
-    if (entry.path().filename() == "timing_panel.cpp") continue;
+    // The timing view: its panel and its model (points, series) in timing_series.cpp.
+    const std::string name = entry.path().filename().string();
+    if (name == "timing_panel.cpp" || name == "timing_series.cpp") continue;
     std::ifstream in(entry.path());
     std::string line;
     for (int n = 1; std::getline(in, line); ++n) {

@@ -1,7 +1,10 @@
 // The coalescing view: the selected warp request's 32 lanes above a strip of memory, each lane's
 // bytes landing in their 32-byte sectors, and the transactions the chosen model makes of them
 // (sectors, 128-byte lines, or the compute 1.0/1.1 and 1.2/1.3 half-warp rules); below, every
-// global site's figures over the whole grid and the histogram of sectors per request.
+// global site's figures over the whole grid and the histogram of sectors per request. Index:
+//   [SECTION] The request shown: the site and request pickers, the transaction model
+//   [SECTION] One request: the headline, the lanes, the memory strip, the transactions
+//   [SECTION] Totals over the grid: every global site's figures, the histogram
 #include <imgui.h>
 #include <implot.h>
 
@@ -28,6 +31,8 @@ class CoalescingPanel : public Panel {
       : Panel("coalescing", "Coalescing"), session_(session) {}
 
  protected:
+  // [SECTION] The request shown -------------------------------------------------------------------
+
   void DrawContents() override {
     if (view::NoLaunch(
             *session_,
@@ -106,8 +111,52 @@ class CoalescingPanel : public Panel {
     }
   }
 
+  // [SECTION] One request -------------------------------------------------------------------------
+
+  // One warp request: its headline, then 32 lanes over a strip of memory, each lane wired to its
+  // bytes, and the chosen model's transactions under the strip.
   void DrawRequest(const LaunchTrace& t, const BlockRequest& req, const HazardMark& mark) {
     const std::vector<Segment> segs = Transactions(req.lanes);
+    DrawHeadline(t, req, mark, segs);
+    RequestFrame f;
+    f.font = ImGui::GetFontSize();
+    f.width = ImGui::GetContentRegionAvail().x - f.font;
+    const float height = f.font * 12.0f;
+    f.o = ImGui::GetCursorScreenPos();
+    ImGui::Dummy(ImVec2(f.width, height));
+    f.dl = ImGui::GetWindowDrawList();
+    f.lane_w = f.width / 32.0f;
+    f.lane_h = f.font * 1.4f;
+    DrawLanes(f, req, mark);
+    // Memory: the touched 128-byte lines (and the transactions' segments).
+    std::vector<std::uint64_t> lines;
+    for (const LaneAccess& l : req.lanes) {
+      for (std::uint64_t a = l.address / 128; a <= (l.address + l.size - 1) / 128; ++a)
+        lines.push_back(a);
+    }
+    for (const Segment& s : segs) {
+      for (std::uint64_t a = s.address / 128; a <= (s.address + s.bytes - 1) / 128; ++a)
+        lines.push_back(a);
+    }
+    strip_ = StripLayout::Of(lines, f.width);
+    f.mem_y = f.o.y + f.font * 5.0f;
+    f.mem_h = f.font * 1.6f;
+    DrawMemory(f, t, req);
+    DrawLaneBytes(f, req, mark);
+    DrawTransactions(f, segs);
+  }
+
+  // Where DrawRequest draws: the top-left corner, the font size, the width; the lanes' boxes and
+  // the memory strip's top and height.
+  struct RequestFrame {
+    ImVec2 o;
+    float font = 0, width = 0, lane_w = 0, lane_h = 0, mem_y = 0, mem_h = 0;
+    ImDrawList* dl = nullptr;
+  };
+
+  // "N sectors" in big letters, the bytes moved for those asked, and the selected hazard.
+  void DrawHeadline(const LaunchTrace& t, const BlockRequest& req, const HazardMark& mark,
+                    const std::vector<Segment>& segs) const {
     const std::uint32_t sectors = Sectors(req.lanes), ideal = IdealSectors(req.lanes);
     const std::uint32_t n = static_cast<std::uint32_t>(segs.size());
     const char* unit = model_ == kSectors ? "sector" : model_ == kLines ? "line" : "transaction";
@@ -131,17 +180,14 @@ class CoalescingPanel : public Panel {
                          (mark.lanes & (mark.lanes - 1)) != 0 ? "s" : "");
       ImGui::PopStyleColor();
     }
+  }
 
-    const float font = ImGui::GetFontSize();
-    const float width = ImGui::GetContentRegionAvail().x - font;
-    const float height = font * 12.0f;
-    const ImVec2 o = ImGui::GetCursorScreenPos();
-    ImGui::Dummy(ImVec2(width, height));
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    const ImU32 text = palette::Text(), dim = palette::TextDim();
-
-    // Lanes: 32 boxes across the top.
-    const float lane_w = width / 32.0f, lane_h = font * 1.4f;
+  // Lanes: 32 boxes across the top.
+  void DrawLanes(const RequestFrame& f, const BlockRequest& req, const HazardMark& mark) const {
+    const ImVec2 o = f.o;
+    const float font = f.font, lane_w = f.lane_w, lane_h = f.lane_h;
+    ImDrawList* dl = f.dl;
+    const ImU32 dim = palette::TextDim();
     bool active[32] = {};
     for (const LaneAccess& l : req.lanes) active[l.lane] = true;
     for (int lane = 0; lane < 32; ++lane) {
@@ -163,19 +209,14 @@ class CoalescingPanel : public Panel {
                             mark.group->kind);
     }
     dl->AddText(ImVec2(o.x, o.y + lane_h + 2), dim, "lanes");
+  }
 
-    // Memory: the touched 128-byte lines (and the transactions' segments).
-    std::vector<std::uint64_t> lines;
-    for (const LaneAccess& l : req.lanes) {
-      for (std::uint64_t a = l.address / 128; a <= (l.address + l.size - 1) / 128; ++a)
-        lines.push_back(a);
-    }
-    for (const Segment& s : segs) {
-      for (std::uint64_t a = s.address / 128; a <= (s.address + s.bytes - 1) / 128; ++a)
-        lines.push_back(a);
-    }
-    strip_ = StripLayout::Of(lines, width);
-    const float mem_y = o.y + font * 5.0f, mem_h = font * 1.6f;
+  // The touched lines' windows of memory: sector and line boundaries, byte offsets.
+  void DrawMemory(const RequestFrame& f, const LaunchTrace& t, const BlockRequest& req) const {
+    const ImVec2 o = f.o;
+    const float mem_y = f.mem_y, mem_h = f.mem_h;
+    ImDrawList* dl = f.dl;
+    const ImU32 text = palette::Text(), dim = palette::TextDim();
     for (const StripLayout::Window& w : strip_.windows) {
       const float x0 = o.x + static_cast<float>(w.x),
                   x1 = x0 +
@@ -203,6 +244,12 @@ class CoalescingPanel : public Panel {
         last_label_end = o.x + x + ImGui::CalcTextSize(label).x + 8;
       }
     }
+  }
+
+  void DrawLaneBytes(const RequestFrame& f, const BlockRequest& req, const HazardMark& mark) const {
+    const ImVec2 o = f.o;
+    const float lane_w = f.lane_w, lane_h = f.lane_h, mem_y = f.mem_y, mem_h = f.mem_h;
+    ImDrawList* dl = f.dl;
     // Each lane's bytes, and a wire from the lane to them.
     for (const LaneAccess& l : req.lanes) {
       float x0, x1;
@@ -226,6 +273,13 @@ class CoalescingPanel : public Panel {
                           ImVec2(o.x + std::max(x1, x0 + 2) + 1, mem_y + mem_h + 1),
                           mark.group->kind);
     }
+  }
+
+  void DrawTransactions(const RequestFrame& f, const std::vector<Segment>& segs) const {
+    const ImVec2 o = f.o;
+    const float font = f.font, mem_y = f.mem_y, mem_h = f.mem_h;
+    ImDrawList* dl = f.dl;
+    const ImU32 dim = palette::TextDim();
     // Transactions: one bracket per segment under the strip (half-warp models: two rows).
     const float tx_y = mem_y + mem_h + font * 1.6f;
     int k = 0;
@@ -247,6 +301,8 @@ class CoalescingPanel : public Panel {
     const SiteInfo& s = t.sites[req.site];
     return s.buffer < t.buffers.size() ? t.buffers[s.buffer].base : 0;
   }
+
+  // [SECTION] Totals over the grid ----------------------------------------------------------------
 
   void DrawTotals(const LaunchTrace& t, int site) {
     const float font = ImGui::GetFontSize();

@@ -4,7 +4,12 @@
 // a 2D block reads a small patch of pixels: row-major storage spreads the patch's rows far apart
 // in memory, while Morton and tiled layouts keep pixels near in x and y near in memory, so the
 // same patch lands in fewer sectors wherever it sits. Follows a texture-2d run's parameters when
-// one is loaded; otherwise the panel's own controls pick the image.
+// one is loaded; otherwise the panel's own controls pick the image. One grid's drawing is in
+// layout_panel_cells.cpp. Index:
+//   [SECTION] Helpers: sane inputs from a file, the highlight colours
+//   [SECTION] Controls and text: the panel's own inputs, the hover tooltip, the run's cost
+//   [SECTION] Inputs and fit: the run's or the panel's inputs, the cell size, the numbers' size
+//   [SECTION] The three grids: one column per layout, the hovered pixel
 #include <imgui.h>
 
 #include <algorithm>
@@ -13,10 +18,10 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <numeric>
 #include <string>
 #include <vector>
 
+#include "layout_panel.h"
 #include "warpscope/trace/layout_table.h"
 #include "warpscope/trace/lesson_figures.h"
 #include "warpscope/trace/units.h"
@@ -24,76 +29,14 @@
 #include "warpscope/viz/views.h"
 
 namespace ws {
+namespace layout_view {
 namespace {
 
-constexpr int kMaxShown = 64;  // cells drawn per side: at most 4096 per layout
-constexpr int kWarpSize = 32;
-constexpr std::uint64_t kTexelBytes = 4;  // float texels, as in the texture-2d lesson
-constexpr std::uint64_t kSectorBytes = 32;
-constexpr float kMinCell = 4.0f, kMaxCell = 48.0f;
-constexpr float kMinNumberCell = 18.0f;  // below this a cell's memory position is unreadable
-constexpr std::array<LayoutKind, 3> kKinds = {LayoutKind::kRowMajor, LayoutKind::kMorton,
-                                              LayoutKind::kTiled};
-
-// The image and the tiled layout's parameters.
-struct LayoutInputs {
-  int width = 24, height = 16, tile_w = 8, tile_h = 8, micro_w = 2, micro_h = 2;
-  friend bool operator==(const LayoutInputs&, const LayoutInputs&) = default;
-
-  Layout2D Make(LayoutKind kind) const {
-    return {kind, width, height, tile_w, tile_h, micro_w, micro_h};
-  }
-  // The top-left part that is drawn.
-  int shown_w() const { return std::clamp(width, 1, kMaxShown); }
-  int shown_h() const { return std::clamp(height, 1, kMaxShown); }
-};
-
-// The slides' "reordered memory addresses" table: 24 x 16 in 8 x 8 tiles of 2 x 2 micro tiles.
-constexpr LayoutInputs kSlidesTable{};
-
-// One layout's memory positions for the drawn cells, rebuilt only when the inputs change.
-struct LayoutCache {
-  bool valid = false;
-  std::vector<std::uint64_t> position;  // per drawn cell (row-major over the drawn cells)
-  std::vector<int> order;               // drawn cells by memory position: the path
-};
-
-// The pixels warp 0 of a 2D block reads: thread i sits at (i % row, i / row), `row` being the
-// block's width. A block narrower than 6 has fewer than 32 threads, all in the one warp.
-struct Footprint {
-  int row = 8, threads = kWarpSize;
-  int width() const { return std::min(row, threads); }
-  int height() const { return (threads + row - 1) / row; }
-  // Thread at offset (dx, dy) from the footprint's top-left, or -1 when none sits there.
-  int Thread(int dx, int dy) const {
-    if (dx < 0 || dy < 0 || dx >= row) return -1;
-    const int t = dy * row + dx;
-    return t < threads ? t : -1;
-  }
-};
+// [SECTION] Helpers -------------------------------------------------------------------------------
 
 // A run's figures come from files too: keep them in a sane range; CheckLayout judges the rest.
 int Sane(int v) {
   return std::clamp(v, -1, 1 << 20);
-}
-
-ImU32 Mix(ImU32 a, ImU32 b, float t) {
-  auto channel = [&](int shift) {
-    const float x = static_cast<float>((a >> shift) & 0xFF),
-                y = static_cast<float>((b >> shift) & 0xFF);
-    return static_cast<ImU32>(x + (y - x) * t + 0.5f) << shift;
-  };
-  return channel(IM_COL32_R_SHIFT) | channel(IM_COL32_G_SHIFT) | channel(IM_COL32_B_SHIFT) |
-         (0xFFu << IM_COL32_A_SHIFT);
-}
-
-// Black or white, whichever reads on `fill`.
-ImU32 TextOn(ImU32 fill) {
-  const float r = static_cast<float>((fill >> IM_COL32_R_SHIFT) & 0xFF);
-  const float g = static_cast<float>((fill >> IM_COL32_G_SHIFT) & 0xFF);
-  const float b = static_cast<float>((fill >> IM_COL32_B_SHIFT) & 0xFF);
-  return 0.299f * r + 0.587f * g + 0.114f * b > 140.0f ? IM_COL32(0, 0, 0, 255)
-                                                       : IM_COL32(255, 255, 255, 255);
 }
 
 ImVec4 Highlight() {
@@ -107,44 +50,9 @@ ImVec4 ErrorRed() {
   return ImVec4(1.0f, 0.35f, 0.35f, 1.0f);
 }
 
-class LayoutPanel : public Panel {
- public:
-  explicit LayoutPanel(Session* session) : Panel("layout", "Layouts"), session_(session) {}
+}  // namespace
 
- protected:
-  void DrawContents() override;
-
- private:
-  void DrawOwnControls();
-  void Rebuild(const LayoutInputs& in, bool tiled_ok);
-  void DrawCells(ImDrawList* dl, ImVec2 origin, float cell, int sw, int sh, int kind_index,
-                 const std::vector<std::uint64_t>& sectors, float number_size);
-  // `under_numbers`: numbers are written over the path, so it is drawn thin and without heads.
-  void DrawPath(ImDrawList* dl, ImVec2 origin, float cell, int sw, const LayoutCache& cache,
-                bool under_numbers);
-  void DrawTooltip(int x, int y, int sw) const;
-  // The run's reads replayed through the cache model under `kind`: two lines, the fewest DRAM
-  // sectors (then sectors per request) of the three marked best.
-  void DrawRunCost(const Texture2DFigures& tex, LayoutKind kind) const;
-
-  Session* session_;
-  LayoutInputs own_;
-  int own_row_ = 8;  // the footprint's width with the panel's own controls (32 threads)
-  bool follow_run_ = true, show_numbers_ = true, show_path_ = true;
-  int fx_ = 0, fy_ = 0;  // the footprint's top-left pixel
-  Footprint fp_;
-
-  LayoutInputs cached_;
-  bool cache_built_ = false;
-  std::array<LayoutCache, 3> caches_;
-
-  struct PathChunk {
-    int first = 0, count = 0;
-    ImU32 colour = 0;
-  };
-  std::vector<ImVec2> points_;  // scratch for the path, kept to avoid allocating per frame
-  std::vector<PathChunk> chunks_, jumps_;
-};
+// [SECTION] Controls and text ---------------------------------------------------------------------
 
 void LayoutPanel::DrawOwnControls() {
   static const char* const kPresets[] = {"Slides' table (24x16, 8x8 tiles of 2x2)", "16x16",
@@ -197,189 +105,6 @@ void LayoutPanel::DrawOwnControls() {
       "block; a rotation reads down columns (2x16); one thread per row reads a column (1x32)");
 }
 
-void LayoutPanel::Rebuild(const LayoutInputs& in, bool tiled_ok) {
-  const int sw = in.shown_w(), sh = in.shown_h();
-  const std::size_t n = static_cast<std::size_t>(sw) * static_cast<std::size_t>(sh);
-  for (std::size_t k = 0; k < kKinds.size(); ++k) {
-    LayoutCache& c = caches_[k];
-    c.valid = kKinds[k] != LayoutKind::kTiled || tiled_ok;
-    c.position.assign(c.valid ? n : 0, 0);
-    c.order.resize(c.position.size());
-    if (!c.valid) continue;
-    const Layout2D layout = in.Make(kKinds[k]);
-    for (int y = 0; y < sh; ++y) {
-      for (int x = 0; x < sw; ++x)
-        c.position[static_cast<std::size_t>(y * sw + x)] = layout.Index(x, y);
-    }
-    std::iota(c.order.begin(), c.order.end(), 0);
-    std::sort(c.order.begin(), c.order.end(), [&](int a, int b) {
-      return c.position[static_cast<std::size_t>(a)] < c.position[static_cast<std::size_t>(b)];
-    });
-  }
-  cached_ = in;
-  cache_built_ = true;
-}
-
-void LayoutPanel::DrawPath(ImDrawList* dl, ImVec2 origin, float cell, int sw,
-                           const LayoutCache& cache, bool under_numbers) {
-  const int n = static_cast<int>(cache.order.size());
-  if (n < 2) return;
-  auto centre = [&](int i) {
-    return ImVec2(origin.x + (static_cast<float>(i % sw) + 0.5f) * cell,
-                  origin.y + (static_cast<float>(i / sw) + 0.5f) * cell);
-  };
-  auto heat = [&](float rank) { return palette::Heat(rank / static_cast<float>(n - 1)); };
-  // Steps to a neighbouring cell (diagonals included) are drawn as a heat-coloured line in
-  // chunks of up to 8 steps; jumps further away as faint thin lines, so the order still reads.
-  points_.clear();
-  chunks_.clear();
-  jumps_.clear();
-  int chunk_first = 0;
-  auto flush = [&](int last_rank) {
-    const int count = static_cast<int>(points_.size()) - chunk_first;
-    if (count >= 2) {
-      chunks_.push_back({chunk_first, count, heat(static_cast<float>(last_rank) - 0.5f * count)});
-    }
-  };
-  points_.push_back(centre(cache.order[0]));
-  for (int j = 1; j < n; ++j) {
-    const int a = cache.order[static_cast<std::size_t>(j - 1)];
-    const int b = cache.order[static_cast<std::size_t>(j)];
-    const bool near = std::abs(a % sw - b % sw) <= 1 && std::abs(a / sw - b / sw) <= 1;
-    if (!near) {
-      flush(j - 1);
-      const int first = static_cast<int>(points_.size());
-      points_.push_back(centre(a));
-      points_.push_back(centre(b));
-      jumps_.push_back(
-          {first, 2,
-           (heat(static_cast<float>(j)) & ~IM_COL32_A_MASK) | (110u << IM_COL32_A_SHIFT)});
-      chunk_first = static_cast<int>(points_.size());
-      points_.push_back(centre(b));
-      continue;
-    }
-    points_.push_back(centre(b));
-    if (static_cast<int>(points_.size()) - chunk_first == 9 || j == n - 1) {
-      flush(j);
-      chunk_first = static_cast<int>(points_.size());
-      points_.push_back(centre(b));
-    }
-  }
-  const float thick = under_numbers ? 1.5f : std::clamp(cell * 0.12f, 1.0f, 3.5f);
-  const ImU32 halo =
-      palette::LightTheme() ? IM_COL32(255, 255, 255, 190) : IM_COL32(235, 235, 240, 120);
-  auto translucent = [&](ImU32 c) {
-    return under_numbers ? (c & ~IM_COL32_A_MASK) | (170u << IM_COL32_A_SHIFT) : c;
-  };
-  for (const PathChunk& j : jumps_) {
-    dl->AddPolyline(&points_[static_cast<std::size_t>(j.first)], 2, j.colour, 1.0f);
-  }
-  for (const PathChunk& c : chunks_) {
-    if (under_numbers || cell < 8.0f) break;  // small cells: the halo would hide them
-    dl->AddPolyline(&points_[static_cast<std::size_t>(c.first)], c.count, halo, thick + 2.0f);
-  }
-  for (const PathChunk& c : chunks_) {
-    dl->AddPolyline(&points_[static_cast<std::size_t>(c.first)], c.count, translucent(c.colour),
-                    thick);
-  }
-  // Arrow heads on the steps (every step on big cells, every 4th on small ones) and a dot where
-  // memory starts.
-  const int stride = under_numbers ? 0 : cell >= 14.0f ? 1 : cell >= 8.0f ? 4 : 0;
-  const float size = std::max(cell * 0.2f, 3.0f);
-  for (int j = 1; stride > 0 && j < n; j += stride) {
-    const ImVec2 a = centre(cache.order[static_cast<std::size_t>(j - 1)]);
-    const ImVec2 b = centre(cache.order[static_cast<std::size_t>(j)]);
-    const float dx = b.x - a.x, dy = b.y - a.y, len = std::sqrt(dx * dx + dy * dy);
-    if (len <= 0.0f || len > cell * 1.5f) continue;  // no heads on jumps
-    const float ux = dx / len, uy = dy / len;
-    const ImVec2 mid((a.x + b.x) * 0.5f, (a.y + b.y) * 0.5f);
-    const ImVec2 tip(mid.x + ux * size, mid.y + uy * size);
-    const ImVec2 left(mid.x - ux * size * 0.6f - uy * size * 0.7f,
-                      mid.y - uy * size * 0.6f + ux * size * 0.7f);
-    const ImVec2 right(mid.x - ux * size * 0.6f + uy * size * 0.7f,
-                       mid.y - uy * size * 0.6f - ux * size * 0.7f);
-    dl->AddTriangleFilled(tip, right, left, heat(static_cast<float>(j)));
-  }
-  const ImVec2 start = centre(cache.order[0]);
-  dl->AddCircleFilled(start, thick * 1.8f + 1.0f, halo);
-  dl->AddCircleFilled(start, thick * 1.8f, palette::Heat(0.0f));
-}
-
-void LayoutPanel::DrawCells(ImDrawList* dl, ImVec2 origin, float cell, int sw, int sh,
-                            int kind_index, const std::vector<std::uint64_t>& sectors,
-                            float number_size) {
-  const LayoutCache& cache = caches_[static_cast<std::size_t>(kind_index)];
-  const ImU32 neutral =
-      palette::LightTheme() ? IM_COL32(228, 230, 235, 255) : IM_COL32(52, 54, 60, 255);
-  // Cells in a sector the footprint touches take that sector's colour: solid where a thread
-  // reads, pale where the sector brings bytes no thread of the warp asked for.
-  auto fill_of = [&](int x, int y, std::uint64_t position) {
-    const std::uint64_t sector = position * kTexelBytes / kSectorBytes;
-    const auto it = std::lower_bound(sectors.begin(), sectors.end(), sector);
-    if (it == sectors.end() || *it != sector) return neutral;
-    const ImU32 colour = palette::WarpU32(static_cast<std::uint32_t>(it - sectors.begin()));
-    return Mix(neutral, colour, fp_.Thread(x - fx_, y - fy_) >= 0 ? 0.9f : 0.35f);
-  };
-  auto corner = [&](int x, int y) {
-    return ImVec2(origin.x + static_cast<float>(x) * cell, origin.y + static_cast<float>(y) * cell);
-  };
-  const float inset = cell >= 6.0f ? 1.0f : 0.0f;  // a gap between cells reads as grid lines
-  for (int y = 0; y < sh; ++y) {
-    for (int x = 0; x < sw; ++x) {
-      const ImVec2 p0 = corner(x, y);
-      dl->AddRectFilled(p0, ImVec2(p0.x + cell - inset, p0.y + cell - inset),
-                        fill_of(x, y, cache.position[static_cast<std::size_t>(y * sw + x)]));
-    }
-  }
-  const float gw = cell * static_cast<float>(sw), gh = cell * static_cast<float>(sh);
-  if (kKinds[static_cast<std::size_t>(kind_index)] == LayoutKind::kTiled) {
-    // Tile borders: each tile is one contiguous run of memory.
-    const ImU32 line = palette::TextDim();
-    for (int x = cached_.tile_w; x < sw; x += cached_.tile_w) {
-      const float px = origin.x + static_cast<float>(x) * cell - inset * 0.5f;
-      dl->AddLine(ImVec2(px, origin.y), ImVec2(px, origin.y + gh), line, 1.5f);
-    }
-    for (int y = cached_.tile_h; y < sh; y += cached_.tile_h) {
-      const float py = origin.y + static_cast<float>(y) * cell - inset * 0.5f;
-      dl->AddLine(ImVec2(origin.x, py), ImVec2(origin.x + gw, py), line, 1.5f);
-    }
-  }
-  if (show_path_) DrawPath(dl, origin, cell, sw, cache, number_size > 0.0f);
-  if (number_size > 0.0f) {
-    ImFont* font = ImGui::GetFont();
-    char text[24];
-    for (int y = 0; y < sh; ++y) {
-      for (int x = 0; x < sw; ++x) {
-        const std::uint64_t position = cache.position[static_cast<std::size_t>(y * sw + x)];
-        std::snprintf(text, sizeof text, "%llu", static_cast<unsigned long long>(position));
-        const ImVec2 size = font->CalcTextSizeA(number_size, FLT_MAX, 0.0f, text);
-        const ImVec2 p0 = corner(x, y);
-        dl->AddText(font, number_size,
-                    ImVec2(p0.x + (cell - size.x) * 0.5f, p0.y + (cell - size.y) * 0.5f),
-                    TextOn(fill_of(x, y, position)), text);
-      }
-    }
-  }
-  // The footprint's outline: edges of its cells that border a cell outside it.
-  const ImU32 edge = palette::Text();
-  const float w = std::max(2.0f, cell * 0.08f);
-  for (int dy = 0; dy < fp_.height(); ++dy) {
-    for (int dx = 0; dx < fp_.width(); ++dx) {
-      const int x = fx_ + dx, y = fy_ + dy;
-      if (fp_.Thread(dx, dy) < 0 || x >= sw || y >= sh) continue;
-      auto outside = [&](int ddx, int ddy) {
-        return fp_.Thread(dx + ddx, dy + ddy) < 0 || x + ddx >= sw || y + ddy >= sh;
-      };
-      const ImVec2 p0 = corner(x, y);
-      const float x0 = p0.x, y0 = p0.y, x1 = p0.x + cell, y1 = p0.y + cell;
-      if (outside(-1, 0)) dl->AddLine(ImVec2(x0, y0), ImVec2(x0, y1), edge, w);
-      if (outside(1, 0)) dl->AddLine(ImVec2(x1, y0), ImVec2(x1, y1), edge, w);
-      if (outside(0, -1)) dl->AddLine(ImVec2(x0, y0), ImVec2(x1, y0), edge, w);
-      if (outside(0, 1)) dl->AddLine(ImVec2(x0, y1), ImVec2(x1, y1), edge, w);
-    }
-  }
-}
-
 void LayoutPanel::DrawTooltip(int x, int y, int sw) const {
   static const char* const kNames[] = {"row-major", "Morton", "tiled"};
   ImGui::BeginTooltip();
@@ -430,13 +155,16 @@ void LayoutPanel::DrawRunCost(const Texture2DFigures& tex, LayoutKind kind) cons
       tex.ReplayedWhat().c_str(), static_cast<unsigned long long>(tex.cache_bytes / 1024));
 }
 
-void LayoutPanel::DrawContents() {
-  const LessonRun* run = session_->run.get();
-  const Texture2DFigures* tex = run != nullptr ? run->figures_as<Texture2DFigures>() : nullptr;
+// [SECTION] Inputs and fit ------------------------------------------------------------------------
+
+// The image, tiles and footprint: the texture-2d run's when following it (its lines above the
+// controls), else the panel's own controls'. Sets `used` to the layout the run's kernel read
+// through (-1: none).
+LayoutInputs LayoutPanel::ChooseInputs(const LessonRun* run, const Texture2DFigures* tex,
+                                       int* used) {
   const bool texture_run = tex != nullptr;
   LayoutInputs in = own_;
   fp_ = Footprint{own_row_, kWarpSize};
-  int used = -1;  // the layout the run's kernel read through
   if (texture_run) {
     ImGui::Checkbox("Follow the run", &follow_run_);
     ImGui::SetItemTooltip("Take the image, tiles and block size from the texture-2d run");
@@ -455,7 +183,7 @@ void LayoutPanel::DrawContents() {
       fp_ = Footprint{block, threads};
     }
     // The layout the kernel read through (the global variant: row-major from global memory).
-    used = tex->layout == "morton" ? 1 : tex->layout == "tiled" ? 2 : 0;
+    *used = tex->layout == "morton" ? 1 : tex->layout == "tiled" ? 2 : 0;
     ImGui::TextDisabled("texture-2d / %s / %s: %dx%d image, %dx%d blocks", run->variant.c_str(),
                         tex->pattern.c_str(), in.width, in.height, block, block);
     if (tex->cache_bytes > 0) {
@@ -472,6 +200,135 @@ void LayoutPanel::DrawContents() {
     if (texture_run) ImGui::NewLine();
     DrawOwnControls();
   }
+  return in;
+}
+
+// Cell size: square cells fitted to the space left, three grids side by side or stacked,
+// whichever gives the bigger cells. Each grid has a title above and two lines below; two
+// info lines come first.
+GridFrame LayoutPanel::FitGrids(int sw, int sh, bool costs) const {
+  GridFrame g;
+  g.sw = sw;
+  g.sh = sh;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  g.line = ImGui::GetTextLineHeightWithSpacing();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  g.extra = (costs ? 5.0f : 3.0f) * g.line + style.ItemSpacing.y;
+  g.gap = 2.0f * ImGui::GetFontSize();
+  const float room_y = avail.y - 2.0f * g.line;
+  const float fw = static_cast<float>(sw), fh = static_cast<float>(sh);
+  const float side = std::min((avail.x - 2.0f * g.gap) / (3.0f * fw), (room_y - g.extra) / fh);
+  const float stack =
+      std::min(avail.x / fw, (room_y - 3.0f * g.extra - 2.0f * g.gap) / (3.0f * fh));
+  g.side_by_side = side >= stack;
+  g.cell = std::floor(std::clamp(std::max(side, stack), kMinCell, kMaxCell));
+  g.grid_w = g.cell * fw;
+  g.grid_h = g.cell * fh;
+  g.col_w = std::max(g.grid_w, ImGui::CalcTextSize(costs ? "Run: 00.0 sectors/request, 100% hits"
+                                                         : "Sectors: 00 (ideal 00)  best")
+                                   .x);
+  return g;
+}
+
+// Numbers: as large as the cell lets the widest one be, never larger than the text font (0: none).
+float LayoutPanel::NumberSize(float cell) const {
+  float number_size = 0.0f;
+  if (show_numbers_ && cell >= kMinNumberCell) {
+    std::uint64_t widest = 0;
+    for (const LayoutCache& c : caches_) {
+      for (std::uint64_t p : c.position) widest = std::max(widest, p);
+    }
+    const std::string text(std::to_string(widest).size(), '8');
+    number_size = std::min(ImGui::GetFontSize(), cell * 0.6f);
+    const float w = ImGui::GetFont()->CalcTextSizeA(number_size, FLT_MAX, 0.0f, text.c_str()).x;
+    if (w > cell - 3.0f) number_size *= (cell - 3.0f) / w;
+    if (number_size < 8.0f) number_size = 0.0f;
+  }
+  return number_size;
+}
+
+// The footprint's line, then what is not shown (or what the colours mean).
+void LayoutPanel::DrawNotes(const LayoutInputs& in, const GridFrame& g, int inside) const {
+  ImGui::Text("Warp footprint %dx%d (%d threads) at (%d, %d): click or drag on a grid to move it.",
+              fp_.width(), fp_.height(), fp_.threads, fx_, fy_);
+  std::string notes;
+  if (in.width > kMaxShown || in.height > kMaxShown) {
+    notes += "Showing the top-left " + std::to_string(g.sw) + "x" + std::to_string(g.sh) + " of " +
+             std::to_string(in.width) + "x" + std::to_string(in.height) + ".  ";
+  }
+  if (inside < fp_.threads)
+    notes += std::to_string(fp_.threads - inside) + " threads fall outside the image.  ";
+  if (show_numbers_ && g.number_size == 0.0f)
+    notes += "Cells too small to write in: zoom in / smaller image for numbers.  ";
+  if (notes.empty()) {
+    notes = "Coloured cells: the 32-byte sectors the warp touches (pale: fetched, not read).";
+  }
+  ImGui::TextDisabled("%s", notes.c_str());
+}
+
+// [SECTION] The three grids -----------------------------------------------------------------------
+
+void LayoutPanel::DrawGrid(std::size_t k, const GridFrame& g, const SectorCounts& counts,
+                           ImDrawList* dl, ImVec2* origin, int* hover_x, int* hover_y) {
+  const LayoutInputs& in = g.in;
+  ImGui::BeginGroup();
+  char title[64];
+  if (kKinds[k] == LayoutKind::kTiled) {
+    std::snprintf(title, sizeof title, "Tiled %dx%d / %dx%d", in.tile_w, in.tile_h, in.micro_w,
+                  in.micro_h);
+  } else {
+    std::snprintf(title, sizeof title, "%s", k == 0 ? "Row-major" : "Morton (Z-order)");
+  }
+  if (g.used == static_cast<int>(k)) {
+    ImGui::TextColored(RunMark(), "%s  (the run's layout)", title);
+  } else {
+    ImGui::TextUnformatted(title);
+  }
+  // Above the grid: seen first on a short view.
+  if (g.costs != nullptr) DrawRunCost(*g.costs, kKinds[k]);
+  *origin = ImGui::GetCursorScreenPos();
+  if (!caches_[k].valid) {
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + g.col_w);
+    ImGui::TextColored(ErrorRed(), "%s", g.tiled_status->message().c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::Dummy(ImVec2(g.col_w, std::max(0.0f, g.grid_h - g.line)));
+    ImGui::EndGroup();
+    return;
+  }
+  ImGui::PushID(static_cast<int>(k));
+  ImGui::InvisibleButton("##cells", ImVec2(g.grid_w, g.grid_h));
+  ImGui::PopID();
+  if (ImGui::IsItemHovered() || ImGui::IsItemActive()) {
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    const int cx =
+        std::clamp(static_cast<int>(std::floor((m.x - origin->x) / g.cell)), 0, g.sw - 1);
+    const int cy =
+        std::clamp(static_cast<int>(std::floor((m.y - origin->y) / g.cell)), 0, g.sh - 1);
+    if (ImGui::IsItemHovered()) {
+      *hover_x = cx;
+      *hover_y = cy;
+    }
+    if (ImGui::IsItemActive()) {
+      fx_ = std::clamp(cx, 0, std::max(0, g.sw - fp_.width()));
+      fy_ = std::clamp(cy, 0, std::max(0, g.sh - fp_.height()));
+    }
+  }
+  DrawCells(dl, *origin, g.cell, g.sw, g.sh, static_cast<int>(k), counts.sectors[k], g.number_size);
+  const int count = static_cast<int>(counts.sectors[k].size());
+  if (count == counts.best) {
+    ImGui::TextColored(Highlight(), "Sectors: %d (ideal %d)  best", count, counts.ideal);
+  } else {
+    ImGui::Text("Sectors: %d (ideal %d)", count, counts.ideal);
+  }
+  ImGui::TextDisabled("%d texels x 4 B / 32 B", counts.inside);
+  ImGui::EndGroup();
+}
+
+void LayoutPanel::DrawContents() {
+  const LessonRun* run = session_->run.get();
+  const Texture2DFigures* tex = run != nullptr ? run->figures_as<Texture2DFigures>() : nullptr;
+  int used = -1;  // the layout the run's kernel read through
+  const LayoutInputs in = ChooseInputs(run, tex, &used);
   ImGui::Checkbox("Numbers", &show_numbers_);
   ImGui::SetItemTooltip("Write each pixel's memory position in its cell");
   ImGui::SameLine();
@@ -492,143 +349,53 @@ void LayoutPanel::DrawContents() {
   fx_ = std::clamp(fx_, 0, std::max(0, sw - fp_.width()));
   fy_ = std::clamp(fy_, 0, std::max(0, sh - fp_.height()));
   const WarpFootprint warp{fx_, fy_, fp_.row, fp_.threads};
-  const int inside = FootprintInside(warp, sw, sh);  // texels inside the drawn part
-  const int ideal =
-      static_cast<int>(FootprintIdealSectors(warp, sw, sh, kTexelBytes, kSectorBytes));
-  std::array<std::vector<std::uint64_t>, 3> sectors;
-  int best = 1 << 30;
+  SectorCounts counts;
+  counts.inside = FootprintInside(warp, sw, sh);  // texels inside the drawn part
+  counts.ideal = static_cast<int>(FootprintIdealSectors(warp, sw, sh, kTexelBytes, kSectorBytes));
   for (std::size_t k = 0; k < kKinds.size(); ++k) {
     if (caches_[k].valid)
-      sectors[k] = FootprintSectors(in.Make(kKinds[k]), warp, sw, sh, kTexelBytes, kSectorBytes);
-    if (caches_[k].valid) best = std::min(best, static_cast<int>(sectors[k].size()));
+      counts.sectors[k] =
+          FootprintSectors(in.Make(kKinds[k]), warp, sw, sh, kTexelBytes, kSectorBytes);
+    if (caches_[k].valid)
+      counts.best = std::min(counts.best, static_cast<int>(counts.sectors[k].size()));
   }
 
-  // Cell size: square cells fitted to the space left, three grids side by side or stacked,
-  // whichever gives the bigger cells. Each grid has a title above and two lines below; two
-  // info lines come first.
-  const ImGuiStyle& style = ImGui::GetStyle();
-  const float line = ImGui::GetTextLineHeightWithSpacing();
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
   const bool costs = tex != nullptr && follow_run_ && !tex->costs.empty();
-  const float extra = (costs ? 5.0f : 3.0f) * line + style.ItemSpacing.y;
-  const float gap = 2.0f * ImGui::GetFontSize();
-  const float room_y = avail.y - 2.0f * line;
-  const float fw = static_cast<float>(sw), fh = static_cast<float>(sh);
-  const float side = std::min((avail.x - 2.0f * gap) / (3.0f * fw), (room_y - extra) / fh);
-  const float stack = std::min(avail.x / fw, (room_y - 3.0f * extra - 2.0f * gap) / (3.0f * fh));
-  const bool side_by_side = side >= stack;
-  const float cell = std::floor(std::clamp(std::max(side, stack), kMinCell, kMaxCell));
-
-  // Numbers: as large as the cell lets the widest one be, never larger than the text font.
-  float number_size = 0.0f;
-  if (show_numbers_ && cell >= kMinNumberCell) {
-    std::uint64_t widest = 0;
-    for (const LayoutCache& c : caches_) {
-      for (std::uint64_t p : c.position) widest = std::max(widest, p);
-    }
-    const std::string text(std::to_string(widest).size(), '8');
-    number_size = std::min(ImGui::GetFontSize(), cell * 0.6f);
-    const float w = ImGui::GetFont()->CalcTextSizeA(number_size, FLT_MAX, 0.0f, text.c_str()).x;
-    if (w > cell - 3.0f) number_size *= (cell - 3.0f) / w;
-    if (number_size < 8.0f) number_size = 0.0f;
-  }
-
-  ImGui::Text("Warp footprint %dx%d (%d threads) at (%d, %d): click or drag on a grid to move it.",
-              fp_.width(), fp_.height(), fp_.threads, fx_, fy_);
-  std::string notes;
-  if (in.width > kMaxShown || in.height > kMaxShown) {
-    notes += "Showing the top-left " + std::to_string(sw) + "x" + std::to_string(sh) + " of " +
-             std::to_string(in.width) + "x" + std::to_string(in.height) + ".  ";
-  }
-  if (inside < fp_.threads)
-    notes += std::to_string(fp_.threads - inside) + " threads fall outside the image.  ";
-  if (show_numbers_ && number_size == 0.0f)
-    notes += "Cells too small to write in: zoom in / smaller image for numbers.  ";
-  if (notes.empty()) {
-    notes = "Coloured cells: the 32-byte sectors the warp touches (pale: fetched, not read).";
-  }
-  ImGui::TextDisabled("%s", notes.c_str());
+  GridFrame g = FitGrids(sw, sh, costs);
+  g.in = in;
+  g.costs = costs ? tex : nullptr;
+  g.used = used;
+  g.tiled_status = &tiled_status;
+  g.number_size = NumberSize(g.cell);
+  DrawNotes(in, g, counts.inside);
 
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 start = ImGui::GetCursorScreenPos();
-  const float grid_w = cell * fw, grid_h = cell * fh;
-  const float col_w =
-      std::max(grid_w, ImGui::CalcTextSize(costs ? "Run: 00.0 sectors/request, 100% hits"
-                                                 : "Sectors: 00 (ideal 00)  best")
-                           .x);
   std::array<ImVec2, 3> origins{};
   int hover_x = -1, hover_y = -1;
   for (std::size_t k = 0; k < kKinds.size(); ++k) {
     const float i = static_cast<float>(k);
-    ImGui::SetCursorScreenPos(side_by_side ? ImVec2(start.x + i * (col_w + gap), start.y)
-                                           : ImVec2(start.x, start.y + i * (grid_h + extra + gap)));
-    ImGui::BeginGroup();
-    char title[64];
-    if (kKinds[k] == LayoutKind::kTiled) {
-      std::snprintf(title, sizeof title, "Tiled %dx%d / %dx%d", in.tile_w, in.tile_h, in.micro_w,
-                    in.micro_h);
-    } else {
-      std::snprintf(title, sizeof title, "%s", k == 0 ? "Row-major" : "Morton (Z-order)");
-    }
-    if (used == static_cast<int>(k)) {
-      ImGui::TextColored(RunMark(), "%s  (the run's layout)", title);
-    } else {
-      ImGui::TextUnformatted(title);
-    }
-    if (costs) DrawRunCost(*tex, kKinds[k]);  // above the grid: seen first on a short view
-    origins[k] = ImGui::GetCursorScreenPos();
-    if (!caches_[k].valid) {
-      ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + col_w);
-      ImGui::TextColored(ErrorRed(), "%s", tiled_status.message().c_str());
-      ImGui::PopTextWrapPos();
-      ImGui::Dummy(ImVec2(col_w, std::max(0.0f, grid_h - line)));
-      ImGui::EndGroup();
-      continue;
-    }
-    ImGui::PushID(static_cast<int>(k));
-    ImGui::InvisibleButton("##cells", ImVec2(grid_w, grid_h));
-    ImGui::PopID();
-    if (ImGui::IsItemHovered() || ImGui::IsItemActive()) {
-      const ImVec2 m = ImGui::GetIO().MousePos;
-      const int cx =
-          std::clamp(static_cast<int>(std::floor((m.x - origins[k].x) / cell)), 0, sw - 1);
-      const int cy =
-          std::clamp(static_cast<int>(std::floor((m.y - origins[k].y) / cell)), 0, sh - 1);
-      if (ImGui::IsItemHovered()) {
-        hover_x = cx;
-        hover_y = cy;
-      }
-      if (ImGui::IsItemActive()) {
-        fx_ = std::clamp(cx, 0, std::max(0, sw - fp_.width()));
-        fy_ = std::clamp(cy, 0, std::max(0, sh - fp_.height()));
-      }
-    }
-    DrawCells(dl, origins[k], cell, sw, sh, static_cast<int>(k), sectors[k], number_size);
-    const int count = static_cast<int>(sectors[k].size());
-    if (count == best) {
-      ImGui::TextColored(Highlight(), "Sectors: %d (ideal %d)  best", count, ideal);
-    } else {
-      ImGui::Text("Sectors: %d (ideal %d)", count, ideal);
-    }
-    ImGui::TextDisabled("%d texels x 4 B / 32 B", inside);
-    ImGui::EndGroup();
+    ImGui::SetCursorScreenPos(g.side_by_side
+                                  ? ImVec2(start.x + i * (g.col_w + g.gap), start.y)
+                                  : ImVec2(start.x, start.y + i * (g.grid_h + g.extra + g.gap)));
+    DrawGrid(k, g, counts, dl, &origins[k], &hover_x, &hover_y);
   }
   if (hover_x >= 0) {
     // The hovered pixel, outlined in all three grids.
     for (std::size_t k = 0; k < kKinds.size(); ++k) {
       if (!caches_[k].valid) continue;
-      const ImVec2 p(origins[k].x + static_cast<float>(hover_x) * cell,
-                     origins[k].y + static_cast<float>(hover_y) * cell);
-      dl->AddRect(p, ImVec2(p.x + cell, p.y + cell), palette::Text(), 0.0f, 2.0f);
+      const ImVec2 p(origins[k].x + static_cast<float>(hover_x) * g.cell,
+                     origins[k].y + static_cast<float>(hover_y) * g.cell);
+      dl->AddRect(p, ImVec2(p.x + g.cell, p.y + g.cell), palette::Text(), 0.0f, 2.0f);
     }
     DrawTooltip(hover_x, hover_y, sw);
   }
 }
 
-}  // namespace
+}  // namespace layout_view
 
 std::unique_ptr<Panel> MakeLayoutPanel(Session* session) {
-  return std::make_unique<LayoutPanel>(session);
+  return std::make_unique<layout_view::LayoutPanel>(session);
 }
 
 }  // namespace ws

@@ -6,7 +6,12 @@
 // Inputs come from the occupancy lesson's sliders when that lesson ran; from the last launch of
 // a kernel lesson (block size, static shared memory, and the registers the compiler gave the
 // kernel: cudaFuncGetAttributes on a GPU, ptxas's table on the emulator); or from the panel's own
-// sliders before any run.
+// sliders before any run. Index:
+//   [SECTION] Inputs, curves and graphs: the calculator's inputs, one graph drawn with ImPlot
+//   [SECTION] The panel's frame: the inputs in use, the device
+//   [SECTION] Inputs: from a run (the lesson's sliders, a kernel's launch) or the panel's own
+//   [SECTION] Result: blocks per multiprocessor and each resource's limit
+//   [SECTION] Graphs: occupancy against threads, registers and shared memory
 #include <imgui.h>
 #include <implot.h>
 
@@ -32,6 +37,8 @@ constexpr int kMaxThreadsSlider = 1024;
 constexpr int kMaxRegistersSlider = 255;
 constexpr int kMaxSharedSlider = 232448;  // the occupancy lesson's limit (227 KB, Hopper)
 const ImVec4 kErrorColour(1.0f, 0.45f, 0.4f, 1.0f);
+
+// [SECTION] Inputs, curves and graphs -------------------------------------------------------------
 
 struct Inputs {
   int device = 0;  // index into OccupancyDevices()
@@ -124,6 +131,8 @@ class OccupancyPanel : public Panel {
   }
 
  protected:
+  // [SECTION] The panel's frame -------------------------------------------------------------------
+
   void DrawContents() override {
     if (OccupancyDevices().empty()) {
       ImGui::TextColored(kErrorColour, "The calculator has no devices.");
@@ -154,6 +163,8 @@ class OccupancyPanel : public Panel {
     return devices[static_cast<std::size_t>(
         std::clamp(in().device, 0, static_cast<int>(devices.size()) - 1))];
   }
+
+  // [SECTION] Inputs ------------------------------------------------------------------------------
 
   // Takes the inputs from a new run: the occupancy lesson's parameters, or a kernel's launch.
   void SyncWithRun() {
@@ -313,6 +324,8 @@ class OccupancyPanel : public Panel {
             {"limiter", result_.limiter}};
   }
 
+  // [SECTION] Result ------------------------------------------------------------------------------
+
   // Recomputes the result and the three curves when an input changed.
   void Recompute() {
     if (computed_ && cached_ == in()) return;
@@ -416,6 +429,8 @@ class OccupancyPanel : public Panel {
     }
     ImGui::EndTable();
   }
+
+  // [SECTION] Graphs ------------------------------------------------------------------------------
 
   void DrawGraphs() {
     const OccupancyDevice& d = device();

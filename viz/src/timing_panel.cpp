@@ -5,7 +5,14 @@
 // joined in one series: they answer different questions.
 //
 // Runs are noticed when the panel is drawn: one that comes and goes while the panel is closed
-// or behind another tab adds no point.
+// or behind another tab adds no point. The runs' points, series and ticks are in timing_series.cpp.
+// Index:
+//   [SECTION] CSV helpers
+//   [SECTION] A lesson's runs: the panel's frame (controls, plot, export)
+//   [SECTION] Recording runs: a new run, a sweep's runs
+//   [SECTION] Controls: the axes, Reset, Sweep
+//   [SECTION] The plot: series, ticks, the current run, the captions
+//   [SECTION] CSV export
 #include <imgui.h>
 #include <implot.h>
 
@@ -21,124 +28,19 @@
 #include <utility>
 #include <vector>
 
+#include "timing_series.h"
 #include "warpscope/trace/file_io.h"
 #include "warpscope/viz/palette.h"
 #include "warpscope/viz/views.h"
 
 namespace ws {
+namespace timing_view {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr std::size_t kMaxPointsPerLesson = 5000;  // the oldest go first
-constexpr const char* kRunOrder = "#run";          // x = the runs in the order they came
-constexpr std::size_t kMaxLabelledTicks = 12;      // more distinct x values: ImPlot's ticks
 const ImVec4 kErrorColour(1.0f, 0.45f, 0.4f, 1.0f);
 const ImVec4 kOkColour(0.6f, 0.9f, 0.6f, 1.0f);
 
-enum Measure { kTime = 0, kBandwidth = 1, kSectors = 2 };
-constexpr const char* kMeasureNames[] = {"Time (µs)", "Effective bandwidth (GB/s)",
-                                         "Sectors per request"};
-
-// True when the x axis is one of the sizes the lesson is timed at (LessonInfo::timed_size): every
-// run would be timed at the same size and the curve would be flat, so the plot takes each run's
-// own time instead.
-bool OwnSize(const LessonInfo* info, const std::string& x) {
-  return info != nullptr && info->timed_size.params.count(x) > 0;
-}
-
-// One run of a lesson, reduced to what the plot and the CSV need.
-struct TimingPoint {
-  std::string variant, backend, kind;
-  Params params;
-  double ms = 0;
-  double gbps = kNaN;  // global-memory bytes / time; NaN when the time is 0
-  // At the run's own size, where the time is that of a larger one (Timing::timed_at).
-  double own_ms = 0, own_gbps = kNaN;
-  double sectors_per_request = kNaN;  // over all global sites; NaN when there is no request
-  std::size_t run = 0;                // 1-based: the run's place in this lesson's history
-};
-
-struct LessonHistory {
-  std::vector<TimingPoint> points;
-  std::size_t runs = 0;
-  Params last_params;  // of the previous run, to see which parameter the user changed
-  bool has_last = false;
-  std::string changed;   // the parameter that differed between the last two runs that differed
-  std::string x_choice;  // picked in the combo; empty: `changed` (or the first parameter)
-};
-
-TimingPoint MakePoint(const LessonRun& run) {
-  TimingPoint p;
-  p.variant = run.variant;
-  p.backend = run.backend;
-  p.kind = run.timing.kind.empty() ? "unknown" : run.timing.kind;
-  p.params = run.params;
-  p.ms = run.timing.ms;
-  const LaunchTrace& t = run.main_launch();
-  const GlobalTraffic g = GlobalTrafficOf(t.sites, t.stats);
-  // A time taken at a larger size (Timing::timed_at) moved work_scale times the run's bytes.
-  if (p.ms > 0) p.gbps = g.GigabytesPerSecond(p.ms / run.timing.work_scale);
-  p.own_ms = run.timing.timed_at.empty() || run.timing.own_ms <= 0 ? p.ms : run.timing.own_ms;
-  if (p.own_ms > 0) p.own_gbps = g.GigabytesPerSecond(p.own_ms);
-  if (g.requests > 0) p.sectors_per_request = g.SectorsPerRequest();
-  return p;
-}
-
-// The lesson's parameters in its own order, then any others its runs carried (older traces).
-std::vector<std::string> ParamNames(const LessonInfo* info, const LessonHistory& h) {
-  std::vector<std::string> names;
-  if (info != nullptr) {
-    for (const ParamSpec& spec : info->params) names.push_back(spec.name);
-  }
-  for (const TimingPoint& p : h.points) {
-    for (const auto& [name, value] : p.params) {
-      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
-    }
-  }
-  return names;
-}
-
-const ParamSpec* FindParam(const LessonInfo* info, const std::string& name) {
-  return info != nullptr ? info->FindParam(name) : nullptr;
-}
-
-// True when `a` and `b` hold the same parameters with the same values, `except` aside.
-bool SameExcept(const Params& a, const Params& b, const std::string& except) {
-  auto ia = a.begin(), ib = b.begin();
-  while (true) {
-    while (ia != a.end() && ia->first == except) ++ia;
-    while (ib != b.end() && ib->first == except) ++ib;
-    if (ia == a.end() || ib == b.end()) return ia == a.end() && ib == b.end();
-    if (ia->first != ib->first || ia->second != ib->second) return false;
-    ++ia;
-    ++ib;
-  }
-}
-
-double XValue(const TimingPoint& p, const std::string& x) {
-  if (x == kRunOrder) return static_cast<double>(p.run);
-  const auto it = p.params.find(x);
-  return it == p.params.end() ? kNaN : static_cast<double>(it->second);
-}
-
-// own: the time at each run's own size, not at the lesson's timed size (see OwnSize).
-double YValue(const TimingPoint& p, int measure, bool own) {
-  switch (measure) {
-    case kBandwidth:
-      return own ? p.own_gbps : p.gbps;
-    case kSectors:
-      return p.sectors_per_request;
-    default:  // drawn in microseconds: the emulator's modeled times are tiny
-      return (own ? p.own_ms : p.ms) * 1000.0;
-  }
-}
-
-std::string FormatNumber(double v) {
-  if (v != v) return "";  // NaN: an empty CSV cell
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.9g", v);
-  return buffer;
-}
+// [SECTION] CSV helpers ---------------------------------------------------------------------------
 
 std::string CsvField(const std::string& s) {
   if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
@@ -160,19 +62,13 @@ std::string CurrentFolder() {
   return ec ? std::string(".") : cwd.string();
 }
 
-// One line of the plot: the runs of one variant with one kind of timing.
-struct Series {
-  std::string label;
-  std::string kind;
-  std::size_t variant_index = 0;
-  std::vector<double> xs, ys;
-};
-
 class TimingPanel : public Panel {
  public:
   explicit TimingPanel(Session* s) : Panel("timing", "Timing"), session_(s) {}
 
  protected:
+  // [SECTION] A lesson's runs ---------------------------------------------------------------------
+
   void DrawContents() override {
     RecordNewRun();
     TakeSweepRuns();
@@ -224,6 +120,8 @@ class TimingPanel : public Panel {
   }
 
  private:
+  // [SECTION] Recording runs ----------------------------------------------------------------------
+
   // Appends a point when the session holds a run this panel has not seen.
   void RecordNewRun() {
     if (session_->generation == seen_generation_) return;
@@ -251,6 +149,8 @@ class TimingPanel : public Panel {
     if (h.points.size() > kMaxPointsPerLesson) h.points.erase(h.points.begin());
     fit_ = true;
   }
+
+  // [SECTION] Controls ----------------------------------------------------------------------------
 
   // Goes on the same line when an item `width` wide still fits there (narrow panels: at 1280x720
   // with a 150 % UI scale the controls take two lines instead of being cut off).
@@ -378,84 +278,13 @@ class TimingPanel : public Panel {
     }
   }
 
-  // Groups the history into series and keeps, for the curve "vary x, keep the rest", only the
-  // runs whose other parameters equal the current run's.
-  std::vector<Series> BuildSeries(const LessonRun& run, const LessonHistory& h,
-                                  const LessonInfo* info, const std::string& x) {
-    hidden_ = repeated_ = no_value_ = 0;
-    std::map<std::pair<std::string, std::string>, std::map<double, const TimingPoint*>> groups;
-    for (const TimingPoint& p : h.points) {
-      if (x != kRunOrder && !SameExcept(p.params, run.params, x)) {
-        ++hidden_;
-        continue;
-      }
-      const double px = XValue(p, x);
-      if (px != px) {
-        ++hidden_;
-        continue;
-      }
-      auto& group = groups[{p.variant, p.kind}];
-      auto [it, inserted] = group.try_emplace(px, &p);
-      if (!inserted) {  // the same parameters again: the latest run stands for them
-        it->second = &p;
-        ++repeated_;
-      }
-    }
-    std::vector<Series> series;
-    for (const auto& [key, group] : groups) {
-      Series s;
-      s.kind = key.second;
-      s.label = key.first + " (" + key.second + ")";
-      s.variant_index = info != nullptr ? info->variants.size() : 0;
-      if (info != nullptr) {
-        for (std::size_t i = 0; i < info->variants.size(); ++i) {
-          if (info->variants[i].name == key.first) s.variant_index = i;
-        }
-      }
-      for (const auto& [px, point] : group) {  // std::map: sorted by x
-        const double py = YValue(*point, measure_, own_size_);
-        if (py != py) {
-          ++no_value_;
-          continue;
-        }
-        s.xs.push_back(px);
-        s.ys.push_back(py);
-      }
-      if (!s.xs.empty()) series.push_back(std::move(s));
-    }
-    std::stable_sort(series.begin(), series.end(), [](const Series& a, const Series& b) {
-      return a.variant_index < b.variant_index;
-    });
-    return series;
-  }
+  // [SECTION] The plot ----------------------------------------------------------------------------
 
-  std::string YLabel(const std::vector<Series>& series) const {
-    bool modeled = false, measured = false, other = false;
-    for (const Series& s : series) {
-      if (s.kind == "modeled") {
-        modeled = true;
-      } else if (s.kind == "measured") {
-        measured = true;
-      } else {
-        other = true;
-      }
-    }
-    const int kinds = int{modeled} + int{measured} + int{other};
-    if (measure_ == kSectors) return "sectors per request (global memory)";
-    const char* from = kinds > 1  ? "modeled and measured times"
-                       : modeled  ? "modeled time"
-                       : measured ? "measured time"
-                                  : "time";
-    if (measure_ == kBandwidth) return std::string("effective bandwidth (GB/s, from ") + from + ")";
-    if (kinds > 1) return "µs: modeled (emulator) and measured (GPU)";
-    if (modeled) return "modeled µs (emulator)";
-    if (measured) return "measured µs (GPU)";
-    return "time (µs)";
-  }
-
+  // The plot: one line per series, the current run ringed; then its captions.
   void DrawPlot(const LessonRun& run, const LessonHistory& h, const LessonInfo* info,
                 const std::string& x) {
-    const std::vector<Series> series = BuildSeries(run, h, info, x);
+    SeriesCounts counts;
+    const std::vector<Series> series = BuildSeries(run, h, info, x, measure_, own_size_, &counts);
     std::size_t drawn = 0;
     std::vector<double> distinct;
     bool positive = true;
@@ -472,24 +301,14 @@ class TimingPanel : public Panel {
     // Ticks: the choices' names for a parameter that picks from a list, else the x values the
     // runs used when there are few of them (slider steps are often powers of two).
     const ParamSpec* spec = x == kRunOrder ? nullptr : FindParam(info, x);
-    std::vector<double> ticks;
-    std::vector<std::string> tick_text;
-    if (spec != nullptr && !spec->choices.empty()) {
-      for (std::size_t i = 0; i < spec->choices.size(); ++i) {
-        ticks.push_back(static_cast<double>(i));
-        tick_text.push_back(spec->choices[i]);
-      }
-    } else if (!distinct.empty() && distinct.size() <= kMaxLabelledTicks) {
-      ticks = distinct;
-      for (double v : distinct) tick_text.push_back(FormatNumber(v));
-    }
+    const XTicks ticks = MakeXTicks(spec, distinct);
     std::vector<const char*> tick_labels;
-    for (const std::string& t : tick_text) tick_labels.push_back(t.c_str());
+    for (const std::string& t : ticks.text) tick_labels.push_back(t.c_str());
     // Sizes that grow by doubling read better on a logarithmic axis.
     const bool log_x = (spec == nullptr || spec->choices.empty()) && x != kRunOrder && positive &&
                        distinct.size() >= 3 && distinct.back() >= 32 * distinct.front();
 
-    const std::string y_label = YLabel(series);
+    const std::string y_label = YLabel(series, measure_);
     if (fit_) {
       FitAxes(series, distinct, log_x);
       fit_ = false;
@@ -501,9 +320,9 @@ class TimingPanel : public Panel {
     if (ImPlot::BeginPlot("##timing", ImVec2(-1, height))) {
       ImPlot::SetupAxes(XLabel(x).c_str(), y_label.c_str());
       if (log_x) ImPlot::SetupAxisScale(ImAxis_X1, ImPlotScale_Log10);
-      if (!ticks.empty()) {
-        ImPlot::SetupAxisTicks(ImAxis_X1, ticks.data(), static_cast<int>(ticks.size()),
-                               tick_labels.data());
+      if (!ticks.values.empty()) {
+        ImPlot::SetupAxisTicks(ImAxis_X1, ticks.values.data(),
+                               static_cast<int>(ticks.values.size()), tick_labels.data());
       }
       ImPlot::SetupAxisFormat(ImAxis_Y1, "%.3g");
       ImPlot::SetupLegend(ImPlotLocation_North,
@@ -523,8 +342,12 @@ class TimingPanel : public Panel {
       DrawCurrentRing(run, h, x);
       ImPlot::EndPlot();
     }
+    DrawCaptions(run, h, x, drawn, counts);
+  }
 
-    // Captions: what the plot leaves out, and how to add to it.
+  // Captions: what the plot leaves out, and how to add to it.
+  void DrawCaptions(const LessonRun& run, const LessonHistory& h, const std::string& x,
+                    std::size_t drawn, const SeriesCounts& counts) const {
     if (!run.timing.timed_at.empty() && measure_ != kSectors) {
       if (own_size_)
         ImGui::TextDisabled(
@@ -540,49 +363,21 @@ class TimingPanel : public Panel {
     if (drawn <= 1) {
       ImGui::TextDisabled("Drag a slider in the lesson panel to add points.");
     }
-    if (hidden_ > 0 && x != kRunOrder) {
+    if (counts.hidden > 0 && x != kRunOrder) {
       ImGui::TextDisabled(
           "Vary %s, keep the rest: only runs whose other parameters equal this run's are drawn "
           "(%zu of %zu hidden).",
-          x.c_str(), hidden_, h.points.size());
+          x.c_str(), counts.hidden, h.points.size());
     }
-    if (repeated_ > 0 || no_value_ > 0) {
+    if (counts.repeated > 0 || counts.no_value > 0) {
       std::string text;
-      if (repeated_ > 0) text += "Repeated runs of the same parameters: the latest is drawn. ";
-      if (no_value_ > 0)
-        text += std::to_string(no_value_) + " run(s) have no " + kMeasureNames[measure_] +
+      if (counts.repeated > 0)
+        text += "Repeated runs of the same parameters: the latest is drawn. ";
+      if (counts.no_value > 0)
+        text += std::to_string(counts.no_value) + " run(s) have no " + kMeasureNames[measure_] +
                 " (time 0 or no global-memory request).";
       ImGui::TextDisabled("%s", text.c_str());
     }
-  }
-
-  // Frames the runs once (the user may zoom afterwards): y from 0, so that halving a time looks
-  // like halving it, and a margin around the x values so that no marker sits on the border.
-  static void FitAxes(const std::vector<Series>& series, const std::vector<double>& distinct,
-                      bool log_x) {
-    if (distinct.empty()) {
-      ImPlot::SetNextAxesToFit();
-      return;
-    }
-    double lo = distinct.front(), hi = distinct.back();
-    if (log_x) {
-      lo /= 1.5;
-      hi *= 1.5;
-    } else {
-      const double pad = hi > lo ? std::max(0.05 * (hi - lo), 0.5) : std::max(1.0, 0.1 * lo);
-      lo -= pad;
-      hi += pad;
-    }
-    ImPlot::SetNextAxisLimits(ImAxis_X1, lo, hi, ImPlotCond_Always);
-    double y_lo = 0, y_hi = 0;
-    for (const Series& s : series) {
-      for (double y : s.ys) {
-        y_lo = std::min(y_lo, y);
-        y_hi = std::max(y_hi, y);
-      }
-    }
-    if (y_hi <= y_lo) y_hi = y_lo + 1;
-    ImPlot::SetNextAxisLimits(ImAxis_Y1, y_lo, y_hi + 0.12 * (y_hi - y_lo), ImPlotCond_Always);
   }
 
   // Rings the current run's point, so that the student sees where the last drag landed.
@@ -601,6 +396,8 @@ class TimingPanel : public Panel {
     ring.Flags = static_cast<int>(ImPlotItemFlags_NoLegend) | ImPlotItemFlags_NoFit;
     ImPlot::PlotScatter("this run", &px, &py, 1, ring);
   }
+
+  // [SECTION] CSV export --------------------------------------------------------------------------
 
   void DrawExport(const LessonRun& run, const LessonHistory& h,
                   const std::vector<std::string>& names) {
@@ -655,20 +452,20 @@ class TimingPanel : public Panel {
   std::map<std::string, LessonHistory> histories_;  // lesson id -> its runs
   std::string shown_lesson_;
   int measure_ = kTime;
-  bool own_size_ = false;     // OwnSize of the x axis drawn
-  bool fit_ = true;           // fit the axes to the data on the next frame
-  float controls_right_ = 0;  // screen x where the control rows end (SameLineIfRoom)
-  std::size_t hidden_ = 0, repeated_ = 0, no_value_ = 0;  // counted by BuildSeries
-  std::array<char, 1024> path_{};                         // the CSV's file
-  bool path_edited_ = false;  // typed by the user (kept until the lesson changes)
+  bool own_size_ = false;          // OwnSize of the x axis drawn
+  bool fit_ = true;                // fit the axes to the data on the next frame
+  float controls_right_ = 0;       // screen x where the control rows end (SameLineIfRoom)
+  std::array<char, 1024> path_{};  // the CSV's file
+  bool path_edited_ = false;       // typed by the user (kept until the lesson changes)
   std::string export_message_;
   bool export_ok_ = false;
 };
 
 }  // namespace
+}  // namespace timing_view
 
 std::unique_ptr<Panel> MakeTimingPanel(Session* session) {
-  return std::make_unique<TimingPanel>(session);
+  return std::make_unique<timing_view::TimingPanel>(session);
 }
 
 }  // namespace ws

@@ -23,7 +23,12 @@ class SourcePanel : public Panel {
   void DrawContents() override;
 
  private:
+  struct LineFigures;  // a line's figures, badges and sites (source_panel.cpp)
   void DrawCompileErrors();
+  void PickProgramFile(const LessonRun& run, std::string& source_file, std::string& source);
+  void ScrollToLine(bool selected_here, bool is_site, int selected_line);
+  void DrawCodeLine(std::uint32_t line, const std::string& text, LineFigures& figures,
+                    const HazardGroup* chosen, int selected_line, const SiteInfo* selected_site);
   Session* session_;
   std::uint64_t scrolled_generation_ = ~0ull;
   int scrolled_site_ = -2;           // the selected site the view last brought into view
