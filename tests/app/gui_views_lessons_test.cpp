@@ -42,10 +42,23 @@ namespace {
 
 TEST(GuiViews, AShippedGpuTraceOpensLikeALiveRun) {
   REQUIRE_XVFB();
-  // The H100 captures in assets/: the banks view shows the same contrast as the emulator's run.
+  // The H100 captures in assets/: the banks view shows the tile's column reads (its worst shared
+  // site) as the emulator's run does. 2,048 requests of the 1024x1024 transpose's 32x32 tiles: 32
+  // lanes on one bank as written (32-way, 32 x 2,048 = 65,536 wavefronts), one bank each once
+  // the tile is padded to 33 columns (1-way, 2,048 wavefronts). The 16-bank model of compute
+  // 1.x halves the worst degree: 16 lanes of a half-warp on one bank.
   const std::string dir = std::string(WARPSCOPE_SOURCE_DIR) + "/assets/traces/";
-  const Image coalesced = Shot("banks", {dir + "transpose-coalesced.wstrace"});
-  const Image padded = Shot("banks", {dir + "transpose-padded.wstrace"});
+  nlohmann::json c, p;
+  const Image coalesced = Shot("banks", {dir + "transpose-coalesced.wstrace"}, &c);
+  const Image padded = Shot("banks", {dir + "transpose-padded.wstrace"}, &p);
+  EXPECT_EQ(c.value("requests", ""), "2048");
+  EXPECT_EQ(c.value("worst_degree", ""), "32");
+  EXPECT_EQ(c.value("wavefronts", ""), "65536");
+  EXPECT_EQ(c.value("worst_degree_16_banks", ""), "16");
+  EXPECT_EQ(p.value("requests", ""), "2048");
+  EXPECT_EQ(p.value("worst_degree", ""), "1");
+  EXPECT_EQ(p.value("wavefronts", ""), "2048");
+  // Smoke test of the heatmap: yellow (32 words a bank) as written, dark blue (1) padded.
   const Rgba top = {253, 231, 37, 255}, one = {63, 50, 117, 255};
   EXPECT_GT(CountNear(coalesced, top, 3), 1000);
   EXPECT_GT(CountNear(padded, one, 3), 10000);
@@ -137,12 +150,22 @@ namespace {
 
 TEST(GuiViews, BlocksOnSmsShowTwoWavesOnTwoSmsAndOneOnFour) {
   REQUIRE_XVFB();
-  // Boxes take the colour of their round of dealing: round 0 warp 0's (230,159,0), round 1 warp
-  // 1's (0,114,178). 12 blocks of 256 threads on a cc1.0 (3 per SM): 2 SMs deal two rounds, 4
-  // SMs one, so round 1's blue is gone. No other part of the view is drawn in that blue.
+  // 12 blocks of 256 threads on a cc1.0 (768 threads an SM: 3 blocks): 2 SMs hold 6 at once and
+  // deal two rounds (12 / 6), 4 SMs hold all 12 in one. Boxes take the colour of their round:
+  // round 0 warp 0's (230,159,0), round 1 warp 1's (0,114,178), drawn nowhere else in the view.
   const Rgba blue = {0, 114, 178, 255};
-  const Image two = Shot("sms", {"--lesson", "scalability", "--set", "sms=2"});
-  const Image four = Shot("sms", {"--lesson", "scalability", "--set", "sms=4"});
+  nlohmann::json s2, s4;
+  const Image two = Shot("sms", {"--lesson", "scalability", "--set", "sms=2"}, &s2);
+  const Image four = Shot("sms", {"--lesson", "scalability", "--set", "sms=4"}, &s4);
+  EXPECT_EQ(s2.value("sms", ""), "2");
+  EXPECT_EQ(s2.value("blocks", ""), "12");
+  EXPECT_EQ(s2.value("blocks_per_sm", ""), "3");
+  EXPECT_EQ(s2.value("rounds", ""), "2");
+  EXPECT_EQ(s2.value("waves", ""), "2");
+  EXPECT_EQ(s4.value("sms", ""), "4");
+  EXPECT_EQ(s4.value("rounds", ""), "1");
+  EXPECT_EQ(s4.value("waves", ""), "1");
+  // Smoke test of the drawing: round 1's blue only where there is a round 1.
   EXPECT_GT(CountNear(two, kWarp0, 3), 3000);
   EXPECT_GT(CountNear(four, kWarp0, 3), 3000);
   EXPECT_GT(CountNear(two, blue, 3), 3000);

@@ -42,16 +42,26 @@ constexpr Rgba kIdle = {70, 70, 74, 255};
 
 TEST(GuiViews, GridGreysTheThreadsOutsideThePicture) {
   REQUIRE_XVFB();
-  // 76x62 pixels in 16x16 blocks: 80x64 threads, 4 columns and 2 rows of them idle (grey).
-  // 64x64: every thread has a pixel, nothing grey.
+  // 76x62 pixels in 16x16 blocks: 5x4 blocks = 80x64 = 5,120 threads (160 warps), of which
+  // 76 x 62 = 4,712 have a pixel and 5,120 - 4,712 = 408 are idle (4 columns and 2 rows).
+  // 64x64: 4x4 blocks, 4,096 threads, every one with a pixel.
+  nlohmann::json some_state, none_state;
   const Image some =
-      Shot("grid", {"--lesson", "picture", "--set", "width=76", "--set", "height=62"});
+      Shot("grid", {"--lesson", "picture", "--set", "width=76", "--set", "height=62"}, &some_state);
   const Image none =
-      Shot("grid", {"--lesson", "picture", "--set", "width=64", "--set", "height=64"});
-  const int idle_some = CountNear(some, kIdle, 1), idle_none = CountNear(none, kIdle, 1);
-  EXPECT_GT(idle_some, 1000);
-  EXPECT_GT(idle_some, 10 * idle_none + 100) << idle_some << " vs " << idle_none;
-  // Warp 0 (the first two rows of every block) is drawn in both.
+      Shot("grid", {"--lesson", "picture", "--set", "width=64", "--set", "height=64"}, &none_state);
+  EXPECT_EQ(some_state.value("blocks", ""), "20");
+  EXPECT_EQ(some_state.value("threads", ""), "5120");
+  EXPECT_EQ(some_state.value("warps", ""), "160");
+  EXPECT_EQ(some_state.value("active_threads", ""), "4712");
+  EXPECT_EQ(some_state.value("idle_threads", ""), "408");
+  EXPECT_EQ(none_state.value("threads", ""), "4096");
+  EXPECT_EQ(none_state.value("idle_threads", ""), "0");
+  // Smoke test of the drawing: the idle threads are grey, and only where there are some (a few
+  // pixels of the same grey are the panel's frame); warp 0 (the first two rows of every block)
+  // is drawn in both.
+  EXPECT_GT(CountNear(some, kIdle, 1), 1000);
+  EXPECT_LT(CountNear(none, kIdle, 1), 100);
   EXPECT_GT(CountNear(some, kWarp0, 3), 1000);
   EXPECT_GT(CountNear(none, kWarp0, 3), 1000);
 }

@@ -22,15 +22,25 @@ inline bool Near(Rgba a, Rgba b, int tol) {
   return std::abs(a.r - b.r) <= tol && std::abs(a.g - b.g) <= tol && std::abs(a.b - b.b) <= tol;
 }
 
-// Saves `panel` of the app started with `args` (1280x800, fresh config) and loads it.
-inline Image Shot(const std::string& panel, std::vector<std::string> args) {
+// Saves `panel` of the app started with `args` (1280x800, fresh config) and loads it; with
+// `state`, also what the panel says it shows (its Panel::Shown(), from --layout-json).
+inline Image Shot(const std::string& panel, std::vector<std::string> args,
+                  nlohmann::json* state = nullptr) {
   static int n = 0;
   TempDir t("view-" + panel + "-" + std::to_string(++n));
   const auto png = t / "shot.png";
   args.insert(args.end(), {"--config-dir", (t / "cfg").string(), "--size", "1280x800", "--panel",
                            panel, "--screenshot", png.string()});
+  if (state != nullptr) args.insert(args.end(), {"--layout-json", (t / "layout.json").string()});
   const auto r = RunApp(args);
   EXPECT_EQ(r.exit_code, 0) << r.err;
+  if (state != nullptr) {
+    std::ifstream in(t / "layout.json");
+    const auto j = nlohmann::json::parse(in, nullptr, false);
+    *state = j.is_object() && j["panels"].contains(panel)
+                 ? j["panels"][panel].value("state", nlohmann::json::object())
+                 : nlohmann::json::object();
+  }
   auto img = LoadPng(png);
   EXPECT_TRUE(img.ok()) << (img.ok() ? "" : img.status().message());
   return img.ok() ? *img : Image();
