@@ -203,88 +203,11 @@ std::vector<ProgramDiagnostic> DiagnosticsOf(const nlohmann::json& a) {
 
 }  // namespace
 
-// Runs warpscope-rewrite on one translation unit. Cached by its text, name, folder, include
-// folders, defines and site base; a cached answer is used only while every header it read still
-// holds the text it read then (a failed rewrite is not cached: its cause may be fixed anywhere).
-RewriteResult RewriteInChild(const std::string& file_name, const std::filesystem::path& directory,
-                             const std::string& text, const std::vector<std::string>& defines,
-                             const std::vector<std::filesystem::path>& include_dirs,
-                             std::uint32_t site_base, bool host_unit,
-                             const std::filesystem::path& cache) {
+namespace {
+
+// warpscope-rewrite's answer (JSON) for one unit: the rewritten program, or its errors.
+RewriteResult ReadRewriterAnswer(const std::string& out, const std::string& file_name) {
   RewriteResult result;
-  std::error_code ec;
-  const auto tool_time = std::filesystem::last_write_time(WS_PROGRAM_REWRITER, ec);
-  std::string key_text = text + "\n" + file_name + "\n" + directory.string() + "\n" + ShimText();
-  for (const std::string& d : defines) key_text += "\n-D" + d;
-  for (const auto& d : include_dirs) key_text += "\n-I" + d.string();
-  key_text += "\nsite base " + std::to_string(site_base) + (host_unit ? " host" : "");
-  key_text += "\n" + std::to_string(ec ? 0 : tool_time.time_since_epoch().count());
-  char key[17];
-  std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(Fnv64(key_text)));
-  const std::filesystem::path cached = cache / (std::string(key) + ".rewrite.json");
-  std::string out;
-  bool from_cache = false;
-  if (std::ifstream in(cached, std::ios::binary); in) {
-    std::stringstream s;
-    s << in.rdbuf();
-    out = s.str();
-    from_cache = true;
-  } else {
-    // A name of this process's own: another one may be rewriting the same text right now.
-    const std::filesystem::path input = cache / (std::string(key) + "." + UniqueSuffix() + ".cu");
-    if (Status s = WriteFileAtomically(input, text); !s.ok()) {
-      result.errors.push_back(
-          {0, 0, true, "could not write the program for the rewriter: " + s.message()});
-      return result;
-    }
-    std::vector<std::string> args = {WS_PROGRAM_REWRITER,
-                                     "--name",
-                                     file_name,
-                                     "--dir",
-                                     directory.string(),
-                                     "--text",
-                                     input.string(),
-                                     "--shim",
-                                     WS_PROGRAM_SHIM_DIR,
-                                     "--site-base",
-                                     std::to_string(site_base)};
-    for (const auto& d : include_dirs) args.insert(args.end(), {"-I", d.string()});
-    for (const std::string& d : defines) args.insert(args.end(), {"-D", d});
-    if (host_unit) args.push_back("--host-unit");
-    ChildLimits limits;
-    limits.timeout = std::chrono::seconds(60);
-    limits.memory_bytes = ProgramMemoryLimitApplies() ? 4ull << 30 : 0;
-    limits.output_bytes = 64u << 20;
-    std::vector<std::string> env = NoIncludeEnvironment();
-#if defined(WS_PROGRAM_SANITIZED)
-    // allow_user_poisoning=0: LLVM's allocator poisons its slabs where this build inlined it and
-    // not where clang's library did, which reads as a use after poison in the precompiled shim.
-    env.push_back("ASAN_OPTIONS=detect_leaks=0:allow_user_poisoning=0");
-#endif
-    const std::filesystem::path pch = host_unit ? std::filesystem::path() : RewriterPch(cache, env);
-    std::vector<std::string> with_pch = args;
-    if (!pch.empty()) with_pch.insert(with_pch.end(), {"--pch", pch.string()});
-    ChildResult c = RunChild(with_pch, env, limits);
-    // A precompiled shim clang will not read (its header touched, a damaged file): without it.
-    if (!pch.empty() && c.started && !c.timed_out && c.signal == 0 &&
-        (c.out.find("precompiled header") != std::string::npos ||
-         c.out.find("AST file") != std::string::npos ||
-         c.out.find("PCH file") != std::string::npos)) {
-      std::filesystem::remove(pch, ec);
-      c = RunChild(args, env, limits);
-    }
-    std::filesystem::remove(input, ec);
-    if (!c.started || c.timed_out || c.signal != 0 || c.exit_code != 0) {
-      result.errors.push_back({0, 0, true,
-                               !c.started      ? "could not start " + args[0] + ": " + c.start_error
-                               : c.timed_out   ? "clang took longer than 60 s to read the program"
-                               : c.signal != 0 ? "clang stopped on " + SignalName(c.signal, true) +
-                                                     " reading the program: " + LastLines(c.err, 3)
-                                               : "the rewriter failed: " + LastLines(c.err, 3)});
-      return result;
-    }
-    out = std::move(c.out);
-  }
   try {
     const nlohmann::json j = nlohmann::json::parse(out);
     result.ok = j.at("ok").get<bool>();
@@ -321,8 +244,112 @@ RewriteResult RewriteInChild(const std::string& file_name, const std::filesystem
     result = RewriteResult{};
     result.errors.push_back(
         {0, 0, true, std::string("the rewriter's answer is unreadable: ") + e.what()});
-    return result;
   }
+  return result;
+}
+
+// Runs warpscope-rewrite on `input` (the unit's text, written to the cache): its answer in
+// `out`, or false with the reason in `error`.
+bool RunRewriter(const std::string& file_name, const std::filesystem::path& directory,
+                 const std::filesystem::path& input, const std::vector<std::string>& defines,
+                 const std::vector<std::filesystem::path>& include_dirs, std::uint32_t site_base,
+                 bool host_unit, const std::filesystem::path& cache, std::string* out,
+                 std::string* error) {
+  std::error_code ec;
+  std::vector<std::string> args = {WS_PROGRAM_REWRITER,
+                                   "--name",
+                                   file_name,
+                                   "--dir",
+                                   directory.string(),
+                                   "--text",
+                                   input.string(),
+                                   "--shim",
+                                   WS_PROGRAM_SHIM_DIR,
+                                   "--site-base",
+                                   std::to_string(site_base)};
+  for (const auto& d : include_dirs) args.insert(args.end(), {"-I", d.string()});
+  for (const std::string& d : defines) args.insert(args.end(), {"-D", d});
+  if (host_unit) args.push_back("--host-unit");
+  ChildLimits limits;
+  limits.timeout = std::chrono::seconds(60);
+  limits.memory_bytes = ProgramMemoryLimitApplies() ? 4ull << 30 : 0;
+  limits.output_bytes = 64u << 20;
+  std::vector<std::string> env = NoIncludeEnvironment();
+#if defined(WS_PROGRAM_SANITIZED)
+  // allow_user_poisoning=0: LLVM's allocator poisons its slabs where this build inlined it and
+  // not where clang's library did, which reads as a use after poison in the precompiled shim.
+  env.push_back("ASAN_OPTIONS=detect_leaks=0:allow_user_poisoning=0");
+#endif
+  const std::filesystem::path pch = host_unit ? std::filesystem::path() : RewriterPch(cache, env);
+  std::vector<std::string> with_pch = args;
+  if (!pch.empty()) with_pch.insert(with_pch.end(), {"--pch", pch.string()});
+  ChildResult c = RunChild(with_pch, env, limits);
+  // A precompiled shim clang will not read (its header touched, a damaged file): without it.
+  if (!pch.empty() && c.started && !c.timed_out && c.signal == 0 &&
+      (c.out.find("precompiled header") != std::string::npos ||
+       c.out.find("AST file") != std::string::npos ||
+       c.out.find("PCH file") != std::string::npos)) {
+    std::filesystem::remove(pch, ec);
+    c = RunChild(args, env, limits);
+  }
+  if (!c.started || c.timed_out || c.signal != 0 || c.exit_code != 0) {
+    *error = !c.started      ? "could not start " + args[0] + ": " + c.start_error
+             : c.timed_out   ? "clang took longer than 60 s to read the program"
+             : c.signal != 0 ? "clang stopped on " + SignalName(c.signal, true) +
+                                   " reading the program: " + LastLines(c.err, 3)
+                             : "the rewriter failed: " + LastLines(c.err, 3);
+    return false;
+  }
+  *out = std::move(c.out);
+  return true;
+}
+
+}  // namespace
+
+// Runs warpscope-rewrite on one translation unit. Cached by its text, name, folder, include
+// folders, defines and site base; a cached answer is used only while every header it read still
+// holds the text it read then (a failed rewrite is not cached: its cause may be fixed anywhere).
+RewriteResult RewriteInChild(const std::string& file_name, const std::filesystem::path& directory,
+                             const std::string& text, const std::vector<std::string>& defines,
+                             const std::vector<std::filesystem::path>& include_dirs,
+                             std::uint32_t site_base, bool host_unit,
+                             const std::filesystem::path& cache) {
+  std::error_code ec;
+  const auto tool_time = std::filesystem::last_write_time(WS_PROGRAM_REWRITER, ec);
+  std::string key_text = text + "\n" + file_name + "\n" + directory.string() + "\n" + ShimText();
+  for (const std::string& d : defines) key_text += "\n-D" + d;
+  for (const auto& d : include_dirs) key_text += "\n-I" + d.string();
+  key_text += "\nsite base " + std::to_string(site_base) + (host_unit ? " host" : "");
+  key_text += "\n" + std::to_string(ec ? 0 : tool_time.time_since_epoch().count());
+  char key[17];
+  std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(Fnv64(key_text)));
+  const std::filesystem::path cached = cache / (std::string(key) + ".rewrite.json");
+  std::string out;
+  bool from_cache = false;
+  if (std::ifstream in(cached, std::ios::binary); in) {
+    std::stringstream s;
+    s << in.rdbuf();
+    out = s.str();
+    from_cache = true;
+  } else {
+    RewriteResult failed;
+    // A name of this process's own: another one may be rewriting the same text right now.
+    const std::filesystem::path input = cache / (std::string(key) + "." + UniqueSuffix() + ".cu");
+    if (Status s = WriteFileAtomically(input, text); !s.ok()) {
+      failed.errors.push_back(
+          {0, 0, true, "could not write the program for the rewriter: " + s.message()});
+      return failed;
+    }
+    std::string error;
+    const bool ran = RunRewriter(file_name, directory, input, defines, include_dirs, site_base,
+                                 host_unit, cache, &out, &error);
+    std::filesystem::remove(input, ec);
+    if (!ran) {
+      failed.errors.push_back({0, 0, true, error});
+      return failed;
+    }
+  }
+  RewriteResult result = ReadRewriterAnswer(out, file_name);
   if (from_cache) {
     // Every header as it was read then, or the program is read again.
     for (const ProgramFile& f : result.program.files) {

@@ -1,0 +1,56 @@
+// One run of a program from its text to its run record (program_run.cpp's RunProgramText), in
+// stages: each leaves in a ProgramJob what the next needs. Stages 1-3 (read, rewrite, compile) are
+// in program_build.cpp, stage 4 (run in a child, read the launches back) in program_run.cpp.
+#pragma once
+
+#include <filesystem>
+#include <future>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "program_internal.h"
+#include "warpscope/program/program.h"
+#include "warpscope/trace/lesson_run.h"
+
+namespace ws::prog_internal {
+
+using Resources = std::map<std::string, KernelResources, std::less<>>;
+
+// What one run of a program carries from stage to stage.
+struct ProgramJob {
+  explicit ProgramJob(const ProgramOptions& o) : options(o), gpu(o.backend == "cuda") {}
+  const ProgramOptions& options;
+  const bool gpu;
+  LessonRun run;  // the record it fills (run.program is set from the start)
+  ProgramRecord& p() { return *run.program; }
+  RewrittenProgram rewritten;  // the whole program's: every unit's sites, kernels and warnings
+  std::filesystem::path main_dir, cache;
+  std::vector<Unit> units;                  // the main file first, then options.extra_files
+  std::vector<std::string> defines;         // -D for the compiler: those the program does not make
+  std::vector<std::string> header_defines;  // those set in the program's own headers
+  std::vector<std::filesystem::path> include_dirs;
+  std::vector<std::string> cmd, link;  // the compile command (before the unit) and the link's
+  std::string key_text;                // everything the compiled program depends on
+  std::filesystem::path exe;
+  std::future<Resources> compiled_later;  // ptxas's report, made while the program compiles
+};
+
+// The record says the run stopped at `stage`, for `failure`; false.
+bool Fail(ProgramJob& job, ProgramStage stage, std::string failure);
+// A compile failure the compiler's messages do not place: one error, at no line; false.
+bool CompileFailure(ProgramJob& job, std::string failure);
+
+// 1. This file (its defines applied), then options.extra_files; false with the failure set.
+bool ReadUnits(ProgramJob& job, const std::string& file_name, const std::string& text);
+// 2. Each unit through warpscope-rewrite, in a child; `skipped` are notes on include folders left
+// out. False with the rewriter's errors set.
+bool RewriteUnits(ProgramJob& job, const std::vector<std::string>& skipped);
+// 3. The compiled program, cached by everything it depends on; false with the failure set.
+bool Compile(ProgramJob& job);
+// 4. Runs it in a child with the options' limits and reads its launches back.
+void Execute(ProgramJob& job);
+// The record's parts every view reads: the program's check, timing note and chosen launch.
+LessonRun Finish(ProgramJob& job);
+
+}  // namespace ws::prog_internal
