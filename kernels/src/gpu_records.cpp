@@ -1,3 +1,12 @@
+// A GPU capture's words (gpu_records.h) into a launch trace: the recording pool's super-chunks
+// and chunks gathered into each warp's stream, the events of each stream decoded into the same
+// records the emulator makes, and the encoders that write events as the device does (tests).
+//
+// Index of this file:
+// [SECTION] Events: a warp's stream of words
+// [SECTION] The recording pool: super-chunks and chunks
+// [SECTION] Encoding events
+// [SECTION] Decoding a capture
 #include "warpscope/kernels/gpu_records.h"
 
 #include <algorithm>
@@ -11,6 +20,11 @@
 #include "warpscope/trace/ws_cuda_keys.h"
 
 namespace ws {
+
+//-------------------------------------------------------------------------------------------------
+// [SECTION] Events: a warp's stream of words
+//-------------------------------------------------------------------------------------------------
+
 namespace {
 
 struct Event {
@@ -106,6 +120,10 @@ std::uint64_t Event::Departure() const {
 
 }  // namespace
 
+//-------------------------------------------------------------------------------------------------
+// [SECTION] The recording pool: super-chunks and chunks
+//-------------------------------------------------------------------------------------------------
+
 std::vector<SuperChunk> SuperChunks(const std::vector<std::uint32_t>& headers,
                                     std::uint64_t first_super, std::uint64_t super_words,
                                     const std::vector<unsigned long long>& sm_state) {
@@ -197,6 +215,10 @@ void GatherChunks(const std::vector<std::uint32_t>& pool, const std::vector<Pool
   }
 }
 
+//-------------------------------------------------------------------------------------------------
+// [SECTION] Encoding events
+//-------------------------------------------------------------------------------------------------
+
 std::uint32_t EncodeWarpEvent(std::uint64_t key, std::uint32_t lane_mask, std::uint32_t time,
                               const std::vector<std::uint32_t>& lane_offsets,
                               std::vector<std::uint32_t>* words, std::uint64_t instance) {
@@ -244,6 +266,210 @@ std::uint32_t EncodeBarrierEvent(std::uint32_t place, std::uint32_t lane_mask,
   return dev::kBarrierEventWords;
 }
 
+//-------------------------------------------------------------------------------------------------
+// [SECTION] Decoding a capture
+//-------------------------------------------------------------------------------------------------
+
+namespace {
+
+// What the first walk over every warp's events finds: the site table, the barrier and warp-op
+// sites, and the clock's origin.
+struct CaptureSites {
+  SiteTable table;
+  std::map<std::uint64_t, std::uint16_t> warp_op_ids;  // (place << 32 | kind) -> site
+  std::map<std::uint32_t, std::uint16_t> barrier_ids;
+  std::uint64_t ref = 0;  // the time near which %globaltimer's low words are unwrapped
+  std::uint64_t t0 = 0;   // the earliest record: time 0
+};
+
+// The site table and the clock's origin, from every event and barrier; the trace's sites,
+// barrier and warp-op sites and figures sized to them.
+CaptureSites ScanSites(const GpuCapture& c, const std::vector<std::uint16_t>& retag,
+                       std::size_t warps, LaunchTrace* t) {
+  CaptureSites s;
+  std::vector<std::uint64_t> keys;
+  std::uint64_t first_arrival = ~0ull;
+  std::uint32_t first_low = 0;
+  bool any_event = false;
+  for (std::size_t w = 0; w < warps; ++w) {
+    ForEachEvent(c, retag, w, [&](const Event& e) {
+      if (e.barrier) {
+        s.barrier_ids.emplace(Retag(retag, e.words[1]), 0);
+        first_arrival = std::min(first_arrival, e.Arrival());
+        return;
+      }
+      if (e.warp_op) {
+        s.warp_op_ids.emplace(e.key, 0);
+        return;
+      }
+      if (keys.empty() || keys.back() != e.key) keys.push_back(e.key);
+      if (!any_event) first_low = e.time;
+      any_event = true;
+    });
+  }
+  s.table = BuildSiteTable(keys);
+  t->sites = s.table.sites;
+  for (auto& [place, id] : s.barrier_ids) {
+    id = static_cast<std::uint16_t>(t->barrier_sites.size());
+    t->barrier_sites.push_back(
+        {PlaceLine(place), "", static_cast<std::uint16_t>(PlaceFile(place)), ""});
+  }
+  for (auto& [key, id] : s.warp_op_ids) {  // sorted by (place, kind), as the emulator sorts them
+    id = static_cast<std::uint16_t>(t->warp_op_sites.size());
+    WarpOpSite site;
+    site.line = PlaceLine(static_cast<std::uint32_t>(key >> 32));
+    site.file_tag = static_cast<std::uint16_t>(PlaceFile(static_cast<std::uint32_t>(key >> 32)));
+    site.kind = static_cast<WarpOpKind>(key & 0xffu);
+    t->warp_op_sites.push_back(site);
+  }
+  t->warp_op_counts.assign(t->warp_op_sites.size(), 0);
+  t->stats.Resize(t->sites.size(), t->barrier_sites.size());
+  // Access times share the barriers' clock: unwrapped near the first arrival (else the first
+  // event), then everything is measured from the earliest record.
+  s.ref = first_arrival != ~0ull ? first_arrival : (1ull << 32) | first_low;
+  s.t0 = first_arrival;
+  for (std::size_t w = 0; w < warps; ++w)
+    ForEachEvent(c, retag, w,
+                 [&](const Event& e) { s.t0 = std::min(s.t0, Unwrap(s.ref, e.time)); });
+  return s;
+}
+
+// One block's events into its records, warp after warp: its accesses as the requests the
+// hardware made, its barriers per thread in the order passed, its warp-level meetings.
+class BlockDecoder {
+ public:
+  BlockDecoder(const GpuCapture& c, const std::vector<std::uint16_t>& retag, CaptureSites& sites,
+               std::uint32_t tpb, LaunchTrace* t)
+      : c_(c),
+        retag_(retag),
+        s_(sites),
+        tpb_(tpb),
+        t_(t),
+        epoch_(tpb),
+        passed_(tpb),
+        passes_(tpb) {}
+
+  void Decode(std::uint64_t b, std::uint32_t wpb, BlockRecords* rec) {
+    rec->block = static_cast<std::uint32_t>(b);
+    rec->accesses.clear();
+    rec->barriers.clear();
+    rec->warp_ops.clear();
+    meetings_.clear();
+    requests_.clear();
+    joined_.clear();
+    for (auto& p : passed_) p.clear();
+    for (auto& p : passes_) p.clear();
+    std::fill(epoch_.begin(), epoch_.end(), 0u);
+    for (std::uint32_t wib = 0; wib < wpb; ++wib) {
+      // The warp's accesses and meetings in the order its stream holds them, which is the order
+      // they ran: %globaltimer ticks coarsely (an access and the __syncwarp() after it can read
+      // one tick), so where it did not tick the next event is 1 ns later. The hazard search
+      // orders a warp's lanes by these times across a __syncwarp().
+      std::uint32_t last = 0;
+      bool any = false;
+      auto in_order = [&](const Event& e) {
+        std::uint32_t time = static_cast<std::uint32_t>(Unwrap(s_.ref, e.time) - s_.t0);
+        if (any && time <= last) time = last + 1;
+        any = true;
+        last = time;
+        return time;
+      };
+      ForEachEvent(c_, retag_, b * wpb + wib, [&](const Event& e) {
+        if (e.warp_op) {
+          WarpOp(e, wib, in_order(e), rec);
+          return;
+        }
+        if (e.barrier) {
+          Barrier(e, wib);
+          return;
+        }
+        Access(e, wib, in_order(e), rec);
+      });
+    }
+    for (const auto& mine : passed_)
+      rec->barriers.insert(rec->barriers.end(), mine.begin(), mine.end());
+  }
+
+ private:
+  void WarpOp(const Event& e, std::uint32_t wib, std::uint32_t time, BlockRecords* rec) {
+    WarpOpRecord w;
+    w.site = s_.warp_op_ids[e.key];
+    w.warp = static_cast<std::uint16_t>(wib);
+    w.mask = e.mask;
+    w.time = time;
+    w.iteration = meetings_[{wib, w.site}]++;
+    for (std::uint32_t l = 0; l < 32; ++l)
+      w.source[l] =
+          (e.mask >> l & 1u) && e.Source(l) < 32 ? e.Source(l) : static_cast<std::uint8_t>(l);
+    ++t_->warp_op_counts[w.site];
+    rec->warp_ops.push_back(w);
+  }
+
+  void Barrier(const Event& e, std::uint32_t wib) {
+    const std::uint32_t place = Retag(retag_, e.words[1]);
+    const std::uint16_t id = s_.barrier_ids[place];
+    for (std::uint32_t m = e.mask; m != 0; m &= m - 1) {
+      const std::uint32_t thread = wib * 32 + static_cast<std::uint32_t>(std::countr_zero(m));
+      if (thread >= tpb_) break;
+      ++epoch_[thread];
+      auto& times = passes_[thread];  // how often this thread passed this barrier before
+      auto it = std::find_if(times.begin(), times.end(), [&](auto& p) { return p.first == id; });
+      if (it == times.end()) it = times.insert(times.end(), {id, 0});
+      passed_[thread].push_back({e.Arrival() - s_.t0, e.Departure() - s_.t0, it->second++,
+                                 static_cast<std::uint16_t>(thread), id, e.Sm(), e.WaitCycles()});
+    }
+  }
+
+  void Access(const Event& e, std::uint32_t wib, std::uint32_t time, BlockRecords* rec) {
+    const auto site = s_.table.id_of_key.find(e.key);
+    // The event is the lanes that ran the access together: one request, as the hardware
+    // made it. Its lanes share the request's number among the warp's at this site (the
+    // emulator numbers a program's requests by dynamic instance, the same grouping).
+    std::uint32_t request = 0;
+    if (e.instanced) {
+      for (std::uint32_t repeat = 0;; ++repeat) {
+        auto [it, fresh] = joined_.try_emplace({wib, site->second, e.Instance(), repeat});
+        if (fresh) it->second = {requests_[{wib, site->second}]++, 0u};
+        if ((it->second.lanes & e.mask) != 0) continue;
+        it->second.lanes |= e.mask;
+        request = it->second.request;
+        break;
+      }
+    } else {
+      request = requests_[{wib, site->second}]++;
+    }
+    std::uint32_t rank = 0;
+    for (std::uint32_t m = e.mask; m != 0; m &= m - 1, ++rank) {
+      const std::uint32_t thread = wib * 32 + static_cast<std::uint32_t>(std::countr_zero(m));
+      if (thread >= tpb_) break;  // lanes past the block's last thread do not exist
+      rec->accesses.push_back({e.Offset(rank), request, time, static_cast<std::uint16_t>(thread),
+                               site->second, epoch_[thread]});
+    }
+  }
+
+  const GpuCapture& c_;
+  const std::vector<std::uint16_t>& retag_;
+  CaptureSites& s_;
+  std::uint32_t tpb_;
+  LaunchTrace* t_;
+  std::vector<std::uint32_t> epoch_;                // per thread: barrier events seen so far
+  std::vector<std::vector<BarrierRecord>> passed_;  // per thread, in the order passed
+  std::vector<std::vector<std::pair<std::uint16_t, std::uint32_t>>> passes_;
+  std::map<std::pair<std::uint32_t, std::uint16_t>, std::uint32_t> meetings_;  // (warp, site)
+  std::map<std::pair<std::uint32_t, std::uint16_t>, std::uint32_t> requests_;  // (warp, site)
+  // A program's events by (warp, site, instance, repeat): the request they join and the lanes
+  // in it so far. The lanes of one dynamic instance that recorded apart (the recorder's own
+  // code can keep a warp's lanes apart after a divergent branch, where the kernel as written
+  // runs them together) make one request, as the emulator's InstanceTable makes it; a lane
+  // that brings an instance twice starts its next request.
+  struct Joined {
+    std::uint32_t request, lanes;
+  };
+  std::map<std::tuple<std::uint32_t, std::uint16_t, std::uint32_t, std::uint32_t>, Joined> joined_;
+};
+
+}  // namespace
+
 LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep,
                              const std::vector<CacheProbe>& cache) {
   LaunchTrace t;
@@ -265,153 +491,14 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep,
   }
 
   const std::vector<std::uint16_t> retag = Retags(c);
-  // The site table and the clock's origin, from every event and barrier.
-  std::vector<std::uint64_t> keys;
-  std::map<std::uint64_t, std::uint16_t> warp_op_ids;  // (place << 32 | kind) -> site
-  std::uint64_t first_arrival = ~0ull;
-  std::uint32_t first_low = 0;
-  bool any_event = false;
-  std::map<std::uint32_t, std::uint16_t> barrier_ids;
-  for (std::size_t w = 0; w < warps; ++w) {
-    ForEachEvent(c, retag, w, [&](const Event& e) {
-      if (e.barrier) {
-        barrier_ids.emplace(Retag(retag, e.words[1]), 0);
-        first_arrival = std::min(first_arrival, e.Arrival());
-        return;
-      }
-      if (e.warp_op) {
-        warp_op_ids.emplace(e.key, 0);
-        return;
-      }
-      if (keys.empty() || keys.back() != e.key) keys.push_back(e.key);
-      if (!any_event) first_low = e.time;
-      any_event = true;
-    });
-  }
-  const SiteTable table = BuildSiteTable(keys);
-  t.sites = table.sites;
-  for (auto& [place, id] : barrier_ids) {
-    id = static_cast<std::uint16_t>(t.barrier_sites.size());
-    t.barrier_sites.push_back(
-        {PlaceLine(place), "", static_cast<std::uint16_t>(PlaceFile(place)), ""});
-  }
-  for (auto& [key, id] : warp_op_ids) {  // sorted by (place, kind), as the emulator sorts them
-    id = static_cast<std::uint16_t>(t.warp_op_sites.size());
-    WarpOpSite site;
-    site.line = PlaceLine(static_cast<std::uint32_t>(key >> 32));
-    site.file_tag = static_cast<std::uint16_t>(PlaceFile(static_cast<std::uint32_t>(key >> 32)));
-    site.kind = static_cast<WarpOpKind>(key & 0xffu);
-    t.warp_op_sites.push_back(site);
-  }
-  t.warp_op_counts.assign(t.warp_op_sites.size(), 0);
-  t.stats.Resize(t.sites.size(), t.barrier_sites.size());
-  // Access times share the barriers' clock: unwrapped near the first arrival (else the first
-  // event), then everything is measured from the earliest record.
-  const std::uint64_t ref = first_arrival != ~0ull ? first_arrival : (1ull << 32) | first_low;
-  std::uint64_t t0 = first_arrival;
-  for (std::size_t w = 0; w < warps; ++w)
-    ForEachEvent(c, retag, w, [&](const Event& e) { t0 = std::min(t0, Unwrap(ref, e.time)); });
-
+  CaptureSites sites = ScanSites(c, retag, warps, &t);
   if (threads <= LaunchTrace::kMaxActivityThreads) t.thread_active.assign(threads, 0);
-  std::vector<std::uint32_t> epoch(tpb);                // per thread: barrier events seen so far
-  std::vector<std::vector<BarrierRecord>> passed(tpb);  // per thread, in the order passed
-  std::vector<std::vector<std::pair<std::uint16_t, std::uint32_t>>> passes(tpb);
   std::optional<GridCacheReplay> replay;
   if (!cache.empty()) replay.emplace(cache, c.grid.count(), tpb);
+  BlockDecoder decoder(c, retag, sites, tpb, &t);
   BlockRecords rec;
   for (std::uint64_t b = 0; b < c.grid.count(); ++b) {
-    rec.block = static_cast<std::uint32_t>(b);
-    rec.accesses.clear();
-    rec.barriers.clear();
-    rec.warp_ops.clear();
-    std::map<std::pair<std::uint32_t, std::uint16_t>, std::uint32_t> meetings;  // (warp, site)
-    std::map<std::pair<std::uint32_t, std::uint16_t>, std::uint32_t> requests;  // (warp, site)
-    // A program's events by (warp, site, instance, repeat): the request they join and the lanes
-    // in it so far. The lanes of one dynamic instance that recorded apart (the recorder's own
-    // code can keep a warp's lanes apart after a divergent branch, where the kernel as written
-    // runs them together) make one request, as the emulator's InstanceTable makes it; a lane
-    // that brings an instance twice starts its next request.
-    struct Joined {
-      std::uint32_t request, lanes;
-    };
-    std::map<std::tuple<std::uint32_t, std::uint16_t, std::uint32_t, std::uint32_t>, Joined> joined;
-    for (auto& p : passed) p.clear();
-    for (auto& p : passes) p.clear();
-    std::fill(epoch.begin(), epoch.end(), 0u);
-    for (std::uint32_t wib = 0; wib < wpb; ++wib) {
-      // The warp's accesses and meetings in the order its stream holds them, which is the order
-      // they ran: %globaltimer ticks coarsely (an access and the __syncwarp() after it can read
-      // one tick), so where it did not tick the next event is 1 ns later. The hazard search
-      // orders a warp's lanes by these times across a __syncwarp().
-      std::uint32_t last = 0;
-      bool any = false;
-      auto in_order = [&](std::uint32_t time) {
-        if (any && time <= last) time = last + 1;
-        any = true;
-        last = time;
-        return time;
-      };
-      ForEachEvent(c, retag, b * wpb + wib, [&](const Event& e) {
-        if (e.warp_op) {
-          WarpOpRecord w;
-          w.site = warp_op_ids[e.key];
-          w.warp = static_cast<std::uint16_t>(wib);
-          w.mask = e.mask;
-          w.time = in_order(static_cast<std::uint32_t>(Unwrap(ref, e.time) - t0));
-          w.iteration = meetings[{wib, w.site}]++;
-          for (std::uint32_t l = 0; l < 32; ++l)
-            w.source[l] =
-                (e.mask >> l & 1u) && e.Source(l) < 32 ? e.Source(l) : static_cast<std::uint8_t>(l);
-          ++t.warp_op_counts[w.site];
-          rec.warp_ops.push_back(w);
-          return;
-        }
-        if (e.barrier) {
-          const std::uint32_t place = Retag(retag, e.words[1]);
-          const std::uint16_t id = barrier_ids[place];
-          for (std::uint32_t m = e.mask; m != 0; m &= m - 1) {
-            const std::uint32_t thread = wib * 32 + static_cast<std::uint32_t>(std::countr_zero(m));
-            if (thread >= tpb) break;
-            ++epoch[thread];
-            auto& times = passes[thread];  // how often this thread passed this barrier before
-            auto it =
-                std::find_if(times.begin(), times.end(), [&](auto& p) { return p.first == id; });
-            if (it == times.end()) it = times.insert(times.end(), {id, 0});
-            passed[thread].push_back({e.Arrival() - t0, e.Departure() - t0, it->second++,
-                                      static_cast<std::uint16_t>(thread), id, e.Sm(),
-                                      e.WaitCycles()});
-          }
-          return;
-        }
-        const auto site = table.id_of_key.find(e.key);
-        const auto time = in_order(static_cast<std::uint32_t>(Unwrap(ref, e.time) - t0));
-        // The event is the lanes that ran the access together: one request, as the hardware
-        // made it. Its lanes share the request's number among the warp's at this site (the
-        // emulator numbers a program's requests by dynamic instance, the same grouping).
-        std::uint32_t request = 0;
-        if (e.instanced) {
-          for (std::uint32_t repeat = 0;; ++repeat) {
-            auto [it, fresh] = joined.try_emplace({wib, site->second, e.Instance(), repeat});
-            if (fresh) it->second = {requests[{wib, site->second}]++, 0u};
-            if ((it->second.lanes & e.mask) != 0) continue;
-            it->second.lanes |= e.mask;
-            request = it->second.request;
-            break;
-          }
-        } else {
-          request = requests[{wib, site->second}]++;
-        }
-        std::uint32_t rank = 0;
-        for (std::uint32_t m = e.mask; m != 0; m &= m - 1, ++rank) {
-          const std::uint32_t thread = wib * 32 + static_cast<std::uint32_t>(std::countr_zero(m));
-          if (thread >= tpb) break;  // lanes past the block's last thread do not exist
-          rec.accesses.push_back({e.Offset(rank), request, time, static_cast<std::uint16_t>(thread),
-                                  site->second, epoch[thread]});
-        }
-      });
-    }
-    for (const auto& mine : passed)
-      rec.barriers.insert(rec.barriers.end(), mine.begin(), mine.end());
+    decoder.Decode(b, wpb, &rec);
     if (!t.thread_active.empty()) {
       for (const AccessRecord& a : rec.accesses) t.thread_active[b * tpb + a.thread] = 1;
       for (const BarrierRecord& r : rec.barriers) t.thread_active[b * tpb + r.thread] = 1;

@@ -2,6 +2,11 @@
 // stencil kernel on its slab, the ghost planes are exchanged between time steps, and the result
 // must equal one GPU's; the time step and the scaling come from the link model
 // (trace/multi_gpu.h, docs/MULTI-GPU.md).
+//
+// Index of this file:
+// [SECTION] The stencil on the CPU and the model's figures
+// [SECTION] Lesson: its description and the emulator's run
+// [SECTION] Lesson: the measurement on the machine's GPUs
 #pragma once
 
 #include "warpscope/kernels/lesson.h"
@@ -18,6 +23,10 @@
 #endif
 
 namespace ws::lessons::multi_gpu {
+
+//-------------------------------------------------------------------------------------------------
+// [SECTION] The stencil on the CPU and the model's figures
+//-------------------------------------------------------------------------------------------------
 
 inline constexpr int kHalo = 4;   // 8th order in space: 4 planes each side
 inline constexpr int kSteps = 2;  // time steps: the second needs the first's exchange
@@ -108,6 +117,10 @@ inline MultiGpuFigures ModelFigures(const DecompositionParams& model) {
   }
   return f;
 }
+
+//-------------------------------------------------------------------------------------------------
+// [SECTION] Lesson: its description and the emulator's run
+//-------------------------------------------------------------------------------------------------
 
 struct Lesson {
   static LessonInfo Info() {
@@ -210,6 +223,10 @@ struct Lesson {
     return {};
   }
 
+  //-------------------------------------------------------------------------------------------------
+  // [SECTION] Lesson: the measurement on the machine's GPUs
+  //-------------------------------------------------------------------------------------------------
+
 #if WS_MULTI_GPU_MEASURE
   // The same stencil on the machine's own GPUs, one slab each (as many as it has, up to `gpus`):
   // a time step measured with CUDA events on every GPU, its per-GPU timeline, the model's
@@ -220,88 +237,23 @@ struct Lesson {
     namespace md = multi_device;
     const DecompositionParams model = ModelParams(c);
     if (Status s = CheckDecomposition(model); !s.ok()) return s;
-    int devices = 0;
-    if (Status s = md::Cuda(cudaGetDeviceCount(&devices), "cudaGetDeviceCount"); !s.ok()) return s;
-    cudaDeviceProp prop{};
-    if (Status s = md::Cuda(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties"); !s.ok())
-      return s;
     MultiGpuMeasurement m;
-    m.gpus = std::min(model.gpus, devices);
-    m.device = std::to_string(m.gpus) + " x " + prop.name;
-    if (m.gpus < model.gpus)
-      m.note = "asked for " + std::to_string(model.gpus) + " GPUs; this machine has " +
-               std::to_string(devices) + ", so the measurement is on " + std::to_string(m.gpus) +
-               " (the model's figures are for " + std::to_string(model.gpus) + ")";
-    c.device = prop.name;
-    DecompositionParams used = model;
-    used.gpus = m.gpus;
-    if (Status s = CheckDecomposition(used); !s.ok()) return s;
-    const bool peers = m.gpus > 1 && md::PeersReachable(m.gpus);
-    if (peers) {
-      if (Status s = md::EnablePeers(m.gpus); !s.ok()) return s;
-    }
-    m.topology = m.gpus == 1 ? "one GPU: nothing to exchange"
-                 : peers     ? "peer access between neighbours: copies go GPU to GPU"
-                             : "no peer access: copies go through host memory";
+    DecompositionParams used;
+    bool peers = false;
+    if (Status s = SetUpGpus(c, model, &m, &used, &peers); !s.ok()) return s;
     const md::Transport primary = peers ? md::Transport::kPeer : md::Transport::kStaged;
     m.transport = m.gpus == 1 ? "none" : md::ToString(primary);
 
-    auto launch_for = [](int nx, int ny) {
-      return [nx, ny](cudaStream_t stream, float* out, const float* in, int planes) {
-        const std::size_t count = (static_cast<std::size_t>(planes) + 2 * kHalo) *
-                                  static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny);
-        const dim3 block(8, 8), grid((nx + 7) / 8, (ny + 7) / 8);
-        stencil3d<<<grid, block, 0, stream>>>(Global<float>(out, count, 0),
-                                              Global<const float>(in, count, 0), nx, ny, planes);
-        return cudaGetLastError();
-      };
-    };
-    auto run = [&](int gpus, const std::vector<float>& field, int nz, md::Transport t, int warmup,
-                   int steps, int shown, md::SlabResult* r) {
-      md::SlabRun sr;
-      sr.gpus = gpus;
-      sr.nx = model.nx;
-      sr.ny = model.ny;
-      sr.nz = nz;
-      sr.halo = kHalo;
-      sr.overlap = model.overlap;
-      sr.transport = t;
-      sr.warmup = warmup;
-      sr.steps = steps;
-      sr.shown = shown;
-      sr.keep_field = shown > 1;  // the sweep's runs (one step shown) only time
-      return md::RunSlabs(sr, field, launch_for(model.nx, model.ny), r);
-    };
-
-    // The output: the path for every GPU count against the CPU, two steps at a small size; then
-    // at the measured size, the GPUs' field against one GPU's, bit for bit.
-    {
-      const int nx = 24, ny = 24, nz = 8 * m.gpus;
-      std::vector<float> want = StartField(nx, ny, nz);
-      for (int s = 0; s < 2; ++s) want = StepOnCpu(want, nx, ny, nz);
-      md::SlabRun sr;
-      sr.gpus = m.gpus;
-      sr.nx = nx;
-      sr.ny = ny;
-      sr.nz = nz;
-      sr.overlap = model.overlap;
-      sr.transport = primary;
-      sr.warmup = 1;
-      sr.steps = 1;
-      sr.shown = 1;
-      md::SlabResult small;
-      if (Status s = md::RunSlabs(sr, StartField(nx, ny, nz), launch_for(nx, ny), &small); !s.ok())
-        return s;
-      c.check = CompareAt(small.field, want,
-                          "multi-gpu on " + std::to_string(m.gpus) + " real GPUs, 2 steps");
-      if (!c.check.ok) return {};
-    }
+    if (Status s = CheckOnGpus(c, model, m.gpus, primary); !s.ok() || !c.check.ok) return s;
     constexpr int kWarmup = 2, kTimed = 10, kShown = 3;
     md::SlabResult one, many;
     const std::vector<float> field = StartField(model.nx, model.ny, model.nz);
-    if (Status s = run(1, field, model.nz, primary, kWarmup, kTimed, kShown, &one); !s.ok())
+    if (Status s = RunSteps(model, 1, field, model.nz, primary, kWarmup, kTimed, kShown, &one);
+        !s.ok())
       return s;
-    if (Status s = run(m.gpus, field, model.nz, primary, kWarmup, kTimed, kShown, &many); !s.ok())
+    if (Status s =
+            RunSteps(model, m.gpus, field, model.nz, primary, kWarmup, kTimed, kShown, &many);
+        !s.ok())
       return s;
     if (!(one.step_us > 0) || !(many.step_us > 0))
       return Status::Error("a measured step took no time: the CUDA events are not usable");
@@ -328,17 +280,6 @@ struct Lesson {
       transports.push_back(md::Transport::kStaged);
     }
     const std::size_t message = 4u * kHalo * static_cast<std::size_t>(model.nx) * model.ny;
-    auto link_of = [&](md::Transport t) {
-      LinkSpec l;
-      for (const MeasuredLink& ml : m.links) {
-        if (ml.transport != md::ToString(t)) continue;
-        l.name = std::string("measured-") + md::ToString(t);
-        l.label = ml.transport;
-        l.gbps = ml.gbps;
-        l.latency_us = ml.latency_us;
-      }
-      return l;
-    };
     for (md::Transport t : transports) {
       double small = 0, whole = 0;
       if (Status s = md::TimeMessage(t, 4, 9, &small); !s.ok()) return s;
@@ -347,33 +288,9 @@ struct Lesson {
                          static_cast<double>(message) / (std::max(whole - small, 0.01) * 1e3),
                          small});
     }
-    auto model_us = [&](int gpus, int nz, md::Transport t) {
-      DecompositionParams p = used;
-      p.gpus = gpus;
-      p.nz = nz;
-      p.mpoints = m.mpoints;
-      if (gpus > 1) p.link = link_of(t);
-      return ModelStep(p).step_us;
-    };
-    m.model_us = model_us(m.gpus, model.nz, primary);
-
-    // Speedup against nz: one GPU and all of them, on each transport.
-    for (int nz = 32; nz <= 2048 && m.gpus > 1; nz *= 2) {
-      if (nz < kHalo * m.gpus) continue;
-      const std::vector<float> start = StartField(model.nx, model.ny, nz);
-      md::SlabResult single;
-      if (Status s = run(1, start, nz, primary, kWarmup, kTimed, 1, &single); !s.ok()) {
-        m.note += (m.note.empty() ? "" : "; ") + std::string("the sweep stops at nz = ") +
-                  std::to_string(nz) + ": " + s.message();
-        break;
-      }
-      for (md::Transport t : transports) {
-        md::SlabResult split;
-        if (Status s = run(m.gpus, start, nz, t, kWarmup, kTimed, 1, &split); !s.ok()) return s;
-        m.scaling.push_back(
-            {m.gpus, nz, md::ToString(t), split.step_us, single.step_us, model_us(m.gpus, nz, t)});
-      }
-    }
+    m.model_us = ModelUs(used, m, m.gpus, model.nz, primary);
+    if (Status s = SweepNz(model, used, transports, primary, kWarmup, kTimed, &m); !s.ok())
+      return s;
 
     MultiGpuFigures f = ModelFigures(model);
     f.measured = std::move(m);
@@ -383,6 +300,148 @@ struct Lesson {
                           " copies), CUDA events on each GPU, median of " + std::to_string(kTimed) +
                           " steps after " + std::to_string(kWarmup)};
     c.SetFigures(std::move(f));
+    return {};
+  }
+
+  // The GPUs the measurement uses (as many as the machine has, up to the lesson's `gpus`), and
+  // whether neighbours reach each other's memory (then peer access is turned on).
+  static Status SetUpGpus(LessonCall& c, const DecompositionParams& model, MultiGpuMeasurement* mp,
+                          DecompositionParams* usedp, bool* peersp) {
+    namespace md = multi_device;
+    MultiGpuMeasurement& m = *mp;
+    int devices = 0;
+    if (Status s = md::Cuda(cudaGetDeviceCount(&devices), "cudaGetDeviceCount"); !s.ok()) return s;
+    cudaDeviceProp prop{};
+    if (Status s = md::Cuda(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties"); !s.ok())
+      return s;
+    m.gpus = std::min(model.gpus, devices);
+    m.device = std::to_string(m.gpus) + " x " + prop.name;
+    if (m.gpus < model.gpus)
+      m.note = "asked for " + std::to_string(model.gpus) + " GPUs; this machine has " +
+               std::to_string(devices) + ", so the measurement is on " + std::to_string(m.gpus) +
+               " (the model's figures are for " + std::to_string(model.gpus) + ")";
+    c.device = prop.name;
+    DecompositionParams& used = *usedp;
+    used = model;
+    used.gpus = m.gpus;
+    if (Status s = CheckDecomposition(used); !s.ok()) return s;
+    const bool peers = m.gpus > 1 && md::PeersReachable(m.gpus);
+    *peersp = peers;
+    if (peers) {
+      if (Status s = md::EnablePeers(m.gpus); !s.ok()) return s;
+    }
+    m.topology = m.gpus == 1 ? "one GPU: nothing to exchange"
+                 : peers     ? "peer access between neighbours: copies go GPU to GPU"
+                             : "no peer access: copies go through host memory";
+    return {};
+  }
+
+  static multi_device::SlabLaunch LaunchFor(int nx, int ny) {
+    return [nx, ny](cudaStream_t stream, float* out, const float* in, int planes) {
+      const std::size_t count = (static_cast<std::size_t>(planes) + 2 * kHalo) *
+                                static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny);
+      const dim3 block(8, 8), grid((nx + 7) / 8, (ny + 7) / 8);
+      stencil3d<<<grid, block, 0, stream>>>(Global<float>(out, count, 0),
+                                            Global<const float>(in, count, 0), nx, ny, planes);
+      return cudaGetLastError();
+    };
+  }
+
+  // `warmup + steps` time steps of the lesson's planes on `gpus` GPUs.
+  static Status RunSteps(const DecompositionParams& model, int gpus,
+                         const std::vector<float>& field, int nz, multi_device::Transport t,
+                         int warmup, int steps, int shown, multi_device::SlabResult* r) {
+    namespace md = multi_device;
+    md::SlabRun sr;
+    sr.gpus = gpus;
+    sr.nx = model.nx;
+    sr.ny = model.ny;
+    sr.nz = nz;
+    sr.halo = kHalo;
+    sr.overlap = model.overlap;
+    sr.transport = t;
+    sr.warmup = warmup;
+    sr.steps = steps;
+    sr.shown = shown;
+    sr.keep_field = shown > 1;  // the sweep's runs (one step shown) only time
+    return md::RunSlabs(sr, field, LaunchFor(model.nx, model.ny), r);
+  }
+
+  // The output: the path for every GPU count against the CPU, two steps at a small size (then,
+  // at the measured size, Measure compares the GPUs' field against one GPU's, bit for bit).
+  static Status CheckOnGpus(LessonCall& c, const DecompositionParams& model, int gpus,
+                            multi_device::Transport primary) {
+    namespace md = multi_device;
+    const int nx = 24, ny = 24, nz = 8 * gpus;
+    std::vector<float> want = StartField(nx, ny, nz);
+    for (int s = 0; s < 2; ++s) want = StepOnCpu(want, nx, ny, nz);
+    md::SlabRun sr;
+    sr.gpus = gpus;
+    sr.nx = nx;
+    sr.ny = ny;
+    sr.nz = nz;
+    sr.overlap = model.overlap;
+    sr.transport = primary;
+    sr.warmup = 1;
+    sr.steps = 1;
+    sr.shown = 1;
+    md::SlabResult small;
+    if (Status s = md::RunSlabs(sr, StartField(nx, ny, nz), LaunchFor(nx, ny), &small); !s.ok())
+      return s;
+    c.check = CompareAt(small.field, want,
+                        "multi-gpu on " + std::to_string(gpus) + " real GPUs, 2 steps");
+    return {};
+  }
+
+  // The measured link of transport `t`, as the model takes it.
+  static LinkSpec LinkOf(const MultiGpuMeasurement& m, multi_device::Transport t) {
+    namespace md = multi_device;
+    LinkSpec l;
+    for (const MeasuredLink& ml : m.links) {
+      if (ml.transport != md::ToString(t)) continue;
+      l.name = std::string("measured-") + md::ToString(t);
+      l.label = ml.transport;
+      l.gbps = ml.gbps;
+      l.latency_us = ml.latency_us;
+    }
+    return l;
+  }
+
+  // The model's time step from the measured speed of one GPU and the measured link.
+  static double ModelUs(const DecompositionParams& used, const MultiGpuMeasurement& m, int gpus,
+                        int nz, multi_device::Transport t) {
+    DecompositionParams p = used;
+    p.gpus = gpus;
+    p.nz = nz;
+    p.mpoints = m.mpoints;
+    if (gpus > 1) p.link = LinkOf(m, t);
+    return ModelStep(p).step_us;
+  }
+
+  // Speedup against nz: one GPU and all of them, on each transport.
+  static Status SweepNz(const DecompositionParams& model, const DecompositionParams& used,
+                        const std::vector<multi_device::Transport>& transports,
+                        multi_device::Transport primary, int warmup, int timed,
+                        MultiGpuMeasurement* mp) {
+    namespace md = multi_device;
+    MultiGpuMeasurement& m = *mp;
+    for (int nz = 32; nz <= 2048 && m.gpus > 1; nz *= 2) {
+      if (nz < kHalo * m.gpus) continue;
+      const std::vector<float> start = StartField(model.nx, model.ny, nz);
+      md::SlabResult single;
+      if (Status s = RunSteps(model, 1, start, nz, primary, warmup, timed, 1, &single); !s.ok()) {
+        m.note += (m.note.empty() ? "" : "; ") + std::string("the sweep stops at nz = ") +
+                  std::to_string(nz) + ": " + s.message();
+        break;
+      }
+      for (md::Transport t : transports) {
+        md::SlabResult split;
+        if (Status s = RunSteps(model, m.gpus, start, nz, t, warmup, timed, 1, &split); !s.ok())
+          return s;
+        m.scaling.push_back({m.gpus, nz, md::ToString(t), split.step_us, single.step_us,
+                             ModelUs(used, m, m.gpus, nz, t)});
+      }
+    }
     return {};
   }
 #endif

@@ -1,5 +1,9 @@
 // races: a missing __syncthreads(), found in the records and made to happen by the schedule
 // (Kirk & Hwu exercises 4.8 and 4.10, the reverse and the transpose without their barriers).
+//
+// Index of this file:
+// [SECTION] Lesson: its description and the book's exercises
+// [SECTION] Lesson: the variants' runs
 #pragma once
 
 #include <utility>
@@ -23,6 +27,10 @@ struct Figures {
   std::string schedule;         // the emulator's thread order ("" on a GPU)
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Figures, hazards, same_warp, wrong, elements, schedule)
+
+//-------------------------------------------------------------------------------------------------
+// [SECTION] Lesson: its description and the book's exercises
+//-------------------------------------------------------------------------------------------------
 
 struct Lesson {
   static LessonInfo Info() {
@@ -48,45 +56,7 @@ struct Lesson {
          "the slides' race condition: bins[data[i] % bins] += 1 in global memory, no atomic",
          {"block_width", "tiles", "width", "blocks"}}};
     for (VariantSpec& v : l.variants) v.races = v.name != "block-transpose-fixed";
-    l.presets = {
-        {"4.8",
-         "Kirk & Hwu 4.8: a CUDA programmer says that with only 32 threads in each block they "
-         "can leave out __syncthreads() wherever barrier synchronisation is needed. A good "
-         "idea?",
-         "warp-exchange",
-         {},
-         "random:1",
-         {"hazards", "same_warp", "wrong"},
-         "No. On a G80 the 32 lanes of a warp ran in lockstep, so a one-warp block got right "
-         "answers without the barrier (the lockstep order: none wrong), but the warp size is "
-         "not part of the language, and since Volta (compute 7.0) a warp's lanes are scheduled "
-         "independently: all 128 racing pairs are inside a warp, and the emulator's random:1 "
-         "order gets 52 of 128 elements wrong (a GPU run may come out right: a race that "
-         "passes once is still a race). Keep __syncthreads(), or __syncwarp() at the least."},
-        {"4.10 a",
-         "Kirk & Hwu 4.10 a: BlockTranspose, as printed, with BLOCK_WIDTH anywhere from 1 to 20. "
-         "For which BLOCK_WIDTH values does it execute correctly? (Here 8, on a G80's lockstep "
-         "warps.)",
-         "block-transpose",
-         {{"block_width", 8}},
-         "lockstep",
-         {"hazards", "same_warp", "wrong"},
-         "On the G80 the book had in mind, only while a block is one warp: BLOCK_WIDTH 1 to 5 "
-         "(at most 32 threads), whose lanes store the whole tile before any loads. From 6 on "
-         "the first warp loads slots the second has not stored: at 8, 224 racing pairs (96 "
-         "inside a warp) and, in the emulator's lockstep order, 64 of 256 elements wrong. Since "
-         "Volta only BLOCK_WIDTH 1 is "
-         "right by the rules."},
-        {"4.10 b",
-         "Kirk & Hwu 4.10 b: if it does not work for all BLOCK_WIDTH values, what fixes it for "
-         "all of them?",
-         "block-transpose-fixed",
-         {{"block_width", 8}},
-         "random:1",
-         {"hazards", "wrong"},
-         "A __syncthreads() between the store to blockA and the load from it: every slot is "
-         "written before any is read. No hazard, and every element right in any thread order "
-         "and for every BLOCK_WIDTH."}};
+    l.presets = Presets();
     l.params = {{"block_width", 4, 1, 20, 1, "BLOCK_WIDTH: the tile is BLOCK_WIDTH x BLOCK_WIDTH"},
                 {"tiles", 2, 1, 16, 1, "tiles per side of the matrix"},
                 {"threads", 32, 2, 1024, 1, "threads per block"},
@@ -138,6 +108,53 @@ struct Lesson {
     return l;
   }
 
+  // The seeds' exercises on this lesson (Kirk & Hwu 4.8 and 4.10), with their answers.
+  static std::vector<Preset> Presets() {
+    return {
+        {"4.8",
+         "Kirk & Hwu 4.8: a CUDA programmer says that with only 32 threads in each block they "
+         "can leave out __syncthreads() wherever barrier synchronisation is needed. A good "
+         "idea?",
+         "warp-exchange",
+         {},
+         "random:1",
+         {"hazards", "same_warp", "wrong"},
+         "No. On a G80 the 32 lanes of a warp ran in lockstep, so a one-warp block got right "
+         "answers without the barrier (the lockstep order: none wrong), but the warp size is "
+         "not part of the language, and since Volta (compute 7.0) a warp's lanes are scheduled "
+         "independently: all 128 racing pairs are inside a warp, and the emulator's random:1 "
+         "order gets 52 of 128 elements wrong (a GPU run may come out right: a race that "
+         "passes once is still a race). Keep __syncthreads(), or __syncwarp() at the least."},
+        {"4.10 a",
+         "Kirk & Hwu 4.10 a: BlockTranspose, as printed, with BLOCK_WIDTH anywhere from 1 to 20. "
+         "For which BLOCK_WIDTH values does it execute correctly? (Here 8, on a G80's lockstep "
+         "warps.)",
+         "block-transpose",
+         {{"block_width", 8}},
+         "lockstep",
+         {"hazards", "same_warp", "wrong"},
+         "On the G80 the book had in mind, only while a block is one warp: BLOCK_WIDTH 1 to 5 "
+         "(at most 32 threads), whose lanes store the whole tile before any loads. From 6 on "
+         "the first warp loads slots the second has not stored: at 8, 224 racing pairs (96 "
+         "inside a warp) and, in the emulator's lockstep order, 64 of 256 elements wrong. Since "
+         "Volta only BLOCK_WIDTH 1 is "
+         "right by the rules."},
+        {"4.10 b",
+         "Kirk & Hwu 4.10 b: if it does not work for all BLOCK_WIDTH values, what fixes it for "
+         "all of them?",
+         "block-transpose-fixed",
+         {{"block_width", 8}},
+         "random:1",
+         {"hazards", "wrong"},
+         "A __syncthreads() between the store to blockA and the load from it: every slot is "
+         "written before any is read. No hazard, and every element right in any thread order "
+         "and for every BLOCK_WIDTH."}};
+  }
+
+  //-----------------------------------------------------------------------------------------------
+  // [SECTION] Lesson: the variants' runs
+  //-----------------------------------------------------------------------------------------------
+
   template <int W, LessonBackend B>
   static Status LaunchTile(B& b, bool fixed, Dim3 grid, Global<float> a, int width, int height) {
     const Dim3 block{static_cast<std::uint32_t>(W), static_cast<std::uint32_t>(W), 1};
@@ -170,115 +187,151 @@ struct Lesson {
   template <LessonBackend B>
   static Status Run(B& b, LessonCall& c) {
     Figures f;
-    if (c.Is("block-transpose") || c.Is("block-transpose-fixed")) {
-      const int w = c.I("block_width");
-      const int side = w * c.I("tiles");
-      const auto n = static_cast<std::size_t>(side) * static_cast<std::size_t>(side);
-      const std::vector<float> in = Ramp(n);
-      auto a = b.template Upload<float>("A_elements", in);
-      const Dim3 grid{static_cast<std::uint32_t>(side / w), static_cast<std::uint32_t>(side / w),
-                      1};
-      if (Status s = DispatchTile(b, w, c.Is("block-transpose-fixed"), grid, a, side, side,
-                                  std::make_integer_sequence<int, 20>{});
-          !s.ok())
-        return s;
-      std::vector<float> want(n);  // each tile transposed in place
-      for (int y = 0; y < side; ++y) {
-        for (int x = 0; x < side; ++x) {
-          const int tx = x / w * w, ty = y / w * w;  // the tile's corner
-          want[static_cast<std::size_t>(y * side + x)] =
-              in[static_cast<std::size_t>((ty + (x - tx)) * side + tx + (y - ty))];
-        }
-      }
-      const std::vector<float> got = b.Download(a);
-      f.wrong = Wrong(got, want);
-      f.elements = n;
-      c.check =
-          CompareAt(got, want, c.variant + " " + std::to_string(side) + "x" + std::to_string(side));
-    } else if (c.Is("transpose-no-sync")) {
-      const int side = c.I("width");
-      if (side % 32 != 0) return NotAllowed("width", side, "width must be a multiple of 32");
-      const auto n = static_cast<std::size_t>(side) * static_cast<std::size_t>(side);
-      const std::vector<float> in = Ramp(n);
-      auto idata = b.template Upload<float>("idata", in);
-      auto odata = b.template Alloc<float>("odata", n);
-      const Dim3 grid{static_cast<std::uint32_t>(side / 32), static_cast<std::uint32_t>(side / 32),
-                      1};
-      if (Status s = WS_LAUNCH(b, transposeNoSync<32>, grid, (Dim3{32, 32, 1}), 32 * 32 * 4, odata,
-                               idata, side, side);
-          !s.ok())
-        return s;
-      b.launches().back().kernel = "transposeNoSync<32>";
-      std::vector<float> want(n);
-      for (int y = 0; y < side; ++y) {
-        for (int x = 0; x < side; ++x)
-          want[static_cast<std::size_t>(x * side + y)] = in[static_cast<std::size_t>(y * side + x)];
-      }
-      const std::vector<float> got = b.Download(odata);
-      f.wrong = Wrong(got, want);
-      f.elements = n;
-      c.check = CompareAt(got, want,
-                          "transpose-no-sync " + std::to_string(side) + "x" + std::to_string(side));
-    } else if (c.Is("warp-exchange")) {
-      const int threads = c.I("threads"), blocks = c.I("blocks");
-      const auto n = static_cast<std::size_t>(threads) * static_cast<std::size_t>(blocks);
-      const std::vector<float> in = Ramp(n);
-      auto d_in = b.template Upload<float>("in", in);
-      auto d_out = b.template Alloc<float>("out", n);
-      if (Status s =
-              WS_LAUNCH(b, warpExchange, Grid1D(blocks), Grid1D(threads), 1024 * 4, d_out, d_in);
-          !s.ok())
-        return s;
-      std::vector<float> want(n);
-      for (std::size_t i = 0; i < n; ++i) {
-        const std::size_t t = i % static_cast<std::size_t>(threads);
-        want[i] = in[i - t + (t + 1) % static_cast<std::size_t>(threads)];
-      }
-      const std::vector<float> got = b.Download(d_out);
-      f.wrong = Wrong(got, want);
-      f.elements = n;
-      c.check = CompareAt(got, want, "warp-exchange");
-    } else if (c.Is("histogram-no-atomic")) {
-      // One block: the emulator runs blocks on parallel workers, so a race between blocks
-      // would race on this machine too and the output would depend on them. Within a block the
-      // schedule alone decides, and no barrier helps: every increment is in one interval.
-      const int threads = c.I("threads"), bins = c.I("bins");
-      const auto n = static_cast<std::size_t>(threads);
-      std::vector<int> data(n), want(static_cast<std::size_t>(bins), 0);
-      for (std::size_t i = 0; i < n; ++i) {
-        data[i] = static_cast<int>(i);  // element i falls in bin i % bins
-        ++want[i % static_cast<std::size_t>(bins)];
-      }
-      auto d_bins = b.template Upload<int>("bins", std::vector<int>(want.size(), 0));
-      auto d_data = b.template Upload<int>("data", data);
-      if (Status s =
-              WS_LAUNCH(b, histogramNoAtomic, Grid1D(1), Grid1D(threads), 0, d_bins, d_data, bins);
-          !s.ok())
-        return s;
-      const std::vector<int> got = b.Download(d_bins);
-      f.wrong = Wrong(got, want);
-      f.elements = want.size();
-      c.check = CompareAt(got, want, "histogram-no-atomic");
-    } else {  // reverse-no-sync
-      const int n = c.I("threads");
-      std::vector<int> a(static_cast<std::size_t>(n)), r(static_cast<std::size_t>(n));
-      for (int i = 0; i < n; ++i) {
-        a[static_cast<std::size_t>(i)] = i;
-        r[static_cast<std::size_t>(i)] = n - i - 1;
-      }
-      auto d = b.template Upload<int>("d", a);
-      if (Status s = WS_LAUNCH(b, reverseNoSync, Grid1D(1), Grid1D(n), 1024 * 4, d, n); !s.ok())
-        return s;
-      const std::vector<int> got = b.Download(d);
-      f.wrong = Wrong(got, r);
-      f.elements = static_cast<std::uint64_t>(n);
-      c.check = CompareAt(got, r, "reverse-no-sync");
-    }
+    Status s;
+    if (c.Is("block-transpose") || c.Is("block-transpose-fixed"))
+      s = RunBlockTranspose(b, c, &f);
+    else if (c.Is("transpose-no-sync"))
+      s = RunTransposeNoSync(b, c, &f);
+    else if (c.Is("warp-exchange"))
+      s = RunWarpExchange(b, c, &f);
+    else if (c.Is("histogram-no-atomic"))
+      s = RunHistogramNoAtomic(b, c, &f);
+    else  // reverse-no-sync
+      s = RunReverseNoSync(b, c, &f);
+    if (!s.ok()) return s;
     const HazardReport& h = b.launches().back().hazards;
     f.hazards = h.Total();
     for (const HazardGroup& g : h.groups) f.same_warp += g.same_warp;
     if (B::kName == std::string("emu")) f.schedule = c.options.schedule.Name();
     c.SetFigures(f);
+    return {};
+  }
+
+  // Exercise 4.10: each tile of the matrix transposed in place, with or without the barrier.
+  template <LessonBackend B>
+  static Status RunBlockTranspose(B& b, LessonCall& c, Figures* fp) {
+    Figures& f = *fp;
+    const int w = c.I("block_width");
+    const int side = w * c.I("tiles");
+    const auto n = static_cast<std::size_t>(side) * static_cast<std::size_t>(side);
+    const std::vector<float> in = Ramp(n);
+    auto a = b.template Upload<float>("A_elements", in);
+    const Dim3 grid{static_cast<std::uint32_t>(side / w), static_cast<std::uint32_t>(side / w), 1};
+    if (Status s = DispatchTile(b, w, c.Is("block-transpose-fixed"), grid, a, side, side,
+                                std::make_integer_sequence<int, 20>{});
+        !s.ok())
+      return s;
+    std::vector<float> want(n);  // each tile transposed in place
+    for (int y = 0; y < side; ++y) {
+      for (int x = 0; x < side; ++x) {
+        const int tx = x / w * w, ty = y / w * w;  // the tile's corner
+        want[static_cast<std::size_t>(y * side + x)] =
+            in[static_cast<std::size_t>((ty + (x - tx)) * side + tx + (y - ty))];
+      }
+    }
+    const std::vector<float> got = b.Download(a);
+    f.wrong = Wrong(got, want);
+    f.elements = n;
+    c.check =
+        CompareAt(got, want, c.variant + " " + std::to_string(side) + "x" + std::to_string(side));
+    return {};
+  }
+
+  template <LessonBackend B>
+  static Status RunTransposeNoSync(B& b, LessonCall& c, Figures* fp) {
+    Figures& f = *fp;
+    const int side = c.I("width");
+    if (side % 32 != 0) return NotAllowed("width", side, "width must be a multiple of 32");
+    const auto n = static_cast<std::size_t>(side) * static_cast<std::size_t>(side);
+    const std::vector<float> in = Ramp(n);
+    auto idata = b.template Upload<float>("idata", in);
+    auto odata = b.template Alloc<float>("odata", n);
+    const Dim3 grid{static_cast<std::uint32_t>(side / 32), static_cast<std::uint32_t>(side / 32),
+                    1};
+    if (Status s = WS_LAUNCH(b, transposeNoSync<32>, grid, (Dim3{32, 32, 1}), 32 * 32 * 4, odata,
+                             idata, side, side);
+        !s.ok())
+      return s;
+    b.launches().back().kernel = "transposeNoSync<32>";
+    std::vector<float> want(n);
+    for (int y = 0; y < side; ++y) {
+      for (int x = 0; x < side; ++x)
+        want[static_cast<std::size_t>(x * side + y)] = in[static_cast<std::size_t>(y * side + x)];
+    }
+    const std::vector<float> got = b.Download(odata);
+    f.wrong = Wrong(got, want);
+    f.elements = n;
+    c.check = CompareAt(got, want,
+                        "transpose-no-sync " + std::to_string(side) + "x" + std::to_string(side));
+    return {};
+  }
+
+  template <LessonBackend B>
+  static Status RunWarpExchange(B& b, LessonCall& c, Figures* fp) {
+    Figures& f = *fp;
+    const int threads = c.I("threads"), blocks = c.I("blocks");
+    const auto n = static_cast<std::size_t>(threads) * static_cast<std::size_t>(blocks);
+    const std::vector<float> in = Ramp(n);
+    auto d_in = b.template Upload<float>("in", in);
+    auto d_out = b.template Alloc<float>("out", n);
+    if (Status s =
+            WS_LAUNCH(b, warpExchange, Grid1D(blocks), Grid1D(threads), 1024 * 4, d_out, d_in);
+        !s.ok())
+      return s;
+    std::vector<float> want(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t t = i % static_cast<std::size_t>(threads);
+      want[i] = in[i - t + (t + 1) % static_cast<std::size_t>(threads)];
+    }
+    const std::vector<float> got = b.Download(d_out);
+    f.wrong = Wrong(got, want);
+    f.elements = n;
+    c.check = CompareAt(got, want, "warp-exchange");
+    return {};
+  }
+
+  template <LessonBackend B>
+  static Status RunHistogramNoAtomic(B& b, LessonCall& c, Figures* fp) {
+    Figures& f = *fp;
+    // One block: the emulator runs blocks on parallel workers, so a race between blocks
+    // would race on this machine too and the output would depend on them. Within a block the
+    // schedule alone decides, and no barrier helps: every increment is in one interval.
+    const int threads = c.I("threads"), bins = c.I("bins");
+    const auto n = static_cast<std::size_t>(threads);
+    std::vector<int> data(n), want(static_cast<std::size_t>(bins), 0);
+    for (std::size_t i = 0; i < n; ++i) {
+      data[i] = static_cast<int>(i);  // element i falls in bin i % bins
+      ++want[i % static_cast<std::size_t>(bins)];
+    }
+    auto d_bins = b.template Upload<int>("bins", std::vector<int>(want.size(), 0));
+    auto d_data = b.template Upload<int>("data", data);
+    if (Status s =
+            WS_LAUNCH(b, histogramNoAtomic, Grid1D(1), Grid1D(threads), 0, d_bins, d_data, bins);
+        !s.ok())
+      return s;
+    const std::vector<int> got = b.Download(d_bins);
+    f.wrong = Wrong(got, want);
+    f.elements = want.size();
+    c.check = CompareAt(got, want, "histogram-no-atomic");
+    return {};
+  }
+
+  template <LessonBackend B>
+  static Status RunReverseNoSync(B& b, LessonCall& c, Figures* fp) {
+    Figures& f = *fp;
+    const int n = c.I("threads");
+    std::vector<int> a(static_cast<std::size_t>(n)), r(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) {
+      a[static_cast<std::size_t>(i)] = i;
+      r[static_cast<std::size_t>(i)] = n - i - 1;
+    }
+    auto d = b.template Upload<int>("d", a);
+    if (Status s = WS_LAUNCH(b, reverseNoSync, Grid1D(1), Grid1D(n), 1024 * 4, d, n); !s.ok())
+      return s;
+    const std::vector<int> got = b.Download(d);
+    f.wrong = Wrong(got, r);
+    f.elements = static_cast<std::uint64_t>(n);
+    c.check = CompareAt(got, r, "reverse-no-sync");
     return {};
   }
 };

@@ -137,26 +137,8 @@ struct Lesson {
     const auto threads = static_cast<std::uint32_t>(p.at("threads"));
     const int work = static_cast<int>(p.at("work")), skew = static_cast<int>(p.at("skew"));
 
-    // The emulated device: its occupancy rules say how many blocks one SM holds.
     int sms = static_cast<int>(p.at("sms")), per_sm = 0;
-    if (!gpu) {
-      const auto index = static_cast<std::size_t>(std::clamp<long long>(
-          p.at("device"), 0, static_cast<long long>(OccupancyDevices().size()) - 1));
-      const OccupancyDevice* device = &OccupancyDevices()[index];
-      const std::string& name = device->name;
-      const int registers = static_cast<int>(p.at("registers"));
-      auto occ = ComputeOccupancy(*device, {static_cast<int>(threads), registers, 0});
-      if (!occ.ok()) return occ.status();
-      if (occ->active_blocks == 0)
-        return Status::Error(NoBlockFits(*device, *occ, static_cast<int>(threads), registers));
-      per_sm = occ->active_blocks;
-      f.emulated_device = name + " " + device->description;
-      f.limiter = occ->limiter;
-      f.clock_ghz = ClockGhz(name);
-      b.ModelMultiprocessors(sms, per_sm);
-    } else {
-      sms = static_cast<int>(b.preset().multiprocessors);
-    }
+    if (Status s = PlaceOnDevice(b, p, threads, gpu, &sms, &per_sm, &f); !s.ok()) return s;
     auto sm = b.template Alloc<unsigned int>("sm", blocks);
     auto start = b.template Alloc<unsigned long long>("start", blocks);
     auto end = b.template Alloc<unsigned long long>("end", blocks);
@@ -198,32 +180,7 @@ struct Lesson {
     const ScheduleSummary summary = summarize(held_slots, sms);
     if (gpu) per_sm = std::max(summary.most_resident, 1);  // what the hardware was seen to hold
 
-    // The output check. Emulator: its stamps are the model's schedule of the same blocks, each
-    // lasting its work, one unit for the barrier and one per store of thread 0 (the end stamp is
-    // read before the last store). GPU: every block stamped, ending after it started.
-    std::string problem;
-    for (std::uint32_t i = 0; i < blocks && problem.empty(); ++i) {
-      if (end_h[i] < start_h[i] || end_h[i] == 0)
-        problem = "block " + std::to_string(i) + " has no end stamp after its start";
-    }
-    if (!gpu && problem.empty()) {
-      std::vector<double> model(blocks);
-      for (std::uint32_t i = 0; i < blocks; ++i)
-        model[i] = work + skew * static_cast<double>(i * 2 % 5) + 4;
-      const std::vector<BlockPlacement> want = ScheduleBlocks(model, sms, per_sm);
-      for (std::uint32_t i = 0; i < blocks && problem.empty(); ++i) {
-        if (want[i].sm != placed[i].sm || want[i].start != placed[i].start ||
-            want[i].end - 1 != placed[i].end) {
-          problem = "block " + std::to_string(i) + " ran on SM " + std::to_string(placed[i].sm) +
-                    " from " + std::to_string(placed[i].start) + "; the model says SM " +
-                    std::to_string(want[i].sm) + " from " + std::to_string(want[i].start);
-        }
-      }
-    }
-    check->ok = problem.empty();
-    check->message = problem.empty() ? (gpu ? "every block stamped its SM, start and end"
-                                            : "the blocks ran where and when the model deals them")
-                                     : problem;
+    CheckStamps(check, gpu, work, skew, sms, per_sm, placed, start_h, end_h);
 
     f.time_unit = gpu ? "us" : "units";
     f.sms = sms;
@@ -249,6 +206,65 @@ struct Lesson {
     }
     c.SetFigures(std::move(f));
     return {};
+  }
+
+  // The emulated device: its occupancy rules say how many blocks one SM holds. A GPU: its own
+  // SM count.
+  template <LessonBackend B>
+  static Status PlaceOnDevice(B& b, const Params& p, std::uint32_t threads, bool gpu, int* sms,
+                              int* per_sm, ScheduleFigures* f) {
+    if (!gpu) {
+      const auto index = static_cast<std::size_t>(std::clamp<long long>(
+          p.at("device"), 0, static_cast<long long>(OccupancyDevices().size()) - 1));
+      const OccupancyDevice* device = &OccupancyDevices()[index];
+      const std::string& name = device->name;
+      const int registers = static_cast<int>(p.at("registers"));
+      auto occ = ComputeOccupancy(*device, {static_cast<int>(threads), registers, 0});
+      if (!occ.ok()) return occ.status();
+      if (occ->active_blocks == 0)
+        return Status::Error(NoBlockFits(*device, *occ, static_cast<int>(threads), registers));
+      *per_sm = occ->active_blocks;
+      f->emulated_device = name + " " + device->description;
+      f->limiter = occ->limiter;
+      f->clock_ghz = ClockGhz(name);
+      b.ModelMultiprocessors(*sms, *per_sm);
+    } else {
+      *sms = static_cast<int>(b.preset().multiprocessors);
+    }
+    return {};
+  }
+
+  // The output check. Emulator: its stamps are the model's schedule of the same blocks, each
+  // lasting its work, one unit for the barrier and one per store of thread 0 (the end stamp is
+  // read before the last store). GPU: every block stamped, ending after it started.
+  static void CheckStamps(OutputCheck* check, bool gpu, int work, int skew, int sms, int per_sm,
+                          const std::vector<BlockPlacement>& placed,
+                          const std::vector<unsigned long long>& start_h,
+                          const std::vector<unsigned long long>& end_h) {
+    const auto blocks = static_cast<std::uint32_t>(placed.size());
+    std::string problem;
+    for (std::uint32_t i = 0; i < blocks && problem.empty(); ++i) {
+      if (end_h[i] < start_h[i] || end_h[i] == 0)
+        problem = "block " + std::to_string(i) + " has no end stamp after its start";
+    }
+    if (!gpu && problem.empty()) {
+      std::vector<double> model(blocks);
+      for (std::uint32_t i = 0; i < blocks; ++i)
+        model[i] = work + skew * static_cast<double>(i * 2 % 5) + 4;
+      const std::vector<BlockPlacement> want = ScheduleBlocks(model, sms, per_sm);
+      for (std::uint32_t i = 0; i < blocks && problem.empty(); ++i) {
+        if (want[i].sm != placed[i].sm || want[i].start != placed[i].start ||
+            want[i].end - 1 != placed[i].end) {
+          problem = "block " + std::to_string(i) + " ran on SM " + std::to_string(placed[i].sm) +
+                    " from " + std::to_string(placed[i].start) + "; the model says SM " +
+                    std::to_string(want[i].sm) + " from " + std::to_string(want[i].start);
+        }
+      }
+    }
+    check->ok = problem.empty();
+    check->message = problem.empty() ? (gpu ? "every block stamped its SM, start and end"
+                                            : "the blocks ran where and when the model deals them")
+                                     : problem;
   }
 };
 

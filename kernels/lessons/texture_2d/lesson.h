@@ -100,9 +100,14 @@ struct Lesson {
                  {"pattern", "Pattern", ""},
                  {"layout", "Layout", ""},
                  {"read_space", "Read through", ""}};
-    // Three questions on the slides' claim, each answered by hand below and in the tests.
+    l.presets = Presets();
+    return l;
+  }
+
+  // Three questions on the slides' claim, each answered by hand below and in the tests.
+  static std::vector<Preset> Presets() {
     const std::vector<std::string> answer = {"costs", "read_sectors_per_request"};
-    l.presets = {
+    return {
         {"rotate",
          "Optimizing CUDA, textures: \"helpful when coalescing is a problem\". A quarter-turn "
          "rotation of a 64 x 64 image in 16 x 16 blocks reads down columns. How many 32-byte "
@@ -147,7 +152,6 @@ struct Lesson {
          "fetches its halo rows itself). 2D layouts pay for square or column footprints, not for "
          "wide row patches; on a GPU the texture unit's own block-linear layout is tuned for "
          "this, and the docs/CACHE-MODEL.md table shows what an H100 did."}};
-    return l;
   }
 
   template <LessonBackend B>
@@ -193,6 +197,33 @@ struct Lesson {
       const Dim3 grid{blocks(w, bs), blocks(h, bs), 1}, block{side, side, 1};
       s = global ? WS_LAUNCH(b, blurGlobal, grid, block, 0, out, in, w, h)
                  : WS_LAUNCH(b, blurTexture, grid, block, 0, out, tex, w, h);
+    } else if (pattern == 1) {  // rotate: the output is h wide and w tall
+      const Dim3 grid{blocks(h, bs), blocks(w, bs), 1}, block{side, side, 1};
+      s = global ? WS_LAUNCH(b, rotateGlobal, grid, block, 0, out, in, w, h)
+                 : WS_LAUNCH(b, rotateTexture, grid, block, 0, out, tex, w, h);
+    } else {  // row-sums: one thread per row, blocks of block x block threads in a line
+      const Dim3 grid{blocks(h, bs * bs), 1, 1}, block{side * side, 1, 1};
+      s = global ? WS_LAUNCH(b, rowSumsGlobal, grid, block, 0, out, in, w, h)
+                 : WS_LAUNCH(b, rowSumsTexture, grid, block, 0, out, tex, w, h);
+    }
+    OnCpu(pattern, img, w, h, &want);
+    if (!s.ok()) return s;
+    c.check = CompareAt(b.Download(out), want, "texture-2d " + c.variant);
+    const LaunchTrace& t = b.launches().back();
+    Texture2DFigures f = FiguresOf(t, layout, used, cache, layouts, probes);
+    f.width = w;
+    f.height = h;
+    f.block = bs;
+    f.pattern = kPatterns[pattern];
+    c.SetFigures(f);
+    return {};
+  }
+
+  // The output the CPU computes for `pattern` from image `img` (w x h).
+  static void OnCpu(int pattern, const std::vector<float>& img, int w, int h,
+                    std::vector<float>* out) {
+    std::vector<float>& want = *out;
+    if (pattern == 0) {  // blur
       for (int y = 0; y < h; ++y) {
         for (int x = 0; x < w; ++x) {
           float sum = 0;
@@ -206,36 +237,31 @@ struct Lesson {
         }
       }
     } else if (pattern == 1) {  // rotate: the output is h wide and w tall
-      const Dim3 grid{blocks(h, bs), blocks(w, bs), 1}, block{side, side, 1};
-      s = global ? WS_LAUNCH(b, rotateGlobal, grid, block, 0, out, in, w, h)
-                 : WS_LAUNCH(b, rotateTexture, grid, block, 0, out, tex, w, h);
       for (int y = 0; y < w; ++y) {
         for (int x = 0; x < h; ++x)
           want[static_cast<std::size_t>(y) * h + x] =
               img[static_cast<std::size_t>(h - 1 - x) * w + y];
       }
-    } else {  // row-sums: one thread per row, blocks of block x block threads in a line
-      const Dim3 grid{blocks(h, bs * bs), 1, 1}, block{side * side, 1, 1};
-      s = global ? WS_LAUNCH(b, rowSumsGlobal, grid, block, 0, out, in, w, h)
-                 : WS_LAUNCH(b, rowSumsTexture, grid, block, 0, out, tex, w, h);
+    } else {  // row-sums: one thread per row
       for (int y = 0; y < h; ++y) {
         float sum = 0;
         for (int x = 0; x < w; ++x) sum += img[static_cast<std::size_t>(y) * w + x];
         want[static_cast<std::size_t>(y)] = sum;
       }
     }
-    if (!s.ok()) return s;
-    c.check = CompareAt(b.Download(out), want, "texture-2d " + c.variant);
-    const LaunchTrace& t = b.launches().back();
+  }
+
+  // The run's figures: the read sites' sectors per request, and the cache replays under every
+  // layout.
+  static Texture2DFigures FiguresOf(const LaunchTrace& t, const Layout2D& layout,
+                                    const Layout2D& used, const CacheConfig& cache,
+                                    const std::vector<Layout2D>& layouts,
+                                    const std::vector<CacheProbe>& probes) {
     Texture2DFigures f;
-    f.width = w;
-    f.height = h;
-    f.block = bs;
     f.tile_width = layout.tile_w;
     f.tile_height = layout.tile_h;
     f.micro_width = layout.micro_w;
     f.micro_height = layout.micro_h;
-    f.pattern = kPatterns[pattern];
     for (std::size_t i = 0; i < t.sites.size(); ++i) {
       if (t.sites[i].op == AccessOp::kLoad && t.sites[i].space != MemorySpace::kShared) {
         f.read_sectors_per_request = t.stats.sites[i].SectorsPerRequest();
@@ -259,8 +285,7 @@ struct Lesson {
       f.cache_hit_percent = own->HitPercent();
       f.dram_sectors = own->dram_sectors;
     }
-    c.SetFigures(f);
-    return {};
+    return f;
   }
 };
 

@@ -1,5 +1,10 @@
 // transfers: host-device copies, pageable against pinned, and overlap on streams. Measures a GPU
 // (kGpuOnly): the emulator has nothing to measure, and the app shows a shipped capture instead.
+//
+// Index of this file:
+// [SECTION] GPU helpers: buffers, timed copies, the CPU's result
+// [SECTION] Lesson: its description
+// [SECTION] Lesson: the measurement on a GPU
 #pragma once
 
 #include "warpscope/kernels/lesson.h"
@@ -18,6 +23,10 @@
 #endif
 
 namespace ws::lessons::transfers {
+
+//-------------------------------------------------------------------------------------------------
+// [SECTION] GPU helpers: buffers, timed copies, the CPU's result
+//-------------------------------------------------------------------------------------------------
 
 #if WS_TRANSFERS_GPU
 namespace gpu {
@@ -77,6 +86,10 @@ inline float Initial(std::size_t i) {
 }  // namespace gpu
 #endif
 
+//-------------------------------------------------------------------------------------------------
+// [SECTION] Lesson: its description
+//-------------------------------------------------------------------------------------------------
+
 struct Lesson {
   static LessonInfo Info() {
     LessonInfo l;
@@ -132,6 +145,10 @@ struct Lesson {
     // Zero copy's figures sit in zero_copy: explicit_ms, mapped_ms, speedup.
     return l;
   }
+
+  //-------------------------------------------------------------------------------------------------
+  // [SECTION] Lesson: the measurement on a GPU
+  //-------------------------------------------------------------------------------------------------
 
 #if WS_TRANSFERS_GPU
   // Zero copy against explicit copies at every size of the sweep and the chosen one: the median
@@ -251,7 +268,7 @@ struct Lesson {
     if (Status s = gpu::Cuda(cudaMalloc(&b.device, largest), "cudaMalloc"); !s.ok()) return s;
     std::vector<unsigned char> pageable(largest, 1);  // malloc'd and touched: pageable memory
     std::fill_n(static_cast<unsigned char*>(b.pinned), largest, 1);
-    const int chunks = c.I("chunks"), nstreams = c.I("streams");
+    const int chunks = c.I("chunks");
     // Four events per chunk for the pipeline; the first two also time the copies.
     b.events.resize(static_cast<std::size_t>(4 * std::max(chunks, 1)));
     for (cudaEvent_t& e : b.events) {
@@ -259,8 +276,28 @@ struct Lesson {
     }
     const bool pinned = c.Is("pinned");
 
-    // 1. Bandwidth against size: host to device and back, pageable and pinned.
     TransferFigures f;
+    if (Status s = Bandwidth(c, sizes, chosen, b, pageable, &f); !s.ok()) return s;
+    if (c.Is("zero-copy")) {
+      if (Status s = ZeroCopy(c, prop, sizes, chosen, b, &f.zero_copy); !s.ok()) return s;
+      c.device = prop.name;
+      c.SetFigures(std::move(f));
+      return {};
+    }
+    float* host =
+        pinned ? static_cast<float*>(b.pinned) : reinterpret_cast<float*>(pageable.data());
+    if (Status s = Pipeline(c, chosen, b, host, &f.overlap); !s.ok()) return s;
+    CheckPipeline(c, host, f.overlap.rounds, static_cast<int>(chosen / sizeof(float)) / chunks);
+    c.device = prop.name;
+    c.SetFigures(std::move(f));
+    return {};
+  }
+
+  // 1. Bandwidth against size: host to device and back, pageable and pinned.
+  static Status Bandwidth(LessonCall& c, const std::vector<std::size_t>& sizes, std::size_t chosen,
+                          gpu::Buffers& b, std::vector<unsigned char>& pageable,
+                          TransferFigures* f) {
+    const bool pinned = c.Is("pinned");
     double peak = 0;
     for (std::size_t bytes : sizes) {
       const int reps = bytes <= (1u << 20) ? 21 : bytes <= (16u << 20) ? 9 : 5;
@@ -283,36 +320,70 @@ struct Lesson {
                                 gpu::Gbps(bytes, d2h_pinned), h2d_pinned};
       peak = std::max({peak, gpu::Gbps(bytes, h2d_pinned), gpu::Gbps(bytes, d2h_pinned)});
       if (bytes == chosen) {
-        f.h2d_pageable_gbps = point.h2d_pageable;
-        f.h2d_pinned_gbps = point.h2d_pinned;
-        f.d2h_pageable_gbps = point.d2h_pageable;
-        f.d2h_pinned_gbps = point.d2h_pinned;
+        f->h2d_pageable_gbps = point.h2d_pageable;
+        f->h2d_pinned_gbps = point.h2d_pinned;
+        f->d2h_pageable_gbps = point.d2h_pageable;
+        f->d2h_pinned_gbps = point.d2h_pinned;
         if (!c.Is("zero-copy"))  // zero copy's own timing comes with its figures
           c.timing = Timing{"measured", pinned ? h2d_pinned : h2d_pageable,
                             "one cudaMemcpy of " + TransferSizeName(bytes) + " from " + c.variant +
                                 " memory to the GPU, CUDA events, median of " +
                                 std::to_string(reps) + " after a warm-up"};
       }
-      f.sweep.push_back(point);
+      f->sweep.push_back(point);
     }
-    f.peak_gbps = peak;  // the fastest copy measured: what this link delivers
-    f.size_bytes = static_cast<double>(chosen);
-    if (c.Is("zero-copy")) {
-      if (Status s = ZeroCopy(c, prop, sizes, chosen, b, &f.zero_copy); !s.ok()) return s;
-      c.device = prop.name;
-      c.SetFigures(std::move(f));
-      return {};
-    }
+    f->peak_gbps = peak;  // the fastest copy measured: what this link delivers
+    f->size_bytes = static_cast<double>(chosen);
+    return {};
+  }
 
-    // 2. The pipeline: the chosen size in `chunks` pieces, on one stream and on `streams`.
+  static void ResetHost(float* host, int n) {
+    for (int i = 0; i < n; ++i) host[i] = gpu::Initial(static_cast<std::size_t>(i));
+  }
+
+  // The kernel's rounds: about as long as a piece's copy in, where overlap pays most. Timed at
+  // 256 rounds on one piece, then scaled.
+  static Status CalibrateRounds(gpu::Buffers& b, float* host, float* dev, int n, int per,
+                                int* rounds_out) {
+    int rounds = 256;
+    ResetHost(host, n);
+    float copy_ms = 0, kernel_ms = 0;
+    const std::size_t piece = static_cast<std::size_t>(per) * sizeof(float);
+    if (Status s =
+            gpu::MedianCopy(b.events.data(), dev, host, piece, cudaMemcpyHostToDevice, 3, &copy_ms);
+        !s.ok())
+      return s;
+    cudaEvent_t a = b.events[0], z = b.events[1];
+    std::vector<float> t;
+    for (int i = 0; i < 4; ++i) {
+      float ms = 0;
+      Status s = gpu::Cuda(cudaEventRecord(a), "cudaEventRecord");
+      if (s.ok()) {
+        scaleKernel<<<(per + 255) / 256, 256>>>(dev, per, rounds);
+        s = gpu::Cuda(cudaGetLastError(), "scaleKernel (calibration)");
+      }
+      if (s.ok()) s = gpu::Cuda(cudaEventRecord(z), "cudaEventRecord");
+      if (s.ok()) s = gpu::Cuda(cudaEventSynchronize(z), "scaleKernel (calibration)");
+      if (s.ok()) s = gpu::Cuda(cudaEventElapsedTime(&ms, a, z), "cudaEventElapsedTime");
+      if (!s.ok()) return s;
+      t.push_back(ms);
+    }
+    std::sort(t.begin(), t.end());
+    kernel_ms = t[t.size() / 2];
+    if (kernel_ms > 0)
+      rounds = std::clamp(static_cast<int>(std::lround(256.0 * copy_ms / kernel_ms)), 1, 1 << 20);
+    *rounds_out = rounds;
+    return {};
+  }
+
+  // 2. The pipeline: the chosen size in `chunks` pieces, on one stream and on `streams`.
+  static Status Pipeline(LessonCall& c, std::size_t chosen, gpu::Buffers& b, float* host,
+                         PipelineFigures* out) {
+    const int chunks = c.I("chunks"), nstreams = c.I("streams");
+    const bool pinned = c.Is("pinned");
     const int n = static_cast<int>(chosen / sizeof(float));
     const int per = n / chunks;
-    float* host =
-        pinned ? static_cast<float*>(b.pinned) : reinterpret_cast<float*>(pageable.data());
     float* dev = static_cast<float*>(b.device);
-    auto reset = [&] {
-      for (int i = 0; i < n; ++i) host[i] = gpu::Initial(static_cast<std::size_t>(i));
-    };
     b.streams.resize(static_cast<std::size_t>(nstreams));
     for (cudaStream_t& s : b.streams) {
       if (Status st =
@@ -320,45 +391,16 @@ struct Lesson {
           !st.ok())
         return st;
     }
-    // The kernel's rounds: about as long as a piece's copy in, where overlap pays most. Timed at
-    // 256 rounds on one piece, then scaled.
-    int rounds = 256;
-    {
-      reset();
-      float copy_ms = 0, kernel_ms = 0;
-      const std::size_t piece = static_cast<std::size_t>(per) * sizeof(float);
-      if (Status s = gpu::MedianCopy(b.events.data(), dev, host, piece, cudaMemcpyHostToDevice, 3,
-                                     &copy_ms);
-          !s.ok())
-        return s;
-      cudaEvent_t a = b.events[0], z = b.events[1];
-      std::vector<float> t;
-      for (int i = 0; i < 4; ++i) {
-        float ms = 0;
-        Status s = gpu::Cuda(cudaEventRecord(a), "cudaEventRecord");
-        if (s.ok()) {
-          scaleKernel<<<(per + 255) / 256, 256>>>(dev, per, rounds);
-          s = gpu::Cuda(cudaGetLastError(), "scaleKernel (calibration)");
-        }
-        if (s.ok()) s = gpu::Cuda(cudaEventRecord(z), "cudaEventRecord");
-        if (s.ok()) s = gpu::Cuda(cudaEventSynchronize(z), "scaleKernel (calibration)");
-        if (s.ok()) s = gpu::Cuda(cudaEventElapsedTime(&ms, a, z), "cudaEventElapsedTime");
-        if (!s.ok()) return s;
-        t.push_back(ms);
-      }
-      std::sort(t.begin(), t.end());
-      kernel_ms = t[t.size() / 2];
-      if (kernel_ms > 0)
-        rounds = std::clamp(static_cast<int>(std::lround(256.0 * copy_ms / kernel_ms)), 1, 1 << 20);
-    }
-    PipelineFigures& o = f.overlap;
+    int rounds = 0;
+    if (Status s = CalibrateRounds(b, host, dev, n, per, &rounds); !s.ok()) return s;
+    PipelineFigures& o = *out;
     o.memory = pinned ? "pinned" : "pageable";
     o.streams = nstreams;
     o.chunks = chunks;
     o.rounds = rounds;
     o.bytes = static_cast<double>(static_cast<std::size_t>(per) * chunks * sizeof(float));
     for (int mode = 0; mode < 2; ++mode) {  // 0: one stream; 1: `streams` streams
-      reset();
+      ResetHost(host, n);
       const int used = mode == 0 ? 1 : nstreams;
       if (Status s = gpu::Cuda(
               pipeline(host, dev, n, chunks, rounds, b.streams.data(), used, b.events.data()),
@@ -383,9 +425,13 @@ struct Lesson {
       }
     }
     o.speedup = o.overlapped_ms > 0 ? o.serial_ms / o.overlapped_ms : 0.0;
+    return {};
+  }
 
-    // The output check: the last pipeline's result against the same fmaf rounds on the CPU, at
-    // the first and last element of every piece and every 4099th element.
+  // The output check: the last pipeline's result against the same fmaf rounds on the CPU, at
+  // the first and last element of every piece and every 4099th element.
+  static void CheckPipeline(LessonCall& c, const float* host, int rounds, int per) {
+    const int chunks = c.I("chunks");
     int checked = 0;
     std::string problem;
     for (int i = 0; i < chunks * per && problem.empty(); ++i) {
@@ -400,9 +446,6 @@ struct Lesson {
     c.check.message = problem.empty() ? "the pipeline's result matches the CPU at " +
                                             std::to_string(checked) + " elements in every piece"
                                       : problem;
-    c.device = prop.name;
-    c.SetFigures(std::move(f));
-    return {};
   }
 #endif
 };

@@ -5,6 +5,12 @@
 // printf output discarded, so that the program prints once) and a recording pass from the same
 // memory. The launches are written at exit to the trace file named by WS_PROGRAM_OUT, as the
 // emulator's runtime (emu_program.cpp) writes them.
+//
+// Index of this file:
+// [SECTION] The program's state
+// [SECTION] Device printf, quietly; scratch memory
+// [SECTION] What the program registers and allocates
+// [SECTION] RunKernel
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -20,6 +26,10 @@
 #include "../shim/ws_program_cuda_api.h"  // not -I shim: it holds the emulator's cuda_runtime.h
 #include "program_trace.h"
 #include "warpscope/kernels/cuda_backend.h"
+
+//-------------------------------------------------------------------------------------------------
+// [SECTION] The program's state
+//-------------------------------------------------------------------------------------------------
 
 namespace ws::prog {
 namespace {
@@ -137,6 +147,10 @@ std::string BadAccessText(const BadAccess& b) {
   return m.str();
 }
 
+//-------------------------------------------------------------------------------------------------
+// [SECTION] Device printf, quietly; scratch memory
+//-------------------------------------------------------------------------------------------------
+
 // Runs `f` with file descriptor 1 on /dev/null (device printf of the counting pass).
 template <typename F>
 cudaError_t Quietly(F&& f) {
@@ -186,6 +200,10 @@ struct Scratch {
 constexpr unsigned long long kMaxInstanceSlots = 1ull << 25;
 
 }  // namespace
+
+//-------------------------------------------------------------------------------------------------
+// [SECTION] What the program registers and allocates
+//-------------------------------------------------------------------------------------------------
 
 SiteTable::SiteTable(const SiteDesc* sites, unsigned int count, const char* const* files,
                      unsigned int file_count) {
@@ -264,24 +282,33 @@ cudaError_t FreeHost(void* ptr) {
   return (cudaFreeHost)(ptr);
 }
 
-void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
-               const Config& config, LaunchPass pass, void* context) {
+//-------------------------------------------------------------------------------------------------
+// [SECTION] RunKernel
+//-------------------------------------------------------------------------------------------------
+
+namespace {
+
+// The recorder on the first launch: the backend, and the mapped host memory the kernels report a
+// bad access in.
+void StartRecorder(const char* name, unsigned int line) {
   Program& p = P();
-  if (!p.backend) {
-    p.backend = std::make_unique<CudaBackend>(p.options, CudaBackend::kRecord);
-    if (Status s = p.backend->Init(); !s.ok())
-      FailRun(line, std::string(name) + ": " + s.message());
-    // Host memory the kernels write through a mapping: ordinary memory, registered, so that it
-    // stays readable after a fault resets the device (CudaBackend::Recover).
-    alignas(4096) static BadAccess bad_access{};
-    p.bad = &bad_access;
-    if (cudaHostRegister(p.bad, sizeof(BadAccess), cudaHostRegisterMapped) != cudaSuccess ||
-        cudaHostGetDevicePointer(reinterpret_cast<void**>(&p.bad_device), p.bad, 0) != cudaSuccess)
-      FailRun(line, std::string(name) + ": no mapped host memory for the recorder");
-    p.run.preset = p.backend->device();
-  }
-  // The program's memory as the kernels see it: every live buffer and symbol, by address.
-  std::vector<CudaBackend::DeviceRange> live;
+  p.backend = std::make_unique<CudaBackend>(p.options, CudaBackend::kRecord);
+  if (Status s = p.backend->Init(); !s.ok()) FailRun(line, std::string(name) + ": " + s.message());
+  // Host memory the kernels write through a mapping: ordinary memory, registered, so that it
+  // stays readable after a fault resets the device (CudaBackend::Recover).
+  alignas(4096) static BadAccess bad_access{};
+  p.bad = &bad_access;
+  if (cudaHostRegister(p.bad, sizeof(BadAccess), cudaHostRegisterMapped) != cudaSuccess ||
+      cudaHostGetDevicePointer(reinterpret_cast<void**>(&p.bad_device), p.bad, 0) != cudaSuccess)
+    FailRun(line, std::string(name) + ": no mapped host memory for the recorder");
+  p.run.preset = p.backend->device();
+}
+
+// The program's memory as the kernels see it: every live buffer and symbol, by address, uploaded
+// into `state`'s region table (into `scratch`); `live` lists the device ranges a launch restores
+// between its passes.
+void UploadRegions(Program& p, Scratch& scratch, ProgramDeviceState* state,
+                   std::vector<CudaBackend::DeviceRange>* live) {
   struct Entry {
     unsigned long long begin, end;
     unsigned int key;
@@ -296,7 +323,7 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
       }
     }
     if (r.device == nullptr || r.freed) continue;
-    live.push_back({r.device, r.bytes});
+    live->push_back({r.device, r.bytes});
     const auto begin = reinterpret_cast<unsigned long long>(r.device);
     table.push_back({begin, begin + r.bytes, static_cast<unsigned int>(id) | (r.space << 16)});
   }
@@ -310,13 +337,23 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
     keys.push_back(e.key);
     bases.push_back(p.buffers[e.key & 0xffffu].base);
   }
+  state->region_begin = scratch.Upload(begins);
+  state->region_end = scratch.Upload(ends);
+  state->region_key = scratch.Upload(keys);
+  state->region_base = scratch.Upload(bases);
+  state->regions = static_cast<unsigned int>(table.size());
+}
+
+}  // namespace
+
+void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
+               const Config& config, LaunchPass pass, void* context) {
+  Program& p = P();
+  if (!p.backend) StartRecorder(name, line);
   Scratch scratch;
   ProgramDeviceState state{};
-  state.region_begin = scratch.Upload(begins);
-  state.region_end = scratch.Upload(ends);
-  state.region_key = scratch.Upload(keys);
-  state.region_base = scratch.Upload(bases);
-  state.regions = static_cast<unsigned int>(table.size());
+  std::vector<CudaBackend::DeviceRange> live;
+  UploadRegions(p, scratch, &state, &live);
   state.file_tag = FileTag(p.sites.main_file.c_str());
   state.shared = scratch.Upload(std::vector<unsigned int>(2 * kSharedSlots + 1, 0u));
   state.bad = p.bad_device;

@@ -1,5 +1,11 @@
-// libws_program_emu's CUDA runtime API: memory, copies, symbols, errors, events, device
-// properties, over the state in emu_program_state.h.
+// libws_program_emu's CUDA runtime API: memory, copies, symbols, errors, events and streams,
+// over the state in emu_program_state.h (the device, its properties and a kernel's attributes:
+// emu_cuda_device.cpp).
+//
+// Index of this file:
+// [SECTION] Memory, copies and symbols
+// [SECTION] Errors
+// [SECTION] Events and streams
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -10,9 +16,10 @@
 
 #include "emu_program_state.h"
 
-// ------------------------------------------------------------------------------------------------
-// The runtime API.
-// ------------------------------------------------------------------------------------------------
+//-------------------------------------------------------------------------------------------------
+// [SECTION] Memory, copies and symbols
+//-------------------------------------------------------------------------------------------------
+
 using ws::prog::detail::Fail;
 using ws::prog::detail::P;
 
@@ -251,158 +258,6 @@ cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total_bytes) {
   if (total_bytes != nullptr) *total_bytes = total;
   return cudaSuccess;
 }
-cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
-  if (value == nullptr) return Fail(cudaErrorInvalidValue, "cudaDeviceGetAttribute: null value");
-  cudaDeviceProp p;
-  if (cudaGetDeviceProperties(&p, device) != cudaSuccess)
-    return Fail(cudaErrorInvalidDevice, "cudaDeviceGetAttribute: device " + std::to_string(device) +
-                                            ": the emulator has one device, 0");
-  switch (attr) {
-    case cudaDevAttrMaxThreadsPerBlock:
-      *value = p.maxThreadsPerBlock;
-      break;
-    case cudaDevAttrMaxBlockDimX:
-      *value = p.maxThreadsDim[0];
-      break;
-    case cudaDevAttrMaxBlockDimY:
-      *value = p.maxThreadsDim[1];
-      break;
-    case cudaDevAttrMaxBlockDimZ:
-      *value = p.maxThreadsDim[2];
-      break;
-    case cudaDevAttrMaxGridDimX:
-      *value = p.maxGridSize[0];
-      break;
-    case cudaDevAttrMaxGridDimY:
-      *value = p.maxGridSize[1];
-      break;
-    case cudaDevAttrMaxGridDimZ:
-      *value = p.maxGridSize[2];
-      break;
-    case cudaDevAttrMaxSharedMemoryPerBlock:
-      *value = static_cast<int>(p.sharedMemPerBlock);
-      break;
-    case cudaDevAttrTotalConstantMemory:
-      *value = static_cast<int>(p.totalConstMem);
-      break;
-    case cudaDevAttrWarpSize:
-      *value = p.warpSize;
-      break;
-    case cudaDevAttrMaxPitch:
-      *value = 2147483647;
-      break;
-    case cudaDevAttrMaxRegistersPerBlock:
-      *value = p.regsPerBlock;
-      break;
-    case cudaDevAttrClockRate:
-      *value = p.clockRate;
-      break;
-    case cudaDevAttrTextureAlignment:
-      *value = static_cast<int>(p.textureAlignment);
-      break;
-    case cudaDevAttrMultiProcessorCount:
-      *value = p.multiProcessorCount;
-      break;
-    case cudaDevAttrComputeMode:
-      *value = cudaComputeModeDefault;
-      break;
-    case cudaDevAttrComputeCapabilityMajor:
-      *value = p.major;
-      break;
-    case cudaDevAttrComputeCapabilityMinor:
-      *value = p.minor;
-      break;
-    case cudaDevAttrMaxThreadsPerMultiProcessor:
-      *value = p.maxThreadsPerMultiProcessor;
-      break;
-    case cudaDevAttrMaxSharedMemoryPerMultiprocessor:
-      *value = static_cast<int>(p.sharedMemPerMultiprocessor);
-      break;
-    case cudaDevAttrMaxSharedMemoryPerBlockOptin:
-      *value = static_cast<int>(p.sharedMemPerBlockOptin);
-      break;
-    case cudaDevAttrMaxRegistersPerMultiprocessor:
-      *value = p.regsPerMultiprocessor;
-      break;
-    case cudaDevAttrMaxBlocksPerMultiprocessor:
-      *value = p.maxBlocksPerMultiProcessor;
-      break;
-    case cudaDevAttrMemoryClockRate:
-      *value = p.memoryClockRate;
-      break;
-    case cudaDevAttrGlobalMemoryBusWidth:
-      *value = p.memoryBusWidth;
-      break;
-    case cudaDevAttrL2CacheSize:
-      *value = p.l2CacheSize;
-      break;
-    case cudaDevAttrAsyncEngineCount:
-      *value = p.asyncEngineCount;
-      break;
-    case cudaDevAttrConcurrentKernels:
-      *value = p.concurrentKernels;
-      break;
-    case cudaDevAttrUnifiedAddressing:
-    case cudaDevAttrManagedMemory:
-    case cudaDevAttrCanMapHostMemory:
-    case cudaDevAttrGpuOverlap:
-    case cudaDevAttrConcurrentManagedAccess:
-    case cudaDevAttrCooperativeLaunch:
-    case cudaDevAttrGlobalL1CacheSupported:
-    case cudaDevAttrLocalL1CacheSupported:
-    case cudaDevAttrStreamPrioritiesSupported:
-    case cudaDevAttrComputePreemptionSupported:
-    case cudaDevAttrMemoryPoolsSupported:
-      *value = 1;
-      break;
-    default:
-      *value = 0;  // not integrated, no ECC, no TCC, PCI ids 0, not a multi-GPU board
-      break;
-  }
-  return cudaSuccess;
-}
-cudaError_t cudaSetDeviceFlags(unsigned int) {
-  return cudaSuccess;
-}
-cudaError_t cudaGetDeviceFlags(unsigned int* flags) {
-  if (flags != nullptr) *flags = 0;
-  return cudaSuccess;
-}
-cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) {
-  return cudaSuccess;
-}
-cudaError_t cudaDeviceSetSharedMemConfig(cudaSharedMemConfig) {
-  return cudaSuccess;
-}
-cudaError_t cudaDeviceSetLimit(int, std::size_t) {
-  return cudaSuccess;
-}
-cudaError_t cudaDriverGetVersion(int* version) {
-  if (version != nullptr) *version = CUDART_VERSION;
-  return cudaSuccess;
-}
-cudaError_t cudaRuntimeGetVersion(int* version) {
-  if (version != nullptr) *version = CUDART_VERSION;
-  return cudaSuccess;
-}
-cudaError_t cudaThreadSynchronize() {
-  return P().sticky_error;
-}
-cudaError_t cudaThreadExit() {
-  return cudaSuccess;
-}
-cudaError_t cudaChooseDevice(int* device, const cudaDeviceProp*) {
-  if (device != nullptr) *device = 0;
-  return cudaSuccess;
-}
-cudaError_t cudaDeviceGetLimit(std::size_t* value, cudaLimit limit) {
-  if (value == nullptr) return Fail(cudaErrorInvalidValue, "cudaDeviceGetLimit: null value");
-  *value = limit == cudaLimitStackSize        ? 1024
-           : limit == cudaLimitPrintfFifoSize ? std::size_t{1} << 20
-           : limit == cudaLimitMallocHeapSize ? std::size_t{8} << 20
-                                              : 0;
-  return cudaSuccess;
-}
 cudaError_t cudaMemPrefetchAsync(const void*, std::size_t, int, cudaStream_t) {
   return cudaSuccess;
 }
@@ -424,143 +279,10 @@ cudaError_t cudaProfilerStart() {
 cudaError_t cudaProfilerStop() {
   return cudaSuccess;
 }
-// A kernel's attributes: what the emulator knows before any launch (no registers: 0).
-cudaError_t cudaFuncGetAttributesOf(cudaFuncAttributes* attr, const void* func) {
-  if (attr == nullptr || func == nullptr)
-    return Fail(cudaErrorInvalidDeviceFunction, "cudaFuncGetAttributes: a null kernel");
-  *attr = cudaFuncAttributes{};
-  attr->maxThreadsPerBlock = static_cast<int>(P().preset.max_threads_per_block);
-  attr->maxDynamicSharedSizeBytes = static_cast<int>(P().preset.shared_per_block);
-  attr->ptxVersion = 90;
-  attr->binaryVersion = 90;
-  attr->preferredShmemCarveout = -1;
-  return cudaSuccess;
-}
-cudaError_t cudaFuncSetAttributeOf(const void* func, cudaFuncAttribute, int) {
-  return func == nullptr
-             ? Fail(cudaErrorInvalidDeviceFunction, "cudaFuncSetAttribute: a null kernel")
-             : cudaSuccess;
-}
-cudaError_t cudaFuncSetCacheConfigOf(const void*, cudaFuncCache) {
-  return cudaSuccess;
-}
-// Blocks of `block_size` threads that fit on one multiprocessor by threads, blocks and shared
-// memory (the emulator does not know a kernel's registers or static shared memory here).
-cudaError_t cudaOccupancyOf(int* blocks, const void*, int block_size, std::size_t dynamic_shared) {
-  if (blocks == nullptr || block_size <= 0)
-    return Fail(cudaErrorInvalidValue,
-                "cudaOccupancyMaxActiveBlocksPerMultiprocessor: block "
-                "size " +
-                    std::to_string(block_size));
-  cudaDeviceProp p;
-  cudaGetDeviceProperties(&p, 0);
-  const int warps = (block_size + 31) / 32;
-  int n = std::min(p.maxBlocksPerMultiProcessor, p.maxThreadsPerMultiProcessor / 32 / warps);
-  if (dynamic_shared > 0)
-    n = std::min<int>(n, static_cast<int>(p.sharedMemPerMultiprocessor / dynamic_shared));
-  *blocks = block_size > p.maxThreadsPerBlock ? 0 : n;
-  return cudaSuccess;
-}
-cudaError_t cudaOccupancyMaxPotentialBlockSizeOf(int* min_grid, int* block_size, const void* func,
-                                                 std::size_t dynamic_shared, int limit) {
-  if (min_grid == nullptr || block_size == nullptr)
-    return Fail(cudaErrorInvalidValue, "cudaOccupancyMaxPotentialBlockSize: null output");
-  cudaDeviceProp p;
-  cudaGetDeviceProperties(&p, 0);
-  const int most = limit > 0 ? std::min(limit, p.maxThreadsPerBlock) : p.maxThreadsPerBlock;
-  int best = 0, best_size = 32;
-  for (int size = most / 32 * 32; size >= 32; size -= 32) {
-    int n = 0;
-    cudaOccupancyOf(&n, func, size, dynamic_shared);
-    if (n * size > best) {
-      best = n * size;
-      best_size = size;
-    }
-  }
-  *block_size = best_size;
-  int n = 0;
-  cudaOccupancyOf(&n, func, best_size, dynamic_shared);
-  *min_grid = n * p.multiProcessorCount;
-  return cudaSuccess;
-}
+//-------------------------------------------------------------------------------------------------
+// [SECTION] Errors
+//-------------------------------------------------------------------------------------------------
 
-cudaError_t cudaDeviceSynchronize() {
-  return P().sticky_error;
-}
-cudaError_t cudaDeviceReset() {
-  P().sticky_error = P().last_error = cudaSuccess;
-  return cudaSuccess;
-}
-cudaError_t cudaSetDevice(int device) {
-  return device == 0 ? cudaSuccess
-                     : Fail(cudaErrorInvalidDevice, "cudaSetDevice(" + std::to_string(device) +
-                                                        "): the emulator has one device, 0");
-}
-cudaError_t cudaGetDevice(int* device) {
-  if (device != nullptr) *device = 0;
-  return cudaSuccess;
-}
-cudaError_t cudaGetDeviceCount(int* count) {
-  if (count != nullptr) *count = 1;
-  return cudaSuccess;
-}
-cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
-  if (prop == nullptr || device != 0) return cudaErrorInvalidDevice;
-  const ws::DevicePreset& d = P().preset;
-  *prop = cudaDeviceProp{};
-  std::snprintf(prop->name, sizeof prop->name, "Warpscope emulator (%s: %s)", d.name.c_str(),
-                d.description.c_str());
-  prop->totalGlobalMem = std::size_t{16} << 30;
-  prop->sharedMemPerBlock = d.shared_per_block;
-  prop->sharedMemPerMultiprocessor = 228 * 1024;
-  prop->totalConstMem = 64 * 1024;
-  prop->regsPerBlock = 65536;
-  prop->regsPerMultiprocessor = 65536;
-  prop->warpSize = 32;
-  prop->maxThreadsPerBlock = static_cast<int>(d.max_threads_per_block);
-  prop->maxThreadsDim[0] = static_cast<int>(d.max_block.x);
-  prop->maxThreadsDim[1] = static_cast<int>(d.max_block.y);
-  prop->maxThreadsDim[2] = static_cast<int>(d.max_block.z);
-  prop->maxGridSize[0] = static_cast<int>(d.max_grid.x);
-  prop->maxGridSize[1] = static_cast<int>(d.max_grid.y);
-  prop->maxGridSize[2] = static_cast<int>(d.max_grid.z);
-  prop->clockRate = static_cast<int>(d.clock_ghz * 1e6);
-  prop->multiProcessorCount = static_cast<int>(d.multiprocessors);
-  prop->maxThreadsPerMultiProcessor = 2048;
-  prop->maxBlocksPerMultiProcessor = 32;
-  prop->major = static_cast<int>(d.compute_capability / 10);  // the preset's, as __CUDA_ARCH__
-  prop->minor = static_cast<int>(d.compute_capability % 10);
-  prop->warpSize = 32;
-  prop->unifiedAddressing = 1;
-  prop->managedMemory = 1;
-  // The rest as an H100 SXM reports them (cudaGetDeviceProperties on the lab's H100).
-  prop->sharedMemPerBlockOptin = 227 * 1024;
-  prop->textureAlignment = 512;
-  prop->memPitch = 2147483647;
-  prop->memoryClockRate = 2619000;
-  prop->memoryBusWidth = 5120;
-  prop->l2CacheSize = 50 * 1024 * 1024;
-  prop->persistingL2CacheMaxSize = 32 * 1024 * 1024;
-  prop->concurrentKernels = 1;
-  prop->asyncEngineCount = 3;
-  prop->canMapHostMemory = 1;
-  prop->deviceOverlap = 1;
-  prop->computeMode = cudaComputeModeDefault;
-  prop->concurrentManagedAccess = 1;
-  prop->cooperativeLaunch = 1;
-  prop->streamPrioritiesSupported = 1;
-  prop->globalL1CacheSupported = 1;
-  prop->localL1CacheSupported = 1;
-  prop->computePreemptionSupported = 1;
-  prop->maxTexture1D = 131072;
-  prop->maxTexture1DLinear = 268435456;
-  prop->maxTexture2D[0] = 131072;
-  prop->maxTexture2D[1] = 65536;
-  prop->maxTexture3D[0] = prop->maxTexture3D[1] = prop->maxTexture3D[2] = 16384;
-  prop->memoryPoolsSupported = 1;
-  prop->reservedSharedMemPerBlock = 1024;
-  return cudaSuccess;
-}
 cudaError_t cudaGetLastError() {
   const cudaError_t e = P().last_error;
   P().last_error = P().sticky_error;  // a sticky error stays
@@ -631,6 +353,10 @@ const char* cudaGetErrorString(cudaError_t e) {
   }
   return "unknown error";
 }
+
+//-------------------------------------------------------------------------------------------------
+// [SECTION] Events and streams
+//-------------------------------------------------------------------------------------------------
 
 // An event holds the model's clock when it was recorded: the modeled time of the launches before
 // it (docs/PROGRAMS.md: an emulator's event times are the model's, not the emulator's own).

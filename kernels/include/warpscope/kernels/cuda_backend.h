@@ -5,6 +5,12 @@
 // table and analyses as the emulator's. kTimeOnly (the uninstrumented build, WS_PLAIN_BUILD) runs a
 // warm-up and then times RunOptions::timed_runs runs with CUDA events; the median is the lesson's
 // measured time.
+//
+// Index of this file:
+// [SECTION] Errors and what a capture cost
+// [SECTION] CudaBackend
+// [SECTION] Launching: the checks, the timed runs (the recording pass: cuda_backend_record.h)
+// [SECTION] Constant memory
 #pragma once
 
 #include <cuda_runtime.h>
@@ -25,6 +31,10 @@
 
 namespace ws {
 
+//-------------------------------------------------------------------------------------------------
+// [SECTION] Errors and what a capture cost
+//-------------------------------------------------------------------------------------------------
+
 inline Status CudaCheck(cudaError_t e, const char* call, const char* file, int line) {
   if (e == cudaSuccess) return {};
   return Status::Error(std::string(call) + " failed at " + file + ":" + std::to_string(line) +
@@ -40,6 +50,10 @@ struct CaptureCost {
   std::uint64_t records = 0;       // access and barrier records decoded
   std::uint64_t record_bytes = 0;  // bytes the recording pass wrote
 };
+
+//-------------------------------------------------------------------------------------------------
+// [SECTION] CudaBackend
+//-------------------------------------------------------------------------------------------------
 
 class CudaBackend {
  public:
@@ -237,6 +251,19 @@ class CudaBackend {
   template <typename F>
   Status RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 block, std::uint32_t shared_bytes,
                       F& launch);
+  // cuda_backend_record.h
+  dev::RecorderState StartRecording(Dim3 block, std::uint32_t wpb, std::size_t warps,
+                                    unsigned long long* state_d, unsigned int* pool,
+                                    unsigned long long* pool_next, unsigned long long* sm_state_d,
+                                    unsigned int* overflow, const char** files_d);
+  void ReadPool(unsigned int* pool, unsigned long long first_words, unsigned long long handed_out,
+                const dev::RecorderState& st, const unsigned long long* sm_state_d,
+                std::size_t warps, std::vector<std::uint32_t>* words,
+                std::vector<PoolChunk>* chunks);
+  unsigned int* PlanPool(Dim3 grid, std::uint32_t wpb, std::vector<unsigned long long>& state,
+                         unsigned long long* state_d, dev::RecorderState* st,
+                         std::vector<PoolChunk>* chunks, std::uint64_t* planned_words);
+  void DecodeCapture(const GpuCapture& c);
   void ReadDeviceFiles(const char* const* files_d, GpuCapture* c);
   std::vector<unsigned long long> PlanRanges(Dim3 grid, std::uint32_t wpb,
                                              const std::vector<unsigned long long>& counted) const;
@@ -299,6 +326,10 @@ class CudaBackend {
   std::uint64_t pool_words_ = 0;
 };
 
+//-------------------------------------------------------------------------------------------------
+// [SECTION] Launching: the checks, the timed runs
+//-------------------------------------------------------------------------------------------------
+
 template <typename F>
 Status CudaBackend::LaunchKeeping(const std::string& kernel, Dim3 grid, Dim3 block,
                                   std::uint32_t shared_bytes, std::uint32_t dynamic_shared_bytes,
@@ -359,242 +390,9 @@ Status CudaBackend::TimeLaunch(const std::string& kernel, Dim3 grid, Dim3 block,
   return {};
 }
 
-template <typename F>
-Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 block,
-                                 std::uint32_t shared_bytes, F& launch) {
-  const std::uint32_t wpb = static_cast<std::uint32_t>((block.count() + 31) / 32);
-  const std::size_t warps = grid.count() * wpb;
-  const std::size_t scratch_mark = allocations_.size();  // freed when this launch is done
-  const std::vector<void*> snapshot = SnapshotBuffers();
-  auto* state_d = DeviceArray<unsigned long long>(warps);
-  auto* pool_next = DeviceArray<unsigned long long>(1);
-  auto* sm_state_d = DeviceArray<unsigned long long>(dev::kSmSlots * dev::kSmSlotStride);
-  auto* overflow = DeviceArray<unsigned int>(1);
-  auto* files_d = DeviceArray<const char*>(dev::kDeviceFileTags);
-  unsigned int* pool = RecordPool();
-  cudaEvent_t start = nullptr, stop = nullptr;
-  Keep(WS_CUDA(cudaEventCreate(&start)));
-  Keep(WS_CUDA(cudaEventCreate(&stop)));
-  auto free_scratch = [&] {
-    if (start != nullptr) cudaEventDestroy(start);
-    if (stop != nullptr) cudaEventDestroy(stop);
-    for (void* c : snapshot) {
-      if (c != nullptr) cudaFree(c);
-    }
-    for (std::size_t i = scratch_mark; i < allocations_.size(); ++i) cudaFree(allocations_[i]);
-    allocations_.resize(scratch_mark);
-    if (pool_ != nullptr) cudaFreeAsync(pool_, 0);
-    pool_ = nullptr;
-  };
-  // Runs one pass from the launch's starting memory and returns its time in ms (CUDA events).
-  int passes = 0;
-  auto pass = [&](dev::RecorderState st) {
-    if (passes++ > 0) RestoreBuffers(snapshot);
-    st.quiet = passes > 1;
-    Keep(WS_CUDA(cudaMemset(overflow, 0, 4)));
-    float t = 0;
-    Keep(WS_CUDA(cudaEventRecord(start)));
-    Keep(WS_CUDA(launch(st)));
-    Keep(WS_CUDA(cudaEventRecord(stop)));
-    Keep(WS_CUDA(cudaEventSynchronize(stop)));
-    if (status_.ok()) Keep(WS_CUDA(cudaEventElapsedTime(&t, start, stop)));
-    unsigned int overflowed = 0;
-    Keep(WS_CUDA(cudaMemcpy(&overflowed, overflow, 4, cudaMemcpyDeviceToHost)));
-    return std::pair<double, bool>(t, overflowed != 0);
-  };
-  auto failed = [&] {
-    free_scratch();
-    return Status::Error(kernel + ": " + status_.message());
-  };
-  if (!status_.ok()) return failed();
-  Keep(WS_CUDA(cudaMemset(state_d, 0, warps * 8)));
-  // Each warp's own first chunk where the pool has room for them (ws_cuda_record_format.h).
-  const bool first_chunks = pool != nullptr && warps * dev::kFirstChunkWords * 2 <= pool_words_;
-  const unsigned long long first_words = first_chunks ? warps * dev::kFirstChunkWords : 0;
-  if (first_chunks) Keep(WS_CUDA(cudaMemsetAsync(pool, 0, first_words * 4)));
-  Keep(WS_CUDA(cudaMemcpy(pool_next, &first_words, 8, cudaMemcpyHostToDevice)));
-  Keep(WS_CUDA(cudaMemset(sm_state_d, 0, dev::kSmSlots * dev::kSmSlotStride * 8)));
-  Keep(WS_CUDA(cudaMemset(files_d, 0, dev::kDeviceFileTags * sizeof(const char*))));
-  dev::RecorderState st{};
-  st.threads_per_block = static_cast<unsigned int>(block.count());
-  st.warps_per_block = wpb;
-  st.warp_state = state_d;
-  st.words = pool;
-  st.pool_next = pool_next;
-  st.pool_words = pool_words_;
-  st.sm_state = sm_state_d;
-  st.super_words = SuperChunkWords(pool_words_, preset_.multiprocessors);
-  st.max_chunk_class = MaxChunkClass(st.super_words);
-  st.first_chunks = first_chunks ? 1u : 0u;
-  st.overflow = overflow;
-  st.files = files_d;
-  GpuCapture c;
-  c.kernel = kernel;
-  c.grid = grid;
-  c.block = block;
-  c.shared_bytes = shared_bytes;
-  c.buffers = buffers_;
-  std::vector<unsigned long long> state(warps);
-  std::vector<std::uint32_t> words;
-
-  // One pass: each warp takes chunks from the pool as it goes.
-  st.mode = dev::kRecord;
-  const auto [pool_ms, pool_overflowed] = pass(st);
-  capture_ = {};
-  capture_.record_ms = pool_ms;
-  unsigned long long handed_out = 0;
-  Keep(WS_CUDA(cudaMemcpy(&handed_out, pool_next, 8, cudaMemcpyDeviceToHost)));
-  if (!status_.ok()) return failed();
-  std::vector<PoolChunk> chunks;
-  if (!pool_overflowed) {
-    // Only the used words come back: each super-chunk's header word first (one strided copy),
-    // then each super-chunk's used words.
-    std::vector<unsigned long long> sm_state(dev::kSmSlots * dev::kSmSlotStride);
-    Keep(WS_CUDA(
-        cudaMemcpy(sm_state.data(), sm_state_d, sm_state.size() * 8, cudaMemcpyDeviceToHost)));
-    std::vector<std::uint32_t> headers((handed_out - first_words) / st.super_words);
-    if (!headers.empty())
-      Keep(WS_CUDA(cudaMemcpy2D(headers.data(), 4, pool + first_words,
-                                std::size_t{st.super_words} * 4, 4, headers.size(),
-                                cudaMemcpyDeviceToHost)));
-    const std::vector<SuperChunk> supers =
-        SuperChunks(headers, first_words, st.super_words, sm_state);
-    std::uint64_t total = first_words;
-    for (const SuperChunk& sc : supers) total += sc.used;
-    words.resize(total);
-    if (first_words > 0)
-      Keep(WS_CUDA(cudaMemcpy(words.data(), pool, first_words * 4, cudaMemcpyDeviceToHost)));
-    for (std::uint64_t w = 0; w < first_words / dev::kFirstChunkWords; ++w)
-      chunks.push_back(
-          {w, w * dev::kFirstChunkWords, dev::kFirstChunkWords, w * dev::kFirstChunkWords});
-    std::uint64_t at = first_words;
-    for (const SuperChunk& sc : supers) {
-      if (sc.used > 0)
-        Keep(WS_CUDA(
-            cudaMemcpy(words.data() + at, pool + sc.first, sc.used * 4, cudaMemcpyDeviceToHost)));
-      at += sc.used;
-    }
-    const std::vector<PoolChunk> more = PoolChunks(words, first_words, supers, warps);
-    chunks.insert(chunks.end(), more.begin(), more.end());
-  } else {
-    // The pool ran dry: record again as before it existed, so that the budget goes to the kept
-    // blocks first and then to the warps in order (ws_cuda_record_format.h).
-    Keep(WS_CUDA(cudaMemset(state_d, 0, warps * 8)));
-    st.mode = dev::kCount;
-    capture_.count_ms = pool_ms + pass(st).first;
-    Keep(WS_CUDA(cudaMemcpy(state.data(), state_d, warps * 8, cudaMemcpyDeviceToHost)));
-    if (!status_.ok()) return failed();
-    const std::vector<unsigned long long> plan = PlanRanges(grid, wpb, state);
-    auto* plan_d = DeviceArray<unsigned long long>(warps + 1);
-    auto* planned = DeviceArray<unsigned int>(plan.back());
-    Keep(WS_CUDA(cudaMemcpy(plan_d, plan.data(), (warps + 1) * 8, cudaMemcpyHostToDevice)));
-    if (planned != nullptr) Keep(WS_CUDA(cudaMemset(planned, 0, plan.back() * 4)));
-    for (std::size_t w = 0; w < warps; ++w) {
-      state[w] = plan[w + 1] > plan[w] ? dev::ChunkState(plan[w], 0, dev::kChunkHeaderWords)
-                                       : dev::kDeadState;
-      if (plan[w + 1] > plan[w]) chunks.push_back({w, plan[w], plan[w + 1] - plan[w], plan[w]});
-    }
-    Keep(WS_CUDA(cudaMemcpy(state_d, state.data(), warps * 8, cudaMemcpyHostToDevice)));
-    st.mode = dev::kRecord;
-    st.words = planned;
-    st.plan = plan_d;
-    st.first_chunks = 0;
-    st.pool_words = 0;
-    capture_.record_ms = pass(st).first;
-    c.overflowed = true;
-    words.resize(plan.back());
-    if (!words.empty())
-      Keep(WS_CUDA(cudaMemcpy(words.data(), planned, words.size() * 4, cudaMemcpyDeviceToHost)));
-  }
-  Keep(WS_CUDA(cudaMemcpy(state.data(), state_d, warps * 8, cudaMemcpyDeviceToHost)));
-  ReadDeviceFiles(files_d, &c);
-  free_scratch();
-  if (!status_.ok()) return Status::Error(kernel + ": " + status_.message());
-  GatherChunks(words, chunks, state, first_chunks && !c.overflowed, &c);
-  capture_.record_bytes = 4 * c.words.size();
-  KeepBlocks keep{options_.keep_blocks, options_.keep_all_blocks};
-  LaunchTrace t = DecodeGpuCapture(c, keep, cache_probes_);
-  capture_.records = t.stats.access_records + t.stats.barrier_records;
-  launches_.push_back(std::move(t));
-  return {};
-}
-
-// The names of the files the recording pass's tags stand for: the kernel noted each tag's
-// __builtin_FILE() literal, which lives in the module's global memory; read back a byte at a
-// time (a literal's end is not known, and reading past the module's data would fail).
-inline void CudaBackend::ReadDeviceFiles(const char* const* files_d, GpuCapture* c) {
-  std::vector<const char*> files(dev::kDeviceFileTags);
-  Keep(WS_CUDA(cudaMemcpy(files.data(), files_d, files.size() * sizeof(const char*),
-                          cudaMemcpyDeviceToHost)));
-  if (!status_.ok()) return;
-  for (std::uint32_t tag = 0; tag < files.size(); ++tag) {
-    if (files[tag] == nullptr) continue;
-    std::string name;
-    char ch = 0;
-    for (std::size_t i = 0; i < 4096; ++i) {
-      if (cudaMemcpy(&ch, files[tag] + i, 1, cudaMemcpyDeviceToHost) != cudaSuccess || ch == 0)
-        break;
-      name += ch;
-    }
-    cudaGetLastError();  // a failed read is not the launch's error
-    c->device_files[static_cast<std::uint16_t>(tag)] = name.substr(name.find_last_of("/\\") + 1);
-  }
-}
-
-// Each warp gets the words it counted plus a margin (lanes that ran together on the counting
-// pass may split into more events on the recording pass) and its chunk header, rounded to 16
-// bytes; past the byte budget, ranges are given to the kept blocks' warps first, then in order,
-// and a warp left without room records nothing (its launch is marked truncated).
-inline std::vector<unsigned long long> CudaBackend::PlanRanges(
-    Dim3 grid, std::uint32_t wpb, const std::vector<unsigned long long>& counted) const {
-  const std::size_t warps = counted.size();
-  std::uint64_t left = options_.record_budget_bytes;
-  std::vector<std::uint64_t> size(warps, 0);
-  auto give = [&](std::size_t w) {
-    if (size[w] != 0 || counted[w] == 0) return;
-    std::uint64_t want =
-        dev::kChunkHeaderWords + counted[w] + counted[w] / 4 + 2 * dev::kAffineEventWords;
-    want = std::min<std::uint64_t>((want + 3) / 4 * 4, dev::kUsedMask / 2);
-    if (want * 4 <= left) {
-      size[w] = want;
-      left -= want * 4;
-    }
-  };
-  for (std::uint32_t b : options_.keep_blocks) {
-    if (b < grid.count())
-      for (std::uint32_t k = 0; k < wpb; ++k) give(std::size_t{b} * wpb + k);
-  }
-  for (std::size_t w = 0; w < warps; ++w) give(w);
-  std::vector<unsigned long long> plan(warps + 1, 0);
-  for (std::size_t w = 0; w < warps; ++w) plan[w + 1] = plan[w] + size[w];
-  return plan;
-}
-
-// The pool the recording pass takes its chunks from: the record budget (at most half the GPU's
-// free memory), from the device's stream-ordered memory pool, which keeps it reserved between
-// launches (so that a warm worker's runs do not map a gigabyte each time) and, unlike a pointer
-// kept by hand, is rebuilt by CUDA after a cudaDeviceReset() (a user's program may call one).
-// Its words need no clearing: a chunk's header is written when it is taken, and the decoder
-// reads a chunk only up to its used count.
-inline unsigned int* CudaBackend::RecordPool() {
-  std::size_t free_bytes = 0, total = 0;
-  Keep(WS_CUDA(cudaMemGetInfo(&free_bytes, &total)));
-  cudaMemPool_t reserve = nullptr;
-  std::uint64_t reserved = 0;
-  if (cudaDeviceGetDefaultMemPool(&reserve, options_.gpu) == cudaSuccess) {
-    cudaMemPoolGetAttribute(reserve, cudaMemPoolAttrReservedMemCurrent, &reserved);
-    std::uint64_t keep = options_.record_budget_bytes;
-    cudaMemPoolSetAttribute(reserve, cudaMemPoolAttrReleaseThreshold, &keep);
-  }
-  (void)cudaGetLastError();
-  const std::uint64_t want =
-      std::min<std::uint64_t>(options_.record_budget_bytes, (free_bytes + reserved) / 2) / 64 * 64;
-  void* p = nullptr;
-  if (want > 0) Keep(WS_CUDA(cudaMallocAsync(&p, want, 0)));
-  pool_ = p;
-  pool_words_ = p != nullptr ? want / 4 : 0;
-  return static_cast<unsigned int*>(p);
-}
+//-------------------------------------------------------------------------------------------------
+// [SECTION] Constant memory
+//-------------------------------------------------------------------------------------------------
 
 // `g` as real constant memory: copied into this translation unit's ws_constant_bank with
 // cudaMemcpyToSymbol, so the kernels of this build read it with ld.const. Static, so that no
@@ -615,6 +413,9 @@ static Constant<T> MakeConstant(B& b, const Global<const T>& g) {
 }
 
 }  // namespace ws
+
+// The recording pass: RecordLaunch and its helpers.
+#include "warpscope/kernels/cuda_backend_record.h"
 
 // `launch(state)` sets the translation unit's recorder state (instrumented build only) and
 // launches the kernel.

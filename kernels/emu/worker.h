@@ -1,0 +1,516 @@
+// The emulator's worker (private to kernels/emu/): one OS thread that runs blocks of a launch,
+// each GPU thread of a block a fiber. One class, split over files by feature, as Tracy splits its
+// View:
+//   worker.h            the thread and launch state, the class, and the small functions every
+//                       access or fiber switch calls (inline here, so the split costs no call)
+//   runtime.cpp         the launch: workers and their fibers, canonical ids, the API kernels call
+//   worker_block.cpp    a block: its threads' schedule, its barriers, its end
+//   worker_access.cpp   memory accesses: lane logs into warp requests, kept records
+//   worker_hazards.cpp  the race check of a barrier interval
+//   worker_warp_ops.cpp warp-level intrinsics: the lanes of a mask meet and exchange values
+//   worker_sites.cpp    site, barrier and warp-op ids; shared memory placement; errors
+//
+// Index of this file:
+// [SECTION] Limits and constants
+// [SECTION] ThreadCtx: one GPU thread
+// [SECTION] Launch: what the workers of one launch share
+// [SECTION] Worker
+#pragma once
+
+#include <boost/context/fiber.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "emu/fiber_asan.h"
+#include "emu/instance_table.h"
+#include "emu/shadow_order.h"
+#include "warpscope/kernels/emu_runtime.h"
+#include "warpscope/kernels/site_table.h"
+#include "warpscope/kernels/ws_cuda.h"
+#include "warpscope/trace/analysis.h"
+#include "warpscope/trace/hazards.h"
+
+namespace ws::emu::detail {
+
+//-------------------------------------------------------------------------------------------------
+// [SECTION] Limits and constants
+//-------------------------------------------------------------------------------------------------
+
+namespace ctx = boost::context;
+
+constexpr std::size_t kMaxSites = 256;
+// A kept block's access records at most (36 bytes each with their values: 576 MB).
+constexpr std::size_t kMaxKept = std::size_t{16} << 20;
+constexpr std::size_t kMaxBarrierSites = 16;
+constexpr std::size_t kMaxWarpOpSites = 32;
+#if defined(__SANITIZE_ADDRESS__)
+constexpr std::size_t kStackBytes = 256 * 1024;
+#else
+constexpr std::size_t kStackBytes = 64 * 1024;
+#endif
+
+struct ThreadAbort {};  // unwinds a fiber whose thread hit an error
+
+// Shared memory a block has not written holds this byte in every place (a GPU leaves it
+// undefined): a float read from it is a NaN and an int -1, so a race that reads a slot before
+// its writer shows in the output check, never equal to a right answer by chance (as 0 would be).
+constexpr unsigned char kUnwrittenShared = 0xff;
+
+//-------------------------------------------------------------------------------------------------
+// [SECTION] ThreadCtx: one GPU thread
+//-------------------------------------------------------------------------------------------------
+
+enum class ThreadStatus : std::uint8_t { kReady, kAtBarrier, kAtWarpOp, kExited, kFaulted };
+
+struct ThreadCtx {
+  ThreadState state{};
+  std::uint32_t linear = 0;
+  std::uint32_t clock = 0;
+  ThreadStatus status = ThreadStatus::kReady;
+  std::uint32_t barrier_place = 0;  // MakePlace(file, line) of the barrier it waits at
+  std::uint32_t epoch = 0;          // barriers passed so far
+  bool in_kernel = false;           // suspended inside the kernel body (at a barrier), not parked
+  bool touched = false;             // made an access or met a barrier in this block
+  std::uint32_t site_count[kMaxSites] = {};
+  std::uint32_t sites_used = 0;  // site_count[0, sites_used) may be non-zero
+  std::uint32_t barrier_count[kMaxBarrierSites] = {};
+  int barrier_predicate = 0;  // __syncthreads_count(): what this thread brought
+  int barrier_result = 0;     // and what it gets: the block's count
+  // At a warp-level intrinsic (kAtWarpOp): what the lane brought, and what it gets back.
+  std::uint32_t warp_place = 0, warp_kind = 0, warp_mask = 0;
+  std::uint64_t warp_value = 0, warp_result = 0;
+  int warp_arg = 0, warp_width = 32;
+  // A kept store's value is read back at the thread's next stop (the store happens just after
+  // its record): where, how many bytes, and which entry of the block's values it fills.
+  const void* pending_where = nullptr;
+  std::uint32_t pending_bytes = 0;
+  std::size_t pending_index = 0;
+  bool pending_in_log = false;  // the entry is log[pending_index] (else the block's values)
+  ctx::fiber scheduler;         // where to go when this thread yields
+  FiberStack stack;             // for the ASan annotations
+  // The accesses it made since its warp's last round (Worker::Record's warp logs): site,
+  // offset and dynamic instance each.
+  // With the race check on (Worker::hazards_), the log holds the barrier interval: its entries
+  // before `formed` are in requests already; each has its time and value too.
+  struct Logged {
+    std::uint32_t offset, instance;
+    std::uint16_t site;
+    std::uint32_t time;
+    std::uint64_t value;
+  };
+  std::vector<Logged> log;
+  std::size_t formed = 0;
+  static_assert(sizeof(Logged) == 24, "a log entry is 24 bytes");
+};
+
+//-------------------------------------------------------------------------------------------------
+// [SECTION] Launch: what the workers of one launch share
+//-------------------------------------------------------------------------------------------------
+
+// What all workers of one launch share.
+struct Launch {
+  const LaunchConfig* config = nullptr;
+  const std::function<void()>* body = nullptr;
+  std::uint32_t tag = 0;
+  std::atomic<std::uint64_t> next_block{0};
+  std::atomic<std::uint64_t> stop_after{~0ull};  // blocks above the first faulting one are skipped
+  std::mutex mutex;
+  std::map<std::uint64_t, std::uint16_t> site_ids;  // key -> provisional id (first come)
+  std::vector<SiteInfo> sites_by_id;                // provisional id -> info, written under mutex
+  std::map<std::uint32_t, std::uint16_t> barrier_ids;  // place -> provisional id
+  std::map<std::uint64_t, std::uint16_t> warp_op_ids;  // (place << 8 | kind) -> provisional id
+  std::vector<std::uint64_t> warp_op_counts;           // by provisional id
+  std::atomic<bool> truncated{false};  // a block's figures are partial (memory bounds)
+  std::uint64_t error_block = ~0ull;
+  std::string error;
+  std::map<std::uint32_t, BlockRecords> kept;
+  LaunchStats stats;
+  std::vector<std::uint8_t> active;  // per thread; each worker writes only its blocks' bytes
+  // Races over the whole grid (LaunchConfig::whole_grid_hazards): each worker pairs the accesses
+  // within its blocks' barrier intervals; the global accesses go through one shadow in block
+  // order (shadow_order.h).
+  HazardTally hazards;  // the workers' tallies, merged as each finishes (under mutex)
+  ShadowOrder shadow;
+  std::unique_ptr<GridCacheReplay> cache;  // LaunchConfig::cache_probes, if any
+};
+
+class Worker;
+// The running worker and fiber of this OS thread (defined in runtime.cpp). constinit: no
+// dynamic initialization, so a read from another file is a plain thread-local load, with no call
+// to a guard function.
+extern constinit thread_local Worker* t_worker;
+extern constinit thread_local ThreadCtx* t_ctx;
+
+//-------------------------------------------------------------------------------------------------
+// [SECTION] Worker
+//-------------------------------------------------------------------------------------------------
+
+class Worker {
+ public:
+  explicit Worker(Launch* launch)
+      : launch_(launch),
+        step_each_access_(launch->config->schedule.StepsEachAccess()),
+        hazards_(launch->config->whole_grid_hazards),
+        instances_(launch->config->instances) {}
+
+  // Runs blocks of the launch until none is left or one fails (runtime.cpp).
+  void Run();
+
+  // Every access asks: a direct-mapped cache of the keys this worker has seen answers.
+  std::uint16_t SiteId(std::uint64_t key) {
+    SiteSlot& slot = site_slots_[(key * 0x9e3779b97f4a7c15ull) >> 58];
+    if (slot.key == key) [[likely]]
+      return slot.id;
+    slot = {key, SlowSiteId(key)};
+    return slot.id;
+  }
+  [[gnu::noinline]] std::uint16_t SlowSiteId(std::uint64_t key);  // worker_sites.cpp
+  std::uint16_t BarrierId(std::uint32_t place);
+  std::uint16_t WarpOpId(std::uint32_t place, std::uint32_t kind);
+
+  // Each access goes straight into its warp request's row (WarpRequests); full records are
+  // written only for the blocks the user keeps.
+  //
+  // In a block that is not kept, under the in-order schedule, an access is only logged (its
+  // site, offset and instance, and for the race check its time and value: a vector append;
+  // CheckInterval reads the logs at each barrier); after each round of the warp's threads the
+  // warp's logs are formed into requests at once (FormWarpRequests): where every running lane
+  // stopped at a barrier and every lane logged the same sites and instances in the same order, as
+  // lanes that do not diverge do, position k of the logs is one request, costed with no
+  // per-access lookup. Elsewhere the logs are replayed through the per-access path (RecordNow),
+  // in the order the lanes ran, which gives the same requests.
+  void Record(std::uint64_t key, std::uint32_t offset, const void* where) {
+    ThreadCtx* c = t_ctx;
+    if (logging_) [[likely]] {
+      const std::uint16_t id = SiteId(key);
+      std::uint64_t value = 0;
+      if (hazards_) {
+        if (c->pending_where != nullptr) FlushValue(c);
+        if (c->log.size() >= kMaxLogged) [[unlikely]]
+          CutInterval();  // the race check takes the interval so far
+        if (where != nullptr) {
+          const auto bytes = std::min<std::uint32_t>(static_cast<std::uint32_t>(key & 0xffu), 8);
+          if (((key >> 12) & 3u) == kKeyLoad) {
+            value = LoadValue(where, bytes);
+          } else {  // a store's value once it has happened, at the thread's next stop
+            c->pending_where = where;
+            c->pending_bytes = bytes;
+            c->pending_index = c->log.size();
+            c->pending_in_log = true;
+          }
+        }
+        if (((key >> 12) & 3u) != kKeyLoad) interval_writes_ = interval_writes_ || ForHazards(key);
+      }
+      interval_global_ = interval_global_ || KeySpaceOf(key) == kKeyGlobal;
+      c->log.push_back({offset, c->state.instance, id, c->clock, value});
+      ++c->clock;
+      c->touched = true;
+      if (c->log.size() - c->formed >= kMaxLogged) [[unlikely]]
+        ReplayLog(*c);  // a long loop with no barrier: this lane's log now, then replays
+      return;
+    }
+    if (c->pending_where != nullptr) [[unlikely]]
+      FlushValue(c);
+    // Lockstep and random schedules: stop before the access; the scheduler says who goes next.
+    if (step_each_access_) [[unlikely]]
+      YieldToScheduler(c);
+    const std::uint16_t id = SiteId(key);
+    const std::uint32_t iteration = RecordNow(*c, id, offset, c->state.instance);
+    const AccessRecord r{offset, iteration, c->clock, static_cast<std::uint16_t>(c->linear),
+                         id,     c->epoch};
+    if (keep_block_) [[unlikely]] {
+      if (current_.accesses.size() < kMaxKept)
+        Keep(r, key, where);
+      else
+        launch_->truncated = true;
+    } else if (hazards_ && ForHazards(key)) {
+      KeepForHazards(r, key, where);
+    }
+    if (launch_->cache) [[unlikely]]
+      ForCache(r);
+    ++c->clock;
+    c->touched = true;
+  }
+
+  // A load one of the launch's cache probes replays: kept until the block ends. Past
+  // kMaxCacheRecords the block's replay is partial and the launch is marked truncated.
+  void ForCache(const AccessRecord& r) {
+    if (cache_wants_.size() <= r.site) {
+      const std::size_t from = cache_wants_.size();
+      cache_wants_.resize(local_sites_.size());
+      for (std::size_t i = from; i < cache_wants_.size(); ++i)
+        cache_wants_[i] = launch_->cache->Wants(local_sites_[i]) ? 1 : 0;
+    }
+    if (!cache_wants_[r.site]) return;
+    if (cache_records_.size() < kMaxCacheRecords)
+      cache_records_.push_back(r);
+    else
+      launch_->truncated = true;
+  }
+
+  // Accesses the race check looks at: shared memory, and global memory but a thread's own local
+  // arrays.
+  static bool ForHazards(std::uint64_t key) {
+    const std::uint32_t space = KeySpaceOf(key);
+    return space == kKeyShared || (space == kKeyGlobal && KeyArray(key) != kKeyLocalArray);
+  }
+
+  // An access of a block that is not kept, for the race check of its barrier interval. An
+  // interval longer than the check's bound is checked in pieces (the report says how many).
+  void KeepForHazards(const AccessRecord& r, std::uint64_t key, const void* where) {
+    if (current_.accesses.size() - hazards_begin_ >= HazardReport::kMaxIntervalAccesses)
+        [[unlikely]] {
+      ++hazard_tally_.cut_intervals;
+      CheckInterval();
+    }
+    Keep(r, key, where);
+  }
+
+  void CutInterval();  // worker_access.cpp
+
+  // The per-access path: the access joins its warp request's row (its number among the warp's
+  // requests at the site: by dynamic instance, or the lane's k-th arrival).
+  // Returns that number.
+  std::uint32_t RecordNow(ThreadCtx& c, std::uint16_t id, std::uint32_t offset,
+                          std::uint32_t instance) {
+    if (id >= c.sites_used) c.sites_used = id + 1u;
+    const std::uint32_t iteration = instances_ && !instance_table_.Full()
+                                        ? instance_table_.Ordinal(id, c.linear, instance)
+                                        : c.site_count[id]++;
+    requests_.Add(id, iteration, static_cast<std::uint16_t>(c.linear), offset);
+    return iteration;
+  }
+
+  void ReplayLog(ThreadCtx& c);  // worker_access.cpp
+
+  // A lane's log is in requests: kept for the race check (its interval), else dropped.
+  void Formed(ThreadCtx& c) {
+    if (hazards_) {
+      c.formed = c.log.size();
+    } else {
+      c.log.clear();
+    }
+  }
+
+  // worker_access.cpp
+  bool WarpStopsTogether(std::uint32_t first, std::uint32_t end) const;
+  void FormWarpRequests(std::uint32_t w, std::uint32_t n);
+  [[gnu::noinline]] void Keep(const AccessRecord& r, std::uint64_t key, const void* where);
+
+  // worker_hazards.cpp
+  void CheckInterval(bool block_end = false);
+  // What the race check makes of each site: kSiteShared or kSiteGlobal (not a local array), or
+  // 0 (not checked). Follows local_sites_.
+  // kSiteWrite is added for a store or an atomic.
+  static constexpr std::uint8_t kSiteShared = 1, kSiteGlobal = 2, kSiteSpaces = 3, kSiteWrite = 4;
+  const std::vector<std::uint8_t>& SiteKinds();
+  bool GatherLogs(std::uint32_t block, const std::vector<std::uint8_t>& kinds);
+  void MarkWrittenWords(const std::vector<std::uint8_t>& kinds);
+  // A global access of the interval into this block's batch for the launch's shadow. Once per
+  // checked access: inline here, as the other per-access functions.
+  void ToShadow(std::uint32_t block, const AccessRecord& r, std::uint64_t value) {
+    GlobalShadow::Access::Fill(shadow_batch_.emplace_back(), block, r, local_sites_[r.site], value,
+                               true, keep_block_);
+  }
+
+  // The bytes at `where` as a number; by size, so that the value is read in one load (a memcpy
+  // of a variable size wrote it to the stack a byte at a time and read it back whole, which the
+  // processor cannot forward: it cost a fifth of the emulator's time).
+  static std::uint64_t LoadValue(const void* where, std::uint32_t bytes) {
+    switch (bytes) {
+      case 4: {
+        std::uint32_t v;
+        std::memcpy(&v, where, 4);
+        return v;
+      }
+      case 8: {
+        std::uint64_t v;
+        std::memcpy(&v, where, 8);
+        return v;
+      }
+      case 2: {
+        std::uint16_t v;
+        std::memcpy(&v, where, 2);
+        return v;
+      }
+      case 1:
+        return *static_cast<const unsigned char*>(where);
+      default: {
+        std::uint64_t v = 0;
+        std::memcpy(&v, where, bytes);
+        return v;
+      }
+    }
+  }
+
+  void FlushValue(ThreadCtx* c) {
+    const std::uint64_t value = LoadValue(c->pending_where, c->pending_bytes);
+    if (c->pending_in_log)
+      c->log[c->pending_index].value = value;
+    else
+      current_.values[c->pending_index] = value;
+    c->pending_where = nullptr;
+  }
+
+  // The base of a static shared array in the block's shared memory: placed on the array's first
+  // use in this launch (worker_sites.cpp), then read from its tag and base.
+  std::uint32_t SharedBase(std::uint32_t bytes, std::uint32_t* tag, std::uint32_t* base,
+                           void* data) {
+    if (*tag != launch_->tag) PlaceSharedArray(bytes, tag, base, data);
+    return *base;
+  }
+
+  [[noreturn]] void Fail(std::uint32_t place, const std::string& what);  // worker_sites.cpp
+
+  void AddWork(std::uint32_t units) { t_ctx->clock += units; }
+  std::uint32_t LaunchTag() const { return launch_->tag; }
+  unsigned SmId() const { return block_sm_; }
+  unsigned long long GlobalTimer() const { return block_start_ + t_ctx->clock; }
+  unsigned long long ThreadClock() const { return t_ctx->clock; }
+
+  unsigned char* DynamicShared(std::uint32_t* bytes, std::uint32_t* offset) {
+    const LaunchConfig& cfg = *launch_->config;
+    if (dynamic_shared_.size() != cfg.dynamic_shared_bytes)
+      dynamic_shared_.assign(cfg.dynamic_shared_bytes, kUnwrittenShared);
+    *bytes = cfg.dynamic_shared_bytes;
+    *offset = (cfg.shared_bytes + 15u) & ~15u;  // after the static arrays, as on a GPU
+    return dynamic_shared_.data();
+  }
+
+  void Barrier(std::uint32_t place) {
+    ThreadCtx* c = t_ctx;
+    c->status = ThreadStatus::kAtBarrier;
+    c->barrier_place = place;
+    YieldToScheduler(c);
+  }
+
+  int BarrierCount(std::uint32_t place, int predicate) {
+    t_ctx->barrier_predicate = predicate != 0 ? 1 : 0;
+    Barrier(place);
+    return t_ctx->barrier_result;
+  }
+
+  std::uint64_t WarpOp(std::uint32_t kind, std::uint32_t mask, std::uint64_t value, int arg,
+                       int width, std::uint32_t place) {
+    ThreadCtx* c = t_ctx;
+    if (width <= 0 || width > 32 || (width & (width - 1)) != 0) {
+      Fail(place, std::string(ToString(static_cast<WarpOpKind>(kind))) + ": width " +
+                      std::to_string(width) + " is not a power of two from 1 to 32");
+    }
+    c->status = ThreadStatus::kAtWarpOp;
+    c->warp_place = place;
+    c->warp_kind = kind;
+    c->warp_mask = mask;
+    c->warp_value = value;
+    c->warp_arg = arg;
+    c->warp_width = width;
+    YieldToScheduler(c);
+    return c->warp_result;
+  }
+
+ private:
+  void ReportError(std::uint64_t block, const std::string& message);  // worker_sites.cpp
+  void PlaceSharedArray(std::uint32_t bytes, std::uint32_t* tag, std::uint32_t* base, void* data);
+
+  void YieldToScheduler(ThreadCtx* c) {
+    BeforeSwitch(c->stack, scheduler_stack_);
+    c->scheduler = std::move(c->scheduler).resume();
+    AfterSwitch(c->stack);
+  }
+
+  void Resume(std::uint32_t i) {
+    t_ctx = &threads_[i];
+    t_thread = &threads_[i].state;
+    BeforeSwitch(scheduler_stack_, threads_[i].stack);
+    fibers_[i] = std::move(fibers_[i]).resume();
+    AfterSwitch(scheduler_stack_);
+    if (threads_[i].pending_where != nullptr) FlushValue(&threads_[i]);
+    t_ctx = nullptr;
+    t_thread = nullptr;
+  }
+
+  // runtime.cpp
+  void StartFibers(std::uint32_t n);
+  void StopFibers(std::uint32_t n);
+  void MergeIntoLaunch();
+
+  // worker_warp_ops.cpp
+  static std::string WhereIs(const ThreadCtx& c);
+  static std::string Hex(std::uint32_t v);
+  int ResolveWarpOps(std::uint64_t b, const uint3& bidx, std::uint32_t n);
+  void Meet(std::uint32_t w, std::uint32_t first, std::uint32_t group, WarpOpKind kind);
+
+  // worker_block.cpp
+  static std::string ThreadList(const std::vector<std::uint32_t>& ids);
+  bool RunReadyThreads(std::uint32_t n);
+  bool RunBlock(std::uint64_t b);
+  void BeginBlock(std::uint64_t b, const uint3& bidx);
+  void ReportBarrierMismatch(std::uint64_t b, const uint3& bidx, std::uint32_t n);
+  bool PassBarrier(std::uint64_t b, std::uint32_t place, std::uint32_t n);
+  void EndBlock(std::uint64_t b, std::uint32_t n);
+  void FinishWarpIfExited(std::uint32_t w, std::uint32_t n);  // worker_access.cpp
+
+  Launch* launch_;
+  std::vector<ThreadCtx> threads_;
+  std::vector<ctx::fiber> fibers_;
+  FiberStack scheduler_stack_;
+  bool quitting_ = false;
+  std::vector<std::pair<std::uint64_t, std::uint16_t>> site_cache_;
+  struct SiteSlot {
+    std::uint64_t key = ~0ull;  // no site key is all ones
+    std::uint16_t id = 0;
+  };
+  SiteSlot site_slots_[64];
+  std::vector<std::pair<std::uint32_t, std::uint16_t>> barrier_cache_;
+  std::vector<std::pair<std::uint64_t, std::uint16_t>> warp_op_cache_;
+  std::vector<std::uint64_t> warp_op_counts_;  // by provisional id, this worker's blocks
+  std::map<std::pair<std::uint32_t, std::uint16_t>, std::uint32_t> warp_iterations_;
+  std::vector<SiteInfo> local_sites_;
+  BlockRecords current_;                 // barriers and warp meetings; accesses only when kept
+  bool keep_block_ = false;              // the current block is one the user looks at
+  WarpRequests requests_;                // the current block's accesses, by warp request
+  std::vector<std::uint8_t> warp_done_;  // per warp of the current block: requests added up
+  LaunchStats stats_;
+  std::uint32_t shared_cursor_ = 0;
+  std::vector<unsigned char> dynamic_shared_;
+  std::vector<std::pair<void*, std::uint32_t>> shared_arrays_;  // static arrays, zeroed per block
+  bool step_each_access_ = false;  // the schedule stops threads before every access
+  bool hazards_ = false;           // LaunchConfig::whole_grid_hazards
+  std::size_t hazards_begin_ = 0;  // current_.accesses from here: the interval not checked
+  IntervalPairs interval_pairs_;
+  HazardTally hazard_tally_;
+  std::vector<WarpSync> syncs_;
+  std::vector<GlobalShadow::Access> shadow_batch_;  // this block's, not yet in the shadow
+  std::vector<std::uint8_t> warp_op_kinds_;         // by provisional warp-op id
+  std::vector<std::uint8_t> site_kinds_;            // SiteKinds()
+  bool interval_writes_ = false;  // the lanes' logs hold a shared or global store or atomic
+  bool interval_global_ = false;  // and a global access (local arrays too: they are keyed so)
+  std::vector<AccessRecord> interval_records_;  // an interval gathered from the lanes' logs
+  std::vector<std::uint64_t> interval_values_;
+  bool logging_ = false;  // accesses go to the lanes' logs (Record)
+  // The cache replay's loads of the running block, and per site whether a probe wants it.
+  static constexpr std::size_t kMaxCacheRecords = std::size_t{32} << 20;  // 640 MB
+  std::vector<AccessRecord> cache_records_;
+  WrittenWords written_words_;  // CheckInterval's, of the interval it checks
+  std::vector<std::uint8_t> cache_wants_;
+  std::vector<std::uint8_t> replay_;  // per warp of the block: its logs go through RecordNow
+  // A lane's log at most (24 bytes an entry: 96 KB; a block of 1024 threads keeps at most 96 MB
+  // of logs' capacity) before it is replayed (and, with the race check, its interval checked).
+  static constexpr std::size_t kMaxLogged = std::size_t{1} << 12;
+  bool instances_ = false;        // requests by instance key (LaunchConfig::instances)
+  InstanceTable instance_table_;  // requests by instance (instances_)
+  std::uint64_t rng_ = 0;         // the random schedule's generator (splitmix64)
+  std::vector<std::uint32_t> ready_pool_;
+  unsigned block_sm_ = 0;          // the block-scheduler model's placement of the current
+  std::uint64_t block_start_ = 0;  // block (0 and 0 without the model)
+};
+
+}  // namespace ws::emu::detail

@@ -1,0 +1,248 @@
+// The worker's blocks (worker.h): a block's threads run in the launch's schedule until each
+// waits or exits; warps meet at their warp-level intrinsics; when every thread waits at the same
+// barrier, all leave together; at the block's end its figures go to the launch.
+#include <sstream>
+
+#include "emu/worker.h"
+
+namespace ws::emu::detail {
+
+std::string Worker::ThreadList(const std::vector<std::uint32_t>& ids) {
+  // "0-15, 32, 40-47"
+  std::ostringstream s;
+  for (std::size_t i = 0; i < ids.size();) {
+    std::size_t j = i;
+    while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) ++j;
+    if (i > 0) s << ", ";
+    s << ids[i];
+    if (j > i) s << "-" << ids[j];
+    i = j + 1;
+  }
+  return s.str();
+}
+
+// Runs the block's ready threads until each waits (at a barrier or a warp-level intrinsic) or
+// has exited, in the order of the launch's schedule (trace/schedule.h). False: one faulted.
+bool Worker::RunReadyThreads(std::uint32_t n) {
+  const std::uint32_t warps = (n + 31) / 32;
+  auto ready = [&](std::uint32_t i) { return threads_[i].status == ThreadStatus::kReady; };
+  auto faulted = [&](std::uint32_t i) { return threads_[i].status == ThreadStatus::kFaulted; };
+  switch (launch_->config->schedule.kind) {
+    case Schedule::Kind::kInOrder:
+      for (std::uint32_t i = 0; i < n; ++i) {
+        if (ready(i)) Resume(i);
+        if (faulted(i)) return false;
+        if (i % 32 == 31 || i == n - 1) {
+          if (logging_) FormWarpRequests(i / 32, n);
+          if (!warp_done_[i / 32]) FinishWarpIfExited(i / 32, n);
+        }
+      }
+      return true;
+    case Schedule::Kind::kReverse:
+      for (std::uint32_t i = n; i-- > 0;) {
+        if (ready(i)) Resume(i);
+        if (faulted(i)) return false;
+      }
+      break;
+    case Schedule::Kind::kLockstep:  // a warp's lanes one access each, round after round
+      for (std::uint32_t w = 0; w < warps; ++w) {
+        const std::uint32_t end = std::min(n, (w + 1) * 32);
+        for (bool any = true; any;) {
+          any = false;
+          for (std::uint32_t i = w * 32; i < end; ++i) {
+            if (!ready(i)) continue;
+            any = true;
+            Resume(i);
+            if (faulted(i)) return false;
+          }
+        }
+      }
+      break;
+    case Schedule::Kind::kRandom: {  // one access of a thread drawn among the ready ones
+      std::vector<std::uint32_t>& pool = ready_pool_;
+      pool.clear();
+      for (std::uint32_t i = 0; i < n; ++i)
+        if (ready(i)) pool.push_back(i);
+      while (!pool.empty()) {
+        rng_ += 0x9e3779b97f4a7c15ull;  // splitmix64
+        std::uint64_t z = rng_;
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        z ^= z >> 31;
+        const std::size_t k = static_cast<std::size_t>(z % pool.size());
+        const std::uint32_t i = pool[k];
+        Resume(i);
+        if (faulted(i)) return false;
+        if (!ready(i)) {
+          pool[k] = pool.back();
+          pool.pop_back();
+        }
+      }
+      break;
+    }
+  }
+  for (std::uint32_t w = 0; w < warps; ++w)
+    if (!warp_done_[w]) FinishWarpIfExited(w, n);
+  return true;
+}
+
+// Returns false when the block failed (the launch stops).
+bool Worker::RunBlock(std::uint64_t b) {
+  const LaunchConfig& cfg = *launch_->config;
+  const Dim3 gd = cfg.grid;
+  const std::uint32_t n = static_cast<std::uint32_t>(cfg.block.count());
+  const std::uint64_t gxy = std::uint64_t{gd.x} * gd.y;
+  const uint3 bidx = {static_cast<unsigned>(b % gd.x), static_cast<unsigned>((b / gd.x) % gd.y),
+                      static_cast<unsigned>(b / gxy)};
+  BeginBlock(b, bidx);
+  for (;;) {
+    if (!RunReadyThreads(n)) return false;
+    const int warp_ops = ResolveWarpOps(b, bidx, n);
+    if (warp_ops < 0) return false;
+    if (warp_ops > 0) continue;
+    // Every thread exited, or every thread waits at one barrier: the common cases, seen in
+    // one pass; anything else is an error (ReportBarrierMismatch describes it).
+    std::uint32_t n_exited = 0, n_same = 0;
+    const std::uint32_t place0 = threads_[0].barrier_place;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      if (threads_[i].status == ThreadStatus::kExited)
+        ++n_exited;
+      else if (threads_[i].barrier_place == place0)
+        ++n_same;
+    }
+    if (n_exited == n) break;  // every thread finished
+    if (n_same != n) {
+      ReportBarrierMismatch(b, bidx, n);
+      return false;
+    }
+    // Everyone waits at the same barrier: all leave when the last one arrived.
+    if (!PassBarrier(b, place0, n)) return false;
+  }
+  EndBlock(b, n);
+  return true;
+}
+
+// Each thread of block `b` back at its start, and the block's records empty.
+void Worker::BeginBlock(std::uint64_t b, const uint3& bidx) {
+  const LaunchConfig& cfg = *launch_->config;
+  const Dim3 bd = cfg.block, gd = cfg.grid;
+  const std::uint32_t n = static_cast<std::uint32_t>(bd.count());
+  for (std::uint32_t i = 0; i < n; ++i) {
+    ThreadCtx& c = threads_[i];
+    c.state = {{i % bd.x, (i / bd.x) % bd.y, i / (bd.x * bd.y)},
+               bidx,
+               {bd.x, bd.y, bd.z},
+               {gd.x, gd.y, gd.z},
+               nullptr,
+               0};
+    c.linear = i;
+    c.clock = 0;
+    c.status = ThreadStatus::kReady;
+    c.epoch = 0;
+    c.touched = false;
+    c.pending_where = nullptr;
+    std::memset(c.site_count, 0, c.sites_used * sizeof c.site_count[0]);
+    c.sites_used = 0;
+    std::memset(c.barrier_count, 0, sizeof c.barrier_count);
+  }
+  current_.block = b;
+  keep_block_ =
+      std::find(cfg.keep_blocks.begin(), cfg.keep_blocks.end(), b) != cfg.keep_blocks.end();
+  requests_.Begin(n, kMaxSites);
+  const std::uint32_t warps = (n + 31) / 32;
+  // A cache replay needs each load's request number as it is made: the per-access path.
+  logging_ = !keep_block_ && cfg.schedule.kind == Schedule::Kind::kInOrder && !launch_->cache;
+  replay_.assign(warps, 0);
+  if (instances_) instance_table_.Begin(warps, kMaxSites);
+  warp_done_.assign(warps, 0);
+  current_.accesses.clear();
+  hazards_begin_ = 0;
+  cache_records_.clear();
+  current_.barriers.clear();
+  current_.warp_ops.clear();
+  current_.values.clear();
+  warp_iterations_.clear();
+  for (const auto& [data, bytes] : shared_arrays_) std::memset(data, kUnwrittenShared, bytes);
+  std::fill(dynamic_shared_.begin(), dynamic_shared_.end(), kUnwrittenShared);
+  rng_ = launch_->config->schedule.seed ^ (b * 0x9e3779b97f4a7c15ull);
+}
+
+// Not every thread that has not exited waits at the same barrier: the error names each barrier
+// and its threads, and the threads that exited.
+void Worker::ReportBarrierMismatch(std::uint64_t b, const uint3& bidx, std::uint32_t n) {
+  std::vector<std::uint32_t> exited;
+  std::map<std::uint32_t, std::vector<std::uint32_t>> by_place;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    if (threads_[i].status == ThreadStatus::kExited)
+      exited.push_back(i);
+    else
+      by_place[threads_[i].barrier_place].push_back(i);
+  }
+  std::ostringstream m;
+  m << "block (" << bidx.x << "," << bidx.y << "," << bidx.z << ") cannot pass its barrier: ";
+  bool first = true;
+  for (const auto& [place, ids] : by_place) {
+    m << (first ? "" : "; ") << "threads " << ThreadList(ids) << " wait at __syncthreads() on line "
+      << PlaceLine(place);
+    first = false;
+  }
+  if (!exited.empty()) m << "; threads " << ThreadList(exited) << " exited without reaching it";
+  m << ". On a GPU this hangs or corrupts the block; every thread of a block must reach the "
+       "same __syncthreads().";
+  ReportError(b, m.str());
+}
+
+// Every thread of the block waits at the barrier at `place`: all leave when the last one arrived
+// (the departure), with the block's count for __syncthreads_count(). False: too many barrier
+// sites (the launch stops).
+bool Worker::PassBarrier(std::uint64_t b, std::uint32_t place, std::uint32_t n) {
+  if (hazards_) CheckInterval();
+  const std::uint16_t id = BarrierId(place);
+  if (id >= kMaxBarrierSites) {
+    ReportError(b, "line " + std::to_string(PlaceLine(place)) + ": the kernel has more than " +
+                       std::to_string(kMaxBarrierSites) + " __syncthreads() sites");
+    return false;
+  }
+  std::uint32_t departure = 0;
+  int count = 0;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    departure = std::max(departure, threads_[i].clock);
+    count += threads_[i].barrier_predicate;
+  }
+  for (std::uint32_t i = 0; i < n; ++i) {
+    ThreadCtx& c = threads_[i];
+    c.barrier_result = count;
+    c.barrier_predicate = 0;
+    c.touched = true;
+    current_.barriers.push_back(
+        {c.clock, departure, c.barrier_count[id]++, static_cast<std::uint16_t>(i), id, 0});
+    c.clock = departure + 1;
+    ++c.epoch;
+    c.status = ThreadStatus::kReady;
+  }
+  return true;
+}
+
+// The block's end: its last interval checked, its records kept (if the user keeps it), its
+// requests and barriers into the worker's figures, its loads into the cache replay.
+void Worker::EndBlock(std::uint64_t b, std::uint32_t n) {
+  const LaunchConfig& cfg = *launch_->config;
+  if (hazards_) CheckInterval(true);
+  if (keep_block_) {
+    std::lock_guard lock(launch_->mutex);
+    launch_->kept[b] = current_;  // in execution order
+  }
+  if (!launch_->active.empty()) {
+    std::uint8_t* active = launch_->active.data() + std::uint64_t{b} * n;
+    for (std::uint32_t i = 0; i < n; ++i) active[i] = threads_[i].touched ? 1 : 0;
+  }
+  requests_.End(local_sites_, cfg.buffers, &stats_);
+  if (requests_.TakeTruncated() || instance_table_.Full()) launch_->truncated = true;
+  AnalyzeBarriers(current_.barriers, &stats_);
+  if (launch_->cache) {
+    launch_->cache->AddBlock(b, cache_records_, local_sites_, cfg.buffers);
+    cache_records_.clear();
+  }
+}
+
+}  // namespace ws::emu::detail

@@ -1,0 +1,121 @@
+// The worker's race check (worker.h, trace/hazards.h): at each barrier, the accesses of the
+// interval that ends there are paired within the block, and its global accesses go into the
+// launch's shadow (shadow_order.h), which pairs them across blocks.
+#include <span>
+
+#include "emu/worker.h"
+
+namespace ws::emu::detail {
+
+// The race check of the current barrier interval (or a piece of one): every pair within the
+// block, then its global accesses into the launch's shadow. A block that is not kept keeps
+// nothing of them after.
+void Worker::CheckInterval(bool block_end) {
+  const auto block = static_cast<std::uint32_t>(current_.block);
+  const std::vector<std::uint8_t>& kinds = SiteKinds();
+  std::span<const AccessRecord> records;
+  std::span<const std::uint64_t> values;
+  bool pair = true;
+  if (logging_) {
+    pair = GatherLogs(block, kinds);
+    records = interval_records_;
+    values = interval_values_;
+  } else {
+    const std::size_t begin = hazards_begin_, end = current_.accesses.size();
+    records = {current_.accesses.data() + begin, end - begin};
+    values = {current_.values.data() + begin, end - begin};
+    for (std::size_t i = 0; i < records.size(); ++i) {
+      const AccessRecord& r = records[i];
+      if (r.site < kinds.size() && (kinds[r.site] & kSiteSpaces) == kSiteGlobal)
+        ToShadow(block, r, values[i]);
+    }
+  }
+  if (pair && !records.empty()) {
+    syncs_.clear();
+    for (const WarpOpRecord& w : current_.warp_ops) {
+      if (w.site < warp_op_kinds_.size() &&
+          warp_op_kinds_[w.site] == static_cast<std::uint8_t>(WarpOpKind::kSyncWarp))
+        syncs_.push_back({w.warp, w.time, w.mask});
+    }
+    interval_pairs_.Add(block, keep_block_, records, values, syncs_, local_sites_, hazard_tally_);
+  }
+  if (!logging_) {
+    if (keep_block_) {
+      hazards_begin_ = current_.accesses.size();
+    } else {
+      current_.accesses.clear();
+      current_.values.clear();
+      hazards_begin_ = 0;
+    }
+  }
+  launch_->shadow.Put(current_.block, shadow_batch_, block_end);
+}
+
+// The lanes' logs, thread after thread; pairs only where the interval wrote shared or global
+// memory (its global reads still go into the shadow). The accesses that may pair go into
+// interval_records_ and interval_values_; returns whether there are pairs to look for. The logs
+// are emptied.
+bool Worker::GatherLogs(std::uint32_t block, const std::vector<std::uint8_t>& kinds) {
+  const bool pair = interval_writes_;
+  const bool global = interval_global_;
+  interval_writes_ = interval_global_ = false;
+  interval_records_.clear();
+  interval_values_.clear();
+  // The words the interval wrote: only they, and the reads of them, can pair.
+  written_words_.Clear();
+  if (pair) MarkWrittenWords(kinds);
+  for (ThreadCtx& c : threads_) {
+    if (!pair && !global) {  // nothing to pair and nothing for the shadow
+      c.log.clear();
+      c.formed = 0;
+      continue;
+    }
+    for (const ThreadCtx::Logged& e : c.log) {
+      const std::uint8_t kind = e.site < kinds.size() ? kinds[e.site] : 0;
+      if ((kind & kSiteSpaces) == 0) continue;
+      const AccessRecord r{e.offset, 0,      e.time, static_cast<std::uint16_t>(c.linear),
+                           e.site,   c.epoch};
+      if (pair) {
+        const SiteInfo& site = local_sites_[e.site];
+        if ((kind & kSiteWrite) != 0 ||
+            written_words_.Touches(site.space, site.buffer, e.offset, site.size)) {
+          interval_records_.push_back(r);
+          interval_values_.push_back(e.value);
+        }
+      }
+      if ((kind & kSiteSpaces) == kSiteGlobal) ToShadow(block, r, e.value);
+    }
+    c.log.clear();
+    c.formed = 0;
+  }
+  return pair;
+}
+
+// The shared and global words the interval's stores and atomics wrote, into written_words_.
+void Worker::MarkWrittenWords(const std::vector<std::uint8_t>& kinds) {
+  for (const ThreadCtx& c : threads_) {
+    for (const ThreadCtx::Logged& e : c.log) {
+      const std::uint8_t kind = e.site < kinds.size() ? kinds[e.site] : 0;
+      if ((kind & kSiteWrite) == 0 || (kind & kSiteSpaces) == 0) continue;
+      const SiteInfo& site = local_sites_[e.site];
+      written_words_.Add(site.space, site.buffer, e.offset, site.size);
+    }
+  }
+}
+
+const std::vector<std::uint8_t>& Worker::SiteKinds() {
+  if (site_kinds_.size() != local_sites_.size()) {
+    site_kinds_.resize(local_sites_.size());
+    for (std::size_t i = 0; i < local_sites_.size(); ++i) {
+      const MemorySpace sp = local_sites_[i].space;
+      site_kinds_[i] = sp == MemorySpace::kShared   ? kSiteShared
+                       : sp == MemorySpace::kGlobal ? kSiteGlobal
+                                                    : 0;
+      if (site_kinds_[i] != 0 && local_sites_[i].op != AccessOp::kLoad)
+        site_kinds_[i] |= kSiteWrite;
+    }
+  }
+  return site_kinds_;
+}
+
+}  // namespace ws::emu::detail

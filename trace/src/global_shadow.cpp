@@ -1,0 +1,195 @@
+// The shadow of global memory across blocks (GlobalShadow, hazards.h): each block's global
+// accesses, in block order, against what earlier blocks left in each word; a pair two blocks'
+// atomics on one word put in order is no race.
+#include <algorithm>
+
+#include "hazard_words.h"
+#include "warpscope/trace/hazards.h"
+#include "warpscope/trace/launch.h"
+
+namespace ws {
+
+using hazard_words::IsWrite;
+using hazard_words::KindOf;
+using hazard_words::LastWord;
+using hazard_words::Rank;
+using hazard_words::WordMask;
+
+GlobalShadow::GlobalShadow() {
+  std::fill(std::begin(cached_key_), std::end(cached_key_), ~0ull);
+}
+GlobalShadow::~GlobalShadow() = default;
+
+GlobalShadow::Page* GlobalShadow::FindPage(std::uint64_t page_key, bool create) {
+  const std::size_t slot = (page_key * 0x9e3779b97f4a7c15ull) >> 60;
+  if (cached_page_[slot] != nullptr && cached_key_[slot] == page_key) return cached_page_[slot];
+  auto it = pages_.find(page_key);
+  if (it == pages_.end()) {
+    if (!create) return nullptr;
+    it = pages_.try_emplace(page_key).first;
+  }
+  cached_key_[slot] = page_key;
+  cached_page_[slot] = &it->second;
+  return &it->second;
+}
+
+bool GlobalShadow::Ordered(const Side& x, const Access& y) const {
+  const auto ax = atomics_.find(x.block), ay = atomics_.find(y.block);
+  if (ax == atomics_.end() || ay == atomics_.end()) return false;
+  if (ax->second.size() > kMaxAtomics || ay->second.size() > kMaxAtomics) return false;
+  const std::uint16_t xt = x.thread & 0x7ffu;
+  const std::uint32_t xe = x.epoch & 0x1fffffffu;
+  for (const AtomicAt& a : ax->second) {
+    for (const AtomicAt& b : ay->second) {
+      if (a.word != b.word) continue;
+      const bool x_before = (a.thread == xt && x.time <= a.time) || xe < a.epoch;
+      const bool y_after = (b.thread == y.thread && y.time >= b.time) || y.epoch > b.epoch;
+      const bool y_before = (b.thread == y.thread && y.time <= b.time) || y.epoch < b.epoch;
+      const bool x_after = (a.thread == xt && x.time >= a.time) || xe > a.epoch;
+      if ((x_before && y_after) || (y_before && x_after)) return true;
+    }
+  }
+  return false;
+}
+
+bool GlobalShadow::MayBeOrderedLater(const Side& x) const {
+  const auto ax = atomics_.find(x.block);
+  if (ax == atomics_.end() || ax->second.size() > kMaxAtomics) return false;
+  const std::uint16_t xt = x.thread & 0x7ffu;
+  const std::uint32_t xe = x.epoch & 0x1fffffffu;
+  for (const AtomicAt& a : ax->second) {
+    if ((a.thread == xt && x.time >= a.time) || xe > a.epoch) return true;
+  }
+  return false;
+}
+
+namespace {
+
+HazardAccess AccessOfSide(std::uint32_t block, std::uint32_t time, std::uint32_t epoch,
+                          std::uint16_t thread, std::uint16_t site, std::uint64_t value) {
+  return HazardAccess{block,
+                      static_cast<std::uint16_t>(thread & 0x7ffu),
+                      site,
+                      time,
+                      epoch & 0x1fffffffu,
+                      (epoch >> 29 & 1u) != 0,
+                      value};
+}
+
+}  // namespace
+
+void GlobalShadow::Add(HazardKind kind, const Side& x, std::uint64_t x_value, const Access& y,
+                       std::uint64_t offset, HazardTally& tally) {
+  const HazardAccess xa = AccessOfSide(x.block, x.time, x.epoch, x.thread, x.site, x_value);
+  const HazardAccess ya{y.block, y.thread, y.site, y.time, y.epoch, y.has_value, y.value};
+  tally.Add(kind, MemorySpace::kGlobal, xa, ya, offset, y.buffer,
+            Rank(y.kept && (x.epoch >> 30 & 1u) != 0, y.block, true));
+}
+
+void GlobalShadow::FinishBlock(std::uint32_t block, HazardTally& tally) {
+  for (const Deferred& d : deferred_) {
+    if (d.y.block == block && !Ordered(d.x, d.y)) Add(d.kind, d.x, d.x_value, d.y, d.offset, tally);
+  }
+  deferred_.clear();
+}
+
+void GlobalShadow::Apply(const Access& y, HazardTally& tally) {
+  const std::uint32_t first = y.offset / 4, last = LastWord(y.offset, y.size);
+  // The common case first: a read of a word that was read before, with no write since from
+  // another block, pairs with nothing and changes nothing (a matrix read by every block).
+  if (y.op == AccessOp::kLoad && first == last) {
+    const std::uint64_t key = (std::uint64_t{y.buffer} << 32) | first;
+    const Page* page = FindPage(key / kPageWords, false);
+    if (page != nullptr && page->reads) {
+      const std::size_t at = static_cast<std::size_t>(key % kPageWords);
+      const Side& r = page->reads->side[at];
+      const std::uint8_t mask = WordMask(y.offset, y.size, first);
+      const std::uint32_t writer = page->writes ? page->writes->side[at].block : ~0u;
+      if (r.block != ~0u && ((r.thread >> 11) & mask) == mask &&
+          (writer == ~0u || writer == y.block))
+        return;
+    }
+  }
+  if (y.op == AccessOp::kAtomic) {  // before the pairing: it orders what comes after it
+    std::vector<AtomicAt>& list = atomics_[y.block];
+    // A block with more is a histogram's, not a ticket's: it orders nothing (see Ordered).
+    if (list.size() <= kMaxAtomics)
+      list.push_back({(std::uint64_t{y.buffer} << 32) | first, y.time, y.epoch, y.thread});
+  }
+  const bool write = IsWrite(y.op);
+  for (std::uint32_t w = first; w <= last; ++w) {
+    const std::uint64_t key = (std::uint64_t{y.buffer} << 32) | w;
+    const std::uint64_t page_key = key / kPageWords;
+    const std::size_t at = static_cast<std::size_t>(key % kPageWords);
+    const std::uint8_t mask = WordMask(y.offset, y.size, w);
+    const bool starts = w == first;
+    const std::uint64_t offset = std::max<std::uint64_t>(std::uint64_t{w} * 4, y.offset);
+    auto pairs_with = [&](const Side& x) {
+      if (x.block == ~0u || x.block == y.block) return false;   // within a block: by interval
+      if (((x.thread >> 11) & 0xfu & mask) == 0) return false;  // different bytes
+      if (!starts && (x.thread >> 15) == 0) return false;  // counted at the first word both cover
+      if ((x.epoch >> 31) != 0 && y.op == AccessOp::kAtomic) return false;  // two atomics
+      return !Ordered(x, y);
+    };
+    // A pair that the block's own later atomic may still order waits for the block's end.
+    auto pair = [&](HazardKind kind, const Side& x, std::uint64_t x_value) {
+      if (MayBeOrderedLater(x) && deferred_.size() < kMaxDeferred)
+        deferred_.push_back({kind, x, x_value, y, offset});
+      else
+        Add(kind, x, x_value, y, offset, tally);
+    };
+    Page* page = FindPage(page_key, false);
+    if (page != nullptr && page->writes) {
+      const Side& x = page->writes->side[at];
+      if (pairs_with(x)) {
+        const std::uint64_t value = page->writes->value[at];
+        const AccessOp xop = (x.epoch >> 31) != 0 ? AccessOp::kAtomic : AccessOp::kStore;
+        const bool same = (x.epoch >> 29 & 1u) != 0 && y.has_value && value == y.value;
+        pair(KindOf(xop, y.op, same), x, value);
+      }
+    }
+    if (write && page != nullptr && page->reads) {
+      const Side& x = page->reads->side[at];
+      if (pairs_with(x)) pair(HazardKind::kWar, x, 0);
+    }
+    // The shadow now: a write is the word's last, with no read since; a read is kept if it is
+    // the first since the write.
+    const std::size_t grow = (page == nullptr || (write ? !page->writes : !page->reads))
+                                 ? (write ? sizeof(Writes) : sizeof(Reads))
+                                 : 0;
+    if (grow > 0 && bytes_ + grow > HazardReport::kMaxShadowBytes) {
+      ++tally.unshadowed_accesses;
+      continue;
+    }
+    if (page == nullptr) page = FindPage(page_key, true);
+    Side mine;
+    mine.block = y.block;
+    mine.time = y.time;
+    mine.epoch = (y.epoch & 0x1fffffffu) | (y.has_value ? 1u << 29 : 0u) |
+                 (y.kept ? 1u << 30 : 0u) | (y.op == AccessOp::kAtomic ? 1u << 31 : 0u);
+    mine.thread =
+        static_cast<std::uint16_t>((y.thread & 0x7ffu) | (mask << 11) | (starts ? 1u << 15 : 0u));
+    mine.site = y.site;
+    if (write) {
+      if (!page->writes) {
+        page->writes = std::make_unique<Writes>();
+        bytes_ += sizeof(Writes);
+      }
+      page->writes->side[at] = mine;
+      page->writes->value[at] = y.value;
+      if (page->reads) page->reads->side[at] = Side{};
+    } else {
+      if (!page->reads) {
+        page->reads = std::make_unique<Reads>();
+        bytes_ += sizeof(Reads);
+      }
+      Side& r = page->reads->side[at];
+      if (r.block == ~0u)
+        r = mine;
+      else
+        r.thread = static_cast<std::uint16_t>(r.thread | (mask << 11));  // any reader's bytes
+    }
+  }
+}
+
+}  // namespace ws
