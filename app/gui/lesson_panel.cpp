@@ -151,7 +151,6 @@ void LessonPanel::Rerun() {
   session_->running = true;
   if (program_open()) {
     RunRequest rq;
-    rq.lesson = "program";
     rq.backend = use_gpu_ ? "cuda" : "emu";
     rq.gpu = gpu_index_;
     rq.schedule = schedule_;
