@@ -30,6 +30,8 @@ def run_one(cli, entry, backend, timeout, save=None):
         cmd += ["-D", d]
     for a in entry.get("args", []):
         cmd += ["--arg=" + a]
+    if "timeout_s" in entry:  # a program near the CLI's default 30 s limit
+        cmd += ["--timeout", str(entry["timeout_s"])]
     start = time.time()
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,

@@ -402,7 +402,8 @@ struct Args {
   int lw = 24, lh = 16, tw = 8, th = 8, mw = 1, mh = 1;
 };
 
-// Options of `run`, `capture` and `export` that choose how a run is made.
+// Options of `run`, `capture` and `export` that choose how a run is made (`run` alone has the
+// seeds' exercises).
 void AddRunOptions(CLI::App* c, Args& a, const std::string& preset_help, bool exercises = false) {
   c->add_option("--variant", a.variant, "Variant (default: the lesson's first)");
   c->add_option("--set", a.sets, "Parameter NAME=VALUE (repeatable)");
@@ -411,7 +412,7 @@ void AddRunOptions(CLI::App* c, Args& a, const std::string& preset_help, bool ex
                   "One of the lesson's exercises from the seeds (see `lessons`): its variant, "
                   "parameters and thread order, then the question and the worked answer");
   c->add_option("--backend", a.backend, "emu (CPU emulator) or cuda (a GPU)");
-  if (!exercises) c->add_option("--preset", a.options.preset, preset_help);
+  c->add_option("--preset", a.options.preset, preset_help);
   c->add_option("--schedule", a.schedule,
                 "Emulator: the order a block's threads interleave in: in-order (default), "
                 "reverse, lockstep (a warp's lanes together, warps in turn) or random:SEED");
@@ -452,10 +453,10 @@ CLI::App* AddRun(CLI::App& cli, Args& a) {
                     "else passed to the compiler (repeatable)");
   run->add_option("--timeout", a.timeout_s, "With --file: seconds the program may run (default 30)")
       ->check(CLI::Range(0.1, 3600.0));
-  AddRunOptions(run, a, "", true);
-  run->add_option("--preset", a.options.preset,
-                  "Device preset whose limits the emulator enforces (g80, gt200, fermi, turing, "
-                  "ampere, hopper)");
+  AddRunOptions(run, a,
+                "Device preset whose limits the emulator enforces (g80, gt200, fermi, turing, "
+                "ampere, hopper)",
+                true);
   run->add_flag("--json", a.json, "One JSON object");
   run->add_flag("--progress", a.progress,
                 "With --file on the emulator: show the launch under way and its blocks done "

@@ -3,9 +3,16 @@
 #include "warpscope/kernels/catalog.h"
 
 namespace ws {
+namespace {
+
+nlohmann::json GpuOrNull(const GpuDevice* gpu) {
+  return gpu != nullptr ? GpuJson(*gpu) : nlohmann::json();
+}
+
+}  // namespace
 
 TraceContents TraceOfRun(const LessonRun& run, const GpuDevice* gpu, std::time_t when) {
-  return TraceOfLessonRun(run, gpu != nullptr ? GpuJson(*gpu) : nlohmann::json(), when);
+  return TraceOfLessonRun(run, GpuOrNull(gpu), when);
 }
 
 Result<LessonRun> RunOfTrace(TraceContents c, const std::filesystem::path& file) {
@@ -14,8 +21,7 @@ Result<LessonRun> RunOfTrace(TraceContents c, const std::filesystem::path& file)
 
 Status SaveRunAsTrace(const LessonRun& run, const GpuDevice* gpu,
                       const std::filesystem::path& path) {
-  return WriteRunTrace(run, gpu != nullptr ? GpuJson(*gpu) : nlohmann::json(), path,
-                       std::time(nullptr));
+  return WriteRunTrace(run, GpuOrNull(gpu), path, std::time(nullptr));
 }
 
 Result<LessonRun> LoadTraceAsRun(const std::filesystem::path& path) {

@@ -20,9 +20,6 @@ namespace {
 using test::RunApp;
 using test::TempDir;
 
-#define REQUIRE_XVFB() \
-  if (!test::HaveXvfb()) GTEST_SKIP() << "xvfb-run is not installed (Debian package xvfb)"
-
 const std::filesystem::path kLectures =
     std::filesystem::path(WARPSCOPE_SOURCE_DIR) / "assets" / "lectures";
 

@@ -17,9 +17,6 @@ using test::RunApp;
 using test::RunResult;
 using test::TempDir;
 
-#define REQUIRE_XVFB() \
-  if (!test::HaveXvfb()) GTEST_SKIP() << "xvfb-run is not installed (Debian package xvfb)"
-
 nlohmann::json ReadJson(const fs::path& p) {
   std::ifstream in(p);
   return nlohmann::json::parse(in, nullptr, false);

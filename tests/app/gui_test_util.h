@@ -20,6 +20,10 @@ RunResult RunApp(const std::vector<std::string>& args, bool with_display = true,
 
 bool HaveXvfb();
 
+// Skips a GUI test on a machine without xvfb-run, saying so.
+#define REQUIRE_XVFB() \
+  if (!::ws::test::HaveXvfb()) GTEST_SKIP() << "xvfb-run is not installed (Debian package xvfb)"
+
 // A fresh folder under the temp dir, removed by the destructor.
 class TempDir {
  public:

@@ -31,15 +31,6 @@ using test::RunApp;
 using test::Shot;
 using test::TempDir;
 
-#define REQUIRE_XVFB() \
-  if (!test::HaveXvfb()) GTEST_SKIP() << "xvfb-run is not installed (Debian package xvfb)"
-
-}  // namespace
-}  // namespace ws
-
-namespace ws {
-namespace {
-
 TEST(GuiViews, AShippedGpuTraceOpensLikeALiveRun) {
   REQUIRE_XVFB();
   // The H100 captures in assets/: the banks view shows the tile's column reads (its worst shared

@@ -35,9 +35,6 @@ using test::RunApp;
 using test::Shot;
 using test::TempDir;
 
-#define REQUIRE_XVFB() \
-  if (!test::HaveXvfb()) GTEST_SKIP() << "xvfb-run is not installed (Debian package xvfb)"
-
 constexpr Rgba kIdle = {70, 70, 74, 255};
 
 TEST(GuiViews, GridGreysTheThreadsOutsideThePicture) {

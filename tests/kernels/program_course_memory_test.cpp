@@ -244,7 +244,8 @@ int main() {
 }
 )");
   ASSERT_TRUE(r.program->ok()) << r.program->failure;
-  EXPECT_EQ(r.program->stdout_text, "31 29 30 32\n");  // the largest lane + 1 in each group; lane 31 alone
+  EXPECT_EQ(r.program->stdout_text,
+            "31 29 30 32\n");  // the largest lane + 1 in each group; lane 31 alone
   ASSERT_EQ(r.launches.size(), 1u);
   const LaunchTrace& t = r.launches[0];
   std::size_t i = 0;

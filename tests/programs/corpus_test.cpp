@@ -42,6 +42,8 @@ TEST_P(Corpus, RunsAsWritten) {
     o.include_dirs.push_back(kCorpus / d);
   o.defines = entry.value("defines", std::vector<std::string>{});
   o.args = entry.value("args", std::vector<std::string>{});
+  // A program near the default limit on a 2-core machine says how long it may take.
+  o.timeout = std::chrono::seconds(entry.value("timeout_s", 30));
   // As a user runs it: from its own folder (simpleTexture reads ./data/).
   std::filesystem::current_path(main.parent_path());
   const LessonRun run = RunProgramFile(main, o);

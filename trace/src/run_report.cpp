@@ -183,8 +183,6 @@ nlohmann::json LessonJson(const LessonRun& run) {
   j["sites"] = SitesJson(t);
   j["barriers"] = BarriersJson(t);
   j["warp_ops"] = WarpOpsJson(t);
-  j["timing"] = TimingJson(run.timing);
-  j["check"] = {{"ok", run.check.ok}, {"message", run.check.message}};
   j["records"] = {{"accesses", t.stats.access_records},
                   {"barriers", t.stats.barrier_records},
                   {"kept_blocks", t.blocks.size()},

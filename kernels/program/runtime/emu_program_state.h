@@ -12,8 +12,8 @@
 #include "warpscope/kernels/emu_runtime.h"
 #define WS_NO_LESSON_INTRINSICS 1  // ws_program.h declares the program's own
 #include "warpscope/kernels/ws_cuda_emu.h"
-#include "warpscope/trace/ws_cuda_keys.h"
 #include "warpscope/trace/launch.h"
+#include "warpscope/trace/ws_cuda_keys.h"
 
 // ws_cuda_emu.h's keyword macros are for lesson kernels; these files define the program's API.
 #undef __global__

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "warpscope/trace/ws_cuda_keys.h"
 #include "warpscope/trace/launch.h"
+#include "warpscope/trace/ws_cuda_keys.h"
 
 namespace ws::prog {
 

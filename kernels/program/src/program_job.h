@@ -19,7 +19,12 @@ using Resources = std::map<std::string, KernelResources, std::less<>>;
 
 // What one run of a program carries from stage to stage.
 struct ProgramJob {
-  explicit ProgramJob(const ProgramOptions& o) : options(o), gpu(o.backend == "cuda") {}
+  // A record of the options' backend with an empty program part.
+  explicit ProgramJob(const ProgramOptions& o) : options(o), gpu(o.backend == "cuda") {
+    run.backend = o.backend;
+    run.device = gpu ? "GPU" : "CPU emulator";
+    run.program.emplace();
+  }
   const ProgramOptions& options;
   const bool gpu;
   LessonRun run;  // the record it fills (run.program is set from the start)

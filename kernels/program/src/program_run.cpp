@@ -273,9 +273,6 @@ LessonRun RunProgramText(const std::string& file_name, const std::filesystem::pa
                          const std::string& text, const ProgramOptions& options) {
   using Clock = std::chrono::steady_clock;
   ProgramJob job(options);
-  job.run.backend = options.backend;
-  job.run.device = job.gpu ? "GPU" : "CPU emulator";
-  job.run.program.emplace();
   ProgramRecord& p = job.p();
   p.file = file_name;
   p.source = text;
@@ -310,9 +307,6 @@ LessonRun RunProgramFile(const std::filesystem::path& file, const ProgramOptions
   const auto size = std::filesystem::file_size(file, ec);
   if (!in || ec || size > kMaxProgramBytes) {
     ProgramJob job(options);
-    job.run.backend = options.backend;
-    job.run.device = job.gpu ? "GPU" : "CPU emulator";
-    job.run.program.emplace();
     job.p().file = file.filename().string();
     job.p().path = file.string();
     Fail(job, ProgramStage::kRead,

@@ -10,8 +10,8 @@
 
 #include <cstdint>
 
-#include "warpscope/trace/ws_cuda_keys.h"  // MakePlace, RecorderFileTag, ShuffleSourceLane
 #include "warpscope/kernels/ws_cuda_record_format.h"
+#include "warpscope/trace/ws_cuda_keys.h"  // MakePlace, RecorderFileTag, ShuffleSourceLane
 
 // The launch's dynamic shared memory (extern __shared__), sized by <<<grid, block, bytes>>>.
 extern __shared__ __align__(16) unsigned char ws_dynamic_shared[];
