@@ -111,7 +111,7 @@ def main(folder):
         sites = ws["sites"]
 
         def total(space, op, field):
-            v = [s[field] for s in sites if s["space"] == space and s["op"] == op]
+            v = [s.get(field) or 0 for s in sites if s["space"] == space and s["op"] == op]
             return sum(v) if v else None
 
         def count(space, op):
@@ -134,9 +134,11 @@ def main(folder):
             if count("shared", op):
                 req = total("shared", op, "requests")
                 wf = total("shared", op, "wavefronts")
+                # Conflicts as ncu counts them: wavefronts beyond those the width needs.
+                ideal = total("shared", op, "ideal_wavefronts") or req
                 rows.append((f"shared {op}", cell(req, g(f"sh_{k}_inst")),
                              cell(wf, g(f"sh_{k}_wf")) + " ; conflicts " +
-                             cell(wf - req, g(f"sh_{k}_conf")), count("shared", op)))
+                             cell(wf - ideal, g(f"sh_{k}_conf")), count("shared", op)))
         if count("texture", "load"):
             rows.append(("texture", cell(total("texture", "load", "requests"), g("tex_req")),
                          cell(total("texture", "load", "sectors"), g("tex_sec")), count("texture", "load")))

@@ -20,6 +20,7 @@
 #include "warpscope/program/program.h"
 #include "warpscope/trace/chrome_trace.h"
 #include "warpscope/trace/layout_table.h"
+#include "warpscope/trace/what_if.h"
 
 namespace {
 
@@ -70,9 +71,25 @@ int ExitCodeFor(const ws::Status& s) {
   return user_error ? 2 : 1;
 }
 
+// --what-if: the records of launches up to this many threads are all kept, so that the what-if
+// covers the whole grid (the app keeps as many).
+constexpr std::uint64_t kWhatIfThreads = std::uint64_t{1} << 18;
+
+// `*run` with the what-if applied; false (and why, on stderr) when it cannot be.
+bool ApplyWhatIfTo(ws::LessonRun* run, const std::string& spec) {
+  auto w = ws::ApplyWhatIf(*run, spec);
+  if (!w.ok()) {
+    std::cerr << "warpscope-cli: --what-if: " << w.status().message() << "\n";
+    return false;
+  }
+  *run = std::move(*w);
+  return true;
+}
+
 int RunCommand(const std::string& lesson, std::string variant, const std::vector<std::string>& sets,
                const std::string& backend, ws::RunOptions options, bool json,
-               const std::string& capture_to = "", const std::string& exercise = "") {
+               const std::string& capture_to = "", const std::string& exercise = "",
+               const std::string& what_if = "") {
   // An exercise preset: its variant, parameters and thread order, under the user's --set.
   const ws::LessonInfo* info = ws::FindLesson(lesson);
   const ws::Preset* preset = nullptr;
@@ -104,11 +121,13 @@ int RunCommand(const std::string& lesson, std::string variant, const std::vector
   for (const std::string& n : notes) std::cerr << "warpscope-cli: note: --set " << n << "\n";
   ws::Params overrides = preset != nullptr ? preset->params : ws::Params{};
   for (const auto& [name, value] : *parsed) overrides[name] = value;
+  if (!what_if.empty()) options.keep_all_threads_up_to = kWhatIfThreads;
   auto run = ws::RunLessonOrShipped(lesson, variant, overrides, backend, options);
   if (!run.ok()) {
     std::cerr << "warpscope-cli: " << run.status().message() << "\n";
     return ExitCodeFor(run.status());
   }
+  if (!what_if.empty() && !ApplyWhatIfTo(&*run, what_if)) return 2;
   if (!capture_to.empty()) {
     const ws::DeviceQuery q = backend == "cuda" ? ws::QueryDevices() : ws::DeviceQuery{};
     const ws::GpuDevice* gpu = nullptr;
@@ -163,6 +182,7 @@ int ServeCommand() {
       options.record_budget_bytes = rq.value("record_budget", options.record_budget_bytes);
       if (rq.contains("keep_blocks"))
         options.keep_blocks = rq.at("keep_blocks").get<std::vector<std::uint32_t>>();
+      options.keep_all_threads_up_to = rq.value("keep_all_up_to", std::uint64_t{0});
       if (rq.contains("schedule")) {
         auto s = ws::ParseSchedule(rq.at("schedule").get<std::string>());
         if (!s.ok()) throw std::runtime_error(s.status().message());
@@ -201,7 +221,8 @@ int ProgramCommand(const std::vector<std::string>& files, const std::vector<std:
                    const std::vector<std::string>& include_dirs,
                    const std::vector<std::string>& args, const std::string& backend,
                    const ws::RunOptions& options, double timeout_s, bool json,
-                   const std::string& capture_to = "", bool progress = false) {
+                   const std::string& capture_to = "", bool progress = false,
+                   const std::string& what_if = "") {
   if (backend != "emu" && backend != "cuda") {
     std::cerr << "warpscope-cli: --backend " << backend << ": emu or cuda\n";
     return 2;
@@ -240,6 +261,7 @@ int ProgramCommand(const std::vector<std::string>& files, const std::vector<std:
   po.preset = options.preset;
   po.backend = backend;
   po.keep_blocks = options.keep_blocks;
+  if (!what_if.empty()) po.keep_all_threads_up_to = kWhatIfThreads;
   po.schedule = options.schedule.Name();
   po.timeout = std::chrono::milliseconds(static_cast<long long>(timeout_s * 1000));
   // --progress: the launch under way and its blocks done, on stderr (one line, redrawn, on a
@@ -260,7 +282,8 @@ int ProgramCommand(const std::vector<std::string>& files, const std::vector<std:
       }
     };
   }
-  const ws::LessonRun r = ws::RunProgramFile(file, po);
+  ws::LessonRun r = ws::RunProgramFile(file, po);
+  if (!what_if.empty() && !r.launches.empty() && !ApplyWhatIfTo(&r, what_if)) return 2;
   const ws::ProgramRecord& p = *r.program;
   if (shown) std::cerr << "\n";
   if (!capture_to.empty() && (p.ok() || !r.launches.empty())) {
@@ -396,7 +419,7 @@ struct Args {
   double timeout_s = 30;
   ws::RunOptions options;
   std::vector<std::uint32_t> keep_blocks;
-  std::string schedule = "in-order", exercise, out, chrome_out, export_trace, trace_path;
+  std::string schedule = "in-order", exercise, out, chrome_out, export_trace, trace_path, what_if;
   bool progress = false;
   std::string layout_kind = "row-major";
   int lw = 24, lh = 16, tw = 8, th = 8, mw = 1, mh = 1;
@@ -457,6 +480,11 @@ CLI::App* AddRun(CLI::App& cli, Args& a) {
                 "Device preset whose limits the emulator enforces (g80, gt200, fermi, turing, "
                 "ampere, hopper)",
                 true);
+  run->add_option("--what-if", a.what_if,
+                  "ARRAY:LAYOUT: the run's figures with an array re-addressed through a layout, "
+                  "without running it so: pad=K, swizzle=B,M,S (CuTe), morton, tiled=WxH, "
+                  "transpose or vector=BYTES; add ,shape=ROWSxCOLS to set its shape "
+                  "(tile:swizzle=5,0,5)");
   run->add_flag("--json", a.json, "One JSON object");
   run->add_flag("--progress", a.progress,
                 "With --file on the emulator: show the launch under way and its blocks done "
@@ -531,14 +559,14 @@ int ShowCommand(const std::string& path, bool json) {
 int RunOrCapture(Args& a, const std::string& name, const std::string& capture_to) {
   if (!a.program_files.empty())
     return ProgramCommand(a.program_files, a.defines, a.include_dirs, a.program_args, a.backend,
-                          a.options, a.timeout_s, a.json, capture_to, a.progress);
+                          a.options, a.timeout_s, a.json, capture_to, a.progress, a.what_if);
   if (a.lesson.empty()) {
     std::cerr << "warpscope-cli: " << name << " needs a lesson id or --file PROGRAM.cu\n";
     return 2;
   }
   // A capture's results go to stdout as for `run`; text only with --json absent.
   return RunCommand(a.lesson, a.variant, a.sets, a.backend, a.options, a.json, capture_to,
-                    a.exercise);
+                    a.exercise, a.what_if);
 }
 
 }  // namespace

@@ -246,6 +246,7 @@ Result<LessonRun> RunLessonInWorker(const ChildRunRequest& rq) {
                                   {"gpu", rq.options.gpu},
                                   {"record_budget", rq.options.record_budget_bytes},
                                   {"keep_blocks", rq.options.keep_blocks},
+                                  {"keep_all_up_to", rq.options.keep_all_threads_up_to},
                                   {"schedule", rq.options.schedule.Name()},
                                   {"out", trace.string()}};
   Result<std::string> reply = Status::Error("");

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "warpscope/kernels/catalog.h"
+#include "warpscope/trace/what_if.h"
 
 namespace ws {
 namespace {
@@ -262,7 +263,8 @@ Status ParseStep(const toml::table& t, const Lecture& lecture, std::size_t index
   if (Status s =
           CheckKeys(t,
                     {"title", "caption", "note", "lesson", "program", "trace", "variant", "backend",
-                     "params", "panels", "arrangement", "select", "compare", "schedule"},
+                     "params", "panels", "arrangement", "select", "compare", "schedule",
+                     "what_if"},
                     w, line, "");
       !s.ok())
     return s;
@@ -277,7 +279,8 @@ Status ParseStep(const toml::table& t, const Lecture& lecture, std::size_t index
            {"variant", &step->variant},
            {"backend", &step->backend},
            {"arrangement", &step->arrangement},
-           {"schedule", &schedule}}) {
+           {"schedule", &schedule},
+           {"what_if", &step->what_if}}) {
     if (Status s = GetString(t, key, w, line, out); !s.ok()) return s;
   }
   if (step->title.empty()) return w.Error(&t, line, "title", "every step needs a title");
@@ -316,6 +319,17 @@ Status ParseStep(const toml::table& t, const Lecture& lecture, std::size_t index
 
   if (const toml::node* n = t.get("compare")) {
     if (Status s = ParseCompare(*n, info, w, line, step); !s.ok()) return s;
+  }
+  if (!step->what_if.empty()) {
+    // Its array is named by the run, which only running finds; the form is checked here.
+    if (Status f = CheckWhatIfForm(step->what_if); !f.ok())
+      return w.Error(t.get("what_if"), line, "what_if", f.message());
+    if (step->compare.on)
+      return w.Error(t.get("what_if"), line, "what_if",
+                     "a what-if step compares the run as written with the what-if; leave out compare");
+    if (!step->trace.empty())
+      return w.Error(t.get("what_if"), line, "what_if",
+                     "give a lesson or program: a what-if step runs it, then re-addresses its records");
   }
   return Status();
 }

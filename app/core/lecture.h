@@ -65,6 +65,9 @@ struct LectureStep {
   LectureSelection select;
   LectureCompare compare;
   Schedule schedule;  // the emulator's thread order for the step's runs (default in-order)
+  // A what-if layout (trace/what_if.h, "tile:swizzle=5,0,5") applied to the step's run; the step
+  // then shows the run as written (A) beside the what-if (B).
+  std::string what_if;
 };
 
 struct Lecture {

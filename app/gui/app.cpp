@@ -47,6 +47,7 @@ int CheckPanels(const AppOptions& opt, Ui& ui) {
               << "\n";
     return 2;
   }
+  ui.session().what_if = opt.what_if;
   if (!opt.focus.empty() && ui.FindPanel(opt.focus) == nullptr) {
     std::cerr << "warpscope: unknown panel '" << opt.focus << "'; panels are: " << ui.PanelIds()
               << "\n";
@@ -186,7 +187,9 @@ int RunApp(const AppOptions& opt) {
   std::filesystem::create_directories(config_dir, ec);
   // A lecture lays its own panels out: the teacher's own layout is left as it was.
   io.IniFilename = ec || !opt.lecture.empty() ? nullptr : ini_path.c_str();
-  const theme::Fonts fonts = theme::LoadFonts(!opt.export_dir.empty());
+  // Exports and scripted frames (tests, screenshots) draw with an atlas that never grows, so that
+  // which frame first drew which text does not move a pixel (theme.cpp).
+  const theme::Fonts fonts = theme::LoadFonts(!opt.export_dir.empty() || opt.frames > 0);
   SetCodeFont(fonts.mono);
   theme::Apply(ui_scale, settings.light_theme);
   ImGui_ImplGlfw_InitForOpenGL(win, true);

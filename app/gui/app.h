@@ -35,6 +35,7 @@ struct AppOptions {
   std::filesystem::path screenshot_dir;   // this run's folder for F12 and menu exports
   std::filesystem::path layout_json;      // scripted: write panel rectangles here at the end
   std::string focus;                      // panel to bring to the front at start
+  std::string what_if;                    // a what-if layout applied to the runs (what_if.h)
   std::string sweep;                      // scripted: sweep this parameter (timing view)
   bool show_shipped = false;              // scripted: open the shipped capture (multi-GPU)
   std::string timing_csv;                 // scripted: the timing view's CSV goes to this folder

@@ -15,7 +15,7 @@ LecturePlayer::LecturePlayer(Lecture lecture, Ui* ui) : lecture_(std::move(lectu
 std::vector<std::string> LecturePlayer::Panels() const {
   const LectureStep& s = lecture_.steps[static_cast<std::size_t>(index_)];
   if (!s.panels.empty()) return s.panels;
-  if (s.compare.on) return {"compare"};
+  if (s.compare.on || !s.what_if.empty()) return {"compare"};
   const LessonInfo* info = FindLesson(s.lesson);
   std::vector<std::string> panels;
   if (info != nullptr && !info->front_panel.empty())
@@ -32,6 +32,8 @@ void LecturePlayer::Go(int index) {
   error_.clear();
   Session& session = ui_->session();
   session.pinned.reset();
+  session.SetWhatIf("");
+  session.what_if = s.what_if;  // applied to the step's run as it is installed
   session.compare_view = s.compare.view.empty() ? "coalescing" : s.compare.view;
   std::string arrangement = s.arrangement;
   ui_->SetLectureLayout(Panels(), arrangement);
@@ -77,12 +79,26 @@ void LecturePlayer::Update() {
     StartB();
     return;
   }
+  if (!StepWhatIf().empty()) {
+    // A what-if step: the run as written (A) beside the what-if (B), in the view of its array.
+    if (!session.what_if_error.empty()) error_ = session.what_if_error;
+    if (session.written) {
+      session.pinned = session.written;
+      auto w = ParseWhatIf(session.what_if, *session.written);
+      session.compare_view =
+          w.ok() && w->array.space == MemorySpace::kGlobal ? "coalescing" : "banks";
+    }
+  }
   ApplySelection();
   phase_ = Phase::kReady;
 }
 
 // The step's `select`: a block, the site on a source line (the first there, or the first of
 // its operation), then the n-th request of that site (of the warp, if one is named).
+const std::string& LecturePlayer::StepWhatIf() const {
+  return lecture_.steps[static_cast<std::size_t>(index_)].what_if;
+}
+
 void LecturePlayer::ApplySelection() {
   const LectureSelection& sel = lecture_.steps[static_cast<std::size_t>(index_)].select;
   Session& session = ui_->session();

@@ -42,6 +42,7 @@ class LecturePlayer {
   enum class Phase { kRunA, kRunB, kReady };
   void StartB();
   void ApplySelection();
+  const std::string& StepWhatIf() const;  // the step's what-if ("": none)
 
   Lecture lecture_;
   Ui* ui_;

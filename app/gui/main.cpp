@@ -43,6 +43,9 @@ void AddOptions(CLI::App& cli, ws::AppOptions& opt, RawArgs& raw) {
   cli.add_option("--screenshot-dir", opt.screenshot_dir,
                  "Folder for F12 and Export PNG screenshots");
   cli.add_option("--focus", opt.focus, "Bring this panel to the front at start");
+  cli.add_option("--what-if", opt.what_if,
+                 "ARRAY:LAYOUT applied to the runs' records, as warpscope-cli run --what-if "
+                 "(tile:swizzle=5,0,5)");
   cli.add_option(
       "--lesson", opt.lesson,
       "Lesson to run at start (default: the last one, else transpose; see warpscope-cli lessons)");

@@ -301,6 +301,10 @@ void Ui::Draw() {
   DrawStatusBar();
   if (lecture_bar_) lecture_bar_();
   DrawDockSpace();
+  if (!session_.focus_panel.empty()) {
+    if (Panel* p = FindPanel(session_.focus_panel)) p->RequestFocus();
+    session_.focus_panel.clear();
+  }
   for (auto& p : panels_) {
     // Wait two frames so that the Export menu item's highlight is gone from the picture.
     if (p->Draw()) RequestScreenshot(p->id(), 2);

@@ -197,16 +197,21 @@ TEST_P(ShippedLecture, WalksEveryStepAndExportsTheSameNotesTwice) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   ExpectSameFiles(t / "a", t / "b");
   if (GetParam() != "optimizing-cuda") return;
-  // One lecture's notes by hand, from optimizing-cuda.toml: 13 steps, 8 of two panels and 5 of
-  // one (the compare view): 21 PNGs at 2x; SVGs for the coalescing strips (steps 1, 3, 5), the
-  // bank heatmap (7), the timing plots (3, 9) and the occupancy graphs (10).
+  // One lecture's notes by hand, from optimizing-cuda.toml: 14 steps, 8 of two panels and 6 of
+  // one (the compare view): 22 PNGs at 2x; SVGs for the coalescing strips (steps 1, 3, 5), the
+  // bank heatmap (7), the timing plots (3, 10) and the occupancy graphs (11).
   const std::string md = Slurp(t / "a" / "index.md");
   const std::string html = Slurp(t / "a" / "index.html");
   EXPECT_EQ(md.rfind("# Optimizing CUDA: memory first\n", 0), 0u);
   EXPECT_NE(md.find("## 6. Transpose through a shared-memory tile"), std::string::npos);
   EXPECT_NE(md.find("- global stores: 32 \u2192 4 sectors per request"), std::string::npos);
   EXPECT_NE(html.find("<h2>8. Padding the tile by one column</h2>"), std::string::npos);
-  EXPECT_EQ(pngs, 21);
+  // Step 9, the what-if: the run as written (A) beside its swizzled records (B), not run again.
+  const std::size_t nine = md.find("## 9. What if the tile were swizzled instead? (not run again)");
+  ASSERT_NE(nine, std::string::npos);
+  EXPECT_NE(md.find("what-if: Swizzle<5,0,5> on tile (not run)*", nine), std::string::npos);
+  EXPECT_NE(md.find("- shared loads: 32-way \u2192 1-way bank conflicts", nine), std::string::npos);
+  EXPECT_EQ(pngs, 22);
   EXPECT_GE(svgs, 6);
 }
 

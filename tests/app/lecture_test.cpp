@@ -90,7 +90,7 @@ TEST(Lecture, ErrorsNameTheLineAndTheField) {
   EXPECT_EQ(Error(head + "colour = 3\n"),
             "class.toml:5: step 1 (\"One\"): colour: unknown field; fields here are: title, "
             "caption, note, lesson, program, trace, variant, backend, params, panels, "
-            "arrangement, select, compare, schedule");
+            "arrangement, select, compare, schedule, what_if");
   EXPECT_EQ(Error(head + "select = { line = -1 }\n"),
             "class.toml:5: step 1 (\"One\"): select.line: must be a whole number from 0 to "
             "1000000000");

@@ -212,6 +212,81 @@ TEST(Banks, DoubleWordsNeedTwoWavefronts) {
   EXPECT_EQ(BankConflictDegree(Linear(0, 8, 8)), 2u);
 }
 
+// Vector widths as the hardware serves them. Every expectation below is a measurement: Nsight
+// Compute's l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st} over one instruction per warp
+// (scripts/vector_banks.cu, H100 and H200, the table in docs/ncu-agreement.md). `e(lane)` is the
+// element the lane reads, W bytes each; lanes where it is negative do not take part.
+struct VectorCase {
+  const char* pattern;
+  int (*e)(int lane, int w);
+  std::uint32_t w8_load, w16_load, w8_store, w16_store;
+};
+const VectorCase kVectorCases[] = {
+    {"stride1", [](int l, int) { return l; }, 2, 4, 2, 4},
+    {"broadcast", [](int, int) { return 0; }, 1, 2, 2, 4},
+    {"half_bcast", [](int l, int) { return l / 16; }, 1, 2, 2, 4},
+    {"quarter_bcast", [](int l, int) { return l / 8; }, 1, 2, 2, 4},
+    {"mod16", [](int l, int) { return l % 16; }, 2, 4, 2, 4},
+    {"mod8", [](int l, int) { return l % 8; }, 2, 4, 2, 4},
+    {"stride2", [](int l, int) { return 2 * l; }, 4, 8, 4, 8},
+    {"column", [](int l, int w) { return l * 128 / w; }, 32, 32, 32, 32},
+    {"padded", [](int l, int w) { return l * (128 + w) / w; }, 2, 4, 2, 4},
+    {"swizzled", [](int l, int w) { return l * 128 / w + l % (128 / w); }, 2, 4, 2, 4},
+    {"perm", [](int l, int) { return (l * 7) % 32; }, 2, 4, 2, 4},
+    {"half_active", [](int l, int) { return l < 16 ? l : -1; }, 1, 2, 1, 2},
+    {"stride2_64B", [](int l, int w) { return l * 64 / w; }, 16, 16, 16, 16},
+    // Loads only: the patterns that found the merge rule.
+    {"mod4", [](int l, int) { return l % 4; }, 2, 4, 0, 0},
+    {"eighths", [](int l, int) { return l / 4; }, 1, 2, 0, 0},
+    {"two_conflict", [](int l, int w) { return l < 16 ? 0 : 128 / w; }, 2, 2, 0, 0},
+    {"alt_conflict", [](int l, int w) { return l % 2 ? 128 / w : 0; }, 2, 4, 0, 0},
+    {"mod4_far", [](int l, int) { return (l % 4) * 4; }, 2, 8, 0, 0},
+    {"mod16_far", [](int l, int) { return (l % 16) * 2; }, 4, 8, 0, 0},
+    {"half_mixed", [](int l, int) { return l < 16 ? 0 : l - 16; }, 2, 4, 0, 0},
+    {"one_lane", [](int l, int) { return l == 0 ? 0 : -1; }, 1, 1, 0, 0},
+};
+
+std::vector<LaneAccess> Pattern(const VectorCase& c, int w) {
+  std::vector<LaneAccess> v;
+  for (int l = 0; l < 32; ++l) {
+    const int e = c.e(l, w);
+    if (e >= 0)
+      v.push_back({static_cast<std::uint8_t>(l), static_cast<std::uint8_t>(w),
+                   static_cast<std::uint64_t>(e) * static_cast<std::uint64_t>(w)});
+  }
+  return v;
+}
+
+TEST(Banks, VectorWidthsCostWhatTheHardwareMeasured) {
+  for (const VectorCase& c : kVectorCases) {
+    SCOPED_TRACE(c.pattern);
+    EXPECT_EQ(SharedRequestCost(Pattern(c, 8), true).wavefronts, c.w8_load);
+    EXPECT_EQ(SharedRequestCost(Pattern(c, 16), true).wavefronts, c.w16_load);
+    if (c.w8_store == 0) continue;
+    EXPECT_EQ(SharedRequestCost(Pattern(c, 8), false).wavefronts, c.w8_store);
+    EXPECT_EQ(SharedRequestCost(Pattern(c, 16), false).wavefronts, c.w16_store);
+  }
+}
+
+// The example: a 16-byte store of 32 distinct, consecutive float4s is 4 wavefronts
+// (512 bytes, 128 a wavefront) and no conflict: 4 quarter-warps, each 1-way.
+TEST(Banks, SixteenByteAccessesCountConflictsBeyondTheirFourWavefronts) {
+  const SharedCost s = SharedRequestCost(Linear(0, 16, 16), false);
+  EXPECT_EQ(s.wavefronts, 4u);
+  EXPECT_EQ(s.ideal, 4u);
+  EXPECT_EQ(s.degree, 1u);
+  // A float4 column of a 128-byte-row tile: 8 lanes of a quarter on one bank group, 8-way in
+  // each of 4 quarters: 32 wavefronts, 28 of them conflicts.
+  const SharedCost c = SharedRequestCost(Linear(0, 128, 16), true);
+  EXPECT_EQ(c.wavefronts, 32u);
+  EXPECT_EQ(c.wavefronts - c.ideal, 28u);
+  EXPECT_EQ(c.degree, 8u);
+  // 4-byte accesses are one phase: wavefronts = the degree, ideal 1.
+  const SharedCost f = SharedRequestCost(Linear(0, 128, 4), true);
+  EXPECT_EQ(f.wavefronts, 32u);
+  EXPECT_EQ(f.ideal, 1u);
+}
+
 TEST(Atomics, ConflictIsLanesPerAddress) {
   EXPECT_EQ(AtomicConflictDegree(Linear(0, 4)), 1u);
   EXPECT_EQ(AtomicConflictDegree(Linear(0, 0)), 32u);  // all lanes on one counter

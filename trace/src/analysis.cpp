@@ -22,6 +22,7 @@ void SiteStats::Merge(const SiteStats& o) {
   for (std::size_t i = 0; i < o.sectors_histogram.size(); ++i)
     sectors_histogram[i] += o.sectors_histogram[i];
   wavefronts += o.wavefronts;
+  ideal_wavefronts += o.ideal_wavefronts;
   bank_conflict_sum += o.bank_conflict_sum;
   bank_conflict_max = std::max(bank_conflict_max, o.bank_conflict_max);
   halfwarp16_conflict_max = std::max(halfwarp16_conflict_max, o.halfwarp16_conflict_max);
@@ -65,6 +66,7 @@ namespace {
 // One warp request's costs under every model that applies to its memory space.
 struct RequestCost {
   std::uint32_t degree = 0, d16 = 0;                   // shared
+  std::uint32_t wavefronts = 0, ideal_wavefronts = 0;
   std::uint32_t sectors = 0, ideal = 0, lines128 = 0;  // global, constant, texture
   std::uint32_t cc10 = 0, cc12 = 0;
   std::uint64_t cc12_bytes = 0;
@@ -74,7 +76,10 @@ struct RequestCost {
 RequestCost CostOf(const SiteInfo& site, std::span<const LaneAccess> lanes) {
   RequestCost c;
   if (site.space == MemorySpace::kShared) {
-    c.degree = BankConflictDegree(lanes);
+    const SharedCost sc = SharedRequestCost(lanes, site.op == AccessOp::kLoad);
+    c.degree = sc.degree;
+    c.wavefronts = sc.wavefronts;
+    c.ideal_wavefronts = sc.ideal;
     c.d16 = HalfWarp16Degree(lanes);
   } else {
     c.sectors = Sectors(lanes);
@@ -218,7 +223,8 @@ void AddRequest(const SiteInfo& site, std::uint32_t mask, const std::uint32_t* o
   if (lanes < warp_threads) ++s.divergent_requests;
   const RequestCost& c = shapes.Cost(site, mask, offsets, base);
   if (site.space == MemorySpace::kShared) {
-    s.wavefronts += c.degree;
+    s.wavefronts += c.wavefronts;
+    s.ideal_wavefronts += c.ideal_wavefronts;
     s.bank_conflict_sum += c.degree;
     s.bank_conflict_max = std::max(s.bank_conflict_max, c.degree);
     s.halfwarp16_conflict_sum += c.d16;

@@ -203,6 +203,43 @@ std::uint32_t BankConflictDegree(std::span<const LaneAccess> lanes) {
   return lanes.empty() ? 0 : MaxWordsPerBank(lanes, 32);
 }
 
+SharedCost SharedRequestCost(std::span<const LaneAccess> lanes, bool load) {
+  SharedCost c;
+  if (lanes.empty()) return c;
+  const std::uint32_t size = lanes.front().size;
+  std::uint32_t lanes_per_phase = size <= 4 ? 32 : size <= 8 ? 16 : 8;
+  if (load && lanes_per_phase < 32) {
+    // Every quad of lanes at most 2 distinct addresses: neighbouring phases merge.
+    std::array<std::uint64_t, 8 * 2> seen{};  // per quad, up to 2 addresses
+    std::array<std::uint8_t, 8> count{};
+    bool narrow = true;
+    for (const LaneAccess& a : lanes) {
+      const std::uint32_t q = a.lane / 4u;
+      std::uint64_t* s = &seen[q * 2];
+      if ((count[q] > 0 && s[0] == a.address) || (count[q] > 1 && s[1] == a.address)) continue;
+      if (count[q] == 2) {
+        narrow = false;
+        break;
+      }
+      s[count[q]++] = a.address;
+    }
+    if (narrow) lanes_per_phase *= 2;
+  }
+  std::array<LaneAccess, 32> phase;
+  for (std::uint32_t first = 0; first < 32; first += lanes_per_phase) {
+    std::size_t n = 0;
+    for (const LaneAccess& a : lanes) {
+      if (a.lane >= first && a.lane < first + lanes_per_phase) phase[n++] = a;
+    }
+    if (n == 0) continue;
+    const std::uint32_t d = MaxWordsPerBank(std::span<const LaneAccess>(phase.data(), n), 32);
+    c.wavefronts += d;
+    c.ideal += 1;
+    c.degree = std::max(c.degree, d);
+  }
+  return c;
+}
+
 std::uint32_t HalfWarp16Degree(std::span<const LaneAccess> lanes) {
   std::uint32_t degree = 0;
   ForHalfWarps(lanes, [&](std::span<const LaneAccess> half) {

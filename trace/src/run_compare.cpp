@@ -44,6 +44,7 @@ std::string DescribeRun(const LessonRun& run) {
   text += run.capture             ? ", trace from " + run.device
           : run.backend == "cuda" ? ", " + run.device
                                   : ", emulator";
+  if (run.what_if) text += "; what-if: " + run.what_if->label + " (not run)";
   return text;
 }
 

@@ -60,6 +60,9 @@ nlohmann::json SitesJson(const LaunchTrace& t) {
     o["cc10_transactions"] = shared ? na : nlohmann::json(st.cc10_transactions);
     o["cc12_transactions"] = shared ? na : nlohmann::json(st.cc12_transactions);
     o["wavefronts"] = shared ? nlohmann::json(st.wavefronts) : na;
+    o["ideal_wavefronts"] = shared ? nlohmann::json(st.ideal_wavefronts) : na;
+    // As Nsight Compute counts them: the wavefronts beyond those the access width needs.
+    o["bank_conflicts"] = shared ? nlohmann::json(st.wavefronts - st.ideal_wavefronts) : na;
     o["bank_conflict_max"] = shared ? nlohmann::json(st.bank_conflict_max) : na;
     o["bank_conflict_avg"] = shared ? nlohmann::json(Round(st.BankConflictAvg())) : na;
     o["halfwarp16_conflict_max"] = shared ? nlohmann::json(st.halfwarp16_conflict_max) : na;
@@ -386,11 +389,23 @@ const VariantSpec* VariantOf(const LessonRun& run) {
 }  // namespace
 
 nlohmann::json RunJson(const LessonRun& run) {
-  return run.program ? ProgramJson(run) : LessonJson(run);
+  nlohmann::json j = run.program ? ProgramJson(run) : LessonJson(run);
+  if (run.what_if)
+    j["what_if"] = {{"spec", run.what_if->spec},         {"label", run.what_if->label},
+                    {"formula", run.what_if->formula},   {"code", run.what_if->code},
+                    {"scope", run.what_if->scope},       {"whole_grid", run.what_if->whole_grid}};
+  return j;
 }
 
 std::string RunText(const LessonRun& run) {
-  return run.program ? ProgramText(run) : LessonText(run);
+  std::string text = run.program ? ProgramText(run) : LessonText(run);
+  if (run.what_if) {
+    const WhatIfNote& w = *run.what_if;
+    text = "WHAT-IF: " + w.label + " (the records re-addressed; the kernel did not run so)\n" +
+           "  layout: " + w.formula + "\n  code:   " + w.code + "\n  over:   " + w.scope + "\n" +
+           text;
+  }
+  return text;
 }
 
 bool WrongOnPurpose(const LessonRun& run) {

@@ -79,6 +79,7 @@ nlohmann::json SiteStatsJson(const SiteStats& s) {
           {"cc12_bytes", s.cc12_bytes},
           {"sectors_histogram", s.sectors_histogram},
           {"wavefronts", s.wavefronts},
+          {"ideal_wavefronts", s.ideal_wavefronts},
           {"bank_conflict_sum", s.bank_conflict_sum},
           {"bank_conflict_max", s.bank_conflict_max},
           {"halfwarp16_conflict_max", s.halfwarp16_conflict_max},
@@ -210,6 +211,9 @@ SiteStats SiteStatsFrom(const nlohmann::json& j) {
   s.cc12_bytes = j.at("cc12_bytes").get<std::uint64_t>();
   s.sectors_histogram = j.at("sectors_histogram").get<std::vector<std::uint64_t>>();
   s.wavefronts = j.at("wavefronts").get<std::uint64_t>();
+  // Files from before vector widths were served by phases: their shared requests were costed as
+  // 4-byte ones, one ideal wavefront each.
+  s.ideal_wavefronts = j.value("ideal_wavefronts", j.at("requests").get<std::uint64_t>());
   s.bank_conflict_sum = j.at("bank_conflict_sum").get<std::uint64_t>();
   s.bank_conflict_max = j.at("bank_conflict_max").get<std::uint32_t>();
   s.halfwarp16_conflict_max = j.at("halfwarp16_conflict_max").get<std::uint32_t>();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "view_util.h"
+#include "what_if_editor.h"
 #include "warpscope/viz/axis.h"
 #include "warpscope/viz/palette.h"
 #include "warpscope/viz/views.h"
@@ -33,6 +34,8 @@ std::vector<LaneAccess> Half(const std::vector<LaneAccess>& lanes, int half) {
 }
 
 class BanksPanel : public Panel {
+  view::WhatIfEditor what_if_;
+
  public:
   explicit BanksPanel(Session* session) : Panel("banks", "Banks"), session_(session) {}
 
@@ -66,6 +69,7 @@ class BanksPanel : public Panel {
           "bank-stride or matmul (tiled).");
       return;
     }
+    what_if_.Draw(session_, "banks", true);
     view::SiteCombo(session_, t, site, view::IsShared);
     ImGui::SameLine();
     ImGui::RadioButton("32 banks (warp)", &banks16_, 0);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "view_util.h"
+#include "what_if_editor.h"
 #include "warpscope/viz/palette.h"
 #include "warpscope/viz/strip_layout.h"
 #include "warpscope/viz/views.h"
@@ -26,6 +27,8 @@ constexpr const char* kModelNames[] = {
     "compute 1.0/1.1 half-warp rule", "compute 1.2/1.3 segments"};
 
 class CoalescingPanel : public Panel {
+  view::WhatIfEditor what_if_;
+
  public:
   explicit CoalescingPanel(Session* session)
       : Panel("coalescing", "Coalescing"), session_(session) {}
@@ -45,6 +48,7 @@ class CoalescingPanel : public Panel {
       ImGui::TextWrapped("This kernel makes no global-memory accesses: see the banks view.");
       return;
     }
+    what_if_.Draw(session_, "coalescing", false);
     view::SiteCombo(session_, t, site, view::IsGlobalLike);
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16);

@@ -11,7 +11,60 @@ const BlockView& Session::block_view() {
   return view_;
 }
 
+namespace {
+// The block the views show of `r`: the selected one while it exists.
+std::uint32_t ViewBlock(const LessonRun& r, std::uint32_t block) {
+  return block < r.main_launch().grid.count() ? block : 0;
+}
+}  // namespace
+
 void Session::Install(std::shared_ptr<const LessonRun> r, BlockView view) {
+  written.reset();
+  if (!what_if.empty() && r && r->has_launch() && !r->what_if) {
+    auto w = ApplyWhatIf(*r, what_if);
+    if (w.ok()) {
+      written = std::move(r);
+      what_if_error.clear();
+      auto shown = std::make_shared<const LessonRun>(std::move(*w));
+      BlockView v = BuildBlockView(shown->main_launch(), ViewBlock(*shown, sel.block));
+      Show(std::move(shown), std::move(v));
+      return;
+    }
+    what_if_error = w.status().message();
+  }
+  Show(std::move(r), std::move(view));
+}
+
+bool Session::SetWhatIf(const std::string& spec) {
+  std::shared_ptr<const LessonRun> base = as_written();
+  if (spec.empty()) {
+    what_if.clear();
+    what_if_error.clear();
+    if (written) {
+      BlockView v = BuildBlockView(base->main_launch(), ViewBlock(*base, sel.block));
+      Install(base, std::move(v));
+    }
+    return true;
+  }
+  if (!base || !base->has_launch()) {
+    what_if_error = "a what-if needs a run with a kernel launch";
+    return false;
+  }
+  auto w = ApplyWhatIf(*base, spec);
+  if (!w.ok()) {
+    what_if_error = w.status().message();
+    return false;
+  }
+  what_if = spec;
+  what_if_error.clear();
+  written = std::move(base);
+  auto shown = std::make_shared<const LessonRun>(std::move(*w));
+  BlockView v = BuildBlockView(shown->main_launch(), ViewBlock(*shown, sel.block));
+  Show(std::move(shown), std::move(v));
+  return true;
+}
+
+void Session::Show(std::shared_ptr<const LessonRun> r, BlockView view) {
   const bool same_kernel = run && r && run->lesson == r->lesson && run->has_launch() &&
                            r->has_launch() &&
                            run->main_launch().kernel == r->main_launch().kernel &&

@@ -150,6 +150,13 @@ void CollectHazardBadges(const LaunchTrace& t, const std::string& source_file,
 // The lines above the code: the file and kernel, and what the compiler gave the kernel.
 void DrawCodeHeader(const LessonRun& run, const LaunchTrace& t, const std::string& source_file) {
   if (run.has_launch()) {
+    if (run.what_if) {
+      // The figures beside the code are the what-if's; the code is as written.
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::WarpU32(1)),
+                         "What-if: %s (figures re-derived; the code is as written)",
+                         run.what_if->label.c_str());
+      ImGui::SetItemTooltip("To get this layout:\n%s", run.what_if->code.c_str());
+    }
     ImGui::TextDisabled("%s  (%s)   s = sectors per request, w = bank conflict ways",
                         source_file.c_str(), t.kernel.c_str());
     if (t.resources.known()) {

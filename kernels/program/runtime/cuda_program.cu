@@ -69,6 +69,8 @@ struct Program {
           options.keep_blocks.push_back(static_cast<std::uint32_t>(std::stoul(item)));
       }
     }
+    if (const char* k = std::getenv("WS_KEEP_ALL_UP_TO"))
+      options.keep_all_threads_up_to = std::strtoull(k, nullptr, 10);
     std::atexit([] { Write(); });
   }
   static void Write();

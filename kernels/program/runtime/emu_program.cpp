@@ -355,6 +355,11 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
   }
   cfg.preset = p.preset;
   cfg.keep_blocks = p.keep_blocks;
+  if (cfg.grid.count() * cfg.block.count() <= p.keep_all_up_to) {
+    cfg.keep_blocks.clear();
+    for (std::uint64_t b = 0; b < cfg.grid.count(); ++b)
+      cfg.keep_blocks.push_back(static_cast<std::uint32_t>(b));
+  }
   cfg.schedule = p.schedule;
   cfg.instances = true;  // the rewriter's Loop, Iter and Frame give each access its instance
   p.registers_only = KeepsArraysInRegisters(name);

@@ -21,6 +21,7 @@ Program::Program() {
       if (!item.empty()) keep_blocks.push_back(static_cast<std::uint32_t>(std::stoul(item)));
     }
   }
+  if (const char* k = std::getenv("WS_KEEP_ALL_UP_TO")) keep_all_up_to = std::strtoull(k, nullptr, 10);
   if (const char* s = std::getenv("WS_SCHEDULE")) {
     if (auto found = ParseSchedule(s); found.ok()) schedule = *found;
   }

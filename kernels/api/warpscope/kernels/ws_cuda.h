@@ -37,3 +37,4 @@
 #endif
 
 #include "warpscope/kernels/ws_cuda_arrays.h"
+#include "warpscope/kernels/ws_cuda_vector.h"

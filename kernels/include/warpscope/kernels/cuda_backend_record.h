@@ -121,7 +121,9 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
 // The capture, its chunks gathered, decoded into the launch's trace.
 inline void CudaBackend::DecodeCapture(const GpuCapture& c) {
   capture_.record_bytes = 4 * c.words.size();
-  KeepBlocks keep{options_.keep_blocks, options_.keep_all_blocks};
+  KeepBlocks keep{options_.keep_blocks,
+                  options_.keep_all_blocks ||
+                      c.grid.count() * c.block.count() <= options_.keep_all_threads_up_to};
   LaunchTrace t = DecodeGpuCapture(c, keep, cache_probes_);
   capture_.records = t.stats.access_records + t.stats.barrier_records;
   launches_.push_back(std::move(t));

@@ -66,7 +66,7 @@ class EmuBackend {
     cfg.model_sms = model_sms_;
     cfg.model_blocks_per_sm = model_blocks_per_sm_;
     cfg.schedule = options_.schedule;
-    if (options_.keep_all_blocks) {
+    if (options_.keep_all_blocks || grid.count() * block.count() <= options_.keep_all_threads_up_to) {
       for (std::uint64_t b = 0; b < grid.count(); ++b)
         cfg.keep_blocks.push_back(static_cast<std::uint32_t>(b));
     } else {

@@ -23,7 +23,9 @@ struct SiteStats {
   std::uint64_t cc10_transactions = 0, cc12_transactions = 0, cc12_bytes = 0;
   std::vector<std::uint64_t> sectors_histogram;  // [n] = requests that needed n sectors
   // shared
-  std::uint64_t wavefronts = 0, bank_conflict_sum = 0;
+  // wavefronts as the hardware serves them (SharedRequestCost); ideal_wavefronts the least the
+  // access width allows; their difference the conflicts Nsight Compute counts.
+  std::uint64_t wavefronts = 0, ideal_wavefronts = 0, bank_conflict_sum = 0;
   std::uint32_t bank_conflict_max = 0, halfwarp16_conflict_max = 0;
   std::uint64_t halfwarp16_conflict_sum = 0;
   // atomics: the most lanes of a warp on one address, and how often each degree occurred

@@ -158,6 +158,9 @@ struct RunOptions {
   std::string preset = "hopper";  // device preset whose limits the emulator enforces
   std::vector<std::uint32_t> keep_blocks = {0, 1, 2, 3};  // blocks whose full records are kept
   bool keep_all_blocks = false;  // keep every block (small launches, GPU comparisons)
+  // Keep every block of a launch of at most this many threads (the app: what-ifs over the whole
+  // grid, trace/what_if.h); 0: only keep_blocks.
+  std::uint64_t keep_all_threads_up_to = 0;
   unsigned workers = 0;          // emulator threads; 0: one per core
   int gpu = 0;                   // CUDA device index
   // GPU: device memory the access records of one launch may take; warps past it record nothing
@@ -191,6 +194,17 @@ struct Timing {
   double work_scale = 1;
 };
 
+// A what-if layout applied to the run (trace/what_if.h): its records were re-addressed and its
+// figures derived again; the kernel did not run that way.
+struct WhatIfNote {
+  std::string spec;     // "tile:swizzle=5,0,5", as ParseWhatIf reads it
+  std::string label;    // "Swizzle<5,0,5> on tile"
+  std::string formula;  // "(i, j) -> i*32 + (j ^ (i & 31))"
+  std::string code;     // the code that gets the layout, at the array's first site
+  std::string scope;    // "the whole grid (64 blocks)" or "the 4 kept blocks of 4,096"
+  bool whole_grid = false;
+};
+
 // One lesson run: the launches it made (the last is the one the views show), the output check,
 // the timing and the lesson's figures.
 struct LessonRun {
@@ -219,6 +233,8 @@ struct LessonRun {
   // of its launches the views show.
   using Program = ProgramRecord;
   std::optional<Program> program;
+  // Set when the run is a what-if of another (trace/what_if.h).
+  std::optional<WhatIfNote> what_if;
 
   bool has_launch() const { return !launches.empty(); }
   // The launch the views draw: a program's selected one, else the lesson's last.

@@ -56,6 +56,21 @@ std::vector<Segment> Cc10Segments(std::span<const LaneAccess> lanes);
 std::vector<Segment> Cc12Segments(std::span<const LaneAccess> lanes);
 
 std::uint32_t BankConflictDegree(std::span<const LaneAccess> lanes);
+
+// A shared request as the hardware serves it, by access width (measured with Nsight Compute on
+// an H100 and an H200, LDS/LDS.64/LDS.128 and STS/STS.64/STS.128; docs/ncu-agreement.md):
+// - a wavefront moves at most 128 bytes, so 8-byte accesses are served a half-warp at a time
+//   and 16-byte accesses a quarter-warp at a time (the phases; 4-byte and narrower: one phase);
+// - each phase costs its most distinct 4-byte words in one bank (one word is broadcast);
+// - loads only: when every quad of lanes (4k .. 4k+3) reads at most 2 distinct addresses, two
+//   neighbouring phases are served together (8-byte: one phase; 16-byte: the two half-warps).
+//   Stores never merge: a 16-byte broadcast store still takes 4 wavefronts.
+// `ideal` is the phases with a lane in them: the least the width allows; conflicts, as Nsight
+// Compute counts them, are wavefronts - ideal. `degree` is the worst phase's (the "n-way").
+struct SharedCost {
+  std::uint32_t wavefronts = 0, ideal = 0, degree = 0;
+};
+SharedCost SharedRequestCost(std::span<const LaneAccess> lanes, bool load);
 std::uint32_t HalfWarp16Degree(std::span<const LaneAccess> lanes);
 std::uint32_t AtomicConflictDegree(std::span<const LaneAccess> lanes);
 

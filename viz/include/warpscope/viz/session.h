@@ -11,6 +11,7 @@
 #include "warpscope/trace/block_view.h"
 #include "warpscope/trace/hazards.h"
 #include "warpscope/trace/lesson_run.h"
+#include "warpscope/trace/what_if.h"
 
 namespace ws {
 
@@ -68,6 +69,9 @@ struct Session {
   // (assets/traces/LESSON-VARIANT.wstrace: the multi-gpu lesson measured on two GPUs); the lesson
   // panel opens it on its next frame. "": nothing asked.
   std::string open_shipped;
+  // A view asks for another to be brought to the front (the what-if's "Compare A | B"); the app
+  // does it on its next frame. "": nothing asked.
+  std::string focus_panel;
   // Where exports go unless the user says otherwise: the app's screenshot folder.
   std::string export_folder;
   // Scripted runs: the folder the timing view writes its CSV into on its next frame ("": none).
@@ -98,10 +102,22 @@ struct Session {
 
   // Makes `r` the current run (with the view of block `view.block`, built off the UI thread) and
   // keeps what can be kept of the selection: the site when the kernel is the same, the block when
-  // it still exists.
+  // it still exists. With a what-if set, `r` is shown through it (`written` keeps `r`).
   void Install(std::shared_ptr<const LessonRun> r, BlockView view);
 
+  // What-if layouts (trace/what_if.h): `what_if` is applied to every run installed while it is
+  // set, and `run` is then the what-if of `written`, the run as written.
+  std::string what_if;        // "tile:swizzle=5,0,5"; "": none
+  std::string what_if_error;  // why the last one could not be applied ("": it was)
+  std::shared_ptr<const LessonRun> written;
+  // Applies `spec` to the run as written ("" clears it); false, with what_if_error, when it
+  // cannot be (the run stays as it was).
+  bool SetWhatIf(const std::string& spec);
+  // The run as written: `written` under a what-if, else `run`.
+  const std::shared_ptr<const LessonRun>& as_written() const { return written ? written : run; }
+
  private:
+  void Show(std::shared_ptr<const LessonRun> r, BlockView view);
   std::shared_ptr<const LessonRun> view_run_;
   std::uint32_t view_block_ = 0;
   BlockView view_;

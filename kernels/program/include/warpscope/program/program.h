@@ -59,6 +59,8 @@ struct ProgramOptions {
   // in a build with CUDA).
   std::string backend = "emu";
   std::vector<std::uint32_t> keep_blocks = {0, 1, 2, 3};
+  // Keep every block of a launch of at most this many threads (what-ifs over the whole grid).
+  std::uint64_t keep_all_threads_up_to = 0;
   std::string schedule = "in-order";  // the emulator's thread order (trace/schedule.h)
   std::chrono::milliseconds timeout{std::chrono::seconds(30)};
   std::uint64_t memory_limit_bytes = 4ull << 30;

@@ -1,0 +1,151 @@
+// The what-if strip the banks and coalescing views share (what_if_editor.h): which array, which
+// layout and its values; every change re-derives the run's figures (Session::SetWhatIf), so the
+// views follow the sliders.
+#include "what_if_editor.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "warpscope/viz/palette.h"
+#include "view_util.h"
+
+namespace ws::view {
+namespace {
+
+constexpr WhatIfKind kKinds[] = {WhatIfKind::kPad,   WhatIfKind::kSwizzle,   WhatIfKind::kMorton,
+                                 WhatIfKind::kTiled, WhatIfKind::kTranspose, WhatIfKind::kVector};
+constexpr const char* kKindNames[] = {"pad", "XOR swizzle", "Morton (Z-order)",
+                                      "tiled",   "transpose",   "vector width"};
+
+bool SliderU(const char* label, std::uint32_t* v, int lo, int hi, const char* tip) {
+  int x = static_cast<int>(*v);
+  const bool changed = ImGui::SliderInt(label, &x, lo, hi);
+  ImGui::SetItemTooltip("%s", tip);
+  if (changed) *v = static_cast<std::uint32_t>(std::clamp(x, lo, hi));
+  return changed;
+}
+
+}  // namespace
+
+void WhatIfEditor::Reload(const Session& s) {
+  generation_ = s.generation;
+  const auto& base = s.as_written();
+  arrays_ = base && base->has_launch() ? WhatIfArrays(*base) : std::vector<WhatIfArray>{};
+  if (s.run && s.run->what_if) {
+    if (auto w = ParseWhatIf(s.run->what_if->spec, *base); w.ok()) edit_ = *w;
+  }
+}
+
+void WhatIfEditor::Draw(Session* s, const char* view, bool shared_first) {
+  if (!s->run || !s->run->has_launch()) return;
+  if (s->generation != generation_) Reload(*s);
+  if (const auto& w = s->run->what_if) {
+    ImGui::PushStyleColor(ImGuiCol_Text, Colour(palette::WarpU32(1)));
+    ImGui::TextWrapped("What-if: %s, over %s. The kernel did not run this way.", w->label.c_str(),
+                       w->scope.c_str());
+    ImGui::PopStyleColor();
+    if (ImGui::SmallButton("Clear what-if")) {
+      s->SetWhatIf("");
+      return;
+    }
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Compare A | B")) {
+      s->pinned = s->written;
+      s->compare_view = view;
+      s->focus_panel = "compare";
+    }
+    ImGui::SetItemTooltip("The run as written (A) beside the what-if (B)");
+  }
+  if (!ImGui::CollapsingHeader("What-if layout", s->run->what_if ? ImGuiTreeNodeFlags_DefaultOpen : 0))
+    return;
+  if (arrays_.empty()) {
+    ImGui::TextDisabled("This kernel accesses no shared array or global buffer a layout applies to.");
+    return;
+  }
+  // The array: the one edited, else the first shared one (or global one) for this view.
+  int pick = -1;
+  for (std::size_t i = 0; i < arrays_.size(); ++i) {
+    if (arrays_[i].name == edit_.array.name) pick = static_cast<int>(i);
+  }
+  if (pick < 0) {
+    for (std::size_t i = 0; i < arrays_.size() && pick < 0; ++i)
+      if ((arrays_[i].space == MemorySpace::kShared) == shared_first) pick = static_cast<int>(i);
+    if (pick < 0) pick = 0;
+    edit_.array = arrays_[static_cast<std::size_t>(pick)];
+  }
+  bool changed = false;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
+  if (ImGui::BeginCombo("array", edit_.array.name.c_str())) {
+    for (std::size_t i = 0; i < arrays_.size(); ++i) {
+      const WhatIfArray& a = arrays_[i];
+      char label[160];
+      std::snprintf(label, sizeof label, "%s (%s, %ux%u x %u B)", a.name.c_str(),
+                    ToString(a.space), a.rows, a.cols, a.elem);
+      if (ImGui::Selectable(label, static_cast<int>(i) == pick)) {
+        edit_.array = a;
+        changed = true;
+      }
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  int kind = static_cast<int>(std::find(std::begin(kKinds), std::end(kKinds), edit_.kind) - kKinds);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
+  if (ImGui::Combo("layout", &kind, kKindNames, IM_ARRAYSIZE(kKindNames))) {
+    edit_.kind = kKinds[kind];
+    changed = true;
+  }
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
+  int shape[2] = {static_cast<int>(edit_.array.rows), static_cast<int>(edit_.array.cols)};
+  if (ImGui::InputInt2("rows x columns", shape) && shape[0] > 0 && shape[1] > 0) {
+    edit_.array.rows = static_cast<std::uint32_t>(shape[0]);
+    edit_.array.cols = static_cast<std::uint32_t>(shape[1]);
+    if (edit_.array.pitch < edit_.array.cols) edit_.array.pitch = 0;
+    changed = true;
+  }
+  ImGui::SetItemTooltip("The array's logical shape, in elements of %u bytes", edit_.array.elem);
+  const float w = ImGui::GetFontSize() * 10;
+  ImGui::PushItemWidth(w);
+  switch (edit_.kind) {
+    case WhatIfKind::kPad:
+      changed |= SliderU("elements per row", &edit_.pad, 1, 8, "Added to the end of every row");
+      break;
+    case WhatIfKind::kSwizzle:
+      changed |= SliderU("B", &edit_.bits, 1, 8, "Bits XORed: 2^B columns are permuted");
+      ImGui::SameLine();
+      changed |= SliderU("M", &edit_.base_bits, 0, 4, "Elements kept together: 2^M");
+      ImGui::SameLine();
+      changed |= SliderU("S", &edit_.shift, 1, 10, "Shift: the row bits sit S bits above");
+      break;
+    case WhatIfKind::kTiled:
+      changed |= SliderU("tile width", &edit_.tile_w, 1, 32, "Tile width in elements");
+      ImGui::SameLine();
+      changed |= SliderU("tile height", &edit_.tile_h, 1, 32, "Tile height in elements");
+      break;
+    case WhatIfKind::kVector: {
+      int bytes = edit_.width == 8 ? 0 : 1;
+      changed |= ImGui::RadioButton("8 bytes", &bytes, 0);
+      ImGui::SameLine();
+      changed |= ImGui::RadioButton("16 bytes", &bytes, 1);
+      edit_.width = bytes == 0 ? 8 : 16;
+      break;
+    }
+    default: break;
+  }
+  ImGui::PopItemWidth();
+  if (changed) s->SetWhatIf(SpecOf(edit_));
+  if (!s->what_if_error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, Colour(palette::WarpU32(4)));
+    ImGui::TextWrapped("%s", s->what_if_error.c_str());
+    ImGui::PopStyleColor();
+  } else if (const auto& note = s->run->what_if) {
+    ImGui::TextDisabled("layout: %s", note->formula.c_str());
+    ImGui::TextWrapped("code: %s", note->code.c_str());
+  } else if (ImGui::Button("Try it")) {
+    s->SetWhatIf(SpecOf(edit_));
+  }
+}
+
+}  // namespace ws::view

@@ -1,0 +1,27 @@
+// The what-if strip of the banks and coalescing views: a banner while a what-if is on (with Clear
+// and Compare A | B), and the controls that set it: the array, the layout and its values, the
+// array's shape. Any change applies at once (Session::SetWhatIf).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "warpscope/trace/what_if.h"
+#include "warpscope/viz/session.h"
+
+namespace ws::view {
+
+class WhatIfEditor {
+ public:
+  // `view`: the view it is drawn in (what Compare A | B shows); `shared_first`: offer a shared
+  // array first (the banks view), else a global buffer.
+  void Draw(Session* s, const char* view, bool shared_first);
+
+ private:
+  void Reload(const Session& s);
+  std::uint64_t generation_ = ~0ull;
+  std::vector<WhatIfArray> arrays_;  // of the run as written
+  WhatIf edit_;
+};
+
+}  // namespace ws::view
