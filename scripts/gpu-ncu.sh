@@ -42,7 +42,8 @@ for m in "${wanted[@]}"; do
   fi
 done
 echo "$metrics" > "$dir/metrics.txt"
-lessons=$($cli lessons --json | python3 -c 'import json,sys; [print(l["id"]) for l in json.load(sys.stdin) if l["id"] != "occupancy"]')
+# LESSONS="swizzle matmul": only those (and no per-source-line pass unless SOURCE_SPECS is set).
+lessons=${LESSONS:-$($cli lessons --json | python3 -c 'import json,sys; [print(l["id"]) for l in json.load(sys.stdin) if l["id"] != "occupancy"]')}
 for lesson in $lessons; do
   for v in $($cli lessons --json | python3 -c "import json,sys; [print(v['name']) for l in json.load(sys.stdin) if l['id']=='$lesson' for v in l['variants']]"); do
     [ "$v" = divergent-barrier ] && continue
@@ -54,8 +55,12 @@ for lesson in $lessons; do
   done
 done
 # Per source line, for the lessons with several sites of one kind (ncu's source page).
-for spec in "matmul tiled" "matmul naive" "vecadd chunked" "transpose coalesced" "texture-2d global" \
-  "divergence by-thread"; do
+default_specs=("matmul tiled" "matmul naive" "vecadd chunked" "transpose coalesced" "texture-2d global"
+  "divergence by-thread")
+if [ -n "${SOURCE_SPECS+x}" ]; then IFS=';' read -r -a specs <<< "$SOURCE_SPECS"
+elif [ -n "${LESSONS:-}" ]; then specs=()
+else specs=("${default_specs[@]}"); fi
+for spec in "${specs[@]}"; do
   set -- $spec
   name="$1--$2"
   timeout 240 "$ncu" --clock-control none --section SourceCounters --import-source yes \

@@ -155,6 +155,7 @@ void LessonPanel::Rerun() {
     rq.gpu = gpu_index_;
     rq.schedule = schedule_;
     rq.block = session_->sel.block;
+    rq.keep_all = !session_->what_if.empty();
     rq.program = program_path_;
     for (const auto& [name, value] : program_values_)
       rq.program_defines.push_back(name + "=" + std::to_string(value));
@@ -178,6 +179,7 @@ void LessonPanel::Rerun() {
   rq.backend = use_gpu_ ? "cuda" : "emu";
   rq.params = params_;
   rq.block = session_->sel.block;
+  rq.keep_all = !session_->what_if.empty();
   rq.gpu = gpu_index_;
   rq.schedule = schedule_;
   runner_.Submit(std::move(rq));
@@ -233,6 +235,18 @@ void LessonPanel::Poll() {
     recorded_for_block_ = session_->sel.block;
     Rerun();
     return;
+  }
+  // A what-if was turned on over a run that kept only some blocks: run it again as written,
+  // keeping every block, so that the what-if covers the whole grid (once per run).
+  if (!result && !session_->running && !showing_trace_ && !session_->what_if.empty() &&
+      session_->written && session_->written->has_launch() &&
+      recorded_all_for_ != session_->generation) {
+    const LaunchTrace& t = session_->written->main_launch();
+    if (t.blocks.size() < t.grid.count() && t.threads() <= kWhatIfKeepAllThreads) {
+      recorded_all_for_ = session_->generation;
+      Rerun();
+      return;
+    }
   }
   if (!result) return;
   last_run_ms_ = result->ms;

@@ -61,10 +61,6 @@ void LessonRunner::Cancel() {
 
 namespace {
 
-// The app keeps every block's records of launches up to this many threads (transpose 256²: 64
-// blocks, 262,144 accesses, 5 MB), so that a what-if covers the whole grid.
-constexpr std::uint64_t kKeepAllThreads = std::uint64_t{1} << 18;
-
 // A user's program: compiled and run in a child (kernels/program), then shown like a lesson run.
 void RunProgramJob(const RunRequest& rq, const RunOptions& options, RunResult* result,
                    const std::atomic<bool>* cancel,
@@ -135,8 +131,7 @@ void LessonRunner::Loop() {
     RunOptions options;
     options.gpu = rq.gpu;
     options.schedule = rq.schedule;
-    // Every block of launches up to 262,144 threads (a what-if then covers the whole grid).
-    options.keep_all_threads_up_to = kKeepAllThreads;
+    if (rq.keep_all) options.keep_all_threads_up_to = kWhatIfKeepAllThreads;
     // Keep the full records of the first blocks and of the one the user looks at.
     if (std::find(options.keep_blocks.begin(), options.keep_blocks.end(), rq.block) ==
         options.keep_blocks.end())

@@ -55,6 +55,34 @@ TEST(GuiViews, AShippedGpuTraceOpensLikeALiveRun) {
   EXPECT_GT(CountNear(padded, one, 3), 10000);
 }
 
+// The app started with a what-if (--what-if) shows the swizzled records in the banks view and
+// says so: the swizzle lesson's as-written tile, Swizzle<5,0,5>: 2,048 column reads of one
+// wavefront each (32 as written), no conflicts. The float4 tile under Swizzle<3,0,3> on its
+// chunks: 512 requests of 4 wavefronts (a quarter-warp at a time), worst 1-way, no conflicts;
+// as written 28 of each request's 32 wavefronts are conflicts (8-way per quarter).
+TEST(GuiViews, TheBanksViewShowsAWhatIfAndSaysSo) {
+  REQUIRE_XVFB();
+  nlohmann::json w, f, g;
+  Shot("banks", {"--lesson", "swizzle", "--variant", "as-written", "--what-if", "tile:swizzle=5,0,5"},
+       &w);
+  EXPECT_EQ(w.value("what_if", ""), "Swizzle<5,0,5> on tile");
+  EXPECT_EQ(w.value("requests", ""), "2048");
+  EXPECT_EQ(w.value("wavefronts", ""), "2048");
+  EXPECT_EQ(w.value("conflicts", ""), "0");
+  Shot("banks", {"--lesson", "swizzle", "--variant", "float4-columns"}, &f);
+  EXPECT_EQ(f.value("what_if", "?"), "");
+  EXPECT_EQ(f.value("wavefronts", ""), "16384");
+  EXPECT_EQ(f.value("conflicts", ""), "14336");
+  EXPECT_EQ(f.value("worst_degree", ""), "8");
+  Shot("banks",
+       {"--lesson", "swizzle", "--variant", "float4-columns", "--what-if", "chunks:swizzle=3,0,3"},
+       &g);
+  EXPECT_EQ(g.value("what_if", ""), "Swizzle<3,0,3> on chunks");
+  EXPECT_EQ(g.value("wavefronts", ""), "2048");
+  EXPECT_EQ(g.value("conflicts", ""), "0");
+  EXPECT_EQ(g.value("worst_degree", ""), "1");
+}
+
 TEST(GuiViews, ACorruptTraceIsRefusedWithAMessage) {
   REQUIRE_XVFB();
   TempDir t("badtrace");

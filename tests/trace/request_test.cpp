@@ -268,6 +268,15 @@ TEST(Banks, VectorWidthsCostWhatTheHardwareMeasured) {
   }
 }
 
+// Global vector accesses: one request, its distinct 32-byte sectors (LDG.E.64 / LDG.E.128 and the
+// stores, measured: stride 1 8 and 16 sectors, stride 2 16 and 32).
+TEST(Sectors, VectorWidthsCountTheirSectors) {
+  EXPECT_EQ(Sectors(Linear(0, 8, 8)), 8u);     // 256 contiguous bytes
+  EXPECT_EQ(Sectors(Linear(0, 16, 8)), 16u);   // every other 8 bytes of 512
+  EXPECT_EQ(Sectors(Linear(0, 16, 16)), 16u);  // 512 contiguous bytes
+  EXPECT_EQ(Sectors(Linear(0, 32, 16)), 32u);  // every other 16 bytes of 1,024
+}
+
 // The example: a 16-byte store of 32 distinct, consecutive float4s is 4 wavefronts
 // (512 bytes, 128 a wavefront) and no conflict: 4 quarter-warps, each 1-way.
 TEST(Banks, SixteenByteAccessesCountConflictsBeyondTheirFourWavefronts) {

@@ -21,6 +21,8 @@ namespace {
 struct Declaration {
   std::string name, type;
   std::vector<std::string> dims;
+  std::string file;       // the file it is written in
+  std::uint32_t line = 0;  // 1-based
 };
 
 bool IsWord(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
@@ -31,7 +33,7 @@ std::string Trim(std::string_view s) {
   return std::string(s);
 }
 
-std::vector<Declaration> SharedDeclarations(std::string_view text) {
+std::vector<Declaration> SharedDeclarations(std::string_view text, const std::string& file) {
   std::vector<Declaration> out;
   for (std::size_t at = text.find("__shared__"); at != std::string_view::npos;
        at = text.find("__shared__", at + 10)) {
@@ -44,7 +46,8 @@ std::vector<Declaration> SharedDeclarations(std::string_view text) {
     while (n > 0 && std::isspace(static_cast<unsigned char>(decl[n - 1]))) --n;
     std::size_t b = n;
     while (b > 0 && IsWord(decl[b - 1])) --b;
-    Declaration d{std::string(decl.substr(b, n - b)), Trim(decl.substr(0, b)), {}};
+    Declaration d{std::string(decl.substr(b, n - b)), Trim(decl.substr(0, b)), {}, file,
+                  static_cast<std::uint32_t>(1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'))};
     for (std::size_t i = open; i < decl.size() && decl[i] == '[';) {
       const std::size_t close = decl.find(']', i);
       if (close == std::string_view::npos) break;
@@ -113,7 +116,7 @@ long long DimAt(const std::string& dim, long long v) {
   return e.ok && e.i == dim.size() && x > 0 ? x : -1;
 }
 
-// Rows and columns of a declaration holding at most `most` and at least `least` elements.
+// Rows and columns of a declaration holding at least `least` elements and at most `most`.
 bool SolveShape(const Declaration& d, std::uint64_t least, std::uint64_t most, WhatIfArray* a) {
   if (d.dims.size() == 1) {
     if (d.dims[0].empty()) return false;  // extern __shared__ T s[]
@@ -128,18 +131,19 @@ bool SolveShape(const Declaration& d, std::uint64_t least, std::uint64_t most, W
     return false;
   }
   if (d.dims.size() != 2) return false;
-  std::uint64_t best = 0;
+  // The smallest that holds every element the accesses reached (a padded tile's last spare
+  // column is never reached).
   for (long long v = 1; v <= 4096; ++v) {
     const long long r = DimAt(d.dims[0], v), c = DimAt(d.dims[1], v);
     if (r < 0 || c < 0) return false;
     const std::uint64_t n = std::uint64_t(r) * std::uint64_t(c);
     if (n > most) break;
-    if (n >= least && n > best) {
-      best = n;
+    if (n >= least) {
       a->rows = static_cast<std::uint32_t>(r), a->cols = static_cast<std::uint32_t>(c);
+      return true;
     }
   }
-  return best > 0;
+  return false;
 }
 
 // Square when `n` is a square, else one row.
@@ -152,13 +156,6 @@ void GuessShape(std::uint64_t n, WhatIfArray* a) {
   }
 }
 
-std::string SourceText(const LessonRun& run) {
-  if (!run.program) return std::string(run.source());
-  std::string all = run.program->source;
-  for (const auto& [name, text] : run.program->files) all += "\n" + text;
-  return all;
-}
-
 bool Mentions(const std::string& code, const std::string& name) {
   for (std::size_t at = code.find(name); at != std::string::npos; at = code.find(name, at + 1)) {
     std::size_t e = at + name.size();
@@ -168,39 +165,74 @@ bool Mentions(const std::string& code, const std::string& name) {
   return false;
 }
 
-// The largest byte offset + size of the kept accesses to the sites marked in `mine`.
-std::uint64_t RecordedEnd(const LaunchTrace& t, const std::vector<char>& mine) {
-  std::uint64_t end = 0;
+// Every __shared__ declaration of the run's source files (a lesson's kernel file; a program's
+// files), each with its file and line.
+std::vector<Declaration> AllDeclarations(const LessonRun& run) {
+  if (!run.program) return SharedDeclarations(run.source(), std::string(run.source_file()));
+  std::vector<Declaration> all = SharedDeclarations(run.program->source, run.program->file);
+  for (const auto& [name, text] : run.program->files) {
+    std::vector<Declaration> more = SharedDeclarations(text, name);
+    all.insert(all.end(), more.begin(), more.end());
+  }
+  return all;
+}
+
+// Whether declaration `d` is the one `site` reaches: its name is written at the site, in the
+// same file. Among several (two kernels each with its own `tile`), the nearest above the site.
+int DeclarationOf(const std::vector<Declaration>& decls, const SiteInfo& site,
+                  const std::string& main_file) {
+  int best = -1;
+  for (std::size_t k = 0; k < decls.size(); ++k) {
+    const Declaration& d = decls[k];
+    if (!Mentions(site.code, d.name)) continue;
+    const bool same_file = main_file.empty() || d.file == (site.file.empty() ? main_file : site.file);
+    if (!same_file || d.line > site.line) continue;
+    if (best < 0 || d.line > decls[static_cast<std::size_t>(best)].line) best = static_cast<int>(k);
+  }
+  return best;
+}
+
+
+// The lowest byte offset and the largest offset + size of the kept accesses to the sites marked
+// in `mine`.
+std::pair<std::uint64_t, std::uint64_t> RecordedSpan(const LaunchTrace& t,
+                                                     const std::vector<char>& mine) {
+  std::uint64_t lo = UINT64_MAX, end = 0;
   for (const BlockRecords& b : t.blocks) {
     for (const AccessRecord& r : b.accesses) {
-      if (mine[r.site]) end = std::max<std::uint64_t>(end, std::uint64_t{r.offset} + t.sites[r.site].size);
+      if (!mine[r.site]) continue;
+      lo = std::min<std::uint64_t>(lo, r.offset);
+      end = std::max<std::uint64_t>(end, std::uint64_t{r.offset} + t.sites[r.site].size);
     }
   }
-  return end;
+  return {lo == UINT64_MAX ? 0 : lo, end};
 }
 
 void ShapeShared(const LaunchTrace& t, const std::vector<Declaration>& decls,
+                 const std::string& main_file,
                  std::vector<WhatIfArray>& arrays) {
   std::vector<char> named(decls.size(), 0);
   for (std::size_t k = 0; k < arrays.size(); ++k) {
     WhatIfArray& a = arrays[k];
-    a.base = std::uint32_t{a.id} * 4u;
     std::vector<char> mine(t.sites.size(), 0);
     for (std::uint16_t s : a.sites) mine[s] = 1;
-    const std::uint64_t end = RecordedEnd(t, mine);
-    const std::uint64_t next = k + 1 < arrays.size() ? std::uint64_t{arrays[k + 1].id} * 4u
-                                                     : std::max<std::uint64_t>(t.shared_bytes, end);
+    const auto [lo, end] = RecordedSpan(t, mine);
+    // The emulator names a static array by its first word (its id); on a GPU the offsets also
+    // count the shared memory the driver reserves (1 KiB on an H100) and the id may not: the
+    // lowest offset the array's accesses reach, on its 16-byte alignment, is its start then.
+    a.base = std::max<std::uint32_t>(std::uint32_t{a.id} * 4u, static_cast<std::uint32_t>(lo & ~15ull));
+    const std::uint64_t next = k + 1 < arrays.size()
+                                   ? std::max<std::uint64_t>(std::uint64_t{arrays[k + 1].id} * 4u, end)
+                                   : std::max<std::uint64_t>(a.base + std::uint64_t{t.shared_bytes}, end);
     const std::uint64_t least = end > a.base ? (end - a.base + a.elem - 1) / a.elem : 1;
     const std::uint64_t most = std::max(least, (next > a.base ? next - a.base : 0) / a.elem);
-    // The declaration named at its sites, else the first not yet taken.
+    // The declaration written at its sites, nearest above them; never one another array took.
     int pick = -1;
-    for (std::size_t d = 0; d < decls.size() && pick < 0; ++d) {
-      if (named[d]) continue;
-      for (std::uint16_t s : a.sites) {
-        if (Mentions(t.sites[s].code, decls[d].name)) {
-          pick = static_cast<int>(d);
-          break;
-        }
+    for (std::uint16_t s : a.sites) {
+      const int d = DeclarationOf(decls, t.sites[s], main_file);
+      if (d >= 0 && !named[static_cast<std::size_t>(d)]) {
+        pick = d;
+        break;
       }
     }
     if (pick >= 0) {
@@ -294,10 +326,32 @@ std::vector<WhatIfArray> WhatIfArrays(const LessonRun& run) {
   }
   std::sort(shared.begin(), shared.end(),
             [](const WhatIfArray& x, const WhatIfArray& y) { return x.id < y.id; });
-  ShapeShared(t, SharedDeclarations(SourceText(run)), shared);
+  ShapeShared(t, AllDeclarations(run), run.program ? run.program->file : std::string(), shared);
   for (WhatIfArray& a : global) ShapeGlobal(run, t, &a);
   shared.insert(shared.end(), global.begin(), global.end());
   return shared;
+}
+
+std::string AccessText(const SiteInfo& site, const std::string& name) {
+  const std::vector<std::string> sub = Subscripts(site.code, name);
+  if (sub.empty()) return "";
+  std::string text = name;
+  for (const std::string& s : sub) text += "[" + s + "]";
+  // As written, spaces and all: the span from the name to the last bracket.
+  const std::size_t at = site.code.find(name + "[");
+  if (at != std::string::npos) {
+    std::size_t end = at + name.size();
+    for (std::size_t k = 0; k < sub.size(); ++k) {
+      int depth = 0;
+      for (; end < site.code.size(); ++end) {
+        if (site.code[end] == '[') ++depth;
+        if (site.code[end] == ']' && --depth == 0) break;
+      }
+      ++end;
+    }
+    text = site.code.substr(at, end - at);
+  }
+  return text;
 }
 
 std::string ProposedCode(const WhatIf& w, const SiteInfo& site) {

@@ -51,7 +51,9 @@ class BanksPanel : public Panel {
             {"requests", std::to_string(st.requests)},
             {"wavefronts", std::to_string(st.wavefronts)},
             {"worst_degree", std::to_string(st.bank_conflict_max)},
-            {"worst_degree_16_banks", std::to_string(st.halfwarp16_conflict_max)}};
+            {"worst_degree_16_banks", std::to_string(st.halfwarp16_conflict_max)},
+            {"conflicts", std::to_string(st.wavefronts - st.ideal_wavefronts)},
+            {"what_if", session_->run->what_if ? session_->run->what_if->label : ""}};
   }
 
  protected:
@@ -77,13 +79,13 @@ class BanksPanel : public Panel {
     ImGui::RadioButton("16 banks (half-warp, compute 1.x)", &banks16_, 1);
     view::UpdatingBadge(*session_);
     const SiteStats& st = t.stats.sites[static_cast<std::size_t>(site)];
+    const bool whole = !session_->run->what_if || session_->run->what_if->whole_grid;
     ImGui::TextDisabled(
-        "Whole grid: %" PRIu64 " requests, %" PRIu64
-        " wavefronts (%.2f per request), worst %u-way "
-        "(16-bank model: %u-way)",
-        st.requests, st.wavefronts,
+        "%s: %" PRIu64 " requests, %" PRIu64 " wavefronts (%.2f per request, %" PRIu64
+        " conflicts), worst %u-way (16-bank model: %u-way)",
+        whole ? "Whole grid" : "Kept blocks", st.requests, st.wavefronts,
         st.requests ? static_cast<double>(st.wavefronts) / static_cast<double>(st.requests) : 0.0,
-        st.bank_conflict_max, st.halfwarp16_conflict_max);
+        st.wavefronts - st.ideal_wavefronts, st.bank_conflict_max, st.halfwarp16_conflict_max);
 
     const BlockView& bv = session_->block_view();
     if (!bv.kept) {
@@ -118,7 +120,8 @@ class BanksPanel : public Panel {
     ImGui::EndChild();
     ImGui::SameLine();
     if (ImGui::BeginChild("##wiring", ImVec2(0, 0)))
-      DrawWiring(*cur, banks, MarkHazard(*session_, bv.block, *cur));
+      DrawWiring(*cur, t.sites[cur->site].op == AccessOp::kLoad, banks,
+                 MarkHazard(*session_, bv.block, *cur));
     ImGui::EndChild();
   }
 
@@ -212,17 +215,26 @@ class BanksPanel : public Panel {
     ImGui::TextDisabled("most in this block: %u", most);
   }
 
-  void DrawWiring(const BlockRequest& req, int banks, const HazardMark& mark) {
-    const std::uint32_t degree =
-        banks16_ ? HalfWarp16Degree(req.lanes) : BankConflictDegree(req.lanes);
+  void DrawWiring(const BlockRequest& req, bool load, int banks, const HazardMark& mark) {
+    // 32 banks: as the hardware serves the width (8-byte accesses a half-warp, 16-byte a
+    // quarter-warp at a time); the degree is the worst phase's.
+    const SharedCost cost = SharedRequestCost(req.lanes, load);
+    const std::uint32_t degree = banks16_ ? HalfWarp16Degree(req.lanes) : cost.degree;
+    const std::uint32_t wavefronts = banks16_ ? degree : cost.wavefronts;
     std::set<std::uint64_t> words;
     for (const LaneAccess& l : req.lanes) words.insert(l.address / 4);
     const bool broadcast = words.size() < req.lanes.size();
     ImGui::Text("warp %u, iteration %u, %zu lanes", req.warp, req.iteration, req.lanes.size());
     view::BigText(2.2f, degree > 1 ? IM_COL32(240, 120, 90, 255) : IM_COL32(110, 200, 120, 255),
                   degree > 1 ? "%u-way conflict" : "no conflict", degree);
-    ImGui::Text("%u wavefront%s%s", degree, degree == 1 ? "" : "s",
-                broadcast ? "; lanes reading one word share it (broadcast)" : "");
+    if (!banks16_ && cost.ideal > 1)
+      ImGui::Text("%u wavefronts, %u needed for %u-byte accesses (%s at a time)%s", wavefronts,
+                  cost.ideal, req.lanes.empty() ? 4u : req.lanes.front().size,
+                  req.lanes.front().size > 8 ? "a quarter-warp" : "a half-warp",
+                  broadcast ? "; lanes reading one word share it" : "");
+    else
+      ImGui::Text("%u wavefront%s%s", wavefronts, wavefronts == 1 ? "" : "s",
+                  broadcast ? "; lanes reading one word share it (broadcast)" : "");
     const int hazard_bank =
         mark.group != nullptr
             ? static_cast<int>(mark.address / 4 % static_cast<std::uint64_t>(banks))

@@ -58,7 +58,7 @@ void WhatIfEditor::Draw(Session* s, const char* view, bool shared_first) {
     }
     ImGui::SetItemTooltip("The run as written (A) beside the what-if (B)");
   }
-  if (!ImGui::CollapsingHeader("What-if layout", s->run->what_if ? ImGuiTreeNodeFlags_DefaultOpen : 0))
+  if (!ImGui::CollapsingHeader("What-if layout"))
     return;
   if (arrays_.empty()) {
     ImGui::TextDisabled("This kernel accesses no shared array or global buffer a layout applies to.");

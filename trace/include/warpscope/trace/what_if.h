@@ -77,6 +77,9 @@ std::string FormulaOf(const WhatIf& w);   // "(i, j) -> i*32 + (j ^ (i & 31))"
 // "tile[threadIdx.x][threadIdx.y ^ (threadIdx.x & 31)]", or the declaration to change:
 // "__shared__ float tile[32][32 + 1]".
 std::string ProposedCode(const WhatIf& w, const SiteInfo& site);
+// The access to array `name` as the site's code writes it ("tile[threadIdx.x][threadIdx.y]"),
+// what ProposedCode's index expression replaces; "" when the code does not index `name`.
+std::string AccessText(const SiteInfo& site, const std::string& name);
 
 // Where element (i, j) lies under the what-if, in elements from the array's base.
 std::uint64_t PlaceOf(const WhatIf& w, std::uint32_t i, std::uint32_t j);
