@@ -16,6 +16,7 @@
 #include "core/capture.h"
 #include "core/report.h"
 #include "core/shipped.h"
+#include "cli/read_commands.h"
 #include "warpscope/kernels/devices.h"
 #include "warpscope/program/program.h"
 #include "warpscope/trace/chrome_trace.h"
@@ -23,41 +24,6 @@
 #include "warpscope/trace/what_if.h"
 
 namespace {
-
-int ListDevices(bool as_json) {
-  const ws::DeviceQuery q = ws::QueryDevices();
-  if (as_json) {
-    nlohmann::json j;
-    j["cuda_built"] = q.cuda_built;
-    j["gpus"] = nlohmann::json::array();
-    for (const auto& g : q.gpus) {
-      j["gpus"].push_back(
-          {{"index", g.index},
-           {"name", g.name},
-           {"compute_capability", std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor)},
-           {"multiprocessors", g.multiprocessors},
-           {"warp_size", g.warp_size},
-           {"max_threads_per_block", g.max_threads_per_block},
-           {"max_threads_per_multiprocessor", g.max_threads_per_multiprocessor},
-           {"shared_mem_per_block", g.shared_mem_per_block},
-           {"shared_mem_per_multiprocessor", g.shared_mem_per_multiprocessor},
-           {"registers_per_multiprocessor", g.registers_per_multiprocessor},
-           {"global_mem", g.global_mem}});
-    }
-    if (q.gpus.empty()) j["why_no_gpu"] = q.why_no_gpu;
-    j["default_backend"] = ws::DefaultBackendLabel(q);
-    std::cout << j.dump(2) << "\n";
-    return 0;
-  }
-  std::cout << "CPU emulator: always available\n";
-  for (const auto& g : q.gpus) {
-    std::cout << "GPU " << g.index << ": " << g.name << " (compute " << g.cc_major << "."
-              << g.cc_minor << ", " << g.multiprocessors << " SMs, " << (g.global_mem >> 20)
-              << " MiB)\n";
-  }
-  if (q.gpus.empty()) std::cout << "No GPU: " << q.why_no_gpu << "\n";
-  return 0;
-}
 
 // A run that failed: bad names and values are the user's (exit 2); a failure while running is
 // ours (exit 1).
@@ -311,41 +277,6 @@ int ProgramCommand(const std::vector<std::string>& files, const std::vector<std:
   return 0;
 }
 
-// `layout`: which pixel each memory position holds, in memory order. Text: rows of `width`
-// regular (row-major) addresses, the form of the slides' reordered-address table.
-int LayoutCommand(const std::string& kind, int width, int height, int tile_w, int tile_h,
-                  int micro_w, int micro_h, bool json) {
-  auto k = ws::ParseLayoutKind(kind);
-  if (!k.ok()) {
-    std::cerr << "warpscope-cli: " << k.status().message() << "\n";
-    return 2;
-  }
-  const ws::Layout2D layout{*k, width, height, tile_w, tile_h, micro_w, micro_h};
-  auto order = ws::MemoryOrder(layout);
-  if (!order.ok()) {
-    std::cerr << "warpscope-cli: " << order.status().message() << "\n";
-    return 2;
-  }
-  if (json) {
-    nlohmann::json j = {{"layout", kind}, {"width", width}, {"height", height}};
-    if (*k == ws::LayoutKind::kTiled) {
-      j["tile"] = {tile_w, tile_h};
-      j["micro_tile"] = {micro_w, micro_h};
-    }
-    for (const ws::LayoutCell& c : *order)
-      j["cells"].push_back({{"position", c.position}, {"x", c.x}, {"y", c.y}});
-    std::cout << j.dump() << "\n";
-    return 0;
-  }
-  std::size_t i = 0;
-  for (const ws::LayoutCell& c : *order) {
-    std::cout << (c.y * width + c.x)
-              << ((++i % static_cast<std::size_t>(width)) == 0 ? "\n" : "\t");
-  }
-  if (i % static_cast<std::size_t>(width) != 0) std::cout << "\n";
-  return 0;
-}
-
 // `export --chrome-trace OUT.json`: the barrier timeline and the blocks-on-SMs timeline of a run
 // (a lesson run here, or a trace file) as Chrome Trace Event Format JSON, for Perfetto or
 // chrome://tracing. Exit status 0 when written, 2 for bad input (a name, a value, a file that
@@ -536,25 +467,6 @@ CLI::App* AddLayout(CLI::App& cli, Args& a) {
   return layout;
 }
 
-// `show`: a trace file's run as `run` prints it, and the command that runs it again.
-int ShowCommand(const std::string& path, bool json) {
-  auto r = ws::LoadTraceAsRun(path);
-  if (!r.ok()) {
-    std::cerr << "warpscope-cli: " << r.status().message() << "\n";
-    return 1;
-  }
-  const std::string again = ws::ReplayCommand(*r);
-  if (json) {
-    nlohmann::json j = ws::RunJson(*r);
-    if (!again.empty()) j["replay"] = again;
-    std::cout << j.dump(2) << "\n";
-  } else {
-    std::cout << ws::RunText(*r);
-    if (!again.empty()) std::cout << "run it again: " << again << "\n";
-  }
-  return 0;
-}
-
 // `run` and `capture`: a program (--file) or a lesson.
 int RunOrCapture(Args& a, const std::string& name, const std::string& capture_to) {
   if (!a.program_files.empty())
@@ -605,18 +517,18 @@ int main(int argc, char** argv) {
     std::cerr << "warpscope-cli: --schedule: " << s.status().message() << "\n";
     return 2;
   }
-  if (*devices) return ListDevices(a.json);
+  if (*devices) return ws::cli::ListDevices(a.json);
   if (*lessons) {
     std::cout << (a.json ? ws::LessonsJson().dump(2) + "\n" : ws::LessonsText());
     return 0;
   }
   if (*serve) return ServeCommand();
-  if (*layout) return LayoutCommand(a.layout_kind, a.lw, a.lh, a.tw, a.th, a.mw, a.mh, a.json);
+  if (*layout) return ws::cli::LayoutCommand(a.layout_kind, a.lw, a.lh, a.tw, a.th, a.mw, a.mh, a.json);
   if (*run) return RunOrCapture(a, "run", "");
   if (*capture) return RunOrCapture(a, "capture", a.out);
   if (*export_cmd)
     return ExportCommand(a.lesson, a.export_trace, a.variant, a.sets, a.backend, a.options,
                          a.chrome_out);
-  if (*show) return ShowCommand(a.trace_path, a.json);
+  if (*show) return ws::cli::ShowCommand(a.trace_path, a.json);
   return 2;
 }

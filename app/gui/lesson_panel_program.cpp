@@ -111,7 +111,7 @@ void LessonPanel::WatchProgramFile() {
 }
 
 void LessonPanel::SelectLaunch(std::size_t index) {
-  const LessonRun* run = session_->run.get();
+  const LessonRun* run = session_->as_written().get();  // a what-if is applied to it again
   if (run == nullptr || !run->program || index >= run->launches.size()) return;
   program_launch_ = index;
   if (run->program->launch == index) return;

@@ -119,3 +119,53 @@ TEST(ProgramWhatIf, PadOfTheExamplesTileEqualsARunOfTheDeclarationItProposes) {
 
 }  // namespace
 }  // namespace ws
+
+namespace ws {
+namespace {
+
+// The what-if written into the program as a slider: at 1 (as written into the file) the run has
+// the what-if's figures; at -D WS_SWIZZLE=0 / WS_PAD=0 the program's own. The output stays right.
+TEST(ProgramWhatIf, WrittenAsASliderTheProgramRunsEitherWay) {
+  const std::string text = Example();
+  const LessonRun run = RunShowing(text, "transposeCoalesced");
+  for (const char* spec : {"tile:swizzle=4,0,4", "tile:pad=1"}) {
+    SCOPED_TRACE(spec);
+    auto w = ParseWhatIf(spec, run);
+    ASSERT_TRUE(w.ok()) << w.status().message();
+    auto what_if = ApplyWhatIf(run, *w);
+    ASSERT_TRUE(what_if.ok());
+    auto edited = WriteWhatIf(*w, run);
+    ASSERT_TRUE(edited.ok()) << edited.status().message();
+    const bool swizzle = std::string(spec).find("swizzle") != std::string::npos;
+    EXPECT_NE(edited->find(swizzle ? "#define WS_SWIZZLE 1  // warpscope: param WS_SWIZZLE 0..1"
+                                   : "#define WS_PAD 1  // warpscope: param WS_PAD 0..8"),
+              std::string::npos)
+        << *edited;
+    if (swizzle)
+      EXPECT_NE(
+          edited->find("tile[threadIdx.x][(threadIdx.y) ^ (WS_SWIZZLE * ((threadIdx.x) & 15))]"),
+          std::string::npos);
+    else
+      EXPECT_NE(edited->find("__shared__ float tile[TILE_DIM][TILE_DIM + WS_PAD];"),
+                std::string::npos);
+    const LessonRun on = RunShowing(*edited, "transposeCoalesced");
+    EXPECT_EQ(on.program->stdout_text.find("FAIL"), std::string::npos) << on.program->stdout_text;
+    ExpectSameFigures(*what_if, on);
+    ProgramOptions o;
+    o.keep_all_threads_up_to = 1u << 18;
+    o.defines = {swizzle ? "WS_SWIZZLE=0" : "WS_PAD=0"};
+    LessonRun off = test::RunText(*edited, o);
+    ASSERT_TRUE(off.program->ok()) << off.program->failure;
+    off.program->launch = run.program->launch;
+    ExpectSameFigures(run, off);
+  }
+  // A lesson has variants, not a source to write; a Morton layout is not a slider.
+  auto morton = ParseWhatIf("tile:morton", run);
+  ASSERT_TRUE(morton.ok());
+  EXPECT_EQ(WriteWhatIf(*morton, run).status().message(),
+            "a morton what-if is not written as a slider; pad and swizzle are (its code: see the "
+            "what-if's code line)");
+}
+
+}  // namespace
+}  // namespace ws

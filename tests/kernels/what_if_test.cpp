@@ -19,7 +19,7 @@ WhatIf Tile32(WhatIfKind kind) {
 TEST(WhatIfLayouts, PlaceElementsWhereEachLayoutPutsThem) {
   WhatIf pad = Tile32(WhatIfKind::kPad);
   pad.pad = 1;
-  EXPECT_EQ(PlaceOf(pad, 1, 0), 33u);   // row 1 starts one element later: 1 * 33
+  EXPECT_EQ(PlaceOf(pad, 1, 0), 33u);     // row 1 starts one element later: 1 * 33
   EXPECT_EQ(PlaceOf(pad, 31, 5), 1028u);  // 31 * 33 + 5
   // Swizzle<5,0,5> on a 32-wide tile: column j ^ (i & 31). (3, 5): 3*32 + (5 ^ 3) = 96 + 6.
   WhatIf sw = Tile32(WhatIfKind::kSwizzle);
@@ -171,7 +171,8 @@ TEST_F(WhatIfOnTranspose, BadWhatIfsSayWhatIsWrongAndTheLimit) {
             "what-if 'tile:swizzle=9,0,5,shape=32x32': B is 9; it must be 1 to 8 bits");
   EXPECT_EQ(msg("nope:pad"),
             "what-if 'nope:pad': the kernel has no array 'nope' (its arrays: tile, idata, odata)");
-  EXPECT_EQ(msg("tile:pad=0"), "what-if 'tile:pad=0,shape=32x32': pad is 0; it must be 1 to 64 elements");
+  EXPECT_EQ(msg("tile:pad=0"),
+            "what-if 'tile:pad=0,shape=32x32': pad is 0; it must be 1 to 64 elements");
   EXPECT_EQ(msg("tile:vector=12"),
             "what-if 'tile:vector=12,shape=32x32': vector width is 12 bytes; a thread reads 8 or "
             "16 bytes at once");
@@ -236,11 +237,11 @@ TEST(SwizzleLesson, FiguresOfEveryVariantByHand) {
     std::uint64_t requests, wavefronts, ideal;
     std::uint32_t degree;
   };
-  for (const Want& w : {Want{"as-written", 2048, 2048 * 32, 2048, 32},
-                        Want{"padded", 2048, 2048, 2048, 1}, Want{"swizzled", 2048, 2048, 2048, 1},
-                        Want{"float4-columns", 512, 512 * 32, 512 * 4, 8},
-                        Want{"float4-padded", 512, 512 * 4, 512 * 4, 1},
-                        Want{"float4-swizzled", 512, 512 * 4, 512 * 4, 1}}) {
+  for (const Want& w :
+       {Want{"as-written", 2048, 2048 * 32, 2048, 32}, Want{"padded", 2048, 2048, 2048, 1},
+        Want{"swizzled", 2048, 2048, 2048, 1}, Want{"float4-columns", 512, 512 * 32, 512 * 4, 8},
+        Want{"float4-padded", 512, 512 * 4, 512 * 4, 1},
+        Want{"float4-swizzled", 512, 512 * 4, 512 * 4, 1}}) {
     SCOPED_TRACE(w.variant);
     const LessonRun r = RunWhole("swizzle", w.variant);
     EXPECT_TRUE(r.check.ok) << r.check.message;
@@ -264,10 +265,10 @@ TEST(SwizzleLesson, WhatIfsEqualTheVariantsThatWriteThem) {
     const char* spec;
     const char* variant;
   };
-  for (const Case& c : {Case{&floats, "tile:pad=1", "padded"},
-                        Case{&floats, "tile:swizzle=5,0,5", "swizzled"},
-                        Case{&chunks, "chunks:pad=1", "float4-padded"},
-                        Case{&chunks, "chunks:swizzle=3,0,3", "float4-swizzled"}}) {
+  for (const Case& c :
+       {Case{&floats, "tile:pad=1", "padded"}, Case{&floats, "tile:swizzle=5,0,5", "swizzled"},
+        Case{&chunks, "chunks:pad=1", "float4-padded"},
+        Case{&chunks, "chunks:swizzle=3,0,3", "float4-swizzled"}}) {
     SCOPED_TRACE(c.spec);
     auto w = ApplyWhatIf(*c.run, std::string(c.spec));
     ASSERT_TRUE(w.ok()) << w.status().message();

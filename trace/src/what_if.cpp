@@ -84,21 +84,29 @@ Status ReadLayout(const std::string& spec, const std::string& layout, WhatIf* w)
   if (!wants_args && !args.empty())
     return Bad(spec, std::string(ToString(w->kind)) + " takes no values");
   if (args.empty()) return {};
-  const std::vector<long long> n =
-      Numbers(args, w->kind == WhatIfKind::kTiled ? 'x' : ',');
-  const std::size_t want = w->kind == WhatIfKind::kSwizzle ? 3 : w->kind == WhatIfKind::kTiled ? 2 : 1;
+  const std::vector<long long> n = Numbers(args, w->kind == WhatIfKind::kTiled ? 'x' : ',');
+  const std::size_t want = w->kind == WhatIfKind::kSwizzle ? 3
+                           : w->kind == WhatIfKind::kTiled ? 2
+                                                           : 1;
   if (n.size() != want)
     return Bad(spec, "'" + args + "' is not " + std::to_string(want) + " whole number" +
                          (want > 1 ? "s" : "") + " for " + ToString(w->kind));
   auto u = [](long long v) { return static_cast<std::uint32_t>(std::min<long long>(v, 1 << 30)); };
   switch (w->kind) {
-    case WhatIfKind::kPad: w->pad = u(n[0]); break;
+    case WhatIfKind::kPad:
+      w->pad = u(n[0]);
+      break;
     case WhatIfKind::kSwizzle:
       w->bits = u(n[0]), w->base_bits = u(n[1]), w->shift = u(n[2]);
       break;
-    case WhatIfKind::kTiled: w->tile_w = u(n[0]), w->tile_h = u(n[1]); break;
-    case WhatIfKind::kVector: w->width = u(n[0]); break;
-    default: break;
+    case WhatIfKind::kTiled:
+      w->tile_w = u(n[0]), w->tile_h = u(n[1]);
+      break;
+    case WhatIfKind::kVector:
+      w->width = u(n[0]);
+      break;
+    default:
+      break;
   }
   return {};
 }
@@ -109,7 +117,9 @@ std::string Hex(std::uint64_t v) {
   return o.str();
 }
 
-bool IsPowerOfTwo(std::uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+bool IsPowerOfTwo(std::uint64_t v) {
+  return v != 0 && (v & (v - 1)) == 0;
+}
 std::uint32_t Log2(std::uint64_t v) {
   std::uint32_t l = 0;
   while ((1ull << (l + 1)) <= v) ++l;
@@ -127,12 +137,18 @@ bool RowSwizzle(const WhatIf& w) {
 
 const char* ToString(WhatIfKind k) {
   switch (k) {
-    case WhatIfKind::kPad: return "pad";
-    case WhatIfKind::kSwizzle: return "swizzle";
-    case WhatIfKind::kMorton: return "morton";
-    case WhatIfKind::kTiled: return "tiled";
-    case WhatIfKind::kTranspose: return "transpose";
-    case WhatIfKind::kVector: return "vector";
+    case WhatIfKind::kPad:
+      return "pad";
+    case WhatIfKind::kSwizzle:
+      return "swizzle";
+    case WhatIfKind::kMorton:
+      return "morton";
+    case WhatIfKind::kTiled:
+      return "tiled";
+    case WhatIfKind::kTranspose:
+      return "transpose";
+    case WhatIfKind::kVector:
+      return "vector";
   }
   return "?";
 }
@@ -159,7 +175,8 @@ Status CheckWhatIf(const WhatIf& w) {
         return Bad(spec, "M is " + std::to_string(w.base_bits) + ", over the limit of 8");
       if (w.shift < w.bits || w.shift > 16)
         return Bad(spec, "S is " + std::to_string(w.shift) + "; it must be at least B (" +
-                             std::to_string(w.bits) + ") and at most 16, so that the bits it "
+                             std::to_string(w.bits) +
+                             ") and at most 16, so that the bits it "
                              "moves do not overlap the bits they change");
       break;
     case WhatIfKind::kMorton:
@@ -177,11 +194,12 @@ Status CheckWhatIf(const WhatIf& w) {
         return Bad(spec, "vector width is " + std::to_string(w.width) +
                              " bytes; a thread reads 8 or 16 bytes at once");
       if (w.width <= a.elem || w.width % a.elem != 0)
-        return Bad(spec, "the array's accesses are " + std::to_string(a.elem) +
-                             " bytes; a " + std::to_string(w.width) +
+        return Bad(spec, "the array's accesses are " + std::to_string(a.elem) + " bytes; a " +
+                             std::to_string(w.width) +
                              "-byte access must be a multiple of them, and wider");
       break;
-    case WhatIfKind::kTranspose: break;
+    case WhatIfKind::kTranspose:
+      break;
   }
   return {};
 }
@@ -191,7 +209,8 @@ Status CheckWhatIfForm(const std::string& spec) {
   if (colon == std::string::npos || colon == 0 || colon + 1 == spec.size())
     return Bad(spec, "write ARRAY:LAYOUT, as in tile:pad=1 or tile:swizzle=5,0,5");
   const std::size_t end = spec.find_first_of("=,", colon);
-  Result<WhatIfKind> kind = KindOf(spec, spec.substr(colon + 1, end == std::string::npos ? std::string::npos : end - colon - 1));
+  Result<WhatIfKind> kind = KindOf(
+      spec, spec.substr(colon + 1, end == std::string::npos ? std::string::npos : end - colon - 1));
   return kind.ok() ? Status() : kind.status();
 }
 
@@ -226,14 +245,21 @@ Result<WhatIf> ParseWhatIf(const std::string& spec, const LessonRun& run) {
 std::string SpecOf(const WhatIf& w) {
   std::string s = w.array.name + ":" + ToString(w.kind);
   switch (w.kind) {
-    case WhatIfKind::kPad: s += "=" + std::to_string(w.pad); break;
+    case WhatIfKind::kPad:
+      s += "=" + std::to_string(w.pad);
+      break;
     case WhatIfKind::kSwizzle:
       s += "=" + std::to_string(w.bits) + "," + std::to_string(w.base_bits) + "," +
            std::to_string(w.shift);
       break;
-    case WhatIfKind::kTiled: s += "=" + std::to_string(w.tile_w) + "x" + std::to_string(w.tile_h); break;
-    case WhatIfKind::kVector: s += "=" + std::to_string(w.width); break;
-    default: break;
+    case WhatIfKind::kTiled:
+      s += "=" + std::to_string(w.tile_w) + "x" + std::to_string(w.tile_h);
+      break;
+    case WhatIfKind::kVector:
+      s += "=" + std::to_string(w.width);
+      break;
+    default:
+      break;
   }
   return s + ",shape=" + std::to_string(w.array.rows) + "x" + std::to_string(w.array.cols);
 }
@@ -241,15 +267,19 @@ std::string SpecOf(const WhatIf& w) {
 std::string Describe(const WhatIf& w) {
   const std::string& n = w.array.name;
   switch (w.kind) {
-    case WhatIfKind::kPad: return "pad +" + std::to_string(w.pad) + " on " + n;
+    case WhatIfKind::kPad:
+      return "pad +" + std::to_string(w.pad) + " on " + n;
     case WhatIfKind::kSwizzle:
       return "Swizzle<" + std::to_string(w.bits) + "," + std::to_string(w.base_bits) + "," +
              std::to_string(w.shift) + "> on " + n;
-    case WhatIfKind::kMorton: return "Morton (Z-order) " + n;
+    case WhatIfKind::kMorton:
+      return "Morton (Z-order) " + n;
     case WhatIfKind::kTiled:
       return std::to_string(w.tile_w) + "x" + std::to_string(w.tile_h) + " tiles of " + n;
-    case WhatIfKind::kTranspose: return n + " transposed";
-    case WhatIfKind::kVector: return std::to_string(w.width) + "-byte accesses to " + n;
+    case WhatIfKind::kTranspose:
+      return n + " transposed";
+    case WhatIfKind::kVector:
+      return std::to_string(w.width) + "-byte accesses to " + n;
   }
   return n;
 }
@@ -258,7 +288,8 @@ std::string FormulaOf(const WhatIf& w) {
   const WhatIfArray& a = w.array;
   const std::string cols = std::to_string(a.cols);
   switch (w.kind) {
-    case WhatIfKind::kPad: return "(i, j) -> i*" + std::to_string(a.cols + w.pad) + " + j";
+    case WhatIfKind::kPad:
+      return "(i, j) -> i*" + std::to_string(a.cols + w.pad) + " + j";
     case WhatIfKind::kSwizzle: {
       const std::uint64_t mask = (1ull << w.bits) - 1;
       if (RowSwizzle(w)) {
@@ -269,12 +300,14 @@ std::string FormulaOf(const WhatIf& w) {
       return "e = i*" + cols + " + j -> e ^ ((e & " + Hex(mask << (w.base_bits + w.shift)) +
              ") >> " + std::to_string(w.shift) + ")";
     }
-    case WhatIfKind::kMorton: return "(i, j) -> the bits of j and i interleaved (j in the even bits)";
+    case WhatIfKind::kMorton:
+      return "(i, j) -> the bits of j and i interleaved (j in the even bits)";
     case WhatIfKind::kTiled:
       return "(i, j) -> tile (i/" + std::to_string(w.tile_h) + ", j/" + std::to_string(w.tile_w) +
              ") in row order, then row-major inside the " + std::to_string(w.tile_w) + "x" +
              std::to_string(w.tile_h) + " tile";
-    case WhatIfKind::kTranspose: return "(i, j) -> j*" + std::to_string(a.rows) + " + i";
+    case WhatIfKind::kTranspose:
+      return "(i, j) -> j*" + std::to_string(a.rows) + " + i";
     case WhatIfKind::kVector:
       return "each thread's " + std::to_string(w.width / a.elem) + " consecutive " +
              std::to_string(a.elem) + "-byte accesses as one " + std::to_string(w.width) +
@@ -286,7 +319,8 @@ std::string FormulaOf(const WhatIf& w) {
 std::uint64_t PlaceOf(const WhatIf& w, std::uint32_t i, std::uint32_t j) {
   const WhatIfArray& a = w.array;
   switch (w.kind) {
-    case WhatIfKind::kPad: return std::uint64_t{i} * (a.cols + w.pad) + j;
+    case WhatIfKind::kPad:
+      return std::uint64_t{i} * (a.cols + w.pad) + j;
     case WhatIfKind::kSwizzle: {
       const std::uint64_t e = std::uint64_t{i} * a.cols + j;
       const std::uint64_t yyy = ((1ull << w.bits) - 1) << (w.base_bits + w.shift);
@@ -304,8 +338,10 @@ std::uint64_t PlaceOf(const WhatIf& w, std::uint32_t i, std::uint32_t j) {
       l.tile_w = static_cast<int>(w.tile_w), l.tile_h = static_cast<int>(w.tile_h);
       return l.Index(static_cast<int>(j), static_cast<int>(i));
     }
-    case WhatIfKind::kTranspose: return std::uint64_t{j} * a.rows + i;
-    case WhatIfKind::kVector: return std::uint64_t{i} * a.row_pitch() + j;
+    case WhatIfKind::kTranspose:
+      return std::uint64_t{j} * a.rows + i;
+    case WhatIfKind::kVector:
+      return std::uint64_t{i} * a.row_pitch() + j;
   }
   return 0;
 }

@@ -42,7 +42,8 @@ std::uint32_t Readdress(const WhatIf& w, std::uint32_t offset) {
 }
 
 // A site's accesses by thread, in iteration order: (thread) -> indices into b.accesses.
-std::map<std::uint16_t, std::vector<std::size_t>> ByThread(const BlockRecords& b, std::uint16_t site) {
+std::map<std::uint16_t, std::vector<std::size_t>> ByThread(const BlockRecords& b,
+                                                           std::uint16_t site) {
   std::map<std::uint16_t, std::vector<std::size_t>> by;
   for (std::size_t k = 0; k < b.accesses.size(); ++k) {
     if (b.accesses[k].site == site) by[b.accesses[k].thread].push_back(k);
@@ -62,7 +63,8 @@ std::string CannotMerge(const LaunchTrace& t, std::uint16_t site, std::uint32_t 
   const std::uint32_t n = width / info.size;
   for (const BlockRecords& b : t.blocks) {
     for (const auto& [thread, list] : ByThread(b, site)) {
-      const std::string at = "thread " + std::to_string(thread) + " of block " + std::to_string(b.block);
+      const std::string at =
+          "thread " + std::to_string(thread) + " of block " + std::to_string(b.block);
       if (list.size() % n != 0)
         return at + " makes " + std::to_string(list.size()) + " access" +
                (list.size() == 1 ? "" : "es") + ", not a multiple of " + std::to_string(n);
@@ -114,7 +116,8 @@ Status MergeVector(const WhatIf& w, LaunchTrace* t, std::string* left) {
   int merged = 0;
   for (std::uint16_t s : w.array.sites) {
     const std::string why = CannotMerge(*t, s, w.width);
-    const std::string where = "line " + std::to_string(t->sites[s].line) + " " + ToString(t->sites[s].op);
+    const std::string where =
+        "line " + std::to_string(t->sites[s].line) + " " + ToString(t->sites[s].op);
     if (why.empty()) {
       MergeSite(s, w.width, t);
       ++merged;
@@ -124,8 +127,8 @@ Status MergeVector(const WhatIf& w, LaunchTrace* t, std::string* left) {
     }
   }
   if (merged == 0)
-    return Status::Error("no access to " + w.array.name + " can be read " + std::to_string(w.width) +
-                         " bytes at a time: " + first_reason);
+    return Status::Error("no access to " + w.array.name + " can be read " +
+                         std::to_string(w.width) + " bytes at a time: " + first_reason);
   return {};
 }
 
@@ -149,8 +152,7 @@ std::string Scope(const LaunchTrace& t, bool whole) {
   const std::string n = FormatNumber(static_cast<double>(t.blocks.size()));
   if (whole) return "the whole grid (" + n + (t.blocks.size() == 1 ? " block)" : " blocks)");
   return "the " + n + " kept block" + (t.blocks.size() == 1 ? "" : "s") + " of " +
-         FormatNumber(static_cast<double>(t.grid.count())) +
-         " (the others' records were not kept)";
+         FormatNumber(static_cast<double>(t.grid.count())) + " (the others' records were not kept)";
 }
 
 }  // namespace
@@ -162,15 +164,16 @@ Result<LessonRun> ApplyWhatIf(const LessonRun& run, const WhatIf& w) {
     return Status::Error("what-if: the run is already a what-if (" + run.what_if->label +
                          "); apply it to the run as written");
   LessonRun out = run;
-  const std::size_t index =
-      run.program && run.program->launch < run.launches.size() ? run.program->launch
-                                                                : run.launches.size() - 1;
+  const std::size_t index = run.program && run.program->launch < run.launches.size()
+                                ? run.program->launch
+                                : run.launches.size() - 1;
   LaunchTrace& t = out.launches[index];
   if (t.blocks.empty())
     return Status::Error("what-if: the launch kept no block's records to re-address");
   std::vector<char> mine(t.sites.size(), 0);
   for (std::uint16_t s : w.array.sites) {
-    if (s >= t.sites.size()) return Status::Error("what-if: site " + std::to_string(s) + " is not in the launch");
+    if (s >= t.sites.size())
+      return Status::Error("what-if: site " + std::to_string(s) + " is not in the launch");
     mine[s] = 1;
   }
   const LaunchStats before = Reanalyze(t);

@@ -21,11 +21,13 @@ namespace {
 struct Declaration {
   std::string name, type;
   std::vector<std::string> dims;
-  std::string file;       // the file it is written in
+  std::string file;        // the file it is written in
   std::uint32_t line = 0;  // 1-based
 };
 
-bool IsWord(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
+bool IsWord(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+}
 
 std::string Trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
@@ -46,8 +48,13 @@ std::vector<Declaration> SharedDeclarations(std::string_view text, const std::st
     while (n > 0 && std::isspace(static_cast<unsigned char>(decl[n - 1]))) --n;
     std::size_t b = n;
     while (b > 0 && IsWord(decl[b - 1])) --b;
-    Declaration d{std::string(decl.substr(b, n - b)), Trim(decl.substr(0, b)), {}, file,
-                  static_cast<std::uint32_t>(1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'))};
+    Declaration d{
+        std::string(decl.substr(b, n - b)),
+        Trim(decl.substr(0, b)),
+        {},
+        file,
+        static_cast<std::uint32_t>(
+            1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'))};
     for (std::size_t i = open; i < decl.size() && decl[i] == '[';) {
       const std::size_t close = decl.find(']', i);
       if (close == std::string_view::npos) break;
@@ -76,7 +83,10 @@ struct Eval {
       ++i;
       const long long x = Sum();
       Space();
-      if (i < s.size() && s[i] == ')') ++i; else ok = false;
+      if (i < s.size() && s[i] == ')')
+        ++i;
+      else
+        ok = false;
       return x;
     }
     if (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) {
@@ -96,7 +106,12 @@ struct Eval {
     for (Space(); ok && i < s.size() && (s[i] == '*' || s[i] == '/'); Space()) {
       const char op = s[i++];
       const long long y = Atom();
-      if (op == '*') x *= y; else if (y != 0) x /= y; else ok = false;
+      if (op == '*')
+        x *= y;
+      else if (y != 0)
+        x /= y;
+      else
+        ok = false;
     }
     return x;
   }
@@ -185,13 +200,13 @@ int DeclarationOf(const std::vector<Declaration>& decls, const SiteInfo& site,
   for (std::size_t k = 0; k < decls.size(); ++k) {
     const Declaration& d = decls[k];
     if (!Mentions(site.code, d.name)) continue;
-    const bool same_file = main_file.empty() || d.file == (site.file.empty() ? main_file : site.file);
+    const bool same_file =
+        main_file.empty() || d.file == (site.file.empty() ? main_file : site.file);
     if (!same_file || d.line > site.line) continue;
     if (best < 0 || d.line > decls[static_cast<std::size_t>(best)].line) best = static_cast<int>(k);
   }
   return best;
 }
-
 
 // The lowest byte offset and the largest offset + size of the kept accesses to the sites marked
 // in `mine`.
@@ -209,8 +224,7 @@ std::pair<std::uint64_t, std::uint64_t> RecordedSpan(const LaunchTrace& t,
 }
 
 void ShapeShared(const LaunchTrace& t, const std::vector<Declaration>& decls,
-                 const std::string& main_file,
-                 std::vector<WhatIfArray>& arrays) {
+                 const std::string& main_file, std::vector<WhatIfArray>& arrays) {
   std::vector<char> named(decls.size(), 0);
   for (std::size_t k = 0; k < arrays.size(); ++k) {
     WhatIfArray& a = arrays[k];
@@ -220,10 +234,12 @@ void ShapeShared(const LaunchTrace& t, const std::vector<Declaration>& decls,
     // The emulator names a static array by its first word (its id); on a GPU the offsets also
     // count the shared memory the driver reserves (1 KiB on an H100) and the id may not: the
     // lowest offset the array's accesses reach, on its 16-byte alignment, is its start then.
-    a.base = std::max<std::uint32_t>(std::uint32_t{a.id} * 4u, static_cast<std::uint32_t>(lo & ~15ull));
-    const std::uint64_t next = k + 1 < arrays.size()
-                                   ? std::max<std::uint64_t>(std::uint64_t{arrays[k + 1].id} * 4u, end)
-                                   : std::max<std::uint64_t>(a.base + std::uint64_t{t.shared_bytes}, end);
+    a.base =
+        std::max<std::uint32_t>(std::uint32_t{a.id} * 4u, static_cast<std::uint32_t>(lo & ~15ull));
+    const std::uint64_t next =
+        k + 1 < arrays.size()
+            ? std::max<std::uint64_t>(std::uint64_t{arrays[k + 1].id} * 4u, end)
+            : std::max<std::uint64_t>(a.base + std::uint64_t{t.shared_bytes}, end);
     const std::uint64_t least = end > a.base ? (end - a.base + a.elem - 1) / a.elem : 1;
     const std::uint64_t most = std::max(least, (next > a.base ? next - a.base : 0) / a.elem);
     // The declaration written at its sites, nearest above them; never one another array took.
@@ -254,10 +270,12 @@ void ShapeGlobal(const LessonRun& run, const LaunchTrace& t, WhatIfArray* a) {
   const std::uint64_t n = b.bytes / a->elem;
   auto p = [&](const char* k) {
     auto it = run.params.find(k);
-    return it == run.params.end() ? 0ull : static_cast<unsigned long long>(std::max(0ll, it->second));
+    return it == run.params.end() ? 0ull
+                                  : static_cast<unsigned long long>(std::max(0ll, it->second));
   };
   if (p("width") > 0 && p("height") > 0 && p("width") * p("height") == n) {
-    a->rows = static_cast<std::uint32_t>(p("height")), a->cols = static_cast<std::uint32_t>(p("width"));
+    a->rows = static_cast<std::uint32_t>(p("height")),
+    a->cols = static_cast<std::uint32_t>(p("width"));
   } else {
     GuessShape(n, a);
   }
@@ -372,7 +390,8 @@ std::string ProposedCode(const WhatIf& w, const SiteInfo& site) {
       const std::uint64_t mask = (1ull << w.bits) - 1;
       if (two && w.array.cols == (1u << w.shift) && w.base_bits + w.bits <= w.shift) {
         std::string x = Paren(i) + " & " + std::to_string(mask);
-        x = w.base_bits > 0 ? "((" + x + ") << " + std::to_string(w.base_bits) + ")" : "(" + x + ")";
+        x = w.base_bits > 0 ? "((" + x + ") << " + std::to_string(w.base_bits) + ")"
+                            : "(" + x + ")";
         return a.name + "[" + i + "][" + Paren(j) + " ^ " + x + "]";
       }
       return "index element e = " + Paren(i) + " * " + cols + " + " + Paren(j) + " of a 1D " +
@@ -385,16 +404,18 @@ std::string ProposedCode(const WhatIf& w, const SiteInfo& site) {
     case WhatIfKind::kTiled:
       return "declare " + a.name + " 1D and index it by " + std::to_string(w.tile_w) + "x" +
              std::to_string(w.tile_h) + " tiles: tile (" + Paren(i) + " / " +
-             std::to_string(w.tile_h) + ") * " + std::to_string((a.cols + w.tile_w - 1) / w.tile_w) +
-             " + " + Paren(j) + " / " + std::to_string(w.tile_w) + ", then row-major inside";
+             std::to_string(w.tile_h) + ") * " +
+             std::to_string((a.cols + w.tile_w - 1) / w.tile_w) + " + " + Paren(j) + " / " +
+             std::to_string(w.tile_w) + ", then row-major inside";
     case WhatIfKind::kTranspose:
-      return "declare " + a.name + "[" + cols + "][" + rows + "] and index it " + a.name + "[" +
-             j + "][" + i + "]";
+      return "declare " + a.name + "[" + cols + "][" + rows + "] and index it " + a.name + "[" + j +
+             "][" + i + "]";
     case WhatIfKind::kVector: {
       const char* type = w.width == 16 ? (a.elem == 8 ? "double2" : "float4")
                                        : (a.elem == 4 ? "float2" : "double");
-      return "read " + std::to_string(w.width / a.elem) + " elements at once: " +
-             "reinterpret_cast<" + type + "*>(&" + a.name + (two ? "[" + i + "][" + j + "]" : "[" + i + "]") +
+      return "read " + std::to_string(w.width / a.elem) +
+             " elements at once: " + "reinterpret_cast<" + type + "*>(&" + a.name +
+             (two ? "[" + i + "][" + j + "]" : "[" + i + "]") +
              ")[0], with the index stepping by " + std::to_string(w.width / a.elem);
     }
   }

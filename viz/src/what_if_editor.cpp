@@ -8,16 +8,17 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "warpscope/viz/palette.h"
 #include "view_util.h"
+#include "warpscope/trace/file_io.h"
+#include "warpscope/viz/palette.h"
 
 namespace ws::view {
 namespace {
 
 constexpr WhatIfKind kKinds[] = {WhatIfKind::kPad,   WhatIfKind::kSwizzle,   WhatIfKind::kMorton,
                                  WhatIfKind::kTiled, WhatIfKind::kTranspose, WhatIfKind::kVector};
-constexpr const char* kKindNames[] = {"pad", "XOR swizzle", "Morton (Z-order)",
-                                      "tiled",   "transpose",   "vector width"};
+constexpr const char* kKindNames[] = {"pad",   "XOR swizzle", "Morton (Z-order)",
+                                      "tiled", "transpose",   "vector width"};
 
 bool SliderU(const char* label, std::uint32_t* v, int lo, int hi, const char* tip) {
   int x = static_cast<int>(*v);
@@ -38,17 +39,35 @@ void WhatIfEditor::Reload(const Session& s) {
   }
 }
 
-void WhatIfEditor::Draw(Session* s, const char* view, bool shared_first) {
-  if (!s->run || !s->run->has_launch()) return;
-  if (s->generation != generation_) Reload(*s);
-  if (const auto& w = s->run->what_if) {
+void WhatIfEditor::WriteIntoProgram(Session* s) {
+  const LessonRun& base = *s->written;
+  auto w = ParseWhatIf(s->what_if, base);
+  Result<std::string> text = w.ok() ? WriteWhatIf(*w, base) : Result<std::string>(w.status());
+  if (!text.ok()) {
+    written_note_ = "Not written: " + text.status().message();
+    return;
+  }
+  const std::string path = base.program->path;
+  if (Status st = WriteFileAtomically(path, *text); !st.ok()) {
+    written_note_ = "Not written: " + st.message();
+    return;
+  }
+  written_note_ = "Written into " + base.program->file +
+                  ": its slider selects the layout; the program runs again with it.";
+  s->SetWhatIf("");  // the program's own run shows the layout now
+}
+
+// The banner while a what-if is on, with its buttons; false when it was cleared.
+bool WhatIfEditor::DrawBanner(Session* s, const char* view) {
+  const auto& w = s->run->what_if;
+  if (w) {
     ImGui::PushStyleColor(ImGuiCol_Text, Colour(palette::WarpU32(1)));
     ImGui::TextWrapped("What-if: %s, over %s. The kernel did not run this way.", w->label.c_str(),
                        w->scope.c_str());
     ImGui::PopStyleColor();
     if (ImGui::SmallButton("Clear what-if")) {
       s->SetWhatIf("");
-      return;
+      return false;
     }
     ImGui::SameLine();
     if (ImGui::SmallButton("Compare A | B")) {
@@ -57,13 +76,20 @@ void WhatIfEditor::Draw(Session* s, const char* view, bool shared_first) {
       s->focus_panel = "compare";
     }
     ImGui::SetItemTooltip("The run as written (A) beside the what-if (B)");
+    if (s->written && s->written->program && !s->written->program->path.empty()) {
+      ImGui::SameLine();
+      if (ImGui::SmallButton("Write into the program")) WriteIntoProgram(s);
+      ImGui::SetItemTooltip(
+          "Adds a slider (// warpscope: param) that selects this layout, at 1; saving runs the "
+          "program again, so a real run confirms the what-if");
+    }
   }
-  if (!ImGui::CollapsingHeader("What-if layout"))
-    return;
-  if (arrays_.empty()) {
-    ImGui::TextDisabled("This kernel accesses no shared array or global buffer a layout applies to.");
-    return;
-  }
+  if (!written_note_.empty()) ImGui::TextWrapped("%s", written_note_.c_str());
+  return true;
+}
+
+// The array and layout combos and the shape; true when one changed.
+bool WhatIfEditor::DrawArrayAndLayout(bool shared_first) {
   // The array: the one edited, else the first shared one (or global one) for this view.
   int pick = -1;
   for (std::size_t i = 0; i < arrays_.size(); ++i) {
@@ -81,8 +107,8 @@ void WhatIfEditor::Draw(Session* s, const char* view, bool shared_first) {
     for (std::size_t i = 0; i < arrays_.size(); ++i) {
       const WhatIfArray& a = arrays_[i];
       char label[160];
-      std::snprintf(label, sizeof label, "%s (%s, %ux%u x %u B)", a.name.c_str(),
-                    ToString(a.space), a.rows, a.cols, a.elem);
+      std::snprintf(label, sizeof label, "%s (%s, %ux%u x %u B)", a.name.c_str(), ToString(a.space),
+                    a.rows, a.cols, a.elem);
       if (ImGui::Selectable(label, static_cast<int>(i) == pick)) {
         edit_.array = a;
         changed = true;
@@ -106,8 +132,13 @@ void WhatIfEditor::Draw(Session* s, const char* view, bool shared_first) {
     changed = true;
   }
   ImGui::SetItemTooltip("The array's logical shape, in elements of %u bytes", edit_.array.elem);
-  const float w = ImGui::GetFontSize() * 10;
-  ImGui::PushItemWidth(w);
+  return changed;
+}
+
+// The layout's own values; true when one changed.
+bool WhatIfEditor::DrawValues() {
+  bool changed = false;
+  ImGui::PushItemWidth(ImGui::GetFontSize() * 10);
   switch (edit_.kind) {
     case WhatIfKind::kPad:
       changed |= SliderU("elements per row", &edit_.pad, 1, 8, "Added to the end of every row");
@@ -132,10 +163,25 @@ void WhatIfEditor::Draw(Session* s, const char* view, bool shared_first) {
       edit_.width = bytes == 0 ? 8 : 16;
       break;
     }
-    default: break;
+    default:
+      break;
   }
   ImGui::PopItemWidth();
-  if (changed) s->SetWhatIf(SpecOf(edit_));
+  return changed;
+}
+
+void WhatIfEditor::Draw(Session* s, const char* view, bool shared_first) {
+  if (!s->run || !s->run->has_launch()) return;
+  if (s->generation != generation_) Reload(*s);
+  if (!DrawBanner(s, view)) return;
+  if (!ImGui::CollapsingHeader("What-if layout")) return;
+  if (arrays_.empty()) {
+    ImGui::TextDisabled(
+        "This kernel accesses no shared array or global buffer a layout applies to.");
+    return;
+  }
+  const bool changed = DrawArrayAndLayout(shared_first);
+  if (DrawValues() || changed) s->SetWhatIf(SpecOf(edit_));
   if (!s->what_if_error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, Colour(palette::WarpU32(4)));
     ImGui::TextWrapped("%s", s->what_if_error.c_str());

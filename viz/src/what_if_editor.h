@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "warpscope/trace/what_if.h"
@@ -19,6 +20,11 @@ class WhatIfEditor {
 
  private:
   void Reload(const Session& s);
+  void WriteIntoProgram(Session* s);
+  bool DrawBanner(Session* s, const char* view);
+  bool DrawArrayAndLayout(bool shared_first);
+  bool DrawValues();
+  std::string written_note_;  // what the last "Write into the program" did
   std::uint64_t generation_ = ~0ull;
   std::vector<WhatIfArray> arrays_;  // of the run as written
   WhatIf edit_;

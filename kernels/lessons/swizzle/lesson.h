@@ -20,7 +20,8 @@ struct Lesson {
         {"float4-columns", "float4 chunks read by chunk columns: 32 wavefronts, 4 needed"},
         {"float4-padded", "rows of 9 chunks: 4 wavefronts, 512 bytes per tile unused"},
         {"float4-swizzled", "chunk c ^ (row & 7) (Swizzle<3,2,3> in floats): 4 wavefronts"}};
-    l.params = {{"size", 256, 32, 4096, 32, "matrix side n: an n x n float matrix (a multiple of 32)"}};
+    l.params = {
+        {"size", 256, 32, 4096, 32, "matrix side n: an n x n float matrix (a multiple of 32)"}};
     l.explanation =
         "Shared memory has 32 banks of 4 bytes; a warp's request takes as many wavefronts as "
         "the most different words it needs from one bank. Reading a column of a 32x32 float "
@@ -76,8 +77,8 @@ struct Lesson {
     const Dim3 grid{static_cast<std::uint32_t>(n / 32), static_cast<std::uint32_t>(n / 32), 1},
         block{32, 32, 1};
     const int side = static_cast<int>(n);
-    s = c.variant == "as-written" ? WS_LAUNCH(b, tileAsWritten, grid, block, 32 * 32 * 4, odata,
-                                              idata, side)
+    s = c.variant == "as-written"
+            ? WS_LAUNCH(b, tileAsWritten, grid, block, 32 * 32 * 4, odata, idata, side)
         : c.variant == "padded"
             ? WS_LAUNCH(b, tilePadded, grid, block, 32 * 33 * 4, odata, idata, side)
             : WS_LAUNCH(b, tileSwizzled, grid, block, 32 * 32 * 4, odata, idata, side);

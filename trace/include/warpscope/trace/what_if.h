@@ -48,10 +48,10 @@ struct WhatIfArray {
 struct WhatIf {
   WhatIfKind kind = WhatIfKind::kPad;
   WhatIfArray array;
-  std::uint32_t pad = 1;                         // kPad: elements added to each row
+  std::uint32_t pad = 1;                             // kPad: elements added to each row
   std::uint32_t bits = 3, base_bits = 0, shift = 3;  // kSwizzle: CuTe's Swizzle<B, M, S>
-  std::uint32_t tile_w = 8, tile_h = 8;          // kTiled
-  std::uint32_t width = 16;                      // kVector: bytes per access (4, 8 or 16)
+  std::uint32_t tile_w = 8, tile_h = 8;              // kTiled
+  std::uint32_t width = 16;                          // kVector: bytes per access (4, 8 or 16)
 };
 
 // The arrays the run's main launch accesses (shared arrays first, then global buffers), with a
@@ -70,9 +70,9 @@ Result<WhatIf> ParseWhatIf(const std::string& spec, const LessonRun& run);
 Status CheckWhatIfForm(const std::string& spec);
 // Checks a what-if against its array (shape and parameters in range); what ParseWhatIf runs.
 Status CheckWhatIf(const WhatIf& w);
-std::string SpecOf(const WhatIf& w);      // parses back to `w`
-std::string Describe(const WhatIf& w);    // "Swizzle<5,0,5> on tile", "pad +1 on tile"
-std::string FormulaOf(const WhatIf& w);   // "(i, j) -> i*32 + (j ^ (i & 31))"
+std::string SpecOf(const WhatIf& w);     // parses back to `w`
+std::string Describe(const WhatIf& w);   // "Swizzle<5,0,5> on tile", "pad +1 on tile"
+std::string FormulaOf(const WhatIf& w);  // "(i, j) -> i*32 + (j ^ (i & 31))"
 // The index expression a student would write to get the layout at one of the array's sites:
 // "tile[threadIdx.x][threadIdx.y ^ (threadIdx.x & 31)]", or the declaration to change:
 // "__shared__ float tile[32][32 + 1]".
@@ -88,6 +88,12 @@ std::uint64_t PlaceOf(const WhatIf& w, std::uint32_t i, std::uint32_t j);
 // derived from them (per site; the modeled time scaled by the global sectors), and `what_if`
 // set. Refuses (with the reason) a vector width the array's accesses cannot be read with.
 Result<LessonRun> ApplyWhatIf(const LessonRun& run, const WhatIf& w);
+// A program's main file with a pad or row swizzle written in as a slider, so that a real run
+// confirms the what-if: `#define WS_PAD 1  // warpscope: param WS_PAD 0..8` after its #includes
+// and the declaration's last bracket `+ WS_PAD`; or `#define WS_SWIZZLE 1` and each access
+// `tile[i][j]` as `tile[i][(j) ^ (WS_SWIZZLE * ((i) & 15))]`. At 0 the program runs as written.
+// Refused, with why, for other layouts, a lesson, or an array in another of the program's files.
+Result<std::string> WriteWhatIf(const WhatIf& w, const LessonRun& run);
 // ParseWhatIf, then ApplyWhatIf.
 Result<LessonRun> ApplyWhatIf(const LessonRun& run, const std::string& spec);
 
