@@ -17,6 +17,9 @@
 #include "core/report.h"
 #include "core/shipped.h"
 #include "cli/read_commands.h"
+#if WARPSCOPE_HAVE_ASSIGNMENTS
+#include "cli/check_command.h"
+#endif
 #include "warpscope/kernels/devices.h"
 #include "warpscope/program/program.h"
 #include "warpscope/trace/chrome_trace.h"
@@ -351,6 +354,8 @@ struct Args {
   ws::RunOptions options;
   std::vector<std::uint32_t> keep_blocks;
   std::string schedule = "in-order", exercise, out, chrome_out, export_trace, trace_path, what_if;
+  std::string assignment;
+  std::vector<std::string> submissions;
   bool progress = false;
   std::string layout_kind = "row-major";
   int lw = 24, lh = 16, tw = 8, th = 8, mw = 1, mh = 1;
@@ -503,6 +508,18 @@ int main(int argc, char** argv) {
   show->add_option("file", a.trace_path, "A .wstrace file")->required();
   show->add_flag("--json", a.json, "One JSON object");
   CLI::App* layout = AddLayout(cli, a);
+#if WARPSCOPE_HAVE_ASSIGNMENTS
+  auto* check = cli.add_subcommand(
+      "check", "Check submissions against an assignment's goals (exit 0 only when all are met)");
+  check->add_option("assignment", a.assignment, "The assignment file (.toml)")->required();
+  check->add_option("submissions", a.submissions,
+                    "Programs to check: .cu files, or folders of them (each file one submission)")
+      ->required();
+  check->add_option("--backend", a.backend, "emu (CPU emulator) or cuda (a GPU)");
+  check->add_option("--timeout", a.timeout_s, "Seconds each submission may run (default 30)")
+      ->check(CLI::Range(0.1, 3600.0));
+  check->add_flag("--json", a.json, "One JSON object: every submission's goals and figures");
+#endif
   try {
     cli.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -530,5 +547,8 @@ int main(int argc, char** argv) {
     return ExportCommand(a.lesson, a.export_trace, a.variant, a.sets, a.backend, a.options,
                          a.chrome_out);
   if (*show) return ws::cli::ShowCommand(a.trace_path, a.json);
+#if WARPSCOPE_HAVE_ASSIGNMENTS
+  if (*check) return ws::cli::CheckCommand(a.assignment, a.submissions, a.backend, a.timeout_s, a.json);
+#endif
   return 2;
 }

@@ -13,6 +13,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/toml_fields.h"
 #include "warpscope/kernels/catalog.h"
 #include "warpscope/trace/what_if.h"
 
@@ -21,51 +22,10 @@ namespace {
 
 // [SECTION] Fields --------------------------------------------------------------------------------
 
-std::string Join(const std::vector<std::string>& names) {
-  std::string out;
-  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
-
-// Errors read "FILE:LINE: step N ("title"): FIELD: what is wrong".
-class Where {
- public:
-  Where(std::string file, std::string step) : file_(std::move(file)), step_(std::move(step)) {}
-  Status Error(const toml::node* at, int fallback_line, const std::string& field,
-               const std::string& what) const {
-    const int line = at != nullptr && at->source().begin.line > 0
-                         ? static_cast<int>(at->source().begin.line)
-                         : fallback_line;
-    return Status::Error(file_ + ":" + std::to_string(line) + ": " + step_ +
-                         (field.empty() ? "" : field + ": ") + what);
-  }
-
- private:
-  std::string file_, step_;
-};
-
-// A string field: absent is "", anything else than a string is an error.
-Status GetString(const toml::table& t, const char* key, const Where& w, int line,
-                 std::string* out) {
-  const toml::node* n = t.get(key);
-  if (n == nullptr) return Status();
-  if (!n->is_string()) return w.Error(n, line, key, "must be a string in quotes");
-  *out = **n->as_string();
-  return Status();
-}
-
-Status CheckKeys(const toml::table& t, std::initializer_list<const char*> allowed, const Where& w,
-                 int line, const std::string& prefix) {
-  for (const auto& [key, node] : t) {
-    const std::string k(key.str());
-    if (std::find_if(allowed.begin(), allowed.end(), [&](const char* a) { return k == a; }) ==
-        allowed.end()) {
-      std::vector<std::string> names(allowed.begin(), allowed.end());
-      return w.Error(&node, line, prefix + k, "unknown field; fields here are: " + Join(names));
-    }
-  }
-  return Status();
-}
+using toml_fields::CheckKeys;
+using toml_fields::GetString;
+using toml_fields::Join;
+using toml_fields::Where;
 
 // params = { width = 256, layout = "morton" }: whole numbers, or a parameter's named choice.
 Status GetParams(const toml::node* n, const LessonInfo* info, const Where& w, int line,

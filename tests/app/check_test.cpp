@@ -1,0 +1,198 @@
+// `warpscope-cli check`: the shipped assignments pass with their solutions (tests/assignments/)
+// and fail with their starting programs; a folder of ten submissions, broken ones among them, gets
+// the right verdict for each in one run.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+const fs::path kAssignments = fs::path(WARPSCOPE_SOURCE_DIR) / "assets" / "assignments";
+const fs::path kSolutions = fs::path(WARPSCOPE_SOURCE_DIR) / "tests" / "assignments";
+
+struct Out {
+  int code = -1;
+  std::string out;
+};
+
+Out Cli(const std::string& args) {
+  const std::string cmd = std::string(WARPSCOPE_CLI) + " " + args + " 2>&1";
+  Out r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return r;
+  std::array<char, 4096> buf;
+  std::size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  const int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::string Slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The goals each start misses (the task), and that each solution meets all.
+TEST(Check, EverySeedAssignmentPassesWithItsSolutionAndFailsWithItsStart) {
+  struct Case {
+    const char* name;
+    std::vector<std::string> solutions;
+    std::vector<std::string> missed_by_start;
+  };
+  for (const Case& c :
+       {Case{"transpose-coalesce", {"transpose-coalesce.solution.cu"}, {"stores coalesced"}},
+        Case{"transpose-banks",
+             {"transpose-banks.solution.cu", "transpose-banks.swizzled.cu"},
+             {"tile read conflict free"}},
+        Case{"block-transpose-race",
+             {"block-transpose-race.solution.cu"},
+             {"no races", "output right"}},
+        Case{"reduction",
+             {"reduction.solution.cu"},
+             {"tree requests at most 30 % of the start's"}}}) {
+    SCOPED_TRACE(c.name);
+    const std::string toml = (kAssignments / (std::string(c.name) + ".toml")).string();
+    for (const std::string& s : c.solutions) {
+      const Out r = Cli("check " + toml + " " + (kSolutions / s).string());
+      EXPECT_EQ(r.code, 0) << r.out;
+    }
+    const Out r =
+        Cli("check --json " + toml + " " + (kAssignments / (std::string(c.name) + ".cu")).string());
+    EXPECT_EQ(r.code, 1) << r.out;
+    const auto j = nlohmann::json::parse(r.out);
+    std::vector<std::string> missed;
+    for (const auto& g : j["submissions"][0]["goals"])
+      if (!g["met"].get<bool>()) missed.push_back(g["name"]);
+    EXPECT_EQ(missed, c.missed_by_start);
+  }
+}
+
+// The figures by hand. Reduction, 64 blocks of 256 threads: the interleaved tree makes 47 warp
+// requests of its two loads per block (8 warps at s = 1, 2, 4, 8, 16; then 4, 2, 1) = 94, x 64 =
+// 6,016; the sequential one 12 (4, 2, 1, 1, 1, 1, 1, 1) x 2 x 64 = 1,536, under 0.3 x 6,016 =
+// 1,804.8. The strided index 2 s tid reads words 2 s apart: 8 lanes on one bank at s = 4: 8-way.
+TEST(Check, TheReductionsFiguresAreTheHandCounts) {
+  const std::string toml = (kAssignments / "reduction.toml").string();
+  const Out r = Cli("check --json " + toml + " " + (kSolutions / "reduction.solution.cu").string() +
+                    " " + (kSolutions / "reduction.strided.cu").string());
+  ASSERT_EQ(r.code, 1) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  const auto& sol = j["submissions"][0]["goals"];
+  const auto& strided = j["submissions"][1]["goals"];
+  EXPECT_EQ(sol[0]["value"], 1);
+  EXPECT_EQ(sol[1]["value"], 1536);
+  EXPECT_NE(sol[1]["text"].get<std::string>().find("at most 1,804.8 (0.3 of the start's 6,016)"),
+            std::string::npos)
+      << sol[1]["text"];
+  EXPECT_EQ(strided[0]["value"], 8);
+  EXPECT_FALSE(strided[0]["met"]);
+  EXPECT_EQ(strided[1]["value"], 1536);
+}
+
+// One folder, ten submissions to the bank-conflict assignment: the two solutions, the start, the
+// first assignment's solution (no tile-read marker), a conflict-free tile that writes the wrong
+// element, a padded tile whose stores walk columns, a race (the barrier removed), and three that
+// are broken: a compile error, an endless loop (stopped at the time limit) and a write past the
+// end of the output. Each gets its own verdict; the run goes on after each failure.
+TEST(Check, AFolderOfTenSubmissionsGetsAVerdictEach) {
+  const fs::path dir = fs::temp_directory_path() / "ws_check_folder";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string start = Slurp(kAssignments / "transpose-banks.cu");
+  const std::string padded = Slurp(kSolutions / "transpose-banks.solution.cu");
+  auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream(dir / name) << text;
+  };
+  auto edit = [](std::string text, const std::string& from, const std::string& to) {
+    const std::size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return at == std::string::npos ? text : text.replace(at, from.size(), to);
+  };
+  write("01-padded.cu", padded);
+  write("02-swizzled.cu", Slurp(kSolutions / "transpose-banks.swizzled.cu"));
+  write("03-start.cu", start);
+  write("04-other-assignment.cu", Slurp(kSolutions / "transpose-coalesce.solution.cu"));
+  write("05-wrong-element.cu", edit(padded, "float v = tile[threadIdx.x][threadIdx.y];",
+                                    "float v = tile[threadIdx.y][threadIdx.x];"));
+  write("06-uncoalesced.cu",
+        edit(padded, "odata[y * height + x] = v;", "odata[x * height + y] = v;"));
+  write("07-race.cu", edit(padded, "    __syncthreads();\n", ""));
+  write("08-compile-error.cu", edit(padded, "float v =", "flaot v ="));
+  write("09-endless.cu", edit(padded, "    __syncthreads();\n",
+                              "    __syncthreads();\n    while (idata[0] >= 0.0f) {}\n"));
+  write("10-out-of-range.cu",
+        edit(padded, "odata[y * height + x] = v;", "odata[y * height + x + width * height] = v;"));
+  const Out r = Cli("check --json --timeout 3 " + (kAssignments / "transpose-banks.toml").string() +
+                    " " + dir.string());
+  ASSERT_EQ(r.code, 1) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["submissions"].size(), 10u);
+  auto sub = [&](int i) { return j["submissions"][static_cast<std::size_t>(i)]; };
+  auto goal_met = [&](int i, int g) {
+    return sub(i)["goals"][static_cast<std::size_t>(g)]["met"].get<bool>();
+  };
+  // Goals: 0 tile read conflict free, 1 stores coalesced, 2 output right, 3 no races.
+  EXPECT_TRUE(sub(0)["met"]);
+  EXPECT_TRUE(sub(1)["met"]);
+  EXPECT_FALSE(sub(2)["met"]);
+  EXPECT_FALSE(goal_met(2, 0));
+  EXPECT_TRUE(goal_met(2, 1));
+  EXPECT_FALSE(goal_met(3, 0));  // no `// goal: tile-read` in it
+  EXPECT_NE(sub(3)["goals"][0]["text"].get<std::string>().find("no marker `// goal: tile-read`"),
+            std::string::npos);
+  EXPECT_FALSE(goal_met(4, 2));  // tile[ty][tx]: the element it stored itself
+  EXPECT_TRUE(goal_met(4, 0));
+  EXPECT_FALSE(goal_met(5, 1));  // 32 sectors per request
+  EXPECT_EQ(sub(5)["goals"][1]["value"], 32);
+  EXPECT_FALSE(goal_met(6, 3));  // the race
+  for (int i : {7, 8, 9}) {
+    EXPECT_FALSE(sub(i)["met"]) << i;
+    EXPECT_FALSE(goal_met(i, 2)) << i;
+  }
+  EXPECT_NE(sub(7)["failure"].get<std::string>().find("does not compile"), std::string::npos)
+      << sub(7)["failure"];
+  EXPECT_NE(sub(8)["failure"].get<std::string>().find("3.00 s"), std::string::npos)
+      << sub(8)["failure"];
+  EXPECT_NE(sub(9)["failure"].get<std::string>().find("stopped"), std::string::npos)
+      << sub(9)["failure"];
+  fs::remove_all(dir);
+}
+
+TEST(Check, AMistakeInTheAssignmentNamesItsLineAndKey) {
+  const fs::path dir = fs::temp_directory_path() / "ws_check_bad";
+  fs::create_directories(dir);
+  std::ofstream(dir / "start.cu") << "int main() { return 0; }\n";
+  std::ofstream(dir / "a.toml") << "title = \"A\"\nprogram = \"start.cu\"\n\n[[goal]]\n"
+                                   "figure = \"sector\"\nat_most = 4\n";
+  Out r = Cli("check " + (dir / "a.toml").string() + " " + (dir / "start.cu").string());
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(
+      r.out.rfind("warpscope-cli: a.toml:5: goal 1: figure: 'sector' is not one of: "
+                  "sectors_per_request, bank_conflict_ways, bank_conflicts, requests, hazards, "
+                  "output, modeled_time, gpu_bandwidth",
+                  0),
+      0u)
+      << r.out;
+  std::ofstream(dir / "b.toml") << "title = \"B\"\nprogram = \"start.cu\"\n\n[[goal]]\n"
+                                   "figure = \"hazards\"\n";
+  r = Cli("check " + (dir / "b.toml").string() + " " + (dir / "start.cu").string());
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("b.toml:4: goal 1: at_most: a hazards goal needs at_most or at_least"),
+            std::string::npos)
+      << r.out;
+  fs::remove_all(dir);
+}
+
+}  // namespace
