@@ -15,13 +15,15 @@ if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; fi
 
 # Debian packages: the toolchain, the GUI libraries, the test and benchmark frameworks, and Xvfb
 # for the GUI tests; clang 14's C++ API, with which Warpscope reads the user's own CUDA programs.
-# The CUDA toolkit is optional and not installed here.
+# The CUDA toolkit is optional and not installed here. bubblewrap is the sandbox that
+# `warpscope-cli check` and `run --sandbox` run other people's programs in.
 packages=(
   build-essential cmake python3
   libglfw3-dev python3-glad libstb-dev nlohmann-json3-dev libcli11-dev
   googletest libgtest-dev libbenchmark-dev libboost-context-dev zlib1g-dev libtomlplusplus-dev
   libgl-dev libgl1-mesa-dri xvfb xauth fonts-dejavu-core
   clang-14 libclang-14-dev llvm-14-dev
+  bubblewrap
 )
 have_pip=no
 for py in python3 /usr/bin/python3; do

@@ -63,7 +63,13 @@ int CheckCommand(const std::string& assignment, const std::vector<std::string>& 
     std::cerr << "warpscope-cli: check: " << files.status().message() << "\n";
     return 2;
   }
+  // Other people's code: every submission runs in the sandbox, or none runs.
+  if (const std::string why = SandboxUnavailable(); !why.empty()) {
+    std::cerr << "warpscope-cli: check: " << why << "; not grading unsandboxed\n";
+    return 2;
+  }
   ProgramOptions po;
+  po.sandbox = true;
   po.backend = backend;
   po.timeout = std::chrono::milliseconds(static_cast<long long>(timeout_s * 1000));
   std::optional<LessonRun> start;

@@ -191,7 +191,7 @@ int ProgramCommand(const std::vector<std::string>& files, const std::vector<std:
                    const std::vector<std::string>& args, const std::string& backend,
                    const ws::RunOptions& options, double timeout_s, bool json,
                    const std::string& capture_to = "", bool progress = false,
-                   const std::string& what_if = "") {
+                   const std::string& what_if = "", bool sandbox = false) {
   if (backend != "emu" && backend != "cuda") {
     std::cerr << "warpscope-cli: --backend " << backend << ": emu or cuda\n";
     return 2;
@@ -230,6 +230,7 @@ int ProgramCommand(const std::vector<std::string>& files, const std::vector<std:
   po.preset = options.preset;
   po.backend = backend;
   po.keep_blocks = options.keep_blocks;
+  po.sandbox = sandbox;
   if (!what_if.empty()) po.keep_all_threads_up_to = kWhatIfThreads;
   po.schedule = options.schedule.Name();
   po.timeout = std::chrono::milliseconds(static_cast<long long>(timeout_s * 1000));
@@ -356,6 +357,7 @@ struct Args {
   std::string schedule = "in-order", exercise, out, chrome_out, export_trace, trace_path, what_if;
   std::string assignment;
   std::vector<std::string> submissions;
+  bool sandbox = false;
   bool progress = false;
   std::string layout_kind = "row-major";
   int lw = 24, lh = 16, tw = 8, th = 8, mw = 1, mh = 1;
@@ -422,6 +424,9 @@ CLI::App* AddRun(CLI::App& cli, Args& a) {
                   "transpose or vector=BYTES; add ,shape=ROWSxCOLS to set its shape "
                   "(tile:swizzle=5,0,5)");
   run->add_flag("--json", a.json, "One JSON object");
+  run->add_flag("--sandbox", a.sandbox,
+                "With --file: run the program in a sandbox (bubblewrap: read-only filesystem "
+                "but a scratch folder, no network); refused where bwrap cannot run");
   run->add_flag("--progress", a.progress,
                 "With --file on the emulator: show the launch under way and its blocks done "
                 "out of the grid, on stderr");
@@ -476,7 +481,8 @@ CLI::App* AddLayout(CLI::App& cli, Args& a) {
 int RunOrCapture(Args& a, const std::string& name, const std::string& capture_to) {
   if (!a.program_files.empty())
     return ProgramCommand(a.program_files, a.defines, a.include_dirs, a.program_args, a.backend,
-                          a.options, a.timeout_s, a.json, capture_to, a.progress, a.what_if);
+                          a.options, a.timeout_s, a.json, capture_to, a.progress, a.what_if,
+                          a.sandbox);
   if (a.lesson.empty()) {
     std::cerr << "warpscope-cli: " << name << " needs a lesson id or --file PROGRAM.cu\n";
     return 2;

@@ -96,6 +96,27 @@ Status ParseGoal(const toml::table& t, const Where& w, Goal* g) {
   return Status();
 }
 
+// The task as paragraphs: a TOML multi-line string's line breaks inside a paragraph become spaces
+// (the panel wraps the text itself); a blank line stays a paragraph break.
+std::string Paragraphs(const std::string& text) {
+  std::string out;
+  std::stringstream in(text);
+  bool blank = true;
+  for (std::string line; std::getline(in, line);) {
+    const std::size_t b = line.find_first_not_of(" \t");
+    if (b == std::string::npos) {
+      if (!blank) out += "\n\n";
+      blank = true;
+      continue;
+    }
+    if (!blank) out += ' ';
+    out += line.substr(b);
+    blank = false;
+  }
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  return out;
+}
+
 //-------------------------------------------------------------------------------------------------
 // [SECTION] The figures of a run
 //-------------------------------------------------------------------------------------------------
@@ -296,6 +317,7 @@ Result<Assignment> ParseAssignment(std::string_view text, const std::filesystem:
     if (Status s = GetString(root, key, top, 1, out); !s.ok()) return s;
   }
   if (a.title.empty()) return top.Error(nullptr, 1, "title", "an assignment needs a title");
+  a.task = Paragraphs(a.task);
   if (program.empty())
     return top.Error(nullptr, 1, "program",
                      "an assignment needs its starting program (a .cu file)");
@@ -389,6 +411,13 @@ Verdict CheckAssignment(const Assignment& a, const LessonRun& run, const LessonR
         r.met = f.value == 1;
         r.text = g.name + ": " + (r.met ? "right" : "not right") +
                  (g.contains.empty() ? "" : " (its output must contain \"" + g.contains + "\")");
+        if (!r.met && run.program && run.program->ok() && run.program->exit_code != 0) {
+          // Why, in its own words: the first line it wrote to stderr.
+          const std::string& err = run.program->stderr_text;
+          r.text +=
+              "; it exited with status " + std::to_string(run.program->exit_code) +
+              (err.empty() ? "" : ": " + err.substr(0, std::min(err.find('\n'), std::size_t{200})));
+        }
       } else {
         r.met = (!g.at_most || f.value <= hi + 1e-9) && (!g.at_least || f.value >= lo - 1e-9);
         r.text = g.name + ": " + FormatNumber(f.value) + Unit(g.figure) +

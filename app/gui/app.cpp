@@ -1,6 +1,7 @@
 // The desktop app's start (see app.h): the window and ImGui, the panels asked for, a lecture or
 // the first run; the frame loop is in app_loop.cpp.
 #include "gui/app.h"
+#include "gui/goals_panel.h"
 
 #include <glad/gl.h>
 #define GLFW_INCLUDE_NONE
@@ -198,13 +199,25 @@ int RunApp(const AppOptions& opt) {
   const bool scripted = opt.frames > 0 || !opt.export_dir.empty() || !opt.walk_json.empty();
   Ui ui(&settings, config_dir, QueryDevices(), (*window)->gl());
   ui.SetUiScaleInEffect(ui_scale);
-  if (int rc = CheckPanels(opt, ui); rc != 0) return rc;
+  AppOptions first = opt;
+  if (!opt.assignment.empty()) {
+    // The Goals panel in front, and the assignment's own program unless one was given.
+    auto a = LoadAssignment(opt.assignment);
+    if (!a.ok()) {
+      std::cerr << "warpscope: " << a.status().message() << "\n";
+      return 2;
+    }
+    if (first.trace_file.empty()) first.trace_file = a->start;
+    ui.AddPanel(std::make_unique<GoalsPanel>(&ui.session(), std::move(*a)));
+    if (first.focus.empty()) first.focus = "goals";
+  }
+  if (int rc = CheckPanels(first, ui); rc != 0) return rc;
   std::unique_ptr<LecturePlayer> player;
   std::unique_ptr<LectureWalk> walk;
   ui.SetSchedule(opt.schedule);  // before the first run
   const int start = !opt.lecture.empty()
                         ? StartLecture(opt, ui, settings, win, &ui_scale, &player, &walk)
-                        : StartFirstRun(opt, ui, settings);
+                        : StartFirstRun(first, ui, settings);
   if (start != 0) return start;
   if (opt.frames > 0 && !ui.WaitForRun(120)) {
     std::cerr << "warpscope: the lesson run took over 120 s\n";
@@ -227,7 +240,7 @@ int RunApp(const AppOptions& opt) {
     presses.emplace_back(key, kp.frame);
   }
 
-  AppLoop loop{opt,        ui,       settings,           win, io, player.get(),
+  AppLoop loop{first,      ui,       settings,           win, io, player.get(),
                walk.get(), scripted, std::move(presses), {}};
   const int exit_code = RunFrameLoop(loop);
   ShutDownImGui();

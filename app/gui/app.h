@@ -47,6 +47,7 @@ struct AppOptions {
   std::string backend;                    // emu | cuda (empty: the last one, else emu)
   Schedule schedule;                      // the emulator's thread order (--schedule)
   std::filesystem::path trace_file;       // FILE.wstrace to open
+  std::filesystem::path assignment;       // an assignment (.toml): its Goals panel, its program
   std::vector<std::string> include_dirs;  // -I for a program opened on the command line
   std::vector<KeyPress> presses;          // scripted key presses (tests)
   std::vector<ParamDrag> drags;           // scripted slider moves (tests)

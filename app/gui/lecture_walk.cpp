@@ -1,4 +1,5 @@
 #include "gui/lecture_walk.h"
+#include "gui/html.h"
 
 #include <imgui.h>
 
@@ -22,29 +23,6 @@ std::string StepName(int index) {
   char name[32];
   std::snprintf(name, sizeof name, "step-%02d", index + 1);
   return name;
-}
-
-std::string EscapeHtml(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
 }
 
 }  // namespace

@@ -43,6 +43,9 @@ void AddOptions(CLI::App& cli, ws::AppOptions& opt, RawArgs& raw) {
   cli.add_option("--screenshot-dir", opt.screenshot_dir,
                  "Folder for F12 and Export PNG screenshots");
   cli.add_option("--focus", opt.focus, "Bring this panel to the front at start");
+  cli.add_option("--assignment", opt.assignment,
+                 "An assignment file (.toml): the Goals panel, and its starting program unless a "
+                 "program is given");
   cli.add_option("--what-if", opt.what_if,
                  "ARRAY:LAYOUT applied to the runs' records, as warpscope-cli run --what-if "
                  "(tile:swizzle=5,0,5)");
@@ -168,6 +171,10 @@ int CheckArgs(const RawArgs& raw, ws::AppOptions& opt) {
   }
   if ((!opt.export_dir.empty() || !opt.walk_json.empty()) && opt.lecture.empty()) {
     std::cerr << "warpscope: --export writes a lecture's notes: it needs --lecture FILE\n";
+    return 2;
+  }
+  if (!opt.assignment.empty() && (!opt.lesson.empty() || !opt.lecture.empty())) {
+    std::cerr << "warpscope: --assignment opens a program: give no --lesson or --lecture\n";
     return 2;
   }
   if (!opt.trace_file.empty() && !opt.lesson.empty()) {

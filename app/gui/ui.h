@@ -91,6 +91,8 @@ class Ui {
   const Session& session() const { return session_; }
   std::string PanelIds() const;  // "lesson, source, grid, ..." for error messages
   const std::vector<std::unique_ptr<Panel>>& panels() const { return panels_; }
+  // A panel of the app's own beyond the views (the assignment's Goals panel).
+  void AddPanel(std::unique_ptr<Panel> p) { panels_.push_back(std::move(p)); }
 
   // Where the next screenshot of `panel_id` (empty: whole window) goes; creates the folder.
   Result<std::filesystem::path> NextScreenshotPath(const std::string& panel_id) const;

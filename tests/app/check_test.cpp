@@ -3,7 +3,11 @@
 // the right verdict for each in one run.
 #include <gtest/gtest.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
@@ -37,6 +41,14 @@ Out Cli(const std::string& args) {
   return r;
 }
 
+// `check` refuses to grade where the sandbox cannot run (no bwrap, no user namespaces), saying
+// so in one line: then a test of its verdicts skips, with that line as its reason.
+#define SKIP_WITHOUT_SANDBOX(res)                                                          \
+  do {                                                                                     \
+    if ((res).code == 2 && (res).out.find("not grading unsandboxed") != std::string::npos) \
+      GTEST_SKIP() << (res).out;                                                           \
+  } while (0)
+
 std::string Slurp(const fs::path& p) {
   std::ifstream in(p);
   std::stringstream s;
@@ -66,6 +78,7 @@ TEST(Check, EverySeedAssignmentPassesWithItsSolutionAndFailsWithItsStart) {
     const std::string toml = (kAssignments / (std::string(c.name) + ".toml")).string();
     for (const std::string& s : c.solutions) {
       const Out r = Cli("check " + toml + " " + (kSolutions / s).string());
+      SKIP_WITHOUT_SANDBOX(r);
       EXPECT_EQ(r.code, 0) << r.out;
     }
     const Out r =
@@ -87,6 +100,7 @@ TEST(Check, TheReductionsFiguresAreTheHandCounts) {
   const std::string toml = (kAssignments / "reduction.toml").string();
   const Out r = Cli("check --json " + toml + " " + (kSolutions / "reduction.solution.cu").string() +
                     " " + (kSolutions / "reduction.strided.cu").string());
+  SKIP_WITHOUT_SANDBOX(r);
   ASSERT_EQ(r.code, 1) << r.out;
   const auto j = nlohmann::json::parse(r.out);
   const auto& sol = j["submissions"][0]["goals"];
@@ -136,6 +150,7 @@ TEST(Check, AFolderOfTenSubmissionsGetsAVerdictEach) {
         edit(padded, "odata[y * height + x] = v;", "odata[y * height + x + width * height] = v;"));
   const Out r = Cli("check --json --timeout 3 " + (kAssignments / "transpose-banks.toml").string() +
                     " " + dir.string());
+  SKIP_WITHOUT_SANDBOX(r);
   ASSERT_EQ(r.code, 1) << r.out;
   const auto j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j["submissions"].size(), 10u);
@@ -167,6 +182,71 @@ TEST(Check, AFolderOfTenSubmissionsGetsAVerdictEach) {
       << sub(8)["failure"];
   EXPECT_NE(sub(9)["failure"].get<std::string>().find("stopped"), std::string::npos)
       << sub(9)["failure"];
+  fs::remove_all(dir);
+}
+
+// The sandbox (bubblewrap): a submission that writes a file outside its scratch folder, or
+// connects to a port this test listens on, fails with the reason it was given, and the file is
+// not there afterwards. Unsandboxed (`run --file` without --sandbox) the same connect succeeds,
+// which shows the sandbox, not the program, refused it.
+TEST(Check, ASubmissionCannotWriteOutsideItsScratchFolderOrReachTheNetwork) {
+  // Not under /tmp: the sandbox has a /tmp of its own, where a write would just vanish.
+  const fs::path dir = fs::current_path() / "ws_check_sandbox";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "subs");
+  const fs::path victim = dir / "victim.txt";
+  int listener = socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(listener, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  ASSERT_EQ(listen(listener, 4), 0);
+  socklen_t len = sizeof addr;
+  getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len);
+  const int port = ntohs(addr.sin_port);
+  const std::string start = Slurp(kSolutions / "transpose-banks.solution.cu");
+  auto with_main_prefix = [&](const std::string& code) {
+    std::string text = start;
+    const std::size_t at = text.find("int main()\n{\n");
+    EXPECT_NE(at, std::string::npos);
+    text.insert(at + 13, code);
+    return text;
+  };
+  std::ofstream(dir / "subs" / "write.cu")
+      << with_main_prefix("    FILE* f = fopen(\"" + victim.string() +
+                          "\", \"w\");\n"
+                          "    if (f == NULL) { perror(\"fopen\"); return 1; }\n    fclose(f);\n");
+  const std::string connect_code =
+      "    int s = socket(AF_INET, SOCK_STREAM, 0);\n"
+      "    struct sockaddr_in a = {};\n    a.sin_family = AF_INET;\n"
+      "    a.sin_port = htons(" +
+      std::to_string(port) +
+      ");\n"
+      "    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);\n"
+      "    if (connect(s, (struct sockaddr*)&a, sizeof a) != 0) { perror(\"connect\"); return 1; "
+      "}\n"
+      "    printf(\"connected\\n\");\n";
+  const std::string net =
+      "#include <arpa/inet.h>\n#include <sys/socket.h>\n" + with_main_prefix(connect_code);
+  std::ofstream(dir / "subs" / "network.cu") << net;
+  const Out r = Cli("check --json " + (kAssignments / "transpose-banks.toml").string() + " " +
+                    (dir / "subs").string());
+  if (r.code == 2) close(listener);
+  SKIP_WITHOUT_SANDBOX(r);
+  ASSERT_EQ(r.code, 1) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["submissions"].size(), 2u);
+  const std::string net_out = j["submissions"][0]["goals"][2]["text"];  // network.cu first
+  const std::string write_out = j["submissions"][1]["goals"][2]["text"];
+  // Its own network namespace: its 127.0.0.1 has no listener ("Connection refused").
+  EXPECT_NE(net_out.find("connect: Connection refused"), std::string::npos) << net_out;
+  EXPECT_NE(write_out.find("fopen: Read-only file system"), std::string::npos) << write_out;
+  EXPECT_FALSE(fs::exists(victim));
+  // The same program unsandboxed reaches the port: the sandbox made the difference.
+  const Out plain = Cli("run --file " + (dir / "subs" / "network.cu").string());
+  EXPECT_NE(plain.out.find("connected"), std::string::npos) << plain.out;
+  close(listener);
   fs::remove_all(dir);
 }
 

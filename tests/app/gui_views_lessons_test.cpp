@@ -83,6 +83,31 @@ TEST(GuiViews, TheBanksViewShowsAWhatIfAndSaysSo) {
   EXPECT_EQ(g.value("worst_degree", ""), "1");
 }
 
+// The Goals panel (`--assignment`): the bank-conflict assignment on its own starting program
+// (the 32 x 32 tile read by columns: 32-way, so its first goal is not met; the stores are
+// coalesced, 4 sectors; the output is right; no races), and on the padded solution, all met.
+TEST(GuiViews, TheGoalsPanelShowsEachGoalsFigureAndWhetherItIsMet) {
+  REQUIRE_XVFB();
+  const std::string dir = std::string(WARPSCOPE_SOURCE_DIR);
+  nlohmann::json start, solved;
+  Shot("goals", {"--assignment", dir + "/assets/assignments/transpose-banks.toml"}, &start);
+  EXPECT_EQ(start.value("title", ""), "Remove the transpose's bank conflicts");
+  EXPECT_EQ(start.value("goal_0", ""), "not met");
+  EXPECT_EQ(start.value("value_0", ""), "32");
+  EXPECT_EQ(start.value("goal_1", ""), "met");
+  EXPECT_EQ(start.value("value_1", ""), "4");
+  EXPECT_EQ(start.value("goal_2", ""), "met");
+  EXPECT_EQ(start.value("goal_3", ""), "met");
+  EXPECT_EQ(start.value("all_met", ""), "no");
+  Shot("goals",
+       {"--assignment", dir + "/assets/assignments/transpose-banks.toml",
+        dir + "/tests/assignments/transpose-banks.solution.cu"},
+       &solved);
+  EXPECT_EQ(solved.value("goal_0", ""), "met");
+  EXPECT_EQ(solved.value("value_0", ""), "1");
+  EXPECT_EQ(solved.value("all_met", ""), "yes");
+}
+
 TEST(GuiViews, ACorruptTraceIsRefusedWithAMessage) {
   REQUIRE_XVFB();
   TempDir t("badtrace");

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <fstream>
 #include <future>
 #include <sstream>
@@ -159,11 +160,10 @@ std::vector<std::string> Environment(const ProgramJob& job, const std::filesyste
   std::string keep;
   for (std::uint32_t b : job.options.keep_blocks)
     keep += (keep.empty() ? "" : ",") + std::to_string(b);
-  std::vector<std::string> env = {"WS_PROGRAM_OUT=" + out.string(),
-                                  "WS_PRESET=" + job.options.preset, "WS_KEEP_BLOCKS=" + keep,
-                                  "WS_KEEP_ALL_UP_TO=" +
-                                      std::to_string(job.options.keep_all_threads_up_to),
-                                  "WS_SCHEDULE=" + job.options.schedule};
+  std::vector<std::string> env = {
+      "WS_PROGRAM_OUT=" + out.string(), "WS_PRESET=" + job.options.preset, "WS_KEEP_BLOCKS=" + keep,
+      "WS_KEEP_ALL_UP_TO=" + std::to_string(job.options.keep_all_threads_up_to),
+      "WS_SCHEDULE=" + job.options.schedule};
 #if defined(WS_PROGRAM_SANITIZED)
   // The program is built with the sanitizers (its runtime is): let a crash be a crash, as in a
   // normal build, and do not report the program's own leaks.
@@ -176,14 +176,75 @@ std::vector<std::string> Environment(const ProgramJob& job, const std::filesyste
 
 }  // namespace
 
+// bwrap's path on this machine's PATH ("" : none).
+std::string SandboxPath() {
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path != nullptr ? path : "/usr/bin:/bin");
+  for (std::string d; std::getline(dirs, d, ':');) {
+    const std::filesystem::path p = std::filesystem::path(d.empty() ? "." : d) / "bwrap";
+    if (access(p.c_str(), X_OK) == 0) return p.string();
+  }
+  return "";
+}
+
+// The sandbox's scratch folder (made by Execute), removed when the run is over.
+struct Scratch {
+  std::filesystem::path dir;
+  ~Scratch() {
+    std::error_code ec;
+    if (!dir.empty()) std::filesystem::remove_all(dir, ec);
+  }
+};
+
+// `args` run through bubblewrap: the whole filesystem read-only, a fresh /tmp, `scratch` the only
+// folder it may write (its working directory), no network, its own PID/IPC/UTS namespaces, killed
+// when the parent dies. A GPU needs its device files: /dev is then bound as it is.
+std::vector<std::string> Sandboxed(const std::vector<std::string>& args, const std::string& exe,
+                                   const std::filesystem::path& scratch, bool gpu) {
+  std::vector<std::string> b = {"bwrap", "--ro-bind", "/", "/"};
+  if (gpu) {
+    b.insert(b.end(), {"--dev-bind", "/dev", "/dev"});
+  } else {
+    b.insert(b.end(), {"--dev", "/dev"});
+  }
+  b.insert(b.end(), {"--proc", "/proc", "--tmpfs", "/tmp", "--bind", scratch.string(),
+                     scratch.string(), "--chdir", scratch.string(), "--unshare-all",
+                     "--die-with-parent", "--new-session", "--", exe});
+  b.insert(b.end(), args.begin() + 1, args.end());
+  return b;
+}
+
+// The sandbox's scratch folder, where bwrap can run; false (the run failed, saying why) otherwise.
+bool MakeScratch(ProgramJob& job, Scratch* scratch) {
+  if (const std::string why = SandboxUnavailable(); !why.empty()) {
+    Fail(job, ProgramStage::kRun, why + "; the program was not run (never unsandboxed)");
+    return false;
+  }
+  std::error_code ec;
+  std::string dir =
+      (std::filesystem::temp_directory_path(ec) / "warpscope-sandbox-XXXXXX").string();
+  if (mkdtemp(dir.data()) == nullptr) {
+    Fail(job, ProgramStage::kRun,
+         "could not make the sandbox's scratch folder in " +
+             std::filesystem::temp_directory_path(ec).string());
+    return false;
+  }
+  scratch->dir = dir;
+  return true;
+}
+
 void Execute(ProgramJob& job) {
   using Clock = std::chrono::steady_clock;
   std::error_code ec;
   ProgramRecord& p = job.p();
   static std::atomic<unsigned> counter{0};
+  Scratch scratch;
+  if (job.options.sandbox && !MakeScratch(job, &scratch)) return;
+  // The record the program writes: in the scratch folder when sandboxed (the one it may write).
   const std::filesystem::path out =
-      std::filesystem::temp_directory_path(ec) / ("warpscope-program-" + std::to_string(getpid()) +
-                                                  "-" + std::to_string(++counter) + ".wstrace");
+      (scratch.dir.empty() ? std::filesystem::temp_directory_path(ec) : scratch.dir) /
+      ("warpscope-program-" + std::to_string(getpid()) + "-" + std::to_string(++counter) +
+       ".wstrace");
   std::vector<std::string> args = {std::filesystem::path(p.file).stem().string()};
   args.insert(args.end(), job.options.args.begin(), job.options.args.end());
   const ChildLimits limits = Limits(job);
@@ -212,7 +273,10 @@ void Execute(ProgramJob& job) {
     return job.options.cancel == nullptr || !job.options.cancel->load();
   };
   const auto t0 = Clock::now();
-  ChildResult c = RunChild(args, env, limits, job.exe.string(), keep_going);
+  ChildResult c = scratch.dir.empty()
+                      ? RunChild(args, env, limits, job.exe.string(), keep_going)
+                      : RunChild(Sandboxed(args, job.exe.string(), scratch.dir, job.gpu), env,
+                                 limits, SandboxPath(), keep_going);
   keep_going();  // the last blocks
   p.timing.run_ms = MsSince(t0);
   // A failed assert() prints its expression as rewritten: as the program wrote it.
@@ -239,7 +303,8 @@ void Execute(ProgramJob& job) {
   p.ran = c.started;
   p.signal = c.signal;
   DescribeEnding(job, c, last_progress);
-  if (job.gpu && p.failure.empty()) RunAsWrittenOnGpu(job, args, limits);
+  // Sandboxed, the program runs once: the second, unrecorded GPU run would run it unsandboxed.
+  if (job.gpu && p.failure.empty() && !job.options.sandbox) RunAsWrittenOnGpu(job, args, limits);
 }
 
 // The record's parts every view reads: the program's check, timing note and chosen launch.
@@ -270,6 +335,29 @@ using namespace prog_internal;  // NOLINT: the driver's own stages (program_job.
 //-----------------------------------------------------------------------------
 // [SECTION] RunProgramText, RunProgramFile
 //-----------------------------------------------------------------------------
+
+std::string SandboxUnavailable() {
+  static const std::string why = [] {
+    const std::string bwrap = prog_internal::SandboxPath();
+    if (bwrap.empty())
+      return std::string(
+          "the sandbox needs bubblewrap (bwrap), which is not installed "
+          "(Debian: apt-get install bubblewrap; scripts/setup.sh installs it)");
+    ChildLimits limits;
+    limits.timeout = std::chrono::seconds(10);
+    const ChildResult c = RunChild(
+        {"bwrap", "--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", "--", "/bin/true"},
+        {}, limits, bwrap);
+    if (c.started && !c.timed_out && c.signal == 0 && c.exit_code == 0) return std::string();
+    std::string msg = c.err.substr(0, c.err.find('\n'));
+    if (msg.empty())
+      msg = c.start_error.empty() ? "it exited with status " + std::to_string(c.exit_code)
+                                  : c.start_error;
+    return "the sandbox (bubblewrap) cannot make its namespaces here: " + msg +
+           " (user namespaces may be off: sysctl kernel.unprivileged_userns_clone)";
+  }();
+  return why;
+}
 
 LessonRun RunProgramText(const std::string& file_name, const std::filesystem::path& directory,
                          const std::string& text, const ProgramOptions& options) {

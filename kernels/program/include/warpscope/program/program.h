@@ -71,7 +71,16 @@ struct ProgramOptions {
   std::function<void(const ProgramProgress&)> on_progress;
   // Set (by another thread): the run stops, keeping the launches that finished.
   const std::atomic<bool>* cancel = nullptr;
+  // Run the compiled program in a sandbox (bubblewrap): the filesystem read-only but for a
+  // private scratch folder that is its working directory, no network, its own process and IPC
+  // namespaces, ended when Warpscope ends. Refused (the run fails at its start, saying why) where
+  // bwrap or user namespaces are missing: never run unsandboxed when asked for the sandbox.
+  bool sandbox = false;
 };
+
+// Whether programs can run in the sandbox here: "" if so, else why not, in one line ("the sandbox
+// needs bubblewrap (bwrap), which is not installed" / "... user namespaces: <bwrap's message>").
+std::string SandboxUnavailable();
 
 // `text` (what a program printed) with the rewriter's insertions taken out again: a failed
 // assert() prints its expression as compiled, `(*::ws::prog::Ld(&(a[i]), 65539u)) == 7`, which
