@@ -196,9 +196,10 @@ struct Scratch {
   }
 };
 
-// `args` run through bubblewrap: the whole filesystem read-only, a fresh /tmp, `scratch` the only
-// folder it may write (its working directory), no network, its own PID/IPC/UTS namespaces, killed
-// when the parent dies. A GPU needs its device files: /dev is then bound as it is.
+// `args` run through bubblewrap: the whole filesystem read-only (/tmp too: a fresh one would hide
+// a build or a program's libraries kept there), `scratch` the only folder it may write (its
+// working directory, and TMPDIR), no network, its own PID/IPC/UTS namespaces, killed when the
+// parent dies. A GPU needs its device files: /dev is then bound as it is.
 std::vector<std::string> Sandboxed(const std::vector<std::string>& args, const std::string& exe,
                                    const std::filesystem::path& scratch, bool gpu) {
   std::vector<std::string> b = {"bwrap", "--ro-bind", "/", "/"};
@@ -207,8 +208,8 @@ std::vector<std::string> Sandboxed(const std::vector<std::string>& args, const s
   } else {
     b.insert(b.end(), {"--dev", "/dev"});
   }
-  b.insert(b.end(), {"--proc", "/proc", "--tmpfs", "/tmp", "--bind", scratch.string(),
-                     scratch.string(), "--chdir", scratch.string(), "--unshare-all",
+  b.insert(b.end(), {"--proc", "/proc", "--bind", scratch.string(), scratch.string(), "--chdir",
+                     scratch.string(), "--setenv", "TMPDIR", scratch.string(), "--unshare-all",
                      "--die-with-parent", "--new-session", "--", exe});
   b.insert(b.end(), args.begin() + 1, args.end());
   return b;
