@@ -7,9 +7,9 @@
 #include <random>
 
 #include "warpscope/kernels/catalog.h"
+#include "warpscope/trace/block_view.h"
 #include "warpscope/trace/cache_model.h"
 #include "warpscope/trace/hazards.h"
-#include "warpscope/trace/block_view.h"
 #include "warpscope/trace/request.h"
 #include "warpscope/trace/what_if.h"
 

@@ -13,10 +13,10 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "cli/read_commands.h"
 #include "core/capture.h"
 #include "core/report.h"
 #include "core/shipped.h"
-#include "cli/read_commands.h"
 #if WARPSCOPE_HAVE_ASSIGNMENTS
 #include "cli/check_command.h"
 #endif
@@ -39,10 +39,6 @@ int ExitCodeFor(const ws::Status& s) {
                           m.find(" over the limit") != std::string::npos;
   return user_error ? 2 : 1;
 }
-
-// --what-if: the records of launches up to this many threads are all kept, so that the what-if
-// covers the whole grid (the app keeps as many).
-constexpr std::uint64_t kWhatIfThreads = std::uint64_t{1} << 18;
 
 // `*run` with the what-if applied; false (and why, on stderr) when it cannot be.
 bool ApplyWhatIfTo(ws::LessonRun* run, const std::string& spec) {
@@ -90,7 +86,7 @@ int RunCommand(const std::string& lesson, std::string variant, const std::vector
   for (const std::string& n : notes) std::cerr << "warpscope-cli: note: --set " << n << "\n";
   ws::Params overrides = preset != nullptr ? preset->params : ws::Params{};
   for (const auto& [name, value] : *parsed) overrides[name] = value;
-  if (!what_if.empty()) options.keep_all_threads_up_to = kWhatIfThreads;
+  if (!what_if.empty()) options.keep_all_threads_up_to = ws::kWhatIfKeepAllThreads;
   auto run = ws::RunLessonOrShipped(lesson, variant, overrides, backend, options);
   if (!run.ok()) {
     std::cerr << "warpscope-cli: " << run.status().message() << "\n";
@@ -231,7 +227,7 @@ int ProgramCommand(const std::vector<std::string>& files, const std::vector<std:
   po.backend = backend;
   po.keep_blocks = options.keep_blocks;
   po.sandbox = sandbox;
-  if (!what_if.empty()) po.keep_all_threads_up_to = kWhatIfThreads;
+  if (!what_if.empty()) po.keep_all_threads_up_to = ws::kWhatIfKeepAllThreads;
   po.schedule = options.schedule.Name();
   po.timeout = std::chrono::milliseconds(static_cast<long long>(timeout_s * 1000));
   // --progress: the launch under way and its blocks done, on stderr (one line, redrawn, on a
@@ -518,8 +514,9 @@ int main(int argc, char** argv) {
   auto* check = cli.add_subcommand(
       "check", "Check submissions against an assignment's goals (exit 0 only when all are met)");
   check->add_option("assignment", a.assignment, "The assignment file (.toml)")->required();
-  check->add_option("submissions", a.submissions,
-                    "Programs to check: .cu files, or folders of them (each file one submission)")
+  check
+      ->add_option("submissions", a.submissions,
+                   "Programs to check: .cu files, or folders of them (each file one submission)")
       ->required();
   check->add_option("--backend", a.backend, "emu (CPU emulator) or cuda (a GPU)");
   check->add_option("--timeout", a.timeout_s, "Seconds each submission may run (default 30)")
@@ -546,7 +543,8 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (*serve) return ServeCommand();
-  if (*layout) return ws::cli::LayoutCommand(a.layout_kind, a.lw, a.lh, a.tw, a.th, a.mw, a.mh, a.json);
+  if (*layout)
+    return ws::cli::LayoutCommand(a.layout_kind, a.lw, a.lh, a.tw, a.th, a.mw, a.mh, a.json);
   if (*run) return RunOrCapture(a, "run", "");
   if (*capture) return RunOrCapture(a, "capture", a.out);
   if (*export_cmd)
@@ -554,7 +552,8 @@ int main(int argc, char** argv) {
                          a.chrome_out);
   if (*show) return ws::cli::ShowCommand(a.trace_path, a.json);
 #if WARPSCOPE_HAVE_ASSIGNMENTS
-  if (*check) return ws::cli::CheckCommand(a.assignment, a.submissions, a.backend, a.timeout_s, a.json);
+  if (*check)
+    return ws::cli::CheckCommand(a.assignment, a.submissions, a.backend, a.timeout_s, a.json);
 #endif
   return 2;
 }

@@ -167,9 +167,9 @@ std::string SpaceOf(const Goal& g) {
 
 Figure SiteFigure(const Goal& g, const LessonRun& run) {
   Figure f;
-  const std::string& source = run.program ? run.program->source : std::string();
-  const std::vector<std::uint32_t> lines =
-      g.site.empty() ? std::vector<std::uint32_t>{} : MarkerLines(source, g.site);
+  const std::vector<std::uint32_t> lines = g.site.empty() || !run.program
+                                               ? std::vector<std::uint32_t>{}
+                                               : MarkerLines(run.program->source, g.site);
   if (!g.site.empty() && lines.empty()) {
     f.missing = "the program has no marker `// goal: " + g.site + "`";
     return f;
@@ -296,16 +296,10 @@ bool Assignment::needs_start() const {
 
 Result<Assignment> ParseAssignment(std::string_view text, const std::filesystem::path& file) {
   const std::string name = file.filename().string();
-  if (text.size() > kMaxAssignmentBytes)
-    return Status::Error(name + ": " + std::to_string(text.size()) + " bytes, over the limit of " +
-                         std::to_string(kMaxAssignmentBytes));
-  toml::table root;
-  try {
-    root = toml::parse(text, file.string());
-  } catch (const toml::parse_error& e) {
-    return Status::Error(name + ":" + std::to_string(e.source().begin.line) + ": " +
-                         std::string(e.description()));
-  }
+  Result<toml::table> parsed =
+      toml_fields::Parse(text, file, kMaxAssignmentBytes, "an assignment file");
+  if (!parsed.ok()) return parsed.status();
+  const toml::table& root = *parsed;
   Assignment a;
   a.file = file;
   const Where top(name, "");

@@ -223,8 +223,7 @@ Status ParseStep(const toml::table& t, const Lecture& lecture, std::size_t index
   if (Status s =
           CheckKeys(t,
                     {"title", "caption", "note", "lesson", "program", "trace", "variant", "backend",
-                     "params", "panels", "arrangement", "select", "compare", "schedule",
-                     "what_if"},
+                     "params", "panels", "arrangement", "select", "compare", "schedule", "what_if"},
                     w, line, "");
       !s.ok())
     return s;
@@ -285,11 +284,13 @@ Status ParseStep(const toml::table& t, const Lecture& lecture, std::size_t index
     if (Status f = CheckWhatIfForm(step->what_if); !f.ok())
       return w.Error(t.get("what_if"), line, "what_if", f.message());
     if (step->compare.on)
-      return w.Error(t.get("what_if"), line, "what_if",
-                     "a what-if step compares the run as written with the what-if; leave out compare");
+      return w.Error(
+          t.get("what_if"), line, "what_if",
+          "a what-if step compares the run as written with the what-if; leave out compare");
     if (!step->trace.empty())
-      return w.Error(t.get("what_if"), line, "what_if",
-                     "give a lesson or program: a what-if step runs it, then re-addresses its records");
+      return w.Error(
+          t.get("what_if"), line, "what_if",
+          "give a lesson or program: a what-if step runs it, then re-addresses its records");
   }
   return Status();
 }
@@ -301,17 +302,9 @@ Status ParseStep(const toml::table& t, const Lecture& lecture, std::size_t index
 Result<Lecture> ParseLecture(std::string_view text, const std::filesystem::path& file,
                              const std::vector<std::string>& panel_ids) {
   const std::string name = file.filename().string();
-  if (text.size() > kMaxLectureBytes)
-    return Status::Error(name + ": " + std::to_string(text.size()) +
-                         " bytes is over the limit of " + std::to_string(kMaxLectureBytes) +
-                         " bytes for a lecture file");
-  toml::table root;
-  try {
-    root = toml::parse(text, file.string());
-  } catch (const toml::parse_error& e) {
-    return Status::Error(name + ":" + std::to_string(e.source().begin.line) + ": " +
-                         std::string(e.description()));
-  }
+  Result<toml::table> parsed = toml_fields::Parse(text, file, kMaxLectureBytes, "a lecture file");
+  if (!parsed.ok()) return parsed.status();
+  const toml::table& root = *parsed;
   Lecture lecture;
   lecture.file = file;
   const Where w(name, "");

@@ -28,6 +28,21 @@ Status GetString(const toml::table& t, const char* key, const Where& w, int line
   return Status();
 }
 
+Result<toml::table> Parse(std::string_view text, const std::filesystem::path& file,
+                          std::size_t limit, const std::string& what) {
+  const std::string name = file.filename().string();
+  if (text.size() > limit)
+    return Status::Error(name + ": " + std::to_string(text.size()) +
+                         " bytes is over the limit of " + std::to_string(limit) + " bytes for " +
+                         what);
+  try {
+    return toml::parse(text, file.string());
+  } catch (const toml::parse_error& e) {
+    return Status::Error(name + ":" + std::to_string(e.source().begin.line) + ": " +
+                         std::string(e.description()));
+  }
+}
+
 Status CheckKeys(const toml::table& t, std::initializer_list<const char*> allowed, const Where& w,
                  int line, const std::string& prefix) {
   for (const auto& [key, node] : t) {

@@ -5,8 +5,10 @@
 
 #include <toml++/toml.h>
 
+#include <filesystem>
 #include <initializer_list>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "warpscope/trace/status.h"
@@ -29,6 +31,9 @@ class Where {
 
 // A string field: absent is "", anything else than a string is an error.
 Status GetString(const toml::table& t, const char* key, const Where& w, int line, std::string* out);
+// `text` parsed as TOML, refused past `limit` bytes; errors read "NAME:LINE: what is wrong".
+Result<toml::table> Parse(std::string_view text, const std::filesystem::path& file,
+                          std::size_t limit, const std::string& what);
 // Every key of `t` is one of `allowed` (named `prefix` + key in the error).
 Status CheckKeys(const toml::table& t, std::initializer_list<const char*> allowed, const Where& w,
                  int line, const std::string& prefix);

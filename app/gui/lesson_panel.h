@@ -110,9 +110,9 @@ class LessonPanel : public Panel {
   bool use_gpu_ = false;
   Schedule schedule_;  // the emulator's thread order
   int gpu_index_ = 0;
-  bool showing_trace_ = false;            // the session shows a trace file, not a run made here
-  double last_run_ms_ = 0;                // wall time of the last run, for the summary
-  std::uint32_t recorded_for_block_ = 0;  // the block a re-run was last made to keep
+  bool showing_trace_ = false;              // the session shows a trace file, not a run made here
+  double last_run_ms_ = 0;                  // wall time of the last run, for the summary
+  std::uint32_t recorded_for_block_ = 0;    // the block a re-run was last made to keep
   std::uint64_t recorded_all_for_ = ~0ull;  // the run generation re-run to keep every block
   // The run's figures as "name: value" lines, made once per run.
   std::vector<std::string> figure_lines_;

@@ -22,18 +22,15 @@
 
 namespace ws {
 
-// While a what-if is on, every block's records of launches up to this many threads are kept, so
-// that the what-if covers the whole grid (transpose 256²: 64 blocks, 262,144 accesses, 5 MB).
-// Not always: keeping them costs 10-20 ms of a slider's redraw (matmul, multi-gpu, fp-order).
-inline constexpr std::uint64_t kWhatIfKeepAllThreads = std::uint64_t{1} << 18;
-
 struct RunRequest {
   std::string lesson, variant, backend;
   Params params;
   std::uint32_t block = 0;  // the block whose view is built along with the run
-  bool keep_all = false;    // keep every block (up to kWhatIfKeepAllThreads threads)
-  int gpu = 0;              // CUDA device index
-  Schedule schedule;        // the emulator's thread order
+  // Keep every block (up to kWhatIfKeepAllThreads threads, what_if.h): while a what-if is on.
+  // Not always: keeping them costs 10-20 ms of a slider's redraw (matmul, multi-gpu, fp-order).
+  bool keep_all = false;
+  int gpu = 0;        // CUDA device index
+  Schedule schedule;  // the emulator's thread order
   // Set: run this program (a .cu file) instead of the lesson, with these -D NAME=VALUE and
   // arguments; the views show launch `program_launch` (past the end: the last).
   std::string program;

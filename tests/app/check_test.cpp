@@ -3,6 +3,8 @@
 // the right verdict for each in one run.
 #include <gtest/gtest.h>
 
+#include "cli_util.h"
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -23,23 +25,8 @@ namespace fs = std::filesystem;
 const fs::path kAssignments = fs::path(WARPSCOPE_SOURCE_DIR) / "assets" / "assignments";
 const fs::path kSolutions = fs::path(WARPSCOPE_SOURCE_DIR) / "tests" / "assignments";
 
-struct Out {
-  int code = -1;
-  std::string out;
-};
-
-Out Cli(const std::string& args) {
-  const std::string cmd = std::string(WARPSCOPE_CLI) + " " + args + " 2>&1";
-  Out r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return r;
-  std::array<char, 4096> buf;
-  std::size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using ws::test::Cli;
+using ws::test::Out;
 
 // `check` refuses to grade where the sandbox cannot run (no bwrap, no user namespaces), saying
 // so in one line: then a test of its verdicts skips, with that line as its reason.

@@ -2,6 +2,8 @@
 // lesson run and from a trace file, and its one-line errors with exit status 2.
 #include <gtest/gtest.h>
 
+#include "cli_util.h"
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,23 +21,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Out {
-  int code = -1;
-  std::string out;
-};
-
-Out Cli(const std::string& args) {
-  const std::string cmd = std::string(WARPSCOPE_CLI) + " " + args + " 2>&1";
-  Out r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return r;
-  std::array<char, 4096> buf;
-  std::size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using ws::test::Cli;
+using ws::test::Out;
 
 // A fresh folder for one test's files, removed after it.
 class CliExport : public ::testing::Test {

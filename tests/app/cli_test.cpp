@@ -2,6 +2,8 @@
 // issue names.
 #include <gtest/gtest.h>
 
+#include "cli_util.h"
+
 #include <sys/wait.h>
 #include <algorithm>
 #include <array>
@@ -12,23 +14,8 @@
 
 namespace {
 
-struct Out {
-  int code = -1;
-  std::string out;
-};
-
-Out Cli(const std::string& args) {
-  const std::string cmd = std::string(WARPSCOPE_CLI) + " " + args + " 2>&1";
-  Out r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return r;
-  std::array<char, 4096> buf;
-  std::size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using ws::test::Cli;
+using ws::test::Out;
 
 TEST(Cli, LessonsJsonListsVariantsAndParameters) {
   Out r = Cli("lessons --json");

@@ -24,6 +24,11 @@
 
 namespace ws {
 
+// A what-if covers the whole grid when every block's records were kept: the app (while a what-if
+// is on) and `run --what-if` keep them for launches up to this many threads (transpose 256²: 64
+// blocks, 262,144 accesses, 5 MB).
+inline constexpr std::uint64_t kWhatIfKeepAllThreads = std::uint64_t{1} << 18;
+
 enum class WhatIfKind { kPad, kSwizzle, kMorton, kTiled, kTranspose, kVector };
 const char* ToString(WhatIfKind k);  // "pad", "swizzle", "morton", "tiled", "transpose", "vector"
 

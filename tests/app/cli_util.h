@@ -1,0 +1,31 @@
+// Running warpscope-cli as a user does, for the CLI tests: its exit status and what it printed
+// (stdout and stderr together).
+#pragma once
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <string>
+
+namespace ws::test {
+
+struct Out {
+  int code = -1;
+  std::string out;
+};
+
+inline Out Cli(const std::string& args) {
+  const std::string cmd = std::string(WARPSCOPE_CLI) + " " + args + " 2>&1";
+  Out r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return r;
+  std::array<char, 4096> buf;
+  std::size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  const int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+}  // namespace ws::test
