@@ -7,9 +7,12 @@
 #include <algorithm>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "core/assignment.h"
+#include "core/assignment_report.h"
 #include "warpscope/program/program.h"
+#include "warpscope/trace/file_io.h"
 
 namespace ws::cli {
 namespace {
@@ -49,16 +52,27 @@ nlohmann::json VerdictJson(const std::filesystem::path& file, const Verdict& v) 
   return {{"file", file.string()}, {"met", v.met}, {"failure", v.failure}, {"goals", goals}};
 }
 
+// Where submission `f`'s report goes: DIR/NAME.html, NAME its file's stem (then -2, -3 ... when
+// two submissions in different folders share it).
+std::filesystem::path ReportPath(const std::filesystem::path& dir, const std::filesystem::path& f,
+                                 std::set<std::string>* taken) {
+  std::string name = f.stem().string();
+  for (int n = 2; !taken->insert(name).second; ++n)
+    name = f.stem().string() + "-" + std::to_string(n);
+  return dir / (name + ".html");
+}
+
 }  // namespace
 
-int CheckCommand(const std::string& assignment, const std::vector<std::string>& submissions,
-                 const std::string& backend, double timeout_s, bool json) {
+int CheckCommand(const CheckArgs& args) {
+  const std::string& assignment = args.assignment;
+  const bool json = args.json;
   auto a = LoadAssignment(assignment);
   if (!a.ok()) {
     std::cerr << "warpscope-cli: " << a.status().message() << "\n";
     return 2;
   }
-  auto files = Submissions(submissions);
+  auto files = Submissions(args.submissions);
   if (!files.ok()) {
     std::cerr << "warpscope-cli: check: " << files.status().message() << "\n";
     return 2;
@@ -68,19 +82,34 @@ int CheckCommand(const std::string& assignment, const std::vector<std::string>& 
     std::cerr << "warpscope-cli: check: " << why << "; not grading unsandboxed\n";
     return 2;
   }
+  std::error_code ec;
+  if (!args.report_dir.empty() && !std::filesystem::is_directory(args.report_dir, ec) &&
+      !std::filesystem::create_directories(args.report_dir, ec)) {
+    std::cerr << "warpscope-cli: check: --report: cannot make the folder " << args.report_dir
+              << ": " << ec.message() << "\n";
+    return 2;
+  }
   ProgramOptions po;
   po.sandbox = true;
-  po.backend = backend;
-  po.timeout = std::chrono::milliseconds(static_cast<long long>(timeout_s * 1000));
+  po.backend = args.backend;
+  po.timeout = std::chrono::milliseconds(static_cast<long long>(args.timeout_s * 1000));
   std::optional<LessonRun> start;
   if (a->needs_start()) start = RunProgramFile(a->start, po);
   nlohmann::json out = {{"assignment", a->title}, {"file", assignment}, {"submissions", {}}};
   if (!json) std::cout << "assignment: " << a->title << " (" << a->goals.size() << " goals)\n";
   bool all = true;
+  std::set<std::string> taken;
   for (const std::filesystem::path& f : *files) {
     const LessonRun run = RunProgramFile(f, po);
     const Verdict v = CheckAssignment(*a, run, start ? &*start : nullptr);
     all = all && v.met;
+    if (!args.report_dir.empty()) {
+      const std::filesystem::path report = ReportPath(args.report_dir, f, &taken);
+      if (Status s = WriteFileAtomically(report, AssignmentReportHtml(*a, v, run)); !s.ok()) {
+        std::cerr << "warpscope-cli: check: --report: " << s.message() << "\n";
+        return 2;
+      }
+    }
     if (json) {
       out["submissions"].push_back(VerdictJson(f, v));
       continue;

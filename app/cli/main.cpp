@@ -351,8 +351,9 @@ struct Args {
   ws::RunOptions options;
   std::vector<std::uint32_t> keep_blocks;
   std::string schedule = "in-order", exercise, out, chrome_out, export_trace, trace_path, what_if;
-  std::string assignment;
-  std::vector<std::string> submissions;
+#if WARPSCOPE_HAVE_ASSIGNMENTS
+  ws::cli::CheckArgs check;
+#endif
   bool sandbox = false;
   bool progress = false;
   std::string layout_kind = "row-major";
@@ -513,15 +514,18 @@ int main(int argc, char** argv) {
 #if WARPSCOPE_HAVE_ASSIGNMENTS
   auto* check = cli.add_subcommand(
       "check", "Check submissions against an assignment's goals (exit 0 only when all are met)");
-  check->add_option("assignment", a.assignment, "The assignment file (.toml)")->required();
+  check->add_option("assignment", a.check.assignment, "The assignment file (.toml)")->required();
   check
-      ->add_option("submissions", a.submissions,
+      ->add_option("submissions", a.check.submissions,
                    "Programs to check: .cu files, or folders of them (each file one submission)")
       ->required();
-  check->add_option("--backend", a.backend, "emu (CPU emulator) or cuda (a GPU)");
-  check->add_option("--timeout", a.timeout_s, "Seconds each submission may run (default 30)")
+  check->add_option("--backend", a.check.backend, "emu (CPU emulator) or cuda (a GPU)");
+  check->add_option("--timeout", a.check.timeout_s, "Seconds each submission may run (default 30)")
       ->check(CLI::Range(0.1, 3600.0));
-  check->add_flag("--json", a.json, "One JSON object: every submission's goals and figures");
+  check->add_flag("--json", a.check.json, "One JSON object: every submission's goals and figures");
+  check->add_option("--report", a.check.report_dir,
+                    "A folder for each submission's report (NAME.html: the goals, their figures "
+                    "and the views of the goal sites)");
 #endif
   try {
     cli.parse(argc, argv);
@@ -552,8 +556,7 @@ int main(int argc, char** argv) {
                          a.chrome_out);
   if (*show) return ws::cli::ShowCommand(a.trace_path, a.json);
 #if WARPSCOPE_HAVE_ASSIGNMENTS
-  if (*check)
-    return ws::cli::CheckCommand(a.assignment, a.submissions, a.backend, a.timeout_s, a.json);
+  if (*check) return ws::cli::CheckCommand(a.check);
 #endif
   return 2;
 }

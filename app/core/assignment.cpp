@@ -12,6 +12,7 @@
 
 #include "core/toml_fields.h"
 #include "warpscope/trace/device_preset.h"
+#include "warpscope/trace/run_report.h"
 #include "warpscope/trace/units.h"
 
 namespace ws {
@@ -235,10 +236,12 @@ Figure FigureOf(const Goal& g, const LessonRun& run) {
       f.value = static_cast<double>(sectors) * 32.0 / (gbps * 1e3);  // microseconds
       return f;
     }
-    case GoalFigure::kGpuBandwidth:
-      f.missing = run.backend == "cuda" ? "Warpscope does not time a program's kernels on a GPU yet"
-                                        : "it needs a GPU; this run was on the emulator";
+    case GoalFigure::kGpuBandwidth: {
+      const MeasuredBandwidth bw = ProgramBandwidth(run);
+      f.value = bw.gbps;
+      f.missing = bw.missing;
       return f;
+    }
     default:
       return SiteFigure(g, run);
   }

@@ -1,5 +1,5 @@
 #include "gui/goals_panel.h"
-#include "gui/html.h"
+#include "core/assignment_report.h"
 
 #include <imgui.h>
 
@@ -59,58 +59,31 @@ Panel::State GoalsPanel::Shown() const {
 
 void GoalsPanel::SelectGoalSite(const GoalResult& g) {
   const auto& run = session_->run;
-  if (!run || !run->program || !run->has_launch() || g.goal->site.empty()) return;
-  const std::vector<std::uint32_t> lines = MarkerLines(run->program->source, g.goal->site);
-  const LaunchTrace& t = run->main_launch();
-  for (std::size_t i = 0; i < t.sites.size(); ++i) {
-    const SiteInfo& s = t.sites[i];
-    if (std::find(lines.begin(), lines.end(), s.line) == lines.end()) continue;
-    if (!g.goal->op.empty() && g.goal->op != ToString(s.op)) continue;
-    const bool shared = s.space == MemorySpace::kShared;
-    const GoalFigure f = g.goal->figure;
-    if ((f == GoalFigure::kSectorsPerRequest && shared) ||
-        ((f == GoalFigure::kBankConflictWays || f == GoalFigure::kBankConflicts) && !shared))
-      continue;
-    session_->SelectSite(static_cast<int>(i));
-    session_->focus_panel = shared ? "banks" : "coalescing";
-    note_.clear();
+  if (!run || g.goal->site.empty()) return;
+  const std::vector<std::size_t> sites = GoalSites(*g.goal, *run);
+  if (sites.empty()) {
+    note_ = "`// goal: " + g.goal->site +
+            "` is not in the launch the views show; pick its launch in the lesson panel";
     return;
   }
-  note_ = "`// goal: " + g.goal->site +
-          "` is not in the launch the views show; pick its launch in "
-          "the lesson panel";
+  session_->SelectSite(static_cast<int>(sites.front()));
+  session_->focus_panel = run->main_launch().sites[sites.front()].space == MemorySpace::kShared
+                              ? "banks"
+                              : "coalescing";
+  note_.clear();
 }
 
 std::string GoalsPanel::ExportReport() {
   const auto& run = session_->as_written();
   if (!verdict_ || !run || !run->program) return "";
-  std::string h = "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>" +
-                  EscapeHtml(assignment_.title) + "</title></head><body>\n<h1>" +
-                  EscapeHtml(assignment_.title) + "</h1>\n<p>" + EscapeHtml(assignment_.task) +
-                  "</p>\n";
-  h += "<p>Program: " + EscapeHtml(run->program->file) + ", on " + EscapeHtml(run->device) + ". " +
-       (verdict_->met ? "Every goal is met." : "Not every goal is met.") + "</p>\n<table>\n";
-  h += "<tr><th>goal</th><th>figure</th><th>met</th></tr>\n";
-  for (const GoalResult& g : verdict_->goals)
-    h += "<tr><td>" + EscapeHtml(g.goal->name) + "</td><td>" + EscapeHtml(g.text) + "</td><td>" +
-         (g.met       ? "yes"
-          : g.skipped ? "skipped"
-                      : "no") +
-         "</td></tr>\n";
-  h += "</table>\n<h2>The goal sites</h2>\n<pre>\n";
-  for (const GoalResult& g : verdict_->goals) {
-    if (g.goal->site.empty()) continue;
-    for (std::uint32_t line : MarkerLines(run->program->source, g.goal->site))
-      h += EscapeHtml(std::to_string(line) + ": " + SourceLine(run->program->source, line)) + "\n";
-  }
-  h += "</pre>\n</body></html>\n";
   const std::filesystem::path dir = session_->export_folder.empty()
                                         ? std::filesystem::temp_directory_path()
                                         : std::filesystem::path(session_->export_folder);
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   const std::filesystem::path file = dir / ("assignment-" + FileSafe(assignment_.title) + ".html");
-  if (Status s = WriteFileAtomically(file, h); !s.ok()) {
+  if (Status s = WriteFileAtomically(file, AssignmentReportHtml(assignment_, *verdict_, *run));
+      !s.ok()) {
     note_ = s.message();
     return "";
   }

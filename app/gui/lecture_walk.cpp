@@ -1,5 +1,5 @@
 #include "gui/lecture_walk.h"
-#include "gui/html.h"
+#include "core/html.h"
 
 #include <imgui.h>
 

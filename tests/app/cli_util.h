@@ -15,8 +15,10 @@ struct Out {
   std::string out;
 };
 
-inline Out Cli(const std::string& args) {
-  const std::string cmd = std::string(WARPSCOPE_CLI) + " " + args + " 2>&1";
+// `env`: assignments put before the command ("PATH=/x:$PATH").
+inline Out Cli(const std::string& args, const std::string& env = "") {
+  const std::string cmd =
+      (env.empty() ? "" : env + " ") + std::string(WARPSCOPE_CLI) + " " + args + " 2>&1";
   Out r;
   FILE* p = popen(cmd.c_str(), "r");
   if (p == nullptr) return r;

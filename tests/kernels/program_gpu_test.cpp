@@ -5,11 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <tuple>
 
 #include "program_test_util.h"
 #include "warpscope/kernels/devices.h"
 #include "warpscope/program/program.h"
+#include "warpscope/trace/run_report.h"
 
 namespace ws {
 namespace {
@@ -270,9 +272,7 @@ float* make(int n) {
 // (32 MiB moved) take well under 5 ms on an H100 or H200 (about 3 TB/s: some 0.01 ms); the
 // recorded run's events, which time the recording and its decoding, come out far longer.
 // Its registers are ptxas's for that GPU.
-TEST(ProgramsOnGpu, EventTimesComeFromARunWithoutRecording) {
-  if (std::string why = SkipReason(); !why.empty()) GTEST_SKIP() << why;
-  const std::string text = R"(#include <cstdio>
+const char* const kTimedCopy = R"(#include <cstdio>
 __global__ void copy(float* o, const float* i, int n) {
   int k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k < n) o[k] = i[k];
@@ -295,6 +295,9 @@ int main() {
   printf("ms %.4f\n", ms);
 }
 )";
+TEST(ProgramsOnGpu, EventTimesComeFromARunWithoutRecording) {
+  if (std::string why = SkipReason(); !why.empty()) GTEST_SKIP() << why;
+  const std::string text = kTimedCopy;
   ProgramOptions o;
   o.backend = "cuda";
   o.timeout = std::chrono::seconds(120);
@@ -312,6 +315,55 @@ int main() {
   ASSERT_EQ(run.launches.size(), 2u);
   EXPECT_TRUE(run.launches[1].resources.known());
   EXPECT_NE(run.launches[1].resources.source.find("ptxas"), std::string::npos);
+}
+
+// Each kernel's own time, from CUPTI in the run as written (the kernel timer the driver loads):
+// two kernels of the copy above, each timed; the second inside the events that enclose it (they
+// also time the launch, so the event time is the larger, give or take the clocks' 1 us); and the
+// bandwidth they give: 2 launches x 2^22 threads x (4 B read + 4 B written) = 67,108,864 B over
+// their time, above 0 and below what any of these GPUs' memory can do (an H200's 4.8 TB/s).
+// Sandboxed (where bubblewrap can run), the run as written is in the sandbox and still timed.
+void ExpectTimedCopy(const LessonRun& run) {
+  ASSERT_TRUE(run.program->ok()) << run.program->failure << run.program->stderr_text;
+  ASSERT_EQ(run.program->kernel_times.size(), 2u) << run.program->kernel_times_missing;
+  for (const auto& t : run.program->kernel_times) {
+    EXPECT_EQ(t.kernel, "_Z4copyPfPKfi");
+    EXPECT_GT(t.ms, 0.0);
+  }
+  const std::size_t at = run.program->stdout_text.find("ms ");
+  ASSERT_NE(at, std::string::npos) << run.program->stdout_text;
+  const double event_ms = std::stod(run.program->stdout_text.substr(at + 3));
+  EXPECT_LE(run.program->kernel_times[1].ms, event_ms + 0.001) << run.program->stdout_text;
+  const MeasuredBandwidth bw = ProgramBandwidth(run);
+  ASSERT_EQ(bw.missing, "");
+  EXPECT_EQ(bw.bytes, 67108864u);
+  EXPECT_GT(bw.gbps, 0.0);
+  EXPECT_LT(bw.gbps, 4800.0) << bw.ms << " ms";
+  std::printf("copy: kernels %.4f + %.4f ms, events %.4f ms: %.0f GB/s\n",
+              run.program->kernel_times[0].ms, run.program->kernel_times[1].ms, event_ms, bw.gbps);
+}
+
+TEST(ProgramsOnGpu, EachKernelIsTimedByCuptiInTheRunAsWritten) {
+  if (std::string why = SkipReason(); !why.empty()) GTEST_SKIP() << why;
+  ProgramOptions o;
+  o.backend = "cuda";
+  o.timeout = std::chrono::seconds(120);
+  ExpectTimedCopy(test::RunText(kTimedCopy, o));
+}
+
+TEST(ProgramsOnGpu, ASandboxedProgramIsTimedInTheSandbox) {
+  if (std::string why = SkipReason(); !why.empty()) GTEST_SKIP() << why;
+  if (std::string why = SandboxUnavailable(); !why.empty()) GTEST_SKIP() << why;
+  ProgramOptions o;
+  o.backend = "cuda";
+  o.sandbox = true;
+  o.timeout = std::chrono::seconds(120);
+  const LessonRun run = test::RunText(kTimedCopy, o);
+  ExpectTimedCopy(run);
+  bool said = false;  // the output is the run as written's
+  for (const auto& w : run.program->warnings)
+    said = said || w.message.find("without recording") != std::string::npos;
+  EXPECT_TRUE(said);
 }
 
 // A pinned host buffer freed before a launch is no longer the program's: the recorder copies

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "warpscope/trace/run_report.h"
 #include "warpscope/trace/trace_file.h"
 
 namespace ws {
@@ -52,6 +53,63 @@ TEST(RunFile, AProgramsTraceKeepsItsFilesKernelFilesAndExit) {
   EXPECT_EQ(q.TextOf("kern.cuh"), p.files[0].second);
   ASSERT_EQ(back->launches.size(), 1u);
   EXPECT_EQ(back->launches[0].kernel, "scale");
+}
+
+// The kernel timer's lines (START_NS END_NS NAME) in the order CUPTI delivered them: the times
+// come back in the order the kernels started, each end - start in ms; a line that is not one
+// is named.
+TEST(RunFile, KernelTimesReadInTheOrderTheKernelsStarted) {
+  const KernelTimesRead r =
+      ParseKernelTimes("5000000 5012000 _Z4copyPfPKfi\n1000000 1250000 _Z9transposePfPKfii\n");
+  ASSERT_EQ(r.error, "");
+  ASSERT_EQ(r.times.size(), 2u);
+  EXPECT_EQ(r.times[0].kernel, "_Z9transposePfPKfii");
+  EXPECT_DOUBLE_EQ(r.times[0].ms, 0.25);  // 250,000 ns
+  EXPECT_EQ(r.times[1].kernel, "_Z4copyPfPKfi");
+  EXPECT_DOUBLE_EQ(r.times[1].ms, 0.012);  // 12,000 ns
+  const KernelTimesRead bad = ParseKernelTimes("1 2 k\n9 3 k\n");
+  EXPECT_EQ(bad.error, "line 2 of the kernel times is not one: 9 3 k");  // ends before it starts
+}
+
+// A GPU program's kernel times travel in its trace file, and give its bandwidth: the bytes its
+// threads moved over the kernels' summed time. Two launches of 4,096 threads copying a float
+// each (a load and a store: 2 x 4,096 x 4 B = 32,768 B a launch, 65,536 B in all) in 0.004 +
+// 0.012 ms: 65,536 B / 0.016 ms = 4.096 GB/s. On the emulator, or with a launch untimed, there
+// is no bandwidth, and it says why.
+TEST(RunFile, AProgramsKernelTimesTravelAndGiveItsBandwidth) {
+  LessonRun run;
+  run.backend = "cuda";
+  LaunchTrace t;
+  t.kernel = "copy";
+  t.buffers = {{"in", 4096 * 4, 1u << 20}, {"out", 4096 * 4, (1u << 20) + 4096 * 4}};
+  t.sites = {SiteInfo{}, SiteInfo{}};
+  t.sites[1].buffer = 1;
+  t.sites[1].op = AccessOp::kStore;
+  t.stats.Resize(2, 0);
+  t.stats.sites[0].bytes = t.stats.sites[1].bytes = 4096 * 4;
+  run.launches = {t, t};
+  LessonRun::Program& p = run.program.emplace();
+  p.file = "copy.cu";
+  p.kernel_times = {{"_Z4copyPfPKfi", 0.004}, {"_Z4copyPfPKfi", 0.012}};
+  auto parsed = ParseTrace(SerializeTrace(TraceOfLessonRun(run, nullptr, 0)));
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  auto back = LessonRunOfTrace(std::move(parsed).value(), "lab.wstrace", nullptr);
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  ASSERT_EQ(back->program->kernel_times.size(), 2u);
+  EXPECT_EQ(back->program->kernel_times[1].kernel, "_Z4copyPfPKfi");
+  EXPECT_DOUBLE_EQ(back->program->kernel_times[1].ms, 0.012);
+  const MeasuredBandwidth bw = ProgramBandwidth(*back);
+  EXPECT_EQ(bw.missing, "");
+  EXPECT_EQ(bw.bytes, 65536u);
+  EXPECT_DOUBLE_EQ(bw.ms, 0.016);
+  EXPECT_NEAR(bw.gbps, 4.096, 1e-9);
+  EXPECT_NE(RunText(*back).find("2 kernels, 16.0 µs on the GPU, 4.1 GB/s"), std::string::npos)
+      << RunText(*back);
+  run.program->kernel_times.pop_back();
+  EXPECT_EQ(ProgramBandwidth(run).missing,
+            "the run as written launched 1 kernel and the recorded run 2");
+  run.backend = "emulator";
+  EXPECT_EQ(ProgramBandwidth(run).missing, "it needs a GPU; this run was on the emulator");
 }
 
 TEST(RunFile, AProgramThatWasStoppedReadsBackAsStoppedWithItsReason) {

@@ -1,5 +1,8 @@
 #include "warpscope/trace/program_record.h"
 
+#include <algorithm>
+#include <sstream>
+
 namespace ws {
 
 const char* ToString(ProgramStage s) {
@@ -42,6 +45,34 @@ std::vector<std::string> ProgramRecord::Notes() const {
   std::vector<std::string> notes;
   for (const ProgramDiagnostic& d : warnings) notes.push_back(NoteText(d));
   return notes;
+}
+
+KernelTimesRead ParseKernelTimes(std::string_view text) {
+  KernelTimesRead read;
+  struct Started {
+    unsigned long long start;
+    ProgramRecord::KernelTime time;
+  };
+  std::vector<Started> started;
+  std::istringstream in{std::string(text)};
+  int number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    if (line.empty()) continue;
+    std::istringstream fields(line);
+    unsigned long long start = 0, end = 0;
+    std::string name;
+    if (!(fields >> start >> end >> name) || end < start) {
+      read.error = "line " + std::to_string(number) +
+                   " of the kernel times is not one: " + line.substr(0, 120);
+      return read;
+    }
+    started.push_back({start, {name, static_cast<double>(end - start) * 1e-6}});
+  }
+  std::stable_sort(started.begin(), started.end(),
+                   [](const Started& a, const Started& b) { return a.start < b.start; });
+  for (Started& s : started) read.times.push_back(std::move(s.time));
+  return read;
 }
 
 }  // namespace ws

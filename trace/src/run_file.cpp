@@ -137,6 +137,13 @@ TraceContents TraceOfLessonRun(const LessonRun& run, const nlohmann::json& gpu, 
     h["program"]["files"] = std::move(files);
     h["program"]["kernel_files"] = std::move(kernels);
     h["program"]["kernels"] = p.kernels;
+    if (!p.kernel_times.empty() || !p.kernel_times_missing.empty()) {
+      nlohmann::json times = nlohmann::json::array();
+      for (const ProgramRecord::KernelTime& t : p.kernel_times)
+        times.push_back({{"kernel", t.kernel}, {"ms", t.ms}});
+      h["program"]["kernel_times"] = std::move(times);
+      h["program"]["kernel_times_missing"] = p.kernel_times_missing;
+    }
   }
   c.launches = run.launches;
   return c;
@@ -228,6 +235,9 @@ Result<LessonRun> LessonRunOfTrace(TraceContents c, const std::filesystem::path&
       for (const auto& k : p.value("kernel_files", nlohmann::json::array()))
         prog.kernel_files.push_back(
             {k.at("kernel").get<std::string>(), k.at("file").get<std::string>(), 0});
+      for (const auto& t : p.value("kernel_times", nlohmann::json::array()))
+        prog.kernel_times.push_back({t.at("kernel").get<std::string>(), t.at("ms").get<double>()});
+      prog.kernel_times_missing = p.value("kernel_times_missing", "");
       if (!c.launches.empty() && prog.launch >= c.launches.size())
         prog.launch = c.launches.size() - 1;
       run.program = std::move(prog);

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "warpscope/trace/analysis.h"
 #include "warpscope/trace/hazards.h"
 #include "warpscope/trace/kernel_resources.h"
 #include "warpscope/trace/run_file.h"
@@ -348,6 +349,17 @@ nlohmann::json ProgramJson(const LessonRun& run) {
   j["launches"] = nlohmann::json::array();
   for (const LaunchTrace& t : run.launches) j["launches"].push_back(LaunchJson(p, t));
   j["stdout"] = p.stdout_text;
+  // On a GPU: each kernel's time in the run as written (CUPTI), and the global bytes the recorded
+  // launches moved over their sum.
+  if (run.backend == "cuda") {
+    j["kernel_times"] = nlohmann::json::array();
+    for (const ProgramRecord::KernelTime& t : p.kernel_times)
+      j["kernel_times"].push_back({{"kernel", t.kernel}, {"ms", t.ms}});
+    if (!p.kernel_times_missing.empty()) j["kernel_times_missing"] = p.kernel_times_missing;
+    const MeasuredBandwidth bw = ProgramBandwidth(run);
+    if (bw.missing.empty())
+      j["measured_bandwidth"] = {{"gb_per_s", bw.gbps}, {"ms", bw.ms}, {"bytes", bw.bytes}};
+  }
   // The program's own status (128 + the signal that ended it); null when it never ran.
   j["exit_code"] = p.ran ? nlohmann::json(p.exit_code) : nlohmann::json(nullptr);
   if (p.signal != 0) j["signal"] = p.signal;
@@ -366,6 +378,15 @@ std::string ProgramText(const LessonRun& run) {
   o << ": " << run.launches.size() << (run.launches.size() == 1 ? " launch" : " launches") << "\n";
   for (const std::string& n : p.Notes()) o << "  note: " << n << "\n";
   o << LaunchesText(run.launches, p.file);
+  if (run.backend == "cuda") {
+    const MeasuredBandwidth bw = ProgramBandwidth(run);
+    if (bw.missing.empty())
+      o << "measured (the program as written, CUPTI): " << bw.kernels
+        << (bw.kernels == 1 ? " kernel, " : " kernels, ") << FormatDuration(bw.ms)
+        << " on the GPU, " << FormatNumber(bw.gbps) << " GB/s of the bytes its threads moved\n";
+    else
+      o << "not measured: " << bw.missing << "\n";
+  }
   if (!p.stdout_text.empty()) o << "\nthe program printed:\n" << p.stdout_text;
   return o.str();  // a failure goes to stderr (warpscope-cli) or the app's source view
 }
@@ -391,9 +412,9 @@ const VariantSpec* VariantOf(const LessonRun& run) {
 nlohmann::json RunJson(const LessonRun& run) {
   nlohmann::json j = run.program ? ProgramJson(run) : LessonJson(run);
   if (run.what_if)
-    j["what_if"] = {{"spec", run.what_if->spec},         {"label", run.what_if->label},
-                    {"formula", run.what_if->formula},   {"code", run.what_if->code},
-                    {"scope", run.what_if->scope},       {"whole_grid", run.what_if->whole_grid}};
+    j["what_if"] = {{"spec", run.what_if->spec},       {"label", run.what_if->label},
+                    {"formula", run.what_if->formula}, {"code", run.what_if->code},
+                    {"scope", run.what_if->scope},     {"whole_grid", run.what_if->whole_grid}};
   return j;
 }
 
@@ -423,6 +444,29 @@ std::string ReplayCommand(const LessonRun& run) {
     cmd += " --set " + name + "=" + std::to_string(value);
   }
   return cmd;
+}
+
+MeasuredBandwidth ProgramBandwidth(const LessonRun& run) {
+  MeasuredBandwidth bw;
+  const ProgramRecord* p = run.program ? &*run.program : nullptr;
+  if (run.backend != "cuda") {
+    bw.missing = "it needs a GPU; this run was on the emulator";
+  } else if (p == nullptr || p->kernel_times.empty()) {
+    bw.missing = p != nullptr && !p->kernel_times_missing.empty() ? p->kernel_times_missing
+                                                                  : "the kernels were not timed";
+  } else if (p->kernel_times.size() != run.launches.size()) {
+    const std::size_t n = p->kernel_times.size();
+    bw.missing = "the run as written launched " + std::to_string(n) +
+                 (n == 1 ? " kernel" : " kernels") + " and the recorded run " +
+                 std::to_string(run.launches.size());
+  } else {
+    for (const ProgramRecord::KernelTime& t : p->kernel_times) bw.ms += t.ms;
+    for (const LaunchTrace& t : run.launches) bw.bytes += GlobalTrafficOf(t.sites, t.stats).bytes;
+    bw.kernels = run.launches.size();
+    bw.gbps = GlobalTraffic{bw.bytes, 0, 0}.GigabytesPerSecond(bw.ms);
+    if (bw.ms <= 0) bw.missing = "the kernels took no measurable time";
+  }
+  return bw;
 }
 
 }  // namespace ws

@@ -110,12 +110,9 @@ std::map<std::string, KernelResources, std::less<>> CompilerResources(
 }
 
 #if defined(WS_PROGRAM_NVCC)
-// On a GPU, the program as written, built by nvcc with nothing of Warpscope in it and run with the
-// same arguments and limits: what it prints (its cudaEvent timings, the GB/s it works out from
-// them) comes from this run, as the records come from the recording one, whose events would time
-// the recording and the host's decoding too. Returns the child's result, or a sentence saying why
-// there is none (the caller then keeps the recording run's output and says so).
-// Builds it (cached): the program, or an empty path and nvcc's first error in `failure`.
+// On a GPU, the program as written, built by nvcc with nothing of Warpscope in it, for the run
+// whose output the user sees (program_run.cpp: RunAsWrittenOnGpu). Builds it (cached): the program,
+// or an empty path and nvcc's first error in `failure`.
 std::filesystem::path BuildPlainOnGpu(const std::vector<Unit>& units,
                                       const std::vector<std::filesystem::path>& include_dirs,
                                       const std::vector<std::string>& defines,
@@ -151,23 +148,6 @@ std::filesystem::path BuildPlainOnGpu(const std::vector<Unit>& units,
   }
   std::filesystem::rename(tmp, exe, ec);
   return exe;
-}
-PlainRun RunPlainOnGpu(const std::vector<Unit>& units,
-                       const std::vector<std::filesystem::path>& include_dirs,
-                       const std::vector<std::string>& defines, const std::string& key_text,
-                       const std::filesystem::path& cache, const std::vector<std::string>& args,
-                       const ChildLimits& limits) {
-  PlainRun plain;
-  std::string why;
-  const std::filesystem::path exe =
-      BuildPlainOnGpu(units, include_dirs, defines, key_text, cache, &why);
-  if (exe.empty()) {
-    plain.failure = "nvcc did not build the program as written (" + why + ")";
-    return plain;
-  }
-  plain.child = RunChild(args, {}, limits, exe.string());
-  if (!plain.child.started) plain.failure = "it could not start: " + plain.child.start_error;
-  return plain;
 }
 #endif
 

@@ -98,22 +98,13 @@ class ProgressMap {
 };
 
 #if defined(WS_PROGRAM_NVCC)
-// The program as written, run on the GPU without recording (its output is what the user sees).
-struct PlainRun {
-  ChildResult child;
-  std::string failure;  // empty when the plain program ran
-};
-// Builds it (cached): the program, or an empty path and nvcc's first error in `failure`.
+// The program as written, for the run on the GPU without recording (its output is what the user
+// sees). Builds it (cached): the program, or an empty path and nvcc's first error in `failure`.
 std::filesystem::path BuildPlainOnGpu(const std::vector<Unit>& units,
                                       const std::vector<std::filesystem::path>& include_dirs,
                                       const std::vector<std::string>& defines,
                                       const std::string& key_text,
                                       const std::filesystem::path& cache, std::string* failure);
-PlainRun RunPlainOnGpu(const std::vector<Unit>& units,
-                       const std::vector<std::filesystem::path>& include_dirs,
-                       const std::vector<std::string>& defines, const std::string& key_text,
-                       const std::filesystem::path& cache, const std::vector<std::string>& args,
-                       const ChildLimits& limits);
 #endif
 
 }  // namespace ws::prog_internal

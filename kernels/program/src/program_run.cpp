@@ -108,40 +108,6 @@ void DescribeEnding(ProgramJob& job, const ChildResult& c, const ProgramProgress
   }
 }
 
-// On a GPU the output the user sees is that of the program as written, run without recording.
-void RunAsWrittenOnGpu(ProgramJob& job, const std::vector<std::string>& args,
-                       const ChildLimits& limits) {
-#if defined(WS_PROGRAM_NVCC)
-  ProgramRecord& p = job.p();
-  PlainRun plain = RunPlainOnGpu(job.units, job.include_dirs, job.defines, job.key_text, job.cache,
-                                 args, limits);
-  if (plain.failure.empty() && !plain.child.timed_out) {
-    p.stdout_text = std::move(plain.child.out);
-    p.stderr_text = std::move(plain.child.err);
-    const int plain_exit =
-        plain.child.signal != 0 ? 128 + plain.child.signal : plain.child.exit_code;
-    p.warnings.push_back(
-        {0, 0, false,
-         "on a GPU the program's output (and every cudaEvent time it printed) is from a run of "
-         "the program as written, without recording; the records are from a second, recorded "
-         "run" +
-             (plain_exit == p.exit_code
-                  ? std::string()
-                  : " (that run exited with status " + std::to_string(plain_exit) +
-                        ", the recorded run with " + std::to_string(p.exit_code) + ")")});
-  } else {
-    p.warnings.push_back(
-        {0, 0, false,
-         "the output shown is the recorded run's, whose cudaEvent times include the recording: "
-         "the run without recording did not finish (" +
-             (plain.failure.empty() ? std::string("it ran past the time limit") : plain.failure) +
-             ")"});
-  }
-#else
-  (void)job, (void)args, (void)limits;
-#endif
-}
-
 // The child's limits and environment (where it writes its launches, what it keeps).
 ChildLimits Limits(const ProgramJob& job) {
   ChildLimits limits;
@@ -234,6 +200,86 @@ bool MakeScratch(ProgramJob& job, Scratch* scratch) {
   return true;
 }
 
+// The kernel timer's file after the run as written: the kernels' times, or why there are none.
+void ReadKernelTimes(ProgramRecord& p, const std::filesystem::path& file, bool ran) {
+  if (file.empty()) {
+    p.kernel_times_missing = "this build of Warpscope has no CUPTI to time the kernels with";
+    return;
+  }
+  bool read = false;
+  const std::string text = ReadAll(file, &read);
+  std::error_code ec;
+  std::filesystem::remove(file, ec);
+  if (!ran) {
+    p.kernel_times_missing = "the program as written did not run to the end";
+  } else if (!read) {
+    p.kernel_times_missing = "the kernel timer wrote nothing (the CUDA driver did not load it)";
+  } else if (text.rfind("error: ", 0) == 0) {
+    p.kernel_times_missing = text.substr(7, text.find('\n') - 7);
+  } else {
+    KernelTimesRead times = ParseKernelTimes(text);
+    p.kernel_times = std::move(times.times);
+    p.kernel_times_missing = times.error;
+    if (p.kernel_times.empty() && times.error.empty())
+      p.kernel_times_missing = "the program as written launched no kernel";
+  }
+}
+
+// On a GPU the output the user sees is that of the program as written (built by nvcc with nothing
+// of Warpscope in it), run without recording, in the sandbox when the recorded run was, with the
+// kernel timer (CUPTI) in it: its cudaEvent times, and the kernels' own, are not the recording's.
+void RunAsWrittenOnGpu(ProgramJob& job, const std::vector<std::string>& args,
+                       const ChildLimits& limits, const std::filesystem::path& scratch) {
+#if defined(WS_PROGRAM_NVCC)
+  ProgramRecord& p = job.p();
+  std::string failure;
+  const std::filesystem::path exe =
+      BuildPlainOnGpu(job.units, job.include_dirs, job.defines, job.key_text, job.cache, &failure);
+  ChildResult child;
+  std::vector<std::string> env;
+  std::filesystem::path times;
+#if defined(WS_PROGRAM_KERNEL_TIMER)
+  std::error_code ec;
+  times = (scratch.empty() ? std::filesystem::temp_directory_path(ec) : scratch) /
+          ("warpscope-kernel-times-" + UniqueSuffix() + ".txt");
+  env = {std::string("CUDA_INJECTION64_PATH=") + WS_PROGRAM_KERNEL_TIMER,
+         "WS_KERNEL_TIMES=" + times.string()};
+#endif
+  if (exe.empty()) {
+    failure = "nvcc did not build the program as written (" + failure + ")";
+  } else {
+    child = scratch.empty() ? RunChild(args, env, limits, exe.string())
+                            : RunChild(Sandboxed(args, exe.string(), scratch, true), env, limits,
+                                       SandboxPath());
+    if (!child.started) failure = "it could not start: " + child.start_error;
+  }
+  const bool ran = failure.empty() && !child.timed_out;
+  ReadKernelTimes(p, times, ran && child.signal == 0);
+  if (ran) {
+    const int plain_exit = child.signal != 0 ? 128 + child.signal : child.exit_code;
+    p.stdout_text = std::move(child.out);
+    p.stderr_text = std::move(child.err);
+    p.warnings.push_back(
+        {0, 0, false,
+         "on a GPU the program's output (and every cudaEvent time it printed) is from a run of "
+         "the program as written, without recording; the records are from a second, recorded "
+         "run" +
+             (plain_exit == p.exit_code
+                  ? std::string()
+                  : " (that run exited with status " + std::to_string(plain_exit) +
+                        ", the recorded run with " + std::to_string(p.exit_code) + ")")});
+  } else {
+    p.warnings.push_back(
+        {0, 0, false,
+         "the output shown is the recorded run's, whose cudaEvent times include the recording: "
+         "the run without recording did not finish (" +
+             (failure.empty() ? std::string("it ran past the time limit") : failure) + ")"});
+  }
+#else
+  (void)job, (void)args, (void)limits, (void)scratch;
+#endif
+}
+
 void Execute(ProgramJob& job) {
   using Clock = std::chrono::steady_clock;
   std::error_code ec;
@@ -304,8 +350,7 @@ void Execute(ProgramJob& job) {
   p.ran = c.started;
   p.signal = c.signal;
   DescribeEnding(job, c, last_progress);
-  // Sandboxed, the program runs once: the second, unrecorded GPU run would run it unsandboxed.
-  if (job.gpu && p.failure.empty() && !job.options.sandbox) RunAsWrittenOnGpu(job, args, limits);
+  if (job.gpu && p.failure.empty()) RunAsWrittenOnGpu(job, args, limits, scratch.dir);
 }
 
 // The record's parts every view reads: the program's check, timing note and chosen launch.

@@ -60,6 +60,15 @@ struct ProgramRecord {
     double rewrite_ms = 0, compile_ms = 0, run_ms = 0;
     bool compile_cached = false;
   } timing;
+  // On a GPU: each kernel of the run as written (without recording) as CUPTI timed it on the GPU,
+  // in the order they started. Empty on the emulator, and where they were not measured (then
+  // kernel_times_missing says why).
+  struct KernelTime {
+    std::string kernel;  // as the compiler mangled it
+    double ms = 0;
+  };
+  std::vector<KernelTime> kernel_times;
+  std::string kernel_times_missing;
 
   bool ok() const { return stage == ProgramStage::kDone; }
   // It exited by itself, with exit_code; false when it did not compile, or was stopped (a time
@@ -75,5 +84,13 @@ struct ProgramRecord {
 
 // A diagnostic as one line, as Notes() writes it.
 std::string NoteText(const ProgramDiagnostic& d);
+
+// The kernel timer's file (kernels/program/runtime/kernel_timer.cpp: "START_NS END_NS NAME" a
+// line) as kernel times in the order the kernels started; an error when a line is not one.
+struct KernelTimesRead {
+  std::vector<ProgramRecord::KernelTime> times;
+  std::string error;  // "" : read
+};
+KernelTimesRead ParseKernelTimes(std::string_view text);
 
 }  // namespace ws

@@ -31,6 +31,18 @@ nlohmann::json WarpOpsJson(const LaunchTrace& t);
 std::string LaunchesText(const std::vector<LaunchTrace>& launches,
                          const std::string& main_file = "");
 
+// A program's bandwidth as measured on a GPU: the global bytes its threads moved (the recorded
+// launches' requested bytes) over its kernels' summed time in the run as written (CUPTI's
+// records). `missing` says why there is none: the emulator, no kernel times, or the two runs
+// launched different numbers of kernels.
+struct MeasuredBandwidth {
+  double gbps = 0, ms = 0;
+  std::uint64_t bytes = 0;
+  std::size_t kernels = 0;
+  std::string missing;
+};
+MeasuredBandwidth ProgramBandwidth(const LessonRun& run);
+
 // A wrong output that is the lesson: a variant that races on purpose (VariantSpec::races), whose
 // run reported the race. `run` exits 0 for it; any other wrong output exits 1.
 bool WrongOnPurpose(const LessonRun& run);
