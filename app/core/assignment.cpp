@@ -354,7 +354,8 @@ std::vector<std::uint32_t> MarkerLines(std::string_view source, const std::strin
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const std::string& l = lines[i];
     const std::size_t at = l.find("// goal:");
-    if (at == std::string::npos) continue;
+    // A marker is a comment of its own: not one mentioned in another ("keep `// goal: x`").
+    if (at == std::string::npos || l.find("//") != at) continue;
     std::size_t b = l.find_first_not_of(' ', at + 8);
     if (b == std::string::npos) continue;
     std::size_t e = b;

@@ -73,7 +73,8 @@ struct Verdict {
 // needed for relative goals (else they fail, saying so).
 Verdict CheckAssignment(const Assignment& a, const LessonRun& run, const LessonRun* start);
 // The lines of `source` that marker `name` names: a `// goal: NAME` comment's own line when it
-// follows code, else the next line with code.
+// follows code, else the next line with code. The marker must be the line's first `//`: a
+// comment that mentions one ("keep `// goal: tree` on ...") is not one.
 std::vector<std::uint32_t> MarkerLines(std::string_view source, const std::string& name);
 
 }  // namespace ws

@@ -1,6 +1,7 @@
 #include "core/assignment_report.h"
 
 #include <algorithm>
+#include <string_view>
 
 #include "core/html.h"
 #include "warpscope/viz/svg_figures.h"
@@ -35,14 +36,38 @@ const char* const kStyle =
     ".met{color:#1a7f37}.not{color:#c0392b}.skipped{color:#777}"
     "pre{background:#f6f6f6;padding:.5em}figure{margin:1em 0}svg{max-width:100%;height:auto}";
 
-// Each goal site's line of code and its view.
+// Site `i`'s access as written ("sdata[tid + s]", from its columns on its line), else its line.
+std::string AccessText(const LessonRun& run, std::size_t i) {
+  const SiteInfo& s = run.main_launch().sites[i];
+  const std::string& source = run.program->source;
+  std::size_t at = 0;  // where line s.line starts, columns counted from 1 there
+  for (std::uint32_t l = 1; l < s.line && at != std::string::npos; ++l) {
+    at = source.find('\n', at);
+    if (at != std::string::npos) ++at;
+  }
+  const std::string_view line =
+      at == std::string::npos ? std::string_view()
+                              : std::string_view(source).substr(at, source.find('\n', at) - at);
+  if (s.column == 0 || s.end_column <= s.column || s.end_column - 1u > line.size())
+    return SourceLine(source, s.line);
+  return std::string(line.substr(s.column - 1u, static_cast<std::size_t>(s.end_column - s.column)));
+}
+
+// Each goal site's line of code and its views; a site drawn for an earlier goal is not drawn again.
 std::string GoalSiteSections(const Verdict& v, const LessonRun& run) {
   std::string h;
+  std::vector<std::size_t> drawn;
   for (const GoalResult& g : v.goals) {
     if (g.goal->site.empty()) continue;
-    h += "<h3>" + EscapeHtml(g.goal->name) + " (<code>// goal: " + EscapeHtml(g.goal->site) +
-         "</code>)</h3>\n<pre>";
-    for (std::uint32_t line : MarkerLines(run.program->source, g.goal->site))
+    const std::string marker = "<code>// goal: " + EscapeHtml(g.goal->site) + "</code>";
+    h += "<h3>" + EscapeHtml(g.goal->name) + " (" + marker + ")</h3>\n";
+    const std::vector<std::uint32_t> lines = MarkerLines(run.program->source, g.goal->site);
+    if (lines.empty()) {
+      h += "<p>The program has no marker " + marker + ".</p>\n";
+      continue;
+    }
+    h += "<pre>";
+    for (std::uint32_t line : lines)
       h += EscapeHtml(std::to_string(line) + ": " + SourceLine(run.program->source, line)) + "\n";
     h += "</pre>\n";
     const std::vector<std::size_t> sites = GoalSites(*g.goal, run);
@@ -50,9 +75,20 @@ std::string GoalSiteSections(const Verdict& v, const LessonRun& run) {
       h += "<p>Not in the launch the views show (" + EscapeHtml(run.main_launch().kernel) +
            "): no view of it.</p>\n";
     for (std::size_t site : sites) {
-      const bool shared = run.main_launch().sites[site].space == MemorySpace::kShared;
+      const SiteInfo& s = run.main_launch().sites[site];
+      const std::string what = "line " + std::to_string(s.line) + ", <code>" +
+                               EscapeHtml(AccessText(run, site)) + "</code> (" + ToString(s.op) +
+                               ", " + ToString(s.space) + ")";
+      if (std::find(drawn.begin(), drawn.end(), site) != drawn.end()) {
+        h += "<p>" + what + ": drawn above.</p>\n";
+        continue;
+      }
+      drawn.push_back(site);
+      const bool shared = s.space == MemorySpace::kShared;
       const std::string svg = shared ? SvgBankHeatmap(run, site) : SvgCoalescingStrip(run, site);
-      if (!svg.empty()) h += "<figure>\n" + svg.substr(svg.find("<svg")) + "\n</figure>\n";
+      if (!svg.empty())
+        h += "<figure>\n" + svg.substr(svg.find("<svg")) + "\n<figcaption>" + what +
+             "</figcaption>\n</figure>\n";
     }
   }
   return h;

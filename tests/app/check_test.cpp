@@ -272,7 +272,21 @@ TEST(Check, EachSubmissionsReportShowsTheViewsOfItsGoalSites) {
     EXPECT_NE(page->find("4 sectors, 128 bytes moved for 128 asked"), std::string::npos);
     EXPECT_EQ(CountOf(*page, "class=\"sector\""), 4u);
     EXPECT_EQ(CountOf(*page, "<svg"), 2u);  // one view for each of the two goal sites
+    EXPECT_NE(page->find("<figcaption>line 21, <code>tile[threadIdx.x][threadIdx.y]</code> "
+                         "(load, shared)</figcaption>"),
+              std::string::npos);
   }
+  // The reduction's two goals name the same two loads (sdata[tid] and sdata[tid + s]): each is
+  // drawn once, under the first goal, and the second goal points up to them.
+  const Out red =
+      Cli("check --report " + dir.string() + " " + (kAssignments / "reduction.toml").string() +
+          " " + (kAssignments / "reduction.cu").string());
+  ASSERT_EQ(red.code, 1) << red.out;
+  const std::string reduction = Slurp(dir / "reduction.html");
+  EXPECT_EQ(CountOf(reduction, "<svg"), 2u);
+  EXPECT_EQ(CountOf(reduction, ": drawn above.</p>"), 2u);
+  EXPECT_NE(reduction.find("<code>sdata[tid + s]</code> (load, shared)</figcaption>"),
+            std::string::npos);
   fs::remove_all(dir);
 }
 
