@@ -133,26 +133,6 @@ struct Figure {
   std::string missing;  // the goal selects no site: why
 };
 
-bool Selected(const Goal& g, const SiteInfo& s, const std::vector<std::uint32_t>& lines,
-              const std::string& main_file) {
-  if (!g.op.empty() && g.op != ToString(s.op)) return false;
-  const bool shared = s.space == MemorySpace::kShared;
-  switch (g.figure) {
-    case GoalFigure::kSectorsPerRequest:
-      if (shared) return false;
-      break;
-    case GoalFigure::kBankConflictWays:
-    case GoalFigure::kBankConflicts:
-      if (!shared) return false;
-      break;
-    default:
-      break;
-  }
-  if (g.site.empty()) return true;
-  const bool in_main = s.file.empty() || s.file == main_file;
-  return in_main && std::find(lines.begin(), lines.end(), s.line) != lines.end();
-}
-
 std::string SpaceOf(const Goal& g) {
   std::string op = g.op.empty() ? "access" : g.op;
   switch (g.figure) {
@@ -168,10 +148,13 @@ std::string SpaceOf(const Goal& g) {
 
 Figure SiteFigure(const Goal& g, const LessonRun& run) {
   Figure f;
-  const std::vector<std::uint32_t> lines = g.site.empty() || !run.program
-                                               ? std::vector<std::uint32_t>{}
-                                               : MarkerLines(run.program->source, g.site);
-  if (!g.site.empty() && lines.empty()) {
+  if (!run.program) {
+    f.missing = "the run is not a program's";
+    return f;
+  }
+  const ProgramRecord& p = *run.program;
+  const std::vector<MarkerPlace> places = FindMarker(p, g.site);
+  if (!g.site.empty() && places.empty()) {
     f.missing = "the program has no marker `// goal: " + g.site + "`";
     return f;
   }
@@ -180,8 +163,7 @@ Figure SiteFigure(const Goal& g, const LessonRun& run) {
     for (std::size_t i = 0; i < t.sites.size(); ++i) {
       const SiteInfo& s = t.sites[i];
       const SiteStats& st = t.stats.sites[i];
-      if (!Selected(g, s, lines, run.program ? run.program->file : "") || st.requests == 0)
-        continue;
+      if (!GoalSelects(g, s, places, p) || st.requests == 0) continue;
       double v = 0;
       switch (g.figure) {
         case GoalFigure::kSectorsPerRequest:
@@ -202,7 +184,8 @@ Figure SiteFigure(const Goal& g, const LessonRun& run) {
         f.value += v;
       } else if (!any || v > f.value) {
         f.value = v;
-        f.where = "line " + std::to_string(s.line);
+        f.where =
+            (s.file.empty() || s.file == p.file ? "line " : s.file + ":") + std::to_string(s.line);
       }
       any = true;
     }
@@ -372,6 +355,35 @@ std::vector<std::uint32_t> MarkerLines(std::string_view source, const std::strin
     if (line < lines.size()) out.push_back(static_cast<std::uint32_t>(line + 1));
   }
   return out;
+}
+
+std::vector<MarkerPlace> FindMarker(const ProgramRecord& p, const std::string& name) {
+  std::vector<MarkerPlace> places;
+  if (name.empty()) return places;
+  if (std::vector<std::uint32_t> l = MarkerLines(p.source, name); !l.empty())
+    places.push_back({p.file, std::move(l)});
+  for (const auto& [file, text] : p.files) {
+    if (std::vector<std::uint32_t> l = MarkerLines(text, name); !l.empty())
+      places.push_back({file, std::move(l)});
+  }
+  return places;
+}
+
+bool GoalSelects(const Goal& g, const SiteInfo& s, const std::vector<MarkerPlace>& places,
+                 const ProgramRecord& p) {
+  if (!g.op.empty() && g.op != ToString(s.op)) return false;
+  const bool shared = s.space == MemorySpace::kShared;
+  if ((g.figure == GoalFigure::kSectorsPerRequest && shared) ||
+      ((g.figure == GoalFigure::kBankConflictWays || g.figure == GoalFigure::kBankConflicts) &&
+       !shared))
+    return false;
+  if (g.site.empty()) return true;
+  const std::string& file = s.file.empty() ? p.file : s.file;
+  for (const MarkerPlace& m : places) {
+    if (m.file == file && std::find(m.lines.begin(), m.lines.end(), s.line) != m.lines.end())
+      return true;
+  }
+  return false;
 }
 
 Verdict CheckAssignment(const Assignment& a, const LessonRun& run, const LessonRun* start) {

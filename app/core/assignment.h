@@ -77,4 +77,18 @@ Verdict CheckAssignment(const Assignment& a, const LessonRun& run, const LessonR
 // comment that mentions one ("keep `// goal: tree` on ...") is not one.
 std::vector<std::uint32_t> MarkerLines(std::string_view source, const std::string& name);
 
+// Where marker `name` is in a program: each of its files that has it (the main file first, then
+// its headers and other units, as ProgramRecord::files names them) with the lines it names there.
+struct MarkerPlace {
+  std::string file;
+  std::vector<std::uint32_t> lines;
+};
+std::vector<MarkerPlace> FindMarker(const ProgramRecord& p, const std::string& name);
+
+// Whether goal `g` looks at site `s` of program `p` (`places`: FindMarker(p, g.site)): of its op,
+// in the memory space of its figure (global for sectors per request, shared for bank conflicts),
+// and, when it names a site, on a marked line of the site's own file.
+bool GoalSelects(const Goal& g, const SiteInfo& s, const std::vector<MarkerPlace>& places,
+                 const ProgramRecord& p);
+
 }  // namespace ws

@@ -8,24 +8,25 @@
 
 namespace ws {
 
-std::vector<std::size_t> GoalSites(const Goal& g, const LessonRun& run) {
-  std::vector<std::size_t> out;
-  if (g.site.empty() || !run.program || !run.has_launch()) return out;
-  const std::vector<std::uint32_t> lines = MarkerLines(run.program->source, g.site);
-  const LaunchTrace& t = run.main_launch();
-  for (std::size_t i = 0; i < t.sites.size(); ++i) {
-    const SiteInfo& s = t.sites[i];
-    if (!s.file.empty() && s.file != run.program->file) continue;  // a header's line
-    if (std::find(lines.begin(), lines.end(), s.line) == lines.end()) continue;
-    if (!g.op.empty() && g.op != ToString(s.op)) continue;
-    const bool shared = s.space == MemorySpace::kShared;
-    if ((g.figure == GoalFigure::kSectorsPerRequest && shared) ||
-        ((g.figure == GoalFigure::kBankConflictWays || g.figure == GoalFigure::kBankConflicts) &&
-         !shared))
-      continue;
-    out.push_back(i);
+GoalSitesIn GoalSites(const Goal& g, const LessonRun& run) {
+  GoalSitesIn in;
+  if (g.site.empty() || !run.program || !run.has_launch()) return in;
+  const std::vector<MarkerPlace> places = FindMarker(*run.program, g.site);
+  const std::size_t shown = std::min(run.program->launch, run.launches.size() - 1);
+  for (std::size_t k = 0; k <= run.launches.size(); ++k) {
+    // The launch shown first, then the others in order.
+    const std::size_t l = k == 0 ? shown : k - 1;
+    if (k > 0 && l == shown) continue;
+    if (l >= run.launches.size()) break;
+    const LaunchTrace& t = run.launches[l];
+    for (std::size_t i = 0; i < t.sites.size(); ++i)
+      if (GoalSelects(g, t.sites[i], places, *run.program)) in.sites.push_back(i);
+    if (!in.sites.empty()) {
+      in.launch = l;
+      return in;
+    }
   }
-  return out;
+  return in;
 }
 
 namespace {
@@ -36,56 +37,68 @@ const char* const kStyle =
     ".met{color:#1a7f37}.not{color:#c0392b}.skipped{color:#777}"
     "pre{background:#f6f6f6;padding:.5em}figure{margin:1em 0}svg{max-width:100%;height:auto}";
 
-// Site `i`'s access as written ("sdata[tid + s]", from its columns on its line), else its line.
-std::string AccessText(const LessonRun& run, std::size_t i) {
-  const SiteInfo& s = run.main_launch().sites[i];
-  const std::string& source = run.program->source;
-  std::size_t at = 0;  // where line s.line starts, columns counted from 1 there
-  for (std::uint32_t l = 1; l < s.line && at != std::string::npos; ++l) {
-    at = source.find('\n', at);
-    if (at != std::string::npos) ++at;
+// Line `line` of `text` as it is (untrimmed: columns count from 1 at its start).
+std::string_view RawLine(std::string_view text, std::uint32_t line) {
+  std::size_t at = 0;
+  for (std::uint32_t l = 1; l < line && at != std::string_view::npos; ++l) {
+    at = text.find('\n', at);
+    if (at != std::string_view::npos) ++at;
   }
-  const std::string_view line =
-      at == std::string::npos ? std::string_view()
-                              : std::string_view(source).substr(at, source.find('\n', at) - at);
+  if (at == std::string_view::npos || at > text.size()) return {};
+  return text.substr(at, text.find('\n', at) - at);
+}
+
+// A site's place as a reader finds it: "line 20" in the main file, "kern.cuh:12" in another.
+std::string PlaceOf(const ProgramRecord& p, const std::string& file, std::uint32_t line) {
+  return (file.empty() || file == p.file ? "line " : file + ":") + std::to_string(line);
+}
+
+// Site `s`'s access as written ("sdata[tid + s]", from its columns on its line), else its line.
+std::string AccessText(const ProgramRecord& p, const SiteInfo& s) {
+  const std::string_view text = p.TextOf(s.file.empty() ? p.file : s.file);
+  const std::string_view line = RawLine(text, s.line);
   if (s.column == 0 || s.end_column <= s.column || s.end_column - 1u > line.size())
-    return SourceLine(source, s.line);
+    return SourceLine(text, s.line);
   return std::string(line.substr(s.column - 1u, static_cast<std::size_t>(s.end_column - s.column)));
 }
 
-// Each goal site's line of code and its views; a site drawn for an earlier goal is not drawn again.
+// Each goal site's lines of code and its views; a site drawn for an earlier goal is not drawn
+// again.
 std::string GoalSiteSections(const Verdict& v, const LessonRun& run) {
+  const ProgramRecord& p = *run.program;
   std::string h;
-  std::vector<std::size_t> drawn;
+  std::vector<std::pair<std::size_t, std::size_t>> drawn;  // (launch, site)
   for (const GoalResult& g : v.goals) {
     if (g.goal->site.empty()) continue;
     const std::string marker = "<code>// goal: " + EscapeHtml(g.goal->site) + "</code>";
     h += "<h3>" + EscapeHtml(g.goal->name) + " (" + marker + ")</h3>\n";
-    const std::vector<std::uint32_t> lines = MarkerLines(run.program->source, g.goal->site);
-    if (lines.empty()) {
+    const std::vector<MarkerPlace> places = FindMarker(p, g.goal->site);
+    if (places.empty()) {
       h += "<p>The program has no marker " + marker + ".</p>\n";
       continue;
     }
     h += "<pre>";
-    for (std::uint32_t line : lines)
-      h += EscapeHtml(std::to_string(line) + ": " + SourceLine(run.program->source, line)) + "\n";
+    for (const MarkerPlace& m : places)
+      for (std::uint32_t line : m.lines)
+        h +=
+            EscapeHtml(PlaceOf(p, m.file, line) + ": " + SourceLine(p.TextOf(m.file), line)) + "\n";
     h += "</pre>\n";
-    const std::vector<std::size_t> sites = GoalSites(*g.goal, run);
-    if (sites.empty())
-      h += "<p>Not in the launch the views show (" + EscapeHtml(run.main_launch().kernel) +
-           "): no view of it.</p>\n";
-    for (std::size_t site : sites) {
-      const SiteInfo& s = run.main_launch().sites[site];
-      const std::string what = "line " + std::to_string(s.line) + ", <code>" +
-                               EscapeHtml(AccessText(run, site)) + "</code> (" + ToString(s.op) +
-                               ", " + ToString(s.space) + ")";
-      if (std::find(drawn.begin(), drawn.end(), site) != drawn.end()) {
+    const GoalSitesIn in = GoalSites(*g.goal, run);
+    if (in.sites.empty()) h += "<p>No access there was recorded: no view of it.</p>\n";
+    const LaunchTrace& t = run.launches[in.launch];
+    for (std::size_t site : in.sites) {
+      const SiteInfo& s = t.sites[site];
+      const std::string what = PlaceOf(p, s.file, s.line) + ", <code>" +
+                               EscapeHtml(AccessText(p, s)) + "</code> (" + ToString(s.op) + ", " +
+                               ToString(s.space) + "), launch " + std::to_string(in.launch + 1) +
+                               " (" + EscapeHtml(t.kernel) + ")";
+      if (std::find(drawn.begin(), drawn.end(), std::pair(in.launch, site)) != drawn.end()) {
         h += "<p>" + what + ": drawn above.</p>\n";
         continue;
       }
-      drawn.push_back(site);
+      drawn.emplace_back(in.launch, site);
       const bool shared = s.space == MemorySpace::kShared;
-      const std::string svg = shared ? SvgBankHeatmap(run, site) : SvgCoalescingStrip(run, site);
+      const std::string svg = shared ? SvgBankHeatmap(t, site) : SvgCoalescingStrip(t, site);
       if (!svg.empty())
         h += "<figure>\n" + svg.substr(svg.find("<svg")) + "\n<figcaption>" + what +
              "</figcaption>\n</figure>\n";

@@ -17,10 +17,14 @@
 
 namespace ws {
 
-// The sites of the launch the views show (run.main_launch()) that goal `g` names: on a line of
-// its marker, of its op, in the memory space of its figure (global for sectors per request,
-// shared for bank conflicts, either otherwise). Empty for a goal without a site.
-std::vector<std::size_t> GoalSites(const Goal& g, const LessonRun& run);
+// The sites goal `g` names in one launch: the launch the views show (run.main_launch()) when it
+// has any, else the first that has; `sites` indexes that launch's site table (GoalSelects).
+// Empty for a goal without a site, or one whose sites no launch recorded.
+struct GoalSitesIn {
+  std::size_t launch = 0;
+  std::vector<std::size_t> sites;
+};
+GoalSitesIn GoalSites(const Goal& g, const LessonRun& run);
 
 // The whole page (self-contained: the figures are inline SVG).
 std::string AssignmentReportHtml(const Assignment& a, const Verdict& v, const LessonRun& run);

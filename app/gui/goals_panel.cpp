@@ -59,15 +59,19 @@ Panel::State GoalsPanel::Shown() const {
 
 void GoalsPanel::SelectGoalSite(const GoalResult& g) {
   const auto& run = session_->run;
-  if (!run || g.goal->site.empty()) return;
-  const std::vector<std::size_t> sites = GoalSites(*g.goal, *run);
-  if (sites.empty()) {
-    note_ = "`// goal: " + g.goal->site +
-            "` is not in the launch the views show; pick its launch in the lesson panel";
+  if (!run || !run->program || g.goal->site.empty()) return;
+  const GoalSitesIn in = GoalSites(*g.goal, *run);
+  if (in.sites.empty()) {
+    note_ = "No access at `// goal: " + g.goal->site + "` was recorded";
     return;
   }
-  session_->SelectSite(static_cast<int>(sites.front()));
-  session_->focus_panel = run->main_launch().sites[sites.front()].space == MemorySpace::kShared
+  if (&run->launches[in.launch] != &run->main_launch()) {
+    note_ = "`// goal: " + g.goal->site + "` is in launch " + std::to_string(in.launch + 1) + " (" +
+            run->launches[in.launch].kernel + "): pick it in the lesson panel's launches";
+    return;
+  }
+  session_->SelectSite(static_cast<int>(in.sites.front()));
+  session_->focus_panel = run->main_launch().sites[in.sites.front()].space == MemorySpace::kShared
                               ? "banks"
                               : "coalescing";
   note_.clear();

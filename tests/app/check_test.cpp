@@ -273,7 +273,7 @@ TEST(Check, EachSubmissionsReportShowsTheViewsOfItsGoalSites) {
     EXPECT_EQ(CountOf(*page, "class=\"sector\""), 4u);
     EXPECT_EQ(CountOf(*page, "<svg"), 2u);  // one view for each of the two goal sites
     EXPECT_NE(page->find("<figcaption>line 21, <code>tile[threadIdx.x][threadIdx.y]</code> "
-                         "(load, shared)</figcaption>"),
+                         "(load, shared), launch 1 (transpose)</figcaption>"),
               std::string::npos);
   }
   // The reduction's two goals name the same two loads (sdata[tid] and sdata[tid + s]): each is
@@ -285,8 +285,51 @@ TEST(Check, EachSubmissionsReportShowsTheViewsOfItsGoalSites) {
   const std::string reduction = Slurp(dir / "reduction.html");
   EXPECT_EQ(CountOf(reduction, "<svg"), 2u);
   EXPECT_EQ(CountOf(reduction, ": drawn above.</p>"), 2u);
-  EXPECT_NE(reduction.find("<code>sdata[tid + s]</code> (load, shared)</figcaption>"),
+  EXPECT_NE(reduction.find("<code>sdata[tid + s]</code> (load, shared), launch 1 (reduce)"),
             std::string::npos);
+  fs::remove_all(dir);
+}
+
+// A goal whose marker is in a header (the kernel in kern.cuh, as course programs keep them) and
+// whose kernel is not the launch the views show (launches: zero, scale, zero; the views show the
+// last). scale's store writes 32 consecutive floats a warp: 4 sectors per request, at kern.cuh:3.
+// The report draws it from launch 2 and says so.
+TEST(Check, AGoalInAHeaderAndAnotherLaunchIsFoundAndDrawn) {
+  const fs::path dir = fs::current_path() / "ws_check_header";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "kern.cuh") << "__global__ void scale(float* out, const float* in, int n) {\n"
+                                     "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                     "    if (i < n) out[i] = 2.0f * in[i];  // goal: store\n"
+                                     "}\n";
+  std::ofstream(dir / "main.cu")
+      << "#include <cstdio>\n#include \"kern.cuh\"\n"
+         "__global__ void zero(float* a, int n) {\n"
+         "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+         "    if (i < n) a[i] = 0.0f;\n}\n"
+         "int main() {\n    const int n = 1024;\n    float *in, *out;\n"
+         "    cudaMalloc(&in, n * sizeof(float));\n    cudaMalloc(&out, n * sizeof(float));\n"
+         "    zero<<<n / 256, 256>>>(in, n);\n    scale<<<n / 256, 256>>>(out, in, n);\n"
+         "    zero<<<n / 256, 256>>>(in, n);\n    cudaDeviceSynchronize();\n"
+         "    printf(\"done\\n\");\n    return 0;\n}\n";
+  std::ofstream(dir / "a.toml") << "title = \"Header\"\nprogram = \"main.cu\"\n\n[[goal]]\n"
+                                   "name = \"stores coalesced\"\nfigure = "
+                                   "\"sectors_per_request\"\nsite = \"store\"\nat_most = 4\n";
+  const Out r = Cli("check --report " + (dir / "reports").string() + " " +
+                    (dir / "a.toml").string() + " " + (dir / "main.cu").string());
+  SKIP_WITHOUT_SANDBOX(r);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("stores coalesced: 4 sectors per request at kern.cuh:3, at most 4: met"),
+            std::string::npos)
+      << r.out;
+  const std::string page = Slurp(dir / "reports" / "main.html");
+  EXPECT_NE(page.find("kern.cuh:3: if (i &lt; n) out[i] = 2.0f * in[i];  // goal: store"),
+            std::string::npos);
+  EXPECT_NE(page.find("<figcaption>kern.cuh:3, <code>out[i]</code> (store, global), launch 2 "
+                      "(scale)</figcaption>"),
+            std::string::npos)
+      << page.substr(0, 3000);
+  EXPECT_NE(page.find("4 sectors, 128 bytes moved for 128 asked"), std::string::npos);
   fs::remove_all(dir);
 }
 

@@ -116,8 +116,10 @@ void StripSectors(SvgDoc& d, const StripLayout& strip, const std::vector<Segment
 }  // namespace
 
 std::string SvgCoalescingStrip(const LessonRun& run, std::size_t site) {
-  if (!run.has_launch()) return "";
-  const LaunchTrace& t = run.main_launch();
+  return run.has_launch() ? SvgCoalescingStrip(run.main_launch(), site) : std::string();
+}
+
+std::string SvgCoalescingStrip(const LaunchTrace& t, std::size_t site) {
   if (site >= t.sites.size() || t.sites[site].space == MemorySpace::kShared) return "";
   const BlockView bv = BuildBlockView(t, 0);
   const int index = bv.FindRequest(static_cast<int>(site), -1);
@@ -159,8 +161,10 @@ std::string SvgCoalescingStrip(const LessonRun& run, std::size_t site) {
 // [SECTION] Bank heatmap --------------------------------------------------------------------------
 
 std::string SvgBankHeatmap(const LessonRun& run, std::size_t site) {
-  if (!run.has_launch()) return "";
-  const LaunchTrace& t = run.main_launch();
+  return run.has_launch() ? SvgBankHeatmap(run.main_launch(), site) : std::string();
+}
+
+std::string SvgBankHeatmap(const LaunchTrace& t, std::size_t site) {
   if (site >= t.sites.size() || t.sites[site].space != MemorySpace::kShared) return "";
   const BlockView bv = BuildBlockView(t, 0);
   std::vector<const BlockRequest*> rows;

@@ -35,12 +35,14 @@ namespace ws {
 // memory is skipped), and one rect per 32-byte sector under it (class "sector"). The title says
 // "N sectors, B bytes moved for A asked".
 std::string SvgCoalescingStrip(const LessonRun& run, std::size_t site);
+std::string SvgCoalescingStrip(const LaunchTrace& t, std::size_t site);  // of launch t
 
 // [SECTION] Shared memory: bank conflicts
 // Shared-memory site `site` in block 0: 32 bank columns against the block's warp requests at
 // that site (rows, in (iteration, warp) order; at most 256); colour and data-words = distinct
 // 4-byte words the request needs from that bank (1: no conflict, 32: a 32-way conflict).
 std::string SvgBankHeatmap(const LessonRun& run, std::size_t site);
+std::string SvgBankHeatmap(const LaunchTrace& t, std::size_t site);  // of launch t
 
 // [SECTION] Timing: time against a parameter
 // What the timing view plots, filled by the caller: one series per variant.
