@@ -86,6 +86,12 @@ Status WriteLayout(const std::filesystem::path& path, const Ui& ui, const ImGuiI
     if (run->program) {
       st["program"] = run->program->file;
       st["launch"] = run->program->launch;
+      // The selected site: where it is, as the source view marks it.
+      if (run->has_launch() && session.sel.site >= 0 &&
+          static_cast<std::size_t>(session.sel.site) < run->main_launch().sites.size()) {
+        const SiteInfo& s = run->main_launch().sites[static_cast<std::size_t>(session.sel.site)];
+        st["site"] = {{"file", s.file}, {"line", s.line}, {"op", ToString(s.op)}};
+      }
       st["stdout"] = run->program->stdout_text;
       for (const LaunchTrace& t : run->launches)
         st["launches"].push_back({{"kernel", t.kernel},

@@ -65,16 +65,20 @@ void GoalsPanel::SelectGoalSite(const GoalResult& g) {
     note_ = "No access at `// goal: " + g.goal->site + "` was recorded";
     return;
   }
-  if (&run->launches[in.launch] != &run->main_launch()) {
-    note_ = "`// goal: " + g.goal->site + "` is in launch " + std::to_string(in.launch + 1) + " (" +
-            run->launches[in.launch].kernel + "): pick it in the lesson panel's launches";
+  const int site = static_cast<int>(in.sites.front());
+  const bool shared =
+      run->launches[in.launch].sites[in.sites.front()].space == MemorySpace::kShared;
+  session_->focus_panel = shared ? "banks" : "coalescing";
+  if (&run->launches[in.launch] == &run->main_launch()) {
+    session_->SelectSite(site);
+    note_.clear();
     return;
   }
-  session_->SelectSite(static_cast<int>(in.sites.front()));
-  session_->focus_panel = run->main_launch().sites[in.sites.front()].space == MemorySpace::kShared
-                              ? "banks"
-                              : "coalescing";
-  note_.clear();
+  // The lesson panel shows that launch on its next frame, then selects the site.
+  session_->show_launch = static_cast<int>(in.launch);
+  session_->site_in_launch = site;
+  note_ = "`// goal: " + g.goal->site + "` is in launch " + std::to_string(in.launch + 1) + " (" +
+          run->launches[in.launch].kernel + "): showing that launch";
 }
 
 std::string GoalsPanel::ExportReport() {
@@ -117,6 +121,7 @@ void GoalsPanel::DrawGoals() {
     ImGui::TextDisabled(
         "Running the starting program for the goals "
         "relative to it...");
+  const bool focused = ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows);
   for (std::size_t i = 0; i < verdict_->goals.size(); ++i) {
     const GoalResult& g = verdict_->goals[i];
     const ImU32 colour = g.met       ? IM_COL32(110, 200, 120, 255)
@@ -128,10 +133,15 @@ void GoalsPanel::DrawGoals() {
                                           : g.skipped ? "[skipped] "
                                                       : "[not met] ") +
                               g.text;
-    if (ImGui::Selectable(label.c_str())) SelectGoalSite(g);
+    // A click, or its number (1-9) while the panel has the keyboard, selects its site.
+    const bool key =
+        focused && i < 9 &&
+        ImGui::IsKeyPressed(static_cast<ImGuiKey>(ImGuiKey_1 + static_cast<int>(i)), false);
+    if (ImGui::Selectable(label.c_str()) || key) SelectGoalSite(g);
     ImGui::PopStyleColor();
     if (!g.goal->site.empty())
-      ImGui::SetItemTooltip("Click: select `// goal: %s` in every view", g.goal->site.c_str());
+      ImGui::SetItemTooltip("Click (or press %d): select `// goal: %s` in every view",
+                            static_cast<int>(i + 1), g.goal->site.c_str());
     ImGui::PopID();
   }
   if (verdict_->met) {

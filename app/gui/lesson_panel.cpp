@@ -227,6 +227,11 @@ void LessonPanel::Poll() {
     if (std::string err = ShowTrace(ShippedCapture(lesson_, variant)); !err.empty())
       session_->error = err;
   }
+  if (session_->show_launch >= 0) {  // a view asked for another launch, and a site of it
+    SelectLaunch(static_cast<std::size_t>(std::exchange(session_->show_launch, -1)));
+    if (const int site = std::exchange(session_->site_in_launch, -1); site >= 0)
+      session_->SelectSite(site);
+  }
   auto result = runner_.Poll();
   session_->running = runner_.busy();
   // The user picked a block whose records were not kept: run again, keeping them (once).

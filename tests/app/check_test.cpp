@@ -293,30 +293,13 @@ TEST(Check, EachSubmissionsReportShowsTheViewsOfItsGoalSites) {
 // A goal whose marker is in a header (the kernel in kern.cuh, as course programs keep them) and
 // whose kernel is not the launch the views show (launches: zero, scale, zero; the views show the
 // last). scale's store writes 32 consecutive floats a warp: 4 sectors per request, at kern.cuh:3.
-// The report draws it from launch 2 and says so.
+// The report draws it from launch 2 and says so (tests/assignments/in-header).
 TEST(Check, AGoalInAHeaderAndAnotherLaunchIsFoundAndDrawn) {
   const fs::path dir = fs::current_path() / "ws_check_header";
   fs::remove_all(dir);
-  fs::create_directories(dir);
-  std::ofstream(dir / "kern.cuh") << "__global__ void scale(float* out, const float* in, int n) {\n"
-                                     "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                                     "    if (i < n) out[i] = 2.0f * in[i];  // goal: store\n"
-                                     "}\n";
-  std::ofstream(dir / "main.cu")
-      << "#include <cstdio>\n#include \"kern.cuh\"\n"
-         "__global__ void zero(float* a, int n) {\n"
-         "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-         "    if (i < n) a[i] = 0.0f;\n}\n"
-         "int main() {\n    const int n = 1024;\n    float *in, *out;\n"
-         "    cudaMalloc(&in, n * sizeof(float));\n    cudaMalloc(&out, n * sizeof(float));\n"
-         "    zero<<<n / 256, 256>>>(in, n);\n    scale<<<n / 256, 256>>>(out, in, n);\n"
-         "    zero<<<n / 256, 256>>>(in, n);\n    cudaDeviceSynchronize();\n"
-         "    printf(\"done\\n\");\n    return 0;\n}\n";
-  std::ofstream(dir / "a.toml") << "title = \"Header\"\nprogram = \"main.cu\"\n\n[[goal]]\n"
-                                   "name = \"stores coalesced\"\nfigure = "
-                                   "\"sectors_per_request\"\nsite = \"store\"\nat_most = 4\n";
+  const fs::path in = kSolutions / "in-header";
   const Out r = Cli("check --report " + (dir / "reports").string() + " " +
-                    (dir / "a.toml").string() + " " + (dir / "main.cu").string());
+                    (in / "in-header.toml").string() + " " + (in / "main.cu").string());
   SKIP_WITHOUT_SANDBOX(r);
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("stores coalesced: 4 sectors per request at kern.cuh:3, at most 4: met"),

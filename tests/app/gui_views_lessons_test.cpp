@@ -63,8 +63,8 @@ TEST(GuiViews, AShippedGpuTraceOpensLikeALiveRun) {
 TEST(GuiViews, TheBanksViewShowsAWhatIfAndSaysSo) {
   REQUIRE_XVFB();
   nlohmann::json w, f, g;
-  Shot("banks", {"--lesson", "swizzle", "--variant", "as-written", "--what-if", "tile:swizzle=5,0,5"},
-       &w);
+  Shot("banks",
+       {"--lesson", "swizzle", "--variant", "as-written", "--what-if", "tile:swizzle=5,0,5"}, &w);
   EXPECT_EQ(w.value("what_if", ""), "Swizzle<5,0,5> on tile");
   EXPECT_EQ(w.value("requests", ""), "2048");
   EXPECT_EQ(w.value("wavefronts", ""), "2048");
@@ -106,6 +106,32 @@ TEST(GuiViews, TheGoalsPanelShowsEachGoalsFigureAndWhetherItIsMet) {
   EXPECT_EQ(solved.value("goal_0", ""), "met");
   EXPECT_EQ(solved.value("value_0", ""), "1");
   EXPECT_EQ(solved.value("all_met", ""), "yes");
+}
+
+// A goal's number (1-9) in the Goals panel selects its site as a click does, here a store in a
+// header whose kernel is launch 2 of 3 (tests/assignments/in-header: zero, scale, zero; the views
+// show the last). Pressing 1 shows launch 2 (scale), selects the store at kern.cuh:3 and brings
+// the coalescing view forward.
+TEST(GuiViews, AGoalsNumberShowsItsLaunchAndSelectsItsSite) {
+  REQUIRE_XVFB();
+  TempDir t("goal-launch");
+  const std::string in = std::string(WARPSCOPE_SOURCE_DIR) + "/tests/assignments/in-header";
+  const auto r =
+      RunApp({"--assignment", in + "/in-header.toml", "--frames", "40", "--press", "1@20",
+              "--config-dir", (t / "cfg").string(), "--size", "1280x800", "--screenshot",
+              (t / "shot.png").string(), "--layout-json", (t / "layout.json").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream file(t / "layout.json");
+  const auto j = nlohmann::json::parse(file, nullptr, false);
+  ASSERT_TRUE(j.is_object());
+  const auto& s = j["session"];
+  EXPECT_EQ(s.value("launch", -1), 1);
+  EXPECT_EQ(s.value("kernel", ""), "scale");
+  ASSERT_TRUE(s.contains("site")) << s.dump(2);
+  EXPECT_EQ(s["site"].value("file", ""), "kern.cuh");
+  EXPECT_EQ(s["site"].value("line", 0), 3);
+  EXPECT_EQ(s["site"].value("op", ""), "store");
+  EXPECT_TRUE(j["panels"]["coalescing"].value("visible", false));
 }
 
 TEST(GuiViews, ACorruptTraceIsRefusedWithAMessage) {

@@ -69,6 +69,10 @@ struct Session {
   // (assets/traces/LESSON-VARIANT.wstrace: the multi-gpu lesson measured on two GPUs); the lesson
   // panel opens it on its next frame. "": nothing asked.
   std::string open_shipped;
+  // A view asks for another of a program's launches to be the one shown, with its site
+  // `site_in_launch` selected (the Goals panel, for a goal in that launch); the lesson panel does
+  // it on its next frame. -1: nothing asked.
+  int show_launch = -1, site_in_launch = -1;
   // A view asks for another to be brought to the front (the what-if's "Compare A | B"); the app
   // does it on its next frame. "": nothing asked.
   std::string focus_panel;
