@@ -37,17 +37,6 @@ const char* const kStyle =
     ".met{color:#1a7f37}.not{color:#c0392b}.skipped{color:#777}"
     "pre{background:#f6f6f6;padding:.5em}figure{margin:1em 0}svg{max-width:100%;height:auto}";
 
-// Line `line` of `text` as it is (untrimmed: columns count from 1 at its start).
-std::string_view RawLine(std::string_view text, std::uint32_t line) {
-  std::size_t at = 0;
-  for (std::uint32_t l = 1; l < line && at != std::string_view::npos; ++l) {
-    at = text.find('\n', at);
-    if (at != std::string_view::npos) ++at;
-  }
-  if (at == std::string_view::npos || at > text.size()) return {};
-  return text.substr(at, text.find('\n', at) - at);
-}
-
 // A site's place as a reader finds it: "line 20" in the main file, "kern.cuh:12" in another.
 std::string PlaceOf(const ProgramRecord& p, const std::string& file, std::uint32_t line) {
   return (file.empty() || file == p.file ? "line " : file + ":") + std::to_string(line);
@@ -56,7 +45,7 @@ std::string PlaceOf(const ProgramRecord& p, const std::string& file, std::uint32
 // Site `s`'s access as written ("sdata[tid + s]", from its columns on its line), else its line.
 std::string AccessText(const ProgramRecord& p, const SiteInfo& s) {
   const std::string_view text = p.TextOf(s.file.empty() ? p.file : s.file);
-  const std::string_view line = RawLine(text, s.line);
+  const std::string_view line = SourceLineAsWritten(text, s.line);
   if (s.column == 0 || s.end_column <= s.column || s.end_column - 1u > line.size())
     return SourceLine(text, s.line);
   return std::string(line.substr(s.column - 1u, static_cast<std::size_t>(s.end_column - s.column)));

@@ -18,13 +18,7 @@ namespace {
 namespace fs = std::filesystem;
 using ws::test::Cli;
 using ws::test::Out;
-
-std::string Slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using ws::test::Slurp;
 
 std::string AtSize(std::string text, const std::string& n) {
   const std::string from = "#define N 256";

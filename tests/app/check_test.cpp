@@ -27,6 +27,7 @@ const fs::path kSolutions = fs::path(WARPSCOPE_SOURCE_DIR) / "tests" / "assignme
 
 using ws::test::Cli;
 using ws::test::Out;
+using ws::test::Slurp;
 
 // `check` refuses to grade where the sandbox cannot run (no bwrap, no user namespaces), saying
 // so in one line: then a test of its verdicts skips, with that line as its reason.
@@ -35,13 +36,6 @@ using ws::test::Out;
     if ((res).code == 2 && (res).out.find("not grading unsandboxed") != std::string::npos) \
       GTEST_SKIP() << (res).out;                                                           \
   } while (0)
-
-std::string Slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // The goals each start misses (the task), and that each solution meets all.
 TEST(Check, EverySeedAssignmentPassesWithItsSolutionAndFailsWithItsStart) {

@@ -119,16 +119,19 @@ std::vector<long long> SweepValues(const ParamSpec& spec, std::size_t max_points
   return values;
 }
 
-std::string SourceLine(std::string_view source, std::uint32_t line) {
+std::string_view SourceLineAsWritten(std::string_view source, std::uint32_t line) {
   std::size_t start = 0;
   for (std::uint32_t l = 1; l < line && start != std::string_view::npos; ++l) {
     start = source.find('\n', start);
     if (start != std::string_view::npos) ++start;
   }
   if (start == std::string_view::npos || start >= source.size()) return {};
-  std::size_t end = source.find('\n', start);
-  std::string_view text =
-      source.substr(start, end == std::string_view::npos ? source.size() - start : end - start);
+  const std::size_t end = source.find('\n', start);
+  return source.substr(start, end == std::string_view::npos ? source.size() - start : end - start);
+}
+
+std::string SourceLine(std::string_view source, std::uint32_t line) {
+  const std::string_view text = SourceLineAsWritten(source, line);
   const auto b = text.find_first_not_of(" \t");
   const auto e = text.find_last_not_of(" \t\r");
   return b == std::string_view::npos ? std::string() : std::string(text.substr(b, e - b + 1));

@@ -161,8 +161,8 @@ struct RunOptions {
   // Keep every block of a launch of at most this many threads (the app: what-ifs over the whole
   // grid, trace/what_if.h); 0: only keep_blocks.
   std::uint64_t keep_all_threads_up_to = 0;
-  unsigned workers = 0;          // emulator threads; 0: one per core
-  int gpu = 0;                   // CUDA device index
+  unsigned workers = 0;  // emulator threads; 0: one per core
+  int gpu = 0;           // CUDA device index
   // GPU: device memory the access records of one launch may take; warps past it record nothing
   // (kept blocks first) and the launch is marked truncated.
   std::uint64_t record_budget_bytes = 1ull << 30;
@@ -265,6 +265,9 @@ Status CheckParam(const ParamSpec& spec, long long value);
 std::vector<long long> SweepValues(const ParamSpec& spec, std::size_t max_points = 33);
 
 // The text of `line` (1-based) in a source, trimmed.
+// Line `line` (from 1) of `source` exactly as written, untrimmed (columns count from 1 at its
+// start); empty past the end.
+std::string_view SourceLineAsWritten(std::string_view source, std::uint32_t line);
 std::string SourceLine(std::string_view source, std::uint32_t line);
 
 }  // namespace ws
