@@ -187,7 +187,8 @@ int ProgramCommand(const std::vector<std::string>& files, const std::vector<std:
                    const std::vector<std::string>& args, const std::string& backend,
                    const ws::RunOptions& options, double timeout_s, bool json,
                    const std::string& capture_to = "", bool progress = false,
-                   const std::string& what_if = "", bool sandbox = false) {
+                   const std::string& what_if = "", bool sandbox = false,
+                   bool every_launch = false) {
   if (backend != "emu" && backend != "cuda") {
     std::cerr << "warpscope-cli: --backend " << backend << ": emu or cuda\n";
     return 2;
@@ -263,7 +264,7 @@ int ProgramCommand(const std::vector<std::string>& files, const std::vector<std:
   if (json) {
     std::cout << ws::RunJson(r).dump(2) << "\n";
   } else {
-    std::cout << ws::RunText(r);
+    std::cout << ws::RunText(r, every_launch);
   }
   if (!p.ok()) {
     for (const ws::ProgramDiagnostic& d : p.errors) {
@@ -356,6 +357,7 @@ struct Args {
 #endif
   bool sandbox = false;
   bool progress = false;
+  bool every_launch = false;  // --launches: a program's every launch in the text
   std::string layout_kind = "row-major";
   int lw = 24, lh = 16, tw = 8, th = 8, mw = 1, mh = 1;
 };
@@ -421,6 +423,9 @@ CLI::App* AddRun(CLI::App& cli, Args& a) {
                   "transpose or vector=BYTES; add ,shape=ROWSxCOLS to set its shape "
                   "(tile:swizzle=5,0,5)");
   run->add_flag("--json", a.json, "One JSON object");
+  run->add_flag("--launches", a.every_launch,
+                "With --file: after the kernels table, every launch's sites, barriers and "
+                "hazards");
   run->add_flag("--sandbox", a.sandbox,
                 "With --file: run the program in a sandbox (bubblewrap: read-only filesystem "
                 "but a scratch folder, no network); refused where bwrap cannot run");
@@ -479,7 +484,7 @@ int RunOrCapture(Args& a, const std::string& name, const std::string& capture_to
   if (!a.program_files.empty())
     return ProgramCommand(a.program_files, a.defines, a.include_dirs, a.program_args, a.backend,
                           a.options, a.timeout_s, a.json, capture_to, a.progress, a.what_if,
-                          a.sandbox);
+                          a.sandbox, a.every_launch);
   if (a.lesson.empty()) {
     std::cerr << "warpscope-cli: " << name << " needs a lesson id or --file PROGRAM.cu\n";
     return 2;
@@ -510,6 +515,7 @@ int main(int argc, char** argv) {
   auto* show = cli.add_subcommand("show", "Print a trace file's results as `run` prints them");
   show->add_option("file", a.trace_path, "A .wstrace file")->required();
   show->add_flag("--json", a.json, "One JSON object");
+  show->add_flag("--launches", a.every_launch, "A program's every launch, as `run --launches`");
   CLI::App* layout = AddLayout(cli, a);
 #if WARPSCOPE_HAVE_ASSIGNMENTS
   auto* check = cli.add_subcommand(
@@ -554,7 +560,7 @@ int main(int argc, char** argv) {
   if (*export_cmd)
     return ExportCommand(a.lesson, a.export_trace, a.variant, a.sets, a.backend, a.options,
                          a.chrome_out);
-  if (*show) return ws::cli::ShowCommand(a.trace_path, a.json);
+  if (*show) return ws::cli::ShowCommand(a.trace_path, a.json, a.every_launch);
 #if WARPSCOPE_HAVE_ASSIGNMENTS
   if (*check) return ws::cli::CheckCommand(a.check);
 #endif

@@ -82,7 +82,7 @@ int LayoutCommand(const std::string& kind, int width, int height, int tile_w, in
 }
 
 // `show`: a trace file's run as `run` prints it, and the command that runs it again.
-int ShowCommand(const std::string& path, bool json) {
+int ShowCommand(const std::string& path, bool json, bool every_launch) {
   auto r = ws::LoadTraceAsRun(path);
   if (!r.ok()) {
     std::cerr << "warpscope-cli: " << r.status().message() << "\n";
@@ -94,7 +94,7 @@ int ShowCommand(const std::string& path, bool json) {
     if (!again.empty()) j["replay"] = again;
     std::cout << j.dump(2) << "\n";
   } else {
-    std::cout << ws::RunText(*r);
+    std::cout << ws::RunText(*r, every_launch);
     if (!again.empty()) std::cout << "run it again: " << again << "\n";
   }
   return 0;

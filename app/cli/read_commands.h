@@ -12,6 +12,6 @@ int ListDevices(bool as_json);
 int LayoutCommand(const std::string& kind, int width, int height, int tile_w, int tile_h,
                   int micro_w, int micro_h, bool json);
 // `show`: a trace file's run as `run` prints it, and the command that runs it again.
-int ShowCommand(const std::string& path, bool json);
+int ShowCommand(const std::string& path, bool json, bool every_launch = false);
 
 }  // namespace ws::cli

@@ -48,6 +48,14 @@ int CheckPanels(const AppOptions& opt, Ui& ui) {
               << "\n";
     return 2;
   }
+  // A what-if's form is checked now (exit 2); its names, once the run is there (the views say
+  // why when it cannot be applied).
+  if (!opt.what_if.empty()) {
+    if (Status s = CheckWhatIfForm(opt.what_if); !s.ok()) {
+      std::cerr << "warpscope: --what-if: " << s.message() << "\n";
+      return 2;
+    }
+  }
   ui.session().what_if = opt.what_if;
   if (!opt.focus.empty() && ui.FindPanel(opt.focus) == nullptr) {
     std::cerr << "warpscope: unknown panel '" << opt.focus << "'; panels are: " << ui.PanelIds()

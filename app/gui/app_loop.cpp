@@ -73,6 +73,9 @@ Status WriteLayout(const std::filesystem::path& path, const Ui& ui, const ImGuiI
   const Session& session = ui.session();
   nlohmann::json& st = j["session"];
   st["error"] = session.error;
+  st["what_if"] = session.what_if;
+  st["what_if_error"] = session.what_if_error;
+  if (session.run && session.run->what_if) st["what_if_where"] = session.run->what_if->where;
   st["compile_errors"] = nlohmann::json::array();
   for (const SourceNote& n : session.compile_errors)
     st["compile_errors"].push_back(

@@ -55,6 +55,7 @@ class LessonPanel : public Panel {
   std::optional<ProgramProgress> progress() const { return runner_.progress(); }
   // Shows launch `index` of the program's run in every view (kept across re-runs).
   void SelectLaunch(std::size_t index);
+  void DrawLaunchList(const LessonRun& run);
   // Sets the program's arguments (argv[1..], separated by spaces) and re-runs.
   void SetProgramArgs(const std::string& args);
 

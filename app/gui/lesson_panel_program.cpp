@@ -10,6 +10,7 @@
 #include "core/capture.h"
 #include "gui/lesson_panel.h"
 #include "warpscope/kernels/catalog.h"
+#include "warpscope/trace/kernel_table.h"
 #include "warpscope/trace/units.h"
 #include "warpscope/viz/palette.h"
 #include "warpscope/viz/source_panel.h"
@@ -114,7 +115,17 @@ void LessonPanel::SelectLaunch(std::size_t index) {
   const LessonRun* run = session_->as_written().get();  // a what-if is applied to it again
   if (run == nullptr || !run->program || index >= run->launches.size()) return;
   program_launch_ = index;
+  // A launch that kept no block records (past its kernel's first launches) is drawn from the
+  // nearest launch of its kernel that did; the launch list says so.
+  index = NearestLaunchWithRecords(run->launches, index);
   if (run->program->launch == index) return;
+  // A what-if of another kernel is left there: the launch picked is shown as written.
+  const auto& shown = session_->run;
+  if (!session_->what_if.empty() && shown && shown->what_if &&
+      shown->what_if->kernel != run->launches[index].kernel) {
+    session_->what_if.clear();
+    session_->what_if_error.clear();
+  }
   auto copy = std::make_shared<LessonRun>(*run);
   copy->program->launch = index;
   const LaunchTrace& t = copy->main_launch();
@@ -175,11 +186,66 @@ void LessonPanel::DrawProgramControls() {
   if (changed) Rerun();
   DrawStatus();
   if (!session_->compile_errors.empty()) {
-    ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f),
-                       "%zu compile error%s: see the source view. Showing the last good run.",
-                       session_->compile_errors.size(),
-                       session_->compile_errors.size() == 1 ? "" : "s");
+    // The views keep the last good run of this program, when there was one.
+    const LessonRun* good = session_->run.get();
+    const bool kept = good != nullptr && good->program && good->program->path == program_path_;
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
+    ImGui::TextWrapped(
+        "%zu compile error%s: see the source view. %s", session_->compile_errors.size(),
+        session_->compile_errors.size() == 1 ? "" : "s",
+        kept ? "The views show the last run that compiled." : "Nothing of it has run yet.");
+    ImGui::PopStyleColor();
   }
+}
+
+// Every launch, a row each (a program may make hundreds: only the rows in view are drawn), and
+// where the launch asked for kept no records, which launch the views draw instead.
+void LessonPanel::DrawLaunchList(const LessonRun& run) {
+  const std::size_t n = run.launches.size();
+  ImGui::SeparatorText(("Launches (" + FormatNumber(static_cast<double>(n)) + ")").c_str());
+  if (n == 0) {
+    ImGui::TextDisabled("The program launched no kernel.");
+    return;
+  }
+  const std::size_t asked = program_launch_ < n ? program_launch_ : n - 1;
+  const std::size_t shown = run.program->launch;
+  if (asked != shown && run.launches[asked].blocks.empty())
+    ImGui::TextWrapped(
+        "Launch %zu (%s) kept no block records (each kernel keeps its first %zu launches'); the "
+        "views draw launch %zu, its kernel's nearest that did. Every launch is counted in the "
+        "Kernels view.",
+        asked + 1, run.launches[asked].kernel.c_str(), kRecordedLaunchesPerKernel, shown + 1);
+  const float rows = static_cast<float>(std::min<std::size_t>(n, 8));
+  if (!ImGui::BeginChild("##launches", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * rows + 4),
+                         ImGuiChildFlags_None, ImGuiWindowFlags_HorizontalScrollbar)) {
+    ImGui::EndChild();
+    return;
+  }
+  ImGuiListClipper clip;
+  clip.Begin(static_cast<int>(n));
+  if (shown < n) clip.IncludeItemByIndex(static_cast<int>(shown));
+  while (clip.Step()) {
+    for (int k = clip.DisplayStart; k < clip.DisplayEnd; ++k) {
+      const std::size_t i = static_cast<std::size_t>(k);
+      const LaunchTrace& t = run.launches[i];
+      char label[320];
+      // A kernel written in one of the program's headers says which.
+      const std::string file = run.program->KernelFile(t.kernel);
+      std::snprintf(label, sizeof label, "%zu  %s<<<(%u,%u,%u), (%u,%u,%u)>>>%s%s%s", i + 1,
+                    t.kernel.c_str(), t.grid.x, t.grid.y, t.grid.z, t.block.x, t.block.y, t.block.z,
+                    file.empty() || file == run.program->file ? "" : "  in ",
+                    file.empty() || file == run.program->file ? "" : file.c_str(),
+                    t.blocks.empty() ? "  (counted)" : "");
+      if (ImGui::Selectable(label, shown == i)) SelectLaunch(i);
+      ImGui::SetItemTooltip("%llu threads, %u B shared per block, %zu access sites%s",
+                            static_cast<unsigned long long>(t.threads()), t.shared_bytes,
+                            t.sites.size(),
+                            t.blocks.empty() ? "; counted, no block records kept (its kernel's "
+                                               "first launches keep them)"
+                                             : "");
+    }
+  }
+  ImGui::EndChild();
 }
 
 void LessonPanel::DrawProgram() {
@@ -206,22 +272,7 @@ void LessonPanel::DrawProgram() {
   if (program_open()) DrawProgramControls();  // a trace has no sliders and no arguments
   const LessonRun* run = session_->run.get();
   if (run == nullptr || !run->program) return;
-  ImGui::SeparatorText("Launches");
-  if (run->launches.empty()) ImGui::TextDisabled("The program launched no kernel.");
-  for (std::size_t i = 0; i < run->launches.size(); ++i) {
-    const LaunchTrace& t = run->launches[i];
-    char label[320];
-    // A kernel written in one of the program's headers says which.
-    const std::string file = run->program->KernelFile(t.kernel);
-    std::snprintf(label, sizeof label, "%zu  %s<<<(%u,%u,%u), (%u,%u,%u)>>>%s%s", i + 1,
-                  t.kernel.c_str(), t.grid.x, t.grid.y, t.grid.z, t.block.x, t.block.y, t.block.z,
-                  file.empty() || file == run->program->file ? "" : "  in ",
-                  file.empty() || file == run->program->file ? "" : file.c_str());
-    if (ImGui::Selectable(label, run->program->launch == i)) SelectLaunch(i);
-    ImGui::SetItemTooltip("%llu threads, %u B shared per block, %zu access sites",
-                          static_cast<unsigned long long>(t.threads()), t.shared_bytes,
-                          t.sites.size());
-  }
+  DrawLaunchList(*run);
   ImGui::TextColored(run->check.ok ? (palette::LightTheme() ? ImVec4(0.1f, 0.5f, 0.15f, 1.0f)
                                                             : ImVec4(0.6f, 0.9f, 0.6f, 1.0f))
                                    : ImVec4(0.85f, 0.2f, 0.15f, 1.0f),

@@ -31,7 +31,7 @@ void LessonPanel::DrawStatus() {
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Stop the program; the launches that finished stay in the views");
     }
-  } else {
+  } else if (session_->error.empty() && session_->compile_errors.empty()) {
     ImGui::TextDisabled("Up to date");
   }
   if (!session_->error.empty()) {

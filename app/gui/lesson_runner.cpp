@@ -10,6 +10,7 @@
 #include "core/shipped.h"
 #include "warpscope/kernels/catalog.h"
 #include "warpscope/program/program.h"
+#include "warpscope/trace/kernel_table.h"
 
 namespace ws {
 
@@ -95,8 +96,9 @@ void RunProgramJob(const RunRequest& rq, const RunOptions& options, RunResult* r
     }
     return;
   }
-  if (!p.ok()) result->error = p.failure;  // the launches before the failure still show
-  if (rq.program_launch < shared->launches.size()) shared->program->launch = rq.program_launch;
+  if (!p.ok()) result->error = p.failure;           // the launches before the failure still show
+  if (rq.program_launch < shared->launches.size())  // the nearest of its kernel's with records
+    shared->program->launch = NearestLaunchWithRecords(shared->launches, rq.program_launch);
   if (shared->has_launch()) result->view = BuildBlockView(shared->main_launch(), rq.block);
   result->run = std::move(shared);
 }

@@ -137,6 +137,7 @@ TraceContents TraceOfLessonRun(const LessonRun& run, const nlohmann::json& gpu, 
     h["program"]["files"] = std::move(files);
     h["program"]["kernel_files"] = std::move(kernels);
     h["program"]["kernels"] = p.kernels;
+    if (!p.preset.empty()) h["program"]["preset"] = p.preset;
     if (!p.kernel_times.empty() || !p.kernel_times_missing.empty()) {
       nlohmann::json times = nlohmann::json::array();
       for (const ProgramRecord::KernelTime& t : p.kernel_times)
@@ -232,6 +233,7 @@ Result<LessonRun> LessonRunOfTrace(TraceContents c, const std::filesystem::path&
       for (const auto& f : p.value("files", nlohmann::json::array()))
         prog.files.emplace_back(f.at("name").get<std::string>(), f.at("text").get<std::string>());
       prog.kernels = p.value("kernels", std::vector<std::string>{});
+      prog.preset = p.value("preset", "");
       for (const auto& k : p.value("kernel_files", nlohmann::json::array()))
         prog.kernel_files.push_back(
             {k.at("kernel").get<std::string>(), k.at("file").get<std::string>(), 0});

@@ -13,8 +13,10 @@
 #include <sstream>
 
 #include "warpscope/trace/analysis.h"
+#include "warpscope/trace/device_preset.h"
 #include "warpscope/trace/hazards.h"
 #include "warpscope/trace/kernel_resources.h"
+#include "warpscope/trace/kernel_table.h"
 #include "warpscope/trace/run_file.h"
 #include "warpscope/trace/units.h"
 
@@ -291,6 +293,12 @@ std::string LessonText(const LessonRun& run) {
 //-----------------------------------------------------------------------------
 
 // Diagnostics as JSON, each named by its file (the main file's when it names none).
+// The preset a run was modeled under (the default's limits when its name is unknown).
+DevicePreset PresetFor(const LessonRun& run) {
+  auto p = FindDevicePreset(PresetOf(run));
+  return p.ok() ? *p : DevicePreset{};
+}
+
 nlohmann::json DiagnosticsJson(const std::vector<ProgramDiagnostic>& ds, const std::string& main) {
   nlohmann::json a = nlohmann::json::array();
   for (const ProgramDiagnostic& d : ds)
@@ -340,7 +348,12 @@ nlohmann::json ProgramJson(const LessonRun& run) {
     j["capture"] = {{"file", run.capture->file}, {"captured_at", run.capture->captured_at}};
   j["errors"] = DiagnosticsJson(p.errors, p.file);
   j["warnings"] = DiagnosticsJson(p.warnings, p.file);
-  j["kernels"] = p.kernels;
+  // One row per kernel over every launch, slowest first (kernel_table.h); the kernels the
+  // program defines, launched or not, in `kernels_defined`.
+  const DevicePreset preset = PresetFor(run);
+  j["kernels"] = KernelsJson(KernelTable(run, preset), run);
+  j["time_model"] = ModelNote(preset);
+  j["kernels_defined"] = p.kernels;
   j["kernel_files"] = nlohmann::json::array();
   for (const ProgramKernel& k : p.kernel_files)
     j["kernel_files"].push_back({{"kernel", k.name}, {"file", k.file}, {"line", k.line}});
@@ -370,14 +383,21 @@ nlohmann::json ProgramJson(const LessonRun& run) {
   return j;
 }
 
-std::string ProgramText(const LessonRun& run) {
+std::string ProgramText(const LessonRun& run, bool every_launch) {
   const ProgramRecord& p = *run.program;
   std::ostringstream o;
   o << "program " << p.file << " on " << (run.backend == "cuda" ? run.device : "the emulator");
   if (run.capture) o << " (captured " << run.capture->captured_at << ")";
   o << ": " << run.launches.size() << (run.launches.size() == 1 ? " launch" : " launches") << "\n";
   for (const std::string& n : p.Notes()) o << "  note: " << n << "\n";
-  o << LaunchesText(run.launches, p.file);
+  if (!run.launches.empty()) {
+    const DevicePreset preset = PresetFor(run);
+    o << "\n" << KernelsText(KernelTable(run, preset), run, preset);
+  }
+  if (every_launch)
+    o << LaunchesText(run.launches, p.file);
+  else if (!run.launches.empty())
+    o << "  (each launch's sites, barriers and hazards: add --launches)\n";
   if (run.backend == "cuda") {
     const MeasuredBandwidth bw = ProgramBandwidth(run);
     if (bw.missing.empty())
@@ -414,17 +434,19 @@ nlohmann::json RunJson(const LessonRun& run) {
   if (run.what_if)
     j["what_if"] = {{"spec", run.what_if->spec},       {"label", run.what_if->label},
                     {"formula", run.what_if->formula}, {"code", run.what_if->code},
-                    {"scope", run.what_if->scope},     {"whole_grid", run.what_if->whole_grid}};
+                    {"scope", run.what_if->scope},     {"whole_grid", run.what_if->whole_grid},
+                    {"launch", run.what_if->launch},   {"kernel", run.what_if->kernel},
+                    {"where", run.what_if->where}};
   return j;
 }
 
-std::string RunText(const LessonRun& run) {
-  std::string text = run.program ? ProgramText(run) : LessonText(run);
+std::string RunText(const LessonRun& run, bool every_launch) {
+  std::string text = run.program ? ProgramText(run, every_launch) : LessonText(run);
   if (run.what_if) {
     const WhatIfNote& w = *run.what_if;
-    text = "WHAT-IF: " + w.label + " (the records re-addressed; the kernel did not run so)\n" +
-           "  layout: " + w.formula + "\n  code:   " + w.code + "\n  over:   " + w.scope + "\n" +
-           text;
+    text = "WHAT-IF: " + w.label + (run.program ? " in " + w.where : std::string()) +
+           " (the records re-addressed; the kernel did not run so)\n" + "  layout: " + w.formula +
+           "\n  code:   " + w.code + "\n  over:   " + w.scope + "\n" + text;
   }
   return text;
 }

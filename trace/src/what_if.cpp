@@ -46,8 +46,8 @@ Result<WhatIfKind> KindOf(const std::string& spec, const std::string& name) {
 
 // The array named by `what`: a name, or site=N.
 Result<WhatIfArray> FindArray(const std::string& spec, const std::string& what,
-                              const LessonRun& run) {
-  const std::vector<WhatIfArray> arrays = WhatIfArrays(run);
+                              const LessonRun& run, std::size_t launch) {
+  const std::vector<WhatIfArray> arrays = WhatIfArrays(run, launch);
   std::string names;
   for (const WhatIfArray& a : arrays) names += (names.empty() ? "" : ", ") + a.name;
   if (what.rfind("site=", 0) == 0) {
@@ -63,6 +63,33 @@ Result<WhatIfArray> FindArray(const std::string& spec, const std::string& what,
   return Bad(spec, "the kernel has no array '" + what + "'" +
                        (names.empty() ? std::string(" (it accesses none a layout applies to)")
                                       : " (its arrays: " + names + ")"));
+}
+
+// The launch a what-if's KERNEL part names (kernel name or launch=N): the kernel's launch the
+// views show when it is one, else its first launch that kept block records, else its first.
+Result<std::size_t> LaunchNamed(const std::string& spec, const std::string& what,
+                                const LessonRun& run) {
+  const std::size_t shown = run.main_launch_index();
+  if (what.rfind("launch=", 0) == 0) {
+    const std::vector<long long> n = Numbers(what.substr(7), ',');
+    if (n.size() != 1 || n[0] < 1 || static_cast<std::size_t>(n[0]) > run.launches.size())
+      return Bad(spec, what + " is not a launch of the run (1 to " +
+                           std::to_string(run.launches.size()) + ")");
+    return static_cast<std::size_t>(n[0] - 1);
+  }
+  if (run.launches[shown].kernel == what) return shown;
+  std::size_t first = run.launches.size();
+  for (std::size_t i = 0; i < run.launches.size(); ++i) {
+    if (run.launches[i].kernel != what) continue;
+    if (!run.launches[i].blocks.empty()) return i;
+    first = std::min(first, i);
+  }
+  if (first < run.launches.size()) return first;
+  std::string names;
+  for (const LaunchTrace& t : run.launches) {
+    if (names.find(t.kernel) == std::string::npos) names += (names.empty() ? "" : ", ") + t.kernel;
+  }
+  return Bad(spec, "the run launched no kernel '" + what + "' (its kernels: " + names + ")");
 }
 
 // Reads "KIND[=ARGS]" into w.
@@ -205,9 +232,10 @@ Status CheckWhatIf(const WhatIf& w) {
 }
 
 Status CheckWhatIfForm(const std::string& spec) {
-  const std::size_t colon = spec.find(':');
+  const std::size_t colon = spec.rfind(':');
   if (colon == std::string::npos || colon == 0 || colon + 1 == spec.size())
-    return Bad(spec, "write ARRAY:LAYOUT, as in tile:pad=1 or tile:swizzle=5,0,5");
+    return Bad(spec,
+               "write [KERNEL:]ARRAY:LAYOUT, as in tile:pad=1 or transposeCoalesced:tile:pad=1");
   const std::size_t end = spec.find_first_of("=,", colon);
   Result<WhatIfKind> kind = KindOf(
       spec, spec.substr(colon + 1, end == std::string::npos ? std::string::npos : end - colon - 1));
@@ -216,18 +244,39 @@ Status CheckWhatIfForm(const std::string& spec) {
 
 Result<WhatIf> ParseWhatIf(const std::string& spec, const LessonRun& run) {
   if (!run.has_launch()) return Bad(spec, "the run has no kernel launch");
-  const std::size_t colon = spec.find(':');
+  // [KERNEL:]ARRAY:LAYOUT, split from the right (a kernel's name may hold "::").
+  const std::size_t colon = spec.rfind(':');
   if (colon == std::string::npos || colon == 0 || colon + 1 == spec.size())
-    return Bad(spec, "write ARRAY:LAYOUT, as in tile:pad=1 or tile:swizzle=5,0,5");
+    return Bad(spec,
+               "write [KERNEL:]ARRAY:LAYOUT, as in tile:pad=1 or transposeCoalesced:tile:pad=1");
+  const std::size_t before = spec.rfind(':', colon - 1);
+  const std::string array_part = before == std::string::npos
+                                     ? spec.substr(0, colon)
+                                     : spec.substr(before + 1, colon - before - 1);
+  std::string kernel = before == std::string::npos ? "" : spec.substr(0, before);
+  if (before != std::string::npos && (kernel.empty() || array_part.empty()))
+    return Bad(spec, "write KERNEL:ARRAY:LAYOUT with each part named");
+  std::size_t launch = run.main_launch_index();
+  if (!kernel.empty()) {
+    Result<std::size_t> l = LaunchNamed(spec, kernel, run);
+    if (!l.ok()) return l.status();
+    launch = *l;
+    if (!run.program && launch != run.main_launch_index())
+      return Bad(spec, "a lesson's what-if applies to the launch its views show (" +
+                           run.main_launch().kernel + ")");
+    kernel = run.launches[launch].kernel;
+  }
   std::string layout = spec.substr(colon + 1);
   std::string shape;
   if (const std::size_t at = layout.find(",shape="); at != std::string::npos) {
     shape = layout.substr(at + 7);
     layout.erase(at);
   }
-  Result<WhatIfArray> array = FindArray(spec, spec.substr(0, colon), run);
+  Result<WhatIfArray> array = FindArray(spec, array_part, run, launch);
   if (!array.ok()) return array.status();
   WhatIf w;
+  w.launch = launch;
+  w.kernel = kernel;
   w.array = *array;
   if (!shape.empty()) {
     const std::vector<long long> rc = Numbers(shape, 'x');
@@ -243,7 +292,7 @@ Result<WhatIf> ParseWhatIf(const std::string& spec, const LessonRun& run) {
 }
 
 std::string SpecOf(const WhatIf& w) {
-  std::string s = w.array.name + ":" + ToString(w.kind);
+  std::string s = (w.kernel.empty() ? "" : w.kernel + ":") + w.array.name + ":" + ToString(w.kind);
   switch (w.kind) {
     case WhatIfKind::kPad:
       s += "=" + std::to_string(w.pad);

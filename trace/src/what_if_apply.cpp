@@ -163,13 +163,16 @@ Result<LessonRun> ApplyWhatIf(const LessonRun& run, const WhatIf& w) {
   if (run.what_if)
     return Status::Error("what-if: the run is already a what-if (" + run.what_if->label +
                          "); apply it to the run as written");
+  // The launch the what-if was parsed against (a kernel's, when the spec named one).
+  const std::size_t index = w.launch < run.launches.size() ? w.launch : run.main_launch_index();
+  if (!run.program && index != run.main_launch_index())
+    return Status::Error("what-if: a lesson's what-if applies to the launch its views show");
+  if (run.launches[index].blocks.empty())
+    return Status::Error("what-if: launch " + std::to_string(index + 1) + " (" +
+                         run.launches[index].kernel + ") kept no block's records to re-address");
   LessonRun out = run;
-  const std::size_t index = run.program && run.program->launch < run.launches.size()
-                                ? run.program->launch
-                                : run.launches.size() - 1;
+  if (out.program) out.program->launch = index;  // the views show the launch it re-addressed
   LaunchTrace& t = out.launches[index];
-  if (t.blocks.empty())
-    return Status::Error("what-if: the launch kept no block's records to re-address");
   std::vector<char> mine(t.sites.size(), 0);
   for (std::uint16_t s : w.array.sites) {
     if (s >= t.sites.size())
@@ -215,6 +218,10 @@ Result<LessonRun> ApplyWhatIf(const LessonRun& run, const WhatIf& w) {
   note.code = CodeOf(w, t);
   note.scope = Scope(t, whole) + (left.empty() ? "" : "; " + left);
   note.whole_grid = whole;
+  note.launch = index;
+  note.kernel = t.kernel;
+  note.where = "launch " + std::to_string(index + 1) + " of " +
+               std::to_string(run.launches.size()) + " (" + t.kernel + ")";
   out.what_if = std::move(note);
   return out;
 }

@@ -323,9 +323,13 @@ std::string Paren(const std::string& e) {
 //-------------------------------------------------------------------------------------------------
 
 std::vector<WhatIfArray> WhatIfArrays(const LessonRun& run) {
+  return run.has_launch() ? WhatIfArrays(run, run.main_launch_index()) : std::vector<WhatIfArray>{};
+}
+
+std::vector<WhatIfArray> WhatIfArrays(const LessonRun& run, std::size_t launch) {
   std::vector<WhatIfArray> shared, global;
-  if (!run.has_launch()) return {};
-  const LaunchTrace& t = run.main_launch();
+  if (launch >= run.launches.size()) return {};
+  const LaunchTrace& t = run.launches[launch];
   std::map<std::pair<int, std::uint16_t>, std::size_t> seen;
   for (std::size_t s = 0; s < t.sites.size(); ++s) {
     const SiteInfo& site = t.sites[s];

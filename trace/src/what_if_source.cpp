@@ -62,7 +62,8 @@ Result<std::string> WriteWhatIf(const WhatIf& w, const LessonRun& run) {
         "(2^S columns, M + B <= S) is written as a slider");
   if (w.array.space != MemorySpace::kShared)
     return Status::Error("only a __shared__ array's layout is written as a slider");
-  const LaunchTrace& t = run.main_launch();
+  const LaunchTrace& t =
+      w.launch < run.launches.size() ? run.launches[w.launch] : run.main_launch();
   for (std::uint16_t s : w.array.sites) {
     if (!t.sites[s].file.empty() && t.sites[s].file != run.program->file)
       return Status::Error(

@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "view_util.h"
-#include "what_if_editor.h"
 #include "warpscope/viz/axis.h"
 #include "warpscope/viz/palette.h"
 #include "warpscope/viz/views.h"
+#include "what_if_editor.h"
 
 namespace ws {
 namespace {
@@ -89,7 +89,7 @@ class BanksPanel : public Panel {
 
     const BlockView& bv = session_->block_view();
     if (!bv.kept) {
-      view::NotKept(bv);
+      view::NotKept(*session_, bv);
       return;
     }
     const int banks = banks16_ ? 16 : 32;

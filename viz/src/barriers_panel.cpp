@@ -35,7 +35,8 @@ class BarriersPanel : public Panel {
     view::UpdatingBadge(*session_);
     const BarrierTimeline m = MakeBarrierTimeline(t, bv, per_thread_, session_->sel.warp);
     if (!m.message.empty()) {
-      ImGui::TextWrapped("%s", m.message.c_str());
+      ImGui::TextWrapped(
+          "%s", bv.kept ? m.message.c_str() : view::NotKeptText(*session_, bv.block).c_str());
       return;
     }
     const float font = ImGui::GetFontSize();

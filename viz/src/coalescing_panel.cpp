@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "view_util.h"
-#include "what_if_editor.h"
 #include "warpscope/viz/palette.h"
 #include "warpscope/viz/strip_layout.h"
 #include "warpscope/viz/views.h"
+#include "what_if_editor.h"
 
 namespace ws {
 namespace {
@@ -72,7 +72,7 @@ class CoalescingPanel : public Panel {
       RequestPicker(bv, *req);
       DrawRequest(t, *req, MarkHazard(*session_, bv.block, *req));
     } else if (!bv.kept) {
-      view::NotKept(bv);
+      view::NotKept(*session_, bv);
     } else {
       ImGui::TextDisabled("Block %u makes no request at this site.", bv.block);
     }

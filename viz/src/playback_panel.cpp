@@ -36,15 +36,17 @@ class PlaybackPanel : public Panel {
 
  protected:
   void DrawContents() override {
-    if (!session_->run || !session_->run->has_launch()) {
-      ImGui::TextDisabled("Nothing to step through: this lesson runs no kernel.");
+    if (view::NoLaunch(*session_, "Nothing to step through.")) {
       return;
     }
     const LaunchTrace& t = session_->run->main_launch();
     const BlockView& bv = session_->block_view();
-    if (!bv.kept || bv.steps.empty()) {
-      ImGui::TextDisabled("Block %u has no recorded steps (records kept for blocks 0-3).",
-                          bv.block);
+    if (!bv.kept) {
+      view::NotKept(*session_, bv);
+      return;
+    }
+    if (bv.steps.empty()) {
+      ImGui::TextDisabled("Block %u made no access and met no barrier.", bv.block);
       return;
     }
     const int n = static_cast<int>(bv.steps.size());

@@ -81,7 +81,7 @@ class ShufflePanel : public Panel {
     }
     const BlockView& bv = session_->block_view();
     if (!bv.kept) {
-      view::NotKept(bv);
+      view::NotKept(*session_, bv);
       return;
     }
     // The meeting to show: playback's, else one of the picked site.

@@ -68,14 +68,29 @@ void SiteCombo(Session* session, const LaunchTrace& t, int shown, const SitePred
 bool NoLaunch(const Session& session, const char* what) {
   if (session.run && session.run->has_launch()) return false;
   ImGui::TextWrapped("%s", what);
-  ImGui::TextDisabled(session.run ? "This lesson runs no kernel."
-                                  : "Nothing has run yet (or the program did not compile).");
+  const LessonRun* run = session.run.get();
+  if (run == nullptr)
+    ImGui::TextDisabled("Nothing has run yet (or the program did not compile).");
+  else if (run->program && !run->program->ok())  // a kernel that faulted finished no launch
+    ImGui::TextWrapped("No launch of the program finished: %s", run->program->failure.c_str());
+  else
+    ImGui::TextDisabled(run->program ? "The program launched no kernel."
+                                     : "This lesson runs no kernel.");
   return true;
 }
 
-void NotKept(const BlockView& view) {
-  ImGui::TextDisabled("Block %u's records were not kept; the lesson runs again to record them.",
-                      view.block);
+std::string NotKeptText(const Session& session, std::uint32_t block) {
+  const LessonRun* run = session.run.get();
+  const std::string b = "Block " + std::to_string(block) + "'s records were not kept";
+  if (run != nullptr && run->capture)
+    return b + " in this trace (it holds " + std::to_string(run->main_launch().blocks.size()) +
+           " blocks' records); pick one of those.";
+  return b + (run != nullptr && run->program ? "; the program runs again to record them."
+                                             : "; the lesson runs again to record them.");
+}
+
+void NotKept(const Session& session, const BlockView& view) {
+  ImGui::TextDisabled("%s", NotKeptText(session, view.block).c_str());
 }
 
 void UpdatingBadge(const Session& session) {

@@ -41,8 +41,10 @@ void SiteCombo(Session* session, const LaunchTrace& t, int shown, const SitePred
 // is empty, and returns true (the caller returns).
 bool NoLaunch(const Session& session, const char* what);
 
-// The selected block's records were not kept: the lesson panel re-runs to keep them.
-void NotKept(const BlockView& view);
+// The selected block's records were not kept: the lesson panel re-runs to keep them (a trace
+// cannot: it says which blocks it holds).
+std::string NotKeptText(const Session& session, std::uint32_t block);
+void NotKept(const Session& session, const BlockView& view);
 
 // "updating..." after the last item while a newer run is under way.
 void UpdatingBadge(const Session& session);

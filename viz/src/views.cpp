@@ -33,6 +33,7 @@ std::vector<std::unique_ptr<Panel>> MakeViewPanels(Session* session) {
   p.push_back(MakeLatencyPanel(session));
   p.push_back(MakeSumsPanel(session));
   p.push_back(MakeHazardsPanel(session));  // after timing: behind it in their shared node
+  p.push_back(MakeKernelsPanel(session));
   p.push_back(MakeScalabilityPanel(session));
   p.push_back(MakeTransfersPanel(session));
   p.push_back(MakeMultiGpuPanel(session));

@@ -10,6 +10,7 @@
 
 #include "view_util.h"
 #include "warpscope/trace/file_io.h"
+#include "warpscope/trace/kernel_table.h"
 #include "warpscope/viz/palette.h"
 
 namespace ws::view {
@@ -33,10 +34,47 @@ bool SliderU(const char* label, std::uint32_t* v, int lo, int hi, const char* ti
 void WhatIfEditor::Reload(const Session& s) {
   generation_ = s.generation;
   const auto& base = s.as_written();
-  arrays_ = base && base->has_launch() ? WhatIfArrays(*base) : std::vector<WhatIfArray>{};
-  if (s.run && s.run->what_if) {
+  arrays_.clear();
+  kernels_.clear();
+  if (!base || !base->has_launch() || !s.run || !s.run->has_launch()) return;
+  // The launch shown: the what-if's own (it may name another kernel than the run as written's).
+  const std::size_t shown = s.run->main_launch_index();
+  arrays_ = WhatIfArrays(*base, shown);
+  if (s.run->what_if) {
     if (auto w = ParseWhatIf(s.run->what_if->spec, *base); w.ok()) edit_ = *w;
   }
+  if (base->program) {
+    edit_.kernel = base->launches[shown].kernel;
+    for (std::size_t i = 0; i < base->launches.size(); ++i) {
+      const std::string& k = base->launches[i].kernel;
+      if (std::none_of(kernels_.begin(), kernels_.end(),
+                       [&](const auto& e) { return e.first == k; }))
+        kernels_.emplace_back(k, NearestLaunchWithRecords(base->launches, i));
+    }
+  }
+}
+
+// A program's kernel; true when the user picked another (the what-if moves to its launch, or the
+// views do when none is on).
+bool WhatIfEditor::DrawKernel(Session* s) {
+  if (kernels_.size() < 2) return false;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
+  bool changed = false;
+  if (ImGui::BeginCombo("kernel", edit_.kernel.c_str())) {
+    for (const auto& [name, launch] : kernels_) {
+      if (ImGui::Selectable(name.c_str(), name == edit_.kernel) && name != edit_.kernel) {
+        edit_.kernel = name;
+        changed = true;
+        if (s->what_if.empty()) {
+          s->show_launch = static_cast<int>(launch);  // the lesson panel shows it
+          changed = false;
+        }
+      }
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::SetItemTooltip("The kernel whose records the what-if re-addresses (its launch is shown)");
+  return changed;
 }
 
 void WhatIfEditor::WriteIntoProgram(Session* s) {
@@ -62,8 +100,9 @@ bool WhatIfEditor::DrawBanner(Session* s, const char* view) {
   const auto& w = s->run->what_if;
   if (w) {
     ImGui::PushStyleColor(ImGuiCol_Text, Colour(palette::WarpU32(1)));
-    ImGui::TextWrapped("What-if: %s, over %s. The kernel did not run this way.", w->label.c_str(),
-                       w->scope.c_str());
+    ImGui::TextWrapped("What-if: %s%s%s, over %s. The kernel did not run this way.",
+                       w->label.c_str(), s->run->program ? " in " : "",
+                       s->run->program ? w->where.c_str() : "", w->scope.c_str());
     ImGui::PopStyleColor();
     if (ImGui::SmallButton("Clear what-if")) {
       s->SetWhatIf("");
@@ -82,6 +121,17 @@ bool WhatIfEditor::DrawBanner(Session* s, const char* view) {
       ImGui::SetItemTooltip(
           "Adds a slider (// warpscope: param) that selects this layout, at 1; saving runs the "
           "program again, so a real run confirms the what-if");
+    }
+  }
+  // A what-if that could not be applied (a bad --what-if, a lecture's, the strip's) is said
+  // here, where the view shows, not only inside the strip.
+  if (!s->what_if_error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, Colour(palette::WarpU32(4)));
+    ImGui::TextWrapped("What-if not applied: %s", s->what_if_error.c_str());
+    ImGui::PopStyleColor();
+    if (!w && ImGui::SmallButton("Dismiss")) {
+      s->what_if.clear();
+      s->what_if_error.clear();
     }
   }
   if (!written_note_.empty()) ImGui::TextWrapped("%s", written_note_.c_str());
@@ -180,13 +230,18 @@ void WhatIfEditor::Draw(Session* s, const char* view, bool shared_first) {
         "This kernel accesses no shared array or global buffer a layout applies to.");
     return;
   }
+  if (DrawKernel(s)) {
+    // The same layout on the other kernel's array of the same name, in the shape its own
+    // declaration gives (an error, in the banner, when it has none of that name).
+    std::string spec = SpecOf(edit_);
+    spec.erase(spec.find(",shape="));
+    s->SetWhatIf(spec);
+    return;
+  }
   const bool changed = DrawArrayAndLayout(shared_first);
   if (DrawValues() || changed) s->SetWhatIf(SpecOf(edit_));
-  if (!s->what_if_error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, Colour(palette::WarpU32(4)));
-    ImGui::TextWrapped("%s", s->what_if_error.c_str());
-    ImGui::PopStyleColor();
-  } else if (const auto& note = s->run->what_if) {
+  if (!s->what_if_error.empty()) return;  // said in the banner above
+  if (const auto& note = s->run->what_if) {
     ImGui::TextDisabled("layout: %s", note->formula.c_str());
     ImGui::TextWrapped("code: %s", note->code.c_str());
   } else if (ImGui::Button("Try it")) {

@@ -1,6 +1,7 @@
 // The what-if strip of the banks and coalescing views: a banner while a what-if is on (with Clear
 // and Compare A | B), and the controls that set it: the array, the layout and its values, the
-// array's shape. Any change applies at once (Session::SetWhatIf).
+// array's shape, and in a program of several kernels the kernel. Any change applies at once
+// (Session::SetWhatIf), always to the run as written.
 #pragma once
 
 #include <cstdint>
@@ -22,11 +23,14 @@ class WhatIfEditor {
   void Reload(const Session& s);
   void WriteIntoProgram(Session* s);
   bool DrawBanner(Session* s, const char* view);
+  bool DrawKernel(Session* s);
   bool DrawArrayAndLayout(bool shared_first);
   bool DrawValues();
   std::string written_note_;  // what the last "Write into the program" did
   std::uint64_t generation_ = ~0ull;
-  std::vector<WhatIfArray> arrays_;  // of the run as written
+  std::vector<WhatIfArray> arrays_;  // of the run as written, in the launch shown
+  // A program's kernels and the launch each is drawn from, for the kernel combo.
+  std::vector<std::pair<std::string, std::size_t>> kernels_;
   WhatIf edit_;
 };
 

@@ -29,6 +29,7 @@
 
 #include "emu_program_state.h"
 #include "warpscope/program/progress.h"
+#include "warpscope/trace/kernel_table.h"
 
 namespace ws::prog {
 using namespace detail;  // NOLINT: this file is the state's other half
@@ -78,6 +79,9 @@ const char* OpName(unsigned int op) {
   return op == kOpLoad ? "a load of" : op == kOpStore ? "a store of" : "an atomic on";
 }
 
+// An address further than this from every buffer is in none (a host pointer, most likely).
+constexpr std::uintptr_t kFarFromEveryBuffer = std::uintptr_t{1} << 30;
+
 [[noreturn]] void BadAddress(const void* ptr, unsigned int bytes, unsigned int place,
                              unsigned int op, const Region* freed, const Region* near) {
   std::ostringstream m;
@@ -85,11 +89,31 @@ const char* OpName(unsigned int op) {
   const std::uintptr_t addr = reinterpret_cast<std::uintptr_t>(ptr);
   if (freed != nullptr) {
     m << "inside " << freed->name << ", which cudaFree released";
-  } else if (near != nullptr) {
-    const std::uintptr_t past = addr - (near->begin + near->bytes);
-    m << "out of range: index " << (addr - near->begin) / bytes << " of " << near->name
-      << ", which holds " << near->bytes / bytes << " elements of " << bytes << " bytes (" << past
-      << " bytes past its end)";
+  } else if (const Region* above = RegionAbove(addr);
+             (near != nullptr && addr - (near->begin + near->bytes) < kFarFromEveryBuffer) ||
+             (above != nullptr && above->begin - addr < kFarFromEveryBuffer)) {
+    // Between two buffers: the nearer one is named, as compute-sanitizer's memcheck does ("N
+    // bytes after the nearest allocation"); the index is in its elements.
+    const std::uintptr_t past = near != nullptr ? addr - (near->begin + near->bytes) : ~0ull;
+    const std::uintptr_t before = above != nullptr ? above->begin - addr : ~0ull;
+    const Region* r = past <= before ? near : above;
+    const std::uintptr_t gap = past <= before ? past : before;
+    if (gap < r->bytes) {  // just outside: the index the student wrote, in its elements
+      m << "out of range: index ";
+      if (past <= before)
+        m << (addr - r->begin) / bytes;
+      else
+        m << "-" << (before + bytes - 1) / bytes;
+      m << " of " << r->name << ", which holds " << r->bytes / bytes << " elements of " << bytes
+        << " bytes (" << gap << (past <= before ? " bytes past its end" : " bytes before its start")
+        << ")";
+    } else {  // far from every buffer: which one was meant is not known from the address
+      m << "out of range: " << gap
+        << (past <= before ? " bytes past the end of " : " bytes before ") << r->name
+        << (past <= before ? "" : "'s start") << ", of the program's buffers the "
+        << "nearest to the address (" << r->name << " holds " << r->bytes / bytes << " elements of "
+        << bytes << " bytes); an index far outside the array it was meant for";
+    }
   } else {
     m << "in no buffer from cudaMalloc, no __shared__ array and no __device__ or __constant__ "
          "variable (a host pointer passed to a kernel?)";
@@ -396,14 +420,10 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
   LaunchTrace t = std::move(*run);
   NameProgramSites(t, p.sites);
   std::lock_guard lock(p.mutex);
-  // The model's time of the launch: its global, constant and texture sectors' bytes at the
-  // preset's DRAM bandwidth (what the lessons' emulator timing gives), and a launch's overhead.
-  constexpr double kLaunchMs = 0.002;  // 2 us: a launch and its synchronisation on an H100
-  std::uint64_t sectors = 0;
-  for (std::size_t i = 0; i < t.sites.size() && i < t.stats.sites.size(); ++i) {
-    if (t.sites[i].space != MemorySpace::kShared) sectors += t.stats.sites[i].sectors;
-  }
-  p.model_ms += kLaunchMs + static_cast<double>(sectors) * 32.0 / (p.preset.bandwidth_gbps * 1e6);
+  // The model's time of the launch (kernel_table.h): the longer of its DRAM sectors at the
+  // preset's bandwidth and its shared wavefronts at one per cycle per SM (bank conflicts cost
+  // time), and a launch's fixed overhead.
+  p.model_ms += kModeledLaunchOverheadMs + ModelLaunchTime(t, p.preset).ms();
   p.run.file = p.sites.main_file;
   p.run.backend = "emu";
   p.run.preset = p.preset.name;

@@ -21,7 +21,8 @@ Program::Program() {
       if (!item.empty()) keep_blocks.push_back(static_cast<std::uint32_t>(std::stoul(item)));
     }
   }
-  if (const char* k = std::getenv("WS_KEEP_ALL_UP_TO")) keep_all_up_to = std::strtoull(k, nullptr, 10);
+  if (const char* k = std::getenv("WS_KEEP_ALL_UP_TO"))
+    keep_all_up_to = std::strtoull(k, nullptr, 10);
   if (const char* s = std::getenv("WS_SCHEDULE")) {
     if (auto found = ParseSchedule(s); found.ok()) schedule = *found;
   }
@@ -93,6 +94,17 @@ const Region* FindRegion(std::uintptr_t addr, std::size_t bytes, const Region** 
     }
   }
   return freed;
+}
+
+const Region* RegionAbove(std::uintptr_t addr) {
+  Program& p = P();
+  auto it =
+      std::upper_bound(p.by_address.begin(), p.by_address.end(), addr,
+                       [&](std::uintptr_t a, std::size_t id) { return a < p.regions[id].begin; });
+  for (; it != p.by_address.end(); ++it) {
+    if (!p.regions[*it].freed) return &p.regions[*it];
+  }
+  return nullptr;
 }
 
 }  // namespace ws::prog::detail

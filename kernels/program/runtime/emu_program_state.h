@@ -96,5 +96,8 @@ std::size_t AddRegion(void* begin, std::size_t bytes, std::string name, std::uin
 // The live region holding [addr, addr + bytes), else a freed one that held it, else null;
 // `near` gets the region that starts closest below `addr` (for messages).
 const Region* FindRegion(std::uintptr_t addr, std::size_t bytes, const Region** near);
+// The first live buffer that starts above `addr` (null: none), for naming the nearest buffer of
+// an address between two.
+const Region* RegionAbove(std::uintptr_t addr);
 
 }  // namespace ws::prog::detail

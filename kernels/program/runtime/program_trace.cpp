@@ -66,7 +66,11 @@ void NameProgramSites(LaunchTrace& t, const SiteNames& names) {
 }
 
 void KeepLaunch(ChildRecord& run, LaunchTrace t) {
-  if (run.parts >= kMaxLaunchesWithRecords) {
+  const std::size_t nth = run.launches_of[t.kernel]++;  // of its kernel, from 0
+  const bool keep = nth == 0 || (nth < kRecordedLaunchesPerKernel &&
+                                 run.launches_with_records < kMaxLaunchesWithRecords);
+  if (keep && !t.blocks.empty()) ++run.launches_with_records;
+  if (!keep) {
     t.blocks.clear();
     t.thread_active.clear();
     ++run.launches_without_records;

@@ -8,12 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "warpscope/trace/kernel_table.h"
 #include "warpscope/trace/launch.h"
 #include "warpscope/trace/ws_cuda_keys.h"
 
 namespace ws::prog {
-
-inline constexpr std::size_t kMaxLaunchesWithRecords = 32;
 
 // The rewriter's site tables (one per translation unit; the shim's SiteDesc): each site's columns
 // and file, and the file each tag stands for.
@@ -57,7 +56,9 @@ void NameProgramSites(LaunchTrace& t, const SiteNames& names);
 struct ChildRecord {
   std::string file, backend, preset, error;
   std::size_t launches_without_records = 0;
-  std::size_t parts = 0;        // launches written so far
+  std::size_t launches_with_records = 0;
+  std::map<std::string, std::size_t> launches_of;  // by kernel, so far
+  std::size_t parts = 0;                           // launches written so far
   bool events_modeled = false;  // cudaEventElapsedTime gave the model's time (the emulator)
 };
 
@@ -73,9 +74,9 @@ const char* KernelNameAt(const void* address, const char* written);
 bool KeepsArraysInRegisters(const char* kernel);
 
 // Writes the finished launch `t` at once, to WS_PROGRAM_OUT.part<N> (N = run.parts, counting from
-// 0), so that a program stopped later (a time limit, a crash) keeps it; past
-// kMaxLaunchesWithRecords launches only its figures are written. The parent reads the parts in
-// order (program.h).
+// 0), so that a program stopped later (a time limit, a crash) keeps it; past its kernel's budget
+// of launches with records (kernel_table.h) only its figures are written. The parent reads the
+// parts in order (program.h).
 void KeepLaunch(ChildRecord& run, LaunchTrace t);
 // Writes `run`'s header to the file named by WS_PROGRAM_OUT (nothing when it is not set): the
 // parts and how the run ended.

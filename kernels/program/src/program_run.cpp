@@ -18,6 +18,7 @@
 #include "warpscope/program/program.h"
 #include "warpscope/trace/device_preset.h"
 #include "warpscope/trace/file_io.h"
+#include "warpscope/trace/kernel_table.h"
 #include "warpscope/trace/lesson_run.h"
 #include "warpscope/trace/trace_file.h"
 
@@ -33,6 +34,12 @@ namespace {
 // kept. Then the header, written at the end (absent after a time limit or a crash). Returns
 // whether the emulator's cudaEvent times were the model's; false with the failure set when a
 // launch cannot be read.
+// How the emulator's model times a launch, for the note on a program's own event times.
+std::string ModelNoteFor(const std::string& preset) {
+  auto p = FindDevicePreset(preset);
+  return ModelNote(p.ok() ? *p : DevicePreset{});
+}
+
 bool ReadLaunches(ProgramJob& job, const std::filesystem::path& out, bool* events_modeled) {
   std::error_code ec;
   LessonRun& run = job.run;
@@ -341,11 +348,10 @@ void Execute(ProgramJob& job) {
   if (events_modeled) {
     p.warnings.push_back(
         {0, 0, false,
-         "cudaEventElapsedTime gave the model's time on the emulator (each launch: its sectors x "
-         "32 B at the " +
-             job.options.preset +
-             " preset's DRAM bandwidth, plus 2 us), not a "
-             "measurement: times and bandwidths the program printed from it are the model's"});
+         "cudaEventElapsedTime gave the model's time on the emulator (" +
+             ModelNoteFor(job.options.preset) +
+             "), not a measurement: times and bandwidths the program printed from it are the "
+             "model's"});
   }
   p.ran = c.started;
   p.signal = c.signal;
@@ -363,14 +369,25 @@ LessonRun Finish(ProgramJob& job) {
   // The rewriter's notes first, then the run's own.
   p.warnings.insert(p.warnings.begin(), job.rewritten.warnings.begin(),
                     job.rewritten.warnings.end());
-  p.launch = r.launches.empty() ? 0 : r.launches.size() - 1;
+  p.preset = job.options.preset;
+  // The last launch, or where it kept no records (past its kernel's budget) the nearest launch
+  // of its kernel that did: the views never open on a launch they cannot draw.
+  p.launch = r.launches.empty() ? 0 : NearestLaunchWithRecords(r.launches, r.launches.size() - 1);
   r.check.ok = p.ok() && p.exit_code == 0;
   r.check.message =
       p.ok() ? "the program exited with status " + std::to_string(p.exit_code) : p.failure;
-  r.timing.kind = "none";
+  // The run's time, for the timing plot: its kernels' times summed (the kernels table's rows).
+  auto preset = FindDevicePreset(job.options.preset);
+  const std::vector<KernelRow> rows = KernelTable(r, preset.ok() ? *preset : DevicePreset{});
+  r.timing.kind = rows.empty() ? "none" : rows.front().time_kind;
+  r.timing.ms = 0;
+  for (const KernelRow& k : rows) r.timing.ms += k.total_ms();
   r.timing.note =
-      "A program's own cudaEvent times are in what it printed (on the emulator they are the "
-      "model's: each launch's sectors at the preset's DRAM bandwidth; on a GPU, measured).";
+      rows.empty() ? "the program launched no kernel"
+      : r.timing.kind == "measured"
+          ? "its kernels' times summed, measured on the GPU (CUPTI, the program as written)"
+          : "its kernels' times summed, " + ModelNoteFor(job.options.preset) +
+                "; a model, not a measurement";
   return std::move(r);
 }
 

@@ -203,6 +203,10 @@ struct WhatIfNote {
   std::string code;     // the code that gets the layout, at the array's first site
   std::string scope;    // "the whole grid (64 blocks)" or "the 4 kept blocks of 4,096"
   bool whole_grid = false;
+  // The launch it re-addressed (index into the run's launches) and its kernel; `where` says it:
+  // "launch 2 of 3 (transposeCoalesced)".
+  std::size_t launch = 0;
+  std::string kernel, where;
 };
 
 // One lesson run: the launches it made (the last is the one the views show), the output check,
@@ -238,9 +242,9 @@ struct LessonRun {
 
   bool has_launch() const { return !launches.empty(); }
   // The launch the views draw: a program's selected one, else the lesson's last.
-  const LaunchTrace& main_launch() const {
-    return program && program->launch < launches.size() ? launches[program->launch]
-                                                        : launches.back();
+  const LaunchTrace& main_launch() const { return launches[main_launch_index()]; }
+  std::size_t main_launch_index() const {
+    return program && program->launch < launches.size() ? program->launch : launches.size() - 1;
   }
   // The figures as T, or null when the run has none of that kind.
   template <typename T>

@@ -41,6 +41,7 @@ struct ProgramRecord {
   // name (relative to the main file's folder) and text as run.
   std::vector<std::pair<std::string, std::string>> files;
   std::size_t launch = 0;   // index into the run's launches: what main_launch() gives
+  std::string preset;       // the device preset the emulator ran and modeled it under ("hopper")
   std::string stdout_text;  // what it printed (at most ProgramOptions::output_limit_bytes)
   std::string stderr_text;
   bool takes_args = false;  // its main() has parameters (argc, argv)

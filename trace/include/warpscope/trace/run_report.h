@@ -19,7 +19,9 @@ namespace ws {
 // The whole run: a lesson's figures for its main launch, or a program's every launch with what
 // it printed and how it ended (the form of `run --file --json`).
 nlohmann::json RunJson(const LessonRun& run);
-std::string RunText(const LessonRun& run);
+// A program's text opens with its kernels table (kernel_table.h); each launch's sites, barriers
+// and hazards follow only with `every_launch` (the CLI's --launches).
+std::string RunText(const LessonRun& run, bool every_launch = false);
 
 // One launch's sites and barriers with their figures (the `sites` and `barriers` of `run --json`).
 nlohmann::json SitesJson(const LaunchTrace& t);

@@ -51,6 +51,11 @@ struct WhatIfArray {
 };
 
 struct WhatIf {
+  // The launch it applies to (index into the run's launches) and, when the spec named it, its
+  // kernel ("transposeCoalesced:tile:pad=1").
+  static constexpr std::size_t kShownLaunch = ~std::size_t{0};  // the launch the views show
+  std::size_t launch = kShownLaunch;
+  std::string kernel;
   WhatIfKind kind = WhatIfKind::kPad;
   WhatIfArray array;
   std::uint32_t pad = 1;                             // kPad: elements added to each row
@@ -64,11 +69,16 @@ struct WhatIf {
 // parameters for names such as TILE_DIM), else from the records: square when the element count
 // is a square, else one row.
 std::vector<WhatIfArray> WhatIfArrays(const LessonRun& run);
+// The same for another of the run's launches (index into its launches).
+std::vector<WhatIfArray> WhatIfArrays(const LessonRun& run, std::size_t launch);
 
-// "ARRAY:KIND[=ARGS][,shape=RxC]" where ARRAY is an array's name or `site=N` (the array of site
-// N) and KIND is pad=K, swizzle=B,M,S, morton, tiled=WxH, transpose or vector=BYTES. Errors name
-// the part that is wrong and what is allowed: "what-if 'tile:swizzle=9,0,5': B is 9, over the
-// limit of 8 bits".
+// "[KERNEL:]ARRAY:KIND[=ARGS][,shape=RxC]" where ARRAY is an array's name or `site=N` (the array
+// of site N) and KIND is pad=K, swizzle=B,M,S, morton, tiled=WxH, transpose or vector=BYTES.
+// KERNEL (a kernel's name, or launch=N counting from 1) chooses the launch: the kernel's launch
+// the views show when it is one, else its first launch that kept block records; without it, the
+// launch the views show. It is always applied to the records as written. Errors name the part
+// that is wrong and what is allowed: "what-if 'tile:swizzle=9,0,5': B is 9, over the limit of 8
+// bits", "the program launched no kernel 'transpose' (its kernels: copy, transposeNaive)".
 Result<WhatIf> ParseWhatIf(const std::string& spec, const LessonRun& run);
 // The form alone, with no run to name arrays from: ARRAY:LAYOUT with a known layout (a lecture
 // file's what_if is checked so when it is read).

@@ -1,0 +1,178 @@
+// The kernels table (trace/kernel_table.h): one row per kernel over every launch, its modeled time
+// counting shared wavefronts, slowest first, each row's worst figure marked; and the launch the
+// views draw a kernel from when the one asked for kept no records.
+#include "warpscope/trace/kernel_table.h"
+
+#include <gtest/gtest.h>
+
+#include "warpscope/trace/run_report.h"
+
+namespace ws {
+namespace {
+
+SiteInfo Site(std::uint32_t line, MemorySpace space, AccessOp op) {
+  SiteInfo s;
+  s.line = line;
+  s.space = space;
+  s.op = op;
+  s.size = 4;
+  return s;
+}
+
+SiteStats Global(std::uint64_t requests, std::uint64_t sectors, std::uint64_t ideal) {
+  SiteStats st;
+  st.requests = requests;
+  st.sectors = sectors;
+  st.ideal_sectors = ideal;
+  st.bytes = requests * 128;  // 32 lanes x 4 B
+  return st;
+}
+
+SiteStats Shared(std::uint64_t requests, std::uint64_t wavefronts, std::uint32_t worst) {
+  SiteStats st;
+  st.requests = requests;
+  st.wavefronts = wavefronts;
+  st.ideal_wavefronts = requests;  // 4-byte accesses: one wavefront each at best
+  st.bank_conflict_max = worst;
+  return st;
+}
+
+// A transpose's two kernels on a 64-warp grid: the naive one reads 4 sectors a request and writes
+// 32; the tiled one reads and writes 4, through a tile it stores 1-way and reads 32-way.
+LaunchTrace Naive(bool records) {
+  LaunchTrace t;
+  t.kernel = "transposeNaive";
+  t.sites = {Site(10, MemorySpace::kGlobal, AccessOp::kLoad),
+             Site(10, MemorySpace::kGlobal, AccessOp::kStore)};
+  t.stats.sites = {Global(64, 256, 256), Global(64, 2048, 256)};
+  if (records) t.blocks.resize(1);
+  return t;
+}
+
+LaunchTrace Tiled() {
+  LaunchTrace t;
+  t.kernel = "transposeCoalesced";
+  t.sites = {Site(20, MemorySpace::kGlobal, AccessOp::kLoad),
+             Site(20, MemorySpace::kShared, AccessOp::kStore),
+             Site(22, MemorySpace::kShared, AccessOp::kLoad),
+             Site(22, MemorySpace::kGlobal, AccessOp::kStore)};
+  t.stats.sites = {Global(64, 256, 256), Shared(64, 64, 1), Shared(64, 2048, 32),
+                   Global(64, 256, 256)};
+  t.blocks.resize(1);
+  return t;
+}
+
+// A device with round numbers: 1,000 GB/s of DRAM (1,000 bytes per ns), 10 SMs at 1 GHz.
+DevicePreset Round() {
+  DevicePreset p;
+  p.name = "round";
+  p.bandwidth_gbps = 1000;
+  p.multiprocessors = 10;
+  p.clock_ghz = 1;
+  return p;
+}
+
+TEST(KernelTable, ALaunchTakesTheLongerOfItsDramAndItsSharedWavefronts) {
+  // Naive: (256 + 2048) sectors x 32 B = 73,728 B at 1,000 B/ns = 73.728 ns; no shared memory.
+  const LaunchTimeModel naive = ModelLaunchTime(Naive(true), Round());
+  EXPECT_EQ(naive.dram_bytes, 73728u);
+  EXPECT_DOUBLE_EQ(naive.dram_ms, 73.728e-6);
+  EXPECT_DOUBLE_EQ(naive.shared_ms, 0.0);
+  EXPECT_DOUBLE_EQ(naive.ms(), 73.728e-6);
+  // Tiled: 512 sectors = 16,384 B = 16.384 ns of DRAM; 64 + 2,048 wavefronts over 10 SMs at one
+  // a cycle: 211.2 cycles at 1 GHz = 211.2 ns. Shared memory bounds it.
+  const LaunchTimeModel tiled = ModelLaunchTime(Tiled(), Round());
+  EXPECT_EQ(tiled.wavefronts, 2112u);
+  EXPECT_DOUBLE_EQ(tiled.dram_ms, 16.384e-6);
+  EXPECT_DOUBLE_EQ(tiled.shared_ms, 211.2e-6);
+  EXPECT_DOUBLE_EQ(tiled.ms(), 211.2e-6);
+  EXPECT_STREQ(tiled.bound(), "shared memory");
+}
+
+TEST(KernelTable, OneRowPerKernelOverEveryLaunchSlowestFirstWithItsWorstFigure) {
+  LessonRun run;
+  run.launches = {Naive(true), Tiled(), Naive(false), Naive(false)};
+  const std::vector<KernelRow> rows = KernelTable(run, Round());
+  ASSERT_EQ(rows.size(), 2u);
+  // The naive kernel's three launches (3 x 73.728 = 221.184 ns) sum to more than the 32-way
+  // tile's one (211.2 ns): it comes first.
+  EXPECT_EQ(rows[0].kernel, "transposeNaive");
+  EXPECT_EQ(rows[0].launches, 3u);
+  EXPECT_DOUBLE_EQ(rows[0].ms, 3 * 73.728e-6);
+  EXPECT_DOUBLE_EQ(rows[0].overhead_ms, 3 * kModeledLaunchOverheadMs);  // apart from ms
+  EXPECT_EQ(rows[0].global_requests, 3u * 128);
+  EXPECT_DOUBLE_EQ(rows[0].SectorsPerRequest(), 18.0);  // (4 + 32) / 2
+  EXPECT_DOUBLE_EQ(rows[0].IdealSectorsPerRequest(), 4.0);
+  EXPECT_EQ(rows[0].worst, "sectors");
+  EXPECT_EQ(rows[0].first_launch, 0u);
+  EXPECT_TRUE(rows[0].has_records);
+  EXPECT_EQ(rows[0].first_with_records, 0u);
+
+  EXPECT_EQ(rows[1].kernel, "transposeCoalesced");
+  EXPECT_EQ(rows[1].launches, 1u);
+  EXPECT_DOUBLE_EQ(rows[1].ms, 211.2e-6);
+  EXPECT_EQ(rows[1].wavefronts, 2112u);
+  EXPECT_EQ(rows[1].ideal_wavefronts, 128u);
+  EXPECT_EQ(rows[1].bank_conflicts(), 1984u);  // 2,112 - 128, as Nsight Compute counts them
+  EXPECT_EQ(rows[1].worst_bank_degree, 32u);
+  EXPECT_EQ(rows[1].worst, "banks");  // 2,112 / 128 = 16.5x its ideal; sectors at theirs
+  EXPECT_DOUBLE_EQ(rows[1].SectorsPerRequest(), 4.0);
+
+  // One launch each: the 32-way tile is the slower, as on a GPU.
+  LessonRun once;
+  once.launches = {Naive(true), Tiled()};
+  EXPECT_EQ(KernelTable(once, Round())[0].kernel, "transposeCoalesced");
+}
+
+TEST(KernelTable, ARaceIsTheRowsWorstFigure) {
+  LessonRun run;
+  run.launches = {Tiled()};
+  HazardGroup g;
+  g.kind = HazardKind::kRaw;
+  g.count = 5;
+  HazardGroup benign;
+  benign.kind = HazardKind::kWawSameValue;  // the same value written twice: not a race
+  benign.count = 7;
+  run.launches[0].hazards.groups = {g, benign};
+  const std::vector<KernelRow> rows = KernelTable(run, Round());
+  EXPECT_EQ(rows[0].hazards, 5u);
+  EXPECT_EQ(rows[0].worst, "hazards");
+}
+
+TEST(KernelTable, ALaunchWithoutRecordsIsDrawnFromItsKernelsNearestThatKeptThem) {
+  const std::vector<LaunchTrace> launches = {Naive(true), Tiled(), Naive(false), Naive(false),
+                                             Tiled()};
+  EXPECT_EQ(NearestLaunchWithRecords(launches, 3), 0u);  // the naive kernel's only one
+  EXPECT_EQ(NearestLaunchWithRecords(launches, 1), 1u);  // it kept its own
+  EXPECT_EQ(NearestLaunchWithRecords(launches, 4), 4u);
+  std::vector<LaunchTrace> none = {Naive(false), Naive(false)};
+  EXPECT_EQ(NearestLaunchWithRecords(none, 1), 1u);  // no launch of it did: itself
+}
+
+TEST(KernelTable, TheCliTextPutsTheTableFirstAndEachLaunchOnlyWhenAsked) {
+  LessonRun run;
+  run.backend = "emu";
+  run.launches = {Naive(true), Tiled(), Naive(false)};
+  LessonRun::Program p;
+  p.file = "t.cu";
+  run.program = p;
+  const std::string text = RunText(run);
+  const std::size_t table = text.find("kernels, slowest first (2 kernels, 3 launches");
+  ASSERT_NE(table, std::string::npos) << text;
+  EXPECT_NE(text.find("*18.00(4.00)"), std::string::npos) << text;  // naive's worst: sectors
+  EXPECT_NE(text.find("*2,112(128) 32-way"), std::string::npos) << text;
+  EXPECT_EQ(text.find("launch 1:"), std::string::npos);
+  EXPECT_NE(text.find("add --launches"), std::string::npos);
+  EXPECT_NE(RunText(run, true).find("launch 1: transposeNaive"), std::string::npos);
+
+  const nlohmann::json j = RunJson(run);
+  ASSERT_EQ(j.at("kernels").size(), 2u);
+  EXPECT_EQ(j["kernels"][1]["kernel"], "transposeCoalesced");  // hopper: DRAM-bound naive first
+  EXPECT_EQ(j["kernels"][1]["bank_conflicts"], 1984);
+  EXPECT_EQ(j["kernels"][0]["launches"], 2);
+  EXPECT_EQ(j["kernels"][0]["drawn_from_launch"], 0);
+  EXPECT_EQ(j["kernels"][0]["worst"], "sectors");
+}
+
+}  // namespace
+}  // namespace ws

@@ -1,0 +1,109 @@
+// A run's kernels, one row each over every launch: which kernel is slow and why. The app's Kernels
+// view, the CLI's summary and the JSON's `kernels` all read KernelTable().
+//
+//   auto preset = FindDevicePreset("hopper");
+//   std::vector<KernelRow> rows = KernelTable(run, *preset);  // slowest first
+//   rows[0].worst  // the figure furthest from its ideal: "sectors", "banks" or "hazards"
+//
+// The model of a launch's time (the emulator has no clock of its own) is a roofline of its two
+// memories: DRAM moves each global, local, constant and texture sector (32 B) at the preset's
+// bandwidth; shared memory serves one wavefront per cycle on each multiprocessor (32 banks x 4 B),
+// so a 32-way conflicted request costs 32 cycles of its SM where a conflict-free one costs 1. The
+// launch takes the longer of the two (they overlap), and the fixed cost of a launch (2 us on an
+// H100: the launch and its synchronisation) is kept apart, so that a kernel's own cost is not
+// hidden under it. docs/PROGRAMS.md ("The Kernels table") says how it is built.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "warpscope/trace/device_preset.h"
+#include "warpscope/trace/lesson_run.h"
+
+namespace ws {
+
+// Block records are kept by kernel: each kernel's first kRecordedLaunchesPerKernel launches keep
+// them (a kernel timed 100 times in a loop is drawn from its first), and past its first launch a
+// kernel keeps them only while the run has kept fewer than kMaxLaunchesWithRecords in all. Every
+// launch is counted either way: its figures are always written.
+inline constexpr std::size_t kRecordedLaunchesPerKernel = 3;
+inline constexpr std::size_t kMaxLaunchesWithRecords = 64;
+
+// The fixed cost of one launch in the model: a launch and its synchronisation on an H100.
+inline constexpr double kModeledLaunchOverheadMs = 0.002;
+
+struct LaunchTimeModel {
+  double dram_ms = 0;    // sectors x 32 B at the preset's DRAM bandwidth
+  double shared_ms = 0;  // wavefronts / (multiprocessors x clock)
+  std::uint64_t dram_bytes = 0, wavefronts = 0;
+  // The launch's own time: bounded by the slower memory (the launch overhead is not in it).
+  double ms() const { return dram_ms > shared_ms ? dram_ms : shared_ms; }
+  const char* bound() const { return shared_ms > dram_ms ? "shared memory" : "DRAM"; }
+};
+// `unrecorded`: sectors the launch moved that no site recorded (a lesson's local memory, counted
+// by the driver), charged to DRAM too.
+LaunchTimeModel ModelLaunchTime(const LaunchTrace& t, const DevicePreset& preset,
+                                std::uint64_t unrecorded = 0);
+
+struct KernelRow {
+  std::string kernel;
+  std::size_t launches = 0;
+  std::size_t first_launch = 0;  // index into the run's launches
+  // The first of its launches that kept block records (what its views draw); = launches of the
+  // run (none) when no launch of it did.
+  std::size_t first_with_records = 0;
+  bool has_records = false;
+  // Time over all its launches: "measured" (a GPU's kernel times) or "modeled" (ModelLaunchTime).
+  std::string time_kind = "modeled";
+  double ms = 0;                      // the kernels' own time, summed
+  double overhead_ms = 0;             // modeled: launches x kModeledLaunchOverheadMs, apart from ms
+  double dram_ms = 0, shared_ms = 0;  // modeled: the two memories' parts, summed
+  // Global (and local, constant, texture) traffic.
+  std::uint64_t global_requests = 0, global_sectors = 0, global_ideal_sectors = 0;
+  std::uint64_t global_bytes = 0;  // bytes the threads asked for
+  std::uint64_t dram_bytes = 0;    // sectors x 32
+  // Shared memory.
+  std::uint64_t shared_requests = 0, wavefronts = 0, ideal_wavefronts = 0;
+  std::uint32_t worst_bank_degree = 0;  // the worst request's conflict degree (1: none)
+  std::uint64_t hazards = 0;            // races found, over its launches
+  // The figure furthest from its ideal, marked in the table: "hazards" (any race), else the
+  // larger of "sectors" (sectors / ideal sectors) and "banks" (wavefronts / ideal), when over 1;
+  // "" when both are at their ideal.
+  std::string worst;
+
+  double SectorsPerRequest() const {
+    return global_requests ? double(global_sectors) / double(global_requests) : 0.0;
+  }
+  double IdealSectorsPerRequest() const {
+    return global_requests ? double(global_ideal_sectors) / double(global_requests) : 0.0;
+  }
+  std::uint64_t bank_conflicts() const { return wavefronts - ideal_wavefronts; }
+  double total_ms() const { return ms + overhead_ms; }
+  // Achieved DRAM throughput (GB/s) over the kernel's own time.
+  double DramGigabytesPerSecond() const { return ms > 0 ? double(dram_bytes) / (ms * 1e6) : 0.0; }
+};
+
+// Every kernel the run launched, slowest first (ties: first launched first). A GPU run's times
+// are measured when the program's kernel times match its launches one for one; otherwise (and on
+// the emulator) modeled under `preset`.
+std::vector<KernelRow> KernelTable(const LessonRun& run, const DevicePreset& preset);
+
+// The table as the CLI prints it (a line per kernel, the worst figure of each row starred, and
+// how its times were made) and as the JSON's `kernels`.
+std::string KernelsText(const std::vector<KernelRow>& rows, const LessonRun& run,
+                        const DevicePreset& preset);
+nlohmann::json KernelsJson(const std::vector<KernelRow>& rows, const LessonRun& run);
+// How the modeled times were made, in one sentence ("modeled on hopper: ...").
+std::string ModelNote(const DevicePreset& preset);
+
+// The launch of the same kernel nearest to `index` (earlier ones first on ties) that kept block
+// records; `index` itself when it kept them, or when no launch of its kernel did.
+std::size_t NearestLaunchWithRecords(const std::vector<LaunchTrace>& launches, std::size_t index);
+
+// The preset a run was modeled under: the program's, else "hopper".
+std::string PresetOf(const LessonRun& run);
+
+}  // namespace ws

@@ -1,0 +1,218 @@
+// A run's kernels, one row each (kernel_table.h).
+#include "warpscope/trace/kernel_table.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include "warpscope/trace/units.h"
+
+namespace ws {
+
+LaunchTimeModel ModelLaunchTime(const LaunchTrace& t, const DevicePreset& preset,
+                                std::uint64_t unrecorded) {
+  LaunchTimeModel m;
+  std::uint64_t sectors = unrecorded;
+  for (std::size_t i = 0; i < t.sites.size() && i < t.stats.sites.size(); ++i) {
+    if (t.sites[i].space == MemorySpace::kShared)
+      m.wavefronts += t.stats.sites[i].wavefronts;
+    else
+      sectors += t.stats.sites[i].sectors;
+  }
+  m.dram_bytes = sectors * 32;
+  // GB/s = bytes per ns: ms = bytes / (GB/s x 1e6).
+  m.dram_ms = static_cast<double>(m.dram_bytes) / (preset.bandwidth_gbps * 1e6);
+  // One wavefront per cycle per multiprocessor: cycles / (SMs x GHz x 1e6) ms.
+  const double per_ms = static_cast<double>(preset.multiprocessors) * preset.clock_ghz * 1e6;
+  m.shared_ms = per_ms > 0 ? static_cast<double>(m.wavefronts) / per_ms : 0.0;
+  return m;
+}
+
+std::size_t NearestLaunchWithRecords(const std::vector<LaunchTrace>& launches, std::size_t index) {
+  if (index >= launches.size() || !launches[index].blocks.empty()) return index;
+  const std::string& kernel = launches[index].kernel;
+  for (std::size_t d = 1; d < launches.size(); ++d) {
+    if (index >= d && launches[index - d].kernel == kernel && !launches[index - d].blocks.empty())
+      return index - d;
+    if (index + d < launches.size() && launches[index + d].kernel == kernel &&
+        !launches[index + d].blocks.empty())
+      return index + d;
+  }
+  return index;
+}
+
+std::string PresetOf(const LessonRun& run) {
+  return run.program && !run.program->preset.empty() ? run.program->preset : "hopper";
+}
+
+namespace {
+
+// The worst figure of a row: any race first; else the figure furthest over its ideal.
+std::string WorstOf(const KernelRow& r) {
+  if (r.hazards > 0) return "hazards";
+  const double sectors =
+      r.global_ideal_sectors > 0 ? double(r.global_sectors) / double(r.global_ideal_sectors) : 1.0;
+  const double banks =
+      r.ideal_wavefronts > 0 ? double(r.wavefronts) / double(r.ideal_wavefronts) : 1.0;
+  if (sectors <= 1.0 && banks <= 1.0) return "";
+  return banks > sectors ? "banks" : "sectors";
+}
+
+}  // namespace
+
+std::vector<KernelRow> KernelTable(const LessonRun& run, const DevicePreset& preset) {
+  std::vector<KernelRow> rows;
+  std::map<std::string, std::size_t> row_of;
+  // A GPU's kernel times, one per launch in launch order, when the two runs agree in number.
+  const bool measured = run.program && run.backend == "cuda" &&
+                        !run.program->kernel_times.empty() &&
+                        run.program->kernel_times.size() == run.launches.size();
+  for (std::size_t i = 0; i < run.launches.size(); ++i) {
+    const LaunchTrace& t = run.launches[i];
+    auto [it, fresh] = row_of.try_emplace(t.kernel, rows.size());
+    if (fresh) {
+      rows.emplace_back();
+      rows.back().kernel = t.kernel;
+      rows.back().first_launch = i;
+      rows.back().first_with_records = run.launches.size();
+    }
+    KernelRow& r = rows[it->second];
+    ++r.launches;
+    if (!r.has_records && !t.blocks.empty()) {
+      r.has_records = true;
+      r.first_with_records = i;
+    }
+    const LaunchTimeModel m = ModelLaunchTime(t, preset);
+    r.dram_ms += m.dram_ms;
+    r.shared_ms += m.shared_ms;
+    r.dram_bytes += m.dram_bytes;
+    if (measured) {
+      r.time_kind = "measured";
+      r.ms += run.program->kernel_times[i].ms;
+    } else {
+      r.ms += m.ms();
+      r.overhead_ms += kModeledLaunchOverheadMs;
+    }
+    for (std::size_t s = 0; s < t.sites.size() && s < t.stats.sites.size(); ++s) {
+      const SiteStats& st = t.stats.sites[s];
+      if (t.sites[s].space == MemorySpace::kShared) {
+        r.shared_requests += st.requests;
+        r.wavefronts += st.wavefronts;
+        r.ideal_wavefronts += st.ideal_wavefronts;
+        r.worst_bank_degree = std::max(r.worst_bank_degree, st.bank_conflict_max);
+      } else {
+        r.global_requests += st.requests;
+        r.global_sectors += st.sectors;
+        r.global_ideal_sectors += st.ideal_sectors;
+        r.global_bytes += st.bytes;
+      }
+    }
+    // Races; a write of the value already there (benign) is not one.
+    r.hazards += t.hazards.Total() - t.hazards.Count(HazardKind::kWawSameValue);
+  }
+  for (KernelRow& r : rows) r.worst = WorstOf(r);
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const KernelRow& a, const KernelRow& b) { return a.ms > b.ms; });
+  return rows;
+}
+
+std::string ModelNote(const DevicePreset& preset) {
+  char text[320];
+  std::snprintf(text, sizeof text,
+                "modeled on %s: each launch takes the longer of its DRAM sectors x 32 B at %.0f "
+                "GB/s and its shared wavefronts at one per cycle on each of %u SMs at %.2f GHz; "
+                "a launch's fixed %.0f us apart",
+                preset.name.c_str(), preset.bandwidth_gbps, preset.multiprocessors,
+                preset.clock_ghz, kModeledLaunchOverheadMs * 1000);
+  return text;
+}
+
+namespace {
+
+std::string Ratio(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f", v);
+  return text;
+}
+
+std::string WhoseLaunch(const KernelRow& r) {
+  return r.has_records ? std::to_string(r.first_with_records + 1) : std::string("-");
+}
+
+}  // namespace
+
+std::string KernelsText(const std::vector<KernelRow>& rows, const LessonRun& run,
+                        const DevicePreset& preset) {
+  std::ostringstream o;
+  const bool measured = !rows.empty() && rows.front().time_kind == "measured";
+  o << "kernels, slowest first (" << rows.size() << (rows.size() == 1 ? " kernel, " : " kernels, ")
+    << run.launches.size() << (run.launches.size() == 1 ? " launch" : " launches") << "; "
+    << (measured ? "times measured on the GPU (CUPTI, the program as written)" : ModelNote(preset))
+    << "):\n";
+  std::size_t width = 6;
+  for (const KernelRow& r : rows) width = std::max(width, r.kernel.size());
+  char line[640];
+  std::snprintf(line, sizeof line, "  %-*s %8s %11s %10s %15s %22s %8s %7s\n",
+                static_cast<int>(width), "kernel", "launches", "time", "overhead",
+                "sect/req(ideal)", "shared wavefronts(ideal)", "hazards", "drawn");
+  o << line;
+  for (const KernelRow& r : rows) {
+    const std::string sectors = r.global_requests > 0 ? (r.worst == "sectors" ? "*" : "") +
+                                                            Ratio(r.SectorsPerRequest()) + "(" +
+                                                            Ratio(r.IdealSectorsPerRequest()) + ")"
+                                                      : std::string("-");
+    const std::string banks = r.shared_requests > 0
+                                  ? (r.worst == "banks" ? "*" : "") +
+                                        FormatNumber(static_cast<double>(r.wavefronts)) + "(" +
+                                        FormatNumber(static_cast<double>(r.ideal_wavefronts)) +
+                                        ") " + std::to_string(r.worst_bank_degree) + "-way"
+                                  : std::string("-");
+    const std::string hazards =
+        (r.worst == "hazards" ? "*" : "") + FormatNumber(static_cast<double>(r.hazards));
+    std::snprintf(line, sizeof line, "  %-*s %8zu %11s %10s %15s %22s %8s %7s\n",
+                  static_cast<int>(width), r.kernel.c_str(), r.launches,
+                  FormatDuration(r.ms).c_str(),
+                  r.overhead_ms > 0 ? FormatDuration(r.overhead_ms).c_str() : "-", sectors.c_str(),
+                  banks.c_str(), hazards.c_str(), WhoseLaunch(r).c_str());
+    o << line;
+  }
+  o << "  * the row's worst figure; drawn: the launch the views draw the kernel from (the first "
+       "that kept block records)\n";
+  return o.str();
+}
+
+nlohmann::json KernelsJson(const std::vector<KernelRow>& rows, const LessonRun& run) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const KernelRow& r : rows) {
+    nlohmann::json k = {{"kernel", r.kernel},
+                        {"launches", r.launches},
+                        {"first_launch", r.first_launch},
+                        {"time_kind", r.time_kind},
+                        {"ms", r.ms},
+                        {"overhead_ms", r.overhead_ms},
+                        {"dram_ms", r.dram_ms},
+                        {"shared_ms", r.shared_ms},
+                        {"global_requests", r.global_requests},
+                        {"sectors", r.global_sectors},
+                        {"ideal_sectors", r.global_ideal_sectors},
+                        {"sectors_per_request", r.SectorsPerRequest()},
+                        {"global_bytes", r.global_bytes},
+                        {"dram_bytes", r.dram_bytes},
+                        {"shared_requests", r.shared_requests},
+                        {"wavefronts", r.wavefronts},
+                        {"ideal_wavefronts", r.ideal_wavefronts},
+                        {"bank_conflicts", r.bank_conflicts()},
+                        {"worst_bank_degree", r.worst_bank_degree},
+                        {"hazards", r.hazards},
+                        {"worst", r.worst}};
+    // The launch its views draw from: null when none of its launches kept block records.
+    k["drawn_from_launch"] =
+        r.has_records ? nlohmann::json(r.first_with_records) : nlohmann::json(nullptr);
+    if (run.program) k["file"] = run.program->KernelFile(r.kernel);
+    a.push_back(std::move(k));
+  }
+  return a;
+}
+
+}  // namespace ws
