@@ -107,6 +107,10 @@ class Ui {
   void DrawStatusBar();
   void DrawDockSpace();
   void BuildDefaultLayout(unsigned int dockspace_id);
+  // The window holds fewer than kCompactLines lines of text (or kCompactColumns characters
+  // across) at the UI scale: the default layout then puts every view in one node of tabs.
+  static constexpr float kCompactLines = 45, kCompactColumns = 80;
+  static bool CompactScreen();
   void BuildLectureLayout(unsigned int dockspace_id);
   void DrawAboutWindow();
   void DrawOpenWindow();

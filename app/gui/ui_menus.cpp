@@ -151,30 +151,44 @@ void Ui::DrawDockSpace() {
   ImGui::PopStyleColor(2);
 }
 
+bool Ui::CompactScreen() {
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  const float font = ImGui::GetFontSize();
+  return vp->WorkSize.y < font * kCompactLines || vp->WorkSize.x < font * kCompactColumns;
+}
+
 // Left: the lesson and its source; right: the playback strip over the big views in tabs, over
-// barriers and shuffles beside timing and hazards.
+// barriers and shuffles beside timing and hazards (on a small screen, all in the views' tabs).
 void Ui::BuildDefaultLayout(unsigned int dockspace_id) {
   ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::DockBuilderRemoveNode(dockspace_id);
   ImGui::DockBuilderAddNode(dockspace_id, ImGuiDockNodeFlags_DockSpace);
   ImGui::DockBuilderSetNodeSize(dockspace_id, vp->WorkSize);
+  // A small screen for the UI scale (1280x720 at 150 %: 37 lines of text): a bottom row would
+  // leave the views a strip, so every view is a tab of one node under the playback strip, which
+  // keeps the selected view's figure whole.
+  const bool compact = CompactScreen();
   ImGuiID right = 0;
-  ImGuiID left = ImGui::DockBuilderSplitNode(dockspace_id, ImGuiDir_Left, 0.38f, nullptr, &right);
+  ImGuiID left = ImGui::DockBuilderSplitNode(dockspace_id, ImGuiDir_Left, compact ? 0.34f : 0.38f,
+                                             nullptr, &right);
   ImGuiID left_bottom = 0;
   ImGuiID left_top = ImGui::DockBuilderSplitNode(left, ImGuiDir_Up, 0.48f, nullptr, &left_bottom);
   ImGuiID right_bottom = 0;
+  const float top_share = compact ? 1.0f : 0.62f;
   ImGuiID right_top =
-      ImGui::DockBuilderSplitNode(right, ImGuiDir_Up, 0.62f, nullptr, &right_bottom);
+      compact ? right
+              : ImGui::DockBuilderSplitNode(right, ImGuiDir_Up, top_share, nullptr, &right_bottom);
   ImGuiID views = 0;
   // The playback strip: a tab bar, its menu row and one row of buttons, however large the UI
   // scale makes them (14 % of the views' height at 1600x1000 and 100 %).
   const float strip = ImGui::GetFrameHeightWithSpacing() * 3.3f + ImGui::GetStyle().WindowPadding.y;
   const ImGuiID playback = ImGui::DockBuilderSplitNode(
-      right_top, ImGuiDir_Up, std::clamp(strip / (vp->WorkSize.y * 0.62f), 0.1f, 0.35f), nullptr,
-      &views);
-  ImGuiID bottom_right = 0;
-  ImGuiID bottom_left =
-      ImGui::DockBuilderSplitNode(right_bottom, ImGuiDir_Left, 0.5f, nullptr, &bottom_right);
+      right_top, ImGuiDir_Up, std::clamp(strip / (vp->WorkSize.y * top_share), 0.1f, 0.35f),
+      nullptr, &views);
+  ImGuiID bottom_right = views, bottom_left = views;
+  if (!compact)
+    bottom_left =
+        ImGui::DockBuilderSplitNode(right_bottom, ImGuiDir_Left, 0.5f, nullptr, &bottom_right);
   for (auto& p : panels_) {
     const std::string& id = p->id();
     if (id == "gallery") continue;  // floats over the layout when opened

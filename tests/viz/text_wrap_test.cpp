@@ -30,6 +30,14 @@ TEST(WrapCodeLine, BreaksAtTheLastSpaceAndIndentsUnderTheCode) {
                                       "      x]; out[i] =", "      tile[tx][ty];"}));
 }
 
+TEST(WrapCodeLine, WithoutASpaceItBreaksAfterPunctuationNotInsideAName) {
+  // 20 characters fit, no space in the second half of the first row: it ends after the `[` at
+  // column 18 ("tile[threadIdx.y][" is 18), not inside "threadIdx"; then after "]" or a space.
+  const std::string line = "tile[threadIdx.y][threadIdx.x] = in[i];";
+  EXPECT_EQ(Rows(line, 200.0f),
+            (std::vector<std::string>{"tile[threadIdx.y][", "    threadIdx.x] =", "    in[i];"}));
+}
+
 TEST(WrapCodeLine, AWordLongerThanARowIsCutAtTheLimit) {
   const std::string word(60, 'a');  // no space: rows of 24 (240 / 10), then 20 after indent 4
   const auto rows = WrapCodeLine(word, 240.0f, 10.0f);

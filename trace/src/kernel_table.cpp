@@ -120,9 +120,9 @@ std::vector<KernelRow> KernelTable(const LessonRun& run, const DevicePreset& pre
 std::string ModelNote(const DevicePreset& preset) {
   char text[320];
   std::snprintf(text, sizeof text,
-                "modeled on %s: each launch takes the longer of its DRAM sectors x 32 B at %.0f "
-                "GB/s and its shared wavefronts at one per cycle on each of %u SMs at %.2f GHz; "
-                "a launch's fixed %.0f us apart",
+                "modeled on %s: each launch's DRAM sectors x 32 B at %.0f GB/s plus its shared "
+                "wavefronts at one per cycle on each of %u SMs at %.2f GHz; a launch's fixed "
+                "%.0f us apart",
                 preset.name.c_str(), preset.bandwidth_gbps, preset.multiprocessors,
                 preset.clock_ghz, kModeledLaunchOverheadMs * 1000);
   return text;

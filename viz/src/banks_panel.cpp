@@ -53,7 +53,13 @@ class BanksPanel : public Panel {
             {"worst_degree", std::to_string(st.bank_conflict_max)},
             {"worst_degree_16_banks", std::to_string(st.halfwarp16_conflict_max)},
             {"conflicts", std::to_string(st.wavefronts - st.ideal_wavefronts)},
-            {"what_if", session_->run->what_if ? session_->run->what_if->label : ""}};
+            {"what_if", session_->run->what_if ? session_->run->what_if->label : ""},
+            // As drawn in the last frame: whether the conflict label lay whole in view, the
+            // heatmap's cell width in pixels, and whether the two halves were stacked.
+            {"label", label_},
+            {"label_whole", label_whole_ ? "1" : "0"},
+            {"heatmap_cell_px", std::to_string(static_cast<int>(heat_cell_))},
+            {"stacked", stacked_ ? "1" : "0"}};
   }
 
  protected:
@@ -80,12 +86,14 @@ class BanksPanel : public Panel {
     view::UpdatingBadge(*session_);
     const SiteStats& st = t.stats.sites[static_cast<std::size_t>(site)];
     const bool whole = !session_->run->what_if || session_->run->what_if->whole_grid;
-    ImGui::TextDisabled(
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped(
         "%s: %" PRIu64 " requests, %" PRIu64 " wavefronts (%.2f per request, %" PRIu64
         " conflicts), worst %u-way (16-bank model: %u-way)",
         whole ? "Whole grid" : "Kept blocks", st.requests, st.wavefronts,
         st.requests ? static_cast<double>(st.wavefronts) / static_cast<double>(st.requests) : 0.0,
         st.wavefronts - st.ideal_wavefronts, st.bank_conflict_max, st.halfwarp16_conflict_max);
+    ImGui::PopStyleColor();
 
     const BlockView& bv = session_->block_view();
     if (!bv.kept) {
@@ -113,12 +121,24 @@ class BanksPanel : public Panel {
       cur = &bv.requests[static_cast<std::size_t>(rows[0].request)];
     const int cur_index = static_cast<int>(cur - bv.requests.data());
 
-    const float avail_w = ImGui::GetContentRegionAvail().x;
-    const float heat_w = std::min(avail_w * 0.45f, ImGui::GetFontSize() * 30);
-    if (ImGui::BeginChild("##heat", ImVec2(heat_w, 0)))
-      DrawHeatmap(bv, rows, banks, most, cur_index);
-    ImGui::EndChild();
-    ImGui::SameLine();
+    // Side by side where the view is wide; in a narrow one (a small screen at a large UI scale)
+    // the wiring under the heatmap, so that neither is squeezed to a strip.
+    const float font = ImGui::GetFontSize();
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    stacked_ = avail.x < font * 44;
+    if (stacked_) {
+      const float heat_h =
+          std::min(avail.y * 0.45f, font * (2.6f + 1.2f * static_cast<float>(rows.size())));
+      if (ImGui::BeginChild("##heat", ImVec2(0, std::max(heat_h, font * 5))))
+        DrawHeatmap(bv, rows, banks, most, cur_index);
+      ImGui::EndChild();
+    } else {
+      const float heat_w = std::min(avail.x * 0.45f, font * 30);
+      if (ImGui::BeginChild("##heat", ImVec2(heat_w, 0)))
+        DrawHeatmap(bv, rows, banks, most, cur_index);
+      ImGui::EndChild();
+      ImGui::SameLine();
+    }
     if (ImGui::BeginChild("##wiring", ImVec2(0, 0)))
       DrawWiring(*cur, t.sites[cur->site].op == AccessOp::kLoad, banks,
                  MarkHazard(*session_, bv.block, *cur));
@@ -140,6 +160,7 @@ class BanksPanel : public Panel {
     const float label_w = font * 3.2f;
     const float cell =
         std::max(4.0f, (ImGui::GetContentRegionAvail().x - label_w) / static_cast<float>(banks));
+    heat_cell_ = cell;
     const float row_h = std::clamp(cell, 4.0f, font * 1.2f);
     const ImVec2 o = ImGui::GetCursorScreenPos();
     ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -225,8 +246,10 @@ class BanksPanel : public Panel {
     for (const LaneAccess& l : req.lanes) words.insert(l.address / 4);
     const bool broadcast = words.size() < req.lanes.size();
     ImGui::Text("warp %u, iteration %u, %zu lanes", req.warp, req.iteration, req.lanes.size());
-    view::BigText(2.2f, degree > 1 ? IM_COL32(240, 120, 90, 255) : IM_COL32(110, 200, 120, 255),
-                  degree > 1 ? "%u-way conflict" : "no conflict", degree);
+    label_ = degree > 1 ? std::to_string(degree) + "-way conflict" : "no conflict";
+    label_whole_ =
+        view::BigText(2.2f, degree > 1 ? IM_COL32(240, 120, 90, 255) : IM_COL32(110, 200, 120, 255),
+                      "%s", label_.c_str());
     if (!banks16_ && cost.ideal > 1)
       ImGui::Text("%u wavefronts, %u needed for %u-byte accesses (%s at a time)%s", wavefronts,
                   cost.ideal, req.lanes.empty() ? 4u : req.lanes.front().size,
@@ -315,6 +338,10 @@ class BanksPanel : public Panel {
 
   Session* session_;
   int banks16_ = 0;
+  // What the last frame drew, for Shown().
+  std::string label_;
+  bool label_whole_ = false, stacked_ = false;
+  float heat_cell_ = 0;
 };
 
 }  // namespace

@@ -33,6 +33,22 @@ class CoalescingPanel : public Panel {
   explicit CoalescingPanel(Session* session)
       : Panel("coalescing", "Coalescing"), session_(session) {}
 
+  // The global site shown and its whole-grid figures; the request's label as drawn last frame.
+  State Shown() const override {
+    if (!session_->run || !session_->run->has_launch()) return {};
+    const LaunchTrace& t = session_->run->main_launch();
+    const int site = view::ViewSite(t, session_->sel.site, view::IsGlobalLike);
+    if (site < 0) return {{"site", "none"}};
+    const SiteStats& st = t.stats.sites[static_cast<std::size_t>(site)];
+    return {{"site", std::to_string(site)},
+            {"line", std::to_string(t.sites[static_cast<std::size_t>(site)].line)},
+            {"requests", std::to_string(st.requests)},
+            {"sectors", std::to_string(st.sectors)},
+            {"label", label_},
+            {"label_whole", label_whole_ ? "1" : "0"},
+            {"detail_whole", detail_whole_ ? "1" : "0"}};
+  }
+
  protected:
   // [SECTION] The request shown -------------------------------------------------------------------
 
@@ -166,12 +182,23 @@ class CoalescingPanel : public Panel {
     const char* unit = model_ == kSectors ? "sector" : model_ == kLines ? "line" : "transaction";
     std::uint64_t moved = 0;
     for (const Segment& s : segs) moved += s.bytes;
-    view::BigText(1.6f, palette::Text(), "%u %s%s", n, unit, n == 1 ? "" : "s");
-    ImGui::SameLine();
-    ImGui::AlignTextToFramePadding();
-    ImGui::Text("  %" PRIu64 " bytes moved for %u asked (%.0f %% used); ideal %u sectors", moved,
-                UniqueBytes(req.lanes),
-                moved ? 100.0 * UniqueBytes(req.lanes) / static_cast<double>(moved) : 0.0, ideal);
+    const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+    label_ = std::to_string(n) + " " + unit + (n == 1 ? "" : "s");
+    label_whole_ = view::BigText(1.6f, palette::Text(), "%s", label_.c_str());
+    char detail[160];
+    std::snprintf(detail, sizeof detail,
+                  "%" PRIu64 " bytes moved for %u asked (%.0f %% used); ideal %u sectors", moved,
+                  UniqueBytes(req.lanes),
+                  moved ? 100.0 * UniqueBytes(req.lanes) / static_cast<double>(moved) : 0.0, ideal);
+    // Beside the label where it fits, else under it, wrapped: never cut at the view's edge.
+    if (ImGui::GetItemRectMax().x + ImGui::GetFontSize() + ImGui::CalcTextSize(detail).x <= right) {
+      ImGui::SameLine();
+      ImGui::AlignTextToFramePadding();
+      ImGui::Text("  %s", detail);
+    } else {
+      ImGui::TextWrapped("%s", detail);
+    }
+    detail_whole_ = ImGui::GetItemRectMax().x <= right + 1;
     ImGui::SetItemTooltip("sectors %u, lines %u, compute 1.0 %u, compute 1.2 %u", sectors,
                           Lines128(req.lanes), Cc10Transactions(req.lanes),
                           Cc12Transactions(req.lanes).transactions);
@@ -371,6 +398,9 @@ class CoalescingPanel : public Panel {
 
   Session* session_;
   int model_ = kSectors;
+  // What the last frame drew, for Shown().
+  mutable std::string label_;
+  mutable bool label_whole_ = false, detail_whole_ = false;
   // The strip's x of address `a`, as the panel draws in floats.
   bool StripX(std::uint64_t a, float* x) const {
     double at = 0;

@@ -42,6 +42,7 @@ class KernelsPanel : public Panel {
     Refresh();
     view::UpdatingBadge(*session_);
     ImGui::TextWrapped("%s", note_.c_str());
+    ImGui::SetItemTooltip("%s", model_.c_str());
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
                                   ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY |
                                   ImGuiTableFlags_ScrollX;
@@ -51,9 +52,9 @@ class KernelsPanel : public Panel {
     ImGui::TableSetupColumn("kernel");
     ImGui::TableSetupColumn("launches");
     ImGui::TableSetupColumn("time");
-    ImGui::TableSetupColumn("sectors/request");
+    ImGui::TableSetupColumn("sectors/req (ideal)");
     ImGui::TableSetupColumn("shared wavefronts");
-    ImGui::TableSetupColumn("hazards");
+    ImGui::TableSetupColumn("races");
     ImGui::TableSetupColumn("drawn from");
     ImGui::TableHeadersRow();
     const std::size_t shown = session_->run->main_launch_index();
@@ -82,22 +83,29 @@ class KernelsPanel : public Panel {
       ImGui::TableNextColumn();
       if (r.worst == "sectors") ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, worst_bg);
       if (r.global_requests > 0)
-        ImGui::Text("%.2f (ideal %.2f)", r.SectorsPerRequest(), r.IdealSectorsPerRequest());
+        ImGui::Text("%.2f (%.2f)", r.SectorsPerRequest(), r.IdealSectorsPerRequest());
       else
         ImGui::TextDisabled("-");
       ImGui::TableNextColumn();
       if (r.worst == "banks") ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, worst_bg);
-      if (r.shared_requests > 0)
-        ImGui::Text("%s (ideal %s), %u-way", FormatNumber(double(r.wavefronts)).c_str(),
-                    FormatNumber(double(r.ideal_wavefronts)).c_str(), r.worst_bank_degree);
-      else
+      if (r.shared_requests > 0) {
+        ImGui::Text("%s, %u-way", FormatNumber(double(r.wavefronts)).c_str(), r.worst_bank_degree);
+        ImGui::SetItemTooltip(
+            "%s wavefronts for %s requests: %s needed, %s bank conflicts; the "
+            "worst request %u-way",
+            FormatNumber(double(r.wavefronts)).c_str(),
+            FormatNumber(double(r.shared_requests)).c_str(),
+            FormatNumber(double(r.ideal_wavefronts)).c_str(),
+            FormatNumber(double(r.bank_conflicts())).c_str(), r.worst_bank_degree);
+      } else {
         ImGui::TextDisabled("-");
+      }
       ImGui::TableNextColumn();
       if (r.worst == "hazards") ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, worst_bg);
       ImGui::TextUnformatted(FormatNumber(static_cast<double>(r.hazards)).c_str());
       ImGui::TableNextColumn();
       if (r.has_records)
-        ImGui::Text("launch %zu", r.first_with_records + 1);
+        ImGui::Text("%zu", r.first_with_records + 1);
       else
         ImGui::TextDisabled("no records");
     }
@@ -115,16 +123,18 @@ class KernelsPanel : public Panel {
     const bool measured = !rows_.empty() && rows_.front().time_kind == "measured";
     note_ = std::to_string(rows_.size()) + (rows_.size() == 1 ? " kernel, " : " kernels, ") +
             std::to_string(run.launches.size()) +
-            (run.launches.size() == 1 ? " launch" : " launches") + ", slowest first. " +
-            (measured ? "Times measured on the GPU (the program as written)."
-                      : "Times " + ModelNote(p) + ".") +
-            " The shaded cell is the row's worst figure.";
+            (run.launches.size() == 1 ? " launch" : " launches") + ", slowest first; times " +
+            (measured ? "measured on the GPU." : "modeled on " + p.name + " (hover).") +
+            " Shaded: the row's worst figure. Drawn from: the launch its views show.";
+    model_ = measured ? "CUPTI's kernel times in the program's run as written (no recording)"
+                      : "Times " + ModelNote(p) +
+                            ". The overhead of the launches is in each row's tooltip.";
   }
 
   Session* session_;
   std::uint64_t generation_ = ~0ull;
   std::vector<KernelRow> rows_;
-  std::string note_;
+  std::string note_, model_;
 };
 
 }  // namespace

@@ -1,9 +1,16 @@
 #include "warpscope/viz/text_wrap.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 namespace ws {
+namespace {
+// A name's characters, and `.` so that a member access (threadIdx.x) is not split.
+bool IsNameChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '.';
+}
+}  // namespace
 
 std::vector<WrappedRow> WrapCodeLine(const std::string& text, float width, float char_width) {
   constexpr std::size_t kMinChars = 16;
@@ -25,7 +32,19 @@ std::vector<WrappedRow> WrapCodeLine(const std::string& text, float width, float
     }
     std::size_t end = at + room;
     const std::size_t space = text.rfind(' ', end);
-    if (space != std::string::npos && space >= at + room / 2) end = space;
+    if (space != std::string::npos && space >= at + room / 2) {
+      end = space;
+    } else {
+      // No space late enough: after the last punctuation instead (`tile[i][` | `j]`), never
+      // inside a name or a member (`threadIdx.x` stays whole); cut at the limit only in a name
+      // longer than half a row.
+      for (std::size_t p = at + room; p > at + room / 2; --p) {
+        if (!IsNameChar(text[p - 1]) || !IsNameChar(text[p])) {
+          end = p;
+          break;
+        }
+      }
+    }
     rows.push_back({at, end, rows.empty() ? 0 : indent * char_width});
     at = text.find_first_not_of(' ', end);
     if (at == std::string::npos) break;

@@ -5,6 +5,7 @@
 #include <cstdarg>
 #include <cstdio>
 
+#include <imgui_internal.h>
 #include <implot.h>
 
 namespace ws::view {
@@ -118,17 +119,28 @@ void HazardOutline(ImDrawList* dl, ImVec2 a, ImVec2 b, HazardKind k) {
   dl->AddRect(a, b, HazardColour(k), 0.0f, 3.0f);
 }
 
-void BigText(float scale, ImU32 colour, const char* fmt, ...) {
+bool BigText(float scale, ImU32 colour, const char* fmt, ...) {
   char buf[256];
   va_list args;
   va_start(args, fmt);
   std::vsnprintf(buf, sizeof buf, fmt, args);
   va_end(args);
-  ImGui::PushFont(nullptr, ImGui::GetStyle().FontSizeBase * scale);
+  // As large as asked, but never wider than the room there is (down to the body text's size):
+  // a narrow view keeps its figure whole rather than cut at the edge.
+  const float base = ImGui::GetStyle().FontSizeBase;
+  const float avail = ImGui::GetContentRegionAvail().x;
+  ImGui::PushFont(nullptr, base * scale);
+  const float wide = ImGui::CalcTextSize(buf).x;
+  ImGui::PopFont();
+  if (wide > avail && avail > 0) scale = std::max(1.0f, scale * avail / wide);
+  ImGui::PushFont(nullptr, base * scale);
   ImGui::PushStyleColor(ImGuiCol_Text, colour);
   ImGui::TextUnformatted(buf);
   ImGui::PopStyleColor();
   ImGui::PopFont();
+  // Whole when the text lies inside the window's visible area (tests read it: Panel::Shown).
+  const ImRect clip = ImGui::GetCurrentWindow()->ClipRect;
+  return clip.Contains(ImRect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax()));
 }
 
 bool TimelineBox(ImDrawList* dl, ImVec2 a, ImVec2 z, ImU32 fill, const char* label, ImU32 outline,

@@ -60,8 +60,10 @@ ImU32 HazardColour(HazardKind k);
 // on any warp colour.
 void HazardOutline(ImDrawList* dl, ImVec2 a, ImVec2 b, HazardKind k);
 
-// Text at `scale` times the current font size (the conflict degree, the occupancy).
-void BigText(float scale, ImU32 colour, const char* fmt, ...) IM_FMTARGS(3);
+// Text at `scale` times the current font size (the conflict degree, the occupancy), smaller (down
+// to the body size) where the view is too narrow for it. True when it lies whole inside the
+// window's visible area.
+bool BigText(float scale, ImU32 colour, const char* fmt, ...) IM_FMTARGS(3);
 
 // A box of a timeline (a block on its SM, a copy on its stream) in plot pixels: filled, outlined
 // when there is room, `label` centred when it fits. Returns true when the mouse is over it in a

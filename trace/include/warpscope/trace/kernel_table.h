@@ -5,13 +5,15 @@
 //   std::vector<KernelRow> rows = KernelTable(run, *preset);  // slowest first
 //   rows[0].worst  // the figure furthest from its ideal: "sectors", "banks" or "hazards"
 //
-// The model of a launch's time (the emulator has no clock of its own) is a roofline of its two
-// memories: DRAM moves each global, local, constant and texture sector (32 B) at the preset's
-// bandwidth; shared memory serves one wavefront per cycle on each multiprocessor (32 banks x 4 B),
-// so a 32-way conflicted request costs 32 cycles of its SM where a conflict-free one costs 1. The
-// launch takes the longer of the two (they overlap), and the fixed cost of a launch (2 us on an
-// H100: the launch and its synchronisation) is kept apart, so that a kernel's own cost is not
-// hidden under it. docs/PROGRAMS.md ("The Kernels table") says how it is built.
+// The model of a launch's time (the emulator has no clock of its own) charges its two memories:
+// DRAM moves each global, local, constant and texture sector (32 B) at the preset's bandwidth;
+// shared memory serves one wavefront per cycle on each multiprocessor (32 banks x 4 B), so a
+// 32-way conflicted request costs 32 cycles of its SM where a conflict-free one costs 1. The two
+// are added: a tiled kernel's block loads its tile, waits at the barrier, then works from shared
+// memory, so the phases overlap little (taking the longer of the two instead would hide a
+// transpose's bank conflicts under its DRAM time at every size). The fixed cost of a launch (2 us
+// on an H100: the launch and its synchronisation) is kept apart, so that a kernel's own cost is
+// not hidden under it. docs/PROGRAMS.md ("The kernels table") says how it is built.
 #pragma once
 
 #include <cstddef>
@@ -39,8 +41,9 @@ struct LaunchTimeModel {
   double dram_ms = 0;    // sectors x 32 B at the preset's DRAM bandwidth
   double shared_ms = 0;  // wavefronts / (multiprocessors x clock)
   std::uint64_t dram_bytes = 0, wavefronts = 0;
-  // The launch's own time: bounded by the slower memory (the launch overhead is not in it).
-  double ms() const { return dram_ms > shared_ms ? dram_ms : shared_ms; }
+  // The launch's own time: the two memories' (the launch overhead is not in it).
+  double ms() const { return dram_ms + shared_ms; }
+  // The memory that takes the more of it.
   const char* bound() const { return shared_ms > dram_ms ? "shared memory" : "DRAM"; }
 };
 // `unrecorded`: sectors the launch moved that no site recorded (a lesson's local memory, counted
