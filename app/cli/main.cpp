@@ -24,6 +24,7 @@
 #include "warpscope/program/program.h"
 #include "warpscope/trace/chrome_trace.h"
 #include "warpscope/trace/layout_table.h"
+#include "warpscope/trace/printed_text.h"
 #include "warpscope/trace/what_if.h"
 
 namespace {
@@ -110,7 +111,7 @@ int RunCommand(const std::string& lesson, std::string variant, const std::vector
     if (preset != nullptr)
       j["exercise"] = {
           {"name", preset->name}, {"question", preset->question}, {"answer", preset->answer}};
-    std::cout << j.dump(2) << "\n";
+    std::cout << ws::JsonText(j, 2) << "\n";
   } else {
     std::cout << ws::RunText(*run);
     if (preset != nullptr)
@@ -261,7 +262,7 @@ int ProgramCommand(const std::vector<std::string>& files, const std::vector<std:
     std::cerr << "warpscope-cli: wrote " << capture_to << "\n";
   }
   if (json) {
-    std::cout << ws::RunJson(r).dump(2) << "\n";
+    std::cout << ws::JsonText(ws::RunJson(r), 2) << "\n";
   } else {
     std::cout << ws::RunText(r);
   }
@@ -271,7 +272,8 @@ int ProgramCommand(const std::vector<std::string>& files, const std::vector<std:
       if (d.line > 0) std::cerr << ":" << d.line << ":" << d.column;
       std::cerr << ": error: " << d.message << "\n";
     }
-    if (p.errors.empty()) std::cerr << "warpscope-cli: " << p.failure << "\n";
+    if (p.errors.empty())  // it may quote the program's stderr: shown, not obeyed
+      std::cerr << "warpscope-cli: " << ws::VisibleControls(ws::ValidUtf8(p.failure).text) << "\n";
     return p.stage == ws::ProgramStage::kRead ? 2 : 1;
   }
   return 0;

@@ -125,6 +125,9 @@ class LessonPanel : public Panel {
   std::map<std::string, long long> program_values_;
   char program_args_[512] = {};
   char program_includes_[1024] = {};  // -I folders, separated by ';'
+  // The last run's output as shown (printed_text.h), made once per run.
+  std::uint64_t output_shown_generation_ = ~0ull;
+  std::string output_shown_, output_note_;
   // The program's other files (headers, units) as last seen: a save of any runs it again.
   std::map<std::string, std::filesystem::file_time_type> program_files_seen_;
   std::filesystem::file_time_type program_mtime_{};

@@ -10,6 +10,7 @@
 #include "core/capture.h"
 #include "gui/lesson_panel.h"
 #include "warpscope/kernels/catalog.h"
+#include "warpscope/trace/printed_text.h"
 #include "warpscope/trace/units.h"
 #include "warpscope/viz/palette.h"
 #include "warpscope/viz/source_panel.h"
@@ -232,14 +233,23 @@ void LessonPanel::DrawProgram() {
                          : "Did not finish");
   ImGui::SetItemTooltip("%s", run->check.message.c_str());
   for (const std::string& n : run->program->Notes()) ImGui::TextDisabled("Note: %s", n.c_str());
-  if (!run->program->stdout_text.empty()) {
+  if (!run->program->stdout_text.empty() || run->program->stdout_cut_bytes > 0) {
+    // As printed_text.h shows it: valid UTF-8, NUL and escape codes written out (ImGui would stop
+    // at a NUL), and a note when bytes were replaced or cut at the output limit. Once per run.
+    if (output_shown_generation_ != session_->generation) {
+      PrintedText printed = ProgramStdout(*run->program);
+      output_shown_ = VisibleControls(printed.text);
+      output_note_ = std::move(printed.note);
+      output_shown_generation_ = session_->generation;
+    }
     ImGui::SeparatorText("Output");
+    if (!output_note_.empty()) ImGui::TextDisabled("(%s)", output_note_.c_str());
     ImFont* code = CodeFont();
     if (code != nullptr) ImGui::PushFont(code, 0.0f);
     const float h = ImGui::GetTextLineHeightWithSpacing() * 6.5f;
     if (ImGui::BeginChild("##stdout", ImVec2(0, h), ImGuiChildFlags_Borders,
                           ImGuiWindowFlags_HorizontalScrollbar))
-      ImGui::TextUnformatted(run->program->stdout_text.c_str());
+      ImGui::TextUnformatted(output_shown_.data(), output_shown_.data() + output_shown_.size());
     ImGui::EndChild();
     if (code != nullptr) ImGui::PopFont();
   }

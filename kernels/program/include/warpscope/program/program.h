@@ -64,7 +64,7 @@ struct ProgramOptions {
   std::string schedule = "in-order";  // the emulator's thread order (trace/schedule.h)
   std::chrono::milliseconds timeout{std::chrono::seconds(30)};
   std::uint64_t memory_limit_bytes = 4ull << 30;
-  std::uint64_t output_limit_bytes = 1u << 20;  // of the program's stdout kept
+  std::uint64_t output_limit_bytes = 1u << 20;  // kept of stdout and stderr (stdout_cut_bytes)
   std::filesystem::path cache_dir;              // empty: the user's cache (~/.cache/warpscope)
   // While the program runs on the emulator: called (on the calling thread, at most 5 times a
   // second) whenever the launch under way or its blocks done change.
