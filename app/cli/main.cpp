@@ -199,10 +199,8 @@ int ProgramCommand(const std::vector<std::string>& files, const std::vector<std:
     return 2;
   }
   for (const std::string& d : defines) {
-    const auto eq = d.find('=');
-    const std::string name = d.substr(0, eq);
-    if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_')) {
-      std::cerr << "warpscope-cli: -D " << d << ": expected NAME=VALUE\n";
+    if (const std::string why = ws::DefineError(d); !why.empty()) {
+      std::cerr << "warpscope-cli: -D " << d << ": " << why << "\n";
       return 2;
     }
   }
@@ -412,7 +410,7 @@ CLI::App* AddRun(CLI::App& cli, Args& a) {
                     "With --file: NAME=VALUE, set in the program's own #define or constexpr, "
                     "else passed to the compiler (repeatable)");
   run->add_option("--timeout", a.timeout_s, "With --file: seconds the program may run (default 30)")
-      ->check(CLI::Range(0.1, 3600.0));
+      ->check(CLI::Range(ws::kMinProgramTimeoutS, ws::kMaxProgramTimeoutS));
   AddRunOptions(run, a,
                 "Device preset whose limits the emulator enforces (g80, gt200, fermi, turing, "
                 "ampere, hopper)",

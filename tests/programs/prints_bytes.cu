@@ -8,6 +8,8 @@
 //   prints_bytes            the bytes, between <<begin>> and <<end>> lines
 //   prints_bytes WORD       also "argv[1] = WORD" (the app's --arg reaches main())
 //   prints_bytes flood      only 1.5 MiB of 'x' lines instead: 512 KiB past the 1 MiB output limit
+//   prints_bytes spin       never ends (a time limit stops it)
+// It also prints SEED and COUNT, which -D sets.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -39,8 +41,13 @@ int main(int argc, char** argv)
         for (int i = 0; i < 24576; ++i) fwrite(line, 1, 64, stdout);
         return 0;
     }
+    if (argc > 1 && strcmp(argv[1], "spin") == 0) {
+        volatile unsigned long spins = 0;
+        for (;;) spins = spins + 1;
+    }
     printf("<<begin>>\n");
     if (argc > 1) printf("argv[1] = %s\n", argv[1]);
+    printf("SEED %d COUNT %d\n", SEED, COUNT);
     unsigned char* d;
     unsigned char host[COUNT];
     cudaMalloc((void**)&d, COUNT);

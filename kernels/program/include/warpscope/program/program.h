@@ -13,6 +13,7 @@
 #pragma once
 
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -43,6 +44,16 @@ Result<std::vector<ProgramParam>> ProgramParams(const std::string& source);
 // defines the program does not make itself go to `rest` (for -D).
 std::string ApplyDefines(const std::string& text, const std::vector<std::string>& defines,
                          std::vector<std::string>* rest);
+
+// Why `define` (a -D of the CLI or the app) is not NAME=VALUE or NAME, NAME starting with a
+// letter or '_': "expected NAME=VALUE"; "" when it is.
+inline std::string DefineError(const std::string& define) {
+  const int first = define.empty() ? 0 : static_cast<unsigned char>(define[0]);
+  return std::isalpha(first) != 0 || first == '_' ? "" : "expected NAME=VALUE";
+}
+
+// The time limit a user may give a program (the CLI's and the app's --timeout), in seconds.
+inline constexpr double kMinProgramTimeoutS = 0.1, kMaxProgramTimeoutS = 3600;
 
 inline constexpr std::uint64_t kMaxProgramBytes = 1u << 20;
 
