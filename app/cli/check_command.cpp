@@ -13,6 +13,7 @@
 #include "core/assignment_report.h"
 #include "warpscope/program/program.h"
 #include "warpscope/trace/file_io.h"
+#include "warpscope/trace/printed_text.h"
 
 namespace ws::cli {
 namespace {
@@ -120,9 +121,11 @@ int CheckCommand(const CheckArgs& args) {
               << f.string() << ": " << (v.met ? "MET" : "NOT MET") << " (" << met << " of "
               << v.goals.size() << " goals)"
               << (v.failure.empty() ? "" : "; the program " + v.failure) << "\n";
-    for (const GoalResult& g : v.goals) std::cout << "  " << g.text << "\n";
+    // A goal's text may quote the program's stderr: its control characters are shown, not obeyed.
+    for (const GoalResult& g : v.goals)
+      std::cout << "  " << VisibleControls(ValidUtf8(g.text).text) << "\n";
   }
-  if (json) std::cout << out.dump(2) << "\n";
+  if (json) std::cout << JsonText(out, 2) << "\n";
   return all ? 0 : 1;
 }
 

@@ -24,6 +24,7 @@
 #include "warpscope/program/program.h"
 #include "warpscope/trace/chrome_trace.h"
 #include "warpscope/trace/layout_table.h"
+#include "warpscope/trace/printed_text.h"
 #include "warpscope/trace/what_if.h"
 
 namespace {
@@ -110,7 +111,7 @@ int RunCommand(const std::string& lesson, std::string variant, const std::vector
     if (preset != nullptr)
       j["exercise"] = {
           {"name", preset->name}, {"question", preset->question}, {"answer", preset->answer}};
-    std::cout << j.dump(2) << "\n";
+    std::cout << ws::JsonText(j, 2) << "\n";
   } else {
     std::cout << ws::RunText(*run);
     if (preset != nullptr)
@@ -199,10 +200,8 @@ int ProgramCommand(const std::vector<std::string>& files, const std::vector<std:
     return 2;
   }
   for (const std::string& d : defines) {
-    const auto eq = d.find('=');
-    const std::string name = d.substr(0, eq);
-    if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_')) {
-      std::cerr << "warpscope-cli: -D " << d << ": expected NAME=VALUE\n";
+    if (const std::string why = ws::DefineError(d); !why.empty()) {
+      std::cerr << "warpscope-cli: -D " << d << ": " << why << "\n";
       return 2;
     }
   }
@@ -262,7 +261,7 @@ int ProgramCommand(const std::vector<std::string>& files, const std::vector<std:
     std::cerr << "warpscope-cli: wrote " << capture_to << "\n";
   }
   if (json) {
-    std::cout << ws::RunJson(r).dump(2) << "\n";
+    std::cout << ws::JsonText(ws::RunJson(r), 2) << "\n";
   } else {
     std::cout << ws::RunText(r, every_launch);
   }
@@ -272,7 +271,8 @@ int ProgramCommand(const std::vector<std::string>& files, const std::vector<std:
       if (d.line > 0) std::cerr << ":" << d.line << ":" << d.column;
       std::cerr << ": error: " << d.message << "\n";
     }
-    if (p.errors.empty()) std::cerr << "warpscope-cli: " << p.failure << "\n";
+    if (p.errors.empty())  // it may quote the program's stderr: shown, not obeyed
+      std::cerr << "warpscope-cli: " << ws::VisibleControls(ws::ValidUtf8(p.failure).text) << "\n";
     return p.stage == ws::ProgramStage::kRead ? 2 : 1;
   }
   return 0;
@@ -412,7 +412,7 @@ CLI::App* AddRun(CLI::App& cli, Args& a) {
                     "With --file: NAME=VALUE, set in the program's own #define or constexpr, "
                     "else passed to the compiler (repeatable)");
   run->add_option("--timeout", a.timeout_s, "With --file: seconds the program may run (default 30)")
-      ->check(CLI::Range(0.1, 3600.0));
+      ->check(CLI::Range(ws::kMinProgramTimeoutS, ws::kMaxProgramTimeoutS));
   AddRunOptions(run, a,
                 "Device preset whose limits the emulator enforces (g80, gt200, fermi, turing, "
                 "ampere, hopper)",

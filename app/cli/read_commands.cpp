@@ -7,6 +7,7 @@
 #include "core/capture.h"
 #include "warpscope/kernels/devices.h"
 #include "warpscope/trace/layout_table.h"
+#include "warpscope/trace/printed_text.h"
 #include "warpscope/trace/run_report.h"
 
 namespace ws::cli {
@@ -92,7 +93,7 @@ int ShowCommand(const std::string& path, bool json, bool every_launch) {
   if (json) {
     nlohmann::json j = ws::RunJson(*r);
     if (!again.empty()) j["replay"] = again;
-    std::cout << j.dump(2) << "\n";
+    std::cout << ws::JsonText(j, 2) << "\n";
   } else {
     std::cout << ws::RunText(*r, every_launch);
     if (!again.empty()) std::cout << "run it again: " << again << "\n";

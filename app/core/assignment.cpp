@@ -97,6 +97,57 @@ Status ParseGoal(const toml::table& t, const Where& w, Goal* g) {
   return Status();
 }
 
+// The starting program's text and that of the headers it includes with `#include "NAME"` (found
+// beside the file that includes them, as the compiler finds them first), each at most 1 MiB and
+// 64 files in all: where a goal's marker may be (FindMarker looks in the same files of a run).
+std::vector<std::string> StartProgramTexts(const std::filesystem::path& start) {
+  std::vector<std::string> texts;
+  std::vector<std::filesystem::path> todo = {start}, seen;
+  constexpr std::size_t kMaxFiles = 64, kMaxBytes = 1 << 20;
+  while (!todo.empty() && seen.size() < kMaxFiles) {
+    const std::filesystem::path file = todo.back();
+    todo.pop_back();
+    std::error_code ec;
+    const std::filesystem::path canonical = std::filesystem::weakly_canonical(file, ec);
+    if (std::find(seen.begin(), seen.end(), canonical) != seen.end()) continue;
+    seen.push_back(canonical);
+    std::ifstream in(file, std::ios::binary);
+    if (!in) continue;  // a system header's name, or a file not there: not the program's own
+    std::string text(kMaxBytes, '\0');
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    text.resize(static_cast<std::size_t>(in.gcount()));
+    std::stringstream lines(text);
+    for (std::string l; std::getline(lines, l);) {
+      const std::size_t hash = l.find_first_not_of(" \t");
+      if (hash == std::string::npos || l[hash] != '#') continue;
+      const std::size_t word = l.find_first_not_of(" \t", hash + 1);
+      if (word == std::string::npos || l.compare(word, 7, "include") != 0) continue;
+      const std::size_t open = l.find_first_not_of(" \t", word + 7);
+      if (open == std::string::npos || l[open] != '"') continue;
+      const std::size_t close = l.find('"', open + 1);
+      if (close != std::string::npos)
+        todo.push_back(file.parent_path() / l.substr(open + 1, close - open - 1));
+    }
+    texts.push_back(std::move(text));
+  }
+  return texts;
+}
+
+// A goal's marker that the starting program lacks is the assignment's mistake (a misspelt site),
+// not every student's: said here, naming the marker and the program, before anything runs.
+Status CheckMarkerInStart(const toml::table& t, const Where& w, const Goal& g,
+                          const std::filesystem::path& start,
+                          const std::vector<std::string>& texts) {
+  if (g.site.empty()) return Status();
+  for (const std::string& text : texts) {
+    if (!MarkerLines(text, g.site).empty()) return Status();
+  }
+  return w.Error(t.get("site"), g.line, "site",
+                 "the starting program " + start.filename().string() + " has no marker `// goal: " +
+                     g.site + "` (nor has a header it includes): a misspelt site, or a marker " +
+                     "missing from the program? Every submission would miss this goal");
+}
+
 // The task as paragraphs: a TOML multi-line string's line breaks inside a paragraph become spaces
 // (the panel wraps the text itself); a blank line stays a paragraph break.
 std::string Paragraphs(const std::string& text) {
@@ -308,6 +359,7 @@ Result<Assignment> ParseAssignment(std::string_view text, const std::filesystem:
   const toml::array* goals = root.get_as<toml::array>("goal");
   if (goals == nullptr || goals->empty())
     return top.Error(nullptr, 1, "goal", "an assignment needs at least one [[goal]]");
+  std::vector<std::string> start_texts;  // read once, for the first goal with a site
   for (std::size_t i = 0; i < goals->size(); ++i) {
     const toml::node& n = (*goals)[i];
     Goal g;
@@ -315,6 +367,8 @@ Result<Assignment> ParseAssignment(std::string_view text, const std::filesystem:
     const Where w(name, "goal " + std::to_string(i + 1) + ": ");
     if (!n.is_table()) return w.Error(&n, g.line, "", "must be a [[goal]] table");
     if (Status s = ParseGoal(*n.as_table(), w, &g); !s.ok()) return s;
+    if (!g.site.empty() && start_texts.empty()) start_texts = StartProgramTexts(a.start);
+    if (Status s = CheckMarkerInStart(*n.as_table(), w, g, a.start, start_texts); !s.ok()) return s;
     a.goals.push_back(std::move(g));
   }
   return a;

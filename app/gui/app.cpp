@@ -125,6 +125,15 @@ int StartLecture(const AppOptions& opt, Ui& ui, Settings& settings, GLFWwindow* 
 int StartFirstRun(const AppOptions& opt, Ui& ui, const Settings& settings) {
   if (!opt.trace_file.empty()) {
     ui.SetProgramIncludes(opt.include_dirs);
+    // A program's -D, --arg, --timeout and --backend, before it first runs (main.cpp checked them).
+    const bool program = opt.trace_file.extension() != ".wstrace";
+    if (std::string err = program ? ui.SetProgramRunOptions(opt.defines, opt.program_args,
+                                                            opt.program_timeout_s, opt.backend)
+                                  : "";
+        !err.empty()) {
+      std::cerr << "warpscope: " << err << "\n";
+      return 2;
+    }
     if (std::string err = ui.OpenFile(opt.trace_file.string()); !err.empty()) {
       std::cerr << "warpscope: " << err << "\n";
       return 2;

@@ -48,7 +48,11 @@ struct AppOptions {
   Schedule schedule;                      // the emulator's thread order (--schedule)
   std::filesystem::path trace_file;       // FILE.wstrace to open
   std::filesystem::path assignment;       // an assignment (.toml): its Goals panel, its program
-  std::vector<std::string> include_dirs;  // -I for a program opened on the command line
+  // A program opened on the command line takes warpscope-cli run --file's options:
+  std::vector<std::string> include_dirs;  // -I folders
+  std::vector<std::string> defines;       // -D NAME=VALUE (a slider's name moves the slider)
+  std::vector<std::string> program_args;  // --arg: argv[1..]
+  double program_timeout_s = 0;           // --timeout: its time limit in seconds (0: 30 s)
   std::vector<KeyPress> presses;          // scripted key presses (tests)
   std::vector<ParamDrag> drags;           // scripted slider moves (tests)
   bool wait_each_drag = true;             // scripted: finish each drag's run before going on

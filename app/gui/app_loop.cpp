@@ -18,6 +18,7 @@
 #include "gui/frame_capture.h"
 #include "gui/theme.h"
 #include "warpscope/trace/file_io.h"
+#include "warpscope/trace/printed_text.h"
 
 namespace ws {
 namespace {
@@ -95,14 +96,16 @@ Status WriteLayout(const std::filesystem::path& path, const Ui& ui, const ImGuiI
         const SiteInfo& s = run->main_launch().sites[static_cast<std::size_t>(session.sel.site)];
         st["site"] = {{"file", s.file}, {"line", s.line}, {"op", ToString(s.op)}};
       }
-      st["stdout"] = run->program->stdout_text;
+      const PrintedText printed = ProgramStdout(*run->program);  // valid UTF-8, and a note
+      st["stdout"] = printed.text;
+      st["stdout_note"] = printed.note;
       for (const LaunchTrace& t : run->launches)
         st["launches"].push_back({{"kernel", t.kernel},
                                   {"block", {t.block.x, t.block.y, t.block.z}},
                                   {"sites", t.sites.size()}});
     }
   }
-  return WriteFileAtomically(path, j.dump(2) + "\n");
+  return WriteFileAtomically(path, JsonText(j, 2) + "\n");
 }
 
 // [SECTION] The frame loop ------------------------------------------------------------------------

@@ -8,6 +8,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -157,8 +158,19 @@ void LessonPanel::Rerun() {
     rq.block = session_->sel.block;
     rq.keep_all = !session_->what_if.empty();
     rq.program = program_path_;
-    for (const auto& [name, value] : program_values_)
-      rq.program_defines.push_back(name + "=" + std::to_string(value));
+    // The sliders' values, then the Defines field's: a name in both is the field's (the slider's
+    // is left out).
+    std::vector<std::string> typed;
+    std::istringstream defines(program_defines_);
+    for (std::string d; defines >> d;) typed.push_back(d);
+    for (const auto& [name, value] : program_values_) {
+      const bool overridden = std::any_of(typed.begin(), typed.end(), [&](const std::string& d) {
+        return d.substr(0, d.find('=')) == name;
+      });
+      if (!overridden) rq.program_defines.push_back(name + "=" + std::to_string(value));
+    }
+    rq.program_defines.insert(rq.program_defines.end(), typed.begin(), typed.end());
+    rq.program_timeout_s = program_timeout_s_;
     std::istringstream args(program_args_);
     for (std::string a; args >> a;) rq.program_args.push_back(a);
     std::stringstream includes(program_includes_);
@@ -290,12 +302,19 @@ bool LessonPanel::WaitSweep(double seconds) {
 
 Panel::State LessonPanel::Shown() const {
   const LessonRun* run = session_->run.get();
-  if (run == nullptr) return {{"lesson", ""}};
-  return {{"lesson", run->lesson},
-          {"variant", run->variant},
-          {"check", run->check.ok ? "correct" : "wrong"},
-          {"check_message", run->check.message},
-          {"error", session_->error}};
+  State state = {{"lesson", run != nullptr ? run->lesson : ""}};
+  if (run != nullptr)
+    state.insert(state.end(), {{"variant", run->variant},
+                               {"check", run->check.ok ? "correct" : "wrong"},
+                               {"check_message", run->check.message},
+                               {"error", session_->error}});
+  if (program_open())  // what the program runs with: its fields, as the CLI's options say them
+    state.insert(state.end(), {{"program_args", program_args_},
+                               {"program_defines", program_defines_},
+                               {"program_includes", program_includes_},
+                               {"program_timeout_s", FormatNumber(program_timeout_s_)},
+                               {"program_backend", use_gpu_ ? "cuda" : "emu"}});
+  return state;
 }
 
 void LessonPanel::DrawContents() {

@@ -58,6 +58,13 @@ class LessonPanel : public Panel {
   void DrawLaunchList(const LessonRun& run);
   // Sets the program's arguments (argv[1..], separated by spaces) and re-runs.
   void SetProgramArgs(const std::string& args);
+  // What the next program opened runs with besides its sliders, as the CLI's run --file takes
+  // it: -D NAME=VALUE (one naming a slider moves it, when in its range), argv[1..], the time limit
+  // in seconds (0: unchanged, 30 at first) and the backend ("emu", "cuda", "": the emulator). Each
+  // is a field of the program panel. Returns why not (no GPU for "cuda"), or "".
+  std::string SetProgramRunOptions(const std::vector<std::string>& defines,
+                                   const std::vector<std::string>& args, double timeout_s,
+                                   const std::string& backend);
 
   // The emulator's thread order (the Run menu; warpscope --schedule): items for an open menu,
   // and a change (which re-runs).
@@ -93,6 +100,9 @@ class LessonPanel : public Panel {
 
   void DrawProgramControls();
   void CloseProgram();
+  void ClearProgramFields();  // arguments, defines and time limit back to none, none and 30 s
+  // After ReadProgramParams: a -D of a slider's name, with a value in its range, moves the slider.
+  void SlidersTakeTheirDefines();
   // Reads the program's sliders from its text; keeps the values of those still there.
   void ReadProgramParams();
   // Re-runs the program when its file changed on disk (checked a few times a second).
@@ -126,6 +136,12 @@ class LessonPanel : public Panel {
   std::map<std::string, long long> program_values_;
   char program_args_[512] = {};
   char program_includes_[1024] = {};  // -I folders, separated by ';'
+  char program_defines_[1024] = {};   // -D NAME=VALUE, separated by spaces
+  float program_timeout_s_ = 30;      // the program's time limit
+  bool open_on_gpu_ = false;          // the next program opened runs on the GPU (--backend cuda)
+  // The last run's output as shown (printed_text.h), made once per run.
+  std::uint64_t output_shown_generation_ = ~0ull;
+  std::string output_shown_, output_note_;
   // The program's other files (headers, units) as last seen: a save of any runs it again.
   std::map<std::string, std::filesystem::file_time_type> program_files_seen_;
   std::filesystem::file_time_type program_mtime_{};

@@ -6,11 +6,13 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 #include "core/capture.h"
 #include "gui/lesson_panel.h"
 #include "warpscope/kernels/catalog.h"
 #include "warpscope/trace/kernel_table.h"
+#include "warpscope/trace/printed_text.h"
 #include "warpscope/trace/units.h"
 #include "warpscope/viz/palette.h"
 #include "warpscope/viz/source_panel.h"
@@ -28,19 +30,48 @@ std::string LessonPanel::OpenProgram(const std::string& path) {
   if (!ec && size > kMaxProgramBytes)
     return path + " is " + std::to_string(size) + " bytes, over the limit of " +
            std::to_string(kMaxProgramBytes) + " bytes for a program";
+  // Another program than the one open gets fresh fields; the command line's (set before the
+  // first program opens) are kept.
+  if (program_open()) ClearProgramFields();
   program_path_ = path;
   program_values_.clear();
-  program_args_[0] = '\0';
   program_files_seen_.clear();
   program_launch_ = ~std::size_t{0};
   program_mtime_ = std::filesystem::last_write_time(path, ec);
   program_size_ = size;
   showing_trace_ = false;
-  use_gpu_ = false;
+  use_gpu_ = std::exchange(open_on_gpu_, false);
   session_->error.clear();
   ReadProgramParams();
+  SlidersTakeTheirDefines();
   Rerun();
   return "";
+}
+
+// A -D NAME=VALUE of the command line whose NAME is a slider's, with a VALUE in its range, moves
+// the slider; any other stays in the Defines field (and wins over a slider of its name).
+void LessonPanel::SlidersTakeTheirDefines() {
+  std::istringstream in(program_defines_);
+  std::string rest;
+  for (std::string d; in >> d;) {
+    const std::size_t eq = d.find('=');
+    const auto p = std::find_if(program_params_.begin(), program_params_.end(),
+                                [&](const ProgramParam& q) { return q.name == d.substr(0, eq); });
+    long long v = 0;
+    std::size_t used = 0;
+    bool number = false;
+    try {
+      v = eq == std::string::npos ? 0 : std::stoll(d.substr(eq + 1), &used);
+      number = eq != std::string::npos && used == d.size() - eq - 1;
+    } catch (const std::exception&) {
+    }
+    if (p != program_params_.end() && number && v >= p->min && v <= p->max) {
+      program_values_[p->name] = v;
+    } else {
+      rest += (rest.empty() ? "" : " ") + d;
+    }
+  }
+  std::snprintf(program_defines_, sizeof program_defines_, "%s", rest.c_str());
 }
 
 void LessonPanel::SetProgramIncludes(const std::vector<std::string>& dirs) {
@@ -49,8 +80,32 @@ void LessonPanel::SetProgramIncludes(const std::vector<std::string>& dirs) {
   std::snprintf(program_includes_, sizeof program_includes_, "%s", joined.c_str());
 }
 
+std::string LessonPanel::SetProgramRunOptions(const std::vector<std::string>& defines,
+                                              const std::vector<std::string>& args,
+                                              double timeout_s, const std::string& backend) {
+  if (backend == "cuda" && !have_gpu_) return "--backend cuda needs a GPU: " + why_no_gpu_;
+  open_on_gpu_ = backend == "cuda";
+  // Space-separated, as the fields take them (an argument with a space in it cannot be given).
+  const auto joined = [](const std::vector<std::string>& v) {
+    std::string out;
+    for (const std::string& s : v) out += (out.empty() ? "" : " ") + s;
+    return out;
+  };
+  std::snprintf(program_defines_, sizeof program_defines_, "%s", joined(defines).c_str());
+  std::snprintf(program_args_, sizeof program_args_, "%s", joined(args).c_str());
+  if (timeout_s > 0) program_timeout_s_ = static_cast<float>(timeout_s);
+  return "";
+}
+
+void LessonPanel::ClearProgramFields() {
+  program_args_[0] = '\0';
+  program_defines_[0] = '\0';
+  program_timeout_s_ = 30;
+}
+
 void LessonPanel::CloseProgram() {
   if (!program_open()) return;
+  ClearProgramFields();
   program_path_.clear();
   program_params_.clear();
   program_values_.clear();
@@ -170,11 +225,12 @@ void LessonPanel::DrawProgramControls() {
       changed = true;
     ImGui::SetItemTooltip("argv[1..] for main(), separated by spaces; Enter runs it again");
   }
-  // The field leaves its label room at any UI scale.
-  ImGui::SetNextItemWidth(
+  // The fields leave their labels room at any UI scale.
+  const float field_width =
       std::max(ImGui::GetFontSize() * 4, ImGui::GetContentRegionAvail().x -
                                              ImGui::CalcTextSize("Include folders").x -
-                                             ImGui::GetStyle().ItemInnerSpacing.x));
+                                             ImGui::GetStyle().ItemInnerSpacing.x);
+  ImGui::SetNextItemWidth(field_width);
   if (ImGui::InputText("Include folders", program_includes_, sizeof program_includes_,
                        ImGuiInputTextFlags_EnterReturnsTrue))
     changed = true;
@@ -182,6 +238,25 @@ void LessonPanel::DrawProgramControls() {
       "-I: folders the program's #includes are searched in (cuda-samples' Common, a course's "
       "include folder), separated by ';', relative to where Warpscope started; Enter runs it "
       "again");
+  ImGui::SetNextItemWidth(field_width);
+  if (ImGui::InputText("Defines", program_defines_, sizeof program_defines_,
+                       ImGuiInputTextFlags_EnterReturnsTrue))
+    changed = true;
+  ImGui::SetItemTooltip(
+      "-D NAME=VALUE, separated by spaces: set in the program's own #define or constexpr (over "
+      "its slider), else passed to the compiler; Enter runs it again");
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+  if (ImGui::InputFloat("Time limit (s)", &program_timeout_s_, 0, 0, "%.1f",
+                        ImGuiInputTextFlags_EnterReturnsTrue)) {
+    // The CLI's --timeout range.
+    program_timeout_s_ = std::clamp(program_timeout_s_, static_cast<float>(kMinProgramTimeoutS),
+                                    static_cast<float>(kMaxProgramTimeoutS));
+    changed = true;
+  }
+  ImGui::SetItemTooltip(
+      "--timeout: seconds the program may run before it is stopped (%.1f to %.0f); Enter runs it "
+      "again",
+      kMinProgramTimeoutS, kMaxProgramTimeoutS);
   changed |= DrawBackendChoice();  // on a GPU: nvcc compiles the same rewritten program
   if (changed) Rerun();
   DrawStatus();
@@ -283,14 +358,23 @@ void LessonPanel::DrawProgram() {
                          : "Did not finish");
   ImGui::SetItemTooltip("%s", run->check.message.c_str());
   for (const std::string& n : run->program->Notes()) ImGui::TextDisabled("Note: %s", n.c_str());
-  if (!run->program->stdout_text.empty()) {
+  if (!run->program->stdout_text.empty() || run->program->stdout_cut_bytes > 0) {
+    // As printed_text.h shows it: valid UTF-8, NUL and escape codes written out (ImGui would stop
+    // at a NUL), and a note when bytes were replaced or cut at the output limit. Once per run.
+    if (output_shown_generation_ != session_->generation) {
+      PrintedText printed = ProgramStdout(*run->program);
+      output_shown_ = VisibleControls(printed.text);
+      output_note_ = std::move(printed.note);
+      output_shown_generation_ = session_->generation;
+    }
     ImGui::SeparatorText("Output");
+    if (!output_note_.empty()) ImGui::TextDisabled("(%s)", output_note_.c_str());
     ImFont* code = CodeFont();
     if (code != nullptr) ImGui::PushFont(code, 0.0f);
     const float h = ImGui::GetTextLineHeightWithSpacing() * 6.5f;
     if (ImGui::BeginChild("##stdout", ImVec2(0, h), ImGuiChildFlags_Borders,
                           ImGuiWindowFlags_HorizontalScrollbar))
-      ImGui::TextUnformatted(run->program->stdout_text.c_str());
+      ImGui::TextUnformatted(output_shown_.data(), output_shown_.data() + output_shown_.size());
     ImGui::EndChild();
     if (code != nullptr) ImGui::PopFont();
   }

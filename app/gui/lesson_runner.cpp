@@ -73,6 +73,7 @@ void RunProgramJob(const RunRequest& rq, const RunOptions& options, RunResult* r
   po.args = rq.program_args;
   po.include_dirs.assign(rq.program_include_dirs.begin(), rq.program_include_dirs.end());
   po.backend = rq.backend;
+  po.timeout = std::chrono::milliseconds(static_cast<long long>(rq.program_timeout_s * 1000));
   po.keep_blocks = options.keep_blocks;
   po.keep_all_threads_up_to = options.keep_all_threads_up_to;
   po.schedule = options.schedule.Name();

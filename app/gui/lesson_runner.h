@@ -35,6 +35,7 @@ struct RunRequest {
   // arguments; the views show launch `program_launch` (past the end: the last).
   std::string program;
   std::vector<std::string> program_defines, program_args, program_include_dirs;
+  double program_timeout_s = 30;  // the program's time limit
   std::size_t program_launch = ~std::size_t{0};
 };
 

@@ -2,10 +2,12 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 #include <regex>
 
 #include "warpscope/kernels/catalog.h"
+#include "warpscope/program/program.h"
 
 #include "gui/app.h"
 
@@ -24,6 +26,10 @@ struct RawArgs {
   bool drags_run_on = false;
   CLI::Option* scale_opt = nullptr;  // --ui-scale
   CLI::Option* scale2 = nullptr;     // --scale
+  CLI::Option* file = nullptr;       // FILE, the positional one
+  CLI::Option* file_opt = nullptr;   // --file PROGRAM.cu
+  CLI::Option* timeout = nullptr;    // --timeout S
+  std::filesystem::path file_named;  // --file's
 };
 
 // The options a user gives.
@@ -63,13 +69,30 @@ void AddOptions(CLI::App& cli, ws::AppOptions& opt, RawArgs& raw) {
                  "The emulator's thread order: in-order, reverse, lockstep or random:SEED");
   raw.scale2 = cli.add_option("--scale", raw.scale, "With --screenshot: 2 = twice the resolution")
                    ->check(CLI::IsMember({1, 2}));
-  cli.add_option("file", opt.trace_file,
-                 "A .wstrace capture, or your own CUDA program (.cu), to open");
+  raw.file = cli.add_option("file", opt.trace_file,
+                            "A .wstrace capture, or your own CUDA program (.cu), to open");
+  raw.file_opt = cli.add_option("--file", raw.file_named,
+                                "Your own CUDA program (.cu) to open, as warpscope-cli run --file");
+  raw.file_opt->excludes(raw.file);
+  // A program's options, as warpscope-cli run --file takes them; each is a field in program mode.
   cli.add_option("-I,--include", opt.include_dirs,
                  "With a program: a folder its #includes are searched in, as nvcc's -I "
                  "(repeatable; also a field in program mode)")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cli.add_option("-D,--define", opt.defines,
+                 "With a program: NAME=VALUE, set in its own #define or constexpr (a slider's "
+                 "name moves the slider), else passed to the compiler (repeatable)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cli.add_option("--arg", opt.program_args,
+                 "With a program: an argument for its main() (repeatable; the Arguments field)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  raw.timeout = cli.add_option("--timeout", opt.program_timeout_s,
+                               "With a program: seconds it may run (default 30; the Time limit "
+                               "field)")
+                    ->check(CLI::Range(ws::kMinProgramTimeoutS, ws::kMaxProgramTimeoutS));
   cli.add_option("--lecture", opt.lecture,
                  "Present a lecture file (TOML; assets/lectures/): full screen, one key a step");
   cli.add_option("--step", opt.lecture_step, "With --lecture: the step to open on (from 1)")
@@ -117,6 +140,13 @@ void AddScriptedOptions(CLI::App& cli, ws::AppOptions& opt, RawArgs& raw) {
 
 // Parses what the options' text says into `opt`. Returns 0, else 2 after saying what is wrong.
 int ParseArgs(const RawArgs& raw, ws::AppOptions& opt) {
+  if (!raw.file_named.empty()) {  // --file PROGRAM.cu: as the positional FILE
+    if (raw.file_named.extension() == ".wstrace") {
+      std::cerr << "warpscope: --file opens a program (.cu); give a trace as FILE.wstrace\n";
+      return 2;
+    }
+    opt.trace_file = raw.file_named;
+  }
   if (auto s = ws::ParseSchedule(raw.schedule); s.ok()) {
     opt.schedule = *s;
   } else {
@@ -162,6 +192,48 @@ int ParseArgs(const RawArgs& raw, ws::AppOptions& opt) {
   return 0;
 }
 
+// A program's options (-I, -D, --arg, --timeout): only with a program, each well formed, as
+// warpscope-cli run --file checks them. Returns 0, else 2 after saying what is wrong.
+int CheckProgramArgs(const RawArgs& raw, const ws::AppOptions& opt) {
+  // An assignment opens its starting program (or the one given): the options are for it.
+  const bool program = (!opt.trace_file.empty() && opt.trace_file.extension() != ".wstrace") ||
+                       !opt.assignment.empty();
+  const bool given = !opt.include_dirs.empty() || !opt.defines.empty() ||
+                     !opt.program_args.empty() || raw.timeout->count() > 0;
+  if (given && !program) {
+    std::cerr << "warpscope: -I, -D, --arg and --timeout are a program's: give PROGRAM.cu (or "
+                 "--file PROGRAM.cu, --assignment FILE.toml)\n";
+    return 2;
+  }
+  for (const std::string& d : opt.defines) {
+    if (const std::string why = ws::DefineError(d); !why.empty()) {
+      std::cerr << "warpscope: -D " << d << ": " << why << "\n";
+      return 2;
+    }
+  }
+  for (const std::string& d : opt.include_dirs) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(d, ec)) {
+      std::cerr << "warpscope: -I " << d << ": no such folder\n";
+      return 2;
+    }
+  }
+  // The fields hold words separated by spaces: a word with a space in it cannot be one.
+  for (const auto& [flag, words] :
+       {std::pair<const char*, const std::vector<std::string>*>{"-D", &opt.defines},
+        {"--arg", &opt.program_args}}) {
+    for (const std::string& w : *words) {
+      if (w.find_first_of(" \t\n") != std::string::npos || w.empty()) {
+        std::cerr << "warpscope: " << flag << " '" << w
+                  << "': the app passes words without spaces (its fields are separated by "
+                     "spaces); use warpscope-cli run --file for this one\n";
+        return 2;
+      }
+    }
+  }
+  return 0;
+}
+
 // Options that need, or exclude, one another; the scripted runs' drags; the defaults that
 // depend on other options. Returns 0, else 2 after saying what is wrong.
 int CheckArgs(const RawArgs& raw, ws::AppOptions& opt) {
@@ -177,6 +249,7 @@ int CheckArgs(const RawArgs& raw, ws::AppOptions& opt) {
     std::cerr << "warpscope: --assignment opens a program: give no --lesson or --lecture\n";
     return 2;
   }
+  if (int rc = CheckProgramArgs(raw, opt); rc != 0) return rc;
   if (!opt.trace_file.empty() && !opt.lesson.empty()) {
     std::cerr << "warpscope: give a file (a trace or a program) or --lesson, not both\n";
     return 2;
@@ -213,7 +286,15 @@ int main(int argc, char** argv) {
   RawArgs raw;
   AddOptions(cli, opt, raw);
   AddScriptedOptions(cli, opt, raw);
-  CLI11_PARSE(cli, argc, argv);
+  try {
+    cli.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help and --version exit 0; an unknown option or a bad value is a wrong argument: 2, as
+    // the README says (CLI11's own codes, 109 for an extra argument, say nothing to a script).
+    if (e.get_exit_code() == 0) return cli.exit(e);
+    std::cerr << "warpscope: " << e.what() << "\n";
+    return 2;
+  }
   if (int rc = ParseArgs(raw, opt); rc != 0) return rc;
   if (int rc = CheckArgs(raw, opt); rc != 0) return rc;
   return ws::RunApp(opt);

@@ -348,6 +348,12 @@ void Ui::SetProgramIncludes(const std::vector<std::string>& dirs) {
   lesson_panel()->SetProgramIncludes(dirs);
 }
 
+std::string Ui::SetProgramRunOptions(const std::vector<std::string>& defines,
+                                     const std::vector<std::string>& args, double timeout_s,
+                                     const std::string& backend) {
+  return lesson_panel()->SetProgramRunOptions(defines, args, timeout_s, backend);
+}
+
 std::string Ui::OpenProgram(const std::string& path) {
   return lesson_panel()->OpenProgram(path);
 }

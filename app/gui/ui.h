@@ -78,6 +78,11 @@ class Ui {
   std::string OpenProgram(const std::string& path);
   // The -I folders programs are compiled with (the command line's; a field in program mode).
   void SetProgramIncludes(const std::vector<std::string>& dirs);
+  // -D, argv[1..], the time limit (0: 30 s) and the backend of the next program opened (the
+  // command line's, as warpscope-cli run --file takes them); returns why not, or "".
+  std::string SetProgramRunOptions(const std::vector<std::string>& defines,
+                                   const std::vector<std::string>& args, double timeout_s,
+                                   const std::string& backend);
   // A trace (.wstrace) or a program (anything else), by the file's extension.
   std::string OpenFile(const std::string& path);
   // Sets a lesson parameter as its slider would; returns why not, or "".

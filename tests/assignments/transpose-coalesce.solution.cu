@@ -36,7 +36,9 @@ int main()
     int wrong = 0;
     for (int y = 0; y < N; ++y)
         for (int x = 0; x < N; ++x) wrong += out[x * N + y] != in[y * N + x];
-    printf("%d of %d elements wrong\n", wrong, N * N);
+    // The output goal looks for ": 0 of 65536 elements wrong": printed only when every element
+    // is the CPU's transpose.
+    printf("transpose %dx%d: %d of %d elements wrong\n", N, N, wrong, N * N);
     cudaFree(d_in);
     cudaFree(d_out);
     free(in);

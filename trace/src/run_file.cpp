@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "warpscope/trace/printed_text.h"
+
 namespace ws {
 namespace {
 
@@ -125,9 +127,14 @@ TraceContents TraceOfLessonRun(const LessonRun& run, const nlohmann::json& gpu, 
   h["source"] = std::string(run.source());
   if (run.program) {  // the user's own program: its file, output and which launch is shown
     const ProgramRecord& p = *run.program;
+    // Its output as valid UTF-8 (printed_text.h), with how many bytes that replaced, and how many
+    // past the output limit were not kept.
+    const PrintedText printed = ProgramStdout(p);
     h["program"] = {{"file", p.file},          {"path", p.path},     {"launch", p.launch},
-                    {"stdout", p.stdout_text}, {"notes", p.Notes()}, {"exited", p.exited()},
+                    {"stdout", printed.text},  {"notes", p.Notes()}, {"exited", p.exited()},
                     {"exit_code", p.exit_code}};
+    if (printed.not_utf8 > 0) h["program"]["stdout_not_utf8_bytes"] = printed.not_utf8;
+    if (p.stdout_cut_bytes > 0) h["program"]["stdout_cut_bytes"] = p.stdout_cut_bytes;
     // Its headers and other units as run, so that a laptop shows the sites in kern.cuh too.
     nlohmann::json files = nlohmann::json::array();
     for (const auto& [name, text] : p.files) files.push_back({{"name", name}, {"text", text}});
@@ -219,6 +226,8 @@ Result<LessonRun> LessonRunOfTrace(TraceContents c, const std::filesystem::path&
       prog.source = cap.source;
       prog.launch = p.value("launch", std::size_t{0});
       prog.stdout_text = p.value("stdout", "");
+      prog.stdout_replaced_bytes = p.value("stdout_not_utf8_bytes", std::uint64_t{0});
+      prog.stdout_cut_bytes = p.value("stdout_cut_bytes", std::uint64_t{0});
       // The notes as the file wrote them, each whole ("kern.cuh:12: ...").
       for (std::string& n : p.value("notes", std::vector<std::string>{}))
         prog.warnings.push_back({0, 0, false, std::move(n)});

@@ -17,6 +17,7 @@
 #include "warpscope/trace/hazards.h"
 #include "warpscope/trace/kernel_resources.h"
 #include "warpscope/trace/kernel_table.h"
+#include "warpscope/trace/printed_text.h"
 #include "warpscope/trace/run_file.h"
 #include "warpscope/trace/units.h"
 
@@ -361,7 +362,10 @@ nlohmann::json ProgramJson(const LessonRun& run) {
   for (const auto& [name, text] : p.files) j["files"].push_back(name);
   j["launches"] = nlohmann::json::array();
   for (const LaunchTrace& t : run.launches) j["launches"].push_back(LaunchJson(p, t));
-  j["stdout"] = p.stdout_text;
+  // Valid UTF-8 whatever the program printed, and a note when that changed it or it was cut.
+  const PrintedText printed = ProgramStdout(p);
+  j["stdout"] = printed.text;
+  if (!printed.note.empty()) j["stdout_note"] = printed.note;
   // On a GPU: each kernel's time in the run as written (CUPTI), and the global bytes the recorded
   // launches moved over their sum.
   if (run.backend == "cuda") {
@@ -407,7 +411,13 @@ std::string ProgramText(const LessonRun& run, bool every_launch) {
     else
       o << "not measured: " << bw.missing << "\n";
   }
-  if (!p.stdout_text.empty()) o << "\nthe program printed:\n" << p.stdout_text;
+  // Its control characters shown, not obeyed by the terminal (printed_text.h).
+  if (!p.stdout_text.empty() || p.stdout_cut_bytes > 0) {
+    const PrintedText printed = ProgramStdout(p);
+    o << "\nthe program printed:\n" << VisibleControls(printed.text);
+    if (!printed.text.empty() && printed.text.back() != '\n') o << "\n";
+    if (!printed.note.empty()) o << "(" << printed.note << ")\n";
+  }
   return o.str();  // a failure goes to stderr (warpscope-cli) or the app's source view
 }
 

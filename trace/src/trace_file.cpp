@@ -7,6 +7,7 @@
 #include <string>
 
 #include "warpscope/trace/file_io.h"
+#include "warpscope/trace/printed_text.h"
 
 namespace ws {
 namespace {
@@ -59,7 +60,7 @@ void PutSection(std::vector<std::uint8_t>& out, std::uint32_t type,
 }
 
 void PutJsonSection(std::vector<std::uint8_t>& out, std::uint32_t type, const nlohmann::json& j) {
-  const std::string text = j.dump();
+  const std::string text = JsonText(j);  // a stray byte in a program's text: U+FFFD, no throw
   PutSection(out, type, {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});
 }
 

@@ -118,7 +118,10 @@ void Collect(int out_fd, int err_fd, const ChildLimits& limits,
       const std::size_t room =
           sink.size() < limits.output_bytes ? limits.output_bytes - sink.size() : 0;
       sink.append(buf, std::min<std::size_t>(room, static_cast<std::size_t>(n)));
-      if (static_cast<std::size_t>(n) > room) r.out_truncated = true;
+      if (static_cast<std::size_t>(n) > room) {
+        r.out_truncated = true;
+        (i == 0 ? r.out_dropped : r.err_dropped) += static_cast<std::size_t>(n) - room;
+      }
     }
   }
   for (pollfd& f : fds) {

@@ -20,6 +20,9 @@ struct ChildResult {
   int signal = 0;  // the signal that ended it, or 0
   std::string out, err;
   bool out_truncated = false;  // it printed more than output_bytes
+  // Past output_bytes each stream is still read (the child never blocks on a full pipe) and
+  // dropped: how many bytes of each were.
+  std::uint64_t out_dropped = 0, err_dropped = 0;
 };
 
 struct ChildLimits {

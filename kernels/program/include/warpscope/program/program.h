@@ -13,6 +13,7 @@
 #pragma once
 
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -44,6 +45,16 @@ Result<std::vector<ProgramParam>> ProgramParams(const std::string& source);
 std::string ApplyDefines(const std::string& text, const std::vector<std::string>& defines,
                          std::vector<std::string>* rest);
 
+// Why `define` (a -D of the CLI or the app) is not NAME=VALUE or NAME, NAME starting with a
+// letter or '_': "expected NAME=VALUE"; "" when it is.
+inline std::string DefineError(const std::string& define) {
+  const int first = define.empty() ? 0 : static_cast<unsigned char>(define[0]);
+  return std::isalpha(first) != 0 || first == '_' ? "" : "expected NAME=VALUE";
+}
+
+// The time limit a user may give a program (the CLI's and the app's --timeout), in seconds.
+inline constexpr double kMinProgramTimeoutS = 0.1, kMaxProgramTimeoutS = 3600;
+
 inline constexpr std::uint64_t kMaxProgramBytes = 1u << 20;
 
 struct ProgramOptions {
@@ -64,7 +75,7 @@ struct ProgramOptions {
   std::string schedule = "in-order";  // the emulator's thread order (trace/schedule.h)
   std::chrono::milliseconds timeout{std::chrono::seconds(30)};
   std::uint64_t memory_limit_bytes = 4ull << 30;
-  std::uint64_t output_limit_bytes = 1u << 20;  // of the program's stdout kept
+  std::uint64_t output_limit_bytes = 1u << 20;  // kept of stdout and stderr (stdout_cut_bytes)
   std::filesystem::path cache_dir;              // empty: the user's cache (~/.cache/warpscope)
   // While the program runs on the emulator: called (on the calling thread, at most 5 times a
   // second) whenever the launch under way or its blocks done change.
