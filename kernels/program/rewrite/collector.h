@@ -1,7 +1,8 @@
 // The rewriter's AST visitor (program_rewrite.h): it walks the AST of every device function and
 // collects text insertions, which the consumer (program_rewrite.cpp) applies to the source in one
 // pass. Its members are defined in collector_visits.cpp (what each AST node adds: accesses,
-// launches, shared arrays, loops) and collector_edits.cpp (the edits and sites they make).
+// shared arrays, loops), collector_launches.cpp (kernel launches and the kernels' table) and
+// collector_edits.cpp (the edits and sites they make).
 #pragma once
 
 #include <clang/AST/ASTConsumer.h>
@@ -171,6 +172,9 @@ class Collector : public RecursiveASTVisitor<Collector> {
   bool VisitGCCAsmStmt(GCCAsmStmt* a);
 
   bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr* e);
+  // A generic lambda (`[&](auto* p) { k<float, 64><<<g, b>>>(p); }`): its body as each call
+  // instantiates it, as a function template's (collector_launches.cpp).
+  bool TraverseLambdaExpr(LambdaExpr* e);
 
   bool VisitDeclStmt(DeclStmt* s);
 
@@ -196,6 +200,9 @@ class Collector : public RecursiveASTVisitor<Collector> {
 
   // Sorts the accesses into source order, numbers them and adds their edits.
   void Finish();
+  // A launch in a template that nothing instantiates (or in a generic lambda never called): the
+  // host compiler still reads it, so it is written as a call (collector_launches.cpp).
+  void FinishLaunches();
 
   std::vector<Edit>& edits() { return edits_; }
   bool has_main() const { return has_main_; }
@@ -213,6 +220,17 @@ class Collector : public RecursiveASTVisitor<Collector> {
   // The bytes of a kernel's own __shared__ arrays, each 16-byte aligned as the emulator
   // places them.
   std::uint64_t StaticShared(const FunctionDecl* f) const;
+
+  // Puts kernel `f` (not a template; a template's specialization by its arguments) in the
+  // kernels' table by address, with its static shared memory (collector_launches.cpp).
+  void AddToKernelTable(const FunctionDecl* f);
+  // Does `callee`, as written, name `kernel` alone: a template's specialization with every
+  // argument written out (`scale<T, 64>`), whose address is one function?
+  bool NamesOneSpecialization(const FunctionDecl* kernel, const Expr* callee) const;
+
+  // The edits of a launch that calls its kernel as written, from a lambda (LaunchVia).
+  void LaunchAsWritten(const CharSourceRange& callee, unsigned open, unsigned close,
+                       std::uint32_t line);
 
   // cudaMalloc(&d_in, n): the buffer is called d_in in every view.
   void NameAllocation(const CallExpr* e);
@@ -334,8 +352,16 @@ class Collector : public RecursiveASTVisitor<Collector> {
   std::vector<ProgramDiagnostic> errors_;
   std::map<const VarDecl*, std::string> dynamic_;  // extern __shared__ arrays: element type
   std::set<unsigned> launch_offsets_, dynamic_uses_, commented_, named_calls_, renamed_,
-      instrumented_;
+      instrumented_, macro_errors_;
   std::set<std::pair<unsigned, std::string>> shared_decls_;
+  // Launches seen in a template's own text (dependent): written as calls at the end unless an
+  // instantiation wrote them (FinishLaunches).
+  struct PendingLaunch {
+    CharSourceRange callee;
+    unsigned open = 0, close = 0;
+    std::uint32_t line = 0;
+  };
+  std::vector<PendingLaunch> pending_launches_;
   std::set<const VarDecl*> counters_;        // counters of loops the compiler unrolls away
   std::map<unsigned, bool> local_run_time_;  // the thread's arrays: indexed at run time?
 };

@@ -5,6 +5,7 @@
 namespace ws::rewrite_internal {
 
 void Collector::Finish() {
+  FinishLaunches();
   std::vector<Access> list;
   for (auto& [key, a] : accesses_) {
     // The thread's own arrays only where indexed at run time: the rest live in registers.
@@ -296,7 +297,13 @@ void Collector::CommentOut(SourceRange decl, VarDecl* v, bool to_semicolon) {
     }
   }
   dynamic_[v->getCanonicalDecl()] = elem;
-  if (r.isInvalid()) return;
+  if (r.isInvalid()) {
+    const SourceLocation at = sm_.getExpansionLoc(decl.getBegin());
+    if (IsProgramFile(sm_.getFileID(at)) && macro_errors_.insert(Offset(at)).second)
+      Error(at, "extern __shared__ " + v->getName().str() +
+                    " declared by a macro is not supported (yet): write the declaration out");
+    return;
+  }
   unsigned b = Offset(r.getBegin()), e = Offset(r.getEnd());
   if (to_semicolon) {
     const SourceLocation semi = AfterSemicolon(v->getEndLoc());

@@ -30,26 +30,7 @@ bool Collector::TraverseDecl(Decl* d) {
   if (f->hasAttr<CUDAGlobalAttr>() && f->getIdentifier() != nullptr &&
       IsProgramFile(sm_.getFileID(sm_.getExpansionLoc(f->getLocation())))) {
     const std::string name = f->getName().str();
-    if (f->doesThisDeclarationHaveABody() && !f->isTemplated() &&
-        f->getTemplateSpecializationInfo() == nullptr && f->getDeclContext()->isFileContext() &&
-        !f->isInAnonymousNamespace()) {
-      std::string q;
-      llvm::raw_string_ostream qos(q);
-      f->printQualifiedName(qos);
-      qos.flush();
-      std::string address = "&" + q;
-      if (Overloaded(f)) {
-        PrintingPolicy policy = ctx_.getPrintingPolicy();
-        policy.SuppressTagKeyword = true;
-        address = "static_cast<" + ctx_.getPointerType(f->getType()).getAsString(policy) + ">(&" +
-                  q + ")";
-      }
-      if (std::find(out_->kernel_table.begin(), out_->kernel_table.end(), address) ==
-          out_->kernel_table.end()) {
-        out_->kernel_table.push_back(address);
-        out_->kernel_table_names.push_back(q);
-      }
-    }
+    AddToKernelTable(f);
     if (std::find(out_->kernels.begin(), out_->kernels.end(), name) == out_->kernels.end()) {
       out_->kernels.push_back(name);
       const SourceLocation at = sm_.getExpansionLoc(f->getLocation());
@@ -196,108 +177,19 @@ bool Collector::VisitGCCAsmStmt(GCCAsmStmt* a) {
   return true;
 }
 
-bool Collector::VisitCUDAKernelCallExpr(CUDAKernelCallExpr* e) {
-  if (in_dependent_) return true;
-  const CallExpr* config = e->getConfig();
-  const FunctionDecl* kernel = e->getDirectCallee();
-  const CharSourceRange callee = FileRange(e->getCallee()->getSourceRange());
-  if (config == nullptr || callee.isInvalid() || !config->getBeginLoc().isFileID() ||
-      !config->getRParenLoc().isFileID()) {
-    Error(e->getBeginLoc(),
-          "a kernel launch written by a macro is not supported (yet): write the <<<...>>> "
-          "launch out for Warpscope to run it");
-    return true;
-  }
-  // The kernel's name; through a function pointer (`fpDeriv[fp]<<<g, b>>>(...)`) the one its
-  // value has, looked up when it runs (KernelTable), else the pointer as written.
-  std::string name;
-  llvm::raw_string_ostream os(name);
-  if (kernel != nullptr)
-    kernel->getNameForDiagnostic(os, ctx_.getPrintingPolicy(), false);
-  else
-    os << Lexer::getSourceText(callee, sm_, ctx_.getLangOpts());
-  os.flush();
-  const std::string quoted = CString(name);
-  const unsigned open = Offset(config->getBeginLoc());
-  const unsigned close = Offset(config->getRParenLoc());
-  const std::uint32_t line = sm_.getSpellingLineNumber(e->getBeginLoc());
-  if (!launch_offsets_.insert(open).second) return true;
-  if (in_instantiation_) {
-    // A launch inside a function template: one text for every instantiation, so the kernel is
-    // called as written from a lambda (overloads and deduced template arguments resolve per
-    // call), and named as written.
-    const std::string written = Lexer::getSourceText(callee, sm_, ctx_.getLangOpts()).str();
-    edits_.push_back({Offset(callee.getBegin()), Offset(callee.getEnd()),
-                      "::ws::prog::LaunchVia(\"" + CString(written) + "\", " +
-                          std::to_string(line) + "u, [&](auto... ws_a) { WS_KERNEL_CALL(" +
-                          written + ", ws_a); }",
-                      2, 0});
-    edits_.push_back({open, open + 3, ", ::ws::prog::Config(", 2, 0});
-    edits_.push_back({close, close + 3, ")).Run", 2, 0});
-    out_->launches.push_back({written, line, DisplayName(sm_.getFileID(callee.getBegin()))});
-    return true;
-  }
-  edits_.push_back({Offset(callee.getBegin()), Offset(callee.getBegin()),
-                    "::ws::prog::Launch(\"" + quoted + "\", " + std::to_string(line) + "u, " +
-                        std::to_string(kernel != nullptr ? StaticShared(kernel) : 0) + "u, ",
-                    1, 0});
-  // The kernel's address must name one function: a template kernel whose arguments were
-  // deduced (`stride<<<g, b>>>(d_a, s)`) by its specialization, and a kernel that shares its
-  // name with a host function (an overload) cast to its own type.
-  const auto* ref = dyn_cast<DeclRefExpr>(e->getCallee()->IgnoreParenImpCasts());
-  if (kernel != nullptr && ref != nullptr) {
-    std::string written = Lexer::getSourceText(callee, sm_, ctx_.getLangOpts()).str();
-    if (kernel->getTemplateSpecializationInfo() != nullptr && !ref->hasExplicitTemplateArgs()) {
-      written.clear();
-      llvm::raw_string_ostream fos(written);
-      kernel->getNameForDiagnostic(fos, ctx_.getPrintingPolicy(), true);
-      fos.flush();
-    }
-    if (Overloaded(kernel)) {
-      PrintingPolicy policy = ctx_.getPrintingPolicy();
-      policy.SuppressTagKeyword = true;
-      written = "static_cast<" + ctx_.getPointerType(kernel->getType()).getAsString(policy) + ">(" +
-                written + ")";
-    }
-    if (written != Lexer::getSourceText(callee, sm_, ctx_.getLangOpts()))
-      edits_.push_back({Offset(callee.getBegin()), Offset(callee.getEnd()), written, 2, 0});
-  }
-  edits_.push_back({open, open + 3, ", ::ws::prog::Config(", 2, 0});
-  edits_.push_back({close, close + 3, ")).Run", 2, 0});
-  // Arguments left to their defaults (`int* partial_sums = NULL`) are written out: the
-  // launcher passes every parameter.
-  std::string defaults;
-  for (unsigned k = 0; k < e->getNumArgs(); ++k) {
-    const auto* d = dyn_cast<CXXDefaultArgExpr>(e->getArg(k));
-    if (d == nullptr) continue;
-    const CharSourceRange dr = Lexer::makeFileCharRange(
-        CharSourceRange::getTokenRange(d->getParam()->getDefaultArgRange()), sm_,
-        ctx_.getLangOpts());
-    if (dr.isInvalid()) {
-      Error(e->getBeginLoc(),
-            "a kernel's default argument written by a macro is not "
-            "supported (yet): pass it in the launch");
-      return true;
-    }
-    defaults += (k == 0 ? "" : ", ") + Lexer::getSourceText(dr, sm_, ctx_.getLangOpts()).str();
-  }
-  if (!defaults.empty() && e->getRParenLoc().isFileID()) {
-    const unsigned rp = Offset(e->getRParenLoc());
-    edits_.push_back({rp, rp, defaults, 0, 0});
-  }
-  out_->launches.push_back({name, line, DisplayName(sm_.getFileID(callee.getBegin()))});
-  return true;
-}
-
 bool Collector::VisitDeclStmt(DeclStmt* s) {
-  if (!in_device_ || in_dependent_) return true;
+  if (!in_device_) return true;
   for (Decl* d : s->decls()) {
     auto* v = dyn_cast<VarDecl>(d);
     if (v == nullptr || !v->hasAttr<CUDASharedAttr>()) continue;
     if (v->hasExternalStorage()) {
+      // In a template too, whether or not it is instantiated (cuda-samples' SharedMemory<T>,
+      // whose const operator no kernel calls): the host compiler refuses the declaration as
+      // written wherever it is.
       CommentOut(s->getSourceRange(), v);
       continue;
     }
+    if (in_dependent_) continue;
     const CharSourceRange r = FileRange(s->getSourceRange());
     if (r.isInvalid()) {
       Warn(s->getBeginLoc(), "__shared__ " + v->getName().str() +
@@ -349,7 +241,15 @@ bool Collector::VisitDeclRefExpr(DeclRefExpr* e) {
   }
   if (v == nullptr || !dynamic_.count(v->getCanonicalDecl())) return true;
   const CharSourceRange r = FileRange(e->getSourceRange());
-  if (r.isInvalid()) return true;
+  if (r.isInvalid()) {
+    // Spelled in a macro's body: the name cannot become the launch's dynamic shared memory there
+    // (the macro may be used elsewhere), and the declaration it named is gone.
+    const SourceLocation at = sm_.getExpansionLoc(e->getLocation());
+    if (IsProgramFile(sm_.getFileID(at)) && macro_errors_.insert(Offset(at)).second)
+      Error(at, "extern __shared__ " + v->getName().str() +
+                    " used inside a macro is not supported (yet): write the use out");
+    return true;
+  }
   const unsigned b = Offset(r.getBegin()), end = Offset(r.getEnd());
   if (!dynamic_uses_.insert(b).second) return true;
   edits_.push_back(

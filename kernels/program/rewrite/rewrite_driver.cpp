@@ -357,12 +357,14 @@ RewriteResult RewriteProgram(const RewriteRequest& rq) {
            std::to_string(p.sites.size()) + "u, ws_site_files, " + std::to_string(names.size()) +
            "u);\n";
   }
-  // The kernels' addresses by name, for launches through function pointers.
+  // The kernels' addresses by name, for launches through function pointers and a template's
+  // specializations launched inside function templates (LaunchAt).
   if (!p.kernel_table.empty()) {
     out += "static const ::ws::prog::KernelTable ws_kernel_table({";
     for (std::size_t k = 0; k < p.kernel_table.size(); ++k)
       out += "{reinterpret_cast<const void*>(" + p.kernel_table[k] + "), \"" +
-             Escape(p.kernel_table_names[k]) + "\"}, ";
+             Escape(p.kernel_table_names[k]) + "\", " + std::to_string(p.kernel_table_shared[k]) +
+             "u}, ";
     out += "});\n";
   }
   // Each header the compiler reads from where the rewritten program is put: at its own lines,

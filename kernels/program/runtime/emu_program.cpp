@@ -236,11 +236,15 @@ SiteTable::SiteTable(const SiteDesc* sites, unsigned int count, const char* cons
 }
 
 KernelTable::KernelTable(std::initializer_list<Entry> entries) {
-  for (const Entry& e : entries) RegisterKernel(e.address, e.name);
+  for (const Entry& e : entries) RegisterKernel(e.address, e.name, e.static_shared);
 }
 
 const char* KernelNameOf(const void* kernel, const char* written) {
   return KernelNameAt(kernel, written);
+}
+
+unsigned int KernelStaticShared(const void* kernel) {
+  return KernelStaticSharedAt(kernel);
 }
 
 int NameNext(const char* name, unsigned int) {

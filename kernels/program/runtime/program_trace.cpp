@@ -12,21 +12,33 @@
 namespace ws::prog {
 
 namespace {
-std::vector<std::pair<const void*, const char*>>& Kernels() {
-  static auto* k = new std::vector<std::pair<const void*, const char*>>();  // never destroyed
+struct RegisteredKernel {
+  const void* address;
+  const char* name;
+  unsigned int static_shared;
+};
+std::vector<RegisteredKernel>& Kernels() {
+  static auto* k = new std::vector<RegisteredKernel>();  // never destroyed
   return *k;
 }
 }  // namespace
 
-void RegisterKernel(const void* address, const char* name) {
-  Kernels().emplace_back(address, name);
+void RegisterKernel(const void* address, const char* name, unsigned int static_shared) {
+  Kernels().push_back({address, name, static_shared});
 }
 
 const char* KernelNameAt(const void* address, const char* written) {
-  for (const auto& [a, name] : Kernels()) {
-    if (a == address && address != nullptr) return name;
+  for (const RegisteredKernel& k : Kernels()) {
+    if (k.address == address && address != nullptr) return k.name;
   }
   return written;
+}
+
+unsigned int KernelStaticSharedAt(const void* address) {
+  for (const RegisteredKernel& k : Kernels()) {
+    if (k.address == address && address != nullptr) return k.static_shared;
+  }
+  return 0;
 }
 
 bool KeepsArraysInRegisters(const char* kernel) {

@@ -63,9 +63,11 @@ struct ChildRecord {
 };
 
 // The kernels each translation unit registers by address (the shims' KernelTable): the name of a
-// launch made through a function pointer, else `written`.
-void RegisterKernel(const void* address, const char* name);
+// launch made through a function pointer, else `written`, and the kernel's static __shared__
+// bytes (0 for one not registered).
+void RegisterKernel(const void* address, const char* name, unsigned int static_shared);
 const char* KernelNameAt(const void* address, const char* written);
+unsigned int KernelStaticSharedAt(const void* address);
 
 // Does ptxas keep kernel `kernel`'s own arrays in registers (0 bytes of stack frame in its
 // report on the program as written)? The parent passes the report's local bytes per kernel in

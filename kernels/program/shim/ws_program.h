@@ -382,25 +382,37 @@ template <typename Call>
 LauncherVia<Call> LaunchVia(const char* name, unsigned int line, Call call, Config config) {
   return LauncherVia<Call>{name, line, call, config};
 }
-// The call inside LaunchVia's lambda: on the emulator a kernel is a function.
-#define WS_KERNEL_CALL(kernel, args) kernel(args...)
+// The call inside LaunchVia's lambda: on the emulator a kernel is a function. The kernel comes
+// last, as written: `scale<T, 64>` holds a comma.
+#define WS_KERNEL_CALL(args, ...) __VA_ARGS__(args...)
 
 // Each unit's kernels by address (the rewriter registers them): the name of a launch made
-// through a function pointer.
+// through a function pointer, and its kernel's static __shared__ bytes.
 struct KernelTable {
   struct Entry {
     const void* address;
     const char* name;
+    unsigned int static_shared = 0;
   };
   KernelTable(std::initializer_list<Entry> entries);
 };
 const char* KernelNameOf(const void* kernel, const char* written);
+unsigned int KernelStaticShared(const void* kernel);  // 0 where the table lacks it
 
 template <typename... P>
 Launcher<P...> Launch(const char* name, unsigned int line, unsigned int static_shared,
                       void (*kernel)(P...), Config config) {
   return Launcher<P...>{KernelNameOf(reinterpret_cast<const void*>(kernel), name), line,
                         static_shared, kernel, config};
+}
+// A launch through a pointer, or of a template's specialization inside a function template
+// (`scale<T, 64>`: another kernel in each instantiation): its name and static shared memory
+// are looked up by address.
+template <typename... P>
+Launcher<P...> LaunchAt(const char* written, unsigned int line, void (*kernel)(P...),
+                        Config config) {
+  const void* k = reinterpret_cast<const void*>(kernel);
+  return Launcher<P...>{KernelNameOf(k, written), line, KernelStaticShared(k), kernel, config};
 }
 #endif
 

@@ -479,9 +479,10 @@ struct Launcher {
 // A launch written inside a function template (program_rewrite.cpp): the lambda launches the
 // kernel as written (WS_KERNEL_CALL) with the running pass's configuration.
 inline thread_local Config t_via_config{dim3(), dim3()};
-#define WS_KERNEL_CALL(kernel, args)                                      \
-  kernel<<<::ws::prog::t_via_config.grid, ::ws::prog::t_via_config.block, \
-           ::ws::prog::t_via_config.shared>>>(args...)
+// The kernel comes last, as written: `scale<T, 64>` holds a comma.
+#define WS_KERNEL_CALL(args, ...)                                              \
+  __VA_ARGS__<<<::ws::prog::t_via_config.grid, ::ws::prog::t_via_config.block, \
+                ::ws::prog::t_via_config.shared>>>(args...)
 template <typename Call>
 struct LauncherVia {
   const char* name;
@@ -521,6 +522,14 @@ Launcher<P...> Launch(const char* name, unsigned int line, unsigned int static_s
                       void (*kernel)(P...), Config config) {
   return Launcher<P...>{KernelNameOf(reinterpret_cast<const void*>(kernel), name), line,
                         static_shared, kernel, config};
+}
+// A launch through a pointer, or of a template's specialization inside a function template:
+// its name and static shared memory looked up by address (ws_program.h's LaunchAt).
+template <typename... P>
+Launcher<P...> LaunchAt(const char* written, unsigned int line, void (*kernel)(P...),
+                        Config config) {
+  const void* k = reinterpret_cast<const void*>(kernel);
+  return Launcher<P...>{KernelNameOf(k, written), line, KernelStaticShared(k), kernel, config};
 }
 }  // namespace
 

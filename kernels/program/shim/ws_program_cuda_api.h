@@ -66,10 +66,12 @@ struct KernelTable {
   struct Entry {
     const void* address;
     const char* name;
+    unsigned int static_shared = 0;  // the kernel's static __shared__ bytes
   };
   KernelTable(std::initializer_list<Entry> entries);
 };
 const char* KernelNameOf(const void* kernel, const char* written);
+unsigned int KernelStaticShared(const void* kernel);  // 0 where the table lacks it
 cudaError_t Malloc(void** ptr, std::size_t bytes);
 cudaError_t MallocManaged(void** ptr, std::size_t bytes, unsigned int flags);
 // `e`, or the error a failed device assert left (what the runtime's calls return after it).

@@ -60,10 +60,12 @@ struct RewrittenProgram {
   std::vector<ProgramLaunchSite> launches;
   std::vector<std::string> kernels;         // the __global__ functions, by name
   std::vector<ProgramKernel> kernel_files;  // and where each is written
-  // The kernels a launch through a function pointer may name (defined here, not templates), by
+  // The kernels a launch through a function pointer (or a template's specialization launched
+  // inside a function template) may name, defined here (a template's by its arguments), by
   // their qualified names: the rewritten unit registers their addresses (KernelTable).
-  std::vector<std::string> kernel_table;        // each kernel's address, as C++
-  std::vector<std::string> kernel_table_names;  // and its name
+  std::vector<std::string> kernel_table;           // each kernel's address, as C++
+  std::vector<std::string> kernel_table_names;     // and its name
+  std::vector<std::uint64_t> kernel_table_shared;  // and its static __shared__ bytes
   std::vector<ProgramFile> files;  // the program's own headers it includes (not the main file)
   bool has_main = false;           // a program Warpscope can run has a main()
   bool main_takes_args = false;    // main(int argc, char** argv): the app offers an arguments field
