@@ -44,6 +44,84 @@ TEST(Programs, AnIndexOutOfRangeNamesTheLineTheBufferAndTheThread) {
       << run.program->failure;
 }
 
+// The commonest shared-memory bug, a halo off by one: thread 31 stores s[32] of a 32-int array.
+// Named as the shared array, its index and size, as compute-sanitizer's memcheck does on a GPU
+// (not as the nearest global buffer with a host address).
+TEST(Programs, AnIndexPastASharedArrayNamesTheArrayItsIndexAndTheThread) {
+  const std::string text =
+      "__global__ void halo(int* out) {\n"
+      "  __shared__ int s[32];\n"
+      "  s[threadIdx.x + 1] = threadIdx.x;\n"
+      "  __syncthreads();\n"
+      "  out[threadIdx.x] = s[threadIdx.x];\n"
+      "}\n"
+      "int main() {\n"
+      "  int* d;\n"
+      "  cudaMalloc(&d, 32 * sizeof(int));\n"
+      "  halo<<<1, 32>>>(d);\n"
+      "  cudaDeviceSynchronize();\n"
+      "  return 0;\n"
+      "}\n";
+  const LessonRun run = RunText(text);
+  ASSERT_FALSE(run.program->ok());
+  const std::string& f = run.program->failure;
+  EXPECT_NE(f.find("line 3: column 3: a store of 4 bytes"), std::string::npos) << f;
+  EXPECT_NE(f.find("index 32 of the __shared__ array s, which holds 32 elements of 4 bytes (0 "
+                   "bytes past its end)"),
+            std::string::npos)
+      << f;
+  EXPECT_NE(f.find("thread (31,0,0) of block (0,0,0)"), std::string::npos) << f;
+}
+
+// A thread's own array indexed past its end (int a[4], a[threadIdx.x]: thread 4 writes a[4]):
+// named as that array, not left to overwrite the emulator's stack.
+TEST(Programs, AnIndexPastAThreadsOwnArrayNamesTheArray) {
+  const std::string text =
+      "__global__ void own(int* out) {\n"
+      "  int a[4] = {0, 0, 0, 0};\n"
+      "  a[threadIdx.x] = 1;\n"
+      "  out[threadIdx.x] = a[threadIdx.x & 3];\n"
+      "}\n"
+      "int main() {\n"
+      "  int* d;\n"
+      "  cudaMalloc(&d, 32 * sizeof(int));\n"
+      "  own<<<1, 32>>>(d);\n"
+      "  cudaDeviceSynchronize();\n"
+      "  return 0;\n"
+      "}\n";
+  const LessonRun run = RunText(text);
+  ASSERT_FALSE(run.program->ok());
+  const std::string& f = run.program->failure;
+  EXPECT_NE(f.find("index 4 of the thread's own array a, which holds 4 elements of 4 bytes"),
+            std::string::npos)
+      << f;
+  EXPECT_NE(f.find("thread (4,0,0) of block (0,0,0)"), std::string::npos) << f;
+}
+
+// A read far past one buffer that lands beyond another: the address is named by the buffer
+// nearest to it and the distance, not as an index of a buffer it was not meant for.
+TEST(Programs, AnAddressFarFromEveryBufferNamesTheNearestAndTheDistance) {
+  const std::string text =
+      "__global__ void far(float* out, const float* in) {\n"
+      "  out[threadIdx.x] = in[threadIdx.x + (1 << 20)];\n"
+      "}\n"
+      "int main() {\n"
+      "  float *d_in, *d_out;\n"
+      "  cudaMalloc(&d_in, 64 * sizeof(float));\n"
+      "  cudaMalloc(&d_out, 64 * sizeof(float));\n"
+      "  far<<<1, 32>>>(d_out, d_in);\n"
+      "  cudaDeviceSynchronize();\n"
+      "  return 0;\n"
+      "}\n";
+  const LessonRun run = RunText(text);
+  ASSERT_FALSE(run.program->ok());
+  const std::string& f = run.program->failure;
+  // 4 MiB past a 256-byte buffer: far more than its own size from both, so no index is claimed.
+  EXPECT_NE(f.find("of the program's buffers the nearest to the address"), std::string::npos) << f;
+  EXPECT_NE(f.find("an index far outside the array it was meant for"), std::string::npos) << f;
+  EXPECT_EQ(f.find("index 1048576"), std::string::npos) << f;
+}
+
 TEST(Programs, ABarrierNotEveryThreadReachesIsNamed) {
   const std::string text =
       "__global__ void k(float* out) {\n"

@@ -40,7 +40,9 @@ void Collector::Finish() {
       edits_.push_back(
           {a.begin, a.begin, std::string("(*::ws::prog::") + fn + "(&(", 1, a.end - a.begin});
       edits_.push_back(
-          {a.end, a.end, "), " + place + ", 0u, " + a.local_array + "))", 0, a.end - a.begin});
+          {a.end, a.end,
+           "), " + place + ", 0u, " + a.local_array + ", \"" + CString(a.local_array) + "\"))", 0,
+           a.end - a.begin});
     } else {
       edits_.push_back(
           {a.begin, a.begin, std::string("(*::ws::prog::") + fn + "(&(", 1, a.end - a.begin});

@@ -38,19 +38,38 @@ namespace {
 struct SharedRange {
   std::uintptr_t begin;
   std::uint32_t bytes, base;
+  const char* name;  // as declared ("tile"), for an access that misses it
 };
 thread_local std::uint32_t t_shared_tag = 0;
 thread_local std::vector<SharedRange> t_shared;
 thread_local std::uint32_t t_dynamic_tag = 0;
 thread_local void* t_dynamic = nullptr;
 
-void NoteShared(const void* p, std::uint32_t bytes, std::uint32_t base) {
+void NoteShared(const void* p, std::uint32_t bytes, std::uint32_t base, const char* name) {
   const std::uint32_t tag = emu::CurrentLaunchTag();
   if (t_shared_tag != tag) {
     t_shared.clear();
     t_shared_tag = tag;
   }
-  t_shared.push_back({reinterpret_cast<std::uintptr_t>(p), bytes, base});
+  t_shared.push_back({reinterpret_cast<std::uintptr_t>(p), bytes, base, name});
+}
+
+// The __shared__ array of this launch nearest to `addr`, and how far outside it the address is
+// (negative: before its start); null when the launch has none.
+const SharedRange* NearestShared(std::uintptr_t addr, std::int64_t* outside) {
+  if (t_shared_tag != emu::CurrentLaunchTag()) return nullptr;
+  const SharedRange* best = nullptr;
+  std::uint64_t best_gap = ~0ull;
+  for (const SharedRange& r : t_shared) {
+    const std::uintptr_t end = r.begin + r.bytes;
+    const std::uint64_t gap = addr >= end ? addr - end : addr < r.begin ? r.begin - addr : 0;
+    if (gap < best_gap) {
+      best = &r;
+      best_gap = gap;
+      *outside = addr >= end ? static_cast<std::int64_t>(gap) : -static_cast<std::int64_t>(gap);
+    }
+  }
+  return best;
 }
 
 // The progress cell the parent maps (WS_PROGRAM_PROGRESS), or null.
@@ -79,6 +98,9 @@ const char* OpName(unsigned int op) {
   return op == kOpLoad ? "a load of" : op == kOpStore ? "a store of" : "an atomic on";
 }
 
+// An address this close to a __shared__ array of the launch, and nearer it than to any buffer,
+// missed that array (a block's shared memory is at most 228 KiB on the GPUs of the presets).
+constexpr std::uint64_t kSharedMissBytes = 228u << 10;
 // An address further than this from every buffer is in none (a host pointer, most likely).
 constexpr std::uintptr_t kFarFromEveryBuffer = std::uintptr_t{1} << 30;
 
@@ -87,6 +109,23 @@ constexpr std::uintptr_t kFarFromEveryBuffer = std::uintptr_t{1} << 30;
   std::ostringstream m;
   m << Column(place) << OpName(op) << " " << bytes << " bytes at " << ptr << " is ";
   const std::uintptr_t addr = reinterpret_cast<std::uintptr_t>(ptr);
+  std::int64_t outside = 0;
+  const SharedRange* shared = NearestShared(addr, &outside);
+  const std::uint64_t shared_gap = static_cast<std::uint64_t>(outside < 0 ? -outside : outside);
+  const std::uint64_t global_gap =
+      near != nullptr ? addr - (near->begin + near->bytes) : ~std::uint64_t{0};
+  if (freed == nullptr && shared != nullptr && shared_gap < kSharedMissBytes &&
+      shared_gap <= global_gap) {
+    // Past a __shared__ array (the halo off by one): named with its index and size, as
+    // compute-sanitizer's memcheck names a shared access out of bounds on a GPU.
+    const std::int64_t index = outside < 0
+                                   ? -((-outside + bytes - 1) / bytes)
+                                   : static_cast<std::int64_t>((addr - shared->begin) / bytes);
+    m << "out of range: index " << index << " of the __shared__ array " << shared->name
+      << ", which holds " << shared->bytes / bytes << " elements of " << bytes << " bytes ("
+      << shared_gap << (outside < 0 ? " bytes before its start)" : " bytes past its end)");
+    emu::FailThread(place & 0xffffu, m.str());
+  }
   if (freed != nullptr) {
     m << "inside " << freed->name << ", which cudaFree released";
   } else if (const Region* above = RegionAbove(addr);
@@ -169,11 +208,29 @@ void Record(const void* ptr, unsigned int bytes, unsigned int place, unsigned in
 }
 
 void RecordLocal(const void* p, unsigned int bytes, unsigned int place, unsigned int op,
-                 const void* array, unsigned int array_bytes) {
+                 const void* array, unsigned int array_bytes, const char* name) {
   const emu::ThreadState* t = ::ws::emu::t_thread;
-  if (t == nullptr || P().registers_only) return;  // on the host; or ptxas kept it in registers
+  if (t == nullptr) return;  // on the host
   const std::uintptr_t at =
       reinterpret_cast<std::uintptr_t>(p) - reinterpret_cast<std::uintptr_t>(array);
+  // Outside the thread's own array: on the CPU it would overwrite the fiber's stack; on a GPU,
+  // memcheck reports a local access out of bounds. Named with its index and size.
+  if (at + bytes > array_bytes ||
+      reinterpret_cast<std::uintptr_t>(p) < reinterpret_cast<std::uintptr_t>(array)) {
+    const bool before =
+        reinterpret_cast<std::uintptr_t>(p) < reinterpret_cast<std::uintptr_t>(array);
+    std::ostringstream m;
+    m << Column(place) << OpName(op & ~kOpSeveral) << " " << bytes << " bytes is out of range: "
+      << "index " << (before ? "-" : "")
+      << (before ? (reinterpret_cast<std::uintptr_t>(array) - reinterpret_cast<std::uintptr_t>(p) +
+                    bytes - 1) /
+                       bytes
+                 : at / bytes)
+      << " of the thread's own array " << name << ", which holds " << array_bytes / bytes
+      << " elements of " << bytes << " bytes";
+    emu::FailThread(place & 0xffffu, m.str());
+  }
+  if (P().registers_only) return;  // ptxas kept it in registers: nothing to record
   const std::uint64_t threads = std::uint64_t{t->block_dim.x} * t->block_dim.y * t->block_dim.z;
   const std::uint64_t thread =
       t->thread_idx.x + std::uint64_t{t->block_dim.x} *
@@ -201,7 +258,7 @@ void RecordLoadStore(const void* p, unsigned int bytes, unsigned int place, unsi
   Record(p, bytes, place, kOpStore | flags);
 }
 
-void RegisterShared(const void* p, unsigned int bytes, SharedSlot* slot) {
+void RegisterShared(const void* p, unsigned int bytes, SharedSlot* slot, const char* name) {
   if (::ws::emu::t_thread == nullptr) return;
   const std::uint32_t tag = emu::CurrentLaunchTag();
   if (slot->tag == tag && t_shared_tag == tag) return;
@@ -209,7 +266,7 @@ void RegisterShared(const void* p, unsigned int bytes, SharedSlot* slot) {
   base = emu::SharedArrayBase(bytes, &base_tag, &base, const_cast<void*>(p));
   slot->tag = tag;
   slot->base = base;
-  NoteShared(p, bytes, base);
+  NoteShared(p, bytes, base, name);
 }
 
 void* DynamicShared() {
@@ -218,7 +275,7 @@ void* DynamicShared() {
     std::uint32_t bytes = 0, offset = 0;
     t_dynamic = emu::DynamicSharedMemory(&bytes, &offset);
     t_dynamic_tag = tag;
-    if (bytes > 0) NoteShared(t_dynamic, bytes, offset);
+    if (bytes > 0) NoteShared(t_dynamic, bytes, offset, "(dynamic, extern __shared__)");
   }
   return t_dynamic;
 }

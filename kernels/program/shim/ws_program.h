@@ -227,7 +227,7 @@ void RecordLoadStore(const void* p, unsigned int bytes, unsigned int place, unsi
 struct SharedSlot {
   unsigned int tag = 0, base = 0;
 };
-void RegisterShared(const void* p, unsigned int bytes, SharedSlot* slot);
+void RegisterShared(const void* p, unsigned int bytes, SharedSlot* slot, const char* name);
 void* DynamicShared();
 // Registers a __device__ or __constant__ variable (space: 0 global, 2 constant).
 struct Symbol {
@@ -270,21 +270,21 @@ inline T* At(T* p, unsigned int place, unsigned int flags = 0) {
 // A kernel's own array indexed at run time (`float a[8]; a[i]`), which the compiler puts in
 // local memory: the rewriter passes the array, whose size lays out the interleaving.
 void RecordLocal(const void* p, unsigned int bytes, unsigned int place, unsigned int op,
-                 const void* array, unsigned int array_bytes);
+                 const void* array, unsigned int array_bytes, const char* name);
 template <typename T, typename A>
-inline T* Ld(T* p, unsigned int place, unsigned int flags, A& array) {
-  RecordLocal(AddressOf(p), sizeof(T), place, kOpLoad | flags, AddressOf(&array), sizeof(A));
+inline T* Ld(T* p, unsigned int place, unsigned int flags, A& array, const char* name) {
+  RecordLocal(AddressOf(p), sizeof(T), place, kOpLoad | flags, AddressOf(&array), sizeof(A), name);
   return p;
 }
 template <typename T, typename A>
-inline T* St(T* p, unsigned int place, unsigned int flags, A& array) {
-  RecordLocal(AddressOf(p), sizeof(T), place, kOpStore | flags, AddressOf(&array), sizeof(A));
+inline T* St(T* p, unsigned int place, unsigned int flags, A& array, const char* name) {
+  RecordLocal(AddressOf(p), sizeof(T), place, kOpStore | flags, AddressOf(&array), sizeof(A), name);
   return p;
 }
 template <typename T, typename A>
-inline T* LdSt(T* p, unsigned int place, unsigned int flags, A& array) {
-  RecordLocal(AddressOf(p), sizeof(T), place, kOpLoad | flags, AddressOf(&array), sizeof(A));
-  RecordLocal(AddressOf(p), sizeof(T), place, kOpStore | flags, AddressOf(&array), sizeof(A));
+inline T* LdSt(T* p, unsigned int place, unsigned int flags, A& array, const char* name) {
+  RecordLocal(AddressOf(p), sizeof(T), place, kOpLoad | flags, AddressOf(&array), sizeof(A), name);
+  RecordLocal(AddressOf(p), sizeof(T), place, kOpStore | flags, AddressOf(&array), sizeof(A), name);
   return p;
 }
 template <typename T>
@@ -293,10 +293,10 @@ inline T* Dyn() {
 }
 // A __shared__ array's declaration (the rewriter puts it after each): one slot per worker thread
 // remembers where the running launch placed the array.
-#define WS_PROGRAM_SHARED(name, slot)                                                       \
-  {                                                                                         \
-    static thread_local ::ws::prog::SharedSlot ws_slot;                                     \
-    ::ws::prog::RegisterShared(&(name), static_cast<unsigned int>(sizeof(name)), &ws_slot); \
+#define WS_PROGRAM_SHARED(name, slot)                                                              \
+  {                                                                                                \
+    static thread_local ::ws::prog::SharedSlot ws_slot;                                            \
+    ::ws::prog::RegisterShared(&(name), static_cast<unsigned int>(sizeof(name)), &ws_slot, #name); \
   }
 
 // A thread's current dynamic instance (ws_program_instance.h), kept in its worker's

@@ -157,17 +157,20 @@ __host__ __device__ inline void RecordLocal(const void* p, unsigned int bytes, u
 #endif
 }
 template <typename T, typename A>
-__host__ __device__ inline T* Ld(T* p, unsigned int place, unsigned int flags, A& array) {
+__host__ __device__ inline T* Ld(T* p, unsigned int place, unsigned int flags, A& array,
+                                 const char* /*name*/) {
   RecordLocal(AddressOf(p), sizeof(T), place, kOpLoad | flags, AddressOf(&array), sizeof(A));
   return p;
 }
 template <typename T, typename A>
-__host__ __device__ inline T* St(T* p, unsigned int place, unsigned int flags, A& array) {
+__host__ __device__ inline T* St(T* p, unsigned int place, unsigned int flags, A& array,
+                                 const char* /*name*/) {
   RecordLocal(AddressOf(p), sizeof(T), place, kOpStore | flags, AddressOf(&array), sizeof(A));
   return p;
 }
 template <typename T, typename A>
-__host__ __device__ inline T* LdSt(T* p, unsigned int place, unsigned int flags, A& array) {
+__host__ __device__ inline T* LdSt(T* p, unsigned int place, unsigned int flags, A& array,
+                                   const char* /*name*/) {
   RecordLocal(AddressOf(p), sizeof(T), place, kOpLoad | flags, AddressOf(&array), sizeof(A));
   RecordLocal(AddressOf(p), sizeof(T), place, kOpStore | flags, AddressOf(&array), sizeof(A));
   return p;
