@@ -55,8 +55,11 @@ bool SaveExport(const ExportRequest& req, const Image& frame, float fb_scale, Ui
   return true;
 }
 
-Status WriteLayout(const std::filesystem::path& path, const Ui& ui, const ImGuiIO& io) {
+Status WriteLayout(const std::filesystem::path& path, const Ui& ui, const ImGuiIO& io,
+                   const LecturePlayer* player) {
   nlohmann::json j;
+  // Presentation mode: whether the lecture bar held its caption whole in the last frame.
+  if (player != nullptr) j["lecture_bar_whole"] = player->bar_whole();
   j["display"] = {io.DisplaySize.x, io.DisplaySize.y};
   j["framebuffer_scale"] = io.DisplayFramebufferScale.x;
   j["status_bar_height"] = ui.frame_height();
@@ -282,7 +285,7 @@ bool Finished(AppLoop& l, int frame) {
   }
   if (l.scripted && frame >= opt.frames && l.pending.empty()) {
     if (!opt.layout_json.empty()) {
-      if (Status s = WriteLayout(opt.layout_json, l.ui, l.io); !s.ok()) {
+      if (Status s = WriteLayout(opt.layout_json, l.ui, l.io, l.player); !s.ok()) {
         std::cerr << "warpscope: " << s.message() << "\n";
         l.exit_code = 1;
       }

@@ -109,7 +109,17 @@ void GoalsPanel::DrawContents() {
 // Each goal, its figure and verdict (a click selects its site), then "every goal is met".
 void GoalsPanel::DrawGoals() {
   if (!verdict_) {
-    ImGui::TextDisabled("Open the assignment's program (or your copy of it) to check its goals.");
+    // Why there is nothing to check yet, in the program's words: it is running, it did not
+    // compile, or none is open.
+    if (session_->running)
+      ImGui::TextDisabled("Running %s: its goals are checked when it ends.",
+                          session_->running_what.c_str());
+    else if (!session_->compile_errors.empty())
+      ImGui::TextWrapped("The program did not compile (see the source view): nothing to check.");
+    else if (!session_->error.empty())
+      ImGui::TextWrapped("The program did not run: %s", session_->error.c_str());
+    else
+      ImGui::TextDisabled("Open the assignment's program (or your copy of it) to check its goals.");
     return;
   }
   if (!verdict_->failure.empty()) {

@@ -158,22 +158,36 @@ void LecturePlayer::DrawBar() {
   const LectureStep& s = lecture_.steps[static_cast<std::size_t>(index_)];
   ImGuiViewport* vp = ImGui::GetMainViewport();
   const float line = ImGui::GetTextLineHeightWithSpacing();
-  const float height = line * (s.caption.empty() ? 1.6f : 2.7f) + ImGui::GetStyle().WindowPadding.y;
+  const ImVec2 pad = ImGui::GetStyle().WindowPadding;
+  // As tall as the caption (or the error) needs, wrapped to the window: on a small screen at a
+  // large UI scale a caption takes several lines and none of it is cut.
+  const std::string& below = !error_.empty() ? error_ : s.caption;
+  const float wrapped =
+      below.empty()
+          ? 0.0f
+          : ImGui::CalcTextSize(below.c_str(), nullptr, false, vp->WorkSize.x - pad.x * 2).y;
+  const float height = line * 1.3f + wrapped + pad.y * 2;
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoSavedSettings |
                                  ImGuiWindowFlags_NoDecoration;
   if (ImGui::BeginViewportSideBar("##lecture", vp, ImGuiDir_Up, height, flags)) {
     ImGui::TextDisabled("%d / %zu", index_ + 1, lecture_.steps.size());
     ImGui::SameLine();
     ImGui::TextUnformatted(s.title.c_str());
+    // The keys on the title's row where there is room after it.
     const char* keys = "\u2190 \u2192 step   R restore   N note";
-    ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize(keys).x -
-                    ImGui::GetStyle().WindowPadding.x * 2);
-    ImGui::TextDisabled("%s", keys);
+    const float keys_x = ImGui::GetWindowWidth() - ImGui::CalcTextSize(keys).x - pad.x * 2;
+    if (ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + ImGui::GetFontSize() < keys_x) {
+      ImGui::SameLine(keys_x);
+      ImGui::TextDisabled("%s", keys);
+    }
     if (!error_.empty()) {
-      ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", error_.c_str());
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
+      ImGui::TextWrapped("%s", error_.c_str());
+      ImGui::PopStyleColor();
     } else if (!s.caption.empty()) {
       ImGui::TextWrapped("%s", s.caption.c_str());
     }
+    bar_whole_ = ImGui::GetItemRectMax().y <= ImGui::GetWindowPos().y + ImGui::GetWindowHeight();
   }
   ImGui::End();
 }

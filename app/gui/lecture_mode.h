@@ -36,6 +36,8 @@ class LecturePlayer {
   // The panels the step shows, the first the largest (its own, else the lesson's view and the
   // source).
   std::vector<std::string> Panels() const;
+  // The last frame's bar held its caption (or error) whole.
+  bool bar_whole() const { return bar_whole_; }
   bool show_note = false;
 
  private:
@@ -49,6 +51,7 @@ class LecturePlayer {
   int index_ = 0;
   Phase phase_ = Phase::kReady;
   std::string error_;
+  bool bar_whole_ = true;
 };
 
 }  // namespace ws
