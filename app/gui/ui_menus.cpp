@@ -192,13 +192,12 @@ void Ui::BuildDefaultLayout(unsigned int dockspace_id) {
   for (auto& p : panels_) {
     const std::string& id = p->id();
     if (id == "gallery") continue;  // floats over the layout when opened
-    const ImGuiID node = id == "lesson" || id == "device"       ? left_top
-                         : id == "source"                       ? left_bottom
-                         : id == "barriers" || id == "shuffles" ? bottom_left
-                         : id == "timing" || id == "sums" || id == "hazards" || id == "kernels"
-                             ? bottom_right
-                         : id == "playback" ? playback
-                                            : views;
+    const ImGuiID node = id == "lesson" || id == "device"                    ? left_top
+                         : id == "source"                                    ? left_bottom
+                         : id == "barriers" || id == "shuffles"              ? bottom_left
+                         : id == "timing" || id == "sums" || id == "hazards" ? bottom_right
+                         : id == "playback"                                  ? playback
+                                                                             : views;
     ImGui::DockBuilderDockWindow(p->window_name().c_str(), node);
   }
   ImGui::DockBuilderFinish(dockspace_id);

@@ -38,6 +38,21 @@ TEST(WrapCodeLine, WithoutASpaceItBreaksAfterPunctuationNotInsideAName) {
             (std::vector<std::string>{"tile[threadIdx.y][", "    threadIdx.x] =", "    in[i];"}));
 }
 
+TEST(WrapCodeLine, ARowEndsEarlyRatherThanCutAName) {
+  // 16 characters fit (the least); the second row, 12 after its indent, would end inside
+  // "threadIdx" ("+ i][thread"): it ends after "][" instead.
+  const std::string line = "tile[threadIdx.y + i][threadIdx.x] = a;";
+  const std::vector<std::string> rows = Rows(line, 160.0f);
+  for (const std::string& r : rows) {
+    EXPECT_EQ(r.find("threadId") != std::string::npos && r.find("threadIdx") == std::string::npos,
+              false)
+        << r;
+  }
+  // The third row has 12 characters (16 less the indent of 4): "threadIdx.x]" exactly.
+  EXPECT_EQ(rows, (std::vector<std::string>{"tile[threadIdx.y", "    + i][", "    threadIdx.x]",
+                                            "    = a;"}));
+}
+
 TEST(WrapCodeLine, AWordLongerThanARowIsCutAtTheLimit) {
   const std::string word(60, 'a');  // no space: rows of 24 (240 / 10), then 20 after indent 4
   const auto rows = WrapCodeLine(word, 240.0f, 10.0f);

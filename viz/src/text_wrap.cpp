@@ -37,8 +37,10 @@ std::vector<WrappedRow> WrapCodeLine(const std::string& text, float width, float
     } else {
       // No space late enough: after the last punctuation instead (`tile[i][` | `j]`), never
       // inside a name or a member (`threadIdx.x` stays whole); cut at the limit only in a name
-      // longer than half a row.
-      for (std::size_t p = at + room; p > at + room / 2; --p) {
+      // longer than the row.
+      // A short row is better than a name cut in two: any boundary after the row's first
+      // character will do, the latest first.
+      for (std::size_t p = at + room; p > at + 1; --p) {
         if (!IsNameChar(text[p - 1]) || !IsNameChar(text[p])) {
           end = p;
           break;

@@ -26,6 +26,7 @@ std::vector<std::unique_ptr<Panel>> MakeViewPanels(Session* session) {
   p.push_back(MakeCoalescingPanel(session));
   p.push_back(MakeBanksPanel(session));
   p.push_back(MakeLayoutPanel(session));
+  p.push_back(MakeKernelsPanel(session));  // with the big views: a program's table is wide
   p.push_back(MakeBarriersPanel(session));
   p.push_back(MakeShufflePanel(session));
   p.push_back(MakeTimingPanel(session));
@@ -33,7 +34,6 @@ std::vector<std::unique_ptr<Panel>> MakeViewPanels(Session* session) {
   p.push_back(MakeLatencyPanel(session));
   p.push_back(MakeSumsPanel(session));
   p.push_back(MakeHazardsPanel(session));  // after timing: behind it in their shared node
-  p.push_back(MakeKernelsPanel(session));
   p.push_back(MakeScalabilityPanel(session));
   p.push_back(MakeTransfersPanel(session));
   p.push_back(MakeMultiGpuPanel(session));

@@ -15,7 +15,8 @@ struct WrappedRow {
 
 // Splits `text` into rows of at most `width` pixels of `char_width`-pixel characters (never
 // fewer than 16 characters a row). A row ends at its last space when there is one in its second
-// half, else after its last punctuation there (never inside a name or `a.b`), else at the limit;
+// half, else after its last punctuation or space (never inside a name or `a.b`), else at the
+// limit;
 // the rows after the first are indented 4 characters past the line's own indentation (at most half
 // a row) and start at its next non-space. A line that fits is one row.
 std::vector<WrappedRow> WrapCodeLine(const std::string& text, float width, float char_width);
