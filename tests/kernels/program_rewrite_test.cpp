@@ -2,6 +2,8 @@
 // and the `// warpscope: param` sliders and -D values.
 #include <gtest/gtest.h>
 
+#include "program_templates_programs.h"
+
 #include <tuple>
 
 #include "warpscope/program/program.h"
@@ -178,6 +180,49 @@ TEST(ProgramParams, DefinesReplaceTheProgramsOwnValueInPlace) {
                    {"TILE_DIM=32", "kN=64", "OTHER=1"}, &rest);
   EXPECT_EQ(out, "#define TILE_DIM 32 // c\nconstexpr int kN = 64;\nint x;\n");
   EXPECT_EQ(rest, std::vector<std::string>{"OTHER=1"});
+}
+
+TEST(TemplateRewrite, AKernelWithSeveralArgumentsIsLaunchedByAddressInsideATemplate) {
+  // `scale<T, 64>` names one kernel in each instantiation: the launch passes it as a pointer,
+  // looked up in the kernels' table (name, static shared memory), with no macro around the comma.
+  RewriteRequest rq;
+  rq.file_name = "scale.cu";
+  rq.directory = WARPSCOPE_SOURCE_DIR "/examples";
+  rq.shim_dir = WARPSCOPE_SOURCE_DIR "/kernels/program/shim";
+  rq.text = test::kSeveralArguments;
+  const RewriteResult r = RewriteProgram(rq);
+  ASSERT_TRUE(r.ok) << (r.errors.empty() ? "" : r.errors[0].message);
+  EXPECT_NE(r.program.source.find("::ws::prog::LaunchAt(\"scale<T, 64>\", 12u, scale<T, 64>, "
+                                  "::ws::prog::Config((n + 63) / 64, 64)).Run(a, s, n);"),
+            std::string::npos)
+      << r.program.source;
+  // Both specializations in the table, with tile[64]'s bytes: 64 x 4 and 64 x 8.
+  EXPECT_NE(r.program.source.find("{reinterpret_cast<const void*>(&scale<float, 64>), "
+                                  "\"scale<float, 64>\", 256u}"),
+            std::string::npos);
+  EXPECT_NE(r.program.source.find("{reinterpret_cast<const void*>(&scale<double, 64>), "
+                                  "\"scale<double, 64>\", 512u}"),
+            std::string::npos);
+}
+
+TEST(TemplateRewrite, SharedMemoryHelpersDeclarationsAreAllCommentedOut) {
+  // Both operators' `extern __shared__ int __smem[]`, the const one never instantiated, and the
+  // double specialization's: four declarations, none left for the host compiler.
+  RewriteRequest rq;
+  rq.file_name = "helper.cu";
+  rq.directory = WARPSCOPE_SOURCE_DIR "/examples";
+  rq.shim_dir = WARPSCOPE_SOURCE_DIR "/kernels/program/shim";
+  rq.text = test::kSharedMemoryHelper;
+  const RewriteResult r = RewriteProgram(rq);
+  ASSERT_TRUE(r.ok) << (r.errors.empty() ? "" : r.errors[0].message);
+  std::size_t commented = 0;
+  for (std::size_t at = 0;
+       (at = r.program.source.find("/* extern __shared__", at)) != std::string::npos; ++at)
+    ++commented;
+  EXPECT_EQ(commented, 4u);
+  EXPECT_NE(r.program.source.find("return (T*)(::ws::prog::Dyn<int>());"), std::string::npos);
+  EXPECT_NE(r.program.source.find("return (double*)(::ws::prog::Dyn<double>());"),
+            std::string::npos);
 }
 
 }  // namespace
