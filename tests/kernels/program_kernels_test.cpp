@@ -76,9 +76,30 @@ TEST(ProgramKernels, EveryLaunchIsCountedAndEachKernelsFirstLaunchesKeepRecords)
   EXPECT_EQ(rows[1].launches, 1u);
   EXPECT_EQ(rows[1].worst, "");  // 4 sectors a request, the ideal
   // The run's time is its kernels' summed: 7 launches of 64 sectors (2,048 B) each at the hopper
-  // preset's 3,350 GB/s, and 7 launch overheads of 2 us.
+  // preset's 3,350 GB/s, scale's 6 launches of 256 multiplies at its FP32 peak (132 SMs x 128
+  // lanes x 2 x 1.98 GHz = 66,908 GFLOP/s), and 7 launch overheads of 2 us.
   EXPECT_EQ(run.timing.kind, "modeled");
-  EXPECT_NEAR(run.timing.ms, 7 * (2048.0 / 3350e6) + 7 * 0.002, 1e-12);
+  EXPECT_EQ(run.launches[0].stats.flops, 256u);
+  EXPECT_NEAR(run.timing.ms, 7 * (2048.0 / 3350e6) + 6 * 256 / (66908.16 * 1e6) + 7 * 0.002, 1e-12);
+}
+
+TEST(ProgramKernels, FloatingPointOperationsAreCountedWhereTheyRun) {
+  const LessonRun run = test::RunText(test::kFlopsProgram);
+  ASSERT_TRUE(run.program->ok()) << run.program->failure << run.program->stderr_text;
+  ASSERT_EQ(run.launches.size(), 3u);
+  for (const LaunchTrace& t : run.launches) EXPECT_TRUE(t.stats.flops_counted) << t.kernel;
+  EXPECT_EQ(run.launches[0].stats.flops, 65536u);  // matmul<float>: 2 x 32^3
+  EXPECT_EQ(run.launches[1].stats.flops, 0u);      // matmul<int>: integer arithmetic
+  EXPECT_EQ(run.launches[2].stats.flops, 768u);    // scale: (fmaf 2 + the multiply 1) x 256
+  // matmul<float>'s DRAM bytes: each thread reads 2n floats and writes one, by warps of 16x2
+  // threads... its roofline point is the FLOPs over the sectors it moved: counted, not zero.
+  const std::vector<KernelRow> rows = KernelTable(run, DevicePreset{});
+  for (const KernelRow& r : rows) {
+    if (r.kernel.rfind("matmul<float>", 0) != 0) continue;
+    EXPECT_TRUE(r.OnRoofline());
+    EXPECT_EQ(r.flops, 65536u);
+    EXPECT_DOUBLE_EQ(r.ArithmeticIntensity(), 65536.0 / static_cast<double>(r.dram_bytes));
+  }
 }
 
 std::string Example() {

@@ -89,6 +89,36 @@ TEST(KernelTable, ALaunchTakesItsDramSectorsAndItsSharedWavefronts) {
   EXPECT_STREQ(tiled.bound(), "shared memory");
 }
 
+TEST(KernelTable, CountedFlopsTakeTheirTimeAtThePeakAndPlaceTheKernelOnTheRoofline) {
+  // The round device's FP32 peak: 10 SMs x 128 lanes (compute 9.0) x 2 x 1 GHz = 2,560 GFLOP/s.
+  DevicePreset p = Round();
+  EXPECT_DOUBLE_EQ(Fp32PeakGflops(p), 2560.0);
+  // The naive transpose with 73,728 FLOPs counted: 73,728 / 2,560 GFLOP/s = 28.8 ns of arithmetic
+  // beside its 73.728 ns of DRAM.
+  LaunchTrace t = Naive(true);
+  t.stats.flops = 73728;
+  t.stats.flops_counted = true;
+  const LaunchTimeModel m = ModelLaunchTime(t, p);
+  EXPECT_DOUBLE_EQ(m.compute_ms, 28.8e-6);
+  EXPECT_DOUBLE_EQ(m.ms(), 73.728e-6 + 28.8e-6);
+  LessonRun run;
+  run.launches = {t};
+  const KernelRow r = KernelTable(run, p)[0];
+  ASSERT_TRUE(r.OnRoofline());
+  EXPECT_DOUBLE_EQ(r.ArithmeticIntensity(), 1.0);  // 73,728 FLOPs over 73,728 DRAM bytes
+  EXPECT_NEAR(r.Gflops(), 73728.0 / ((73.728 + 28.8) * 1e-9) / 1e9, 1e-6);
+  // Its roofs: 1,000 GB/s x 1 FLOP/B = 1,000 GFLOP/s under the 2,560 peak (ridge 2.56 FLOP/B).
+  const Roofline roof = RooflineOf(p);
+  EXPECT_DOUBLE_EQ(roof.ridge(), 2.56);
+  EXPECT_DOUBLE_EQ(roof.Attainable(1.0), 1000.0);
+  EXPECT_DOUBLE_EQ(roof.Attainable(10.0), 2560.0);
+  EXPECT_LT(r.Gflops(), roof.Attainable(r.ArithmeticIntensity()));  // under its roof
+  // A launch whose FLOPs were not counted (a lesson's) is not on the roofline.
+  LessonRun lesson;
+  lesson.launches = {Naive(true)};
+  EXPECT_FALSE(KernelTable(lesson, p)[0].OnRoofline());
+}
+
 TEST(KernelTable, OneRowPerKernelOverEveryLaunchSlowestFirstWithItsWorstFigure) {
   LessonRun run;
   run.launches = {Naive(true), Tiled(), Naive(false), Naive(false)};

@@ -4,6 +4,12 @@
 
 namespace ws {
 
+double Fp32PeakGflops(const DevicePreset& p) {
+  const std::uint32_t cc = p.compute_capability;
+  const double lanes = cc < 20 ? 8 : cc < 30 ? 32 : cc < 90 ? 64 : 128;
+  return static_cast<double>(p.multiprocessors) * lanes * 2.0 * p.clock_ghz;
+}
+
 const std::vector<DevicePreset>& DevicePresets() {
   // Limits from the CUDA C Programming Guide's "Technical Specifications per Compute Capability".
   static const std::vector<DevicePreset> presets = {

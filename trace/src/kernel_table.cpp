@@ -26,7 +26,14 @@ LaunchTimeModel ModelLaunchTime(const LaunchTrace& t, const DevicePreset& preset
   // One wavefront per cycle per multiprocessor: cycles / (SMs x GHz x 1e6) ms.
   const double per_ms = static_cast<double>(preset.multiprocessors) * preset.clock_ghz * 1e6;
   m.shared_ms = per_ms > 0 ? static_cast<double>(m.wavefronts) / per_ms : 0.0;
+  const double peak = Fp32PeakGflops(preset);
+  if (t.stats.flops_counted && peak > 0)
+    m.compute_ms = static_cast<double>(t.stats.flops) / (peak * 1e6);
   return m;
+}
+
+Roofline RooflineOf(const DevicePreset& preset) {
+  return {preset.bandwidth_gbps, Fp32PeakGflops(preset)};
 }
 
 std::size_t NearestLaunchWithRecords(const std::vector<LaunchTrace>& launches, std::size_t index) {
@@ -86,7 +93,10 @@ std::vector<KernelRow> KernelTable(const LessonRun& run, const DevicePreset& pre
     const LaunchTimeModel m = ModelLaunchTime(t, preset);
     r.dram_ms += m.dram_ms;
     r.shared_ms += m.shared_ms;
+    r.compute_ms += m.compute_ms;
     r.dram_bytes += m.dram_bytes;
+    r.flops += t.stats.flops;
+    r.flops_counted = r.flops_counted && t.stats.flops_counted;
     if (measured) {
       r.time_kind = "measured";
       r.ms += run.program->kernel_times[i].ms;
@@ -118,13 +128,13 @@ std::vector<KernelRow> KernelTable(const LessonRun& run, const DevicePreset& pre
 }
 
 std::string ModelNote(const DevicePreset& preset) {
-  char text[320];
+  char text[512];
   std::snprintf(text, sizeof text,
                 "modeled on %s: each launch's DRAM sectors x 32 B at %.0f GB/s plus its shared "
-                "wavefronts at one per cycle on each of %u SMs at %.2f GHz; a launch's fixed "
-                "%.0f us apart",
+                "wavefronts at one per cycle on each of %u SMs at %.2f GHz plus its FLOPs at "
+                "%.1f TFLOP/s; a launch's fixed %.0f us apart",
                 preset.name.c_str(), preset.bandwidth_gbps, preset.multiprocessors,
-                preset.clock_ghz, kModeledLaunchOverheadMs * 1000);
+                preset.clock_ghz, Fp32PeakGflops(preset) / 1000, kModeledLaunchOverheadMs * 1000);
   return text;
 }
 
@@ -179,6 +189,28 @@ std::string KernelsText(const std::vector<KernelRow>& rows, const LessonRun& run
   }
   o << "  * the row's worst figure; drawn: the launch the views draw the kernel from (the first "
        "that kept block records)\n";
+  // The roofline: each kernel's FLOPs per DRAM byte and GFLOP/s against the preset's roofs.
+  const Roofline roof = RooflineOf(preset);
+  bool header = false;
+  for (const KernelRow& r : rows) {
+    if (!r.OnRoofline()) continue;
+    if (!header) {
+      std::snprintf(line, sizeof line,
+                    "roofline (%s: DRAM %.0f GB/s, FP32 %.1f TFLOP/s, ridge %.1f FLOP/B):\n",
+                    preset.name.c_str(), roof.bandwidth_gbps, roof.peak_gflops / 1000,
+                    roof.ridge());
+      o << line;
+      header = true;
+    }
+    const double intensity = r.ArithmeticIntensity();
+    const double roof_at = roof.Attainable(intensity);
+    std::snprintf(line, sizeof line,
+                  "  %-*s %10s FLOP/B %12s GFLOP/s  %s-bound, %.0f %% of its roof\n",
+                  static_cast<int>(width), r.kernel.c_str(), FormatNumber(intensity).c_str(),
+                  FormatNumber(r.Gflops()).c_str(), intensity < roof.ridge() ? "memory" : "compute",
+                  roof_at > 0 ? 100.0 * r.Gflops() / roof_at : 0.0);
+    o << line;
+  }
   return o.str();
 }
 
@@ -206,6 +238,13 @@ nlohmann::json KernelsJson(const std::vector<KernelRow>& rows, const LessonRun& 
                         {"worst_bank_degree", r.worst_bank_degree},
                         {"hazards", r.hazards},
                         {"worst", r.worst}};
+    // The roofline's coordinates, where the FLOPs were counted (a program's launches).
+    if (r.flops_counted) {
+      k["flops"] = r.flops;
+      k["arithmetic_intensity"] = r.ArithmeticIntensity();
+      k["gflops"] = r.Gflops();
+      k["compute_ms"] = r.compute_ms;
+    }
     // The launch its views draw from: null when none of its launches kept block records.
     k["drawn_from_launch"] =
         r.has_records ? nlohmann::json(r.first_with_records) : nlohmann::json(nullptr);

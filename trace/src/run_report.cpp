@@ -354,6 +354,11 @@ nlohmann::json ProgramJson(const LessonRun& run) {
   const DevicePreset preset = PresetFor(run);
   j["kernels"] = KernelsJson(KernelTable(run, preset), run);
   j["time_model"] = ModelNote(preset);
+  const Roofline roof = RooflineOf(preset);
+  j["roofline"] = {{"preset", preset.name},
+                   {"dram_gb_per_s", roof.bandwidth_gbps},
+                   {"fp32_peak_gflops", roof.peak_gflops},
+                   {"ridge_flop_per_byte", roof.ridge()}};
   j["kernels_defined"] = p.kernels;
   j["kernel_files"] = nlohmann::json::array();
   for (const ProgramKernel& k : p.kernel_files)

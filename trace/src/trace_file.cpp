@@ -134,6 +134,7 @@ nlohmann::json LaunchJson(const LaunchTrace& t) {
   st["access_records"] = t.stats.access_records;
   st["barrier_records"] = t.stats.barrier_records;
   st["divergent_warps"] = t.stats.divergent_warps;
+  if (t.stats.flops_counted) st["flops"] = t.stats.flops;
   st["sites"] = nlohmann::json::array();
   for (const SiteStats& s : t.stats.sites) st["sites"].push_back(SiteStatsJson(s));
   st["barriers"] = nlohmann::json::array();
@@ -287,6 +288,8 @@ LaunchTrace LaunchFrom(const nlohmann::json& j) {
   t.stats.access_records = st.at("access_records").get<std::uint64_t>();
   t.stats.barrier_records = st.at("barrier_records").get<std::uint64_t>();
   t.stats.divergent_warps = st.at("divergent_warps").get<std::uint64_t>();
+  t.stats.flops_counted = st.contains("flops");  // absent: not counted (or an older file)
+  if (t.stats.flops_counted) t.stats.flops = st.at("flops").get<std::uint64_t>();
   for (const auto& s : st.at("sites")) t.stats.sites.push_back(SiteStatsFrom(s));
   for (const auto& b : st.at("barriers")) {
     t.stats.barriers.push_back(

@@ -2,8 +2,14 @@
 // (trace/kernel_table.h): its time (modeled on the emulator, measured on a GPU), global sectors
 // per request against the ideal, shared wavefronts against the ideal with the worst conflict, and
 // races. Each row's worst figure is marked; a click shows the kernel's launch in every view.
+// Under it, the roofline: each kernel's FLOPs per DRAM byte against its GFLOP/s, under the
+// preset's DRAM and FP32 roofs (modeled on the emulator, measured time on a GPU), as Nsight
+// Compute draws it: left of the ridge a kernel is bound by memory, right of it by arithmetic.
 #include <imgui.h>
+#include <implot.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -21,7 +27,9 @@ class KernelsPanel : public Panel {
   explicit KernelsPanel(Session* session) : Panel("kernels", "Kernels"), session_(session) {}
 
   State Shown() const override {
-    State s = {{"kernels", std::to_string(rows_.size())}, {"note", note_}};
+    State s = {{"kernels", std::to_string(rows_.size())},
+               {"note", note_},
+               {"on_roofline", std::to_string(on_roofline_)}};
     for (std::size_t i = 0; i < rows_.size(); ++i) {
       const std::string k = "row" + std::to_string(i);
       s.emplace_back(k, rows_[i].kernel);
@@ -29,6 +37,7 @@ class KernelsPanel : public Panel {
       s.emplace_back(k + ".worst", rows_[i].worst);
       s.emplace_back(k + ".drawn_from",
                      rows_[i].has_records ? std::to_string(rows_[i].first_with_records + 1) : "");
+      if (rows_[i].OnRoofline()) s.emplace_back(k + ".flops", std::to_string(rows_[i].flops));
     }
     return s;
   }
@@ -46,8 +55,19 @@ class KernelsPanel : public Panel {
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
                                   ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY |
                                   ImGuiTableFlags_ScrollX;
-    if (!ImGui::BeginTable("##kernels", 7, flags, ImVec2(0, ImGui::GetContentRegionAvail().y)))
-      return;
+    // The table takes what its rows need, up to half the view when the roofline is drawn below.
+    const float rows_h = ImGui::GetFrameHeightWithSpacing() * static_cast<float>(rows_.size() + 2);
+    const float avail_h = ImGui::GetContentRegionAvail().y;
+    const float table_h = on_roofline_ > 0 ? std::min(rows_h, avail_h * 0.5f) : avail_h;
+    if (ImGui::BeginTable("##kernels", 7, flags, ImVec2(0, table_h))) {
+      DrawTable();
+      ImGui::EndTable();
+    }
+    DrawRoofline();
+  }
+
+ private:
+  void DrawTable() {
     ImGui::TableSetupScrollFreeze(1, 1);
     ImGui::TableSetupColumn("kernel");
     ImGui::TableSetupColumn("launches");
@@ -109,10 +129,56 @@ class KernelsPanel : public Panel {
       else
         ImGui::TextDisabled("no records");
     }
-    ImGui::EndTable();
   }
 
- private:
+  // Log-log: FLOP/B across, GFLOP/s up; the roofs, and a point per kernel with its name.
+  void DrawRoofline() {
+    if (on_roofline_ == 0) {
+      ImGui::TextDisabled(
+          "Roofline: no kernel here counted its floating-point operations (a program's kernels "
+          "do; a lesson's do not).");
+      return;
+    }
+    const Roofline& roof = roof_;
+    if (!ImPlot::BeginPlot("##roofline", ImVec2(-1, -1))) return;
+    ImPlot::SetupAxes("FLOPs per DRAM byte", "GFLOP/s");
+    ImPlot::SetupAxisScale(ImAxis_X1, ImPlotScale_Log10);
+    ImPlot::SetupAxisScale(ImAxis_Y1, ImPlotScale_Log10);
+    // From 1/100 of the smallest intensity (or the ridge) to 100 times the largest.
+    double lo = roof.ridge(), hi = roof.ridge();
+    for (const KernelRow& r : rows_) {
+      if (!r.OnRoofline()) continue;
+      lo = std::min(lo, r.ArithmeticIntensity());
+      hi = std::max(hi, r.ArithmeticIntensity());
+    }
+    lo /= 10, hi *= 10;
+    ImPlot::SetupAxesLimits(lo, hi, roof.Attainable(lo) / 100, roof.peak_gflops * 3,
+                            ImPlotCond_Always);
+    const double xs[3] = {lo, roof.ridge(), hi};
+    const double ys[3] = {roof.Attainable(lo), roof.peak_gflops, roof.peak_gflops};
+    ImPlotSpec line;
+    line.LineColor = ImGui::ColorConvertU32ToFloat4(palette::TextDim());
+    line.LineWeight = 2;
+    line.Flags = ImPlotItemFlags_NoLegend;
+    ImPlot::PlotLine("roof", xs, ys, 3, line);
+    ImPlot::PlotText("DRAM", std::sqrt(lo * roof.ridge()),
+                     roof.Attainable(std::sqrt(lo * roof.ridge())), ImVec2(0, -12));
+    ImPlot::PlotText("FP32 peak", std::sqrt(roof.ridge() * hi), roof.peak_gflops, ImVec2(0, -12));
+    for (std::size_t i = 0; i < rows_.size(); ++i) {
+      const KernelRow& r = rows_[i];
+      if (!r.OnRoofline()) continue;
+      const double x = r.ArithmeticIntensity(), y = r.Gflops();
+      ImPlotSpec dot;
+      dot.Marker = ImPlotMarker_Circle;
+      dot.MarkerSize = 6;
+      dot.MarkerFillColor = ImGui::ColorConvertU32ToFloat4(palette::WarpU32(static_cast<int>(i)));
+      dot.Flags = ImPlotItemFlags_NoLegend;
+      ImPlot::PlotScatter(r.kernel.c_str(), &x, &y, 1, dot);
+      ImPlot::PlotText(r.kernel.c_str(), x, y, ImVec2(0, 12));
+    }
+    ImPlot::EndPlot();
+  }
+
   void Refresh() {
     if (generation_ == session_->generation) return;
     generation_ = session_->generation;
@@ -120,6 +186,9 @@ class KernelsPanel : public Panel {
     auto preset = FindDevicePreset(PresetOf(run));
     const DevicePreset p = preset.ok() ? *preset : DevicePreset{};
     rows_ = KernelTable(run, p);
+    roof_ = RooflineOf(p);
+    on_roofline_ = 0;
+    for (const KernelRow& r : rows_) on_roofline_ += r.OnRoofline() ? 1 : 0;
     const bool measured = !rows_.empty() && rows_.front().time_kind == "measured";
     note_ = std::to_string(rows_.size()) + (rows_.size() == 1 ? " kernel, " : " kernels, ") +
             std::to_string(run.launches.size()) +
@@ -135,6 +204,8 @@ class KernelsPanel : public Panel {
   std::uint64_t generation_ = ~0ull;
   std::vector<KernelRow> rows_;
   std::string note_, model_;
+  Roofline roof_;
+  std::size_t on_roofline_ = 0;  // rows with counted FLOPs and DRAM bytes
 };
 
 }  // namespace

@@ -109,6 +109,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
     return true;
   }
   bool VisitBinaryOperator(BinaryOperator* e) {
+    if (Recording()) NoteFlops(e);
     if (!Recording() || !e->isAssignmentOp() || !IsMemory(e->getLHS())) return true;
     AddAccess(e->getLHS(),
               e->getOpcode() == BO_Assign ? ProgramAccess::kStore : ProgramAccess::kLoadStore);
@@ -308,6 +309,13 @@ class Collector : public RecursiveASTVisitor<Collector> {
 
   void AddAccess(const Expr* e, ProgramAccess kind, bool pointer = false);
 
+  // Floating-point operations (collector_flops.cpp): the outermost of a tree of +, -, * and / on
+  // floating types (and their compound assignments) is counted where it runs, with the tree's
+  // operations: `::ws::prog::Flops((a * b + c), 2u)`. An fma call counts 2.
+  void NoteFlops(const Expr* e);
+  void NoteFmaCall(const CallExpr* e);
+  void WrapFlops(const Expr* e, unsigned ops);
+
   // `extern __shared__ T s[]`: the declaration becomes a comment, each use the launch's
   // dynamic shared memory.
   void CommentOut(SourceRange decl, VarDecl* v, bool to_semicolon = false);
@@ -364,6 +372,8 @@ class Collector : public RecursiveASTVisitor<Collector> {
   std::vector<PendingLaunch> pending_launches_;
   std::set<const VarDecl*> counters_;        // counters of loops the compiler unrolls away
   std::map<unsigned, bool> local_run_time_;  // the thread's arrays: indexed at run time?
+  std::set<const Expr*> flops_counted_;      // inside a counted tree: not counted again
+  std::set<std::pair<unsigned, unsigned>> flops_wrapped_;  // edits made (one per template text)
 };
 
 }  // namespace ws::rewrite_internal

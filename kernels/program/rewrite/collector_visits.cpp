@@ -72,6 +72,7 @@ bool Collector::VisitCXXOperatorCallExpr(CXXOperatorCallExpr* e) {
 bool Collector::VisitCallExpr(CallExpr* e) {
   if (!in_dependent_ && !in_device_) NameAllocation(e);
   if (!Recording() || isa<CUDAKernelCallExpr>(e)) return true;
+  NoteFmaCall(e);
   const FunctionDecl* callee = e->getDirectCallee();
   if (IsAtomic(callee) && e->getNumArgs() >= 2)
     AddAccess(e->getArg(0)->IgnoreImpCasts(), ProgramAccess::kAtomic, /*pointer=*/true);

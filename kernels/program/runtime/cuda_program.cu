@@ -373,6 +373,7 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
     state.instances = scratch.Zeroed<InstanceView>(threads);
     state.instance_slots = state.instances != nullptr ? threads : 0;
   }
+  state.flops = scratch.Zeroed<unsigned long long>(1);
   *p.bad = BadAccess{};
   p.backend->UseProgramMemory(p.buffers, live);
   const std::size_t before = p.backend->launches().size();
@@ -381,6 +382,11 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
   Status s =
       p.backend->Launch(name, grid, block, static_shared, static_cast<std::uint32_t>(config.shared),
                         [&](const dev::RecorderState& recorder) {
+                          // Each pass runs the whole grid: the count is the last pass's.
+                          if (state.flops != nullptr &&
+                              cudaMemset(state.flops, 0, sizeof(unsigned long long)) !=
+                                  cudaSuccess)
+                            return cudaGetLastError();
                           if (recorder.quiet == 0) return pass(context, recorder, state);
                           return Quietly([&] {
                             const cudaError_t e = pass(context, recorder, state);
@@ -405,6 +411,12 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
   if (p.backend->launches().size() == before) FailRun(line, std::string(name) + ": not recorded");
   LaunchTrace t = std::move(p.backend->launches().back());
   p.backend->launches().pop_back();
+  unsigned long long flops = 0;
+  if (state.flops != nullptr &&
+      cudaMemcpy(&flops, state.flops, sizeof flops, cudaMemcpyDeviceToHost) == cudaSuccess) {
+    t.stats.flops = flops;
+    t.stats.flops_counted = true;
+  }
   NameProgramSites(t, p.sites);
   KeepLaunch(p.run, std::move(t));
 }

@@ -23,8 +23,10 @@
 #include <cstring>
 #include <ctime>
 #include <iostream>
+#include <mutex>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "emu_program_state.h"
@@ -70,6 +72,25 @@ const SharedRange* NearestShared(std::uintptr_t addr, std::int64_t* outside) {
     }
   }
   return best;
+}
+
+// Floating-point operations, counted by each worker thread in a cell of its own (no sharing on
+// the hot path) and summed when the launch has ended and the workers are idle.
+struct FlopCell {
+  std::uint64_t ops = 0;
+};
+std::mutex g_flop_mutex;
+std::vector<FlopCell*>& FlopCells() {
+  static auto* cells = new std::vector<FlopCell*>();  // never destroyed: workers may outlive it
+  return *cells;
+}
+thread_local FlopCell* t_flops = nullptr;
+
+std::uint64_t TakeFlops() {
+  std::lock_guard lock(g_flop_mutex);
+  std::uint64_t n = 0;
+  for (FlopCell* c : FlopCells()) n += std::exchange(c->ops, 0);
+  return n;
 }
 
 // The progress cell the parent maps (WS_PROGRAM_PROGRESS), or null.
@@ -251,6 +272,16 @@ void RecordTexture(const void* texel, unsigned int bytes, unsigned int place) {
   emu::RecordAccess(MakeSiteKey(place, kKeyTexture, kOpLoad, bytes, r->id),
                     static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(texel) - r->begin),
                     texel);
+}
+
+void CountFlops(unsigned int ops) {
+  if (::ws::emu::t_thread == nullptr) return;  // a __host__ __device__ function on the host
+  if (t_flops == nullptr) {
+    t_flops = new FlopCell();  // kept for the process: the workers are reused launch to launch
+    std::lock_guard lock(g_flop_mutex);
+    FlopCells().push_back(t_flops);
+  }
+  t_flops->ops += ops;
 }
 
 void RecordLoadStore(const void* p, unsigned int bytes, unsigned int place, unsigned int flags) {
@@ -462,6 +493,7 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
     return;
   }
   p.assert_failed = false;
+  (void)TakeFlops();  // a launch that failed before this one left its count
   auto run = emu::RunLaunch(cfg, [&] { body(context); });
   FlushPrinted();
   if (!run.ok() && p.assert_failed) {
@@ -479,6 +511,8 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
     std::_Exit(3);
   }
   LaunchTrace t = std::move(*run);
+  t.stats.flops = TakeFlops();
+  t.stats.flops_counted = true;
   NameProgramSites(t, p.sites);
   std::lock_guard lock(p.mutex);
   // The model's time of the launch (kernel_table.h): the longer of its DRAM sectors at the

@@ -287,6 +287,15 @@ inline T* LdSt(T* p, unsigned int place, unsigned int flags, A& array, const cha
   RecordLocal(AddressOf(p), sizeof(T), place, kOpStore | flags, AddressOf(&array), sizeof(A), name);
   return p;
 }
+// A tree of `ops` floating-point operations ran (the rewriter's collector_flops.cpp): counted
+// for the launch when its result is floating (a template's text is shared by instantiations of
+// other element types, whose operations are not floating-point).
+void CountFlops(unsigned int ops);
+template <typename T>
+inline T Flops(T&& v, unsigned int ops) {
+  if constexpr (std::is_floating_point_v<std::decay_t<T> >) CountFlops(ops);
+  return static_cast<T&&>(v);
+}
 template <typename T>
 inline T* Dyn() {
   return static_cast<T*>(DynamicShared());

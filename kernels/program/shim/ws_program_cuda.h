@@ -132,6 +132,25 @@ __host__ __device__ inline const void* AddressOf(T* p) {
   return const_cast<const void*>(static_cast<const volatile void*>(p));
 }
 
+// A tree of `ops` floating-point operations ran (the rewriter's collector_flops.cpp): the lanes
+// running it together are added once, by the first of them (one atomic a warp, in the recorded
+// run only; the run as written counts nothing).
+__host__ __device__ inline void CountFlops(unsigned int ops) {
+#if defined(__CUDA_ARCH__)
+  if (ws_recorder_state.mode == ::ws::dev::kOff || ws_program_state.flops == nullptr) return;
+  const unsigned int lanes = __activemask();
+  if (::ws::dev::LaneId() == static_cast<unsigned int>(__ffs(lanes) - 1))
+    atomicAdd(ws_program_state.flops, static_cast<unsigned long long>(ops) * __popc(lanes));
+#else
+  (void)ops;
+#endif
+}
+template <typename T>
+__host__ __device__ inline T Flops(T&& v, unsigned int ops) {
+  if constexpr (std::is_floating_point_v<std::decay_t<T>>) CountFlops(ops);
+  return static_cast<T&&>(v);
+}
+
 // An element of the thread's own array indexed at run time (local memory): its offset as
 // local memory interleaves it (LocalOffset in ws_cuda_keys.h), the same on both roads.
 __host__ __device__ inline void RecordLocal(const void* p, unsigned int bytes, unsigned int place,

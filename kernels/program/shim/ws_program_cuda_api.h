@@ -44,6 +44,9 @@ struct ProgramDeviceState {
   // ptxas keeps the kernel's own arrays in registers: their accesses are not recorded
   // (KeepsArraysInRegisters in program_trace.h).
   unsigned int registers_only;
+  // The launch's floating-point operations (the rewriter's Flops), added a warp at a time; null:
+  // not counted.
+  unsigned long long* flops;
 };
 
 // The runtime's calls.

@@ -57,6 +57,10 @@ struct LaunchStats {
   std::vector<BarrierStats> barriers;  // indexed like its barrier table
   std::uint64_t access_records = 0, barrier_records = 0;
   std::uint64_t divergent_warps = 0;  // (block, warp) pairs with a request of fewer active lanes
+  // Floating-point operations the launch ran (+ - * / of floating type, 2 an fma), where they
+  // were counted: a program's launches (the rewriter's Flops), not the lessons'.
+  std::uint64_t flops = 0;
+  bool flops_counted = false;
   void Resize(std::size_t sites, std::size_t barriers);
   void Merge(const LaunchStats& o);
 };

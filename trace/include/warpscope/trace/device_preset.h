@@ -23,6 +23,11 @@ struct DevicePreset {
   std::uint32_t compute_capability = 90;  // major * 10 + minor: 90 is compute 9.0
 };
 
+// The preset's peak single-precision rate in GFLOP/s: SMs x FP32 lanes per SM (8 on compute 1.x,
+// 32 on 2.0, 64 on 7.x and 8.0, 128 on 9.0) x 2 (an FMA is two operations) x clock. Hopper:
+// 132 x 128 x 2 x 1.98 GHz = 66.9 TFLOP/s, the H100 SXM's figure.
+double Fp32PeakGflops(const DevicePreset& p);
+
 const std::vector<DevicePreset>& DevicePresets();
 Result<DevicePreset> FindDevicePreset(const std::string& name);
 

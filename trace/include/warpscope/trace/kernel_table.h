@@ -38,13 +38,19 @@ inline constexpr std::size_t kMaxLaunchesWithRecords = 64;
 inline constexpr double kModeledLaunchOverheadMs = 0.002;
 
 struct LaunchTimeModel {
-  double dram_ms = 0;    // sectors x 32 B at the preset's DRAM bandwidth
-  double shared_ms = 0;  // wavefronts / (multiprocessors x clock)
+  double dram_ms = 0;     // sectors x 32 B at the preset's DRAM bandwidth
+  double shared_ms = 0;   // wavefronts / (multiprocessors x clock)
+  double compute_ms = 0;  // counted FLOPs at the preset's FP32 peak (Fp32PeakGflops)
   std::uint64_t dram_bytes = 0, wavefronts = 0;
-  // The launch's own time: the two memories' (the launch overhead is not in it).
-  double ms() const { return dram_ms + shared_ms; }
-  // The memory that takes the more of it.
-  const char* bound() const { return shared_ms > dram_ms ? "shared memory" : "DRAM"; }
+  // The launch's own time: its memories' and its arithmetic's (the launch overhead is not in
+  // it), so that its throughput stays under both roofs of the roofline.
+  double ms() const { return dram_ms + shared_ms + compute_ms; }
+  // What takes the most of it.
+  const char* bound() const {
+    return compute_ms > dram_ms && compute_ms > shared_ms ? "arithmetic"
+           : shared_ms > dram_ms                          ? "shared memory"
+                                                          : "DRAM";
+  }
 };
 // `unrecorded`: sectors the launch moved that no site recorded (a lesson's local memory, counted
 // by the driver), charged to DRAM too.
@@ -71,7 +77,11 @@ struct KernelRow {
   // Shared memory.
   std::uint64_t shared_requests = 0, wavefronts = 0, ideal_wavefronts = 0;
   std::uint32_t worst_bank_degree = 0;  // the worst request's conflict degree (1: none)
-  std::uint64_t hazards = 0;            // races found, over its launches
+  // Floating-point operations (LaunchStats::flops), known when every launch counted them.
+  std::uint64_t flops = 0;
+  bool flops_counted = true;
+  double compute_ms = 0;      // modeled: the FLOPs at the preset's peak
+  std::uint64_t hazards = 0;  // races found, over its launches
   // The figure furthest from its ideal, marked in the table: "hazards" (any race), else the
   // larger of "sectors" (sectors / ideal sectors) and "banks" (wavefronts / ideal), when over 1;
   // "" when both are at their ideal.
@@ -87,7 +97,26 @@ struct KernelRow {
   double total_ms() const { return ms + overhead_ms; }
   // Achieved DRAM throughput (GB/s) over the kernel's own time.
   double DramGigabytesPerSecond() const { return ms > 0 ? double(dram_bytes) / (ms * 1e6) : 0.0; }
+  // The roofline's coordinates: FLOPs per DRAM byte, and GFLOP/s over the kernel's own time.
+  double ArithmeticIntensity() const {
+    return dram_bytes > 0 ? double(flops) / double(dram_bytes) : 0.0;
+  }
+  double Gflops() const { return ms > 0 ? double(flops) / (ms * 1e6) : 0.0; }
+  bool OnRoofline() const { return flops_counted && flops > 0 && dram_bytes > 0 && ms > 0; }
 };
+
+// The roofline's two roofs for a preset: DRAM bandwidth (GB/s: GFLOP/s per FLOP/B) and the FP32
+// peak; they meet at the ridge, `peak / bandwidth` FLOP/B.
+struct Roofline {
+  double bandwidth_gbps = 0, peak_gflops = 0;
+  double ridge() const { return bandwidth_gbps > 0 ? peak_gflops / bandwidth_gbps : 0.0; }
+  // The most a kernel of `intensity` FLOP/B can reach.
+  double Attainable(double intensity) const {
+    const double memory = bandwidth_gbps * intensity;
+    return memory < peak_gflops ? memory : peak_gflops;
+  }
+};
+Roofline RooflineOf(const DevicePreset& preset);
 
 // Every kernel the run launched, slowest first (ties: first launched first). A GPU run's times
 // are measured when the program's kernel times match its launches one for one; otherwise (and on

@@ -1,0 +1,61 @@
+// The Kernels view of a program: its kernels ranked by time, the worst figure of each row, and
+// the roofline of those whose floating-point operations were counted. Read from the view's state
+// (Panel::Shown(), --layout-json), the numbers by hand.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "gui_test_util.h"
+
+namespace ws::test {
+namespace {
+
+nlohmann::json KernelsState(const std::string& program) {
+  static int n = 0;
+  TempDir t("kernels-" + std::to_string(++n));
+  const RunResult r = RunApp({program, "--config-dir", (t / "cfg").string(), "--size", "1600x1000",
+                              "--focus", "kernels", "--screenshot", (t / "shot.png").string(),
+                              "--layout-json", (t / "layout.json").string()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream in(t / "layout.json");
+  const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  EXPECT_TRUE(j.is_object());
+  return j.is_object() ? j["panels"]["kernels"].value("state", nlohmann::json::object())
+                       : nlohmann::json::object();
+}
+
+#if WARPSCOPE_HAVE_PROGRAMS
+// examples/transpose.cu at N 256, TILE_DIM 16, modeled on hopper (3,350 GB/s; 132 SMs at
+// 1.98 GHz; docs/PROGRAMS.md):
+//   naive:     2,048 warps x (4 + 16) sectors x 32 B = 1,310,720 B            = 391 ns
+//   coalesced: 524,288 B (156 ns) + 18,432 wavefronts, its read 8-way (71 ns)  = 227 ns
+//   padded:    524,288 B (156 ns) +  8,192 wavefronts, 2-way (31 ns)           = 188 ns
+// so the naive and the conflicted kernels rank above their fix.
+TEST(GuiKernels, TheExamplesKernelsAreRankedWithTheirWorstFigure) {
+  REQUIRE_XVFB();
+  const nlohmann::json s = KernelsState(WARPSCOPE_SOURCE_DIR "/examples/transpose.cu");
+  EXPECT_EQ(s.value("kernels", ""), "3") << s.dump();
+  EXPECT_EQ(s.value("row0", ""), "transposeNaive");
+  EXPECT_EQ(s.value("row0.worst", ""), "sectors");  // 10 sectors a request against 4
+  EXPECT_EQ(s.value("row1", ""), "transposeCoalesced");
+  EXPECT_EQ(s.value("row1.worst", ""), "banks");  // 18,432 wavefronts against 4,096
+  EXPECT_EQ(s.value("row2", ""), "transposePadded");
+  EXPECT_EQ(s.value("on_roofline", ""), "0");  // a transpose only moves data
+}
+
+// examples/matmul.cu (128 x 128, 16 x 16 tiles): `Pvalue += Mds[ty][k] * Nds[k][tx]` is 2 FLOPs
+// a trip, 128 trips for each of 128 x 128 threads: 2 x 128^3 = 4,194,304, on the roofline.
+TEST(GuiKernels, AMatmulsCountedFlopsPutItOnTheRoofline) {
+  REQUIRE_XVFB();
+  const nlohmann::json s = KernelsState(WARPSCOPE_SOURCE_DIR "/examples/matmul.cu");
+  EXPECT_EQ(s.value("on_roofline", ""), "1") << s.dump();
+  EXPECT_EQ(s.value("row0.flops", ""), "4194304");
+}
+#endif
+
+}  // namespace
+}  // namespace ws::test
