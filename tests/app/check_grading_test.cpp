@@ -5,6 +5,7 @@
 // submission runs.
 #include <gtest/gtest.h>
 
+#include "check_util.h"
 #include "cli_util.h"
 #include "core/assignment.h"
 
@@ -18,18 +19,12 @@
 namespace {
 
 namespace fs = std::filesystem;
-const fs::path kAssignments = fs::path(WARPSCOPE_SOURCE_DIR) / "assets" / "assignments";
-const fs::path kSolutions = fs::path(WARPSCOPE_SOURCE_DIR) / "tests" / "assignments";
+using ws::test::kAssignments;
+using ws::test::kSolutions;
 
 using ws::test::Cli;
 using ws::test::Out;
 using ws::test::Slurp;
-
-#define SKIP_WITHOUT_SANDBOX(res)                                                          \
-  do {                                                                                     \
-    if ((res).code == 2 && (res).out.find("not grading unsandboxed") != std::string::npos) \
-      GTEST_SKIP() << (res).out;                                                           \
-  } while (0)
 
 // `text` with each (from, to) replaced once; a `from` that is not there fails the test.
 std::string Edit(std::string text, const std::vector<std::pair<std::string, std::string>>& edits) {

@@ -3,6 +3,7 @@
 // the right verdict for each in one run.
 #include <gtest/gtest.h>
 
+#include "check_util.h"
 #include "cli_util.h"
 
 #include <arpa/inet.h>
@@ -22,20 +23,12 @@
 namespace {
 
 namespace fs = std::filesystem;
-const fs::path kAssignments = fs::path(WARPSCOPE_SOURCE_DIR) / "assets" / "assignments";
-const fs::path kSolutions = fs::path(WARPSCOPE_SOURCE_DIR) / "tests" / "assignments";
+using ws::test::kAssignments;
+using ws::test::kSolutions;
 
 using ws::test::Cli;
 using ws::test::Out;
 using ws::test::Slurp;
-
-// `check` refuses to grade where the sandbox cannot run (no bwrap, no user namespaces), saying
-// so in one line: then a test of its verdicts skips, with that line as its reason.
-#define SKIP_WITHOUT_SANDBOX(res)                                                          \
-  do {                                                                                     \
-    if ((res).code == 2 && (res).out.find("not grading unsandboxed") != std::string::npos) \
-      GTEST_SKIP() << (res).out;                                                           \
-  } while (0)
 
 // The goals each start misses (the task), and that each solution meets all.
 TEST(Check, EverySeedAssignmentPassesWithItsSolutionAndFailsWithItsStart) {
