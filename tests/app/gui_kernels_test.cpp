@@ -55,6 +55,47 @@ TEST(GuiKernels, AMatmulsCountedFlopsPutItOnTheRoofline) {
   EXPECT_EQ(s.value("on_roofline", ""), "1") << s.dump();
   EXPECT_EQ(s.value("row0.flops", ""), "4194304");
 }
+
+// The app opened on examples/transpose.cu (its last launch shown, transposePadded) with a what-if
+// naming transposeCoalesced: the banks view shows that kernel's tile swizzled, 1-way, and the
+// session says which launch; a kernel it did not launch is an error the app shows, not ignored.
+TEST(GuiKernels, AWhatIfOnANamedKernelIsShownAndABadOneSaid) {
+  REQUIRE_XVFB();
+  static int n = 0;
+  const auto layout = [](std::vector<std::string> args) {
+    TempDir t("what-if-" + std::to_string(++n));
+    args.insert(args.end(), {"--config-dir", (t / "cfg").string(), "--size", "1600x1000", "--focus",
+                             "banks", "--screenshot", (t / "shot.png").string(), "--layout-json",
+                             (t / "layout.json").string()});
+    const RunResult r = RunApp(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    std::ifstream in(t / "layout.json");
+    return nlohmann::json::parse(in, nullptr, false);
+  };
+  const nlohmann::json j = layout({WARPSCOPE_SOURCE_DIR "/examples/transpose.cu", "--what-if",
+                                   "transposeCoalesced:tile:swizzle=4,0,4"});
+  ASSERT_TRUE(j.is_object());
+  EXPECT_EQ(j["session"].value("what_if_where", ""), "launch 2 of 3 (transposeCoalesced)")
+      << j["session"].dump();
+  EXPECT_EQ(j["session"].value("what_if_error", "?"), "");
+  EXPECT_EQ(j["panels"]["banks"]["state"].value("what_if", ""), "Swizzle<4,0,4> on tile");
+  EXPECT_EQ(j["panels"]["banks"]["state"].value("worst_degree", ""), "1");
+  const nlohmann::json bad =
+      layout({WARPSCOPE_SOURCE_DIR "/examples/transpose.cu", "--what-if", "nosuch:tile:pad=1"});
+  ASSERT_TRUE(bad.is_object());
+  EXPECT_NE(bad["session"].value("what_if_error", "").find("the run launched no kernel 'nosuch'"),
+            std::string::npos)
+      << bad["session"].dump();
+  // Not a what-if at all: the app refuses it at the start, exit 2.
+  TempDir t("what-if-form");
+  const RunResult form =
+      RunApp({WARPSCOPE_SOURCE_DIR "/examples/transpose.cu", "--what-if", "tile", "--config-dir",
+              (t / "cfg").string(), "--screenshot", (t / "shot.png").string()});
+  EXPECT_EQ(form.exit_code, 2) << form.err;
+  EXPECT_NE(form.err.find("--what-if: what-if 'tile': write [KERNEL:]ARRAY:LAYOUT"),
+            std::string::npos)
+      << form.err;
+}
 #endif
 
 }  // namespace

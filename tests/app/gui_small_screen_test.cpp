@@ -75,5 +75,19 @@ TEST(GuiSmallScreen, ALecturesCaptionIsWholeInItsBar) {
   EXPECT_TRUE(j["lecture_bar_whole"].get<bool>());
 }
 
+#if WARPSCOPE_HAVE_PROGRAMS
+// A program's Kernels view on the small screen: the narrow table (name, time, worst figure,
+// launches), so that which kernel is slow and why needs no sideways scroll.
+TEST(GuiSmallScreen, TheKernelsViewKeepsWhichKernelIsSlowAndWhy) {
+  REQUIRE_XVFB();
+  const nlohmann::json j =
+      SmallScreen({WARPSCOPE_SOURCE_DIR "/examples/transpose.cu", "--focus", "kernels"});
+  const nlohmann::json& s = j["panels"]["kernels"]["state"];
+  EXPECT_EQ(s.value("compact", ""), "1") << s.dump();
+  EXPECT_EQ(s.value("row0", ""), "transposeNaive");
+  EXPECT_EQ(s.value("row0.worst", ""), "sectors");
+}
+#endif
+
 }  // namespace
 }  // namespace ws::test

@@ -29,7 +29,8 @@ class KernelsPanel : public Panel {
   State Shown() const override {
     State s = {{"kernels", std::to_string(rows_.size())},
                {"note", note_},
-               {"on_roofline", std::to_string(on_roofline_)}};
+               {"on_roofline", std::to_string(on_roofline_)},
+               {"compact", compact_ ? "1" : "0"}};
     for (std::size_t i = 0; i < rows_.size(); ++i) {
       const std::string k = "row" + std::to_string(i);
       s.emplace_back(k, rows_[i].kernel);
@@ -59,8 +60,15 @@ class KernelsPanel : public Panel {
     const float rows_h = ImGui::GetFrameHeightWithSpacing() * static_cast<float>(rows_.size() + 2);
     const float avail_h = ImGui::GetContentRegionAvail().y;
     const float table_h = on_roofline_ > 0 ? std::min(rows_h, avail_h * 0.5f) : avail_h;
-    if (ImGui::BeginTable("##kernels", 7, flags, ImVec2(0, table_h))) {
-      DrawTable();
+    // A narrow view (a small screen at a large UI scale) keeps the columns that say which kernel
+    // is slow and why: its name, its time, its worst figure and its launches; the rest in the
+    // row's tooltip.
+    compact_ = ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 52;
+    if (ImGui::BeginTable("##kernels", compact_ ? 4 : 7, flags, ImVec2(0, table_h))) {
+      if (compact_)
+        DrawCompactTable();
+      else
+        DrawTable();
       ImGui::EndTable();
     }
     DrawRoofline();
@@ -128,6 +136,59 @@ class KernelsPanel : public Panel {
         ImGui::Text("%zu", r.first_with_records + 1);
       else
         ImGui::TextDisabled("no records");
+    }
+  }
+
+  // The row's worst figure in words ("18.0 sectors a request, ideal 4.0").
+  static std::string WorstText(const KernelRow& r) {
+    char text[128];
+    if (r.worst == "sectors")
+      std::snprintf(text, sizeof text, "%.1f sectors a request, ideal %.1f", r.SectorsPerRequest(),
+                    r.IdealSectorsPerRequest());
+    else if (r.worst == "banks")
+      std::snprintf(text, sizeof text, "%u-way: %s wavefronts, ideal %s", r.worst_bank_degree,
+                    FormatNumber(double(r.wavefronts)).c_str(),
+                    FormatNumber(double(r.ideal_wavefronts)).c_str());
+    else if (r.worst == "hazards")
+      std::snprintf(text, sizeof text, "%s races", FormatNumber(double(r.hazards)).c_str());
+    else
+      std::snprintf(text, sizeof text, "every figure at its ideal");
+    return text;
+  }
+
+  void DrawCompactTable() {
+    ImGui::TableSetupScrollFreeze(1, 1);
+    ImGui::TableSetupColumn("kernel");
+    ImGui::TableSetupColumn("time");
+    ImGui::TableSetupColumn("worst figure");
+    ImGui::TableSetupColumn("launches");
+    ImGui::TableHeadersRow();
+    const std::size_t shown = session_->run->main_launch_index();
+    const ImU32 worst_bg = (palette::WarpU32(4) & 0x00FFFFFFu) | 0x50000000u;
+    for (std::size_t i = 0; i < rows_.size(); ++i) {
+      const KernelRow& r = rows_[i];
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::PushID(static_cast<int>(i));
+      const bool selected = session_->run->launches[shown].kernel == r.kernel;
+      if (ImGui::Selectable(r.kernel.c_str(), selected, ImGuiSelectableFlags_SpanAllColumns) &&
+          r.has_records)
+        session_->show_launch = static_cast<int>(r.first_with_records);
+      ImGui::SetItemTooltip(
+          "sectors a request %.2f (ideal %.2f); shared wavefronts %s (ideal %s), worst %u-way; "
+          "%s races; drawn from launch %zu",
+          r.SectorsPerRequest(), r.IdealSectorsPerRequest(),
+          FormatNumber(double(r.wavefronts)).c_str(),
+          FormatNumber(double(r.ideal_wavefronts)).c_str(), r.worst_bank_degree,
+          FormatNumber(double(r.hazards)).c_str(), r.first_with_records + 1);
+      ImGui::PopID();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(FormatDuration(r.ms).c_str());
+      ImGui::TableNextColumn();
+      if (!r.worst.empty()) ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, worst_bg);
+      ImGui::TextUnformatted(WorstText(r).c_str());
+      ImGui::TableNextColumn();
+      ImGui::Text("%zu", r.launches);
     }
   }
 
@@ -206,6 +267,7 @@ class KernelsPanel : public Panel {
   std::string note_, model_;
   Roofline roof_;
   std::size_t on_roofline_ = 0;  // rows with counted FLOPs and DRAM bytes
+  bool compact_ = false;         // the last frame drew the narrow table
 };
 
 }  // namespace
