@@ -173,14 +173,17 @@ void LessonPanel::SelectLaunch(std::size_t index) {
   // A launch that kept no block records (past its kernel's first launches) is drawn from the
   // nearest launch of its kernel that did; the launch list says so.
   index = NearestLaunchWithRecords(run->launches, index);
-  if (run->program->launch == index) return;
   // A what-if of another kernel is left there: the launch picked is shown as written.
   const auto& shown = session_->run;
+  bool left = false;
   if (!session_->what_if.empty() && shown && shown->what_if &&
       shown->what_if->kernel != run->launches[index].kernel) {
     session_->what_if.clear();
     session_->what_if_error.clear();
+    left = true;
   }
+  // Nothing to do when that launch is shown already (as written, or under the what-if kept).
+  if (!left && shown && shown->program && shown->program->launch == index) return;
   auto copy = std::make_shared<LessonRun>(*run);
   copy->program->launch = index;
   const LaunchTrace& t = copy->main_launch();

@@ -266,6 +266,10 @@ TEST(Programs, UnrewriteTextUndoesEveryInsertion) {
   EXPECT_EQ(UnrewriteText("(*::ws::prog::St(&(b[i]), 1u)) = (*::ws::prog::LdSt(&(c[j]), 22u))"),
             "b[i] = c[j]");
   EXPECT_EQ(UnrewriteText("atomicAdd(::ws::prog::At((&sum), 589838u), 1)"), "atomicAdd(&sum, 1)");
+  // A counted tree of floating-point operations, with an access inside (collector_flops.cpp).
+  EXPECT_EQ(UnrewriteText("assert((::ws::prog::CountFlops(2u), (x * (*::ws::prog::Ld(&(y[i]), "
+                          "65539u)) + 1.0f)) < 4.0f)"),
+            "assert(x * y[i] + 1.0f < 4.0f)");
   // Not an insertion (no site number): left alone.
   EXPECT_EQ(UnrewriteText("(*::ws::prog::Ld(&(a), x))"), "(*::ws::prog::Ld(&(a), x))");
 }

@@ -480,15 +480,15 @@ TEST(ProgramsOnGpu, LocalArraysGiveTheEmulatorsRequests) {
   EXPECT_EQ(local, 4);
 }
 // The floating-point operations on the GPU are the emulator's (program_test_util.h's program:
-// 65,536 in matmul<float>, none in matmul<int>, 768 in scale), counted a warp at a time in the
-// recorded run.
+// 65,536 in matmul<float>, none in twice<float> and twice<int> (one text), 768 in scale), counted
+// a warp at a time in the recorded run.
 TEST(ProgramsOnGpu, FloatingPointOperationsAreTheEmulatorsCount) {
   if (const std::string why = SkipReason(); !why.empty()) GTEST_SKIP() << why;
   const BothRuns r = RunOnBoth(test::kFlopsProgram);
   ASSERT_TRUE(r.gpu.program->ok()) << r.gpu.program->failure << r.gpu.program->stderr_text;
-  ASSERT_EQ(r.gpu.launches.size(), 3u);
-  const std::uint64_t expected[3] = {65536, 0, 768};
-  for (std::size_t i = 0; i < 3; ++i) {
+  ASSERT_EQ(r.gpu.launches.size(), 4u);
+  const std::uint64_t expected[4] = {65536, 0, 0, 768};
+  for (std::size_t i = 0; i < 4; ++i) {
     SCOPED_TRACE(r.gpu.launches[i].kernel);
     EXPECT_TRUE(r.gpu.launches[i].stats.flops_counted);
     EXPECT_EQ(r.gpu.launches[i].stats.flops, expected[i]);

@@ -86,11 +86,12 @@ TEST(ProgramKernels, EveryLaunchIsCountedAndEachKernelsFirstLaunchesKeepRecords)
 TEST(ProgramKernels, FloatingPointOperationsAreCountedWhereTheyRun) {
   const LessonRun run = test::RunText(test::kFlopsProgram);
   ASSERT_TRUE(run.program->ok()) << run.program->failure << run.program->stderr_text;
-  ASSERT_EQ(run.launches.size(), 3u);
+  ASSERT_EQ(run.launches.size(), 4u);
   for (const LaunchTrace& t : run.launches) EXPECT_TRUE(t.stats.flops_counted) << t.kernel;
   EXPECT_EQ(run.launches[0].stats.flops, 65536u);  // matmul<float>: 2 x 32^3
-  EXPECT_EQ(run.launches[1].stats.flops, 0u);      // matmul<int>: integer arithmetic
-  EXPECT_EQ(run.launches[2].stats.flops, 768u);    // scale: (fmaf 2 + the multiply 1) x 256
+  EXPECT_EQ(run.launches[1].stats.flops, 0u);      // twice<float>: its text is twice<int>'s too
+  EXPECT_EQ(run.launches[2].stats.flops, 0u);      // twice<int>: integer arithmetic
+  EXPECT_EQ(run.launches[3].stats.flops, 768u);    // scale: (fmaf 2 + the multiply 1) x 256
   // matmul<float>'s DRAM bytes: each thread reads 2n floats and writes one, by warps of 16x2
   // threads... its roofline point is the FLOPs over the sectors it moved: counted, not zero.
   const std::vector<KernelRow> rows = KernelTable(run, DevicePreset{});
@@ -100,6 +101,43 @@ TEST(ProgramKernels, FloatingPointOperationsAreCountedWhereTheyRun) {
     EXPECT_EQ(r.flops, 65536u);
     EXPECT_DOUBLE_EQ(r.ArithmeticIntensity(), 65536.0 / static_cast<double>(r.dram_bytes));
   }
+}
+
+// A template's text shared by a float instantiation and a float2 one whose `+=` returns void (as
+// cuda-samples' helper_math.h writes it): the program still compiles and runs, and the shared
+// text is counted in neither (collector_flops.cpp); the operator's own body is (2 adds a call,
+// 31 calls: 62), and a plain float kernel beside them: 32 threads x 1 multiply.
+TEST(ProgramKernels, ATemplateOfFloatAndAVoidOperatorStillCompiles) {
+  const LessonRun run = test::RunText(R"(#include <cstdio>
+struct f2 { float x, y; };
+__device__ void operator+=(f2& a, f2 b) { a.x += b.x; a.y += b.y; }
+template <class T>
+__global__ void sum(const T* in, T* out, int n) {
+  T acc = in[0];
+  for (int i = 1; i < n; ++i) acc += in[i];
+  *out = acc;
+}
+__global__ void half(float* x) { x[threadIdx.x] = x[threadIdx.x] * 0.5f; }
+int main() {
+  float *a, *b;
+  f2 *c, *d;
+  cudaMalloc((void**)&a, 32 * sizeof(float));
+  cudaMalloc((void**)&b, sizeof(float));
+  cudaMalloc((void**)&c, 32 * sizeof(f2));
+  cudaMalloc((void**)&d, sizeof(f2));
+  sum<float><<<1, 1>>>(a, b, 32);
+  sum<f2><<<1, 1>>>(c, d, 32);
+  half<<<1, 32>>>(a);
+  cudaDeviceSynchronize();
+  printf("ok\n");
+  return 0;
+}
+)");
+  ASSERT_TRUE(run.program->ok()) << run.program->failure << run.program->stderr_text;
+  ASSERT_EQ(run.launches.size(), 3u);
+  EXPECT_EQ(run.launches[0].stats.flops, 0u);   // sum<float>: its text is sum<f2>'s too
+  EXPECT_EQ(run.launches[1].stats.flops, 62u);  // sum<f2>: inside its operator+=
+  EXPECT_EQ(run.launches[2].stats.flops, 32u);
 }
 
 std::string Example() {

@@ -71,10 +71,17 @@ std::string WorstOf(const KernelRow& r) {
 std::vector<KernelRow> KernelTable(const LessonRun& run, const DevicePreset& preset) {
   std::vector<KernelRow> rows;
   std::map<std::string, std::size_t> row_of;
-  // A GPU's kernel times, one per launch in launch order, when the two runs agree in number.
-  const bool measured = run.program && run.backend == "cuda" &&
-                        !run.program->kernel_times.empty() &&
-                        run.program->kernel_times.size() == run.launches.size();
+  // A GPU's kernel times, one per launch in launch order, when the two runs agree in number and
+  // each time's (mangled) name holds its launch's kernel's name; else the model's.
+  bool measured = run.program && run.backend == "cuda" && !run.program->kernel_times.empty() &&
+                  run.program->kernel_times.size() == run.launches.size();
+  for (std::size_t i = 0; measured && i < run.launches.size(); ++i) {
+    std::string name = run.launches[i].kernel;
+    name = name.substr(0, name.find('<'));                                  // a template's name
+    if (const auto colons = name.rfind("::"); colons != std::string::npos)  // a namespace's
+      name = name.substr(colons + 2);
+    measured = run.program->kernel_times[i].kernel.find(name) != std::string::npos;
+  }
   for (std::size_t i = 0; i < run.launches.size(); ++i) {
     const LaunchTrace& t = run.launches[i];
     auto [it, fresh] = row_of.try_emplace(t.kernel, rows.size());

@@ -264,7 +264,8 @@ Result<WhatIf> ParseWhatIf(const std::string& spec, const LessonRun& run) {
     if (!run.program && launch != run.main_launch_index())
       return Bad(spec, "a lesson's what-if applies to the launch its views show (" +
                            run.main_launch().kernel + ")");
-    kernel = run.launches[launch].kernel;
+    // A kernel named keeps its name; launch=N stays that launch when the spec is written again.
+    if (kernel.rfind("launch=", 0) != 0) kernel = run.launches[launch].kernel;
   }
   std::string layout = spec.substr(colon + 1);
   std::string shape;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 
+#include "warpscope/trace/kernel_table.h"
 #include "warpscope/trace/units.h"
 #include "warpscope/trace/what_if.h"
 
@@ -180,6 +181,7 @@ Result<LessonRun> ApplyWhatIf(const LessonRun& run, const WhatIf& w) {
     mine[s] = 1;
   }
   const LaunchStats before = Reanalyze(t);
+  const std::pair<std::uint64_t, bool> before_flops = {t.stats.flops, t.stats.flops_counted};
   std::string left;
   if (w.kind == WhatIfKind::kVector) {
     if (Status s = MergeVector(w, &t, &left); !s.ok())
@@ -192,13 +194,23 @@ Result<LessonRun> ApplyWhatIf(const LessonRun& run, const WhatIf& w) {
     }
   }
   t.stats = Reanalyze(t);
+  t.stats.flops = before_flops.first;  // a layout moves no arithmetic
+  t.stats.flops_counted = before_flops.second;
   t.cache_replays.clear();
   const bool whole = t.blocks.size() == t.grid.count();
 
   // The emulator's time models global sectors: scaled by the what-if's; a measured time is of
   // the code as written.
   const std::uint64_t was = GlobalSectors(t, before), now = GlobalSectors(t, t.stats);
-  if (out.timing.kind == "modeled" && was > 0 && was != now) {
+  if (out.program && out.timing.kind == "modeled") {
+    // A program's time is its kernels' summed (kernel_table.h): made again with this launch's
+    // new figures, the others' as they ran.
+    auto preset = FindDevicePreset(PresetOf(out));
+    out.timing.ms = 0;
+    for (const KernelRow& k : KernelTable(out, preset.ok() ? *preset : DevicePreset{}))
+      out.timing.ms += k.total_ms();
+    out.timing.note += "; what-if: this launch's time modeled again from its new figures";
+  } else if (out.timing.kind == "modeled" && was > 0 && was != now) {
     const double k = static_cast<double>(now) / static_cast<double>(was);
     out.timing.ms *= k;
     out.timing.own_ms *= k;

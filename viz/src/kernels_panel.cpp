@@ -176,11 +176,13 @@ class KernelsPanel : public Panel {
         session_->show_launch = static_cast<int>(r.first_with_records);
       ImGui::SetItemTooltip(
           "sectors a request %.2f (ideal %.2f); shared wavefronts %s (ideal %s), worst %u-way; "
-          "%s races; drawn from launch %zu",
+          "%s races; %s",
           r.SectorsPerRequest(), r.IdealSectorsPerRequest(),
           FormatNumber(double(r.wavefronts)).c_str(),
           FormatNumber(double(r.ideal_wavefronts)).c_str(), r.worst_bank_degree,
-          FormatNumber(double(r.hazards)).c_str(), r.first_with_records + 1);
+          FormatNumber(double(r.hazards)).c_str(),
+          r.has_records ? ("drawn from launch " + std::to_string(r.first_with_records + 1)).c_str()
+                        : "none of its launches kept block records");
       ImGui::PopID();
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(FormatDuration(r.ms).c_str());

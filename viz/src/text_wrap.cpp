@@ -7,8 +7,11 @@
 namespace ws {
 namespace {
 // A name's characters, and `.` so that a member access (threadIdx.x) is not split.
+// Bytes of a UTF-8 sequence (0x80 and up: a letter of a comment in another script) too, so that
+// no character is cut in two.
 bool IsNameChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '.';
+  const auto u = static_cast<unsigned char>(c);
+  return std::isalnum(u) != 0 || c == '_' || c == '.' || u >= 0x80;
 }
 }  // namespace
 

@@ -311,10 +311,11 @@ class Collector : public RecursiveASTVisitor<Collector> {
 
   // Floating-point operations (collector_flops.cpp): the outermost of a tree of +, -, * and / on
   // floating types (and their compound assignments) is counted where it runs, with the tree's
-  // operations: `::ws::prog::Flops((a * b + c), 2u)`. An fma call counts 2.
+  // operations: `(::ws::prog::CountFlops(2u), (a * b + c))`. An fma call counts 2.
   void NoteFlops(const Expr* e);
   void NoteFmaCall(const CallExpr* e);
   void WrapFlops(const Expr* e, unsigned ops);
+  void FinishFlops();
 
   // `extern __shared__ T s[]`: the declaration becomes a comment, each use the launch's
   // dynamic shared memory.
@@ -373,7 +374,11 @@ class Collector : public RecursiveASTVisitor<Collector> {
   std::set<const VarDecl*> counters_;        // counters of loops the compiler unrolls away
   std::map<unsigned, bool> local_run_time_;  // the thread's arrays: indexed at run time?
   std::set<const Expr*> flops_counted_;      // inside a counted tree: not counted again
-  std::set<std::pair<unsigned, unsigned>> flops_wrapped_;  // edits made (one per template text)
+  // Trees to count, by their place in the text (a template's, shared by its instantiations),
+  // and the places where an instantiation has integer (or class) arithmetic instead: those are
+  // not counted (FinishFlops).
+  std::map<std::pair<unsigned, unsigned>, unsigned> flop_trees_;
+  std::set<std::pair<unsigned, unsigned>> not_flops_;
 };
 
 }  // namespace ws::rewrite_internal

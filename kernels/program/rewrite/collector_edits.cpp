@@ -6,6 +6,7 @@ namespace ws::rewrite_internal {
 
 void Collector::Finish() {
   FinishLaunches();
+  FinishFlops();
   std::vector<Access> list;
   for (auto& [key, a] : accesses_) {
     // The thread's own arrays only where indexed at run time: the rest live in registers.

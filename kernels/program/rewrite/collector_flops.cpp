@@ -7,7 +7,9 @@
 // an fma call (fmaf, fma, __fmaf_rn, ...). A division counts 1, though the hardware runs it as
 // several instructions; sqrt, exp and the other functions count nothing. Not counted: operations
 // the compiler folds (a constant expression), those in a constexpr function (evaluated at compile
-// time too) and those written inside a macro's body (no place in the file to write the count at).
+// time too), those written inside a macro's body (no place in the file to write the count at),
+// and those of a template that is also instantiated with integer or class arithmetic there
+// (its text serves every instantiation: `sum += a * b` of matmul<float> and matmul<int>).
 #include "collector.h"
 
 namespace ws::rewrite_internal {
@@ -64,15 +66,36 @@ bool IsFma(const FunctionDecl* f) {
 }  // namespace
 
 void Collector::NoteFlops(const Expr* e) {
-  if (in_constexpr_ || flops_counted_.count(e) > 0 || !IsFlop(e)) return;
+  if (in_constexpr_ || flops_counted_.count(e) > 0) return;
+  if (!IsFlop(e)) {
+    // Arithmetic of another type in an instantiation (a template's `sum += a * b` with T = int,
+    // or float2 with its own operator): the text it shares with a float instantiation is not
+    // counted in either.
+    const auto* b = dyn_cast<BinaryOperator>(e);
+    const auto* call = dyn_cast<CXXOperatorCallExpr>(e);
+    const OverloadedOperatorKind op = call != nullptr ? call->getOperator() : OO_None;
+    const bool arithmetic =
+        (b != nullptr &&
+         (b->isAdditiveOp() || b->isMultiplicativeOp() || b->isCompoundAssignmentOp())) ||
+        op == OO_Plus || op == OO_Minus || op == OO_Star || op == OO_Slash || op == OO_PlusEqual ||
+        op == OO_MinusEqual || op == OO_StarEqual || op == OO_SlashEqual;
+    if (in_instantiation_ && arithmetic) {
+      const CharSourceRange r = FileRange(e->getSourceRange());
+      if (r.isValid()) not_flops_.insert({Offset(r.getBegin()), Offset(r.getEnd())});
+    }
+    return;
+  }
   const unsigned ops = TreeFlops(e, &flops_counted_);
-  // Folded by the compiler: nothing runs.
-  if (e->isEvaluatable(ctx_)) return;
+  // Folded by the compiler: nothing runs. (A generic lambda's body is seen uninstantiated:
+  // nothing there can be evaluated.)
+  if (e->isValueDependent() || e->isEvaluatable(ctx_)) return;
   WrapFlops(e, ops);
 }
 
 void Collector::NoteFmaCall(const CallExpr* e) {
-  if (in_constexpr_ || !IsFma(e->getDirectCallee()) || e->isEvaluatable(ctx_)) return;
+  if (in_constexpr_ || !IsFma(e->getDirectCallee()) || e->isValueDependent() ||
+      e->isEvaluatable(ctx_))
+    return;
   WrapFlops(e, 2);
 }
 
@@ -80,12 +103,20 @@ void Collector::WrapFlops(const Expr* e, unsigned ops) {
   if (ops == 0) return;
   const CharSourceRange r = FileRange(e->getSourceRange());
   if (r.isInvalid()) return;  // inside a macro's body
-  const unsigned begin = Offset(r.getBegin()), end = Offset(r.getEnd());
-  // A template's text is written once, for its first instantiation's count (the same in every
-  // instantiation of one element type; ws_program.h counts only floating results).
-  if (!flops_wrapped_.insert({begin, end}).second) return;
-  edits_.push_back({begin, begin, "::ws::prog::Flops((", 1, end - begin});
-  edits_.push_back({end, end, "), " + std::to_string(ops) + "u)", 0, end - begin});
+  flop_trees_.emplace(std::make_pair(Offset(r.getBegin()), Offset(r.getEnd())), ops);
+}
+
+// `E` becomes `(::ws::prog::CountFlops(2u), (E))`: a comma, so E keeps its value category and
+// type whatever it is (a void operator+= of float2, a bit-field, a type that cannot move), and E
+// is written once, with its own edits inside.
+void Collector::FinishFlops() {
+  for (const auto& [range, ops] : flop_trees_) {
+    if (not_flops_.count(range) > 0) continue;
+    const auto [begin, end] = range;
+    edits_.push_back(
+        {begin, begin, "(::ws::prog::CountFlops(" + std::to_string(ops) + "u), (", 1, end - begin});
+    edits_.push_back({end, end, "))", 0, end - begin});
+  }
 }
 
 }  // namespace ws::rewrite_internal

@@ -54,6 +54,7 @@ bool Collector::TraverseDecl(Decl* d) {
 }
 
 bool Collector::VisitCXXOperatorCallExpr(CXXOperatorCallExpr* e) {
+  if (Recording()) NoteFlops(e);  // a class's arithmetic: its text is not counted as FLOPs
   if (!Recording() || e->getNumArgs() != 2) return true;
   const Expr* lhs = e->getArg(0)->IgnoreImpCasts();
   if (e->getOperator() == OO_Equal && IsMemory(lhs)) AddAccess(lhs, ProgramAccess::kStore);

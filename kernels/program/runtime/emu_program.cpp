@@ -75,20 +75,34 @@ const SharedRange* NearestShared(std::uintptr_t addr, std::int64_t* outside) {
 }
 
 // Floating-point operations, counted by each worker thread in a cell of its own (no sharing on
-// the hot path) and summed when the launch has ended and the workers are idle.
-struct FlopCell {
-  std::uint64_t ops = 0;
-};
+// the hot path). A launch's workers are threads of that launch: a cell adds its count to the
+// finished total when its thread ends; TakeFlops adds the cells still alive (a launch of one
+// worker runs on the program's own thread) and starts both again.
 std::mutex g_flop_mutex;
+std::uint64_t g_flops_done = 0;  // of the cells whose threads ended; under g_flop_mutex
+struct FlopCell;
 std::vector<FlopCell*>& FlopCells() {
-  static auto* cells = new std::vector<FlopCell*>();  // never destroyed: workers may outlive it
+  static auto* cells = new std::vector<FlopCell*>();  // never destroyed: threads may outlive it
   return *cells;
 }
-thread_local FlopCell* t_flops = nullptr;
+struct FlopCell {
+  std::uint64_t ops = 0;
+  FlopCell() {
+    std::lock_guard lock(g_flop_mutex);
+    FlopCells().push_back(this);
+  }
+  ~FlopCell() {
+    std::lock_guard lock(g_flop_mutex);
+    g_flops_done += ops;
+    auto& cells = FlopCells();
+    cells.erase(std::remove(cells.begin(), cells.end(), this), cells.end());
+  }
+};
+thread_local FlopCell t_flops;
 
 std::uint64_t TakeFlops() {
   std::lock_guard lock(g_flop_mutex);
-  std::uint64_t n = 0;
+  std::uint64_t n = std::exchange(g_flops_done, 0);
   for (FlopCell* c : FlopCells()) n += std::exchange(c->ops, 0);
   return n;
 }
@@ -133,8 +147,14 @@ constexpr std::uintptr_t kFarFromEveryBuffer = std::uintptr_t{1} << 30;
   std::int64_t outside = 0;
   const SharedRange* shared = NearestShared(addr, &outside);
   const std::uint64_t shared_gap = static_cast<std::uint64_t>(outside < 0 ? -outside : outside);
-  const std::uint64_t global_gap =
-      near != nullptr ? addr - (near->begin + near->bytes) : ~std::uint64_t{0};
+  // How far the nearest buffer is, below or above (0: the access straddles the end of `near`).
+  const Region* above = RegionAbove(addr);
+  const std::uint64_t below_gap = near == nullptr ? ~std::uint64_t{0}
+                                  : addr >= near->begin + near->bytes
+                                      ? addr - (near->begin + near->bytes)
+                                      : 0;
+  const std::uint64_t above_gap = above != nullptr ? above->begin - addr : ~std::uint64_t{0};
+  const std::uint64_t global_gap = std::min(below_gap, above_gap);
   if (freed == nullptr && shared != nullptr && shared_gap < kSharedMissBytes &&
       shared_gap <= global_gap) {
     // Past a __shared__ array (the halo off by one): named with its index and size, as
@@ -149,13 +169,10 @@ constexpr std::uintptr_t kFarFromEveryBuffer = std::uintptr_t{1} << 30;
   }
   if (freed != nullptr) {
     m << "inside " << freed->name << ", which cudaFree released";
-  } else if (const Region* above = RegionAbove(addr);
-             (near != nullptr && addr - (near->begin + near->bytes) < kFarFromEveryBuffer) ||
-             (above != nullptr && above->begin - addr < kFarFromEveryBuffer)) {
+  } else if (global_gap < kFarFromEveryBuffer) {
     // Between two buffers: the nearer one is named, as compute-sanitizer's memcheck does ("N
     // bytes after the nearest allocation"); the index is in its elements.
-    const std::uintptr_t past = near != nullptr ? addr - (near->begin + near->bytes) : ~0ull;
-    const std::uintptr_t before = above != nullptr ? above->begin - addr : ~0ull;
+    const std::uintptr_t past = below_gap, before = above_gap;
     const Region* r = past <= before ? near : above;
     const std::uintptr_t gap = past <= before ? past : before;
     if (gap < r->bytes) {  // just outside: the index the student wrote, in its elements
@@ -274,14 +291,9 @@ void RecordTexture(const void* texel, unsigned int bytes, unsigned int place) {
                     texel);
 }
 
-void CountFlops(unsigned int ops) {
+void CountFlops(unsigned int ops) noexcept {
   if (::ws::emu::t_thread == nullptr) return;  // a __host__ __device__ function on the host
-  if (t_flops == nullptr) {
-    t_flops = new FlopCell();  // kept for the process: the workers are reused launch to launch
-    std::lock_guard lock(g_flop_mutex);
-    FlopCells().push_back(t_flops);
-  }
-  t_flops->ops += ops;
+  t_flops.ops += ops;
 }
 
 void RecordLoadStore(const void* p, unsigned int bytes, unsigned int place, unsigned int flags) {
@@ -515,9 +527,9 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
   t.stats.flops_counted = true;
   NameProgramSites(t, p.sites);
   std::lock_guard lock(p.mutex);
-  // The model's time of the launch (kernel_table.h): the longer of its DRAM sectors at the
-  // preset's bandwidth and its shared wavefronts at one per cycle per SM (bank conflicts cost
-  // time), and a launch's fixed overhead.
+  // The model's time of the launch (kernel_table.h): its DRAM sectors at the preset's bandwidth,
+  // its shared wavefronts at one per cycle per SM (bank conflicts cost time) and its FLOPs at the
+  // FP32 peak, added, and a launch's fixed overhead.
   p.model_ms += kModeledLaunchOverheadMs + ModelLaunchTime(t, p.preset).ms();
   p.run.file = p.sites.main_file;
   p.run.backend = "emu";

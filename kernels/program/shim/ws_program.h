@@ -290,12 +290,7 @@ inline T* LdSt(T* p, unsigned int place, unsigned int flags, A& array, const cha
 // A tree of `ops` floating-point operations ran (the rewriter's collector_flops.cpp): counted
 // for the launch when its result is floating (a template's text is shared by instantiations of
 // other element types, whose operations are not floating-point).
-void CountFlops(unsigned int ops);
-template <typename T>
-inline T Flops(T&& v, unsigned int ops) {
-  if constexpr (std::is_floating_point_v<std::decay_t<T> >) CountFlops(ops);
-  return static_cast<T&&>(v);
-}
+void CountFlops(unsigned int ops) noexcept;
 template <typename T>
 inline T* Dyn() {
   return static_cast<T*>(DynamicShared());

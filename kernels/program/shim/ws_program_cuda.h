@@ -135,7 +135,7 @@ __host__ __device__ inline const void* AddressOf(T* p) {
 // A tree of `ops` floating-point operations ran (the rewriter's collector_flops.cpp): the lanes
 // running it together are added once, by the first of them (one atomic a warp, in the recorded
 // run only; the run as written counts nothing).
-__host__ __device__ inline void CountFlops(unsigned int ops) {
+__host__ __device__ inline void CountFlops(unsigned int ops) noexcept {
 #if defined(__CUDA_ARCH__)
   if (ws_recorder_state.mode == ::ws::dev::kOff || ws_program_state.flops == nullptr) return;
   const unsigned int lanes = __activemask();
@@ -144,11 +144,6 @@ __host__ __device__ inline void CountFlops(unsigned int ops) {
 #else
   (void)ops;
 #endif
-}
-template <typename T>
-__host__ __device__ inline T Flops(T&& v, unsigned int ops) {
-  if constexpr (std::is_floating_point_v<std::decay_t<T>>) CountFlops(ops);
-  return static_cast<T&&>(v);
 }
 
 // An element of the thread's own array indexed at run time (local memory): its offset as

@@ -129,6 +129,24 @@ std::size_t CloseOf(const std::string& text, std::size_t at) {
 }  // namespace
 
 std::string UnrewriteText(std::string text) {
+  // (::ws::prog::CountFlops(2u), (E)) -> E (collector_flops.cpp).
+  const std::string flops = "(::ws::prog::CountFlops(";
+  for (std::size_t at = text.find(flops); at != std::string::npos; at = text.find(flops, at)) {
+    std::size_t k = at + flops.size();
+    while (k < text.size() && std::isdigit(static_cast<unsigned char>(text[k]))) ++k;
+    if (text.compare(k, 5, "u), (") != 0) {
+      at = k;
+      continue;
+    }
+    k += 5;
+    const std::size_t close = CloseOf(text, k);
+    if (close == std::string::npos || close + 1 >= text.size() || text[close + 1] != ')') {
+      at = k;
+      continue;
+    }
+    const std::string inner = text.substr(k, close - k);
+    text.replace(at, close + 2 - at, inner);
+  }
   // (*::ws::prog::Ld(&(E), 65539u)) and St, LdSt -> E; ::ws::prog::At((E), 65539u) -> E.
   for (const char* head : {"(*::ws::prog::Ld(&(", "(*::ws::prog::St(&(", "(*::ws::prog::LdSt(&(",
                            "::ws::prog::At((", "::ws::prog::Ld((", "::ws::prog::St(("}) {
