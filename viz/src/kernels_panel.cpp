@@ -75,6 +75,21 @@ class KernelsPanel : public Panel {
   }
 
  private:
+  // Row `i`'s kernel, a new row of the table: a click shows its launch in every view (when one
+  // kept records). The cell is the last item (for its tooltip).
+  void KernelCell(std::size_t i) {
+    const KernelRow& r = rows_[i];
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::PushID(static_cast<int>(i));
+    const std::size_t shown = session_->run->main_launch_index();
+    const bool selected = session_->run->launches[shown].kernel == r.kernel;
+    if (ImGui::Selectable(r.kernel.c_str(), selected, ImGuiSelectableFlags_SpanAllColumns) &&
+        r.has_records)
+      session_->show_launch = static_cast<int>(r.first_with_records);
+    ImGui::PopID();
+  }
+
   void DrawTable() {
     ImGui::TableSetupScrollFreeze(1, 1);
     ImGui::TableSetupColumn("kernel");
@@ -85,20 +100,12 @@ class KernelsPanel : public Panel {
     ImGui::TableSetupColumn("races");
     ImGui::TableSetupColumn("drawn from");
     ImGui::TableHeadersRow();
-    const std::size_t shown = session_->run->main_launch_index();
     const ImU32 worst_bg = (palette::WarpU32(4) & 0x00FFFFFFu) | 0x50000000u;
     for (std::size_t i = 0; i < rows_.size(); ++i) {
       const KernelRow& r = rows_[i];
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::PushID(static_cast<int>(i));
-      const bool selected = session_->run->launches[shown].kernel == r.kernel;
-      if (ImGui::Selectable(r.kernel.c_str(), selected, ImGuiSelectableFlags_SpanAllColumns) &&
-          r.has_records)
-        session_->show_launch = static_cast<int>(r.first_with_records);
+      KernelCell(i);
       ImGui::SetItemTooltip("%s", r.has_records ? "click: show its launch in every view"
                                                 : "none of its launches kept block records");
-      ImGui::PopID();
       ImGui::TableNextColumn();
       ImGui::Text("%zu", r.launches);
       ImGui::TableNextColumn();
@@ -163,17 +170,10 @@ class KernelsPanel : public Panel {
     ImGui::TableSetupColumn("worst figure");
     ImGui::TableSetupColumn("launches");
     ImGui::TableHeadersRow();
-    const std::size_t shown = session_->run->main_launch_index();
     const ImU32 worst_bg = (palette::WarpU32(4) & 0x00FFFFFFu) | 0x50000000u;
     for (std::size_t i = 0; i < rows_.size(); ++i) {
       const KernelRow& r = rows_[i];
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::PushID(static_cast<int>(i));
-      const bool selected = session_->run->launches[shown].kernel == r.kernel;
-      if (ImGui::Selectable(r.kernel.c_str(), selected, ImGuiSelectableFlags_SpanAllColumns) &&
-          r.has_records)
-        session_->show_launch = static_cast<int>(r.first_with_records);
+      KernelCell(i);
       ImGui::SetItemTooltip(
           "sectors a request %.2f (ideal %.2f); shared wavefronts %s (ideal %s), worst %u-way; "
           "%s races; %s",
@@ -183,7 +183,6 @@ class KernelsPanel : public Panel {
           FormatNumber(double(r.hazards)).c_str(),
           r.has_records ? ("drawn from launch " + std::to_string(r.first_with_records + 1)).c_str()
                         : "none of its launches kept block records");
-      ImGui::PopID();
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(FormatDuration(r.ms).c_str());
       ImGui::TableNextColumn();

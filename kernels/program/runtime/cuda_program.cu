@@ -384,8 +384,7 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
                         [&](const dev::RecorderState& recorder) {
                           // Each pass runs the whole grid: the count is the last pass's.
                           if (state.flops != nullptr &&
-                              cudaMemset(state.flops, 0, sizeof(unsigned long long)) !=
-                                  cudaSuccess)
+                              cudaMemset(state.flops, 0, sizeof(unsigned long long)) != cudaSuccess)
                             return cudaGetLastError();
                           if (recorder.quiet == 0) return pass(context, recorder, state);
                           return Quietly([&] {
