@@ -155,6 +155,28 @@ TEST(KernelTable, OneRowPerKernelOverEveryLaunchSlowestFirstWithItsWorstFigure) 
   EXPECT_EQ(KernelTable(once, Round())[0].kernel, "transposeCoalesced");
 }
 
+// A what-if over the kept blocks only: its launch's row says so in the text and the JSON.
+TEST(KernelTable, AWhatIfOverKeptBlocksMarksItsRowPartial) {
+  LessonRun run;
+  run.launches = {Naive(true), Tiled()};
+  LessonRun::Program p;
+  p.file = "t.cu";
+  run.program = p;
+  WhatIfNote w;
+  w.launch = 1;
+  w.whole_grid = false;
+  w.scope = "the 1 kept block of 64 (the others' records were not kept)";
+  run.what_if = w;
+  const std::vector<KernelRow> rows = KernelTable(run, Round());
+  for (const KernelRow& r : rows) EXPECT_EQ(r.partial, r.kernel == "transposeCoalesced");
+  EXPECT_NE(RunText(run).find("transposeCoalesced: the what-if's launch counts only its kept "
+                              "blocks (the 1 kept block of 64"),
+            std::string::npos);
+  const nlohmann::json j = RunJson(run);
+  for (const nlohmann::json& k : j["kernels"])
+    EXPECT_EQ(k["partial"].get<bool>(), k["kernel"] == "transposeCoalesced");
+}
+
 TEST(KernelTable, ARaceIsTheRowsWorstFigure) {
   LessonRun run;
   run.launches = {Tiled()};

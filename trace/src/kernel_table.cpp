@@ -127,6 +127,7 @@ std::vector<KernelRow> KernelTable(const LessonRun& run, const DevicePreset& pre
     }
     // Races; a write of the value already there (benign) is not one.
     r.hazards += t.hazards.Total() - t.hazards.Count(HazardKind::kWawSameValue);
+    if (run.what_if && !run.what_if->whole_grid && run.what_if->launch == i) r.partial = true;
   }
   for (KernelRow& r : rows) r.worst = WorstOf(r);
   std::stable_sort(rows.begin(), rows.end(),
@@ -196,6 +197,11 @@ std::string KernelsText(const std::vector<KernelRow>& rows, const LessonRun& run
   }
   o << "  * the row's worst figure; drawn: the launch the views draw the kernel from (the first "
        "that kept block records)\n";
+  for (const KernelRow& r : rows) {
+    if (r.partial)
+      o << "  " << r.kernel << ": the what-if's launch counts only its kept blocks ("
+        << run.what_if->scope << ")\n";
+  }
   // The roofline: each kernel's FLOPs per DRAM byte and GFLOP/s against the preset's roofs.
   const Roofline roof = RooflineOf(preset);
   bool header = false;
@@ -244,7 +250,8 @@ nlohmann::json KernelsJson(const std::vector<KernelRow>& rows, const LessonRun& 
                         {"bank_conflicts", r.bank_conflicts()},
                         {"worst_bank_degree", r.worst_bank_degree},
                         {"hazards", r.hazards},
-                        {"worst", r.worst}};
+                        {"worst", r.worst},
+                        {"partial", r.partial}};
     // The roofline's coordinates, where the FLOPs were counted (a program's launches).
     if (r.flops_counted) {
       k["flops"] = r.flops;

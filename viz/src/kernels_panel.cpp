@@ -88,6 +88,10 @@ class KernelsPanel : public Panel {
         r.has_records)
       session_->show_launch = static_cast<int>(r.first_with_records);
     ImGui::PopID();
+    if (r.partial) {  // a what-if over the kept blocks only: that launch is theirs, not the grid's
+      ImGui::SameLine();
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::WarpU32(4)), "(kept blocks)");
+    }
   }
 
   void DrawTable() {

@@ -65,6 +65,9 @@ struct KernelRow {
   // run (none) when no launch of it did.
   std::size_t first_with_records = 0;
   bool has_records = false;
+  // A what-if re-addressed one of its launches from the kept blocks only: that launch's figures
+  // are those blocks', not the whole grid's (the what-if's scope says which).
+  bool partial = false;
   // Time over all its launches: "measured" (a GPU's kernel times) or "modeled" (ModelLaunchTime).
   std::string time_kind = "modeled";
   double ms = 0;                      // the kernels' own time, summed
