@@ -7,14 +7,16 @@
 // one warp (BLOCK_WIDTH * BLOCK_WIDTH <= 32: the warp's store finishes before its load); since
 // Volta the lanes of a warp may run apart, so only BLOCK_WIDTH 1 is right by the rules. The fix
 // (part b) is a __syncthreads() between the two lines. Warpscope's hazards view lists the racing
-// pairs (lines 28 -> 29); the emulator's thread order decides the output: in order (the
-// default) each thread runs to its end before the next, so threads read tile entries no one has
-// written yet at every size but 1; --schedule lockstep is the G80's picture.
+// pairs (lines 30 -> 31) at every size but 1. The engine decides the output: the SIMT engine (the
+// default) runs a warp's lanes together, as a G80 does, so BLOCK_WIDTH 4 (one warp) comes out
+// right by luck and 8 (two warps: warp 0 reads rows 4-7 before warp 1 wrote them) does not;
+// --engine fiber runs each thread to its end before the next, so threads read tile entries no
+// one has written yet at every size but 1.
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
 
-#define BLOCK_WIDTH 4  // warpscope: param BLOCK_WIDTH 1..20
+#define BLOCK_WIDTH 8  // warpscope: param BLOCK_WIDTH 1..20
 #define BLOCK_SIZE BLOCK_WIDTH
 #define A_WIDTH 64     // a multiple of BLOCK_WIDTH
 #define A_HEIGHT 64

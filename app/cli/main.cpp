@@ -229,6 +229,7 @@ int ProgramCommand(const std::vector<std::string>& files, const std::vector<std:
   po.sandbox = sandbox;
   if (!what_if.empty()) po.keep_all_threads_up_to = ws::kWhatIfKeepAllThreads;
   po.schedule = options.schedule.Name();
+  po.engine = options.engine;
   po.timeout = std::chrono::milliseconds(static_cast<long long>(timeout_s * 1000));
   // --progress: the launch under way and its blocks done, on stderr (one line, redrawn, on a
   // terminal; else a line a second at most).
@@ -376,6 +377,11 @@ void AddRunOptions(CLI::App* c, Args& a, const std::string& preset_help, bool ex
   c->add_option("--schedule", a.schedule,
                 "Emulator: the order a block's threads interleave in: in-order (default), "
                 "reverse, lockstep (a warp's lanes together, warps in turn) or random:SEED");
+  c->add_option("--engine", a.options.engine,
+                "Emulator, with --file: simt (default: a warp's 32 lanes run together where the "
+                "kernel allows, else thread by thread, each launch saying why) or fiber (every "
+                "thread on its own); the same figures")
+      ->check(CLI::IsMember({"simt", "fiber"}));
   c->add_option("--keep-block", a.keep_blocks,
                 "Keep the full records of this block (repeatable; default 0 1 2 3)");
   c->add_option("--gpu", a.options.gpu, "CUDA device index (default 0; see `devices`)");

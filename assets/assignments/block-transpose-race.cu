@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <cuda_runtime.h>
 
-#define BLOCK_WIDTH 4  // warpscope: param BLOCK_WIDTH 1..20
+#define BLOCK_WIDTH 8  // warpscope: param BLOCK_WIDTH 1..20
 #define BLOCK_SIZE BLOCK_WIDTH
 #define A_WIDTH 64     // a multiple of BLOCK_WIDTH
 #define A_HEIGHT 64

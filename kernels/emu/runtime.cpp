@@ -120,7 +120,11 @@ void Worker::Run() {
   t_worker = this;
   const LaunchConfig& cfg = *launch_->config;
   const std::uint32_t n = static_cast<std::uint32_t>(cfg.block.count());
-  StartFibers(n);
+  simt_ = launch_->warp_body != nullptr;
+  if (simt_)
+    StartWarpFibers(n);
+  else
+    StartFibers(n);
   const std::uint64_t blocks = cfg.grid.count();
   std::optional<BlockDispatcher> dispatcher;
   if (cfg.model_sms > 0) dispatcher.emplace(cfg.model_sms, cfg.model_blocks_per_sm);
@@ -133,7 +137,7 @@ void Worker::Run() {
       block_sm_ = static_cast<unsigned>(placed.sm);
       block_start_ = static_cast<std::uint64_t>(placed.start);
     }
-    if (!RunBlock(b)) break;
+    if (!(simt_ ? RunBlockSimt(b) : RunBlock(b))) break;
     if (cfg.blocks_done != nullptr) cfg.blocks_done->fetch_add(1, std::memory_order_relaxed);
     if (dispatcher) {  // the block ends when its last thread does
       std::uint32_t last = 0;
@@ -150,7 +154,7 @@ void Worker::StopFibers(std::uint32_t n) {
   // still inside the kernel (its block failed) must not run on: it is destroyed below.
   quitting_ = true;
   for (std::uint32_t i = 0; i < n; ++i) {
-    if (!threads_[i].in_kernel) Resume(i);
+    if (fibers_[i] && !threads_[i].in_kernel) Resume(i);
   }
   // Fibers stopped mid-kernel (a faulted block) are destroyed here; Boost unwinds them.
   fibers_.clear();
@@ -276,6 +280,22 @@ std::uint64_t WarpOp(std::uint32_t kind, std::uint32_t mask, std::uint64_t value
   return t_worker->WarpOp(kind, mask, value, arg, width, place);
 }
 
+void RecordWarpAccess(std::uint64_t key, std::uint32_t mask, const std::uint32_t (&offsets)[32],
+                      const std::uint32_t (&times)[32], const std::uint64_t* values) {
+  t_worker->RecordWarp(key, mask, offsets, times, values);
+}
+bool WarpBarrier(std::uint32_t mask, std::uint32_t place) {
+  return t_worker->WarpBarrier(mask, place);
+}
+void WarpExit(std::uint32_t mask) {
+  t_worker->WarpExit(mask);
+}
+void EnterLane(int lane) {
+  t_worker->EnterLane(lane);
+}
+void LeaveLanes() {
+  t_worker->LeaveLanes();
+}
 void FailThread(std::uint32_t place, const std::string& what) {
   t_worker->Fail(place, what);
 }
@@ -322,6 +342,11 @@ Result<LaunchTrace> RunLaunch(const LaunchConfig& config, const std::function<vo
   Launch L;
   L.config = &config;
   L.body = &body;
+  // The SIMT path where the kernel has a warp function and the launch needs no thread-by-thread
+  // order (another schedule, the cache replay, the block-scheduler model).
+  if (config.warp_body && config.schedule.kind == Schedule::Kind::kInOrder &&
+      config.cache_probes.empty() && config.model_sms == 0)
+    L.warp_body = &config.warp_body;
   L.tag = ++g_launch_tag;
   const std::uint64_t blocks = config.grid.count();
   if (!config.cache_probes.empty())

@@ -119,6 +119,8 @@ struct ThreadCtx {
 struct Launch {
   const LaunchConfig* config = nullptr;
   const std::function<void()>* body = nullptr;
+  // The SIMT path: the kernel's warp function, once per warp (null: the body, once per thread).
+  const std::function<void(const WarpLanes&)>* warp_body = nullptr;
   std::uint32_t tag = 0;
   std::atomic<std::uint64_t> next_block{0};
   std::atomic<std::uint64_t> stop_after{~0ull};  // blocks above the first faulting one are skipped
@@ -163,6 +165,18 @@ class Worker {
 
   // Runs blocks of the launch until none is left or one fails (runtime.cpp).
   void Run();
+
+  // The SIMT path (worker_simt.cpp): the running warp's requests, barriers and exits.
+  void RecordWarp(std::uint64_t key, std::uint32_t mask, const std::uint32_t (&offsets)[32],
+                  const std::uint32_t (&times)[32], const std::uint64_t* values);
+  bool WarpBarrier(std::uint32_t mask, std::uint32_t place);
+  void WarpExit(std::uint32_t mask);
+  void EnterLane(int lane) {
+    ThreadCtx* c = &threads_[simt_warp_ * 32 + static_cast<std::uint32_t>(lane)];
+    t_ctx = c;
+    t_thread = &c->state;
+  }
+  void LeaveLanes() { EnterLane(0); }
 
   // Every access asks: a direct-mapped cache of the keys this worker has seen answers.
   std::uint16_t SiteId(std::uint64_t key) {
@@ -448,6 +462,11 @@ class Worker {
   int ResolveWarpOps(std::uint64_t b, const uint3& bidx, std::uint32_t n);
   void Meet(std::uint32_t w, std::uint32_t first, std::uint32_t group, WarpOpKind kind);
 
+  // worker_simt.cpp
+  void StartWarpFibers(std::uint32_t n);
+  bool RunBlockSimt(std::uint64_t b);
+  void RunWarp(std::uint32_t w, std::uint32_t n);
+
   // worker_block.cpp
   static std::string ThreadList(const std::vector<std::uint32_t>& ids);
   bool RunReadyThreads(std::uint32_t n);
@@ -509,6 +528,41 @@ class Worker {
   InstanceTable instance_table_;  // requests by instance (instances_)
   std::uint64_t rng_ = 0;         // the random schedule's generator (splitmix64)
   std::vector<std::uint32_t> ready_pool_;
+  // The SIMT path: the launch runs warp functions; the warp running now; per warp, the number of
+  // requests it made at each site so far (a request's iteration).
+  bool simt_ = false;
+  std::uint32_t simt_warp_ = 0;
+  std::vector<std::vector<std::uint32_t>> simt_iter_;
+  // With the race check, the interval's accesses in the order the warps made them (one arena, not
+  // a log per lane); GatherLogs puts them back in each thread's order. And how many each thread
+  // has in it (an interval is cut where one thread's reach kMaxLogged, as its lane log would).
+  struct SimtLogged {
+    std::uint32_t offset, time;
+    std::uint64_t value;
+    std::uint16_t site, thread;
+  };
+  struct SimtRequest {  // one request of the interval: its lanes' entries from `at` on
+    std::uint16_t site, warp;
+    std::uint32_t mask, at;
+  };
+  std::vector<SimtRequest> simt_log_;
+  std::vector<std::uint32_t> simt_offsets_, simt_times_;
+  std::vector<std::uint64_t> simt_values_;
+  std::vector<SimtLogged> simt_sorted_;
+  std::vector<std::uint32_t> simt_logged_, simt_bucket_;  // per warp: requests in the interval
+  std::vector<std::uint32_t> simt_touched_;  // per warp: lanes that made an access
+  std::vector<std::uint32_t> simt_parked_;   // per warp: lanes left at a divergent barrier
+  void SimtClearLog() {
+    simt_log_.clear();
+    simt_offsets_.clear();
+    simt_times_.clear();
+    simt_values_.clear();
+    std::fill(simt_logged_.begin(), simt_logged_.end(), 0u);
+  }
+  void SimtGather(std::uint32_t block, const std::vector<std::uint8_t>& kinds, bool pair,
+                  bool global);
+  static constexpr std::uint8_t kWarpReady = 0, kWarpWaiting = 1, kWarpDone = 2, kWarpFaulted = 3;
+  std::vector<std::uint8_t> warp_state_;  // per warp of the block
   unsigned block_sm_ = 0;          // the block-scheduler model's placement of the current
   std::uint64_t block_start_ = 0;  // block (0 and 0 without the model)
 };

@@ -64,6 +64,10 @@ bool Worker::GatherLogs(std::uint32_t block, const std::vector<std::uint8_t>& ki
   // The words the interval wrote: only they, and the reads of them, can pair.
   written_words_.Clear();
   if (pair) MarkWrittenWords(kinds);
+  if (simt_) {
+    SimtGather(block, kinds, pair, global);
+    return pair;
+  }
   for (ThreadCtx& c : threads_) {
     if (!pair && !global) {  // nothing to pair and nothing for the shadow
       c.log.clear();
@@ -93,6 +97,14 @@ bool Worker::GatherLogs(std::uint32_t block, const std::vector<std::uint8_t>& ki
 
 // The shared and global words the interval's stores and atomics wrote, into written_words_.
 void Worker::MarkWrittenWords(const std::vector<std::uint8_t>& kinds) {
+  for (const SimtRequest& q : simt_log_) {  // the SIMT path's interval (else empty)
+    const std::uint8_t kind = q.site < kinds.size() ? kinds[q.site] : 0;
+    if ((kind & kSiteWrite) == 0 || (kind & kSiteSpaces) == 0) continue;
+    const SiteInfo& site = local_sites_[q.site];
+    const std::uint32_t count = static_cast<std::uint32_t>(__builtin_popcount(q.mask));
+    for (std::uint32_t k = q.at; k < q.at + count; ++k)
+      written_words_.Add(site.space, site.buffer, simt_offsets_[k], site.size);
+  }
   for (const ThreadCtx& c : threads_) {
     for (const ThreadCtx::Logged& e : c.log) {
       const std::uint8_t kind = e.site < kinds.size() ? kinds[e.site] : 0;

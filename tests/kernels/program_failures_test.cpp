@@ -272,6 +272,18 @@ TEST(Programs, UnrewriteTextUndoesEveryInsertion) {
             "assert(x * y[i] + 1.0f < 4.0f)");
   // Not an insertion (no site number): left alone.
   EXPECT_EQ(UnrewriteText("(*::ws::prog::Ld(&(a), x))"), "(*::ws::prog::Ld(&(a), x))");
+  // The SIMT path's warp functions (collector_simt.cpp): each access's slot, the warp's FLOPs.
+  EXPECT_EQ(UnrewriteText("(*::ws::simt::Ld<65539u>(ws_W, ws_l, 0u, &(a[(i + 1) * 2]))) == 7"),
+            "a[(i + 1) * 2] == 7");
+  EXPECT_EQ(UnrewriteText("(*::ws::simt::St<1u>(ws_W, ws_l, 0u, &(b[i]))) = "
+                          "(*::ws::simt::LdSt<22u, ::ws::prog::kOpSeveral>(ws_W, ws_l, 1u, "
+                          "&(c[j])))"),
+            "b[i] = c[j]");
+  EXPECT_EQ(UnrewriteText("atomicAdd(::ws::simt::At<589838u>(ws_W, ws_l, 3u, (&sum)), 1)"),
+            "atomicAdd(&sum, 1)");
+  EXPECT_EQ(UnrewriteText("assert((ws_W.flops += 2u, (x * (*::ws::simt::Ld<65539u>(ws_W, ws_l, "
+                          "0u, &(y[i]))) + 1.0f)) < 4.0f)"),
+            "assert(x * y[i] + 1.0f < 4.0f)");
 }
 
 TEST(Programs, ACompileErrorStopsBeforeAnythingRuns) {

@@ -127,6 +127,13 @@ std::vector<KernelRow> KernelTable(const LessonRun& run, const DevicePreset& pre
     }
     // Races; a write of the value already there (benign) is not one.
     r.hazards += t.hazards.Total() - t.hazards.Count(HazardKind::kWawSameValue);
+    if (!t.engine.empty()) {
+      if (r.engine.empty())
+        r.engine = t.engine;
+      else if (r.engine != t.engine)
+        r.engine = "simt and fiber";
+      if (r.engine_reason.empty()) r.engine_reason = t.engine_reason;
+    }
     if (run.what_if && !run.what_if->whole_grid && run.what_if->launch == i) r.partial = true;
   }
   for (KernelRow& r : rows) r.worst = WorstOf(r);
@@ -202,6 +209,21 @@ std::string KernelsText(const std::vector<KernelRow>& rows, const LessonRun& run
       o << "  " << r.kernel << ": the what-if's launch counts only its kept blocks ("
         << run.what_if->scope << ")\n";
   }
+  // Which kernels ran a warp's lanes together (docs/ENGINE.md) and why the others did not.
+  std::size_t simt = 0, engines = 0;
+  for (const KernelRow& r : rows) {
+    engines += r.engine.empty() ? 0 : 1;
+    simt += r.engine == "simt" ? 1 : 0;
+  }
+  if (engines > 0) {
+    o << "  engine: " << simt << " of " << engines
+      << (engines == 1 ? " kernel" : " kernels") << " ran on the SIMT path (a warp's lanes together)";
+    o << (simt == engines ? "\n" : "; on the per-thread path:\n");
+    for (const KernelRow& r : rows) {
+      if (!r.engine.empty() && r.engine != "simt")
+        o << "    " << r.kernel << ": " << r.engine_reason << "\n";
+    }
+  }
   // The roofline: each kernel's FLOPs per DRAM byte and GFLOP/s against the preset's roofs.
   const Roofline roof = RooflineOf(preset);
   bool header = false;
@@ -252,6 +274,10 @@ nlohmann::json KernelsJson(const std::vector<KernelRow>& rows, const LessonRun& 
                         {"hazards", r.hazards},
                         {"worst", r.worst},
                         {"partial", r.partial}};
+    if (!r.engine.empty()) {
+      k["engine"] = r.engine;
+      if (!r.engine_reason.empty()) k["engine_reason"] = r.engine_reason;
+    }
     // The roofline's coordinates, where the FLOPs were counted (a program's launches).
     if (r.flops_counted) {
       k["flops"] = r.flops;

@@ -329,6 +329,8 @@ nlohmann::json LaunchJson(const ProgramRecord& p, const LaunchTrace& t) {
                         {"kept_blocks", t.blocks.size()}}},
                       {"hazards", HazardsJson(t.hazards)}};
   if (t.resources.known()) j["resources"] = ResourcesJson(t.resources);
+  if (!t.engine.empty()) j["engine"] = t.engine;
+  if (!t.engine_reason.empty()) j["engine_reason"] = t.engine_reason;
   return j;
 }
 

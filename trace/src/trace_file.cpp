@@ -101,6 +101,8 @@ nlohmann::json LaunchJson(const LaunchTrace& t) {
   if (t.resources.known()) j["resources"] = ResourcesJson(t.resources);
   j["time_unit"] = t.time_unit;
   j["truncated"] = t.truncated;
+  if (!t.engine.empty()) j["engine"] = t.engine;
+  if (!t.engine_reason.empty()) j["engine_reason"] = t.engine_reason;
   j["hazards"] = HazardsJson(t.hazards);
   j["buffers"] = nlohmann::json::array();
   for (const BufferInfo& b : t.buffers)
@@ -239,6 +241,8 @@ LaunchTrace LaunchFrom(const nlohmann::json& j) {
   if (j.contains("resources")) t.resources = ResourcesFromJson(j.at("resources"));  // from issue 19
   t.time_unit = j.at("time_unit").get<std::string>();
   t.truncated = j.at("truncated").get<bool>();
+  t.engine = j.value("engine", std::string());
+  t.engine_reason = j.value("engine_reason", std::string());
   for (const auto& b : j.at("buffers"))
     t.buffers.push_back({b.at("name").get<std::string>(), b.at("bytes").get<std::uint64_t>(),
                          b.at("base").get<std::uint64_t>()});

@@ -247,6 +247,21 @@ class Collector : public RecursiveASTVisitor<Collector> {
 
   void InstrumentLoop(Stmt* loop, Stmt* body, bool is_do);
 
+  // The SIMT path (collector_simt.cpp): a warp function beside each kernel it can express, and
+  // why not for the others.
+  void EmitWarpFunctions();
+  struct SimtKernel;
+  std::string SimtCheck(const FunctionDecl* f, SimtKernel& k);
+  std::string SimtCheckStmt(const Stmt* s, SimtKernel& k, int loops);
+  std::string SimtCheckExpr(const Stmt* e, SimtKernel& k);
+  bool SimtStmt(const Stmt* s, SimtKernel& k, std::string& out);
+  bool SimtLeaf(SourceLocation b, SourceLocation e, const Stmt* of, SimtKernel& k,
+                const std::string& prefix, const std::string& suffix, std::string& out);
+  std::string SimtCond(const Expr* c, SimtKernel& k, const std::string& mask, std::string& out);
+  bool SimtDecl(const DeclStmt* d, SimtKernel& k, std::string& out);
+  std::string RawText(unsigned b, unsigned e) const;
+  bool CalleeTouchesMemory(const FunctionDecl* f, std::set<const FunctionDecl*>& seen) const;
+
   CharSourceRange FileRange(SourceRange r) const {
     CharSourceRange c =
         Lexer::makeFileCharRange(CharSourceRange::getTokenRange(r), sm_, ctx_.getLangOpts());
@@ -358,6 +373,16 @@ class Collector : public RecursiveASTVisitor<Collector> {
        in_constexpr_ = false;
   std::map<std::tuple<unsigned, unsigned, int>, Access> accesses_;
   std::vector<Edit> edits_;
+  // The accesses as Finish() numbered them, with their places (the SIMT path's slots).
+  struct Numbered {
+    Access a;
+    std::string place;
+  };
+  std::vector<Numbered> numbered_;
+  std::vector<const FunctionDecl*> simt_candidates_;   // kernels (not templates) in program files
+  std::map<const FunctionDecl*, std::string> simt_;    // kernel -> its warp function's name, or
+  std::map<const FunctionDecl*, std::string> simt_no_; // why it has none
+  std::vector<const FunctionDecl*> kernel_table_decls_;  // out_->kernel_table's kernels
   std::vector<ProgramDiagnostic> errors_;
   std::map<const VarDecl*, std::string> dynamic_;  // extern __shared__ arrays: element type
   std::set<unsigned> launch_offsets_, dynamic_uses_, commented_, named_calls_, renamed_,

@@ -35,24 +35,26 @@ void Collector::Finish() {
       edits_.push_back({a.rparen, a.rparen, ", " + place, 0, a.end - a.begin});
     } else if (a.pointer) {
       const std::string head = a.access == ProgramAccess::kAtomic ? "At" : fn;
-      edits_.push_back({a.begin, a.begin, "::ws::prog::" + head + "((", 1, a.end - a.begin});
-      edits_.push_back({a.end, a.end, "), " + place + ")", 0, a.end - a.begin});
+      edits_.push_back({a.begin, a.begin, "::ws::prog::" + head + "((", 1, a.end - a.begin, 2});
+      edits_.push_back({a.end, a.end, "), " + place + ")", 0, a.end - a.begin, 2});
     } else if (a.local) {
       edits_.push_back(
-          {a.begin, a.begin, std::string("(*::ws::prog::") + fn + "(&(", 1, a.end - a.begin});
+          {a.begin, a.begin, std::string("(*::ws::prog::") + fn + "(&(", 1, a.end - a.begin, 2});
       edits_.push_back(
           {a.end, a.end,
            "), " + place + ", 0u, " + a.local_array + ", \"" + CString(a.local_array) + "\"))", 0,
-           a.end - a.begin});
+           a.end - a.begin, 2});
     } else {
       edits_.push_back(
-          {a.begin, a.begin, std::string("(*::ws::prog::") + fn + "(&(", 1, a.end - a.begin});
+          {a.begin, a.begin, std::string("(*::ws::prog::") + fn + "(&(", 1, a.end - a.begin, 2});
       edits_.push_back({a.end, a.end,
                         "), " + place + (a.several ? ", ::ws::prog::kOpSeveral" : "") + "))", 0,
-                        a.end - a.begin});
+                        a.end - a.begin, 2});
     }
+    numbered_.push_back({a, place});
     out_->sites.push_back({n, a.file, a.line, a.column, a.end_column, a.access, a.text});
   }
+  EmitWarpFunctions();
 }
 
 bool Collector::IsMemory(const Expr* e) const {
@@ -165,16 +167,16 @@ void Collector::InstrumentLoop(Stmt* loop, Stmt* body, bool is_do) {
   const unsigned end = Offset(loop_end), span = end - begin;
   edits_.push_back({begin, begin,
                     "{ ::ws::prog::Loop " + name + "(" + StaticId(r.getBegin()) + "); ", 1,
-                    span + 1});
-  edits_.push_back({end, end, " }", 0, span + 1});
+                    span + 1, 1});
+  edits_.push_back({end, end, " }", 0, span + 1, 1});
   const std::string iter = "::ws::prog::Iter ws_iter(" + name + ");";
   if (compound) {
     const unsigned brace = Offset(br.getBegin()) + 1;
-    edits_.push_back({brace, brace, " " + iter, 1, 0});
+    edits_.push_back({brace, brace, " " + iter, 1, 0, 1});
   } else {
     const unsigned b = Offset(br.getBegin()), e = Offset(body_end);
-    edits_.push_back({b, b, "{ " + iter + " ", 1, e - b + 1});
-    edits_.push_back({e, e, " }", 0, e - b + 1});
+    edits_.push_back({b, b, "{ " + iter + " ", 1, e - b + 1, 1});
+    edits_.push_back({e, e, " }", 0, e - b + 1, 1});
   }
 }
 

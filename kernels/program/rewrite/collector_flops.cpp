@@ -113,8 +113,8 @@ void Collector::FinishFlops() {
   for (const auto& [range, ops] : flop_trees_) {
     if (not_flops_.count(range) > 0) continue;
     const auto [begin, end] = range;
-    edits_.push_back(
-        {begin, begin, "(::ws::prog::CountFlops(" + std::to_string(ops) + "u), (", 1, end - begin});
+    edits_.push_back({begin, begin, "(::ws::prog::CountFlops(" + std::to_string(ops) + "u), (", 1,
+                      end - begin, 3});
     edits_.push_back({end, end, "))", 0, end - begin});
   }
 }

@@ -89,6 +89,7 @@ void Collector::AddToKernelTable(const FunctionDecl* f) {
       out_->kernel_table.end())
     return;
   out_->kernel_table.push_back(address);
+  kernel_table_decls_.push_back(f);
   out_->kernel_table_names.push_back(q);
   out_->kernel_table_shared.push_back(StaticShared(f));
 }

@@ -31,6 +31,9 @@ bool Collector::TraverseDecl(Decl* d) {
       IsProgramFile(sm_.getFileID(sm_.getExpansionLoc(f->getLocation())))) {
     const std::string name = f->getName().str();
     AddToKernelTable(f);
+    if (f->doesThisDeclarationHaveABody() &&
+        std::find(simt_candidates_.begin(), simt_candidates_.end(), f) == simt_candidates_.end())
+      simt_candidates_.push_back(f);
     if (std::find(out_->kernels.begin(), out_->kernels.end(), name) == out_->kernels.end()) {
       out_->kernels.push_back(name);
       const SourceLocation at = sm_.getExpansionLoc(f->getLocation());

@@ -21,6 +21,10 @@ struct Edit {
   std::string text;
   int cls = 0;        // 0 close, 1 open, 2 replace (order among edits at one offset)
   unsigned span = 0;  // the access's length: outer opens first, inner closes first
+  // What the SIMT path's warp function (collector_simt.cpp) makes of it: 0 the same, 1 left out
+  // (a loop's or call's instance marker), 2 an access's (made anew with its slot), 3 a FLOP
+  // count's opening (counted on the warp).
+  int role = 0;
 };
 
 // Applies the edits to `text`. At one offset: closing insertions first (inner before outer),

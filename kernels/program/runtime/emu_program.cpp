@@ -203,22 +203,43 @@ constexpr std::uintptr_t kFarFromEveryBuffer = std::uintptr_t{1} << 30;
 // ------------------------------------------------------------------------------------------------
 // Recording (what the rewriter's insertions call).
 // ------------------------------------------------------------------------------------------------
-void Record(const void* ptr, unsigned int bytes, unsigned int place, unsigned int op) {
-  if (::ws::emu::t_thread == nullptr) return;  // a __host__ __device__ function on the host
+namespace detail {
+
+// What an access's address is: a __shared__ array of the running block or a buffer (its site key
+// and offset), a variable of the thread's own (not recorded), or in nothing.
+enum class Where { kRecorded, kOwnVariable, kNowhere };
+struct Classified {
+  Where where = Where::kNowhere;
+  std::uint64_t key = 0;
+  std::uint32_t offset = 0;
+  // Where the same key holds, with offsets that step with the address: [lo, hi) (a shared
+  // array's accesses need only start in it, as Record has always checked them).
+  std::uintptr_t lo = 0, hi = 0;
+  bool shared = false;
+  const Region* region = nullptr;  // for the message of one in nothing
+  const Region* near = nullptr;
+};
+
+Classified Classify(const void* ptr, unsigned int bytes, unsigned int place, unsigned int op) {
+  Classified c;
   const std::uintptr_t addr = reinterpret_cast<std::uintptr_t>(ptr);
   const bool several = (op & kOpSeveral) != 0;  // the rewriter saw a row of a T** (below)
   op &= ~kOpSeveral;
   if (t_shared_tag == emu::CurrentLaunchTag()) {
     for (const SharedRange& r : t_shared) {
       if (addr - r.begin < r.bytes) {
-        const std::uint32_t offset = r.base + static_cast<std::uint32_t>(addr - r.begin);
-        emu::RecordAccess(MakeSiteKey(place, kKeyShared, op, bytes, r.base / 4), offset, ptr);
-        return;
+        c.where = Where::kRecorded;
+        c.shared = true;
+        c.lo = r.begin;
+        c.hi = r.begin + r.bytes;
+        c.offset = r.base + static_cast<std::uint32_t>(addr - r.begin);
+        c.key = MakeSiteKey(place, kKeyShared, op, bytes, r.base / 4);
+        return c;
       }
     }
   }
-  const Region* near = nullptr;
-  const Region* r = FindRegion(addr, bytes, &near);
+  const Region* r = FindRegion(addr, bytes, &c.near);
+  c.region = r;
   if (r != nullptr && !r->freed) {
     // A site that reaches into several buffers (rows of an int** matrix, each its own
     // cudaMallocManaged): one site, keyed by no buffer, its offsets the virtual addresses.
@@ -227,22 +248,41 @@ void Record(const void* ptr, unsigned int bytes, unsigned int place, unsigned in
     std::uint32_t first = seen.load(std::memory_order_relaxed);
     if (!several && first == 0 && seen.compare_exchange_strong(first, r->id + 1u))
       first = r->id + 1u;
+    c.where = Where::kRecorded;
+    c.lo = r->begin;
+    c.hi = r->begin + r->bytes;
     if (several || first != r->id + 1u) {
       seen.store(~0u, std::memory_order_relaxed);
-      const std::uint64_t at = P().buffers[r->id].base + (addr - r->begin);
-      emu::RecordAccess(MakeSiteKey(place, r->space, op, bytes, kAnyBuffer),
-                        static_cast<std::uint32_t>(at), ptr);
-      return;
+      c.offset = static_cast<std::uint32_t>(P().buffers[r->id].base + (addr - r->begin));
+      c.key = MakeSiteKey(place, r->space, op, bytes, kAnyBuffer);
+      return c;
     }
-    emu::RecordAccess(MakeSiteKey(place, r->space, op, bytes, r->id),
-                      static_cast<std::uint32_t>(addr - r->begin), ptr);
-    return;
+    c.offset = static_cast<std::uint32_t>(addr - r->begin);
+    c.key = MakeSiteKey(place, r->space, op, bytes, r->id);
+    return c;
   }
-  // A local variable on this thread's fiber stack (an array a kernel declared): not recorded.
+  // A local variable on this thread's stack (an array a kernel declared): not recorded.
   const char here = 0;
   const std::uintptr_t stack = reinterpret_cast<std::uintptr_t>(&here);
-  if ((addr > stack ? addr - stack : stack - addr) < (256u << 10)) return;
-  BadAddress(ptr, bytes, place, op, r, near);
+  if ((addr > stack ? addr - stack : stack - addr) < (256u << 10)) c.where = Where::kOwnVariable;
+  return c;
+}
+
+[[noreturn]] void BadAddressOf(const void* ptr, unsigned int bytes, unsigned int place,
+                               unsigned int op, const Classified& c) {
+  BadAddress(ptr, bytes, place, op, c.region, c.near);
+}
+
+}  // namespace detail
+
+void Record(const void* ptr, unsigned int bytes, unsigned int place, unsigned int op) {
+  if (::ws::emu::t_thread == nullptr) return;  // a __host__ __device__ function on the host
+  const detail::Classified c = detail::Classify(ptr, bytes, place, op);
+  if (c.where == detail::Where::kRecorded) {
+    emu::RecordAccess(c.key, c.offset, ptr);
+  } else if (c.where == detail::Where::kNowhere) {
+    BadAddress(ptr, bytes, place, op & ~kOpSeveral, c.region, c.near);
+  }
 }
 
 void RecordLocal(const void* p, unsigned int bytes, unsigned int place, unsigned int op,
@@ -336,7 +376,12 @@ SiteTable::SiteTable(const SiteDesc* sites, unsigned int count, const char* cons
 }
 
 KernelTable::KernelTable(std::initializer_list<Entry> entries) {
-  for (const Entry& e : entries) RegisterKernel(e.address, e.name, e.static_shared);
+  for (const Entry& e : entries)
+    RegisterKernel(e.address, e.name, e.static_shared, e.warp, e.simt);
+}
+
+const void* KernelWarpOf(const void* kernel) {
+  return KernelWarpAt(kernel);
 }
 
 const char* KernelNameOf(const void* kernel, const char* written) {
@@ -468,10 +513,200 @@ unsigned int BlockThreads() {
   return b[2].x * b[2].y * b[2].z;
 }
 
+// ------------------------------------------------------------------------------------------------
+// The SIMT path (ws_program_simt.h): a warp function's requests, barriers and exits.
+// ------------------------------------------------------------------------------------------------
+}  // namespace ws::prog
+namespace ws::simt {
+namespace {
+using prog::detail::Classified;
+using prog::detail::Where;
+
+// One slot's lanes: where every lane falls in the array of the first (the common case), one
+// request, classified once; else lane by lane, one request per site key (lanes in different
+// buffers are different sites, as on the per-thread path).
+// The last array each access met (by its place), for this launch: a request whose lanes all fall
+// in it needs no classification.
+struct SeenArray {
+  std::uint32_t tag = 0, place = 0, op = 0;
+  std::uintptr_t lo = 0, hi = 0;
+  std::uint64_t key = 0;
+  std::uint32_t offset_at_lo = 0;
+  bool shared = false;
+};
+thread_local SeenArray t_seen[256];
+
+void FlushSlot(Warp& w, Slot& s) {
+  const Mask mask = s.mask;
+  s.mask = 0;
+  const unsigned int op = s.op, bytes = s.bytes, place = s.place;
+  const std::uint64_t* values = w.values ? s.value : nullptr;
+  const int l0 = __builtin_ctz(mask);
+  std::uint32_t offsets[32];
+  const std::uint32_t tag = emu::CurrentLaunchTag();
+  SeenArray& seen = t_seen[(place * 0x9e3779b9u) >> 24];
+  if (seen.tag == tag && seen.place == place && seen.op == op) {
+    bool inside = true;
+    for (Mask m = mask; m != 0; m &= m - 1) {
+      const int l = __builtin_ctz(m);
+      const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(s.ptr[l]);
+      inside = inside && a >= seen.lo && (seen.shared ? a < seen.hi : a + bytes <= seen.hi);
+      offsets[l] = seen.offset_at_lo + static_cast<std::uint32_t>(a - seen.lo);
+    }
+    if (inside) {
+      emu::RecordWarpAccess(seen.key, mask, offsets, s.time, values);
+      return;
+    }
+  }
+  seen.tag = 0;  // met elsewhere: classified again
+  const Classified c0 = prog::detail::Classify(s.ptr[l0], bytes, place, op);
+  if (c0.where == Where::kRecorded) {
+    const std::uintptr_t a0 = reinterpret_cast<std::uintptr_t>(s.ptr[l0]);
+    bool inside = true;
+    for (Mask m = mask; m != 0; m &= m - 1) {
+      const int l = __builtin_ctz(m);
+      const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(s.ptr[l]);
+      inside = inside && a >= c0.lo && (c0.shared ? a < c0.hi : a + bytes <= c0.hi);
+      offsets[l] = c0.offset + static_cast<std::uint32_t>(a - a0);
+    }
+    if (inside) {
+      seen = {tag,
+              place,
+              op,
+              c0.lo,
+              c0.hi,
+              c0.key,
+              c0.offset - static_cast<std::uint32_t>(a0 - c0.lo),
+              c0.shared};
+      emu::RecordWarpAccess(c0.key, mask, offsets, s.time, values);
+      return;
+    }
+  }
+  std::uint64_t keys[32];
+  Mask recorded = 0;
+  for (Mask m = mask; m != 0; m &= m - 1) {
+    const int l = __builtin_ctz(m);
+    const Classified c = prog::detail::Classify(s.ptr[l], bytes, place, op);
+    if (c.where == Where::kNowhere) {
+      emu::EnterLane(l);
+      prog::detail::BadAddressOf(s.ptr[l], bytes, place, op & ~prog::kOpSeveral, c);
+    }
+    if (c.where != Where::kRecorded) continue;
+    keys[l] = c.key;
+    offsets[l] = c.offset;
+    recorded |= 1u << l;
+  }
+  while (recorded != 0) {  // one request per key, in the order of their first lanes
+    const std::uint64_t key = keys[__builtin_ctz(recorded)];
+    Mask group = 0;
+    for (Mask m = recorded; m != 0; m &= m - 1) {
+      const int l = __builtin_ctz(m);
+      if (keys[l] == key) group |= 1u << l;
+    }
+    emu::RecordWarpAccess(key, group, offsets, s.time, values);
+    recorded &= ~group;
+  }
+}
+}  // namespace
+
+void CheckLane(Warp& w, int lane, const void* p, unsigned int bytes, unsigned int place,
+               unsigned int op, Range* range) {
+  const Classified c = prog::detail::Classify(p, bytes, place, op);
+  if (c.where == Where::kNowhere) {
+    *w.clock[lane] = w.clk[lane];
+    emu::EnterLane(lane);
+    prog::detail::BadAddressOf(p, bytes, place, op & ~prog::kOpSeveral, c);
+  }
+  if (c.where == Where::kRecorded) {  // the array's addresses from here on need no check
+    const std::uintptr_t last = c.shared ? c.hi - 1 : c.hi - bytes;
+    if (last >= c.lo) *range = {c.lo, last - c.lo, w.tag};
+  }
+}
+
+void FlushSlots(Warp& w, unsigned int n) {
+  for (unsigned int k = 0; k < n; ++k) {
+    if (w.slot[k].mask != 0) FlushSlot(w, w.slot[k]);
+  }
+}
+
+void Barrier(Warp& w, unsigned int place) {
+  for (Mask m = w.live; m != 0; m &= m - 1) {
+    const int l = __builtin_ctz(m);
+    *w.clock[l] = w.clk[l];
+  }
+  if (!emu::WarpBarrier(w.mask, place)) {
+    // Lanes of the warp are in another branch: these wait at the barrier for good (the block's
+    // barrier check names them, as on the per-thread path) and run no more.
+    w.ret |= w.mask;
+    w.mask = 0;
+    return;
+  }
+  for (Mask m = w.live; m != 0; m &= m - 1) {  // the barrier's departure
+    const int l = __builtin_ctz(m);
+    w.clk[l] = *w.clock[l];
+  }
+}
+
+void Return(Warp& w) {
+  emu::WarpExit(w.mask);
+  w.ret |= w.mask;
+  w.mask = 0;
+}
+
+void EnterLane(Warp& w, int lane) {
+  *w.clock[lane] = w.clk[lane];  // clock64() reads it
+  emu::EnterLane(lane);
+}
+
+void LeaveLanes(Warp&) {
+  emu::LeaveLanes();
+}
+}  // namespace ws::simt
+namespace ws::prog {
+
 void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
-               const Config& config, void (*body)(void*), void* context) {
+               const Config& config, void (*body)(void*), void* context,
+               void (*warp)(void*, ::ws::simt::Warp&), const void* kernel) {
   Program& p = P();
   emu::LaunchConfig cfg;
+  // The SIMT path where the kernel has a warp function (WS_PROGRAM_ENGINE=fiber: never).
+  static const bool fiber_only = [] {
+    const char* e = std::getenv("WS_PROGRAM_ENGINE");
+    return e != nullptr && std::string(e) == "fiber";
+  }();
+  std::string engine_reason;
+  if (fiber_only) {
+    engine_reason = "--engine fiber";
+  } else if (warp == nullptr) {
+    const char* why = kernel != nullptr ? KernelSimtReasonAt(kernel) : nullptr;
+    engine_reason = why != nullptr ? why
+                                   : "launched from a template or through a pointer the rewriter "
+                                     "did not give a warp function (yet)";
+  } else if (p.schedule.kind != Schedule::Kind::kInOrder) {
+    engine_reason = "the " + p.schedule.Name() + " schedule runs the threads one by one";
+  }
+  if (engine_reason.empty()) {
+    cfg.warp_body = [warp, context](const emu::WarpLanes& lanes) {
+      ::ws::simt::Warp w;
+      w.mask = w.live = lanes.live;
+      w.values = lanes.values;
+      w.tag = emu::CurrentLaunchTag();
+      w.warp = lanes.warp;
+      for (int l = 0; l < 32; ++l) {
+        w.slot[l].mask = 0;
+        if ((lanes.live >> l & 1u) == 0u) continue;
+        w.state[l] = const_cast<emu::ThreadState*>(lanes.state[l]);
+        w.clock[l] = lanes.clock[l];
+        w.clk[l] = *lanes.clock[l];
+      }
+      warp(context, w);
+      for (::ws::simt::Mask m = w.live; m != 0; m &= m - 1) {
+        const int l = __builtin_ctz(m);
+        *w.clock[l] = w.clk[l];
+      }
+      t_flops.ops += w.flops;
+    };
+  }
   cfg.kernel = name;
   cfg.grid = {config.grid.x, config.grid.y, config.grid.z};
   cfg.block = {config.block.x, config.block.y, config.block.z};
@@ -523,6 +758,8 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
     std::_Exit(3);
   }
   LaunchTrace t = std::move(*run);
+  t.engine = engine_reason.empty() ? "simt" : "fiber";
+  t.engine_reason = engine_reason;
   t.stats.flops = TakeFlops();
   t.stats.flops_counted = true;
   NameProgramSites(t, p.sites);

@@ -16,6 +16,8 @@ struct RegisteredKernel {
   const void* address;
   const char* name;
   unsigned int static_shared;
+  const void* warp;
+  const char* simt;
 };
 std::vector<RegisteredKernel>& Kernels() {
   static auto* k = new std::vector<RegisteredKernel>();  // never destroyed
@@ -23,8 +25,23 @@ std::vector<RegisteredKernel>& Kernels() {
 }
 }  // namespace
 
-void RegisterKernel(const void* address, const char* name, unsigned int static_shared) {
-  Kernels().push_back({address, name, static_shared});
+void RegisterKernel(const void* address, const char* name, unsigned int static_shared,
+                    const void* warp, const char* simt) {
+  Kernels().push_back({address, name, static_shared, warp, simt});
+}
+
+const void* KernelWarpAt(const void* address) {
+  for (const RegisteredKernel& k : Kernels()) {
+    if (k.address == address && address != nullptr) return k.warp;
+  }
+  return nullptr;
+}
+
+const char* KernelSimtReasonAt(const void* address) {
+  for (const RegisteredKernel& k : Kernels()) {
+    if (k.address == address && address != nullptr) return k.simt;
+  }
+  return nullptr;
 }
 
 const char* KernelNameAt(const void* address, const char* written) {

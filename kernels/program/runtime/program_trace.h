@@ -65,7 +65,12 @@ struct ChildRecord {
 // The kernels each translation unit registers by address (the shims' KernelTable): the name of a
 // launch made through a function pointer, else `written`, and the kernel's static __shared__
 // bytes (0 for one not registered).
-void RegisterKernel(const void* address, const char* name, unsigned int static_shared);
+void RegisterKernel(const void* address, const char* name, unsigned int static_shared,
+                    const void* warp = nullptr, const char* simt = nullptr);
+// The emulator's SIMT path: the kernel's warp function (null: none) and why it has none (null:
+// not known, a kernel the table lacks).
+const void* KernelWarpAt(const void* address);
+const char* KernelSimtReasonAt(const void* address);
 const char* KernelNameAt(const void* address, const char* written);
 unsigned int KernelStaticSharedAt(const void* address);
 

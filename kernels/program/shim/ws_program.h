@@ -241,6 +241,19 @@ struct SiteTable {
             unsigned int file_count);
 };
 
+}  // namespace ws::prog
+#if !defined(WS_NO_SIMT)
+#define WS_SIMT 1  // the rewriter's warp functions are compiled (docs/ENGINE.md)
+#endif
+#include "ws_program_simt.h"
+#if defined(WS_SIMT)
+#define WS_SIMT_WARP(f) reinterpret_cast<const void*>(f)
+#define WS_SIMT_NONE nullptr
+#else
+#define WS_SIMT_WARP(f) nullptr
+#define WS_SIMT_NONE "the SIMT engine's rewrite of its file did not compile (the run's notes say so)"
+#endif
+namespace ws::prog {
 // The address of an element of any type (volatile ones too: a warp-synchronous reduction's).
 template <typename T>
 inline const void* AddressOf(T* p) {
@@ -329,8 +342,13 @@ struct Config {
 };
 // Runs one launch (the runtime): `body` is called once per GPU thread.
 // `static_shared`: the bytes of the kernel's own __shared__ arrays (the rewriter counts them).
+// `warp` (may be null): the kernel's warp function, once per warp (the SIMT path), with `reason`
+// why there is none (null: the kernel table's).
 void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
-               const Config& config, void (*body)(void*), void* context);
+               const Config& config, void (*body)(void*), void* context,
+               void (*warp)(void*, ::ws::simt::Warp&) = nullptr, const void* kernel = nullptr);
+// The kernel's warp function from the kernels' table (null: none).
+const void* KernelWarpOf(const void* kernel);
 // Names the buffer the next cudaMalloc of this thread allocates (the rewriter puts it before
 // each cudaMalloc call, with the variable it fills).
 int NameNext(const char* name, unsigned int line);
@@ -345,17 +363,28 @@ struct Launcher {
   // (NULL or 0 for a pointer).
   void Run(std::decay_t<P>... args) {
     std::tuple<std::decay_t<P>...> values(std::move(args)...);
+    using Warp = void (*)(::ws::simt::Warp&, P...);
     struct Context {
       void (*kernel)(P...);
       std::tuple<std::decay_t<P>...>* values;
-    } context{kernel, &values};
+      Warp warp;
+    } context{kernel, &values,
+              reinterpret_cast<Warp>(
+                  const_cast<void*>(KernelWarpOf(reinterpret_cast<const void*>(kernel))))};
     RunKernel(
         name, line, static_shared, config,
         [](void* c) {
           auto* ctx = static_cast<Context*>(c);
           std::apply(ctx->kernel, *ctx->values);  // each thread gets its own copies
         },
-        &context);
+        &context,
+        context.warp == nullptr ? nullptr
+                                : +[](void* c, ::ws::simt::Warp& w) {
+                                    auto* ctx = static_cast<Context*>(c);
+                                    std::apply([&](auto&... a) { ctx->warp(w, a...); },
+                                               *ctx->values);  // each warp its own copies
+                                  },
+        reinterpret_cast<const void*>(kernel));
   }
 };
 // A launch written inside a function template: the kernel is called from `call` with each
@@ -397,6 +426,9 @@ struct KernelTable {
     const void* address;
     const char* name;
     unsigned int static_shared = 0;
+    // The SIMT path: the kernel's warp function (WS_SIMT_WARP), or null and why not.
+    const void* warp = nullptr;
+    const char* simt = nullptr;
   };
   KernelTable(std::initializer_list<Entry> entries);
 };

@@ -65,11 +65,15 @@ struct Symbol {
 int NameNext(const char* name, unsigned int line);
 // Each unit's kernels by address (the rewriter registers them): the name of a launch made through
 // a function pointer.
+#define WS_SIMT_WARP(f) nullptr
+#define WS_SIMT_NONE nullptr
 struct KernelTable {
   struct Entry {
     const void* address;
     const char* name;
     unsigned int static_shared = 0;  // the kernel's static __shared__ bytes
+    const void* warp = nullptr;      // the emulator's SIMT path (none on a GPU)
+    const char* simt = nullptr;
   };
   KernelTable(std::initializer_list<Entry> entries);
 };

@@ -172,6 +172,51 @@ std::string UnrewriteText(std::string text) {
       at += inner.size();
     }
   }
+  // The SIMT path's (collector_simt.cpp): (ws_W.flops += 2u, (E)) -> E;
+  // (*::ws::simt::Ld<65539u>(ws_W, ws_l, 0u, &(E))) -> E; ::ws::simt::At<65539u>(ws_W, ws_l, 0u, (E))
+  // -> E.
+  const std::string wflops = "(ws_W.flops += ";
+  for (std::size_t at = text.find(wflops); at != std::string::npos; at = text.find(wflops, at)) {
+    std::size_t k = at + wflops.size();
+    while (k < text.size() && std::isdigit(static_cast<unsigned char>(text[k]))) ++k;
+    const std::size_t close =
+        text.compare(k, 4, "u, (") == 0 ? CloseOf(text, k + 4) : std::string::npos;
+    if (close == std::string::npos || close + 1 >= text.size() || text[close + 1] != ')') {
+      at = k;
+      continue;
+    }
+    const std::string inner = text.substr(k + 4, close - k - 4);
+    text.replace(at, close + 2 - at, inner);
+  }
+  for (const bool deref : {true, false}) {
+    const std::string head = deref ? "(*::ws::simt::" : "::ws::simt::";
+    for (std::size_t at = text.find(head); at != std::string::npos; at = text.find(head, at)) {
+      std::size_t k = text.find(">(ws_W, ws_l, ", at);
+      const std::size_t name_end = text.find('<', at);
+      if (k == std::string::npos || name_end == std::string::npos || name_end > k ||
+          k - at > 80) {
+        at += head.size();
+        continue;
+      }
+      k += 14;
+      while (k < text.size() && std::isdigit(static_cast<unsigned char>(text[k]))) ++k;
+      const std::string open = deref ? "u, &(" : "u, (";
+      if (text.compare(k, open.size(), open) != 0) {
+        at += head.size();
+        continue;
+      }
+      const std::size_t e = k + open.size();
+      const std::size_t close = CloseOf(text, e);
+      const std::string tail = deref ? ")))" : "))";
+      if (close == std::string::npos || text.compare(close, tail.size(), tail) != 0) {
+        at += head.size();
+        continue;
+      }
+      const std::string inner = text.substr(e, close - e);
+      text.replace(at, close + tail.size() - at, inner);
+      at += inner.size();
+    }
+  }
   return text;
 }
 

@@ -325,6 +325,24 @@ bool CompileUnit(ProgramJob& job, std::size_t k, const std::filesystem::path& ro
   cl.timeout = std::chrono::seconds(120);
   ChildResult r = RunChild(c, NoIncludeEnvironment(), cl);
   if (r.started && !r.timed_out && r.signal == 0 && r.exit_code == 0) return true;
+  // The SIMT path's warp functions (collector_simt.cpp) are the rewriter's own text: where the
+  // host compiler refuses them, the unit is built without them and its kernels run on the
+  // per-thread path, with a note (the rewriter should have named a reason instead).
+  if (!job.gpu && !host && r.started && !r.timed_out &&
+      u.rewritten.source.find("__ws_warp") != std::string::npos) {
+    std::vector<std::string> plain = c;
+    plain.insert(plain.end() - 4, "-DWS_NO_SIMT=1");
+    ChildResult r2 = RunChild(plain, NoIncludeEnvironment(), cl);
+    if (r2.started && !r2.timed_out && r2.signal == 0 && r2.exit_code == 0) {
+      job.p().warnings.push_back(
+          {0, 0, false,
+           "the SIMT engine's rewrite of " + u.name +
+               " did not compile, so its kernels ran on the per-thread path (the same figures, "
+               "slower; please report it): " +
+               FirstError(r.err, 2)});
+      return true;
+    }
+  }
 #if defined(WS_PROGRAM_NVCC)
   // On a GPU: does nvcc build the program as written? If not, the program is not for this CUDA
   // (CUDA 13 changed cudaMemPrefetchAsync's arguments, for one), not Warpscope's limit.

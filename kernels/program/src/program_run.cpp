@@ -136,7 +136,7 @@ std::vector<std::string> Environment(const ProgramJob& job, const std::filesyste
   std::vector<std::string> env = {
       "WS_PROGRAM_OUT=" + out.string(), "WS_PRESET=" + job.options.preset, "WS_KEEP_BLOCKS=" + keep,
       "WS_KEEP_ALL_UP_TO=" + std::to_string(job.options.keep_all_threads_up_to),
-      "WS_SCHEDULE=" + job.options.schedule};
+      "WS_SCHEDULE=" + job.options.schedule, "WS_PROGRAM_ENGINE=" + job.options.engine};
 #if defined(WS_PROGRAM_SANITIZED)
   // The program is built with the sanitizers (its runtime is): let a crash be a crash, as in a
   // normal build, and do not report the program's own leaks.

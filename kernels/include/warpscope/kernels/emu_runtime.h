@@ -28,6 +28,18 @@
 
 namespace ws::emu {
 
+struct ThreadState;
+
+// The SIMT path (docs/ENGINE.md): a warp's 32 lanes run together in one call of the kernel's warp
+// function, on one fiber per warp. What the worker tells the warp function about its warp.
+struct WarpLanes {
+  std::uint32_t warp = 0;  // in the block
+  std::uint32_t live = 0;  // the lanes that exist (a block's last warp may be partial)
+  bool values = false;     // accesses carry their values (the race check, a kept block)
+  const ThreadState* state[32] = {};
+  std::uint32_t* clock[32] = {};  // each lane's clock: one tick per access
+};
+
 struct LaunchConfig {
   std::string kernel;
   Dim3 grid, block;
@@ -55,6 +67,10 @@ struct LaunchConfig {
   // Every block's loads replayed through these caches as the blocks end (trace/cache_model.h);
   // the counts are the trace's cache_replays.
   std::vector<CacheProbe> cache_probes;
+  // The kernel's warp function (the SIMT path), if it has one: called once per warp, on a fiber
+  // of the warp's own, instead of the body once per thread. Only with the in-order schedule, no
+  // cache probes and no block-scheduler model (RunLaunch falls back to the body otherwise).
+  std::function<void(const WarpLanes&)> warp_body;
 };
 
 // Runs `body` (the kernel call) once per GPU thread. Returns the launch's trace, or the error
@@ -66,5 +82,21 @@ Result<LaunchTrace> RunLaunch(const LaunchConfig& config, const std::function<vo
 // that tells this launch from the others (what SharedArrayBase's tag compares with).
 [[noreturn]] void FailThread(std::uint32_t place, const std::string& what);
 std::uint32_t CurrentLaunchTag();
+
+// For a warp function (the SIMT path; the running warp is the worker's):
+// One request of the running warp: the lanes in `mask`, their offsets, their clocks' times and
+// (LaneWarp::values) the values.
+void RecordWarpAccess(std::uint64_t key, std::uint32_t mask, const std::uint32_t (&offsets)[32],
+                      const std::uint32_t (&times)[32], const std::uint64_t* values);
+// The lanes in `mask` reach __syncthreads() at `place`. False where other lanes of the warp
+// that have not exited are in another branch: the lanes in `mask` then wait there for good
+// (they run no more; the block's barrier check names them as the per-thread path does).
+bool WarpBarrier(std::uint32_t mask, std::uint32_t place);
+// The lanes in `mask` left the kernel (a `return`).
+void WarpExit(std::uint32_t mask);
+// The calls that read the running thread (printf, clock64, assert) see lane `lane`; LeaveLanes
+// goes back to the warp's first lane.
+void EnterLane(int lane);
+void LeaveLanes();
 
 }  // namespace ws::emu

@@ -85,6 +85,9 @@ struct KernelRow {
   bool flops_counted = true;
   double compute_ms = 0;      // modeled: the FLOPs at the preset's peak
   std::uint64_t hazards = 0;  // races found, over its launches
+  // How the emulator ran it (LaunchTrace::engine): "simt", "fiber", or "simt and fiber" when its
+  // launches differ; and the per-thread path's reason. Empty on a GPU.
+  std::string engine, engine_reason;
   // The figure furthest from its ideal, marked in the table: "hazards" (any race), else the
   // larger of "sectors" (sectors / ideal sectors) and "banks" (wavefronts / ideal), when over 1;
   // "" when both are at their ideal.

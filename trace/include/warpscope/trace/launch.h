@@ -29,6 +29,9 @@ struct LaunchTrace {
   std::vector<BlockRecords> blocks;   // full records of the kept blocks, by block index
   std::string time_unit = "logical";  // access/barrier times: "logical" (emulator) or "ns"
   bool truncated = false;             // a record buffer filled up (GPU); stats may be partial
+  // How the emulator ran it (docs/ENGINE.md): "simt" (a warp's lanes together) or "fiber" (each
+  // thread on its own), and why not SIMT; empty on a GPU.
+  std::string engine, engine_reason;
   // Per thread of the grid (index block * threads per block + thread): 1 if it made an access or
   // reached a barrier, 0 if it did nothing (it failed the bounds test). Left empty for launches
   // over kMaxActivityThreads threads.

@@ -73,6 +73,10 @@ struct ProgramOptions {
   // Keep every block of a launch of at most this many threads (what-ifs over the whole grid).
   std::uint64_t keep_all_threads_up_to = 0;
   std::string schedule = "in-order";  // the emulator's thread order (trace/schedule.h)
+  // The emulator's engine (docs/ENGINE.md): "simt" runs a warp's lanes together where the
+  // rewriter gave the kernel a warp function (the per-thread path elsewhere, each launch saying
+  // why); "fiber" runs every kernel thread by thread. The same figures either way.
+  std::string engine = "simt";
   std::chrono::milliseconds timeout{std::chrono::seconds(30)};
   std::uint64_t memory_limit_bytes = 4ull << 30;
   std::uint64_t output_limit_bytes = 1u << 20;  // kept of stdout and stderr (stdout_cut_bytes)

@@ -1,0 +1,302 @@
+// The worker's SIMT path (worker.h; docs/ENGINE.md, "The SIMT engine"): a block's warps, each a
+// fiber that runs the kernel's warp function for its 32 lanes together. A warp's request comes
+// formed (RecordWarp: one call, its lanes' offsets, times and values); a barrier stops the warp,
+// not a thread, and the block's barrier is passed as on the per-thread path (PassBarrier), with
+// the same records, so that every figure is the per-thread path's.
+#include <boost/context/protected_fixedsize_stack.hpp>
+
+#include "emu/worker.h"
+
+namespace ws::emu::detail {
+
+namespace {
+// A warp's variables are 32 of each thread's: a warp fiber's stack is larger than a thread's.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr std::size_t kWarpStackBytes = std::size_t{4} << 20;
+#else
+constexpr std::size_t kWarpStackBytes = std::size_t{1} << 20;
+#endif
+}  // namespace
+
+// One fiber per warp, kept at the index of the warp's first thread (threads_[w * 32] holds its
+// scheduler and stack); the others stay empty.
+void Worker::StartWarpFibers(std::uint32_t n) {
+  threads_.resize(n);
+  fibers_.resize(n);
+  ctx::protected_fixedsize_stack alloc(kWarpStackBytes);
+  for (std::uint32_t first = 0; first < n; first += 32) {
+    ThreadCtx* c = &threads_[first];
+    const ctx::stack_context sc = alloc.allocate();
+    c->stack.bottom = static_cast<char*>(sc.sp) - sc.size;
+    c->stack.size = sc.size;
+    const std::uint32_t w = first / 32;
+    fibers_[first] = ctx::fiber(
+        std::allocator_arg, ctx::preallocated(sc.sp, sc.size, sc), alloc,
+        [this, c, w, n](ctx::fiber&& sched) {
+          AfterSwitch(c->stack, &scheduler_stack_);
+          c->scheduler = std::move(sched);
+          while (!quitting_) {
+            c->in_kernel = true;
+            RunWarp(w, n);
+            c->in_kernel = false;
+            YieldToScheduler(c);
+          }
+          BeforeFinalSwitch(scheduler_stack_);
+          return std::move(c->scheduler);
+        });
+  }
+}
+
+// Warp `w`'s lanes through the warp function; each ends exited, or faulted if one failed.
+void Worker::RunWarp(std::uint32_t w, std::uint32_t n) {
+  const std::uint32_t first = w * 32, end = std::min(n, first + 32);
+  WarpLanes lanes;
+  lanes.warp = w;
+  lanes.values = keep_block_ || hazards_;
+  for (std::uint32_t i = first; i < end; ++i) {
+    lanes.live |= 1u << (i - first);
+    lanes.state[i - first] = &threads_[i].state;
+    lanes.clock[i - first] = &threads_[i].clock;
+  }
+  try {
+    (*launch_->warp_body)(lanes);
+    for (std::uint32_t i = first; i < end; ++i)
+      if ((simt_parked_[w] >> (i - first) & 1u) == 0u) threads_[i].status = ThreadStatus::kExited;
+    warp_state_[w] = kWarpDone;
+  } catch (const ThreadAbort&) {
+    for (std::uint32_t i = first; i < end; ++i) threads_[i].status = ThreadStatus::kFaulted;
+    warp_state_[w] = kWarpFaulted;
+  }
+}
+
+// A block on the SIMT path: its warps in order, each until it waits at a barrier or ends; when
+// every thread waits at one barrier, all leave (PassBarrier, as on the per-thread path).
+bool Worker::RunBlockSimt(std::uint64_t b) {
+  const LaunchConfig& cfg = *launch_->config;
+  const Dim3 gd = cfg.grid;
+  const std::uint32_t n = static_cast<std::uint32_t>(cfg.block.count());
+  const std::uint32_t warps = (n + 31) / 32;
+  const std::uint64_t gxy = std::uint64_t{gd.x} * gd.y;
+  const uint3 bidx = {static_cast<unsigned>(b % gd.x), static_cast<unsigned>((b / gd.x) % gd.y),
+                      static_cast<unsigned>(b / gxy)};
+  BeginBlock(b, bidx);
+  simt_logged_.assign(warps, 0u);
+  SimtClearLog();
+  simt_touched_.assign(warps, 0u);
+  simt_parked_.assign(warps, 0u);
+  if (simt_iter_.size() != warps) simt_iter_.resize(warps);
+  for (std::vector<std::uint32_t>& it : simt_iter_) std::fill(it.begin(), it.end(), 0u);
+  warp_state_.assign(warps, kWarpReady);
+  for (;;) {
+    for (std::uint32_t w = 0; w < warps; ++w) {
+      if (warp_state_[w] != kWarpReady) continue;
+      simt_warp_ = w;
+      Resume(w * 32);
+      if (warp_state_[w] == kWarpFaulted) return false;
+      if (!warp_done_[w]) FinishWarpIfExited(w, n);
+    }
+    std::uint32_t n_exited = 0, n_same = 0;
+    const std::uint32_t place0 = threads_[0].barrier_place;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      if (threads_[i].status == ThreadStatus::kExited)
+        ++n_exited;
+      else if (threads_[i].barrier_place == place0)
+        ++n_same;
+    }
+    if (n_exited == n) break;
+    if (n_same != n) {
+      ReportBarrierMismatch(b, bidx, n);
+      return false;
+    }
+    for (std::uint32_t w = 0; w < warps; ++w) {
+      if (simt_parked_[w] == 0) continue;
+      // Every thread came to one barrier, but a warp's lanes came apart (a divergent branch each
+      // side of which holds the barrier): its parked lanes cannot go on. The per-thread path
+      // runs such a kernel; this one says so.
+      std::vector<std::uint32_t> parked;
+      for (std::uint32_t l = 0; l < 32; ++l)
+        if ((simt_parked_[w] >> l & 1u) != 0u) parked.push_back(w * 32 + l);
+      ReportError(b, "line " + std::to_string(PlaceLine(place0)) + ": threads " +
+                         ThreadList(parked) +
+                         " reached __syncthreads() apart from the rest of their warp (in a "
+                         "divergent branch); the SIMT engine cannot run them on from there "
+                         "(run with --engine fiber)");
+      return false;
+    }
+    if (!PassBarrier(b, place0, n)) return false;
+    for (std::uint8_t& st : warp_state_)
+      if (st == kWarpWaiting) st = kWarpReady;
+  }
+  for (std::uint32_t i = 0; i < n; ++i)
+    if ((simt_touched_[i / 32] >> (i % 32) & 1u) != 0u) threads_[i].touched = true;
+  EndBlock(b, n);
+  return true;
+}
+
+// One request of the running warp. In a block that is not kept it is costed now (AddWhole) and,
+// for the race check, each lane's access goes into its log, already formed; in a kept block each
+// access is a record, and the request a row, as on the per-thread path.
+void Worker::RecordWarp(std::uint64_t key, std::uint32_t mask, const std::uint32_t (&offsets)[32],
+                        const std::uint32_t (&times)[32], const std::uint64_t* values) {
+  const std::uint16_t id = SiteId(key);
+  const std::uint32_t w = simt_warp_, first = w * 32;
+  std::vector<std::uint32_t>& iters = simt_iter_[w];
+  if (iters.size() <= id) iters.resize(id + 1u, 0u);
+  const std::uint32_t iteration = iters[id]++;
+  const bool for_hazards = hazards_ && ForHazards(key);
+  if (logging_) {
+    if (id < kMaxSites) {
+      requests_.AddWhole(id, w, mask, offsets, local_sites_, launch_->config->buffers, &stats_);
+    } else {
+      for (std::uint32_t m = mask; m != 0; m &= m - 1) {
+        const std::uint32_t lane = static_cast<std::uint32_t>(__builtin_ctz(m));
+        requests_.Add(id, iteration, static_cast<std::uint16_t>(first + lane), offsets[lane]);
+      }
+    }
+    if (for_hazards) {
+      // A warp's interval holds at most kMaxLogged requests (a lane log's bound) before the
+      // check takes it so far.
+      if (simt_logged_[w]++ >= kMaxLogged) [[unlikely]] {
+        CutInterval();
+        ++simt_logged_[w];
+      }
+      const auto at = static_cast<std::uint32_t>(simt_offsets_.size());
+      simt_log_.push_back({id, static_cast<std::uint16_t>(w), mask, at});
+      if (mask == ~0u) {
+        simt_offsets_.insert(simt_offsets_.end(), offsets, offsets + 32);
+        simt_times_.insert(simt_times_.end(), times, times + 32);
+        if (values != nullptr)
+          simt_values_.insert(simt_values_.end(), values, values + 32);
+        else
+          simt_values_.resize(simt_values_.size() + 32, 0);
+      } else {
+        for (std::uint32_t m = mask; m != 0; m &= m - 1) {
+          const std::uint32_t lane = static_cast<std::uint32_t>(__builtin_ctz(m));
+          simt_offsets_.push_back(offsets[lane]);
+          simt_times_.push_back(times[lane]);
+          simt_values_.push_back(values != nullptr ? values[lane] : 0);
+        }
+      }
+      if (((key >> 12) & 3u) != kKeyLoad) interval_writes_ = true;
+      if (KeySpaceOf(key) == kKeyGlobal) interval_global_ = true;
+    }
+    simt_touched_[w] |= mask;
+    return;
+  }
+  // A kept block: records, as the per-thread path keeps them.
+  for (std::uint32_t m = mask; m != 0; m &= m - 1) {
+    const std::uint32_t lane = static_cast<std::uint32_t>(__builtin_ctz(m));
+    ThreadCtx& c = threads_[first + lane];
+    const auto thread = static_cast<std::uint16_t>(first + lane);
+    const AccessRecord r{offsets[lane], iteration, times[lane], thread, id, c.epoch};
+    requests_.Add(id, iteration, thread, offsets[lane]);
+    const std::uint64_t value = values != nullptr ? values[lane] : 0;
+    if (keep_block_) {
+      if (current_.accesses.size() < kMaxKept) {
+        current_.accesses.push_back(r);
+        current_.values.push_back(value);
+      } else {
+        launch_->truncated = true;
+      }
+    } else if (for_hazards) {
+      if (current_.accesses.size() - hazards_begin_ >= HazardReport::kMaxIntervalAccesses) {
+        ++hazard_tally_.cut_intervals;
+        CheckInterval();
+      }
+      current_.accesses.push_back(r);
+      current_.values.push_back(value);
+    }
+    c.touched = true;
+  }
+}
+
+bool Worker::WarpBarrier(std::uint32_t mask, std::uint32_t place) {
+  const std::uint32_t w = simt_warp_, first = w * 32;
+  const std::uint32_t n = static_cast<std::uint32_t>(threads_.size());
+  const std::uint32_t end = std::min(n, first + 32);
+  bool together = true;
+  for (std::uint32_t i = first; i < end; ++i) {
+    ThreadCtx& c = threads_[i];
+    if ((mask >> (i - first) & 1u) != 0u) {
+      c.status = ThreadStatus::kAtBarrier;
+      c.barrier_place = place;
+    } else if (c.status != ThreadStatus::kExited) {
+      together = false;
+    }
+  }
+  if (!together) {  // a divergent barrier: these lanes stay at it
+    simt_parked_[w] |= mask;
+    return false;
+  }
+  ThreadCtx* lead = &threads_[first];  // holds the warp's fiber
+  warp_state_[w] = kWarpWaiting;
+  YieldToScheduler(lead);
+  t_ctx = lead;
+  t_thread = &lead->state;
+  return true;
+}
+
+void Worker::WarpExit(std::uint32_t mask) {
+  const std::uint32_t first = simt_warp_ * 32;
+  for (std::uint32_t m = mask; m != 0; m &= m - 1)
+    threads_[first + static_cast<std::uint32_t>(__builtin_ctz(m))].status = ThreadStatus::kExited;
+}
+
+// GatherLogs on the SIMT path: the arena's accesses in each thread's order (by thread, then by
+// the thread's clock: the order its lane log would hold them in), as records for the pairs and
+// the shadow. The arena is emptied.
+void Worker::SimtGather(std::uint32_t block, const std::vector<std::uint8_t>& kinds, bool pair,
+                        bool global) {
+  const std::size_t n = threads_.size();
+  if (!pair && !global) {
+    SimtClearLog();
+    return;
+  }
+  simt_bucket_.assign(n + 1, 0u);
+  for (const SimtRequest& q : simt_log_)
+    for (std::uint32_t m = q.mask; m != 0; m &= m - 1)
+      ++simt_bucket_[q.warp * 32u + static_cast<std::uint32_t>(__builtin_ctz(m)) + 1u];
+  for (std::size_t i = 0; i < n; ++i) simt_bucket_[i + 1] += simt_bucket_[i];
+  simt_sorted_.resize(simt_offsets_.size());
+  for (const SimtRequest& q : simt_log_) {
+    std::uint32_t k = q.at;
+    for (std::uint32_t m = q.mask; m != 0; m &= m - 1, ++k) {
+      const std::uint32_t thread = q.warp * 32u + static_cast<std::uint32_t>(__builtin_ctz(m));
+      simt_sorted_[simt_bucket_[thread]++] = {simt_offsets_[k], simt_times_[k], simt_values_[k],
+                                              q.site, static_cast<std::uint16_t>(thread)};
+    }
+  }
+  // Within a thread the entries are in request order, which differs from its clock's only
+  // inside one statement (its slots in source order): nearly sorted runs.
+  std::size_t begin = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t end = simt_bucket_[i];
+    for (std::size_t a = begin + 1; a < end; ++a) {
+      const SimtLogged e = simt_sorted_[a];
+      std::size_t b = a;
+      while (b > begin && simt_sorted_[b - 1].time > e.time) {
+        simt_sorted_[b] = simt_sorted_[b - 1];
+        --b;
+      }
+      simt_sorted_[b] = e;
+    }
+    begin = end;
+  }
+  for (const SimtLogged& e : simt_sorted_) {
+    const std::uint8_t kind = e.site < kinds.size() ? kinds[e.site] : 0;
+    if ((kind & kSiteSpaces) == 0) continue;
+    const AccessRecord r{e.offset, 0, e.time, e.thread, e.site, threads_[e.thread].epoch};
+    if (pair) {
+      const SiteInfo& site = local_sites_[e.site];
+      if ((kind & kSiteWrite) != 0 ||
+          written_words_.Touches(site.space, site.buffer, e.offset, site.size)) {
+        interval_records_.push_back(r);
+        interval_values_.push_back(e.value);
+      }
+    }
+    if ((kind & kSiteSpaces) == kSiteGlobal) ToShadow(block, r, e.value);
+  }
+  SimtClearLog();
+}
+
+}  // namespace ws::emu::detail

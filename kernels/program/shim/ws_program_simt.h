@@ -1,0 +1,214 @@
+// The SIMT path's side of a rewritten program on the emulator (docs/ENGINE.md, "The SIMT
+// engine"): what a kernel's *warp function* calls. The rewriter (collector_simt.cpp) emits, beside
+// each kernel it can, a copy that runs a whole warp: each of the thread's variables becomes a
+// Lanes<T> (32 values), control flow runs under the warp's active-lane mask (both sides of a
+// divergent `if`, a loop while any lane goes on; break, continue and return take lanes out), and
+// each simple statement runs once per active lane, in lane order (WS_SIMT_LANES). An access in
+// that statement puts its lane's address into one of the warp's slots; after the statement each
+// slot with lanes is one warp request (Flush), classified, keyed and costed once.
+//
+// Part of ws_program.h (emulator build only).
+#pragma once
+
+namespace ws::simt {
+
+using Mask = unsigned int;
+
+// A thread's variable, one per lane.
+template <typename T>
+struct Lanes {
+  T v[32];
+  T& operator[](int l) { return v[l]; }
+  const T& operator[](int l) const { return v[l]; }
+};
+
+// One access expression of the running statement: its lanes' addresses, times and values.
+struct Slot {
+  const void* ptr[32];
+  std::uint32_t time[32];
+  std::uint64_t value[32];
+  Mask mask;
+  unsigned int place, op, bytes;
+};
+inline constexpr unsigned int kMaxSlots = 32;
+
+// A warp as its warp function runs it.
+struct Warp {
+  Mask mask = 0;  // the lanes running now
+  Mask live = 0;  // the lanes the warp has
+  Mask ret = 0;   // lanes that returned (they run no more of the kernel)
+  Mask brk = 0;   // lanes that left the innermost loop by `break`
+  Mask cont = 0;  // lanes that left this step of the innermost loop by `continue`
+  bool values = false;  // the slots carry values (the race check or a kept block wants them)
+  std::uint32_t warp = 0;
+  std::uint32_t tag = 0;  // the launch's (what an access's array range was checked in)
+  ::ws::emu::ThreadState* state[32];  // each lane's threadIdx & co. (t_thread in its turn)
+  std::uint32_t clk[32];     // each lane's clock: one tick per access
+  std::uint32_t* clock[32];  // where the emulator keeps it (synced at barriers and calls)
+  std::uint64_t flops = 0;  // the warp's floating-point operations (the rewriter's counts)
+  Slot slot[kMaxSlots];
+  Mask Off() const { return ret | brk | cont; }
+};
+
+// The runtime (kernels/program/runtime/emu_program.cpp).
+void FlushSlots(Warp& w, unsigned int n);  // each slot with lanes: one request
+void Barrier(Warp& w, unsigned int place);
+
+// Where an access at one place last fell, checked (per worker thread): a lane's address inside
+// it needs no check before the lane dereferences it; any other is checked at once (CheckLane:
+// an address in nothing stops the launch, as the per-thread path stops it, before it is read).
+struct Range {
+  std::uintptr_t lo = 0, span = 0;  // addresses lo .. lo + span start an access inside
+  std::uint32_t tag = 0;
+};
+template <unsigned int Place>
+inline thread_local Range t_range;
+void CheckLane(Warp& w, int lane, const void* p, unsigned int bytes, unsigned int place,
+               unsigned int op, Range* range);
+void Return(Warp& w);               // the running lanes leave the kernel
+void EnterLane(Warp& w, int lane);  // a call that reads the thread (printf, clock64, assert)
+void LeaveLanes(Warp& w);
+
+template <typename T>
+inline std::uint64_t Bits(const T* p) {
+  constexpr std::size_t n = sizeof(T) < 8 ? sizeof(T) : 8;
+  std::uint64_t v = 0;
+  std::memcpy(&v, const_cast<const void*>(static_cast<const volatile void*>(p)), n);
+  return v;
+}
+
+template <unsigned int Place, unsigned int Op, typename T>
+inline T* Access(Warp& w, int l, unsigned int k, T* p) {
+  const void* at = const_cast<const void*>(static_cast<const volatile void*>(p));
+  Range& r = t_range<Place>;
+  if (r.tag != w.tag || reinterpret_cast<std::uintptr_t>(at) - r.lo > r.span) [[unlikely]]
+    CheckLane(w, l, at, static_cast<unsigned int>(sizeof(T)), Place, Op, &r);
+  Slot& s = w.slot[k];
+  s.ptr[l] = at;
+  s.time[l] = w.clk[l]++;
+  s.mask |= 1u << l;
+  s.place = Place;
+  s.op = Op;
+  s.bytes = static_cast<unsigned int>(sizeof(T));
+  if ((Op & 3u) == 0u && w.values) s.value[l] = Bits(p);  // a load's value now
+  return p;
+}
+template <unsigned int Place, unsigned int Flags = 0, typename T>
+inline T* Ld(Warp& w, int l, unsigned int k, T* p) {
+  return Access<Place, ::ws::prog::kOpLoad | Flags>(w, l, k, p);
+}
+template <unsigned int Place, unsigned int Flags = 0, typename T>
+inline T* St(Warp& w, int l, unsigned int k, T* p) {
+  return Access<Place, ::ws::prog::kOpStore | Flags>(w, l, k, p);
+}
+template <unsigned int Place, unsigned int Flags = 0, typename T>
+inline T* At(Warp& w, int l, unsigned int k, T* p) {
+  return Access<Place, ::ws::prog::kOpAtomic | Flags>(w, l, k, p);
+}
+// `a[i] += v`: a load (slot k) and a store (slot k + 1).
+template <unsigned int Place, unsigned int Flags = 0, typename T>
+inline T* LdSt(Warp& w, int l, unsigned int k, T* p) {
+  Access<Place, ::ws::prog::kOpLoad | Flags>(w, l, k, p);
+  return Access<Place, ::ws::prog::kOpStore | Flags>(w, l, k + 1, p);
+}
+
+// After a lane's turn at a statement: the values its stores and atomics left.
+inline void AfterLane(Warp& w, int l, unsigned int n) {
+  for (unsigned int k = 0; k < n; ++k) {
+    Slot& s = w.slot[k];
+    if ((s.mask >> l & 1u) == 0u || (s.op & 3u) == 0u) continue;
+    std::uint64_t v = 0;
+    std::memcpy(&v, s.ptr[l], s.bytes < 8 ? s.bytes : 8);
+    s.value[l] = v;
+  }
+}
+
+// A variable's lane value from the lane's own declaration (arrays too).
+template <typename T, typename U>
+inline void Put(T& to, const U& from) {
+  if constexpr (std::is_array_v<T>)
+    std::memcpy(&to, const_cast<const void*>(static_cast<const volatile void*>(&from)), sizeof(T));
+  else
+    to = from;
+}
+
+// `if (c) A else B` under the mask: A with the lanes where c holds, B with the others.
+struct If {
+  Warp& w;
+  Mask saved, cond;
+  If(Warp& warp, Mask c) : w(warp), saved(warp.mask), cond(c) { w.mask = saved & c; }
+  bool Then() const { return w.mask != 0; }
+  bool Else() {
+    w.mask = saved & ~cond & ~w.Off();
+    return w.mask != 0;
+  }
+  ~If() { w.mask = saved & ~w.Off(); }
+  If(const If&) = delete;
+  If& operator=(const If&) = delete;
+};
+
+// A loop under the mask: a step runs while any lane goes on; `continue` lanes come back for the
+// next step, `break` lanes at the loop's end.
+struct Loop {
+  Warp& w;
+  Mask saved, run, outer_brk, outer_cont;
+  explicit Loop(Warp& warp)
+      : w(warp), saved(warp.mask), run(warp.mask), outer_brk(warp.brk), outer_cont(warp.cont) {
+    w.brk = 0;
+    w.cont = 0;
+  }
+  bool Cond(Mask c) {  // the lanes whose condition holds go on; the rest are done
+    run = c;
+    w.mask = c;
+    return c != 0;
+  }
+  void Next() {  // the step's end: `continue` lanes back
+    w.cont = 0;
+    w.mask = run & ~w.ret & ~w.brk;
+    run = w.mask;
+  }
+  ~Loop() {
+    w.brk = outer_brk;
+    w.cont = outer_cont;
+    w.mask = saved & ~w.Off();
+  }
+  Loop(const Loop&) = delete;
+  Loop& operator=(const Loop&) = delete;
+};
+
+inline void Break(Warp& w) {
+  w.brk |= w.mask;
+  w.mask = 0;
+}
+inline void Continue(Warp& w) {
+  w.cont |= w.mask;
+  w.mask = 0;
+}
+
+}  // namespace ws::simt
+
+// A statement once per running lane, in lane order (threadIdx reads the lane's: t_thread); then
+// its slots become requests.
+#define WS_SIMT_LANES(W)                                                  \
+  for (::ws::simt::Mask ws_m = (W).mask; ws_m != 0u; ws_m &= ws_m - 1u) { \
+    const int ws_l = __builtin_ctz(ws_m);                                 \
+    ::ws::emu::t_thread = (W).state[ws_l];
+// assert() in a warp function: the kernel's name, as the per-thread path's message has it.
+#define WS_SIMT_ASSERT(e) \
+  (static_cast<bool>(e) ? void(0) : ::ws::prog::DeviceAssertFail(#e, __FILE__, __LINE__, ws_pretty))
+#define WS_SIMT_END(W, N) \
+  }                         \
+  if ((N) > 0u) ::ws::simt::FlushSlots(W, N);
+// The same, for a statement that stores: each lane's stored values read after its turn.
+#define WS_SIMT_END_W(W, N)                       \
+  if ((W).values) ::ws::simt::AfterLane(W, ws_l, N); \
+  }                                               \
+  ::ws::simt::FlushSlots(W, N);
+// The same, for a statement that calls something that reads the running thread.
+#define WS_SIMT_LANES_CTX(W) WS_SIMT_LANES(W)::ws::simt::EnterLane(W, ws_l);
+#define WS_SIMT_END_CTX(W, N) \
+  WS_SIMT_END(W, N)           \
+  ::ws::simt::LeaveLanes(W);
+#define WS_SIMT_END_W_CTX(W, N) \
+  WS_SIMT_END_W(W, N)           \
+  ::ws::simt::LeaveLanes(W);
