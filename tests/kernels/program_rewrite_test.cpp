@@ -196,13 +196,16 @@ TEST(TemplateRewrite, AKernelWithSeveralArgumentsIsLaunchedByAddressInsideATempl
                                   "::ws::prog::Config((n + 63) / 64, 64)).Run(a, s, n);"),
             std::string::npos)
       << r.program.source;
-  // Both specializations in the table, with tile[64]'s bytes: 64 x 4 and 64 x 8, and no warp
-  // function (templates run thread by thread, yet), which the table says.
+  // Both specializations in the table, with tile[64]'s bytes: 64 x 4 and 64 x 8, and the warp
+  // function's specialization by the same arguments (the SIMT engine's: docs/ENGINE.md).
   EXPECT_NE(r.program.source.find("{reinterpret_cast<const void*>(&scale<float, 64>), "
-                                  "\"scale<float, 64>\", 256u, nullptr, \"a template kernel"),
-            std::string::npos);
+                                  "\"scale<float, 64>\", 256u, "
+                                  "WS_SIMT_WARP(&scale__ws_warp<float, 64>), WS_SIMT_NONE}"),
+            std::string::npos)
+      << r.program.source;
   EXPECT_NE(r.program.source.find("{reinterpret_cast<const void*>(&scale<double, 64>), "
-                                  "\"scale<double, 64>\", 512u, nullptr, \"a template kernel"),
+                                  "\"scale<double, 64>\", 512u, "
+                                  "WS_SIMT_WARP(&scale__ws_warp<double, 64>), WS_SIMT_NONE}"),
             std::string::npos);
 }
 

@@ -27,6 +27,7 @@ struct Collector::SimtKernel {
   const FunctionDecl* f = nullptr;
   std::map<const VarDecl*, std::string> lanes;  // the thread's variables: their Lanes<T>
   int next = 0;                                 // for names
+  bool pattern = false;                         // a template's own text (its calls unresolved)
   std::uint64_t bytes = 0;                      // the Lanes<T> on the warp's stack
   std::string Name(const char* what) { return std::string("ws_") + what + std::to_string(++next); }
 };
@@ -186,8 +187,8 @@ std::string Collector::SimtCheckExpr(const Stmt* e, SimtKernel& k) {
     if (const auto* c = dyn_cast<CallExpr>(s)) {
       const FunctionDecl* callee = c->getDirectCallee();
       const std::string n = NameOf(callee);
-      if (callee == nullptr && !isa<CXXPseudoDestructorExpr>(c->getCallee()))
-        return "a call through a pointer or a dependent name on line " + line(s);
+      if (callee == nullptr && !isa<CXXPseudoDestructorExpr>(c->getCallee()) && !k.pattern)
+        return "a call through a pointer on line " + line(s);
       if (n == "__syncthreads")
         return "__syncthreads() inside an expression on line " + line(s);
       if (IsWarpIntrinsic(n)) return n + "() (a warp-level intrinsic) on line " + line(s);
@@ -242,8 +243,9 @@ std::string Collector::SimtCheckStmt(const Stmt* s, SimtKernel& k, int loops) {
       if (t->isReferenceType()) return "a reference variable on line " + line();
       if (t->isVariableArrayType() || t->isIncompleteArrayType())
         return "an array of run-time length on line " + line();
-      if (t->isDependentType() || t->getContainedAutoType() != nullptr)
-        return "a variable of a dependent type on line " + line();
+      if (t->getContainedAutoType() != nullptr && t->isDependentType())
+        return "an auto variable of a template's type on line " + line() + " (yet)";
+      if (t->isDependentType()) continue;  // as written (T); sizes are the instantiations' 
       if (const TagDecl* tag = t->getAsTagDecl();
           tag != nullptr && (tag->getDeclContext()->isFunctionOrMethod() || tag->getName().empty()))
         return "a variable of a type declared in the kernel on line " + line();
@@ -256,8 +258,9 @@ std::string Collector::SimtCheckStmt(const Stmt* s, SimtKernel& k, int loops) {
       for (const Decl* x : d->decls()) {
         const auto* v = cast<VarDecl>(x);
         k.lanes[v] = k.Name("v");
-        k.bytes += 32 * static_cast<std::uint64_t>(
-                            ctx_.getTypeSizeInChars(v->getType()).getQuantity());
+        if (!v->getType()->isDependentType() && !v->getType()->isIncompleteType())
+          k.bytes += 32 * static_cast<std::uint64_t>(
+                              ctx_.getTypeSizeInChars(v->getType()).getQuantity());
       }
     }
     return SimtCheckExpr(s, k);
@@ -565,11 +568,27 @@ bool Collector::SimtStmt(const Stmt* s, SimtKernel& k, std::string& out) {
 
 void Collector::EmitWarpFunctions() {
   for (const FunctionDecl* f : simt_candidates_) {
+    // A template's specializations share its text and so its warp function (a template too).
+    if (f->getTemplateSpecializationKind() == TSK_ImplicitInstantiation) continue;
     std::string why;
-    if (f->isTemplated() || f->getTemplateSpecializationInfo() != nullptr)
-      why = "a template kernel (yet)";
+    const FunctionTemplateDecl* ftd = f->getDescribedFunctionTemplate();
+    if (f->getTemplateSpecializationKind() == TSK_ExplicitSpecialization)
+      why = "an explicit specialization of a kernel template (yet)";
+    else if (f->isTemplated() && ftd == nullptr)
+      why = "a kernel inside a template (yet)";
     SimtKernel k;
     k.f = f;
+    k.pattern = ftd != nullptr;
+    // A template's calls are named in its instantiations: each is checked as the text is shared.
+    if (why.empty() && ftd != nullptr) {
+      for (const FunctionDecl* spec : ftd->specializations()) {
+        if (spec->getBody() == nullptr) continue;
+        SimtKernel each;
+        each.f = spec;
+        why = SimtCheckStmt(spec->getBody(), each, 0);
+        if (!why.empty()) break;
+      }
+    }
     const auto* body = dyn_cast_or_null<CompoundStmt>(f->getBody());
     const CharSourceRange fr = FileRange(f->getSourceRange());
     if (why.empty() && (body == nullptr || fr.isInvalid())) why = "a kernel written by a macro";
@@ -625,7 +644,16 @@ void Collector::EmitWarpFunctions() {
     std::string pretty = PredefinedExpr::ComputeName(PredefinedExpr::PrettyFunction, f);
     for (std::size_t at = 0; (at = pretty.find(" *", at)) != std::string::npos;) pretty.erase(at, 1);
     for (std::size_t at = 0; (at = pretty.find(" &", at)) != std::string::npos;) pretty.erase(at, 1);
-    std::string fn = "\n#if defined(WS_SIMT)\n[[maybe_unused]] static inline void " + name +
+    std::string header;
+    if (ftd != nullptr) {
+      const CharSourceRange tr = FileRange(ftd->getTemplateParameters()->getSourceRange());
+      if (tr.isInvalid()) {
+        simt_no_[f] = "a template whose parameters a macro writes";
+        continue;
+      }
+      header = RawText(Offset(tr.getBegin()), Offset(tr.getEnd())) + " ";
+    }
+    std::string fn = "\n#if defined(WS_SIMT)\n" + header + "[[maybe_unused]] static inline void " + name +
                      "(::ws::simt::Warp& ws_W" + params +
                      ") { [[maybe_unused]] static constexpr const char ws_pretty[] = \"" +
                      CString(pretty) + "\"; " + copies + text + "}\n#endif\n";
@@ -635,17 +663,27 @@ void Collector::EmitWarpFunctions() {
     edits_.push_back({at, at, fn, 0, 0});
     simt_[f] = name;
   }
-  for (const FunctionDecl* f : kernel_table_decls_) {
+  for (std::size_t i = 0; i < kernel_table_decls_.size(); ++i) {
+    const FunctionDecl* f = kernel_table_decls_[i];
     const FunctionDecl* key = f;
+    if (f->getTemplateSpecializationKind() == TSK_ImplicitInstantiation &&
+        f->getTemplateInstantiationPattern() != nullptr)
+      key = f->getTemplateInstantiationPattern();
     auto it = simt_.find(key);
-    if (it != simt_.end()) {
-      out_->kernel_table_warp.push_back("&" + it->second);
+    const std::string& address = out_->kernel_table[i];  // "&kern" or "&ns::kern<float, 64>"
+    if (it != simt_.end() && address.rfind("&", 0) == 0) {
+      // The warp function's specialization by the same arguments.
+      std::string warp = address;
+      const std::size_t open = warp.find('<');
+      warp.insert(open == std::string::npos ? warp.size() : open, "__ws_warp");
+      out_->kernel_table_warp.push_back(warp);
       out_->kernel_table_simt.push_back("");
     } else {
       out_->kernel_table_warp.push_back("");
       auto no = simt_no_.find(key);
       out_->kernel_table_simt.push_back(no != simt_no_.end() ? no->second
-                                                             : "a template kernel (yet)");
+                                        : it != simt_.end() ? "an overloaded kernel (yet)"
+                                                            : "no warp function (yet)");
     }
   }
 }

@@ -247,10 +247,10 @@ struct SiteTable {
 #endif
 #include "ws_program_simt.h"
 #if defined(WS_SIMT)
-#define WS_SIMT_WARP(f) reinterpret_cast<const void*>(f)
+#define WS_SIMT_WARP(...) reinterpret_cast<const void*>(__VA_ARGS__)
 #define WS_SIMT_NONE nullptr
 #else
-#define WS_SIMT_WARP(f) nullptr
+#define WS_SIMT_WARP(...) nullptr
 #define WS_SIMT_NONE "the SIMT engine's rewrite of its file did not compile (the run's notes say so)"
 #endif
 namespace ws::prog {

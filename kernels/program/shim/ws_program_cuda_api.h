@@ -65,7 +65,7 @@ struct Symbol {
 int NameNext(const char* name, unsigned int line);
 // Each unit's kernels by address (the rewriter registers them): the name of a launch made through
 // a function pointer.
-#define WS_SIMT_WARP(f) nullptr
+#define WS_SIMT_WARP(...) nullptr
 #define WS_SIMT_NONE nullptr
 struct KernelTable {
   struct Entry {
