@@ -42,11 +42,11 @@ std::uint32_t Crc(std::span<const std::uint8_t> raw) {
 }
 
 void PutSection(std::vector<std::uint8_t>& out, std::uint32_t type,
-                std::span<const std::uint8_t> raw) {
+                std::span<const std::uint8_t> raw, int level) {
   std::vector<std::uint8_t> packed(compressBound(static_cast<uLong>(raw.size())));
   uLongf packed_size = static_cast<uLongf>(packed.size());
   const bool zipped = compress2(packed.data(), &packed_size, raw.data(),
-                                static_cast<uLong>(raw.size()), 6) == Z_OK &&
+                                static_cast<uLong>(raw.size()), level) == Z_OK &&
                       packed_size < raw.size();
   Put(out, type);
   Put(out, static_cast<std::uint32_t>(zipped ? kZlib : kRaw));
@@ -59,9 +59,10 @@ void PutSection(std::vector<std::uint8_t>& out, std::uint32_t type,
     PutBytes(out, raw.data(), raw.size());
 }
 
-void PutJsonSection(std::vector<std::uint8_t>& out, std::uint32_t type, const nlohmann::json& j) {
+void PutJsonSection(std::vector<std::uint8_t>& out, std::uint32_t type, const nlohmann::json& j,
+                    int level) {
   const std::string text = JsonText(j);  // a stray byte in a program's text: U+FFFD, no throw
-  PutSection(out, type, {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});
+  PutSection(out, type, {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()}, level);
 }
 
 nlohmann::json Dim(const Dim3& d) {
@@ -418,11 +419,11 @@ std::vector<std::uint8_t> SerializeTrace(const TraceContents& c) {
   std::vector<std::uint8_t> out(kMagic, kMagic + sizeof kMagic);
   Put(out, kTraceFileVersion);
   Put(out, static_cast<std::uint32_t>(1 + 2 * c.launches.size()));
-  PutJsonSection(out, kHeader, c.header);
+  PutJsonSection(out, kHeader, c.header, c.compression_level);
   for (const LaunchTrace& t : c.launches) {
-    PutJsonSection(out, kLaunchJson, LaunchJson(t));
+    PutJsonSection(out, kLaunchJson, LaunchJson(t), c.compression_level);
     const std::vector<std::uint8_t> records = LaunchRecords(t);
-    PutSection(out, kLaunchRecords, records);
+    PutSection(out, kLaunchRecords, records, c.compression_level);
   }
   return out;
 }

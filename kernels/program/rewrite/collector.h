@@ -261,6 +261,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
   bool SimtDecl(const DeclStmt* d, SimtKernel& k, std::string& out);
   std::string RawText(unsigned b, unsigned e) const;
   bool CalleeTouchesMemory(const FunctionDecl* f, std::set<const FunctionDecl*>& seen) const;
+  std::string SimtDeviceFn(const FunctionDecl* g);
 
   CharSourceRange FileRange(SourceRange r) const {
     CharSourceRange c =
@@ -382,6 +383,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
   std::vector<const FunctionDecl*> simt_candidates_;   // kernels (not templates) in program files
   std::map<const FunctionDecl*, std::string> simt_;    // kernel -> its warp function's name, or
   std::map<const FunctionDecl*, std::string> simt_no_; // why it has none
+  std::map<const FunctionDecl*, std::string> simt_fn_; // __device__ functions: "" or why not
   std::vector<const FunctionDecl*> kernel_table_decls_;  // out_->kernel_table's kernels
   std::vector<ProgramDiagnostic> errors_;
   std::map<const VarDecl*, std::string> dynamic_;  // extern __shared__ arrays: element type

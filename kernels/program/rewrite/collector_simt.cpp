@@ -19,6 +19,8 @@
 // What it cannot express it names (simt_no_), and that kernel runs on the per-thread path.
 #include <clang/AST/ParentMapContext.h>
 
+#include <functional>
+
 #include "collector.h"
 
 namespace ws::rewrite_internal {
@@ -28,6 +30,8 @@ struct Collector::SimtKernel {
   std::map<const VarDecl*, std::string> lanes;  // the thread's variables: their Lanes<T>
   int next = 0;                                 // for names
   bool pattern = false;                         // a template's own text (its calls unresolved)
+  bool device = false;                          // a __device__ function's (return: its lanes')
+  std::set<const CallExpr*> hoist;              // calls of __device__ functions' warp functions
   std::uint64_t bytes = 0;                      // the Lanes<T> on the warp's stack
   std::string Name(const char* what) { return std::string("ws_") + what + std::to_string(++next); }
 };
@@ -129,6 +133,43 @@ bool InNamespace(const Decl* d, const char* ns) {
   return false;
 }
 
+// A cooperative-groups class of the shim's, by name ("thread_block"); "" for anything else.
+std::string GroupClass(QualType t) {
+  const CXXRecordDecl* r = t.getNonReferenceType()->getAsCXXRecordDecl();
+  if (r == nullptr || r->getIdentifier() == nullptr || !InNamespace(r, "cooperative_groups"))
+    return "";
+  return r->getName().str();
+}
+
+// `block.sync()` or `cg::sync(block)` on a thread_block: the block's barrier, as __syncthreads();
+// the call whose line names it (its place, as the shim's default argument takes it).
+const Expr* BlockSync(const Expr* e) {
+  e = e->IgnoreParenImpCasts();
+  if (const auto* m = dyn_cast<CXXMemberCallExpr>(e)) {
+    const CXXMethodDecl* f = m->getMethodDecl();
+    if (f != nullptr && f->getName() == "sync" && m->getImplicitObjectArgument() != nullptr &&
+        GroupClass(m->getImplicitObjectArgument()->getType()) == "thread_block")
+      return m;
+  } else if (const auto* c = dyn_cast<CallExpr>(e)) {
+    const FunctionDecl* f = c->getDirectCallee();
+    if (f != nullptr && f->getIdentifier() != nullptr && f->getName() == "sync" &&
+        InNamespace(f, "cooperative_groups") && c->getNumArgs() >= 1 &&
+        GroupClass(c->getArg(0)->getType()) == "thread_block")
+      return c;
+  }
+  return nullptr;
+}
+
+// A call into cooperative groups the SIMT engine runs lane by lane: a thread_block's own (its
+// rank, size and indices read the running lane) and this_thread_block().
+bool BlockQuery(const FunctionDecl* f) {
+  if (f == nullptr || f->getIdentifier() == nullptr) return false;
+  if (f->getName() == "this_thread_block") return true;
+  const auto* m = dyn_cast<CXXMethodDecl>(f);
+  return m != nullptr && m->getName() != "sync" && m->getParent()->getIdentifier() != nullptr &&
+         m->getParent()->getName() == "thread_block";
+}
+
 }  // namespace
 
 std::string Collector::RawText(unsigned b, unsigned e) const {
@@ -192,18 +233,138 @@ std::string Collector::SimtCheckExpr(const Stmt* e, SimtKernel& k) {
       if (n == "__syncthreads")
         return "__syncthreads() inside an expression on line " + line(s);
       if (IsWarpIntrinsic(n)) return n + "() (a warp-level intrinsic) on line " + line(s);
-      if (callee != nullptr && InNamespace(callee, "cooperative_groups"))
-        return "cooperative groups on line " + line(s);
+      if (callee != nullptr && InNamespace(callee, "cooperative_groups") && !BlockQuery(callee) &&
+          !(isa<CXXConstructorDecl>(callee) &&
+            GroupClass(QualType(cast<CXXConstructorDecl>(callee)->getParent()->getTypeForDecl(), 0)) ==
+                "thread_block"))
+        return "cooperative groups on line " + line(s) + " (a thread_block's sync and queries only, yet)";
       if (n == "tex1Dfetch" || n == "tex1D" || n == "tex2D")
         return "a texture fetch on line " + line(s);
       std::set<const FunctionDecl*> seen;
-      if (callee != nullptr && CalleeTouchesMemory(callee, seen))
-        return "a call of " + n + "(), which accesses memory or meets other threads, on line " +
-               line(s);
+      if (callee != nullptr && CalleeTouchesMemory(callee, seen)) {
+        // A __device__ function that accesses memory or meets other threads runs as a warp
+        // function of its own, called once for the warp (SimtLeaf hoists the call).
+        const FunctionDecl* def = callee->getDefinition();
+        if (def != nullptr &&
+            !sm_.isBeforeInTranslationUnit(sm_.getExpansionLoc(def->getEndLoc()),
+                                           sm_.getExpansionLoc(c->getBeginLoc())))
+          return "a call of " + n + "() on line " + line(s) +
+                 ", which is defined after its caller (yet)";
+        const std::string why = SimtDeviceFn(callee);
+        if (!why.empty())
+          return "a call of " + n + "(), which accesses memory or meets other threads, on line " +
+                 line(s) + ": " + why;
+        k.hoist.insert(c);
+      }
     }
     for (const Stmt* c : s->children())
       if (c != nullptr) todo.push_back(c);
   }
+  // A hoisted call runs once, before the rest of its statement: not where only some lanes' turn
+  // would reach it (a side of ?:, &&, ||), nor inside another hoisted call's arguments.
+  std::string why;
+  std::function<void(const Stmt*, bool, bool)> walk = [&](const Stmt* x, bool conditional,
+                                                          bool in_hoisted) {
+    if (x == nullptr || !why.empty()) return;
+    const auto* c = dyn_cast<CallExpr>(x);
+    const bool hoisted = c != nullptr && k.hoist.count(c) > 0;
+    if (hoisted && (conditional || in_hoisted)) {
+      why = "a call of " + NameOf(c->getDirectCallee()) + "() on line " + line(x) +
+            " where only some lanes reach it or inside another such call's arguments (yet)";
+      return;
+    }
+    if (hoisted) {
+      for (const Expr* a : c->arguments())
+        if (isa<CXXDefaultArgExpr>(a)) why = "a default argument of a hoisted call (yet)";
+    }
+    if (const auto* co = dyn_cast<AbstractConditionalOperator>(x)) {
+      walk(co->getCond(), conditional, in_hoisted);
+      walk(co->getTrueExpr(), true, in_hoisted);
+      walk(co->getFalseExpr(), true, in_hoisted);
+      return;
+    }
+    if (const auto* b = dyn_cast<BinaryOperator>(x); b != nullptr && b->isLogicalOp()) {
+      walk(b->getLHS(), conditional, in_hoisted);
+      walk(b->getRHS(), true, in_hoisted);
+      return;
+    }
+    for (const Stmt* ch : x->children()) walk(ch, conditional, in_hoisted || hoisted);
+  };
+  walk(e, false, false);
+  return why;
+}
+
+// The warp function of __device__ function `g` (made once): "" where it has one, else why not.
+std::string Collector::SimtDeviceFn(const FunctionDecl* g) {
+  const FunctionDecl* def = g->getDefinition();
+  if (def == nullptr) return "its definition is not in the program";
+  if (auto it = simt_fn_.find(def); it != simt_fn_.end())
+    return it->second == "?" ? "a recursive call" : it->second;
+  simt_fn_[def] = "?";
+  std::string why;
+  if (isa<CXXMethodDecl>(def)) why = "a member function (yet)";
+  else if (def->isTemplated() || def->getTemplateSpecializationInfo() != nullptr)
+    why = "a function template (yet)";
+  else if (def->isVariadic()) why = "a variadic function";
+  const auto* body = dyn_cast_or_null<CompoundStmt>(def->getBody());
+  const CharSourceRange fr = FileRange(def->getSourceRange());
+  if (why.empty() && (body == nullptr || fr.isInvalid())) why = "written by a macro";
+  if (why.empty() && !def->getReturnType()->isVoidType() &&
+      (def->getReturnType()->isReferenceType() ||
+       def->getReturnType()->getAsCXXRecordDecl() != nullptr))
+    why = "it returns a reference or a class (yet)";
+  SimtKernel k;
+  k.f = def;
+  k.device = true;
+  std::string params;
+  PrintingPolicy pp = ctx_.getPrintingPolicy();
+  pp.SuppressTagKeyword = true;
+  pp.FullyQualifiedName = true;
+  for (const ParmVarDecl* p : def->parameters()) {
+    if (!why.empty()) break;
+    if (p->getType()->isReferenceType()) {
+      why = "a reference parameter (yet)";
+      break;
+    }
+    const std::string name = k.Name("pa");
+    if (!p->getName().empty()) k.lanes[p] = name;
+    params += ", ::ws::simt::Lanes<std::remove_cv_t<" +
+              p->getType().getUnqualifiedType().getAsString(pp) + ">>& " + name;
+  }
+  if (why.empty()) {
+    for (const Numbered& n : numbered_) {
+      if (n.a.begin >= Offset(fr.getBegin()) && n.a.end <= Offset(fr.getEnd()) &&
+          (n.a.local || n.a.call)) {
+        why = std::string(n.a.local ? "a thread's own array in local memory" : "a texture fetch") +
+              " on line " + std::to_string(n.a.line) + " (yet)";
+        break;
+      }
+    }
+  }
+  if (why.empty()) why = SimtCheckStmt(body, k, 0);
+  std::string text;
+  if (why.empty() && !SimtStmt(body, k, text)) why = "a construct the SIMT rewrite missed";
+  if (!why.empty()) {
+    simt_fn_[def] = why;
+    return why;
+  }
+  const std::string ret = def->getReturnType()->isVoidType()
+                              ? ""
+                              : ", ::ws::simt::Lanes<std::remove_cv_t<" +
+                                    def->getReturnType().getUnqualifiedType().getAsString(pp) +
+                                    ">>* ws_ret";
+  std::string pretty = PredefinedExpr::ComputeName(PredefinedExpr::PrettyFunction, def);
+  for (std::size_t at = 0; (at = pretty.find(" *", at)) != std::string::npos;) pretty.erase(at, 1);
+  std::string fn = "\n#if defined(WS_SIMT)\n[[maybe_unused]] static inline void " +
+                   def->getName().str() + "__ws_warp(::ws::simt::Warp& ws_W" + ret + params +
+                   ") { [[maybe_unused]] static constexpr const char ws_pretty[] = \"" +
+                   CString(pretty) + "\"; ::ws::simt::Frame ws_frame(ws_W); " + text +
+                   "}\n#endif\n";
+  fn += "#line " + std::to_string(sm_.getSpellingLineNumber(fr.getEnd())) + " \"" +
+        CString(DisplayName(sm_.getFileID(fr.getEnd()))) + "\"\n";
+  const unsigned at = Offset(fr.getEnd());
+  edits_.push_back({at, at, fn, 0, 0});
+  simt_fn_[def] = "";
   return "";
 }
 
@@ -218,7 +379,8 @@ std::string Collector::SimtCheckStmt(const Stmt* s, SimtKernel& k, int loops) {
   if (isa<NullStmt>(s) || isa<BreakStmt>(s) || isa<ContinueStmt>(s)) return "";
   if (const auto* a = dyn_cast<AttributedStmt>(s)) return SimtCheckStmt(a->getSubStmt(), k, loops);
   if (const auto* r = dyn_cast<ReturnStmt>(s)) {
-    if (r->getRetValue() != nullptr) return "a return with a value on line " + line();
+    if (r->getRetValue() != nullptr && !k.device) return "a return with a value on line " + line();
+    if (r->getRetValue() != nullptr) return SimtCheckExpr(r->getRetValue(), k);
     return "";
   }
   if (const auto* d = dyn_cast<DeclStmt>(s)) {
@@ -296,6 +458,17 @@ std::string Collector::SimtCheckStmt(const Stmt* s, SimtKernel& k, int loops) {
     if (const auto* c = dyn_cast<CallExpr>(e->IgnoreParenImpCasts());
         c != nullptr && NameOf(c->getDirectCallee()) == "__syncthreads")
       return "";
+    if (const Expr* sync = BlockSync(e)) {  // its group: a variable or this_thread_block()
+      const auto* m = dyn_cast<CXXMemberCallExpr>(sync);
+      const Expr* group = m != nullptr ? m->getImplicitObjectArgument()
+                                       : cast<CallExpr>(sync)->getArg(0);
+      group = group->IgnoreParenImpCasts();
+      if (isa<DeclRefExpr>(group)) return "";
+      if (const auto* c = dyn_cast<CallExpr>(group);
+          c != nullptr && NameOf(c->getDirectCallee()) == "this_thread_block")
+        return "";
+      return "a thread_block's sync() on line " + line() + " whose group is an expression (yet)";
+    }
     return SimtCheckExpr(e, k);
   }
   if (isa<SwitchStmt>(s)) return "a switch on line " + line() + " (yet)";
@@ -312,6 +485,59 @@ bool Collector::SimtLeaf(SourceLocation b, SourceLocation e, const Stmt* of, Sim
                          const std::string& prefix, const std::string& suffix, std::string& out) {
   const unsigned rb = Offset(b), re = Offset(e);
   std::vector<Edit> list;
+  // Calls of __device__ functions' warp functions first, in source order: each argument into a
+  // Lanes of its own (a statement of its own), the call once for the warp, and the call's place
+  // in the statement reads the lane's result.
+  std::vector<const CallExpr*> calls;
+  {
+    std::vector<const Stmt*> todo = {of};
+    while (!todo.empty()) {
+      const Stmt* x = todo.back();
+      todo.pop_back();
+      if (const auto* c = dyn_cast<CallExpr>(x); c != nullptr && k.hoist.count(c) > 0)
+        calls.push_back(c);
+      for (const Stmt* ch : x->children())
+        if (ch != nullptr) todo.push_back(ch);
+    }
+    std::sort(calls.begin(), calls.end(), [&](const CallExpr* x, const CallExpr* y) {
+      return Offset(x->getBeginLoc()) < Offset(y->getBeginLoc());
+    });
+  }
+  bool whole = false;  // the statement is the call alone
+  for (const CallExpr* c : calls) {
+    const FunctionDecl* g = c->getDirectCallee()->getDefinition();
+    const CharSourceRange cr = FileRange(c->getSourceRange());
+    if (cr.isInvalid()) return false;
+    PrintingPolicy pp = ctx_.getPrintingPolicy();
+    pp.SuppressTagKeyword = true;
+    pp.FullyQualifiedName = true;
+    std::string args;
+    for (unsigned i = 0; i < c->getNumArgs(); ++i) {
+      const Expr* a = c->getArg(i);
+      const CharSourceRange ar = FileRange(a->getSourceRange());
+      if (ar.isInvalid() || i >= g->getNumParams()) return false;
+      const std::string name = k.Name("a");
+      out += "::ws::simt::Lanes<std::remove_cv_t<" +
+             g->getParamDecl(i)->getType().getUnqualifiedType().getAsString(pp) + ">> " + name +
+             "; ";
+      if (!SimtLeaf(ar.getBegin(), ar.getEnd(), a, k, name + "[ws_l] = (", ");", out))
+        return false;
+      args += ", " + name;
+    }
+    std::string result;
+    if (!g->getReturnType()->isVoidType()) {
+      result = k.Name("r");
+      out += "::ws::simt::Lanes<std::remove_cv_t<" +
+             g->getReturnType().getUnqualifiedType().getAsString(pp) + ">> " + result + "; ";
+    }
+    out += g->getName().str() + "__ws_warp(ws_W" + (result.empty() ? "" : ", &" + result) + args +
+           "); ";
+    whole = whole || c == dyn_cast<Expr>(of) ||
+            (isa<Expr>(of) && cast<Expr>(of)->IgnoreParenImpCasts() == c);
+    list.push_back({Offset(cr.getBegin()) - rb, Offset(cr.getEnd()) - rb,
+                    result.empty() ? std::string("(void)0") : result + "[ws_l]", 2, 0});
+  }
+  if (whole && prefix.empty()) return true;  // `g(x);`: nothing more to run
   for (const Edit& x : edits_) {
     if (x.role == 1 || x.role == 2) continue;
     const bool inside = x.begin == x.end ? x.begin >= rb && x.begin <= re
@@ -475,8 +701,18 @@ bool Collector::SimtStmt(const Stmt* s, SimtKernel& k, std::string& out) {
     out += "::ws::simt::Continue(ws_W); ";
     return true;
   }
-  if (isa<ReturnStmt>(s)) {
-    out += "::ws::simt::Return(ws_W); ";
+  if (const auto* r = dyn_cast<ReturnStmt>(s)) {
+    if (!k.device) {
+      out += "::ws::simt::Return(ws_W); ";
+      return true;
+    }
+    if (const Expr* v = r->getRetValue()) {  // each running lane's value, then the lanes leave
+      const CharSourceRange vr = FileRange(v->getSourceRange());
+      if (vr.isInvalid() ||
+          !SimtLeaf(vr.getBegin(), vr.getEnd(), v, k, "(*ws_ret)[ws_l] = (", ");", out))
+        return false;
+    }
+    out += " ::ws::simt::FnReturn(ws_W); ";
     return true;
   }
   if (const auto* d = dyn_cast<DeclStmt>(s)) return SimtDecl(d, k, out);
@@ -551,6 +787,13 @@ bool Collector::SimtStmt(const Stmt* s, SimtKernel& k, std::string& out) {
     return true;
   }
   if (const auto* e = dyn_cast<Expr>(s)) {
+    if (const Expr* sync = BlockSync(e)) {  // as the shim's sync(): its place by the call's line
+      const unsigned line = sm_.getExpansionLineNumber(sync->getExprLoc());
+      out += "::ws::simt::Barrier(ws_W, ::std::integral_constant<unsigned int, "
+             "::ws::prog::PlaceOf(__FILE__, " +
+             std::to_string(line) + "u)>::value); ";
+      return true;
+    }
     if (const auto* c = dyn_cast<CallExpr>(e->IgnoreParenImpCasts());
         c != nullptr && NameOf(c->getDirectCallee()) == "__syncthreads") {
       const unsigned line = sm_.getExpansionLineNumber(s->getBeginLoc());
@@ -580,12 +823,14 @@ void Collector::EmitWarpFunctions() {
     k.f = f;
     k.pattern = ftd != nullptr;
     // A template's calls are named in its instantiations: each is checked as the text is shared.
+    std::size_t hoisted = 0;  // the most calls of warp functions an instantiation makes
     if (why.empty() && ftd != nullptr) {
       for (const FunctionDecl* spec : ftd->specializations()) {
         if (spec->getBody() == nullptr) continue;
         SimtKernel each;
         each.f = spec;
         why = SimtCheckStmt(spec->getBody(), each, 0);
+        hoisted = std::max(hoisted, each.hoist.size());
         if (!why.empty()) break;
       }
     }
@@ -604,6 +849,11 @@ void Collector::EmitWarpFunctions() {
       }
     }
     if (why.empty()) why = SimtCheckStmt(body, k, 0);
+    // A call the template's text names by a dependent name is resolved in its instantiations
+    // only: where one calls a warp function there, the text cannot say which (yet).
+    if (why.empty() && k.hoist.size() < hoisted)
+      why = "a call of a __device__ function that accesses memory, by a name that depends on the "
+            "template's arguments (yet)";
     // Parameters the kernel changes (or takes the address of) are the thread's own too.
     std::string params, copies;
     for (const ParmVarDecl* p : f->parameters()) {

@@ -37,6 +37,7 @@ struct Warp {
   Mask mask = 0;  // the lanes running now
   Mask live = 0;  // the lanes the warp has
   Mask ret = 0;   // lanes that returned (they run no more of the kernel)
+  Mask fret = 0;  // lanes that returned from the __device__ function running now
   Mask brk = 0;   // lanes that left the innermost loop by `break`
   Mask cont = 0;  // lanes that left this step of the innermost loop by `continue`
   bool values = false;  // the slots carry values (the race check or a kept block wants them)
@@ -47,7 +48,7 @@ struct Warp {
   std::uint32_t* clock[32];  // where the emulator keeps it (synced at barriers and calls)
   std::uint64_t flops = 0;  // the warp's floating-point operations (the rewriter's counts)
   Slot slot[kMaxSlots];
-  Mask Off() const { return ret | brk | cont; }
+  Mask Off() const { return ret | fret | brk | cont; }
 };
 
 // The runtime (kernels/program/runtime/emu_program.cpp).
@@ -175,6 +176,32 @@ struct Loop {
   Loop(const Loop&) = delete;
   Loop& operator=(const Loop&) = delete;
 };
+
+// A __device__ function's warp function: its own return, break and continue lanes; the lanes
+// that called it run on after it but for those that left the kernel in it (none can: a return
+// leaves the function only).
+struct Frame {
+  Warp& w;
+  Mask saved, fret, brk, cont;
+  explicit Frame(Warp& warp)
+      : w(warp), saved(warp.mask), fret(warp.fret), brk(warp.brk), cont(warp.cont) {
+    w.fret = 0;
+    w.brk = 0;
+    w.cont = 0;
+  }
+  ~Frame() {
+    w.fret = fret;
+    w.brk = brk;
+    w.cont = cont;
+    w.mask = saved & ~w.ret;
+  }
+  Frame(const Frame&) = delete;
+  Frame& operator=(const Frame&) = delete;
+};
+inline void FnReturn(Warp& w) {
+  w.fret |= w.mask;
+  w.mask = 0;
+}
 
 inline void Break(Warp& w) {
   w.brk |= w.mask;
