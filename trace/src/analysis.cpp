@@ -114,7 +114,7 @@ RequestCost CostOf(const SiteInfo& site, std::span<const LaneAccess> lanes) {
 // A shape is the memory space, the operation, the access size, the lanes and each lane's address
 // less the lowest one rounded down to 256 bytes. Loops repeat a handful of shapes: matmul's k
 // loop walks a row 4 bytes at a time (64 shapes, then the first again), a copy's rows shift by
-// whole rows. A direct-mapped table of shapes, kept for the worker's life, costs each shape once.
+// whole rows. A two-way table of shapes, kept for the worker's life, costs each shape once.
 class ShapeCache {
  public:
   ShapeCache() : entries_(kEntries) {}
@@ -134,11 +134,19 @@ class ShapeCache {
          (static_cast<std::uint32_t>(site.op) << 12) ^ (std::uint32_t{site.size} << 16)) *
         0x85ebca6bu;
     h ^= h >> 15;
-    Entry& e = entries_[h & (kEntries - 1)];
-    if (e.valid && e.mask == mask && e.shift == shift && e.size == site.size &&
-        e.space == site.space && e.op == site.op && std::equal(rel, rel + 32, e.rel)) {
-      return e.cost;
+    // Two ways a set: a loop's shapes that fall in one set (a broadcast at two shifts) take
+    // turns in it rather than evicting each other every time.
+    Entry* set = &entries_[(h & (kEntries / 2 - 1)) * 2];
+    for (int way = 0; way < 2; ++way) {
+      Entry& e = set[way];
+      if (e.valid && e.mask == mask && e.shift == shift && e.size == site.size &&
+          e.space == site.space && e.op == site.op && std::equal(rel, rel + 32, e.rel)) {
+        e.used = ++clock_;
+        return e.cost;
+      }
     }
+    Entry& e = set[set[0].used <= set[1].used ? 0 : 1];  // the one used longer ago
+    e.used = ++clock_;
     e.cost = Compute(site, mask, offsets, base);
     e.valid = true;
     e.mask = mask;
@@ -187,6 +195,7 @@ class ShapeCache {
     MemorySpace space = MemorySpace::kGlobal;
     AccessOp op = AccessOp::kLoad;
     bool valid = false;
+    std::uint64_t used = 0;      // when it last answered
     std::uint32_t rel[32] = {};  // offset less the lowest, per lane (0 for lanes not in mask)
     RequestCost cost;
   };
@@ -203,6 +212,7 @@ class ShapeCache {
   }
 
   std::vector<Entry> entries_;
+  std::uint64_t clock_ = 0;
   RequestCost scratch_;
 };
 
