@@ -343,5 +343,26 @@ TEST(Programs, TooMuchMemoryEndsInAMessage) {
       << run.program->stderr_text;
 }
 
+TEST(Programs, RunningOutOfMemoryNamesMemoryAndTheLimit) {
+  if (!ProgramMemoryLimitApplies()) GTEST_SKIP() << "sanitizer build: no memory limit is set";
+  // 2 GiB from new under a 1 GiB limit: std::bad_alloc, which the runtime turns into the words
+  // "out of memory" and the parent into the limit's (it was "SIGABRT: a failed assert?").
+  const std::string text =
+      "#include <cstdio>\n"
+      "#include <vector>\n"
+      "int main() {\n"
+      "  std::vector<float> v(512u << 20, 1.0f);\n"
+      "  printf(\"%g\\n\", v[7]);\n"
+      "}\n";
+  ProgramOptions o;
+  o.memory_limit_bytes = 1ull << 30;
+  LessonRun run = RunText(text, o);
+  ASSERT_FALSE(run.program->ok());
+  EXPECT_EQ(run.program->failure,
+            "the program ran out of memory: it and Warpscope's records of it need more than the "
+            "memory limit of 1024 MiB")
+      << run.program->stderr_text;
+}
+
 }  // namespace
 }  // namespace ws

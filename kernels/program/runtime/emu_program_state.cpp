@@ -1,13 +1,30 @@
 #include "emu_program_state.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <new>
 #include <sstream>
 
 namespace ws::prog::detail {
+
+namespace {
+// Memory ran out (the run's limit, RLIMIT_AS): said in those words, for the parent to name the
+// limit, rather than left to std::bad_alloc's abort. The launches written so far are kept.
+[[noreturn]] void OutOfMemory() {
+  static const char message[] =
+      "warpscope: out of memory: the program and Warpscope's records of it need more memory "
+      "than the run may take\n";
+  (void)!write(2, message, sizeof message - 1);
+  std::_Exit(kOutOfMemoryExit);
+}
+// From the runtime's load on: the engine's records and the program's own new alike.
+[[maybe_unused]] const bool installed = (std::set_new_handler(OutOfMemory), true);
+}  // namespace
 
 Program::Program() {
   if (const char* p = std::getenv("WS_PRESET")) {

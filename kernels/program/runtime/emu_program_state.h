@@ -31,7 +31,9 @@
 
 namespace ws::prog::detail {
 
-inline constexpr std::size_t kGuardBytes = 256;  // unregistered bytes after each allocation
+inline constexpr std::size_t kGuardBytes = 256;
+// The child's exit status when memory ran out (program_run.cpp names the limit).
+inline constexpr int kOutOfMemoryExit = 4;  // unregistered bytes after each allocation
 // The array field of a site that reaches into several buffers: its offsets are virtual addresses
 // (no buffer of the launch has this id, so AccessAddress takes the offset as the address).
 inline constexpr std::uint32_t kAnyBuffer = kSeveralBuffers;

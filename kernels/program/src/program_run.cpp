@@ -110,6 +110,13 @@ void DescribeEnding(ProgramJob& job, const ChildResult& c, const ProgramProgress
       failure += " (over the memory limit of " +
                  std::to_string(job.options.memory_limit_bytes >> 20) + " MiB?)";
     Fail(job, ProgramStage::kRun, std::move(failure));
+  } else if (c.exit_code == 4 && p.stderr_text.find("warpscope: out of memory") != std::string::npos) {
+    // The runtime's new-handler (emu_program_state.cpp): memory, and the limit, named.
+    std::string failure = "the program ran out of memory: it and Warpscope's records of it need "
+                          "more than the memory limit of " +
+                          std::to_string(job.options.memory_limit_bytes >> 20) + " MiB";
+    if (partway) failure += "; it was in " + ProgressText(last);
+    Fail(job, ProgramStage::kRun, std::move(failure));
   } else if (c.exit_code == 3 && p.stderr_text.find("warpscope: ") != std::string::npos) {
     Fail(job, ProgramStage::kRun, ChildMessage(p.stderr_text));
   }
