@@ -45,6 +45,18 @@ TEST(GuiKernels, TheExamplesKernelsAreRankedWithTheirWorstFigure) {
   EXPECT_EQ(s.value("row1.worst", ""), "banks");  // 18,432 wavefronts against 4,096
   EXPECT_EQ(s.value("row2", ""), "transposePadded");
   EXPECT_EQ(s.value("on_roofline", ""), "0");  // a transpose only moves data
+  // All three ran a warp's lanes together (the SIMT engine: docs/ENGINE.md).
+  for (const char* row : {"row0.engine", "row1.engine", "row2.engine"})
+    EXPECT_EQ(s.value(row, ""), "simt") << row;
+}
+
+// examples/shuffle_reduce.cu reduces with __shfl_down_sync in a __device__ function: the SIMT
+// engine runs warp-level intrinsics thread by thread (yet), and the view says so on the row.
+TEST(GuiKernels, AKernelRunThreadByThreadIsMarked) {
+  REQUIRE_XVFB();
+  const nlohmann::json s = KernelsState(WARPSCOPE_SOURCE_DIR "/examples/shuffle_reduce.cu");
+  EXPECT_EQ(s.value("row0", ""), "reduceShuffle") << s.dump();
+  EXPECT_EQ(s.value("row0.engine", ""), "fiber");
 }
 
 // examples/matmul.cu (128 x 128, 16 x 16 tiles): `Pvalue += Mds[ty][k] * Nds[k][tx]` is 2 FLOPs

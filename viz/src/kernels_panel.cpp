@@ -39,6 +39,7 @@ class KernelsPanel : public Panel {
       s.emplace_back(k + ".drawn_from",
                      rows_[i].has_records ? std::to_string(rows_[i].first_with_records + 1) : "");
       if (rows_[i].OnRoofline()) s.emplace_back(k + ".flops", std::to_string(rows_[i].flops));
+      if (!rows_[i].engine.empty()) s.emplace_back(k + ".engine", rows_[i].engine);
     }
     return s;
   }
@@ -91,6 +92,14 @@ class KernelsPanel : public Panel {
     if (r.partial) {  // a what-if over the kept blocks only: that launch is theirs, not the grid's
       ImGui::SameLine();
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::WarpU32(4)), "(kept blocks)");
+    }
+    // The emulator's SIMT engine could not run it a warp at a time (docs/ENGINE.md): said, and why.
+    if (!r.engine.empty() && r.engine != "simt") {
+      ImGui::SameLine();
+      ImGui::TextDisabled("(thread by thread)");
+      ImGui::SetItemTooltip("The emulator ran this kernel one thread at a time, not a warp's 32 "
+                            "lanes together (the same figures, slower): %s",
+                            r.engine_reason.c_str());
     }
   }
 
