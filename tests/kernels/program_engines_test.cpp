@@ -1,0 +1,180 @@
+// The SIMT engine against the per-thread path (docs/ENGINE.md, "Identical figures"): every
+// example, every assignment's solutions and a kernel for each construct the warp function
+// expresses (divergent if/else, loops of lane-varying length, break, continue, an early return,
+// __device__ functions with their own returns, loops and barriers, a template, a thread_block's
+// sync) run on both engines, and give the same output and, launch by launch, the same per-site
+// figures, hazards, barrier instances and warp meetings. (The corpus test does the same over the
+// public programs, where they are fetched.)
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <tuple>
+
+#include "program_test_util.h"
+#include "warpscope/program/program.h"
+
+namespace ws {
+namespace {
+
+using Figures = std::tuple<std::uint32_t, int, int, int, std::uint64_t, std::uint64_t,
+                           std::uint64_t, std::uint64_t, std::uint32_t, std::uint64_t,
+                           std::uint64_t>;
+std::vector<Figures> FiguresOf(const LaunchTrace& t) {
+  std::vector<Figures> out;
+  for (std::size_t i = 0; i < t.sites.size(); ++i) {
+    const SiteInfo& s = t.sites[i];
+    const SiteStats& st = t.stats.sites[i];
+    out.emplace_back(s.line, int(s.space), int(s.op), int(s.size), st.requests, st.accesses,
+                     st.sectors, st.wavefronts, st.bank_conflict_max, st.divergent_requests,
+                     st.lines128);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Runs `text` (file `name` in `dir`) on both engines and compares them; `same_output` false for a
+// racy program (the engines interleave its threads differently). Returns the SIMT run.
+LessonRun Compare(const std::string& name, const std::filesystem::path& dir,
+                  const std::string& text, bool same_output = true,
+                  std::vector<std::string> defines = {}) {
+  ProgramOptions o;
+  o.defines = defines;
+  LessonRun simt = RunProgramText(name, dir, text, o);
+  o.engine = "fiber";
+  LessonRun fiber = RunProgramText(name, dir, text, o);
+  EXPECT_TRUE(simt.program->ok()) << name << ": " << simt.program->failure;
+  EXPECT_TRUE(fiber.program->ok()) << name << ": " << fiber.program->failure;
+  if (same_output) {
+    EXPECT_EQ(simt.program->stdout_text, fiber.program->stdout_text) << name;
+  }
+  EXPECT_EQ(simt.launches.size(), fiber.launches.size()) << name;
+  for (std::size_t i = 0; i < simt.launches.size() && i < fiber.launches.size(); ++i) {
+    const LaunchTrace& a = simt.launches[i];
+    const LaunchTrace& b = fiber.launches[i];
+    EXPECT_EQ(b.engine, "fiber");
+    EXPECT_EQ(FiguresOf(a), FiguresOf(b)) << name << " launch " << i << " " << a.kernel;
+    EXPECT_EQ(a.hazards.Total(), b.hazards.Total()) << name << " launch " << i;
+    EXPECT_EQ(a.warp_op_counts, b.warp_op_counts) << name << " launch " << i;
+    EXPECT_EQ(a.stats.barriers.size(), b.stats.barriers.size()) << name;
+    for (std::size_t k = 0; k < a.stats.barriers.size() && k < b.stats.barriers.size(); ++k) {
+      EXPECT_EQ(a.stats.barriers[k].instances, b.stats.barriers[k].instances) << name;
+      EXPECT_EQ(a.stats.barriers[k].max_skew, b.stats.barriers[k].max_skew) << name;
+      EXPECT_EQ(a.stats.barriers[k].wait_sum, b.stats.barriers[k].wait_sum) << name;
+    }
+    EXPECT_EQ(a.stats.divergent_warps, b.stats.divergent_warps) << name;
+    EXPECT_EQ(a.blocks.size(), b.blocks.size()) << name;
+    for (std::size_t k = 0; k < a.blocks.size() && k < b.blocks.size(); ++k)
+      EXPECT_EQ(a.blocks[k].accesses.size(), b.blocks[k].accesses.size()) << name;
+  }
+  return simt;
+}
+
+std::string Read(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST(Engines, EveryExampleGivesTheSameFiguresOnBoth) {
+  for (const auto& e : std::filesystem::directory_iterator(WARPSCOPE_SOURCE_DIR "/examples")) {
+    if (e.path().extension() != ".cu") continue;
+    const std::string name = e.path().filename().string();
+    SCOPED_TRACE(name);
+    // block_transpose races (exercise 4.10): its output is the engines' interleaving.
+    Compare(name, e.path().parent_path(), Read(e.path()), name != "block_transpose.cu");
+  }
+}
+
+TEST(Engines, EveryAssignmentSolutionGivesTheSameFiguresOnBoth) {
+  for (const auto& e : std::filesystem::directory_iterator(WARPSCOPE_SOURCE_DIR
+                                                           "/tests/assignments")) {
+    if (e.path().extension() != ".cu") continue;
+    SCOPED_TRACE(e.path().filename().string());
+    Compare(e.path().filename().string(), e.path().parent_path(), Read(e.path()));
+  }
+}
+
+// Each construct the warp function writes under the mask, in one program: the numbers are the
+// program's own check; the figures must agree, and every kernel must have run on the SIMT path.
+TEST(Engines, EveryConstructUnderTheMaskGivesTheSameFigures) {
+  const std::string text = R"(#include <cstdio>
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__device__ float pick(const float* a, int i) {
+  if (i % 3 == 0) return a[i] * 2.0f;
+  float s = 0;
+  for (int k = 0; k < i % 5; ++k) {
+    if (k == 2) continue;
+    s += a[(i + k) % 256];
+    if (s > 600.0f) break;
+  }
+  return s;
+}
+__device__ void put(float* o, int i, float v) { o[i] = v; }
+__device__ int blockSum(int* s, int v) {
+  s[threadIdx.x] = v;
+  __syncthreads();
+  int t = 0;
+  for (int k = 0; k < 8; ++k) t += s[(threadIdx.x + k) % blockDim.x];
+  __syncthreads();
+  return t;
+}
+__global__ void branches(const float* a, float* o, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float v;
+  if (threadIdx.x % 4 == 0) v = a[i]; else if (threadIdx.x % 4 == 1) v = a[(i * 7) % n];
+  else v = -a[n - 1 - i];
+  int k = 0;
+  while (k < (int)(threadIdx.x % 7)) { v += a[(i + k) % n]; ++k; }
+  do { v *= 0.5f; --k; } while (k > 0);
+  const float p = pick(a, i);
+  put(o, i, v + p);
+}
+__global__ void sums(int* r) {
+  __shared__ int s[64];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  r[i] = blockSum(s, i);
+}
+template <int W>
+__global__ void windows(const float* a, float* o, int n) {
+  cg::thread_block block = cg::this_thread_block();
+  __shared__ float tile[64 + W];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  tile[block.thread_rank()] = a[i % n];
+  if (threadIdx.x < W) tile[64 + threadIdx.x] = a[(i + 64) % n];
+  block.sync();
+  float s = 0;
+  for (int k = 0; k < W; ++k) s += tile[threadIdx.x + k];
+  o[i] = s;
+}
+int main() {
+  float *a, *o; int* r;
+  cudaMallocManaged(&a, 256 * sizeof(float));
+  cudaMallocManaged(&o, 256 * sizeof(float));
+  cudaMallocManaged(&r, 256 * sizeof(int));
+  for (int i = 0; i < 256; ++i) a[i] = (float)(i % 13);
+  branches<<<4, 64>>>(a, o, 250);
+  cudaDeviceSynchronize();
+  double s = 0; for (int i = 0; i < 250; ++i) s += o[i];
+  sums<<<4, 64>>>(r);
+  windows<5><<<4, 64>>>(a, o, 256);
+  cudaDeviceSynchronize();
+  long t = 0; for (int i = 0; i < 256; ++i) t += r[i];
+  double w = 0; for (int i = 0; i < 256; ++i) w += o[i];
+  printf("%.1f %ld %.1f\n", s, t, w);
+  return 0;
+}
+)";
+  const LessonRun run = Compare("constructs.cu", WARPSCOPE_SOURCE_DIR "/examples", text);
+  ASSERT_EQ(run.launches.size(), 3u);
+  for (const LaunchTrace& t : run.launches)
+    EXPECT_EQ(t.engine, "simt") << t.kernel << ": " << t.engine_reason;
+}
+
+}  // namespace
+}  // namespace ws
