@@ -171,6 +171,12 @@ class Worker {
                   const std::uint32_t (&times)[32], const std::uint64_t* values);
   bool WarpBarrier(std::uint32_t mask, std::uint32_t place);
   void WarpExit(std::uint32_t mask);
+  void SimtWarpOpNote(int lane, std::uint32_t kind, std::uint32_t mask, std::uint64_t value,
+                      int arg, int width, std::uint32_t place);
+  void SimtWarpOpMeet();
+  std::uint64_t SimtWarpOpResult(int lane) {
+    return threads_[simt_warp_ * 32 + static_cast<std::uint32_t>(lane)].warp_result;
+  }
   void EnterLane(int lane) {
     ThreadCtx* c = &threads_[simt_warp_ * 32 + static_cast<std::uint32_t>(lane)];
     t_ctx = c;

@@ -129,6 +129,11 @@ bool Worker::RunBlockSimt(std::uint64_t b) {
   }
   for (std::uint32_t i = 0; i < n; ++i)
     if ((simt_touched_[i / 32] >> (i % 32) & 1u) != 0u) threads_[i].touched = true;
+  // A warp meets as it goes (not when every warp is waiting): its meetings in time order.
+  std::stable_sort(current_.warp_ops.begin(), current_.warp_ops.end(),
+                   [](const WarpOpRecord& x, const WarpOpRecord& y) {
+                     return std::pair(x.time, x.warp) < std::pair(y.time, y.warp);
+                   });
   EndBlock(b, n);
   return true;
 }
@@ -240,6 +245,46 @@ void Worker::WarpExit(std::uint32_t mask) {
   const std::uint32_t first = simt_warp_ * 32;
   for (std::uint32_t m = mask; m != 0; m &= m - 1)
     threads_[first + static_cast<std::uint32_t>(__builtin_ctz(m))].status = ThreadStatus::kExited;
+}
+
+// A lane's warp-level intrinsic, as the per-thread path's lane waits at it (Worker::WarpOp).
+void Worker::SimtWarpOpNote(int lane, std::uint32_t kind, std::uint32_t mask, std::uint64_t value,
+                            int arg, int width, std::uint32_t place) {
+  ThreadCtx& c = threads_[simt_warp_ * 32 + static_cast<std::uint32_t>(lane)];
+  if (width <= 0 || width > 32 || (width & (width - 1)) != 0) {
+    t_ctx = &c;
+    Fail(place, std::string(ToString(static_cast<WarpOpKind>(kind))) + ": width " +
+                    std::to_string(width) + " is not a power of two from 1 to 32");
+  }
+  c.status = ThreadStatus::kAtWarpOp;
+  c.warp_place = place;
+  c.warp_kind = kind;
+  c.warp_mask = mask;
+  c.warp_value = value;
+  c.warp_arg = arg;
+  c.warp_width = width;
+}
+
+// The noted lanes meet (ResolveWarpOps: only this warp's lanes wait at one). A meeting that can
+// never happen (a lane the mask names is elsewhere) is the launch's error, as on that path.
+void Worker::SimtWarpOpMeet() {
+  const LaunchConfig& cfg = *launch_->config;
+  const std::uint32_t n = static_cast<std::uint32_t>(cfg.block.count());
+  const std::uint64_t b = current_.block;
+  const Dim3 gd = cfg.grid;
+  const std::uint64_t gxy = std::uint64_t{gd.x} * gd.y;
+  const uint3 bidx = {static_cast<unsigned>(b % gd.x), static_cast<unsigned>((b / gd.x) % gd.y),
+                      static_cast<unsigned>(b / gxy)};
+  for (;;) {
+    const int met = ResolveWarpOps(b, bidx, n);
+    if (met < 0) throw ThreadAbort{};
+    bool waiting = false;
+    const std::uint32_t first = simt_warp_ * 32, end = std::min(n, first + 32);
+    for (std::uint32_t i = first; i < end; ++i)
+      waiting = waiting || threads_[i].status == ThreadStatus::kAtWarpOp;
+    if (!waiting) return;
+    if (met == 0) throw ThreadAbort{};  // (ResolveWarpOps said why)
+  }
 }
 
 // GatherLogs on the SIMT path: the arena's accesses in each thread's order (by thread, then by

@@ -50,12 +50,12 @@ TEST(GuiKernels, TheExamplesKernelsAreRankedWithTheirWorstFigure) {
     EXPECT_EQ(s.value(row, ""), "simt") << row;
 }
 
-// examples/shuffle_reduce.cu reduces with __shfl_down_sync in a __device__ function: the SIMT
-// engine runs warp-level intrinsics thread by thread (yet), and the view says so on the row.
+// tests/programs/thread_by_thread.cu branches with a switch, which the SIMT engine runs thread by
+// thread (yet): the view says so on the row.
 TEST(GuiKernels, AKernelRunThreadByThreadIsMarked) {
   REQUIRE_XVFB();
-  const nlohmann::json s = KernelsState(WARPSCOPE_SOURCE_DIR "/examples/shuffle_reduce.cu");
-  EXPECT_EQ(s.value("row0", ""), "reduceShuffle") << s.dump();
+  const nlohmann::json s = KernelsState(WARPSCOPE_SOURCE_DIR "/tests/programs/thread_by_thread.cu");
+  EXPECT_EQ(s.value("row0", ""), "classify") << s.dump();
   EXPECT_EQ(s.value("row0.engine", ""), "fiber");
 }
 

@@ -76,6 +76,11 @@ std::vector<std::uint8_t> Canonical(LaunchTrace t) {
     }
     b.accesses = std::move(accesses);
     b.values = std::move(values);
+    std::sort(b.warp_ops.begin(), b.warp_ops.end(),
+              [](const WarpOpRecord& x, const WarpOpRecord& y) {
+                return std::tuple(x.warp, x.site, x.iteration) <
+                       std::tuple(y.warp, y.site, y.iteration);
+              });
     std::sort(b.barriers.begin(), b.barriers.end(), [](const BarrierRecord& x, const BarrierRecord& y) {
       return std::tuple(x.thread, x.site, x.iteration, x.arrival) <
              std::tuple(y.thread, y.site, y.iteration, y.arrival);

@@ -32,6 +32,7 @@ struct Collector::SimtKernel {
   bool pattern = false;                         // a template's own text (its calls unresolved)
   bool device = false;                          // a __device__ function's (return: its lanes')
   std::set<const CallExpr*> hoist;              // calls of __device__ functions' warp functions
+  std::set<const CallExpr*> meetings;           // and of warp-level intrinsics (WarpCall)
   std::uint64_t bytes = 0;                      // the Lanes<T> on the warp's stack
   std::string Name(const char* what) { return std::string("ws_") + what + std::to_string(++next); }
 };
@@ -121,6 +122,17 @@ bool IsWarpIntrinsic(const std::string& n) {
       "__match_any_sync",    "__match_all_sync",  "__reduce_add_sync", "__reduce_min_sync",
       "__reduce_max_sync",   "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync",
       "__ballot",            "__any",             "__all"};
+  return names.count(n) > 0;
+}
+
+// The intrinsics a warp function runs as a meeting of its running lanes (WarpCall): every one
+// whose value moves in one 8-byte step.
+bool MeetingIntrinsic(const std::string& n) {
+  static const std::set<std::string> names = {
+      "__shfl_sync",      "__shfl_up_sync",    "__shfl_down_sync",  "__shfl_xor_sync",
+      "__ballot_sync",    "__any_sync",        "__all_sync",        "__activemask",
+      "__syncwarp",       "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync",
+      "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync"};
   return names.count(n) > 0;
 }
 
@@ -232,7 +244,18 @@ std::string Collector::SimtCheckExpr(const Stmt* e, SimtKernel& k) {
         return "a call through a pointer on line " + line(s);
       if (n == "__syncthreads")
         return "__syncthreads() inside an expression on line " + line(s);
-      if (IsWarpIntrinsic(n)) return n + "() (a warp-level intrinsic) on line " + line(s);
+      if (IsWarpIntrinsic(n)) {
+        if (!MeetingIntrinsic(n) || callee == nullptr)
+          return n + "() (a warp-level intrinsic) on line " + line(s) + " (yet)";
+        for (unsigned i = 0; i < c->getNumArgs(); ++i) {
+          const QualType t = c->getArg(i)->getType();
+          if (!isa<CXXDefaultArgExpr>(c->getArg(i)) && !t->isDependentType() &&
+              ctx_.getTypeSizeInChars(t).getQuantity() > 8)
+            return n + "() of a value over 8 bytes on line " + line(s) + " (yet)";
+        }
+        k.hoist.insert(c);
+        k.meetings.insert(c);
+      }
       if (callee != nullptr && InNamespace(callee, "cooperative_groups") && !BlockQuery(callee) &&
           !(isa<CXXConstructorDecl>(callee) &&
             GroupClass(QualType(cast<CXXConstructorDecl>(callee)->getParent()->getTypeForDecl(), 0)) ==
@@ -273,7 +296,7 @@ std::string Collector::SimtCheckExpr(const Stmt* e, SimtKernel& k) {
             " where only some lanes reach it or inside another such call's arguments (yet)";
       return;
     }
-    if (hoisted) {
+    if (hoisted && k.meetings.count(c) == 0) {
       for (const Expr* a : c->arguments())
         if (isa<CXXDefaultArgExpr>(a)) why = "a default argument of a hoisted call (yet)";
     }
@@ -505,6 +528,50 @@ bool Collector::SimtLeaf(SourceLocation b, SourceLocation e, const Stmt* of, Sim
   }
   bool whole = false;  // the statement is the call alone
   for (const CallExpr* c : calls) {
+    if (k.meetings.count(c) > 0) {  // a warp-level intrinsic: noted, met, then each lane's result
+      const FunctionDecl* fn = c->getDirectCallee();
+      const CharSourceRange cr = FileRange(c->getSourceRange());
+      const CharSourceRange callee = FileRange(c->getCallee()->getSourceRange());
+      if (cr.isInvalid() || callee.isInvalid()) return false;
+      PrintingPolicy pp = ctx_.getPrintingPolicy();
+      pp.SuppressTagKeyword = true;
+      pp.FullyQualifiedName = true;
+      std::string args;
+      for (unsigned i = 0; i < c->getNumArgs(); ++i) {
+        const Expr* a = c->getArg(i);
+        if (isa<CXXDefaultArgExpr>(a)) break;  // the line and file: the call's own, below
+        const CharSourceRange ar = FileRange(a->getSourceRange());
+        if (ar.isInvalid() || i >= fn->getNumParams()) return false;
+        const std::string name = k.Name("a");
+        out += "::ws::simt::Lanes<std::remove_cv_t<" +
+               fn->getParamDecl(i)->getType().getUnqualifiedType().getAsString(pp) + ">> " +
+               name + "; ";
+        if (!SimtLeaf(ar.getBegin(), ar.getEnd(), a, k, name + "[ws_l] = (", ");", out))
+          return false;
+        args += (args.empty() ? "" : ", ") + name + "[ws_l]";
+      }
+      const std::string call = RawText(Offset(callee.getBegin()), Offset(callee.getEnd())) + "(" +
+                               args + ")";
+      const std::string at = "\n#line " + std::to_string(sm_.getSpellingLineNumber(cr.getBegin())) +
+                             " \"" + CString(DisplayName(sm_.getFileID(cr.getBegin()))) + "\"\n";
+      std::string result;
+      if (!fn->getReturnType()->isVoidType()) {
+        result = k.Name("r");
+        out += "::ws::simt::Lanes<std::remove_cv_t<" +
+               fn->getReturnType().getUnqualifiedType().getAsString(pp) + ">> " + result + "; ";
+      }
+      out += "{ ::ws::simt::WarpCall ws_wc(ws_W);" + at + "WS_SIMT_LANES(ws_W) (void)" + call +
+             "; WS_SIMT_END(ws_W, 0u) ws_wc.Meet();";
+      if (!result.empty())
+        out += at + "WS_SIMT_LANES(ws_W) " + result + "[ws_l] = " + call +
+               "; WS_SIMT_END(ws_W, 0u)";
+      out += " } ";
+      whole = whole || c == dyn_cast<Expr>(of) ||
+              (isa<Expr>(of) && cast<Expr>(of)->IgnoreParenImpCasts() == c);
+      list.push_back({Offset(cr.getBegin()) - rb, Offset(cr.getEnd()) - rb,
+                      result.empty() ? std::string("(void)0") : result + "[ws_l]", 2, 0});
+      continue;
+    }
     const FunctionDecl* g = c->getDirectCallee()->getDefinition();
     const CharSourceRange cr = FileRange(c->getSourceRange());
     if (cr.isInvalid()) return false;

@@ -408,6 +408,19 @@ int SyncThreadsCount(unsigned int place, int predicate) {
 unsigned long long WarpOp(unsigned int kind, unsigned int mask, unsigned long long value, int arg,
                           int width, unsigned int place) {
   if (::ws::emu::t_thread == nullptr) return value;  // host code: nothing to meet
+  if (::ws::simt::WarpCall* call = ::ws::simt::t_warp_call) {
+    // A warp function's call (ws_program_simt.h): noted for the meeting, then its result.
+    const auto* t = reinterpret_cast<const ThreadView*>(::ws::emu::t_thread);
+    const unsigned int lane =
+        (t->builtins[0].x + t->builtins[2].x * (t->builtins[0].y + t->builtins[2].y *
+                                                                       t->builtins[0].z)) &
+        31u;
+    if (call->noting) {
+      emu::SimtWarpOpNote(static_cast<int>(lane), kind, mask, value, arg, width, place);
+      return value;
+    }
+    return emu::SimtWarpOpResult(static_cast<int>(lane));
+  }
   return emu::WarpOp(kind, mask, value, arg, width, place);
 }
 
@@ -651,6 +664,27 @@ void Return(Warp& w) {
   emu::WarpExit(w.mask);
   w.ret |= w.mask;
   w.mask = 0;
+}
+
+thread_local WarpCall* t_warp_call = nullptr;
+
+WarpCall::WarpCall(Warp& warp) : w(warp) {
+  t_warp_call = this;
+}
+WarpCall::~WarpCall() {
+  t_warp_call = nullptr;
+}
+void WarpCall::Meet() {
+  for (Mask m = w.live; m != 0; m &= m - 1) {  // the meeting's time is the latest arrival
+    const int l = __builtin_ctz(m);
+    *w.clock[l] = w.clk[l];
+  }
+  emu::SimtWarpOpMeet();
+  for (Mask m = w.live; m != 0; m &= m - 1) {
+    const int l = __builtin_ctz(m);
+    w.clk[l] = *w.clock[l];
+  }
+  noting = false;
 }
 
 void EnterLane(Warp& w, int lane) {

@@ -177,6 +177,21 @@ struct Loop {
   Loop& operator=(const Loop&) = delete;
 };
 
+// A warp-level intrinsic (__shfl_*_sync, a vote, __syncwarp, __reduce_*_sync) in a warp function:
+// each running lane's call is noted (the shim's intrinsic runs as written, its WarpOp noting
+// instead of waiting), the lanes meet as on the per-thread path (the same groups, records,
+// clocks and errors: Meet), then each lane's call runs again and takes its result.
+struct WarpCall {
+  Warp& w;
+  bool noting = true;
+  explicit WarpCall(Warp& warp);
+  ~WarpCall();
+  void Meet();
+  WarpCall(const WarpCall&) = delete;
+  WarpCall& operator=(const WarpCall&) = delete;
+};
+extern thread_local WarpCall* t_warp_call;
+
 // A __device__ function's warp function: its own return, break and continue lanes; the lanes
 // that called it run on after it but for those that left the kernel in it (none can: a return
 // leaves the function only).
