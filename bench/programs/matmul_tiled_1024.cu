@@ -2,9 +2,9 @@
 // multiplication at the size course repositories ship, 1024 x 1024 with 32 x 32 tiles (1M
 // threads, 1,024 blocks, 2.3 G recorded accesses). Its own check recomputes 4,096 sampled
 // elements on the host (exact: small integers).
+#include <cuda_runtime.h>
 #include <cstdio>
 #include <cstdlib>
-#include <cuda_runtime.h>
 
 #define N 1024
 #define TILE 32

@@ -293,8 +293,8 @@ void WarpExit(std::uint32_t mask) {
 void EnterLane(int lane) {
   t_worker->EnterLane(lane);
 }
-void SimtWarpOpNote(int lane, std::uint32_t kind, std::uint32_t mask, std::uint64_t value,
-                    int arg, int width, std::uint32_t place) {
+void SimtWarpOpNote(int lane, std::uint32_t kind, std::uint32_t mask, std::uint64_t value, int arg,
+                    int width, std::uint32_t place) {
   t_worker->SimtWarpOpNote(lane, kind, mask, value, arg, width, place);
 }
 void SimtWarpOpMeet() {

@@ -333,6 +333,8 @@ class Worker {
   static constexpr std::uint8_t kSiteShared = 1, kSiteGlobal = 2, kSiteSpaces = 3, kSiteWrite = 4;
   const std::vector<std::uint8_t>& SiteKinds();
   bool GatherLogs(std::uint32_t block, const std::vector<std::uint8_t>& kinds);
+  void GatherOne(std::uint32_t block, const std::vector<std::uint8_t>& kinds, bool pair,
+                 const AccessRecord& r, std::uint64_t value);
   void MarkWrittenWords(const std::vector<std::uint8_t>& kinds);
   // A global access of the interval into this block's batch for the launch's shadow. Once per
   // checked access: inline here, as the other per-access functions.
@@ -477,6 +479,8 @@ class Worker {
   static std::string ThreadList(const std::vector<std::uint32_t>& ids);
   bool RunReadyThreads(std::uint32_t n);
   bool RunBlock(std::uint64_t b);
+  enum class BlockStop { kEnded, kAtOneBarrier, kApart };
+  BlockStop StopOf(std::uint32_t n) const;
   void BeginBlock(std::uint64_t b, const uint3& bidx);
   void ReportBarrierMismatch(std::uint64_t b, const uint3& bidx, std::uint32_t n);
   bool PassBarrier(std::uint64_t b, std::uint32_t place, std::uint32_t n);
@@ -556,8 +560,8 @@ class Worker {
   std::vector<std::uint64_t> simt_values_;
   std::vector<SimtLogged> simt_sorted_;
   std::vector<std::uint32_t> simt_logged_, simt_bucket_;  // per warp: requests in the interval
-  std::vector<std::uint32_t> simt_touched_;  // per warp: lanes that made an access
-  std::vector<std::uint32_t> simt_parked_;   // per warp: lanes left at a divergent barrier
+  std::vector<std::uint32_t> simt_touched_;               // per warp: lanes that made an access
+  std::vector<std::uint32_t> simt_parked_;  // per warp: lanes left at a divergent barrier
   void SimtClearLog() {
     simt_log_.clear();
     simt_offsets_.clear();
@@ -569,8 +573,8 @@ class Worker {
                   bool global);
   static constexpr std::uint8_t kWarpReady = 0, kWarpWaiting = 1, kWarpDone = 2, kWarpFaulted = 3;
   std::vector<std::uint8_t> warp_state_;  // per warp of the block
-  unsigned block_sm_ = 0;          // the block-scheduler model's placement of the current
-  std::uint64_t block_start_ = 0;  // block (0 and 0 without the model)
+  unsigned block_sm_ = 0;                 // the block-scheduler model's placement of the current
+  std::uint64_t block_start_ = 0;         // block (0 and 0 without the model)
 };
 
 }  // namespace ws::emu::detail

@@ -86,6 +86,22 @@ bool Worker::RunReadyThreads(std::uint32_t n) {
   return true;
 }
 
+// Where a block's threads stopped: all ended, all at thread 0's barrier, or apart (some ended,
+// or waiting at another barrier: an error). Both paths' block loops ask.
+Worker::BlockStop Worker::StopOf(std::uint32_t n) const {
+  std::uint32_t n_exited = 0, n_same = 0;
+  const std::uint32_t place0 = threads_[0].barrier_place;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    if (threads_[i].status == ThreadStatus::kExited)
+      ++n_exited;
+    else if (threads_[i].barrier_place == place0)
+      ++n_same;
+  }
+  return n_exited == n ? BlockStop::kEnded
+         : n_same == n ? BlockStop::kAtOneBarrier
+                       : BlockStop::kApart;
+}
+
 // Returns false when the block failed (the launch stops).
 bool Worker::RunBlock(std::uint64_t b) {
   const LaunchConfig& cfg = *launch_->config;
@@ -102,16 +118,10 @@ bool Worker::RunBlock(std::uint64_t b) {
     if (warp_ops > 0) continue;
     // Every thread exited, or every thread waits at one barrier: the common cases, seen in
     // one pass; anything else is an error (ReportBarrierMismatch describes it).
-    std::uint32_t n_exited = 0, n_same = 0;
     const std::uint32_t place0 = threads_[0].barrier_place;
-    for (std::uint32_t i = 0; i < n; ++i) {
-      if (threads_[i].status == ThreadStatus::kExited)
-        ++n_exited;
-      else if (threads_[i].barrier_place == place0)
-        ++n_same;
-    }
-    if (n_exited == n) break;  // every thread finished
-    if (n_same != n) {
+    const BlockStop stop = StopOf(n);
+    if (stop == BlockStop::kEnded) break;  // every thread finished
+    if (stop == BlockStop::kApart) {
       ReportBarrierMismatch(b, bidx, n);
       return false;
     }

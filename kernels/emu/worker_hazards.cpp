@@ -74,25 +74,31 @@ bool Worker::GatherLogs(std::uint32_t block, const std::vector<std::uint8_t>& ki
       c.formed = 0;
       continue;
     }
-    for (const ThreadCtx::Logged& e : c.log) {
-      const std::uint8_t kind = e.site < kinds.size() ? kinds[e.site] : 0;
-      if ((kind & kSiteSpaces) == 0) continue;
-      const AccessRecord r{e.offset, 0,      e.time, static_cast<std::uint16_t>(c.linear),
-                           e.site,   c.epoch};
-      if (pair) {
-        const SiteInfo& site = local_sites_[e.site];
-        if ((kind & kSiteWrite) != 0 ||
-            written_words_.Touches(site.space, site.buffer, e.offset, site.size)) {
-          interval_records_.push_back(r);
-          interval_values_.push_back(e.value);
-        }
-      }
-      if ((kind & kSiteSpaces) == kSiteGlobal) ToShadow(block, r, e.value);
-    }
+    for (const ThreadCtx::Logged& e : c.log)
+      GatherOne(block, kinds, pair,
+                {e.offset, 0, e.time, static_cast<std::uint16_t>(c.linear), e.site, c.epoch},
+                e.value);
     c.log.clear();
     c.formed = 0;
   }
   return pair;
+}
+
+// One access of the interval: a record to pair where it may race (a write, or a touch of a word
+// the interval wrote), and a global one into the shadow.
+void Worker::GatherOne(std::uint32_t block, const std::vector<std::uint8_t>& kinds, bool pair,
+                       const AccessRecord& r, std::uint64_t value) {
+  const std::uint8_t kind = r.site < kinds.size() ? kinds[r.site] : 0;
+  if ((kind & kSiteSpaces) == 0) return;
+  if (pair) {
+    const SiteInfo& site = local_sites_[r.site];
+    if ((kind & kSiteWrite) != 0 ||
+        written_words_.Touches(site.space, site.buffer, r.offset, site.size)) {
+      interval_records_.push_back(r);
+      interval_values_.push_back(value);
+    }
+  }
+  if ((kind & kSiteSpaces) == kSiteGlobal) ToShadow(block, r, value);
 }
 
 // The shared and global words the interval's stores and atomics wrote, into written_words_.

@@ -30,20 +30,19 @@ void Worker::StartWarpFibers(std::uint32_t n) {
     c->stack.bottom = static_cast<char*>(sc.sp) - sc.size;
     c->stack.size = sc.size;
     const std::uint32_t w = first / 32;
-    fibers_[first] = ctx::fiber(
-        std::allocator_arg, ctx::preallocated(sc.sp, sc.size, sc), alloc,
-        [this, c, w, n](ctx::fiber&& sched) {
-          AfterSwitch(c->stack, &scheduler_stack_);
-          c->scheduler = std::move(sched);
-          while (!quitting_) {
-            c->in_kernel = true;
-            RunWarp(w, n);
-            c->in_kernel = false;
-            YieldToScheduler(c);
-          }
-          BeforeFinalSwitch(scheduler_stack_);
-          return std::move(c->scheduler);
-        });
+    fibers_[first] = ctx::fiber(std::allocator_arg, ctx::preallocated(sc.sp, sc.size, sc), alloc,
+                                [this, c, w, n](ctx::fiber&& sched) {
+                                  AfterSwitch(c->stack, &scheduler_stack_);
+                                  c->scheduler = std::move(sched);
+                                  while (!quitting_) {
+                                    c->in_kernel = true;
+                                    RunWarp(w, n);
+                                    c->in_kernel = false;
+                                    YieldToScheduler(c);
+                                  }
+                                  BeforeFinalSwitch(scheduler_stack_);
+                                  return std::move(c->scheduler);
+                                });
   }
 }
 
@@ -95,16 +94,10 @@ bool Worker::RunBlockSimt(std::uint64_t b) {
       if (warp_state_[w] == kWarpFaulted) return false;
       if (!warp_done_[w]) FinishWarpIfExited(w, n);
     }
-    std::uint32_t n_exited = 0, n_same = 0;
     const std::uint32_t place0 = threads_[0].barrier_place;
-    for (std::uint32_t i = 0; i < n; ++i) {
-      if (threads_[i].status == ThreadStatus::kExited)
-        ++n_exited;
-      else if (threads_[i].barrier_place == place0)
-        ++n_same;
-    }
-    if (n_exited == n) break;
-    if (n_same != n) {
+    const BlockStop stop = StopOf(n);
+    if (stop == BlockStop::kEnded) break;
+    if (stop == BlockStop::kApart) {
       ReportBarrierMismatch(b, bidx, n);
       return false;
     }
@@ -327,20 +320,9 @@ void Worker::SimtGather(std::uint32_t block, const std::vector<std::uint8_t>& ki
     }
     begin = end;
   }
-  for (const SimtLogged& e : simt_sorted_) {
-    const std::uint8_t kind = e.site < kinds.size() ? kinds[e.site] : 0;
-    if ((kind & kSiteSpaces) == 0) continue;
-    const AccessRecord r{e.offset, 0, e.time, e.thread, e.site, threads_[e.thread].epoch};
-    if (pair) {
-      const SiteInfo& site = local_sites_[e.site];
-      if ((kind & kSiteWrite) != 0 ||
-          written_words_.Touches(site.space, site.buffer, e.offset, site.size)) {
-        interval_records_.push_back(r);
-        interval_values_.push_back(e.value);
-      }
-    }
-    if ((kind & kSiteSpaces) == kSiteGlobal) ToShadow(block, r, e.value);
-  }
+  for (const SimtLogged& e : simt_sorted_)
+    GatherOne(block, kinds, pair, {e.offset, 0, e.time, e.thread, e.site, threads_[e.thread].epoch},
+              e.value);
   SimtClearLog();
 }
 

@@ -19,9 +19,9 @@
 namespace ws {
 namespace {
 
-using Figures = std::tuple<std::uint32_t, int, int, int, std::uint64_t, std::uint64_t,
-                           std::uint64_t, std::uint64_t, std::uint32_t, std::uint64_t,
-                           std::uint64_t>;
+using Figures =
+    std::tuple<std::uint32_t, int, int, int, std::uint64_t, std::uint64_t, std::uint64_t,
+               std::uint64_t, std::uint32_t, std::uint64_t, std::uint64_t>;
 std::vector<Figures> FiguresOf(const LaunchTrace& t) {
   std::vector<Figures> out;
   for (std::size_t i = 0; i < t.sites.size(); ++i) {
@@ -90,8 +90,8 @@ TEST(Engines, EveryExampleGivesTheSameFiguresOnBoth) {
 }
 
 TEST(Engines, EveryAssignmentSolutionGivesTheSameFiguresOnBoth) {
-  for (const auto& e : std::filesystem::directory_iterator(WARPSCOPE_SOURCE_DIR
-                                                           "/tests/assignments")) {
+  for (const auto& e :
+       std::filesystem::directory_iterator(WARPSCOPE_SOURCE_DIR "/tests/assignments")) {
     if (e.path().extension() != ".cu") continue;
     SCOPED_TRACE(e.path().filename().string());
     Compare(e.path().filename().string(), e.path().parent_path(), Read(e.path()));

@@ -7,12 +7,12 @@
 
 #include <algorithm>
 #include <cctype>
-#include <map>
-#include <sstream>
-#include <tuple>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <sstream>
+#include <tuple>
 
 #include "warpscope/program/program.h"
 #include "warpscope/trace/trace_file.h"
@@ -48,8 +48,8 @@ std::vector<std::uint8_t> Canonical(LaunchTrace t) {
     }
     std::map<std::tuple<int, int, std::uint32_t>, std::uint32_t> renumber;
     {
-      std::map<std::pair<int, int>, std::vector<std::pair<std::pair<std::uint32_t, std::uint16_t>,
-                                                          std::uint32_t>>>
+      std::map<std::pair<int, int>,
+               std::vector<std::pair<std::pair<std::uint32_t, std::uint16_t>, std::uint32_t>>>
           by_slot;
       for (const auto& [k, when] : first)
         by_slot[{std::get<0>(k), std::get<1>(k)}].push_back({when, std::get<2>(k)});
@@ -67,7 +67,8 @@ std::vector<std::uint8_t> Canonical(LaunchTrace t) {
       const AccessRecord& r = b.accesses[i];
       return std::tuple(r.thread, r.time, r.site, r.iteration, r.offset, r.epoch);
     };
-    std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return key(x) < key(y); });
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t x, std::size_t y) { return key(x) < key(y); });
     std::vector<AccessRecord> accesses;
     std::vector<std::uint64_t> values;
     for (std::size_t i : order) {
@@ -76,15 +77,15 @@ std::vector<std::uint8_t> Canonical(LaunchTrace t) {
     }
     b.accesses = std::move(accesses);
     b.values = std::move(values);
-    std::sort(b.warp_ops.begin(), b.warp_ops.end(),
-              [](const WarpOpRecord& x, const WarpOpRecord& y) {
-                return std::tuple(x.warp, x.site, x.iteration) <
-                       std::tuple(y.warp, y.site, y.iteration);
+    std::sort(
+        b.warp_ops.begin(), b.warp_ops.end(), [](const WarpOpRecord& x, const WarpOpRecord& y) {
+          return std::tuple(x.warp, x.site, x.iteration) < std::tuple(y.warp, y.site, y.iteration);
+        });
+    std::sort(b.barriers.begin(), b.barriers.end(),
+              [](const BarrierRecord& x, const BarrierRecord& y) {
+                return std::tuple(x.thread, x.site, x.iteration, x.arrival) <
+                       std::tuple(y.thread, y.site, y.iteration, y.arrival);
               });
-    std::sort(b.barriers.begin(), b.barriers.end(), [](const BarrierRecord& x, const BarrierRecord& y) {
-      return std::tuple(x.thread, x.site, x.iteration, x.arrival) <
-             std::tuple(y.thread, y.site, y.iteration, y.arrival);
-    });
   }
   TraceContents c;
   c.launches.push_back(std::move(t));
@@ -98,8 +99,8 @@ std::string WithoutTimings(const std::string& text, bool every_line = false) {
   std::string out;
   for (std::string line; std::getline(in, line);) {
     bool timing = every_line;
-    for (const char* w : {"time", "Time", "TIME", " ms", "(ms)", "msec", "(us)", " us", "sec",
-                          "/s", "GB", "MLUP", "Throughput", "throughput"})
+    for (const char* w : {"time", "Time", "TIME", " ms", "(ms)", "msec", "(us)", " us", "sec", "/s",
+                          "GB", "MLUP", "Throughput", "throughput"})
       timing = timing || line.find(w) != std::string::npos;
     if (timing) {  // each number one '#', whatever its digits
       std::string masked;
@@ -162,10 +163,10 @@ std::string SiteDifferences(const LaunchTrace& a, const LaunchTrace& b) {
       if (std::tuple(u.offset, u.iteration, u.time, u.thread, u.site, u.epoch) ==
           std::tuple(v.offset, v.iteration, v.time, v.thread, v.site, v.epoch))
         continue;
-      m << "; first difference: thread " << u.thread << "/" << v.thread << " site " << u.site
-        << "/" << v.site << " time " << u.time << "/" << v.time << " iteration " << u.iteration
-        << "/" << v.iteration << " offset " << u.offset << "/" << v.offset << " epoch "
-        << u.epoch << "/" << v.epoch;
+      m << "; first difference: thread " << u.thread << "/" << v.thread << " site " << u.site << "/"
+        << v.site << " time " << u.time << "/" << v.time << " iteration " << u.iteration << "/"
+        << v.iteration << " offset " << u.offset << "/" << v.offset << " epoch " << u.epoch << "/"
+        << v.epoch;
       break;
     }
     break;
@@ -220,7 +221,8 @@ TEST_P(Corpus, RunsAsWritten) {
   f.engine = "fiber";
   const LessonRun fiber = RunProgramFile(main, f);
   ASSERT_TRUE(fiber.program->ok()) << fiber.program->failure;
-  // (A program that draws its inputs at random prints other numbers each run: the manifest says so.)
+  // (A program that draws its inputs at random prints other numbers each run: the manifest says
+  // so.)
   if (!entry.value("random_inputs", false)) {
     const bool timed = entry.contains("prints_timings");  // numbers with no word for them
     EXPECT_EQ(WithoutTimings(fiber.program->stdout_text, timed),

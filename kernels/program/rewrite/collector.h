@@ -380,10 +380,10 @@ class Collector : public RecursiveASTVisitor<Collector> {
     std::string place;
   };
   std::vector<Numbered> numbered_;
-  std::vector<const FunctionDecl*> simt_candidates_;   // kernels (not templates) in program files
-  std::map<const FunctionDecl*, std::string> simt_;    // kernel -> its warp function's name, or
-  std::map<const FunctionDecl*, std::string> simt_no_; // why it has none
-  std::map<const FunctionDecl*, std::string> simt_fn_; // __device__ functions: "" or why not
+  std::vector<const FunctionDecl*> simt_candidates_;     // kernels (not templates) in program files
+  std::map<const FunctionDecl*, std::string> simt_;      // kernel -> its warp function's name, or
+  std::map<const FunctionDecl*, std::string> simt_no_;   // why it has none
+  std::map<const FunctionDecl*, std::string> simt_fn_;   // __device__ functions: "" or why not
   std::vector<const FunctionDecl*> kernel_table_decls_;  // out_->kernel_table's kernels
   std::vector<ProgramDiagnostic> errors_;
   std::map<const VarDecl*, std::string> dynamic_;  // extern __shared__ arrays: element type

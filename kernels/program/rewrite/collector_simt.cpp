@@ -114,14 +114,33 @@ bool Changes(const Stmt* body, const VarDecl* p) {
 }
 
 bool IsWarpIntrinsic(const std::string& n) {
-  static const std::set<std::string> names = {
-      "__syncthreads_count", "__syncthreads_and", "__syncthreads_or", "__syncwarp",
-      "__shfl_sync",         "__shfl_up_sync",    "__shfl_down_sync", "__shfl_xor_sync",
-      "__shfl",              "__shfl_up",         "__shfl_down",      "__shfl_xor",
-      "__ballot_sync",       "__any_sync",        "__all_sync",       "__activemask",
-      "__match_any_sync",    "__match_all_sync",  "__reduce_add_sync", "__reduce_min_sync",
-      "__reduce_max_sync",   "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync",
-      "__ballot",            "__any",             "__all"};
+  static const std::set<std::string> names = {"__syncthreads_count",
+                                              "__syncthreads_and",
+                                              "__syncthreads_or",
+                                              "__syncwarp",
+                                              "__shfl_sync",
+                                              "__shfl_up_sync",
+                                              "__shfl_down_sync",
+                                              "__shfl_xor_sync",
+                                              "__shfl",
+                                              "__shfl_up",
+                                              "__shfl_down",
+                                              "__shfl_xor",
+                                              "__ballot_sync",
+                                              "__any_sync",
+                                              "__all_sync",
+                                              "__activemask",
+                                              "__match_any_sync",
+                                              "__match_all_sync",
+                                              "__reduce_add_sync",
+                                              "__reduce_min_sync",
+                                              "__reduce_max_sync",
+                                              "__reduce_and_sync",
+                                              "__reduce_or_sync",
+                                              "__reduce_xor_sync",
+                                              "__ballot",
+                                              "__any",
+                                              "__all"};
   return names.count(n) > 0;
 }
 
@@ -129,10 +148,10 @@ bool IsWarpIntrinsic(const std::string& n) {
 // whose value moves in one 8-byte step.
 bool MeetingIntrinsic(const std::string& n) {
   static const std::set<std::string> names = {
-      "__shfl_sync",      "__shfl_up_sync",    "__shfl_down_sync",  "__shfl_xor_sync",
-      "__ballot_sync",    "__any_sync",        "__all_sync",        "__activemask",
-      "__syncwarp",       "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync",
-      "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync"};
+      "__shfl_sync",       "__shfl_up_sync",    "__shfl_down_sync",  "__shfl_xor_sync",
+      "__ballot_sync",     "__any_sync",        "__all_sync",        "__activemask",
+      "__syncwarp",        "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync",
+      "__reduce_and_sync", "__reduce_or_sync",  "__reduce_xor_sync"};
   return names.count(n) > 0;
 }
 
@@ -213,8 +232,8 @@ bool Collector::CalleeTouchesMemory(const FunctionDecl* f,
       const FunctionDecl* callee = c->getDirectCallee();
       const std::string n = NameOf(callee);
       if (n == "__syncthreads" || IsWarpIntrinsic(n)) return true;
-      if (callee != nullptr && (InNamespace(callee, "cooperative_groups") ||
-                                n == "tex1Dfetch" || n == "tex1D" || n == "tex2D"))
+      if (callee != nullptr && (InNamespace(callee, "cooperative_groups") || n == "tex1Dfetch" ||
+                                n == "tex1D" || n == "tex2D"))
         return true;
       if (callee != nullptr && CalleeTouchesMemory(callee, seen)) return true;
     }
@@ -242,8 +261,7 @@ std::string Collector::SimtCheckExpr(const Stmt* e, SimtKernel& k) {
       const std::string n = NameOf(callee);
       if (callee == nullptr && !isa<CXXPseudoDestructorExpr>(c->getCallee()) && !k.pattern)
         return "a call through a pointer on line " + line(s);
-      if (n == "__syncthreads")
-        return "__syncthreads() inside an expression on line " + line(s);
+      if (n == "__syncthreads") return "__syncthreads() inside an expression on line " + line(s);
       if (IsWarpIntrinsic(n)) {
         if (!MeetingIntrinsic(n) || callee == nullptr)
           return n + "() (a warp-level intrinsic) on line " + line(s) + " (yet)";
@@ -258,9 +276,10 @@ std::string Collector::SimtCheckExpr(const Stmt* e, SimtKernel& k) {
       }
       if (callee != nullptr && InNamespace(callee, "cooperative_groups") && !BlockQuery(callee) &&
           !(isa<CXXConstructorDecl>(callee) &&
-            GroupClass(QualType(cast<CXXConstructorDecl>(callee)->getParent()->getTypeForDecl(), 0)) ==
-                "thread_block"))
-        return "cooperative groups on line " + line(s) + " (a thread_block's sync and queries only, yet)";
+            GroupClass(QualType(cast<CXXConstructorDecl>(callee)->getParent()->getTypeForDecl(),
+                                0)) == "thread_block"))
+        return "cooperative groups on line " + line(s) +
+               " (a thread_block's sync and queries only, yet)";
       if (n == "tex1Dfetch" || n == "tex1D" || n == "tex2D")
         return "a texture fetch on line " + line(s);
       std::set<const FunctionDecl*> seen;
@@ -268,9 +287,8 @@ std::string Collector::SimtCheckExpr(const Stmt* e, SimtKernel& k) {
         // A __device__ function that accesses memory or meets other threads runs as a warp
         // function of its own, called once for the warp (SimtLeaf hoists the call).
         const FunctionDecl* def = callee->getDefinition();
-        if (def != nullptr &&
-            !sm_.isBeforeInTranslationUnit(sm_.getExpansionLoc(def->getEndLoc()),
-                                           sm_.getExpansionLoc(c->getBeginLoc())))
+        if (def != nullptr && !sm_.isBeforeInTranslationUnit(sm_.getExpansionLoc(def->getEndLoc()),
+                                                             sm_.getExpansionLoc(c->getBeginLoc())))
           return "a call of " + n + "() on line " + line(s) +
                  ", which is defined after its caller (yet)";
         const std::string why = SimtDeviceFn(callee);
@@ -325,10 +343,12 @@ std::string Collector::SimtDeviceFn(const FunctionDecl* g) {
     return it->second == "?" ? "a recursive call" : it->second;
   simt_fn_[def] = "?";
   std::string why;
-  if (isa<CXXMethodDecl>(def)) why = "a member function (yet)";
+  if (isa<CXXMethodDecl>(def))
+    why = "a member function (yet)";
   else if (def->isTemplated() || def->getTemplateSpecializationInfo() != nullptr)
     why = "a function template (yet)";
-  else if (def->isVariadic()) why = "a variadic function";
+  else if (def->isVariadic())
+    why = "a variadic function";
   const auto* body = dyn_cast_or_null<CompoundStmt>(def->getBody());
   const CharSourceRange fr = FileRange(def->getSourceRange());
   if (why.empty() && (body == nullptr || fr.isInvalid())) why = "written by a macro";
@@ -430,7 +450,7 @@ std::string Collector::SimtCheckStmt(const Stmt* s, SimtKernel& k, int loops) {
         return "an array of run-time length on line " + line();
       if (t->getContainedAutoType() != nullptr && t->isDependentType())
         return "an auto variable of a template's type on line " + line() + " (yet)";
-      if (t->isDependentType()) continue;  // as written (T); sizes are the instantiations' 
+      if (t->isDependentType()) continue;  // as written (T); sizes are the instantiations'
       if (const TagDecl* tag = t->getAsTagDecl();
           tag != nullptr && (tag->getDeclContext()->isFunctionOrMethod() || tag->getName().empty()))
         return "a variable of a type declared in the kernel on line " + line();
@@ -438,14 +458,15 @@ std::string Collector::SimtCheckStmt(const Stmt* s, SimtKernel& k, int loops) {
           rec != nullptr && (!rec->hasDefaultConstructor() || !rec->isTriviallyCopyable()))
         return "a variable of a class type that is not trivially copyable on line " + line();
     }
-    if (uniform && lane) return "a declaration of shared and per-thread variables on line " + line();
+    if (uniform && lane)
+      return "a declaration of shared and per-thread variables on line " + line();
     if (lane) {
       for (const Decl* x : d->decls()) {
         const auto* v = cast<VarDecl>(x);
         k.lanes[v] = k.Name("v");
         if (!v->getType()->isDependentType() && !v->getType()->isIncompleteType())
-          k.bytes += 32 * static_cast<std::uint64_t>(
-                              ctx_.getTypeSizeInChars(v->getType()).getQuantity());
+          k.bytes +=
+              32 * static_cast<std::uint64_t>(ctx_.getTypeSizeInChars(v->getType()).getQuantity());
       }
     }
     return SimtCheckExpr(s, k);
@@ -483,8 +504,8 @@ std::string Collector::SimtCheckStmt(const Stmt* s, SimtKernel& k, int loops) {
       return "";
     if (const Expr* sync = BlockSync(e)) {  // its group: a variable or this_thread_block()
       const auto* m = dyn_cast<CXXMemberCallExpr>(sync);
-      const Expr* group = m != nullptr ? m->getImplicitObjectArgument()
-                                       : cast<CallExpr>(sync)->getArg(0);
+      const Expr* group =
+          m != nullptr ? m->getImplicitObjectArgument() : cast<CallExpr>(sync)->getArg(0);
       group = group->IgnoreParenImpCasts();
       if (isa<DeclRefExpr>(group)) return "";
       if (const auto* c = dyn_cast<CallExpr>(group);
@@ -544,14 +565,14 @@ bool Collector::SimtLeaf(SourceLocation b, SourceLocation e, const Stmt* of, Sim
         if (ar.isInvalid() || i >= fn->getNumParams()) return false;
         const std::string name = k.Name("a");
         out += "::ws::simt::Lanes<std::remove_cv_t<" +
-               fn->getParamDecl(i)->getType().getUnqualifiedType().getAsString(pp) + ">> " +
-               name + "; ";
+               fn->getParamDecl(i)->getType().getUnqualifiedType().getAsString(pp) + ">> " + name +
+               "; ";
         if (!SimtLeaf(ar.getBegin(), ar.getEnd(), a, k, name + "[ws_l] = (", ");", out))
           return false;
         args += (args.empty() ? "" : ", ") + name + "[ws_l]";
       }
-      const std::string call = RawText(Offset(callee.getBegin()), Offset(callee.getEnd())) + "(" +
-                               args + ")";
+      const std::string call =
+          RawText(Offset(callee.getBegin()), Offset(callee.getEnd())) + "(" + args + ")";
       const std::string at = "\n#line " + std::to_string(sm_.getSpellingLineNumber(cr.getBegin())) +
                              " \"" + CString(DisplayName(sm_.getFileID(cr.getBegin()))) + "\"\n";
       std::string result;
@@ -563,8 +584,8 @@ bool Collector::SimtLeaf(SourceLocation b, SourceLocation e, const Stmt* of, Sim
       out += "{ ::ws::simt::WarpCall ws_wc(ws_W);" + at + "WS_SIMT_LANES(ws_W) (void)" + call +
              "; WS_SIMT_END(ws_W, 0u) ws_wc.Meet();";
       if (!result.empty())
-        out += at + "WS_SIMT_LANES(ws_W) " + result + "[ws_l] = " + call +
-               "; WS_SIMT_END(ws_W, 0u)";
+        out +=
+            at + "WS_SIMT_LANES(ws_W) " + result + "[ws_l] = " + call + "; WS_SIMT_END(ws_W, 0u)";
       out += " } ";
       whole = whole || c == dyn_cast<Expr>(of) ||
               (isa<Expr>(of) && cast<Expr>(of)->IgnoreParenImpCasts() == c);
@@ -587,8 +608,7 @@ bool Collector::SimtLeaf(SourceLocation b, SourceLocation e, const Stmt* of, Sim
       out += "::ws::simt::Lanes<std::remove_cv_t<" +
              g->getParamDecl(i)->getType().getUnqualifiedType().getAsString(pp) + ">> " + name +
              "; ";
-      if (!SimtLeaf(ar.getBegin(), ar.getEnd(), a, k, name + "[ws_l] = (", ");", out))
-        return false;
+      if (!SimtLeaf(ar.getBegin(), ar.getEnd(), a, k, name + "[ws_l] = (", ");", out)) return false;
       args += ", " + name;
     }
     std::string result;
@@ -607,8 +627,8 @@ bool Collector::SimtLeaf(SourceLocation b, SourceLocation e, const Stmt* of, Sim
   if (whole && prefix.empty()) return true;  // `g(x);`: nothing more to run
   for (const Edit& x : edits_) {
     if (x.role == 1 || x.role == 2) continue;
-    const bool inside = x.begin == x.end ? x.begin >= rb && x.begin <= re
-                                         : x.begin >= rb && x.end <= re;
+    const bool inside =
+        x.begin == x.end ? x.begin >= rb && x.begin <= re : x.begin >= rb && x.end <= re;
     if (!inside) {
       if (x.begin < re && x.end > rb && x.begin != x.end) return false;  // straddles
       continue;
@@ -680,7 +700,8 @@ bool Collector::SimtLeaf(SourceLocation b, SourceLocation e, const Stmt* of, Sim
       const Decl* callee = nullptr;
       if (const auto* c = dyn_cast<CXXConstructExpr>(s)) callee = c->getConstructor();
       if (const auto* c = dyn_cast<CallExpr>(s)) callee = c->getCalleeDecl();
-      if (callee != nullptr && IsProgramFile(sm_.getFileID(sm_.getExpansionLoc(callee->getLocation()))))
+      if (callee != nullptr &&
+          IsProgramFile(sm_.getFileID(sm_.getExpansionLoc(callee->getLocation()))))
         ctx = true;
     }
     for (const Stmt* c : s->children())
@@ -856,17 +877,19 @@ bool Collector::SimtStmt(const Stmt* s, SimtKernel& k, std::string& out) {
   if (const auto* e = dyn_cast<Expr>(s)) {
     if (const Expr* sync = BlockSync(e)) {  // as the shim's sync(): its place by the call's line
       const unsigned line = sm_.getExpansionLineNumber(sync->getExprLoc());
-      out += "::ws::simt::Barrier(ws_W, ::std::integral_constant<unsigned int, "
-             "::ws::prog::PlaceOf(__FILE__, " +
-             std::to_string(line) + "u)>::value); ";
+      out +=
+          "::ws::simt::Barrier(ws_W, ::std::integral_constant<unsigned int, "
+          "::ws::prog::PlaceOf(__FILE__, " +
+          std::to_string(line) + "u)>::value); ";
       return true;
     }
     if (const auto* c = dyn_cast<CallExpr>(e->IgnoreParenImpCasts());
         c != nullptr && NameOf(c->getDirectCallee()) == "__syncthreads") {
       const unsigned line = sm_.getExpansionLineNumber(s->getBeginLoc());
-      out += "::ws::simt::Barrier(ws_W, ::std::integral_constant<unsigned int, "
-             "::ws::prog::PlaceOf(__FILE__, " +
-             std::to_string(line) + "u)>::value); ";
+      out +=
+          "::ws::simt::Barrier(ws_W, ::std::integral_constant<unsigned int, "
+          "::ws::prog::PlaceOf(__FILE__, " +
+          std::to_string(line) + "u)>::value); ";
       return true;
     }
     const CharSourceRange r = FileRange(e->getSourceRange());
@@ -908,9 +931,9 @@ void Collector::EmitWarpFunctions() {
       for (const Numbered& n : numbered_) {
         if (n.a.begin >= Offset(fr.getBegin()) && n.a.end <= Offset(fr.getEnd()) &&
             (n.a.local || n.a.call)) {
-          why = std::string(n.a.local ? "a thread's own array in local memory"
-                                      : "a texture fetch") +
-                " on line " + std::to_string(n.a.line) + " (yet)";
+          why =
+              std::string(n.a.local ? "a thread's own array in local memory" : "a texture fetch") +
+              " on line " + std::to_string(n.a.line) + " (yet)";
           break;
         }
       }
@@ -919,8 +942,9 @@ void Collector::EmitWarpFunctions() {
     // A call the template's text names by a dependent name is resolved in its instantiations
     // only: where one calls a warp function there, the text cannot say which (yet).
     if (why.empty() && k.hoist.size() < hoisted)
-      why = "a call of a __device__ function that accesses memory, by a name that depends on the "
-            "template's arguments (yet)";
+      why =
+          "a call of a __device__ function that accesses memory, by a name that depends on the "
+          "template's arguments (yet)";
     // Parameters the kernel changes (or takes the address of) are the thread's own too.
     std::string params, copies;
     for (const ParmVarDecl* p : f->parameters()) {
@@ -939,8 +963,8 @@ void Collector::EmitWarpFunctions() {
       const std::string name = k.Name("v");
       k.lanes[p] = name;
       if (!p->getType()->isDependentType() && !p->getType()->isIncompleteType())
-        k.bytes += 32 * static_cast<std::uint64_t>(
-                            ctx_.getTypeSizeInChars(p->getType()).getQuantity());
+        k.bytes +=
+            32 * static_cast<std::uint64_t>(ctx_.getTypeSizeInChars(p->getType()).getQuantity());
       copies += "::ws::simt::Lanes<std::remove_cv_t<" +
                 p->getType().getUnqualifiedType().getAsString(pp) + ">> " + name +
                 "; for (int ws_i = 0; ws_i < 32; ++ws_i) ::ws::simt::Put(" + name + "[ws_i], " +
@@ -959,8 +983,10 @@ void Collector::EmitWarpFunctions() {
     const unsigned end_line = sm_.getSpellingLineNumber(fr.getEnd());
     // The kernel's name as g++'s __PRETTY_FUNCTION__ writes it (assert's message).
     std::string pretty = PredefinedExpr::ComputeName(PredefinedExpr::PrettyFunction, f);
-    for (std::size_t at = 0; (at = pretty.find(" *", at)) != std::string::npos;) pretty.erase(at, 1);
-    for (std::size_t at = 0; (at = pretty.find(" &", at)) != std::string::npos;) pretty.erase(at, 1);
+    for (std::size_t at = 0; (at = pretty.find(" *", at)) != std::string::npos;)
+      pretty.erase(at, 1);
+    for (std::size_t at = 0; (at = pretty.find(" &", at)) != std::string::npos;)
+      pretty.erase(at, 1);
     std::string header;
     if (ftd != nullptr) {
       const CharSourceRange tr = FileRange(ftd->getTemplateParameters()->getSourceRange());
@@ -970,8 +996,8 @@ void Collector::EmitWarpFunctions() {
       }
       header = RawText(Offset(tr.getBegin()), Offset(tr.getEnd())) + " ";
     }
-    std::string fn = "\n#if defined(WS_SIMT)\n" + header + "[[maybe_unused]] static inline void " + name +
-                     "(::ws::simt::Warp& ws_W" + params +
+    std::string fn = "\n#if defined(WS_SIMT)\n" + header + "[[maybe_unused]] static inline void " +
+                     name + "(::ws::simt::Warp& ws_W" + params +
                      ") { [[maybe_unused]] static constexpr const char ws_pretty[] = \"" +
                      CString(pretty) + "\"; " + copies + text + "}\n#endif\n";
     fn += "#line " + std::to_string(end_line) + " \"" +
@@ -999,8 +1025,8 @@ void Collector::EmitWarpFunctions() {
       out_->kernel_table_warp.push_back("");
       auto no = simt_no_.find(key);
       out_->kernel_table_simt.push_back(no != simt_no_.end() ? no->second
-                                        : it != simt_.end() ? "an overloaded kernel (yet)"
-                                                            : "no warp function (yet)");
+                                        : it != simt_.end()  ? "an overloaded kernel (yet)"
+                                                             : "no warp function (yet)");
     }
   }
 }

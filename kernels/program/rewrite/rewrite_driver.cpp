@@ -362,15 +362,15 @@ RewriteResult RewriteProgram(const RewriteRequest& rq) {
   if (!p.kernel_table.empty()) {
     out += "static const ::ws::prog::KernelTable ws_kernel_table({";
     for (std::size_t k = 0; k < p.kernel_table.size(); ++k)
-      out += "{reinterpret_cast<const void*>(" + p.kernel_table[k] + "), \"" +
-             Escape(p.kernel_table_names[k]) + "\", " + std::to_string(p.kernel_table_shared[k]) +
-             "u, " +
-             (k < p.kernel_table_warp.size() && !p.kernel_table_warp[k].empty()
-                  ? "WS_SIMT_WARP(" + p.kernel_table_warp[k] + "), WS_SIMT_NONE"
-                  : "nullptr, \"" +
-                        Escape(k < p.kernel_table_simt.size() ? p.kernel_table_simt[k] : "") +
-                        "\"") +
-             "}, ";
+      out +=
+          "{reinterpret_cast<const void*>(" + p.kernel_table[k] + "), \"" +
+          Escape(p.kernel_table_names[k]) + "\", " + std::to_string(p.kernel_table_shared[k]) +
+          "u, " +
+          (k < p.kernel_table_warp.size() && !p.kernel_table_warp[k].empty()
+               ? "WS_SIMT_WARP(" + p.kernel_table_warp[k] + "), WS_SIMT_NONE"
+               : "nullptr, \"" +
+                     Escape(k < p.kernel_table_simt.size() ? p.kernel_table_simt[k] : "") + "\"") +
+          "}, ";
     out += "});\n";
   }
   // Each header the compiler reads from where the rewritten program is put: at its own lines,

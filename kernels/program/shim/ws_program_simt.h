@@ -34,18 +34,18 @@ inline constexpr unsigned int kMaxSlots = 32;
 
 // A warp as its warp function runs it.
 struct Warp {
-  Mask mask = 0;  // the lanes running now
-  Mask live = 0;  // the lanes the warp has
-  Mask ret = 0;   // lanes that returned (they run no more of the kernel)
-  Mask fret = 0;  // lanes that returned from the __device__ function running now
-  Mask brk = 0;   // lanes that left the innermost loop by `break`
-  Mask cont = 0;  // lanes that left this step of the innermost loop by `continue`
+  Mask mask = 0;        // the lanes running now
+  Mask live = 0;        // the lanes the warp has
+  Mask ret = 0;         // lanes that returned (they run no more of the kernel)
+  Mask fret = 0;        // lanes that returned from the __device__ function running now
+  Mask brk = 0;         // lanes that left the innermost loop by `break`
+  Mask cont = 0;        // lanes that left this step of the innermost loop by `continue`
   bool values = false;  // the slots carry values (the race check or a kept block wants them)
   std::uint32_t warp = 0;
-  std::uint32_t tag = 0;  // the launch's (what an access's array range was checked in)
+  std::uint32_t tag = 0;              // the launch's (what an access's array range was checked in)
   ::ws::emu::ThreadState* state[32];  // each lane's threadIdx & co. (t_thread in its turn)
-  std::uint32_t clk[32];     // each lane's clock: one tick per access
-  std::uint32_t* clock[32];  // where the emulator keeps it (synced at barriers and calls)
+  std::uint32_t clk[32];              // each lane's clock: one tick per access
+  std::uint32_t* clock[32];           // where the emulator keeps it (synced at barriers and calls)
   std::uint64_t flops = 0;  // the warp's floating-point operations (the rewriter's counts)
   Slot slot[kMaxSlots];
   Mask Off() const { return ret | fret | brk | cont; }
@@ -239,12 +239,12 @@ inline void Continue(Warp& w) {
 #define WS_SIMT_ASSERT(e) \
   (static_cast<bool>(e) ? void(0) : ::ws::prog::DeviceAssertFail(#e, __FILE__, __LINE__, ws_pretty))
 #define WS_SIMT_END(W, N) \
-  }                         \
+  }                       \
   if ((N) > 0u) ::ws::simt::FlushSlots(W, N);
 // The same, for a statement that stores: each lane's stored values read after its turn.
-#define WS_SIMT_END_W(W, N)                       \
+#define WS_SIMT_END_W(W, N)                          \
   if ((W).values) ::ws::simt::AfterLane(W, ws_l, N); \
-  }                                               \
+  }                                                  \
   ::ws::simt::FlushSlots(W, N);
 // The same, for a statement that calls something that reads the running thread.
 #define WS_SIMT_LANES_CTX(W) WS_SIMT_LANES(W)::ws::simt::EnterLane(W, ws_l);

@@ -97,8 +97,8 @@ void WarpExit(std::uint32_t mask);
 // A warp-level intrinsic on the SIMT path: each running lane's call is noted (SimtWarpOpNote,
 // as the per-thread path's lane waits at it), then the lanes meet as they meet there
 // (SimtWarpOpMeet: the same groups, records, clocks and errors), and each lane takes its result.
-void SimtWarpOpNote(int lane, std::uint32_t kind, std::uint32_t mask, std::uint64_t value,
-                    int arg, int width, std::uint32_t place);
+void SimtWarpOpNote(int lane, std::uint32_t kind, std::uint32_t mask, std::uint64_t value, int arg,
+                    int width, std::uint32_t place);
 void SimtWarpOpMeet();
 std::uint64_t SimtWarpOpResult(int lane);
 // The calls that read the running thread (printf, clock64, assert) see lane `lane`; LeaveLanes
