@@ -1,0 +1,34 @@
+// The SIMT path's rewrite (collector.h; docs/ENGINE.md, "The SIMT engine"), shared by its two
+// halves: collector_simt_check.cpp (what a kernel may hold, and the __device__ functions' warp
+// functions) and collector_simt.cpp (the warp functions' text).
+#pragma once
+
+#include "collector.h"
+
+namespace ws::rewrite_internal {
+
+struct Collector::SimtKernel {
+  const FunctionDecl* f = nullptr;
+  std::map<const VarDecl*, std::string> lanes;  // the thread's variables: their Lanes<T>
+  int next = 0;                                 // for names
+  bool pattern = false;                         // a template's own text (its calls unresolved)
+  bool device = false;                          // a __device__ function's (return: its lanes')
+  std::set<const CallExpr*> hoist;              // calls of __device__ functions' warp functions
+  std::set<const CallExpr*> meetings;           // and of warp-level intrinsics (WarpCall)
+  std::uint64_t bytes = 0;                      // the Lanes<T> on the warp's stack
+  std::string Name(const char* what) { return std::string("ws_") + what + std::to_string(++next); }
+};
+
+constexpr unsigned kMaxSlots = 32;  // ws_program_simt.h's kMaxSlots: accesses in one statement
+// The thread's variables, 32 times, on a warp fiber's 1 MiB stack (worker_simt.cpp), with room
+// for the calls it makes.
+constexpr std::uint64_t kMaxLaneBytes = 512 * 1024;
+
+// Does `body` change parameter `p` (collector_simt_check.cpp)?
+bool Changes(const Stmt* body, const VarDecl* p);
+// Is `d` inside namespace `ns` (at any depth)?
+bool InNamespace(const Decl* d, const char* ns);
+// `block.sync()` or `cg::sync(block)` on a thread_block: the call; else null.
+const Expr* BlockSync(const Expr* e);
+
+}  // namespace ws::rewrite_internal
