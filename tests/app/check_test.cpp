@@ -27,6 +27,7 @@ using ws::test::kAssignments;
 using ws::test::kSolutions;
 
 using ws::test::Cli;
+using ws::test::CountOf;
 using ws::test::Out;
 using ws::test::Slurp;
 
@@ -222,13 +223,6 @@ TEST(Check, ASubmissionCannotWriteOutsideItsScratchFolderOrReachTheNetwork) {
   EXPECT_NE(plain.out.find("connected"), std::string::npos) << plain.out;
   close(listener);
   fs::remove_all(dir);
-}
-
-// Counts of `what` in `text`.
-std::size_t CountOf(const std::string& text, const std::string& what) {
-  std::size_t n = 0;
-  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
 }
 
 // --report DIR: each submission's page, with the view of each goal site. Block 0 of the 32 x 32

@@ -16,17 +16,12 @@ namespace {
 
 namespace fs = std::filesystem;
 using ws::test::Cli;
+using ws::test::CountOf;
 using ws::test::Out;
 
 const std::string kProgram =
     (fs::path(WARPSCOPE_SOURCE_DIR) / "tests" / "programs" / "prints_bytes.cu").string();
 const std::string kFffd = "\xEF\xBF\xBD";
-
-std::size_t CountOf(const std::string& text, const std::string& what) {
-  std::size_t n = 0;
-  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
 
 // The note's count of replaced bytes ("57 bytes that are not UTF-8 shown as U+FFFD"), or -1.
 long long ReplacedIn(const std::string& note) {

@@ -41,4 +41,11 @@ inline std::string Slurp(const std::filesystem::path& p) {
   return s.str();
 }
 
+// How many times `what` occurs in `text` (overlapping occurrences too).
+inline std::size_t CountOf(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
 }  // namespace ws::test

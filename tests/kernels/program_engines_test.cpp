@@ -15,6 +15,7 @@
 
 #include "program_test_util.h"
 #include "warpscope/program/program.h"
+#include "warpscope/program/program_rewrite.h"
 
 namespace ws {
 namespace {
@@ -172,6 +173,103 @@ int main() {
 )";
   const LessonRun run = Compare("constructs.cu", WARPSCOPE_SOURCE_DIR "/examples", text);
   ASSERT_EQ(run.launches.size(), 3u);
+  for (const LaunchTrace& t : run.launches)
+    EXPECT_EQ(t.engine, "simt") << t.kernel << ": " << t.engine_reason;
+}
+
+// Uniform variables (collector_simt_uniform.cpp): a loop counter, a block's base, a count under a
+// uniform break and a parameter halved in a loop are held once for the warp, their statements run
+// once; a variable written under a divergent `if`, one counted in a loop that lanes leave apart
+// (`break` under a lane's condition, then read after it), one counted after a divergent
+// `continue`, and a parameter changed in some lanes stay each lane's. The program checks every
+// element against the host's own arithmetic; the engines must agree site by site.
+TEST(Engines, UniformVariablesAreHeldOnceAndTheOthersPerLane) {
+  const std::string text = R"(#include <cstdio>
+__device__ int tri(const int* a, int m) {
+  int t = 0;
+  for (int q = 0; q < 4; ++q) t += a[(m + q) % 64];
+  return t;
+}
+__global__ void counters(const int* a, int* o, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  int base = blockIdx.x * blockDim.x;
+  int hits = 0;
+  if (threadIdx.x % 2 == 0) hits = 3;
+  int j = 0;
+  for (; j < 8; ++j) { if (a[(base + j) % n] == (int)threadIdx.x % 5) break; }
+  int steps = 0;
+  for (int k = 0; k < 16; k += 2) { if (k == 10) break; ++steps; }
+  for (int s = n; s > 1; s >>= 1) steps += 1;
+  int parity = 0;
+  for (int k = 0; k < 6; ++k) { if ((threadIdx.x + k) % 4 == 0) continue; parity += 1; }
+  o[i] = base + hits + 10 * j + 100 * steps + 1000 * parity + 10000 * tri(a, i);
+}
+__global__ void halves(int* o, int n, int m) {
+  int c = 0;
+  while (n > 1) { n >>= 1; ++c; }
+  if (threadIdx.x % 3 == 0) m += 1;
+  o[blockIdx.x * blockDim.x + threadIdx.x] = c + 100 * m;
+}
+int main() {
+  const int n = 200;
+  int *a, *o;
+  cudaMallocManaged(&a, 256 * sizeof(int));
+  cudaMallocManaged(&o, 256 * sizeof(int));
+  for (int i = 0; i < 256; ++i) a[i] = i % 7;
+  counters<<<4, 64>>>(a, o, n);
+  cudaDeviceSynchronize();
+  int wrong = 0;
+  for (int i = 0; i < n; ++i) {
+    const int t = i % 64, base = i - t;
+    int j = 0;
+    while (j < 8 && a[(base + j) % n] != t % 5) ++j;
+    int parity = 0;
+    for (int k = 0; k < 6; ++k) parity += (t + k) % 4 != 0;
+    int tri = 0;
+    for (int q = 0; q < 4; ++q) tri += a[(i + q) % 64];
+    const int want = base + (t % 2 == 0 ? 3 : 0) + 10 * j + 100 * (5 + 7) + 1000 * parity +
+                     10000 * tri;
+    if (o[i] != want) ++wrong;
+  }
+  halves<<<2, 64>>>(o, 1000, 4);
+  cudaDeviceSynchronize();
+  for (int i = 0; i < 128; ++i)
+    if (o[i] != 9 + 100 * (4 + (i % 64 % 3 == 0))) ++wrong;
+  printf("%d wrong\n", wrong);
+  return 0;
+}
+)";
+  RewriteRequest rq;
+  rq.file_name = "uniform.cu";
+  rq.directory = WARPSCOPE_SOURCE_DIR "/examples";
+  rq.shim_dir = WARPSCOPE_SOURCE_DIR "/kernels/program/shim";
+  rq.text = text;
+  const RewriteResult r = RewriteProgram(rq);
+  ASSERT_TRUE(r.ok) << (r.errors.empty() ? "" : r.errors[0].message);
+  const std::string& src = r.program.source;
+  const std::size_t warp = src.find("counters__ws_warp(");
+  ASSERT_NE(warp, std::string::npos) << src;
+  const std::string w = src.substr(warp);
+  auto has = [&](const std::string& what) { return w.find(what) != std::string::npos; };
+  // Held once: declared as written, their statements once for the warp.
+  EXPECT_TRUE(has("WS_SIMT_AT(ws_W) int base = blockIdx.x * blockDim.x; ")) << w;
+  EXPECT_TRUE(has("WS_SIMT_ONCE(ws_W) ++steps;")) << w;
+  EXPECT_TRUE(has("WS_SIMT_ONCE(ws_W) steps += 1;")) << w;
+  EXPECT_TRUE(has("WS_SIMT_ONCE(ws_W) s >>= 1;")) << w;
+  EXPECT_NE(src.find("WS_SIMT_ONCE(ws_W) ++q;"), std::string::npos);  // tri()'s warp function
+  EXPECT_TRUE(has("WS_SIMT_ONCE(ws_W) n >>= 1;")) << w;
+  EXPECT_TRUE(has("WS_SIMT_ONCE(ws_W) ++c;")) << w;
+  // Each lane's: put into their Lanes, their statements lane by lane.
+  EXPECT_TRUE(has("int hits = 0; ::ws::simt::Put(")) << w;
+  EXPECT_TRUE(has("int j = 0; ::ws::simt::Put(")) << w;
+  EXPECT_TRUE(has("int parity = 0; ::ws::simt::Put(")) << w;
+  EXPECT_FALSE(has("WS_SIMT_ONCE(ws_W) ++j;")) << w;
+  EXPECT_FALSE(has("WS_SIMT_ONCE(ws_W) parity += 1;")) << w;
+  EXPECT_FALSE(has("WS_SIMT_ONCE(ws_W) m += 1;")) << w;
+  const LessonRun run = Compare("uniform.cu", WARPSCOPE_SOURCE_DIR "/examples", text);
+  EXPECT_EQ(run.program->stdout_text, "0 wrong\n");
+  ASSERT_EQ(run.launches.size(), 2u);
   for (const LaunchTrace& t : run.launches)
     EXPECT_EQ(t.engine, "simt") << t.kernel << ": " << t.engine_reason;
 }

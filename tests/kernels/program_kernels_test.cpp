@@ -140,7 +140,7 @@ int main() {
   EXPECT_EQ(run.launches[2].stats.flops, 32u);
 }
 
-std::string Example() {
+std::string KernelsExample() {
   std::ifstream in(WARPSCOPE_SOURCE_DIR "/examples/transpose.cu");
   std::stringstream s;
   s << in.rdbuf();
@@ -163,7 +163,7 @@ std::uint32_t TileLoadWays(const LessonRun& r) {
 TEST(ProgramKernels, AWhatIfNamingItsKernelAppliesToThatKernelsRecordsAsWritten) {
   ProgramOptions o;
   o.keep_all_threads_up_to = kWhatIfKeepAllThreads;
-  const LessonRun run = test::RunText(Example(), o);
+  const LessonRun run = test::RunText(KernelsExample(), o);
   ASSERT_TRUE(run.program->ok()) << run.program->failure;
   ASSERT_EQ(run.launches.size(), 3u);
   EXPECT_EQ(run.main_launch().kernel, "transposePadded");
@@ -198,7 +198,7 @@ TEST(ProgramKernels, AWhatIfNamingItsKernelAppliesToThatKernelsRecordsAsWritten)
   // At TILE_DIM 32 (the slider), a warp is one row of the tile: lane l reads word 33 l + ty under
   // pad +1, banks (l + ty) mod 32, all different: 1-way; Swizzle<5,0,5> likewise.
   o.defines = {"TILE_DIM=32"};
-  const LessonRun wide = test::RunText(Example(), o);
+  const LessonRun wide = test::RunText(KernelsExample(), o);
   ASSERT_TRUE(wide.program->ok()) << wide.program->failure;
   for (const char* spec :
        {"transposeCoalesced:tile:pad=1", "transposeCoalesced:tile:swizzle=5,0,5"}) {

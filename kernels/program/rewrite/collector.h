@@ -259,6 +259,12 @@ class Collector : public RecursiveASTVisitor<Collector> {
                 const std::string& prefix, const std::string& suffix, std::string& out);
   std::string SimtCond(const Expr* c, SimtKernel& k, const std::string& mask, std::string& out);
   bool SimtDecl(const DeclStmt* d, SimtKernel& k, std::string& out);
+  // Uniform variables and statements (collector_simt_uniform.cpp).
+  void SimtUniform(const Stmt* body, SimtKernel& k);
+  bool SimtUniformExpr(const Stmt* e, const SimtKernel& k, bool writes) const;
+  bool SimtUniformLeaf(const Stmt* of, const SimtKernel& k) const;
+  bool SimtOnce(const Stmt* of, const std::string& prefix, const std::string& suffix,
+                std::string& out);
   std::string RawText(unsigned b, unsigned e) const;
   bool CalleeTouchesMemory(const FunctionDecl* f, std::set<const FunctionDecl*>& seen) const;
   std::string SimtDeviceFn(const FunctionDecl* g);

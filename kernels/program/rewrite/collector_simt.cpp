@@ -224,6 +224,11 @@ std::string Collector::SimtCond(const Expr* c, SimtKernel& k, const std::string&
                                 std::string& out) {
   const CharSourceRange r = FileRange(c->getSourceRange());
   if (r.isInvalid()) return "";
+  if (SimtUniformLeaf(c, k)) {  // the same in every lane: tested once
+    out += "::ws::simt::Mask " + mask + " = 0u; ";
+    if (!SimtOnce(c, "if (static_cast<bool>(", ")) " + mask + " = ws_W.mask;", out)) return "";
+    return mask;
+  }
   out += "::ws::simt::Mask " + mask + " = 0u; ";
   if (!SimtLeaf(r.getBegin(), r.getEnd(), c, k, "if (static_cast<bool>(",
                 ")) " + mask + " |= 1u << ws_l;", out))
@@ -248,7 +253,9 @@ bool Collector::SimtDecl(const DeclStmt* d, SimtKernel& k, std::string& out) {
         list.push_back(std::move(y));
       }
     }
-    out += ApplyEdits(RawText(rb, re), std::move(list)) + " ";
+    // A uniform variable's declaration: its initializer reads the block's indices.
+    out += std::string(first != nullptr && k.uniform.count(first) > 0 ? "WS_SIMT_AT(ws_W) " : "") +
+           ApplyEdits(RawText(rb, re), std::move(list)) + " ";
     return true;
   }
   PrintingPolicy pp = ctx_.getPrintingPolicy();
@@ -367,7 +374,10 @@ bool Collector::SimtStmt(const Stmt* s, SimtKernel& k, std::string& out) {
     out += loop + ".Next(); ";
     if (inc != nullptr) {
       const CharSourceRange r = FileRange(inc->getSourceRange());
-      if (r.isInvalid() || !SimtLeaf(r.getBegin(), r.getEnd(), inc, k, "", ";", out)) return false;
+      if (r.isInvalid()) return false;
+      if (SimtUniformLeaf(inc, k) ? !SimtOnce(inc, "", ";", out)
+                                  : !SimtLeaf(r.getBegin(), r.getEnd(), inc, k, "", ";", out))
+        return false;
     }
     if (is_do && !test()) return false;
     out += "} } ";
@@ -393,6 +403,7 @@ bool Collector::SimtStmt(const Stmt* s, SimtKernel& k, std::string& out) {
     }
     const CharSourceRange r = FileRange(e->getSourceRange());
     if (r.isInvalid()) return false;
+    if (SimtUniformLeaf(e, k)) return SimtOnce(e, "", ";", out);
     return SimtLeaf(r.getBegin(), r.getEnd(), e, k, "", ";", out);
   }
   return false;
@@ -446,6 +457,7 @@ void Collector::EmitWarpFunctions() {
           "template's arguments (yet)";
     // Parameters the kernel changes (or takes the address of) are the thread's own too.
     std::string params, copies;
+    std::vector<const ParmVarDecl*> changed_params;
     for (const ParmVarDecl* p : f->parameters()) {
       const CharSourceRange pr = FileRange(p->getSourceRange());
       if (pr.isInvalid()) {
@@ -456,18 +468,23 @@ void Collector::EmitWarpFunctions() {
       if (p->getName().empty()) continue;
       const bool changed = body != nullptr && Changes(body, p);
       if (!changed) continue;
-      PrintingPolicy pp = ctx_.getPrintingPolicy();
-      pp.SuppressTagKeyword = true;
-      pp.FullyQualifiedName = true;
-      const std::string name = k.Name("v");
-      k.lanes[p] = name;
+      k.lanes[p] = k.Name("v");
+      changed_params.push_back(p);
       if (!p->getType()->isDependentType() && !p->getType()->isIncompleteType())
         k.bytes +=
             32 * static_cast<std::uint64_t>(ctx_.getTypeSizeInChars(p->getType()).getQuantity());
+    }
+    if (why.empty()) SimtUniform(body, k);  // a uniform parameter stays one value
+    for (const ParmVarDecl* p : changed_params) {
+      auto it = k.lanes.find(p);
+      if (it == k.lanes.end()) continue;
+      PrintingPolicy pp = ctx_.getPrintingPolicy();
+      pp.SuppressTagKeyword = true;
+      pp.FullyQualifiedName = true;
       copies += "::ws::simt::Lanes<std::remove_cv_t<" +
-                p->getType().getUnqualifiedType().getAsString(pp) + ">> " + name +
-                "; for (int ws_i = 0; ws_i < 32; ++ws_i) ::ws::simt::Put(" + name + "[ws_i], " +
-                p->getName().str() + "); ";
+                p->getType().getUnqualifiedType().getAsString(pp) + ">> " + it->second +
+                "; for (int ws_i = 0; ws_i < 32; ++ws_i) ::ws::simt::Put(" + it->second +
+                "[ws_i], " + p->getName().str() + "); ";
     }
     if (why.empty() && k.bytes > kMaxLaneBytes)
       why = "the thread's variables take " + std::to_string(k.bytes / 32) +

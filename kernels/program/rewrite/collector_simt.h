@@ -10,6 +10,7 @@ namespace ws::rewrite_internal {
 struct Collector::SimtKernel {
   const FunctionDecl* f = nullptr;
   std::map<const VarDecl*, std::string> lanes;  // the thread's variables: their Lanes<T>
+  std::set<const VarDecl*> uniform;             // and those the warp holds once (uniform)
   int next = 0;                                 // for names
   bool pattern = false;                         // a template's own text (its calls unresolved)
   bool device = false;                          // a __device__ function's (return: its lanes')

@@ -351,6 +351,7 @@ std::string Collector::SimtDeviceFn(const FunctionDecl* g) {
     }
   }
   if (why.empty()) why = SimtCheckStmt(body, k, 0);
+  if (why.empty()) SimtUniform(body, k);
   std::string text;
   if (why.empty() && !SimtStmt(body, k, text)) why = "a construct the SIMT rewrite missed";
   if (!why.empty()) {

@@ -151,7 +151,12 @@ __device__ unsigned int WarpId();
 #else
 namespace ws::emu {
 struct ThreadState;
+// Initialized statically (g++'s __constinit, C++20's constinit): read without a TLS wrapper call.
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 10
+extern thread_local __constinit ThreadState* t_thread;
+#else
 extern thread_local ThreadState* t_thread;
+#endif
 }  // namespace ws::emu
 namespace ws::prog {
 // The running GPU thread's threadIdx, blockIdx, blockDim and gridDim (ws::emu::ThreadState's

@@ -235,6 +235,11 @@ inline void Continue(Warp& w) {
   for (::ws::simt::Mask ws_m = (W).mask; ws_m != 0u; ws_m &= ws_m - 1u) { \
     const int ws_l = __builtin_ctz(ws_m);                                 \
     ::ws::emu::t_thread = (W).state[ws_l];
+// A uniform statement (collector_simt_uniform.cpp), once for the warp where any lane runs:
+// blockIdx, blockDim and gridDim read any of its lanes'. A uniform declaration: WS_SIMT_AT.
+#define WS_SIMT_AT(W) ::ws::emu::t_thread = (W).state[__builtin_ctz((W).live)];
+#define WS_SIMT_ONCE(W) \
+  if ((W).mask != 0u && (::ws::emu::t_thread = (W).state[__builtin_ctz((W).live)], true))
 // assert() in a warp function: the kernel's name, as the per-thread path's message has it.
 #define WS_SIMT_ASSERT(e) \
   (static_cast<bool>(e) ? void(0) : ::ws::prog::DeviceAssertFail(#e, __FILE__, __LINE__, ws_pretty))
