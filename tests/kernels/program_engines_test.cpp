@@ -36,26 +36,19 @@ std::vector<Figures> FiguresOf(const LaunchTrace& t) {
   return out;
 }
 
-// Runs `text` (file `name` in `dir`) on both engines and compares them; `same_output` false for a
-// racy program (the engines interleave its threads differently). Returns the SIMT run.
-LessonRun Compare(const std::string& name, const std::filesystem::path& dir,
-                  const std::string& text, bool same_output = true,
-                  std::vector<std::string> defines = {}) {
-  ProgramOptions o;
-  o.defines = defines;
-  LessonRun simt = RunProgramText(name, dir, text, o);
-  o.engine = "fiber";
-  LessonRun fiber = RunProgramText(name, dir, text, o);
-  EXPECT_TRUE(simt.program->ok()) << name << ": " << simt.program->failure;
-  EXPECT_TRUE(fiber.program->ok()) << name << ": " << fiber.program->failure;
+// The two runs' output (where `same_output`) and, launch by launch, their per-site figures,
+// hazards, warp meetings, barrier instances and kept blocks.
+void ExpectSame(const LessonRun& a_run, const LessonRun& b_run, const std::string& name,
+                bool same_output) {
+  EXPECT_TRUE(a_run.program->ok()) << name << ": " << a_run.program->failure;
+  EXPECT_TRUE(b_run.program->ok()) << name << ": " << b_run.program->failure;
   if (same_output) {
-    EXPECT_EQ(simt.program->stdout_text, fiber.program->stdout_text) << name;
+    EXPECT_EQ(a_run.program->stdout_text, b_run.program->stdout_text) << name;
   }
-  EXPECT_EQ(simt.launches.size(), fiber.launches.size()) << name;
-  for (std::size_t i = 0; i < simt.launches.size() && i < fiber.launches.size(); ++i) {
-    const LaunchTrace& a = simt.launches[i];
-    const LaunchTrace& b = fiber.launches[i];
-    EXPECT_EQ(b.engine, "fiber");
+  EXPECT_EQ(a_run.launches.size(), b_run.launches.size()) << name;
+  for (std::size_t i = 0; i < a_run.launches.size() && i < b_run.launches.size(); ++i) {
+    const LaunchTrace& a = a_run.launches[i];
+    const LaunchTrace& b = b_run.launches[i];
     EXPECT_EQ(FiguresOf(a), FiguresOf(b)) << name << " launch " << i << " " << a.kernel;
     EXPECT_EQ(a.hazards.Total(), b.hazards.Total()) << name << " launch " << i;
     EXPECT_EQ(a.warp_op_counts, b.warp_op_counts) << name << " launch " << i;
@@ -70,6 +63,20 @@ LessonRun Compare(const std::string& name, const std::filesystem::path& dir,
     for (std::size_t k = 0; k < a.blocks.size() && k < b.blocks.size(); ++k)
       EXPECT_EQ(a.blocks[k].accesses.size(), b.blocks[k].accesses.size()) << name;
   }
+}
+
+// Runs `text` (file `name` in `dir`) on both engines and compares them; `same_output` false for a
+// racy program (the engines interleave its threads differently). Returns the SIMT run.
+LessonRun Compare(const std::string& name, const std::filesystem::path& dir,
+                  const std::string& text, bool same_output = true,
+                  std::vector<std::string> defines = {}) {
+  ProgramOptions o;
+  o.defines = defines;
+  LessonRun simt = RunProgramText(name, dir, text, o);
+  o.engine = "fiber";
+  LessonRun fiber = RunProgramText(name, dir, text, o);
+  for (const LaunchTrace& t : fiber.launches) EXPECT_EQ(t.engine, "fiber");
+  ExpectSame(simt, fiber, name, same_output);
   return simt;
 }
 
@@ -272,6 +279,28 @@ int main() {
   ASSERT_EQ(run.launches.size(), 2u);
   for (const LaunchTrace& t : run.launches)
     EXPECT_EQ(t.engine, "simt") << t.kernel << ": " << t.engine_reason;
+}
+
+// Many cores (docs/ENGINE.md): blocks go to as many workers as there are processors; the SIMT
+// engine's figures, hazards and output must not depend on how many, as the cache replay's do not.
+// Every example at 1, 2 and 3 workers against 1.
+TEST(Engines, TheFiguresDoNotDependOnTheNumberOfWorkers) {
+  int programs = 0;
+  for (const auto& e : std::filesystem::directory_iterator(WARPSCOPE_SOURCE_DIR "/examples")) {
+    if (e.path().extension() != ".cu") continue;
+    const std::string name = e.path().filename().string();
+    const std::string text = Read(e.path());
+    ProgramOptions o;
+    o.workers = 1;
+    const LessonRun one = RunProgramText(name, e.path().parent_path(), text, o);
+    for (unsigned workers : {2u, 3u}) {
+      o.workers = workers;
+      const LessonRun many = RunProgramText(name, e.path().parent_path(), text, o);
+      ExpectSame(one, many, name + " at " + std::to_string(workers) + " workers", true);
+    }
+    ++programs;
+  }
+  EXPECT_EQ(programs, 6);  // examples/*.cu
 }
 
 }  // namespace

@@ -376,8 +376,7 @@ SiteTable::SiteTable(const SiteDesc* sites, unsigned int count, const char* cons
 }
 
 KernelTable::KernelTable(std::initializer_list<Entry> entries) {
-  for (const Entry& e : entries)
-    RegisterKernel(e.address, e.name, e.static_shared, e.warp, e.simt);
+  for (const Entry& e : entries) RegisterKernel(e.address, e.name, e.static_shared, e.warp, e.simt);
 }
 
 const void* KernelWarpOf(const void* kernel) {
@@ -412,8 +411,8 @@ unsigned long long WarpOp(unsigned int kind, unsigned int mask, unsigned long lo
     // A warp function's call (ws_program_simt.h): noted for the meeting, then its result.
     const auto* t = reinterpret_cast<const ThreadView*>(::ws::emu::t_thread);
     const unsigned int lane =
-        (t->builtins[0].x + t->builtins[2].x * (t->builtins[0].y + t->builtins[2].y *
-                                                                       t->builtins[0].z)) &
+        (t->builtins[0].x +
+         t->builtins[2].x * (t->builtins[0].y + t->builtins[2].y * t->builtins[0].z)) &
         31u;
     if (call->noting) {
       emu::SimtWarpOpNote(static_cast<int>(lane), kind, mask, value, arg, width, place);
@@ -758,6 +757,7 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
       cfg.keep_blocks.push_back(static_cast<std::uint32_t>(b));
   }
   cfg.schedule = p.schedule;
+  cfg.workers = p.workers;
   cfg.instances = true;  // the rewriter's Loop, Iter and Frame give each access its instance
   p.registers_only = KeepsArraysInRegisters(name);
   if (ProgressCell* progress = Progress()) {  // the parent shows how far the launch has got

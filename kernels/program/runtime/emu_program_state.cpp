@@ -40,6 +40,8 @@ Program::Program() {
   }
   if (const char* k = std::getenv("WS_KEEP_ALL_UP_TO"))
     keep_all_up_to = std::strtoull(k, nullptr, 10);
+  if (const char* w = std::getenv("WS_WORKERS"))
+    workers = static_cast<unsigned>(std::strtoul(w, nullptr, 10));
   if (const char* s = std::getenv("WS_SCHEDULE")) {
     if (auto found = ParseSchedule(s); found.ok()) schedule = *found;
   }

@@ -65,6 +65,7 @@ struct Program {
   std::string error;           // the failed launch's message
   DevicePreset preset;
   std::vector<std::uint32_t> keep_blocks = {0, 1, 2, 3};
+  unsigned workers = 0;              // the emulator's worker threads (0: one per processor)
   std::uint64_t keep_all_up_to = 0;  // keep every block of launches of at most these threads
   Schedule schedule;
   bool written = false;

@@ -110,11 +110,13 @@ void DescribeEnding(ProgramJob& job, const ChildResult& c, const ProgramProgress
       failure += " (over the memory limit of " +
                  std::to_string(job.options.memory_limit_bytes >> 20) + " MiB?)";
     Fail(job, ProgramStage::kRun, std::move(failure));
-  } else if (c.exit_code == 4 && p.stderr_text.find("warpscope: out of memory") != std::string::npos) {
+  } else if (c.exit_code == 4 &&
+             p.stderr_text.find("warpscope: out of memory") != std::string::npos) {
     // The runtime's new-handler (emu_program_state.cpp): memory, and the limit, named.
-    std::string failure = "the program ran out of memory: it and Warpscope's records of it need "
-                          "more than the memory limit of " +
-                          std::to_string(job.options.memory_limit_bytes >> 20) + " MiB";
+    std::string failure =
+        "the program ran out of memory: it and Warpscope's records of it need "
+        "more than the memory limit of " +
+        std::to_string(job.options.memory_limit_bytes >> 20) + " MiB";
     if (partway) failure += "; it was in " + ProgressText(last);
     Fail(job, ProgramStage::kRun, std::move(failure));
   } else if (c.exit_code == 3 && p.stderr_text.find("warpscope: ") != std::string::npos) {
@@ -141,9 +143,13 @@ std::vector<std::string> Environment(const ProgramJob& job, const std::filesyste
   for (std::uint32_t b : job.options.keep_blocks)
     keep += (keep.empty() ? "" : ",") + std::to_string(b);
   std::vector<std::string> env = {
-      "WS_PROGRAM_OUT=" + out.string(), "WS_PRESET=" + job.options.preset, "WS_KEEP_BLOCKS=" + keep,
+      "WS_PROGRAM_OUT=" + out.string(),
+      "WS_PRESET=" + job.options.preset,
+      "WS_KEEP_BLOCKS=" + keep,
       "WS_KEEP_ALL_UP_TO=" + std::to_string(job.options.keep_all_threads_up_to),
-      "WS_SCHEDULE=" + job.options.schedule, "WS_PROGRAM_ENGINE=" + job.options.engine};
+      "WS_SCHEDULE=" + job.options.schedule,
+      "WS_PROGRAM_ENGINE=" + job.options.engine,
+      "WS_WORKERS=" + std::to_string(job.options.workers)};
 #if defined(WS_PROGRAM_SANITIZED)
   // The program is built with the sanitizers (its runtime is): let a crash be a crash, as in a
   // normal build, and do not report the program's own leaks.

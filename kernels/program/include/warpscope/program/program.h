@@ -77,6 +77,9 @@ struct ProgramOptions {
   // rewriter gave the kernel a warp function (the per-thread path elsewhere, each launch saying
   // why); "fiber" runs every kernel thread by thread. The same figures either way.
   std::string engine = "simt";
+  // The emulator's worker threads, each running blocks (0: one per processor). The figures do not
+  // depend on it (tests run 1, 2 and 3).
+  unsigned workers = 0;
   std::chrono::milliseconds timeout{std::chrono::seconds(30)};
   std::uint64_t memory_limit_bytes = 4ull << 30;
   std::uint64_t output_limit_bytes = 1u << 20;  // kept of stdout and stderr (stdout_cut_bytes)
