@@ -540,13 +540,42 @@ using prog::detail::Where;
 // The last array each access met (by its place), for this launch: a request whose lanes all fall
 // in it needs no classification.
 struct SeenArray {
-  std::uint32_t tag = 0, place = 0, op = 0;
-  std::uintptr_t lo = 0, hi = 0;
+  std::uint32_t tag = 0, place = 0, op = 0, bytes = 0;
+  std::uintptr_t lo = 0, span = 0;  // accesses start at lo .. lo + span inside it
   std::uint64_t key = 0;
   std::uint32_t offset_at_lo = 0;
-  bool shared = false;
 };
 thread_local SeenArray t_seen[256];
+
+// Whether every lane of `mask` starts an access inside [lo, lo + span] (span: the last such
+// address less lo), with each lane's offset (`at_lo` at lo). Without branches: for a whole warp a
+// loop the compiler vectorizes, else the lanes one by one.
+bool Inside(const Slot& s, Mask mask, std::uintptr_t lo, std::uintptr_t span, std::uint32_t at_lo,
+            std::uint32_t (&offsets)[32]) {
+  std::uintptr_t outside = 0;
+  if (mask == ~0u) {
+    for (int l = 0; l < 32; ++l) {
+      const std::uintptr_t d = reinterpret_cast<std::uintptr_t>(s.ptr[l]) - lo;
+      outside |= static_cast<std::uintptr_t>(d > span);
+      offsets[l] = at_lo + static_cast<std::uint32_t>(d);
+    }
+    return outside == 0;
+  }
+  for (Mask m = mask; m != 0; m &= m - 1) {
+    const int l = __builtin_ctz(m);
+    const std::uintptr_t d = reinterpret_cast<std::uintptr_t>(s.ptr[l]) - lo;
+    outside |= static_cast<std::uintptr_t>(d > span);
+    offsets[l] = at_lo + static_cast<std::uint32_t>(d);
+  }
+  return outside == 0;
+}
+
+// The last address less lo at which an access of `bytes` starts inside [lo, hi) (a shared
+// array's need only start in it, as Record has always checked them); ~0: none.
+std::uintptr_t SpanOf(std::uintptr_t lo, std::uintptr_t hi, unsigned int bytes, bool shared) {
+  const std::uintptr_t last = shared ? hi - 1 : hi - bytes;
+  return hi > lo && last >= lo && last < hi ? last - lo : ~std::uintptr_t{0};
+}
 
 void FlushSlot(Warp& w, Slot& s) {
   const Mask mask = s.mask;
@@ -555,41 +584,22 @@ void FlushSlot(Warp& w, Slot& s) {
   const std::uint64_t* values = w.values ? s.value : nullptr;
   const int l0 = __builtin_ctz(mask);
   std::uint32_t offsets[32];
-  const std::uint32_t tag = emu::CurrentLaunchTag();
+  const std::uint32_t tag = w.tag;  // the launch's (emu::CurrentLaunchTag())
   SeenArray& seen = t_seen[(place * 0x9e3779b9u) >> 24];
-  if (seen.tag == tag && seen.place == place && seen.op == op) {
-    bool inside = true;
-    for (Mask m = mask; m != 0; m &= m - 1) {
-      const int l = __builtin_ctz(m);
-      const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(s.ptr[l]);
-      inside = inside && a >= seen.lo && (seen.shared ? a < seen.hi : a + bytes <= seen.hi);
-      offsets[l] = seen.offset_at_lo + static_cast<std::uint32_t>(a - seen.lo);
-    }
-    if (inside) {
-      emu::RecordWarpAccess(seen.key, mask, offsets, s.time, values);
-      return;
-    }
+  if (seen.tag == tag && seen.place == place && seen.op == op && seen.bytes == bytes &&
+      seen.span != ~std::uintptr_t{0} &&
+      Inside(s, mask, seen.lo, seen.span, seen.offset_at_lo, offsets)) {
+    emu::RecordWarpAccess(seen.key, mask, offsets, s.time, values);
+    return;
   }
   seen.tag = 0;  // met elsewhere: classified again
   const Classified c0 = prog::detail::Classify(s.ptr[l0], bytes, place, op);
   if (c0.where == Where::kRecorded) {
     const std::uintptr_t a0 = reinterpret_cast<std::uintptr_t>(s.ptr[l0]);
-    bool inside = true;
-    for (Mask m = mask; m != 0; m &= m - 1) {
-      const int l = __builtin_ctz(m);
-      const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(s.ptr[l]);
-      inside = inside && a >= c0.lo && (c0.shared ? a < c0.hi : a + bytes <= c0.hi);
-      offsets[l] = c0.offset + static_cast<std::uint32_t>(a - a0);
-    }
-    if (inside) {
-      seen = {tag,
-              place,
-              op,
-              c0.lo,
-              c0.hi,
-              c0.key,
-              c0.offset - static_cast<std::uint32_t>(a0 - c0.lo),
-              c0.shared};
+    const std::uint32_t at_lo = c0.offset - static_cast<std::uint32_t>(a0 - c0.lo);
+    const std::uintptr_t span = SpanOf(c0.lo, c0.hi, bytes, c0.shared);
+    if (span != ~std::uintptr_t{0} && Inside(s, mask, c0.lo, span, at_lo, offsets)) {
+      seen = {tag, place, op, bytes, c0.lo, span, c0.key, at_lo};
       emu::RecordWarpAccess(c0.key, mask, offsets, s.time, values);
       return;
     }
