@@ -1,10 +1,11 @@
 // The SIMT engine against the per-thread path (docs/ENGINE.md, "Identical figures"): every
 // example, every assignment's solutions and a kernel for each construct the warp function
 // expresses (divergent if/else, loops of lane-varying length, break, continue, an early return,
-// __device__ functions with their own returns, loops and barriers, a template, a thread_block's
-// sync) run on both engines, and give the same output and, launch by launch, the same per-site
-// figures, hazards, barrier instances and warp meetings. (The corpus test does the same over the
-// public programs, where they are fetched.)
+// __device__ functions with their own returns, loops and barriers, a template, a launch from a
+// function template with deduced arguments, a thread_block's sync) run on both engines, and give
+// the same output and, launch by launch, the same per-site figures, hazards, barrier instances and
+// warp meetings. (The corpus test does the same over the public programs, where they are
+// fetched.)
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -160,6 +161,14 @@ __global__ void windows(const float* a, float* o, int n) {
   for (int k = 0; k < W; ++k) s += tile[threadIdx.x + k];
   o[i] = s;
 }
+// Launched from a function template with its argument deduced (called as written: LaunchVia).
+template <typename T>
+__global__ void shifted(const T* a, T* o, int s) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  o[i] = a[(i + s) % 256] + (T)1;
+}
+template <typename T>
+void shiftAll(const T* a, T* o, int s) { shifted<<<4, 64>>>(a, o, s); }
 int main() {
   float *a, *o; int* r;
   cudaMallocManaged(&a, 256 * sizeof(float));
@@ -174,12 +183,15 @@ int main() {
   cudaDeviceSynchronize();
   long t = 0; for (int i = 0; i < 256; ++i) t += r[i];
   double w = 0; for (int i = 0; i < 256; ++i) w += o[i];
-  printf("%.1f %ld %.1f\n", s, t, w);
+  shiftAll(a, o, 3);
+  cudaDeviceSynchronize();
+  double u = 0; for (int i = 0; i < 256; ++i) u += o[i] * (i % 7);
+  printf("%.1f %ld %.1f %.1f\n", s, t, w, u);
   return 0;
 }
 )";
   const LessonRun run = Compare("constructs.cu", WARPSCOPE_SOURCE_DIR "/examples", text);
-  ASSERT_EQ(run.launches.size(), 3u);
+  ASSERT_EQ(run.launches.size(), 4u);
   for (const LaunchTrace& t : run.launches)
     EXPECT_EQ(t.engine, "simt") << t.kernel << ": " << t.engine_reason;
 }

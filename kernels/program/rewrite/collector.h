@@ -230,8 +230,10 @@ class Collector : public RecursiveASTVisitor<Collector> {
   bool NamesOneSpecialization(const FunctionDecl* kernel, const Expr* callee) const;
 
   // The edits of a launch that calls its kernel as written, from a lambda (LaunchVia).
+  // `kernel`: the kernel an instantiation launches there (null: not known), whose warp function,
+  // where it has one, the launch passes too (EmitWarpFunctions).
   void LaunchAsWritten(const CharSourceRange& callee, unsigned open, unsigned close,
-                       std::uint32_t line);
+                       std::uint32_t line, const FunctionDecl* kernel = nullptr);
 
   // cudaMalloc(&d_in, n): the buffer is called d_in in every view.
   void NameAllocation(const CallExpr* e);
@@ -404,6 +406,12 @@ class Collector : public RecursiveASTVisitor<Collector> {
     std::uint32_t line = 0;
   };
   std::vector<PendingLaunch> pending_launches_;
+  struct ViaLaunch {  // a launch called as written (LaunchVia): its edit and the kernel
+    std::size_t edit;
+    const FunctionDecl* kernel;
+    std::string as_written;
+  };
+  std::vector<ViaLaunch> via_launches_;
   std::set<const VarDecl*> counters_;        // counters of loops the compiler unrolls away
   std::map<unsigned, bool> local_run_time_;  // the thread's arrays: indexed at run time?
   std::set<const Expr*> flops_counted_;      // inside a counted tree: not counted again

@@ -121,8 +121,9 @@ bool Collector::TraverseLambdaExpr(LambdaExpr* e) {
 }
 
 void Collector::LaunchAsWritten(const CharSourceRange& callee, unsigned open, unsigned close,
-                                std::uint32_t line) {
+                                std::uint32_t line, const FunctionDecl* kernel) {
   const std::string as_written = Lexer::getSourceText(callee, sm_, ctx_.getLangOpts()).str();
+  if (kernel != nullptr) via_launches_.push_back({edits_.size(), kernel, as_written});
   edits_.push_back({Offset(callee.getBegin()), Offset(callee.getEnd()),
                     "::ws::prog::LaunchVia(\"" + CString(as_written) + "\", " +
                         std::to_string(line) + "u, [&](auto... ws_a) { WS_KERNEL_CALL(ws_a, " +
@@ -181,7 +182,7 @@ bool Collector::VisitCUDAKernelCallExpr(CUDAKernelCallExpr* e) {
                                                                        : Form::kAsWritten;
   }
   if (form == Form::kAsWritten) {
-    LaunchAsWritten(callee, open, close, line);
+    LaunchAsWritten(callee, open, close, line, kernel);
   } else if (form == Form::kByAddress) {
     edits_.push_back(
         {Offset(callee.getBegin()), Offset(callee.getBegin()),

@@ -522,6 +522,21 @@ void Collector::EmitWarpFunctions() {
     edits_.push_back({at, at, fn, 0, 0});
     simt_[f] = name;
   }
+  // A launch called as written from a function template (its kernel's arguments deduced there):
+  // the warp function called the same way, its template arguments deduced alike.
+  for (const ViaLaunch& v : via_launches_) {
+    const FunctionDecl* key = v.kernel;
+    if (key->getTemplateSpecializationKind() == TSK_ImplicitInstantiation &&
+        key->getTemplateInstantiationPattern() != nullptr)
+      key = key->getTemplateInstantiationPattern();
+    if (simt_.count(key) == 0 || Overloaded(v.kernel)) continue;
+    std::string warp = v.as_written;
+    const std::size_t open = warp.find('<');
+    warp.insert(open == std::string::npos ? warp.size() : open, "__ws_warp");
+    Edit& e = edits_[v.edit];
+    e.text +=
+        " WS_SIMT_VIA([&](::ws::simt::Warp& ws_w, auto... ws_a) { " + warp + "(ws_w, ws_a...); })";
+  }
   for (std::size_t i = 0; i < kernel_table_decls_.size(); ++i) {
     const FunctionDecl* f = kernel_table_decls_[i];
     const FunctionDecl* key = f;

@@ -254,9 +254,12 @@ struct SiteTable {
 #if defined(WS_SIMT)
 #define WS_SIMT_WARP(...) reinterpret_cast<const void*>(__VA_ARGS__)
 #define WS_SIMT_NONE nullptr
+#define WS_SIMT_VIA(...) , __VA_ARGS__  // a LaunchVia's warp call
 #else
 #define WS_SIMT_WARP(...) nullptr
-#define WS_SIMT_NONE "the SIMT engine's rewrite of its file did not compile (the run's notes say so)"
+#define WS_SIMT_VIA(...)
+#define WS_SIMT_NONE \
+  "the SIMT engine's rewrite of its file did not compile (the run's notes say so)"
 #endif
 namespace ws::prog {
 // The address of an element of any type (volatile ones too: a warp-synchronous reduction's).
@@ -419,6 +422,41 @@ struct LauncherVia {
 template <typename Call>
 LauncherVia<Call> LaunchVia(const char* name, unsigned int line, Call call, Config config) {
   return LauncherVia<Call>{name, line, call, config};
+}
+// The same with the kernel's warp function, called as the kernel is (the SIMT path).
+template <typename Call, typename WarpCall>
+struct LauncherViaWarp {
+  const char* name;
+  unsigned int line;
+  Call call;
+  WarpCall warp;
+  Config config;
+  template <typename... A>
+  void Run(A&&... args) {
+    std::tuple<std::decay_t<A>...> values(std::forward<A>(args)...);
+    struct Context {
+      Call* call;
+      WarpCall* warp;
+      std::tuple<std::decay_t<A>...>* values;
+    } context{&call, &warp, &values};
+    RunKernel(
+        name, line, 0, config,
+        [](void* c) {
+          auto* ctx = static_cast<Context*>(c);
+          std::apply(*ctx->call, *ctx->values);  // by value: each thread its own copies
+        },
+        &context,
+        +[](void* c, ::ws::simt::Warp& w) {
+          auto* ctx = static_cast<Context*>(c);
+          std::apply([&](auto&... a) { (*ctx->warp)(w, a...); },
+                     *ctx->values);  // each warp its own copies
+        });
+  }
+};
+template <typename Call, typename WarpCall>
+LauncherViaWarp<Call, WarpCall> LaunchVia(const char* name, unsigned int line, Call call,
+                                          WarpCall warp, Config config) {
+  return LauncherViaWarp<Call, WarpCall>{name, line, call, warp, config};
 }
 // The call inside LaunchVia's lambda: on the emulator a kernel is a function. The kernel comes
 // last, as written: `scale<T, 64>` holds a comma.

@@ -67,6 +67,7 @@ int NameNext(const char* name, unsigned int line);
 // a function pointer.
 #define WS_SIMT_WARP(...) nullptr
 #define WS_SIMT_NONE nullptr
+#define WS_SIMT_VIA(...)
 struct KernelTable {
   struct Entry {
     const void* address;
