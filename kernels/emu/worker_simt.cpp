@@ -181,13 +181,17 @@ void Worker::RecordWarp(std::uint64_t key, std::uint32_t mask, const std::uint32
     simt_touched_[w] |= mask;
     return;
   }
-  // A kept block: records, as the per-thread path keeps them.
+  // A kept block: records, as the per-thread path keeps them; the request is costed now, as in
+  // any block (a row per iteration would hold the same lanes: one call, one request).
+  const bool whole = id < kMaxSites;
+  if (whole)
+    requests_.AddWhole(id, w, mask, offsets, local_sites_, launch_->config->buffers, &stats_);
   for (std::uint32_t m = mask; m != 0; m &= m - 1) {
     const std::uint32_t lane = static_cast<std::uint32_t>(__builtin_ctz(m));
     ThreadCtx& c = threads_[first + lane];
     const auto thread = static_cast<std::uint16_t>(first + lane);
     const AccessRecord r{offsets[lane], iteration, times[lane], thread, id, c.epoch};
-    requests_.Add(id, iteration, thread, offsets[lane]);
+    if (!whole) requests_.Add(id, iteration, thread, offsets[lane]);
     const std::uint64_t value = values != nullptr ? values[lane] : 0;
     if (keep_block_) {
       if (current_.accesses.size() < kMaxKept) {
