@@ -293,6 +293,13 @@ void WarpExit(std::uint32_t mask) {
 void EnterLane(int lane) {
   t_worker->EnterLane(lane);
 }
+int OnFiberStack(const void* p) {
+  using detail::t_ctx;
+  if (t_ctx == nullptr || t_ctx->stack.size == 0) return -1;
+  const auto at = reinterpret_cast<std::uintptr_t>(p);
+  const auto bottom = reinterpret_cast<std::uintptr_t>(t_ctx->stack.bottom);
+  return at - bottom < t_ctx->stack.size ? 1 : 0;
+}
 void SimtWarpOpNote(int lane, std::uint32_t kind, std::uint32_t mask, std::uint64_t value, int arg,
                     int width, std::uint32_t place) {
   t_worker->SimtWarpOpNote(lane, kind, mask, value, arg, width, place);

@@ -261,7 +261,13 @@ Classified Classify(const void* ptr, unsigned int bytes, unsigned int place, uns
     c.key = MakeSiteKey(place, r->space, op, bytes, r->id);
     return c;
   }
-  // A local variable on this thread's stack (an array a kernel declared): not recorded.
+  // A local variable on this thread's stack (an array a kernel declared): not recorded. The
+  // running fiber's stack where one runs (an address near it may be another thread's __shared__
+  // array, which lives in thread-local storage: a mapping the fiber's may lie next to).
+  if (const int on = emu::OnFiberStack(ptr); on >= 0) {
+    if (on == 1) c.where = Where::kOwnVariable;
+    return c;
+  }
   const char here = 0;
   const std::uintptr_t stack = reinterpret_cast<std::uintptr_t>(&here);
   if ((addr > stack ? addr - stack : stack - addr) < (256u << 10)) c.where = Where::kOwnVariable;

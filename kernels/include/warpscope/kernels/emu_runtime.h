@@ -104,6 +104,9 @@ std::uint64_t SimtWarpOpResult(int lane);
 // The calls that read the running thread (printf, clock64, assert) see lane `lane`; LeaveLanes
 // goes back to the warp's first lane.
 void EnterLane(int lane);
+// Whether `p` is on the stack of the fiber running now (a thread's or a warp's): 1 yes, 0 no, -1
+// not known (no fiber runs: the caller's own stack, whose bounds it judges).
+int OnFiberStack(const void* p);
 void LeaveLanes();
 
 }  // namespace ws::emu
