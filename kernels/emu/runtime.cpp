@@ -95,6 +95,7 @@ void Worker::StartFibers(std::uint32_t n) {
     const ctx::stack_context sc = alloc.allocate();
     c->stack.bottom = static_cast<char*>(sc.sp) - sc.size;
     c->stack.size = sc.size;
+    FreshStack(c->stack);
     fibers_.emplace_back(std::allocator_arg, ctx::preallocated(sc.sp, sc.size, sc), alloc,
                          [this, c](ctx::fiber&& sched) {
                            AfterSwitch(c->stack, &scheduler_stack_);

@@ -29,6 +29,7 @@ void Worker::StartWarpFibers(std::uint32_t n) {
     const ctx::stack_context sc = alloc.allocate();
     c->stack.bottom = static_cast<char*>(sc.sp) - sc.size;
     c->stack.size = sc.size;
+    FreshStack(c->stack);
     const std::uint32_t w = first / 32;
     fibers_[first] = ctx::fiber(std::allocator_arg, ctx::preallocated(sc.sp, sc.size, sc), alloc,
                                 [this, c, w, n](ctx::fiber&& sched) {
