@@ -336,24 +336,7 @@ bool Collector::SimtStmt(const Stmt* s, SimtKernel& k, std::string& out) {
     out += "} ";
     return true;
   }
-  const Stmt* body = nullptr;
-  const Expr* cond = nullptr;
-  const Stmt* init = nullptr;
-  const Expr* inc = nullptr;
-  bool is_do = false;
-  if (const auto* f = dyn_cast<ForStmt>(s)) {
-    body = f->getBody();
-    cond = f->getCond();
-    init = f->getInit();
-    inc = f->getInc();
-  } else if (const auto* w = dyn_cast<WhileStmt>(s)) {
-    body = w->getBody();
-    cond = w->getCond();
-  } else if (const auto* d = dyn_cast<DoStmt>(s)) {
-    body = d->getBody();
-    cond = d->getCond();
-    is_do = true;
-  }
+  const auto [init, cond, inc, body, is_do] = PartsOfLoop(s);
   if (body != nullptr) {
     const std::string loop = k.Name("lp");
     out += "{ ";

@@ -32,4 +32,14 @@ bool InNamespace(const Decl* d, const char* ns);
 // `block.sync()` or `cg::sync(block)` on a thread_block: the call; else null.
 const Expr* BlockSync(const Expr* e);
 
+// A loop's parts (a for, while or do statement); body is null for any other statement.
+struct LoopParts {
+  const Stmt* init = nullptr;
+  const Expr* cond = nullptr;
+  const Expr* inc = nullptr;
+  const Stmt* body = nullptr;
+  bool is_do = false;
+};
+LoopParts PartsOfLoop(const Stmt* s);
+
 }  // namespace ws::rewrite_internal

@@ -169,6 +169,18 @@ const Expr* BlockSync(const Expr* e) {
   return nullptr;
 }
 
+LoopParts PartsOfLoop(const Stmt* s) {
+  LoopParts p;
+  if (const auto* f = dyn_cast<ForStmt>(s)) {
+    p = {f->getInit(), f->getCond(), f->getInc(), f->getBody(), false};
+  } else if (const auto* w = dyn_cast<WhileStmt>(s)) {
+    p = {nullptr, w->getCond(), nullptr, w->getBody(), false};
+  } else if (const auto* d = dyn_cast<DoStmt>(s)) {
+    p = {nullptr, d->getCond(), nullptr, d->getBody(), true};
+  }
+  return p;
+}
+
 std::string Collector::RawText(unsigned b, unsigned e) const {
   const SourceLocation lb = SourceLocation::getFromRawEncoding(b);
   const auto [file, off] = sm_.getDecomposedLoc(lb);

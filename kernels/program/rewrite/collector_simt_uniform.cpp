@@ -245,22 +245,7 @@ void Collector::SimtUniform(const Stmt* body, SimtKernel& k) {
       controls.pop_back();
       return;
     }
-    const Stmt* init = nullptr;
-    const Stmt* body = nullptr;
-    const Expr* cond = nullptr;
-    const Expr* inc = nullptr;
-    if (const auto* f = dyn_cast<ForStmt>(s)) {
-      init = f->getInit();
-      body = f->getBody();
-      cond = f->getCond();
-      inc = f->getInc();
-    } else if (const auto* w = dyn_cast<WhileStmt>(s)) {
-      body = w->getBody();
-      cond = w->getCond();
-    } else if (const auto* d = dyn_cast<DoStmt>(s)) {
-      body = d->getBody();
-      cond = d->getCond();
-    }
+    [[maybe_unused]] const auto [init, cond, inc, body, is_do] = PartsOfLoop(s);
     if (body != nullptr) {
       if (init != nullptr) walk(init);  // its variables are declared outside the loop's steps
       controls.push_back(s);

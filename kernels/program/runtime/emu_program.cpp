@@ -7,7 +7,8 @@
 // - A launch runs on the emulator (emu_runtime.h), one fiber per GPU thread. Each recorded access
 //   is classified by its address: a __shared__ array of the running block, a buffer, a local
 //   variable (not recorded), or nothing at all, which stops the launch with a message naming
-//   the line, the thread, the address and the nearest buffer.
+//   the line, the thread, the address and the nearest buffer. A kernel with a warp function runs
+//   a warp at a time instead (the SIMT path: emu_program_simt.cpp).
 // - At exit the launches are written to the trace file named by WS_PROGRAM_OUT; the parent
 //   (program.h) reads them. A failed launch is reported on stderr, written, and ends the program
 //   with status 3 (the program's own later calls would only see a sticky error).
@@ -204,21 +205,6 @@ constexpr std::uintptr_t kFarFromEveryBuffer = std::uintptr_t{1} << 30;
 // Recording (what the rewriter's insertions call).
 // ------------------------------------------------------------------------------------------------
 namespace detail {
-
-// What an access's address is: a __shared__ array of the running block or a buffer (its site key
-// and offset), a variable of the thread's own (not recorded), or in nothing.
-enum class Where { kRecorded, kOwnVariable, kNowhere };
-struct Classified {
-  Where where = Where::kNowhere;
-  std::uint64_t key = 0;
-  std::uint32_t offset = 0;
-  // Where the same key holds, with offsets that step with the address: [lo, hi) (a shared
-  // array's accesses need only start in it, as Record has always checked them).
-  std::uintptr_t lo = 0, hi = 0;
-  bool shared = false;
-  const Region* region = nullptr;  // for the message of one in nothing
-  const Region* near = nullptr;
-};
 
 Classified Classify(const void* ptr, unsigned int bytes, unsigned int place, unsigned int op) {
   Classified c;
@@ -530,188 +516,6 @@ unsigned int BlockThreads() {
   const uint3* b = Builtins();
   return b[2].x * b[2].y * b[2].z;
 }
-
-// ------------------------------------------------------------------------------------------------
-// The SIMT path (ws_program_simt.h): a warp function's requests, barriers and exits.
-// ------------------------------------------------------------------------------------------------
-}  // namespace ws::prog
-namespace ws::simt {
-namespace {
-using prog::detail::Classified;
-using prog::detail::Where;
-
-// One slot's lanes: where every lane falls in the array of the first (the common case), one
-// request, classified once; else lane by lane, one request per site key (lanes in different
-// buffers are different sites, as on the per-thread path).
-// The last array each access met (by its place), for this launch: a request whose lanes all fall
-// in it needs no classification.
-struct SeenArray {
-  std::uint32_t tag = 0, place = 0, op = 0, bytes = 0;
-  std::uintptr_t lo = 0, span = 0;  // accesses start at lo .. lo + span inside it
-  std::uint64_t key = 0;
-  std::uint32_t offset_at_lo = 0;
-};
-thread_local SeenArray t_seen[256];
-
-// Whether every lane of `mask` starts an access inside [lo, lo + span] (span: the last such
-// address less lo), with each lane's offset (`at_lo` at lo). Without branches: for a whole warp a
-// loop the compiler vectorizes, else the lanes one by one.
-bool Inside(const Slot& s, Mask mask, std::uintptr_t lo, std::uintptr_t span, std::uint32_t at_lo,
-            std::uint32_t (&offsets)[32]) {
-  std::uintptr_t outside = 0;
-  if (mask == ~0u) {
-    for (int l = 0; l < 32; ++l) {
-      const std::uintptr_t d = reinterpret_cast<std::uintptr_t>(s.ptr[l]) - lo;
-      outside |= static_cast<std::uintptr_t>(d > span);
-      offsets[l] = at_lo + static_cast<std::uint32_t>(d);
-    }
-    return outside == 0;
-  }
-  for (Mask m = mask; m != 0; m &= m - 1) {
-    const int l = __builtin_ctz(m);
-    const std::uintptr_t d = reinterpret_cast<std::uintptr_t>(s.ptr[l]) - lo;
-    outside |= static_cast<std::uintptr_t>(d > span);
-    offsets[l] = at_lo + static_cast<std::uint32_t>(d);
-  }
-  return outside == 0;
-}
-
-// The last address less lo at which an access of `bytes` starts inside [lo, hi) (a shared
-// array's need only start in it, as Record has always checked them); ~0: none.
-std::uintptr_t SpanOf(std::uintptr_t lo, std::uintptr_t hi, unsigned int bytes, bool shared) {
-  const std::uintptr_t last = shared ? hi - 1 : hi - bytes;
-  return hi > lo && last >= lo && last < hi ? last - lo : ~std::uintptr_t{0};
-}
-
-void FlushSlot(Warp& w, Slot& s) {
-  const Mask mask = s.mask;
-  s.mask = 0;
-  const unsigned int op = s.op, bytes = s.bytes, place = s.place;
-  const std::uint64_t* values = w.values ? s.value : nullptr;
-  const int l0 = __builtin_ctz(mask);
-  std::uint32_t offsets[32];
-  const std::uint32_t tag = w.tag;  // the launch's (emu::CurrentLaunchTag())
-  SeenArray& seen = t_seen[(place * 0x9e3779b9u) >> 24];
-  if (seen.tag == tag && seen.place == place && seen.op == op && seen.bytes == bytes &&
-      seen.span != ~std::uintptr_t{0} &&
-      Inside(s, mask, seen.lo, seen.span, seen.offset_at_lo, offsets)) {
-    emu::RecordWarpAccess(seen.key, mask, offsets, s.time, values);
-    return;
-  }
-  seen.tag = 0;  // met elsewhere: classified again
-  const Classified c0 = prog::detail::Classify(s.ptr[l0], bytes, place, op);
-  if (c0.where == Where::kRecorded) {
-    const std::uintptr_t a0 = reinterpret_cast<std::uintptr_t>(s.ptr[l0]);
-    const std::uint32_t at_lo = c0.offset - static_cast<std::uint32_t>(a0 - c0.lo);
-    const std::uintptr_t span = SpanOf(c0.lo, c0.hi, bytes, c0.shared);
-    if (span != ~std::uintptr_t{0} && Inside(s, mask, c0.lo, span, at_lo, offsets)) {
-      seen = {tag, place, op, bytes, c0.lo, span, c0.key, at_lo};
-      emu::RecordWarpAccess(c0.key, mask, offsets, s.time, values);
-      return;
-    }
-  }
-  std::uint64_t keys[32];
-  Mask recorded = 0;
-  for (Mask m = mask; m != 0; m &= m - 1) {
-    const int l = __builtin_ctz(m);
-    const Classified c = prog::detail::Classify(s.ptr[l], bytes, place, op);
-    if (c.where == Where::kNowhere) {
-      emu::EnterLane(l);
-      prog::detail::BadAddressOf(s.ptr[l], bytes, place, op & ~prog::kOpSeveral, c);
-    }
-    if (c.where != Where::kRecorded) continue;
-    keys[l] = c.key;
-    offsets[l] = c.offset;
-    recorded |= 1u << l;
-  }
-  while (recorded != 0) {  // one request per key, in the order of their first lanes
-    const std::uint64_t key = keys[__builtin_ctz(recorded)];
-    Mask group = 0;
-    for (Mask m = recorded; m != 0; m &= m - 1) {
-      const int l = __builtin_ctz(m);
-      if (keys[l] == key) group |= 1u << l;
-    }
-    emu::RecordWarpAccess(key, group, offsets, s.time, values);
-    recorded &= ~group;
-  }
-}
-}  // namespace
-
-void CheckLane(Warp& w, int lane, const void* p, unsigned int bytes, unsigned int place,
-               unsigned int op, Range* range) {
-  const Classified c = prog::detail::Classify(p, bytes, place, op);
-  if (c.where == Where::kNowhere) {
-    *w.clock[lane] = w.clk[lane];
-    emu::EnterLane(lane);
-    prog::detail::BadAddressOf(p, bytes, place, op & ~prog::kOpSeveral, c);
-  }
-  if (c.where == Where::kRecorded) {  // the array's addresses from here on need no check
-    const std::uintptr_t last = c.shared ? c.hi - 1 : c.hi - bytes;
-    if (last >= c.lo) *range = {c.lo, last - c.lo, w.tag};
-  }
-}
-
-void FlushSlots(Warp& w, unsigned int n) {
-  for (unsigned int k = 0; k < n; ++k) {
-    if (w.slot[k].mask != 0) FlushSlot(w, w.slot[k]);
-  }
-}
-
-void Barrier(Warp& w, unsigned int place) {
-  for (Mask m = w.live; m != 0; m &= m - 1) {
-    const int l = __builtin_ctz(m);
-    *w.clock[l] = w.clk[l];
-  }
-  if (!emu::WarpBarrier(w.mask, place)) {
-    // Lanes of the warp are in another branch: these wait at the barrier for good (the block's
-    // barrier check names them, as on the per-thread path) and run no more.
-    w.ret |= w.mask;
-    w.mask = 0;
-    return;
-  }
-  for (Mask m = w.live; m != 0; m &= m - 1) {  // the barrier's departure
-    const int l = __builtin_ctz(m);
-    w.clk[l] = *w.clock[l];
-  }
-}
-
-void Return(Warp& w) {
-  emu::WarpExit(w.mask);
-  w.ret |= w.mask;
-  w.mask = 0;
-}
-
-thread_local WarpCall* t_warp_call = nullptr;
-
-WarpCall::WarpCall(Warp& warp) : w(warp) {
-  t_warp_call = this;
-}
-WarpCall::~WarpCall() {
-  t_warp_call = nullptr;
-}
-void WarpCall::Meet() {
-  for (Mask m = w.live; m != 0; m &= m - 1) {  // the meeting's time is the latest arrival
-    const int l = __builtin_ctz(m);
-    *w.clock[l] = w.clk[l];
-  }
-  emu::SimtWarpOpMeet();
-  for (Mask m = w.live; m != 0; m &= m - 1) {
-    const int l = __builtin_ctz(m);
-    w.clk[l] = *w.clock[l];
-  }
-  noting = false;
-}
-
-void EnterLane(Warp& w, int lane) {
-  *w.clock[lane] = w.clk[lane];  // clock64() reads it
-  emu::EnterLane(lane);
-}
-
-void LeaveLanes(Warp&) {
-  emu::LeaveLanes();
-}
-}  // namespace ws::simt
-namespace ws::prog {
 
 void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
                const Config& config, void (*body)(void*), void* context,

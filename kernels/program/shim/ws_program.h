@@ -396,36 +396,11 @@ struct Launcher {
   }
 };
 // A launch written inside a function template: the kernel is called from `call` with each
-// thread's own copies of the arguments as given (their types, not the parameters').
-template <typename Call>
+// thread's own copies of the arguments as given (their types, not the parameters'). With the
+// kernel's warp function (the SIMT path), `warp` is called the same way; NoWarp where none.
+struct NoWarp {};
+template <typename Call, typename WarpCall = NoWarp>
 struct LauncherVia {
-  const char* name;
-  unsigned int line;
-  Call call;
-  Config config;
-  template <typename... A>
-  void Run(A&&... args) {
-    std::tuple<std::decay_t<A>...> values(std::forward<A>(args)...);
-    struct Context {
-      Call* call;
-      std::tuple<std::decay_t<A>...>* values;
-    } context{&call, &values};
-    RunKernel(
-        name, line, 0, config,
-        [](void* c) {
-          auto* ctx = static_cast<Context*>(c);
-          std::apply(*ctx->call, *ctx->values);  // by value: each thread its own copies
-        },
-        &context);
-  }
-};
-template <typename Call>
-LauncherVia<Call> LaunchVia(const char* name, unsigned int line, Call call, Config config) {
-  return LauncherVia<Call>{name, line, call, config};
-}
-// The same with the kernel's warp function, called as the kernel is (the SIMT path).
-template <typename Call, typename WarpCall>
-struct LauncherViaWarp {
   const char* name;
   unsigned int line;
   Call call;
@@ -439,24 +414,30 @@ struct LauncherViaWarp {
       WarpCall* warp;
       std::tuple<std::decay_t<A>...>* values;
     } context{&call, &warp, &values};
+    void (*by_warp)(void*, ::ws::simt::Warp&) = nullptr;
+    if constexpr (!std::is_same_v<WarpCall, NoWarp>)
+      by_warp = +[](void* c, ::ws::simt::Warp& w) {
+        auto* ctx = static_cast<Context*>(c);
+        std::apply([&](auto&... a) { (*ctx->warp)(w, a...); },
+                   *ctx->values);  // each warp its own copies
+      };
     RunKernel(
         name, line, 0, config,
         [](void* c) {
           auto* ctx = static_cast<Context*>(c);
           std::apply(*ctx->call, *ctx->values);  // by value: each thread its own copies
         },
-        &context,
-        +[](void* c, ::ws::simt::Warp& w) {
-          auto* ctx = static_cast<Context*>(c);
-          std::apply([&](auto&... a) { (*ctx->warp)(w, a...); },
-                     *ctx->values);  // each warp its own copies
-        });
+        &context, by_warp);
   }
 };
+template <typename Call>
+LauncherVia<Call> LaunchVia(const char* name, unsigned int line, Call call, Config config) {
+  return LauncherVia<Call>{name, line, call, NoWarp{}, config};
+}
 template <typename Call, typename WarpCall>
-LauncherViaWarp<Call, WarpCall> LaunchVia(const char* name, unsigned int line, Call call,
-                                          WarpCall warp, Config config) {
-  return LauncherViaWarp<Call, WarpCall>{name, line, call, warp, config};
+LauncherVia<Call, WarpCall> LaunchVia(const char* name, unsigned int line, Call call, WarpCall warp,
+                                      Config config) {
+  return LauncherVia<Call, WarpCall>{name, line, call, warp, config};
 }
 // The call inside LaunchVia's lambda: on the emulator a kernel is a function. The kernel comes
 // last, as written: `scale<T, 64>` holds a comma.
