@@ -1,7 +1,8 @@
 // The SIMT engine against the per-thread path (docs/ENGINE.md, "Identical figures"): every
 // example, every assignment's solutions and a kernel for each construct the warp function
 // expresses (divergent if/else, loops of lane-varying length, break, continue, an early return,
-// __device__ functions with their own returns, loops and barriers, a template, a launch from a
+// __device__ functions with their own returns, loops and barriers, a template, a __device__
+// function template called from a template and from a kernel, a launch from a
 // function template with deduced arguments, a thread_block's sync) run on both engines, and give
 // the same output and, launch by launch, the same per-site figures, hazards, barrier instances and
 // warp meetings. (The corpus test does the same over the public programs, where they are
@@ -124,6 +125,10 @@ __device__ float pick(const float* a, int i) {
   return s;
 }
 __device__ void put(float* o, int i, float v) { o[i] = v; }
+// A __device__ function template: called with its arguments written, from a template (dependent)
+// and from a kernel (not); its arguments' own accesses come in g++'s order (last to first).
+template <int D>
+__device__ float scaled(const float* a, int i, float x) { return a[(i + D) % 256] * x; }
 __device__ int blockSum(int* s, int v) {
   s[threadIdx.x] = v;
   __syncthreads();
@@ -141,7 +146,7 @@ __global__ void branches(const float* a, float* o, int n) {
   int k = 0;
   while (k < (int)(threadIdx.x % 7)) { v += a[(i + k) % n]; ++k; }
   do { v *= 0.5f; --k; } while (k > 0);
-  const float p = pick(a, i);
+  const float p = pick(a, i) + scaled<2>(a, i, a[(i + 1) % n]);
   put(o, i, v + p);
 }
 __global__ void sums(int* r) {
@@ -159,7 +164,7 @@ __global__ void windows(const float* a, float* o, int n) {
   block.sync();
   float s = 0;
   for (int k = 0; k < W; ++k) s += tile[threadIdx.x + k];
-  o[i] = s;
+  o[i] = s + scaled<W>(a, i, tile[threadIdx.x]);
 }
 // Launched from a function template with its argument deduced (called as written: LaunchVia).
 template <typename T>

@@ -270,6 +270,10 @@ class Collector : public RecursiveASTVisitor<Collector> {
   std::string RawText(unsigned b, unsigned e) const;
   bool CalleeTouchesMemory(const FunctionDecl* f, std::set<const FunctionDecl*>& seen) const;
   std::string SimtDeviceFn(const FunctionDecl* g);
+  // The warp function's name of __device__ function `g` as call `c` names it: `g__ws_warp`, with
+  // the template arguments of a function template's call (as written where they depend on the
+  // caller's, else the specialization's); "" where it cannot write them.
+  std::string WarpFnName(const FunctionDecl* g, const CallExpr* c, const SimtKernel& k) const;
 
   CharSourceRange FileRange(SourceRange r) const {
     CharSourceRange c =

@@ -92,32 +92,40 @@ bool Collector::SimtLeaf(SourceLocation b, SourceLocation e, const Stmt* of, Sim
                       result.empty() ? std::string("(void)0") : result + "[ws_l]", 2, 0});
       continue;
     }
-    const FunctionDecl* g = c->getDirectCallee()->getDefinition();
+    const FunctionDecl* callee =
+        c->getDirectCallee() != nullptr ? c->getDirectCallee() : k.callee.at(c);
+    const std::string warp_fn = WarpFnName(callee, c, k);
+    const FunctionDecl* g = callee->getDefinition();
+    if (g->getTemplateInstantiationPattern() != nullptr) g = g->getTemplateInstantiationPattern();
     const CharSourceRange cr = FileRange(c->getSourceRange());
     if (cr.isInvalid()) return false;
     PrintingPolicy pp = ctx_.getPrintingPolicy();
     pp.SuppressTagKeyword = true;
     pp.FullyQualifiedName = true;
+    // The arguments last to first, as g++ evaluates a call's arguments on x86-64 (the order is
+    // unspecified): the per-thread path's call makes its accesses in that order.
     std::string args;
+    std::vector<std::string> each(c->getNumArgs());
     for (unsigned i = 0; i < c->getNumArgs(); ++i) {
       const Expr* a = c->getArg(i);
       const CharSourceRange ar = FileRange(a->getSourceRange());
       if (ar.isInvalid() || i >= g->getNumParams()) return false;
       const std::string name = k.Name("a");
-      out += "::ws::simt::Lanes<std::remove_cv_t<" +
-             g->getParamDecl(i)->getType().getUnqualifiedType().getAsString(pp) + ">> " + name +
-             "; ";
-      if (!SimtLeaf(ar.getBegin(), ar.getEnd(), a, k, name + "[ws_l] = (", ");", out)) return false;
+      each[i] = "::ws::simt::Lanes<std::remove_cv_t<" +
+                g->getParamDecl(i)->getType().getUnqualifiedType().getAsString(pp) + ">> " + name +
+                "; ";
+      if (!SimtLeaf(ar.getBegin(), ar.getEnd(), a, k, name + "[ws_l] = (", ");", each[i]))
+        return false;
       args += ", " + name;
     }
+    for (auto it = each.rbegin(); it != each.rend(); ++it) out += *it;
     std::string result;
     if (!g->getReturnType()->isVoidType()) {
       result = k.Name("r");
       out += "::ws::simt::Lanes<std::remove_cv_t<" +
              g->getReturnType().getUnqualifiedType().getAsString(pp) + ">> " + result + "; ";
     }
-    out += g->getName().str() + "__ws_warp(ws_W" + (result.empty() ? "" : ", &" + result) + args +
-           "); ";
+    out += warp_fn + "(ws_W" + (result.empty() ? "" : ", &" + result) + args + "); ";
     whole = whole || c == dyn_cast<Expr>(of) ||
             (isa<Expr>(of) && cast<Expr>(of)->IgnoreParenImpCasts() == c);
     list.push_back({Offset(cr.getBegin()) - rb, Offset(cr.getEnd()) - rb,
@@ -414,6 +422,7 @@ void Collector::EmitWarpFunctions() {
         each.f = spec;
         why = SimtCheckStmt(spec->getBody(), each, 0);
         hoisted = std::max(hoisted, each.hoist.size());
+        k.resolved.insert(each.resolved.begin(), each.resolved.end());
         if (!why.empty()) break;
       }
     }

@@ -17,6 +17,11 @@ struct Collector::SimtKernel {
   std::set<const CallExpr*> hoist;              // calls of __device__ functions' warp functions
   std::set<const CallExpr*> meetings;           // and of warp-level intrinsics (WarpCall)
   std::uint64_t bytes = 0;                      // the Lanes<T> on the warp's stack
+  // A template's calls of __device__ function templates by a dependent name (`f<T>(x)`): the
+  // function each names, from the template's instantiations (by the call's source location);
+  // and, in the template's own text, the call's function.
+  std::map<unsigned, const FunctionDecl*> resolved;
+  std::map<const CallExpr*, const FunctionDecl*> callee;
   std::string Name(const char* what) { return std::string("ws_") + what + std::to_string(++next); }
 };
 

@@ -169,6 +169,33 @@ const Expr* BlockSync(const Expr* e) {
   return nullptr;
 }
 
+std::string Collector::WarpFnName(const FunctionDecl* g, const CallExpr* c,
+                                  const SimtKernel& k) const {
+  const std::string name = g->getName().str() + "__ws_warp";
+  if (g->getPrimaryTemplate() == nullptr && g->getDescribedFunctionTemplate() == nullptr)
+    return name;
+  if (c->getDirectCallee() == nullptr) {  // in a template's text: its arguments as written
+    const auto* ule = dyn_cast<UnresolvedLookupExpr>(c->getCallee()->IgnoreParenImpCasts());
+    if (!k.pattern || ule == nullptr || !ule->hasExplicitTemplateArgs()) return "";
+    const CharSourceRange r = FileRange(SourceRange(ule->getLAngleLoc(), ule->getRAngleLoc()));
+    if (r.isInvalid()) return "";
+    return name + RawText(Offset(r.getBegin()), Offset(r.getEnd()));
+  }
+  const TemplateArgumentList* args = g->getTemplateSpecializationArgs();
+  if (args == nullptr) return "";
+  PrintingPolicy pp = ctx_.getPrintingPolicy();
+  pp.SuppressTagKeyword = true;
+  pp.FullyQualifiedName = true;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  for (unsigned i = 0; i < args->size(); ++i) {
+    os << (i == 0 ? "<" : ", ");
+    args->get(i).print(pp, os, /*IncludeType=*/true);
+  }
+  os << ">";
+  return name + os.str();
+}
+
 LoopParts PartsOfLoop(const Stmt* s) {
   LoopParts p;
   if (const auto* f = dyn_cast<ForStmt>(s)) {
@@ -236,6 +263,12 @@ std::string Collector::SimtCheckExpr(const Stmt* e, SimtKernel& k) {
     if (isa<CXXThrowExpr>(s)) return "a throw on line " + line(s);
     if (const auto* c = dyn_cast<CallExpr>(s)) {
       const FunctionDecl* callee = c->getDirectCallee();
+      if (callee == nullptr && k.pattern) {  // a dependent name: as the instantiations name it
+        if (auto it = k.resolved.find(c->getBeginLoc().getRawEncoding()); it != k.resolved.end()) {
+          callee = it->second;
+          k.callee[c] = callee;
+        }
+      }
       const std::string n = NameOf(callee);
       if (callee == nullptr && !isa<CXXPseudoDestructorExpr>(c->getCallee()) && !k.pattern)
         return "a call through a pointer on line " + line(s);
@@ -273,7 +306,11 @@ std::string Collector::SimtCheckExpr(const Stmt* e, SimtKernel& k) {
         if (!why.empty())
           return "a call of " + n + "(), which accesses memory or meets other threads, on line " +
                  line(s) + ": " + why;
+        if (WarpFnName(callee, c, k).empty())
+          return "a call of " + n + "() on line " + line(s) +
+                 " whose template arguments depend on the caller's and are not written (yet)";
         k.hoist.insert(c);
+        if (!k.pattern) k.resolved[c->getBeginLoc().getRawEncoding()] = callee;
       }
     }
     for (const Stmt* c : s->children())
@@ -317,16 +354,45 @@ std::string Collector::SimtCheckExpr(const Stmt* e, SimtKernel& k) {
 std::string Collector::SimtDeviceFn(const FunctionDecl* g) {
   const FunctionDecl* def = g->getDefinition();
   if (def == nullptr) return "its definition is not in the program";
+  // A function template's specializations share its text, and so one warp function: a template
+  // of the same parameters, made from the template's own text (its pattern).
+  const FunctionTemplateDecl* ftd = nullptr;
+  if (def->getTemplateSpecializationKind() == TSK_ImplicitInstantiation &&
+      def->getTemplateInstantiationPattern() != nullptr) {
+    def = def->getTemplateInstantiationPattern();
+    ftd = def->getDescribedFunctionTemplate();
+  }
   if (auto it = simt_fn_.find(def); it != simt_fn_.end())
     return it->second == "?" ? "a recursive call" : it->second;
   simt_fn_[def] = "?";
   std::string why;
+  SimtKernel k;
   if (isa<CXXMethodDecl>(def))
     why = "a member function (yet)";
-  else if (def->isTemplated() || def->getTemplateSpecializationInfo() != nullptr)
-    why = "a function template (yet)";
+  else if (ftd == nullptr &&
+           (def->isTemplated() || def->getTemplateSpecializationInfo() != nullptr))
+    why = "a function template's explicit specialization or a function inside a template (yet)";
   else if (def->isVariadic())
     why = "a variadic function";
+  std::size_t hoisted = 0;  // the most calls of warp functions a specialization makes
+  if (why.empty() && ftd != nullptr) {
+    k.pattern = true;
+    for (const FunctionDecl* spec : ftd->specializations()) {
+      if (spec->getBody() == nullptr) continue;
+      SimtKernel each;
+      each.f = spec;
+      each.device = true;
+      why = SimtCheckStmt(spec->getBody(), each, 0);
+      hoisted = std::max(hoisted, each.hoist.size());
+      k.resolved.insert(each.resolved.begin(), each.resolved.end());
+      if (!why.empty()) break;
+    }
+    if (why.empty() && def->getReturnType()->isDependentType())
+      why = "a return type that depends on the template's arguments (yet)";
+    for (const ParmVarDecl* p : def->parameters())
+      if (why.empty() && p->getType()->isDependentType())
+        why = "a parameter of a type that depends on the template's arguments (yet)";
+  }
   const auto* body = dyn_cast_or_null<CompoundStmt>(def->getBody());
   const CharSourceRange fr = FileRange(def->getSourceRange());
   if (why.empty() && (body == nullptr || fr.isInvalid())) why = "written by a macro";
@@ -334,7 +400,6 @@ std::string Collector::SimtDeviceFn(const FunctionDecl* g) {
       (def->getReturnType()->isReferenceType() ||
        def->getReturnType()->getAsCXXRecordDecl() != nullptr))
     why = "it returns a reference or a class (yet)";
-  SimtKernel k;
   k.f = def;
   k.device = true;
   std::string params;
@@ -363,6 +428,10 @@ std::string Collector::SimtDeviceFn(const FunctionDecl* g) {
     }
   }
   if (why.empty()) why = SimtCheckStmt(body, k, 0);
+  if (why.empty() && k.hoist.size() < hoisted)
+    why =
+        "a call of a __device__ function that accesses memory, by a name that depends on the "
+        "template's arguments (yet)";
   if (why.empty()) SimtUniform(body, k);
   std::string text;
   if (why.empty() && !SimtStmt(body, k, text)) why = "a construct the SIMT rewrite missed";
@@ -377,7 +446,16 @@ std::string Collector::SimtDeviceFn(const FunctionDecl* g) {
                                     ">>* ws_ret";
   std::string pretty = PredefinedExpr::ComputeName(PredefinedExpr::PrettyFunction, def);
   for (std::size_t at = 0; (at = pretty.find(" *", at)) != std::string::npos;) pretty.erase(at, 1);
-  std::string fn = "\n#if defined(WS_SIMT)\n[[maybe_unused]] static inline void " +
+  std::string head;  // a template's: its parameters as written
+  if (ftd != nullptr) {
+    const CharSourceRange tr = FileRange(ftd->getTemplateParameters()->getSourceRange());
+    if (tr.isInvalid()) {
+      simt_fn_[def] = "a template's parameters written by a macro";
+      return simt_fn_[def];
+    }
+    head = RawText(Offset(tr.getBegin()), Offset(tr.getEnd())) + " ";
+  }
+  std::string fn = "\n#if defined(WS_SIMT)\n" + head + "[[maybe_unused]] static inline void " +
                    def->getName().str() + "__ws_warp(::ws::simt::Warp& ws_W" + ret + params +
                    ") { [[maybe_unused]] static constexpr const char ws_pretty[] = \"" +
                    CString(pretty) + "\"; ::ws::simt::Frame ws_frame(ws_W); " + text +
