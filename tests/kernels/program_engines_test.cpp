@@ -2,7 +2,8 @@
 // example, every assignment's solutions and a kernel for each construct the warp function
 // expresses (divergent if/else, loops of lane-varying length, break, continue, an early return,
 // __device__ functions with their own returns, loops and barriers, a template, a __device__
-// function template called from a template and from a kernel, a launch from a
+// function template called from a template and from a kernel, a thread_block_tile's sync, shuffle
+// and rank, a kernel whose name a host function shares, a launch from a
 // function template with deduced arguments, a thread_block's sync) run on both engines, and give
 // the same output and, launch by launch, the same per-site figures, hazards, barrier instances and
 // warp meetings. (The corpus test does the same over the public programs, where they are
@@ -174,6 +175,25 @@ __global__ void shifted(const T* a, T* o, int s) {
 }
 template <typename T>
 void shiftAll(const T* a, T* o, int s) { shifted<<<4, 64>>>(a, o, s); }
+// A tile of 32: its sync, a shuffle in a __device__ function, its rank; a host function has the
+// kernel's name.
+__device__ float tileSum(cg::thread_block_tile<32> t, float v) {
+  for (int d = 16; d > 0; d /= 2) v += t.shfl_down(v, d);
+  return v;
+}
+__global__ void tiles(const float* a, float* o) {
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<32> tile = cg::tiled_partition<32>(block);
+  __shared__ float s[64];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  s[threadIdx.x] = a[i];
+  cg::sync(tile);
+  float v = s[(tile.thread_rank() + 1) % 32 + 32 * (threadIdx.x / 32)];
+  tile.sync();
+  v = tileSum(tile, v);
+  if (tile.thread_rank() == 0) o[i / 32] = v;
+}
+void tiles(const char* what) { printf("%s\n", what); }
 int main() {
   float *a, *o; int* r;
   cudaMallocManaged(&a, 256 * sizeof(float));
@@ -191,12 +211,19 @@ int main() {
   shiftAll(a, o, 3);
   cudaDeviceSynchronize();
   double u = 0; for (int i = 0; i < 256; ++i) u += o[i] * (i % 7);
+  tiles<<<4, 64>>>(a, o);
+  cudaDeviceSynchronize();
+  tiles("tiles:");
+  for (int i = 0; i < 8; ++i) printf("%.1f ", o[i]);
   printf("%.1f %ld %.1f %.1f\n", s, t, w, u);
   return 0;
 }
 )";
   const LessonRun run = Compare("constructs.cu", WARPSCOPE_SOURCE_DIR "/examples", text);
-  ASSERT_EQ(run.launches.size(), 4u);
+  ASSERT_EQ(run.launches.size(), 5u);
+  // tiles: each warp's 32 values of a (i % 13), summed: warp 0 holds 0..12 twice and 0..5.
+  EXPECT_NE(run.program->stdout_text.find("tiles:\n171.0 "), std::string::npos)
+      << run.program->stdout_text;
   for (const LaunchTrace& t : run.launches)
     EXPECT_EQ(t.engine, "simt") << t.kernel << ": " << t.engine_reason;
 }

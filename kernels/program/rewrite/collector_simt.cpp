@@ -56,22 +56,32 @@ bool Collector::SimtLeaf(SourceLocation b, SourceLocation e, const Stmt* of, Sim
       PrintingPolicy pp = ctx_.getPrintingPolicy();
       pp.SuppressTagKeyword = true;
       pp.FullyQualifiedName = true;
+      // A lane value of `type` made of expression `a` (each lane's turn): its name.
+      auto lanes_of = [&](const Expr* a, QualType type, std::string* name) {
+        const CharSourceRange ar = FileRange(a->getSourceRange());
+        if (ar.isInvalid()) return false;
+        *name = k.Name("a");
+        out += "::ws::simt::Lanes<std::remove_cv_t<std::remove_reference_t<" +
+               type.getUnqualifiedType().getAsString(pp) + ">>> " + *name + "; ";
+        return SimtLeaf(ar.getBegin(), ar.getEnd(), a, k, *name + "[ws_l] = (", ");", out);
+      };
       std::string args;
       for (unsigned i = 0; i < c->getNumArgs(); ++i) {
         const Expr* a = c->getArg(i);
         if (isa<CXXDefaultArgExpr>(a)) break;  // the line and file: the call's own, below
-        const CharSourceRange ar = FileRange(a->getSourceRange());
-        if (ar.isInvalid() || i >= fn->getNumParams()) return false;
-        const std::string name = k.Name("a");
-        out += "::ws::simt::Lanes<std::remove_cv_t<" +
-               fn->getParamDecl(i)->getType().getUnqualifiedType().getAsString(pp) + ">> " + name +
-               "; ";
-        if (!SimtLeaf(ar.getBegin(), ar.getEnd(), a, k, name + "[ws_l] = (", ");", out))
+        std::string name;
+        if (i >= fn->getNumParams() || !lanes_of(a, fn->getParamDecl(i)->getType(), &name))
           return false;
         args += (args.empty() ? "" : ", ") + name + "[ws_l]";
       }
-      const std::string call =
+      std::string call =
           RawText(Offset(callee.getBegin()), Offset(callee.getEnd())) + "(" + args + ")";
+      if (const auto* m = dyn_cast<CXXMemberCallExpr>(c)) {  // a tile's: the lane's tile
+        const Expr* object = m->getImplicitObjectArgument();
+        std::string name;
+        if (object == nullptr || !lanes_of(object, object->getType(), &name)) return false;
+        call = name + "[ws_l]." + fn->getName().str() + "(" + args + ")";
+      }
       const std::string at = "\n#line " + std::to_string(sm_.getSpellingLineNumber(cr.getBegin())) +
                              " \"" + CString(DisplayName(sm_.getFileID(cr.getBegin()))) + "\"\n";
       std::string result;
@@ -536,12 +546,30 @@ void Collector::EmitWarpFunctions() {
         f->getTemplateInstantiationPattern() != nullptr)
       key = f->getTemplateInstantiationPattern();
     auto it = simt_.find(key);
-    const std::string& address = out_->kernel_table[i];  // "&kern" or "&ns::kern<float, 64>"
-    if (it != simt_.end() && address.rfind("&", 0) == 0) {
-      // The warp function's specialization by the same arguments.
-      std::string warp = address;
-      const std::size_t open = warp.find('<');
-      warp.insert(open == std::string::npos ? warp.size() : open, "__ws_warp");
+    // "&kern" or "&ns::kern<float, 64>"; where a host function has the kernel's name too,
+    // "static_cast<void (*)(float *)>(&kern)".
+    const std::string& address = out_->kernel_table[i];
+    std::string name;
+    if (address.rfind("&", 0) == 0) {
+      name = address.substr(1);
+    } else if (const std::size_t at = address.rfind(">(&");
+               address.rfind("static_cast<", 0) == 0 && at != std::string::npos) {
+      name = address.substr(at + 3, address.size() - at - 4);
+    }
+    if (it != simt_.end() && !name.empty()) {
+      // The warp function's specialization by the same arguments (of the kernel's parameters,
+      // after the warp: an overloaded name's warp functions are told apart as its kernels are).
+      const std::size_t open = name.find('<');
+      name.insert(open == std::string::npos ? name.size() : open, "__ws_warp");
+      std::string warp = "&" + name;
+      if (address.rfind("static_cast<", 0) == 0) {
+        PrintingPolicy policy = ctx_.getPrintingPolicy();
+        policy.SuppressTagKeyword = true;
+        std::string type = "void (*)(::ws::simt::Warp&";
+        for (const ParmVarDecl* p : f->parameters())
+          type += ", " + p->getType().getAsString(policy);
+        warp = "static_cast<" + type + ")>(" + warp + ")";
+      }
       out_->kernel_table_warp.push_back(warp);
       out_->kernel_table_simt.push_back("");
     } else {

@@ -37,6 +37,9 @@ bool InNamespace(const Decl* d, const char* ns);
 // `block.sync()` or `cg::sync(block)` on a thread_block: the call; else null.
 const Expr* BlockSync(const Expr* e);
 
+enum class TileCallKind { kNotTile, kTileMeets, kTileQuery };
+TileCallKind TileCall(const CallExpr* c);
+
 // A loop's parts (a for, while or do statement); body is null for any other statement.
 struct LoopParts {
   const Stmt* init = nullptr;

@@ -91,6 +91,33 @@ bool BlockQuery(const FunctionDecl* f) {
 
 }  // namespace
 
+// A thread_block_tile's call: kTileMeets where the tile's lanes meet (its sync, shuffles and
+// votes, and cg::sync of a tile: a warp-level meeting, as __syncwarp and __shfl_sync are),
+// kTileQuery where each lane reads its own (its rank and size, tiled_partition<N>), else kNotTile.
+TileCallKind TileCall(const CallExpr* c) {
+  const FunctionDecl* f = c->getDirectCallee();
+  if (f == nullptr || f->getIdentifier() == nullptr || !InNamespace(f, "cooperative_groups"))
+    return TileCallKind::kNotTile;
+  const std::string n = f->getName().str();
+  if (const auto* m = dyn_cast<CXXMethodDecl>(f)) {
+    if (m->getParent()->getIdentifier() == nullptr ||
+        m->getParent()->getName() != "thread_block_tile")
+      return TileCallKind::kNotTile;
+    static const std::set<std::string> meets = {"sync",     "shfl", "shfl_up", "shfl_down",
+                                                "shfl_xor", "any",  "all",     "ballot"};
+    static const std::set<std::string> queries = {
+        "thread_rank", "size", "num_threads", "meta_group_rank", "meta_group_size", "is_valid"};
+    if (meets.count(n) > 0) return TileCallKind::kTileMeets;
+    return queries.count(n) > 0 ? TileCallKind::kTileQuery : TileCallKind::kNotTile;
+  }
+  if (n == "sync" && c->getNumArgs() >= 1 &&
+      GroupClass(c->getArg(0)->getType()) == "thread_block_tile")
+    return TileCallKind::kTileMeets;
+  if (n == "tiled_partition" && GroupClass(f->getReturnType()) == "thread_block_tile")
+    return TileCallKind::kTileQuery;
+  return TileCallKind::kNotTile;
+}
+
 // Does `body` change parameter `p` (assign to it or a part of it, take its address, bind it to a
 // reference that is not const, call a method that is not const on it, or let an array member
 // decay to a pointer other than to index it)?
@@ -285,12 +312,27 @@ std::string Collector::SimtCheckExpr(const Stmt* e, SimtKernel& k) {
         k.hoist.insert(c);
         k.meetings.insert(c);
       }
+      const TileCallKind tile = TileCall(c);
+      if (tile == TileCallKind::kTileMeets) {  // as a warp-level intrinsic
+        if (const auto* m = dyn_cast<MemberExpr>(c->getCallee()->IgnoreParenImpCasts());
+            m != nullptr && m->isArrow())
+          return "a tile's call through a pointer on line " + line(s) + " (yet)";
+        for (unsigned i = 0; i < c->getNumArgs(); ++i) {
+          const QualType t = c->getArg(i)->getType();
+          if (!isa<CXXDefaultArgExpr>(c->getArg(i)) && !t->isDependentType() &&
+              GroupClass(t).empty() && ctx_.getTypeSizeInChars(t).getQuantity() > 8)
+            return n + "() of a value over 8 bytes on line " + line(s) + " (yet)";
+        }
+        k.hoist.insert(c);
+        k.meetings.insert(c);
+      }
       if (callee != nullptr && InNamespace(callee, "cooperative_groups") && !BlockQuery(callee) &&
+          tile == TileCallKind::kNotTile &&
           !(isa<CXXConstructorDecl>(callee) &&
             GroupClass(QualType(cast<CXXConstructorDecl>(callee)->getParent()->getTypeForDecl(),
                                 0)) == "thread_block"))
         return "cooperative groups on line " + line(s) +
-               " (a thread_block's sync and queries only, yet)";
+               " (a thread_block's and a thread_block_tile's calls only, yet)";
       if (n == "tex1Dfetch" || n == "tex1D" || n == "tex2D")
         return "a texture fetch on line " + line(s);
       std::set<const FunctionDecl*> seen;
