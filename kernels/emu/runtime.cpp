@@ -23,6 +23,7 @@
 namespace ws::emu {
 
 thread_local ThreadState* t_thread = nullptr;
+constinit thread_local bool t_reads_pending = false;
 
 namespace detail {
 
@@ -282,8 +283,12 @@ std::uint64_t WarpOp(std::uint32_t kind, std::uint32_t mask, std::uint64_t value
 }
 
 void RecordWarpAccess(std::uint64_t key, std::uint32_t mask, const std::uint32_t (&offsets)[32],
-                      const std::uint32_t (&times)[32], const std::uint64_t* values) {
-  t_worker->RecordWarp(key, mask, offsets, times, values);
+                      const std::uint32_t (&times)[32], const std::uint64_t* values,
+                      const void* const* ptrs) {
+  t_worker->RecordWarp(key, mask, offsets, times, values, ptrs);
+}
+void SimtReadValues() {
+  t_worker->SimtMaterialize();
 }
 bool WarpBarrier(std::uint32_t mask, std::uint32_t place) {
   return t_worker->WarpBarrier(mask, place);

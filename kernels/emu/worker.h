@@ -168,7 +168,9 @@ class Worker {
 
   // The SIMT path (worker_simt.cpp): the running warp's requests, barriers and exits.
   void RecordWarp(std::uint64_t key, std::uint32_t mask, const std::uint32_t (&offsets)[32],
-                  const std::uint32_t (&times)[32], const std::uint64_t* values);
+                  const std::uint32_t (&times)[32], const std::uint64_t* values,
+                  const void* const* ptrs);
+  void SimtMaterialize();
   bool WarpBarrier(std::uint32_t mask, std::uint32_t place);
   void WarpExit(std::uint32_t mask);
   void SimtWarpOpNote(int lane, std::uint32_t kind, std::uint32_t mask, std::uint64_t value,
@@ -553,8 +555,18 @@ class Worker {
   };
   struct SimtRequest {  // one request of the interval: its lanes' entries from `at` on
     std::uint16_t site, warp;
-    std::uint32_t mask, at;
+    std::uint32_t mask, at;  // kSimtShape | k: a shared load's kept without values (simt_shapes_)
   };
+  // A shared load's request without its values: lane l's offset, and address, `offset + (l - l0)
+  // * step` (`at + ...`; l0 its first lane), its time every lane's (RecordWarpAccess).
+  static constexpr std::uint32_t kSimtShape = 1u << 31;
+  struct SimtShape {
+    const char* at;
+    std::uint32_t offset, time;
+    std::int32_t step;
+  };
+  std::vector<SimtShape> simt_shapes_;
+  std::size_t simt_shaped_from_ = 0;  // simt_log_'s first request that may be a shape
   std::vector<SimtRequest> simt_log_;
   std::vector<std::uint32_t> simt_offsets_, simt_times_;
   std::vector<std::uint64_t> simt_values_;
@@ -564,6 +576,9 @@ class Worker {
   std::vector<std::uint32_t> simt_parked_;  // per warp: lanes left at a divergent barrier
   void SimtClearLog() {
     simt_log_.clear();
+    simt_shapes_.clear();
+    simt_shaped_from_ = 0;
+    t_reads_pending = false;
     simt_offsets_.clear();
     simt_times_.clear();
     simt_values_.clear();

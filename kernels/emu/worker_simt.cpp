@@ -136,7 +136,8 @@ bool Worker::RunBlockSimt(std::uint64_t b) {
 // for the race check, each lane's access goes into its log, already formed; in a kept block each
 // access is a record, and the request a row, as on the per-thread path.
 void Worker::RecordWarp(std::uint64_t key, std::uint32_t mask, const std::uint32_t (&offsets)[32],
-                        const std::uint32_t (&times)[32], const std::uint64_t* values) {
+                        const std::uint32_t (&times)[32], const std::uint64_t* values,
+                        const void* const* ptrs) {
   const std::uint16_t id = SiteId(key);
   const std::uint32_t w = simt_warp_, first = w * 32;
   std::vector<std::uint32_t>& iters = simt_iter_[w];
@@ -159,6 +160,38 @@ void Worker::RecordWarp(std::uint64_t key, std::uint32_t mask, const std::uint32
         CutInterval();
         ++simt_logged_[w];
       }
+      if (((key >> 12) & 3u) != kKeyLoad) interval_writes_ = true;
+      if (KeySpaceOf(key) == kKeyGlobal) interval_global_ = true;
+      // A shared load whose lanes step evenly at one time: kept without values (read later).
+      if (ptrs != nullptr && KeySpaceOf(key) == kKeyShared && ((key >> 12) & 3u) == kKeyLoad) {
+        const int l0 = __builtin_ctz(mask);
+        const std::uint32_t rest = mask & (mask - 1);
+        const std::int32_t step =
+            rest == 0 ? 0
+                      : static_cast<std::int32_t>(offsets[__builtin_ctz(rest)] - offsets[l0]) /
+                            (__builtin_ctz(rest) - l0);
+        std::uint32_t off = 0;
+        const std::uint32_t o0 = offsets[l0], t0 = times[l0];
+        if (mask == ~0u) {  // a loop the compiler vectorizes
+          for (std::uint32_t l = 0; l < 32; ++l)
+            off |= (offsets[l] - o0 - l * static_cast<std::uint32_t>(step)) | (times[l] ^ t0);
+        } else {
+          for (std::uint32_t m = mask; m != 0; m &= m - 1) {
+            const int l = __builtin_ctz(m);
+            off |=
+                (offsets[l] - o0 - static_cast<std::uint32_t>((l - l0) * step)) | (times[l] ^ t0);
+          }
+        }
+        if (off == 0) {
+          simt_log_.push_back({id, static_cast<std::uint16_t>(w), mask,
+                               kSimtShape | static_cast<std::uint32_t>(simt_shapes_.size())});
+          simt_shapes_.push_back(
+              {static_cast<const char*>(ptrs[l0]), offsets[l0], times[l0], step});
+          t_reads_pending = true;
+          simt_touched_[w] |= mask;
+          return;
+        }
+      }
       const auto at = static_cast<std::uint32_t>(simt_offsets_.size());
       simt_log_.push_back({id, static_cast<std::uint16_t>(w), mask, at});
       if (mask == ~0u) {
@@ -176,8 +209,6 @@ void Worker::RecordWarp(std::uint64_t key, std::uint32_t mask, const std::uint32
           simt_values_.push_back(values != nullptr ? values[lane] : 0);
         }
       }
-      if (((key >> 12) & 3u) != kKeyLoad) interval_writes_ = true;
-      if (KeySpaceOf(key) == kKeyGlobal) interval_global_ = true;
     }
     simt_touched_[w] |= mask;
     return;
@@ -211,6 +242,29 @@ void Worker::RecordWarp(std::uint64_t key, std::uint32_t mask, const std::uint32
     }
     c.touched = true;
   }
+}
+
+// The shared loads kept without values since the last call: their values read from memory now
+// (nothing wrote it since: a store first calls this), and each becomes a request with its lanes'
+// entries, in its place in the interval.
+void Worker::SimtMaterialize() {
+  t_reads_pending = false;
+  for (std::size_t i = simt_shaped_from_; i < simt_log_.size(); ++i) {
+    SimtRequest& q = simt_log_[i];
+    if ((q.at & kSimtShape) == 0) continue;
+    const SimtShape& s = simt_shapes_[q.at & ~kSimtShape];
+    const std::uint32_t bytes = std::min<std::uint32_t>(local_sites_[q.site].size, 8);
+    const int l0 = __builtin_ctz(q.mask);
+    q.at = static_cast<std::uint32_t>(simt_offsets_.size());
+    for (std::uint32_t m = q.mask; m != 0; m &= m - 1) {
+      const int d = (__builtin_ctz(m) - l0) * s.step;
+      simt_offsets_.push_back(s.offset + static_cast<std::uint32_t>(d));
+      simt_times_.push_back(s.time);
+      simt_values_.push_back(LoadValue(s.at + d, bytes));
+    }
+  }
+  simt_shaped_from_ = simt_log_.size();
+  simt_shapes_.clear();
 }
 
 bool Worker::WarpBarrier(std::uint32_t mask, std::uint32_t place) {
@@ -295,6 +349,7 @@ void Worker::SimtGather(std::uint32_t block, const std::vector<std::uint8_t>& ki
     SimtClearLog();
     return;
   }
+  if (t_reads_pending) SimtMaterialize();
   simt_bucket_.assign(n + 1, 0u);
   for (const SimtRequest& q : simt_log_)
     for (std::uint32_t m = q.mask; m != 0; m &= m - 1)

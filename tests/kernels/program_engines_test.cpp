@@ -328,6 +328,69 @@ int main() {
 // Many cores (docs/ENGINE.md): blocks go to as many workers as there are processors; the SIMT
 // engine's figures, hazards and output must not depend on how many, as the cache replay's do not.
 // Every example at 1, 2 and 3 workers against 1.
+// A shared load in a statement that stores nothing is kept without its values on the SIMT path
+// and read from memory before the block's next store (RecordWarpAccess): here every thread reads
+// its right neighbour's word, then only the second warp writes its own (a write-after-read race
+// with the first warp's last thread, and within the second warp). The first warp's loads are read
+// back only when the second warp's first store comes: the values must be those the threads saw,
+// (t + 1) x 10, on both engines. (No block is kept: a kept block's loads keep their values.)
+TEST(Engines, ARacesReadValueIsTheOneTheThreadSaw) {
+  const std::string text = R"(#include <cstdio>
+__global__ void neighbours(int* out) {
+  __shared__ int s[128];
+  s[threadIdx.x] = threadIdx.x * 10;
+  s[threadIdx.x + 64] = (threadIdx.x + 64) * 10;
+  __syncthreads();
+  int v = s[threadIdx.x + 1];
+  if (threadIdx.x >= 32) s[threadIdx.x] = v + 1;
+  __syncthreads();
+  out[threadIdx.x] = v;
+}
+int main() {
+  int* out;
+  cudaMallocManaged(&out, 64 * sizeof(int));
+  neighbours<<<1, 64>>>(out);
+  cudaDeviceSynchronize();
+  long t = 0;
+  for (int i = 0; i < 64; ++i) t += out[i];
+  printf("%ld\n", t);
+  return 0;
+}
+)";
+  ProgramOptions o;
+  o.keep_blocks.clear();  // a kept block's accesses are records with their values, always
+  const LessonRun simt = RunProgramText("neighbours.cu", WARPSCOPE_SOURCE_DIR "/examples", text, o);
+  o.engine = "fiber";
+  const LessonRun fiber =
+      RunProgramText("neighbours.cu", WARPSCOPE_SOURCE_DIR "/examples", text, o);
+  ExpectSame(simt, fiber, "neighbours.cu", true);
+  // Every thread read (t + 1) x 10: 10 x (1 + ... + 64).
+  EXPECT_NE(simt.program->stdout_text.find("20800"), std::string::npos)
+      << simt.program->stdout_text;
+  ASSERT_EQ(simt.launches.size(), 1u);
+  ASSERT_EQ(fiber.launches.size(), 1u);
+  EXPECT_EQ(simt.launches[0].engine, "simt") << simt.launches[0].engine_reason;
+  const auto& a = simt.launches[0].hazards.groups;
+  const auto& b = fiber.launches[0].hazards.groups;
+  ASSERT_EQ(a.size(), b.size());
+  bool war = false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].example_first, b[i].example_first);
+    EXPECT_EQ(a[i].example_second, b[i].example_second);
+    EXPECT_EQ(a[i].count, b[i].count);
+    if (a[i].kind != HazardKind::kWar) continue;
+    war = true;
+    // The read of s[u] by thread u - 1 (its value u x 10), the write of it by thread u (v + 1).
+    const HazardAccess& r = a[i].example_first;
+    const HazardAccess& w = a[i].example_second;
+    EXPECT_TRUE(r.has_value && w.has_value);
+    EXPECT_EQ(r.value, (r.thread + 1u) * 10u);
+    EXPECT_EQ(w.thread, r.thread + 1u);
+    EXPECT_EQ(w.value, (w.thread + 1u) * 10u + 1u);
+  }
+  EXPECT_TRUE(war);
+}
+
 TEST(Engines, TheFiguresDoNotDependOnTheNumberOfWorkers) {
   int programs = 0;
   for (const auto& e : std::filesystem::directory_iterator(WARPSCOPE_SOURCE_DIR "/examples")) {

@@ -54,11 +54,14 @@ std::uintptr_t SpanOf(std::uintptr_t lo, std::uintptr_t hi, unsigned int bytes, 
   return hi > lo && last >= lo && last < hi ? last - lo : ~std::uintptr_t{0};
 }
 
-void FlushSlot(Warp& w, Slot& s) {
+// `loads_alone`: the statement stores nothing, so its loads may be kept without their values
+// (RecordWarpAccess reads them later).
+void FlushSlot(Warp& w, Slot& s, bool loads_alone) {
   const Mask mask = s.mask;
   s.mask = 0;
   const unsigned int op = s.op, bytes = s.bytes, place = s.place;
   const std::uint64_t* values = w.values ? s.value : nullptr;
+  const void* const* ptrs = loads_alone ? s.ptr : nullptr;
   const int l0 = __builtin_ctz(mask);
   std::uint32_t offsets[32];
   const std::uint32_t tag = w.tag;  // the launch's (emu::CurrentLaunchTag())
@@ -66,7 +69,7 @@ void FlushSlot(Warp& w, Slot& s) {
   if (seen.tag == tag && seen.place == place && seen.op == op && seen.bytes == bytes &&
       seen.span != ~std::uintptr_t{0} &&
       Inside(s, mask, seen.lo, seen.span, seen.offset_at_lo, offsets)) {
-    emu::RecordWarpAccess(seen.key, mask, offsets, s.time, values);
+    emu::RecordWarpAccess(seen.key, mask, offsets, s.time, values, ptrs);
     return;
   }
   seen.tag = 0;  // met elsewhere: classified again
@@ -77,7 +80,7 @@ void FlushSlot(Warp& w, Slot& s) {
     const std::uintptr_t span = SpanOf(c0.lo, c0.hi, bytes, c0.shared);
     if (span != ~std::uintptr_t{0} && Inside(s, mask, c0.lo, span, at_lo, offsets)) {
       seen = {tag, place, op, bytes, c0.lo, span, c0.key, at_lo};
-      emu::RecordWarpAccess(c0.key, mask, offsets, s.time, values);
+      emu::RecordWarpAccess(c0.key, mask, offsets, s.time, values, ptrs);
       return;
     }
   }
@@ -123,9 +126,16 @@ void CheckLane(Warp& w, int lane, const void* p, unsigned int bytes, unsigned in
 }
 
 void FlushSlots(Warp& w, unsigned int n) {
+  bool stores = false;
+  for (unsigned int k = 0; k < n; ++k)
+    stores = stores || (w.slot[k].mask != 0 && (w.slot[k].op & 3u) != 0);
   for (unsigned int k = 0; k < n; ++k) {
-    if (w.slot[k].mask != 0) FlushSlot(w, w.slot[k]);
+    if (w.slot[k].mask != 0) FlushSlot(w, w.slot[k], !stores);
   }
+}
+
+void ReadValues() {
+  emu::SimtReadValues();
 }
 
 void Barrier(Warp& w, unsigned int place) {

@@ -154,8 +154,10 @@ struct ThreadState;
 // Initialized statically (g++'s __constinit, C++20's constinit): read without a TLS wrapper call.
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 10
 extern thread_local __constinit ThreadState* t_thread;
+extern thread_local __constinit bool t_reads_pending;  // (emu_runtime.h)
 #else
 extern thread_local ThreadState* t_thread;
+extern thread_local bool t_reads_pending;
 #endif
 }  // namespace ws::emu
 namespace ws::prog {

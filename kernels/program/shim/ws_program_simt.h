@@ -53,6 +53,8 @@ struct Warp {
 
 // The runtime (kernels/program/runtime/emu_program.cpp).
 void FlushSlots(Warp& w, unsigned int n);  // each slot with lanes: one request
+// Before a store: the shared loads kept without their values read them now (t_reads_pending).
+void ReadValues();
 void Barrier(Warp& w, unsigned int place);
 
 // Where an access at one place last fell, checked (per worker thread): a lane's address inside
@@ -84,6 +86,10 @@ inline T* Access(Warp& w, int l, unsigned int k, T* p) {
   Range& r = t_range<Place>;
   if (r.tag != w.tag || reinterpret_cast<std::uintptr_t>(at) - r.lo > r.span) [[unlikely]]
     CheckLane(w, l, at, static_cast<unsigned int>(sizeof(T)), Place, Op, &r);
+  if constexpr ((Op & 3u) != 0u) {
+    if (::ws::emu::t_reads_pending) [[unlikely]]
+      ReadValues();
+  }
   Slot& s = w.slot[k];
   s.ptr[l] = at;
   s.time[l] = w.clk[l]++;

@@ -86,8 +86,17 @@ std::uint32_t CurrentLaunchTag();
 // For a warp function (the SIMT path; the running warp is the worker's):
 // One request of the running warp: the lanes in `mask`, their offsets, their clocks' times and
 // (LaneWarp::values) the values.
+//
+// With the race check, a shared load's request whose lanes' offsets step evenly and whose times
+// agree may be kept without its values (`ptrs`, each lane's address, given: null where the
+// statement also stores, whose loads must keep theirs): t_reads_pending is then set, and before
+// the next store of the block (SimtReadValues) or at its barrier the values are read from memory,
+// which nothing has written since those loads.
 void RecordWarpAccess(std::uint64_t key, std::uint32_t mask, const std::uint32_t (&offsets)[32],
-                      const std::uint32_t (&times)[32], const std::uint64_t* values);
+                      const std::uint32_t (&times)[32], const std::uint64_t* values,
+                      const void* const* ptrs = nullptr);
+extern constinit thread_local bool t_reads_pending;
+void SimtReadValues();
 // The lanes in `mask` reach __syncthreads() at `place`. False where other lanes of the warp
 // that have not exited are in another branch: the lanes in `mask` then wait there for good
 // (they run no more; the block's barrier check names them as the per-thread path does).
