@@ -147,6 +147,60 @@ TEST(Programs, PictureKernelByHand) {
   EXPECT_EQ(t.sites[1].code, "d_Pout[Row*n+Col] = 2*d_Pin[Row*n+Col];");
 }
 
+// `c ? a[i] : d` is an lvalue when both arms are of one type (the value is read after the
+// choice): the arm that names memory is a load of the lanes that choose it, on both engines. Two
+// warps of a[i] = i: even lanes load a[i] (16 lanes, every other word of 128 bytes: 4 sectors a
+// warp); lanes with i % 3 == 0 load a[i] (11 + 10 lanes), the others a[63 - i] (21 + 22), each
+// over 128 bytes of one warp's words: 4 sectors. The sum is worked by hand: v = i or 5, w = i or
+// 63 - i.
+TEST(Programs, AConditionalsArmThatNamesMemoryIsALoad) {
+  const std::string text = R"(#include <cstdio>
+__global__ void pick(const int* a, int* o, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int d = 5;
+  int v = (i % 2 == 0) ? a[i] : d;
+  int w = (i % 3 == 0) ? a[i] : a[n - 1 - i];
+  o[i] = v + w;
+}
+int main() {
+  int *a, *o;
+  cudaMallocManaged(&a, 64 * sizeof(int));
+  cudaMallocManaged(&o, 64 * sizeof(int));
+  for (int i = 0; i < 64; ++i) a[i] = i;
+  pick<<<1, 64>>>(a, o, 64);
+  cudaDeviceSynchronize();
+  long t = 0;
+  for (int i = 0; i < 64; ++i) t += o[i];
+  printf("%ld\n", t);
+  return 0;
+}
+)";
+  long expected = 0;
+  for (int i = 0; i < 64; ++i) expected += (i % 2 == 0 ? i : 5) + (i % 3 == 0 ? i : 63 - i);
+  for (const char* engine : {"simt", "fiber"}) {
+    ProgramOptions o;
+    o.engine = engine;
+    LessonRun run = RunProgramText("pick.cu", WARPSCOPE_SOURCE_DIR "/examples", text, o);
+    ASSERT_TRUE(run.program->ok()) << run.program->failure;
+    EXPECT_NE(run.program->stdout_text.find(std::to_string(expected)), std::string::npos);
+    ASSERT_EQ(run.launches.size(), 1u);
+    const LaunchTrace& t = run.launches[0];
+    ASSERT_EQ(t.sites.size(), 4u) << engine;
+    std::uint64_t loads = 0;
+    for (std::size_t k = 0; k < t.sites.size(); ++k) {
+      const SiteStats& st = t.stats.sites[k];
+      if (t.sites[k].op != AccessOp::kLoad) continue;
+      EXPECT_EQ(st.requests, 2u) << engine << " line " << t.sites[k].line;
+      EXPECT_EQ(st.sectors, 8u) << engine << " line " << t.sites[k].line;
+      loads += st.accesses;
+      if (t.sites[k].line == 5) {
+        EXPECT_EQ(st.accesses, 32u) << engine;
+      }
+    }
+    EXPECT_EQ(loads, 32u + 64u) << engine;
+  }
+}
+
 // Each warp-level intrinsic on the emulator, against CUDA's definitions worked by hand for one
 // warp of 32 lanes holding v = lane.
 TEST(Programs, WarpIntrinsicsGiveCudasValues) {

@@ -104,9 +104,18 @@ class Collector : public RecursiveASTVisitor<Collector> {
   bool TraverseUnaryExprOrTypeTraitExpr(UnaryExprOrTypeTraitExpr*) { return true; }
 
   bool VisitImplicitCastExpr(ImplicitCastExpr* e) {
-    if (Recording() && e->getCastKind() == CK_LValueToRValue && IsMemory(e->getSubExpr()))
-      AddAccess(e->getSubExpr(), ProgramAccess::kLoad);
+    if (Recording() && e->getCastKind() == CK_LValueToRValue) AddLoads(e->getSubExpr());
     return true;
+  }
+  // A value read from `e`: memory it names is loaded; where it is `c ? a[i] : b` (an lvalue
+  // whose arms are of one type: the value is read after the choice), each arm that names memory.
+  void AddLoads(const Expr* e) {
+    if (const auto* c = dyn_cast<ConditionalOperator>(e->IgnoreParens())) {
+      AddLoads(c->getTrueExpr());
+      AddLoads(c->getFalseExpr());
+    } else if (IsMemory(e)) {
+      AddAccess(e, ProgramAccess::kLoad);
+    }
   }
   bool VisitBinaryOperator(BinaryOperator* e) {
     if (Recording()) NoteFlops(e);
