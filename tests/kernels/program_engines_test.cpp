@@ -391,6 +391,95 @@ int main() {
   EXPECT_TRUE(war);
 }
 
+// What the SIMT path refuses rather than gets wrong: a template whose instantiations call different
+// overloads at one place (chosen by a dependent argument), a function template with an explicit
+// specialization (a warp function made from the primary template's text would run the wrong
+// body). And a write the recording does not see (memcpy into shared memory) first has the shared
+// loads kept without values read theirs: a race's value is the one the thread saw. (Found by
+// review; each case gave wrong output or a wrong value before.)
+TEST(Engines, WhatTheWarpFunctionCannotSayRunsThreadByThread) {
+  const std::string text = R"(#include <cstdio>
+#include <cstring>
+__device__ void put(float* o, int v) { o[threadIdx.x] = v + 0.5f; }
+__device__ void put(float* o, float v) { o[threadIdx.x] = v * 2.0f; }
+template <typename T> __global__ void fill(float* o) { T v = threadIdx.x; put(o, v); }
+template <int D> __device__ float get(const float* a, int i) { return a[i + D]; }
+template <> __device__ float get<0>(const float*, int) { return 1.0f; }
+template <int D> __global__ void k(const float* a, float* o) {
+  o[threadIdx.x] = get<D>(a, threadIdx.x);
+}
+__global__ void unseen(int* out) {
+  __shared__ int s[64];
+  int z = -7;
+  s[threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  int v = s[threadIdx.x];
+  if (threadIdx.x == 1) memcpy(&s[2], &z, 4);
+  if (threadIdx.x == 3) s[2] = 9;
+  __syncthreads();
+  out[threadIdx.x] = v;
+}
+int main() {
+  float *a, *o;
+  int* r;
+  cudaMallocManaged(&a, 64 * sizeof(float));
+  cudaMallocManaged(&o, 64 * sizeof(float));
+  cudaMallocManaged(&r, 64 * sizeof(int));
+  for (int i = 0; i < 64; ++i) a[i] = i;
+  fill<int><<<1, 32>>>(o);
+  cudaDeviceSynchronize();
+  printf("%.1f ", o[3]);
+  fill<float><<<1, 32>>>(o);
+  cudaDeviceSynchronize();
+  printf("%.1f ", o[3]);
+  k<1><<<1, 32>>>(a, o);
+  cudaDeviceSynchronize();
+  printf("%.1f ", o[3]);
+  k<0><<<1, 32>>>(a, o);
+  cudaDeviceSynchronize();
+  printf("%.1f ", o[3]);
+  unseen<<<1, 64>>>(r);
+  cudaDeviceSynchronize();
+  printf("%d\n", r[2]);
+  return 0;
+}
+)";
+  ProgramOptions o;
+  o.keep_blocks.clear();
+  const LessonRun simt = RunProgramText("refused.cu", WARPSCOPE_SOURCE_DIR "/examples", text, o);
+  o.engine = "fiber";
+  const LessonRun fiber = RunProgramText("refused.cu", WARPSCOPE_SOURCE_DIR "/examples", text, o);
+  // unseen() races, and the engines interleave it differently: thread by thread, thread 2 reads
+  // the -7 thread 1's memcpy left; a warp's lanes together, it reads its own 2 first.
+  ExpectSame(simt, fiber, "refused.cu", false);
+  // put(int): 3 + 0.5; put(float): 3 x 2; get<1>: a[4]; get<0>: 1; s[2] as thread 2 read it.
+  EXPECT_NE(simt.program->stdout_text.find("3.5 6.0 4.0 1.0 2\n"), std::string::npos)
+      << simt.program->stdout_text;
+  EXPECT_NE(fiber.program->stdout_text.find("3.5 6.0 4.0 1.0 -7\n"), std::string::npos)
+      << fiber.program->stdout_text;
+  ASSERT_EQ(simt.launches.size(), 5u);
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(simt.launches[i].engine, "fiber") << simt.launches[i].kernel;
+    EXPECT_NE(simt.launches[i].engine_reason.find(i < 2 ? "call different functions at one place"
+                                                        : "an explicit specialization"),
+              std::string::npos)
+        << simt.launches[i].engine_reason;
+  }
+  EXPECT_EQ(simt.launches[4].engine, "simt") << simt.launches[4].engine_reason;
+  // Thread 2's read of s[2] against thread 3's write: the value read is the one thread 2 kept in
+  // v (2), not what memcpy wrote after it (-7), though its values were read later.
+  bool war = false;
+  for (const HazardGroup& g : simt.launches[4].hazards.groups) {
+    if (g.kind != HazardKind::kWar) continue;
+    war = true;
+    EXPECT_EQ(g.example_first.thread, 2u);
+    EXPECT_EQ(g.example_first.value, 2u);
+    EXPECT_EQ(g.example_second.thread, 3u);
+    EXPECT_EQ(g.example_second.value, 9u);
+  }
+  EXPECT_TRUE(war);
+}
+
 TEST(Engines, TheFiguresDoNotDependOnTheNumberOfWorkers) {
   int programs = 0;
   for (const auto& e : std::filesystem::directory_iterator(WARPSCOPE_SOURCE_DIR "/examples")) {

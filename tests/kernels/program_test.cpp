@@ -151,8 +151,8 @@ TEST(Programs, PictureKernelByHand) {
 // choice): the arm that names memory is a load of the lanes that choose it, on both engines. Two
 // warps of a[i] = i: even lanes load a[i] (16 lanes, every other word of 128 bytes: 4 sectors a
 // warp); lanes with i % 3 == 0 load a[i] (11 + 10 lanes), the others a[63 - i] (21 + 22), each
-// over 128 bytes of one warp's words: 4 sectors. The sum is worked by hand: v = i or 5, w = i or
-// 63 - i.
+// over 128 bytes of one warp's words: 4 sectors. `(c ? o[i] : d) += 1` loads and stores o[i] in
+// the lanes with i % 4 == 0 (8 a warp, every fourth word: 4 sectors). The sum is worked by hand.
 TEST(Programs, AConditionalsArmThatNamesMemoryIsALoad) {
   const std::string text = R"(#include <cstdio>
 __global__ void pick(const int* a, int* o, int n) {
@@ -161,6 +161,7 @@ __global__ void pick(const int* a, int* o, int n) {
   int v = (i % 2 == 0) ? a[i] : d;
   int w = (i % 3 == 0) ? a[i] : a[n - 1 - i];
   o[i] = v + w;
+  (i % 4 == 0 ? o[i] : d) += 1;
 }
 int main() {
   int *a, *o;
@@ -176,7 +177,8 @@ int main() {
 }
 )";
   long expected = 0;
-  for (int i = 0; i < 64; ++i) expected += (i % 2 == 0 ? i : 5) + (i % 3 == 0 ? i : 63 - i);
+  for (int i = 0; i < 64; ++i)
+    expected += (i % 2 == 0 ? i : 5) + (i % 3 == 0 ? i : 63 - i) + (i % 4 == 0 ? 1 : 0);
   for (const char* engine : {"simt", "fiber"}) {
     ProgramOptions o;
     o.engine = engine;
@@ -185,7 +187,7 @@ int main() {
     EXPECT_NE(run.program->stdout_text.find(std::to_string(expected)), std::string::npos);
     ASSERT_EQ(run.launches.size(), 1u);
     const LaunchTrace& t = run.launches[0];
-    ASSERT_EQ(t.sites.size(), 4u) << engine;
+    ASSERT_EQ(t.sites.size(), 6u) << engine;  // and line 8's load and store
     std::uint64_t loads = 0;
     for (std::size_t k = 0; k < t.sites.size(); ++k) {
       const SiteStats& st = t.stats.sites[k];
@@ -197,7 +199,7 @@ int main() {
         EXPECT_EQ(st.accesses, 32u) << engine;
       }
     }
-    EXPECT_EQ(loads, 32u + 64u) << engine;
+    EXPECT_EQ(loads, 32u + 64u + 16u) << engine;
   }
 }
 

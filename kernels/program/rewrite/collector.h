@@ -104,29 +104,35 @@ class Collector : public RecursiveASTVisitor<Collector> {
   bool TraverseUnaryExprOrTypeTraitExpr(UnaryExprOrTypeTraitExpr*) { return true; }
 
   bool VisitImplicitCastExpr(ImplicitCastExpr* e) {
-    if (Recording() && e->getCastKind() == CK_LValueToRValue) AddLoads(e->getSubExpr());
+    if (Recording() && e->getCastKind() == CK_LValueToRValue)
+      AddAccesses(e->getSubExpr(), ProgramAccess::kLoad);
     return true;
   }
-  // A value read from `e`: memory it names is loaded; where it is `c ? a[i] : b` (an lvalue
-  // whose arms are of one type: the value is read after the choice), each arm that names memory.
-  void AddLoads(const Expr* e) {
-    if (const auto* c = dyn_cast<ConditionalOperator>(e->IgnoreParens())) {
-      AddLoads(c->getTrueExpr());
-      AddLoads(c->getFalseExpr());
+  // An access of kind `kind` to the lvalue `e`: where it names memory, that; where it is
+  // `c ? a[i] : d` (an lvalue whose arms are of one type: the access comes after the choice),
+  // each arm that names memory, an arm of another qualification (a no-op cast) included.
+  void AddAccesses(const Expr* e, ProgramAccess kind) {
+    e = e->IgnoreParens();
+    if (const auto* c = dyn_cast<ConditionalOperator>(e)) {
+      AddAccesses(c->getTrueExpr(), kind);
+      AddAccesses(c->getFalseExpr(), kind);
+    } else if (const auto* n = dyn_cast<ImplicitCastExpr>(e);
+               n != nullptr && n->getCastKind() == CK_NoOp && n->isGLValue()) {
+      AddAccesses(n->getSubExpr(), kind);
     } else if (IsMemory(e)) {
-      AddAccess(e, ProgramAccess::kLoad);
+      AddAccess(e, kind);
     }
   }
   bool VisitBinaryOperator(BinaryOperator* e) {
     if (Recording()) NoteFlops(e);
-    if (!Recording() || !e->isAssignmentOp() || !IsMemory(e->getLHS())) return true;
-    AddAccess(e->getLHS(),
-              e->getOpcode() == BO_Assign ? ProgramAccess::kStore : ProgramAccess::kLoadStore);
+    if (!Recording() || !e->isAssignmentOp()) return true;
+    AddAccesses(e->getLHS(),
+                e->getOpcode() == BO_Assign ? ProgramAccess::kStore : ProgramAccess::kLoadStore);
     return true;
   }
   bool VisitUnaryOperator(UnaryOperator* e) {
-    if (Recording() && e->isIncrementDecrementOp() && IsMemory(e->getSubExpr()))
-      AddAccess(e->getSubExpr(), ProgramAccess::kLoadStore);
+    if (Recording() && e->isIncrementDecrementOp())
+      AddAccesses(e->getSubExpr(), ProgramAccess::kLoadStore);
     return true;
   }
   // A struct or vector (float4) copied out of memory, or assigned into it.

@@ -190,6 +190,7 @@ bool Collector::SimtLeaf(SourceLocation b, SourceLocation e, const Stmt* of, Sim
   // Does it call something that reads the running thread (printf, clock64, assert, atomics, a
   // __device__ function of the program)? Then each lane's turn enters the lane.
   bool ctx = false;
+  bool unseen = false;
   std::set<const VarDecl*> bound;
   std::string binds;
   std::vector<const Stmt*> todo = {of};
@@ -204,6 +205,21 @@ bool Collector::SimtLeaf(SourceLocation b, SourceLocation e, const Stmt* of, Sim
         for (const Decl* x : ds->decls()) declared_here = declared_here || x == v;
       if (it != k.lanes.end() && !declared_here && bound.insert(v).second)
         binds += "auto& " + v->getName().str() + " = " + it->second + "[ws_l]; ";
+    }
+    if (const auto* c = dyn_cast<CallExpr>(s); c != nullptr && k.hoist.count(c) == 0) {
+      // A call given a pointer or a reference it may write through (memcpy, sincosf's outputs, a
+      // function of the program that calls one): writes the recording does not see.
+      const FunctionDecl* f = c->getDirectCallee();
+      if (f == nullptr && !isa<CXXPseudoDestructorExpr>(c->getCallee())) unseen = true;
+      if (f != nullptr && !IsAtomic(f) && !InNamespace(f, "ws")) {
+        for (const ParmVarDecl* p : f->parameters()) {
+          const QualType t = p->getType();
+          const QualType to =
+              t->isPointerType() || t->isReferenceType() ? t->getPointeeType() : QualType();
+          if (!to.isNull() && !to.isConstQualified() && !(t->isRValueReferenceType()))
+            unseen = true;
+        }
+      }
     }
     if (const auto* c = dyn_cast<CallExpr>(s)) {
       const FunctionDecl* callee = c->getDirectCallee();
@@ -229,6 +245,7 @@ bool Collector::SimtLeaf(SourceLocation b, SourceLocation e, const Stmt* of, Sim
   // At the statement's own line (__LINE__ in assert, the compiler's messages).
   out += "\n#line " + std::to_string(sm_.getSpellingLineNumber(b)) + " \"" +
          CString(DisplayName(sm_.getFileID(b))) + "\"\n";
+  if (unseen) out += "::ws::simt::Unseen(ws_W); ";
   out += ctx ? "WS_SIMT_LANES_CTX(ws_W) " : "WS_SIMT_LANES(ws_W) ";
   out += binds + prefix + text + suffix;
   const std::string end = std::string(writes ? "WS_SIMT_END_W" : "WS_SIMT_END") +
@@ -426,13 +443,16 @@ void Collector::EmitWarpFunctions() {
     // A template's calls are named in its instantiations: each is checked as the text is shared.
     std::size_t hoisted = 0;  // the most calls of warp functions an instantiation makes
     if (why.empty() && ftd != nullptr) {
+      bool first = true;
       for (const FunctionDecl* spec : ftd->specializations()) {
         if (spec->getBody() == nullptr) continue;
         SimtKernel each;
         each.f = spec;
         why = SimtCheckStmt(spec->getBody(), each, 0);
         hoisted = std::max(hoisted, each.hoist.size());
-        k.resolved.insert(each.resolved.begin(), each.resolved.end());
+        if (why.empty() && !SameCalls(k.resolved, each.resolved, first))
+          why = "its instantiations call different functions at one place (yet)";
+        first = false;
         if (!why.empty()) break;
       }
     }

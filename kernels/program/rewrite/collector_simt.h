@@ -37,6 +37,14 @@ bool InNamespace(const Decl* d, const char* ns);
 // `block.sync()` or `cg::sync(block)` on a thread_block: the call; else null.
 const Expr* BlockSync(const Expr* e);
 
+// Adds one instantiation's hoisted calls (`from`: by source location, the function each calls) to
+// a template's (`into`; `first`: the first instantiation). False where the instantiations differ:
+// a location one hoists and another does not, or where they call different functions (overloads
+// chosen by a dependent argument, another function template): the template's text cannot say
+// which.
+bool SameCalls(std::map<unsigned, const FunctionDecl*>& into,
+               const std::map<unsigned, const FunctionDecl*>& from, bool first);
+
 enum class TileCallKind { kNotTile, kTileMeets, kTileQuery };
 TileCallKind TileCall(const CallExpr* c);
 

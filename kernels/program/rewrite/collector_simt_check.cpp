@@ -223,6 +223,24 @@ std::string Collector::WarpFnName(const FunctionDecl* g, const CallExpr* c,
   return name + os.str();
 }
 
+bool SameCalls(std::map<unsigned, const FunctionDecl*>& into,
+               const std::map<unsigned, const FunctionDecl*>& from, bool first) {
+  auto identity = [](const FunctionDecl* f) -> const Decl* {
+    if (const FunctionTemplateDecl* t = f->getPrimaryTemplate()) return t->getCanonicalDecl();
+    return f->getCanonicalDecl();
+  };
+  if (first) {
+    into = from;
+    return true;
+  }
+  if (into.size() != from.size()) return false;
+  for (const auto& [at, f] : from) {
+    auto it = into.find(at);
+    if (it == into.end() || identity(it->second) != identity(f)) return false;
+  }
+  return true;
+}
+
 LoopParts PartsOfLoop(const Stmt* s) {
   LoopParts p;
   if (const auto* f = dyn_cast<ForStmt>(s)) {
@@ -419,14 +437,21 @@ std::string Collector::SimtDeviceFn(const FunctionDecl* g) {
   std::size_t hoisted = 0;  // the most calls of warp functions a specialization makes
   if (why.empty() && ftd != nullptr) {
     k.pattern = true;
+    bool first = true;
     for (const FunctionDecl* spec : ftd->specializations()) {
+      if (spec->getTemplateSpecializationKind() == TSK_ExplicitSpecialization) {
+        why = "a function template with an explicit specialization (yet)";
+        break;
+      }
       if (spec->getBody() == nullptr) continue;
       SimtKernel each;
       each.f = spec;
       each.device = true;
       why = SimtCheckStmt(spec->getBody(), each, 0);
       hoisted = std::max(hoisted, each.hoist.size());
-      k.resolved.insert(each.resolved.begin(), each.resolved.end());
+      if (why.empty() && !SameCalls(k.resolved, each.resolved, first))
+        why = "its instantiations call different functions at one place (yet)";
+      first = false;
       if (!why.empty()) break;
     }
     if (why.empty() && def->getReturnType()->isDependentType())

@@ -129,8 +129,10 @@ void FlushSlots(Warp& w, unsigned int n) {
   bool stores = false;
   for (unsigned int k = 0; k < n; ++k)
     stores = stores || (w.slot[k].mask != 0 && (w.slot[k].op & 3u) != 0);
+  const bool alone = !stores && !w.keep_values;
+  w.keep_values = false;
   for (unsigned int k = 0; k < n; ++k) {
-    if (w.slot[k].mask != 0) FlushSlot(w, w.slot[k], !stores);
+    if (w.slot[k].mask != 0) FlushSlot(w, w.slot[k], alone);
   }
 }
 

@@ -34,13 +34,14 @@ inline constexpr unsigned int kMaxSlots = 32;
 
 // A warp as its warp function runs it.
 struct Warp {
-  Mask mask = 0;        // the lanes running now
-  Mask live = 0;        // the lanes the warp has
-  Mask ret = 0;         // lanes that returned (they run no more of the kernel)
-  Mask fret = 0;        // lanes that returned from the __device__ function running now
-  Mask brk = 0;         // lanes that left the innermost loop by `break`
-  Mask cont = 0;        // lanes that left this step of the innermost loop by `continue`
-  bool values = false;  // the slots carry values (the race check or a kept block wants them)
+  Mask mask = 0;             // the lanes running now
+  Mask live = 0;             // the lanes the warp has
+  Mask ret = 0;              // lanes that returned (they run no more of the kernel)
+  Mask fret = 0;             // lanes that returned from the __device__ function running now
+  Mask brk = 0;              // lanes that left the innermost loop by `break`
+  Mask cont = 0;             // lanes that left this step of the innermost loop by `continue`
+  bool values = false;       // the slots carry values (the race check or a kept block wants them)
+  bool keep_values = false;  // this statement's loads keep their values (Unseen)
   std::uint32_t warp = 0;
   std::uint32_t tag = 0;              // the launch's (what an access's array range was checked in)
   ::ws::emu::ThreadState* state[32];  // each lane's threadIdx & co. (t_thread in its turn)
@@ -51,10 +52,16 @@ struct Warp {
   Mask Off() const { return ret | fret | brk | cont; }
 };
 
-// The runtime (kernels/program/runtime/emu_program.cpp).
+// The runtime (kernels/program/runtime/emu_program_simt.cpp).
 void FlushSlots(Warp& w, unsigned int n);  // each slot with lanes: one request
 // Before a store: the shared loads kept without their values read them now (t_reads_pending).
 void ReadValues();
+// Before a statement that may write memory the recording does not see (a call given a pointer or
+// a reference: memcpy, sincosf's outputs): the same, and this statement's loads keep their values.
+inline void Unseen(Warp& w) {
+  if (::ws::emu::t_reads_pending) ReadValues();
+  w.keep_values = true;
+}
 void Barrier(Warp& w, unsigned int place);
 
 // Where an access at one place last fell, checked (per worker thread): a lane's address inside
