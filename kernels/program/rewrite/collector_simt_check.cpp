@@ -204,6 +204,11 @@ std::string Collector::WarpFnName(const FunctionDecl* g, const CallExpr* c,
   if (c->getDirectCallee() == nullptr) {  // in a template's text: its arguments as written
     const auto* ule = dyn_cast<UnresolvedLookupExpr>(c->getCallee()->IgnoreParenImpCasts());
     if (!k.pattern || ule == nullptr || !ule->hasExplicitTemplateArgs()) return "";
+    // Every argument written (a default, which the warp function's own list may lack, is not).
+    const FunctionTemplateDecl* t = g->getPrimaryTemplate() != nullptr
+                                        ? g->getPrimaryTemplate()
+                                        : g->getDescribedFunctionTemplate();
+    if (t == nullptr || ule->getNumTemplateArgs() != t->getTemplateParameters()->size()) return "";
     const CharSourceRange r = FileRange(SourceRange(ule->getLAngleLoc(), ule->getRAngleLoc()));
     if (r.isInvalid()) return "";
     return name + RawText(Offset(r.getBegin()), Offset(r.getEnd()));
@@ -216,6 +221,7 @@ std::string Collector::WarpFnName(const FunctionDecl* g, const CallExpr* c,
   std::string text;
   llvm::raw_string_ostream os(text);
   for (unsigned i = 0; i < args->size(); ++i) {
+    if (args->get(i).getKind() == TemplateArgument::Pack) return "";  // (yet)
     os << (i == 0 ? "<" : ", ");
     args->get(i).print(pp, os, /*IncludeType=*/true);
   }
