@@ -122,7 +122,7 @@ std::filesystem::path BuildPlainOnGpu(const std::vector<Unit>& units,
       NvccAsWritten(WS_PROGRAM_NVCC, "native", {}, defines, include_dirs, key_text + "\nplain");
   const std::filesystem::path exe = cache / (w.name + ".plain.bin");
   std::error_code ec;
-  if (std::filesystem::exists(exe, ec)) return exe;
+  if (UseCached(exe)) return exe;
   const std::filesystem::path stage = cache / ("plain-" + w.name + "-" + UniqueSuffix());
   std::vector<std::string> c = w.cmd;
   for (std::size_t k = 0; k < units.size(); ++k) {

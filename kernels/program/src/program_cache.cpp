@@ -112,6 +112,12 @@ std::filesystem::path RewriterPch(const std::filesystem::path& cache,
   return pch;
 }
 
+bool UseCached(const std::filesystem::path& file) {
+  std::error_code ec;
+  std::filesystem::last_write_time(file, std::filesystem::file_time_type::clock::now(), ec);
+  return !ec && std::filesystem::exists(file, ec);
+}
+
 // Keeps the cache folder small: past kCacheFiles files, the oldest go (each save of a program
 // being edited adds a compiled program and a rewrite).
 void PruneCache(const std::filesystem::path& cache) {

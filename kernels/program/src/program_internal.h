@@ -72,6 +72,9 @@ std::filesystem::path RewriterPch(const std::filesystem::path& cache,
                                   const std::vector<std::string>& env);
 // Past a few hundred files, the oldest go (the precompiled shims stay).
 void PruneCache(const std::filesystem::path& cache);
+// A cached file about to be used: made the newest, so that another Warpscope's PruneCache leaves
+// it (it removes the oldest). False where it is gone (pruned since it was found): build it again.
+bool UseCached(const std::filesystem::path& file);
 
 // The program's kernels as ptxas compiles them, as written, for `arch` ("sm_90", or "native" on
 // a GPU), cached in `cache` under a name from `key_text`; empty without nvcc or when it refuses.
