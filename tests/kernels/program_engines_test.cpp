@@ -175,6 +175,17 @@ __global__ void shifted(const T* a, T* o, int s) {
 }
 template <typename T>
 void shiftAll(const T* a, T* o, int s) { shifted<<<4, 64>>>(a, o, s); }
+// Each instantiation calls another function, not by a dependent name (if constexpr).
+template <bool B>
+__global__ void either(const float* a, float* o) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if constexpr (B) {
+    put(o, i, a[i]);
+  } else {
+    const float p = pick(a, i);
+    put(o, i, p);
+  }
+}
 // A tile of 32: its sync, a shuffle in a __device__ function, its rank; a host function has the
 // kernel's name.
 __device__ float tileSum(cg::thread_block_tile<32> t, float v) {
@@ -211,6 +222,8 @@ int main() {
   shiftAll(a, o, 3);
   cudaDeviceSynchronize();
   double u = 0; for (int i = 0; i < 256; ++i) u += o[i] * (i % 7);
+  either<true><<<4, 64>>>(a, o);
+  either<false><<<4, 64>>>(a, o);
   tiles<<<4, 64>>>(a, o);
   cudaDeviceSynchronize();
   tiles("tiles:");
@@ -220,7 +233,7 @@ int main() {
 }
 )";
   const LessonRun run = Compare("constructs.cu", WARPSCOPE_SOURCE_DIR "/examples", text);
-  ASSERT_EQ(run.launches.size(), 5u);
+  ASSERT_EQ(run.launches.size(), 7u);
   // tiles: each warp's 32 values of a (i % 13), summed: warp 0 holds 0..12 twice and 0..5.
   EXPECT_NE(run.program->stdout_text.find("tiles:\n171.0 "), std::string::npos)
       << run.program->stdout_text;

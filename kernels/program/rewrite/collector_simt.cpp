@@ -444,13 +444,14 @@ void Collector::EmitWarpFunctions() {
     std::size_t hoisted = 0;  // the most calls of warp functions an instantiation makes
     if (why.empty() && ftd != nullptr) {
       bool first = true;
+      const std::set<unsigned> dependent = DependentCalls(f->getBody());
       for (const FunctionDecl* spec : ftd->specializations()) {
         if (spec->getBody() == nullptr) continue;
         SimtKernel each;
         each.f = spec;
         why = SimtCheckStmt(spec->getBody(), each, 0);
         hoisted = std::max(hoisted, each.hoist.size());
-        if (why.empty() && !SameCalls(k.resolved, each.resolved, first))
+        if (why.empty() && !SameCalls(k.resolved, each.resolved, first, dependent))
           why = "its instantiations call different functions at one place (yet)";
         first = false;
         if (!why.empty()) break;

@@ -42,8 +42,13 @@ const Expr* BlockSync(const Expr* e);
 // a location one hoists and another does not, or where they call different functions (overloads
 // chosen by a dependent argument, another function template): the template's text cannot say
 // which.
+// Only the calls the template's text names by a dependent name count (`dependent`: their source
+// locations, DependentCalls): any other is one function in every instantiation, and an
+// instantiation may leave it out (`if constexpr`).
 bool SameCalls(std::map<unsigned, const FunctionDecl*>& into,
-               const std::map<unsigned, const FunctionDecl*>& from, bool first);
+               const std::map<unsigned, const FunctionDecl*>& from, bool first,
+               const std::set<unsigned>& dependent);
+std::set<unsigned> DependentCalls(const Stmt* body);
 
 enum class TileCallKind { kNotTile, kTileMeets, kTileQuery };
 TileCallKind TileCall(const CallExpr* c);

@@ -229,18 +229,37 @@ std::string Collector::WarpFnName(const FunctionDecl* g, const CallExpr* c,
   return name + os.str();
 }
 
+std::set<unsigned> DependentCalls(const Stmt* body) {
+  std::set<unsigned> out;
+  std::vector<const Stmt*> todo = {body};
+  while (!todo.empty()) {
+    const Stmt* s = todo.back();
+    todo.pop_back();
+    if (s == nullptr) continue;
+    if (const auto* c = dyn_cast<CallExpr>(s);
+        c != nullptr && c->getDirectCallee() == nullptr && c->isTypeDependent())
+      out.insert(c->getBeginLoc().getRawEncoding());
+    for (const Stmt* ch : s->children()) todo.push_back(ch);
+  }
+  return out;
+}
+
 bool SameCalls(std::map<unsigned, const FunctionDecl*>& into,
-               const std::map<unsigned, const FunctionDecl*>& from, bool first) {
+               const std::map<unsigned, const FunctionDecl*>& from, bool first,
+               const std::set<unsigned>& dependent) {
   auto identity = [](const FunctionDecl* f) -> const Decl* {
     if (const FunctionTemplateDecl* t = f->getPrimaryTemplate()) return t->getCanonicalDecl();
     return f->getCanonicalDecl();
   };
+  std::map<unsigned, const FunctionDecl*> mine;
+  for (const auto& [at, f] : from)
+    if (dependent.count(at) > 0) mine.emplace(at, f);
   if (first) {
-    into = from;
+    into = std::move(mine);
     return true;
   }
-  if (into.size() != from.size()) return false;
-  for (const auto& [at, f] : from) {
+  if (into.size() != mine.size()) return false;
+  for (const auto& [at, f] : mine) {
     auto it = into.find(at);
     if (it == into.end() || identity(it->second) != identity(f)) return false;
   }
@@ -444,6 +463,7 @@ std::string Collector::SimtDeviceFn(const FunctionDecl* g) {
   if (why.empty() && ftd != nullptr) {
     k.pattern = true;
     bool first = true;
+    const std::set<unsigned> dependent = DependentCalls(def->getBody());
     for (const FunctionDecl* spec : ftd->specializations()) {
       if (spec->getTemplateSpecializationKind() == TSK_ExplicitSpecialization) {
         why = "a function template with an explicit specialization (yet)";
@@ -455,7 +475,7 @@ std::string Collector::SimtDeviceFn(const FunctionDecl* g) {
       each.device = true;
       why = SimtCheckStmt(spec->getBody(), each, 0);
       hoisted = std::max(hoisted, each.hoist.size());
-      if (why.empty() && !SameCalls(k.resolved, each.resolved, first))
+      if (why.empty() && !SameCalls(k.resolved, each.resolved, first, dependent))
         why = "its instantiations call different functions at one place (yet)";
       first = false;
       if (!why.empty()) break;
