@@ -289,6 +289,8 @@ class Collector : public RecursiveASTVisitor<Collector> {
   // the template arguments of a function template's call (as written where they depend on the
   // caller's, else the specialization's); "" where it cannot write them.
   std::string WarpFnName(const FunctionDecl* g, const CallExpr* c, const SimtKernel& k) const;
+  std::string SimtInstantiations(const FunctionTemplateDecl* ftd, const Stmt* body, bool device,
+                                 SimtKernel& k, std::size_t* hoisted);
 
   CharSourceRange FileRange(SourceRange r) const {
     CharSourceRange c =

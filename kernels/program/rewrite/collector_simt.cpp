@@ -442,21 +442,8 @@ void Collector::EmitWarpFunctions() {
     k.pattern = ftd != nullptr;
     // A template's calls are named in its instantiations: each is checked as the text is shared.
     std::size_t hoisted = 0;  // the most calls of warp functions an instantiation makes
-    if (why.empty() && ftd != nullptr) {
-      bool first = true;
-      const std::set<unsigned> dependent = DependentCalls(f->getBody());
-      for (const FunctionDecl* spec : ftd->specializations()) {
-        if (spec->getBody() == nullptr) continue;
-        SimtKernel each;
-        each.f = spec;
-        why = SimtCheckStmt(spec->getBody(), each, 0);
-        hoisted = std::max(hoisted, each.hoist.size());
-        if (why.empty() && !SameCalls(k.resolved, each.resolved, first, dependent))
-          why = "its instantiations call different functions at one place (yet)";
-        first = false;
-        if (!why.empty()) break;
-      }
-    }
+    if (why.empty() && ftd != nullptr)
+      why = SimtInstantiations(ftd, f->getBody(), /*device=*/false, k, &hoisted);
     const auto* body = dyn_cast_or_null<CompoundStmt>(f->getBody());
     const CharSourceRange fr = FileRange(f->getSourceRange());
     if (why.empty() && (body == nullptr || fr.isInvalid())) why = "a kernel written by a macro";
