@@ -139,7 +139,11 @@ void Worker::Run() {
       block_sm_ = static_cast<unsigned>(placed.sm);
       block_start_ = static_cast<std::uint64_t>(placed.start);
     }
-    if (!(simt_ ? RunBlockSimt(b) : RunBlock(b))) break;
+    if (!(simt_ ? RunBlockSimt(b) : RunBlock(b))) {
+      // The failed block's requests so far count, as each did when it was made.
+      requests_.AddCounted(local_sites_, launch_->config->buffers, &stats_);
+      break;
+    }
     if (cfg.blocks_done != nullptr) cfg.blocks_done->fetch_add(1, std::memory_order_relaxed);
     if (dispatcher) {  // the block ends when its last thread does
       std::uint32_t last = 0;
@@ -286,6 +290,11 @@ void RecordWarpAccess(std::uint64_t key, std::uint32_t mask, const std::uint32_t
                       const std::uint32_t (&times)[32], const std::uint64_t* values,
                       const void* const* ptrs) {
   t_worker->RecordWarp(key, mask, offsets, times, values, ptrs);
+}
+void RecordWarpAffine(std::uint64_t key, std::uint32_t first, std::int32_t step,
+                      const std::uint32_t (&times)[32], const std::uint64_t* values,
+                      const void* const* ptrs) {
+  t_worker->RecordWarpAffine(key, first, step, times, values, ptrs);
 }
 void SimtReadValues() {
   t_worker->SimtMaterialize();

@@ -170,7 +170,16 @@ class Worker {
   void RecordWarp(std::uint64_t key, std::uint32_t mask, const std::uint32_t (&offsets)[32],
                   const std::uint32_t (&times)[32], const std::uint64_t* values,
                   const void* const* ptrs);
+  void RecordWarpAffine(std::uint64_t key, std::uint32_t first, std::int32_t step,
+                        const std::uint32_t (&times)[32], const std::uint64_t* values,
+                        const void* const* ptrs);
+  void SimtLog(std::uint16_t id, std::uint64_t key, std::uint32_t mask,
+               const std::uint32_t (&offsets)[32], const std::uint32_t (&times)[32],
+               const std::uint64_t* values, const void* const* ptrs,
+               const std::int32_t* known_step);
   void SimtMaterialize();
+  const std::uint64_t* ReadLanes(std::uint16_t id, std::uint32_t mask, const void* const* ptrs,
+                                 std::uint64_t (&out)[32]) const;
   bool WarpBarrier(std::uint32_t mask, std::uint32_t place);
   void WarpExit(std::uint32_t mask);
   void SimtWarpOpNote(int lane, std::uint32_t kind, std::uint32_t mask, std::uint64_t value,

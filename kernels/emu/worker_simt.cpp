@@ -153,69 +153,15 @@ void Worker::RecordWarp(std::uint64_t key, std::uint32_t mask, const std::uint32
         requests_.Add(id, iteration, static_cast<std::uint16_t>(first + lane), offsets[lane]);
       }
     }
-    if (for_hazards) {
-      // A warp's interval holds at most kMaxLogged requests (a lane log's bound) before the
-      // check takes it so far.
-      if (simt_logged_[w]++ >= kMaxLogged) [[unlikely]] {
-        CutInterval();
-        ++simt_logged_[w];
-      }
-      if (((key >> 12) & 3u) != kKeyLoad) interval_writes_ = true;
-      if (KeySpaceOf(key) == kKeyGlobal) interval_global_ = true;
-      // A shared load whose lanes step evenly at one time: kept without values (read later).
-      if (ptrs != nullptr && KeySpaceOf(key) == kKeyShared && ((key >> 12) & 3u) == kKeyLoad) {
-        const int l0 = __builtin_ctz(mask);
-        const std::uint32_t rest = mask & (mask - 1);
-        const std::int32_t step =
-            rest == 0 ? 0
-                      : static_cast<std::int32_t>(offsets[__builtin_ctz(rest)] - offsets[l0]) /
-                            (__builtin_ctz(rest) - l0);
-        std::uint32_t off = 0;
-        const std::uint32_t o0 = offsets[l0], t0 = times[l0];
-        if (mask == ~0u) {  // a loop the compiler vectorizes
-          for (std::uint32_t l = 0; l < 32; ++l)
-            off |= (offsets[l] - o0 - l * static_cast<std::uint32_t>(step)) | (times[l] ^ t0);
-        } else {
-          for (std::uint32_t m = mask; m != 0; m &= m - 1) {
-            const int l = __builtin_ctz(m);
-            off |=
-                (offsets[l] - o0 - static_cast<std::uint32_t>((l - l0) * step)) | (times[l] ^ t0);
-          }
-        }
-        if (off == 0) {
-          simt_log_.push_back({id, static_cast<std::uint16_t>(w), mask,
-                               kSimtShape | static_cast<std::uint32_t>(simt_shapes_.size())});
-          simt_shapes_.push_back(
-              {static_cast<const char*>(ptrs[l0]), offsets[l0], times[l0], step});
-          t_reads_pending = true;
-          simt_touched_[w] |= mask;
-          return;
-        }
-      }
-      const auto at = static_cast<std::uint32_t>(simt_offsets_.size());
-      simt_log_.push_back({id, static_cast<std::uint16_t>(w), mask, at});
-      if (mask == ~0u) {
-        simt_offsets_.insert(simt_offsets_.end(), offsets, offsets + 32);
-        simt_times_.insert(simt_times_.end(), times, times + 32);
-        if (values != nullptr)
-          simt_values_.insert(simt_values_.end(), values, values + 32);
-        else
-          simt_values_.resize(simt_values_.size() + 32, 0);
-      } else {
-        for (std::uint32_t m = mask; m != 0; m &= m - 1) {
-          const std::uint32_t lane = static_cast<std::uint32_t>(__builtin_ctz(m));
-          simt_offsets_.push_back(offsets[lane]);
-          simt_times_.push_back(times[lane]);
-          simt_values_.push_back(values != nullptr ? values[lane] : 0);
-        }
-      }
-    }
+    if (for_hazards) SimtLog(id, key, mask, offsets, times, values, ptrs, nullptr);
     simt_touched_[w] |= mask;
     return;
   }
   // A kept block: records, as the per-thread path keeps them; the request is costed now, as in
   // any block (a row per iteration would hold the same lanes: one call, one request).
   const bool whole = id < kMaxSites;
+  std::uint64_t read[32];
+  if (values == nullptr && ptrs != nullptr) values = ReadLanes(id, mask, ptrs, read);
   if (whole)
     requests_.AddWhole(id, w, mask, offsets, local_sites_, launch_->config->buffers, &stats_);
   for (std::uint32_t m = mask; m != 0; m &= m - 1) {
@@ -242,6 +188,112 @@ void Worker::RecordWarp(std::uint64_t key, std::uint32_t mask, const std::uint32
     }
     c.touched = true;
   }
+}
+
+// The race check's log of one request of the running warp (RecordWarp): its lanes' entries, or a
+// shared load's shape (its values read later). `known_step`: the lanes' offsets step evenly by it
+// (a whole warp's, RecordWarpAffine); null: found out here.
+void Worker::SimtLog(std::uint16_t id, std::uint64_t key, std::uint32_t mask,
+                     const std::uint32_t (&offsets)[32], const std::uint32_t (&times)[32],
+                     const std::uint64_t* values, const void* const* ptrs,
+                     const std::int32_t* known_step) {
+  const std::uint32_t w = simt_warp_;
+  // A warp's interval holds at most kMaxLogged requests (a lane log's bound) before the check
+  // takes it so far.
+  if (simt_logged_[w]++ >= kMaxLogged) [[unlikely]] {
+    CutInterval();
+    ++simt_logged_[w];
+  }
+  if (((key >> 12) & 3u) != kKeyLoad) interval_writes_ = true;
+  if (KeySpaceOf(key) == kKeyGlobal) interval_global_ = true;
+  // A shared load whose lanes step evenly at one time: kept without values (read later).
+  if (ptrs != nullptr && KeySpaceOf(key) == kKeyShared && ((key >> 12) & 3u) == kKeyLoad) {
+    const int l0 = __builtin_ctz(mask);
+    const std::uint32_t rest = mask & (mask - 1);
+    const std::int32_t step =
+        known_step != nullptr ? *known_step
+        : rest == 0           ? 0
+                    : static_cast<std::int32_t>(offsets[__builtin_ctz(rest)] - offsets[l0]) /
+                          (__builtin_ctz(rest) - l0);
+    std::uint32_t off = 0;
+    const std::uint32_t o0 = offsets[l0], t0 = times[l0];
+    if (known_step != nullptr) {  // a whole warp stepping evenly: its times alone
+      for (std::uint32_t l = 0; l < 32; ++l) off |= times[l] ^ t0;
+    } else if (mask == ~0u) {  // a loop the compiler vectorizes
+      for (std::uint32_t l = 0; l < 32; ++l)
+        off |= (offsets[l] - o0 - l * static_cast<std::uint32_t>(step)) | (times[l] ^ t0);
+    } else {
+      for (std::uint32_t m = mask; m != 0; m &= m - 1) {
+        const int l = __builtin_ctz(m);
+        off |= (offsets[l] - o0 - static_cast<std::uint32_t>((l - l0) * step)) | (times[l] ^ t0);
+      }
+    }
+    if (off == 0) {
+      simt_log_.push_back({id, static_cast<std::uint16_t>(w), mask,
+                           kSimtShape | static_cast<std::uint32_t>(simt_shapes_.size())});
+      simt_shapes_.push_back({static_cast<const char*>(ptrs[l0]), offsets[l0], times[l0], step});
+      t_reads_pending = true;
+      return;
+    }
+  }
+  std::uint64_t read[32];
+  if (values == nullptr && ptrs != nullptr) values = ReadLanes(id, mask, ptrs, read);
+  const auto at = static_cast<std::uint32_t>(simt_offsets_.size());
+  simt_log_.push_back({id, static_cast<std::uint16_t>(w), mask, at});
+  if (mask == ~0u) {
+    simt_offsets_.insert(simt_offsets_.end(), offsets, offsets + 32);
+    simt_times_.insert(simt_times_.end(), times, times + 32);
+    if (values != nullptr)
+      simt_values_.insert(simt_values_.end(), values, values + 32);
+    else
+      simt_values_.resize(simt_values_.size() + 32, 0);
+  } else {
+    for (std::uint32_t m = mask; m != 0; m &= m - 1) {
+      const std::uint32_t lane = static_cast<std::uint32_t>(__builtin_ctz(m));
+      simt_offsets_.push_back(offsets[lane]);
+      simt_times_.push_back(times[lane]);
+      simt_values_.push_back(values != nullptr ? values[lane] : 0);
+    }
+  }
+}
+
+// A whole warp's request whose lane l is at `first + l * step`: counted by its shape
+// (WarpRequests::AddAffine); its lanes' offsets are made only for what needs each (the race
+// check's log, a kept block's records).
+void Worker::RecordWarpAffine(std::uint64_t key, std::uint32_t first, std::int32_t step,
+                              const std::uint32_t (&times)[32], const std::uint64_t* values,
+                              const void* const* ptrs) {
+  std::uint32_t offsets[32];
+  const std::uint16_t id = SiteId(key);
+  if (!logging_ || id >= kMaxSites) {
+    for (std::uint32_t l = 0; l < 32; ++l)
+      offsets[l] = first + l * static_cast<std::uint32_t>(step);
+    RecordWarp(key, ~0u, offsets, times, values, ptrs);
+    return;
+  }
+  const std::uint32_t w = simt_warp_;
+  std::vector<std::uint32_t>& iters = simt_iter_[w];
+  if (iters.size() <= id) iters.resize(id + 1u, 0u);
+  ++iters[id];
+  requests_.AddAffine(id, first, step, local_sites_, launch_->config->buffers, &stats_);
+  if (hazards_ && ForHazards(key)) {
+    for (std::uint32_t l = 0; l < 32; ++l)
+      offsets[l] = first + l * static_cast<std::uint32_t>(step);
+    SimtLog(id, key, ~0u, offsets, times, values, ptrs, &step);
+  }
+  simt_touched_[w] = ~0u;
+}
+
+// The values of a request's loads that did not keep them (a statement that stores nothing:
+// memory still holds them), into `out`.
+const std::uint64_t* Worker::ReadLanes(std::uint16_t id, std::uint32_t mask,
+                                       const void* const* ptrs, std::uint64_t (&out)[32]) const {
+  const std::uint32_t bytes = std::min<std::uint32_t>(local_sites_[id].size, 8);
+  for (std::uint32_t m = mask; m != 0; m &= m - 1) {
+    const int l = __builtin_ctz(m);
+    out[l] = LoadValue(ptrs[l], bytes);
+  }
+  return out;
 }
 
 // The shared loads kept without values since the last call: their values read from memory now

@@ -65,7 +65,7 @@ namespace {
 
 // One warp request's costs under every model that applies to its memory space.
 struct RequestCost {
-  std::uint32_t degree = 0, d16 = 0;                   // shared
+  std::uint32_t degree = 0, d16 = 0;  // shared
   std::uint32_t wavefronts = 0, ideal_wavefronts = 0;
   std::uint32_t sectors = 0, ideal = 0, lines128 = 0;  // global, constant, texture
   std::uint32_t cc10 = 0, cc12 = 0;
@@ -122,6 +122,19 @@ class ShapeCache {
   // The request of the lanes in `mask`, lane l at `base + offsets[l]`, `size` bytes each.
   const RequestCost& Cost(const SiteInfo& site, std::uint32_t mask, const std::uint32_t* offsets,
                           std::uint64_t base) {
+    AffineEntry* affine = mask == ~0u ? Affine(site, offsets, base) : nullptr;
+    if (affine != nullptr && affine->valid) return affine->cost;
+    const RequestCost& c = General(site, mask, offsets, base);
+    if (affine != nullptr) {
+      affine->cost = c;
+      affine->valid = true;
+    }
+    return c;
+  }
+
+ private:
+  const RequestCost& General(const SiteInfo& site, std::uint32_t mask, const std::uint32_t* offsets,
+                             std::uint64_t base) {
     std::uint32_t rel[32];
     std::uint32_t lo = 0, hi = 0, h = 0;
     Shape(mask, offsets, rel, &lo, &hi, &h);
@@ -189,6 +202,63 @@ class ShapeCache {
     *hash_out = h;
   }
 
+  // A whole warp whose lane l is at offsets[0] + l * step (consecutive, broadcast, strided: most
+  // requests) is keyed by its step and shift alone, without Shape: its entry (valid: it holds the
+  // cost; else the one it replaced, for General to fill). Null for any other request (or a step
+  // over 64 MiB).
+  struct AffineEntry;
+  AffineEntry* Affine(const SiteInfo& site, const std::uint32_t* offsets, std::uint64_t base) {
+    const std::uint32_t o0 = offsets[0], step = offsets[1] - o0;
+    std::uint32_t off = 0;
+    for (std::uint32_t l = 0; l < 32; ++l) off |= offsets[l] - o0 - l * step;
+    const auto st = static_cast<std::int32_t>(step);
+    // The last lane where the first and the step say, without wrapping round 4 GiB.
+    if (off != 0 || st <= -(1 << 26) || st >= (1 << 26) ||
+        std::int64_t{o0} + 31 * std::int64_t{st} != std::int64_t{offsets[31]})
+      return nullptr;
+    const auto shift = static_cast<std::uint32_t>((base + o0) & 255u);
+    std::uint64_t h = (std::uint64_t{step} << 32) ^ (std::uint64_t{shift} << 20) ^
+                      (static_cast<std::uint64_t>(site.space) << 16) ^
+                      (static_cast<std::uint64_t>(site.op) << 12) ^ site.size;
+    h ^= h >> 33;  // murmur3's finalizer
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 33;
+    // Four ways a set; the least recently used gives way.
+    AffineEntry* set = &affine_[(h & ((1u << kAffineBits) - 1)) * kAffineWays];
+    AffineEntry* oldest = set;
+    for (std::uint32_t way = 0; way < kAffineWays; ++way) {
+      AffineEntry& e = set[way];
+      if (e.valid && e.step == step && e.shift == shift && e.size == site.size &&
+          e.space == site.space && e.op == site.op) {
+        e.used = ++clock_;
+        return &e;
+      }
+      if (e.used < oldest->used) oldest = &e;
+    }
+    AffineEntry& e = *oldest;
+    e.used = ++clock_;
+    e.valid = false;
+    e.step = step;
+    e.shift = shift;
+    e.size = site.size;
+    e.space = site.space;
+    e.op = site.op;
+    return &e;
+  }
+  static constexpr std::uint32_t kAffineBits = 8, kAffineWays = 4;  // 256 sets of 4
+  struct AffineEntry {
+    std::uint32_t step = 0, shift = 0;
+    std::uint8_t size = 0;
+    MemorySpace space = MemorySpace::kGlobal;
+    AccessOp op = AccessOp::kLoad;
+    bool valid = false;
+    std::uint64_t used = 0;
+    RequestCost cost;
+  };
+  AffineEntry affine_[kAffineWays << kAffineBits];
+
   struct Entry {
     std::uint32_t mask = 0, shift = 0;
     std::uint8_t size = 0;
@@ -221,45 +291,105 @@ std::uint64_t SiteBase(const SiteInfo& site, const std::vector<BufferInfo>& buff
   return AccessAddress(site, buffers, 0);
 }
 
-// Adds one warp request to its site's figures.
-void AddRequest(const SiteInfo& site, std::uint32_t mask, const std::uint32_t* offsets,
-                std::uint64_t base, std::uint32_t warp_threads, ShapeCache& shapes,
-                SiteStats* out) {
+// Adds `n` warp requests of `lanes` lanes each, every one costing `c`, to their site's figures.
+void AddCost(const SiteInfo& site, std::uint32_t lanes, std::uint32_t warp_threads,
+             const RequestCost& c, std::uint64_t n, SiteStats* out) {
   SiteStats& s = *out;
-  const auto lanes = static_cast<std::uint32_t>(__builtin_popcount(mask));
-  ++s.requests;
-  s.accesses += lanes;
-  s.bytes += std::uint64_t{lanes} * site.size;
-  if (lanes < warp_threads) ++s.divergent_requests;
-  const RequestCost& c = shapes.Cost(site, mask, offsets, base);
+  s.requests += n;
+  s.accesses += n * lanes;
+  s.bytes += n * lanes * site.size;
+  if (lanes < warp_threads) s.divergent_requests += n;
   if (site.space == MemorySpace::kShared) {
-    s.wavefronts += c.wavefronts;
-    s.ideal_wavefronts += c.ideal_wavefronts;
-    s.bank_conflict_sum += c.degree;
+    s.wavefronts += n * c.wavefronts;
+    s.ideal_wavefronts += n * c.ideal_wavefronts;
+    s.bank_conflict_sum += n * c.degree;
     s.bank_conflict_max = std::max(s.bank_conflict_max, c.degree);
-    s.halfwarp16_conflict_sum += c.d16;
+    s.halfwarp16_conflict_sum += n * c.d16;
     s.halfwarp16_conflict_max = std::max(s.halfwarp16_conflict_max, c.d16);
   } else {
-    s.sectors += c.sectors;
-    s.ideal_sectors += c.ideal;
-    s.lines128 += c.lines128;
-    s.cc10_transactions += c.cc10;
-    s.cc12_transactions += c.cc12;
-    s.cc12_bytes += c.cc12_bytes;
+    s.sectors += n * c.sectors;
+    s.ideal_sectors += n * c.ideal;
+    s.lines128 += n * c.lines128;
+    s.cc10_transactions += n * c.cc10;
+    s.cc12_transactions += n * c.cc12;
+    s.cc12_bytes += n * c.cc12_bytes;
     if (s.sectors_histogram.size() <= c.sectors) s.sectors_histogram.resize(c.sectors + 1, 0);
-    ++s.sectors_histogram[c.sectors];
+    s.sectors_histogram[c.sectors] += n;
   }
   if (site.op == AccessOp::kAtomic) {
     s.atomic_conflict_max = std::max(s.atomic_conflict_max, c.atomic_degree);
     if (s.atomic_conflict_histogram.size() <= c.atomic_degree)
       s.atomic_conflict_histogram.resize(c.atomic_degree + 1, 0);
-    ++s.atomic_conflict_histogram[c.atomic_degree];
+    s.atomic_conflict_histogram[c.atomic_degree] += n;
   }
   if (site.space == MemorySpace::kConstant) {
     s.constant_addresses_max = std::max(s.constant_addresses_max, c.constant_addresses);
-    s.constant_addresses_sum += c.constant_addresses;
+    s.constant_addresses_sum += n * c.constant_addresses;
   }
 }
+
+// Adds one warp request to its site's figures.
+void AddRequest(const SiteInfo& site, std::uint32_t mask, const std::uint32_t* offsets,
+                std::uint64_t base, std::uint32_t warp_threads, ShapeCache& shapes,
+                SiteStats* out) {
+  const auto lanes = static_cast<std::uint32_t>(__builtin_popcount(mask));
+  AddCost(site, lanes, warp_threads, shapes.Cost(site, mask, offsets, base), 1, out);
+}
+
+// Whole-warp requests whose lanes step evenly, counted by site and shape until the block ends
+// (WarpRequests::AddAffine): a loop's requests are a handful of shapes, each costed once.
+class AffineCounts {
+ public:
+  AffineCounts() : table_(kSize) {}
+  void Add(std::uint16_t site, std::uint32_t step, std::uint32_t shift) {
+    std::uint64_t h = (std::uint64_t{step} << 24) ^ (std::uint64_t{shift} << 16) ^ site;
+    h *= 0x9e3779b97f4a7c15ull;
+    for (std::size_t i = h >> (64 - kBits);; i = (i + 1) & (kSize - 1)) {
+      Entry& e = table_[i];
+      if (e.count != 0 && e.site == site && e.step == step && e.shift == shift) {
+        ++e.count;
+        return;
+      }
+      if (e.count == 0) {
+        if (used_.size() >= kSize / 2) {  // full: the caller adds the rest one by one
+          overflow_ = true;
+          return;
+        }
+        e = {site, step, shift, 1};
+        used_.push_back(static_cast<std::uint32_t>(i));
+        return;
+      }
+    }
+  }
+  // Whether the last Add found no room (its request was not counted).
+  bool TakeOverflow() {
+    const bool o = overflow_;
+    overflow_ = false;
+    return o;
+  }
+  // Each shape counted since the last call, then forgotten.
+  template <typename F>
+  void Drain(F f) {
+    for (const std::uint32_t i : used_) {
+      Entry& e = table_[i];
+      f(e.site, e.step, e.shift, e.count);
+      e.count = 0;
+    }
+    used_.clear();
+  }
+
+ private:
+  static constexpr int kBits = 12;
+  static constexpr std::size_t kSize = std::size_t{1} << kBits;
+  struct Entry {
+    std::uint16_t site = 0;
+    std::uint32_t step = 0, shift = 0;
+    std::uint64_t count = 0;
+  };
+  std::vector<Entry> table_;
+  std::vector<std::uint32_t> used_;
+  bool overflow_ = false;
+};
 
 // Stable counting sort of `from` into `to` (same size) by key(r) < buckets.
 template <typename Key>
@@ -323,6 +453,7 @@ void SortBySiteIterationThread(std::span<AccessRecord> records) {
 
 struct WarpRequests::Costs {
   ShapeCache shapes;
+  AffineCounts affine;
 };
 
 WarpRequests::WarpRequests() : costs_(std::make_unique<Costs>()) {}
@@ -394,10 +525,28 @@ void WarpRequests::AddWhole(std::uint16_t site_id, std::uint32_t warp, std::uint
              &stats->sites[site_id]);
 }
 
+void WarpRequests::AddAffine(std::uint16_t site_id, std::uint32_t first, std::int32_t step,
+                             const std::vector<SiteInfo>& sites,
+                             const std::vector<BufferInfo>& buffers, LaunchStats* stats) {
+  const SiteInfo& site = sites[site_id];
+  const std::uint64_t base = SiteBase(site, buffers);
+  records_ += 32;
+  costs_->affine.Add(site_id, static_cast<std::uint32_t>(step),
+                     static_cast<std::uint32_t>((base + first) & 255u));
+  if (costs_->affine.TakeOverflow()) {  // more shapes than the table holds: this one now
+    std::uint32_t offsets[32];
+    for (std::uint32_t l = 0; l < 32; ++l)
+      offsets[l] = first + l * static_cast<std::uint32_t>(step);
+    if (stats->sites.size() < sites.size()) stats->Resize(sites.size(), 0);
+    AddRequest(site, ~0u, offsets, base, 32, costs_->shapes, &stats->sites[site_id]);
+  }
+}
+
 void WarpRequests::End(const std::vector<SiteInfo>& sites, const std::vector<BufferInfo>& buffers,
                        LaunchStats* stats) {
   stats->Resize(sites.size(), 0);
   stats->access_records += records_;
+  AddCounted(sites, buffers, stats);
   for (std::uint32_t w = 0; w < warp_sites_.size(); ++w) {
     if (!warp_sites_[w].empty()) FinishWarp(w, sites, buffers, stats);
   }
@@ -423,6 +572,24 @@ void WarpRequests::End(const std::vector<SiteInfo>& sites, const std::vector<Buf
   overflow_.clear();
   for (std::uint8_t d : divergent_) stats->divergent_warps += d;
   divergent_.assign(divergent_.size(), 0);
+}
+
+void WarpRequests::AddCounted(const std::vector<SiteInfo>& sites, const std::vector<BufferInfo>&,
+                              LaunchStats* stats) {
+  stats->Resize(sites.size(), 0);
+  // Each shape costed once, at the addresses 2^40 + first + l * step (a shift by a multiple of
+  // 256 bytes costs the same: ShapeCache); a step down starts high enough (a multiple of 256
+  // bytes up) that no lane's offset is below 0.
+  costs_->affine.Drain(
+      [&](std::uint16_t site_id, std::uint32_t step, std::uint32_t shift, std::uint64_t n) {
+        const std::uint32_t down = step >> 31 != 0 ? 31u * (0u - step) : 0u;
+        const std::uint32_t first = shift + (down + 255u) / 256u * 256u;
+        std::uint32_t offsets[32];
+        for (std::uint32_t l = 0; l < 32; ++l) offsets[l] = first + l * step;
+        const SiteInfo& site = sites[site_id];
+        AddCost(site, 32, 32, costs_->shapes.Cost(site, ~0u, offsets, std::uint64_t{1} << 40), n,
+                &stats->sites[site_id]);
+      });
 }
 
 void AnalyzeBlock(std::span<AccessRecord> records, std::span<const BarrierRecord> barriers,

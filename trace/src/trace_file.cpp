@@ -43,9 +43,11 @@ std::uint32_t Crc(std::span<const std::uint8_t> raw) {
 
 void PutSection(std::vector<std::uint8_t>& out, std::uint32_t type,
                 std::span<const std::uint8_t> raw, int level) {
-  std::vector<std::uint8_t> packed(compressBound(static_cast<uLong>(raw.size())));
+  // Level 0: stored as it is (no pass of zlib over it at all).
+  std::vector<std::uint8_t> packed(level > 0 ? compressBound(static_cast<uLong>(raw.size())) : 0);
   uLongf packed_size = static_cast<uLongf>(packed.size());
-  const bool zipped = compress2(packed.data(), &packed_size, raw.data(),
+  const bool zipped = level > 0 &&
+                      compress2(packed.data(), &packed_size, raw.data(),
                                 static_cast<uLong>(raw.size()), level) == Z_OK &&
                       packed_size < raw.size();
   Put(out, type);

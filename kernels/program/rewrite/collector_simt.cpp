@@ -17,9 +17,15 @@
 // - __syncthreads() (a statement of its own) stops the warp (::ws::simt::Barrier).
 //
 // What it cannot express it names (simt_no_), and that kernel runs on the per-thread path.
+#include <cstring>
+
 #include "collector_simt.h"
 
 namespace ws::rewrite_internal {
+namespace {
+// Where a load's kLater goes, once its statement is known to store nothing (SimtLeaf).
+constexpr char kLaterMark[] = "\x01later\x01";
+}  // namespace
 
 // The text of [b, e) as the warp function writes it: the edits inside it (instance markers left
 // out, accesses with their slots, FLOP counts on the warp, threadIdx the lane's), inside a loop
@@ -175,9 +181,11 @@ bool Collector::SimtLeaf(SourceLocation b, SourceLocation e, const Stmt* of, Sim
     writes = writes || a.access != ProgramAccess::kLoad;
     slots += a.access == ProgramAccess::kLoadStore ? 2 : 1;
     const unsigned span = a.end - a.begin;
-    const std::string head = std::string("::ws::simt::") + fn + "<" + n.place +
-                             (a.several ? ", ::ws::prog::kOpSeveral" : "") + ">(ws_W, ws_l, " +
-                             slot;
+    // A load's flags end in kLaterMark, which becomes kLater where the statement stores nothing.
+    const std::string head = std::string("::ws::simt::") + fn + "<" + n.place + ", 0u" +
+                             (a.several ? " | ::ws::prog::kOpSeveral" : "") +
+                             (a.access == ProgramAccess::kLoad ? kLaterMark : "") +
+                             ">(ws_W, ws_l, " + slot;
     if (a.pointer) {
       list.push_back({a.begin - rb, a.begin - rb, head + "(", 1, span});
       list.push_back({a.end - rb, a.end - rb, "))", 0, span});
@@ -240,7 +248,13 @@ bool Collector::SimtLeaf(SourceLocation b, SourceLocation e, const Stmt* of, Sim
     for (const Stmt* c : s->children())
       if (c != nullptr) todo.push_back(c);
   }
-  const std::string text = ApplyEdits(RawText(rb, re), std::move(list));
+  std::string text = ApplyEdits(RawText(rb, re), std::move(list));
+  // Loads in a statement that stores nothing (nor calls what may) read their values when their
+  // request is formed, not lane by lane (ws_program_simt.h, kLater).
+  const std::string later = writes || unseen ? "" : " | ::ws::simt::kLater";
+  for (std::size_t at = text.find(kLaterMark); at != std::string::npos;
+       at = text.find(kLaterMark, at + later.size()))
+    text.replace(at, std::strlen(kLaterMark), later);
   const std::string n = std::to_string(slots) + "u";
   // At the statement's own line (__LINE__ in assert, the compiler's messages).
   out += "\n#line " + std::to_string(sm_.getSpellingLineNumber(b)) + " \"" +

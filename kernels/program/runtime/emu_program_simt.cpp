@@ -47,6 +47,20 @@ bool Inside(const Slot& s, Mask mask, std::uintptr_t lo, std::uintptr_t span, st
   return outside == 0;
 }
 
+// Whether a whole warp's lanes step evenly (lane l at ptr[0] + l * step; a step under 64 MiB
+// either way, so that no lane wraps round): consecutive, broadcast and strided requests.
+bool Affine(const Slot& s, std::intptr_t* step) {
+  const auto p0 = reinterpret_cast<std::uintptr_t>(s.ptr[0]);
+  const std::uintptr_t d = reinterpret_cast<std::uintptr_t>(s.ptr[1]) - p0;
+  std::uintptr_t off = 0;
+  for (int l = 2; l < 32; ++l)  // a loop the compiler vectorizes
+    off |= (reinterpret_cast<std::uintptr_t>(s.ptr[l]) -
+            reinterpret_cast<std::uintptr_t>(s.ptr[l - 1])) ^
+           d;
+  *step = static_cast<std::intptr_t>(d);
+  return off == 0 && *step > -(std::intptr_t{1} << 26) && *step < (std::intptr_t{1} << 26);
+}
+
 // The last address less lo at which an access of `bytes` starts inside [lo, hi) (a shared
 // array's need only start in it, as Record has always checked them); ~0: none.
 std::uintptr_t SpanOf(std::uintptr_t lo, std::uintptr_t hi, unsigned int bytes, bool shared) {
@@ -59,16 +73,28 @@ std::uintptr_t SpanOf(std::uintptr_t lo, std::uintptr_t hi, unsigned int bytes, 
 void FlushSlot(Warp& w, Slot& s, bool loads_alone) {
   const Mask mask = s.mask;
   s.mask = 0;
-  const unsigned int op = s.op, bytes = s.bytes, place = s.place;
-  const std::uint64_t* values = w.values ? s.value : nullptr;
-  const void* const* ptrs = loads_alone ? s.ptr : nullptr;
+  const bool later = (s.op & kLater) != 0;  // its lanes' values are read now, from s.ptr
+  const unsigned int op = s.op & ~kLater, bytes = s.bytes, place = s.place;
+  const std::uint64_t* values = w.values && !later ? s.value : nullptr;
+  const void* const* ptrs = loads_alone || (later && w.values) ? s.ptr : nullptr;
   const int l0 = __builtin_ctz(mask);
   std::uint32_t offsets[32];
   const std::uint32_t tag = w.tag;  // the launch's (emu::CurrentLaunchTag())
   SeenArray& seen = t_seen[(place * 0x9e3779b9u) >> 24];
-  if (seen.tag == tag && seen.place == place && seen.op == op && seen.bytes == bytes &&
-      seen.span != ~std::uintptr_t{0} &&
-      Inside(s, mask, seen.lo, seen.span, seen.offset_at_lo, offsets)) {
+  const bool known = seen.tag == tag && seen.place == place && seen.op == op &&
+                     seen.bytes == bytes && seen.span != ~std::uintptr_t{0};
+  std::intptr_t step = 0;
+  if (known && mask == ~0u && Affine(s, &step)) {
+    // The lanes between the first and the last lie between them: those two alone are checked.
+    const std::uintptr_t d0 = reinterpret_cast<std::uintptr_t>(s.ptr[0]) - seen.lo;
+    const std::uintptr_t d31 = reinterpret_cast<std::uintptr_t>(s.ptr[31]) - seen.lo;
+    if (d0 <= seen.span && d31 <= seen.span) {
+      emu::RecordWarpAffine(seen.key, seen.offset_at_lo + static_cast<std::uint32_t>(d0),
+                            static_cast<std::int32_t>(step), s.time, values, ptrs);
+      return;
+    }
+  }
+  if (known && Inside(s, mask, seen.lo, seen.span, seen.offset_at_lo, offsets)) {
     emu::RecordWarpAccess(seen.key, mask, offsets, s.time, values, ptrs);
     return;
   }
@@ -97,6 +123,15 @@ void FlushSlot(Warp& w, Slot& s, bool loads_alone) {
     keys[l] = c.key;
     offsets[l] = c.offset;
     recorded |= 1u << l;
+  }
+  if (later && w.values) {
+    for (Mask m = recorded; m != 0; m &= m - 1) {
+      const int l = __builtin_ctz(m);
+      std::uint64_t v = 0;
+      std::memcpy(&v, s.ptr[l], bytes < 8 ? bytes : 8);
+      s.value[l] = v;
+    }
+    values = s.value;
   }
   while (recorded != 0) {  // one request per key, in the order of their first lanes
     const std::uint64_t key = keys[__builtin_ctz(recorded)];

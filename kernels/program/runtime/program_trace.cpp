@@ -110,7 +110,7 @@ void KeepLaunch(ChildRecord& run, LaunchTrace t) {
   TraceContents contents;
   contents.header = {{"program", run.file}, {"backend", run.backend}, {"preset", run.preset}};
   contents.launches.push_back(std::move(t));
-  contents.compression_level = 1;  // the parent reads it at once
+  contents.compression_level = 0;  // raw: the parent reads it at once (trace_file.h)
   if (Status s = WriteTraceFile(std::string(out) + ".part" + std::to_string(part), contents);
       !s.ok())
     std::cerr << "warpscope: could not write launch " << part + 1 << ": " << s.message() << "\n";

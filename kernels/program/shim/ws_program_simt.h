@@ -31,6 +31,9 @@ struct Slot {
   unsigned int place, op, bytes;
 };
 inline constexpr unsigned int kMaxSlots = 32;
+// A load's flag: its statement stores nothing (and calls nothing that may), so its lanes' values
+// are read from memory when the request is formed, not by each lane (FlushSlot).
+inline constexpr unsigned int kLater = 16u;
 
 // A warp as its warp function runs it.
 struct Warp {
@@ -104,7 +107,9 @@ inline T* Access(Warp& w, int l, unsigned int k, T* p) {
   s.place = Place;
   s.op = Op;
   s.bytes = static_cast<unsigned int>(sizeof(T));
-  if ((Op & 3u) == 0u && w.values) s.value[l] = Bits(p);  // a load's value now
+  if constexpr ((Op & 3u) == 0u && (Op & kLater) == 0u) {
+    if (w.values) s.value[l] = Bits(p);  // a load's value now
+  }
   return p;
 }
 template <unsigned int Place, unsigned int Flags = 0, typename T>

@@ -39,8 +39,9 @@ inline constexpr std::uint32_t kMaxTraceSections = 1u << 16;
 struct TraceContents {
   nlohmann::json header = nlohmann::json::object();
   std::vector<LaunchTrace> launches;
-  // zlib's level for the sections (6; a program's child writes its launches at 1, for its parent
-  // to read at once: a launch with 9 M kept records took 3 s to compress at 6).
+  // zlib's level for the sections; 0: stored raw. A program's child writes its launches raw,
+  // for its parent to read at once: a launch with 9 M kept records took 3 s to compress at 6,
+  // 1.0 s at 1 (and 0.3 s to inflate), against 0.2 s to write and read back 250 MB raw.
   int compression_level = 6;
 };
 
