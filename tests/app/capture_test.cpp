@@ -63,6 +63,38 @@ TEST(TraceFile, EveryLessonRoundTripsWithTheSameFigures) {
   }
 }
 
+// A program's child writes its launches raw (level 0) and unsynced, piece by piece from the
+// records where they lie: the file is the bytes SerializeTrace gives, it reads back to the same
+// records, and a flipped byte in the records fails the checksum. Matmul naive has no
+// barriers, so its blocks' barrier arrays are empty (zlib's crc32 restarts on a null buffer: a
+// checksum taken piece by piece skipped them wrongly once).
+TEST(TraceFile, ARawFileIsItsSerializedBytesAndReadsBack) {
+  auto run = RunLesson("matmul", "naive", {{"width", 64}}, "emu", RunOptions{});
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  TraceContents c = TraceOfRun(*run, nullptr, 1763780000);
+  c.compression_level = 0;
+  c.durable = false;
+  ASSERT_FALSE(c.launches.empty());
+  ASSERT_FALSE(c.launches[0].blocks.empty());
+  ASSERT_TRUE(c.launches[0].blocks[0].barriers.empty());
+  const fs::path path = fs::temp_directory_path() / "ws_raw_trace_test.wstrace";
+  ASSERT_TRUE(WriteTraceFile(path, c).ok());
+  const std::vector<std::uint8_t> bytes = ReadBytes(path);
+  EXPECT_EQ(bytes, SerializeTrace(c));
+  auto back = ReadTraceFile(path);
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  const BlockRecords &x = c.launches[0].blocks[0], &y = back->launches[0].blocks[0];
+  ASSERT_EQ(x.accesses.size(), y.accesses.size());
+  EXPECT_EQ(0, std::memcmp(x.accesses.data(), y.accesses.data(),
+                           x.accesses.size() * sizeof(AccessRecord)));
+  std::vector<std::uint8_t> flipped = bytes;
+  flipped[flipped.size() - 64] ^= 0x40;  // inside the records section (its end)
+  auto bad = ParseTrace(flipped);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("checksum"), std::string::npos) << bad.status().message();
+  fs::remove(path);
+}
+
 TEST(TraceFile, RefusesWrongNewerTruncatedAndCorruptFiles) {
   auto run = RunLesson("reverse", "", {}, "emu", RunOptions{});
   ASSERT_TRUE(run.ok());

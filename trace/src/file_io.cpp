@@ -25,7 +25,8 @@ std::string TempSuffix() {
 
 }  // namespace
 
-Status WriteFileAtomically(const std::filesystem::path& path, std::span<const std::uint8_t> bytes) {
+Status WriteFileAtomically(const std::filesystem::path& path,
+                           const std::function<void(const PiecePut& put)>& produce, bool durable) {
   if (path.empty()) return Status::Error("cannot write a file with an empty name");
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
@@ -34,30 +35,58 @@ Status WriteFileAtomically(const std::filesystem::path& path, std::span<const st
   const std::filesystem::path tmp = path.string() + TempSuffix();
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) return Fail(path, "cannot create the file", errno);
-
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const int err = errno;
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      return Fail(path, "write failed", err);
+  // Small pieces gather in a buffer; a large one is written where it lies.
+  std::vector<std::uint8_t> buffer;
+  buffer.reserve(std::size_t{1} << 16);
+  int err = 0;
+  auto write_all = [&](const std::uint8_t* data, std::size_t size) {
+    std::size_t done = 0;
+    while (done < size) {
+      const ssize_t n = ::write(fd, data + done, size - done);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        err = errno;
+        return false;
+      }
+      done += static_cast<std::size_t>(n);
     }
-    done += static_cast<std::size_t>(n);
+    return true;
+  };
+  auto flush = [&] {
+    const bool ok = write_all(buffer.data(), buffer.size());
+    buffer.clear();
+    return ok;
+  };
+  produce([&](std::span<const std::uint8_t> piece) {
+    if (err != 0) return false;
+    if (buffer.size() + piece.size() > buffer.capacity() && !flush()) return false;
+    if (piece.size() > buffer.capacity()) return write_all(piece.data(), piece.size());
+    buffer.insert(buffer.end(), piece.begin(), piece.end());
+    return true;
+  });
+  if (err == 0) flush();
+  if (err != 0) {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    return Fail(path, "write failed", err);
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    const int err = errno;
+  if ((durable && ::fsync(fd) != 0) || ::close(fd) != 0) {
+    err = errno;
     ::unlink(tmp.c_str());
     return Fail(path, "flush failed", err);
   }
   if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
+    err = errno;
     ::unlink(tmp.c_str());
     return Fail(path, "rename failed", err);
   }
   return {};
+}
+
+Status WriteFileAtomically(const std::filesystem::path& path, std::span<const std::uint8_t> bytes,
+                           bool durable) {
+  return WriteFileAtomically(
+      path, [&](const PiecePut& put) { put(bytes); }, durable);
 }
 
 Status WriteFileAtomically(const std::filesystem::path& path, const std::string& text) {

@@ -1,6 +1,11 @@
 #include "warpscope/trace/trace_file.h"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <zlib.h>
+
+#include <cerrno>
 
 #include <cstring>
 #include <fstream>
@@ -50,6 +55,7 @@ void PutSection(std::vector<std::uint8_t>& out, std::uint32_t type,
                       compress2(packed.data(), &packed_size, raw.data(),
                                 static_cast<uLong>(raw.size()), level) == Z_OK &&
                       packed_size < raw.size();
+  out.reserve(out.size() + kSectionHeaderBytes + (zipped ? packed_size : raw.size()));
   Put(out, type);
   Put(out, static_cast<std::uint32_t>(zipped ? kZlib : kRaw));
   Put(out, static_cast<std::uint64_t>(zipped ? packed_size : raw.size()));
@@ -153,22 +159,85 @@ nlohmann::json LaunchJson(const LaunchTrace& t) {
   return j;
 }
 
-std::vector<std::uint8_t> LaunchRecords(const LaunchTrace& t) {
-  std::vector<std::uint8_t> out;
-  Put(out, static_cast<std::uint64_t>(t.blocks.size()));
+// A launch's records section, piece by piece (`put` takes each in order; a piece lives only
+// for the call).
+template <typename Put>
+void EachRecordPiece(const LaunchTrace& t, Put put) {
+  auto scalar = [&](const auto& v) {
+    put(std::span(reinterpret_cast<const std::uint8_t*>(&v), sizeof v));
+  };
+  auto array = [&](const auto& v) {
+    put(std::span(reinterpret_cast<const std::uint8_t*>(v.data()),
+                  v.size() * sizeof(typename std::decay_t<decltype(v)>::value_type)));
+  };
+  scalar(static_cast<std::uint64_t>(t.blocks.size()));
   for (const BlockRecords& b : t.blocks) {
-    Put(out, b.block);
-    Put(out, static_cast<std::uint64_t>(b.accesses.size()));
-    Put(out, static_cast<std::uint64_t>(b.barriers.size()));
-    Put(out, static_cast<std::uint64_t>(b.warp_ops.size()));
-    PutBytes(out, b.accesses.data(), b.accesses.size() * sizeof(AccessRecord));
-    PutBytes(out, b.barriers.data(), b.barriers.size() * sizeof(BarrierRecord));
-    PutBytes(out, b.warp_ops.data(), b.warp_ops.size() * sizeof(WarpOpRecord));
+    scalar(b.block);
+    scalar(static_cast<std::uint64_t>(b.accesses.size()));
+    scalar(static_cast<std::uint64_t>(b.barriers.size()));
+    scalar(static_cast<std::uint64_t>(b.warp_ops.size()));
+    array(b.accesses);
+    array(b.barriers);
+    array(b.warp_ops);
   }
-  Put(out, static_cast<std::uint64_t>(t.thread_active.size()));
-  PutBytes(out, t.thread_active.data(), t.thread_active.size());
+  scalar(static_cast<std::uint64_t>(t.thread_active.size()));
+  array(t.thread_active);
+}
+
+std::vector<std::uint8_t> LaunchRecords(const LaunchTrace& t) {
+  std::size_t bytes = 0;
+  EachRecordPiece(t, [&](std::span<const std::uint8_t> p) { bytes += p.size(); });
+  std::vector<std::uint8_t> out;
+  out.reserve(bytes);  // no copy as it grows
+  EachRecordPiece(t, [&](std::span<const std::uint8_t> p) { PutBytes(out, p.data(), p.size()); });
   return out;
 }
+
+// The whole file, piece by piece. A launch's records stored raw (level 0) are given where they
+// lie, their checksum taken piece by piece first: no copy of them is made.
+void PutTrace(const TraceContents& c, const PiecePut& put) {
+  std::vector<std::uint8_t> out(kMagic, kMagic + sizeof kMagic);
+  Put(out, kTraceFileVersion);
+  Put(out, static_cast<std::uint32_t>(1 + 2 * c.launches.size()));
+  PutJsonSection(out, kHeader, c.header, c.compression_level);
+  for (const LaunchTrace& t : c.launches) {
+    PutJsonSection(out, kLaunchJson, LaunchJson(t), c.compression_level);
+    if (c.compression_level > 0) {
+      PutSection(out, kLaunchRecords, LaunchRecords(t), c.compression_level);
+      continue;
+    }
+    std::uint64_t bytes = 0;
+    uLong crc = crc32(0L, Z_NULL, 0);
+    EachRecordPiece(t, [&](std::span<const std::uint8_t> p) {
+      bytes += p.size();
+      if (!p.empty()) crc = crc32_z(crc, p.data(), p.size());  // (a null buffer resets it)
+    });
+    Put(out, static_cast<std::uint32_t>(kLaunchRecords));
+    Put(out, static_cast<std::uint32_t>(kRaw));
+    Put(out, bytes);
+    Put(out, bytes);
+    Put(out, static_cast<std::uint32_t>(crc));
+    if (!put(out)) return;
+    out.clear();
+    bool ok = true;
+    EachRecordPiece(t, [&](std::span<const std::uint8_t> p) { ok = ok && put(p); });
+    if (!ok) return;
+  }
+  put(out);
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> SerializeTrace(const TraceContents& c) {
+  std::vector<std::uint8_t> out;
+  PutTrace(c, [&](std::span<const std::uint8_t> p) {
+    out.insert(out.end(), p.begin(), p.end());
+    return true;
+  });
+  return out;
+}
+
+namespace {
 
 // --- reading -------------------------------------------------------------------------------
 
@@ -417,19 +486,6 @@ Status ReadRecords(std::span<const std::uint8_t> raw, LaunchTrace* t, std::size_
 
 }  // namespace
 
-std::vector<std::uint8_t> SerializeTrace(const TraceContents& c) {
-  std::vector<std::uint8_t> out(kMagic, kMagic + sizeof kMagic);
-  Put(out, kTraceFileVersion);
-  Put(out, static_cast<std::uint32_t>(1 + 2 * c.launches.size()));
-  PutJsonSection(out, kHeader, c.header, c.compression_level);
-  for (const LaunchTrace& t : c.launches) {
-    PutJsonSection(out, kLaunchJson, LaunchJson(t), c.compression_level);
-    const std::vector<std::uint8_t> records = LaunchRecords(t);
-    PutSection(out, kLaunchRecords, records, c.compression_level);
-  }
-  return out;
-}
-
 Result<TraceContents> ParseTrace(std::span<const std::uint8_t> bytes) {
   if (bytes.size() < sizeof kMagic || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
     return Status::Error("not a Warpscope trace file (its first bytes are not the .wstrace magic)");
@@ -465,19 +521,21 @@ Result<TraceContents> ParseTrace(std::span<const std::uint8_t> bytes) {
     if (!r.Take(stored, &data))
       return Corrupt("cut short: section " + std::to_string(s) + " needs " +
                      std::to_string(stored) + " bytes, " + std::to_string(r.left()) + " remain");
-    std::vector<std::uint8_t> raw;
+    std::vector<std::uint8_t> inflated;
+    std::span<const std::uint8_t> raw;  // a raw section is read where it lies
     if (codec == kRaw) {
       if (stored != raw_size) return Corrupt("section " + std::to_string(s) + " sizes disagree");
-      raw.assign(data.begin(), data.end());
+      raw = data;
     } else if (codec == kZlib) {
       // zlib cannot expand more than about 1032:1; a larger claim is corrupt.
       if (raw_size > stored * 1100 + 64)
         return Corrupt("section " + std::to_string(s) + " claims an impossible expansion");
-      raw.resize(raw_size);
+      inflated.resize(raw_size);
       uLongf out_size = static_cast<uLongf>(raw_size);
-      if (uncompress(raw.data(), &out_size, data.data(), static_cast<uLong>(stored)) != Z_OK ||
+      if (uncompress(inflated.data(), &out_size, data.data(), static_cast<uLong>(stored)) != Z_OK ||
           out_size != raw_size)
         return Corrupt("section " + std::to_string(s) + " does not decompress");
+      raw = inflated;
     } else {
       return Corrupt("section " + std::to_string(s) + " uses unknown codec " +
                      std::to_string(codec));
@@ -526,8 +584,8 @@ Result<TraceContents> ParseTrace(std::span<const std::uint8_t> bytes) {
 }
 
 Status WriteTraceFile(const std::filesystem::path& path, const TraceContents& contents) {
-  const std::vector<std::uint8_t> bytes = SerializeTrace(contents);
-  return WriteFileAtomically(path, std::span<const std::uint8_t>(bytes));
+  return WriteFileAtomically(
+      path, [&](const PiecePut& put) { PutTrace(contents, put); }, contents.durable);
 }
 
 Result<TraceContents> ReadTraceFile(const std::filesystem::path& path) {
@@ -538,12 +596,17 @@ Result<TraceContents> ReadTraceFile(const std::filesystem::path& path) {
     return Status::Error(path.string() + " is " + std::to_string(size) +
                          " bytes; trace files are at most " +
                          std::to_string(16 * kMaxTraceSectionBytes));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::Error("cannot open " + path.string());
-  std::vector<std::uint8_t> bytes(size);
-  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size));
-  if (!in) return Status::Error("cannot read " + path.string());
-  auto c = ParseTrace(bytes);
+  // Mapped, not read into a buffer: a program's launch of 190 MB of kept records is parsed where
+  // the page cache holds it.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return Status::Error("cannot open " + path.string() + ": " + std::strerror(errno));
+  void* map = size == 0 ? nullptr : ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  const int map_errno = errno;
+  ::close(fd);
+  if (map == MAP_FAILED)
+    return Status::Error("cannot read " + path.string() + ": " + std::strerror(map_errno));
+  auto c = ParseTrace(std::span(static_cast<const std::uint8_t*>(map), size));
+  if (map != nullptr) ::munmap(map, size);
   if (!c.ok()) return Status::Error(path.string() + ": " + c.status().message());
   return c;
 }

@@ -111,6 +111,7 @@ void KeepLaunch(ChildRecord& run, LaunchTrace t) {
   contents.header = {{"program", run.file}, {"backend", run.backend}, {"preset", run.preset}};
   contents.launches.push_back(std::move(t));
   contents.compression_level = 0;  // raw: the parent reads it at once (trace_file.h)
+  contents.durable = false;        // and removes it
   if (Status s = WriteTraceFile(std::string(out) + ".part" + std::to_string(part), contents);
       !s.ok())
     std::cerr << "warpscope: could not write launch " << part + 1 << ": " << s.message() << "\n";

@@ -43,6 +43,7 @@ struct TraceContents {
   // for its parent to read at once: a launch with 9 M kept records took 3 s to compress at 6,
   // 1.0 s at 1 (and 0.3 s to inflate), against 0.2 s to write and read back 250 MB raw.
   int compression_level = 6;
+  bool durable = true;  // WriteTraceFile: synced to the disk (file_io.h); a child's part is not
 };
 
 std::vector<std::uint8_t> SerializeTrace(const TraceContents& contents);
