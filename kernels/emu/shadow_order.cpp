@@ -29,14 +29,14 @@ void ShadowOrder::Put(std::uint64_t block, std::vector<GlobalShadow::Access>& ba
     batch.clear();
     return;
   }
-  for (const GlobalShadow::Access& a : batch) shadow_.Apply(a, tally_);
+  shadow_.ApplyBatch(batch, tally_);
   batch.clear();
   if (!block_end) return;
   shadow_.FinishBlock(static_cast<std::uint32_t>(block), tally_);
   ++next_;
   for (auto it = waiting_.begin(); it != waiting_.end() && it->first == next_;
        it = waiting_.erase(it)) {
-    for (const GlobalShadow::Access& a : it->second) shadow_.Apply(a, tally_);
+    shadow_.ApplyBatch(it->second, tally_);
     shadow_.FinishBlock(static_cast<std::uint32_t>(it->first), tally_);
     waiting_accesses_ -= it->second.size();
     ++next_;

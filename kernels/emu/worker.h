@@ -238,7 +238,10 @@ class Worker {
             c->pending_in_log = true;
           }
         }
-        if (((key >> 12) & 3u) != kKeyLoad) interval_writes_ = interval_writes_ || ForHazards(key);
+        if (((key >> 12) & 3u) != kKeyLoad) {
+          interval_writes_ = interval_writes_ || ForHazards(key);
+          interval_global_writes_ = interval_global_writes_ || KeySpaceOf(key) == kKeyGlobal;
+        }
       }
       interval_global_ = interval_global_ || KeySpaceOf(key) == kKeyGlobal;
       c->log.push_back({offset, c->state.instance, id, c->clock, value});
@@ -532,7 +535,9 @@ class Worker {
   std::vector<std::uint8_t> warp_op_kinds_;         // by provisional warp-op id
   std::vector<std::uint8_t> site_kinds_;            // SiteKinds()
   bool interval_writes_ = false;  // the lanes' logs hold a shared or global store or atomic
-  bool interval_global_ = false;  // and a global access (local arrays too: they are keyed so)
+  bool interval_global_ = false;
+  bool interval_global_writes_ = false;  // a global store or atomic (no runs: SimtGather)  // and a
+                                         // global access (local arrays too: they are keyed so)
   std::vector<AccessRecord> interval_records_;  // an interval gathered from the lanes' logs
   std::vector<std::uint64_t> interval_values_;
   bool logging_ = false;  // accesses go to the lanes' logs (Record)
@@ -565,6 +570,7 @@ class Worker {
   struct SimtRequest {  // one request of the interval: its lanes' entries from `at` on
     std::uint16_t site, warp;
     std::uint32_t mask, at;  // kSimtShape | k: a shared load's kept without values (simt_shapes_)
+    bool run = false;        // a whole warp's global load, stepping evenly at one time (ApplyBatch)
   };
   // A shared load's request without its values: lane l's offset, and address, `offset + (l - l0)
   // * step` (`at + ...`; l0 its first lane), its time every lane's (RecordWarpAccess).
@@ -594,7 +600,7 @@ class Worker {
     std::fill(simt_logged_.begin(), simt_logged_.end(), 0u);
   }
   void SimtGather(std::uint32_t block, const std::vector<std::uint8_t>& kinds, bool pair,
-                  bool global);
+                  bool global, bool runs);
   static constexpr std::uint8_t kWarpReady = 0, kWarpWaiting = 1, kWarpDone = 2, kWarpFaulted = 3;
   std::vector<std::uint8_t> warp_state_;  // per warp of the block
   unsigned block_sm_ = 0;                 // the block-scheduler model's placement of the current

@@ -204,8 +204,12 @@ void Worker::SimtLog(std::uint16_t id, std::uint64_t key, std::uint32_t mask,
     CutInterval();
     ++simt_logged_[w];
   }
-  if (((key >> 12) & 3u) != kKeyLoad) interval_writes_ = true;
-  if (KeySpaceOf(key) == kKeyGlobal) interval_global_ = true;
+  const bool load = ((key >> 12) & 3u) == kKeyLoad;
+  if (!load) interval_writes_ = true;
+  if (KeySpaceOf(key) == kKeyGlobal) {
+    interval_global_ = true;
+    if (!load) interval_global_writes_ = true;
+  }
   // A shared load whose lanes step evenly at one time: kept without values (read later).
   if (ptrs != nullptr && KeySpaceOf(key) == kKeyShared && ((key >> 12) & 3u) == kKeyLoad) {
     const int l0 = __builtin_ctz(mask);
@@ -239,7 +243,14 @@ void Worker::SimtLog(std::uint16_t id, std::uint64_t key, std::uint32_t mask,
   std::uint64_t read[32];
   if (values == nullptr && ptrs != nullptr) values = ReadLanes(id, mask, ptrs, read);
   const auto at = static_cast<std::uint32_t>(simt_offsets_.size());
-  simt_log_.push_back({id, static_cast<std::uint16_t>(w), mask, at});
+  // A whole warp's global load stepping evenly at one time: one run for the shadow (ApplyBatch).
+  bool run = false;
+  if (known_step != nullptr && load && local_sites_[id].space == MemorySpace::kGlobal) {
+    std::uint32_t off = 0;
+    for (std::uint32_t l = 0; l < 32; ++l) off |= times[l] ^ times[0];
+    run = off == 0;
+  }
+  simt_log_.push_back({id, static_cast<std::uint16_t>(w), mask, at, run});
   if (mask == ~0u) {
     simt_offsets_.insert(simt_offsets_.end(), offsets, offsets + 32);
     simt_times_.insert(simt_times_.end(), times, times + 32);
@@ -395,20 +406,32 @@ void Worker::SimtWarpOpMeet() {
 // the thread's clock: the order its lane log would hold them in), as records for the pairs and
 // the shadow. The arena is emptied.
 void Worker::SimtGather(std::uint32_t block, const std::vector<std::uint8_t>& kinds, bool pair,
-                        bool global) {
+                        bool global, bool runs) {
   const std::size_t n = threads_.size();
   if (!pair && !global) {
     SimtClearLog();
     return;
   }
   if (t_reads_pending) SimtMaterialize();
+  // Where the interval wrote no global memory, its whole warps' global loads that step evenly
+  // at one time go to the shadow as they came, after the rest (each thread's in its order), under
+  // a header (GlobalShadow::ApplyBatch): they are not sorted here, nor looked at one by one there
+  // where each reads a word already read.
+  std::size_t run_lanes = 0;
+  if (runs)
+    for (const SimtRequest& q : simt_log_) run_lanes += q.run ? 32 : 0;
+  const std::size_t header = shadow_batch_.size();
+  if (run_lanes > 0) shadow_batch_.emplace_back().size = 0;
   simt_bucket_.assign(n + 1, 0u);
-  for (const SimtRequest& q : simt_log_)
+  for (const SimtRequest& q : simt_log_) {
+    if (run_lanes > 0 && q.run) continue;
     for (std::uint32_t m = q.mask; m != 0; m &= m - 1)
       ++simt_bucket_[q.warp * 32u + static_cast<std::uint32_t>(__builtin_ctz(m)) + 1u];
+  }
   for (std::size_t i = 0; i < n; ++i) simt_bucket_[i + 1] += simt_bucket_[i];
-  simt_sorted_.resize(simt_offsets_.size());
+  simt_sorted_.resize(simt_offsets_.size() - run_lanes);
   for (const SimtRequest& q : simt_log_) {
+    if (run_lanes > 0 && q.run) continue;
     std::uint32_t k = q.at;
     for (std::uint32_t m = q.mask; m != 0; m &= m - 1, ++k) {
       const std::uint32_t thread = q.warp * 32u + static_cast<std::uint32_t>(__builtin_ctz(m));
@@ -435,6 +458,25 @@ void Worker::SimtGather(std::uint32_t block, const std::vector<std::uint8_t>& ki
   for (const SimtLogged& e : simt_sorted_)
     GatherOne(block, kinds, pair, {e.offset, 0, e.time, e.thread, e.site, threads_[e.thread].epoch},
               e.value);
+  if (run_lanes > 0) {
+    const std::size_t singles = shadow_batch_.size() - header - 1;
+    for (const SimtRequest& q : simt_log_) {
+      if (!q.run) continue;
+      const SiteInfo& site = local_sites_[q.site];
+      for (std::uint32_t l = 0; l < 32; ++l) {
+        const std::uint32_t thread = q.warp * 32u + l;
+        const std::uint32_t k = q.at + l;
+        GlobalShadow::Access::Fill(
+            shadow_batch_.emplace_back(), block,
+            {simt_offsets_[k], 0, simt_times_[k], static_cast<std::uint16_t>(thread), q.site,
+             threads_[thread].epoch},
+            site, simt_values_[k], true, keep_block_);
+      }
+    }
+    GlobalShadow::Access& h = shadow_batch_[header];
+    h.offset = static_cast<std::uint32_t>(singles);
+    h.time = static_cast<std::uint32_t>(run_lanes);
+  }
   SimtClearLog();
 }
 

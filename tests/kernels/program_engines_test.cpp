@@ -404,6 +404,60 @@ int main() {
   EXPECT_TRUE(war);
 }
 
+// A whole warp's global loads that step evenly at one time, in an interval that writes no global
+// memory, go to the shadow as they came, not sorted thread by thread (GlobalShadow::ApplyBatch);
+// where one of them is not a read of a word already read (another block wrote it, or nobody read
+// it yet) they must be put back in each thread's order. Block 0 writes words 64..127, which block
+// 1 reads twice over (thread t: word 64 + t, then word 69 + t): word 69 + k is read by thread 5 + k
+// before thread k in the order the warp made its requests, and after it in each thread's order;
+// block 3 then writes words 69..127, and the read it pairs with must be the first in thread
+// order. By hand: 64 + 59 reads after block 0's writes (123 read-after-write), 59 words written
+// again by block 3 (59 write-after-write, 59 write-after-read): 241.
+TEST(Engines, WholeWarpsGlobalReadsPairInEachThreadsOrder) {
+  const std::string text = R"(#include <cstdio>
+__global__ void relay(int* a, int* out) {
+  const int i = blockIdx.x * 64 + threadIdx.x;
+  if (blockIdx.x == 0) a[i + 64] = i;
+  if (blockIdx.x == 3 && threadIdx.x >= 5) a[i - 128] = -i;
+  __syncthreads();
+  const int v = a[i] + a[(i + 5) % 256];
+  __syncthreads();
+  out[i] = v;
+}
+int main() {
+  int *a, *out;
+  cudaMallocManaged(&a, 256 * sizeof(int));
+  cudaMallocManaged(&out, 256 * sizeof(int));
+  for (int k = 0; k < 256; ++k) a[k] = k;
+  relay<<<4, 64>>>(a, out);
+  cudaDeviceSynchronize();
+  printf("%d\n", out[0]);
+  return 0;
+}
+)";
+  ProgramOptions o;
+  o.keep_blocks.clear();  // kept blocks' accesses go to the shadow one by one
+  const LessonRun simt = RunProgramText("relay.cu", WARPSCOPE_SOURCE_DIR "/examples", text, o);
+  o.engine = "fiber";
+  const LessonRun fiber = RunProgramText("relay.cu", WARPSCOPE_SOURCE_DIR "/examples", text, o);
+  ExpectSame(simt, fiber, "relay.cu", false);
+  ASSERT_EQ(simt.launches.size(), 1u);
+  ASSERT_EQ(fiber.launches.size(), 1u);
+  EXPECT_EQ(simt.launches[0].engine, "simt") << simt.launches[0].engine_reason;
+  EXPECT_EQ(simt.launches[0].hazards.Total(), 241u);
+  const auto& a = simt.launches[0].hazards.groups;
+  const auto& b = fiber.launches[0].hazards.groups;
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].kind, b[i].kind);
+    EXPECT_EQ(a[i].count, b[i].count);
+    EXPECT_EQ(a[i].example_first.block, b[i].example_first.block);
+    EXPECT_EQ(a[i].example_first.thread, b[i].example_first.thread) << int(a[i].kind);
+    EXPECT_EQ(a[i].example_first.time, b[i].example_first.time) << int(a[i].kind);
+    EXPECT_EQ(a[i].example_second.thread, b[i].example_second.thread) << int(a[i].kind);
+  }
+}
+
 // What the SIMT path refuses rather than gets wrong: a template whose instantiations call different
 // overloads at one place (chosen by a dependent argument), a function template with an explicit
 // specialization (a warp function made from the primary template's text would run the wrong

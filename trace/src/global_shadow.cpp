@@ -93,23 +93,54 @@ void GlobalShadow::FinishBlock(std::uint32_t block, HazardTally& tally) {
   deferred_.clear();
 }
 
+bool GlobalShadow::Quiet(const Access& y) {
+  const std::uint32_t first = y.offset / 4;
+  if (y.op != AccessOp::kLoad || first != LastWord(y.offset, y.size)) return false;
+  const std::uint64_t key = (std::uint64_t{y.buffer} << 32) | first;
+  const Page* page = FindPage(key / kPageWords, false);
+  if (page == nullptr || !page->reads) return false;
+  const std::size_t at = static_cast<std::size_t>(key % kPageWords);
+  const Side& r = page->reads->side[at];
+  const std::uint8_t mask = WordMask(y.offset, y.size, first);
+  const std::uint32_t writer = page->writes ? page->writes->side[at].block : ~0u;
+  return r.block != ~0u && ((r.thread >> 11) & mask) == mask &&
+         (writer == ~0u || writer == y.block);
+}
+
+void GlobalShadow::ApplyBatch(std::span<const Access> batch, HazardTally& tally) {
+  for (std::size_t i = 0; i < batch.size();) {
+    if (batch[i].size != 0) {
+      Apply(batch[i++], tally);
+      continue;
+    }
+    const std::span<const Access> singles = batch.subspan(i + 1, batch[i].offset);
+    const std::span<const Access> runs = batch.subspan(i + 1 + singles.size(), batch[i].time);
+    i += 1 + singles.size() + runs.size();
+    bool quiet = true;
+    for (const Access& y : runs) {
+      if (!Quiet(y)) {
+        quiet = false;
+        break;
+      }
+    }
+    if (quiet) {
+      for (const Access& y : singles) Apply(y, tally);
+      continue;
+    }
+    merged_.assign(singles.begin(), singles.end());
+    merged_.insert(merged_.end(), runs.begin(), runs.end());
+    std::stable_sort(merged_.begin(), merged_.end(), [](const Access& x, const Access& y) {
+      return std::pair(x.thread, x.time) < std::pair(y.thread, y.time);
+    });
+    for (const Access& y : merged_) Apply(y, tally);
+  }
+}
+
 void GlobalShadow::Apply(const Access& y, HazardTally& tally) {
   const std::uint32_t first = y.offset / 4, last = LastWord(y.offset, y.size);
   // The common case first: a read of a word that was read before, with no write since from
   // another block, pairs with nothing and changes nothing (a matrix read by every block).
-  if (y.op == AccessOp::kLoad && first == last) {
-    const std::uint64_t key = (std::uint64_t{y.buffer} << 32) | first;
-    const Page* page = FindPage(key / kPageWords, false);
-    if (page != nullptr && page->reads) {
-      const std::size_t at = static_cast<std::size_t>(key % kPageWords);
-      const Side& r = page->reads->side[at];
-      const std::uint8_t mask = WordMask(y.offset, y.size, first);
-      const std::uint32_t writer = page->writes ? page->writes->side[at].block : ~0u;
-      if (r.block != ~0u && ((r.thread >> 11) & mask) == mask &&
-          (writer == ~0u || writer == y.block))
-        return;
-    }
-  }
+  if (Quiet(y)) return;
   if (y.op == AccessOp::kAtomic) {  // before the pairing: it orders what comes after it
     std::vector<AtomicAt>& list = atomics_[y.block];
     // A block with more is a histogram's, not a ticket's: it orders nothing (see Ordered).

@@ -239,6 +239,13 @@ class GlobalShadow {
   GlobalShadow(const GlobalShadow&) = delete;
   GlobalShadow& operator=(const GlobalShadow&) = delete;
   void Apply(const Access& a, HazardTally& tally);
+  // A batch of accesses in order. An entry of size 0 heads an interval whose global accesses are
+  // all loads, given as its `offset` accesses in each thread's order and then `time` more, whole
+  // warps' requests in the order they were made (the SIMT path's, kept as they came: SimtGather).
+  // Where each of the latter is a read of a word already read, with no write since from another
+  // block, they pair with nothing and change nothing, in any order: they are passed over.
+  // Otherwise all of them go in each thread's order, as Apply would have been given them.
+  void ApplyBatch(std::span<const Access> batch, HazardTally& tally);
   // After a block's last access: its pairs that waited for the block's later atomics (an access
   // before the block's ticket, against a lower block's after its own) are decided.
   void FinishBlock(std::uint32_t block, HazardTally& tally);
@@ -254,6 +261,10 @@ class GlobalShadow {
     std::uint16_t site = 0;
   };
   static constexpr std::uint32_t kPageWords = 4096;
+  // Whether `y`, a load of one word, pairs with nothing and changes nothing (its word was read
+  // before, its bytes too, and no other block wrote it since).
+  bool Quiet(const Access& y);
+  std::vector<Access> merged_;  // ApplyBatch's interval in each thread's order
   struct Writes {
     Side side[kPageWords];
     std::uint64_t value[kPageWords];
