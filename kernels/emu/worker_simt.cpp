@@ -275,10 +275,13 @@ void Worker::RecordWarpAffine(std::uint64_t key, std::uint32_t first, std::int32
                               const std::uint32_t (&times)[32], const std::uint64_t* values,
                               const void* const* ptrs) {
   std::uint32_t offsets[32];
+  auto make_offsets = [&] {  // added up: no multiply (which SSE2 has no 32-bit one of)
+    std::uint32_t o = first;
+    for (std::uint32_t l = 0; l < 32; ++l, o += static_cast<std::uint32_t>(step)) offsets[l] = o;
+  };
   const std::uint16_t id = SiteId(key);
   if (!logging_ || id >= kMaxSites) {
-    for (std::uint32_t l = 0; l < 32; ++l)
-      offsets[l] = first + l * static_cast<std::uint32_t>(step);
+    make_offsets();
     RecordWarp(key, ~0u, offsets, times, values, ptrs);
     return;
   }
@@ -288,8 +291,7 @@ void Worker::RecordWarpAffine(std::uint64_t key, std::uint32_t first, std::int32
   ++iters[id];
   requests_.AddAffine(id, first, step, local_sites_, launch_->config->buffers, &stats_);
   if (hazards_ && ForHazards(key)) {
-    for (std::uint32_t l = 0; l < 32; ++l)
-      offsets[l] = first + l * static_cast<std::uint32_t>(step);
+    make_offsets();
     SimtLog(id, key, ~0u, offsets, times, values, ptrs, &step);
   }
   simt_touched_[w] = ~0u;

@@ -97,7 +97,11 @@ bool GlobalShadow::Quiet(const Access& y) {
   const std::uint32_t first = y.offset / 4;
   if (y.op != AccessOp::kLoad || first != LastWord(y.offset, y.size)) return false;
   const std::uint64_t key = (std::uint64_t{y.buffer} << 32) | first;
-  const Page* page = FindPage(key / kPageWords, false);
+  return Quiet(y, key, FindPage(key / kPageWords, false));
+}
+
+bool GlobalShadow::Quiet(const Access& y, std::uint64_t key, const Page* page) const {
+  const std::uint32_t first = static_cast<std::uint32_t>(key);
   if (page == nullptr || !page->reads) return false;
   const std::size_t at = static_cast<std::size_t>(key % kPageWords);
   const Side& r = page->reads->side[at];
@@ -116,9 +120,22 @@ void GlobalShadow::ApplyBatch(std::span<const Access> batch, HazardTally& tally)
     const std::span<const Access> singles = batch.subspan(i + 1, batch[i].offset);
     const std::span<const Access> runs = batch.subspan(i + 1 + singles.size(), batch[i].time);
     i += 1 + singles.size() + runs.size();
+    // Runs are whole warps stepping evenly: a page found once serves the words after it.
     bool quiet = true;
+    std::uint64_t page_key = ~0ull;
+    const Page* page = nullptr;
     for (const Access& y : runs) {
-      if (!Quiet(y)) {
+      const std::uint32_t first = y.offset / 4;
+      if (y.op != AccessOp::kLoad || first != LastWord(y.offset, y.size)) {
+        quiet = false;
+        break;
+      }
+      const std::uint64_t key = (std::uint64_t{y.buffer} << 32) | first;
+      if (key / kPageWords != page_key) {
+        page_key = key / kPageWords;
+        page = FindPage(page_key, false);
+      }
+      if (!Quiet(y, key, page)) {
         quiet = false;
         break;
       }

@@ -264,6 +264,8 @@ class GlobalShadow {
   // Whether `y`, a load of one word, pairs with nothing and changes nothing (its word was read
   // before, its bytes too, and no other block wrote it since).
   bool Quiet(const Access& y);
+  struct Page;
+  bool Quiet(const Access& y, std::uint64_t key, const Page* page) const;  // `key`'s page
   std::vector<Access> merged_;  // ApplyBatch's interval in each thread's order
   struct Writes {
     Side side[kPageWords];
