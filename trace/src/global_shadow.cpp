@@ -93,14 +93,15 @@ void GlobalShadow::FinishBlock(std::uint32_t block, HazardTally& tally) {
   deferred_.clear();
 }
 
-bool GlobalShadow::Quiet(const Access& y) {
+[[gnu::always_inline]] inline bool GlobalShadow::Quiet(const Access& y) {
   const std::uint32_t first = y.offset / 4;
   if (y.op != AccessOp::kLoad || first != LastWord(y.offset, y.size)) return false;
   const std::uint64_t key = (std::uint64_t{y.buffer} << 32) | first;
   return Quiet(y, key, FindPage(key / kPageWords, false));
 }
 
-bool GlobalShadow::Quiet(const Access& y, std::uint64_t key, const Page* page) const {
+[[gnu::always_inline]] inline bool GlobalShadow::Quiet(const Access& y, std::uint64_t key,
+                                                       const Page* page) const {
   const std::uint32_t first = static_cast<std::uint32_t>(key);
   if (page == nullptr || !page->reads) return false;
   const std::size_t at = static_cast<std::size_t>(key % kPageWords);

@@ -73,19 +73,6 @@ class ShapeCache {
   // The request of the lanes in `mask`, lane l at `base + offsets[l]`, `size` bytes each.
   const RequestCost& Cost(const SiteInfo& site, std::uint32_t mask, const std::uint32_t* offsets,
                           std::uint64_t base) {
-    AffineEntry* affine = mask == ~0u ? Affine(site, offsets, base) : nullptr;
-    if (affine != nullptr && affine->valid) return affine->cost;
-    const RequestCost& c = General(site, mask, offsets, base);
-    if (affine != nullptr) {
-      affine->cost = c;
-      affine->valid = true;
-    }
-    return c;
-  }
-
- private:
-  const RequestCost& General(const SiteInfo& site, std::uint32_t mask, const std::uint32_t* offsets,
-                             std::uint64_t base) {
     std::uint32_t rel[32];
     std::uint32_t lo = 0, hi = 0, h = 0;
     Shape(mask, offsets, rel, &lo, &hi, &h);
@@ -152,63 +139,6 @@ class ShapeCache {
     *hi_out = hi;
     *hash_out = h;
   }
-
-  // A whole warp whose lane l is at offsets[0] + l * step (consecutive, broadcast, strided: most
-  // requests) is keyed by its step and shift alone, without Shape: its entry (valid: it holds the
-  // cost; else the one it replaced, for General to fill). Null for any other request (or a step
-  // over 64 MiB).
-  struct AffineEntry;
-  AffineEntry* Affine(const SiteInfo& site, const std::uint32_t* offsets, std::uint64_t base) {
-    const std::uint32_t o0 = offsets[0], step = offsets[1] - o0;
-    std::uint32_t off = 0;
-    for (std::uint32_t l = 0; l < 32; ++l) off |= offsets[l] - o0 - l * step;
-    const auto st = static_cast<std::int32_t>(step);
-    // The last lane where the first and the step say, without wrapping round 4 GiB.
-    if (off != 0 || st <= -(1 << 26) || st >= (1 << 26) ||
-        std::int64_t{o0} + 31 * std::int64_t{st} != std::int64_t{offsets[31]})
-      return nullptr;
-    const auto shift = static_cast<std::uint32_t>((base + o0) & 255u);
-    std::uint64_t h = (std::uint64_t{step} << 32) ^ (std::uint64_t{shift} << 20) ^
-                      (static_cast<std::uint64_t>(site.space) << 16) ^
-                      (static_cast<std::uint64_t>(site.op) << 12) ^ site.size;
-    h ^= h >> 33;  // murmur3's finalizer
-    h *= 0xff51afd7ed558ccdull;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ull;
-    h ^= h >> 33;
-    // Four ways a set; the least recently used gives way.
-    AffineEntry* set = &affine_[(h & ((1u << kAffineBits) - 1)) * kAffineWays];
-    AffineEntry* oldest = set;
-    for (std::uint32_t way = 0; way < kAffineWays; ++way) {
-      AffineEntry& e = set[way];
-      if (e.valid && e.step == step && e.shift == shift && e.size == site.size &&
-          e.space == site.space && e.op == site.op) {
-        e.used = ++clock_;
-        return &e;
-      }
-      if (e.used < oldest->used) oldest = &e;
-    }
-    AffineEntry& e = *oldest;
-    e.used = ++clock_;
-    e.valid = false;
-    e.step = step;
-    e.shift = shift;
-    e.size = site.size;
-    e.space = site.space;
-    e.op = site.op;
-    return &e;
-  }
-  static constexpr std::uint32_t kAffineBits = 8, kAffineWays = 4;  // 256 sets of 4
-  struct AffineEntry {
-    std::uint32_t step = 0, shift = 0;
-    std::uint8_t size = 0;
-    MemorySpace space = MemorySpace::kGlobal;
-    AccessOp op = AccessOp::kLoad;
-    bool valid = false;
-    std::uint64_t used = 0;
-    RequestCost cost;
-  };
-  AffineEntry affine_[kAffineWays << kAffineBits];
 
   struct Entry {
     std::uint32_t mask = 0, shift = 0;
