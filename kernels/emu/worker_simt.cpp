@@ -191,8 +191,8 @@ void Worker::RecordWarp(std::uint64_t key, std::uint32_t mask, const std::uint32
 }
 
 // The race check's log of one request of the running warp (RecordWarp): its lanes' entries, or a
-// shared load's shape (its values read later). `known_step`: the lanes' offsets step evenly by it
-// (a whole warp's, RecordWarpAffine); null: found out here.
+// shared load's shape (its values read later). `known_step`: a whole warp's lanes step evenly by
+// it from offsets[0], the only offset given (RecordWarpAffine); null: every lane's given.
 void Worker::SimtLog(std::uint16_t id, std::uint64_t key, std::uint32_t mask,
                      const std::uint32_t (&offsets)[32], const std::uint32_t (&times)[32],
                      const std::uint64_t* values, const void* const* ptrs,
@@ -251,8 +251,15 @@ void Worker::SimtLog(std::uint16_t id, std::uint64_t key, std::uint32_t mask,
     run = off == 0;
   }
   simt_log_.push_back({id, static_cast<std::uint16_t>(w), mask, at, run});
+  if (known_step != nullptr) {  // (only the first lane's offset was given: the rest added up)
+    const std::size_t from = simt_offsets_.size();
+    simt_offsets_.resize(from + 32);
+    std::uint32_t o = offsets[0];
+    for (std::uint32_t l = 0; l < 32; ++l, o += static_cast<std::uint32_t>(*known_step))
+      simt_offsets_[from + l] = o;
+  }
   if (mask == ~0u) {
-    simt_offsets_.insert(simt_offsets_.end(), offsets, offsets + 32);
+    if (known_step == nullptr) simt_offsets_.insert(simt_offsets_.end(), offsets, offsets + 32);
     simt_times_.insert(simt_times_.end(), times, times + 32);
     if (values != nullptr)
       simt_values_.insert(simt_values_.end(), values, values + 32);
@@ -291,7 +298,7 @@ void Worker::RecordWarpAffine(std::uint64_t key, std::uint32_t first, std::int32
   ++iters[id];
   requests_.AddAffine(id, first, step, local_sites_, launch_->config->buffers, &stats_);
   if (hazards_ && ForHazards(key)) {
-    make_offsets();
+    offsets[0] = first;
     SimtLog(id, key, ~0u, offsets, times, values, ptrs, &step);
   }
   simt_touched_[w] = ~0u;

@@ -167,6 +167,30 @@ bool Collector::SimtLeaf(SourceLocation b, SourceLocation e, const Stmt* of, Sim
     y.end -= rb;
     list.push_back(std::move(y));
   }
+  // What a lane may not evaluate: an arm of `?:`, the right of `&&` and `||`, a lambda. An access
+  // elsewhere is made by every running lane (kAlways: its slot's lanes are the warp's).
+  std::vector<std::pair<unsigned, unsigned>> maybe;
+  {
+    auto add = [&](const Stmt* x) {
+      const CharSourceRange r = FileRange(x->getSourceRange());
+      if (r.isValid()) maybe.emplace_back(Offset(r.getBegin()), Offset(r.getEnd()));
+    };
+    std::vector<const Stmt*> todo = {of};
+    while (!todo.empty()) {
+      const Stmt* x = todo.back();
+      todo.pop_back();
+      if (const auto* c = dyn_cast<AbstractConditionalOperator>(x)) {
+        add(c->getTrueExpr());
+        add(c->getFalseExpr());
+      } else if (const auto* o = dyn_cast<BinaryOperator>(x); o != nullptr && o->isLogicalOp()) {
+        add(o->getRHS());
+      } else if (isa<LambdaExpr>(x)) {
+        add(x);
+      }
+      for (const Stmt* ch : x->children())
+        if (ch != nullptr) todo.push_back(ch);
+    }
+  }
   unsigned slots = 0;
   bool writes = false;  // a store or an atomic: its value is read after the lane's turn
   for (const Numbered& n : numbered_) {
@@ -181,11 +205,13 @@ bool Collector::SimtLeaf(SourceLocation b, SourceLocation e, const Stmt* of, Sim
     writes = writes || a.access != ProgramAccess::kLoad;
     slots += a.access == ProgramAccess::kLoadStore ? 2 : 1;
     const unsigned span = a.end - a.begin;
+    bool always = true;
+    for (const auto& [mb, me] : maybe) always = always && !(a.begin >= mb && a.end <= me);
     // A load's flags end in kLaterMark, which becomes kLater where the statement stores nothing.
-    const std::string head = std::string("::ws::simt::") + fn + "<" + n.place + ", 0u" +
-                             (a.several ? " | ::ws::prog::kOpSeveral" : "") +
-                             (a.access == ProgramAccess::kLoad ? kLaterMark : "") +
-                             ">(ws_W, ws_l, " + slot;
+    const std::string head =
+        std::string("::ws::simt::") + fn + "<" + n.place + ", 0u" +
+        (a.several ? " | ::ws::prog::kOpSeveral" : "") + (always ? " | ::ws::simt::kAlways" : "") +
+        (a.access == ProgramAccess::kLoad ? kLaterMark : "") + ">(ws_W, ws_l, " + slot;
     if (a.pointer) {
       list.push_back({a.begin - rb, a.begin - rb, head + "(", 1, span});
       list.push_back({a.end - rb, a.end - rb, "))", 0, span});

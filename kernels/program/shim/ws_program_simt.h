@@ -34,6 +34,9 @@ inline constexpr unsigned int kMaxSlots = 32;
 // A load's flag: its statement stores nothing (and calls nothing that may), so its lanes' values
 // are read from memory when the request is formed, not by each lane (FlushSlot).
 inline constexpr unsigned int kLater = 16u;
+// An access's flag: every running lane makes it (it is in no arm of `?:`, no right side of `&&`
+// or `||`): its slot's lanes are the warp's, set by the first lane (Access).
+inline constexpr unsigned int kAlways = 32u;
 
 // A warp as its warp function runs it.
 struct Warp {
@@ -95,7 +98,7 @@ inline T* Access(Warp& w, int l, unsigned int k, T* p) {
   const void* at = const_cast<const void*>(static_cast<const volatile void*>(p));
   Range& r = t_range<Place>;
   if (r.tag != w.tag || reinterpret_cast<std::uintptr_t>(at) - r.lo > r.span) [[unlikely]]
-    CheckLane(w, l, at, static_cast<unsigned int>(sizeof(T)), Place, Op, &r);
+    CheckLane(w, l, at, static_cast<unsigned int>(sizeof(T)), Place, Op & ~(kLater | kAlways), &r);
   if constexpr ((Op & 3u) != 0u) {
     if (::ws::emu::t_reads_pending) [[unlikely]]
       ReadValues();
@@ -103,10 +106,19 @@ inline T* Access(Warp& w, int l, unsigned int k, T* p) {
   Slot& s = w.slot[k];
   s.ptr[l] = at;
   s.time[l] = w.clk[l]++;
-  s.mask |= 1u << l;
-  s.place = Place;
-  s.op = Op;
-  s.bytes = static_cast<unsigned int>(sizeof(T));
+  if constexpr ((Op & kAlways) != 0u) {
+    if (s.mask == 0u) [[unlikely]] {  // the first lane: every running lane will make it
+      s.mask = w.mask;
+      s.place = Place;
+      s.op = Op & ~kAlways;
+      s.bytes = static_cast<unsigned int>(sizeof(T));
+    }
+  } else {
+    s.mask |= 1u << l;
+    s.place = Place;
+    s.op = Op;
+    s.bytes = static_cast<unsigned int>(sizeof(T));
+  }
   if constexpr ((Op & 3u) == 0u && (Op & kLater) == 0u) {
     if (w.values) s.value[l] = Bits(p);  // a load's value now
   }
