@@ -213,23 +213,46 @@ bool Worker::PassBarrier(std::uint64_t b, std::uint32_t place, std::uint32_t n) 
                        std::to_string(kMaxBarrierSites) + " __syncthreads() sites");
     return false;
   }
-  std::uint32_t departure = 0;
+  std::uint32_t departure = 0, earliest = ~0u;
   int count = 0;
+  bool one_instance = true;  // every thread's count of this barrier agrees
+  const std::uint32_t iteration = threads_[0].barrier_count[id];
   for (std::uint32_t i = 0; i < n; ++i) {
     departure = std::max(departure, threads_[i].clock);
+    earliest = std::min(earliest, threads_[i].clock);
     count += threads_[i].barrier_predicate;
+    one_instance = one_instance && threads_[i].barrier_count[id] == iteration;
   }
+  // In a block that is not kept, one instance of the barrier goes into the figures at once, as
+  // AnalyzeBarriers would add its records (no record a thread).
+  const bool at_once = !keep_block_ && one_instance;
+  if (at_once) {
+    if (stats_.barriers.size() <= id) stats_.Resize(0, id + 1u);
+    BarrierStats& bs = stats_.barriers[id];
+    ++bs.instances;
+    bs.max_skew = std::max<std::uint64_t>(bs.max_skew, departure - earliest);
+    bs.max_wait = std::max<std::uint64_t>(bs.max_wait, departure - earliest);
+    bs.thread_arrivals += n;
+    stats_.barrier_records += n;
+  }
+  std::uint64_t waits = 0;
   for (std::uint32_t i = 0; i < n; ++i) {
     ThreadCtx& c = threads_[i];
     c.barrier_result = count;
     c.barrier_predicate = 0;
     c.touched = true;
-    current_.barriers.push_back(
-        {c.clock, departure, c.barrier_count[id]++, static_cast<std::uint16_t>(i), id, 0});
+    if (at_once) {
+      waits += departure - c.clock;
+      ++c.barrier_count[id];
+    } else {
+      current_.barriers.push_back(
+          {c.clock, departure, c.barrier_count[id]++, static_cast<std::uint16_t>(i), id, 0});
+    }
     c.clock = departure + 1;
     ++c.epoch;
     c.status = ThreadStatus::kReady;
   }
+  if (at_once) stats_.barriers[id].wait_sum += waits;
   return true;
 }
 
