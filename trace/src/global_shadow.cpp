@@ -105,6 +105,10 @@ void GlobalShadow::FinishBlock(std::uint32_t block, HazardTally& tally) {
   const std::uint32_t first = static_cast<std::uint32_t>(key);
   if (page == nullptr || !page->reads) return false;
   const std::size_t at = static_cast<std::size_t>(key % kPageWords);
+  if ((page->reads->whole[at / 64] >> (at % 64) & 1u) != 0) {  // read before, every byte of it
+    return !page->writes || page->writes->side[at].block == ~0u ||
+           page->writes->side[at].block == y.block;
+  }
   const Side& r = page->reads->side[at];
   const std::uint8_t mask = WordMask(y.offset, y.size, first);
   const std::uint32_t writer = page->writes ? page->writes->side[at].block : ~0u;
@@ -226,7 +230,10 @@ void GlobalShadow::Apply(const Access& y, HazardTally& tally) {
       }
       page->writes->side[at] = mine;
       page->writes->value[at] = y.value;
-      if (page->reads) page->reads->side[at] = Side{};
+      if (page->reads) {
+        page->reads->side[at] = Side{};
+        page->reads->whole[at / 64] &= ~(std::uint64_t{1} << (at % 64));
+      }
     } else {
       if (!page->reads) {
         page->reads = std::make_unique<Reads>();
@@ -237,6 +244,8 @@ void GlobalShadow::Apply(const Access& y, HazardTally& tally) {
         r = mine;
       else
         r.thread = static_cast<std::uint16_t>(r.thread | (mask << 11));  // any reader's bytes
+      if (((r.thread >> 11) & 0xfu) == 0xfu)
+        page->reads->whole[at / 64] |= std::uint64_t{1} << (at % 64);
     }
   }
 }

@@ -273,6 +273,9 @@ class GlobalShadow {
   };
   struct Reads {
     Side side[kPageWords];
+    // A bit a word: its first read since the last write covers all four bytes (Quiet looks here
+    // first: 512 bytes a page, where the sides are 64 KB).
+    std::uint64_t whole[kPageWords / 64] = {};
   };
   struct Page {
     std::unique_ptr<Writes> writes;
