@@ -15,6 +15,7 @@
 #include <fstream>
 #include <sstream>
 #include <tuple>
+#include <utility>
 
 #include "program_test_util.h"
 #include "warpscope/program/program.h"
@@ -357,6 +358,18 @@ int main() {
     EXPECT_EQ(t.engine, "simt") << t.kernel << ": " << t.engine_reason;
 }
 
+// `text` on the SIMT engine and then thread by thread, with no block kept (a kept block's
+// accesses are records with their values, and go to the shadow one by one: what these tests
+// look past).
+std::pair<LessonRun, LessonRun> BothUnkept(const std::string& name, const std::string& text) {
+  ProgramOptions o;
+  o.keep_blocks.clear();
+  LessonRun simt = RunProgramText(name, WARPSCOPE_SOURCE_DIR "/examples", text, o);
+  o.engine = "fiber";
+  LessonRun fiber = RunProgramText(name, WARPSCOPE_SOURCE_DIR "/examples", text, o);
+  return {std::move(simt), std::move(fiber)};
+}
+
 // Many cores (docs/ENGINE.md): blocks go to as many workers as there are processors; the SIMT
 // engine's figures, hazards and output must not depend on how many, as the cache replay's do not.
 // Every example at 1, 2 and 3 workers against 1.
@@ -389,12 +402,7 @@ int main() {
   return 0;
 }
 )";
-  ProgramOptions o;
-  o.keep_blocks.clear();  // a kept block's accesses are records with their values, always
-  const LessonRun simt = RunProgramText("neighbours.cu", WARPSCOPE_SOURCE_DIR "/examples", text, o);
-  o.engine = "fiber";
-  const LessonRun fiber =
-      RunProgramText("neighbours.cu", WARPSCOPE_SOURCE_DIR "/examples", text, o);
+  const auto [simt, fiber] = BothUnkept("neighbours.cu", text);
   ExpectSame(simt, fiber, "neighbours.cu", true);
   // Every thread read (t + 1) x 10: 10 x (1 + ... + 64).
   EXPECT_NE(simt.program->stdout_text.find("20800"), std::string::npos)
@@ -454,11 +462,7 @@ int main() {
   return 0;
 }
 )";
-  ProgramOptions o;
-  o.keep_blocks.clear();  // kept blocks' accesses go to the shadow one by one
-  const LessonRun simt = RunProgramText("relay.cu", WARPSCOPE_SOURCE_DIR "/examples", text, o);
-  o.engine = "fiber";
-  const LessonRun fiber = RunProgramText("relay.cu", WARPSCOPE_SOURCE_DIR "/examples", text, o);
+  const auto [simt, fiber] = BothUnkept("relay.cu", text);
   ExpectSame(simt, fiber, "relay.cu", false);
   ASSERT_EQ(simt.launches.size(), 1u);
   ASSERT_EQ(fiber.launches.size(), 1u);
@@ -506,11 +510,7 @@ int main() {
   return 0;
 }
 )";
-  ProgramOptions o;
-  o.keep_blocks.clear();
-  const LessonRun simt = RunProgramText("turns.cu", WARPSCOPE_SOURCE_DIR "/examples", text, o);
-  o.engine = "fiber";
-  const LessonRun fiber = RunProgramText("turns.cu", WARPSCOPE_SOURCE_DIR "/examples", text, o);
+  const auto [simt, fiber] = BothUnkept("turns.cu", text);
   ExpectSame(simt, fiber, "turns.cu", false);
   ASSERT_EQ(simt.launches.size(), 1u);
   EXPECT_EQ(simt.launches[0].engine, "simt") << simt.launches[0].engine_reason;
@@ -571,11 +571,7 @@ int main() {
   return 0;
 }
 )";
-  ProgramOptions o;
-  o.keep_blocks.clear();
-  const LessonRun simt = RunProgramText("refused.cu", WARPSCOPE_SOURCE_DIR "/examples", text, o);
-  o.engine = "fiber";
-  const LessonRun fiber = RunProgramText("refused.cu", WARPSCOPE_SOURCE_DIR "/examples", text, o);
+  const auto [simt, fiber] = BothUnkept("refused.cu", text);
   // unseen() races, and the engines interleave it differently: thread by thread, thread 2 reads
   // the -7 thread 1's memcpy left; a warp's lanes together, it reads its own 2 first.
   ExpectSame(simt, fiber, "refused.cu", false);
