@@ -378,9 +378,9 @@ void AddRunOptions(CLI::App* c, Args& a, const std::string& preset_help, bool ex
                 "Emulator: the order a block's threads interleave in: in-order (default), "
                 "reverse, lockstep (a warp's lanes together, warps in turn) or random:SEED");
   c->add_option("--engine", a.options.engine,
-                "Emulator, with --file: simt (default: a warp's 32 lanes run together where the "
-                "kernel allows, else thread by thread, each launch saying why) or fiber (every "
-                "thread on its own); the same figures")
+                "Emulator: simt (default: a warp's 32 lanes run together where the kernel "
+                "allows, else thread by thread, each launch saying why) or fiber (every thread "
+                "on its own); the same figures")
       ->check(CLI::IsMember({"simt", "fiber"}));
   c->add_option("--keep-block", a.keep_blocks,
                 "Keep the full records of this block (repeatable; default 0 1 2 3)");

@@ -15,6 +15,14 @@ template <typename L>
 Status RunOnEmulator(LessonCall& call, const DevicePreset& preset, BackendResult* out) {
   EmuBackend backend(call.options, preset);
   backend.UseResourceTable(call.compiled);
+  // A variant racy on purpose shows its race in its output under the chosen thread order: its
+  // threads run one by one in that order, not a warp's lanes together.
+  for (const VariantSpec& v : L::Info().variants)
+    if (v.name == (call.variant.empty() ? L::Info().variants.front().name : call.variant) &&
+        v.races)
+      backend.KeepThreadOrder(
+          "the variant races on purpose: its output is the threads' order, which runs them one "
+          "by one");
   Status s = L::Run(backend, call);
   out->device = backend.device();
   out->launches = std::move(backend.launches());

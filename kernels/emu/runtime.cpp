@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "emu/worker.h"
+#include "warpscope/kernels/ws_program_simt.h"
 #include "warpscope/trace/block_schedule.h"
 
 namespace ws::emu {
@@ -283,6 +284,18 @@ int SyncThreadsCount(std::uint32_t place, int predicate) {
 
 std::uint64_t WarpOp(std::uint32_t kind, std::uint32_t mask, std::uint64_t value, int arg,
                      int width, std::uint32_t place) {
+  if (::ws::simt::WarpCall* call = ::ws::simt::t_warp_call) {
+    // A warp function's call (ws_program_simt.h): noted for the meeting, then its result.
+    const ThreadState* t = t_thread;
+    const auto lane = static_cast<int>(
+        (t->thread_idx.x + t->block_dim.x * (t->thread_idx.y + t->block_dim.y * t->thread_idx.z)) &
+        31u);
+    if (call->noting) {
+      SimtWarpOpNote(lane, kind, mask, value, arg, width, place);
+      return value;
+    }
+    return SimtWarpOpResult(lane);
+  }
   return t_worker->WarpOp(kind, mask, value, arg, width, place);
 }
 
@@ -336,12 +349,23 @@ std::uint32_t CurrentLaunchTag() {
   return t_worker->LaunchTag();
 }
 
+const LaunchConfig& CurrentLaunchConfig() {
+  return t_worker->Config();
+}
+
 std::uint32_t SharedArrayBase(std::uint32_t bytes, std::uint32_t* tag, std::uint32_t* base,
                               void* data) {
   return t_worker->SharedBase(bytes, tag, base, data);
 }
 
 void AddWork(std::uint32_t units) {
+  if (::ws::simt::Warp* w = ::ws::simt::t_warp) {  // a warp function's lane: its own clock
+    const ThreadState* t = t_thread;
+    w->clk[(t->thread_idx.x +
+            t->block_dim.x * (t->thread_idx.y + t->block_dim.y * t->thread_idx.z)) &
+           31u] += units;
+    return;
+  }
   t_worker->AddWork(units);
 }
 

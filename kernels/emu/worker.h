@@ -240,7 +240,7 @@ class Worker {
         }
         if (((key >> 12) & 3u) != kKeyLoad) {
           interval_writes_ = interval_writes_ || ForHazards(key);
-          interval_global_writes_ = interval_global_writes_ || KeySpaceOf(key) == kKeyGlobal;
+          if (KeySpaceOf(key) == kKeyGlobal) interval_global_written_ |= ArrayBit(KeyArray(key));
         }
       }
       interval_global_ = interval_global_ || KeySpaceOf(key) == kKeyGlobal;
@@ -408,6 +408,7 @@ class Worker {
 
   void AddWork(std::uint32_t units) { t_ctx->clock += units; }
   std::uint32_t LaunchTag() const { return launch_->tag; }
+  const LaunchConfig& Config() const { return *launch_->config; }
   unsigned SmId() const { return block_sm_; }
   unsigned long long GlobalTimer() const { return block_start_ + t_ctx->clock; }
   unsigned long long ThreadClock() const { return t_ctx->clock; }
@@ -536,8 +537,10 @@ class Worker {
   std::vector<std::uint8_t> site_kinds_;            // SiteKinds()
   bool interval_writes_ = false;  // the lanes' logs hold a shared or global store or atomic
   bool interval_global_ = false;
-  bool interval_global_writes_ = false;  // a global store or atomic (no runs: SimtGather)  // and a
-                                         // global access (local arrays too: they are keyed so)
+  // The global arrays the interval's stores and atomics wrote, a bit each (its id % 64; local
+  // arrays are keyed as global): a run of loads of another goes to the shadow as it came
+  // (SimtGather).
+  std::uint64_t interval_global_written_ = 0;
   std::vector<AccessRecord> interval_records_;  // an interval gathered from the lanes' logs
   std::vector<std::uint64_t> interval_values_;
   bool logging_ = false;  // accesses go to the lanes' logs (Record)
@@ -599,8 +602,13 @@ class Worker {
     simt_values_.clear();
     std::fill(simt_logged_.begin(), simt_logged_.end(), 0u);
   }
+  // `written`: interval_global_written_ (a run of loads of an array not in it goes as it came).
   void SimtGather(std::uint32_t block, const std::vector<std::uint8_t>& kinds, bool pair,
-                  bool global, bool runs);
+                  bool global, std::uint64_t written);
+  // (A site over several buffers, kSeveralBuffers, is every bit.)
+  static std::uint64_t ArrayBit(std::uint32_t array) {
+    return array == kSeveralBuffers ? ~std::uint64_t{0} : std::uint64_t{1} << (array & 63u);
+  }
   static constexpr std::uint8_t kWarpReady = 0, kWarpWaiting = 1, kWarpDone = 2, kWarpFaulted = 3;
   std::vector<std::uint8_t> warp_state_;  // per warp of the block
   unsigned block_sm_ = 0;                 // the block-scheduler model's placement of the current

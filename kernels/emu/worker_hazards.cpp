@@ -58,15 +58,16 @@ void Worker::CheckInterval(bool block_end) {
 bool Worker::GatherLogs(std::uint32_t block, const std::vector<std::uint8_t>& kinds) {
   const bool pair = interval_writes_;
   const bool global = interval_global_;
-  const bool global_writes = interval_global_writes_;
-  interval_writes_ = interval_global_ = interval_global_writes_ = false;
+  const std::uint64_t written = interval_global_written_;
+  interval_writes_ = interval_global_ = false;
+  interval_global_written_ = 0;
   interval_records_.clear();
   interval_values_.clear();
   // The words the interval wrote: only they, and the reads of them, can pair.
   written_words_.Clear();
   if (pair) MarkWrittenWords(kinds);
   if (simt_) {
-    SimtGather(block, kinds, pair, global, global && !global_writes);
+    SimtGather(block, kinds, pair, global, written);
     return pair;
   }
   for (ThreadCtx& c : threads_) {

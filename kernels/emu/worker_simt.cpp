@@ -208,7 +208,7 @@ void Worker::SimtLog(std::uint16_t id, std::uint64_t key, std::uint32_t mask,
   if (!load) interval_writes_ = true;
   if (KeySpaceOf(key) == kKeyGlobal) {
     interval_global_ = true;
-    if (!load) interval_global_writes_ = true;
+    if (!load) interval_global_written_ |= ArrayBit(KeyArray(key));
   }
   // A shared load whose lanes step evenly at one time: kept without values (read later).
   if (ptrs != nullptr && KeySpaceOf(key) == kKeyShared && ((key >> 12) & 3u) == kKeyLoad) {
@@ -243,9 +243,9 @@ void Worker::SimtLog(std::uint16_t id, std::uint64_t key, std::uint32_t mask,
   std::uint64_t read[32];
   if (values == nullptr && ptrs != nullptr) values = ReadLanes(id, mask, ptrs, read);
   const auto at = static_cast<std::uint32_t>(simt_offsets_.size());
-  // A whole warp's global load stepping evenly at one time: one run for the shadow (ApplyBatch).
+  // A whole warp's global load at one time: one run for the shadow (ApplyBatch).
   bool run = false;
-  if (known_step != nullptr && load && local_sites_[id].space == MemorySpace::kGlobal) {
+  if (mask == ~0u && load && local_sites_[id].space == MemorySpace::kGlobal) {
     std::uint32_t off = 0;
     for (std::uint32_t l = 0; l < 32; ++l) off |= times[l] ^ times[0];
     run = off == 0;
@@ -415,20 +415,23 @@ void Worker::SimtWarpOpMeet() {
 // the thread's clock: the order its lane log would hold them in), as records for the pairs and
 // the shadow. The arena is emptied.
 void Worker::SimtGather(std::uint32_t block, const std::vector<std::uint8_t>& kinds, bool pair,
-                        bool global, bool runs) {
+                        bool global, std::uint64_t written) {
   const std::size_t n = threads_.size();
   if (!pair && !global) {
     SimtClearLog();
     return;
   }
   if (t_reads_pending) SimtMaterialize();
-  // Where the interval wrote no global memory, its whole warps' global loads that step evenly
-  // at one time go to the shadow as they came, after the rest (each thread's in its order), under
-  // a header (GlobalShadow::ApplyBatch): they are not sorted here, nor looked at one by one there
-  // where each reads a word already read.
+  // The whole warps' global loads that step evenly at one time, of an array the interval did not
+  // write, go to the shadow as they came, after the rest (each thread's in its order), under a
+  // header (GlobalShadow::ApplyBatch): they are not sorted here, nor looked at one by one there
+  // where each reads a word already read. (No word they read was written in the interval by the
+  // block: their order among its accesses does not matter.)
   std::size_t run_lanes = 0;
-  if (runs)
-    for (const SimtRequest& q : simt_log_) run_lanes += q.run ? 32 : 0;
+  for (SimtRequest& q : simt_log_) {
+    q.run = q.run && (written & ArrayBit(local_sites_[q.site].buffer)) == 0;
+    run_lanes += q.run ? 32 : 0;
+  }
   const std::size_t header = shadow_batch_.size();
   if (run_lanes > 0) shadow_batch_.emplace_back().size = 0;
   simt_bucket_.assign(n + 1, 0u);

@@ -90,7 +90,7 @@ const ws::Dim3 kOneWarp{32, 1, 1}, kOneBlock{1, 1, 1};
 TEST(Emulator, BarrierInsideAnIfIsAnErrorNamingLineAndThreads) {
   auto b = Backend();
   auto out = b.Alloc<float>("out", 32);
-  ws::Status s = WS_LAUNCH(b, divergentBarrier, kOneBlock, kOneWarp, 0, out);
+  ws::Status s = WS_LAUNCH_THREADS(b, divergentBarrier, kOneBlock, kOneWarp, 0, out);
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("threads 0-15 wait at __syncthreads() on line " +
                              std::to_string(kDivergentLine)),
@@ -103,7 +103,7 @@ TEST(Emulator, BarrierInsideAnIfIsAnErrorNamingLineAndThreads) {
 TEST(Emulator, ThreadsAtTwoDifferentBarriersAreNamed) {
   auto b = Backend();
   auto out = b.Alloc<float>("out", 32);
-  ws::Status s = WS_LAUNCH(b, twoBarriers, kOneBlock, kOneWarp, 0, out);
+  ws::Status s = WS_LAUNCH_THREADS(b, twoBarriers, kOneBlock, kOneWarp, 0, out);
   ASSERT_FALSE(s.ok());
   // Even threads wait on the first line, odd ones two lines below.
   EXPECT_NE(s.message().find("on line " + std::to_string(kEvenLine)), std::string::npos)
@@ -116,18 +116,18 @@ TEST(Emulator, ThreadsAtTwoDifferentBarriersAreNamed) {
 TEST(Emulator, EarlyReturnBeforeABarrierIsAnError) {
   auto b = Backend();
   auto out = b.Alloc<float>("out", 32);
-  ws::Status s = WS_LAUNCH(b, earlyExit, kOneBlock, kOneWarp, 0, out, 20);
+  ws::Status s = WS_LAUNCH_THREADS(b, earlyExit, kOneBlock, kOneWarp, 0, out, 20);
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("threads 20-31 exited without reaching it"), std::string::npos)
       << s.message();
   // When every thread reaches it, the same kernel runs.
-  EXPECT_TRUE(WS_LAUNCH(b, earlyExit, kOneBlock, kOneWarp, 0, out, 32).ok());
+  EXPECT_TRUE(WS_LAUNCH_THREADS(b, earlyExit, kOneBlock, kOneWarp, 0, out, 32).ok());
 }
 
 TEST(Emulator, OutOfRangeIndexStopsTheLaunchWithLineAndThread) {
   auto b = Backend();
   auto out = b.Alloc<float>("out", 32);
-  ws::Status s = WS_LAUNCH(b, outOfBounds, kOneBlock, kOneWarp, 0, out);
+  ws::Status s = WS_LAUNCH_THREADS(b, outOfBounds, kOneBlock, kOneWarp, 0, out);
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("line " + std::to_string(kOutOfBoundsLine) +
                              ": index 32 is outside the global array of 32 elements"),
@@ -139,15 +139,15 @@ TEST(Emulator, OutOfRangeIndexStopsTheLaunchWithLineAndThread) {
 TEST(Emulator, LaunchLimitsAreCheckedBeforeRunning) {
   auto b = Backend();
   auto out = b.Alloc<float>("out", 4096);
-  ws::Status s = WS_LAUNCH(b, loopStores, kOneBlock, (ws::Dim3{2048, 1, 1}), 0, out);
+  ws::Status s = WS_LAUNCH_THREADS(b, loopStores, kOneBlock, (ws::Dim3{2048, 1, 1}), 0, out);
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("a block of 2048 threads"), std::string::npos) << s.message();
   EXPECT_NE(s.message().find("limit of 1024 threads per block"), std::string::npos) << s.message();
-  s = WS_LAUNCH(b, loopStores, (ws::Dim3{1, 70000, 1}), kOneWarp, 0, out);
+  s = WS_LAUNCH_THREADS(b, loopStores, (ws::Dim3{1, 70000, 1}), kOneWarp, 0, out);
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("grid.y = 70000 is over the limit of 65535"), std::string::npos)
       << s.message();
-  s = WS_LAUNCH(b, loopStores, kOneBlock, kOneWarp, 50000, out);
+  s = WS_LAUNCH_THREADS(b, loopStores, kOneBlock, kOneWarp, 50000, out);
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("50000 bytes of shared memory per block are over the limit of 49152"),
             std::string::npos)
@@ -158,7 +158,7 @@ TEST(Emulator, LaunchLimitsAreCheckedBeforeRunning) {
 TEST(Emulator, SharedArraysOverTheLimitAreCaughtWhenPlaced) {
   auto b = Backend();
   auto out = b.Alloc<float>("out", 32);
-  ws::Status s = WS_LAUNCH(b, tooMuchShared, kOneBlock, kOneWarp, 0, out);
+  ws::Status s = WS_LAUNCH_THREADS(b, tooMuchShared, kOneBlock, kOneWarp, 0, out);
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("need 65536 bytes per block, over the limit of 49152"),
             std::string::npos)
@@ -168,7 +168,7 @@ TEST(Emulator, SharedArraysOverTheLimitAreCaughtWhenPlaced) {
 TEST(Emulator, BarrierSkewAndWaitFollowTheWork) {
   auto b = Backend();
   auto out = b.Alloc<float>("out", 32);
-  ASSERT_TRUE(WS_LAUNCH(b, unevenWork, kOneBlock, kOneWarp, 0, out).ok());
+  ASSERT_TRUE(WS_LAUNCH_THREADS(b, unevenWork, kOneBlock, kOneWarp, 0, out).ok());
   const ws::LaunchTrace& t = b.launches().back();
   ASSERT_EQ(t.barrier_sites.size(), 1u);
   // Thread t arrives at 10 t; the last (t = 31) at 310, so the skew is 310 and everyone leaves at
@@ -187,7 +187,7 @@ TEST(Emulator, BarrierSkewAndWaitFollowTheWork) {
 TEST(Emulator, LoopIterationsAreSeparateRequests) {
   auto b = Backend();
   auto out = b.Alloc<float>("out", 3 * 64);
-  ASSERT_TRUE(WS_LAUNCH(b, loopStores, kOneBlock, (ws::Dim3{64, 1, 1}), 0, out).ok());
+  ASSERT_TRUE(WS_LAUNCH_THREADS(b, loopStores, kOneBlock, (ws::Dim3{64, 1, 1}), 0, out).ok());
   const ws::LaunchTrace& t = b.launches().back();
   ASSERT_EQ(t.sites.size(), 1u);  // one source line, one site
   // 2 warps x 3 iterations = 6 requests, each 32 consecutive floats = 4 sectors.
@@ -200,7 +200,8 @@ TEST(Emulator, LoopIterationsAreSeparateRequests) {
 TEST(Emulator, TwoSharedArraysAreTwoArraysWithTheirOwnSites) {
   auto b = Backend();
   auto out = b.Alloc<float>("out", 64);
-  ASSERT_TRUE(WS_LAUNCH(b, twoSharedArrays, kOneBlock, (ws::Dim3{64, 1, 1}), 512, out).ok());
+  ASSERT_TRUE(
+      WS_LAUNCH_THREADS(b, twoSharedArrays, kOneBlock, (ws::Dim3{64, 1, 1}), 512, out).ok());
   const ws::LaunchTrace& t = b.launches().back();
   int shared_loads = 0;
   std::set<int> arrays;
@@ -217,7 +218,7 @@ TEST(Emulator, TwoSharedArraysAreTwoArraysWithTheirOwnSites) {
 TEST(Emulator, AtomicsRecordTheirConflicts) {
   auto b = Backend();
   auto bins = b.Alloc<int>("bins", 4);
-  ASSERT_TRUE(WS_LAUNCH(b, histogram, (ws::Dim3{8, 1, 1}), kOneWarp, 0, bins).ok());
+  ASSERT_TRUE(WS_LAUNCH_THREADS(b, histogram, (ws::Dim3{8, 1, 1}), kOneWarp, 0, bins).ok());
   const ws::LaunchTrace& t = b.launches().back();
   ASSERT_EQ(t.sites.size(), 1u);
   EXPECT_EQ(t.sites[0].op, ws::AccessOp::kAtomic);
@@ -232,8 +233,8 @@ TEST(Emulator, ConstantAndTextureAccessesAreRecordedInTheirSpaces) {
   std::vector<float> pixels(16 * 4);
   for (std::size_t i = 0; i < pixels.size(); ++i) pixels[i] = static_cast<float>(i);
   ws::Global<const float> img = b.Upload<float>("image", pixels);
-  ASSERT_TRUE(WS_LAUNCH(b, readOnlySpaces, kOneBlock, kOneWarp, 0, out, ws::Constant<float>(coeff),
-                        ws::Texture2D<float>(img, 16, 4))
+  ASSERT_TRUE(WS_LAUNCH_THREADS(b, readOnlySpaces, kOneBlock, kOneWarp, 0, out,
+                                ws::Constant<float>(coeff), ws::Texture2D<float>(img, 16, 4))
                   .ok());
   const ws::LaunchTrace& t = b.launches().back();
   int constant = 0, texture = 0;

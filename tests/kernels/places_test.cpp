@@ -50,7 +50,8 @@ TEST(Places, AHelperInAHeaderIsItsOwnSiteOnTheSameLine) {
   auto b = Backend();
   auto in = b.Alloc<float>("in", 32);
   auto out = b.Alloc<float>("out", 32);
-  ASSERT_TRUE(WS_LAUNCH(b, places::copyThroughHelper, kOneBlock, kOneWarp, 0, out, in).ok());
+  ASSERT_TRUE(
+      WS_LAUNCH_THREADS(b, places::copyThroughHelper, kOneBlock, kOneWarp, 0, out, in).ok());
   const ws::LaunchTrace& t = b.launches().back();
   // Two sites on one line number, told apart by their files' tags.
   ASSERT_EQ(t.sites.size(), 2u);
@@ -111,7 +112,7 @@ std::map<std::pair<std::uint32_t, std::uint32_t>, int> EpochsByLine(const ws::La
 TEST(Places, EmulatorAccessesCarryTheirEpoch) {
   auto b = Backend();
   auto out = b.Alloc<float>("out", 64);
-  ASSERT_TRUE(WS_LAUNCH(b, threeIntervals, kOneBlock, kTwoWarps, 0, out, 2).ok());
+  ASSERT_TRUE(WS_LAUNCH_THREADS(b, threeIntervals, kOneBlock, kTwoWarps, 0, out, 2).ok());
   const ws::LaunchTrace& t = b.launches().back();
   const auto m = EpochsByLine(t);
   const auto at = [&](int line, std::uint32_t epoch) {
@@ -173,7 +174,7 @@ TEST(Places, TheGpuDecoderCountsBarrierEventsPerLane) {
 TEST(Places, EpochsSurviveATraceFileAndAreCountedForVersionOne) {
   auto b = Backend();
   auto out = b.Alloc<float>("out", 64);
-  ASSERT_TRUE(WS_LAUNCH(b, threeIntervals, kTwoBlocks, kTwoWarps, 0, out, 3).ok());
+  ASSERT_TRUE(WS_LAUNCH_THREADS(b, threeIntervals, kTwoBlocks, kTwoWarps, 0, out, 3).ok());
   ws::TraceContents c;
   c.launches.push_back(b.launches().back());
   const auto bytes = ws::SerializeTrace(c);

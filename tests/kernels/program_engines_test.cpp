@@ -17,6 +17,7 @@
 #include <tuple>
 #include <utility>
 
+#include "engine_compare.h"
 #include "program_test_util.h"
 #include "warpscope/program/program.h"
 #include "warpscope/program/program_rewrite.h"
@@ -24,21 +25,7 @@
 namespace ws {
 namespace {
 
-using Figures =
-    std::tuple<std::uint32_t, int, int, int, std::uint64_t, std::uint64_t, std::uint64_t,
-               std::uint64_t, std::uint32_t, std::uint64_t, std::uint64_t>;
-std::vector<Figures> FiguresOf(const LaunchTrace& t) {
-  std::vector<Figures> out;
-  for (std::size_t i = 0; i < t.sites.size(); ++i) {
-    const SiteInfo& s = t.sites[i];
-    const SiteStats& st = t.stats.sites[i];
-    out.emplace_back(s.line, int(s.space), int(s.op), int(s.size), st.requests, st.accesses,
-                     st.sectors, st.wavefronts, st.bank_conflict_max, st.divergent_requests,
-                     st.lines128);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
+using testing_engines::ExpectSameLaunches;
 
 // The two runs' output (where `same_output`) and, launch by launch, their per-site figures,
 // hazards, warp meetings, barrier instances and kept blocks.
@@ -49,24 +36,7 @@ void ExpectSame(const LessonRun& a_run, const LessonRun& b_run, const std::strin
   if (same_output) {
     EXPECT_EQ(a_run.program->stdout_text, b_run.program->stdout_text) << name;
   }
-  EXPECT_EQ(a_run.launches.size(), b_run.launches.size()) << name;
-  for (std::size_t i = 0; i < a_run.launches.size() && i < b_run.launches.size(); ++i) {
-    const LaunchTrace& a = a_run.launches[i];
-    const LaunchTrace& b = b_run.launches[i];
-    EXPECT_EQ(FiguresOf(a), FiguresOf(b)) << name << " launch " << i << " " << a.kernel;
-    EXPECT_EQ(a.hazards.Total(), b.hazards.Total()) << name << " launch " << i;
-    EXPECT_EQ(a.warp_op_counts, b.warp_op_counts) << name << " launch " << i;
-    EXPECT_EQ(a.stats.barriers.size(), b.stats.barriers.size()) << name;
-    for (std::size_t k = 0; k < a.stats.barriers.size() && k < b.stats.barriers.size(); ++k) {
-      EXPECT_EQ(a.stats.barriers[k].instances, b.stats.barriers[k].instances) << name;
-      EXPECT_EQ(a.stats.barriers[k].max_skew, b.stats.barriers[k].max_skew) << name;
-      EXPECT_EQ(a.stats.barriers[k].wait_sum, b.stats.barriers[k].wait_sum) << name;
-    }
-    EXPECT_EQ(a.stats.divergent_warps, b.stats.divergent_warps) << name;
-    EXPECT_EQ(a.blocks.size(), b.blocks.size()) << name;
-    for (std::size_t k = 0; k < a.blocks.size() && k < b.blocks.size(); ++k)
-      EXPECT_EQ(a.blocks[k].accesses.size(), b.blocks[k].accesses.size()) << name;
-  }
+  ExpectSameLaunches(a_run.launches, b_run.launches, name);
 }
 
 // Runs `text` (file `name` in `dir`) on both engines and compares them; `same_output` false for a

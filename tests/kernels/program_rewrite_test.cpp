@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "warpscope/program/program.h"
+#include "warpscope/trace/ws_cuda_keys.h"
 
 namespace ws {
 namespace {
@@ -52,7 +53,17 @@ TEST(ProgramRewrite, LessonFormChangesTheDeclarationsOnly) {
             "  ::ws::DynamicShared<int> dyn;\n"
             "  helper(s, out);\n"
             "  tile[threadIdx.y][threadIdx.x] = out[idx[threadIdx.x] % n] + dyn[0];\n"
-            "}\n");
+            "}\n"
+            // For the emulator, after the kernel: its warp function, or why it has none (the
+            // helper takes a reference), at the kernel's last line again.
+            "#if defined(WS_LESSON_SIMT)\n"
+            "namespace ws_simt {\n"
+            "template <int T> inline constexpr ::ws::simt::NoWarp k{\"a call of helper(), which "
+            "accesses memory or meets other threads, on line 7: a reference parameter (yet)\"};\n"
+            "}  // namespace ws_simt\n"
+            "#endif\n"
+            "#line 9 \"k.cuh\"\n"
+            "\n");
   EXPECT_TRUE(r.program.sites.empty());  // the proxies record; the rewriter numbers nothing
 
   rq.text = "__global__ void k() { __shared__ float cube[4][4][4]; cube[0][0][0] = 1; }\n";
@@ -67,6 +78,35 @@ TEST(ProgramRewrite, LessonFormChangesTheDeclarationsOnly) {
 
 // Every access the front end finds, with its column (counted by hand: two spaces of indent, so
 // a statement's first character is column 3).
+// The lesson form's warp function (the SIMT path, docs/ENGINE.md): named as the kernel in
+// namespace ws_simt, a template's too (its accesses are read in an instantiation the lesson
+// file does not make), each access keyed by the lessons' own place, (FileTag("k.cuh"), line):
+// the recording API's sites.
+TEST(ProgramRewrite, LessonFormWarpFunctionsKeyAccessesAsTheLessonsDo) {
+  RewriteRequest rq;
+  rq.file_name = "k.cuh";
+  rq.directory = WARPSCOPE_SOURCE_DIR "/examples";
+  rq.shim_dir = WARPSCOPE_SOURCE_DIR "/kernels/program/shim";
+  rq.lesson_form = true;
+  rq.text =
+      "template <int T>\n"
+      "__global__ void copy(float* out, const float* in) {\n"
+      "  out[threadIdx.x] = in[threadIdx.x];\n"
+      "}\n";
+  const RewriteResult r = RewriteProgram(rq);
+  ASSERT_TRUE(r.ok) << (r.errors.empty() ? "" : r.errors[0].message);
+  const std::string& src = r.program.source;
+  EXPECT_NE(src.find("namespace ws_simt {\ntemplate <int T> [[maybe_unused]] static inline void "
+                     "copy(::ws::simt::Warp& ws_W, float* out, const float* in)"),
+            std::string::npos)
+      << src;
+  // (tag << 16) | line: the store and the load of line 3.
+  const std::string place = std::to_string((FileTag("k.cuh") << 16) | 3u) + "u";
+  EXPECT_NE(src.find("::ws::simt::St<" + place), std::string::npos) << src;
+  EXPECT_NE(src.find("::ws::simt::Ld<" + place), std::string::npos) << src;
+  EXPECT_EQ(src.find("ws_lesson_instances"), std::string::npos);  // the rewrite's alone
+}
+
 TEST(ProgramRewrite, FindsEachAccessAtItsColumn) {
   const std::string text =
       "__global__ void k(float* a, const float* b, int* c, int n) {\n"  // 1

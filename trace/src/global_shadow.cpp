@@ -125,32 +125,30 @@ void GlobalShadow::ApplyBatch(std::span<const Access> batch, HazardTally& tally)
     const std::span<const Access> singles = batch.subspan(i + 1, batch[i].offset);
     const std::span<const Access> runs = batch.subspan(i + 1 + singles.size(), batch[i].time);
     i += 1 + singles.size() + runs.size();
-    // Runs are whole warps stepping evenly: a page found once serves the words after it.
-    bool quiet = true;
+    // A run's read that is quiet now stays so wherever it falls among the interval's accesses
+    // (none of them writes its word: the block wrote nothing of its array in the interval, and
+    // other blocks' writes come between intervals), so it is passed over; the others go into
+    // each thread's order with the singles. A page found once serves the words after it on it.
+    merged_.clear();
     std::uint64_t page_key = ~0ull;
     const Page* page = nullptr;
     for (const Access& y : runs) {
       const std::uint32_t first = y.offset / 4;
-      if (y.op != AccessOp::kLoad || first != LastWord(y.offset, y.size)) {
-        quiet = false;
-        break;
+      if (y.op == AccessOp::kLoad && first == LastWord(y.offset, y.size)) {
+        const std::uint64_t key = (std::uint64_t{y.buffer} << 32) | first;
+        if (key / kPageWords != page_key) {
+          page_key = key / kPageWords;
+          page = FindPage(page_key, false);
+        }
+        if (Quiet(y, key, page)) continue;
       }
-      const std::uint64_t key = (std::uint64_t{y.buffer} << 32) | first;
-      if (key / kPageWords != page_key) {
-        page_key = key / kPageWords;
-        page = FindPage(page_key, false);
-      }
-      if (!Quiet(y, key, page)) {
-        quiet = false;
-        break;
-      }
+      merged_.push_back(y);
     }
-    if (quiet) {
+    if (merged_.empty()) {
       for (const Access& y : singles) Apply(y, tally);
       continue;
     }
-    merged_.assign(singles.begin(), singles.end());
-    merged_.insert(merged_.end(), runs.begin(), runs.end());
+    merged_.insert(merged_.end(), singles.begin(), singles.end());
     std::stable_sort(merged_.begin(), merged_.end(), [](const Access& x, const Access& y) {
       return std::pair(x.thread, x.time) < std::pair(y.thread, y.time);
     });

@@ -186,6 +186,9 @@ nlohmann::json LessonJson(const LessonRun& run) {
                  {"threads", t.threads()},
                  {"warps", t.warps()},
                  {"shared_bytes", t.shared_bytes}};
+  // Which engine ran it on the emulator (docs/ENGINE.md), and why not the SIMT path.
+  if (!t.engine.empty()) j["launch"]["engine"] = t.engine;
+  if (!t.engine_reason.empty()) j["launch"]["engine_reason"] = t.engine_reason;
   if (t.resources.known()) j["resources"] = ResourcesJson(t.resources);
   j["sites"] = SitesJson(t);
   j["barriers"] = BarriersJson(t);

@@ -75,3 +75,15 @@ __global__ void rowSumsTexture(Global<float> out, Texture2D<float> image, int wi
   for (int x = 0; x < width; ++x) sum += tex2D(image, x, y);
   out[y] = sum;
 }
+
+#if defined(WS_LESSON_SIMT)
+// Written against the recording API (its Global<T> and Texture2D<T>), not as plain CUDA: the
+// build's SIMT rewrite reads plain CUDA only, so these run thread by thread on the emulator
+// (docs/ENGINE.md).
+namespace ws_simt {
+inline constexpr ::ws::simt::NoWarp blurGlobal{
+    "written against the recording API's Global<T> and Texture2D<T>, not as plain CUDA (yet)"};
+inline constexpr ::ws::simt::NoWarp blurTexture{blurGlobal}, rotateGlobal{blurGlobal},
+    rotateTexture{blurGlobal}, rowSumsGlobal{blurGlobal}, rowSumsTexture{blurGlobal};
+}  // namespace ws_simt
+#endif

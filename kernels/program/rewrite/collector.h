@@ -267,6 +267,9 @@ class Collector : public RecursiveASTVisitor<Collector> {
   // The SIMT path (collector_simt.cpp): a warp function beside each kernel it can express, and
   // why not for the others.
   void EmitWarpFunctions();
+  // A warp function's text, at `at` in the file (RewriteRequest::lesson_places: kept apart, in
+  // RewrittenProgram::lesson_warps).
+  void EmitWarp(unsigned at, std::string text);
   struct SimtKernel;
   std::string SimtCheck(const FunctionDecl* f, SimtKernel& k);
   std::string SimtCheckStmt(const Stmt* s, SimtKernel& k, int loops);

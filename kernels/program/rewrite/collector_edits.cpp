@@ -1,6 +1,7 @@
 // The collector's edits (collector.h): accesses and the sites they become, loops instrumented,
 // declarations commented out, and the edits split by file.
 #include "collector.h"
+#include "warpscope/trace/ws_cuda_keys.h"
 
 namespace ws::rewrite_internal {
 
@@ -26,7 +27,13 @@ void Collector::Finish() {
                          a.file == rq_.file_name ? std::string() : a.file});
       break;
     }
-    const std::string place = std::to_string(ProgramPlace(n, a.line)) + "u";
+    // A lesson's warp functions key a site as its recording API does: (file tag, line).
+    const std::string place =
+        std::to_string(
+            rq_.lesson_places
+                ? MakePlace(FileTag(std::filesystem::path(a.file).filename().c_str()), a.line)
+                : ProgramPlace(n, a.line)) +
+        "u";
     const char* fn = a.access == ProgramAccess::kLoad        ? "Ld"
                      : a.access == ProgramAccess::kStore     ? "St"
                      : a.access == ProgramAccess::kLoadStore ? "LdSt"

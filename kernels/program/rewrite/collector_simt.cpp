@@ -467,6 +467,22 @@ bool Collector::SimtStmt(const Stmt* s, SimtKernel& k, std::string& out) {
   return false;
 }
 
+void Collector::EmitWarp(unsigned at, std::string text) {
+  if (!rq_.lesson_places) {
+    edits_.push_back({at, at, std::move(text), 0, 0});
+    return;
+  }
+  // A lesson's: in the namespace its WS_LAUNCH looks in, for the emulator's build only.
+  const std::string open = "\n#if defined(WS_SIMT)\n", close = "#endif\n#line ";
+  const std::size_t end = text.rfind(close);
+  if (text.rfind(open, 0) == 0 && end != std::string::npos)
+    text = "\n#if defined(WS_LESSON_SIMT)\nnamespace ws_simt {\n" +
+           text.substr(open.size(), end - open.size()) + "}  // namespace ws_simt\n" +
+           text.substr(end);
+  const SourceLocation l = SourceLocation::getFromRawEncoding(at);  // (Offset's encoding)
+  if (sm_.isInMainFile(l)) out_->lesson_warps.emplace_back(sm_.getFileOffset(l), std::move(text));
+}
+
 void Collector::EmitWarpFunctions() {
   for (const FunctionDecl* f : simt_candidates_) {
     // A template's specializations share its text and so its warp function (a template too).
@@ -543,9 +559,23 @@ void Collector::EmitWarpFunctions() {
     if (why.empty() && !SimtStmt(body, k, text)) why = "a construct the SIMT rewrite missed";
     if (!why.empty()) {
       simt_no_[f] = why;
+      if (rq_.lesson_places && fr.isValid()) {
+        // The lesson's launch finds the kernel's name here all the same: a NoWarp saying why.
+        std::string head;
+        if (ftd != nullptr) {
+          const CharSourceRange tr = FileRange(ftd->getTemplateParameters()->getSourceRange());
+          if (tr.isValid()) head = RawText(Offset(tr.getBegin()), Offset(tr.getEnd())) + " ";
+        }
+        EmitWarp(Offset(fr.getEnd()),
+                 "\n#if defined(WS_SIMT)\n" + head + "inline constexpr ::ws::simt::NoWarp " +
+                     f->getName().str() + "{\"" + CString(why) + "\"};\n#endif\n#line " +
+                     std::to_string(sm_.getSpellingLineNumber(fr.getEnd())) + " \"" +
+                     CString(DisplayName(sm_.getFileID(fr.getEnd()))) + "\"\n");
+      }
       continue;
     }
-    const std::string name = f->getName().str() + "__ws_warp";
+    // A lesson's warp function is named as its kernel (in the lessons' namespace ws_simt).
+    const std::string name = f->getName().str() + (rq_.lesson_places ? "" : "__ws_warp");
     const unsigned end_line = sm_.getSpellingLineNumber(fr.getEnd());
     // The kernel's name as g++'s __PRETTY_FUNCTION__ writes it (assert's message).
     std::string pretty = PredefinedExpr::ComputeName(PredefinedExpr::PrettyFunction, f);
@@ -568,10 +598,10 @@ void Collector::EmitWarpFunctions() {
                      CString(pretty) + "\"; " + copies + text + "}\n#endif\n";
     fn += "#line " + std::to_string(end_line) + " \"" +
           CString(DisplayName(sm_.getFileID(fr.getEnd()))) + "\"\n";
-    const unsigned at = Offset(fr.getEnd());
-    edits_.push_back({at, at, fn, 0, 0});
+    EmitWarp(Offset(fr.getEnd()), std::move(fn));
     simt_[f] = name;
   }
+  if (rq_.lesson_places) return;  // a lesson file has no launches or kernel table
   // A launch called as written from a function template (its kernel's arguments deduced there):
   // the warp function called the same way, its template arguments deduced alike.
   for (const ViaLaunch& v : via_launches_) {

@@ -456,8 +456,7 @@ std::string Collector::SimtDeviceFn(const FunctionDecl* g) {
                    "}\n#endif\n";
   fn += "#line " + std::to_string(sm_.getSpellingLineNumber(fr.getEnd())) + " \"" +
         CString(DisplayName(sm_.getFileID(fr.getEnd()))) + "\"\n";
-  const unsigned at = Offset(fr.getEnd());
-  edits_.push_back({at, at, fn, 0, 0});
+  EmitWarp(Offset(fr.getEnd()), std::move(fn));
   simt_fn_[def] = "";
   return "";
 }

@@ -8,7 +8,8 @@
 //   T (&s)[A] (a parameter naming a shared array)       ->  ::ws::SharedArray<T, A>& s
 //
 // Every expression stays as written (the proxies record what it reads and writes), and each
-// replacement stays on its line, so the sites' lines are the plain file's.
+// replacement stays on its line, so the sites' lines are the plain file's. After each kernel, for
+// the emulator's build, its warp function (the SIMT path: RewrittenProgram::lesson_warps).
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/AST/TypeLoc.h>
@@ -31,6 +32,19 @@ class LessonForm : public RecursiveASTVisitor<LessonForm> {
 
   bool VisitFunctionDecl(FunctionDecl* f) {
     if (!(f->hasAttr<CUDAGlobalAttr>() || WrittenDevice(f)) || !InMainFile(f)) return true;
+    if (const FunctionTemplateDecl* t = f->getDescribedFunctionTemplate();
+        t != nullptr && f->hasAttr<CUDAGlobalAttr>()) {
+      std::string args;  // each integer parameter 16: any value names the same text
+      for (const NamedDecl* p : *t->getTemplateParameters()) {
+        const auto* n = dyn_cast<NonTypeTemplateParmDecl>(p);
+        if (n == nullptr || !n->getType()->isIntegralOrEnumerationType()) {
+          args.clear();
+          break;
+        }
+        args += std::string(args.empty() ? "" : ", ") + "16";
+      }
+      if (!args.empty()) templates_.push_back(f->getName().str() + "<" + args + ">");
+    }
     for (ParmVarDecl* p : f->parameters()) {
       if (p->getTypeSourceInfo() == nullptr || p->getIdentifier() == nullptr) continue;
       TypeLoc tl = p->getTypeSourceInfo()->getTypeLoc();
@@ -70,6 +84,7 @@ class LessonForm : public RecursiveASTVisitor<LessonForm> {
   }
 
   std::vector<Edit>& replacements() { return out_; }
+  std::vector<std::string>& templates() { return templates_; }
   void set_text(std::string text) { text_ = std::move(text); }
 
  private:
@@ -128,6 +143,7 @@ class LessonForm : public RecursiveASTVisitor<LessonForm> {
   SourceManager& sm_;
   std::vector<ProgramDiagnostic>* errors_;
   std::vector<Edit> out_;
+  std::vector<std::string> templates_;
   std::string text_;
 };
 
@@ -141,6 +157,9 @@ class Consumer : public ASTConsumer {
     LessonForm form(ctx, &result_->errors);
     form.set_text(text);
     form.TraverseDecl(ctx.getTranslationUnitDecl());
+    result_->program.lesson_kernel_templates = std::move(form.templates());
+    for (auto& [at, warp] : result_->program.lesson_warps)  // each kernel's warp function
+      form.replacements().push_back({at, at, std::move(warp), 0, 0});
     // A template's pattern seen twice gives one replacement twice: ApplyEdits skips the second.
     result_->program.source = ApplyEdits(text, std::move(form.replacements()));
   }

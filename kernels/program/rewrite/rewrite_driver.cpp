@@ -275,6 +275,29 @@ bool EmitShimPch(const std::filesystem::path& shim_dir, const std::filesystem::p
 
 RewriteResult RewriteProgram(const RewriteRequest& rq) {
   RewriteResult result;
+  if (rq.lesson_form && !rq.lesson_places) {
+    // For the emulator, the same file's warp functions (the SIMT path: the program rewrite's,
+    // keyed as the lessons' sites are), which the lesson form puts after their kernels. The
+    // rewrite reads a kernel template's accesses in an instantiation: the lesson form names
+    // its templates first (lesson_places here: no warp functions yet), then one of each is
+    // taken, after the file's text.
+    RewriteRequest first = rq;
+    first.lesson_places = true;
+    const RewriteResult named = RewriteProgram(first);
+    if (!named.ok) return named;
+    RewriteRequest warps = rq;
+    warps.lesson_form = false;
+    warps.lesson_places = true;
+    if (!named.program.lesson_kernel_templates.empty()) {
+      warps.text += "\nstatic void ws_lesson_instances() {";
+      for (const std::string& t : named.program.lesson_kernel_templates)
+        warps.text += " (void)&" + t + ";";
+      warps.text += " }\n";
+    }
+    RewriteResult w = RewriteProgram(warps);
+    if (!w.ok) return w;
+    result.program.lesson_warps = std::move(w.program.lesson_warps);
+  }
   const std::string path = (rq.directory / rq.file_name).string();
   std::vector<std::string> args = {"clang-14", "-fsyntax-only"};
   if (rq.host_unit) {
@@ -313,7 +336,9 @@ RewriteResult RewriteProgram(const RewriteRequest& rq) {
 
   RewrittenProgram& p = result.program;
   if (rq.lesson_form) {
-    // The lessons' API, then the kernel file at its own line numbers.
+    // The lessons' API, then the kernel file at its own line numbers; then, for the emulator,
+    // the same file's warp functions (the SIMT path: the program rewrite's, keyed as the
+    // lessons' sites are), in the namespace the emulator's WS_LAUNCH finds them in.
     p.source = "#include \"warpscope/kernels/ws_cuda.h\"\n#line 1 \"" + Escape(rq.file_name) +
                "\"\n" + p.source;
     result.ok = true;

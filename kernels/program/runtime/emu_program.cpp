@@ -8,7 +8,7 @@
 //   is classified by its address: a __shared__ array of the running block, a buffer, a local
 //   variable (not recorded), or nothing at all, which stops the launch with a message naming
 //   the line, the thread, the address and the nearest buffer. A kernel with a warp function runs
-//   a warp at a time instead (the SIMT path: emu_program_simt.cpp).
+//   a warp at a time instead (the SIMT path: kernels/emu/simt_runtime.cpp).
 // - At exit the launches are written to the trace file named by WS_PROGRAM_OUT; the parent
 //   (program.h) reads them. A failed launch is reported on stderr, written, and ends the program
 //   with status 3 (the program's own later calls would only see a sticky error).
@@ -265,6 +265,14 @@ Classified Classify(const void* ptr, unsigned int bytes, unsigned int place, uns
   BadAddress(ptr, bytes, place, op, c.region, c.near);
 }
 
+const ::ws::simt::Classifier kSimtClassifier = {
+    [](const void* p, unsigned int bytes, unsigned int place, unsigned int op) {
+      return static_cast<::ws::simt::Classified>(Classify(p, bytes, place, op));
+    },
+    [](const void* p, unsigned int bytes, unsigned int place, unsigned int op) {
+      BadAddressOf(p, bytes, place, op & ~kOpSeveral, Classify(p, bytes, place, op));
+    }};
+
 }  // namespace detail
 
 void Record(const void* ptr, unsigned int bytes, unsigned int place, unsigned int op) {
@@ -399,19 +407,6 @@ int SyncThreadsCount(unsigned int place, int predicate) {
 unsigned long long WarpOp(unsigned int kind, unsigned int mask, unsigned long long value, int arg,
                           int width, unsigned int place) {
   if (::ws::emu::t_thread == nullptr) return value;  // host code: nothing to meet
-  if (::ws::simt::WarpCall* call = ::ws::simt::t_warp_call) {
-    // A warp function's call (ws_program_simt.h): noted for the meeting, then its result.
-    const auto* t = reinterpret_cast<const ThreadView*>(::ws::emu::t_thread);
-    const unsigned int lane =
-        (t->builtins[0].x +
-         t->builtins[2].x * (t->builtins[0].y + t->builtins[2].y * t->builtins[0].z)) &
-        31u;
-    if (call->noting) {
-      emu::SimtWarpOpNote(static_cast<int>(lane), kind, mask, value, arg, width, place);
-      return value;
-    }
-    return emu::SimtWarpOpResult(static_cast<int>(lane));
-  }
   return emu::WarpOp(kind, mask, value, arg, width, place);
 }
 
@@ -540,24 +535,7 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
   }
   if (engine_reason.empty()) {
     cfg.warp_body = [warp, context](const emu::WarpLanes& lanes) {
-      ::ws::simt::Warp w;
-      w.mask = w.live = lanes.live;
-      w.values = lanes.values;
-      w.tag = emu::CurrentLaunchTag();
-      w.warp = lanes.warp;
-      for (int l = 0; l < 32; ++l) {
-        w.slot[l].mask = 0;
-        if ((lanes.live >> l & 1u) == 0u) continue;
-        w.state[l] = const_cast<emu::ThreadState*>(lanes.state[l]);
-        w.clock[l] = lanes.clock[l];
-        w.clk[l] = *lanes.clock[l];
-      }
-      warp(context, w);
-      for (::ws::simt::Mask m = w.live; m != 0; m &= m - 1) {
-        const int l = __builtin_ctz(m);
-        *w.clock[l] = w.clk[l];
-      }
-      t_flops.ops += w.flops;
+      t_flops.ops += ::ws::simt::RunWarp(lanes, &detail::kSimtClassifier, warp, context);
     };
   }
   cfg.kernel = name;

@@ -105,15 +105,9 @@ const Region* RegionAbove(std::uintptr_t addr);
 
 // What an access's address is: a __shared__ array of the running block or a buffer (its site key
 // and offset), a variable of the thread's own (not recorded), or in nothing.
-enum class Where { kRecorded, kOwnVariable, kNowhere };
-struct Classified {
-  Where where = Where::kNowhere;
-  std::uint64_t key = 0;
-  std::uint32_t offset = 0;
-  // Where the same key holds, with offsets that step with the address: [lo, hi) (a shared
-  // array's accesses need only start in it, as Record has always checked them).
-  std::uintptr_t lo = 0, hi = 0;
-  bool shared = false;
+// (The SIMT path's Classified, ws_program_simt.h, with what a message needs.)
+using Where = ::ws::simt::Where;
+struct Classified : ::ws::simt::Classified {
   const Region* region = nullptr;  // for the message of one in nothing
   const Region* near = nullptr;
 };
@@ -122,5 +116,7 @@ struct Classified {
 Classified Classify(const void* ptr, unsigned int bytes, unsigned int place, unsigned int op);
 [[noreturn]] void BadAddressOf(const void* ptr, unsigned int bytes, unsigned int place,
                                unsigned int op, const Classified& c);
+// The two for the SIMT path's warp functions (simt_runtime.cpp).
+extern const ::ws::simt::Classifier kSimtClassifier;
 
 }  // namespace ws::prog::detail

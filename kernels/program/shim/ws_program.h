@@ -253,6 +253,9 @@ struct SiteTable {
 #define WS_SIMT 1  // the rewriter's warp functions are compiled (docs/ENGINE.md)
 #endif
 #include "ws_program_simt.h"
+static_assert(::ws::simt::kOpLoad == ::ws::prog::kOpLoad &&
+              ::ws::simt::kOpStore == ::ws::prog::kOpStore &&
+              ::ws::simt::kOpAtomic == ::ws::prog::kOpAtomic);
 #if defined(WS_SIMT)
 #define WS_SIMT_WARP(...) reinterpret_cast<const void*>(__VA_ARGS__)
 #define WS_SIMT_NONE nullptr

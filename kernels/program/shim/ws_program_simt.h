@@ -7,12 +7,26 @@
 // that statement puts its lane's address into one of the warp's slots; after the statement each
 // slot with lanes is one warp request (Flush), classified, keyed and costed once.
 //
-// Part of ws_program.h (emulator build only).
+// Part of ws_program.h (emulator build only), and of the lessons' warp functions on the emulator
+// (warpscope/kernels/lesson_simt.h, which the build copies this file beside). The runtime is the
+// emulator's (kernels/emu/simt_runtime.cpp); what an address is (which array, which site) is the
+// caller's: a program's buffers or a lesson's (Classifier).
 #pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+namespace ws::emu {
+struct ThreadState;
+struct WarpLanes;
+}
 
 namespace ws::simt {
 
 using Mask = unsigned int;
+// An access's operation (ws::prog::kOpLoad & co., MakeSiteKey's op).
+inline constexpr unsigned int kOpLoad = 0u, kOpStore = 1u, kOpAtomic = 2u;
 
 // A thread's variable, one per lane.
 template <typename T>
@@ -38,6 +52,24 @@ inline constexpr unsigned int kLater = 16u;
 // or `||`): its slot's lanes are the warp's, set by the first lane (Access).
 inline constexpr unsigned int kAlways = 32u;
 
+// Where an address falls: in a recorded array (its site's key, its offset there, and the range in
+// which the same key holds with offsets that step with the address), in the thread's own
+// variables (not recorded), or nowhere (the launch stops).
+enum class Where { kRecorded, kOwnVariable, kNowhere };
+struct Classified {
+  Where where = Where::kNowhere;
+  std::uint64_t key = 0;
+  std::uint32_t offset = 0;
+  std::uintptr_t lo = 0, hi = 0;  // a shared array's accesses need only start in [lo, hi)
+  bool shared = false;
+};
+// The caller's arrays: `classify` an access of `bytes` at a place with an op; `fail` stops the
+// running lane's thread with the message of one that falls nowhere.
+struct Classifier {
+  Classified (*classify)(const void* p, unsigned int bytes, unsigned int place, unsigned int op);
+  void (*fail)(const void* p, unsigned int bytes, unsigned int place, unsigned int op);
+};
+
 // A warp as its warp function runs it.
 struct Warp {
   Mask mask = 0;             // the lanes running now
@@ -54,11 +86,17 @@ struct Warp {
   std::uint32_t clk[32];              // each lane's clock: one tick per access
   std::uint32_t* clock[32];           // where the emulator keeps it (synced at barriers and calls)
   std::uint64_t flops = 0;  // the warp's floating-point operations (the rewriter's counts)
+  const Classifier* classifier = nullptr;  // the program's or the lesson's arrays
   Slot slot[kMaxSlots];
   Mask Off() const { return ret | fret | brk | cont; }
 };
 
-// The runtime (kernels/program/runtime/emu_program_simt.cpp).
+// The runtime (kernels/emu/simt_runtime.cpp).
+// Runs `fn(context, warp)`, a warp function, for the emulator's warp `lanes` (LaunchConfig::
+// warp_body), its addresses classified by `classifier`; returns the floating-point operations
+// it counted.
+std::uint64_t RunWarp(const ::ws::emu::WarpLanes& lanes, const Classifier* classifier,
+                      void (*fn)(void*, Warp&), void* context);
 void FlushSlots(Warp& w, unsigned int n);  // each slot with lanes: one request
 // Before a store: the shared loads kept without their values read them now (t_reads_pending).
 void ReadValues();
@@ -77,8 +115,9 @@ struct Range {
   std::uintptr_t lo = 0, span = 0;  // addresses lo .. lo + span start an access inside
   std::uint32_t tag = 0;
 };
+// (By place and slot, as a lesson's place is its line, which accesses of a statement share.)
 template <unsigned int Place>
-inline thread_local Range t_range;
+inline thread_local Range t_range[4];
 void CheckLane(Warp& w, int lane, const void* p, unsigned int bytes, unsigned int place,
                unsigned int op, Range* range);
 void Return(Warp& w);               // the running lanes leave the kernel
@@ -96,7 +135,7 @@ inline std::uint64_t Bits(const T* p) {
 template <unsigned int Place, unsigned int Op, typename T>
 inline T* Access(Warp& w, int l, unsigned int k, T* p) {
   const void* at = const_cast<const void*>(static_cast<const volatile void*>(p));
-  Range& r = t_range<Place>;
+  Range& r = t_range<Place>[k & 3u];
   if (r.tag != w.tag || reinterpret_cast<std::uintptr_t>(at) - r.lo > r.span) [[unlikely]]
     CheckLane(w, l, at, static_cast<unsigned int>(sizeof(T)), Place, Op & ~(kLater | kAlways), &r);
   if constexpr ((Op & 3u) != 0u) {
@@ -126,21 +165,21 @@ inline T* Access(Warp& w, int l, unsigned int k, T* p) {
 }
 template <unsigned int Place, unsigned int Flags = 0, typename T>
 inline T* Ld(Warp& w, int l, unsigned int k, T* p) {
-  return Access<Place, ::ws::prog::kOpLoad | Flags>(w, l, k, p);
+  return Access<Place, kOpLoad | Flags>(w, l, k, p);
 }
 template <unsigned int Place, unsigned int Flags = 0, typename T>
 inline T* St(Warp& w, int l, unsigned int k, T* p) {
-  return Access<Place, ::ws::prog::kOpStore | Flags>(w, l, k, p);
+  return Access<Place, kOpStore | Flags>(w, l, k, p);
 }
 template <unsigned int Place, unsigned int Flags = 0, typename T>
 inline T* At(Warp& w, int l, unsigned int k, T* p) {
-  return Access<Place, ::ws::prog::kOpAtomic | Flags>(w, l, k, p);
+  return Access<Place, kOpAtomic | Flags>(w, l, k, p);
 }
 // `a[i] += v`: a load (slot k) and a store (slot k + 1).
 template <unsigned int Place, unsigned int Flags = 0, typename T>
 inline T* LdSt(Warp& w, int l, unsigned int k, T* p) {
-  Access<Place, ::ws::prog::kOpLoad | Flags>(w, l, k, p);
-  return Access<Place, ::ws::prog::kOpStore | Flags>(w, l, k + 1, p);
+  Access<Place, kOpLoad | Flags>(w, l, k, p);
+  return Access<Place, kOpStore | Flags>(w, l, k + 1, p);
 }
 
 // After a lane's turn at a statement: the values its stores and atomics left.
@@ -221,6 +260,8 @@ struct WarpCall {
   WarpCall& operator=(const WarpCall&) = delete;
 };
 extern thread_local WarpCall* t_warp_call;
+// The warp whose warp function runs on this worker (RunWarp), else null.
+extern thread_local Warp* t_warp;
 
 // A __device__ function's warp function: its own return, break and continue lanes; the lanes
 // that called it run on after it but for those that left the kernel in it (none can: a return

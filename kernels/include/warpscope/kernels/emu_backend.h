@@ -9,6 +9,7 @@
 
 #include "warpscope/kernels/emu_runtime.h"
 #include "warpscope/kernels/lesson_api.h"
+#include "warpscope/kernels/lesson_simt.h"
 #include "warpscope/kernels/ws_cuda.h"
 
 namespace ws {
@@ -27,6 +28,7 @@ class EmuBackend {
     storage_.push_back(
         std::make_unique<std::vector<std::uint64_t>>((count * sizeof(T) + 7) / 8 + 1, 0));
     buffers_.push_back({name, count * sizeof(T), 0});
+    buffer_data_.push_back(storage_.back()->data());
     PlaceBuffers(buffers_);
     return Global<T>(reinterpret_cast<T*>(storage_.back()->data()), count,
                      static_cast<std::uint32_t>(buffers_.size() - 1));
@@ -50,10 +52,13 @@ class EmuBackend {
     return Texture2D<T>(g, width, height, layout);
   }
 
-  // Runs `body` (a lambda that calls the kernel) once per GPU thread.
-  template <typename F>
+  // Runs `body` (a lambda that calls the kernel) once per GPU thread, or `warp` (WS_LAUNCH's
+  // call of the kernel's warp function: lesson_simt.h's LessonWarp) once per warp where the
+  // kernel has one and the launch allows it (the SIMT path: docs/ENGINE.md); the trace says
+  // which ran, and why not the SIMT path.
+  template <typename F, typename W>
   Status Launch(const std::string& kernel, Dim3 grid, Dim3 block, std::uint32_t shared_bytes,
-                std::uint32_t dynamic_shared_bytes, F&& body) {
+                std::uint32_t dynamic_shared_bytes, F&& body, W&& warp) {
     emu::LaunchConfig cfg;
     cfg.kernel = kernel;
     cfg.grid = grid;
@@ -61,12 +66,14 @@ class EmuBackend {
     cfg.shared_bytes = shared_bytes;
     cfg.dynamic_shared_bytes = dynamic_shared_bytes;
     cfg.buffers = buffers_;
+    cfg.buffer_data = buffer_data_;
     cfg.preset = preset_;
     cfg.workers = options_.workers;
     cfg.model_sms = model_sms_;
     cfg.model_blocks_per_sm = model_blocks_per_sm_;
     cfg.schedule = options_.schedule;
-    if (options_.keep_all_blocks || grid.count() * block.count() <= options_.keep_all_threads_up_to) {
+    if (options_.keep_all_blocks ||
+        grid.count() * block.count() <= options_.keep_all_threads_up_to) {
       for (std::uint64_t b = 0; b < grid.count(); ++b)
         cfg.keep_blocks.push_back(static_cast<std::uint32_t>(b));
     } else {
@@ -74,9 +81,20 @@ class EmuBackend {
     }
     cfg.cache_probes = std::move(cache_probes_);
     cache_probes_.clear();
+    const std::string reason = EngineReason(warp(nullptr), cfg);
+    if (reason.empty()) {
+      cfg.warp_body = [warp](const emu::WarpLanes& lanes) {
+        simt::RunWarp(
+            lanes, &simt::kLessonClassifier,
+            [](void* f, simt::Warp& w) { (*static_cast<const std::decay_t<W>*>(f))(&w); },
+            const_cast<void*>(static_cast<const void*>(&warp)));
+      };
+    }
     auto trace = emu::RunLaunch(cfg, std::function<void()>(std::forward<F>(body)));
     if (!trace.ok()) return trace.status();
     launches_.push_back(std::move(trace).value());
+    launches_.back().engine = reason.empty() ? "simt" : "fiber";
+    launches_.back().engine_reason = reason;
     if (resource_table_ != nullptr) {
       if (const KernelResources* r = resource_table_->Find(kernel)) launches_.back().resources = *r;
     }
@@ -94,6 +112,10 @@ class EmuBackend {
     cache_probes_ = std::move(probes);
   }
 
+  // The launches that follow run thread by thread, for `why` (a racy variant's output is the
+  // threads' order).
+  void KeepThreadOrder(std::string why) { thread_order_ = std::move(why); }
+
   // The block-scheduler model for the launches that follow (the scalability lesson): `sms` SMs
   // holding `blocks_per_sm` blocks each; smid() and globaltimer() then read the model's
   // placement. A GPU deals its blocks itself: CudaBackend ignores this.
@@ -103,12 +125,27 @@ class EmuBackend {
   }
 
  private:
+  // Why a launch runs thread by thread (empty: the SIMT path). `none`: why its kernel has no warp
+  // function (null: it has one). As RunLaunch decides, and in the same order.
+  std::string EngineReason(const char* none, const emu::LaunchConfig& cfg) const {
+    if (options_.engine == "fiber") return "--engine fiber";
+    if (none != nullptr) return none;
+    if (!thread_order_.empty()) return thread_order_;
+    if (cfg.schedule.kind != Schedule::Kind::kInOrder)
+      return "the " + cfg.schedule.Name() + " schedule runs the threads one by one";
+    if (!cfg.cache_probes.empty()) return "the cache replay follows the threads one by one (yet)";
+    if (cfg.model_sms > 0) return "the block-scheduler model runs the threads one by one (yet)";
+    return {};
+  }
+
   int model_sms_ = 0, model_blocks_per_sm_ = 0;
+  std::string thread_order_;  // KeepThreadOrder
   std::vector<CacheProbe> cache_probes_;
   RunOptions options_;
   DevicePreset preset_;
   std::vector<std::unique_ptr<std::vector<std::uint64_t>>> storage_;
   std::vector<BufferInfo> buffers_;
+  std::vector<const void*> buffer_data_;  // where each buffer lies (the SIMT path's arrays)
   std::vector<LaunchTrace> launches_;
   const ResourceTable* resource_table_ = nullptr;
 };
@@ -124,10 +161,23 @@ Constant<T> MakeConstant(EmuBackend&, const Global<const T>& g) {
 
 // WS_LAUNCH(backend, kernel, grid, block, shared_bytes, args...): kernel<<<grid, block>>>(args...)
 // on whichever backend the lesson driver was instantiated with.
-#define WS_LAUNCH(backend, kernel, grid, block, shared_bytes, ...)              \
-  (backend).Launch(::ws::KernelNameOf<&kernel>(), grid, block, shared_bytes, 0, \
-                   [=]() { kernel(__VA_ARGS__); })
+#define WS_LAUNCH(backend, kernel, grid, block, shared_bytes, ...)                                 \
+  (backend).Launch(                                                                                \
+      ::ws::KernelNameOf<&kernel>(), grid, block, shared_bytes, 0, [=]() { kernel(__VA_ARGS__); }, \
+      [=](::ws::simt::Warp* ws_w) {                                                                \
+        return ::ws::simt::LessonWarp(ws_simt::kernel, ws_w, __VA_ARGS__);                         \
+      })
 // The same with dynamic shared memory: kernel<<<grid, block, dynamic_bytes>>>(args...).
-#define WS_LAUNCH_DYNAMIC(backend, kernel, grid, block, shared_bytes, dynamic_bytes, ...)   \
-  (backend).Launch(::ws::KernelNameOf<&kernel>(), grid, block, shared_bytes, dynamic_bytes, \
-                   [=]() { kernel(__VA_ARGS__); })
+#define WS_LAUNCH_DYNAMIC(backend, kernel, grid, block, shared_bytes, dynamic_bytes, ...) \
+  (backend).Launch(                                                                       \
+      ::ws::KernelNameOf<&kernel>(), grid, block, shared_bytes, dynamic_bytes,            \
+      [=]() { kernel(__VA_ARGS__); },                                                     \
+      [=](::ws::simt::Warp* ws_w) {                                                       \
+        return ::ws::simt::LessonWarp(ws_simt::kernel, ws_w, __VA_ARGS__);                \
+      })
+// A kernel written against the recording API itself (the emulator's own tests): it has no warp
+// function, and runs thread by thread.
+#define WS_LAUNCH_THREADS(backend, kernel, grid, block, shared_bytes, ...)                         \
+  (backend).Launch(                                                                                \
+      ::ws::KernelNameOf<&kernel>(), grid, block, shared_bytes, 0, [=]() { kernel(__VA_ARGS__); }, \
+      [](::ws::simt::Warp*) { return "written against the recording API"; })

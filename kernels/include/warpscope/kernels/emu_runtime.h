@@ -46,6 +46,9 @@ struct LaunchConfig {
   std::uint32_t shared_bytes = 0;          // declared static shared memory, checked before running
   std::uint32_t dynamic_shared_bytes = 0;  // <<<grid, block, bytes>>>
   std::vector<BufferInfo> buffers;
+  // Where each buffer lies in this process (a lesson's warp functions find their arrays by
+  // address: lesson_simt.cpp); empty for a program, whose runtime knows its own.
+  std::vector<const void*> buffer_data;
   DevicePreset preset;
   std::vector<std::uint32_t> keep_blocks;  // linear block indices whose records are kept
   unsigned workers = 0;                    // 0: one per core
@@ -82,6 +85,8 @@ Result<LaunchTrace> RunLaunch(const LaunchConfig& config, const std::function<vo
 // that tells this launch from the others (what SharedArrayBase's tag compares with).
 [[noreturn]] void FailThread(std::uint32_t place, const std::string& what);
 std::uint32_t CurrentLaunchTag();
+// The configuration of the launch the calling worker runs.
+const LaunchConfig& CurrentLaunchConfig();
 
 // For a warp function (the SIMT path; the running warp is the worker's):
 // One request of the running warp: the lanes in `mask`, their offsets, their clocks' times and

@@ -169,8 +169,8 @@ struct RunOptions {
   bool record = true;  // GPU: false runs only the uninstrumented build (for profilers)
   int timed_runs = 7;  // GPU: timed runs of the uninstrumented build after one warm-up
   Schedule schedule;   // emulator: the order a block's threads are interleaved in
-  // A program on the emulator: "simt" (a warp's lanes together where its kernels allow) or
-  // "fiber" (thread by thread); docs/ENGINE.md. Lessons run thread by thread.
+  // The emulator, for a program or a lesson: "simt" (a warp's lanes together where its kernels
+  // allow) or "fiber" (thread by thread); docs/ENGINE.md.
   std::string engine = "simt";
 };
 

@@ -56,6 +56,14 @@ struct ProgramFile {
 
 struct RewrittenProgram {
   std::string source;  // the rewritten program, for the host compiler
+  // With RewriteRequest::lesson_places: each kernel's warp function (named as the kernel, in
+  // namespace ws_simt; a kernel the SIMT rewrite cannot express, a ::ws::simt::NoWarp naming
+  // why), and where in the file it goes (after the kernel: the file's macros hold there).
+  std::vector<std::pair<unsigned, std::string>> lesson_warps;
+  // The lesson form's kernel templates (of integer parameters), each named with an instantiation
+  // ("transposeNaive<16>"): the warp functions' rewrite sees a template's accesses in an
+  // instantiation, which a lesson file, launching nothing, has none of.
+  std::vector<std::string> lesson_kernel_templates;
   std::vector<ProgramSite> sites;
   std::vector<ProgramLaunchSite> launches;
   std::vector<std::string> kernels;         // the __global__ functions, by name
@@ -96,6 +104,10 @@ struct RewriteRequest {
   // recording API: pointer parameters become ws::Global<T>, __shared__ arrays ws::SharedArray
   // (lesson_form.cpp); nothing else changes. No sites, launches or main().
   bool lesson_form = false;
+  // (Inside a lesson form's rewrite: the lesson file's warp functions, RewrittenProgram::
+  // lesson_warps, each access's place the lessons' own: its file's tag and its line. With
+  // lesson_form: the lesson form alone, naming its kernel templates.)
+  bool lesson_places = false;
 };
 
 // The rewritten program, or the compiler's errors (each with its line and message).

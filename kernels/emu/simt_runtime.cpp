@@ -1,15 +1,14 @@
-// libws_program_emu's SIMT path (ws_program_simt.h; docs/ENGINE.md, "The SIMT engine"): a warp
-// function's requests (one per access of a statement: classified once where every lane falls in
-// one array), its checks, barriers, exits and warp-level meetings.
+// The SIMT path's runtime (ws_program_simt.h; docs/ENGINE.md, "The SIMT engine"), for a
+// program's warp functions and a lesson's alike: a warp function's requests (one per access of a
+// statement: classified once, by the caller's Classifier, where every lane falls in one array),
+// its checks, barriers, exits and warp-level meetings.
 #include <cstdint>
 
-#include "emu_program_state.h"
-#include "ws_program_simt.h"
+#include "warpscope/kernels/emu_runtime.h"
+#include "warpscope/kernels/ws_program_simt.h"
 
 namespace ws::simt {
 namespace {
-using prog::detail::Classified;
-using prog::detail::Where;
 
 // One slot's lanes: where every lane falls in the array of the first (the common case), one
 // request, classified once; else lane by lane, one request per site key (lanes in different
@@ -17,7 +16,7 @@ using prog::detail::Where;
 // The last array each access met (by its place), for this launch: a request whose lanes all fall
 // in it needs no classification.
 struct SeenArray {
-  std::uint32_t tag = 0, place = 0, op = 0, bytes = 0;
+  std::uint32_t tag = 0, place = 0, slot = 0, op = 0, bytes = 0;
   std::uintptr_t lo = 0, span = 0;  // accesses start at lo .. lo + span inside it
   std::uint64_t key = 0;
   std::uint32_t offset_at_lo = 0;
@@ -80,8 +79,10 @@ void FlushSlot(Warp& w, Slot& s, bool loads_alone) {
   const int l0 = __builtin_ctz(mask);
   std::uint32_t offsets[32];
   const std::uint32_t tag = w.tag;  // the launch's (emu::CurrentLaunchTag())
-  SeenArray& seen = t_seen[(place * 0x9e3779b9u) >> 24];
-  const bool known = seen.tag == tag && seen.place == place && seen.op == op &&
+  // By place and slot: a lesson's place is its line, which two accesses of a statement share.
+  const auto k = static_cast<std::uint32_t>(&s - w.slot);
+  SeenArray& seen = t_seen[((place + k) * 0x9e3779b9u) >> 24];
+  const bool known = seen.tag == tag && seen.place == place && seen.slot == k && seen.op == op &&
                      seen.bytes == bytes && seen.span != ~std::uintptr_t{0};
   std::intptr_t step = 0;
   if (known && mask == ~0u && Affine(s, &step)) {
@@ -99,13 +100,13 @@ void FlushSlot(Warp& w, Slot& s, bool loads_alone) {
     return;
   }
   seen.tag = 0;  // met elsewhere: classified again
-  const Classified c0 = prog::detail::Classify(s.ptr[l0], bytes, place, op);
+  const Classified c0 = w.classifier->classify(s.ptr[l0], bytes, place, op);
   if (c0.where == Where::kRecorded) {
     const std::uintptr_t a0 = reinterpret_cast<std::uintptr_t>(s.ptr[l0]);
     const std::uint32_t at_lo = c0.offset - static_cast<std::uint32_t>(a0 - c0.lo);
     const std::uintptr_t span = SpanOf(c0.lo, c0.hi, bytes, c0.shared);
     if (span != ~std::uintptr_t{0} && Inside(s, mask, c0.lo, span, at_lo, offsets)) {
-      seen = {tag, place, op, bytes, c0.lo, span, c0.key, at_lo};
+      seen = {tag, place, k, op, bytes, c0.lo, span, c0.key, at_lo};
       emu::RecordWarpAccess(c0.key, mask, offsets, s.time, values, ptrs);
       return;
     }
@@ -114,10 +115,10 @@ void FlushSlot(Warp& w, Slot& s, bool loads_alone) {
   Mask recorded = 0;
   for (Mask m = mask; m != 0; m &= m - 1) {
     const int l = __builtin_ctz(m);
-    const Classified c = prog::detail::Classify(s.ptr[l], bytes, place, op);
+    const Classified c = w.classifier->classify(s.ptr[l], bytes, place, op);
     if (c.where == Where::kNowhere) {
       emu::EnterLane(l);
-      prog::detail::BadAddressOf(s.ptr[l], bytes, place, op & ~prog::kOpSeveral, c);
+      w.classifier->fail(s.ptr[l], bytes, place, op);
     }
     if (c.where != Where::kRecorded) continue;
     keys[l] = c.key;
@@ -148,16 +149,41 @@ void FlushSlot(Warp& w, Slot& s, bool loads_alone) {
 
 void CheckLane(Warp& w, int lane, const void* p, unsigned int bytes, unsigned int place,
                unsigned int op, Range* range) {
-  const Classified c = prog::detail::Classify(p, bytes, place, op);
+  const Classified c = w.classifier->classify(p, bytes, place, op);
   if (c.where == Where::kNowhere) {
     *w.clock[lane] = w.clk[lane];
     emu::EnterLane(lane);
-    prog::detail::BadAddressOf(p, bytes, place, op & ~prog::kOpSeveral, c);
+    w.classifier->fail(p, bytes, place, op);
   }
   if (c.where == Where::kRecorded) {  // the array's addresses from here on need no check
     const std::uintptr_t last = c.shared ? c.hi - 1 : c.hi - bytes;
     if (last >= c.lo) *range = {c.lo, last - c.lo, w.tag};
   }
+}
+
+std::uint64_t RunWarp(const emu::WarpLanes& lanes, const Classifier* classifier,
+                      void (*fn)(void*, Warp&), void* context) {
+  Warp w;
+  w.mask = w.live = lanes.live;
+  w.values = lanes.values;
+  w.tag = emu::CurrentLaunchTag();
+  w.warp = lanes.warp;
+  w.classifier = classifier;
+  for (int l = 0; l < 32; ++l) {
+    w.slot[l].mask = 0;
+    if ((lanes.live >> l & 1u) == 0u) continue;
+    w.state[l] = const_cast<emu::ThreadState*>(lanes.state[l]);
+    w.clock[l] = lanes.clock[l];
+    w.clk[l] = *lanes.clock[l];
+  }
+  t_warp = &w;
+  fn(context, w);
+  t_warp = nullptr;
+  for (Mask m = w.live; m != 0; m &= m - 1) {
+    const int l = __builtin_ctz(m);
+    *w.clock[l] = w.clk[l];
+  }
+  return w.flops;
 }
 
 void FlushSlots(Warp& w, unsigned int n) {
@@ -180,7 +206,9 @@ void Barrier(Warp& w, unsigned int place) {
     const int l = __builtin_ctz(m);
     *w.clock[l] = w.clk[l];
   }
-  if (!emu::WarpBarrier(w.mask, place)) {
+  const bool passed = emu::WarpBarrier(w.mask, place);
+  t_warp = &w;  // (the other warps ran on this worker meanwhile)
+  if (!passed) {
     // Lanes of the warp are in another branch: these wait at the barrier for good (the block's
     // barrier check names them, as on the per-thread path) and run no more.
     w.ret |= w.mask;
@@ -200,6 +228,7 @@ void Return(Warp& w) {
 }
 
 thread_local WarpCall* t_warp_call = nullptr;
+thread_local Warp* t_warp = nullptr;
 
 WarpCall::WarpCall(Warp& warp) : w(warp) {
   t_warp_call = this;
@@ -213,6 +242,7 @@ void WarpCall::Meet() {
     *w.clock[l] = w.clk[l];
   }
   emu::SimtWarpOpMeet();
+  t_warp = &w;
   for (Mask m = w.live; m != 0; m &= m - 1) {
     const int l = __builtin_ctz(m);
     w.clk[l] = *w.clock[l];
