@@ -128,10 +128,12 @@ void GlobalShadow::ApplyBatch(std::span<const Access> batch, HazardTally& tally)
     // A run's read that is quiet now stays so wherever it falls among the interval's accesses
     // (none of them writes its word: the block wrote nothing of its array in the interval, and
     // other blocks' writes come between intervals), so it is passed over; the others go into
-    // each thread's order with the singles. A page found once serves the words after it on it.
-    merged_.clear();
+    // each thread's order with the singles (already in it: SimtGather). A page found once serves
+    // the words after it on it.
+    loud_.clear();
     std::uint64_t page_key = ~0ull;
     const Page* page = nullptr;
+    std::uint32_t threads = 0;
     for (const Access& y : runs) {
       const std::uint32_t first = y.offset / 4;
       if (y.op == AccessOp::kLoad && first == LastWord(y.offset, y.size)) {
@@ -142,17 +144,26 @@ void GlobalShadow::ApplyBatch(std::span<const Access> batch, HazardTally& tally)
         }
         if (Quiet(y, key, page)) continue;
       }
-      merged_.push_back(y);
+      loud_.push_back(y);
+      threads = std::max<std::uint32_t>(threads, y.thread + 1u);
     }
-    if (merged_.empty()) {
+    if (loud_.empty()) {
       for (const Access& y : singles) Apply(y, tally);
       continue;
     }
-    merged_.insert(merged_.end(), singles.begin(), singles.end());
-    std::stable_sort(merged_.begin(), merged_.end(), [](const Access& x, const Access& y) {
-      return std::pair(x.thread, x.time) < std::pair(y.thread, y.time);
-    });
-    for (const Access& y : merged_) Apply(y, tally);
+    // The runs came warp by warp, each thread's in its time order: counted out by thread (a
+    // stable sort), then merged with the singles.
+    bucket_.assign(threads + 1u, 0u);
+    for (const Access& y : loud_) ++bucket_[y.thread + 1u];
+    for (std::uint32_t t = 0; t < threads; ++t) bucket_[t + 1] += bucket_[t];
+    merged_.resize(loud_.size());
+    for (const Access& y : loud_) merged_[bucket_[y.thread]++] = y;
+    loud_.resize(merged_.size() + singles.size());
+    std::merge(singles.begin(), singles.end(), merged_.begin(), merged_.end(), loud_.begin(),
+               [](const Access& x, const Access& y) {
+                 return std::pair(x.thread, x.time) < std::pair(y.thread, y.time);
+               });
+    for (const Access& y : loud_) Apply(y, tally);
   }
 }
 

@@ -267,6 +267,8 @@ class GlobalShadow {
   struct Page;
   bool Quiet(const Access& y, std::uint64_t key, const Page* page) const;  // `key`'s page
   std::vector<Access> merged_;  // ApplyBatch's interval in each thread's order
+  std::vector<Access> loud_;    // its runs' reads that are not quiet, by thread
+  std::vector<std::uint32_t> bucket_;
   struct Writes {
     Side side[kPageWords];
     std::uint64_t value[kPageWords];
