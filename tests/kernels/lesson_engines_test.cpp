@@ -54,12 +54,11 @@ TEST(LessonEngines, EveryLessonAndExerciseGivesTheSameFiguresOnBoth) {
   // written against the recording API, or needing the threads' own order (a schedule, a variant
   // racy on purpose).
   // Written against the API: constant (2), texture-2d (6). The SIMT rewrite's own limits: a
-  // thread's array in local memory, a __device__ function's reference parameter (fp-order's
-  // blockReduce). The block-scheduler model (scalability).
+  // thread's array in local memory. The block-scheduler model (scalability).
   const std::set<std::string> fallbacks = {
       "constantBroadcast",  "constantSerialized", "blurGlobal",    "blurTexture",
       "rotateGlobal",       "rotateTexture",      "rowSumsGlobal", "rowSumsTexture",
-      "arrayInLocalMemory", "atomicSum",          "blockSums",     "blockWork"};
+      "arrayInLocalMemory", "blockWork"};
   std::map<std::string, std::string> fell_back;  // kernel -> why
   std::size_t simt = 0;
   for (const Case& c : Cases()) {

@@ -229,6 +229,43 @@ int main() {
     EXPECT_EQ(t.engine, "simt") << t.kernel << ": " << t.engine_reason;
 }
 
+// A __device__ function that takes the block's __shared__ array by reference (`int (&s)[64]`, as
+// the fp-order lesson's blockReduce does): the warp function takes the one array for the warp.
+// The output is the program's own: the sum of i % 13 over each block's 64 elements (378, 379,
+// 380, 381, summed in Python) and over 0..255 (1518).
+TEST(Engines, AnArrayParameterBoundToASharedArrayRunsOnTheSimtPath) {
+  const std::string text = R"(#include <cstdio>
+__device__ void blockReduce(int (&s)[64], const int* in) {
+  s[threadIdx.x] = in[blockIdx.x * blockDim.x + threadIdx.x];
+  __syncthreads();
+  for (unsigned int stride = blockDim.x / 2; stride > 0; stride /= 2) {
+    if (threadIdx.x < stride) s[threadIdx.x] = s[threadIdx.x] + s[threadIdx.x + stride];
+    __syncthreads();
+  }
+}
+__global__ void blockSums(int* partial, const int* in) {
+  __shared__ int s[64];
+  blockReduce(s, in);
+  if (threadIdx.x == 0) partial[blockIdx.x] = s[0];
+}
+int main() {
+  int *a, *p;
+  cudaMallocManaged(&a, 256 * sizeof(int));
+  cudaMallocManaged(&p, 4 * sizeof(int));
+  for (int i = 0; i < 256; ++i) a[i] = i % 13;
+  blockSums<<<4, 64>>>(p, a);
+  cudaDeviceSynchronize();
+  printf("blocks %d %d %d %d total %d\n", p[0], p[1], p[2], p[3], p[0] + p[1] + p[2] + p[3]);
+  return 0;
+}
+)";
+  const LessonRun run = Compare("array_ref.cu", WARPSCOPE_SOURCE_DIR "/examples", text);
+  EXPECT_NE(run.program->stdout_text.find("blocks 378 379 380 381 total 1518"), std::string::npos)
+      << run.program->stdout_text;
+  ASSERT_EQ(run.launches.size(), 1u);
+  EXPECT_EQ(run.launches[0].engine, "simt") << run.launches[0].engine_reason;
+}
+
 // Uniform variables (collector_simt_uniform.cpp): a loop counter, a block's base, a count under a
 // uniform break and a parameter halved in a loop are held once for the warp, their statements run
 // once; a variable written under a divergent `if`, one counted in a loop that lanes leave apart

@@ -41,29 +41,39 @@ TEST(ProgramRewrite, LessonFormChangesTheDeclarationsOnly) {
       "}\n";
   const RewriteResult r = RewriteProgram(rq);
   ASSERT_TRUE(r.ok) << (r.errors.empty() ? "" : r.errors[0].message);
-  EXPECT_EQ(r.program.source,
-            "#include \"warpscope/kernels/ws_cuda.h\"\n"
-            "#line 1 \"k.cuh\"\n"
-            "static __device__ void helper(::ws::SharedArray<float, 64>& s, "
-            "::ws::Global<const float> in) { s[0] = in[0]; }\n"
-            "template <int T>\n"
-            "__global__ void k(::ws::Global<float> out, ::ws::Global<const int> idx, int n) {\n"
-            "  __shared__ ::ws::SharedArray<float, T, T + 1> tile;\n"
-            "  __shared__ ::ws::SharedArray<float, 64> s;\n"
-            "  ::ws::DynamicShared<int> dyn;\n"
-            "  helper(s, out);\n"
-            "  tile[threadIdx.y][threadIdx.x] = out[idx[threadIdx.x] % n] + dyn[0];\n"
-            "}\n"
-            // For the emulator, after the kernel: its warp function, or why it has none (the
-            // helper takes a reference), at the kernel's last line again.
-            "#if defined(WS_LESSON_SIMT)\n"
-            "namespace ws_simt {\n"
-            "template <int T> inline constexpr ::ws::simt::NoWarp k{\"a call of helper(), which "
-            "accesses memory or meets other threads, on line 7: a reference parameter (yet)\"};\n"
-            "}  // namespace ws_simt\n"
-            "#endif\n"
-            "#line 9 \"k.cuh\"\n"
-            "\n");
+  const std::string form =
+      "#include \"warpscope/kernels/ws_cuda.h\"\n"
+      "#line 1 \"k.cuh\"\n"
+      "static __device__ void helper(::ws::SharedArray<float, 64>& s, "
+      "::ws::Global<const float> in) { s[0] = in[0]; }\n"
+      "template <int T>\n"
+      "__global__ void k(::ws::Global<float> out, ::ws::Global<const int> idx, int n) {\n"
+      "  __shared__ ::ws::SharedArray<float, T, T + 1> tile;\n"
+      "  __shared__ ::ws::SharedArray<float, 64> s;\n"
+      "  ::ws::DynamicShared<int> dyn;\n"
+      "  helper(s, out);\n"
+      "  tile[threadIdx.y][threadIdx.x] = out[idx[threadIdx.x] % n] + dyn[0];\n"
+      "}\n";
+  // For the emulator, after each function: its warp function (the helper's takes the shared
+  // array by reference: the warp's one), each block ending on its function's last line again.
+  // Without them, the lesson form is the declarations changed and nothing else.
+  std::string rest = r.program.source, warps;
+  for (std::size_t at; (at = rest.find("\n#if defined(WS_LESSON_SIMT)\nnamespace ws_simt {")) !=
+                       std::string::npos;) {
+    const std::size_t line = rest.find("#endif\n#line ", at);
+    ASSERT_NE(line, std::string::npos) << rest;
+    const std::size_t end = rest.find('\n', line + 7) + 1;
+    warps += rest.substr(at, end - at);
+    rest.erase(at, end - at);
+  }
+  EXPECT_EQ(rest, form);
+  EXPECT_NE(
+      warps.find("static inline void helper__ws_warp(::ws::simt::Warp& ws_W, float (&s)[64], "),
+      std::string::npos)
+      << warps;
+  EXPECT_NE(warps.find("helper__ws_warp(ws_W, s, "), std::string::npos) << warps;
+  EXPECT_NE(warps.find("#line 1 \"k.cuh\"\n"), std::string::npos) << warps;
+  EXPECT_NE(warps.find("#line 9 \"k.cuh\"\n"), std::string::npos) << warps;
   EXPECT_TRUE(r.program.sites.empty());  // the proxies record; the rewriter numbers nothing
 
   rq.text = "__global__ void k() { __shared__ float cube[4][4][4]; cube[0][0][0] = 1; }\n";

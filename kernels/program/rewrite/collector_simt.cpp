@@ -126,6 +126,11 @@ bool Collector::SimtLeaf(SourceLocation b, SourceLocation e, const Stmt* of, Sim
       const Expr* a = c->getArg(i);
       const CharSourceRange ar = FileRange(a->getSourceRange());
       if (ar.isInvalid() || i >= g->getNumParams()) return false;
+      if (ArrayReference(g->getParamDecl(i))) {  // the __shared__ array, one for the warp
+        if (!SharedArrayArgument(a)) return false;
+        args += ", " + RawText(Offset(ar.getBegin()), Offset(ar.getEnd()));
+        continue;
+      }
       const std::string name = k.Name("a");
       each[i] = "::ws::simt::Lanes<std::remove_cv_t<" +
                 g->getParamDecl(i)->getType().getUnqualifiedType().getAsString(pp) + ">> " + name +

@@ -34,6 +34,11 @@ constexpr std::uint64_t kMaxLaneBytes = 512 * 1024;
 bool Changes(const Stmt* body, const VarDecl* p);
 // Is `d` inside namespace `ns` (at any depth)?
 bool InNamespace(const Decl* d, const char* ns);
+// A __device__ function's parameter that names an array by reference (`float (&s)[1024]`): one
+// for the warp, as the array it is bound to must be (a __shared__ one: SharedArrayArgument).
+bool ArrayReference(const ParmVarDecl* p);
+// Whether `arg` names a __shared__ array (the one the warp's lanes all mean).
+bool SharedArrayArgument(const Expr* arg);
 // `block.sync()` or `cg::sync(block)` on a thread_block: the call; else null.
 const Expr* BlockSync(const Expr* e);
 

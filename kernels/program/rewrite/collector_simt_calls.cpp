@@ -40,6 +40,17 @@ std::string Collector::WarpFnName(const FunctionDecl* g, const CallExpr* c,
   return name + os.str();
 }
 
+bool ArrayReference(const ParmVarDecl* p) {
+  return p->getType()->isLValueReferenceType() &&
+         p->getType().getNonReferenceType()->isConstantArrayType();
+}
+
+bool SharedArrayArgument(const Expr* arg) {
+  const auto* d = dyn_cast<DeclRefExpr>(arg->IgnoreParenImpCasts());
+  const auto* v = d != nullptr ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+  return v != nullptr && v->hasAttr<CUDASharedAttr>() && v->getType()->isConstantArrayType();
+}
+
 std::set<unsigned> DependentCalls(const Stmt* body) {
   std::set<unsigned> out;
   std::vector<const Stmt*> todo = {body};

@@ -309,6 +309,11 @@ std::string Collector::SimtCheckExpr(const Stmt* e, SimtKernel& k) {
         if (!why.empty())
           return "a call of " + n + "(), which accesses memory or meets other threads, on line " +
                  line(s) + ": " + why;
+        const FunctionDecl* g = def != nullptr ? def : callee;
+        for (unsigned i = 0; i < c->getNumArgs() && i < g->getNumParams(); ++i)
+          if (ArrayReference(g->getParamDecl(i)) && !SharedArrayArgument(c->getArg(i)))
+            return "a call of " + n + "() on line " + line(s) +
+                   " that binds its array parameter to an array other than a __shared__ one (yet)";
         if (WarpFnName(callee, c, k).empty())
           return "a call of " + n + "() on line " + line(s) +
                  " whose template arguments depend on the caller's and are not written (yet)";
@@ -402,6 +407,15 @@ std::string Collector::SimtDeviceFn(const FunctionDecl* g) {
   pp.FullyQualifiedName = true;
   for (const ParmVarDecl* p : def->parameters()) {
     if (!why.empty()) break;
+    if (ArrayReference(p)) {  // the warp's one array: as written (its calls pass a shared one)
+      const CharSourceRange pr = FileRange(p->getSourceRange());
+      if (pr.isInvalid()) {
+        why = "a parameter written by a macro";
+        break;
+      }
+      params += ", " + RawText(Offset(pr.getBegin()), Offset(pr.getEnd()));
+      continue;
+    }
     if (p->getType()->isReferenceType()) {
       why = "a reference parameter (yet)";
       break;
