@@ -38,7 +38,9 @@ namespace {
 //-------------------------------------------------------------------------------------------------
 
 // Fiber stacks (with a guard page each) are kept across launches: a slider drag re-runs a lesson
-// many times a second, and mapping a thousand stacks every time costs more than the run.
+// many times a second, and mapping a thousand stacks (or a warp's megabyte, whose first pages its
+// variables then fault in) every time costs more than the run.
+template <std::size_t bytes, std::size_t keep>
 class StackPool {
  public:
   ctx::stack_context Get() {
@@ -50,37 +52,44 @@ class StackPool {
         return sc;
       }
     }
-    return ctx::protected_fixedsize_stack(kStackBytes).allocate();
+    return ctx::protected_fixedsize_stack(bytes).allocate();
   }
   void Put(ctx::stack_context sc) {
     std::lock_guard lock(mutex_);
-    if (free_.size() < kKeep) {
+    if (free_.size() < keep) {
       free_.push_back(sc);
     } else {
-      ctx::protected_fixedsize_stack(kStackBytes).deallocate(sc);
+      ctx::protected_fixedsize_stack(bytes).deallocate(sc);
     }
   }
 
  private:
-  static constexpr std::size_t kKeep = 4096;  // enough for 4 workers of 1024 threads
   std::mutex mutex_;
   std::vector<ctx::stack_context> free_;
 };
 
-StackPool& Stacks() {
-  static StackPool* pool = new StackPool();  // never destroyed: fibers may outlive statics
+// Enough for 4 workers of 1024 threads (or of 32 warps); never destroyed: fibers may outlive
+// statics.
+template <std::size_t bytes>
+auto& Stacks() {
+  static auto *pool = new StackPool < bytes, bytes == kStackBytes ? 4096 : 128 > ();
   return *pool;
 }
-
-// The allocator Boost calls when a fiber ends: the stack goes back to the pool.
-struct PooledStack {
-  ctx::stack_context allocate() { return Stacks().Get(); }
-  void deallocate(ctx::stack_context& sc) { Stacks().Put(sc); }
-};
 
 std::atomic<std::uint32_t> g_launch_tag{0};
 
 }  // namespace
+
+template <std::size_t bytes>
+ctx::stack_context PooledStack<bytes>::allocate() {
+  return Stacks<bytes>().Get();
+}
+template <std::size_t bytes>
+void PooledStack<bytes>::deallocate(ctx::stack_context& sc) {
+  Stacks<bytes>().Put(sc);
+}
+template struct PooledStack<kStackBytes>;
+template struct PooledStack<kWarpStackBytes>;
 
 //-------------------------------------------------------------------------------------------------
 // [SECTION] Worker: fibers and the block loop
@@ -91,7 +100,7 @@ std::atomic<std::uint32_t> g_launch_tag{0};
 void Worker::StartFibers(std::uint32_t n) {
   threads_.resize(n);
   fibers_.reserve(n);
-  PooledStack alloc;
+  PooledStack<kStackBytes> alloc;
   for (std::uint32_t i = 0; i < n; ++i) {
     ThreadCtx* c = &threads_[i];
     const ctx::stack_context sc = alloc.allocate();

@@ -56,6 +56,19 @@ constexpr std::size_t kStackBytes = 256 * 1024;
 #else
 constexpr std::size_t kStackBytes = 64 * 1024;
 #endif
+// A warp's variables are 32 of each thread's: a warp fiber's stack is larger than a thread's.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr std::size_t kWarpStackBytes = std::size_t{4} << 20;
+#else
+constexpr std::size_t kWarpStackBytes = std::size_t{1} << 20;
+#endif
+// Fiber stacks of `bytes` (kStackBytes or kWarpStackBytes) from the pool kept across launches
+// (runtime.cpp), and back to it: Boost's allocator interface.
+template <std::size_t bytes>
+struct PooledStack {
+  ctx::stack_context allocate();
+  void deallocate(ctx::stack_context& sc);
+};
 
 struct ThreadAbort {};  // unwinds a fiber whose thread hit an error
 

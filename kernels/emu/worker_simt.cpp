@@ -3,27 +3,16 @@
 // formed (RecordWarp: one call, its lanes' offsets, times and values); a barrier stops the warp,
 // not a thread, and the block's barrier is passed as on the per-thread path (PassBarrier), with
 // the same records, so that every figure is the per-thread path's.
-#include <boost/context/protected_fixedsize_stack.hpp>
-
 #include "emu/worker.h"
 
 namespace ws::emu::detail {
-
-namespace {
-// A warp's variables are 32 of each thread's: a warp fiber's stack is larger than a thread's.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr std::size_t kWarpStackBytes = std::size_t{4} << 20;
-#else
-constexpr std::size_t kWarpStackBytes = std::size_t{1} << 20;
-#endif
-}  // namespace
 
 // One fiber per warp, kept at the index of the warp's first thread (threads_[w * 32] holds its
 // scheduler and stack); the others stay empty.
 void Worker::StartWarpFibers(std::uint32_t n) {
   threads_.resize(n);
   fibers_.resize(n);
-  ctx::protected_fixedsize_stack alloc(kWarpStackBytes);
+  PooledStack<kWarpStackBytes> alloc;  // kept across launches, as the threads' are
   for (std::uint32_t first = 0; first < n; first += 32) {
     ThreadCtx* c = &threads_[first];
     const ctx::stack_context sc = alloc.allocate();
