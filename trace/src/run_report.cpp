@@ -236,6 +236,11 @@ std::string LessonText(const LessonRun& run) {
     << " threads, " << t.warps() << " warps\n";
   if (t.resources.known())
     o << "compiler: " << ResourceSummary(t.resources) << " (" << t.resources.source << ")\n";
+  // The emulator's engine where it is not the SIMT path (docs/ENGINE.md): the same figures, and
+  // why.
+  if (t.engine == "fiber")
+    o << "engine: thread by thread (" << (t.engine_reason.empty() ? "fiber" : t.engine_reason)
+      << ")\n";
   o << "\n";
   char line[512];
   std::snprintf(line, sizeof line, "%-5s %-7s %-6s %9s %11s %9s %8s %8s %8s   %s\n", "line",
