@@ -3,8 +3,7 @@
 
 namespace ws::emu {
 
-void ShadowOrder::Put(std::uint64_t block, std::vector<GlobalShadow::Access>& batch,
-                      bool block_end) {
+void ShadowOrder::Put(std::uint64_t block, GlobalShadow::Batch& batch, bool block_end) {
   // Not this block's turn yet: its accesses wait with its worker, without taking the lock (the
   // worker whose turn it is holds it while it puts blocks in).
   if (!block_end && batch.size() < kBacklog && next_.load(std::memory_order_acquire) != block)

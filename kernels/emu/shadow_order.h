@@ -18,12 +18,13 @@ namespace ws::emu {
 
 class ShadowOrder {
  public:
-  // At most this many global accesses are held for the shadow (40 bytes each: 80 MB).
+  // At most this many global accesses are held for the shadow (40 bytes each, or 16 a run's
+  // lane: 80 MB).
   static constexpr std::size_t kBacklog = std::size_t{1} << 21;
 
   // Block `block`'s accesses in `batch` (in execution order; emptied when they went in, or moved
   // into the waiting blocks). `block_end`: the block has no more.
-  void Put(std::uint64_t block, std::vector<GlobalShadow::Access>& batch, bool block_end);
+  void Put(std::uint64_t block, GlobalShadow::Batch& batch, bool block_end);
   void Abandon();
   // What the shadow found (after every worker finished).
   const HazardTally& tally() const { return tally_; }
@@ -35,11 +36,11 @@ class ShadowOrder {
   HazardTally tally_;
   std::atomic<std::uint64_t> next_{0};  // the block whose accesses go in next
   bool abandoned_ = false;
-  std::map<std::uint64_t, std::vector<GlobalShadow::Access>> waiting_;
+  std::map<std::uint64_t, GlobalShadow::Batch> waiting_;
   std::size_t waiting_accesses_ = 0;
   // Emptied batches of waiting blocks, handed back to the workers whose batches wait (a fresh
   // vector each time cost its pages' zeroing by the kernel: 8 % of a matmul's time).
-  std::vector<std::vector<GlobalShadow::Access>> spare_;
+  std::vector<GlobalShadow::Batch> spare_;
 };
 
 }  // namespace ws::emu

@@ -366,8 +366,8 @@ class Worker {
   // A global access of the interval into this block's batch for the launch's shadow. Once per
   // checked access: inline here, as the other per-access functions.
   void ToShadow(std::uint32_t block, const AccessRecord& r, std::uint64_t value) {
-    GlobalShadow::Access::Fill(shadow_batch_.emplace_back(), block, r, local_sites_[r.site], value,
-                               true, keep_block_);
+    GlobalShadow::Access::Fill(shadow_batch_.accesses.emplace_back(), block, r,
+                               local_sites_[r.site], value, true, keep_block_);
   }
 
   // The bytes at `where` as a number; by size, so that the value is read in one load (a memcpy
@@ -545,9 +545,9 @@ class Worker {
   IntervalPairs interval_pairs_;
   HazardTally hazard_tally_;
   std::vector<WarpSync> syncs_;
-  std::vector<GlobalShadow::Access> shadow_batch_;  // this block's, not yet in the shadow
-  std::vector<std::uint8_t> warp_op_kinds_;         // by provisional warp-op id
-  std::vector<std::uint8_t> site_kinds_;            // SiteKinds()
+  GlobalShadow::Batch shadow_batch_;         // this block's, not yet in the shadow
+  std::vector<std::uint8_t> warp_op_kinds_;  // by provisional warp-op id
+  std::vector<std::uint8_t> site_kinds_;     // SiteKinds()
   bool interval_writes_ = false;  // the lanes' logs hold a shared or global store or atomic
   bool interval_global_ = false;
   // The global arrays the interval's stores and atomics wrote, a bit each (its id % 64; local

@@ -421,8 +421,9 @@ void Worker::SimtGather(std::uint32_t block, const std::vector<std::uint8_t>& ki
     q.run = q.run && (written & ArrayBit(local_sites_[q.site].buffer)) == 0;
     run_lanes += q.run ? 32 : 0;
   }
-  const std::size_t header = shadow_batch_.size();
-  if (run_lanes > 0) shadow_batch_.emplace_back().size = 0;
+  std::vector<GlobalShadow::Access>& batch = shadow_batch_.accesses;
+  const std::size_t header = batch.size();
+  if (run_lanes > 0) batch.emplace_back().size = 0;
   simt_bucket_.assign(n + 1, 0u);
   for (const SimtRequest& q : simt_log_) {
     if (run_lanes > 0 && q.run) continue;
@@ -460,23 +461,24 @@ void Worker::SimtGather(std::uint32_t block, const std::vector<std::uint8_t>& ki
     GatherOne(block, kinds, pair, {e.offset, 0, e.time, e.thread, e.site, threads_[e.thread].epoch},
               e.value);
   if (run_lanes > 0) {
-    const std::size_t singles = shadow_batch_.size() - header - 1;
+    // Each run: its lane 0 as an access, the 32 lanes' offsets and values beside the batch.
+    const std::size_t singles = batch.size() - header - 1;
+    std::uint32_t runs = 0;
     for (const SimtRequest& q : simt_log_) {
       if (!q.run) continue;
-      const SiteInfo& site = local_sites_[q.site];
-      for (std::uint32_t l = 0; l < 32; ++l) {
-        const std::uint32_t thread = q.warp * 32u + l;
-        const std::uint32_t k = q.at + l;
-        GlobalShadow::Access::Fill(
-            shadow_batch_.emplace_back(), block,
-            {simt_offsets_[k], 0, simt_times_[k], static_cast<std::uint16_t>(thread), q.site,
-             threads_[thread].epoch},
-            site, simt_values_[k], true, keep_block_);
-      }
+      const std::uint32_t thread = q.warp * 32u;
+      GlobalShadow::Access::Fill(
+          batch.emplace_back(), block,
+          {static_cast<std::uint32_t>(shadow_batch_.lanes.size()), 0, simt_times_[q.at],
+           static_cast<std::uint16_t>(thread), q.site, threads_[thread].epoch},
+          local_sites_[q.site], 0, true, keep_block_);
+      for (std::uint32_t k = q.at; k < q.at + 32; ++k)
+        shadow_batch_.lanes.push_back({simt_values_[k], simt_offsets_[k]});
+      ++runs;
     }
-    GlobalShadow::Access& h = shadow_batch_[header];
+    GlobalShadow::Access& h = batch[header];
     h.offset = static_cast<std::uint32_t>(singles);
-    h.time = static_cast<std::uint32_t>(run_lanes);
+    h.time = runs;
   }
   SimtClearLog();
 }

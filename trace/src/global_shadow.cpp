@@ -102,21 +102,27 @@ void GlobalShadow::FinishBlock(std::uint32_t block, HazardTally& tally) {
 
 [[gnu::always_inline]] inline bool GlobalShadow::Quiet(const Access& y, std::uint64_t key,
                                                        const Page* page) const {
+  return Quiet(y.offset, y.size, y.block, key, page);
+}
+
+[[gnu::always_inline]] inline bool GlobalShadow::Quiet(std::uint32_t offset, std::uint8_t size,
+                                                       std::uint32_t block, std::uint64_t key,
+                                                       const Page* page) const {
   const std::uint32_t first = static_cast<std::uint32_t>(key);
   if (page == nullptr || !page->reads) return false;
   const std::size_t at = static_cast<std::size_t>(key % kPageWords);
   if ((page->reads->whole[at / 64] >> (at % 64) & 1u) != 0) {  // read before, every byte of it
     return !page->writes || page->writes->side[at].block == ~0u ||
-           page->writes->side[at].block == y.block;
+           page->writes->side[at].block == block;
   }
   const Side& r = page->reads->side[at];
-  const std::uint8_t mask = WordMask(y.offset, y.size, first);
+  const std::uint8_t mask = WordMask(offset, size, first);
   const std::uint32_t writer = page->writes ? page->writes->side[at].block : ~0u;
-  return r.block != ~0u && ((r.thread >> 11) & mask) == mask &&
-         (writer == ~0u || writer == y.block);
+  return r.block != ~0u && ((r.thread >> 11) & mask) == mask && (writer == ~0u || writer == block);
 }
 
-void GlobalShadow::ApplyBatch(std::span<const Access> batch, HazardTally& tally) {
+void GlobalShadow::ApplyBatch(const Batch& b, HazardTally& tally) {
+  const std::span<const Access> batch = b.accesses;
   for (std::size_t i = 0; i < batch.size();) {
     if (batch[i].size != 0) {
       Apply(batch[i++], tally);
@@ -134,18 +140,24 @@ void GlobalShadow::ApplyBatch(std::span<const Access> batch, HazardTally& tally)
     std::uint64_t page_key = ~0ull;
     const Page* page = nullptr;
     std::uint32_t threads = 0;
-    for (const Access& y : runs) {
-      const std::uint32_t first = y.offset / 4;
-      if (y.op == AccessOp::kLoad && first == LastWord(y.offset, y.size)) {
-        const std::uint64_t key = (std::uint64_t{y.buffer} << 32) | first;
-        if (key / kPageWords != page_key) {
-          page_key = key / kPageWords;
-          page = FindPage(page_key, false);
+    for (const Access& t : runs) {
+      const RunLane* lanes = b.lanes.data() + t.offset;
+      for (std::uint32_t l = 0; l < 32; ++l) {
+        const std::uint32_t offset = lanes[l].offset, first = offset / 4;
+        if (t.op == AccessOp::kLoad && first == LastWord(offset, t.size)) {
+          const std::uint64_t key = (std::uint64_t{t.buffer} << 32) | first;
+          if (key / kPageWords != page_key) {
+            page_key = key / kPageWords;
+            page = FindPage(page_key, false);
+          }
+          if (Quiet(offset, t.size, t.block, key, page)) continue;
         }
-        if (Quiet(y, key, page)) continue;
+        Access& y = loud_.emplace_back(t);
+        y.offset = offset;
+        y.value = lanes[l].value;
+        y.thread = static_cast<std::uint16_t>(t.thread + l);
+        threads = std::max<std::uint32_t>(threads, y.thread + 1u);
       }
-      loud_.push_back(y);
-      threads = std::max<std::uint32_t>(threads, y.thread + 1u);
     }
     if (loud_.empty()) {
       for (const Access& y : singles) Apply(y, tally);

@@ -239,13 +239,29 @@ class GlobalShadow {
   GlobalShadow(const GlobalShadow&) = delete;
   GlobalShadow& operator=(const GlobalShadow&) = delete;
   void Apply(const Access& a, HazardTally& tally);
-  // A batch of accesses in order. An entry of size 0 heads an interval whose global accesses are
-  // all loads, given as its `offset` accesses in each thread's order and then `time` more, whole
-  // warps' requests in the order they were made (the SIMT path's, kept as they came: SimtGather).
-  // Where each of the latter is a read of a word already read, with no write since from another
-  // block, they pair with nothing and change nothing, in any order: they are passed over.
-  // Otherwise all of them go in each thread's order, as Apply would have been given them.
-  void ApplyBatch(std::span<const Access> batch, HazardTally& tally);
+  // A whole warp's run's lanes (ApplyBatch): all but these are the run's template's.
+  struct RunLane {
+    std::uint64_t value = 0;
+    std::uint32_t offset = 0;
+  };
+  // A batch of accesses in order. An entry of size 0 heads an interval: its `offset` accesses
+  // that follow, in each thread's order, then `time` runs: whole warps' loads made at one time,
+  // of arrays the block did not write in the interval, in the order they were made (the SIMT
+  // path's, kept as they came: SimtGather). A run is an Access for its lane 0 whose `offset` is
+  // the index of its 32 lanes in `lanes` (lane l: thread + l, that lane's offset and value).
+  // A run's read of a word already read, with no write since from another block, pairs with
+  // nothing and changes nothing, in any order: it is passed over; the others go into each
+  // thread's order with the rest, as Apply would have been given them.
+  struct Batch {
+    std::vector<Access> accesses;
+    std::vector<RunLane> lanes;
+    std::size_t size() const { return accesses.size() + lanes.size(); }
+    void clear() {
+      accesses.clear();
+      lanes.clear();
+    }
+  };
+  void ApplyBatch(const Batch& batch, HazardTally& tally);
   // After a block's last access: its pairs that waited for the block's later atomics (an access
   // before the block's ticket, against a lower block's after its own) are decided.
   void FinishBlock(std::uint32_t block, HazardTally& tally);
@@ -266,6 +282,9 @@ class GlobalShadow {
   bool Quiet(const Access& y);
   struct Page;
   bool Quiet(const Access& y, std::uint64_t key, const Page* page) const;  // `key`'s page
+  // The same for a read of `size` bytes at `offset` by block `block`.
+  bool Quiet(std::uint32_t offset, std::uint8_t size, std::uint32_t block, std::uint64_t key,
+             const Page* page) const;
   std::vector<Access> merged_;  // ApplyBatch's interval in each thread's order
   std::vector<Access> loud_;    // its runs' reads that are not quiet, by thread
   std::vector<std::uint32_t> bucket_;
