@@ -142,16 +142,24 @@ void GlobalShadow::ApplyBatch(const Batch& b, HazardTally& tally) {
     std::uint32_t threads = 0;
     for (const Access& t : runs) {
       const RunLane* lanes = b.lanes.data() + t.offset;
+      // A lane at its neighbour's address is as quiet as it (a broadcast, a row read twice).
+      std::uint32_t last_offset = ~0u;
+      bool last_quiet = false;
       for (std::uint32_t l = 0; l < 32; ++l) {
         const std::uint32_t offset = lanes[l].offset, first = offset / 4;
-        if (t.op == AccessOp::kLoad && first == LastWord(offset, t.size)) {
-          const std::uint64_t key = (std::uint64_t{t.buffer} << 32) | first;
-          if (key / kPageWords != page_key) {
-            page_key = key / kPageWords;
-            page = FindPage(page_key, false);
+        if (offset != last_offset) {
+          last_offset = offset;
+          last_quiet = false;
+          if (t.op == AccessOp::kLoad && first == LastWord(offset, t.size)) {
+            const std::uint64_t key = (std::uint64_t{t.buffer} << 32) | first;
+            if (key / kPageWords != page_key) {
+              page_key = key / kPageWords;
+              page = FindPage(page_key, false);
+            }
+            last_quiet = Quiet(offset, t.size, t.block, key, page);
           }
-          if (Quiet(offset, t.size, t.block, key, page)) continue;
         }
+        if (last_quiet) continue;
         Access& y = loud_.emplace_back(t);
         y.offset = offset;
         y.value = lanes[l].value;
