@@ -286,6 +286,16 @@ using detail::Canonicalize;
 using detail::g_launch_tag;
 using detail::Launch;
 using detail::t_worker;
+
+namespace {
+// In a warp function: the lane whose turn it is (WS_SIMT_LANES points t_thread at its state).
+int RunningLane() {
+  const ThreadState* t = t_thread;
+  return static_cast<int>(
+      (t->thread_idx.x + t->block_dim.x * (t->thread_idx.y + t->block_dim.y * t->thread_idx.z)) &
+      31u);
+}
+}  // namespace
 using detail::Worker;
 
 void RecordAccess(std::uint64_t key, std::uint32_t offset, const void* where) {
@@ -310,10 +320,7 @@ std::uint64_t WarpOp(std::uint32_t kind, std::uint32_t mask, std::uint64_t value
                      int width, std::uint32_t place) {
   if (::ws::simt::WarpCall* call = ::ws::simt::t_warp_call) {
     // A warp function's call (ws_program_simt.h): noted for the meeting, then its result.
-    const ThreadState* t = t_thread;
-    const auto lane = static_cast<int>(
-        (t->thread_idx.x + t->block_dim.x * (t->thread_idx.y + t->block_dim.y * t->thread_idx.z)) &
-        31u);
+    const int lane = RunningLane();
     if (call->noting) {
       SimtWarpOpNote(lane, kind, mask, value, arg, width, place);
       return value;
@@ -384,10 +391,7 @@ std::uint32_t SharedArrayBase(std::uint32_t bytes, std::uint32_t* tag, std::uint
 
 void AddWork(std::uint32_t units) {
   if (::ws::simt::Warp* w = ::ws::simt::t_warp) {  // a warp function's lane: its own clock
-    const ThreadState* t = t_thread;
-    w->clk[(t->thread_idx.x +
-            t->block_dim.x * (t->thread_idx.y + t->block_dim.y * t->thread_idx.z)) &
-           31u] += units;
+    w->clk[RunningLane()] += units;
     return;
   }
   t_worker->AddWork(units);
@@ -398,10 +402,13 @@ unsigned int SmId() {
 }
 
 unsigned long long GlobalTimer() {
+  if (const ::ws::simt::Warp* w = ::ws::simt::t_warp)  // a warp function's lane: its own clock
+    return t_worker->BlockStart() + w->clk[RunningLane()];
   return t_worker->GlobalTimer();
 }
 
 unsigned long long ThreadClock() {
+  if (const ::ws::simt::Warp* w = ::ws::simt::t_warp) return w->clk[RunningLane()];
   return t_worker->ThreadClock();
 }
 
@@ -423,9 +430,10 @@ Result<LaunchTrace> RunLaunch(const LaunchConfig& config, const std::function<vo
   L.config = &config;
   L.body = &body;
   // The SIMT path where the kernel has a warp function and the launch needs no thread-by-thread
-  // order (another schedule, the cache replay, the block-scheduler model).
+  // order (another schedule, the cache replay). (The block-scheduler model reads each lane's
+  // clock: GlobalTimer.)
   if (config.warp_body && config.schedule.kind == Schedule::Kind::kInOrder &&
-      config.cache_probes.empty() && config.model_sms == 0)
+      config.cache_probes.empty())
     L.warp_body = &config.warp_body;
   L.tag = ++g_launch_tag;
   const std::uint64_t blocks = config.grid.count();

@@ -424,6 +424,7 @@ class Worker {
   const LaunchConfig& Config() const { return *launch_->config; }
   unsigned SmId() const { return block_sm_; }
   unsigned long long GlobalTimer() const { return block_start_ + t_ctx->clock; }
+  std::uint64_t BlockStart() const { return block_start_; }
   unsigned long long ThreadClock() const { return t_ctx->clock; }
 
   unsigned char* DynamicShared(std::uint32_t* bytes, std::uint32_t* offset) {

@@ -54,11 +54,12 @@ TEST(LessonEngines, EveryLessonAndExerciseGivesTheSameFiguresOnBoth) {
   // written against the recording API, or needing the threads' own order (a schedule, a variant
   // racy on purpose).
   // Written against the API: constant (2), texture-2d (6). The SIMT rewrite's own limits: a
-  // thread's array in local memory. The block-scheduler model (scalability).
-  const std::set<std::string> fallbacks = {
-      "constantBroadcast",  "constantSerialized", "blurGlobal",    "blurTexture",
-      "rotateGlobal",       "rotateTexture",      "rowSumsGlobal", "rowSumsTexture",
-      "arrayInLocalMemory", "blockWork"};
+  // thread's array in local memory.
+  const std::set<std::string> fallbacks = {"constantBroadcast", "constantSerialized",
+                                           "blurGlobal",        "blurTexture",
+                                           "rotateGlobal",      "rotateTexture",
+                                           "rowSumsGlobal",     "rowSumsTexture",
+                                           "arrayInLocalMemory"};
   std::map<std::string, std::string> fell_back;  // kernel -> why
   std::size_t simt = 0;
   for (const Case& c : Cases()) {

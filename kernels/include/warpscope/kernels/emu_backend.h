@@ -134,7 +134,6 @@ class EmuBackend {
     if (cfg.schedule.kind != Schedule::Kind::kInOrder)
       return "the " + cfg.schedule.Name() + " schedule runs the threads one by one";
     if (!cfg.cache_probes.empty()) return "the cache replay follows the threads one by one (yet)";
-    if (cfg.model_sms > 0) return "the block-scheduler model runs the threads one by one (yet)";
     return {};
   }
 

@@ -72,7 +72,7 @@ struct LaunchConfig {
   std::vector<CacheProbe> cache_probes;
   // The kernel's warp function (the SIMT path), if it has one: called once per warp, on a fiber
   // of the warp's own, instead of the body once per thread. Only with the in-order schedule, no
-  // cache probes and no block-scheduler model (RunLaunch falls back to the body otherwise).
+  // cache probes (RunLaunch falls back to the body otherwise).
   std::function<void(const WarpLanes&)> warp_body;
 };
 
