@@ -91,7 +91,7 @@ TEST(ProgramRewrite, LessonFormChangesTheDeclarationsOnly) {
 // The lesson form's warp function (the SIMT path, docs/ENGINE.md): named as the kernel in
 // namespace ws_simt, a template's too (its accesses are read in an instantiation the lesson
 // file does not make), each access keyed by the lessons' own place, (FileTag("k.cuh"), line):
-// the recording API's sites.
+// the recording API's sites; a loop counter compared with a template's value is uniform.
 TEST(ProgramRewrite, LessonFormWarpFunctionsKeyAccessesAsTheLessonsDo) {
   RewriteRequest rq;
   rq.file_name = "k.cuh";
@@ -102,6 +102,12 @@ TEST(ProgramRewrite, LessonFormWarpFunctionsKeyAccessesAsTheLessonsDo) {
       "template <int T>\n"
       "__global__ void copy(float* out, const float* in) {\n"
       "  out[threadIdx.x] = in[threadIdx.x];\n"
+      "  __shared__ float t[T];\n"
+      "  t[threadIdx.x % T] = in[threadIdx.x];\n"
+      "  __syncthreads();\n"
+      "  float s = 0;\n"
+      "  for (int k = 0; k < T; ++k) s += t[k];\n"
+      "  out[threadIdx.x] = s;\n"
       "}\n";
   const RewriteResult r = RewriteProgram(rq);
   ASSERT_TRUE(r.ok) << (r.errors.empty() ? "" : r.errors[0].message);
@@ -115,6 +121,10 @@ TEST(ProgramRewrite, LessonFormWarpFunctionsKeyAccessesAsTheLessonsDo) {
   EXPECT_NE(src.find("::ws::simt::St<" + place), std::string::npos) << src;
   EXPECT_NE(src.find("::ws::simt::Ld<" + place), std::string::npos) << src;
   EXPECT_EQ(src.find("ws_lesson_instances"), std::string::npos);  // the rewrite's alone
+  // The loop's counter is the warp's one value: T is a constant of each instantiation, and k is
+  // read only as an index (in the template's text, bare: the array's type depends on T).
+  EXPECT_NE(src.find("WS_SIMT_AT(ws_W) int k = 0;"), std::string::npos) << src;
+  EXPECT_NE(src.find("WS_SIMT_ONCE(ws_W) ++k;"), std::string::npos) << src;
 }
 
 TEST(ProgramRewrite, FindsEachAccessAtItsColumn) {

@@ -82,7 +82,9 @@ bool Collector::SimtUniformExpr(const Stmt* e, const SimtKernel& k, bool writes)
       isa<FloatingLiteral>(e) || isa<UnaryExprOrTypeTraitExpr>(e) || isa<CXXNullPtrLiteralExpr>(e))
     return true;
   if (const auto* d = dyn_cast<DeclRefExpr>(e)) {  // an enumerator, a constant, a block's index
-    if (isa<EnumConstantDecl>(d->getDecl())) return true;
+    // (A template's value parameter, TILE_WIDTH, is a constant of each instantiation.)
+    if (isa<EnumConstantDecl>(d->getDecl()) || isa<NonTypeTemplateParmDecl>(d->getDecl()))
+      return true;
     const auto* v = dyn_cast<VarDecl>(d->getDecl());
     if (BlockBuiltin(v)) return true;
     return v != nullptr && k.uniform.count(v) == 0 && k.lanes.count(v) == 0 &&
@@ -102,6 +104,8 @@ bool Collector::SimtUniformExpr(const Stmt* e, const SimtKernel& k, bool writes)
     return false;
   }
   if (const auto* p = dyn_cast<ParenExpr>(e)) return SimtUniformExpr(p->getSubExpr(), k, writes);
+  if (const auto* t = dyn_cast<SubstNonTypeTemplateParmExpr>(e))
+    return SimtUniformExpr(t->getReplacement(), k, writes);
   if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(e))
     return SimtUniformExpr(m->getSubExpr(), k, writes);
   if (const auto* u = dyn_cast<UnaryOperator>(e)) {
@@ -207,10 +211,17 @@ void Collector::SimtUniform(const Stmt* body, SimtKernel& k) {
         todo.push_back({c->getSubExpr()->IgnoreParens(), true});
         continue;
       }
+      // A built-in subscript's index is read (in a template's text, where the array's type
+      // depends on the template's arguments, clang leaves the index without its conversion to a
+      // value: `Mds[ty][k]` names k bare).
+      const auto* sub = dyn_cast<ArraySubscriptExpr>(s);
       for (const Stmt* ch : s->children()) {
         if (ch == nullptr) continue;
         const bool is_target = target != nullptr && ch == target;
-        todo.push_back({is_target ? target->IgnoreParens() : ch, is_target});
+        const bool index = sub != nullptr && ch == sub->getIdx() &&
+                           isa<DeclRefExpr>(sub->getIdx()->IgnoreParens());
+        todo.push_back(
+            {is_target || index ? cast<Expr>(ch)->IgnoreParens() : ch, is_target || index});
       }
     }
   };
