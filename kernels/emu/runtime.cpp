@@ -25,7 +25,7 @@
 
 namespace ws::emu {
 
-thread_local ThreadState* t_thread = nullptr;
+constinit thread_local ThreadState* t_thread = nullptr;
 constinit thread_local bool t_reads_pending = false;
 
 namespace detail {
@@ -187,7 +187,12 @@ void Worker::StopFibers(std::uint32_t n) {
   for (std::uint32_t i = 0; i < n; ++i) {
     if (fibers_[i] && !threads_[i].in_kernel) Resume(i);
   }
-  // Fibers stopped mid-kernel (a faulted block) are destroyed here; Boost unwinds them.
+  // Fibers stopped mid-kernel (a faulted block) are destroyed here; Boost unwinds them on their
+  // stacks without telling AddressSanitizer it switched there, so the frames the unwinder leaves
+  // keep their redzones, and the next landing pad's check of the stack reads them as an overflow:
+  // their stacks are cleared first (nothing is checked in them any more).
+  for (std::uint32_t i = 0; i < n; ++i)
+    if (fibers_[i] && threads_[i].in_kernel) FreshStack(threads_[i].stack);
   fibers_.clear();
 }
 

@@ -36,9 +36,11 @@ std::vector<Case> Cases() {
 }
 
 // The run, or (a lesson that shows a launch failing: a divergent barrier) its error in `error`.
-LessonRun RunOn(const Case& c, const std::string& engine, std::string* error) {
+LessonRun RunOn(const Case& c, const std::string& engine, std::string* error,
+                unsigned workers = 0) {
   RunOptions o;
   o.engine = engine;
+  o.workers = workers;
   if (!c.schedule.empty()) {
     auto s = ParseSchedule(c.schedule);
     EXPECT_TRUE(s.ok()) << c.label;
@@ -55,11 +57,10 @@ TEST(LessonEngines, EveryLessonAndExerciseGivesTheSameFiguresOnBoth) {
   // racy on purpose).
   // Written against the API: constant (2), texture-2d (6). The SIMT rewrite's own limits: a
   // thread's array in local memory.
-  const std::set<std::string> fallbacks = {"constantBroadcast", "constantSerialized",
-                                           "blurGlobal",        "blurTexture",
-                                           "rotateGlobal",      "rotateTexture",
-                                           "rowSumsGlobal",     "rowSumsTexture",
-                                           "arrayInLocalMemory"};
+  const std::set<std::string> fallbacks = {
+      "constantBroadcast", "constantSerialized", "blurGlobal",
+      "blurTexture",       "rotateGlobal",       "rotateTexture",
+      "rowSumsGlobal",     "rowSumsTexture",     "arrayInLocalMemory"};
   std::map<std::string, std::string> fell_back;  // kernel -> why
   std::size_t simt = 0;
   for (const Case& c : Cases()) {
@@ -99,6 +100,33 @@ TEST(LessonEngines, EveryLessonAndExerciseGivesTheSameFiguresOnBoth) {
   EXPECT_GT(simt, 0u);
   std::printf("%zu launches on the SIMT path; %zu kernels thread by thread\n", simt,
               fell_back.size());
+}
+
+// The SIMT path's figures do not depend on how many workers run the blocks (docs/ENGINE.md,
+// "Many cores"): every lesson's variants at 1, 2 and 3 workers give the same check, lesson
+// figures and per-launch figures, hazards, barriers and kept records.
+TEST(LessonEngines, TheSimtPathsFiguresDoNotDependOnTheWorkers) {
+  for (const Case& c : Cases()) {
+    if (c.label.find(" exercise ") != std::string::npos) continue;  // the variants suffice
+    SCOPED_TRACE(c.label);
+    std::string e1, e2, e3;
+    const LessonRun one = RunOn(c, "simt", &e1, 1);
+    for (const unsigned workers : {2u, 3u}) {
+      const LessonRun more = RunOn(c, "simt", workers == 2 ? &e2 : &e3, workers);
+      EXPECT_EQ(e1, workers == 2 ? e2 : e3) << workers;
+      EXPECT_EQ(one.check.message, more.check.message) << workers;
+      if (one.figures != nullptr && more.figures != nullptr) {
+        nlohmann::json a = one.metrics(), b = more.metrics();
+        if (c.lesson == "fp-order") {  // the blocks' finishing order (above)
+          a.erase("gpu_sum");
+          b.erase("gpu_sum");
+        }
+        EXPECT_EQ(a.dump(), b.dump()) << workers;
+      }
+      testing_engines::ExpectSameLaunches(one.launches, more.launches,
+                                          c.label + " at " + std::to_string(workers) + " workers");
+    }
+  }
 }
 
 }  // namespace

@@ -25,7 +25,10 @@ struct ThreadState {
   void* frame;
   std::uint32_t instance;
 };
-extern thread_local ThreadState* t_thread;
+// constinit: no dynamic initialization, so every file reads it at its thread-local address, not
+// through a wrapper that may call an initializer (GCC 12's null check of the wrapper's result
+// under -fsanitize=null read the flags of the initializer's test and reported a null store).
+extern constinit thread_local ThreadState* t_thread;
 
 // Implemented by the emulator runtime (kernels/emu/runtime.cpp).
 // `where` (may be null): the element, whose value a kept block's record carries.
