@@ -21,14 +21,20 @@ RewriteResult Rewrite(const std::string& text) {
   return RewriteProgram(rq);
 }
 
-// A built-in lesson's kernel file, plain CUDA, into the lessons' recording API: declarations only,
-// each on its own line, every expression as written.
-TEST(ProgramRewrite, LessonFormChangesTheDeclarationsOnly) {
+// A lesson form's request for kernel file `name` (its text set by the test).
+RewriteRequest LessonFormOf(const std::string& name) {
   RewriteRequest rq;
-  rq.file_name = "k.cuh";
+  rq.file_name = name;
   rq.directory = WARPSCOPE_SOURCE_DIR "/examples";
   rq.shim_dir = WARPSCOPE_SOURCE_DIR "/kernels/program/shim";
   rq.lesson_form = true;
+  return rq;
+}
+
+// A built-in lesson's kernel file, plain CUDA, into the lessons' recording API: declarations only,
+// each on its own line, every expression as written.
+TEST(ProgramRewrite, LessonFormChangesTheDeclarationsOnly) {
+  RewriteRequest rq = LessonFormOf("k.cuh");
   rq.text =
       "static __device__ void helper(float (&s)[64], const float* in) { s[0] = in[0]; }\n"
       "template <int T>\n"
@@ -93,11 +99,7 @@ TEST(ProgramRewrite, LessonFormChangesTheDeclarationsOnly) {
 // file does not make), each access keyed by the lessons' own place, (FileTag("k.cuh"), line):
 // the recording API's sites; a loop counter compared with a template's value is uniform.
 TEST(ProgramRewrite, LessonFormWarpFunctionsKeyAccessesAsTheLessonsDo) {
-  RewriteRequest rq;
-  rq.file_name = "k.cuh";
-  rq.directory = WARPSCOPE_SOURCE_DIR "/examples";
-  rq.shim_dir = WARPSCOPE_SOURCE_DIR "/kernels/program/shim";
-  rq.lesson_form = true;
+  RewriteRequest rq = LessonFormOf("k.cuh");
   rq.text =
       "template <int T>\n"
       "__global__ void copy(float* out, const float* in) {\n"

@@ -96,47 +96,39 @@ void Collector::EmitWarpFunctions() {
             " bytes, more than a warp's stack holds for 32 lanes";
     std::string text;
     if (why.empty() && !SimtStmt(body, k, text)) why = "a construct the SIMT rewrite missed";
+    std::string header;  // a template's parameters as written
+    if (ftd != nullptr) {
+      const CharSourceRange tr = FileRange(ftd->getTemplateParameters()->getSourceRange());
+      if (tr.isValid())
+        header = RawText(Offset(tr.getBegin()), Offset(tr.getEnd())) + " ";
+      else if (why.empty())
+        why = "a template whose parameters a macro writes";
+    }
+    // After the warp function (or what stands for it), the kernel's last line again.
+    const std::string back = "#line " + std::to_string(sm_.getSpellingLineNumber(fr.getEnd())) +
+                             " \"" + CString(DisplayName(sm_.getFileID(fr.getEnd()))) + "\"\n";
     if (!why.empty()) {
       simt_no_[f] = why;
-      if (rq_.lesson_places && fr.isValid()) {
-        // The lesson's launch finds the kernel's name here all the same: a NoWarp saying why.
-        std::string head;
-        if (ftd != nullptr) {
-          const CharSourceRange tr = FileRange(ftd->getTemplateParameters()->getSourceRange());
-          if (tr.isValid()) head = RawText(Offset(tr.getBegin()), Offset(tr.getEnd())) + " ";
-        }
+      // The lesson's launch finds the kernel's name here all the same: a NoWarp saying why.
+      if (rq_.lesson_places && fr.isValid())
         EmitWarp(Offset(fr.getEnd()),
-                 "\n#if defined(WS_SIMT)\n" + head + "inline constexpr ::ws::simt::NoWarp " +
-                     f->getName().str() + "{\"" + CString(why) + "\"};\n#endif\n#line " +
-                     std::to_string(sm_.getSpellingLineNumber(fr.getEnd())) + " \"" +
-                     CString(DisplayName(sm_.getFileID(fr.getEnd()))) + "\"\n");
-      }
+                 "\n#if defined(WS_SIMT)\n" + header + "inline constexpr ::ws::simt::NoWarp " +
+                     f->getName().str() + "{\"" + CString(why) + "\"};\n#endif\n" + back);
       continue;
     }
     // A lesson's warp function is named as its kernel (in the lessons' namespace ws_simt).
     const std::string name = f->getName().str() + (rq_.lesson_places ? "" : "__ws_warp");
-    const unsigned end_line = sm_.getSpellingLineNumber(fr.getEnd());
     // The kernel's name as g++'s __PRETTY_FUNCTION__ writes it (assert's message).
     std::string pretty = PredefinedExpr::ComputeName(PredefinedExpr::PrettyFunction, f);
     for (std::size_t at = 0; (at = pretty.find(" *", at)) != std::string::npos;)
       pretty.erase(at, 1);
     for (std::size_t at = 0; (at = pretty.find(" &", at)) != std::string::npos;)
       pretty.erase(at, 1);
-    std::string header;
-    if (ftd != nullptr) {
-      const CharSourceRange tr = FileRange(ftd->getTemplateParameters()->getSourceRange());
-      if (tr.isInvalid()) {
-        simt_no_[f] = "a template whose parameters a macro writes";
-        continue;
-      }
-      header = RawText(Offset(tr.getBegin()), Offset(tr.getEnd())) + " ";
-    }
     std::string fn = "\n#if defined(WS_SIMT)\n" + header + "[[maybe_unused]] static inline void " +
                      name + "(::ws::simt::Warp& ws_W" + params +
                      ") { [[maybe_unused]] static constexpr const char ws_pretty[] = \"" +
                      CString(pretty) + "\"; " + copies + text + "}\n#endif\n";
-    fn += "#line " + std::to_string(end_line) + " \"" +
-          CString(DisplayName(sm_.getFileID(fr.getEnd()))) + "\"\n";
+    fn += back;
     EmitWarp(Offset(fr.getEnd()), std::move(fn));
     simt_[f] = name;
   }
