@@ -193,6 +193,7 @@ class Worker {
   void SimtMaterialize();
   const std::uint64_t* ReadLanes(std::uint16_t id, std::uint32_t mask, const void* const* ptrs,
                                  std::uint64_t (&out)[32]) const;
+  static void ReadWarp(std::uint32_t size, const void* const* ptrs, std::uint64_t* out);
   bool WarpBarrier(std::uint32_t mask, std::uint32_t place);
   void WarpExit(std::uint32_t mask);
   void SimtWarpOpNote(int lane, std::uint32_t kind, std::uint32_t mask, std::uint64_t value,
@@ -587,7 +588,12 @@ class Worker {
   struct SimtRequest {  // one request of the interval: its lanes' entries from `at` on
     std::uint16_t site, warp;
     std::uint32_t mask, at;  // kSimtShape | k: a shared load's kept without values (simt_shapes_)
-    bool run = false;        // a whole warp's global load, stepping evenly at one time (ApplyBatch)
+    // A whole warp's global load at one time: its lanes went straight into the shadow's batch
+    // (shadow_batch_'s offsets and values from `at` on), its time `time` (SimtLog); `run` while
+    // it may go to the shadow as it came (ApplyBatch), not in its threads' order (SimtGather).
+    bool in_batch = false, run = false;
+    std::uint32_t time = 0;
+    std::uint64_t span = 0;  // a run's lowest and highest offsets (GlobalShadow::Batch)
   };
   // A shared load's request without its values: lane l's offset, and address, `offset + (l - l0)
   // * step` (`at + ...`; l0 its first lane), its time every lane's (RecordWarpAccess).

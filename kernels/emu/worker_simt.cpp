@@ -229,17 +229,38 @@ void Worker::SimtLog(std::uint16_t id, std::uint64_t key, std::uint32_t mask,
       return;
     }
   }
-  std::uint64_t read[32];
-  if (values == nullptr && ptrs != nullptr) values = ReadLanes(id, mask, ptrs, read);
-  const auto at = static_cast<std::uint32_t>(simt_offsets_.size());
-  // A whole warp's global load at one time: one run for the shadow (ApplyBatch).
-  bool run = false;
+  // A whole warp's global load at one time: one run for the shadow (ApplyBatch), its lanes
+  // straight into the batch that goes there.
   if (mask == ~0u && load && local_sites_[id].space == MemorySpace::kGlobal) {
     std::uint32_t off = 0;
     for (std::uint32_t l = 0; l < 32; ++l) off |= times[l] ^ times[0];
-    run = off == 0;
+    if (off == 0) {
+      std::vector<std::uint32_t>& to = shadow_batch_.offsets;
+      const auto at = static_cast<std::uint32_t>(to.size());
+      if (known_step != nullptr) {
+        to.resize(at + 32u);
+        std::uint32_t o = offsets[0];
+        for (std::uint32_t l = 0; l < 32; ++l, o += static_cast<std::uint32_t>(*known_step))
+          to[at + l] = o;
+      } else {
+        to.insert(to.end(), offsets, offsets + 32);
+      }
+      const std::uint64_t span = GlobalShadow::Batch::Span(to.data() + at);
+      shadow_batch_.values.resize(at + 32u);
+      std::uint64_t* out = shadow_batch_.values.data() + at;
+      if (values != nullptr)
+        std::copy(values, values + 32, out);
+      else if (ptrs != nullptr)
+        ReadWarp(local_sites_[id].size, ptrs, out);
+      simt_log_.push_back(
+          {id, static_cast<std::uint16_t>(w), mask, at, true, true, times[0], span});
+      return;
+    }
   }
-  simt_log_.push_back({id, static_cast<std::uint16_t>(w), mask, at, run});
+  std::uint64_t read[32];
+  if (values == nullptr && ptrs != nullptr) values = ReadLanes(id, mask, ptrs, read);
+  const auto at = static_cast<std::uint32_t>(simt_offsets_.size());
+  simt_log_.push_back({id, static_cast<std::uint16_t>(w), mask, at});
   if (known_step != nullptr) {  // (only the first lane's offset was given: the rest added up)
     const std::size_t from = simt_offsets_.size();
     simt_offsets_.resize(from + 32);
@@ -305,6 +326,17 @@ const std::uint64_t* Worker::ReadLanes(std::uint16_t id, std::uint32_t mask,
   return out;
 }
 
+// The same for a whole warp, into `out`: for the common sizes a loop of 32 plain loads.
+void Worker::ReadWarp(std::uint32_t size, const void* const* ptrs, std::uint64_t* out) {
+  if (size == 4) {
+    for (std::uint32_t l = 0; l < 32; ++l) out[l] = LoadValue(ptrs[l], 4);
+  } else if (size >= 8) {
+    for (std::uint32_t l = 0; l < 32; ++l) out[l] = LoadValue(ptrs[l], 8);
+  } else {
+    for (std::uint32_t l = 0; l < 32; ++l) out[l] = LoadValue(ptrs[l], size);
+  }
+}
+
 // The shared loads kept without values since the last call: their values read from memory now
 // (nothing wrote it since: a store first calls this), and each becomes a request with its lanes'
 // entries, in its place in the interval.
@@ -312,7 +344,7 @@ void Worker::SimtMaterialize() {
   t_reads_pending = false;
   for (std::size_t i = simt_shaped_from_; i < simt_log_.size(); ++i) {
     SimtRequest& q = simt_log_[i];
-    if ((q.at & kSimtShape) == 0) continue;
+    if (q.in_batch || (q.at & kSimtShape) == 0) continue;
     const SimtShape& s = simt_shapes_[q.at & ~kSimtShape];
     const std::uint32_t bytes = std::min<std::uint32_t>(local_sites_[q.site].size, 8);
     const int l0 = __builtin_ctz(q.mask);
@@ -431,10 +463,19 @@ void Worker::SimtGather(std::uint32_t block, const std::vector<std::uint8_t>& ki
       ++simt_bucket_[q.warp * 32u + static_cast<std::uint32_t>(__builtin_ctz(m)) + 1u];
   }
   for (std::size_t i = 0; i < n; ++i) simt_bucket_[i + 1] += simt_bucket_[i];
-  simt_sorted_.resize(simt_offsets_.size() - run_lanes);
+  std::size_t sorted = simt_offsets_.size();
+  for (const SimtRequest& q : simt_log_) sorted += q.in_batch && !q.run ? 32 : 0;
+  simt_sorted_.resize(sorted);
   for (const SimtRequest& q : simt_log_) {
     if (run_lanes > 0 && q.run) continue;
     std::uint32_t k = q.at;
+    if (q.in_batch) {  // a run of an array the interval wrote: into its threads' order
+      for (std::uint32_t l = 0; l < 32; ++l, ++k)
+        simt_sorted_[simt_bucket_[q.warp * 32u + l]++] = {
+            shadow_batch_.offsets[k], q.time, shadow_batch_.values[k], q.site,
+            static_cast<std::uint16_t>(q.warp * 32u + l)};
+      continue;
+    }
     for (std::uint32_t m = q.mask; m != 0; m &= m - 1, ++k) {
       const std::uint32_t thread = q.warp * 32u + static_cast<std::uint32_t>(__builtin_ctz(m));
       simt_sorted_[simt_bucket_[thread]++] = {simt_offsets_[k], simt_times_[k], simt_values_[k],
@@ -469,11 +510,8 @@ void Worker::SimtGather(std::uint32_t block, const std::vector<std::uint8_t>& ki
       const std::uint32_t thread = q.warp * 32u;
       GlobalShadow::Access::Fill(
           batch.emplace_back(), block,
-          {static_cast<std::uint32_t>(shadow_batch_.lanes.size()), 0, simt_times_[q.at],
-           static_cast<std::uint16_t>(thread), q.site, threads_[thread].epoch},
-          local_sites_[q.site], 0, true, keep_block_);
-      for (std::uint32_t k = q.at; k < q.at + 32; ++k)
-        shadow_batch_.lanes.push_back({simt_values_[k], simt_offsets_[k]});
+          {q.at, 0, q.time, static_cast<std::uint16_t>(thread), q.site, threads_[thread].epoch},
+          local_sites_[q.site], q.span, true, keep_block_);
       ++runs;
     }
     GlobalShadow::Access& h = batch[header];

@@ -257,5 +257,105 @@ TEST(Hazards, AcrossBlocksEachAccessPairsWithTheLastWriteAndTheFirstReadSince) {
   EXPECT_EQ(FindHazards(b.t).Count(HazardKind::kWawSameValue), 1u);
 }
 
+// Reads of a buffer nothing has written yet wait aside (GlobalShadow::Defer) and go into the
+// shadow, in their order, at the buffer's first write or first access that is not a whole-word
+// read; the pairs are those of reads put in at once. Buffer 0: blocks 0 and 1 read word 2,
+// block 2 writes it: one WAR, with block 0's read (the first since no write). Buffer 1: block 0
+// reads words 0-1 (8 bytes), block 3 reads 2 bytes of word 0 (which puts the waiting read in),
+// block 4 writes word 1: one WAR, with block 0's read. Buffer 2 is only read: nothing.
+TEST(Hazards, ReadsOfABufferNothingWroteWaitAndPairAsIfPutInAtOnce) {
+  HazardTally tally;
+  GlobalShadow shadow;
+  auto access = [](std::uint32_t block, std::uint16_t buffer, AccessOp op, std::uint32_t offset,
+                   std::uint8_t size, std::uint16_t thread) {
+    GlobalShadow::Access a;
+    a.block = block;
+    a.buffer = buffer;
+    a.offset = offset;
+    a.size = size;
+    a.thread = thread;
+    a.op = op;
+    a.site = static_cast<std::uint16_t>(buffer * 10 + (op == AccessOp::kLoad ? 0 : 1));
+    return a;
+  };
+  for (std::uint32_t block = 0; block < 5; ++block) {
+    if (block < 2) shadow.Apply(access(block, 0, AccessOp::kLoad, 8, 4, 7 - block), tally);
+    if (block == 2) shadow.Apply(access(block, 0, AccessOp::kStore, 8, 4, 3), tally);
+    if (block == 0) shadow.Apply(access(block, 1, AccessOp::kLoad, 0, 8, 9), tally);
+    if (block == 3) shadow.Apply(access(block, 1, AccessOp::kLoad, 2, 2, 1), tally);
+    if (block == 4) shadow.Apply(access(block, 1, AccessOp::kStore, 4, 4, 2), tally);
+    shadow.Apply(access(block, 2, AccessOp::kLoad, 4 * block, 4, 0), tally);
+    shadow.FinishBlock(block, tally);
+  }
+  const HazardReport r = tally.Report({}, {}, {});
+  ASSERT_EQ(r.groups.size(), 2u);
+  for (const HazardGroup& g : r.groups) {
+    EXPECT_EQ(g.kind, HazardKind::kWar);
+    EXPECT_EQ(g.count, 1u);
+    EXPECT_EQ(g.example_first.block, 0u);
+    EXPECT_EQ(g.example_first.thread, g.first_site == 0 ? 7u : 9u);
+    EXPECT_EQ(g.example_second.block, g.first_site == 0 ? 2u : 4u);
+  }
+}
+
+// The same for whole warps' reads given as runs (GlobalShadow::Batch): kept aside as they came,
+// they go in, in each thread's order among the interval's, when block 1 writes. Block 0's
+// interval: thread 3 reads word 5 at time 2 (a single, site 3); warp 1 (threads 32-63) reads
+// words 0-31 at time 1 (site 1), then warp 0 (threads 0-31) the same words at time 9 (site 2).
+// In thread order thread 0 reads word 0 first and thread 3 word 5: block 1's writes of words 0
+// and 5 are a WAR each, with sites 2 and 3 (site 1 would mean the runs' order was kept).
+TEST(Hazards, AWholeWarpsReadsKeptAsideGoInInEachThreadsOrder) {
+  HazardTally tally;
+  GlobalShadow shadow;
+  GlobalShadow::Batch b;
+  GlobalShadow::Access head;
+  head.size = 0;
+  head.offset = 1;  // one single
+  head.time = 2;    // two runs
+  b.accesses.push_back(head);
+  GlobalShadow::Access single;
+  single.block = 0;
+  single.thread = 3;
+  single.time = 2;
+  single.site = 3;
+  single.offset = 20;
+  b.accesses.push_back(single);
+  for (const auto& [thread, time, site] :
+       {std::tuple<std::uint16_t, std::uint32_t, std::uint16_t>{32, 1, 1}, {0, 9, 2}}) {
+    GlobalShadow::Access run;
+    run.block = 0;
+    run.thread = thread;
+    run.time = time;
+    run.site = site;
+    run.offset = static_cast<std::uint32_t>(b.offsets.size());
+    for (std::uint32_t l = 0; l < 32; ++l) {
+      b.offsets.push_back(4 * l);
+      b.values.push_back(0);
+    }
+    run.value = GlobalShadow::Batch::Span(b.offsets.data() + run.offset);
+    b.accesses.push_back(run);
+  }
+  shadow.ApplyBatch(b, tally);
+  shadow.FinishBlock(0, tally);
+  for (const std::uint32_t offset : {0u, 20u}) {
+    GlobalShadow::Access write;
+    write.block = 1;
+    write.offset = offset;
+    write.op = AccessOp::kStore;
+    write.site = 4;
+    shadow.Apply(write, tally);
+  }
+  shadow.FinishBlock(1, tally);
+  const HazardReport r = tally.Report({}, {}, {});
+  ASSERT_EQ(r.groups.size(), 2u);
+  for (const HazardGroup& g : r.groups) {
+    EXPECT_EQ(g.kind, HazardKind::kWar);
+    EXPECT_EQ(g.count, 1u);
+    EXPECT_EQ(g.second_site, 4u);
+    EXPECT_EQ(g.example_first.thread, g.first_site == 2 ? 0u : 3u);
+    EXPECT_TRUE(g.first_site == 2 || g.first_site == 3) << g.first_site;
+  }
+}
+
 }  // namespace
 }  // namespace ws

@@ -121,6 +121,160 @@ void GlobalShadow::FinishBlock(std::uint32_t block, HazardTally& tally) {
   return r.block != ~0u && ((r.thread >> 11) & mask) == mask && (writer == ~0u || writer == block);
 }
 
+namespace {
+
+// Whether every word from `a` to `b` of a page has its bit in `bits`.
+bool AllSet(const std::uint64_t* bits, std::uint32_t a, std::uint32_t b) {
+  for (std::uint32_t i = a / 64; i <= b / 64; ++i) {
+    std::uint64_t want = ~0ull;
+    if (i == a / 64) want &= ~0ull << (a % 64);
+    if (i == b / 64) want &= ~0ull >> (63 - b % 64);
+    if ((bits[i] & want) != want) return false;
+  }
+  return true;
+}
+
+bool WholeWords(std::uint32_t offset, std::uint8_t size) {
+  return size != 0 && size % 4 == 0 && offset % 4 == 0;
+}
+
+}  // namespace
+
+bool GlobalShadow::SeenBefore(const Page* page, std::uint32_t offset, std::uint8_t size) {
+  if (!WholeWords(offset, size) || page == nullptr || !page->seen) return false;
+  const std::uint32_t first = offset / 4, last = LastWord(offset, size);
+  if (first / kPageWords != last / kPageWords) return false;
+  return AllSet(page->seen->bits, first % kPageWords, last % kPageWords);
+}
+
+void GlobalShadow::MarkSeen(std::uint16_t buffer, std::uint32_t offset, std::uint8_t size) {
+  const std::uint64_t base = std::uint64_t{buffer} << 32;
+  for (std::uint32_t w = offset / 4; w <= LastWord(offset, size); ++w) {
+    Page* page = FindPage((base | w) / kPageWords, false);
+    page->seen->bits[w % kPageWords / 64] |= std::uint64_t{1} << (w % 64);
+  }
+}
+
+bool GlobalShadow::Defer(const Access& y, HazardTally& tally) {
+  if (!Waiting(y.buffer)) return false;
+  if (y.op != AccessOp::kLoad || !WholeWords(y.offset, y.size)) {
+    Undefer(y.buffer, tally);
+    return false;
+  }
+  const std::uint32_t first = y.offset / 4, last = LastWord(y.offset, y.size);
+  const std::uint64_t base = std::uint64_t{y.buffer} << 32;
+  bool seen = true;
+  for (std::uint32_t w = first; w <= last && seen; ++w) {
+    const Page* page = FindPage((base | w) / kPageWords, false);
+    seen = page != nullptr && page->seen &&
+           (page->seen->bits[w % kPageWords / 64] >> (w % 64) & 1u) != 0;
+  }
+  if (seen) return true;  // (its words' first readers came before it)
+  if (!in_interval_ && PendingBytes() >= kMaxPendingBytes) {  // every waiting buffer's reads go in
+    std::vector<std::uint16_t> buffers;
+    for (const Pending& p : pending_) buffers.push_back(p.buffer);
+    for (const PendingRun& r : pending_runs_) buffers.push_back(r.t.buffer);
+    std::sort(buffers.begin(), buffers.end());
+    buffers.erase(std::unique(buffers.begin(), buffers.end()), buffers.end());
+    for (const std::uint16_t buffer : buffers) Undefer(buffer, tally);
+    if (!Waiting(y.buffer)) return false;
+  }
+  for (std::uint32_t w = first; w <= last; ++w) {
+    Page* page = FindPage((base | w) / kPageWords, true);
+    if (page->seen) continue;
+    if (bytes_ + sizeof(Seen) > HazardReport::kMaxShadowBytes) {
+      Undefer(y.buffer, tally);  // (its sides will not fit either: counted unshadowed there)
+      return false;
+    }
+    page->seen = std::make_unique<Seen>();
+    bytes_ += sizeof(Seen);
+  }
+  MarkSeen(y.buffer, y.offset, y.size);
+  pending_.push_back({y.block, y.offset, y.time, y.epoch, y.thread, y.site, y.buffer, y.size,
+                      y.has_value, y.kept, in_interval_ ? seq_ : ++seq_});
+  return true;
+}
+
+void GlobalShadow::Undefer(std::uint16_t buffer, HazardTally& tally) {
+  if (eager_.size() <= buffer) eager_.resize(buffer + 1u, 0);
+  eager_[buffer] = 1;
+  const bool was_in_interval = in_interval_;
+  in_interval_ = false;
+  // Group by group (one seq: an interval's, in each thread's order), singles and runs' lanes.
+  std::vector<Access> group;
+  std::size_t i = 0, k = 0;
+  while (i < pending_.size() || k < pending_runs_.size()) {
+    const std::uint32_t seq = std::min(i < pending_.size() ? pending_[i].seq : ~0u,
+                                       k < pending_runs_.size() ? pending_runs_[k].seq : ~0u);
+    group.clear();
+    for (; i < pending_.size() && pending_[i].seq == seq; ++i) {
+      const Pending& p = pending_[i];
+      if (p.buffer != buffer) continue;
+      Access& a = group.emplace_back();
+      a.block = p.block;
+      a.offset = p.offset;
+      a.time = p.time;
+      a.epoch = p.epoch;
+      a.thread = p.thread;
+      a.site = p.site;
+      a.buffer = p.buffer;
+      a.size = p.size;
+      a.op = AccessOp::kLoad;
+      a.has_value = p.has_value;
+      a.kept = p.kept;
+    }
+    for (; k < pending_runs_.size() && pending_runs_[k].seq == seq; ++k) {
+      const PendingRun& r = pending_runs_[k];
+      if (r.t.buffer != buffer) continue;
+      for (std::uint32_t m = r.loud; m != 0; m &= m - 1) {
+        const auto l = static_cast<std::uint32_t>(__builtin_ctz(m));
+        Access& a = group.emplace_back(r.t);
+        a.offset = pending_offsets_[r.at + l];
+        a.value = 0;
+        a.thread = static_cast<std::uint16_t>(r.t.thread + l);
+      }
+    }
+    std::stable_sort(group.begin(), group.end(), [](const Access& x, const Access& y) {
+      return std::pair(x.thread, x.time) < std::pair(y.thread, y.time);
+    });
+    for (const Access& a : group) Apply(a, tally);
+  }
+  in_interval_ = was_in_interval;
+  std::erase_if(pending_, [&](const Pending& p) { return p.buffer == buffer; });
+  std::vector<std::uint32_t> offsets;
+  std::size_t kept = 0;
+  for (PendingRun& r : pending_runs_) {
+    if (r.t.buffer == buffer) continue;
+    offsets.insert(offsets.end(), pending_offsets_.begin() + r.at,
+                   pending_offsets_.begin() + r.at + 32);
+    r.at = static_cast<std::uint32_t>(offsets.size() - 32);
+    pending_runs_[kept++] = r;
+  }
+  pending_runs_.resize(kept);
+  pending_offsets_ = std::move(offsets);
+  for (auto& [key, page] : pages_) {
+    if (key >> 20 == buffer && page.seen) {
+      page.seen.reset();
+      bytes_ -= sizeof(Seen);
+    }
+  }
+}
+
+bool GlobalShadow::RunQuiet(const Access& t) {
+  if (t.op != AccessOp::kLoad) return false;
+  const auto lo = static_cast<std::uint32_t>(t.value),
+             hi = static_cast<std::uint32_t>(t.value >> 32);
+  if (hi < lo) return false;  // (a lane off a word's start)
+  const std::uint32_t first = lo / 4, last = LastWord(hi, t.size);
+  if (first / kPageWords != last / kPageWords || last - first >= 1024) return false;
+  const Page* page = FindPage(((std::uint64_t{t.buffer} << 32) | first) / kPageWords, false);
+  if (page == nullptr) return false;
+  const std::uint32_t a = first % kPageWords, b = last % kPageWords;
+  if (Waiting(t.buffer))
+    return WholeWords(0, t.size) && page->seen && AllSet(page->seen->bits, a, b);
+  return !page->writes && page->reads && AllSet(page->reads->whole, a, b);
+}
+
 void GlobalShadow::ApplyBatch(const Batch& b, HazardTally& tally) {
   const std::span<const Access> batch = b.accesses;
   for (std::size_t i = 0; i < batch.size();) {
@@ -131,6 +285,21 @@ void GlobalShadow::ApplyBatch(const Batch& b, HazardTally& tally) {
     const std::span<const Access> singles = batch.subspan(i + 1, batch[i].offset);
     const std::span<const Access> runs = batch.subspan(i + 1 + singles.size(), batch[i].time);
     i += 1 + singles.size() + runs.size();
+    ++seq_;
+    in_interval_ = true;
+    // A buffer whose reads wait, read here otherwise than by whole words, has them put in first
+    // (they all came before this interval's).
+    for (const Access& y : singles) {
+      if (Waiting(y.buffer) && (y.op != AccessOp::kLoad || !WholeWords(y.offset, y.size)))
+        Undefer(y.buffer, tally);
+    }
+    for (const Access& t : runs) {
+      if (Waiting(t.buffer) &&
+          (static_cast<std::uint32_t>(t.value >> 32) < static_cast<std::uint32_t>(t.value) ||
+           !WholeWords(0, t.size)))
+        Undefer(t.buffer, tally);
+    }
+    const std::size_t kept_from = pending_runs_.size();
     // A run's read that is quiet now stays so wherever it falls among the interval's accesses
     // (none of them writes its word: the block wrote nothing of its array in the interval, and
     // other blocks' writes come between intervals), so it is passed over; the others go into
@@ -141,12 +310,36 @@ void GlobalShadow::ApplyBatch(const Batch& b, HazardTally& tally) {
     const Page* page = nullptr;
     std::uint32_t threads = 0;
     for (const Access& t : runs) {
-      const RunLane* lanes = b.lanes.data() + t.offset;
+      const std::uint32_t* offsets = b.offsets.data() + t.offset;
+      const std::uint64_t* values = b.values.data() + t.offset;
+      if (RunQuiet(t)) continue;
+      if (Waiting(t.buffer)) {  // its reads of words not read before wait (their bits: below)
+        std::uint32_t loud = 0, last_offset = ~0u;
+        bool last_quiet = false;
+        for (std::uint32_t l = 0; l < 32; ++l) {
+          const std::uint32_t offset = offsets[l];
+          if (offset != last_offset) {
+            last_offset = offset;
+            const std::uint64_t key = (std::uint64_t{t.buffer} << 32) | (offset / 4);
+            if (key / kPageWords != page_key) {
+              page_key = key / kPageWords;
+              page = FindPage(page_key, false);
+            }
+            last_quiet = SeenBefore(page, offset, t.size);
+          }
+          if (!last_quiet) loud |= 1u << l;
+        }
+        if (loud == 0) continue;
+        pending_runs_.push_back(
+            {t, loud, static_cast<std::uint32_t>(pending_offsets_.size()), seq_});
+        pending_offsets_.insert(pending_offsets_.end(), offsets, offsets + 32);
+        continue;
+      }
       // A lane at its neighbour's address is as quiet as it (a broadcast, a row read twice).
       std::uint32_t last_offset = ~0u;
       bool last_quiet = false;
       for (std::uint32_t l = 0; l < 32; ++l) {
-        const std::uint32_t offset = lanes[l].offset, first = offset / 4;
+        const std::uint32_t offset = offsets[l], first = offset / 4;
         if (offset != last_offset) {
           last_offset = offset;
           last_quiet = false;
@@ -162,13 +355,14 @@ void GlobalShadow::ApplyBatch(const Batch& b, HazardTally& tally) {
         if (last_quiet) continue;
         Access& y = loud_.emplace_back(t);
         y.offset = offset;
-        y.value = lanes[l].value;
+        y.value = values[l];
         y.thread = static_cast<std::uint16_t>(t.thread + l);
         threads = std::max<std::uint32_t>(threads, y.thread + 1u);
       }
     }
     if (loud_.empty()) {
       for (const Access& y : singles) Apply(y, tally);
+      FinishInterval(kept_from, tally);
       continue;
     }
     // The runs came warp by warp, each thread's in its time order: counted out by thread (a
@@ -184,10 +378,47 @@ void GlobalShadow::ApplyBatch(const Batch& b, HazardTally& tally) {
                  return std::pair(x.thread, x.time) < std::pair(y.thread, y.time);
                });
     for (const Access& y : loud_) Apply(y, tally);
+    FinishInterval(kept_from, tally);
+  }
+}
+
+// After an interval: the bits of its runs' reads kept aside (after its singles went in: a
+// single of a lower thread on the same word is its first reader), then the bound.
+void GlobalShadow::FinishInterval(std::size_t kept_from, HazardTally& tally) {
+  in_interval_ = false;
+  for (std::size_t k = kept_from; k < pending_runs_.size(); ++k) {
+    const PendingRun& r = pending_runs_[k];
+    if (!Waiting(r.t.buffer)) continue;
+    const std::uint64_t base = std::uint64_t{r.t.buffer} << 32;
+    bool fits = true;
+    for (std::uint32_t m = r.loud; m != 0 && fits; m &= m - 1) {
+      const std::uint32_t offset =
+          pending_offsets_[r.at + static_cast<std::uint32_t>(__builtin_ctz(m))];
+      for (std::uint32_t w = offset / 4; w <= LastWord(offset, r.t.size) && fits; ++w) {
+        Page* page = FindPage((base | w) / kPageWords, true);
+        if (page->seen) continue;
+        fits = bytes_ + sizeof(Seen) <= HazardReport::kMaxShadowBytes;
+        if (!fits) break;
+        page->seen = std::make_unique<Seen>();
+        bytes_ += sizeof(Seen);
+      }
+      if (fits) MarkSeen(r.t.buffer, offset, r.t.size);
+    }
+    if (!fits) Undefer(r.t.buffer, tally);  // (its sides will not fit either)
+  }
+  if (PendingBytes() >= kMaxPendingBytes) {
+    std::vector<std::uint16_t> buffers;
+    for (const Pending& p : pending_) buffers.push_back(p.buffer);
+    for (const PendingRun& r : pending_runs_) buffers.push_back(r.t.buffer);
+    std::sort(buffers.begin(), buffers.end());
+    buffers.erase(std::unique(buffers.begin(), buffers.end()), buffers.end());
+    for (const std::uint16_t buffer : buffers) Undefer(buffer, tally);
   }
 }
 
 void GlobalShadow::Apply(const Access& y, HazardTally& tally) {
+  // A read of a buffer nothing wrote yet waits (Defer).
+  if (Defer(y, tally)) return;
   const std::uint32_t first = y.offset / 4, last = LastWord(y.offset, y.size);
   // The common case first: a read of a word that was read before, with no write since from
   // another block, pairs with nothing and changes nothing (a matrix read by every block).

@@ -239,26 +239,35 @@ class GlobalShadow {
   GlobalShadow(const GlobalShadow&) = delete;
   GlobalShadow& operator=(const GlobalShadow&) = delete;
   void Apply(const Access& a, HazardTally& tally);
-  // A whole warp's run's lanes (ApplyBatch): all but these are the run's template's.
-  struct RunLane {
-    std::uint64_t value = 0;
-    std::uint32_t offset = 0;
-  };
   // A batch of accesses in order. An entry of size 0 heads an interval: its `offset` accesses
   // that follow, in each thread's order, then `time` runs: whole warps' loads made at one time,
   // of arrays the block did not write in the interval, in the order they were made (the SIMT
   // path's, kept as they came: SimtGather). A run is an Access for its lane 0 whose `offset` is
-  // the index of its 32 lanes in `lanes` (lane l: thread + l, that lane's offset and value).
+  // the index of its 32 lanes in `offsets` and `values` (lane l: thread + l, that lane's offset
+  // and value) and whose `value` is Span of its offsets.
   // A run's read of a word already read, with no write since from another block, pairs with
   // nothing and changes nothing, in any order: it is passed over; the others go into each
   // thread's order with the rest, as Apply would have been given them.
   struct Batch {
     std::vector<Access> accesses;
-    std::vector<RunLane> lanes;
-    std::size_t size() const { return accesses.size() + lanes.size(); }
+    std::vector<std::uint32_t> offsets;
+    std::vector<std::uint64_t> values;
+    std::size_t size() const { return accesses.size() + offsets.size(); }
+    // A run's lowest offset (bits 0-31) and highest (32-63), taken while its lanes are at hand;
+    // where a lane's is not a multiple of 4, ~0 and 0 (its lanes are looked at one by one).
+    static std::uint64_t Span(const std::uint32_t* offsets) {
+      std::uint32_t lo = ~0u, hi = 0, odd = 0;
+      for (std::uint32_t l = 0; l < 32; ++l) {  // a loop the compiler vectorizes
+        lo = offsets[l] < lo ? offsets[l] : lo;
+        hi = offsets[l] > hi ? offsets[l] : hi;
+        odd |= offsets[l];
+      }
+      return (odd & 3u) != 0 ? std::uint64_t{~0u} : (std::uint64_t{hi} << 32) | lo;
+    }
     void clear() {
       accesses.clear();
-      lanes.clear();
+      offsets.clear();
+      values.clear();
     }
   };
   void ApplyBatch(const Batch& batch, HazardTally& tally);
@@ -298,10 +307,67 @@ class GlobalShadow {
     // first: 512 bytes a page, where the sides are 64 KB).
     std::uint64_t whole[kPageWords / 64] = {};
   };
+  // A bit a word of a buffer whose reads wait (Defer): read, every byte of it.
+  struct Seen {
+    std::uint64_t bits[kPageWords / 64] = {};
+  };
   struct Page {
     std::unique_ptr<Writes> writes;
     std::unique_ptr<Reads> reads;
+    std::unique_ptr<Seen> seen;
   };
+  // Reads wait (the launch's pairs are the same either way): a read of a buffer that nothing has
+  // written yet in the launch, in block order, pairs with nothing and leaves only its word's
+  // first reader, which only a later write from another block asks for. So a whole-word read of
+  // such a buffer is kept aside, in its order (pending_, 24 bytes, and a bit a word: Seen), not
+  // put in the shadow's sides (16 bytes a word, in pages of 64 KB); a buffer's first write, or
+  // any other access of it (a partial word, an atomic), first puts its waiting reads in, in the
+  // order they came, as they would have gone in (Undefer). A buffer that is only read (a
+  // matrix, an image) never has sides at all.
+  struct Pending {
+    std::uint32_t block = 0, offset = 0, time = 0, epoch = 0;
+    std::uint16_t thread = 0, site = 0, buffer = 0;
+    std::uint8_t size = 0;
+    bool has_value = false, kept = false;
+    std::uint32_t seq = 0;  // its place in the order (seq_)
+  };
+  // A whole warp's read (ApplyBatch's run) kept aside: the lanes in `loud` (the others read
+  // words read before), their offsets from `at` in pending_offsets_.
+  struct PendingRun {
+    Access t;
+    std::uint32_t loud = 0, at = 0, seq = 0;
+  };
+  // Whether `y`, a read, was kept aside (or needed nothing: its words were read before).
+  bool Defer(const Access& y, HazardTally& tally);
+  // Whether a read of `size` bytes at `offset` of a buffer whose reads wait changes nothing (every
+  // word it covers read before); `page`: the page of its first word.
+  static bool SeenBefore(const Page* page, std::uint32_t offset, std::uint8_t size);
+  bool Waiting(std::uint16_t buffer) const {
+    return buffer >= eager_.size() || eager_[buffer] == 0;
+  }
+  // The word bits of a read kept aside.
+  void MarkSeen(std::uint16_t buffer, std::uint32_t offset, std::uint8_t size);
+  // Puts the buffer's waiting reads in, in their order: an interval's (one seq) in each thread's.
+  void Undefer(std::uint16_t buffer, HazardTally& tally);
+  void FinishInterval(std::size_t kept_from, HazardTally& tally);
+  std::size_t PendingBytes() const {
+    return pending_.size() * sizeof(Pending) + pending_runs_.size() * sizeof(PendingRun) +
+           pending_offsets_.size() * sizeof(std::uint32_t);
+  }
+  std::vector<Pending> pending_;
+  std::vector<PendingRun> pending_runs_;
+  std::vector<std::uint32_t> pending_offsets_;
+  // The order of what waits: one number for an interval's accesses (in each thread's order when
+  // they go in), a new one for each access given alone.
+  std::uint32_t seq_ = 0;
+  bool in_interval_ = false;
+  std::vector<std::uint8_t>
+      eager_;  // by buffer: 1 once its accesses go into the sides as they come
+  // Past this many bytes waiting (64 MiB), every buffer's reads go in.
+  static constexpr std::size_t kMaxPendingBytes = std::size_t{64} << 20;
+  // Whether every lane of a whole warp's read (ApplyBatch's run) changes nothing, tested on its
+  // words' bits at once where they lie within one page.
+  bool RunQuiet(const Access& t);
   struct AtomicAt {
     std::uint64_t word = 0;
     std::uint32_t time = 0, epoch = 0;
