@@ -201,6 +201,9 @@ bool Collector::SimtLeaf(SourceLocation b, SourceLocation e, const Stmt* of, Sim
   for (const Numbered& n : numbered_) {
     const Access& a = n.a;
     if (a.begin < rb || a.end > re) continue;
+    // A lesson's own arrays are not recorded on its thread-by-thread path either (the lesson's
+    // figures model local memory): plain arrays of each lane.
+    if (a.local && rq_.lesson_places) continue;
     if (a.local || a.call) return false;  // checked before: not here
     const char* fn = a.access == ProgramAccess::kLoad        ? "Ld"
                      : a.access == ProgramAccess::kStore     ? "St"

@@ -428,7 +428,7 @@ std::string Collector::SimtDeviceFn(const FunctionDecl* g) {
   if (why.empty()) {
     for (const Numbered& n : numbered_) {
       if (n.a.begin >= Offset(fr.getBegin()) && n.a.end <= Offset(fr.getEnd()) &&
-          (n.a.local || n.a.call)) {
+          ((n.a.local && !rq_.lesson_places) || n.a.call)) {
         why = std::string(n.a.local ? "a thread's own array in local memory" : "a texture fetch") +
               " on line " + std::to_string(n.a.line) + " (yet)";
         break;
