@@ -340,10 +340,10 @@ void RecordWarpAccess(std::uint64_t key, std::uint32_t mask, const std::uint32_t
                       const void* const* ptrs) {
   t_worker->RecordWarp(key, mask, offsets, times, values, ptrs);
 }
-void RecordWarpAffine(std::uint64_t key, std::uint32_t first, std::int32_t step,
-                      const std::uint32_t (&times)[32], const std::uint64_t* values,
-                      const void* const* ptrs) {
-  t_worker->RecordWarpAffine(key, first, step, times, values, ptrs);
+void RecordWarpAffine(std::uint64_t key, std::uint32_t first, std::int32_t step, std::int32_t delta,
+                      std::uint32_t group, const std::uint32_t (&times)[32],
+                      const std::uint64_t* values, const void* const* ptrs) {
+  t_worker->RecordWarpAffine(key, first, step, delta, group, times, values, ptrs);
 }
 void SimtReadValues() {
   t_worker->SimtMaterialize();

@@ -46,18 +46,30 @@ bool Inside(const Slot& s, Mask mask, std::uintptr_t lo, std::uintptr_t span, st
   return outside == 0;
 }
 
-// Whether a whole warp's lanes step evenly (lane l at ptr[0] + l * step; a step under 64 MiB
-// either way, so that no lane wraps round): consecutive, broadcast and strided requests.
-bool Affine(const Slot& s, std::intptr_t* step) {
+// Whether a whole warp's lanes lie in rows of `group` lanes (32, 16, 8, 4 or 2): lane l at
+// ptr[0] + (l / group) * delta + (l % group) * step, a step and a delta under 64 MiB either way
+// (so that no lane wraps round). 32: consecutive, broadcast and strided requests; fewer: a 2D
+// block's rows of blockDim.x threads (a 16 x 16 block's warp reads two rows).
+bool Rows(const Slot& s, std::intptr_t* step, std::intptr_t* delta, std::uint32_t* group) {
   const auto p0 = reinterpret_cast<std::uintptr_t>(s.ptr[0]);
   const std::uintptr_t d = reinterpret_cast<std::uintptr_t>(s.ptr[1]) - p0;
+  std::uint32_t g = 2;
+  while (g < 32 && reinterpret_cast<std::uintptr_t>(s.ptr[g]) -
+                           reinterpret_cast<std::uintptr_t>(s.ptr[g - 1]) ==
+                       d)
+    ++g;
+  if ((g & (g - 1)) != 0) return false;  // (a row of 3, 5, ... lanes: not a shape here)
+  const std::uintptr_t r = reinterpret_cast<std::uintptr_t>(s.ptr[g % 32]) - p0;  // (32: none)
+  const unsigned shift = static_cast<unsigned>(__builtin_ctz(g));
   std::uintptr_t off = 0;
-  for (int l = 2; l < 32; ++l)  // a loop the compiler vectorizes
-    off |= (reinterpret_cast<std::uintptr_t>(s.ptr[l]) -
-            reinterpret_cast<std::uintptr_t>(s.ptr[l - 1])) ^
-           d;
+  for (std::uint32_t l = 0; l < 32; ++l)  // a loop the compiler vectorizes
+    off |=
+        (reinterpret_cast<std::uintptr_t>(s.ptr[l]) - p0) ^ ((l >> shift) * r + (l & (g - 1)) * d);
   *step = static_cast<std::intptr_t>(d);
-  return off == 0 && *step > -(std::intptr_t{1} << 26) && *step < (std::intptr_t{1} << 26);
+  *delta = g == 32 ? 0 : static_cast<std::intptr_t>(r);
+  *group = g;
+  constexpr std::intptr_t kMost = std::intptr_t{1} << 26;
+  return off == 0 && *step > -kMost && *step<kMost&& * delta> - kMost && *delta < kMost;
 }
 
 // The last address less lo at which an access of `bytes` starts inside [lo, hi) (a shared
@@ -84,14 +96,19 @@ void FlushSlot(Warp& w, Slot& s, bool loads_alone) {
   SeenArray& seen = t_seen[((place + k) * 0x9e3779b9u) >> 24];
   const bool known = seen.tag == tag && seen.place == place && seen.slot == k && seen.op == op &&
                      seen.bytes == bytes && seen.span != ~std::uintptr_t{0};
-  std::intptr_t step = 0;
-  if (known && mask == ~0u && Affine(s, &step)) {
-    // The lanes between the first and the last lie between them: those two alone are checked.
+  std::intptr_t step = 0, delta = 0;
+  std::uint32_t row = 0;
+  if (known && mask == ~0u && Rows(s, &step, &delta, &row)) {
+    // Every lane lies between the rows' corners (the first and last lanes of the first and the
+    // last row): those four alone are checked.
     const std::uintptr_t d0 = reinterpret_cast<std::uintptr_t>(s.ptr[0]) - seen.lo;
-    const std::uintptr_t d31 = reinterpret_cast<std::uintptr_t>(s.ptr[31]) - seen.lo;
-    if (d0 <= seen.span && d31 <= seen.span) {
+    bool inside = true;
+    for (const std::uint32_t l : {0u, row - 1, 32 - row, 31u})
+      inside = inside && reinterpret_cast<std::uintptr_t>(s.ptr[l]) - seen.lo <= seen.span;
+    if (inside) {
       emu::RecordWarpAffine(seen.key, seen.offset_at_lo + static_cast<std::uint32_t>(d0),
-                            static_cast<std::int32_t>(step), s.time, values, ptrs);
+                            static_cast<std::int32_t>(step), static_cast<std::int32_t>(delta), row,
+                            s.time, values, ptrs);
       return;
     }
   }

@@ -184,8 +184,8 @@ class Worker {
                   const std::uint32_t (&times)[32], const std::uint64_t* values,
                   const void* const* ptrs);
   void RecordWarpAffine(std::uint64_t key, std::uint32_t first, std::int32_t step,
-                        const std::uint32_t (&times)[32], const std::uint64_t* values,
-                        const void* const* ptrs);
+                        std::int32_t delta, std::uint32_t group, const std::uint32_t (&times)[32],
+                        const std::uint64_t* values, const void* const* ptrs);
   void SimtLog(std::uint16_t id, std::uint64_t key, std::uint32_t mask,
                const std::uint32_t (&offsets)[32], const std::uint32_t (&times)[32],
                const std::uint64_t* values, const void* const* ptrs,

@@ -285,16 +285,20 @@ void Worker::SimtLog(std::uint16_t id, std::uint64_t key, std::uint32_t mask,
   }
 }
 
-// A whole warp's request whose lane l is at `first + l * step`: counted by its shape
+// A whole warp's request whose lanes lie in rows (emu::RecordWarpAffine): counted by its shape
 // (WarpRequests::AddAffine); its lanes' offsets are made only for what needs each (the race
 // check's log, a kept block's records).
 void Worker::RecordWarpAffine(std::uint64_t key, std::uint32_t first, std::int32_t step,
+                              std::int32_t delta, std::uint32_t group,
                               const std::uint32_t (&times)[32], const std::uint64_t* values,
                               const void* const* ptrs) {
   std::uint32_t offsets[32];
   auto make_offsets = [&] {  // added up: no multiply (which SSE2 has no 32-bit one of)
-    std::uint32_t o = first;
-    for (std::uint32_t l = 0; l < 32; ++l, o += static_cast<std::uint32_t>(step)) offsets[l] = o;
+    for (std::uint32_t row = 0; row < 32; row += group) {
+      std::uint32_t o = first + (row / group) * static_cast<std::uint32_t>(delta);
+      for (std::uint32_t l = row; l < row + group; ++l, o += static_cast<std::uint32_t>(step))
+        offsets[l] = o;
+    }
   };
   const std::uint16_t id = SiteId(key);
   if (!logging_ || id >= kMaxSites) {
@@ -306,10 +310,16 @@ void Worker::RecordWarpAffine(std::uint64_t key, std::uint32_t first, std::int32
   std::vector<std::uint32_t>& iters = simt_iter_[w];
   if (iters.size() <= id) iters.resize(id + 1u, 0u);
   ++iters[id];
-  requests_.AddAffine(id, first, step, local_sites_, launch_->config->buffers, &stats_);
+  requests_.AddAffine(id, first, step, delta, group, local_sites_, launch_->config->buffers,
+                      &stats_);
   if (hazards_ && ForHazards(key)) {
-    offsets[0] = first;
-    SimtLog(id, key, ~0u, offsets, times, values, ptrs, &step);
+    if (group == 32) {
+      offsets[0] = first;
+      SimtLog(id, key, ~0u, offsets, times, values, ptrs, &step);
+    } else {
+      make_offsets();
+      SimtLog(id, key, ~0u, offsets, times, values, ptrs, nullptr);
+    }
   }
   simt_touched_[w] = ~0u;
 }

@@ -136,5 +136,42 @@ TEST(WarpRequests, AlternatingShapesAndMasksEachKeepTheirCost) {
   EXPECT_EQ(stats.divergent_warps, 1u);
 }
 
+// A whole warp's request in rows (AddAffine, counted by shape and costed at the end) costs what
+// the same lanes cost given one by one (AddWhole). By hand, 4-byte loads: two rows of 16 lanes,
+// 64 bytes each, 1024 bytes apart: 2 + 2 sectors from an aligned start, 3 + 3 from 16 bytes in;
+// the second row 1024 bytes below the first (from 4096): 4; two half-warp broadcasts: 2; rows of
+// 8 lanes 256 bytes apart (an 8 x 8 block): 4 rows of 32 bytes, 4 sectors.
+TEST(WarpRequests, ARequestInRowsCostsWhatItsLanesCostOneByOne) {
+  struct Shape {
+    std::uint32_t first;
+    std::int32_t step, delta;
+    std::uint32_t group, sectors;
+  };
+  for (const Shape& sh :
+       {Shape{0, 4, 1024, 16, 4}, Shape{16, 4, 1024, 16, 6}, Shape{4096, 4, -1024, 16, 4},
+        Shape{0, 0, 1024, 16, 2}, Shape{0, 4, 256, 8, 4}}) {
+    std::vector<SiteInfo> sites(2);
+    std::vector<BufferInfo> buffers = {{"a", 1 << 20, 1 << 20}};
+    WarpRequests requests;
+    LaunchStats stats;
+    requests.Begin(32, 2);
+    std::uint32_t offsets[32];
+    for (std::uint32_t l = 0; l < 32; ++l)
+      offsets[l] = sh.first + (l / sh.group) * static_cast<std::uint32_t>(sh.delta) +
+                   (l % sh.group) * static_cast<std::uint32_t>(sh.step);
+    for (int i = 0; i < 3; ++i) {
+      requests.AddAffine(0, sh.first, sh.step, sh.delta, sh.group, sites, buffers, &stats);
+      requests.AddWhole(1, 0, ~0u, offsets, sites, buffers, &stats);
+    }
+    requests.End(sites, buffers, &stats);
+    EXPECT_EQ(stats.sites[0].requests, 3u) << sh.first << " " << sh.delta;
+    EXPECT_EQ(stats.sites[0].sectors, 3u * sh.sectors) << sh.first << " " << sh.delta;
+    EXPECT_EQ(stats.sites[1].sectors, 3u * sh.sectors) << sh.first << " " << sh.delta;
+    EXPECT_EQ(stats.sites[0].lines128, stats.sites[1].lines128);
+    EXPECT_EQ(stats.sites[0].cc10_transactions, stats.sites[1].cc10_transactions);
+    EXPECT_EQ(stats.sites[0].cc12_bytes, stats.sites[1].cc12_bytes);
+  }
+}
+
 }  // namespace
 }  // namespace ws

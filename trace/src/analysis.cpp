@@ -254,17 +254,19 @@ void WarpRequests::AddWhole(std::uint16_t site_id, std::uint32_t warp, std::uint
 }
 
 void WarpRequests::AddAffine(std::uint16_t site_id, std::uint32_t first, std::int32_t step,
+                             std::int32_t delta, std::uint32_t group,
                              const std::vector<SiteInfo>& sites,
                              const std::vector<BufferInfo>& buffers, LaunchStats* stats) {
   const SiteInfo& site = sites[site_id];
   const std::uint64_t base = SiteBase(site, buffers);
   records_ += 32;
   costs_->affine.Add(site_id, static_cast<std::uint32_t>(step),
+                     group == 32 ? 0u : static_cast<std::uint32_t>(delta), group,
                      static_cast<std::uint32_t>((base + first) & 255u));
   if (costs_->affine.TakeOverflow()) {  // more shapes than the table holds: this one now
     std::uint32_t offsets[32];
-    for (std::uint32_t l = 0; l < 32; ++l)
-      offsets[l] = first + l * static_cast<std::uint32_t>(step);
+    request_costs::RowOffsets(first, static_cast<std::uint32_t>(step),
+                              static_cast<std::uint32_t>(delta), group, offsets);
     if (stats->sites.size() < sites.size()) stats->Resize(sites.size(), 0);
     AddRequest(site, ~0u, offsets, base, 32, costs_->shapes, &stats->sites[site_id]);
   }
@@ -305,19 +307,22 @@ void WarpRequests::End(const std::vector<SiteInfo>& sites, const std::vector<Buf
 void WarpRequests::AddCounted(const std::vector<SiteInfo>& sites, const std::vector<BufferInfo>&,
                               LaunchStats* stats) {
   stats->Resize(sites.size(), 0);
-  // Each shape costed once, at the addresses 2^40 + first + l * step (a shift by a multiple of
-  // 256 bytes costs the same: ShapeCache); a step down starts high enough (a multiple of 256
-  // bytes up) that no lane's offset is below 0.
-  costs_->affine.Drain(
-      [&](std::uint16_t site_id, std::uint32_t step, std::uint32_t shift, std::uint64_t n) {
-        const std::uint32_t down = step >> 31 != 0 ? 31u * (0u - step) : 0u;
-        const std::uint32_t first = shift + (down + 255u) / 256u * 256u;
-        std::uint32_t offsets[32];
-        for (std::uint32_t l = 0; l < 32; ++l) offsets[l] = first + l * step;
-        const SiteInfo& site = sites[site_id];
-        AddCost(site, 32, 32, costs_->shapes.Cost(site, ~0u, offsets, std::uint64_t{1} << 40), n,
-                &stats->sites[site_id]);
-      });
+  // Each shape costed once, at the addresses 2^40 + its lanes' offsets from `first` (a shift
+  // by a multiple of 256 bytes costs the same: ShapeCache); a shape whose lanes step down starts
+  // high enough (a multiple of 256 bytes up) that no lane's offset is below 0.
+  costs_->affine.Drain([&](std::uint16_t site_id, std::uint32_t step, std::uint32_t delta,
+                           std::uint32_t group, std::uint32_t shift, std::uint64_t n) {
+    std::uint32_t offsets[32];
+    request_costs::RowOffsets(0, step, delta, group, offsets);
+    std::int64_t lowest = 0;
+    for (const std::uint32_t o : offsets)
+      lowest = std::min<std::int64_t>(lowest, static_cast<std::int32_t>(o));
+    const auto first = static_cast<std::uint32_t>(shift + (-lowest + 255) / 256 * 256);
+    for (std::uint32_t& o : offsets) o += first;
+    const SiteInfo& site = sites[site_id];
+    AddCost(site, 32, 32, costs_->shapes.Cost(site, ~0u, offsets, std::uint64_t{1} << 40), n,
+            &stats->sites[site_id]);
+  });
 }
 
 void AnalyzeBlock(std::span<AccessRecord> records, std::span<const BarrierRecord> barriers,

@@ -167,17 +167,30 @@ class ShapeCache {
   RequestCost scratch_;
 };
 
-// Whole-warp requests whose lanes step evenly, counted by site and shape until the block ends
+// A whole warp's lanes in rows of `group`: lane l at `first + (l / group) * delta + (l % group)
+// * step` (WarpRequests::AddAffine), added up (no multiply).
+inline void RowOffsets(std::uint32_t first, std::uint32_t step, std::uint32_t delta,
+                       std::uint32_t group, std::uint32_t* offsets) {
+  for (std::uint32_t row = 0; row < 32; row += group) {
+    std::uint32_t o = first + (row / group) * delta;
+    for (std::uint32_t l = row; l < row + group; ++l, o += step) offsets[l] = o;
+  }
+}
+
+// Whole-warp requests whose lanes lie in rows, counted by site and shape until the block ends
 // (WarpRequests::AddAffine): a loop's requests are a handful of shapes, each costed once.
 class AffineCounts {
  public:
   AffineCounts() : table_(kSize) {}
-  void Add(std::uint16_t site, std::uint32_t step, std::uint32_t shift) {
-    std::uint64_t h = (std::uint64_t{step} << 24) ^ (std::uint64_t{shift} << 16) ^ site;
+  void Add(std::uint16_t site, std::uint32_t step, std::uint32_t delta, std::uint32_t group,
+           std::uint32_t shift) {
+    std::uint64_t h = (std::uint64_t{step} << 24) ^ (std::uint64_t{shift} << 16) ^ site ^
+                      (std::uint64_t{delta} << 32) ^ (std::uint64_t{group} << 58);
     h *= 0x9e3779b97f4a7c15ull;
     for (std::size_t i = h >> (64 - kBits);; i = (i + 1) & (kSize - 1)) {
       Entry& e = table_[i];
-      if (e.count != 0 && e.site == site && e.step == step && e.shift == shift) {
+      if (e.count != 0 && e.site == site && e.step == step && e.shift == shift &&
+          e.delta == delta && e.group == group) {
         ++e.count;
         return;
       }
@@ -186,7 +199,7 @@ class AffineCounts {
           overflow_ = true;
           return;
         }
-        e = {site, step, shift, 1};
+        e = {site, step, shift, delta, group, 1};
         used_.push_back(static_cast<std::uint32_t>(i));
         return;
       }
@@ -203,7 +216,7 @@ class AffineCounts {
   void Drain(F f) {
     for (const std::uint32_t i : used_) {
       Entry& e = table_[i];
-      f(e.site, e.step, e.shift, e.count);
+      f(e.site, e.step, e.delta, e.group, e.shift, e.count);
       e.count = 0;
     }
     used_.clear();
@@ -214,7 +227,7 @@ class AffineCounts {
   static constexpr std::size_t kSize = std::size_t{1} << kBits;
   struct Entry {
     std::uint16_t site = 0;
-    std::uint32_t step = 0, shift = 0;
+    std::uint32_t step = 0, shift = 0, delta = 0, group = 32;
     std::uint64_t count = 0;
   };
   std::vector<Entry> table_;

@@ -100,11 +100,13 @@ const LaunchConfig& CurrentLaunchConfig();
 void RecordWarpAccess(std::uint64_t key, std::uint32_t mask, const std::uint32_t (&offsets)[32],
                       const std::uint32_t (&times)[32], const std::uint64_t* values,
                       const void* const* ptrs = nullptr);
-// The same for a whole warp whose lane l is at offset `first + l * step` (the common shapes:
-// consecutive, broadcast, strided), costed by its shape without a lane's offset in hand.
-void RecordWarpAffine(std::uint64_t key, std::uint32_t first, std::int32_t step,
-                      const std::uint32_t (&times)[32], const std::uint64_t* values,
-                      const void* const* ptrs);
+// The same for a whole warp whose lanes lie in rows of `group` lanes (32, 16, 8, 4 or 2): lane
+// l at offset `first + (l / group) * delta + (l % group) * step` (the common shapes: consecutive,
+// broadcast, strided, and a 2D block's rows of blockDim.x lanes), costed by its shape without a
+// lane's offset in hand. (`delta` is 0 where `group` is 32.)
+void RecordWarpAffine(std::uint64_t key, std::uint32_t first, std::int32_t step, std::int32_t delta,
+                      std::uint32_t group, const std::uint32_t (&times)[32],
+                      const std::uint64_t* values, const void* const* ptrs);
 extern constinit thread_local bool t_reads_pending;
 void SimtReadValues();
 // The lanes in `mask` reach __syncthreads() at `place`. False where other lanes of the warp

@@ -121,12 +121,13 @@ class WarpRequests {
   void AddWhole(std::uint16_t site, std::uint32_t warp, std::uint32_t mask,
                 const std::uint32_t (&offsets)[32], const std::vector<SiteInfo>& sites,
                 const std::vector<BufferInfo>& buffers, LaunchStats* stats);
-  // One whole warp's request at `site` (32 lanes; site < max_sites) whose lane l is at offset
-  // `first + l * step`: counted by its shape (the step and the first lane's place in 256 bytes)
-  // and costed once per shape when the block ends (End), as AddWhole would cost each.
-  void AddAffine(std::uint16_t site, std::uint32_t first, std::int32_t step,
-                 const std::vector<SiteInfo>& sites, const std::vector<BufferInfo>& buffers,
-                 LaunchStats* stats);
+  // One whole warp's request at `site` (32 lanes; site < max_sites) whose lanes lie in rows of
+  // `group` (32, 16, 8, 4 or 2): lane l at offset `first + (l / group) * delta + (l % group) *
+  // step`: counted by its shape (step, delta, group and the first lane's place in 256 bytes) and
+  // costed once per shape when the block ends (End), as AddWhole would cost each.
+  void AddAffine(std::uint16_t site, std::uint32_t first, std::int32_t step, std::int32_t delta,
+                 std::uint32_t group, const std::vector<SiteInfo>& sites,
+                 const std::vector<BufferInfo>& buffers, LaunchStats* stats);
   // Adds the requests AddAffine counted so far to `stats` (End does).
   void AddCounted(const std::vector<SiteInfo>& sites, const std::vector<BufferInfo>& buffers,
                   LaunchStats* stats);
