@@ -14,11 +14,15 @@ void ShadowOrder::Put(std::uint64_t block, GlobalShadow::Batch& batch, bool bloc
     if (!block_end && backlog < kBacklog) return;  // later
     if (block_end && backlog < kBacklog) {
       waiting_accesses_ += batch.size();
-      waiting_[block] = std::move(batch);
+      GlobalShadow::Batch& moved = waiting_[block] = std::move(batch);
       batch = {};
       if (!spare_.empty()) {
         batch = std::move(spare_.back());
         spare_.pop_back();
+      } else {  // room for as much again, made once rather than doubled up to
+        batch.accesses.reserve(moved.accesses.size());
+        batch.offsets.reserve(moved.offsets.size());
+        batch.values.reserve(moved.values.size());
       }
       return;
     }

@@ -60,11 +60,13 @@ bool Rows(const Slot& s, std::intptr_t* step, std::intptr_t* delta, std::uint32_
     ++g;
   if ((g & (g - 1)) != 0) return false;  // (a row of 3, 5, ... lanes: not a shape here)
   const std::uintptr_t r = reinterpret_cast<std::uintptr_t>(s.ptr[g % 32]) - p0;  // (32: none)
-  const unsigned shift = static_cast<unsigned>(__builtin_ctz(g));
+  // Lane to lane: `d` within a row, `jump` from a row's last lane to the next row's first.
+  const std::uintptr_t jump = r - (g - 1) * d;
   std::uintptr_t off = 0;
-  for (std::uint32_t l = 0; l < 32; ++l)  // a loop the compiler vectorizes
-    off |=
-        (reinterpret_cast<std::uintptr_t>(s.ptr[l]) - p0) ^ ((l >> shift) * r + (l & (g - 1)) * d);
+  for (std::uint32_t l = 1; l < 32; ++l)  // a loop the compiler vectorizes
+    off |= (reinterpret_cast<std::uintptr_t>(s.ptr[l]) -
+            reinterpret_cast<std::uintptr_t>(s.ptr[l - 1])) ^
+           ((l & (g - 1)) == 0 ? jump : d);
   *step = static_cast<std::intptr_t>(d);
   *delta = g == 32 ? 0 : static_cast<std::intptr_t>(r);
   *group = g;
