@@ -19,6 +19,7 @@
 #include <sstream>
 #include <thread>
 
+#include "emu/thread_pool.h"
 #include "emu/worker.h"
 #include "warpscope/kernels/ws_program_simt.h"
 #include "warpscope/trace/block_schedule.h"
@@ -456,13 +457,7 @@ Result<LaunchTrace> RunLaunch(const LaunchConfig& config, const std::function<vo
   workers = static_cast<unsigned>(std::min<std::uint64_t>(workers, blocks));
   std::vector<std::unique_ptr<Worker>> pool;
   for (unsigned i = 0; i < workers; ++i) pool.push_back(std::make_unique<Worker>(&L));
-  if (workers == 1) {
-    pool[0]->Run();
-  } else {
-    std::vector<std::thread> threads;
-    for (auto& w : pool) threads.emplace_back([&w] { w->Run(); });
-    for (auto& t : threads) t.join();
-  }
+  RunOnWorkers(workers, [&pool](unsigned i) { pool[i]->Run(); });
   if (!L.error.empty()) return Status::Error(config.kernel + ": " + L.error);
 
   LaunchTrace t;
