@@ -357,5 +357,51 @@ TEST(Hazards, AWholeWarpsReadsKeptAsideGoInInEachThreadsOrder) {
   }
 }
 
+// Past 64 MiB of reads waiting, the shadow forgets them (GlobalShadow::Forget) but keeps their
+// words' bits: a buffer that is only read loses nothing (no access counted unchecked); one
+// written later counts the forgotten reads as not checked across blocks, and a write pairs with
+// the reads that still wait. Block 1 reads 3,000,000 words one by one (far past 64 MiB at 28
+// bytes each: the first ~2.4 M are forgotten, the rest wait); block 2 writes the first word
+// (its read forgotten: no pair) and the last (its read waits: one WAR).
+TEST(Hazards, ReadsForgottenPastTheBoundAreCountedOnlyWhereTheirBufferIsWritten) {
+  constexpr std::uint32_t n = 3'000'000;
+  for (const bool write : {false, true}) {
+    HazardTally tally;
+    GlobalShadow shadow;
+    GlobalShadow::Access a;
+    a.block = 1;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      a.offset = 4 * i;
+      a.time = i;
+      a.thread = static_cast<std::uint16_t>(i % 1024);
+      shadow.Apply(a, tally);
+    }
+    shadow.FinishBlock(1, tally);
+    if (write) {
+      for (const std::uint32_t word : {0u, n - 1}) {
+        GlobalShadow::Access w;
+        w.block = 2;
+        w.offset = 4 * word;
+        w.op = AccessOp::kStore;
+        w.site = 1;
+        shadow.Apply(w, tally);
+      }
+    }
+    shadow.FinishBlock(2, tally);
+    const HazardReport r = tally.Report({}, {}, {});
+    if (!write) {
+      EXPECT_EQ(tally.unshadowed_accesses, 0u);
+      EXPECT_TRUE(r.groups.empty());
+      continue;
+    }
+    EXPECT_GT(tally.unshadowed_accesses, 0u);
+    EXPECT_LT(tally.unshadowed_accesses, n);
+    ASSERT_EQ(r.groups.size(), 1u);
+    EXPECT_EQ(r.groups[0].kind, HazardKind::kWar);
+    EXPECT_EQ(r.groups[0].count, 1u);
+    EXPECT_EQ(r.groups[0].example_offset, 4u * (n - 1));
+  }
+}
+
 }  // namespace
 }  // namespace ws

@@ -170,15 +170,7 @@ bool GlobalShadow::Defer(const Access& y, HazardTally& tally) {
            (page->seen->bits[w % kPageWords / 64] >> (w % 64) & 1u) != 0;
   }
   if (seen) return true;  // (its words' first readers came before it)
-  if (!in_interval_ && PendingBytes() >= kMaxPendingBytes) {  // every waiting buffer's reads go in
-    std::vector<std::uint16_t> buffers;
-    for (const Pending& p : pending_) buffers.push_back(p.buffer);
-    for (const PendingRun& r : pending_runs_) buffers.push_back(r.t.buffer);
-    std::sort(buffers.begin(), buffers.end());
-    buffers.erase(std::unique(buffers.begin(), buffers.end()), buffers.end());
-    for (const std::uint16_t buffer : buffers) Undefer(buffer, tally);
-    if (!Waiting(y.buffer)) return false;
-  }
+  if (!in_interval_ && PendingBytes() >= kMaxPendingBytes) Forget();
   for (std::uint32_t w = first; w <= last; ++w) {
     Page* page = FindPage((base | w) / kPageWords, true);
     if (page->seen) continue;
@@ -198,6 +190,10 @@ bool GlobalShadow::Defer(const Access& y, HazardTally& tally) {
 void GlobalShadow::Undefer(std::uint16_t buffer, HazardTally& tally) {
   if (eager_.size() <= buffer) eager_.resize(buffer + 1u, 0);
   eager_[buffer] = 1;
+  if (buffer < forgotten_.size()) {  // their pairs with this write and later ones are lost
+    tally.unshadowed_accesses += forgotten_[buffer];
+    forgotten_[buffer] = 0;
+  }
   const bool was_in_interval = in_interval_;
   in_interval_ = false;
   // Group by group (one seq: an interval's, in each thread's order), singles and runs' lanes.
@@ -406,14 +402,21 @@ void GlobalShadow::FinishInterval(std::size_t kept_from, HazardTally& tally) {
     }
     if (!fits) Undefer(r.t.buffer, tally);  // (its sides will not fit either)
   }
-  if (PendingBytes() >= kMaxPendingBytes) {
-    std::vector<std::uint16_t> buffers;
-    for (const Pending& p : pending_) buffers.push_back(p.buffer);
-    for (const PendingRun& r : pending_runs_) buffers.push_back(r.t.buffer);
-    std::sort(buffers.begin(), buffers.end());
-    buffers.erase(std::unique(buffers.begin(), buffers.end()), buffers.end());
-    for (const std::uint16_t buffer : buffers) Undefer(buffer, tally);
+  if (PendingBytes() >= kMaxPendingBytes) Forget();
+}
+
+void GlobalShadow::Forget() {
+  for (const Pending& p : pending_) {
+    if (forgotten_.size() <= p.buffer) forgotten_.resize(p.buffer + 1u, 0);
+    ++forgotten_[p.buffer];
   }
+  for (const PendingRun& r : pending_runs_) {
+    if (forgotten_.size() <= r.t.buffer) forgotten_.resize(r.t.buffer + 1u, 0);
+    forgotten_[r.t.buffer] += static_cast<std::uint64_t>(__builtin_popcount(r.loud));
+  }
+  pending_.clear();
+  pending_runs_.clear();
+  pending_offsets_.clear();
 }
 
 void GlobalShadow::Apply(const Access& y, HazardTally& tally) {

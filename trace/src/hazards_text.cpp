@@ -47,8 +47,8 @@ std::string HazardReport::Checked() const {
     s << "; " << n(cut_intervals) << " barrier interval" << (cut_intervals == 1 ? "" : "s")
       << " longer than " << n(kMaxIntervalAccesses) << " accesses checked in pieces that long";
   if (unshadowed_accesses > 0)
-    s << "; " << n(unshadowed_accesses) << " global accesses past the shadow's "
-      << n(kMaxShadowBytes >> 20) << " MiB not checked across blocks";
+    s << "; " << n(unshadowed_accesses) << " global accesses past the shadow's bounds ("
+      << n(kMaxShadowBytes >> 20) << " MiB, and 64 MiB of reads waiting) not checked across blocks";
   return s.str();
 }
 

@@ -83,8 +83,8 @@ struct HazardReport {
   // The bounds, each far beyond a course program's run; where one was reached, Checked() says so.
   bool truncated = false;  // a block's pairs stopped after kMaxPairChecks pair checks
   static constexpr std::uint64_t kMaxPairChecks = 4'000'000'000;
-  // Global words past the shadow's kMaxShadowBytes are not checked across blocks: how many
-  // accesses went unchecked.
+  // Global words past the shadow's kMaxShadowBytes (or reads forgotten past its 64 MiB of reads
+  // waiting, of a buffer written later) are not checked across blocks: how many accesses.
   std::uint64_t unshadowed_accesses = 0;
   static constexpr std::uint64_t kMaxShadowBytes = std::uint64_t{1} << 30;
   // A barrier interval of one block longer than kMaxIntervalAccesses accesses is checked in
@@ -363,8 +363,13 @@ class GlobalShadow {
   bool in_interval_ = false;
   std::vector<std::uint8_t>
       eager_;  // by buffer: 1 once its accesses go into the sides as they come
-  // Past this many bytes waiting (64 MiB), every buffer's reads go in.
+  // Past this many bytes waiting (64 MiB), the waiting reads are forgotten (Forget): their words'
+  // bits stay (a later read of them is quiet), and where their buffer is written after all, they
+  // are counted as accesses not checked across blocks (unshadowed_accesses): a buffer that is
+  // only read loses nothing. (Put in, they would take 16 bytes a word of the shadow's 1 GiB.)
   static constexpr std::size_t kMaxPendingBytes = std::size_t{64} << 20;
+  void Forget();
+  std::vector<std::uint64_t> forgotten_;  // by buffer: its reads forgotten
   // Whether every lane of a whole warp's read (ApplyBatch's run) changes nothing, tested on its
   // words' bits at once where they lie within one page.
   bool RunQuiet(const Access& t);
