@@ -5,6 +5,7 @@
 
 #include <condition_variable>
 #include <deque>
+#include <exception>
 #include <mutex>
 #include <thread>
 
@@ -64,9 +65,17 @@ void RunOnWorkers(unsigned n, const std::function<void(unsigned)>& job) {
     }
     p->wake.notify_all();
   }
-  job(0);
-  std::unique_lock lock(done_mutex);
-  done_cv.wait(lock, [&] { return left == 0; });
+  std::exception_ptr thrown;
+  try {
+    job(0);
+  } catch (...) {  // (the others still refer to this frame: they are waited for first)
+    thrown = std::current_exception();
+  }
+  {
+    std::unique_lock lock(done_mutex);
+    done_cv.wait(lock, [&] { return left == 0; });
+  }
+  if (thrown) std::rethrow_exception(thrown);
 }
 
 }  // namespace ws::emu
