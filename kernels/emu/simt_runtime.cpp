@@ -248,6 +248,28 @@ void Return(Warp& w) {
 
 thread_local WarpCall* t_warp_call = nullptr;
 thread_local Warp* t_warp = nullptr;
+thread_local TexTarget t_tex;
+
+bool TakeTexel(const void* texel, unsigned int bytes, unsigned int place) {
+  const TexTarget t = t_tex;
+  t_tex = {};
+  if (t.w == nullptr || t.w != t_warp) return false;
+  Warp& w = *t.w;
+  Slot& s = w.slot[t.k];
+  const int l = t.lane;
+  s.ptr[l] = texel;
+  s.time[l] = w.clk[l]++;
+  s.mask |= 1u << l;
+  s.place = place;
+  s.op = kOpLoad | kTexture;
+  s.bytes = bytes;
+  if (w.values) {
+    std::uint64_t v = 0;
+    std::memcpy(&v, texel, bytes < 8 ? bytes : 8);
+    s.value[l] = v;
+  }
+  return true;
+}
 
 WarpCall::WarpCall(Warp& warp) : w(warp) {
   t_warp_call = this;

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine_compare.h"
 #include "program_test_util.h"
 #include "warpscope/program/program.h"
 
@@ -197,7 +198,7 @@ TEST(CoursePrograms, StructAndVectorCopiesOutOfMemoryAreLoads) {
 }
 
 TEST(CoursePrograms, TextureObjectsFetchAndAreRecordedAsTextureReads) {
-  LessonRun run = RunText(
+  const std::string program =
       "#include <cstdio>\n"
       "__global__ void rd(cudaTextureObject_t t, cudaTextureObject_t f, cudaTextureObject_t u,\n"
       "                   float* o) {\n"
@@ -232,8 +233,20 @@ TEST(CoursePrograms, TextureObjectsFetchAndAreRecordedAsTextureReads) {
       "  float* o; cudaMalloc(&o, 131 * 4); rd<<<4, 32>>>(t, f, u, o);\n"
       "  float h[131]; cudaMemcpy(h, o, sizeof h, cudaMemcpyDeviceToHost);\n"
       "  printf(\"%g %g %g %g %g\\n\", h[2 * 32 + 5], h[128], h[129], h[130], h[127]); return 0; "
-      "}\n");
+      "}\n";
+  LessonRun run = RunText(program);
   ASSERT_TRUE(run.program->ok()) << run.program->failure;
+  // The fetches run on the SIMT path (each lane's texel into its statement's slot: TexLane), with
+  // the per-thread path's figures.
+  ASSERT_EQ(run.launches.size(), 1u);
+  EXPECT_EQ(run.launches[0].engine, "simt") << run.launches[0].engine_reason;
+  ProgramOptions fiber;
+  fiber.engine = "fiber";
+  const LessonRun thread_by_thread = RunText(program, fiber);
+  ASSERT_TRUE(thread_by_thread.program->ok()) << thread_by_thread.program->failure;
+  EXPECT_EQ(thread_by_thread.program->stdout_text, run.program->stdout_text);
+  ASSERT_EQ(thread_by_thread.launches.size(), 1u);
+  testing_engines::ExpectSameLaunches(run.launches, thread_by_thread.launches, "texture fetches");
   // Texel (5, 2) = 205; halfway between 0 and 10 = 5; 51 / 255 = 0.2; (-3, 9) clamped to (0, 3)
   // = 300; texel (31, 3) = 331.
   EXPECT_EQ(run.program->stdout_text, "205 5 0.2 300 331\n");

@@ -204,7 +204,16 @@ bool Collector::SimtLeaf(SourceLocation b, SourceLocation e, const Stmt* of, Sim
     // A lesson's own arrays are not recorded on its thread-by-thread path either (the lesson's
     // figures model local memory): plain arrays of each lane.
     if (a.local && rq_.lesson_places) continue;
-    if (a.local || a.call) return false;  // checked before: not here
+    if (a.local) return false;  // checked before: not here
+    if (a.call) {  // a texture fetch (its place added as the file's edits add it): TexLane
+      const unsigned span = a.end - a.begin;
+      list.push_back({a.begin - rb, a.begin - rb,
+                      "(::ws::simt::TexLane(ws_W, ws_l, " + std::to_string(slots) + "u), ", 1,
+                      span});
+      list.push_back({a.end - rb, a.end - rb, ")", 0, span});
+      ++slots;
+      continue;
+    }
     const char* fn = a.access == ProgramAccess::kLoad        ? "Ld"
                      : a.access == ProgramAccess::kStore     ? "St"
                      : a.access == ProgramAccess::kLoadStore ? "LdSt"

@@ -294,8 +294,7 @@ std::string Collector::SimtCheckExpr(const Stmt* e, SimtKernel& k) {
                                 0)) == "thread_block"))
         return "cooperative groups on line " + line(s) +
                " (a thread_block's and a thread_block_tile's calls only, yet)";
-      if (n == "tex1Dfetch" || n == "tex1D" || n == "tex2D")
-        return "a texture fetch on line " + line(s);
+      // (A texture fetch, tex1Dfetch, tex1D or tex2D, is a slot of its statement: TexLane.)
       std::set<const FunctionDecl*> seen;
       if (callee != nullptr && CalleeTouchesMemory(callee, seen)) {
         // A __device__ function that accesses memory or meets other threads runs as a warp
@@ -428,9 +427,9 @@ std::string Collector::SimtDeviceFn(const FunctionDecl* g) {
   if (why.empty()) {
     for (const Numbered& n : numbered_) {
       if (n.a.begin >= Offset(fr.getBegin()) && n.a.end <= Offset(fr.getEnd()) &&
-          ((n.a.local && !rq_.lesson_places) || n.a.call)) {
-        why = std::string(n.a.local ? "a thread's own array in local memory" : "a texture fetch") +
-              " on line " + std::to_string(n.a.line) + " (yet)";
+          (n.a.local && !rq_.lesson_places)) {
+        why = std::string("a thread's own array in local memory") + " on line " +
+              std::to_string(n.a.line) + " (yet)";
         break;
       }
     }

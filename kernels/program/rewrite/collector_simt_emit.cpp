@@ -45,10 +45,9 @@ void Collector::EmitWarpFunctions() {
     if (why.empty()) {
       for (const Numbered& n : numbered_) {
         if (n.a.begin >= Offset(fr.getBegin()) && n.a.end <= Offset(fr.getEnd()) &&
-            ((n.a.local && !rq_.lesson_places) || n.a.call)) {
-          why =
-              std::string(n.a.local ? "a thread's own array in local memory" : "a texture fetch") +
-              " on line " + std::to_string(n.a.line) + " (yet)";
+            (n.a.local && !rq_.lesson_places)) {
+          why = std::string("a thread's own array in local memory") + " on line " +
+                std::to_string(n.a.line) + " (yet)";
           break;
         }
       }

@@ -209,8 +209,9 @@ namespace detail {
 Classified Classify(const void* ptr, unsigned int bytes, unsigned int place, unsigned int op) {
   Classified c;
   const std::uintptr_t addr = reinterpret_cast<std::uintptr_t>(ptr);
-  const bool several = (op & kOpSeveral) != 0;  // the rewriter saw a row of a T** (below)
-  op &= ~kOpSeveral;
+  const bool several = (op & kOpSeveral) != 0;            // the rewriter saw a row of a T** (below)
+  const bool texture = (op & ::ws::simt::kTexture) != 0;  // a texel (TakeTexel)
+  op &= ~(kOpSeveral | ::ws::simt::kTexture);
   if (t_shared_tag == emu::CurrentLaunchTag()) {
     for (const SharedRange& r : t_shared) {
       if (addr - r.begin < r.bytes) {
@@ -226,6 +227,14 @@ Classified Classify(const void* ptr, unsigned int bytes, unsigned int place, uns
   }
   const Region* r = FindRegion(addr, bytes, &c.near);
   c.region = r;
+  if (r != nullptr && !r->freed && texture) {  // keyed as RecordTexture keys it
+    c.where = Where::kRecorded;
+    c.lo = r->begin;
+    c.hi = r->begin + r->bytes;
+    c.offset = static_cast<std::uint32_t>(addr - r->begin);
+    c.key = MakeSiteKey(place, kKeyTexture, kOpLoad, bytes, r->id);
+    return c;
+  }
   if (r != nullptr && !r->freed) {
     // A site that reaches into several buffers (rows of an int** matrix, each its own
     // cudaMallocManaged): one site, keyed by no buffer, its offsets the virtual addresses.
@@ -326,6 +335,7 @@ void RecordTexture(const void* texel, unsigned int bytes, unsigned int place) {
   const Region* near = nullptr;
   const Region* r = FindRegion(reinterpret_cast<std::uintptr_t>(texel), bytes, &near);
   if (r == nullptr || r->freed) BadAddress(texel, bytes, place, kOpLoad, r, near);
+  if (::ws::simt::TakeTexel(texel, bytes, place)) return;  // a warp function's fetch
   emu::RecordAccess(MakeSiteKey(place, kKeyTexture, kOpLoad, bytes, r->id),
                     static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(texel) - r->begin),
                     texel);

@@ -51,6 +51,8 @@ inline constexpr unsigned int kLater = 16u;
 // An access's flag: every running lane makes it (it is in no arm of `?:`, no right side of `&&`
 // or `||`): its slot's lanes are the warp's, set by the first lane (Access).
 inline constexpr unsigned int kAlways = 32u;
+// A slot's flag: a texture fetch's texel (TexLane), keyed in the texture space.
+inline constexpr unsigned int kTexture = 64u;
 
 // Where an address falls: in a recorded array (its site's key, its offset there, and the range in
 // which the same key holds with offsets that step with the address), in the thread's own
@@ -120,6 +122,22 @@ template <unsigned int Place>
 inline thread_local Range t_range[4];
 void CheckLane(Warp& w, int lane, const void* p, unsigned int bytes, unsigned int place,
                unsigned int op, Range* range);
+// A texture fetch in a warp function (tex2D and kin, the shim's, which find the texel): the lane's
+// texel goes into slot k of the statement (TakeTexel, from the shim's RecordTexture) rather than
+// into the thread's record. Before the fetch: `(TexLane(w, l, k), tex2D<T>(t, x, y, place))`.
+struct TexTarget {
+  Warp* w = nullptr;
+  int lane = 0;
+  unsigned int k = 0;
+};
+extern thread_local TexTarget t_tex;
+inline int TexLane(Warp& w, int l, unsigned int k) {
+  t_tex = {&w, l, k};
+  return 0;
+}
+// The running warp function's fetch of `texel` (a texture's memory, checked), into its slot;
+// false where no warp function fetches (the per-thread path records it).
+bool TakeTexel(const void* texel, unsigned int bytes, unsigned int place);
 void Return(Warp& w);               // the running lanes leave the kernel
 void EnterLane(Warp& w, int lane);  // a call that reads the thread (printf, clock64, assert)
 void LeaveLanes(Warp& w);
