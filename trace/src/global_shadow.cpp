@@ -147,12 +147,18 @@ bool GlobalShadow::SeenBefore(const Page* page, std::uint32_t offset, std::uint8
   return AllSet(page->seen->bits, first % kPageWords, last % kPageWords);
 }
 
-void GlobalShadow::MarkSeen(std::uint16_t buffer, std::uint32_t offset, std::uint8_t size) {
+bool GlobalShadow::MarkSeen(std::uint16_t buffer, std::uint32_t offset, std::uint8_t size) {
   const std::uint64_t base = std::uint64_t{buffer} << 32;
   for (std::uint32_t w = offset / 4; w <= LastWord(offset, size); ++w) {
-    Page* page = FindPage((base | w) / kPageWords, false);
+    Page* page = FindPage((base | w) / kPageWords, true);
+    if (!page->seen) {
+      if (bytes_ + sizeof(Seen) > HazardReport::kMaxShadowBytes) return false;
+      page->seen = std::make_unique<Seen>();
+      bytes_ += sizeof(Seen);
+    }
     page->seen->bits[w % kPageWords / 64] |= std::uint64_t{1} << (w % 64);
   }
+  return true;
 }
 
 bool GlobalShadow::Defer(const Access& y, HazardTally& tally) {
@@ -161,27 +167,15 @@ bool GlobalShadow::Defer(const Access& y, HazardTally& tally) {
     Undefer(y.buffer, tally);
     return false;
   }
-  const std::uint32_t first = y.offset / 4, last = LastWord(y.offset, y.size);
-  const std::uint64_t base = std::uint64_t{y.buffer} << 32;
-  bool seen = true;
-  for (std::uint32_t w = first; w <= last && seen; ++w) {
-    const Page* page = FindPage((base | w) / kPageWords, false);
-    seen = page != nullptr && page->seen &&
-           (page->seen->bits[w % kPageWords / 64] >> (w % 64) & 1u) != 0;
-  }
-  if (seen) return true;  // (its words' first readers came before it)
+  // Its words' first readers came before it. (A read across two pages is kept aside all the
+  // same: the one that puts it in finds it quiet.)
+  const std::uint64_t key = (std::uint64_t{y.buffer} << 32) | (y.offset / 4);
+  if (SeenBefore(FindPage(key / kPageWords, false), y.offset, y.size)) return true;
   if (!in_interval_ && PendingBytes() >= kMaxPendingBytes) Forget();
-  for (std::uint32_t w = first; w <= last; ++w) {
-    Page* page = FindPage((base | w) / kPageWords, true);
-    if (page->seen) continue;
-    if (bytes_ + sizeof(Seen) > HazardReport::kMaxShadowBytes) {
-      Undefer(y.buffer, tally);  // (its sides will not fit either: counted unshadowed there)
-      return false;
-    }
-    page->seen = std::make_unique<Seen>();
-    bytes_ += sizeof(Seen);
+  if (!MarkSeen(y.buffer, y.offset, y.size)) {
+    Undefer(y.buffer, tally);  // (its sides will not fit either: counted unshadowed there)
+    return false;
   }
-  MarkSeen(y.buffer, y.offset, y.size);
   pending_.push_back({y.block, y.offset, y.time, y.epoch, y.thread, y.site, y.buffer, y.size,
                       y.has_value, y.kept, in_interval_ ? seq_ : ++seq_});
   return true;
@@ -385,22 +379,14 @@ void GlobalShadow::FinishInterval(std::size_t kept_from, HazardTally& tally) {
   for (std::size_t k = kept_from; k < pending_runs_.size(); ++k) {
     const PendingRun& r = pending_runs_[k];
     if (!Waiting(r.t.buffer)) continue;
-    const std::uint64_t base = std::uint64_t{r.t.buffer} << 32;
-    bool fits = true;
-    for (std::uint32_t m = r.loud; m != 0 && fits; m &= m - 1) {
+    for (std::uint32_t m = r.loud; m != 0; m &= m - 1) {
       const std::uint32_t offset =
           pending_offsets_[r.at + static_cast<std::uint32_t>(__builtin_ctz(m))];
-      for (std::uint32_t w = offset / 4; w <= LastWord(offset, r.t.size) && fits; ++w) {
-        Page* page = FindPage((base | w) / kPageWords, true);
-        if (page->seen) continue;
-        fits = bytes_ + sizeof(Seen) <= HazardReport::kMaxShadowBytes;
-        if (!fits) break;
-        page->seen = std::make_unique<Seen>();
-        bytes_ += sizeof(Seen);
+      if (!MarkSeen(r.t.buffer, offset, r.t.size)) {
+        Undefer(r.t.buffer, tally);  // (its sides will not fit either)
+        break;
       }
-      if (fits) MarkSeen(r.t.buffer, offset, r.t.size);
     }
-    if (!fits) Undefer(r.t.buffer, tally);  // (its sides will not fit either)
   }
   if (PendingBytes() >= kMaxPendingBytes) Forget();
 }

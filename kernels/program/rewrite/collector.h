@@ -272,6 +272,10 @@ class Collector : public RecursiveASTVisitor<Collector> {
   void EmitWarp(unsigned at, std::string text);
   struct SimtKernel;
   std::string SimtCheck(const FunctionDecl* f, SimtKernel& k);
+  // A thread's own array indexed at run time in `range` (a function's), which the SIMT rewrite
+  // does not hold per lane (yet): why, else "" (a lesson's is a plain array of each lane: its
+  // accesses are recorded on neither path).
+  std::string SimtLocalArrayWhy(const CharSourceRange& range) const;
   std::string SimtCheckStmt(const Stmt* s, SimtKernel& k, int loops);
   std::string SimtCheckExpr(const Stmt* e, SimtKernel& k);
   bool SimtStmt(const Stmt* s, SimtKernel& k, std::string& out);

@@ -424,16 +424,7 @@ std::string Collector::SimtDeviceFn(const FunctionDecl* g) {
     params += ", ::ws::simt::Lanes<std::remove_cv_t<" +
               p->getType().getUnqualifiedType().getAsString(pp) + ">>& " + name;
   }
-  if (why.empty()) {
-    for (const Numbered& n : numbered_) {
-      if (n.a.begin >= Offset(fr.getBegin()) && n.a.end <= Offset(fr.getEnd()) &&
-          (n.a.local && !rq_.lesson_places)) {
-        why = std::string("a thread's own array in local memory") + " on line " +
-              std::to_string(n.a.line) + " (yet)";
-        break;
-      }
-    }
-  }
+  if (why.empty()) why = SimtLocalArrayWhy(fr);
   if (why.empty()) why = SimtCheckStmt(body, k, 0);
   if (why.empty() && k.hoist.size() < hoisted)
     why =
@@ -471,6 +462,16 @@ std::string Collector::SimtDeviceFn(const FunctionDecl* g) {
         CString(DisplayName(sm_.getFileID(fr.getEnd()))) + "\"\n";
   EmitWarp(Offset(fr.getEnd()), std::move(fn));
   simt_fn_[def] = "";
+  return "";
+}
+
+std::string Collector::SimtLocalArrayWhy(const CharSourceRange& range) const {
+  if (rq_.lesson_places)
+    return "";  // a lesson's: a plain array of each lane (recorded on neither path)
+  for (const Numbered& n : numbered_) {
+    if (n.a.local && n.a.begin >= Offset(range.getBegin()) && n.a.end <= Offset(range.getEnd()))
+      return "a thread's own array in local memory on line " + std::to_string(n.a.line) + " (yet)";
+  }
   return "";
 }
 

@@ -42,16 +42,7 @@ void Collector::EmitWarpFunctions() {
     const auto* body = dyn_cast_or_null<CompoundStmt>(f->getBody());
     const CharSourceRange fr = FileRange(f->getSourceRange());
     if (why.empty() && (body == nullptr || fr.isInvalid())) why = "a kernel written by a macro";
-    if (why.empty()) {
-      for (const Numbered& n : numbered_) {
-        if (n.a.begin >= Offset(fr.getBegin()) && n.a.end <= Offset(fr.getEnd()) &&
-            (n.a.local && !rq_.lesson_places)) {
-          why = std::string("a thread's own array in local memory") + " on line " +
-                std::to_string(n.a.line) + " (yet)";
-          break;
-        }
-      }
-    }
+    if (why.empty()) why = SimtLocalArrayWhy(fr);
     if (why.empty()) why = SimtCheckStmt(body, k, 0);
     // A call the template's text names by a dependent name is resolved in its instantiations
     // only: where one calls a warp function there, the text cannot say which (yet).

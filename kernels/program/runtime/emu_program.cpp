@@ -330,17 +330,6 @@ void RecordLocal(const void* p, unsigned int bytes, unsigned int place, unsigned
       LocalOffset(block, threads, thread, static_cast<std::uint32_t>(at), bytes, array_bytes), p);
 }
 
-void RecordTexture(const void* texel, unsigned int bytes, unsigned int place) {
-  if (::ws::emu::t_thread == nullptr) return;
-  const Region* near = nullptr;
-  const Region* r = FindRegion(reinterpret_cast<std::uintptr_t>(texel), bytes, &near);
-  if (r == nullptr || r->freed) BadAddress(texel, bytes, place, kOpLoad, r, near);
-  if (::ws::simt::TakeTexel(texel, bytes, place)) return;  // a warp function's fetch
-  emu::RecordAccess(MakeSiteKey(place, kKeyTexture, kOpLoad, bytes, r->id),
-                    static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(texel) - r->begin),
-                    texel);
-}
-
 void CountFlops(unsigned int ops) noexcept {
   if (::ws::emu::t_thread == nullptr) return;  // a __host__ __device__ function on the host
   t_flops.ops += ops;

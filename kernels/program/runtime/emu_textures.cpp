@@ -316,4 +316,15 @@ void TexFetch(unsigned long long object, int dims, float x, float y, unsigned in
   std::memcpy(out, first, std::min<std::size_t>(bytes, t.texel));
 }
 
+// A fetch's texel, as a texture read of its allocation (Classify keys it in the texture space):
+// into the running warp function's slot for it (TakeTexel), else the thread's record.
+void RecordTexture(const void* texel, unsigned int bytes, unsigned int place) {
+  if (::ws::emu::t_thread == nullptr) return;
+  const detail::Classified c =
+      detail::Classify(texel, bytes, place, kOpLoad | ::ws::simt::kTexture);
+  if (c.where != detail::Where::kRecorded) detail::BadAddressOf(texel, bytes, place, kOpLoad, c);
+  if (::ws::simt::TakeTexel(texel, bytes, place)) return;
+  emu::RecordAccess(c.key, c.offset, texel);
+}
+
 }  // namespace ws::prog

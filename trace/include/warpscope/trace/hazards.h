@@ -345,8 +345,9 @@ class GlobalShadow {
   bool Waiting(std::uint16_t buffer) const {
     return buffer >= eager_.size() || eager_[buffer] == 0;
   }
-  // The word bits of a read kept aside.
-  void MarkSeen(std::uint16_t buffer, std::uint32_t offset, std::uint8_t size);
+  // The word bits of a read kept aside, its pages' bits made where none are; false where one more
+  // page of them would pass kMaxShadowBytes.
+  bool MarkSeen(std::uint16_t buffer, std::uint32_t offset, std::uint8_t size);
   // Puts the buffer's waiting reads in, in their order: an interval's (one seq) in each thread's.
   void Undefer(std::uint16_t buffer, HazardTally& tally);
   void FinishInterval(std::size_t kept_from, HazardTally& tally);
