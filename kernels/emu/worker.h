@@ -559,6 +559,9 @@ class Worker {
   std::vector<AccessRecord> interval_records_;  // an interval gathered from the lanes' logs
   std::vector<std::uint64_t> interval_values_;
   bool logging_ = false;  // accesses go to the lanes' logs (Record)
+  // A kept block on the SIMT path: its accesses are records (kept), and its race check reads the
+  // warps' log, as a block that is not kept (the same pairs, without a record a lane to sort).
+  bool kept_log_ = false;
   // The cache replay's loads of the running block, and per site whether a probe wants it.
   static constexpr std::size_t kMaxCacheRecords = std::size_t{32} << 20;  // 640 MB
   std::vector<AccessRecord> cache_records_;

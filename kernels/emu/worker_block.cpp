@@ -162,6 +162,8 @@ void Worker::BeginBlock(std::uint64_t b, const uint3& bidx) {
   const std::uint32_t warps = (n + 31) / 32;
   // A cache replay needs each load's request number as it is made: the per-access path.
   logging_ = !keep_block_ && cfg.schedule.kind == Schedule::Kind::kInOrder && !launch_->cache;
+  kept_log_ = keep_block_ && simt_ && hazards_ && cfg.schedule.kind == Schedule::Kind::kInOrder &&
+              !launch_->cache;
   replay_.assign(warps, 0);
   if (instances_) instance_table_.Begin(warps, kMaxSites);
   warp_done_.assign(warps, 0);

@@ -16,7 +16,7 @@ void Worker::CheckInterval(bool block_end) {
   std::span<const AccessRecord> records;
   std::span<const std::uint64_t> values;
   bool pair = true;
-  if (logging_) {
+  if (logging_ || kept_log_) {
     pair = GatherLogs(block, kinds);
     records = interval_records_;
     values = interval_values_;

@@ -177,6 +177,7 @@ void Worker::RecordWarp(std::uint64_t key, std::uint32_t mask, const std::uint32
     }
     c.touched = true;
   }
+  if (kept_log_ && for_hazards) SimtLog(id, key, mask, offsets, times, values, nullptr, nullptr);
 }
 
 // The race check's log of one request of the running warp (RecordWarp): its lanes' entries, or a
