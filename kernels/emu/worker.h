@@ -188,12 +188,12 @@ class Worker {
                         const std::uint64_t* values, const void* const* ptrs);
   void SimtLog(std::uint16_t id, std::uint64_t key, std::uint32_t mask,
                const std::uint32_t (&offsets)[32], const std::uint32_t (&times)[32],
-               const std::uint64_t* values, const void* const* ptrs,
-               const std::int32_t* known_step);
+               const std::uint64_t* values, const void* const* ptrs, const std::uint32_t* rows);
   void SimtMaterialize();
   const std::uint64_t* ReadLanes(std::uint16_t id, std::uint32_t mask, const void* const* ptrs,
                                  std::uint64_t (&out)[32]) const;
-  static void ReadWarp(std::uint32_t size, const void* const* ptrs, std::uint64_t* out);
+  static void ReadWarp(std::uint32_t size, const void* const* ptrs, std::uint64_t* out,
+                       bool packed = false);
   bool WarpBarrier(std::uint32_t mask, std::uint32_t place);
   void WarpExit(std::uint32_t mask);
   void SimtWarpOpNote(int lane, std::uint32_t kind, std::uint32_t mask, std::uint64_t value,
@@ -592,7 +592,7 @@ class Worker {
     std::uint16_t site, warp;
     std::uint32_t mask, at;  // kSimtShape | k: a shared load's kept without values (simt_shapes_)
     // A whole warp's global load at one time: its lanes went straight into the shadow's batch
-    // (shadow_batch_'s offsets and values from `at` on), its time `time` (SimtLog); `run` while
+    // (the run at `at` in shadow_batch_: Batch::AddRun), its time `time` (SimtLog); `run` while
     // it may go to the shadow as it came (ApplyBatch), not in its threads' order (SimtGather).
     bool in_batch = false, run = false;
     std::uint32_t time = 0;

@@ -181,12 +181,13 @@ void Worker::RecordWarp(std::uint64_t key, std::uint32_t mask, const std::uint32
 }
 
 // The race check's log of one request of the running warp (RecordWarp): its lanes' entries, or a
-// shared load's shape (its values read later). `known_step`: a whole warp's lanes step evenly by
-// it from offsets[0], the only offset given (RecordWarpAffine); null: every lane's given.
+// shared load's shape (its values read later). `rows`: a whole warp's lanes lie in rows
+// ({first, step, delta, group}: RowOffsets; RecordWarpAffine), and `given` is not filled in;
+// null: every lane's offset is given.
 void Worker::SimtLog(std::uint16_t id, std::uint64_t key, std::uint32_t mask,
-                     const std::uint32_t (&offsets)[32], const std::uint32_t (&times)[32],
+                     const std::uint32_t (&given)[32], const std::uint32_t (&times)[32],
                      const std::uint64_t* values, const void* const* ptrs,
-                     const std::int32_t* known_step) {
+                     const std::uint32_t* rows) {
   const std::uint32_t w = simt_warp_;
   // A warp's interval holds at most kMaxLogged requests (a lane log's bound) before the check
   // takes it so far.
@@ -200,18 +201,28 @@ void Worker::SimtLog(std::uint16_t id, std::uint64_t key, std::uint32_t mask,
     interval_global_ = true;
     if (!load) interval_global_written_ |= ArrayBit(KeyArray(key));
   }
+  std::uint32_t made[32];
+  const std::uint32_t* offsets = given;
+  auto make_offsets = [&] {
+    if (rows != nullptr && offsets != made) {
+      RowOffsets(rows[0], rows[1], rows[2], rows[3], made);
+      offsets = made;
+    }
+  };
   // A shared load whose lanes step evenly at one time: kept without values (read later).
   if (ptrs != nullptr && KeySpaceOf(key) == kKeyShared && ((key >> 12) & 3u) == kKeyLoad) {
+    make_offsets();
     const int l0 = __builtin_ctz(mask);
     const std::uint32_t rest = mask & (mask - 1);
+    const bool one_row = rows != nullptr && rows[3] == 32;
     const std::int32_t step =
-        known_step != nullptr ? *known_step
-        : rest == 0           ? 0
+        one_row     ? static_cast<std::int32_t>(rows[1])
+        : rest == 0 ? 0
                     : static_cast<std::int32_t>(offsets[__builtin_ctz(rest)] - offsets[l0]) /
                           (__builtin_ctz(rest) - l0);
     std::uint32_t off = 0;
     const std::uint32_t o0 = offsets[l0], t0 = times[l0];
-    if (known_step != nullptr) {  // a whole warp stepping evenly: its times alone
+    if (one_row) {  // a whole warp stepping evenly: its times alone
       for (std::uint32_t l = 0; l < 32; ++l) off |= times[l] ^ t0;
     } else if (mask == ~0u) {  // a loop the compiler vectorizes
       for (std::uint32_t l = 0; l < 32; ++l)
@@ -230,47 +241,44 @@ void Worker::SimtLog(std::uint16_t id, std::uint64_t key, std::uint32_t mask,
       return;
     }
   }
-  // A whole warp's global load at one time: one run for the shadow (ApplyBatch), its lanes
-  // straight into the batch that goes there.
+  // A whole warp's global load at one time: one run for the shadow (ApplyBatch), straight into
+  // the batch that goes there: its rows' four numbers (or its 32 offsets) and its values, two
+  // lanes to a number where they are of 4 bytes or fewer.
   if (mask == ~0u && load && local_sites_[id].space == MemorySpace::kGlobal) {
     std::uint32_t off = 0;
     for (std::uint32_t l = 0; l < 32; ++l) off |= times[l] ^ times[0];
     if (off == 0) {
-      std::vector<std::uint32_t>& to = shadow_batch_.offsets;
-      const auto at = static_cast<std::uint32_t>(to.size());
-      if (known_step != nullptr) {
-        to.resize(at + 32u);
-        std::uint32_t o = offsets[0];
-        for (std::uint32_t l = 0; l < 32; ++l, o += static_cast<std::uint32_t>(*known_step))
-          to[at + l] = o;
-      } else {
-        to.insert(to.end(), offsets, offsets + 32);
+      const std::uint32_t size = local_sites_[id].size;
+      const bool packed = size <= 4;
+      std::uint64_t span = rows != nullptr ? GlobalShadow::Batch::RowSpan(rows) : ~0ull;
+      if (span == ~0ull) {
+        make_offsets();
+        span = GlobalShadow::Batch::Span(offsets);
       }
-      const std::uint64_t span = GlobalShadow::Batch::Span(to.data() + at);
-      shadow_batch_.values.resize(at + 32u);
-      std::uint64_t* out = shadow_batch_.values.data() + at;
-      if (values != nullptr)
-        std::copy(values, values + 32, out);
-      else if (ptrs != nullptr)
-        ReadWarp(local_sites_[id].size, ptrs, out);
+      const std::uint32_t at = shadow_batch_.AddRun(offsets, rows, packed);
+      std::uint64_t* out = shadow_batch_.RunValues(at);
+      if (values != nullptr) {
+        if (packed) {
+          for (std::uint32_t l = 0; l < 32; l += 2)
+            out[l / 2] = (values[l] & ~0u) | (values[l + 1] << 32);
+        } else {
+          std::copy(values, values + 32, out);
+        }
+      } else if (ptrs != nullptr) {
+        ReadWarp(size, ptrs, out, packed);
+      }
       simt_log_.push_back(
           {id, static_cast<std::uint16_t>(w), mask, at, true, true, times[0], span});
       return;
     }
   }
+  make_offsets();
   std::uint64_t read[32];
   if (values == nullptr && ptrs != nullptr) values = ReadLanes(id, mask, ptrs, read);
   const auto at = static_cast<std::uint32_t>(simt_offsets_.size());
   simt_log_.push_back({id, static_cast<std::uint16_t>(w), mask, at});
-  if (known_step != nullptr) {  // (only the first lane's offset was given: the rest added up)
-    const std::size_t from = simt_offsets_.size();
-    simt_offsets_.resize(from + 32);
-    std::uint32_t o = offsets[0];
-    for (std::uint32_t l = 0; l < 32; ++l, o += static_cast<std::uint32_t>(*known_step))
-      simt_offsets_[from + l] = o;
-  }
   if (mask == ~0u) {
-    if (known_step == nullptr) simt_offsets_.insert(simt_offsets_.end(), offsets, offsets + 32);
+    simt_offsets_.insert(simt_offsets_.end(), offsets, offsets + 32);
     simt_times_.insert(simt_times_.end(), times, times + 32);
     if (values != nullptr)
       simt_values_.insert(simt_values_.end(), values, values + 32);
@@ -294,16 +302,10 @@ void Worker::RecordWarpAffine(std::uint64_t key, std::uint32_t first, std::int32
                               const std::uint32_t (&times)[32], const std::uint64_t* values,
                               const void* const* ptrs) {
   std::uint32_t offsets[32];
-  auto make_offsets = [&] {  // added up: no multiply (which SSE2 has no 32-bit one of)
-    for (std::uint32_t row = 0; row < 32; row += group) {
-      std::uint32_t o = first + (row / group) * static_cast<std::uint32_t>(delta);
-      for (std::uint32_t l = row; l < row + group; ++l, o += static_cast<std::uint32_t>(step))
-        offsets[l] = o;
-    }
-  };
   const std::uint16_t id = SiteId(key);
   if (!logging_ || id >= kMaxSites) {
-    make_offsets();
+    RowOffsets(first, static_cast<std::uint32_t>(step), static_cast<std::uint32_t>(delta), group,
+               offsets);
     RecordWarp(key, ~0u, offsets, times, values, ptrs);
     return;
   }
@@ -314,13 +316,9 @@ void Worker::RecordWarpAffine(std::uint64_t key, std::uint32_t first, std::int32
   requests_.AddAffine(id, first, step, delta, group, local_sites_, launch_->config->buffers,
                       &stats_);
   if (hazards_ && ForHazards(key)) {
-    if (group == 32) {
-      offsets[0] = first;
-      SimtLog(id, key, ~0u, offsets, times, values, ptrs, &step);
-    } else {
-      make_offsets();
-      SimtLog(id, key, ~0u, offsets, times, values, ptrs, nullptr);
-    }
+    const std::uint32_t rows[4] = {first, static_cast<std::uint32_t>(step),
+                                   static_cast<std::uint32_t>(delta), group};
+    SimtLog(id, key, ~0u, offsets, times, values, ptrs, rows);
   }
   simt_touched_[w] = ~0u;
 }
@@ -338,7 +336,17 @@ const std::uint64_t* Worker::ReadLanes(std::uint16_t id, std::uint32_t mask,
 }
 
 // The same for a whole warp, into `out`: for the common sizes a loop of 32 plain loads.
-void Worker::ReadWarp(std::uint32_t size, const void* const* ptrs, std::uint64_t* out) {
+// `packed` (loads of 4 bytes or fewer): two lanes to a number, lane l in bits 32 (l % 2) on
+// (GlobalShadow::Batch::AddRun).
+void Worker::ReadWarp(std::uint32_t size, const void* const* ptrs, std::uint64_t* out,
+                      bool packed) {
+  if (packed) {
+    std::uint32_t read[32];
+    for (std::uint32_t l = 0; l < 32; ++l)
+      read[l] = static_cast<std::uint32_t>(LoadValue(ptrs[l], size));
+    std::memcpy(out, read, sizeof read);  // (little-endian: lane 2k low, 2k + 1 high)
+    return;
+  }
   if (size == 4) {
     for (std::uint32_t l = 0; l < 32; ++l) out[l] = LoadValue(ptrs[l], 4);
   } else if (size >= 8) {
@@ -481,10 +489,13 @@ void Worker::SimtGather(std::uint32_t block, const std::vector<std::uint8_t>& ki
     if (run_lanes > 0 && q.run) continue;
     std::uint32_t k = q.at;
     if (q.in_batch) {  // a run of an array the interval wrote: into its threads' order
-      for (std::uint32_t l = 0; l < 32; ++l, ++k)
+      std::uint32_t offsets[32];
+      std::uint64_t values[32];
+      shadow_batch_.Lanes(q.at, static_cast<std::uint8_t>(local_sites_[q.site].size), offsets,
+                          values);
+      for (std::uint32_t l = 0; l < 32; ++l)
         simt_sorted_[simt_bucket_[q.warp * 32u + l]++] = {
-            shadow_batch_.offsets[k], q.time, shadow_batch_.values[k], q.site,
-            static_cast<std::uint16_t>(q.warp * 32u + l)};
+            offsets[l], q.time, values[l], q.site, static_cast<std::uint16_t>(q.warp * 32u + l)};
       continue;
     }
     for (std::uint32_t m = q.mask; m != 0; m &= m - 1, ++k) {

@@ -298,6 +298,47 @@ TEST(Hazards, ReadsOfABufferNothingWroteWaitAndPairAsIfPutInAtOnce) {
   }
 }
 
+// A run in rows is kept as its four numbers (first, step, delta, group); its span, taken from
+// them, is the span of its 32 lanes' offsets. By hand: rows of 16 lanes from 64 step 4, the
+// second row 1024 bytes on: lanes at 64..124 and 1088..1148, so lowest 64, highest 1148; a row
+// stepping down from 4096 by 4: 3972..4096; a lane's offset not a multiple of 4: ~0 and 0; a
+// second row below offset 0: not taken from the rows (~0ull, the lanes are looked at instead).
+TEST(Hazards, ARunsSpanFromItsRowsIsItsLanesSpan) {
+  using Batch = GlobalShadow::Batch;
+  auto lanes_span = [](std::uint32_t first, std::int32_t step, std::int32_t delta,
+                       std::uint32_t group) {
+    std::uint32_t offsets[32];
+    RowOffsets(first, static_cast<std::uint32_t>(step), static_cast<std::uint32_t>(delta), group,
+               offsets);
+    return Batch::Span(offsets);
+  };
+  const std::uint32_t rows_a[4] = {64, 4, 1024, 16};
+  EXPECT_EQ(Batch::RowSpan(rows_a), (std::uint64_t{1148} << 32) | 64);
+  EXPECT_EQ(Batch::RowSpan(rows_a), lanes_span(64, 4, 1024, 16));
+  const std::uint32_t rows_b[4] = {4096, static_cast<std::uint32_t>(-4), 0, 32};
+  EXPECT_EQ(Batch::RowSpan(rows_b), (std::uint64_t{4096} << 32) | 3972);
+  EXPECT_EQ(Batch::RowSpan(rows_b), lanes_span(4096, -4, 0, 32));
+  const std::uint32_t rows_c[4] = {2, 4, 0, 32};
+  EXPECT_EQ(Batch::RowSpan(rows_c), std::uint64_t{~0u});
+  EXPECT_EQ(Batch::RowSpan(rows_c), lanes_span(2, 4, 0, 32));
+  const std::uint32_t rows_d[4] = {400, 0, 256, 8};  // four rows, each one word
+  EXPECT_EQ(Batch::RowSpan(rows_d), lanes_span(400, 0, 256, 8));
+  const std::uint32_t rows_e[4] = {8, 4, static_cast<std::uint32_t>(-4096), 8};
+  EXPECT_EQ(Batch::RowSpan(rows_e), ~0ull);
+  // Its lanes as kept (Lanes): the rows' offsets, and values two to a number for 4 bytes.
+  Batch b;
+  const std::uint32_t at = b.AddRun(nullptr, rows_a, true);
+  for (std::uint32_t l = 0; l < 32; l += 2)
+    b.RunValues(at)[l / 2] = std::uint64_t{l} | (std::uint64_t{l + 1} << 32);
+  std::uint32_t offsets[32];
+  std::uint64_t values[32];
+  b.Lanes(at, 4, offsets, values);
+  EXPECT_EQ(offsets[15], 124u);
+  EXPECT_EQ(offsets[16], 1088u);
+  EXPECT_EQ(values[7], 7u);
+  EXPECT_EQ(values[30], 30u);
+}
+
 // The same for whole warps' reads given as runs (GlobalShadow::Batch): kept aside as they came,
 // they go in, in each thread's order among the interval's, when block 1 writes. Block 0's
 // interval: thread 3 reads word 5 at time 2 (a single, site 3); warp 1 (threads 32-63) reads
@@ -327,12 +368,13 @@ TEST(Hazards, AWholeWarpsReadsKeptAsideGoInInEachThreadsOrder) {
     run.thread = thread;
     run.time = time;
     run.site = site;
-    run.offset = static_cast<std::uint32_t>(b.offsets.size());
-    for (std::uint32_t l = 0; l < 32; ++l) {
-      b.offsets.push_back(4 * l);
-      b.values.push_back(0);
-    }
-    run.value = GlobalShadow::Batch::Span(b.offsets.data() + run.offset);
+    // Warp 1's lanes kept one by one, warp 0's as a row (first 0, step 4, one row of 32): the
+    // same words either way.
+    std::uint32_t offsets[32];
+    for (std::uint32_t l = 0; l < 32; ++l) offsets[l] = 4 * l;
+    const std::uint32_t row[4] = {0, 4, 0, 32};
+    run.offset = b.AddRun(offsets, thread == 0 ? row : nullptr, true);
+    run.value = GlobalShadow::Batch::Span(offsets);
     b.accesses.push_back(run);
   }
   shadow.ApplyBatch(b, tally);

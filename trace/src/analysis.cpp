@@ -265,8 +265,8 @@ void WarpRequests::AddAffine(std::uint16_t site_id, std::uint32_t first, std::in
                      static_cast<std::uint32_t>((base + first) & 255u));
   if (costs_->affine.TakeOverflow()) {  // more shapes than the table holds: this one now
     std::uint32_t offsets[32];
-    request_costs::RowOffsets(first, static_cast<std::uint32_t>(step),
-                              static_cast<std::uint32_t>(delta), group, offsets);
+    RowOffsets(first, static_cast<std::uint32_t>(step), static_cast<std::uint32_t>(delta), group,
+               offsets);
     if (stats->sites.size() < sites.size()) stats->Resize(sites.size(), 0);
     AddRequest(site, ~0u, offsets, base, 32, costs_->shapes, &stats->sites[site_id]);
   }
@@ -313,7 +313,7 @@ void WarpRequests::AddCounted(const std::vector<SiteInfo>& sites, const std::vec
   costs_->affine.Drain([&](std::uint16_t site_id, std::uint32_t step, std::uint32_t delta,
                            std::uint32_t group, std::uint32_t shift, std::uint64_t n) {
     std::uint32_t offsets[32];
-    request_costs::RowOffsets(0, step, delta, group, offsets);
+    RowOffsets(0, step, delta, group, offsets);
     std::int64_t lowest = 0;
     for (const std::uint32_t o : offsets)
       lowest = std::min<std::int64_t>(lowest, static_cast<std::int32_t>(o));

@@ -299,10 +299,11 @@ void GlobalShadow::ApplyBatch(const Batch& b, HazardTally& tally) {
     std::uint64_t page_key = ~0ull;
     const Page* page = nullptr;
     std::uint32_t threads = 0;
+    std::uint32_t offsets[32];
+    std::uint64_t values[32];
     for (const Access& t : runs) {
-      const std::uint32_t* offsets = b.offsets.data() + t.offset;
-      const std::uint64_t* values = b.values.data() + t.offset;
       if (RunQuiet(t)) continue;
+      b.Lanes(t.offset, t.size, offsets, values);
       if (Waiting(t.buffer)) {  // its reads of words not read before wait (their bits: below)
         std::uint32_t loud = 0, last_offset = ~0u;
         bool last_quiet = false;

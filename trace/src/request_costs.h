@@ -167,16 +167,6 @@ class ShapeCache {
   RequestCost scratch_;
 };
 
-// A whole warp's lanes in rows of `group`: lane l at `first + (l / group) * delta + (l % group)
-// * step` (WarpRequests::AddAffine), added up (no multiply).
-inline void RowOffsets(std::uint32_t first, std::uint32_t step, std::uint32_t delta,
-                       std::uint32_t group, std::uint32_t* offsets) {
-  for (std::uint32_t row = 0; row < 32; row += group) {
-    std::uint32_t o = first + (row / group) * delta;
-    for (std::uint32_t l = row; l < row + group; ++l, o += step) offsets[l] = o;
-  }
-}
-
 // Whole-warp requests whose lanes lie in rows, counted by site and shape until the block ends
 // (WarpRequests::AddAffine): a loop's requests are a handful of shapes, each costed once.
 class AffineCounts {

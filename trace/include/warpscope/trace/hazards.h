@@ -24,6 +24,7 @@
 // records a trace kept (a GPU capture's), in the same way.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -242,17 +243,53 @@ class GlobalShadow {
   // A batch of accesses in order. An entry of size 0 heads an interval: its `offset` accesses
   // that follow, in each thread's order, then `time` runs: whole warps' loads made at one time,
   // of arrays the block did not write in the interval, in the order they were made (the SIMT
-  // path's, kept as they came: SimtGather). A run is an Access for its lane 0 whose `offset` is
-  // the index of its 32 lanes in `offsets` and `values` (lane l: thread + l, that lane's offset
-  // and value) and whose `value` is Span of its offsets.
+  // path's, kept as they came: SimtGather). A run is an Access for its lane 0 (lane l: thread +
+  // l) whose `offset` is where AddRun put its lanes and whose `value` is Span of its offsets.
   // A run's read of a word already read, with no write since from another block, pairs with
   // nothing and changes nothing, in any order: it is passed over; the others go into each
   // thread's order with the rest, as Apply would have been given them.
   struct Batch {
     std::vector<Access> accesses;
+    // Runs' lanes (AddRun): at `at`, the form, then where their values start, then the 32
+    // offsets or the rows' four numbers; their values 32 to a run, or 16 where each is of 4
+    // bytes or fewer (two lanes to a number, lane l in bits 32 (l % 2) on).
     std::vector<std::uint32_t> offsets;
     std::vector<std::uint64_t> values;
+    static constexpr std::uint32_t kLaneOffsets = 0, kRows = 1;
     std::size_t size() const { return accesses.size() + offsets.size(); }
+    // A run's lanes kept: in rows (lane l at first + (l / group) * delta + (l % group) * step,
+    // RowOffsets) where `rows` holds {first, step, delta, group}, else the 32 `offsets`; room
+    // for its values (`packed`: 4 bytes or fewer each), filled by the caller from RunValues.
+    // Returns the run's `offset`.
+    std::uint32_t AddRun(const std::uint32_t* lane_offsets, const std::uint32_t* rows,
+                         bool packed) {
+      const auto at = static_cast<std::uint32_t>(offsets.size());
+      const auto value_at = static_cast<std::uint32_t>(values.size());
+      const std::uint32_t n = rows != nullptr ? 4 : 32;
+      offsets.resize(at + 2 + n);
+      offsets[at] = rows != nullptr ? kRows : kLaneOffsets;
+      offsets[at + 1] = value_at;
+      std::copy(rows != nullptr ? rows : lane_offsets, (rows != nullptr ? rows : lane_offsets) + n,
+                offsets.begin() + at + 2);
+      values.resize(value_at + (packed ? 16 : 32));
+      return at;
+    }
+    std::uint64_t* RunValues(std::uint32_t at) { return values.data() + offsets[at + 1]; }
+    // The lanes of the run at `at` (a load of `size` bytes): their offsets and values.
+    void Lanes(std::uint32_t at, std::uint8_t size, std::uint32_t (&lane_offsets)[32],
+               std::uint64_t (&lane_values)[32]) const {
+      const std::uint32_t* o = offsets.data() + at;
+      if (o[0] == kRows)
+        RowOffsets(o[2], o[3], o[4], o[5], lane_offsets);
+      else
+        std::copy(o + 2, o + 34, lane_offsets);
+      const std::uint64_t* v = values.data() + o[1];
+      if (size <= 4) {
+        for (std::uint32_t l = 0; l < 32; ++l) lane_values[l] = (v[l / 2] >> (32 * (l % 2))) & ~0u;
+      } else {
+        std::copy(v, v + 32, lane_values);
+      }
+    }
     // A run's lowest offset (bits 0-31) and highest (32-63), taken while its lanes are at hand;
     // where a lane's is not a multiple of 4, ~0 and 0 (its lanes are looked at one by one).
     static std::uint64_t Span(const std::uint32_t* offsets) {
@@ -263,6 +300,22 @@ class GlobalShadow {
         odd |= offsets[l];
       }
       return (odd & 3u) != 0 ? std::uint64_t{~0u} : (std::uint64_t{hi} << 32) | lo;
+    }
+    // The same for lanes in rows ({first, step, delta, group}: RowOffsets) without making
+    // them: ~0 where a lane's offset would pass 2^32 or below 0 (Span over the lanes).
+    static std::uint64_t RowSpan(const std::uint32_t* rows) {
+      const std::int64_t first = rows[0], step = static_cast<std::int32_t>(rows[1]);
+      const std::int64_t delta = static_cast<std::int32_t>(rows[2]);
+      const std::int64_t across = (rows[3] - 1) * step, down = (32 / rows[3] - 1) * delta;
+      const std::int64_t lo =
+          first + std::min<std::int64_t>(across, 0) + std::min<std::int64_t>(down, 0);
+      const std::int64_t hi =
+          first + std::max<std::int64_t>(across, 0) + std::max<std::int64_t>(down, 0);
+      if (lo < 0 || hi > std::int64_t{0xffffffff}) return ~0ull;
+      const std::uint32_t odd = rows[0] | rows[1] | (rows[3] < 32 ? rows[2] : 0u);
+      return (odd & 3u) != 0
+                 ? std::uint64_t{~0u}
+                 : (static_cast<std::uint64_t>(hi) << 32) | static_cast<std::uint64_t>(lo);
     }
     void clear() {
       accesses.clear();

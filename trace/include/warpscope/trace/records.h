@@ -74,6 +74,17 @@ struct AccessRecord {
 };
 static_assert(sizeof(AccessRecord) == 20, "no padding in access records");
 
+// A whole warp's lanes in rows of `group`: lane l at `first + (l / group) * delta + (l % group)
+// * step` (a 2D block's rows of blockDim.x lanes; WarpRequests::AddAffine), added up (no
+// multiply).
+inline void RowOffsets(std::uint32_t first, std::uint32_t step, std::uint32_t delta,
+                       std::uint32_t group, std::uint32_t* offsets) {
+  for (std::uint32_t row = 0; row < 32; row += group) {
+    std::uint32_t o = first + (row / group) * delta;
+    for (std::uint32_t l = row; l < row + group; ++l, o += step) offsets[l] = o;
+  }
+}
+
 struct BarrierRecord {
   std::uint64_t arrival = 0;    // time the thread reached __syncthreads()
   std::uint64_t departure = 0;  // time it left
