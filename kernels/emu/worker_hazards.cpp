@@ -16,7 +16,8 @@ void Worker::CheckInterval(bool block_end) {
   std::span<const AccessRecord> records;
   std::span<const std::uint64_t> values;
   bool pair = true;
-  if (logging_ || kept_log_) {
+  const bool from_logs = logging_ || kept_log_;
+  if (from_logs) {
     pair = GatherLogs(block, kinds);
     records = interval_records_;
     values = interval_values_;
@@ -30,7 +31,11 @@ void Worker::CheckInterval(bool block_end) {
         ToShadow(block, r, values[i]);
     }
   }
-  if (pair && !records.empty()) {
+  // From the logs, an interval whose written words each only one thread touched has no pair
+  // to look for: its accesses are only counted.
+  if (pair && !records.empty() && from_logs && !written_words_.shared()) {
+    IntervalPairs::Count(records, values.size() == records.size(), local_sites_, hazard_tally_);
+  } else if (pair && !records.empty()) {
     syncs_.clear();
     for (const WarpOpRecord& w : current_.warp_ops) {
       if (w.site < warp_op_kinds_.size() &&
@@ -95,7 +100,7 @@ void Worker::GatherOne(std::uint32_t block, const std::vector<std::uint8_t>& kin
   if (pair) {
     const SiteInfo& site = local_sites_[r.site];
     if ((kind & kSiteWrite) != 0 ||
-        written_words_.Touches(site.space, site.buffer, r.offset, site.size)) {
+        written_words_.Touches(site.space, site.buffer, r.offset, site.size, r.thread)) {
       interval_records_.push_back(r);
       interval_values_.push_back(value);
     }
@@ -109,16 +114,19 @@ void Worker::MarkWrittenWords(const std::vector<std::uint8_t>& kinds) {
     const std::uint8_t kind = q.site < kinds.size() ? kinds[q.site] : 0;
     if ((kind & kSiteWrite) == 0 || (kind & kSiteSpaces) == 0) continue;
     const SiteInfo& site = local_sites_[q.site];
-    const std::uint32_t count = static_cast<std::uint32_t>(__builtin_popcount(q.mask));
-    for (std::uint32_t k = q.at; k < q.at + count; ++k)
-      written_words_.Add(site.space, site.buffer, simt_offsets_[k], site.size);
+    std::uint32_t k = q.at;
+    for (std::uint32_t m = q.mask; m != 0; m &= m - 1, ++k)
+      written_words_.Add(
+          site.space, site.buffer, simt_offsets_[k], site.size,
+          static_cast<std::uint16_t>(q.warp * 32u + static_cast<std::uint32_t>(__builtin_ctz(m))));
   }
   for (const ThreadCtx& c : threads_) {
     for (const ThreadCtx::Logged& e : c.log) {
       const std::uint8_t kind = e.site < kinds.size() ? kinds[e.site] : 0;
       if ((kind & kSiteWrite) == 0 || (kind & kSiteSpaces) == 0) continue;
       const SiteInfo& site = local_sites_[e.site];
-      written_words_.Add(site.space, site.buffer, e.offset, site.size);
+      written_words_.Add(site.space, site.buffer, e.offset, site.size,
+                         static_cast<std::uint16_t>(c.linear));
     }
   }
 }

@@ -298,6 +298,30 @@ TEST(Hazards, ReadsOfABufferNothingWroteWaitAndPairAsIfPutInAtOnce) {
   }
 }
 
+// An interval's written words and who touched them (WrittenWords): only a word written by one
+// thread and touched by another can pair, so without one the interval has no pair to look for.
+// Thread 3 writes shared word 2 (offset 8) and reads it back: one thread. Thread 4 reads global
+// word 2 of buffer 0 (not written): nothing. Thread 4 reads shared offset 8: two threads.
+TEST(Hazards, AWrittenWordTouchedByASecondThreadMakesTheIntervalShared) {
+  WrittenWords words;
+  words.Clear();
+  words.Add(MemorySpace::kShared, 0, 8, 4, 3);
+  EXPECT_TRUE(words.Touches(MemorySpace::kShared, 0, 8, 4, 3));
+  EXPECT_FALSE(words.Touches(MemorySpace::kGlobal, 0, 8, 4, 4));
+  EXPECT_FALSE(words.Touches(MemorySpace::kShared, 0, 12, 4, 4));  // the next word
+  EXPECT_FALSE(words.shared());
+  EXPECT_TRUE(words.Touches(MemorySpace::kShared, 0, 6, 4, 4));  // bytes 6-9: words 1 and 2
+  EXPECT_TRUE(words.shared());
+  // A second writer of a word makes it shared too; Clear starts the next interval.
+  words.Clear();
+  EXPECT_FALSE(words.shared());
+  words.Add(MemorySpace::kGlobal, 1, 0, 4, 7);
+  words.Add(MemorySpace::kGlobal, 1, 4, 4, 8);
+  EXPECT_FALSE(words.shared());
+  words.Add(MemorySpace::kGlobal, 1, 0, 4, 8);
+  EXPECT_TRUE(words.shared());
+}
+
 // A run in rows is kept as its four numbers (first, step, delta, group); its span, taken from
 // them, is the span of its 32 lanes' offsets. By hand: rows of 16 lanes from 64 step 4, the
 // second row 1024 bytes on: lanes at 64..124 and 1088..1148, so lowest 64, highest 1148; a row

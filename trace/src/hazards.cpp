@@ -169,19 +169,20 @@ HazardReport HazardTally::Report(const std::vector<SiteInfo>& sites,
 void WrittenWords::Clear() {
   count_ = 0;
   owners_ = 0;
+  shared_ = false;
   if (++generation_ == 0) {  // wrapped: entries of generation 0 would look current
     std::fill(entries_.begin(), entries_.end(), Entry{});
     generation_ = 1;
   }
 }
 
-bool WrittenWords::Has(std::uint64_t key) const {
-  if (entries_.empty()) return false;
+const WrittenWords::Entry* WrittenWords::Find(std::uint64_t key) const {
+  if (entries_.empty()) return nullptr;
   const std::size_t mask = entries_.size() - 1;
   for (std::size_t i = (key * 0x9e3779b97f4a7c15ull) >> 20;; ++i) {
     const Entry& e = entries_[i & mask];
-    if (e.generation != generation_) return false;
-    if (e.key == key) return true;
+    if (e.generation != generation_) return nullptr;
+    if (e.key == key) return &e;
   }
 }
 
@@ -199,7 +200,7 @@ void WrittenWords::Grow() {
 }
 
 void WrittenWords::Add(MemorySpace space, std::uint16_t buffer, std::uint32_t offset,
-                       std::uint32_t size) {
+                       std::uint32_t size, std::uint16_t thread) {
   owners_ |= OwnerBit(space, buffer);
   for (std::uint32_t w = offset / 4, last = LastWord(offset, size); w <= last; ++w) {
     const std::uint64_t key = WordKey(space, buffer, w);
@@ -208,21 +209,28 @@ void WrittenWords::Add(MemorySpace space, std::uint16_t buffer, std::uint32_t of
     for (std::size_t i = (key * 0x9e3779b97f4a7c15ull) >> 20;; ++i) {
       Entry& e = entries_[i & mask];
       if (e.generation != generation_) {
-        e = {key, generation_};
+        e = {key, generation_, thread};
         ++count_;
         break;
       }
-      if (e.key == key) break;
+      if (e.key == key) {
+        shared_ = shared_ || e.thread != thread;
+        break;
+      }
     }
   }
 }
 
 bool WrittenWords::TouchesWords(MemorySpace space, std::uint16_t buffer, std::uint32_t offset,
-                                std::uint32_t size) const {
+                                std::uint32_t size, std::uint16_t thread) {
+  bool touches = false;
   for (std::uint32_t w = offset / 4, last = LastWord(offset, size); w <= last; ++w) {
-    if (Has(WordKey(space, buffer, w))) return true;
+    const Entry* e = Find(WordKey(space, buffer, w));
+    if (e == nullptr) continue;
+    touches = true;
+    shared_ = shared_ || e->thread != thread;
   }
-  return false;
+  return touches;
 }
 
 //-------------------------------------------------------------------------------------------------
@@ -371,6 +379,12 @@ struct WordPairing {
 };
 
 }  // namespace
+
+void IntervalPairs::Count(std::span<const AccessRecord> records, bool has_values,
+                          const std::vector<SiteInfo>& sites, HazardTally& tally) {
+  CountWrites(records, sites, tally);
+  if (!has_values && !records.empty()) tally.values_known = false;
+}
 
 void IntervalPairs::Add(std::uint32_t block, bool kept, std::span<const AccessRecord> records,
                         std::span<const std::uint64_t> values, std::span<const WarpSync> syncs,

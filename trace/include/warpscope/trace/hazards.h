@@ -151,21 +151,28 @@ class HazardTally {
 class WrittenWords {
  public:
   void Clear();
-  void Add(MemorySpace space, std::uint16_t buffer, std::uint32_t offset, std::uint32_t size);
-  bool Touches(MemorySpace space, std::uint16_t buffer, std::uint32_t offset,
-               std::uint32_t size) const {
-    return (owners_ & OwnerBit(space, buffer)) != 0 && TouchesWords(space, buffer, offset, size);
+  // A write by `thread`; a read by it that touches a written word. Either, on a word another
+  // thread wrote, makes the interval shared: without that, no pair within the interval can race
+  // (IntervalPairs would find none).
+  void Add(MemorySpace space, std::uint16_t buffer, std::uint32_t offset, std::uint32_t size,
+           std::uint16_t thread);
+  bool Touches(MemorySpace space, std::uint16_t buffer, std::uint32_t offset, std::uint32_t size,
+               std::uint16_t thread) {
+    return (owners_ & OwnerBit(space, buffer)) != 0 &&
+           TouchesWords(space, buffer, offset, size, thread);
   }
   bool empty() const { return count_ == 0; }
+  bool shared() const { return shared_; }  // a written word touched by two threads
 
  private:
   struct Entry {
     std::uint64_t key = 0;
     std::uint32_t generation = 0;
+    std::uint16_t thread = 0;  // its first writer
   };
   bool TouchesWords(MemorySpace space, std::uint16_t buffer, std::uint32_t offset,
-                    std::uint32_t size) const;
-  bool Has(std::uint64_t key) const;
+                    std::uint32_t size, std::uint16_t thread);
+  const Entry* Find(std::uint64_t key) const;
   void Grow();
   // A bit per owner that has a written word (shared memory: bit 63; a global buffer: its
   // number modulo 63), so that reads of a buffer nobody wrote skip the table.
@@ -176,10 +183,16 @@ class WrittenWords {
   std::uint64_t owners_ = 0;
   std::size_t count_ = 0;
   std::uint32_t generation_ = 1;
+  bool shared_ = false;
 };
 
 class IntervalPairs {
  public:
+  // Only the tally's counts of an interval's checked accesses (and whether they carried values):
+  // an interval whose written words each only one thread touched (WrittenWords::shared) has no
+  // pair for Add to find.
+  static void Count(std::span<const AccessRecord> accesses, bool has_values,
+                    const std::vector<SiteInfo>& sites, HazardTally& tally);
   void Add(std::uint32_t block, bool kept, std::span<const AccessRecord> accesses,
            std::span<const std::uint64_t> values, std::span<const WarpSync> syncs,
            const std::vector<SiteInfo>& sites, HazardTally& tally);
