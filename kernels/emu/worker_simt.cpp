@@ -211,17 +211,17 @@ void Worker::SimtLog(std::uint16_t id, std::uint64_t key, std::uint32_t mask,
   };
   // A shared load whose lanes step evenly at one time: kept without values (read later).
   if (ptrs != nullptr && KeySpaceOf(key) == kKeyShared && ((key >> 12) & 3u) == kKeyLoad) {
-    make_offsets();
+    const bool one_row = rows != nullptr && rows[3] == 32;  // (lane 0's offset: rows[0])
+    if (!one_row) make_offsets();
     const int l0 = __builtin_ctz(mask);
     const std::uint32_t rest = mask & (mask - 1);
-    const bool one_row = rows != nullptr && rows[3] == 32;
     const std::int32_t step =
         one_row     ? static_cast<std::int32_t>(rows[1])
         : rest == 0 ? 0
                     : static_cast<std::int32_t>(offsets[__builtin_ctz(rest)] - offsets[l0]) /
                           (__builtin_ctz(rest) - l0);
     std::uint32_t off = 0;
-    const std::uint32_t o0 = offsets[l0], t0 = times[l0];
+    const std::uint32_t o0 = one_row ? rows[0] : offsets[l0], t0 = times[l0];
     if (one_row) {  // a whole warp stepping evenly: its times alone
       for (std::uint32_t l = 0; l < 32; ++l) off |= times[l] ^ t0;
     } else if (mask == ~0u) {  // a loop the compiler vectorizes
@@ -236,7 +236,7 @@ void Worker::SimtLog(std::uint16_t id, std::uint64_t key, std::uint32_t mask,
     if (off == 0) {
       simt_log_.push_back({id, static_cast<std::uint16_t>(w), mask,
                            kSimtShape | static_cast<std::uint32_t>(simt_shapes_.size())});
-      simt_shapes_.push_back({static_cast<const char*>(ptrs[l0]), offsets[l0], times[l0], step});
+      simt_shapes_.push_back({static_cast<const char*>(ptrs[l0]), o0, t0, step});
       t_reads_pending = true;
       return;
     }
