@@ -264,6 +264,19 @@ void Worker::SimtLog(std::uint16_t id, std::uint64_t key, std::uint32_t mask,
         } else {
           std::copy(values, values + 32, out);
         }
+      } else if (ptrs != nullptr && rows != nullptr && size == 4 &&
+                 (rows[1] == 4 || rows[1] == 0)) {
+        // Rows of 4-byte lanes side by side, or each row one word: a row's values are its
+        // first lane's bytes on, or that word again (packed, lane l at bytes 4 l: Batch::AddRun).
+        const std::uint32_t group = rows[3];
+        for (std::uint32_t r = 0; r < 32; r += group) {
+          if (rows[1] == 4) {
+            std::memcpy(reinterpret_cast<char*>(out) + 4 * r, ptrs[r], 4 * group);
+          } else {
+            const std::uint64_t v = LoadValue(ptrs[r], 4);
+            for (std::uint32_t l = r; l < r + group; l += 2) out[l / 2] = v | (v << 32);
+          }
+        }
       } else if (ptrs != nullptr) {
         ReadWarp(size, ptrs, out, packed);
       }
@@ -341,10 +354,8 @@ const std::uint64_t* Worker::ReadLanes(std::uint16_t id, std::uint32_t mask,
 void Worker::ReadWarp(std::uint32_t size, const void* const* ptrs, std::uint64_t* out,
                       bool packed) {
   if (packed) {
-    std::uint32_t read[32];
-    for (std::uint32_t l = 0; l < 32; ++l)
-      read[l] = static_cast<std::uint32_t>(LoadValue(ptrs[l], size));
-    std::memcpy(out, read, sizeof read);  // (little-endian: lane 2k low, 2k + 1 high)
+    for (std::uint32_t l = 0; l < 32; l += 2)
+      out[l / 2] = LoadValue(ptrs[l], size) | (LoadValue(ptrs[l + 1], size) << 32);
     return;
   }
   if (size == 4) {
