@@ -168,12 +168,32 @@ HazardReport HazardTally::Report(const std::vector<SiteInfo>& sites,
 
 void WrittenWords::Clear() {
   count_ = 0;
+  hashed_ = 0;
   owners_ = 0;
   shared_ = false;
   if (++generation_ == 0) {  // wrapped: entries of generation 0 would look current
     std::fill(entries_.begin(), entries_.end(), Entry{});
+    std::fill(flat_generation_.begin(), flat_generation_.end(), 0u);
     generation_ = 1;
   }
+}
+
+bool WrittenWords::FlatAdd(std::uint32_t word, std::uint16_t thread) {
+  if (word >= kFlatWords) return false;
+  if (word >= flat_generation_.size()) {
+    const std::size_t n = std::min<std::size_t>(
+        kFlatWords, std::max<std::size_t>(word + 1u, 2 * flat_generation_.size()));
+    flat_generation_.resize(n, 0u);
+    flat_thread_.resize(n, 0);
+  }
+  if (flat_generation_[word] == generation_) {
+    shared_ = shared_ || flat_thread_[word] != thread;
+  } else {
+    flat_generation_[word] = generation_;
+    flat_thread_[word] = thread;
+    ++count_;
+  }
+  return true;
 }
 
 const WrittenWords::Entry* WrittenWords::Find(std::uint64_t key) const {
@@ -203,14 +223,16 @@ void WrittenWords::Add(MemorySpace space, std::uint16_t buffer, std::uint32_t of
                        std::uint32_t size, std::uint16_t thread) {
   owners_ |= OwnerBit(space, buffer);
   for (std::uint32_t w = offset / 4, last = LastWord(offset, size); w <= last; ++w) {
+    if (space == MemorySpace::kShared && FlatAdd(w, thread)) continue;
     const std::uint64_t key = WordKey(space, buffer, w);
-    if (2 * (count_ + 1) > entries_.size()) Grow();
+    if (2 * (hashed_ + 1) > entries_.size()) Grow();
     const std::size_t mask = entries_.size() - 1;
     for (std::size_t i = (key * 0x9e3779b97f4a7c15ull) >> 20;; ++i) {
       Entry& e = entries_[i & mask];
       if (e.generation != generation_) {
         e = {key, generation_, thread};
         ++count_;
+        ++hashed_;
         break;
       }
       if (e.key == key) {
@@ -225,6 +247,13 @@ bool WrittenWords::TouchesWords(MemorySpace space, std::uint16_t buffer, std::ui
                                 std::uint32_t size, std::uint16_t thread) {
   bool touches = false;
   for (std::uint32_t w = offset / 4, last = LastWord(offset, size); w <= last; ++w) {
+    if (space == MemorySpace::kShared && w < kFlatWords) {
+      if (w < flat_generation_.size() && flat_generation_[w] == generation_) {
+        touches = true;
+        shared_ = shared_ || flat_thread_[w] != thread;
+      }
+      continue;
+    }
     const Entry* e = Find(WordKey(space, buffer, w));
     if (e == nullptr) continue;
     touches = true;

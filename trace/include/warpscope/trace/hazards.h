@@ -179,9 +179,16 @@ class WrittenWords {
   static std::uint64_t OwnerBit(MemorySpace space, std::uint16_t buffer) {
     return std::uint64_t{1} << (space == MemorySpace::kShared ? 63 : buffer % 63);
   }
+  // A shared word's first writer where its word is below kFlatWords (a block's window is at
+  // most 228 KB, 58,368 words): kept by word, not hashed (`flat_generation_`: the interval's).
+  static constexpr std::uint32_t kFlatWords = 1u << 16;
+  bool FlatAdd(std::uint32_t word, std::uint16_t thread);
+  std::vector<std::uint32_t> flat_generation_;
+  std::vector<std::uint16_t> flat_thread_;
   std::vector<Entry> entries_;
   std::uint64_t owners_ = 0;
-  std::size_t count_ = 0;
+  std::size_t count_ = 0;   // words written
+  std::size_t hashed_ = 0;  // of them in entries_
   std::uint32_t generation_ = 1;
   bool shared_ = false;
 };
