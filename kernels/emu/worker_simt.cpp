@@ -483,17 +483,32 @@ void Worker::SimtGather(std::uint32_t block, const std::vector<std::uint8_t>& ki
     q.run = q.run && (written & ArrayBit(local_sites_[q.site].buffer)) == 0;
     run_lanes += q.run ? 32 : 0;
   }
+  // A request that GatherOne would pass over is left out before the sort: a shared load that
+  // can touch no word the interval wrote (none of its shared words was written), or an access
+  // of neither shared nor global memory.
+  const bool shared_written = pair && written_words_.MayTouch(MemorySpace::kShared, 0);
+  auto passed_over = [&](const SimtRequest& q) {
+    const std::uint8_t kind = q.site < kinds.size() ? kinds[q.site] : 0;
+    return (kind & kSiteSpaces) == 0 ||
+           ((kind & kSiteSpaces) == kSiteShared && (kind & kSiteWrite) == 0 && !shared_written);
+  };
   std::vector<GlobalShadow::Access>& batch = shadow_batch_.accesses;
   const std::size_t header = batch.size();
   if (run_lanes > 0) batch.emplace_back().size = 0;
   simt_bucket_.assign(n + 1, 0u);
-  for (const SimtRequest& q : simt_log_) {
+  std::size_t left_out = 0;
+  for (SimtRequest& q : simt_log_) {
     if (run_lanes > 0 && q.run) continue;
+    if (!q.in_batch && passed_over(q)) {
+      left_out += static_cast<std::uint32_t>(__builtin_popcount(q.mask));
+      q.mask = 0;  // (its entries stay in the arrays, unread)
+      continue;
+    }
     for (std::uint32_t m = q.mask; m != 0; m &= m - 1)
       ++simt_bucket_[q.warp * 32u + static_cast<std::uint32_t>(__builtin_ctz(m)) + 1u];
   }
   for (std::size_t i = 0; i < n; ++i) simt_bucket_[i + 1] += simt_bucket_[i];
-  std::size_t sorted = simt_offsets_.size();
+  std::size_t sorted = simt_offsets_.size() - left_out;
   for (const SimtRequest& q : simt_log_) sorted += q.in_batch && !q.run ? 32 : 0;
   simt_sorted_.resize(sorted);
   for (const SimtRequest& q : simt_log_) {

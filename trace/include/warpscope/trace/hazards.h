@@ -163,6 +163,10 @@ class WrittenWords {
   }
   bool empty() const { return count_ == 0; }
   bool shared() const { return shared_; }  // a written word touched by two threads
+  // Whether an access of the space (and buffer) may touch a written word at all.
+  bool MayTouch(MemorySpace space, std::uint16_t buffer) const {
+    return (owners_ & OwnerBit(space, buffer)) != 0;
+  }
 
  private:
   struct Entry {
