@@ -214,6 +214,11 @@ int RunApp(const AppOptions& opt) {
   ImGui_ImplOpenGL3_Init("#version 330 core");
 
   const bool scripted = opt.frames > 0 || !opt.export_dir.empty() || !opt.walk_json.empty();
+  // A finished run wakes the frame loop (WaitForFrame), until the window goes.
+  SetRunFinishedHook([] { glfwPostEmptyEvent(); });
+  struct Unhook {
+    ~Unhook() { SetRunFinishedHook(nullptr); }
+  } unhook;
   Ui ui(&settings, config_dir, QueryDevices(), (*window)->gl());
   ui.SetUiScaleInEffect(ui_scale);
   AppOptions first = opt;

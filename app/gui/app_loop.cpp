@@ -123,8 +123,10 @@ bool g_refresh = true;
 bool WaitForFrame(AppLoop& l) {
   if (l.scripted) {
     glfwPollEvents();
-  } else if (l.walk != nullptr || glfwGetTime() - l.last_input < 1.0) {
+  } else if (l.walk != nullptr) {
     glfwWaitEventsTimeout(1.0 / 60.0);
+  } else if (glfwGetTime() - l.last_input < 1.0) {
+    glfwWaitEventsTimeout(l.ui.InputFrameWait());
   } else if (l.ui.NeedsFrames()) {
     glfwWaitEventsTimeout(l.ui.FrameWait());
   } else {

@@ -14,6 +14,14 @@
 
 namespace ws {
 
+namespace {
+std::atomic<void (*)()> g_run_finished{nullptr};
+}  // namespace
+
+void SetRunFinishedHook(void (*hook)()) {
+  g_run_finished = hook;
+}
+
 LessonRunner::LessonRunner() : worker_([this] { Loop(); }) {}
 
 LessonRunner::~LessonRunner() {
@@ -158,9 +166,12 @@ void LessonRunner::Loop() {
     }
     result.ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    std::lock_guard lock(mutex_);
-    finished_ = result.id;
-    if (result.id == newest_) done_ = std::move(result);  // a newer request replaces it anyway
+    {
+      std::lock_guard lock(mutex_);
+      finished_ = result.id;
+      if (result.id == newest_) done_ = std::move(result);  // a newer request replaces it anyway
+    }
+    if (void (*hook)() = g_run_finished.load(); hook != nullptr) hook();
   }
 }
 

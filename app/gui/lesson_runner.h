@@ -50,6 +50,10 @@ struct RunResult {
   std::string compile_errors_file, compile_errors_source;
 };
 
+// Called on the runner's thread each time a result is ready (the app wakes its frame loop with
+// it, glfwPostEmptyEvent, so that the frame showing the result is drawn at once). Null: none.
+void SetRunFinishedHook(void (*hook)());
+
 class LessonRunner {
  public:
   LessonRunner();

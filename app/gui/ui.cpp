@@ -154,6 +154,10 @@ double Ui::FrameWait() const {
   return !Animating() && session_.running ? 0.1 : 1.0 / 60.0;
 }
 
+double Ui::InputFrameWait() const {
+  return !Animating() && session_.running ? 0.05 : 1.0 / 60.0;
+}
+
 bool Ui::IdleTick() {
   const std::uint64_t generation = session_.generation;
   const std::string error = session_.error;

@@ -39,6 +39,10 @@ class Ui {
   // refresh when something animates, but a tenth of a second when only a run is under way (its
   // progress needs no more, and on software OpenGL each frame takes CPU from the run).
   double FrameWait() const;
+  // The same for the second after input (hover highlights, tooltips that appear after a delay):
+  // a display refresh, but a twentieth of a second while a run is under way and nothing else
+  // moves. Input wakes the loop at once, and so does the run's end (SetRunFinishedHook).
+  double InputFrameWait() const;
   // Between frames while idle, outside an ImGui frame: looks at the program's files and for a
   // finished run. True when a frame must be drawn to show what changed.
   bool IdleTick();
