@@ -599,12 +599,15 @@ class Worker {
     std::uint64_t span = 0;  // a run's lowest and highest offsets (GlobalShadow::Batch)
   };
   // A shared load's request without its values: lane l's offset, and address, `offset + (l - l0)
-  // * step` (`at + ...`; l0 its first lane), its time every lane's (RecordWarpAccess).
+  // * step` (`at + ...`; l0 its first lane), or for a whole warp in rows of `group` lanes
+  // `offset + (l / group) * delta + (l % group) * step` (RowOffsets); its time every lane's
+  // (RecordWarpAccess).
   static constexpr std::uint32_t kSimtShape = 1u << 31;
   struct SimtShape {
     const char* at;
     std::uint32_t offset, time;
-    std::int32_t step;
+    std::int32_t step, delta = 0;
+    std::uint32_t group = 32;
   };
   std::vector<SimtShape> simt_shapes_;
   std::size_t simt_shaped_from_ = 0;  // simt_log_'s first request that may be a shape

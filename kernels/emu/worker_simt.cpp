@@ -210,6 +210,20 @@ void Worker::SimtLog(std::uint16_t id, std::uint64_t key, std::uint32_t mask,
     }
   };
   // A shared load whose lanes step evenly at one time: kept without values (read later).
+  if (ptrs != nullptr && KeySpaceOf(key) == kKeyShared && ((key >> 12) & 3u) == kKeyLoad &&
+      rows != nullptr && rows[3] < 32) {  // a whole warp in rows (a 2D block's): at one time?
+    std::uint32_t off = 0;
+    for (std::uint32_t l = 0; l < 32; ++l) off |= times[l] ^ times[0];
+    if (off == 0) {
+      simt_log_.push_back({id, static_cast<std::uint16_t>(w), mask,
+                           kSimtShape | static_cast<std::uint32_t>(simt_shapes_.size())});
+      simt_shapes_.push_back({static_cast<const char*>(ptrs[0]), rows[0], times[0],
+                              static_cast<std::int32_t>(rows[1]),
+                              static_cast<std::int32_t>(rows[2]), rows[3]});
+      t_reads_pending = true;
+      return;
+    }
+  }
   if (ptrs != nullptr && KeySpaceOf(key) == kKeyShared && ((key >> 12) & 3u) == kKeyLoad) {
     const bool one_row = rows != nullptr && rows[3] == 32;  // (lane 0's offset: rows[0])
     if (!one_row) make_offsets();
@@ -378,9 +392,11 @@ void Worker::SimtMaterialize() {
     const SimtShape& s = simt_shapes_[q.at & ~kSimtShape];
     const std::uint32_t bytes = std::min<std::uint32_t>(local_sites_[q.site].size, 8);
     const int l0 = __builtin_ctz(q.mask);
+    const int g = static_cast<int>(s.group);  // (below 32: a whole warp, l0 0)
     q.at = static_cast<std::uint32_t>(simt_offsets_.size());
     for (std::uint32_t m = q.mask; m != 0; m &= m - 1) {
-      const int d = (__builtin_ctz(m) - l0) * s.step;
+      const int l = __builtin_ctz(m);
+      const int d = g == 32 ? (l - l0) * s.step : (l / g) * s.delta + (l % g) * s.step;
       simt_offsets_.push_back(s.offset + static_cast<std::uint32_t>(d));
       simt_times_.push_back(s.time);
       simt_values_.push_back(LoadValue(s.at + d, bytes));

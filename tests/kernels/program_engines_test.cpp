@@ -438,6 +438,58 @@ int main() {
   EXPECT_TRUE(war);
 }
 
+// The same in a 16 x 4 block, whose warps read their shared words in rows of 16 (lane l at row
+// l / 16): the loads are kept as rows (first, step 4, 68 bytes a row) and read back when the
+// second warp's first store comes. s[y][x] starts as (17 y + x) x 10; thread (x, y) reads
+// s[y][x + 1], (17 y + x + 1) x 10, and the threads of row 3, the second warp's second row,
+// write theirs (v + 1): its reads must be at row 3's words. By hand: the sum 10 x (272 x (0 + 1 +
+// 2 + 3) + 4 x 136) = 21760.
+TEST(Engines, ARacesReadValueInRowsIsTheOneTheThreadSaw) {
+  const std::string text = R"(#include <cstdio>
+__global__ void rows(int* out) {
+  __shared__ int s[4][17];
+  const int x = threadIdx.x, y = threadIdx.y;
+  s[y][x] = (17 * y + x) * 10;
+  if (x == 15) s[y][16] = (17 * y + 16) * 10;
+  __syncthreads();
+  int v = s[y][x + 1];
+  if (y == 3) s[y][x] = v + 1;
+  __syncthreads();
+  out[16 * y + x] = v;
+}
+int main() {
+  int* out;
+  cudaMallocManaged(&out, 64 * sizeof(int));
+  rows<<<1, dim3(16, 4)>>>(out);
+  cudaDeviceSynchronize();
+  long t = 0;
+  for (int i = 0; i < 64; ++i) t += out[i];
+  printf("%ld\n", t);
+  return 0;
+}
+)";
+  const auto [simt, fiber] = BothUnkept("rows.cu", text);
+  ExpectSame(simt, fiber, "rows.cu", true);
+  EXPECT_NE(simt.program->stdout_text.find("21760"), std::string::npos)
+      << simt.program->stdout_text;
+  ASSERT_EQ(simt.launches.size(), 1u);
+  EXPECT_EQ(simt.launches[0].engine, "simt") << simt.launches[0].engine_reason;
+  bool war = false;
+  for (const auto& g : simt.launches[0].hazards.groups) {
+    if (g.kind != HazardKind::kWar) continue;
+    war = true;
+    const HazardAccess& r = g.example_first;
+    const HazardAccess& w = g.example_second;
+    const std::uint32_t y = r.thread / 16, x = r.thread % 16;
+    EXPECT_EQ(y, 3u);
+    EXPECT_TRUE(r.has_value && w.has_value);
+    EXPECT_EQ(r.value, (17u * y + x + 1u) * 10u);
+    EXPECT_EQ(w.thread, r.thread + 1u);
+    EXPECT_EQ(w.value, (17u * y + x + 2u) * 10u + 1u);
+  }
+  EXPECT_TRUE(war);
+}
+
 // A whole warp's global loads that step evenly at one time, in an interval that writes no global
 // memory, go to the shadow as they came, not sorted thread by thread (GlobalShadow::ApplyBatch);
 // where one of them is not a read of a word already read (another block wrote it, or nobody read
