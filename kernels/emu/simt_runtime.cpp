@@ -53,12 +53,17 @@ bool Inside(const Slot& s, Mask mask, std::uintptr_t lo, std::uintptr_t span, st
 bool Rows(const Slot& s, std::intptr_t* step, std::intptr_t* delta, std::uint32_t* group) {
   const auto p0 = reinterpret_cast<std::uintptr_t>(s.ptr[0]);
   const std::uintptr_t d = reinterpret_cast<std::uintptr_t>(s.ptr[1]) - p0;
-  std::uint32_t g = 2;
-  while (g < 32 && reinterpret_cast<std::uintptr_t>(s.ptr[g]) -
-                           reinterpret_cast<std::uintptr_t>(s.ptr[g - 1]) ==
-                       d)
-    ++g;
-  if ((g & (g - 1)) != 0) return false;  // (a row of 3, 5, ... lanes: not a shape here)
+  // The row's length: the first power of two at which the step breaks (a break elsewhere is no
+  // row at all, which the check below finds).
+  std::uint32_t g = 32;
+  for (std::uint32_t p = 2; p < 32; p *= 2) {
+    if (reinterpret_cast<std::uintptr_t>(s.ptr[p]) -
+            reinterpret_cast<std::uintptr_t>(s.ptr[p - 1]) !=
+        d) {
+      g = p;
+      break;
+    }
+  }
   const std::uintptr_t r = reinterpret_cast<std::uintptr_t>(s.ptr[g % 32]) - p0;  // (32: none)
   // Lane to lane: `d` within a row, `jump` from a row's last lane to the next row's first.
   const std::uintptr_t jump = r - (g - 1) * d;

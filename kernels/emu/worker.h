@@ -535,6 +535,7 @@ class Worker {
   std::vector<SiteInfo> local_sites_;
   BlockRecords current_;                 // barriers and warp meetings; accesses only when kept
   bool keep_block_ = false;              // the current block is one the user looks at
+  std::size_t kept_accesses_ = 0;        // the accesses of the last block kept (its records')
   WarpRequests requests_;                // the current block's accesses, by warp request
   std::vector<std::uint8_t> warp_done_;  // per warp of the current block: requests added up
   LaunchStats stats_;

@@ -158,6 +158,10 @@ void Worker::BeginBlock(std::uint64_t b, const uint3& bidx) {
   current_.block = b;
   keep_block_ =
       std::find(cfg.keep_blocks.begin(), cfg.keep_blocks.end(), b) != cfg.keep_blocks.end();
+  if (keep_block_ && kept_accesses_ > 0) {  // as many as the last kept block's, made at once
+    current_.accesses.reserve(std::min(kept_accesses_, kMaxKept));
+    current_.values.reserve(std::min(kept_accesses_, kMaxKept));
+  }
   requests_.Begin(n, kMaxSites);
   const std::uint32_t warps = (n + 31) / 32;
   // A cache replay needs each load's request number as it is made: the per-access path.
@@ -275,8 +279,11 @@ void Worker::EndBlock(std::uint64_t b, std::uint32_t n) {
     cache_records_.clear();
   }
   if (keep_block_) {  // moved, not copied (a 1024^2 matmul's block: 60 MB)
-    std::lock_guard lock(launch_->mutex);
-    launch_->kept[b] = std::move(current_);  // in execution order
+    kept_accesses_ = current_.accesses.size();
+    {
+      std::lock_guard lock(launch_->mutex);
+      launch_->kept[b] = std::move(current_);  // in execution order
+    }
     current_ = BlockRecords{};
   }
 }
