@@ -137,14 +137,17 @@ void Worker::BeginBlock(std::uint64_t b, const uint3& bidx) {
   const LaunchConfig& cfg = *launch_->config;
   const Dim3 bd = cfg.block, gd = cfg.grid;
   const std::uint32_t n = static_cast<std::uint32_t>(bd.count());
+  std::uint32_t tx = 0, ty = 0, tz = 0;  // thread i's index, counted up (no division a thread)
   for (std::uint32_t i = 0; i < n; ++i) {
     ThreadCtx& c = threads_[i];
-    c.state = {{i % bd.x, (i / bd.x) % bd.y, i / (bd.x * bd.y)},
-               bidx,
-               {bd.x, bd.y, bd.z},
-               {gd.x, gd.y, gd.z},
-               nullptr,
-               0};
+    c.state = {{tx, ty, tz}, bidx, {bd.x, bd.y, bd.z}, {gd.x, gd.y, gd.z}, nullptr, 0};
+    if (++tx == bd.x) {
+      tx = 0;
+      if (++ty == bd.y) {
+        ty = 0;
+        ++tz;
+      }
+    }
     c.linear = i;
     c.clock = 0;
     c.status = ThreadStatus::kReady;

@@ -489,6 +489,9 @@ void Worker::SimtGather(std::uint32_t block, const std::vector<std::uint8_t>& ki
     return;
   }
   if (t_reads_pending) SimtMaterialize();
+  // Every thread of the block has passed the same barriers (PassBarrier counts them for all,
+  // exited or not): one epoch, read once rather than from each lane's thread.
+  const std::uint32_t epoch = threads_[0].epoch;
   // The whole warps' global loads that step evenly at one time, of an array the interval did not
   // write, go to the shadow as they came, after the rest (each thread's in its order), under a
   // header (GlobalShadow::ApplyBatch): they are not sorted here, nor looked at one by one there
@@ -563,8 +566,7 @@ void Worker::SimtGather(std::uint32_t block, const std::vector<std::uint8_t>& ki
     begin = end;
   }
   for (const SimtLogged& e : simt_sorted_)
-    GatherOne(block, kinds, pair, {e.offset, 0, e.time, e.thread, e.site, threads_[e.thread].epoch},
-              e.value);
+    GatherOne(block, kinds, pair, {e.offset, 0, e.time, e.thread, e.site, epoch}, e.value);
   if (run_lanes > 0) {
     // Each run: its lane 0 as an access, the 32 lanes' offsets and values beside the batch.
     const std::size_t singles = batch.size() - header - 1;
@@ -574,7 +576,7 @@ void Worker::SimtGather(std::uint32_t block, const std::vector<std::uint8_t>& ki
       const std::uint32_t thread = q.warp * 32u;
       GlobalShadow::Access::Fill(
           batch.emplace_back(), block,
-          {q.at, 0, q.time, static_cast<std::uint16_t>(thread), q.site, threads_[thread].epoch},
+          {q.at, 0, q.time, static_cast<std::uint16_t>(thread), q.site, epoch},
           local_sites_[q.site], q.span, true, keep_block_);
       ++runs;
     }
