@@ -209,9 +209,11 @@ void Worker::SimtLog(std::uint16_t id, std::uint64_t key, std::uint32_t mask,
       offsets = made;
     }
   };
-  // A shared load whose lanes step evenly at one time: kept without values (read later).
-  if (ptrs != nullptr && KeySpaceOf(key) == kKeyShared && ((key >> 12) & 3u) == kKeyLoad &&
-      rows != nullptr && rows[3] < 32) {  // a whole warp in rows (a 2D block's): at one time?
+  // A shared load at one time whose lanes lie in rows (RecordWarpAffine: a whole warp, one row
+  // or a 2D block's rows), or step evenly: kept without values (read later, SimtMaterialize).
+  const bool shared_load =
+      ptrs != nullptr && KeySpaceOf(key) == kKeyShared && ((key >> 12) & 3u) == kKeyLoad;
+  if (shared_load && rows != nullptr) {
     std::uint32_t off = 0;
     for (std::uint32_t l = 0; l < 32; ++l) off |= times[l] ^ times[0];
     if (off == 0) {
@@ -223,22 +225,16 @@ void Worker::SimtLog(std::uint16_t id, std::uint64_t key, std::uint32_t mask,
       t_reads_pending = true;
       return;
     }
-  }
-  if (ptrs != nullptr && KeySpaceOf(key) == kKeyShared && ((key >> 12) & 3u) == kKeyLoad) {
-    const bool one_row = rows != nullptr && rows[3] == 32;  // (lane 0's offset: rows[0])
-    if (!one_row) make_offsets();
+  } else if (shared_load) {
     const int l0 = __builtin_ctz(mask);
     const std::uint32_t rest = mask & (mask - 1);
     const std::int32_t step =
-        one_row     ? static_cast<std::int32_t>(rows[1])
-        : rest == 0 ? 0
-                    : static_cast<std::int32_t>(offsets[__builtin_ctz(rest)] - offsets[l0]) /
-                          (__builtin_ctz(rest) - l0);
+        rest == 0 ? 0
+                  : static_cast<std::int32_t>(offsets[__builtin_ctz(rest)] - offsets[l0]) /
+                        (__builtin_ctz(rest) - l0);
     std::uint32_t off = 0;
-    const std::uint32_t o0 = one_row ? rows[0] : offsets[l0], t0 = times[l0];
-    if (one_row) {  // a whole warp stepping evenly: its times alone
-      for (std::uint32_t l = 0; l < 32; ++l) off |= times[l] ^ t0;
-    } else if (mask == ~0u) {  // a loop the compiler vectorizes
+    const std::uint32_t o0 = offsets[l0], t0 = times[l0];
+    if (mask == ~0u) {  // a loop the compiler vectorizes
       for (std::uint32_t l = 0; l < 32; ++l)
         off |= (offsets[l] - o0 - l * static_cast<std::uint32_t>(step)) | (times[l] ^ t0);
     } else {
