@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "warpscope/trace/launch.h"
 
 namespace ws {
@@ -421,6 +423,73 @@ TEST(Hazards, AWholeWarpsReadsKeptAsideGoInInEachThreadsOrder) {
     EXPECT_EQ(g.example_first.thread, g.first_site == 2 ? 0u : 3u);
     EXPECT_TRUE(g.first_site == 2 || g.first_site == 3) << g.first_site;
   }
+}
+
+// Runs that come in thread order have their words marked read at once (the runs after them find
+// them read), but not those of a buffer an interval's single also reads, which may be the first
+// reader; of lanes side by side at one address, the first is the first reader. Block 0's
+// interval: thread 40 reads buffer 0's word 20 at time 0 (a single, site 3); then, by warp, warp 0
+// reads buffer 1 with lanes 2w and 2w + 1 on word w (site 5), warps 1 and 2 read buffer 0's words
+// 0-31 (sites 1 and 2), warp 3 reads buffer 1's words 0-31 (site 6). Block 1 writes buffer 0's
+// words 0 and 20 and buffer 1's words 3 and 20: a WAR each, with the first readers thread 32
+// (site 1), thread 40 (site 3, where marking at once would give thread 52), thread 6 (site 5) and
+// thread 116 (site 6).
+TEST(Hazards, RunsInThreadOrderAreMarkedReadAtOnceButNotPastASingleOfTheirBuffer) {
+  HazardTally tally;
+  GlobalShadow shadow;
+  GlobalShadow::Batch b;
+  GlobalShadow::Access head;
+  head.size = 0;
+  head.offset = 1;  // one single
+  head.time = 4;    // four runs
+  b.accesses.push_back(head);
+  GlobalShadow::Access single;
+  single.block = 0;
+  single.thread = 40;
+  single.time = 0;
+  single.site = 3;
+  single.offset = 80;
+  b.accesses.push_back(single);
+  for (const auto& [thread, time, site, buffer] :
+       {std::tuple<std::uint16_t, std::uint32_t, std::uint16_t, std::uint16_t>{0, 1, 5, 1},
+        {32, 5, 1, 0},
+        {64, 1, 2, 0},
+        {96, 1, 6, 1}}) {
+    GlobalShadow::Access run;
+    run.block = 0;
+    run.thread = thread;
+    run.time = time;
+    run.site = site;
+    run.buffer = buffer;
+    std::uint32_t offsets[32];
+    for (std::uint32_t l = 0; l < 32; ++l) offsets[l] = thread == 0 ? 4 * (l / 2) : 4 * l;
+    run.offset = b.AddRun(offsets, nullptr, true);
+    run.value = GlobalShadow::Batch::Span(offsets);
+    b.accesses.push_back(run);
+  }
+  shadow.ApplyBatch(b, tally);
+  shadow.FinishBlock(0, tally);
+  for (const auto& [buffer, word] :
+       {std::pair<std::uint16_t, std::uint32_t>{0, 0}, {0, 20}, {1, 3}, {1, 20}}) {
+    GlobalShadow::Access write;
+    write.block = 1;
+    write.buffer = buffer;
+    write.offset = 4 * word;
+    write.op = AccessOp::kStore;
+    write.site = 4;
+    shadow.Apply(write, tally);
+  }
+  shadow.FinishBlock(1, tally);
+  const HazardReport r = tally.Report({}, {}, {});
+  std::map<std::uint16_t, std::uint16_t> thread_by_site;
+  for (const HazardGroup& g : r.groups) {
+    EXPECT_EQ(g.kind, HazardKind::kWar);
+    EXPECT_EQ(g.count, 1u);
+    EXPECT_EQ(g.second_site, 4u);
+    thread_by_site[g.first_site] = g.example_first.thread;
+  }
+  const std::map<std::uint16_t, std::uint16_t> want{{1, 32}, {3, 40}, {5, 6}, {6, 116}};
+  EXPECT_EQ(thread_by_site, want);
 }
 
 // Past 64 MiB of reads waiting, the shadow forgets them (GlobalShadow::Forget) but keeps their

@@ -2,6 +2,7 @@
 // accesses, in block order, against what earlier blocks left in each word; a pair two blocks'
 // atomics on one word put in order is no race.
 #include <algorithm>
+#include <bit>
 
 #include "hazard_words.h"
 #include "warpscope/trace/hazards.h"
@@ -216,10 +217,11 @@ void GlobalShadow::Undefer(std::uint16_t buffer, HazardTally& tally) {
     for (; k < pending_runs_.size() && pending_runs_[k].seq == seq; ++k) {
       const PendingRun& r = pending_runs_[k];
       if (r.t.buffer != buffer) continue;
-      for (std::uint32_t m = r.loud; m != 0; m &= m - 1) {
+      std::uint32_t n = 0;
+      for (std::uint32_t m = r.first; m != 0; m &= m - 1) {
         const auto l = static_cast<std::uint32_t>(__builtin_ctz(m));
         Access& a = group.emplace_back(r.t);
-        a.offset = pending_offsets_[r.at + l];
+        a.offset = pending_offsets_[r.at + n++];
         a.value = 0;
         a.thread = static_cast<std::uint16_t>(r.t.thread + l);
       }
@@ -235,9 +237,10 @@ void GlobalShadow::Undefer(std::uint16_t buffer, HazardTally& tally) {
   std::size_t kept = 0;
   for (PendingRun& r : pending_runs_) {
     if (r.t.buffer == buffer) continue;
+    const auto n = static_cast<std::uint32_t>(std::popcount(r.first));
     offsets.insert(offsets.end(), pending_offsets_.begin() + r.at,
-                   pending_offsets_.begin() + r.at + 32);
-    r.at = static_cast<std::uint32_t>(offsets.size() - 32);
+                   pending_offsets_.begin() + r.at + n);
+    r.at = static_cast<std::uint32_t>(offsets.size() - n);
     pending_runs_[kept++] = r;
   }
   pending_runs_.resize(kept);
@@ -289,7 +292,16 @@ void GlobalShadow::ApplyBatch(const Batch& b, HazardTally& tally) {
            !WholeWords(0, t.size)))
         Undefer(t.buffer, tally);
     }
-    const std::size_t kept_from = pending_runs_.size();
+    // A run's reads kept aside have their words' bits set at once (the runs after it in the
+    // interval find them read: RunQuiet, SeenBefore) where that is the order they go in: the
+    // runs come by thread, and no single of their buffer may come before them in it. Else
+    // after the interval (FinishInterval), from the first run not marked.
+    std::uint64_t single_buffers = 0;
+    for (const Access& y : singles) single_buffers |= std::uint64_t{1} << (y.buffer % 64);
+    bool at_once = std::is_sorted(runs.begin(), runs.end(), [](const Access& x, const Access& y) {
+      return x.thread < y.thread;
+    });
+    std::size_t kept_from = pending_runs_.size();
     // A run's read that is quiet now stays so wherever it falls among the interval's accesses
     // (none of them writes its word: the block wrote nothing of its array in the interval, and
     // other blocks' writes come between intervals), so it is passed over; the others go into
@@ -305,8 +317,12 @@ void GlobalShadow::ApplyBatch(const Batch& b, HazardTally& tally) {
       if (RunQuiet(t)) continue;
       b.Lanes(t.offset, t.size, offsets, values);
       if (Waiting(t.buffer)) {  // its reads of words not read before wait (their bits: below)
-        std::uint32_t loud = 0, last_offset = ~0u;
+        // `loud`: the lanes whose words were not read before; of them, those at their
+        // neighbour's address are quiet once it goes in first (in thread order): only the
+        // others (`first`) are kept, their offsets in lane order.
+        std::uint32_t loud = 0, first = 0, last_offset = ~0u;
         bool last_quiet = false;
+        const auto at = static_cast<std::uint32_t>(pending_offsets_.size());
         for (std::uint32_t l = 0; l < 32; ++l) {
           const std::uint32_t offset = offsets[l];
           if (offset != last_offset) {
@@ -317,13 +333,26 @@ void GlobalShadow::ApplyBatch(const Batch& b, HazardTally& tally) {
               page = FindPage(page_key, false);
             }
             last_quiet = SeenBefore(page, offset, t.size);
+            if (!last_quiet) {
+              first |= 1u << l;
+              pending_offsets_.push_back(offset);
+            }
           }
           if (!last_quiet) loud |= 1u << l;
         }
         if (loud == 0) continue;
         pending_runs_.push_back(
-            {t, loud, static_cast<std::uint32_t>(pending_offsets_.size()), seq_});
-        pending_offsets_.insert(pending_offsets_.end(), offsets, offsets + 32);
+            {t, first, at, seq_, static_cast<std::uint8_t>(std::popcount(loud))});
+        if (at_once && (single_buffers >> (t.buffer % 64) & 1u) == 0) {
+          if (MarkRun(pending_runs_.back())) {
+            kept_from = pending_runs_.size();
+            page_key = ~0ull;  // (its pages may be new)
+          } else {
+            at_once = false;
+          }
+        } else {
+          at_once = false;
+        }
         continue;
       }
       // A lane at its neighbour's address is as quiet as it (a broadcast, a row read twice).
@@ -379,17 +408,18 @@ void GlobalShadow::FinishInterval(std::size_t kept_from, HazardTally& tally) {
   in_interval_ = false;
   for (std::size_t k = kept_from; k < pending_runs_.size(); ++k) {
     const PendingRun& r = pending_runs_[k];
-    if (!Waiting(r.t.buffer)) continue;
-    for (std::uint32_t m = r.loud; m != 0; m &= m - 1) {
-      const std::uint32_t offset =
-          pending_offsets_[r.at + static_cast<std::uint32_t>(__builtin_ctz(m))];
-      if (!MarkSeen(r.t.buffer, offset, r.t.size)) {
-        Undefer(r.t.buffer, tally);  // (its sides will not fit either)
-        break;
-      }
-    }
+    if (Waiting(r.t.buffer) && !MarkRun(r))
+      Undefer(r.t.buffer, tally);  // (its sides will not fit either)
   }
   if (PendingBytes() >= kMaxPendingBytes) Forget();
+}
+
+bool GlobalShadow::MarkRun(const PendingRun& r) {
+  const auto n = static_cast<std::uint32_t>(std::popcount(r.first));
+  for (std::uint32_t i = 0; i < n; ++i) {
+    if (!MarkSeen(r.t.buffer, pending_offsets_[r.at + i], r.t.size)) return false;
+  }
+  return true;
 }
 
 void GlobalShadow::Forget() {
@@ -399,7 +429,7 @@ void GlobalShadow::Forget() {
   }
   for (const PendingRun& r : pending_runs_) {
     if (forgotten_.size() <= r.t.buffer) forgotten_.resize(r.t.buffer + 1u, 0);
-    forgotten_[r.t.buffer] += static_cast<std::uint64_t>(__builtin_popcount(r.loud));
+    forgotten_[r.t.buffer] += r.reads;
   }
   pending_.clear();
   pending_runs_.clear();

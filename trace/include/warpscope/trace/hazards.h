@@ -408,12 +408,18 @@ class GlobalShadow {
     bool has_value = false, kept = false;
     std::uint32_t seq = 0;  // its place in the order (seq_)
   };
-  // A whole warp's read (ApplyBatch's run) kept aside: the lanes in `loud` (the others read
-  // words read before), their offsets from `at` in pending_offsets_.
+  // A whole warp's read (ApplyBatch's run) kept aside: the lanes in `first`, each the first of
+  // its neighbours at its address (the others are quiet after it or read words read before),
+  // their offsets from `at` in pending_offsets_, in lane order; `reads`: its lanes whose words
+  // were not read before (Forget's count).
   struct PendingRun {
     Access t;
-    std::uint32_t loud = 0, at = 0, seq = 0;
+    std::uint32_t first = 0, at = 0, seq = 0;
+    std::uint8_t reads = 0;
   };
+  // Sets the bits of the words a run kept aside reads; false where they would pass
+  // kMaxShadowBytes.
+  bool MarkRun(const PendingRun& r);
   // Whether `y`, a read, was kept aside (or needed nothing: its words were read before).
   bool Defer(const Access& y, HazardTally& tally);
   // Whether a read of `size` bytes at `offset` of a buffer whose reads wait changes nothing (every
