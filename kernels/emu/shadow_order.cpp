@@ -32,21 +32,31 @@ void ShadowOrder::Put(std::uint64_t block, GlobalShadow::Batch& batch, bool bloc
     batch.clear();
     return;
   }
+  // The block's turn: no other worker puts accesses in until next_ passes it, so the lock is let
+  // go while they go in (a worker whose block ends meanwhile leaves its batch waiting, rather
+  // than wait for the lock: a quarter of a matmul's second core idled so).
+  lock.unlock();
   shadow_.ApplyBatch(batch, tally_);
   batch.clear();
   if (!block_end) return;
   shadow_.FinishBlock(static_cast<std::uint32_t>(block), tally_);
+  lock.lock();
   ++next_;
-  for (auto it = waiting_.begin(); it != waiting_.end() && it->first == next_;
-       it = waiting_.erase(it)) {
-    shadow_.ApplyBatch(it->second, tally_);
-    shadow_.FinishBlock(static_cast<std::uint32_t>(it->first), tally_);
-    waiting_accesses_ -= it->second.size();
+  // The waiting blocks that now come next, each put in with the lock let go.
+  for (auto it = waiting_.find(next_); it != waiting_.end() && !abandoned_;
+       it = waiting_.find(next_)) {
+    GlobalShadow::Batch waited = std::move(it->second);
+    waiting_.erase(it);
+    const std::uint64_t next = next_;
+    const std::size_t held = waited.size();
+    lock.unlock();
+    shadow_.ApplyBatch(waited, tally_);
+    shadow_.FinishBlock(static_cast<std::uint32_t>(next), tally_);
+    waited.clear();
+    lock.lock();
+    waiting_accesses_ -= held;
     ++next_;
-    if (spare_.size() < 4) {
-      it->second.clear();
-      spare_.push_back(std::move(it->second));
-    }
+    if (spare_.size() < 4) spare_.push_back(std::move(waited));
   }
   turn_.notify_all();
 }

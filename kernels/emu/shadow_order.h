@@ -2,7 +2,8 @@
 // it takes the blocks in index order. The worker whose block is next puts its accesses in as
 // they come; another keeps them (Put returns at once) until its block ends, then leaves them
 // waiting, or, past kBacklog accesses held, waits for its turn. A block's end puts in the waiting
-// blocks that now come next too. When the launch fails, Abandon lets every waiting worker go.
+// blocks that now come next too, the lock let go while each goes in. When the launch fails, Abandon
+// lets every waiting worker go.
 #pragma once
 
 #include <atomic>
