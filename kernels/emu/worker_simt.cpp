@@ -507,6 +507,15 @@ void Worker::SimtGather(std::uint32_t block, const std::vector<std::uint8_t>& ki
     return (kind & kSiteSpaces) == 0 ||
            ((kind & kSiteSpaces) == kSiteShared && (kind & kSiteWrite) == 0 && !shared_written);
   };
+  // Where each shared word the interval wrote had one writer and no shared load is looked at,
+  // a shared store or atomic can pair with nothing: it is only counted, as IntervalPairs::Count
+  // would count it, and not sorted.
+  bool shared_loads_kept = false;
+  for (const SimtRequest& q : simt_log_) {
+    const std::uint8_t kind = q.site < kinds.size() ? kinds[q.site] : 0;
+    shared_loads_kept = shared_loads_kept || (kind == kSiteShared && !passed_over(q));
+  }
+  const bool count_shared_writes = pair && !written_words_.shared() && !shared_loads_kept;
   std::vector<GlobalShadow::Access>& batch = shadow_batch_.accesses;
   const std::size_t header = batch.size();
   if (run_lanes > 0) batch.emplace_back().size = 0;
@@ -514,8 +523,12 @@ void Worker::SimtGather(std::uint32_t block, const std::vector<std::uint8_t>& ki
   std::size_t left_out = 0;
   for (SimtRequest& q : simt_log_) {
     if (run_lanes > 0 && q.run) continue;
-    if (!q.in_batch && passed_over(q)) {
-      left_out += static_cast<std::uint32_t>(__builtin_popcount(q.mask));
+    const bool counted = count_shared_writes && q.site < kinds.size() &&
+                         kinds[q.site] == (kSiteShared | kSiteWrite);
+    if (!q.in_batch && (counted || passed_over(q))) {
+      const auto lanes = static_cast<std::uint32_t>(__builtin_popcount(q.mask));
+      left_out += lanes;
+      if (counted) hazard_tally_.shared_accesses += lanes;
       q.mask = 0;  // (its entries stay in the arrays, unread)
       continue;
     }
