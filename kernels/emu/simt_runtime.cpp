@@ -152,9 +152,7 @@ void FlushSlot(Warp& w, Slot& s, bool loads_alone) {
   if (later && w.values) {
     for (Mask m = recorded; m != 0; m &= m - 1) {
       const int l = __builtin_ctz(m);
-      std::uint64_t v = 0;
-      std::memcpy(&v, s.ptr[l], bytes < 8 ? bytes : 8);
-      s.value[l] = v;
+      s.value[l] = ValueAt(s.ptr[l], bytes);
     }
     values = s.value;
   }
@@ -268,11 +266,7 @@ bool TakeTexel(const void* texel, unsigned int bytes, unsigned int place) {
   s.place = place;
   s.op = kOpLoad | kTexture;
   s.bytes = bytes;
-  if (w.values) {
-    std::uint64_t v = 0;
-    std::memcpy(&v, texel, bytes < 8 ? bytes : 8);
-    s.value[l] = v;
-  }
+  if (w.values) s.value[l] = ValueAt(texel, bytes);
   return true;
 }
 

@@ -523,8 +523,8 @@ void Worker::SimtGather(std::uint32_t block, const std::vector<std::uint8_t>& ki
   std::size_t left_out = 0;
   for (SimtRequest& q : simt_log_) {
     if (run_lanes > 0 && q.run) continue;
-    const bool counted = count_shared_writes && q.site < kinds.size() &&
-                         kinds[q.site] == (kSiteShared | kSiteWrite);
+    const bool counted =
+        count_shared_writes && q.site < kinds.size() && kinds[q.site] == (kSiteShared | kSiteWrite);
     if (!q.in_batch && (counted || passed_over(q))) {
       const auto lanes = static_cast<std::uint32_t>(__builtin_popcount(q.mask));
       left_out += lanes;

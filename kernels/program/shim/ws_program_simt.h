@@ -150,6 +150,36 @@ inline std::uint64_t Bits(const T* p) {
   return v;
 }
 
+// The `bytes` (at most 8) at `p` as a number, read in one load of its size: a memcpy of a
+// variable size wrote them to the stack in pieces and read them back whole, a store the
+// processor cannot forward (a third of a transpose's warp function).
+inline std::uint64_t ValueAt(const void* p, unsigned int bytes) {
+  switch (bytes) {
+    case 4: {
+      std::uint32_t v;
+      std::memcpy(&v, p, 4);
+      return v;
+    }
+    case 8: {
+      std::uint64_t v;
+      std::memcpy(&v, p, 8);
+      return v;
+    }
+    case 2: {
+      std::uint16_t v;
+      std::memcpy(&v, p, 2);
+      return v;
+    }
+    case 1:
+      return *static_cast<const unsigned char*>(p);
+    default: {
+      std::uint64_t v = 0;
+      std::memcpy(&v, p, bytes < 8 ? bytes : 8);
+      return v;
+    }
+  }
+}
+
 template <unsigned int Place, unsigned int Op, typename T>
 inline T* Access(Warp& w, int l, unsigned int k, T* p) {
   const void* at = const_cast<const void*>(static_cast<const volatile void*>(p));
@@ -205,9 +235,7 @@ inline void AfterLane(Warp& w, int l, unsigned int n) {
   for (unsigned int k = 0; k < n; ++k) {
     Slot& s = w.slot[k];
     if ((s.mask >> l & 1u) == 0u || (s.op & 3u) == 0u) continue;
-    std::uint64_t v = 0;
-    std::memcpy(&v, s.ptr[l], s.bytes < 8 ? s.bytes : 8);
-    s.value[l] = v;
+    s.value[l] = ValueAt(s.ptr[l], s.bytes);
   }
 }
 
