@@ -169,8 +169,8 @@ void FlushSlot(Warp& w, Slot& s, bool loads_alone) {
 }
 }  // namespace
 
-void CheckLane(Warp& w, int lane, const void* p, unsigned int bytes, unsigned int place,
-               unsigned int op, Range* range) {
+Bounds CheckLane(Warp& w, int lane, const void* p, unsigned int bytes, unsigned int place,
+                 unsigned int op, Range* range) {
   const Classified c = w.classifier->classify(p, bytes, place, op);
   if (c.where == Where::kNowhere) {
     *w.clock[lane] = w.clk[lane];
@@ -179,8 +179,12 @@ void CheckLane(Warp& w, int lane, const void* p, unsigned int bytes, unsigned in
   }
   if (c.where == Where::kRecorded) {  // the array's addresses from here on need no check
     const std::uintptr_t last = c.shared ? c.hi - 1 : c.hi - bytes;
-    if (last >= c.lo) *range = {c.lo, last - c.lo, w.tag};
+    if (last >= c.lo) {
+      *range = {c.lo, last - c.lo, w.tag};
+      return {c.lo, last - c.lo};
+    }
   }
+  return NoBounds();  // (a lane's own variable: checked each time)
 }
 
 std::uint64_t RunWarp(const emu::WarpLanes& lanes, const Classifier* classifier,

@@ -254,6 +254,39 @@ int main() {
   EXPECT_EQ(run.launches[0].engine, "simt") << run.launches[0].engine_reason;
 }
 
+// A statement that reads nothing of the running thread runs its lanes without making each the
+// running thread (WS_SIMT_LANES_NO_THREAD); one that reads threadIdx, even through a macro,
+// makes each lane it in its turn. Element i is 2 (i % 7) + i % 64: out[70] = 6, out[127] = 65,
+// and the 128 elements sum to 2 x 379 + 2 x 2016 = 4790.
+TEST(Engines, AStatementReadingThreadIdxThroughAMacroRunsEachLaneAsItsThread) {
+  const std::string text = R"(#include <cstdio>
+#define TX threadIdx.x
+#define GID (blockIdx.x * blockDim.x + TX)
+__global__ void twice(int* out, const int* in) {
+  int v = in[GID];
+  int w = v * 2;
+  out[GID] = w + TX;
+}
+int main() {
+  int *a, *b;
+  cudaMallocManaged(&a, 128 * sizeof(int));
+  cudaMallocManaged(&b, 128 * sizeof(int));
+  for (int i = 0; i < 128; ++i) a[i] = i % 7;
+  twice<<<2, 64>>>(b, a);
+  cudaDeviceSynchronize();
+  int sum = 0;
+  for (int i = 0; i < 128; ++i) sum += b[i];
+  printf("out[70] %d out[127] %d sum %d\n", b[70], b[127], sum);
+  return 0;
+}
+)";
+  const LessonRun run = Compare("thread_macro.cu", WARPSCOPE_SOURCE_DIR "/examples", text);
+  EXPECT_NE(run.program->stdout_text.find("out[70] 6 out[127] 65 sum 4790"), std::string::npos)
+      << run.program->stdout_text;
+  ASSERT_EQ(run.launches.size(), 1u);
+  EXPECT_EQ(run.launches[0].engine, "simt") << run.launches[0].engine_reason;
+}
+
 // Uniform variables (collector_simt_uniform.cpp): a loop counter, a block's base, a count under a
 // uniform break and a parameter halved in a loop are held once for the warp, their statements run
 // once; a variable written under a divergent `if`, one counted in a loop that lanes leave apart

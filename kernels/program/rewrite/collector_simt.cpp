@@ -198,6 +198,7 @@ bool Collector::SimtLeaf(SourceLocation b, SourceLocation e, const Stmt* of, Sim
   }
   unsigned slots = 0;
   bool writes = false;  // a store or an atomic: its value is read after the lane's turn
+  std::string bounds;   // each access's slot's bounds, declared before the lanes run
   for (const Numbered& n : numbered_) {
     const Access& a = n.a;
     if (a.begin < rb || a.end > re) continue;
@@ -218,7 +219,10 @@ bool Collector::SimtLeaf(SourceLocation b, SourceLocation e, const Stmt* of, Sim
                      : a.access == ProgramAccess::kStore     ? "St"
                      : a.access == ProgramAccess::kLoadStore ? "LdSt"
                                                              : "At";
-    const std::string slot = std::to_string(slots) + "u, ";
+    const std::string b = "ws_b" + std::to_string(slots);
+    bounds += "::ws::simt::Bounds " + b + " = ::ws::simt::BoundsOf<" + n.place + ">(ws_W, " +
+              std::to_string(slots) + "u); ";
+    const std::string slot = std::to_string(slots) + "u, " + b + ", ";
     writes = writes || a.access != ProgramAccess::kLoad;
     slots += a.access == ProgramAccess::kLoadStore ? 2 : 1;
     const unsigned span = a.end - a.begin;
@@ -239,8 +243,11 @@ bool Collector::SimtLeaf(SourceLocation b, SourceLocation e, const Stmt* of, Sim
   }
   if (slots > kMaxSlots) return false;
   // Does it call something that reads the running thread (printf, clock64, assert, atomics, a
-  // __device__ function of the program)? Then each lane's turn enters the lane.
+  // __device__ function of the program)? Then each lane's turn enters the lane. Does it read
+  // threadIdx & co. (or call anything at all)? Then each lane's turn makes the lane the running
+  // thread (t_thread); else its lanes run without (WS_SIMT_LANES_NO_THREAD).
   bool ctx = false;
+  bool thread = false;
   bool unseen = false;
   std::set<const VarDecl*> bound;
   std::string binds;
@@ -250,6 +257,11 @@ bool Collector::SimtLeaf(SourceLocation b, SourceLocation e, const Stmt* of, Sim
     todo.pop_back();
     if (const auto* d = dyn_cast<DeclRefExpr>(s)) {
       const auto* v = dyn_cast<VarDecl>(d->getDecl());
+      if (v != nullptr && v->hasGlobalStorage() && v->getDeclContext()->isTranslationUnit()) {
+        const StringRef name = v->getName();
+        thread = thread || name == "threadIdx" || name == "blockIdx" || name == "blockDim" ||
+                 name == "gridDim" || name == "warpSize";
+      }
       auto it = v != nullptr ? k.lanes.find(v) : k.lanes.end();
       bool declared_here = false;
       if (const auto* ds = dyn_cast<DeclStmt>(of))
@@ -257,6 +269,7 @@ bool Collector::SimtLeaf(SourceLocation b, SourceLocation e, const Stmt* of, Sim
       if (it != k.lanes.end() && !declared_here && bound.insert(v).second)
         binds += "auto& " + v->getName().str() + " = " + it->second + "[ws_l]; ";
     }
+    if (isa<CallExpr>(s) || isa<CXXConstructExpr>(s) || isa<LambdaExpr>(s)) thread = true;
     if (const auto* c = dyn_cast<CallExpr>(s); c != nullptr && k.hoist.count(c) == 0) {
       // A call given a pointer or a reference it may write through (memcpy, sincosf's outputs, a
       // function of the program that calls one): writes the recording does not see.
@@ -302,12 +315,16 @@ bool Collector::SimtLeaf(SourceLocation b, SourceLocation e, const Stmt* of, Sim
   // At the statement's own line (__LINE__ in assert, the compiler's messages).
   out += "\n#line " + std::to_string(sm_.getSpellingLineNumber(b)) + " \"" +
          CString(DisplayName(sm_.getFileID(b))) + "\"\n";
+  if (!bounds.empty()) out += "{ " + bounds;
   if (unseen) out += "::ws::simt::Unseen(ws_W); ";
-  out += ctx ? "WS_SIMT_LANES_CTX(ws_W) " : "WS_SIMT_LANES(ws_W) ";
+  out += ctx      ? "WS_SIMT_LANES_CTX(ws_W) "
+         : thread ? "WS_SIMT_LANES(ws_W) "
+                  : "WS_SIMT_LANES_NO_THREAD(ws_W) ";
   out += binds + prefix + text + suffix;
   const std::string end = std::string(writes ? "WS_SIMT_END_W" : "WS_SIMT_END") +
                           (ctx ? "_CTX(ws_W, " : "(ws_W, ") + n + ")";
   out += " " + end;
+  if (!bounds.empty()) out += " }";
   return true;
 }
 

@@ -20,7 +20,7 @@
 namespace ws::emu {
 struct ThreadState;
 struct WarpLanes;
-}
+}  // namespace ws::emu
 
 namespace ws::simt {
 
@@ -120,8 +120,27 @@ struct Range {
 // (By place and slot, as a lesson's place is its line, which accesses of a statement share.)
 template <unsigned int Place>
 inline thread_local Range t_range[4];
-void CheckLane(Warp& w, int lane, const void* p, unsigned int bytes, unsigned int place,
-               unsigned int op, Range* range);
+// A statement's copy of its slot's range, made before its lanes run (the rewriter declares one
+// for each slot: `::ws::simt::Bounds ws_b0 = ::ws::simt::BoundsOf<PLACE>(ws_W, 0u);`): a local
+// the lanes' checks read from registers, where the range's own fields, in thread-local storage,
+// were loaded again for each lane after each store of the lane's slot (a sixth of matmul naive's
+// run). Empty: only the address of kNoBounds would pass, which no kernel can name.
+struct Bounds {
+  std::uintptr_t lo, span;
+};
+inline constexpr char kNoBounds = 0;
+inline Bounds NoBounds() {
+  return {reinterpret_cast<std::uintptr_t>(&kNoBounds), 0};
+}
+template <unsigned int Place>
+inline Bounds BoundsOf(const Warp& w, unsigned int k) {
+  const Range& r = t_range<Place>[k & 3u];
+  return r.tag == w.tag ? Bounds{r.lo, r.span} : NoBounds();
+}
+// A lane's address outside its slot's bounds, checked (an address in nothing stops the launch);
+// the bounds of the array it falls in from here on (and the place's range), else NoBounds.
+Bounds CheckLane(Warp& w, int lane, const void* p, unsigned int bytes, unsigned int place,
+                 unsigned int op, Range* range);
 // A texture fetch in a warp function (tex2D and kin, the shim's, which find the texel): the lane's
 // texel goes into slot k of the statement (TakeTexel, from the shim's RecordTexture) rather than
 // into the thread's record. Before the fetch: `(TexLane(w, l, k), tex2D<T>(t, x, y, place))`.
@@ -181,11 +200,11 @@ inline std::uint64_t ValueAt(const void* p, unsigned int bytes) {
 }
 
 template <unsigned int Place, unsigned int Op, typename T>
-inline T* Access(Warp& w, int l, unsigned int k, T* p) {
+inline T* Access(Warp& w, int l, unsigned int k, Bounds& b, T* p) {
   const void* at = const_cast<const void*>(static_cast<const volatile void*>(p));
-  Range& r = t_range<Place>[k & 3u];
-  if (r.tag != w.tag || reinterpret_cast<std::uintptr_t>(at) - r.lo > r.span) [[unlikely]]
-    CheckLane(w, l, at, static_cast<unsigned int>(sizeof(T)), Place, Op & ~(kLater | kAlways), &r);
+  if (reinterpret_cast<std::uintptr_t>(at) - b.lo > b.span) [[unlikely]]
+    b = CheckLane(w, l, at, static_cast<unsigned int>(sizeof(T)), Place, Op & ~(kLater | kAlways),
+                  &t_range<Place>[k & 3u]);
   if constexpr ((Op & 3u) != 0u) {
     if (::ws::emu::t_reads_pending) [[unlikely]]
       ReadValues();
@@ -212,22 +231,22 @@ inline T* Access(Warp& w, int l, unsigned int k, T* p) {
   return p;
 }
 template <unsigned int Place, unsigned int Flags = 0, typename T>
-inline T* Ld(Warp& w, int l, unsigned int k, T* p) {
-  return Access<Place, kOpLoad | Flags>(w, l, k, p);
+inline T* Ld(Warp& w, int l, unsigned int k, Bounds& b, T* p) {
+  return Access<Place, kOpLoad | Flags>(w, l, k, b, p);
 }
 template <unsigned int Place, unsigned int Flags = 0, typename T>
-inline T* St(Warp& w, int l, unsigned int k, T* p) {
-  return Access<Place, kOpStore | Flags>(w, l, k, p);
+inline T* St(Warp& w, int l, unsigned int k, Bounds& b, T* p) {
+  return Access<Place, kOpStore | Flags>(w, l, k, b, p);
 }
 template <unsigned int Place, unsigned int Flags = 0, typename T>
-inline T* At(Warp& w, int l, unsigned int k, T* p) {
-  return Access<Place, kOpAtomic | Flags>(w, l, k, p);
+inline T* At(Warp& w, int l, unsigned int k, Bounds& b, T* p) {
+  return Access<Place, kOpAtomic | Flags>(w, l, k, b, p);
 }
-// `a[i] += v`: a load (slot k) and a store (slot k + 1).
+// `a[i] += v`: a load (slot k) and a store (slot k + 1), at one address: one slot's bounds.
 template <unsigned int Place, unsigned int Flags = 0, typename T>
-inline T* LdSt(Warp& w, int l, unsigned int k, T* p) {
-  Access<Place, kOpLoad | Flags>(w, l, k, p);
-  return Access<Place, kOpStore | Flags>(w, l, k + 1, p);
+inline T* LdSt(Warp& w, int l, unsigned int k, Bounds& b, T* p) {
+  Access<Place, kOpLoad | Flags>(w, l, k, b, p);
+  return Access<Place, kOpStore | Flags>(w, l, k + 1, b, p);
 }
 
 // After a lane's turn at a statement: the values its stores and atomics left.
@@ -352,6 +371,11 @@ inline void Continue(Warp& w) {
   for (::ws::simt::Mask ws_m = (W).mask; ws_m != 0u; ws_m &= ws_m - 1u) { \
     const int ws_l = __builtin_ctz(ws_m);                                 \
     ::ws::emu::t_thread = (W).state[ws_l];
+// The same for a statement that reads nothing of the running thread (no threadIdx & co., no
+// call): its lanes run without each becoming the running thread.
+#define WS_SIMT_LANES_NO_THREAD(W)                                        \
+  for (::ws::simt::Mask ws_m = (W).mask; ws_m != 0u; ws_m &= ws_m - 1u) { \
+    const int ws_l = __builtin_ctz(ws_m);
 // A uniform statement (collector_simt_uniform.cpp), once for the warp where any lane runs:
 // blockIdx, blockDim and gridDim read any of its lanes'. A uniform declaration: WS_SIMT_AT.
 #define WS_SIMT_AT(W) ::ws::emu::t_thread = (W).state[__builtin_ctz((W).live)];

@@ -173,8 +173,19 @@ std::string UnrewriteText(std::string text) {
     }
   }
   // The SIMT path's (collector_simt.cpp): (ws_W.flops += 2u, (E)) -> E;
-  // (*::ws::simt::Ld<65539u>(ws_W, ws_l, 0u, &(E))) -> E; ::ws::simt::At<65539u>(ws_W, ws_l, 0u, (E))
-  // -> E.
+  // (*::ws::simt::Ld<65539u>(ws_W, ws_l, 0u, ws_b0, &(E))) -> E;
+  // ::ws::simt::At<65539u>(ws_W, ws_l, 0u, ws_b0, (E)) -> E; a statement's bounds
+  // ("::ws::simt::Bounds ws_b0 = ::ws::simt::BoundsOf<65539u>(ws_W, 0u); ") left out.
+  const std::string bounds = "::ws::simt::Bounds ws_b";
+  for (std::size_t at = text.find(bounds); at != std::string::npos; at = text.find(bounds, at)) {
+    const std::size_t end = text.find("u); ", at);
+    if (end == std::string::npos || end - at > 90 ||
+        text.find("= ::ws::simt::BoundsOf<", at) > end) {
+      at += bounds.size();
+      continue;
+    }
+    text.erase(at, end + 4 - at);
+  }
   const std::string wflops = "(ws_W.flops += ";
   for (std::size_t at = text.find(wflops); at != std::string::npos; at = text.find(wflops, at)) {
     std::size_t k = at + wflops.size();
@@ -193,13 +204,17 @@ std::string UnrewriteText(std::string text) {
     for (std::size_t at = text.find(head); at != std::string::npos; at = text.find(head, at)) {
       std::size_t k = text.find(">(ws_W, ws_l, ", at);
       const std::size_t name_end = text.find('<', at);
-      if (k == std::string::npos || name_end == std::string::npos || name_end > k ||
-          k - at > 80) {
+      if (k == std::string::npos || name_end == std::string::npos || name_end > k || k - at > 80) {
         at += head.size();
         continue;
       }
       k += 14;
       while (k < text.size() && std::isdigit(static_cast<unsigned char>(text[k]))) ++k;
+      if (text.compare(k, 3, "u, ") == 0 && text.compare(k + 3, 4, "ws_b") == 0) {  // its bounds
+        std::size_t b = k + 7;
+        while (b < text.size() && std::isdigit(static_cast<unsigned char>(text[b]))) ++b;
+        if (b > k + 7 && text.compare(b, 2, ", ") == 0) text.erase(k + 3, b + 2 - (k + 3));
+      }
       const std::string open = deref ? "u, &(" : "u, (";
       if (text.compare(k, open.size(), open) != 0) {
         at += head.size();
