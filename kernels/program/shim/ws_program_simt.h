@@ -173,6 +173,10 @@ inline std::uint64_t Bits(const T* p) {
 // variable size wrote them to the stack in pieces and read them back whole, a store the
 // processor cannot forward (a third of a transpose's warp function).
 inline std::uint64_t ValueAt(const void* p, unsigned int bytes) {
+  // (The address is passed through an empty asm: GCC 13, inlining this where it sees the object,
+  // a float, would otherwise warn that the 8-byte case's load, which that slot never takes,
+  // reads past it.)
+  asm("" : "+r"(p));
   switch (bytes) {
     case 4: {
       std::uint32_t v;
