@@ -282,7 +282,8 @@ TEST(Programs, UnrewriteTextUndoesEveryInsertion) {
   EXPECT_EQ(UnrewriteText("atomicAdd(::ws::simt::At<589838u>(ws_W, ws_l, 3u, (&sum)), 1)"),
             "atomicAdd(&sum, 1)");
   // With the slots' bounds (collector_simt.cpp declares them before the statement's lanes run).
-  EXPECT_EQ(UnrewriteText("{ ::ws::simt::Bounds ws_b0 = ::ws::simt::BoundsOf<65539u>(ws_W, 0u); "
+  EXPECT_EQ(UnrewriteText("{ [[maybe_unused]] ::ws::simt::Bounds ws_b0 = "
+                          "::ws::simt::BoundsOf<65539u>(ws_W, 0u); [[maybe_unused]] "
                           "::ws::simt::Bounds ws_b12 = ::ws::simt::BoundsOf<7u>(ws_W, 12u); "
                           "(*::ws::simt::Ld<65539u>(ws_W, ws_l, 0u, ws_b0, &(a[i]))) + "
                           "(*::ws::simt::LdSt<7u>(ws_W, ws_l, 12u, ws_b12, &(c[j]))) }"),

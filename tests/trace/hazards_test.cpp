@@ -425,15 +425,18 @@ TEST(Hazards, AWholeWarpsReadsKeptAsideGoInInEachThreadsOrder) {
   }
 }
 
-// Runs that come in thread order have their words marked read at once (the runs after them find
-// them read), but not those of a buffer an interval's single also reads, which may be the first
-// reader; of lanes side by side at one address, the first is the first reader. Block 0's
-// interval: thread 40 reads buffer 0's word 20 at time 0 (a single, site 3); then, by warp, warp 0
-// reads buffer 1 with lanes 2w and 2w + 1 on word w (site 5), warps 1 and 2 read buffer 0's words
-// 0-31 (sites 1 and 2), warp 3 reads buffer 1's words 0-31 (site 6). Block 1 writes buffer 0's
-// words 0 and 20 and buffer 1's words 3 and 20: a WAR each, with the first readers thread 32
-// (site 1), thread 40 (site 3, where marking at once would give thread 52), thread 6 (site 5) and
-// thread 116 (site 6).
+// Runs that come in thread order have a warp's words marked read when the next warp comes (its
+// runs find them read), but not those of a buffer an interval's single also reads, which may be
+// the first reader, nor one warp's for its own later runs; of lanes side by side at one address,
+// the first is the first reader. Block 0's interval: thread 40 reads buffer 0's word 20 at time 0
+// (a single, site 3); then, by warp, warp 0 reads buffer 1 with lanes 2w and 2w + 1 on word w
+// (site 5), warps 1 and 2 read buffer 0's words 0-31 (sites 1 and 2), warp 3 reads buffer 1's
+// words 0-31 (site 6). After a barrier, in an interval of runs alone, warp 4 reads buffer 2
+// twice: lane l word l + 1 at time 1 (site 7), then word l + 2 at time 2 (site 8). Block 1 writes
+// buffer 0's words 0 and 20, buffer 1's words 3 and 20 and buffer 2's word 32: a WAR each, with the
+// first readers thread 32 (site 1), thread 40 (site 3, where marking at once would give thread 52),
+// thread 6 (site 5), thread 116 (site 6) and thread 158 (lane 30 at time 2, site 8: in thread order
+// before lane 31 at time 1, which marking warp 4's first run at once would give).
 TEST(Hazards, RunsInThreadOrderAreMarkedReadAtOnceButNotPastASingleOfTheirBuffer) {
   HazardTally tally;
   GlobalShadow shadow;
@@ -454,7 +457,18 @@ TEST(Hazards, RunsInThreadOrderAreMarkedReadAtOnceButNotPastASingleOfTheirBuffer
        {std::tuple<std::uint16_t, std::uint32_t, std::uint16_t, std::uint16_t>{0, 1, 5, 1},
         {32, 5, 1, 0},
         {64, 1, 2, 0},
-        {96, 1, 6, 1}}) {
+        {96, 1, 6, 1},
+        {0, 0, 0, 0},  // the barrier: the second interval's head, then its two runs
+        {128, 1, 7, 2},
+        {128, 2, 8, 2}}) {
+    if (site == 0) {
+      GlobalShadow::Access second;
+      second.size = 0;
+      second.offset = 0;  // no single
+      second.time = 2;    // two runs
+      b.accesses.push_back(second);
+      continue;
+    }
     GlobalShadow::Access run;
     run.block = 0;
     run.thread = thread;
@@ -462,7 +476,8 @@ TEST(Hazards, RunsInThreadOrderAreMarkedReadAtOnceButNotPastASingleOfTheirBuffer
     run.site = site;
     run.buffer = buffer;
     std::uint32_t offsets[32];
-    for (std::uint32_t l = 0; l < 32; ++l) offsets[l] = thread == 0 ? 4 * (l / 2) : 4 * l;
+    for (std::uint32_t l = 0; l < 32; ++l)
+      offsets[l] = thread == 0 ? 4 * (l / 2) : thread == 128 ? 4 * (l + time) : 4 * l;
     run.offset = b.AddRun(offsets, nullptr, true);
     run.value = GlobalShadow::Batch::Span(offsets);
     b.accesses.push_back(run);
@@ -470,7 +485,7 @@ TEST(Hazards, RunsInThreadOrderAreMarkedReadAtOnceButNotPastASingleOfTheirBuffer
   shadow.ApplyBatch(b, tally);
   shadow.FinishBlock(0, tally);
   for (const auto& [buffer, word] :
-       {std::pair<std::uint16_t, std::uint32_t>{0, 0}, {0, 20}, {1, 3}, {1, 20}}) {
+       {std::pair<std::uint16_t, std::uint32_t>{0, 0}, {0, 20}, {1, 3}, {1, 20}, {2, 32}}) {
     GlobalShadow::Access write;
     write.block = 1;
     write.buffer = buffer;
@@ -488,7 +503,7 @@ TEST(Hazards, RunsInThreadOrderAreMarkedReadAtOnceButNotPastASingleOfTheirBuffer
     EXPECT_EQ(g.second_site, 4u);
     thread_by_site[g.first_site] = g.example_first.thread;
   }
-  const std::map<std::uint16_t, std::uint16_t> want{{1, 32}, {3, 40}, {5, 6}, {6, 116}};
+  const std::map<std::uint16_t, std::uint16_t> want{{1, 32}, {3, 40}, {5, 6}, {6, 116}, {8, 158}};
   EXPECT_EQ(thread_by_site, want);
 }
 

@@ -292,16 +292,19 @@ void GlobalShadow::ApplyBatch(const Batch& b, HazardTally& tally) {
            !WholeWords(0, t.size)))
         Undefer(t.buffer, tally);
     }
-    // A run's reads kept aside have their words' bits set at once (the runs after it in the
-    // interval find them read: RunQuiet, SeenBefore) where that is the order they go in: the
-    // runs come by thread, and no single of their buffer may come before them in it. Else
-    // after the interval (FinishInterval), from the first run not marked.
+    // A warp's runs kept aside have their words' bits set when the next warp's first run comes
+    // (its runs find them read: RunQuiet, SeenBefore), where that is the order they go in: the
+    // runs come by thread, and no single of their buffer is in the interval (a single of a lower
+    // thread would be the first reader). Not sooner: one warp's runs go in by each lane's
+    // thread, then time, so a later run's lane may read a word first (lane 30 of a[i + 2]
+    // before lane 31 of a[i + 1]). The rest after the interval (FinishInterval).
     std::uint64_t single_buffers = 0;
     for (const Access& y : singles) single_buffers |= std::uint64_t{1} << (y.buffer % 64);
     bool at_once = std::is_sorted(runs.begin(), runs.end(), [](const Access& x, const Access& y) {
       return x.thread < y.thread;
     });
-    std::size_t kept_from = pending_runs_.size();
+    std::size_t mark_from = pending_runs_.size();
+    std::uint32_t warp_thread = ~0u;
     // A run's read that is quiet now stays so wherever it falls among the interval's accesses
     // (none of them writes its word: the block wrote nothing of its array in the interval, and
     // other blocks' writes come between intervals), so it is passed over; the others go into
@@ -314,6 +317,14 @@ void GlobalShadow::ApplyBatch(const Batch& b, HazardTally& tally) {
     std::uint32_t offsets[32];
     std::uint64_t values[32];
     for (const Access& t : runs) {
+      if (at_once && t.thread != warp_thread) {  // a new warp: the warps' before it marked
+        for (; mark_from < pending_runs_.size() && at_once; ++mark_from) {
+          PendingRun& r = pending_runs_[mark_from];
+          if ((single_buffers >> (r.t.buffer % 64) & 1u) == 0) at_once = MarkRun(r);
+        }
+        page_key = ~0ull;  // (their pages may be new)
+        warp_thread = t.thread;
+      }
       if (RunQuiet(t)) continue;
       b.Lanes(t.offset, t.size, offsets, values);
       if (Waiting(t.buffer)) {  // its reads of words not read before wait (their bits: below)
@@ -342,17 +353,7 @@ void GlobalShadow::ApplyBatch(const Batch& b, HazardTally& tally) {
         }
         if (loud == 0) continue;
         pending_runs_.push_back(
-            {t, first, at, seq_, static_cast<std::uint8_t>(std::popcount(loud))});
-        if (at_once && (single_buffers >> (t.buffer % 64) & 1u) == 0) {
-          if (MarkRun(pending_runs_.back())) {
-            kept_from = pending_runs_.size();
-            page_key = ~0ull;  // (its pages may be new)
-          } else {
-            at_once = false;
-          }
-        } else {
-          at_once = false;
-        }
+            {t, first, at, seq_, static_cast<std::uint8_t>(std::popcount(loud)), false});
         continue;
       }
       // A lane at its neighbour's address is as quiet as it (a broadcast, a row read twice).
@@ -382,7 +383,7 @@ void GlobalShadow::ApplyBatch(const Batch& b, HazardTally& tally) {
     }
     if (loud_.empty()) {
       for (const Access& y : singles) Apply(y, tally);
-      FinishInterval(kept_from, tally);
+      FinishInterval(tally);
       continue;
     }
     // The runs came warp by warp, each thread's in its time order: counted out by thread (a
@@ -398,27 +399,36 @@ void GlobalShadow::ApplyBatch(const Batch& b, HazardTally& tally) {
                  return std::pair(x.thread, x.time) < std::pair(y.thread, y.time);
                });
     for (const Access& y : loud_) Apply(y, tally);
-    FinishInterval(kept_from, tally);
+    FinishInterval(tally);
   }
 }
 
-// After an interval: the bits of its runs' reads kept aside (after its singles went in: a
-// single of a lower thread on the same word is its first reader), then the bound.
-void GlobalShadow::FinishInterval(std::size_t kept_from, HazardTally& tally) {
+// After an interval: the bits of its runs' reads kept aside and not marked yet (after its
+// singles went in: a single of a lower thread on the same word is its first reader), then the
+// bound. The interval's runs are the last ones, of its seq (Undefer may have taken some out).
+void GlobalShadow::FinishInterval(HazardTally& tally) {
   in_interval_ = false;
-  for (std::size_t k = kept_from; k < pending_runs_.size(); ++k) {
-    const PendingRun& r = pending_runs_[k];
-    if (Waiting(r.t.buffer) && !MarkRun(r))
-      Undefer(r.t.buffer, tally);  // (its sides will not fit either)
+  for (bool again = true; again;) {
+    again = false;
+    std::size_t k = pending_runs_.size();
+    while (k > 0 && pending_runs_[k - 1].seq == seq_) --k;
+    for (; k < pending_runs_.size(); ++k) {
+      PendingRun& r = pending_runs_[k];
+      if (r.marked || !Waiting(r.t.buffer) || MarkRun(r)) continue;
+      Undefer(r.t.buffer, tally);  // (its sides will not fit either), then the rest again
+      again = true;
+      break;
+    }
   }
   if (PendingBytes() >= kMaxPendingBytes) Forget();
 }
 
-bool GlobalShadow::MarkRun(const PendingRun& r) {
+bool GlobalShadow::MarkRun(PendingRun& r) {
   const auto n = static_cast<std::uint32_t>(std::popcount(r.first));
   for (std::uint32_t i = 0; i < n; ++i) {
     if (!MarkSeen(r.t.buffer, pending_offsets_[r.at + i], r.t.size)) return false;
   }
+  r.marked = true;
   return true;
 }
 

@@ -220,8 +220,8 @@ bool Collector::SimtLeaf(SourceLocation b, SourceLocation e, const Stmt* of, Sim
                      : a.access == ProgramAccess::kLoadStore ? "LdSt"
                                                              : "At";
     const std::string b = "ws_b" + std::to_string(slots);
-    bounds += "::ws::simt::Bounds " + b + " = ::ws::simt::BoundsOf<" + n.place + ">(ws_W, " +
-              std::to_string(slots) + "u); ";
+    bounds += "[[maybe_unused]] ::ws::simt::Bounds " + b + " = ::ws::simt::BoundsOf<" + n.place +
+              ">(ws_W, " + std::to_string(slots) + "u); ";
     const std::string slot = std::to_string(slots) + "u, " + b + ", ";
     writes = writes || a.access != ProgramAccess::kLoad;
     slots += a.access == ProgramAccess::kLoadStore ? 2 : 1;
@@ -269,7 +269,10 @@ bool Collector::SimtLeaf(SourceLocation b, SourceLocation e, const Stmt* of, Sim
       if (it != k.lanes.end() && !declared_here && bound.insert(v).second)
         binds += "auto& " + v->getName().str() + " = " + it->second + "[ws_l]; ";
     }
-    if (isa<CallExpr>(s) || isa<CXXConstructExpr>(s) || isa<LambdaExpr>(s)) thread = true;
+    // (A template's dependent expression may be a call or a constructor in an instantiation.)
+    if (isa<CallExpr>(s) || isa<CXXConstructExpr>(s) || isa<LambdaExpr>(s) ||
+        (isa<Expr>(s) && cast<Expr>(s)->isTypeDependent()))
+      thread = true;
     if (const auto* c = dyn_cast<CallExpr>(s); c != nullptr && k.hoist.count(c) == 0) {
       // A call given a pointer or a reference it may write through (memcpy, sincosf's outputs, a
       // function of the program that calls one): writes the recording does not see.

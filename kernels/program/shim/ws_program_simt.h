@@ -121,7 +121,8 @@ struct Range {
 template <unsigned int Place>
 inline thread_local Range t_range[4];
 // A statement's copy of its slot's range, made before its lanes run (the rewriter declares one
-// for each slot: `::ws::simt::Bounds ws_b0 = ::ws::simt::BoundsOf<PLACE>(ws_W, 0u);`): a local
+// for each slot: `[[maybe_unused]] ::ws::simt::Bounds ws_b0 = ::ws::simt::BoundsOf<PLACE>(ws_W,
+// 0u);`, unused where a hoisted call took its access): a local
 // the lanes' checks read from registers, where the range's own fields, in thread-local storage,
 // were loaded again for each lane after each store of the lane's slot (a sixth of matmul naive's
 // run). Empty: only the address of kNoBounds would pass, which no kernel can name.

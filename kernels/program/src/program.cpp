@@ -175,8 +175,9 @@ std::string UnrewriteText(std::string text) {
   // The SIMT path's (collector_simt.cpp): (ws_W.flops += 2u, (E)) -> E;
   // (*::ws::simt::Ld<65539u>(ws_W, ws_l, 0u, ws_b0, &(E))) -> E;
   // ::ws::simt::At<65539u>(ws_W, ws_l, 0u, ws_b0, (E)) -> E; a statement's bounds
-  // ("::ws::simt::Bounds ws_b0 = ::ws::simt::BoundsOf<65539u>(ws_W, 0u); ") left out.
-  const std::string bounds = "::ws::simt::Bounds ws_b";
+  // ("[[maybe_unused]] ::ws::simt::Bounds ws_b0 = ::ws::simt::BoundsOf<65539u>(ws_W, 0u); ")
+  // left out.
+  const std::string bounds = "::ws::simt::Bounds ws_b", unused = "[[maybe_unused]] ";
   for (std::size_t at = text.find(bounds); at != std::string::npos; at = text.find(bounds, at)) {
     const std::size_t end = text.find("u); ", at);
     if (end == std::string::npos || end - at > 90 ||
@@ -184,6 +185,8 @@ std::string UnrewriteText(std::string text) {
       at += bounds.size();
       continue;
     }
+    if (at >= unused.size() && text.compare(at - unused.size(), unused.size(), unused) == 0)
+      at -= unused.size();
     text.erase(at, end + 4 - at);
   }
   const std::string wflops = "(ws_W.flops += ";

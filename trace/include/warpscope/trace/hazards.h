@@ -411,15 +411,16 @@ class GlobalShadow {
   // A whole warp's read (ApplyBatch's run) kept aside: the lanes in `first`, each the first of
   // its neighbours at its address (the others are quiet after it or read words read before),
   // their offsets from `at` in pending_offsets_, in lane order; `reads`: its lanes whose words
-  // were not read before (Forget's count).
+  // were not read before (Forget's count); `marked`: its words' bits are set.
   struct PendingRun {
     Access t;
     std::uint32_t first = 0, at = 0, seq = 0;
     std::uint8_t reads = 0;
+    bool marked = false;
   };
-  // Sets the bits of the words a run kept aside reads; false where they would pass
-  // kMaxShadowBytes.
-  bool MarkRun(const PendingRun& r);
+  // Sets the bits of the words a run kept aside reads (and `marked`); false where they would
+  // pass kMaxShadowBytes.
+  bool MarkRun(PendingRun& r);
   // Whether `y`, a read, was kept aside (or needed nothing: its words were read before).
   bool Defer(const Access& y, HazardTally& tally);
   // Whether a read of `size` bytes at `offset` of a buffer whose reads wait changes nothing (every
@@ -433,7 +434,7 @@ class GlobalShadow {
   bool MarkSeen(std::uint16_t buffer, std::uint32_t offset, std::uint8_t size);
   // Puts the buffer's waiting reads in, in their order: an interval's (one seq) in each thread's.
   void Undefer(std::uint16_t buffer, HazardTally& tally);
-  void FinishInterval(std::size_t kept_from, HazardTally& tally);
+  void FinishInterval(HazardTally& tally);
   std::size_t PendingBytes() const {
     return pending_.size() * sizeof(Pending) + pending_runs_.size() * sizeof(PendingRun) +
            pending_offsets_.size() * sizeof(std::uint32_t);
