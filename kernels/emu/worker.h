@@ -35,6 +35,7 @@
 #include "warpscope/kernels/emu_runtime.h"
 #include "warpscope/kernels/site_table.h"
 #include "warpscope/kernels/ws_cuda.h"
+#include "warpscope/kernels/ws_program_simt.h"
 #include "warpscope/trace/analysis.h"
 #include "warpscope/trace/hazards.h"
 
@@ -244,7 +245,7 @@ class Worker {
         if (where != nullptr) {
           const auto bytes = std::min<std::uint32_t>(static_cast<std::uint32_t>(key & 0xffu), 8);
           if (((key >> 12) & 3u) == kKeyLoad) {
-            value = LoadValue(where, bytes);
+            value = ::ws::simt::ValueAt(where, bytes);
           } else {  // a store's value once it has happened, at the thread's next stop
             c->pending_where = where;
             c->pending_bytes = bytes;
@@ -371,38 +372,8 @@ class Worker {
                                local_sites_[r.site], value, true, keep_block_);
   }
 
-  // The bytes at `where` as a number; by size, so that the value is read in one load (a memcpy
-  // of a variable size wrote it to the stack a byte at a time and read it back whole, which the
-  // processor cannot forward: it cost a fifth of the emulator's time).
-  static std::uint64_t LoadValue(const void* where, std::uint32_t bytes) {
-    switch (bytes) {
-      case 4: {
-        std::uint32_t v;
-        std::memcpy(&v, where, 4);
-        return v;
-      }
-      case 8: {
-        std::uint64_t v;
-        std::memcpy(&v, where, 8);
-        return v;
-      }
-      case 2: {
-        std::uint16_t v;
-        std::memcpy(&v, where, 2);
-        return v;
-      }
-      case 1:
-        return *static_cast<const unsigned char*>(where);
-      default: {
-        std::uint64_t v = 0;
-        std::memcpy(&v, where, bytes);
-        return v;
-      }
-    }
-  }
-
   void FlushValue(ThreadCtx* c) {
-    const std::uint64_t value = LoadValue(c->pending_where, c->pending_bytes);
+    const std::uint64_t value = ::ws::simt::ValueAt(c->pending_where, c->pending_bytes);
     if (c->pending_in_log)
       c->log[c->pending_index].value = value;
     else

@@ -96,7 +96,7 @@ void Worker::Keep(const AccessRecord& r, std::uint64_t key, const void* where) {
   std::uint64_t value = 0;
   const auto bytes = std::min<std::uint32_t>(static_cast<std::uint32_t>(key & 0xffu), 8);
   if (where != nullptr && ((key >> 12) & 3u) == kKeyLoad) {
-    value = LoadValue(where, bytes);
+    value = ::ws::simt::ValueAt(where, bytes);
   } else if (where != nullptr) {
     t_ctx->pending_where = where;
     t_ctx->pending_bytes = bytes;

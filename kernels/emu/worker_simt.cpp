@@ -283,7 +283,7 @@ void Worker::SimtLog(std::uint16_t id, std::uint64_t key, std::uint32_t mask,
           if (rows[1] == 4) {
             std::memcpy(reinterpret_cast<char*>(out) + 4 * r, ptrs[r], 4 * group);
           } else {
-            const std::uint64_t v = LoadValue(ptrs[r], 4);
+            const std::uint64_t v = ::ws::simt::ValueAt(ptrs[r], 4);
             for (std::uint32_t l = r; l < r + group; l += 2) out[l / 2] = v | (v << 32);
           }
         }
@@ -353,7 +353,7 @@ const std::uint64_t* Worker::ReadLanes(std::uint16_t id, std::uint32_t mask,
   const std::uint32_t bytes = std::min<std::uint32_t>(local_sites_[id].size, 8);
   for (std::uint32_t m = mask; m != 0; m &= m - 1) {
     const int l = __builtin_ctz(m);
-    out[l] = LoadValue(ptrs[l], bytes);
+    out[l] = ::ws::simt::ValueAt(ptrs[l], bytes);
   }
   return out;
 }
@@ -365,15 +365,16 @@ void Worker::ReadWarp(std::uint32_t size, const void* const* ptrs, std::uint64_t
                       bool packed) {
   if (packed) {
     for (std::uint32_t l = 0; l < 32; l += 2)
-      out[l / 2] = LoadValue(ptrs[l], size) | (LoadValue(ptrs[l + 1], size) << 32);
+      out[l / 2] =
+          ::ws::simt::ValueAt(ptrs[l], size) | (::ws::simt::ValueAt(ptrs[l + 1], size) << 32);
     return;
   }
   if (size == 4) {
-    for (std::uint32_t l = 0; l < 32; ++l) out[l] = LoadValue(ptrs[l], 4);
+    for (std::uint32_t l = 0; l < 32; ++l) out[l] = ::ws::simt::ValueAt(ptrs[l], 4);
   } else if (size >= 8) {
-    for (std::uint32_t l = 0; l < 32; ++l) out[l] = LoadValue(ptrs[l], 8);
+    for (std::uint32_t l = 0; l < 32; ++l) out[l] = ::ws::simt::ValueAt(ptrs[l], 8);
   } else {
-    for (std::uint32_t l = 0; l < 32; ++l) out[l] = LoadValue(ptrs[l], size);
+    for (std::uint32_t l = 0; l < 32; ++l) out[l] = ::ws::simt::ValueAt(ptrs[l], size);
   }
 }
 
@@ -395,7 +396,7 @@ void Worker::SimtMaterialize() {
       const int d = g == 32 ? (l - l0) * s.step : (l / g) * s.delta + (l % g) * s.step;
       simt_offsets_.push_back(s.offset + static_cast<std::uint32_t>(d));
       simt_times_.push_back(s.time);
-      simt_values_.push_back(LoadValue(s.at + d, bytes));
+      simt_values_.push_back(::ws::simt::ValueAt(s.at + d, bytes));
     }
   }
   simt_shaped_from_ = simt_log_.size();

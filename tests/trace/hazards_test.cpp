@@ -365,6 +365,51 @@ TEST(Hazards, ARunsSpanFromItsRowsIsItsLanesSpan) {
   EXPECT_EQ(values[30], 30u);
 }
 
+// A batch's pieces for the run tests below (GlobalShadow::Batch): an interval's head (`singles`
+// accesses, then `runs` whole warps' reads), a single read of block 0, a whole warp's read of
+// block 0 (lane 0 `thread`) at `offsets`, or in `rows` ({first, step, delta, group}) where given;
+// and a store of block 1 (site 4).
+void AddHead(GlobalShadow::Batch& b, std::uint32_t singles, std::uint32_t runs) {
+  GlobalShadow::Access head;
+  head.size = 0;
+  head.offset = singles;
+  head.time = runs;
+  b.accesses.push_back(head);
+}
+void AddSingle(GlobalShadow::Batch& b, std::uint16_t thread, std::uint32_t time, std::uint16_t site,
+               std::uint32_t offset) {
+  GlobalShadow::Access single;
+  single.block = 0;
+  single.thread = thread;
+  single.time = time;
+  single.site = site;
+  single.offset = offset;
+  b.accesses.push_back(single);
+}
+void AddWarpRead(GlobalShadow::Batch& b, std::uint16_t thread, std::uint32_t time,
+                 std::uint16_t site, std::uint16_t buffer, const std::uint32_t (&offsets)[32],
+                 const std::uint32_t* rows = nullptr) {
+  GlobalShadow::Access run;
+  run.block = 0;
+  run.thread = thread;
+  run.time = time;
+  run.site = site;
+  run.buffer = buffer;
+  run.offset = b.AddRun(offsets, rows, true);
+  run.value = GlobalShadow::Batch::Span(offsets);
+  b.accesses.push_back(run);
+}
+void StoreFromBlock1(GlobalShadow& shadow, HazardTally& tally, std::uint16_t buffer,
+                     std::uint32_t offset) {
+  GlobalShadow::Access write;
+  write.block = 1;
+  write.buffer = buffer;
+  write.offset = offset;
+  write.op = AccessOp::kStore;
+  write.site = 4;
+  shadow.Apply(write, tally);
+}
+
 // The same for whole warps' reads given as runs (GlobalShadow::Batch): kept aside as they came,
 // they go in, in each thread's order among the interval's, when block 1 writes. Block 0's
 // interval: thread 3 reads word 5 at time 2 (a single, site 3); warp 1 (threads 32-63) reads
@@ -375,44 +420,18 @@ TEST(Hazards, AWholeWarpsReadsKeptAsideGoInInEachThreadsOrder) {
   HazardTally tally;
   GlobalShadow shadow;
   GlobalShadow::Batch b;
-  GlobalShadow::Access head;
-  head.size = 0;
-  head.offset = 1;  // one single
-  head.time = 2;    // two runs
-  b.accesses.push_back(head);
-  GlobalShadow::Access single;
-  single.block = 0;
-  single.thread = 3;
-  single.time = 2;
-  single.site = 3;
-  single.offset = 20;
-  b.accesses.push_back(single);
-  for (const auto& [thread, time, site] :
-       {std::tuple<std::uint16_t, std::uint32_t, std::uint16_t>{32, 1, 1}, {0, 9, 2}}) {
-    GlobalShadow::Access run;
-    run.block = 0;
-    run.thread = thread;
-    run.time = time;
-    run.site = site;
-    // Warp 1's lanes kept one by one, warp 0's as a row (first 0, step 4, one row of 32): the
-    // same words either way.
-    std::uint32_t offsets[32];
-    for (std::uint32_t l = 0; l < 32; ++l) offsets[l] = 4 * l;
-    const std::uint32_t row[4] = {0, 4, 0, 32};
-    run.offset = b.AddRun(offsets, thread == 0 ? row : nullptr, true);
-    run.value = GlobalShadow::Batch::Span(offsets);
-    b.accesses.push_back(run);
-  }
+  AddHead(b, 1, 2);
+  AddSingle(b, 3, 2, 3, 20);
+  // Warp 1's lanes kept one by one, warp 0's as a row (first 0, step 4, one row of 32): the
+  // same words either way.
+  std::uint32_t offsets[32];
+  for (std::uint32_t l = 0; l < 32; ++l) offsets[l] = 4 * l;
+  const std::uint32_t row[4] = {0, 4, 0, 32};
+  AddWarpRead(b, 32, 1, 1, 0, offsets);
+  AddWarpRead(b, 0, 9, 2, 0, offsets, row);
   shadow.ApplyBatch(b, tally);
   shadow.FinishBlock(0, tally);
-  for (const std::uint32_t offset : {0u, 20u}) {
-    GlobalShadow::Access write;
-    write.block = 1;
-    write.offset = offset;
-    write.op = AccessOp::kStore;
-    write.site = 4;
-    shadow.Apply(write, tally);
-  }
+  for (const std::uint32_t offset : {0u, 20u}) StoreFromBlock1(shadow, tally, 0, offset);
   shadow.FinishBlock(1, tally);
   const HazardReport r = tally.Report({}, {}, {});
   ASSERT_EQ(r.groups.size(), 2u);
@@ -441,59 +460,27 @@ TEST(Hazards, RunsInThreadOrderAreMarkedReadAtOnceButNotPastASingleOfTheirBuffer
   HazardTally tally;
   GlobalShadow shadow;
   GlobalShadow::Batch b;
-  GlobalShadow::Access head;
-  head.size = 0;
-  head.offset = 1;  // one single
-  head.time = 4;    // four runs
-  b.accesses.push_back(head);
-  GlobalShadow::Access single;
-  single.block = 0;
-  single.thread = 40;
-  single.time = 0;
-  single.site = 3;
-  single.offset = 80;
-  b.accesses.push_back(single);
-  for (const auto& [thread, time, site, buffer] :
-       {std::tuple<std::uint16_t, std::uint32_t, std::uint16_t, std::uint16_t>{0, 1, 5, 1},
-        {32, 5, 1, 0},
-        {64, 1, 2, 0},
-        {96, 1, 6, 1},
-        {0, 0, 0, 0},  // the barrier: the second interval's head, then its two runs
-        {128, 1, 7, 2},
-        {128, 2, 8, 2}}) {
-    if (site == 0) {
-      GlobalShadow::Access second;
-      second.size = 0;
-      second.offset = 0;  // no single
-      second.time = 2;    // two runs
-      b.accesses.push_back(second);
-      continue;
-    }
-    GlobalShadow::Access run;
-    run.block = 0;
-    run.thread = thread;
-    run.time = time;
-    run.site = site;
-    run.buffer = buffer;
-    std::uint32_t offsets[32];
-    for (std::uint32_t l = 0; l < 32; ++l)
-      offsets[l] = thread == 0 ? 4 * (l / 2) : thread == 128 ? 4 * (l + time) : 4 * l;
-    run.offset = b.AddRun(offsets, nullptr, true);
-    run.value = GlobalShadow::Batch::Span(offsets);
-    b.accesses.push_back(run);
+  AddHead(b, 1, 4);
+  AddSingle(b, 40, 0, 3, 80);
+  std::uint32_t pairs[32], words[32], plus1[32], plus2[32];
+  for (std::uint32_t l = 0; l < 32; ++l) {
+    pairs[l] = 4 * (l / 2);
+    words[l] = 4 * l;
+    plus1[l] = 4 * (l + 1);
+    plus2[l] = 4 * (l + 2);
   }
+  AddWarpRead(b, 0, 1, 5, 1, pairs);
+  AddWarpRead(b, 32, 5, 1, 0, words);
+  AddWarpRead(b, 64, 1, 2, 0, words);
+  AddWarpRead(b, 96, 1, 6, 1, words);
+  AddHead(b, 0, 2);  // the barrier: the second interval, of its two runs alone
+  AddWarpRead(b, 128, 1, 7, 2, plus1);
+  AddWarpRead(b, 128, 2, 8, 2, plus2);
   shadow.ApplyBatch(b, tally);
   shadow.FinishBlock(0, tally);
   for (const auto& [buffer, word] :
-       {std::pair<std::uint16_t, std::uint32_t>{0, 0}, {0, 20}, {1, 3}, {1, 20}, {2, 32}}) {
-    GlobalShadow::Access write;
-    write.block = 1;
-    write.buffer = buffer;
-    write.offset = 4 * word;
-    write.op = AccessOp::kStore;
-    write.site = 4;
-    shadow.Apply(write, tally);
-  }
+       {std::pair<std::uint16_t, std::uint32_t>{0, 0}, {0, 20}, {1, 3}, {1, 20}, {2, 32}})
+    StoreFromBlock1(shadow, tally, buffer, 4 * word);
   shadow.FinishBlock(1, tally);
   const HazardReport r = tally.Report({}, {}, {});
   std::map<std::uint16_t, std::uint16_t> thread_by_site;
