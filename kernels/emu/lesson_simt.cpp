@@ -93,9 +93,19 @@ void Fail(const void* p, unsigned int bytes, unsigned int place, unsigned int) {
   emu::FailThread(place, m.str());
 }
 
+// The buffer an address is in: its index among the lesson backend's buffers.
+std::uint32_t Buffer(const void* p) {
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  const emu::LaunchConfig& cfg = emu::CurrentLaunchConfig();
+  for (std::size_t i = 0; i < cfg.buffer_data.size() && i < cfg.buffers.size(); ++i)
+    if (a - reinterpret_cast<std::uintptr_t>(cfg.buffer_data[i]) < cfg.buffers[i].bytes)
+      return static_cast<std::uint32_t>(i);
+  return ~0u;
+}
+
 }  // namespace
 
-const Classifier kLessonClassifier = {&Classify, &Fail};
+const Classifier kLessonClassifier = {&Classify, &Fail, &Buffer};
 
 void LessonShared(void* p, std::uint32_t bytes, LessonSharedSlot* slot) {
   const std::uint32_t base = emu::SharedArrayBase(bytes, &slot->tag, &slot->base, p);

@@ -201,6 +201,9 @@ void Worker::StopFibers(std::uint32_t n) {
 void Worker::MergeIntoLaunch() {
   std::lock_guard lock(launch_->mutex);
   launch_->hazards.Merge(hazard_tally_);
+  std::vector<std::uint8_t>& broken = launch_->only_read_broken;
+  if (broken.size() < only_read_.size()) broken.resize(only_read_.size(), 0);
+  for (std::size_t i = 0; i < only_read_.size(); ++i) broken[i] |= only_read_[i] == 2 ? 1 : 0;
   launch_->stats.Merge(stats_);
   if (launch_->warp_op_counts.size() < warp_op_counts_.size())
     launch_->warp_op_counts.resize(warp_op_counts_.size(), 0);
@@ -272,6 +275,14 @@ void Canonicalize(Launch& L, LaunchTrace& t) {
         t.hazards.global_accesses += t.stats.sites[i].accesses;
     }
     t.hazards.values_known = t.hazards.shared_accesses + t.hazards.global_accesses > 0;
+    // The loads of a buffer the kernel's text only reads skipped the check; where a store
+    // reached one after all (Worker::OnlyReadSkips), they were not checked: counted.
+    for (std::size_t i = 0; i < t.sites.size() && i < t.stats.sites.size(); ++i) {
+      const SiteInfo& s = t.sites[i];
+      if (s.space == MemorySpace::kGlobal && s.op == AccessOp::kLoad &&
+          s.buffer < L.only_read_broken.size() && L.only_read_broken[s.buffer] != 0)
+        t.hazards.unlogged_reads += t.stats.sites[i].accesses;
+    }
   }
   for (auto& [b, rec] : L.kept) {
     for (AccessRecord& a : rec.accesses) a.site = remap[a.site];
@@ -348,6 +359,10 @@ void RecordWarpAffine(std::uint64_t key, std::uint32_t first, std::int32_t step,
 }
 void SimtReadValues() {
   t_worker->SimtMaterialize();
+}
+void OnlyRead(const std::uint32_t* read, std::size_t reads, const std::uint32_t* written,
+              std::size_t writes) {
+  t_worker->OnlyRead(read, reads, written, writes);
 }
 bool WarpBarrier(std::uint32_t mask, std::uint32_t place) {
   return t_worker->WarpBarrier(mask, place);

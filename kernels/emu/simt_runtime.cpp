@@ -247,6 +247,25 @@ void Barrier(Warp& w, unsigned int place) {
   }
 }
 
+void OnlyRead(Warp& w, std::initializer_list<const void*> read,
+              std::initializer_list<const void*> written) {
+  static thread_local std::uint32_t t_done = 0;  // the launch whose buffers this worker has
+  if (t_done == w.tag || w.classifier->buffer == nullptr) return;
+  t_done = w.tag;
+  auto ids = [&](std::initializer_list<const void*> ptrs, std::uint32_t* out) {
+    std::size_t n = 0;
+    for (const void* p : ptrs) {
+      const std::uint32_t id = p != nullptr ? w.classifier->buffer(p) : ~0u;
+      if (id != ~0u) out[n++] = id;
+    }
+    return n;
+  };
+  std::uint32_t r[64], x[64];
+  if (read.size() > 64 || written.size() > 64) return;  // (no kernel has so many)
+  const std::size_t nr = ids(read, r), nx = ids(written, x);
+  emu::OnlyRead(r, nr, x, nx);
+}
+
 void Return(Warp& w) {
   emu::WarpExit(w.mask);
   w.ret |= w.mask;

@@ -154,6 +154,7 @@ struct Launch {
   // within its blocks' barrier intervals; the global accesses go through one shadow in block
   // order (shadow_order.h).
   HazardTally hazards;  // the workers' tallies, merged as each finishes (under mutex)
+  std::vector<std::uint8_t> only_read_broken;  // by buffer id: a store reached one only read
   ShadowOrder shadow;
   std::unique_ptr<GridCacheReplay> cache;  // LaunchConfig::cache_probes, if any
 };
@@ -306,11 +307,19 @@ class Worker {
   }
 
   // Accesses the race check looks at: shared memory, and global memory but a thread's own local
-  // arrays.
-  static bool ForHazards(std::uint64_t key) {
+  // arrays and the loads of a buffer the kernel only reads (OnlyRead).
+  bool ForHazards(std::uint64_t key) {
     const std::uint32_t space = KeySpaceOf(key);
-    return space == kKeyShared || (space == kKeyGlobal && KeyArray(key) != kKeyLocalArray);
+    if (space == kKeyShared) return true;
+    if (space != kKeyGlobal || KeyArray(key) == kKeyLocalArray) return false;
+    return only_read_.empty() || !OnlyReadSkips(key);
   }
+  // The SIMT path (worker_hazards.cpp): this launch's buffers only read (ws::simt::OnlyRead); of
+  // an access of one, whether it skips the race check (a store there marks the buffer's loads
+  // not checked: Launch::only_read_broken).
+  void OnlyRead(const std::uint32_t* read, std::size_t reads, const std::uint32_t* written,
+                std::size_t writes);
+  bool OnlyReadSkips(std::uint64_t key);
 
   // An access of a block that is not kept, for the race check of its barrier interval. An
   // interval longer than the check's bound is checked in pieces (the report says how many).
@@ -518,6 +527,7 @@ class Worker {
   std::size_t hazards_begin_ = 0;  // current_.accesses from here: the interval not checked
   IntervalPairs interval_pairs_;
   HazardTally hazard_tally_;
+  std::vector<std::uint8_t> only_read_;  // by buffer id: 1 only read, 2 and a store reached it
   std::vector<WarpSync> syncs_;
   GlobalShadow::Batch shadow_batch_;         // this block's, not yet in the shadow
   std::vector<std::uint8_t> warp_op_kinds_;  // by provisional warp-op id

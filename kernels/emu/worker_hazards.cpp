@@ -147,3 +147,34 @@ const std::vector<std::uint8_t>& Worker::SiteKinds() {
 }
 
 }  // namespace ws::emu::detail
+
+namespace ws::emu::detail {
+
+void Worker::OnlyRead(const std::uint32_t* read, std::size_t reads, const std::uint32_t* written,
+                      std::size_t writes) {
+  if (!hazards_) return;
+  std::uint32_t most = 0;
+  for (std::size_t i = 0; i < reads; ++i) most = std::max(most, read[i] + 1);
+  only_read_.assign(most, 0);
+  for (std::size_t i = 0; i < reads; ++i) only_read_[read[i]] = 1;
+  for (std::size_t i = 0; i < writes; ++i)
+    if (written[i] < only_read_.size()) only_read_[written[i]] = 0;
+}
+
+// A load of a buffer only read skips the check; a store or an atomic that lands in one after all
+// (through a pointer the rewriter's rule did not follow: a struct's member, a variable) marks it,
+// and the launch counts its loads as not checked (Canonicalize). A store keyed by no one buffer
+// (a site that reaches into several) may be in any of them.
+bool Worker::OnlyReadSkips(std::uint64_t key) {
+  const std::uint32_t array = KeyArray(key);
+  if (((key >> 12) & 3u) == kKeyLoad) return array < only_read_.size() && only_read_[array] != 0;
+  if (array == kSeveralBuffers) {
+    for (std::uint8_t& b : only_read_)
+      if (b != 0) b = 2;
+  } else if (array < only_read_.size() && only_read_[array] != 0) {
+    only_read_[array] = 2;
+  }
+  return false;
+}
+
+}  // namespace ws::emu::detail

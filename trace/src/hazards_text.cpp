@@ -49,6 +49,10 @@ std::string HazardReport::Checked() const {
   if (unshadowed_accesses > 0)
     s << "; " << n(unshadowed_accesses) << " global accesses past the shadow's bounds ("
       << n(kMaxShadowBytes >> 20) << " MiB, and 64 MiB of reads waiting) not checked across blocks";
+  if (unlogged_reads > 0)
+    s << "; " << n(unlogged_reads)
+      << " global loads of a buffer the kernel only reads by its text, which a store reached "
+         "after all, not checked";
   return s.str();
 }
 
@@ -175,6 +179,7 @@ nlohmann::json HazardsJson(const HazardReport& r) {
   j["checked"] = r.Checked();
   j["whole_grid"] = r.whole_grid;
   j["unshadowed_accesses"] = r.unshadowed_accesses;
+  j["unlogged_reads"] = r.unlogged_reads;
   j["cut_intervals"] = r.cut_intervals;
   j["blocks"] = r.blocks;
   j["blocks_in_grid"] = r.blocks_in_grid;
@@ -206,6 +211,7 @@ Result<HazardReport> HazardsFromJson(const nlohmann::json& j) {
     HazardReport r;
     r.whole_grid = j.value("whole_grid", false);  // files from before whole-grid checks
     r.unshadowed_accesses = j.value("unshadowed_accesses", std::uint64_t{0});
+    r.unlogged_reads = j.value("unlogged_reads", std::uint64_t{0});
     r.cut_intervals = j.value("cut_intervals", std::uint64_t{0});
     r.blocks = j.at("blocks").get<std::vector<std::uint32_t>>();
     r.blocks_in_grid = j.at("blocks_in_grid").get<std::uint64_t>();

@@ -30,6 +30,9 @@ constexpr unsigned kMaxSlots = 32;  // ws_program_simt.h's kMaxSlots: accesses i
 // for the calls it makes.
 constexpr std::uint64_t kMaxLaneBytes = 512 * 1024;
 
+// Which of kernel `f`'s parameters are pointers it only reads through, by their uses in its body
+// (every instantiation's, for a template): collector_simt_reads.cpp.
+std::vector<bool> OnlyReadParams(const FunctionDecl* f);
 // Does `body` change parameter `p` (collector_simt_check.cpp)?
 bool Changes(const Stmt* body, const VarDecl* p);
 // Is `d` inside namespace `ns` (at any depth)?

@@ -81,6 +81,20 @@ void Collector::EmitWarpFunctions() {
                 "; for (int ws_i = 0; ws_i < 32; ++ws_i) ::ws::simt::Put(" + it->second +
                 "[ws_i], " + p->getName().str() + "); ";
     }
+    // The buffers the kernel only reads need no log for the race check (OnlyReadParams).
+    const std::vector<bool> only = why.empty() ? OnlyReadParams(f) : std::vector<bool>();
+    std::string read, written;
+    for (unsigned i = 0; i < only.size(); ++i) {
+      const ParmVarDecl* p = f->getParamDecl(i);
+      if (p->getName().empty() ||
+          (!p->getType()->isPointerType() && !p->getType()->isDependentType()))
+        continue;
+      std::string& list = only[i] ? read : written;
+      list +=
+          (list.empty() ? "::ws::simt::PtrOf(" : ", ::ws::simt::PtrOf(") + p->getName().str() + ")";
+    }
+    if (!read.empty())
+      copies = "::ws::simt::OnlyRead(ws_W, {" + read + "}, {" + written + "}); " + copies;
     if (why.empty() && k.bytes > kMaxLaneBytes)
       why = "the thread's variables take " + std::to_string(k.bytes / 32) +
             " bytes, more than a warp's stack holds for 32 lanes";

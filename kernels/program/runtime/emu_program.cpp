@@ -280,6 +280,11 @@ const ::ws::simt::Classifier kSimtClassifier = {
     },
     [](const void* p, unsigned int bytes, unsigned int place, unsigned int op) {
       BadAddressOf(p, bytes, place, op & ~kOpSeveral, Classify(p, bytes, place, op));
+    },
+    [](const void* p) {  // a buffer from cudaMalloc & co. (not a __constant__ variable)
+      const Region* near = nullptr;
+      const Region* r = FindRegion(reinterpret_cast<std::uintptr_t>(p), 1, &near);
+      return r != nullptr && !r->freed && r->space == kKeyGlobal ? std::uint32_t{r->id} : ~0u;
     }};
 
 }  // namespace detail

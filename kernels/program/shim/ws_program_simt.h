@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <type_traits>
 
 namespace ws::emu {
@@ -67,9 +68,11 @@ struct Classified {
 };
 // The caller's arrays: `classify` an access of `bytes` at a place with an op; `fail` stops the
 // running lane's thread with the message of one that falls nowhere.
+// `buffer`: the id of the global buffer an address is in (a site key's array), ~0u if none.
 struct Classifier {
   Classified (*classify)(const void* p, unsigned int bytes, unsigned int place, unsigned int op);
   void (*fail)(const void* p, unsigned int bytes, unsigned int place, unsigned int op);
+  std::uint32_t (*buffer)(const void* p);
 };
 
 // A warp as its warp function runs it.
@@ -109,6 +112,20 @@ inline void Unseen(Warp& w) {
   w.keep_values = true;
 }
 void Barrier(Warp& w, unsigned int place);
+// A kernel's first statement where it only reads through some of its pointer parameters (the
+// rewriter's OnlyReadParams): the buffers `read` points into and no parameter of `written` does
+// need no log of their loads for the race check (docs/ENGINE.md, "A buffer only read"). Once
+// per launch on each worker.
+void OnlyRead(Warp& w, std::initializer_list<const void*> read,
+              std::initializer_list<const void*> written);
+// A parameter's value as OnlyRead takes it (a template's parameter may be no pointer: null).
+template <typename T>
+const void* PtrOf(const T& v) {
+  if constexpr (std::is_pointer_v<T> && std::is_object_v<std::remove_pointer_t<T>>)
+    return const_cast<const void*>(static_cast<const volatile void*>(v));
+  else
+    return nullptr;
+}
 
 // Where an access at one place last fell, checked (per worker thread): a lane's address inside
 // it needs no check before the lane dereferences it; any other is checked at once (CheckLane:

@@ -109,6 +109,10 @@ void RecordWarpAffine(std::uint64_t key, std::uint32_t first, std::int32_t step,
                       const std::uint64_t* values, const void* const* ptrs);
 extern constinit thread_local bool t_reads_pending;
 void SimtReadValues();
+// The running worker's buffers whose loads skip the race check for this launch: those in `read`
+// (ids) and not in `written` (ws::simt::OnlyRead).
+void OnlyRead(const std::uint32_t* read, std::size_t reads, const std::uint32_t* written,
+              std::size_t writes);
 // The lanes in `mask` reach __syncthreads() at `place`. False where other lanes of the warp
 // that have not exited are in another branch: the lanes in `mask` then wait there for good
 // (they run no more; the block's barrier check names them as the per-thread path does).

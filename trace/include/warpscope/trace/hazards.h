@@ -88,6 +88,10 @@ struct HazardReport {
   // waiting, of a buffer written later) are not checked across blocks: how many accesses.
   std::uint64_t unshadowed_accesses = 0;
   static constexpr std::uint64_t kMaxShadowBytes = std::uint64_t{1} << 30;
+  // Loads of a buffer the kernel's text only reads skip the check (no store can pair with them);
+  // where a store reached such a buffer after all (through a pointer the rewriter's rule did not
+  // follow), its loads were not checked: how many.
+  std::uint64_t unlogged_reads = 0;
   // A barrier interval of one block longer than kMaxIntervalAccesses accesses is checked in
   // pieces that long (pairs between pieces are not seen): how many intervals were cut.
   std::uint64_t cut_intervals = 0;
@@ -508,7 +512,8 @@ std::string DescribeHazard(const HazardGroup& g, const LaunchTrace& launch);
 std::string HazardsText(const HazardReport& r, const LaunchTrace& launch);
 
 // As the CLI's --json and the trace file write it:
-//   {"checked": "...", "whole_grid": false, "unshadowed_accesses": 0, "cut_intervals": 0,
+//   {"checked": "...", "whole_grid": false, "unshadowed_accesses": 0, "unlogged_reads": 0,
+//    "cut_intervals": 0,
 //    "blocks": [0,1], "blocks_in_grid": 64, "values_known": true,
 //    "truncated": false, "total": 64, "groups": [{"kind": "RAW", "space": "shared",
 //    "lines": [11, 13], "sites": [1, 2], "count": 64, "same_warp": 0,
