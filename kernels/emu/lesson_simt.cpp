@@ -33,13 +33,23 @@ Classified In(std::uintptr_t begin, std::uint64_t bytes, std::uintptr_t a, bool 
 
 Classified Classify(const void* p, unsigned int bytes, unsigned int place, unsigned int op) {
   const auto a = reinterpret_cast<std::uintptr_t>(p);
+  const emu::LaunchConfig& cfg = emu::CurrentLaunchConfig();
+  if ((op & kTexture) != 0) {  // a texel, at its layout's offset (ws_simt::tex2D)
+    for (std::size_t i = 0; i < cfg.buffer_data.size() && i < cfg.buffer_texture_bytes.size();
+         ++i) {
+      const auto d = reinterpret_cast<std::uintptr_t>(cfg.buffer_data[i]);
+      if (a - d < cfg.buffer_texture_bytes[i])
+        return In(d, cfg.buffer_texture_bytes[i], a, false, 0,
+                  MakeSiteKey(place, kKeyTexture, kKeyLoad, bytes, static_cast<std::uint32_t>(i)));
+    }
+    return {};
+  }
   if (t_shared_tag == emu::CurrentLaunchTag()) {
     for (const SharedRange& r : t_shared)
       if (a - r.begin < r.bytes)
         return In(r.begin, r.bytes, a, true, r.base,
                   MakeSiteKey(place, kKeyShared, op, bytes, r.base / 4));
   }
-  const emu::LaunchConfig& cfg = emu::CurrentLaunchConfig();
   if (cfg.dynamic_shared_bytes > 0) {
     std::uint32_t n = 0, start = 0;
     const auto d = reinterpret_cast<std::uintptr_t>(emu::DynamicSharedMemory(&n, &start));
@@ -48,9 +58,13 @@ Classified Classify(const void* p, unsigned int bytes, unsigned int place, unsig
   }
   for (std::size_t i = 0; i < cfg.buffer_data.size() && i < cfg.buffers.size(); ++i) {
     const auto d = reinterpret_cast<std::uintptr_t>(cfg.buffer_data[i]);
-    if (a - d < cfg.buffers[i].bytes)
+    if (a - d < cfg.buffers[i].bytes) {
+      // A __constant__ array's buffer (CopyToSymbol), as its ConstantArray keys it.
+      const bool constant = i < cfg.buffer_constant.size() && cfg.buffer_constant[i] != 0;
       return In(d, cfg.buffers[i].bytes, a, false, 0,
-                MakeSiteKey(place, kKeyGlobal, op, bytes, static_cast<std::uint32_t>(i)));
+                MakeSiteKey(place, constant ? kKeyConstant : kKeyGlobal, op, bytes,
+                            static_cast<std::uint32_t>(i)));
+    }
   }
   Classified c;
   if (emu::OnFiberStack(p) == 1) c.where = Where::kOwnVariable;  // a lane's own variable

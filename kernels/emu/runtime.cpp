@@ -451,10 +451,8 @@ Result<LaunchTrace> RunLaunch(const LaunchConfig& config, const std::function<vo
   L.config = &config;
   L.body = &body;
   // The SIMT path where the kernel has a warp function and the launch needs no thread-by-thread
-  // order (another schedule, the cache replay). (The block-scheduler model reads each lane's
-  // clock: GlobalTimer.)
-  if (config.warp_body && config.schedule.kind == Schedule::Kind::kInOrder &&
-      config.cache_probes.empty())
+  // order (another schedule). (The block-scheduler model reads each lane's clock: GlobalTimer.)
+  if (config.warp_body && config.schedule.kind == Schedule::Kind::kInOrder)
     L.warp_body = &config.warp_body;
   L.tag = ++g_launch_tag;
   const std::uint64_t blocks = config.grid.count();

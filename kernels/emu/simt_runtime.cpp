@@ -277,13 +277,17 @@ thread_local Warp* t_warp = nullptr;
 thread_local TexTarget t_tex;
 
 bool TakeTexel(const void* texel, unsigned int bytes, unsigned int place) {
+  return TakeTexelAt(texel, texel, bytes, place);
+}
+
+bool TakeTexelAt(const void* at, const void* texel, unsigned int bytes, unsigned int place) {
   const TexTarget t = t_tex;
   t_tex = {};
   if (t.w == nullptr || t.w != t_warp) return false;
   Warp& w = *t.w;
   Slot& s = w.slot[t.k];
   const int l = t.lane;
-  s.ptr[l] = texel;
+  s.ptr[l] = at;
   s.time[l] = w.clk[l]++;
   s.mask |= 1u << l;
   s.place = place;

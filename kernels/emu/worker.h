@@ -192,6 +192,8 @@ class Worker {
                const std::uint32_t (&offsets)[32], const std::uint32_t (&times)[32],
                const std::uint64_t* values, const void* const* ptrs, const std::uint32_t* rows);
   void SimtMaterialize();
+  void CacheWarp(std::uint16_t id, std::uint32_t iteration, std::uint32_t mask,
+                 const std::uint32_t (&offsets)[32], const std::uint32_t (&times)[32]);
   const std::uint64_t* ReadLanes(std::uint16_t id, std::uint32_t mask, const void* const* ptrs,
                                  std::uint64_t (&out)[32]) const;
   static void ReadWarp(std::uint32_t size, const void* const* ptrs, std::uint64_t* out,

@@ -167,10 +167,11 @@ void Worker::BeginBlock(std::uint64_t b, const uint3& bidx) {
   }
   requests_.Begin(n, kMaxSites);
   const std::uint32_t warps = (n + 31) / 32;
-  // A cache replay needs each load's request number as it is made: the per-access path.
-  logging_ = !keep_block_ && cfg.schedule.kind == Schedule::Kind::kInOrder && !launch_->cache;
-  kept_log_ = keep_block_ && simt_ && hazards_ && cfg.schedule.kind == Schedule::Kind::kInOrder &&
-              !launch_->cache;
+  // A cache replay needs each load's request number as it is made: on the per-thread path, the
+  // per-access path (a warp function makes its requests whole: CacheWarp).
+  logging_ =
+      !keep_block_ && cfg.schedule.kind == Schedule::Kind::kInOrder && (simt_ || !launch_->cache);
+  kept_log_ = keep_block_ && simt_ && hazards_ && cfg.schedule.kind == Schedule::Kind::kInOrder;
   replay_.assign(warps, 0);
   if (instances_) instance_table_.Begin(warps, kMaxSites);
   warp_done_.assign(warps, 0);

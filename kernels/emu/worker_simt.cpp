@@ -143,6 +143,8 @@ void Worker::RecordWarp(std::uint64_t key, std::uint32_t mask, const std::uint32
       }
     }
     if (for_hazards) SimtLog(id, key, mask, offsets, times, values, ptrs, nullptr);
+    if (launch_->cache) [[unlikely]]
+      CacheWarp(id, iteration, mask, offsets, times);
     simt_touched_[w] |= mask;
     return;
   }
@@ -159,6 +161,8 @@ void Worker::RecordWarp(std::uint64_t key, std::uint32_t mask, const std::uint32
     const auto thread = static_cast<std::uint16_t>(first + lane);
     const AccessRecord r{offsets[lane], iteration, times[lane], thread, id, c.epoch};
     if (!whole) requests_.Add(id, iteration, thread, offsets[lane]);
+    if (launch_->cache) [[unlikely]]
+      ForCache(r);
     const std::uint64_t value = values != nullptr ? values[lane] : 0;
     if (keep_block_) {
       if (current_.accesses.size() < kMaxKept) {
@@ -326,7 +330,7 @@ void Worker::RecordWarpAffine(std::uint64_t key, std::uint32_t first, std::int32
                               const void* const* ptrs) {
   std::uint32_t offsets[32];
   const std::uint16_t id = SiteId(key);
-  if (!logging_ || id >= kMaxSites) {
+  if (!logging_ || id >= kMaxSites || launch_->cache) {
     RowOffsets(first, static_cast<std::uint32_t>(step), static_cast<std::uint32_t>(delta), group,
                offsets);
     RecordWarp(key, ~0u, offsets, times, values, ptrs);
@@ -344,6 +348,18 @@ void Worker::RecordWarpAffine(std::uint64_t key, std::uint32_t first, std::int32
     SimtLog(id, key, ~0u, offsets, times, values, ptrs, rows);
   }
   simt_touched_[w] = ~0u;
+}
+
+// A request's lanes for the cache replay (ForCache), as the per-thread path gives them: each
+// lane's offset and time, the warp's number of the request at the site.
+void Worker::CacheWarp(std::uint16_t id, std::uint32_t iteration, std::uint32_t mask,
+                       const std::uint32_t (&offsets)[32], const std::uint32_t (&times)[32]) {
+  const std::uint32_t first = simt_warp_ * 32;
+  for (std::uint32_t m = mask; m != 0; m &= m - 1) {
+    const std::uint32_t lane = static_cast<std::uint32_t>(__builtin_ctz(m));
+    ForCache({offsets[lane], iteration, times[lane], static_cast<std::uint16_t>(first + lane), id,
+              threads_[first + lane].epoch});
+  }
 }
 
 // The values of a request's loads that did not keep them (a statement that stores nothing:

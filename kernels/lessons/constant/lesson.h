@@ -1,8 +1,8 @@
 // constant: constant memory's broadcast against serialized reads (the memory-model slides).
 #pragma once
 
-#include "constant.cuh"
 #include "warpscope/kernels/lesson.h"
+#include "warpscope/lesson_kernels/constant.cuh"
 
 namespace ws::lessons::constant {
 
@@ -45,21 +45,22 @@ struct Lesson {
   static Status Run(B& b, LessonCall& c) {
     const long long threads = c.P("threads");
     const auto n = static_cast<std::size_t>(threads * c.P("blocks"));
-    std::vector<float> coeffs(64);
+    std::vector<float> values(64);
     for (int i = 0; i < 64; ++i)
-      coeffs[static_cast<std::size_t>(i)] = static_cast<float>(i) + 0.25f;
-    Global<const float> k = b.template Upload<float>("coeffs", coeffs);
-    const Constant<float> table = MakeConstant(b, k);  // a GPU: __constant__, cudaMemcpyToSymbol
+      values[static_cast<std::size_t>(i)] = static_cast<float>(i) + 0.25f;
+    Global<const float> k = b.template Upload<float>("coeffs", values);
+    // cudaMemcpyToSymbol(coeffs, ...): on a GPU real __constant__ memory (ld.const).
+    if (Status s = CopyToSymbol(b, coeffs, k); !s.ok()) return s;
     auto out = b.template Alloc<float>("out", n);
     const Dim3 grid = Grid1D(c.P("blocks")), block = Grid1D(threads);
     const bool broadcast = c.Is("broadcast");
-    Status s = broadcast ? WS_LAUNCH(b, constantBroadcast, grid, block, 0, out, table)
-                         : WS_LAUNCH(b, constantSerialized, grid, block, 0, out, table);
+    Status s = broadcast ? WS_LAUNCH(b, constantBroadcast, grid, block, 0, out)
+                         : WS_LAUNCH(b, constantSerialized, grid, block, 0, out);
     if (!s.ok()) return s;
     std::vector<float> want(n);
     const auto per_block = static_cast<std::size_t>(threads);
     for (std::size_t i = 0; i < n; ++i)
-      want[i] = coeffs[(broadcast ? i / per_block : i % per_block) % 64] * 2.0f;
+      want[i] = values[(broadcast ? i / per_block : i % per_block) % 64] * 2.0f;
     c.check = CompareAt(b.Download(out), want, "constant " + c.variant);
     const LaunchTrace& t = b.launches().back();
     Figures f;

@@ -3,8 +3,8 @@
 // the multiprocessor's cache (trace/cache_model.h).
 #pragma once
 
-#include "texture_2d.cuh"
 #include "warpscope/kernels/lesson.h"
+#include "warpscope/lesson_kernels/texture_2d.cuh"
 #include "warpscope/trace/cache_model.h"
 #include "warpscope/trace/layout_table.h"
 #include "warpscope/trace/lesson_figures.h"

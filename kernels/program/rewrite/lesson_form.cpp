@@ -6,6 +6,9 @@
 //   __shared__ T s[A][B]                                ->  __shared__ ::ws::SharedArray<T, A, B> s
 //   extern __shared__ T s[]                             ->  ::ws::DynamicShared<T> s
 //   T (&s)[A] (a parameter naming a shared array)       ->  ::ws::SharedArray<T, A>& s
+//   cudaTextureObject_t t (read by tex2D<T>(t, x, y))   ->  ::ws::Texture2D<T> t
+//   __constant__ T c[N] (at file scope)                 ->  static __constant__
+//                                                           ::ws::ConstantArray<T, N> c
 //
 // Every expression stays as written (the proxies record what it reads and writes), and each
 // replacement stays on its line, so the sites' lines are the plain file's. After each kernel, for
@@ -58,13 +61,21 @@ class LessonForm : public RecursiveASTVisitor<LessonForm> {
       } else if (auto ref = tl.getAs<LValueReferenceTypeLoc>()) {
         TypeLoc inner = ref.getPointeeLoc().IgnoreParens();
         if (inner.getAs<ArrayTypeLoc>()) Replace(p, inner, "", "& ");
+      } else if (auto td = tl.getAs<TypedefTypeLoc>();
+                 td && td.getTypedefNameDecl()->getName() == "cudaTextureObject_t") {
+        TextureParameter(f, p, td);
       }
     }
     return true;
   }
 
   bool VisitVarDecl(VarDecl* v) {
-    if (!v->hasAttr<CUDASharedAttr>() || isa<ParmVarDecl>(v) || !InMainFile(v)) return true;
+    if (isa<ParmVarDecl>(v) || !InMainFile(v)) return true;
+    if (v->hasAttr<CUDAConstantAttr>()) {
+      ConstantArray(v);
+      return true;
+    }
+    if (!v->hasAttr<CUDASharedAttr>()) return true;
     TypeLoc tl = v->getTypeSourceInfo()->getTypeLoc();
     if (v->hasExternalStorage()) {
       auto array = tl.getAs<IncompleteArrayTypeLoc>();
@@ -137,6 +148,68 @@ class LessonForm : public RecursiveASTVisitor<LessonForm> {
     std::string text = prefix + "::ws::SharedArray<" + Spelled(element);
     for (const std::string& dim : dims) text += ", " + dim;
     out_.push_back({b, e, text + ">" + separator + d->getName().str(), 2, 0});
+  }
+
+  // `cudaTextureObject_t t` (a kernel's parameter) -> `::ws::Texture2D<T> t`, T as the
+  // kernel's tex2D<T>(t, x, y) names it (the driver's MakeTexture2D).
+  void TextureParameter(const FunctionDecl* f, const ParmVarDecl* p, TypedefTypeLoc td) {
+    std::string element;
+    std::vector<const Stmt*> todo = {f->getBody()};
+    while (!todo.empty() && element.empty()) {
+      const Stmt* s = todo.back();
+      todo.pop_back();
+      if (s == nullptr) continue;
+      for (const Stmt* c : s->children()) todo.push_back(c);
+      const auto* call = dyn_cast<CallExpr>(s);
+      const FunctionDecl* callee = call != nullptr ? call->getDirectCallee() : nullptr;
+      if (callee == nullptr || callee->getIdentifier() == nullptr || callee->getName() != "tex2D" ||
+          call->getNumArgs() < 1)
+        continue;
+      const auto* d = dyn_cast<DeclRefExpr>(call->getArg(0)->IgnoreParenImpCasts());
+      const TemplateArgumentList* args = callee->getTemplateSpecializationArgs();
+      if (d != nullptr && d->getDecl() == p && args != nullptr && args->size() >= 1 &&
+          args->get(0).getKind() == TemplateArgument::Type)
+        element = args->get(0).getAsType().getAsString(ctx_.getPrintingPolicy());
+    }
+    if (element.empty()) {
+      Error(p->getLocation(), p->getName().str() +
+                                  ": a texture a lesson kernel takes is read by tex2D<T>(" +
+                                  p->getName().str() + ", x, y), which names its texels' type");
+      return;
+    }
+    const unsigned b = Offset(p->getBeginLoc()), e = Offset(td.getNameLoc());
+    if (b == kNone || e == kNone) return;
+    out_.push_back({b, e + static_cast<unsigned>(td.getTypedefNameDecl()->getName().size()),
+                    "::ws::Texture2D<" + element + ">", 2, 0});
+  }
+
+  // `__constant__ T c[N]` at file scope (filled by cudaMemcpyToSymbol: the driver's
+  // CopyToSymbol) -> `static __constant__ ::ws::ConstantArray<T, N> c`, one per build, and after
+  // it the name its warp functions index (WS_LESSON_CONSTANT_VIEW, closed by the `;` as written).
+  void ConstantArray(const VarDecl* v) {
+    TypeLoc tl = v->getTypeSourceInfo()->getTypeLoc();
+    auto array = tl.getAs<ConstantArrayTypeLoc>();
+    const Expr* size = array ? array.getSizeExpr() : nullptr;
+    CharSourceRange r;
+    if (size != nullptr)
+      r = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(size->getSourceRange()), sm_,
+                                   ctx_.getLangOpts());
+    if (!v->isFileVarDecl() || size == nullptr || r.isInvalid() ||
+        array.getElementLoc().IgnoreParens().getAs<ArrayTypeLoc>() || v->hasInit()) {
+      Error(v->getLocation(),
+            v->getName().str() +
+                ": a __constant__ array of one dimension at file scope, its size written and "
+                "filled by cudaMemcpyToSymbol, is what a lesson kernel may declare");
+      return;
+    }
+    const unsigned b = Begin(v), e = End(v);
+    if (b == kNone || e == kNone) return;
+    const std::string name = v->getName().str();
+    out_.push_back({b, e,
+                    "static __constant__ ::ws::ConstantArray<" + Spelled(array.getElementLoc()) +
+                        ", " + Lexer::getSourceText(r, sm_, ctx_.getLangOpts()).str() + "> " +
+                        name + "; WS_LESSON_CONSTANT_VIEW(" + name + ")",
+                    2, 0});
   }
 
   ASTContext& ctx_;

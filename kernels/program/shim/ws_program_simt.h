@@ -175,6 +175,9 @@ inline int TexLane(Warp& w, int l, unsigned int k) {
 // The running warp function's fetch of `texel` (a texture's memory, checked), into its slot;
 // false where no warp function fetches (the per-thread path records it).
 bool TakeTexel(const void* texel, unsigned int bytes, unsigned int place);
+// The same where the fetch is recorded at another address than its texel's (a lesson's texture
+// under a layout: `at`, within the bytes the layout spans; its value read at `texel`).
+bool TakeTexelAt(const void* at, const void* texel, unsigned int bytes, unsigned int place);
 void Return(Warp& w);               // the running lanes leave the kernel
 void EnterLane(Warp& w, int lane);  // a call that reads the thread (printf, clock64, assert)
 void LeaveLanes(Warp& w);

@@ -1,6 +1,7 @@
 // Global<T>, SharedArray<T, ...> and their access proxies (see ws_cuda.h for the recipe).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <type_traits>
 
@@ -196,6 +197,8 @@ class Constant {
   // Where the CUDA runner put the array in ws_constant_bank (bytes; -1: not there).
   WS_HD void set_bank(long long offset) { bank_ = offset; }
   WS_HD long long bank() const { return bank_; }
+  WS_HD const T* data() const { return data_; }
+  WS_HD std::uint32_t buffer() const { return buffer_; }
 
  private:
   const T* data_;
@@ -203,6 +206,33 @@ class Constant {
   std::uint32_t buffer_;
   long long bank_;
 };
+
+// A __constant__ array of N elements at file scope, as a lesson's plain CUDA declares it
+// (`__constant__ float coeffs[64];`, which the lesson form turns into `static __constant__
+// ::ws::ConstantArray<float, 64> coeffs;`): the host fills it with CopyToSymbol (the backends',
+// as cudaMemcpyToSymbol), and c[i] reads as a Constant<T>'s does. An aggregate, so that it may
+// be a __constant__ variable on a GPU (no dynamic initialization): `data` is the buffer the
+// values came from (the emulator reads it), `bank` where they lie in ws_constant_bank (a GPU
+// reads them there with ld.const; -1: not there).
+template <typename T, unsigned long long N>
+struct ConstantArray {
+  const T* data;
+  std::uint32_t buffer;
+  long long bank;
+  WS_HD ReadOnlyRef<T, kKeyConstant> operator[](Index i) const {
+    detail::Check(i.value, N, i.place, "constant array");
+    const auto offset = static_cast<std::uint32_t>(i.value * sizeof(T));
+    return ReadOnlyRef<T, kKeyConstant>(data + i.value, offset, i.place, buffer,
+                                        bank < 0 ? -1 : bank + offset);
+  }
+};
+
+// After a constant array's declaration (the lesson form puts it there): on the emulator's SIMT
+// build (lesson_simt.h), the name as the warp functions see it in namespace ws_simt, the
+// array's elements; elsewhere nothing.
+#if !defined(WS_LESSON_CONSTANT_VIEW)
+#define WS_LESSON_CONSTANT_VIEW(name) static_assert(true)
+#endif
 
 // A 2D texture of width x height texels. tex2D(t, x, y) fetches texel (x, y) with coordinates
 // clamped to the edge (cudaAddressModeClamp) and records a texture load at the address the
@@ -224,7 +254,21 @@ class Texture2D {
   WS_HD const Layout2D& layout() const { return layout_; }
   // The CUDA texture object to fetch through (the CUDA runner sets it).
   WS_HD void set_texture_object(unsigned long long object) { texture_ = object; }
+  WS_HD const T* data() const { return data_; }
+  // The bytes the layout's addresses span: past the last texel's (a tiled layout's last tiles
+  // whole).
+  WS_HD std::uint64_t SpanBytes() const {
+    const Layout2D& l = layout_;
+    std::uint64_t n = static_cast<std::uint64_t>(l.width) * static_cast<std::uint64_t>(l.height);
+    if (l.kind == LayoutKind::kMorton && l.width > 0 && l.height > 0)
+      n = l.Index(l.width - 1, l.height - 1) + 1;  // (the code grows with x and with y)
+    if (l.kind == LayoutKind::kTiled && l.tile_w > 0 && l.tile_h > 0)
+      n = static_cast<std::uint64_t>((l.width + l.tile_w - 1) / l.tile_w) * l.tile_w *
+          static_cast<std::uint64_t>((l.height + l.tile_h - 1) / l.tile_h) * l.tile_h;
+    return n * sizeof(T);
+  }
 
+  // Texel (x, y), each coordinate clamped to the edge (cudaAddressModeClamp).
   WS_HD T Fetch(int x, int y, std::uint32_t place) const {
     const int w = layout_.width, h = layout_.height;
     x = x < 0 ? 0 : (x >= w ? w - 1 : x);
@@ -247,9 +291,21 @@ class Texture2D {
   Layout2D layout_;
 };
 
+// A texture coordinate as tex2D<T>(t, x, y) takes it (a float; its place, as Index keeps one).
+struct TexCoord {
+  float value;
+  std::uint32_t place;
+  template <typename I>
+  WS_HD TexCoord(I i, std::uint32_t line = __builtin_LINE(),  // NOLINT: implicit on purpose
+                 const char* file = __builtin_FILE())
+      : value(static_cast<float>(i)), place(Index(0, line, file).place) {}
+};
+
+// tex2D<T>(t, x, y) as CUDA's on a texture object of unnormalized coordinates and point
+// sampling: texel (floor(x), floor(y)).
 template <typename T>
-WS_HD T tex2D(const Texture2D<T>& t, Index x, int y) {
-  return t.Fetch(static_cast<int>(x.value), y, x.place);
+WS_HD T tex2D(const Texture2D<T>& t, TexCoord x, float y) {
+  return t.Fetch(static_cast<int>(floorf(x.value)), static_cast<int>(floorf(y)), x.place);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -73,6 +73,7 @@ unsigned long long ThreadClock();
 // registers): the emulator runs any launch the preset allows.
 #define __launch_bounds__(...)
 #define __shared__ static thread_local
+#define __constant__  // (a lesson's constant array is `static __constant__`: one per build)
 #define threadIdx (::ws::emu::t_thread->thread_idx)
 #define blockIdx (::ws::emu::t_thread->block_idx)
 #define blockDim (::ws::emu::t_thread->block_dim)

@@ -412,6 +412,20 @@ static Constant<T> MakeConstant(B& b, const Global<const T>& g) {
   return c;
 }
 
+// cudaMemcpyToSymbol(sym, ...) for a lesson's __constant__ array: its values copied into this
+// build's ws_constant_bank (MakeConstant), and where they lie into the symbol itself.
+template <typename B, typename T, unsigned long long N>
+requires std::derived_from<B, CudaBackend>
+static Status CopyToSymbol(B& b, ConstantArray<T, N>& sym, const Global<const T>& g) {
+  if (g.size() != N)
+    return Status::Error("a __constant__ array of " + std::to_string(N) + " elements given " +
+                         std::to_string(g.size()));
+  const Constant<T> c = MakeConstant(b, g);
+  const ConstantArray<T, N> value = {g.data(), g.buffer(), c.bank()};
+  b.KeepStatus(WS_CUDA(cudaMemcpyToSymbol(sym, &value, sizeof value)));
+  return b.status();
+}
+
 }  // namespace ws
 
 // The recording pass: RecordLaunch and its helpers.

@@ -46,10 +46,21 @@ class EmuBackend {
     return std::vector<std::remove_const_t<T>>(g.data(), g.data() + g.size());
   }
 
-  // A texture over a row-major buffer; fetches are recorded at the layout's addresses.
+  // Buffer `id` holds a lesson's __constant__ array (CopyToSymbol).
+  void MarkConstant(std::uint32_t id) {
+    if (buffer_constant_.size() <= id) buffer_constant_.resize(id + 1u, 0);
+    buffer_constant_[id] = 1;
+  }
+
+  // A texture over a row-major buffer; fetches are recorded at the layout's addresses, which a
+  // warp function's fetches name within the bytes the layout spans (LaunchConfig::
+  // buffer_texture_bytes).
   template <typename T>
   Texture2D<T> MakeTexture2D(const Global<const T>& g, int width, int height, Layout2D layout) {
-    return Texture2D<T>(g, width, height, layout);
+    Texture2D<T> t(g, width, height, layout);
+    if (buffer_texture_bytes_.size() <= g.buffer()) buffer_texture_bytes_.resize(g.buffer() + 1u);
+    buffer_texture_bytes_[g.buffer()] = t.SpanBytes();
+    return t;
   }
 
   // Runs `body` (a lambda that calls the kernel) once per GPU thread, or `warp` (WS_LAUNCH's
@@ -67,6 +78,8 @@ class EmuBackend {
     cfg.dynamic_shared_bytes = dynamic_shared_bytes;
     cfg.buffers = buffers_;
     cfg.buffer_data = buffer_data_;
+    cfg.buffer_constant = buffer_constant_;
+    cfg.buffer_texture_bytes = buffer_texture_bytes_;
     cfg.preset = preset_;
     cfg.workers = options_.workers;
     cfg.model_sms = model_sms_;
@@ -133,7 +146,6 @@ class EmuBackend {
     if (!thread_order_.empty()) return thread_order_;
     if (cfg.schedule.kind != Schedule::Kind::kInOrder)
       return "the " + cfg.schedule.Name() + " schedule runs the threads one by one";
-    if (!cfg.cache_probes.empty()) return "the cache replay follows the threads one by one (yet)";
     return {};
   }
 
@@ -144,10 +156,24 @@ class EmuBackend {
   DevicePreset preset_;
   std::vector<std::unique_ptr<std::vector<std::uint64_t>>> storage_;
   std::vector<BufferInfo> buffers_;
-  std::vector<const void*> buffer_data_;  // where each buffer lies (the SIMT path's arrays)
+  std::vector<const void*> buffer_data_;       // where each buffer lies (the SIMT path's arrays)
+  std::vector<std::uint8_t> buffer_constant_;  // LaunchConfig::buffer_constant
+  std::vector<std::uint64_t> buffer_texture_bytes_;  // LaunchConfig::buffer_texture_bytes
   std::vector<LaunchTrace> launches_;
   const ResourceTable* resource_table_ = nullptr;
 };
+
+// cudaMemcpyToSymbol(sym, ...) for a lesson's __constant__ array: the emulator reads it from
+// buffer `g` (as many elements as the array has: checked).
+template <typename T, unsigned long long N>
+Status CopyToSymbol(EmuBackend& b, ConstantArray<T, N>& sym, const Global<const T>& g) {
+  if (g.size() != N)
+    return Status::Error("a __constant__ array of " + std::to_string(N) + " elements given " +
+                         std::to_string(g.size()));
+  sym = {g.data(), g.buffer(), -1};
+  b.MarkConstant(g.buffer());
+  return {};
+}
 
 // The emulator reads a Constant<T> from its buffer (cuda_backend.h's MakeConstant copies it into
 // real __constant__ memory).

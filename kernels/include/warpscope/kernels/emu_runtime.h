@@ -49,6 +49,12 @@ struct LaunchConfig {
   // Where each buffer lies in this process (a lesson's warp functions find their arrays by
   // address: lesson_simt.cpp); empty for a program, whose runtime knows its own.
   std::vector<const void*> buffer_data;
+  // Per buffer, 1 where it holds a lesson's __constant__ array (CopyToSymbol): its warp
+  // functions' loads of it are keyed in the constant space.
+  std::vector<std::uint8_t> buffer_constant;
+  // Per buffer, where a lesson's texture lies over it (MakeTexture2D), the bytes its layout spans
+  // (0: none): a warp function's texture fetches are keyed at the layout's offsets in it.
+  std::vector<std::uint64_t> buffer_texture_bytes;
   DevicePreset preset;
   std::vector<std::uint32_t> keep_blocks;  // linear block indices whose records are kept
   unsigned workers = 0;                    // 0: one per core

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <atomic>
+#include <cmath>
 #include <cstdint>
 
 #include "warpscope/kernels/emu_runtime.h"
@@ -38,6 +39,23 @@ template <typename T, typename U>
 T atomicAdd(T* p, U v) {
   return std::atomic_ref<T>(*p).fetch_add(static_cast<T>(v));
 }
+// A lesson's texture as its warp functions take a cudaTextureObject_t parameter: the driver's
+// Texture2D<T> (ws::simt::Raw), and tex2D<T>(t, x, y) on it (the rewriter puts the fetch's place
+// last): texel (floor(x), floor(y)), clamped, recorded at the layout's address (as
+// Texture2D::Fetch records it) and read at its own.
+using cudaTextureObject_t = const void*;
+template <typename T>
+T tex2D(cudaTextureObject_t object, float fx, float fy, unsigned int place) {
+  const auto& t = *static_cast<const ::ws::Texture2D<T>*>(object);
+  const int w = t.width(), h = t.height();
+  int x = static_cast<int>(std::floor(fx)), y = static_cast<int>(std::floor(fy));
+  x = x < 0 ? 0 : (x >= w ? w - 1 : x);
+  y = y < 0 ? 0 : (y >= h ? h - 1 : y);
+  const T* texel = t.data() + static_cast<long long>(y) * w + x;
+  const char* at = reinterpret_cast<const char*>(t.data()) + t.layout().Index(x, y) * sizeof(T);
+  ::ws::simt::TakeTexelAt(at, texel, sizeof(T), place);
+  return *texel;
+}
 }  // namespace ws_simt
 
 namespace ws::simt {
@@ -62,6 +80,10 @@ T* Raw(const Global<T>& g) {
   return g.data();
 }
 template <typename T>
+const void* Raw(const Texture2D<T>& t) {  // (ws_simt::cudaTextureObject_t)
+  return &t;
+}
+template <typename T>
 const T& Raw(const T& v) {
   return v;
 }
@@ -79,6 +101,15 @@ const char* LessonWarp(const NoWarp& none, Warp*, const A&...) {
 }
 
 }  // namespace ws::simt
+
+// A lesson's constant array (ws_cuda_arrays.h's ConstantArray) as its warp functions index it:
+// its buffer's elements (lesson_simt.cpp keys their loads in the constant space).
+#undef WS_LESSON_CONSTANT_VIEW
+#define WS_LESSON_CONSTANT_VIEW(name)    \
+  namespace ws_simt {                    \
+  static const auto& name = ::name.data; \
+  }                                      \
+  static_assert(true)
 
 #define WS_PROGRAM_SHARED(name, slot)                                                      \
   {                                                                                        \
