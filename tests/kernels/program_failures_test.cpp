@@ -371,5 +371,30 @@ TEST(Programs, RunningOutOfMemoryNamesMemoryAndTheLimit) {
       << run.program->stderr_text;
 }
 
+// A cudaMalloc that failed for lack of memory, its error not checked, and its pointer passed to
+// a kernel (two 16384 x 16384 matrices of an exercise under the 4 GiB limit): the access the
+// kernel makes through it names the allocation, memory and the limit, where it named a host
+// pointer before.
+TEST(Programs, AnAccessThroughAFailedAllocationNamesMemoryAndTheLimit) {
+  if (!ProgramMemoryLimitApplies()) GTEST_SKIP() << "sanitizer build: no memory limit is set";
+  const std::string text =
+      "#include <cstdio>\n"
+      "__global__ void k(float* a) { a[threadIdx.x] = 1; }\n"
+      "int main() {\n"
+      "  float* d = nullptr; cudaMalloc(&d, 2ull << 30);\n"
+      "  k<<<1, 32>>>(d); cudaDeviceSynchronize(); return 0;\n"
+      "}\n";
+  ProgramOptions o;
+  o.memory_limit_bytes = 1ull << 30;
+  LessonRun run = RunText(text, o);
+  const std::string said = run.program->failure + run.program->stderr_text;
+  EXPECT_NE(said.find("a store of 4 bytes at 0 is in no buffer from cudaMalloc, no __shared__ "
+                      "array and no __device__ or __constant__ variable: cudaMalloc of "
+                      "2147483648 bytes failed before it, out of memory under the memory limit "
+                      "of 1024 MiB"),
+            std::string::npos)
+      << said;
+}
+
 }  // namespace
 }  // namespace ws

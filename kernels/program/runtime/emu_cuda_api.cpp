@@ -33,9 +33,14 @@ cudaError_t Allocate(void** ptr, std::size_t bytes, const char* what) {
   }
   const std::size_t total = (bytes + ws::prog::detail::kGuardBytes + 255) / 256 * 256;
   void* mem = std::aligned_alloc(256, total);
-  if (mem == nullptr)
+  if (mem == nullptr) {
+    {
+      std::lock_guard lock(P().mutex);
+      P().failed_allocation = std::string(what) + " of " + std::to_string(bytes) + " bytes";
+    }
     return Fail(cudaErrorMemoryAllocation,
                 std::string(what) + ": out of memory for " + std::to_string(bytes) + " bytes");
+  }
   std::memset(mem, 0, total);
   const std::size_t id = ws::prog::detail::AddRegion(mem, bytes, "", ws::kKeyGlobal, false, mem);
   {

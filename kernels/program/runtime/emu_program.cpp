@@ -14,6 +14,7 @@
 //   with status 3 (the program's own later calls would only see a sticky error).
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -194,7 +195,21 @@ constexpr std::uintptr_t kFarFromEveryBuffer = std::uintptr_t{1} << 30;
     }
   } else {
     m << "in no buffer from cudaMalloc, no __shared__ array and no __device__ or __constant__ "
-         "variable (a host pointer passed to a kernel?)";
+         "variable";
+    std::string failed;
+    {
+      std::lock_guard lock(P().mutex);
+      failed = P().failed_allocation;
+    }
+    rlimit limit{};
+    if (!failed.empty()) {  // the pointer a failed cudaMalloc left unset, most likely
+      m << ": " << failed << " failed before it, out of memory";
+      if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+        m << " under the memory limit of " << (limit.rlim_cur >> 20) << " MiB";
+      m << " (was its pointer passed, its error not checked?)";
+    } else {
+      m << " (a host pointer passed to a kernel?)";
+    }
   }
   emu::FailThread(place & 0xffffu, m.str());
 }
