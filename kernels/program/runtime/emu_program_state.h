@@ -121,5 +121,8 @@ Classified Classify(const void* ptr, unsigned int bytes, unsigned int place, uns
                                unsigned int op, const Classified& c);
 // The two for the SIMT path's warp functions (simt_runtime.cpp).
 extern const ::ws::simt::Classifier kSimtClassifier;
+// Prints what the launch's threads printed, block after block, and empties the buffer
+// (emu_device_calls.cpp).
+void FlushPrinted();
 
 }  // namespace ws::prog::detail
