@@ -329,6 +329,15 @@ void SyncThreads(std::uint32_t place) {
   t_worker->Barrier(place);
 }
 
+const void* ConstantSymbol(const void* symbol, std::uint32_t* buffer, std::uint32_t place) {
+  for (const LaunchConfig::ConstantBinding& c : CurrentLaunchConfig().constant_symbols) {
+    if (c.symbol != symbol) continue;
+    *buffer = c.buffer;
+    return c.data;
+  }
+  t_worker->Fail(place, "a __constant__ array read before cudaMemcpyToSymbol filled it");
+}
+
 int SyncThreadsCount(std::uint32_t place, int predicate) {
   return t_worker->BarrierCount(place, predicate);
 }

@@ -198,6 +198,12 @@ class Worker {
   void OnlyRead(const std::uint32_t* read, std::size_t reads, const std::uint32_t* written,
                 std::size_t writes);
   bool OnlyReadSkips(std::uint64_t key);
+  void OnlyReadStores(std::uint32_t mask, const std::uint32_t (&offsets)[32]);
+  // A warp's store keyed by several buffers, where some are only read (OnlyReadStores).
+  bool StoresToSeveral(std::uint64_t key) const {
+    return !only_read_.empty() && KeyArray(key) == kSeveralBuffers &&
+           ((key >> 12) & 3u) != kKeyLoad;
+  }
 
   // An access of a block that is not kept, for the race check of its barrier interval. An
   // interval longer than the check's bound is checked in pieces (the report says how many).

@@ -162,19 +162,26 @@ void Worker::OnlyRead(const std::uint32_t* read, std::size_t reads, const std::u
 }
 
 // A load of a buffer only read skips the check; a store or an atomic that lands in one after all
-// (through a pointer the rewriter's rule did not follow: a struct's member, a variable) marks it,
-// and the launch counts its loads as not checked (Canonicalize). A store keyed by no one buffer
-// (a site that reaches into several) may be in any of them.
+// (through a pointer the rewriter's rule did not follow: a __device__ pointer a helper stores
+// through) marks it, and the launch counts its loads as not checked (Canonicalize). A store
+// keyed by no one buffer (a site that reaches into several) is looked at lane by lane
+// (OnlyReadStores).
 bool Worker::OnlyReadSkips(std::uint64_t key) {
   const std::uint32_t array = KeyArray(key);
   if (((key >> 12) & 3u) == kKeyLoad) return array < only_read_.size() && only_read_[array] != 0;
-  if (array == kSeveralBuffers) {
-    for (std::uint8_t& b : only_read_)
-      if (b != 0) b = 2;
-  } else if (array < only_read_.size() && only_read_[array] != 0) {
-    only_read_[array] = 2;
-  }
+  if (array < only_read_.size() && only_read_[array] != 0) only_read_[array] = 2;
   return false;
+}
+
+// A store of a site that reaches into several buffers: each lane's offset is its address as
+// cudaMalloc lays the buffers out (BufferInfo::base); the buffer it falls in is marked.
+void Worker::OnlyReadStores(std::uint32_t mask, const std::uint32_t (&offsets)[32]) {
+  const std::vector<BufferInfo>& buffers = launch_->config->buffers;
+  for (std::uint32_t m = mask; m != 0; m &= m - 1) {
+    const std::uint64_t a = offsets[__builtin_ctz(m)];
+    for (std::size_t i = 0; i < buffers.size() && i < only_read_.size(); ++i)
+      if (only_read_[i] != 0 && a - buffers[i].base < buffers[i].bytes) only_read_[i] = 2;
+  }
 }
 
 }  // namespace ws::emu::detail

@@ -133,6 +133,8 @@ void Worker::RecordWarp(std::uint64_t key, std::uint32_t mask, const std::uint32
   if (iters.size() <= id) iters.resize(id + 1u, 0u);
   const std::uint32_t iteration = iters[id]++;
   const bool for_hazards = hazards_ && ForHazards(key);
+  if (StoresToSeveral(key)) [[unlikely]]
+    OnlyReadStores(mask, offsets);
   if (logging_) {
     if (id < kMaxSites) {
       requests_.AddWhole(id, w, mask, offsets, local_sites_, launch_->config->buffers, &stats_);
@@ -193,7 +195,7 @@ void Worker::RecordWarpAffine(std::uint64_t key, std::uint32_t first, std::int32
                               const void* const* ptrs) {
   std::uint32_t offsets[32];
   const std::uint16_t id = SiteId(key);
-  if (!logging_ || id >= kMaxSites || launch_->cache) {
+  if (!logging_ || id >= kMaxSites || launch_->cache || StoresToSeveral(key)) {
     RowOffsets(first, static_cast<std::uint32_t>(step), static_cast<std::uint32_t>(delta), group,
                offsets);
     RecordWarp(key, ~0u, offsets, times, values, ptrs);

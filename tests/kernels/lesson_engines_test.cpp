@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <thread>
 
 #include "engine_compare.h"
 #include "warpscope/kernels/catalog.h"
@@ -129,6 +130,35 @@ TEST(LessonEngines, TheSimtPathsFiguresDoNotDependOnTheWorkers) {
                                           c.label + " at " + std::to_string(workers) + " workers");
     }
   }
+}
+
+// The app runs two lessons at once in one process (a slider's run and a sweep's). `constant`'s
+// __constant__ array is one symbol for the process; each run binds it to its own buffer
+// (CopyToSymbol), which its launches find through their own configuration: runs on two threads
+// at once, at different sizes, each check their output and read only their own buffers (a
+// review found one global binding, which the other run's rebinding moved under a launch).
+TEST(LessonEngines, TwoConstantRunsAtOnceEachReadTheirOwnTable) {
+  std::vector<std::string> errors(2);
+  std::vector<int> good(2, 0);
+  auto runs = [&](int k) {
+    for (int r = 0; r < 12; ++r) {
+      const Case c{"constant", r % 2 == 0 ? "broadcast" : "serialized", "constant", {}, {}};
+      Case sized = c;
+      sized.params["threads"] = k == 0 ? 256 : 288;
+      sized.params["blocks"] = k == 0 ? 8 : 5;
+      std::string error;
+      const LessonRun run = RunOn(sized, r % 3 == 0 ? "fiber" : "simt", &error);
+      if (!error.empty()) errors[static_cast<std::size_t>(k)] = error;
+      if (run.check.ok) ++good[static_cast<std::size_t>(k)];
+    }
+  };
+  std::thread a(runs, 0), b(runs, 1);
+  a.join();
+  b.join();
+  EXPECT_EQ(errors[0], "");
+  EXPECT_EQ(errors[1], "");
+  EXPECT_EQ(good[0], 12);
+  EXPECT_EQ(good[1], 12);
 }
 
 }  // namespace

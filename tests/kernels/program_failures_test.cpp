@@ -396,5 +396,24 @@ TEST(Programs, AnAccessThroughAFailedAllocationNamesMemoryAndTheLimit) {
       << said;
 }
 
+// A failed allocation whose error the program checked, and later a host array passed to a kernel:
+// the address is a host pointer's, far above any element of a null pointer, and the message says
+// so, naming no allocation (a review found the old failure blamed).
+TEST(Programs, AHostPointerAfterAHandledFailedAllocationIsNamedAsOne) {
+  const std::string text =
+      "#include <cstdio>\n"
+      "__global__ void k(float* a) { a[threadIdx.x] = 1; }\n"
+      "int main() {\n"
+      "  float* d = nullptr;\n"
+      "  if (cudaMalloc(&d, 1ull << 50) != cudaSuccess) cudaMalloc(&d, 128);\n"
+      "  float host[32];\n"
+      "  k<<<1, 32>>>(host); cudaDeviceSynchronize(); return 0;\n"
+      "}\n";
+  LessonRun run = RunText(text, ProgramOptions{});
+  const std::string said = run.program->failure + run.program->stderr_text;
+  EXPECT_NE(said.find("(a host pointer passed to a kernel?)"), std::string::npos) << said;
+  EXPECT_EQ(said.find("failed before it"), std::string::npos) << said;
+}
+
 }  // namespace
 }  // namespace ws

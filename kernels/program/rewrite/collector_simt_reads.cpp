@@ -119,8 +119,9 @@ bool HoldsPointer(QualType t) {
 
 // Whether every pointer kernel `f`'s body can store through comes from a pointer parameter: no
 // parameter holds a pointer but as a pointer to pointer-free elements, and the body names no
-// variable of the program that holds one (a __device__ pointer) and makes none of an integer.
-// Else a store could reach any buffer, an excused one too.
+// variable of the program that holds one (a __device__ pointer), reads none from memory (a row
+// of a float** cast from a float*) and makes none of an integer. Else a store could reach any
+// buffer, an excused one too.
 bool PointersFromParams(const FunctionDecl* f) {
   for (const ParmVarDecl* p : f->parameters()) {
     const QualType t = p->getType();
@@ -136,6 +137,14 @@ bool PointersFromParams(const FunctionDecl* f) {
       if (v != nullptr && v->hasGlobalStorage() && HoldsPointer(v->getType())) return false;
     } else if (const auto* c = dyn_cast<CastExpr>(s)) {
       if (c->getCastKind() == CK_IntegralToPointer) return false;
+      // A value that holds a pointer read from anywhere but a variable of the kernel's own.
+      if (c->getCastKind() == CK_LValueToRValue && HoldsPointer(c->getType()) &&
+          !isa<DeclRefExpr>(c->getSubExpr()->IgnoreParens()))
+        return false;
+    } else if (const auto* k = dyn_cast<CXXConstructExpr>(s)) {
+      if (HoldsPointer(k->getType()) && k->getNumArgs() > 0 &&
+          !isa<DeclRefExpr>(k->getArg(0)->IgnoreParenImpCasts()))
+        return false;
     }
     for (const Stmt* c : s->children()) todo.push_back(c);
   }
@@ -164,8 +173,11 @@ std::vector<bool> OnlyReadParams(const FunctionDecl* f) {
   std::vector<bool> only(f->getNumParams(), false);
   std::vector<const FunctionDecl*> bodies;  // a template's instantiations, else the kernel
   if (const FunctionTemplateDecl* t = f->getDescribedFunctionTemplate()) {
-    for (const FunctionDecl* s : t->specializations())
-      if (s->hasBody() && s->getNumParams() == f->getNumParams()) bodies.push_back(s);
+    for (const FunctionDecl* s : t->specializations()) {
+      if (!s->hasBody()) continue;
+      if (s->getNumParams() != f->getNumParams()) return only;  // (a pack: parameters apart)
+      bodies.push_back(s);
+    }
   } else if (f->hasBody()) {
     bodies.push_back(f);
   }

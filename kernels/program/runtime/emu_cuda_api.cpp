@@ -37,6 +37,7 @@ cudaError_t Allocate(void** ptr, std::size_t bytes, const char* what) {
     {
       std::lock_guard lock(P().mutex);
       P().failed_allocation = std::string(what) + " of " + std::to_string(bytes) + " bytes";
+      P().failed_bytes = bytes;
     }
     return Fail(cudaErrorMemoryAllocation,
                 std::string(what) + ": out of memory for " + std::to_string(bytes) + " bytes");

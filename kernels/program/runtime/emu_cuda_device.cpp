@@ -206,6 +206,9 @@ cudaError_t cudaDeviceSynchronize() {
 }
 cudaError_t cudaDeviceReset() {
   P().sticky_error = P().last_error = cudaSuccess;
+  std::lock_guard lock(P().mutex);
+  P().failed_allocation.clear();
+  P().failed_bytes = 0;
   return cudaSuccess;
 }
 cudaError_t cudaSetDevice(int device) {

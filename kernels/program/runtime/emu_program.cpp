@@ -199,10 +199,12 @@ constexpr std::uintptr_t kFarFromEveryBuffer = std::uintptr_t{1} << 30;
     std::string failed;
     {
       std::lock_guard lock(P().mutex);
-      failed = P().failed_allocation;
+      // (An address beyond 1 TiB is no null pointer's element, whatever failed.)
+      if (addr < std::min<std::uint64_t>(P().failed_bytes, std::uint64_t{1} << 40))
+        failed = P().failed_allocation;
     }
     rlimit limit{};
-    if (!failed.empty()) {  // the pointer a failed cudaMalloc left unset, most likely
+    if (!failed.empty()) {  // the null pointer a failed cudaMalloc left, most likely
       m << ": " << failed << " failed before it, out of memory";
       if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
         m << " under the memory limit of " << (limit.rlim_cur >> 20) << " MiB";

@@ -59,9 +59,11 @@ struct Program {
   ChildRecord run;      // what is written: the launches so far (each at once) and the ending
   double model_ms = 0;  // the modeled time of the launches so far (what cudaEvent* read)
   cudaError_t last_error = cudaSuccess;
-  // The last allocation that failed for lack of memory ("cudaMalloc of 1073741824 bytes"): an
-  // access through the pointer it left unset names it (BadAddress).
+  // The last allocation that failed for lack of memory ("cudaMalloc of 1073741824 bytes", and its
+  // bytes): an access through the null pointer it left (an address under its size) names it
+  // (BadAddress).
   std::string failed_allocation;
+  std::uint64_t failed_bytes = 0;
   // A launch's failed assert(): every later call returns it until cudaDeviceReset, as on a GPU.
   cudaError_t sticky_error = cudaSuccess;
   bool assert_failed = false;  // the running launch's

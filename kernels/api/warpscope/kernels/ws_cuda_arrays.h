@@ -39,6 +39,21 @@ WS_HD inline void Check(long long index, unsigned long long count, std::uint32_t
 #endif
 }
 
+// Where a lesson's __constant__ array's elements are in this launch: on a GPU in the array
+// itself (`data`, `buffer`: its bank holds the values); on the emulator the buffer its run's
+// CopyToSymbol bound to the symbol, which the array does not hold (two runs in one process at
+// once each bind their own).
+WS_HD inline const void* ConstantData(const void* symbol, const void* data, std::uint32_t* buffer,
+                                      std::uint32_t place) {
+#if defined(__CUDA_ARCH__) || WS_DEVICE_CODE
+  (void)symbol, (void)buffer, (void)place;
+  return data;
+#else
+  (void)data;
+  return emu::ConstantSymbol(symbol, buffer, place);
+#endif
+}
+
 }  // namespace detail
 
 // ---------------------------------------------------------------------------------------------
@@ -164,7 +179,7 @@ class ReadOnlyRef {
                     long long bank = -1)
       : p_(p), offset_(offset), place_(place), buffer_(buffer), bank_(bank) {}
   WS_HD operator T() const {  // NOLINT: implicit, so c[i] reads like a value
-    detail::Record(MakeSiteKey(place_, kSpace, kKeyLoad, sizeof(T), buffer_), offset_);
+    detail::Record(MakeSiteKey(place_, kSpace, kKeyLoad, sizeof(T), buffer_), offset_, p_);
 #if defined(__CUDA_ARCH__)
     // Indexing the __constant__ symbol itself, so that the load is ld.const (LDC).
     if (bank_ >= 0) return *reinterpret_cast<const T*>(ws_constant_bank + bank_);
@@ -211,18 +226,22 @@ class Constant {
 // (`__constant__ float coeffs[64];`, which the lesson form turns into `static __constant__
 // ::ws::ConstantArray<float, 64> coeffs;`): the host fills it with CopyToSymbol (the backends',
 // as cudaMemcpyToSymbol), and c[i] reads as a Constant<T>'s does. An aggregate, so that it may
-// be a __constant__ variable on a GPU (no dynamic initialization): `data` is the buffer the
-// values came from (the emulator reads it), `bank` where they lie in ws_constant_bank (a GPU
-// reads them there with ld.const; -1: not there).
+// be a __constant__ variable on a GPU (no dynamic initialization): on a GPU `data` and `buffer`
+// are the buffer the values came from and `bank` where they lie in ws_constant_bank (read there
+// with ld.const); on the emulator the array holds nothing and its run's binding says where the
+// values are (detail::ConstantData).
 template <typename T, unsigned long long N>
 struct ConstantArray {
+  using value_type = T;
   const T* data;
   std::uint32_t buffer;
   long long bank;
   WS_HD ReadOnlyRef<T, kKeyConstant> operator[](Index i) const {
     detail::Check(i.value, N, i.place, "constant array");
     const auto offset = static_cast<std::uint32_t>(i.value * sizeof(T));
-    return ReadOnlyRef<T, kKeyConstant>(data + i.value, offset, i.place, buffer,
+    std::uint32_t id = buffer;
+    const T* values = static_cast<const T*>(detail::ConstantData(this, data, &id, i.place));
+    return ReadOnlyRef<T, kKeyConstant>(values + i.value, offset, i.place, id,
                                         bank < 0 ? -1 : bank + offset);
   }
 };
@@ -255,6 +274,7 @@ class Texture2D {
   // The CUDA texture object to fetch through (the CUDA runner sets it).
   WS_HD void set_texture_object(unsigned long long object) { texture_ = object; }
   WS_HD const T* data() const { return data_; }
+  WS_HD unsigned long long count() const { return count_; }
   // The bytes the layout's addresses span: past the last texel's (a tiled layout's last tiles
   // whole).
   WS_HD std::uint64_t SpanBytes() const {
@@ -276,7 +296,7 @@ class Texture2D {
     const long long i = static_cast<long long>(y) * w + x;
     detail::Check(i, count_, place, "texture");
     detail::Record(MakeSiteKey(place, kKeyTexture, kKeyLoad, sizeof(T), buffer_),
-                   static_cast<std::uint32_t>(layout_.Index(x, y) * sizeof(T)));
+                   static_cast<std::uint32_t>(layout_.Index(x, y) * sizeof(T)), data_ + i);
 #if defined(__CUDA_ARCH__)
     if (texture_ != 0) return ::tex2D<T>(texture_, x + 0.5f, y + 0.5f);
 #endif

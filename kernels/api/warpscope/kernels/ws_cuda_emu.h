@@ -36,6 +36,9 @@ void RecordAccess(std::uint64_t key, std::uint32_t offset, const void* where = n
 // Throws the launch's error (ends this thread) when `index` is outside [0, count).
 // `place` is MakePlace(file tag, line) (ws_cuda.h).
 void CheckIndex(long long index, unsigned long long count, std::uint32_t place, const char* what);
+// The buffer a lesson's __constant__ array `symbol` is bound to in the running launch (its run's
+// CopyToSymbol), its id in `buffer`; ends the thread with a message where none is.
+const void* ConstantSymbol(const void* symbol, std::uint32_t* buffer, std::uint32_t place);
 void SyncThreads(std::uint32_t place);
 // __syncthreads_count(): a barrier that also counts the threads whose predicate is non-zero.
 int SyncThreadsCount(std::uint32_t place, int predicate);

@@ -46,10 +46,13 @@ class EmuBackend {
     return std::vector<std::remove_const_t<T>>(g.data(), g.data() + g.size());
   }
 
-  // Buffer `id` holds a lesson's __constant__ array (CopyToSymbol).
-  void MarkConstant(std::uint32_t id) {
+  // A lesson's __constant__ array `symbol` holds buffer `id`'s values for this run's launches
+  // (CopyToSymbol).
+  void BindConstant(const void* symbol, const void* data, std::uint32_t id) {
     if (buffer_constant_.size() <= id) buffer_constant_.resize(id + 1u, 0);
     buffer_constant_[id] = 1;
+    std::erase_if(constant_symbols_, [&](const auto& c) { return c.symbol == symbol; });
+    constant_symbols_.push_back({symbol, data, id});
   }
 
   // A texture over a row-major buffer; fetches are recorded at the layout's addresses, which a
@@ -79,6 +82,7 @@ class EmuBackend {
     cfg.buffers = buffers_;
     cfg.buffer_data = buffer_data_;
     cfg.buffer_constant = buffer_constant_;
+    cfg.constant_symbols = constant_symbols_;
     cfg.buffer_texture_bytes = buffer_texture_bytes_;
     cfg.preset = preset_;
     cfg.workers = options_.workers;
@@ -158,6 +162,7 @@ class EmuBackend {
   std::vector<BufferInfo> buffers_;
   std::vector<const void*> buffer_data_;       // where each buffer lies (the SIMT path's arrays)
   std::vector<std::uint8_t> buffer_constant_;  // LaunchConfig::buffer_constant
+  std::vector<emu::LaunchConfig::ConstantBinding> constant_symbols_;  // and constant_symbols
   std::vector<std::uint64_t> buffer_texture_bytes_;  // LaunchConfig::buffer_texture_bytes
   std::vector<LaunchTrace> launches_;
   const ResourceTable* resource_table_ = nullptr;
@@ -170,8 +175,7 @@ Status CopyToSymbol(EmuBackend& b, ConstantArray<T, N>& sym, const Global<const 
   if (g.size() != N)
     return Status::Error("a __constant__ array of " + std::to_string(N) + " elements given " +
                          std::to_string(g.size()));
-  sym = {g.data(), g.buffer(), -1};
-  b.MarkConstant(g.buffer());
+  b.BindConstant(&sym, g.data(), g.buffer());
   return {};
 }
 

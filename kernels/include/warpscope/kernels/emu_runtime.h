@@ -52,6 +52,14 @@ struct LaunchConfig {
   // Per buffer, 1 where it holds a lesson's __constant__ array (CopyToSymbol): its warp
   // functions' loads of it are keyed in the constant space.
   std::vector<std::uint8_t> buffer_constant;
+  // A lesson's __constant__ arrays, each bound to the buffer its run's CopyToSymbol gave it (a
+  // process-wide symbol: two runs at once, the app's slider and its sweep, each have their own).
+  struct ConstantBinding {
+    const void* symbol;
+    const void* data;
+    std::uint32_t buffer;
+  };
+  std::vector<ConstantBinding> constant_symbols;
   // Per buffer, where a lesson's texture lies over it (MakeTexture2D), the bytes its layout spans
   // (0: none): a warp function's texture fetches are keyed at the layout's offsets in it.
   std::vector<std::uint64_t> buffer_texture_bytes;

@@ -51,7 +51,10 @@ T tex2D(cudaTextureObject_t object, float fx, float fy, unsigned int place) {
   int x = static_cast<int>(std::floor(fx)), y = static_cast<int>(std::floor(fy));
   x = x < 0 ? 0 : (x >= w ? w - 1 : x);
   y = y < 0 ? 0 : (y >= h ? h - 1 : y);
-  const T* texel = t.data() + static_cast<long long>(y) * w + x;
+  const long long i = static_cast<long long>(y) * w + x;
+  if (i < 0 || static_cast<unsigned long long>(i) >= t.count())  // as Texture2D::Fetch checks
+    ::ws::emu::CheckIndex(i, t.count(), place, "texture");
+  const T* texel = t.data() + i;
   const char* at = reinterpret_cast<const char*>(t.data()) + t.layout().Index(x, y) * sizeof(T);
   ::ws::simt::TakeTexelAt(at, texel, sizeof(T), place);
   return *texel;
@@ -88,6 +91,18 @@ const T& Raw(const T& v) {
   return v;
 }
 
+// A lesson's __constant__ array as its warp functions index it (WS_LESSON_CONSTANT_VIEW): element i
+// of the buffer the running launch binds it to (ws::emu::ConstantSymbol).
+template <typename A>
+struct LessonConstant {
+  const A* symbol;
+  const typename A::value_type& operator[](long long i) const {
+    std::uint32_t buffer = 0;
+    return static_cast<const typename A::value_type*>(
+        ::ws::emu::ConstantSymbol(symbol, &buffer, 0))[i];
+  }
+};
+
 // WS_LAUNCH's warp call: null after running the warp function `f` for `*w` (with `w` null: only
 // says that there is one), or why the kernel has none.
 template <typename... P, typename... A>
@@ -105,10 +120,10 @@ const char* LessonWarp(const NoWarp& none, Warp*, const A&...) {
 // A lesson's constant array (ws_cuda_arrays.h's ConstantArray) as its warp functions index it:
 // its buffer's elements (lesson_simt.cpp keys their loads in the constant space).
 #undef WS_LESSON_CONSTANT_VIEW
-#define WS_LESSON_CONSTANT_VIEW(name)    \
-  namespace ws_simt {                    \
-  static const auto& name = ::name.data; \
-  }                                      \
+#define WS_LESSON_CONSTANT_VIEW(name)                                                           \
+  namespace ws_simt {                                                                           \
+  static const ::ws::simt::LessonConstant<std::remove_cvref_t<decltype(::name)>> name{&::name}; \
+  }                                                                                             \
   static_assert(true)
 
 #define WS_PROGRAM_SHARED(name, slot)                                                      \
