@@ -131,6 +131,55 @@ TEST(CoursePrograms, RuntimeCallsACourseMakes) {
   ASSERT_EQ(run.launches.size(), 2u);  // both streams' launches, in program order
 }
 
+// Stream-ordered allocation and memory pools (ws_program_pools.h): buffers from a pool are the
+// program's buffers (a kernel's accesses recorded in them); the pool counts its bytes. By hand,
+// with 1 MiB buffers: three in use (3 MiB, the high mark 3); one freed under the default release
+// threshold of 0 (in use 2, reserved 2: the freed MiB goes back); with the threshold at ULONG_MAX
+// one more freed keeps its MiB (in use 1, reserved 2); trimmed to 0, reserved 1; the default
+// pool is another pool (its bytes 0 when the created one is the device's current).
+TEST(CoursePrograms, MemoryPoolsAllocateAndCountTheirBytes) {
+  LessonRun run = RunText(
+      "#include <cstdio>\n#include <climits>\n#include <cstdint>\n"
+      "__global__ void fill(float* p) { p[blockIdx.x * blockDim.x + threadIdx.x] = 2.0f; }\n"
+      "int main() {\n"
+      "  cudaMemPoolProps props = {}; props.allocType = cudaMemAllocationTypePinned;\n"
+      "  props.location.type = cudaMemLocationTypeDevice; props.location.id = 0;\n"
+      "  cudaMemPool_t pool, def; cudaMemPoolCreate(&pool, &props);\n"
+      "  cudaDeviceGetDefaultMemPool(&def, 0); cudaDeviceSetMemPool(0, pool);\n"
+      "  cudaStream_t s; cudaStreamCreate(&s);\n"
+      "  const size_t mib = 1 << 20; float *a, *b, *c;\n"
+      "  cudaMallocAsync(&a, mib, s); cudaMallocAsync(&b, mib, s);\n"
+      "  cudaMallocFromPoolAsync(&c, mib, pool, s);\n"
+      "  fill<<<1024, 256, 0, s>>>(c);\n"
+      "  uint64_t used = 0, reserved = 0, high = 0, d = 0;\n"
+      "  auto show = [&] {\n"
+      "    cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used);\n"
+      "    cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved);\n"
+      "    cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemHigh, &high);\n"
+      "    printf(\"%llu %llu %llu\\n\", (unsigned long long)(used / mib),\n"
+      "           (unsigned long long)(reserved / mib), (unsigned long long)(high / mib));\n"
+      "  };\n"
+      "  show();\n"
+      "  cudaFreeAsync(a, s); show();\n"
+      "  uint64_t keep = ULONG_MAX;\n"
+      "  cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);\n"
+      "  cudaFreeAsync(b, s); show();\n"
+      "  cudaMemPoolTrimTo(pool, 0); show();\n"
+      "  float h = 0; cudaMemcpyAsync(&h, c + 777, sizeof h, cudaMemcpyDeviceToHost, s);\n"
+      "  cudaStreamSynchronize(s); cudaFreeAsync(c, s);\n"
+      "  cudaMemPoolGetAttribute(def, cudaMemPoolAttrUsedMemHigh, &d);\n"
+      "  printf(\"%g %llu %s\\n\", h, (unsigned long long)d,\n"
+      "         cudaGetErrorName(cudaMemPoolDestroy(pool)));\n"
+      "  return 0; }\n");
+  ASSERT_TRUE(run.program->ok()) << run.program->failure;
+  EXPECT_EQ(run.program->stdout_text, "3 3 3\n2 2 3\n1 2 3\n1 1 3\n2 0 cudaSuccess\n");
+  ASSERT_EQ(run.launches.size(), 1u);
+  ASSERT_FALSE(run.launches[0].sites.empty());
+  // The store into c, the third buffer (ids from 0): a pool's buffer is a buffer.
+  EXPECT_EQ(run.launches[0].sites[0].buffer, 2u);
+  EXPECT_EQ(run.launches[0].stats.sites[0].accesses, 1024u * 256u);
+}
+
 TEST(CoursePrograms, CooperativeGroupsAreTheWarpMeetingsAndBarriersTheyAre) {
   LessonRun run = RunText(
       "#include <cstdio>\n#include <cooperative_groups.h>\n#include <cooperative_groups/reduce.h>\n"

@@ -23,9 +23,8 @@
 using ws::prog::detail::Fail;
 using ws::prog::detail::P;
 
-namespace {
-
-cudaError_t Allocate(void** ptr, std::size_t bytes, const char* what) {
+// A buffer of `bytes` (emu_program_state.h).
+cudaError_t ws::prog::detail::Allocate(void** ptr, std::size_t bytes, const char* what) {
   if (ptr == nullptr) return Fail(cudaErrorInvalidValue, std::string(what) + ": null pointer");
   if (bytes == 0) {
     *ptr = nullptr;
@@ -53,6 +52,8 @@ cudaError_t Allocate(void** ptr, std::size_t bytes, const char* what) {
   *ptr = mem;
   return cudaSuccess;
 }
+
+namespace {
 
 // The live region holding [p, p + bytes) (or null).
 const ws::prog::detail::Region* DeviceRange(const void* p, std::size_t bytes) {
@@ -87,18 +88,18 @@ std::string RangeText(const void* p, std::size_t bytes) {
 }  // namespace
 
 cudaError_t cudaMalloc(void** ptr, std::size_t bytes) {
-  return Allocate(ptr, bytes, "cudaMalloc");
+  return ws::prog::detail::Allocate(ptr, bytes, "cudaMalloc");
 }
 cudaError_t cudaMallocManaged(void** ptr, std::size_t bytes, unsigned int) {
-  return Allocate(ptr, bytes, "cudaMallocManaged");
+  return ws::prog::detail::Allocate(ptr, bytes, "cudaMallocManaged");
 }
 // Page-locked host memory is a buffer kernels may read, as on a GPU with unified addressing
 // (zero copy): registered like cudaMalloc's.
 cudaError_t cudaMallocHost(void** ptr, std::size_t bytes) {
-  return Allocate(ptr, bytes, "cudaMallocHost");
+  return ws::prog::detail::Allocate(ptr, bytes, "cudaMallocHost");
 }
 cudaError_t cudaHostAlloc(void** ptr, std::size_t bytes, unsigned int) {
-  return Allocate(ptr, bytes, "cudaHostAlloc");
+  return ws::prog::detail::Allocate(ptr, bytes, "cudaHostAlloc");
 }
 cudaError_t cudaFreeHost(void* ptr) {
   return cudaFree(ptr);
@@ -196,7 +197,7 @@ cudaError_t cudaMemset2D(void* dst, std::size_t pitch, int value, std::size_t wi
 cudaError_t cudaMallocPitch(void** ptr, std::size_t* pitch, std::size_t width, std::size_t height) {
   if (pitch == nullptr) return Fail(cudaErrorInvalidValue, "cudaMallocPitch: null pitch");
   *pitch = (width + 511) / 512 * 512;
-  return Allocate(ptr, *pitch * height, "cudaMallocPitch");
+  return ws::prog::detail::Allocate(ptr, *pitch * height, "cudaMallocPitch");
 }
 cudaError_t cudaMemset(void* dst, int value, std::size_t bytes) {
   if (bytes == 0) return cudaSuccess;
@@ -272,12 +273,6 @@ cudaError_t cudaMemAdvise(const void*, std::size_t, cudaMemoryAdvise, int) {
 }
 cudaError_t cudaStreamAttachMemAsync(cudaStream_t, void*, std::size_t, unsigned int) {
   return cudaSuccess;
-}
-cudaError_t cudaMallocAsync(void** ptr, std::size_t bytes, cudaStream_t) {
-  return Allocate(ptr, bytes, "cudaMallocAsync");
-}
-cudaError_t cudaFreeAsync(void* ptr, cudaStream_t) {
-  return cudaFree(ptr);
 }
 cudaError_t cudaProfilerStart() {
   return cudaSuccess;

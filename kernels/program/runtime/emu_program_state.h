@@ -123,6 +123,9 @@ Classified Classify(const void* ptr, unsigned int bytes, unsigned int place, uns
                                unsigned int op, const Classified& c);
 // The two for the SIMT path's warp functions (simt_runtime.cpp).
 extern const ::ws::simt::Classifier kSimtClassifier;
+// A buffer of `bytes` from the device memory (`what`: "cudaMalloc", named in an error), registered
+// as the program's next buffer (emu_cuda_api.cpp).
+cudaError_t Allocate(void** ptr, std::size_t bytes, const char* what);
 // Prints what the launch's threads printed, block after block, and empties the buffer
 // (emu_device_calls.cpp).
 void FlushPrinted();

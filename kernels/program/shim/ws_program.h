@@ -98,6 +98,7 @@
 #define __CUDART_API_VERSION 13000
 
 #include "ws_program_api.h"  // the runtime API: types, calls, texture objects
+#include "ws_program_pools.h"  // stream-ordered allocation's memory pools
 
 // ------------------------------------------------------------------------------------------------
 // Device-side built-ins.
