@@ -180,6 +180,57 @@ TEST(CoursePrograms, MemoryPoolsAllocateAndCountTheirBytes) {
   EXPECT_EQ(run.launches[0].stats.sites[0].accesses, 1024u * 256u);
 }
 
+// Layered, cubemap and 3D arrays (cudaMalloc3DArray, cudaMemcpy3D) read by tex2DLayered,
+// texCubemap and tex3D, point sampled. By hand: a cubemap of 1 x 1 faces holding 10 x face reads
+// face 0 (+x), 1 (-x), 2 (+y), 3 (-y), 4 (+z), 5 (-z) along the axes, and x at a tie of x and
+// y; a 2 x 1 array of 3 layers holding 10 x layer + x reads 11 at (1.5, 0.5) in layer 1, 21 in
+// layer 7 (clamped to the last) and 1 in layer -1 (the first); a 2 x 2 x 2 array holding
+// x + 10 y + 100 z reads 101 at (1.5, 0.5, 1.5). Each fetch is a texture read of its array.
+TEST(CoursePrograms, LayeredCubemapAnd3DTexturesFetchTheirTexels) {
+  LessonRun run = RunText(
+      "#include <cstdio>\n"
+      "__global__ void k(cudaTextureObject_t cube, cudaTextureObject_t lay, cudaTextureObject_t "
+      "vol, float* out) {\n"
+      "  const float d[7][3] = {{1,0,0},{-1,0,0},{0,1,0},{0,-1,0},{0,0,1},{0,0,-1},{1,1,0}};\n"
+      "  for (int i = 0; i < 7; ++i) out[i] = texCubemap<float>(cube, d[i][0], d[i][1], d[i][2]);\n"
+      "  out[7] = tex2DLayered<float>(lay, 1.5f, 0.5f, 1);\n"
+      "  out[8] = tex2DLayered<float>(lay, 1.5f, 0.5f, 7);\n"
+      "  out[9] = tex2DLayered<float>(lay, 1.5f, 0.5f, -1);\n"
+      "  out[10] = tex3D<float>(vol, 1.5f, 0.5f, 1.5f);\n"
+      "}\n"
+      "cudaTextureObject_t Make(cudaExtent e, unsigned flags, const float* h, bool norm) {\n"
+      "  cudaChannelFormatDesc f = cudaCreateChannelDesc<float>(); cudaArray_t a;\n"
+      "  cudaMalloc3DArray(&a, &f, e, flags);\n"
+      "  cudaMemcpy3DParms p = {0}; p.srcPtr = make_cudaPitchedPtr((void*)h, e.width * 4, "
+      "e.width, e.height);\n"
+      "  p.dstArray = a; p.extent = e; p.kind = cudaMemcpyHostToDevice; cudaMemcpy3D(&p);\n"
+      "  cudaResourceDesc r = {}; r.resType = cudaResourceTypeArray; r.res.array.array = a;\n"
+      "  cudaTextureDesc t = {}; t.normalizedCoords = norm; t.filterMode = cudaFilterModePoint;\n"
+      "  t.readMode = cudaReadModeElementType; cudaTextureObject_t o = 0;\n"
+      "  cudaCreateTextureObject(&o, &r, &t, nullptr); return o;\n"
+      "}\n"
+      "int main() {\n"
+      "  float faces[6], layers[6], vol[8];\n"
+      "  for (int f = 0; f < 6; ++f) faces[f] = 10 * f;\n"
+      "  for (int l = 0; l < 3; ++l) for (int x = 0; x < 2; ++x) layers[l * 2 + x] = 10 * l + x;\n"
+      "  for (int z = 0; z < 2; ++z) for (int y = 0; y < 2; ++y) for (int x = 0; x < 2; ++x)\n"
+      "    vol[z * 4 + y * 2 + x] = x + 10 * y + 100 * z;\n"
+      "  cudaTextureObject_t c = Make(make_cudaExtent(1, 1, 6), cudaArrayCubemap, faces, true);\n"
+      "  cudaTextureObject_t l = Make(make_cudaExtent(2, 1, 3), cudaArrayLayered, layers, false);\n"
+      "  cudaTextureObject_t v = Make(make_cudaExtent(2, 2, 2), 0, vol, false);\n"
+      "  float* out; cudaMallocManaged(&out, 11 * sizeof(float));\n"
+      "  k<<<1, 1>>>(c, l, v, out); cudaDeviceSynchronize();\n"
+      "  for (int i = 0; i < 11; ++i) printf(\"%g \", out[i]);\n"
+      "  printf(\"\\n\"); return 0; }\n");
+  ASSERT_TRUE(run.program->ok()) << run.program->failure << run.program->stderr_text;
+  EXPECT_EQ(run.program->stdout_text, "0 10 20 30 40 50 0 11 21 1 101 \n");
+  ASSERT_EQ(run.launches.size(), 1u);
+  int texture_sites = 0;
+  for (const SiteInfo& s : run.launches[0].sites)
+    texture_sites += s.space == MemorySpace::kTexture ? 1 : 0;
+  EXPECT_EQ(texture_sites, 5);  // texCubemap's, three tex2DLayered's (lines 6-8) and tex3D's
+}
+
 TEST(CoursePrograms, CooperativeGroupsAreTheWarpMeetingsAndBarriersTheyAre) {
   LessonRun run = RunText(
       "#include <cstdio>\n#include <cooperative_groups.h>\n#include <cooperative_groups/reduce.h>\n"

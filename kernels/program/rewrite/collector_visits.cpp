@@ -91,7 +91,9 @@ bool Collector::VisitCallExpr(CallExpr* e) {
                                 " in device code (the device heap) is not "
                                 "supported (yet)");
   // A texture fetch: tex2D<float>(t, x, y) gets its site as a last argument.
-  static const std::set<std::string> fetches = {"tex1Dfetch", "tex1D", "tex2D"};
+  static const std::set<std::string> fetches = {
+      "tex1Dfetch",   "tex1D",        "tex2D",      "tex3D",
+      "tex1DLayered", "tex2DLayered", "texCubemap", "texCubemapLayered"};
   if (fetches.count(NameOf(callee)) > 0 && e->getRParenLoc().isFileID()) {
     const CharSourceRange r = FileRange(e->getSourceRange());
     if (r.isValid()) {

@@ -17,6 +17,8 @@ struct cudaArray {
   void* data = nullptr;
   cudaChannelFormatDesc desc{};
   std::size_t width = 0, height = 0, texel = 0;  // texel: bytes
+  std::size_t depth = 1;                         // slices: a 3D array's, layers, faces
+  unsigned int flags = 0;                        // cudaArrayLayered, cudaArrayCubemap
 };
 
 namespace {
@@ -24,6 +26,8 @@ namespace {
 struct Texture {
   const unsigned char* base = nullptr;
   std::size_t width = 0, height = 0, pitch = 0;  // texels, rows; bytes a row
+  std::size_t depth = 1, slice = 0;              // slices (cudaArray::depth); bytes a slice
+  unsigned int flags = 0;                        // the array's (cudaArrayLayered, ...)
   cudaChannelFormatDesc desc{};
   std::size_t texel = 0;  // bytes
   cudaTextureDesc how{};
@@ -127,6 +131,95 @@ cudaError_t cudaMallocArray(cudaArray_t* array, const cudaChannelFormatDesc* des
   return cudaSuccess;
 }
 
+cudaError_t cudaMalloc3DArray(cudaArray_t* array, const cudaChannelFormatDesc* desc,
+                              cudaExtent extent, unsigned int flags) {
+  const std::size_t depth = std::max<std::size_t>(extent.depth, 1);
+  if ((flags & cudaArrayCubemap) != 0 &&
+      (extent.width != extent.height ||
+       ((flags & cudaArrayLayered) != 0 ? depth % 6 != 0 : depth != 6)))
+    return Fail(cudaErrorInvalidValue,
+                "cudaMalloc3DArray: a cubemap's width and height are equal and its depth 6 (a "
+                "layered cubemap's a multiple of 6); here " +
+                    std::to_string(extent.width) + " x " + std::to_string(extent.height) + " x " +
+                    std::to_string(extent.depth));
+  // (A layered 1D array's extent is (w, 0, layers): one row a layer.)
+  if (const cudaError_t e = cudaMallocArray(array, desc, extent.width,
+                                            std::max<std::size_t>(extent.height, 1) * depth, flags);
+      e != cudaSuccess)
+    return e;
+  (*array)->height = std::max<std::size_t>(extent.height, 1);
+  (*array)->depth = depth;
+  (*array)->flags = flags;
+  return cudaSuccess;
+}
+
+namespace {
+// Rows of `row` bytes: `rows` of them (a slice's height times the slices) from `src` (its rows
+// `spitch` apart, its slices `sslice` apart) to `dst` likewise.
+void CopyRows(unsigned char* dst, std::size_t dpitch, std::size_t dslice, const unsigned char* src,
+              std::size_t spitch, std::size_t sslice, std::size_t row, std::size_t height,
+              std::size_t depth) {
+  for (std::size_t z = 0; z < depth; ++z)
+    for (std::size_t y = 0; y < height; ++y)
+      std::memcpy(dst + z * dslice + y * dpitch, src + z * sslice + y * spitch, row);
+}
+}  // namespace
+
+cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p) {
+  if (p == nullptr) return Fail(cudaErrorInvalidValue, "cudaMemcpy3D: null parameters");
+  if ((p->srcArray != nullptr) == (p->srcPtr.ptr != nullptr) ||
+      (p->dstArray != nullptr) == (p->dstPtr.ptr != nullptr))
+    return Fail(cudaErrorInvalidValue,
+                "cudaMemcpy3D: one source (an array or a pitched pointer) and one destination");
+  const cudaArray* array = p->srcArray != nullptr ? p->srcArray : p->dstArray;
+  const std::size_t texel = array != nullptr ? array->texel : 1;  // extent in elements, or bytes
+  const std::size_t row = p->extent.width * texel,
+                    height = std::max<std::size_t>(p->extent.height, 1),
+                    depth = std::max<std::size_t>(p->extent.depth, 1);
+  struct Side {
+    unsigned char* base;
+    std::size_t pitch, slice, width, rows, slices;  // width in bytes; rows a slice
+  };
+  auto side = [&](const cudaArray* a, const cudaPitchedPtr& ptr, const cudaPos& pos) {
+    Side s{};
+    if (a != nullptr) {
+      s.pitch = a->width * a->texel;
+      s.slice = s.pitch * a->height;
+      s.width = s.pitch;
+      s.rows = a->height;
+      s.slices = a->depth;
+      s.base = static_cast<unsigned char*>(a->data) + pos.z * s.slice + pos.y * s.pitch +
+               pos.x * a->texel;
+    } else {
+      s.pitch = ptr.pitch;
+      s.slice = ptr.pitch * ptr.ysize;
+      s.width = ptr.pitch;
+      s.rows = ptr.ysize;
+      s.slices = ~std::size_t{0};
+      s.base =
+          static_cast<unsigned char*>(ptr.ptr) + pos.z * s.slice + pos.y * s.pitch + pos.x * texel;
+    }
+    return s;
+  };
+  const Side s = side(p->srcArray, p->srcPtr, p->srcPos);
+  const Side d = side(p->dstArray, p->dstPtr, p->dstPos);
+  auto fits = [&](const Side& x, const cudaPos& pos) {
+    return pos.x * texel + row <= x.width && pos.y + height <= std::max<std::size_t>(x.rows, 1) &&
+           (x.slices == ~std::size_t{0} || pos.z + depth <= x.slices);
+  };
+  if (!fits(s, p->srcPos) || !fits(d, p->dstPos))
+    return Fail(cudaErrorInvalidValue,
+                "cudaMemcpy3D: an extent of " + std::to_string(p->extent.width) + " x " +
+                    std::to_string(p->extent.height) + " x " + std::to_string(p->extent.depth) +
+                    " does not fit its source or destination at their positions");
+  CopyRows(d.base, d.pitch, d.slice, s.base, s.pitch, s.slice, row, height, depth);
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t) {
+  return cudaMemcpy3D(p);
+}
+
 cudaError_t cudaFreeArray(cudaArray_t array) {
   if (array == nullptr) return cudaSuccess;
   const cudaError_t e = cudaFree(array->data);
@@ -200,6 +293,9 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t* object, const cudaResou
       t.width = a->width;
       t.height = a->height;
       t.pitch = a->width * a->texel;
+      t.depth = a->depth;
+      t.slice = t.pitch * a->height;
+      t.flags = a->flags;
       break;
     }
     case cudaResourceTypeLinear:
@@ -244,62 +340,73 @@ cudaError_t cudaDestroyTextureObject(cudaTextureObject_t object) {
 
 namespace ws::prog {
 
-void TexFetch(unsigned long long object, int dims, float x, float y, unsigned int place, void* out,
-              unsigned int bytes, bool floating) {
-  Texture t;
-  {
-    std::lock_guard lock(g_mutex);
-    if (object == 0 || object > g_textures.size() || !g_textures[object - 1].live) {
-      if (::ws::emu::t_thread == nullptr) return;
-      emu::FailThread(place & 0xffffu, "a texture fetch through " + std::to_string(object) +
-                                           ", which is no live texture object");
-    }
-    t = g_textures[object - 1];
-  }
+namespace {
+
+// The live texture `object`, or (a fetch through anything else) the thread stopped.
+Texture Live(unsigned long long object, unsigned int place, bool* ok) {
+  std::lock_guard lock(g_mutex);
+  *ok = object != 0 && object <= g_textures.size() && g_textures[object - 1].live;
+  if (*ok) return g_textures[object - 1];
+  if (::ws::emu::t_thread != nullptr)
+    emu::FailThread(place & 0xffffu, "a texture fetch through " + std::to_string(object) +
+                                         ", which is no live texture object");
+  return {};
+}
+
+// A fetch of `t` at (x, y, z) in `dims` dimensions (0: tex1Dfetch's index; 1, 2, 3), in slice
+// `slice` (a layer, a cubemap's face) for dims under 3; `normalized`: the coordinates are
+// fractions of the extent. Point sampling reads one texel, linear filtering the 2, 4 or 8 around
+// the point, weighted by the fractions (9-bit in hardware; exact here); the texel at the lower
+// corner is the one recorded.
+void Sample(const Texture& t, int dims, float x, float y, float z, std::size_t slice,
+            bool normalized, unsigned int place, void* out, unsigned int bytes, bool floating) {
   const bool normalize = t.how.readMode == cudaReadModeNormalizedFloat &&
                          t.desc.f != cudaChannelFormatKindFloat && floating;
-  auto texel_at = [&](long long i, long long j) -> const unsigned char* {
-    if (i < 0 || j < 0) return nullptr;
-    return t.base + static_cast<std::size_t>(j) * t.pitch + static_cast<std::size_t>(i) * t.texel;
+  const std::size_t h = dims >= 2 ? t.height : 1, d = dims == 3 ? t.depth : 1;
+  auto texel_at = [&](long long i, long long j, long long k) -> const unsigned char* {
+    if (i < 0 || j < 0 || k < 0) return nullptr;
+    return t.base + (dims == 3 ? static_cast<std::size_t>(k) : slice) * t.slice +
+           static_cast<std::size_t>(j) * t.pitch + static_cast<std::size_t>(i) * t.texel;
   };
   const unsigned char* first = nullptr;
   float value[4] = {0, 0, 0, 0};
+  const bool linear = t.how.filterMode == cudaFilterModeLinear && floating && dims > 0;
   if (dims == 0) {  // tex1Dfetch: an index, no filtering; outside the texture reads 0
     const auto i = static_cast<long long>(x);
-    if (i >= 0 && static_cast<std::size_t>(i) < t.width) first = texel_at(i, 0);
+    if (i >= 0 && static_cast<std::size_t>(i) < t.width) first = texel_at(i, 0, 0);
   } else {
-    float u = x, v = dims == 2 ? y : 0.5f;
-    if (t.how.normalizedCoords != 0) {
-      u *= static_cast<float>(t.width);
-      if (dims == 2) v *= static_cast<float>(t.height);
-    }
-    const std::size_t h = dims == 2 ? t.height : 1;
-    if (t.how.filterMode == cudaFilterModeLinear && floating) {
-      // The four texels around (u - 0.5, v - 0.5), weighted by the fractions (9-bit in hardware;
-      // exact here).
-      const float fu = u - 0.5f, fv = v - 0.5f;
-      const auto i0 = static_cast<long long>(std::floor(fu)),
-                 j0 = static_cast<long long>(std::floor(fv));
-      const float a = fu - static_cast<float>(i0), b = fv - static_cast<float>(j0);
-      for (int dj = 0; dj < (dims == 2 ? 2 : 1); ++dj) {
-        for (int di = 0; di < 2; ++di) {
-          const long long i = Address(i0 + di, t.width, t.how.addressMode[0]);
-          const long long j = dims == 2 ? Address(j0 + dj, h, t.how.addressMode[1]) : 0;
-          const unsigned char* p = texel_at(i, j);
-          if (first == nullptr && p != nullptr) first = p;
-          if (p == nullptr) continue;
-          float c[4];
-          Components(t, p, normalize, c);
-          const float w = (di ? a : 1.0f - a) * (dims == 2 ? (dj ? b : 1.0f - b) : 1.0f);
-          for (int k = 0; k < 4; ++k) value[k] += w * c[k];
+    float c[3] = {x, dims >= 2 ? y : 0.5f, dims == 3 ? z : 0.5f};
+    const std::size_t n[3] = {t.width, h, d};
+    if (normalized)
+      for (int a = 0; a < dims; ++a) c[a] *= static_cast<float>(n[a]);
+    if (linear) {
+      long long lo[3] = {0, 0, 0};
+      float f[3] = {0, 0, 0};
+      for (int a = 0; a < dims; ++a) {
+        const float p = c[a] - 0.5f;
+        lo[a] = static_cast<long long>(std::floor(p));
+        f[a] = p - static_cast<float>(lo[a]);
+      }
+      for (int corner = 0; corner < (1 << dims); ++corner) {
+        long long idx[3] = {0, 0, 0};
+        float w = 1.0f;
+        for (int a = 0; a < dims; ++a) {
+          const int up = corner >> a & 1;
+          idx[a] = Address(lo[a] + up, n[a], t.how.addressMode[a]);
+          w *= up ? f[a] : 1.0f - f[a];
         }
+        const unsigned char* p = texel_at(idx[0], idx[1], idx[2]);
+        if (first == nullptr && p != nullptr) first = p;
+        if (p == nullptr) continue;
+        float comp[4];
+        Components(t, p, normalize, comp);
+        for (int k = 0; k < 4; ++k) value[k] += w * comp[k];
       }
     } else {
-      const long long i =
-          Address(static_cast<long long>(std::floor(u)), t.width, t.how.addressMode[0]);
-      const long long j =
-          dims == 2 ? Address(static_cast<long long>(std::floor(v)), h, t.how.addressMode[1]) : 0;
-      first = texel_at(i, j);
+      long long idx[3] = {0, 0, 0};
+      for (int a = 0; a < dims; ++a)
+        idx[a] = Address(static_cast<long long>(std::floor(c[a])), n[a], t.how.addressMode[a]);
+      first = texel_at(idx[0], idx[1], idx[2]);
     }
   }
   if (first != nullptr) RecordTexture(first, static_cast<unsigned int>(t.texel), place);
@@ -307,13 +414,92 @@ void TexFetch(unsigned long long object, int dims, float x, float y, unsigned in
     std::memset(out, 0, bytes);  // outside a border-addressed texture: the border, 0
     return;
   }
-  if (floating && (normalize || (t.how.filterMode == cudaFilterModeLinear && dims != 0))) {
-    if (t.how.filterMode != cudaFilterModeLinear || dims == 0)
-      Components(t, first, normalize, value);
+  if (floating && (normalize || linear)) {
+    if (!linear) Components(t, first, normalize, value);
     std::memcpy(out, value, std::min<std::size_t>(bytes, sizeof value));
     return;
   }
   std::memcpy(out, first, std::min<std::size_t>(bytes, t.texel));
+}
+
+// A cubemap's face for direction (x, y, z), and the coordinates on it as fractions (the CUDA
+// programming guide's table, OpenGL's): the largest component picks the face.
+std::size_t CubeFace(float x, float y, float z, float* u, float* v) {
+  const float ax = std::fabs(x), ay = std::fabs(y), az = std::fabs(z);
+  std::size_t face = 0;
+  float m = 1, s = 0, t = 0;
+  if (ax >= ay && ax >= az) {
+    face = x >= 0 ? 0 : 1;
+    m = ax;
+    s = x >= 0 ? -z : z;
+    t = -y;
+  } else if (ay >= az) {
+    face = y >= 0 ? 2 : 3;
+    m = ay;
+    s = x;
+    t = y >= 0 ? z : -z;
+  } else {
+    face = z >= 0 ? 4 : 5;
+    m = az;
+    s = z >= 0 ? x : -x;
+    t = -y;
+  }
+  *u = m > 0 ? (s / m + 1.0f) / 2.0f : 0.5f;
+  *v = m > 0 ? (t / m + 1.0f) / 2.0f : 0.5f;
+  return face;
+}
+
+}  // namespace
+
+void TexFetch(unsigned long long object, int dims, float x, float y, unsigned int place, void* out,
+              unsigned int bytes, bool floating) {
+  bool ok = false;
+  const Texture t = Live(object, place, &ok);
+  if (!ok) return;
+  Sample(t, dims, x, y, 0, 0, t.how.normalizedCoords != 0, place, out, bytes, floating);
+}
+
+void TexFetchIn(unsigned long long object, int kind, float x, float y, float z, int layer,
+                unsigned int place, void* out, unsigned int bytes, bool floating) {
+  bool ok = false;
+  Texture t = Live(object, place, &ok);
+  if (!ok) return;
+  const bool layered = kind == kTex1DLayered || kind == kTex2DLayered || kind == kTexCubemapLayered;
+  const bool cube = kind == kTexCubemap || kind == kTexCubemapLayered;
+  static const char* const kNames[] = {"tex3D", "tex1DLayered", "tex2DLayered", "texCubemap",
+                                       "texCubemapLayered"};
+  const bool fits = layered == ((t.flags & cudaArrayLayered) != 0) &&
+                    cube == ((t.flags & cudaArrayCubemap) != 0) && t.slice > 0;
+  if (!fits) {
+    if (::ws::emu::t_thread == nullptr) return;
+    emu::FailThread(place & 0xffffu,
+                    std::string(kNames[kind - kTex3D]) +
+                        " on a texture whose array was not made for it (cudaMalloc3DArray with " +
+                        (layered ? "cudaArrayLayered" : "no cudaArrayLayered") +
+                        (cube ? " and cudaArrayCubemap)" : ", no cudaArrayCubemap)"));
+  }
+  const std::size_t slices = cube ? 6 : 1;
+  const std::size_t layers = std::max<std::size_t>(t.depth / slices, 1);
+  // A layer outside the array is the nearest one (CUDA clamps it).
+  const std::size_t l = layer < 0 ? 0 : std::min(static_cast<std::size_t>(layer), layers - 1);
+  switch (kind) {
+    case kTex3D:
+      Sample(t, 3, x, y, z, 0, t.how.normalizedCoords != 0, place, out, bytes, floating);
+      return;
+    case kTex1DLayered:
+      Sample(t, 1, x, 0, 0, l, t.how.normalizedCoords != 0, place, out, bytes, floating);
+      return;
+    case kTex2DLayered:
+      Sample(t, 2, x, y, 0, l, t.how.normalizedCoords != 0, place, out, bytes, floating);
+      return;
+    default: {  // a cubemap: a face's coordinates are fractions, each face clamped at its edges
+      float u = 0, v = 0;
+      const std::size_t face = CubeFace(x, y, z, &u, &v);
+      t.how.addressMode[0] = t.how.addressMode[1] = cudaAddressModeClamp;
+      Sample(t, 2, u, v, 0, l * 6 + face, true, place, out, bytes, floating);
+      return;
+    }
+  }
 }
 
 // A fetch's texel, as a texture read of its allocation (Classify keys it in the texture space):

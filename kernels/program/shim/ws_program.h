@@ -99,6 +99,7 @@
 
 #include "ws_program_api.h"  // the runtime API: types, calls, texture objects
 #include "ws_program_pools.h"  // stream-ordered allocation's memory pools
+#include "ws_program_arrays3d.h"  // 3D, layered and cubemap arrays
 
 // ------------------------------------------------------------------------------------------------
 // Device-side built-ins.

@@ -31,6 +31,42 @@ WS_PD inline T tex2D(cudaTextureObject_t t, float x, float y, unsigned int place
   ::ws::prog::TexFetch(t, 2, x, y, place, &v, sizeof(T), ::ws::prog::Channel<T>::kind == 2);
   return v;
 }
+// A layered, cubemap or 3D array's fetch (TexFetchIn's `kind`).
+namespace ws::prog {
+enum TexKind { kTex3D = 3, kTex1DLayered, kTex2DLayered, kTexCubemap, kTexCubemapLayered };
+void TexFetchIn(unsigned long long object, int kind, float x, float y, float z, int layer,
+                unsigned int place, void* out, unsigned int bytes, bool floating);
+template <typename T>
+WS_PD inline T TexIn(cudaTextureObject_t t, int kind, float x, float y, float z, int layer,
+                     unsigned int place) {
+  T v{};
+  TexFetchIn(t, kind, x, y, z, layer, place, &v, sizeof(T), Channel<T>::kind == 2);
+  return v;
+}
+}  // namespace ws::prog
+template <typename T>
+WS_PD inline T tex3D(cudaTextureObject_t t, float x, float y, float z, unsigned int place = 0) {
+  return ::ws::prog::TexIn<T>(t, ::ws::prog::kTex3D, x, y, z, 0, place);
+}
+template <typename T>
+WS_PD inline T tex1DLayered(cudaTextureObject_t t, float x, int layer, unsigned int place = 0) {
+  return ::ws::prog::TexIn<T>(t, ::ws::prog::kTex1DLayered, x, 0.5f, 0, layer, place);
+}
+template <typename T>
+WS_PD inline T tex2DLayered(cudaTextureObject_t t, float x, float y, int layer,
+                            unsigned int place = 0) {
+  return ::ws::prog::TexIn<T>(t, ::ws::prog::kTex2DLayered, x, y, 0, layer, place);
+}
+template <typename T>
+WS_PD inline T texCubemap(cudaTextureObject_t t, float x, float y, float z,
+                          unsigned int place = 0) {
+  return ::ws::prog::TexIn<T>(t, ::ws::prog::kTexCubemap, x, y, z, 0, place);
+}
+template <typename T>
+WS_PD inline T texCubemapLayered(cudaTextureObject_t t, float x, float y, float z, int layer,
+                                 unsigned int place = 0) {
+  return ::ws::prog::TexIn<T>(t, ::ws::prog::kTexCubemapLayered, x, y, z, layer, place);
+}
 
 // ------------------------------------------------------------------------------------------------
 // Atomics: the rewriter wraps their address argument (ws::prog::At) so that each is recorded.

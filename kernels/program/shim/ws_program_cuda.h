@@ -421,6 +421,27 @@ template <typename T>
 __device__ inline T tex2D(cudaTextureObject_t t, float x, float y, unsigned int) {
   return tex2D<T>(t, x, y);
 }
+template <typename T>
+__device__ inline T tex3D(cudaTextureObject_t t, float x, float y, float z, unsigned int) {
+  return tex3D<T>(t, x, y, z);
+}
+template <typename T>
+__device__ inline T tex1DLayered(cudaTextureObject_t t, float x, int l, unsigned int) {
+  return tex1DLayered<T>(t, x, l);
+}
+template <typename T>
+__device__ inline T tex2DLayered(cudaTextureObject_t t, float x, float y, int l, unsigned int) {
+  return tex2DLayered<T>(t, x, y, l);
+}
+template <typename T>
+__device__ inline T texCubemap(cudaTextureObject_t t, float x, float y, float z, unsigned int) {
+  return texCubemap<T>(t, x, y, z);
+}
+template <typename T>
+__device__ inline T texCubemapLayered(cudaTextureObject_t t, float x, float y, float z, int l,
+                                      unsigned int) {
+  return texCubemapLayered<T>(t, x, y, z, l);
+}
 namespace ws::prog {
 
 // The special registers a rewritten asm statement reads (program_rewrite.cpp).
