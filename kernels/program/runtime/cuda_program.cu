@@ -287,6 +287,17 @@ cudaError_t FreeHost(void* ptr) {
   Forget(ptr);
   return (cudaFreeHost)(ptr);
 }
+cudaError_t MallocAsync(void** ptr, std::size_t bytes, cudaStream_t stream) {
+  return Allocated((cudaMallocAsync)(ptr, bytes, stream), ptr, bytes);
+}
+cudaError_t MallocFromPoolAsync(void** ptr, std::size_t bytes, cudaMemPool_t pool,
+                                cudaStream_t stream) {
+  return Allocated((cudaMallocFromPoolAsync)(ptr, bytes, pool, stream), ptr, bytes);
+}
+cudaError_t FreeAsync(void* ptr, cudaStream_t stream) {
+  Forget(ptr);
+  return (cudaFreeAsync)(ptr, stream);
+}
 
 //-------------------------------------------------------------------------------------------------
 // [SECTION] RunKernel

@@ -101,6 +101,21 @@ cudaError_t MallocHost(T** ptr, std::size_t bytes) {
 }
 cudaError_t Free(void* ptr);
 cudaError_t FreeHost(void* ptr);
+// Stream-ordered allocation: buffers as cudaMalloc's are (a freed one leaves the table; a later
+// one may come at its address).
+cudaError_t MallocAsync(void** ptr, std::size_t bytes, cudaStream_t stream);
+cudaError_t MallocFromPoolAsync(void** ptr, std::size_t bytes, cudaMemPool_t pool,
+                                cudaStream_t stream);
+cudaError_t FreeAsync(void* ptr, cudaStream_t stream);
+template <typename T>
+cudaError_t MallocAsync(T** ptr, std::size_t bytes, cudaStream_t stream) {
+  return MallocAsync(reinterpret_cast<void**>(ptr), bytes, stream);
+}
+template <typename T>
+cudaError_t MallocFromPoolAsync(T** ptr, std::size_t bytes, cudaMemPool_t pool,
+                                cudaStream_t stream) {
+  return MallocFromPoolAsync(reinterpret_cast<void**>(ptr), bytes, pool, stream);
+}
 template <typename T>
 cudaError_t Malloc(T** ptr, std::size_t bytes) {
   return Malloc(reinterpret_cast<void**>(ptr), bytes);

@@ -20,3 +20,6 @@
 #define cudaMallocManaged(...) ::ws::prog::MallocManaged(__VA_ARGS__)
 #define cudaFree(...) ::ws::prog::Free(__VA_ARGS__)
 #define cudaFreeHost(...) ::ws::prog::FreeHost(__VA_ARGS__)
+#define cudaMallocAsync(...) ::ws::prog::MallocAsync(__VA_ARGS__)
+#define cudaMallocFromPoolAsync(...) ::ws::prog::MallocFromPoolAsync(__VA_ARGS__)
+#define cudaFreeAsync(...) ::ws::prog::FreeAsync(__VA_ARGS__)
