@@ -36,4 +36,17 @@ inline std::pair<LessonRun, LessonRun> BothUnkept(const std::string& name,
   return {std::move(simt), std::move(fiber)};
 }
 
+#if defined(WS_TESTS_HAVE_REWRITER)  // (a GPU server's build uses a rewriter built elsewhere)
+// `text` as the rewriter writes it for the emulator (its warp functions beside its kernels), as
+// file `name`.
+inline RewriteResult RewriteText(const std::string& name, const std::string& text) {
+  RewriteRequest rq;
+  rq.file_name = name;
+  rq.directory = WARPSCOPE_SOURCE_DIR "/examples";
+  rq.shim_dir = WARPSCOPE_SOURCE_DIR "/kernels/program/shim";
+  rq.text = text;
+  return RewriteProgram(rq);
+}
+#endif
+
 }  // namespace ws::testing_engines

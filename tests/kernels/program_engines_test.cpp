@@ -351,12 +351,7 @@ int main() {
 }
 )";
 #if defined(WS_TESTS_HAVE_REWRITER)  // (a GPU server's build uses a rewriter built elsewhere)
-  RewriteRequest rq;
-  rq.file_name = "uniform.cu";
-  rq.directory = WARPSCOPE_SOURCE_DIR "/examples";
-  rq.shim_dir = WARPSCOPE_SOURCE_DIR "/kernels/program/shim";
-  rq.text = text;
-  const RewriteResult r = RewriteProgram(rq);
+  const RewriteResult r = testing_engines::RewriteText("uniform.cu", text);
   ASSERT_TRUE(r.ok) << (r.errors.empty() ? "" : r.errors[0].message);
   const std::string& src = r.program.source;
   const std::size_t warp = src.find("counters__ws_warp(");

@@ -57,12 +57,7 @@ int main() {
   return 0;
 }
 )";
-  RewriteRequest rq;
-  rq.file_name = "only_read.cu";
-  rq.directory = WARPSCOPE_SOURCE_DIR "/examples";
-  rq.shim_dir = WARPSCOPE_SOURCE_DIR "/kernels/program/shim";
-  rq.text = text;
-  const RewriteResult r = RewriteProgram(rq);
+  const RewriteResult r = testing_engines::RewriteText("only_read.cu", text);
   ASSERT_TRUE(r.ok) << (r.errors.empty() ? "" : r.errors[0].message);
   const std::string& src = r.program.source;
   // The warp function's first line (OnlyRead comes before anything of the body).

@@ -97,9 +97,9 @@
 #define CUDA_VERSION 13000
 #define __CUDART_API_VERSION 13000
 
-#include "ws_program_api.h"  // the runtime API: types, calls, texture objects
-#include "ws_program_pools.h"  // stream-ordered allocation's memory pools
+#include "ws_program_api.h"       // the runtime API: types, calls, texture objects
 #include "ws_program_arrays3d.h"  // 3D, layered and cubemap arrays
+#include "ws_program_pools.h"     // stream-ordered allocation's memory pools
 
 // ------------------------------------------------------------------------------------------------
 // Device-side built-ins.

@@ -406,42 +406,8 @@ __host__ __device__ inline InstanceView* CurrentInstanceView() {
 
 }  // namespace ws::prog
 #define WS_INSTANCE_FN __host__ __device__
+#include "ws_program_cuda_textures.h"  // texture fetches with their site
 #include "ws_program_instance.h"
-// Texture fetches take their site as a last argument (program_rewrite.cpp); on a GPU the fetch is
-// the hardware's and is not recorded (the texels' addresses of a CUDA array are the driver's).
-template <typename T>
-__device__ inline T tex1Dfetch(cudaTextureObject_t t, int x, unsigned int) {
-  return tex1Dfetch<T>(t, x);
-}
-template <typename T>
-__device__ inline T tex1D(cudaTextureObject_t t, float x, unsigned int) {
-  return tex1D<T>(t, x);
-}
-template <typename T>
-__device__ inline T tex2D(cudaTextureObject_t t, float x, float y, unsigned int) {
-  return tex2D<T>(t, x, y);
-}
-template <typename T>
-__device__ inline T tex3D(cudaTextureObject_t t, float x, float y, float z, unsigned int) {
-  return tex3D<T>(t, x, y, z);
-}
-template <typename T>
-__device__ inline T tex1DLayered(cudaTextureObject_t t, float x, int l, unsigned int) {
-  return tex1DLayered<T>(t, x, l);
-}
-template <typename T>
-__device__ inline T tex2DLayered(cudaTextureObject_t t, float x, float y, int l, unsigned int) {
-  return tex2DLayered<T>(t, x, y, l);
-}
-template <typename T>
-__device__ inline T texCubemap(cudaTextureObject_t t, float x, float y, float z, unsigned int) {
-  return texCubemap<T>(t, x, y, z);
-}
-template <typename T>
-__device__ inline T texCubemapLayered(cudaTextureObject_t t, float x, float y, float z, int l,
-                                      unsigned int) {
-  return texCubemapLayered<T>(t, x, y, z, l);
-}
 namespace ws::prog {
 
 // The special registers a rewritten asm statement reads (program_rewrite.cpp).

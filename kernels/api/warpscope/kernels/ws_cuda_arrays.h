@@ -274,7 +274,6 @@ class Texture2D {
   // The CUDA texture object to fetch through (the CUDA runner sets it).
   WS_HD void set_texture_object(unsigned long long object) { texture_ = object; }
   WS_HD const T* data() const { return data_; }
-  WS_HD unsigned long long count() const { return count_; }
   // The bytes the layout's addresses span: past the last texel's (a tiled layout's last tiles
   // whole).
   WS_HD std::uint64_t SpanBytes() const {
@@ -289,12 +288,17 @@ class Texture2D {
   }
 
   // Texel (x, y), each coordinate clamped to the edge (cudaAddressModeClamp).
-  WS_HD T Fetch(int x, int y, std::uint32_t place) const {
+  // Texel (x, y) clamped to the edge, in place; its index in the row-major buffer (checked).
+  WS_HD long long Clamp(int* x, int* y, std::uint32_t place) const {
     const int w = layout_.width, h = layout_.height;
-    x = x < 0 ? 0 : (x >= w ? w - 1 : x);
-    y = y < 0 ? 0 : (y >= h ? h - 1 : y);
-    const long long i = static_cast<long long>(y) * w + x;
+    *x = *x < 0 ? 0 : (*x >= w ? w - 1 : *x);
+    *y = *y < 0 ? 0 : (*y >= h ? h - 1 : *y);
+    const long long i = static_cast<long long>(*y) * w + *x;
     detail::Check(i, count_, place, "texture");
+    return i;
+  }
+  WS_HD T Fetch(int x, int y, std::uint32_t place) const {
+    const long long i = Clamp(&x, &y, place);
     detail::Record(MakeSiteKey(place, kKeyTexture, kKeyLoad, sizeof(T), buffer_),
                    static_cast<std::uint32_t>(layout_.Index(x, y) * sizeof(T)), data_ + i);
 #if defined(__CUDA_ARCH__)

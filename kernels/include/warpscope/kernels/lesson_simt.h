@@ -47,14 +47,8 @@ using cudaTextureObject_t = const void*;
 template <typename T>
 T tex2D(cudaTextureObject_t object, float fx, float fy, unsigned int place) {
   const auto& t = *static_cast<const ::ws::Texture2D<T>*>(object);
-  const int w = t.width(), h = t.height();
   int x = static_cast<int>(std::floor(fx)), y = static_cast<int>(std::floor(fy));
-  x = x < 0 ? 0 : (x >= w ? w - 1 : x);
-  y = y < 0 ? 0 : (y >= h ? h - 1 : y);
-  const long long i = static_cast<long long>(y) * w + x;
-  if (i < 0 || static_cast<unsigned long long>(i) >= t.count())  // as Texture2D::Fetch checks
-    ::ws::emu::CheckIndex(i, t.count(), place, "texture");
-  const T* texel = t.data() + i;
+  const T* texel = t.data() + t.Clamp(&x, &y, place);
   const char* at = reinterpret_cast<const char*>(t.data()) + t.layout().Index(x, y) * sizeof(T);
   ::ws::simt::TakeTexelAt(at, texel, sizeof(T), place);
   return *texel;
