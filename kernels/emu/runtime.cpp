@@ -230,8 +230,10 @@ void Canonicalize(Launch& L, LaunchTrace& t) {
                                                             L.barrier_ids.end());
   std::vector<std::uint16_t> bremap(bars.size());
   for (std::size_t i = 0; i < bars.size(); ++i) {  // std::map: already sorted by place
-    t.barrier_sites.push_back(
-        {PlaceLine(bars[i].first), "", static_cast<std::uint16_t>(PlaceFile(bars[i].first)), ""});
+    const auto tile = L.barrier_tiles.find(bars[i].first);
+    t.barrier_sites.push_back({PlaceLine(bars[i].first), "",
+                               static_cast<std::uint16_t>(PlaceFile(bars[i].first)), "",
+                               tile == L.barrier_tiles.end() ? 0u : tile->second});
     bremap[bars[i].second] = static_cast<std::uint16_t>(i);
   }
   LaunchStats stats;
@@ -340,6 +342,14 @@ const void* ConstantSymbol(const void* symbol, std::uint32_t* buffer, std::uint3
 
 int SyncThreadsCount(std::uint32_t place, int predicate) {
   return t_worker->BarrierCount(place, predicate);
+}
+
+void TileSync(std::uint32_t threads, std::uint32_t place) {
+  t_worker->TileBarrier(threads, place);
+}
+
+std::uint64_t* TileSlots() {
+  return t_worker->TileSlots();
 }
 
 std::uint64_t WarpOp(std::uint32_t kind, std::uint32_t mask, std::uint64_t value, int arg,

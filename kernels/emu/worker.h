@@ -305,8 +305,14 @@ class Worker {
     ThreadCtx* c = t_ctx;
     c->status = ThreadStatus::kAtBarrier;
     c->barrier_place = place;
+    c->barrier_tile = 0;
     YieldToScheduler(c);
   }
+
+  // A multi-warp tile's sync: a barrier of the `threads` threads of the caller's tile
+  // (PassTileBarriers lets them go). worker_tiles.cpp.
+  void TileBarrier(std::uint32_t threads, std::uint32_t place);
+  std::uint64_t* TileSlots() { return tile_slots_; }
 
   int BarrierCount(std::uint32_t place, int predicate) {
     t_ctx->barrier_predicate = predicate != 0 ? 1 : 0;
@@ -378,6 +384,7 @@ class Worker {
   void BeginBlock(std::uint64_t b, const uint3& bidx);
   void ReportBarrierMismatch(std::uint64_t b, const uint3& bidx, std::uint32_t n);
   bool PassBarrier(std::uint64_t b, std::uint32_t place, std::uint32_t n);
+  int PassTileBarriers(std::uint64_t b, std::uint32_t n);  // worker_tiles.cpp
   void EndBlock(std::uint64_t b, std::uint32_t n);
   void FinishWarpIfExited(std::uint32_t w, std::uint32_t n);  // worker_access.cpp
 
@@ -413,6 +420,8 @@ class Worker {
   HazardTally hazard_tally_;
   std::vector<std::uint8_t> only_read_;  // by buffer id: 1 only read, 2 and a store reached it
   std::vector<WarpSync> syncs_;
+  std::vector<WarpSync> tile_syncs_;         // the current block's multi-warp tile barriers passed
+  std::uint64_t tile_slots_[32] = {};        // a multi-warp tile's exchange slots, one per warp
   GlobalShadow::Batch shadow_batch_;         // this block's, not yet in the shadow
   std::vector<std::uint8_t> warp_op_kinds_;  // by provisional warp-op id
   std::vector<std::uint8_t> site_kinds_;     // SiteKinds()

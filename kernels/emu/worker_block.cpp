@@ -94,7 +94,7 @@ Worker::BlockStop Worker::StopOf(std::uint32_t n) const {
   for (std::uint32_t i = 0; i < n; ++i) {
     if (threads_[i].status == ThreadStatus::kExited)
       ++n_exited;
-    else if (threads_[i].barrier_place == place0)
+    else if (threads_[i].barrier_place == place0 && threads_[i].barrier_tile == 0)
       ++n_same;
   }
   return n_exited == n ? BlockStop::kEnded
@@ -116,6 +116,9 @@ bool Worker::RunBlock(std::uint64_t b) {
     const int warp_ops = ResolveWarpOps(b, bidx, n);
     if (warp_ops < 0) return false;
     if (warp_ops > 0) continue;
+    const int tiles = PassTileBarriers(b, n);
+    if (tiles < 0) return false;
+    if (tiles > 0) continue;
     // Every thread exited, or every thread waits at one barrier: the common cases, seen in
     // one pass; anything else is an error (ReportBarrierMismatch describes it).
     const std::uint32_t place0 = threads_[0].barrier_place;
@@ -180,6 +183,7 @@ void Worker::BeginBlock(std::uint64_t b, const uint3& bidx) {
   cache_records_.clear();
   current_.barriers.clear();
   current_.warp_ops.clear();
+  tile_syncs_.clear();
   current_.values.clear();
   warp_iterations_.clear();
   for (const auto& [data, bytes] : shared_arrays_) std::memset(data, kUnwrittenShared, bytes);
@@ -191,24 +195,35 @@ void Worker::BeginBlock(std::uint64_t b, const uint3& bidx) {
 // and its threads, and the threads that exited.
 void Worker::ReportBarrierMismatch(std::uint64_t b, const uint3& bidx, std::uint32_t n) {
   std::vector<std::uint32_t> exited;
-  std::map<std::uint32_t, std::vector<std::uint32_t>> by_place;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::uint32_t>> by_place;
+  bool tiles = false;
   for (std::uint32_t i = 0; i < n; ++i) {
-    if (threads_[i].status == ThreadStatus::kExited)
+    if (threads_[i].status == ThreadStatus::kExited) {
       exited.push_back(i);
-    else
-      by_place[threads_[i].barrier_place].push_back(i);
+    } else {
+      by_place[{threads_[i].barrier_place, threads_[i].barrier_tile}].push_back(i);
+      tiles = tiles || threads_[i].barrier_tile != 0;
+    }
   }
   std::ostringstream m;
   m << "block (" << bidx.x << "," << bidx.y << "," << bidx.z << ") cannot pass its barrier: ";
   bool first = true;
-  for (const auto& [place, ids] : by_place) {
-    m << (first ? "" : "; ") << "threads " << ThreadList(ids) << " wait at __syncthreads() on line "
-      << PlaceLine(place);
+  for (const auto& [at, ids] : by_place) {
+    m << (first ? "" : "; ") << "threads " << ThreadList(ids) << " wait at ";
+    if (at.second == 0)
+      m << "__syncthreads()";
+    else
+      m << "the sync() of a tile of " << at.second << " threads";
+    m << " on line " << PlaceLine(at.first);
     first = false;
   }
   if (!exited.empty()) m << "; threads " << ThreadList(exited) << " exited without reaching it";
-  m << ". On a GPU this hangs or corrupts the block; every thread of a block must reach the "
-       "same __syncthreads().";
+  if (tiles)
+    m << ". On a GPU this hangs or corrupts the block; every thread of a tile must reach the "
+         "same sync() of its tile, and every thread of a block the same __syncthreads().";
+  else
+    m << ". On a GPU this hangs or corrupts the block; every thread of a block must reach the "
+         "same __syncthreads().";
   ReportError(b, m.str());
 }
 

@@ -42,6 +42,7 @@ void Worker::CheckInterval(bool block_end) {
           warp_op_kinds_[w.site] == static_cast<std::uint8_t>(WarpOpKind::kSyncWarp))
         syncs_.push_back({w.warp, w.time, w.mask});
     }
+    syncs_.insert(syncs_.end(), tile_syncs_.begin(), tile_syncs_.end());
     interval_pairs_.Add(block, keep_block_, records, values, syncs_, local_sites_, hazard_tally_);
   }
   if (!logging_) {

@@ -75,6 +75,7 @@ struct ThreadCtx {
   std::uint32_t clock = 0;
   ThreadStatus status = ThreadStatus::kReady;
   std::uint32_t barrier_place = 0;  // MakePlace(file, line) of the barrier it waits at
+  std::uint32_t barrier_tile = 0;   // its tile's threads (a multi-warp tile's sync); 0: the block
   std::uint32_t epoch = 0;          // barriers passed so far
   bool in_kernel = false;           // suspended inside the kernel body (at a barrier), not parked
   bool touched = false;             // made an access or met a barrier in this block
@@ -126,9 +127,10 @@ struct Launch {
   std::mutex mutex;
   std::map<std::uint64_t, std::uint16_t> site_ids;  // key -> provisional id (first come)
   std::vector<SiteInfo> sites_by_id;                // provisional id -> info, written under mutex
-  std::map<std::uint32_t, std::uint16_t> barrier_ids;  // place -> provisional id
-  std::map<std::uint64_t, std::uint16_t> warp_op_ids;  // (place << 8 | kind) -> provisional id
-  std::vector<std::uint64_t> warp_op_counts;           // by provisional id
+  std::map<std::uint32_t, std::uint16_t> barrier_ids;    // place -> provisional id
+  std::map<std::uint32_t, std::uint32_t> barrier_tiles;  // place -> a multi-warp tile's threads
+  std::map<std::uint64_t, std::uint16_t> warp_op_ids;    // (place << 8 | kind) -> provisional id
+  std::vector<std::uint64_t> warp_op_counts;             // by provisional id
   std::atomic<bool> truncated{false};  // a block's figures are partial (memory bounds)
   std::uint64_t error_block = ~0ull;
   std::string error;

@@ -50,6 +50,8 @@ struct Event {
   std::uint64_t Departure() const;
   std::uint32_t Sm() const { return words[6]; }
   std::uint32_t WaitCycles() const { return words[7]; }
+  // A barrier event of a multi-warp tile's sync: its tile's warps (word 0's low bits), else 0.
+  std::uint32_t TileWarps() const { return barrier ? words[0] & 0xffu : 0u; }
 
   std::uint32_t Offset(std::uint32_t rank) const {
     return affine ? words[payload] + rank * words[payload + 1] : words[payload + rank];
@@ -278,6 +280,7 @@ struct CaptureSites {
   SiteTable table;
   std::map<std::uint64_t, std::uint16_t> warp_op_ids;  // (place << 32 | kind) -> site
   std::map<std::uint32_t, std::uint16_t> barrier_ids;
+  std::map<std::uint32_t, std::uint32_t> barrier_tiles;  // place -> a multi-warp tile's threads
   std::uint64_t ref = 0;  // the time near which %globaltimer's low words are unwrapped
   std::uint64_t t0 = 0;   // the earliest record: time 0
 };
@@ -295,6 +298,7 @@ CaptureSites ScanSites(const GpuCapture& c, const std::vector<std::uint16_t>& re
     ForEachEvent(c, retag, w, [&](const Event& e) {
       if (e.barrier) {
         s.barrier_ids.emplace(Retag(retag, e.words[1]), 0);
+        if (e.TileWarps() != 0) s.barrier_tiles[Retag(retag, e.words[1])] = e.TileWarps() * 32;
         first_arrival = std::min(first_arrival, e.Arrival());
         return;
       }
@@ -311,8 +315,9 @@ CaptureSites ScanSites(const GpuCapture& c, const std::vector<std::uint16_t>& re
   t->sites = s.table.sites;
   for (auto& [place, id] : s.barrier_ids) {
     id = static_cast<std::uint16_t>(t->barrier_sites.size());
-    t->barrier_sites.push_back(
-        {PlaceLine(place), "", static_cast<std::uint16_t>(PlaceFile(place)), ""});
+    const auto tile = s.barrier_tiles.find(place);
+    t->barrier_sites.push_back({PlaceLine(place), "", static_cast<std::uint16_t>(PlaceFile(place)),
+                                "", tile == s.barrier_tiles.end() ? 0u : tile->second});
   }
   for (auto& [key, id] : s.warp_op_ids) {  // sorted by (place, kind), as the emulator sorts them
     id = static_cast<std::uint16_t>(t->warp_op_sites.size());
@@ -411,8 +416,8 @@ class BlockDecoder {
     for (std::uint32_t m = e.mask; m != 0; m &= m - 1) {
       const std::uint32_t thread = wib * 32 + static_cast<std::uint32_t>(std::countr_zero(m));
       if (thread >= tpb_) break;
-      ++epoch_[thread];
-      auto& times = passes_[thread];  // how often this thread passed this barrier before
+      if (e.TileWarps() == 0) ++epoch_[thread];  // a tile's sync ends no interval of the block
+      auto& times = passes_[thread];             // how often this thread passed this barrier before
       auto it = std::find_if(times.begin(), times.end(), [&](auto& p) { return p.first == id; });
       if (it == times.end()) it = times.insert(times.end(), {id, 0});
       passed_[thread].push_back({e.Arrival() - s_.t0, e.Departure() - s_.t0, it->second++,

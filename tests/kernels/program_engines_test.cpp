@@ -403,5 +403,43 @@ TEST(Engines, TheFiguresDoNotDependOnTheNumberOfWorkers) {
   EXPECT_EQ(programs, 6);  // examples/*.cu
 }
 
+// A function template whose call into cooperative groups depends on its parameters (cuda-samples'
+// reduction: cg_reduce_n(value, tile) returns cg::reduce(threads, in, cg::plus<T>())) meets the
+// other lanes: its instantiation says so where its text cannot, and the kernel runs thread by
+// thread (it used to run on the SIMT path, each lane meeting alone: a block that could not pass
+// its barrier). Warp 0 of each block sums its lanes' ranks: 0 + ... + 31 = 496.
+TEST(Engines, ATemplatesDependentCallIntoCooperativeGroupsIsSeenToMeet) {
+  const std::string text = R"(#include <cstdio>
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+namespace cg = cooperative_groups;
+template <typename T, typename Group> __device__ T red(T in, Group& g) { return cg::reduce(g, in, cg::plus<T>()); }
+__global__ void k(int* out) {
+  cg::thread_block cta = cg::this_thread_block();
+  cg::thread_block_tile<32> tile = cg::tiled_partition<32>(cta);
+  int v = cta.thread_rank();
+  cta.sync();
+  if (tile.meta_group_rank() == 0) v = red(v, tile);
+  if (cta.thread_rank() == 0) out[blockIdx.x] = v;
+}
+int main() {
+  int* o;
+  cudaMallocManaged(&o, 2 * sizeof(int));
+  k<<<2, 64>>>(o);
+  cudaDeviceSynchronize();
+  printf("%d %d\n", o[0], o[1]);
+}
+)";
+  const LessonRun run = Compare("cg_template.cu", WARPSCOPE_SOURCE_DIR "/examples", text);
+  ASSERT_TRUE(run.program->ok()) << run.program->failure;
+  EXPECT_EQ(run.program->stdout_text, "496 496\n");
+  ASSERT_EQ(run.launches.size(), 1u);
+  EXPECT_EQ(run.launches[0].engine, "fiber");
+  EXPECT_NE(run.launches[0].engine_reason.find("a call of red(), which accesses memory or meets "
+                                               "other threads, on line 11"),
+            std::string::npos)
+      << run.launches[0].engine_reason;
+}
+
 }  // namespace
 }  // namespace ws

@@ -496,5 +496,37 @@ TEST(ProgramsOnGpu, FloatingPointOperationsAreTheEmulatorsCount) {
   }
 }
 
+// Multi-warp tiles (program_test_util.h's program): a tile's sync is a named barrier of its
+// threads on a GPU, recorded as a barrier that says its tile; the printed sums, shuffles and
+// votes, the barrier passes and the race check's verdicts are the emulator's.
+TEST(ProgramsOnGpu, MultiWarpTilesSyncAsOnTheEmulator) {
+  if (const std::string why = SkipReason(); !why.empty()) GTEST_SKIP() << why;
+  const BothRuns r = RunOnBoth(test::kTilesProgram);
+  ASSERT_TRUE(r.emu.program->ok()) << r.emu.program->failure;
+  ASSERT_TRUE(r.gpu.program->ok()) << r.gpu.program->failure << r.gpu.program->stderr_text;
+  EXPECT_EQ(r.gpu.program->stdout_text, r.emu.program->stdout_text);
+  ASSERT_EQ(r.gpu.launches.size(), 2u);
+  for (std::size_t k = 0; k < 2; ++k) {
+    const LaunchTrace& a = r.emu.launches[k];
+    const LaunchTrace& b = r.gpu.launches[k];
+    SCOPED_TRACE(b.kernel);
+    ASSERT_EQ(b.barrier_sites.size(), a.barrier_sites.size());
+    for (std::size_t i = 0; i < a.barrier_sites.size(); ++i) {
+      EXPECT_EQ(b.barrier_sites[i].line, a.barrier_sites[i].line);
+      EXPECT_EQ(b.barrier_sites[i].tile, 64u);
+      EXPECT_EQ(b.stats.barriers[i].instances, a.stats.barriers[i].instances);
+      EXPECT_EQ(b.stats.barriers[i].thread_arrivals, a.stats.barriers[i].thread_arrivals);
+    }
+    EXPECT_EQ(b.warp_op_counts, a.warp_op_counts);
+    EXPECT_EQ(FiguresOf(b), FiguresOf(a));
+  }
+  // tiles: the tile's sync orders the mirror read; across: 256 reads a block of another tile's
+  // store, both blocks kept on the GPU.
+  EXPECT_TRUE(r.gpu.launches[0].hazards.groups.empty());
+  std::uint64_t pairs = 0;
+  for (const HazardGroup& g : r.gpu.launches[1].hazards.groups) pairs += g.count;
+  EXPECT_EQ(pairs, 512u);
+}
+
 }  // namespace
 }  // namespace ws

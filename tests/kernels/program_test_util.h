@@ -18,6 +18,55 @@ inline LessonRun RunText(const std::string& text, ProgramOptions o = {}) {
   return RunProgramText("test.cu", WARPSCOPE_SOURCE_DIR "/examples", text, o);
 }
 
+// Cooperative groups' multi-warp tiles (program_tiles_test.cpp): two blocks of 256 threads, four
+// tiles of 64 (two warps) each; in[i] = i. Line numbers matter.
+inline constexpr const char* kTilesProgram = R"(#include <cstdio>
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+namespace cg = cooperative_groups;
+__global__ void tiles(const int* in, int* out) {
+  __shared__ cg::block_tile_memory<256> scratch;
+  __shared__ int s[256];
+  cg::thread_block block = cg::this_thread_block(scratch);
+  cg::thread_block_tile<64> tile = cg::tiled_partition<64>(block);
+  const int t = block.thread_rank();
+  const int v = in[blockIdx.x * 256 + t];
+  s[t] = v;
+  tile.sync();
+  const int mirror = s[tile.meta_group_rank() * 64 + 63 - tile.thread_rank()];
+  const int sum = cg::reduce(tile, v, cg::plus<int>());
+  const int fifth = tile.shfl(v, 5);
+  const int any = tile.any(v == 100);
+  const int all = tile.all(v % 64 != 63);
+  if (tile.thread_rank() == 0) {
+    int* o = out + (blockIdx.x * tile.meta_group_size() + tile.meta_group_rank()) * 4;
+    o[0] = sum; o[1] = fifth; o[2] = any; o[3] = all;
+  }
+  out[32 + blockIdx.x * 256 + t] = mirror;
+}
+__global__ void across(const int* in, int* out) {
+  __shared__ int s[256];
+  cg::thread_block_tile<64> tile = cg::tiled_partition<64>(cg::this_thread_block());
+  const int t = threadIdx.x, g = blockIdx.x * 256 + t;
+  s[t] = in[g];
+  tile.sync();
+  out[g] = s[(t + 64) % 256];
+}
+int main() {
+  int *in, *out;
+  cudaMallocManaged(&in, 512 * sizeof(int));
+  cudaMallocManaged(&out, (32 + 512) * sizeof(int));
+  for (int i = 0; i < 512; ++i) in[i] = i;
+  tiles<<<2, 256>>>(in, out);
+  cudaDeviceSynchronize();
+  for (int k = 0; k < 8; ++k) printf("%d %d %d %d\n", out[4 * k], out[4 * k + 1], out[4 * k + 2], out[4 * k + 3]);
+  printf("%d %d %d\n", out[32 + 0], out[32 + 63], out[32 + 300]);
+  across<<<2, 256>>>(in, out);
+  cudaDeviceSynchronize();
+  printf("%d %d\n", out[0], out[300]);
+}
+)";
+
 // A thread's own arrays (docs/PROGRAMS.md, "Local memory"): `counts` is indexed by data read
 // from memory (line 6), so it lives in local memory, and every access to it is recorded there;
 // `acc` is indexed only by the counters of loops with constant trip counts, which the compiler

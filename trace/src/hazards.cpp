@@ -318,17 +318,29 @@ IntervalWrites CountWrites(std::span<const AccessRecord> records,
 class SyncwarpOrder {
  public:
   explicit SyncwarpOrder(std::span<const WarpSync> syncs) {
-    for (const WarpSync& w : syncs) warp_syncs_[w.warp].push_back({w.time, w.mask});
+    for (const WarpSync& w : syncs) {
+      if (w.warps > 1)
+        tiles_.push_back(w);
+      else
+        warp_syncs_[w.warp].push_back({w.time, w.mask});
+    }
     for (auto& [warp, list] : warp_syncs_) std::sort(list.begin(), list.end());
   }
 
-  // Is there a __syncwarp() naming both lanes between x and y?
+  // Is there a __syncwarp() naming both lanes between x and y, or a multi-warp tile's sync
+  // naming both threads?
   bool Orders(const HazardAccess& x, const HazardAccess& y) const {
+    const std::uint32_t lo = std::min(x.time, y.time), hi = std::max(x.time, y.time);
+    for (const WarpSync& t : tiles_) {
+      const std::uint32_t begin = t.warp * 32u, end = begin + t.warps * 32u;
+      if (x.thread >= begin && x.thread < end && y.thread >= begin && y.thread < end &&
+          t.time > lo && t.time < hi)
+        return true;
+    }
     if (x.thread / 32 != y.thread / 32) return false;
     const auto it = warp_syncs_.find(static_cast<std::uint16_t>(x.thread / 32));
     if (it == warp_syncs_.end()) return false;
     const std::uint32_t lanes = (1u << (x.thread % 32)) | (1u << (y.thread % 32));
-    const std::uint32_t lo = std::min(x.time, y.time), hi = std::max(x.time, y.time);
     for (auto m = std::upper_bound(it->second.begin(), it->second.end(),
                                    std::pair<std::uint32_t, std::uint32_t>{lo, ~0u});
          m != it->second.end() && m->first < hi; ++m) {
@@ -339,6 +351,7 @@ class SyncwarpOrder {
 
  private:
   std::map<std::uint16_t, std::vector<std::pair<std::uint32_t, std::uint32_t>>> warp_syncs_;
+  std::vector<WarpSync> tiles_;  // few: a block's tile passes
 };
 
 // The accesses of one interval that touch a word written by one thread and touched by another,
@@ -491,6 +504,25 @@ void IntervalPairs::Add(std::uint32_t block, bool kept, std::span<const AccessRe
   WordPairing{accesses, syncwarp, sites, block, kept, tally}.PairWords(touches);
 }
 
+void AddTileSyncs(std::span<const BarrierRecord> barriers, const std::vector<BarrierSite>& sites,
+                  std::vector<WarpSync>* syncs) {
+  // (site, pass, tile) -> the earliest departure: no thread of the tile leaves before the last
+  // arrived (on the emulator all leave at once; on a GPU each warp reads the clock after).
+  std::map<std::tuple<std::uint16_t, std::uint32_t, std::uint32_t>, std::uint64_t> passes;
+  for (const BarrierRecord& r : barriers) {
+    if (r.site >= sites.size() || sites[r.site].tile < 64) continue;
+    const std::uint32_t tile = sites[r.site].tile;
+    auto [it, fresh] = passes.try_emplace({r.site, r.iteration, r.thread / tile}, r.departure);
+    if (!fresh) it->second = std::min(it->second, r.departure);
+  }
+  for (const auto& [key, departure] : passes) {
+    const std::uint32_t tile = sites[std::get<0>(key)].tile;
+    syncs->push_back({static_cast<std::uint16_t>(std::get<2>(key) * tile / 32),
+                      static_cast<std::uint32_t>(departure), ~0u,
+                      static_cast<std::uint16_t>(tile / 32)});
+  }
+}
+
 //-------------------------------------------------------------------------------------------------
 // [SECTION] FindHazards
 //-------------------------------------------------------------------------------------------------
@@ -516,6 +548,7 @@ HazardReport FindHazards(const LaunchTrace& launch) {
           launch.warp_op_sites[w.site].kind == WarpOpKind::kSyncWarp)
         syncs.push_back({w.warp, w.time, w.mask});
     }
+    AddTileSyncs(b->barriers, launch.barrier_sites, &syncs);
     // The block's barrier intervals, each in record order.
     std::vector<std::size_t> index(b->accesses.size());
     for (std::size_t i = 0; i < index.size(); ++i) index[i] = i;

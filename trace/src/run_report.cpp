@@ -84,6 +84,7 @@ nlohmann::json BarriersJson(const LaunchTrace& t) {
     barriers.push_back({{"line", t.barrier_sites[i].line},
                         {"file", t.barrier_sites[i].file},
                         {"code", t.barrier_sites[i].code},
+                        {"tile", t.barrier_sites[i].tile},
                         {"instances", b.instances},
                         {"max_skew", b.max_skew},
                         {"mean_wait", Round(b.MeanWait())},
@@ -137,7 +138,9 @@ std::string LaunchesText(const std::vector<LaunchTrace>& launches, const std::st
       o << "  barrier "
         << (!main_file.empty() && !b.file.empty() && b.file != main_file ? b.file + ":"
                                                                          : std::string("line "))
-        << b.line << ": " << t.stats.barriers[i].instances << " instances\n";
+        << b.line << ": " << t.stats.barriers[i].instances << " instances"
+        << (b.tile != 0 ? ", the sync of a tile of " + std::to_string(b.tile) + " threads" : "")
+        << "\n";
     }
     for (std::size_t i = 0; i < t.warp_op_sites.size(); ++i) {
       o << "  warp line " << t.warp_op_sites[i].line << ": " << ToString(t.warp_op_sites[i].kind)
@@ -270,9 +273,12 @@ std::string LessonText(const LessonRun& run) {
   }
   for (std::size_t i = 0; i < t.barrier_sites.size(); ++i) {
     const BarrierStats& b = t.stats.barriers[i];
-    o << "barrier line " << t.barrier_sites[i].line << ": " << b.instances
-      << " instances, max skew " << b.max_skew << " " << t.time_unit << ", mean wait "
-      << b.MeanWait() << " " << t.time_unit << "\n";
+    o << "barrier line " << t.barrier_sites[i].line << ": " << b.instances << " instances"
+      << (t.barrier_sites[i].tile != 0
+              ? " (the sync of a tile of " + std::to_string(t.barrier_sites[i].tile) + " threads)"
+              : "")
+      << ", max skew " << b.max_skew << " " << t.time_unit << ", mean wait " << b.MeanWait() << " "
+      << t.time_unit << "\n";
   }
   o << "\nhazards: " << HazardsText(t.hazards, t);
   if (!run.metrics().empty()) o << "\nlesson figures:\n" << MetricsText(run.metrics());

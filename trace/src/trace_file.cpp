@@ -129,8 +129,10 @@ nlohmann::json LaunchJson(const LaunchTrace& t) {
                           {"code", s.code}});
   }
   j["barrier_sites"] = nlohmann::json::array();
-  for (const BarrierSite& b : t.barrier_sites)
+  for (const BarrierSite& b : t.barrier_sites) {
     j["barrier_sites"].push_back({{"line", b.line}, {"file", b.file}, {"code", b.code}});
+    if (b.tile != 0) j["barrier_sites"].back()["tile"] = b.tile;
+  }
   j["warp_op_sites"] = nlohmann::json::array();
   for (std::size_t i = 0; i < t.warp_op_sites.size(); ++i) {
     const WarpOpSite& w = t.warp_op_sites[i];
@@ -344,6 +346,11 @@ LaunchTrace LaunchFrom(const nlohmann::json& j) {
     BarrierSite site{b.at("line").get<std::uint32_t>(), b.at("code").get<std::string>(), 0,
                      b.value("file", std::string())};
     site.file_tag = FileTagOf(site.file);
+    site.tile = b.value("tile", 0u);
+    if (site.tile != 0 &&
+        (site.tile < 64 || site.tile > 1024 || (site.tile & (site.tile - 1)) != 0))
+      throw std::runtime_error("a barrier site's tile of " + std::to_string(site.tile) +
+                               " threads: a multi-warp tile is a power of two from 64 to 1024");
     t.barrier_sites.push_back(std::move(site));
   }
   if (j.contains("warp_op_sites")) {  // version 3

@@ -79,6 +79,30 @@ std::string GroupClass(QualType t) {
   return r->getName().str();
 }
 
+// The threads of a thread_block_tile<N> type (N), 0 for any other type.
+unsigned TileThreads(QualType t) {
+  const auto* r = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      t.getNonReferenceType()->getAsCXXRecordDecl());
+  if (r == nullptr || GroupClass(t) != "thread_block_tile" || r->getTemplateArgs().size() < 1 ||
+      r->getTemplateArgs()[0].getKind() != TemplateArgument::Integral)
+    return 0;
+  return static_cast<unsigned>(r->getTemplateArgs()[0].getAsIntegral().getZExtValue());
+}
+
+// Does call `c` into cooperative groups make, take or act on a tile of more than 32 threads?
+bool MultiWarpTile(const CallExpr* c) {
+  const FunctionDecl* f = c->getDirectCallee();
+  if (f == nullptr || !InNamespace(f, "cooperative_groups")) return false;
+  if (TileThreads(f->getReturnType()) > 32) return true;
+  if (const auto* m = dyn_cast<CXXMemberCallExpr>(c);
+      m != nullptr && m->getImplicitObjectArgument() != nullptr &&
+      TileThreads(m->getImplicitObjectArgument()->getType()) > 32)
+    return true;
+  for (const Expr* a : c->arguments())
+    if (TileThreads(a->getType()) > 32) return true;
+  return false;
+}
+
 // A call into cooperative groups the SIMT engine runs lane by lane: a thread_block's own (its
 // rank, size and indices read the running lane) and this_thread_block().
 bool BlockQuery(const FunctionDecl* f) {
@@ -207,6 +231,9 @@ bool Collector::CalleeTouchesMemory(const FunctionDecl* f,
                                     std::set<const FunctionDecl*>& seen) const {
   const FunctionDecl* def = f->getDefinition();
   if (def == nullptr || !seen.insert(def).second) return false;
+  // A template's instantiation names the functions its text calls (the pattern's calls that
+  // depend on its parameters name none: cg::reduce(group, ...) with a Group parameter).
+  const Stmt* calls = def->getBody();
   if (def->getTemplateInstantiationPattern() != nullptr)
     def = def->getTemplateInstantiationPattern();
   const Stmt* body = def->getBody();
@@ -217,7 +244,7 @@ bool Collector::CalleeTouchesMemory(const FunctionDecl* f,
   for (const Numbered& n : numbered_) {
     if (n.a.begin >= b && n.a.end <= e) return true;
   }
-  std::vector<const Stmt*> todo = {body};
+  std::vector<const Stmt*> todo = {calls != nullptr ? calls : body};
   while (!todo.empty()) {
     const Stmt* s = todo.back();
     todo.pop_back();
@@ -274,6 +301,8 @@ std::string Collector::SimtCheckExpr(const Stmt* e, SimtKernel& k) {
         k.hoist.insert(c);
         k.meetings.insert(c);
       }
+      if (MultiWarpTile(c))  // its sync is a barrier of several warps: thread by thread
+        return "a tile of more than 32 threads on line " + line(s) + " (yet)";
       const TileCallKind tile = TileCall(c);
       if (tile == TileCallKind::kTileMeets) {  // as a warp-level intrinsic
         if (const auto* m = dyn_cast<MemberExpr>(c->getCallee()->IgnoreParenImpCasts());

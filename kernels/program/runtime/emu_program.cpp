@@ -425,6 +425,14 @@ int SyncThreadsCount(unsigned int place, int predicate) {
   return emu::SyncThreadsCount(place, predicate);
 }
 
+void TileSync(unsigned int threads, unsigned int place) {
+  emu::TileSync(threads, place);
+}
+
+unsigned long long* TileSlots() {
+  return reinterpret_cast<unsigned long long*>(emu::TileSlots());
+}
+
 unsigned long long WarpOp(unsigned int kind, unsigned int mask, unsigned long long value, int arg,
                           int width, unsigned int place) {
   if (::ws::emu::t_thread == nullptr) return value;  // host code: nothing to meet

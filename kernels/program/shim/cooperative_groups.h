@@ -10,12 +10,21 @@
 // - thread_block_tile<N> (tiled_partition<N>(block), N a power of two up to 32): the N lanes of a
 //   warp segment; sync() is __syncwarp(their mask); shfl, shfl_up, shfl_down, shfl_xor, any, all,
 //   ballot are the warp intrinsics with width N; meta_group_rank(), meta_group_size().
+// - thread_block_tile<N> for N of 64 to 1024 (a multi-warp tile; block_tile_memory and
+//   this_thread_block(scratch) are accepted, as CUDA needs them only before compute capability
+//   8.0): the N/32 warps of threads [k*N, (k+1)*N); sync() is a barrier of those threads
+//   (ws::prog::TileSync), recorded as a barrier whose site says its tile; shfl (every thread
+//   naming the same rank), any and all go through one 8-byte slot per warp and two of its
+//   barriers, as CUDA's go through its scratch memory; shfl_up/down/xor and ballot are CUDA's
+//   for tiles up to 32 only, and refused past it as CUDA's header refuses them.
 // - thread_group (tiled_partition(block, n), n a power of two up to 32; or a thread_block or tile
 //   held as one): sync(), thread_rank(), size(), meta_group_rank().
 // - coalesced_group (coalesced_threads()): the lanes that arrived together (__activemask()),
 //   ranked among themselves; sync, shfl (by rank), any, all, ballot.
 // - reduce(group, value, op) with plus, less, greater, bit_and, bit_or, bit_xor: a butterfly of
-//   shuffles (five meetings for 32 lanes).
+//   shuffles (five meetings for 32 lanes); over a multi-warp tile, each warp's butterfly, then
+//   its partial in its warp's slot, a tile barrier, every thread folding the tile's partials in
+//   warp order, and a second barrier before the slots are used again.
 // - this_grid(): thread_rank() and size(); its sync(), a grid-wide barrier, is refused where it is
 //   called (the emulator runs a grid's blocks one after another).
 #pragma once
@@ -60,6 +69,26 @@ WS_PD inline T Shuffle(unsigned int kind, unsigned int mask, T v, int arg, int w
 }
 WS_PD inline unsigned int Vote(unsigned int kind, unsigned int mask, int pred, unsigned int place) {
   return static_cast<unsigned int>(::ws::prog::WarpOp(kind, mask, pred != 0, 0, 32, place));
+}
+// A multi-warp tile's barrier: the `threads` threads of the caller's tile wait for each other.
+WS_PD inline void TileSync(unsigned int threads, unsigned int place) {
+  ::ws::prog::TileSync(threads, place);
+}
+// A value through the tile's warp slots: the caller's warp's slot set to `v` by its lane 0...
+template <typename T>
+WS_PD inline void PutSlot(unsigned int slot, T v) {
+  static_assert(sizeof(T) <= 8, "a multi-warp tile exchanges values of at most 8 bytes (as CUDA)");
+  unsigned long long bits = 0;
+  __builtin_memcpy(&bits, &v, sizeof(T));
+  ::ws::prog::TileSlots()[slot] = bits;
+}
+// ...and read back.
+template <typename T>
+WS_PD inline T GetSlot(unsigned int slot) {
+  const unsigned long long bits = ::ws::prog::TileSlots()[slot];
+  T v;
+  __builtin_memcpy(&v, &bits, sizeof(T));
+  return v;
 }
 // The rank of `lane` among the lanes of `mask` below it.
 WS_PD inline unsigned int Popc(unsigned int bits) {
@@ -122,6 +151,13 @@ class thread_block {
 WS_PD inline thread_block this_thread_block() {
   return thread_block();
 }
+template <unsigned int MaxBlockSize>
+struct block_tile_memory;
+// The overload that takes the block's scratch for multi-warp tiles (a collective call in CUDA).
+template <unsigned int MaxBlockSize>
+WS_PD inline thread_block this_thread_block(block_tile_memory<MaxBlockSize>&) {
+  return thread_block();
+}
 
 // A group known at run time: a block, or a warp segment of `size_` lanes.
 class thread_group {
@@ -131,6 +167,8 @@ class thread_group {
   WS_PD void sync(unsigned int line = __builtin_LINE(), const char* file = __builtin_FILE()) const {
     if (block_)
       ::ws::prog::SyncThreads(ws_detail::Place(file, line));
+    else if (size_ > 32)
+      ws_detail::TileSync(size_, ws_detail::Place(file, line));
     else
       ::ws::prog::WarpOp(8, ws_detail::SegmentMask(size_), 0, 0, 32, ws_detail::Place(file, line));
   }
@@ -154,14 +192,17 @@ class thread_group {
 
 template <unsigned int N>
 class thread_block_tile {
-  static_assert(N >= 1 && N <= 32 && (N & (N - 1)) == 0,
-                "thread_block_tile<N>: N is a power of two from 1 to 32 (larger tiles are not "
-                "supported (yet))");
+  static_assert(N >= 1 && N <= 1024 && (N & (N - 1)) == 0,
+                "thread_block_tile<N>: N is a power of two from 1 to 1024");
+  static constexpr bool kWide = N > 32;  // a multi-warp tile
 
  public:
   WS_PD operator thread_group() const { return thread_group(N); }  // NOLINT: as CUDA's
   WS_PD void sync(unsigned int line = __builtin_LINE(), const char* file = __builtin_FILE()) const {
-    ::ws::prog::WarpOp(8, Mask(), 0, 0, 32, ws_detail::Place(file, line));
+    if constexpr (kWide)
+      ws_detail::TileSync(N, ws_detail::Place(file, line));
+    else
+      ::ws::prog::WarpOp(8, Mask(), 0, 0, 32, ws_detail::Place(file, line));
   }
   WS_PD unsigned int thread_rank() const { return ws_detail::LinearThread() % N; }
   WS_PD static constexpr unsigned int size() { return N; }
@@ -169,46 +210,91 @@ class thread_block_tile {
   WS_PD unsigned int meta_group_rank() const { return ws_detail::LinearThread() / N; }
   WS_PD unsigned int meta_group_size() const { return (ws_detail::BlockThreads() + N - 1) / N; }
   WS_PD bool is_valid() const { return true; }
+  // On a multi-warp tile every thread names the same rank (CUDA's rule): its warp puts the value
+  // in its slot, and after a barrier every thread reads it.
   template <typename T>
   WS_PD T shfl(T v, int src, unsigned int line = __builtin_LINE(),
                const char* file = __builtin_FILE()) const {
-    return ws_detail::Shuffle(0, Mask(), v, src, N, ws_detail::Place(file, line));
+    if constexpr (kWide) {
+      const unsigned int place = ws_detail::Place(file, line);
+      const unsigned int at = static_cast<unsigned int>(src) % N;
+      if (thread_rank() == at) ws_detail::PutSlot(FirstWarp() + at / 32, v);
+      ws_detail::TileSync(N, place);
+      const T out = ws_detail::GetSlot<T>(FirstWarp() + at / 32);
+      ws_detail::TileSync(N, place);
+      return out;
+    } else {
+      return ws_detail::Shuffle(0, Mask(), v, src, N, ws_detail::Place(file, line));
+    }
   }
   template <typename T>
   WS_PD T shfl_up(T v, unsigned int delta, unsigned int line = __builtin_LINE(),
                   const char* file = __builtin_FILE()) const {
+    static_assert(!kWide, "shfl_up: CUDA offers it on tiles of up to 32 threads only");
     return ws_detail::Shuffle(1, Mask(), v, static_cast<int>(delta), N,
                               ws_detail::Place(file, line));
   }
   template <typename T>
   WS_PD T shfl_down(T v, unsigned int delta, unsigned int line = __builtin_LINE(),
                     const char* file = __builtin_FILE()) const {
+    static_assert(!kWide, "shfl_down: CUDA offers it on tiles of up to 32 threads only");
     return ws_detail::Shuffle(2, Mask(), v, static_cast<int>(delta), N,
                               ws_detail::Place(file, line));
   }
   template <typename T>
   WS_PD T shfl_xor(T v, unsigned int lane_mask, unsigned int line = __builtin_LINE(),
                    const char* file = __builtin_FILE()) const {
+    static_assert(!kWide, "shfl_xor: CUDA offers it on tiles of up to 32 threads only");
     return ws_detail::Shuffle(3, Mask(), v, static_cast<int>(lane_mask), N,
                               ws_detail::Place(file, line));
   }
   WS_PD int any(int pred, unsigned int line = __builtin_LINE(),
                 const char* file = __builtin_FILE()) const {
-    return static_cast<int>(ws_detail::Vote(5, Mask(), pred, ws_detail::Place(file, line)));
+    if constexpr (kWide)
+      return WideVote(5, pred, ws_detail::Place(file, line)) != 0 ? 1 : 0;
+    else
+      return static_cast<int>(ws_detail::Vote(5, Mask(), pred, ws_detail::Place(file, line)));
   }
   WS_PD int all(int pred, unsigned int line = __builtin_LINE(),
                 const char* file = __builtin_FILE()) const {
-    return static_cast<int>(ws_detail::Vote(6, Mask(), pred, ws_detail::Place(file, line)));
+    if constexpr (kWide)
+      return WideVote(6, pred, ws_detail::Place(file, line)) == N / 32 ? 1 : 0;
+    else
+      return static_cast<int>(ws_detail::Vote(6, Mask(), pred, ws_detail::Place(file, line)));
   }
   // Bit k: the tile's thread of rank k.
   WS_PD unsigned int ballot(int pred, unsigned int line = __builtin_LINE(),
                             const char* file = __builtin_FILE()) const {
+    static_assert(!kWide, "ballot: CUDA offers it on tiles of up to 32 threads only");
     const unsigned int bits = ws_detail::Vote(4, Mask(), pred, ws_detail::Place(file, line));
     return ws_detail::Compress(bits, Mask());
   }
+  // A multi-warp tile's first warp in the block, whose slot is the tile's first.
+  WS_PD unsigned int FirstWarp() const { return meta_group_rank() * (N / 32); }
 
  private:
   WS_PD static unsigned int Mask() { return ws_detail::SegmentMask(N); }
+  // A multi-warp tile's vote: each warp's own (any or all, one meeting), its result in its slot,
+  // and how many of the tile's warps said yes.
+  WS_PD unsigned int WideVote(unsigned int kind, int pred, unsigned int place) const {
+    const unsigned int warp = ws_detail::Vote(kind, 0xffffffffu, pred, place);
+    if (ws_detail::Lane() == 0) ws_detail::PutSlot(ws_detail::LinearThread() / 32, warp);
+    ws_detail::TileSync(N, place);
+    unsigned int yes = 0;
+    for (unsigned int w = 0; w < N / 32; ++w)
+      yes += ws_detail::GetSlot<unsigned int>(FirstWarp() + w) != 0 ? 1u : 0u;
+    ws_detail::TileSync(N, place);
+    return yes;
+  }
+};
+
+// The block's scratch for tiles of more than 32 threads (CUDA needs it before compute
+// capability 8.0; here, as on later GPUs, it holds nothing the tiles use).
+template <unsigned int MaxBlockSize = 1024>
+struct block_tile_memory {
+  static_assert(MaxBlockSize >= 32 && MaxBlockSize <= 1024 && MaxBlockSize % 32 == 0,
+                "block_tile_memory<MaxBlockSize>: a multiple of 32 up to 1024");
+  unsigned char unused[4];
 };
 
 template <unsigned int N, typename Parent>
@@ -344,11 +430,22 @@ struct bit_xor {
 template <unsigned int N, typename T, typename Op>
 WS_PD T reduce(const thread_block_tile<N>& tile, T value, Op op,
                unsigned int line = __builtin_LINE(), const char* file = __builtin_FILE()) {
-  (void)tile;
-  const unsigned int mask = ws_detail::SegmentMask(N);
-  for (unsigned int k = N / 2; k > 0; k /= 2)
-    value = op(value, ws_detail::Shuffle(3, mask, value, static_cast<int>(k), static_cast<int>(N),
-                                         ws_detail::Place(file, line)));
+  const unsigned int place = ws_detail::Place(file, line);
+  constexpr unsigned int kLanes = N > 32 ? 32 : N;
+  const unsigned int mask = ws_detail::SegmentMask(kLanes);
+  for (unsigned int k = kLanes / 2; k > 0; k /= 2)
+    value = op(value, ws_detail::Shuffle(3, mask, value, static_cast<int>(k),
+                                         static_cast<int>(kLanes), place));
+  if constexpr (N > 32) {  // each warp's partial through its slot, folded in warp order
+    if (ws_detail::Lane() == 0) ws_detail::PutSlot(ws_detail::LinearThread() / 32, value);
+    ws_detail::TileSync(N, place);
+    value = ws_detail::GetSlot<T>(tile.FirstWarp());
+    for (unsigned int w = 1; w < N / 32; ++w)
+      value = op(value, ws_detail::GetSlot<T>(tile.FirstWarp() + w));
+    ws_detail::TileSync(N, place);
+  } else {
+    (void)tile;
+  }
   return value;
 }
 // A coalesced group: each lane folds in the others' values, rank by rank.

@@ -141,6 +141,8 @@ __device__ unsigned long long globaltimer();
 __device__ long long clock64();
 namespace ws::prog {
 __device__ void SyncThreads(unsigned int place);  // what cooperative_groups.h's sync() calls
+__device__ void TileSync(unsigned int threads, unsigned int place);
+__device__ unsigned long long* TileSlots();
 }  // namespace ws::prog
 #define WS_DEVICE_PRINTF printf
 #define WS_DEVICE_CLOCK clock

@@ -317,6 +317,24 @@ __host__ __device__ constexpr unsigned int PlaceOf(const char* file, unsigned in
 __device__ inline void SyncThreads(unsigned int place) {
   ::ws::dev::SyncThreads(place);
 }
+// A multi-warp tile's sync: named barrier 1 + the tile's rank. A block of more than 15 such
+// tiles, or not of whole tiles, stops the launch with a message (the emulator names its line).
+__device__ inline void TileSync(unsigned int threads, unsigned int place) {
+  const unsigned int n = blockDim.x * blockDim.y * blockDim.z;
+  if (n % threads != 0 || n / threads > 15) {
+    printf(
+        "warpscope: line %u: a tile of %u threads in a block of %u: on a GPU Warpscope syncs "
+        "a multi-warp tile at a named barrier of its own, whole tiles, at most 15 a block\n",
+        place & 0xffffu, threads, n);
+    __trap();
+  }
+  ::ws::dev::TileSync(threads, place);
+}
+// The block's 32 slots of 8 bytes through which a multi-warp tile's threads exchange values.
+__device__ inline unsigned long long* TileSlots() {
+  __shared__ unsigned long long slots[32];
+  return slots;
+}
 __device__ inline unsigned long long WarpOp(unsigned int kind, unsigned int mask,
                                             unsigned long long value, int arg, int width,
                                             unsigned int place) {

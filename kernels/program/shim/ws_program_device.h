@@ -385,6 +385,9 @@ unsigned long long WarpOp(unsigned int kind, unsigned int mask, unsigned long lo
                           int width, unsigned int place);
 int SyncThreadsCount(unsigned int place, int predicate);
 unsigned int BlockThreads();
+// A multi-warp tile's barrier and its warps' slots (cooperative_groups.h; ws::emu::TileSync).
+void TileSync(unsigned int threads, unsigned int place);
+unsigned long long* TileSlots();
 // A value of more than 8 bytes (a uint4, a struct) moves 8 bytes a meeting, as the hardware
 // moves it 4 bytes a SHFL.
 template <typename T>

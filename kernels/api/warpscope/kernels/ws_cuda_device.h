@@ -240,9 +240,11 @@ __device__ __forceinline__ void RecordAccess(std::uint64_t key, std::uint32_t of
 // After a barrier: the lanes that passed it together with the same times write one barrier
 // event into their warp's stream (see ws_cuda_record_format.h). All lanes wait for the
 // reservations, so that none of their later accesses can be ordered before the event.
+// `tile_warps`: a multi-warp tile's sync, its tile's warps (word 0's low bits); 0 for the block's.
 __device__ __forceinline__ void RecordBarrierPassed(std::uint32_t place, std::uint64_t arrival,
                                                     std::uint64_t departure,
-                                                    std::uint32_t wait_cycles) {
+                                                    std::uint32_t wait_cycles,
+                                                    std::uint32_t tile_warps = 0) {
   const RecorderState& r = ws_recorder_state;
   // One event for the lanes that left the barrier together, with the leader's times: grouping
   // them by their time stamps split a warp into as many groups as the stamps differed, and a
@@ -256,7 +258,7 @@ __device__ __forceinline__ void RecordBarrierPassed(std::uint32_t place, std::ui
   unsigned* w = ReserveForGroup(r, active, group, leader, kBarrierEventWords);
   __syncwarp(active);
   if (!leader || w == nullptr) return;
-  w[0] = kEventBarrier;
+  w[0] = kEventBarrier | tile_warps;
   w[1] = place;
   w[2] = group;
   w[3] = static_cast<std::uint32_t>(departure);
@@ -337,6 +339,33 @@ __device__ __forceinline__ void SyncThreads(std::uint32_t place) {
   }
   RecordBarrierPassed(place, arrival, departure,
                       static_cast<std::uint32_t>(departure_clock - arrival_clock));
+}
+
+// A multi-warp tile's sync (cooperative groups' thread_block_tile<64..1024>): the tile's
+// `threads` threads meet at named barrier 1 + their tile's rank (barrier 0 is __syncthreads()'s;
+// a block has 16), recorded as a barrier event that says its tile.
+__device__ __forceinline__ void TileSync(std::uint32_t threads, std::uint32_t place) {
+  const std::uint32_t linear = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  const std::uint32_t id = 1 + linear / threads;
+  const RecorderState& r = ws_recorder_state;
+  const std::uint64_t arrival = r.mode == kOff ? 0 : GlobalTimer();
+  const long long arrival_clock = clock64();
+  // The barrier's count of the threads that brought 1 (its tile's, never 0) orders the
+  // departure's reads after it, as __syncthreads_count does SyncThreads'.
+  std::uint32_t arrived = 0;
+  asm volatile("{ .reg .pred p; setp.ne.u32 p, 1, 0; bar.red.popc.u32 %0, %1, %2, p; }"
+               : "=r"(arrived)
+               : "r"(id), "r"(threads)
+               : "memory");
+  if (r.mode == kOff) return;
+  std::uint64_t departure = 0;
+  long long departure_clock = arrival_clock;
+  if (arrived > 0) {
+    departure = GlobalTimer();
+    departure_clock = clock64();
+  }
+  RecordBarrierPassed(place, arrival, departure,
+                      static_cast<std::uint32_t>(departure_clock - arrival_clock), threads / 32);
 }
 
 }  // namespace ws::dev

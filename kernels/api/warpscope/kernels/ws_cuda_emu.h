@@ -42,6 +42,12 @@ const void* ConstantSymbol(const void* symbol, std::uint32_t* buffer, std::uint3
 void SyncThreads(std::uint32_t place);
 // __syncthreads_count(): a barrier that also counts the threads whose predicate is non-zero.
 int SyncThreadsCount(std::uint32_t place, int predicate);
+// A multi-warp tile's sync (cooperative groups' thread_block_tile<64..1024>): a barrier of the
+// `threads` threads of the caller's tile, threads [k*threads, (k+1)*threads) of the block.
+void TileSync(std::uint32_t threads, std::uint32_t place);
+// The block's 32 slots of 8 bytes, one per warp, through which a multi-warp tile's threads
+// exchange values between two of its barriers (CUDA's tiles use their scratch memory so).
+std::uint64_t* TileSlots();
 // A warp-level intrinsic (WarpOpKind in trace/records.h: 0 __shfl_sync, 1 up, 2 down, 3 xor,
 // 4 __ballot_sync, 5 __any_sync, 6 __all_sync, 7 __activemask, 8 __syncwarp): the lanes of the
 // warp meet; `value` is the lane's value or predicate, `arg` the source lane, delta or lane mask.

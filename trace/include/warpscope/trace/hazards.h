@@ -109,12 +109,19 @@ struct HazardReport {
 HazardReport FindHazards(const LaunchTrace& launch);
 
 // A __syncwarp() meeting (or a cooperative groups tile.sync()): it orders the accesses of the
-// lanes in `mask` of warp `warp` before and after `time`.
+// lanes in `mask` of warp `warp` before and after `time`. A multi-warp tile's sync orders those
+// of every thread of warps [warp, warp + warps) (mask: all lanes).
 struct WarpSync {
   std::uint16_t warp = 0;
   std::uint32_t time = 0;
   std::uint32_t mask = 0;
+  std::uint16_t warps = 1;
 };
+
+// The multi-warp tile syncs among a block's barrier records (sites whose BarrierSite::tile is
+// set): one WarpSync per tile and pass, at its departure, appended to `syncs`.
+void AddTileSyncs(std::span<const BarrierRecord> barriers, const std::vector<BarrierSite>& sites,
+                  std::vector<WarpSync>* syncs);
 
 // What the checks found so far: groups by (kind, space, sites), with site ids as the scan's
 // caller numbers them (the emulator's provisional ones until its launch ends). Of two examples

@@ -139,6 +139,9 @@ struct BarrierSite {
   std::string code;
   std::uint16_t file_tag = 0;  // as in SiteInfo
   std::string file;
+  // A multi-warp tile's sync (cooperative groups' thread_block_tile<64..1024>): its tile's
+  // threads, each tile passing on its own; 0 for the block's __syncthreads().
+  std::uint32_t tile = 0;
 };
 
 // Everything one block recorded.

@@ -1,0 +1,83 @@
+// Multi-warp tiles (worker.h): cooperative groups' thread_block_tile<64..1024> syncs as a barrier
+// of its tile's threads, threads [k*N, (k+1)*N) of the block. Each tile passes on its own, as on
+// a GPU (CUDA's tiles meet at a word of their scratch memory, one bit a warp), so one tile's
+// threads may run on while another's wait. A pass is recorded as a barrier of its threads (its
+// site says its tile), and orders the tile's accesses before it against those after it in the
+// race check, as a __syncwarp() orders its lanes' (WarpSync::warps), without ending the block's
+// barrier interval.
+#include "emu/worker.h"
+
+namespace ws::emu::detail {
+
+void Worker::TileBarrier(std::uint32_t threads, std::uint32_t place) {
+  const auto n = static_cast<std::uint32_t>(launch_->config->block.count());
+  if (threads < 64 || threads > 1024 || (threads & (threads - 1)) != 0)
+    Fail(place, "a multi-warp tile of " + std::to_string(threads) +
+                    " threads: its size is a power of two from 64 to 1024");
+  if (n % threads != 0)
+    Fail(place, "a tile of " + std::to_string(threads) + " threads in a block of " +
+                    std::to_string(n) + ": tiled_partition needs the block's " + std::to_string(n) +
+                    " threads to divide into whole tiles, as CUDA does");
+  ThreadCtx* c = t_ctx;
+  c->status = ThreadStatus::kAtBarrier;
+  c->barrier_place = place;
+  c->barrier_tile = threads;
+  YieldToScheduler(c);
+}
+
+// Every tile whose threads all wait at the same tile sync leaves it: the number of tiles that
+// left, -1 when the launch stops (too many barrier sites).
+int Worker::PassTileBarriers(std::uint64_t b, std::uint32_t n) {
+  int passed = 0;
+  for (std::uint32_t first = 0; first < n;) {
+    const ThreadCtx& head = threads_[first];
+    const std::uint32_t tile = head.barrier_tile;
+    if (head.status != ThreadStatus::kAtBarrier || tile == 0 || first % tile != 0 ||
+        first + tile > n) {
+      ++first;
+      continue;
+    }
+    bool all = true;
+    for (std::uint32_t i = first; i < first + tile && all; ++i) {
+      const ThreadCtx& c = threads_[i];
+      all = c.status == ThreadStatus::kAtBarrier && c.barrier_tile == tile &&
+            c.barrier_place == head.barrier_place;
+    }
+    if (!all) {
+      first += tile;
+      continue;
+    }
+    const std::uint32_t place = head.barrier_place;
+    const std::uint16_t id = BarrierId(place);
+    if (id >= kMaxBarrierSites) {
+      ReportError(b, "line " + std::to_string(PlaceLine(place)) + ": the kernel has more than " +
+                         std::to_string(kMaxBarrierSites) + " barrier sites");
+      return -1;
+    }
+    {
+      std::lock_guard lock(launch_->mutex);
+      launch_->barrier_tiles[place] = tile;
+    }
+    std::uint32_t departure = 0;
+    for (std::uint32_t i = first; i < first + tile; ++i)
+      departure = std::max(departure, threads_[i].clock);
+    // Always as records: AnalyzeBarriers makes one instance of a site's k-th pass by the block's
+    // tiles, whichever worker ran the block and whether it is kept.
+    for (std::uint32_t i = first; i < first + tile; ++i) {
+      ThreadCtx& c = threads_[i];
+      current_.barriers.push_back(
+          {c.clock, departure, c.barrier_count[id]++, static_cast<std::uint16_t>(i), id, 0});
+      c.touched = true;
+      c.clock = departure + 1;
+      c.status = ThreadStatus::kReady;
+      c.barrier_tile = 0;
+    }
+    tile_syncs_.push_back({static_cast<std::uint16_t>(first / 32), departure, ~0u,
+                           static_cast<std::uint16_t>(tile / 32)});
+    ++passed;
+    first += tile;
+  }
+  return passed;
+}
+
+}  // namespace ws::emu::detail
