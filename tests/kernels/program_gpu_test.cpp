@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
+#include <sstream>
 #include <tuple>
 
 #include "program_test_util.h"
@@ -526,6 +528,33 @@ TEST(ProgramsOnGpu, MultiWarpTilesSyncAsOnTheEmulator) {
   std::uint64_t pairs = 0;
   for (const HazardGroup& g : r.gpu.launches[1].hazards.groups) pairs += g.count;
   EXPECT_EQ(pairs, 512u);
+}
+
+// Half and bfloat16 (tests/programs/agreement/half_bits.cu): conversions from float by every
+// rounding, to float, add, sub, mul, div, fma, the _sat forms, max and min, comparisons, sqrt,
+// integer conversions, the pair forms and bfloat16's: the emulator prints the GPU's bits.
+TEST(ProgramsOnGpu, HalfPrecisionIsTheGpusBitForBit) {
+  if (const std::string why = SkipReason(); !why.empty()) GTEST_SKIP() << why;
+  const BothRuns r = RunOnBoth(ReadExample("../tests/programs/agreement/half_bits.cu"));
+  ASSERT_TRUE(r.emu.program->ok()) << r.emu.program->failure;
+  ASSERT_TRUE(r.gpu.program->ok()) << r.gpu.program->failure << r.gpu.program->stderr_text;
+  std::istringstream e(r.emu.program->stdout_text), g(r.gpu.program->stdout_text);
+  std::string le, lg;
+  int rows = 0, differ = 0;
+  std::map<int, int> by_word;  // which words differ, and in how many rows
+  while (std::getline(g, lg)) {
+    ++rows;
+    if (!std::getline(e, le) || le != lg) {
+      if (++differ <= 8) ADD_FAILURE() << "GPU:      " << lg << "\nemulator: " << le;
+      std::istringstream wg(lg), we(le);
+      std::string a, b;
+      for (int k = -1; wg >> a; ++k)
+        if (!(we >> b) || a != b) ++by_word[k];
+    }
+  }
+  EXPECT_EQ(rows, 256);
+  EXPECT_EQ(differ, 0);
+  for (const auto& [word, n] : by_word) ADD_FAILURE() << "word " << word << ": " << n << " rows";
 }
 
 }  // namespace

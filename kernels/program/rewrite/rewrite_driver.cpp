@@ -50,8 +50,6 @@ std::string RefusedLibrary(llvm::StringRef name) {
       {"GL/", "OpenGL"},
       {"cuda/", "libcu++ (cuda::)"},
       {"mma.h", "Tensor cores (wmma)"},
-      {"cuda_fp16", "half precision (cuda_fp16.h)"},
-      {"cuda_bf16", "bfloat16 (cuda_bf16.h)"},
       {"cuda_pipeline", "cuda_pipeline.h"},
       {"mpi.h", "MPI"},
       {"omp.h", "OpenMP"},
