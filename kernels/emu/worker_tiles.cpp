@@ -61,12 +61,14 @@ int Worker::PassTileBarriers(std::uint64_t b, std::uint32_t n) {
     std::uint32_t departure = 0;
     for (std::uint32_t i = first; i < first + tile; ++i)
       departure = std::max(departure, threads_[i].clock);
-    // Always as records: AnalyzeBarriers makes one instance of a site's k-th pass by the block's
-    // tiles, whichever worker ran the block and whether it is kept.
+    // Always as records, each tile's pass an instance of its own (its iteration numbers the
+    // tile's k-th pass: k x tiles + tile), so that its skew is within the tile, which waits for
+    // no other; whichever worker ran the block and whether it is kept.
+    const std::uint32_t tiles = n / tile, index = first / tile;
     for (std::uint32_t i = first; i < first + tile; ++i) {
       ThreadCtx& c = threads_[i];
-      current_.barriers.push_back(
-          {c.clock, departure, c.barrier_count[id]++, static_cast<std::uint16_t>(i), id, 0});
+      current_.barriers.push_back({c.clock, departure, c.barrier_count[id]++ * tiles + index,
+                                   static_cast<std::uint16_t>(i), id, 0});
       c.touched = true;
       c.clock = departure + 1;
       c.status = ThreadStatus::kReady;

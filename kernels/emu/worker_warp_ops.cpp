@@ -10,7 +10,10 @@ std::string Worker::WhereIs(const ThreadCtx& c) {
     case ThreadStatus::kExited:
       return "has exited";
     case ThreadStatus::kAtBarrier:
-      return "waits at __syncthreads() on line " + std::to_string(PlaceLine(c.barrier_place));
+      return (c.barrier_tile != 0 ? "waits at the sync() of a tile of " +
+                                        std::to_string(c.barrier_tile) + " threads on line "
+                                  : std::string("waits at __syncthreads() on line ")) +
+             std::to_string(PlaceLine(c.barrier_place));
     case ThreadStatus::kAtWarpOp:
       return std::string("waits at ") + ToString(static_cast<WarpOpKind>(c.warp_kind)) +
              " on line " + std::to_string(PlaceLine(c.warp_place)) + " with mask " +

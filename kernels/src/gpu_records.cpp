@@ -420,7 +420,12 @@ class BlockDecoder {
       auto& times = passes_[thread];             // how often this thread passed this barrier before
       auto it = std::find_if(times.begin(), times.end(), [&](auto& p) { return p.first == id; });
       if (it == times.end()) it = times.insert(times.end(), {id, 0});
-      passed_[thread].push_back({e.Arrival() - s_.t0, e.Departure() - s_.t0, it->second++,
+      // A tile's pass is an instance of its own, as on the emulator: k x tiles + tile.
+      const std::uint32_t tile = e.TileWarps() * 32;
+      const std::uint32_t iteration =
+          tile == 0 ? it->second : it->second * (tpb_ / tile) + thread / tile;
+      ++it->second;
+      passed_[thread].push_back({e.Arrival() - s_.t0, e.Departure() - s_.t0, iteration,
                                  static_cast<std::uint16_t>(thread), id, e.Sm(), e.WaitCycles()});
     }
   }

@@ -316,8 +316,9 @@ TEST(CoursePrograms, WhatIsNotRunYetIsRefusedByNameAtItsLine) {
        3, "this_grid().sync(), a barrier of the whole grid, is not supported (yet)"},
       {"__global__ void k() { asm volatile(\"bar.sync 0;\"); }\nint main() { return 0; }\n", 1,
        "inline PTX (asm(\"bar.sync 0;\")) is not supported (yet)"},
-      {"int main() { cudaGraph_t g; cudaGraphCreate(&g, 0); return 0; }\n", 1,
-       "is not supported (yet)"},
+      {"int main() { void* a[1] = {};\n"
+       "  cudaLaunchCooperativeKernel((void*)0, dim3(1), dim3(1), a); return 0; }\n",
+       2, "cudaLaunchCooperativeKernel is not supported (yet)"},
   };
   for (const Case& c : cases) {
     LessonRun run = RunText(c.text);

@@ -112,5 +112,23 @@ int main() {
   EXPECT_EQ(t.sites[i].size, 4u);
 }
 
+// Where IEEE leaves a choice the GPU's is taken: max and min order -0 below +0 (an H200's
+// max(-0, +0) is +0 and min(+0, -0) is -0, either way round), and +inf to a 64-bit integer is
+// its largest value (cvt saturates).
+TEST(CoursePrograms, HalfMaxMinOfZerosAndInfinityToIntegersAreTheGpus) {
+  const LessonRun r = test::RunText(R"(#include <cstdio>
+#include <cuda_fp16.h>
+int main() {
+  __half a = __float2half(-0.0f), b = __float2half(0.0f), inf = __ushort_as_half(0x7c00);
+  printf("%04x %04x %04x %04x %lld %llu\n", __half_as_ushort(__hmax(a, b)),
+         __half_as_ushort(__hmax(b, a)), __half_as_ushort(__hmin(a, b)),
+         __half_as_ushort(__hmin(b, a)), __half2ll_rz(inf), __half2ull_rz(inf));
+}
+)");
+  ASSERT_TRUE(r.program->ok()) << r.program->failure;
+  EXPECT_EQ(r.program->stdout_text,
+            "0000 0000 8000 8000 9223372036854775807 18446744073709551615\n");
+}
+
 }  // namespace
 }  // namespace ws

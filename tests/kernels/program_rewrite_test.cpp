@@ -262,12 +262,14 @@ TEST(TemplateRewrite, AKernelWithSeveralArgumentsIsLaunchedByAddressInsideATempl
   // function's specialization by the same arguments (the SIMT engine's: docs/ENGINE.md).
   EXPECT_NE(r.program.source.find("{reinterpret_cast<const void*>(&scale<float, 64>), "
                                   "\"scale<float, 64>\", 256u, "
-                                  "WS_SIMT_WARP(&scale__ws_warp<float, 64>), WS_SIMT_NONE}"),
+                                  "WS_SIMT_WARP(&scale__ws_warp<float, 64>), WS_SIMT_NONE, "
+                                  "WS_BIND_OF(&scale<float, 64>)}"),
             std::string::npos)
       << r.program.source;
   EXPECT_NE(r.program.source.find("{reinterpret_cast<const void*>(&scale<double, 64>), "
                                   "\"scale<double, 64>\", 512u, "
-                                  "WS_SIMT_WARP(&scale__ws_warp<double, 64>), WS_SIMT_NONE}"),
+                                  "WS_SIMT_WARP(&scale__ws_warp<double, 64>), WS_SIMT_NONE, "
+                                  "WS_BIND_OF(&scale<double, 64>)}"),
             std::string::npos);
 }
 

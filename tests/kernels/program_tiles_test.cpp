@@ -39,18 +39,18 @@ TEST(MultiWarpTiles, SyncShflVotesAndReduceOverTilesOfTwoWarps) {
   EXPECT_EQ(t.engine, "fiber");
   EXPECT_NE(t.engine_reason.find("a tile of more than 32 threads on line 9"), std::string::npos)
       << t.engine_reason;
-  // Each tile passes each sync on its own; AnalyzeBarriers makes one instance of a site's k-th
-  // pass in a block: line 13 once a block, reduce's and shfl's two barriers, a vote's two.
+  // Each tile passes each sync on its own, and each pass is an instance: line 13 once a tile
+  // (4 tiles in each of 2 blocks), reduce's and shfl's two barriers, a vote's two; 64 threads an
+  // instance.
   std::uint32_t tile = 0;
   const std::pair<std::uint32_t, std::uint64_t> expected[] = {
-      {13, 2}, {15, 4}, {16, 4}, {17, 4}, {18, 4}};
+      {13, 8}, {15, 16}, {16, 16}, {17, 16}, {18, 16}};
   for (const auto& [line, instances] : expected) {
     const BarrierStats* b = BarrierAt(t, line, &tile);
     ASSERT_NE(b, nullptr);
     EXPECT_EQ(b->instances, instances) << "line " << line;
     EXPECT_EQ(tile, 64u) << "line " << line;
-    // 512 threads a pass.
-    EXPECT_EQ(b->thread_arrivals, instances / 2 * 512) << "line " << line;
+    EXPECT_EQ(b->thread_arrivals, instances * 64) << "line " << line;
   }
   // reduce: each warp's butterfly of 5 shuffles, 8 warps in 2 blocks.
   for (std::size_t i = 0; i < t.warp_op_sites.size(); ++i) {
@@ -97,6 +97,41 @@ TEST(MultiWarpTiles, ABlockThatIsNotWholeTilesOrATileThatSplitsStopsWithItsLine)
                 "32-63 exited without reaching it"),
             std::string::npos)
       << split.program->failure;
+}
+
+// A tile of a tile counts its meta-group among its parent's tiles, as CUDA's does: in a block of
+// 256, thread 200 is in 128-tile 1; of that tile's 32-tiles it is in 2 of 4 ((200 % 128) / 32),
+// of its 64-tiles in 1 of 2. The 64-tiles of a 128-tile reduce their own threads' ranks:
+// 0 + ... + 63 = 2016 for the first, 64 + ... + 127 = 6112 for the second.
+TEST(MultiWarpTiles, ATileOfATileIsRankedAmongItsParentsTiles) {
+  const LessonRun r = test::RunText(R"(#include <cstdio>
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+namespace cg = cooperative_groups;
+__global__ void k(int* out) {
+  auto block = cg::this_thread_block();
+  auto big = cg::tiled_partition<128>(block);
+  auto warp = cg::tiled_partition<32>(big);
+  auto pair = cg::tiled_partition<64>(big);
+  const int sum = cg::reduce(pair, int(pair.thread_rank() + 64 * pair.meta_group_rank()),
+                             cg::plus<int>());
+  if (block.thread_rank() == 200) {
+    out[0] = big.meta_group_rank(); out[1] = warp.meta_group_rank(); out[2] = warp.meta_group_size();
+    out[3] = pair.meta_group_rank(); out[4] = pair.meta_group_size();
+  }
+  if (block.thread_rank() == 0) out[5] = sum;
+  if (block.thread_rank() == 100) out[6] = sum;
+}
+int main() {
+  int* o;
+  cudaMallocManaged(&o, 7 * sizeof(int));
+  k<<<1, 256>>>(o);
+  cudaDeviceSynchronize();
+  printf("%d %d %d %d %d %d %d\n", o[0], o[1], o[2], o[3], o[4], o[5], o[6]);
+}
+)");
+  ASSERT_TRUE(r.program->ok()) << r.program->failure;
+  EXPECT_EQ(r.program->stdout_text, "1 2 4 1 2 2016 6112\n");
 }
 
 }  // namespace

@@ -507,7 +507,8 @@ void IntervalPairs::Add(std::uint32_t block, bool kept, std::span<const AccessRe
 void AddTileSyncs(std::span<const BarrierRecord> barriers, const std::vector<BarrierSite>& sites,
                   std::vector<WarpSync>* syncs) {
   // (site, pass, tile) -> the earliest departure: no thread of the tile leaves before the last
-  // arrived (on the emulator all leave at once; on a GPU each warp reads the clock after).
+  // arrived (on the emulator all leave at once; on a GPU each warp reads the clock after). A
+  // tile's pass has an iteration of its own (k x tiles + tile), the tile named again here.
   std::map<std::tuple<std::uint16_t, std::uint32_t, std::uint32_t>, std::uint64_t> passes;
   for (const BarrierRecord& r : barriers) {
     if (r.site >= sites.size() || sites[r.site].tile < 64) continue;

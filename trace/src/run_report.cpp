@@ -114,6 +114,7 @@ std::string LaunchesText(const std::vector<LaunchTrace>& launches, const std::st
     o << "\nlaunch " << ++n << ": " << t.kernel << " <<<(" << t.grid.x << "," << t.grid.y << ","
       << t.grid.z << "), (" << t.block.x << "," << t.block.y << "," << t.block.z << ")>>>";
     if (t.shared_bytes > 0) o << ", " << t.shared_bytes << " B shared";
+    if (!t.origin.empty()) o << ", from " << t.origin;
     o << "\n";
     if (t.resources.known())
       o << "  compiler: " << ResourceSummary(t.resources) << " (" << t.resources.source << ")\n";
@@ -345,6 +346,7 @@ nlohmann::json LaunchJson(const ProgramRecord& p, const LaunchTrace& t) {
   if (t.resources.known()) j["resources"] = ResourcesJson(t.resources);
   if (!t.engine.empty()) j["engine"] = t.engine;
   if (!t.engine_reason.empty()) j["engine_reason"] = t.engine_reason;
+  if (!t.origin.empty()) j["origin"] = t.origin;
   return j;
 }
 

@@ -112,6 +112,7 @@ nlohmann::json LaunchJson(const LaunchTrace& t) {
   j["truncated"] = t.truncated;
   if (!t.engine.empty()) j["engine"] = t.engine;
   if (!t.engine_reason.empty()) j["engine_reason"] = t.engine_reason;
+  if (!t.origin.empty()) j["origin"] = t.origin;
   j["hazards"] = HazardsJson(t.hazards);
   j["buffers"] = nlohmann::json::array();
   for (const BufferInfo& b : t.buffers)
@@ -317,6 +318,7 @@ LaunchTrace LaunchFrom(const nlohmann::json& j) {
   t.truncated = j.at("truncated").get<bool>();
   t.engine = j.value("engine", std::string());
   t.engine_reason = j.value("engine_reason", std::string());
+  t.origin = j.value("origin", std::string());
   for (const auto& b : j.at("buffers"))
     t.buffers.push_back({b.at("name").get<std::string>(), b.at("bytes").get<std::uint64_t>(),
                          b.at("base").get<std::uint64_t>()});

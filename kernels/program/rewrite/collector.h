@@ -147,18 +147,12 @@ class Collector : public RecursiveASTVisitor<Collector> {
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr* e);
   bool VisitCallExpr(CallExpr* e);
 
-  // The device heap (new, delete, malloc and free in device code) is refused where it is used.
-  bool VisitCXXNewExpr(CXXNewExpr* e) {
-    if (Recording() && !e->getOperatorNew()->isReservedGlobalPlacementOperator() &&
-        IsProgramFile(sm_.getFileID(sm_.getExpansionLoc(e->getBeginLoc()))))
-      Error(e->getBeginLoc(), "new in device code (the device heap) is not supported (yet)");
-    return true;
-  }
-  bool VisitCXXDeleteExpr(CXXDeleteExpr* e) {
-    if (Recording() && IsProgramFile(sm_.getFileID(sm_.getExpansionLoc(e->getBeginLoc()))))
-      Error(e->getBeginLoc(), "delete in device code (the device heap) is not supported (yet)");
-    return true;
-  }
+  // The device heap (collector_heap.cpp): new, new[], delete and delete[] in device code become
+  // ws::prog::HeapNew<T>(...), HeapNewArray<T>(n), HeapDelete(p) and HeapDeleteArray(p), and
+  // malloc and free HeapMalloc and HeapFree, over the emulator's "device heap" buffer; placement
+  // new is left as written. In a template's text once, for every instantiation.
+  bool VisitCXXNewExpr(CXXNewExpr* e);
+  bool VisitCXXDeleteExpr(CXXDeleteExpr* e);
 
   // Loops in device code: `{ ::ws::prog::Loop L(id); for (...) { ::ws::prog::Iter I(L); ... } }`
   // (ws_program.h): each iteration is an instance, and a warp's request is its lanes that reach
@@ -197,6 +191,23 @@ class Collector : public RecursiveASTVisitor<Collector> {
   bool VisitVarDecl(VarDecl* v);
 
   bool VisitDeclRefExpr(DeclRefExpr* e);
+
+  // A member called threadIdx, blockIdx, blockDim or gridDim (cudaKernelNodeParams's gridDim, or
+  // a struct of the program's own): renamed ws_user_NAME where declared and used, as a variable
+  // of those names is (the shim's members are so named: WS_BUILTIN_MEMBER).
+  bool VisitMemberExpr(MemberExpr* e) {
+    const std::string name = e->getMemberNameInfo().getAsString();
+    if (name == "threadIdx" || name == "blockIdx" || name == "blockDim" || name == "gridDim")
+      RenameShadow(e->getMemberLoc(), name);
+    return true;
+  }
+  bool VisitFieldDecl(FieldDecl* f) {
+    if (f->getIdentifier() == nullptr) return true;
+    const std::string name = f->getName().str();
+    if (name == "threadIdx" || name == "blockIdx" || name == "blockDim" || name == "gridDim")
+      RenameShadow(f->getLocation(), name);
+    return true;
+  }
 
   // A program's own variable called threadIdx, blockIdx, blockDim or gridDim (the seeds'
   // `dim3 blockDim(...)` in main()): on the emulator those names are the built-ins' macros, so the
@@ -423,6 +434,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
   std::vector<const FunctionDecl*> kernel_table_decls_;  // out_->kernel_table's kernels
   std::vector<ProgramDiagnostic> errors_;
   std::map<const VarDecl*, std::string> dynamic_;  // extern __shared__ arrays: element type
+  std::set<unsigned> heap_edits_;                  // the device heap's new and delete, by offset
   std::set<unsigned> launch_offsets_, dynamic_uses_, commented_, named_calls_, renamed_,
       instrumented_, macro_errors_;
   std::set<std::pair<unsigned, std::string>> shared_decls_;

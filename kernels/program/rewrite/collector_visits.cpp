@@ -85,11 +85,17 @@ bool Collector::VisitCallExpr(CallExpr* e) {
   if (hinted && e->getNumArgs() >= 1)
     AddAccess(e->getArg(0)->IgnoreImpCasts(), hint, /*pointer=*/true);
   if ((NameOf(callee) == "malloc" || NameOf(callee) == "free") &&
-      callee->getDeclContext()->getRedeclContext()->isFileContext() &&
-      IsProgramFile(sm_.getFileID(sm_.getExpansionLoc(e->getBeginLoc()))))
-    Error(e->getBeginLoc(), NameOf(callee) +
-                                " in device code (the device heap) is not "
-                                "supported (yet)");
+      callee->getDeclContext()->getRedeclContext()->isFileContext()) {
+    // The device heap's: ws::prog::HeapMalloc and HeapFree (collector_heap.cpp).
+    const SourceLocation at = e->getCallee()->getBeginLoc();
+    if (at.isFileID() && IsProgramFile(sm_.getFileID(at)) &&
+        heap_edits_.insert(Offset(at)).second) {
+      out_->uses_heap = out_->uses_heap || NameOf(callee) == "malloc";
+      edits_.push_back(
+          {Offset(at), Offset(at) + static_cast<unsigned>(NameOf(callee).size()),
+           NameOf(callee) == "malloc" ? "::ws::prog::HeapMalloc" : "::ws::prog::HeapFree", 2, 0});
+    }
+  }
   // A texture fetch: tex2D<float>(t, x, y) gets its site as a last argument.
   static const std::set<std::string> fetches = {
       "tex1Dfetch",   "tex1D",        "tex2D",      "tex3D",

@@ -380,6 +380,7 @@ RewriteResult RewriteProgram(const RewriteRequest& rq) {
            std::to_string(p.sites.size()) + "u, ws_site_files, " + std::to_string(names.size()) +
            "u);\n";
   }
+  if (p.uses_heap) out += "static const int ws_device_heap = ::ws::prog::UseDeviceHeap();\n";
   // The kernels' addresses by name, for launches through function pointers and a template's
   // specializations launched inside function templates (LaunchAt).
   if (!p.kernel_table.empty()) {
@@ -393,7 +394,7 @@ RewriteResult RewriteProgram(const RewriteRequest& rq) {
                ? "WS_SIMT_WARP(" + p.kernel_table_warp[k] + "), WS_SIMT_NONE"
                : "nullptr, \"" +
                      Escape(k < p.kernel_table_simt.size() ? p.kernel_table_simt[k] : "") + "\"") +
-          "}, ";
+          ", WS_BIND_OF(" + p.kernel_table[k] + ")}, ";
     out += "});\n";
   }
   // Each header the compiler reads from where the rewritten program is put: at its own lines,

@@ -431,4 +431,14 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
   KeepLaunch(p.run, std::move(t));
 }
 
+cudaError_t RefuseOnGpu(const char* what, unsigned int line) {
+  Program& p = P();
+  p.run.error = "line " + std::to_string(line) + ": " + what +
+                " on a GPU are not supported (yet): the emulator runs them (--backend emu)";
+  std::cerr << "warpscope: " << p.run.error << "\n";
+  std::fflush(stdout);
+  Program::Write();
+  std::_Exit(3);
+}
+
 }  // namespace ws::prog

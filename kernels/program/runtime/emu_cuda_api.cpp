@@ -20,6 +20,9 @@
 // [SECTION] Memory, copies and symbols
 //-------------------------------------------------------------------------------------------------
 
+using ws::prog::detail::CaptureCopy;
+using ws::prog::detail::CaptureEventRecord;
+using ws::prog::detail::CaptureWaitEvent;
 using ws::prog::detail::Fail;
 using ws::prog::detail::P;
 
@@ -159,11 +162,13 @@ cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpy
   return cudaSuccess;
 }
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind,
-                            cudaStream_t) {
-  return cudaMemcpy(dst, src, bytes, kind);
+                            cudaStream_t stream) {
+  auto run = [=] { return cudaMemcpy(dst, src, bytes, kind); };
+  return CaptureCopy(stream, "memcpy", run) ? cudaSuccess : run();
 }
-cudaError_t cudaMemsetAsync(void* dst, int value, std::size_t bytes, cudaStream_t) {
-  return cudaMemset(dst, value, bytes);
+cudaError_t cudaMemsetAsync(void* dst, int value, std::size_t bytes, cudaStream_t stream) {
+  auto run = [=] { return cudaMemset(dst, value, bytes); };
+  return CaptureCopy(stream, "memset", run) ? cudaSuccess : run();
 }
 // Rows of `width` bytes, `height` of them, `spitch` and `dpitch` bytes apart.
 cudaError_t cudaMemcpy2D(void* dst, std::size_t dpitch, const void* src, std::size_t spitch,
@@ -182,8 +187,9 @@ cudaError_t cudaMemcpy2D(void* dst, std::size_t dpitch, const void* src, std::si
 }
 cudaError_t cudaMemcpy2DAsync(void* dst, std::size_t dpitch, const void* src, std::size_t spitch,
                               std::size_t width, std::size_t height, cudaMemcpyKind kind,
-                              cudaStream_t) {
-  return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+                              cudaStream_t stream) {
+  auto run = [=] { return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind); };
+  return CaptureCopy(stream, "memcpy", run) ? cudaSuccess : run();
 }
 cudaError_t cudaMemset2D(void* dst, std::size_t pitch, int value, std::size_t width,
                          std::size_t height) {
@@ -231,12 +237,15 @@ cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, std::size_t byte
 }
 
 cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, std::size_t bytes,
-                                    std::size_t offset, cudaMemcpyKind kind, cudaStream_t) {
-  return cudaMemcpyToSymbol(symbol, src, bytes, offset, kind);
+                                    std::size_t offset, cudaMemcpyKind kind, cudaStream_t stream) {
+  auto run = [=] { return cudaMemcpyToSymbol(symbol, src, bytes, offset, kind); };
+  return CaptureCopy(stream, "memcpy", run) ? cudaSuccess : run();
 }
 cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, std::size_t bytes,
-                                      std::size_t offset, cudaMemcpyKind kind, cudaStream_t) {
-  return cudaMemcpyFromSymbol(dst, symbol, bytes, offset, kind);
+                                      std::size_t offset, cudaMemcpyKind kind,
+                                      cudaStream_t stream) {
+  auto run = [=] { return cudaMemcpyFromSymbol(dst, symbol, bytes, offset, kind); };
+  return CaptureCopy(stream, "memcpy", run) ? cudaSuccess : run();
 }
 cudaError_t cudaGetSymbolAddress(void** ptr, const void* symbol) {
   const ws::prog::detail::Region* r = DeviceRange(symbol, 1);
@@ -337,6 +346,16 @@ constexpr ErrorText kErrors[] = {
     {cudaErrorCooperativeLaunchTooLarge, "cudaErrorCooperativeLaunchTooLarge",
      "too many blocks in cooperative launch"},
     {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported"},
+    {cudaErrorIllegalState, "cudaErrorIllegalState",
+     "operation not permitted in the current state"},
+    {cudaErrorStreamCaptureUnsupported, "cudaErrorStreamCaptureUnsupported",
+     "operation not permitted when stream is capturing"},
+    {cudaErrorStreamCaptureInvalidated, "cudaErrorStreamCaptureInvalidated",
+     "operation failed due to a previous error during capture"},
+    {cudaErrorStreamCaptureUnmatched, "cudaErrorStreamCaptureUnmatched",
+     "capture was not ended in the same stream as it began"},
+    {cudaErrorStreamCaptureWrongThread, "cudaErrorStreamCaptureWrongThread",
+     "attempt to terminate a thread-local capture sequence from another thread"},
     {cudaErrorUnknown, "cudaErrorUnknown", "unknown error"},
 };
 }  // namespace
@@ -370,8 +389,9 @@ cudaError_t cudaEventCreate(cudaEvent_t* event) {
   *event = new WsEvent{};
   return cudaSuccess;
 }
-cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t) {
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   if (event == nullptr) return cudaErrorInvalidResourceHandle;
+  if (CaptureEventRecord(event, stream)) return cudaSuccess;
   std::lock_guard lock(P().mutex);
   event->model_ms = P().model_ms;
   event->recorded = true;
@@ -411,19 +431,13 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
   if (greatest != nullptr) *greatest = -5;
   return cudaSuccess;
 }
-cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned int) {
-  return cudaSuccess;  // the emulator runs every stream's work in program order
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int) {
+  (void)CaptureWaitEvent(stream, event);  // a stream joins a capture by waiting on its event
+  return cudaSuccess;                     // the emulator runs every stream's work in program order
 }
 cudaError_t cudaStreamQuery(cudaStream_t) {
   return cudaSuccess;
 }
-cudaError_t cudaStreamCreate(cudaStream_t* stream) {
-  if (stream != nullptr) *stream = nullptr;
-  return cudaSuccess;
-}
 cudaError_t cudaStreamSynchronize(cudaStream_t) {
   return P().sticky_error;
-}
-cudaError_t cudaStreamDestroy(cudaStream_t) {
-  return cudaSuccess;
 }

@@ -112,7 +112,8 @@ cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) {
 cudaError_t cudaDeviceSetSharedMemConfig(cudaSharedMemConfig) {
   return cudaSuccess;
 }
-cudaError_t cudaDeviceSetLimit(int, std::size_t) {
+cudaError_t cudaDeviceSetLimit(int limit, std::size_t value) {
+  if (limit == cudaLimitMallocHeapSize) return ws::prog::detail::SetDeviceHeapLimit(value);
   return cudaSuccess;
 }
 cudaError_t cudaDriverGetVersion(int* version) {
@@ -137,7 +138,7 @@ cudaError_t cudaDeviceGetLimit(std::size_t* value, cudaLimit limit) {
   if (value == nullptr) return Fail(cudaErrorInvalidValue, "cudaDeviceGetLimit: null value");
   *value = limit == cudaLimitStackSize        ? 1024
            : limit == cudaLimitPrintfFifoSize ? std::size_t{1} << 20
-           : limit == cudaLimitMallocHeapSize ? std::size_t{8} << 20
+           : limit == cudaLimitMallocHeapSize ? ws::prog::detail::DeviceHeapLimit()
                                               : 0;
   return cudaSuccess;
 }

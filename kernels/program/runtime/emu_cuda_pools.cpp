@@ -181,7 +181,12 @@ cudaError_t cudaMemPoolSetAccess(cudaMemPool_t pool, const cudaMemAccessDesc* de
 }
 
 cudaError_t cudaMallocFromPoolAsync(void** ptr, std::size_t bytes, cudaMemPool_t pool,
-                                    cudaStream_t) {
+                                    cudaStream_t stream) {
+  // In a capture CUDA makes the allocation a node of the graph; here it would happen at once.
+  if (ws::prog::Capturing(stream))
+    return Fail(cudaErrorStreamCaptureUnsupported,
+                "cudaMallocAsync in a stream capture (a graph's allocation node) is not "
+                "supported (yet)");
   {
     std::lock_guard lock(G().mutex);
     if (!Known(pool)) return Fail(cudaErrorInvalidValue, "cudaMallocFromPoolAsync: not a pool");
@@ -206,7 +211,10 @@ cudaError_t cudaMallocAsync(void** ptr, std::size_t bytes, cudaStream_t stream) 
   return cudaMallocFromPoolAsync(ptr, bytes, pool, stream);
 }
 
-cudaError_t cudaFreeAsync(void* ptr, cudaStream_t) {
+cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream) {
+  if (ws::prog::Capturing(stream))
+    return Fail(cudaErrorStreamCaptureUnsupported,
+                "cudaFreeAsync in a stream capture (a graph's free node) is not supported (yet)");
   {
     std::lock_guard lock(G().mutex);
     auto it = G().allocations.find(ptr);

@@ -397,7 +397,9 @@ SiteTable::SiteTable(const SiteDesc* sites, unsigned int count, const char* cons
 }
 
 KernelTable::KernelTable(std::initializer_list<Entry> entries) {
-  for (const Entry& e : entries) RegisterKernel(e.address, e.name, e.static_shared, e.warp, e.simt);
+  for (const Entry& e : entries)
+    RegisterKernel(e.address, e.name, e.static_shared, e.warp, e.simt,
+                   reinterpret_cast<const void*>(e.bind));
 }
 
 const void* KernelWarpOf(const void* kernel) {
@@ -470,6 +472,7 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
   cfg.block = {config.block.x, config.block.y, config.block.z};
   cfg.shared_bytes = static_shared;
   cfg.dynamic_shared_bytes = static_cast<std::uint32_t>(config.shared);
+  detail::RegisterDeviceHeap();  // before the launch's buffers are taken (once, where wanted)
   {
     std::lock_guard lock(p.mutex);
     cfg.buffers = p.buffers;
@@ -519,6 +522,7 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
   LaunchTrace t = std::move(*run);
   t.engine = engine_reason.empty() ? "simt" : "fiber";
   t.engine_reason = engine_reason;
+  t.origin = LaunchOrigin();
   t.stats.flops = TakeFlops();
   t.stats.flops_counted = true;
   NameProgramSites(t, p.sites);

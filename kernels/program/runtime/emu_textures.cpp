@@ -216,8 +216,11 @@ cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p) {
   return cudaSuccess;
 }
 
-cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t) {
-  return cudaMemcpy3D(p);
+cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream) {
+  if (p == nullptr) return cudaErrorInvalidValue;
+  const cudaMemcpy3DParms copy = *p;
+  auto run = [copy] { return cudaMemcpy3D(&copy); };
+  return ws::prog::detail::CaptureCopy(stream, "memcpy", run) ? cudaSuccess : run();
 }
 
 cudaError_t cudaFreeArray(cudaArray_t array) {

@@ -18,6 +18,7 @@ struct RegisteredKernel {
   unsigned int static_shared;
   const void* warp;
   const char* simt;
+  const void* bind;
 };
 std::vector<RegisteredKernel>& Kernels() {
   static auto* k = new std::vector<RegisteredKernel>();  // never destroyed
@@ -26,13 +27,20 @@ std::vector<RegisteredKernel>& Kernels() {
 }  // namespace
 
 void RegisterKernel(const void* address, const char* name, unsigned int static_shared,
-                    const void* warp, const char* simt) {
-  Kernels().push_back({address, name, static_shared, warp, simt});
+                    const void* warp, const char* simt, const void* bind) {
+  Kernels().push_back({address, name, static_shared, warp, simt, bind});
 }
 
 const void* KernelWarpAt(const void* address) {
   for (const RegisteredKernel& k : Kernels()) {
     if (k.address == address && address != nullptr) return k.warp;
+  }
+  return nullptr;
+}
+
+const void* KernelBindAt(const void* address) {
+  for (const RegisteredKernel& k : Kernels()) {
+    if (k.address == address && address != nullptr) return k.bind;
   }
   return nullptr;
 }

@@ -66,7 +66,10 @@ struct ChildRecord {
 // launch made through a function pointer, else `written`, and the kernel's static __shared__
 // bytes (0 for one not registered).
 void RegisterKernel(const void* address, const char* name, unsigned int static_shared,
-                    const void* warp = nullptr, const char* simt = nullptr);
+                    const void* warp = nullptr, const char* simt = nullptr,
+                    const void* bind = nullptr);
+// The emulator's binder of the kernel's arguments (ws::prog::Binder; null: not registered).
+const void* KernelBindAt(const void* address);
 // The emulator's SIMT path: the kernel's warp function (null: none) and why it has none (null:
 // not known, a kernel the table lacks).
 const void* KernelWarpAt(const void* address);

@@ -207,8 +207,14 @@ class thread_block_tile {
   WS_PD unsigned int thread_rank() const { return ws_detail::LinearThread() % N; }
   WS_PD static constexpr unsigned int size() { return N; }
   WS_PD static constexpr unsigned int num_threads() { return N; }
-  WS_PD unsigned int meta_group_rank() const { return ws_detail::LinearThread() / N; }
-  WS_PD unsigned int meta_group_size() const { return (ws_detail::BlockThreads() + N - 1) / N; }
+  // Among the tiles its parent was split into: the block's, or a larger tile's (`parent`).
+  WS_PD unsigned int meta_group_rank() const {
+    return (parent != 0 ? ws_detail::LinearThread() % parent : ws_detail::LinearThread()) / N;
+  }
+  WS_PD unsigned int meta_group_size() const {
+    return parent != 0 ? parent / N : (ws_detail::BlockThreads() + N - 1) / N;
+  }
+  unsigned int parent = 0;  // the parent tile's threads (tiled_partition of a tile); 0: the block
   WS_PD bool is_valid() const { return true; }
   // On a multi-warp tile every thread names the same rank (CUDA's rule): its warp puts the value
   // in its slot, and after a barrier every thread reads it.
@@ -270,7 +276,7 @@ class thread_block_tile {
     return ws_detail::Compress(bits, Mask());
   }
   // A multi-warp tile's first warp in the block, whose slot is the tile's first.
-  WS_PD unsigned int FirstWarp() const { return meta_group_rank() * (N / 32); }
+  WS_PD unsigned int FirstWarp() const { return ws_detail::LinearThread() / N * (N / 32); }
 
  private:
   WS_PD static unsigned int Mask() { return ws_detail::SegmentMask(N); }
@@ -300,6 +306,14 @@ struct block_tile_memory {
 template <unsigned int N, typename Parent>
 WS_PD inline thread_block_tile<N> tiled_partition(const Parent&) {
   return thread_block_tile<N>();
+}
+// A tile of a tile: its meta-group is among the parent's tiles, as CUDA's.
+template <unsigned int N, unsigned int P>
+WS_PD inline thread_block_tile<N> tiled_partition(const thread_block_tile<P>&) {
+  static_assert(N <= P, "tiled_partition<N>(tile): N is at most the parent tile's size");
+  thread_block_tile<N> t;
+  t.parent = P;
+  return t;
 }
 WS_PD inline thread_group tiled_partition(const thread_group&, unsigned int n) {
   return thread_group(n);

@@ -99,6 +99,8 @@
 
 #include "ws_program_api.h"       // the runtime API: types, calls, texture objects
 #include "ws_program_arrays3d.h"  // 3D, layered and cubemap arrays
+#include "ws_program_graphs.h"    // CUDA graphs: stream capture and nodes
+#include "ws_program_heap.h"      // the device heap: new, delete, malloc, free in device code
 #include "ws_program_pools.h"     // stream-ordered allocation's memory pools
 
 // ------------------------------------------------------------------------------------------------
@@ -355,7 +357,9 @@ namespace ws::prog {
 struct Config {
   dim3 grid, block;
   std::size_t shared;
-  Config(dim3 g, dim3 b, std::size_t s = 0, cudaStream_t = 0) : grid(g), block(b), shared(s) {}
+  cudaStream_t stream;
+  Config(dim3 g, dim3 b, std::size_t s = 0, cudaStream_t st = 0)
+      : grid(g), block(b), shared(s), stream(st) {}
 };
 // Runs one launch (the runtime): `body` is called once per GPU thread.
 // `static_shared`: the bytes of the kernel's own __shared__ arrays (the rewriter counts them).
@@ -379,6 +383,15 @@ struct Launcher {
   // Each argument converted to its parameter's type where the launch is written, as a call does
   // (NULL or 0 for a pointer).
   void Run(std::decay_t<P>... args) {
+    if (config.stream != 0 && Capturing(config.stream)) {  // a node of the stream's graph
+      auto held = std::make_shared<std::tuple<std::decay_t<P>...> >(std::move(args)...);
+      Launcher self = *this;
+      self.config.stream = 0;
+      CaptureLaunch(config.stream, name, [self, held]() mutable {
+        std::apply([&](auto&... a) { Launcher(self).Run(a...); }, *held);
+      });
+      return;
+    }
     std::tuple<std::decay_t<P>...> values(std::move(args)...);
     using Warp = void (*)(::ws::simt::Warp&, P...);
     struct Context {
@@ -417,6 +430,15 @@ struct LauncherVia {
   Config config;
   template <typename... A>
   void Run(A&&... args) {
+    if (config.stream != 0 && Capturing(config.stream)) {  // a node of the stream's graph
+      auto held = std::make_shared<std::tuple<std::decay_t<A>...> >(std::forward<A>(args)...);
+      LauncherVia self = *this;
+      self.config.stream = 0;
+      CaptureLaunch(config.stream, name, [self, held]() mutable {
+        std::apply([&](auto&... a) { LauncherVia(self).Run(a...); }, *held);
+      });
+      return;
+    }
     std::tuple<std::decay_t<A>...> values(std::forward<A>(args)...);
     struct Context {
       Call* call;
@@ -454,6 +476,7 @@ LauncherVia<Call, WarpCall> LaunchVia(const char* name, unsigned int line, Call 
 
 // Each unit's kernels by address (the rewriter registers them): the name of a launch made
 // through a function pointer, and its kernel's static __shared__ bytes.
+#define WS_BIND_OF(...) ::ws::prog::BindOf(__VA_ARGS__)
 struct KernelTable {
   struct Entry {
     const void* address;
@@ -462,6 +485,9 @@ struct KernelTable {
     // The SIMT path: the kernel's warp function (WS_SIMT_WARP), or null and why not.
     const void* warp = nullptr;
     const char* simt = nullptr;
+    // The kernel bound to copies of arguments given as pointers (cudaLaunchKernel, a graph's
+    // kernel node): BindOf(&kernel).
+    Binder bind = nullptr;
   };
   KernelTable(std::initializer_list<Entry> entries);
 };
@@ -482,6 +508,25 @@ Launcher<P...> LaunchAt(const char* written, unsigned int line, void (*kernel)(P
                         Config config) {
   const void* k = reinterpret_cast<const void*>(kernel);
   return Launcher<P...>{KernelNameOf(k, written), line, KernelStaticShared(k), kernel, config};
+}
+// A kernel's arguments from the pointers cudaLaunchKernel and a kernel node take, copied as each
+// parameter's type (as CUDA copies them when the launch or the node is made).
+template <typename... P, std::size_t... I>
+BoundLaunch BindArgs(void (*kernel)(P...), void** args, std::index_sequence<I...>) {
+  auto held =
+      std::make_shared<std::tuple<std::decay_t<P>...> >(*static_cast<std::decay_t<P>*>(args[I])...);
+  return [kernel, held](const Config& config, unsigned int line) {
+    std::apply([&](auto&... a) { LaunchAt("?", line, kernel, config).Run(a...); }, *held);
+  };
+}
+template <typename... P>
+BoundLaunch BindKernel(const void* kernel, void** args) {
+  auto* k = reinterpret_cast<void (*)(P...)>(const_cast<void*>(kernel));
+  return BindArgs(k, args, std::index_sequence_for<P...>{});
+}
+template <typename... P>
+constexpr Binder BindOf(void (*)(P...)) {
+  return &BindKernel<P...>;
 }
 #endif
 

@@ -317,6 +317,30 @@ __host__ __device__ constexpr unsigned int PlaceOf(const char* file, unsigned in
 __device__ inline void SyncThreads(unsigned int place) {
   ::ws::dev::SyncThreads(place);
 }
+// The device heap (the rewriter's HeapNew and kin for new, delete, malloc and free in device
+// code): the hardware's own on a GPU.
+template <typename T, typename... A>
+__device__ inline T* HeapNew(A&&... args) {
+  return new T(static_cast<A&&>(args)...);
+}
+template <typename T>
+__device__ inline T* HeapNewArray(std::size_t n) {
+  return new T[n];
+}
+template <typename T>
+__device__ inline void HeapDelete(T* p) {
+  delete p;
+}
+template <typename T>
+__device__ inline void HeapDeleteArray(T* p) {
+  delete[] p;
+}
+__device__ inline void* HeapMalloc(std::size_t bytes) {
+  return malloc(bytes);
+}
+__device__ inline void HeapFree(void* p) {
+  free(p);
+}
 // A multi-warp tile's sync: named barrier 1 + the tile's rank. A block of more than 15 such
 // tiles, or not of whole tiles, stops the launch with a message (the emulator names its line).
 __device__ inline void TileSync(unsigned int threads, unsigned int place) {

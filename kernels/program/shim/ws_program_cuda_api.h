@@ -68,6 +68,14 @@ int NameNext(const char* name, unsigned int line);
 #define WS_SIMT_WARP(...) nullptr
 #define WS_SIMT_NONE nullptr
 #define WS_SIMT_VIA(...)
+#define WS_BIND_OF(...) nullptr
+// CUDA graphs and stream capture are the emulator's (ws_program_graphs.h); on a GPU the driver's
+// would run the recorded kernels unseen, so the program stops at the call, saying so.
+[[noreturn]] cudaError_t RefuseOnGpu(const char* what, unsigned int line);
+// The device heap: the emulator registers its buffer; on a GPU it is the hardware's own.
+inline int UseDeviceHeap() {
+  return 0;
+}
 struct KernelTable {
   struct Entry {
     const void* address;
@@ -75,6 +83,7 @@ struct KernelTable {
     unsigned int static_shared = 0;  // the kernel's static __shared__ bytes
     const void* warp = nullptr;      // the emulator's SIMT path (none on a GPU)
     const char* simt = nullptr;
+    const void* bind = nullptr;  // the emulator's cudaLaunchKernel and graph nodes (WS_BIND_OF)
   };
   KernelTable(std::initializer_list<Entry> entries);
 };

@@ -23,3 +23,6 @@
 #define cudaMallocAsync(...) ::ws::prog::MallocAsync(__VA_ARGS__)
 #define cudaMallocFromPoolAsync(...) ::ws::prog::MallocFromPoolAsync(__VA_ARGS__)
 #define cudaFreeAsync(...) ::ws::prog::FreeAsync(__VA_ARGS__)
+#define cudaStreamBeginCapture(...) \
+  ::ws::prog::RefuseOnGpu("CUDA graphs (cudaStreamBeginCapture)", __LINE__)
+#define cudaGraphCreate(...) ::ws::prog::RefuseOnGpu("CUDA graphs (cudaGraphCreate)", __LINE__)

@@ -10,6 +10,7 @@
 #pragma once
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "ws_program.h"
 
@@ -128,30 +129,35 @@ struct Small {
   WS_PD static bool IsNaN(unsigned short b) {
     return (b & kInf) == kInf && (b & ((1u << mant) - 1)) != 0;
   }
-  // max.f16 and min.f16: a NaN operand gives the other; two give NaN.
+  // max.f16 and min.f16: a NaN operand gives the other; two give NaN. -0 is below +0 (an
+  // H200: max(-0, +0) = +0, min(+0, -0) = -0).
   WS_PD static unsigned short Max(unsigned short x, unsigned short y, bool nan_wins = false) {
     if (IsNaN(x) || IsNaN(y)) return nan_wins || (IsNaN(x) && IsNaN(y)) ? kNaN : IsNaN(x) ? y : x;
-    return Value(x) >= Value(y) ? x : y;
+    if (Value(x) == Value(y)) return (x & kSign) == 0 ? x : y;
+    return Value(x) > Value(y) ? x : y;
   }
   WS_PD static unsigned short Min(unsigned short x, unsigned short y, bool nan_wins = false) {
     if (IsNaN(x) || IsNaN(y)) return nan_wins || (IsNaN(x) && IsNaN(y)) ? kNaN : IsNaN(x) ? y : x;
-    return Value(x) <= Value(y) ? x : y;
+    if (Value(x) == Value(y)) return (x & kSign) != 0 ? x : y;
+    return Value(x) < Value(y) ? x : y;
   }
   // The _sat forms: clamped to [0, 1], NaN to 0.
   WS_PD static unsigned short Sat(unsigned short r) {
     if (IsNaN(r) || (r & kSign) != 0) return 0;
     return Value(r) > 1.0 ? Round(1.0) : r;
   }
-  // To an integer type by `mode`, NaN 0, saturating at the type's ends (as cvt.rzi and kin).
+  // To an integer type by `mode`, NaN 0, saturating at the type's ends (as cvt.rzi and kin:
+  // +inf to a 64-bit type is its largest value, which no double holds).
   template <typename I>
   WS_PD static I ToInt(unsigned short b, Mode mode, double lo, double hi) {
     if (IsNaN(b)) return 0;
     const double v = Value(b);
-    double r = mode == kRZ   ? std::trunc(v)
-               : mode == kRD ? std::floor(v)
-               : mode == kRU ? std::ceil(v)
-                             : std::nearbyint(v);
-    r = r < lo ? lo : r > hi ? hi : r;
+    const double r = mode == kRZ   ? std::trunc(v)
+                     : mode == kRD ? std::floor(v)
+                     : mode == kRU ? std::ceil(v)
+                                   : std::nearbyint(v);
+    if (r < lo) return static_cast<I>(lo);
+    if (r > hi) return std::numeric_limits<I>::max();
     return static_cast<I>(r);
   }
 };

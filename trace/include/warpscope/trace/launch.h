@@ -32,6 +32,9 @@ struct LaunchTrace {
   // How the emulator ran it (docs/ENGINE.md): "simt" (a warp's lanes together) or "fiber" (each
   // thread on its own), and why not SIMT; empty on a GPU.
   std::string engine, engine_reason;
+  // Where a program's launch came from when not from a launch as written: "graph 1, node 3 of 7
+  // (kernel)" for a CUDA graph's node (empty otherwise).
+  std::string origin;
   // Per thread of the grid (index block * threads per block + thread): 1 if it made an access or
   // reached a barrier, 0 if it did nothing (it failed the bounds test). Left empty for launches
   // over kMaxActivityThreads threads.

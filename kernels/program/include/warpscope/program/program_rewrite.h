@@ -74,6 +74,7 @@ struct RewrittenProgram {
   std::vector<std::string> kernel_table;           // each kernel's address, as C++
   std::vector<std::string> kernel_table_names;     // and its name
   std::vector<std::uint64_t> kernel_table_shared;  // and its static __shared__ bytes
+  bool uses_heap = false;  // device code allocates (new, malloc): the device heap is registered
   // and its warp function (the SIMT path, docs/ENGINE.md) as C++, or "" and why it has none
   std::vector<std::string> kernel_table_warp, kernel_table_simt;
   std::vector<ProgramFile> files;  // the program's own headers it includes (not the main file)
