@@ -73,6 +73,7 @@ BarrierTimeline MakeBarrierTimeline(const LaunchTrace& launch, const BlockView& 
   for (const BarrierInstance& b : bv.barriers) {
     TimelineRelease r;
     r.line = b.site < launch.barrier_sites.size() ? launch.barrier_sites[b.site].line : 0;
+    r.tile = b.site < launch.barrier_sites.size() ? launch.barrier_sites[b.site].tile : 0;
     r.at = b.departure;
     r.skew = b.last_arrival - b.first_arrival;
     for (std::size_t th = 0; th < b.arrival.size(); ++th) {

@@ -88,9 +88,14 @@ class BarriersPanel : public Panel {
       const float x = X(rel.at);
       dl->AddLine(ImVec2(x, o.y + font * 1.2f), ImVec2(x, rows_bottom),
                   current ? IM_COL32(240, 120, 90, 255) : palette::Text(), current ? 3.0f : 1.0f);
-      char label[96];
-      std::snprintf(label, sizeof label, "line %u: skew %" PRIu64 ", max wait %" PRIu64, rel.line,
-                    rel.skew, rel.max_wait);
+      char label[128];
+      if (rel.tile != 0)  // a multi-warp tile's sync: its own threads' skew
+        std::snprintf(label, sizeof label,
+                      "line %u (a tile of %u): skew %" PRIu64 ", max wait %" PRIu64, rel.line,
+                      rel.tile, rel.skew, rel.max_wait);
+      else
+        std::snprintf(label, sizeof label, "line %u: skew %" PRIu64 ", max wait %" PRIu64, rel.line,
+                      rel.skew, rel.max_wait);
       const float w = ImGui::CalcTextSize(label).x;
       const float lx = std::min(x - w / 2, o.x + label_w + width - w);
       if (lx > label_end) {

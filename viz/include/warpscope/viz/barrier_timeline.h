@@ -30,6 +30,7 @@ struct TimelineRow {
 
 struct TimelineRelease {
   std::uint32_t line = 0;  // the barrier's source line (0: not known)
+  std::uint32_t tile = 0;  // a multi-warp tile's sync: its tile's threads (0: __syncthreads())
   std::uint64_t at = 0;    // the departure
   std::uint64_t skew = 0;  // last arrival - first, over the block's threads
   std::uint64_t max_wait = 0;
