@@ -155,7 +155,8 @@ void Worker::Run() {
     StartFibers(n);
   const std::uint64_t blocks = cfg.grid.count();
   std::optional<BlockDispatcher> dispatcher;
-  if (cfg.model_sms > 0) dispatcher.emplace(cfg.model_sms, cfg.model_blocks_per_sm);
+  if (cfg.model_sms > 0 && !cfg.cooperative)
+    dispatcher.emplace(cfg.model_sms, cfg.model_blocks_per_sm);
   for (;;) {
     const std::uint64_t b = launch_->next_block.fetch_add(1);
     if (b >= blocks || b > launch_->stop_after.load()) break;
@@ -168,8 +169,10 @@ void Worker::Run() {
     if (!(simt_ ? RunBlockSimt(b) : RunBlock(b))) {
       // The failed block's requests so far count, as each did when it was made.
       requests_.AddCounted(local_sites_, launch_->config->buffers, &stats_);
+      if (launch_->grid) launch_->grid->Leave(b, true);
       break;
     }
+    if (launch_->grid) launch_->grid->Leave(b, false);
     if (cfg.blocks_done != nullptr) cfg.blocks_done->fetch_add(1, std::memory_order_relaxed);
     if (dispatcher) {  // the block ends when its last thread does
       std::uint32_t last = 0;
@@ -266,6 +269,7 @@ void Canonicalize(Launch& L, LaunchTrace& t) {
     tally.Merge(L.shadow.tally());
     t.hazards = tally.Report(t.sites, t.buffers, remap);
     t.hazards.whole_grid = true;
+    t.hazards.grid_synced = L.config->cooperative;
     t.hazards.blocks_in_grid = t.grid.count();
     // What was checked: every shared and global access (an interval that wrote nothing is not
     // paired, but its accesses were looked at all the same).
@@ -350,6 +354,10 @@ void TileSync(std::uint32_t threads, std::uint32_t place) {
 
 std::uint64_t* TileSlots() {
   return t_worker->TileSlots();
+}
+
+void GridSync(std::uint32_t place) {
+  t_worker->GridBarrier(place);
 }
 
 std::uint64_t WarpOp(std::uint32_t kind, std::uint32_t mask, std::uint64_t value, int arg,
@@ -487,6 +495,11 @@ Result<LaunchTrace> RunLaunch(const LaunchConfig& config, const std::function<vo
       config.workers ? config.workers : std::max(1u, std::thread::hardware_concurrency());
   if (config.model_sms > 0) workers = 1;  // the model deals blocks one after another
   workers = static_cast<unsigned>(std::min<std::uint64_t>(workers, blocks));
+  // A cooperative launch: every block resident at once, each on a worker of its own.
+  if (config.cooperative) {
+    workers = static_cast<unsigned>(blocks);
+    L.grid = std::make_unique<detail::GridRendezvous>(blocks);
+  }
   std::vector<std::unique_ptr<Worker>> pool;
   for (unsigned i = 0; i < workers; ++i) pool.push_back(std::make_unique<Worker>(&L));
   RunOnWorkers(workers, [&pool](unsigned i) { pool[i]->Run(); });

@@ -312,6 +312,8 @@ class Worker {
   // A multi-warp tile's sync: a barrier of the `threads` threads of the caller's tile
   // (PassTileBarriers lets them go). worker_tiles.cpp.
   void TileBarrier(std::uint32_t threads, std::uint32_t place);
+  // this_grid().sync(): the block's barrier, then every block's (GridRendezvous).
+  void GridBarrier(std::uint32_t place);
   std::uint64_t* TileSlots() { return tile_slots_; }
 
   int BarrierCount(std::uint32_t place, int predicate) {

@@ -94,7 +94,9 @@ Worker::BlockStop Worker::StopOf(std::uint32_t n) const {
   for (std::uint32_t i = 0; i < n; ++i) {
     if (threads_[i].status == ThreadStatus::kExited)
       ++n_exited;
-    else if (threads_[i].barrier_place == place0 && threads_[i].barrier_tile == 0)
+    else if (threads_[i].barrier_place == place0 &&
+             threads_[i].barrier_tile == threads_[0].barrier_tile &&
+             (threads_[i].barrier_tile == 0 || threads_[i].barrier_tile == kGridSync))
       ++n_same;
   }
   return n_exited == n ? BlockStop::kEnded
@@ -127,6 +129,13 @@ bool Worker::RunBlock(std::uint64_t b) {
     if (stop == BlockStop::kApart) {
       ReportBarrierMismatch(b, bidx, n);
       return false;
+    }
+    // this_grid().sync(): the block's threads are all there; then every block's.
+    if (threads_[0].barrier_tile == kGridSync) {
+      std::string why;
+      const auto outcome = launch_->grid->Arrive(b, place0, &why);
+      if (outcome == GridRendezvous::Outcome::kError) ReportError(b, why);
+      if (outcome != GridRendezvous::Outcome::kPassed) return false;
     }
     // Everyone waits at the same barrier: all leave when the last one arrived.
     if (!PassBarrier(b, place0, n)) return false;
@@ -196,13 +205,13 @@ void Worker::BeginBlock(std::uint64_t b, const uint3& bidx) {
 void Worker::ReportBarrierMismatch(std::uint64_t b, const uint3& bidx, std::uint32_t n) {
   std::vector<std::uint32_t> exited;
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::uint32_t>> by_place;
-  bool tiles = false;
+  bool tiles = false;  // a multi-warp tile's sync among them
   for (std::uint32_t i = 0; i < n; ++i) {
     if (threads_[i].status == ThreadStatus::kExited) {
       exited.push_back(i);
     } else {
       by_place[{threads_[i].barrier_place, threads_[i].barrier_tile}].push_back(i);
-      tiles = tiles || threads_[i].barrier_tile != 0;
+      tiles = tiles || (threads_[i].barrier_tile != 0 && threads_[i].barrier_tile != kGridSync);
     }
   }
   std::ostringstream m;
@@ -210,7 +219,9 @@ void Worker::ReportBarrierMismatch(std::uint64_t b, const uint3& bidx, std::uint
   bool first = true;
   for (const auto& [at, ids] : by_place) {
     m << (first ? "" : "; ") << "threads " << ThreadList(ids) << " wait at ";
-    if (at.second == 0)
+    if (at.second == kGridSync)
+      m << "this_grid().sync()";
+    else if (at.second == 0)
       m << "__syncthreads()";
     else
       m << "the sync() of a tile of " << at.second << " threads";

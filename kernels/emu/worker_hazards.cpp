@@ -54,6 +54,13 @@ void Worker::CheckInterval(bool block_end) {
       hazards_begin_ = 0;
     }
   }
+  if (launch_
+          ->grid) {  // a cooperative launch: not paired across blocks (HazardReport::grid_synced)
+    shadow_batch_.accesses.clear();
+    shadow_batch_.offsets.clear();
+    shadow_batch_.values.clear();
+    return;
+  }
   launch_->shadow.Put(current_.block, shadow_batch_, block_end);
 }
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -36,6 +37,7 @@ constexpr std::size_t kMaxSites = 256;
 // A kept block's access records at most (36 bytes each with their values: 576 MB).
 constexpr std::size_t kMaxKept = std::size_t{16} << 20;
 constexpr std::size_t kMaxBarrierSites = 16;
+constexpr std::uint32_t kGridSync = ~0u;  // ThreadCtx::barrier_tile of a thread at a grid sync
 constexpr std::size_t kMaxWarpOpSites = 32;
 #if defined(__SANITIZE_ADDRESS__)
 constexpr std::size_t kStackBytes = 256 * 1024;
@@ -76,6 +78,7 @@ struct ThreadCtx {
   ThreadStatus status = ThreadStatus::kReady;
   std::uint32_t barrier_place = 0;  // MakePlace(file, line) of the barrier it waits at
   std::uint32_t barrier_tile = 0;   // its tile's threads (a multi-warp tile's sync); 0: the block
+                                    // (kGridSync: this_grid().sync(), a block barrier first)
   std::uint32_t epoch = 0;          // barriers passed so far
   bool in_kernel = false;           // suspended inside the kernel body (at a barrier), not parked
   bool touched = false;             // made an access or met a barrier in this block
@@ -116,6 +119,29 @@ struct ThreadCtx {
 //-------------------------------------------------------------------------------------------------
 
 // What all workers of one launch share.
+// this_grid().sync() in a cooperative launch (worker_tiles.cpp): every block, each on a worker of
+// its own, waits until all have come. A block that ends (or fails) while others wait, or before
+// a sync they reach, breaks it: on a GPU they would wait for ever.
+class GridRendezvous {
+ public:
+  explicit GridRendezvous(std::uint64_t blocks) : blocks_(blocks) {}
+  enum class Outcome { kPassed, kStop, kError };
+  // Block `b`'s threads all wait at the grid sync at `place`. kStop: another block failed (its
+  // error is the launch's); kError: `*why` says what broke the sync.
+  Outcome Arrive(std::uint64_t b, std::uint32_t place, std::string* why);
+  // Block `b` ended (`failed`: with an error); it reaches no more grid syncs.
+  void Leave(std::uint64_t b, bool failed);
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable passed_;
+  const std::uint64_t blocks_;
+  std::uint64_t arrived_ = 0, left_ = 0, generation_ = 0;
+  std::uint32_t place_ = 0;  // the sync the waiting blocks are at
+  bool broken_ = false, failed_ = false;
+  std::string why_;
+};
+
 struct Launch {
   const LaunchConfig* config = nullptr;
   const std::function<void()>* body = nullptr;
@@ -129,8 +155,9 @@ struct Launch {
   std::vector<SiteInfo> sites_by_id;                // provisional id -> info, written under mutex
   std::map<std::uint32_t, std::uint16_t> barrier_ids;    // place -> provisional id
   std::map<std::uint32_t, std::uint32_t> barrier_tiles;  // place -> a multi-warp tile's threads
-  std::map<std::uint64_t, std::uint16_t> warp_op_ids;    // (place << 8 | kind) -> provisional id
-  std::vector<std::uint64_t> warp_op_counts;             // by provisional id
+  std::unique_ptr<GridRendezvous> grid;  // a cooperative launch's grid syncs (worker_tiles.cpp)
+  std::map<std::uint64_t, std::uint16_t> warp_op_ids;  // (place << 8 | kind) -> provisional id
+  std::vector<std::uint64_t> warp_op_counts;           // by provisional id
   std::atomic<bool> truncated{false};  // a block's figures are partial (memory bounds)
   std::uint64_t error_block = ~0ull;
   std::string error;

@@ -9,6 +9,74 @@
 
 namespace ws::emu::detail {
 
+// ------------------------------------------------------------------------------------------------
+// this_grid().sync() (a cooperative launch): every block on a worker of its own meets at it.
+// ------------------------------------------------------------------------------------------------
+
+GridRendezvous::Outcome GridRendezvous::Arrive(std::uint64_t b, std::uint32_t place,
+                                               std::string* why) {
+  std::unique_lock lock(mutex_);
+  auto broken = [&] {
+    *why = why_;
+    return failed_ ? Outcome::kStop : Outcome::kError;
+  };
+  if (broken_) return broken();
+  if (left_ > 0) {  // a block ended before this sync: the others would wait for it for ever
+    broken_ = true;
+    why_ = "block " + std::to_string(b) + " waits at this_grid().sync() on line " +
+           std::to_string(PlaceLine(place)) + ", which " + std::to_string(left_) +
+           " block(s) ended without reaching. On a GPU the grid waits for ever; every block of "
+           "a cooperative launch must reach each grid sync";
+    passed_.notify_all();
+    return broken();
+  }
+  place_ = place;
+  const std::uint64_t generation = generation_;
+  if (++arrived_ == blocks_) {
+    arrived_ = 0;
+    ++generation_;
+    passed_.notify_all();
+    return Outcome::kPassed;
+  }
+  passed_.wait(lock, [&] { return generation_ != generation || broken_; });
+  return generation_ != generation ? Outcome::kPassed : broken();
+}
+
+void GridRendezvous::Leave(std::uint64_t b, bool failed) {
+  std::lock_guard lock(mutex_);
+  ++left_;
+  if (broken_) return;
+  if (failed) {
+    broken_ = failed_ = true;
+  } else if (arrived_ > 0) {
+    broken_ = true;
+    why_ = "block " + std::to_string(b) + " ended without reaching this_grid().sync() on line " +
+           std::to_string(PlaceLine(place_)) + ", at which " + std::to_string(arrived_) +
+           " block(s) wait. On a GPU the grid waits for ever; every block of a cooperative "
+           "launch must reach each grid sync";
+  } else {
+    return;
+  }
+  passed_.notify_all();
+}
+
+void Worker::GridBarrier(std::uint32_t place) {
+  if (launch_->grid == nullptr)
+    Fail(place,
+         "this_grid().sync() in a launch that is not cooperative: launch the kernel with "
+         "cudaLaunchCooperativeKernel (on a GPU this is undefined: the grid's blocks need not "
+         "all be resident)");
+  ThreadCtx* c = t_ctx;
+  c->status = ThreadStatus::kAtBarrier;
+  c->barrier_place = place;
+  c->barrier_tile = kGridSync;
+  YieldToScheduler(c);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Multi-warp tiles.
+// ------------------------------------------------------------------------------------------------
+
 void Worker::TileBarrier(std::uint32_t threads, std::uint32_t place) {
   const auto n = static_cast<std::uint32_t>(launch_->config->block.count());
   if (threads < 64 || threads > 1024 || (threads & (threads - 1)) != 0)

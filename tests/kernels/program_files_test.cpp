@@ -311,14 +311,13 @@ TEST(CoursePrograms, WhatIsNotRunYetIsRefusedByNameAtItsLine) {
       {"#include <cublas_v2.h>\nint main() { return 0; }\n", 1, "cuBLAS is not supported (yet)"},
       {"#include <curand_kernel.h>\nint main() { return 0; }\n", 1,
        "cuRAND is not supported (yet)"},
-      {"#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
-       "__global__ void k() { cg::this_grid().sync(); }\nint main() { return 0; }\n",
-       3, "this_grid().sync(), a barrier of the whole grid, is not supported (yet)"},
+      {"#include <cstdio>\n#include <mma.h>\nint main() { return 0; }\n", 2,
+       "Tensor cores (wmma) is not supported (yet)"},
       {"__global__ void k() { asm volatile(\"bar.sync 0;\"); }\nint main() { return 0; }\n", 1,
        "inline PTX (asm(\"bar.sync 0;\")) is not supported (yet)"},
-      {"int main() { void* a[1] = {};\n"
-       "  cudaLaunchCooperativeKernel((void*)0, dim3(1), dim3(1), a); return 0; }\n",
-       2, "cudaLaunchCooperativeKernel is not supported (yet)"},
+      {"int main() { cudaGraphExec_t e = nullptr;\n"
+       "  cudaGraphExecUpdate(e, nullptr, nullptr); return 0; }\n",
+       2, "cudaGraphExecUpdate is not supported (yet)"},
   };
   for (const Case& c : cases) {
     LessonRun run = RunText(c.text);

@@ -30,7 +30,12 @@ std::string BlockList(const std::vector<std::uint32_t>& ids) {
 std::string HazardReport::Checked() const {
   std::ostringstream s;
   auto n = [](std::uint64_t v) { return FormatNumber(static_cast<double>(v)); };
-  if (whole_grid) {
+  if (whole_grid && grid_synced) {
+    s << (blocks_in_grid == 1 ? "the one block" : "every block of " + n(blocks_in_grid))
+      << ": shared memory within each block (" << n(shared_accesses)
+      << " accesses), global memory within each block (" << n(global_accesses)
+      << " accesses); not across blocks, whose grid syncs the check does not follow (yet)";
+  } else if (whole_grid) {
     s << (blocks_in_grid == 1 ? "the one block" : "every block of " + n(blocks_in_grid))
       << ": shared memory within each block (" << n(shared_accesses)
       << " accesses), global memory within and across blocks (" << n(global_accesses)
@@ -180,6 +185,7 @@ nlohmann::json HazardsJson(const HazardReport& r) {
   j["whole_grid"] = r.whole_grid;
   j["unshadowed_accesses"] = r.unshadowed_accesses;
   j["unlogged_reads"] = r.unlogged_reads;
+  if (r.grid_synced) j["grid_synced"] = true;
   j["cut_intervals"] = r.cut_intervals;
   j["blocks"] = r.blocks;
   j["blocks_in_grid"] = r.blocks_in_grid;
@@ -212,6 +218,7 @@ Result<HazardReport> HazardsFromJson(const nlohmann::json& j) {
     r.whole_grid = j.value("whole_grid", false);  // files from before whole-grid checks
     r.unshadowed_accesses = j.value("unshadowed_accesses", std::uint64_t{0});
     r.unlogged_reads = j.value("unlogged_reads", std::uint64_t{0});
+    r.grid_synced = j.value("grid_synced", false);
     r.cut_intervals = j.value("cut_intervals", std::uint64_t{0});
     r.blocks = j.at("blocks").get<std::vector<std::uint32_t>>();
     r.blocks_in_grid = j.at("blocks_in_grid").get<std::uint64_t>();

@@ -263,6 +263,49 @@ cudaError_t cudaLaunchKernel(const void* func, dim3 grid, dim3 block, void** arg
   return cudaSuccess;
 }
 
+// The emulator's own bound on a cooperative launch: each block is resident at once on a thread of
+// its own, its threads' stacks with it.
+constexpr unsigned long long kMaxCooperativeBlocks = 1024, kMaxCooperativeThreads = 65536;
+
+cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block, void** args,
+                                        std::size_t shared, cudaStream_t stream) {
+  const auto bind = reinterpret_cast<ws::prog::Binder>(ws::prog::KernelBindAt(func));
+  if (bind == nullptr)
+    return Fail(cudaErrorInvalidDeviceFunction,
+                "cudaLaunchCooperativeKernel: the function is not one of the program's kernels "
+                "the rewriter could bind");
+  const unsigned long long blocks = 1ull * grid.x * grid.y * grid.z;
+  const unsigned long long threads = 1ull * block.x * block.y * block.z;
+  // Every block resident at once: as many as the device holds (the preset's multiprocessors
+  // times the blocks of this size one holds), as CUDA checks.
+  int per_sm = 0;
+  if (cudaError_t e = cudaOccupancyOf(&per_sm, func, static_cast<int>(threads), shared);
+      e != cudaSuccess)
+    return e;
+  cudaDeviceProp prop;
+  cudaGetDeviceProperties(&prop, 0);
+  const unsigned long long most = 1ull * per_sm * prop.multiProcessorCount;
+  if (blocks > most)
+    return Fail(cudaErrorCooperativeLaunchTooLarge,
+                "cudaLaunchCooperativeKernel: a grid of " + std::to_string(blocks) + " blocks of " +
+                    std::to_string(threads) + " threads; the device holds at most " +
+                    std::to_string(most) + " at once (" + std::to_string(per_sm) +
+                    " a multiprocessor x " + std::to_string(prop.multiProcessorCount) + ")");
+  if (blocks > kMaxCooperativeBlocks || blocks * threads > kMaxCooperativeThreads)
+    return Fail(cudaErrorCooperativeLaunchTooLarge,
+                "cudaLaunchCooperativeKernel: a grid of " + std::to_string(blocks) + " blocks of " +
+                    std::to_string(threads) + " threads; the emulator keeps at most " +
+                    std::to_string(kMaxCooperativeBlocks) + " blocks and " +
+                    std::to_string(kMaxCooperativeThreads) +
+                    " threads of a cooperative launch resident at once");
+  const ws::prog::BoundLaunch launch = bind(func, args);
+  ws::prog::Config config(grid, block, shared, 0);
+  config.cooperative = true;
+  ws::prog::CaptureLaunch(stream, ws::prog::KernelNameAt(func, "kernel"),
+                          [launch, config] { launch(config, 0); });
+  return cudaSuccess;
+}
+
 // ------------------------------------------------------------------------------------------------
 // Graphs node by node.
 // ------------------------------------------------------------------------------------------------

@@ -431,6 +431,10 @@ void TileSync(unsigned int threads, unsigned int place) {
   emu::TileSync(threads, place);
 }
 
+void GridSync(unsigned int place) {
+  emu::GridSync(place);
+}
+
 unsigned long long* TileSlots() {
   return reinterpret_cast<unsigned long long*>(emu::TileSlots());
 }
@@ -468,6 +472,7 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
     };
   }
   cfg.kernel = name;
+  cfg.cooperative = config.cooperative;
   cfg.grid = {config.grid.x, config.grid.y, config.grid.z};
   cfg.block = {config.block.x, config.block.y, config.block.z};
   cfg.shared_bytes = static_shared;

@@ -25,8 +25,8 @@
 //   shuffles (five meetings for 32 lanes); over a multi-warp tile, each warp's butterfly, then
 //   its partial in its warp's slot, a tile barrier, every thread folding the tile's partials in
 //   warp order, and a second barrier before the slots are used again.
-// - this_grid(): thread_rank() and size(); its sync(), a grid-wide barrier, is refused where it is
-//   called (the emulator runs a grid's blocks one after another).
+// - this_grid(): thread_rank() and size(); its sync(), a barrier of the whole grid in a
+//   cooperative launch (ws::prog::GridSync; every block resident at once).
 #pragma once
 
 #if !defined(WS_PROGRAM_GPU)
@@ -35,12 +35,6 @@
 
 namespace cooperative_groups {
 namespace ws_detail {
-
-#if defined(WS_PROGRAM_PARSE)
-#define WS_CG_UNAVAILABLE(what) __attribute__((unavailable(what)))
-#else
-#define WS_CG_UNAVAILABLE(what)
-#endif
 
 WS_PD inline unsigned int LinearThread() {
   return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
@@ -405,10 +399,12 @@ class grid_group {
   WS_PD unsigned long long num_threads() const { return size(); }
   WS_PD dim3 group_dim() const { return gridDim; }
   WS_PD bool is_valid() const { return true; }
-  WS_CG_UNAVAILABLE(
-      "this_grid().sync(), a barrier of the whole grid, is not supported (yet): the emulator runs "
-      "a grid's blocks one after another")
-  WS_PD void sync() const {}
+  // A barrier of every thread of the grid: in a cooperative launch (cudaLaunchCooperativeKernel)
+  // the emulator keeps every block resident and each waits for all; elsewhere it stops the launch
+  // with its line (a GPU's behaviour is undefined).
+  WS_PD void sync(unsigned int line = __builtin_LINE(), const char* file = __builtin_FILE()) const {
+    ::ws::prog::GridSync(ws_detail::Place(file, line));
+  }
 };
 WS_PD inline grid_group this_grid() {
   return grid_group();
@@ -476,7 +472,5 @@ WS_PD inline void sync(const Group& g, unsigned int line = __builtin_LINE(),
                        const char* file = __builtin_FILE()) {
   g.sync(line, file);
 }
-
-#undef WS_CG_UNAVAILABLE
 
 }  // namespace cooperative_groups

@@ -145,6 +145,7 @@ namespace ws::prog {
 __device__ void SyncThreads(unsigned int place);  // what cooperative_groups.h's sync() calls
 __device__ void TileSync(unsigned int threads, unsigned int place);
 __device__ unsigned long long* TileSlots();
+__device__ void GridSync(unsigned int place);
 }  // namespace ws::prog
 #define WS_DEVICE_PRINTF printf
 #define WS_DEVICE_CLOCK clock
@@ -358,6 +359,7 @@ struct Config {
   dim3 grid, block;
   std::size_t shared;
   cudaStream_t stream;
+  bool cooperative = false;  // cudaLaunchCooperativeKernel's
   Config(dim3 g, dim3 b, std::size_t s = 0, cudaStream_t st = 0)
       : grid(g), block(b), shared(s), stream(st) {}
 };

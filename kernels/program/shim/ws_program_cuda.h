@@ -354,6 +354,15 @@ __device__ inline void TileSync(unsigned int threads, unsigned int place) {
   }
   ::ws::dev::TileSync(threads, place);
 }
+// this_grid().sync(): cooperative launches are refused on a GPU (RefuseOnGpu at the launch), so
+// a grid sync here is in a launch that is not one, as on a GPU undefined: it stops the launch.
+__device__ inline void GridSync(unsigned int place) {
+  printf(
+      "warpscope: line %u: this_grid().sync() in a launch that is not cooperative "
+      "(cudaLaunchCooperativeKernel)\n",
+      place & 0xffffu);
+  __trap();
+}
 // The block's 32 slots of 8 bytes through which a multi-warp tile's threads exchange values.
 __device__ inline unsigned long long* TileSlots() {
   __shared__ unsigned long long slots[32];

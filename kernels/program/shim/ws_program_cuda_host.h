@@ -26,3 +26,5 @@
 #define cudaStreamBeginCapture(...) \
   ::ws::prog::RefuseOnGpu("CUDA graphs (cudaStreamBeginCapture)", __LINE__)
 #define cudaGraphCreate(...) ::ws::prog::RefuseOnGpu("CUDA graphs (cudaGraphCreate)", __LINE__)
+#define cudaLaunchCooperativeKernel(...) \
+  ::ws::prog::RefuseOnGpu("Cooperative launches (cudaLaunchCooperativeKernel)", __LINE__)

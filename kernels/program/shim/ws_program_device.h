@@ -388,6 +388,7 @@ unsigned int BlockThreads();
 // A multi-warp tile's barrier and its warps' slots (cooperative_groups.h; ws::emu::TileSync).
 void TileSync(unsigned int threads, unsigned int place);
 unsigned long long* TileSlots();
+void GridSync(unsigned int place);  // this_grid().sync()
 // A value of more than 8 bytes (a uint4, a struct) moves 8 bytes a meeting, as the hardware
 // moves it 4 bytes a SHFL.
 template <typename T>

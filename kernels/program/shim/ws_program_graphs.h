@@ -124,6 +124,17 @@ cudaError_t cudaLaunchKernel(void (*func)(P...), dim3 grid, dim3 block, void** a
                              std::size_t shared = 0, cudaStream_t stream = 0) {
   return cudaLaunchKernel(reinterpret_cast<const void*>(func), grid, block, args, shared, stream);
 }
+// A cooperative launch: every block resident at once, so this_grid().sync() can wait for all. A
+// grid larger than the device could hold at once fails with cudaErrorCooperativeLaunchTooLarge
+// (by the preset's occupancy), as on a GPU.
+cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block, void** args,
+                                        std::size_t shared = 0, cudaStream_t stream = 0);
+template <typename... P>
+cudaError_t cudaLaunchCooperativeKernel(void (*func)(P...), dim3 grid, dim3 block, void** args,
+                                        std::size_t shared = 0, cudaStream_t stream = 0) {
+  return cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(func), grid, block, args, shared,
+                                     stream);
+}
 
 namespace ws::prog {
 // A launch's configuration, its stream included (a capturing stream's launch becomes a node).

@@ -48,6 +48,8 @@ void TileSync(std::uint32_t threads, std::uint32_t place);
 // The block's 32 slots of 8 bytes, one per warp, through which a multi-warp tile's threads
 // exchange values between two of its barriers (CUDA's tiles use their scratch memory so).
 std::uint64_t* TileSlots();
+// this_grid().sync(): in a cooperative launch, a barrier of every thread of the grid.
+void GridSync(std::uint32_t place);
 // A warp-level intrinsic (WarpOpKind in trace/records.h: 0 __shfl_sync, 1 up, 2 down, 3 xor,
 // 4 __ballot_sync, 5 __any_sync, 6 __all_sync, 7 __activemask, 8 __syncwarp): the lanes of the
 // warp meet; `value` is the lane's value or predicate, `arg` the source lane, delta or lane mask.

@@ -43,6 +43,9 @@ struct WarpLanes {
 struct LaunchConfig {
   std::string kernel;
   Dim3 grid, block;
+  // A cooperative launch (cudaLaunchCooperativeKernel): every block resident at once, each on a
+  // worker of its own, so that this_grid().sync() can wait for all.
+  bool cooperative = false;
   std::uint32_t shared_bytes = 0;          // declared static shared memory, checked before running
   std::uint32_t dynamic_shared_bytes = 0;  // <<<grid, block, bytes>>>
   std::vector<BufferInfo> buffers;

@@ -1,0 +1,101 @@
+// this_grid().sync() in a cooperative launch (issue 50, item 7; docs/PROGRAMS.md "Cooperative
+// groups"): every block resident at once, each waiting for all at each grid sync; a grid sync
+// outside a cooperative launch, a block that leaves early and a grid too large for the device
+// stop with their reasons, as CUDA's rules say.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "program_test_util.h"
+#include "warpscope/program/program.h"
+
+namespace ws {
+namespace {
+
+// Each step, block b's thread 0 writes a[b] = 10 step + b, the grid syncs, and it reads its
+// neighbour's a[(b + 1) % 4] written in the same step: only a grid-wide barrier makes that the
+// value of this step. `early`: block 3 returns before the first sync.
+std::string Program(const char* launch, bool early) {
+  return std::string(R"(#include <cstdio>
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void steps(int* a, int* out, int early) {
+  cg::grid_group grid = cg::this_grid();
+  if (early && blockIdx.x == 3) return;
+  for (int step = 1; step <= 3; ++step) {
+    if (threadIdx.x == 0) a[blockIdx.x] = 10 * step + blockIdx.x;
+    grid.sync();
+    if (threadIdx.x == 0) out[4 * (step - 1) + blockIdx.x] = a[(blockIdx.x + 1) % 4];
+    grid.sync();
+  }
+}
+int main() {
+  int *a, *out;
+  cudaMallocManaged(&a, 4 * sizeof(int));
+  cudaMallocManaged(&out, 12 * sizeof(int));
+  int early = )") +
+         (early ? "1" : "0") + R"(;
+  void* args[] = {&a, &out, &early};
+  )" + launch +
+         R"(
+  printf("%s\n", cudaGetErrorName(cudaDeviceSynchronize()));
+  for (int i = 0; i < 12; ++i) printf("%d ", out[i]);
+  printf("\n");
+}
+)";
+}
+
+TEST(GridSync, EveryBlockWaitsForAllAtEachGridSync) {
+  const LessonRun r = test::RunText(Program(
+      "printf(\"%s\\n\", cudaGetErrorName(cudaLaunchCooperativeKernel((void*)steps, dim3(4), "
+      "dim3(64), args)));",
+      false));
+  ASSERT_TRUE(r.program->ok()) << r.program->failure;
+  // Step s: block b reads 10 s + (b + 1) % 4.
+  EXPECT_EQ(r.program->stdout_text,
+            "cudaSuccess\ncudaSuccess\n11 12 13 10 21 22 23 20 31 32 33 30 \n");
+  ASSERT_EQ(r.launches.size(), 1u);
+  const LaunchTrace& t = r.launches[0];
+  // Two grid syncs a step, 3 steps, 4 blocks: each block's pass of each is an instance.
+  std::uint64_t instances = 0;
+  for (const BarrierStats& b : t.stats.barriers) instances += b.instances;
+  EXPECT_EQ(instances, 24u);
+  EXPECT_TRUE(t.hazards.grid_synced);
+  EXPECT_NE(t.hazards.Checked().find("not across blocks, whose grid syncs"), std::string::npos);
+  EXPECT_EQ(t.engine, "fiber");
+}
+
+TEST(GridSync, AGridSyncOutsideACooperativeLaunchOrALeavingBlockStops) {
+  const LessonRun plain = test::RunText(Program("steps<<<4, 64>>>(a, out, early);", false));
+  EXPECT_NE(plain.program->failure.find(
+                "this_grid().sync() in a launch that is not cooperative: launch the kernel with "
+                "cudaLaunchCooperativeKernel"),
+            std::string::npos)
+      << plain.program->failure;
+  const LessonRun early = test::RunText(
+      Program("cudaLaunchCooperativeKernel((void*)steps, dim3(4), dim3(64), args);", true));
+  EXPECT_NE(early.program->failure.find("ended without reaching"), std::string::npos)
+      << early.program->failure;
+  EXPECT_NE(early.program->failure.find("On a GPU the grid waits for ever"), std::string::npos)
+      << early.program->failure;
+}
+
+// A grid larger than the device holds at once: the hopper preset's 132 multiprocessors hold 2
+// blocks of 1024 threads each (2048 threads a multiprocessor), 264 in all.
+TEST(GridSync, AGridTooLargeToBeResidentIsRefusedAsCudaRefusesIt) {
+  const LessonRun r = test::RunText(Program(
+      "printf(\"%s\\n\", cudaGetErrorName(cudaLaunchCooperativeKernel((void*)steps, dim3(265), "
+      "dim3(1024), args)));",
+      false));
+  ASSERT_TRUE(r.program->ok()) << r.program->failure;
+  EXPECT_EQ(r.program->stdout_text.substr(0, r.program->stdout_text.find('\n')),
+            "cudaErrorCooperativeLaunchTooLarge");
+  EXPECT_NE(r.program->stderr_text.find("the device holds at most 264 at once (2 a multiprocessor "
+                                        "x 132)"),
+            std::string::npos)
+      << r.program->stderr_text;
+  EXPECT_TRUE(r.launches.empty());
+}
+
+}  // namespace
+}  // namespace ws
