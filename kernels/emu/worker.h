@@ -385,7 +385,7 @@ class Worker {
   BlockStop StopOf(std::uint32_t n) const;
   void BeginBlock(std::uint64_t b, const uint3& bidx);
   void ReportBarrierMismatch(std::uint64_t b, const uint3& bidx, std::uint32_t n);
-  bool PassBarrier(std::uint64_t b, std::uint32_t place, std::uint32_t n);
+  bool PassBarrier(std::uint64_t b, std::uint32_t place, std::uint32_t n, std::uint32_t floor = 0);
   int PassTileBarriers(std::uint64_t b, std::uint32_t n);  // worker_tiles.cpp
   void EndBlock(std::uint64_t b, std::uint32_t n);
   void FinishWarpIfExited(std::uint32_t w, std::uint32_t n);  // worker_access.cpp

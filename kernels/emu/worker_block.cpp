@@ -131,14 +131,17 @@ bool Worker::RunBlock(std::uint64_t b) {
       return false;
     }
     // this_grid().sync(): the block's threads are all there; then every block's.
+    // Every block leaves at the grid's latest arrival (the blocks' clocks kept together).
+    std::uint32_t floor = 0;
     if (threads_[0].barrier_tile == kGridSync) {
+      for (std::uint32_t i = 0; i < n; ++i) floor = std::max(floor, threads_[i].clock);
       std::string why;
-      const auto outcome = launch_->grid->Arrive(b, place0, &why);
+      const auto outcome = launch_->grid->Arrive(b, place0, &floor, &why);
       if (outcome == GridRendezvous::Outcome::kError) ReportError(b, why);
       if (outcome != GridRendezvous::Outcome::kPassed) return false;
     }
     // Everyone waits at the same barrier: all leave when the last one arrived.
-    if (!PassBarrier(b, place0, n)) return false;
+    if (!PassBarrier(b, place0, n, floor)) return false;
   }
   EndBlock(b, n);
   return true;
@@ -229,7 +232,12 @@ void Worker::ReportBarrierMismatch(std::uint64_t b, const uint3& bidx, std::uint
     first = false;
   }
   if (!exited.empty()) m << "; threads " << ThreadList(exited) << " exited without reaching it";
-  if (tiles)
+  const bool grid = std::any_of(by_place.begin(), by_place.end(),
+                                [](const auto& at) { return at.first.second == kGridSync; });
+  if (grid)
+    m << ". On a GPU this hangs or corrupts the grid; every thread of a cooperative launch must "
+         "reach each this_grid().sync(), and every thread of a block the same __syncthreads().";
+  else if (tiles)
     m << ". On a GPU this hangs or corrupts the block; every thread of a tile must reach the "
          "same sync() of its tile, and every thread of a block the same __syncthreads().";
   else
@@ -241,7 +249,8 @@ void Worker::ReportBarrierMismatch(std::uint64_t b, const uint3& bidx, std::uint
 // Every thread of the block waits at the barrier at `place`: all leave when the last one arrived
 // (the departure), with the block's count for __syncthreads_count(). False: too many barrier
 // sites (the launch stops).
-bool Worker::PassBarrier(std::uint64_t b, std::uint32_t place, std::uint32_t n) {
+bool Worker::PassBarrier(std::uint64_t b, std::uint32_t place, std::uint32_t n,
+                         std::uint32_t floor) {
   if (hazards_) CheckInterval();
   const std::uint16_t id = BarrierId(place);
   if (id >= kMaxBarrierSites) {
@@ -249,7 +258,7 @@ bool Worker::PassBarrier(std::uint64_t b, std::uint32_t place, std::uint32_t n) 
                        std::to_string(kMaxBarrierSites) + " __syncthreads() sites");
     return false;
   }
-  std::uint32_t departure = 0, earliest = ~0u;
+  std::uint32_t departure = floor, earliest = ~0u;  // floor: a grid sync's latest arrival
   int count = 0;
   bool one_instance = true;  // every thread's count of this barrier agrees
   const std::uint32_t iteration = threads_[0].barrier_count[id];

@@ -128,7 +128,8 @@ class GridRendezvous {
   enum class Outcome { kPassed, kStop, kError };
   // Block `b`'s threads all wait at the grid sync at `place`. kStop: another block failed (its
   // error is the launch's); kError: `*why` says what broke the sync.
-  Outcome Arrive(std::uint64_t b, std::uint32_t place, std::string* why);
+  // `clock`: the block's latest arrival in, the grid's (every block's) out.
+  Outcome Arrive(std::uint64_t b, std::uint32_t place, std::uint32_t* clock, std::string* why);
   // Block `b` ended (`failed`: with an error); it reaches no more grid syncs.
   void Leave(std::uint64_t b, bool failed);
 
@@ -137,7 +138,8 @@ class GridRendezvous {
   std::condition_variable passed_;
   const std::uint64_t blocks_;
   std::uint64_t arrived_ = 0, left_ = 0, generation_ = 0;
-  std::uint32_t place_ = 0;  // the sync the waiting blocks are at
+  std::uint32_t latest_ = 0, released_ = 0;  // this sync's latest arrival; the last one passed
+  std::uint32_t place_ = 0;                  // the sync the waiting blocks are at
   bool broken_ = false, failed_ = false;
   std::string why_;
 };

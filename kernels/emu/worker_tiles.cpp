@@ -14,7 +14,7 @@ namespace ws::emu::detail {
 // ------------------------------------------------------------------------------------------------
 
 GridRendezvous::Outcome GridRendezvous::Arrive(std::uint64_t b, std::uint32_t place,
-                                               std::string* why) {
+                                               std::uint32_t* clock, std::string* why) {
   std::unique_lock lock(mutex_);
   auto broken = [&] {
     *why = why_;
@@ -31,15 +31,25 @@ GridRendezvous::Outcome GridRendezvous::Arrive(std::uint64_t b, std::uint32_t pl
     return broken();
   }
   place_ = place;
+  latest_ = std::max(latest_, *clock);
   const std::uint64_t generation = generation_;
   if (++arrived_ == blocks_) {
     arrived_ = 0;
+    released_ = latest_;
+    latest_ = 0;
     ++generation_;
+    *clock = released_;
     passed_.notify_all();
     return Outcome::kPassed;
   }
   passed_.wait(lock, [&] { return generation_ != generation || broken_; });
-  return generation_ != generation ? Outcome::kPassed : broken();
+  if (generation_ != generation) {
+    // (A block of the next generation cannot release before this one has read it: it needs this
+    // block's arrival at the next sync first.)
+    *clock = released_;
+    return Outcome::kPassed;
+  }
+  return broken();
 }
 
 void GridRendezvous::Leave(std::uint64_t b, bool failed) {

@@ -97,5 +97,37 @@ TEST(GridSync, AGridTooLargeToBeResidentIsRefusedAsCudaRefusesIt) {
   EXPECT_TRUE(r.launches.empty());
 }
 
+// The blocks' clocks are kept together at a grid sync: block 0 makes 200 accesses before it, block
+// 1 none; after it, block 1's clock64() is past block 0's before it. A bound of the emulator's
+// own (64 blocks resident) is named when passed.
+TEST(GridSync, EveryBlockLeavesAtTheGridsLatestArrival) {
+  const LessonRun r = test::RunText(R"(#include <cstdio>
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void k(int* a, long long* t) {
+  if (blockIdx.x == 0)
+    for (int i = 0; i < 200; ++i) a[threadIdx.x] += i;
+  if (threadIdx.x == 0 && blockIdx.x == 0) t[0] = clock64();
+  cg::this_grid().sync();
+  if (threadIdx.x == 0 && blockIdx.x == 1) t[1] = clock64();
+}
+int main() {
+  int* a;
+  long long* t;
+  cudaMallocManaged(&a, 32 * sizeof(int));
+  cudaMallocManaged(&t, 2 * sizeof(long long));
+  void* args[] = {&a, &t};
+  cudaLaunchCooperativeKernel((void*)k, dim3(2), dim3(32), args);
+  cudaDeviceSynchronize();
+  printf("%d\n", t[1] > t[0] ? 1 : 0);
+  printf("%s\n", cudaGetErrorName(cudaLaunchCooperativeKernel((void*)k, dim3(65), dim3(32), args)));
+}
+)");
+  ASSERT_TRUE(r.program->ok()) << r.program->failure;
+  EXPECT_EQ(r.program->stdout_text, "1\ncudaErrorCooperativeLaunchTooLarge\n");
+  EXPECT_NE(r.program->stderr_text.find("the emulator keeps at most 64 blocks"), std::string::npos)
+      << r.program->stderr_text;
+}
+
 }  // namespace
 }  // namespace ws

@@ -265,7 +265,9 @@ cudaError_t cudaLaunchKernel(const void* func, dim3 grid, dim3 block, void** arg
 
 // The emulator's own bound on a cooperative launch: each block is resident at once on a thread of
 // its own, its threads' stacks with it.
-constexpr unsigned long long kMaxCooperativeBlocks = 1024, kMaxCooperativeThreads = 65536;
+// Each resident block holds an OS thread (its stack reserved) and its threads' fiber stacks, all
+// under the run's 4 GiB of address space: 64 blocks and 8,192 threads fit with room to spare.
+constexpr unsigned long long kMaxCooperativeBlocks = 64, kMaxCooperativeThreads = 8192;
 
 cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block, void** args,
                                         std::size_t shared, cudaStream_t stream) {
@@ -276,14 +278,21 @@ cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block,
                 "the rewriter could bind");
   const unsigned long long blocks = 1ull * grid.x * grid.y * grid.z;
   const unsigned long long threads = 1ull * block.x * block.y * block.z;
-  // Every block resident at once: as many as the device holds (the preset's multiprocessors
-  // times the blocks of this size one holds), as CUDA checks.
-  int per_sm = 0;
-  if (cudaError_t e = cudaOccupancyOf(&per_sm, func, static_cast<int>(threads), shared);
-      e != cudaSuccess)
-    return e;
   cudaDeviceProp prop;
   cudaGetDeviceProperties(&prop, 0);
+  if (blocks == 0 || threads == 0 || threads > static_cast<unsigned>(prop.maxThreadsPerBlock))
+    return Fail(cudaErrorInvalidConfiguration,
+                "cudaLaunchCooperativeKernel: blocks of " + std::to_string(threads) +
+                    " threads in a grid of " + std::to_string(blocks) + " (1 to " +
+                    std::to_string(prop.maxThreadsPerBlock) + " threads a block)");
+  // Every block resident at once: as many as the device holds (the preset's multiprocessors
+  // times the blocks of this size and shared memory, static and dynamic, one holds), as CUDA
+  // checks.
+  int per_sm = 0;
+  if (cudaError_t e = cudaOccupancyOf(&per_sm, func, static_cast<int>(threads),
+                                      shared + ws::prog::KernelStaticSharedAt(func));
+      e != cudaSuccess)
+    return e;
   const unsigned long long most = 1ull * per_sm * prop.multiProcessorCount;
   if (blocks > most)
     return Fail(cudaErrorCooperativeLaunchTooLarge,
