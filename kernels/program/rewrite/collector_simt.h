@@ -60,6 +60,12 @@ std::set<unsigned> DependentCalls(const Stmt* body);
 
 enum class TileCallKind { kNotTile, kTileMeets, kTileQuery };
 TileCallKind TileCall(const CallExpr* c);
+// collector_simt_groups.cpp: a cooperative-groups class of the shim's by name ("thread_block";
+// "" for anything else); does call `c` make, take or act on a tile of more than 32 threads; is
+// `f` a thread_block's own query or this_thread_block().
+std::string GroupClass(QualType t);
+bool MultiWarpTile(const CallExpr* c);
+bool BlockQuery(const FunctionDecl* f);
 
 // A loop's parts (a for, while or do statement); body is null for any other statement.
 struct LoopParts {

@@ -361,13 +361,12 @@ bool CompileUnit(ProgramJob& job, std::size_t k, const std::filesystem::path& ro
                           "written for another CUDA version?): " +
                               plain_error);
 #endif
-  return CompileFailure(job, !r.started
-                                 ? "could not start the compiler " + c[0] + ": " + r.start_error
-                             : r.timed_out ? "the compiler took longer than " +
-                                                 std::to_string(limit_s) + " s"
-                                           : "the host compiler refused the rewritten program (a "
-                                             "Warpscope limit; please report it): " +
-                                                 FirstError(r.err, 6));
+  return CompileFailure(
+      job, !r.started    ? "could not start the compiler " + c[0] + ": " + r.start_error
+           : r.timed_out ? "the compiler took longer than " + std::to_string(limit_s) + " s"
+                         : "the host compiler refused the rewritten program (a "
+                           "Warpscope limit; please report it): " +
+                               FirstError(r.err, 6));
 }
 
 // Links the units' objects into `exe`; false with the failure set.

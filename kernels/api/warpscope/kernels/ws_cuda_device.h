@@ -318,19 +318,17 @@ __device__ __forceinline__ unsigned Vote(std::uint32_t kind, const char* file, u
   return out;
 }
 
-__device__ __forceinline__ void SyncThreads(std::uint32_t place) {
-  const RecorderState& r = ws_recorder_state;
-  if (r.mode == kOff) {
-    (__syncthreads)();
-    return;
-  }
+// A recorded barrier: the arrival's stamps, `pass` (the barrier, returning its count of the
+// threads that brought 1: never 0), the departure's, and the event (`tile_warps`: a multi-warp
+// tile's sync, RecordBarrierPassed). The departure stamp must be read after the barrier
+// releases. ptxas schedules special-register reads freely (a plain __syncthreads() between two
+// reads gave departure == arrival on an H100), so the read depends on the barrier's result.
+template <typename Pass>
+__device__ __forceinline__ void TimedBarrier(std::uint32_t place, std::uint32_t tile_warps,
+                                             Pass pass) {
   const std::uint64_t arrival = GlobalTimer();
   const long long arrival_clock = clock64();
-  // The departure stamp must be read after the barrier releases. ptxas schedules special-
-  // register reads freely (a plain __syncthreads() between two reads gave departure == arrival
-  // on an H100), so the read depends on the barrier's result: __syncthreads_count is the same
-  // block-wide barrier and returns the block's thread count, never 0.
-  const int arrived = __syncthreads_count(1);
+  const std::uint32_t arrived = pass();
   std::uint64_t departure = 0;
   long long departure_clock = arrival_clock;
   if (arrived > 0) {
@@ -338,7 +336,16 @@ __device__ __forceinline__ void SyncThreads(std::uint32_t place) {
     departure_clock = clock64();
   }
   RecordBarrierPassed(place, arrival, departure,
-                      static_cast<std::uint32_t>(departure_clock - arrival_clock));
+                      static_cast<std::uint32_t>(departure_clock - arrival_clock), tile_warps);
+}
+
+__device__ __forceinline__ void SyncThreads(std::uint32_t place) {
+  if (ws_recorder_state.mode == kOff) {
+    (__syncthreads)();
+    return;
+  }
+  // __syncthreads_count is the same block-wide barrier and returns the block's thread count.
+  TimedBarrier(place, 0, [] { return static_cast<std::uint32_t>(__syncthreads_count(1)); });
 }
 
 // A multi-warp tile's sync (cooperative groups' thread_block_tile<64..1024>): the tile's
@@ -347,25 +354,20 @@ __device__ __forceinline__ void SyncThreads(std::uint32_t place) {
 __device__ __forceinline__ void TileSync(std::uint32_t threads, std::uint32_t place) {
   const std::uint32_t linear = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
   const std::uint32_t id = 1 + linear / threads;
-  const RecorderState& r = ws_recorder_state;
-  const std::uint64_t arrival = r.mode == kOff ? 0 : GlobalTimer();
-  const long long arrival_clock = clock64();
-  // The barrier's count of the threads that brought 1 (its tile's, never 0) orders the
-  // departure's reads after it, as __syncthreads_count does SyncThreads'.
-  std::uint32_t arrived = 0;
-  asm volatile("{ .reg .pred p; setp.ne.u32 p, 1, 0; bar.red.popc.u32 %0, %1, %2, p; }"
-               : "=r"(arrived)
-               : "r"(id), "r"(threads)
-               : "memory");
-  if (r.mode == kOff) return;
-  std::uint64_t departure = 0;
-  long long departure_clock = arrival_clock;
-  if (arrived > 0) {
-    departure = GlobalTimer();
-    departure_clock = clock64();
+  // The barrier's count of the threads that brought 1: its tile's.
+  auto pass = [id, threads] {
+    std::uint32_t arrived = 0;
+    asm volatile("{ .reg .pred p; setp.ne.u32 p, 1, 0; bar.red.popc.u32 %0, %1, %2, p; }"
+                 : "=r"(arrived)
+                 : "r"(id), "r"(threads)
+                 : "memory");
+    return arrived;
+  };
+  if (ws_recorder_state.mode == kOff) {
+    pass();
+    return;
   }
-  RecordBarrierPassed(place, arrival, departure,
-                      static_cast<std::uint32_t>(departure_clock - arrival_clock), threads / 32);
+  TimedBarrier(place, threads / 32, pass);
 }
 
 }  // namespace ws::dev
