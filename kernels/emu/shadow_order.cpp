@@ -6,13 +6,15 @@ namespace ws::emu {
 void ShadowOrder::Put(std::uint64_t block, GlobalShadow::Batch& batch, bool block_end) {
   // Not this block's turn yet: its accesses wait with its worker, without taking the lock (the
   // worker whose turn it is holds it while it puts blocks in).
-  if (!block_end && batch.size() < kBacklog && next_.load(std::memory_order_acquire) != block)
+  if (!block_end && (batch.size() < kBacklog || never_wait_) &&
+      next_.load(std::memory_order_acquire) != block)
     return;
   std::unique_lock lock(mutex_);
   if (next_ != block && !abandoned_) {
     const std::size_t backlog = batch.size() + waiting_accesses_;
-    if (!block_end && backlog < kBacklog) return;  // later
-    if (block_end && backlog < kBacklog) {
+    const bool room = backlog < kBacklog || never_wait_;
+    if (!block_end && room) return;  // later
+    if (block_end && room) {
       waiting_accesses_ += batch.size();
       GlobalShadow::Batch& moved = waiting_[block] = std::move(batch);
       batch = {};

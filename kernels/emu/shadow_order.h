@@ -27,6 +27,10 @@ class ShadowOrder {
   // into the waiting blocks). `block_end`: the block has no more.
   void Put(std::uint64_t block, GlobalShadow::Batch& batch, bool block_end);
   void Abandon();
+  // A cooperative launch's shadow of one grid epoch: every block is resident and waits for the
+  // others at the grid sync that ends the epoch, so no worker may wait for its turn here (a block
+  // held back would hold the sync): each keeps its accesses, however many, until its turn.
+  void NeverWait() { never_wait_ = true; }
   // What the shadow found (after every worker finished).
   const HazardTally& tally() const { return tally_; }
 
@@ -37,6 +41,7 @@ class ShadowOrder {
   HazardTally tally_;
   std::atomic<std::uint64_t> next_{0};  // the block whose accesses go in next
   bool abandoned_ = false;
+  bool never_wait_ = false;
   std::map<std::uint64_t, GlobalShadow::Batch> waiting_;
   std::size_t waiting_accesses_ = 0;
   // Emptied batches of waiting blocks, handed back to the workers whose batches wait (a fresh

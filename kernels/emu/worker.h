@@ -417,6 +417,10 @@ class Worker {
   std::vector<std::pair<void*, std::uint32_t>> shared_arrays_;  // static arrays, zeroed per block
   bool step_each_access_ = false;  // the schedule stops threads before every access
   bool hazards_ = false;           // LaunchConfig::whole_grid_hazards
+  // A cooperative launch's grid epoch (grid syncs passed) and whether the interval being checked
+  // ends at a grid sync (Launch::GridShadow).
+  std::uint32_t grid_epoch_ = 0;
+  bool grid_epoch_end_ = false;
   std::size_t hazards_begin_ = 0;  // current_.accesses from here: the interval not checked
   IntervalPairs interval_pairs_;
   HazardTally hazard_tally_;

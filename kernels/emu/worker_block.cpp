@@ -139,6 +139,7 @@ bool Worker::RunBlock(std::uint64_t b) {
       const auto outcome = launch_->grid->Arrive(b, place0, &floor, &why);
       if (outcome == GridRendezvous::Outcome::kError) ReportError(b, why);
       if (outcome != GridRendezvous::Outcome::kPassed) return false;
+      grid_epoch_end_ = hazards_;  // the interval's check ends the block's grid epoch
     }
     // Everyone waits at the same barrier: all leave when the last one arrived.
     if (!PassBarrier(b, place0, n, floor)) return false;
@@ -149,6 +150,8 @@ bool Worker::RunBlock(std::uint64_t b) {
 
 // Each thread of block `b` back at its start, and the block's records empty.
 void Worker::BeginBlock(std::uint64_t b, const uint3& bidx) {
+  grid_epoch_ = 0;
+  grid_epoch_end_ = false;
   const LaunchConfig& cfg = *launch_->config;
   const Dim3 bd = cfg.block, gd = cfg.grid;
   const std::uint32_t n = static_cast<std::uint32_t>(bd.count());

@@ -54,11 +54,11 @@ void Worker::CheckInterval(bool block_end) {
       hazards_begin_ = 0;
     }
   }
-  if (launch_
-          ->grid) {  // a cooperative launch: not paired across blocks (HazardReport::grid_synced)
-    shadow_batch_.accesses.clear();
-    shadow_batch_.offsets.clear();
-    shadow_batch_.values.clear();
+  if (launch_->grid) {  // a cooperative launch: paired across blocks within each grid epoch
+    launch_->GridShadow(grid_epoch_)
+        .Put(current_.block, shadow_batch_, block_end || grid_epoch_end_);
+    if (grid_epoch_end_) ++grid_epoch_;
+    grid_epoch_end_ = false;
     return;
   }
   launch_->shadow.Put(current_.block, shadow_batch_, block_end);

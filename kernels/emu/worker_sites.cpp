@@ -114,6 +114,8 @@ void Worker::ReportError(std::uint64_t block, const std::string& message) {
   while (block < cur && !launch_->stop_after.compare_exchange_weak(cur, block)) {
   }
   launch_->shadow.Abandon();  // the launch fails: nobody waits for a turn
+  std::lock_guard shadows(launch_->grid_shadows_mutex);
+  for (auto& s : launch_->grid_shadows) s->Abandon();
 }
 
 }  // namespace ws::emu::detail

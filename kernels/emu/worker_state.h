@@ -172,6 +172,18 @@ struct Launch {
   HazardTally hazards;  // the workers' tallies, merged as each finishes (under mutex)
   std::vector<std::uint8_t> only_read_broken;  // by buffer id: a store reached one only read
   ShadowOrder shadow;
+  // A cooperative launch's: one shadow a grid epoch (the accesses between two grid syncs), which
+  // pairs the blocks' global accesses of that epoch only (the grid sync orders the rest).
+  std::mutex grid_shadows_mutex;
+  std::vector<std::unique_ptr<ShadowOrder>> grid_shadows;
+  ShadowOrder& GridShadow(std::uint32_t epoch) {
+    std::lock_guard lock(grid_shadows_mutex);
+    while (grid_shadows.size() <= epoch) {
+      grid_shadows.push_back(std::make_unique<ShadowOrder>());
+      grid_shadows.back()->NeverWait();
+    }
+    return *grid_shadows[epoch];
+  }
   std::unique_ptr<GridCacheReplay> cache;  // LaunchConfig::cache_probes, if any
 };
 

@@ -4,49 +4,19 @@
 // stop with their reasons, as CUDA's rules say.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
+#include "program_features_programs.h"
 #include "program_test_util.h"
 #include "warpscope/program/program.h"
+#include "warpscope/trace/hazards.h"
 
 namespace ws {
 namespace {
 
-// Each step, block b's thread 0 writes a[b] = 10 step + b, the grid syncs, and it reads its
-// neighbour's a[(b + 1) % 4] written in the same step: only a grid-wide barrier makes that the
-// value of this step. `early`: block 3 returns before the first sync.
-std::string Program(const char* launch, bool early) {
-  return std::string(R"(#include <cstdio>
-#include <cooperative_groups.h>
-namespace cg = cooperative_groups;
-__global__ void steps(int* a, int* out, int early) {
-  cg::grid_group grid = cg::this_grid();
-  if (early && blockIdx.x == 3) return;
-  for (int step = 1; step <= 3; ++step) {
-    if (threadIdx.x == 0) a[blockIdx.x] = 10 * step + blockIdx.x;
-    grid.sync();
-    if (threadIdx.x == 0) out[4 * (step - 1) + blockIdx.x] = a[(blockIdx.x + 1) % 4];
-    grid.sync();
-  }
-}
-int main() {
-  int *a, *out;
-  cudaMallocManaged(&a, 4 * sizeof(int));
-  cudaMallocManaged(&out, 12 * sizeof(int));
-  int early = )") +
-         (early ? "1" : "0") + R"(;
-  void* args[] = {&a, &out, &early};
-  )" + launch +
-         R"(
-  printf("%s\n", cudaGetErrorName(cudaDeviceSynchronize()));
-  for (int i = 0; i < 12; ++i) printf("%d ", out[i]);
-  printf("\n");
-}
-)";
-}
-
 TEST(GridSync, EveryBlockWaitsForAllAtEachGridSync) {
-  const LessonRun r = test::RunText(Program(
+  const LessonRun r = test::RunText(test::GridSyncProgram(
       "printf(\"%s\\n\", cudaGetErrorName(cudaLaunchCooperativeKernel((void*)steps, dim3(4), "
       "dim3(64), args)));",
       false));
@@ -61,29 +31,72 @@ TEST(GridSync, EveryBlockWaitsForAllAtEachGridSync) {
   for (const BarrierStats& b : t.stats.barriers) instances += b.instances;
   EXPECT_EQ(instances, 24u);
   EXPECT_TRUE(t.hazards.grid_synced);
-  EXPECT_NE(t.hazards.Checked().find("not across blocks, whose grid syncs"), std::string::npos);
+  // Each step's reads of the neighbour's word follow its write across a grid sync: no race.
+  EXPECT_NE(t.hazards.Checked().find("within and across blocks between grid syncs"),
+            std::string::npos)
+      << t.hazards.Checked();
+  EXPECT_EQ(t.hazards.Total(), 0u);
   EXPECT_EQ(t.engine, "fiber");
 }
 
 TEST(GridSync, AGridSyncOutsideACooperativeLaunchOrALeavingBlockStops) {
-  const LessonRun plain = test::RunText(Program("steps<<<4, 64>>>(a, out, early);", false));
+  const LessonRun plain =
+      test::RunText(test::GridSyncProgram("steps<<<4, 64>>>(a, out, early);", false));
   EXPECT_NE(plain.program->failure.find(
                 "this_grid().sync() in a launch that is not cooperative: launch the kernel with "
                 "cudaLaunchCooperativeKernel"),
             std::string::npos)
       << plain.program->failure;
-  const LessonRun early = test::RunText(
-      Program("cudaLaunchCooperativeKernel((void*)steps, dim3(4), dim3(64), args);", true));
+  const LessonRun early = test::RunText(test::GridSyncProgram(
+      "cudaLaunchCooperativeKernel((void*)steps, dim3(4), dim3(64), args);", true));
   EXPECT_NE(early.program->failure.find("ended without reaching"), std::string::npos)
       << early.program->failure;
   EXPECT_NE(early.program->failure.find("On a GPU the grid waits for ever"), std::string::npos)
       << early.program->failure;
 }
 
+// Races across blocks are looked for between grid syncs: block b reads its neighbour's a[b + 1]
+// after the sync that follows the neighbour's write (ordered: no race), then zeroes its own a[b],
+// which block b - 1 reads in the same epoch: 4 pairs, one a word (a mutation that pairs across
+// the sync finds 8, one that drops the epochs' shadows 0).
+TEST(GridSync, ARaceAcrossBlocksBetweenTwoGridSyncsIsFound) {
+  const LessonRun r = test::RunText(R"(#include <cstdio>
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void k(int* a, int* out) {
+  cg::grid_group grid = cg::this_grid();
+  if (threadIdx.x == 0) a[blockIdx.x] = blockIdx.x + 1;
+  grid.sync();
+  if (threadIdx.x == 0) out[blockIdx.x] = a[(blockIdx.x + 1) % 4];
+  if (threadIdx.x == 0) a[blockIdx.x] = 0;
+}
+int main() {
+  int *a, *out;
+  cudaMallocManaged(&a, 4 * sizeof(int));
+  cudaMallocManaged(&out, 4 * sizeof(int));
+  void* args[] = {&a, &out};
+  cudaLaunchCooperativeKernel((void*)k, dim3(4), dim3(32), args);
+  cudaDeviceSynchronize();
+}
+)");
+  ASSERT_TRUE(r.program->ok()) << r.program->failure;
+  ASSERT_EQ(r.launches.size(), 1u);
+  const HazardReport& h = r.launches[0].hazards;
+  EXPECT_TRUE(h.grid_synced);
+  const std::string text = HazardsText(h, r.launches[0]);
+  EXPECT_EQ(h.Total(), 4u) << text;
+  // Between the read on line 8 and the store on line 9, in global memory.
+  for (const HazardGroup& g : h.groups) {
+    EXPECT_EQ(g.space, MemorySpace::kGlobal) << text;
+    EXPECT_EQ(std::min(g.first_line, g.second_line), 8u) << text;
+    EXPECT_EQ(std::max(g.first_line, g.second_line), 9u) << text;
+  }
+}
+
 // A grid larger than the device holds at once: the hopper preset's 132 multiprocessors hold 2
 // blocks of 1024 threads each (2048 threads a multiprocessor), 264 in all.
 TEST(GridSync, AGridTooLargeToBeResidentIsRefusedAsCudaRefusesIt) {
-  const LessonRun r = test::RunText(Program(
+  const LessonRun r = test::RunText(test::GridSyncProgram(
       "printf(\"%s\\n\", cudaGetErrorName(cudaLaunchCooperativeKernel((void*)steps, dim3(265), "
       "dim3(1024), args)));",
       false));

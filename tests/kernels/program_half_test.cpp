@@ -114,7 +114,8 @@ int main() {
 
 // Where IEEE leaves a choice the GPU's is taken: max and min order -0 below +0 (an H200's
 // max(-0, +0) is +0 and min(+0, -0) is -0, either way round), and +inf to a 64-bit integer is
-// its largest value (cvt saturates).
+// its largest value (cvt saturates), as is a float too large for __float2int_rz/_rn (and NaN is
+// 0: an H200's half_bits.cu row of 1e10 * 64 gave INT_MAX where a C++ cast gives INT_MIN).
 TEST(CoursePrograms, HalfMaxMinOfZerosAndInfinityToIntegersAreTheGpus) {
   const LessonRun r = test::RunText(R"(#include <cstdio>
 #include <cuda_fp16.h>
@@ -123,11 +124,14 @@ int main() {
   printf("%04x %04x %04x %04x %lld %llu\n", __half_as_ushort(__hmax(a, b)),
          __half_as_ushort(__hmax(b, a)), __half_as_ushort(__hmin(a, b)),
          __half_as_ushort(__hmin(b, a)), __half2ll_rz(inf), __half2ull_rz(inf));
+  volatile float big = 6.4e11f, nan = __int_as_float(0x7fc00000);
+  printf("%d %d %d\n", __float2int_rz(big), __float2int_rn(-big), __float2int_rz(nan));
 }
 )");
   ASSERT_TRUE(r.program->ok()) << r.program->failure;
   EXPECT_EQ(r.program->stdout_text,
-            "0000 0000 8000 8000 9223372036854775807 18446744073709551615\n");
+            "0000 0000 8000 8000 9223372036854775807 18446744073709551615\n"
+            "2147483647 -2147483648 0\n");
 }
 
 }  // namespace

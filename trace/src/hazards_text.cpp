@@ -33,8 +33,8 @@ std::string HazardReport::Checked() const {
   if (whole_grid && grid_synced) {
     s << (blocks_in_grid == 1 ? "the one block" : "every block of " + n(blocks_in_grid))
       << ": shared memory within each block (" << n(shared_accesses)
-      << " accesses), global memory within each block (" << n(global_accesses)
-      << " accesses); not across blocks, whose grid syncs the check does not follow (yet)";
+      << " accesses), global memory within and across blocks between grid syncs ("
+      << n(global_accesses) << " accesses)";
   } else if (whole_grid) {
     s << (blocks_in_grid == 1 ? "the one block" : "every block of " + n(blocks_in_grid))
       << ": shared memory within each block (" << n(shared_accesses)

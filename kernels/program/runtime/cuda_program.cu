@@ -58,6 +58,11 @@ struct Program {
   cudaError_t sticky = cudaSuccess;
   BadAccess* bad_device = nullptr;
   bool written = false;
+  // The device heap (UseDeviceHeap): its buffer, registered at the first launch, and its word.
+  bool heap_wanted = false;
+  unsigned char* heap = nullptr;
+  std::size_t heap_bytes = 0;
+  unsigned long long* heap_word = nullptr;
 
   Program() {
     run.backend = "cuda";
@@ -117,6 +122,12 @@ std::string BadAccessText(const BadAccess& b) {
   Program& p = P();
   std::ostringstream m;
   m << "line " << (b.place & 0xffffu) << ": ";
+  if (b.op == kOpNotCooperative)
+    return m.str() +
+           "this_grid().sync() in a launch that is not cooperative: launch the kernel with "
+           "cudaLaunchCooperativeKernel (block (" +
+           std::to_string(b.block[0]) + "," + std::to_string(b.block[1]) + "," +
+           std::to_string(b.block[2]) + "))";
   const unsigned int site = b.place >> 16;
   if (site >= 1 && site <= p.sites.column.size())
     m << "column " << p.sites.column[site - 1] << ": ";
@@ -218,7 +229,9 @@ Symbol::Symbol(const void* shadow, std::size_t bytes, const char* name, unsigned
 }
 
 KernelTable::KernelTable(std::initializer_list<Entry> entries) {
-  for (const Entry& e : entries) RegisterKernel(e.address, e.name, e.static_shared);
+  for (const Entry& e : entries)
+    RegisterKernel(e.address, e.name, e.static_shared, nullptr, nullptr,
+                   reinterpret_cast<const void*>(e.bind));
 }
 
 const char* KernelNameOf(const void* kernel, const char* written) {
@@ -227,6 +240,20 @@ const char* KernelNameOf(const void* kernel, const char* written) {
 
 unsigned int KernelStaticShared(const void* kernel) {
   return KernelStaticSharedAt(kernel);
+}
+
+int UseDeviceHeap() {
+  P().heap_wanted = true;
+  return 0;
+}
+
+cudaError_t DeviceSetLimit(cudaLimit limit, std::size_t value) {
+  if (limit == cudaLimitMallocHeapSize && P().heap != nullptr) {
+    std::cerr << "warpscope: cudaDeviceSetLimit(cudaLimitMallocHeapSize): the device heap is in "
+                 "use since the first launch; set its size before any launch, as CUDA requires\n";
+    return cudaErrorInvalidValue;
+  }
+  return (cudaDeviceSetLimit)(limit, value);
 }
 
 int NameNext(const char* name, unsigned int) {
@@ -363,14 +390,44 @@ void UploadRegions(Program& p, Scratch& scratch, ProgramDeviceState* state,
 
 }  // namespace
 
+namespace {
+// The device heap's buffer, of the device's cudaLimitMallocHeapSize bytes (8 MB unless the program
+// set another before), and its word, at the first launch of a program that allocates in device
+// code (ws_program_cuda_groups.h).
+void StartDeviceHeap(const char* name, unsigned int line) {
+  Program& p = P();
+  std::size_t bytes = 0;
+  if (cudaDeviceGetLimit(&bytes, cudaLimitMallocHeapSize) != cudaSuccess || bytes == 0)
+    bytes = std::size_t{8} << 20;
+  void* heap = nullptr;
+  void* word = nullptr;
+  if ((cudaMalloc)(&heap, bytes) != cudaSuccess || (cudaMalloc)(&word, 8) != cudaSuccess ||
+      cudaMemset(heap, 0, bytes) != cudaSuccess || cudaMemset(word, 0, 8) != cudaSuccess)
+    FailRun(line, std::string(name) + ": no device memory for a device heap of " +
+                      std::to_string(bytes) + " bytes (cudaLimitMallocHeapSize)");
+  const std::size_t id = AddRegion("device heap", bytes, kKeyGlobal);
+  p.regions[id].device = heap;
+  p.heap = static_cast<unsigned char*>(heap);
+  p.heap_bytes = bytes;
+  p.heap_word = static_cast<unsigned long long*>(word);
+}
+}  // namespace
+
 void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
                const Config& config, LaunchPass pass, void* context) {
   Program& p = P();
   if (!p.backend) StartRecorder(name, line);
+  if (p.heap_wanted && p.heap == nullptr) StartDeviceHeap(name, line);
   Scratch scratch;
   ProgramDeviceState state{};
   std::vector<CudaBackend::DeviceRange> live;
   UploadRegions(p, scratch, &state, &live);
+  if (p.heap != nullptr) {
+    state.heap = p.heap;
+    state.heap_bytes = p.heap_bytes;
+    state.heap_word = p.heap_word;
+    live.push_back({p.heap_word, 8});  // restored between the passes, as the heap's blocks
+  }
   state.file_tag = FileTag(p.sites.main_file.c_str());
   state.shared = scratch.Upload(std::vector<unsigned int>(2 * kSharedSlots + 1, 0u));
   state.bad = p.bad_device;
@@ -385,6 +442,7 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
     state.instance_slots = state.instances != nullptr ? threads : 0;
   }
   state.flops = scratch.Zeroed<unsigned long long>(1);
+  if (config.cooperative) state.grid_barrier = scratch.Zeroed<unsigned int>(2);
   *p.bad = BadAccess{};
   p.backend->UseProgramMemory(p.buffers, live);
   const std::size_t before = p.backend->launches().size();
@@ -427,18 +485,12 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
     t.stats.flops = flops;
     t.stats.flops_counted = true;
   }
+  t.origin = LaunchOrigin();
+  // A cooperative launch's blocks sync as a grid: accesses are not paired across blocks (as on
+  // the emulator, HazardReport::grid_synced).
+  t.hazards.grid_synced = config.cooperative;
   NameProgramSites(t, p.sites);
   KeepLaunch(p.run, std::move(t));
-}
-
-cudaError_t RefuseOnGpu(const char* what, unsigned int line) {
-  Program& p = P();
-  p.run.error = "line " + std::to_string(line) + ": " + what +
-                " on a GPU are not supported (yet): the emulator runs them (--backend emu)";
-  std::cerr << "warpscope: " << p.run.error << "\n";
-  std::fflush(stdout);
-  Program::Write();
-  std::_Exit(3);
 }
 
 }  // namespace ws::prog

@@ -97,12 +97,7 @@ namespace ws::prog {
 void RecordTexture(const void* texel, unsigned int bytes, unsigned int place);
 }  // namespace ws::prog
 namespace ws::prog::detail {
-// Stream capture (emu_cuda_graphs.cpp): true where the stream is capturing and the call became
-// part of its graph (an event's record, a stream joining by its wait, a copy or fill as a node
-// named `what`: "memcpy" or "memset").
-bool CaptureEventRecord(cudaEvent_t event, cudaStream_t stream);
-bool CaptureWaitEvent(cudaStream_t stream, cudaEvent_t event);
-bool CaptureCopy(cudaStream_t stream, const char* what, std::function<cudaError_t()> run);
+// Stream capture: ws_program_capture.h (cuda_graphs.cpp).
 // The device heap (emu_device_heap.cpp): its size, set before the first launch, and its buffer,
 // registered at the first launch of a program that allocates in device code.
 std::size_t DeviceHeapLimit();

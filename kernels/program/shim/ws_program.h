@@ -511,25 +511,7 @@ Launcher<P...> LaunchAt(const char* written, unsigned int line, void (*kernel)(P
   const void* k = reinterpret_cast<const void*>(kernel);
   return Launcher<P...>{KernelNameOf(k, written), line, KernelStaticShared(k), kernel, config};
 }
-// A kernel's arguments from the pointers cudaLaunchKernel and a kernel node take, copied as each
-// parameter's type (as CUDA copies them when the launch or the node is made).
-template <typename... P, std::size_t... I>
-BoundLaunch BindArgs(void (*kernel)(P...), void** args, std::index_sequence<I...>) {
-  auto held =
-      std::make_shared<std::tuple<std::decay_t<P>...> >(*static_cast<std::decay_t<P>*>(args[I])...);
-  return [kernel, held](const Config& config, unsigned int line) {
-    std::apply([&](auto&... a) { LaunchAt("?", line, kernel, config).Run(a...); }, *held);
-  };
-}
-template <typename... P>
-BoundLaunch BindKernel(const void* kernel, void** args) {
-  auto* k = reinterpret_cast<void (*)(P...)>(const_cast<void*>(kernel));
-  return BindArgs(k, args, std::index_sequence_for<P...>{});
-}
-template <typename... P>
-constexpr Binder BindOf(void (*)(P...)) {
-  return &BindKernel<P...>;
-}
+#include "ws_program_bind.h"
 #endif
 
 }  // namespace ws::prog

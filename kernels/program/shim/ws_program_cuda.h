@@ -23,6 +23,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -408,6 +409,7 @@ __host__ __device__ inline InstanceView* CurrentInstanceView() {
 #define WS_INSTANCE_FN __host__ __device__
 #include "ws_program_cuda_groups.h"    // tiles' and the grid's syncs, the device heap
 #include "ws_program_cuda_textures.h"  // texture fetches with their site
+#include "ws_program_heap.h"           // new, delete, malloc and free over it
 #include "ws_program_instance.h"
 namespace ws::prog {
 
@@ -453,6 +455,15 @@ struct Launcher {
   // Each argument converted to its parameter's type where the launch is written, as a call does
   // (NULL or 0 for a pointer).
   void Run(std::decay_t<P>... args) {
+    if (config.stream != 0 && Capturing(config.stream)) {  // a node of the stream's graph
+      auto held = std::make_shared<std::tuple<std::decay_t<P>...>>(std::move(args)...);
+      Launcher self = *this;
+      self.config.stream = 0;
+      CaptureLaunch(config.stream, name, [self, held]() mutable {
+        std::apply([&](auto&... a) { Launcher(self).Run(a...); }, *held);
+      });
+      return;
+    }
     std::tuple<std::decay_t<P>...> values(std::move(args)...);
     struct Context {
       void (*kernel)(P...);
@@ -474,8 +485,13 @@ struct Launcher {
                 ((argv[i++] = static_cast<void*>(&v)), ...);
               },
               *ctx->values);
-          e = cudaLaunchKernel(reinterpret_cast<const void*>(ctx->kernel), ctx->config.grid,
-                               ctx->config.block, argv, ctx->config.shared, nullptr);
+          // A cooperative launch's blocks all resident at once, this_grid().sync() among them.
+          e = ctx->config.cooperative
+                  ? cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(ctx->kernel),
+                                                ctx->config.grid, ctx->config.block, argv,
+                                                ctx->config.shared, nullptr)
+                  : cudaLaunchKernel(reinterpret_cast<const void*>(ctx->kernel), ctx->config.grid,
+                                     ctx->config.block, argv, ctx->config.shared, nullptr);
           return e != cudaSuccess ? e : cudaGetLastError();
         },
         &context);
@@ -496,6 +512,15 @@ struct LauncherVia {
   Config config;
   template <typename... A>
   void Run(A&&... args) {
+    if (config.stream != 0 && Capturing(config.stream)) {  // a node of the stream's graph
+      auto held = std::make_shared<std::tuple<std::decay_t<A>...>>(std::forward<A>(args)...);
+      LauncherVia self = *this;
+      self.config.stream = 0;
+      CaptureLaunch(config.stream, name, [self, held]() mutable {
+        std::apply([&](auto&... a) { LauncherVia(self).Run(a...); }, *held);
+      });
+      return;
+    }
     std::tuple<std::decay_t<A>...> values(std::forward<A>(args)...);
     struct Context {
       Call* call;
@@ -536,7 +561,10 @@ Launcher<P...> LaunchAt(const char* written, unsigned int line, void (*kernel)(P
   const void* k = reinterpret_cast<const void*>(kernel);
   return Launcher<P...>{KernelNameOf(k, written), line, KernelStaticShared(k), kernel, config};
 }
+#include "ws_program_bind.h"
 }  // namespace
+#undef WS_BIND_OF
+#define WS_BIND_OF(...) ::ws::prog::BindOf(__VA_ARGS__)
 
 }  // namespace ws::prog
 

@@ -8,10 +8,13 @@
 #include <initializer_list>
 
 #include "warpscope/kernels/ws_cuda_record_format.h"
+#include "ws_program_capture.h"
 
 namespace ws::prog {
 
 enum : unsigned int { kOpLoad = 0, kOpStore = 1, kOpAtomic = 2, kOpSeveral = 8 };
+// BadAccess::op of a grid sync outside a cooperative launch (no access: the words say so).
+inline constexpr unsigned int kOpNotCooperative = 16;
 // kOpSeveral: a row of a T** (ws_program.h), one site over every buffer it reaches.
 inline constexpr unsigned int kSharedSlots = 64;  // slot 0: the launch's dynamic shared memory
 
@@ -47,6 +50,14 @@ struct ProgramDeviceState {
   // The launch's floating-point operations (the rewriter's Flops), added a warp at a time; null:
   // not counted.
   unsigned long long* flops;
+  // A cooperative launch's grid barrier: its count of blocks arrived and its generation (zeroed
+  // before the launch); null in any other launch, where this_grid().sync() stops it.
+  unsigned int* grid_barrier;
+  // The device heap (ws_program_cuda_groups.h): its buffer, bytes and word (blocks alive, top);
+  // null where the program does not allocate in device code.
+  unsigned char* heap;
+  unsigned long long heap_bytes;
+  unsigned long long* heap_word;
 };
 
 // The runtime's calls.
@@ -68,14 +79,13 @@ int NameNext(const char* name, unsigned int line);
 #define WS_SIMT_WARP(...) nullptr
 #define WS_SIMT_NONE nullptr
 #define WS_SIMT_VIA(...)
-#define WS_BIND_OF(...) nullptr
-// CUDA graphs and stream capture are the emulator's (ws_program_graphs.h); on a GPU the driver's
-// would run the recorded kernels unseen, so the program stops at the call, saying so.
-[[noreturn]] cudaError_t RefuseOnGpu(const char* what, unsigned int line);
-// The device heap: the emulator registers its buffer; on a GPU it is the hardware's own.
-inline int UseDeviceHeap() {
-  return 0;
-}
+#define WS_BIND_OF(...) nullptr  // a host file's (ws_program_cuda.h binds a CUDA file's kernels)
+// Marks the program as one that allocates in device code (a static of each rewritten unit that
+// does): its "device heap" buffer is registered at the first launch.
+int UseDeviceHeap();
+// cudaDeviceSetLimit: the heap's size is fixed once its buffer is (cudaErrorInvalidValue after,
+// as CUDA's after a launch that allocated).
+cudaError_t DeviceSetLimit(cudaLimit limit, std::size_t value);
 struct KernelTable {
   struct Entry {
     const void* address;
@@ -83,7 +93,7 @@ struct KernelTable {
     unsigned int static_shared = 0;  // the kernel's static __shared__ bytes
     const void* warp = nullptr;      // the emulator's SIMT path (none on a GPU)
     const char* simt = nullptr;
-    const void* bind = nullptr;  // the emulator's cudaLaunchKernel and graph nodes (WS_BIND_OF)
+    Binder bind = nullptr;  // cudaLaunchKernel and graph nodes (WS_BIND_OF)
   };
   KernelTable(std::initializer_list<Entry> entries);
 };
@@ -137,7 +147,10 @@ cudaError_t MallocManaged(T** ptr, std::size_t bytes, unsigned int flags = cudaM
 struct Config {
   dim3 grid, block;
   std::size_t shared;
-  Config(dim3 g, dim3 b, std::size_t s = 0, cudaStream_t = 0) : grid(g), block(b), shared(s) {}
+  cudaStream_t stream;
+  bool cooperative = false;  // cudaLaunchCooperativeKernel's
+  Config(dim3 g, dim3 b, std::size_t s = 0, cudaStream_t st = 0)
+      : grid(g), block(b), shared(s), stream(st) {}
 };
 // Sets this program's recorder state and its memory state, then launches (one pass).
 using LaunchPass = cudaError_t (*)(void* context, const ::ws::dev::RecorderState& recorder,

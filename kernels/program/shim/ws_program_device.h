@@ -66,11 +66,19 @@ WS_PD inline float __fadd_rn(float a, float b) {
 WS_PD inline float __fmaf_rn(float a, float b, float c) {
   return std::fma(a, b, c);
 }
+// A float to int as a GPU converts it (cvt.rni/rzi.s32.f32): out of range saturates to INT_MAX
+// or INT_MIN, NaN gives 0 (a C++ cast of those is undefined: x86 gives INT_MIN).
+WS_PD inline int WsSaturateToInt(float x) {
+  if (x != x) return 0;
+  if (x >= 2147483648.0f) return 2147483647;
+  if (x < -2147483648.0f) return -2147483647 - 1;
+  return static_cast<int>(x);
+}
 WS_PD inline int __float2int_rn(float x) {
-  return static_cast<int>(std::nearbyint(x));
+  return WsSaturateToInt(std::nearbyint(x));
 }
 WS_PD inline int __float2int_rz(float x) {
-  return static_cast<int>(x);
+  return WsSaturateToInt(x);
 }
 WS_PD inline float __int2float_rn(int x) {
   return static_cast<float>(x);

@@ -42,7 +42,8 @@ __global__ void bits(const unsigned short* in, const float* fin, unsigned* out) 
   o[16] = unsigned(__half2int_rz(a)) ^ unsigned(__half2int_rn(b));
   // (a + b * c written so would be one fma on a GPU: nvcc contracts a multiply and an add, as
   // it does for float; the _rn forms are never contracted.)
-  o[17] = __half_as_ushort(__int2half_rn(int(f * 64.0f))) |
+  // (__float2int_rz, not int(): a C++ cast of 1e10 * 64 is undefined; the intrinsic saturates.)
+  o[17] = __half_as_ushort(__int2half_rn(__float2int_rz(f * 64.0f))) |
           (unsigned(__half_as_ushort(__hadd_rn(a, __hmul_rn(b, c)))) << 16);
   const __half2 p = __halves2half2(a, b), q = __halves2half2(c, a);
   const __half2 r = __hfma2(p, q, __hadd2(p, q)), s = __hsub2(__hmul2_rn(p, q), p);

@@ -95,8 +95,8 @@ struct HazardReport {
   // A barrier interval of one block longer than kMaxIntervalAccesses accesses is checked in
   // pieces that long (pairs between pieces are not seen): how many intervals were cut.
   std::uint64_t cut_intervals = 0;
-  // A cooperative launch: its grid syncs order the blocks' global accesses, which the shadow's
-  // pairing across blocks does not follow (yet), so global memory is checked within each block.
+  // A cooperative launch: its grid syncs order the blocks' global accesses, so the emulator pairs
+  // them across blocks within each grid epoch (a shadow an epoch: Launch::GridShadow).
   bool grid_synced = false;
   static constexpr std::uint64_t kMaxIntervalAccesses = std::uint64_t{1} << 22;
 

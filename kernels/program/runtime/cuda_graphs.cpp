@@ -1,8 +1,11 @@
-// libws_program_emu's CUDA graphs (ws_program_graphs.h). A graph is a list of nodes, each a
-// closure that does its work (a launch bound to copies of its arguments, a copy, a fill, a host
-// function) and the nodes it depends on. Stream capture gives each capturing stream a tail (the
-// nodes its next operation depends on): an event recorded there keeps the tail, a stream that
-// waits on it joins the capture with that tail, and cudaStreamEndCapture hands the graph over.
+// CUDA graphs on both roads (ws_program_graph_calls.h): libws_program_emu's cudaGraph* calls, and
+// on a GPU libws_program_cuda's ws::prog::gpu::cudaGraph*, which the program's calls are macros to
+// (ws_program_cuda_host.h): the driver never sees the graph, and each of its kernels runs through
+// the recorded launch as any other (WS_GRAPHS_GPU, set for that library). A graph is a list of
+// nodes, each a closure that does its work (a launch bound to copies of its arguments, a copy, a
+// fill, a host function) and the nodes it depends on. Stream capture gives each capturing stream a
+// tail (the nodes its next operation depends on): an event recorded there keeps the tail, a stream
+// that waits on it joins the capture with that tail, and cudaStreamEndCapture hands the graph over.
 // cudaGraphInstantiate orders the nodes (each after its dependencies, ties by the order they
 // were made: a captured graph runs in program order); cudaGraphLaunch runs them at once, as the
 // emulator runs every stream's work, each launch saying its graph and node.
@@ -14,8 +17,34 @@
 #include <string>
 #include <vector>
 
+#if defined(WS_GRAPHS_GPU)
+#include <cuda_runtime.h>
+
+#include <iostream>
+
+#include "../shim/ws_program_cuda_api.h"  // not -I shim: it holds the emulator's cuda_runtime.h
+#include "program_trace.h"
+namespace ws::prog::gpu {
+#include "../shim/ws_program_graph_calls.h"
+}
+#define ws_user_gridDim gridDim  // the real cudaKernelNodeParams' members
+#define ws_user_blockDim blockDim
+// The program's copies and fills go to the real runtime; the graph's calls are Warpscope's own.
+#define WS_GRAPHS_BEGIN namespace ws::prog::gpu {
+#define WS_GRAPHS_END }
+namespace ws::prog::detail {
+// Prints "warpscope: WHAT" and returns `e` (the real runtime keeps its own last error).
+cudaError_t Fail(cudaError_t e, const std::string& what) {
+  std::cerr << "warpscope: " << what << "\n";
+  return e;
+}
+}  // namespace ws::prog::detail
+#else
 #include "emu_program_state.h"
 #include "program_trace.h"
+#define WS_GRAPHS_BEGIN
+#define WS_GRAPHS_END
+#endif
 
 struct CUgraphNode_st {
   cudaGraphNodeType type = cudaGraphNodeTypeEmpty;
@@ -32,9 +61,11 @@ struct CUgraphExec_st {
   int id = 0;  // the graph's
   std::vector<CUgraphNode_st> order;
 };
+#if !defined(WS_GRAPHS_GPU)
 struct WsStream {
   int id = 0;
 };
+#endif
 
 namespace {
 
@@ -90,19 +121,22 @@ bool Captured(cudaStream_t stream, cudaGraphNodeType type, std::string what,
   return true;
 }
 
-// Fills `height` rows of `width` elements of `size` bytes (1, 2 or 4), `pitch` bytes apart.
+// Fills `height` rows of `width` elements of `size` bytes (1, 2 or 4), `pitch` bytes apart: each
+// row copied from the host (on the emulator cudaMemcpy checks it lies in one buffer).
 cudaError_t Fill(const cudaMemsetParams& p) {
   if (p.elementSize != 1 && p.elementSize != 2 && p.elementSize != 4)
     return Fail(cudaErrorInvalidValue, "a memset node's elementSize is " +
                                            std::to_string(p.elementSize) + " (1, 2 or 4 bytes)");
   const std::size_t row = p.width * p.elementSize;
   const std::size_t pitch = p.height > 1 ? p.pitch : row;
-  // The rows must lie in one buffer: cudaMemset2D checks them as it fills them with zeros.
-  if (cudaError_t e = cudaMemset2D(p.dst, pitch, 0, row, p.height); e != cudaSuccess) return e;
+  std::vector<unsigned char> bytes(row);
+  for (std::size_t k = 0; k < p.width; ++k)
+    std::memcpy(&bytes[k * p.elementSize], &p.value, p.elementSize);  // little-endian: low bytes
   for (std::size_t r = 0; r < p.height; ++r) {
-    auto* at = static_cast<unsigned char*>(p.dst) + r * pitch;
-    for (std::size_t k = 0; k < p.width; ++k)
-      std::memcpy(at + k * p.elementSize, &p.value, p.elementSize);  // little-endian: low bytes
+    if (cudaError_t e = cudaMemcpy(static_cast<unsigned char*>(p.dst) + r * pitch, bytes.data(),
+                                   row, cudaMemcpyHostToDevice);
+        e != cudaSuccess)
+      return e;
   }
   return cudaSuccess;
 }
@@ -135,6 +169,7 @@ const char* LaunchOrigin() {
 // Streams and capture.
 // ------------------------------------------------------------------------------------------------
 
+#if !defined(WS_GRAPHS_GPU)
 cudaError_t cudaStreamCreate(cudaStream_t* stream) {
   if (stream == nullptr) return cudaErrorInvalidValue;
   Graphs& g = G();
@@ -151,6 +186,9 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   }
   return cudaSuccess;
 }
+#endif
+
+WS_GRAPHS_BEGIN
 
 cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode) {
   if (Special(stream))
@@ -195,6 +233,8 @@ cudaError_t cudaThreadExchangeStreamCaptureMode(cudaStreamCaptureMode*) {
   return cudaSuccess;
 }
 
+WS_GRAPHS_END
+
 namespace ws::prog::detail {
 
 // An event recorded in a capture keeps the stream's tail; recorded elsewhere, the model's clock.
@@ -229,23 +269,35 @@ bool CaptureCopy(cudaStream_t stream, const char* what, std::function<cudaError_
 
 }  // namespace ws::prog::detail
 
+WS_GRAPHS_BEGIN
+
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* data) {
   if (fn == nullptr) return cudaErrorInvalidValue;
   auto run = [fn, data]() -> cudaError_t {
     fn(data);
     return cudaSuccess;
   };
-  return Captured(stream, cudaGraphNodeTypeHost, "host function", run) ? cudaSuccess : run();
+  if (Captured(stream, cudaGraphNodeTypeHost, "host function", run)) return cudaSuccess;
+#if defined(WS_GRAPHS_GPU)
+  return ::cudaLaunchHostFunc(stream, fn, data);  // after the stream's work, as written
+#else
+  return run();
+#endif
 }
 cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* data,
-                                  unsigned int) {
+                                  unsigned int flags) {
   if (callback == nullptr) return cudaErrorInvalidValue;
   if (ws::prog::Capturing(stream))
     return Fail(cudaErrorStreamCaptureUnsupported,
                 "cudaStreamAddCallback in a stream capture (CUDA refuses it too; "
                 "cudaLaunchHostFunc is captured)");
+#if defined(WS_GRAPHS_GPU)
+  return ::cudaStreamAddCallback(stream, callback, data, flags);
+#else
+  (void)flags;
   callback(stream, cudaSuccess, data);
   return cudaSuccess;
+#endif
 }
 
 cudaError_t cudaLaunchKernel(const void* func, dim3 grid, dim3 block, void** args,
@@ -263,11 +315,13 @@ cudaError_t cudaLaunchKernel(const void* func, dim3 grid, dim3 block, void** arg
   return cudaSuccess;
 }
 
+#if !defined(WS_GRAPHS_GPU)
 // The emulator's own bound on a cooperative launch: each block is resident at once on a thread of
-// its own, its threads' stacks with it.
-// Each resident block holds an OS thread (its stack reserved) and its threads' fiber stacks, all
-// under the run's 4 GiB of address space: 64 blocks and 8,192 threads fit with room to spare.
+// its own, its threads' stacks with it. Each resident block holds an OS thread (its stack reserved)
+// and its threads' fiber stacks, all under the run's 4 GiB of address space: 64 blocks and 8,192
+// threads fit with room to spare.
 constexpr unsigned long long kMaxCooperativeBlocks = 64, kMaxCooperativeThreads = 8192;
+#endif
 
 cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block, void** args,
                                         std::size_t shared, cudaStream_t stream) {
@@ -285,14 +339,21 @@ cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block,
                 "cudaLaunchCooperativeKernel: blocks of " + std::to_string(threads) +
                     " threads in a grid of " + std::to_string(blocks) + " (1 to " +
                     std::to_string(prop.maxThreadsPerBlock) + " threads a block)");
-  // Every block resident at once: as many as the device holds (the preset's multiprocessors
-  // times the blocks of this size and shared memory, static and dynamic, one holds), as CUDA
-  // checks.
+  // Every block resident at once: as many as the device holds (its multiprocessors times the
+  // blocks of this size and shared memory, static and dynamic, one holds), as CUDA checks. On a
+  // GPU the recorded build's kernel, whose registers are those the driver checks.
   int per_sm = 0;
+#if defined(WS_GRAPHS_GPU)
+  if (cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+          &per_sm, func, static_cast<int>(threads), shared);
+      e != cudaSuccess)
+    return e;
+#else
   if (cudaError_t e = cudaOccupancyOf(&per_sm, func, static_cast<int>(threads),
                                       shared + ws::prog::KernelStaticSharedAt(func));
       e != cudaSuccess)
     return e;
+#endif
   const unsigned long long most = 1ull * per_sm * prop.multiProcessorCount;
   if (blocks > most)
     return Fail(cudaErrorCooperativeLaunchTooLarge,
@@ -300,6 +361,7 @@ cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block,
                     std::to_string(threads) + " threads; the device holds at most " +
                     std::to_string(most) + " at once (" + std::to_string(per_sm) +
                     " a multiprocessor x " + std::to_string(prop.multiProcessorCount) + ")");
+#if !defined(WS_GRAPHS_GPU)
   if (blocks > kMaxCooperativeBlocks || blocks * threads > kMaxCooperativeThreads)
     return Fail(cudaErrorCooperativeLaunchTooLarge,
                 "cudaLaunchCooperativeKernel: a grid of " + std::to_string(blocks) + " blocks of " +
@@ -307,6 +369,7 @@ cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block,
                     std::to_string(kMaxCooperativeBlocks) + " blocks and " +
                     std::to_string(kMaxCooperativeThreads) +
                     " threads of a cooperative launch resident at once");
+#endif
   const ws::prog::BoundLaunch launch = bind(func, args);
   ws::prog::Config config(grid, block, shared, 0);
   config.cooperative = true;
@@ -491,11 +554,11 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsig
 }
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, cudaGraphNode_t*, char*,
                                  std::size_t) {
-  return cudaGraphInstantiate(exec, graph, 0ull);
+  return (cudaGraphInstantiate)(exec, graph, 0ull);
 }
 cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t* exec, cudaGraph_t graph,
                                           unsigned long long flags) {
-  return cudaGraphInstantiate(exec, graph, flags);
+  return (cudaGraphInstantiate)(exec, graph, flags);
 }
 cudaError_t cudaGraphUpload(cudaGraphExec_t exec, cudaStream_t) {
   return exec == nullptr ? cudaErrorInvalidValue : cudaSuccess;
@@ -507,6 +570,10 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
     return Fail(cudaErrorStreamCaptureUnsupported,
                 "cudaGraphLaunch inside a stream capture (a graph as a node) is not supported "
                 "(yet)");
+#if defined(WS_GRAPHS_GPU)
+  // The program's work before the graph is done first (a graph's nodes run one by one here).
+  if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) return e;
+#endif
   const std::size_t n = exec->order.size();
   for (std::size_t k = 0; k < n; ++k) {
     const CUgraphNode_st& node = exec->order[k];
@@ -523,3 +590,44 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {
   delete exec;
   return cudaSuccess;
 }
+
+WS_GRAPHS_END
+
+#if defined(WS_GRAPHS_GPU)
+// The program's stream calls on a GPU that a capture takes (ws_program_cuda_host.h's macros).
+namespace ws::prog {
+cudaError_t EventRecord(cudaEvent_t event, cudaStream_t stream) {
+  return detail::CaptureEventRecord(event, stream) ? cudaSuccess : ::cudaEventRecord(event, stream);
+}
+cudaError_t StreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
+  return detail::CaptureWaitEvent(stream, event) ? cudaSuccess
+                                                 : ::cudaStreamWaitEvent(stream, event, flags);
+}
+cudaError_t MemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind,
+                        cudaStream_t stream) {
+  auto run = [=] { return ::cudaMemcpy(dst, src, bytes, kind); };
+  return detail::CaptureCopy(stream, "memcpy", run)
+             ? cudaSuccess
+             : ::cudaMemcpyAsync(dst, src, bytes, kind, stream);
+}
+cudaError_t MemsetAsync(void* dst, int value, std::size_t bytes, cudaStream_t stream) {
+  auto run = [=] { return ::cudaMemset(dst, value, bytes); };
+  return detail::CaptureCopy(stream, "memset", run) ? cudaSuccess
+                                                    : ::cudaMemsetAsync(dst, value, bytes, stream);
+}
+cudaError_t Memcpy2DAsync(void* dst, std::size_t dpitch, const void* src, std::size_t spitch,
+                          std::size_t width, std::size_t height, cudaMemcpyKind kind,
+                          cudaStream_t stream) {
+  auto run = [=] { return ::cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind); };
+  return detail::CaptureCopy(stream, "memcpy", run)
+             ? cudaSuccess
+             : ::cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, stream);
+}
+cudaError_t Memcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream) {
+  if (p == nullptr) return cudaErrorInvalidValue;
+  const cudaMemcpy3DParms copy = *p;
+  auto run = [copy] { return ::cudaMemcpy3D(&copy); };
+  return detail::CaptureCopy(stream, "memcpy", run) ? cudaSuccess : ::cudaMemcpy3DAsync(p, stream);
+}
+}  // namespace ws::prog
+#endif

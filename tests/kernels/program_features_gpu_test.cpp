@@ -1,0 +1,124 @@
+// Issue 50's features on a GPU (--backend cuda): CUDA graphs, the device heap and grid sync, the
+// programs of program_features_programs.h run unmodified on the emulator and on the GPU, must
+// print the same and give the same launches, origins, barrier passes and site figures. Elsewhere
+// the tests skip and say why (ctest label "gpu").
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <tuple>
+
+#include "program_features_programs.h"
+#include "program_test_util.h"
+#include "warpscope/kernels/devices.h"
+
+namespace ws {
+namespace {
+
+// (line, column, space, op, size, requests, sectors, wavefronts, accesses) of every site.
+using Figures = std::tuple<std::uint32_t, std::uint32_t, int, int, int, std::uint64_t,
+                           std::uint64_t, std::uint64_t, std::uint64_t>;
+std::vector<Figures> FiguresOf(const LaunchTrace& t) {
+  std::vector<Figures> out;
+  for (std::size_t i = 0; i < t.sites.size(); ++i) {
+    const SiteInfo& s = t.sites[i];
+    const SiteStats& st = t.stats.sites[i];
+    out.emplace_back(s.line, s.column, int(s.space), int(s.op), int(s.size), st.requests,
+                     st.sectors, st.wavefronts, st.accesses);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+struct BothRuns {
+  LessonRun emu, gpu;
+};
+BothRuns RunOnBoth(const std::string& text) {
+  BothRuns r;
+  ProgramOptions o;
+  r.emu = test::RunText(text, o);
+  o.backend = "cuda";
+  o.timeout = std::chrono::seconds(120);
+  r.gpu = test::RunText(text, o);
+  return r;
+}
+
+#define WS_SKIP_WITHOUT_GPU()                               \
+  if (const DeviceQuery q = QueryDevices(); q.gpus.empty()) \
+  GTEST_SKIP() << "no GPU: " << q.why_no_gpu
+
+// Captured and hand-made graphs, cudaLaunchKernel: the driver never sees the graph; each kernel
+// node runs recorded, in the emulator's order, saying its graph and node.
+TEST(FeaturesOnGpu, GraphsRunTheirKernelsRecordedAsOnTheEmulator) {
+  WS_SKIP_WITHOUT_GPU();
+  const BothRuns r = RunOnBoth(test::kGraphsProgram);
+  ASSERT_TRUE(r.emu.program->ok()) << r.emu.program->failure;
+  ASSERT_TRUE(r.gpu.program->ok()) << r.gpu.program->failure << r.gpu.program->stderr_text;
+  // The emulator's output (program_graphs_test.cpp computes it by hand).
+  EXPECT_EQ(r.gpu.program->stdout_text, r.emu.program->stdout_text);
+  ASSERT_EQ(r.gpu.launches.size(), 7u);
+  for (std::size_t k = 0; k < 7; ++k) {
+    SCOPED_TRACE(k);
+    EXPECT_EQ(r.gpu.launches[k].kernel, r.emu.launches[k].kernel);
+    EXPECT_EQ(r.gpu.launches[k].origin, r.emu.launches[k].origin);
+    EXPECT_EQ(FiguresOf(r.gpu.launches[k]), FiguresOf(r.emu.launches[k]));
+  }
+}
+
+// new, new[], delete, virtual calls and malloc over the registered "device heap" buffer: objects
+// live across launches, a full heap gives null, its size is fixed at the first launch.
+TEST(FeaturesOnGpu, TheDeviceHeapIsARegisteredBufferAsOnTheEmulator) {
+  WS_SKIP_WITHOUT_GPU();
+  const BothRuns r = RunOnBoth(test::kHeapProgram);
+  ASSERT_TRUE(r.emu.program->ok()) << r.emu.program->failure;
+  ASSERT_TRUE(r.gpu.program->ok()) << r.gpu.program->failure << r.gpu.program->stderr_text;
+  // "4 89 4729 | 1 0 1" and cudaErrorInvalidValue, by hand in program_heap_test.cpp.
+  EXPECT_EQ(r.gpu.program->stdout_text, r.emu.program->stdout_text);
+  ASSERT_EQ(r.gpu.launches.size(), 3u);
+  // The virtual Area() reads `side` (line 9) of 64 heap objects, recorded against the heap. (The
+  // objects' places follow each allocator, so their sectors may differ: requests are the same.)
+  const LaunchTrace& use = r.gpu.launches[1];
+  std::size_t i = 0;
+  ASSERT_NE(test::SiteAt(use, 9, 49, &i), nullptr);
+  EXPECT_EQ(use.stats.sites[i].accesses, 64u);
+  EXPECT_EQ(use.stats.sites[i].requests, 2u);
+  ASSERT_LT(use.sites[i].buffer, use.buffers.size());
+  EXPECT_EQ(use.buffers[use.sites[i].buffer].name, "device heap");
+  EXPECT_EQ(use.buffers[use.sites[i].buffer].bytes, 8u << 20);
+}
+
+// this_grid().sync() in a cooperative launch: each block waits for all (the neighbour's value of
+// the same step), every pass recorded as a barrier of its block at its line.
+TEST(FeaturesOnGpu, AGridSyncWaitsForEveryBlockAsOnTheEmulator) {
+  WS_SKIP_WITHOUT_GPU();
+  const BothRuns r = RunOnBoth(test::GridSyncProgram(
+      "printf(\"%s\\n\", cudaGetErrorName(cudaLaunchCooperativeKernel((void*)steps, dim3(4), "
+      "dim3(64), args)));",
+      false));
+  ASSERT_TRUE(r.emu.program->ok()) << r.emu.program->failure;
+  ASSERT_TRUE(r.gpu.program->ok()) << r.gpu.program->failure << r.gpu.program->stderr_text;
+  EXPECT_EQ(r.gpu.program->stdout_text,
+            "cudaSuccess\ncudaSuccess\n11 12 13 10 21 22 23 20 31 32 33 30 \n");
+  ASSERT_EQ(r.gpu.launches.size(), 1u);
+  const LaunchTrace& t = r.gpu.launches[0];
+  // Two grid syncs a step, 3 steps, 4 blocks: 24 passes, as on the emulator.
+  std::uint64_t instances = 0;
+  for (const BarrierStats& b : t.stats.barriers) instances += b.instances;
+  EXPECT_EQ(instances, 24u);
+  EXPECT_TRUE(t.hazards.grid_synced);
+  EXPECT_EQ(FiguresOf(t), FiguresOf(r.emu.launches[0]));
+  // A grid sync in a plain launch stops it with its line, as on the emulator.
+  ProgramOptions o;
+  o.backend = "cuda";
+  o.timeout = std::chrono::seconds(120);
+  const LessonRun plain =
+      test::RunText(test::GridSyncProgram("steps<<<4, 64>>>(a, out, early);", false), o);
+  EXPECT_FALSE(plain.program->ok());
+  EXPECT_NE(plain.program->failure.find(
+                "line 9: this_grid().sync() in a launch that is not cooperative: launch the "
+                "kernel with cudaLaunchCooperativeKernel"),
+            std::string::npos)
+      << plain.program->failure;
+}
+
+}  // namespace
+}  // namespace ws
