@@ -267,7 +267,9 @@ void Canonicalize(Launch& L, LaunchTrace& t) {
   if (L.config->whole_grid_hazards) {
     HazardTally tally = L.hazards;
     tally.Merge(L.shadow.tally());
-    for (const auto& s : L.grid_shadows) tally.Merge(s->tally());
+    tally.Merge(L.grid_tally);
+    for (const auto& s : L.grid_shadows)
+      if (s) tally.Merge(s->tally());
     t.hazards = tally.Report(t.sites, t.buffers, remap);
     t.hazards.whole_grid = true;
     t.hazards.grid_synced = L.config->cooperative;

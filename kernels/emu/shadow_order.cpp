@@ -6,11 +6,20 @@ namespace ws::emu {
 void ShadowOrder::Put(std::uint64_t block, GlobalShadow::Batch& batch, bool block_end) {
   // Not this block's turn yet: its accesses wait with its worker, without taking the lock (the
   // worker whose turn it is holds it while it puts blocks in).
-  if (!block_end && (batch.size() < kBacklog || never_wait_) &&
-      next_.load(std::memory_order_acquire) != block)
-    return;
+  if (!block_end && next_.load(std::memory_order_acquire) != block) {
+    if (batch.size() < kBacklog) return;
+    if (never_wait_) {  // past the bound: left out of the check across blocks, and counted
+      dropped_ += batch.size();
+      batch.clear();
+      return;
+    }
+  }
   std::unique_lock lock(mutex_);
   if (next_ != block && !abandoned_) {
+    if (never_wait_ && batch.size() + waiting_accesses_ >= kBacklog) {
+      dropped_ += batch.size();
+      batch.clear();
+    }
     const std::size_t backlog = batch.size() + waiting_accesses_;
     const bool room = backlog < kBacklog || never_wait_;
     if (!block_end && room) return;  // later

@@ -30,9 +30,16 @@ class ShadowOrder {
   // A cooperative launch's shadow of one grid epoch: every block is resident and waits for the
   // others at the grid sync that ends the epoch, so no worker may wait for its turn here (a block
   // held back would hold the sync): each keeps its accesses, however many, until its turn.
+  // Past kBacklog accesses held, a block's further accesses are left out (counted), rather than
+  // held without bound.
   void NeverWait() { never_wait_ = true; }
-  // What the shadow found (after every worker finished).
-  const HazardTally& tally() const { return tally_; }
+  // What the shadow found (after every worker finished), with the accesses a never-waiting
+  // shadow left out past its bound counted as not checked across blocks.
+  HazardTally tally() const {
+    HazardTally t = tally_;
+    t.unshadowed_accesses += dropped_.load();
+    return t;
+  }
 
  private:
   std::mutex mutex_;
@@ -42,6 +49,7 @@ class ShadowOrder {
   std::atomic<std::uint64_t> next_{0};  // the block whose accesses go in next
   bool abandoned_ = false;
   bool never_wait_ = false;
+  std::atomic<std::uint64_t> dropped_{0};
   std::map<std::uint64_t, GlobalShadow::Batch> waiting_;
   std::size_t waiting_accesses_ = 0;
   // Emptied batches of waiting blocks, handed back to the workers whose batches wait (a fresh

@@ -115,7 +115,8 @@ void Worker::ReportError(std::uint64_t block, const std::string& message) {
   }
   launch_->shadow.Abandon();  // the launch fails: nobody waits for a turn
   std::lock_guard shadows(launch_->grid_shadows_mutex);
-  for (auto& s : launch_->grid_shadows) s->Abandon();
+  for (auto& s : launch_->grid_shadows)
+    if (s) s->Abandon();
 }
 
 }  // namespace ws::emu::detail

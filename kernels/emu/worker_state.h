@@ -174,13 +174,21 @@ struct Launch {
   ShadowOrder shadow;
   // A cooperative launch's: one shadow a grid epoch (the accesses between two grid syncs), which
   // pairs the blocks' global accesses of that epoch only (the grid sync orders the rest).
+  // A block asks for epoch e + 1 only after the grid sync that ends epoch e, which every block
+  // reached after putting in its end of epoch e - 1: that shadow is done, its tally kept in
+  // grid_tally and its memory let go.
   std::mutex grid_shadows_mutex;
   std::vector<std::unique_ptr<ShadowOrder>> grid_shadows;
+  HazardTally grid_tally;
   ShadowOrder& GridShadow(std::uint32_t epoch) {
     std::lock_guard lock(grid_shadows_mutex);
     while (grid_shadows.size() <= epoch) {
       grid_shadows.push_back(std::make_unique<ShadowOrder>());
       grid_shadows.back()->NeverWait();
+    }
+    if (epoch >= 2 && grid_shadows[epoch - 2]) {
+      grid_tally.Merge(grid_shadows[epoch - 2]->tally());
+      grid_shadows[epoch - 2].reset();
     }
     return *grid_shadows[epoch];
   }

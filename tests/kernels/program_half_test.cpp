@@ -126,12 +126,14 @@ int main() {
          __half_as_ushort(__hmin(b, a)), __half2ll_rz(inf), __half2ull_rz(inf));
   volatile float big = 6.4e11f, nan = __int_as_float(0x7fc00000);
   printf("%d %d %d\n", __float2int_rz(big), __float2int_rn(-big), __float2int_rz(nan));
+  printf("%u %lld %d %d\n", __float2uint_rz(-5.0f), __float2ll_rn(1e30f), __double2int_rz(-1e12),
+         __float2int_ru(big));
 }
 )");
   ASSERT_TRUE(r.program->ok()) << r.program->failure;
   EXPECT_EQ(r.program->stdout_text,
             "0000 0000 8000 8000 9223372036854775807 18446744073709551615\n"
-            "2147483647 -2147483648 0\n");
+            "2147483647 -2147483648 0\n0 9223372036854775807 -2147483648 2147483647\n");
 }
 
 }  // namespace

@@ -178,6 +178,26 @@ TEST(Hazards, GlobalMemoryRacesAcrossBlocksWhateverTheirEpochs) {
             "them (2 accesses)");
 }
 
+// A cooperative launch on a GPU: grid syncs the kept blocks' records do not mark, so global
+// accesses pair within each block only, and the report says so.
+TEST(Hazards, AcrossBlocksOffPairsGlobalMemoryWithinEachBlockOnly) {
+  Builder b(2, 32);
+  const auto store = b.Site(3, MemorySpace::kGlobal, AccessOp::kStore);
+  const auto load = b.Site(4, MemorySpace::kGlobal, AccessOp::kLoad);
+  b.Add(0, 0, store, 0, 0, 0, 42);  // block 0 writes word 0; block 1 reads it: across blocks
+  b.Add(1, 0, load, 0, 1, 0, 0);
+  b.Add(1, 1, store, 8, 0, 0, 7);  // block 1's threads 1 and 2 race on word 2: within a block
+  b.Add(1, 2, load, 8, 1, 0, 7);
+  EXPECT_EQ(FindHazards(b.t).Total(), 2u);
+  const HazardReport r = FindHazards(b.t, false);
+  ASSERT_EQ(r.Total(), 1u);
+  EXPECT_EQ(r.groups[0].example_first.block, 1u);
+  EXPECT_TRUE(r.grid_synced);
+  EXPECT_NE(r.Checked().find("global memory within each of them"), std::string::npos)
+      << r.Checked();
+  EXPECT_NE(r.Checked().find("not across blocks"), std::string::npos) << r.Checked();
+}
+
 TEST(Hazards, WithoutValuesTwoWritesAreNotCalledBenign) {
   Builder b(1, 32);
   const auto store = b.Site(5, MemorySpace::kShared, AccessOp::kStore);

@@ -528,7 +528,7 @@ void AddTileSyncs(std::span<const BarrierRecord> barriers, const std::vector<Bar
 // [SECTION] FindHazards
 //-------------------------------------------------------------------------------------------------
 
-HazardReport FindHazards(const LaunchTrace& launch) {
+HazardReport FindHazards(const LaunchTrace& launch, bool across_blocks) {
   HazardTally tally;
   IntervalPairs pairs;
   GlobalShadow shadow;
@@ -569,7 +569,7 @@ HazardReport FindHazards(const LaunchTrace& launch) {
       lo = hi;
     }
     // Across blocks: the block's atomics first (any order of its records gives the same pairs).
-    for (int pass = 0; pass < 2; ++pass) {
+    for (int pass = 0; pass < (across_blocks ? 2 : 0); ++pass) {
       for (std::size_t i = 0; i < b->accesses.size(); ++i) {
         const AccessRecord& r = b->accesses[i];
         if (r.site >= launch.sites.size()) continue;
@@ -586,6 +586,7 @@ HazardReport FindHazards(const LaunchTrace& launch) {
   HazardReport report = tally.Report(launch.sites, launch.buffers, {});
   report.blocks = std::move(blocks);
   report.blocks_in_grid = launch.grid.count();
+  report.grid_synced = !across_blocks;
   return report;
 }
 

@@ -43,8 +43,13 @@ std::string HazardReport::Checked() const {
   } else {
     s << "shared memory within each of block" << (blocks.size() == 1 ? " " : "s ")
       << BlockList(blocks) << " of " << n(blocks_in_grid) << " (" << n(shared_accesses)
-      << " accesses), global memory among " << (blocks.size() == 1 ? "its threads" : "them") << " ("
-      << n(global_accesses) << " accesses)";
+      << " accesses), global memory "
+      << (grid_synced          ? "within each of them"
+          : blocks.size() == 1 ? "among its threads"
+                               : "among them")
+      << " (" << n(global_accesses) << " accesses)";
+    if (grid_synced)
+      s << "; not across blocks, whose grid syncs the check follows on the emulator only (yet)";
   }
   if (truncated)
     s << "; a block's pairs stopped after " << n(kMaxPairChecks) << " pairs of accesses";

@@ -121,6 +121,11 @@ bool Captured(cudaStream_t stream, cudaGraphNodeType type, std::string what,
   return true;
 }
 
+#if defined(WS_GRAPHS_GPU)
+constexpr cudaMemcpyKind kFillKind = cudaMemcpyDefault;  // the destination may be host memory
+#else
+constexpr cudaMemcpyKind kFillKind = cudaMemcpyHostToDevice;  // checked: inside one buffer
+#endif
 // Fills `height` rows of `width` elements of `size` bytes (1, 2 or 4), `pitch` bytes apart: each
 // row copied from the host (on the emulator cudaMemcpy checks it lies in one buffer).
 cudaError_t Fill(const cudaMemsetParams& p) {
@@ -134,7 +139,7 @@ cudaError_t Fill(const cudaMemsetParams& p) {
     std::memcpy(&bytes[k * p.elementSize], &p.value, p.elementSize);  // little-endian: low bytes
   for (std::size_t r = 0; r < p.height; ++r) {
     if (cudaError_t e = cudaMemcpy(static_cast<unsigned char*>(p.dst) + r * pitch, bytes.data(),
-                                   row, cudaMemcpyHostToDevice);
+                                   row, kFillKind);
         e != cudaSuccess)
       return e;
   }
@@ -333,7 +338,9 @@ cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block,
   const unsigned long long blocks = 1ull * grid.x * grid.y * grid.z;
   const unsigned long long threads = 1ull * block.x * block.y * block.z;
   cudaDeviceProp prop;
-  cudaGetDeviceProperties(&prop, 0);
+  int device = 0;
+  cudaGetDevice(&device);
+  cudaGetDeviceProperties(&prop, device);
   if (blocks == 0 || threads == 0 || threads > static_cast<unsigned>(prop.maxThreadsPerBlock))
     return Fail(cudaErrorInvalidConfiguration,
                 "cudaLaunchCooperativeKernel: blocks of " + std::to_string(threads) +
@@ -596,6 +603,14 @@ WS_GRAPHS_END
 #if defined(WS_GRAPHS_GPU)
 // The program's stream calls on a GPU that a capture takes (ws_program_cuda_host.h's macros).
 namespace ws::prog {
+cudaError_t StreamDestroy(cudaStream_t stream) {
+  {
+    Graphs& g = G();
+    std::lock_guard lock(g.mutex);
+    g.capturing.erase(stream);  // a handle the driver may give again is no capture's
+  }
+  return ::cudaStreamDestroy(stream);
+}
 cudaError_t EventRecord(cudaEvent_t event, cudaStream_t stream) {
   return detail::CaptureEventRecord(event, stream) ? cudaSuccess : ::cudaEventRecord(event, stream);
 }

@@ -26,6 +26,7 @@
 #include "../shim/ws_program_cuda_api.h"  // not -I shim: it holds the emulator's cuda_runtime.h
 #include "program_trace.h"
 #include "warpscope/kernels/cuda_backend.h"
+#include "warpscope/trace/hazards.h"
 
 //-------------------------------------------------------------------------------------------------
 // [SECTION] The program's state
@@ -62,7 +63,7 @@ struct Program {
   bool heap_wanted = false;
   unsigned char* heap = nullptr;
   std::size_t heap_bytes = 0;
-  unsigned long long* heap_word = nullptr;
+  void* heap_state = nullptr;  // ws_program_heap_blocks.h's State
 
   Program() {
     run.backend = "cuda";
@@ -314,14 +315,24 @@ cudaError_t FreeHost(void* ptr) {
   Forget(ptr);
   return (cudaFreeHost)(ptr);
 }
+// In a capture CUDA makes an allocation or a free a node of the graph; Warpscope's graph would
+// have it happen at once (before the graph's kernels), so it is refused, as on the emulator.
+static cudaError_t RefusedInCapture(const char* what) {
+  std::cerr << "warpscope: " << what
+            << " in a stream capture (a graph's allocation node) is not supported (yet)\n";
+  return cudaErrorStreamCaptureUnsupported;
+}
 cudaError_t MallocAsync(void** ptr, std::size_t bytes, cudaStream_t stream) {
+  if (Capturing(stream)) return RefusedInCapture("cudaMallocAsync");
   return Allocated((cudaMallocAsync)(ptr, bytes, stream), ptr, bytes);
 }
 cudaError_t MallocFromPoolAsync(void** ptr, std::size_t bytes, cudaMemPool_t pool,
                                 cudaStream_t stream) {
+  if (Capturing(stream)) return RefusedInCapture("cudaMallocFromPoolAsync");
   return Allocated((cudaMallocFromPoolAsync)(ptr, bytes, pool, stream), ptr, bytes);
 }
 cudaError_t FreeAsync(void* ptr, cudaStream_t stream) {
+  if (Capturing(stream)) return RefusedInCapture("cudaFreeAsync");
   Forget(ptr);
   return (cudaFreeAsync)(ptr, stream);
 }
@@ -391,6 +402,8 @@ void UploadRegions(Program& p, Scratch& scratch, ProgramDeviceState* state,
 }  // namespace
 
 namespace {
+// ws_program_heap_blocks.h's State: a lock word, the top, the blocks alive, 65 lists' heads.
+constexpr std::size_t kHeapStateBytes = 8 + 8 + 8 + 65 * 8;
 // The device heap's buffer, of the device's cudaLimitMallocHeapSize bytes (8 MB unless the program
 // set another before), and its word, at the first launch of a program that allocates in device
 // code (ws_program_cuda_groups.h).
@@ -400,16 +413,18 @@ void StartDeviceHeap(const char* name, unsigned int line) {
   if (cudaDeviceGetLimit(&bytes, cudaLimitMallocHeapSize) != cudaSuccess || bytes == 0)
     bytes = std::size_t{8} << 20;
   void* heap = nullptr;
-  void* word = nullptr;
-  if ((cudaMalloc)(&heap, bytes) != cudaSuccess || (cudaMalloc)(&word, 8) != cudaSuccess ||
-      cudaMemset(heap, 0, bytes) != cudaSuccess || cudaMemset(word, 0, 8) != cudaSuccess)
+  void* state = nullptr;
+  if ((cudaMalloc)(&heap, bytes) != cudaSuccess ||
+      (cudaMalloc)(&state, kHeapStateBytes) != cudaSuccess ||
+      cudaMemset(heap, 0, bytes) != cudaSuccess ||
+      cudaMemset(state, 0, kHeapStateBytes) != cudaSuccess)
     FailRun(line, std::string(name) + ": no device memory for a device heap of " +
                       std::to_string(bytes) + " bytes (cudaLimitMallocHeapSize)");
   const std::size_t id = AddRegion("device heap", bytes, kKeyGlobal);
   p.regions[id].device = heap;
   p.heap = static_cast<unsigned char*>(heap);
   p.heap_bytes = bytes;
-  p.heap_word = static_cast<unsigned long long*>(word);
+  p.heap_state = state;
 }
 }  // namespace
 
@@ -425,8 +440,8 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
   if (p.heap != nullptr) {
     state.heap = p.heap;
     state.heap_bytes = p.heap_bytes;
-    state.heap_word = p.heap_word;
-    live.push_back({p.heap_word, 8});  // restored between the passes, as the heap's blocks
+    state.heap_state = p.heap_state;
+    live.push_back({p.heap_state, kHeapStateBytes});  // restored between the passes, as the heap
   }
   state.file_tag = FileTag(p.sites.main_file.c_str());
   state.shared = scratch.Upload(std::vector<unsigned int>(2 * kSharedSlots + 1, 0u));
@@ -486,9 +501,10 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
     t.stats.flops_counted = true;
   }
   t.origin = LaunchOrigin();
-  // A cooperative launch's blocks sync as a grid: accesses are not paired across blocks (as on
-  // the emulator, HazardReport::grid_synced).
-  t.hazards.grid_synced = config.cooperative;
+  // A cooperative launch's blocks sync as a grid, which the kept blocks' records do not mark:
+  // their global accesses are paired within each block only, and the report says so (the
+  // emulator pairs them across blocks between grid syncs).
+  if (config.cooperative) t.hazards = FindHazards(t, false);
   NameProgramSites(t, p.sites);
   KeepLaunch(p.run, std::move(t));
 }

@@ -53,11 +53,11 @@ struct ProgramDeviceState {
   // A cooperative launch's grid barrier: its count of blocks arrived and its generation (zeroed
   // before the launch); null in any other launch, where this_grid().sync() stops it.
   unsigned int* grid_barrier;
-  // The device heap (ws_program_cuda_groups.h): its buffer, bytes and word (blocks alive, top);
-  // null where the program does not allocate in device code.
+  // The device heap (ws_program_cuda_groups.h): its buffer, bytes and allocator state
+  // (ws_program_heap_blocks.h's State); null where the program does not allocate in device code.
   unsigned char* heap;
   unsigned long long heap_bytes;
-  unsigned long long* heap_word;
+  void* heap_state;
 };
 
 // The runtime's calls.

@@ -3,40 +3,38 @@
 // exchange slots (cooperative_groups.h), and the device heap (the rewriter's HeapNew and kin).
 #pragma once
 
-namespace ws::prog {
-
 // The device heap (the rewriter's HeapNew and kin for new, delete, malloc and free in device
 // code, ws_program_heap.h): one buffer named "device heap", of the device's
 // cudaLimitMallocHeapSize bytes, registered at the first launch of a program that allocates
-// (cuda_program.cu), so that accesses to its blocks are recorded against it. Blocks are 16-byte
-// aligned and handed out upwards; the heap's word holds the blocks alive (high half) and the top
-// (low half, in 16-byte units), so the whole heap is reused once every block is freed. A block
-// that does not fit gives null, as the hardware's heap does.
+// (cuda_program.cu), so that accesses to its blocks are recorded against it; its blocks as
+// ws_program_heap_blocks.h hands them out, under a lock (independent thread scheduling lets a
+// warp's lanes take it in turn).
+#define WS_HEAP_FN __device__ inline
+#define WS_HEAP_LOCK(s)                                                                   \
+  while (atomicCAS(const_cast<unsigned int*>(&(s)->lock), 0u, 1u) != 0u) __nanosleep(32); \
+  __threadfence()
+#define WS_HEAP_UNLOCK(s) \
+  __threadfence();        \
+  atomicExch(const_cast<unsigned int*>(&(s)->lock), 0u)
+#include "ws_program_heap_blocks.h"
+#undef WS_HEAP_FN
+#undef WS_HEAP_LOCK
+#undef WS_HEAP_UNLOCK
+
+namespace ws::prog {
+
 __device__ inline void* HeapMalloc(std::size_t bytes) {
-  unsigned long long* word = ws_program_state.heap_word;
-  if (word == nullptr) return nullptr;
-  const unsigned long long units = bytes == 0 ? 1 : (bytes + 15) / 16;
-  unsigned long long old = *reinterpret_cast<volatile unsigned long long*>(word);
-  for (;;) {
-    const unsigned long long top = old & 0xffffffffull;
-    if ((top + units) * 16 > ws_program_state.heap_bytes) return nullptr;
-    const unsigned long long now = atomicCAS(word, old, old + (1ull << 32) + units);
-    if (now == old) return ws_program_state.heap + top * 16;
-    old = now;
-  }
+  const ProgramDeviceState& p = ws_program_state;
+  if (p.heap_state == nullptr) return nullptr;
+  return heap::Allocate(static_cast<volatile heap::State*>(p.heap_state),
+                        reinterpret_cast<volatile unsigned long long*>(p.heap), p.heap_bytes / 16,
+                        bytes);
 }
-__device__ inline void HeapFree(void* p) {
-  unsigned long long* word = ws_program_state.heap_word;
-  if (p == nullptr || word == nullptr) return;
-  unsigned long long old = *reinterpret_cast<volatile unsigned long long*>(word);
-  for (;;) {
-    const unsigned long long live = old >> 32;
-    if (live == 0) return;  // a block freed twice: CUDA's behaviour is undefined
-    const unsigned long long next = live == 1 ? 0ull : old - (1ull << 32);
-    const unsigned long long now = atomicCAS(word, old, next);
-    if (now == old) return;
-    old = now;
-  }
+__device__ inline void HeapFree(void* ptr) {
+  const ProgramDeviceState& p = ws_program_state;
+  if (p.heap_state == nullptr) return;
+  heap::Free(static_cast<volatile heap::State*>(p.heap_state),
+             reinterpret_cast<volatile unsigned long long*>(p.heap), p.heap_bytes / 16, ptr);
 }
 // A multi-warp tile's sync: named barrier 1 + the tile's rank. A block of more than 15 such
 // tiles, or not of whole tiles, stops the launch with a message (the emulator names its line).
@@ -64,8 +62,11 @@ __device__ inline void GridSync(unsigned int place) {
     __trap();
 #endif
   }
+  // The intrinsics themselves (the lesson form's __syncthreads() macro would record a barrier).
+  // The last barrier's count is the pass's result, so that the departure's stamp, which depends
+  // on it, is read after the grid has met (TimedBarrier).
   auto pass = [bar] {
-    const unsigned int arrived = __syncthreads_count(1);
+    (__syncthreads)();
     if (threadIdx.x + threadIdx.y + threadIdx.z == 0) {
       const unsigned int blocks = gridDim.x * gridDim.y * gridDim.z;
       volatile unsigned int* generation = bar + 1;
@@ -80,8 +81,7 @@ __device__ inline void GridSync(unsigned int place) {
       }
       __threadfence();
     }
-    (__syncthreads)();  // the intrinsic: the lesson form's macro would record a barrier
-    return arrived;
+    return static_cast<unsigned int>((__syncthreads_count)(1));
   };
   if (ws_recorder_state.mode == ::ws::dev::kOff) {
     pass();

@@ -6,10 +6,14 @@
 
 #include <cuda_runtime.h>
 
+#include <functional>
+#include <type_traits>
+
 #include "ws_program_cuda_api.h"
 
 namespace ws::prog {
 // A capturing stream's event, wait, copy or fill becomes part of its graph; else the real call.
+cudaError_t StreamDestroy(cudaStream_t stream);
 cudaError_t EventRecord(cudaEvent_t event, cudaStream_t stream = 0);
 cudaError_t StreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags = 0);
 cudaError_t MemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind,
@@ -19,16 +23,38 @@ cudaError_t Memcpy2DAsync(void* dst, std::size_t dpitch, const void* src, std::s
                           std::size_t width, std::size_t height, cudaMemcpyKind kind,
                           cudaStream_t stream = 0);
 cudaError_t Memcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream = 0);
+// A copy to or from a symbol, run later by a graph: the variable by reference, a pointer to it
+// (`(const void*)&sym`, a temporary) by value.
+template <typename T, typename F>
+std::function<cudaError_t()> OnSymbol(const T& symbol, F f) {
+  if constexpr (std::is_pointer_v<T>) {
+    return [=] { return f(symbol); };
+  } else {
+    const T* at = &symbol;
+    return [=] { return f(*at); };
+  }
+}
 template <typename T>
 cudaError_t MemcpyToSymbolAsync(const T& symbol, const void* src, std::size_t bytes,
                                 std::size_t offset = 0,
                                 cudaMemcpyKind kind = cudaMemcpyHostToDevice,
                                 cudaStream_t stream = 0) {
-  const T* at = &symbol;
-  if (detail::CaptureCopy(stream, "memcpy",
-                          [=] { return (cudaMemcpyToSymbol)(*at, src, bytes, offset, kind); }))
+  if (detail::CaptureCopy(stream, "memcpy", OnSymbol(symbol, [=](const T& at) {
+                            return (cudaMemcpyToSymbol)(at, src, bytes, offset, kind);
+                          })))
     return cudaSuccess;
   return (cudaMemcpyToSymbolAsync)(symbol, src, bytes, offset, kind, stream);
+}
+template <typename T>
+cudaError_t MemcpyFromSymbolAsync(void* dst, const T& symbol, std::size_t bytes,
+                                  std::size_t offset = 0,
+                                  cudaMemcpyKind kind = cudaMemcpyDeviceToHost,
+                                  cudaStream_t stream = 0) {
+  if (detail::CaptureCopy(stream, "memcpy", OnSymbol(symbol, [=](const T& at) {
+                            return (cudaMemcpyFromSymbol)(dst, at, bytes, offset, kind);
+                          })))
+    return cudaSuccess;
+  return (cudaMemcpyFromSymbolAsync)(dst, symbol, bytes, offset, kind, stream);
 }
 }  // namespace ws::prog
 
@@ -48,6 +74,7 @@ cudaError_t MemcpyToSymbolAsync(const T& symbol, const void* src, std::size_t by
 #define cudaMallocFromPoolAsync(...) ::ws::prog::MallocFromPoolAsync(__VA_ARGS__)
 #define cudaFreeAsync(...) ::ws::prog::FreeAsync(__VA_ARGS__)
 #define cudaDeviceSetLimit(...) ::ws::prog::DeviceSetLimit(__VA_ARGS__)
+#define cudaStreamDestroy(...) ::ws::prog::StreamDestroy(__VA_ARGS__)
 #define cudaEventRecord(...) ::ws::prog::EventRecord(__VA_ARGS__)
 #define cudaStreamWaitEvent(...) ::ws::prog::StreamWaitEvent(__VA_ARGS__)
 #define cudaMemcpyAsync(...) ::ws::prog::MemcpyAsync(__VA_ARGS__)
@@ -55,6 +82,7 @@ cudaError_t MemcpyToSymbolAsync(const T& symbol, const void* src, std::size_t by
 #define cudaMemcpy2DAsync(...) ::ws::prog::Memcpy2DAsync(__VA_ARGS__)
 #define cudaMemcpy3DAsync(...) ::ws::prog::Memcpy3DAsync(__VA_ARGS__)
 #define cudaMemcpyToSymbolAsync(...) ::ws::prog::MemcpyToSymbolAsync(__VA_ARGS__)
+#define cudaMemcpyFromSymbolAsync(...) ::ws::prog::MemcpyFromSymbolAsync(__VA_ARGS__)
 
 // CUDA graphs, stream capture and launches by address are Warpscope's (cuda_graphs.cpp), as on
 // the emulator: the driver never sees a graph, whose kernels would run unrecorded; each kernel

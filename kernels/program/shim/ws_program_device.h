@@ -66,13 +66,18 @@ WS_PD inline float __fadd_rn(float a, float b) {
 WS_PD inline float __fmaf_rn(float a, float b, float c) {
   return std::fma(a, b, c);
 }
-// A float to int as a GPU converts it (cvt.rni/rzi.s32.f32): out of range saturates to INT_MAX
-// or INT_MIN, NaN gives 0 (a C++ cast of those is undefined: x86 gives INT_MIN).
-WS_PD inline int WsSaturateToInt(float x) {
+// A float to an integer as a GPU converts it (cvt.*.s32/u32/s64.f32/f64): out of range
+// saturates to the type's limits, NaN gives 0 (a C++ cast of those is undefined: x86 gives
+// INT_MIN). `x` already rounded.
+template <typename I>
+WS_PD inline I WsSaturateTo(double x) {
   if (x != x) return 0;
-  if (x >= 2147483648.0f) return 2147483647;
-  if (x < -2147483648.0f) return -2147483647 - 1;
-  return static_cast<int>(x);
+  if (x >= static_cast<double>(std::numeric_limits<I>::max())) return std::numeric_limits<I>::max();
+  if (x <= static_cast<double>(std::numeric_limits<I>::min())) return std::numeric_limits<I>::min();
+  return static_cast<I>(x);
+}
+WS_PD inline int WsSaturateToInt(float x) {
+  return WsSaturateTo<int>(x);
 }
 WS_PD inline int __float2int_rn(float x) {
   return WsSaturateToInt(std::nearbyint(x));
@@ -263,19 +268,19 @@ WS_PD inline float rnorm3df(float a, float b, float c) {
   return 1.0f / std::sqrt(a * a + b * b + c * c);
 }
 WS_PD inline unsigned int __float2uint_rn(float x) {
-  return static_cast<unsigned int>(std::nearbyint(x));
+  return WsSaturateTo<unsigned int>(std::nearbyint(x));
 }
 WS_PD inline unsigned int __float2uint_rz(float x) {
-  return static_cast<unsigned int>(x);
+  return WsSaturateTo<unsigned int>(std::trunc(x));
 }
 WS_PD inline int __float2int_rd(float x) {
-  return static_cast<int>(std::floor(x));
+  return WsSaturateTo<int>(std::floor(x));
 }
 WS_PD inline int __float2int_ru(float x) {
-  return static_cast<int>(std::ceil(x));
+  return WsSaturateTo<int>(std::ceil(x));
 }
 WS_PD inline long long __float2ll_rn(float x) {
-  return static_cast<long long>(std::nearbyint(x));
+  return WsSaturateTo<long long>(std::nearbyint(x));
 }
 WS_PD inline float __uint2float_rn(unsigned int x) {
   return static_cast<float>(x);
@@ -287,10 +292,10 @@ WS_PD inline float __double2float_rn(double x) {
   return static_cast<float>(x);
 }
 WS_PD inline int __double2int_rn(double x) {
-  return static_cast<int>(std::nearbyint(x));
+  return WsSaturateTo<int>(std::nearbyint(x));
 }
 WS_PD inline int __double2int_rz(double x) {
-  return static_cast<int>(x);
+  return WsSaturateTo<int>(std::trunc(x));
 }
 WS_PD inline double __int2double_rn(int x) {
   return static_cast<double>(x);
