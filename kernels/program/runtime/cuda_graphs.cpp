@@ -601,7 +601,7 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {
 WS_GRAPHS_END
 
 #if defined(WS_GRAPHS_GPU)
-// The program's stream calls on a GPU that a capture takes (ws_program_cuda_host.h's macros).
+// A stream destroyed on a GPU ends its capture (ws_program_cuda_host.h's cudaStreamDestroy).
 namespace ws::prog {
 cudaError_t StreamDestroy(cudaStream_t stream) {
   {
@@ -610,39 +610,6 @@ cudaError_t StreamDestroy(cudaStream_t stream) {
     g.capturing.erase(stream);  // a handle the driver may give again is no capture's
   }
   return ::cudaStreamDestroy(stream);
-}
-cudaError_t EventRecord(cudaEvent_t event, cudaStream_t stream) {
-  return detail::CaptureEventRecord(event, stream) ? cudaSuccess : ::cudaEventRecord(event, stream);
-}
-cudaError_t StreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
-  return detail::CaptureWaitEvent(stream, event) ? cudaSuccess
-                                                 : ::cudaStreamWaitEvent(stream, event, flags);
-}
-cudaError_t MemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind,
-                        cudaStream_t stream) {
-  auto run = [=] { return ::cudaMemcpy(dst, src, bytes, kind); };
-  return detail::CaptureCopy(stream, "memcpy", run)
-             ? cudaSuccess
-             : ::cudaMemcpyAsync(dst, src, bytes, kind, stream);
-}
-cudaError_t MemsetAsync(void* dst, int value, std::size_t bytes, cudaStream_t stream) {
-  auto run = [=] { return ::cudaMemset(dst, value, bytes); };
-  return detail::CaptureCopy(stream, "memset", run) ? cudaSuccess
-                                                    : ::cudaMemsetAsync(dst, value, bytes, stream);
-}
-cudaError_t Memcpy2DAsync(void* dst, std::size_t dpitch, const void* src, std::size_t spitch,
-                          std::size_t width, std::size_t height, cudaMemcpyKind kind,
-                          cudaStream_t stream) {
-  auto run = [=] { return ::cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind); };
-  return detail::CaptureCopy(stream, "memcpy", run)
-             ? cudaSuccess
-             : ::cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, stream);
-}
-cudaError_t Memcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream) {
-  if (p == nullptr) return cudaErrorInvalidValue;
-  const cudaMemcpy3DParms copy = *p;
-  auto run = [copy] { return ::cudaMemcpy3D(&copy); };
-  return detail::CaptureCopy(stream, "memcpy", run) ? cudaSuccess : ::cudaMemcpy3DAsync(p, stream);
 }
 }  // namespace ws::prog
 #endif
