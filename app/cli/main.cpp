@@ -226,6 +226,7 @@ int ProgramCommand(const std::vector<std::string>& files, const std::vector<std:
   po.preset = options.preset;
   po.backend = backend;
   po.keep_blocks = options.keep_blocks;
+  po.record_budget_bytes = options.record_budget_bytes;
   po.sandbox = sandbox;
   if (!what_if.empty()) po.keep_all_threads_up_to = ws::kWhatIfKeepAllThreads;
   po.schedule = options.schedule.Name();
@@ -387,7 +388,7 @@ void AddRunOptions(CLI::App* c, Args& a, const std::string& preset_help, bool ex
   c->add_option("--gpu", a.options.gpu, "CUDA device index (default 0; see `devices`)");
   c->add_option("--record-budget", a.options.record_budget_bytes,
                 "Bytes of GPU memory one launch's access records may take (default 1 GiB); "
-                "past it the launch is marked truncated")
+                "past it a launch's figures miss blocks, and say how many they cover")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
   // For profilers and benchmarks: only the uninstrumented build, and how often it is timed.
   c->add_flag("--uninstrumented", [&a](std::int64_t) { a.options.record = false; })->group("");

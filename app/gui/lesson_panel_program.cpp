@@ -309,18 +309,20 @@ void LessonPanel::DrawLaunchList(const LessonRun& run) {
       char label[320];
       // A kernel written in one of the program's headers says which.
       const std::string file = run.program->KernelFile(t.kernel);
-      std::snprintf(label, sizeof label, "%zu  %s<<<(%u,%u,%u), (%u,%u,%u)>>>%s%s%s", i + 1,
+      std::snprintf(label, sizeof label, "%zu  %s<<<(%u,%u,%u), (%u,%u,%u)>>>%s%s%s%s", i + 1,
                     t.kernel.c_str(), t.grid.x, t.grid.y, t.grid.z, t.block.x, t.block.y, t.block.z,
                     file.empty() || file == run.program->file ? "" : "  in ",
                     file.empty() || file == run.program->file ? "" : file.c_str(),
-                    t.blocks.empty() ? "  (counted)" : "");
+                    t.blocks.empty() ? "  (counted)" : "",
+                    t.uncovered_blocks > 0 ? "  (partial)" : "");
       if (ImGui::Selectable(label, shown == i)) SelectLaunch(i);
-      ImGui::SetItemTooltip("%llu threads, %u B shared per block, %zu access sites%s",
+      ImGui::SetItemTooltip("%llu threads, %u B shared per block, %zu access sites%s%s%s",
                             static_cast<unsigned long long>(t.threads()), t.shared_bytes,
                             t.sites.size(),
                             t.blocks.empty() ? "; counted, no block records kept (its kernel's "
                                                "first launches keep them)"
-                                             : "");
+                                             : "",
+                            t.uncovered_blocks > 0 ? "; " : "", t.Coverage().c_str());
     }
   }
   ImGui::EndChild();
@@ -382,10 +384,16 @@ void LessonPanel::DrawProgram() {
     if (code != nullptr) ImGui::PopFont();
   }
   ImGui::Separator();
+  std::size_t partial = 0;
+  for (const LaunchTrace& t : run->launches) partial += t.uncovered_blocks > 0 ? 1 : 0;
+  const std::string recorded =
+      partial == 0
+          ? std::string("every launch recorded")
+          : "every launch recorded, " + std::to_string(partial) + " of them only in part " +
+                "(the record budget ran out: hover a launch marked partial)";
   ImGui::TextWrapped(
-      "Your own program, run on %s: every launch recorded. Pick a launch to see it in every "
-      "view; %s",
-      run->backend == "cuda" ? run->device.c_str() : "the CPU emulator",
+      "Your own program, run on %s: %s. Pick a launch to see it in every view; %s",
+      run->backend == "cuda" ? run->device.c_str() : "the CPU emulator", recorded.c_str(),
       program_open() ? "save the file to run it again."
                      : "open the .cu file itself (File > Open program) to run it here.");
 }

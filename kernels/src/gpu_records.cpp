@@ -492,6 +492,12 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep,
   t.truncated = c.overflowed;
   const std::uint32_t tpb = static_cast<std::uint32_t>(c.block.count());
   const std::uint32_t wpb = (tpb + 31) / 32;
+  for (std::size_t w = 0; w < c.warp_dropped.size(); w += wpb) {
+    bool dropped = false;
+    for (std::size_t k = w; k < w + wpb && k < c.warp_dropped.size(); ++k)
+      dropped = dropped || c.warp_dropped[k] != 0;
+    t.uncovered_blocks += dropped ? 1 : 0;
+  }
   const std::size_t warps = c.grid.count() * wpb;
   const std::size_t threads = c.grid.count() * tpb;
   if (c.warp_base.size() != warps + 1 || c.warp_used.size() != warps ||

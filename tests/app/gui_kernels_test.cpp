@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "gui_test_util.h"
+#include "warpscope/trace/run_file.h"
+#include "warpscope/trace/trace_file.h"
 
 namespace ws::test {
 namespace {
@@ -26,6 +28,38 @@ nlohmann::json KernelsState(const std::string& program) {
   EXPECT_TRUE(j.is_object());
   return j.is_object() ? j["panels"]["kernels"].value("state", nlohmann::json::object())
                        : nlohmann::json::object();
+}
+
+// A GPU run whose record budget left a launch's block without room (LaunchTrace::
+// uncovered_blocks): the kernel's row says "(partial)", and which launch covers how much.
+TEST(GuiKernels, ALaunchThatMissesBlocksIsMarkedPartial) {
+  REQUIRE_XVFB();
+  LessonRun run;
+  run.backend = "cuda";
+  run.device = "NVIDIA H200";
+  LaunchTrace t;
+  t.kernel = "scale";
+  t.grid = {2, 1, 1};
+  t.block = {128, 1, 1};
+  run.launches = {t, t};
+  run.launches[1].uncovered_blocks = 1;
+  LessonRun::Program p;
+  p.file = "main.cu";
+  p.source = "__global__ void scale(float* a) { a[threadIdx.x] *= 2; }\nint main() {}\n";
+  p.kernels = {"scale"};
+  run.program = p;
+  TempDir dir("kernels-partial");
+  const std::vector<std::uint8_t> bytes = SerializeTrace(TraceOfLessonRun(run, nullptr, 0));
+  {
+    std::ofstream out(dir / "partial.wstrace", std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()),
+              static_cast<std::streamsize>(bytes.size()));
+  }
+  const nlohmann::json s = KernelsState((dir / "partial.wstrace").string());
+  EXPECT_EQ(s.value("row0", ""), "scale") << s.dump();
+  EXPECT_EQ(s.value("row0.coverage", ""),
+            "launch 2: the figures cover 1 of 2 blocks: the record budget left 1 block's warps "
+            "no room on the GPU (--record-budget; a smaller grid)");
 }
 
 #if WARPSCOPE_HAVE_PROGRAMS

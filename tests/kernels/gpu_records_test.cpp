@@ -169,6 +169,28 @@ TEST(GpuRecords, AFullRangeLosesOnlyItsTailAndTheLaunchSaysTruncated) {
   EXPECT_EQ(t.blocks[0].accesses.size(), 32u);
 }
 
+// Past the record budget a warp that counted events may get no room: its block's figures are
+// missing, and the launch says how many blocks its figures cover (not silently partial).
+TEST(GpuRecords, BlocksWithAWarpLeftWithoutRoomAreCountedAsUncovered) {
+  std::vector<std::uint32_t> w;
+  ws::EncodeWarpEvent(kLoad, ~0u, 1, Offsets(32, 0, 4), &w);
+  // Three blocks of two warps: block 0 whole, block 1's second warp and block 2's first dropped.
+  ws::GpuCapture c = OneBlock(64, {w, w, w, {}, {}, w});
+  c.grid = {3, 1, 1};
+  c.overflowed = true;
+  c.warp_dropped = {0, 0, 0, 1, 1, 0};
+  const ws::LaunchTrace t = ws::DecodeGpuCapture(c, {{0}, false});
+  EXPECT_EQ(t.uncovered_blocks, 2u);
+  EXPECT_EQ(t.Coverage(),
+            "the figures cover 1 of 3 blocks: the record budget left 2 blocks' warps no room on "
+            "the GPU (--record-budget; a smaller grid)");
+  // Four warps recorded their load: 4 requests where the grid made 6.
+  ASSERT_EQ(t.stats.sites.size(), 1u);
+  EXPECT_EQ(t.stats.sites[0].requests, 4u);
+  c.warp_dropped.clear();  // a pass that fitted
+  EXPECT_EQ(ws::DecodeGpuCapture(c, {{0}, false}).Coverage(), "");
+}
+
 TEST(GpuRecords, BuffersThatDoNotMatchTheLaunchAreNotRead) {
   ws::GpuCapture c = OneBlock(64, {{}, {}});
   c.warp_base.back() = 1000;  // past the words there are

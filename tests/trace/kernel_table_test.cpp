@@ -192,6 +192,25 @@ TEST(KernelTable, ARaceIsTheRowsWorstFigure) {
   EXPECT_EQ(rows[0].worst, "hazards");
 }
 
+// A launch whose figures miss blocks (a GPU's record budget): its row says so in the text and the
+// JSON, naming the launch and what its figures cover.
+TEST(KernelTable, ALaunchThatMissesBlocksMarksItsRowPartial) {
+  LessonRun run;
+  run.launches = {Naive(true), Naive(true), Tiled()};
+  run.launches[1].grid = {4, 1, 1};
+  run.launches[1].uncovered_blocks = 3;
+  const std::vector<KernelRow> rows = KernelTable(run, Round());
+  const std::string text = KernelsText(rows, run, Round());
+  EXPECT_NE(text.find("transposeNaive: PARTIAL in 1 of 2 launches (launch 2: the figures cover 1 "
+                      "of 4 blocks: the record budget left 3 blocks' warps no room on the GPU"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("transposeCoalesced: PARTIAL"), std::string::npos) << text;
+  const nlohmann::json j = KernelsJson(rows, run);
+  for (const auto& k : j)
+    EXPECT_EQ(k["uncovered_launches"].get<int>(), k["kernel"] == "transposeNaive" ? 1 : 0);
+}
+
 TEST(KernelTable, ALaunchWithoutRecordsIsDrawnFromItsKernelsNearestThatKeptThem) {
   const std::vector<LaunchTrace> launches = {Naive(true), Tiled(), Naive(false), Naive(false),
                                              Tiled()};

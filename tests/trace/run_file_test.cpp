@@ -18,6 +18,7 @@ TEST(RunFile, AProgramsTraceKeepsItsFilesKernelFilesAndExit) {
   t.kernel = "scale";
   t.grid = {2, 1, 1};
   t.block = {128, 1, 1};
+  t.uncovered_blocks = 1;  // a block the GPU's record budget left out
   run.launches.push_back(t);
   LessonRun::Program p;
   p.file = "main.cu";
@@ -53,6 +54,7 @@ TEST(RunFile, AProgramsTraceKeepsItsFilesKernelFilesAndExit) {
   EXPECT_EQ(q.TextOf("kern.cuh"), p.files[0].second);
   ASSERT_EQ(back->launches.size(), 1u);
   EXPECT_EQ(back->launches[0].kernel, "scale");
+  EXPECT_EQ(back->launches[0].uncovered_blocks, 1u);
 }
 
 // The kernel timer's lines (START_NS END_NS NAME) in the order CUPTI delivered them: the times

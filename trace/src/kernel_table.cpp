@@ -127,6 +127,8 @@ std::vector<KernelRow> KernelTable(const LessonRun& run, const DevicePreset& pre
     }
     // Races; a write of the value already there (benign) is not one.
     r.hazards += t.hazards.Total() - t.hazards.Count(HazardKind::kWawSameValue);
+    if (t.uncovered_blocks > 0 && r.uncovered_launches++ == 0)
+      r.coverage = "launch " + std::to_string(i + 1) + ": " + t.Coverage();
     if (!t.engine.empty()) {
       if (r.engine.empty())
         r.engine = t.engine;
@@ -205,6 +207,11 @@ std::string KernelsText(const std::vector<KernelRow>& rows, const LessonRun& run
   o << "  * the row's worst figure; drawn: the launch the views draw the kernel from (the first "
        "that kept block records)\n";
   for (const KernelRow& r : rows) {
+    if (r.uncovered_launches > 0)
+      o << "  " << r.kernel << ": PARTIAL in " << r.uncovered_launches << " of " << r.launches
+        << (r.launches == 1 ? " launch" : " launches") << " (" << r.coverage << ")\n";
+  }
+  for (const KernelRow& r : rows) {
     if (r.partial)
       o << "  " << r.kernel << ": the what-if's launch counts only its kept blocks ("
         << run.what_if->scope << ")\n";
@@ -216,8 +223,8 @@ std::string KernelsText(const std::vector<KernelRow>& rows, const LessonRun& run
     simt += r.engine == "simt" ? 1 : 0;
   }
   if (engines > 0) {
-    o << "  engine: " << simt << " of " << engines
-      << (engines == 1 ? " kernel" : " kernels") << " ran on the SIMT path (a warp's lanes together)";
+    o << "  engine: " << simt << " of " << engines << (engines == 1 ? " kernel" : " kernels")
+      << " ran on the SIMT path (a warp's lanes together)";
     o << (simt == engines ? "\n" : "; on the per-thread path:\n");
     for (const KernelRow& r : rows) {
       if (!r.engine.empty() && r.engine != "simt")
@@ -273,7 +280,8 @@ nlohmann::json KernelsJson(const std::vector<KernelRow>& rows, const LessonRun& 
                         {"worst_bank_degree", r.worst_bank_degree},
                         {"hazards", r.hazards},
                         {"worst", r.worst},
-                        {"partial", r.partial}};
+                        {"partial", r.partial},
+                        {"uncovered_launches", r.uncovered_launches}};
     if (!r.engine.empty()) {
       k["engine"] = r.engine;
       if (!r.engine_reason.empty()) k["engine_reason"] = r.engine_reason;

@@ -106,6 +106,16 @@ nlohmann::json WarpOpsJson(const LaunchTrace& t) {
   return ops;
 }
 
+// (launch.h) What a launch's figures cover, said where they are shown.
+std::string LaunchTrace::Coverage() const {
+  if (uncovered_blocks == 0) return "";
+  const auto n = [](std::uint64_t v) { return FormatNumber(static_cast<double>(v)); };
+  const std::uint64_t all = grid.count(), out = std::min(uncovered_blocks, all);
+  return "the figures cover " + n(all - out) + " of " + n(all) + " blocks: the record budget " +
+         "left " + n(out) + (out == 1 ? " block's" : " blocks'") +
+         " warps no room on the GPU (--record-budget; a smaller grid)";
+}
+
 // Every launch of a program with its sites (line:column), barriers and warp-level intrinsics.
 std::string LaunchesText(const std::vector<LaunchTrace>& launches, const std::string& main_file) {
   std::ostringstream o;
@@ -116,6 +126,7 @@ std::string LaunchesText(const std::vector<LaunchTrace>& launches, const std::st
     if (t.shared_bytes > 0) o << ", " << t.shared_bytes << " B shared";
     if (!t.origin.empty()) o << ", from " << t.origin;
     o << "\n";
+    if (t.uncovered_blocks > 0) o << "  " << t.Coverage() << "\n";
     if (t.resources.known())
       o << "  compiler: " << ResourceSummary(t.resources) << " (" << t.resources.source << ")\n";
     for (std::size_t i = 0; i < t.sites.size(); ++i) {
@@ -223,7 +234,9 @@ std::string LessonText(const LessonRun& run) {
       << run.capture->captured_at << " (" << run.capture->file << "), with its own parameters\n";
   else if (run.capture)
     o << "captured " << run.capture->captured_at << " (trace " << run.capture->file << ")\n";
-  if (run.has_launch() && run.main_launch().truncated)
+  if (run.has_launch() && run.main_launch().uncovered_blocks > 0)
+    o << "PARTIAL: " << run.main_launch().Coverage() << "\n";
+  else if (run.has_launch() && run.main_launch().truncated)
     o << "TRUNCATED: a record buffer filled up during capture; figures may be partial\n";
   o << "params:";
   const nlohmann::json params = ParamsJson(run.params, run.info);
@@ -347,6 +360,11 @@ nlohmann::json LaunchJson(const ProgramRecord& p, const LaunchTrace& t) {
   if (!t.engine.empty()) j["engine"] = t.engine;
   if (!t.engine_reason.empty()) j["engine_reason"] = t.engine_reason;
   if (!t.origin.empty()) j["origin"] = t.origin;
+  // What the figures cover: every block, or those whose records all came back.
+  j["coverage"] = {{"blocks", t.grid.count() - std::min(t.uncovered_blocks, t.grid.count())},
+                   {"of", t.grid.count()},
+                   {"whole_grid", t.uncovered_blocks == 0}};
+  if (t.uncovered_blocks > 0) j["coverage"]["why"] = t.Coverage();
   return j;
 }
 

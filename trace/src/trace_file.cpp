@@ -110,6 +110,7 @@ nlohmann::json LaunchJson(const LaunchTrace& t) {
   if (t.resources.known()) j["resources"] = ResourcesJson(t.resources);
   j["time_unit"] = t.time_unit;
   j["truncated"] = t.truncated;
+  if (t.uncovered_blocks > 0) j["uncovered_blocks"] = t.uncovered_blocks;
   if (!t.engine.empty()) j["engine"] = t.engine;
   if (!t.engine_reason.empty()) j["engine_reason"] = t.engine_reason;
   if (!t.origin.empty()) j["origin"] = t.origin;
@@ -316,6 +317,7 @@ LaunchTrace LaunchFrom(const nlohmann::json& j) {
   if (j.contains("resources")) t.resources = ResourcesFromJson(j.at("resources"));  // from issue 19
   t.time_unit = j.at("time_unit").get<std::string>();
   t.truncated = j.at("truncated").get<bool>();
+  t.uncovered_blocks = j.value("uncovered_blocks", std::uint64_t{0});
   t.engine = j.value("engine", std::string());
   t.engine_reason = j.value("engine_reason", std::string());
   t.origin = j.value("origin", std::string());

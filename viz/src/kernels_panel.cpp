@@ -40,6 +40,7 @@ class KernelsPanel : public Panel {
                      rows_[i].has_records ? std::to_string(rows_[i].first_with_records + 1) : "");
       if (rows_[i].OnRoofline()) s.emplace_back(k + ".flops", std::to_string(rows_[i].flops));
       if (!rows_[i].engine.empty()) s.emplace_back(k + ".engine", rows_[i].engine);
+      if (rows_[i].uncovered_launches > 0) s.emplace_back(k + ".coverage", rows_[i].coverage);
     }
     return s;
   }
@@ -89,6 +90,13 @@ class KernelsPanel : public Panel {
         r.has_records)
       session_->show_launch = static_cast<int>(r.first_with_records);
     ImGui::PopID();
+    // Launches whose figures miss blocks (a GPU's record budget): said on the row, and how much.
+    if (r.uncovered_launches > 0) {
+      ImGui::SameLine();
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::WarpU32(4)), "(partial)");
+      ImGui::SetItemTooltip("In %zu of %zu launches the figures cover only part of the grid: %s",
+                            r.uncovered_launches, r.launches, r.coverage.c_str());
+    }
     if (r.partial) {  // a what-if over the kept blocks only: that launch is theirs, not the grid's
       ImGui::SameLine();
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::WarpU32(4)), "(kept blocks)");
@@ -97,9 +105,10 @@ class KernelsPanel : public Panel {
     if (!r.engine.empty() && r.engine != "simt") {
       ImGui::SameLine();
       ImGui::TextDisabled("(thread by thread)");
-      ImGui::SetItemTooltip("The emulator ran this kernel one thread at a time, not a warp's 32 "
-                            "lanes together (the same figures, slower): %s",
-                            r.engine_reason.c_str());
+      ImGui::SetItemTooltip(
+          "The emulator ran this kernel one thread at a time, not a warp's 32 "
+          "lanes together (the same figures, slower): %s",
+          r.engine_reason.c_str());
     }
   }
 

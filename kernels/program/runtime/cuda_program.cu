@@ -77,6 +77,8 @@ struct Program {
     }
     if (const char* k = std::getenv("WS_KEEP_ALL_UP_TO"))
       options.keep_all_threads_up_to = std::strtoull(k, nullptr, 10);
+    if (const char* k = std::getenv("WS_RECORD_BUDGET"); k != nullptr && *k != 0)
+      options.record_budget_bytes = std::strtoull(k, nullptr, 10);
     std::atexit([] { Write(); });
   }
   static void Write();

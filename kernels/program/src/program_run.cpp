@@ -147,6 +147,7 @@ std::vector<std::string> Environment(const ProgramJob& job, const std::filesyste
       "WS_PRESET=" + job.options.preset,
       "WS_KEEP_BLOCKS=" + keep,
       "WS_KEEP_ALL_UP_TO=" + std::to_string(job.options.keep_all_threads_up_to),
+      "WS_RECORD_BUDGET=" + std::to_string(job.options.record_budget_bytes),
       "WS_SCHEDULE=" + job.options.schedule,
       "WS_PROGRAM_ENGINE=" + job.options.engine,
       "WS_WORKERS=" + std::to_string(job.options.workers)};

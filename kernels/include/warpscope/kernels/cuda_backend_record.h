@@ -98,7 +98,11 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
     Keep(WS_CUDA(cudaMemcpy(state.data(), state_d, warps * 8, cudaMemcpyDeviceToHost)));
     if (!status_.ok()) return failed();
     std::uint64_t planned_words = 0;
+    const std::vector<unsigned long long> counted = state;
     unsigned int* planned = PlanPool(grid, wpb, state, state_d, &st, &chunks, &planned_words);
+    c.warp_dropped.assign(warps, 0);
+    for (std::size_t w = 0; w < warps; ++w)
+      c.warp_dropped[w] = counted[w] != 0 && state[w] == dev::kDeadState ? 1 : 0;
     capture_.record_ms = pass(st).first;
     c.overflowed = true;
     words.resize(planned_words);

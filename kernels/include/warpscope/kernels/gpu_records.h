@@ -25,6 +25,9 @@ struct GpuCapture {
   std::vector<std::uint32_t> words;
   std::vector<std::uint64_t> warp_base, warp_used;
   bool overflowed = false;
+  // Per warp: 1 where it counted events but the record budget left it no room, so that it
+  // recorded nothing (its block is not covered: LaunchTrace::uncovered_blocks). Empty: none.
+  std::vector<std::uint8_t> warp_dropped;
   // The file names the GPU's file tags stand for (RecorderFileTag in ws_cuda_keys.h); the decoder
   // gives sites and barriers FileTag(name) instead. Tags not listed are kept as they are.
   std::map<std::uint16_t, std::string> device_files;

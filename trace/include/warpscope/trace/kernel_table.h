@@ -85,6 +85,10 @@ struct KernelRow {
   bool flops_counted = true;
   double compute_ms = 0;      // modeled: the FLOPs at the preset's peak
   std::uint64_t hazards = 0;  // races found, over its launches
+  // Launches whose figures miss blocks (LaunchTrace::uncovered_blocks: a GPU's record budget),
+  // and the first one's words; the table's figures then cover only part of the grid.
+  std::size_t uncovered_launches = 0;
+  std::string coverage;
   // How the emulator ran it (LaunchTrace::engine): "simt", "fiber", or "simt and fiber" when its
   // launches differ; and the per-thread path's reason. Empty on a GPU.
   std::string engine, engine_reason;

@@ -29,6 +29,12 @@ struct LaunchTrace {
   std::vector<BlockRecords> blocks;   // full records of the kept blocks, by block index
   std::string time_unit = "logical";  // access/barrier times: "logical" (emulator) or "ns"
   bool truncated = false;             // a record buffer filled up (GPU); stats may be partial
+  // The blocks whose figures are missing, wholly or in part: on a GPU, blocks with a warp the
+  // record budget left no room for (0: the figures cover every block). Said in the text, the
+  // JSON ("coverage") and the kernels table (Coverage()).
+  std::uint64_t uncovered_blocks = 0;
+  // "the figures cover 426 of 1,024 blocks: ..." or "" when they cover the whole grid.
+  std::string Coverage() const;
   // How the emulator ran it (docs/ENGINE.md): "simt" (a warp's lanes together) or "fiber" (each
   // thread on its own), and why not SIMT; empty on a GPU.
   std::string engine, engine_reason;

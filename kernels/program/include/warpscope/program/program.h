@@ -70,6 +70,9 @@ struct ProgramOptions {
   // in a build with CUDA).
   std::string backend = "emu";
   std::vector<std::uint32_t> keep_blocks = {0, 1, 2, 3};
+  // On a GPU: the bytes of records a launch may write (the CLI's --record-budget); past them a
+  // launch's figures miss blocks and say so (LaunchTrace::uncovered_blocks).
+  std::uint64_t record_budget_bytes = std::uint64_t{1} << 30;
   // Keep every block of a launch of at most this many threads (what-ifs over the whole grid).
   std::uint64_t keep_all_threads_up_to = 0;
   std::string schedule = "in-order";  // the emulator's thread order (trace/schedule.h)
