@@ -518,7 +518,8 @@ Result<LaunchTrace> RunLaunch(const LaunchConfig& config, const std::function<vo
   Canonicalize(L, t);
   if (L.cache) t.cache_replays = L.cache->Finish();
   t.thread_active = std::move(L.active);
-  if (!config.whole_grid_hazards) t.hazards = FindHazards(t);
+  // (A cooperative launch's kept blocks do not mark its grid syncs: within each block only.)
+  if (!config.whole_grid_hazards) t.hazards = FindHazards(t, !config.cooperative);
   return t;
 }
 

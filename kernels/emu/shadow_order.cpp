@@ -7,19 +7,16 @@ void ShadowOrder::Put(std::uint64_t block, GlobalShadow::Batch& batch, bool bloc
   // Not this block's turn yet: its accesses wait with its worker, without taking the lock (the
   // worker whose turn it is holds it while it puts blocks in).
   if (!block_end && next_.load(std::memory_order_acquire) != block) {
-    if (batch.size() < kBacklog) return;
+    if (batch.size() < (never_wait_ ? per_block_ : kBacklog)) return;
     if (never_wait_) {  // past the bound: left out of the check across blocks, and counted
-      dropped_ += batch.size();
-      batch.clear();
+      Drop(batch);
       return;
     }
   }
   std::unique_lock lock(mutex_);
   if (next_ != block && !abandoned_) {
-    if (never_wait_ && batch.size() + waiting_accesses_ >= kBacklog) {
-      dropped_ += batch.size();
-      batch.clear();
-    }
+    if (never_wait_ && (batch.size() >= per_block_ || batch.size() + waiting_accesses_ >= kBacklog))
+      Drop(batch);
     const std::size_t backlog = batch.size() + waiting_accesses_;
     const bool room = backlog < kBacklog || never_wait_;
     if (!block_end && room) return;  // later
@@ -70,6 +67,15 @@ void ShadowOrder::Put(std::uint64_t block, GlobalShadow::Batch& batch, bool bloc
     if (spare_.size() < 4) spare_.push_back(std::move(waited));
   }
   turn_.notify_all();
+}
+
+void ShadowOrder::Drop(GlobalShadow::Batch& batch) {
+  // The accesses themselves (an entry of size 0 heads an interval; a cooperative launch runs
+  // thread by thread, so no entry is a warp's run).
+  std::uint64_t n = 0;
+  for (const GlobalShadow::Access& a : batch.accesses) n += a.size != 0 ? 1 : 0;
+  dropped_ += n;
+  batch.clear();
 }
 
 void ShadowOrder::Abandon() {

@@ -6,6 +6,7 @@
 // lets every waiting worker go.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -30,9 +31,13 @@ class ShadowOrder {
   // A cooperative launch's shadow of one grid epoch: every block is resident and waits for the
   // others at the grid sync that ends the epoch, so no worker may wait for its turn here (a block
   // held back would hold the sync): each keeps its accesses, however many, until its turn.
-  // Past kBacklog accesses held, a block's further accesses are left out (counted), rather than
-  // held without bound.
-  void NeverWait() { never_wait_ = true; }
+  // Past its share of kBacklog, a block's held accesses are left out of the check across blocks
+  // (counted as not checked: unshadowed_accesses), rather than held without bound.
+  // `blocks`: the grid's, each holding its own batch; the bound is shared among them.
+  void NeverWait(std::uint64_t blocks) {
+    never_wait_ = true;
+    per_block_ = std::max<std::size_t>(kBacklog / std::max<std::uint64_t>(blocks, 1), 4096);
+  }
   // What the shadow found (after every worker finished), with the accesses a never-waiting
   // shadow left out past its bound counted as not checked across blocks.
   HazardTally tally() const {
@@ -42,6 +47,7 @@ class ShadowOrder {
   }
 
  private:
+  void Drop(GlobalShadow::Batch& batch);  // counted as left out of the check across blocks
   std::mutex mutex_;
   std::condition_variable turn_;
   GlobalShadow shadow_;
@@ -49,6 +55,7 @@ class ShadowOrder {
   std::atomic<std::uint64_t> next_{0};  // the block whose accesses go in next
   bool abandoned_ = false;
   bool never_wait_ = false;
+  std::size_t per_block_ = kBacklog;  // a never-waiting shadow's bound on one block's batch
   std::atomic<std::uint64_t> dropped_{0};
   std::map<std::uint64_t, GlobalShadow::Batch> waiting_;
   std::size_t waiting_accesses_ = 0;

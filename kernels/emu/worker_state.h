@@ -184,7 +184,7 @@ struct Launch {
     std::lock_guard lock(grid_shadows_mutex);
     while (grid_shadows.size() <= epoch) {
       grid_shadows.push_back(std::make_unique<ShadowOrder>());
-      grid_shadows.back()->NeverWait();
+      grid_shadows.back()->NeverWait(config->grid.count());
     }
     if (epoch >= 2 && grid_shadows[epoch - 2]) {
       grid_tally.Merge(grid_shadows[epoch - 2]->tally());

@@ -492,7 +492,8 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep,
   t.truncated = c.overflowed;
   const std::uint32_t tpb = static_cast<std::uint32_t>(c.block.count());
   const std::uint32_t wpb = (tpb + 31) / 32;
-  for (std::size_t w = 0; w < c.warp_dropped.size(); w += wpb) {
+  const bool dropped_known = c.warp_dropped.size() == c.grid.count() * wpb;
+  for (std::size_t w = 0; dropped_known && w < c.warp_dropped.size(); w += wpb) {
     bool dropped = false;
     for (std::size_t k = w; k < w + wpb && k < c.warp_dropped.size(); ++k)
       dropped = dropped || c.warp_dropped[k] != 0;
@@ -526,6 +527,8 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep,
     AnalyzeBlock(rec.accesses, rec.barriers, t.sites, t.buffers, tpb, &t.stats);
   }
   if (replay) t.cache_replays = replay->Finish();
+  // Threads of warps that recorded nothing are not known to be idle: no activity map.
+  if (t.uncovered_blocks > 0) t.thread_active.clear();
   t.hazards = FindHazards(t);
   return t;
 }

@@ -76,13 +76,31 @@ TEST(HeapBlocks, AFullHeapGivesNullAndAnEmptiedOneStartsAgain) {
   EXPECT_EQ(h.Get(0), nullptr);                // as the emulator's heap
 }
 
+// A full top with a larger block free: the request takes it whole (the hardware's heap would
+// succeed too), rather than give null.
+TEST(HeapBlocks, AFullTopServesARequestFromALargerFreeBlock) {
+  Heap h(64);
+  void* kept = h.Get(16);       // units 0-1
+  void* big = h.Get(100);       // 1 + 7 units: 2-9
+  void* rest = h.Get(53 * 16);  // 1 + 53 units: 10-63, the top full
+  ASSERT_NE(rest, nullptr);
+  h.Put(big);
+  EXPECT_EQ(h.Get(40), big);  // 1 + 3 units: none of its size free, the top full: the 8 units
+  EXPECT_EQ(h.Get(40), nullptr);
+  (void)kept;
+}
+
 TEST(HeapBlocks, AFreeOfAnythingButALiveBlocksStartIsIgnored) {
   Heap h(64);
   void* a = h.Get(16);
   void* b = h.Get(16);
   h.Put(a);
   h.Put(a);                           // twice
-  h.Put(static_cast<char*>(b) + 16);  // inside a block
+  h.Put(static_cast<char*>(b) + 16);  // inside a block (its word after the header: not kUsed)
+  void* c = h.Get(64);                // 1 + 4 units, its payload all ones
+  std::fill_n(static_cast<unsigned long long*>(c), 8, ~0ull);
+  h.Put(static_cast<char*>(c) + 32);  // a "header" of ~0 units: not a block
+  h.Put(c);
   int outside = 0;
   h.Put(&outside);
   h.Put(nullptr);

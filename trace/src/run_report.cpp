@@ -116,6 +116,15 @@ std::string LaunchTrace::Coverage() const {
          " warps no room on the GPU (--record-budget; a smaller grid)";
 }
 
+// What a launch's figures cover, as the JSON says it: every block, or those whose records all
+// came back ({"blocks": 426, "of": 1024, "whole_grid": false, "why": "..."}).
+static nlohmann::json CoverageJson(const LaunchTrace& t) {
+  const std::uint64_t all = t.grid.count(), out = std::min(t.uncovered_blocks, all);
+  nlohmann::json j = {{"blocks", all - out}, {"of", all}, {"whole_grid", out == 0}};
+  if (out > 0) j["why"] = t.Coverage();
+  return j;
+}
+
 // Every launch of a program with its sites (line:column), barriers and warp-level intrinsics.
 std::string LaunchesText(const std::vector<LaunchTrace>& launches, const std::string& main_file) {
   std::ostringstream o;
@@ -190,7 +199,11 @@ nlohmann::json LessonJson(const LessonRun& run) {
     j["capture"] = {{"file", run.capture->file},
                     {"captured_at", run.capture->captured_at},
                     {"shipped", run.capture->shipped}};
-  if (run.has_launch()) j["truncated"] = run.main_launch().truncated;
+  if (run.has_launch()) {
+    const LaunchTrace& m = run.main_launch();
+    j["truncated"] = m.truncated;
+    j["coverage"] = CoverageJson(m);
+  }
   j["sites"] = nlohmann::json::array();
   j["barriers"] = nlohmann::json::array();
   if (!run.has_launch()) return j;  // the occupancy calculator runs no kernel
@@ -360,11 +373,7 @@ nlohmann::json LaunchJson(const ProgramRecord& p, const LaunchTrace& t) {
   if (!t.engine.empty()) j["engine"] = t.engine;
   if (!t.engine_reason.empty()) j["engine_reason"] = t.engine_reason;
   if (!t.origin.empty()) j["origin"] = t.origin;
-  // What the figures cover: every block, or those whose records all came back.
-  j["coverage"] = {{"blocks", t.grid.count() - std::min(t.uncovered_blocks, t.grid.count())},
-                   {"of", t.grid.count()},
-                   {"whole_grid", t.uncovered_blocks == 0}};
-  if (t.uncovered_blocks > 0) j["coverage"]["why"] = t.Coverage();
+  j["coverage"] = CoverageJson(t);
   return j;
 }
 

@@ -23,11 +23,12 @@ cudaError_t Memcpy2DAsync(void* dst, std::size_t dpitch, const void* src, std::s
                           std::size_t width, std::size_t height, cudaMemcpyKind kind,
                           cudaStream_t stream = 0);
 cudaError_t Memcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream = 0);
-// A copy to or from a symbol, run later by a graph: the variable by reference, a pointer to it
-// (`(const void*)&sym`, a temporary) by value.
+// A copy to or from a symbol, run later by a graph: the variable by reference (a __device__
+// pointer variable too), a void pointer to it (`(const void*)&sym`, a temporary) by value.
 template <typename T, typename F>
 std::function<cudaError_t()> OnSymbol(const T& symbol, F f) {
-  if constexpr (std::is_pointer_v<T>) {
+  if constexpr (std::is_same_v<std::remove_cv_t<T>, const void*> ||
+                std::is_same_v<std::remove_cv_t<T>, void*>) {
     return [=] { return f(symbol); };
   } else {
     const T* at = &symbol;

@@ -3,7 +3,8 @@
 // (its size in units, and its next free block's unit + 1, or kUsed while it is handed out) and
 // its payload. A freed block goes onto the free list of its size (one list a size up to 1 KiB of
 // payload; one first-fit list of larger blocks, each taken whole), from which the next request of
-// that size is served; else blocks are cut upwards from the heap's top. When every block is free
+// that size is served; else blocks are cut upwards from the heap's top; when the top is full, a
+// larger free block is taken whole. When every block is free
 // the heap starts again from empty. A request that fits nowhere gives null, as CUDA's heap does.
 //
 // Written once for both compilers: the includer defines WS_HEAP_FN (`__device__ inline` on a GPU,
@@ -54,6 +55,16 @@ WS_HEAP_FN void* Allocate(volatile State* s, volatile unsigned long long* heap,
     s->top = s->top + units;
     heap[2 * (at - 1)] = units;
   }
+  // The top is full: a larger free block, taken whole (the first of the next sizes up).
+  for (unsigned long long k = list + 1; at == 0 && k < kClasses; ++k) {
+    at = s->heads[k];
+    if (at != 0) s->heads[k] = heap[2 * (at - 1) + 1];
+  }
+  if (at == 0 && list < kClasses) {
+    volatile unsigned long long* link = &s->heads[kClasses];
+    at = *link;
+    if (at != 0) *link = heap[2 * (at - 1) + 1];
+  }
   if (at != 0) {
     heap[2 * (at - 1) + 1] = kUsed;
     s->live = s->live + 1;
@@ -72,8 +83,9 @@ WS_HEAP_FN void Free(volatile State* s, volatile unsigned long long* heap,
   if (at < 16 || at >= heap_units * 16 || at % 16 != 0) return;
   const unsigned long long unit = at / 16;  // the payload's; its header is unit - 1
   WS_HEAP_LOCK(s);
-  if (unit - 1 < s->top && heap[2 * (unit - 1) + 1] == kUsed) {
-    const unsigned long long list = ListOf(heap[2 * (unit - 1)]);
+  const unsigned long long size = unit - 1 < s->top ? heap[2 * (unit - 1)] : 0;
+  if (size >= 2 && size <= s->top - (unit - 1) && heap[2 * (unit - 1) + 1] == kUsed) {
+    const unsigned long long list = ListOf(size);
     heap[2 * (unit - 1) + 1] = s->heads[list];
     s->heads[list] = unit;
     s->live = s->live - 1;

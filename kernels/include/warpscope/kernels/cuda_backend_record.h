@@ -100,16 +100,27 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
     std::uint64_t planned_words = 0;
     const std::vector<unsigned long long> counted = state;
     unsigned int* planned = PlanPool(grid, wpb, state, state_d, &st, &chunks, &planned_words);
+    const auto [planned_ms, planned_overflowed] = pass(st);
+    capture_.record_ms = planned_ms;
+    c.overflowed = planned_overflowed;
+    // Which warps counted events, until the final states come back (below).
     c.warp_dropped.assign(warps, 0);
-    for (std::size_t w = 0; w < warps; ++w)
-      c.warp_dropped[w] = counted[w] != 0 && state[w] == dev::kDeadState ? 1 : 0;
-    capture_.record_ms = pass(st).first;
-    c.overflowed = true;
+    for (std::size_t w = 0; w < warps; ++w) c.warp_dropped[w] = counted[w] != 0 ? 1 : 0;
     words.resize(planned_words);
     if (!words.empty())
       Keep(WS_CUDA(cudaMemcpy(words.data(), planned, words.size() * 4, cudaMemcpyDeviceToHost)));
   }
   Keep(WS_CUDA(cudaMemcpy(state.data(), state_d, warps * 8, cudaMemcpyDeviceToHost)));
+  if (!c.warp_dropped.empty()) {
+    // A warp lost events where its range ended dead: given none though it counted some, or
+    // filled before its last event (the planned pass's lanes may group into more events).
+    for (std::size_t w = 0; w < warps; ++w)
+      c.warp_dropped[w] = dev::StateChunk(state[w]) == dev::kDeadChunk &&
+                                  (c.warp_dropped[w] != 0 || (state[w] & dev::kUsedMask) != 0)
+                              ? 1
+                              : 0;
+    for (std::uint8_t d : c.warp_dropped) c.overflowed = c.overflowed || d != 0;
+  }
   ReadDeviceFiles(files_d, &c);
   free_scratch();
   if (!status_.ok()) return Status::Error(kernel + ": " + status_.message());
