@@ -124,7 +124,7 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
   ReadDeviceFiles(files_d, &c);
   free_scratch();
   if (!status_.ok()) return Status::Error(kernel + ": " + status_.message());
-  GatherChunks(words, chunks, state, first_chunks && !c.overflowed, &c);
+  GatherChunks(words, chunks, state, first_chunks && !pool_overflowed, &c);
   DecodeCapture(c);
   return {};
 }
