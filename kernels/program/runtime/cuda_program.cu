@@ -470,6 +470,7 @@ void StartDeviceHeap(const char* name, unsigned int line) {
 void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
                const Config& config, LaunchPass pass, void* context) {
   Program& p = P();
+  std::fflush(stdout);  // what the host printed before a launch that may never end is kept
   if (!p.backend) StartRecorder(name, line);
   if (p.heap_wanted && p.heap == nullptr) StartDeviceHeap(name, line);
   Scratch scratch;
