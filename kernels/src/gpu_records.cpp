@@ -311,6 +311,9 @@ CaptureSites ScanSites(const GpuCapture& c, const std::vector<std::uint16_t>& re
       any_event = true;
     });
   }
+  for (const GpuCapture::TalliedShape& shape : c.tallied)
+    keys.push_back((std::uint64_t{Retag(retag, KeyPlace(shape.key))} << 32) |
+                   (shape.key & 0xffffffffull));
   s.table = BuildSiteTable(keys);
   t->sites = s.table.sites;
   for (auto& [place, id] : s.barrier_ids) {
@@ -480,6 +483,26 @@ class BlockDecoder {
 
 }  // namespace
 
+std::vector<GpuCapture::TalliedShape> TalliedShapes(const std::vector<unsigned long long>& keys,
+                                                    const std::vector<std::uint32_t>& shapes,
+                                                    const std::vector<unsigned long long>& counts) {
+  std::vector<GpuCapture::TalliedShape> out;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (keys[i] == 0 || (i + 1) * dev::kTallyShapeWords > shapes.size() ||
+        (i + 1) * dev::kTallySpread > counts.size())
+      continue;
+    GpuCapture::TalliedShape t;
+    const std::uint32_t* w = shapes.data() + i * dev::kTallyShapeWords;
+    t.key = std::uint64_t{w[1]} << 32 | w[0];
+    t.mask = w[2];
+    std::copy(w + dev::kTallyHeaderWords, w + dev::kTallyShapeWords, t.offsets);
+    for (std::size_t k = 0; k < dev::kTallySpread; ++k)
+      t.count += counts[i * dev::kTallySpread + k];
+    if (t.count > 0 && t.mask != 0) out.push_back(t);
+  }
+  return out;
+}
+
 LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep,
                              const std::vector<CacheProbe>& cache) {
   LaunchTrace t;
@@ -527,6 +550,20 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep,
     AnalyzeBlock(rec.accesses, rec.barriers, t.sites, t.buffers, tpb, &t.stats);
   }
   if (replay) t.cache_replays = replay->Finish();
+  for (const GpuCapture::TalliedShape& shape : c.tallied) {
+    const std::uint64_t key =
+        (std::uint64_t{Retag(retag, KeyPlace(shape.key))} << 32) | (shape.key & 0xffffffffull);
+    const auto site = sites.table.id_of_key.find(key);
+    if (site == sites.table.id_of_key.end() || shape.mask == 0) continue;
+    AddRequests(site->second, shape.mask, shape.offsets, shape.count, t.sites, t.buffers, &t.stats);
+  }
+  // A tallied request is every lane of its warp: they were all active.
+  for (std::size_t w = 0; w < c.warp_tallied.size() && w < warps && !t.thread_active.empty(); ++w) {
+    if (c.warp_tallied[w] == 0) continue;
+    const std::size_t b = w / wpb, first = (w % wpb) * 32;
+    for (std::size_t k = first; k < std::min<std::size_t>(first + 32, tpb); ++k)
+      t.thread_active[b * tpb + k] = 1;
+  }
   // Threads of warps that recorded nothing are not known to be idle: no activity map.
   if (t.uncovered_blocks > 0) t.thread_active.clear();
   t.hazards = FindHazards(t);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <tuple>
 
 #include "core/child_run.h"
 #include "warpscope/kernels/catalog.h"
@@ -77,7 +78,9 @@ TEST(GpuCapture, ASmallRecordBudgetTruncatesButKeepsTheKeptBlocksAndTheOutput) {
   // again as planned: each warp is given a 4-word header + 12 + 12/4 + 12 = 31 words, rounded
   // to 32 (128 bytes). 4736 bytes hold the 4 kept blocks' 32 warps (4096 bytes) and 5 more
   // warps, so 512 - 37 warps record nothing.
+  // Every event written (no tally), as a launch whose requests the tally cannot take.
   o.record_budget_bytes = 4736;
+  o.gpu_tally = false;
   auto r = RunLesson("stride-copy", "", {{"stride", 1}}, "cuda", o);
   ASSERT_TRUE(r.ok()) << r.status().message();
   const LaunchTrace& t = r->main_launch();
@@ -87,10 +90,65 @@ TEST(GpuCapture, ASmallRecordBudgetTruncatesButKeepsTheKeptBlocksAndTheOutput) {
   ASSERT_EQ(t.blocks.size(), 4u);
   for (const BlockRecords& b : t.blocks) EXPECT_EQ(b.accesses.size(), 2u * 256);
   EXPECT_EQ(t.stats.sites[0].requests, 37u);
+  // Blocks 0..3 whole, block 4 with 5 of its 8 warps: 60 of 64 blocks not covered, and said so.
+  EXPECT_EQ(t.uncovered_blocks, 60u);
+  EXPECT_EQ(t.Coverage(),
+            "the figures cover 4 of 64 blocks: the record budget left 60 blocks' warps no room on "
+            "the GPU (--record-budget; a smaller grid)");
   auto full = RunLesson("stride-copy", "", {{"stride", 1}}, "cuda", RunOptions{});
   ASSERT_TRUE(full.ok());
   EXPECT_FALSE(full->main_launch().truncated);
   EXPECT_EQ(full->main_launch().stats.sites[0].requests, 512u);
+  // With the tally the same budget covers the grid: the kept blocks' 32 warps write their
+  // events, the other 480 warps' requests are counted on the device.
+  o.gpu_tally = true;
+  auto tallied = RunLesson("stride-copy", "", {{"stride", 1}}, "cuda", o);
+  ASSERT_TRUE(tallied.ok()) << tallied.status().message();
+  EXPECT_EQ(tallied->main_launch().uncovered_blocks, 0u);
+  EXPECT_EQ(tallied->main_launch().stats.sites[0].requests, 512u);
+  EXPECT_EQ(tallied->main_launch().blocks.size(), 4u);
+}
+
+TEST(GpuTally, RequestsCountedOnTheDeviceGiveTheFiguresOfEveryEventWritten) {
+  REQUIRE_GPU();
+  const std::vector<std::tuple<std::string, std::string, Params>> cases = {
+      {"matmul", "tiled", {}},
+      {"transpose", "naive", {}},
+      {"transpose", "padded", {}},
+      {"offset-copy", "copy", {{"offset", 13}}},
+      {"reduce", "divergent", {{"blocks", 64}}}};
+  for (const auto& [lesson, variant, params] : cases) {
+    SCOPED_TRACE(lesson + " / " + variant);
+    RunOptions written;
+    written.gpu_tally = false;
+    auto a = RunLesson(lesson, variant, params, "cuda", written);
+    auto b = RunLesson(lesson, variant, params, "cuda", RunOptions{});
+    ASSERT_TRUE(a.ok() && b.ok()) << (a.ok() ? b.status().message() : a.status().message());
+    const LaunchTrace &x = a->main_launch(), &y = b->main_launch();
+    ASSERT_EQ(x.sites.size(), y.sites.size());
+    EXPECT_GT(x.grid.count(), 4u);  // blocks past the kept four: tallied
+    for (std::size_t i = 0; i < x.sites.size(); ++i) {
+      const SiteStats &p = x.stats.sites[i], &q = y.stats.sites[i];
+      SCOPED_TRACE("line " + std::to_string(x.sites[i].line));
+      EXPECT_EQ(p.requests, q.requests);
+      EXPECT_EQ(p.accesses, q.accesses);
+      EXPECT_EQ(p.bytes, q.bytes);
+      EXPECT_EQ(p.sectors, q.sectors);
+      EXPECT_EQ(p.ideal_sectors, q.ideal_sectors);
+      EXPECT_EQ(p.lines128, q.lines128);
+      EXPECT_EQ(p.cc12_bytes, q.cc12_bytes);
+      EXPECT_EQ(p.sectors_histogram, q.sectors_histogram);
+      EXPECT_EQ(p.wavefronts, q.wavefronts);
+      EXPECT_EQ(p.bank_conflict_sum, q.bank_conflict_sum);
+      EXPECT_EQ(p.divergent_requests, q.divergent_requests);
+    }
+    EXPECT_EQ(x.stats.access_records, y.stats.access_records);
+    EXPECT_EQ(x.stats.divergent_warps, y.stats.divergent_warps);
+    EXPECT_EQ(x.thread_active, y.thread_active);
+    EXPECT_EQ(x.blocks.size(), y.blocks.size());
+    // Written, the grid's events came back; tallied, only the kept blocks' and the barriers'.
+    EXPECT_LT(b->timing.record_bytes, a->timing.record_bytes);
+  }
 }
 
 TEST(GpuCapture, TheTimeComesFromTheUninstrumentedBuild) {
@@ -102,9 +160,10 @@ TEST(GpuCapture, TheTimeComesFromTheUninstrumentedBuild) {
   EXPECT_GT(r->timing.ms, 0.0);
   EXPECT_GT(r->timing.record_ms, 0.0);
   EXPECT_EQ(r->timing.count_ms, 0.0);  // one pass: the default budget holds it
-  // 1M threads = 32768 warps, each writing two affine events (the load and the store) of 24
-  // bytes: 1,572,864 bytes, for 2^21 access records.
-  EXPECT_EQ(r->timing.record_bytes, 32768u * 2 * 24);
+  // 1M threads = 32768 warps with two requests each (the load and the store), 2^21 access
+  // records. Only the 4 kept blocks' 32 warps write theirs, as two affine events of 24 bytes:
+  // 1,536 bytes; the other warps' requests are counted on the device (the tally).
+  EXPECT_EQ(r->timing.record_bytes, 4u * 8 * 2 * 24);
   EXPECT_EQ(r->timing.records, 2u << 20);
   EXPECT_EQ(r->main_launch().stats.access_records, 2u << 20);
   EXPECT_EQ(r->main_launch().blocks.size(), 4u);  // full records of the kept blocks only

@@ -240,6 +240,26 @@ void WarpRequests::FinishWarp(std::uint32_t warp, const std::vector<SiteInfo>& s
   warp_sites_[warp].clear();
 }
 
+void AddRequests(std::uint16_t site_id, std::uint32_t mask, const std::uint32_t (&offsets)[32],
+                 std::uint64_t n, const std::vector<SiteInfo>& sites,
+                 const std::vector<BufferInfo>& buffers, LaunchStats* stats) {
+  if (site_id >= sites.size() || mask == 0 || n == 0) return;
+  if (stats->sites.size() < sites.size()) stats->Resize(sites.size(), 0);
+  const SiteInfo& site = sites[site_id];
+  const std::uint64_t base = SiteBase(site, buffers);
+  std::array<LaneAccess, 32> lanes;
+  std::size_t k = 0;
+  for (std::uint32_t m = mask; m != 0; m &= m - 1) {
+    const auto l = static_cast<std::uint32_t>(__builtin_ctz(m));
+    lanes[k++] = {static_cast<std::uint8_t>(l), site.size, base + offsets[l]};
+  }
+  const auto count = static_cast<std::uint32_t>(k);
+  AddCost(site, count, count,
+          request_costs::CostOf(site, std::span<const LaneAccess>(lanes.data(), k)), n,
+          &stats->sites[site_id]);
+  stats->access_records += n * count;
+}
+
 void WarpRequests::AddWhole(std::uint16_t site_id, std::uint32_t warp, std::uint32_t mask,
                             const std::uint32_t (&offsets)[32], const std::vector<SiteInfo>& sites,
                             const std::vector<BufferInfo>& buffers, LaunchStats* stats) {
@@ -336,22 +356,23 @@ void AnalyzeBlock(std::span<AccessRecord> records, std::span<const BarrierRecord
   AnalyzeBarriers(barriers, stats);
 }
 
-// Barriers: one instance per (site, iteration) in this block.
+// Barriers: one instance per (site, iteration) in this block, its span the earliest and latest
+// arrival. Instances are held per site in a row indexed by iteration (a map lookup per thread's
+// record was most of a GPU capture's decoding: 67 M records for a 1024² tiled matmul); an
+// iteration past kMaxRow (a loop with millions of barriers) goes to a map instead.
 void AnalyzeBarriers(std::span<const BarrierRecord> barriers, LaunchStats* stats) {
   stats->barrier_records += barriers.size();
-  using Key = std::pair<std::uint16_t, std::uint32_t>;
-  std::map<Key, std::pair<std::uint64_t, std::uint64_t>> span;
-  // Records of one instance mostly come together (the emulator writes them so): a run of them is
-  // gathered before the map is asked.
-  Key run_key{};
-  std::uint64_t run_lo = 0, run_hi = 0;
-  bool in_run = false;
-  auto flush = [&] {
-    if (!in_run) return;
-    auto [it, fresh] = span.try_emplace(run_key, run_lo, run_hi);
-    if (!fresh) {
-      it->second.first = std::min(it->second.first, run_lo);
-      it->second.second = std::max(it->second.second, run_hi);
+  constexpr std::uint32_t kMaxRow = 1u << 20;
+  constexpr std::uint64_t kUnset = ~0ull;
+  using Span = std::pair<std::uint64_t, std::uint64_t>;  // earliest, latest arrival
+  thread_local std::vector<std::vector<Span>> rows;      // [site][iteration]
+  std::map<std::pair<std::uint16_t, std::uint32_t>, Span> far;
+  auto widen = [](Span& s, std::uint64_t arrival) {
+    if (s.first == kUnset) {
+      s = {arrival, arrival};
+    } else {
+      s.first = std::min(s.first, arrival);
+      s.second = std::max(s.second, arrival);
     }
   };
   for (const BarrierRecord& b : barriers) {
@@ -361,23 +382,26 @@ void AnalyzeBarriers(std::span<const BarrierRecord> barriers, LaunchStats* stats
     bs.wait_sum += wait;
     bs.max_wait = std::max(bs.max_wait, wait);
     ++bs.thread_arrivals;
-    const Key key{b.site, b.iteration};
-    if (in_run && key == run_key) {
-      run_lo = std::min(run_lo, b.arrival);
-      run_hi = std::max(run_hi, b.arrival);
-    } else {
-      flush();
-      run_key = key;
-      run_lo = run_hi = b.arrival;
-      in_run = true;
+    if (b.iteration >= kMaxRow) {
+      widen(far.try_emplace({b.site, b.iteration}, kUnset, 0).first->second, b.arrival);
+      continue;
     }
+    if (rows.size() <= b.site) rows.resize(b.site + 1u);
+    std::vector<Span>& row = rows[b.site];
+    if (row.size() <= b.iteration) row.resize(b.iteration + 1u, {kUnset, 0});
+    widen(row[b.iteration], b.arrival);
   }
-  flush();
-  for (const auto& [key, range] : span) {
-    BarrierStats& bs = stats->barriers[key.first];
+  auto add = [&](std::size_t site, const Span& s) {
+    if (s.first == kUnset) return;
+    BarrierStats& bs = stats->barriers[site];
     ++bs.instances;
-    bs.max_skew = std::max(bs.max_skew, range.second - range.first);
+    bs.max_skew = std::max(bs.max_skew, s.second - s.first);
+  };
+  for (std::size_t site = 0; site < rows.size(); ++site) {
+    for (const Span& s : rows[site]) add(site, s);
+    rows[site].clear();  // the capacity stays for the next block
   }
+  for (const auto& [key, s] : far) add(key.first, s);
 }
 
 GlobalTraffic GlobalTrafficOf(const std::vector<SiteInfo>& sites, const LaunchStats& stats) {

@@ -102,10 +102,16 @@ void NameProgramSites(LaunchTrace& t, const SiteNames& names) {
   for (WarpOpSite& w : t.warp_op_sites) w.file = names.FileOf(w.file_tag);
 }
 
+bool KeepsRecords(const ChildRecord& run, const std::string& kernel) {
+  const auto it = run.launches_of.find(kernel);
+  const std::size_t nth = it == run.launches_of.end() ? 0 : it->second;  // of its kernel, from 0
+  return nth == 0 ||
+         (nth < kRecordedLaunchesPerKernel && run.launches_with_records < kMaxLaunchesWithRecords);
+}
+
 void KeepLaunch(ChildRecord& run, LaunchTrace t) {
-  const std::size_t nth = run.launches_of[t.kernel]++;  // of its kernel, from 0
-  const bool keep = nth == 0 || (nth < kRecordedLaunchesPerKernel &&
-                                 run.launches_with_records < kMaxLaunchesWithRecords);
+  const bool keep = KeepsRecords(run, t.kernel);
+  ++run.launches_of[t.kernel];
   if (keep && !t.blocks.empty()) ++run.launches_with_records;
   if (!keep) {
     t.blocks.clear();

@@ -88,6 +88,10 @@ bool KeepsArraysInRegisters(const char* kernel);
 // of launches with records (kernel_table.h) only its figures are written. The parent reads the
 // parts in order (program.h).
 void KeepLaunch(ChildRecord& run, LaunchTrace t);
+// Whether KeepLaunch will keep the block records of the next launch of `kernel` (its first
+// launches; later ones only their figures): a GPU launch that will not keeps none from the start,
+// so that every block's requests are counted on the device (ws_cuda_record_format.h, the tally).
+bool KeepsRecords(const ChildRecord& run, const std::string& kernel);
 // Writes `run`'s header to the file named by WS_PROGRAM_OUT (nothing when it is not set): the
 // parts and how the run ended.
 void WriteChildRecord(const ChildRecord& run);

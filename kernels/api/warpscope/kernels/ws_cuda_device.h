@@ -197,6 +197,94 @@ __device__ __forceinline__ unsigned* ReserveForGroup(const RecorderState& r, uns
       __shfl_sync(group, reinterpret_cast<unsigned long long>(w), __ffs(group) - 1));
 }
 
+// splitmix64's finalizer: a 64-bit hash of a 64-bit word.
+__device__ __forceinline__ unsigned long long Mix64(unsigned long long x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+// Whether the tally took this request (ws_cuda_record_format.h): `group` is every lane of the
+// warp, in a block not kept. The lanes hash its shape together (an affine request by its step and
+// its first offset's place in 256 bytes; any other by each lane's offset less the lowest, and the
+// lowest's place), the leader finds the shape in the table or adds it and counts it there, and
+// a new shape's lanes write their offsets. On the counting pass a tallied request only counts no
+// words. A request it does not take (no slot left) is written as an event.
+__device__ __forceinline__ bool Tally(const RecorderState& r, std::uint64_t key, unsigned group,
+                                      unsigned lane, int leader, unsigned offset, bool affine,
+                                      unsigned first, unsigned step) {
+#if __CUDA_ARCH__ >= 800
+  const unsigned in_warp = r.threads_per_block - LinearThread() / 32u * 32u;
+  if (group != (in_warp >= 32u ? ~0u : (1u << in_warp) - 1u)) return false;
+  const unsigned long long block = LinearBlock();
+  for (unsigned k = 0; k < r.kept_count; ++k) {
+    if (r.kept[k] == block) return false;
+  }
+  if (r.mode == kCount) return true;
+  unsigned long long h;
+  if (affine) {
+    h = Mix64((static_cast<unsigned long long>(step) << 32 | (first & 255u)) ^ 0x5bd1e995ull);
+  } else {
+    const unsigned lo = __reduce_min_sync(group, offset);
+    const unsigned long long mine =
+        Mix64(static_cast<unsigned long long>(lane) << 32 | (offset - lo));
+    h = (static_cast<unsigned long long>(
+             __reduce_xor_sync(group, static_cast<unsigned>(mine >> 32)))
+             << 32 |
+         __reduce_xor_sync(group, static_cast<unsigned>(mine))) ^
+        (lo & 255u);
+  }
+  h = Mix64(h ^ Mix64(key) ^ static_cast<unsigned long long>(group) << 17) | 1ull;
+  unsigned slot = ~0u, fresh = 0;
+  if (static_cast<int>(lane) == leader) {
+    // A stale (L1) read can only say free: the compare-and-swap then answers.
+    const unsigned m = r.tally_capacity - 1u;
+    unsigned i = static_cast<unsigned>(h) & m;
+    for (unsigned probe = 0; probe < kTallyProbes; ++probe, i = (i + 1u) & m) {
+      unsigned long long k = r.tally_keys[i];
+      if (k == 0) {
+        k = atomicCAS(r.tally_keys + i, 0ull, h);
+        if (k == 0) {
+          fresh = 1;
+          k = h;
+        }
+      }
+      if (k == h) {
+        slot = i;
+        break;
+      }
+    }
+    if (slot != ~0u) {
+      atomicAdd(r.tally_counts + std::size_t{slot} * kTallySpread + (SmId() & (kTallySpread - 1u)),
+                1ull);
+      unsigned char* seen = r.warp_tallied + LinearWarp(r);
+      if (*seen == 0) *seen = 1;
+    } else {
+      atomicAdd(r.tally_missed, 1ull);
+    }
+  }
+  slot = __shfl_sync(group, slot, leader);
+  if (slot == ~0u) return false;
+  if (__shfl_sync(group, fresh, leader) != 0) {
+    unsigned* shape = r.tally_shapes + std::size_t{slot} * kTallyShapeWords;
+    shape[kTallyHeaderWords + lane] = offset;
+    if (static_cast<int>(lane) == leader) {
+      shape[0] = static_cast<std::uint32_t>(key);
+      shape[1] = static_cast<std::uint32_t>(key >> 32);
+      shape[2] = group;
+      shape[3] = 0;
+    }
+  }
+  return true;
+#else
+  (void)r, (void)key, (void)group, (void)lane, (void)leader, (void)offset, (void)affine,
+      (void)first, (void)step;
+  return false;  // no warp reductions before compute 8.0
+#endif
+}
+
 // One event per group of lanes that run this access together with the same site key (and the
 // same dynamic instance: `instance`, where bit 32 is set, is a program's instance key in its low
 // 32 bits, written after the header). The leader (lowest lane) reserves the group's words and
@@ -219,6 +307,9 @@ __device__ __forceinline__ void RecordAccess(std::uint64_t key, std::uint32_t of
   const unsigned rank = __popc(group & ((1u << lane) - 1u));
   const bool affine = __all_sync(group, offset == first_offset + rank * step) != 0;
   const unsigned payload = kEventHeaderWords + (instanced ? 1u : 0u);
+  if (r.tally_keys != nullptr &&
+      Tally(r, key, group, lane, leader, offset, affine, first_offset, step))
+    return;
   const unsigned words = payload + (affine ? 2u : __popc(group));
   unsigned* w = ReserveForGroup(r, active, group, static_cast<int>(lane) == leader, words);
   if (w == nullptr) return;

@@ -114,6 +114,25 @@ WS_RECORD_HD constexpr std::uint32_t StateUsed(std::uint64_t s) {
 
 enum RecorderMode : int { kOff = 0, kCount = 1, kRecord = 2 };
 
+// The tally (Tally in ws_cuda_device.h). A request of a warp's every lane, in a block whose
+// records are not kept, is not written: it is counted on the device by its shape, as the host's
+// ShapeCache (trace/src/request_costs.h) names shapes: the site, the lanes, each lane's offset
+// less the lowest and the lowest's place in 256 bytes. Every cost model counts in granules of at
+// most 256 bytes, so requests of one shape cost the same, and the host costs each shape once.
+// A table of `tally_capacity` shapes, open addressing by a 64-bit hash of the shape:
+//   tally_keys[i]    the hash (0: free), set once by a compare-and-swap
+//   tally_shapes[i]  kTallyShapeWords words: the site key's low and high words, the lanes, 0,
+//                    then the offset of each lane of the shape's first request (the one the host
+//                    costs)
+//   tally_counts[i]  kTallySpread counters, one per SM modulo kTallySpread (the warps of 132
+//                    SMs adding to one word queued on it), summed by the host
+// A shape that finds no free slot within kTallyProbes is written as an event instead.
+inline constexpr std::uint32_t kTallyHeaderWords = 4;
+inline constexpr std::uint32_t kTallyShapeWords = kTallyHeaderWords + 32;
+inline constexpr std::uint32_t kTallySpread = 16;
+inline constexpr std::uint32_t kTallyProbes = 32;
+inline constexpr std::uint32_t kTallyKept = 16;  // at most this many kept blocks (else no tally)
+
 struct RecorderState {
   int mode;
   int quiet;  // a pass after the first: a program's own output is not shown again
@@ -136,6 +155,15 @@ struct RecorderState {
   // [65536]: the file literal each device file tag stands for (RecorderFileTag in
   // ws_cuda_keys.h), noted as the kernel runs.
   const char** files;
+  // The tally (above); null tally_keys: every event is written.
+  unsigned long long* tally_keys;    // [tally_capacity]
+  unsigned int* tally_shapes;        // [tally_capacity * kTallyShapeWords]
+  unsigned long long* tally_counts;  // [tally_capacity * kTallySpread]
+  unsigned long long* tally_missed;  // whole-warp requests written for want of a slot
+  unsigned char* warp_tallied;       // [warp]: 1 once the warp had a request tallied
+  unsigned int tally_capacity;       // a power of two
+  unsigned int kept_count;           // the blocks whose events are all written: kept[0..count)
+  unsigned int kept[kTallyKept];
 };
 
 inline constexpr unsigned int kDeviceFileTags = 1u << 16;

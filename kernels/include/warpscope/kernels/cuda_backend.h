@@ -227,6 +227,9 @@ class CudaBackend {
     cache_probes_ = std::move(probes);
   }
   const DevicePreset& preset() const { return preset_; }
+  // The next launches keep no block's records (a program's launch past its kernel's first few):
+  // their figures only, every whole-warp request counted on the device.
+  void KeepNoBlocks(bool none) { keep_none_ = none; }
 
  private:
   void Keep(Status s) {
@@ -264,6 +267,21 @@ class CudaBackend {
                          unsigned long long* state_d, dev::RecorderState* st,
                          std::vector<PoolChunk>* chunks, std::uint64_t* planned_words);
   void DecodeCapture(const GpuCapture& c);
+  // The tally's arrays on the device (ws_cuda_record_format.h); null keys: no tally.
+  struct TallyArrays {
+    unsigned long long* keys = nullptr;
+    unsigned int* shapes = nullptr;
+    unsigned long long* counts = nullptr;
+    unsigned long long* missed = nullptr;
+    unsigned char* warps = nullptr;
+    std::size_t capacity = 0, warp_count = 0;
+  };
+  // Shapes a launch's table holds (65,536: 19 MB of device memory; matmul has a few hundred).
+  static constexpr std::size_t kTallyCapacity = std::size_t{1} << 16;
+  bool TallyWanted(Dim3 grid, Dim3 block) const;
+  TallyArrays StartTally(std::size_t warps, dev::RecorderState* st);
+  void ClearTally(const TallyArrays& t);
+  void ReadTally(const TallyArrays& t, std::size_t warps, GpuCapture* c);
   void ReadDeviceFiles(const char* const* files_d, GpuCapture* c);
   std::vector<unsigned long long> PlanRanges(Dim3 grid, std::uint32_t wpb,
                                              const std::vector<unsigned long long>& counted) const;
@@ -322,7 +340,8 @@ class CudaBackend {
   double last_ms_ = 0;
   CaptureCost capture_;
   bool recovered_ = false;
-  void* pool_ = nullptr;  // the recording pool of the launch being recorded
+  bool keep_none_ = false;  // KeepNoBlocks
+  void* pool_ = nullptr;    // the recording pool of the launch being recorded
   std::uint64_t pool_words_ = 0;
 };
 

@@ -6,6 +6,7 @@
 // Index of this file:
 // [SECTION] RecordLaunch
 // [SECTION] The pool: its start, its chunks read back, a planned pool
+// [SECTION] The tally
 // [SECTION] The device files and the pool's memory
 #pragma once
 
@@ -67,6 +68,7 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
   if (!status_.ok()) return failed();
   dev::RecorderState st =
       StartRecording(block, wpb, warps, state_d, pool, pool_next, sm_state_d, overflow, files_d);
+  const TallyArrays tally = TallyWanted(grid, block) ? StartTally(warps, &st) : TallyArrays{};
   const bool first_chunks = st.first_chunks != 0;
   const unsigned long long first_words = first_chunks ? warps * dev::kFirstChunkWords : 0;
   GpuCapture c;
@@ -100,6 +102,7 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
     std::uint64_t planned_words = 0;
     const std::vector<unsigned long long> counted = state;
     unsigned int* planned = PlanPool(grid, wpb, state, state_d, &st, &chunks, &planned_words);
+    ClearTally(tally);  // the first pass's counts (the counting pass tallies nothing)
     const auto [planned_ms, planned_overflowed] = pass(st);
     capture_.record_ms = planned_ms;
     c.overflowed = planned_overflowed;
@@ -122,6 +125,7 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
     for (std::uint8_t d : c.warp_dropped) c.overflowed = c.overflowed || d != 0;
   }
   ReadDeviceFiles(files_d, &c);
+  ReadTally(tally, warps, &c);
   free_scratch();
   if (!status_.ok()) return Status::Error(kernel + ": " + status_.message());
   GatherChunks(words, chunks, state, first_chunks && !pool_overflowed, &c);
@@ -139,6 +143,7 @@ inline void CudaBackend::DecodeCapture(const GpuCapture& c) {
   KeepBlocks keep{options_.keep_blocks,
                   options_.keep_all_blocks ||
                       c.grid.count() * c.block.count() <= options_.keep_all_threads_up_to};
+  if (keep_none_) keep = {};
   LaunchTrace t = DecodeGpuCapture(c, keep, cache_probes_);
   capture_.records = t.stats.access_records + t.stats.barrier_records;
   launches_.push_back(std::move(t));
@@ -238,6 +243,68 @@ inline unsigned int* CudaBackend::PlanPool(Dim3 grid, std::uint32_t wpb,
   st->pool_words = 0;
   *planned_words = plan.back();
   return planned;
+}
+
+//-------------------------------------------------------------------------------------------------
+// [SECTION] The tally
+//-------------------------------------------------------------------------------------------------
+
+// Whether the launch's whole-warp requests are tallied on the device: its figures need no
+// records but the kept blocks' (no cache replay, not every block kept).
+inline bool CudaBackend::TallyWanted(Dim3 grid, Dim3 block) const {
+  if (!options_.gpu_tally || !cache_probes_.empty()) return false;
+  return keep_none_ || (!options_.keep_all_blocks &&
+                        grid.count() * block.count() > options_.keep_all_threads_up_to &&
+                        options_.keep_blocks.size() <= dev::kTallyKept);
+}
+
+// The tally's table and counters for this launch (scratch), cleared, and the recorder's state
+// pointed at them with the kept blocks, whose events are all written.
+inline CudaBackend::TallyArrays CudaBackend::StartTally(std::size_t warps, dev::RecorderState* st) {
+  TallyArrays t;
+  t.capacity = kTallyCapacity;
+  t.keys = DeviceArray<unsigned long long>(t.capacity);
+  t.shapes = DeviceArray<unsigned int>(t.capacity * dev::kTallyShapeWords);
+  t.counts = DeviceArray<unsigned long long>(t.capacity * dev::kTallySpread);
+  t.missed = DeviceArray<unsigned long long>(1);
+  t.warps = DeviceArray<unsigned char>(warps);
+  t.warp_count = warps;
+  if (!status_.ok()) return {};
+  ClearTally(t);
+  st->tally_keys = t.keys;
+  st->tally_shapes = t.shapes;
+  st->tally_counts = t.counts;
+  st->tally_missed = t.missed;
+  st->warp_tallied = t.warps;
+  st->tally_capacity = static_cast<unsigned int>(t.capacity);
+  st->kept_count = keep_none_ ? 0u : static_cast<unsigned int>(options_.keep_blocks.size());
+  for (std::size_t k = 0; k < st->kept_count; ++k) st->kept[k] = options_.keep_blocks[k];
+  return t;
+}
+
+inline void CudaBackend::ClearTally(const TallyArrays& t) {
+  if (t.keys == nullptr) return;
+  Keep(WS_CUDA(cudaMemsetAsync(t.keys, 0, t.capacity * 8)));
+  Keep(WS_CUDA(cudaMemsetAsync(t.counts, 0, t.capacity * dev::kTallySpread * 8)));
+  Keep(WS_CUDA(cudaMemsetAsync(t.missed, 0, 8)));
+  Keep(WS_CUDA(cudaMemsetAsync(t.warps, 0, t.warp_count)));
+}
+
+// The shapes the tally counted, into the capture (TalliedShapes); the table's shapes and
+// counters come back only where some slot was taken.
+inline void CudaBackend::ReadTally(const TallyArrays& t, std::size_t warps, GpuCapture* c) {
+  if (t.keys == nullptr || !status_.ok()) return;
+  std::vector<unsigned long long> keys(t.capacity);
+  Keep(WS_CUDA(cudaMemcpy(keys.data(), t.keys, keys.size() * 8, cudaMemcpyDeviceToHost)));
+  Keep(WS_CUDA(cudaMemcpy(&c->tally_missed, t.missed, 8, cudaMemcpyDeviceToHost)));
+  if (!status_.ok() || std::all_of(keys.begin(), keys.end(), [](auto k) { return k == 0; })) return;
+  std::vector<std::uint32_t> shapes(t.capacity * dev::kTallyShapeWords);
+  std::vector<unsigned long long> counts(t.capacity * dev::kTallySpread);
+  Keep(WS_CUDA(cudaMemcpy(shapes.data(), t.shapes, shapes.size() * 4, cudaMemcpyDeviceToHost)));
+  Keep(WS_CUDA(cudaMemcpy(counts.data(), t.counts, counts.size() * 8, cudaMemcpyDeviceToHost)));
+  c->warp_tallied.resize(warps);
+  Keep(WS_CUDA(cudaMemcpy(c->warp_tallied.data(), t.warps, warps, cudaMemcpyDeviceToHost)));
+  if (status_.ok()) c->tallied = TalliedShapes(keys, shapes, counts);
 }
 
 //-------------------------------------------------------------------------------------------------

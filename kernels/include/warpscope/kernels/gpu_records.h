@@ -28,6 +28,18 @@ struct GpuCapture {
   // Per warp: 1 where it counted events but the record budget left it no room, so that it
   // recorded nothing (its block is not covered: LaunchTrace::uncovered_blocks). Empty: none.
   std::vector<std::uint8_t> warp_dropped;
+  // The tally (ws_cuda_record_format.h): requests of a warp's every lane outside the kept blocks,
+  // counted on the device by shape and not written. Each shape: its site key (device file tag),
+  // its lanes, the offsets of its first request and how many requests it stands for.
+  struct TalliedShape {
+    std::uint64_t key = 0;
+    std::uint32_t mask = 0;
+    std::uint32_t offsets[32] = {};
+    std::uint64_t count = 0;
+  };
+  std::vector<TalliedShape> tallied;
+  std::uint64_t tally_missed = 0;          // whole-warp requests written for want of a slot
+  std::vector<std::uint8_t> warp_tallied;  // per warp: 1 where it had a request tallied
   // The file names the GPU's file tags stand for (RecorderFileTag in ws_cuda_keys.h); the decoder
   // gives sites and barriers FileTag(name) instead. Tags not listed are kept as they are.
   std::map<std::uint16_t, std::string> device_files;
@@ -80,8 +92,15 @@ struct KeepBlocks {
   bool all = false;
 };
 
+// The tally's table read back (ws_cuda_record_format.h): the shapes of the slots whose key is
+// set, each with its counters summed; slots counted by no request are left out.
+std::vector<GpuCapture::TalliedShape> TalliedShapes(const std::vector<unsigned long long>& keys,
+                                                    const std::vector<std::uint32_t>& shapes,
+                                                    const std::vector<unsigned long long>& counts);
+
 // Decodes `capture`: every block is analysed (and its loads replayed through `cache`'s probes,
-// the trace's cache_replays), the kept ones keep their records. A warp's events
+// the trace's cache_replays), the kept ones keep their records, and the tallied shapes are
+// costed once each and added as many times as they were counted. A warp's events
 // are read up to the first that does not fit its range or covers no lane (unwritten words are
 // zero), so a short or overflowing range loses only its tail, and `truncated` says so.
 LaunchTrace DecodeGpuCapture(const GpuCapture& capture, const KeepBlocks& keep,

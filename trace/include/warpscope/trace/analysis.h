@@ -167,6 +167,13 @@ class WarpRequests {
   std::unique_ptr<Costs> costs_;
 };
 
+// Adds `n` requests of one shape, counted elsewhere (a GPU's tally, ws_cuda_record_format.h), to
+// `stats`: every lane of its warp (`mask`), lane l at `offsets[l]`, costed once; their accesses
+// count as records.
+void AddRequests(std::uint16_t site, std::uint32_t mask, const std::uint32_t (&offsets)[32],
+                 std::uint64_t n, const std::vector<SiteInfo>& sites,
+                 const std::vector<BufferInfo>& buffers, LaunchStats* stats);
+
 // Adds one block's records to `stats`. `threads_per_block` tells which warps are partial.
 // Records may come in any order.
 void AnalyzeBlock(std::span<AccessRecord> records, std::span<const BarrierRecord> barriers,

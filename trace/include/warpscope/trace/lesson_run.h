@@ -167,6 +167,9 @@ struct RunOptions {
   // (kept blocks first) and the launch is marked truncated.
   std::uint64_t record_budget_bytes = 1ull << 30;
   bool record = true;  // GPU: false runs only the uninstrumented build (for profilers)
+  // GPU: whole-warp requests outside the kept blocks counted on the device by shape rather than
+  // written (ws_cuda_record_format.h, "the tally"); false writes every event (tests compare).
+  bool gpu_tally = true;
   int timed_runs = 7;  // GPU: timed runs of the uninstrumented build after one warm-up
   Schedule schedule;   // emulator: the order a block's threads are interleaved in
   // The emulator, for a program or a lesson: "simt" (a warp's lanes together where its kernels

@@ -1,0 +1,165 @@
+// The tally's host half, without a GPU (ws_cuda_record_format.h): whole-warp requests the device
+// counted by shape, costed once each and added as many times as counted, give the figures the
+// same requests give when every one is written as an event.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "warpscope/kernels/gpu_records.h"
+#include "warpscope/kernels/ws_cuda.h"
+
+namespace {
+namespace tally {
+
+const std::uint64_t kLoad = ws::MakeSiteKey(10, ws::kKeyGlobal, ws::kKeyLoad, 4, 0);
+const std::uint64_t kStore = ws::MakeSiteKey(11, ws::kKeyGlobal, ws::kKeyStore, 4, 1);
+const std::uint64_t kShared = ws::MakeSiteKey(12, ws::kKeyShared, ws::kKeyLoad, 4, 0);
+
+// Warp `wib` of block `b` (two warps of 32 threads a block): its load of in[64 b + t], its store
+// of out[t * 32], lanes permuted (one 128-byte line each), and its shared load of tile[2 t].
+std::vector<std::uint32_t> LoadOffsets(std::uint32_t b, std::uint32_t wib) {
+  std::vector<std::uint32_t> v(32);
+  for (std::uint32_t l = 0; l < 32; ++l) v[l] = 256 * b + 128 * wib + 4 * l;
+  return v;
+}
+std::vector<std::uint32_t> StoreOffsets(std::uint32_t b, std::uint32_t wib) {
+  std::vector<std::uint32_t> v(32);
+  for (std::uint32_t l = 0; l < 32; ++l) v[l] = 8192 * b + 4096 * wib + 128 * ((l * 7) % 32);
+  return v;
+}
+std::vector<std::uint32_t> SharedOffsets() {
+  std::vector<std::uint32_t> v(32);
+  for (std::uint32_t l = 0; l < 32; ++l) v[l] = 8 * l;
+  return v;
+}
+
+// Four blocks of 64 threads; `written` blocks write their events, the others' requests are
+// tallied as the device tallies them: one shape per (site, lanes, offsets less the lowest, the
+// lowest's place in 256 bytes), standing for its first request, counted every time.
+ws::GpuCapture Capture(const std::vector<std::uint32_t>& written) {
+  ws::GpuCapture c;
+  c.kernel = "k";
+  c.grid = {4, 1, 1};
+  c.block = {64, 1, 1};
+  c.buffers = {{"in", 1 << 20, 0}, {"out", 1 << 20, 0}};
+  ws::PlaceBuffers(c.buffers);
+  c.warp_base = {0};
+  c.warp_tallied.assign(8, 0);
+  auto tally = [&](std::uint64_t key, const std::vector<std::uint32_t>& offsets) {
+    const std::uint32_t lo = *std::min_element(offsets.begin(), offsets.end());
+    for (ws::GpuCapture::TalliedShape& s : c.tallied) {
+      const std::uint32_t first = *std::min_element(s.offsets, s.offsets + 32);
+      bool same = s.key == key && first % 256 == lo % 256;
+      for (std::uint32_t l = 0; l < 32; ++l) same = same && s.offsets[l] - first == offsets[l] - lo;
+      if (same) {
+        ++s.count;
+        return;
+      }
+    }
+    ws::GpuCapture::TalliedShape s;
+    s.key = key;
+    s.mask = ~0u;
+    std::copy(offsets.begin(), offsets.end(), s.offsets);
+    s.count = 1;
+    c.tallied.push_back(s);
+  };
+  for (std::uint32_t b = 0; b < 4; ++b) {
+    for (std::uint32_t wib = 0; wib < 2; ++wib) {
+      if (std::find(written.begin(), written.end(), b) != written.end()) {
+        ws::EncodeWarpEvent(kLoad, ~0u, 10, LoadOffsets(b, wib), &c.words);
+        ws::EncodeWarpEvent(kShared, ~0u, 20, SharedOffsets(), &c.words);
+        ws::EncodeWarpEvent(kStore, ~0u, 30, StoreOffsets(b, wib), &c.words);
+      } else {
+        tally(kLoad, LoadOffsets(b, wib));
+        tally(kShared, SharedOffsets());
+        tally(kStore, StoreOffsets(b, wib));
+        c.warp_tallied[b * 2 + wib] = 1;
+      }
+      c.warp_used.push_back(c.words.size() - c.warp_base.back());
+      c.warp_base.push_back(c.words.size());
+    }
+  }
+  return c;
+}
+
+void ExpectSameFigures(const ws::LaunchTrace& a, const ws::LaunchTrace& b) {
+  ASSERT_EQ(a.sites.size(), b.sites.size());
+  for (std::size_t i = 0; i < a.sites.size(); ++i) {
+    const ws::SiteStats &x = a.stats.sites[i], &y = b.stats.sites[i];
+    SCOPED_TRACE("site " + std::to_string(i));
+    EXPECT_EQ(x.requests, y.requests);
+    EXPECT_EQ(x.accesses, y.accesses);
+    EXPECT_EQ(x.bytes, y.bytes);
+    EXPECT_EQ(x.sectors, y.sectors);
+    EXPECT_EQ(x.ideal_sectors, y.ideal_sectors);
+    EXPECT_EQ(x.lines128, y.lines128);
+    EXPECT_EQ(x.cc10_transactions, y.cc10_transactions);
+    EXPECT_EQ(x.cc12_transactions, y.cc12_transactions);
+    EXPECT_EQ(x.cc12_bytes, y.cc12_bytes);
+    EXPECT_EQ(x.sectors_histogram, y.sectors_histogram);
+    EXPECT_EQ(x.wavefronts, y.wavefronts);
+    EXPECT_EQ(x.ideal_wavefronts, y.ideal_wavefronts);
+    EXPECT_EQ(x.bank_conflict_sum, y.bank_conflict_sum);
+    EXPECT_EQ(x.bank_conflict_max, y.bank_conflict_max);
+    EXPECT_EQ(x.divergent_requests, y.divergent_requests);
+  }
+  EXPECT_EQ(a.stats.access_records, b.stats.access_records);
+  EXPECT_EQ(a.stats.divergent_warps, b.stats.divergent_warps);
+  EXPECT_EQ(a.thread_active, b.thread_active);
+}
+
+}  // namespace tally
+
+TEST(GpuTally, TalliedRequestsGiveTheFiguresTheirEventsWouldGive) {
+  const ws::GpuCapture all = tally::Capture({0, 1, 2, 3});
+  const ws::GpuCapture tallied = tally::Capture({0});
+  // Blocks 1..3's two warps at three sites: the loads at two places in 256 bytes (0 and 128),
+  // the stores at two (0 and 0: one shape), the shared loads at one: 2 + 1 + 1 shapes.
+  ASSERT_EQ(tallied.tallied.size(), 4u);
+  const ws::LaunchTrace a = ws::DecodeGpuCapture(all, {{0}, false});
+  const ws::LaunchTrace b = ws::DecodeGpuCapture(tallied, {{0}, false});
+  tally::ExpectSameFigures(a, b);
+  // By hand: 8 warps a site. The load: 4 sectors a request (128 bytes); the store: 32 (one
+  // line each); the shared load of tile[2t]: lanes l and l + 16 share a bank, 2 wavefronts.
+  ASSERT_EQ(b.sites.size(), 3u);
+  for (const ws::SiteStats& s : b.stats.sites) EXPECT_EQ(s.requests, 8u);
+  std::uint64_t sectors = 0, wavefronts = 0;
+  for (const ws::SiteStats& s : b.stats.sites) {
+    sectors += s.sectors;
+    wavefronts += s.wavefronts;
+  }
+  EXPECT_EQ(sectors, 8u * 4 + 8u * 32);
+  EXPECT_EQ(wavefronts, 8u * 2);
+  EXPECT_EQ(b.stats.access_records, 3u * 8 * 32);
+  // Only block 0 kept its records; every thread counts as active.
+  ASSERT_EQ(b.blocks.size(), 1u);
+  EXPECT_EQ(b.blocks[0].accesses.size(), 3u * 64);
+  EXPECT_EQ(std::accumulate(b.thread_active.begin(), b.thread_active.end(), 0u), 256u);
+}
+
+TEST(GpuTally, TheTablesShapesComeBackWithTheirCountersSummed) {
+  // Four slots: 0 and 2 free, 1 a load counted 3 + 4 on two SMs, 3 taken but never counted.
+  std::vector<unsigned long long> keys = {0, 0x1234, 0, 0x99};
+  std::vector<std::uint32_t> shapes(4 * ws::dev::kTallyShapeWords, 0);
+  std::uint32_t* s1 = shapes.data() + ws::dev::kTallyShapeWords;
+  s1[0] = static_cast<std::uint32_t>(tally::kLoad);
+  s1[1] = static_cast<std::uint32_t>(tally::kLoad >> 32);
+  s1[2] = 0xffffu;
+  for (std::uint32_t l = 0; l < 32; ++l) s1[ws::dev::kTallyHeaderWords + l] = 4 * l;
+  shapes[3 * ws::dev::kTallyShapeWords + 2] = ~0u;
+  std::vector<unsigned long long> counts(4 * ws::dev::kTallySpread, 0);
+  counts[1 * ws::dev::kTallySpread + 0] = 3;
+  counts[1 * ws::dev::kTallySpread + 15] = 4;
+  const auto out = ws::TalliedShapes(keys, shapes, counts);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].key, tally::kLoad);
+  EXPECT_EQ(out[0].mask, 0xffffu);
+  EXPECT_EQ(out[0].offsets[31], 124u);
+  EXPECT_EQ(out[0].count, 7u);
+  // Arrays shorter than the keys say are not read past.
+  shapes.resize(ws::dev::kTallyShapeWords);
+  EXPECT_TRUE(ws::TalliedShapes(keys, shapes, counts).empty());
+}
+
+}  // namespace
