@@ -2,7 +2,7 @@
 # Builds the headless CLI and tests on a GPU machine that has cmake and nvcc but no Debian
 # development packages (shared by gpu-check.sh and gpu-scheduling.sh). Usage:
 #   scripts/gpu-build.sh OUT_DIR [CUDA_ARCH]
-# WS_CMAKE_ARGS: more cmake arguments. With .deps/rewriter/warpscope-rewrite (docs/BUILD.md) the
+# WS_CMAKE_ARGS: more cmake arguments; WS_BUILD_TARGETS: only these targets (a short device call). With .deps/rewriter/warpscope-rewrite (docs/BUILD.md) the
 # build uses that rewriter and the clang 14 libraries in .deps/clangdebs.
 # Needs the .deb files listed in docs/BUILD.md in .deps/debs (unpacked into .deps/root, never /).
 # Callers then need: export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu
@@ -22,7 +22,7 @@ export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH
 cmake --preset headless -DCMAKE_PREFIX_PATH="$PWD/.deps/root/usr" -DCMAKE_CUDA_ARCHITECTURES="$arch" \
   -DZLIB_INCLUDE_DIR="$PWD/.deps/root/usr/include" \
   -DZLIB_LIBRARY="$(ls "$PWD"/.deps/root/lib/x86_64-linux-gnu/libz.so.1.* | head -1)" ${WS_CMAKE_ARGS:-} \
-  > "$out/build.log" 2>&1 && cmake --build --preset headless -j"$(nproc)" >> "$out/build.log" 2>&1 || {
+  > "$out/build.log" 2>&1 && cmake --build --preset headless -j"$(nproc)" ${WS_BUILD_TARGETS:+--target $WS_BUILD_TARGETS} >> "$out/build.log" 2>&1 || {
   tail -40 "$out/build.log"
   exit 1
 }

@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "warpscope/kernels/site_table.h"
+#include "warpscope/trace/analysis.h"
 #include "warpscope/trace/ws_cuda_keys.h"
 
 namespace ws {
@@ -357,7 +358,14 @@ class BlockDecoder {
         passed_(tpb),
         passes_(tpb) {}
 
-  void Decode(std::uint64_t b, std::uint32_t wpb, BlockRecords* rec) {
+  // With `counted`, the block's barrier passes are counted into the launch's figures, not
+  // recorded per thread (a block whose records are not kept; its threads that passed one are
+  // marked active here).
+  void Decode(std::uint64_t b, std::uint32_t wpb, BlockRecords* rec,
+              BarrierPasses* counted = nullptr) {
+    block_ = b;
+    counted_ = counted;
+    if (counted_ != nullptr) counted_->Begin(tpb_, t_->barrier_sites.size());
     rec->block = static_cast<std::uint32_t>(b);
     rec->accesses.clear();
     rec->barriers.clear();
@@ -396,6 +404,7 @@ class BlockDecoder {
     }
     for (const auto& mine : passed_)
       rec->barriers.insert(rec->barriers.end(), mine.begin(), mine.end());
+    if (counted_ != nullptr) counted_->End(&t_->stats);
   }
 
  private:
@@ -416,6 +425,15 @@ class BlockDecoder {
   void Barrier(const Event& e, std::uint32_t wib) {
     const std::uint32_t place = Retag(retag_, e.words[1]);
     const std::uint16_t id = s_.barrier_ids[place];
+    if (counted_ != nullptr) {
+      counted_->Pass(id, wib, e.mask, e.TileWarps() * 32, e.Arrival() - s_.t0,
+                     e.Departure() - s_.t0, &t_->stats);
+      for (std::uint32_t m = e.mask; m != 0 && !t_->thread_active.empty(); m &= m - 1) {
+        const std::uint32_t thread = wib * 32 + static_cast<std::uint32_t>(std::countr_zero(m));
+        if (thread < tpb_) t_->thread_active[block_ * tpb_ + thread] = 1;
+      }
+      return;
+    }
     for (std::uint32_t m = e.mask; m != 0; m &= m - 1) {
       const std::uint32_t thread = wib * 32 + static_cast<std::uint32_t>(std::countr_zero(m));
       if (thread >= tpb_) break;
@@ -463,6 +481,8 @@ class BlockDecoder {
   const GpuCapture& c_;
   const std::vector<std::uint16_t>& retag_;
   CaptureSites& s_;
+  std::uint64_t block_ = 0;
+  BarrierPasses* counted_ = nullptr;
   std::uint32_t tpb_;
   LaunchTrace* t_;
   std::vector<std::uint32_t> epoch_;                // per thread: barrier events seen so far
@@ -537,14 +557,16 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep,
   if (!cache.empty()) replay.emplace(cache, c.grid.count(), tpb);
   BlockDecoder decoder(c, retag, sites, tpb, &t);
   BlockRecords rec;
+  BarrierPasses passes;
   for (std::uint64_t b = 0; b < c.grid.count(); ++b) {
-    decoder.Decode(b, wpb, &rec);
+    const bool kept =
+        keep.all || std::find(keep.blocks.begin(), keep.blocks.end(), b) != keep.blocks.end();
+    // Only a kept block's barriers become records (its views and hazards need them).
+    decoder.Decode(b, wpb, &rec, kept ? nullptr : &passes);
     if (!t.thread_active.empty()) {
       for (const AccessRecord& a : rec.accesses) t.thread_active[b * tpb + a.thread] = 1;
       for (const BarrierRecord& r : rec.barriers) t.thread_active[b * tpb + r.thread] = 1;
     }
-    const bool kept = keep.all || std::find(keep.blocks.begin(), keep.blocks.end(), rec.block) !=
-                                      keep.blocks.end();
     if (replay) replay->AddBlock(rec.block, rec.accesses, t.sites, t.buffers);
     if (kept) t.blocks.push_back(rec);
     AnalyzeBlock(rec.accesses, rec.barriers, t.sites, t.buffers, tpb, &t.stats);

@@ -46,6 +46,8 @@ ws::GpuCapture Capture(const std::vector<std::uint32_t>& written) {
   ws::PlaceBuffers(c.buffers);
   c.warp_base = {0};
   c.warp_tallied.assign(8, 0);
+  // The sites' device file tag (0) names a file: events and tallied shapes alike are retagged.
+  c.device_files[0] = "kernel.cu";
   auto tally = [&](std::uint64_t key, const std::vector<std::uint32_t>& offsets) {
     const std::uint32_t lo = *std::min_element(offsets.begin(), offsets.end());
     for (ws::GpuCapture::TalliedShape& s : c.tallied) {
@@ -122,7 +124,8 @@ TEST(GpuTally, TalliedRequestsGiveTheFiguresTheirEventsWouldGive) {
   tally::ExpectSameFigures(a, b);
   // By hand: 8 warps a site. The load: 4 sectors a request (128 bytes); the store: 32 (one
   // line each); the shared load of tile[2t]: lanes l and l + 16 share a bank, 2 wavefronts.
-  ASSERT_EQ(b.sites.size(), 3u);
+  ASSERT_EQ(b.sites.size(), 3u);  // not 6: a tallied shape's site is its events' site
+  EXPECT_EQ(b.sites[0].file_tag, ws::FileTagOf("kernel.cu"));
   for (const ws::SiteStats& s : b.stats.sites) EXPECT_EQ(s.requests, 8u);
   std::uint64_t sectors = 0, wavefronts = 0;
   for (const ws::SiteStats& s : b.stats.sites) {
@@ -160,6 +163,78 @@ TEST(GpuTally, TheTablesShapesComeBackWithTheirCountersSummed) {
   // Arrays shorter than the keys say are not read past.
   shapes.resize(ws::dev::kTallyShapeWords);
   EXPECT_TRUE(ws::TalliedShapes(keys, shapes, counts).empty());
+}
+
+}  // namespace
+
+namespace {
+namespace passes {
+
+// Two blocks of 80 threads (warps of 32, 32 and 16 lanes), three passes of a block barrier at
+// place 40, and two of a 64-thread tile's sync at place 41 by tile 0 (warps 0 and 1). Warp 1 passes
+// the barrier's second time in two halves that arrived apart, and its third time whole again.
+ws::GpuCapture Capture() {
+  ws::GpuCapture c;
+  c.kernel = "k";
+  c.grid = {2, 1, 1};
+  c.block = {80, 1, 1};
+  c.warp_base = {0};
+  const std::uint64_t t0 = 1000;
+  for (std::uint32_t b = 0; b < 2; ++b) {
+    for (std::uint32_t w = 0; w < 3; ++w) {
+      const std::uint32_t lanes = w == 2 ? 0xffffu : ~0u;
+      for (std::uint64_t k = 0; k < 3; ++k) {
+        const std::uint64_t arrival = t0 + 100 * k + 7 * w + 3 * b, departure = t0 + 100 * k + 50;
+        if (w == 1 && k == 1) {
+          ws::EncodeBarrierEvent(40, 0xffffu, arrival, departure, 0, 5, &c.words);
+          ws::EncodeBarrierEvent(40, 0xffff0000u, arrival + 20, departure, 0, 5, &c.words);
+        } else {
+          ws::EncodeBarrierEvent(40, lanes, arrival, departure, 0, 5, &c.words);
+        }
+        if (k < 2 && w < 2) {
+          const std::size_t at = c.words.size();
+          ws::EncodeBarrierEvent(41, lanes, arrival + 60 + 11 * w, departure + 70, 0, 5, &c.words);
+          c.words[at] |= 2;  // the tile's 2 warps
+        }
+      }
+      c.warp_used.push_back(c.words.size() - c.warp_base.back());
+      c.warp_base.push_back(c.words.size());
+    }
+  }
+  return c;
+}
+
+}  // namespace passes
+
+TEST(GpuTally, ABlockNotKeptCountsItsBarrierPassesAsItsRecordsWould) {
+  const ws::GpuCapture c = passes::Capture();
+  const ws::LaunchTrace recorded = ws::DecodeGpuCapture(c, {{}, true});  // every block's records
+  const ws::LaunchTrace counted = ws::DecodeGpuCapture(c, {{}, false});  // none kept
+  ASSERT_EQ(recorded.blocks.size(), 2u);
+  EXPECT_TRUE(counted.blocks.empty());
+  ASSERT_EQ(counted.stats.barriers.size(), 2u);
+  for (std::size_t s = 0; s < 2; ++s) {
+    SCOPED_TRACE("site " + std::to_string(s));
+    const ws::BarrierStats &a = recorded.stats.barriers[s], &b = counted.stats.barriers[s];
+    EXPECT_EQ(a.instances, b.instances);
+    EXPECT_EQ(a.max_skew, b.max_skew);
+    EXPECT_EQ(a.wait_sum, b.wait_sum);
+    EXPECT_EQ(a.thread_arrivals, b.thread_arrivals);
+    EXPECT_EQ(a.max_wait, b.max_wait);
+  }
+  EXPECT_EQ(recorded.stats.barrier_records, counted.stats.barrier_records);
+  EXPECT_EQ(recorded.thread_active, counted.thread_active);
+  // By hand. The barrier: 3 passes x 2 blocks = 6 instances of 80 threads; the widest skew is
+  // the split pass's, warp 1's second half 20 ns after its first (7 + 20) against warp 0 (0):
+  // 27 ns. The tile: 2 passes x 2 blocks = 4 instances of 64 threads; its warps 0 and 1 arrive
+  // 7 + 11 = 18 ns apart.
+  const ws::BarrierStats& barrier = counted.stats.barriers[0];
+  EXPECT_EQ(barrier.instances, 6u);
+  EXPECT_EQ(barrier.thread_arrivals, 6u * 80);
+  EXPECT_EQ(barrier.max_skew, 27u);
+  EXPECT_EQ(counted.stats.barriers[1].instances, 4u);
+  EXPECT_EQ(counted.stats.barriers[1].max_skew, 18u);
+  EXPECT_EQ(counted.stats.barrier_records, 6u * 80 + 4u * 64);
 }
 
 }  // namespace

@@ -210,8 +210,13 @@ __device__ __forceinline__ unsigned long long Mix64(unsigned long long x) {
 // warp, in a block not kept. The lanes hash its shape together (an affine request by its step and
 // its first offset's place in 256 bytes; any other by each lane's offset less the lowest, and the
 // lowest's place), the leader finds the shape in the table or adds it and counts it there, and
-// a new shape's lanes write their offsets. On the counting pass a tallied request only counts no
-// words. A request it does not take (no slot left) is written as an event.
+// a new shape's lanes write their offsets. A request it does not take (no slot within
+// kTallyProbes; the table is then marked full and probed no more) is written as an event. The
+// passes agree on which those are: the counting pass adds shapes but counts none, and the planned
+// pass after it (tally_frozen) only looks them up in the same table, so a request the counting
+// pass sized as an event finds no slot again. A stale (L1) read of a key can only say free: the
+// compare-and-swap then answers; a pass that only looks up is a launch of its own, after every
+// key was written.
 __device__ __forceinline__ bool Tally(const RecorderState& r, std::uint64_t key, unsigned group,
                                       unsigned lane, int leader, unsigned offset, bool affine,
                                       unsigned first, unsigned step) {
@@ -222,7 +227,8 @@ __device__ __forceinline__ bool Tally(const RecorderState& r, std::uint64_t key,
   for (unsigned k = 0; k < r.kept_count; ++k) {
     if (r.kept[k] == block) return false;
   }
-  if (r.mode == kCount) return true;
+  const bool frozen = r.tally_frozen != 0;
+  if (!frozen && *r.tally_full != 0) return false;
   unsigned long long h;
   if (affine) {
     h = Mix64((static_cast<unsigned long long>(step) << 32 | (first & 255u)) ^ 0x5bd1e995ull);
@@ -239,12 +245,12 @@ __device__ __forceinline__ bool Tally(const RecorderState& r, std::uint64_t key,
   h = Mix64(h ^ Mix64(key) ^ static_cast<unsigned long long>(group) << 17) | 1ull;
   unsigned slot = ~0u, fresh = 0;
   if (static_cast<int>(lane) == leader) {
-    // A stale (L1) read can only say free: the compare-and-swap then answers.
     const unsigned m = r.tally_capacity - 1u;
-    unsigned i = static_cast<unsigned>(h) & m;
+    unsigned i = static_cast<unsigned>(h >> 32) & m;  // the low bit is always set
     for (unsigned probe = 0; probe < kTallyProbes; ++probe, i = (i + 1u) & m) {
       unsigned long long k = r.tally_keys[i];
       if (k == 0) {
+        if (frozen) break;
         k = atomicCAS(r.tally_keys + i, 0ull, h);
         if (k == 0) {
           fresh = 1;
@@ -256,13 +262,13 @@ __device__ __forceinline__ bool Tally(const RecorderState& r, std::uint64_t key,
         break;
       }
     }
-    if (slot != ~0u) {
+    if (slot == ~0u) {
+      if (*r.tally_full == 0) *r.tally_full = 1;
+    } else if (r.mode != kCount) {
       atomicAdd(r.tally_counts + std::size_t{slot} * kTallySpread + (SmId() & (kTallySpread - 1u)),
                 1ull);
       unsigned char* seen = r.warp_tallied + LinearWarp(r);
       if (*seen == 0) *seen = 1;
-    } else {
-      atomicAdd(r.tally_missed, 1ull);
     }
   }
   slot = __shfl_sync(group, slot, leader);

@@ -126,7 +126,9 @@ enum RecorderMode : int { kOff = 0, kCount = 1, kRecord = 2 };
 //                    costs)
 //   tally_counts[i]  kTallySpread counters, one per SM modulo kTallySpread (the warps of 132
 //                    SMs adding to one word queued on it), summed by the host
-// A shape that finds no free slot within kTallyProbes is written as an event instead.
+// A shape that finds no free slot within kTallyProbes is written as an event instead, and the
+// table counts as full (tally_full): later requests are written without probing. The counting
+// pass adds shapes but counts none; the planned pass after it only looks them up.
 inline constexpr std::uint32_t kTallyHeaderWords = 4;
 inline constexpr std::uint32_t kTallyShapeWords = kTallyHeaderWords + 32;
 inline constexpr std::uint32_t kTallySpread = 16;
@@ -159,9 +161,10 @@ struct RecorderState {
   unsigned long long* tally_keys;    // [tally_capacity]
   unsigned int* tally_shapes;        // [tally_capacity * kTallyShapeWords]
   unsigned long long* tally_counts;  // [tally_capacity * kTallySpread]
-  unsigned long long* tally_missed;  // whole-warp requests written for want of a slot
+  unsigned int* tally_full;          // set to 1 once a shape found no slot (then written)
   unsigned char* warp_tallied;       // [warp]: 1 once the warp had a request tallied
   unsigned int tally_capacity;       // a power of two
+  int tally_frozen;                  // the planned pass: shapes are looked up, none added
   unsigned int kept_count;           // the blocks whose events are all written: kept[0..count)
   unsigned int kept[kTallyKept];
 };

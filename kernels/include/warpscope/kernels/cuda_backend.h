@@ -267,20 +267,31 @@ class CudaBackend {
                          unsigned long long* state_d, dev::RecorderState* st,
                          std::vector<PoolChunk>* chunks, std::uint64_t* planned_words);
   void DecodeCapture(const GpuCapture& c);
-  // The tally's arrays on the device (ws_cuda_record_format.h); null keys: no tally.
+  // The tally's table on the device (ws_cuda_record_format.h) for the launch being recorded,
+  // from the stream-ordered pool as the record pool (a user's cudaDeviceReset() frees a pointer
+  // kept by hand), and its flag per warp. Null keys: no tally.
   struct TallyArrays {
     unsigned long long* keys = nullptr;
     unsigned int* shapes = nullptr;
     unsigned long long* counts = nullptr;
-    unsigned long long* missed = nullptr;
+    unsigned int* full = nullptr;
     unsigned char* warps = nullptr;
     std::size_t capacity = 0, warp_count = 0;
   };
   // Shapes a launch's table holds (65,536: 19 MB of device memory; matmul has a few hundred).
   static constexpr std::size_t kTallyCapacity = std::size_t{1} << 16;
+  static constexpr std::size_t kTallyBytes =
+      kTallyCapacity * (8 + dev::kTallyShapeWords * 4 + dev::kTallySpread * 8) + 4;
   bool TallyWanted(Dim3 grid, Dim3 block) const;
   TallyArrays StartTally(std::size_t warps, dev::RecorderState* st);
-  void ClearTally(const TallyArrays& t);
+  void ClearTally(const TallyArrays& t, bool keys);
+  void FreeTally() {
+    for (void* p : {static_cast<void*>(tally_.keys), static_cast<void*>(tally_.shapes),
+                    static_cast<void*>(tally_.counts), static_cast<void*>(tally_.full),
+                    static_cast<void*>(tally_.warps)})
+      if (p != nullptr) cudaFreeAsync(p, 0);
+    tally_ = {};
+  }
   void ReadTally(const TallyArrays& t, std::size_t warps, GpuCapture* c);
   void ReadDeviceFiles(const char* const* files_d, GpuCapture* c);
   std::vector<unsigned long long> PlanRanges(Dim3 grid, std::uint32_t wpb,
@@ -300,6 +311,7 @@ class CudaBackend {
     textures_.clear();
     user_buffers_.clear();
     pool_ = nullptr;  // the reset freed it
+    tally_ = {};      // and the tally's table
     recovered_ = true;
   }
 
@@ -341,6 +353,7 @@ class CudaBackend {
   CaptureCost capture_;
   bool recovered_ = false;
   bool keep_none_ = false;  // KeepNoBlocks
+  TallyArrays tally_;       // the launch's tally (StartTally), freed with its scratch
   void* pool_ = nullptr;    // the recording pool of the launch being recorded
   std::uint64_t pool_words_ = 0;
 };

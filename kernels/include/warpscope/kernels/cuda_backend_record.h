@@ -44,6 +44,7 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
     allocations_.resize(scratch_mark);
     if (pool_ != nullptr) cudaFreeAsync(pool_, 0);
     pool_ = nullptr;
+    FreeTally();
   };
   // Runs one pass from the launch's starting memory and returns its time in ms (CUDA events).
   int passes = 0;
@@ -102,7 +103,10 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
     std::uint64_t planned_words = 0;
     const std::vector<unsigned long long> counted = state;
     unsigned int* planned = PlanPool(grid, wpb, state, state_d, &st, &chunks, &planned_words);
-    ClearTally(tally);  // the first pass's counts (the counting pass tallies nothing)
+    // The first pass's counts go; its shapes and the counting pass's stay, and the planned pass
+    // only looks them up, so it tallies what the counting pass sized as tallied.
+    ClearTally(tally, false);
+    st.tally_frozen = 1;
     const auto [planned_ms, planned_overflowed] = pass(st);
     capture_.record_ms = planned_ms;
     c.overflowed = planned_overflowed;
@@ -258,35 +262,45 @@ inline bool CudaBackend::TallyWanted(Dim3 grid, Dim3 block) const {
                         options_.keep_blocks.size() <= dev::kTallyKept);
 }
 
-// The tally's table and counters for this launch (scratch), cleared, and the recorder's state
-// pointed at them with the kept blocks, whose events are all written.
+// The launch's tally (its table from the stream-ordered pool; a GPU without 19 MB to spare
+// records without it, it does not fail), cleared, and the recorder's state pointed at it with the
+// kept blocks, whose events are all written.
 inline CudaBackend::TallyArrays CudaBackend::StartTally(std::size_t warps, dev::RecorderState* st) {
-  TallyArrays t;
+  auto alloc = [](auto** p, std::size_t bytes) {
+    return cudaMallocAsync(reinterpret_cast<void**>(p), bytes, 0) == cudaSuccess;
+  };
+  TallyArrays& t = tally_;
   t.capacity = kTallyCapacity;
-  t.keys = DeviceArray<unsigned long long>(t.capacity);
-  t.shapes = DeviceArray<unsigned int>(t.capacity * dev::kTallyShapeWords);
-  t.counts = DeviceArray<unsigned long long>(t.capacity * dev::kTallySpread);
-  t.missed = DeviceArray<unsigned long long>(1);
-  t.warps = DeviceArray<unsigned char>(warps);
   t.warp_count = warps;
-  if (!status_.ok()) return {};
-  ClearTally(t);
+  if (!alloc(&t.keys, t.capacity * 8) ||
+      !alloc(&t.shapes, t.capacity * dev::kTallyShapeWords * 4) ||
+      !alloc(&t.counts, t.capacity * dev::kTallySpread * 8) || !alloc(&t.full, 4) ||
+      !alloc(&t.warps, std::max<std::size_t>(warps, 1))) {
+    (void)cudaGetLastError();
+    FreeTally();
+    return {};
+  }
+  ClearTally(t, true);
   st->tally_keys = t.keys;
   st->tally_shapes = t.shapes;
   st->tally_counts = t.counts;
-  st->tally_missed = t.missed;
+  st->tally_full = t.full;
   st->warp_tallied = t.warps;
   st->tally_capacity = static_cast<unsigned int>(t.capacity);
+  st->tally_frozen = 0;
   st->kept_count = keep_none_ ? 0u : static_cast<unsigned int>(options_.keep_blocks.size());
   for (std::size_t k = 0; k < st->kept_count; ++k) st->kept[k] = options_.keep_blocks[k];
   return t;
 }
 
-inline void CudaBackend::ClearTally(const TallyArrays& t) {
+// The counters and warp flags cleared, and with `keys` the table's shapes and its full flag too.
+inline void CudaBackend::ClearTally(const TallyArrays& t, bool keys) {
   if (t.keys == nullptr) return;
-  Keep(WS_CUDA(cudaMemsetAsync(t.keys, 0, t.capacity * 8)));
+  if (keys) {
+    Keep(WS_CUDA(cudaMemsetAsync(t.keys, 0, t.capacity * 8)));
+    Keep(WS_CUDA(cudaMemsetAsync(t.full, 0, 4)));
+  }
   Keep(WS_CUDA(cudaMemsetAsync(t.counts, 0, t.capacity * dev::kTallySpread * 8)));
-  Keep(WS_CUDA(cudaMemsetAsync(t.missed, 0, 8)));
   Keep(WS_CUDA(cudaMemsetAsync(t.warps, 0, t.warp_count)));
 }
 
@@ -296,7 +310,9 @@ inline void CudaBackend::ReadTally(const TallyArrays& t, std::size_t warps, GpuC
   if (t.keys == nullptr || !status_.ok()) return;
   std::vector<unsigned long long> keys(t.capacity);
   Keep(WS_CUDA(cudaMemcpy(keys.data(), t.keys, keys.size() * 8, cudaMemcpyDeviceToHost)));
-  Keep(WS_CUDA(cudaMemcpy(&c->tally_missed, t.missed, 8, cudaMemcpyDeviceToHost)));
+  unsigned int full = 0;
+  Keep(WS_CUDA(cudaMemcpy(&full, t.full, 4, cudaMemcpyDeviceToHost)));
+  c->tally_full = full != 0;
   if (!status_.ok() || std::all_of(keys.begin(), keys.end(), [](auto k) { return k == 0; })) return;
   std::vector<std::uint32_t> shapes(t.capacity * dev::kTallyShapeWords);
   std::vector<unsigned long long> counts(t.capacity * dev::kTallySpread);
@@ -375,7 +391,7 @@ inline unsigned int* CudaBackend::RecordPool() {
   std::uint64_t reserved = 0;
   if (cudaDeviceGetDefaultMemPool(&reserve, options_.gpu) == cudaSuccess) {
     cudaMemPoolGetAttribute(reserve, cudaMemPoolAttrReservedMemCurrent, &reserved);
-    std::uint64_t keep = options_.record_budget_bytes;
+    std::uint64_t keep = options_.record_budget_bytes + kTallyBytes;  // kept between launches
     cudaMemPoolSetAttribute(reserve, cudaMemPoolAttrReleaseThreshold, &keep);
   }
   (void)cudaGetLastError();

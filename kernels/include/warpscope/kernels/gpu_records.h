@@ -38,7 +38,7 @@ struct GpuCapture {
     std::uint64_t count = 0;
   };
   std::vector<TalliedShape> tallied;
-  std::uint64_t tally_missed = 0;          // whole-warp requests written for want of a slot
+  bool tally_full = false;  // a shape found no slot: it, and later requests, were written
   std::vector<std::uint8_t> warp_tallied;  // per warp: 1 where it had a request tallied
   // The file names the GPU's file tags stand for (RecorderFileTag in ws_cuda_keys.h); the decoder
   // gives sites and barriers FileTag(name) instead. Tags not listed are kept as they are.

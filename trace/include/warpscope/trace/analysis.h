@@ -184,6 +184,36 @@ void AnalyzeBlock(std::span<AccessRecord> records, std::span<const BarrierRecord
 // iteration) instance.
 void AnalyzeBarriers(std::span<const BarrierRecord> barriers, LaunchStats* stats);
 
+// A block's barrier passes counted into its launch's figures as they come, a warp's lanes at a
+// time, with no record per thread: what AnalyzeBarriers makes of the threads' records, for a
+// block whose records are not kept (a GPU capture's: cuda-samples' matrixMul passes 1.2 G
+// thread-barriers in its 301 launches). A thread's k-th pass of a site is its instance k (a
+// multi-warp tile's: k x tiles + its tile), as the records number them.
+class BarrierPasses {
+ public:
+  // Starts a block of `threads_per_block` threads at a launch of `sites` barrier sites.
+  void Begin(std::uint32_t threads_per_block, std::size_t sites);
+  // The lanes `mask` of warp `warp` passed barrier site `site` together (`tile`: a multi-warp
+  // tile's threads, 0 for the block's barrier), arriving at `arrival` and leaving at
+  // `departure`. Lanes past the block's last thread do not exist.
+  void Pass(std::uint16_t site, std::uint32_t warp, std::uint32_t mask, std::uint32_t tile,
+            std::uint64_t arrival, std::uint64_t departure, LaunchStats* stats);
+  // Adds the block's instances (their count and arrival skew) to `stats`.
+  void End(LaunchStats* stats);
+
+ private:
+  struct WarpSite {
+    std::uint32_t passes = 0;  // the warp's passes while its lanes passed together
+    bool split = false;        // its lanes passed apart once: counted per lane since
+  };
+  using Span = std::pair<std::uint64_t, std::uint64_t>;  // earliest, latest arrival
+  std::uint32_t threads_ = 0;
+  std::size_t sites_ = 0;
+  std::vector<WarpSite> warp_sites_;        // [warp * sites + site]
+  std::vector<std::uint32_t> lane_passes_;  // [thread * sites + site], once split
+  std::vector<std::vector<Span>> rows_;     // [site][instance]
+};
+
 // Collects the lanes of each request of one block, in (site, iteration, warp) order; `f` gets
 // (site, iteration, warp, lanes). `records` must be sorted by (site, iteration, thread).
 template <typename F>
