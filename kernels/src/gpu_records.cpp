@@ -588,6 +588,8 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep,
   }
   // Threads of warps that recorded nothing are not known to be idle: no activity map.
   if (t.uncovered_blocks > 0) t.thread_active.clear();
+  // Their whole-warp requests were tallied, unless the table filled and some were written.
+  t.uncovered_requests_counted = t.uncovered_blocks > 0 && !c.tallied.empty() && !c.tally_full;
   t.hazards = FindHazards(t);
   return t;
 }

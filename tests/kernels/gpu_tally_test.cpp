@@ -141,6 +141,27 @@ TEST(GpuTally, TalliedRequestsGiveTheFiguresTheirEventsWouldGive) {
   EXPECT_EQ(std::accumulate(b.thread_active.begin(), b.thread_active.end(), 0u), 256u);
 }
 
+TEST(GpuTally, ABlockThatLostItsWrittenEventsSaysItsWholeWarpRequestsAreCounted) {
+  // Block 2's two warps found no room for their written events (the record budget); their
+  // whole-warp requests were tallied all the same.
+  ws::GpuCapture c = tally::Capture({0});
+  c.warp_dropped = {0, 0, 0, 0, 1, 1, 0, 0};
+  ws::LaunchTrace t = ws::DecodeGpuCapture(c, {{0}, false});
+  EXPECT_EQ(t.uncovered_blocks, 1u);
+  EXPECT_TRUE(t.uncovered_requests_counted);
+  EXPECT_EQ(t.Coverage(),
+            "the figures cover 3 of 4 blocks in full: the record budget left 1 block's warps no "
+            "room on the GPU for their barriers, partial-warp requests and warp-level meetings, "
+            "whose figures miss them; their whole-warp requests are counted (--record-budget; a "
+            "smaller grid)");
+  for (const ws::SiteStats& s : t.stats.sites) EXPECT_EQ(s.requests, 8u);  // every warp's
+  // A table that filled wrote some whole-warp requests, which the lost room may have lost too.
+  c.tally_full = true;
+  t = ws::DecodeGpuCapture(c, {{0}, false});
+  EXPECT_FALSE(t.uncovered_requests_counted);
+  EXPECT_EQ(t.Coverage().find("in full"), std::string::npos);
+}
+
 TEST(GpuTally, TheTablesShapesComeBackWithTheirCountersSummed) {
   // Four slots: 0 and 2 free, 1 a load counted 3 + 4 on two SMs, 3 taken but never counted.
   std::vector<unsigned long long> keys = {0, 0x1234, 0, 0x99};

@@ -19,6 +19,7 @@ TEST(RunFile, AProgramsTraceKeepsItsFilesKernelFilesAndExit) {
   t.grid = {2, 1, 1};
   t.block = {128, 1, 1};
   t.uncovered_blocks = 1;  // a block the GPU's record budget left out
+  t.uncovered_requests_counted = true;
   run.launches.push_back(t);
   LessonRun::Program p;
   p.file = "main.cu";
@@ -55,6 +56,7 @@ TEST(RunFile, AProgramsTraceKeepsItsFilesKernelFilesAndExit) {
   ASSERT_EQ(back->launches.size(), 1u);
   EXPECT_EQ(back->launches[0].kernel, "scale");
   EXPECT_EQ(back->launches[0].uncovered_blocks, 1u);
+  EXPECT_TRUE(back->launches[0].uncovered_requests_counted);
 }
 
 // The kernel timer's lines (START_NS END_NS NAME) in the order CUPTI delivered them: the times

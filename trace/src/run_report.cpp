@@ -111,6 +111,13 @@ std::string LaunchTrace::Coverage() const {
   if (uncovered_blocks == 0) return "";
   const auto n = [](std::uint64_t v) { return FormatNumber(static_cast<double>(v)); };
   const std::uint64_t all = grid.count(), out = std::min(uncovered_blocks, all);
+  if (uncovered_requests_counted)
+    return "the figures cover " + n(all - out) + " of " + n(all) +
+           " blocks in full: the record budget left " + n(out) +
+           (out == 1 ? " block's" : " blocks'") +
+           " warps no room on the GPU for their barriers, partial-warp requests and warp-level "
+           "meetings, whose figures miss them; their whole-warp requests are counted "
+           "(--record-budget; a smaller grid)";
   return "the figures cover " + n(all - out) + " of " + n(all) + " blocks: the record budget " +
          "left " + n(out) + (out == 1 ? " block's" : " blocks'") +
          " warps no room on the GPU (--record-budget; a smaller grid)";

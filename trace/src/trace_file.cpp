@@ -111,6 +111,7 @@ nlohmann::json LaunchJson(const LaunchTrace& t) {
   j["time_unit"] = t.time_unit;
   j["truncated"] = t.truncated;
   if (t.uncovered_blocks > 0) j["uncovered_blocks"] = t.uncovered_blocks;
+  if (t.uncovered_requests_counted) j["uncovered_requests_counted"] = true;
   if (!t.engine.empty()) j["engine"] = t.engine;
   if (!t.engine_reason.empty()) j["engine_reason"] = t.engine_reason;
   if (!t.origin.empty()) j["origin"] = t.origin;
@@ -318,6 +319,7 @@ LaunchTrace LaunchFrom(const nlohmann::json& j) {
   t.time_unit = j.at("time_unit").get<std::string>();
   t.truncated = j.at("truncated").get<bool>();
   t.uncovered_blocks = j.value("uncovered_blocks", std::uint64_t{0});
+  t.uncovered_requests_counted = j.value("uncovered_requests_counted", false);
   t.engine = j.value("engine", std::string());
   t.engine_reason = j.value("engine_reason", std::string());
   t.origin = j.value("origin", std::string());

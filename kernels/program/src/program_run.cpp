@@ -259,12 +259,19 @@ void RunAsWrittenOnGpu(ProgramJob& job, const std::vector<std::string>& args,
   ChildResult child;
   std::vector<std::string> env;
   std::filesystem::path times;
+  // A profiler run over Warpscope (Nsight Compute, Nsight Systems) injects itself into the
+  // program through CUDA_INJECTION64_PATH: the kernel timer's would replace it (ncu then lost the
+  // program as written, which exited 1), so it stays, and the kernels are not timed by ours.
+  const char* injected = std::getenv("CUDA_INJECTION64_PATH");
+  const bool profiled = injected != nullptr && *injected != '\0';
 #if defined(WS_PROGRAM_KERNEL_TIMER)
   std::error_code ec;
-  times = (scratch.empty() ? std::filesystem::temp_directory_path(ec) : scratch) /
-          ("warpscope-kernel-times-" + UniqueSuffix() + ".txt");
-  env = {std::string("CUDA_INJECTION64_PATH=") + WS_PROGRAM_KERNEL_TIMER,
-         "WS_KERNEL_TIMES=" + times.string()};
+  if (!profiled) {
+    times = (scratch.empty() ? std::filesystem::temp_directory_path(ec) : scratch) /
+            ("warpscope-kernel-times-" + UniqueSuffix() + ".txt");
+    env = {std::string("CUDA_INJECTION64_PATH=") + WS_PROGRAM_KERNEL_TIMER,
+           "WS_KERNEL_TIMES=" + times.string()};
+  }
 #endif
   if (exe.empty()) {
     failure = "nvcc did not build the program as written (" + failure + ")";
@@ -275,7 +282,11 @@ void RunAsWrittenOnGpu(ProgramJob& job, const std::vector<std::string>& args,
     if (!child.started) failure = "it could not start: " + child.start_error;
   }
   const bool ran = failure.empty() && !child.timed_out;
-  ReadKernelTimes(p, times, ran && child.signal == 0);
+  if (profiled)
+    p.kernel_times_missing =
+        "a profiler is attached (CUDA_INJECTION64_PATH is set): its times, not Warpscope's timer";
+  else
+    ReadKernelTimes(p, times, ran && child.signal == 0);
   if (ran) {
     const int plain_exit = child.signal != 0 ? 128 + child.signal : child.exit_code;
     p.stdout_text = std::move(child.out);

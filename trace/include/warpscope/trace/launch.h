@@ -33,6 +33,10 @@ struct LaunchTrace {
   // record budget left no room for (0: the figures cover every block). Said in the text, the
   // JSON ("coverage") and the kernels table (Coverage()).
   std::uint64_t uncovered_blocks = 0;
+  // Those blocks' whole-warp requests were counted on the GPU all the same (the tally,
+  // ws_cuda_record_format.h): what they miss is what is written, their barriers, partial-warp
+  // requests and warp-level meetings. Kept in trace files.
+  bool uncovered_requests_counted = false;
   // "the figures cover 426 of 1,024 blocks: ..." or "" when they cover the whole grid.
   std::string Coverage() const;
   // How the emulator ran it (docs/ENGINE.md): "simt" (a warp's lanes together) or "fiber" (each
