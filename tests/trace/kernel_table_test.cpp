@@ -211,6 +211,28 @@ TEST(KernelTable, ALaunchThatMissesBlocksMarksItsRowPartial) {
     EXPECT_EQ(k["uncovered_launches"].get<int>(), k["kernel"] == "transposeNaive" ? 1 : 0);
 }
 
+TEST(KernelTable, AKernelWhoseLaterLaunchesKeptNoRecordsSaysHowManyDid) {
+  // A timing loop: the naive kernel launched 5 times, block records kept by the first 3.
+  LessonRun run;
+  run.launches = {Naive(true), Naive(true), Naive(true), Naive(false), Naive(false), Tiled()};
+  const std::vector<KernelRow> rows = KernelTable(run, Round());
+  const std::string text = KernelsText(rows, run, Round());
+  EXPECT_NE(text.find("transposeNaive: every launch counted; block records kept for 3 of its 5 "
+                      "launches (the first ones: what the views draw and, on a GPU, check for "
+                      "hazards)"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("transposeCoalesced: every launch counted"), std::string::npos) << text;
+  const nlohmann::json j = KernelsJson(rows, run);
+  for (const auto& k : j) {
+    EXPECT_EQ(k["launches_with_records"].get<int>(), k["kernel"] == "transposeNaive" ? 3 : 1);
+    // Every launch's figures are in the row: 5 x 64 naive requests at each of its 2 sites.
+    if (k["kernel"] == "transposeNaive") {
+      EXPECT_EQ(k["global_requests"].get<int>(), 5 * 2 * 64);
+    }
+  }
+}
+
 TEST(KernelTable, ALaunchWithoutRecordsIsDrawnFromItsKernelsNearestThatKeptThem) {
   const std::vector<LaunchTrace> launches = {Naive(true), Tiled(), Naive(false), Naive(false),
                                              Tiled()};

@@ -93,6 +93,7 @@ std::vector<KernelRow> KernelTable(const LessonRun& run, const DevicePreset& pre
     }
     KernelRow& r = rows[it->second];
     ++r.launches;
+    if (!t.blocks.empty()) ++r.launches_with_records;
     if (!r.has_records && !t.blocks.empty()) {
       r.has_records = true;
       r.first_with_records = i;
@@ -212,6 +213,12 @@ std::string KernelsText(const std::vector<KernelRow>& rows, const LessonRun& run
         << (r.launches == 1 ? " launch" : " launches") << " (" << r.coverage << ")\n";
   }
   for (const KernelRow& r : rows) {
+    if (r.has_records && r.launches_with_records < r.launches)
+      o << "  " << r.kernel << ": every launch counted; block records kept for "
+        << r.launches_with_records << " of its " << r.launches
+        << " launches (the first ones: what the views draw and, on a GPU, check for hazards)\n";
+  }
+  for (const KernelRow& r : rows) {
     if (r.partial)
       o << "  " << r.kernel << ": the what-if's launch counts only its kept blocks ("
         << run.what_if->scope << ")\n";
@@ -281,7 +288,8 @@ nlohmann::json KernelsJson(const std::vector<KernelRow>& rows, const LessonRun& 
                         {"hazards", r.hazards},
                         {"worst", r.worst},
                         {"partial", r.partial},
-                        {"uncovered_launches", r.uncovered_launches}};
+                        {"uncovered_launches", r.uncovered_launches},
+                        {"launches_with_records", r.launches_with_records}};
     if (!r.engine.empty()) {
       k["engine"] = r.engine;
       if (!r.engine_reason.empty()) k["engine_reason"] = r.engine_reason;

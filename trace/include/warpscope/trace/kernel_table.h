@@ -65,6 +65,9 @@ struct KernelRow {
   // run (none) when no launch of it did.
   std::size_t first_with_records = 0;
   bool has_records = false;
+  // Its launches that kept block records (a program keeps them for a kernel's first
+  // kRecordedLaunchesPerKernel): the others' figures are counted, nothing of them drawn.
+  std::size_t launches_with_records = 0;
   // A what-if re-addressed one of its launches from the kept blocks only: that launch's figures
   // are those blocks', not the whole grid's (the what-if's scope says which).
   bool partial = false;
