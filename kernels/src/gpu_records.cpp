@@ -71,6 +71,11 @@ std::uint32_t Retag(const std::vector<std::uint16_t>& to, std::uint32_t place) {
   return MakePlace(to[PlaceFile(place)], PlaceLine(place));
 }
 
+// A site key with its place's file tag retagged (the events' keys and the tallied shapes' alike).
+std::uint64_t RetagKey(const std::vector<std::uint16_t>& to, std::uint64_t key) {
+  return (std::uint64_t{Retag(to, KeyPlace(key))} << 32) | (key & 0xffffffffull);
+}
+
 // Walks warp `w`'s events, calling f(event) for each one that is whole (keys retagged).
 template <typename F>
 void ForEachEvent(const GpuCapture& c, const std::vector<std::uint16_t>& retag, std::size_t w,
@@ -101,7 +106,7 @@ void ForEachEvent(const GpuCapture& c, const std::vector<std::uint16_t>& retag, 
     if (e.warp_op)  // the key's high word is the place; keep the kind in the low bits
       e.key = (std::uint64_t{Retag(retag, p[1])} << 32) | e.WarpOpKindOf();
     else
-      e.key = (std::uint64_t{Retag(retag, KeyPlace(e.key))} << 32) | (e.key & 0xffffffffull);
+      e.key = RetagKey(retag, e.key);
     f(e);
     at += e.size;
   }
@@ -313,8 +318,7 @@ CaptureSites ScanSites(const GpuCapture& c, const std::vector<std::uint16_t>& re
     });
   }
   for (const GpuCapture::TalliedShape& shape : c.tallied)
-    keys.push_back((std::uint64_t{Retag(retag, KeyPlace(shape.key))} << 32) |
-                   (shape.key & 0xffffffffull));
+    keys.push_back(RetagKey(retag, shape.key));
   s.table = BuildSiteTable(keys);
   t->sites = s.table.sites;
   for (auto& [place, id] : s.barrier_ids) {
@@ -573,9 +577,7 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep,
   }
   if (replay) t.cache_replays = replay->Finish();
   for (const GpuCapture::TalliedShape& shape : c.tallied) {
-    const std::uint64_t key =
-        (std::uint64_t{Retag(retag, KeyPlace(shape.key))} << 32) | (shape.key & 0xffffffffull);
-    const auto site = sites.table.id_of_key.find(key);
+    const auto site = sites.table.id_of_key.find(RetagKey(retag, shape.key));
     if (site == sites.table.id_of_key.end() || shape.mask == 0) continue;
     AddRequests(site->second, shape.mask, shape.offsets, shape.count, t.sites, t.buffers, &t.stats);
   }

@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "core/child_run.h"
+#include "site_stats_expect.h"
 #include "warpscope/kernels/catalog.h"
 #include "warpscope/kernels/devices.h"
 #include "warpscope/trace/occupancy.h"
@@ -128,19 +129,8 @@ TEST(GpuTally, RequestsCountedOnTheDeviceGiveTheFiguresOfEveryEventWritten) {
     ASSERT_EQ(x.sites.size(), y.sites.size());
     EXPECT_GT(x.grid.count(), 4u);  // blocks past the kept four: tallied
     for (std::size_t i = 0; i < x.sites.size(); ++i) {
-      const SiteStats &p = x.stats.sites[i], &q = y.stats.sites[i];
       SCOPED_TRACE("line " + std::to_string(x.sites[i].line));
-      EXPECT_EQ(p.requests, q.requests);
-      EXPECT_EQ(p.accesses, q.accesses);
-      EXPECT_EQ(p.bytes, q.bytes);
-      EXPECT_EQ(p.sectors, q.sectors);
-      EXPECT_EQ(p.ideal_sectors, q.ideal_sectors);
-      EXPECT_EQ(p.lines128, q.lines128);
-      EXPECT_EQ(p.cc12_bytes, q.cc12_bytes);
-      EXPECT_EQ(p.sectors_histogram, q.sectors_histogram);
-      EXPECT_EQ(p.wavefronts, q.wavefronts);
-      EXPECT_EQ(p.bank_conflict_sum, q.bank_conflict_sum);
-      EXPECT_EQ(p.divergent_requests, q.divergent_requests);
+      test_support::ExpectSameSiteStats(x.stats.sites[i], y.stats.sites[i]);
     }
     EXPECT_EQ(x.stats.access_records, y.stats.access_records);
     EXPECT_EQ(x.stats.divergent_warps, y.stats.divergent_warps);

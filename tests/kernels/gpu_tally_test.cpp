@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "site_stats_expect.h"
 #include "warpscope/kernels/gpu_records.h"
 #include "warpscope/kernels/ws_cuda.h"
 
@@ -88,23 +89,8 @@ ws::GpuCapture Capture(const std::vector<std::uint32_t>& written) {
 void ExpectSameFigures(const ws::LaunchTrace& a, const ws::LaunchTrace& b) {
   ASSERT_EQ(a.sites.size(), b.sites.size());
   for (std::size_t i = 0; i < a.sites.size(); ++i) {
-    const ws::SiteStats &x = a.stats.sites[i], &y = b.stats.sites[i];
     SCOPED_TRACE("site " + std::to_string(i));
-    EXPECT_EQ(x.requests, y.requests);
-    EXPECT_EQ(x.accesses, y.accesses);
-    EXPECT_EQ(x.bytes, y.bytes);
-    EXPECT_EQ(x.sectors, y.sectors);
-    EXPECT_EQ(x.ideal_sectors, y.ideal_sectors);
-    EXPECT_EQ(x.lines128, y.lines128);
-    EXPECT_EQ(x.cc10_transactions, y.cc10_transactions);
-    EXPECT_EQ(x.cc12_transactions, y.cc12_transactions);
-    EXPECT_EQ(x.cc12_bytes, y.cc12_bytes);
-    EXPECT_EQ(x.sectors_histogram, y.sectors_histogram);
-    EXPECT_EQ(x.wavefronts, y.wavefronts);
-    EXPECT_EQ(x.ideal_wavefronts, y.ideal_wavefronts);
-    EXPECT_EQ(x.bank_conflict_sum, y.bank_conflict_sum);
-    EXPECT_EQ(x.bank_conflict_max, y.bank_conflict_max);
-    EXPECT_EQ(x.divergent_requests, y.divergent_requests);
+    ws::test_support::ExpectSameSiteStats(a.stats.sites[i], b.stats.sites[i]);
   }
   EXPECT_EQ(a.stats.access_records, b.stats.access_records);
   EXPECT_EQ(a.stats.divergent_warps, b.stats.divergent_warps);
