@@ -25,6 +25,7 @@ Status RunRecorded(LessonCall& call, BackendResult* out) {
   const CaptureCost& cost = backend.capture_cost();
   out->timing.record_ms = cost.record_ms;
   out->timing.count_ms = cost.count_ms;
+  out->timing.hazard_ms = cost.hazard_ms;
   out->timing.record_bytes = cost.record_bytes;
   out->timing.records = cost.records;
   return {};

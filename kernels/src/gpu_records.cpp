@@ -527,6 +527,24 @@ std::vector<GpuCapture::TalliedShape> TalliedShapes(const std::vector<unsigned l
   return out;
 }
 
+// What the device's hazard check adds to the report of the kept blocks' pairs: every block was
+// checked there, and where every block it flagged was kept whole, the pairs are the grid's.
+void AddHazardScan(const HazardScan& scan, LaunchTrace* t) {
+  if (!scan.ran) return;
+  HazardReport& h = t->hazards;
+  h.device_scanned = true;
+  h.racing_blocks = scan.racing.size();
+  h.unshadowed_accesses += scan.unshadowed;
+  h.whole_grid = scan.racing_kept == scan.racing.size() && t->uncovered_blocks == 0;
+  if (!h.whole_grid) return;
+  h.blocks.clear();
+  h.shared_accesses = h.global_accesses = 0;
+  for (std::size_t s = 0; s < t->sites.size() && s < t->stats.sites.size(); ++s) {
+    if (t->sites[s].space == MemorySpace::kShared) h.shared_accesses += t->stats.sites[s].accesses;
+    if (t->sites[s].space == MemorySpace::kGlobal) h.global_accesses += t->stats.sites[s].accesses;
+  }
+}
+
 LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep,
                              const std::vector<CacheProbe>& cache) {
   LaunchTrace t;
@@ -593,6 +611,7 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep,
   // Their whole-warp requests were tallied, unless the table filled and some were written.
   t.uncovered_requests_counted = t.uncovered_blocks > 0 && !c.tallied.empty() && !c.tally_full;
   t.hazards = FindHazards(t);
+  AddHazardScan(c.hazard_scan, &t);
   return t;
 }
 

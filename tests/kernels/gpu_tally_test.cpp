@@ -6,9 +6,12 @@
 #include <algorithm>
 #include <numeric>
 
+#include <nlohmann/json.hpp>
+
 #include "site_stats_expect.h"
 #include "warpscope/kernels/gpu_records.h"
 #include "warpscope/kernels/ws_cuda.h"
+#include "warpscope/trace/hazards.h"
 
 namespace {
 namespace tally {
@@ -242,6 +245,54 @@ TEST(GpuTally, ABlockNotKeptCountsItsBarrierPassesAsItsRecordsWould) {
   EXPECT_EQ(counted.stats.barriers[1].instances, 4u);
   EXPECT_EQ(counted.stats.barriers[1].max_skew, 18u);
   EXPECT_EQ(counted.stats.barrier_records, 6u * 80 + 4u * 64);
+}
+
+// The device's hazard check (ws_cuda_hazards.h) in the report, without a GPU: where it checked
+// every block and each block it flagged was kept whole, the pairs of the kept blocks are the
+// grid's, and the report covers the grid (its accesses counted over every block: 4 blocks x 64
+// threads, one shared load and two global accesses each); where a flagged block was not kept,
+// it lists the kept blocks and says how many were flagged.
+TEST(GpuHazardScan, ACheckOfEveryBlockMakesTheKeptBlocksPairsTheGrids) {
+  ws::GpuCapture c = tally::Capture({0});
+  ws::LaunchTrace before = ws::DecodeGpuCapture(c, {{0}, false});
+  EXPECT_FALSE(before.hazards.whole_grid);  // block 0 only
+  EXPECT_FALSE(before.hazards.device_scanned);
+  c.hazard_scan.ran = true;  // no block flagged: none has a pair
+  const ws::LaunchTrace clean = ws::DecodeGpuCapture(c, {{0}, false});
+  const ws::HazardReport& h = clean.hazards;
+  EXPECT_TRUE(h.device_scanned);
+  EXPECT_TRUE(h.whole_grid);
+  EXPECT_TRUE(h.blocks.empty());
+  EXPECT_EQ(h.shared_accesses, 4u * 64);
+  EXPECT_EQ(h.global_accesses, 4u * 64 * 2);
+  EXPECT_EQ(h.Checked(),
+            "every block of 4: shared memory within each block (256 accesses), global memory "
+            "within and across blocks (512 accesses); on the GPU, where no block's threads shared "
+            "a written word (the other blocks have none)");
+  // Two blocks flagged, one of them kept (the record budget's kind of limit).
+  c.hazard_scan.racing = {1, 2};
+  c.hazard_scan.racing_kept = 1;
+  const ws::LaunchTrace partial = ws::DecodeGpuCapture(c, {{0, 1}, false});
+  EXPECT_FALSE(partial.hazards.whole_grid);
+  EXPECT_EQ(partial.hazards.blocks, (std::vector<std::uint32_t>{0, 1}));
+  EXPECT_NE(partial.hazards.Checked().find("on the GPU every block was checked: 2 of 4 had "
+                                           "threads sharing a written word, not all of them kept"),
+            std::string::npos)
+      << partial.hazards.Checked();
+  // Trace files keep what the check found.
+  auto back = ws::HazardsFromJson(ws::HazardsJson(partial.hazards));
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_TRUE(back->device_scanned);
+  EXPECT_EQ(back->racing_blocks, 2u);
+  EXPECT_EQ(back->Checked(), partial.hazards.Checked());
+  // Every flagged block kept: the grid again.
+  c.hazard_scan.racing_kept = 2;
+  const ws::LaunchTrace whole = ws::DecodeGpuCapture(c, {{0, 1, 2}, false});
+  EXPECT_TRUE(whole.hazards.whole_grid);
+  EXPECT_NE(whole.hazards.Checked().find("2 blocks' threads shared a written word: their pairs "
+                                         "counted from their records"),
+            std::string::npos)
+      << whole.hazards.Checked();
 }
 
 }  // namespace

@@ -40,6 +40,15 @@ std::string HazardReport::Checked() const {
       << ": shared memory within each block (" << n(shared_accesses)
       << " accesses), global memory within and across blocks (" << n(global_accesses)
       << " accesses)";
+    if (device_scanned)
+      s << "; on the GPU, where "
+        << (racing_blocks == 0   ? "no block's threads shared a written word"
+            : racing_blocks == 1 ? "1 block's threads shared a written word: its pairs counted "
+                                   "from its records"
+                                 : n(racing_blocks) +
+                                       " blocks' threads shared a written word: their pairs "
+                                       "counted from their records")
+        << " (the other blocks have none)";
   } else {
     s << "shared memory within each of block" << (blocks.size() == 1 ? " " : "s ")
       << BlockList(blocks) << " of " << n(blocks_in_grid) << " (" << n(shared_accesses)
@@ -50,6 +59,11 @@ std::string HazardReport::Checked() const {
       << " (" << n(global_accesses) << " accesses)";
     if (grid_synced)
       s << "; not across blocks, whose grid syncs the check follows on the emulator only (yet)";
+    if (device_scanned)
+      s << "; on the GPU every block was checked: " << n(racing_blocks) << " of "
+        << n(blocks_in_grid)
+        << " had threads sharing a written word, not all of them kept whole (the record budget: "
+           "--record-budget; a smaller grid)";
   }
   if (truncated)
     s << "; a block's pairs stopped after " << n(kMaxPairChecks) << " pairs of accesses";
@@ -191,6 +205,10 @@ nlohmann::json HazardsJson(const HazardReport& r) {
   j["unshadowed_accesses"] = r.unshadowed_accesses;
   j["unlogged_reads"] = r.unlogged_reads;
   if (r.grid_synced) j["grid_synced"] = true;
+  if (r.device_scanned) {
+    j["device_scanned"] = true;
+    j["racing_blocks"] = r.racing_blocks;
+  }
   j["cut_intervals"] = r.cut_intervals;
   j["blocks"] = r.blocks;
   j["blocks_in_grid"] = r.blocks_in_grid;
@@ -224,6 +242,8 @@ Result<HazardReport> HazardsFromJson(const nlohmann::json& j) {
     r.unshadowed_accesses = j.value("unshadowed_accesses", std::uint64_t{0});
     r.unlogged_reads = j.value("unlogged_reads", std::uint64_t{0});
     r.grid_synced = j.value("grid_synced", false);
+    r.device_scanned = j.value("device_scanned", false);
+    r.racing_blocks = j.value("racing_blocks", std::uint64_t{0});
     r.cut_intervals = j.value("cut_intervals", std::uint64_t{0});
     r.blocks = j.at("blocks").get<std::vector<std::uint32_t>>();
     r.blocks_in_grid = j.at("blocks_in_grid").get<std::uint64_t>();

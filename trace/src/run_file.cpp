@@ -33,6 +33,7 @@ nlohmann::json TimingJson(const Timing& t) {
   if (t.record_ms > 0) {
     const double plain = t.own_ms > 0 ? t.own_ms : t.ms;
     j["capture"] = {{"count_ms", Round(t.count_ms, 6)},
+                    {"hazard_ms", Round(t.hazard_ms, 6)},
                     {"record_ms", Round(t.record_ms, 6)},
                     {"plain_ms", Round(plain, 6)},
                     {"overhead", plain > 0 ? nlohmann::json(Round(t.record_ms / plain)) : nullptr},
@@ -56,6 +57,7 @@ Timing TimingFromJson(const nlohmann::json& j) {
   if (j.contains("capture")) {
     const nlohmann::json& c = j.at("capture");
     t.count_ms = c.at("count_ms").get<double>();
+    t.hazard_ms = c.value("hazard_ms", 0.0);  // traces from before the device's check
     t.record_ms = c.at("record_ms").get<double>();
     if (t.own_ms == 0) t.own_ms = c.value("plain_ms", t.ms);  // older traces: the run's time
     t.records = c.at("records").get<std::uint64_t>();

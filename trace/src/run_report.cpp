@@ -329,6 +329,8 @@ std::string LessonText(const LessonRun& run) {
       o << "; the passes before it " << run.timing.count_ms << " ms";
     else
       o << "; one pass";
+    if (run.timing.hazard_ms > 0)
+      o << "; the hazard check's passes before it " << run.timing.hazard_ms << " ms";
     o << "\n";
   }
   o << "output: " << (run.check.ok ? "correct" : "WRONG") << " (" << run.check.message << ")";

@@ -79,8 +79,6 @@ struct Program {
       options.keep_all_threads_up_to = std::strtoull(k, nullptr, 10);
     if (const char* k = std::getenv("WS_RECORD_BUDGET"); k != nullptr && *k != 0)
       options.record_budget_bytes = std::strtoull(k, nullptr, 10);
-    if (const char* k = std::getenv("WS_GPU_TALLY"); k != nullptr && std::string(k) == "0")
-      options.gpu_tally = false;
     std::atexit([] { Write(); });
   }
   static void Write();
@@ -505,6 +503,7 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
   // A launch past its kernel's first few keeps no block records (KeepLaunch would drop them):
   // every block of it is counted on the device, none decoded.
   p.backend->KeepNoBlocks(!KeepsRecords(p.run, name));
+  p.backend->SyncsAsAGrid(config.cooperative);
   const std::size_t before = p.backend->launches().size();
   const Dim3 grid{config.grid.x, config.grid.y, config.grid.z};
   const Dim3 block{config.block.x, config.block.y, config.block.z};

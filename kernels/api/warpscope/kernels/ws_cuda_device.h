@@ -62,6 +62,12 @@ __device__ __forceinline__ unsigned int LinearThread() {
   return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
 }
 
+}  // namespace ws::dev
+
+#include "warpscope/kernels/ws_cuda_hazards.h"  // HazardAccess, HazardBarrierPassed
+
+namespace ws::dev {
+
 // Which file literal a device file tag stands for, so that the runner can name the sites' files.
 // Written once: every access reads the word (one L1-cached load for the warp) and stores only
 // when it differs; storing every time made every warp of the grid store to one address (3.4x
@@ -224,8 +230,12 @@ __device__ __forceinline__ bool Tally(const RecorderState& r, std::uint64_t key,
   const unsigned in_warp = r.threads_per_block - LinearThread() / 32u * 32u;
   if (group != (in_warp >= 32u ? ~0u : (1u << in_warp) - 1u)) return false;
   const unsigned long long block = LinearBlock();
-  for (unsigned k = 0; k < r.kept_count; ++k) {
-    if (r.kept[k] == block) return false;
+  if (r.keep_block != nullptr) {
+    if (r.keep_block[block] != 0) return false;
+  } else {
+    for (unsigned k = 0; k < r.kept_count; ++k) {
+      if (r.kept[k] == block) return false;
+    }
   }
   const bool frozen = r.tally_frozen != 0;
   if (!frozen && *r.tally_full != 0) return false;
@@ -299,6 +309,10 @@ __device__ __forceinline__ void RecordAccess(std::uint64_t key, std::uint32_t of
                                              std::uint64_t instance = 0) {
   const RecorderState& r = ws_recorder_state;
   if (r.mode == kOff) return;
+  if (r.mode == kHazards) {
+    HazardAccess(r, key, offset);
+    return;
+  }
   const unsigned active = __activemask();
   const bool instanced = (instance >> 32) != 0;
   const unsigned group =
@@ -372,7 +386,7 @@ __device__ __forceinline__ void RecordBarrierPassed(std::uint32_t place, std::ui
 __device__ __forceinline__ void RecordWarpOp(std::uint32_t kind, std::uint32_t place, unsigned mask,
                                              unsigned source, bool whole = false) {
   const RecorderState& r = ws_recorder_state;
-  if (r.mode == kOff) return;
+  if (r.mode == kOff || r.mode == kHazards) return;
   const unsigned group = whole ? mask : __activemask() & mask;
   const unsigned lane = LaneId();
   if ((group >> lane & 1u) == 0) return;  // a lane the intrinsic's mask leaves out
@@ -441,6 +455,11 @@ __device__ __forceinline__ void SyncThreads(std::uint32_t place) {
     (__syncthreads)();
     return;
   }
+  if (ws_recorder_state.mode == kHazards) {
+    (__syncthreads)();
+    HazardBarrierPassed(ws_recorder_state);
+    return;
+  }
   // __syncthreads_count is the same block-wide barrier and returns the block's thread count.
   TimedBarrier(place, 0, [] { return static_cast<std::uint32_t>(__syncthreads_count(1)); });
 }
@@ -460,8 +479,8 @@ __device__ __forceinline__ void TileSync(std::uint32_t threads, std::uint32_t pl
                  : "memory");
     return arrived;
   };
-  if (ws_recorder_state.mode == kOff) {
-    pass();
+  if (ws_recorder_state.mode == kOff || ws_recorder_state.mode == kHazards) {
+    pass();  // a tile's sync counts in no thread's interval
     return;
   }
   TimedBarrier(place, threads / 32, pass);

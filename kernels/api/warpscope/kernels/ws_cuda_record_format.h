@@ -112,7 +112,34 @@ WS_RECORD_HD constexpr std::uint32_t StateUsed(std::uint64_t s) {
   return static_cast<std::uint32_t>(s) & kUsedMask;
 }
 
-enum RecorderMode : int { kOff = 0, kCount = 1, kRecord = 2 };
+// kHazards: the hazard check's pass (below), which writes no events.
+enum RecorderMode : int { kOff = 0, kCount = 1, kRecord = 2, kHazards = 3 };
+
+// The hazard check (ws_cuda_hazards.h). Its shadows, cleared before its first pass:
+//   shared_shadow   [block * shared_shadow_words + word]: a word of each block's window, 32 bits:
+//                   bits 16..31 the barrier interval (epoch, modulo 2^16), 0..10 its first
+//                   thread + 1, 11 another thread came (kShadowMany), 12 it was written, 13 a
+//                   plain access came (not an atomic). 0: never accessed.
+//   global_shadow   a word of each buffer, 64 bits: bits 0..29 its block + 1 (kGlobalOwner: more
+//                   than one), 30 written, 31 a plain access, 32..63 as a shared word's, within
+//                   its one block; buffer b's words from buffer_shadow[2 b] - 1 (0: no shadow),
+//                   buffer_shadow[2 b + 1] of them.
+//   thread_epoch    [block * threads_per_block + thread]: the barriers the thread passed.
+//   hazard_block    [block]: 1 where its threads may race (its records are kept).
+//   hazard_counts   [0] 1 once a global word was contended (several blocks, written, plain):
+//                   the identifying pass follows; [1] global accesses with no shadow.
+// An interval's count and a thread's wrap modulo 2^16: an old entry read as current can only
+// flag a block more, never fewer.
+inline constexpr int kHazardsBuild = 1, kHazardsIdentify = 2;
+inline constexpr std::uint32_t kShadowEpochShift = 16;
+inline constexpr std::uint32_t kShadowThread = 0x7ffu;
+inline constexpr std::uint32_t kShadowMany = 1u << 11;
+inline constexpr std::uint32_t kShadowWritten = 1u << 12;
+inline constexpr std::uint32_t kShadowPlain = 1u << 13;
+inline constexpr std::uint32_t kShadowRacing = kShadowMany | kShadowWritten | kShadowPlain;
+inline constexpr std::uint64_t kGlobalOwner = 0x3fffffffull;
+inline constexpr std::uint64_t kGlobalWritten = 1ull << 30;
+inline constexpr std::uint64_t kGlobalPlain = 1ull << 31;
 
 // The tally (Tally in ws_cuda_device.h). A request of a warp's every lane, in a block whose
 // records are not kept, is not written: it is counted on the device by its shape, as the host's
@@ -124,14 +151,16 @@ enum RecorderMode : int { kOff = 0, kCount = 1, kRecord = 2 };
 //   tally_shapes[i]  kTallyShapeWords words: the site key's low and high words, the lanes, 0,
 //                    then the offset of each lane of the shape's first request (the one the host
 //                    costs)
-//   tally_counts[i]  kTallySpread counters, one per SM modulo kTallySpread (the warps of 132
-//                    SMs adding to one word queued on it), summed by the host
+//   tally_counts[i]  kTallySpread counters, one per SM modulo kTallySpread, summed by the host:
+//                    the warps of 132 SMs adding to one word queued on it, and with 16 counters
+//                    a 2^24-float copy (every warp's two requests of two shapes) took 9.4x its
+//                    uninstrumented time on an H200
 // A shape that finds no free slot within kTallyProbes is written as an event instead, and the
 // table counts as full (tally_full): later requests are written without probing. The counting
 // pass adds shapes but counts none; the planned pass after it only looks them up.
 inline constexpr std::uint32_t kTallyHeaderWords = 4;
 inline constexpr std::uint32_t kTallyShapeWords = kTallyHeaderWords + 32;
-inline constexpr std::uint32_t kTallySpread = 16;
+inline constexpr std::uint32_t kTallySpread = 128;
 inline constexpr std::uint32_t kTallyProbes = 32;
 inline constexpr std::uint32_t kTallyKept = 16;  // at most this many kept blocks (else no tally)
 
@@ -167,6 +196,17 @@ struct RecorderState {
   int tally_frozen;                  // the planned pass: shapes are looked up, none added
   unsigned int kept_count;           // the blocks whose events are all written: kept[0..count)
   unsigned int kept[kTallyKept];
+  const unsigned char* keep_block;  // [block]: 1 where kept; where set, kept[] is not read
+  // The hazard check (above); a kHazards pass only.
+  int hazard_mode;  // kHazardsBuild, kHazardsIdentify
+  unsigned int* shared_shadow;
+  unsigned int shared_shadow_words;
+  unsigned long long* global_shadow;
+  const unsigned long long* buffer_shadow;
+  unsigned int buffer_shadow_count;
+  unsigned short* thread_epoch;
+  unsigned char* hazard_block;
+  unsigned long long* hazard_counts;
 };
 
 inline constexpr unsigned int kDeviceFileTags = 1u << 16;

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <concepts>
+#include <cstdlib>
 #include <map>
 #include <string>
 #include <utility>
@@ -47,6 +48,7 @@ struct CaptureCost {
   // The pass that recorded and, when the record budget ran out on it, the passes before the one
   // that recorded (the first attempt and the counting pass); CUDA events.
   double count_ms = 0, record_ms = 0;
+  double hazard_ms = 0;            // the hazard check's passes before them (ws_cuda_hazards.h)
   std::uint64_t records = 0;       // access and barrier records decoded
   std::uint64_t record_bytes = 0;  // bytes the recording pass wrote
 };
@@ -60,7 +62,15 @@ class CudaBackend {
   enum Mode { kRecord, kTimeOnly };
 
   explicit CudaBackend(const RunOptions& options, Mode mode = kRecord)
-      : options_(options), mode_(mode) {}
+      : options_(options), mode_(mode) {
+    // Benchmarks compare with the device's counting off: WS_GPU_TALLY=0, WS_GPU_HAZARD_SCAN=0.
+    auto off = [](const char* name) {
+      const char* v = std::getenv(name);
+      return v != nullptr && std::string(v) == "0";
+    };
+    if (off("WS_GPU_TALLY")) options_.gpu_tally = false;
+    if (off("WS_GPU_HAZARD_SCAN")) options_.gpu_hazard_scan = false;
+  }
   ~CudaBackend() {
     for (cudaTextureObject_t t : textures_) cudaDestroyTextureObject(t);
     for (cudaArray_t a : arrays_) cudaFreeArray(a);
@@ -184,7 +194,8 @@ class CudaBackend {
   template <typename F>
   Status Launch(const std::string& kernel, Dim3 grid, Dim3 block, std::uint32_t shared_bytes,
                 std::uint32_t dynamic_shared_bytes, F&& launch) {
-    return LaunchKeeping(kernel, grid, block, shared_bytes, dynamic_shared_bytes, launch, {});
+    return LaunchKeeping(kernel, grid, block, shared_bytes, dynamic_shared_bytes, launch, {},
+                         shared_bytes + dynamic_shared_bytes);
   }
   // The same, where `attributes(&a)` is cudaFuncGetAttributes of the kernel: the uninstrumented
   // build keeps the compiler's registers and local memory with the launch (the recording
@@ -193,14 +204,18 @@ class CudaBackend {
   Status Launch(const std::string& kernel, Dim3 grid, Dim3 block, std::uint32_t shared_bytes,
                 std::uint32_t dynamic_shared_bytes, F&& launch, A&& attributes) {
     KernelResources resources;
-    if (mode_ == kTimeOnly && status_.ok()) {
+    // The block's shared window, as the compiler sized its static arrays (the hazard check's).
+    std::uint32_t window = shared_bytes;
+    if (status_.ok()) {
       cudaFuncAttributes a{};
-      if (attributes(&a) == cudaSuccess)
-        resources = ResourcesOf(a, device_, kernel, resource_table_);
+      if (attributes(&a) == cudaSuccess) {
+        if (mode_ == kTimeOnly) resources = ResourcesOf(a, device_, kernel, resource_table_);
+        window = std::max(window, static_cast<std::uint32_t>(a.sharedSizeBytes));
+      }
       (void)cudaGetLastError();
     }
     return LaunchKeeping(kernel, grid, block, shared_bytes, dynamic_shared_bytes, launch,
-                         std::move(resources));
+                         std::move(resources), window + dynamic_shared_bytes);
   }
 
   // A program's own memory (kernels/program/runtime/cuda_program.cu): `buffers` names every
@@ -230,6 +245,9 @@ class CudaBackend {
   // The next launches keep no block's records (a program's launch past its kernel's first few):
   // their figures only, every whole-warp request counted on the device.
   void KeepNoBlocks(bool none) { keep_none_ = none; }
+  // The next launches are cooperative: their grid syncs order their blocks, which the hazard
+  // check on the device does not follow, so it is not run (the kept blocks are checked).
+  void SyncsAsAGrid(bool cooperative) { grid_synced_ = cooperative; }
 
  private:
   void Keep(Status s) {
@@ -247,13 +265,14 @@ class CudaBackend {
   // Launches and keeps `resources` with the launch (the uninstrumented build's only).
   template <typename F>
   Status LaunchKeeping(const std::string& kernel, Dim3 grid, Dim3 block, std::uint32_t shared_bytes,
-                       std::uint32_t dynamic_shared_bytes, F& launch, KernelResources resources);
+                       std::uint32_t dynamic_shared_bytes, F& launch, KernelResources resources,
+                       std::uint32_t window_bytes);
   template <typename F>
   Status TimeLaunch(const std::string& kernel, Dim3 grid, Dim3 block, std::uint32_t shared_bytes,
                     F& launch);
   template <typename F>
   Status RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 block, std::uint32_t shared_bytes,
-                      F& launch);
+                      std::uint32_t window_bytes, F& launch);
   // cuda_backend_record.h
   dev::RecorderState StartRecording(Dim3 block, std::uint32_t wpb, std::size_t warps,
                                     unsigned long long* state_d, unsigned int* pool,
@@ -267,6 +286,13 @@ class CudaBackend {
                          unsigned long long* state_d, dev::RecorderState* st,
                          std::vector<PoolChunk>* chunks, std::uint64_t* planned_words);
   void DecodeCapture(const GpuCapture& c);
+  // cuda_backend_hazards.h: the hazard check's passes before the recording one.
+  template <typename Pass>
+  HazardScan ScanHazards(Dim3 grid, Dim3 block, std::uint32_t window_bytes, dev::RecorderState st,
+                         Pass& pass);
+  // Every block kept (the host checks them all) or none: no check on the device.
+  bool HazardScanWanted(Dim3 grid, Dim3 block) const;
+  unsigned char* KeepBitmap(Dim3 grid);
   // The tally's table on the device (ws_cuda_record_format.h) for the launch being recorded,
   // from the stream-ordered pool as the record pool (a user's cudaDeviceReset() frees a pointer
   // kept by hand), and its flag per warp. Null keys: no tally.
@@ -278,12 +304,12 @@ class CudaBackend {
     unsigned char* warps = nullptr;
     std::size_t capacity = 0, warp_count = 0;
   };
-  // Shapes a launch's table holds (65,536: 19 MB of device memory; matmul has a few hundred).
-  static constexpr std::size_t kTallyCapacity = std::size_t{1} << 16;
+  // Shapes a launch's table holds (8,192: 9.6 MB of device memory; matmul has a few hundred).
+  static constexpr std::size_t kTallyCapacity = std::size_t{1} << 13;
   static constexpr std::size_t kTallyBytes =
       kTallyCapacity * (8 + dev::kTallyShapeWords * 4 + dev::kTallySpread * 8) + 4;
   bool TallyWanted(Dim3 grid, Dim3 block) const;
-  TallyArrays StartTally(std::size_t warps, dev::RecorderState* st);
+  TallyArrays StartTally(Dim3 grid, std::size_t warps, dev::RecorderState* st);
   void ClearTally(const TallyArrays& t, bool keys);
   void FreeTally() {
     for (void* p : {static_cast<void*>(tally_.keys), static_cast<void*>(tally_.shapes),
@@ -352,9 +378,13 @@ class CudaBackend {
   double last_ms_ = 0;
   CaptureCost capture_;
   bool recovered_ = false;
-  bool keep_none_ = false;  // KeepNoBlocks
-  TallyArrays tally_;       // the launch's tally (StartTally), freed with its scratch
-  void* pool_ = nullptr;    // the recording pool of the launch being recorded
+  bool keep_none_ = false;    // KeepNoBlocks
+  bool grid_synced_ = false;  // SyncsAsAGrid
+  // The launch's kept blocks: the options' and the blocks the hazard check flagged (HazardScan).
+  std::vector<std::uint32_t> keep_blocks_;
+  double hazard_ms_ = 0;  // the launch's hazard check passes (ScanHazards)
+  TallyArrays tally_;     // the launch's tally (StartTally), freed with its scratch
+  void* pool_ = nullptr;  // the recording pool of the launch being recorded
   std::uint64_t pool_words_ = 0;
 };
 
@@ -365,12 +395,14 @@ class CudaBackend {
 template <typename F>
 Status CudaBackend::LaunchKeeping(const std::string& kernel, Dim3 grid, Dim3 block,
                                   std::uint32_t shared_bytes, std::uint32_t dynamic_shared_bytes,
-                                  F& launch, KernelResources resources) {
+                                  F& launch, KernelResources resources,
+                                  std::uint32_t window_bytes) {
   if (!status_.ok()) return status_;
   if (Status s = CheckLaunch(preset_, grid, block, shared_bytes + dynamic_shared_bytes); !s.ok())
     return Status::Error(kernel + ": " + s.message());
-  const Status s = mode_ == kTimeOnly ? TimeLaunch(kernel, grid, block, shared_bytes, launch)
-                                      : RecordLaunch(kernel, grid, block, shared_bytes, launch);
+  const Status s = mode_ == kTimeOnly
+                       ? TimeLaunch(kernel, grid, block, shared_bytes, launch)
+                       : RecordLaunch(kernel, grid, block, shared_bytes, window_bytes, launch);
   cache_probes_.clear();
   if (s.ok() && mode_ == kTimeOnly && !launches_.empty())
     launches_.back().resources = std::move(resources);
@@ -460,7 +492,8 @@ static Status CopyToSymbol(B& b, ConstantArray<T, N>& sym, const Global<const T>
 
 }  // namespace ws
 
-// The recording pass: RecordLaunch and its helpers.
+// The recording pass: RecordLaunch and its helpers; the hazard check's passes before it.
+#include "warpscope/kernels/cuda_backend_hazards.h"
 #include "warpscope/kernels/cuda_backend_record.h"
 
 // `launch(state)` sets the translation unit's recorder state (instrumented build only) and

@@ -20,7 +20,8 @@ namespace ws {
 
 template <typename F>
 Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 block,
-                                 std::uint32_t shared_bytes, F& launch) {
+                                 std::uint32_t shared_bytes, std::uint32_t window_bytes,
+                                 F& launch) {
   const std::uint32_t wpb = static_cast<std::uint32_t>((block.count() + 31) / 32);
   const std::size_t warps = grid.count() * wpb;
   const std::size_t scratch_mark = allocations_.size();  // freed when this launch is done
@@ -69,10 +70,24 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
   if (!status_.ok()) return failed();
   dev::RecorderState st =
       StartRecording(block, wpb, warps, state_d, pool, pool_next, sm_state_d, overflow, files_d);
-  const TallyArrays tally = TallyWanted(grid, block) ? StartTally(warps, &st) : TallyArrays{};
+  // The hazard check first: the blocks it flags are kept with the options' own.
+  keep_blocks_ = keep_none_ ? std::vector<std::uint32_t>{} : options_.keep_blocks;
+  hazard_ms_ = 0;
+  const HazardScan scan = HazardScanWanted(grid, block)
+                              ? ScanHazards(grid, block, window_bytes, st, pass)
+                              : HazardScan{};
+  if (!status_.ok()) return failed();
+  if (scan.racing_kept > 0) {
+    keep_blocks_.insert(keep_blocks_.end(), scan.racing.begin(),
+                        scan.racing.begin() + static_cast<std::ptrdiff_t>(scan.racing_kept));
+    std::sort(keep_blocks_.begin(), keep_blocks_.end());
+    keep_blocks_.erase(std::unique(keep_blocks_.begin(), keep_blocks_.end()), keep_blocks_.end());
+  }
+  const TallyArrays tally = TallyWanted(grid, block) ? StartTally(grid, warps, &st) : TallyArrays{};
   const bool first_chunks = st.first_chunks != 0;
   const unsigned long long first_words = first_chunks ? warps * dev::kFirstChunkWords : 0;
   GpuCapture c;
+  c.hazard_scan = scan;
   c.kernel = kernel;
   c.grid = grid;
   c.block = block;
@@ -86,6 +101,7 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
   const auto [pool_ms, pool_overflowed] = pass(st);
   capture_ = {};
   capture_.record_ms = pool_ms;
+  capture_.hazard_ms = hazard_ms_;
   unsigned long long handed_out = 0;
   Keep(WS_CUDA(cudaMemcpy(&handed_out, pool_next, 8, cudaMemcpyDeviceToHost)));
   if (!status_.ok()) return failed();
@@ -144,9 +160,8 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
 // The capture, its chunks gathered, decoded into the launch's trace.
 inline void CudaBackend::DecodeCapture(const GpuCapture& c) {
   capture_.record_bytes = 4 * c.words.size();
-  KeepBlocks keep{options_.keep_blocks,
-                  options_.keep_all_blocks ||
-                      c.grid.count() * c.block.count() <= options_.keep_all_threads_up_to};
+  KeepBlocks keep{keep_blocks_, options_.keep_all_blocks || c.grid.count() * c.block.count() <=
+                                                                options_.keep_all_threads_up_to};
   if (keep_none_) keep = {};
   LaunchTrace t = DecodeGpuCapture(c, keep, cache_probes_);
   capture_.records = t.stats.access_records + t.stats.barrier_records;
@@ -258,14 +273,14 @@ inline unsigned int* CudaBackend::PlanPool(Dim3 grid, std::uint32_t wpb,
 inline bool CudaBackend::TallyWanted(Dim3 grid, Dim3 block) const {
   if (!options_.gpu_tally || !cache_probes_.empty()) return false;
   return keep_none_ || (!options_.keep_all_blocks &&
-                        grid.count() * block.count() > options_.keep_all_threads_up_to &&
-                        options_.keep_blocks.size() <= dev::kTallyKept);
+                        grid.count() * block.count() > options_.keep_all_threads_up_to);
 }
 
-// The launch's tally (its table from the stream-ordered pool; a GPU without 19 MB to spare
+// The launch's tally (its table from the stream-ordered pool; a GPU without 10 MB to spare
 // records without it, it does not fail), cleared, and the recorder's state pointed at it with the
 // kept blocks, whose events are all written.
-inline CudaBackend::TallyArrays CudaBackend::StartTally(std::size_t warps, dev::RecorderState* st) {
+inline CudaBackend::TallyArrays CudaBackend::StartTally(Dim3 grid, std::size_t warps,
+                                                        dev::RecorderState* st) {
   auto alloc = [](auto** p, std::size_t bytes) {
     return cudaMallocAsync(reinterpret_cast<void**>(p), bytes, 0) == cudaSuccess;
   };
@@ -288,8 +303,13 @@ inline CudaBackend::TallyArrays CudaBackend::StartTally(std::size_t warps, dev::
   st->warp_tallied = t.warps;
   st->tally_capacity = static_cast<unsigned int>(t.capacity);
   st->tally_frozen = 0;
-  st->kept_count = keep_none_ ? 0u : static_cast<unsigned int>(options_.keep_blocks.size());
-  for (std::size_t k = 0; k < st->kept_count; ++k) st->kept[k] = options_.keep_blocks[k];
+  // A few kept blocks are listed; more (the hazard check's) are a byte per block.
+  if (keep_blocks_.size() > dev::kTallyKept) {
+    st->keep_block = KeepBitmap(grid);
+  } else {
+    st->kept_count = static_cast<unsigned int>(keep_blocks_.size());
+    for (std::size_t k = 0; k < st->kept_count; ++k) st->kept[k] = keep_blocks_[k];
+  }
   return t;
 }
 
@@ -368,7 +388,7 @@ inline std::vector<unsigned long long> CudaBackend::PlanRanges(
       left -= want * 4;
     }
   };
-  for (std::uint32_t b : options_.keep_blocks) {
+  for (std::uint32_t b : keep_blocks_) {
     if (b < grid.count())
       for (std::uint32_t k = 0; k < wpb; ++k) give(std::size_t{b} * wpb + k);
   }

@@ -14,6 +14,16 @@
 
 namespace ws {
 
+// What the hazard check on the device found (ws_cuda_hazards.h), before the recording pass.
+struct HazardScan {
+  bool ran = false;                   // every block of the launch was checked
+  std::vector<std::uint32_t> racing;  // the blocks whose threads may race, ascending
+  std::size_t racing_kept = 0;        // of them, the first this many are kept (kMaxRacingKept)
+  std::uint64_t unshadowed = 0;       // global accesses of a buffer with no shadow
+  bool identified = false;            // a word several blocks shared: a second pass named them
+  static constexpr std::size_t kMaxRacingKept = 4096;
+};
+
 struct GpuCapture {
   std::string kernel;
   Dim3 grid, block;
@@ -40,6 +50,7 @@ struct GpuCapture {
   std::vector<TalliedShape> tallied;
   bool tally_full = false;  // a shape found no slot: it, and later requests, were written
   std::vector<std::uint8_t> warp_tallied;  // per warp: 1 where it had a request tallied
+  HazardScan hazard_scan;
   // The file names the GPU's file tags stand for (RecorderFileTag in ws_cuda_keys.h); the decoder
   // gives sites and barriers FileTag(name) instead. Tags not listed are kept as they are.
   std::map<std::uint16_t, std::string> device_files;
@@ -105,6 +116,11 @@ std::vector<GpuCapture::TalliedShape> TalliedShapes(const std::vector<unsigned l
 // zero), so a short or overflowing range loses only its tail, and `truncated` says so.
 LaunchTrace DecodeGpuCapture(const GpuCapture& capture, const KeepBlocks& keep,
                              const std::vector<CacheProbe>& cache = {});
+
+// The device's hazard check (`scan`) in the launch's hazard report (t->hazards, FindHazards'
+// over the kept blocks): where it ran and every block it flagged was kept whole, the report
+// covers the whole grid (its access counts the grid's).
+void AddHazardScan(const HazardScan& scan, LaunchTrace* t);
 
 // Appends one event to `words` as the GPU would write it (affine when the offsets allow it;
 // with `instance`, where bit 32 is set, a program's dynamic instance in its low 32 bits);

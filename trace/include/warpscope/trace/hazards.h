@@ -99,12 +99,19 @@ struct HazardReport {
   // them across blocks within each grid epoch (a shadow an epoch: Launch::GridShadow).
   bool grid_synced = false;
   static constexpr std::uint64_t kMaxIntervalAccesses = std::uint64_t{1} << 22;
+  // A GPU capture whose every block was checked on the device first (ws_cuda_hazards.h): the
+  // blocks whose threads shared a written word there (racing_blocks) had their records kept and
+  // their pairs counted here; the others have none. whole_grid where every such block was kept
+  // whole; else `blocks` lists the kept ones.
+  bool device_scanned = false;
+  std::uint64_t racing_blocks = 0;
 
   std::uint64_t Count(HazardKind k) const;
   std::uint64_t Total() const;  // every kind, benign included
   // "every block of 256: shared memory within each block (4,096 accesses), global memory
   // within and across blocks (8,192 accesses)"; for kept blocks "shared memory within each of
-  // blocks 0-3 of 256 (...), global memory among them (...)".
+  // blocks 0-3 of 256 (...), global memory among them (...)"; after the device's check it says
+  // whose records the pairs were counted from.
   std::string Checked() const;
 };
 

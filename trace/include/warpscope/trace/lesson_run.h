@@ -170,6 +170,10 @@ struct RunOptions {
   // GPU: whole-warp requests outside the kept blocks counted on the device by shape rather than
   // written (ws_cuda_record_format.h, "the tally"); false writes every event (tests compare).
   bool gpu_tally = true;
+  // GPU: a pass before the recording one finds on the device the blocks whose threads may race
+  // (ws_cuda_hazards.h), so that the hazards cover every block: their records are kept and the
+  // host counts their pairs. false: the kept blocks only (tests compare).
+  bool gpu_hazard_scan = true;
   int timed_runs = 7;  // GPU: timed runs of the uninstrumented build after one warm-up
   Schedule schedule;   // emulator: the order a block's threads are interleaved in
   // The emulator, for a program or a lesson: "simt" (a warp's lanes together where its kernels
@@ -190,6 +194,7 @@ struct Timing {
   // GPU captures: what recording the main launch cost, against `ms` (the uninstrumented build).
   double record_ms = 0;  // the recording pass
   double count_ms = 0;   // the passes before it, when the record budget ran out on the first
+  double hazard_ms = 0;  // the hazard check's passes on the device, before all of them
   double own_ms = 0;     // the time at the run's own size: measured (the uninstrumented build) or
                          // modeled; = ms unless timed_at; 0 where unknown (then ms)
   std::uint64_t record_bytes = 0;  // bytes of records it wrote

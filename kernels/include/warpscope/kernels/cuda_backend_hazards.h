@@ -1,0 +1,116 @@
+// CudaBackend's hazard check on the device (cuda_backend.h includes this; include that one): the
+// passes before the recording one that find the blocks whose threads may race (ws_cuda_hazards.h),
+// so that the recording pass keeps their records and FindHazards, on the host, counts the pairs of
+// the whole grid: a block the device found clean has none.
+#pragma once
+
+#include "warpscope/kernels/cuda_backend.h"
+
+namespace ws {
+
+// The shadows' bytes at most (and a quarter of the GPU's free memory): a 1024² matmul's take
+// 21 MB, a 4096² transpose's 430 MB.
+inline constexpr std::uint64_t kMaxHazardShadowBytes = std::uint64_t{4} << 30;
+
+// Not where every block is kept (the host checks them all), none is (a program's later launches
+// of a kernel) or the grid syncs (its blocks are ordered by what the check does not follow).
+inline bool CudaBackend::HazardScanWanted(Dim3 grid, Dim3 block) const {
+  if (!options_.gpu_hazard_scan || keep_none_ || grid_synced_ || options_.keep_all_blocks)
+    return false;
+  return grid.count() * block.count() > options_.keep_all_threads_up_to;
+}
+
+// Runs the check's passes (`pass`, RecordLaunch's: each from the launch's starting memory) with
+// the recorder's state `st` (its blocks and threads), its shadows from the stream-ordered pool and
+// freed after; a GPU without room for the shared and epoch shadows checks none (ran false), and
+// buffers past the room are not shadowed (their accesses counted: unshadowed).
+template <typename Pass>
+HazardScan CudaBackend::ScanHazards(Dim3 grid, Dim3 block, std::uint32_t window_bytes,
+                                    dev::RecorderState st, Pass& pass) {
+  HazardScan scan;
+  const std::uint64_t blocks = grid.count(), threads = block.count();
+  // The window, and 1 KB: a block's shared memory may begin past the system's reserved part.
+  const std::uint64_t shared_words = (std::uint64_t{window_bytes} + 1024 + 3) / 4;
+  std::size_t free_bytes = 0, total = 0;
+  Keep(WS_CUDA(cudaMemGetInfo(&free_bytes, &total)));
+  const std::uint64_t budget = std::min<std::uint64_t>(kMaxHazardShadowBytes, free_bytes / 4);
+  const std::uint64_t fixed =
+      blocks * shared_words * 4 + blocks * threads * 2 + blocks + 16 + buffers_.size() * 16;
+  if (!status_.ok() || fixed > budget || shared_words > 0xffffffffull) return scan;
+  std::vector<unsigned long long> table(2 * std::max<std::size_t>(buffers_.size(), 1), 0);
+  std::uint64_t entries = 0;
+  for (std::size_t b = 0; b < buffers_.size(); ++b) {
+    const std::uint64_t words = (buffers_[b].bytes + 3) / 4;
+    if (words == 0 || words > 0xffffffffull || fixed + (entries + words) * 8 > budget) continue;
+    table[2 * b] = entries + 1;
+    table[2 * b + 1] = words;
+    entries += words;
+  }
+  std::vector<void*> owned;
+  auto alloc = [&](std::size_t bytes) -> void* {
+    void* p = nullptr;
+    if (cudaMallocAsync(&p, std::max<std::size_t>(bytes, 8), 0) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return nullptr;
+    }
+    owned.push_back(p);
+    Keep(WS_CUDA(cudaMemsetAsync(p, 0, std::max<std::size_t>(bytes, 8))));
+    return p;
+  };
+  st.shared_shadow = static_cast<unsigned int*>(alloc(blocks * shared_words * 4));
+  st.shared_shadow_words = static_cast<unsigned int>(shared_words);
+  st.global_shadow = static_cast<unsigned long long*>(alloc(entries * 8));
+  auto* table_d = static_cast<unsigned long long*>(alloc(table.size() * 8));
+  st.buffer_shadow = table_d;
+  st.buffer_shadow_count = static_cast<unsigned int>(buffers_.size());
+  st.thread_epoch = static_cast<unsigned short*>(alloc(blocks * threads * 2));
+  st.hazard_block = static_cast<unsigned char*>(alloc(blocks));
+  st.hazard_counts = static_cast<unsigned long long*>(alloc(16));
+  auto free_all = [&] {
+    for (void* p : owned) cudaFreeAsync(p, 0);
+  };
+  if (owned.size() < 6) {  // no room after all: no check
+    free_all();
+    return scan;
+  }
+  Keep(WS_CUDA(cudaMemcpy(table_d, table.data(), table.size() * 8, cudaMemcpyHostToDevice)));
+  st.mode = dev::kHazards;
+  st.hazard_mode = dev::kHazardsBuild;
+  st.tally_keys = nullptr;
+  double ms = pass(st).first;
+  unsigned long long counts[2] = {};
+  Keep(WS_CUDA(cudaMemcpy(counts, st.hazard_counts, 16, cudaMemcpyDeviceToHost)));
+  scan.unshadowed = counts[1];
+  if (counts[0] != 0 && status_.ok()) {
+    // A word several blocks wrote and read: the blocks before the one that found it are named
+    // by a second pass over the shadow as the first left it.
+    Keep(WS_CUDA(cudaMemsetAsync(st.thread_epoch, 0, blocks * threads * 2)));
+    st.hazard_mode = dev::kHazardsIdentify;
+    ms += pass(st).first;
+    scan.identified = true;
+  }
+  std::vector<unsigned char> flags(blocks);
+  Keep(WS_CUDA(cudaMemcpy(flags.data(), st.hazard_block, blocks, cudaMemcpyDeviceToHost)));
+  free_all();
+  if (!status_.ok()) return scan;
+  for (std::uint64_t b = 0; b < blocks; ++b) {
+    if (flags[b] != 0) scan.racing.push_back(static_cast<std::uint32_t>(b));
+  }
+  scan.racing_kept = std::min(scan.racing.size(), HazardScan::kMaxRacingKept);
+  scan.ran = true;
+  hazard_ms_ = ms;
+  return scan;
+}
+
+// A byte per block, 1 where the launch keeps it (keep_blocks_), for the tally.
+inline unsigned char* CudaBackend::KeepBitmap(Dim3 grid) {
+  std::vector<unsigned char> keep(grid.count(), 0);
+  for (std::uint32_t b : keep_blocks_) {
+    if (b < keep.size()) keep[b] = 1;
+  }
+  auto* d = DeviceArray<unsigned char>(keep.size());
+  if (d != nullptr) Keep(WS_CUDA(cudaMemcpy(d, keep.data(), keep.size(), cudaMemcpyHostToDevice)));
+  return d;
+}
+
+}  // namespace ws

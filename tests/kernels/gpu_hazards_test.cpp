@@ -1,0 +1,106 @@
+// Issue 51, item 3: hazards over the whole grid on a GPU. A pass before the recording one checks
+// every block on the device (ws_cuda_hazards.h); the recording pass keeps the blocks it flagged
+// and the host counts their pairs, so the counts are the emulator's. Elsewhere these skip and
+// say why (ctest label "gpu").
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "warpscope/kernels/catalog.h"
+#include "warpscope/kernels/devices.h"
+
+namespace ws {
+namespace {
+namespace gpu_hazards {
+
+#define REQUIRE_GPU()                                               \
+  do {                                                              \
+    const DeviceQuery q = QueryDevices();                           \
+    if (q.gpus.empty()) GTEST_SKIP() << "no GPU: " << q.why_no_gpu; \
+  } while (0)
+
+std::uint64_t SameWarp(const HazardReport& h) {
+  std::uint64_t n = 0;
+  for (const HazardGroup& g : h.groups) n += g.same_warp;
+  return n;
+}
+
+LessonRun RunRaces(const std::string& variant, const Params& p, const std::string& backend,
+                   RunOptions o = {}) {
+  auto r = RunLesson("races", variant, p, backend, o);
+  EXPECT_TRUE(r.ok()) << r.status().message();
+  return r.ok() ? std::move(*r) : LessonRun{};
+}
+
+// Exercise 4.10 at BLOCK_WIDTH 8 in 4 x 4 tiles: 16 blocks of 64 threads. Each thread off the
+// diagonal reads the slot its mirror wrote: 64 - 8 = 56 RAW pairs a block, 896 in all. Warp 0
+// holds rows 0-3 and warp 1 rows 4-7, so a pair is inside one warp when both rows are in one
+// half: 2 x (16 - 4) = 24 a block, 384 in all.
+TEST(GpuHazards, BlockTransposeIsCheckedInEveryBlockAsOnTheEmulator) {
+  REQUIRE_GPU();
+  const Params p = {{"block_width", 8}, {"tiles", 4}};
+  const LessonRun emu = RunRaces("block-transpose", p, "emu");
+  const LessonRun gpu = RunRaces("block-transpose", p, "cuda");
+  ASSERT_FALSE(gpu.launches.empty());
+  const HazardReport& h = gpu.main_launch().hazards;
+  EXPECT_TRUE(h.device_scanned);
+  EXPECT_TRUE(h.whole_grid) << h.Checked();
+  EXPECT_EQ(h.racing_blocks, 16u);
+  EXPECT_EQ(h.Total(), 896u);
+  EXPECT_EQ(SameWarp(h), 384u);
+  EXPECT_EQ(h.Total(), emu.main_launch().hazards.Total());
+  EXPECT_EQ(SameWarp(h), SameWarp(emu.main_launch().hazards));
+  EXPECT_NE(h.Checked().find("every block of 16"), std::string::npos) << h.Checked();
+  // Without the device's check only the 4 kept blocks are paired: 4 x 56.
+  RunOptions kept;
+  kept.gpu_hazard_scan = false;
+  const LessonRun four = RunRaces("block-transpose", p, "cuda", kept);
+  ASSERT_FALSE(four.launches.empty());
+  EXPECT_FALSE(four.main_launch().hazards.whole_grid);
+  EXPECT_EQ(four.main_launch().hazards.Total(), 224u);
+}
+
+// Every racy variant of the lesson, and the fixed one, at a grid of more blocks than are kept:
+// the GPU's pairs are the emulator's, over every block, in shared and in global memory.
+TEST(GpuHazards, EveryRacyVariantCountsTheEmulatorsPairs) {
+  REQUIRE_GPU();
+  const std::vector<std::pair<std::string, Params>> cases = {
+      {"block-transpose-fixed", {{"block_width", 8}, {"tiles", 4}}},
+      {"transpose-no-sync", {{"width", 128}}},  // 16 blocks of 32 x 32
+      {"warp-exchange", {{"blocks", 16}}},
+      {"reverse-no-sync", {{"threads", 256}}},
+      {"histogram-no-atomic", {{"threads", 256}}}};
+  for (const auto& [variant, p] : cases) {
+    SCOPED_TRACE(variant);
+    const LessonRun emu = RunRaces(variant, p, "emu");
+    const LessonRun gpu = RunRaces(variant, p, "cuda");
+    if (emu.launches.empty() || gpu.launches.empty()) continue;
+    const HazardReport &e = emu.main_launch().hazards, &g = gpu.main_launch().hazards;
+    EXPECT_TRUE(g.whole_grid) << g.Checked();
+    EXPECT_EQ(g.Total(), e.Total());
+    EXPECT_EQ(SameWarp(g), SameWarp(e));
+    if (variant == "block-transpose-fixed") {
+      EXPECT_EQ(g.racing_blocks, 0u);
+    }
+  }
+}
+
+// The tiled matmul has no race: every block is checked on the device, none is flagged, and only
+// the four kept blocks' records come back.
+TEST(GpuHazards, ACleanKernelIsCheckedEverywhereAndKeepsOnlyItsKeptBlocks) {
+  REQUIRE_GPU();
+  auto r = RunLesson("matmul", "tiled", {}, "cuda", RunOptions{});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  const LaunchTrace& t = r->main_launch();
+  EXPECT_GT(t.grid.count(), 4u);
+  EXPECT_TRUE(t.hazards.device_scanned);
+  EXPECT_TRUE(t.hazards.whole_grid) << t.hazards.Checked();
+  EXPECT_EQ(t.hazards.racing_blocks, 0u);
+  EXPECT_EQ(t.hazards.Total(), 0u);
+  EXPECT_EQ(t.blocks.size(), 4u);
+  EXPECT_GT(r->timing.hazard_ms, 0.0);
+}
+
+}  // namespace gpu_hazards
+}  // namespace
+}  // namespace ws
