@@ -2,7 +2,9 @@
 # Builds the headless CLI and tests on a GPU machine that has cmake and nvcc but no Debian
 # development packages (shared by gpu-check.sh and gpu-scheduling.sh). Usage:
 #   scripts/gpu-build.sh OUT_DIR [CUDA_ARCH]
-# WS_CMAKE_ARGS: more cmake arguments; WS_BUILD_TARGETS: only these targets (a short device call). With .deps/rewriter/warpscope-rewrite (docs/BUILD.md) the
+# WS_CMAKE_ARGS: more cmake arguments; WS_BUILD_TARGETS: only these targets (a short device call;
+# ws_gpu_test_binaries is the GPU tests' binaries as one goal: several goals are built one after
+# another and compiled the lessons' CUDA twice). With .deps/rewriter/warpscope-rewrite (docs/BUILD.md) the
 # build uses that rewriter and the clang 14 libraries in .deps/clangdebs.
 # Needs the .deb files listed in docs/BUILD.md in .deps/debs (unpacked into .deps/root, never /).
 # Callers then need: export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu
