@@ -529,13 +529,23 @@ std::vector<GpuCapture::TalliedShape> TalliedShapes(const std::vector<unsigned l
 
 // What the device's hazard check adds to the report of the kept blocks' pairs: every block was
 // checked there, and where every block it flagged was kept whole, the pairs are the grid's.
-void AddHazardScan(const HazardScan& scan, LaunchTrace* t) {
+void AddHazardScan(const HazardScan& scan, bool flagged_dropped, LaunchTrace* t) {
   if (!scan.ran) return;
   HazardReport& h = t->hazards;
   h.device_scanned = true;
   h.racing_blocks = scan.racing.size();
   h.unshadowed_accesses += scan.unshadowed;
-  h.whole_grid = scan.racing_kept == scan.racing.size() && t->uncovered_blocks == 0;
+  // Why the pairs may not be the grid's: the first that applies.
+  if (scan.racing_kept < scan.racing.size())
+    h.device_gap = "at most " + std::to_string(scan.racing_kept) + " of them kept";
+  else if (flagged_dropped)
+    h.device_gap =
+        "not all of them kept whole (the record budget: --record-budget; a smaller grid)";
+  else if (scan.unshadowed > 0)
+    h.device_gap = std::to_string(scan.unshadowed) +
+                   " global accesses had no shadow on the GPU (a site over several buffers, or "
+                   "buffers past its room): their pairs across blocks may be missed";
+  h.whole_grid = h.device_gap.empty();
   if (!h.whole_grid) return;
   h.blocks.clear();
   h.shared_accesses = h.global_accesses = 0;
@@ -611,7 +621,14 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep,
   // Their whole-warp requests were tallied, unless the table filled and some were written.
   t.uncovered_requests_counted = t.uncovered_blocks > 0 && !c.tallied.empty() && !c.tally_full;
   t.hazards = FindHazards(t);
-  AddHazardScan(c.hazard_scan, &t);
+  // A flagged block that lost events (the record budget) has not all its pairs counted.
+  bool flagged_dropped = false;
+  for (std::size_t k = 0; k < c.hazard_scan.racing_kept && dropped_known; ++k) {
+    const std::size_t w = std::size_t{c.hazard_scan.racing[k]} * wpb;
+    for (std::size_t i = w; i < w + wpb && i < c.warp_dropped.size(); ++i)
+      flagged_dropped = flagged_dropped || c.warp_dropped[i] != 0;
+  }
+  AddHazardScan(c.hazard_scan, flagged_dropped, &t);
   return t;
 }
 

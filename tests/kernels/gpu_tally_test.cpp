@@ -275,9 +275,10 @@ TEST(GpuHazardScan, ACheckOfEveryBlockMakesTheKeptBlocksPairsTheGrids) {
   const ws::LaunchTrace partial = ws::DecodeGpuCapture(c, {{0, 1}, false});
   EXPECT_FALSE(partial.hazards.whole_grid);
   EXPECT_EQ(partial.hazards.blocks, (std::vector<std::uint32_t>{0, 1}));
-  EXPECT_NE(partial.hazards.Checked().find("on the GPU every block was checked: 2 of 4 had "
-                                           "threads sharing a written word, not all of them kept"),
-            std::string::npos)
+  EXPECT_NE(
+      partial.hazards.Checked().find("on the GPU every block was checked: 2 of 4 had "
+                                     "threads sharing a written word; at most 1 of them kept"),
+      std::string::npos)
       << partial.hazards.Checked();
   // Trace files keep what the check found.
   auto back = ws::HazardsFromJson(ws::HazardsJson(partial.hazards));
@@ -293,6 +294,14 @@ TEST(GpuHazardScan, ACheckOfEveryBlockMakesTheKeptBlocksPairsTheGrids) {
                                          "counted from their records"),
             std::string::npos)
       << whole.hazards.Checked();
+  // A global access with no shadow on the GPU (a site over several buffers): its block is
+  // flagged there, but a pair across blocks through it may be missed, and the report says so.
+  c.hazard_scan.unshadowed = 64;
+  const ws::LaunchTrace gap = ws::DecodeGpuCapture(c, {{0, 1, 2}, false});
+  EXPECT_FALSE(gap.hazards.whole_grid);
+  EXPECT_NE(gap.hazards.Checked().find("64 global accesses had no shadow on the GPU"),
+            std::string::npos)
+      << gap.hazards.Checked();
 }
 
 }  // namespace

@@ -61,9 +61,9 @@ std::string HazardReport::Checked() const {
       s << "; not across blocks, whose grid syncs the check follows on the emulator only (yet)";
     if (device_scanned)
       s << "; on the GPU every block was checked: " << n(racing_blocks) << " of "
-        << n(blocks_in_grid)
-        << " had threads sharing a written word, not all of them kept whole (the record budget: "
-           "--record-budget; a smaller grid)";
+        << n(blocks_in_grid) << " had threads sharing a written word; "
+        << (device_gap.empty() ? std::string("the pairs counted in the kept blocks only")
+                               : device_gap);
   }
   if (truncated)
     s << "; a block's pairs stopped after " << n(kMaxPairChecks) << " pairs of accesses";
@@ -208,6 +208,7 @@ nlohmann::json HazardsJson(const HazardReport& r) {
   if (r.device_scanned) {
     j["device_scanned"] = true;
     j["racing_blocks"] = r.racing_blocks;
+    if (!r.device_gap.empty()) j["device_gap"] = r.device_gap;
   }
   j["cut_intervals"] = r.cut_intervals;
   j["blocks"] = r.blocks;
@@ -244,6 +245,7 @@ Result<HazardReport> HazardsFromJson(const nlohmann::json& j) {
     r.grid_synced = j.value("grid_synced", false);
     r.device_scanned = j.value("device_scanned", false);
     r.racing_blocks = j.value("racing_blocks", std::uint64_t{0});
+    r.device_gap = j.value("device_gap", std::string());
     r.cut_intervals = j.value("cut_intervals", std::uint64_t{0});
     r.blocks = j.at("blocks").get<std::vector<std::uint32_t>>();
     r.blocks_in_grid = j.at("blocks_in_grid").get<std::uint64_t>();

@@ -135,7 +135,10 @@ static __device__ __noinline__ void HazardAccess(const RecorderState& r, std::ui
   }
   const unsigned long long base = array < r.buffer_shadow_count ? r.buffer_shadow[2 * array] : 0;
   if (base == 0 || last < first || last >= r.buffer_shadow[2 * array + 1]) {
-    // A buffer with no shadow (several buffers' site, past the shadow's bytes): counted.
+    // A buffer with no shadow (several buffers' site, past the shadow's bytes): the block is
+    // flagged (its pairs within it are then counted on the host) and the access counted, since
+    // its pairs across blocks may be missed (the report says so).
+    FlagBlock(r, block);
     const unsigned active = __activemask();
     if (static_cast<int>(LaneId()) == __ffs(active) - 1)
       atomicAdd(r.hazard_counts + 1, static_cast<unsigned long long>(__popc(active)));

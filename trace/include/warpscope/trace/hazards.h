@@ -105,6 +105,7 @@ struct HazardReport {
   // whole; else `blocks` lists the kept ones.
   bool device_scanned = false;
   std::uint64_t racing_blocks = 0;
+  std::string device_gap;  // why the pairs may not be the grid's ("at most 4,096 of them kept")
 
   std::uint64_t Count(HazardKind k) const;
   std::uint64_t Total() const;  // every kind, benign included
