@@ -1,10 +1,9 @@
-// A GPU capture's words (gpu_records.h) into a launch trace: the recording pool's super-chunks
-// and chunks gathered into each warp's stream, the events of each stream decoded into the same
-// records the emulator makes, and the encoders that write events as the device does (tests).
+// A GPU capture's words (gpu_records.h) into a launch trace: the events of each warp's stream
+// (gathered from the pool by gpu_pool.cpp) decoded into the same records the emulator makes, and
+// the encoders that write events as the device does (tests).
 //
 // Index of this file:
 // [SECTION] Events: a warp's stream of words
-// [SECTION] The recording pool: super-chunks and chunks
 // [SECTION] Encoding events
 // [SECTION] Decoding a capture
 #include "warpscope/kernels/gpu_records.h"
@@ -127,101 +126,6 @@ std::uint64_t Event::Departure() const {
 }
 
 }  // namespace
-
-//-------------------------------------------------------------------------------------------------
-// [SECTION] The recording pool: super-chunks and chunks
-//-------------------------------------------------------------------------------------------------
-
-std::vector<SuperChunk> SuperChunks(const std::vector<std::uint32_t>& headers,
-                                    std::uint64_t first_super, std::uint64_t super_words,
-                                    const std::vector<unsigned long long>& sm_state) {
-  std::map<std::uint64_t, std::uint32_t> open;  // super-chunk's first word -> used words
-  for (const unsigned long long s : sm_state) {
-    if (dev::StateChunk(s) != 0 && dev::StateChunk(s) != dev::kDeadChunk)
-      open[dev::StateFirstWord(s)] = dev::StateUsed(s);
-  }
-  std::vector<SuperChunk> supers;
-  for (std::uint64_t k = 0; k < headers.size(); ++k) {
-    const std::uint64_t first = first_super + k * super_words;
-    std::uint64_t used = headers[k];
-    if (used == 0) {
-      const auto it = open.find(first);
-      used = it != open.end() ? it->second : 0;
-    }
-    supers.push_back({first, std::min(used, super_words)});
-  }
-  return supers;
-}
-
-std::vector<PoolChunk> PoolChunks(const std::vector<std::uint32_t>& words, std::uint64_t base,
-                                  const std::vector<SuperChunk>& supers, std::uint64_t warps) {
-  std::vector<PoolChunk> chunks;  // `base`: where each super-chunk's words begin in `words`
-  for (const SuperChunk& sc : supers) {
-    const std::uint64_t end = std::min<std::uint64_t>(base + sc.used, words.size());
-    std::uint64_t at = base + dev::kChunkHeaderWords;
-    while (at + dev::kChunkHeaderWords <= end) {
-      const std::uint64_t warp = std::uint64_t{words[at + 1]} << 32 | words[at];
-      const std::uint32_t size = words[at + 3];
-      const bool known_size = size >= dev::kFirstChunkWords &&
-                              size <= dev::kFirstChunkWords << dev::kMaxChunkClass &&
-                              std::has_single_bit(size);
-      if (warp >= warps || !known_size || at + size > end) break;
-      chunks.push_back({warp, at, size, sc.first + (at - base)});
-      at += size;
-    }
-    base += sc.used;
-  }
-  return chunks;
-}
-
-std::uint32_t SuperChunkWords(std::uint64_t pool_words, std::uint32_t sms) {
-  const std::uint64_t share = pool_words / (4 * std::uint64_t{std::max(sms, 1u)});
-  return static_cast<std::uint32_t>(
-      std::clamp<std::uint64_t>(std::bit_floor(std::max<std::uint64_t>(share, 1)), 256, 1u << 18));
-}
-
-std::uint32_t MaxChunkClass(std::uint32_t super_words) {
-  std::uint32_t k = 0;
-  while (k < dev::kMaxChunkClass &&
-         (dev::kFirstChunkWords << (k + 1)) * 4 + dev::kChunkHeaderWords <= super_words)
-    ++k;
-  return k;
-}
-
-void GatherChunks(const std::vector<std::uint32_t>& pool, const std::vector<PoolChunk>& chunks,
-                  const std::vector<unsigned long long>& state, bool first_chunks, GpuCapture* c) {
-  const std::size_t warps = state.size();
-  std::vector<std::uint64_t> used(chunks.size());
-  c->warp_used.assign(warps, 0);
-  for (std::size_t k = 0; k < chunks.size(); ++k) {
-    const PoolChunk& ch = chunks[k];
-    if (ch.warp >= warps || ch.first + dev::kChunkHeaderWords > pool.size()) continue;
-    std::uint64_t u = pool[ch.first + 2];
-    const unsigned long long s = state[ch.warp];
-    const bool own_first = first_chunks && ch.device_first == ch.warp * dev::kFirstChunkWords;
-    if (u == 0 && own_first && dev::StateChunk(s) == 0)  // the warp never left its first chunk
-      u = std::uint64_t{dev::StateUsed(s)} + dev::kChunkHeaderWords;
-    else if (u == 0 && dev::StateChunk(s) != 0 && dev::StateChunk(s) != dev::kDeadChunk &&
-             dev::StateFirstWord(s) == ch.device_first)
-      u = dev::StateUsed(s);  // the chunk the warp was still writing
-    // Clamped to the chunk and to the words read back (a super-chunk's tail may be cut).
-    u = std::min<std::uint64_t>(u, std::min<std::uint64_t>(ch.size, pool.size() - ch.first));
-    used[k] = std::max<std::uint64_t>(u, dev::kChunkHeaderWords) - dev::kChunkHeaderWords;
-    c->warp_used[ch.warp] += used[k];
-  }
-  c->warp_base.assign(warps + 1, 0);
-  for (std::size_t w = 0; w < warps; ++w) c->warp_base[w + 1] = c->warp_base[w] + c->warp_used[w];
-  c->words.assign(c->warp_base.back(), 0);
-  std::vector<std::uint64_t> at(c->warp_base.begin(), c->warp_base.end() - 1);
-  for (std::size_t k = 0; k < chunks.size(); ++k) {
-    if (used[k] == 0) continue;
-    const auto from =
-        pool.begin() + static_cast<std::ptrdiff_t>(chunks[k].first + dev::kChunkHeaderWords);
-    std::copy(from, from + static_cast<std::ptrdiff_t>(used[k]),
-              c->words.begin() + static_cast<std::ptrdiff_t>(at[chunks[k].warp]));
-    at[chunks[k].warp] += used[k];
-  }
-}
 
 //-------------------------------------------------------------------------------------------------
 // [SECTION] Encoding events
@@ -529,14 +433,18 @@ std::vector<GpuCapture::TalliedShape> TalliedShapes(const std::vector<unsigned l
 
 // What the device's hazard check adds to the report of the kept blocks' pairs: every block was
 // checked there, and where every block it flagged was kept whole, the pairs are the grid's.
-void AddHazardScan(const HazardScan& scan, bool flagged_dropped, LaunchTrace* t) {
+void AddHazardScan(const HazardScan& scan, bool flagged_dropped, bool clean_raced, LaunchTrace* t) {
   if (!scan.ran) return;
   HazardReport& h = t->hazards;
   h.device_scanned = true;
   h.racing_blocks = scan.racing.size();
   h.unshadowed_accesses += scan.unshadowed;
   // Why the pairs may not be the grid's: the first that applies.
-  if (scan.racing_kept < scan.racing.size())
+  if (clean_raced)
+    h.device_gap =
+        "a kept block the check found clean has pairs on the recording run (the kernel's "
+        "addresses changed between the runs: a work queue, an atomic ticket), so others may too";
+  else if (scan.racing_kept < scan.racing.size())
     h.device_gap = "at most " + std::to_string(scan.racing_kept) + " of them kept";
   else if (flagged_dropped)
     h.device_gap =
@@ -590,9 +498,10 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep,
   BlockDecoder decoder(c, retag, sites, tpb, &t);
   BlockRecords rec;
   BarrierPasses passes;
+  std::vector<std::uint32_t> kept_blocks = keep.blocks;  // sorted: up to 4,100 with the check's
+  std::sort(kept_blocks.begin(), kept_blocks.end());
   for (std::uint64_t b = 0; b < c.grid.count(); ++b) {
-    const bool kept =
-        keep.all || std::find(keep.blocks.begin(), keep.blocks.end(), b) != keep.blocks.end();
+    const bool kept = keep.all || std::binary_search(kept_blocks.begin(), kept_blocks.end(), b);
     // Only a kept block's barriers become records (its views and hazards need them).
     decoder.Decode(b, wpb, &rec, kept ? nullptr : &passes);
     if (!t.thread_active.empty()) {
@@ -628,7 +537,21 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep,
     for (std::size_t i = w; i < w + wpb && i < c.warp_dropped.size(); ++i)
       flagged_dropped = flagged_dropped || c.warp_dropped[i] != 0;
   }
-  AddHazardScan(c.hazard_scan, flagged_dropped, &t);
+  // The kept blocks the device found clean must have no pair: the check's run and the recording
+  // run differ only where a kernel's addresses depend on the schedule (a work queue, a ticket).
+  bool clean_raced = false;
+  if (c.hazard_scan.ran) {
+    const std::vector<std::uint32_t>& racing = c.hazard_scan.racing;
+    std::vector<std::uint32_t> clean;
+    for (const BlockRecords& b : t.blocks) {
+      if (!std::binary_search(racing.begin(), racing.end(), b.block)) clean.push_back(b.block);
+    }
+    if (clean.size() == t.blocks.size())
+      clean_raced = t.hazards.Total() > 0;
+    else if (!clean.empty())
+      clean_raced = FindHazards(t, true, &clean).Total() > 0;
+  }
+  AddHazardScan(c.hazard_scan, flagged_dropped, clean_raced, &t);
   return t;
 }
 

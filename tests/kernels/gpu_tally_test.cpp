@@ -304,4 +304,35 @@ TEST(GpuHazardScan, ACheckOfEveryBlockMakesTheKeptBlocksPairsTheGrids) {
       << gap.hazards.Checked();
 }
 
+// A kept block the device found clean but whose records have pairs (the check's run and the
+// recording run differ where a kernel's addresses depend on the schedule): the report is not
+// the grid's and says why. Two blocks of two warps, every lane storing word 0 of shared memory.
+TEST(GpuHazardScan, AKeptBlockFoundCleanThatRacesMakesTheReportPartial) {
+  ws::GpuCapture c;
+  c.kernel = "k";
+  c.grid = {2, 1, 1};
+  c.block = {64, 1, 1};
+  c.device_files[0] = "kernel.cu";
+  const std::uint64_t store = ws::MakeSiteKey(13, ws::kKeyShared, ws::kKeyStore, 4, 0);
+  c.warp_base = {0};
+  for (std::uint32_t w = 0; w < 4; ++w) {
+    ws::EncodeWarpEvent(store, ~0u, 10 + w, std::vector<std::uint32_t>(32, 0), &c.words);
+    c.warp_used.push_back(c.words.size() - c.warp_base.back());
+    c.warp_base.push_back(c.words.size());
+  }
+  c.hazard_scan.ran = true;  // no block flagged
+  const ws::LaunchTrace t = ws::DecodeGpuCapture(c, {{0}, false});
+  EXPECT_GT(t.hazards.Total(), 0u);
+  EXPECT_FALSE(t.hazards.whole_grid);
+  EXPECT_NE(t.hazards.Checked().find("a kept block the check found clean has pairs"),
+            std::string::npos)
+      << t.hazards.Checked();
+  // Both blocks flagged and kept: their pairs are the grid's.
+  c.hazard_scan.racing = {0, 1};
+  c.hazard_scan.racing_kept = 2;
+  const ws::LaunchTrace both = ws::DecodeGpuCapture(c, {{0, 1}, false});
+  EXPECT_TRUE(both.hazards.whole_grid) << both.hazards.Checked();
+  EXPECT_EQ(both.hazards.Total(), 2 * t.hazards.Total());
+}
+
 }  // namespace

@@ -528,13 +528,17 @@ void AddTileSyncs(std::span<const BarrierRecord> barriers, const std::vector<Bar
 // [SECTION] FindHazards
 //-------------------------------------------------------------------------------------------------
 
-HazardReport FindHazards(const LaunchTrace& launch, bool across_blocks) {
+HazardReport FindHazards(const LaunchTrace& launch, bool across_blocks,
+                         const std::vector<std::uint32_t>* only) {
   HazardTally tally;
   IntervalPairs pairs;
   GlobalShadow shadow;
   std::vector<std::uint32_t> blocks;
   std::vector<const BlockRecords*> order;
-  for (const BlockRecords& b : launch.blocks) order.push_back(&b);
+  for (const BlockRecords& b : launch.blocks) {
+    if (only == nullptr || std::find(only->begin(), only->end(), b.block) != only->end())
+      order.push_back(&b);
+  }
   std::sort(order.begin(), order.end(),
             [](const BlockRecords* x, const BlockRecords* y) { return x->block < y->block; });
   std::vector<WarpSync> syncs;

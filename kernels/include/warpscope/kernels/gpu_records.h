@@ -119,9 +119,10 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& capture, const KeepBlocks& keep,
 
 // The device's hazard check (`scan`) in the launch's hazard report (t->hazards, FindHazards'
 // over the kept blocks): where it ran, every block it flagged was kept whole (`flagged_dropped`:
-// one lost events) and every global access had a shadow, the report covers the whole grid (its
-// access counts the grid's); else device_gap says why not.
-void AddHazardScan(const HazardScan& scan, bool flagged_dropped, LaunchTrace* t);
+// one lost events), every global access had a shadow and no kept block it found clean has a pair
+// on the recording run (`clean_raced`), the report covers the whole grid (its access counts the
+// grid's); else device_gap says why not.
+void AddHazardScan(const HazardScan& scan, bool flagged_dropped, bool clean_raced, LaunchTrace* t);
 
 // Appends one event to `words` as the GPU would write it (affine when the offsets allow it;
 // with `instance`, where bit 32 is set, a program's dynamic instance in its low 32 bits);

@@ -119,8 +119,9 @@ struct HazardReport {
 // The hazards among the kept blocks of one launch (a trace's records).
 // `across_blocks` false: global accesses are paired within each block only (a cooperative launch
 // on a GPU, whose grid syncs the kept blocks' records do not mark: grid_synced, and Checked()
-// says so).
-HazardReport FindHazards(const LaunchTrace& launch, bool across_blocks = true);
+// says so). `only`: the kept blocks among these alone.
+HazardReport FindHazards(const LaunchTrace& launch, bool across_blocks = true,
+                         const std::vector<std::uint32_t>* only = nullptr);
 
 // A __syncwarp() meeting (or a cooperative groups tile.sync()): it orders the accesses of the
 // lanes in `mask` of warp `warp` before and after `time`. A multi-warp tile's sync orders those
