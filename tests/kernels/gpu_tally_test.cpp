@@ -267,8 +267,8 @@ TEST(GpuHazardScan, ACheckOfEveryBlockMakesTheKeptBlocksPairsTheGrids) {
   EXPECT_EQ(h.global_accesses, 4u * 64 * 2);
   EXPECT_EQ(h.Checked(),
             "every block of 4: shared memory within each block (256 accesses), global memory "
-            "within and across blocks (512 accesses); on the GPU, where no block's threads shared "
-            "a written word (the other blocks have none)");
+            "within and across blocks (512 accesses); checked on the GPU, where no block's threads "
+            "shared a written word");
   // Two blocks flagged, one of them kept (the record budget's kind of limit).
   c.hazard_scan.racing = {1, 2};
   c.hazard_scan.racing_kept = 1;
@@ -290,8 +290,9 @@ TEST(GpuHazardScan, ACheckOfEveryBlockMakesTheKeptBlocksPairsTheGrids) {
   c.hazard_scan.racing_kept = 2;
   const ws::LaunchTrace whole = ws::DecodeGpuCapture(c, {{0, 1, 2}, false});
   EXPECT_TRUE(whole.hazards.whole_grid);
-  EXPECT_NE(whole.hazards.Checked().find("2 blocks' threads shared a written word: their pairs "
-                                         "counted from their records"),
+  EXPECT_NE(whole.hazards.Checked().find("on the GPU, 2 blocks' threads shared a written word: the "
+                                         "pairs counted from their records (the other blocks have "
+                                         "none)"),
             std::string::npos)
       << whole.hazards.Checked();
   // A global access with no shadow on the GPU (a site over several buffers): its block is

@@ -41,14 +41,13 @@ std::string HazardReport::Checked() const {
       << " accesses), global memory within and across blocks (" << n(global_accesses)
       << " accesses)";
     if (device_scanned)
-      s << "; on the GPU, where "
-        << (racing_blocks == 0   ? "no block's threads shared a written word"
-            : racing_blocks == 1 ? "1 block's threads shared a written word: its pairs counted "
-                                   "from its records"
-                                 : n(racing_blocks) +
-                                       " blocks' threads shared a written word: their pairs "
-                                       "counted from their records")
-        << " (the other blocks have none)";
+      s << (racing_blocks == 0 ? "; checked on the GPU, where no block's threads shared a "
+                                 "written word"
+                               : "; on the GPU, " + n(racing_blocks) +
+                                     (racing_blocks == 1 ? " block's" : " blocks'") +
+                                     " threads shared a written word: the pairs counted from " +
+                                     (racing_blocks == 1 ? "its" : "their") +
+                                     " records (the other blocks have none)");
   } else {
     s << "shared memory within each of block" << (blocks.size() == 1 ? " " : "s ")
       << BlockList(blocks) << " of " << n(blocks_in_grid) << " (" << n(shared_accesses)

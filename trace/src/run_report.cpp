@@ -330,7 +330,7 @@ std::string LessonText(const LessonRun& run) {
     else
       o << "; one pass";
     if (run.timing.hazard_ms > 0)
-      o << "; the hazard check's passes before it " << run.timing.hazard_ms << " ms";
+      o << "; before it, the hazard check's passes on the GPU: " << run.timing.hazard_ms << " ms";
     o << "\n";
   }
   o << "output: " << (run.check.ok ? "correct" : "WRONG") << " (" << run.check.message << ")";
