@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# One device call's worth of GPU work (about 30 minutes a session, a call at most 10): builds the
+# GPU tests' binaries as one goal, runs every GPU test, then the benches the GPU issues quote,
+# each under its own time limit so that a slow one leaves the rest their turn. Everything lands
+# in OUT_DIR (the device's $OUT), one summary in OUT_DIR/batch.txt.
+# Usage (on the device, with .deps carried): bench/gpu_batch.sh OUT_DIR [STEPS]
+#   STEPS: a comma-separated subset of build,tests,anchors,capture,program (default: all)
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
+out=${1:?usage: gpu_batch.sh OUT_DIR [STEPS]}
+steps=${2:-build,tests,anchors,capture,program}
+mkdir -p "$out"
+summary="$out/batch.txt"
+: > "$summary"
+want() { [[ ",$steps," == *",$1,"* ]]; }
+step() {  # NAME LIMIT COMMAND...: runs it under the limit, notes its time and exit status
+  local name=$1 limit=$2
+  shift 2
+  local t0=$SECONDS
+  timeout "$limit" "$@" > "$out/$name.log" 2>&1
+  echo "$name: exit $? in $((SECONDS - t0)) s" >> "$summary"
+}
+if want build; then
+  WS_BUILD_TARGETS=ws_gpu_test_binaries step build 420 scripts/gpu-build.sh "$out/b" 90
+fi
+export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu
+# shellcheck source=scripts/gpu-env.sh
+source scripts/gpu-env.sh
+if want tests; then
+  step tests 200 ctest --test-dir build/headless -L gpu -j4 --timeout 180 --output-on-failure
+  grep -E "tests passed|\(Failed\)|\(Timeout\)" "$out/tests.log" >> "$summary"
+fi
+want anchors && step anchors 150 bench/gpu_anchors.sh "$out/anchors" 1
+want capture && step capture 90 bench/gpu_capture_bench.sh "$out/capture" 3
+want program && step program 240 bench/gpu_program_bench.sh "$out/program"
+for f in anchors/anchors.txt capture/capture-bench.txt program/program-bench.txt; do
+  [[ -f "$out/$f" ]] && { echo "== $f"; cat "$out/$f"; } >> "$summary"
+done
+cat "$summary"
