@@ -42,18 +42,8 @@ std::string SkipReason() {
   return q.gpus.empty() ? "no GPU: " + q.why_no_gpu : "";
 }
 
-// `text` as test.cu on the emulator, then on the GPU (a 120 s limit), with the same options.
-struct BothRuns {
-  LessonRun emu, gpu;
-};
-BothRuns RunOnBoth(const std::string& text, ProgramOptions o = {}) {
-  BothRuns r;
-  r.emu = test::RunText(text, o);
-  o.backend = "cuda";
-  o.timeout = std::chrono::seconds(120);
-  r.gpu = test::RunText(text, o);
-  return r;
-}
+using test::BothRuns;
+using test::RunOnBoth;
 
 struct Example {
   const char* file;

@@ -24,17 +24,8 @@ std::uint64_t SameWarp(const HazardReport& h) {
   return n;
 }
 
-struct BothRuns {
-  LessonRun emu, gpu;
-};
-BothRuns RunOnBoth(const std::string& text, ProgramOptions o = {}) {
-  BothRuns r;
-  r.emu = test::RunText(text, o);
-  o.backend = "cuda";
-  o.timeout = std::chrono::seconds(120);
-  r.gpu = test::RunText(text, o);
-  return r;
-}
+using test::BothRuns;
+using test::RunOnBoth;
 
 // Exercise 4.10 (examples/block_transpose.cu) at BLOCK_WIDTH 8 on a 32 x 32 matrix: 16 blocks,
 // 56 RAW pairs each (64 threads less the diagonal's 8), 24 of them inside a warp (rows 0-3 and
