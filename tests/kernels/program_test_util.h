@@ -34,8 +34,7 @@ inline BothRuns RunOnBoth(const std::string& text, ProgramOptions o = {}) {
 
 // Cooperative groups' multi-warp tiles (program_tiles_test.cpp): two blocks of 256 threads, four
 // tiles of 64 (two warps) each; in[i] = i. Line numbers matter.
-inline constexpr const char* kTilesProgram = R"(#include <chrono>
-#include <cstdio>
+inline constexpr const char* kTilesProgram = R"(#include <cstdio>
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 namespace cg = cooperative_groups;
@@ -87,8 +86,7 @@ int main() {
 // `acc` is indexed only by the counters of loops with constant trip counts, which the compiler
 // unrolls away: registers, not recorded. Two warps; in[i] = i, so each lane bumps its own
 // counter. Prints "1 0 6" (thread 3's counts[3] and counts[2]; 0 + 1 + 2 + 3).
-inline constexpr const char* kLocalArraysProgram = R"(#include <chrono>
-#include <cstdio>
+inline constexpr const char* kLocalArraysProgram = R"(#include <cstdio>
 __global__ void hist(const int* in, int* out, int n) {
   int counts[32];
   for (int b = 0; b < 32; ++b) counts[b] = 0;
@@ -120,8 +118,7 @@ int main() {
 
 // Rows of an `int**` matrix, each its own managed buffer: 4 rows of 32 ints, one warp summing
 // d[r][threadIdx.x] over the rows (prints 6: 0 + 1 + 2 + 3).
-inline constexpr const char* kPointerRowsProgram = R"(#include <chrono>
-#include <cstdio>
+inline constexpr const char* kPointerRowsProgram = R"(#include <cstdio>
 __global__ void sum(int** d, int* out) {
   int s = 0;
   for (int r = 0; r < 4; ++r) s += d[r][threadIdx.x];
@@ -198,8 +195,7 @@ inline const SiteInfo* SiteAt(const LaunchTrace& t, std::uint32_t line, std::uin
 // text between them: not counted in either (collector_flops.cpp). A constant the compiler folds
 // (1.0f / 3.0f) counts none; an fmaf counts 2 and `-x * s` 1 (the sign is not an operation): 3 a
 // thread of `scale`, 256 threads: 768.
-inline constexpr const char* kFlopsProgram = R"(#include <chrono>
-#include <cstdio>
+inline constexpr const char* kFlopsProgram = R"(#include <cstdio>
 template <typename T>
 __global__ void matmul(const T* a, const T* b, T* c, int n) {
   int i = blockIdx.y * blockDim.y + threadIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;
