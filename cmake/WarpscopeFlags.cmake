@@ -37,3 +37,14 @@ function(ws_embed_text out_var header namespace)
     VERBATIM)
   set(${out_var} ${${out_var}} ${gen}/${header_name}.cpp ${gen}/${header} PARENT_SCOPE)
 endfunction()
+
+# GCC 12's bogus -Wrestrict on `"literal" + std::string` and std::string::insert at -O2/-O3 in
+# C++20 (GCC bug 105329: "memcpy accessing 9223372036854775810 or more bytes ... may overlap",
+# from char_traits.h, inlined into our code; fixed in GCC 13). Silenced only in the files where
+# Debian 12's GCC reports it, in every build type, never by dropping -Werror; other compilers keep
+# the warning. ws_gcc12_bogus_restrict(FILES...): paths relative to the calling CMakeLists.txt.
+function(ws_gcc12_bogus_restrict)
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
+    set_property(SOURCE ${ARGN} APPEND PROPERTY COMPILE_OPTIONS -Wno-restrict)
+  endif()
+endfunction()

@@ -10,6 +10,14 @@ cd "$(dirname "$0")/.."
 mode=run
 if [ "${1:-}" = "--test" ]; then mode=test; shift; fi
 
+# Each stage's wall time, printed at the end (docs/BUILD.md states the budget per stage).
+stage_log=""
+stage_start=$SECONDS
+stage() {  # NAME: the stage that just ended
+  stage_log+=$(printf '  %-28s %5d s' "$1" $((SECONDS - stage_start)))$'\n'
+  stage_start=$SECONDS
+}
+
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; fi
 
@@ -47,6 +55,7 @@ fi
 
 # Dear ImGui (docking) + ImPlot from the imgui-bundle source package, pinned by hash, cached.
 bash scripts/fetch-imgui-bundle.sh
+stage "packages and downloads"
 
 jobs=$(nproc)
 # Without a GPU the tests cannot run the CUDA runner (its tests skip), so --test leaves it out of
@@ -67,17 +76,25 @@ for dir in build/release build/asan; do
   fi
 done
 cmake --preset release -DWARPSCOPE_CUDA="$cuda"
+stage "configure release"
 cmake --build --preset release --parallel "$jobs"
+stage "build release"
 
 if [ "$mode" = test ]; then
   # The headless code and its tests again under AddressSanitizer + UndefinedBehaviorSanitizer,
   # then everything (unit, GPU where there is one, GUI under xvfb-run) in the release build.
   cmake --preset asan
+  stage "configure asan"
   cmake --build --preset asan --parallel "$jobs"
+  stage "build asan"
   asan_rc=0
   ctest --preset asan --parallel "$jobs" || asan_rc=$?
+  stage "tests asan"
   release_rc=0
   ctest --preset release --parallel "$jobs" || release_rc=$?
+  stage "tests release"
+  echo "setup: time by stage (total $SECONDS s):"
+  printf '%s' "$stage_log"
   if [ "$asan_rc" -ne 0 ] || [ "$release_rc" -ne 0 ]; then
     echo "setup: tests failed (sanitizer build: exit $asan_rc, release build: exit $release_rc)" >&2
     exit 1

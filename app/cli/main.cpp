@@ -22,6 +22,7 @@
 #endif
 #include "warpscope/kernels/devices.h"
 #include "warpscope/program/program.h"
+#include "warpscope/trace/build_info.h"
 #include "warpscope/trace/chrome_trace.h"
 #include "warpscope/trace/layout_table.h"
 #include "warpscope/trace/printed_text.h"
@@ -505,7 +506,7 @@ int RunOrCapture(Args& a, const std::string& name, const std::string& capture_to
 
 int main(int argc, char** argv) {
   CLI::App cli{"warpscope-cli: run Warpscope's lessons without a display."};
-  cli.set_version_flag("--version", std::string("warpscope-cli ") + WARPSCOPE_VERSION);
+  cli.set_version_flag("--version", ws::VersionLine("warpscope-cli"));
   cli.require_subcommand(1);
   Args a;
   auto* devices =

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "core/html.h"
+#include "warpscope/trace/build_info.h"
 #include "warpscope/viz/svg_figures.h"
 
 namespace ws {
@@ -123,6 +124,7 @@ std::string AssignmentReportHtml(const Assignment& a, const Verdict& v, const Le
   h += "</table>\n<h2>The task</h2>\n<p>" + task + "</p>\n";
   if (run.program && run.program->ok() && run.has_launch())
     h += "<h2>The goal sites</h2>\n" + GoalSiteSections(v, run);
+  h += "<p class=\"build\">" + EscapeHtml(VersionLine("Warpscope")) + "</p>\n";
   return h + "</body></html>\n";
 }
 

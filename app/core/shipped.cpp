@@ -5,6 +5,19 @@
 
 namespace ws {
 
+std::filesystem::path ShippedFolder(std::string_view what) {
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  std::filesystem::path dir;
+  if (!ec && exe.parent_path().filename() == "bin")
+    dir = exe.parent_path().parent_path() / "share/warpscope" / what;
+  if (dir.empty() || !std::filesystem::is_directory(dir, ec))
+    dir = std::filesystem::path(WARPSCOPE_SOURCE_DIR) /
+          (what == "examples" ? std::filesystem::path("examples")
+                              : std::filesystem::path("assets") / what);
+  return std::filesystem::is_directory(dir, ec) ? dir : std::filesystem::path();
+}
+
 Result<LessonRun> ShippedCapture(const std::string& lesson, const std::string& variant) {
   for (const std::string& name : {lesson + "-" + variant + ".wstrace", lesson + ".wstrace"}) {
     for (const shipped::EmbeddedFile& f : shipped::kEmbeddedFiles) {

@@ -2,6 +2,7 @@
 // a lesson that measures a GPU (LessonInfo::needs_gpu) shows on a machine without one.
 #pragma once
 
+#include <filesystem>
 #include <span>
 #include <string>
 #include <string_view>
@@ -17,6 +18,11 @@ struct EmbeddedFile {
 };
 extern const std::span<const EmbeddedFile> kEmbeddedFiles;  // generated (cmake/EmbedBinary.cmake)
 }  // namespace shipped
+
+// The files shipped to open: "examples" (CUDA programs), "lectures" and "assignments". Installed
+// (PREFIX/bin/warpscope): PREFIX/share/warpscope/WHAT; in the build tree, the source's
+// examples/ and assets/WHAT. Empty when the folder is not there.
+std::filesystem::path ShippedFolder(std::string_view what);
 
 // The shipped capture of `lesson` and `variant` (assets/traces/LESSON-VARIANT.wstrace, else
 // LESSON.wstrace), marked as shipped, or why there is none.

@@ -8,6 +8,7 @@
 
 #include "warpscope/kernels/catalog.h"
 #include "warpscope/program/program.h"
+#include "warpscope/trace/build_info.h"
 
 #include "gui/app.h"
 
@@ -282,7 +283,7 @@ int CheckArgs(const RawArgs& raw, ws::AppOptions& opt) {
 int main(int argc, char** argv) {
   ws::AppOptions opt;
   CLI::App cli{"Warpscope: see what every GPU thread did."};
-  cli.set_version_flag("--version", std::string("warpscope ") + WARPSCOPE_VERSION);
+  cli.set_version_flag("--version", ws::VersionLine("warpscope"));
   RawArgs raw;
   AddOptions(cli, opt, raw);
   AddScriptedOptions(cli, opt, raw);

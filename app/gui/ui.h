@@ -123,6 +123,7 @@ class Ui {
   void BuildLectureLayout(unsigned int dockspace_id);
   void DrawAboutWindow();
   void DrawOpenWindow();
+  void DrawShippedExamples();
   void RequestScreenshot(const std::string& panel_id, int delay_frames);
   void HandleShortcuts();
   void AdvancePlayback();

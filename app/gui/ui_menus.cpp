@@ -5,16 +5,22 @@
 //   [SECTION] The Open and About windows
 #include "gui/ui.h"
 
+#include "core/shipped.h"
 #include "gui/device_panel.h"
 #include "gui/lesson_panel.h"
+#include "warpscope/trace/build_info.h"
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 #include <imgui_internal.h>
 #include <implot.h>
 
+#include <algorithm>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
+#include <string>
+#include <vector>
 
 namespace ws {
 
@@ -280,14 +286,40 @@ void Ui::DrawOpenWindow() {
     }
     if (!open_error_.empty())
       ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", open_error_.c_str());
+    if (open_program_) DrawShippedExamples();
   }
   ImGui::End();
+}
+
+// Under the path field: the example programs shipped with Warpscope (ShippedFolder), a click
+// puts one's path in the field. Read once.
+void Ui::DrawShippedExamples() {
+  static const std::filesystem::path folder = ShippedFolder("examples");
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n;
+    std::error_code ec;
+    if (folder.empty()) return n;
+    for (const auto& e : std::filesystem::directory_iterator(folder, ec)) {
+      if (e.path().extension() == ".cu") n.push_back(e.path().filename().string());
+    }
+    std::sort(n.begin(), n.end());
+    return n;
+  }();
+  if (names.empty()) return;
+  ImGui::Separator();
+  ImGui::TextWrapped("Examples shipped with Warpscope (%s):", folder.string().c_str());
+  for (const std::string& name : names) {
+    const std::string path = (folder / name).string();
+    if (ImGui::Selectable(name.c_str(), path == open_path_))
+      std::snprintf(open_path_, sizeof open_path_, "%s", path.c_str());
+  }
 }
 
 void Ui::DrawAboutWindow() {
   ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 30, 0), ImGuiCond_Appearing);
   if (ImGui::Begin("About Warpscope", &show_about_, ImGuiWindowFlags_NoDocking)) {
-    ImGui::Text("Warpscope %s", WARPSCOPE_VERSION);
+    ImGui::Text("Warpscope %s", Build().version);
+    ImGui::Text("Commit %s, %s build", Build().commit, Build().build_type);
     ImGui::TextWrapped(
         "Makes GPU execution visible for teaching: what every thread of a lesson "
         "kernel did, drawn as grids, sectors, banks and timelines.");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "warpscope/trace/build_info.h"
 #include "warpscope/trace/printed_text.h"
 
 namespace ws {
@@ -106,7 +107,8 @@ TraceContents TraceOfLessonRun(const LessonRun& run, const nlohmann::json& gpu, 
   nlohmann::json& h = c.header;
   h["format"] = "warpscope-trace";
   h["schema"] = kRunHeaderSchema;
-  h["warpscope_version"] = WARPSCOPE_VERSION;
+  h["warpscope_version"] = Build().version;
+  h["warpscope_commit"] = Build().commit;
   h["captured_at"] = run.capture ? run.capture->captured_at : IsoUtc(when);
   h["lesson"] = run.lesson;
   h["variant"] = run.variant;

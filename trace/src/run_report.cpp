@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "warpscope/trace/analysis.h"
+#include "warpscope/trace/build_info.h"
 #include "warpscope/trace/device_preset.h"
 #include "warpscope/trace/hazards.h"
 #include "warpscope/trace/kernel_resources.h"
@@ -500,6 +501,7 @@ const VariantSpec* VariantOf(const LessonRun& run) {
 
 nlohmann::json RunJson(const LessonRun& run) {
   nlohmann::json j = run.program ? ProgramJson(run) : LessonJson(run);
+  j["warpscope"] = {{"version", Build().version}, {"commit", Build().commit}};
   if (run.what_if)
     j["what_if"] = {{"spec", run.what_if->spec},       {"label", run.what_if->label},
                     {"formula", run.what_if->formula}, {"code", run.what_if->code},

@@ -130,6 +130,11 @@ extern const __device__ dim3 blockDim;
 extern const __device__ dim3 gridDim;
 extern "C" unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, std::size_t shared = 0,
                                                 cudaStream_t stream = 0);
+// What clang 14 makes of a <<<...>>> launch's configuration when it finds no CUDA toolkit (a lab
+// machine with Warpscope's package and no nvcc): it then assumes a CUDA older than 9.2, which
+// named it so. The rewriter reads only the configuration's text, whichever is called.
+extern "C" int cudaConfigureCall(dim3 grid, dim3 block, std::size_t shared = 0,
+                                 cudaStream_t stream = 0);
 __device__ void __syncthreads();
 // The helpers a built-in lesson's plain kernel may call (ws_cuda_arrays.h: the barrier and
 // scalability lessons' modelled work, %smid, %globaltimer); read by warpscope-rewrite

@@ -337,17 +337,9 @@ bool RunRewriter(const std::string& file_name, const std::filesystem::path& dire
                  bool host_unit, const std::filesystem::path& cache, std::string* out,
                  std::string* error) {
   std::error_code ec;
-  std::vector<std::string> args = {WS_PROGRAM_REWRITER,
-                                   "--name",
-                                   file_name,
-                                   "--dir",
-                                   directory.string(),
-                                   "--text",
-                                   input.string(),
-                                   "--shim",
-                                   WS_PROGRAM_SHIM_DIR,
-                                   "--site-base",
-                                   std::to_string(site_base)};
+  std::vector<std::string> args = {
+      Paths().rewriter, "--name", file_name,    "--dir",       directory.string(),       "--text",
+      input.string(),   "--shim", Paths().shim, "--site-base", std::to_string(site_base)};
   for (const auto& d : include_dirs) args.insert(args.end(), {"-I", d.string()});
   for (const std::string& d : defines) args.insert(args.end(), {"-D", d});
   if (host_unit) args.push_back("--host-unit");
@@ -396,7 +388,7 @@ RewriteResult RewriteInChild(const std::string& file_name, const std::filesystem
                              std::uint32_t site_base, bool host_unit,
                              const std::filesystem::path& cache) {
   std::error_code ec;
-  const auto tool_time = std::filesystem::last_write_time(WS_PROGRAM_REWRITER, ec);
+  const auto tool_time = std::filesystem::last_write_time(Paths().rewriter, ec);
   std::string key_text = text + "\n" + file_name + "\n" + directory.string() + "\n" + ShimText();
   for (const std::string& d : defines) key_text += "\n-D" + d;
   for (const auto& d : include_dirs) key_text += "\n-I" + d.string();
@@ -462,7 +454,7 @@ bool IsToolkitInclude(const std::filesystem::path& dir) {
   std::error_code ec;
   return std::filesystem::exists(dir / "cuda_runtime_api.h", ec) &&
          std::filesystem::absolute(dir, ec).lexically_normal() !=
-             std::filesystem::path(WS_PROGRAM_SHIM_DIR).lexically_normal();
+             std::filesystem::path(Paths().shim).lexically_normal();
 }
 
 }  // namespace

@@ -3,7 +3,9 @@
 // (program_internal.h declares what program.cpp calls).
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -16,15 +18,32 @@
 namespace ws::prog_internal {
 namespace {
 
-// The nvcc that reports a program's registers (ptxas's report): the CUDA build's, or one found
-// when Warpscope was built; none: the registers are not known.
-const char* ResourcesNvcc() {
+// The nvcc that reports a program's registers (ptxas's report): the CUDA build's; else the one
+// found when Warpscope was built, or, where that is not there (an installed package on a lab
+// machine: Debian's nvidia-cuda-toolkit puts nvcc in /usr/bin), the first on PATH; none: the
+// registers are not known.
+std::string ResourcesNvcc() {
 #if defined(WS_PROGRAM_NVCC)
   return WS_PROGRAM_NVCC;
-#elif defined(WS_PROGRAM_RESOURCES_NVCC)
-  return WS_PROGRAM_RESOURCES_NVCC;
 #else
-  return "";
+  static const std::string nvcc = [] {
+    std::error_code ec;
+#if defined(WS_PROGRAM_RESOURCES_NVCC)
+    if (std::filesystem::exists(WS_PROGRAM_RESOURCES_NVCC, ec))
+      return std::string(WS_PROGRAM_RESOURCES_NVCC);
+#endif
+    const char* path = std::getenv("PATH");
+    std::string dirs = path != nullptr ? path : "";
+    for (std::size_t at = 0; at <= dirs.size();) {
+      const std::size_t end = std::min(dirs.find(':', at), dirs.size());
+      const std::filesystem::path candidate =
+          std::filesystem::path(dirs.substr(at, end - at)) / "nvcc";
+      if (end > at && access(candidate.c_str(), X_OK) == 0) return candidate.string();
+      at = end + 1;
+    }
+    return std::string();
+  }();
+  return nvcc;
 #endif
 }
 

@@ -228,13 +228,12 @@ bool Commands(ProgramJob& job) {
                "-cudart",
                "shared",
                "-I",
-               WS_PROGRAM_API_DIR,
+               Paths().api,
                "-I",
-               WS_PROGRAM_RECORD_DIR,
+               Paths().record,
                "-I",
-               std::string(WS_PROGRAM_SHIM_DIR) + "/gpu"};
-    job.link = {"-L", WS_PROGRAM_RUNTIME_DIR, "-Xlinker=-rpath," WS_PROGRAM_RUNTIME_DIR,
-                "-lws_program_cuda"};
+               Paths().shim + "/gpu"};
+    job.link = {"-L", Paths().runtime, "-Xlinker=-rpath," + Paths().runtime, "-lws_program_cuda"};
     return true;
 #else
     return CompileFailure(
@@ -247,9 +246,8 @@ bool Commands(ProgramJob& job) {
     return CompileFailure(job, "unknown backend '" + job.options.backend + "': emu or cuda");
   job.cmd = {WS_PROGRAM_CXX};
   for (const std::string& f : SplitFlags(WS_PROGRAM_FLAGS)) job.cmd.push_back(f);
-  job.cmd.insert(job.cmd.end(), {"-w", "-I", WS_PROGRAM_SHIM_DIR});
-  job.link = {"-L", WS_PROGRAM_RUNTIME_DIR, "-Wl,-rpath," WS_PROGRAM_RUNTIME_DIR,
-              "-lws_program_emu"};
+  job.cmd.insert(job.cmd.end(), {"-w", "-I", Paths().shim});
+  job.link = {"-L", Paths().runtime, "-Wl,-rpath," + Paths().runtime, "-lws_program_emu"};
   return true;
 }
 
@@ -267,7 +265,7 @@ void NameTheProgram(ProgramJob& job) {
   for (const auto& d : job.include_dirs) job.key_text += "\n-I" + d.string();
   // What each unit's command adds (the CUDA units' __CUDA_ARCH__ follows the preset).
   job.key_text += "\n-D__CUDA_ARCH__=" + CudaArch(job.options.preset);
-  const auto runtime_lib = std::filesystem::path(WS_PROGRAM_RUNTIME_DIR) /
+  const auto runtime_lib = std::filesystem::path(Paths().runtime) /
                            (job.gpu ? "libws_program_cuda.so" : "libws_program_emu.so");
   const auto runtime_time = std::filesystem::last_write_time(runtime_lib, ec);
   job.key_text += "\n" + std::to_string(ec ? 0 : runtime_time.time_since_epoch().count());
@@ -314,8 +312,8 @@ bool CompileUnit(ProgramJob& job, std::size_t k, const std::filesystem::path& ro
   // A CUDA unit gets the CUDA headers (the shim) and __CUDACC__, as nvcc gives them; on a GPU,
   // the recorder's shim. A host unit on a GPU: the real CUDA runtime, its allocations registered.
   if (job.gpu)
-    c.insert(c.end(), {"-include", std::string(WS_PROGRAM_SHIM_DIR) +
-                                       (host ? "/ws_program_cuda_host.h" : "/ws_program_cuda.h")});
+    c.insert(c.end(), {"-include",
+                       Paths().shim + (host ? "/ws_program_cuda_host.h" : "/ws_program_cuda.h")});
   if (!job.gpu && !host)
     c.insert(c.end(), {"-include", shim_header, "-DWS_CUDA_UNIT=1",
                        "-D__CUDA_ARCH__=" + CudaArch(job.options.preset)});

@@ -29,7 +29,7 @@ const std::string& ShimText() {
   static const std::string text = [] {
     std::vector<std::filesystem::path> names;
     std::error_code ec;
-    for (const auto& e : std::filesystem::recursive_directory_iterator(WS_PROGRAM_SHIM_DIR, ec)) {
+    for (const auto& e : std::filesystem::recursive_directory_iterator(Paths().shim, ec)) {
       if (e.is_regular_file(ec)) names.push_back(e.path());
     }
     std::sort(names.begin(), names.end());
@@ -62,8 +62,7 @@ std::string PrecompiledShim(const std::vector<std::string>& cmd, const std::stri
   const std::filesystem::path header = cache / (std::string("shim-") + key + ".h");
   const std::filesystem::path gch = header.string() + ".gch";
   if (!std::filesystem::exists(header, ec)) {
-    (void)WriteFileAtomically(
-        header, "#include \"" + std::string(WS_PROGRAM_SHIM_DIR) + "/ws_program.h\"\n");
+    (void)WriteFileAtomically(header, "#include \"" + Paths().shim + "/ws_program.h\"\n");
   }
   if (!std::filesystem::exists(gch, ec)) {
     const std::string tmp = gch.string() + "." + UniqueSuffix();
@@ -84,7 +83,7 @@ std::string PrecompiledShim(const std::vector<std::string>& cmd, const std::stri
 std::filesystem::path RewriterPch(const std::filesystem::path& cache,
                                   const std::vector<std::string>& env) {
   std::error_code ec;
-  const auto tool_time = std::filesystem::last_write_time(WS_PROGRAM_REWRITER, ec);
+  const auto tool_time = std::filesystem::last_write_time(Paths().rewriter, ec);
   std::string key_text =
       ShimText() + "\nrewriter " + std::to_string(ec ? 0 : tool_time.time_since_epoch().count());
   if (const char* dir = std::getenv("WARPSCOPE_CLANG_RESOURCE_DIR")) key_text += dir;
@@ -100,8 +99,8 @@ std::filesystem::path RewriterPch(const std::filesystem::path& cache,
   const std::string tmp = pch.string() + "." + UniqueSuffix();
   ChildLimits limits;
   limits.timeout = std::chrono::seconds(60);
-  const ChildResult r = RunChild(
-      {WS_PROGRAM_REWRITER, "--emit-pch", tmp, "--shim", WS_PROGRAM_SHIM_DIR}, env, limits);
+  const ChildResult r =
+      RunChild({Paths().rewriter, "--emit-pch", tmp, "--shim", Paths().shim}, env, limits);
   if (r.started && !r.timed_out && r.signal == 0 && r.exit_code == 0)
     std::filesystem::rename(tmp, pch, ec);
   std::filesystem::remove(tmp, ec);

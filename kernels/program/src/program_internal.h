@@ -15,6 +15,14 @@
 
 namespace ws::prog_internal {
 
+// Where the runner's own files are: the build tree's, or an installed tree's beside the running
+// executable (program_paths.cpp). `api` and `record`: the recording headers a GPU build includes.
+struct ProgramPaths {
+  bool installed = false;
+  std::string shim, runtime, rewriter, api, record, kernel_timer;
+};
+const ProgramPaths& Paths();
+
 // One translation unit of a program: its name as shown, folder and text (defines applied).
 struct Unit {
   std::string name;

@@ -269,7 +269,7 @@ void RunAsWrittenOnGpu(ProgramJob& job, const std::vector<std::string>& args,
   if (!profiled) {
     times = (scratch.empty() ? std::filesystem::temp_directory_path(ec) : scratch) /
             ("warpscope-kernel-times-" + UniqueSuffix() + ".txt");
-    env = {std::string("CUDA_INJECTION64_PATH=") + WS_PROGRAM_KERNEL_TIMER,
+    env = {std::string("CUDA_INJECTION64_PATH=") + Paths().kernel_timer,
            "WS_KERNEL_TIMES=" + times.string()};
   }
 #endif

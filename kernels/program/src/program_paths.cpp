@@ -1,0 +1,63 @@
+// Where the program runner's files are (program_internal.h: ProgramPaths): in the build tree, the
+// places this build was configured with; in an installed tree (the .deb, or one unpacked
+// anywhere), beside the running executable: PREFIX/bin/warpscope-cli finds its shim in
+// PREFIX/share/warpscope and its runtime and rewriter in PREFIX/lib/warpscope. Nothing of the
+// source or build folder is needed once installed.
+#include <system_error>
+
+#include "program_internal.h"
+
+namespace ws::prog_internal {
+
+namespace {
+
+// PREFIX when this process runs from an installed tree (PREFIX/bin/NAME with the shim and the
+// emulator's runtime where the install puts them), else empty.
+std::filesystem::path InstalledPrefix() {
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) return {};
+  const std::filesystem::path prefix = exe.parent_path().parent_path();
+  if (exe.parent_path().filename() != "bin") return {};
+  if (!std::filesystem::exists(prefix / "share/warpscope/shim/ws_program.h", ec) ||
+      !std::filesystem::exists(prefix / "lib/warpscope/libws_program_emu.so", ec))
+    return {};
+  return prefix;
+}
+
+ProgramPaths Find() {
+  ProgramPaths p;
+  if (const std::filesystem::path prefix = InstalledPrefix(); !prefix.empty()) {
+    const std::filesystem::path share = prefix / "share/warpscope", lib = prefix / "lib/warpscope";
+    p.installed = true;
+    p.shim = (share / "shim").string();
+    p.api = (share / "api").string();
+    p.record = (share / "device").string();
+    p.runtime = lib.string();
+    p.rewriter = (lib / "warpscope-rewrite").string();
+#if defined(WS_PROGRAM_KERNEL_TIMER)
+    p.kernel_timer = (lib / std::filesystem::path(WS_PROGRAM_KERNEL_TIMER).filename()).string();
+#endif
+    return p;
+  }
+  p.shim = WS_PROGRAM_SHIM_DIR;
+  p.runtime = WS_PROGRAM_RUNTIME_DIR;
+  p.rewriter = WS_PROGRAM_REWRITER;
+#if defined(WS_PROGRAM_NVCC)
+  p.api = WS_PROGRAM_API_DIR;
+  p.record = WS_PROGRAM_RECORD_DIR;
+#endif
+#if defined(WS_PROGRAM_KERNEL_TIMER)
+  p.kernel_timer = WS_PROGRAM_KERNEL_TIMER;
+#endif
+  return p;
+}
+
+}  // namespace
+
+const ProgramPaths& Paths() {
+  static const ProgramPaths paths = Find();
+  return paths;
+}
+
+}  // namespace ws::prog_internal

@@ -1,0 +1,24 @@
+// Which Warpscope this is: its version, the git commit it was built from ("+changes" when the
+// tree differed from it; "unknown" without git), the CMake build type and whether the CUDA runner
+// is built in. Generated at build time (cmake/BuildInfo.cmake); shown by --version, the About
+// box, trace files and reports, so that a bug report says which build it came from.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace ws {
+
+struct BuildInfo {
+  const char* version;
+  const char* commit;
+  const char* build_type;
+  bool cuda;
+};
+
+const BuildInfo& Build();
+
+// "PROGRAM 0.1.0 (commit 0123456789ab, Release, CUDA runner built in)".
+std::string VersionLine(std::string_view program);
+
+}  // namespace ws
