@@ -18,18 +18,36 @@ foreach(lib ws_program_emu ws_program_cuda ws_kernel_timer)
     install(TARGETS ${lib} LIBRARY DESTINATION lib/warpscope)
   endif()
 endforeach()
+# A tree with the CUDA runner is for machines with this build's CUDA toolkit where it is here:
+# its runtimes keep the toolkit's library folder (libcudart, CUPTI), and nvcc is looked for where
+# the build found it, then on PATH (program_paths.cpp). setup.sh --package builds without it.
+if(WARPSCOPE_HAVE_CUDA)
+  message(STATUS "Warpscope: the install tree and package carry the CUDA runner; they need the "
+                 "CUDA toolkit of ${CUDAToolkit_LIBRARY_DIR}")
+  foreach(lib ws_program_cuda ws_kernel_timer)
+    if(TARGET ${lib})
+      set_target_properties(${lib} PROPERTIES INSTALL_RPATH
+                            "${CUDAToolkit_LIBRARY_DIR};${CUDAToolkit_LIBRARY_ROOT}/extras/CUPTI/lib64")
+    endif()
+  endforeach()
+endif()
 if(TARGET warpscope-rewrite)
   install(TARGETS warpscope-rewrite RUNTIME DESTINATION lib/warpscope)
 elseif(WARPSCOPE_REWRITER)
   install(PROGRAMS ${WARPSCOPE_REWRITER} DESTINATION lib/warpscope RENAME warpscope-rewrite)
 endif()
 
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/kernels/program/shim/ DESTINATION share/warpscope/shim)
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/kernels/api/ DESTINATION share/warpscope/api)
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/trace/device/ DESTINATION share/warpscope/device)
+# Dot files (.clang-format) stay behind.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/kernels/program/shim/ DESTINATION share/warpscope/shim
+        PATTERN ".*" EXCLUDE)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/kernels/api/ DESTINATION share/warpscope/api
+        PATTERN ".*" EXCLUDE)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/trace/device/ DESTINATION share/warpscope/device
+        PATTERN ".*" EXCLUDE)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/assets/lectures ${PROJECT_SOURCE_DIR}/assets/assignments
-        DESTINATION share/warpscope)
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/ DESTINATION share/warpscope/examples)
+        DESTINATION share/warpscope PATTERN ".*" EXCLUDE)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/ DESTINATION share/warpscope/examples
+        PATTERN ".*" EXCLUDE)
 
 if(TARGET warpscope)
   install(FILES ${ws_pkg}/org.warpscope.Warpscope.desktop DESTINATION share/applications)

@@ -2,6 +2,8 @@
 # Warpscope's one set-up step, for a fresh Debian 12 machine or one already set up:
 #   scripts/setup.sh           install what is missing, build, and start the app
 #   scripts/setup.sh --test    install what is missing, build, and run every test
+#   scripts/setup.sh --package install what is missing, build, and make the .deb a lab installs
+#                              (build/release/warpscope_VERSION_ARCH.deb; docs/BUILD.md)
 # Idempotent: packages already installed are skipped, the ImGui/ImPlot source package is
 # downloaded once into ~/.cache/warpscope, and builds are incremental. Uses sudo when not root.
 set -euo pipefail
@@ -9,6 +11,7 @@ cd "$(dirname "$0")/.."
 
 mode=run
 if [ "${1:-}" = "--test" ]; then mode=test; shift; fi
+if [ "${1:-}" = "--package" ]; then mode=package; shift; fi
 
 # Each stage's wall time, printed at the end (docs/BUILD.md states the budget per stage).
 stage_log=""
@@ -17,6 +20,14 @@ stage() {  # NAME: the stage that just ended
   stage_log+=$(printf '  %-28s %5d s' "$1" $((SECONDS - stage_start)))$'\n'
   stage_start=$SECONDS
 }
+# Printed however the script ends (a failing step stops it under set -e).
+print_stages() {
+  if [ -n "$stage_log" ]; then
+    echo "setup: time by stage (total $SECONDS s):"
+    printf '%s' "$stage_log"
+  fi
+}
+trap print_stages EXIT
 
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; fi
@@ -24,7 +35,8 @@ if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; fi
 # Debian packages: the toolchain, the GUI libraries, the test and benchmark frameworks, and Xvfb
 # for the GUI tests; clang 14's C++ API, with which Warpscope reads the user's own CUDA programs.
 # The CUDA toolkit is optional and not installed here. bubblewrap is the sandbox that
-# `warpscope-cli check` and `run --sandbox` run other people's programs in.
+# `warpscope-cli check` and `run --sandbox` run other people's programs in. desktop-file-utils and
+# appstream validate the package's desktop entry and AppStream file (tests/package).
 packages=(
   build-essential cmake ninja-build python3
   libglfw3-dev python3-glad libstb-dev nlohmann-json3-dev libcli11-dev
@@ -32,6 +44,7 @@ packages=(
   libgl-dev libgl1-mesa-dri xvfb xauth fonts-dejavu-core
   clang-14 libclang-14-dev llvm-14-dev
   bubblewrap
+  desktop-file-utils appstream
 )
 have_pip=no
 for py in python3 /usr/bin/python3; do
@@ -66,6 +79,9 @@ if [ "$mode" = test ] && ! nvidia-smi -L >/dev/null 2>&1; then
   cuda=OFF
   echo "setup: no GPU here: the tests are built without the CUDA runner (its tests would skip)"
 fi
+# The package is the emulator's (a lab's machines need no CUDA toolkit; the GPU backend is built
+# from source where there is one: scripts/gpu-build.sh).
+if [ "$mode" = package ]; then cuda=OFF; fi
 # The release and sanitizer presets build with Ninja (it keeps both cores busy across targets:
 # the sanitizer build in 6.5 min instead of Make's 9 on 2 cores). A build folder an older checkout
 # made with Make is started afresh: CMake refuses to change a folder's generator.
@@ -93,12 +109,17 @@ if [ "$mode" = test ]; then
   release_rc=0
   ctest --preset release --parallel "$jobs" || release_rc=$?
   stage "tests release"
-  echo "setup: time by stage (total $SECONDS s):"
-  printf '%s' "$stage_log"
   if [ "$asan_rc" -ne 0 ] || [ "$release_rc" -ne 0 ]; then
     echo "setup: tests failed (sanitizer build: exit $asan_rc, release build: exit $release_rc)" >&2
     exit 1
   fi
+  exit 0
+fi
+
+if [ "$mode" = package ]; then
+  (cd build/release && cpack -G DEB)
+  stage "package"
+  echo "setup: $(ls build/release/warpscope_*.deb): install it with  sudo apt install ./$(ls build/release/warpscope_*.deb)"
   exit 0
 fi
 

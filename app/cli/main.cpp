@@ -505,6 +505,7 @@ int RunOrCapture(Args& a, const std::string& name, const std::string& capture_to
 }  // namespace
 
 int main(int argc, char** argv) {
+  ws::SetBuild(ws::ThisBuild());
   CLI::App cli{"warpscope-cli: run Warpscope's lessons without a display."};
   cli.set_version_flag("--version", ws::VersionLine("warpscope-cli"));
   cli.require_subcommand(1);

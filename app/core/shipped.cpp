@@ -1,5 +1,12 @@
 #include "core/shipped.h"
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
 #include "core/capture.h"
 #include "warpscope/kernels/catalog.h"
 
@@ -16,6 +23,45 @@ std::filesystem::path ShippedFolder(std::string_view what) {
           (what == "examples" ? std::filesystem::path("examples")
                               : std::filesystem::path("assets") / what);
   return std::filesystem::is_directory(dir, ec) ? dir : std::filesystem::path();
+}
+
+std::string StartWarpscope(const std::vector<std::string>& args) {
+  // Everything the children use is made before fork: between fork and exec only async-signal-
+  // safe calls (this process has threads).
+  std::vector<std::string> owned = {"warpscope"};
+  owned.insert(owned.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& a : owned) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const pid_t child = fork();
+  if (child < 0) return "could not start Warpscope: fork: " + std::string(std::strerror(errno));
+  if (child == 0) {
+    setsid();
+    const pid_t grandchild = fork();
+    if (grandchild == 0) {
+      execv("/proc/self/exe", argv.data());
+      _exit(127);
+    }
+    _exit(grandchild < 0 ? 1 : 0);
+  }
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    return "could not start Warpscope: fork failed in its starter";
+  return "";
+}
+
+std::vector<std::filesystem::path> ShippedFiles(std::string_view what, std::string_view extension) {
+  std::vector<std::filesystem::path> files;
+  const std::filesystem::path folder = ShippedFolder(what);
+  std::error_code ec;
+  if (folder.empty()) return files;
+  for (const auto& e : std::filesystem::directory_iterator(folder, ec)) {
+    if (e.is_regular_file(ec) && e.path().extension() == extension) files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 Result<LessonRun> ShippedCapture(const std::string& lesson, const std::string& variant) {

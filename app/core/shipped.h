@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "warpscope/kernels/lesson_api.h"
 
@@ -23,6 +24,12 @@ extern const std::span<const EmbeddedFile> kEmbeddedFiles;  // generated (cmake/
 // (PREFIX/bin/warpscope): PREFIX/share/warpscope/WHAT; in the build tree, the source's
 // examples/ and assets/WHAT. Empty when the folder is not there.
 std::filesystem::path ShippedFolder(std::string_view what);
+// The files of ShippedFolder(what) whose names end in `extension` (".cu", ".toml"), by name.
+std::vector<std::filesystem::path> ShippedFiles(std::string_view what, std::string_view extension);
+
+// Starts this program (/proc/self/exe) again with `args`, detached (its own session, reaped by
+// init, not by this process): "" when it started, else why not.
+std::string StartWarpscope(const std::vector<std::string>& args);
 
 // The shipped capture of `lesson` and `variant` (assets/traces/LESSON-VARIANT.wstrace, else
 // LESSON.wstrace), marked as shipped, or why there is none.

@@ -69,6 +69,10 @@ Result<std::unique_ptr<GlWindow>> GlWindow::Create(int width, int height,
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
   glfwWindowHint(GLFW_DOUBLEBUFFER, GLFW_TRUE);
+  // X11's WM_CLASS, which the desktop entry names (StartupWMClass=warpscope), so that a dock
+  // groups the window under Warpscope's icon.
+  glfwWindowHintString(GLFW_X11_CLASS_NAME, "warpscope");
+  glfwWindowHintString(GLFW_X11_INSTANCE_NAME, "warpscope");
   GLFWwindow* window = glfwCreateWindow(width, height, title.c_str(), nullptr, nullptr);
   if (window == nullptr) {
     const std::string why = g_last_glfw_error;

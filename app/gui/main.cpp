@@ -281,6 +281,7 @@ int CheckArgs(const RawArgs& raw, ws::AppOptions& opt) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  ws::SetBuild(ws::ThisBuild());
   ws::AppOptions opt;
   CLI::App cli{"Warpscope: see what every GPU thread did."};
   cli.set_version_flag("--version", ws::VersionLine("warpscope"));

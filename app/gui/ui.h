@@ -124,6 +124,7 @@ class Ui {
   void DrawAboutWindow();
   void DrawOpenWindow();
   void DrawShippedExamples();
+  void DrawShippedLaunchMenu(const char* what, const char* flag);
   void RequestScreenshot(const std::string& panel_id, int delay_frames);
   void HandleShortcuts();
   void AdvancePlayback();

@@ -37,6 +37,14 @@ void Ui::DrawMainMenu() {
       show_open_ = true;
       open_program_ = false;
     }
+    if (ImGui::BeginMenu("Present a lecture")) {
+      DrawShippedLaunchMenu("lectures", "--lecture");
+      ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Open an assignment")) {
+      DrawShippedLaunchMenu("assignments", "--assignment");
+      ImGui::EndMenu();
+    }
     if (ImGui::MenuItem("Save screenshot", "F12")) RequestScreenshot("", 2);
     if (ImGui::BeginMenu("Screenshot folder")) {
       const std::string current =
@@ -291,28 +299,35 @@ void Ui::DrawOpenWindow() {
   ImGui::End();
 }
 
-// Under the path field: the example programs shipped with Warpscope (ShippedFolder), a click
+// Under the path field: the example programs shipped with Warpscope (ShippedFiles), a click
 // puts one's path in the field. Read once.
 void Ui::DrawShippedExamples() {
-  static const std::filesystem::path folder = ShippedFolder("examples");
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> n;
-    std::error_code ec;
-    if (folder.empty()) return n;
-    for (const auto& e : std::filesystem::directory_iterator(folder, ec)) {
-      if (e.path().extension() == ".cu") n.push_back(e.path().filename().string());
-    }
-    std::sort(n.begin(), n.end());
-    return n;
-  }();
-  if (names.empty()) return;
+  static const std::vector<std::filesystem::path> files = ShippedFiles("examples", ".cu");
+  if (files.empty()) return;
   ImGui::Separator();
-  ImGui::TextWrapped("Examples shipped with Warpscope (%s):", folder.string().c_str());
-  for (const std::string& name : names) {
-    const std::string path = (folder / name).string();
-    if (ImGui::Selectable(name.c_str(), path == open_path_))
-      std::snprintf(open_path_, sizeof open_path_, "%s", path.c_str());
+  ImGui::TextWrapped("Examples shipped with Warpscope (%s):",
+                     files.front().parent_path().string().c_str());
+  for (const std::filesystem::path& f : files) {
+    if (ImGui::Selectable(f.filename().string().c_str(), f.string() == open_path_))
+      std::snprintf(open_path_, sizeof open_path_, "%s", f.string().c_str());
   }
+}
+
+// File > Present a lecture / Open an assignment: the shipped ones (ShippedFiles), each started
+// as `warpscope --lecture FILE` (or --assignment) in a window of its own, so that what is open
+// here stays as it is.
+void Ui::DrawShippedLaunchMenu(const char* what, const char* flag) {
+  const std::vector<std::filesystem::path> files = ShippedFiles(what, ".toml");
+  if (files.empty()) ImGui::TextDisabled("none shipped with this build");
+  for (const std::filesystem::path& f : files) {
+    if (!ImGui::MenuItem(f.stem().string().c_str())) continue;
+    if (std::string err = StartWarpscope({flag, f.string()}); !err.empty())
+      Notify(err, true);
+    else
+      Notify("Opening " + f.filename().string() + " in a new window", false);
+  }
+  ImGui::Separator();
+  ImGui::TextDisabled("%s", files.empty() ? "" : files.front().parent_path().string().c_str());
 }
 
 void Ui::DrawAboutWindow() {

@@ -409,3 +409,23 @@ TEST(ShippedTraces, TheTwoH200MultiGpuCapturesAreConsistentWithTheModel) {
 
 }  // namespace
 }  // namespace ws
+
+namespace ws {
+namespace {
+
+// What the app's File menu and Open window offer (ShippedFiles): from the build tree the source's
+// examples/ and assets/; counted by hand there: 6 example programs, 5 lectures, 4 assignments.
+TEST(Shipped, TheExamplesLecturesAndAssignmentsAreListedByName) {
+  const auto examples = ShippedFiles("examples", ".cu");
+  ASSERT_EQ(examples.size(), 6u);
+  EXPECT_EQ(examples.front().filename(), "block_transpose.cu");
+  EXPECT_EQ(examples.back().filename(), "vecadd.cu");
+  const auto lectures = ShippedFiles("lectures", ".toml");
+  ASSERT_EQ(lectures.size(), 5u);
+  EXPECT_EQ(lectures.front().filename(), "kirk-hwu-ch4.toml");
+  EXPECT_EQ(ShippedFiles("assignments", ".toml").size(), 4u);
+  EXPECT_TRUE(ShippedFiles("nothing-of-that-name", ".toml").empty());
+}
+
+}  // namespace
+}  // namespace ws

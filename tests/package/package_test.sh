@@ -24,8 +24,8 @@ if ! (cd "$build" && cpack -G DEB -B "$work/pkg") > "$work/cpack.log" 2>&1; then
   echo "FAILED: cpack -G DEB"
   exit 1
 fi
-deb=$(ls "$work"/pkg/warpscope_*_amd64.deb 2> /dev/null | head -1)
-[[ -n $deb ]] || { ls "$work/pkg"; echo "FAILED: no warpscope_*_amd64.deb"; exit 1; }
+deb=$(ls "$work"/pkg/warpscope_*.deb 2> /dev/null | head -1)
+[[ -n $deb ]] || { ls "$work/pkg"; echo "FAILED: no warpscope_*.deb"; exit 1; }
 echo "package: $(basename "$deb"), $(du -k "$deb" | cut -f1) KiB"
 depends=$(dpkg-deb -f "$deb" Depends)
 echo "Depends: $depends"
@@ -77,19 +77,19 @@ else
 fi
 
 # 2. From the unpacked tree, the source and build folders hidden (and a CUDA toolkit).
-# A CUDA toolkit installed here is hidden too: a lab machine may have none, and clang then parses
-# a launch differently (it assumes an old CUDA; ws_program.h declares both forms).
+# A CUDA toolkit in its usual places is hidden too (a lab machine may have none, and clang then
+# parses a launch differently: it assumes an old CUDA; ws_program.h declares both forms), and
+# PATH keeps only the system's folders, so that no other nvcc is found either.
 hidden=(--tmpfs "$src" --tmpfs "$build")
-for toolkit in /usr/local/cuda /opt/cuda; do
+for toolkit in /usr/local/cuda /opt/cuda /usr/lib/cuda; do
   real=$(readlink -f "$toolkit" 2> /dev/null) && [[ -d $real ]] && hidden+=(--tmpfs "$real")
 done
-hide=()
-if bwrap --bind / / --dev /dev --proc /proc "${hidden[@]}" true 2> /dev/null; then
-  hide=(bwrap --bind / / --dev /dev --proc /proc "${hidden[@]}" --)
-  echo "hidden from the installed programs: ${hidden[*]}"
-else
-  echo "note: bubblewrap cannot run here: the source and build folders stay visible"
+if ! bwrap --bind / / --dev /dev --proc /proc "${hidden[@]}" true 2> /dev/null; then
+  echo "SKIPPED: bubblewrap cannot run here, so the source and build folders cannot be hidden"
+  exit 77
 fi
+hide=(bwrap --bind / / --dev /dev --proc /proc "${hidden[@]}" --setenv PATH /usr/bin:/bin --)
+echo "hidden from the installed programs: ${hidden[*]}"
 export XDG_CACHE_HOME="$work/cache" XDG_CONFIG_HOME="$work/config"
 version=$("${hide[@]}" "$usr/bin/warpscope-cli" --version 2>&1)
 echo "$version"

@@ -219,6 +219,10 @@ Result<LessonRun> LessonRunOfTrace(TraceContents c, const std::filesystem::path&
       }
     }
     cap.captured_at = h.at("captured_at").get<std::string>();
+    if (h.contains("warpscope_version") && h["warpscope_version"].is_string())
+      cap.warpscope_version = h["warpscope_version"].get<std::string>();
+    if (h.contains("warpscope_commit") && h["warpscope_commit"].is_string())
+      cap.warpscope_commit = h["warpscope_commit"].get<std::string>();
     cap.source_file = h.value("source_file", "");
     cap.source = h.value("source", "");
     if (h.contains("gpu") && h["gpu"].is_object()) cap.gpu = h["gpu"];

@@ -206,7 +206,9 @@ nlohmann::json LessonJson(const LessonRun& run) {
   if (run.capture)
     j["capture"] = {{"file", run.capture->file},
                     {"captured_at", run.capture->captured_at},
-                    {"shipped", run.capture->shipped}};
+                    {"shipped", run.capture->shipped},
+                    {"warpscope_version", run.capture->warpscope_version},
+                    {"warpscope_commit", run.capture->warpscope_commit}};
   if (run.has_launch()) {
     const LaunchTrace& m = run.main_launch();
     j["truncated"] = m.truncated;
@@ -241,7 +243,12 @@ std::string MetricsText(const nlohmann::json& metrics) {
   std::ostringstream o;
   for (auto it = metrics.begin(); it != metrics.end(); ++it) {
     std::string text = it->dump();
-    if (text.size() > 100) text = text.substr(0, 97) + "...";  // graphs: see --json
+    if (text.size() > 100) {  // graphs: see --json
+      // Cut in place: `text.substr(0, 97) + "..."` trips GCC 12's false -Warray-bounds on the
+      // moved string once inlined (seen at -O3 with the precompiled headers).
+      text.resize(97);
+      text += "...";
+    }
     o << "  " << it.key() << ": " << text << "\n";
   }
   return o.str();

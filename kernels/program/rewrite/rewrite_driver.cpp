@@ -215,9 +215,18 @@ std::string Escape(const std::string& s) {
 // clang's own headers (stddef.h and the like): where the build found clang 14, unless
 // WARPSCOPE_CLANG_RESOURCE_DIR names another place (a GPU server given the rewriter and clang's
 // libraries unpacked in a folder, not installed: scripts/gpu-programs.sh).
+// An installed rewriter on a machine whose clang 14 is a later point release than the build's
+// (clang/14.0.6 then another folder) takes the one folder of LLVM_DIR/lib/clang there is.
 static std::string ResourceDir() {
   const char* dir = std::getenv("WARPSCOPE_CLANG_RESOURCE_DIR");
-  return dir != nullptr && *dir != '\0' ? dir : WS_CLANG_RESOURCE_DIR;
+  if (dir != nullptr && *dir != '\0') return dir;
+  std::error_code ec;
+  const std::filesystem::path built = WS_CLANG_RESOURCE_DIR;
+  if (std::filesystem::is_directory(built / "include", ec)) return built.string();
+  for (const auto& e : std::filesystem::directory_iterator(built.parent_path(), ec)) {
+    if (std::filesystem::is_directory(e.path() / "include", ec)) return e.path().string();
+  }
+  return built.string();
 }
 
 // A CUDA unit as the rewriter reads it, and as the shim is precompiled for it (the two must

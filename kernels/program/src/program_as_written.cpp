@@ -3,9 +3,7 @@
 // (program_internal.h declares what program.cpp calls).
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -17,35 +15,6 @@
 
 namespace ws::prog_internal {
 namespace {
-
-// The nvcc that reports a program's registers (ptxas's report): the CUDA build's; else the one
-// found when Warpscope was built, or, where that is not there (an installed package on a lab
-// machine: Debian's nvidia-cuda-toolkit puts nvcc in /usr/bin), the first on PATH; none: the
-// registers are not known.
-std::string ResourcesNvcc() {
-#if defined(WS_PROGRAM_NVCC)
-  return WS_PROGRAM_NVCC;
-#else
-  static const std::string nvcc = [] {
-    std::error_code ec;
-#if defined(WS_PROGRAM_RESOURCES_NVCC)
-    if (std::filesystem::exists(WS_PROGRAM_RESOURCES_NVCC, ec))
-      return std::string(WS_PROGRAM_RESOURCES_NVCC);
-#endif
-    const char* path = std::getenv("PATH");
-    std::string dirs = path != nullptr ? path : "";
-    for (std::size_t at = 0; at <= dirs.size();) {
-      const std::size_t end = std::min(dirs.find(':', at), dirs.size());
-      const std::filesystem::path candidate =
-          std::filesystem::path(dirs.substr(at, end - at)) / "nvcc";
-      if (end > at && access(candidate.c_str(), X_OK) == 0) return candidate.string();
-      at = end + 1;
-    }
-    return std::string();
-  }();
-  return nvcc;
-#endif
-}
 
 // nvcc on the program as written (no Warpscope in it), for `arch`, with its defines and include
 // folders, then `extra`; and the name its output is cached under (from everything the compile
@@ -93,7 +62,7 @@ std::map<std::string, KernelResources, std::less<>> CompilerResources(
     const std::vector<Unit>& units, const std::vector<std::filesystem::path>& include_dirs,
     const std::vector<std::string>& defines, const std::string& arch, const std::string& key_text,
     const std::filesystem::path& cache) {
-  const std::string nvcc = ResourcesNvcc();
+  const std::string nvcc = Paths().resources_nvcc;
   if (nvcc.empty()) return {};
   const AsWritten w =
       NvccAsWritten(nvcc, arch, {"-cubin", "--resource-usage"}, defines, include_dirs, key_text);
@@ -138,7 +107,7 @@ std::filesystem::path BuildPlainOnGpu(const std::vector<Unit>& units,
                                       const std::string& key_text,
                                       const std::filesystem::path& cache, std::string* failure) {
   const AsWritten w =
-      NvccAsWritten(WS_PROGRAM_NVCC, "native", {}, defines, include_dirs, key_text + "\nplain");
+      NvccAsWritten(Paths().nvcc, "native", {}, defines, include_dirs, key_text + "\nplain");
   const std::filesystem::path exe = cache / (w.name + ".plain.bin");
   std::error_code ec;
   if (UseCached(exe)) return exe;

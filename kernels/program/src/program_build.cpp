@@ -218,7 +218,11 @@ bool Commands(ProgramJob& job) {
     // a thread: the recorder's code (and the dynamic instances) must not make a 1024-thread
     // block fail to launch (cudaErrorLaunchOutOfResources) where the program as written
     // launches; spills cost the recording run only (the timings come from the plain run).
-    job.cmd = {WS_PROGRAM_NVCC,
+    if (Paths().nvcc.empty())
+      return CompileFailure(job, "nvcc is not where this Warpscope was built with it (" +
+                                     std::string(WS_PROGRAM_NVCC) +
+                                     ") and none is on PATH: install the CUDA toolkit");
+    job.cmd = {Paths().nvcc,
                "-std=c++17",
                "-O2",
                "-lineinfo",
@@ -244,7 +248,10 @@ bool Commands(ProgramJob& job) {
   }
   if (job.options.backend != "emu")
     return CompileFailure(job, "unknown backend '" + job.options.backend + "': emu or cuda");
-  job.cmd = {WS_PROGRAM_CXX};
+  if (Paths().cxx.empty())
+    return CompileFailure(job, "no C++ compiler: " + std::string(WS_PROGRAM_CXX) +
+                                   " is not there and no c++ is on PATH (install g++)");
+  job.cmd = {Paths().cxx};
   for (const std::string& f : SplitFlags(WS_PROGRAM_FLAGS)) job.cmd.push_back(f);
   job.cmd.insert(job.cmd.end(), {"-w", "-I", Paths().shim});
   job.link = {"-L", Paths().runtime, "-Wl,-rpath," + Paths().runtime, "-lws_program_emu"};

@@ -17,11 +17,16 @@ namespace ws::prog_internal {
 
 // Where the runner's own files are: the build tree's, or an installed tree's beside the running
 // executable (program_paths.cpp). `api` and `record`: the recording headers a GPU build includes.
+// The compilers: `cxx` for the emulator, `nvcc` for a GPU (the CUDA build), `resources_nvcc` for
+// ptxas's report on the program as written (empty: none found, the registers are not known).
 struct ProgramPaths {
-  bool installed = false;
   std::string shim, runtime, rewriter, api, record, kernel_timer;
+  std::string cxx, nvcc, resources_nvcc;
 };
 const ProgramPaths& Paths();
+
+// `built` when it is an executable file, else the first `name` on PATH, else "".
+std::string FindTool(const std::string& built, const std::string& name);
 
 // One translation unit of a program: its name as shown, folder and text (defines applied).
 struct Unit {

@@ -3,6 +3,10 @@
 // anywhere), beside the running executable: PREFIX/bin/warpscope-cli finds its shim in
 // PREFIX/share/warpscope and its runtime and rewriter in PREFIX/lib/warpscope. Nothing of the
 // source or build folder is needed once installed.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
 #include <system_error>
 
 #include "program_internal.h"
@@ -27,9 +31,21 @@ std::filesystem::path InstalledPrefix() {
 
 ProgramPaths Find() {
   ProgramPaths p;
+  // The compilers where this build found them, else (an installed tree on another machine: a
+  // package built with another compiler's path, Debian's nvcc in /usr/bin) on PATH.
+  p.cxx = FindTool(WS_PROGRAM_CXX, "c++");
+#if defined(WS_PROGRAM_NVCC)
+  p.nvcc = FindTool(WS_PROGRAM_NVCC, "nvcc");
+#elif defined(WS_PROGRAM_RESOURCES_NVCC)
+  p.resources_nvcc = FindTool(WS_PROGRAM_RESOURCES_NVCC, "nvcc");
+#else
+  p.resources_nvcc = FindTool("", "nvcc");
+#endif
+#if defined(WS_PROGRAM_NVCC)
+  p.resources_nvcc = p.nvcc;
+#endif
   if (const std::filesystem::path prefix = InstalledPrefix(); !prefix.empty()) {
     const std::filesystem::path share = prefix / "share/warpscope", lib = prefix / "lib/warpscope";
-    p.installed = true;
     p.shim = (share / "shim").string();
     p.api = (share / "api").string();
     p.record = (share / "device").string();
@@ -54,6 +70,19 @@ ProgramPaths Find() {
 }
 
 }  // namespace
+
+std::string FindTool(const std::string& built, const std::string& name) {
+  if (!built.empty() && access(built.c_str(), X_OK) == 0) return built;
+  const char* path = std::getenv("PATH");
+  const std::string dirs = path != nullptr ? path : "";
+  for (std::size_t at = 0; at <= dirs.size();) {
+    const std::size_t end = std::min(dirs.find(':', at), dirs.size());
+    const std::filesystem::path candidate = std::filesystem::path(dirs.substr(at, end - at)) / name;
+    if (end > at && access(candidate.c_str(), X_OK) == 0) return candidate.string();
+    at = end + 1;
+  }
+  return "";
+}
 
 const ProgramPaths& Paths() {
   static const ProgramPaths paths = Find();

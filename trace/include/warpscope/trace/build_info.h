@@ -16,7 +16,15 @@ struct BuildInfo {
   bool cuda;
 };
 
+// This process's build, as its main() set it (SetBuild); before that, or in a program that
+// never sets it, the version with commit and build type "unknown".
 const BuildInfo& Build();
+void SetBuild(const BuildInfo& info);
+
+// The build info generated for this build (ws_build_info, cmake/BuildInfo.cmake): linked only
+// into the programs, which pass it to SetBuild, so that a new commit relinks them and nothing
+// else (the libraries, the rewriter and the lessons it generates stay as they are).
+const BuildInfo& ThisBuild();
 
 // "PROGRAM 0.1.0 (commit 0123456789ab, Release, CUDA runner built in)".
 std::string VersionLine(std::string_view program);

@@ -236,6 +236,9 @@ struct LessonRun {
   struct Capture {
     std::string file;         // the .wstrace it came from
     std::string captured_at;  // "2026-11-22T03:15:00Z"
+    // The Warpscope that wrote it (header "warpscope_version", "warpscope_commit"; "" in files
+    // from before they were written).
+    std::string warpscope_version, warpscope_commit;
     std::string source_file;  // the kernel file's name, and its text as captured
     std::string source;
     nlohmann::json gpu;  // the capturing GPU's properties (null for an emulator capture)
