@@ -28,6 +28,10 @@ std::filesystem::path ShippedFolder(std::string_view what) {
 std::string StartWarpscope(const std::vector<std::string>& args) {
   // Everything the children use is made before fork: between fork and exec only async-signal-
   // safe calls (this process has threads).
+  // By its own path, not /proc/self/exe: the new process is then named warpscope, not "exe".
+  std::error_code ec;
+  const std::string exe = std::filesystem::read_symlink("/proc/self/exe", ec).string();
+  if (ec) return "could not start Warpscope: /proc/self/exe: " + ec.message();
   std::vector<std::string> owned = {"warpscope"};
   owned.insert(owned.end(), args.begin(), args.end());
   std::vector<char*> argv;
@@ -39,7 +43,7 @@ std::string StartWarpscope(const std::vector<std::string>& args) {
     setsid();
     const pid_t grandchild = fork();
     if (grandchild == 0) {
-      execv("/proc/self/exe", argv.data());
+      execv(exe.c_str(), argv.data());
       _exit(127);
     }
     _exit(grandchild < 0 ? 1 : 0);

@@ -27,7 +27,7 @@ std::filesystem::path ShippedFolder(std::string_view what);
 // The files of ShippedFolder(what) whose names end in `extension` (".cu", ".toml"), by name.
 std::vector<std::filesystem::path> ShippedFiles(std::string_view what, std::string_view extension);
 
-// Starts this program (/proc/self/exe) again with `args`, detached (its own session, reaped by
+// Starts this program (its own executable) again with `args`, detached (its own session, reaped by
 // init, not by this process): "" when it started, else why not.
 std::string StartWarpscope(const std::vector<std::string>& args);
 
