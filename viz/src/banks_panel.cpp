@@ -168,7 +168,7 @@ class BanksPanel : public Panel {
     const int label_step =
         AxisLabelStep(cell, ImGui::CalcTextSize(std::to_string(banks - 1).c_str()).x, font * 0.4f);
     for (int b = 0; b < banks; b += label_step) {
-      char num[4];
+      char num[12];  // any int: GCC 12 at -O0 cannot bound b (-Wformat-truncation)
       std::snprintf(num, sizeof num, "%d", b);
       dl->AddText(ImVec2(o.x + label_w + static_cast<float>(b) * cell, o.y), palette::TextDim(),
                   num);
