@@ -9,15 +9,15 @@
 
 #include "core/capture.h"
 #include "warpscope/kernels/catalog.h"
+#include "warpscope/trace/build_info.h"
 
 namespace ws {
 
 std::filesystem::path ShippedFolder(std::string_view what) {
   std::error_code ec;
-  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
   std::filesystem::path dir;
-  if (!ec && exe.parent_path().filename() == "bin")
-    dir = exe.parent_path().parent_path() / "share/warpscope" / what;
+  if (const std::filesystem::path prefix = InstalledPrefix(); !prefix.empty())
+    dir = prefix / "share/warpscope" / what;
   if (dir.empty() || !std::filesystem::is_directory(dir, ec))
     dir = std::filesystem::path(WARPSCOPE_SOURCE_DIR) /
           (what == "examples" ? std::filesystem::path("examples")

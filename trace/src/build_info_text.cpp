@@ -18,6 +18,15 @@ void SetBuild(const BuildInfo& info) {
   Current() = info;
 }
 
+std::filesystem::path InstalledPrefix() {
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec || exe.parent_path().filename() != "bin") return {};
+  const std::filesystem::path prefix = exe.parent_path().parent_path();
+  return std::filesystem::is_directory(prefix / "share/warpscope", ec) ? prefix
+                                                                       : std::filesystem::path();
+}
+
 std::string VersionLine(std::string_view program) {
   const BuildInfo& b = Build();
   std::string line(program);

@@ -10,20 +10,19 @@
 #include <system_error>
 
 #include "program_internal.h"
+#include "warpscope/trace/build_info.h"
 
 namespace ws::prog_internal {
 
 namespace {
 
-// PREFIX when this process runs from an installed tree (PREFIX/bin/NAME with the shim and the
-// emulator's runtime where the install puts them), else empty.
-std::filesystem::path InstalledPrefix() {
+// PREFIX when this process runs from an installed tree whose shim and emulator runtime are
+// where the install puts them, else empty.
+std::filesystem::path InstalledProgramPrefix() {
+  const std::filesystem::path prefix = InstalledPrefix();
   std::error_code ec;
-  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) return {};
-  const std::filesystem::path prefix = exe.parent_path().parent_path();
-  if (exe.parent_path().filename() != "bin") return {};
-  if (!std::filesystem::exists(prefix / "share/warpscope/shim/ws_program.h", ec) ||
+  if (prefix.empty() ||
+      !std::filesystem::exists(prefix / "share/warpscope/shim/ws_program.h", ec) ||
       !std::filesystem::exists(prefix / "lib/warpscope/libws_program_emu.so", ec))
     return {};
   return prefix;
@@ -44,7 +43,7 @@ ProgramPaths Find() {
 #if defined(WS_PROGRAM_NVCC)
   p.resources_nvcc = p.nvcc;
 #endif
-  if (const std::filesystem::path prefix = InstalledPrefix(); !prefix.empty()) {
+  if (const std::filesystem::path prefix = InstalledProgramPrefix(); !prefix.empty()) {
     const std::filesystem::path share = prefix / "share/warpscope", lib = prefix / "lib/warpscope";
     p.shim = (share / "shim").string();
     p.api = (share / "api").string();

@@ -4,6 +4,7 @@
 // box, trace files and reports, so that a bug report says which build it came from.
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <string_view>
 
@@ -25,6 +26,10 @@ void SetBuild(const BuildInfo& info);
 // into the programs, which pass it to SetBuild, so that a new commit relinks them and nothing
 // else (the libraries, the rewriter and the lessons it generates stay as they are).
 const BuildInfo& ThisBuild();
+
+// PREFIX when this process runs from an installed tree (PREFIX/bin/NAME beside
+// PREFIX/share/warpscope: the .deb, or `cmake --install` anywhere), else empty (the build tree).
+std::filesystem::path InstalledPrefix();
 
 // "PROGRAM 0.1.0 (commit 0123456789ab, Release, CUDA runner built in)".
 std::string VersionLine(std::string_view program);
