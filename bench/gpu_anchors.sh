@@ -15,6 +15,9 @@ out=${1:?usage: gpu_anchors.sh OUT_DIR [REPEATS]}
 repeats=${2:-3}
 mkdir -p "$out"
 export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu:$PWD/.deps/root/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# The rewriter a program run calls needs clang 14's libraries (.deps/clangdebs).
+# shellcheck source=scripts/gpu-env.sh
+source scripts/gpu-env.sh
 cli=$PWD/build/headless/app/warpscope-cli
 src=bench/programs/matmul_tiled_1024.cu
 txt="$out/anchors.txt"

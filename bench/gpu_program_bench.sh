@@ -14,6 +14,9 @@ n=${2:-4096}
 old=${3:-}
 mkdir -p "$out"
 export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu:$PWD/.deps/root/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# The rewriter a program run calls needs clang 14's libraries (.deps/clangdebs).
+# shellcheck source=scripts/gpu-env.sh
+source scripts/gpu-env.sh
 cli=$PWD/build/headless/app/warpscope-cli
 shim=kernels/program/shim/ws_program_cuda.h
 measure() {  # LABEL

@@ -1,0 +1,209 @@
+// What a recorded access costs on the GPU: a stride-1 copy of 2^24 floats (the capture bench's
+// first case, one load and one store a thread, 1,024 threads a block), its two accesses recorded
+// the way a lesson's are (ws::dev::RecordAccess with the tally on and blocks 0-3 kept), against
+// the copy uninstrumented, the recorder built in but off, and the program shim's steps before the
+// recorder (its region search, its dynamic instance). A first version also timed the recorder's
+// steps one by one, cut short by hand; two of them never finished on an H200 (killed at 8 s), so
+// they are gone.
+// A standalone program (nvcc only, no CMake build), so that a short device call can compare
+// recorder designs: bench/gpu_tally_micro.sh builds and runs it.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "warpscope/kernels/ws_cuda_device.h"
+
+namespace {
+
+constexpr std::uint64_t kLoadKey =
+    ws::MakeSiteKey(ws::MakePlace(0x1234, 10), ws::kKeyGlobal, ws::kKeyLoad, 4, 1);
+constexpr std::uint64_t kStoreKey =
+    ws::MakeSiteKey(ws::MakePlace(0x1234, 10), ws::kKeyGlobal, ws::kKeyStore, 4, 0);
+
+__global__ void Copy(float* out, const float* in, int stride) {
+  const unsigned xid = (blockIdx.x * blockDim.x + threadIdx.x) * stride;
+  ws::dev::RecordAccess(kLoadKey, xid * 4);
+  const float v = in[xid];
+  ws::dev::RecordAccess(kStoreKey, xid * 4);
+  out[xid] = v;
+}
+
+// The program shim's steps before the recorder (ws_program_cuda.h's RecordDevice): the address's
+// region by binary search over the launch's table (8 regions here, the buffer's the fifth), and
+// with kInstance the thread's dynamic instance, read from its slot in device memory.
+struct Regions {
+  const unsigned long long* begin;
+  const unsigned long long* end;
+  const unsigned* key;
+  const unsigned* instance;
+  unsigned count;
+};
+template <bool kInstance>
+__device__ __forceinline__ void RecordLikeAProgram(const Regions& g, const void* p,
+                                                   unsigned key_op) {
+  const auto addr = reinterpret_cast<unsigned long long>(p);
+  unsigned lo = 0, hi = g.count;
+  while (lo < hi) {
+    const unsigned mid = (lo + hi) / 2;
+    if (g.begin[mid] <= addr) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  if (lo == 0 || addr + 4 > g.end[lo - 1]) return;
+  const std::uint64_t key =
+      ws::MakeSiteKey(ws::MakePlace(0x1234, 10), ws::kKeyGlobal, key_op, 4, g.key[lo - 1]);
+  unsigned long long instance = 0;
+  if (kInstance) {
+    const unsigned long long t =
+        blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
+    instance = (1ull << 32) | g.instance[t];
+  }
+  ws::dev::RecordAccess(key, static_cast<unsigned>(addr - g.begin[lo - 1]), instance);
+}
+template <bool kInstance>
+__global__ void ProgramCopy(float* out, const float* in, int stride, Regions g) {
+  const unsigned xid = (blockIdx.x * blockDim.x + threadIdx.x) * stride;
+  RecordLikeAProgram<kInstance>(g, in + xid, ws::kKeyLoad);
+  const float v = in[xid];
+  RecordLikeAProgram<kInstance>(g, out + xid, ws::kKeyStore);
+  out[xid] = v;
+}
+
+__global__ void Plain(float* out, const float* in, int stride) {
+  const unsigned xid = (blockIdx.x * blockDim.x + threadIdx.x) * stride;
+  out[xid] = in[xid];
+}
+
+#define CHECK(x)                                                                      \
+  do {                                                                                \
+    cudaError_t e = (x);                                                              \
+    if (e != cudaSuccess) {                                                           \
+      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
+      std::exit(1);                                                                   \
+    }                                                                                 \
+  } while (0)
+
+template <typename T>
+T* Alloc(std::size_t count) {
+  T* p = nullptr;
+  CHECK(cudaMalloc(&p, count * sizeof(T)));
+  CHECK(cudaMemset(p, 0, count * sizeof(T)));
+  return p;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const unsigned threads = 1024, blocks = argc > 1 ? std::atoi(argv[1]) : 16384;
+  const std::size_t n = std::size_t{threads} * blocks, warps = n / 32;
+  float* in = Alloc<float>(n);
+  float* out = Alloc<float>(n);
+  const unsigned capacity = 1u << 13;
+  ws::dev::RecorderState st{};
+  st.mode = ws::dev::kRecord;
+  st.threads_per_block = threads;
+  st.warps_per_block = threads / 32;
+  st.warp_state = Alloc<unsigned long long>(warps);
+  st.pool_words = warps * ws::dev::kFirstChunkWords + (std::size_t{1} << 24);
+  st.words = Alloc<unsigned>(st.pool_words);
+  st.pool_next = Alloc<unsigned long long>(1);
+  st.sm_state = Alloc<unsigned long long>(ws::dev::kSmSlots * ws::dev::kSmSlotStride);
+  st.super_words = 1u << 18;
+  st.max_chunk_class = 11;
+  st.first_chunks = 1;
+  st.overflow = Alloc<unsigned>(2);
+  st.files = Alloc<const char*>(ws::dev::kDeviceFileTags);
+  st.tally_keys = Alloc<unsigned long long>(capacity);
+  st.tally_shapes = Alloc<unsigned>(std::size_t{capacity} * ws::dev::kTallyShapeWords);
+  st.tally_counts = Alloc<unsigned long long>(std::size_t{capacity} * ws::dev::kTallySpread);
+  st.tally_full = Alloc<unsigned>(1);
+  st.warp_tallied = Alloc<unsigned char>(warps);
+  st.tally_capacity = capacity;
+  st.kept_count = 4;
+  for (unsigned k = 0; k < 4; ++k) st.kept[k] = k;
+  cudaEvent_t a, b;
+  CHECK(cudaEventCreate(&a));
+  CHECK(cudaEventCreate(&b));
+  const int only = argc > 2 ? std::atoi(argv[2]) : -1;  // one step alone (a process each)
+  int index = -1;
+  auto time2 = [&](const char* label, auto launch, auto kernel, int mode) {
+    if (++index != only && only >= 0) return 0.0f;
+    std::printf("... %s\n", label);
+    std::fflush(stdout);
+    st.mode = mode;
+    CHECK(cudaMemcpyToSymbol(ws_recorder_state, &st, sizeof st));
+    std::vector<float> ms;
+    for (int i = 0; i < 15; ++i) {
+      CHECK(cudaMemset(st.first_chunks ? st.words : st.words, 0,
+                       warps * ws::dev::kFirstChunkWords * 4));
+      CHECK(cudaMemset(st.warp_state, 0, warps * 8));
+      CHECK(cudaMemset(st.pool_next, 0, 8));
+      CHECK(cudaMemset(st.warp_tallied, 0, warps));
+      CHECK(cudaEventRecord(a));
+      launch(out, in, 1);
+      CHECK(cudaEventRecord(b));
+      CHECK(cudaEventSynchronize(b));
+      CHECK(cudaGetLastError());
+      float t = 0;
+      CHECK(cudaEventElapsedTime(&t, a, b));
+      ms.push_back(t);
+    }
+    std::sort(ms.begin(), ms.end());
+    cudaFuncAttributes attr{};
+    CHECK(cudaFuncGetAttributes(&attr, kernel));
+    std::printf("%-34s %8.4f ms  (min %.4f)  %3d registers\n", label, ms[ms.size() / 2], ms[0],
+                attr.numRegs);
+    std::fflush(stdout);
+    return ms[ms.size() / 2];
+  };
+  auto time = [&](const char* label, auto kernel, int mode) {
+    return time2(
+        label, [=](float* o, const float* i, int s) { kernel<<<blocks, threads>>>(o, i, s); },
+        kernel, mode);
+  };
+  std::printf("stride-1 copy, %zu floats, %u threads a block, %u blocks\n", n, threads, blocks);
+  const float plain = time("plain", Plain, ws::dev::kOff);
+  time("recorder built in, off", Copy, ws::dev::kOff);
+  const float real = time("recorded (tally, blocks 0-3 kept)", Copy, ws::dev::kRecord);
+  if (only < 0) std::printf("recorded / plain: %.2fx\n", real / plain);
+  // A program's: 8 regions (the two buffers among 6 others), each thread's instance slot.
+  std::vector<unsigned long long> begin(8), end(8);
+  std::vector<unsigned> key(8);
+  for (unsigned k = 0; k < 8; ++k) {
+    begin[k] = 0x1000 + k * 0x100000ull;
+    end[k] = begin[k] + 0x1000;
+    key[k] = k;
+  }
+  begin[4] = reinterpret_cast<unsigned long long>(in);
+  end[4] = begin[4] + n * 4;
+  begin[5] = reinterpret_cast<unsigned long long>(out);
+  end[5] = begin[5] + n * 4;
+  std::vector<std::size_t> order(8);
+  for (std::size_t k = 0; k < 8; ++k) order[k] = k;
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t x, std::size_t y) { return begin[x] < begin[y]; });
+  std::vector<unsigned long long> b2, e2;
+  std::vector<unsigned> k2;
+  for (std::size_t k : order) b2.push_back(begin[k]), e2.push_back(end[k]), k2.push_back(key[k]);
+  Regions g{};
+  unsigned long long* bd = Alloc<unsigned long long>(8);
+  unsigned long long* ed = Alloc<unsigned long long>(8);
+  unsigned* kd = Alloc<unsigned>(8);
+  CHECK(cudaMemcpy(bd, b2.data(), 64, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(ed, e2.data(), 64, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(kd, k2.data(), 32, cudaMemcpyHostToDevice));
+  g.begin = bd, g.end = ed, g.key = kd, g.count = 8;
+  g.instance = Alloc<unsigned>(n);
+  auto with = [&](auto kernel) {
+    return [=](float* o, const float* i, int s) { kernel<<<blocks, threads>>>(o, i, s, g); };
+  };
+  time2("program: regions", with(ProgramCopy<false>), ProgramCopy<false>, ws::dev::kRecord);
+  time2("program: regions + instance", with(ProgramCopy<true>), ProgramCopy<true>,
+        ws::dev::kRecord);
+  return 0;
+}
