@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <future>
 
 #include "program_job.h"
@@ -237,6 +238,18 @@ bool Commands(ProgramJob& job) {
                Paths().record,
                "-I",
                Paths().shim + "/gpu"};
+    // WS_GPU_MAXRREGCOUNT (16-255): another cap, for measuring what the recorder's registers
+    // cost (docs/GPU.md: at 48 registers a 1,024-thread block runs alone on its SM). The compile
+    // cache keys on the command, so each cap is a build of its own.
+    if (const char* cap = std::getenv("WS_GPU_MAXRREGCOUNT"); cap != nullptr && *cap != '\0') {
+      char* end = nullptr;
+      const long n = std::strtol(cap, &end, 10);
+      if (*end != '\0' || n < 16 || n > 255)
+        return CompileFailure(job, "WS_GPU_MAXRREGCOUNT is '" + std::string(cap) +
+                                       "': a register count from 16 to 255");
+      std::replace(job.cmd.begin(), job.cmd.end(), std::string("-maxrregcount=64"),
+                   "-maxrregcount=" + std::to_string(n));
+    }
     job.link = {"-L", Paths().runtime, "-Xlinker=-rpath," + Paths().runtime, "-lws_program_cuda"};
     return true;
 #else
