@@ -70,6 +70,106 @@ __global__ void CopyWholeWarp(float* out, const float* in, int stride) {
   out[xid] = v;
 }
 
+// A second prototype: the whole-warp road with each block's shapes counted in shared memory.
+// A request whose shape the block has seen adds 1 to the block's own counter (a shared atomic)
+// instead of probing the device's table and adding there (a load and an atomic in L2); the
+// block's first request of a shape goes to the device's table as today (Tally: its offsets
+// written when the shape is new everywhere). The block's last thread to leave adds the block's
+// counts to the device's table. In the recorder the rewriter would open the block's table at the
+// kernel's top and close it in a destructor (every return); here the kernel does both by hand.
+struct BlockShapes {
+  unsigned long long hash[32];  // 0: free
+  unsigned count[32];
+  unsigned left;  // threads that have left
+};
+__device__ __forceinline__ BlockShapes& Shapes() {
+  __shared__ BlockShapes shapes;
+  return shapes;
+}
+__device__ __forceinline__ void OpenBlockShapes() {
+  BlockShapes& b = Shapes();
+  const unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  if (t < 32) {
+    b.hash[t] = 0;
+    b.count[t] = 0;
+  }
+  if (t == 0) b.left = 0;
+  __syncthreads();
+}
+__device__ __forceinline__ void CloseBlockShapes() {
+  using namespace ws::dev;
+  const RecorderState& r = ws_recorder_state;
+  BlockShapes& b = Shapes();
+  __threadfence_block();
+  const unsigned threads = blockDim.x * blockDim.y * blockDim.z;
+  if (atomicAdd(&b.left, 1u) != threads - 1) return;
+  __threadfence_block();
+  const unsigned m = r.tally_capacity - 1u;
+  for (unsigned e = 0; e < 32; ++e) {
+    const unsigned n = b.count[e];
+    if (n == 0) continue;
+    const unsigned long long h = b.hash[e];
+    unsigned i = static_cast<unsigned>(h >> 32) & m;
+    for (unsigned probe = 0; probe < kTallyProbes; ++probe, i = (i + 1u) & m) {
+      if (r.tally_keys[i] == h) {
+        atomicAdd(r.tally_counts + std::size_t{i} * kTallySpread + (SmId() & (kTallySpread - 1u)),
+                  static_cast<unsigned long long>(n));
+        break;
+      }
+    }
+  }
+}
+__device__ __forceinline__ void RecordBlockShapes(std::uint64_t key, std::uint32_t offset) {
+  using namespace ws::dev;
+  const RecorderState& r = ws_recorder_state;
+  int same = 0;
+  if (r.mode == kRecord && __activemask() == ~0u) (void)__match_all_sync(~0u, key, &same);
+  if (!same) {
+    RecordAccess(key, offset);
+    return;
+  }
+  const unsigned lane = LaneId();
+  const unsigned first = __shfl_sync(~0u, offset, 0);
+  const unsigned step = __shfl_sync(~0u, offset, 1) - first;
+  const bool affine = __all_sync(~0u, offset == first + lane * step) != 0;
+  const unsigned in_warp = r.threads_per_block - LinearThread() / 32u * 32u;
+  bool kept = in_warp < 32u || !affine;
+  for (unsigned k = 0; k < r.kept_count; ++k) kept = kept || r.kept[k] == LinearBlock();
+  if (kept) {
+    RecordWholeWarp(key, offset);
+    return;
+  }
+  // The shape's hash as Tally makes it for an affine request of the whole warp.
+  unsigned long long h =
+      Mix64((static_cast<unsigned long long>(step) << 32 | (first & 255u)) ^ 0x5bd1e995ull);
+  h = Mix64(h ^ Mix64(key) ^ static_cast<unsigned long long>(~0u) << 17) | 1ull;
+  BlockShapes& b = Shapes();
+  const unsigned e = static_cast<unsigned>(h >> 40) & 31u;
+  unsigned hit = 0;
+  if (lane == 0 && b.hash[e] == h) {
+    atomicAdd(&b.count[e], 1u);
+    r.warp_tallied[LinearWarp(r)] = 1;
+    hit = 1;
+  }
+  if (__shfl_sync(~0u, hit, 0) != 0) return;
+  if (!Tally(r, key, ~0u, lane, 0, offset, affine, first, step)) {
+    RecordWholeWarp(key, offset);  // the table is full: written
+    return;
+  }
+  // Counted in the device's table; later requests of the shape count in the block's.
+  if (lane == 0) (void)atomicCAS(&b.hash[e], 0ull, h);
+}
+
+__global__ void CopyBlockShapes(float* out, const float* in, int stride) {
+  OpenBlockShapes();
+  const unsigned xid = (blockIdx.x * blockDim.x + threadIdx.x) * stride;
+  RecordBlockShapes(kLoadKey, xid * 4);
+  const float v = in[xid];
+  RecordBlockShapes(kStoreKey, xid * 4);
+  out[xid] = v;
+  CloseBlockShapes();
+}
+
 __global__ void Copy(float* out, const float* in, int stride) {
   const unsigned xid = (blockIdx.x * blockDim.x + threadIdx.x) * stride;
   ws::dev::RecordAccess(kLoadKey, xid * 4);
@@ -191,6 +291,8 @@ int main(int argc, char** argv) {
       CHECK(cudaMemset(st.warp_state, 0, warps * 8));
       CHECK(cudaMemset(st.pool_next, 0, 8));
       CHECK(cudaMemset(st.warp_tallied, 0, warps));
+      if (st.tally_keys != nullptr) CHECK(cudaMemset(st.tally_keys, 0, std::size_t{capacity} * 8));
+      CHECK(cudaMemset(st.tally_counts, 0, std::size_t{capacity} * ws::dev::kTallySpread * 8));
       CHECK(cudaEventRecord(a));
       launch(out, in, 1);
       CHECK(cudaEventRecord(b));
@@ -203,8 +305,15 @@ int main(int argc, char** argv) {
     std::sort(ms.begin(), ms.end());
     cudaFuncAttributes attr{};
     CHECK(cudaFuncGetAttributes(&attr, kernel));
-    std::printf("%-34s %8.4f ms  (min %.4f)  %3d registers\n", label, ms[ms.size() / 2], ms[0],
-                attr.numRegs);
+    // The last launch's count, against the grid's: two requests a warp, every warp of a block
+    // not kept, where the tally is on (none when it is off or the recorder does not record).
+    std::vector<unsigned long long> counts(std::size_t{capacity} * ws::dev::kTallySpread);
+    CHECK(cudaMemcpy(counts.data(), st.tally_counts, counts.size() * 8, cudaMemcpyDeviceToHost));
+    unsigned long long counted = 0;
+    for (unsigned long long c : counts) counted += c;
+    std::printf("%-40s %8.4f ms  (min %.4f)  %3d registers  tallied %llu of %llu\n", label,
+                ms[ms.size() / 2], ms[0], attr.numRegs, counted,
+                2ull * (blocks - st.kept_count) * (threads / 32));
     std::fflush(stdout);
     return ms[ms.size() / 2];
   };
@@ -254,6 +363,7 @@ int main(int argc, char** argv) {
         ws::dev::kRecord);
   // The prototype, then both with every event written (the tally off, WS_GPU_TALLY=0's road).
   time("recorded, whole-warp road", CopyWholeWarp, ws::dev::kRecord);
+  time("recorded, whole-warp road, block shapes", CopyBlockShapes, ws::dev::kRecord);
   unsigned long long* keys = st.tally_keys;
   st.tally_keys = nullptr;
   time("recorded, tally off", Copy, ws::dev::kRecord);
