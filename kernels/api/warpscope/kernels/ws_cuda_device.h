@@ -253,8 +253,8 @@ __device__ __forceinline__ bool Tally(const RecorderState& r, std::uint64_t key,
         (lo & 255u);
   }
   h = Mix64(h ^ Mix64(key) ^ static_cast<unsigned long long>(group) << 17) | 1ull;
-  // The leader's answer, for its lanes in one shuffle: the slot (below 2^31: a table has at most
-  // 2^31 slots) with bit 31 set where the shape is new, or ~0u where none was found.
+  // The leader's answer, for its lanes in one shuffle: the slot (a table's capacity is a power of
+  // two below 2^31, so bit 31 is free) with bit 31 set where the shape is new; ~0u: none found.
   unsigned slot = ~0u, fresh = 0;
   if (static_cast<int>(lane) == leader) {
     const unsigned m = r.tally_capacity - 1u;
