@@ -188,17 +188,25 @@ struct Regions {
   const unsigned* instance;
   unsigned count;
 };
-template <bool kInstance>
+// kLinear: a prototype search, every region's beginning read at once (loads that do not wait
+// for each other) and counted, instead of the binary search's chain of dependent loads; for
+// tables of up to 16 regions.
+template <bool kInstance, bool kLinear = false>
 __device__ __forceinline__ void RecordLikeAProgram(const Regions& g, const void* p,
                                                    unsigned key_op) {
   const auto addr = reinterpret_cast<unsigned long long>(p);
   unsigned lo = 0, hi = g.count;
-  while (lo < hi) {
-    const unsigned mid = (lo + hi) / 2;
-    if (g.begin[mid] <= addr) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
+  if (kLinear && g.count <= 16) {
+#pragma unroll
+    for (unsigned k = 0; k < 16; ++k) lo += k < g.count && __ldg(g.begin + k) <= addr ? 1u : 0u;
+  } else {
+    while (lo < hi) {
+      const unsigned mid = (lo + hi) / 2;
+      if (g.begin[mid] <= addr) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
     }
   }
   if (lo == 0 || addr + 4 > g.end[lo - 1]) return;
@@ -212,12 +220,12 @@ __device__ __forceinline__ void RecordLikeAProgram(const Regions& g, const void*
   }
   ws::dev::RecordAccess(key, static_cast<unsigned>(addr - g.begin[lo - 1]), instance);
 }
-template <bool kInstance>
+template <bool kInstance, bool kLinear = false>
 __global__ void ProgramCopy(float* out, const float* in, int stride, Regions g) {
   const unsigned xid = (blockIdx.x * blockDim.x + threadIdx.x) * stride;
-  RecordLikeAProgram<kInstance>(g, in + xid, ws::kKeyLoad);
+  RecordLikeAProgram<kInstance, kLinear>(g, in + xid, ws::kKeyLoad);
   const float v = in[xid];
-  RecordLikeAProgram<kInstance>(g, out + xid, ws::kKeyStore);
+  RecordLikeAProgram<kInstance, kLinear>(g, out + xid, ws::kKeyStore);
   out[xid] = v;
 }
 
@@ -361,6 +369,8 @@ int main(int argc, char** argv) {
   time2("program: regions", with(ProgramCopy<false>), ProgramCopy<false>, ws::dev::kRecord);
   time2("program: regions + instance", with(ProgramCopy<true>), ProgramCopy<true>,
         ws::dev::kRecord);
+  time2("program: regions read at once (prototype)", with(ProgramCopy<false, true>),
+        ProgramCopy<false, true>, ws::dev::kRecord);
   // The prototype, then both with every event written (the tally off, WS_GPU_TALLY=0's road).
   time("recorded, whole-warp road", CopyWholeWarp, ws::dev::kRecord);
   time("recorded, whole-warp road, block shapes", CopyBlockShapes, ws::dev::kRecord);
