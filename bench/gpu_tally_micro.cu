@@ -111,7 +111,7 @@ __device__ __forceinline__ void CloseBlockShapes() {
     const unsigned long long h = b.hash[e];
     unsigned i = static_cast<unsigned>(h >> 32) & m;
     for (unsigned probe = 0; probe < kTallyProbes; ++probe, i = (i + 1u) & m) {
-      if (r.tally_keys[i] == h) {
+      if (__ldcg(r.tally_keys + i) == h) {  // past L1: a stale line would read as free
         atomicAdd(r.tally_counts + std::size_t{i} * kTallySpread + (SmId() & (kTallySpread - 1u)),
                   static_cast<unsigned long long>(n));
         break;
@@ -152,7 +152,7 @@ __device__ __forceinline__ void RecordBlockShapes(std::uint64_t key, std::uint32
     hit = 1;
   }
   if (__shfl_sync(~0u, hit, 0) != 0) return;
-  if (!Tally(r, key, ~0u, lane, 0, offset, affine, first, step)) {
+  if (r.tally_keys == nullptr || !Tally(r, key, ~0u, lane, 0, offset, affine, first, step)) {
     RecordWholeWarp(key, offset);  // the table is full: written
     return;
   }
@@ -297,7 +297,11 @@ int main(int argc, char** argv) {
       CHECK(cudaMemset(st.first_chunks ? st.words : st.words, 0,
                        warps * ws::dev::kFirstChunkWords * 4));
       CHECK(cudaMemset(st.warp_state, 0, warps * 8));
-      CHECK(cudaMemset(st.pool_next, 0, 8));
+      // As the recorder starts a pass (StartRecording): super-chunks after the first chunks.
+      const unsigned long long first_words = warps * ws::dev::kFirstChunkWords;
+      CHECK(cudaMemcpy(st.pool_next, &first_words, 8, cudaMemcpyHostToDevice));
+      CHECK(cudaMemset(st.sm_state, 0, ws::dev::kSmSlots * ws::dev::kSmSlotStride * 8));
+      CHECK(cudaMemset(st.overflow, 0, 8));
       CHECK(cudaMemset(st.warp_tallied, 0, warps));
       if (st.tally_keys != nullptr) CHECK(cudaMemset(st.tally_keys, 0, std::size_t{capacity} * 8));
       CHECK(cudaMemset(st.tally_counts, 0, std::size_t{capacity} * ws::dev::kTallySpread * 8));
@@ -319,9 +323,15 @@ int main(int argc, char** argv) {
     CHECK(cudaMemcpy(counts.data(), st.tally_counts, counts.size() * 8, cudaMemcpyDeviceToHost));
     unsigned long long counted = 0;
     for (unsigned long long c : counts) counted += c;
-    std::printf("%-40s %8.4f ms  (min %.4f)  %3d registers  tallied %llu of %llu\n", label,
-                ms[ms.size() / 2], ms[0], attr.numRegs, counted,
-                2ull * (blocks - st.kept_count) * (threads / 32));
+    std::printf(
+        "%-40s %8.4f ms  (min %.4f)  %3d registers  tallied %llu of %llu\n", label,
+        ms[ms.size() / 2], ms[0], attr.numRegs, counted,
+        st.tally_keys == nullptr || mode != ws::dev::kRecord
+            ? 0ull
+            : 2ull * (blocks > st.kept_count ? blocks - st.kept_count : 0) * (threads / 32));
+    unsigned overflow[2] = {};
+    CHECK(cudaMemcpy(overflow, st.overflow, 8, cudaMemcpyDeviceToHost));
+    if (overflow[0] != 0) std::printf("  the pool ran dry (overflow set)\n");
     std::fflush(stdout);
     return ms[ms.size() / 2];
   };

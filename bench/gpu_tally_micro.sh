@@ -16,7 +16,7 @@ build() {  # NAME INCLUDE_ROOT [FLAGS...]
   local name=$1 root=$2
   shift 2
   nvcc -std=c++17 -O3 -arch=sm_90 -I"$root/kernels/api" -I"$root/trace/device" "$@" \
-    -o "$out/$name" bench/gpu_tally_micro.cu || exit 1
+    -o "$out/$name" bench/gpu_tally_micro.cu || { rm -f "$out"/{old,new,old_r32,new_r32}; exit 1; }
 }
 bins=(new new_r32)
 build new . && build new_r32 . -maxrregcount=32
@@ -30,9 +30,13 @@ fi
     for bin in "${bins[@]}"; do
       echo "== $bin (round $round)"
       for step in $(seq 0 9); do
-        timeout 8 "$out/$bin" "$blocks" "$step" | grep -v '^\.\.\.\|^stride-1' || echo "case $step: exit $?"
+        timeout -k 2 8 "$out/$bin" "$blocks" "$step" > "$out/case.txt" 2>&1
+        rc=$?
+        grep -v '^\.\.\.\|^stride-1' "$out/case.txt"
+        # A case that did not finish: its name (the "..." line) and timeout's status (124).
+        [[ $rc -eq 0 ]] || echo "case $step ($(sed -n 's/^\.\.\. //p' "$out/case.txt")): exit $rc"
       done
     done
   done
 } 2>&1 | tee "$out/tally-micro.txt"
-rm -f "$out"/{old,new,old_r32,new_r32}
+rm -f "$out"/{old,new,old_r32,new_r32} "$out/case.txt"

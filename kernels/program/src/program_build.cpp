@@ -223,13 +223,25 @@ bool Commands(ProgramJob& job) {
       return CompileFailure(job, "nvcc is not where this Warpscope was built with it (" +
                                      std::string(WS_PROGRAM_NVCC) +
                                      ") and none is on PATH: install the CUDA toolkit");
+    // WS_GPU_MAXRREGCOUNT (16-64): a lower cap, for measuring what the recorder's registers cost
+    // (docs/GPU.md: at 48 registers a 1,024-thread block runs alone on its SM); above 64 a
+    // 1,024-thread block could not launch. The compile cache keys on the command.
+    long cap = 64;
+    if (const char* v = std::getenv("WS_GPU_MAXRREGCOUNT"); v != nullptr && *v != '\0') {
+      char* end = nullptr;
+      cap = std::strtol(v, &end, 10);
+      if (*end != '\0' || cap < 16 || cap > 64)
+        return CompileFailure(job, "WS_GPU_MAXRREGCOUNT is '" + std::string(v) +
+                                       "': a register count from 16 to 64 (a 1,024-thread "
+                                       "block needs at most 64 a thread)");
+    }
     job.cmd = {Paths().nvcc,
                "-std=c++17",
                "-O2",
                "-lineinfo",
                "-arch=native",
                "-w",
-               "-maxrregcount=64",
+               "-maxrregcount=" + std::to_string(cap),
                "-cudart",
                "shared",
                "-I",
@@ -238,18 +250,6 @@ bool Commands(ProgramJob& job) {
                Paths().record,
                "-I",
                Paths().shim + "/gpu"};
-    // WS_GPU_MAXRREGCOUNT (16-255): another cap, for measuring what the recorder's registers
-    // cost (docs/GPU.md: at 48 registers a 1,024-thread block runs alone on its SM). The compile
-    // cache keys on the command, so each cap is a build of its own.
-    if (const char* cap = std::getenv("WS_GPU_MAXRREGCOUNT"); cap != nullptr && *cap != '\0') {
-      char* end = nullptr;
-      const long n = std::strtol(cap, &end, 10);
-      if (*end != '\0' || n < 16 || n > 255)
-        return CompileFailure(job, "WS_GPU_MAXRREGCOUNT is '" + std::string(cap) +
-                                       "': a register count from 16 to 255");
-      std::replace(job.cmd.begin(), job.cmd.end(), std::string("-maxrregcount=64"),
-                   "-maxrregcount=" + std::to_string(n));
-    }
     job.link = {"-L", Paths().runtime, "-Xlinker=-rpath," + Paths().runtime, "-lws_program_cuda"};
     return true;
 #else

@@ -238,7 +238,6 @@ __device__ __forceinline__ bool Tally(const RecorderState& r, std::uint64_t key,
     }
   }
   const bool frozen = r.tally_frozen != 0;
-  if (!frozen && *r.tally_full != 0) return false;
   unsigned long long h;
   if (affine) {
     h = Mix64((static_cast<unsigned long long>(step) << 32 | (first & 255u)) ^ 0x5bd1e995ull);
@@ -253,10 +252,12 @@ __device__ __forceinline__ bool Tally(const RecorderState& r, std::uint64_t key,
         (lo & 255u);
   }
   h = Mix64(h ^ Mix64(key) ^ static_cast<unsigned long long>(group) << 17) | 1ull;
-  // The leader's answer, for its lanes in one shuffle: the slot (a table's capacity is a power of
-  // two below 2^31, so bit 31 is free) with bit 31 set where the shape is new; ~0u: none found.
+  // The leader's answer, for its lanes in one shuffle: the slot (below kTallyMaxCapacity, so bit
+  // 31 is free) with bit 31 set where the shape is new; ~0u: none found.
+  // The table's full flag is the leader's to read: it can change while the pass runs, and lanes
+  // that read it apart could part ways before the shuffle that all of them must reach.
   unsigned slot = ~0u, fresh = 0;
-  if (static_cast<int>(lane) == leader) {
+  if (static_cast<int>(lane) == leader && (frozen || *r.tally_full == 0)) {
     const unsigned m = r.tally_capacity - 1u;
     unsigned i = static_cast<unsigned>(h >> 32) & m;  // the low bit is always set
     for (unsigned probe = 0; probe < kTallyProbes; ++probe, i = (i + 1u) & m) {

@@ -163,6 +163,9 @@ inline constexpr std::uint32_t kTallyShapeWords = kTallyHeaderWords + 32;
 inline constexpr std::uint32_t kTallySpread = 128;
 inline constexpr std::uint32_t kTallyProbes = 32;
 inline constexpr std::uint32_t kTallyKept = 16;  // at most this many kept blocks (else no tally)
+// A table's capacity is a power of two up to this, so that a slot leaves bit 31 free (Tally sends
+// a slot and "new" in one shuffle).
+inline constexpr std::uint32_t kTallyMaxCapacity = 1u << 30;
 
 struct RecorderState {
   int mode;

@@ -306,7 +306,7 @@ class CudaBackend {
   };
   // Shapes a launch's table holds (8,192: 9.6 MB of device memory; matmul has a few hundred).
   static constexpr std::size_t kTallyCapacity = std::size_t{1} << 13;
-  static_assert(kTallyCapacity < std::size_t{1} << 31, "Tally sends a slot with a bit to spare");
+  static_assert(kTallyCapacity <= dev::kTallyMaxCapacity, "Tally sends a slot with a bit spare");
   static constexpr std::size_t kTallyBytes =
       kTallyCapacity * (8 + dev::kTallyShapeWords * 4 + dev::kTallySpread * 8) + 4;
   bool TallyWanted(Dim3 grid, Dim3 block) const;
