@@ -23,54 +23,7 @@ constexpr std::uint64_t kLoadKey =
 constexpr std::uint64_t kStoreKey =
     ws::MakeSiteKey(ws::MakePlace(0x1234, 10), ws::kKeyGlobal, ws::kKeyStore, 4, 0);
 
-// A prototype (not the recorder yet): RecordAccess with a road of its own for the common case,
-// every lane of the warp at one site, where the lanes' group is the whole warp by construction,
-// so that every shuffle, vote and reduction has a constant full mask. Nsight Compute found the
-// recorder's shuffles (masks the compiler cannot prove whole) compiled to WARPSYNC.COLLECTIVE
-// then SHFL.IDX, 10 % of the recording pass's stalls on transpose.
-__device__ __forceinline__ void RecordWholeWarp(std::uint64_t key, std::uint32_t offset) {
-  using namespace ws::dev;
-  const RecorderState& r = ws_recorder_state;
-  if (r.mode != kRecord && r.mode != kCount) {
-    RecordAccess(key, offset);
-    return;
-  }
-  int same = 0;
-  if (__activemask() == ~0u) (void)__match_all_sync(~0u, key, &same);
-  if (!same) {
-    RecordAccess(key, offset);
-    return;
-  }
-  const unsigned lane = LaneId();
-  const unsigned first = __shfl_sync(~0u, offset, 0);
-  const unsigned step = __shfl_sync(~0u, offset, 1) - first;
-  const bool affine = __all_sync(~0u, offset == first + lane * step) != 0;
-  if (r.tally_keys != nullptr && Tally(r, key, ~0u, lane, 0, offset, affine, first, step)) return;
-  const unsigned words = kEventHeaderWords + (affine ? 2u : 32u);
-  unsigned* w = ReserveForGroup(r, ~0u, ~0u, lane == 0, words);
-  if (w == nullptr) return;
-  if (lane == 0) {
-    w[0] = static_cast<std::uint32_t>(key) | (affine ? kEventAffine : 0u);
-    w[1] = static_cast<std::uint32_t>(key >> 32);
-    w[2] = ~0u;
-    w[3] = static_cast<std::uint32_t>(GlobalTimer());
-    if (affine) {
-      w[kEventHeaderWords] = first;
-      w[kEventHeaderWords + 1] = step;
-    }
-  }
-  if (!affine) w[kEventHeaderWords + lane] = offset;
-}
-
-__global__ void CopyWholeWarp(float* out, const float* in, int stride) {
-  const unsigned xid = (blockIdx.x * blockDim.x + threadIdx.x) * stride;
-  RecordWholeWarp(kLoadKey, xid * 4);
-  const float v = in[xid];
-  RecordWholeWarp(kStoreKey, xid * 4);
-  out[xid] = v;
-}
-
-// A second prototype: the whole-warp road with each block's shapes counted in shared memory.
+// A prototype: each block's shapes counted in shared memory.
 // A request whose shape the block has seen adds 1 to the block's own counter (a shared atomic)
 // instead of probing the device's table and adding there (a load and an atomic in L2); the
 // block's first request of a shape goes to the device's table as today (Tally: its offsets
@@ -136,7 +89,7 @@ __device__ __forceinline__ void RecordBlockShapes(std::uint64_t key, std::uint32
   bool kept = in_warp < 32u || !affine;
   for (unsigned k = 0; k < r.kept_count; ++k) kept = kept || r.kept[k] == LinearBlock();
   if (kept) {
-    RecordWholeWarp(key, offset);
+    ws::dev::RecordAccess(key, offset);
     return;
   }
   // The shape's hash as Tally makes it for an affine request of the whole warp.
@@ -153,7 +106,7 @@ __device__ __forceinline__ void RecordBlockShapes(std::uint64_t key, std::uint32
   }
   if (__shfl_sync(~0u, hit, 0) != 0) return;
   if (r.tally_keys == nullptr || !Tally(r, key, ~0u, lane, 0, offset, affine, first, step)) {
-    RecordWholeWarp(key, offset);  // the table is full: written
+    ws::dev::RecordAccess(key, offset);  // the table is full: written
     return;
   }
   // Counted in the device's table; later requests of the shape count in the block's.
@@ -381,13 +334,11 @@ int main(int argc, char** argv) {
         ws::dev::kRecord);
   time2("program: regions read at once (prototype)", with(ProgramCopy<false, true>),
         ProgramCopy<false, true>, ws::dev::kRecord);
-  // The prototype, then both with every event written (the tally off, WS_GPU_TALLY=0's road).
-  time("recorded, whole-warp road", CopyWholeWarp, ws::dev::kRecord);
-  time("recorded, whole-warp road, block shapes", CopyBlockShapes, ws::dev::kRecord);
+  // The prototype, then the recorder with every event written (the tally off, WS_GPU_TALLY=0's).
+  time("recorded, block shapes (prototype)", CopyBlockShapes, ws::dev::kRecord);
   unsigned long long* keys = st.tally_keys;
   st.tally_keys = nullptr;
   time("recorded, tally off", Copy, ws::dev::kRecord);
-  time("recorded, whole-warp road, tally off", CopyWholeWarp, ws::dev::kRecord);
   st.tally_keys = keys;
   return 0;
 }

@@ -309,27 +309,15 @@ __device__ __forceinline__ bool Tally(const RecorderState& r, std::uint64_t key,
 #endif
 }
 
-// One event per group of lanes that run this access together with the same site key (and the
-// same dynamic instance: `instance`, where bit 32 is set, is a program's instance key in its low
-// 32 bits, written after the header). The leader (lowest lane) reserves the group's words and
-// writes the header; in a general event each lane writes its own offset.
-__device__ __forceinline__ void RecordAccess(std::uint64_t key, std::uint32_t offset,
-                                             std::uint64_t instance = 0) {
-  const RecorderState& r = ws_recorder_state;
-  if (r.mode == kOff) return;
-  if (r.mode == kHazards) {
-    HazardAccess(r, key, offset);
-    return;
-  }
-  const unsigned active = __activemask();
+// One group's event (RecordAccess): `group` the lanes that run this access together, `leader` its
+// lowest lane and `second` its next (the leader where it is alone); `active` every lane running
+// this code now. Inlined twice: for a whole warp with constant masks, and for any group.
+__device__ __forceinline__ void RecordGroup(const RecorderState& r, std::uint64_t key,
+                                            std::uint32_t offset, std::uint64_t instance,
+                                            unsigned active, unsigned group, int leader,
+                                            int second) {
   const bool instanced = (instance >> 32) != 0;
-  const unsigned group =
-      __match_any_sync(active, key) &
-      (instanced ? __match_any_sync(active, static_cast<std::uint32_t>(instance)) : active);
   const unsigned lane = LaneId();
-  const int leader = __ffs(group) - 1;
-  const unsigned rest = group & (group - 1);  // the group without its leader
-  const int second = rest != 0 ? __ffs(rest) - 1 : leader;
   const unsigned first_offset = __shfl_sync(group, offset, leader);
   const unsigned step = __shfl_sync(group, offset, second) - first_offset;
   const unsigned rank = __popc(group & ((1u << lane) - 1u));
@@ -354,6 +342,65 @@ __device__ __forceinline__ void RecordAccess(std::uint64_t key, std::uint32_t of
     }
   }
   if (!affine) w[payload + rank] = offset;
+}
+
+// One event per group of lanes that run this access together with the same site key (and the
+// same dynamic instance: `instance`, where bit 32 is set, is a program's instance key in its low
+// 32 bits, written after the header). The leader (lowest lane) reserves the group's words and
+// writes the header; in a general event each lane writes its own offset.
+// Most requests are a whole warp's at one site: with WS_WHOLE_WARP_ROAD (below) they take a road
+// of their own, where the group is every lane by construction and each shuffle, vote and
+// reduction has a constant full mask.
+// With the group's mask only known at run time, ptxas compiled every shuffle to a
+// WARPSYNC.COLLECTIVE before the SHFL (Nsight Compute on transpose 4096²'s recorded build, H200:
+// 10 % of the recording pass's stall samples).
+// The whole warp's road below is built only with WS_WHOLE_WARP_ROAD defined until a GPU has
+// measured it (bench/gpu_tally_micro.sh builds both): with it nvcc 13 gave the lessons' 104
+// recorded kernels 5,269 registers in all against 5,204 without, but moved single kernels both
+// ways by up to 30 (MatrixMulTiled 94 to 64, MatrixMulTiled2x2 80 to 102), and registers decide
+// how many blocks an SM runs.
+#if defined(WS_WHOLE_WARP_ROAD)
+inline constexpr bool kWholeWarpRoad = true;
+#else
+inline constexpr bool kWholeWarpRoad = false;
+#endif
+
+template <bool kInstanced>
+__device__ __forceinline__ void RecordAccessAs(std::uint64_t key, std::uint32_t offset,
+                                               std::uint64_t instance) {
+  const RecorderState& r = ws_recorder_state;
+  if (r.mode == kOff) return;
+  if (r.mode == kHazards) {
+    HazardAccess(r, key, offset);
+    return;
+  }
+  const unsigned active = __activemask();
+  if (kWholeWarpRoad && active == ~0u) {
+    // A program's instance as a whole (bit 32 says whether it has one), so that lanes that
+    // disagree on having one go the general road together.
+    int same_key = 0, same_instance = 1;
+    (void)__match_all_sync(~0u, key, &same_key);
+    if (kInstanced) (void)__match_all_sync(~0u, instance, &same_instance);
+    if (same_key != 0 && same_instance != 0) {
+      RecordGroup(r, key, offset, instance, ~0u, ~0u, 0, 1);
+      return;
+    }
+  }
+  const bool instanced = (instance >> 32) != 0;
+  const unsigned group =
+      __match_any_sync(active, key) &
+      (instanced ? __match_any_sync(active, static_cast<std::uint32_t>(instance)) : active);
+  const int leader = __ffs(group) - 1;
+  const unsigned rest = group & (group - 1);  // the group without its leader
+  const int second = rest != 0 ? __ffs(rest) - 1 : leader;
+  RecordGroup(r, key, offset, instance, active, group, leader, second);
+}
+__device__ __forceinline__ void RecordAccess(std::uint64_t key, std::uint32_t offset) {
+  RecordAccessAs<false>(key, offset, 0);
+}
+__device__ __forceinline__ void RecordAccess(std::uint64_t key, std::uint32_t offset,
+                                             std::uint64_t instance) {
+  RecordAccessAs<true>(key, offset, instance);
 }
 
 // After a barrier: the lanes that passed it together with the same times write one barrier
