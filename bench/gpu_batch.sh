@@ -4,7 +4,8 @@
 # each under its own time limit so that a slow one leaves the rest their turn. Everything lands
 # in OUT_DIR (the device's $OUT), one summary in OUT_DIR/batch.txt.
 # Usage (on the device, with .deps carried): bench/gpu_batch.sh OUT_DIR [STEPS]
-#   STEPS: a comma-separated subset of build,tests,anchors,capture,program (default: all)
+#   STEPS: a comma-separated subset of micro,build,tests,anchors,capture,program (default: all
+#   but micro; micro is bench/gpu_tally_micro.sh, nvcc only, so it can run before the build)
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 out=${1:?usage: gpu_batch.sh OUT_DIR [STEPS]}
@@ -20,6 +21,7 @@ step() {  # NAME LIMIT COMMAND...: runs it under the limit, notes its time and e
   timeout "$limit" "$@" > "$out/$name.log" 2>&1
   echo "$name: exit $? in $((SECONDS - t0)) s" >> "$summary"
 }
+want micro && step micro 240 bench/gpu_tally_micro.sh "$out/micro"
 if want build; then
   WS_BUILD_TARGETS=ws_gpu_test_binaries step build 420 scripts/gpu-build.sh "$out/b" 90
 fi
@@ -33,7 +35,8 @@ fi
 want anchors && step anchors 150 bench/gpu_anchors.sh "$out/anchors" 1
 want capture && step capture 90 bench/gpu_capture_bench.sh "$out/capture" 3
 want program && step program 240 bench/gpu_program_bench.sh "$out/program"
-for f in anchors/anchors.txt capture/capture-bench.txt program/program-bench.txt; do
+for f in micro/tally-micro.txt anchors/anchors.txt capture/capture-bench.txt \
+  program/program-bench.txt; do
   [[ -f "$out/$f" ]] && { echo "== $f"; cat "$out/$f"; } >> "$summary"
 done
 cat "$summary"
