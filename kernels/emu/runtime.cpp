@@ -15,6 +15,7 @@
 
 #include <malloc.h>
 
+#include <algorithm>
 #include <optional>
 #include <sstream>
 #include <thread>
@@ -485,6 +486,8 @@ Result<LaunchTrace> RunLaunch(const LaunchConfig& config, const std::function<vo
   if (config.warp_body && config.schedule.kind == Schedule::Kind::kInOrder)
     L.warp_body = &config.warp_body;
   L.tag = ++g_launch_tag;
+  L.keep_sorted = config.keep_blocks;
+  std::sort(L.keep_sorted.begin(), L.keep_sorted.end());
   const std::uint64_t blocks = config.grid.count();
   if (!config.cache_probes.empty())
     L.cache = std::make_unique<GridCacheReplay>(config.cache_probes, blocks, config.block.count());

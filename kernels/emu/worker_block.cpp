@@ -1,6 +1,7 @@
 // The worker's blocks (worker.h): a block's threads run in the launch's schedule until each
 // waits or exits; warps meet at their warp-level intrinsics; when every thread waits at the same
 // barrier, all leave together; at the block's end its figures go to the launch.
+#include <algorithm>
 #include <sstream>
 
 #include "emu/worker.h"
@@ -177,8 +178,7 @@ void Worker::BeginBlock(std::uint64_t b, const uint3& bidx) {
     std::memset(c.barrier_count, 0, sizeof c.barrier_count);
   }
   current_.block = b;
-  keep_block_ =
-      std::find(cfg.keep_blocks.begin(), cfg.keep_blocks.end(), b) != cfg.keep_blocks.end();
+  keep_block_ = std::binary_search(launch_->keep_sorted.begin(), launch_->keep_sorted.end(), b);
   if (keep_block_ && kept_accesses_ > 0) {  // as many as the last kept block's, made at once
     current_.accesses.reserve(std::min(kept_accesses_, kMaxKept));
     current_.values.reserve(std::min(kept_accesses_, kMaxKept));

@@ -150,6 +150,9 @@ struct Launch {
   // The SIMT path: the kernel's warp function, once per warp (null: the body, once per thread).
   const std::function<void(const WarpLanes&)>* warp_body = nullptr;
   std::uint32_t tag = 0;
+  // LaunchConfig::keep_blocks, sorted: each block looks itself up as it begins (a launch that
+  // keeps every block of a large grid made that a scan of the whole list per block).
+  std::vector<std::uint32_t> keep_sorted;
   std::atomic<std::uint64_t> next_block{0};
   std::atomic<std::uint64_t> stop_after{~0ull};  // blocks above the first faulting one are skipped
   std::mutex mutex;
