@@ -57,7 +57,20 @@ endfunction()
 # The headers nearly every file of a library includes, parsed once per target instead of once per
 # file (nlohmann/json alone is about 1.2 s of each file's compile; CI builds every file twice,
 # in the release and the sanitizer build: docs/BUILD.md, "CI's time").
+# Made once, by the first library that asks (ws_trace, which every other links), and reused by
+# the other libraries: about 4 s of CPU per library in each build. GCC takes it where the flags
+# that matter are the same; CMake's -Winvalid-pch with -Werror stops the build where they are not
+# (an executable, compiled -fPIE where the libraries are -fPIC, makes its own).
 function(ws_lib_pch target)
+  get_property(owner GLOBAL PROPERTY WS_LIB_PCH_OWNER)
+  get_target_property(type ${target} TYPE)
+  if(owner AND NOT type STREQUAL "EXECUTABLE")
+    target_precompile_headers(${target} REUSE_FROM ${owner})
+    return()
+  endif()
+  if(NOT type STREQUAL "EXECUTABLE")
+    set_property(GLOBAL PROPERTY WS_LIB_PCH_OWNER ${target})
+  endif()
   target_precompile_headers(${target} PRIVATE
     "$<$<COMPILE_LANGUAGE:CXX>:<nlohmann/json.hpp>>" "$<$<COMPILE_LANGUAGE:CXX>:<algorithm>>"
     "$<$<COMPILE_LANGUAGE:CXX>:<filesystem>>" "$<$<COMPILE_LANGUAGE:CXX>:<functional>>"
