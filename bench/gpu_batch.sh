@@ -25,6 +25,11 @@ want micro && step micro 240 bench/gpu_tally_micro.sh "$out/micro"
 if want build; then
   WS_BUILD_TARGETS=ws_gpu_test_binaries step build 420 scripts/gpu-build.sh "$out/b" 90
 fi
+# A second call on a warm machine gets .deps afresh (carried), without the root a build unpacked.
+if [[ -d .deps/debs && ! -d .deps/root/usr/lib/x86_64-linux-gnu ]]; then
+  mkdir -p .deps/root
+  for f in .deps/debs/*.deb; do dpkg -x "$f" .deps/root; done
+fi
 export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu
 # shellcheck source=scripts/gpu-env.sh
 source scripts/gpu-env.sh
