@@ -93,9 +93,7 @@ __device__ __forceinline__ void RecordBlockShapes(std::uint64_t key, std::uint32
     return;
   }
   // The shape's hash as Tally makes it for an affine request of the whole warp.
-  unsigned long long h =
-      Mix64((static_cast<unsigned long long>(step) << 32 | (first & 255u)) ^ 0x5bd1e995ull);
-  h = Mix64(h ^ Mix64(key) ^ static_cast<unsigned long long>(~0u) << 17) | 1ull;
+  const unsigned long long h = ShapeKey(AffineShape(first, step), key, ~0u);
   BlockShapes& b = Shapes();
   const unsigned e = static_cast<unsigned>(h >> 40) & 31u;
   unsigned hit = 0;

@@ -212,6 +212,17 @@ __device__ __forceinline__ unsigned long long Mix64(unsigned long long x) {
   return x ^ (x >> 31);
 }
 
+// A shape's hash in the tally's table: an affine request's lanes by its step and its first
+// offset's place in 256 bytes (AffineShape), then with the site key and the lanes (ShapeKey;
+// never 0, a free slot's).
+__device__ __forceinline__ unsigned long long AffineShape(unsigned first, unsigned step) {
+  return Mix64((static_cast<unsigned long long>(step) << 32 | (first & 255u)) ^ 0x5bd1e995ull);
+}
+__device__ __forceinline__ unsigned long long ShapeKey(unsigned long long lanes, std::uint64_t key,
+                                                       unsigned group) {
+  return Mix64(lanes ^ Mix64(key) ^ static_cast<unsigned long long>(group) << 17) | 1ull;
+}
+
 // Whether the tally took this request (ws_cuda_record_format.h): `group` is every lane of the
 // warp, in a block not kept. The lanes hash its shape together (an affine request by its step and
 // its first offset's place in 256 bytes; any other by each lane's offset less the lowest, and the
@@ -240,7 +251,7 @@ __device__ __forceinline__ bool Tally(const RecorderState& r, std::uint64_t key,
   const bool frozen = r.tally_frozen != 0;
   unsigned long long h;
   if (affine) {
-    h = Mix64((static_cast<unsigned long long>(step) << 32 | (first & 255u)) ^ 0x5bd1e995ull);
+    h = AffineShape(first, step);
   } else {
     const unsigned lo = __reduce_min_sync(group, offset);
     const unsigned long long mine =
@@ -251,7 +262,7 @@ __device__ __forceinline__ bool Tally(const RecorderState& r, std::uint64_t key,
          __reduce_xor_sync(group, static_cast<unsigned>(mine))) ^
         (lo & 255u);
   }
-  h = Mix64(h ^ Mix64(key) ^ static_cast<unsigned long long>(group) << 17) | 1ull;
+  h = ShapeKey(h, key, group);
   // The leader's answer, for its lanes in one shuffle: the slot (below kTallyMaxCapacity, so bit
   // 31 is free) with bit 31 set where the shape is new; ~0u: none found.
   // The table's full flag is the leader's to read: it can change while the pass runs, and lanes
