@@ -40,7 +40,7 @@ if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; fi
 packages=(
   build-essential cmake ninja-build python3
   libglfw3-dev python3-glad libstb-dev nlohmann-json3-dev libcli11-dev
-  googletest libgtest-dev libbenchmark-dev libboost-context-dev zlib1g-dev libtomlplusplus-dev
+  googletest libgtest-dev libbenchmark-dev libboost-context-dev zlib1g-dev libpng-dev libtomlplusplus-dev
   libgl-dev libgl1-mesa-dri xvfb xauth fonts-dejavu-core
   clang-14 libclang-14-dev llvm-14-dev
   bubblewrap
