@@ -5,6 +5,13 @@
 // recorder (its region search, its dynamic instance). A first version also timed the recorder's
 // steps one by one, cut short by hand; two of them never finished on an H200 (killed at 8 s), so
 // they are gone.
+// Two prototypes that counted shapes in shared memory were measured here and taken out (H200,
+// against the tally's 0.41 ms): a table for the block, a shared atomic a request and the block's
+// last thread adding up, 2.2 ms; a table for each warp, 1.42 ms, where this copy's every warp
+// makes one request a site, so that every request missed the warp's table and paid for it too.
+// Nsight Compute's instruction counts showed where the tally's time goes: 130 warp instructions
+// a request (the kept-block list's loop 36, the shape's three mixings about 50), against 15 a
+// warp for the copy itself.
 // A standalone program (nvcc only, no CMake build), so that a short device call can compare
 // recorder designs: bench/gpu_tally_micro.sh builds and runs it.
 #include <cuda_runtime.h>
@@ -22,104 +29,6 @@ constexpr std::uint64_t kLoadKey =
     ws::MakeSiteKey(ws::MakePlace(0x1234, 10), ws::kKeyGlobal, ws::kKeyLoad, 4, 1);
 constexpr std::uint64_t kStoreKey =
     ws::MakeSiteKey(ws::MakePlace(0x1234, 10), ws::kKeyGlobal, ws::kKeyStore, 4, 0);
-
-// A prototype: each block's shapes counted in shared memory.
-// A request whose shape the block has seen adds 1 to the block's own counter (a shared atomic)
-// instead of probing the device's table and adding there (a load and an atomic in L2); the
-// block's first request of a shape goes to the device's table as today (Tally: its offsets
-// written when the shape is new everywhere). The block's last thread to leave adds the block's
-// counts to the device's table. In the recorder the rewriter would open the block's table at the
-// kernel's top and close it in a destructor (every return); here the kernel does both by hand.
-struct BlockShapes {
-  unsigned long long hash[32];  // 0: free
-  unsigned count[32];
-  unsigned left;  // threads that have left
-};
-__device__ __forceinline__ BlockShapes& Shapes() {
-  __shared__ BlockShapes shapes;
-  return shapes;
-}
-__device__ __forceinline__ void OpenBlockShapes() {
-  BlockShapes& b = Shapes();
-  const unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-  if (t < 32) {
-    b.hash[t] = 0;
-    b.count[t] = 0;
-  }
-  if (t == 0) b.left = 0;
-  __syncthreads();
-}
-__device__ __forceinline__ void CloseBlockShapes() {
-  using namespace ws::dev;
-  const RecorderState& r = ws_recorder_state;
-  BlockShapes& b = Shapes();
-  __threadfence_block();
-  const unsigned threads = blockDim.x * blockDim.y * blockDim.z;
-  if (atomicAdd(&b.left, 1u) != threads - 1) return;
-  __threadfence_block();
-  const unsigned m = r.tally_capacity - 1u;
-  for (unsigned e = 0; e < 32; ++e) {
-    const unsigned n = b.count[e];
-    if (n == 0) continue;
-    const unsigned long long h = b.hash[e];
-    unsigned i = static_cast<unsigned>(h >> 32) & m;
-    for (unsigned probe = 0; probe < kTallyProbes; ++probe, i = (i + 1u) & m) {
-      if (__ldcg(r.tally_keys + i) == h) {  // past L1: a stale line would read as free
-        atomicAdd(r.tally_counts + std::size_t{i} * kTallySpread + (SmId() & (kTallySpread - 1u)),
-                  static_cast<unsigned long long>(n));
-        break;
-      }
-    }
-  }
-}
-__device__ __forceinline__ void RecordBlockShapes(std::uint64_t key, std::uint32_t offset) {
-  using namespace ws::dev;
-  const RecorderState& r = ws_recorder_state;
-  int same = 0;
-  if (r.mode == kRecord && __activemask() == ~0u) (void)__match_all_sync(~0u, key, &same);
-  if (!same) {
-    RecordAccess(key, offset);
-    return;
-  }
-  const unsigned lane = LaneId();
-  const unsigned first = __shfl_sync(~0u, offset, 0);
-  const unsigned step = __shfl_sync(~0u, offset, 1) - first;
-  const bool affine = __all_sync(~0u, offset == first + lane * step) != 0;
-  const unsigned in_warp = r.threads_per_block - LinearThread() / 32u * 32u;
-  bool kept = in_warp < 32u || !affine;
-  for (unsigned k = 0; k < r.kept_count; ++k) kept = kept || r.kept[k] == LinearBlock();
-  if (kept) {
-    ws::dev::RecordAccess(key, offset);
-    return;
-  }
-  // The shape's hash as Tally makes it for an affine request of the whole warp.
-  const unsigned long long h = ShapeKey(AffineShape(first, step), key, ~0u);
-  BlockShapes& b = Shapes();
-  const unsigned e = static_cast<unsigned>(h >> 40) & 31u;
-  unsigned hit = 0;
-  if (lane == 0 && b.hash[e] == h) {
-    atomicAdd(&b.count[e], 1u);
-    r.warp_tallied[LinearWarp(r)] = 1;
-    hit = 1;
-  }
-  if (__shfl_sync(~0u, hit, 0) != 0) return;
-  if (r.tally_keys == nullptr || !Tally(r, key, ~0u, lane, 0, offset, affine, first, step)) {
-    ws::dev::RecordAccess(key, offset);  // the table is full: written
-    return;
-  }
-  // Counted in the device's table; later requests of the shape count in the block's.
-  if (lane == 0) (void)atomicCAS(&b.hash[e], 0ull, h);
-}
-
-__global__ void CopyBlockShapes(float* out, const float* in, int stride) {
-  OpenBlockShapes();
-  const unsigned xid = (blockIdx.x * blockDim.x + threadIdx.x) * stride;
-  RecordBlockShapes(kLoadKey, xid * 4);
-  const float v = in[xid];
-  RecordBlockShapes(kStoreKey, xid * 4);
-  out[xid] = v;
-  CloseBlockShapes();
-}
 
 __global__ void Copy(float* out, const float* in, int stride) {
   const unsigned xid = (blockIdx.x * blockDim.x + threadIdx.x) * stride;
@@ -230,8 +139,9 @@ int main(int argc, char** argv) {
   st.tally_full = Alloc<unsigned>(1);
   st.warp_tallied = Alloc<unsigned char>(warps);
   st.tally_capacity = capacity;
-  st.kept_count = 4;
-  for (unsigned k = 0; k < 4; ++k) st.kept[k] = k;
+  const unsigned kept = 4;  // blocks 0-3, as a lesson keeps them
+  st.kept_base = 0;
+  st.kept_bits = (1ull << kept) - 1;
   cudaEvent_t a, b;
   CHECK(cudaEventCreate(&a));
   CHECK(cudaEventCreate(&b));
@@ -279,7 +189,7 @@ int main(int argc, char** argv) {
         ms[ms.size() / 2], ms[0], attr.numRegs, counted,
         st.tally_keys == nullptr || mode != ws::dev::kRecord
             ? 0ull
-            : 2ull * (blocks > st.kept_count ? blocks - st.kept_count : 0) * (threads / 32));
+            : 2ull * (blocks > kept ? blocks - kept : 0) * (threads / 32));
     unsigned overflow[2] = {};
     CHECK(cudaMemcpy(overflow, st.overflow, 8, cudaMemcpyDeviceToHost));
     if (overflow[0] != 0) std::printf("  the pool ran dry (overflow set)\n");
@@ -332,8 +242,7 @@ int main(int argc, char** argv) {
         ws::dev::kRecord);
   time2("program: regions read at once (prototype)", with(ProgramCopy<false, true>),
         ProgramCopy<false, true>, ws::dev::kRecord);
-  // The prototype, then the recorder with every event written (the tally off, WS_GPU_TALLY=0's).
-  time("recorded, block shapes (prototype)", CopyBlockShapes, ws::dev::kRecord);
+  // The recorder with every event written (the tally off, WS_GPU_TALLY=0's).
   unsigned long long* keys = st.tally_keys;
   st.tally_keys = nullptr;
   time("recorded, tally off", Copy, ws::dev::kRecord);

@@ -212,15 +212,25 @@ __device__ __forceinline__ unsigned long long Mix64(unsigned long long x) {
   return x ^ (x >> 31);
 }
 
-// A shape's hash in the tally's table: an affine request's lanes by its step and its first
-// offset's place in 256 bytes (AffineShape), then with the site key and the lanes (ShapeKey;
-// never 0, a free slot's).
-__device__ __forceinline__ unsigned long long AffineShape(unsigned first, unsigned step) {
-  return Mix64((static_cast<unsigned long long>(step) << 32 | (first & 255u)) ^ 0x5bd1e995ull);
-}
+// A shape's hash in the tally's table (never 0, a free slot's).
+// Any request: its lanes' hash (each lane's offset less the lowest, and the lowest's place in
+// 256 bytes) with the site key and the lanes.
 __device__ __forceinline__ unsigned long long ShapeKey(unsigned long long lanes, std::uint64_t key,
                                                        unsigned group) {
   return Mix64(lanes ^ Mix64(key) ^ static_cast<unsigned long long>(group) << 17) | 1ull;
+}
+// An affine request, the most: its step, its first offset's place in 256 bytes and its lane count
+// (46 bits; the lanes of a group the tally takes are the warp's first n) go into one word beside
+// the site key's hash, which folds at compile time where the key is a constant (a lesson's), so
+// one mixing runs, not the three of ShapeKey over AffineShape before (a quarter of the 130 warp
+// instructions a request took on a 2^24-float copy). Mix64 is a bijection: for one site, two
+// affine shapes never share a hash; otherwise a collision is a 64-bit coincidence.
+__device__ __forceinline__ unsigned long long AffineShapeKey(unsigned first, unsigned step,
+                                                             std::uint64_t key, unsigned group) {
+  const unsigned long long shape = static_cast<unsigned long long>(step) |
+                                   static_cast<unsigned long long>(first & 255u) << 32 |
+                                   static_cast<unsigned long long>(__popc(group)) << 40;
+  return Mix64(Mix64(key ^ 0x5bd1e995ull) + shape) | 1ull;
 }
 
 // Whether the tally took this request (ws_cuda_record_format.h): `group` is every lane of the
@@ -234,24 +244,28 @@ __device__ __forceinline__ unsigned long long ShapeKey(unsigned long long lanes,
 // pass sized as an event finds no slot again. A stale (L1) read of a key can only say free: the
 // compare-and-swap then answers; a pass that only looks up is a launch of its own, after every
 // key was written.
-__device__ __forceinline__ bool Tally(const RecorderState& r, std::uint64_t key, unsigned group,
-                                      unsigned lane, int leader, unsigned offset, bool affine,
-                                      unsigned first, unsigned step) {
+// Returns the shape's slot in the table, or ~0u where it did not take the request.
+__device__ __forceinline__ unsigned Tally(const RecorderState& r, std::uint64_t key,
+                                          unsigned group, unsigned lane, int leader,
+                                          unsigned offset, bool affine, unsigned first,
+                                          unsigned step) {
 #if __CUDA_ARCH__ >= 800
-  const unsigned in_warp = r.threads_per_block - LinearThread() / 32u * 32u;
-  if (group != (in_warp >= 32u ? ~0u : (1u << in_warp) - 1u)) return false;
+  // Every lane of the warp: a group of all 32 is (the whole warp's road passes ~0u, a constant,
+  // and the test goes).
+  if (group != ~0u) {
+    const unsigned in_warp = r.threads_per_block - LinearThread() / 32u * 32u;
+    if (group != (in_warp >= 32u ? ~0u : (1u << in_warp) - 1u)) return ~0u;
+  }
   const unsigned long long block = LinearBlock();
   if (r.keep_block != nullptr) {
-    if (r.keep_block[block] != 0) return false;
-  } else {
-    for (unsigned k = 0; k < r.kept_count; ++k) {
-      if (r.kept[k] == block) return false;
-    }
+    if (r.keep_block[block] != 0) return ~0u;
+  } else if (block - r.kept_base < 64u && (r.kept_bits >> (block - r.kept_base) & 1u) != 0) {
+    return ~0u;
   }
   const bool frozen = r.tally_frozen != 0;
   unsigned long long h;
   if (affine) {
-    h = AffineShape(first, step);
+    h = AffineShapeKey(first, step, key, group);
   } else {
     const unsigned lo = __reduce_min_sync(group, offset);
     const unsigned long long mine =
@@ -261,8 +275,8 @@ __device__ __forceinline__ bool Tally(const RecorderState& r, std::uint64_t key,
              << 32 |
          __reduce_xor_sync(group, static_cast<unsigned>(mine))) ^
         (lo & 255u);
+    h = ShapeKey(h, key, group);
   }
-  h = ShapeKey(h, key, group);
   // The leader's answer, for its lanes in one shuffle: the slot (below kTallyMaxCapacity, so bit
   // 31 is free) with bit 31 set where the shape is new; ~0u: none found.
   // The table's full flag is the leader's to read: it can change while the pass runs, and lanes
@@ -299,7 +313,7 @@ __device__ __forceinline__ bool Tally(const RecorderState& r, std::uint64_t key,
     if (slot != ~0u && fresh != 0) slot |= 1u << 31;
   }
   slot = __shfl_sync(group, slot, leader);
-  if (slot == ~0u) return false;
+  if (slot == ~0u) return ~0u;
   fresh = slot >> 31;
   slot &= ~(1u << 31);
   if (fresh != 0) {
@@ -312,11 +326,11 @@ __device__ __forceinline__ bool Tally(const RecorderState& r, std::uint64_t key,
       shape[3] = 0;
     }
   }
-  return true;
+  return slot;
 #else
   (void)r, (void)key, (void)group, (void)lane, (void)leader, (void)offset, (void)affine,
       (void)first, (void)step;
-  return false;  // no warp reductions before compute 8.0
+  return ~0u;  // no warp reductions before compute 8.0
 #endif
 }
 
@@ -335,7 +349,7 @@ __device__ __forceinline__ void RecordGroup(const RecorderState& r, std::uint64_
   const bool affine = __all_sync(group, offset == first_offset + rank * step) != 0;
   const unsigned payload = kEventHeaderWords + (instanced ? 1u : 0u);
   if (r.tally_keys != nullptr &&
-      Tally(r, key, group, lane, leader, offset, affine, first_offset, step))
+      Tally(r, key, group, lane, leader, offset, affine, first_offset, step) != ~0u)
     return;
   const unsigned words = payload + (affine ? 2u : __popc(group));
   unsigned* w = ReserveForGroup(r, active, group, static_cast<int>(lane) == leader, words);
@@ -365,15 +379,13 @@ __device__ __forceinline__ void RecordGroup(const RecorderState& r, std::uint64_
 // With the group's mask only known at run time, ptxas compiled every shuffle to a
 // WARPSYNC.COLLECTIVE before the SHFL (Nsight Compute on transpose 4096²'s recorded build, H200:
 // 10 % of the recording pass's stall samples).
-// The whole warp's road below is built only with WS_WHOLE_WARP_ROAD defined until a GPU has
-// measured it (bench/gpu_tally_micro.sh builds both): with it nvcc 13 gave the lessons' 104
-// recorded kernels 5,269 registers in all against 5,204 without, but moved single kernels both
-// ways by up to 30 (MatrixMulTiled 94 to 64, MatrixMulTiled2x2 80 to 102), and registers decide
-// how many blocks an SM runs.
-#if defined(WS_WHOLE_WARP_ROAD)
-inline constexpr bool kWholeWarpRoad = true;
-#else
+// The road was measured on an H200 before it was taken (bench/gpu_tally_micro.sh, a 2^24-float
+// copy's two sites recorded): 0.381 ms with it against 0.414 without, and 0.316 against 0.352
+// with registers capped at 32. WS_NO_WHOLE_WARP_ROAD builds without it, to measure again.
+#if defined(WS_NO_WHOLE_WARP_ROAD)
 inline constexpr bool kWholeWarpRoad = false;
+#else
+inline constexpr bool kWholeWarpRoad = true;
 #endif
 
 template <bool kInstanced>

@@ -162,7 +162,6 @@ inline constexpr std::uint32_t kTallyHeaderWords = 4;
 inline constexpr std::uint32_t kTallyShapeWords = kTallyHeaderWords + 32;
 inline constexpr std::uint32_t kTallySpread = 128;
 inline constexpr std::uint32_t kTallyProbes = 32;
-inline constexpr std::uint32_t kTallyKept = 16;  // at most this many kept blocks (else no tally)
 // A table's capacity is a power of two up to this, so that a slot leaves bit 31 free (Tally sends
 // a slot and "new" in one shuffle).
 inline constexpr std::uint32_t kTallyMaxCapacity = 1u << 30;
@@ -197,9 +196,13 @@ struct RecorderState {
   unsigned char* warp_tallied;       // [warp]: 1 once the warp had a request tallied
   unsigned int tally_capacity;       // a power of two
   int tally_frozen;                  // the planned pass: shapes are looked up, none added
-  unsigned int kept_count;           // the blocks whose events are all written: kept[0..count)
-  unsigned int kept[kTallyKept];
-  const unsigned char* keep_block;  // [block]: 1 where kept; where set, kept[] is not read
+  // The blocks whose events are all written: where they lie within 64 of the lowest, block b is
+  // kept where b - kept_base < 64 and bit b - kept_base of kept_bits is set (a few instructions a
+  // request: the list of up to 16 it replaces was a loop of 9 a block, and 36 of the 130 warp
+  // instructions a request took on a 2^24-float copy); else a byte per block in keep_block.
+  unsigned long long kept_base;
+  unsigned long long kept_bits;
+  const unsigned char* keep_block;  // [block]: 1 where kept; where set, kept_bits is not read
   // The hazard check (above); a kHazards pass only.
   int hazard_mode;  // kHazardsBuild, kHazardsIdentify
   unsigned int* shared_shadow;

@@ -303,12 +303,15 @@ inline CudaBackend::TallyArrays CudaBackend::StartTally(Dim3 grid, std::size_t w
   st->warp_tallied = t.warps;
   st->tally_capacity = static_cast<unsigned int>(t.capacity);
   st->tally_frozen = 0;
-  // A few kept blocks are listed; more (the hazard check's) are a byte per block.
-  if (keep_blocks_.size() > dev::kTallyKept) {
+  // Kept blocks within 64 of the lowest are bits of one word; others (the hazard check's, a block
+  // asked for far away) a byte per block.
+  const auto [lo, hi] = std::minmax_element(keep_blocks_.begin(), keep_blocks_.end());
+  st->kept_base = keep_blocks_.empty() ? 0 : *lo;
+  st->kept_bits = 0;
+  if (!keep_blocks_.empty() && *hi - *lo >= 64) {
     st->keep_block = KeepBitmap(grid);
   } else {
-    st->kept_count = static_cast<unsigned int>(keep_blocks_.size());
-    for (std::size_t k = 0; k < st->kept_count; ++k) st->kept[k] = keep_blocks_[k];
+    for (std::uint32_t b : keep_blocks_) st->kept_bits |= 1ull << (b - st->kept_base);
   }
   return t;
 }
