@@ -32,7 +32,7 @@ build new_r32 . -maxrregcount=32
   for round in 1 2; do
     for bin in "${bins[@]}"; do
       echo "== $bin (round $round)"
-      for step in $(seq 0 6); do
+      for step in $(seq 0 7); do
         timeout -k 2 8 "$out/$bin" "$blocks" "$step" > "$out/case.txt" 2>&1
         rc=$?
         grep -v '^\.\.\.\|^stride-1' "$out/case.txt"

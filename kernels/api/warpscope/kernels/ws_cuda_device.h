@@ -220,17 +220,20 @@ __device__ __forceinline__ unsigned long long ShapeKey(unsigned long long lanes,
   return Mix64(lanes ^ Mix64(key) ^ static_cast<unsigned long long>(group) << 17) | 1ull;
 }
 // An affine request, the most: its step, its first offset's place in 256 bytes and its lane count
-// (46 bits; the lanes of a group the tally takes are the warp's first n) go into one word beside
-// the site key's hash, which folds at compile time where the key is a constant (a lesson's), so
-// one mixing runs, not the three of ShapeKey over AffineShape before (a quarter of the 130 warp
-// instructions a request took on a 2^24-float copy). Mix64 is a bijection: for one site, two
-// affine shapes never share a hash; otherwise a collision is a 64-bit coincidence.
+// (46 bits; the lanes of a group the tally takes are the warp's first n) in one word, times an
+// odd constant, beside the site key's hash, which folds at compile time where the key is a
+// constant (a lesson's). Three mixings ran here before (a quarter of the 130 warp instructions a
+// request took on a 2^24-float copy); a 64-bit multiply is three. For one site two shapes never
+// share a hash: multiplying by an odd number is a bijection, and the low bit's OR would merge
+// two shapes only if their words times the constant differed by 1, which takes words apart by
+// the constant's inverse modulo 2^64 (0xf1de83e19937733d), far more than 2^46. Across sites a collision is a 64-bit coincidence. The table's slot is
+// taken from the high half, where the multiply has mixed every bit of the word.
 __device__ __forceinline__ unsigned long long AffineShapeKey(unsigned first, unsigned step,
                                                              std::uint64_t key, unsigned group) {
   const unsigned long long shape = static_cast<unsigned long long>(step) |
                                    static_cast<unsigned long long>(first & 255u) << 32 |
                                    static_cast<unsigned long long>(__popc(group)) << 40;
-  return Mix64(Mix64(key ^ 0x5bd1e995ull) + shape) | 1ull;
+  return (Mix64(key ^ 0x5bd1e995ull) ^ shape * 0x9e3779b97f4a7c15ull) | 1ull;
 }
 
 // Whether the tally took this request (ws_cuda_record_format.h): `group` is every lane of the
@@ -277,19 +280,27 @@ __device__ __forceinline__ unsigned Tally(const RecorderState& r, std::uint64_t 
         (lo & 255u);
     h = ShapeKey(h, key, group);
   }
-  // The leader's answer, for its lanes in one shuffle: the slot (below kTallyMaxCapacity, so bit
-  // 31 is free) with bit 31 set where the shape is new; ~0u: none found.
-  // The table's full flag is the leader's to read: it can change while the pass runs, and lanes
-  // that read it apart could part ways before the shuffle that all of them must reach.
+  // Every lane of the group probes, the same words (one load for the warp each time), and takes
+  // the leader's word by a shuffle, so that all of them hold one answer and none parts from the
+  // others. Where the leader alone probed, the others waited at a shuffle after its branch, and
+  // the compiler, unable to prove them together there, went through WARPSYNC.COLLECTIVE every
+  // time (Nsight Compute on bench/gpu_tally_micro.cu, H200: 17 % of the stall samples, and about
+  // 15 of a request's warp instructions). The table's full flag and the first key are read
+  // together (one wait for both, where the leader read one after the other). The full flag can
+  // change while the pass runs: the lanes take the leader's reading.
+  const unsigned m = r.tally_capacity - 1u;
+  unsigned i = static_cast<unsigned>(h >> 32) & m;
+  unsigned full = frozen ? 0u : *r.tally_full;
+  unsigned long long k = r.tally_keys[i];
+  full = __shfl_sync(group, full, leader);
   unsigned slot = ~0u, fresh = 0;
-  if (static_cast<int>(lane) == leader && (frozen || *r.tally_full == 0)) {
-    const unsigned m = r.tally_capacity - 1u;
-    unsigned i = static_cast<unsigned>(h >> 32) & m;  // the low bit is always set
-    for (unsigned probe = 0; probe < kTallyProbes; ++probe, i = (i + 1u) & m) {
-      unsigned long long k = r.tally_keys[i];
+  if (full == 0) {
+    for (unsigned probe = 0;;) {
+      k = __shfl_sync(group, k, leader);
       if (k == 0) {
         if (frozen) break;
-        k = atomicCAS(r.tally_keys + i, 0ull, h);
+        if (static_cast<int>(lane) == leader) k = atomicCAS(r.tally_keys + i, 0ull, h);
+        k = __shfl_sync(group, k, leader);
         if (k == 0) {
           fresh = 1;
           k = h;
@@ -299,23 +310,24 @@ __device__ __forceinline__ unsigned Tally(const RecorderState& r, std::uint64_t 
         slot = i;
         break;
       }
+      if (++probe == kTallyProbes) break;
+      i = (i + 1u) & m;
+      k = r.tally_keys[i];
     }
+  }
+  if (static_cast<int>(lane) == leader) {
     if (slot == ~0u) {
-      if (*r.tally_full == 0) *r.tally_full = 1;
+      if (full == 0 && *r.tally_full == 0) *r.tally_full = 1;
     } else if (r.mode != kCount) {
       atomicAdd(r.tally_counts + std::size_t{slot} * kTallySpread + (SmId() & (kTallySpread - 1u)),
                 1ull);
       // Stored, not read first: the warp's own byte (no other warp stores there), and a load
-      // before the store kept the lanes waiting at the shuffle below for a round trip to L2
-      // (Nsight Compute on transpose 4096²'s recorded build, H200: 8 % of the pass's stalls).
+      // before the store kept the lanes waiting for a round trip to L2 (Nsight Compute on
+      // transpose 4096²'s recorded build, H200: 8 % of the pass's stalls).
       r.warp_tallied[LinearWarp(r)] = 1;
     }
-    if (slot != ~0u && fresh != 0) slot |= 1u << 31;
   }
-  slot = __shfl_sync(group, slot, leader);
   if (slot == ~0u) return ~0u;
-  fresh = slot >> 31;
-  slot &= ~(1u << 31);
   if (fresh != 0) {
     unsigned* shape = r.tally_shapes + std::size_t{slot} * kTallyShapeWords;
     shape[kTallyHeaderWords + lane] = offset;
