@@ -194,12 +194,11 @@ int main(int argc, char** argv) {
     CHECK(cudaMemcpy(counts.data(), st.tally_counts, counts.size() * 8, cudaMemcpyDeviceToHost));
     unsigned long long counted = 0;
     for (unsigned long long c : counts) counted += c;
-    std::printf(
-        "%-40s %8.4f ms  (min %.4f)  %3d registers  tallied %llu of %llu\n", label,
-        ms[ms.size() / 2], ms[0], attr.numRegs, counted,
-        st.tally_keys == nullptr || mode != ws::dev::kRecord
-            ? 0ull
-            : 2ull * (blocks > kept ? blocks - kept : 0) * (threads / 32));
+    std::printf("%-40s %8.4f ms  (min %.4f)  %3d registers  tallied %llu of %llu\n", label,
+                ms[ms.size() / 2], ms[0], attr.numRegs, counted,
+                st.tally_keys == nullptr || mode != ws::dev::kRecord
+                    ? 0ull
+                    : 2ull * (blocks > kept ? blocks - kept : 0) * (threads / 32));
     unsigned overflow[2] = {};
     CHECK(cudaMemcpy(overflow, st.overflow, 8, cudaMemcpyDeviceToHost));
     if (overflow[0] != 0) std::printf("  the pool ran dry (overflow set)\n");
@@ -297,11 +296,11 @@ int main(int argc, char** argv) {
     // at byte (4,000 b + 128 w) mod 256, 8 places for the whole warps (b's 160 b mod 256 is a
     // multiple of 32, and 128 w adds 0 or 128) and 8 for the 8-lane warp (w = 31): 16 for the
     // load (swapped pairs) and 16 for the store. H200: 32 and 32, the counts equal.
-    std::printf("count check: recorded at once %llu of %llu (%ld shapes), counted then looked up "
-                "%llu (%ld shapes)%s\n",
-                at_once, want, static_cast<long>(shapes), frozen, static_cast<long>(shapes2),
-                at_once == want && frozen == want && shapes == 32 && shapes2 == 32 ? ""
-                                                                                 : "  MISMATCH");
+    std::printf(
+        "count check: recorded at once %llu of %llu (%ld shapes), counted then looked up "
+        "%llu (%ld shapes)%s\n",
+        at_once, want, static_cast<long>(shapes), frozen, static_cast<long>(shapes2),
+        at_once == want && frozen == want && shapes == 32 && shapes2 == 32 ? "" : "  MISMATCH");
     st.tally_frozen = 0;
     st.threads_per_block = threads;
   }

@@ -216,7 +216,8 @@ int main() {
   Accumulator<float, 16, 16, 8>("m16n16k8", "float");
   Inputs<double, 8, 8, 4>("m8n8k4", "double");
   Accumulator<double, 8, 8, 4>("m8n8k4", "double");
-  std::fprintf(stderr, "%s\n", failures == 0 ? "every fragment holds its whole tile"
-                                             : "FAILED: see the lines above");
+  std::fprintf(
+      stderr, "%s\n",
+      failures == 0 ? "every fragment holds its whole tile" : "FAILED: see the lines above");
   return failures == 0 ? 0 : 1;
 }

@@ -226,8 +226,9 @@ __device__ __forceinline__ unsigned long long ShapeKey(unsigned long long lanes,
 // request took on a 2^24-float copy); a 64-bit multiply is three. For one site two shapes never
 // share a hash: multiplying by an odd number is a bijection, and the low bit's OR would merge
 // two shapes only if their words times the constant differed by 1, which takes words apart by
-// the constant's inverse modulo 2^64 (0xf1de83e19937733d), far more than 2^46. Across sites a collision is a 64-bit coincidence. The table's slot is
-// taken from the high half, where the multiply has mixed every bit of the word.
+// the constant's inverse modulo 2^64 (0xf1de83e19937733d), far more than 2^46. Across sites a
+// collision is a 64-bit coincidence. The table's slot is taken from the high half, where the
+// multiply has mixed every bit of the word.
 __device__ __forceinline__ unsigned long long AffineShapeKey(unsigned first, unsigned step,
                                                              std::uint64_t key, unsigned group) {
   const unsigned long long shape = static_cast<unsigned long long>(step) |
@@ -239,8 +240,8 @@ __device__ __forceinline__ unsigned long long AffineShapeKey(unsigned first, uns
 // Whether the tally took this request (ws_cuda_record_format.h): `group` is every lane of the
 // warp, in a block not kept. The lanes hash its shape together (an affine request by its step and
 // its first offset's place in 256 bytes; any other by each lane's offset less the lowest, and the
-// lowest's place), the leader finds the shape in the table or adds it and counts it there, and
-// a new shape's lanes write their offsets. A request it does not take (no slot within
+// lowest's place), they find the shape in the table or the leader adds it, the leader counts it
+// there, and a new shape's lanes write their offsets. A request it does not take (no slot within
 // kTallyProbes; the table is then marked full and probed no more) is written as an event. The
 // passes agree on which those are: the counting pass adds shapes but counts none, and the planned
 // pass after it (tally_frozen) only looks them up in the same table, so a request the counting
@@ -248,13 +249,12 @@ __device__ __forceinline__ unsigned long long AffineShapeKey(unsigned first, uns
 // compare-and-swap then answers; a pass that only looks up is a launch of its own, after every
 // key was written.
 // Returns the shape's slot in the table, or ~0u where it did not take the request.
-__device__ __forceinline__ unsigned Tally(const RecorderState& r, std::uint64_t key,
-                                          unsigned group, unsigned lane, int leader,
-                                          unsigned offset, bool affine, unsigned first,
-                                          unsigned step) {
+__device__ __forceinline__ unsigned Tally(const RecorderState& r, std::uint64_t key, unsigned group,
+                                          unsigned lane, int leader, unsigned offset, bool affine,
+                                          unsigned first, unsigned step) {
 #if __CUDA_ARCH__ >= 800
-  // Every lane of the warp: a group of all 32 is (the whole warp's road passes ~0u, a constant,
-  // and the test goes).
+  // Only every lane of the warp (or of a block's last, partial warp). A group of 32 lanes is
+  // that: the whole warp's road passes ~0u, a constant, and the test compiles away.
   if (group != ~0u) {
     const unsigned in_warp = r.threads_per_block - LinearThread() / 32u * 32u;
     if (group != (in_warp >= 32u ? ~0u : (1u << in_warp) - 1u)) return ~0u;
