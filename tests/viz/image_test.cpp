@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <vector>
+
 namespace ws {
 namespace {
 
@@ -61,6 +64,31 @@ TEST(Png, RoundTripsPixelsExactly) {
   ASSERT_EQ(back->height(), 9);
   for (int y = 0; y < 9; ++y) {
     for (int x = 0; x < 17; ++x) ASSERT_EQ(back->At(x, y), img.At(x, y)) << x << "," << y;
+  }
+  fs::remove(p);
+}
+
+// An opaque image is written as RGB (PNG colour type 2, the byte after IHDR's width, height and
+// bit depth), one with any translucent pixel as RGBA (6); both read back exactly.
+TEST(Png, OpaqueImagesAreRgbAndTranslucentOnesKeepTheirAlpha) {
+  const fs::path p =
+      fs::temp_directory_path() / ("ws_png_a_" + std::to_string(::getpid()) + ".png");
+  auto colour_type = [&] {
+    std::ifstream in(p, std::ios::binary);
+    std::vector<char> b(26);
+    in.read(b.data(), 26);
+    return static_cast<int>(b[25]);  // 8 signature, 4 length, 4 "IHDR", 4 + 4 size, 1 depth
+  };
+  Image img = Gradient(6, 5);
+  ASSERT_TRUE(SavePng(img, p).ok());
+  EXPECT_EQ(colour_type(), 2);
+  img.Set(4, 3, {9, 8, 7, 128});
+  ASSERT_TRUE(SavePng(img, p).ok());
+  EXPECT_EQ(colour_type(), 6);
+  auto back = LoadPng(p);
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  for (int y = 0; y < 5; ++y) {
+    for (int x = 0; x < 6; ++x) ASSERT_EQ(back->At(x, y), img.At(x, y)) << x << "," << y;
   }
   fs::remove(p);
 }
