@@ -17,9 +17,10 @@ Status RunOnEmulator(LessonCall& call, const DevicePreset& preset, BackendResult
   backend.UseResourceTable(call.compiled);
   // A variant racy on purpose shows its race in its output under the chosen thread order: its
   // threads run one by one in that order, not a warp's lanes together.
-  for (const VariantSpec& v : L::Info().variants)
-    if (v.name == (call.variant.empty() ? L::Info().variants.front().name : call.variant) &&
-        v.races)
+  // (The lesson's variants made once: Info() writes out every preset and explanation.)
+  static const std::vector<VariantSpec> variants = L::Info().variants;
+  for (const VariantSpec& v : variants)
+    if (v.name == (call.variant.empty() ? variants.front().name : call.variant) && v.races)
       backend.KeepThreadOrder(
           "the variant races on purpose: its output is the threads' order, which runs them one "
           "by one");

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <memory>
+#include <mutex>
 
 #include "request_costs.h"
 
@@ -184,8 +186,46 @@ struct WarpRequests::Costs {
   AffineCounts affine;
 };
 
-WarpRequests::WarpRequests() : costs_(std::make_unique<Costs>()) {}
-WarpRequests::~WarpRequests() = default;
+namespace {
+
+// The costs' tables (half a megabyte: the shape cache's 2,048 entries and the shape counts'
+// 4,096) are kept from one WarpRequests to the next, since the emulator makes new workers, each
+// with its WarpRequests, for every launch: zeroing them was 40 % of a one-thread launch's time,
+// and under AddressSanitizer (whose allocator maps and unmaps every block this large) it and the
+// page faults were a third of a small lesson's run. A shape's cost depends on nothing but the
+// shape (ShapeCache), so a cache that comes back holding other launches' shapes gives the same
+// figures. At most kKeptCosts are kept (a launch has one worker a core; a cooperative launch, one
+// a block).
+constexpr std::size_t kKeptCosts = 16;
+std::mutex g_kept_costs_mutex;
+std::vector<std::unique_ptr<WarpRequests::Costs>>& KeptCosts() {
+  static auto* kept = new std::vector<std::unique_ptr<WarpRequests::Costs>>;  // never destroyed
+  return *kept;
+}
+
+}  // namespace
+
+WarpRequests::WarpRequests() {
+  {
+    std::lock_guard lock(g_kept_costs_mutex);
+    auto& kept = KeptCosts();
+    if (!kept.empty()) {
+      costs_ = std::move(kept.back());
+      kept.pop_back();
+    }
+  }
+  if (costs_ == nullptr) costs_ = std::make_unique<Costs>();
+}
+
+WarpRequests::~WarpRequests() {
+  // Shapes counted in a block that never ended (its launch failed) are forgotten, not kept.
+  costs_->affine.Drain([](std::uint16_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t,
+                          std::uint64_t) {});
+  costs_->affine.TakeOverflow();
+  std::lock_guard lock(g_kept_costs_mutex);
+  auto& kept = KeptCosts();
+  if (kept.size() < kKeptCosts) kept.push_back(std::move(costs_));
+}
 
 void WarpRequests::Begin(std::uint32_t threads_per_block, std::size_t max_sites) {
   // A block that failed part way left rows behind: clear them.

@@ -91,6 +91,9 @@ class WarpRequests {
   // Long loops' accesses past kRowIterations kept for sorting, at most (20 bytes each: 640 MB);
   // past them the block's figures are partial (truncated()).
   static constexpr std::size_t kMaxOverflow = std::size_t{32} << 20;
+  // What the analysis keeps per site (analysis.cpp; its tables are reused from one WarpRequests
+  // to the next).
+  struct Costs;
   WarpRequests();
   ~WarpRequests();
   WarpRequests(const WarpRequests&) = delete;
@@ -154,7 +157,6 @@ class WarpRequests {
     std::vector<Row> rows;
     std::uint32_t used = 0;  // rows [0, used) may hold lanes
   };
-  struct Costs;  // what the analysis keeps per site (analysis.cpp)
   void Grow(Slot& s, std::uint32_t warp, std::uint16_t site, std::uint32_t iteration);
 
   std::uint32_t threads_ = 0, max_sites_ = 0;
