@@ -18,6 +18,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -37,14 +38,21 @@ class Figures {
 template <typename T>
 class FiguresOf final : public Figures {
  public:
-  explicit FiguresOf(T v) : value(std::move(v)), json_(value) {}
+  explicit FiguresOf(T v) : value(std::move(v)) {}
   std::string_view kind() const override { return T::kKind; }
   int version() const override { return T::kVersion; }
-  const nlohmann::json& json() const override { return json_; }
+  const nlohmann::json& json() const override {
+    std::call_once(json_made_, [this] { json_ = value; });
+    return json_;
+  }
   const T value;
 
  private:
-  const nlohmann::json json_;  // made once: the lesson panel lists it every frame
+  // Made once (the lesson panel lists it every frame), when first asked: most runs' figures are
+  // only read as T (a slider's redraw, the tests' thousands of runs). The occupancy lesson's
+  // curves are 2,300 points, a JSON object each.
+  mutable std::once_flag json_made_;
+  mutable nlohmann::json json_;
 };
 
 // Figures read from a trace file that could not be read as their kind: a field missing or of
