@@ -37,6 +37,39 @@ TEST(LatencyModel, OtherShapesFollowTheSameArithmetic) {
   EXPECT_EQ(WarpsToSaturate(p), 0);
 }
 
+// The lesson's curve and search ask for utilisations alone (SteadyUtilisation, no segments
+// kept): the same number as the whole simulation's, and a search started past warp counts that
+// fall short finds what one from 1 finds.
+TEST(LatencyModel, UtilisationAloneIsTheSimulationsAndASearchMayStartLater) {
+  for (const int ibl : {1, 4, 7}) {
+    for (const int latency : {0, 200, 990}) {
+      for (const int issue : {1, 4}) {
+        for (const int dependency : {0, 24}) {
+          LatencyParams p;
+          p.instructions_between_loads = ibl;
+          p.latency = latency;
+          p.issue_cycles = issue;
+          p.dependency_latency = dependency;
+          for (int n = 1; n <= 20; n += 3) {
+            p.warps = n;
+            auto whole = SimulateLatency(p);
+            auto alone = SteadyUtilisation(p);
+            ASSERT_TRUE(whole.ok() && alone.ok());
+            EXPECT_EQ(whole->utilisation, *alone) << ibl << " " << latency << " " << n;
+          }
+          const int from_one = WarpsToSaturate(p);
+          for (const int from : {2, 10, 49}) {
+            if (from_one == 0 || from_one >= from) {
+              EXPECT_EQ(WarpsToSaturate(p, 64, from), from_one) << ibl << " " << latency;
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_FALSE(SteadyUtilisation({0, 4, 200, 4, 8}).ok());
+}
+
 TEST(LatencyModel, TwoWarpsLeaveTheSchedulerIdleUntilTheFirstLoadReturns) {
   LatencyParams p;
   p.warps = 2;

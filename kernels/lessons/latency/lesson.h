@@ -100,12 +100,13 @@ struct Lesson {
     for (int n = 1; n <= 48; ++n) {  // the first point at 100 %, else searched up to 64 warps
       LatencyParams q = lp;
       q.warps = n;
-      auto point = SimulateLatency(q);
-      const double u = point.ok() ? point->utilisation : 0.0;
+      auto point = SteadyUtilisation(q);
+      const double u = point.ok() ? *point : 0.0;
       if (f.warps_to_saturate == 0 && u >= 1.0 - 1e-9) f.warps_to_saturate = n;
       f.vary_warps.push_back({n, u});
     }
-    if (f.warps_to_saturate == 0) f.warps_to_saturate = WarpsToSaturate(lp, 64);
+    // None of 1 to 48 saturates: the search goes on from 49.
+    if (f.warps_to_saturate == 0) f.warps_to_saturate = WarpsToSaturate(lp, 64, 49);
     for (const WarpSegment& s : r->segments)
       f.timeline.push_back({s.warp, s.start, s.end, static_cast<int>(s.kind)});
     c.SetFigures(std::move(f));

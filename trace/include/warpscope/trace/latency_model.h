@@ -47,7 +47,11 @@ struct LatencyResult {
 
 Result<LatencyResult> SimulateLatency(const LatencyParams& p);
 
-// The fewest warps whose steady-state utilisation is 100 % (0 if none up to `max_warps`).
-int WarpsToSaturate(LatencyParams p, int max_warps = 64);
+// SimulateLatency(p)'s utilisation alone (no segments kept: a curve's points, a search).
+Result<double> SteadyUtilisation(const LatencyParams& p);
+
+// The fewest warps, from `min_warps`, whose steady-state utilisation is 100 % (0 if none up to
+// `max_warps`). A caller that has seen fewer warps fall short starts past them.
+int WarpsToSaturate(LatencyParams p, int max_warps = 64, int min_warps = 1);
 
 }  // namespace ws
