@@ -4,8 +4,10 @@
 # each under its own time limit so that a slow one leaves the rest their turn. Everything lands
 # in OUT_DIR (the device's $OUT), one summary in OUT_DIR/batch.txt.
 # Usage (on the device, with .deps carried): bench/gpu_batch.sh OUT_DIR [STEPS]
-#   STEPS: a comma-separated subset of micro,build,tests,anchors,capture,program (default: all
-#   but micro; micro is bench/gpu_tally_micro.sh, nvcc only, so it can run before the build)
+#   STEPS: a comma-separated subset of micro,build,tests,anchors,capture,program,capped (default:
+#   all but micro and capped; micro is bench/gpu_tally_micro.sh, nvcc only, so it can run before
+#   the build; capped builds the recorded lessons again with WARPSCOPE_RECORD_MAXRREGCOUNT=
+#   ${WS_RECORD_CAP:-32} and runs the capture bench on that build, into OUT_DIR/capped)
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 out=${1:?usage: gpu_batch.sh OUT_DIR [STEPS]}
@@ -40,8 +42,13 @@ fi
 want anchors && step anchors 150 bench/gpu_anchors.sh "$out/anchors" 1
 want capture && step capture 90 bench/gpu_capture_bench.sh "$out/capture" 3
 want program && step program 240 bench/gpu_program_bench.sh "$out/program"
+if want capped; then
+  WS_CMAKE_ARGS="-DWARPSCOPE_RECORD_MAXRREGCOUNT=${WS_RECORD_CAP:-32}" \
+    WS_BUILD_TARGETS=warpscope-cli step capped-build 420 scripts/gpu-build.sh "$out/bc" 90
+  step capped 90 bench/gpu_capture_bench.sh "$out/capped" 3
+fi
 for f in micro/tally-micro.txt anchors/anchors.txt capture/capture-bench.txt \
-  program/program-bench.txt; do
+  program/program-bench.txt capped/capture-bench.txt; do
   [[ -f "$out/$f" ]] && { echo "== $f"; cat "$out/$f"; } >> "$summary"
 done
 cat "$summary"
