@@ -257,12 +257,12 @@ int main(int argc, char** argv) {
   time("recorded, tally off", Copy, ws::dev::kRecord);
   st.tally_keys = keys;
   // The count check (no timing): the tally's counts against the grid's where groups are partial
-  // warps and shapes are not affine, recorded at once, then as the backend does it, a counting
-  // pass that adds the shapes and a pass that only looks them up (tally_frozen).
+  // warps and shapes are not affine, recorded at once, then in two passes as the backend runs them,
+  // a counting pass that adds the shapes and a pass that only looks them up (tally_frozen).
   if (++index == only || only < 0) {
     std::printf("... count check\n");
     const unsigned block = 1000;
-    const unsigned long long want = 2ull * (blocks - kept) * 32;
+    const unsigned long long want = 2ull * (blocks > kept ? blocks - kept : 0) * 32;
     auto run = [&](int mode, int frozen, bool clear_keys) {
       st.mode = mode;
       st.tally_frozen = frozen;
@@ -295,12 +295,15 @@ int main(int argc, char** argv) {
     // Shapes: a shape keeps its first offset's place in 256 bytes, and warp w of block b starts
     // at byte (4,000 b + 128 w) mod 256, 8 places for the whole warps (b's 160 b mod 256 is a
     // multiple of 32, and 128 w adds 0 or 128) and 8 for the 8-lane warp (w = 31): 16 for the
-    // load (swapped pairs) and 16 for the store. H200: 32 and 32, the counts equal.
+    // load (swapped pairs) and 16 for the store, once the blocks not kept (4 on) reach b = 11
+    // (the 8-lane warp's places take b = 4 to 11). H200: 32 and 32, the counts equal.
     std::printf(
         "count check: recorded at once %llu of %llu (%ld shapes), counted then looked up "
         "%llu (%ld shapes)%s\n",
         at_once, want, static_cast<long>(shapes), frozen, static_cast<long>(shapes2),
-        at_once == want && frozen == want && shapes == 32 && shapes2 == 32 ? "" : "  MISMATCH");
+        at_once == want && frozen == want && (blocks < 12 || (shapes == 32 && shapes2 == 32))
+            ? ""
+            : "  MISMATCH");
     st.tally_frozen = 0;
     st.threads_per_block = threads;
   }

@@ -385,8 +385,8 @@ __device__ __forceinline__ void RecordGroup(const RecorderState& r, std::uint64_
 // same dynamic instance: `instance`, where bit 32 is set, is a program's instance key in its low
 // 32 bits, written after the header). The leader (lowest lane) reserves the group's words and
 // writes the header; in a general event each lane writes its own offset.
-// Most requests are a whole warp's at one site: with WS_WHOLE_WARP_ROAD (below) they take a road
-// of their own, where the group is every lane by construction and each shuffle, vote and
+// Most requests are a whole warp's at one site: unless WS_NO_WHOLE_WARP_ROAD (below) they take a
+// road of their own, where the group is every lane by construction and each shuffle, vote and
 // reduction has a constant full mask.
 // With the group's mask only known at run time, ptxas compiled every shuffle to a
 // WARPSYNC.COLLECTIVE before the SHFL (Nsight Compute on transpose 4096²'s recorded build, H200:

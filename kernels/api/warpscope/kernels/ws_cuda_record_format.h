@@ -162,8 +162,8 @@ inline constexpr std::uint32_t kTallyHeaderWords = 4;
 inline constexpr std::uint32_t kTallyShapeWords = kTallyHeaderWords + 32;
 inline constexpr std::uint32_t kTallySpread = 128;
 inline constexpr std::uint32_t kTallyProbes = 32;
-// A table's capacity is a power of two up to this, so that a slot leaves bit 31 free (Tally sends
-// a slot and "new" in one shuffle).
+// A table's capacity is a power of two up to this, so that a slot is never ~0u, Tally's "not
+// taken", and leaves the top bits free.
 inline constexpr std::uint32_t kTallyMaxCapacity = 1u << 30;
 
 struct RecorderState {
