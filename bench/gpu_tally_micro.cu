@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "warpscope/kernels/ws_cuda_device.h"
+#include "ws_cuda_check.h"
 
 namespace {
 
@@ -104,20 +105,11 @@ __global__ void Plain(float* out, const float* in, int stride) {
   out[xid] = in[xid];
 }
 
-#define CHECK(x)                                                                      \
-  do {                                                                                \
-    cudaError_t e = (x);                                                              \
-    if (e != cudaSuccess) {                                                           \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
-      std::exit(1);                                                                   \
-    }                                                                                 \
-  } while (0)
-
 template <typename T>
 T* Alloc(std::size_t count) {
   T* p = nullptr;
-  CHECK(cudaMalloc(&p, count * sizeof(T)));
-  CHECK(cudaMemset(p, 0, count * sizeof(T)));
+  WS_CUDA_CHECK(cudaMalloc(&p, count * sizeof(T)));
+  WS_CUDA_CHECK(cudaMemset(p, 0, count * sizeof(T)));
   return p;
 }
 
@@ -153,8 +145,8 @@ int main(int argc, char** argv) {
   st.kept_base = 0;
   st.kept_bits = (1ull << kept) - 1;
   cudaEvent_t a, b;
-  CHECK(cudaEventCreate(&a));
-  CHECK(cudaEventCreate(&b));
+  WS_CUDA_CHECK(cudaEventCreate(&a));
+  WS_CUDA_CHECK(cudaEventCreate(&b));
   const int only = argc > 2 ? std::atoi(argv[2]) : -1;  // one step alone (a process each)
   int index = -1;
   auto time2 = [&](const char* label, auto launch, auto kernel, int mode) {
@@ -162,36 +154,39 @@ int main(int argc, char** argv) {
     std::printf("... %s\n", label);
     std::fflush(stdout);
     st.mode = mode;
-    CHECK(cudaMemcpyToSymbol(ws_recorder_state, &st, sizeof st));
+    WS_CUDA_CHECK(cudaMemcpyToSymbol(ws_recorder_state, &st, sizeof st));
     std::vector<float> ms;
     for (int i = 0; i < 15; ++i) {
-      CHECK(cudaMemset(st.first_chunks ? st.words : st.words, 0,
-                       warps * ws::dev::kFirstChunkWords * 4));
-      CHECK(cudaMemset(st.warp_state, 0, warps * 8));
+      WS_CUDA_CHECK(cudaMemset(st.first_chunks ? st.words : st.words, 0,
+                               warps * ws::dev::kFirstChunkWords * 4));
+      WS_CUDA_CHECK(cudaMemset(st.warp_state, 0, warps * 8));
       // As the recorder starts a pass (StartRecording): super-chunks after the first chunks.
       const unsigned long long first_words = warps * ws::dev::kFirstChunkWords;
-      CHECK(cudaMemcpy(st.pool_next, &first_words, 8, cudaMemcpyHostToDevice));
-      CHECK(cudaMemset(st.sm_state, 0, ws::dev::kSmSlots * ws::dev::kSmSlotStride * 8));
-      CHECK(cudaMemset(st.overflow, 0, 8));
-      CHECK(cudaMemset(st.warp_tallied, 0, warps));
-      if (st.tally_keys != nullptr) CHECK(cudaMemset(st.tally_keys, 0, std::size_t{capacity} * 8));
-      CHECK(cudaMemset(st.tally_counts, 0, std::size_t{capacity} * ws::dev::kTallySpread * 8));
-      CHECK(cudaEventRecord(a));
+      WS_CUDA_CHECK(cudaMemcpy(st.pool_next, &first_words, 8, cudaMemcpyHostToDevice));
+      WS_CUDA_CHECK(cudaMemset(st.sm_state, 0, ws::dev::kSmSlots * ws::dev::kSmSlotStride * 8));
+      WS_CUDA_CHECK(cudaMemset(st.overflow, 0, 8));
+      WS_CUDA_CHECK(cudaMemset(st.warp_tallied, 0, warps));
+      if (st.tally_keys != nullptr)
+        WS_CUDA_CHECK(cudaMemset(st.tally_keys, 0, std::size_t{capacity} * 8));
+      WS_CUDA_CHECK(
+          cudaMemset(st.tally_counts, 0, std::size_t{capacity} * ws::dev::kTallySpread * 8));
+      WS_CUDA_CHECK(cudaEventRecord(a));
       launch(out, in, 1);
-      CHECK(cudaEventRecord(b));
-      CHECK(cudaEventSynchronize(b));
-      CHECK(cudaGetLastError());
+      WS_CUDA_CHECK(cudaEventRecord(b));
+      WS_CUDA_CHECK(cudaEventSynchronize(b));
+      WS_CUDA_CHECK(cudaGetLastError());
       float t = 0;
-      CHECK(cudaEventElapsedTime(&t, a, b));
+      WS_CUDA_CHECK(cudaEventElapsedTime(&t, a, b));
       ms.push_back(t);
     }
     std::sort(ms.begin(), ms.end());
     cudaFuncAttributes attr{};
-    CHECK(cudaFuncGetAttributes(&attr, kernel));
+    WS_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
     // The last launch's count, against the grid's: two requests a warp, every warp of a block
     // not kept, where the tally is on (none when it is off or the recorder does not record).
     std::vector<unsigned long long> counts(std::size_t{capacity} * ws::dev::kTallySpread);
-    CHECK(cudaMemcpy(counts.data(), st.tally_counts, counts.size() * 8, cudaMemcpyDeviceToHost));
+    WS_CUDA_CHECK(
+        cudaMemcpy(counts.data(), st.tally_counts, counts.size() * 8, cudaMemcpyDeviceToHost));
     unsigned long long counted = 0;
     for (unsigned long long c : counts) counted += c;
     std::printf("%-40s %8.4f ms  (min %.4f)  %3d registers  tallied %llu of %llu\n", label,
@@ -200,7 +195,7 @@ int main(int argc, char** argv) {
                     ? 0ull
                     : 2ull * (blocks > kept ? blocks - kept : 0) * (threads / 32));
     unsigned overflow[2] = {};
-    CHECK(cudaMemcpy(overflow, st.overflow, 8, cudaMemcpyDeviceToHost));
+    WS_CUDA_CHECK(cudaMemcpy(overflow, st.overflow, 8, cudaMemcpyDeviceToHost));
     if (overflow[0] != 0) std::printf("  the pool ran dry (overflow set)\n");
     std::fflush(stdout);
     return ms[ms.size() / 2];
@@ -238,9 +233,9 @@ int main(int argc, char** argv) {
   unsigned long long* bd = Alloc<unsigned long long>(8);
   unsigned long long* ed = Alloc<unsigned long long>(8);
   unsigned* kd = Alloc<unsigned>(8);
-  CHECK(cudaMemcpy(bd, b2.data(), 64, cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(ed, e2.data(), 64, cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(kd, k2.data(), 32, cudaMemcpyHostToDevice));
+  WS_CUDA_CHECK(cudaMemcpy(bd, b2.data(), 64, cudaMemcpyHostToDevice));
+  WS_CUDA_CHECK(cudaMemcpy(ed, e2.data(), 64, cudaMemcpyHostToDevice));
+  WS_CUDA_CHECK(cudaMemcpy(kd, k2.data(), 32, cudaMemcpyHostToDevice));
   g.begin = bd, g.end = ed, g.key = kd, g.count = 8;
   g.instance = Alloc<unsigned>(n);
   auto with = [&](auto kernel) {
@@ -267,26 +262,28 @@ int main(int argc, char** argv) {
       st.mode = mode;
       st.tally_frozen = frozen;
       st.threads_per_block = block;
-      CHECK(cudaMemcpyToSymbol(ws_recorder_state, &st, sizeof st));
-      CHECK(cudaMemset(st.words, 0, warps * ws::dev::kFirstChunkWords * 4));
-      CHECK(cudaMemset(st.warp_state, 0, warps * 8));
+      WS_CUDA_CHECK(cudaMemcpyToSymbol(ws_recorder_state, &st, sizeof st));
+      WS_CUDA_CHECK(cudaMemset(st.words, 0, warps * ws::dev::kFirstChunkWords * 4));
+      WS_CUDA_CHECK(cudaMemset(st.warp_state, 0, warps * 8));
       const unsigned long long first_words = warps * ws::dev::kFirstChunkWords;
-      CHECK(cudaMemcpy(st.pool_next, &first_words, 8, cudaMemcpyHostToDevice));
-      CHECK(cudaMemset(st.sm_state, 0, ws::dev::kSmSlots * ws::dev::kSmSlotStride * 8));
-      CHECK(cudaMemset(st.overflow, 0, 8));
+      WS_CUDA_CHECK(cudaMemcpy(st.pool_next, &first_words, 8, cudaMemcpyHostToDevice));
+      WS_CUDA_CHECK(cudaMemset(st.sm_state, 0, ws::dev::kSmSlots * ws::dev::kSmSlotStride * 8));
+      WS_CUDA_CHECK(cudaMemset(st.overflow, 0, 8));
       if (clear_keys) {
-        CHECK(cudaMemset(st.tally_keys, 0, std::size_t{capacity} * 8));
-        CHECK(cudaMemset(st.tally_full, 0, 4));
+        WS_CUDA_CHECK(cudaMemset(st.tally_keys, 0, std::size_t{capacity} * 8));
+        WS_CUDA_CHECK(cudaMemset(st.tally_full, 0, 4));
       }
-      CHECK(cudaMemset(st.tally_counts, 0, std::size_t{capacity} * ws::dev::kTallySpread * 8));
+      WS_CUDA_CHECK(
+          cudaMemset(st.tally_counts, 0, std::size_t{capacity} * ws::dev::kTallySpread * 8));
       CopySwapped<<<blocks, block>>>(out, in, 1);
-      CHECK(cudaDeviceSynchronize());
+      WS_CUDA_CHECK(cudaDeviceSynchronize());
       std::vector<unsigned long long> counts(std::size_t{capacity} * ws::dev::kTallySpread);
-      CHECK(cudaMemcpy(counts.data(), st.tally_counts, counts.size() * 8, cudaMemcpyDeviceToHost));
+      WS_CUDA_CHECK(
+          cudaMemcpy(counts.data(), st.tally_counts, counts.size() * 8, cudaMemcpyDeviceToHost));
       unsigned long long counted = 0;
       for (unsigned long long c : counts) counted += c;
       std::vector<unsigned long long> k(capacity);
-      CHECK(cudaMemcpy(k.data(), st.tally_keys, k.size() * 8, cudaMemcpyDeviceToHost));
+      WS_CUDA_CHECK(cudaMemcpy(k.data(), st.tally_keys, k.size() * 8, cudaMemcpyDeviceToHost));
       return std::pair{counted, std::count_if(k.begin(), k.end(), [](auto x) { return x != 0; })};
     };
     const auto [at_once, shapes] = run(ws::dev::kRecord, 0, true);

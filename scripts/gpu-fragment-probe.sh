@@ -8,7 +8,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 out=${1:?usage: gpu-fragment-probe.sh OUT_DIR}
 mkdir -p "$out"
-nvcc -std=c++17 -O2 -arch=native -o "$out/fragment-probe" kernels/tensor/fragment_probe.cu || exit 1
+nvcc -std=c++17 -O2 -arch=native -Ibench -o "$out/fragment-probe" kernels/tensor/fragment_probe.cu || exit 1
 "$out/fragment-probe" > "$out/fragments.tsv" 2> "$out/fragments.log"
 rc=$?
 rm -f "$out/fragment-probe"

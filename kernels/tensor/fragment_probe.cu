@@ -17,16 +17,9 @@
 #include <cstdlib>
 #include <vector>
 
-using namespace nvcuda;
+#include "ws_cuda_check.h"
 
-#define CHECK(x)                                                                      \
-  do {                                                                                \
-    cudaError_t e = (x);                                                              \
-    if (e != cudaSuccess) {                                                           \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
-      std::exit(1);                                                                   \
-    }                                                                                 \
-  } while (0)
+using namespace nvcuda;
 
 namespace {
 
@@ -107,19 +100,19 @@ void Measure(const char* shape, const char* use, const char* type, const char* l
     S* tile = nullptr;
     int* out = nullptr;
     int* count = nullptr;
-    CHECK(cudaMalloc(&tile, host.size() * sizeof(S)));
-    CHECK(cudaMalloc(&out, sizeof got[0]));
-    CHECK(cudaMalloc(&count, sizeof(int)));
-    CHECK(cudaMemcpy(tile, host.data(), host.size() * sizeof(S), cudaMemcpyHostToDevice));
-    CHECK(cudaMemset(out, 0xff, sizeof got[0]));
+    WS_CUDA_CHECK(cudaMalloc(&tile, host.size() * sizeof(S)));
+    WS_CUDA_CHECK(cudaMalloc(&out, sizeof got[0]));
+    WS_CUDA_CHECK(cudaMalloc(&count, sizeof(int)));
+    WS_CUDA_CHECK(cudaMemcpy(tile, host.data(), host.size() * sizeof(S), cudaMemcpyHostToDevice));
+    WS_CUDA_CHECK(cudaMemset(out, 0xff, sizeof got[0]));
     launch(tile, ldm, out, count);
-    CHECK(cudaGetLastError());
-    CHECK(cudaDeviceSynchronize());
-    CHECK(cudaMemcpy(got[what], out, sizeof got[0], cudaMemcpyDeviceToHost));
-    CHECK(cudaMemcpy(&elements, count, sizeof(int), cudaMemcpyDeviceToHost));
-    CHECK(cudaFree(tile));
-    CHECK(cudaFree(out));
-    CHECK(cudaFree(count));
+    WS_CUDA_CHECK(cudaGetLastError());
+    WS_CUDA_CHECK(cudaDeviceSynchronize());
+    WS_CUDA_CHECK(cudaMemcpy(got[what], out, sizeof got[0], cudaMemcpyDeviceToHost));
+    WS_CUDA_CHECK(cudaMemcpy(&elements, count, sizeof(int), cudaMemcpyDeviceToHost));
+    WS_CUDA_CHECK(cudaFree(tile));
+    WS_CUDA_CHECK(cudaFree(out));
+    WS_CUDA_CHECK(cudaFree(count));
   }
   // A line a lane: x[0], x[1], ... as row,col. Every element of the tile held at least once,
   // none outside it; counted: elements a lane holds at two places of x, and elements that
@@ -206,7 +199,7 @@ void Shape(const char* shape) {
 
 int main() {
   cudaDeviceProp p{};
-  CHECK(cudaGetDeviceProperties(&p, 0));
+  WS_CUDA_CHECK(cudaGetDeviceProperties(&p, 0));
   std::printf("# %s, compute %d.%d, CUDA runtime %d\n", p.name, p.major, p.minor, CUDART_VERSION);
   std::printf("# shape\tuse\ttype\tlayout\telements\tlane\tx[0] x[1] ... as row,col\n");
   Shape<16, 16, 16>("m16n16k16");
