@@ -31,11 +31,17 @@ constexpr std::uint64_t kLoadKey =
 constexpr std::uint64_t kStoreKey =
     ws::MakeSiteKey(ws::MakePlace(0x1234, 10), ws::kKeyGlobal, ws::kKeyStore, 4, 0);
 
+// A lesson's keys are known only at run time: their buffer numbers arrive with the kernel's
+// Global<T> arguments. Here from the stride argument (1: the load's buffer 1, the store's 0).
 __global__ void Copy(float* out, const float* in, int stride) {
   const unsigned xid = (blockIdx.x * blockDim.x + threadIdx.x) * stride;
-  ws::dev::RecordAccess(kLoadKey, xid * 4);
+  const auto buffer = static_cast<std::uint32_t>(stride);
+  ws::dev::RecordAccess(
+      ws::MakeSiteKey(ws::MakePlace(0x1234, 10), ws::kKeyGlobal, ws::kKeyLoad, 4, buffer), xid * 4);
   const float v = in[xid];
-  ws::dev::RecordAccess(kStoreKey, xid * 4);
+  ws::dev::RecordAccess(
+      ws::MakeSiteKey(ws::MakePlace(0x1234, 10), ws::kKeyGlobal, ws::kKeyStore, 4, buffer - 1),
+      xid * 4);
   out[xid] = v;
 }
 

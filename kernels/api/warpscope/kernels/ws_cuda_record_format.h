@@ -156,8 +156,8 @@ inline constexpr std::uint64_t kGlobalPlain = 1ull << 31;
 //                    a 2^24-float copy (every warp's two requests of two shapes) took 9.4x its
 //                    uninstrumented time on an H200
 // A shape that finds no free slot within kTallyProbes is written as an event instead, and the
-// table counts as full (tally_full): later requests are written without probing. The counting
-// pass adds shapes but counts none; the planned pass after it only looks them up.
+// table counts as full (tally_full): later requests read only their first slot. The counting
+// pass adds shapes (its counts are cleared after it); the planned pass after it only looks them up.
 inline constexpr std::uint32_t kTallyHeaderWords = 4;
 inline constexpr std::uint32_t kTallyShapeWords = kTallyHeaderWords + 32;
 inline constexpr std::uint32_t kTallySpread = 128;
