@@ -1,11 +1,27 @@
 #include "emu/warp_meeting.h"
 
+#include <cstring>
+
 #include "warpscope/trace/ws_cuda_keys.h"
 
 namespace ws::emu {
 
 WarpMeeting MeetWarp(WarpOpKind kind, std::uint32_t group, const WarpLane (&lanes)[32]) {
   WarpMeeting m;
+  if (kind == WarpOpKind::kMma) {  // the caller's work, once for the warp (WarpCallRun)
+    std::uint64_t values[32] = {};
+    for (std::uint32_t l = 0; l < 32; ++l) {
+      m.source[l] = static_cast<std::uint8_t>(l);
+      if (group >> l & 1u) values[l] = lanes[l].value;
+    }
+    if (group != 0) {
+      const std::uint64_t lead = values[__builtin_ctz(group)];
+      WarpCallRun run = nullptr;
+      std::memcpy(&run, reinterpret_cast<const void*>(lead), sizeof run);
+      run(values, group);
+    }
+    return m;
+  }
   std::uint32_t votes = 0;
   for (std::uint32_t l = 0; l < 32; ++l) {
     m.source[l] = static_cast<std::uint8_t>(l);
@@ -76,6 +92,8 @@ WarpMeeting MeetWarp(WarpOpKind kind, std::uint32_t group, const WarpLane (&lane
         m.result[l] = kind == WarpOpKind::kMatchAny ? same : (same == group ? group : 0);
         break;
       }
+      case WarpOpKind::kMma:  // met above
+        break;
     }
   }
   return m;

@@ -58,6 +58,8 @@ const char* ToString(WarpOpKind k) {
       return "__match_all_sync";
     case WarpOpKind::kReduce:
       return "__reduce_*_sync";
+    case WarpOpKind::kMma:
+      return "wmma::mma_sync";
   }
   return "?";
 }

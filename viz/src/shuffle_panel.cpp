@@ -131,11 +131,13 @@ class ShufflePanel : public Panel {
     const WarpOpInstance& op =
         bv.warp_ops[static_cast<std::size_t>(of_site[static_cast<std::size_t>(pick)])];
     const WarpOpSite& site = t.warp_op_sites[op.site];
-    ImGui::Text("Warp %u of block %u, %s (time %" PRIu64 ", its meeting %u here): %s", op.warp,
-                bv.block, ToString(site.kind), op.time, op.iteration + 1,
-                IsShuffle(site.kind)
-                    ? Describe(op, site.kind).c_str()
-                    : (std::to_string(__builtin_popcount(op.mask)) + " lanes took part").c_str());
+    // Wrapped: at 1280x720 and 150 % the line ran past the panel's edge.
+    ImGui::TextWrapped(
+        "Warp %u of block %u, %s (time %" PRIu64 ", its meeting %u here): %s", op.warp, bv.block,
+        ToString(site.kind), op.time, op.iteration + 1,
+        IsShuffle(site.kind)
+            ? Describe(op, site.kind).c_str()
+            : (std::to_string(__builtin_popcount(op.mask)) + " lanes took part").c_str());
     ImGui::TextDisabled("%s", site.code.c_str());
     DrawLanes(op, site.kind);
   }

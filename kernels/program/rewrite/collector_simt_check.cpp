@@ -240,6 +240,10 @@ std::string Collector::SimtCheckExpr(const Stmt* e, SimtKernel& k) {
         k.hoist.insert(c);
         k.meetings.insert(c);
       }
+      // wmma's calls meet the warp inside the shim (mma_sync) or act for every lane's
+      // fragment at once: thread by thread.
+      if (callee != nullptr && InNamespace(callee, "nvcuda"))
+        return "nvcuda::wmma (" + n + ") on line " + line(s) + " (yet)";
       if (MultiWarpTile(c))  // its sync is a barrier of several warps: thread by thread
         return "a tile of more than 32 threads on line " + line(s) + " (yet)";
       const TileCallKind tile = TileCall(c);

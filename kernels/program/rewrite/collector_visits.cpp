@@ -1,6 +1,7 @@
 // The collector's visits (collector.h): what each AST node of a device function adds, and which
 // files are the program's own.
 #include "collector.h"
+#include "collector_simt.h"  // InNamespace
 
 namespace ws::rewrite_internal {
 
@@ -96,17 +97,21 @@ bool Collector::VisitCallExpr(CallExpr* e) {
            NameOf(callee) == "malloc" ? "::ws::prog::HeapMalloc" : "::ws::prog::HeapFree", 2, 0});
     }
   }
-  // A texture fetch: tex2D<float>(t, x, y) gets its site as a last argument.
+  // A texture fetch: tex2D<float>(t, x, y) gets its site as a last argument; so does a wmma
+  // fragment's load or store (ws_program_wmma.h records the lanes' elements there).
   static const std::set<std::string> fetches = {
       "tex1Dfetch",   "tex1D",        "tex2D",      "tex3D",
       "tex1DLayered", "tex2DLayered", "texCubemap", "texCubemapLayered"};
-  if (fetches.count(NameOf(callee)) > 0 && e->getRParenLoc().isFileID()) {
+  const bool wmma = callee != nullptr && InNamespace(callee, "nvcuda") &&
+                    (NameOf(callee) == "load_matrix_sync" || NameOf(callee) == "store_matrix_sync");
+  if ((fetches.count(NameOf(callee)) > 0 || wmma) && e->getRParenLoc().isFileID()) {
     const CharSourceRange r = FileRange(e->getSourceRange());
     if (r.isValid()) {
       Access a;
       a.begin = Offset(r.getBegin());
       a.end = Offset(r.getEnd());
-      a.access = ProgramAccess::kLoad;
+      a.access =
+          NameOf(callee) == "store_matrix_sync" ? ProgramAccess::kStore : ProgramAccess::kLoad;
       a.call = true;
       a.rparen = Offset(e->getRParenLoc());
       a.file = DisplayName(sm_.getFileID(r.getBegin()));

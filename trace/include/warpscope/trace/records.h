@@ -110,8 +110,9 @@ enum class WarpOpKind : std::uint8_t {
   kMatchAny,    // __match_any_sync: each lane gets the lanes of the mask whose value equals its own
   kMatchAll,    // __match_all_sync: the mask when every lane's value is the same, else 0
   kReduce,      // __reduce_{add,min,max,and,or,xor}_sync: every lane gets the lanes' reduction
+  kMma,         // nvcuda::wmma::mma_sync: the warp's fragments multiplied, each lane gets its part
 };
-inline constexpr int kWarpOpKinds = 12;
+inline constexpr int kWarpOpKinds = 13;
 const char* ToString(WarpOpKind k);  // "__shfl_down_sync", ...
 bool IsShuffle(WarpOpKind k);
 

@@ -1,0 +1,323 @@
+// nvcuda::wmma on the emulator (issue 53; docs/PROGRAMS.md, "Tensor cores"): fragments,
+// fill_fragment, load_matrix_sync, mma_sync and store_matrix_sync, with each lane holding the
+// elements the GPU gives it. Which lane holds which element is not documented by NVIDIA: it was
+// measured on an H200 (kernels/tensor/fragment_probe.cu) into kernels/tensor/fragments.tsv, which
+// the runtime reads (WmmaPlaces); a program that touches frag.x[i] therefore sees what it would
+// on that GPU. Included by the shim's <mma.h>.
+//
+// A load or store is recorded at its call's site (the rewriter adds it as the last argument, as
+// for a texture fetch) as the lanes' element accesses, one request for each x[i] that
+// holds an element the lane has not already loaded (half's matrix_a and matrix_b hold each
+// element twice or four times): not yet as the GPU's ldmatrix (LDSM) or vector requests
+// (docs/GPU.md, "Tensor-core fragments on the H200", has what the GPU issues and costs).
+// mma_sync is one meeting of the warp (WarpOpKind::kMma): the lanes' fragments are gathered into
+// whole tiles, multiplied, and each lane gets its part of D. Products of half, bf16 and tf32 are
+// exact in float and summed in double, then rounded once to the accumulator's type; integers sum
+// in 32 bits, wrapping; double fragments sum in k order with fused multiply-adds.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "cuda_bf16.h"
+#include "cuda_fp16.h"
+
+namespace ws::prog {
+// Where each x[i] of `elements` lies in its tile, lane by lane: places[2 * (lane * elements + i)]
+// its row and [... + 1] its column, as measured (kernels/tensor/fragments.tsv). A fragment the
+// table does not have (or another count of elements) stops the thread with a message at `place`.
+const unsigned char* WmmaPlaces(const char* shape, const char* use, const char* type,
+                                const char* layout, unsigned int elements, unsigned int place);
+}  // namespace ws::prog
+
+namespace nvcuda {
+namespace wmma {
+
+struct matrix_a {};
+struct matrix_b {};
+struct accumulator {};
+struct row_major {};
+struct col_major {};
+enum layout_t { mem_row_major, mem_col_major };
+namespace precision {
+struct tf32 {};
+}  // namespace precision
+
+namespace detail {
+
+template <typename T>
+struct Storage {  // the element type in memory and in x[] (tf32's is float)
+  using type = T;
+};
+template <>
+struct Storage<precision::tf32> {
+  using type = float;
+};
+
+template <typename T>
+constexpr const char* TypeName() {
+  if constexpr (std::is_same_v<T, __half>) return "half";
+  if constexpr (std::is_same_v<T, __nv_bfloat16>) return "bf16";
+  if constexpr (std::is_same_v<T, signed char>) return "s8";
+  if constexpr (std::is_same_v<T, unsigned char>) return "u8";
+  if constexpr (std::is_same_v<T, precision::tf32>) return "tf32";
+  if constexpr (std::is_same_v<T, double>) return "double";
+  if constexpr (std::is_same_v<T, float>) return "float";
+  if constexpr (std::is_same_v<T, int>) return "int";
+  return nullptr;
+}
+
+constexpr const char* ShapeName(int m, int n, int k) {
+  return m == 16 && n == 16 && k == 16  ? "m16n16k16"
+         : m == 32 && n == 8 && k == 16 ? "m32n8k16"
+         : m == 8 && n == 32 && k == 16 ? "m8n32k16"
+         : m == 16 && n == 16 && k == 8 ? "m16n16k8"
+         : m == 8 && n == 8 && k == 4   ? "m8n8k4"
+                                        : nullptr;
+}
+
+template <typename Use>
+constexpr const char* UseName() {
+  return std::is_same_v<Use, matrix_a> ? "a" : std::is_same_v<Use, matrix_b> ? "b" : "c";
+}
+
+// The tile a fragment covers: rows x columns (matrix_a m x k, matrix_b k x n, accumulator m x n).
+template <typename Use, int m, int n, int k>
+constexpr int Rows() {
+  return std::is_same_v<Use, matrix_b> ? k : m;
+}
+template <typename Use, int m, int n, int k>
+constexpr int Cols() {
+  return std::is_same_v<Use, matrix_a> ? k : n;
+}
+
+// Elements a lane holds (the table's count): the tile over 32 lanes, but 16 for half's matrix_a
+// and matrix_b in every shape (an H200 keeps each element twice, or four times in 128-element
+// operands).
+template <typename Use, int m, int n, int k, typename T>
+constexpr int Elements() {
+  if (!std::is_same_v<Use, accumulator> && std::is_same_v<T, __half>) return 16;
+  return Rows<Use, m, n, k>() * Cols<Use, m, n, k>() / 32;
+}
+
+template <typename T>
+constexpr bool kSupported = TypeName<T>() != nullptr;
+
+}  // namespace detail
+
+template <typename Use, int m, int n, int k, typename T, typename Layout = void>
+class fragment {
+  static_assert(detail::ShapeName(m, n, k) != nullptr,
+                "wmma: shapes m16n16k16, m32n8k16, m8n32k16 (half, bf16, 8-bit integers), "
+                "m16n16k8 (tf32) and m8n8k4 (double) are supported");
+  static_assert(detail::kSupported<T>, "wmma: an element type the GPU has no fragment of");
+
+ public:
+  using storage_element_type = typename detail::Storage<T>::type;
+  using element_type = storage_element_type;
+  enum { num_elements = detail::Elements<Use, m, n, k, T>() };
+  storage_element_type x[num_elements];
+};
+
+namespace detail {
+
+template <typename T>
+double ToDouble(T v) {
+  if constexpr (std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>)
+    return static_cast<double>(static_cast<float>(v));
+  else
+    return static_cast<double>(v);
+}
+
+// tf32 keeps float's sign, exponent and top 10 fraction bits: the 13 below are dropped.
+inline double Tf32(float v) {
+  std::uint32_t bits = 0;
+  std::memcpy(&bits, &v, 4);
+  bits &= 0xffffe000u;
+  float t = 0;
+  std::memcpy(&t, &bits, 4);
+  return t;
+}
+
+template <typename Frag, typename Use, int m, int n, int k, typename T>
+const unsigned char* PlacesOf(bool row, unsigned int place) {
+  return ::ws::prog::WmmaPlaces(ShapeName(m, n, k), UseName<Use>(), TypeName<T>(),
+                                row ? "row" : "col", Frag::num_elements, place);
+}
+
+// Each lane's elements from (load) or to (store) the tile at `p`, `ldm` elements between rows
+// (row major) or columns; one recorded access for each element the lane holds (the first x[i]
+// that holds it; the others copy it).
+template <bool kLoad, typename Frag, typename S>
+void Move(Frag& f, S* p, unsigned ldm, bool row, const unsigned char* places, unsigned int place) {
+  const unsigned lane = ::ws::prog::LaneId();
+  const unsigned char* mine = places + 2u * lane * Frag::num_elements;
+  for (int i = 0; i < Frag::num_elements; ++i) {
+    const unsigned r = mine[2 * i], c = mine[2 * i + 1];
+    int same = -1;
+    for (int j = 0; j < i && same < 0; ++j)
+      if (mine[2 * j] == r && mine[2 * j + 1] == c) same = j;
+    if (same >= 0) {
+      if (kLoad) f.x[i] = f.x[same];
+      continue;
+    }
+    S* at = p + (row ? std::size_t{r} * ldm + c : std::size_t{c} * ldm + r);
+#if !defined(WS_PROGRAM_PARSE)  // (the rewriter's parse has no runtime)
+    ::ws::prog::Record(at, sizeof(S), place, kLoad ? ::ws::prog::kOpLoad : ::ws::prog::kOpStore);
+#endif
+    if constexpr (kLoad)
+      f.x[i] = *at;
+    else
+      *at = f.x[i];
+  }
+}
+
+// mma_sync's call, one a lane (ws::emu::WarpCallRun): `run` first, as the meeting reads it.
+template <typename FD, typename FA, typename FB, typename FC>
+struct MmaCall {
+  void (*run)(const std::uint64_t* values, std::uint32_t group);
+  FD* d;
+  const FA* a;
+  const FB* b;
+  const FC* c;
+  const unsigned char *pd, *pa, *pb, *pc;
+};
+
+template <int m, int n, int k, typename TA, typename TC, typename FD, typename FA, typename FB,
+          typename FC>
+void RunMma(const std::uint64_t* values, std::uint32_t group) {
+  using Call = MmaCall<FD, FA, FB, FC>;
+  constexpr bool kInt = std::is_same_v<TC, int>;
+  double a[m][k] = {}, b[k][n] = {}, c[m][n] = {};
+  long long ia[m][k] = {}, ib[k][n] = {};
+  int ic[m][n] = {};
+  auto value = [](auto v) {
+    if constexpr (std::is_same_v<TA, precision::tf32>)
+      return Tf32(v);
+    else
+      return ToDouble(v);
+  };
+  // Gather every lane's elements into the whole tiles. Where a lane holds an element twice
+  // (half's matrix_a and matrix_b), the multiply reads the first x[i] that holds it, as an H200
+  // does (tests/programs/agreement/wmma_lanes.cu, "copies": zeroing x[8..15] changes nothing):
+  // the elements are taken from the last x[i] to the first, so that the first is kept.
+  for (unsigned l = 0; l < 32; ++l) {
+    if (!(group >> l & 1u)) continue;
+    const Call* call = reinterpret_cast<const Call*>(values[l]);
+    for (int i = FA::num_elements - 1; i >= 0; --i) {
+      const unsigned r = call->pa[2 * (l * FA::num_elements + i)];
+      const unsigned col = call->pa[2 * (l * FA::num_elements + i) + 1];
+      if constexpr (kInt)
+        ia[r][col] = static_cast<long long>(call->a->x[i]);
+      else
+        a[r][col] = value(call->a->x[i]);
+    }
+    for (int i = FB::num_elements - 1; i >= 0; --i) {
+      const unsigned r = call->pb[2 * (l * FB::num_elements + i)];
+      const unsigned col = call->pb[2 * (l * FB::num_elements + i) + 1];
+      if constexpr (kInt)
+        ib[r][col] = static_cast<long long>(call->b->x[i]);
+      else
+        b[r][col] = value(call->b->x[i]);
+    }
+    for (int i = 0; i < FC::num_elements; ++i) {
+      const unsigned r = call->pc[2 * (l * FC::num_elements + i)];
+      const unsigned col = call->pc[2 * (l * FC::num_elements + i) + 1];
+      if constexpr (kInt)
+        ic[r][col] = call->c->x[i];
+      else
+        c[r][col] = ToDouble(call->c->x[i]);
+    }
+  }
+  for (unsigned l = 0; l < 32; ++l) {  // each lane's part of D = A B + C
+    if (!(group >> l & 1u)) continue;
+    const Call* call = reinterpret_cast<const Call*>(values[l]);
+    for (int i = 0; i < FD::num_elements; ++i) {
+      const unsigned r = call->pd[2 * (l * FD::num_elements + i)];
+      const unsigned col = call->pd[2 * (l * FD::num_elements + i) + 1];
+      if constexpr (kInt) {
+        std::uint32_t s = static_cast<std::uint32_t>(ic[r][col]);
+        for (int q = 0; q < k; ++q) s += static_cast<std::uint32_t>(ia[r][q] * ib[q][col]);
+        call->d->x[i] = static_cast<int>(s);
+      } else if constexpr (std::is_same_v<TC, double>) {
+        double s = c[r][col];
+        for (int q = 0; q < k; ++q) s = std::fma(a[r][q], b[q][col], s);
+        call->d->x[i] = s;
+      } else {
+        double s = c[r][col];
+        for (int q = 0; q < k; ++q) s += a[r][q] * b[q][col];
+        call->d->x[i] = static_cast<typename FD::storage_element_type>(static_cast<float>(s));
+      }
+    }
+  }
+}
+
+}  // namespace detail
+
+template <typename Use, int m, int n, int k, typename T, typename Layout>
+WS_PD inline void fill_fragment(fragment<Use, m, n, k, T, Layout>& f,
+                                const typename fragment<Use, m, n, k, T, Layout>::element_type& v) {
+  for (int i = 0; i < f.num_elements; ++i) f.x[i] = v;
+}
+
+// matrix_a, matrix_b: the layout is the fragment's.
+// `place`: the site the rewriter gave the call.
+template <typename Use, int m, int n, int k, typename T, typename Layout>
+WS_PD inline void load_matrix_sync(
+    fragment<Use, m, n, k, T, Layout>& f,
+    const typename fragment<Use, m, n, k, T, Layout>::storage_element_type* p, unsigned ldm,
+    unsigned int place = 0) {
+  static_assert(!std::is_same_v<Use, accumulator>,
+                "wmma: an accumulator's load names its layout (mem_row_major or mem_col_major)");
+  using Frag = fragment<Use, m, n, k, T, Layout>;
+  constexpr bool kRow = std::is_same_v<Layout, row_major>;
+  static const unsigned char* places = detail::PlacesOf<Frag, Use, m, n, k, T>(kRow, place);
+  detail::Move<true>(f, p, ldm, kRow, places, place);
+}
+
+template <int m, int n, int k, typename T>
+WS_PD inline void load_matrix_sync(fragment<accumulator, m, n, k, T>& f, const T* p, unsigned ldm,
+                                   layout_t layout, unsigned int place = 0) {
+  using Frag = fragment<accumulator, m, n, k, T>;
+  static const unsigned char* places = detail::PlacesOf<Frag, accumulator, m, n, k, T>(true, place);
+  detail::Move<true>(f, p, ldm, layout == mem_row_major, places, place);
+}
+
+template <int m, int n, int k, typename T>
+WS_PD inline void store_matrix_sync(T* p, const fragment<accumulator, m, n, k, T>& f, unsigned ldm,
+                                    layout_t layout, unsigned int place = 0) {
+  using Frag = fragment<accumulator, m, n, k, T>;
+  static const unsigned char* places = detail::PlacesOf<Frag, accumulator, m, n, k, T>(true, place);
+  detail::Move<false>(const_cast<Frag&>(f), p, ldm, layout == mem_row_major, places, place);
+}
+
+template <int m, int n, int k, typename TA, typename LA, typename LB, typename TC, typename TD>
+WS_PD inline void mma_sync(fragment<accumulator, m, n, k, TD>& d,
+                           const fragment<matrix_a, m, n, k, TA, LA>& a,
+                           const fragment<matrix_b, m, n, k, TA, LB>& b,
+                           const fragment<accumulator, m, n, k, TC>& c, bool satf = false,
+                           unsigned int line = __builtin_LINE(),
+                           const char* file = __builtin_FILE()) {
+  (void)satf;
+  using FD = fragment<accumulator, m, n, k, TD>;
+  using FA = fragment<matrix_a, m, n, k, TA, LA>;
+  using FB = fragment<matrix_b, m, n, k, TA, LB>;
+  using FC = fragment<accumulator, m, n, k, TC>;
+  const unsigned int place = ::ws::prog::PlaceOf(file, line);
+  static const unsigned char* pa =
+      detail::PlacesOf<FA, matrix_a, m, n, k, TA>(std::is_same_v<LA, row_major>, place);
+  static const unsigned char* pb =
+      detail::PlacesOf<FB, matrix_b, m, n, k, TA>(std::is_same_v<LB, row_major>, place);
+  static const unsigned char* pc = detail::PlacesOf<FC, accumulator, m, n, k, TC>(true, place);
+  static const unsigned char* pd = detail::PlacesOf<FD, accumulator, m, n, k, TD>(true, place);
+  detail::MmaCall<FD, FA, FB, FC> call{
+      &detail::RunMma<m, n, k, TA, TC, FD, FA, FB, FC>, &d, &a, &b, &c, pd, pa, pb, pc};
+  // WarpOpKind::kMma: the warp's lanes meet, the lowest one's call runs for all of them.
+  (void)::ws::prog::WarpOp(12, 0xffffffffu, reinterpret_cast<unsigned long long>(&call), 0, 32,
+                           place);
+}
+
+}  // namespace wmma
+}  // namespace nvcuda

@@ -1,0 +1,117 @@
+// nvcuda::wmma on the emulator (issue 53; kernels/program/shim/ws_program_wmma.h): each lane holds
+// the elements it holds on an H200, the multiply is the GPU's, and the loads and stores are
+// recorded where the program wrote them.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "program_test_util.h"
+#include "warpscope/program/program.h"
+
+namespace ws {
+namespace {
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The text after its first line (a probe's first line names the GPU it ran on).
+std::string AfterFirstLine(const std::string& text) {
+  const std::size_t nl = text.find('\n');
+  return nl == std::string::npos ? std::string() : text.substr(nl + 1);
+}
+
+// The GPU's table (kernels/tensor/fragments.tsv: fragment_probe.cu's output on an H200) is what
+// the same probe prints on the emulator, line for line: every lane's every element of all 78
+// fragment types (5 shapes; half, bf16, s8, u8, tf32 and double inputs in both layouts; float,
+// half, int and double accumulators loaded both ways).
+TEST(CoursePrograms, WmmaFragmentsHoldWhatTheGpusHold) {
+  std::string probe = ReadFile(WARPSCOPE_SOURCE_DIR "/kernels/tensor/fragment_probe.cu");
+  ASSERT_FALSE(probe.empty());
+  // Its error check comes from bench/ (nvcc -Ibench): here a check that stops at a failure.
+  const std::string include = "#include \"ws_cuda_check.h\"";
+  const std::size_t at = probe.find(include);
+  ASSERT_NE(at, std::string::npos);
+  probe.replace(at, include.size(),
+                "#define WS_CUDA_CHECK(x) do { if ((x) != cudaSuccess) std::abort(); } while (0)");
+  const LessonRun r = test::RunText(probe);
+  ASSERT_TRUE(r.program->ok()) << r.program->failure << r.program->stderr_text;
+  const std::string table = ReadFile(WARPSCOPE_SOURCE_DIR "/kernels/tensor/fragments.tsv");
+  ASSERT_EQ(table.compare(0, 12, "# NVIDIA H20"), 0);
+  // 2,496 lines: 78 types x 32 lanes, after the two header lines.
+  const std::string want = AfterFirstLine(table), got = AfterFirstLine(r.program->stdout_text);
+  EXPECT_EQ(std::count(want.begin(), want.end(), '\n'), 1 + 78 * 32);
+  EXPECT_EQ(got, want);
+  EXPECT_NE(r.program->stderr_text.find("every fragment holds its whole tile"), std::string::npos)
+      << r.program->stderr_text;
+}
+
+// tests/programs/agreement/wmma_lanes.cu printed wmma_lanes.gpu.txt on an H200: GEMMs of six
+// input types (exact: small integers), an accumulator's x[i] scaled by i + 1 (which lane holds
+// which element), and which of half's two copies of an element the multiply reads (the first).
+TEST(CoursePrograms, WmmaIsTheGpusLaneForLane) {
+  const std::string dir = WARPSCOPE_SOURCE_DIR "/tests/programs/agreement/";
+  const LessonRun r = test::RunText(ReadFile(dir + "wmma_lanes.cu"));
+  ASSERT_TRUE(r.program->ok()) << r.program->failure << r.program->stderr_text;
+  const std::string gpu = ReadFile(dir + "wmma_lanes.gpu.txt");
+  ASSERT_FALSE(gpu.empty());
+  EXPECT_EQ(r.program->stdout_text, gpu);
+}
+
+// One warp's 16x16x16 GEMM, half A row major and B column major from global memory, float C and
+// D: every lane holds 8 distinct elements of A (x[0..7]; x[8..15] repeat them) and of B, and 8 of
+// C and D, so that each load or store site makes 8 requests (one for each distinct x[i]); the
+// multiply is one meeting of the warp, "wmma::mma_sync".
+TEST(CoursePrograms, WmmaLoadsAreRecordedAtTheirCallsAndTheMultiplyIsAMeeting) {
+  const LessonRun r = test::RunText(R"(#include <mma.h>
+using namespace nvcuda;
+__global__ void gemm(const half* a, const half* b, float* c) {
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::col_major> fb;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> fc;
+  wmma::load_matrix_sync(fa, a, 16);
+  wmma::load_matrix_sync(fb, b, 16);
+  wmma::fill_fragment(fc, 0.0f);
+  wmma::mma_sync(fc, fa, fb, fc);
+  wmma::store_matrix_sync(c, fc, 16, wmma::mem_row_major);
+}
+int main() {
+  half *a, *b; float* c;
+  cudaMalloc(&a, 512); cudaMalloc(&b, 512); cudaMalloc(&c, 1024);
+  gemm<<<1, 32>>>(a, b, c);
+  cudaDeviceSynchronize();
+  return 0;
+}
+)");
+  ASSERT_TRUE(r.program->ok()) << r.program->failure << r.program->stderr_text;
+  ASSERT_EQ(r.launches.size(), 1u);
+  const LaunchTrace& t = r.launches[0];
+  std::uint64_t loads = 0, stores = 0;
+  int load_sites = 0;
+  for (std::size_t i = 0; i < t.sites.size(); ++i) {
+    if (t.sites[i].space != MemorySpace::kGlobal) continue;
+    if (t.sites[i].op == AccessOp::kLoad) {
+      ++load_sites;
+      EXPECT_EQ(t.stats.sites[i].requests, 8u) << t.sites[i].code;
+      loads += t.stats.sites[i].requests;
+    } else if (t.sites[i].op == AccessOp::kStore) {
+      EXPECT_EQ(t.sites[i].line, 11u);
+      stores += t.stats.sites[i].requests;
+    }
+  }
+  EXPECT_EQ(load_sites, 2);
+  EXPECT_EQ(loads, 16u);
+  EXPECT_EQ(stores, 8u);
+  ASSERT_EQ(t.warp_op_sites.size(), 1u);
+  EXPECT_EQ(t.warp_op_sites[0].kind, WarpOpKind::kMma);
+  EXPECT_EQ(t.warp_op_sites[0].line, 10u);
+}
+
+}  // namespace
+}  // namespace ws
