@@ -102,6 +102,12 @@ bool Collector::VisitCallExpr(CallExpr* e) {
   static const std::set<std::string> fetches = {
       "tex1Dfetch",   "tex1D",        "tex2D",      "tex3D",
       "tex1DLayered", "tex2DLayered", "texCubemap", "texCubemapLayered"};
+  if (callee != nullptr && InNamespace(callee, "nvcuda") && out_->wmma_at.empty()) {
+    const SourceLocation at = sm_.getExpansionLoc(e->getBeginLoc());
+    if (at.isValid() && IsProgramFile(sm_.getFileID(at)))
+      out_->wmma_at =
+          DisplayName(sm_.getFileID(at)) + ":" + std::to_string(sm_.getExpansionLineNumber(at));
+  }
   const bool wmma = callee != nullptr && InNamespace(callee, "nvcuda") &&
                     (NameOf(callee) == "load_matrix_sync" || NameOf(callee) == "store_matrix_sync");
   if ((fetches.count(NameOf(callee)) > 0 || wmma) && e->getRParenLoc().isFileID()) {

@@ -135,6 +135,7 @@ int main(int argc, char** argv) {
   j["main_takes_args"] = r.program.main_takes_args;
   j["local_arrays"] = r.program.local_arrays;
   j["has_main"] = r.program.has_main;
+  j["wmma_at"] = r.program.wmma_at;
   j["warnings"] = Diagnostics(r.program.warnings);
   std::cout << j.dump();
   return 0;

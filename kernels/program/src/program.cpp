@@ -320,6 +320,7 @@ RewriteResult ReadRewriterAnswer(const std::string& out, const std::string& file
     p.main_takes_args = j.value("main_takes_args", false);
     p.local_arrays = j.value("local_arrays", false);
     p.has_main = j.value("has_main", false);
+    p.wmma_at = j.value("wmma_at", std::string());
     p.warnings = DiagnosticsOf(j.at("warnings"));
   } catch (const std::exception& e) {
     result = RewriteResult{};

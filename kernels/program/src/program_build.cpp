@@ -137,6 +137,7 @@ void JoinUnit(ProgramJob& job, Unit& u, const std::string& own,
   all.kernel_files.insert(all.kernel_files.end(), one.kernel_files.begin(), one.kernel_files.end());
   all.warnings.insert(all.warnings.end(), one.warnings.begin(), one.warnings.end());
   all.has_main = all.has_main || one.has_main;
+  if (all.wmma_at.empty()) all.wmma_at = one.wmma_at;
   all.main_takes_args = all.main_takes_args || one.main_takes_args;
   all.local_arrays = all.local_arrays || one.local_arrays;
 }
@@ -212,6 +213,13 @@ namespace {
 
 // The compile and link commands: the host compiler for the emulator, nvcc for a GPU.
 bool Commands(ProgramJob& job) {
+  if (job.gpu && !job.rewritten.wmma_at.empty()) {
+    return CompileFailure(job, job.rewritten.wmma_at +
+                                   ": Tensor cores (wmma) are not supported (yet) on the GPU "
+                                   "backend: a fragment's loads and stores run inside the "
+                                   "toolkit's <mma.h>, where the recording does not see them. "
+                                   "Run it on the emulator (--backend emu)");
+  }
   if (job.gpu) {
 #if defined(WS_PROGRAM_NVCC)
     // The shim by its full path: its folder also holds the emulator's cuda_runtime.h.

@@ -75,6 +75,9 @@ struct RewrittenProgram {
   std::vector<std::string> kernel_table_names;     // and its name
   std::vector<std::uint64_t> kernel_table_shared;  // and its static __shared__ bytes
   bool uses_heap = false;  // device code allocates (new, malloc): the device heap is registered
+  // The first call of nvcuda::wmma in the program's own files, "file.cu:line" ("" when none): the
+  // GPU backend refuses it (yet), since its loads run inside the toolkit's <mma.h>.
+  std::string wmma_at;
   // and its warp function (the SIMT path, docs/ENGINE.md) as C++, or "" and why it has none
   std::vector<std::string> kernel_table_warp, kernel_table_simt;
   std::vector<ProgramFile> files;  // the program's own headers it includes (not the main file)
