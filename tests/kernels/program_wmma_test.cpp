@@ -113,5 +113,37 @@ int main() {
   EXPECT_EQ(t.warp_op_sites[0].line, 10u);
 }
 
+// What the GPU does not allow stops the run with CUDA's rule: a multiply in a warp of 16 lanes
+// (undefined on a GPU), and a matrix_a fragment without its layout (an incomplete type in CUDA).
+TEST(CoursePrograms, WmmaRefusesWhatTheGpuDoesNotAllow) {
+  const std::string head = R"(#include <mma.h>
+using namespace nvcuda;
+__global__ void k(float* c) {
+)";
+  const std::string tail = R"(}
+int main() { float* c; cudaMalloc(&c, 1024); k<<<1, 16>>>(c); cudaDeviceSynchronize(); return 0; }
+)";
+  const LessonRun partial =
+      test::RunText(head + R"(  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::col_major> b;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> d;
+  wmma::fill_fragment(a, __float2half(1.0f));
+  wmma::fill_fragment(b, __float2half(1.0f));
+  wmma::fill_fragment(d, 0.0f);
+  wmma::mma_sync(d, a, b, d);
+  wmma::store_matrix_sync(c, d, 16, wmma::mem_row_major);
+)" + tail);
+  ASSERT_FALSE(partial.program->ok());
+  EXPECT_NE(partial.program->failure.find("line 10: wmma::mma_sync needs all 32 lanes of its warp"),
+            std::string::npos)
+      << partial.program->failure;
+  const LessonRun no_layout = test::RunText(
+      head + "  wmma::fragment<wmma::matrix_a, 16, 16, 16, half> a;\n  (void)a;\n" + tail);
+  ASSERT_FALSE(no_layout.program->ok());
+  ASSERT_FALSE(no_layout.program->errors.empty());
+  EXPECT_NE(no_layout.program->errors[0].message.find("names its layout"), std::string::npos)
+      << no_layout.program->errors[0].message;
+}
+
 }  // namespace
 }  // namespace ws

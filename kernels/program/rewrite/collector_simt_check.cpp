@@ -184,8 +184,9 @@ bool Collector::CalleeTouchesMemory(const FunctionDecl* f,
       const std::string n = NameOf(callee);
       if (n == "__syncthreads" || IsWarpIntrinsic(n)) return true;
       if (callee != nullptr &&
-          (InNamespace(callee, "cooperative_groups") || n.rfind("tex1D", 0) == 0 ||
-           n.rfind("tex2D", 0) == 0 || n == "tex3D" || n.rfind("texCubemap", 0) == 0))
+          (InNamespace(callee, "cooperative_groups") || InNamespace(callee, "nvcuda") ||
+           n.rfind("tex1D", 0) == 0 || n.rfind("tex2D", 0) == 0 || n == "tex3D" ||
+           n.rfind("texCubemap", 0) == 0))
         return true;
       if (callee != nullptr && CalleeTouchesMemory(callee, seen)) return true;
     }

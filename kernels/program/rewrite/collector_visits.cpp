@@ -118,6 +118,12 @@ bool Collector::VisitCallExpr(CallExpr* e) {
       a.end = Offset(r.getEnd());
       a.access =
           NameOf(callee) == "store_matrix_sync" ? ProgramAccess::kStore : ProgramAccess::kLoad;
+      if (wmma)
+        Warn(e->getBeginLoc(),
+             NameOf(callee) +
+                 " is recorded as one request for each element a lane holds, not as the "
+                 "GPU's ldmatrix or vector loads: its sectors and wavefronts are not the GPU's "
+                 "(docs/GPU.md, \"Tensor-core fragments\")");
       a.call = true;
       a.rparen = Offset(e->getRParenLoc());
       a.file = DisplayName(sm_.getFileID(r.getBegin()));

@@ -1,6 +1,7 @@
 // nvcuda::wmma's fragment places on the emulator (ws_program_wmma.h): which lane holds which
 // element of each fragment type, from the table measured on an H200 (kernels/tensor/
 // fragments.tsv, embedded in this library), read once.
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -8,6 +9,7 @@
 #include <tuple>
 #include <vector>
 
+#include "emu_program_state.h"  // Builtins
 #include "warpscope/kernels/emu_runtime.h"
 #include "warpscope/program/fragment_table.h"
 
@@ -59,6 +61,17 @@ const unsigned char* WmmaPlaces(const char* shape, const char* use, const char* 
                                " in the table measured on the GPU (kernels/tensor/fragments.tsv)");
   }
   return it->second.at.data();
+}
+
+void WmmaFail(unsigned int place, const char* what) {
+  emu::FailThread(place, what);
+}
+
+unsigned int WmmaWarpLanes() {
+  const uint3* b = Builtins();  // threadIdx, blockIdx, blockDim, gridDim
+  const unsigned t = b[0].x + b[2].x * (b[0].y + b[2].y * b[0].z);
+  const unsigned threads = b[2].x * b[2].y * b[2].z;
+  return std::min(32u, threads - t / 32u * 32u);
 }
 
 }  // namespace ws::prog

@@ -13,7 +13,9 @@
 // mma_sync is one meeting of the warp (WarpOpKind::kMma): the lanes' fragments are gathered into
 // whole tiles, multiplied, and each lane gets its part of D. Products of half, bf16 and tf32 are
 // exact in float and summed in double, then rounded once to the accumulator's type; integers sum
-// in 32 bits, wrapping; double fragments sum in k order with fused multiply-adds.
+// in 32 bits, wrapping; double fragments sum in k order with fused multiply-adds. The FLOPs of
+// mma_sync are not counted (the rewriter counts the program's own arithmetic), and the meeting
+// costs a cycle in the timing model: no tensor-core latency.
 #pragma once
 
 #include <cmath>
@@ -30,6 +32,10 @@ namespace ws::prog {
 // table does not have (or another count of elements) stops the thread with a message at `place`.
 const unsigned char* WmmaPlaces(const char* shape, const char* use, const char* type,
                                 const char* layout, unsigned int elements, unsigned int place);
+// Stops the thread with `what` at `place`: a use of wmma the GPU does not allow.
+[[noreturn]] void WmmaFail(unsigned int place, const char* what);
+// Lanes of the calling thread's warp that exist (a block's last warp may have fewer than 32).
+unsigned int WmmaWarpLanes();
 }  // namespace ws::prog
 
 namespace nvcuda {
@@ -113,6 +119,11 @@ class fragment {
                 "wmma: shapes m16n16k16, m32n8k16, m8n32k16 (half, bf16, 8-bit integers), "
                 "m16n16k8 (tf32) and m8n8k4 (double) are supported");
   static_assert(detail::kSupported<T>, "wmma: an element type the GPU has no fragment of");
+  static_assert(std::is_same_v<Use, accumulator>
+                    ? std::is_void_v<Layout>
+                    : std::is_same_v<Layout, row_major> || std::is_same_v<Layout, col_major>,
+                "wmma: a matrix_a or matrix_b fragment names its layout (row_major or "
+                "col_major); an accumulator names none (its loads and stores do)");
 
  public:
   using storage_element_type = typename detail::Storage<T>::type;
@@ -152,6 +163,9 @@ const unsigned char* PlacesOf(bool row, unsigned int place) {
 // that holds it; the others copy it).
 template <bool kLoad, typename Frag, typename S>
 void Move(Frag& f, S* p, unsigned ldm, bool row, const unsigned char* places, unsigned int place) {
+  // CUDA's guide asks for a 256-bit aligned pointer and ldm a multiple of 16 bytes; neither is
+  // checked: an H200 ran kernels/tensor/fragment_probe.cu's s8 loads with ldm 8 (8 bytes) and
+  // gave the whole tile, so the second rule is not the hardware's, and the first is unmeasured.
   const unsigned lane = ::ws::prog::LaneId();
   const unsigned char* mine = places + 2u * lane * Frag::num_elements;
   for (int i = 0; i < Frag::num_elements; ++i) {
@@ -199,10 +213,11 @@ void RunMma(const std::uint64_t* values, std::uint32_t group) {
     else
       return ToDouble(v);
   };
-  // Gather every lane's elements into the whole tiles. Where a lane holds an element twice
-  // (half's matrix_a and matrix_b), the multiply reads the first x[i] that holds it, as an H200
-  // does (tests/programs/agreement/wmma_lanes.cu, "copies": zeroing x[8..15] changes nothing):
-  // the elements are taken from the last x[i] to the first, so that the first is kept.
+  // Gather every lane's elements into the whole tiles. Where a lane holds an element twice or
+  // four times (half's matrix_a and matrix_b), the multiply reads the first x[i] that holds it,
+  // as an H200 does (tests/programs/agreement/wmma_lanes.cu, "copies": zeroing any later copy
+  // changes nothing, zeroing the first zeroes the product): the elements are taken from the last
+  // x[i] to the first, so that the first is kept.
   for (unsigned l = 0; l < 32; ++l) {
     if (!(group >> l & 1u)) continue;
     const Call* call = reinterpret_cast<const Call*>(values[l]);
@@ -248,7 +263,10 @@ void RunMma(const std::uint64_t* values, std::uint32_t group) {
       } else {
         double s = c[r][col];
         for (int q = 0; q < k; ++q) s += a[r][q] * b[q][col];
-        call->d->x[i] = static_cast<typename FD::storage_element_type>(static_cast<float>(s));
+        if constexpr (std::is_same_v<typename FD::storage_element_type, __half>)
+          call->d->x[i] = __double2half(s);  // once, not through float
+        else
+          call->d->x[i] = static_cast<float>(s);
       }
     }
   }
@@ -300,12 +318,32 @@ WS_PD inline void mma_sync(fragment<accumulator, m, n, k, TD>& d,
                            const fragment<accumulator, m, n, k, TC>& c, bool satf = false,
                            unsigned int line = __builtin_LINE(),
                            const char* file = __builtin_FILE()) {
-  (void)satf;
+  static_assert(
+      (std::is_same_v<TA, __half> &&
+       (std::is_same_v<TC, float> || std::is_same_v<TC, __half>)&&(std::is_same_v<TD, float> ||
+                                                                   std::is_same_v<TD, __half>)) ||
+          ((std::is_same_v<TA, __nv_bfloat16> ||
+            std::is_same_v<TA, precision::tf32>)&&std::is_same_v<TC, float> &&
+           std::is_same_v<TD, float>) ||
+          ((std::is_same_v<TA, signed char> ||
+            std::is_same_v<TA, unsigned char>)&&std::is_same_v<TC, int> &&
+           std::is_same_v<TD, int>) ||
+          (std::is_same_v<TA, double> && std::is_same_v<TC, double> && std::is_same_v<TD, double>),
+      "wmma::mma_sync: inputs and accumulators the GPU multiplies: half with float or half, bf16 "
+      "and tf32 with float, s8 and u8 with int, double with double");
   using FD = fragment<accumulator, m, n, k, TD>;
   using FA = fragment<matrix_a, m, n, k, TA, LA>;
   using FB = fragment<matrix_b, m, n, k, TA, LB>;
   using FC = fragment<accumulator, m, n, k, TC>;
   const unsigned int place = ::ws::prog::PlaceOf(file, line);
+#if !defined(WS_PROGRAM_PARSE)
+  if (satf) ::ws::prog::WmmaFail(place, "wmma::mma_sync with satf = true is not supported (yet)");
+  // The GPU's multiply takes the whole warp; a block's last warp of fewer lanes is undefined.
+  if (::ws::prog::WmmaWarpLanes() != 32)
+    ::ws::prog::WmmaFail(place,
+                         "wmma::mma_sync needs all 32 lanes of its warp: this block's "
+                         "last warp has fewer (make blockDim a multiple of 32)");
+#endif
   static const unsigned char* pa =
       detail::PlacesOf<FA, matrix_a, m, n, k, TA>(std::is_same_v<LA, row_major>, place);
   static const unsigned char* pb =

@@ -6,8 +6,9 @@
 //           that every result is exact;
 //   scale   an accumulator loaded column major, each lane's x[i] times i + 1, stored row major:
 //           which lane holds which element shows in every value;
-//   copies  half's matrix_a and matrix_b hold each element twice in a lane (x[i] and x[i + 8]):
-//           one copy zeroed before mma_sync shows which one the multiply reads.
+//   copies  half's matrix_a and matrix_b hold each element twice in a lane (x[i] and x[i + 8]),
+//           four times in m32n8k16's matrix_b and m8n32k16's matrix_a: one copy zeroed before
+//           mma_sync shows which one the multiply reads.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <mma.h>
@@ -73,6 +74,26 @@ __global__ void Copies(const __half* a, const __half* b, float* d, int which) {
   wmma::fill_fragment(fc, 0.0f);
   wmma::mma_sync(fc, fa, fb, fc);
   wmma::store_matrix_sync(d, fc, 16, wmma::mem_row_major);
+}
+
+// The 128-element operands hold each element four times (x[0..3], x[4..7], x[8..11], x[12..15]):
+// m32n8k16's matrix_b and m8n32k16's matrix_a, with group `group` zeroed before mma_sync.
+template <int M, int N, int K, bool kZeroA>
+__global__ void Copies4(const __half* a, const __half* b, float* d, int group) {
+  wmma::fragment<wmma::matrix_a, M, N, K, __half, wmma::row_major> fa;
+  wmma::fragment<wmma::matrix_b, M, N, K, __half, wmma::row_major> fb;
+  wmma::fragment<wmma::accumulator, M, N, K, float> fc;
+  wmma::load_matrix_sync(fa, a, K);
+  wmma::load_matrix_sync(fb, b, N);
+  for (int i = 4 * group; i < 4 * group + 4; ++i) {
+    if (kZeroA)
+      fa.x[i] = __int2half_rn(0);
+    else
+      fb.x[i] = __int2half_rn(0);
+  }
+  wmma::fill_fragment(fc, 0.0f);
+  wmma::mma_sync(fc, fa, fb, fc);
+  wmma::store_matrix_sync(d, fc, N, wmma::mem_row_major);
 }
 
 template <typename C>
@@ -141,8 +162,8 @@ int main() {
     hb[i] = __int2half_rn(i / 16 == i % 16 ? 1 : 0);  // B = I
   }
   __half *a, *b;
-  cudaMalloc(&a, sizeof ha);
-  cudaMalloc(&b, sizeof hb);
+  cudaMalloc(&a, 2 * sizeof ha);
+  cudaMalloc(&b, 2 * sizeof hb);
   cudaMemcpy(a, ha, sizeof ha, cudaMemcpyHostToDevice);
   cudaMemcpy(b, hb, sizeof hb, cudaMemcpyHostToDevice);
   const char* labels[] = {"copies: A's x[0..7] zeroed", "copies: A's x[8..15] zeroed",
@@ -152,6 +173,30 @@ int main() {
     Copies<<<1, 32>>>(which < 2 ? a : b, which < 2 ? b : a, d, which);
     cudaMemcpy(hd, d, sizeof hd, cudaMemcpyDeviceToHost);
     Print(labels[which], hd, 16, 16);
+  }
+  // m32n8k16: A(r, k) = 1 where k = r mod 16, B(k, n) = 8 k + n + 1, so D shows B twice.
+  // m8n32k16: A(r, k) = 16 r + k + 1, B(k, n) = 1 where n = k, so D's first 16 columns show A.
+  __half a4[512], b4[512];
+  float d4[256];
+  for (int shape = 0; shape < 2; ++shape) {
+    for (int i = 0; i < 512; ++i) {
+      a4[i] = __int2half_rn(shape == 0 ? (i % 16 == (i / 16) % 16 ? 1 : 0) : i + 1);
+      b4[i] = __int2half_rn(shape == 0 ? i + 1 : (i % 32 == i / 32 ? 1 : 0));
+    }
+    cudaMemcpy(a, a4, shape == 0 ? 1024 : 256, cudaMemcpyHostToDevice);
+    cudaMemcpy(b, b4, shape == 0 ? 256 : 1024, cudaMemcpyHostToDevice);
+    for (int group = 0; group < 4; ++group) {
+      if (shape == 0)
+        Copies4<32, 8, 16, false><<<1, 32>>>(a, b, d, group);
+      else
+        Copies4<8, 32, 16, true><<<1, 32>>>(a, b, d, group);
+      cudaMemcpy(d4, d, sizeof d4, cudaMemcpyDeviceToHost);
+      char label[80];
+      std::snprintf(label, sizeof label, "copies: %s's x[%d..%d] zeroed, %s",
+                    shape == 0 ? "B" : "A", 4 * group, 4 * group + 3,
+                    shape == 0 ? "m32n8k16" : "m8n32k16");
+      Print(label, d4, shape == 0 ? 32 : 8, shape == 0 ? 8 : 32);
+    }
   }
   std::printf("%s\n", cudaGetErrorString(cudaGetLastError()));
   return 0;
