@@ -102,9 +102,14 @@ if [ "$mode" = test ]; then
   # The sanitizer build uses the release build's rewriter (clang's front end, a process of its
   # own) rather than compiling clang's templates again under the sanitizers: CI's time
   # (docs/BUILD.md). Where the release build has none (no clang 14 here), it goes as before.
+  # With that rewriter, the release build's lesson kernels and register table are the files the
+  # sanitizer build would make: it takes them too (WARPSCOPE_KERNELS_FROM, kernels/CMakeLists.txt).
   asan_args=()
   if [ -x build/release/program/warpscope-rewrite ]; then
     asan_args+=("-DWARPSCOPE_REWRITER=$PWD/build/release/program/warpscope-rewrite")
+    if [ -f build/release/kernels/resources/sm_90.txt ]; then
+      asan_args+=("-DWARPSCOPE_KERNELS_FROM=$PWD/build/release/kernels")
+    fi
   fi
   cmake --preset asan "${asan_args[@]}"
   stage "configure asan"
