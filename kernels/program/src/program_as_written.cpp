@@ -64,12 +64,15 @@ std::map<std::string, KernelResources, std::less<>> CompilerResources(
     const std::filesystem::path& cache) {
   const std::string nvcc = Paths().resources_nvcc;
   if (nvcc.empty()) return {};
-  const AsWritten w =
-      NvccAsWritten(nvcc, arch, {"-cubin", "--resource-usage"}, defines, include_dirs, key_text);
-  const std::filesystem::path report = cache / (w.name + ".ptxas.txt");
+  // nvcc's time too: a toolkit installed anew at the same path gives its own report.
   std::error_code ec;
+  const auto nvcc_time = std::filesystem::last_write_time(nvcc, ec);
+  const AsWritten w = NvccAsWritten(
+      nvcc, arch, {"-cubin", "--resource-usage"}, defines, include_dirs,
+      key_text + "\n" + std::to_string(ec ? 0 : nvcc_time.time_since_epoch().count()));
+  const std::filesystem::path report = cache / (w.name + ".ptxas.txt");
   std::string text;
-  if (std::filesystem::exists(report, ec)) {
+  if (UseCached(report)) {  // made the newest: pruned after the programs that use it
     text = ReadAll(report);
   } else {
     const std::filesystem::path stage = cache / ("ptxas-" + w.name + "-" + UniqueSuffix());

@@ -306,10 +306,21 @@ void NameTheProgram(ProgramJob& job) {
   // compile (0.24 s for examples/transpose.cu), which it no longer adds to an edit.
   const auto preset = FindDevicePreset(job.options.preset);
   const std::uint32_t cc = preset.ok() ? preset->compute_capability : 0;
+  // Its cache key is what nvcc reads of the program (each unit as written, its name and folder;
+  // the program's own headers, by their rewritten text), not the host compiler's command nor
+  // the runtime library's time, which have no part in it: the release and sanitizer builds'
+  // tests share one report of each program (CI's time, docs/BUILD.md).
   if (job.gpu || cc >= 50) {
-    job.compiled_later = std::async(
-        std::launch::async, CompilerResources, job.units, job.include_dirs, job.defines,
-        job.gpu ? std::string("native") : "sm_" + std::to_string(cc), job.key_text, job.cache);
+    std::string as_written = "as written";
+    for (const Unit& u : job.units) {
+      as_written += "\n--unit " + u.name + "\n" + u.directory.string() + "\n" + u.text;
+      for (const ProgramFile& f : u.rewritten.files)
+        as_written += "\n--file " + f.path.string() + "\n" + f.rewritten;
+    }
+    job.compiled_later =
+        std::async(std::launch::async, CompilerResources, job.units, job.include_dirs, job.defines,
+                   job.gpu ? std::string("native") : "sm_" + std::to_string(cc),
+                   std::move(as_written), job.cache);
   }
 }
 
