@@ -255,9 +255,11 @@ __device__ __forceinline__ unsigned long long AffineShapeKey(unsigned first, uns
 // lowest's place), they find the shape in the table or the leader adds it, the leader counts it
 // there, and a new shape's lanes write their offsets. A request it does not take (no slot within
 // kTallyProbes; the table is then marked full and later requests read only their first slot) is
-// written as an event. The passes agree on which those are: the counting pass adds shapes (its
-// counts are cleared after it), and the planned pass after it (tally_frozen) only looks them up in
-// the same table, so a request the counting pass sized as an event finds no slot again. A stale
+// written as an event. The passes agree on what the counting pass counted as tallied: it adds
+// shapes (its counts are cleared after it), and the planned pass after it (tally_frozen) only
+// looks them up in the same table, where a shape once added stays. The other way round they may
+// differ: a request the counting pass sized as an event (the table full) may find its shape,
+// added meanwhile past its first slot, and be counted, writing fewer words than planned. A stale
 // (L1) read of a key can only say free: the compare-and-swap then answers; a pass that only looks
 // up is a launch of its own, after every key was written. Returns the shape's slot in the table, or
 // ~0u where it did not take the request.

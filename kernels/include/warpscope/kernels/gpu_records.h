@@ -48,7 +48,8 @@ struct GpuCapture {
     std::uint64_t count = 0;
   };
   std::vector<TalliedShape> tallied;
-  bool tally_full = false;  // a shape found no slot: it, and later requests, were written
+  bool tally_full = false;  // a shape found no slot: it was written, and so were later requests
+                            // whose shape was not in their first slot
   std::vector<std::uint8_t> warp_tallied;  // per warp: 1 where it had a request tallied
   HazardScan hazard_scan;
   // The file names the GPU's file tags stand for (RecorderFileTag in ws_cuda_keys.h); the decoder
