@@ -65,9 +65,11 @@ TEST(CoursePrograms, WmmaIsTheGpusLaneForLane) {
 }
 
 // One warp's 16x16x16 GEMM, half A row major and B column major from global memory, float C and
-// D: every lane holds 8 distinct elements of A (x[0..7]; x[8..15] repeat them) and of B, and 8 of
-// C and D, so that each load or store site makes 8 requests (one for each distinct x[i]); the
-// multiply is one meeting of the warp, "wmma::mma_sync".
+// D: every lane holds 8 distinct elements of A (x[0..7]; x[8..15] repeat them), of B, and 8 of C
+// and D, x[2j] and x[2j + 1] next to each other in memory (the table: (r, c) and (r, c + 1)), so
+// that each site makes 4 requests, of 4 bytes a lane for A and B and 8 for D (an H200's row-major
+// float accumulator is four LD.E.64 / STS.64 a lane, cuobjdump of fragment_probe.cu); the multiply
+// is one meeting of the warp, "wmma::mma_sync".
 TEST(CoursePrograms, WmmaLoadsAreRecordedAtTheirCallsAndTheMultiplyIsAMeeting) {
   const LessonRun r = test::RunText(R"(#include <mma.h>
 using namespace nvcuda;
@@ -98,19 +100,75 @@ int main() {
     if (t.sites[i].space != MemorySpace::kGlobal) continue;
     if (t.sites[i].op == AccessOp::kLoad) {
       ++load_sites;
-      EXPECT_EQ(t.stats.sites[i].requests, 8u) << t.sites[i].code;
+      EXPECT_EQ(t.stats.sites[i].requests, 4u) << t.sites[i].code;
+      EXPECT_EQ(t.sites[i].size, 4u) << t.sites[i].code;
       loads += t.stats.sites[i].requests;
     } else if (t.sites[i].op == AccessOp::kStore) {
       EXPECT_EQ(t.sites[i].line, 11u);
+      EXPECT_EQ(t.sites[i].size, 8u);
       stores += t.stats.sites[i].requests;
     }
   }
   EXPECT_EQ(load_sites, 2);
-  EXPECT_EQ(loads, 16u);
-  EXPECT_EQ(stores, 8u);
+  EXPECT_EQ(loads, 8u);
+  EXPECT_EQ(stores, 4u);
   ASSERT_EQ(t.warp_op_sites.size(), 1u);
   EXPECT_EQ(t.warp_op_sites[0].kind, WarpOpKind::kMma);
   EXPECT_EQ(t.warp_op_sites[0].line, 10u);
+}
+
+// From shared memory the H200 loads a half fragment with one ldmatrix (LDSM .x4) and a float
+// accumulator with four LDS.64 / STS.64; their wavefronts, as Nsight Compute counted them for
+// rows `ldm` elements apart (kernels/tensor/ldsm_wavefronts.txt, H200: matrix_a 8, 4, 16, 32, 4
+// and 4 for ldm 16, 24, 32, 64, 72 and 136; the accumulator's load and store 16, 8, 32, 32, 8, 8),
+// are the emulator's at those sites.
+TEST(CoursePrograms, WmmaSharedLoadsCostWhatTheH200Counted) {
+  const LessonRun r = test::RunText(R"(#include <mma.h>
+using namespace nvcuda;
+__global__ void k(float* out, int ldm) {
+  __shared__ __align__(32) half a[16 * 136];
+  __shared__ __align__(32) float c[16 * 136];
+  for (int i = threadIdx.x; i < 16 * ldm; i += 32) a[i] = __float2half(1.0f), c[i] = 1.0f;
+  __syncwarp();
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> fc;
+  wmma::load_matrix_sync(fa, a, ldm);
+  wmma::load_matrix_sync(fc, c, ldm, wmma::mem_row_major);
+  __syncwarp();
+  wmma::store_matrix_sync(c, fc, ldm, wmma::mem_row_major);
+  out[threadIdx.x] = __half2float(fa.x[0]);
+}
+int main() {
+  float* out;
+  cudaMalloc(&out, 128);
+  const int ldms[] = {16, 24, 32, 64, 72, 136};
+  for (int ldm : ldms) k<<<1, 32>>>(out, ldm);
+  cudaDeviceSynchronize();
+  return 0;
+}
+)");
+  ASSERT_TRUE(r.program->ok()) << r.program->failure << r.program->stderr_text;
+  ASSERT_EQ(r.launches.size(), 6u);
+  const std::uint64_t want_a[] = {8, 4, 16, 32, 4, 4}, want_c[] = {16, 8, 32, 32, 8, 8};
+  for (std::size_t l = 0; l < 6; ++l) {
+    const LaunchTrace& t = r.launches[l];
+    int seen = 0;
+    for (std::size_t i = 0; i < t.sites.size(); ++i) {
+      const SiteStats& st = t.stats.sites[i];
+      if (t.sites[i].space != MemorySpace::kShared) continue;
+      if (t.sites[i].line == 10) {  // matrix_a: one LDSM, 16 bytes a lane
+        EXPECT_EQ(st.requests, 1u) << l;
+        EXPECT_EQ(t.sites[i].size, 16u) << l;
+        EXPECT_EQ(st.wavefronts, want_a[l]) << "ldm " << l;
+        ++seen;
+      } else if (t.sites[i].line == 11 || t.sites[i].line == 13) {  // LDS.64 / STS.64 x 4
+        EXPECT_EQ(st.requests, 4u) << l;
+        EXPECT_EQ(st.wavefronts, want_c[l]) << "line " << t.sites[i].line << ", launch " << l;
+        ++seen;
+      }
+    }
+    EXPECT_EQ(seen, 3) << l;
+  }
 }
 
 // What the GPU does not allow stops the run with CUDA's rule: a multiply in a warp of 16 lanes

@@ -121,9 +121,10 @@ bool Collector::VisitCallExpr(CallExpr* e) {
       if (wmma)
         Warn(e->getBeginLoc(),
              NameOf(callee) +
-                 " is recorded as one request for each element a lane holds, not as the "
-                 "GPU's ldmatrix or vector loads: its sectors and wavefronts are not the GPU's "
-                 "(docs/GPU.md, \"Tensor-core fragments\")");
+                 " is recorded as the requests an H200 makes where they were measured (from "
+                 "shared memory: ldmatrix, or 8-byte accesses for a float accumulator); from "
+                 "global memory a half or 8-bit fragment's widths are not yet checked against "
+                 "the GPU (docs/PROGRAMS.md, \"Tensor cores\")");
       a.call = true;
       a.rparen = Offset(e->getRParenLoc());
       a.file = DisplayName(sm_.getFileID(r.getBegin()));

@@ -67,6 +67,12 @@ void WmmaFail(unsigned int place, const char* what) {
   emu::FailThread(place, what);
 }
 
+bool WmmaInShared(const void* p) {
+  if (::ws::emu::t_thread == nullptr) return false;
+  const detail::Classified c = detail::Classify(p, 1, 0, kOpLoad);
+  return c.where == detail::Where::kRecorded && KeySpaceOf(c.key) == kKeyShared;
+}
+
 unsigned int WmmaWarpLanes() {
   const uint3* b = Builtins();  // threadIdx, blockIdx, blockDim, gridDim
   const unsigned t = b[0].x + b[2].x * (b[0].y + b[2].y * b[0].z);

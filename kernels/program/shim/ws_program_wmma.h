@@ -6,10 +6,8 @@
 // on that GPU. Included by the shim's <mma.h>.
 //
 // A load or store is recorded at its call's site (the rewriter adds it as the last argument, as
-// for a texture fetch) as the lanes' element accesses, one request for each x[i] that
-// holds an element the lane has not already loaded (half's matrix_a and matrix_b hold each
-// element twice or four times): not yet as the GPU's ldmatrix (LDSM) or vector requests
-// (docs/GPU.md, "Tensor-core fragments on the H200", has what the GPU issues and costs).
+// for a texture fetch) as the requests an H200 makes for it (Move, below): ldmatrix for 8- and
+// 16-bit inputs from shared memory, the lanes' elements in pairs or one by one otherwise.
 // mma_sync is one meeting of the warp (WarpOpKind::kMma): the lanes' fragments are gathered into
 // whole tiles, multiplied, and each lane gets its part of D. Products of half, bf16 and tf32 are
 // exact in float and summed in double, then rounded once to the accumulator's type; integers sum
@@ -36,6 +34,8 @@ const unsigned char* WmmaPlaces(const char* shape, const char* use, const char* 
 [[noreturn]] void WmmaFail(unsigned int place, const char* what);
 // Lanes of the calling thread's warp that exist (a block's last warp may have fewer than 32).
 unsigned int WmmaWarpLanes();
+// Whether `p` is in the block's shared memory.
+bool WmmaInShared(const void* p);
 }  // namespace ws::prog
 
 namespace nvcuda {
@@ -159,32 +159,71 @@ const unsigned char* PlacesOf(bool row, unsigned int place) {
 }
 
 // Each lane's elements from (load) or to (store) the tile at `p`, `ldm` elements between rows
-// (row major) or columns; one recorded access for each element the lane holds (the first x[i]
-// that holds it; the others copy it).
-template <bool kLoad, typename Frag, typename S>
-void Move(Frag& f, S* p, unsigned ldm, bool row, const unsigned char* places, unsigned int place) {
+// (row major) or columns, recorded as the requests an H200 makes for them (docs/GPU.md,
+// "Tensor-core fragments on the H200"; cuobjdump -sass of kernels/tensor/shared_loads_probe.cu
+// and fragment_probe.cu, nvcc 13, sm_90):
+//   - a matrix_a or matrix_b of 8- or 16-bit elements from shared memory: ldmatrix (LDSM), the
+//     tile in memory cut into blocks of 8 rows of 16 bytes, four blocks an instruction (.x4; two,
+//     .x2, where the tile has two), each lane giving one row's address: a request of 16 bytes a
+//     lane, which costs what Nsight Compute counted (kernels/tensor/ldsm_wavefronts.txt);
+//   - otherwise each lane's x[2j] and x[2j + 1] in one access where they are next to each other
+//     in memory (a float accumulator row major: four 8-byte requests, LD.E.64 / STS.64; double:
+//     one of 16 bytes), else one access an element (column major: eight 4-byte LD.E).
+// A lane's repeated elements (half's matrix_a and matrix_b) are read once; the other copies
+// take the first's value.
+template <bool kLoad, bool kInput, typename Frag, typename S>
+void Move(Frag& f, S* p, unsigned ldm, bool row, const unsigned char* places, unsigned int place,
+          unsigned rows, unsigned cols) {
   // CUDA's guide asks for a 256-bit aligned pointer and ldm a multiple of 16 bytes; neither is
   // checked: an H200 ran kernels/tensor/fragment_probe.cu's s8 loads with ldm 8 (8 bytes) and
   // gave the whole tile, so the second rule is not the hardware's, and the first is unmeasured.
   const unsigned lane = ::ws::prog::LaneId();
   const unsigned char* mine = places + 2u * lane * Frag::num_elements;
-  for (int i = 0; i < Frag::num_elements; ++i) {
+  auto at = [&](int i) {
     const unsigned r = mine[2 * i], c = mine[2 * i + 1];
-    int same = -1;
-    for (int j = 0; j < i && same < 0; ++j)
-      if (mine[2 * j] == r && mine[2 * j + 1] == c) same = j;
-    if (same >= 0) {
-      if (kLoad) f.x[i] = f.x[same];
-      continue;
-    }
-    S* at = p + (row ? std::size_t{r} * ldm + c : std::size_t{c} * ldm + r);
+    return p + (row ? std::size_t{r} * ldm + c : std::size_t{c} * ldm + r);
+  };
+  auto first_of = [&](int i) {  // the first x[j] holding x[i]'s element
+    for (int j = 0; j < i; ++j)
+      if (mine[2 * j] == mine[2 * i] && mine[2 * j + 1] == mine[2 * i + 1]) return j;
+    return i;
+  };
 #if !defined(WS_PROGRAM_PARSE)  // (the rewriter's parse has no runtime)
-    ::ws::prog::Record(at, sizeof(S), place, kLoad ? ::ws::prog::kOpLoad : ::ws::prog::kOpStore);
+  const unsigned op = kLoad ? ::ws::prog::kOpLoad : ::ws::prog::kOpStore;
+  // The tile as it lies in memory: `stored` rows of `width` elements, `ldm` apart.
+  const unsigned stored = row ? rows : cols, width = row ? cols : rows;
+  if (kInput && sizeof(S) <= 2 && stored % 8 == 0 && width * sizeof(S) % 16 == 0 &&
+      ::ws::prog::WmmaInShared(p)) {
+    const unsigned down = stored / 8,
+                   blocks = down * (width * static_cast<unsigned>(sizeof(S)) / 16);
+    for (unsigned first = 0; first < blocks; first += 4) {  // an LDSM of up to four blocks
+      const unsigned b = first + lane / 8;
+      if (b >= blocks) continue;  // .x2: the upper lanes give no address
+      const std::size_t stored_row = (b % down) * 8 + lane % 8;
+      const std::size_t element = (b / down) * (16 / sizeof(S));
+      ::ws::prog::Record(p + stored_row * ldm + element, 16, place, op);
+    }
+  } else {
+    for (int i = 0; i < Frag::num_elements; ++i) {
+      if (first_of(i) != i) continue;
+      if (i % 2 == 0 && i + 1 < Frag::num_elements && first_of(i + 1) == i + 1 &&
+          at(i + 1) == at(i) + 1 && 2 * sizeof(S) <= 16) {
+        ::ws::prog::Record(at(i), 2 * sizeof(S), place, op);
+        ++i;
+      } else {
+        ::ws::prog::Record(at(i), sizeof(S), place, op);
+      }
+    }
+  }
+#else
+  (void)place, (void)rows, (void)cols;
 #endif
+  // The values, after the records (which stop the launch at an address outside every buffer).
+  for (int i = 0; i < Frag::num_elements; ++i) {
     if constexpr (kLoad)
-      f.x[i] = *at;
+      f.x[i] = first_of(i) == i ? *at(i) : f.x[first_of(i)];
     else
-      *at = f.x[i];
+      *at(i) = f.x[i];
   }
 }
 
@@ -292,7 +331,8 @@ WS_PD inline void load_matrix_sync(
   using Frag = fragment<Use, m, n, k, T, Layout>;
   constexpr bool kRow = std::is_same_v<Layout, row_major>;
   static const unsigned char* places = detail::PlacesOf<Frag, Use, m, n, k, T>(kRow, place);
-  detail::Move<true>(f, p, ldm, kRow, places, place);
+  detail::Move<true, true>(f, p, ldm, kRow, places, place, detail::Rows<Use, m, n, k>(),
+                           detail::Cols<Use, m, n, k>());
 }
 
 template <int m, int n, int k, typename T>
@@ -300,7 +340,7 @@ WS_PD inline void load_matrix_sync(fragment<accumulator, m, n, k, T>& f, const T
                                    layout_t layout, unsigned int place = 0) {
   using Frag = fragment<accumulator, m, n, k, T>;
   static const unsigned char* places = detail::PlacesOf<Frag, accumulator, m, n, k, T>(true, place);
-  detail::Move<true>(f, p, ldm, layout == mem_row_major, places, place);
+  detail::Move<true, false>(f, p, ldm, layout == mem_row_major, places, place, m, n);
 }
 
 template <int m, int n, int k, typename T>
@@ -308,7 +348,8 @@ WS_PD inline void store_matrix_sync(T* p, const fragment<accumulator, m, n, k, T
                                     layout_t layout, unsigned int place = 0) {
   using Frag = fragment<accumulator, m, n, k, T>;
   static const unsigned char* places = detail::PlacesOf<Frag, accumulator, m, n, k, T>(true, place);
-  detail::Move<false>(const_cast<Frag&>(f), p, ldm, layout == mem_row_major, places, place);
+  detail::Move<false, false>(const_cast<Frag&>(f), p, ldm, layout == mem_row_major, places, place,
+                             m, n);
 }
 
 template <int m, int n, int k, typename TA, typename LA, typename LB, typename TC, typename TD>
