@@ -2,6 +2,7 @@
 // element of each fragment type, from the table measured on an H200 (kernels/tensor/
 // fragments.tsv, embedded in this library), read once.
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -71,6 +72,56 @@ bool WmmaInShared(const void* p) {
   if (::ws::emu::t_thread == nullptr) return false;
   const detail::Classified c = detail::Classify(p, 1, 0, kOpLoad);
   return c.where == detail::Where::kRecorded && KeySpaceOf(c.key) == kKeyShared;
+}
+
+void WmmaMove(void* x, unsigned int elements, unsigned int bytes, void* p, unsigned int ldm,
+              bool row, const unsigned char* places, unsigned int place, unsigned int rows,
+              unsigned int cols, bool load, bool input) {
+  auto* values = static_cast<unsigned char*>(x);
+  auto* tile = static_cast<unsigned char*>(p);
+  const unsigned lane = LaneId();
+  const unsigned char* mine = places + 2u * lane * elements;
+  auto at = [&](unsigned i) {
+    const std::size_t r = mine[2 * i], c = mine[2 * i + 1];
+    return tile + (row ? r * ldm + c : c * ldm + r) * bytes;
+  };
+  auto first_of = [&](unsigned i) {  // the first x[j] holding x[i]'s element
+    for (unsigned j = 0; j < i; ++j)
+      if (mine[2 * j] == mine[2 * i] && mine[2 * j + 1] == mine[2 * i + 1]) return j;
+    return i;
+  };
+  const unsigned op = load ? kOpLoad : kOpStore;
+  // The tile as it lies in memory: `stored` rows of `width` elements, `ldm` apart.
+  const unsigned stored = row ? rows : cols, width = row ? cols : rows;
+  if (input && bytes <= 2 && stored % 8 == 0 && width * bytes % 16 == 0 && WmmaInShared(p)) {
+    const unsigned down = stored / 8, blocks = down * (width * bytes / 16);
+    for (unsigned first = 0; first < blocks; first += 4) {  // an LDSM of up to four blocks
+      const unsigned b = first + lane / 8;
+      if (b >= blocks) continue;  // .x2: the upper lanes give no address
+      const std::size_t stored_row = (b % down) * 8 + lane % 8;
+      const std::size_t element = (b / down) * (16 / bytes);
+      Record(tile + (stored_row * ldm + element) * bytes, 16, place, op);
+    }
+  } else {
+    for (unsigned i = 0; i < elements; ++i) {
+      if (first_of(i) != i) continue;
+      if (i % 2 == 0 && i + 1 < elements && first_of(i + 1) == i + 1 &&
+          at(i + 1) == at(i) + bytes && 2 * bytes <= 16) {
+        Record(at(i), 2 * bytes, place, op);
+        ++i;
+      } else {
+        Record(at(i), bytes, place, op);
+      }
+    }
+  }
+  // The values, after the records (which stop the launch at an address outside every buffer).
+  for (unsigned i = 0; i < elements; ++i) {
+    if (load)
+      std::memcpy(values + i * bytes, first_of(i) == i ? at(i) : values + first_of(i) * bytes,
+                  bytes);
+    else
+      std::memcpy(at(i), values + i * bytes, bytes);
+  }
 }
 
 unsigned int WmmaWarpLanes() {

@@ -36,6 +36,11 @@ const unsigned char* WmmaPlaces(const char* shape, const char* use, const char* 
 unsigned int WmmaWarpLanes();
 // Whether `p` is in the block's shared memory.
 bool WmmaInShared(const void* p);
+// A fragment's `elements` values of `bytes` each (x) from (load) or to the tile at `p`, and the
+// requests an H200 makes for them (detail::Move says which).
+void WmmaMove(void* x, unsigned int elements, unsigned int bytes, void* p, unsigned int ldm,
+              bool row, const unsigned char* places, unsigned int place, unsigned int rows,
+              unsigned int cols, bool load, bool input);
 }  // namespace ws::prog
 
 namespace nvcuda {
@@ -174,57 +179,12 @@ const unsigned char* PlacesOf(bool row, unsigned int place) {
 template <bool kLoad, bool kInput, typename Frag, typename S>
 void Move(Frag& f, S* p, unsigned ldm, bool row, const unsigned char* places, unsigned int place,
           unsigned rows, unsigned cols) {
-  // CUDA's guide asks for a 256-bit aligned pointer and ldm a multiple of 16 bytes; neither is
-  // checked: an H200 ran kernels/tensor/fragment_probe.cu's s8 loads with ldm 8 (8 bytes) and
-  // gave the whole tile, so the second rule is not the hardware's, and the first is unmeasured.
-  const unsigned lane = ::ws::prog::LaneId();
-  const unsigned char* mine = places + 2u * lane * Frag::num_elements;
-  auto at = [&](int i) {
-    const unsigned r = mine[2 * i], c = mine[2 * i + 1];
-    return p + (row ? std::size_t{r} * ldm + c : std::size_t{c} * ldm + r);
-  };
-  auto first_of = [&](int i) {  // the first x[j] holding x[i]'s element
-    for (int j = 0; j < i; ++j)
-      if (mine[2 * j] == mine[2 * i] && mine[2 * j + 1] == mine[2 * i + 1]) return j;
-    return i;
-  };
-#if !defined(WS_PROGRAM_PARSE)  // (the rewriter's parse has no runtime)
-  const unsigned op = kLoad ? ::ws::prog::kOpLoad : ::ws::prog::kOpStore;
-  // The tile as it lies in memory: `stored` rows of `width` elements, `ldm` apart.
-  const unsigned stored = row ? rows : cols, width = row ? cols : rows;
-  if (kInput && sizeof(S) <= 2 && stored % 8 == 0 && width * sizeof(S) % 16 == 0 &&
-      ::ws::prog::WmmaInShared(p)) {
-    const unsigned down = stored / 8,
-                   blocks = down * (width * static_cast<unsigned>(sizeof(S)) / 16);
-    for (unsigned first = 0; first < blocks; first += 4) {  // an LDSM of up to four blocks
-      const unsigned b = first + lane / 8;
-      if (b >= blocks) continue;  // .x2: the upper lanes give no address
-      const std::size_t stored_row = (b % down) * 8 + lane % 8;
-      const std::size_t element = (b / down) * (16 / sizeof(S));
-      ::ws::prog::Record(p + stored_row * ldm + element, 16, place, op);
-    }
-  } else {
-    for (int i = 0; i < Frag::num_elements; ++i) {
-      if (first_of(i) != i) continue;
-      if (i % 2 == 0 && i + 1 < Frag::num_elements && first_of(i + 1) == i + 1 &&
-          at(i + 1) == at(i) + 1 && 2 * sizeof(S) <= 16) {
-        ::ws::prog::Record(at(i), 2 * sizeof(S), place, op);
-        ++i;
-      } else {
-        ::ws::prog::Record(at(i), sizeof(S), place, op);
-      }
-    }
-  }
-#else
-  (void)place, (void)rows, (void)cols;
-#endif
-  // The values, after the records (which stop the launch at an address outside every buffer).
-  for (int i = 0; i < Frag::num_elements; ++i) {
-    if constexpr (kLoad)
-      f.x[i] = first_of(i) == i ? *at(i) : f.x[first_of(i)];
-    else
-      *at(i) = f.x[i];
-  }
+  // Out of line in the runtime (emu_wmma.cpp), not made again for every fragment type
+  // (kernels/tensor/fragment_probe.cu instantiates 78: its cold run through the CLI took 8.1
+  // CPU s instead of 9.1, one run each, this 2-core machine).
+  ::ws::prog::WmmaMove(f.x, Frag::num_elements, sizeof(S),
+                       const_cast<void*>(static_cast<const void*>(p)), ldm, row, places, place,
+                       rows, cols, kLoad, kInput);
 }
 
 // mma_sync's call, one a lane (ws::emu::WarpCallRun): `run` first, as the meeting reads it.
