@@ -4,8 +4,8 @@
 // one block a launch, one load per launch, so that each launch's counters are that load's (with
 // the tile's fill before it, whose stores are apart in the counters: op_st).
 // scripts/gpu-ldsm-probe.sh runs it under ncu and prints a line a launch.
-#include <mma.h>
 #include <cuda_fp16.h>
+#include <mma.h>
 #include <cstdio>
 using namespace nvcuda;
 template <typename L>
@@ -34,11 +34,26 @@ __global__ void LoadAcc(float* out, int ldm) {
   out[32 + threadIdx.x] = s[threadIdx.x * 3];
 }
 int main() {  // launches in this order: half A row major, column major, the float accumulator
-  half* g; float* o;
-  cudaMalloc(&g, 16 * 272 * 2); cudaMemset(g, 0, 16 * 272 * 2); cudaMalloc(&o, 4096);
+  half* g;
+  float* o;
+  cudaMalloc(&g, 16 * 272 * 2);
+  cudaMemset(g, 0, 16 * 272 * 2);
+  cudaMalloc(&o, 4096);
   const int ldms[] = {16, 24, 32, 40, 64, 72, 128, 136, 256, 264};
-  for (int ldm : ldms) { printf("row %d\n", ldm); LoadA<wmma::row_major><<<1, 32>>>(g, o, ldm); cudaDeviceSynchronize(); }
-  for (int ldm : ldms) { printf("col %d\n", ldm); LoadA<wmma::col_major><<<1, 32>>>(g, o, ldm); cudaDeviceSynchronize(); }
-  for (int ldm : ldms) { printf("acc %d\n", ldm); LoadAcc<<<1, 32>>>(o, ldm); cudaDeviceSynchronize(); }
+  for (int ldm : ldms) {
+    printf("row %d\n", ldm);
+    LoadA<wmma::row_major><<<1, 32>>>(g, o, ldm);
+    cudaDeviceSynchronize();
+  }
+  for (int ldm : ldms) {
+    printf("col %d\n", ldm);
+    LoadA<wmma::col_major><<<1, 32>>>(g, o, ldm);
+    cudaDeviceSynchronize();
+  }
+  for (int ldm : ldms) {
+    printf("acc %d\n", ldm);
+    LoadAcc<<<1, 32>>>(o, ldm);
+    cudaDeviceSynchronize();
+  }
   printf("done %s\n", cudaGetErrorString(cudaGetLastError()));
 }

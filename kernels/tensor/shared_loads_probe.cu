@@ -4,8 +4,8 @@
 // and keeps the shared-memory and tensor instructions of its SASS (cuobjdump -sass) in
 // OUT_DIR/shared-loads.sass. `skew` pads each tile row, as cudaTensorCoreGemm's SKEW_HALF does.
 // Nothing is run: only the compiled code is read.
-#include <mma.h>
 #include <cuda_fp16.h>
+#include <mma.h>
 using namespace nvcuda;
 template <typename L, typename LB>
 __global__ void HalfFromShared(const half* a, const half* b, float* c, int skew) {
@@ -24,8 +24,10 @@ __global__ void HalfFromShared(const half* a, const half* b, float* c, int skew)
   __syncthreads();
   for (int i = threadIdx.x; i < 256; i += 32) c[i] = scs[i];
 }
-template __global__ void HalfFromShared<wmma::row_major, wmma::col_major>(const half*, const half*, float*, int);
-template __global__ void HalfFromShared<wmma::col_major, wmma::row_major>(const half*, const half*, float*, int);
+template __global__ void HalfFromShared<wmma::row_major, wmma::col_major>(const half*, const half*,
+                                                                          float*, int);
+template __global__ void HalfFromShared<wmma::col_major, wmma::row_major>(const half*, const half*,
+                                                                          float*, int);
 __global__ void Tf32FromShared(const float* a, float* c) {
   __shared__ float sa[16 * 8];
   for (int i = threadIdx.x; i < 128; i += 32) sa[i] = a[i];

@@ -179,9 +179,8 @@ const unsigned char* PlacesOf(bool row, unsigned int place) {
 template <bool kLoad, bool kInput, typename Frag, typename S>
 void Move(Frag& f, S* p, unsigned ldm, bool row, const unsigned char* places, unsigned int place,
           unsigned rows, unsigned cols) {
-  // Out of line in the runtime (emu_wmma.cpp), not made again for every fragment type
-  // (kernels/tensor/fragment_probe.cu instantiates 78: its cold run through the CLI took 8.1
-  // CPU s instead of 9.1, one run each, this 2-core machine).
+  // Out of line in the runtime (emu_wmma.cpp), not made again for every fragment type (the
+  // fragment probe instantiates 78).
   ::ws::prog::WmmaMove(f.x, Frag::num_elements, sizeof(S),
                        const_cast<void*>(static_cast<const void*>(p)), ldm, row, places, place,
                        rows, cols, kLoad, kInput);
@@ -217,25 +216,23 @@ void RunMma(const std::uint64_t* values, std::uint32_t group) {
   // as an H200 does (tests/programs/agreement/wmma_lanes.cu, "copies": zeroing any later copy
   // changes nothing, zeroing the first zeroes the product): the elements are taken from the last
   // x[i] to the first, so that the first is kept.
+  // An input fragment's elements into its tile (`tile` as values, `ints` as integers).
+  auto gather = [&](const auto& frag, const unsigned char* places, unsigned l, auto& tile,
+                    auto& ints) {
+    constexpr int kN = std::remove_reference_t<decltype(frag)>::num_elements;
+    for (int i = kN - 1; i >= 0; --i) {
+      const unsigned r = places[2 * (l * kN + i)], col = places[2 * (l * kN + i) + 1];
+      if constexpr (kInt)
+        ints[r][col] = static_cast<long long>(frag.x[i]);
+      else
+        tile[r][col] = value(frag.x[i]);
+    }
+  };
   for (unsigned l = 0; l < 32; ++l) {
     if (!(group >> l & 1u)) continue;
     const Call* call = reinterpret_cast<const Call*>(values[l]);
-    for (int i = FA::num_elements - 1; i >= 0; --i) {
-      const unsigned r = call->pa[2 * (l * FA::num_elements + i)];
-      const unsigned col = call->pa[2 * (l * FA::num_elements + i) + 1];
-      if constexpr (kInt)
-        ia[r][col] = static_cast<long long>(call->a->x[i]);
-      else
-        a[r][col] = value(call->a->x[i]);
-    }
-    for (int i = FB::num_elements - 1; i >= 0; --i) {
-      const unsigned r = call->pb[2 * (l * FB::num_elements + i)];
-      const unsigned col = call->pb[2 * (l * FB::num_elements + i) + 1];
-      if constexpr (kInt)
-        ib[r][col] = static_cast<long long>(call->b->x[i]);
-      else
-        b[r][col] = value(call->b->x[i]);
-    }
+    gather(*call->a, call->pa, l, a, ia);
+    gather(*call->b, call->pb, l, b, ib);
     for (int i = 0; i < FC::num_elements; ++i) {
       const unsigned r = call->pc[2 * (l * FC::num_elements + i)];
       const unsigned col = call->pc[2 * (l * FC::num_elements + i) + 1];

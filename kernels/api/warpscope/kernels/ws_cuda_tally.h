@@ -1,0 +1,175 @@
+// The tally on the device (ws_cuda_device.h includes this; include that one): a whole warp's
+// request at one site is counted in a table of shapes (ws_cuda_record_format.h, "The tally")
+// instead of being written as an event. Split from ws_cuda_device.h, which RecordGroup calls it
+// from.
+#pragma once
+
+#include <cstdint>
+
+#include "warpscope/kernels/ws_cuda_record_format.h"
+
+namespace ws::dev {
+
+// splitmix64's finalizer: a 64-bit hash of a 64-bit word.
+__device__ __forceinline__ unsigned long long Mix64(unsigned long long x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+// A shape's hash in the tally's table (never 0, a free slot's).
+// Any request: its lanes' hash (each lane's offset less the lowest, and the lowest's place in
+// 256 bytes) with the site key and the lanes.
+__device__ __forceinline__ unsigned long long ShapeKey(unsigned long long lanes, std::uint64_t key,
+                                                       unsigned group) {
+  return Mix64(lanes ^ Mix64(key) ^ static_cast<unsigned long long>(group) << 17) | 1ull;
+}
+// The site key's hash for an affine shape's: one multiply between two xor-shifts, each step a
+// bijection (Mix64's two multiplies took about 15 instructions a request where the key is known
+// only at run time, as a lesson's buffer number makes it; a constant key folds at compile time).
+__device__ __forceinline__ unsigned long long SiteHash(std::uint64_t key) {
+  key ^= key >> 32;
+  key *= 0xd6e8feb86659fd93ull;
+  return key ^ (key >> 32);
+}
+// An affine request, the most: its step, its first offset's place in 256 bytes and its lane count
+// (46 bits; the lanes of a group the tally takes are the warp's first n) in one word, times an
+// odd constant, beside the site key's hash. Three mixings ran here before (a quarter of the 130
+// warp instructions a request took on a 2^24-float copy); a 64-bit multiply is three. For one site
+// two shapes never share a hash: multiplying by an odd number is a bijection, and the low bit's OR
+// would merge two shapes only if their words times the constant differed by 1, which takes words
+// apart by the constant's inverse modulo 2^64 (0xf1de83e19937733d), far more than 2^46. Across
+// sites a collision is a 64-bit coincidence. The table's slot is taken from the high half, where
+// the multiply has mixed every bit of the word.
+__device__ __forceinline__ unsigned long long AffineShapeKey(unsigned first, unsigned step,
+                                                             std::uint64_t key, unsigned group) {
+  const unsigned long long shape = static_cast<unsigned long long>(step) |
+                                   static_cast<unsigned long long>(first & 255u) << 32 |
+                                   static_cast<unsigned long long>(__popc(group)) << 40;
+  return (SiteHash(key) ^ shape * 0x9e3779b97f4a7c15ull) | 1ull;
+}
+
+// Whether the tally took this request (ws_cuda_record_format.h): `group` is every lane of the
+// warp, in a block not kept. The lanes hash its shape together (an affine request by its step and
+// its first offset's place in 256 bytes; any other by each lane's offset less the lowest, and the
+// lowest's place), they find the shape in the table or the leader adds it, the leader counts it
+// there, and a new shape's lanes write their offsets. A request it does not take (no slot within
+// kTallyProbes; the table is then marked full and later requests read only their first slot) is
+// written as an event. The passes agree on what the counting pass counted as tallied: it adds
+// shapes (its counts are cleared after it), and the planned pass after it (tally_frozen) only
+// looks them up in the same table, where a shape once added stays. The other way round they may
+// differ: a request the counting pass sized as an event (the table full) may find its shape,
+// added meanwhile past its first slot, and be counted, writing fewer words than planned. A stale
+// (L1) read of a key can only say free: the compare-and-swap then answers; a pass that only looks
+// up is a launch of its own, after every key was written. Returns the shape's slot in the table, or
+// ~0u where it did not take the request.
+__device__ __forceinline__ unsigned Tally(const RecorderState& r, std::uint64_t key, unsigned group,
+                                          unsigned lane, int leader, unsigned offset, bool affine,
+                                          unsigned first, unsigned step) {
+#if __CUDA_ARCH__ >= 800
+  // Only every lane of the warp (or of a block's last, partial warp). A group of 32 lanes is
+  // that: the whole warp's road passes ~0u, a constant, and the test compiles away.
+  if (group != ~0u) {
+    const unsigned in_warp = r.threads_per_block - LinearThread() / 32u * 32u;
+    if (group != (in_warp >= 32u ? ~0u : (1u << in_warp) - 1u)) return ~0u;
+  }
+  // The kept window's test in 32 bits (the 64-bit block number took 10 instructions a request):
+  // past 2^32 blocks the number wraps and a block may be taken for a kept one, whose requests are
+  // then written as events, which the host decodes too; only the byte map needs the whole number.
+  if (r.keep_block != nullptr) {
+    if (r.keep_block[LinearBlock()] != 0) return ~0u;
+  } else {
+    const unsigned from_base = LinearBlock32() - static_cast<unsigned>(r.kept_base);
+    if (from_base < 64u && (r.kept_bits >> from_base & 1u) != 0) return ~0u;
+  }
+  const bool frozen = r.tally_frozen != 0;
+  unsigned long long h;
+  if (affine) {
+    h = AffineShapeKey(first, step, key, group);
+  } else {
+    const unsigned lo = __reduce_min_sync(group, offset);
+    const unsigned long long mine =
+        Mix64(static_cast<unsigned long long>(lane) << 32 | (offset - lo));
+    h = (static_cast<unsigned long long>(
+             __reduce_xor_sync(group, static_cast<unsigned>(mine >> 32)))
+             << 32 |
+         __reduce_xor_sync(group, static_cast<unsigned>(mine))) ^
+        (lo & 255u);
+    h = ShapeKey(h, key, group);
+  }
+  // Every lane of the group probes, the same words (one load for the warp each time), and takes
+  // the leader's word by a shuffle, so that all of them hold one answer and none parts from the
+  // others. Where the leader alone probed, the others waited at a shuffle after its branch, and
+  // the compiler, unable to prove them together there, went through WARPSYNC.COLLECTIVE every
+  // time (Nsight Compute on bench/gpu_tally_micro.cu, H200: 17 % of the stall samples, and about
+  // 15 of a request's warp instructions).
+  // The first slot is read alone: a shape found there is counted whether or not the table has
+  // filled since (both passes find it: a shape once in the table stays), and the full flag is read
+  // only where the first slot holds another shape or none. The flag can change while the pass
+  // runs: the lanes take the leader's reading.
+  const unsigned m = r.tally_capacity - 1u;
+  unsigned i = static_cast<unsigned>(h >> 32) & m;
+  unsigned long long k = __shfl_sync(group, r.tally_keys[i], leader);
+  unsigned slot = ~0u, fresh = 0, full = 0;
+  if (k == h) {
+    slot = i;
+  } else {
+    full = __shfl_sync(group, frozen ? 0u : *r.tally_full, leader);
+    for (unsigned probe = 0; full == 0;) {
+      if (k == 0) {
+        if (frozen) break;
+        if (static_cast<int>(lane) == leader) k = atomicCAS(r.tally_keys + i, 0ull, h);
+        k = __shfl_sync(group, k, leader);
+        if (k == 0) {
+          fresh = 1;
+          k = h;
+        }
+      }
+      if (k == h) {
+        slot = i;
+        break;
+      }
+      if (++probe == kTallyProbes) break;
+      i = (i + 1u) & m;
+      k = __shfl_sync(group, r.tally_keys[i], leader);
+    }
+  }
+  if (static_cast<int>(lane) == leader) {
+    if (slot == ~0u) {
+      if (full == 0 && *r.tally_full == 0) *r.tally_full = 1;
+    } else {
+      // Counted in the counting pass too (the host clears the counters before the next pass):
+      // one test fewer a request.
+      atomicAdd(r.tally_counts + std::size_t{slot} * kTallySpread + (SmId() & (kTallySpread - 1u)),
+                1ull);
+      // Stored, not read first: the warp's own byte (no other warp stores there), and a load
+      // before the store kept the lanes waiting for a round trip to L2 (Nsight Compute on
+      // transpose 4096²'s recorded build, H200: 8 % of the pass's stalls).
+      // The warp's number from the block's in 32 bits: the flags serve grids of up to 2^24
+      // threads (the activity map), and past 2^32 blocks a wrapped number stays in the array.
+      r.warp_tallied[static_cast<unsigned long long>(LinearBlock32()) * r.warps_per_block +
+                     LinearThread() / 32u] = 1;
+    }
+  }
+  if (slot == ~0u) return ~0u;
+  if (fresh != 0) {
+    unsigned* shape = r.tally_shapes + std::size_t{slot} * kTallyShapeWords;
+    shape[kTallyHeaderWords + lane] = offset;
+    if (static_cast<int>(lane) == leader) {
+      shape[0] = static_cast<std::uint32_t>(key);
+      shape[1] = static_cast<std::uint32_t>(key >> 32);
+      shape[2] = group;
+      shape[3] = 0;
+    }
+  }
+  return slot;
+#else
+  (void)r, (void)key, (void)group, (void)lane, (void)leader, (void)offset, (void)affine,
+      (void)first, (void)step;
+  return ~0u;  // no warp reductions before compute 8.0
+#endif
+}
+
+}  // namespace ws::dev
