@@ -49,8 +49,9 @@ rows = [json.loads(l) for l in open(sys.argv[1])]
 labels = list(dict.fromkeys(r["label"] for r in rows))
 print("median of %s runs each; plain = uninstrumented build (CUDA events, median of 7)" %
       ", ".join(str(sum(1 for r in rows if r["label"] == l)) for l in labels))
-print("%-26s %9s %9s %9s %8s %8s %10s %9s %9s %8s" % ("case", "plain ms", "record ms", "count ms",
-      "rec/plain", "(c+r)/p", "Mrecords/s", "rec GB/s", "copy GB/s", "wall s"))
+print("%-26s %9s %9s %9s %8s %8s %10s %9s %9s %8s %9s %8s" % ("case", "plain ms", "record ms",
+      "count ms", "rec/plain", "(c+r)/p", "Mrecords/s", "rec GB/s", "copy GB/s", "wall s",
+      "hazard ms", "(h+r)/p"))
 for l in labels:
     rs = [r for r in rows if r["label"] == l]
     med = lambda f: statistics.median(f(r) for r in rs)
@@ -65,7 +66,10 @@ for l in labels:
     rgbs = med(lambda r: r["timing"]["capture"]["record_bytes"] / (r["timing"]["capture"]["record_ms"] / 1e3) / 1e9)
     cgbs = med(lambda r: r["global_bytes"] / (own(r) / 1e3) / 1e9)
     wall = med(lambda r: r["wall_s"])
-    print("%-26s %9.4f %9.4f %9.4f %8.2fx %7.2fx %10.0f %9.1f %9.1f %8.2f" % (l, plain, rec, cnt,
-          ratio, both, rps / 1e6, rgbs, cgbs, wall))
+    # The hazard check's passes, on the device before the recording pass (0 where not run).
+    haz = med(lambda r: r["timing"]["capture"].get("hazard_ms", 0.0))
+    whole = med(lambda r: (r["timing"]["capture"]["record_ms"] + r["timing"]["capture"].get("hazard_ms", 0.0)) / own(r))
+    print("%-26s %9.4f %9.4f %9.4f %8.2fx %7.2fx %10.0f %9.1f %9.1f %8.2f %9.4f %7.2fx" % (l, plain,
+          rec, cnt, ratio, both, rps / 1e6, rgbs, cgbs, wall, haz, whole))
 PY
 cat "$out/capture-bench.txt"

@@ -21,6 +21,11 @@ if [[ ! -x $cli ]]; then
   WS_BUILD_TARGETS=warpscope-cli timeout 480 scripts/gpu-build.sh "$out/b" 90 || exit 1
   echo "build: $((SECONDS - t0)) s" >> "$out/summary.txt"
 fi
+# A call on a warm machine gets .deps afresh (carried), without the root a build unpacked.
+if [[ -d .deps/debs && ! -d .deps/root/usr/lib/x86_64-linux-gnu ]]; then
+  mkdir -p .deps/root
+  for f in .deps/debs/*.deb; do dpkg -x "$f" .deps/root; done
+fi
 export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 # shellcheck source=scripts/gpu-env.sh
 source scripts/gpu-env.sh

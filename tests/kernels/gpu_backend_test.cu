@@ -16,6 +16,23 @@ __global__ void accumulate(Global<float> data) {
   data[blockIdx.x * blockDim.x + threadIdx.x] += 1.0f;
 }
 
+__global__ void addTwo(Global<float> out, Global<const float> a, Global<const float> b, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = a[i] + b[i];
+}
+
+// Which buffers a launch names only through Global<const T> (the hazard check gives them no
+// shadow): host code, no GPU needed.
+TEST(CudaRunner, ABufferOnlyReadByALaunchIsKnownFromTheKernelsParameters) {
+  const Global<float> x(nullptr, 4, 0), y(nullptr, 4, 1), z(nullptr, 4, 2);
+  EXPECT_EQ(ws::ReadOnlyBuffers(&addTwo, x, y, z, 4), (std::vector<std::uint32_t>{1, 2}));
+  // The output passed again as an input: a store reaches it.
+  EXPECT_EQ(ws::ReadOnlyBuffers(&addTwo, x, x, z, 4), (std::vector<std::uint32_t>{2}));
+  EXPECT_EQ(ws::ReadOnlyBuffers(&addTwo, x, y, x, 4), (std::vector<std::uint32_t>{1}));
+  const Global<int> bins(nullptr, 4, 3);
+  EXPECT_EQ(ws::ReadOnlyBuffers(&histogram, bins), (std::vector<std::uint32_t>{}));
+}
+
 #define REQUIRE_GPU()                                               \
   do {                                                              \
     const ws::DeviceQuery q = ws::QueryDevices();                   \

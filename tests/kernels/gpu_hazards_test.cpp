@@ -4,6 +4,7 @@
 // say why (ctest label "gpu").
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 
 #include "warpscope/kernels/catalog.h"
@@ -82,7 +83,32 @@ TEST(GpuHazards, EveryRacyVariantCountsTheEmulatorsPairs) {
     if (variant == "block-transpose-fixed") {
       EXPECT_EQ(g.racing_blocks, 0u);
     }
+    // The check as it was before its shared shadow moved into each block's shared memory and
+    // read-only buffers went without one (WS_GPU_HAZARD_FAST=0) flags the same blocks.
+    setenv("WS_GPU_HAZARD_FAST", "0", 1);
+    const LessonRun old = RunRaces(variant, p, "cuda");
+    unsetenv("WS_GPU_HAZARD_FAST");
+    if (old.launches.empty()) continue;
+    EXPECT_EQ(old.main_launch().hazards.racing_blocks, g.racing_blocks);
+    EXPECT_EQ(old.main_launch().hazards.Total(), g.Total());
   }
+}
+
+// A clean kernel with a shared tile, in many more blocks than the SMs hold at once: each block's
+// shadow in shared memory finds the words its SM's earlier blocks left there and reads them as
+// fresh (their tag is another block's), so no block is flagged.
+TEST(GpuHazards, TheSharedShadowLeftByEarlierBlocksFlagsNone) {
+  REQUIRE_GPU();
+  auto r = RunLesson("transpose", "coalesced", {{"width", 2048}, {"height", 2048}}, "cuda",
+                     RunOptions{});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  const LaunchTrace& t = r->main_launch();
+  EXPECT_EQ(t.grid.count(), 4096u);  // 2048 / 32 squared
+  EXPECT_TRUE(t.hazards.device_scanned);
+  EXPECT_TRUE(t.hazards.whole_grid) << t.hazards.Checked();
+  EXPECT_EQ(t.hazards.racing_blocks, 0u);
+  EXPECT_EQ(t.hazards.Total(), 0u);
+  EXPECT_EQ(t.blocks.size(), 4u);
 }
 
 // The tiled matmul has no race: every block is checked on the device, none is flagged, and only

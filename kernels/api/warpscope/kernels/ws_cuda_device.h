@@ -77,9 +77,11 @@ namespace ws::dev {
 // Written once: every access reads the word (one L1-cached load for the warp) and stores only
 // when it differs; storing every time made every warp of the grid store to one address (3.4x
 // slower on a 2^24-float copy).
+// Not on a hazard pass: the recording pass after it runs the same accesses (a load and a compare
+// an access fewer there).
 __device__ inline void NoteFile(std::uint32_t tag, const char* file) {
   const RecorderState& r = ws_recorder_state;
-  if (r.mode != kOff && r.files[tag] != file) r.files[tag] = file;
+  if ((r.mode == kCount || r.mode == kRecord) && r.files[tag] != file) r.files[tag] = file;
 }
 
 __device__ __forceinline__ unsigned long long LinearWarp(const RecorderState& r) {
@@ -274,7 +276,7 @@ __device__ __forceinline__ void RecordAccessAs(std::uint64_t key, std::uint32_t 
   const RecorderState& r = ws_recorder_state;
   if (r.mode == kOff) return;
   if (r.mode == kHazards) {
-    HazardAccess(r, key, offset);
+    if (!HazardSkips(r, key)) HazardAccess(r, key, offset);
     return;
   }
   const unsigned active = __activemask();

@@ -39,11 +39,15 @@ __device__ __forceinline__ unsigned SharedShadowMerge(unsigned old, unsigned epo
   return old | bits | ((old & kShadowThread) != thread1 ? kShadowMany : 0u);
 }
 
+// A store guesses the word fresh (0: the shadows start cleared, and most stores are a word's
+// first access in its block or its buffer) and tries its compare-and-swap at once: one round trip
+// to L2 instead of a read and then the swap. A load reads first: many threads reading one word
+// would queue on it with a swap each.
 __device__ __forceinline__ void SharedShadowWord(const RecorderState& r, unsigned long long block,
                                                  unsigned word, unsigned epoch, unsigned thread1,
                                                  unsigned bits) {
   unsigned* e = r.shared_shadow + block * r.shared_shadow_words + word;
-  unsigned old = __ldcg(e);
+  unsigned old = bits & kShadowWritten ? 0u : __ldcg(e);
   for (;;) {
     const unsigned next = SharedShadowMerge(old, epoch, thread1, bits);
     if (next == old) break;
@@ -55,6 +59,34 @@ __device__ __forceinline__ void SharedShadowWord(const RecorderState& r, unsigne
     old = seen;
   }
   if ((old & kShadowRacing) == kShadowRacing) FlagBlock(r, block);
+}
+
+// A block's tag in its shared-memory shadow (ws_cuda_record_format.h): the same for all its
+// threads, another block's (of this launch or one before) but by a 2^-32 chance.
+__device__ __forceinline__ unsigned HazardBlockTag(const RecorderState& r) {
+  return (LinearBlock32() + 1u) * 0x9e3779b1u ^ r.hazard_tag;
+}
+
+// SharedShadowWord with the shadow in the block's own shared memory: a compare-and-swap there
+// instead of in L2. A word with another block's tag is fresh.
+__device__ __forceinline__ void SharedShadowWordHere(const RecorderState& r,
+                                                     unsigned long long block, unsigned word,
+                                                     unsigned tag, unsigned epoch, unsigned thread1,
+                                                     unsigned bits) {
+  auto* e =
+      reinterpret_cast<unsigned long long*>(ws_dynamic_shared + r.hazard_shared_offset) + word;
+  unsigned long long old = *reinterpret_cast<volatile unsigned long long*>(e);
+  unsigned now = 0;
+  for (;;) {
+    const unsigned mine = static_cast<unsigned>(old >> 32) == tag ? static_cast<unsigned>(old) : 0u;
+    now = SharedShadowMerge(mine, epoch, thread1, bits);
+    const unsigned long long next = static_cast<unsigned long long>(tag) << 32 | now;
+    if (next == old) break;
+    const unsigned long long seen = atomicCAS(e, old, next);
+    if (seen == old) break;
+    old = seen;
+  }
+  if ((now & kShadowRacing) == kShadowRacing) FlagBlock(r, block);
 }
 
 // A global word's entry after an access by block `block1` (its index + 1) of `bits`.
@@ -80,31 +112,41 @@ __device__ __forceinline__ void GlobalShadowWord(const RecorderState& r, unsigne
                                                  unsigned long long at, unsigned epoch,
                                                  unsigned thread1, unsigned bits) {
   unsigned long long* e = r.global_shadow + at;
-  unsigned long long old = __ldcg(e);
   const unsigned long long contended = kGlobalOwner | kGlobalWritten | kGlobalPlain;
   if (r.hazard_mode == kHazardsIdentify) {
-    if ((old & contended) == contended) FlagBlock(r, block);
+    if ((__ldcg(e) & contended) == contended) FlagBlock(r, block);
     return;
   }
   const unsigned long long block1 = block + 1 < kGlobalOwner ? block + 1 : kGlobalOwner;
-  const bool was = (old & contended) == contended;
+  // A store guesses the word fresh (SharedShadowWord). `old` ends as the word before this access
+  // (read, or returned by a swap that failed), `now` as the word after it.
+  unsigned long long old = bits & kShadowWritten ? 0ull : __ldcg(e), now = 0;
   for (;;) {
-    const unsigned long long next = GlobalShadowMerge(old, block1, epoch, thread1, bits);
-    if (next == old) break;
-    const unsigned long long seen = atomicCAS(e, old, next);
-    if (seen == old) {
-      old = next;
-      break;
-    }
+    now = GlobalShadowMerge(old, block1, epoch, thread1, bits);
+    if (now == old) break;
+    const unsigned long long seen = atomicCAS(e, old, now);
+    if (seen == old) break;
     old = seen;
   }
-  if ((old & contended) == contended) {
+  if ((now & contended) == contended) {
     FlagBlock(r, block);
-    if (!was && *r.hazard_counts == 0) *r.hazard_counts = 1;
-  } else if ((old & kGlobalOwner) == block1 &&
-             (static_cast<unsigned>(old >> 32) & kShadowRacing) == kShadowRacing) {
+    if ((old & contended) != contended && *r.hazard_counts == 0) *r.hazard_counts = 1;
+  } else if ((now & kGlobalOwner) == block1 &&
+             (static_cast<unsigned>(now >> 32) & kShadowRacing) == kShadowRacing) {
     FlagBlock(r, block);
   }
+}
+
+// Whether an access of `key` needs no check, tested inline before the call to HazardAccess: a
+// space that is read only (constant, texture), a thread's own local array, or a buffer no store
+// of the launch reaches (Nsight Compute on a 2^24-float copy's pass, H200: a read-only buffer's
+// access took about 60 instructions of the call's before HazardAccess found it so).
+__device__ __forceinline__ bool HazardSkips(const RecorderState& r, std::uint64_t key) {
+  const std::uint32_t space = KeySpaceOf(key);
+  if (space == kKeyShared) return false;
+  if (space != kKeyGlobal) return true;
+  const std::uint32_t array = KeyArray(key);
+  return array == kKeyLocalArray || (array < 64 && (r.hazard_read_only >> array & 1ull) != 0);
 }
 
 // One lane's access of `key` at `offset`, on a kHazards pass.
@@ -129,11 +171,18 @@ static __device__ __noinline__ void HazardAccess(const RecorderState& r, std::ui
       FlagBlock(r, block);  // outside the window the host sized: its records decide
       return;
     }
+    if (r.hazard_shared_bytes != 0) {
+      const unsigned tag = HazardBlockTag(r);
+      for (std::uint32_t w = first; w <= last; ++w)
+        SharedShadowWordHere(r, block, w, tag, epoch, thread1, bits);
+      return;
+    }
     for (std::uint32_t w = first; w <= last; ++w)
       SharedShadowWord(r, block, w, epoch, thread1, bits);
     return;
   }
   const unsigned long long base = array < r.buffer_shadow_count ? r.buffer_shadow[2 * array] : 0;
+  if (base == kReadOnlyBuffer) return;  // no store of the launch reaches it
   if (base == 0 || last < first || last >= r.buffer_shadow[2 * array + 1]) {
     // A buffer with no shadow (several buffers' site, past the shadow's bytes): the block is
     // flagged (its pairs within it are then counted on the host) and the access counted, since

@@ -124,6 +124,18 @@ enum RecorderMode : int { kOff = 0, kCount = 1, kRecord = 2, kHazards = 3 };
 //                   than one), 30 written, 31 a plain access, 32..63 as a shared word's, within
 //                   its one block; buffer b's words from buffer_shadow[2 b] - 1 (0: no shadow),
 //                   buffer_shadow[2 b + 1] of them.
+//                   Where hazard_shared_bytes is set (a lesson's launch, RecordLaunch), the
+//                   shared words' shadow is in the block's own shared memory instead, at
+//                   ws_dynamic_shared + hazard_shared_offset (past the launch's dynamic bytes),
+//                   64 bits a word: the low 32 as above, the high 32 the block's tag
+//                   (HazardBlockTag: its number and the launch's hazard_tag mixed). Nothing
+//                   clears it: a word whose tag is not the block's is another block's, left in
+//                   the SM's shared memory, and reads as never accessed (a stale word that
+//                   carries the block's tag by chance, 2^-32, can only flag the block more).
+//   buffer_shadow   [2 b] where buffer b's shadow begins + 1; 0: no shadow (its accesses are
+//                   counted, hazard_counts[1]); kReadOnlyBuffer: no store of the launch can
+//                   reach it (a lesson's Global<const T> that no other argument names), so it
+//                   needs none. [2 b + 1]: its words.
 //   thread_epoch    [block * threads_per_block + thread]: the barriers the thread passed.
 //   hazard_block    [block]: 1 where its threads may race (its records are kept).
 //   hazard_counts   [0] 1 once a global word was contended (several blocks, written, plain):
@@ -140,6 +152,7 @@ inline constexpr std::uint32_t kShadowRacing = kShadowMany | kShadowWritten | kS
 inline constexpr std::uint64_t kGlobalOwner = 0x3fffffffull;
 inline constexpr std::uint64_t kGlobalWritten = 1ull << 30;
 inline constexpr std::uint64_t kGlobalPlain = 1ull << 31;
+inline constexpr std::uint64_t kReadOnlyBuffer = ~0ull;
 
 // The tally (Tally in ws_cuda_device.h). A request of a warp's every lane, in a block whose
 // records are not kept, is not written: it is counted on the device by its shape, as the host's
@@ -213,6 +226,14 @@ struct RecorderState {
   unsigned short* thread_epoch;
   unsigned char* hazard_block;
   unsigned long long* hazard_counts;
+  // The shared words' shadow in the block's shared memory (above): its bytes, added to the
+  // launch's dynamic shared memory (0: the shadow is shared_shadow, in device memory), and where
+  // it begins past ws_dynamic_shared; hazard_tag: the launch's part of a block's tag.
+  unsigned int hazard_shared_bytes;
+  unsigned int hazard_shared_offset;
+  unsigned int hazard_tag;
+  // Bit b: buffer b (< 64) is kReadOnlyBuffer, tested before the call to HazardAccess.
+  unsigned long long hazard_read_only;
 };
 
 inline constexpr unsigned int kDeviceFileTags = 1u << 16;

@@ -20,6 +20,7 @@
 #include <cstdlib>
 #include <map>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -70,6 +71,9 @@ class CudaBackend {
     };
     if (off("WS_GPU_TALLY")) options_.gpu_tally = false;
     if (off("WS_GPU_HAZARD_SCAN")) options_.gpu_hazard_scan = false;
+    // ... and the hazard check as it was before its shared shadow moved into the block's shared
+    // memory and read-only buffers went without one: WS_GPU_HAZARD_FAST=0.
+    if (off("WS_GPU_HAZARD_FAST")) hazard_fast_ = false;
   }
   ~CudaBackend() {
     for (cudaTextureObject_t t : textures_) cudaDestroyTextureObject(t);
@@ -248,6 +252,12 @@ class CudaBackend {
   // The next launches are cooperative: their grid syncs order their blocks, which the hazard
   // check on the device does not follow, so it is not run (the kept blocks are checked).
   void SyncsAsAGrid(bool cooperative) { grid_synced_ = cooperative; }
+  // The next launch is a lesson's (WS_LAUNCH): `read_only`, its buffers that no store can reach
+  // (ReadOnlyBuffers), need no hazard shadow, and its launcher adds the shared shadow's bytes.
+  void NextLaunchIsALessons(std::vector<std::uint32_t> read_only) {
+    next_read_only_ = std::move(read_only);
+    next_from_lesson_ = true;
+  }
 
  private:
   void Keep(Status s) {
@@ -384,8 +394,16 @@ class CudaBackend {
   // The launch's kept blocks: the options' and the blocks the hazard check flagged (HazardScan).
   std::vector<std::uint32_t> keep_blocks_;
   double hazard_ms_ = 0;  // the launch's hazard check passes (ScanHazards)
-  TallyArrays tally_;     // the launch's tally (StartTally), freed with its scratch
-  void* pool_ = nullptr;  // the recording pool of the launch being recorded
+  // NextLaunchIsALessons: the next launch's buffers that only its Global<const T> parameters
+  // name, and whether its launcher adds the hazard shadow's bytes to its dynamic shared memory
+  // (WS_LAUNCH's does; a program's does not). Taken by the next launch.
+  std::vector<std::uint32_t> next_read_only_;
+  bool next_from_lesson_ = false;
+  std::uint32_t dynamic_bytes_ = 0;  // the launch's dynamic shared bytes (LaunchKeeping)
+  unsigned hazard_launches_ = 0;     // launches the hazard check ran on (its shadows' tags)
+  bool hazard_fast_ = true;          // WS_GPU_HAZARD_FAST=0: false
+  TallyArrays tally_;                // the launch's tally (StartTally), freed with its scratch
+  void* pool_ = nullptr;             // the recording pool of the launch being recorded
   std::uint64_t pool_words_ = 0;
 };
 
@@ -398,6 +416,14 @@ Status CudaBackend::LaunchKeeping(const std::string& kernel, Dim3 grid, Dim3 blo
                                   std::uint32_t shared_bytes, std::uint32_t dynamic_shared_bytes,
                                   F& launch, KernelResources resources,
                                   std::uint32_t window_bytes) {
+  dynamic_bytes_ = dynamic_shared_bytes;
+  struct Forget {  // what NextLaunchIsALessons said holds for this launch only
+    CudaBackend* b;
+    ~Forget() {
+      b->next_read_only_.clear();
+      b->next_from_lesson_ = false;
+    }
+  } forget{this};
   if (!status_.ok()) return status_;
   if (Status s = CheckLaunch(preset_, grid, block, shared_bytes + dynamic_shared_bytes); !s.ok())
     return Status::Error(kernel + ": " + s.message());
@@ -491,6 +517,49 @@ static Status CopyToSymbol(B& b, ConstantArray<T, N>& sym, const Global<const T>
   return b.status();
 }
 
+namespace detail {
+template <typename T>
+struct GlobalParam : std::false_type {};
+template <typename T>
+struct GlobalParam<Global<T>> : std::true_type {
+  static constexpr bool kConst = std::is_const_v<T>;
+};
+template <typename T>
+struct ConstantParam : std::false_type {};
+template <typename T>
+struct ConstantParam<Constant<T>> : std::true_type {};
+}  // namespace detail
+
+// The buffers a launch of `kernel` with `args` names only through Global<const T> parameters, so
+// that no store of the launch can reach them (the hazard check needs no shadow of them). None
+// where a parameter could lead to a buffer otherwise (a type other than Global, Constant, a
+// number or an enum; a lesson's kernel has none), or the arguments do not match the parameters.
+template <typename... P, typename... A>
+std::vector<std::uint32_t> ReadOnlyBuffers(void (*)(P...), const A&... args) {
+  if constexpr (sizeof...(P) != sizeof...(A)) {
+    return {};
+  } else {
+    std::vector<std::uint32_t> read, written;
+    bool unknown = false;
+    auto note = [&]<typename Q, typename B>(const B& a) {
+      using T = std::remove_cvref_t<Q>;
+      if constexpr (detail::GlobalParam<T>::value) {
+        const T g = a;  // the conversion the launch makes
+        (detail::GlobalParam<T>::kConst ? read : written).push_back(g.buffer());
+      } else if constexpr (!detail::ConstantParam<T>::value && !std::is_arithmetic_v<T> &&
+                           !std::is_enum_v<T>) {
+        unknown = true;
+      }
+    };
+    (note.template operator()<P>(args), ...);
+    if (unknown) return {};
+    std::vector<std::uint32_t> only;
+    for (std::uint32_t b : read)
+      if (std::find(written.begin(), written.end(), b) == written.end()) only.push_back(b);
+    return only;
+  }
+}
+
 }  // namespace ws
 
 // The recording pass: RecordLaunch and its helpers; the hazard check's passes before it.
@@ -504,16 +573,25 @@ static Status CopyToSymbol(B& b, ConstantArray<T, N>& sym, const Global<const T>
 #else
 #define WS_SET_RECORDER_STATE(state) cudaMemcpyToSymbol(ws_recorder_state, &(state), sizeof(state))
 #endif
-#define WS_LAUNCH_DYNAMIC(backend, kernel, grid, block, shared_bytes, dynamic_bytes, ...)   \
-  (backend).Launch(                                                                         \
-      ::ws::KernelNameOf<&kernel>(), grid, block, shared_bytes, dynamic_bytes,              \
-      [&](const ::ws::dev::RecorderState& ws_st_) {                                         \
-        cudaError_t ws_e_ = WS_SET_RECORDER_STATE(ws_st_);                                  \
-        if (ws_e_ != cudaSuccess) return ws_e_;                                             \
-        kernel<<<dim3((grid).x, (grid).y, (grid).z), dim3((block).x, (block).y, (block).z), \
-                 (dynamic_bytes)>>>(__VA_ARGS__);                                           \
-        return cudaGetLastError();                                                          \
-      },                                                                                    \
-      [&](cudaFuncAttributes* ws_a_) { return cudaFuncGetAttributes(ws_a_, kernel); })
+// A hazard pass's launch adds the shared shadow's bytes (ws_st_.hazard_shared_bytes) to the
+// dynamic shared memory, past 48 KB with the kernel's attribute raised to it.
+#define WS_LAUNCH_DYNAMIC(backend, kernel, grid, block, shared_bytes, dynamic_bytes, ...)    \
+  ((backend).NextLaunchIsALessons(::ws::ReadOnlyBuffers(&kernel, __VA_ARGS__)),              \
+   (backend).Launch(                                                                         \
+       ::ws::KernelNameOf<&kernel>(), grid, block, shared_bytes, dynamic_bytes,              \
+       [&](const ::ws::dev::RecorderState& ws_st_) {                                         \
+         cudaError_t ws_e_ = WS_SET_RECORDER_STATE(ws_st_);                                  \
+         if (ws_e_ != cudaSuccess) return ws_e_;                                             \
+         const std::size_t ws_dyn_ = (dynamic_bytes) + ws_st_.hazard_shared_bytes;           \
+         if (ws_st_.hazard_shared_bytes != 0 && ws_dyn_ > 48 * 1024) {                       \
+           ws_e_ = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, \
+                                        static_cast<int>(ws_dyn_));                          \
+           if (ws_e_ != cudaSuccess) return ws_e_;                                           \
+         }                                                                                   \
+         kernel<<<dim3((grid).x, (grid).y, (grid).z), dim3((block).x, (block).y, (block).z), \
+                  ws_dyn_>>>(__VA_ARGS__);                                                   \
+         return cudaGetLastError();                                                          \
+       },                                                                                    \
+       [&](cudaFuncAttributes* ws_a_) { return cudaFuncGetAttributes(ws_a_, kernel); }))
 #define WS_LAUNCH(backend, kernel, grid, block, shared_bytes, ...) \
   WS_LAUNCH_DYNAMIC(backend, kernel, grid, block, shared_bytes, 0, __VA_ARGS__)

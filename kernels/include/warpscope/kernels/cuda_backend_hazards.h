@@ -4,6 +4,8 @@
 // the whole grid: a block the device found clean has none.
 #pragma once
 
+#include <random>
+
 #include "warpscope/kernels/cuda_backend.h"
 
 namespace ws {
@@ -31,15 +33,32 @@ HazardScan CudaBackend::ScanHazards(Dim3 grid, Dim3 block, std::uint32_t window_
   const std::uint64_t blocks = grid.count(), threads = block.count();
   // The window, and 1 KB: a block's shared memory may begin past the system's reserved part.
   const std::uint64_t shared_words = (std::uint64_t{window_bytes} + 1024 + 3) / 4;
+  // A lesson's launcher adds the shared words' shadow to the block's own shared memory (8 bytes
+  // a word, past the launch's dynamic bytes) where the block can have that much more.
+  int device = 0, optin = 0;
+  Keep(WS_CUDA(cudaGetDevice(&device)));
+  Keep(WS_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device)));
+  const std::uint64_t shadow_offset = (std::uint64_t{dynamic_bytes_} + 15) / 16 * 16;
+  const std::uint64_t shadow_bytes = shared_words * 8;
+  const bool shadow_here =
+      hazard_fast_ && next_from_lesson_ &&
+      std::uint64_t{window_bytes} - dynamic_bytes_ + shadow_offset + shadow_bytes <=
+          static_cast<std::uint64_t>(optin);
   std::size_t free_bytes = 0, total = 0;
   Keep(WS_CUDA(cudaMemGetInfo(&free_bytes, &total)));
   const std::uint64_t budget = std::min<std::uint64_t>(kMaxHazardShadowBytes, free_bytes / 4);
-  const std::uint64_t fixed =
-      blocks * shared_words * 4 + blocks * threads * 2 + blocks + 16 + buffers_.size() * 16;
+  const std::uint64_t fixed = (shadow_here ? 0 : blocks * shared_words * 4) + blocks * threads * 2 +
+                              blocks + 16 + buffers_.size() * 16;
   if (!status_.ok() || fixed > budget || shared_words > 0xffffffffull) return scan;
   std::vector<unsigned long long> table(2 * std::max<std::size_t>(buffers_.size(), 1), 0);
   std::uint64_t entries = 0;
   for (std::size_t b = 0; b < buffers_.size(); ++b) {
+    if (hazard_fast_ &&
+        std::find(next_read_only_.begin(), next_read_only_.end(), b) != next_read_only_.end()) {
+      table[2 * b] = dev::kReadOnlyBuffer;  // no store of the launch reaches it: no shadow
+      if (b < 64) st.hazard_read_only |= 1ull << b;
+      continue;
+    }
     const std::uint64_t words = (buffers_[b].bytes + 3) / 4;
     if (words == 0 || words > 0xffffffffull || fixed + (entries + words) * 8 > budget) continue;
     table[2 * b] = entries + 1;
@@ -57,7 +76,16 @@ HazardScan CudaBackend::ScanHazards(Dim3 grid, Dim3 block, std::uint32_t window_
     Keep(WS_CUDA(cudaMemsetAsync(p, 0, std::max<std::size_t>(bytes, 8))));
     return p;
   };
-  st.shared_shadow = static_cast<unsigned int*>(alloc(blocks * shared_words * 4));
+  if (shadow_here) {
+    st.hazard_shared_bytes = static_cast<unsigned int>(shadow_bytes);
+    st.hazard_shared_offset = static_cast<unsigned int>(shadow_offset);
+    // A tag of this process's own for each launch: shared memory that an earlier launch, of this
+    // process or another, left holds other tags.
+    static const unsigned process_tag = std::random_device{}();
+    st.hazard_tag = process_tag ^ static_cast<unsigned>(++hazard_launches_) * 0x85ebca6bu;
+  } else {
+    st.shared_shadow = static_cast<unsigned int*>(alloc(blocks * shared_words * 4));
+  }
   st.shared_shadow_words = static_cast<unsigned int>(shared_words);
   st.global_shadow = static_cast<unsigned long long*>(alloc(entries * 8));
   auto* table_d = static_cast<unsigned long long*>(alloc(table.size() * 8));
@@ -69,7 +97,7 @@ HazardScan CudaBackend::ScanHazards(Dim3 grid, Dim3 block, std::uint32_t window_
   auto free_all = [&] {
     for (void* p : owned) cudaFreeAsync(p, 0);
   };
-  if (owned.size() < 6) {  // no room after all: no check
+  if (owned.size() < (shadow_here ? 5u : 6u)) {  // no room after all: no check
     free_all();
     return scan;
   }
