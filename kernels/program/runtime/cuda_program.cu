@@ -468,7 +468,7 @@ void StartDeviceHeap(const char* name, unsigned int line) {
 }  // namespace
 
 void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
-               const Config& config, LaunchPass pass, void* context) {
+               const Config& config, LaunchPass pass, void* context, bool shadow_launcher) {
   Program& p = P();
   std::fflush(stdout);  // what the host printed before a launch that may never end is kept
   if (!p.backend) StartRecorder(name, line);
@@ -504,6 +504,9 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
   // every block of it is counted on the device, none decoded.
   p.backend->KeepNoBlocks(!KeepsRecords(p.run, name));
   p.backend->SyncsAsAGrid(config.cooperative);
+  // No buffer is known to be read only (the rewriter proves that for the emulator's SIMT path
+  // only); the shared shadow goes into the block's shared memory where the launcher adds it.
+  if (shadow_launcher) p.backend->NextLaunchCarriesShadow({});
   const std::size_t before = p.backend->launches().size();
   const Dim3 grid{config.grid.x, config.grid.y, config.grid.z};
   const Dim3 block{config.block.x, config.block.y, config.block.z};

@@ -485,16 +485,23 @@ struct Launcher {
                 ((argv[i++] = static_cast<void*>(&v)), ...);
               },
               *ctx->values);
+          // The hazard pass's shadow of shared memory, past the launch's own dynamic bytes.
+          const std::size_t shared = ctx->config.shared + recorder.hazard_shared_bytes;
+          const void* kernel = reinterpret_cast<const void*>(ctx->kernel);
+          if (recorder.hazard_shared_bytes != 0 && shared > 48 * 1024) {
+            e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     static_cast<int>(shared));
+            if (e != cudaSuccess) return e;
+          }
           // A cooperative launch's blocks all resident at once, this_grid().sync() among them.
           e = ctx->config.cooperative
-                  ? cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(ctx->kernel),
-                                                ctx->config.grid, ctx->config.block, argv,
-                                                ctx->config.shared, nullptr)
-                  : cudaLaunchKernel(reinterpret_cast<const void*>(ctx->kernel), ctx->config.grid,
-                                     ctx->config.block, argv, ctx->config.shared, nullptr);
+                  ? cudaLaunchCooperativeKernel(kernel, ctx->config.grid, ctx->config.block, argv,
+                                                shared, nullptr)
+                  : cudaLaunchKernel(kernel, ctx->config.grid, ctx->config.block, argv, shared,
+                                     nullptr);
           return e != cudaSuccess ? e : cudaGetLastError();
         },
-        &context);
+        &context, /*shadow_launcher=*/true);
   }
 };
 // A launch written inside a function template (program_rewrite.cpp): the lambda launches the

@@ -141,12 +141,15 @@ __device__ __forceinline__ void GlobalShadowWord(const RecorderState& r, unsigne
 // space that is read only (constant, texture), a thread's own local array, or a buffer no store
 // of the launch reaches (Nsight Compute on a 2^24-float copy's pass, H200: a read-only buffer's
 // access took about 60 instructions of the call's before HazardAccess found it so).
+// Only loads skip: a store that reached a buffer said to be read only goes on to HazardAccess,
+// which flags its block and counts it as unshadowed (the report then says what was not checked).
 __device__ __forceinline__ bool HazardSkips(const RecorderState& r, std::uint64_t key) {
   const std::uint32_t space = KeySpaceOf(key);
   if (space == kKeyShared) return false;
   if (space != kKeyGlobal) return true;
   const std::uint32_t array = KeyArray(key);
-  return array == kKeyLocalArray || (array < 64 && (r.hazard_read_only >> array & 1ull) != 0);
+  return array == kKeyLocalArray ||
+         (array < 64 && KeyOpOf(key) == kKeyLoad && (r.hazard_read_only >> array & 1ull) != 0);
 }
 
 // One lane's access of `key` at `offset`, on a kHazards pass.
@@ -182,11 +185,13 @@ static __device__ __noinline__ void HazardAccess(const RecorderState& r, std::ui
     return;
   }
   const unsigned long long base = array < r.buffer_shadow_count ? r.buffer_shadow[2 * array] : 0;
-  if (base == kReadOnlyBuffer) return;  // no store of the launch reaches it
-  if (base == 0 || last < first || last >= r.buffer_shadow[2 * array + 1]) {
-    // A buffer with no shadow (several buffers' site, past the shadow's bytes): the block is
-    // flagged (its pairs within it are then counted on the host) and the access counted, since
-    // its pairs across blocks may be missed (the report says so).
+  if (base == kReadOnlyBuffer && op == kKeyLoad) return;  // no store of the launch reaches it
+  if (base == 0 || base == kReadOnlyBuffer || last < first ||
+      last >= r.buffer_shadow[2 * array + 1]) {
+    // A buffer with no shadow (several buffers' site, past the shadow's bytes, or a store that
+    // reached a buffer said to be read only): the block is flagged (its pairs within it are then
+    // counted on the host) and the access counted, since its pairs across blocks may be missed (the
+    // report says so).
     FlagBlock(r, block);
     const unsigned active = __activemask();
     if (static_cast<int>(LaneId()) == __ffs(active) - 1)

@@ -252,11 +252,12 @@ class CudaBackend {
   // The next launches are cooperative: their grid syncs order their blocks, which the hazard
   // check on the device does not follow, so it is not run (the kept blocks are checked).
   void SyncsAsAGrid(bool cooperative) { grid_synced_ = cooperative; }
-  // The next launch is a lesson's (WS_LAUNCH): `read_only`, its buffers that no store can reach
-  // (ReadOnlyBuffers), need no hazard shadow, and its launcher adds the shared shadow's bytes.
-  void NextLaunchIsALessons(std::vector<std::uint32_t> read_only) {
+  // The next launch's launcher adds the shared shadow's bytes (RecorderState::hazard_shared_bytes)
+  // to its dynamic shared memory, and `read_only`, its buffers that no store can reach (a
+  // lesson's: ReadOnlyBuffers), need no hazard shadow.
+  void NextLaunchCarriesShadow(std::vector<std::uint32_t> read_only) {
     next_read_only_ = std::move(read_only);
-    next_from_lesson_ = true;
+    next_shadow_launcher_ = true;
   }
 
  private:
@@ -394,11 +395,12 @@ class CudaBackend {
   // The launch's kept blocks: the options' and the blocks the hazard check flagged (HazardScan).
   std::vector<std::uint32_t> keep_blocks_;
   double hazard_ms_ = 0;  // the launch's hazard check passes (ScanHazards)
-  // NextLaunchIsALessons: the next launch's buffers that only its Global<const T> parameters
-  // name, and whether its launcher adds the hazard shadow's bytes to its dynamic shared memory
-  // (WS_LAUNCH's does; a program's does not). Taken by the next launch.
+  // NextLaunchCarriesShadow: the next launch's buffers that no store can reach (a lesson's:
+  // those only its Global<const T> parameters name), and whether its launcher adds the hazard
+  // shadow's bytes to its dynamic shared memory (WS_LAUNCH's does, and a program's direct
+  // launches). Taken by the next launch.
   std::vector<std::uint32_t> next_read_only_;
-  bool next_from_lesson_ = false;
+  bool next_shadow_launcher_ = false;
   std::uint32_t dynamic_bytes_ = 0;  // the launch's dynamic shared bytes (LaunchKeeping)
   unsigned hazard_launches_ = 0;     // launches the hazard check ran on (its shadows' tags)
   bool hazard_fast_ = true;          // WS_GPU_HAZARD_FAST=0: false
@@ -417,11 +419,11 @@ Status CudaBackend::LaunchKeeping(const std::string& kernel, Dim3 grid, Dim3 blo
                                   F& launch, KernelResources resources,
                                   std::uint32_t window_bytes) {
   dynamic_bytes_ = dynamic_shared_bytes;
-  struct Forget {  // what NextLaunchIsALessons said holds for this launch only
+  struct Forget {  // what NextLaunchCarriesShadow said holds for this launch only
     CudaBackend* b;
     ~Forget() {
       b->next_read_only_.clear();
-      b->next_from_lesson_ = false;
+      b->next_shadow_launcher_ = false;
     }
   } forget{this};
   if (!status_.ok()) return status_;
@@ -576,7 +578,7 @@ std::vector<std::uint32_t> ReadOnlyBuffers(void (*)(P...), const A&... args) {
 // A hazard pass's launch adds the shared shadow's bytes (ws_st_.hazard_shared_bytes) to the
 // dynamic shared memory, past 48 KB with the kernel's attribute raised to it.
 #define WS_LAUNCH_DYNAMIC(backend, kernel, grid, block, shared_bytes, dynamic_bytes, ...)    \
-  ((backend).NextLaunchIsALessons(::ws::ReadOnlyBuffers(&kernel, __VA_ARGS__)),              \
+  ((backend).NextLaunchCarriesShadow(::ws::ReadOnlyBuffers(&kernel, __VA_ARGS__)),           \
    (backend).Launch(                                                                         \
        ::ws::KernelNameOf<&kernel>(), grid, block, shared_bytes, dynamic_bytes,              \
        [&](const ::ws::dev::RecorderState& ws_st_) {                                         \

@@ -41,7 +41,7 @@ HazardScan CudaBackend::ScanHazards(Dim3 grid, Dim3 block, std::uint32_t window_
   const std::uint64_t shadow_offset = (std::uint64_t{dynamic_bytes_} + 15) / 16 * 16;
   const std::uint64_t shadow_bytes = shared_words * 8;
   const bool shadow_here =
-      hazard_fast_ && next_from_lesson_ &&
+      hazard_fast_ && next_shadow_launcher_ &&
       std::uint64_t{window_bytes} - dynamic_bytes_ + shadow_offset + shadow_bytes <=
           static_cast<std::uint64_t>(optin);
   std::size_t free_bytes = 0, total = 0;
