@@ -185,6 +185,30 @@ TEST(ProgramRewrite, WmmaCallsAreFoundAndTheirLoadsAndStoresAreSites) {
   EXPECT_TRUE(Rewrite("__global__ void k(float* a) { a[0] = 1; }\n").program.wmma_at.empty());
 }
 
+// An asynchronous copy names the program's first line with one (the GPU backend refuses it
+// there, yet) and is a site, which the rewriter gives the call as its last argument; its kernel
+// runs thread by thread (each thread's copies wait in its own queue).
+TEST(ProgramRewrite, AnAsynchronousCopyIsASiteGivenToTheCall) {
+  const std::string text =
+      "#include <cuda_pipeline.h>\n"                                       // 1
+      "__global__ void k(const float* a, float* c) {\n"                    // 2
+      "  __shared__ float s[32];\n"                                        // 3
+      "  __pipeline_memcpy_async(&s[threadIdx.x], &a[threadIdx.x], 4);\n"  // 4
+      "  __pipeline_commit();\n"                                           // 5
+      "  __pipeline_wait_prior(0);\n"                                      // 6
+      "  c[threadIdx.x] = s[threadIdx.x];\n"                               // 7
+      "}\n";
+  RewriteResult r = Rewrite(text);
+  ASSERT_TRUE(r.ok) << (r.errors.empty() ? "" : r.errors[0].message);
+  EXPECT_EQ(r.program.async_at, "snippet.cu:4");
+  ASSERT_GE(r.program.sites.size(), 1u);
+  EXPECT_EQ(r.program.sites[0].line, 4u);
+  EXPECT_NE(r.program.source.find("&a[threadIdx.x], 4, " + std::to_string(1u << 16 | 4u) + "u)"),
+            std::string::npos)
+      << r.program.source;
+  EXPECT_TRUE(Rewrite("__global__ void k(float* a) { a[0] = 1; }\n").program.async_at.empty());
+}
+
 TEST(ProgramRewrite, SharedConstantAndDeviceVariablesAreMemory) {
   const std::string text =
       "__constant__ float coef[4];\n"                   // 1

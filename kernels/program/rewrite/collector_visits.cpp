@@ -98,10 +98,23 @@ bool Collector::VisitCallExpr(CallExpr* e) {
     }
   }
   // A texture fetch: tex2D<float>(t, x, y) gets its site as a last argument; so does a wmma
-  // fragment's load or store (ws_program_wmma.h records the lanes' elements there).
-  static const std::set<std::string> fetches = {
-      "tex1Dfetch",   "tex1D",        "tex2D",      "tex3D",
-      "tex1DLayered", "tex2DLayered", "texCubemap", "texCubemapLayered"};
+  // fragment's load or store (ws_program_wmma.h records the lanes' elements there) and an
+  // asynchronous copy (ws_program_async.h: its global read, and its shared write where it lands).
+  static const std::set<std::string> fetches = {"tex1Dfetch",
+                                                "tex1D",
+                                                "tex2D",
+                                                "tex3D",
+                                                "tex1DLayered",
+                                                "tex2DLayered",
+                                                "texCubemap",
+                                                "texCubemapLayered",
+                                                "__pipeline_memcpy_async"};
+  if (NameOf(callee).rfind("__pipeline_", 0) == 0 && out_->async_at.empty()) {
+    const SourceLocation at = sm_.getExpansionLoc(e->getBeginLoc());
+    if (at.isValid() && IsProgramFile(sm_.getFileID(at)))
+      out_->async_at =
+          DisplayName(sm_.getFileID(at)) + ":" + std::to_string(sm_.getExpansionLineNumber(at));
+  }
   if (callee != nullptr && InNamespace(callee, "nvcuda") && out_->wmma_at.empty()) {
     const SourceLocation at = sm_.getExpansionLoc(e->getBeginLoc());
     if (at.isValid() && IsProgramFile(sm_.getFileID(at)))

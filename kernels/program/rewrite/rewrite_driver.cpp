@@ -49,7 +49,6 @@ std::string RefusedLibrary(llvm::StringRef name) {
       {"cuda_gl_interop", "OpenGL interoperability"},
       {"GL/", "OpenGL"},
       {"cuda/", "libcu++ (cuda::)"},
-      {"cuda_pipeline", "cuda_pipeline.h"},
       {"mpi.h", "MPI"},
       {"omp.h", "OpenMP"},
       {"cuda/barrier", "cuda::barrier"},

@@ -136,6 +136,7 @@ int main(int argc, char** argv) {
   j["local_arrays"] = r.program.local_arrays;
   j["has_main"] = r.program.has_main;
   j["wmma_at"] = r.program.wmma_at;
+  j["async_at"] = r.program.async_at;
   j["warnings"] = Diagnostics(r.program.warnings);
   std::cout << j.dump();
   return 0;

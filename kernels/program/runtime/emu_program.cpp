@@ -449,6 +449,7 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
                const Config& config, void (*body)(void*), void* context,
                void (*warp)(void*, ::ws::simt::Warp&), const void* kernel) {
   Program& p = P();
+  AsyncLaunchStarts();  // the threads' asynchronous copies start afresh (emu_async.cpp)
   emu::LaunchConfig cfg;
   // The SIMT path where the kernel has a warp function (WS_PROGRAM_ENGINE=fiber: never).
   static const bool fiber_only = [] {

@@ -93,6 +93,8 @@ struct Program {
 Program& P();  // never destroyed: atexit writes it
 }  // namespace ws::prog::detail
 namespace ws::prog {
+// A launch begins: the threads' asynchronous copies start afresh (emu_async.cpp).
+void AsyncLaunchStarts();
 // Records a texture read of `bytes` at `texel` (emu_program.cpp).
 void RecordTexture(const void* texel, unsigned int bytes, unsigned int place);
 }  // namespace ws::prog

@@ -138,6 +138,7 @@ void JoinUnit(ProgramJob& job, Unit& u, const std::string& own,
   all.warnings.insert(all.warnings.end(), one.warnings.begin(), one.warnings.end());
   all.has_main = all.has_main || one.has_main;
   if (all.wmma_at.empty()) all.wmma_at = one.wmma_at;
+  if (all.async_at.empty()) all.async_at = one.async_at;
   all.main_takes_args = all.main_takes_args || one.main_takes_args;
   all.local_arrays = all.local_arrays || one.local_arrays;
 }
@@ -219,6 +220,12 @@ bool Commands(ProgramJob& job) {
                                    "backend: a fragment's loads and stores run inside the "
                                    "toolkit's <mma.h>, where the recording does not see them. "
                                    "Run it on the emulator (--backend emu)");
+  }
+  if (job.gpu && !job.rewritten.async_at.empty()) {
+    return CompileFailure(job, job.rewritten.async_at +
+                                   ": Asynchronous copies (__pipeline_memcpy_async) are not "
+                                   "supported (yet) on the GPU backend: the toolkit's copy takes "
+                                   "no site to record. Run it on the emulator (--backend emu)");
   }
   if (job.gpu) {
 #if defined(WS_PROGRAM_NVCC)

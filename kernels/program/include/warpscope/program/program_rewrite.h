@@ -78,6 +78,9 @@ struct RewrittenProgram {
   // The first call of nvcuda::wmma in the program's own files, "file.cu:line" ("" when none): the
   // GPU backend refuses it (yet), since its loads run inside the toolkit's <mma.h>.
   std::string wmma_at;
+  // The first asynchronous copy's call (__pipeline_*), "file.cu:line" ("" when none): the GPU
+  // backend refuses it (yet), since the toolkit's copy takes no site to record.
+  std::string async_at;
   // and its warp function (the SIMT path, docs/ENGINE.md) as C++, or "" and why it has none
   std::vector<std::string> kernel_table_warp, kernel_table_simt;
   std::vector<ProgramFile> files;  // the program's own headers it includes (not the main file)

@@ -1,0 +1,123 @@
+// Asynchronous copies from global to shared memory on the emulator (ws_program_async.h):
+// __pipeline_memcpy_async, __pipeline_commit and __pipeline_wait_prior. A copy is recorded as a
+// global read where it is issued and lands, as a shared write recorded at its site, at the wait
+// that covers it: a read of the destination before then sees what was there before, as the
+// hardware may show it.
+#include <array>
+#include <atomic>
+#include <cstring>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "emu_program_state.h"  // Builtins, Classify
+#include "warpscope/kernels/emu_runtime.h"
+#include "ws_program_async.h"
+
+namespace ws::prog {
+namespace {
+
+struct Pending {
+  unsigned char* dst = nullptr;
+  std::array<unsigned char, 16> bytes{};
+  unsigned int size = 0, place = 0;
+  std::uint64_t batch = 0;  // the commit group it belongs to
+};
+
+// A thread's copies not yet landed; `open` is the group its next copy joins (those before it are
+// committed).
+struct Copies {
+  std::uint64_t launch = 0, block = 0;
+  std::uint64_t open = 0;
+  std::vector<Pending> pending;
+};
+
+std::atomic<std::uint64_t> g_launch{1};
+
+// The running thread's copies, kept per emulated thread on the worker that runs it. A block's
+// copies that no wait landed are dropped when its thread state serves another block or launch:
+// they were bound for a shared memory that is gone.
+Copies& Mine() {
+  thread_local std::unordered_map<const void*, Copies> copies;
+  const uint3* b = Builtins();  // threadIdx, blockIdx, blockDim, gridDim
+  const std::uint64_t block =
+      b[1].x + std::uint64_t{b[3].x} * (b[1].y + std::uint64_t{b[3].y} * b[1].z);
+  Copies& c = copies[::ws::emu::t_thread];
+  const std::uint64_t launch = g_launch.load(std::memory_order_relaxed);
+  if (c.launch != launch || c.block != block) {
+    c = Copies{};
+    c.launch = launch;
+    c.block = block;
+  }
+  return c;
+}
+
+std::uint32_t SpaceOf(const void* p, unsigned int bytes, unsigned int place, unsigned int op) {
+  const detail::Classified c = detail::Classify(p, bytes, place, op);
+  if (c.where != detail::Where::kRecorded) return ~0u;
+  return KeySpaceOf(c.key);
+}
+
+}  // namespace
+
+void AsyncLaunchStarts() {
+  g_launch.fetch_add(1, std::memory_order_relaxed);
+}
+
+void AsyncCopy(void* dst, const void* src, std::size_t bytes, std::size_t zfill,
+               unsigned int place) {
+  if (::ws::emu::t_thread == nullptr) return;  // host code: no device to copy on
+  const auto d = reinterpret_cast<std::uintptr_t>(dst), s = reinterpret_cast<std::uintptr_t>(src);
+  if (bytes != 4 && bytes != 8 && bytes != 16)
+    emu::FailThread(
+        place, "__pipeline_memcpy_async copies 4, 8 or 16 bytes, not " + std::to_string(bytes));
+  if (zfill > bytes)
+    emu::FailThread(place, "__pipeline_memcpy_async: the bytes to fill with zeros (" +
+                               std::to_string(zfill) + ") are more than the copy's " +
+                               std::to_string(bytes));
+  if (d % bytes != 0 || s % bytes != 0)
+    emu::FailThread(place, "__pipeline_memcpy_async of " + std::to_string(bytes) +
+                               " bytes needs both addresses aligned to " + std::to_string(bytes) +
+                               " bytes");
+  const unsigned int read = static_cast<unsigned int>(bytes - zfill);
+  if (SpaceOf(dst, static_cast<unsigned int>(bytes), place, kOpStore) != kKeyShared ||
+      (read > 0 && SpaceOf(src, read, place, kOpLoad) != kKeyGlobal))
+    emu::FailThread(place,
+                    "__pipeline_memcpy_async copies from global memory into shared memory: its "
+                    "destination must be a __shared__ array and its source a device buffer");
+  if (read > 0) Record(src, read, place, kOpLoad);
+  Copies& c = Mine();
+  Pending p;
+  p.dst = static_cast<unsigned char*>(dst);
+  p.size = static_cast<unsigned int>(bytes);
+  p.place = place;
+  p.batch = c.open;
+  std::memcpy(p.bytes.data(), src, read);  // read where issued; the rest stays zero
+  c.pending.push_back(p);
+}
+
+void AsyncCommit() {
+  if (::ws::emu::t_thread == nullptr) return;
+  ++Mine().open;
+}
+
+void AsyncWaitPrior(std::size_t prior) {
+  if (::ws::emu::t_thread == nullptr) return;
+  Copies& c = Mine();
+  // The committed groups are 0 .. open - 1: all but the newest `prior` of them land, in the
+  // order they were issued.
+  const std::uint64_t upto = c.open > prior ? c.open - prior : 0;
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < c.pending.size(); ++i) {
+    Pending& p = c.pending[i];
+    if (p.batch < upto) {
+      Record(p.dst, p.size, p.place, kOpStore);
+      std::memcpy(p.dst, p.bytes.data(), p.size);
+    } else {
+      c.pending[kept++] = p;
+    }
+  }
+  c.pending.resize(kept);
+}
+
+}  // namespace ws::prog

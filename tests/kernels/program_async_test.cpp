@@ -1,0 +1,192 @@
+// Asynchronous copies into shared memory on the emulator (issue 53, item 2; the shim's
+// ws_program_async.h, runtime emu_async.cpp): __pipeline_memcpy_async is a global read where it
+// is issued and lands, a shared write recorded at its site, at the __pipeline_wait_prior that
+// covers its commit group. Until then its destination holds what it held before.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "program_test_util.h"
+#include "warpscope/program/program.h"
+
+namespace ws {
+namespace {
+
+// Two blocks of 64 threads; each thread copies in[b * 64 + t] into tile[t], reads tile[t] before
+// its wait (the -1 it wrote: nothing has landed), then after the wait and a barrier reads its
+// mirror's tile[63 - t]. Expected, by hand: early[i] = -1 for all 128; out[b * 64 + t] =
+// b * 64 + 63 - t, so that out sums to the sum of 0..127 = 8,128 and out[0] = 63, out[64] = 127.
+constexpr const char* kLandAtTheWait = R"(#include <cstdio>
+#include <cuda_pipeline.h>
+__global__ void stage(const float* in, float* out, float* early) {
+  __shared__ float tile[64];
+  const int t = threadIdx.x, i = blockIdx.x * 64 + t;
+  tile[t] = -1.0f;
+  __pipeline_memcpy_async(&tile[t], &in[i], sizeof(float));
+  __pipeline_commit();
+  early[i] = tile[t];
+  __pipeline_wait_prior(0);
+  __syncthreads();
+  out[i] = tile[63 - t];
+}
+int main() {
+  float h[128], *in, *out, *early;
+  for (int i = 0; i < 128; ++i) h[i] = i;
+  cudaMalloc(&in, sizeof h); cudaMalloc(&out, sizeof h); cudaMalloc(&early, sizeof h);
+  cudaMemcpy(in, h, sizeof h, cudaMemcpyHostToDevice);
+  stage<<<2, 64>>>(in, out, early);
+  float o[128], e[128];
+  cudaMemcpy(o, out, sizeof o, cudaMemcpyDeviceToHost);
+  cudaMemcpy(e, early, sizeof e, cudaMemcpyDeviceToHost);
+  float so = 0, se = 0;
+  for (int i = 0; i < 128; ++i) { so += o[i]; se += e[i]; }
+  printf("out %g %g %g early %g\n", so, o[0], o[64], se);
+  return 0;
+}
+)";
+
+TEST(CoursePrograms, AnAsynchronousCopyLandsAtTheWaitThatCoversIt) {
+  const LessonRun r = test::RunText(kLandAtTheWait);
+  ASSERT_TRUE(r.program->ok()) << r.program->failure << r.program->stderr_text;
+  EXPECT_EQ(r.program->stdout_text, "out 8128 63 127 early -128\n");
+  ASSERT_EQ(r.launches.size(), 1u);
+  const LaunchTrace& t = r.launches[0];
+  // The copy's line (7) holds two sites: its global read, 4 bytes a lane, a request a warp
+  // (2 blocks x 2 warps = 4, each 128 contiguous bytes: 4 sectors), and its shared write where it
+  // landed, also 4 requests.
+  int global_reads = 0, shared_writes = 0;
+  for (std::size_t i = 0; i < t.sites.size(); ++i) {
+    if (t.sites[i].line != 7) continue;
+    if (t.sites[i].space == MemorySpace::kGlobal && t.sites[i].op == AccessOp::kLoad) {
+      ++global_reads;
+      EXPECT_EQ(t.sites[i].size, 4u);
+      EXPECT_EQ(t.stats.sites[i].requests, 4u);
+      EXPECT_EQ(t.stats.sites[i].sectors, 16u);
+    } else if (t.sites[i].space == MemorySpace::kShared && t.sites[i].op == AccessOp::kStore) {
+      ++shared_writes;
+      EXPECT_EQ(t.stats.sites[i].requests, 4u);
+    } else {
+      ADD_FAILURE() << "an unexpected site on the copy's line: " << t.sites[i].code;
+    }
+  }
+  EXPECT_EQ(global_reads, 1);
+  EXPECT_EQ(shared_writes, 1);
+  // The thread's own read before its wait is no race (one thread), and after the barrier each
+  // reads a landed word: no pair.
+  EXPECT_EQ(t.hazards.Total(), 0u);
+}
+
+// Without the barrier after the wait, thread t reads tile[63 - t] in the interval its mirror's
+// copy lands in: a race with the landing write, found as any other (the copy's line is the
+// pair's write).
+TEST(CoursePrograms, ReadingAnotherThreadsCopyBeforeABarrierIsARace) {
+  std::string text = kLandAtTheWait;
+  const std::string barrier = "  __syncthreads();\n  out[i]";
+  const std::size_t at = text.find(barrier);
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, barrier.size(), "  out[i]");
+  const LessonRun r = test::RunText(text);
+  ASSERT_TRUE(r.program->ok()) << r.program->failure << r.program->stderr_text;
+  ASSERT_EQ(r.launches.size(), 1u);
+  // By hand: each of a block's 64 words is written by thread w (the -1 on line 6, and the copy
+  // landing, line 7) and read by thread 63 - w (line 11) in one interval: 64 pairs a block for
+  // each write, 128 in the 2 blocks; w and 63 - w are never in one warp of 32.
+  const HazardReport& h = r.launches[0].hazards;
+  ASSERT_EQ(h.groups.size(), 2u);
+  for (const HazardGroup& g : h.groups) {
+    EXPECT_EQ(g.kind, HazardKind::kRaw);
+    EXPECT_EQ(g.space, MemorySpace::kShared);
+    EXPECT_EQ(g.second_line, 11u);
+    EXPECT_EQ(g.count, 128u);
+    EXPECT_EQ(g.same_warp, 0u);
+  }
+  EXPECT_EQ(h.groups[0].first_line, 6u);
+  EXPECT_EQ(h.groups[1].first_line, 7u);  // the copy, where it landed
+}
+
+// Two commit groups: __pipeline_wait_prior(1) lands the first only (a[t] = in[t], b[t] still -1),
+// __pipeline_wait_prior(0) the second (b[t] = in[32 + t]). 16-byte copies, the second with its
+// upper 8 bytes filled with zeros: its global read is 8 bytes a lane. One warp of 8 threads,
+// float4s: expected sums over the 8 threads of the x and z components, by hand, with
+// in[k] = k: first.x = sum(4t) = 112, b.x before = -8, b.x after = sum(32 + 4t) = 368,
+// b.z after = 0 (zero-filled).
+TEST(CoursePrograms, AWaitForAllButTheNewestGroupLandsTheOlderOnes) {
+  const LessonRun r = test::RunText(R"(#include <cstdio>
+#include <cuda_pipeline.h>
+__global__ void two(const float4* in, float* out) {
+  __shared__ float4 a[8], b[8];
+  const int t = threadIdx.x;
+  a[t] = make_float4(-1, -1, -1, -1);
+  b[t] = make_float4(-1, -1, -1, -1);
+  __pipeline_memcpy_async(&a[t], &in[t], 16);
+  __pipeline_commit();
+  __pipeline_memcpy_async(&b[t], &in[8 + t], 16, 8);
+  __pipeline_commit();
+  __pipeline_wait_prior(1);
+  out[t] = a[t].x;
+  out[8 + t] = b[t].x;
+  __pipeline_wait_prior(0);
+  out[16 + t] = b[t].x;
+  out[24 + t] = b[t].z;
+}
+int main() {
+  float h[64], o[32], *out; float4* in;
+  for (int i = 0; i < 64; ++i) h[i] = i;
+  cudaMalloc(&in, sizeof h); cudaMalloc(&out, sizeof o);
+  cudaMemcpy(in, h, sizeof h, cudaMemcpyHostToDevice);
+  two<<<1, 8>>>(in, out);
+  cudaMemcpy(o, out, sizeof o, cudaMemcpyDeviceToHost);
+  float s[4] = {0, 0, 0, 0};
+  for (int i = 0; i < 32; ++i) s[i / 8] += o[i];
+  printf("%g %g %g %g\n", s[0], s[1], s[2], s[3]);
+  return 0;
+}
+)");
+  ASSERT_TRUE(r.program->ok()) << r.program->failure << r.program->stderr_text;
+  EXPECT_EQ(r.program->stdout_text, "112 -8 368 0\n");
+  ASSERT_EQ(r.launches.size(), 1u);
+  const LaunchTrace& t = r.launches[0];
+  int seen = 0;
+  for (const SiteInfo& s : t.sites) {
+    if (s.space != MemorySpace::kGlobal || s.op != AccessOp::kLoad) continue;
+    if (s.line == 8) {
+      EXPECT_EQ(s.size, 16u);
+      ++seen;
+    } else if (s.line == 10) {
+      EXPECT_EQ(s.size, 8u);  // 16 bytes less 8 filled with zeros
+      ++seen;
+    }
+  }
+  EXPECT_EQ(seen, 2);
+}
+
+// What cp.async cannot do stops the launch with its rule and the line: a size other than 4, 8 or
+// 16 bytes, and a destination in global memory.
+TEST(CoursePrograms, AnAsynchronousCopyTheGpuCannotMakeStopsTheLaunch) {
+  auto run = [](const std::string& call) {
+    return test::RunText(R"(#include <cuda_pipeline.h>
+__global__ void k(float* in, float* out) {
+  __shared__ float s[16];
+  )" + call + R"(;
+  __pipeline_commit();
+  __pipeline_wait_prior(0);
+  out[threadIdx.x] = s[threadIdx.x];
+}
+int main() { float *a, *b; cudaMalloc(&a, 64); cudaMalloc(&b, 64); k<<<1, 4>>>(a, b);
+  cudaDeviceSynchronize(); return 0; }
+)");
+  };
+  const LessonRun twelve = run("__pipeline_memcpy_async(&s[0], &in[0], 12)");
+  ASSERT_FALSE(twelve.program->ok());
+  EXPECT_NE(twelve.program->failure.find("line 4"), std::string::npos) << twelve.program->failure;
+  EXPECT_NE(twelve.program->failure.find("copies 4, 8 or 16 bytes, not 12"), std::string::npos)
+      << twelve.program->failure;
+  const LessonRun to_global = run("__pipeline_memcpy_async(&out[0], &in[0], 4)");
+  ASSERT_FALSE(to_global.program->ok());
+  EXPECT_NE(to_global.program->failure.find("its destination must be a __shared__ array"),
+            std::string::npos)
+      << to_global.program->failure;
+}
+
+}  // namespace
+}  // namespace ws
