@@ -160,6 +160,97 @@ int main() {
   EXPECT_EQ(seen, 2);
 }
 
+// libcu++'s thread-scope pipeline (shim/cuda/pipeline), two stages ahead as cuda-samples'
+// globalToShmemAsyncCopy runs it: consumer_wait lands the oldest stage not released. One warp,
+// 4 stages of 32 floats, in[k] = k: out[t] = sum over s of (32 s + t) = 192 + 4 t (out[0] = 192,
+// out[31] = 316, the sum 8,128). Each memcpy_async line is a global read and a shared write, a
+// request a warp a stage: the first line's 2 stages, the loop's 2 (s = 0 and 1 refill).
+TEST(CoursePrograms, AThreadsCudaPipelineLandsItsOldestStageAtEachWait) {
+  const LessonRun r = test::RunText(R"(#include <cstdio>
+#include <cuda/pipeline>
+__global__ void stages(const float* in, float* out, int n) {
+  __shared__ float buf[2][32];
+  auto pipe = cuda::make_pipeline();
+  const auto shape = cuda::aligned_size_t<alignof(float)>(sizeof(float));
+  const int t = threadIdx.x;
+  float sum = 0;
+  for (int s = 0; s < 2; ++s) {
+    pipe.producer_acquire();
+    cuda::memcpy_async(&buf[s][t], &in[s * 32 + t], shape, pipe);
+    pipe.producer_commit();
+  }
+  for (int s = 0; s < n; ++s) {
+    pipe.consumer_wait();
+    sum += buf[s % 2][t];
+    pipe.consumer_release();
+    if (s + 2 < n) {
+      pipe.producer_acquire();
+      cuda::memcpy_async(&buf[s % 2][t], &in[(s + 2) * 32 + t], shape, pipe);
+      pipe.producer_commit();
+    }
+  }
+  out[t] = sum;
+}
+int main() {
+  float h[128], o[32], *in, *out;
+  for (int i = 0; i < 128; ++i) h[i] = i;
+  cudaMalloc(&in, sizeof h); cudaMalloc(&out, sizeof o);
+  cudaMemcpy(in, h, sizeof h, cudaMemcpyHostToDevice);
+  stages<<<1, 32>>>(in, out, 4);
+  cudaMemcpy(o, out, sizeof o, cudaMemcpyDeviceToHost);
+  float s = 0;
+  for (int i = 0; i < 32; ++i) s += o[i];
+  printf("%g %g %g\n", o[0], o[31], s);
+  return 0;
+}
+)");
+  ASSERT_TRUE(r.program->ok()) << r.program->failure << r.program->stderr_text;
+  EXPECT_EQ(r.program->stdout_text, "192 316 8128\n");
+  ASSERT_EQ(r.launches.size(), 1u);
+  const LaunchTrace& t = r.launches[0];
+  for (std::uint32_t line : {11u, 20u}) {
+    int both = 0;
+    for (std::size_t i = 0; i < t.sites.size(); ++i) {
+      if (t.sites[i].line != line) continue;
+      ++both;
+      EXPECT_EQ(t.stats.sites[i].requests, 2u) << line << " " << t.sites[i].code;
+      EXPECT_EQ(t.sites[i].space,
+                t.sites[i].op == AccessOp::kLoad ? MemorySpace::kGlobal : MemorySpace::kShared);
+    }
+    EXPECT_EQ(both, 2) << line;
+  }
+}
+
+// A program that includes <cuda/barrier> runs its other kernels; a barrier's call stops the
+// launch, naming what is not there yet.
+TEST(CoursePrograms, ACudaBarrierStopsTheLaunchWhenItRunsNotBefore) {
+  const std::string head = R"(#include <cstdio>
+#include <cuda/barrier>
+__global__ void plain(float* out) { out[threadIdx.x] = 1.0f; }
+__global__ void withBarrier(float* out) {
+  __shared__ cuda::barrier<cuda::thread_scope_block> bar;
+  if (threadIdx.x == 0) init(&bar, blockDim.x);
+  __syncthreads();
+  bar.arrive_and_wait();
+  out[threadIdx.x] = 2.0f;
+}
+int main() {
+  float* out; cudaMalloc(&out, 128);
+)";
+  const LessonRun ok =
+      test::RunText(head +
+                    "  plain<<<1, 32>>>(out);\n  cudaDeviceSynchronize();\n  printf(\"ran\\n\");\n"
+                    "  return 0;\n}\n");
+  ASSERT_TRUE(ok.program->ok()) << ok.program->failure << ok.program->stderr_text;
+  EXPECT_EQ(ok.program->stdout_text, "ran\n");
+  const LessonRun stopped = test::RunText(
+      head + "  withBarrier<<<1, 32>>>(out);\n  cudaDeviceSynchronize();\n  return 0;\n}\n");
+  ASSERT_FALSE(stopped.program->ok());
+  EXPECT_NE(stopped.program->failure.find("cuda::barrier is not supported (yet) on the emulator"),
+            std::string::npos)
+      << stopped.program->failure;
+}
+
 // What cp.async cannot do stops the launch with its rule and the line: a size other than 4, 8 or
 // 16 bytes, and a destination in global memory.
 TEST(CoursePrograms, AnAsynchronousCopyTheGpuCannotMakeStopsTheLaunch) {

@@ -311,7 +311,7 @@ TEST(CoursePrograms, WhatIsNotRunYetIsRefusedByNameAtItsLine) {
       {"#include <cublas_v2.h>\nint main() { return 0; }\n", 1, "cuBLAS is not supported (yet)"},
       {"#include <curand_kernel.h>\nint main() { return 0; }\n", 1,
        "cuRAND is not supported (yet)"},
-      {"#include <cstdio>\n#include <cuda/barrier>\nint main() { return 0; }\n", 2,
+      {"#include <cstdio>\n#include <cuda/std/atomic>\nint main() { return 0; }\n", 2,
        "libcu++ (cuda::) is not supported (yet)"},
       {"__global__ void k() { asm volatile(\"bar.sync 0;\"); }\nint main() { return 0; }\n", 1,
        "inline PTX (asm(\"bar.sync 0;\")) is not supported (yet)"},

@@ -182,7 +182,9 @@ bool Collector::CalleeTouchesMemory(const FunctionDecl* f,
     if (const auto* c = dyn_cast<CallExpr>(s)) {
       const FunctionDecl* callee = c->getDirectCallee();
       const std::string n = NameOf(callee);
-      if (n == "__syncthreads" || IsWarpIntrinsic(n) || n.rfind("__pipeline_", 0) == 0) return true;
+      if (n == "__syncthreads" || IsWarpIntrinsic(n) || n.rfind("__pipeline_", 0) == 0 ||
+          (callee != nullptr && InNamespace(callee, "cuda")))
+        return true;
       if (callee != nullptr &&
           (InNamespace(callee, "cooperative_groups") || InNamespace(callee, "nvcuda") ||
            n.rfind("tex1D", 0) == 0 || n.rfind("tex2D", 0) == 0 || n == "tex3D" ||
@@ -248,6 +250,8 @@ std::string Collector::SimtCheckExpr(const Stmt* e, SimtKernel& k) {
       // A thread's asynchronous copies wait in its own queue until its wait (emu_async.cpp).
       if (n.rfind("__pipeline_", 0) == 0)
         return "an asynchronous copy (" + n + ") on line " + line(s) + " (yet)";
+      if (callee != nullptr && InNamespace(callee, "cuda"))
+        return "libcu++'s cuda::" + n + " on line " + line(s) + " (yet)";
       if (MultiWarpTile(c))  // its sync is a barrier of several warps: thread by thread
         return "a tile of more than 32 threads on line " + line(s) + " (yet)";
       const TileCallKind tile = TileCall(c);

@@ -109,7 +109,9 @@ bool Collector::VisitCallExpr(CallExpr* e) {
                                                 "texCubemap",
                                                 "texCubemapLayered",
                                                 "__pipeline_memcpy_async"};
-  if (NameOf(callee).rfind("__pipeline_", 0) == 0 && out_->async_at.empty()) {
+  // libcu++'s cuda:: (shim/cuda/pipeline, shim/cuda/barrier): a cuda::memcpy_async is a site.
+  const bool libcu = callee != nullptr && InNamespace(callee, "cuda");
+  if ((NameOf(callee).rfind("__pipeline_", 0) == 0 || libcu) && out_->async_at.empty()) {
     const SourceLocation at = sm_.getExpansionLoc(e->getBeginLoc());
     if (at.isValid() && IsProgramFile(sm_.getFileID(at)))
       out_->async_at =
@@ -123,7 +125,8 @@ bool Collector::VisitCallExpr(CallExpr* e) {
   }
   const bool wmma = callee != nullptr && InNamespace(callee, "nvcuda") &&
                     (NameOf(callee) == "load_matrix_sync" || NameOf(callee) == "store_matrix_sync");
-  if ((fetches.count(NameOf(callee)) > 0 || wmma) && e->getRParenLoc().isFileID()) {
+  const bool copy = libcu && NameOf(callee) == "memcpy_async";
+  if ((fetches.count(NameOf(callee)) > 0 || wmma || copy) && e->getRParenLoc().isFileID()) {
     const CharSourceRange r = FileRange(e->getSourceRange());
     if (r.isValid()) {
       Access a;

@@ -48,10 +48,12 @@ std::string RefusedLibrary(llvm::StringRef name) {
       {"nvtx3/", "NVTX"},
       {"cuda_gl_interop", "OpenGL interoperability"},
       {"GL/", "OpenGL"},
+      // The shim's own (shim/cuda/): a thread's pipeline runs, the rest stops when it runs.
+      {"cuda/pipeline", ""},
+      {"cuda/barrier", ""},
       {"cuda/", "libcu++ (cuda::)"},
       {"mpi.h", "MPI"},
       {"omp.h", "OpenMP"},
-      {"cuda/barrier", "cuda::barrier"},
       {"cuda_awbarrier", "arrive-wait barriers"},
   };
   for (const auto& [prefix, library] : kLibraries) {

@@ -1,5 +1,6 @@
 // Asynchronous copies from global to shared memory on the emulator (ws_program_async.h):
-// __pipeline_memcpy_async, __pipeline_commit and __pipeline_wait_prior. A copy is recorded as a
+// __pipeline_memcpy_async, __pipeline_commit and __pipeline_wait_prior, and a thread's
+// cuda::pipeline (shim/cuda/pipeline) on the same queue. A copy is recorded as a
 // global read where it is issued and lands, as a shared write recorded at its site, at the wait
 // that covers it: a read of the destination before then sees what was there before, as the
 // hardware may show it.
@@ -10,8 +11,10 @@
 #include <unordered_map>
 #include <vector>
 
-#include "emu_program_state.h"  // Builtins, Classify
+#include "emu_program_state.h"  // Builtins, Classify (first: it sets the shim's macros)
 #include "warpscope/kernels/emu_runtime.h"
+// The shim's declarations of what this file defines.
+#include "cuda/pipeline"  // the thread's pipeline, and what is not yet
 #include "ws_program_async.h"
 
 namespace ws::prog {
@@ -29,6 +32,7 @@ struct Pending {
 struct Copies {
   std::uint64_t launch = 0, block = 0;
   std::uint64_t open = 0;
+  std::uint64_t released = 0;  // a thread's cuda::pipeline: its oldest stage not released
   std::vector<Pending> pending;
 };
 
@@ -101,12 +105,10 @@ void AsyncCommit() {
   ++Mine().open;
 }
 
-void AsyncWaitPrior(std::size_t prior) {
-  if (::ws::emu::t_thread == nullptr) return;
-  Copies& c = Mine();
-  // The committed groups are 0 .. open - 1: all but the newest `prior` of them land, in the
-  // order they were issued.
-  const std::uint64_t upto = c.open > prior ? c.open - prior : 0;
+namespace {
+
+// Lands the copies of the groups before `upto`, in the order they were issued.
+void LandBefore(Copies& c, std::uint64_t upto) {
   std::size_t kept = 0;
   for (std::size_t i = 0; i < c.pending.size(); ++i) {
     Pending& p = c.pending[i];
@@ -118,6 +120,39 @@ void AsyncWaitPrior(std::size_t prior) {
     }
   }
   c.pending.resize(kept);
+}
+
+}  // namespace
+
+void AsyncWaitPrior(std::size_t prior) {
+  if (::ws::emu::t_thread == nullptr) return;
+  Copies& c = Mine();
+  // The committed groups are 0 .. open - 1: all but the newest `prior` of them land.
+  LandBefore(c, c.open > prior ? c.open - prior : 0);
+}
+
+// A thread's cuda::pipeline (shim/cuda/pipeline): its stages are the commit groups from its
+// making on; consumer_wait lands the oldest not released, consumer_release releases it.
+void PipelineStart() {
+  if (::ws::emu::t_thread == nullptr) return;
+  Copies& c = Mine();
+  c.released = c.open;
+}
+
+void PipelineConsumerWait() {
+  if (::ws::emu::t_thread == nullptr) return;
+  Copies& c = Mine();
+  LandBefore(c, c.released < c.open ? c.released + 1 : c.open);
+}
+
+void PipelineConsumerRelease() {
+  if (::ws::emu::t_thread == nullptr) return;
+  Copies& c = Mine();
+  if (c.released < c.open) ++c.released;
+}
+
+[[noreturn]] void AsyncNotYet(const char* what, unsigned int place) {
+  emu::FailThread(place, std::string(what) + " is not supported (yet) on the emulator");
 }
 
 }  // namespace ws::prog
