@@ -251,6 +251,37 @@ int main() {
       << stopped.program->failure;
 }
 
+// cuda-samples' NaiveLargeChunk shape: a quarter of the threads copy float4s into a tile declared
+// `__shared__ alignas(16)` (clang reads the words swapped). On the SIMT path the tile lost its
+// alignment and the 16-byte store faulted. in[k] = k: C[5] = 5, C[255] = 255.
+TEST(CoursePrograms, ASharedTileAlignedAfterSharedTakesFloat4Stores) {
+  const LessonRun r = test::RunText(R"(#include <cstdio>
+__global__ void k(float* C, float* A) {
+  __shared__ alignas(alignof(float4)) float As[16][16];
+  int t4x = threadIdx.x * 4;
+  if (t4x < 16) {
+    float4* const A4s = reinterpret_cast<float4*>(&As[threadIdx.y][t4x]);
+    const float4* const A4 = reinterpret_cast<float4*>(&A[threadIdx.y * 16 + t4x]);
+    *A4s = *A4;
+  }
+  __syncthreads();
+  C[threadIdx.y * 16 + threadIdx.x] = As[threadIdx.y][threadIdx.x];
+}
+int main() {
+  float h[256], *A, *C;
+  for (int i = 0; i < 256; ++i) h[i] = i;
+  cudaMalloc(&A, sizeof h); cudaMalloc(&C, sizeof h);
+  cudaMemcpy(A, h, sizeof h, cudaMemcpyHostToDevice);
+  k<<<1, dim3(16, 16)>>>(C, A);
+  cudaMemcpy(h, C, sizeof h, cudaMemcpyDeviceToHost);
+  printf("%g %g\n", h[5], h[255]);
+  return 0;
+}
+)");
+  ASSERT_TRUE(r.program->ok()) << r.program->failure << r.program->stderr_text;
+  EXPECT_EQ(r.program->stdout_text, "5 255\n");
+}
+
 // What cp.async cannot do stops the launch with its rule and the line: a size other than 4, 8 or
 // 16 bytes, and a destination in global memory.
 TEST(CoursePrograms, AnAsynchronousCopyTheGpuCannotMakeStopsTheLaunch) {

@@ -209,6 +209,27 @@ TEST(ProgramRewrite, AnAsynchronousCopyIsASiteGivenToTheCall) {
   EXPECT_TRUE(Rewrite("__global__ void k(float* a) { a[0] = 1; }\n").program.async_at.empty());
 }
 
+// `__shared__ alignas(16)`, as nvcc takes it (cuda-samples' globalToShmemAsyncCopy): clang reads
+// the two swapped, the same bytes, and the warp function (the SIMT path) declares the tile with
+// its alignment too (without it a float4 store into the tile faulted on the emulator).
+TEST(ProgramRewrite, ASharedArraysAlignasAfterSharedIsReadAndKept) {
+  const std::string text =
+      "__global__ void k(float* c) {\n"
+      "  __shared__ alignas(alignof(float4)) float t[16][16];\n"
+      "  t[threadIdx.y][threadIdx.x] = 1.0f;\n"
+      "  c[0] = t[0][0];\n"
+      "}\n";
+  RewriteResult r = Rewrite(text);
+  ASSERT_TRUE(r.ok) << (r.errors.empty() ? "" : r.errors[0].message);
+  const std::string decl = "alignas(alignof(float4)) __shared__ float t[16][16];";
+  const std::size_t first = r.program.source.find(decl);
+  ASSERT_NE(first, std::string::npos) << r.program.source;
+  EXPECT_NE(r.program.source.find(decl, first + 1), std::string::npos)  // the warp function's
+      << r.program.source;
+  ASSERT_EQ(r.program.sites.size(), 3u);
+  EXPECT_EQ(r.program.sites[0].line, 3u);  // the lines after the swap hold
+}
+
 TEST(ProgramRewrite, SharedConstantAndDeviceVariablesAreMemory) {
   const std::string text =
       "__constant__ float coef[4];\n"                   // 1

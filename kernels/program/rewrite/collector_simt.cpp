@@ -354,7 +354,19 @@ bool Collector::SimtDecl(const DeclStmt* d, SimtKernel& k, std::string& out) {
   const auto* first = dyn_cast<VarDecl>(*d->decl_begin());
   if (first == nullptr || k.lanes.count(first) == 0) {  // shared, static, constant: as written
     std::vector<Edit> list;
-    const unsigned rb = Offset(r.getBegin()), re = Offset(r.getEnd());
+    unsigned rb = Offset(r.getBegin());
+    const unsigned re = Offset(r.getEnd());
+    // With the attributes written before it (`alignas(16) __shared__ float t[16][16]`), which the
+    // statement's range leaves out: without its alignment a float4 store into the tile faulted.
+    if (first != nullptr) {
+      for (const Attr* a : first->attrs()) {
+        if (a->isImplicit()) continue;
+        const CharSourceRange ar = FileRange(a->getRange());
+        if (ar.isValid() && sm_.getFileID(ar.getBegin()) == sm_.getFileID(r.getBegin()) &&
+            Offset(ar.getBegin()) < rb)
+          rb = Offset(ar.getBegin());
+      }
+    }
     for (const Edit& x : edits_) {
       if (x.role == 1) continue;
       if (x.begin == x.end ? (x.begin >= rb && x.begin <= re) : (x.begin >= rb && x.end <= re)) {

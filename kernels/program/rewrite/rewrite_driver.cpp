@@ -10,6 +10,7 @@
 #include <clang/Lex/Preprocessor.h>
 #include <clang/Tooling/Tooling.h>
 #include <llvm/Support/VirtualFileSystem.h>
+#include <cctype>
 
 #include <algorithm>
 #include <cstdlib>
@@ -60,6 +61,38 @@ std::string RefusedLibrary(llvm::StringRef name) {
     if (name.startswith(prefix)) return library;
   }
   return "";
+}
+
+// nvcc takes `__shared__ alignas(16) float t[16][16]` (cuda-samples' globalToShmemAsyncCopy
+// writes it so); clang takes no attribute list after __shared__'s attribute ("an attribute list
+// cannot appear here"). The two swap places in the text clang reads: `alignas(16) __shared__`,
+// the same bytes in all, so that every offset and line after them holds.
+std::string SharedAlignasFirst(std::string text) {
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  const std::string shared = "__shared__";
+  for (std::size_t at = text.find(shared); at != std::string::npos;
+       at = text.find(shared, at + 1)) {
+    if ((at > 0 && ident(text[at - 1])) ||
+        (at + shared.size() < text.size() && ident(text[at + shared.size()])))
+      continue;
+    std::size_t p = at + shared.size();
+    while (p < text.size() && (text[p] == ' ' || text[p] == '\t')) ++p;
+    if (text.compare(p, 7, "alignas") != 0) continue;
+    std::size_t q = p + 7;
+    while (q < text.size() && (text[q] == ' ' || text[q] == '\t')) ++q;
+    if (q >= text.size() || text[q] != '(') continue;
+    std::size_t e = q;
+    for (int depth = 0; e < text.size(); ++e) {
+      if (text[e] == '(') ++depth;
+      if (text[e] == ')' && --depth == 0) break;
+      if (text[e] == '\n') break;  // on one line only
+    }
+    if (e >= text.size() || text[e] != ')') continue;
+    const std::string gap = text.substr(at + shared.size(), p - at - shared.size());
+    const std::string swapped = text.substr(p, e + 1 - p) + gap + shared;
+    text.replace(at, e + 1 - at, swapped);
+  }
+  return text;
 }
 
 // The message for what clang could not resolve, when it names a CUDA feature Warpscope does not
@@ -329,7 +362,7 @@ RewriteResult RewriteProgram(const RewriteRequest& rq) {
       new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));
   llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> memory(new llvm::vfs::InMemoryFileSystem);
   overlay->pushOverlay(memory);
-  memory->addFile(path, 0, llvm::MemoryBuffer::getMemBufferCopy(rq.text, path));
+  memory->addFile(path, 0, llvm::MemoryBuffer::getMemBufferCopy(SharedAlignasFirst(rq.text), path));
   llvm::IntrusiveRefCntPtr<FileManager> files(new FileManager(FileSystemOptions(), overlay));
   const std::filesystem::path main_dir = std::filesystem::absolute(rq.directory).lexically_normal();
   Diagnostics diags(&result.errors, main_dir);
