@@ -14,6 +14,7 @@
 #include "emu_program_state.h"  // Builtins, Classify (first: it sets the shim's macros)
 #include "warpscope/kernels/emu_runtime.h"
 // The shim's declarations of what this file defines.
+#include "cuda/barrier"   // a block's barrier
 #include "cuda/pipeline"  // the thread's pipeline, and what is not yet
 #include "ws_program_async.h"
 
@@ -68,8 +69,25 @@ void AsyncLaunchStarts() {
   g_launch.fetch_add(1, std::memory_order_relaxed);
 }
 
+namespace {
+// The group of a copy bound to a cuda::barrier: it lands at the thread's next arrive_and_wait.
+constexpr std::uint64_t kBarrierBound = ~std::uint64_t{0};
+void Issue(void* dst, const void* src, std::size_t bytes, std::size_t zfill, unsigned int place,
+           bool barrier_bound);
+}  // namespace
+
 void AsyncCopy(void* dst, const void* src, std::size_t bytes, std::size_t zfill,
                unsigned int place) {
+  Issue(dst, src, bytes, zfill, place, false);
+}
+
+void AsyncCopyForBarrier(void* dst, const void* src, std::size_t bytes, unsigned int place) {
+  Issue(dst, src, bytes, 0, place, true);
+}
+
+namespace {
+void Issue(void* dst, const void* src, std::size_t bytes, std::size_t zfill, unsigned int place,
+           bool barrier_bound) {
   if (::ws::emu::t_thread == nullptr) return;  // host code: no device to copy on
   const auto d = reinterpret_cast<std::uintptr_t>(dst), s = reinterpret_cast<std::uintptr_t>(src);
   if (bytes != 4 && bytes != 8 && bytes != 16)
@@ -95,10 +113,11 @@ void AsyncCopy(void* dst, const void* src, std::size_t bytes, std::size_t zfill,
   p.dst = static_cast<unsigned char*>(dst);
   p.size = static_cast<unsigned int>(bytes);
   p.place = place;
-  p.batch = c.open;
+  p.batch = barrier_bound ? kBarrierBound : c.open;
   std::memcpy(p.bytes.data(), src, read);  // read where issued; the rest stays zero
   c.pending.push_back(p);
 }
+}  // namespace
 
 void AsyncCommit() {
   if (::ws::emu::t_thread == nullptr) return;
@@ -107,12 +126,13 @@ void AsyncCommit() {
 
 namespace {
 
-// Lands the copies of the groups before `upto`, in the order they were issued.
-void LandBefore(Copies& c, std::uint64_t upto) {
+// Lands the copies of the groups before `upto` (with `barrier`, those bound to a cuda::barrier),
+// in the order they were issued.
+void LandBefore(Copies& c, std::uint64_t upto, bool barrier = false) {
   std::size_t kept = 0;
   for (std::size_t i = 0; i < c.pending.size(); ++i) {
     Pending& p = c.pending[i];
-    if (p.batch < upto) {
+    if (barrier ? p.batch == kBarrierBound : p.batch < upto) {
       Record(p.dst, p.size, p.place, kOpStore);
       std::memcpy(p.dst, p.bytes.data(), p.size);
     } else {
@@ -149,6 +169,21 @@ void PipelineConsumerRelease() {
   if (::ws::emu::t_thread == nullptr) return;
   Copies& c = Mine();
   if (c.released < c.open) ++c.released;
+}
+
+// A block's cuda::barrier that every thread of the block arrives at: this thread's copies bound
+// to it land, then the block's barrier (recorded at the call's line, as __syncthreads()).
+void BarrierArriveAndWait(std::ptrdiff_t expected, unsigned int place) {
+  if (::ws::emu::t_thread == nullptr) return;
+  const uint3* b = Builtins();  // threadIdx, blockIdx, blockDim, gridDim
+  const std::ptrdiff_t threads = static_cast<std::ptrdiff_t>(b[2].x) * b[2].y * b[2].z;
+  if (expected != threads)
+    emu::FailThread(place, "a cuda::barrier of " + std::to_string(expected) +
+                               " threads in a block of " + std::to_string(threads) +
+                               " is not supported (yet) on the emulator: only one that every "
+                               "thread of the block arrives at");
+  LandBefore(Mine(), 0, true);
+  emu::SyncThreads(place);
 }
 
 [[noreturn]] void AsyncNotYet(const char* what, unsigned int place) {
