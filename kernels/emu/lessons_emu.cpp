@@ -7,6 +7,54 @@
 #include "src/lesson_registry.h"
 
 namespace ws {
+
+// EmuBackend::Launch's body, compiled once: made again for each launch's two lambdas it was a
+// third of this file's code, the builds' largest (docs/BUILD.md, "CI's time").
+Status EmuBackend::LaunchErased(const std::string& kernel, Dim3 grid, Dim3 block,
+                                std::uint32_t shared_bytes, std::uint32_t dynamic_shared_bytes,
+                                std::function<void()> body, const char* none,
+                                void (*warp_fn)(void*, simt::Warp&), const void* warp) {
+  emu::LaunchConfig cfg;
+  cfg.kernel = kernel;
+  cfg.grid = grid;
+  cfg.block = block;
+  cfg.shared_bytes = shared_bytes;
+  cfg.dynamic_shared_bytes = dynamic_shared_bytes;
+  cfg.buffers = buffers_;
+  cfg.buffer_data = buffer_data_;
+  cfg.buffer_constant = buffer_constant_;
+  cfg.constant_symbols = constant_symbols_;
+  cfg.buffer_texture_bytes = buffer_texture_bytes_;
+  cfg.preset = preset_;
+  cfg.workers = options_.workers;
+  cfg.model_sms = model_sms_;
+  cfg.model_blocks_per_sm = model_blocks_per_sm_;
+  cfg.schedule = options_.schedule;
+  if (options_.keep_all_blocks || grid.count() * block.count() <= options_.keep_all_threads_up_to) {
+    for (std::uint64_t b = 0; b < grid.count(); ++b)
+      cfg.keep_blocks.push_back(static_cast<std::uint32_t>(b));
+  } else {
+    cfg.keep_blocks = options_.keep_blocks;
+  }
+  cfg.cache_probes = std::move(cache_probes_);
+  cache_probes_.clear();
+  const std::string reason = EngineReason(none, cfg);
+  if (reason.empty()) {
+    cfg.warp_body = [warp_fn, warp](const emu::WarpLanes& lanes) {
+      simt::RunWarp(lanes, &simt::kLessonClassifier, warp_fn, const_cast<void*>(warp));
+    };
+  }
+  auto trace = emu::RunLaunch(cfg, body);
+  if (!trace.ok()) return trace.status();
+  launches_.push_back(std::move(trace).value());
+  launches_.back().engine = reason.empty() ? "simt" : "fiber";
+  launches_.back().engine_reason = reason;
+  if (resource_table_ != nullptr) {
+    if (const KernelResources* r = resource_table_->Find(kernel)) launches_.back().resources = *r;
+  }
+  return {};
+}
+
 namespace {
 
 static_assert(LessonBackend<EmuBackend>);

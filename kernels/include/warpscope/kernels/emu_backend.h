@@ -73,50 +73,20 @@ class EmuBackend {
   template <typename F, typename W>
   Status Launch(const std::string& kernel, Dim3 grid, Dim3 block, std::uint32_t shared_bytes,
                 std::uint32_t dynamic_shared_bytes, F&& body, W&& warp) {
-    emu::LaunchConfig cfg;
-    cfg.kernel = kernel;
-    cfg.grid = grid;
-    cfg.block = block;
-    cfg.shared_bytes = shared_bytes;
-    cfg.dynamic_shared_bytes = dynamic_shared_bytes;
-    cfg.buffers = buffers_;
-    cfg.buffer_data = buffer_data_;
-    cfg.buffer_constant = buffer_constant_;
-    cfg.constant_symbols = constant_symbols_;
-    cfg.buffer_texture_bytes = buffer_texture_bytes_;
-    cfg.preset = preset_;
-    cfg.workers = options_.workers;
-    cfg.model_sms = model_sms_;
-    cfg.model_blocks_per_sm = model_blocks_per_sm_;
-    cfg.schedule = options_.schedule;
-    if (options_.keep_all_blocks ||
-        grid.count() * block.count() <= options_.keep_all_threads_up_to) {
-      for (std::uint64_t b = 0; b < grid.count(); ++b)
-        cfg.keep_blocks.push_back(static_cast<std::uint32_t>(b));
-    } else {
-      cfg.keep_blocks = options_.keep_blocks;
-    }
-    cfg.cache_probes = std::move(cache_probes_);
-    cache_probes_.clear();
-    const std::string reason = EngineReason(warp(nullptr), cfg);
-    if (reason.empty()) {
-      cfg.warp_body = [warp](const emu::WarpLanes& lanes) {
-        simt::RunWarp(
-            lanes, &simt::kLessonClassifier,
-            [](void* f, simt::Warp& w) { (*static_cast<const std::decay_t<W>*>(f))(&w); },
-            const_cast<void*>(static_cast<const void*>(&warp)));
-      };
-    }
-    auto trace = emu::RunLaunch(cfg, std::function<void()>(std::forward<F>(body)));
-    if (!trace.ok()) return trace.status();
-    launches_.push_back(std::move(trace).value());
-    launches_.back().engine = reason.empty() ? "simt" : "fiber";
-    launches_.back().engine_reason = reason;
-    if (resource_table_ != nullptr) {
-      if (const KernelResources* r = resource_table_->Find(kernel)) launches_.back().resources = *r;
-    }
-    return {};
+    // Only the two calls are made for each launch; the rest is LaunchErased, compiled once
+    // (lessons_emu.cpp).
+    return LaunchErased(
+        kernel, grid, block, shared_bytes, dynamic_shared_bytes,
+        std::function<void()>(std::forward<F>(body)), warp(nullptr),
+        [](void* f, simt::Warp& w) { (*static_cast<const std::decay_t<W>*>(f))(&w); },
+        static_cast<const void*>(&warp));
   }
+
+  // Launch with the kernel's two calls type-erased: `body` once per thread, or where `none` is
+  // null (the kernel has a warp function) `warp_fn(warp, w)` once per warp on the SIMT path.
+  Status LaunchErased(const std::string& kernel, Dim3 grid, Dim3 block, std::uint32_t shared_bytes,
+                      std::uint32_t dynamic_shared_bytes, std::function<void()> body,
+                      const char* none, void (*warp_fn)(void*, simt::Warp&), const void* warp);
 
   // What a GPU compiler gives each kernel (registers, local memory), so that a driver's figures
   // can say it (kernels/resources/; the catalogue's table).
