@@ -83,10 +83,12 @@ struct Tag {  // wmma's layouts are incomplete types: passed by name
 };
 
 // Runs a probe on a tile of rows x cols whose elements hold their row (what = 0), then their
-// column (what = 1), stored row-major or column-major, and prints the table's lines.
-template <typename S, typename Launch>
+// column (what = 1), stored row-major or column-major, and prints the table's lines. `launch` a
+// function, not a template parameter: one Measure per element type, not one per fragment type
+// (the emulator's test compiles this program under the sanitizers).
+template <typename S>
 void Measure(const char* shape, const char* use, const char* type, const char* layout, int rows,
-             int cols, bool row_major, Launch launch) {
+             int cols, bool row_major, void (*launch)(const S*, unsigned, int*, int*)) {
   int got[2][32 * 64] = {};
   int elements = 0;
   for (int what = 0; what < 2; ++what) {
