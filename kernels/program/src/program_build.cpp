@@ -223,9 +223,10 @@ bool Commands(ProgramJob& job) {
   }
   if (job.gpu && !job.rewritten.async_at.empty()) {
     return CompileFailure(job, job.rewritten.async_at +
-                                   ": Asynchronous copies (__pipeline_memcpy_async) are not "
-                                   "supported (yet) on the GPU backend: the toolkit's copy takes "
-                                   "no site to record. Run it on the emulator (--backend emu)");
+                                   ": Asynchronous copies (cuda_pipeline.h, cuda::pipeline, "
+                                   "cuda::barrier) are not supported (yet) on the GPU backend: "
+                                   "the toolkit's copies take no site to record. Run it on the "
+                                   "emulator (--backend emu)");
   }
   if (job.gpu) {
 #if defined(WS_PROGRAM_NVCC)
