@@ -164,7 +164,8 @@ int main() {
 // globalToShmemAsyncCopy runs it: consumer_wait lands the oldest stage not released. One warp,
 // 4 stages of 32 floats, in[k] = k: out[t] = sum over s of (32 s + t) = 192 + 4 t (out[0] = 192,
 // out[31] = 316, the sum 8,128). Each memcpy_async line is a global read and a shared write, a
-// request a warp a stage: the first line's 2 stages, the loop's 2 (s = 0 and 1 refill).
+// request a warp a stage: the first line's 2 stages, the loop's 2 (s = 0 and 1 refill). After the
+// first wait the second stage has not landed: each thread still reads the -1 it wrote there.
 TEST(CoursePrograms, AThreadsCudaPipelineLandsItsOldestStageAtEachWait) {
   const LessonRun r = test::RunText(R"(#include <cstdio>
 #include <cuda/pipeline>
@@ -174,6 +175,8 @@ __global__ void stages(const float* in, float* out, int n) {
   const auto shape = cuda::aligned_size_t<alignof(float)>(sizeof(float));
   const int t = threadIdx.x;
   float sum = 0;
+  buf[0][t] = -1.0f;
+  buf[1][t] = -1.0f;
   for (int s = 0; s < 2; ++s) {
     pipe.producer_acquire();
     cuda::memcpy_async(&buf[s][t], &in[s * 32 + t], shape, pipe);
@@ -181,6 +184,7 @@ __global__ void stages(const float* in, float* out, int n) {
   }
   for (int s = 0; s < n; ++s) {
     pipe.consumer_wait();
+    if (s == 0) out[32 + t] = buf[1][t];  // the next stage, not waited for: still -1
     sum += buf[s % 2][t];
     pipe.consumer_release();
     if (s + 2 < n) {
@@ -192,23 +196,23 @@ __global__ void stages(const float* in, float* out, int n) {
   out[t] = sum;
 }
 int main() {
-  float h[128], o[32], *in, *out;
+  float h[128], o[64], *in, *out;
   for (int i = 0; i < 128; ++i) h[i] = i;
   cudaMalloc(&in, sizeof h); cudaMalloc(&out, sizeof o);
   cudaMemcpy(in, h, sizeof h, cudaMemcpyHostToDevice);
   stages<<<1, 32>>>(in, out, 4);
   cudaMemcpy(o, out, sizeof o, cudaMemcpyDeviceToHost);
-  float s = 0;
-  for (int i = 0; i < 32; ++i) s += o[i];
-  printf("%g %g %g\n", o[0], o[31], s);
+  float s = 0, early = 0;
+  for (int i = 0; i < 32; ++i) { s += o[i]; early += o[32 + i]; }
+  printf("%g %g %g %g\n", o[0], o[31], s, early);
   return 0;
 }
 )");
   ASSERT_TRUE(r.program->ok()) << r.program->failure << r.program->stderr_text;
-  EXPECT_EQ(r.program->stdout_text, "192 316 8128\n");
+  EXPECT_EQ(r.program->stdout_text, "192 316 8128 -32\n");
   ASSERT_EQ(r.launches.size(), 1u);
   const LaunchTrace& t = r.launches[0];
-  for (std::uint32_t line : {11u, 20u}) {
+  for (std::uint32_t line : {13u, 23u}) {
     int both = 0;
     for (std::size_t i = 0; i < t.sites.size(); ++i) {
       if (t.sites[i].line != line) continue;
@@ -322,6 +326,8 @@ int main() {
 )");
   ASSERT_TRUE(r.program->ok()) << r.program->failure << r.program->stderr_text;
   EXPECT_EQ(r.program->stdout_text, "5 255\n");
+  ASSERT_EQ(r.launches.size(), 1u);
+  EXPECT_EQ(r.launches[0].engine, "simt") << r.launches[0].engine_reason;  // where it faulted
 }
 
 // What cp.async cannot do stops the launch with its rule and the line: a size other than 4, 8 or

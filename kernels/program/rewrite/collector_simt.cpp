@@ -358,12 +358,15 @@ bool Collector::SimtDecl(const DeclStmt* d, SimtKernel& k, std::string& out) {
     const unsigned re = Offset(r.getEnd());
     // With the attributes written before it (`alignas(16) __shared__ float t[16][16]`), which the
     // statement's range leaves out: without its alignment a float4 store into the tile faulted.
+    // Only its own, on its line: an attribute a redeclaration inherits (a file-scope `extern
+    // __shared__ __align__(16) float s[]` declared again in the kernel) lies elsewhere.
     if (first != nullptr) {
       for (const Attr* a : first->attrs()) {
-        if (a->isImplicit()) continue;
+        if (a->isImplicit() || a->isInherited()) continue;
         const CharSourceRange ar = FileRange(a->getRange());
         if (ar.isValid() && sm_.getFileID(ar.getBegin()) == sm_.getFileID(r.getBegin()) &&
-            Offset(ar.getBegin()) < rb)
+            Offset(ar.getBegin()) < rb &&
+            sm_.getSpellingLineNumber(ar.getBegin()) == sm_.getSpellingLineNumber(r.getBegin()))
           rb = Offset(ar.getBegin());
       }
     }

@@ -29,6 +29,7 @@
 #include <utility>
 
 #include "warpscope/kernels/ws_cuda_device.h"
+#include "warpscope/kernels/ws_cuda_launch.h"
 #include "warpscope/trace/ws_cuda_keys.h"
 #include "ws_program_cuda_api.h"
 
@@ -485,21 +486,21 @@ struct Launcher {
                 ((argv[i++] = static_cast<void*>(&v)), ...);
               },
               *ctx->values);
-          // The hazard pass's shadow of shared memory, past the launch's own dynamic bytes.
-          const std::size_t shared = ctx->config.shared + recorder.hazard_shared_bytes;
+          // The hazard pass's shadow of shared memory, past the launch's own dynamic bytes
+          // (LaunchWithSharedShadow sets the kernel's limit for that launch and back).
           const void* kernel = reinterpret_cast<const void*>(ctx->kernel);
-          if (recorder.hazard_shared_bytes != 0 && shared > 48 * 1024) {
-            e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     static_cast<int>(shared));
-            if (e != cudaSuccess) return e;
-          }
-          // A cooperative launch's blocks all resident at once, this_grid().sync() among them.
-          e = ctx->config.cooperative
-                  ? cudaLaunchCooperativeKernel(kernel, ctx->config.grid, ctx->config.block, argv,
-                                                shared, nullptr)
-                  : cudaLaunchKernel(kernel, ctx->config.grid, ctx->config.block, argv, shared,
-                                     nullptr);
-          return e != cudaSuccess ? e : cudaGetLastError();
+          return ::ws::LaunchWithSharedShadow(
+              kernel, ctx->config.shared, recorder, [&](std::size_t shared) {
+                // A cooperative launch's blocks all resident at once, this_grid().sync() among
+                // them.
+                const cudaError_t le =
+                    ctx->config.cooperative
+                        ? cudaLaunchCooperativeKernel(kernel, ctx->config.grid, ctx->config.block,
+                                                      argv, shared, nullptr)
+                        : cudaLaunchKernel(kernel, ctx->config.grid, ctx->config.block, argv,
+                                           shared, nullptr);
+                return le != cudaSuccess ? le : cudaGetLastError();
+              });
         },
         &context, /*shadow_launcher=*/true);
   }

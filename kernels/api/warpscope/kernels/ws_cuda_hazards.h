@@ -62,7 +62,8 @@ __device__ __forceinline__ void SharedShadowWord(const RecorderState& r, unsigne
 }
 
 // A block's tag in its shared-memory shadow (ws_cuda_record_format.h): the same for all its
-// threads, another block's (of this launch or one before) but by a 2^-32 chance.
+// threads; another block's differs (one of an earlier launch almost always: a word that matches
+// can only flag the block more).
 __device__ __forceinline__ unsigned HazardBlockTag(const RecorderState& r) {
   return (LinearBlock32() + 1u) * 0x9e3779b1u ^ r.hazard_tag;
 }

@@ -130,8 +130,10 @@ enum RecorderMode : int { kOff = 0, kCount = 1, kRecord = 2, kHazards = 3 };
 //                   64 bits a word: the low 32 as above, the high 32 the block's tag
 //                   (HazardBlockTag: its number and the launch's hazard_tag mixed). Nothing
 //                   clears it: a word whose tag is not the block's is another block's, left in
-//                   the SM's shared memory, and reads as never accessed (a stale word that
-//                   carries the block's tag by chance, 2^-32, can only flag the block more).
+//                   the SM's shared memory, and reads as never accessed. A stale word that
+//                   carries the block's tag (by chance, or left by the same block of an earlier
+//                   process whose launch count and random part matched) can only flag the block
+//                   more, never fewer.
 //   buffer_shadow   [2 b] where buffer b's shadow begins + 1; 0: no shadow (its accesses are
 //                   counted, hazard_counts[1]); kReadOnlyBuffer: no store of the launch can
 //                   reach it (a lesson's Global<const T> that no other argument names), so it
@@ -226,9 +228,10 @@ struct RecorderState {
   unsigned short* thread_epoch;
   unsigned char* hazard_block;
   unsigned long long* hazard_counts;
-  // The shared words' shadow in the block's shared memory (above): its bytes, added to the
-  // launch's dynamic shared memory (0: the shadow is shared_shadow, in device memory), and where
-  // it begins past ws_dynamic_shared; hazard_tag: the launch's part of a block's tag.
+  // The shared words' shadow in the block's shared memory (above): the bytes added to the
+  // launch's dynamic shared memory, the padding to the shadow's 16-byte boundary and the shadow
+  // (0: the shadow is shared_shadow, in device memory), and where it begins past
+  // ws_dynamic_shared; hazard_tag: the launch's part of a block's tag.
   unsigned int hazard_shared_bytes;
   unsigned int hazard_shared_offset;
   unsigned int hazard_tag;

@@ -29,6 +29,7 @@
 #include "warpscope/kernels/lesson_api.h"
 #include "warpscope/kernels/site_table.h"
 #include "warpscope/kernels/ws_cuda.h"
+#include "warpscope/kernels/ws_cuda_launch.h"
 #include "warpscope/trace/device_preset.h"
 
 namespace ws {
@@ -402,7 +403,6 @@ class CudaBackend {
   std::vector<std::uint32_t> next_read_only_;
   bool next_shadow_launcher_ = false;
   std::uint32_t dynamic_bytes_ = 0;  // the launch's dynamic shared bytes (LaunchKeeping)
-  unsigned hazard_launches_ = 0;     // launches the hazard check ran on (its shadows' tags)
   bool hazard_fast_ = true;          // WS_GPU_HAZARD_FAST=0: false
   TallyArrays tally_;                // the launch's tally (StartTally), freed with its scratch
   void* pool_ = nullptr;             // the recording pool of the launch being recorded
@@ -576,24 +576,21 @@ std::vector<std::uint32_t> ReadOnlyBuffers(void (*)(P...), const A&... args) {
 #define WS_SET_RECORDER_STATE(state) cudaMemcpyToSymbol(ws_recorder_state, &(state), sizeof(state))
 #endif
 // A hazard pass's launch adds the shared shadow's bytes (ws_st_.hazard_shared_bytes) to the
-// dynamic shared memory, past 48 KB with the kernel's attribute raised to it.
-#define WS_LAUNCH_DYNAMIC(backend, kernel, grid, block, shared_bytes, dynamic_bytes, ...)    \
-  ((backend).NextLaunchCarriesShadow(::ws::ReadOnlyBuffers(&kernel, __VA_ARGS__)),           \
-   (backend).Launch(                                                                         \
-       ::ws::KernelNameOf<&kernel>(), grid, block, shared_bytes, dynamic_bytes,              \
-       [&](const ::ws::dev::RecorderState& ws_st_) {                                         \
-         cudaError_t ws_e_ = WS_SET_RECORDER_STATE(ws_st_);                                  \
-         if (ws_e_ != cudaSuccess) return ws_e_;                                             \
-         const std::size_t ws_dyn_ = (dynamic_bytes) + ws_st_.hazard_shared_bytes;           \
-         if (ws_st_.hazard_shared_bytes != 0 && ws_dyn_ > 48 * 1024) {                       \
-           ws_e_ = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, \
-                                        static_cast<int>(ws_dyn_));                          \
-           if (ws_e_ != cudaSuccess) return ws_e_;                                           \
-         }                                                                                   \
-         kernel<<<dim3((grid).x, (grid).y, (grid).z), dim3((block).x, (block).y, (block).z), \
-                  ws_dyn_>>>(__VA_ARGS__);                                                   \
-         return cudaGetLastError();                                                          \
-       },                                                                                    \
+// dynamic shared memory, the kernel's limit set for that launch and back (LaunchWithSharedShadow).
+#define WS_LAUNCH_DYNAMIC(backend, kernel, grid, block, shared_bytes, dynamic_bytes, ...)          \
+  ((backend).NextLaunchCarriesShadow(::ws::ReadOnlyBuffers(&kernel, __VA_ARGS__)),                 \
+   (backend).Launch(                                                                               \
+       ::ws::KernelNameOf<&kernel>(), grid, block, shared_bytes, dynamic_bytes,                    \
+       [&](const ::ws::dev::RecorderState& ws_st_) {                                               \
+         cudaError_t ws_e_ = WS_SET_RECORDER_STATE(ws_st_);                                        \
+         if (ws_e_ != cudaSuccess) return ws_e_;                                                   \
+         return ::ws::LaunchWithSharedShadow(                                                      \
+             kernel, (dynamic_bytes), ws_st_, [&](std::size_t ws_dyn_) {                           \
+               kernel<<<dim3((grid).x, (grid).y, (grid).z), dim3((block).x, (block).y, (block).z), \
+                        ws_dyn_>>>(__VA_ARGS__);                                                   \
+               return cudaGetLastError();                                                          \
+             });                                                                                   \
+       },                                                                                          \
        [&](cudaFuncAttributes* ws_a_) { return cudaFuncGetAttributes(ws_a_, kernel); }))
 #define WS_LAUNCH(backend, kernel, grid, block, shared_bytes, ...) \
   WS_LAUNCH_DYNAMIC(backend, kernel, grid, block, shared_bytes, 0, __VA_ARGS__)

@@ -1,0 +1,37 @@
+// The host's side of the hazard pass's launch (nvcc units only: it calls the CUDA runtime): the
+// shadow of shared memory (ws_cuda_hazards.h) added to a launch's dynamic shared memory. Used by
+// the lessons' WS_LAUNCH (cuda_backend.h) and a program's launches (ws_program_cuda.h).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+#include "warpscope/kernels/ws_cuda_record_format.h"
+
+namespace ws {
+
+// Launches (`launch(dynamic bytes)`) with the hazard pass's shadow of shared memory added to the
+// launch's `dynamic` bytes where `st` carries one: the kernel's largest dynamic size is set to
+// the sum for this launch (CUDA's 48 KB without it count the static bytes too: a kernel with 16
+// KB of static arrays failed to launch with a 35 KB shadow) and set back after it, so that the
+// program's own launches meet the limit they meet without Warpscope. `kernel`: the kernel's
+// address, as the runtime's calls take it.
+template <typename Kernel, typename Launch>
+cudaError_t LaunchWithSharedShadow(Kernel kernel, std::size_t dynamic, const dev::RecorderState& st,
+                                   Launch&& launch) {
+  if (st.hazard_shared_bytes == 0) return launch(dynamic);
+  cudaFuncAttributes a{};
+  cudaError_t e = cudaFuncGetAttributes(&a, kernel);
+  if (e != cudaSuccess) return e;
+  const std::size_t total = dynamic + st.hazard_shared_bytes;
+  e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                           static_cast<int>(total));
+  if (e != cudaSuccess) return e;
+  e = launch(total);
+  const cudaError_t back = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                a.maxDynamicSharedSizeBytes);
+  return e != cudaSuccess ? e : back;
+}
+
+}  // namespace ws
