@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <future>
+#include <utility>
 
 #include "program_job.h"
 #include "warpscope/trace/device_preset.h"
@@ -214,19 +215,17 @@ namespace {
 
 // The compile and link commands: the host compiler for the emulator, nvcc for a GPU.
 bool Commands(ProgramJob& job) {
-  if (job.gpu && !job.rewritten.wmma_at.empty()) {
-    return CompileFailure(job, job.rewritten.wmma_at +
-                                   ": Tensor cores (wmma) are not supported (yet) on the GPU "
-                                   "backend: a fragment's loads and stores run inside the "
-                                   "toolkit's <mma.h>, where the recording does not see them. "
-                                   "Run it on the emulator (--backend emu)");
-  }
-  if (job.gpu && !job.rewritten.async_at.empty()) {
-    return CompileFailure(job, job.rewritten.async_at +
-                                   ": Asynchronous copies (cuda_pipeline.h, cuda::pipeline, "
-                                   "cuda::barrier) are not supported (yet) on the GPU backend: "
-                                   "the toolkit's copies take no site to record. Run it on the "
-                                   "emulator (--backend emu)");
+  // What the GPU backend cannot record yet: the first call's line, what it is and why.
+  const std::pair<const std::string*, const char*> not_on_gpu[] = {
+      {&job.rewritten.wmma_at,
+       "Tensor cores (wmma) are not supported (yet) on the GPU backend: a fragment's loads and "
+       "stores run inside the toolkit's <mma.h>, where the recording does not see them"},
+      {&job.rewritten.async_at,
+       "Asynchronous copies (cuda_pipeline.h, cuda::pipeline, cuda::barrier) are not supported "
+       "(yet) on the GPU backend: the toolkit's copies take no site to record"}};
+  for (const auto& [at, why] : not_on_gpu) {
+    if (job.gpu && !at->empty())
+      return CompileFailure(job, *at + ": " + why + ". Run it on the emulator (--backend emu)");
   }
   if (job.gpu) {
 #if defined(WS_PROGRAM_NVCC)
