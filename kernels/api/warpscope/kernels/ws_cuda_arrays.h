@@ -16,15 +16,18 @@ namespace detail {
 
 // In a .cu file nvcc compiles these helpers twice; kernels only ever run in the device pass, so
 // nvcc's host pass gets no-ops (it must still compile them).
-// `where`: the element (the emulator reads the value a load sees and a store leaves there).
-WS_HD inline void Record(std::uint64_t key, std::uint32_t offset, const void* where = nullptr) {
+// `where`: the element (the emulator reads the value a load sees and a store leaves there);
+// `file`: the site's file literal (Index::file), which a GPU notes where the host meets the site.
+WS_HD inline void Record(std::uint64_t key, std::uint32_t offset, const void* where = nullptr,
+                         const char* file = nullptr) {
 #if defined(__CUDA_ARCH__)
   (void)where;
-  dev::RecordAccess(key, offset);
+  dev::RecordSiteAccess(key, offset, file);
 #elif !WS_DEVICE_CODE
+  (void)file;
   emu::RecordAccess(key, offset, where);
 #else
-  (void)key, (void)offset, (void)where;
+  (void)key, (void)offset, (void)where, (void)file;
 #endif
 }
 
@@ -69,15 +72,16 @@ class GlobalRef {
   using Value = std::remove_const_t<T>;
   static_assert(sizeof(Value) <= 16,
                 "a thread accesses at most 16 bytes at once (float4, double2)");
-  WS_HD GlobalRef(T* p, std::uint32_t offset, std::uint32_t place, std::uint32_t buffer)
-      : p_(p), offset_(offset), place_(place), buffer_(buffer) {}
+  WS_HD GlobalRef(T* p, std::uint32_t offset, std::uint32_t place, std::uint32_t buffer,
+                  const char* file = nullptr)
+      : p_(p), offset_(offset), place_(place), buffer_(buffer), file_(file) {}
 
   WS_HD operator Value() const {  // NOLINT: implicit, so a[i] reads like a value
-    detail::Record(Key(kKeyLoad), offset_, p_);
+    detail::Record(Key(kKeyLoad), offset_, p_, file_);
     return *p_;
   }
   WS_HD GlobalRef& operator=(Value v) {
-    detail::Record(Key(kKeyStore), offset_, p_);
+    detail::Record(Key(kKeyStore), offset_, p_, file_);
     *p_ = v;
     return *this;
   }
@@ -86,7 +90,9 @@ class GlobalRef {
   WS_HD GlobalRef& operator+=(Value v) { return *this = static_cast<Value>(*this) + v; }
   WS_HD GlobalRef& operator-=(Value v) { return *this = static_cast<Value>(*this) - v; }
   WS_HD GlobalRef& operator*=(Value v) { return *this = static_cast<Value>(*this) * v; }
-  WS_HD GlobalAddr<T> operator&() const { return GlobalAddr<T>(p_, offset_, place_, buffer_); }
+  WS_HD GlobalAddr<T> operator&() const {
+    return GlobalAddr<T>(p_, offset_, place_, buffer_, file_);
+  }
 
   WS_HD std::uint64_t Key(std::uint32_t op) const {
     return MakeSiteKey(place_, kKeyGlobal, op, sizeof(Value), buffer_);
@@ -95,22 +101,26 @@ class GlobalRef {
  private:
   T* p_;
   std::uint32_t offset_, place_, buffer_;
+  const char* file_;
 };
 
 // &a[i]: the address an atomic works on.
 template <typename T>
 class GlobalAddr {
  public:
-  WS_HD GlobalAddr(T* p, std::uint32_t offset, std::uint32_t place, std::uint32_t buffer)
-      : p_(p), offset_(offset), place_(place), buffer_(buffer) {}
+  WS_HD GlobalAddr(T* p, std::uint32_t offset, std::uint32_t place, std::uint32_t buffer,
+                   const char* file = nullptr)
+      : p_(p), offset_(offset), place_(place), buffer_(buffer), file_(file) {}
   WS_HD T* get() const { return p_; }
   WS_HD void RecordAtomic() const {
-    detail::Record(MakeSiteKey(place_, kKeyGlobal, kKeyAtomic, sizeof(T), buffer_), offset_, p_);
+    detail::Record(MakeSiteKey(place_, kKeyGlobal, kKeyAtomic, sizeof(T), buffer_), offset_, p_,
+                   file_);
   }
 
  private:
   T* p_;
   std::uint32_t offset_, place_, buffer_;
+  const char* file_;
 };
 
 // A kernel's array parameter: a buffer that the backend allocated (cudaMalloc or host memory).
@@ -128,7 +138,7 @@ class Global {
   WS_HD GlobalRef<T> operator[](Index i) const {
     detail::Check(i.value, count_, i.place, "global array");
     return GlobalRef<T>(data_ + i.value, static_cast<std::uint32_t>(i.value * sizeof(T)), i.place,
-                        buffer_);
+                        buffer_, i.file);
   }
   WS_HD T* data() const { return data_; }
   WS_HD unsigned long long size() const { return count_; }
@@ -176,10 +186,10 @@ template <typename T, std::uint32_t kSpace>
 class ReadOnlyRef {
  public:
   WS_HD ReadOnlyRef(const T* p, std::uint32_t offset, std::uint32_t place, std::uint32_t buffer,
-                    long long bank = -1)
-      : p_(p), offset_(offset), place_(place), buffer_(buffer), bank_(bank) {}
+                    long long bank = -1, const char* file = nullptr)
+      : p_(p), offset_(offset), place_(place), buffer_(buffer), bank_(bank), file_(file) {}
   WS_HD operator T() const {  // NOLINT: implicit, so c[i] reads like a value
-    detail::Record(MakeSiteKey(place_, kSpace, kKeyLoad, sizeof(T), buffer_), offset_, p_);
+    detail::Record(MakeSiteKey(place_, kSpace, kKeyLoad, sizeof(T), buffer_), offset_, p_, file_);
 #if defined(__CUDA_ARCH__)
     // Indexing the __constant__ symbol itself, so that the load is ld.const (LDC).
     if (bank_ >= 0) return *reinterpret_cast<const T*>(ws_constant_bank + bank_);
@@ -191,6 +201,7 @@ class ReadOnlyRef {
   const T* p_;
   std::uint32_t offset_, place_, buffer_;
   long long bank_;
+  const char* file_;
 };
 
 // A read-only kernel parameter that lessons treat as __constant__ data: every access is recorded
@@ -207,7 +218,7 @@ class Constant {
     detail::Check(i.value, count_, i.place, "constant array");
     const auto offset = static_cast<std::uint32_t>(i.value * sizeof(T));
     return ReadOnlyRef<T, kKeyConstant>(data_ + i.value, offset, i.place, buffer_,
-                                        bank_ < 0 ? -1 : bank_ + offset);
+                                        bank_ < 0 ? -1 : bank_ + offset, i.file);
   }
   // Where the CUDA runner put the array in ws_constant_bank (bytes; -1: not there).
   WS_HD void set_bank(long long offset) { bank_ = offset; }
@@ -242,7 +253,7 @@ struct ConstantArray {
     std::uint32_t id = buffer;
     const T* values = static_cast<const T*>(detail::ConstantData(this, data, &id, i.place));
     return ReadOnlyRef<T, kKeyConstant>(values + i.value, offset, i.place, id,
-                                        bank < 0 ? -1 : bank + offset);
+                                        bank < 0 ? -1 : bank + offset, i.file);
   }
 };
 
@@ -297,10 +308,10 @@ class Texture2D {
     detail::Check(i, count_, place, "texture");
     return i;
   }
-  WS_HD T Fetch(int x, int y, std::uint32_t place) const {
+  WS_HD T Fetch(int x, int y, std::uint32_t place, const char* file = nullptr) const {
     const long long i = Clamp(&x, &y, place);
     detail::Record(MakeSiteKey(place, kKeyTexture, kKeyLoad, sizeof(T), buffer_),
-                   static_cast<std::uint32_t>(layout_.Index(x, y) * sizeof(T)), data_ + i);
+                   static_cast<std::uint32_t>(layout_.Index(x, y) * sizeof(T)), data_ + i, file);
 #if defined(__CUDA_ARCH__)
     if (texture_ != 0) return ::tex2D<T>(texture_, x + 0.5f, y + 0.5f);
 #endif
@@ -319,17 +330,18 @@ class Texture2D {
 struct TexCoord {
   float value;
   std::uint32_t place;
+  const char* file;
   template <typename I>
   WS_HD TexCoord(I i, std::uint32_t line = __builtin_LINE(),  // NOLINT: implicit on purpose
-                 const char* file = __builtin_FILE())
-      : value(static_cast<float>(i)), place(Index(0, line, file).place) {}
+                 const char* source = __builtin_FILE())
+      : value(static_cast<float>(i)), place(Index(0, line, source).place), file(source) {}
 };
 
 // tex2D<T>(t, x, y) as CUDA's on a texture object of unnormalized coordinates and point
 // sampling: texel (floor(x), floor(y)).
 template <typename T>
 WS_HD T tex2D(const Texture2D<T>& t, TexCoord x, float y) {
-  return t.Fetch(static_cast<int>(floorf(x.value)), static_cast<int>(floorf(y)), x.place);
+  return t.Fetch(static_cast<int>(floorf(x.value)), static_cast<int>(floorf(y)), x.place, x.file);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -340,14 +352,17 @@ class SharedRef {
   static_assert(sizeof(T) <= 16, "a thread accesses at most 16 bytes at once (float4, double2)");
 
  public:
-  WS_HD SharedRef(T* p, std::uint32_t offset, std::uint32_t place, std::uint32_t array)
-      : p_(p), offset_(offset), place_(place), array_(array) {}
+  WS_HD SharedRef(T* p, std::uint32_t offset, std::uint32_t place, std::uint32_t array,
+                  const char* file = nullptr)
+      : p_(p), offset_(offset), place_(place), array_(array), file_(file) {}
   WS_HD operator T() const {  // NOLINT: implicit, so tile[y][x] reads like a value
-    detail::Record(MakeSiteKey(place_, kKeyShared, kKeyLoad, sizeof(T), array_), offset_, p_);
+    detail::Record(MakeSiteKey(place_, kKeyShared, kKeyLoad, sizeof(T), array_), offset_, p_,
+                   file_);
     return *p_;
   }
   WS_HD SharedRef& operator=(T v) {
-    detail::Record(MakeSiteKey(place_, kKeyShared, kKeyStore, sizeof(T), array_), offset_, p_);
+    detail::Record(MakeSiteKey(place_, kKeyShared, kKeyStore, sizeof(T), array_), offset_, p_,
+                   file_);
     *p_ = v;
     return *this;
   }
@@ -359,6 +374,7 @@ class SharedRef {
  private:
   T* p_;
   std::uint32_t offset_, place_, array_;
+  const char* file_;
 };
 
 // A __shared__ array of D0 elements, or D0 rows of D1. Trivially constructible, as CUDA
@@ -374,7 +390,7 @@ class SharedArray {
     WS_HD SharedRef<T> operator[](Index col) const {
       detail::Check(col.value, static_cast<unsigned long long>(D1), col.place,
                     "shared array column");
-      return a_->Element(&a_->data_[row_][col.value], col.place);
+      return a_->Element(&a_->data_[row_][col.value], col.place, col.file);
     }
 
    private:
@@ -388,14 +404,14 @@ class SharedArray {
     if constexpr (D1 > 0) {
       return Row(this, i.value);
     } else {
-      return Element(&data_[i.value][0], i.place);
+      return Element(&data_[i.value][0], i.place, i.file);
     }
   }
 
   static constexpr std::uint32_t kBytes = sizeof(T) * D0 * kCols;
 
  private:
-  WS_HD SharedRef<T> Element(T* p, std::uint32_t place) {
+  WS_HD SharedRef<T> Element(T* p, std::uint32_t place, const char* file) {
     const std::uint32_t byte = static_cast<std::uint32_t>(reinterpret_cast<char*>(p) -
                                                           reinterpret_cast<char*>(&data_[0][0]));
 #if defined(__CUDA_ARCH__)
@@ -405,7 +421,7 @@ class SharedArray {
 #else
     const std::uint32_t base = emu::SharedArrayBase(kBytes, &emu_tag_, &emu_base_, &data_[0][0]);
 #endif
-    return SharedRef<T>(p, base + byte, place, base / 4);
+    return SharedRef<T>(p, base + byte, place, base / 4, file);
   }
 
   T data_[D0][kCols];
@@ -428,13 +444,13 @@ class DynamicShared {
     T* base = reinterpret_cast<T*>(ws_dynamic_shared);
     const auto offset = static_cast<std::uint32_t>(__cvta_generic_to_shared(base + i.value));
     const auto start = static_cast<std::uint32_t>(__cvta_generic_to_shared(base));
-    return SharedRef<T>(base + i.value, offset, i.place, start / 4);
+    return SharedRef<T>(base + i.value, offset, i.place, start / 4, i.file);
 #elif !WS_DEVICE_CODE
     std::uint32_t bytes = 0, start = 0;
     T* base = reinterpret_cast<T*>(emu::DynamicSharedMemory(&bytes, &start));
     detail::Check(i.value, bytes / sizeof(T), i.place, "dynamic shared array");
     return SharedRef<T>(base + i.value, start + static_cast<std::uint32_t>(i.value * sizeof(T)),
-                        i.place, start / 4);
+                        i.place, start / 4, i.file);
 #else
     return SharedRef<T>(nullptr, 0, i.place, 0);
 #endif

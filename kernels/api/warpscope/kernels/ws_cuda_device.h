@@ -23,6 +23,7 @@ extern __shared__ __align__(16) unsigned char ws_dynamic_shared[];
 
 namespace ws::dev {
 __device__ __forceinline__ void RecordAccess(std::uint64_t, std::uint32_t) {}
+__device__ __forceinline__ void RecordSiteAccess(std::uint64_t, std::uint32_t, const char*) {}
 __device__ inline void NoteFile(std::uint32_t, const char*) {}
 }  // namespace ws::dev
 
@@ -74,11 +75,10 @@ __device__ __forceinline__ unsigned int LinearThread() {
 namespace ws::dev {
 
 // Which file literal a device file tag stands for, so that the runner can name the sites' files.
-// Written once: every access reads the word (one L1-cached load for the warp) and stores only
-// when it differs; storing every time made every warp of the grid store to one address (3.4x
-// slower on a 2^24-float copy).
-// Not on a hazard pass: the recording pass after it runs the same accesses (a load and a compare
-// an access fewer there).
+// Called by a leader where the host will meet the site (an event written or counted, a shape new
+// to the tally), not at every access. Written once: it reads the word and stores only when it
+// differs; storing every time made every warp of the grid store to one address (3.4x slower on a
+// 2^24-float copy). Not on a hazard pass: the recording pass after it runs the same accesses.
 __device__ inline void NoteFile(std::uint32_t tag, const char* file) {
   const RecorderState& r = ws_recorder_state;
   if ((r.mode == kCount || r.mode == kRecord) && r.files[tag] != file) r.files[tag] = file;
@@ -216,24 +216,20 @@ __device__ __forceinline__ unsigned* ReserveForGroup(const RecorderState& r, uns
 
 namespace ws::dev {
 
-// One group's event (RecordAccess): `group` the lanes that run this access together, `leader` its
-// lowest lane and `second` its next (the leader where it is alone); `active` every lane running
-// this code now. Inlined twice: for a whole warp with constant masks, and for any group.
-__device__ __forceinline__ void RecordGroup(const RecorderState& r, std::uint64_t key,
-                                            std::uint32_t offset, std::uint64_t instance,
-                                            unsigned active, unsigned group, int leader,
-                                            int second) {
+// One group's event, the lanes' shape known (RecordGroup): `group` the lanes that
+// run this access together, `leader` its lowest lane, `rank` this lane's place among them,
+// `affine` whether their offsets are first + rank x step; `active` every lane running this code
+// now. The leader notes the site's file first (the counting pass writes nothing, and the host
+// meets the site in this event or in a shape the tally took).
+__device__ __forceinline__ void WriteEvent(const RecorderState& r, std::uint64_t key,
+                                           std::uint32_t offset, std::uint64_t instance,
+                                           unsigned active, unsigned group, int leader,
+                                           unsigned lane, unsigned rank, bool affine,
+                                           unsigned first_offset, unsigned step, const char* file) {
   const bool instanced = (instance >> 32) != 0;
-  const unsigned lane = LaneId();
-  const unsigned first_offset = __shfl_sync(group, offset, leader);
-  const unsigned step = __shfl_sync(group, offset, second) - first_offset;
-  const unsigned rank = __popc(group & ((1u << lane) - 1u));
-  const bool affine = __all_sync(group, offset == first_offset + rank * step) != 0;
   const unsigned payload = kEventHeaderWords + (instanced ? 1u : 0u);
-  if (r.tally_keys != nullptr &&
-      Tally(r, key, group, lane, leader, offset, affine, first_offset, step) != ~0u)
-    return;
   const unsigned words = payload + (affine ? 2u : __popc(group));
+  if (file != nullptr && static_cast<int>(lane) == leader) NoteFile(KeyFile(key), file);
   unsigned* w = ReserveForGroup(r, active, group, static_cast<int>(lane) == leader, words);
   if (w == nullptr) return;
   if (static_cast<int>(lane) == leader) {
@@ -251,46 +247,71 @@ __device__ __forceinline__ void RecordGroup(const RecorderState& r, std::uint64_
   if (!affine) w[payload + rank] = offset;
 }
 
+// One group's request (RecordAccess): `group` the lanes that run this access together, `leader`
+// its lowest lane and `second` its next (the leader where it is alone); `active` every lane
+// running this code now. Counted by the tally where it takes it, else written as an event.
+__device__ __forceinline__ void RecordGroup(const RecorderState& r, std::uint64_t key,
+                                            std::uint32_t offset, std::uint64_t instance,
+                                            unsigned active, unsigned group, int leader, int second,
+                                            const char* file) {
+  const unsigned lane = LaneId();
+  const unsigned first_offset = __shfl_sync(group, offset, leader);
+  const unsigned step = __shfl_sync(group, offset, second) - first_offset;
+  const unsigned rank = __popc(group & ((1u << lane) - 1u));
+  const bool affine = __all_sync(group, offset == first_offset + rank * step) != 0;
+  if (r.tally_keys != nullptr &&
+      Tally(r, key, group, lane, leader, offset, affine, first_offset, step, file) != ~0u)
+    return;
+  WriteEvent(r, key, offset, instance, active, group, leader, lane, rank, affine, first_offset,
+             step, file);
+}
+
+// A whole warp's request at one site (every lane running, one key and instance), counted here
+// where the tally takes it at once: an affine request, in a block not kept, whose shape is at its
+// first slot (TallyWholeAffine), in about 40 warp instructions with constant masks (a request
+// took about 125 through RecordGroup and Tally: Nsight Compute on transpose 4096²'s recording
+// pass, H200). Returns false for anything else, which the general road records (one copy of its
+// code in the kernel: a second one here took transpose 4096²'s recorded kernels from 48
+// registers to 52, and the matmul's from 56 to 76).
+__device__ __forceinline__ bool CountedWhole(const RecorderState& r, std::uint64_t key,
+                                             std::uint32_t offset) {
+  if (r.tally_keys == nullptr) return false;
+  const unsigned lane = LaneId();
+  const unsigned first_offset = __shfl_sync(~0u, offset, 0);
+  const unsigned step = __shfl_sync(~0u, offset, 1) - first_offset;
+  if (__all_sync(~0u, offset == first_offset + lane * step) == 0) return false;
+  return TallyWholeAffine(r, key, lane, first_offset, step);
+}
+
 // One event per group of lanes that run this access together with the same site key (and the
 // same dynamic instance: `instance`, where bit 32 is set, is a program's instance key in its low
 // 32 bits, written after the header). The leader (lowest lane) reserves the group's words and
 // writes the header; in a general event each lane writes its own offset.
 // Most requests are a whole warp's at one site: unless WS_NO_WHOLE_WARP_ROAD (below) they take a
-// road of their own, where the group is every lane by construction and each shuffle, vote and
-// reduction has a constant full mask.
+// road of their own (CountedWhole), where the group is every lane by construction and each
+// shuffle and vote has a constant full mask; what it does not count goes the general road.
 // With the group's mask only known at run time, ptxas compiled every shuffle to a
 // WARPSYNC.COLLECTIVE before the SHFL (Nsight Compute on transpose 4096²'s recorded build, H200:
 // 10 % of the recording pass's stall samples).
 // The road was measured on an H200 before it was taken (bench/gpu_tally_micro.sh, a 2^24-float
 // copy's two sites recorded): 0.381 ms with it against 0.414 without, and 0.316 against 0.352
 // with registers capped at 32. WS_NO_WHOLE_WARP_ROAD builds without it, to measure again.
+// `file`: the site's file literal where the caller has it (a lesson's Index), noted only where
+// the host will meet the site (WriteEvent, a shape new to the tally): noting it at every access
+// was a load and a compare there, and its wait 5 % of transpose 4096²'s recording-pass stalls.
 #if defined(WS_NO_WHOLE_WARP_ROAD)
 inline constexpr bool kWholeWarpRoad = false;
 #else
 inline constexpr bool kWholeWarpRoad = true;
 #endif
 
-template <bool kInstanced>
-__device__ __forceinline__ void RecordAccessAs(std::uint64_t key, std::uint32_t offset,
-                                               std::uint64_t instance) {
+// The general road: any group of lanes, and what the whole warp's count did not take. Inlined:
+// out of line (its own registers counting in the kernel's) it took the recorded copy from 48
+// registers to 45 and no further, ptxas -v, nvcc 13, sm_90.
+__device__ __forceinline__ void RecordGeneral(std::uint64_t key, std::uint32_t offset,
+                                              std::uint64_t instance, const char* file) {
   const RecorderState& r = ws_recorder_state;
-  if (r.mode == kOff) return;
-  if (r.mode == kHazards) {
-    if (!HazardSkips(r, key)) HazardAccess(r, key, offset);
-    return;
-  }
   const unsigned active = __activemask();
-  if (kWholeWarpRoad && active == ~0u) {
-    // A program's instance as a whole (bit 32 says whether it has one), so that lanes that
-    // disagree on having one go the general road together.
-    int same_key = 0, same_instance = 1;
-    (void)__match_all_sync(~0u, key, &same_key);
-    if (kInstanced) (void)__match_all_sync(~0u, instance, &same_instance);
-    if (same_key != 0 && same_instance != 0) {
-      RecordGroup(r, key, offset, instance, ~0u, ~0u, 0, 1);
-      return;
-    }
-  }
   const bool instanced = (instance >> 32) != 0;
   const unsigned group =
       __match_any_sync(active, key) &
@@ -298,14 +319,39 @@ __device__ __forceinline__ void RecordAccessAs(std::uint64_t key, std::uint32_t 
   const int leader = __ffs(group) - 1;
   const unsigned rest = group & (group - 1);  // the group without its leader
   const int second = rest != 0 ? __ffs(rest) - 1 : leader;
-  RecordGroup(r, key, offset, instance, active, group, leader, second);
+  RecordGroup(r, key, offset, instance, active, group, leader, second, file);
+}
+
+template <bool kInstanced>
+__device__ __forceinline__ void RecordAccessAs(std::uint64_t key, std::uint32_t offset,
+                                               std::uint64_t instance, const char* file) {
+  const RecorderState& r = ws_recorder_state;
+  if (r.mode == kOff) return;
+  if (r.mode == kHazards) {
+    if (!HazardSkips(r, key)) HazardAccess(r, key, offset);
+    return;
+  }
+  if (kWholeWarpRoad && __activemask() == ~0u) {
+    // A program's instance as a whole (bit 32 says whether it has one), so that lanes that
+    // disagree on having one go the general road together.
+    int same_key = 0, same_instance = 1;
+    (void)__match_all_sync(~0u, key, &same_key);
+    if (kInstanced) (void)__match_all_sync(~0u, instance, &same_instance);
+    if (same_key != 0 && same_instance != 0 && CountedWhole(r, key, offset)) return;
+  }
+  RecordGeneral(key, offset, instance, file);
 }
 __device__ __forceinline__ void RecordAccess(std::uint64_t key, std::uint32_t offset) {
-  RecordAccessAs<false>(key, offset, 0);
+  RecordAccessAs<false>(key, offset, 0, nullptr);
 }
 __device__ __forceinline__ void RecordAccess(std::uint64_t key, std::uint32_t offset,
                                              std::uint64_t instance) {
-  RecordAccessAs<true>(key, offset, instance);
+  RecordAccessAs<true>(key, offset, instance, nullptr);
+}
+// A lesson's access (ws_cuda_arrays.h): its file literal beside the key.
+__device__ __forceinline__ void RecordSiteAccess(std::uint64_t key, std::uint32_t offset,
+                                                 const char* file) {
+  RecordAccessAs<false>(key, offset, 0, file);
 }
 
 // After a barrier: the lanes that passed it together with the same times write one barrier
@@ -315,7 +361,8 @@ __device__ __forceinline__ void RecordAccess(std::uint64_t key, std::uint32_t of
 __device__ __forceinline__ void RecordBarrierPassed(std::uint32_t place, std::uint64_t arrival,
                                                     std::uint64_t departure,
                                                     std::uint32_t wait_cycles,
-                                                    std::uint32_t tile_warps = 0) {
+                                                    std::uint32_t tile_warps = 0,
+                                                    const char* file = nullptr) {
   const RecorderState& r = ws_recorder_state;
   // One event for the lanes that left the barrier together, with the leader's times: grouping
   // them by their time stamps split a warp into as many groups as the stamps differed, and a
@@ -326,6 +373,7 @@ __device__ __forceinline__ void RecordBarrierPassed(std::uint32_t place, std::ui
   const std::uint32_t sm = SmId();
   const unsigned group = active;
   const bool leader = static_cast<int>(LaneId()) == __ffs(group) - 1;
+  if (leader && file != nullptr) NoteFile(PlaceFile(place), file);
   unsigned* w = ReserveForGroup(r, active, group, leader, kBarrierEventWords);
   __syncwarp(active);
   if (!leader || w == nullptr) return;
@@ -344,13 +392,15 @@ __device__ __forceinline__ void RecordBarrierPassed(std::uint32_t place, std::ui
 // every lane of `mask` (a __syncwarp(mask): its lanes need not run on together after it, and a
 // meeting split by them would no longer order their accesses in the hazard search).
 __device__ __forceinline__ void RecordWarpOp(std::uint32_t kind, std::uint32_t place, unsigned mask,
-                                             unsigned source, bool whole = false) {
+                                             unsigned source, bool whole = false,
+                                             const char* file = nullptr) {
   const RecorderState& r = ws_recorder_state;
   if (r.mode == kOff || r.mode == kHazards) return;
   const unsigned group = whole ? mask : __activemask() & mask;
   const unsigned lane = LaneId();
   if ((group >> lane & 1u) == 0) return;  // a lane the intrinsic's mask leaves out
   const bool leader = static_cast<int>(lane) == __ffs(group) - 1;
+  if (leader && file != nullptr) NoteFile(PlaceFile(place), file);
   unsigned* w = ReserveForGroup(r, group, group, leader, kWarpOpEventWords);
   if (w == nullptr) return;
   if (leader) {
@@ -372,9 +422,8 @@ __device__ __forceinline__ T Shuffle(std::uint32_t kind, const char* file, unsig
           : kind == 1 ? (__shfl_up_sync)(mask, var, static_cast<unsigned>(arg), width)
           : kind == 2 ? (__shfl_down_sync)(mask, var, static_cast<unsigned>(arg), width)
                       : (__shfl_xor_sync)(mask, var, arg, width);
-  const std::uint32_t tag = RecorderFileTag(file);
-  NoteFile(tag, file);
-  RecordWarpOp(kind, MakePlace(tag, line), mask, ShuffleSourceLane(kind, LaneId(), arg, width));
+  RecordWarpOp(kind, MakePlace(RecorderFileTag(file), line), mask,
+               ShuffleSourceLane(kind, LaneId(), arg, width), false, file);
   return out;
 }
 
@@ -383,9 +432,7 @@ __device__ __forceinline__ unsigned Vote(std::uint32_t kind, const char* file, u
   const unsigned out = kind == 4   ? (__ballot_sync)(mask, pred)
                        : kind == 5 ? static_cast<unsigned>((__any_sync)(mask, pred))
                                    : static_cast<unsigned>((__all_sync)(mask, pred));
-  const std::uint32_t tag = RecorderFileTag(file);
-  NoteFile(tag, file);
-  RecordWarpOp(kind, MakePlace(tag, line), mask, LaneId());
+  RecordWarpOp(kind, MakePlace(RecorderFileTag(file), line), mask, LaneId(), false, file);
   return out;
 }
 
@@ -396,7 +443,7 @@ __device__ __forceinline__ unsigned Vote(std::uint32_t kind, const char* file, u
 // reads gave departure == arrival on an H100), so the read depends on the barrier's result.
 template <typename Pass>
 __device__ __forceinline__ void TimedBarrier(std::uint32_t place, std::uint32_t tile_warps,
-                                             Pass pass) {
+                                             Pass pass, const char* file = nullptr) {
   const std::uint64_t arrival = GlobalTimer();
   const long long arrival_clock = clock64();
   const std::uint32_t arrived = pass();
@@ -407,10 +454,12 @@ __device__ __forceinline__ void TimedBarrier(std::uint32_t place, std::uint32_t 
     departure_clock = clock64();
   }
   RecordBarrierPassed(place, arrival, departure,
-                      static_cast<std::uint32_t>(departure_clock - arrival_clock), tile_warps);
+                      static_cast<std::uint32_t>(departure_clock - arrival_clock), tile_warps,
+                      file);
 }
 
-__device__ __forceinline__ void SyncThreads(std::uint32_t place) {
+// `file`: the literal the place's tag stands for, noted by the barrier event's leader.
+__device__ __forceinline__ void SyncThreads(std::uint32_t place, const char* file = nullptr) {
   if (ws_recorder_state.mode == kOff) {
     (__syncthreads)();
     return;
@@ -421,7 +470,8 @@ __device__ __forceinline__ void SyncThreads(std::uint32_t place) {
     return;
   }
   // __syncthreads_count is the same block-wide barrier and returns the block's thread count.
-  TimedBarrier(place, 0, [] { return static_cast<std::uint32_t>(__syncthreads_count(1)); });
+  TimedBarrier(
+      place, 0, [] { return static_cast<std::uint32_t>(__syncthreads_count(1)); }, file);
 }
 
 // A multi-warp tile's sync (cooperative groups' thread_block_tile<64..1024>): the tile's
@@ -448,9 +498,8 @@ __device__ __forceinline__ void TileSync(std::uint32_t threads, std::uint32_t pl
 
 }  // namespace ws::dev
 
-#define __syncthreads()                                            \
-  (::ws::dev::NoteFile(::ws::RecorderFileTag(__FILE__), __FILE__), \
-   ::ws::dev::SyncThreads(::ws::MakePlace(::ws::RecorderFileTag(__FILE__), __LINE__)))
+#define __syncthreads() \
+  ::ws::dev::SyncThreads(::ws::MakePlace(::ws::RecorderFileTag(__FILE__), __LINE__), __FILE__)
    // Lesson kernels' shuffles and votes record their meetings (WarpOpKind numbers).
 #define __shfl_sync(...) ::ws::dev::Shuffle(0, __FILE__, __LINE__, __VA_ARGS__)
 #define __shfl_up_sync(...) ::ws::dev::Shuffle(1, __FILE__, __LINE__, __VA_ARGS__)

@@ -26,36 +26,78 @@ __device__ __forceinline__ unsigned long long ShapeKey(unsigned long long lanes,
                                                        unsigned group) {
   return Mix64(lanes ^ Mix64(key) ^ static_cast<unsigned long long>(group) << 17) | 1ull;
 }
-// The site key's hash for an affine shape's: one multiply between two xor-shifts, each step a
-// bijection (Mix64's two multiplies took about 15 instructions a request where the key is known
-// only at run time, as a lesson's buffer number makes it; a constant key folds at compile time).
-__device__ __forceinline__ unsigned long long SiteHash(std::uint64_t key) {
-  key ^= key >> 32;
-  key *= 0xd6e8feb86659fd93ull;
-  return key ^ (key >> 32);
-}
 // An affine request, the most: its step, its first offset's place in 256 bytes and its lane count
 // (46 bits; the lanes of a group the tally takes are the warp's first n) in one word, times an
-// odd constant, beside the site key's hash. Three mixings ran here before (a quarter of the 130
-// warp instructions a request took on a 2^24-float copy); a 64-bit multiply is three. For one site
-// two shapes never share a hash: multiplying by an odd number is a bijection, and the low bit's OR
-// would merge two shapes only if their words times the constant differed by 1, which takes words
-// apart by the constant's inverse modulo 2^64 (0xf1de83e19937733d), far more than 2^46. Across
-// sites a collision is a 64-bit coincidence. The table's slot is taken from the high half, where
-// the multiply has mixed every bit of the word.
+// odd constant, xored into the site key, times another odd constant. Three mixings ran here
+// before (a quarter of the 130 warp instructions a request took on a 2^24-float copy). The site
+// key is not hashed apart: its hash was the same at every pass of a loop, and ptxas kept each
+// site's in two registers across the loop (a matmul's recorded kernel went from 56 registers to
+// 80 once the whole warp's count was inlined beside the general road). For one site each step is
+// a bijection, so two shapes share a hash only where the low bit's OR merges them, a 2^-64
+// coincidence for any two; across sites too. The table's slot is taken from the high half, where
+// the last multiply has mixed every bit of the word.
 __device__ __forceinline__ unsigned long long AffineShapeKey(unsigned first, unsigned step,
                                                              std::uint64_t key, unsigned group) {
   const unsigned long long shape = static_cast<unsigned long long>(step) |
                                    static_cast<unsigned long long>(first & 255u) << 32 |
                                    static_cast<unsigned long long>(__popc(group)) << 40;
-  return (SiteHash(key) ^ shape * 0x9e3779b97f4a7c15ull) | 1ull;
+  return ((key ^ shape * 0x9e3779b97f4a7c15ull) * 0xd6e8feb86659fd93ull) | 1ull;
+}
+
+// Whether block `block` (its number modulo 2^32, LinearBlock32) is kept: its events are all
+// written. The kept window's test in 32 bits (the 64-bit block number took 10 instructions a
+// request): past 2^32 blocks the number wraps and a block may be taken for a kept one, whose
+// requests are then written as events, which the host decodes too; only the byte map needs the
+// whole number.
+__device__ __forceinline__ bool KeptBlock(const RecorderState& r, unsigned block) {
+  if (r.keep_block != nullptr) return r.keep_block[LinearBlock()] != 0;
+  const unsigned from_base = block - static_cast<unsigned>(r.kept_base);
+  return from_base < 64u && (r.kept_bits >> from_base & 1u) != 0;
+}
+
+// The leader's count of a request the tally took at `slot`, and its warp's flag. The counter is
+// one of the slot's kTallySpread by the block's number (consecutive blocks run on different SMs
+// at once; by %smid it took a special-register read a request), and the flag is stored, not read
+// first: the warp's own byte (no other warp stores there), and a load before the store kept the
+// lanes waiting for a round trip to L2 (Nsight Compute on transpose 4096²'s recorded build, H200:
+// 8 % of the pass's stalls). The warp's number from the block's in 32 bits: the flags serve grids
+// of up to 2^24 threads (the activity map), and past 2^32 blocks a wrapped number stays in the
+// array.
+__device__ __forceinline__ void CountTallied(const RecorderState& r, unsigned slot,
+                                             unsigned block) {
+  atomicAdd(r.tally_counts + std::size_t{slot} * kTallySpread + (block & (kTallySpread - 1u)),
+            1ull);
+  r.warp_tallied[static_cast<unsigned long long>(block) * r.warps_per_block +
+                 LinearThread() / 32u] = 1;
+}
+
+// The tally's common case, a whole warp's affine request (RecordWhole): counted where its shape
+// is at its first slot, whatever the table's full flag says (Tally's rule: both passes find a
+// shape there). Every lane reads the slot's key (one load for the warp); the vote makes their
+// answer one, so that a lane can never part from the others. Returns whether it was counted;
+// where not (a kept block, a new shape, a shape past its first slot), Tally decides.
+__device__ __forceinline__ bool TallyWholeAffine(const RecorderState& r, std::uint64_t key,
+                                                 unsigned lane, unsigned first, unsigned step) {
+#if __CUDA_ARCH__ >= 800
+  const unsigned block = LinearBlock32();
+  if (KeptBlock(r, block)) return false;
+  const unsigned long long h = AffineShapeKey(first, step, key, ~0u);
+  const unsigned slot = static_cast<unsigned>(h >> 32) & (r.tally_capacity - 1u);
+  if (__all_sync(~0u, r.tally_keys[slot] == h) == 0) return false;
+  if (lane == 0) CountTallied(r, slot, block);
+  return true;
+#else
+  (void)r, (void)key, (void)lane, (void)first, (void)step;
+  return false;
+#endif
 }
 
 // Whether the tally took this request (ws_cuda_record_format.h): `group` is every lane of the
 // warp, in a block not kept. The lanes hash its shape together (an affine request by its step and
 // its first offset's place in 256 bytes; any other by each lane's offset less the lowest, and the
 // lowest's place), they find the shape in the table or the leader adds it, the leader counts it
-// there, and a new shape's lanes write their offsets. A request it does not take (no slot within
+// there, and a new shape's lanes write their offsets (its leader notes the site's `file`, where
+// given). A request it does not take (no slot within
 // kTallyProbes; the table is then marked full and later requests read only their first slot) is
 // written as an event. The passes agree on what the counting pass counted as tallied: it adds
 // shapes (its counts are cleared after it), and the planned pass after it (tally_frozen) only
@@ -67,7 +109,7 @@ __device__ __forceinline__ unsigned long long AffineShapeKey(unsigned first, uns
 // ~0u where it did not take the request.
 __device__ __forceinline__ unsigned Tally(const RecorderState& r, std::uint64_t key, unsigned group,
                                           unsigned lane, int leader, unsigned offset, bool affine,
-                                          unsigned first, unsigned step) {
+                                          unsigned first, unsigned step, const char* file) {
 #if __CUDA_ARCH__ >= 800
   // Only every lane of the warp (or of a block's last, partial warp). A group of 32 lanes is
   // that: the whole warp's road passes ~0u, a constant, and the test compiles away.
@@ -75,15 +117,8 @@ __device__ __forceinline__ unsigned Tally(const RecorderState& r, std::uint64_t 
     const unsigned in_warp = r.threads_per_block - LinearThread() / 32u * 32u;
     if (group != (in_warp >= 32u ? ~0u : (1u << in_warp) - 1u)) return ~0u;
   }
-  // The kept window's test in 32 bits (the 64-bit block number took 10 instructions a request):
-  // past 2^32 blocks the number wraps and a block may be taken for a kept one, whose requests are
-  // then written as events, which the host decodes too; only the byte map needs the whole number.
-  if (r.keep_block != nullptr) {
-    if (r.keep_block[LinearBlock()] != 0) return ~0u;
-  } else {
-    const unsigned from_base = LinearBlock32() - static_cast<unsigned>(r.kept_base);
-    if (from_base < 64u && (r.kept_bits >> from_base & 1u) != 0) return ~0u;
-  }
+  const unsigned block = LinearBlock32();
+  if (KeptBlock(r, block)) return ~0u;
   const bool frozen = r.tally_frozen != 0;
   unsigned long long h;
   if (affine) {
@@ -142,15 +177,8 @@ __device__ __forceinline__ unsigned Tally(const RecorderState& r, std::uint64_t 
     } else {
       // Counted in the counting pass too (the host clears the counters before the next pass):
       // one test fewer a request.
-      atomicAdd(r.tally_counts + std::size_t{slot} * kTallySpread + (SmId() & (kTallySpread - 1u)),
-                1ull);
-      // Stored, not read first: the warp's own byte (no other warp stores there), and a load
-      // before the store kept the lanes waiting for a round trip to L2 (Nsight Compute on
-      // transpose 4096²'s recorded build, H200: 8 % of the pass's stalls).
-      // The warp's number from the block's in 32 bits: the flags serve grids of up to 2^24
-      // threads (the activity map), and past 2^32 blocks a wrapped number stays in the array.
-      r.warp_tallied[static_cast<unsigned long long>(LinearBlock32()) * r.warps_per_block +
-                     LinearThread() / 32u] = 1;
+      CountTallied(r, slot, block);
+      if (fresh != 0 && file != nullptr) NoteFile(KeyFile(key), file);
     }
   }
   if (slot == ~0u) return ~0u;
@@ -167,7 +195,7 @@ __device__ __forceinline__ unsigned Tally(const RecorderState& r, std::uint64_t 
   return slot;
 #else
   (void)r, (void)key, (void)group, (void)lane, (void)leader, (void)offset, (void)affine,
-      (void)first, (void)step;
+      (void)first, (void)step, (void)file;
   return ~0u;  // no warp reductions before compute 8.0
 #endif
 }

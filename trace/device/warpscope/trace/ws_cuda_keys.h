@@ -123,12 +123,6 @@ WS_HD inline std::uint32_t RecorderFileTag(const char* file) {
 #endif
 }
 
-#if defined(__CUDA_ARCH__)
-namespace dev {
-__device__ inline void NoteFile(std::uint32_t tag, const char* file);  // ws_cuda_device.h
-}  // namespace dev
-#endif
-
 // The lane a shuffle's lane `lane` reads, by CUDA's rules: `kind` 0 __shfl_sync (arg: the source
 // lane within the width segment), 1 __shfl_up_sync and 2 __shfl_down_sync (arg: the delta),
 // 3 __shfl_xor_sync (arg: the lane mask); a source outside the lane's segment of `width` lanes
@@ -156,17 +150,18 @@ WS_HD constexpr std::uint32_t ShuffleSourceLane(std::uint32_t kind, std::uint32_
 // An array index that remembers the place (file and line) where it was written.
 // (FileTag is constexpr, not consteval: GCC and nvcc evaluate a consteval call in a default
 // argument where the function is declared, which would name this header instead of the caller.)
+// `file`: the literal, which a GPU's recorder notes where the host will meet the site (an event
+// written, a shape new to the tally), not at every access (ws_cuda_device.h).
 struct Index {
   long long value;
   std::uint32_t place;
+  const char* file;
   template <typename I>
   WS_HD Index(I i, std::uint32_t line = __builtin_LINE(),  // NOLINT: implicit on purpose
-              const char* file = __builtin_FILE())
-      : value(static_cast<long long>(i)), place(MakePlace(RecorderFileTag(file), line)) {
-#if defined(__CUDA_ARCH__)
-    dev::NoteFile(PlaceFile(place), file);
-#endif
-  }
+              const char* source = __builtin_FILE())
+      : value(static_cast<long long>(i)),
+        place(MakePlace(RecorderFileTag(source), line)),
+        file(source) {}
 };
 
 }  // namespace ws
