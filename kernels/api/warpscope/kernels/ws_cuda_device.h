@@ -272,7 +272,7 @@ __device__ __forceinline__ void RecordGroup(const RecorderState& r, std::uint64_
 // took about 125 through RecordGroup and Tally: Nsight Compute on transpose 4096²'s recording
 // pass, H200). Returns false for anything else, which the general road records (one copy of its
 // code in the kernel: a second one here took transpose 4096²'s recorded kernels from 48
-// registers to 52, and the matmul's from 56 to 76).
+// registers to 52, ptxas -v).
 __device__ __forceinline__ bool CountedWhole(const RecorderState& r, std::uint64_t key,
                                              std::uint32_t offset) {
   if (r.tally_keys == nullptr) return false;
