@@ -2,7 +2,9 @@
 # Builds the headless CLI and tests on a GPU machine that has cmake and nvcc but no Debian
 # development packages (shared by gpu-check.sh and gpu-scheduling.sh). Usage:
 #   scripts/gpu-build.sh OUT_DIR [CUDA_ARCH]
-# WS_CMAKE_ARGS: more cmake arguments; WS_BUILD_TARGETS: only these targets (a short device call;
+# The recorded lessons are capped at 64 registers (kernels/cuda/CMakeLists.txt), passed each
+# time, so that a build folder kept from a capped experiment does not keep its cap.
+# WS_CMAKE_ARGS: more cmake arguments (after the cap, so they may set another); WS_BUILD_TARGETS: only these targets (a short device call;
 # ws_gpu_test_binaries is the GPU tests' binaries as one goal: several goals are built one after
 # another and compiled the lessons' CUDA twice). With .deps/rewriter/warpscope-rewrite (docs/BUILD.md) the
 # build uses that rewriter and the clang 14 libraries in .deps/clangdebs.
@@ -23,7 +25,8 @@ export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH
 # zlib: the carried package's libz.so link is absolute (/lib/...): name the files instead.
 cmake --preset headless -DCMAKE_PREFIX_PATH="$PWD/.deps/root/usr" -DCMAKE_CUDA_ARCHITECTURES="$arch" \
   -DZLIB_INCLUDE_DIR="$PWD/.deps/root/usr/include" \
-  -DZLIB_LIBRARY="$(ls "$PWD"/.deps/root/lib/x86_64-linux-gnu/libz.so.1.* | head -1)" ${WS_CMAKE_ARGS:-} \
+  -DZLIB_LIBRARY="$(ls "$PWD"/.deps/root/lib/x86_64-linux-gnu/libz.so.1.* | head -1)" \
+  -DWARPSCOPE_RECORD_MAXRREGCOUNT=64 ${WS_CMAKE_ARGS:-} \
   > "$out/build.log" 2>&1 && cmake --build --preset headless -j"$(nproc)" ${WS_BUILD_TARGETS:+--target $WS_BUILD_TARGETS} >> "$out/build.log" 2>&1 || {
   tail -40 "$out/build.log"
   exit 1

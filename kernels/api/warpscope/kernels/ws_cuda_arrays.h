@@ -138,7 +138,7 @@ class Global {
   WS_HD GlobalRef<T> operator[](Index i) const {
     detail::Check(i.value, count_, i.place, "global array");
     return GlobalRef<T>(data_ + i.value, static_cast<std::uint32_t>(i.value * sizeof(T)), i.place,
-                        buffer_, i.file);
+                        buffer_, FileOf(i));
   }
   WS_HD T* data() const { return data_; }
   WS_HD unsigned long long size() const { return count_; }
@@ -218,7 +218,7 @@ class Constant {
     detail::Check(i.value, count_, i.place, "constant array");
     const auto offset = static_cast<std::uint32_t>(i.value * sizeof(T));
     return ReadOnlyRef<T, kKeyConstant>(data_ + i.value, offset, i.place, buffer_,
-                                        bank_ < 0 ? -1 : bank_ + offset, i.file);
+                                        bank_ < 0 ? -1 : bank_ + offset, FileOf(i));
   }
   // Where the CUDA runner put the array in ws_constant_bank (bytes; -1: not there).
   WS_HD void set_bank(long long offset) { bank_ = offset; }
@@ -253,7 +253,7 @@ struct ConstantArray {
     std::uint32_t id = buffer;
     const T* values = static_cast<const T*>(detail::ConstantData(this, data, &id, i.place));
     return ReadOnlyRef<T, kKeyConstant>(values + i.value, offset, i.place, id,
-                                        bank < 0 ? -1 : bank + offset, i.file);
+                                        bank < 0 ? -1 : bank + offset, FileOf(i));
   }
 };
 
@@ -330,11 +330,13 @@ class Texture2D {
 struct TexCoord {
   float value;
   std::uint32_t place;
-  const char* file;
+  const char* file;  // the literal where a GPU's recorder wants it (FileOf), else null
   template <typename I>
   WS_HD TexCoord(I i, std::uint32_t line = __builtin_LINE(),  // NOLINT: implicit on purpose
                  const char* source = __builtin_FILE())
-      : value(static_cast<float>(i)), place(Index(0, line, source).place), file(source) {}
+      : value(static_cast<float>(i)),
+        place(Index(0, line, source).place),
+        file(FileOf(Index(0, line, source))) {}
 };
 
 // tex2D<T>(t, x, y) as CUDA's on a texture object of unnormalized coordinates and point
@@ -390,7 +392,7 @@ class SharedArray {
     WS_HD SharedRef<T> operator[](Index col) const {
       detail::Check(col.value, static_cast<unsigned long long>(D1), col.place,
                     "shared array column");
-      return a_->Element(&a_->data_[row_][col.value], col.place, col.file);
+      return a_->Element(&a_->data_[row_][col.value], col.place, FileOf(col));
     }
 
    private:
@@ -404,7 +406,7 @@ class SharedArray {
     if constexpr (D1 > 0) {
       return Row(this, i.value);
     } else {
-      return Element(&data_[i.value][0], i.place, i.file);
+      return Element(&data_[i.value][0], i.place, FileOf(i));
     }
   }
 
@@ -444,13 +446,13 @@ class DynamicShared {
     T* base = reinterpret_cast<T*>(ws_dynamic_shared);
     const auto offset = static_cast<std::uint32_t>(__cvta_generic_to_shared(base + i.value));
     const auto start = static_cast<std::uint32_t>(__cvta_generic_to_shared(base));
-    return SharedRef<T>(base + i.value, offset, i.place, start / 4, i.file);
+    return SharedRef<T>(base + i.value, offset, i.place, start / 4, FileOf(i));
 #elif !WS_DEVICE_CODE
     std::uint32_t bytes = 0, start = 0;
     T* base = reinterpret_cast<T*>(emu::DynamicSharedMemory(&bytes, &start));
     detail::Check(i.value, bytes / sizeof(T), i.place, "dynamic shared array");
     return SharedRef<T>(base + i.value, start + static_cast<std::uint32_t>(i.value * sizeof(T)),
-                        i.place, start / 4, i.file);
+                        i.place, start / 4, FileOf(i));
 #else
     return SharedRef<T>(nullptr, 0, i.place, 0);
 #endif

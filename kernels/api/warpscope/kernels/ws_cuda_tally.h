@@ -71,7 +71,7 @@ __device__ __forceinline__ void CountTallied(const RecorderState& r, unsigned sl
                  LinearThread() / 32u] = 1;
 }
 
-// The tally's common case, a whole warp's affine request (RecordWhole): counted where its shape
+// The tally's common case, a whole warp's affine request (CountedWhole): counted where its shape
 // is at its first slot, whatever the table's full flag says (Tally's rule: both passes find a
 // shape there). Every lane reads the slot's key (one load for the warp); the vote makes their
 // answer one, so that a lane can never part from the others. Returns whether it was counted;

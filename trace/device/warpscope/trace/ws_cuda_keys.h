@@ -150,18 +150,37 @@ WS_HD constexpr std::uint32_t ShuffleSourceLane(std::uint32_t kind, std::uint32_
 // An array index that remembers the place (file and line) where it was written.
 // (FileTag is constexpr, not consteval: GCC and nvcc evaluate a consteval call in a default
 // argument where the function is declared, which would name this header instead of the caller.)
-// `file`: the literal, which a GPU's recorder notes where the host will meet the site (an event
-// written, a shape new to the tally), not at every access (ws_cuda_device.h).
+// `file` (CUDA builds only, FileOf): the literal, which a GPU's recorder notes where the host
+// will meet the site (an event written, a shape new to the tally), not at every access
+// (ws_cuda_device.h). The emulator names files by their tags and keeps the index at 16 bytes.
 struct Index {
   long long value;
   std::uint32_t place;
+#if WS_DEVICE_CODE
   const char* file;
+#endif
   template <typename I>
   WS_HD Index(I i, std::uint32_t line = __builtin_LINE(),  // NOLINT: implicit on purpose
               const char* source = __builtin_FILE())
       : value(static_cast<long long>(i)),
-        place(MakePlace(RecorderFileTag(source), line)),
-        file(source) {}
+        place(MakePlace(RecorderFileTag(source), line))
+#if WS_DEVICE_CODE
+        ,
+        file(source)
+#endif
+  {
+  }
 };
+
+// The file literal index `i` was written in, where the build keeps it (a CUDA build's); null
+// elsewhere.
+WS_HD inline const char* FileOf(const Index& i) {
+#if WS_DEVICE_CODE
+  return i.file;
+#else
+  (void)i;
+  return nullptr;
+#endif
+}
 
 }  // namespace ws
