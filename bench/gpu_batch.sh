@@ -25,7 +25,10 @@ step() {  # NAME LIMIT COMMAND...: runs it under the limit, notes its time and e
   timeout "$limit" "$@" > "$out/$name.log" 2>&1
   echo "$name: exit $? in $((SECONDS - t0)) s" >> "$summary"
 }
-want micro && step micro 240 bench/gpu_tally_micro.sh "$out/micro"
+# WS_MICRO_OLD: a folder in the tree (untracked) holding another recorder's headers, made here
+# before the call (mkdir D && git archive REV kernels/api kernels/include trace/device | tar -x -C
+# D): the micro then times it beside this tree's, in one call.
+want micro && step micro 240 bench/gpu_tally_micro.sh "$out/micro" 16384 ${WS_MICRO_OLD:-}
 if want build; then
   WS_BUILD_TARGETS=ws_gpu_test_binaries step build 420 scripts/gpu-build.sh "$out/b" 90
 fi
