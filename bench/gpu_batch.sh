@@ -4,12 +4,14 @@
 # each under its own time limit so that a slow one leaves the rest their turn. Everything lands
 # in OUT_DIR (the device's $OUT), one summary in OUT_DIR/batch.txt.
 # Usage (on the device, with .deps carried): bench/gpu_batch.sh OUT_DIR [STEPS]
-#   STEPS: a comma-separated subset of micro,build,tests,anchors,capture,capture-old,program,capped
+#   STEPS: a comma-separated subset of micro,build,tests,anchors,capture,capture-nolean,capture-old,
+#   program,capped
 #   (default: build,tests,anchors,capture,program; micro is bench/gpu_tally_micro.sh, nvcc only, so
 #   it can run before the build; capture-old is the capture bench with WS_GPU_HAZARD_FAST=0, the
 #   hazard check as before its cheaper shadows; capped builds the recorded lessons again with
-#   WARPSCOPE_RECORD_MAXRREGCOUNT=${WS_RECORD_CAP:-32} and runs the capture bench on that build,
-#   into OUT_DIR/capped)
+#   WARPSCOPE_RECORD_MAXRREGCOUNT=${WS_RECORD_CAP:-32} and WARPSCOPE_HAZARD_MAXRREGCOUNT=
+#   ${WS_HAZARD_CAP:-64} and runs the capture bench on that build, into OUT_DIR/capped;
+#   capture-nolean runs the capture bench with WS_GPU_LEAN=0, the lean unit's kernels never run)
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 out=${1:?usage: gpu_batch.sh OUT_DIR [STEPS]}
@@ -46,16 +48,19 @@ if want tests; then
 fi
 want anchors && step anchors 150 bench/gpu_anchors.sh "$out/anchors" 1
 want capture && step capture 90 bench/gpu_capture_bench.sh "$out/capture" 3
+# The same build without the lean unit's kernels (cuda_pass_units.h: WS_GPU_LEAN=0).
+want capture-nolean && WS_GPU_LEAN=0 step capture-nolean 90 bench/gpu_capture_bench.sh \
+  "$out/capture-nolean" 3
 # The same build with the hazard check as before its shadows got cheaper (WS_GPU_HAZARD_FAST=0).
 want capture-old && WS_GPU_HAZARD_FAST=0 step capture-old 90 bench/gpu_capture_bench.sh \
   "$out/capture-old" 3
 want program && step program 240 bench/gpu_program_bench.sh "$out/program"
 if want capped; then
-  WS_CMAKE_ARGS="-DWARPSCOPE_RECORD_MAXRREGCOUNT=${WS_RECORD_CAP:-32}" \
+  WS_CMAKE_ARGS="-DWARPSCOPE_RECORD_MAXRREGCOUNT=${WS_RECORD_CAP:-32} -DWARPSCOPE_HAZARD_MAXRREGCOUNT=${WS_HAZARD_CAP:-64}" \
     WS_BUILD_TARGETS=warpscope-cli step capped-build 420 scripts/gpu-build.sh "$out/bc" 90
   step capped 90 bench/gpu_capture_bench.sh "$out/capped" 3
 fi
-for f in micro/tally-micro.txt anchors/anchors.txt capture/capture-bench.txt \
+for f in micro/tally-micro.txt anchors/anchors.txt capture/capture-bench.txt capture-nolean/capture-bench.txt \
   capture-old/capture-bench.txt program/program-bench.txt capped/capture-bench.txt; do
   [[ -f "$out/$f" ]] && { echo "== $f"; cat "$out/$f"; } >> "$summary"
 done

@@ -106,6 +106,42 @@ __global__ void CopySwapped(float* out, const float* in, int) {
   out[t] = v;
 }
 
+// The transpose lesson's coalesced kernel at tile 32 (1,024 threads a block) on a square of
+// `width` floats, its four accesses and its barrier recorded as a lesson's are (a global load, a
+// shared store, the barrier, a shared load, a global store), keys from the arguments as a
+// lesson's buffer numbers are; kRecorded false: the kernel alone.
+template <bool kRecorded>
+__global__ void Transpose(float* out, const float* in, int width) {
+  __shared__ float tile[32][33];
+  const unsigned tx = threadIdx.x, ty = threadIdx.y;
+  const unsigned x = blockIdx.x * 32 + tx, y = blockIdx.y * 32 + ty;
+  const auto buffer = static_cast<std::uint32_t>(width >> 12);  // 1 at 4096
+  if (kRecorded) {
+    ws::dev::RecordAccess(
+        ws::MakeSiteKey(ws::MakePlace(0x1234, 20), ws::kKeyGlobal, ws::kKeyLoad, 4, buffer),
+        (y * width + x) * 4);
+    ws::dev::RecordAccess(
+        ws::MakeSiteKey(ws::MakePlace(0x1234, 20), ws::kKeyShared, ws::kKeyStore, 4, 0),
+        (ty * 33 + tx) * 4);
+  }
+  tile[ty][tx] = in[y * width + x];
+  if (kRecorded) {
+    ws::dev::SyncThreads(ws::MakePlace(0x1234, 21));
+  } else {
+    (__syncthreads)();  // the barrier itself (ws_cuda_device.h's macro records it)
+  }
+  const unsigned x2 = blockIdx.y * 32 + tx, y2 = blockIdx.x * 32 + ty;
+  if (kRecorded) {
+    ws::dev::RecordAccess(
+        ws::MakeSiteKey(ws::MakePlace(0x1234, 22), ws::kKeyShared, ws::kKeyLoad, 4, 0),
+        (tx * 33 + ty) * 4);
+    ws::dev::RecordAccess(
+        ws::MakeSiteKey(ws::MakePlace(0x1234, 22), ws::kKeyGlobal, ws::kKeyStore, 4, buffer - 1),
+        (y2 * width + x2) * 4);
+  }
+  out[y2 * width + x2] = tile[tx][ty];
+}
+
 __global__ void Plain(float* out, const float* in, int stride) {
   const unsigned xid = (blockIdx.x * blockDim.x + threadIdx.x) * stride;
   out[xid] = in[xid];
@@ -155,7 +191,8 @@ int main(int argc, char** argv) {
   WS_CUDA_CHECK(cudaEventCreate(&b));
   const int only = argc > 2 ? std::atoi(argv[2]) : -1;  // one step alone (a process each)
   int index = -1;
-  auto time2 = [&](const char* label, auto launch, auto kernel, int mode) {
+  // `per_warp`: the requests a warp makes (the copy's two, the transpose's four).
+  auto time2 = [&](const char* label, auto launch, auto kernel, int mode, int per_warp = 2) {
     if (++index != only && only >= 0) return 0.0f;
     std::printf("... %s\n", label);
     std::fflush(stdout);
@@ -199,7 +236,7 @@ int main(int argc, char** argv) {
                 ms[ms.size() / 2], ms[0], attr.numRegs, counted,
                 st.tally_keys == nullptr || mode != ws::dev::kRecord
                     ? 0ull
-                    : 2ull * (blocks > kept ? blocks - kept : 0) * (threads / 32));
+                    : per_warp * (blocks > kept ? blocks - kept : 0ull) * (threads / 32));
     unsigned overflow[2] = {};
     WS_CUDA_CHECK(cudaMemcpy(overflow, st.overflow, 8, cudaMemcpyDeviceToHost));
     if (overflow[0] != 0) std::printf("  the pool ran dry (overflow set)\n");
@@ -310,5 +347,17 @@ int main(int argc, char** argv) {
     st.tally_frozen = 0;
     st.threads_per_block = threads;
   }
+  // Transpose at tile 32 over a square of the copy's floats (4,096² at 16,384 blocks).
+  unsigned side = 32;
+  while (std::size_t{side} * 2 * side * 2 <= n) side *= 2;
+  const dim3 tgrid(side / 32, side / 32), tblock(32, 32);
+  auto transpose = [&](auto kernel) {
+    return [=](float* o, const float* i, int) { kernel<<<tgrid, tblock>>>(o, i, side); };
+  };
+  const float tplain = time2("transpose 32, plain", transpose(Transpose<false>),
+                             Transpose<false>, ws::dev::kOff);
+  const float trec = time2("transpose 32, recorded (tally, blocks 0-3 kept)",
+                           transpose(Transpose<true>), Transpose<true>, ws::dev::kRecord, 4);
+  if (only < 0) std::printf("transpose recorded / plain: %.2fx\n", trec / tplain);
   return 0;
 }

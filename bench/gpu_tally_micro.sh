@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds and runs bench/gpu_tally_micro.cu on the GPU machine (nvcc only: no CMake build, no
-# .deps): this tree's recorder as it is built today ("new"), without the whole warp's road
-# (WS_NO_WHOLE_WARP_ROAD, ws_cuda_device.h: "noroad"), and with registers capped at 32 (two
-# 1,024-thread blocks an SM instead of one: "new_r32"); given OLD_DIR, the recorder headers there too
+# .deps): this tree's recorder built for both passes, as a program's recorded build is ("new"),
+# built to record only, as the recorded lessons are (WS_RECORD_BUILD, cuda_pass_units.h: "rec"),
+# and that with registers capped at 32 (two 1,024-thread blocks an SM instead of one:
+# "rec_r32"); given OLD_DIR, the recorder headers there too
 # ("old"; made here before the call, since .git does not travel: mkdir D && git archive REV
 # kernels/api kernels/include trace/device | tar -x -C D; put D inside the tree, untracked, or
 # carry it). Each binary runs each case in a process of its own under a time limit, in two rounds,
@@ -24,15 +25,14 @@ build() {  # NAME INCLUDE_ROOT [FLAGS...]
 }
 [[ -n $old ]] && build old "$old"
 build new .
-build noroad . -DWS_NO_WHOLE_WARP_ROAD
-[[ -n $old ]] && build old_r32 "$old" -maxrregcount=32
-build new_r32 . -maxrregcount=32
+build rec . -DWS_RECORD_BUILD
+build rec_r32 . -DWS_RECORD_BUILD -maxrregcount=32
 {
   nvidia-smi -L
   for round in 1 2; do
     for bin in "${bins[@]}"; do
       echo "== $bin (round $round)"
-      for step in $(seq 0 7); do
+      for step in $(seq 0 9); do
         timeout -k 2 8 "$out/$bin" "$blocks" "$step" > "$out/case.txt" 2>&1
         rc=$?
         grep -v '^\.\.\.\|^stride-1' "$out/case.txt"

@@ -1,5 +1,15 @@
 // Every lesson, instantiated for a real GPU with recording (see lessons_cuda_plain.cu for the
-// build the timings come from), and the GPU-only lessons' host parts.
+// build the timings come from), and the GPU-only lessons' host parts. The kernels here count and
+// record; their hazard passes run the hazard unit's build (lessons_cuda_hazard.cu), and the lean
+// unit's build (lessons_cuda_lean.cu) records where it fits more blocks (cuda_pass_units.h).
+#define WS_RECORD_BUILD 1
+// A lesson's __constant__ array: its name by this unit's symbol, so that CopyToSymbol can fill
+// the hazard unit's array of the same name.
+#if !defined(__CUDA_ARCH__)
+#define WS_LESSON_CONSTANT_VIEW(name)                                       \
+  [[maybe_unused]] static const bool ws_record_constant_##name =            \
+      (::ws::ConstantNames()[static_cast<const void*>(&name)] = #name, true)
+#endif
 #include <map>
 
 #include "warpscope/kernels/cuda_backend.h"
@@ -55,6 +65,8 @@ bool HaveCudaRunner() {
 
 GpuRunner FindRecordedGpuRunner(const std::string& id) {
   static const std::map<std::string, GpuRunner> runners = [] {
+    LinkHazardUnit();  // the other builds of the kernels (cuda_pass_units.h)
+    LinkLeanUnit();
     std::map<std::string, GpuRunner> m;
 #define WS_ADD(NAME) Add<lessons::NAME::Lesson>(&m);
     WS_FOR_EACH_LESSON(WS_ADD)

@@ -29,10 +29,39 @@ __device__ inline void NoteFile(std::uint32_t, const char*) {}
 
 #else
 
+// A unit that builds the lessons' kernels for one pass (WS_PASS_UNIT, cuda_pass_units.h) gives
+// them internal linkage too, as the plain build does: the recorded unit has kernels of the same
+// names.
+#if defined(WS_PASS_UNIT)
+#undef __global__
+#define __global__ static __location__(global)
+#endif
+
 // One per translation unit (no relocatable device code): the runner sets it before each launch.
 static __constant__ ws::dev::RecorderState ws_recorder_state;
 
 namespace ws::dev {
+
+// Which passes this unit's kernels can run. A unit built for one pass leaves the other's code
+// out, and its registers with it: WS_HAZARD_BUILD, the hazard check's kernels only (kHazards, or
+// kOff); WS_RECORD_BUILD, the counting and recording passes only (kCount, kRecord, or kOff). A
+// unit with neither runs every pass (a program's recorded build).
+#if defined(WS_HAZARD_BUILD) && defined(WS_RECORD_BUILD)
+#error "WS_HAZARD_BUILD and WS_RECORD_BUILD leave nothing to build"
+#endif
+#if defined(WS_HAZARD_BUILD)
+inline constexpr bool kBuildsHazards = true, kBuildsRecords = false;
+#elif defined(WS_RECORD_BUILD)
+inline constexpr bool kBuildsHazards = false, kBuildsRecords = true;
+#else
+inline constexpr bool kBuildsHazards = true, kBuildsRecords = true;
+#endif
+
+// Whether this launch is a hazard pass (kHazards) or a recording one (kCount, kRecord), as far as
+// this unit's build allows: a constant where it builds one kind only.
+__device__ __forceinline__ bool HazardPass(int mode) {
+  return kBuildsRecords ? kBuildsHazards && mode == kHazards : true;
+}
 
 // The "memory" clobber keeps the read where it is written; see SyncThreads for the case where
 // that was not enough.
@@ -127,9 +156,10 @@ __device__ inline unsigned long long TakeChunk(const RecorderState& r, unsigned 
 // twice as large and their registers too many for full occupancy): `old` is the state word
 // before this reservation's own atomic add. Takes the next chunk, waits for another group that
 // is taking it, or finds the warp out of room.
-static __device__ __noinline__ unsigned* ReserveSlowly(const RecorderState& r,
+static __device__ __noinline__ unsigned* ReserveSlowly(const RecorderState&,
                                                        unsigned long long warp, unsigned words,
                                                        unsigned long long old) {
+  const RecorderState& r = ws_recorder_state;
   unsigned long long* state = r.warp_state + warp;
   for (bool added = true;; added = false) {
     if (!added) old = atomicAdd(state, static_cast<unsigned long long>(words));
@@ -327,7 +357,7 @@ __device__ __forceinline__ void RecordAccessAs(std::uint64_t key, std::uint32_t 
                                                std::uint64_t instance, const char* file) {
   const RecorderState& r = ws_recorder_state;
   if (r.mode == kOff) return;
-  if (r.mode == kHazards) {
+  if (HazardPass(r.mode)) {
     if (!HazardSkips(r, key)) HazardAccess(r, key, offset);
     return;
   }
@@ -354,39 +384,6 @@ __device__ __forceinline__ void RecordSiteAccess(std::uint64_t key, std::uint32_
   RecordAccessAs<false>(key, offset, 0, file);
 }
 
-// After a barrier: the lanes that passed it together with the same times write one barrier
-// event into their warp's stream (see ws_cuda_record_format.h). All lanes wait for the
-// reservations, so that none of their later accesses can be ordered before the event.
-// `tile_warps`: a multi-warp tile's sync, its tile's warps (word 0's low bits); 0 for the block's.
-__device__ __forceinline__ void RecordBarrierPassed(std::uint32_t place, std::uint64_t arrival,
-                                                    std::uint64_t departure,
-                                                    std::uint32_t wait_cycles,
-                                                    std::uint32_t tile_warps = 0,
-                                                    const char* file = nullptr) {
-  const RecorderState& r = ws_recorder_state;
-  // One event for the lanes that left the barrier together, with the leader's times: grouping
-  // them by their time stamps split a warp into as many groups as the stamps differed, and a
-  // recording pass that split differently from the counting pass ran out of the words that pass
-  // reserved, losing barrier passes (a 1D stencil whose halo lanes branch off just before the
-  // barrier kept 768 of 4,096).
-  const unsigned active = __activemask();
-  const std::uint32_t sm = SmId();
-  const unsigned group = active;
-  const bool leader = static_cast<int>(LaneId()) == __ffs(group) - 1;
-  if (leader && file != nullptr) NoteFile(PlaceFile(place), file);
-  unsigned* w = ReserveForGroup(r, active, group, leader, kBarrierEventWords);
-  __syncwarp(active);
-  if (!leader || w == nullptr) return;
-  w[0] = kEventBarrier | tile_warps;
-  w[1] = place;
-  w[2] = group;
-  w[3] = static_cast<std::uint32_t>(departure);
-  w[4] = static_cast<std::uint32_t>(arrival);
-  w[5] = static_cast<std::uint32_t>(arrival >> 32);
-  w[6] = sm;
-  w[7] = wait_cycles;
-}
-
 // After a warp-level intrinsic: the lanes that met write one warp-op event (the leader the
 // header and every lane's identity, then each lane the lane it read). `whole`: the meeting is
 // every lane of `mask` (a __syncwarp(mask): its lanes need not run on together after it, and a
@@ -395,7 +392,7 @@ __device__ __forceinline__ void RecordWarpOp(std::uint32_t kind, std::uint32_t p
                                              unsigned source, bool whole = false,
                                              const char* file = nullptr) {
   const RecorderState& r = ws_recorder_state;
-  if (r.mode == kOff || r.mode == kHazards) return;
+  if (r.mode == kOff || HazardPass(r.mode)) return;
   const unsigned group = whole ? mask : __activemask() & mask;
   const unsigned lane = LaneId();
   if ((group >> lane & 1u) == 0) return;  // a lane the intrinsic's mask leaves out
@@ -437,13 +434,31 @@ __device__ __forceinline__ unsigned Vote(std::uint32_t kind, const char* file, u
 }
 
 // A recorded barrier: the arrival's stamps, `pass` (the barrier, returning its count of the
-// threads that brought 1: never 0), the departure's, and the event (`tile_warps`: a multi-warp
-// tile's sync, RecordBarrierPassed). The departure stamp must be read after the barrier
-// releases. ptxas schedules special-register reads freely (a plain __syncthreads() between two
-// reads gave departure == arrival on an H100), so the read depends on the barrier's result.
+// threads that brought 1: never 0), the departure's, and the barrier event (see
+// ws_cuda_record_format.h; `tile_warps`: a multi-warp tile's sync, its tile's warps in word 0's
+// low bits, 0 for the block's). The departure stamp must be read after the barrier releases.
+// ptxas schedules special-register reads freely (a plain __syncthreads() between two reads gave
+// departure == arrival on an H100), so the read depends on the barrier's result.
+// One event for the lanes that arrive together, with the leader's times: grouping them by their
+// time stamps split a warp into as many groups as the stamps differed, and a recording pass that
+// split differently from the counting pass ran out of the words that pass reserved, losing
+// barrier passes (a 1D stencil whose halo lanes branch off just before the barrier kept 768 of
+// 4,096). The leader reserves the event's words before the barrier, so that the reservation's
+// round trip to L2 overlaps the wait there: reserved after it, every warp of a block waited for
+// its own at once (8 % of the stall samples of transpose 4096²'s recording pass, Nsight Compute,
+// H200; bench/gpu_tally_micro.cu's recorded transpose 0.507 -> 0.467 ms). The barrier orders the
+// reservation before any later event of the warp's lanes.
 template <typename Pass>
 __device__ __forceinline__ void TimedBarrier(std::uint32_t place, std::uint32_t tile_warps,
                                              Pass pass, const char* file = nullptr) {
+  const RecorderState& r = ws_recorder_state;
+  const unsigned group = __activemask();
+  const bool leader = static_cast<int>(LaneId()) == __ffs(group) - 1;
+  unsigned* w = nullptr;
+  if (leader) {
+    if (file != nullptr) NoteFile(PlaceFile(place), file);
+    w = Reserve(r, LinearWarp(r), kBarrierEventWords);
+  }
   const std::uint64_t arrival = GlobalTimer();
   const long long arrival_clock = clock64();
   const std::uint32_t arrived = pass();
@@ -453,9 +468,15 @@ __device__ __forceinline__ void TimedBarrier(std::uint32_t place, std::uint32_t 
     departure = GlobalTimer();
     departure_clock = clock64();
   }
-  RecordBarrierPassed(place, arrival, departure,
-                      static_cast<std::uint32_t>(departure_clock - arrival_clock), tile_warps,
-                      file);
+  if (!leader || w == nullptr) return;
+  w[0] = kEventBarrier | tile_warps;
+  w[1] = place;
+  w[2] = group;
+  w[3] = static_cast<std::uint32_t>(departure);
+  w[4] = static_cast<std::uint32_t>(arrival);
+  w[5] = static_cast<std::uint32_t>(arrival >> 32);
+  w[6] = SmId();
+  w[7] = static_cast<std::uint32_t>(departure_clock - arrival_clock);
 }
 
 // `file`: the literal the place's tag stands for, noted by the barrier event's leader.
@@ -464,7 +485,7 @@ __device__ __forceinline__ void SyncThreads(std::uint32_t place, const char* fil
     (__syncthreads)();
     return;
   }
-  if (ws_recorder_state.mode == kHazards) {
+  if (HazardPass(ws_recorder_state.mode)) {
     (__syncthreads)();
     HazardBarrierPassed(ws_recorder_state);
     return;
@@ -489,7 +510,7 @@ __device__ __forceinline__ void TileSync(std::uint32_t threads, std::uint32_t pl
                  : "memory");
     return arrived;
   };
-  if (ws_recorder_state.mode == kOff || ws_recorder_state.mode == kHazards) {
+  if (ws_recorder_state.mode == kOff || HazardPass(ws_recorder_state.mode)) {
     pass();  // a tile's sync counts in no thread's interval
     return;
   }

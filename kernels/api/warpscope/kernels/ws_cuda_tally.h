@@ -28,20 +28,27 @@ __device__ __forceinline__ unsigned long long ShapeKey(unsigned long long lanes,
 }
 // An affine request, the most: its step, its first offset's place in 256 bytes and its lane count
 // (46 bits; the lanes of a group the tally takes are the warp's first n) in one word, times an
-// odd constant, xored into the site key, times another odd constant. Three mixings ran here
-// before (a quarter of the 130 warp instructions a request took on a 2^24-float copy). The site
+// odd constant, xored into the site key. Three mixings ran here before (a quarter of the 130 warp
+// instructions a request took on a 2^24-float copy), then a multiply of the whole word by another
+// odd constant (SlotOf mixes only the slot's bits now). The site
 // key is not hashed apart: its hash was the same at every pass of a loop, and ptxas kept each
 // site's in two registers across the loop (a matmul's recorded kernel went from 56 registers to
 // 80 once the whole warp's count was inlined beside the general road). For one site each step is
 // a bijection, so two shapes share a hash only where the low bit's OR merges them, a 2^-64
-// coincidence for any two; across sites too. The table's slot is taken from the high half, where
-// the last multiply has mixed every bit of the word.
+// coincidence for any two; across sites too.
 __device__ __forceinline__ unsigned long long AffineShapeKey(unsigned first, unsigned step,
                                                              std::uint64_t key, unsigned group) {
   const unsigned long long shape = static_cast<unsigned long long>(step) |
                                    static_cast<unsigned long long>(first & 255u) << 32 |
                                    static_cast<unsigned long long>(__popc(group)) << 40;
-  return ((key ^ shape * 0x9e3779b97f4a7c15ull) * 0xd6e8feb86659fd93ull) | 1ull;
+  return (key ^ shape * 0x9e3779b97f4a7c15ull) | 1ull;
+}
+// A shape's slot in the table of `capacity` (a power of two): the hash's halves mixed in 32 bits
+// (a second 64-bit multiply of the whole hash took three more instructions a request, and
+// measured 1 % of a recorded copy's and transpose's time on an H200, bench/gpu_tally_micro.cu).
+__device__ __forceinline__ unsigned SlotOf(unsigned long long h, unsigned capacity) {
+  return ((static_cast<unsigned>(h >> 32) ^ static_cast<unsigned>(h)) * 0x9e3779b9u >> 8) &
+         (capacity - 1u);
 }
 
 // Whether block `block` (its number modulo 2^32, LinearBlock32) is kept: its events are all
@@ -82,7 +89,7 @@ __device__ __forceinline__ bool TallyWholeAffine(const RecorderState& r, std::ui
   const unsigned block = LinearBlock32();
   if (KeptBlock(r, block)) return false;
   const unsigned long long h = AffineShapeKey(first, step, key, ~0u);
-  const unsigned slot = static_cast<unsigned>(h >> 32) & (r.tally_capacity - 1u);
+  const unsigned slot = SlotOf(h, r.tally_capacity);
   if (__all_sync(~0u, r.tally_keys[slot] == h) == 0) return false;
   if (lane == 0) CountTallied(r, slot, block);
   return true;
@@ -145,7 +152,7 @@ __device__ __forceinline__ unsigned Tally(const RecorderState& r, std::uint64_t 
   // only where the first slot holds another shape or none. The flag can change while the pass
   // runs: the lanes take the leader's reading.
   const unsigned m = r.tally_capacity - 1u;
-  unsigned i = static_cast<unsigned>(h >> 32) & m;
+  unsigned i = SlotOf(h, r.tally_capacity);
   unsigned long long k = __shfl_sync(group, r.tally_keys[i], leader);
   unsigned slot = ~0u, fresh = 0, full = 0;
   if (k == h) {

@@ -24,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include "warpscope/kernels/cuda_pass_units.h"
 #include "warpscope/kernels/cuda_resources.h"
 #include "warpscope/kernels/gpu_records.h"
 #include "warpscope/kernels/lesson_api.h"
@@ -318,6 +319,7 @@ class CudaBackend {
   };
   // Shapes a launch's table holds (8,192: 9.6 MB of device memory; matmul has a few hundred).
   static constexpr std::size_t kTallyCapacity = std::size_t{1} << 13;
+  static_assert(kTallyCapacity <= std::size_t{1} << 24, "dev::SlotOf mixes 24 bits of a slot");
   static_assert(kTallyCapacity <= dev::kTallyMaxCapacity, "Tally sends a slot with a bit spare");
   static constexpr std::size_t kTallyBytes =
       kTallyCapacity * (8 + dev::kTallyShapeWords * 4 + dev::kTallySpread * 8) + 4;
@@ -501,6 +503,13 @@ static Constant<T> MakeConstant(B& b, const Global<const T>& g) {
   if (at < 0 || g.data() == nullptr) return c;
   b.KeepStatus(WS_CUDA(cudaMemcpyToSymbol(ws_constant_bank, g.data(), bytes,
                                           static_cast<std::size_t>(at), cudaMemcpyDeviceToDevice)));
+#if defined(WS_RECORD_BUILD)
+  // The other units' kernels read their own banks at the same offsets (cuda_pass_units.h).
+  for (PassUnit* u : {&HazardUnit(), &LeanUnit()}) {
+    if (u->fill_bank != nullptr)
+      b.KeepStatus(WS_CUDA(u->fill_bank(g.data(), bytes, static_cast<std::size_t>(at))));
+  }
+#endif
   c.set_bank(at);
   return c;
 }
@@ -516,6 +525,19 @@ static Status CopyToSymbol(B& b, ConstantArray<T, N>& sym, const Global<const T>
   const Constant<T> c = MakeConstant(b, g);
   const ConstantArray<T, N> value = {g.data(), g.buffer(), c.bank()};
   b.KeepStatus(WS_CUDA(cudaMemcpyToSymbol(sym, &value, sizeof value)));
+#if defined(WS_RECORD_BUILD)
+  // The other units' arrays of the same name (cuda_pass_units.h), which their kernels read.
+  if (const auto name = ConstantNames().find(&sym); name != ConstantNames().end()) {
+    for (PassUnit* u : {&HazardUnit(), &LeanUnit()}) {
+      if (u->set_state == nullptr) continue;  // the unit is not linked
+      const auto set = u->constants.find(name->second);
+      if (set == u->constants.end())
+        return Status::Error("a pass's build of the lessons has no __constant__ array '" +
+                             name->second + "'");
+      b.KeepStatus(WS_CUDA(set->second(&value, sizeof value)));
+    }
+  }
+#endif
   return b.status();
 }
 
@@ -575,13 +597,61 @@ std::vector<std::uint32_t> ReadOnlyBuffers(void (*)(P...), const A&... args) {
 #else
 #define WS_SET_RECORDER_STATE(state) cudaMemcpyToSymbol(ws_recorder_state, &(state), sizeof(state))
 #endif
-// A hazard pass's launch adds the shared shadow's bytes (ws_st_.hazard_shared_bytes) to the
-// dynamic shared memory, the kernel's limit set for that launch and back (LaunchWithSharedShadow).
+
+#if defined(WS_PASS_UNIT)
+// A unit that builds the kernels for one pass (cuda_pass_units.h) runs no driver: a launch in it
+// registers the kernel's handle under its name at static initialization (the driver that names
+// it is instantiated, never called). Its arguments are only named (Unused).
+namespace ws {
+template <typename... A>
+constexpr void Unused(const A&...) {}
+template <auto F>
+struct PassRegistration {
+  static const bool done;
+};
+template <auto F>
+const bool PassRegistration<F>::done =
+    (WS_PASS_UNIT().kernels[KernelNameOf<F>()] = reinterpret_cast<const void*>(F), true);
+}  // namespace ws
+#define WS_LAUNCH_DYNAMIC(backend, kernel, grid, block, shared_bytes, dynamic_bytes, ...) \
+  (::ws::Unused(backend, grid, block, shared_bytes, dynamic_bytes, __VA_ARGS__),           \
+   (void)::ws::PassRegistration<&kernel>::done, ::ws::Status{})
+#else
+// Another unit's build of the kernel for this pass (cuda_pass_units.h), where the unit is built
+// to record only (WS_RECORD_BUILD): the hazard unit's for a hazard pass, the lean unit's for the
+// others where RunLean takes it. Its recorder state is set and it is launched with this launch's
+// arguments, else the unit's own kernel is. Either adds the shared shadow's bytes
+// (ws_st_.hazard_shared_bytes) to the dynamic shared memory, the kernel's limit set for that
+// launch and back (LaunchWithSharedShadow).
+#if defined(WS_RECORD_BUILD)
+#define WS_LAUNCH_OTHER_UNIT(kernel, grid, block, dynamic_bytes, st, ...)                         \
+  {                                                                                               \
+    const bool ws_hazard_ = (st).mode == ::ws::dev::kHazards;                                     \
+    const void* ws_h_ = ws_hazard_ ? ::ws::KernelIn<&kernel, ::ws::HazardUnit>()                  \
+                                   : ::ws::KernelIn<&kernel, ::ws::LeanUnit>();                   \
+    ::ws::PassUnit& ws_u_ = ws_hazard_ ? ::ws::HazardUnit() : ::ws::LeanUnit();                   \
+    if (ws_hazard_ && (ws_h_ == nullptr || ws_u_.set_state == nullptr))                           \
+      return cudaErrorInvalidDeviceFunction; /* no build for the hazard check: a bug */           \
+    const dim3 ws_grid_((grid).x, (grid).y, (grid).z), ws_block_((block).x, (block).y, (block).z); \
+    if (ws_hazard_ || (ws_u_.set_state != nullptr &&                                              \
+                       ::ws::RunLean(ws_h_, reinterpret_cast<const void*>(kernel), ws_block_,     \
+                                     (dynamic_bytes)))) {                                         \
+      cudaError_t ws_he_ = ws_u_.set_state(st);                                                   \
+      if (ws_he_ != cudaSuccess) return ws_he_;                                                   \
+      return ::ws::LaunchWithSharedShadow(ws_h_, (dynamic_bytes), st, [&](std::size_t ws_dyn_) {  \
+        return ::ws::LaunchPassKernel(ws_h_, &kernel, ws_grid_, ws_block_, ws_dyn_, __VA_ARGS__); \
+      });                                                                                         \
+    }                                                                                             \
+  }
+#else
+#define WS_LAUNCH_OTHER_UNIT(kernel, grid, block, dynamic_bytes, st, ...)
+#endif
 #define WS_LAUNCH_DYNAMIC(backend, kernel, grid, block, shared_bytes, dynamic_bytes, ...)          \
   ((backend).NextLaunchCarriesShadow(::ws::ReadOnlyBuffers(&kernel, __VA_ARGS__)),                 \
    (backend).Launch(                                                                               \
        ::ws::KernelNameOf<&kernel>(), grid, block, shared_bytes, dynamic_bytes,                    \
        [&](const ::ws::dev::RecorderState& ws_st_) {                                               \
+         WS_LAUNCH_OTHER_UNIT(kernel, grid, block, dynamic_bytes, ws_st_, __VA_ARGS__)             \
          cudaError_t ws_e_ = WS_SET_RECORDER_STATE(ws_st_);                                        \
          if (ws_e_ != cudaSuccess) return ws_e_;                                                   \
          return ::ws::LaunchWithSharedShadow(                                                      \
@@ -592,5 +662,6 @@ std::vector<std::uint32_t> ReadOnlyBuffers(void (*)(P...), const A&... args) {
              });                                                                                   \
        },                                                                                          \
        [&](cudaFuncAttributes* ws_a_) { return cudaFuncGetAttributes(ws_a_, kernel); }))
+#endif
 #define WS_LAUNCH(backend, kernel, grid, block, shared_bytes, ...) \
   WS_LAUNCH_DYNAMIC(backend, kernel, grid, block, shared_bytes, 0, __VA_ARGS__)

@@ -1,0 +1,7 @@
+// Every kernel lesson's kernels built to record, as the recorded unit's (lessons_cuda.cu), with
+// registers capped at 32 (kernels/cuda/CMakeLists.txt): the recorded unit runs them where they
+// fit more blocks an SM without much spilling (RunLean, cuda_pass_units.h).
+#define WS_RECORD_BUILD 1
+#define WS_PASS_UNIT LeanUnit
+#define WS_PASS_UNIT_LINK LinkLeanUnit
+#include "pass_unit_body.h"

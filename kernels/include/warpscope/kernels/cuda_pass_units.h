@@ -1,0 +1,134 @@
+// The lessons' kernels built for one pass in units of their own (include from .cu files only).
+//
+// The recorded lessons' unit (lessons_cuda.cu, WS_RECORD_BUILD) holds the drivers and the
+// kernels that count and record, capped at 64 registers. Two more units build the same kernels
+// and run no driver (pass_unit_body.h):
+// - the hazard unit (lessons_cuda_hazard.cu, WS_HAZARD_BUILD) for the hazard check alone. Each
+//   build leaves the other pass's code out and its registers with it (ptxas, nvcc 13, sm_90: a
+//   copy's recorded kernel needs 36 registers without the hazard check's call where it needed 48
+//   with it);
+// - the lean unit (lessons_cuda_lean.cu, WS_RECORD_BUILD) records as the recorded unit does, its
+//   registers capped at 32, so that two 1,024-thread blocks fit an SM where one did (H200,
+//   bench/gpu_tally_micro.cu: a recorded transpose 0.507 -> 0.366 ms, a recorded copy 0.170 ->
+//   0.152). The cap spills: the recorded unit's build runs where the lean one has more than
+//   kLeanLocalBytes of local memory (the matmuls' loops) or fits no more blocks (RunLean).
+//
+// At static initialization each such unit registers every kernel's handle under the kernel's
+// name (KernelNameOf, the same text in every unit: one source), its recorder state's setter, and
+// setters for its own copies of the lessons' constant memory. The recorded unit's launch
+// (WS_LAUNCH) starts the other unit's build through that handle with its own arguments
+// (LaunchPassKernel), and fills the other units' constant memory wherever it fills its own
+// (MakeConstant, CopyToSymbol in cuda_backend.h), so that every build reads the same values.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "warpscope/kernels/lesson_api.h"  // KernelNameOf
+#include "warpscope/kernels/ws_cuda_record_format.h"
+
+namespace ws {
+
+// What another unit registered for one pass. Filled at static initialization, read after.
+struct PassUnit {
+  // Sets the unit's recorder state (its own ws_recorder_state: one per translation unit).
+  cudaError_t (*set_state)(const dev::RecorderState&) = nullptr;
+  // Copies `bytes` of device memory at `src` into the unit's ws_constant_bank at `offset`.
+  cudaError_t (*fill_bank)(const void* src, std::size_t bytes, std::size_t offset) = nullptr;
+  std::map<std::string, const void*> kernels;  // by KernelNameOf
+  // A lesson's __constant__ array's setter, by the array's name: copies `bytes` of host memory
+  // into the unit's own copy of it.
+  std::map<std::string, cudaError_t (*)(const void* value, std::size_t bytes)> constants;
+};
+
+// The units' registrations (empty where none is linked: a program's recorded build runs both
+// passes in its own kernels). Inline, so that every unit of the library shares them.
+inline PassUnit& HazardUnit() {
+  static PassUnit unit;
+  return unit;
+}
+inline PassUnit& LeanUnit() {
+  static PassUnit unit;
+  return unit;
+}
+
+// Defined by the units: the recorded unit calls them before its first launch, so that a static
+// library's linker keeps the units (nothing else names them) and their registrations.
+void LinkHazardUnit();
+void LinkLeanUnit();
+
+// Where the lean unit's build of a kernel has more local memory than this (bytes a thread:
+// spills and stack at its cap of 32 registers), the recorded unit's build runs. ptxas (nvcc 13,
+// sm_90): the copies and transposes take 24 to 40 at the cap, the matmuls 48 to 88, the
+// reductions 64 to 88, their spills inside loops.
+inline constexpr int kLeanLocalBytes = 40;
+
+// The recorded unit's __constant__ arrays' names, by the address of the unit's own symbol, so that
+// CopyToSymbol can fill the hazard unit's array of the same name.
+inline std::map<const void*, std::string>& ConstantNames() {
+  static std::map<const void*, std::string> names;
+  return names;
+}
+
+// `Unit()`'s handle of `kernel` (its build of the recorded unit's kernel of the same name), or
+// null. Looked up once, at the first launch (after every registration).
+template <auto F, PassUnit& (*Unit)()>
+const void* KernelIn() {
+  static const void* const handle = [] {
+    const auto& k = Unit().kernels;
+    const auto it = k.find(KernelNameOf<F>());
+    return it == k.end() ? nullptr : it->second;
+  }();
+  return handle;
+}
+
+// Whether the lean unit's build (`lean`, or null) runs this launch rather than the recorded
+// unit's own (`own`): where its local memory is at most kLeanLocalBytes and more of the launch's
+// blocks fit an SM. WS_GPU_LEAN=0 never runs it (to measure the two against each other).
+inline bool RunLean(const void* lean, const void* own, dim3 block, std::size_t dynamic) {
+  static const bool off = [] {
+    const char* v = std::getenv("WS_GPU_LEAN");
+    return v != nullptr && std::string(v) == "0";
+  }();
+  if (lean == nullptr || off) return false;
+  cudaFuncAttributes a{};
+  const int threads = static_cast<int>(block.x * block.y * block.z);
+  int lean_blocks = 0, own_blocks = 0;
+  if (cudaFuncGetAttributes(&a, lean) != cudaSuccess ||
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&lean_blocks, lean, threads, dynamic) !=
+          cudaSuccess ||
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&own_blocks, own, threads, dynamic) !=
+          cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return a.localSizeBytes <= static_cast<std::size_t>(kLeanLocalBytes) && lean_blocks > own_blocks;
+}
+
+// Launches `func` (another unit's build of a kernel whose parameters are P...) with `args`
+// converted to the parameters' types, as the <<<>>> of the kernel itself would.
+template <typename... P, typename... A>
+cudaError_t LaunchPassKernel(const void* func, void (*)(P...), dim3 grid, dim3 block,
+                             std::size_t dynamic, const A&... args) {
+  static_assert(sizeof...(P) == sizeof...(A), "a kernel's launch gives every parameter");
+  if constexpr (sizeof...(P) == 0) {
+    return cudaLaunchKernel(func, grid, block, nullptr, dynamic, nullptr);
+  } else {
+    std::tuple<std::remove_cvref_t<P>...> params(args...);
+    return std::apply(
+        [&](auto&... p) {
+          void* pointers[] = {static_cast<void*>(&p)...};
+          return cudaLaunchKernel(func, grid, block, pointers, dynamic, nullptr);
+        },
+        params);
+  }
+}
+
+}  // namespace ws
