@@ -56,3 +56,6 @@ target_compile_definitions(ws_imgui PUBLIC IMGUI_DISABLE_OBSOLETE_FUNCTIONS)
 target_compile_definitions(ws_imgui PRIVATE "IMPLOT_CUSTOM_NUMERIC_TYPES=(float)(double)(int)")
 target_link_libraries(ws_imgui PUBLIC glfw OpenGL::GL ${CMAKE_DL_LIBS})
 target_compile_options(ws_imgui PRIVATE -w)
+# -O2 in the optimised builds, as Debian builds its packages (CMake's Release says -O3): ImPlot's
+# implot_items.cpp compiles in 31.5 CPU s instead of 37.4 (g++ 12, this 2-core machine idle).
+target_compile_options(ws_imgui PRIVATE $<$<CONFIG:RelWithDebInfo,Release>:-O2>)
