@@ -4,7 +4,7 @@
 // unit's build (lessons_cuda_lean.cu) records where it fits more blocks (cuda_pass_units.h).
 #define WS_RECORD_BUILD 1
 // A lesson's __constant__ array: its name by this unit's symbol, so that CopyToSymbol can fill
-// the hazard unit's array of the same name.
+// the other units' arrays of the same name.
 #if !defined(__CUDA_ARCH__)
 #define WS_LESSON_CONSTANT_VIEW(name)                                       \
   [[maybe_unused]] static const bool ws_record_constant_##name =            \

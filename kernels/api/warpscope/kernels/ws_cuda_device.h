@@ -49,17 +49,19 @@ namespace ws::dev {
 #if defined(WS_HAZARD_BUILD) && defined(WS_RECORD_BUILD)
 #error "WS_HAZARD_BUILD and WS_RECORD_BUILD leave nothing to build"
 #endif
+// Static: their values differ between the units of one program (no -rdc: each unit's device code
+// is its own).
 #if defined(WS_HAZARD_BUILD)
-inline constexpr bool kBuildsHazards = true, kBuildsRecords = false;
+static constexpr bool kBuildsHazards = true, kBuildsRecords = false;
 #elif defined(WS_RECORD_BUILD)
-inline constexpr bool kBuildsHazards = false, kBuildsRecords = true;
+static constexpr bool kBuildsHazards = false, kBuildsRecords = true;
 #else
-inline constexpr bool kBuildsHazards = true, kBuildsRecords = true;
+static constexpr bool kBuildsHazards = true, kBuildsRecords = true;
 #endif
 
 // Whether this launch is a hazard pass (kHazards) or a recording one (kCount, kRecord), as far as
 // this unit's build allows: a constant where it builds one kind only.
-__device__ __forceinline__ bool HazardPass(int mode) {
+static __device__ __forceinline__ bool HazardPass(int mode) {
   return kBuildsRecords ? kBuildsHazards && mode == kHazards : true;
 }
 
@@ -153,7 +155,9 @@ __device__ inline unsigned long long TakeChunk(const RecorderState& r, unsigned 
 }
 
 // Reserve's slow road, out of line (inlined at every access site it made a lesson's kernels
-// twice as large and their registers too many for full occupancy): `old` is the state word
+// twice as large and their registers too many for full occupancy). It reads this unit's
+// ws_recorder_state itself (every caller passes that), not its parameter through a generic
+// pointer, which the call would otherwise load field by field: `old` is the state word
 // before this reservation's own atomic add. Takes the next chunk, waits for another group that
 // is taking it, or finds the warp out of room.
 static __device__ __noinline__ unsigned* ReserveSlowly(const RecorderState&,
@@ -446,12 +450,16 @@ __device__ __forceinline__ unsigned Vote(std::uint32_t kind, const char* file, u
 // 4,096). The leader reserves the event's words before the barrier, so that the reservation's
 // round trip to L2 overlaps the wait there: reserved after it, every warp of a block waited for
 // its own at once (8 % of the stall samples of transpose 4096²'s recording pass, Nsight Compute,
-// H200; bench/gpu_tally_micro.cu's recorded transpose 0.507 -> 0.467 ms). The barrier orders the
-// reservation before any later event of the warp's lanes.
+// H200; bench/gpu_tally_micro.cu's recorded transpose 0.507 -> 0.467 ms). The arrival is stamped
+// before the reservation, where the kernel reached the barrier. The barrier orders the
+// reservation before any later event of the group's lanes (lanes of the warp that arrive apart
+// write their own events; the host counts epochs per lane).
 template <typename Pass>
 __device__ __forceinline__ void TimedBarrier(std::uint32_t place, std::uint32_t tile_warps,
                                              Pass pass, const char* file = nullptr) {
   const RecorderState& r = ws_recorder_state;
+  const std::uint64_t arrival = GlobalTimer();
+  const long long arrival_clock = clock64();
   const unsigned group = __activemask();
   const bool leader = static_cast<int>(LaneId()) == __ffs(group) - 1;
   unsigned* w = nullptr;
@@ -459,8 +467,6 @@ __device__ __forceinline__ void TimedBarrier(std::uint32_t place, std::uint32_t 
     if (file != nullptr) NoteFile(PlaceFile(place), file);
     w = Reserve(r, LinearWarp(r), kBarrierEventWords);
   }
-  const std::uint64_t arrival = GlobalTimer();
-  const long long arrival_clock = clock64();
   const std::uint32_t arrived = pass();
   std::uint64_t departure = 0;
   long long departure_clock = arrival_clock;

@@ -19,8 +19,8 @@
 // word 0 = kEventWarpOp | kind (WarpOpKind), word 1 the place, word 2 the lanes, word 3 the time,
 // then 8 words holding one byte per lane: the lane it read (itself when it kept its own value).
 //
-// When lanes pass a __syncthreads() together, with the same arrival and departure times, they
-// write one barrier event: word 0 = kEventBarrier, word 1 the barrier's place, word 2 the lanes,
+// The lanes that arrive at a __syncthreads() together write one barrier event, with their
+// leader's (lowest lane's) times: word 0 = kEventBarrier, word 1 the barrier's place, word 2 the lanes,
 // word 3 the departure time's low 32 bits, words 4 and 5 the arrival time (64 bits, ns), word 6
 // the SM, word 7 the SM clock cycles between arrival and departure. A multi-warp tile's sync
 // (cooperative groups) writes one too, its tile's warps in word 0's low 8 bits; it orders its

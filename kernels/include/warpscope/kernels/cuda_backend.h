@@ -526,16 +526,19 @@ static Status CopyToSymbol(B& b, ConstantArray<T, N>& sym, const Global<const T>
   const ConstantArray<T, N> value = {g.data(), g.buffer(), c.bank()};
   b.KeepStatus(WS_CUDA(cudaMemcpyToSymbol(sym, &value, sizeof value)));
 #if defined(WS_RECORD_BUILD)
-  // The other units' arrays of the same name (cuda_pass_units.h), which their kernels read.
-  if (const auto name = ConstantNames().find(&sym); name != ConstantNames().end()) {
-    for (PassUnit* u : {&HazardUnit(), &LeanUnit()}) {
-      if (u->set_state == nullptr) continue;  // the unit is not linked
-      const auto set = u->constants.find(name->second);
-      if (set == u->constants.end())
-        return Status::Error("a pass's build of the lessons has no __constant__ array '" +
-                             name->second + "'");
-      b.KeepStatus(WS_CUDA(set->second(&value, sizeof value)));
-    }
+  // The other units' arrays of the same name (cuda_pass_units.h), which their kernels read: an
+  // array whose name this unit does not know (declared without WS_LESSON_CONSTANT_VIEW) would
+  // leave theirs zero, and their kernels would read the bank's first bytes.
+  const auto name = ConstantNames().find(&sym);
+  for (PassUnit* u : {&HazardUnit(), &LeanUnit()}) {
+    if (u->set_state == nullptr) continue;  // the unit is not linked
+    const auto set = name == ConstantNames().end() ? u->constants.end()
+                                                    : u->constants.find(name->second);
+    if (set == u->constants.end())
+      return Status::Error("a __constant__ array (" +
+                           (name == ConstantNames().end() ? std::string("unnamed") : name->second) +
+                           ") that a pass's build of the lessons does not have");
+    b.KeepStatus(WS_CUDA(set->second(&value, sizeof value)));
   }
 #endif
   return b.status();

@@ -71,7 +71,7 @@ void LinkLeanUnit();
 inline constexpr int kLeanLocalBytes = 40;
 
 // The recorded unit's __constant__ arrays' names, by the address of the unit's own symbol, so that
-// CopyToSymbol can fill the hazard unit's array of the same name.
+// CopyToSymbol can fill the other units' arrays of the same name.
 inline std::map<const void*, std::string>& ConstantNames() {
   static std::map<const void*, std::string> names;
   return names;
