@@ -354,17 +354,18 @@ int main(int argc, char** argv) {
   while (std::size_t{side} * 2 * side * 2 <= n) side *= 2;
   if (std::size_t{side} * side != n) {
     index += 2;
-    std::printf("transpose: skipped (%u blocks of 1,024 threads make no square; a power of 4 "
-                "does)\n",
-                blocks);
+    std::printf(
+        "transpose: skipped (%u blocks of 1,024 threads make no square; a power of 4 "
+        "does)\n",
+        blocks);
     return 0;
   }
   const dim3 tgrid(side / 32, side / 32), tblock(32, 32);
   auto transpose = [&](auto kernel) {
     return [=](float* o, const float* i, int) { kernel<<<tgrid, tblock>>>(o, i, side, 1); };
   };
-  const float tplain = time2("transpose 32, plain", transpose(Transpose<false>),
-                             Transpose<false>, ws::dev::kOff);
+  const float tplain =
+      time2("transpose 32, plain", transpose(Transpose<false>), Transpose<false>, ws::dev::kOff);
   const float trec = time2("transpose 32, recorded (tally, blocks 0-3 kept)",
                            transpose(Transpose<true>), Transpose<true>, ws::dev::kRecord, 4);
   if (only < 0) std::printf("transpose recorded / plain: %.2fx\n", trec / tplain);

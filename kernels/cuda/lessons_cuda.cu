@@ -6,8 +6,8 @@
 // A lesson's __constant__ array: its name by this unit's symbol, so that CopyToSymbol can fill
 // the other units' arrays of the same name.
 #if !defined(__CUDA_ARCH__)
-#define WS_LESSON_CONSTANT_VIEW(name)                                       \
-  [[maybe_unused]] static const bool ws_record_constant_##name =            \
+#define WS_LESSON_CONSTANT_VIEW(name)                            \
+  [[maybe_unused]] static const bool ws_record_constant_##name = \
       (::ws::ConstantNames()[static_cast<const void*>(&name)] = #name, true)
 #endif
 #include <map>

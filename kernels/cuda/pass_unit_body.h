@@ -14,12 +14,13 @@
 // A lesson's __constant__ array: a setter of this unit's own copy, by the array's name, which
 // the recorded unit's CopyToSymbol calls with the value it gives its own.
 #if !defined(__CUDA_ARCH__)
-#define WS_LESSON_CONSTANT_VIEW(name)                                                    \
-  [[maybe_unused]] static const bool ws_pass_constant_##name =                           \
-      (::ws::WS_PASS_UNIT().constants[#name] = [](const void* ws_v_, std::size_t ws_n_) { \
-         return cudaMemcpyToSymbol(name, ws_v_, ws_n_);                                  \
-       },                                                                                \
-       true)
+#define WS_LESSON_CONSTANT_VIEW(name)                            \
+  [[maybe_unused]] static const bool ws_pass_constant_##name = ( \
+      ::ws::WS_PASS_UNIT().constants[#name] =                    \
+          [](const void* ws_v_, std::size_t ws_n_) {             \
+            return cudaMemcpyToSymbol(name, ws_v_, ws_n_);       \
+          },                                                     \
+      true)
 #endif
 #include <vector>
 

@@ -20,9 +20,9 @@
 // then 8 words holding one byte per lane: the lane it read (itself when it kept its own value).
 //
 // The lanes that arrive at a __syncthreads() together write one barrier event, with their
-// leader's (lowest lane's) times: word 0 = kEventBarrier, word 1 the barrier's place, word 2 the lanes,
-// word 3 the departure time's low 32 bits, words 4 and 5 the arrival time (64 bits, ns), word 6
-// the SM, word 7 the SM clock cycles between arrival and departure. A multi-warp tile's sync
+// leader's (lowest lane's) times: word 0 = kEventBarrier, word 1 the barrier's place, word 2 the
+// lanes, word 3 the departure time's low 32 bits, words 4 and 5 the arrival time (64 bits, ns),
+// word 6 the SM, word 7 the SM clock cycles between arrival and departure. A multi-warp tile's sync
 // (cooperative groups) writes one too, its tile's warps in word 0's low 8 bits; it orders its
 // tile's threads only and counts in no thread's epoch. A converged warp writes one
 // event where it used to write 32 records of 32 bytes; lanes that arrived apart write one each,

@@ -532,8 +532,8 @@ static Status CopyToSymbol(B& b, ConstantArray<T, N>& sym, const Global<const T>
   const auto name = ConstantNames().find(&sym);
   for (PassUnit* u : {&HazardUnit(), &LeanUnit()}) {
     if (u->set_state == nullptr) continue;  // the unit is not linked
-    const auto set = name == ConstantNames().end() ? u->constants.end()
-                                                    : u->constants.find(name->second);
+    const auto set =
+        name == ConstantNames().end() ? u->constants.end() : u->constants.find(name->second);
     if (set == u->constants.end())
       return Status::Error("a __constant__ array (" +
                            (name == ConstantNames().end() ? std::string("unnamed") : name->second) +
@@ -617,7 +617,7 @@ const bool PassRegistration<F>::done =
     (WS_PASS_UNIT().kernels[KernelNameOf<F>()] = reinterpret_cast<const void*>(F), true);
 }  // namespace ws
 #define WS_LAUNCH_DYNAMIC(backend, kernel, grid, block, shared_bytes, dynamic_bytes, ...) \
-  (::ws::Unused(backend, grid, block, shared_bytes, dynamic_bytes, __VA_ARGS__),           \
+  (::ws::Unused(backend, grid, block, shared_bytes, dynamic_bytes, __VA_ARGS__),          \
    (void)::ws::PassRegistration<&kernel>::done, ::ws::Status{})
 #else
 // Another unit's build of the kernel for this pass (cuda_pass_units.h), where the unit is built
@@ -627,24 +627,24 @@ const bool PassRegistration<F>::done =
 // (ws_st_.hazard_shared_bytes) to the dynamic shared memory, the kernel's limit set for that
 // launch and back (LaunchWithSharedShadow).
 #if defined(WS_RECORD_BUILD)
-#define WS_LAUNCH_OTHER_UNIT(kernel, grid, block, dynamic_bytes, st, ...)                         \
-  {                                                                                               \
-    const bool ws_hazard_ = (st).mode == ::ws::dev::kHazards;                                     \
-    const void* ws_h_ = ws_hazard_ ? ::ws::KernelIn<&kernel, ::ws::HazardUnit>()                  \
-                                   : ::ws::KernelIn<&kernel, ::ws::LeanUnit>();                   \
-    ::ws::PassUnit& ws_u_ = ws_hazard_ ? ::ws::HazardUnit() : ::ws::LeanUnit();                   \
-    if (ws_hazard_ && (ws_h_ == nullptr || ws_u_.set_state == nullptr))                           \
-      return cudaErrorInvalidDeviceFunction; /* no build for the hazard check: a bug */           \
+#define WS_LAUNCH_OTHER_UNIT(kernel, grid, block, dynamic_bytes, st, ...)                          \
+  {                                                                                                \
+    const bool ws_hazard_ = (st).mode == ::ws::dev::kHazards;                                      \
+    const void* ws_h_ = ws_hazard_ ? ::ws::KernelIn<&kernel, ::ws::HazardUnit>()                   \
+                                   : ::ws::KernelIn<&kernel, ::ws::LeanUnit>();                    \
+    ::ws::PassUnit& ws_u_ = ws_hazard_ ? ::ws::HazardUnit() : ::ws::LeanUnit();                    \
+    if (ws_hazard_ && (ws_h_ == nullptr || ws_u_.set_state == nullptr))                            \
+      return cudaErrorInvalidDeviceFunction; /* no build for the hazard check: a bug */            \
     const dim3 ws_grid_((grid).x, (grid).y, (grid).z), ws_block_((block).x, (block).y, (block).z); \
-    if (ws_hazard_ || (ws_u_.set_state != nullptr &&                                              \
-                       ::ws::RunLean(ws_h_, reinterpret_cast<const void*>(kernel), ws_block_,     \
-                                     (dynamic_bytes)))) {                                         \
-      cudaError_t ws_he_ = ws_u_.set_state(st);                                                   \
-      if (ws_he_ != cudaSuccess) return ws_he_;                                                   \
-      return ::ws::LaunchWithSharedShadow(ws_h_, (dynamic_bytes), st, [&](std::size_t ws_dyn_) {  \
-        return ::ws::LaunchPassKernel(ws_h_, &kernel, ws_grid_, ws_block_, ws_dyn_, __VA_ARGS__); \
-      });                                                                                         \
-    }                                                                                             \
+    if (ws_hazard_ ||                                                                              \
+        (ws_u_.set_state != nullptr && ::ws::RunLean(ws_h_, reinterpret_cast<const void*>(kernel), \
+                                                     ws_block_, (dynamic_bytes)))) {               \
+      cudaError_t ws_he_ = ws_u_.set_state(st);                                                    \
+      if (ws_he_ != cudaSuccess) return ws_he_;                                                    \
+      return ::ws::LaunchWithSharedShadow(ws_h_, (dynamic_bytes), st, [&](std::size_t ws_dyn_) {   \
+        return ::ws::LaunchPassKernel(ws_h_, &kernel, ws_grid_, ws_block_, ws_dyn_, __VA_ARGS__);  \
+      });                                                                                          \
+    }                                                                                              \
   }
 #else
 #define WS_LAUNCH_OTHER_UNIT(kernel, grid, block, dynamic_bytes, st, ...)
