@@ -11,6 +11,7 @@
 // [SECTION] CudaBackend
 // [SECTION] Launching: the checks, the timed runs (the recording pass: cuda_backend_record.h)
 // [SECTION] Constant memory
+// (WS_LAUNCH, the lessons' launch: cuda_backend_launch.h)
 #pragma once
 
 #include <cuda_runtime.h>
@@ -505,7 +506,7 @@ static Constant<T> MakeConstant(B& b, const Global<const T>& g) {
                                           static_cast<std::size_t>(at), cudaMemcpyDeviceToDevice)));
 #if defined(WS_RECORD_BUILD)
   // The other units' kernels read their own banks at the same offsets (cuda_pass_units.h).
-  for (PassUnit* u : {&HazardUnit(), &LeanUnit()}) {
+  for (PassUnit* u : OtherUnits()) {
     if (u->fill_bank != nullptr)
       b.KeepStatus(WS_CUDA(u->fill_bank(g.data(), bytes, static_cast<std::size_t>(at))));
   }
@@ -530,7 +531,7 @@ static Status CopyToSymbol(B& b, ConstantArray<T, N>& sym, const Global<const T>
   // array whose name this unit does not know (declared without WS_LESSON_CONSTANT_VIEW) would
   // leave theirs zero, and their kernels would read the bank's first bytes.
   const auto name = ConstantNames().find(&sym);
-  for (PassUnit* u : {&HazardUnit(), &LeanUnit()}) {
+  for (PassUnit* u : OtherUnits()) {
     if (u->set_state == nullptr) continue;  // the unit is not linked
     const auto set =
         name == ConstantNames().end() ? u->constants.end() : u->constants.find(name->second);
@@ -593,78 +594,5 @@ std::vector<std::uint32_t> ReadOnlyBuffers(void (*)(P...), const A&... args) {
 #include "warpscope/kernels/cuda_backend_hazards.h"
 #include "warpscope/kernels/cuda_backend_record.h"
 
-// `launch(state)` sets the translation unit's recorder state (instrumented build only) and
-// launches the kernel.
-#if defined(WS_PLAIN_BUILD)
-#define WS_SET_RECORDER_STATE(state) ((void)(state), cudaSuccess)
-#else
-#define WS_SET_RECORDER_STATE(state) cudaMemcpyToSymbol(ws_recorder_state, &(state), sizeof(state))
-#endif
-
-#if defined(WS_PASS_UNIT)
-// A unit that builds the kernels for one pass (cuda_pass_units.h) runs no driver: a launch in it
-// registers the kernel's handle under its name at static initialization (the driver that names
-// it is instantiated, never called). Its arguments are only named (Unused).
-namespace ws {
-template <typename... A>
-constexpr void Unused(const A&...) {}
-template <auto F>
-struct PassRegistration {
-  static const bool done;
-};
-template <auto F>
-const bool PassRegistration<F>::done =
-    (WS_PASS_UNIT().kernels[KernelNameOf<F>()] = reinterpret_cast<const void*>(F), true);
-}  // namespace ws
-#define WS_LAUNCH_DYNAMIC(backend, kernel, grid, block, shared_bytes, dynamic_bytes, ...) \
-  (::ws::Unused(backend, grid, block, shared_bytes, dynamic_bytes, __VA_ARGS__),          \
-   (void)::ws::PassRegistration<&kernel>::done, ::ws::Status{})
-#else
-// Another unit's build of the kernel for this pass (cuda_pass_units.h), where the unit is built
-// to record only (WS_RECORD_BUILD): the hazard unit's for a hazard pass, the lean unit's for the
-// others where RunLean takes it. Its recorder state is set and it is launched with this launch's
-// arguments, else the unit's own kernel is. Either adds the shared shadow's bytes
-// (ws_st_.hazard_shared_bytes) to the dynamic shared memory, the kernel's limit set for that
-// launch and back (LaunchWithSharedShadow).
-#if defined(WS_RECORD_BUILD)
-#define WS_LAUNCH_OTHER_UNIT(kernel, grid, block, dynamic_bytes, st, ...)                          \
-  {                                                                                                \
-    const bool ws_hazard_ = (st).mode == ::ws::dev::kHazards;                                      \
-    const void* ws_h_ = ws_hazard_ ? ::ws::KernelIn<&kernel, ::ws::HazardUnit>()                   \
-                                   : ::ws::KernelIn<&kernel, ::ws::LeanUnit>();                    \
-    ::ws::PassUnit& ws_u_ = ws_hazard_ ? ::ws::HazardUnit() : ::ws::LeanUnit();                    \
-    if (ws_hazard_ && (ws_h_ == nullptr || ws_u_.set_state == nullptr))                            \
-      return cudaErrorInvalidDeviceFunction; /* no build for the hazard check: a bug */            \
-    const dim3 ws_grid_((grid).x, (grid).y, (grid).z), ws_block_((block).x, (block).y, (block).z); \
-    if (ws_hazard_ ||                                                                              \
-        (ws_u_.set_state != nullptr && ::ws::RunLean(ws_h_, reinterpret_cast<const void*>(kernel), \
-                                                     ws_block_, (dynamic_bytes)))) {               \
-      cudaError_t ws_he_ = ws_u_.set_state(st);                                                    \
-      if (ws_he_ != cudaSuccess) return ws_he_;                                                    \
-      return ::ws::LaunchWithSharedShadow(ws_h_, (dynamic_bytes), st, [&](std::size_t ws_dyn_) {   \
-        return ::ws::LaunchPassKernel(ws_h_, &kernel, ws_grid_, ws_block_, ws_dyn_, __VA_ARGS__);  \
-      });                                                                                          \
-    }                                                                                              \
-  }
-#else
-#define WS_LAUNCH_OTHER_UNIT(kernel, grid, block, dynamic_bytes, st, ...)
-#endif
-#define WS_LAUNCH_DYNAMIC(backend, kernel, grid, block, shared_bytes, dynamic_bytes, ...)          \
-  ((backend).NextLaunchCarriesShadow(::ws::ReadOnlyBuffers(&kernel, __VA_ARGS__)),                 \
-   (backend).Launch(                                                                               \
-       ::ws::KernelNameOf<&kernel>(), grid, block, shared_bytes, dynamic_bytes,                    \
-       [&](const ::ws::dev::RecorderState& ws_st_) {                                               \
-         WS_LAUNCH_OTHER_UNIT(kernel, grid, block, dynamic_bytes, ws_st_, __VA_ARGS__)             \
-         cudaError_t ws_e_ = WS_SET_RECORDER_STATE(ws_st_);                                        \
-         if (ws_e_ != cudaSuccess) return ws_e_;                                                   \
-         return ::ws::LaunchWithSharedShadow(                                                      \
-             kernel, (dynamic_bytes), ws_st_, [&](std::size_t ws_dyn_) {                           \
-               kernel<<<dim3((grid).x, (grid).y, (grid).z), dim3((block).x, (block).y, (block).z), \
-                        ws_dyn_>>>(__VA_ARGS__);                                                   \
-               return cudaGetLastError();                                                          \
-             });                                                                                   \
-       },                                                                                          \
-       [&](cudaFuncAttributes* ws_a_) { return cudaFuncGetAttributes(ws_a_, kernel); }))
-#endif
-#define WS_LAUNCH(backend, kernel, grid, block, shared_bytes, ...) \
-  WS_LAUNCH_DYNAMIC(backend, kernel, grid, block, shared_bytes, 0, __VA_ARGS__)
+// The lessons' launch: WS_LAUNCH and WS_LAUNCH_DYNAMIC, for every build of the lessons.
+#include "warpscope/kernels/cuda_backend_launch.h"

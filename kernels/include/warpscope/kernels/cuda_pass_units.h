@@ -23,6 +23,7 @@
 
 #include <cuda_runtime.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdlib>
 #include <map>
@@ -57,6 +58,11 @@ inline PassUnit& HazardUnit() {
 inline PassUnit& LeanUnit() {
   static PassUnit unit;
   return unit;
+}
+
+// Both, for what the recorded unit gives every other build (its constant memory).
+inline std::array<PassUnit*, 2> OtherUnits() {
+  return {&HazardUnit(), &LeanUnit()};
 }
 
 // Defined by the units: the recorded unit calls them before its first launch, so that a static
