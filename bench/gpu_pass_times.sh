@@ -9,6 +9,11 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 out=${1:?usage: gpu_pass_times.sh OUT_DIR}
 mkdir -p "$out"
+# A call on a warm machine gets .deps afresh (carried), without the root a build unpacked.
+if [[ -d .deps/debs && ! -d .deps/root/usr/lib/x86_64-linux-gnu ]]; then
+  mkdir -p .deps/root
+  for f in .deps/debs/*.deb; do dpkg -x "$f" .deps/root; done
+fi
 export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export CUDA_MODULE_LOADING=EAGER
 cli=./build/headless/app/warpscope-cli
