@@ -415,17 +415,18 @@ std::vector<GpuCapture::TalliedShape> TalliedShapes(const std::vector<unsigned l
                                                     const std::vector<std::uint32_t>& shapes,
                                                     const std::vector<unsigned long long>& counts) {
   std::vector<GpuCapture::TalliedShape> out;
-  for (std::size_t i = 0; i < keys.size(); ++i) {
-    if (keys[i] == 0 || (i + 1) * dev::kTallyShapeWords > shapes.size() ||
-        (i + 1) * dev::kTallySpread > counts.size())
-      continue;
+  // Spread-major: slot i's counters are keys.size() words apart (ws_cuda_record_format.h).
+  const std::size_t capacity = keys.size();
+  if (counts.size() < capacity * dev::kTallySpread) return out;
+  for (std::size_t i = 0; i < capacity; ++i) {
+    if (keys[i] == 0 || (i + 1) * dev::kTallyShapeWords > shapes.size()) continue;
     GpuCapture::TalliedShape t;
     const std::uint32_t* w = shapes.data() + i * dev::kTallyShapeWords;
     t.key = std::uint64_t{w[1]} << 32 | w[0];
     t.mask = w[2];
     std::copy(w + dev::kTallyHeaderWords, w + dev::kTallyShapeWords, t.offsets);
     for (std::size_t k = 0; k < dev::kTallySpread; ++k)
-      t.count += counts[i * dev::kTallySpread + k];
+      t.count += counts[k * capacity + i];
     if (t.count > 0 && t.mask != 0) out.push_back(t);
   }
   return out;

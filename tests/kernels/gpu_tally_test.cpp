@@ -152,7 +152,7 @@ TEST(GpuTally, ABlockThatLostItsWrittenEventsSaysItsWholeWarpRequestsAreCounted)
 }
 
 TEST(GpuTally, TheTablesShapesComeBackWithTheirCountersSummed) {
-  // Four slots: 0 and 2 free, 1 a load counted 3 + 4 on two SMs, 3 taken but never counted.
+  // Four slots: 0 and 2 free, 1 a load counted 3 + 4 by blocks 0 and 15, 3 taken but never counted.
   std::vector<unsigned long long> keys = {0, 0x1234, 0, 0x99};
   std::vector<std::uint32_t> shapes(4 * ws::dev::kTallyShapeWords, 0);
   std::uint32_t* s1 = shapes.data() + ws::dev::kTallyShapeWords;
@@ -162,8 +162,11 @@ TEST(GpuTally, TheTablesShapesComeBackWithTheirCountersSummed) {
   for (std::uint32_t l = 0; l < 32; ++l) s1[ws::dev::kTallyHeaderWords + l] = 4 * l;
   shapes[3 * ws::dev::kTallyShapeWords + 2] = ~0u;
   std::vector<unsigned long long> counts(4 * ws::dev::kTallySpread, 0);
-  counts[1 * ws::dev::kTallySpread + 0] = 3;
-  counts[1 * ws::dev::kTallySpread + 15] = 4;
+  // Spread-major (ws_cuda_record_format.h): slot 1's counter for block 15 is word 15 * 4 + 1.
+  counts[0 * 4 + 1] = 3;
+  counts[15 * 4 + 1] = 4;
+  counts[1 * 4 + 0] = 5;  // slot 0's (free: not read) beside slot 1's
+  counts[1 * 4 + 2] = 6;  // slot 2's (free)
   const auto out = ws::TalliedShapes(keys, shapes, counts);
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0].key, tally::kLoad);
@@ -171,6 +174,8 @@ TEST(GpuTally, TheTablesShapesComeBackWithTheirCountersSummed) {
   EXPECT_EQ(out[0].offsets[31], 124u);
   EXPECT_EQ(out[0].count, 7u);
   // Arrays shorter than the keys say are not read past.
+  std::vector<unsigned long long> short_counts(counts.begin(), counts.end() - 1);
+  EXPECT_TRUE(ws::TalliedShapes(keys, shapes, short_counts).empty());
   shapes.resize(ws::dev::kTallyShapeWords);
   EXPECT_TRUE(ws::TalliedShapes(keys, shapes, counts).empty());
 }

@@ -166,11 +166,15 @@ inline constexpr std::uint64_t kReadOnlyBuffer = ~0ull;
 //   tally_shapes[i]  kTallyShapeWords words: the site key's low and high words, the lanes, 0,
 //                    then the offset of each lane of the shape's first request (the one the host
 //                    costs)
-//   tally_counts[i]  kTallySpread counters, one per block number modulo kTallySpread (blocks
-//                    running at once have neighbouring numbers; by %smid before), summed by the
-//                    host: the warps of 132 SMs adding to one word queued on it, and with 16
-//                    counters a 2^24-float copy (every warp's two requests of two shapes) took 9.4x
-//                    its uninstrumented time on an H200
+//   tally_counts[j * tally_capacity + i]
+//                    kTallySpread counters for slot i, one per block number j modulo kTallySpread
+//                    (blocks running at once have neighbouring numbers; by %smid before), summed
+//                    by the host: the warps of 132 SMs adding to one word queued on it, and with
+//                    16 counters a 2^24-float copy (every warp's two requests of two shapes) took
+//                    9.4x its uninstrumented time on an H200. Spread-major, a slot's counters
+//                    tally_capacity words apart: laid out slot by slot, a slot's 128 counters were
+//                    one 1 KB run of memory, which the L2 may serve from one slice, and a
+//                    recorded copy's time moved with its shapes' slots from build to build
 // A shape that finds no free slot within kTallyProbes is written as an event instead, and the
 // table counts as full (tally_full): later requests read only their first slot. The counting
 // pass adds shapes (its counts are cleared after it); the planned pass after it only looks them up.
