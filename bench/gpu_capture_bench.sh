@@ -42,6 +42,9 @@ run "stride-copy s2 2^23" stride-copy --set stride=2 --set threads=1024 --set bl
 run "stride-copy s32 2^20" stride-copy --set stride=32 --set threads=1024 --set blocks=1024
 run "offset-copy o1 2^24" offset-copy --set offset=1 --set threads=1024 --set blocks=16384
 run "transpose coalesced 4096" transpose --variant coalesced --set width=4096 --set height=4096
+# Issue 51's three transposes: the naive one (uncoalesced stores) and the padded tile too.
+run "transpose naive 4096" transpose --variant naive --set width=4096 --set height=4096
+run "transpose padded 4096" transpose --variant padded --set width=4096 --set height=4096
 rm -f "$out/one.json" "$out/one.err"
 python3 - "$jsonl" > "$out/capture-bench.txt" <<'PY'
 import json, statistics, sys
