@@ -307,9 +307,11 @@ __device__ __forceinline__ void RecordGroup(const RecorderState& r, std::uint64_
 // pass, H200). Returns false for anything else, which the general road records (one copy of its
 // code in the kernel: a second one here took transpose 4096²'s recorded kernels from 48
 // registers to 52, ptxas -v).
+// Without a tally (tally_keys null) the host keeps every block (kept_span ~0u), so that
+// TallyWholeAffine returns at its kept test and no test of the table's pointer is made here (4 of
+// a request's 84 warp instructions, bench/gpu_sass_counts.sh).
 __device__ __forceinline__ bool CountedWhole(const RecorderState& r, std::uint64_t key,
                                              std::uint32_t offset) {
-  if (r.tally_keys == nullptr) return false;
   const unsigned lane = LaneId();
   const unsigned first_offset = __shfl_sync(~0u, offset, 0);
   const unsigned step = __shfl_sync(~0u, offset, 1) - first_offset;

@@ -216,13 +216,15 @@ struct RecorderState {
   unsigned char* warp_tallied;       // [warp]: 1 once the warp had a request tallied
   unsigned int tally_capacity;       // a power of two
   int tally_frozen;                  // the planned pass: shapes are looked up, none added
-  // The blocks whose events are all written: where they lie within 64 of the lowest, block b is
-  // kept where b - kept_base < 64 and bit b - kept_base of kept_bits is set (a few instructions a
-  // request: the list of up to 16 it replaces was a loop of 9 a block, and 36 of the 130 warp
-  // instructions a request took on a 2^24-float copy); else a byte per block in keep_block.
+  // The blocks whose events are all written, from the lowest (kept_base) to the highest
+  // (kept_base + kept_span - 1): block b is kept where b - kept_base < kept_span and, where the
+  // kept blocks are not every block of that span, keep_block[b - kept_base] is 1. A block outside
+  // the span, nearly every block, is told by one subtraction and one compare (the list of up to
+  // 16 this replaced was a loop of 9 a block; a word of 64 bits and a null test after it took 17
+  // of the 84 warp instructions a request took on transpose 4096², bench/gpu_sass_counts.sh).
   unsigned long long kept_base;
-  unsigned long long kept_bits;
-  const unsigned char* keep_block;  // [block]: 1 where kept; where set, kept_bits is not read
+  unsigned int kept_span;           // 0: no block is kept
+  const unsigned char* keep_block;  // [kept_span]: 1 where kept; null: every block of the span
   // The hazard check (above); a kHazards pass only.
   int hazard_mode;  // kHazardsBuild, kHazardsIdentify
   unsigned int* shared_shadow;

@@ -53,14 +53,13 @@ __device__ __forceinline__ unsigned SlotOf(unsigned long long h, unsigned capaci
 }
 
 // Whether block `block` (its number modulo 2^32, LinearBlock32) is kept: its events are all
-// written. The kept window's test in 32 bits (the 64-bit block number took 10 instructions a
-// request): past 2^32 blocks the number wraps and a block may be taken for a kept one, whose
-// requests are then written as events, which the host decodes too; only the byte map needs the
-// whole number.
+// written (RecorderState's kept span). The test in 32 bits (the 64-bit block number took 10
+// instructions a request): past 2^32 blocks the number wraps and a block may be taken for a kept
+// one, whose requests are then written as events, which the host decodes too.
 __device__ __forceinline__ bool KeptBlock(const RecorderState& r, unsigned block) {
-  if (r.keep_block != nullptr) return r.keep_block[LinearBlock()] != 0;
   const unsigned from_base = block - static_cast<unsigned>(r.kept_base);
-  return from_base < 64u && (r.kept_bits >> from_base & 1u) != 0;
+  if (from_base >= r.kept_span) return false;
+  return r.keep_block == nullptr || r.keep_block[from_base] != 0;
 }
 
 // The leader's count of a request the tally took at `slot`, and its warp's flag. The counter is

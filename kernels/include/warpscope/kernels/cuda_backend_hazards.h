@@ -136,12 +136,11 @@ HazardScan CudaBackend::ScanHazards(Dim3 grid, Dim3 block, std::uint32_t window_
   return scan;
 }
 
-// A byte per block, 1 where the launch keeps it (keep_blocks_), for the tally.
-inline unsigned char* CudaBackend::KeepBitmap(Dim3 grid) {
-  std::vector<unsigned char> keep(grid.count(), 0);
-  for (std::uint32_t b : keep_blocks_) {
-    if (b < keep.size()) keep[b] = 1;
-  }
+// A byte per block of the kept blocks' span (`kept`: sorted, distinct, not empty), 1 where the
+// launch keeps it, for the tally (RecorderState::keep_block).
+inline unsigned char* CudaBackend::KeepBitmap(const std::vector<std::uint32_t>& kept) {
+  std::vector<unsigned char> keep(std::size_t{kept.back()} - kept.front() + 1u, 0);
+  for (std::uint32_t b : kept) keep[b - kept.front()] = 1;
   auto* d = DeviceArray<unsigned char>(keep.size());
   if (d != nullptr) Keep(WS_CUDA(cudaMemcpy(d, keep.data(), keep.size(), cudaMemcpyHostToDevice)));
   return d;

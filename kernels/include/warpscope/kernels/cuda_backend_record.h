@@ -195,6 +195,9 @@ inline dev::RecorderState CudaBackend::StartRecording(
   st.first_chunks = first_chunks ? 1u : 0u;
   st.overflow = overflow;
   st.files = files_d;
+  // Every block kept until StartTally says which: the whole warp's road (CountedWhole) reads no
+  // table then, without a test of its own whether there is one.
+  st.kept_span = ~0u;
   return st;
 }
 
@@ -303,16 +306,17 @@ inline CudaBackend::TallyArrays CudaBackend::StartTally(Dim3 grid, std::size_t w
   st->warp_tallied = t.warps;
   st->tally_capacity = static_cast<unsigned int>(t.capacity);
   st->tally_frozen = 0;
-  // Kept blocks within 64 of the lowest are bits of one word; others (the hazard check's, a block
-  // asked for far away) a byte per block.
-  const auto [lo, hi] = std::minmax_element(keep_blocks_.begin(), keep_blocks_.end());
-  st->kept_base = keep_blocks_.empty() ? 0 : *lo;
-  st->kept_bits = 0;
-  if (!keep_blocks_.empty() && *hi - *lo >= 64) {
-    st->keep_block = KeepBitmap(grid);
-  } else {
-    for (std::uint32_t b : keep_blocks_) st->kept_bits |= 1ull << (b - st->kept_base);
+  // The kept blocks' span, from the lowest to the highest within the grid; a byte per block of
+  // it where they are not all of it (the hazard check's, a block asked for far away).
+  std::vector<std::uint32_t> kept;
+  for (std::uint32_t b : keep_blocks_) {
+    if (b < grid.count()) kept.push_back(b);
   }
+  std::sort(kept.begin(), kept.end());
+  kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
+  st->kept_base = kept.empty() ? 0 : kept.front();
+  st->kept_span = kept.empty() ? 0u : kept.back() - kept.front() + 1u;
+  st->keep_block = kept.size() == st->kept_span ? nullptr : KeepBitmap(kept);
   return t;
 }
 
