@@ -425,8 +425,7 @@ std::vector<GpuCapture::TalliedShape> TalliedShapes(const std::vector<unsigned l
     t.key = std::uint64_t{w[1]} << 32 | w[0];
     t.mask = w[2];
     std::copy(w + dev::kTallyHeaderWords, w + dev::kTallyShapeWords, t.offsets);
-    for (std::size_t k = 0; k < dev::kTallySpread; ++k)
-      t.count += counts[k * capacity + i];
+    for (std::size_t k = 0; k < dev::kTallySpread; ++k) t.count += counts[k * capacity + i];
     if (t.count > 0 && t.mask != 0) out.push_back(t);
   }
   return out;

@@ -63,13 +63,13 @@ __device__ __forceinline__ bool KeptBlock(const RecorderState& r, unsigned block
 }
 
 // The leader's count of a request the tally took at `slot`, and its warp's flag. The counter is
-// one of the slot's kTallySpread (spread-major, ws_cuda_record_format.h) by the block's number (consecutive blocks run on different SMs
-// at once; by %smid it took a special-register read a request), and the flag is stored, not read
-// first: the warp's own byte (no other warp stores there), and a load before the store kept the
-// lanes waiting for a round trip to L2 (Nsight Compute on transpose 4096²'s recorded build, H200:
-// 8 % of the pass's stalls). The warp's number from the block's in 32 bits: the flags serve grids
-// of up to 2^24 threads (the activity map), and past 2^32 blocks a wrapped number stays in the
-// array.
+// one of the slot's kTallySpread (spread-major, ws_cuda_record_format.h) by the block's number
+// (consecutive blocks run on different SMs at once; by %smid it took a special-register read a
+// request), and the flag is stored, not read first: the warp's own byte (no other warp stores
+// there), and a load before the store kept the lanes waiting for a round trip to L2 (Nsight Compute
+// on transpose 4096²'s recorded build, H200: 8 % of the pass's stalls). The warp's number from the
+// block's in 32 bits: the flags serve grids of up to 2^24 threads (the activity map), and past 2^32
+// blocks a wrapped number stays in the array.
 __device__ __forceinline__ void CountTallied(const RecorderState& r, unsigned slot,
                                              unsigned block) {
   atomicAdd(r.tally_counts + std::size_t{block & (kTallySpread - 1u)} * r.tally_capacity + slot,
