@@ -185,7 +185,7 @@ int main(int argc, char** argv) {
   st.tally_capacity = capacity;
   const unsigned kept = 4;  // blocks 0-3, as a lesson keeps them
   st.kept_base = 0;
-  st.kept_span = kept;
+  st.kept_last = kept - 1;
   cudaEvent_t a, b;
   WS_CUDA_CHECK(cudaEventCreate(&a));
   WS_CUDA_CHECK(cudaEventCreate(&b));
@@ -294,10 +294,10 @@ int main(int argc, char** argv) {
   // CountedWhole reads the table only in a block not kept.)
   unsigned long long* keys = st.tally_keys;
   st.tally_keys = nullptr;
-  st.kept_span = ~0u;
+  st.kept_last = ~0u;
   time("recorded, tally off", Copy, ws::dev::kRecord);
   st.tally_keys = keys;
-  st.kept_span = kept;
+  st.kept_last = kept - 1;
   // The count check (no timing): the tally's counts against the grid's where groups are partial
   // warps and shapes are not affine, recorded at once, then in two passes as the backend runs them,
   // a counting pass that adds the shapes and a pass that only looks them up (tally_frozen).

@@ -307,7 +307,7 @@ __device__ __forceinline__ void RecordGroup(const RecorderState& r, std::uint64_
 // pass, H200). Returns false for anything else, which the general road records (one copy of its
 // code in the kernel: a second one here took transpose 4096²'s recorded kernels from 48
 // registers to 52, ptxas -v).
-// Without a tally (tally_keys null) the host keeps every block (kept_span ~0u), so that
+// Without a tally (tally_keys null) the host keeps every block (kept_last ~0u), so that
 // TallyWholeAffine returns at its kept test and no test of the table's pointer is made here (4 of
 // a request's 84 warp instructions, bench/gpu_sass_counts.sh).
 __device__ __forceinline__ bool CountedWhole(const RecorderState& r, std::uint64_t key,

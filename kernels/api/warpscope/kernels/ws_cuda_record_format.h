@@ -217,14 +217,17 @@ struct RecorderState {
   unsigned int tally_capacity;       // a power of two
   int tally_frozen;                  // the planned pass: shapes are looked up, none added
   // The blocks whose events are all written, from the lowest (kept_base) to the highest
-  // (kept_base + kept_span - 1): block b is kept where b - kept_base < kept_span and, where the
-  // kept blocks are not every block of that span, keep_block[b - kept_base] is 1. A block outside
-  // the span, nearly every block, is told by one subtraction and one compare (the list of up to
-  // 16 this replaced was a loop of 9 a block; a word of 64 bits and a null test after it took 17
-  // of the 84 warp instructions a request took on transpose 4096², bench/gpu_sass_counts.sh).
+  // (kept_base + kept_last), in 32 bits: block b is kept where b - kept_base <= kept_last and,
+  // where the kept blocks are not every block of that span, keep_block[b - kept_base] is 1. A
+  // block outside the span, nearly every block, is told by one subtraction and one compare (the
+  // list of up to 16 this replaced was a loop of 9 a block; a word of 64 bits and a null test
+  // after it took 17 of the 84 warp instructions a request took on transpose 4096²,
+  // bench/gpu_sass_counts.sh). Every block: base 0, last ~0u. None: base ~0u, last 0 (block
+  // 2^32 - 1, or a number that wrapped to it, is then taken for a kept one, whose requests are
+  // written as events, which the host decodes too).
   unsigned long long kept_base;
-  unsigned int kept_span;           // 0: no block is kept
-  const unsigned char* keep_block;  // [kept_span]: 1 where kept; null: every block of the span
+  unsigned int kept_last;
+  const unsigned char* keep_block;  // [kept_last + 1]: 1 where kept; null: the whole span
   // The hazard check (above); a kHazards pass only.
   int hazard_mode;  // kHazardsBuild, kHazardsIdentify
   unsigned int* shared_shadow;

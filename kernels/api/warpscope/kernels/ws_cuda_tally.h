@@ -58,7 +58,7 @@ __device__ __forceinline__ unsigned SlotOf(unsigned long long h, unsigned capaci
 // one, whose requests are then written as events, which the host decodes too.
 __device__ __forceinline__ bool KeptBlock(const RecorderState& r, unsigned block) {
   const unsigned from_base = block - static_cast<unsigned>(r.kept_base);
-  if (from_base >= r.kept_span) return false;
+  if (from_base > r.kept_last) return false;
   return r.keep_block == nullptr || r.keep_block[from_base] != 0;
 }
 

@@ -195,9 +195,10 @@ inline dev::RecorderState CudaBackend::StartRecording(
   st.first_chunks = first_chunks ? 1u : 0u;
   st.overflow = overflow;
   st.files = files_d;
-  // Every block kept until StartTally says which: the whole warp's road (CountedWhole) reads no
-  // table then, without a test of its own whether there is one.
-  st.kept_span = ~0u;
+  // Every block kept (the whole span of 2^32) until StartTally says which: the whole warp's road
+  // (CountedWhole) reads no table then, without a test of its own whether there is one.
+  st.kept_base = 0;
+  st.kept_last = ~0u;
   return st;
 }
 
@@ -314,9 +315,10 @@ inline CudaBackend::TallyArrays CudaBackend::StartTally(Dim3 grid, std::size_t w
   }
   std::sort(kept.begin(), kept.end());
   kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
-  st->kept_base = kept.empty() ? 0 : kept.front();
-  st->kept_span = kept.empty() ? 0u : kept.back() - kept.front() + 1u;
-  st->keep_block = kept.size() == st->kept_span ? nullptr : KeepBitmap(kept);
+  st->kept_base = kept.empty() ? ~0u : kept.front();
+  st->kept_last = kept.empty() ? 0u : kept.back() - kept.front();
+  st->keep_block =
+      kept.empty() || kept.size() == std::size_t{st->kept_last} + 1u ? nullptr : KeepBitmap(kept);
   return t;
 }
 
