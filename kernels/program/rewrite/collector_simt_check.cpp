@@ -252,6 +252,9 @@ std::string Collector::SimtCheckExpr(const Stmt* e, SimtKernel& k) {
         return "an asynchronous copy (" + n + ") on line " + line(s) + " (yet)";
       if (callee != nullptr && InNamespace(callee, "cuda"))
         return "libcu++'s cuda::" + n + " on line " + line(s) + " (yet)";
+      if (callee != nullptr && InNamespace(callee, "cooperative_groups") &&
+          (n == "memcpy_async" || n == "wait" || n == "wait_prior"))
+        return "an asynchronous copy (cooperative_groups::" + n + ") on line " + line(s) + " (yet)";
       if (MultiWarpTile(c))  // its sync is a barrier of several warps: thread by thread
         return "a tile of more than 32 threads on line " + line(s) + " (yet)";
       const TileCallKind tile = TileCall(c);

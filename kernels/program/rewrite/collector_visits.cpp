@@ -109,9 +109,14 @@ bool Collector::VisitCallExpr(CallExpr* e) {
                                                 "texCubemap",
                                                 "texCubemapLayered",
                                                 "__pipeline_memcpy_async"};
-  // libcu++'s cuda:: (shim/cuda/pipeline, shim/cuda/barrier): a cuda::memcpy_async is a site.
+  // libcu++'s cuda:: (shim/cuda/pipeline, shim/cuda/barrier): a cuda::memcpy_async is a site;
+  // so is a group's (shim/cooperative_groups/memcpy_async.h).
   const bool libcu = callee != nullptr && InNamespace(callee, "cuda");
-  if ((NameOf(callee).rfind("__pipeline_", 0) == 0 || libcu) && out_->async_at.empty()) {
+  const bool group_copy = callee != nullptr && InNamespace(callee, "cooperative_groups") &&
+                          (NameOf(callee) == "memcpy_async" || NameOf(callee) == "wait" ||
+                           NameOf(callee) == "wait_prior");
+  if ((NameOf(callee).rfind("__pipeline_", 0) == 0 || libcu || group_copy) &&
+      out_->async_at.empty()) {
     const SourceLocation at = sm_.getExpansionLoc(e->getBeginLoc());
     if (at.isValid() && IsProgramFile(sm_.getFileID(at)))
       out_->async_at =
@@ -125,7 +130,7 @@ bool Collector::VisitCallExpr(CallExpr* e) {
   }
   const bool wmma = callee != nullptr && InNamespace(callee, "nvcuda") &&
                     (NameOf(callee) == "load_matrix_sync" || NameOf(callee) == "store_matrix_sync");
-  const bool copy = libcu && NameOf(callee) == "memcpy_async";
+  const bool copy = (libcu || group_copy) && NameOf(callee) == "memcpy_async";
   if ((fetches.count(NameOf(callee)) > 0 || wmma || copy) && e->getRParenLoc().isFileID()) {
     const CharSourceRange r = FileRange(e->getSourceRange());
     if (r.isValid()) {

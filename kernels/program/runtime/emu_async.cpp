@@ -186,6 +186,15 @@ void BarrierArriveAndWait(std::ptrdiff_t expected, unsigned int place) {
   emu::SyncThreads(place);
 }
 
+// Where a cooperative_groups::memcpy_async copies (shim/cooperative_groups/memcpy_async.h): from
+// global into shared memory, told by its first piece (each piece is checked again as issued).
+bool AsyncGlobalToShared(const void* dst, const void* src, std::size_t bytes, unsigned int place) {
+  if (::ws::emu::t_thread == nullptr) return true;  // host code: the copy does nothing there
+  const auto first = static_cast<unsigned int>(bytes < 16 ? bytes : 16);
+  return SpaceOf(dst, first, place, kOpStore) == kKeyShared &&
+         SpaceOf(src, first, place, kOpLoad) == kKeyGlobal;
+}
+
 [[noreturn]] void AsyncNotYet(const char* what, unsigned int place) {
   emu::FailThread(place, std::string(what) + " is not supported (yet) on the emulator");
 }

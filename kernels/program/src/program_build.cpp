@@ -221,8 +221,9 @@ bool Commands(ProgramJob& job) {
        "Tensor cores (wmma) are not supported (yet) on the GPU backend: a fragment's loads and "
        "stores run inside the toolkit's <mma.h>, where the recording does not see them"},
       {&job.rewritten.async_at,
-       "Asynchronous copies (cuda_pipeline.h, cuda::pipeline, cuda::barrier) are not supported "
-       "(yet) on the GPU backend: the toolkit's copies take no site to record"}};
+       "Asynchronous copies (cuda_pipeline.h, cuda::pipeline, cuda::barrier, "
+       "cooperative_groups::memcpy_async) are not supported (yet) on the GPU backend: the "
+       "toolkit's copies take no site to record"}};
   for (const auto& [at, why] : not_on_gpu) {
     if (job.gpu && !at->empty())
       return CompileFailure(job, *at + ": " + why + ". Run it on the emulator (--backend emu)");
