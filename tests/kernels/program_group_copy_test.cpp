@@ -182,10 +182,53 @@ int main() {
   EXPECT_EQ(r.program->stdout_text, "2016 6112 -64\n");
 }
 
+// The element-count form promises an alignment only where both counts are aligned_size_t of one
+// N (CUDA's overloads): here only the destination's count says 16, so the 10 floats go in 4-byte
+// pieces as floats do, all of them (in 16-byte pieces the last 8 bytes would be left out). By
+// hand: ranks 0 to 9 of the block's 32 copy one float each, one request of 40 bytes from a
+// buffer's start: 2 sectors; thread 0 sums tile[0..9] = 45 after the wait.
+TEST(CoursePrograms, AGroupCopysElementCountsPromiseAnAlignmentOnlyTogether) {
+  const LessonRun r = test::RunText(R"(#include <cstdio>
+#include <cooperative_groups.h>
+#include <cooperative_groups/memcpy_async.h>
+#include <cuda/pipeline>
+namespace cg = cooperative_groups;
+__global__ void ten(const float* in, float* out) {
+  __shared__ alignas(16) float tile[16];
+  cg::thread_block block = cg::this_thread_block();
+  cg::memcpy_async(block, tile, cuda::aligned_size_t<16>(10), in, 10);
+  cg::wait(block);
+  if (threadIdx.x == 0) {
+    float s = 0;
+    for (int i = 0; i < 10; ++i) s += tile[i];
+    out[0] = s;
+  }
+}
+int main() {
+  float h[16], *in, *out;
+  for (int i = 0; i < 16; ++i) h[i] = i;
+  cudaMalloc(&in, sizeof h); cudaMalloc(&out, sizeof(float));
+  cudaMemcpy(in, h, sizeof h, cudaMemcpyHostToDevice);
+  ten<<<1, 32>>>(in, out);
+  cudaMemcpy(h, out, sizeof(float), cudaMemcpyDeviceToHost);
+  printf("%g\n", h[0]);
+  return 0;
+}
+)");
+  ASSERT_TRUE(r.program->ok()) << r.program->failure << r.program->stderr_text;
+  EXPECT_EQ(r.program->stdout_text, "45\n");
+  ASSERT_EQ(r.launches.size(), 1u);
+  const CopySites c = SitesAt(r.launches[0], 9);
+  EXPECT_EQ(c.read_size, 4u);
+  EXPECT_EQ(c.read_requests, 1u);
+  EXPECT_EQ(c.read_sectors, 2u);
+  EXPECT_EQ(c.write_requests, 1u);
+}
+
 // What CUDA's header copies with plain loads and stores, the emulator does not record as copies:
 // it stops the launch, naming the call's line and why. A byte copy whose addresses share 1 byte
-// of alignment (the tile's second byte against a 256-byte-aligned buffer), and a copy into
-// global memory.
+// of alignment (the tile's second byte against a 256-byte-aligned buffer), a byte copy smaller
+// than the alignment its addresses share, and a copy into global memory.
 TEST(CoursePrograms, AGroupCopyCudaMakesWithPlainLoadsStopsTheLaunch) {
   auto run = [](const std::string& call) {
     return test::RunText(R"(#include <cooperative_groups.h>
@@ -207,6 +250,14 @@ int main() { float *a, *b; cudaMalloc(&a, 64); cudaMalloc(&b, 64); k<<<1, 4>>>(a
   EXPECT_NE(bytes.program->failure.find("line 6"), std::string::npos) << bytes.program->failure;
   EXPECT_NE(bytes.program->failure.find("share less than 4 bytes of alignment"), std::string::npos)
       << bytes.program->failure;
+  // 8 bytes between two 16-byte-aligned addresses: CUDA copies a copy smaller than the
+  // alignment its addresses share with plain loads and stores too.
+  const LessonRun small =
+      run("cg::memcpy_async(cg::this_thread_block(), (char*)s, (const char*)in, 8)");
+  ASSERT_FALSE(small.program->ok());
+  EXPECT_NE(small.program->failure.find("of 8 bytes, fewer than the 16-byte alignment"),
+            std::string::npos)
+      << small.program->failure;
   const LessonRun to_global =
       run("cg::memcpy_async(cg::this_thread_block(), out, (const float*)in, 64)");
   ASSERT_FALSE(to_global.program->ok());

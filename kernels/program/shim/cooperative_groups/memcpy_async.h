@@ -6,8 +6,10 @@
 // it (ws_program_async.h: a global read where it is issued, a shared write recorded at the same
 // site where it lands), then one commit:
 // - the piece's size is the size's alignment: an aligned_size_t<N>'s N, else the element's
-//   (alignof(T)), at most 16; for a void* copy (or 1- and 2-byte elements) the best both
-//   addresses share, up to 16 (none past the copy's size);
+//   (alignof(T)), at most 16 for a count of bytes; for a count of elements, N only where both
+//   counts promise the same N, and not capped; for a void* copy (or 1- and 2-byte elements, or a
+//   promise past 16 in elements) the best both addresses share, up to 16, and none past the
+//   copy's size;
 // - thread rank r of the group takes pieces r, r + size, r + 2 x size, ...; a thread_block_tile
 //   of 2 lanes or more makes whole rounds of the tile first and then one more round in which a
 //   lane past the pieces left copies the last one again (the toolkit's way to keep the lanes
@@ -15,14 +17,15 @@
 // - wait(group) and wait_prior<N>(group) land the thread's copies (all, or all but the newest N
 //   commits) and then sync the group, recorded at the call's line.
 // What CUDA copies with plain loads and stores instead (a copy whose addresses share less than 4
-// bytes of alignment, bytes before or after the aligned part, a destination not in shared memory
-// or a source not in global memory) stops the launch, saying so, rather than be recorded as
-// something it is not. Groups: thread_block, thread_block_tile<N> and coalesced_group, as CUDA's
-// (a thread_group is refused by the compiler there too).
+// bytes of alignment or smaller than what they share, bytes before or after the aligned part, a
+// destination not in shared memory or a source not in global memory) stops the launch, saying so,
+// rather than be recorded as something it is not. Groups: thread_block, thread_block_tile<N> and
+// coalesced_group, as CUDA's (a thread_group is refused by the compiler there too).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <type_traits>
 
 #include "../cooperative_groups.h"
@@ -63,19 +66,12 @@ struct Promised<Size, std::void_t<decltype(Size::align)>> {
   static constexpr std::size_t value = Size::align;
 };
 
-// The alignment the toolkit copies in where `hint` is less than 4: the lowest bit in which the
-// two addresses differ, from `hint` up to 8, else 16; `hint` where the copy is smaller than that.
-WS_PD inline std::size_t BestAlignment(const void* dst, const void* src, std::size_t bytes,
-                                       std::size_t hint) {
-  const auto differ = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(dst) ^
-                                                 reinterpret_cast<std::uintptr_t>(src));
-  std::size_t best = 16;
-  for (std::size_t a = 8; a >= hint && a > 0; a >>= 1) {
-    if ((differ & a) != 0) best = a;
-  }
-  return bytes < best ? hint : best;
-}
-
+// The toolkit's dispatch on the alignment `hint` it knows: 4, 8 or 16 bytes go straight to
+// copies of that size (a tail short of a whole piece is not copied, as there); any other (1 or 2,
+// or past 16 where counts of elements promise it) looks for the alignment both addresses share,
+// the lowest bit in which they differ from `hint` up to 8, else 16, and copies with plain loads
+// and stores where that is under 4 bytes or more than the copy's size, and the bytes before and
+// after its aligned part.
 template <typename G>
 WS_PD void Copy(const G& g, void* dst, const void* src, std::size_t bytes, std::size_t hint,
                 unsigned int place) {
@@ -83,22 +79,36 @@ WS_PD void Copy(const G& g, void* dst, const void* src, std::size_t bytes, std::
                 "cooperative_groups::memcpy_async takes a thread_block, a thread_block_tile or a "
                 "coalesced_group, as CUDA's");
   if (bytes == 0) return;
-  std::size_t piece = hint > 16 ? 16 : hint;
-  const bool found = piece < 4;
-  if (found) piece = BestAlignment(dst, src, bytes, piece);
-  if (piece < 4)
-    ::ws::prog::AsyncNotYet(
-        "cooperative_groups::memcpy_async of addresses that share less than 4 bytes of "
-        "alignment (CUDA copies them with plain loads and stores)",
-        place);
-  // Where the piece was found from the addresses, CUDA copies the bytes before the source's
-  // alignment and after the last whole piece with plain loads and stores.
-  const auto head = static_cast<std::size_t>(-reinterpret_cast<std::uintptr_t>(src) & (piece - 1));
-  if (found && (head != 0 || bytes % piece != 0))
-    ::ws::prog::AsyncNotYet(
-        "cooperative_groups::memcpy_async with bytes outside its aligned part (CUDA copies them "
-        "with plain loads and stores)",
-        place);
+  std::size_t piece = hint;
+  if (hint != 4 && hint != 8 && hint != 16) {
+    const auto differ = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(dst) ^
+                                                   reinterpret_cast<std::uintptr_t>(src));
+    piece = 16;
+    for (std::size_t a = 8; a >= hint && a > 0; a >>= 1) {
+      if ((differ & a) != 0) piece = a;
+    }
+    if (bytes < piece) {
+      const std::string why = "cooperative_groups::memcpy_async of " + std::to_string(bytes) +
+                              " bytes, fewer than the " + std::to_string(piece) +
+                              "-byte alignment its addresses share (CUDA copies them with plain "
+                              "loads and stores)";
+      ::ws::prog::AsyncNotYet(why.c_str(), place);
+    }
+    if (piece < 4)
+      ::ws::prog::AsyncNotYet(
+          "cooperative_groups::memcpy_async of addresses that share less than 4 bytes of "
+          "alignment (CUDA copies them with plain loads and stores)",
+          place);
+    const auto head =
+        static_cast<std::size_t>(-reinterpret_cast<std::uintptr_t>(src) & (piece - 1));
+    if (head != 0 || bytes % piece != 0)
+      ::ws::prog::AsyncNotYet(
+          "cooperative_groups::memcpy_async with bytes outside its aligned part (CUDA copies "
+          "them with plain loads and stores)",
+          place);
+  }
+  const std::size_t count = bytes / piece;
+  if (count == 0) return;  // under one piece of a known alignment: CUDA copies nothing
   if (!::ws::prog::AsyncGlobalToShared(dst, src, bytes, place))
     ::ws::prog::AsyncNotYet(
         "cooperative_groups::memcpy_async other than from global into shared memory (CUDA copies "
@@ -106,7 +116,7 @@ WS_PD void Copy(const G& g, void* dst, const void* src, std::size_t bytes, std::
         place);
   auto* d = static_cast<unsigned char*>(dst);
   const auto* s = static_cast<const unsigned char*>(src);
-  const std::size_t count = bytes / piece, rank = g.thread_rank(), stride = g.size();
+  const std::size_t rank = g.thread_rank(), stride = g.size();
   auto one = [&](std::size_t k) {
     ::ws::prog::AsyncCopy(d + k * piece, s + k * piece, piece, 0, place);
   };
@@ -144,18 +154,20 @@ template <class Group, typename T, typename Size,
 WS_PD void memcpy_async(const Group& group, T* dst, const T* src, const Size& bytes,
                         unsigned int place = 0) {
   constexpr std::size_t promised = ws_async::Promised<Size>::value;
-  ws_async::Copy(group, dst, src, static_cast<std::size_t>(bytes),
-                 promised != 0 ? promised : ws_async::ElementAlignment<T>(), place);
+  constexpr std::size_t hint = promised != 0 ? promised : ws_async::ElementAlignment<T>();
+  ws_async::Copy(group, dst, src, static_cast<std::size_t>(bytes), hint > 16 ? 16 : hint, place);
   ::ws::prog::AsyncCommit();
 }
-// Counts of elements: the smaller of the two.
+// Counts of elements: the smaller of the two. An alignment is promised only where both counts
+// are aligned_size_t of one N, and is not capped at 16 here (CUDA's element form does not).
 template <class Group, typename T, typename DstCount, typename SrcCount>
 WS_PD void memcpy_async(const Group& group, T* dst, const DstCount& dst_count, const T* src,
                         const SrcCount& src_count, unsigned int place = 0) {
   constexpr std::size_t promised = ws_async::Promised<DstCount>::value;
+  constexpr bool both = promised != 0 && promised == ws_async::Promised<SrcCount>::value;
   const auto n = static_cast<std::size_t>(dst_count), m = static_cast<std::size_t>(src_count);
   ws_async::Copy(group, dst, src, (n < m ? n : m) * sizeof(T),
-                 promised != 0 ? promised : ws_async::ElementAlignment<T>(), place);
+                 both ? promised : ws_async::ElementAlignment<T>(), place);
   ::ws::prog::AsyncCommit();
 }
 #endif
