@@ -15,6 +15,12 @@ void AsyncCopy(void* dst, const void* src, std::size_t bytes, std::size_t zfill,
                unsigned int place);
 void AsyncCommit();
 void AsyncWaitPrior(std::size_t prior);
+// What the emulator does not copy yet (cuda/pipeline, cuda/barrier, cooperative_groups/
+// memcpy_async.h): stops the launch at `place`, naming it.
+[[noreturn]] void AsyncNotYet(const char* what, unsigned int place);
+// Whether a copy of `bytes` from `src` into `dst` is from global into shared memory (a group's
+// copy, cooperative_groups/memcpy_async.h).
+bool AsyncGlobalToShared(const void* dst, const void* src, std::size_t bytes, unsigned int place);
 }  // namespace ws::prog
 
 #if defined(WS_PROGRAM_PARSE)

@@ -31,13 +31,6 @@
 #include "../cooperative_groups.h"
 #include "../ws_program_async.h"
 
-namespace ws::prog {
-[[noreturn]] void AsyncNotYet(const char* what, unsigned int place);  // emu_async.cpp
-// Whether a copy of `bytes` from `src` into `dst` is from global into shared memory
-// (emu_async.cpp).
-bool AsyncGlobalToShared(const void* dst, const void* src, std::size_t bytes, unsigned int place);
-}  // namespace ws::prog
-
 namespace cooperative_groups {
 namespace ws_async {
 
