@@ -5,13 +5,15 @@
 # in OUT_DIR (the device's $OUT), one summary in OUT_DIR/batch.txt.
 # Usage (on the device, with .deps carried): bench/gpu_batch.sh OUT_DIR [STEPS]
 #   STEPS: a comma-separated subset of micro,build,tests,anchors,capture,capture-nolean,capture-old,
-#   program,capped
+#   program,capped,sass
 #   (default: build,tests,anchors,capture,program; micro is bench/gpu_tally_micro.sh, nvcc only, so
 #   it can run before the build; capture-old is the capture bench with WS_GPU_HAZARD_FAST=0, the
 #   hazard check as before its cheaper shadows; capped builds the recorded lessons again with
 #   WARPSCOPE_RECORD_MAXRREGCOUNT=${WS_RECORD_CAP:-32} and WARPSCOPE_HAZARD_MAXRREGCOUNT=
 #   ${WS_HAZARD_CAP:-64} and runs the capture bench on that build, into OUT_DIR/capped;
-#   capture-nolean runs the capture bench with WS_GPU_LEAN=0, the lean unit's kernels never run)
+#   capture-nolean runs the capture bench with WS_GPU_LEAN=0, the lean unit's kernels never run;
+#   sass: the lean unit's SASS of the kernels WS_SASS_KERNELS names (a regex, default the
+#   transposes and the copies), from the build's object, into OUT_DIR/sass.txt)
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 out=${1:?usage: gpu_batch.sh OUT_DIR [STEPS]}
@@ -54,6 +56,11 @@ want capture-nolean && WS_GPU_LEAN=0 step capture-nolean 90 bench/gpu_capture_be
 # The same build with the hazard check as before its shadows got cheaper (WS_GPU_HAZARD_FAST=0).
 want capture-old && WS_GPU_HAZARD_FAST=0 step capture-old 90 bench/gpu_capture_bench.sh \
   "$out/capture-old" 3
+if want sass; then
+  lean=$(find build/headless -name 'lessons_cuda_lean.cu.o' | head -1)
+  step sass 60 bash -c "cuobjdump -sass '$lean' | awk -v re='${WS_SASS_KERNELS:-transpose|[Cc]opy}' \
+    '/Function :/ { keep = (\$0 ~ re) } keep' > '$out/sass.txt'"
+fi
 want program && step program 240 bench/gpu_program_bench.sh "$out/program"
 if want capped; then
   WS_CMAKE_ARGS="-DWARPSCOPE_RECORD_MAXRREGCOUNT=${WS_RECORD_CAP:-32} -DWARPSCOPE_HAZARD_MAXRREGCOUNT=${WS_HAZARD_CAP:-64}" \
