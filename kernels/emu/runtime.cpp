@@ -428,6 +428,17 @@ void FailThread(std::uint32_t place, const std::string& what) {
   t_worker->Fail(place, what);
 }
 
+void WaitFor(std::uint32_t place, std::string what, std::function<bool(std::uint32_t*)> ready) {
+  if (::ws::simt::t_warp != nullptr)
+    t_worker->Fail(place,
+                   what + " in a warp function: a bug (its kernel should run thread by thread)");
+  t_worker->Wait(place, std::move(what), std::move(ready));
+}
+
+void OrderBlockAt(std::uint32_t time) {
+  t_worker->OrderBlockAt(time);
+}
+
 std::uint32_t CurrentLaunchTag() {
   return t_worker->LaunchTag();
 }

@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -322,6 +323,31 @@ class Worker {
     return t_ctx->barrier_result;
   }
 
+  // Parks the running thread until `ready` says it may go on (a block pipeline's stage:
+  // emu_async.cpp); it goes on at the clock `ready` gives, or its own where later. `what` and
+  // `place` name the wait where the block's threads wait for each other for ever.
+  void Wait(std::uint32_t place, std::string what, std::function<bool(std::uint32_t*)> ready) {
+    ThreadCtx* c = t_ctx;
+    std::uint32_t floor = 0;
+    if (ready(&floor)) {
+      c->clock = std::max(c->clock, floor);
+      return;
+    }
+    c->status = ThreadStatus::kAtWait;
+    c->wait_place = place;
+    c->wait_what = std::move(what);
+    c->wait_ready = std::move(ready);
+    YieldToScheduler(c);
+  }
+
+  // Orders the block's accesses before logical time `time` against those after it in the race
+  // check (a WarpSync of every warp: a block pipeline's stage handed from producers to consumers,
+  // emu_async.cpp), without ending the block's barrier interval.
+  void OrderBlockAt(std::uint32_t time) {
+    const auto warps = static_cast<std::uint16_t>((launch_->config->block.count() + 31) / 32);
+    tile_syncs_.push_back({0, time, ~0u, warps});
+  }
+
   std::uint64_t WarpOp(std::uint32_t kind, std::uint32_t mask, std::uint64_t value, int arg,
                        int width, std::uint32_t place) {
     ThreadCtx* c = t_ctx;
@@ -387,6 +413,7 @@ class Worker {
   void ReportBarrierMismatch(std::uint64_t b, const uint3& bidx, std::uint32_t n);
   bool PassBarrier(std::uint64_t b, std::uint32_t place, std::uint32_t n, std::uint32_t floor = 0);
   int PassTileBarriers(std::uint64_t b, std::uint32_t n);  // worker_tiles.cpp
+  int WakeWaiters(std::uint32_t n);
   void EndBlock(std::uint64_t b, std::uint32_t n);
   void FinishWarpIfExited(std::uint32_t w, std::uint32_t n);  // worker_access.cpp
 

@@ -122,6 +122,7 @@ bool Worker::RunBlock(std::uint64_t b) {
     const int tiles = PassTileBarriers(b, n);
     if (tiles < 0) return false;
     if (tiles > 0) continue;
+    if (WakeWaiters(n) > 0) continue;
     // Every thread exited, or every thread waits at one barrier: the common cases, seen in
     // one pass; anything else is an error (ReportBarrierMismatch describes it).
     const std::uint32_t place0 = threads_[0].barrier_place;
@@ -147,6 +148,21 @@ bool Worker::RunBlock(std::uint64_t b) {
   }
   EndBlock(b, n);
   return true;
+}
+
+// The threads at a wait (kAtWait) whose wait is over go on, at the clock it gives them: how many.
+int Worker::WakeWaiters(std::uint32_t n) {
+  int woken = 0;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    ThreadCtx& c = threads_[i];
+    std::uint32_t floor = 0;
+    if (c.status != ThreadStatus::kAtWait || !c.wait_ready(&floor)) continue;
+    c.clock = std::max(c.clock, floor);
+    c.status = ThreadStatus::kReady;
+    c.wait_ready = nullptr;
+    ++woken;
+  }
+  return woken;
 }
 
 // Each thread of block `b` back at its start, and the block's records empty.
@@ -207,22 +223,34 @@ void Worker::BeginBlock(std::uint64_t b, const uint3& bidx) {
 }
 
 // Not every thread that has not exited waits at the same barrier: the error names each barrier
-// and its threads, and the threads that exited.
+// and its threads, and the threads that exited; or threads wait (kAtWait) and none can go on:
+// it names each wait and its threads.
 void Worker::ReportBarrierMismatch(std::uint64_t b, const uint3& bidx, std::uint32_t n) {
   std::vector<std::uint32_t> exited;
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::uint32_t>> by_place;
   bool tiles = false;  // a multi-warp tile's sync among them
+  std::map<std::pair<std::uint32_t, std::string>, std::vector<std::uint32_t>> waiting;
   for (std::uint32_t i = 0; i < n; ++i) {
     if (threads_[i].status == ThreadStatus::kExited) {
       exited.push_back(i);
+    } else if (threads_[i].status == ThreadStatus::kAtWait) {
+      waiting[{threads_[i].wait_place, threads_[i].wait_what}].push_back(i);
     } else {
       by_place[{threads_[i].barrier_place, threads_[i].barrier_tile}].push_back(i);
       tiles = tiles || (threads_[i].barrier_tile != 0 && threads_[i].barrier_tile != kGridSync);
     }
   }
   std::ostringstream m;
-  m << "block (" << bidx.x << "," << bidx.y << "," << bidx.z << ") cannot pass its barrier: ";
+  m << "block (" << bidx.x << "," << bidx.y << "," << bidx.z << ") "
+    << (waiting.empty() ? "cannot pass its barrier: " : "waits for ever, no thread can go on: ");
   bool first = true;
+  if (!waiting.empty()) {  // a block pipeline's waits that nothing will end
+    for (const auto& [at, ids] : waiting) {
+      m << (first ? "" : "; ") << "threads " << ThreadList(ids) << " wait at " << at.second
+        << " on line " << PlaceLine(at.first);
+      first = false;
+    }
+  }
   for (const auto& [at, ids] : by_place) {
     m << (first ? "" : "; ") << "threads " << ThreadList(ids) << " wait at ";
     if (at.second == kGridSync)
@@ -234,10 +262,15 @@ void Worker::ReportBarrierMismatch(std::uint64_t b, const uint3& bidx, std::uint
     m << " on line " << PlaceLine(at.first);
     first = false;
   }
-  if (!exited.empty()) m << "; threads " << ThreadList(exited) << " exited without reaching it";
+  if (!exited.empty())
+    m << "; threads " << ThreadList(exited)
+      << (waiting.empty() ? " exited without reaching it" : " exited");
   const bool grid = std::any_of(by_place.begin(), by_place.end(),
                                 [](const auto& at) { return at.first.second == kGridSync; });
-  if (grid)
+  if (!waiting.empty())
+    m << ". On a GPU this hangs; a consumer_wait() needs every producer of its stage to commit "
+         "it, and a producer_acquire() every consumer to release the stage's last use.";
+  else if (grid)
     m << ". On a GPU this hangs or corrupts the grid; every thread of a cooperative launch must "
          "reach each this_grid().sync(), and every thread of a block the same __syncthreads().";
   else if (tiles)

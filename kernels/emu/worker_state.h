@@ -8,6 +8,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -69,7 +70,16 @@ constexpr unsigned char kUnwrittenShared = 0xff;
 // [SECTION] ThreadCtx: one GPU thread
 //-------------------------------------------------------------------------------------------------
 
-enum class ThreadStatus : std::uint8_t { kReady, kAtBarrier, kAtWarpOp, kExited, kFaulted };
+// kAtWait: parked until what it waits for holds (ThreadCtx::wait_ready: a block pipeline's
+// stage, emu_async.cpp), checked between the block's rounds (Worker::WakeWaiters).
+enum class ThreadStatus : std::uint8_t {
+  kReady,
+  kAtBarrier,
+  kAtWarpOp,
+  kAtWait,
+  kExited,
+  kFaulted
+};
 
 struct ThreadCtx {
   ThreadState state{};
@@ -91,6 +101,11 @@ struct ThreadCtx {
   std::uint32_t warp_place = 0, warp_kind = 0, warp_mask = 0;
   std::uint64_t warp_value = 0, warp_result = 0;
   int warp_arg = 0, warp_width = 32;
+  // At a wait (kAtWait): whether it may go on, and the clock it goes on at (at least its own);
+  // where and what, for the message when the block's threads wait for each other for ever.
+  std::function<bool(std::uint32_t*)> wait_ready;
+  std::uint32_t wait_place = 0;
+  std::string wait_what;
   // A kept store's value is read back at the thread's next stop (the store happens just after
   // its record): where, how many bytes, and which entry of the block's values it fills.
   const void* pending_where = nullptr;

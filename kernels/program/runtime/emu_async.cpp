@@ -4,6 +4,7 @@
 // global read where it is issued and lands, as a shared write recorded at its site, at the wait
 // that covers it: a read of the destination before then sees what was there before, as the
 // hardware may show it.
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstring>
@@ -25,7 +26,9 @@ struct Pending {
   unsigned char* dst = nullptr;
   std::array<unsigned char, 16> bytes{};
   unsigned int size = 0, place = 0;
-  std::uint64_t batch = 0;  // the commit group it belongs to
+  std::uint64_t batch = 0;      // the commit group it belongs to (kBarrierBound, kStageBound)
+  const void* stage = nullptr;  // kStageBound: the group pipeline's pipeline_shared_state
+  std::uint64_t use = 0;        // and the stage use it goes into
 };
 
 // A thread's copies not yet landed; `open` is the group its next copy joins (those before it are
@@ -72,22 +75,25 @@ void AsyncLaunchStarts() {
 namespace {
 // The group of a copy bound to a cuda::barrier: it lands at the thread's next arrive_and_wait.
 constexpr std::uint64_t kBarrierBound = ~std::uint64_t{0};
+// A copy into a group pipeline's stage (Pending::stage): it lands as its thread commits the stage.
+constexpr std::uint64_t kStageBound = kBarrierBound - 1;
 void Issue(void* dst, const void* src, std::size_t bytes, std::size_t zfill, unsigned int place,
-           bool barrier_bound);
+           std::uint64_t bound, const void* stage = nullptr, std::uint64_t use = 0);
 }  // namespace
 
 void AsyncCopy(void* dst, const void* src, std::size_t bytes, std::size_t zfill,
                unsigned int place) {
-  Issue(dst, src, bytes, zfill, place, false);
+  Issue(dst, src, bytes, zfill, place, 0);
 }
 
 void AsyncCopyForBarrier(void* dst, const void* src, std::size_t bytes, unsigned int place) {
-  Issue(dst, src, bytes, 0, place, true);
+  Issue(dst, src, bytes, 0, place, kBarrierBound);
 }
 
 namespace {
+// `bound`: 0 for the thread's open commit group, or kBarrierBound, or kStageBound (into `stage`).
 void Issue(void* dst, const void* src, std::size_t bytes, std::size_t zfill, unsigned int place,
-           bool barrier_bound) {
+           std::uint64_t bound, const void* stage, std::uint64_t use) {
   if (::ws::emu::t_thread == nullptr) return;  // host code: no device to copy on
   const auto d = reinterpret_cast<std::uintptr_t>(dst), s = reinterpret_cast<std::uintptr_t>(src);
   if (bytes != 4 && bytes != 8 && bytes != 16)
@@ -113,7 +119,9 @@ void Issue(void* dst, const void* src, std::size_t bytes, std::size_t zfill, uns
   p.dst = static_cast<unsigned char*>(dst);
   p.size = static_cast<unsigned int>(bytes);
   p.place = place;
-  p.batch = barrier_bound ? kBarrierBound : c.open;
+  p.batch = bound != 0 ? bound : c.open;
+  p.stage = stage;
+  p.use = use;
   std::memcpy(p.bytes.data(), src, read);  // read where issued; the rest stays zero
   c.pending.push_back(p);
 }
@@ -126,13 +134,13 @@ void AsyncCommit() {
 
 namespace {
 
-// Lands the copies of the groups before `upto` (with `barrier`, those bound to a cuda::barrier),
-// in the order they were issued.
-void LandBefore(Copies& c, std::uint64_t upto, bool barrier = false) {
+// Lands the copies `lands` says, in the order they were issued.
+template <typename Lands>
+void Land(Copies& c, Lands lands) {
   std::size_t kept = 0;
   for (std::size_t i = 0; i < c.pending.size(); ++i) {
     Pending& p = c.pending[i];
-    if (barrier ? p.batch == kBarrierBound : p.batch < upto) {
+    if (lands(p)) {
       Record(p.dst, p.size, p.place, kOpStore);
       std::memcpy(p.dst, p.bytes.data(), p.size);
     } else {
@@ -140,6 +148,11 @@ void LandBefore(Copies& c, std::uint64_t upto, bool barrier = false) {
     }
   }
   c.pending.resize(kept);
+}
+
+// Lands the copies of the groups before `upto` (with `barrier`, those bound to a cuda::barrier).
+void LandBefore(Copies& c, std::uint64_t upto, bool barrier = false) {
+  Land(c, [&](const Pending& p) { return barrier ? p.batch == kBarrierBound : p.batch < upto; });
 }
 
 }  // namespace
@@ -184,6 +197,145 @@ void BarrierArriveAndWait(std::ptrdiff_t expected, unsigned int place) {
                                "thread of the block arrives at");
   LandBefore(Mine(), 0, true);
   emu::SyncThreads(place);
+}
+
+// A group's pipeline (shim/cuda/pipeline: pipeline<thread_scope_block>), as libcu++ runs it over
+// its pipeline_shared_state: stage use k (each thread counts its acquires and commits, or its
+// waits and releases) is stage k % S. A producer's k-th producer_acquire() waits until every
+// consumer released use k - S; its copies into use k land as it commits it (recorded there, by
+// its lanes); a consumer's k-th consumer_wait() waits until every producer committed use k. The
+// pipeline's state is the block's, found by the shared state's address, and goes with the block.
+namespace {
+
+struct StageUse {
+  std::uint32_t committed = 0, released = 0;  // producers that committed it, consumers released
+  std::uint32_t commit_clock = 0, release_clock = 0;  // the latest of them, on the logical clock
+  std::uint32_t handed = 0, freed = 0;  // when the last came (the race check's order: OrderBlockAt)
+};
+
+struct GroupPipeline {
+  std::uint32_t stages = 0, size = 0, made = 0, producers = 0, consumers = 0;
+  std::uint32_t role_producers = 0;  // make_pipeline by role: the producers counted so far
+  bool by_role = false;
+  std::vector<StageUse> uses;  // by stage use
+  StageUse& Use(std::uint64_t k) {
+    if (uses.size() <= k) uses.resize(k + 1);
+    return uses[k];
+  }
+};
+
+// The running block's group pipelines by their shared state's address (an entry stays where it
+// is while the block runs: a waiting thread's check holds it, and runs where no thread does).
+std::unordered_map<const void*, GroupPipeline>& GroupPipelines() {
+  thread_local std::unordered_map<const void*, GroupPipeline> pipes;
+  thread_local std::uint64_t launch = 0, block = ~std::uint64_t{0};
+  const uint3* b = Builtins();  // threadIdx, blockIdx, blockDim, gridDim
+  const std::uint64_t here =
+      b[1].x + std::uint64_t{b[3].x} * (b[1].y + std::uint64_t{b[3].y} * b[1].z);
+  const std::uint64_t now = g_launch.load(std::memory_order_relaxed);
+  if (launch != now || block != here) {
+    pipes.clear();
+    launch = now;
+    block = here;
+  }
+  return pipes;
+}
+
+GroupPipeline& Made(const void* state, unsigned int place, const char* call) {
+  auto& pipes = GroupPipelines();
+  const auto it = pipes.find(state);
+  if (it == pipes.end() || it->second.made < it->second.size)
+    emu::FailThread(place, std::string(call) +
+                               " on a pipeline its group's make_pipeline has not made (every "
+                               "thread of the group calls make_pipeline first)");
+  return it->second;
+}
+
+std::uint32_t Clock() {
+  return static_cast<std::uint32_t>(emu::ThreadClock());
+}
+
+}  // namespace
+
+void BlockPipelineMake(const void* state, unsigned int stages, unsigned int size,
+                       unsigned int producers, unsigned int consumers, bool producer,
+                       unsigned int place) {
+  if (::ws::emu::t_thread == nullptr) return;
+  GroupPipeline& p = GroupPipelines()[state];
+  if (p.size != 0 && p.made == p.size) p = GroupPipeline{};  // made again over the same state
+  p.stages = stages;
+  p.by_role = producers == ~0u;
+  p.size = size;
+  if (p.by_role) {
+    p.role_producers += producer ? 1u : 0u;
+    p.producers = p.role_producers;
+    p.consumers = p.size - p.producers;
+  } else {
+    p.producers = producers;
+    p.consumers = consumers;
+  }
+  ++p.made;
+  if (stages == 0)
+    emu::FailThread(place, "a cuda::pipeline_shared_state of 0 stages: a pipeline needs one");
+}
+
+void BlockPipelineAcquire(const void* state, std::uint64_t use, unsigned int place) {
+  if (::ws::emu::t_thread == nullptr) return;
+  GroupPipeline& p = Made(state, place, "producer_acquire()");
+  if (use < p.stages) return;  // the stage's first use: free
+  const std::uint64_t last = use - p.stages;
+  emu::WaitFor(place,
+               "producer_acquire() (stage " + std::to_string(use % p.stages) + ", use " +
+                   std::to_string(use) + ": its use " + std::to_string(last) +
+                   " not yet released by every consumer)",
+               [g = &p, last](std::uint32_t* floor) {
+                 const StageUse& u = g->Use(last);
+                 if (u.released < g->consumers) return false;
+                 *floor = u.freed + 1;
+                 return true;
+               });
+}
+
+void BlockPipelineCommit(const void* state, std::uint64_t use, unsigned int place) {
+  if (::ws::emu::t_thread == nullptr) return;
+  GroupPipeline& p = Made(state, place, "producer_commit()");
+  Land(Mine(), [&](const Pending& c) { return c.stage == state && c.use == use; });
+  StageUse& u = p.Use(use);
+  u.commit_clock = std::max(u.commit_clock, Clock());
+  if (++u.committed == p.producers) {
+    u.handed = u.commit_clock + 1;
+    emu::OrderBlockAt(u.handed);
+  }
+}
+
+void BlockPipelineWait(const void* state, std::uint64_t use, unsigned int place) {
+  if (::ws::emu::t_thread == nullptr) return;
+  GroupPipeline& p = Made(state, place, "consumer_wait()");
+  emu::WaitFor(place,
+               "consumer_wait() (stage " + std::to_string(use % p.stages) + ", use " +
+                   std::to_string(use) + ": not yet committed by every producer)",
+               [g = &p, use](std::uint32_t* floor) {
+                 const StageUse& u = g->Use(use);
+                 if (u.committed < g->producers) return false;
+                 *floor = u.handed + 1;
+                 return true;
+               });
+}
+
+void BlockPipelineRelease(const void* state, std::uint64_t use, unsigned int place) {
+  if (::ws::emu::t_thread == nullptr) return;
+  GroupPipeline& p = Made(state, place, "consumer_release()");
+  StageUse& u = p.Use(use);
+  u.release_clock = std::max(u.release_clock, Clock());
+  if (++u.released == p.consumers) {
+    u.freed = u.release_clock + 1;
+    emu::OrderBlockAt(u.freed);
+  }
+}
+
+void AsyncCopyForStage(void* dst, const void* src, std::size_t bytes, unsigned int place,
+                       const void* state, std::uint64_t use) {
+  Issue(dst, src, bytes, 0, place, kStageBound, state, use);
 }
 
 // Where a cooperative_groups::memcpy_async copies (shim/cooperative_groups/memcpy_async.h): from

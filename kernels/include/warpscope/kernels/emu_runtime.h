@@ -102,6 +102,14 @@ Result<LaunchTrace> RunLaunch(const LaunchConfig& config, const std::function<vo
 // that tells this launch from the others (what SharedArrayBase's tag compares with).
 [[noreturn]] void FailThread(std::uint32_t place, const std::string& what);
 std::uint32_t CurrentLaunchTag();
+// Parks the calling GPU thread (thread by thread, not a warp function) until `ready` says it may
+// go on, checked between the block's rounds; it goes on at the logical clock `ready` gives it (or
+// its own, where later). Where the block's threads all wait and none can go on, the launch stops
+// naming `what` at `place` and the threads there.
+void WaitFor(std::uint32_t place, std::string what, std::function<bool(std::uint32_t*)> ready);
+// Orders the calling thread's block's accesses before logical time `time` against those after
+// it in the race check, without ending its barrier interval.
+void OrderBlockAt(std::uint32_t time);
 // The configuration of the launch the calling worker runs.
 const LaunchConfig& CurrentLaunchConfig();
 

@@ -1,0 +1,160 @@
+// A group's cuda::pipeline on the emulator (issue 53, item 2; shim/cuda/pipeline, runtime
+// emu_async.cpp): make_pipeline(block, &shared_state, role) over a pipeline_shared_state of S
+// stages, producers that acquire, copy and commit, consumers that wait and release. A
+// producer's k-th acquire waits until every consumer released stage use k - S; its copies land as
+// it commits; a consumer's k-th wait waits until every producer committed use k.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "program_test_util.h"
+#include "warpscope/program/program.h"
+
+namespace ws {
+namespace {
+
+// One block of 64 threads: warp 1 produces (a float a lane into stage k % 2), warp 0 consumes
+// (adds stage k % 2's float at its lane). With 6 uses of 2 stages the producers wait at uses 2-5
+// for the consumers' releases. in[i] = i: lane t sums 32k + t over k = 0..5, 480 + 6t.
+constexpr const char* kStaged = R"(#include <cstdio>
+#include <cooperative_groups.h>
+#include <cuda/pipeline>
+namespace cg = cooperative_groups;
+__global__ void staged(const float* in, float* out, int uses) {
+  constexpr int kStages = 2;
+  __shared__ float tile[kStages][32];
+  __shared__ cuda::pipeline_shared_state<cuda::thread_scope_block, kStages> state;
+  auto block = cg::this_thread_block();
+  const bool producer = threadIdx.x >= 32;
+  auto pipe = cuda::make_pipeline(block, &state,
+      producer ? cuda::pipeline_role::producer : cuda::pipeline_role::consumer);
+  float sum = 0;
+  for (int k = 0; k < uses + EXTRA; ++k) {
+    if (producer) {
+      if (k >= uses) break;
+      pipe.producer_acquire();
+      cuda::memcpy_async(&tile[k % kStages][threadIdx.x - 32], &in[k * 32 + threadIdx.x - 32], sizeof(float), pipe);
+      pipe.producer_commit();
+    } else {
+      pipe.consumer_wait();
+      sum += tile[k % kStages][threadIdx.x];
+      pipe.consumer_release();
+    }
+  }
+  if (!producer) out[threadIdx.x] = sum;
+}
+int main() {
+  float h[6 * 32], r[32], *in, *out;
+  for (int i = 0; i < 6 * 32; ++i) h[i] = i;
+  cudaMalloc(&in, sizeof h); cudaMalloc(&out, sizeof r);
+  cudaMemcpy(in, h, sizeof h, cudaMemcpyHostToDevice);
+  staged<<<1, 64>>>(in, out, 6);
+  cudaMemcpy(r, out, sizeof r, cudaMemcpyDeviceToHost);
+  printf("%g %g %g\n", r[0], r[1], r[31]);
+  return 0;
+}
+)";
+
+std::string Staged(const char* extra) {
+  std::string text = kStaged;
+  text.replace(text.find("EXTRA"), 5, extra);
+  return text;
+}
+
+TEST(CoursePrograms, AGroupsPipelineHandsEachStageFromItsProducersToItsConsumers) {
+  const LessonRun r = test::RunText(Staged("0"));
+  ASSERT_TRUE(r.program->ok()) << r.program->failure << r.program->stderr_text;
+  EXPECT_EQ(r.program->stdout_text, "480 486 666\n");
+  ASSERT_EQ(r.launches.size(), 1u);
+  const LaunchTrace& t = r.launches[0];
+  // By hand: the copy (line 18) is a global read of 128 contiguous bytes by warp 1 a use (6
+  // requests of 4 sectors) and, landing as the producers commit, a shared write of 32
+  // consecutive floats a use (6 requests of one wavefront); the consumers' read (line 22) is 6
+  // requests of one wavefront; their store of the sums (line 26) one request of 4 sectors.
+  int seen = 0;
+  for (std::size_t i = 0; i < t.sites.size(); ++i) {
+    const SiteInfo& s = t.sites[i];
+    const SiteStats& st = t.stats.sites[i];
+    if (s.line == 18 && s.space == MemorySpace::kGlobal) {
+      EXPECT_EQ(st.requests, 6u);
+      EXPECT_EQ(st.sectors, 24u);
+    } else if (s.line == 18 && s.space == MemorySpace::kShared) {
+      EXPECT_EQ(s.op, AccessOp::kStore);
+      EXPECT_EQ(st.requests, 6u);
+      EXPECT_EQ(st.wavefronts, 6u);
+    } else if (s.line == 22) {
+      EXPECT_EQ(s.op, AccessOp::kLoad);
+      EXPECT_EQ(st.requests, 6u);
+      EXPECT_EQ(st.wavefronts, 6u);
+    } else if (s.line == 26) {
+      EXPECT_EQ(st.requests, 1u);
+      EXPECT_EQ(st.sectors, 4u);
+    } else {
+      ADD_FAILURE() << "an unexpected site on line " << s.line << ": " << s.code;
+      continue;
+    }
+    ++seen;
+  }
+  EXPECT_EQ(seen, 4);
+  // make_pipeline syncs the group three times, as libcu++'s does, at its line (11).
+  ASSERT_EQ(t.barrier_sites.size(), 1u);
+  EXPECT_EQ(t.barrier_sites[0].line, 11u);
+  ASSERT_EQ(t.stats.barriers.size(), 1u);
+  EXPECT_EQ(t.stats.barriers[0].instances, 3u);
+  // Each stage's landing writes come before its consumers' reads, and each use's reads before
+  // the writes of the use after it in the stage: no pair.
+  EXPECT_EQ(t.hazards.Total(), 0u);
+}
+
+// A consumer that waits for a seventh use no producer makes: the block's threads wait for each
+// other for ever, and the launch stops naming the wait, its line and its threads.
+TEST(CoursePrograms, AGroupsPipelineWaitingForAStageNoProducerCommitsStops) {
+  const LessonRun r = test::RunText(Staged("1"));
+  ASSERT_FALSE(r.program->ok());
+  const std::string& f = r.program->failure;
+  EXPECT_NE(f.find("block (0,0,0) waits for ever, no thread can go on: threads 0-31 wait at "
+                   "consumer_wait() (stage 0, use 6: not yet committed by every producer) on "
+                   "line 21; threads 32-63 exited"),
+            std::string::npos)
+      << f;
+}
+
+// Consumers that never wait read each stage before its copy landed: a race with the landing
+// write, which the pipeline does not order. By the logical clocks (every thread leaves
+// make_pipeline's syncs at one time D): consumer lane t reads tile[0][t] at D and D + 2 (uses 0,
+// 2) and tile[1][t] at D + 1 and D + 3; as the consumers ran first and released every use, the
+// producer lane lands use 0 at D + 1, use 1 at D + 3, then acquires use 2 after the release of
+// use 0 (at D + 2) and use 3 after that of use 1, landing them at D + 5 and D + 7. The pipeline's
+// order points (each use's last commit and last release, plus one) fall strictly between every
+// pair but three a lane: (read D, land D + 1) and (land D + 1, read D + 2) on tile[0][t], and
+// (land D + 3, read D + 3) on tile[1][t]. 96 pairs in all over 32 lanes, 32 of them a read
+// before the landing (WAR) and 64 the other way or at one time (RAW). Four uses: uses 4 and 5
+// are not made.
+TEST(CoursePrograms, AConsumerThatReadsAStageWithoutWaitingRacesWithItsCopy) {
+  std::string text = Staged("0");
+  text.replace(text.find("      pipe.consumer_wait();\n"), 28, "      // no wait\n");
+  text.replace(text.find("staged<<<1, 64>>>(in, out, 6)"), 29, "staged<<<1, 64>>>(in, out, 4)");
+  const LessonRun r = test::RunText(text);
+  ASSERT_TRUE(r.program->ok()) << r.program->failure << r.program->stderr_text;
+  ASSERT_EQ(r.launches.size(), 1u);
+  const HazardReport& h = r.launches[0].hazards;
+  EXPECT_EQ(h.Total(), 96u);
+  std::uint64_t raw = 0, war = 0;
+  for (const HazardGroup& g : h.groups) {
+    EXPECT_EQ(g.space, MemorySpace::kShared);
+    if (g.kind == HazardKind::kRaw) {
+      raw += g.count;
+      EXPECT_EQ(g.first_line, 18u);
+      EXPECT_EQ(g.second_line, 22u);
+    } else if (g.kind == HazardKind::kWar) {
+      war += g.count;
+      EXPECT_EQ(g.first_line, 22u);
+      EXPECT_EQ(g.second_line, 18u);
+    }
+  }
+  EXPECT_EQ(raw, 64u);
+  EXPECT_EQ(war, 32u);
+}
+
+}  // namespace
+}  // namespace ws
