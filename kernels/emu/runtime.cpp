@@ -439,6 +439,10 @@ void OrderBlockAt(std::uint32_t time) {
   t_worker->OrderBlockAt(time);
 }
 
+void ReportEarlyRead(std::uint64_t copy_key, std::uint64_t read_key, std::uint32_t offset) {
+  t_worker->EarlyRead(copy_key, read_key, offset);
+}
+
 std::uint32_t CurrentLaunchTag() {
   return t_worker->LaunchTag();
 }

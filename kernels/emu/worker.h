@@ -348,6 +348,23 @@ class Worker {
     tile_syncs_.push_back({0, time, ~0u, warps});
   }
 
+  // The running thread reads shared memory where its own asynchronous copy lands later
+  // (emu_async.cpp): one pair of HazardKind::kEarlyRead, the copy's shared write and the read.
+  void EarlyRead(std::uint64_t copy_key, std::uint64_t read_key, std::uint32_t offset) {
+    if (!hazards_) return;
+    const ThreadCtx* c = t_ctx;
+    HazardAccess copy, read;
+    copy.block = read.block = static_cast<std::uint32_t>(current_.block);
+    copy.thread = read.thread = static_cast<std::uint16_t>(c->linear);
+    copy.site = SiteId(copy_key);
+    read.site = SiteId(read_key);
+    copy.time = read.time = c->clock;
+    copy.epoch = read.epoch = c->epoch;
+    const std::uint64_t rank =
+        std::uint64_t{copy.block} << 40 | std::uint64_t{copy.thread} << 24 | (offset & 0xffffffu);
+    hazard_tally_.Add(HazardKind::kEarlyRead, MemorySpace::kShared, copy, read, offset, 0, rank);
+  }
+
   std::uint64_t WarpOp(std::uint32_t kind, std::uint32_t mask, std::uint64_t value, int arg,
                        int width, std::uint32_t place) {
     ThreadCtx* c = t_ctx;

@@ -71,9 +71,16 @@ TEST(CoursePrograms, AnAsynchronousCopyLandsAtTheWaitThatCoversIt) {
   }
   EXPECT_EQ(global_reads, 1);
   EXPECT_EQ(shared_writes, 1);
-  // The thread's own read before its wait is no race (one thread), and after the barrier each
-  // reads a landed word: no pair.
-  EXPECT_EQ(t.hazards.Total(), 0u);
+  // After the barrier each thread reads a landed word: no pair. Its own read before its wait
+  // (line 9) is one of HazardKind::kEarlyRead with its copy (line 7): one a thread, 128.
+  const HazardReport& h = t.hazards;
+  ASSERT_EQ(h.groups.size(), 1u);
+  EXPECT_EQ(h.groups[0].kind, HazardKind::kEarlyRead);
+  EXPECT_EQ(h.groups[0].space, MemorySpace::kShared);
+  EXPECT_EQ(h.groups[0].first_line, 7u);
+  EXPECT_EQ(h.groups[0].second_line, 9u);
+  EXPECT_EQ(h.groups[0].count, 128u);
+  EXPECT_EQ(h.groups[0].example_first.thread, h.groups[0].example_second.thread);
 }
 
 // Without the barrier after the wait, thread t reads tile[63 - t] in the interval its mirror's
@@ -91,9 +98,13 @@ TEST(CoursePrograms, ReadingAnotherThreadsCopyBeforeABarrierIsARace) {
   // By hand: each of a block's 64 words is written by thread w (the -1 on line 6, and the copy
   // landing, line 7) and read by thread 63 - w (line 11) in one interval: 64 pairs a block for
   // each write, 128 in the 2 blocks; w and 63 - w are never in one warp of 32.
+  // (The thread's own early read, line 9, is the third group: AnAsynchronousCopyLandsAt...)
   const HazardReport& h = r.launches[0].hazards;
-  ASSERT_EQ(h.groups.size(), 2u);
-  for (const HazardGroup& g : h.groups) {
+  ASSERT_EQ(h.groups.size(), 3u);
+  EXPECT_EQ(h.groups[2].kind, HazardKind::kEarlyRead);
+  EXPECT_EQ(h.groups[2].count, 128u);
+  for (int k = 0; k < 2; ++k) {
+    const HazardGroup& g = h.groups[k];
     EXPECT_EQ(g.kind, HazardKind::kRaw);
     EXPECT_EQ(g.space, MemorySpace::kShared);
     EXPECT_EQ(g.second_line, 11u);
@@ -223,6 +234,13 @@ int main() {
     }
     EXPECT_EQ(both, 2) << line;
   }
+  // The read of the next stage before its wait (line 18) is each lane's own early read of its
+  // copy on line 13: 32 pairs, and no other hazard.
+  ASSERT_EQ(t.hazards.groups.size(), 1u);
+  EXPECT_EQ(t.hazards.groups[0].kind, HazardKind::kEarlyRead);
+  EXPECT_EQ(t.hazards.groups[0].first_line, 13u);
+  EXPECT_EQ(t.hazards.groups[0].second_line, 18u);
+  EXPECT_EQ(t.hazards.groups[0].count, 32u);
 }
 
 // cuda-samples' AsyncCopyLargeChunkAWBarrier shape: a block's cuda::barrier that every thread

@@ -47,6 +47,8 @@ const char* ToString(HazardKind k) {
       return "WAW";
     case HazardKind::kWawSameValue:
       return "WAW (same value)";
+    case HazardKind::kEarlyRead:
+      return "read before its copy landed";
   }
   return "?";
 }

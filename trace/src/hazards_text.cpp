@@ -122,7 +122,9 @@ std::string DescribeHazard(const HazardGroup& g, const LaunchTrace& launch) {
   s << ToString(g.kind) << " in " << ToString(g.space) << " memory, line " << g.first_line
     << " -> line " << g.second_line << ": " << FormatNumber(static_cast<double>(g.count))
     << (g.count == 1 ? " pair" : " pairs");
-  if (g.SameWarpOnly())
+  if (g.kind == HazardKind::kEarlyRead)
+    ;  // one thread's: no warp to say
+  else if (g.SameWarpOnly())
     s << " (all within one warp)";
   else if (g.same_warp > 0)
     s << " (" << FormatNumber(static_cast<double>(g.same_warp)) << " within one warp)";
@@ -138,15 +140,22 @@ std::string DescribeHazard(const HazardGroup& g, const LaunchTrace& launch) {
                      !write && launch.sites[x.site].space == MemorySpace::kShared);
     return o.str();
   };
+  const bool ns = launch.time_unit == "ns";
+  auto when = [&](std::uint32_t t) {
+    return ns ? "at " + std::to_string(t) + " ns" : "step " + std::to_string(t);
+  };
+  if (g.kind == HazardKind::kEarlyRead) {  // one thread: its read, then where its copy lands
+    s << ". E.g. block " << a.block << ": " << side(b) << " at byte " << g.example_offset << " ("
+      << when(b.time) << ") before its own asynchronous copy on line " << g.first_line
+      << " landed there: it may read the old bytes or the copy's. Wait for the copy first "
+         "(__pipeline_wait_prior, consumer_wait, arrive_and_wait).";
+    return s.str();
+  }
   s << ". E.g. block " << a.block << ": " << side(a);
   if (g.space == MemorySpace::kGlobal && g.example_buffer < launch.buffers.size())
     s << " at byte " << g.example_offset << " of " << launch.buffers[g.example_buffer].name;
   else
     s << " at byte " << g.example_offset;
-  const bool ns = launch.time_unit == "ns";
-  auto when = [&](std::uint32_t t) {
-    return ns ? "at " + std::to_string(t) + " ns" : "step " + std::to_string(t);
-  };
   s << " (" << when(a.time) << ") and ";
   if (b.block != a.block) s << "block " << b.block << "'s ";
   s << side(b) << " there (" << when(b.time) << "), "
@@ -256,7 +265,7 @@ Result<HazardReport> HazardsFromJson(const nlohmann::json& j) {
       HazardGroup g;
       const std::string kind = x.at("kind").get<std::string>();
       bool known = false;
-      for (int k = 0; k < 4; ++k) {
+      for (int k = 0; k < kHazardKinds; ++k) {
         if (kind == ToString(static_cast<HazardKind>(k))) {
           g.kind = static_cast<HazardKind>(k);
           known = true;

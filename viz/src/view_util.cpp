@@ -110,6 +110,8 @@ ImU32 HazardColour(HazardKind k) {
       return IM_COL32(200, 120, 230, 255);  // violet
     case HazardKind::kWawSameValue:
       return IM_COL32(150, 150, 160, 255);  // benign: grey
+    case HazardKind::kEarlyRead:
+      return IM_COL32(90, 190, 230, 255);  // sky blue: one thread against its own copy
   }
   return IM_COL32(255, 255, 255, 255);
 }

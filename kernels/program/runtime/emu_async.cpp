@@ -42,6 +42,12 @@ struct Copies {
 
 std::atomic<std::uint64_t> g_launch{1};
 
+}  // namespace
+
+thread_local std::uint64_t t_copies_in_flight = 0;
+
+namespace {
+
 // The running thread's copies, kept per emulated thread on the worker that runs it. A block's
 // copies that no wait landed are dropped when its thread state serves another block or launch:
 // they were bound for a shared memory that is gone.
@@ -53,6 +59,7 @@ Copies& Mine() {
   Copies& c = copies[::ws::emu::t_thread];
   const std::uint64_t launch = g_launch.load(std::memory_order_relaxed);
   if (c.launch != launch || c.block != block) {
+    t_copies_in_flight -= std::min<std::uint64_t>(t_copies_in_flight, c.pending.size());
     c = Copies{};
     c.launch = launch;
     c.block = block;
@@ -124,6 +131,7 @@ void Issue(void* dst, const void* src, std::size_t bytes, std::size_t zfill, uns
   p.use = use;
   std::memcpy(p.bytes.data(), src, read);  // read where issued; the rest stays zero
   c.pending.push_back(p);
+  ++t_copies_in_flight;
 }
 }  // namespace
 
@@ -141,6 +149,7 @@ void Land(Copies& c, Lands lands) {
   for (std::size_t i = 0; i < c.pending.size(); ++i) {
     Pending& p = c.pending[i];
     if (lands(p)) {
+      --t_copies_in_flight;
       Record(p.dst, p.size, p.place, kOpStore);
       std::memcpy(p.dst, p.bytes.data(), p.size);
     } else {
@@ -336,6 +345,16 @@ void BlockPipelineRelease(const void* state, std::uint64_t use, unsigned int pla
 void AsyncCopyForStage(void* dst, const void* src, std::size_t bytes, unsigned int place,
                        const void* state, std::uint64_t use) {
   Issue(dst, src, bytes, 0, place, kStageBound, state, use);
+}
+
+void EarlyRead(const void* ptr, unsigned int bytes, std::uint64_t key, std::uint32_t offset) {
+  const auto* at = static_cast<const unsigned char*>(ptr);
+  for (const Pending& p : Mine().pending) {
+    if (at + bytes <= p.dst || p.dst + p.size <= at) continue;
+    const detail::Classified copy = detail::Classify(p.dst, p.size, p.place, kOpStore);
+    emu::ReportEarlyRead(copy.key, key, offset);
+    return;  // one pair a read: its first copy in flight there
+  }
 }
 
 // Where a cooperative_groups::memcpy_async copies (shim/cooperative_groups/memcpy_async.h): from

@@ -310,6 +310,10 @@ void Record(const void* ptr, unsigned int bytes, unsigned int place, unsigned in
   if (::ws::emu::t_thread == nullptr) return;  // a __host__ __device__ function on the host
   const detail::Classified c = detail::Classify(ptr, bytes, place, op);
   if (c.where == detail::Where::kRecorded) {
+    // A shared load where this worker's threads have copies in flight: one of the thread's own
+    // landing there later is a hazard (emu_async.cpp).
+    if (t_copies_in_flight > 0 && (op & ~kOpSeveral) == kOpLoad && KeySpaceOf(c.key) == kKeyShared)
+      EarlyRead(ptr, bytes, c.key, c.offset);
     emu::RecordAccess(c.key, c.offset, ptr);
   } else if (c.where == detail::Where::kNowhere) {
     BadAddress(ptr, bytes, place, op & ~kOpSeveral, c.region, c.near);

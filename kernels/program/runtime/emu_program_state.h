@@ -140,3 +140,11 @@ cudaError_t Allocate(void** ptr, std::size_t bytes, const char* what);
 void FlushPrinted();
 
 }  // namespace ws::prog::detail
+namespace ws::prog {
+// Asynchronous copies issued and not yet landed by the threads of this worker (emu_async.cpp):
+// where none are, a shared load looks no further.
+extern thread_local std::uint64_t t_copies_in_flight;
+// A shared load of `bytes` at `ptr` (site key `key`, `offset` into the block's window): where one
+// of the thread's own copies in flight lands there, the pair is a hazard (HazardKind::kEarlyRead).
+void EarlyRead(const void* ptr, unsigned int bytes, std::uint64_t key, std::uint32_t offset);
+}  // namespace ws::prog

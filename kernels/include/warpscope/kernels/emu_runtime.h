@@ -110,6 +110,10 @@ void WaitFor(std::uint32_t place, std::string what, std::function<bool(std::uint
 // Orders the calling thread's block's accesses before logical time `time` against those after
 // it in the race check, without ending its barrier interval.
 void OrderBlockAt(std::uint32_t time);
+// The calling thread reads shared memory (site key `read_key`, `offset` into the block's window)
+// where its own asynchronous copy (the shared write's site key `copy_key`) lands later: a hazard
+// of kind HazardKind::kEarlyRead, where the race check is on.
+void ReportEarlyRead(std::uint64_t copy_key, std::uint64_t read_key, std::uint32_t offset);
 // The configuration of the launch the calling worker runs.
 const LaunchConfig& CurrentLaunchConfig();
 

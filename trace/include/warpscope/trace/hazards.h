@@ -42,8 +42,20 @@ namespace ws {
 
 struct LaunchTrace;
 
-enum class HazardKind : std::uint8_t { kRaw = 0, kWar = 1, kWaw = 2, kWawSameValue = 3 };
-const char* ToString(HazardKind k);  // "RAW", "WAR", "WAW", "WAW (same value)"
+// kEarlyRead: a thread reads shared memory its own asynchronous copy (cp.async, a pipeline's or a
+// barrier's memcpy_async) lands in before the wait that lands it: it may read the old bytes or the
+// new. The pair's first side is the copy's shared write (its site), the second the read; one
+// thread.
+enum class HazardKind : std::uint8_t {
+  kRaw = 0,
+  kWar = 1,
+  kWaw = 2,
+  kWawSameValue = 3,
+  kEarlyRead = 4
+};
+inline constexpr int kHazardKinds = 5;
+// "RAW", "WAR", "WAW", "WAW (same value)", "read before its copy landed"
+const char* ToString(HazardKind k);
 
 // One side of a hazard: a thread's access.
 struct HazardAccess {
