@@ -439,6 +439,10 @@ void OrderBlockAt(std::uint32_t time) {
   t_worker->OrderBlockAt(time);
 }
 
+void NoteAsyncEvent(int kind, std::uint32_t group, std::uint32_t stages) {
+  t_worker->NoteAsync(static_cast<AsyncEventKind>(kind), group, stages);
+}
+
 void ReportEarlyRead(std::uint64_t copy_key, std::uint64_t read_key, std::uint32_t offset) {
   t_worker->EarlyRead(copy_key, read_key, offset);
 }

@@ -348,6 +348,14 @@ class Worker {
     tile_syncs_.push_back({0, time, ~0u, warps});
   }
 
+  // The running thread's asynchronous-copy event, kept with a kept block's records.
+  void NoteAsync(AsyncEventKind kind, std::uint32_t group, std::uint32_t stages) {
+    if (!keep_block_) return;
+    const ThreadCtx* c = t_ctx;
+    current_.async_events.push_back({c->clock, group, static_cast<std::uint16_t>(c->linear), kind,
+                                     static_cast<std::uint8_t>(std::min(stages, 255u))});
+  }
+
   // The running thread reads shared memory where its own asynchronous copy lands later
   // (emu_async.cpp): one pair of HazardKind::kEarlyRead, the copy's shared write and the read.
   void EarlyRead(std::uint64_t copy_key, std::uint64_t read_key, std::uint32_t offset) {

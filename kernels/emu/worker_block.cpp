@@ -214,6 +214,7 @@ void Worker::BeginBlock(std::uint64_t b, const uint3& bidx) {
   cache_records_.clear();
   current_.barriers.clear();
   current_.warp_ops.clear();
+  current_.async_events.clear();
   tile_syncs_.clear();
   current_.values.clear();
   warp_iterations_.clear();

@@ -77,6 +77,9 @@ TEST(TraceFile, ARawFileIsItsSerializedBytesAndReadsBack) {
   ASSERT_FALSE(c.launches.empty());
   ASSERT_FALSE(c.launches[0].blocks.empty());
   ASSERT_TRUE(c.launches[0].blocks[0].barriers.empty());
+  // Format 4's async events (the pipeline view) travel with the block: two made up here.
+  c.launches[0].blocks[0].async_events = {{7, 2, 3, AsyncEventKind::kIssue, 2},
+                                          {19, 2, 3, AsyncEventKind::kLand, 2}};
   const fs::path path = fs::temp_directory_path() / "ws_raw_trace_test.wstrace";
   ASSERT_TRUE(WriteTraceFile(path, c).ok());
   const std::vector<std::uint8_t> bytes = ReadBytes(path);
@@ -87,6 +90,12 @@ TEST(TraceFile, ARawFileIsItsSerializedBytesAndReadsBack) {
   ASSERT_EQ(x.accesses.size(), y.accesses.size());
   EXPECT_EQ(0, std::memcmp(x.accesses.data(), y.accesses.data(),
                            x.accesses.size() * sizeof(AccessRecord)));
+  ASSERT_EQ(y.async_events.size(), 2u);
+  EXPECT_EQ(y.async_events[1].time, 19u);
+  EXPECT_EQ(y.async_events[1].group, 2u);
+  EXPECT_EQ(y.async_events[1].thread, 3u);
+  EXPECT_EQ(y.async_events[1].kind, AsyncEventKind::kLand);
+  EXPECT_EQ(y.async_events[1].stages, 2u);
   std::vector<std::uint8_t> flipped = bytes;
   flipped[flipped.size() - 64] ^= 0x40;  // inside the records section (its end)
   auto bad = ParseTrace(flipped);

@@ -243,6 +243,45 @@ int main() {
   EXPECT_EQ(t.hazards.groups[0].count, 32u);
 }
 
+// cuda-samples' MatrixMulAsyncCopySingleStage shape: a thread's pipeline whose stages are waited
+// for and never released (libcu++'s consumer_release does nothing; its consumer_wait moves the
+// tail on). Each wait lands the stage just committed: thread t adds in[32k + t] over k = 0..3,
+// 64 + 4t (t = 0: 0 + 32 + 64 + 96 = 192; t = 31: 316), and no read comes before its copy
+// landed. Before, the emulator's wait landed only the oldest stage not released, so from the
+// second stage on the reads saw the first one's (a sum of 4t: 0 and 124) and nothing said so.
+TEST(CoursePrograms, AThreadsPipelineWaitedForWithoutReleasesLandsEachStage) {
+  const LessonRun r = test::RunText(R"(#include <cstdio>
+#include <cuda/pipeline>
+__global__ void k(const float* in, float* out) {
+  __shared__ float buf[32];
+  auto pipe = cuda::make_pipeline();
+  float sum = 0;
+  for (int s = 0; s < 4; ++s) {
+    pipe.producer_acquire();
+    cuda::memcpy_async(&buf[threadIdx.x], &in[s * 32 + threadIdx.x], sizeof(float), pipe);
+    pipe.producer_commit();
+    pipe.consumer_wait();
+    sum += buf[threadIdx.x];
+  }
+  out[threadIdx.x] = sum;
+}
+int main() {
+  float h[128], o[32], *in, *out;
+  for (int i = 0; i < 128; ++i) h[i] = i;
+  cudaMalloc(&in, sizeof h); cudaMalloc(&out, sizeof o);
+  cudaMemcpy(in, h, sizeof h, cudaMemcpyHostToDevice);
+  k<<<1, 32>>>(in, out);
+  cudaMemcpy(o, out, sizeof o, cudaMemcpyDeviceToHost);
+  printf("%g %g\n", o[0], o[31]);
+  return 0;
+}
+)");
+  ASSERT_TRUE(r.program->ok()) << r.program->failure << r.program->stderr_text;
+  EXPECT_EQ(r.program->stdout_text, "192 316\n");
+  ASSERT_EQ(r.launches.size(), 1u);
+  EXPECT_EQ(r.launches[0].hazards.Total(), 0u);
+}
+
 // cuda-samples' AsyncCopyLargeChunkAWBarrier shape: a block's cuda::barrier that every thread
 // arrives at; a quarter of the threads copy a float4 each with cuda::memcpy_async(..., bar), which
 // lands at their arrive_and_wait, and after it each thread reads another row. in[k] = k, 16 x 16:

@@ -9,6 +9,7 @@
 
 #include "program_test_util.h"
 #include "warpscope/program/program.h"
+#include "warpscope/viz/pipeline_timeline.h"
 
 namespace ws {
 namespace {
@@ -104,6 +105,37 @@ TEST(CoursePrograms, AGroupsPipelineHandsEachStageFromItsProducersToItsConsumers
   // Each stage's landing writes come before its consumers' reads, and each use's reads before
   // the writes of the use after it in the stage: no pair.
   EXPECT_EQ(t.hazards.Total(), 0u);
+
+  // The pipeline view's model of the block: warp 1's copies of each use in flight (issued to
+  // landed at its commit), warp 0 holding each use from its wait's end to its release. Each use
+  // is handed over after it landed, and a stage is copied into again only after the consumers
+  // released its last use.
+  const PipelineTimeline m = MakePipelineTimeline(t, 0);
+  ASSERT_TRUE(m.message.empty()) << m.message;
+  EXPECT_EQ(m.stages, 2u);
+  EXPECT_EQ(m.copies, 6u * 32u);  // a copy a lane a use
+  ASSERT_EQ(m.rows.size(), 2u);
+  EXPECT_EQ(m.rows[0].warp, 0u);
+  EXPECT_EQ(m.rows[1].warp, 1u);
+  const std::vector<PipelineSpan> flight = m.rows[1].Of(PipelineSpan::Kind::kInFlight);
+  const std::vector<PipelineSpan> held = m.rows[0].Of(PipelineSpan::Kind::kHolding);
+  ASSERT_EQ(flight.size(), 6u);
+  ASSERT_EQ(held.size(), 6u);
+  EXPECT_TRUE(m.rows[0].Of(PipelineSpan::Kind::kInFlight).empty());  // consumers copy nothing
+  EXPECT_TRUE(m.rows[1].Of(PipelineSpan::Kind::kHolding).empty());   // producers hold nothing
+  for (std::uint32_t k = 0; k < 6; ++k) {
+    EXPECT_EQ(flight[k].group, k);
+    EXPECT_EQ(held[k].group, k);
+    EXPECT_EQ(flight[k].lanes, ~0u);
+    EXPECT_LT(flight[k].to, held[k].from) << "use " << k << " held before it landed";
+    if (k >= 2) {
+      EXPECT_GT(flight[k].from, held[k - 2].to) << "stage reused before its release";
+    }
+  }
+  // The consumers waited for the first use (its producers ran after them), and the producers
+  // waited for a free stage at least once (two stages, six uses).
+  EXPECT_FALSE(m.rows[0].Of(PipelineSpan::Kind::kWaiting).empty());
+  EXPECT_FALSE(m.rows[1].Of(PipelineSpan::Kind::kAcquiring).empty());
 }
 
 // A consumer that waits for a seventh use no producer makes: the block's threads wait for each

@@ -181,9 +181,11 @@ void EachRecordPiece(const LaunchTrace& t, Put put) {
     scalar(static_cast<std::uint64_t>(b.accesses.size()));
     scalar(static_cast<std::uint64_t>(b.barriers.size()));
     scalar(static_cast<std::uint64_t>(b.warp_ops.size()));
+    scalar(static_cast<std::uint64_t>(b.async_events.size()));
     array(b.accesses);
     array(b.barriers);
     array(b.warp_ops);
+    array(b.async_events);
   }
   scalar(static_cast<std::uint64_t>(t.thread_active.size()));
   array(t.thread_active);
@@ -436,8 +438,9 @@ Status ReadRecords(std::span<const std::uint8_t> raw, LaunchTrace* t, std::size_
   const std::uint32_t tpb = static_cast<std::uint32_t>(t->block.count());
   for (std::uint64_t i = 0; i < blocks; ++i) {
     BlockRecords b;
-    std::uint64_t na = 0, nb = 0, nw = 0;
-    if (!r.Get(&b.block) || !r.Get(&na) || !r.Get(&nb) || (version >= 3 && !r.Get(&nw)))
+    std::uint64_t na = 0, nb = 0, nw = 0, ne = 0;
+    if (!r.Get(&b.block) || !r.Get(&na) || !r.Get(&nb) || (version >= 3 && !r.Get(&nw)) ||
+        (version >= 4 && !r.Get(&ne)))
       return Corrupt(where + "cut short");
     if (b.block >= t->grid.count())
       return Corrupt(where + "block " + std::to_string(b.block) + " is outside the grid of " +
@@ -464,6 +467,14 @@ Status ReadRecords(std::span<const std::uint8_t> raw, LaunchTrace* t, std::size_
     b.warp_ops.resize(nw);
     r.Take(nw * sizeof(WarpOpRecord), &bytes);
     if (nw > 0) std::memcpy(b.warp_ops.data(), bytes.data(), bytes.size());
+    if (ne > r.left() / sizeof(AsyncEvent)) return Corrupt(where + "cut short");
+    b.async_events.resize(ne);
+    r.Take(ne * sizeof(AsyncEvent), &bytes);
+    if (ne > 0) std::memcpy(b.async_events.data(), bytes.data(), bytes.size());
+    for (const AsyncEvent& e : b.async_events) {
+      if (e.thread >= tpb || static_cast<int>(e.kind) >= kAsyncEventKinds)
+        return Corrupt(where + "an async event names a thread or kind the launch lacks");
+    }
     for (const WarpOpRecord& w : b.warp_ops) {
       if (w.site >= t->warp_op_sites.size() || w.warp >= (tpb + 31) / 32)
         return Corrupt(where + "a warp-op record names a site or warp the launch lacks");

@@ -36,7 +36,10 @@ struct Pending {
 struct Copies {
   std::uint64_t launch = 0, block = 0;
   std::uint64_t open = 0;
-  std::uint64_t released = 0;  // a thread's cuda::pipeline: its oldest stage not released
+  // A thread's cuda::pipeline: its oldest stage not yet waited for (libcu++'s tail; its head is
+  // `open`, the groups committed).
+  std::uint64_t tail = 0;
+  std::uint64_t waited = 0;  // the stage its last consumer_wait waited for (the view's release)
   std::vector<Pending> pending;
 };
 
@@ -98,6 +101,15 @@ void AsyncCopyForBarrier(void* dst, const void* src, std::size_t bytes, unsigned
 }
 
 namespace {
+// The group a copy's events name (AsyncEvent::group): its stage use, its commit group, or 0 for a
+// cuda::barrier's.
+std::uint32_t GroupOf(const Pending& p) {
+  if (p.stage != nullptr) return static_cast<std::uint32_t>(p.use);
+  return p.batch == kBarrierBound ? 0u : static_cast<std::uint32_t>(p.batch);
+}
+void Note(AsyncEventKind kind, std::uint64_t group, std::uint32_t stages = 0) {
+  emu::NoteAsyncEvent(static_cast<int>(kind), static_cast<std::uint32_t>(group), stages);
+}
 // `bound`: 0 for the thread's open commit group, or kBarrierBound, or kStageBound (into `stage`).
 void Issue(void* dst, const void* src, std::size_t bytes, std::size_t zfill, unsigned int place,
            std::uint64_t bound, const void* stage, std::uint64_t use) {
@@ -132,12 +144,15 @@ void Issue(void* dst, const void* src, std::size_t bytes, std::size_t zfill, uns
   std::memcpy(p.bytes.data(), src, read);  // read where issued; the rest stays zero
   c.pending.push_back(p);
   ++t_copies_in_flight;
+  Note(AsyncEventKind::kIssue, GroupOf(p));
 }
 }  // namespace
 
 void AsyncCommit() {
   if (::ws::emu::t_thread == nullptr) return;
-  ++Mine().open;
+  Copies& c = Mine();
+  Note(AsyncEventKind::kCommit, c.open);
+  ++c.open;
 }
 
 namespace {
@@ -151,6 +166,7 @@ void Land(Copies& c, Lands lands) {
     if (lands(p)) {
       --t_copies_in_flight;
       Record(p.dst, p.size, p.place, kOpStore);
+      Note(AsyncEventKind::kLand, GroupOf(p));
       std::memcpy(p.dst, p.bytes.data(), p.size);
     } else {
       c.pending[kept++] = p;
@@ -170,27 +186,45 @@ void AsyncWaitPrior(std::size_t prior) {
   if (::ws::emu::t_thread == nullptr) return;
   Copies& c = Mine();
   // The committed groups are 0 .. open - 1: all but the newest `prior` of them land.
-  LandBefore(c, c.open > prior ? c.open - prior : 0);
+  const std::uint64_t upto = c.open > prior ? c.open - prior : 0;
+  if (upto > 0) Note(AsyncEventKind::kWaitBegin, upto - 1);
+  LandBefore(c, upto);
+  if (upto > 0) Note(AsyncEventKind::kWaitEnd, upto - 1);
 }
 
-// A thread's cuda::pipeline (shim/cuda/pipeline): its stages are the commit groups from its
-// making on; consumer_wait lands the oldest not released, consumer_release releases it.
+// A thread's cuda::pipeline (shim/cuda/pipeline), as libcu++ runs it: its stages are the commit
+// groups from its making on (head: `open`); consumer_wait waits for all but the newest head -
+// tail - 1 of them (cp.async.wait_group), landing the oldest not yet waited for, and moves the
+// tail on; consumer_release does nothing (libcu++'s does nothing either: a program that never
+// calls it, as cuda-samples' MatrixMulAsyncCopySingleStage, waits for each stage all the same);
+// pipeline_consumer_wait_prior<N> waits for all but the newest N and sets the tail to head - N.
 void PipelineStart() {
   if (::ws::emu::t_thread == nullptr) return;
   Copies& c = Mine();
-  c.released = c.open;
+  c.tail = c.open;
 }
 
 void PipelineConsumerWait() {
   if (::ws::emu::t_thread == nullptr) return;
   Copies& c = Mine();
-  LandBefore(c, c.released < c.open ? c.released + 1 : c.open);
+  if (c.tail >= c.open) return;  // nothing committed since the last wait
+  Note(AsyncEventKind::kWaitBegin, c.tail);
+  LandBefore(c, c.tail + 1);
+  Note(AsyncEventKind::kWaitEnd, c.tail);
+  c.waited = c.tail++;
 }
 
 void PipelineConsumerRelease() {
   if (::ws::emu::t_thread == nullptr) return;
   Copies& c = Mine();
-  if (c.released < c.open) ++c.released;
+  if (c.tail > 0) Note(AsyncEventKind::kRelease, c.waited);
+}
+
+void PipelineWaitPrior(std::size_t prior) {
+  if (::ws::emu::t_thread == nullptr) return;
+  AsyncWaitPrior(prior);
+  Copies& c = Mine();
+  if (c.open >= prior) c.tail = std::max(c.tail, c.open - prior);
 }
 
 // A block's cuda::barrier that every thread of the block arrives at: this thread's copies bound
@@ -204,8 +238,10 @@ void BarrierArriveAndWait(std::ptrdiff_t expected, unsigned int place) {
                                " threads in a block of " + std::to_string(threads) +
                                " is not supported (yet) on the emulator: only one that every "
                                "thread of the block arrives at");
+  Note(AsyncEventKind::kWaitBegin, 0);
   LandBefore(Mine(), 0, true);
   emu::SyncThreads(place);
+  Note(AsyncEventKind::kWaitEnd, 0);
 }
 
 // A group's pipeline (shim/cuda/pipeline: pipeline<thread_scope_block>), as libcu++ runs it over
@@ -291,7 +327,11 @@ void BlockPipelineMake(const void* state, unsigned int stages, unsigned int size
 void BlockPipelineAcquire(const void* state, std::uint64_t use, unsigned int place) {
   if (::ws::emu::t_thread == nullptr) return;
   GroupPipeline& p = Made(state, place, "producer_acquire()");
-  if (use < p.stages) return;  // the stage's first use: free
+  Note(AsyncEventKind::kAcquireBegin, use, p.stages);
+  if (use < p.stages) {  // the stage's first use: free
+    Note(AsyncEventKind::kAcquireEnd, use, p.stages);
+    return;
+  }
   const std::uint64_t last = use - p.stages;
   emu::WaitFor(place,
                "producer_acquire() (stage " + std::to_string(use % p.stages) + ", use " +
@@ -303,12 +343,14 @@ void BlockPipelineAcquire(const void* state, std::uint64_t use, unsigned int pla
                  *floor = u.freed + 1;
                  return true;
                });
+  Note(AsyncEventKind::kAcquireEnd, use, p.stages);
 }
 
 void BlockPipelineCommit(const void* state, std::uint64_t use, unsigned int place) {
   if (::ws::emu::t_thread == nullptr) return;
   GroupPipeline& p = Made(state, place, "producer_commit()");
   Land(Mine(), [&](const Pending& c) { return c.stage == state && c.use == use; });
+  Note(AsyncEventKind::kCommit, use, p.stages);
   StageUse& u = p.Use(use);
   u.commit_clock = std::max(u.commit_clock, Clock());
   if (++u.committed == p.producers) {
@@ -320,6 +362,7 @@ void BlockPipelineCommit(const void* state, std::uint64_t use, unsigned int plac
 void BlockPipelineWait(const void* state, std::uint64_t use, unsigned int place) {
   if (::ws::emu::t_thread == nullptr) return;
   GroupPipeline& p = Made(state, place, "consumer_wait()");
+  Note(AsyncEventKind::kWaitBegin, use, p.stages);
   emu::WaitFor(place,
                "consumer_wait() (stage " + std::to_string(use % p.stages) + ", use " +
                    std::to_string(use) + ": not yet committed by every producer)",
@@ -329,11 +372,13 @@ void BlockPipelineWait(const void* state, std::uint64_t use, unsigned int place)
                  *floor = u.handed + 1;
                  return true;
                });
+  Note(AsyncEventKind::kWaitEnd, use, p.stages);
 }
 
 void BlockPipelineRelease(const void* state, std::uint64_t use, unsigned int place) {
   if (::ws::emu::t_thread == nullptr) return;
   GroupPipeline& p = Made(state, place, "consumer_release()");
+  Note(AsyncEventKind::kRelease, use, p.stages);
   StageUse& u = p.Use(use);
   u.release_clock = std::max(u.release_clock, Clock());
   if (++u.released == p.consumers) {

@@ -114,6 +114,9 @@ void OrderBlockAt(std::uint32_t time);
 // where its own asynchronous copy (the shared write's site key `copy_key`) lands later: a hazard
 // of kind HazardKind::kEarlyRead, where the race check is on.
 void ReportEarlyRead(std::uint64_t copy_key, std::uint64_t read_key, std::uint32_t offset);
+// The calling thread's asynchronous-copy event (AsyncEventKind) at its logical clock now, kept
+// with the block's records where the block is kept (the pipeline view).
+void NoteAsyncEvent(int kind, std::uint32_t group, std::uint32_t stages = 0);
 // The configuration of the launch the calling worker runs.
 const LaunchConfig& CurrentLaunchConfig();
 

@@ -145,12 +145,37 @@ struct BarrierSite {
   std::uint32_t tile = 0;
 };
 
+// An asynchronous copy's life in a block (the pipeline view, issue 53): a thread's event on its
+// logical clock. `group`: the copy's commit group (the thread's own count of commits before it:
+// __pipeline_commit, a thread's cuda::pipeline) or, in a group's cuda::pipeline, the stage use
+// (the thread's count of acquires, or of waits); for a cuda::barrier's copies 0.
+enum class AsyncEventKind : std::uint8_t {
+  kIssue = 0,     // a copy issued: its global read
+  kLand,          // a copy landed: its shared write
+  kCommit,        // the thread committed its group (producer_commit, __pipeline_commit)
+  kWaitBegin,     // a wait for `group` begun (consumer_wait, a wait_prior, arrive_and_wait)
+  kWaitEnd,       // and ended (its copies landed, the thread goes on)
+  kRelease,       // consumer_release of `group`
+  kAcquireBegin,  // producer_acquire of `group` begun (a group pipeline's stage reuse)
+  kAcquireEnd,    // and ended
+};
+inline constexpr int kAsyncEventKinds = 8;
+struct AsyncEvent {
+  std::uint32_t time = 0;
+  std::uint32_t group = 0;
+  std::uint16_t thread = 0;
+  AsyncEventKind kind = AsyncEventKind::kIssue;
+  std::uint8_t stages = 0;  // a group pipeline's stage count (the view colours by stage), else 0
+};
+static_assert(sizeof(AsyncEvent) == 12, "no padding in async events");
+
 // Everything one block recorded.
 struct BlockRecords {
   std::uint32_t block = 0;  // linear block index: x + y * grid.x + z * grid.x * grid.y
   std::vector<AccessRecord> accesses;
   std::vector<BarrierRecord> barriers;
-  std::vector<WarpOpRecord> warp_ops;  // in time order
+  std::vector<WarpOpRecord> warp_ops;    // in time order
+  std::vector<AsyncEvent> async_events;  // the emulator's, in the order they happened
   // Per access, in the same order (the emulator; empty when unknown, as in a GPU capture): what
   // the access read or wrote, its first 8 bytes (an atomic: the value it left). The hazard
   // analysis tells benign races (two writes of one value) by them and shows them in its example.

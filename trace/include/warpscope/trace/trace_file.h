@@ -31,7 +31,7 @@ namespace ws {
 // Version 3: blocks carry warp-op records (shuffles, votes) and launches their warp-op sites.
 // Version 2: access records carry their epoch (20 bytes), sites their file. Version 1 files
 // (16-byte access records) still open; their epochs are counted from the barrier times.
-inline constexpr std::uint32_t kTraceFileVersion = 3;
+inline constexpr std::uint32_t kTraceFileVersion = 4;  // 4: blocks' async events
 // Limits the reader enforces (a corrupt size must not become a huge allocation).
 inline constexpr std::uint64_t kMaxTraceSectionBytes = 4ull << 30;
 inline constexpr std::uint32_t kMaxTraceSections = 1u << 16;
