@@ -5,6 +5,8 @@
 // it commits; a consumer's k-th wait waits until every producer committed use k.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "program_test_util.h"
@@ -186,6 +188,39 @@ TEST(CoursePrograms, AConsumerThatReadsAStageWithoutWaitingRacesWithItsCopy) {
   }
   EXPECT_EQ(raw, 64u);
   EXPECT_EQ(war, 32u);
+}
+
+// examples/pipeline.cu, the lesson's program: one stage copies a tile and waits for it at once;
+// two stages copy tile k + 1 while tile k is added. In the pipeline view's model a one-stage
+// warp never has a copy in flight while it holds a tile (one track), and a two-stage warp always
+// has tile k + 1 in flight while it holds tile k (two tracks). Block 0, thread 0 adds in[128k + 1]
+// = (1 + 2k) mod 7 over k = 0..7: 1 + 3 + 5 + 0 + 2 + 4 + 6 + 1 = 22.
+TEST(CoursePrograms, TheExamplePipelineOverlapsACopyWithWorkOnlyWithTwoStages) {
+  std::ifstream in(std::string(WARPSCOPE_SOURCE_DIR) + "/examples/pipeline.cu");
+  std::stringstream text;
+  text << in.rdbuf();
+  const LessonRun r = test::RunText(text.str());
+  ASSERT_TRUE(r.program->ok()) << r.program->failure << r.program->stderr_text;
+  EXPECT_EQ(r.program->stdout_text, "512 of 512 sums agree; block 0 thread 0: 22\n");
+  ASSERT_EQ(r.launches.size(), 2u);
+  for (std::size_t l = 0; l < 2; ++l) {
+    const bool two = l == 1;
+    EXPECT_EQ(r.launches[l].hazards.Total(), 0u) << l;
+    const PipelineTimeline m = MakePipelineTimeline(r.launches[l], 0);
+    ASSERT_TRUE(m.message.empty()) << m.message;
+    ASSERT_EQ(m.rows.size(), 4u);  // 128 threads
+    for (const PipelineRow& row : m.rows) {
+      EXPECT_EQ(row.tracks, two ? 2u : 1u) << row.label;
+      const std::vector<PipelineSpan> flight = row.Of(PipelineSpan::Kind::kInFlight);
+      const std::vector<PipelineSpan> held = row.Of(PipelineSpan::Kind::kHolding);
+      ASSERT_EQ(flight.size(), 8u);
+      ASSERT_EQ(held.size(), 8u);
+      for (std::size_t k = 0; k + 1 < 8; ++k) {
+        const bool overlap = flight[k + 1].from < held[k].to && flight[k + 1].to > held[k].from;
+        EXPECT_EQ(overlap, two) << row.label << " tile " << k;
+      }
+    }
+  }
 }
 
 }  // namespace

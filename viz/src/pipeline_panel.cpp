@@ -46,9 +46,11 @@ class PipelinePanel : public Panel {
     const float font = ImGui::GetFontSize();
     const float label_w = font * 4.0f;
     const float width = ImGui::GetContentRegionAvail().x - label_w - font;
+    std::uint32_t tracks = 1;
+    for (const PipelineRow& row : m.rows) tracks = std::max(tracks, row.tracks);
     const float row_h = std::clamp((ImGui::GetContentRegionAvail().y - font * 4.0f) /
                                        static_cast<float>(std::max<std::size_t>(m.rows.size(), 1)),
-                                   font * 0.8f, font * 2.6f);
+                                   font * 0.8f, font * (1.6f + static_cast<float>(tracks)));
     const ImVec2 o = ImGui::GetCursorScreenPos();
     const float height = row_h * static_cast<float>(m.rows.size()) + font * 1.6f;
     ImGui::Dummy(ImVec2(label_w + width, height));
@@ -72,9 +74,12 @@ class PipelinePanel : public Panel {
       for (const PipelineSpan& s : row.spans) {
         const float a = X(s.from), b = std::max(X(s.to), X(s.from) + 1.0f);
         switch (s.kind) {
-          case PipelineSpan::Kind::kInFlight:
-            dl->AddRectFilled(ImVec2(a, y0 + 1), ImVec2(b, mid - 1), colour(s.group, 255));
+          case PipelineSpan::Kind::kInFlight: {  // on its track of the upper half
+            const float th = (mid - y0) / static_cast<float>(row.tracks);
+            const float ty0 = y0 + th * static_cast<float>(s.track);
+            dl->AddRectFilled(ImVec2(a, ty0 + 1), ImVec2(b, ty0 + th - 1), colour(s.group, 255));
             break;
+          }
           case PipelineSpan::Kind::kHolding:
             dl->AddRectFilled(ImVec2(a, mid + 1), ImVec2(b, y1), colour(s.group, 110));
             dl->AddRect(ImVec2(a, mid + 1), ImVec2(b, y1), colour(s.group, 255));
@@ -92,18 +97,25 @@ class PipelinePanel : public Panel {
         const float w = ImGui::CalcTextSize(label).x;
         if (s.kind != PipelineSpan::Kind::kWaiting && s.kind != PipelineSpan::Kind::kAcquiring &&
             b - a > w + 4 && row_h >= font * 1.6f) {
-          const float ty = s.kind == PipelineSpan::Kind::kInFlight ? y0 : mid;
-          dl->AddText(ImVec2(a + 2, ty + (row_h * 0.5f - font) * 0.5f), IM_COL32(20, 20, 24, 255),
-                      label);
+          const float half = row_h * 0.5f;
+          const float th = s.kind == PipelineSpan::Kind::kInFlight
+                               ? half / static_cast<float>(row.tracks)
+                               : half;
+          const float ty =
+              s.kind == PipelineSpan::Kind::kInFlight ? y0 + th * static_cast<float>(s.track) : mid;
+          if (th >= font * 0.9f)
+            dl->AddText(ImVec2(a + 2, ty + (th - font) * 0.5f), IM_COL32(20, 20, 24, 255), label);
         }
       }
     }
     const float rows_bottom = o.y + row_h * static_cast<float>(m.rows.size());
     dl->AddText(ImVec2(o.x + label_w, rows_bottom + 4), palette::TextDim(), m.axis.c_str());
-    ImGui::TextDisabled(
-        "above each line: a stage's copies in flight (issued to landed); below: waiting (grey; "
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped(
+        "Above each line: a stage's copies in flight, issued to landed. Below: waiting (grey; "
         "slashed: a producer waiting for a free stage) and the stage held until released "
-        "(faded); numbers: the stage use");
+        "(faded), when the warp computes on it. Numbers: the stage use.");
+    ImGui::PopStyleColor();
   }
 
  private:

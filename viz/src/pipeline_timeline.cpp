@@ -101,6 +101,25 @@ PipelineTimeline MakePipelineTimeline(const LaunchTrace& launch, std::uint32_t b
       m.rows.push_back({"warp " + std::to_string(warp), warp, {}});
     m.rows.back().spans.push_back({kind, group, g.from, g.to, g.lanes});
   }
+  // In-flight spans onto tracks: each to the lowest track whose last span ended before it began.
+  for (PipelineRow& row : m.rows) {
+    std::vector<std::uint64_t> track_end;
+    std::vector<PipelineSpan*> flight;
+    for (PipelineSpan& s : row.spans) {
+      if (s.kind == Kind::kInFlight) flight.push_back(&s);
+    }
+    std::stable_sort(
+        flight.begin(), flight.end(),
+        [](const PipelineSpan* x, const PipelineSpan* y) { return x->from < y->from; });
+    for (PipelineSpan* s : flight) {
+      std::size_t t = 0;
+      while (t < track_end.size() && track_end[t] > s->from) ++t;
+      if (t == track_end.size()) track_end.push_back(0);
+      track_end[t] = s->to;
+      s->track = static_cast<std::uint32_t>(t);
+    }
+    row.tracks = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(track_end.size()));
+  }
   if (m.rows.empty()) {
     m.message = "The block's asynchronous copies landed where they were issued: nothing to draw.";
     return m;

@@ -22,6 +22,9 @@ struct PipelineSpan {
   std::uint32_t group = 0;         // the commit group or stage use
   std::uint64_t from = 0, to = 0;  // from < to
   std::uint32_t lanes = 0;         // the warp's lanes that took part
+  // In flight: the track it is drawn on, so that groups in flight at once are drawn apart
+  // (the lowest track free when it was issued); others 0.
+  std::uint32_t track = 0;
   friend bool operator==(const PipelineSpan&, const PipelineSpan&) = default;
 };
 
@@ -29,6 +32,7 @@ struct PipelineRow {
   std::string label;  // "warp 2"
   std::uint32_t warp = 0;
   std::vector<PipelineSpan> spans;  // by kind, then group (in flight first)
+  std::uint32_t tracks = 1;         // in-flight tracks: the most groups in flight at once
   // The row's spans of `kind`, in group order.
   std::vector<PipelineSpan> Of(PipelineSpan::Kind kind) const;
 };
