@@ -17,6 +17,7 @@ SiteInfo SiteFromKey(std::uint64_t key) {
   info.op = static_cast<AccessOp>(KeyOpOf(key));
   info.size = static_cast<std::uint8_t>(KeySize(key));
   info.buffer = static_cast<std::uint16_t>(KeyArray(key));
+  info.async_copy = (key & kKeyAsyncCopy) != 0;
   if (info.space == MemorySpace::kGlobal && info.buffer == kKeyLocalArray)
     info.space = MemorySpace::kLocal;
   return info;

@@ -72,7 +72,9 @@ TEST(CoursePrograms, AGroupsPipelineHandsEachStageFromItsProducersToItsConsumers
   const LaunchTrace& t = r.launches[0];
   // By hand: the copy (line 18) is a global read of 128 contiguous bytes by warp 1 a use (6
   // requests of 4 sectors) and, landing as the producers commit, a shared write of 32
-  // consecutive floats a use (6 requests of one wavefront); the consumers' read (line 22) is 6
+  // consecutive floats a use: 6 requests of two wavefronts, as an H200 serves a cp.async's write,
+  // 64 bytes a wavefront (Nsight Compute on globalToShmemAsyncCopy's 4-byte copies: 2,048
+  // wavefronts for 1,024 LDGSTS, docs/ncu-agreement.md); the consumers' read (line 22) is 6
   // requests of one wavefront; their store of the sums (line 26) one request of 4 sectors.
   int seen = 0;
   for (std::size_t i = 0; i < t.sites.size(); ++i) {
@@ -83,10 +85,13 @@ TEST(CoursePrograms, AGroupsPipelineHandsEachStageFromItsProducersToItsConsumers
       EXPECT_EQ(st.sectors, 24u);
     } else if (s.line == 18 && s.space == MemorySpace::kShared) {
       EXPECT_EQ(s.op, AccessOp::kStore);
+      EXPECT_TRUE(s.async_copy);
       EXPECT_EQ(st.requests, 6u);
-      EXPECT_EQ(st.wavefronts, 6u);
+      EXPECT_EQ(st.wavefronts, 12u);
+      EXPECT_EQ(st.ideal_wavefronts, 12u);  // no bank conflict: all 64 bytes a wavefront
     } else if (s.line == 22) {
       EXPECT_EQ(s.op, AccessOp::kLoad);
+      EXPECT_FALSE(s.async_copy);
       EXPECT_EQ(st.requests, 6u);
       EXPECT_EQ(st.wavefronts, 6u);
     } else if (s.line == 26) {

@@ -31,6 +31,13 @@ RequestCost CostOf(const SiteInfo& site, std::span<const LaneAccess> lanes) {
     c.degree = sc.degree;
     c.wavefronts = sc.wavefronts;
     c.ideal_wavefronts = sc.ideal;
+    if (site.async_copy) {  // an asynchronous copy's write: 64 bytes a wavefront at most
+      std::uint32_t bytes = 0;
+      for (const LaneAccess& a : lanes) bytes += a.size;
+      const std::uint32_t least = (bytes + 63) / 64;
+      c.wavefronts = std::max(c.wavefronts, least);
+      c.ideal_wavefronts = std::max(c.ideal_wavefronts, least);
+    }
     c.d16 = HalfWarp16Degree(lanes);
   } else {
     c.sectors = Sectors(lanes);
@@ -82,7 +89,8 @@ class ShapeCache {
       return scratch_;
     }
     h = (h ^ shift ^ (static_cast<std::uint32_t>(site.space) << 9) ^
-         (static_cast<std::uint32_t>(site.op) << 12) ^ (std::uint32_t{site.size} << 16)) *
+         (site.async_copy ? 1u << 20 : 0u) ^ (static_cast<std::uint32_t>(site.op) << 12) ^
+         (std::uint32_t{site.size} << 16)) *
         0x85ebca6bu;
     h ^= h >> 15;
     // Two ways a set: a loop's shapes that fall in one set (a broadcast at two shifts) take
@@ -91,7 +99,8 @@ class ShapeCache {
     for (int way = 0; way < 2; ++way) {
       Entry& e = set[way];
       if (e.valid && e.mask == mask && e.shift == shift && e.size == site.size &&
-          e.space == site.space && e.op == site.op && std::equal(rel, rel + 32, e.rel)) {
+          e.space == site.space && e.op == site.op && e.async_copy == site.async_copy &&
+          std::equal(rel, rel + 32, e.rel)) {
         e.used = ++clock_;
         return e.cost;
       }
@@ -105,6 +114,7 @@ class ShapeCache {
     e.size = site.size;
     e.space = site.space;
     e.op = site.op;
+    e.async_copy = site.async_copy;
     std::copy(rel, rel + 32, e.rel);
     return e.cost;
   }
@@ -145,6 +155,7 @@ class ShapeCache {
     std::uint8_t size = 0;
     MemorySpace space = MemorySpace::kGlobal;
     AccessOp op = AccessOp::kLoad;
+    bool async_copy = false;
     bool valid = false;
     std::uint64_t used = 0;      // when it last answered
     std::uint32_t rel[32] = {};  // offset less the lowest, per lane (0 for lanes not in mask)

@@ -129,7 +129,8 @@ nlohmann::json LaunchJson(const LaunchTrace& t) {
                           {"size", s.size},
                           {"buffer", s.buffer},
                           {"file", s.file},
-                          {"code", s.code}});
+                          {"code", s.code},
+                          {"async_copy", s.async_copy}});
   }
   j["barrier_sites"] = nlohmann::json::array();
   for (const BarrierSite& b : t.barrier_sites) {
@@ -342,6 +343,7 @@ LaunchTrace LaunchFrom(const nlohmann::json& j) {
     si.file = s.value("file", std::string());         // version 1 has none
     si.column = s.value("column", std::uint16_t{0});  // lesson traces before programs: none
     si.end_column = s.value("end_column", std::uint16_t{0});
+    si.async_copy = s.value("async_copy", false);  // before format 4: none
     si.file_tag = FileTagOf(si.file);
     if (si.size == 0 || si.size > 16) throw std::runtime_error("a site's access size is not 1-16");
     if (si.space != MemorySpace::kShared && si.buffer >= t.buffers.size() &&

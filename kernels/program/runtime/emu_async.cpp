@@ -165,7 +165,11 @@ void Land(Copies& c, Lands lands) {
     Pending& p = c.pending[i];
     if (lands(p)) {
       --t_copies_in_flight;
-      Record(p.dst, p.size, p.place, kOpStore);
+      // Its site key says an asynchronous copy's write (kKeyAsyncCopy: costed as the hardware
+      // serves it); the address was checked where the copy was issued.
+      const detail::Classified w = detail::Classify(p.dst, p.size, p.place, kOpStore);
+      if (w.where == detail::Where::kRecorded)
+        emu::RecordAccess(w.key | kKeyAsyncCopy, w.offset, p.dst);
       Note(AsyncEventKind::kLand, GroupOf(p));
       std::memcpy(p.dst, p.bytes.data(), p.size);
     } else {
@@ -397,7 +401,7 @@ void EarlyRead(const void* ptr, unsigned int bytes, std::uint64_t key, std::uint
   for (const Pending& p : Mine().pending) {
     if (at + bytes <= p.dst || p.dst + p.size <= at) continue;
     const detail::Classified copy = detail::Classify(p.dst, p.size, p.place, kOpStore);
-    emu::ReportEarlyRead(copy.key, key, offset);
+    emu::ReportEarlyRead(copy.key | kKeyAsyncCopy, key, offset);
     return;  // one pair a read: its first copy in flight there
   }
 }

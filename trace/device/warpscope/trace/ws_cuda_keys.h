@@ -45,9 +45,13 @@ WS_HD constexpr std::uint32_t PlaceFile(std::uint32_t place) {
 // Site key: which place, memory space, operation, size and array an access belongs to.
 // Both backends record it; the host turns keys into the launch's site table.
 //   bits 48..63 file tag | 32..47 line | 16..31 array (global: buffer id; shared: array base / 4)
-//   | 14..15 space | 12..13 op | 8..11 zero | 0..7 size in bytes
+//   | 14..15 space | 12..13 op | 9..11 zero | 8 an asynchronous copy's shared write
+//   (kKeyAsyncCopy) | 0..7 size in bytes
 enum KeySpace : std::uint32_t { kKeyGlobal = 0, kKeyShared = 1, kKeyConstant = 2, kKeyTexture = 3 };
 enum KeyOp : std::uint32_t { kKeyLoad = 0, kKeyStore = 1, kKeyAtomic = 2 };
+// Bit 8: the shared write of an asynchronous copy (cp.async, LDGSTS), where it lands; its site is
+// costed as the hardware serves that write (SiteInfo::async_copy).
+inline constexpr std::uint64_t kKeyAsyncCopy = std::uint64_t{1} << 8;
 
 WS_HD constexpr std::uint64_t MakeSiteKey(std::uint32_t place, std::uint32_t space,
                                           std::uint32_t op, std::uint32_t size,

@@ -62,6 +62,10 @@ struct SiteInfo {
   std::uint16_t buffer = 0;  // global/constant/texture: the buffer; shared: the shared array;
                              // local: kLocalArray
   std::string code;          // the source line, trimmed (filled in by the lesson)
+  // The shared write of an asynchronous copy (cp.async, LDGSTS) where it lands: an H200 serves it
+  // 64 bytes a wavefront (Nsight Compute on cuda-samples' globalToShmemAsyncCopy, docs/
+  // ncu-agreement.md), not 128 as a store.
+  bool async_copy = false;
 };
 
 struct AccessRecord {
