@@ -204,14 +204,18 @@ TEST(CoursePrograms, TheExamplePipelineOverlapsACopyWithWorkOnlyWithTwoStages) {
   std::ifstream in(std::string(WARPSCOPE_SOURCE_DIR) + "/examples/pipeline.cu");
   std::stringstream text;
   text << in.rdbuf();
-  const LessonRun r = test::RunText(text.str());
-  ASSERT_TRUE(r.program->ok()) << r.program->failure << r.program->stderr_text;
-  EXPECT_EQ(r.program->stdout_text, "512 of 512 sums agree; block 0 thread 0: 22\n");
-  ASSERT_EQ(r.launches.size(), 2u);
-  for (std::size_t l = 0; l < 2; ++l) {
-    const bool two = l == 1;
-    EXPECT_EQ(r.launches[l].hazards.Total(), 0u) << l;
-    const PipelineTimeline m = MakePipelineTimeline(r.launches[l], 0);
+  for (int stages = 1; stages <= 2; ++stages) {
+    const bool two = stages == 2;
+    ProgramOptions o;
+    o.defines = {"kStages=" + std::to_string(stages)};
+    const LessonRun r = test::RunText(text.str(), o);
+    ASSERT_TRUE(r.program->ok()) << r.program->failure << r.program->stderr_text;
+    EXPECT_EQ(r.program->stdout_text,
+              std::to_string(stages) + " stage(s): 512 of 512 sums right; block 0 thread 0: 22\n");
+    ASSERT_EQ(r.launches.size(), 1u);
+    EXPECT_EQ(r.launches[0].kernel, two ? "two_stage" : "one_stage");
+    EXPECT_EQ(r.launches[0].hazards.Total(), 0u);
+    const PipelineTimeline m = MakePipelineTimeline(r.launches[0], 0);
     ASSERT_TRUE(m.message.empty()) << m.message;
     ASSERT_EQ(m.rows.size(), 4u);  // 128 threads
     for (const PipelineRow& row : m.rows) {

@@ -302,6 +302,17 @@ TEST(ProgramParams, CommentsDeclareSliders) {
   auto missing = ProgramParams("// warpscope: param Q 1..2\n");
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.status().message().find("no `#define Q`"), std::string::npos);
+  // A description in parentheses after the range (examples/picture.cu's; before, the words in it
+  // failed the whole program's sliders, and picture.cu had none).
+  auto described = ProgramParams(
+      "#define WIDTH 76   // warpscope: param WIDTH 16..256 (n: pixels in a row)\n"
+      "#define TILE 8 // warpscope: param TILE 4..32 step 4 (a tile's side)\n");
+  ASSERT_TRUE(described.ok()) << described.status().message();
+  ASSERT_EQ(described->size(), 2u);
+  EXPECT_EQ((*described)[0].max, 256);
+  EXPECT_EQ((*described)[1].step, 4);
+  auto trailing = ProgramParams("#define T 8 // warpscope: param T 4..32 fast\n");
+  EXPECT_FALSE(trailing.ok());  // words that are not a step nor in parentheses
 }
 
 TEST(ProgramParams, DefinesReplaceTheProgramsOwnValueInPlace) {

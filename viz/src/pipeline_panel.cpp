@@ -40,7 +40,8 @@ class PipelinePanel : public Panel {
     }
     ImGui::SameLine();
     if (m.stages > 0)
-      ImGui::TextDisabled("a pipeline of %u stages, %" PRIu64 " copies", m.stages, m.copies);
+      ImGui::TextDisabled("a pipeline of %u stage%s, %" PRIu64 " copies", m.stages,
+                          m.stages == 1 ? "" : "s", m.copies);
     else
       ImGui::TextDisabled("%" PRIu64 " copies, coloured by commit group", m.copies);
     const float font = ImGui::GetFontSize();

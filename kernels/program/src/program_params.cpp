@@ -124,7 +124,11 @@ Result<std::vector<ProgramParam>> ProgramParams(const std::string& source) {
     if (at == std::string::npos) continue;
     const std::uint32_t line_no = static_cast<std::uint32_t>(i + 1);
     const std::string where = "line " + std::to_string(line_no) + ": ";
-    const std::vector<std::string> w = Words(lines[i].substr(at + marker.size()));
+    // A description in parentheses may follow the range and step (examples/picture.cu's
+    // "(n: pixels in a row)"): it is for the reader.
+    std::string spec = lines[i].substr(at + marker.size());
+    if (const std::size_t paren = spec.find('('); paren != std::string::npos) spec.resize(paren);
+    const std::vector<std::string> w = Words(spec);
     ProgramParam p;
     p.line = line_no;
     if (w.size() < 2 || !IsIdentifier(w[0]))
