@@ -368,8 +368,10 @@ class Worker {
     read.site = SiteId(read_key);
     copy.time = read.time = c->clock;
     copy.epoch = read.epoch = c->epoch;
-    const std::uint64_t rank =
-        std::uint64_t{copy.block} << 40 | std::uint64_t{copy.thread} << 24 | (offset & 0xffffffu);
+    // The example: a kept block's first (as hazard_words.h's Rank), then by block, thread, byte.
+    const std::uint64_t rank = (keep_block_ ? 0 : std::uint64_t{1} << 63) |
+                               std::uint64_t{std::min(copy.block, 0xffffffu)} << 38 |
+                               std::uint64_t{copy.thread} << 24 | (offset & 0xffffffu);
     hazard_tally_.Add(HazardKind::kEarlyRead, MemorySpace::kShared, copy, read, offset, 0, rank);
   }
 

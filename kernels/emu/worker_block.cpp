@@ -95,7 +95,8 @@ Worker::BlockStop Worker::StopOf(std::uint32_t n) const {
   for (std::uint32_t i = 0; i < n; ++i) {
     if (threads_[i].status == ThreadStatus::kExited)
       ++n_exited;
-    else if (threads_[i].barrier_place == place0 &&
+    else if (threads_[i].status == ThreadStatus::kAtBarrier &&  // not a parked thread's old place
+             threads_[i].barrier_place == place0 &&
              threads_[i].barrier_tile == threads_[0].barrier_tile &&
              (threads_[i].barrier_tile == 0 || threads_[i].barrier_tile == kGridSync))
       ++n_same;
@@ -116,13 +117,15 @@ bool Worker::RunBlock(std::uint64_t b) {
   BeginBlock(b, bidx);
   for (;;) {
     if (!RunReadyThreads(n)) return false;
+    // Parked threads whose wait is over go on first: a warp meeting they belong to waits for them.
+    if (WakeWaiters(n) > 0) continue;
     const int warp_ops = ResolveWarpOps(b, bidx, n);
     if (warp_ops < 0) return false;
     if (warp_ops > 0) continue;
     const int tiles = PassTileBarriers(b, n);
     if (tiles < 0) return false;
     if (tiles > 0) continue;
-    if (WakeWaiters(n) > 0) continue;
+    if (WakeWaiters(n) > 0) continue;  // (a tile's pass may end a wait)
     // Every thread exited, or every thread waits at one barrier: the common cases, seen in
     // one pass; anything else is an error (ReportBarrierMismatch describes it).
     const std::uint32_t place0 = threads_[0].barrier_place;

@@ -4,7 +4,10 @@
 // covers its commit group. Until then its destination holds what it held before.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "program_test_util.h"
 #include "warpscope/program/program.h"
@@ -280,6 +283,52 @@ int main() {
   EXPECT_EQ(r.program->stdout_text, "192 316\n");
   ASSERT_EQ(r.launches.size(), 1u);
   EXPECT_EQ(r.launches[0].hazards.Total(), 0u);
+}
+
+// kernels/async/ldgsts_probe.cu on the emulator: each of its eight one-warp LDGSTS patterns'
+// shared write costs what Nsight Compute counted on an H200 (ldgsts_wavefronts.txt beside it:
+// wavefronts, and bank conflicts as the wavefronts past the first), and its global read the same
+// sectors. The file is read here, not copied: the numbers are the GPU's.
+TEST(CoursePrograms, ACpAsyncWriteCostsWhatTheH200Counted) {
+  const std::string dir = std::string(WARPSCOPE_SOURCE_DIR) + "/kernels/async/";
+  std::ifstream src(dir + "ldgsts_probe.cu");
+  std::stringstream text;
+  text << src.rdbuf();
+  struct Row {
+    std::uint64_t wavefronts, conflicts, sectors;
+  };
+  std::vector<Row> rows;
+  std::ifstream table(dir + "ldgsts_wavefronts.txt");
+  for (std::string line; std::getline(table, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream f(line);
+    std::string name;
+    unsigned bytes = 0, stride = 0, lanes = 0, shared = 0;
+    Row r{};
+    f >> name >> bytes >> stride >> lanes >> shared >> r.wavefronts >> r.conflicts >> r.sectors;
+    rows.push_back(r);
+  }
+  ASSERT_EQ(rows.size(), 8u);
+  const LessonRun run = test::RunText(text.str());
+  ASSERT_TRUE(run.program->ok()) << run.program->failure << run.program->stderr_text;
+  ASSERT_EQ(run.launches.size(), 8u);
+  for (std::size_t k = 0; k < 8; ++k) {
+    const LaunchTrace& t = run.launches[k];
+    int copies = 0;
+    for (std::size_t i = 0; i < t.sites.size(); ++i) {
+      const SiteInfo& s = t.sites[i];
+      const SiteStats& st = t.stats.sites[i];
+      if (s.async_copy) {
+        ++copies;
+        EXPECT_EQ(st.requests, 1u) << t.kernel;
+        EXPECT_EQ(st.wavefronts, rows[k].wavefronts) << t.kernel;
+        EXPECT_EQ(st.wavefronts - st.ideal_wavefronts, rows[k].conflicts) << t.kernel;
+      } else if (s.space == MemorySpace::kGlobal && s.op == AccessOp::kLoad) {
+        EXPECT_EQ(st.sectors, rows[k].sectors) << t.kernel;
+      }
+    }
+    EXPECT_EQ(copies, 1) << t.kernel;
+  }
 }
 
 // cuda-samples' AsyncCopyLargeChunkAWBarrier shape: a block's cuda::barrier that every thread

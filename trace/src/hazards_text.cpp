@@ -176,7 +176,7 @@ std::string HazardsText(const HazardReport& r, const LaunchTrace& launch) {
 std::string HazardBadge(const HazardGroup& g) {
   std::string s = std::string(g.kind == HazardKind::kWawSameValue ? "WAW=" : ToString(g.kind)) +
                   " " + FormatNumber(static_cast<double>(g.count));
-  if (g.SameWarpOnly()) s += ", same warp";
+  if (g.SameWarpOnly() && g.kind != HazardKind::kEarlyRead) s += ", same warp";  // one thread's
   return s;
 }
 

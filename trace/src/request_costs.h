@@ -31,13 +31,6 @@ RequestCost CostOf(const SiteInfo& site, std::span<const LaneAccess> lanes) {
     c.degree = sc.degree;
     c.wavefronts = sc.wavefronts;
     c.ideal_wavefronts = sc.ideal;
-    if (site.async_copy) {  // an asynchronous copy's write: 64 bytes a wavefront at most
-      std::uint32_t bytes = 0;
-      for (const LaneAccess& a : lanes) bytes += a.size;
-      const std::uint32_t least = (bytes + 63) / 64;
-      c.wavefronts = std::max(c.wavefronts, least);
-      c.ideal_wavefronts = std::max(c.ideal_wavefronts, least);
-    }
     c.d16 = HalfWarp16Degree(lanes);
   } else {
     c.sectors = Sectors(lanes);

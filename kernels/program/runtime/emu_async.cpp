@@ -48,6 +48,9 @@ std::atomic<std::uint64_t> g_launch{1};
 }  // namespace
 
 thread_local std::uint64_t t_copies_in_flight = 0;
+// The launch t_copies_in_flight counts for: copies a launch left unlanded (dropped with a block,
+// a launch that stopped) do not count in the next.
+thread_local std::uint64_t t_copies_launch = 0;
 
 namespace {
 
@@ -143,6 +146,11 @@ void Issue(void* dst, const void* src, std::size_t bytes, std::size_t zfill, uns
   p.use = use;
   std::memcpy(p.bytes.data(), src, read);  // read where issued; the rest stays zero
   c.pending.push_back(p);
+  const std::uint64_t launch = g_launch.load(std::memory_order_relaxed);
+  if (t_copies_launch != launch) {
+    t_copies_launch = launch;
+    t_copies_in_flight = 0;
+  }
   ++t_copies_in_flight;
   Note(AsyncEventKind::kIssue, GroupOf(p));
 }
@@ -164,7 +172,7 @@ void Land(Copies& c, Lands lands) {
   for (std::size_t i = 0; i < c.pending.size(); ++i) {
     Pending& p = c.pending[i];
     if (lands(p)) {
-      --t_copies_in_flight;
+      if (t_copies_in_flight > 0) --t_copies_in_flight;
       // Its site key says an asynchronous copy's write (kKeyAsyncCopy: costed as the hardware
       // serves it); the address was checked where the copy was issued.
       const detail::Classified w = detail::Classify(p.dst, p.size, p.place, kOpStore);
@@ -213,7 +221,10 @@ void PipelineConsumerWait() {
   Copies& c = Mine();
   if (c.tail >= c.open) return;  // nothing committed since the last wait
   Note(AsyncEventKind::kWaitBegin, c.tail);
-  LandBefore(c, c.tail + 1);
+  // cp.async.wait_group waits for all but the newest head - tail - 1 groups, at most 8 of them
+  // left in flight (libcu++'s cap): more land where more are pending.
+  const std::uint64_t pending = std::min<std::uint64_t>(c.open - c.tail - 1, 8);
+  LandBefore(c, c.open - pending);
   Note(AsyncEventKind::kWaitEnd, c.tail);
   c.waited = c.tail++;
 }
@@ -228,7 +239,7 @@ void PipelineWaitPrior(std::size_t prior) {
   if (::ws::emu::t_thread == nullptr) return;
   AsyncWaitPrior(prior);
   Copies& c = Mine();
-  if (c.open >= prior) c.tail = std::max(c.tail, c.open - prior);
+  c.tail = c.open >= prior ? c.open - prior : 0;  // libcu++'s: head - N, even backwards
 }
 
 // A block's cuda::barrier that every thread of the block arrives at: this thread's copies bound
@@ -397,6 +408,10 @@ void AsyncCopyForStage(void* dst, const void* src, std::size_t bytes, unsigned i
 }
 
 void EarlyRead(const void* ptr, unsigned int bytes, std::uint64_t key, std::uint32_t offset) {
+  if (t_copies_launch != g_launch.load(std::memory_order_relaxed)) {  // an earlier launch's
+    t_copies_in_flight = 0;
+    return;
+  }
   const auto* at = static_cast<const unsigned char*>(ptr);
   for (const Pending& p : Mine().pending) {
     if (at + bytes <= p.dst || p.dst + p.size <= at) continue;

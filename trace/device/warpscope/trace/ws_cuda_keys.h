@@ -49,8 +49,8 @@ WS_HD constexpr std::uint32_t PlaceFile(std::uint32_t place) {
 //   (kKeyAsyncCopy) | 0..7 size in bytes
 enum KeySpace : std::uint32_t { kKeyGlobal = 0, kKeyShared = 1, kKeyConstant = 2, kKeyTexture = 3 };
 enum KeyOp : std::uint32_t { kKeyLoad = 0, kKeyStore = 1, kKeyAtomic = 2 };
-// Bit 8: the shared write of an asynchronous copy (cp.async, LDGSTS), where it lands; its site is
-// costed as the hardware serves that write (SiteInfo::async_copy).
+// Bit 8: the shared write of an asynchronous copy (cp.async, LDGSTS), where it lands: a site of its
+// own (SiteInfo::async_copy), apart from the line's plain stores.
 inline constexpr std::uint64_t kKeyAsyncCopy = std::uint64_t{1} << 8;
 
 WS_HD constexpr std::uint64_t MakeSiteKey(std::uint32_t place, std::uint32_t space,

@@ -62,9 +62,11 @@ struct SiteInfo {
   std::uint16_t buffer = 0;  // global/constant/texture: the buffer; shared: the shared array;
                              // local: kLocalArray
   std::string code;          // the source line, trimmed (filled in by the lesson)
-  // The shared write of an asynchronous copy (cp.async, LDGSTS) where it lands: an H200 serves it
-  // 64 bytes a wavefront (Nsight Compute on cuda-samples' globalToShmemAsyncCopy, docs/
-  // ncu-agreement.md), not 128 as a store.
+  // The shared write of an asynchronous copy (cp.async, LDGSTS) where it lands. Costed as a store:
+  // so an H200 serves one warp's LDGSTS of 4, 8 or 16 bytes in the patterns of
+  // kernels/async/ldgsts_probe.cu (Nsight Compute, ldgsts_wavefronts.txt); cuda-samples'
+  // globalToShmemAsyncCopy takes twice that where a warp's sources span two global lines
+  // (docs/ncu-agreement.md), which is not modelled.
   bool async_copy = false;
 };
 
