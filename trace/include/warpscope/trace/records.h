@@ -65,8 +65,8 @@ struct SiteInfo {
   // The shared write of an asynchronous copy (cp.async, LDGSTS) where it lands. Costed as a store:
   // so an H200 serves one warp's LDGSTS of 4, 8 or 16 bytes in the patterns of
   // kernels/async/ldgsts_probe.cu (Nsight Compute, ldgsts_wavefronts.txt); cuda-samples'
-  // globalToShmemAsyncCopy takes twice that where a warp's sources span two global lines
-  // (docs/ncu-agreement.md), which is not modelled.
+  // the H200 takes one wavefront a global 128-byte line of the sources where that is more
+  // (ldgsts_lines.txt; globalToShmemAsyncCopy's two-row copies: twice), which is not modelled.
   bool async_copy = false;
 };
 
