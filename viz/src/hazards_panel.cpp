@@ -39,11 +39,18 @@ class HazardsPanel : public Panel {
           h.Checked().c_str());
       return;
     }
-    const std::uint64_t harmful = h.Total() - h.Count(HazardKind::kWawSameValue);
-    view::BigText(1.6f, view::HazardColour(HazardKind::kRaw), "%s",
-                  (FormatNumber(static_cast<double>(harmful)) +
-                   (harmful == 1 ? " racing pair" : " racing pairs"))
-                      .c_str());
+    // Races between threads, and a thread's own reads before its asynchronous copy landed.
+    const std::uint64_t early = h.Count(HazardKind::kEarlyRead);
+    const std::uint64_t harmful = h.Total() - h.Count(HazardKind::kWawSameValue) - early;
+    std::string headline;
+    if (harmful > 0 || early == 0)
+      headline = FormatNumber(static_cast<double>(harmful)) +
+                 (harmful == 1 ? " racing pair" : " racing pairs");
+    if (early > 0)
+      headline += (headline.empty() ? "" : ", ") + FormatNumber(static_cast<double>(early)) +
+                  (early == 1 ? " read before its copy landed" : " reads before their copy landed");
+    view::BigText(1.6f, view::HazardColour(harmful > 0 ? HazardKind::kRaw : HazardKind::kEarlyRead),
+                  "%s", headline.c_str());
     ImGui::TextWrapped("Checked %s%s.", h.Checked().c_str(),
                        h.values_known ? "" : "; values not recorded (a GPU capture)");
     StepButtons(t);
@@ -66,7 +73,9 @@ class HazardsPanel : public Panel {
       ImGui::PushID(static_cast<int>(i));
       ImGui::PushStyleColor(ImGuiCol_Text, view::HazardColour(g.kind));
       const bool selected = session_->sel.hazard == static_cast<int>(i);
-      if (ImGui::Selectable(ToString(g.kind), selected, ImGuiSelectableFlags_SpanAllColumns))
+      // (A short name where the table is narrow; the example's words say it in full.)
+      const char* kind = g.kind == HazardKind::kEarlyRead ? "early read" : ToString(g.kind);
+      if (ImGui::Selectable(kind, selected, ImGuiSelectableFlags_SpanAllColumns))
         session_->SelectHazard(selected ? -1 : static_cast<int>(i));
       ImGui::SetItemTooltip("%s", selected ? "click to let go of it"
                                            : "click: select both threads in the grid, the "
@@ -81,7 +90,8 @@ class HazardsPanel : public Panel {
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(FormatNumber(static_cast<double>(g.count)).c_str());
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(g.SameWarpOnly() ? "all"
+      ImGui::TextUnformatted(g.kind == HazardKind::kEarlyRead ? "one thread"
+                             : g.SameWarpOnly()               ? "all"
                              : g.same_warp == 0
                                  ? "none"
                                  : FormatNumber(static_cast<double>(g.same_warp)).c_str());

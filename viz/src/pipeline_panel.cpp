@@ -30,7 +30,16 @@ class PipelinePanel : public Panel {
       return;
     const LaunchTrace& t = session_->run->main_launch();
     const BlockView& bv = session_->block_view();
-    const PipelineTimeline m = MakePipelineTimeline(t, bv.block);
+    // The model again only for a new run, launch or block (a kept block of 1,024 threads holds
+    // tens of thousands of events).
+    if (session_->generation != cached_generation_ || &t != cached_launch_ ||
+        bv.block != cached_block_) {
+      model_ = MakePipelineTimeline(t, bv.block);
+      cached_generation_ = session_->generation;
+      cached_launch_ = &t;
+      cached_block_ = bv.block;
+    }
+    const PipelineTimeline& m = model_;
     ImGui::Text("Block %u", bv.block);
     view::UpdatingBadge(*session_);
     if (!m.message.empty()) {
@@ -121,6 +130,10 @@ class PipelinePanel : public Panel {
 
  private:
   Session* session_;
+  PipelineTimeline model_;
+  std::uint64_t cached_generation_ = ~std::uint64_t{0};
+  const LaunchTrace* cached_launch_ = nullptr;
+  std::uint32_t cached_block_ = ~0u;
 };
 
 }  // namespace
