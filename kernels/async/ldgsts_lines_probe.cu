@@ -3,8 +3,8 @@
 // sources that span 1, 2 or 4 global lines (docs/ncu-agreement.md, "Asynchronous copies"; the
 // counts are kept in ldgsts_lines.txt beside this file). Not run by the tests: the emulator does
 // not model it yet.
-#include <cstdio>
 #include <cuda_pipeline.h>
+#include <cstdio>
 
 // Lane l copies kBytes into shared byte l * kBytes, from global float index src(l).
 template <int kBytes, int kLanes, int kGroup, int kGap>
@@ -38,14 +38,14 @@ int main() {
   cudaMalloc(&g, 4096 * 4);
   cudaMalloc(&out, 32 * 4);
   cudaMemset(g, 0, 4096 * 4);
-  copy<4, 32, 32, 0><<<1, 32>>>(g, out);     // i: one line
-  copy<4, 32, 16, 64><<<1, 32>>>(g, out);    // j: two lines (halves 256 B apart)
-  copy<4, 32, 8, 32><<<1, 32>>>(g, out);     // k: four lines (quarters 128 B apart)
-  copy<4, 32, 8, 256><<<1, 32>>>(g, out);    // l: four lines 1 KB apart
-  copy<4, 32, 16, 16><<<1, 32>>>(g, out);    // m: one line, halves side by side (a plain copy)
-  copy<16, 8, 4, 64><<<1, 32>>>(g, out);     // n: 16 B, two lines
-  copy<4, 32, 1, 32><<<1, 32>>>(g, out);     // o: 32 lines (each lane its own line)
-  reversed<32><<<1, 32>>>(g, out);           // p: one line, lanes reversed
+  copy<4, 32, 32, 0><<<1, 32>>>(g, out);   // i: one line
+  copy<4, 32, 16, 64><<<1, 32>>>(g, out);  // j: two lines (halves 256 B apart)
+  copy<4, 32, 8, 32><<<1, 32>>>(g, out);   // k: four lines (quarters 128 B apart)
+  copy<4, 32, 8, 256><<<1, 32>>>(g, out);  // l: four lines 1 KB apart
+  copy<4, 32, 16, 16><<<1, 32>>>(g, out);  // m: one line, halves side by side (a plain copy)
+  copy<16, 8, 4, 64><<<1, 32>>>(g, out);   // n: 16 B, two lines
+  copy<4, 32, 1, 32><<<1, 32>>>(g, out);   // o: 32 lines (each lane its own line)
+  reversed<32><<<1, 32>>>(g, out);         // p: one line, lanes reversed
   cudaDeviceSynchronize();
   printf("done\n");
   return 0;
