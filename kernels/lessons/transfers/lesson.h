@@ -11,8 +11,9 @@
 #include "warpscope/trace/lesson_figures.h"
 #include "warpscope/trace/transfer_sizes.h"
 
-// The host part runs only in the CUDA runner's recorded build (it times copies, not kernels).
-#if defined(__CUDACC__) && !defined(WS_PLAIN_BUILD)
+// The host part runs only in the CUDA runner's recorded build (it times copies, not kernels),
+// not in a unit built for one pass (cuda_pass_units.h), which launches nothing of its own.
+#if defined(__CUDACC__) && !defined(WS_PLAIN_BUILD) && !defined(WS_PASS_UNIT)
 #include <cuda_runtime.h>
 
 #include <algorithm>
