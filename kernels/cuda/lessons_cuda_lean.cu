@@ -2,8 +2,6 @@
 // registers capped at 32 (kernels/cuda/CMakeLists.txt): the recorded unit runs them where they
 // fit more blocks an SM without much spilling (RunLean, cuda_pass_units.h).
 #define WS_RECORD_BUILD 1
-// Each kernel runs between its block tally's start and finish (ws_cuda_block_tally.h).
-#define WS_BLOCK_TALLY 1
 #define WS_PASS_UNIT LeanUnit
 #define WS_PASS_UNIT_LINK LinkLeanUnit
 #include "pass_unit_body.h"

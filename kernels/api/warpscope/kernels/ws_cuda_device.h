@@ -32,15 +32,7 @@ __device__ inline void NoteFile(std::uint32_t, const char*) {}
 // A unit that builds the lessons' kernels for one pass (WS_PASS_UNIT, cuda_pass_units.h) gives
 // them internal linkage too, as the plain build does: the recorded unit has kernels of the same
 // names.
-#if defined(WS_PASS_UNIT) && defined(WS_BLOCK_TALLY)
-// The lean unit's kernels are __device__ functions that its own kernels call between the block
-// tally's start and finish (BlockTallied, ws_cuda_block_tally.h); their launch bounds go with
-// them (the unit's registers are capped at 32).
-#undef __global__
-#define __global__ static __device__ __forceinline__
-#undef __launch_bounds__
-#define __launch_bounds__(...)
-#elif defined(WS_PASS_UNIT)
+#if defined(WS_PASS_UNIT)
 #undef __global__
 #define __global__ static __location__(global)
 #endif
@@ -255,9 +247,6 @@ __device__ __forceinline__ unsigned* ReserveForGroup(const RecorderState& r, uns
 }  // namespace ws::dev
 
 #include "warpscope/kernels/ws_cuda_tally.h"  // Tally
-#if defined(WS_BLOCK_TALLY)
-#include "warpscope/kernels/ws_cuda_block_tally.h"  // BlockTallyWhole, BlockTallied
-#endif
 
 namespace ws::dev {
 
@@ -327,11 +316,7 @@ __device__ __forceinline__ bool CountedWhole(const RecorderState& r, std::uint64
   const unsigned first_offset = __shfl_sync(~0u, offset, 0);
   const unsigned step = __shfl_sync(~0u, offset, 1) - first_offset;
   if (__all_sync(~0u, offset == first_offset + lane * step) == 0) return false;
-#if defined(WS_BLOCK_TALLY)
-  return BlockTallyWhole(r, key, lane, first_offset, step);
-#else
   return TallyWholeAffine(r, key, lane, first_offset, step);
-#endif
 }
 
 // One event per group of lanes that run this access together with the same site key (and the

@@ -16,19 +16,15 @@ namespace ws {
 // the sum for this launch (CUDA's 48 KB without it count the static bytes too: a kernel with 16
 // KB of static arrays failed to launch with a 35 KB shadow) and set back after it, so that the
 // program's own launches meet the limit they meet without Warpscope. `kernel`: the kernel's
-// address, as the runtime's calls take it. `block_tally`: a lean kernel's block tally's bytes
-// (kBlockTallyBytes; ws_cuda_block_tally.h), added past the launch's own at
-// st.block_tally_offset, on a pass without the shadow.
+// address, as the runtime's calls take it.
 template <typename Kernel, typename Launch>
 cudaError_t LaunchWithSharedShadow(Kernel kernel, std::size_t dynamic, const dev::RecorderState& st,
-                                   Launch&& launch, std::size_t block_tally = 0) {
-  const std::size_t total = st.hazard_shared_bytes != 0 ? dynamic + st.hazard_shared_bytes
-                            : block_tally != 0          ? st.block_tally_offset + block_tally
-                                                        : dynamic;
-  if (total == dynamic) return launch(dynamic);
+                                   Launch&& launch) {
+  if (st.hazard_shared_bytes == 0) return launch(dynamic);
   cudaFuncAttributes a{};
   cudaError_t e = cudaFuncGetAttributes(&a, kernel);
   if (e != cudaSuccess) return e;
+  const std::size_t total = dynamic + st.hazard_shared_bytes;
   e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                            static_cast<int>(total));
   if (e != cudaSuccess) return e;

@@ -186,23 +186,6 @@ inline constexpr std::uint32_t kTallyProbes = 32;
 // taken", and leaves the top bits free.
 inline constexpr std::uint32_t kTallyMaxCapacity = 1u << 30;
 
-// A lean kernel's block tally (ws_cuda_block_tally.h), in its dynamic shared memory. Shapes a
-// block's table holds (a power of two), direct-mapped by their hash: a shape that finds
-// its entry taken by another is counted in the tally's counters at once.
-inline constexpr unsigned kBlockTallyEntries = 32;
-
-struct BlockTally {
-  unsigned long long key[kBlockTallyEntries];  // a shape's hash (AffineShapeKey), 0 free
-  unsigned count[kBlockTallyEntries];          // its requests in this block
-  unsigned long long* counters;                // this block's counters (tally_counts' column)
-  unsigned char* warp_flags;                   // warp_tallied of this block's first warp
-  unsigned on;             // 1: a counting or recording pass with a tally, in a block not kept
-  unsigned done;           // threads finished
-  unsigned char flag[32];  // 1: the warp had a request counted here
-};
-// Bytes the launch adds to its dynamic shared memory for the table (a multiple of 16).
-inline constexpr unsigned kBlockTallyBytes = (sizeof(BlockTally) + 15u) / 16u * 16u;
-
 struct RecorderState {
   int mode;
   int quiet;  // a pass after the first: a program's own output is not shown again
@@ -264,9 +247,6 @@ struct RecorderState {
   unsigned int hazard_tag;
   // Bit b: buffer b (< 64) is kReadOnlyBuffer, tested before the call to HazardAccess.
   unsigned long long hazard_read_only;
-  // A lean kernel's block tally (ws_cuda_block_tally.h): where it begins past ws_dynamic_shared,
-  // after the launch's own dynamic shared memory.
-  unsigned int block_tally_offset;
 };
 
 inline constexpr unsigned int kDeviceFileTags = 1u << 16;

@@ -22,21 +22,6 @@
 namespace ws {
 template <typename... A>
 constexpr void Unused(const A&...) {}
-#if defined(WS_BLOCK_TALLY)
-// The lean unit's kernel is its own, W, calling the lesson's F between the block tally's start
-// and finish (ws_cuda_block_tally.h). W is named in the launch itself: named only in another
-// registration's initializer, nvcc 13 compiled no kernel for the device.
-template <auto F, auto W>
-struct PassRegistration {
-  static const bool done;
-};
-template <auto F, auto W>
-const bool PassRegistration<F, W>::done =
-    (WS_PASS_UNIT().kernels[KernelNameOf<F>()] = reinterpret_cast<const void*>(W),
-     WS_PASS_UNIT().block_tally_bytes = dev::kBlockTallyBytes, true);
-#define WS_PASS_REGISTRATION(kernel) \
-  ::ws::PassRegistration<&kernel, ::ws::dev::kBlockTalliedOf<&kernel>>::done
-#else
 template <auto F>
 struct PassRegistration {
   static const bool done;
@@ -44,20 +29,17 @@ struct PassRegistration {
 template <auto F>
 const bool PassRegistration<F>::done =
     (WS_PASS_UNIT().kernels[KernelNameOf<F>()] = reinterpret_cast<const void*>(F), true);
-#define WS_PASS_REGISTRATION(kernel) ::ws::PassRegistration<&kernel>::done
-#endif
 }  // namespace ws
 #define WS_LAUNCH_DYNAMIC(backend, kernel, grid, block, shared_bytes, dynamic_bytes, ...) \
   (::ws::Unused(backend, grid, block, shared_bytes, dynamic_bytes, __VA_ARGS__),          \
-   (void)WS_PASS_REGISTRATION(kernel), ::ws::Status{})
+   (void)::ws::PassRegistration<&kernel>::done, ::ws::Status{})
 #else
 // Another unit's build of the kernel for this pass (cuda_pass_units.h), where the unit is built
 // to record only (WS_RECORD_BUILD): the hazard unit's for a hazard pass, the lean unit's for the
 // others where RunLean takes it. Its recorder state is set and it is launched with this launch's
 // arguments, else the unit's own kernel is. Either adds the shared shadow's bytes
 // (ws_st_.hazard_shared_bytes) to the dynamic shared memory, the kernel's limit set for that
-// launch and back (LaunchWithSharedShadow); the lean unit's its block tally's
-// (PassUnit::block_tally_bytes), past the launch's own bytes rounded up to 16.
+// launch and back (LaunchWithSharedShadow).
 #if defined(WS_RECORD_BUILD)
 #define WS_LAUNCH_OTHER_UNIT(kernel, grid, block, dynamic_bytes, st, ...)                          \
   {                                                                                                \
@@ -68,22 +50,14 @@ const bool PassRegistration<F>::done =
     if (ws_hazard_ && (ws_h_ == nullptr || ws_u_.set_state == nullptr))                            \
       return cudaErrorInvalidDeviceFunction; /* no build for the hazard check: a bug */            \
     const dim3 ws_grid_((grid).x, (grid).y, (grid).z), ws_block_((block).x, (block).y, (block).z); \
-    ::ws::dev::RecorderState ws_ps_ = (st);                                                        \
-    const std::size_t ws_tally_ = ws_hazard_ ? 0 : ws_u_.block_tally_bytes;                        \
-    ws_ps_.block_tally_offset = static_cast<unsigned>(((dynamic_bytes) + 15) / 16 * 16);          \
     if (ws_hazard_ ||                                                                              \
-        (ws_u_.set_state != nullptr &&                                                             \
-         ::ws::RunLean(ws_h_, reinterpret_cast<const void*>(kernel), ws_block_, (dynamic_bytes),   \
-                       ws_ps_.block_tally_offset + ws_tally_))) {                                  \
-      cudaError_t ws_he_ = ws_u_.set_state(ws_ps_);                                                \
+        (ws_u_.set_state != nullptr && ::ws::RunLean(ws_h_, reinterpret_cast<const void*>(kernel), \
+                                                     ws_block_, (dynamic_bytes)))) {               \
+      cudaError_t ws_he_ = ws_u_.set_state(st);                                                    \
       if (ws_he_ != cudaSuccess) return ws_he_;                                                    \
-      return ::ws::LaunchWithSharedShadow(                                                         \
-          ws_h_, (dynamic_bytes), ws_ps_,                                                          \
-          [&](std::size_t ws_dyn_) {                                                               \
-            return ::ws::LaunchPassKernel(ws_h_, &kernel, ws_grid_, ws_block_, ws_dyn_,            \
-                                          __VA_ARGS__);                                            \
-          },                                                                                       \
-          ws_tally_);                                                                              \
+      return ::ws::LaunchWithSharedShadow(ws_h_, (dynamic_bytes), st, [&](std::size_t ws_dyn_) {   \
+        return ::ws::LaunchPassKernel(ws_h_, &kernel, ws_grid_, ws_block_, ws_dyn_, __VA_ARGS__);  \
+      });                                                                                          \
     }                                                                                              \
   }
 #else

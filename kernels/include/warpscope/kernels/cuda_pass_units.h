@@ -44,9 +44,6 @@ struct PassUnit {
   // Copies `bytes` of device memory at `src` into the unit's ws_constant_bank at `offset`.
   cudaError_t (*fill_bank)(const void* src, std::size_t bytes, std::size_t offset) = nullptr;
   std::map<std::string, const void*> kernels;  // by KernelNameOf
-  // Dynamic shared memory its kernels take past the launch's own: the lean unit's block tally
-  // (kBlockTallyBytes, at RecorderState::block_tally_offset; ws_cuda_block_tally.h), or 0.
-  std::size_t block_tally_bytes = 0;
   // A lesson's __constant__ array's setter, by the array's name: copies `bytes` of host memory
   // into the unit's own copy of it.
   std::map<std::string, cudaError_t (*)(const void* value, std::size_t bytes)> constants;
@@ -100,10 +97,8 @@ const void* KernelIn() {
 
 // Whether the lean unit's build (`lean`, or null) runs this launch rather than the recorded
 // unit's own (`own`): where its local memory is at most kLeanLocalBytes and more of the launch's
-// blocks fit an SM (its launch taking `lean_dynamic` bytes of dynamic shared memory, the own one
-// `dynamic`). WS_GPU_LEAN=0 never runs it (to measure the two against each other).
-inline bool RunLean(const void* lean, const void* own, dim3 block, std::size_t dynamic,
-                    std::size_t lean_dynamic) {
+// blocks fit an SM. WS_GPU_LEAN=0 never runs it (to measure the two against each other).
+inline bool RunLean(const void* lean, const void* own, dim3 block, std::size_t dynamic) {
   static const bool off = [] {
     const char* v = std::getenv("WS_GPU_LEAN");
     return v != nullptr && std::string(v) == "0";
@@ -113,7 +108,7 @@ inline bool RunLean(const void* lean, const void* own, dim3 block, std::size_t d
   const int threads = static_cast<int>(block.x * block.y * block.z);
   int lean_blocks = 0, own_blocks = 0;
   if (cudaFuncGetAttributes(&a, lean) != cudaSuccess ||
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&lean_blocks, lean, threads, lean_dynamic) !=
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&lean_blocks, lean, threads, dynamic) !=
           cudaSuccess ||
       cudaOccupancyMaxActiveBlocksPerMultiprocessor(&own_blocks, own, threads, dynamic) !=
           cudaSuccess) {
