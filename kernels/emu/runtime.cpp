@@ -230,6 +230,10 @@ void Canonicalize(Launch& L, LaunchTrace& t) {
   std::vector<std::uint16_t> remap(L.site_ids.size());
   for (const auto& [k, id] : L.site_ids) remap[id] = table.id_of_key.at(k);
   t.sites = std::move(table.sites);
+  for (const auto& [k, id] : table.id_of_key) {
+    const auto note = L.fragment_notes.find(std::uint64_t{KeyPlace(k)} << 2 | KeyOpOf(k));
+    if (note != L.fragment_notes.end()) t.sites[id].fragment = note->second;
+  }
   std::vector<std::pair<std::uint32_t, std::uint16_t>> bars(L.barrier_ids.begin(),
                                                             L.barrier_ids.end());
   std::vector<std::uint16_t> bremap(bars.size());
@@ -441,6 +445,10 @@ void OrderBlockAt(std::uint32_t time) {
 
 void NoteAsyncEvent(int kind, std::uint32_t group, std::uint32_t stages) {
   t_worker->NoteAsync(static_cast<AsyncEventKind>(kind), group, stages);
+}
+
+void NoteFragmentSite(std::uint32_t place, bool store, const std::string& what) {
+  t_worker->NoteFragment(place, store ? kKeyStore : kKeyLoad, what);
 }
 
 void ReportEarlyRead(std::uint64_t copy_key, std::uint64_t read_key, std::uint32_t offset) {

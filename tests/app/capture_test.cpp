@@ -80,6 +80,9 @@ TEST(TraceFile, ARawFileIsItsSerializedBytesAndReadsBack) {
   // Format 4's async events (the pipeline view) travel with the block: two made up here.
   c.launches[0].blocks[0].async_events = {{7, 2, 3, AsyncEventKind::kIssue, 2},
                                           {19, 2, 3, AsyncEventKind::kLand, 2}};
+  // A site's wmma fragment (the Fragments view) travels with the site table; others have none.
+  ASSERT_GE(c.launches[0].sites.size(), 2u);
+  c.launches[0].sites[0].fragment = "m16n16k16 a half row 72";
   const fs::path path = fs::temp_directory_path() / "ws_raw_trace_test.wstrace";
   ASSERT_TRUE(WriteTraceFile(path, c).ok());
   const std::vector<std::uint8_t> bytes = ReadBytes(path);
@@ -96,6 +99,8 @@ TEST(TraceFile, ARawFileIsItsSerializedBytesAndReadsBack) {
   EXPECT_EQ(y.async_events[1].thread, 3u);
   EXPECT_EQ(y.async_events[1].kind, AsyncEventKind::kLand);
   EXPECT_EQ(y.async_events[1].stages, 2u);
+  EXPECT_EQ(back->launches[0].sites[0].fragment, "m16n16k16 a half row 72");
+  EXPECT_EQ(back->launches[0].sites[1].fragment, "");
   std::vector<std::uint8_t> flipped = bytes;
   flipped[flipped.size() - 64] ^= 0x40;  // inside the records section (its end)
   auto bad = ParseTrace(flipped);
@@ -423,15 +428,16 @@ namespace ws {
 namespace {
 
 // What the app's File menu and Open window offer (ShippedFiles): from the build tree the source's
-// examples/ and assets/; counted by hand there: 8 example programs (pipeline.cu and
-// producer_consumer.cu since issue 53), 6 lectures (async-copies.toml), 4 assignments.
+// examples/ and assets/; counted by hand there: 9 example programs (pipeline.cu,
+// producer_consumer.cu and wmma_tile.cu since issue 53), 7 lectures (async-copies.toml and
+// tensor-cores.toml), 4 assignments.
 TEST(Shipped, TheExamplesLecturesAndAssignmentsAreListedByName) {
   const auto examples = ShippedFiles("examples", ".cu");
-  ASSERT_EQ(examples.size(), 8u);
+  ASSERT_EQ(examples.size(), 9u);
   EXPECT_EQ(examples.front().filename(), "block_transpose.cu");
-  EXPECT_EQ(examples.back().filename(), "vecadd.cu");
+  EXPECT_EQ(examples.back().filename(), "wmma_tile.cu");
   const auto lectures = ShippedFiles("lectures", ".toml");
-  ASSERT_EQ(lectures.size(), 6u);
+  ASSERT_EQ(lectures.size(), 7u);
   EXPECT_EQ(lectures.front().filename(), "async-copies.toml");
   EXPECT_EQ(ShippedFiles("assignments", ".toml").size(), 4u);
   EXPECT_TRUE(ShippedFiles("nothing-of-that-name", ".toml").empty());

@@ -157,12 +157,13 @@ std::vector<std::string> ShippedLectures() {
   return names;
 }
 
-// One per seed deck, and issue 53's asynchronous copies (beyond the decks, on the examples'
-// programs).
+// One per seed deck, and issue 53's asynchronous copies and tensor cores (beyond the decks, on
+// the examples' programs).
 TEST(GuiLecture, OneLecturePerSeedDeck) {
   EXPECT_EQ(ShippedLectures(),
             (std::vector<std::string>{"async-copies", "kirk-hwu-ch4", "matmul-tiles",
-                                      "memory-model", "optimizing-cuda", "programming-model"}));
+                                      "memory-model", "optimizing-cuda", "programming-model",
+                                      "tensor-cores"}));
 }
 
 class ShippedLecture : public testing::TestWithParam<std::string> {};

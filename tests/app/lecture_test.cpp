@@ -141,7 +141,8 @@ TEST(Lecture, TheShippedLecturesParse) {
   const std::vector<std::string> panels = {
       "lesson",   "source",   "grid",      "coalescing", "banks",   "layout",  "barriers",
       "shuffles", "timing",   "occupancy", "latency",    "sums",    "sms",     "transfers",
-      "multigpu", "playback", "gallery",   "device",     "compare", "hazards", "pipeline"};
+      "multigpu", "playback", "gallery",   "device",     "compare", "hazards", "pipeline",
+      "fragments"};
   int n = 0;
   for (const auto& e : std::filesystem::directory_iterator(
            std::filesystem::path(WARPSCOPE_SOURCE_DIR) / "assets" / "lectures")) {
@@ -153,7 +154,7 @@ TEST(Lecture, TheShippedLecturesParse) {
     }
     ++n;
   }
-  EXPECT_EQ(n, 6);  // one per seed deck, and async-copies (issue 53)
+  EXPECT_EQ(n, 7);  // one per seed deck, and async-copies and tensor-cores (issue 53)
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include "program_test_util.h"
 #include "warpscope/program/program.h"
+#include "warpscope/viz/fragment_map.h"
 
 namespace ws {
 namespace {
@@ -201,6 +202,91 @@ int main() { float* c; cudaMalloc(&c, 1024); k<<<1, 16>>>(c); cudaDeviceSynchron
   ASSERT_FALSE(no_layout.program->errors.empty());
   EXPECT_NE(no_layout.program->errors[0].message.find("names its layout"), std::string::npos)
       << no_layout.program->errors[0].message;
+}
+
+// The Fragments view's model on examples/wmma_tile.cu (one warp: A row major and B column major
+// staged in shared tiles of kLd = 64 + kSkew halves a row, multiplied, C stored to global memory).
+TEST(CoursePrograms, TheFragmentsViewShowsWhoHoldsWhatAndTheSkewsBanks) {
+  const std::string text = ReadFile(WARPSCOPE_SOURCE_DIR "/examples/wmma_tile.cu");
+  ASSERT_FALSE(text.empty());
+  for (const int skew : {0, 8}) {
+    ProgramOptions o;
+    o.defines = {"kSkew=" + std::to_string(skew)};
+    const LessonRun r = test::RunText(text, o);
+    ASSERT_TRUE(r.program->ok()) << r.program->failure << r.program->stderr_text;
+    // C[r][n] = sum over k < 16 of (r - k)(k mod 3 - 1): row 0 gives 0 - 2 + 3 - 5 + 6 - 8 + 9 -
+    // 11 + 12 - 14 + 15 = 5; row 15 is 15 x (the sum of k mod 3 - 1, -1) less row 0's sum of
+    // k (k mod 3 - 1), -5: -10.
+    EXPECT_EQ(r.program->stdout_text, "C[0][0] = 5, C[15][15] = -10: PASS\n");
+    ASSERT_EQ(r.launches.size(), 1u);
+    const LaunchTrace& t = r.launches[0];
+    // The three fragment sites carry their fragment and leading dimension.
+    const std::string ld = std::to_string(64 + skew);
+    int a = -1, b = -1, c = -1;
+    for (std::size_t i = 0; i < t.sites.size(); ++i) {
+      const std::string& f = t.sites[i].fragment;
+      if (f == "m16n16k16 a half row " + ld) a = static_cast<int>(i);
+      if (f == "m16n16k16 b half col " + ld) b = static_cast<int>(i);
+      if (f == "m16n16k16 c float row 16") c = static_cast<int>(i);
+      if (t.sites[i].space == MemorySpace::kShared && t.sites[i].op == AccessOp::kStore) {
+        EXPECT_TRUE(f.empty()) << "the staging stores are no fragment's";
+      }
+    }
+    ASSERT_GE(a, 0);
+    ASSERT_GE(b, 0);
+    ASSERT_GE(c, 0);
+    EXPECT_EQ(t.sites[static_cast<std::size_t>(a)].size, 16u);  // ldmatrix rows
+    EXPECT_EQ(t.sites[static_cast<std::size_t>(c)].space, MemorySpace::kGlobal);
+
+    const std::optional<FragmentNote> note = ParseFragmentNote(t.sites[a].fragment);
+    ASSERT_TRUE(note.has_value());
+    EXPECT_EQ(note->ldm, 64u + static_cast<unsigned>(skew));
+    const FragmentType* ta = FindFragmentType(note->type);
+    ASSERT_NE(ta, nullptr);
+    // The table (H200): half's matrix_a holds each element twice in a lane; lane 0 holds (0, 0)
+    // as x[0] and x[8], (8, 1) as x[3] and x[11]; lane 1 (0, 2).
+    const FragmentMap ma = MakeFragmentMap(*ta);
+    EXPECT_EQ(ma.rows, 16u);
+    EXPECT_EQ(ma.cols, 16u);
+    EXPECT_EQ(ma.copies, 2u);
+    EXPECT_EQ(ma.lanes, 32u);
+    EXPECT_EQ(ma.At(0, 0).lane, 0);
+    EXPECT_EQ(ma.At(0, 0).x, (std::vector<std::uint32_t>{0, 8}));
+    EXPECT_EQ(ma.At(8, 1).lane, 0);
+    EXPECT_EQ(ma.At(8, 1).x, (std::vector<std::uint32_t>{3, 11}));
+    EXPECT_EQ(ma.At(0, 2).lane, 1);
+    // The float accumulator: lane l holds rows l / 4 and l / 4 + 8, columns 2 (l mod 4), +1, +8
+    // and +9 (docs/GPU.md): (9, 10) is lane (9 - 8) x 4 + (10 - 8) / 2 = 5's, once.
+    const FragmentMap mc =
+        MakeFragmentMap(*FindFragmentType(ParseFragmentNote(t.sites[c].fragment)->type));
+    EXPECT_EQ(mc.copies, 1u);
+    EXPECT_EQ(mc.At(9, 10).lane, 5);
+
+    // A's load: ldmatrix .x4, lane l giving row l mod 8 of 8x8 block l / 8 (blocks down the tile
+    // first): lane 1 row 1, lane 8 row 8, lane 16 (0, 8), lane 31 (15, 8); each 8 halves.
+    const FragmentAccesses fa =
+        MakeFragmentAccesses(t, 0, static_cast<std::uint16_t>(a), *ta, note->ldm);
+    ASSERT_TRUE(fa.message.empty()) << fa.message;
+    ASSERT_EQ(fa.lanes.size(), 32u);
+    EXPECT_EQ(fa.elements_per_access, 8u);
+    EXPECT_EQ(fa.lanes[1].row, 1u);
+    EXPECT_EQ(fa.lanes[1].col, 0u);
+    EXPECT_EQ(fa.lanes[8].row, 8u);
+    EXPECT_EQ(fa.lanes[16].row, 0u);
+    EXPECT_EQ(fa.lanes[16].col, 8u);
+    EXPECT_EQ(fa.lanes[31].row, 15u);
+    EXPECT_EQ(fa.lanes[31].col, 8u);
+    EXPECT_EQ(fa.lanes[9].phase, 1u);
+    // Rows 128 bytes apart (no skew) start in one bank: each phase of 8 lanes takes 8 wavefronts,
+    // 32 for the four (Nsight Compute on an H200 counted 32 for ldm 64, ldsm_wavefronts.txt);
+    // 144 bytes apart (skew 8) the eight rows start 4 banks apart and cover all 32: 4 (H200: 4).
+    EXPECT_EQ((fa.lanes[1].bank + 32 - fa.lanes[0].bank) % 32, skew == 0 ? 0u : 4u);
+    EXPECT_EQ(fa.wavefronts, skew == 0 ? 32u : 4u);
+    EXPECT_EQ(fa.ideal, 4u);
+    // A block that was not kept, or a site the warp did not reach, says so.
+    EXPECT_FALSE(
+        MakeFragmentAccesses(t, 7, static_cast<std::uint16_t>(a), *ta, 64).message.empty());
+  }
 }
 
 }  // namespace

@@ -69,6 +69,7 @@ nlohmann::json SitesJson(const LaunchTrace& t) {
     // As Nsight Compute counts them: the wavefronts beyond those the access width needs.
     o["bank_conflicts"] = shared ? nlohmann::json(st.wavefronts - st.ideal_wavefronts) : na;
     if (s.async_copy) o["async_copy"] = true;  // an asynchronous copy's write, where it lands
+    if (!s.fragment.empty()) o["fragment"] = s.fragment;  // a wmma fragment's load or store
     o["bank_conflict_max"] = shared ? nlohmann::json(st.bank_conflict_max) : na;
     o["bank_conflict_avg"] = shared ? nlohmann::json(Round(st.BankConflictAvg())) : na;
     o["halfwarp16_conflict_max"] = shared ? nlohmann::json(st.halfwarp16_conflict_max) : na;

@@ -131,6 +131,7 @@ nlohmann::json LaunchJson(const LaunchTrace& t) {
                           {"file", s.file},
                           {"code", s.code},
                           {"async_copy", s.async_copy}});
+    if (!s.fragment.empty()) j["sites"].back()["fragment"] = s.fragment;
   }
   j["barrier_sites"] = nlohmann::json::array();
   for (const BarrierSite& b : t.barrier_sites) {
@@ -344,6 +345,7 @@ LaunchTrace LaunchFrom(const nlohmann::json& j) {
     si.column = s.value("column", std::uint16_t{0});  // lesson traces before programs: none
     si.end_column = s.value("end_column", std::uint16_t{0});
     si.async_copy = s.value("async_copy", false);  // before format 4: none
+    si.fragment = s.value("fragment", std::string());  // a wmma load or store's; none before
     si.file_tag = FileTagOf(si.file);
     if (si.size == 0 || si.size > 16) throw std::runtime_error("a site's access size is not 1-16");
     if (si.space != MemorySpace::kShared && si.buffer >= t.buffers.size() &&

@@ -29,6 +29,7 @@ std::vector<std::unique_ptr<Panel>> MakeViewPanels(Session* session) {
   p.push_back(MakeKernelsPanel(session));  // with the big views: a program's table is wide
   p.push_back(MakeBarriersPanel(session));
   p.push_back(MakePipelinePanel(session));
+  p.push_back(MakeFragmentsPanel(session));
   p.push_back(MakeShufflePanel(session));
   p.push_back(MakeTimingPanel(session));
   p.push_back(MakeOccupancyPanel(session));

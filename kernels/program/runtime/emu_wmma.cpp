@@ -49,11 +49,31 @@ std::map<Key, Places> ReadTable() {
   return table;
 }
 
+const std::map<Key, Places>& Table() {
+  static const std::map<Key, Places> table = ReadTable();
+  return table;
+}
+
+// The table's name of the fragment type whose places are `places` ("m16n16k16 a half row").
+const std::string& NameOf(const unsigned char* places) {
+  static const std::map<const unsigned char*, std::string> names = [] {
+    std::map<const unsigned char*, std::string> n;
+    for (const auto& [key, p] : Table()) {
+      const auto& [shape, use, type, layout] = key;
+      n[p.at.data()] = shape + " " + use + " " + type + " " + layout;
+    }
+    return n;
+  }();
+  static const std::string none;
+  const auto it = names.find(places);
+  return it == names.end() ? none : it->second;
+}
+
 }  // namespace
 
 const unsigned char* WmmaPlaces(const char* shape, const char* use, const char* type,
                                 const char* layout, unsigned int elements, unsigned int place) {
-  static const std::map<Key, Places> table = ReadTable();
+  const std::map<Key, Places>& table = Table();
   const auto it = table.find({shape, use, type, layout});
   if (it == table.end() || it->second.elements != elements) {
     emu::FailThread(place, std::string("wmma: no ") + type + " " +
@@ -91,6 +111,8 @@ void WmmaMove(void* x, unsigned int elements, unsigned int bytes, void* p, unsig
     return i;
   };
   const unsigned op = load ? kOpLoad : kOpStore;
+  // The site's fragment, for the Fragments view (SiteInfo::fragment).
+  emu::NoteFragmentSite(place, !load, NameOf(places) + " " + std::to_string(ldm));
   // The tile as it lies in memory: `stored` rows of `width` elements, `ldm` apart.
   const unsigned stored = row ? rows : cols, width = row ? cols : rows;
   if (input && bytes <= 2 && stored % 8 == 0 && width * bytes % 16 == 0 && WmmaInShared(p)) {

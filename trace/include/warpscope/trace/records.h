@@ -68,6 +68,10 @@ struct SiteInfo {
   // the H200 takes one wavefront a global 128-byte line of the sources where that is more
   // (ldgsts_lines.txt; globalToShmemAsyncCopy's two-row copies: twice), which is not modelled.
   bool async_copy = false;
+  // A wmma fragment's load or store (load_matrix_sync, store_matrix_sync) on the emulator: the
+  // fragment as kernels/tensor/fragments.tsv names it, then the leading dimension, e.g.
+  // "m16n16k16 a half row 16" (the Fragments view's sites). Empty elsewhere.
+  std::string fragment;
 };
 
 struct AccessRecord {
