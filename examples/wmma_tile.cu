@@ -2,10 +2,11 @@
 // shared memory as cuda-samples' cudaTensorCoreGemm stages them. Open it in Warpscope and look at
 // the Fragments view: which lane holds which element of A, B and the accumulator (measured on an
 // H200; NVIDIA does not document it), and the shared-memory rows each lane's load_matrix_sync
-// reads. kSkew pads each row of the staged tiles (cudaTensorCoreGemm's SKEW_HALF is 16 halves, a
-// multiple of 8): with rows of 64 halves (128 bytes) and no skew, the eight rows of each 8x8
-// matrix ldmatrix reads fall in the same banks and its load takes 32 wavefronts; 8 halves of skew
-// spread them over all 32 banks, and it takes 4 (docs/GPU.md, kernels/tensor/ldsm_wavefronts.txt).
+// reads. kSkew pads each row of the staged tiles: with rows of 64 halves (128 bytes) and no skew,
+// the eight rows of each 8x8 matrix ldmatrix reads fall in the same four banks and its load takes
+// 32 wavefronts; 8 halves of skew spread them over all 32 banks, and it takes 4; 16 halves
+// (cudaTensorCoreGemm's SKEW_HALF) put them 160 bytes apart, two rows in each group of four banks:
+// 8 (an H200 counted 32, 4 and 8: docs/ncu-agreement.md).
 #include <cuda_fp16.h>
 #include <mma.h>
 
@@ -14,7 +15,7 @@
 using namespace nvcuda;
 
 constexpr int kWidth = 64;  // halves a staged row holds: the block's K of a larger GEMM
-constexpr int kSkew = 0;    // warpscope: param kSkew 0..8 step 8 (halves of padding a row)
+constexpr int kSkew = 0;    // warpscope: param kSkew 0..16 step 8 (halves of padding a row)
 constexpr int kLd = kWidth + kSkew;
 
 __global__ void tile_mma(const half* a, const half* b, float* c) {

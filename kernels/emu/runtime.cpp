@@ -231,7 +231,7 @@ void Canonicalize(Launch& L, LaunchTrace& t) {
   for (const auto& [k, id] : L.site_ids) remap[id] = table.id_of_key.at(k);
   t.sites = std::move(table.sites);
   for (const auto& [k, id] : table.id_of_key) {
-    const auto note = L.fragment_notes.find(std::uint64_t{KeyPlace(k)} << 2 | KeyOpOf(k));
+    const auto note = L.fragment_notes.find(k & ~std::uint64_t{0xff});  // the key but its size
     if (note != L.fragment_notes.end()) t.sites[id].fragment = note->second;
   }
   std::vector<std::pair<std::uint32_t, std::uint16_t>> bars(L.barrier_ids.begin(),
@@ -447,8 +447,8 @@ void NoteAsyncEvent(int kind, std::uint32_t group, std::uint32_t stages) {
   t_worker->NoteAsync(static_cast<AsyncEventKind>(kind), group, stages);
 }
 
-void NoteFragmentSite(std::uint32_t place, bool store, const std::string& what) {
-  t_worker->NoteFragment(place, store ? kKeyStore : kKeyLoad, what);
+void NoteFragmentSite(std::uint64_t key, const std::function<std::string()>& what) {
+  t_worker->NoteFragment(key, what);
 }
 
 void ReportEarlyRead(std::uint64_t copy_key, std::uint64_t read_key, std::uint32_t offset) {

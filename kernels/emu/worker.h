@@ -356,16 +356,18 @@ class Worker {
                                      static_cast<std::uint8_t>(std::min(stages, 255u))});
   }
 
-  // A wmma fragment's load or store at `place` (op: kKeyLoad or kKeyStore): `what` names the
-  // fragment as kernels/tensor/fragments.tsv does, with the leading dimension (emu_wmma.cpp).
-  // Noted once a launch; the sites of that place and op carry it (SiteInfo::fragment).
-  void NoteFragment(std::uint32_t place, std::uint32_t op, const std::string& what) {
-    const std::uint64_t k = std::uint64_t{place} << 2 | (op & 3u);
-    if (std::find(fragments_noted_.begin(), fragments_noted_.end(), k) != fragments_noted_.end())
-      return;
-    fragments_noted_.push_back(k);
+  // A wmma fragment's load or store at the sites of key `key` (its size bits clear): `what()`
+  // names the fragment as kernels/tensor/fragments.tsv does, with the leading dimension
+  // (emu_wmma.cpp). Each worker notes a key once a launch; where two calls at one site name
+  // different fragments (a helper loading A and B from one array), the site's note is "several".
+  void NoteFragment(std::uint64_t key, const std::function<std::string()>& what) {
+    const std::string name = what();
+    for (const auto& [k, noted] : fragments_noted_)
+      if (k == key && noted == name) return;
+    fragments_noted_.emplace_back(key, name);
     std::lock_guard lock(launch_->mutex);
-    launch_->fragment_notes.emplace(k, what);
+    const auto [it, fresh] = launch_->fragment_notes.emplace(key, name);
+    if (!fresh && it->second != name) it->second = "several";
   }
 
   // The running thread reads shared memory where its own asynchronous copy lands later
@@ -469,8 +471,9 @@ class Worker {
   SiteSlot site_slots_[64];
   std::vector<std::pair<std::uint32_t, std::uint16_t>> barrier_cache_;
   std::vector<std::pair<std::uint64_t, std::uint16_t>> warp_op_cache_;
-  std::vector<std::uint64_t> warp_op_counts_;   // by provisional id, this worker's blocks
-  std::vector<std::uint64_t> fragments_noted_;  // NoteFragment's keys this worker has noted
+  std::vector<std::uint64_t> warp_op_counts_;  // by provisional id, this worker's blocks
+  // NoteFragment's keys and names this worker has noted
+  std::vector<std::pair<std::uint64_t, std::string>> fragments_noted_;
   std::map<std::pair<std::uint32_t, std::uint16_t>, std::uint32_t> warp_iterations_;
   std::vector<SiteInfo> local_sites_;
   BlockRecords current_;                 // barriers and warp meetings; accesses only when kept

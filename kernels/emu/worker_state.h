@@ -175,7 +175,7 @@ struct Launch {
   std::vector<SiteInfo> sites_by_id;                // provisional id -> info, written under mutex
   std::map<std::uint32_t, std::uint16_t> barrier_ids;    // place -> provisional id
   std::map<std::uint32_t, std::uint32_t> barrier_tiles;  // place -> a multi-warp tile's threads
-  // (place << 2 | op) -> a wmma fragment's load or store there (Worker::NoteFragment)
+  // a site key but its size -> the wmma fragment loaded or stored there (Worker::NoteFragment)
   std::map<std::uint64_t, std::string> fragment_notes;
   std::unique_ptr<GridRendezvous> grid;  // a cooperative launch's grid syncs (worker_tiles.cpp)
   std::map<std::uint64_t, std::uint16_t> warp_op_ids;  // (place << 8 | kind) -> provisional id

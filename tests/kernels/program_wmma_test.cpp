@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 
@@ -287,6 +288,128 @@ TEST(CoursePrograms, TheFragmentsViewShowsWhoHoldsWhatAndTheSkewsBanks) {
     EXPECT_FALSE(
         MakeFragmentAccesses(t, 7, static_cast<std::uint16_t>(a), *ta, 64).message.empty());
   }
+}
+
+// examples/wmma_tile.cu's whole-kernel figures equal what Nsight Compute counted on an H200 for
+// the same program built with nvcc (kernels/tensor/wmma_tile_h200.txt): the shared loads (two
+// LDSM), their conflicts, the staging stores (16 STS.U16, 2 wavefronts each at both skews: a
+// request's two 32-byte rows share four banks when 144 bytes apart, eight when 128), the global
+// loads and the accumulator's four 8-byte stores.
+TEST(CoursePrograms, TheWmmaExampleCostsWhatTheH200Counted) {
+  const std::string text = ReadFile(WARPSCOPE_SOURCE_DIR "/examples/wmma_tile.cu");
+  std::istringstream table(ReadFile(WARPSCOPE_SOURCE_DIR "/kernels/tensor/wmma_tile_h200.txt"));
+  std::map<int, std::map<std::string, std::uint64_t>> gpu;  // skew -> metric -> value
+  int skew = -1;
+  for (std::string line; std::getline(table, line);) {
+    if (line.rfind("skew ", 0) == 0) {
+      skew = std::stoi(line.substr(5));
+      EXPECT_NE(line.find("C[0][0] = 5, C[15][15] = -10: PASS"), std::string::npos) << line;
+      continue;
+    }
+    std::istringstream fields(line);
+    std::string name;
+    std::uint64_t value = 0;
+    if (skew >= 0 && fields >> name >> value && name.find("__") != std::string::npos)
+      gpu[skew][name] = value;
+  }
+  ASSERT_EQ(gpu.size(), 3u);
+  for (const int k : {0, 8, 16}) {
+    ProgramOptions o;
+    o.defines = {"kSkew=" + std::to_string(k)};
+    const LessonRun r = test::RunText(text, o);
+    ASSERT_TRUE(r.program->ok()) << r.program->failure << r.program->stderr_text;
+    ASSERT_EQ(r.launches.size(), 1u);
+    const LaunchTrace& t = r.launches[0];
+    std::uint64_t ld_wave = 0, ld_conf = 0, st_wave = 0, st_conf = 0, st_req = 0, gld = 0, gst = 0,
+                  gst_req = 0;
+    for (std::size_t i = 0; i < t.sites.size(); ++i) {
+      const SiteInfo& s = t.sites[i];
+      const SiteStats& f = t.stats.sites[i];
+      const bool load = s.op == AccessOp::kLoad;
+      if (s.space == MemorySpace::kShared) {
+        (load ? ld_wave : st_wave) += f.wavefronts;
+        (load ? ld_conf : st_conf) += f.wavefronts - f.ideal_wavefronts;
+        if (!load) st_req += f.requests;
+      } else if (s.space == MemorySpace::kGlobal) {
+        (load ? gld : gst) += f.sectors;
+        if (!load) gst_req += f.requests;
+      }
+    }
+    std::map<std::string, std::uint64_t>& m = gpu[k];
+    EXPECT_EQ(ld_wave, m["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"]) << k;
+    EXPECT_EQ(ld_conf, m["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"]) << k;
+    EXPECT_EQ(st_wave, m["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"]) << k;
+    EXPECT_EQ(st_conf, m["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"]) << k;
+    EXPECT_EQ(st_req, m["smsp__inst_executed_op_shared_st.sum"]) << k;
+    EXPECT_EQ(gld, m["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"]) << k;
+    EXPECT_EQ(gst, m["l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"]) << k;
+    EXPECT_EQ(gst_req, m["l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"]) << k;
+  }
+  // The numbers themselves, as worked out in the example's comment: 32 + 32 wavefronts without
+  // skew, 4 + 4 with 8 halves, 8 + 8 with 16 (rows 160 bytes apart: two in each group of four
+  // banks), whose staging stores take one wavefront each (rows 2j and 2j + 1 in banks 0-7 and
+  // 8-15 of their own).
+  EXPECT_EQ(gpu[0]["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"], 64u);
+  EXPECT_EQ(gpu[8]["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"], 8u);
+  EXPECT_EQ(gpu[16]["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"], 16u);
+  EXPECT_EQ(gpu[16]["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"], 16u);
+}
+
+// A site's note names the accumulator's layout as its memory's (a column-major load and store),
+// and a helper's load_matrix_sync that loads A and B from one array (two fragment types at one
+// site) is noted "several", which the view says rather than draw one of them.
+TEST(CoursePrograms, AFragmentSitesNoteNamesItsLayoutOrSeveral) {
+  const std::string text = R"(#include <cuda_fp16.h>
+#include <mma.h>
+#include <cstdio>
+using namespace nvcuda;
+template <typename F>
+__device__ void load(F& f, const half* p) {
+  wmma::load_matrix_sync(f, p, 16);
+}
+__global__ void k(float* out) {
+  __shared__ half t[512];
+  __shared__ float c[256];
+  for (int i = threadIdx.x; i < 512; i += 32) t[i] = __float2half(1.0f);
+  for (int i = threadIdx.x; i < 256; i += 32) c[i] = 0.0f;
+  __syncwarp();
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> b;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+  load(a, t);
+  load(b, t + 256);
+  wmma::load_matrix_sync(acc, c, 16, wmma::mem_col_major);
+  wmma::mma_sync(acc, a, b, acc);
+  wmma::store_matrix_sync(out, acc, 16, wmma::mem_col_major);
+}
+int main() {
+  float* d = nullptr;
+  cudaMalloc(&d, 1024);
+  k<<<1, 32>>>(d);
+  float h[256];
+  cudaMemcpy(h, d, 1024, cudaMemcpyDeviceToHost);
+  std::printf("%g %g\n", h[0], h[255]);
+  return 0;
+}
+)";
+  const LessonRun r = test::RunText(text, ProgramOptions{});
+  ASSERT_TRUE(r.program->ok()) << r.program->failure << r.program->stderr_text;
+  EXPECT_EQ(r.program->stdout_text, "16 16\n");  // 16 products of 1 x 1
+  ASSERT_EQ(r.launches.size(), 1u);
+  std::map<std::uint32_t, std::string> by_line;
+  for (const SiteInfo& s : r.launches[0].sites)
+    if (!s.fragment.empty()) by_line[s.line] = s.fragment;
+  EXPECT_EQ(by_line, (std::map<std::uint32_t, std::string>{
+                         {7, "several"},                       // the helper's load of A, then of B
+                         {20, "m16n16k16 c float col 16"},     // the accumulator from c
+                         {22, "m16n16k16 c float col 16"}}));  // and to out
+  // Column major, the accumulator's places are the row-major ones (the table has both).
+  const FragmentType* col = FindFragmentType("m16n16k16 c float col");
+  const FragmentType* row = FindFragmentType("m16n16k16 c float row");
+  ASSERT_NE(col, nullptr);
+  ASSERT_NE(row, nullptr);
+  EXPECT_EQ(col->at, row->at);
+  EXPECT_FALSE(col->RowMajor());
 }
 
 }  // namespace

@@ -114,9 +114,10 @@ std::optional<FragmentNote> ParseFragmentNote(std::string_view note) {
 }
 
 FragmentAccesses MakeFragmentAccesses(const LaunchTrace& launch, std::uint32_t block,
-                                      std::uint16_t site, const FragmentType& t,
-                                      std::uint32_t ldm) {
+                                      std::uint16_t site, const FragmentType& t, std::uint32_t ldm,
+                                      std::uint32_t request) {
   FragmentAccesses out;
+  out.request = request;
   const BlockRecords* b = nullptr;
   for (const BlockRecords& k : launch.blocks)
     if (k.block == block) b = &k;
@@ -131,7 +132,9 @@ FragmentAccesses MakeFragmentAccesses(const LaunchTrace& launch, std::uint32_t b
   const SiteInfo& s = launch.sites[site];
   std::vector<LaneAccess> lanes;
   for (const AccessRecord& a : b->accesses) {
-    if (a.site != site || a.thread >= 32 || a.iteration != 0) continue;
+    if (a.site != site || a.thread >= 32) continue;
+    out.requests = std::max(out.requests, a.iteration + 1);
+    if (a.iteration != request) continue;
     FragmentLaneAccess l;
     l.lane = a.thread;
     l.offset = a.offset;
@@ -140,7 +143,9 @@ FragmentAccesses MakeFragmentAccesses(const LaunchTrace& launch, std::uint32_t b
     lanes.push_back({static_cast<std::uint8_t>(a.thread), s.size, a.offset});
   }
   if (out.lanes.empty()) {
-    out.message = "The block's first warp made no request at this site.";
+    out.message = out.requests == 0 ? "The block's first warp made no request at this site."
+                                    : "The block's first warp made " +
+                                          std::to_string(out.requests) + " requests at this site.";
     return out;
   }
   std::sort(out.lanes.begin(), out.lanes.end(),

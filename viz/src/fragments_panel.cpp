@@ -48,18 +48,34 @@ class FragmentsPanel : public Panel {
     const SiteInfo& s = t.sites[static_cast<std::size_t>(site)];
     const std::optional<FragmentNote> note = ParseFragmentNote(s.fragment);
     const FragmentType* type = note ? FindFragmentType(note->type) : nullptr;
+    if (s.fragment == "several") {
+      ImGui::TextWrapped(
+          "Calls at this site loaded or stored fragments of more than one type or leading "
+          "dimension (a helper called for A and for B, say): the view shows a site of one.");
+      return;
+    }
     if (type == nullptr) {
       ImGui::TextWrapped("The site's fragment (%s) is not in the table measured on the GPU.",
                          s.fragment.c_str());
       return;
     }
     const BlockView& bv = session_->block_view();
+    if (site != cached_site_) {
+      selected_lane_ = -1;
+      request_ = 0;
+    }
     if (site != cached_site_ || &t != cached_launch_ || bv.block != cached_block_ ||
-        session_->generation != cached_generation_) {
+        session_->generation != cached_generation_ || request_ != cached_request_) {
       map_ = MakeFragmentMap(*type);
       row_major_ = type->RowMajor();
-      accesses_ =
-          MakeFragmentAccesses(t, bv.block, static_cast<std::uint16_t>(site), *type, note->ldm);
+      accesses_ = MakeFragmentAccesses(t, bv.block, static_cast<std::uint16_t>(site), *type,
+                                       note->ldm, request_);
+      if (!accesses_.message.empty() && request_ > 0) {  // fewer requests in this block
+        request_ = 0;
+        accesses_ =
+            MakeFragmentAccesses(t, bv.block, static_cast<std::uint16_t>(site), *type, note->ldm);
+      }
+      cached_request_ = request_;
       cached_site_ = site;
       cached_launch_ = &t;
       cached_block_ = bv.block;
@@ -163,8 +179,8 @@ class FragmentsPanel : public Panel {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextWrapped(
         "Each element in the colour of the lane that holds it (the number; hue: lane / 4, shade: "
-        "lane %% 4), as measured on an H200. Click an element or a lane below: its elements "
-        "stay lit, and the part of the tile its access at this site covers is outlined.");
+        "lane %% 4), as measured on an H200. Click an element or a lane in the table: its "
+        "elements stay lit, and the part of the tile its access covers is outlined.");
     ImGui::PopStyleColor();
   }
 
@@ -187,6 +203,18 @@ class FragmentsPanel : public Panel {
       return;
     }
     const bool shared = s.space == MemorySpace::kShared;
+    // The warp's requests at the site, one at a time (a row-major float accumulator: four a call).
+    if (a.requests > 1) {
+      ImGui::BeginDisabled(a.request == 0);
+      if (ImGui::ArrowButton("##previous", ImGuiDir_Left)) request_ = a.request - 1;
+      ImGui::EndDisabled();
+      ImGui::SameLine();
+      ImGui::BeginDisabled(a.request + 1 >= a.requests);
+      if (ImGui::ArrowButton("##next", ImGuiDir_Right)) request_ = a.request + 1;
+      ImGui::EndDisabled();
+      ImGui::SameLine();
+      ImGui::Text("request %u of the warp's %u here", a.request + 1, a.requests);
+    }
     if (shared)
       ImGui::TextWrapped(
           "Block %u, warp 0: %zu lanes of %u bytes (%u element%s each): %u "
@@ -246,6 +274,7 @@ class FragmentsPanel : public Panel {
   FragmentMap map_;
   FragmentAccesses accesses_;
   int selected_lane_ = -1;
+  std::uint32_t request_ = 0, cached_request_ = 0;
   bool row_major_ = true;
   int cached_site_ = -2;
   const LaunchTrace* cached_launch_ = nullptr;

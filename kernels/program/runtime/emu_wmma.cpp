@@ -111,8 +111,20 @@ void WmmaMove(void* x, unsigned int elements, unsigned int bytes, void* p, unsig
     return i;
   };
   const unsigned op = load ? kOpLoad : kOpStore;
-  // The site's fragment, for the Fragments view (SiteInfo::fragment).
-  emu::NoteFragmentSite(place, !load, NameOf(places) + " " + std::to_string(ldm));
+  // The site's fragment, for the Fragments view (SiteInfo::fragment), by the tile's site key less
+  // its size (the requests below have sizes of their own). An accumulator's places are the same
+  // either way (the table looks them up row major): its layout is the memory's, `row`.
+  if (::ws::emu::t_thread != nullptr) {
+    const detail::Classified c = detail::Classify(p, 1, place, op);
+    if (c.where == detail::Where::kRecorded) {
+      emu::NoteFragmentSite(c.key & ~std::uint64_t{0xff}, [&] {
+        std::string name = NameOf(places);
+        if (!input && !name.empty())
+          name = name.substr(0, name.rfind(' ')) + (row ? " row" : " col");
+        return name + " " + std::to_string(ldm);
+      });
+    }
+  }
   // The tile as it lies in memory: `stored` rows of `width` elements, `ldm` apart.
   const unsigned stored = row ? rows : cols, width = row ? cols : rows;
   if (input && bytes <= 2 && stored % 8 == 0 && width * bytes % 16 == 0 && WmmaInShared(p)) {

@@ -117,10 +117,11 @@ void ReportEarlyRead(std::uint64_t copy_key, std::uint64_t read_key, std::uint32
 // The calling thread's asynchronous-copy event (AsyncEventKind) at its logical clock now, kept
 // with the block's records where the block is kept (the pipeline view).
 void NoteAsyncEvent(int kind, std::uint32_t group, std::uint32_t stages = 0);
-// A wmma fragment's load or store at `place` (`store`: store_matrix_sync), `what` naming it
-// ("m16n16k16 a half row 16": shape, use, type and layout as kernels/tensor/fragments.tsv, then
-// the leading dimension): the launch's sites of that place and op carry it (SiteInfo::fragment).
-void NoteFragmentSite(std::uint32_t place, bool store, const std::string& what);
+// A wmma fragment's load or store whose sites have key `key` but for its size bits, `what()`
+// naming it ("m16n16k16 a half row 16": shape, use, type and layout as kernels/tensor/
+// fragments.tsv, then the leading dimension; called once a launch and worker): those sites carry
+// it (SiteInfo::fragment), or "several" where two calls there named different fragments.
+void NoteFragmentSite(std::uint64_t key, const std::function<std::string()>& what);
 // The configuration of the launch the calling worker runs.
 const LaunchConfig& CurrentLaunchConfig();
 

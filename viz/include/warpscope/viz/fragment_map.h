@@ -62,7 +62,7 @@ struct FragmentNote {
 };
 std::optional<FragmentNote> ParseFragmentNote(std::string_view note);
 
-// One lane's part of the first request at a fragment site in a kept block's first warp.
+// One lane's part of a request at a fragment site in a kept block's first warp.
 struct FragmentLaneAccess {
   std::uint32_t lane = 0;
   std::uint32_t offset = 0;        // bytes into the block's shared window (global: the buffer)
@@ -77,10 +77,15 @@ struct FragmentAccesses {
   std::vector<FragmentLaneAccess> lanes;    // by lane
   std::uint32_t wavefronts = 0, ideal = 0;  // the request's, as the figures count them
   std::uint32_t elements_per_access = 0;    // the tile's elements one lane's access covers
+  // The warp's requests at the site in the block (a float accumulator's load or store is four a
+  // call, row major; a load in a loop one or more a pass), and which of them this is.
+  std::uint32_t requests = 0, request = 0;
 };
-// The first request at site `site` of the warp of threads 0..31 in kept block `block`, for a
-// fragment of type `t` whose tile's rows (`row`: its memory is row major) lie `ldm` elements apart.
+// Request `request` (0: the first) of the warp of threads 0..31 at site `site` in kept block
+// `block`, for a fragment of type `t` whose memory's rows (row major: the tile's rows; column
+// major: its columns) lie `ldm` elements apart.
 FragmentAccesses MakeFragmentAccesses(const LaunchTrace& launch, std::uint32_t block,
-                                      std::uint16_t site, const FragmentType& t, std::uint32_t ldm);
+                                      std::uint16_t site, const FragmentType& t, std::uint32_t ldm,
+                                      std::uint32_t request = 0);
 
 }  // namespace ws
