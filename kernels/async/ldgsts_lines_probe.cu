@@ -1,8 +1,8 @@
 // Does an H200 serve a warp's cp.async (LDGSTS) shared write one global line at a time? One warp,
 // one __pipeline_memcpy_async of 4 (or 16) bytes a lane, into contiguous shared words, from
 // sources that span 1, 2 or 4 global lines (docs/ncu-agreement.md, "Asynchronous copies"; the
-// counts are kept in ldgsts_lines.txt beside this file). Not run by the tests: the emulator does
-// not model it yet.
+// counts are kept in ldgsts_lines.txt beside this file, which
+// CoursePrograms.ACpAsyncWriteTakesAWavefrontASourceLineOnTheH200 reads).
 #include <cuda_pipeline.h>
 #include <cstdio>
 

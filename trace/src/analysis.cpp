@@ -228,6 +228,8 @@ WarpRequests::~WarpRequests() {
 }
 
 void WarpRequests::Begin(std::uint32_t threads_per_block, std::size_t max_sites) {
+  copy_read_of_.clear();  // another launch's sites, maybe: found again (FindCopyReads)
+  copy_lines_.clear();
   // A block that failed part way left rows behind: clear them.
   for (std::uint32_t w = 0; w < warp_sites_.size(); ++w) {
     for (const std::uint16_t site : warp_sites_[w]) {
@@ -258,10 +260,67 @@ void WarpRequests::Grow(Slot& s, std::uint32_t warp, std::uint16_t site, std::ui
   s.used = iteration + 1;
 }
 
+void WarpRequests::FindCopyReads(const std::vector<SiteInfo>& sites) {
+  if (copy_read_of_.size() == sites.size()) return;
+  copy_read_of_.assign(sites.size(), -1);
+  copy_read_.assign(sites.size(), 0);
+  for (std::size_t w = 0; w < sites.size(); ++w) {
+    const SiteInfo& c = sites[w];
+    if (!c.async_copy) continue;
+    for (std::size_t r = 0; r < sites.size(); ++r) {
+      const SiteInfo& g = sites[r];
+      if (r != w && g.space == MemorySpace::kGlobal && g.op == AccessOp::kLoad &&
+          g.file_tag == c.file_tag && g.line == c.line && g.column == c.column &&
+          g.size == c.size) {
+        copy_read_of_[w] = static_cast<std::int32_t>(r);
+        copy_read_[r] = 1;
+        break;
+      }
+    }
+  }
+}
+
+void WarpRequests::NoteCopyRead(std::uint16_t site, std::uint32_t warp,
+                                std::span<const LaneAccess> lanes) {
+  copy_lines_[{site, warp}].push_back(Lines128(lanes));
+}
+
+std::uint32_t WarpRequests::TakeCopyLines(std::uint16_t write_site, std::uint32_t warp) {
+  const auto it = copy_lines_.find({static_cast<std::uint16_t>(copy_read_of_[write_site]), warp});
+  if (it == copy_lines_.end() || it->second.empty()) return 0;
+  const std::uint32_t lines = it->second.front();
+  it->second.pop_front();
+  return lines;
+}
+
+void WarpRequests::AddCopyWrite(const SiteInfo& site, std::uint32_t mask,
+                                const std::uint32_t* offsets, std::uint64_t base,
+                                std::uint32_t warp_threads, std::uint32_t lines, SiteStats* out) {
+  RequestCost c = costs_->shapes.Cost(site, mask, offsets, base);
+  c.wavefronts = std::max(c.wavefronts, lines);
+  AddCost(site, static_cast<std::uint32_t>(__builtin_popcount(mask)), warp_threads, c, 1, out);
+}
+
+namespace {
+// The lanes of a row, at their addresses.
+std::span<const LaneAccess> LanesOf(const SiteInfo& site, std::uint32_t mask,
+                                    const std::uint32_t* offsets, std::uint64_t base,
+                                    std::array<LaneAccess, 32>* lanes) {
+  std::size_t k = 0;
+  for (std::uint32_t m = mask; m != 0; m &= m - 1) {
+    const auto l = static_cast<std::uint32_t>(__builtin_ctz(m));
+    (*lanes)[k++] = {static_cast<std::uint8_t>(l), site.size, base + offsets[l]};
+  }
+  return std::span<const LaneAccess>(lanes->data(), k);
+}
+}  // namespace
+
 void WarpRequests::FinishWarp(std::uint32_t warp, const std::vector<SiteInfo>& sites,
                               const std::vector<BufferInfo>& buffers, LaunchStats* stats) {
   stats->Resize(sites.size(), 0);
+  FindCopyReads(sites);
   const std::uint32_t warp_threads = std::min<std::uint32_t>(32, threads_ - warp * 32);
+  std::array<LaneAccess, 32> lanes;
   for (const std::uint16_t site_id : warp_sites_[warp]) {
     Slot& s = slots_[warp * max_sites_ + site_id];
     const SiteInfo& site = sites[site_id];
@@ -273,6 +332,12 @@ void WarpRequests::FinishWarp(std::uint32_t warp, const std::vector<SiteInfo>& s
       if (mask == 0) continue;
       r.mask = 0;
       if (static_cast<std::uint32_t>(__builtin_popcount(mask)) < warp_threads) divergent_[warp] = 1;
+      if (copy_read_[site_id] != 0)
+        NoteCopyRead(site_id, warp, LanesOf(site, mask, r.offset, base, &lanes));
+      if (copy_read_of_[site_id] >= 0) {
+        AddCopyWrite(site, mask, r.offset, base, warp_threads, TakeCopyLines(site_id, warp), &out);
+        continue;
+      }
       AddRequest(site, mask, r.offset, base, warp_threads, costs_->shapes, &out);
     }
     s.used = 0;
@@ -309,8 +374,18 @@ void WarpRequests::AddWhole(std::uint16_t site_id, std::uint32_t warp, std::uint
   const std::uint32_t warp_threads = std::min<std::uint32_t>(32, threads_ - warp * 32);
   if (lanes < warp_threads) divergent_[warp] = 1;
   const SiteInfo& site = sites[site_id];
-  AddRequest(site, mask, offsets, SiteBase(site, buffers), warp_threads, costs_->shapes,
-             &stats->sites[site_id]);
+  const std::uint64_t base = SiteBase(site, buffers);
+  FindCopyReads(sites);
+  if (copy_read_[site_id] != 0) {
+    std::array<LaneAccess, 32> lanes_at;
+    NoteCopyRead(site_id, warp, LanesOf(site, mask, offsets, base, &lanes_at));
+  }
+  if (copy_read_of_[site_id] >= 0) {
+    AddCopyWrite(site, mask, offsets, base, warp_threads, TakeCopyLines(site_id, warp),
+                 &stats->sites[site_id]);
+    return;
+  }
+  AddRequest(site, mask, offsets, base, warp_threads, costs_->shapes, &stats->sites[site_id]);
 }
 
 void WarpRequests::AddAffine(std::uint16_t site_id, std::uint32_t first, std::int32_t step,
@@ -340,8 +415,10 @@ void WarpRequests::End(const std::vector<SiteInfo>& sites, const std::vector<Buf
   for (std::uint32_t w = 0; w < warp_sites_.size(); ++w) {
     if (!warp_sites_[w].empty()) FinishWarp(w, sites, buffers, stats);
   }
-  // Long loops' later iterations: sorted into requests as the rows would have made them.
+  // Long loops' later iterations: sorted into requests as the rows would have made them (an
+  // async copy's read, whose site the warp met first, before its write).
   SortBySiteIterationThread(overflow_);
+  FindCopyReads(sites);
   ForEachRequest(
       std::span<const AccessRecord>(overflow_), sites, buffers,
       [&](std::uint16_t site_id, std::uint32_t, std::uint32_t warp,
@@ -357,9 +434,16 @@ void WarpRequests::End(const std::vector<SiteInfo>& sites, const std::vector<Buf
           mask |= 1u << a.lane;
           offsets[a.lane] = static_cast<std::uint32_t>(a.address - base);
         }
+        if (copy_read_[site_id] != 0) NoteCopyRead(site_id, warp, lanes);
+        if (copy_read_of_[site_id] >= 0) {
+          AddCopyWrite(site, mask, offsets, base, warp_threads, TakeCopyLines(site_id, warp),
+                       &stats->sites[site_id]);
+          return;
+        }
         AddRequest(site, mask, offsets, base, warp_threads, costs_->shapes, &stats->sites[site_id]);
       });
   overflow_.clear();
+  copy_lines_.clear();  // a read whose write never came (its block ended before the wait)
   for (std::uint8_t d : divergent_) stats->divergent_warps += d;
   divergent_.assign(divergent_.size(), 0);
 }

@@ -5,12 +5,16 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
+#include <map>
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "warpscope/trace/records.h"
+#include "warpscope/trace/request.h"  // LaneAccess
 
 namespace ws {
 
@@ -158,6 +162,22 @@ class WarpRequests {
     std::uint32_t used = 0;  // rows [0, used) may hold lanes
   };
   void Grow(Slot& s, std::uint32_t warp, std::uint16_t site, std::uint32_t iteration);
+  // An asynchronous copy's shared write (SiteInfo::async_copy) takes a wavefront for each global
+  // 128-byte line of its request's sources where that is more than a store's (an H200: kernels/
+  // async/ldgsts_lines.txt). Its sources are the warp's request at the copy's global read (the site
+  // of the same place) of the same rank: the k-th write the k-th read, which the warp made, and
+  // which is costed, first (rows by iteration, a site's before a later site's; requests formed
+  // from the lanes' logs as they come). The reads' lines wait here for their writes, by read site
+  // and warp, in order.
+  void FindCopyReads(const std::vector<SiteInfo>& sites);
+  void NoteCopyRead(std::uint16_t site, std::uint32_t warp, std::span<const LaneAccess> lanes);
+  std::uint32_t TakeCopyLines(std::uint16_t write_site, std::uint32_t warp);
+  void AddCopyWrite(const SiteInfo& site, std::uint32_t mask, const std::uint32_t* offsets,
+                    std::uint64_t base, std::uint32_t warp_threads, std::uint32_t lines,
+                    SiteStats* out);
+  std::vector<std::int32_t> copy_read_of_;  // [site]: an async copy's write: its read, else -1
+  std::vector<std::uint8_t> copy_read_;     // [site]: 1 where it is an async copy's read
+  std::map<std::pair<std::uint16_t, std::uint32_t>, std::deque<std::uint32_t>> copy_lines_;
 
   std::uint32_t threads_ = 0, max_sites_ = 0;
   std::uint64_t records_ = 0;

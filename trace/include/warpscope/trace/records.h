@@ -62,11 +62,11 @@ struct SiteInfo {
   std::uint16_t buffer = 0;  // global/constant/texture: the buffer; shared: the shared array;
                              // local: kLocalArray
   std::string code;          // the source line, trimmed (filled in by the lesson)
-  // The shared write of an asynchronous copy (cp.async, LDGSTS) where it lands. Costed as a store:
-  // so an H200 serves one warp's LDGSTS of 4, 8 or 16 bytes in the patterns of
-  // kernels/async/ldgsts_probe.cu (Nsight Compute, ldgsts_wavefronts.txt); cuda-samples'
-  // the H200 takes one wavefront a global 128-byte line of the sources where that is more
-  // (ldgsts_lines.txt; globalToShmemAsyncCopy's two-row copies: twice), which is not modelled.
+  // The shared write of an asynchronous copy (cp.async, LDGSTS) where it lands. Costed as a store
+  // (so an H200 serves one warp's LDGSTS of 4, 8 or 16 bytes in the patterns of
+  // kernels/async/ldgsts_probe.cu: Nsight Compute, ldgsts_wavefronts.txt), or one wavefront a
+  // global 128-byte line of its sources where that is more (ldgsts_lines.txt; WarpRequests pairs
+  // the write with its read, analysis.h).
   bool async_copy = false;
   // A wmma fragment's load or store (load_matrix_sync, store_matrix_sync) on the emulator: the
   // fragment as kernels/tensor/fragments.tsv names it, then the leading dimension, e.g.
