@@ -189,13 +189,23 @@ void Worker::StopFibers(std::uint32_t n) {
   // Let every parked fiber leave its loop and return, so its stack unwinds cleanly. A fiber
   // still inside the kernel (its block failed) must not run on: it is destroyed below.
   quitting_ = true;
+  // Fibers stopped inside the kernel (their block failed while they waited at a barrier or a
+  // pipeline's wait) are resumed to throw ThreadAbort where they yielded, and unwind their kernel
+  // frames as a failed thread does, on a switch AddressSanitizer is told of. Destroyed instead,
+  // Boost unwound them on their stacks without telling it: the frames the unwinder left kept
+  // their redzones, and a landing pad's __asan_handle_no_return then read them as an overflow (a
+  // block pipeline's consumers parked at consumer_wait(), every run under the sanitizers, though
+  // the stacks were cleared first as below).
+  aborting_ = true;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    if (fibers_[i] && threads_[i].in_kernel) Resume(i);
+  }
+  aborting_ = false;
   for (std::uint32_t i = 0; i < n; ++i) {
     if (fibers_[i] && !threads_[i].in_kernel) Resume(i);
   }
-  // Fibers stopped mid-kernel (a faulted block) are destroyed here; Boost unwinds them on their
-  // stacks without telling AddressSanitizer it switched there, so the frames the unwinder leaves
-  // keep their redzones, and the next landing pad's check of the stack reads them as an overflow:
-  // their stacks are cleared first (nothing is checked in them any more).
+  // Any fiber still in the kernel is destroyed with its stack cleared first (nothing is checked
+  // in it any more).
   for (std::uint32_t i = 0; i < n; ++i)
     if (fibers_[i] && threads_[i].in_kernel) FreshStack(threads_[i].stack);
   fibers_.clear();

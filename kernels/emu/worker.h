@@ -415,6 +415,9 @@ class Worker {
     BeforeSwitch(c->stack, scheduler_stack_);
     c->scheduler = std::move(c->scheduler).resume();
     AfterSwitch(c->stack);
+    // Its block failed while it waited in the kernel (StopFibers): it unwinds as a failed
+    // thread does.
+    if (aborting_ && c->in_kernel) throw ThreadAbort{};
   }
 
   void Resume(std::uint32_t i) {
@@ -463,6 +466,7 @@ class Worker {
   std::vector<ctx::fiber> fibers_;
   FiberStack scheduler_stack_;
   bool quitting_ = false;
+  bool aborting_ = false;  // StopFibers: a fiber resumed inside the kernel throws ThreadAbort
   std::vector<std::pair<std::uint64_t, std::uint16_t>> site_cache_;
   struct SiteSlot {
     std::uint64_t key = ~0ull;  // no site key is all ones

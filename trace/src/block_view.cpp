@@ -20,6 +20,29 @@ int BlockView::FindRequest(int site, int warp) const {
   return -1;
 }
 
+std::uint32_t AsyncCopySourceLines(const LaunchTrace& trace, const BlockView& view,
+                                   const BlockRequest& r) {
+  if (r.site >= trace.sites.size() || !trace.sites[r.site].async_copy) return 0;
+  const SiteInfo& c = trace.sites[r.site];
+  for (std::size_t g = 0; g < trace.sites.size(); ++g) {
+    const SiteInfo& s = trace.sites[g];
+    if (g == r.site || s.space != MemorySpace::kGlobal || s.op != AccessOp::kLoad ||
+        s.file_tag != c.file_tag || s.line != c.line || s.column != c.column || s.size != c.size)
+      continue;
+    for (const BlockRequest& q : view.requests)
+      if (q.site == g && q.warp == r.warp && q.iteration == r.iteration) return Lines128(q.lanes);
+    return 0;
+  }
+  return 0;
+}
+
+SharedCost ViewSharedCost(const LaunchTrace& trace, const BlockView& view, const BlockRequest& r) {
+  const SiteInfo& s = trace.sites[r.site];
+  SharedCost c = SharedRequestCost(r.lanes, s.op == AccessOp::kLoad);
+  c.wavefronts = std::max(c.wavefronts, AsyncCopySourceLines(trace, view, r));
+  return c;
+}
+
 BlockView BuildBlockView(const LaunchTrace& trace, std::uint32_t block) {
   BlockView v;
   v.block = block;

@@ -239,7 +239,10 @@ class BanksPanel : public Panel {
   void DrawWiring(const BlockRequest& req, bool load, int banks, const HazardMark& mark) {
     // 32 banks: as the hardware serves the width (8-byte accesses a half-warp, 16-byte a
     // quarter-warp at a time); the degree is the worst phase's.
-    const SharedCost cost = SharedRequestCost(req.lanes, load);
+    const SharedCost cost =
+        ViewSharedCost(session_->run->main_launch(), session_->block_view(), req);
+    const std::uint32_t source_lines =
+        AsyncCopySourceLines(session_->run->main_launch(), session_->block_view(), req);
     const std::uint32_t degree = banks16_ ? HalfWarp16Degree(req.lanes) : cost.degree;
     const std::uint32_t wavefronts = banks16_ ? degree : cost.wavefronts;
     std::set<std::uint64_t> words;
@@ -258,6 +261,11 @@ class BanksPanel : public Panel {
     else
       ImGui::Text("%u wavefront%s%s", wavefronts, wavefronts == 1 ? "" : "s",
                   broadcast ? "; lanes reading one word share it (broadcast)" : "");
+    if (!banks16_ && source_lines > SharedRequestCost(req.lanes, load).wavefronts)
+      ImGui::TextWrapped(
+          "An asynchronous copy's write: its sources span %u global 128-byte lines, and an H200 "
+          "writes them a line at a time (a wavefront each, more than the banks alone need)",
+          source_lines);
     const int hazard_bank =
         mark.group != nullptr
             ? static_cast<int>(mark.address / 4 % static_cast<std::uint64_t>(banks))

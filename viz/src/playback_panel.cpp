@@ -113,9 +113,7 @@ class PlaybackPanel : public Panel {
       const BlockRequest& r = bv.requests[static_cast<std::size_t>(s.index)];
       const SiteInfo& si = t.sites[r.site];
       const std::uint32_t cost =
-          si.space == MemorySpace::kShared
-              ? SharedRequestCost(r.lanes, si.op == AccessOp::kLoad).wavefronts
-              : Sectors(r.lanes);
+          si.space == MemorySpace::kShared ? ViewSharedCost(t, bv, r).wavefronts : Sectors(r.lanes);
       ImGui::Text("Step %d/%d, time %" PRIu64 ": warp %u %s (%s, %zu lanes) - %u %s", step + 1, n,
                   s.time, r.warp, view::SiteLabel(t, r.site).c_str(), si.code.c_str(),
                   r.lanes.size(), cost,

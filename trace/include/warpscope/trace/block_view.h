@@ -64,6 +64,17 @@ struct BlockView {
 
 BlockView BuildBlockView(const LaunchTrace& trace, std::uint32_t block);
 
+// An asynchronous copy's shared write (SiteInfo::async_copy) takes a wavefront for each global
+// 128-byte line of its sources where that is more than a store's (an H200: kernels/async/
+// ldgsts_lines.txt, as the launch's figures count it): the lines of the request of the same warp
+// and iteration at the copy's global read (the site of the same place), or 0 where `r` is no such
+// write or its read is not in the view.
+std::uint32_t AsyncCopySourceLines(const LaunchTrace& trace, const BlockView& view,
+                                   const BlockRequest& r);
+// What the views show for a shared request: SharedRequestCost, with an asynchronous copy's write
+// taking AsyncCopySourceLines where that is more.
+SharedCost ViewSharedCost(const LaunchTrace& trace, const BlockView& view, const BlockRequest& r);
+
 // Distinct 4-byte words per bank (32 banks) of one request: the heatmap's cell values. The
 // largest is the conflict degree (BankConflictDegree).
 std::vector<std::uint32_t> WordsPerBank(const std::vector<LaneAccess>& lanes, int banks = 32);
