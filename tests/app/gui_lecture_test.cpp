@@ -160,10 +160,9 @@ std::vector<std::string> ShippedLectures() {
 // One per seed deck, and issue 53's asynchronous copies and tensor cores (beyond the decks, on
 // the examples' programs).
 TEST(GuiLecture, OneLecturePerSeedDeck) {
-  EXPECT_EQ(ShippedLectures(),
-            (std::vector<std::string>{"async-copies", "kirk-hwu-ch4", "matmul-tiles",
-                                      "memory-model", "optimizing-cuda", "programming-model",
-                                      "tensor-cores"}));
+  EXPECT_EQ(ShippedLectures(), (std::vector<std::string>{
+                                   "async-copies", "kirk-hwu-ch4", "matmul-tiles", "memory-model",
+                                   "optimizing-cuda", "programming-model", "tensor-cores"}));
 }
 
 class ShippedLecture : public testing::TestWithParam<std::string> {};

@@ -139,10 +139,10 @@ TEST(Lecture, RefusesAFileOverTheLimitWithoutReadingIt) {
 TEST(Lecture, TheShippedLecturesParse) {
   // Every lecture in assets/lectures/ parses against the app's panels.
   const std::vector<std::string> panels = {
-      "lesson",   "source",   "grid",      "coalescing", "banks",   "layout",  "barriers",
-      "shuffles", "timing",   "occupancy", "latency",    "sums",    "sms",     "transfers",
-      "multigpu", "playback", "gallery",   "device",     "compare", "hazards", "pipeline",
-      "fragments"};
+      "lesson",   "source",    "grid",     "coalescing", "banks",   "layout",
+      "barriers", "shuffles",  "timing",   "occupancy",  "latency", "sums",
+      "sms",      "transfers", "multigpu", "playback",   "gallery", "device",
+      "compare",  "hazards",   "pipeline", "fragments"};
   int n = 0;
   for (const auto& e : std::filesystem::directory_iterator(
            std::filesystem::path(WARPSCOPE_SOURCE_DIR) / "assets" / "lectures")) {
