@@ -319,16 +319,10 @@ void AddRequests(std::uint16_t site_id, std::uint32_t mask, const std::uint32_t 
   if (stats->sites.size() < sites.size()) stats->Resize(sites.size(), 0);
   const SiteInfo& site = sites[site_id];
   const std::uint64_t base = SiteBase(site, buffers);
-  std::array<LaneAccess, 32> lanes;
-  std::size_t k = 0;
-  for (std::uint32_t m = mask; m != 0; m &= m - 1) {
-    const auto l = static_cast<std::uint32_t>(__builtin_ctz(m));
-    lanes[k++] = {static_cast<std::uint8_t>(l), site.size, base + offsets[l]};
-  }
-  const auto count = static_cast<std::uint32_t>(k);
-  AddCost(site, count, count,
-          request_costs::CostOf(site, std::span<const LaneAccess>(lanes.data(), k)), n,
-          &stats->sites[site_id]);
+  std::array<LaneAccess, 32> at;
+  const std::span<const LaneAccess> lanes = LanesOf(site, mask, offsets, base, &at);
+  const auto count = static_cast<std::uint32_t>(lanes.size());
+  AddCost(site, count, count, request_costs::CostOf(site, lanes), n, &stats->sites[site_id]);
   stats->access_records += n * count;
 }
 

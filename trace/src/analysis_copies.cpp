@@ -19,10 +19,7 @@ void WarpRequests::FindCopyReads(const std::vector<SiteInfo>& sites) {
     const SiteInfo& c = sites[w];
     if (!c.async_copy) continue;
     for (std::size_t r = 0; r < sites.size(); ++r) {
-      const SiteInfo& g = sites[r];
-      if (r != w && g.space == MemorySpace::kGlobal && g.op == AccessOp::kLoad &&
-          g.file_tag == c.file_tag && g.line == c.line && g.column == c.column &&
-          g.size == c.size) {
+      if (r != w && IsCopyReadOf(sites[r], c)) {
         copy_read_of_[w] = static_cast<std::int32_t>(r);
         copy_read_[r] = 1;
         break;

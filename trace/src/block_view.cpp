@@ -25,10 +25,7 @@ std::uint32_t AsyncCopySourceLines(const LaunchTrace& trace, const BlockView& vi
   if (r.site >= trace.sites.size() || !trace.sites[r.site].async_copy) return 0;
   const SiteInfo& c = trace.sites[r.site];
   for (std::size_t g = 0; g < trace.sites.size(); ++g) {
-    const SiteInfo& s = trace.sites[g];
-    if (g == r.site || s.space != MemorySpace::kGlobal || s.op != AccessOp::kLoad ||
-        s.file_tag != c.file_tag || s.line != c.line || s.column != c.column || s.size != c.size)
-      continue;
+    if (g == r.site || !IsCopyReadOf(trace.sites[g], c)) continue;
     for (const BlockRequest& q : view.requests)
       if (q.site == g && q.warp == r.warp && q.iteration == r.iteration) return Lines128(q.lanes);
     return 0;

@@ -189,6 +189,14 @@ class WarpRequests {
   std::unique_ptr<Costs> costs_;
 };
 
+// Whether `read` is the global read of the asynchronous copy whose shared write is `write`
+// (SiteInfo::async_copy): the copy's other site, of the same place and size.
+inline bool IsCopyReadOf(const SiteInfo& read, const SiteInfo& write) {
+  return write.async_copy && read.space == MemorySpace::kGlobal && read.op == AccessOp::kLoad &&
+         read.file_tag == write.file_tag && read.line == write.line &&
+         read.column == write.column && read.size == write.size;
+}
+
 // Adds `n` requests of one shape, counted elsewhere (a GPU's tally, ws_cuda_record_format.h), to
 // `stats`: every lane of its warp (`mask`), lane l at `offsets[l]`, costed once; their accesses
 // count as records.
