@@ -529,7 +529,10 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep,
   if (t.uncovered_blocks > 0) t.thread_active.clear();
   // Their whole-warp requests were tallied, unless the table filled and some were written.
   t.uncovered_requests_counted = t.uncovered_blocks > 0 && !c.tallied.empty() && !c.tally_full;
-  t.hazards = FindHazards(t);
+  // An asynchronous copy's shared write is recorded where it was issued (shim/gpu/ws_gpu_async.h)
+  // and the waits that order it are not: left out, and counted (the device's check leaves it out
+  // too, HazardAccess).
+  t.hazards = FindHazards(t, true, nullptr, false);
   // A flagged block that lost events (the record budget) has not all its pairs counted.
   bool flagged_dropped = false;
   for (std::size_t k = 0; k < c.hazard_scan.racing_kept && dropped_known; ++k) {
@@ -549,7 +552,7 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep,
     if (clean.size() == t.blocks.size())
       clean_raced = t.hazards.Total() > 0;
     else if (!clean.empty())
-      clean_raced = FindHazards(t, true, &clean).Total() > 0;
+      clean_raced = FindHazards(t, true, &clean, false).Total() > 0;
   }
   AddHazardScan(c.hazard_scan, flagged_dropped, clean_raced, &t);
   return t;

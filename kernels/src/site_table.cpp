@@ -17,7 +17,7 @@ SiteInfo SiteFromKey(std::uint64_t key) {
   info.op = static_cast<AccessOp>(KeyOpOf(key));
   info.size = static_cast<std::uint8_t>(KeySize(key));
   info.buffer = static_cast<std::uint16_t>(KeyArray(key));
-  info.async_copy = (key & kKeyAsyncCopy) != 0;
+  info.async_copy = KeyIsAsyncCopy(key);
   if (info.space == MemorySpace::kGlobal && info.buffer == kKeyLocalArray)
     info.space = MemorySpace::kLocal;
   return info;
@@ -25,8 +25,10 @@ SiteInfo SiteFromKey(std::uint64_t key) {
 
 SiteTable BuildSiteTable(std::vector<std::uint64_t> keys) {
   auto order = [](std::uint64_t k) {
+    // The whole key last: keys that differ only where the tuple does not look lie together, so
+    // that std::unique below sees their repeats.
     return std::make_tuple(KeyFile(k), KeyLine(k), KeySpaceOf(k), KeyOpOf(k), KeyArray(k),
-                           KeySize(k));
+                           KeySize(k), k);
   };
   std::sort(keys.begin(), keys.end(),
             [&](std::uint64_t a, std::uint64_t b) { return order(a) < order(b); });

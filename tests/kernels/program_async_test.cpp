@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "program_async_programs.h"
 #include "program_test_util.h"
 #include "warpscope/program/program.h"
 
@@ -381,43 +382,8 @@ TEST(CoursePrograms, ACpAsyncWriteTakesAWavefrontASourceLineOnTheH200) {
   ExpectCopiesCost("ldgsts_lines_probe.cu", costs);
 }
 
-// cuda-samples' AsyncCopyLargeChunkAWBarrier shape: a block's cuda::barrier that every thread
-// arrives at; a quarter of the threads copy a float4 each with cuda::memcpy_async(..., bar), which
-// lands at their arrive_and_wait, and after it each thread reads another row. in[k] = k, 16 x 16:
-// C[0] = As[15][0] = 240, C[255] = As[0][15] = 15, the sum of all 0..255 = 32,640. The copy's
-// line (11) is a global read and a shared write of 16 bytes a lane: 8 warps of 2 rows, 4 lanes a
-// row copying, a request a warp each way. No race: the reads come after the barrier.
-constexpr const char* kBarrierCopy = R"(#include <cstdio>
-#include <cuda/barrier>
-__global__ void k(float* C, const float* A) {
-  __shared__ cuda::barrier<cuda::thread_scope_block> bar;
-  __shared__ alignas(16) float As[16][16];
-  if (threadIdx.x == 0 && threadIdx.y == 0) init(&bar, EXPECTED);
-  __syncthreads();
-  const int t4x = threadIdx.x * 4;
-  if (t4x < 16) {
-    float4* const d = reinterpret_cast<float4*>(&As[threadIdx.y][t4x]);
-    cuda::memcpy_async(d, reinterpret_cast<const float4*>(&A[threadIdx.y * 16 + t4x]), sizeof(float4), bar);
-  }
-  bar.arrive_and_wait();
-  C[threadIdx.y * 16 + threadIdx.x] = As[15 - threadIdx.y][threadIdx.x];
-}
-int main() {
-  float h[256], *A, *C;
-  for (int i = 0; i < 256; ++i) h[i] = i;
-  cudaMalloc(&A, sizeof h); cudaMalloc(&C, sizeof h);
-  cudaMemcpy(A, h, sizeof h, cudaMemcpyHostToDevice);
-  k<<<1, dim3(16, 16)>>>(C, A);
-  cudaMemcpy(h, C, sizeof h, cudaMemcpyDeviceToHost);
-  float s = 0;
-  for (int i = 0; i < 256; ++i) s += h[i];
-  printf("%g %g %g\n", h[0], h[255], s);
-  return 0;
-}
-)";
-
 TEST(CoursePrograms, ABlocksCudaBarrierLandsItsCopiesAtArriveAndWait) {
-  std::string text = kBarrierCopy;
+  std::string text = test::kBarrierCopy;
   text.replace(text.find("EXPECTED"), 8, "blockDim.x * blockDim.y");
   const LessonRun r = test::RunText(text);
   ASSERT_TRUE(r.program->ok()) << r.program->failure << r.program->stderr_text;
@@ -438,7 +404,7 @@ TEST(CoursePrograms, ABlocksCudaBarrierLandsItsCopiesAtArriveAndWait) {
 // A barrier that not every thread of the block arrives at stops the launch, naming the counts; a
 // program that includes <cuda/barrier> and never runs it runs as any other.
 TEST(CoursePrograms, ACudaBarrierOfPartOfTheBlockStopsTheLaunch) {
-  std::string text = kBarrierCopy;
+  std::string text = test::kBarrierCopy;
   text.replace(text.find("EXPECTED"), 8, "128");
   const LessonRun stopped = test::RunText(text);
   ASSERT_FALSE(stopped.program->ok());
@@ -446,7 +412,7 @@ TEST(CoursePrograms, ACudaBarrierOfPartOfTheBlockStopsTheLaunch) {
                 "a cuda::barrier of 128 threads in a block of 256 is not supported (yet)"),
             std::string::npos)
       << stopped.program->failure;
-  std::string unused = kBarrierCopy;
+  std::string unused = test::kBarrierCopy;
   unused.replace(unused.find("EXPECTED"), 8, "128");
   unused.replace(unused.find("  k<<<"), 2, "  if (0) ");
   const LessonRun ok = test::RunText(unused);

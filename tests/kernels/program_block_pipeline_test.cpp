@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 
+#include "program_async_programs.h"
 #include "program_test_util.h"
 #include "warpscope/program/program.h"
 #include "warpscope/viz/pipeline_timeline.h"
@@ -16,56 +17,8 @@
 namespace ws {
 namespace {
 
-// One block of 64 threads: warp 1 produces (a float a lane into stage k % 2), warp 0 consumes
-// (adds stage k % 2's float at its lane). With 6 uses of 2 stages the producers wait at uses 2-5
-// for the consumers' releases. in[i] = i: lane t sums 32k + t over k = 0..5, 480 + 6t.
-constexpr const char* kStaged = R"(#include <cstdio>
-#include <cooperative_groups.h>
-#include <cuda/pipeline>
-namespace cg = cooperative_groups;
-__global__ void staged(const float* in, float* out, int uses) {
-  constexpr int kStages = 2;
-  __shared__ float tile[kStages][32];
-  __shared__ cuda::pipeline_shared_state<cuda::thread_scope_block, kStages> state;
-  auto block = cg::this_thread_block();
-  const bool producer = threadIdx.x >= 32;
-  auto pipe = cuda::make_pipeline(block, &state,
-      producer ? cuda::pipeline_role::producer : cuda::pipeline_role::consumer);
-  float sum = 0;
-  for (int k = 0; k < uses + EXTRA; ++k) {
-    if (producer) {
-      if (k >= uses) break;
-      pipe.producer_acquire();
-      cuda::memcpy_async(&tile[k % kStages][threadIdx.x - 32], &in[k * 32 + threadIdx.x - 32], sizeof(float), pipe);
-      pipe.producer_commit();
-    } else {
-      pipe.consumer_wait();
-      sum += tile[k % kStages][threadIdx.x];
-      pipe.consumer_release();
-    }
-  }
-  if (!producer) out[threadIdx.x] = sum;
-}
-int main() {
-  float h[6 * 32], r[32], *in, *out;
-  for (int i = 0; i < 6 * 32; ++i) h[i] = i;
-  cudaMalloc(&in, sizeof h); cudaMalloc(&out, sizeof r);
-  cudaMemcpy(in, h, sizeof h, cudaMemcpyHostToDevice);
-  staged<<<1, 64>>>(in, out, 6);
-  cudaMemcpy(r, out, sizeof r, cudaMemcpyDeviceToHost);
-  printf("%g %g %g\n", r[0], r[1], r[31]);
-  return 0;
-}
-)";
-
-std::string Staged(const char* extra) {
-  std::string text = kStaged;
-  text.replace(text.find("EXTRA"), 5, extra);
-  return text;
-}
-
 TEST(CoursePrograms, AGroupsPipelineHandsEachStageFromItsProducersToItsConsumers) {
-  const LessonRun r = test::RunText(Staged("0"));
+  const LessonRun r = test::RunText(test::Staged("0"));
   ASSERT_TRUE(r.program->ok()) << r.program->failure << r.program->stderr_text;
   EXPECT_EQ(r.program->stdout_text, "480 486 666\n");
   ASSERT_EQ(r.launches.size(), 1u);
@@ -147,7 +100,7 @@ TEST(CoursePrograms, AGroupsPipelineHandsEachStageFromItsProducersToItsConsumers
 // A consumer that waits for a seventh use no producer makes: the block's threads wait for each
 // other for ever, and the launch stops naming the wait, its line and its threads.
 TEST(CoursePrograms, AGroupsPipelineWaitingForAStageNoProducerCommitsStops) {
-  const LessonRun r = test::RunText(Staged("1"));
+  const LessonRun r = test::RunText(test::Staged("1"));
   ASSERT_FALSE(r.program->ok());
   const std::string& f = r.program->failure;
   EXPECT_NE(f.find("block (0,0,0) waits for ever, no thread can go on: threads 0-31 wait at "
@@ -260,7 +213,7 @@ int main() {
 // before the landing (WAR) and 64 the other way or at one time (RAW). Four uses: uses 4 and 5
 // are not made.
 TEST(CoursePrograms, AConsumerThatReadsAStageWithoutWaitingRacesWithItsCopy) {
-  std::string text = Staged("0");
+  std::string text = test::Staged("0");
   text.replace(text.find("      pipe.consumer_wait();\n"), 28, "      // no wait\n");
   text.replace(text.find("staged<<<1, 64>>>(in, out, 6)"), 29, "staged<<<1, 64>>>(in, out, 4)");
   const LessonRun r = test::RunText(text);

@@ -531,7 +531,8 @@ void AddTileSyncs(std::span<const BarrierRecord> barriers, const std::vector<Bar
 //-------------------------------------------------------------------------------------------------
 
 HazardReport FindHazards(const LaunchTrace& launch, bool across_blocks,
-                         const std::vector<std::uint32_t>* only) {
+                         const std::vector<std::uint32_t>* only, bool async_writes) {
+  std::uint64_t unchecked_async = 0;
   HazardTally tally;
   IntervalPairs pairs;
   GlobalShadow shadow;
@@ -567,7 +568,13 @@ HazardReport FindHazards(const LaunchTrace& launch, bool across_blocks,
       interval.clear();
       interval_values.clear();
       while (hi < index.size() && b->accesses[index[hi]].epoch == b->accesses[index[lo]].epoch) {
-        interval.push_back(b->accesses[index[hi]]);
+        const AccessRecord& r = b->accesses[index[hi]];
+        if (!async_writes && r.site < launch.sites.size() && launch.sites[r.site].async_copy) {
+          ++unchecked_async;
+          ++hi;
+          continue;
+        }
+        interval.push_back(r);
         if (has_values) interval_values.push_back(b->values[index[hi]]);
         ++hi;
       }
@@ -593,6 +600,7 @@ HazardReport FindHazards(const LaunchTrace& launch, bool across_blocks,
   report.blocks = std::move(blocks);
   report.blocks_in_grid = launch.grid.count();
   report.grid_synced = !across_blocks;
+  report.unchecked_async_writes = unchecked_async;
   return report;
 }
 

@@ -72,6 +72,10 @@ std::string HazardReport::Checked() const {
   if (unshadowed_accesses > 0)
     s << "; " << n(unshadowed_accesses) << " global accesses past the shadow's bounds ("
       << n(kMaxShadowBytes >> 20) << " MiB, and 64 MiB of reads waiting) not checked across blocks";
+  if (unchecked_async_writes > 0)
+    s << "; " << n(unchecked_async_writes)
+      << " shared writes of asynchronous copies not checked (on the GPU they are recorded where "
+         "each copy was issued, and the waits that order them are not)";
   if (unlogged_reads > 0)
     s << "; " << n(unlogged_reads)
       << " global loads of a buffer the kernel only reads by its text, which a store reached "

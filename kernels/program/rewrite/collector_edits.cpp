@@ -301,7 +301,10 @@ void Collector::CommentOut(SourceRange decl, VarDecl* v, bool to_semicolon) {
   std::string elem = "char";
   if (const auto* at = dyn_cast<ArrayType>(v->getType().getTypePtr())) {
     elem = at->getElementType().getAsString(ctx_.getPrintingPolicy());
-    if (TypeSourceInfo* tsi = v->getTypeSourceInfo()) {
+    // An array of arrays (cudaTensorCoreGemm's `extern __shared__ half shmem[][CHUNK_K * K +
+    // SKEW_HALF]`) by its printed type, "half [80]": its element's source range holds the name.
+    TypeSourceInfo* tsi = at->getElementType()->isArrayType() ? nullptr : v->getTypeSourceInfo();
+    if (tsi != nullptr) {
       if (auto al = tsi->getTypeLoc().getAs<ArrayTypeLoc>()) {
         const CharSourceRange er = FileRange(al.getElementLoc().getSourceRange());
         if (er.isValid()) elem = Lexer::getSourceText(er, sm_, ctx_.getLangOpts()).str();

@@ -142,14 +142,22 @@ void Collector::FinishLaunches() {
 bool Collector::VisitCUDAKernelCallExpr(CUDAKernelCallExpr* e) {
   const CallExpr* config = e->getConfig();
   const CharSourceRange callee = FileRange(e->getCallee()->getSourceRange());
-  const bool written_out = config != nullptr && callee.isValid() &&
-                           config->getBeginLoc().isFileID() && config->getRParenLoc().isFileID();
+  // A launch written out in a macro's argument (cuda-samples' checkKernelErrors((k<<<g,
+  // b>>>(...)))) is edited where it is spelled; one the macro's own text writes is not.
+  auto spelled = [&](SourceLocation l) {
+    return l.isMacroID() && sm_.isMacroArgExpansion(l) ? sm_.getSpellingLoc(l) : l;
+  };
+  const SourceLocation config_begin =
+      config != nullptr ? spelled(config->getBeginLoc()) : SourceLocation();
+  const SourceLocation config_close =
+      config != nullptr ? spelled(config->getRParenLoc()) : SourceLocation();
+  const bool written_out =
+      config != nullptr && callee.isValid() && config_begin.isFileID() && config_close.isFileID();
   const std::uint32_t line = sm_.getSpellingLineNumber(e->getBeginLoc());
   if (in_dependent_ || e->isInstantiationDependent()) {
     // The template's own text: its instantiations say which kernel each launches.
     if (written_out)
-      pending_launches_.push_back(
-          {callee, Offset(config->getBeginLoc()), Offset(config->getRParenLoc()), line});
+      pending_launches_.push_back({callee, Offset(config_begin), Offset(config_close), line});
     return true;
   }
   const FunctionDecl* kernel = e->getDirectCallee();
@@ -159,8 +167,8 @@ bool Collector::VisitCUDAKernelCallExpr(CUDAKernelCallExpr* e) {
           "launch out for Warpscope to run it");
     return true;
   }
-  const unsigned open = Offset(config->getBeginLoc());
-  const unsigned close = Offset(config->getRParenLoc());
+  const unsigned open = Offset(config_begin);
+  const unsigned close = Offset(config_close);
   if (!launch_offsets_.insert(open).second) return true;
   const std::string as_written = Lexer::getSourceText(callee, sm_, ctx_.getLangOpts()).str();
   bool defaults = false;

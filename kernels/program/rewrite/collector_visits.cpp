@@ -122,6 +122,12 @@ bool Collector::VisitCallExpr(CallExpr* e) {
       out_->async_at =
           DisplayName(sm_.getFileID(at)) + ":" + std::to_string(sm_.getExpansionLineNumber(at));
   }
+  if (group_copy && out_->group_copy_at.empty()) {
+    const SourceLocation at = sm_.getExpansionLoc(e->getBeginLoc());
+    if (at.isValid() && IsProgramFile(sm_.getFileID(at)))
+      out_->group_copy_at =
+          DisplayName(sm_.getFileID(at)) + ":" + std::to_string(sm_.getExpansionLineNumber(at));
+  }
   if (callee != nullptr && InNamespace(callee, "nvcuda") && out_->wmma_at.empty()) {
     const SourceLocation at = sm_.getExpansionLoc(e->getBeginLoc());
     if (at.isValid() && IsProgramFile(sm_.getFileID(at)))

@@ -91,13 +91,15 @@ __device__ inline unsigned long long InstanceKey() {
   const InstanceView* v = ThreadInstanceView();
   return v != nullptr ? (1ull << 32) | v->instance : 0ull;
 }
+// `shared_bits`: more of a shared access's key (kKeyAsyncCopy: an asynchronous copy's write).
 __device__ inline void RecordDevice(const void* p, unsigned int bytes, unsigned int place,
-                                    unsigned int op) {
+                                    unsigned int op, std::uint64_t shared_bits = 0) {
   if (ws_recorder_state.mode == ::ws::dev::kOff) return;
   if (__isShared(p)) {
     const auto at = static_cast<unsigned int>(__cvta_generic_to_shared(p));
     const unsigned int base = ws_recorder_state.mode == ::ws::dev::kRecord ? SharedBase(at) : 0u;
-    ::ws::dev::RecordAccess(MakeSiteKey(place, kKeyShared, op, bytes, base / 4), at, InstanceKey());
+    ::ws::dev::RecordAccess(MakeSiteKey(place, kKeyShared, op, bytes, base / 4) | shared_bits, at,
+                            InstanceKey());
     return;
   }
   if (__isLocal(p)) return;  // a kernel's own local array
@@ -603,7 +605,7 @@ Launcher<P...> LaunchAt(const char* written, unsigned int line, void (*kernel)(P
 #define __any_sync(...) static_cast<int>(::ws::prog::Vote(5, WS_PROGRAM_PLACE, __VA_ARGS__))
 #define __all_sync(...) static_cast<int>(::ws::prog::Vote(6, WS_PROGRAM_PLACE, __VA_ARGS__))
 #define __activemask() ::ws::prog::ActiveMask(WS_PROGRAM_PLACE)
-#define __syncwarp(...) ::ws::prog::SyncWarp(WS_PROGRAM_PLACE, ##__VA_ARGS__)
+#define __syncwarp(...) ::ws::prog::SyncWarp(WS_PROGRAM_PLACE __VA_OPT__(, ) __VA_ARGS__)
 #define __syncthreads_count(p) ::ws::prog::SyncCount(WS_PROGRAM_PLACE, (p))
 #define __syncthreads_and(p)                       \
   (::ws::prog::SyncCount(WS_PROGRAM_PLACE, (p)) == \

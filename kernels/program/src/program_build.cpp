@@ -140,6 +140,7 @@ void JoinUnit(ProgramJob& job, Unit& u, const std::string& own,
   all.has_main = all.has_main || one.has_main;
   if (all.wmma_at.empty()) all.wmma_at = one.wmma_at;
   if (all.async_at.empty()) all.async_at = one.async_at;
+  if (all.group_copy_at.empty()) all.group_copy_at = one.group_copy_at;
   all.main_takes_args = all.main_takes_args || one.main_takes_args;
   all.local_arrays = all.local_arrays || one.local_arrays;
 }
@@ -217,13 +218,10 @@ namespace {
 bool Commands(ProgramJob& job) {
   // What the GPU backend cannot record yet: the first call's line, what it is and why.
   const std::pair<const std::string*, const char*> not_on_gpu[] = {
-      {&job.rewritten.wmma_at,
-       "Tensor cores (wmma) are not supported (yet) on the GPU backend: a fragment's loads and "
-       "stores run inside the toolkit's <mma.h>, where the recording does not see them"},
-      {&job.rewritten.async_at,
-       "Asynchronous copies (cuda_pipeline.h, cuda::pipeline, cuda::barrier, "
-       "cooperative_groups::memcpy_async) are not supported (yet) on the GPU backend: the "
-       "toolkit's copies take no site to record"}};
+      {&job.rewritten.group_copy_at,
+       "A group's asynchronous copy (cooperative_groups::memcpy_async, wait, wait_prior) is not "
+       "supported (yet) on the GPU backend: the toolkit cuts it among the group's threads inside "
+       "its own header, where the recording does not see the pieces"}};
   for (const auto& [at, why] : not_on_gpu) {
     if (job.gpu && !at->empty())
       return CompileFailure(job, *at + ": " + why + ". Run it on the emulator (--backend emu)");

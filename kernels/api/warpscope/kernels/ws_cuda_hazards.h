@@ -160,6 +160,9 @@ static __device__ __noinline__ void HazardAccess(const RecorderState& r, std::ui
   if (space != kKeyShared && space != kKeyGlobal) return;  // constant, texture: read only
   const std::uint32_t array = KeyArray(key);
   if (space == kKeyGlobal && array == kKeyLocalArray) return;  // a thread's own
+  // An asynchronous copy's shared write: recorded where it was issued, and the pipeline's waits
+  // that order it against the reads are not seen here (the host's check leaves it out too).
+  if (KeyIsAsyncCopy(key)) return;
   const std::uint32_t op = KeyOpOf(key);
   const unsigned bits =
       (op != kKeyLoad ? kShadowWritten : 0u) | (op != kKeyAtomic ? kShadowPlain : 0u);

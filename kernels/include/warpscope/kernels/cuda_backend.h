@@ -155,6 +155,7 @@ class CudaBackend {
                         static_cast<std::uint32_t>(p.maxGridSize[1]),
                         static_cast<std::uint32_t>(p.maxGridSize[2])};
     preset_.shared_per_block = static_cast<std::uint32_t>(p.sharedMemPerBlock);
+    shared_optin_ = static_cast<std::uint32_t>(p.sharedMemPerBlockOptin);
     preset_.multiprocessors = static_cast<std::uint32_t>(p.multiProcessorCount);
     return {};
   }
@@ -382,6 +383,10 @@ class CudaBackend {
   RunOptions options_;
   Mode mode_;
   DevicePreset preset_;
+  // The most shared memory a block may have once its kernel asks for it
+  // (cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, n)): 227 KB on an H100
+  // or H200, where a block has 48 KB without asking (cudaTensorCoreGemm's compute_gemm asks 64).
+  std::uint32_t shared_optin_ = 0;
   std::vector<DeviceRange> user_buffers_;
   std::vector<cudaArray_t> arrays_;
   std::vector<cudaTextureObject_t> textures_;
@@ -430,7 +435,11 @@ Status CudaBackend::LaunchKeeping(const std::string& kernel, Dim3 grid, Dim3 blo
     }
   } forget{this};
   if (!status_.ok()) return status_;
-  if (Status s = CheckLaunch(preset_, grid, block, shared_bytes + dynamic_shared_bytes); !s.ok())
+  // Shared memory up to the opt-in limit: a kernel that did not ask for more than 48 KB gets
+  // CUDA's own error at its launch, as the program would without Warpscope.
+  DevicePreset limits = preset_;
+  limits.shared_per_block = std::max(preset_.shared_per_block, shared_optin_);
+  if (Status s = CheckLaunch(limits, grid, block, shared_bytes + dynamic_shared_bytes); !s.ok())
     return Status::Error(kernel + ": " + s.message());
   const Status s = mode_ == kTimeOnly
                        ? TimeLaunch(kernel, grid, block, shared_bytes, launch)

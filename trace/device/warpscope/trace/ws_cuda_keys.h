@@ -45,13 +45,15 @@ WS_HD constexpr std::uint32_t PlaceFile(std::uint32_t place) {
 // Site key: which place, memory space, operation, size and array an access belongs to.
 // Both backends record it; the host turns keys into the launch's site table.
 //   bits 48..63 file tag | 32..47 line | 16..31 array (global: buffer id; shared: array base / 4)
-//   | 14..15 space | 12..13 op | 9..11 zero | 8 an asynchronous copy's shared write
-//   (kKeyAsyncCopy) | 0..7 size in bytes
+//   | 14..15 space | 12..13 op (3: an asynchronous copy's shared write, kKeyAsyncCopy) | 8..11
+//   zero (a GPU event's flags there: ws_cuda_record_format.h) | 0..7 size in bytes
 enum KeySpace : std::uint32_t { kKeyGlobal = 0, kKeyShared = 1, kKeyConstant = 2, kKeyTexture = 3 };
 enum KeyOp : std::uint32_t { kKeyLoad = 0, kKeyStore = 1, kKeyAtomic = 2 };
-// Bit 8: the shared write of an asynchronous copy (cp.async, LDGSTS), where it lands: a site of its
-// own (SiteInfo::async_copy), apart from the line's plain stores.
-inline constexpr std::uint64_t kKeyAsyncCopy = std::uint64_t{1} << 8;
+// Op 3: the shared write of an asynchronous copy (cp.async, LDGSTS), where it lands: a store (a
+// store's key | kKeyAsyncCopy), a site of its own (SiteInfo::async_copy), apart from the line's
+// plain stores. It was bit 8 once, where a GPU event's word 0 carries kEventAffine: the GPU's
+// events lost it (kept blocks' writes became plain stores, apart from the tally's).
+inline constexpr std::uint64_t kKeyAsyncCopy = std::uint64_t{3} << 12;
 
 WS_HD constexpr std::uint64_t MakeSiteKey(std::uint32_t place, std::uint32_t space,
                                           std::uint32_t op, std::uint32_t size,
@@ -92,8 +94,13 @@ WS_HD constexpr std::uint32_t LocalOffset(std::uint64_t block, std::uint64_t thr
   const std::uint64_t elements = (std::uint64_t{array_bytes} + s - 1) / s;
   return static_cast<std::uint32_t>(warp * elements * 32u * s + (at / s * 32u + lane) * s + at % s);
 }
+// The operation: an asynchronous copy's write is a store.
 WS_HD constexpr std::uint32_t KeyOpOf(std::uint64_t k) {
-  return static_cast<std::uint32_t>(k >> 12) & 3u;
+  const std::uint32_t op = static_cast<std::uint32_t>(k >> 12) & 3u;
+  return op == 3u ? std::uint32_t{kKeyStore} : op;
+}
+WS_HD constexpr bool KeyIsAsyncCopy(std::uint64_t k) {
+  return ((k >> 12) & 3u) == 3u;
 }
 WS_HD constexpr std::uint32_t KeySize(std::uint64_t k) {
   return static_cast<std::uint32_t>(k) & 0xffu;

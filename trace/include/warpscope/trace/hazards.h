@@ -104,6 +104,9 @@ struct HazardReport {
   // where a store reached such a buffer after all (through a pointer the rewriter's rule did not
   // follow), its loads were not checked: how many.
   std::uint64_t unlogged_reads = 0;
+  // An asynchronous copy's shared writes left out (FindHazards' async_writes false: a GPU's
+  // records, which hold them where the copy was issued, not where a wait landed them): how many.
+  std::uint64_t unchecked_async_writes = 0;
   // A barrier interval of one block longer than kMaxIntervalAccesses accesses is checked in
   // pieces that long (pairs between pieces are not seen): how many intervals were cut.
   std::uint64_t cut_intervals = 0;
@@ -131,9 +134,13 @@ struct HazardReport {
 // The hazards among the kept blocks of one launch (a trace's records).
 // `across_blocks` false: global accesses are paired within each block only (a cooperative launch
 // on a GPU, whose grid syncs the kept blocks' records do not mark: grid_synced, and Checked()
-// says so). `only`: the kept blocks among these alone.
+// says so). `only`: the kept blocks among these alone. `async_writes` false: an asynchronous
+// copy's shared writes are left out (and counted), for records that hold them where the copy was
+// issued and not where its wait landed it (a GPU's: the pipeline's waits that order them are not
+// recorded there).
 HazardReport FindHazards(const LaunchTrace& launch, bool across_blocks = true,
-                         const std::vector<std::uint32_t>* only = nullptr);
+                         const std::vector<std::uint32_t>* only = nullptr,
+                         bool async_writes = true);
 
 // A __syncwarp() meeting (or a cooperative groups tile.sync()): it orders the accesses of the
 // lanes in `mask` of warp `warp` before and after `time`. A multi-warp tile's sync orders those

@@ -75,12 +75,14 @@ struct RewrittenProgram {
   std::vector<std::string> kernel_table_names;     // and its name
   std::vector<std::uint64_t> kernel_table_shared;  // and its static __shared__ bytes
   bool uses_heap = false;  // device code allocates (new, malloc): the device heap is registered
-  // The first call of nvcuda::wmma in the program's own files, "file.cu:line" ("" when none): the
-  // GPU backend refuses it (yet), since its loads run inside the toolkit's <mma.h>.
+  // The first call of nvcuda::wmma in the program's own files, "file.cu:line" ("" when none).
   std::string wmma_at;
-  // The first asynchronous copy's call (__pipeline_*), "file.cu:line" ("" when none): the GPU
-  // backend refuses it (yet), since the toolkit's copy takes no site to record.
+  // The first asynchronous copy's call (__pipeline_*, cuda::, cooperative_groups::memcpy_async),
+  // "file.cu:line" ("" when none).
   std::string async_at;
+  // The first group's copy (cooperative_groups::memcpy_async, wait, wait_prior): the GPU backend
+  // refuses it (yet), since the toolkit's cuts it inside its own header (shim/gpu/ws_gpu_async.h).
+  std::string group_copy_at;
   // and its warp function (the SIMT path, docs/ENGINE.md) as C++, or "" and why it has none
   std::vector<std::string> kernel_table_warp, kernel_table_simt;
   std::vector<ProgramFile> files;  // the program's own headers it includes (not the main file)

@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# Issue 53 on the GPU backend (--backend cuda), one device call after the build:
+#   - examples/wmma_tile.cu at kSkew 0, 8 and 16, and cuda-samples' globalToShmemAsyncCopy at
+#     64 x 64 with each of its eight kernels, as written, on the GPU backend; each report compared
+#     site by site with the emulator's of the same program (CMP/NAME.emu.json, made beforehand on
+#     the developers' machine) by scripts/compare_backends.py;
+#   - cuda-samples' cudaTensorCoreGemm as written (4,096 x 4,096 x 4,096) on the GPU backend, the
+#     whole process timed, its compute_gemm launch's figures summed; and the same program built
+#     by nvcc as written, timed and counted by Nsight Compute (shared wavefronts and conflicts,
+#     ldmatrix instructions, global sectors and requests).
+# Usage (device tool, with .deps carried and the samples in an untracked folder of the tree):
+#   SAMPLES=DIR CMP=DIR OUT=DIR scripts/gpu-tensor-async.sh [build] [tests]
+# "build" builds the CLI and the GPU tests first (scripts/gpu-build.sh); without it the build
+# folder of an earlier call on the same machine is used. "tests" runs every GPU test at the end.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+out=${OUT:?set OUT}
+samples=${SAMPLES:?set SAMPLES to the cuda-samples checkout (Samples/, Common/)}
+cmp=${CMP:?set CMP to the folder of NAME.emu.json reports}
+mkdir -p "$out"
+summary=$out/summary.txt
+if [[ "${1:-}" == build ]]; then
+  t0=$SECONDS
+  WS_BUILD_TARGETS=ws_gpu_test_binaries scripts/gpu-build.sh "$out/b" 90 || exit 1
+  echo "build: $((SECONDS - t0)) s" >> "$summary"
+  cat "$out/b/gpu.txt" >> "$summary"
+  rm -rf "$out/b"
+fi
+if [[ -d .deps/debs && ! -d .deps/root/usr/lib/x86_64-linux-gnu ]]; then
+  mkdir -p .deps/root
+  for f in .deps/debs/*.deb; do dpkg -x "$f" .deps/root; done
+fi
+export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu
+# shellcheck source=scripts/gpu-env.sh
+source scripts/gpu-env.sh
+cli=build/headless/app/warpscope-cli
+g2s=$samples/Samples/3_CUDA_Features/globalToShmemAsyncCopy
+tcg=$samples/Samples/3_CUDA_Features/cudaTensorCoreGemm
+
+run() {  # NAME ARGS...: the GPU backend's report beside the emulator's, its time noted
+  local name=$1 t0=$SECONDS
+  shift
+  timeout 170 "$cli" run --backend cuda --json --timeout 150 "$@" > "$cmp/$name.cuda.json" \
+    2> /tmp/ws_run.err
+  echo "$name: exit $? in $((SECONDS - t0)) s" >> "$summary"
+  { echo "== $name"; tail -5 /tmp/ws_run.err; } >> "$out/errors.txt"
+}
+for s in 0 8 16; do run "wmma_$s" --file examples/wmma_tile.cu -D "kSkew=$s"; done
+for k in 0 1 2 3 4 5 6 7; do
+  run "g2s_$k" --file "$g2s/globalToShmemAsyncCopy.cu" -I "$samples/Common" --arg=-wA=64 \
+    --arg=-hA=64 --arg=-wB=64 --arg=-hB=64 "--arg=-kernel=$k"
+done
+# The emulator's reports keep their first two launches (and their count, launch_count): the GPU's
+# are cut to as many, their counts noted beside.
+python3 - "$cmp" >> "$summary" <<'EOF'
+import glob, json, sys
+for path in sorted(glob.glob(sys.argv[1] + "/*.emu.json")):
+    emu = json.load(open(path))
+    try:
+        gpu = json.load(open(path.replace(".emu.json", ".cuda.json")))
+    except (OSError, ValueError):
+        continue
+    print("%s: launches emu %s, gpu %d" % (path.split("/")[-1][:-9], emu.get("launch_count"),
+                                           len(gpu.get("launches", []))))
+    gpu["launches"] = gpu.get("launches", [])[:len(emu["launches"])]
+    json.dump(gpu, open(path.replace(".emu.json", ".cuda.json"), "w"))
+EOF
+python3 scripts/compare_backends.py "$cmp" --out "$out/compare.txt" > /dev/null
+
+# Each program's output and first launch's figures on the GPU backend, one line a site.
+python3 - "$cmp" > "$out/sites.txt" <<'EOF'
+import glob, json, os, sys
+for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.cuda.json"))):
+    try:
+        j = json.load(open(path))
+    except ValueError:
+        print(os.path.basename(path), "unreadable"); continue
+    print("==", os.path.basename(path), "ok" if j.get("ok") else "FAILED: %s" % j.get("failure", "")[:300])
+    print("   stdout:", " | ".join(l for l in j.get("stdout", "").splitlines() if "PASS" in l or "FAIL" in l or "C[" in l or "Result" in l)[:300])
+    if j.get("launches"):
+        l = j["launches"][0]
+        print("   launches %d, first %s coverage %s" % (len(j["launches"]), l.get("kernel"), l.get("coverage")))
+        for s in l.get("sites", []):
+            print("   %5d %-7s %-6s %2d req %8s sec %8s wf %8s conf %8s %s" % (
+                s["line"], s["space"], s["op"], s["size"], s["requests"], s.get("sectors"),
+                s.get("wavefronts"), s.get("bank_conflicts"), s.get("code", "")[:40]))
+EOF
+
+# cudaTensorCoreGemm: the GPU backend, cold (both builds compiled) and then the compile cached.
+for pass in cold warm; do
+  t0=$SECONDS
+  timeout 300 "$cli" run --backend cuda --json --timeout 280 --file "$tcg/cudaTensorCoreGemm.cu" \
+    -I "$samples/Common" > "$out/tcg_$pass.json" 2> /tmp/ws_run.err
+  echo "cudaTensorCoreGemm on the GPU backend ($pass): exit $? in $((SECONDS - t0)) s" >> "$summary"
+  { echo "== tcg $pass"; tail -5 /tmp/ws_run.err; } >> "$out/errors.txt"
+done
+python3 - "$out/tcg_warm.json" >> "$summary" <<'EOF'
+import json, sys
+j = json.load(open(sys.argv[1]))
+print("tcg ok", j.get("ok"), j.get("failure", "")[:300])
+print("tcg stdout:", j.get("stdout", "")[-400:])
+for l in j.get("launches", []):
+    t = {}
+    for s in l.get("sites", []):
+        k = (s["space"], s["op"])
+        a = t.setdefault(k, [0, 0, 0, 0])
+        a[0] += s["requests"]; a[1] += s.get("sectors") or 0; a[2] += s.get("wavefronts") or 0
+        a[3] += s.get("bank_conflicts") or 0
+    print("tcg launch", l.get("kernel"), "coverage", l.get("coverage"), "hazards",
+          l.get("hazards", {}).get("total"))
+    for k, a in sorted(t.items()):
+        print("   %s %s: requests %d sectors %d wavefronts %d conflicts %d" % (k + tuple(a)))
+    for s in l.get("sites", []):
+        print("   site %5d %-7s %-6s %2d req %10s sec %10s wf %10s conf %10s %s" % (
+            s["line"], s["space"], s["op"], s["size"], s["requests"], s.get("sectors"),
+            s.get("wavefronts"), s.get("bank_conflicts"), s.get("code", "")[:40]))
+EOF
+rm -f "$out/tcg_cold.json" "$out/tcg_warm.json"
+
+# The same program as written, nvcc and Nsight Compute.
+nvcc -std=c++17 -O3 -arch=sm_90 -I "$samples/Common" -o /tmp/tcg "$tcg/cudaTensorCoreGemm.cu" \
+  >> "$out/ncu.txt" 2>&1
+{ echo "as written:"; /tmp/tcg; } >> "$out/ncu.txt" 2>&1
+m=smsp__inst_executed_op_ldsm.sum,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum
+for op in ld st; do
+  m+=,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_$op.sum
+  m+=,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_$op.sum
+  m+=,l1tex__t_sectors_pipe_lsu_mem_global_op_$op.sum,l1tex__t_requests_pipe_lsu_mem_global_op_$op.sum
+done
+t0=$SECONDS
+timeout 200 ncu --print-units base --csv -k compute_gemm --launch-count 1 --metrics "$m" /tmp/tcg \
+  2>/dev/null | grep '^"' | python3 -c '
+import csv, sys
+rows = list(csv.reader(sys.stdin)); h = rows[0]; n = h.index("Metric Name"); v = h.index("Metric Value")
+for r in rows[1:]: print("  ", r[n], r[v])' >> "$out/ncu.txt"
+echo "ncu: $((SECONDS - t0)) s" >> "$summary"
+cuobjdump -sass /tmp/tcg | grep -E 'LDSM|HMMA|LDS|STS|LDG|STG' | sed 's/^ *//' | awk '{$1=""; print $2}' \
+  | sort | uniq -c >> "$out/ncu.txt"
+# "tests" (after "build"): every GPU test, as bench/gpu_batch.sh runs them.
+if [[ " $* " == *" tests "* ]]; then
+  t0=$SECONDS
+  timeout 200 ctest --test-dir build/headless -L gpu -j4 --timeout 180 --output-on-failure \
+    > /tmp/ws_tests.log 2>&1
+  echo "tests: exit $? in $((SECONDS - t0)) s" >> "$summary"
+  grep -E "tests passed|\(Failed\)|\(Timeout\)|Skipped|SKIPPED" /tmp/ws_tests.log | head -40 >> "$summary"
+  grep -B5 -A40 "FAILED\|Failure" /tmp/ws_tests.log | head -150 > "$out/test_failures.txt"
+fi
+cat "$summary"

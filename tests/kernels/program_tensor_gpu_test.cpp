@@ -1,0 +1,187 @@
+// Issue 53 on a GPU (--backend cuda): nvcuda::wmma and asynchronous copies run on the toolkit's
+// own headers (kernels/program/shim/gpu/mma.h, ws_gpu_async.h), recorded as the emulator records
+// them, so that a program prints what it prints as written and both backends give the same
+// figures site by site. Elsewhere the tests skip and say why (ctest label "gpu").
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "program_async_programs.h"
+#include "program_test_util.h"
+#include "warpscope/kernels/devices.h"
+
+namespace ws {
+namespace {
+
+// (line, space, op, size, async copy, requests, sectors, wavefronts, ideal wavefronts, accesses) of
+// every site.
+using Figures = std::tuple<std::uint32_t, int, int, int, bool, std::uint64_t, std::uint64_t,
+                           std::uint64_t, std::uint64_t, std::uint64_t>;
+std::vector<Figures> FiguresOf(const LaunchTrace& t) {
+  std::vector<Figures> out;
+  for (std::size_t i = 0; i < t.sites.size(); ++i) {
+    const SiteInfo& s = t.sites[i];
+    const SiteStats& st = t.stats.sites[i];
+    out.emplace_back(s.line, int(s.space), int(s.op), int(s.size), s.async_copy, st.requests,
+                     st.sectors, st.wavefronts, st.ideal_wavefronts, st.accesses);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+#define WS_SKIP_WITHOUT_GPU()                               \
+  if (const DeviceQuery q = QueryDevices(); q.gpus.empty()) \
+  GTEST_SKIP() << "no GPU: " << q.why_no_gpu
+
+// Both runs ended well, printed the same and launched the same kernels with the same figures.
+void ExpectTheSame(const test::BothRuns& r) {
+  ASSERT_TRUE(r.emu.program->ok()) << r.emu.program->failure << r.emu.program->stderr_text;
+  ASSERT_TRUE(r.gpu.program->ok()) << r.gpu.program->failure << r.gpu.program->stderr_text;
+  EXPECT_EQ(r.gpu.program->stdout_text, r.emu.program->stdout_text);
+  ASSERT_EQ(r.gpu.launches.size(), r.emu.launches.size());
+  for (std::size_t k = 0; k < r.gpu.launches.size(); ++k) {
+    SCOPED_TRACE(k);
+    EXPECT_EQ(r.gpu.launches[k].kernel, r.emu.launches[k].kernel);
+    EXPECT_EQ(FiguresOf(r.gpu.launches[k]), FiguresOf(r.emu.launches[k]));
+    EXPECT_EQ(r.gpu.launches[k].hazards.Total(), 0u);
+  }
+}
+
+// examples/wmma_tile.cu at kSkew 0, 8 and 16: the two ldmatrix loads (lines 35, 36) take 64, 8 and
+// 16 shared wavefronts together, as Nsight Compute counted on an H200 (kernels/tensor/
+// wmma_tile_h200.txt), and the accumulator's store to global memory (line 38) 32 sectors at every
+// skew; the GPU's run records the same requests as the emulator's.
+TEST(TensorCoresOnGpu, TheWmmaExampleCostsWhatTheEmulatorAndTheH200Count) {
+  WS_SKIP_WITHOUT_GPU();
+  const std::pair<int, std::uint64_t> skews[] = {{0, 64}, {8, 8}, {16, 16}};
+  for (const auto& [skew, wavefronts] : skews) {
+    SCOPED_TRACE(skew);
+    ProgramOptions o;
+    o.defines = {"kSkew=" + std::to_string(skew)};
+    const test::BothRuns r = test::RunOnBoth(test::ReadExample("wmma_tile.cu"), o);
+    ExpectTheSame(r);
+    ASSERT_EQ(r.gpu.launches.size(), 1u);
+    EXPECT_EQ(r.gpu.program->stdout_text, "C[0][0] = 5, C[15][15] = -10: PASS\n");
+    const LaunchTrace& t = r.gpu.launches[0];
+    std::uint64_t loads = 0, stored = 0;
+    for (std::size_t i = 0; i < t.sites.size(); ++i) {
+      if (t.sites[i].space == MemorySpace::kShared && t.sites[i].size == 16)
+        loads += t.stats.sites[i].wavefronts;
+      if (t.sites[i].line == 38) stored += t.stats.sites[i].sectors;
+    }
+    EXPECT_EQ(loads, wavefronts);
+    EXPECT_EQ(stored, 32u);
+  }
+}
+
+// tests/programs/agreement/wmma_lanes.cu printed wmma_lanes.gpu.txt as nvcc built it on an H200
+// (each lane's x[i] scaled by i + 1, GEMMs of six input types): recorded on the GPU it prints the
+// same, its loads and stores recorded as the emulator records them.
+TEST(TensorCoresOnGpu, AProgramTouchingFragXPrintsWhatTheGpuPrintedAsWritten) {
+  WS_SKIP_WITHOUT_GPU();
+  const std::string dir = WARPSCOPE_SOURCE_DIR "/tests/programs/agreement/";
+  const test::BothRuns r = test::RunOnBoth(ReadFile(dir + "wmma_lanes.cu"));
+  ExpectTheSame(r);
+  EXPECT_EQ(r.gpu.program->stdout_text, ReadFile(dir + "wmma_lanes.gpu.txt"));
+}
+
+// The primitives: each thread copies a float, the first 16 a float4 each into a second tile, two
+// commits, one wait. By hand: out[b * 64 + t] = (b * 64 + 63 - t) + (b * 64 + t) = 128 b + 63, so
+// that block 0 writes 63, block 1 191, and the sum is 64 x 63 + 64 x 191 = 16,256.
+constexpr const char* kPrimitives = R"(#include <cstdio>
+#include <cuda_pipeline.h>
+__global__ void stage(const float* in, float* out) {
+  __shared__ alignas(16) float tile[2][64];
+  const int t = threadIdx.x, i = blockIdx.x * 64 + t;
+  __pipeline_memcpy_async(&tile[0][t], &in[i], sizeof(float));
+  __pipeline_commit();
+  if (t < 16) __pipeline_memcpy_async(&tile[1][t * 4], &in[blockIdx.x * 64 + t * 4], 16);
+  __pipeline_commit();
+  __pipeline_wait_prior(0);
+  __syncthreads();
+  out[i] = tile[0][63 - t] + tile[1][t];
+}
+int main() {
+  float h[128], *in, *out;
+  for (int i = 0; i < 128; ++i) h[i] = i;
+  cudaMalloc(&in, sizeof h); cudaMalloc(&out, sizeof h);
+  cudaMemcpy(in, h, sizeof h, cudaMemcpyHostToDevice);
+  stage<<<2, 64>>>(in, out);
+  cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost);
+  float s = 0;
+  for (int i = 0; i < 128; ++i) s += h[i];
+  printf("out %g %g %g\n", s, h[0], h[64]);
+  return 0;
+}
+)";
+
+// The copies are the toolkit's cp.async on the GPU, each recorded where it is issued as a global
+// read and a shared write (the emulator records the write where the wait lands it): the same
+// requests, the same wavefronts by the lines rule, and no hazard (the reads come after the wait
+// and the barrier).
+TEST(AsyncCopiesOnGpu, ThePrimitivesCopiesCostAsOnTheEmulator) {
+  WS_SKIP_WITHOUT_GPU();
+  const test::BothRuns r = test::RunOnBoth(kPrimitives);
+  ExpectTheSame(r);
+  EXPECT_EQ(r.gpu.program->stdout_text, "out 16256 63 191\n");
+  ASSERT_EQ(r.gpu.launches.size(), 1u);
+  int writes = 0;
+  for (const SiteInfo& s : r.gpu.launches[0].sites) writes += s.async_copy ? 1 : 0;
+  EXPECT_EQ(writes, 2);  // lines 6 and 8
+}
+
+// cuda::memcpy_async into a block's cuda::barrier (its arrive_and_wait recorded as the block's
+// barrier) and into a group's pipeline of producers and consumers: "240 15 32640" and
+// "480 486 666" by hand (program_async_programs.h), the figures the emulator's.
+TEST(AsyncCopiesOnGpu, BarrierAndPipelineCopiesCostAsOnTheEmulator) {
+  WS_SKIP_WITHOUT_GPU();
+  std::string barrier = test::kBarrierCopy;
+  barrier.replace(barrier.find("EXPECTED"), 8, "blockDim.x * blockDim.y");
+  const test::BothRuns b = test::RunOnBoth(barrier);
+  ExpectTheSame(b);
+  EXPECT_EQ(b.gpu.program->stdout_text, "240 15 32640\n");
+  const test::BothRuns p = test::RunOnBoth(test::Staged("0"));
+  ExpectTheSame(p);
+  EXPECT_EQ(p.gpu.program->stdout_text, "480 486 666\n");
+}
+
+// A group's copy (cooperative_groups::memcpy_async) is cut among its threads inside the toolkit's
+// header, where the recording does not see the pieces: the GPU backend refuses it by name, at its
+// line, before compiling.
+TEST(AsyncCopiesOnGpu, AGroupsCopyIsRefusedByNameOnTheGpu) {
+  WS_SKIP_WITHOUT_GPU();
+  ProgramOptions o;
+  o.backend = "cuda";
+  const LessonRun r = test::RunText(R"(#include <cooperative_groups.h>
+#include <cooperative_groups/memcpy_async.h>
+namespace cg = cooperative_groups;
+__global__ void k(const float* in, float* out) {
+  __shared__ float tile[64];
+  auto block = cg::this_thread_block();
+  cg::memcpy_async(block, tile, in, sizeof(float) * 64);
+  cg::wait(block);
+  out[threadIdx.x] = tile[63 - threadIdx.x];
+}
+int main() { return 0; }
+)",
+                                    o);
+  ASSERT_FALSE(r.program->ok());
+  EXPECT_NE(r.program->failure.find("test.cu:7"), std::string::npos) << r.program->failure;
+  EXPECT_NE(r.program->failure.find("group's asynchronous copy"), std::string::npos)
+      << r.program->failure;
+}
+
+}  // namespace
+}  // namespace ws
