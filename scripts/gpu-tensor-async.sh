@@ -87,14 +87,18 @@ for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.cuda.json"))):
 EOF
 
 # cudaTensorCoreGemm: the GPU backend, cold (both builds compiled) and then the compile cached.
-for pass in cold warm; do
+# WS_TCG_PASSES: which of the two to run (default both); WS_TCG_LIMIT: seconds each (default 280).
+for pass in ${WS_TCG_PASSES:-cold warm}; do
   t0=$SECONDS
-  timeout 300 "$cli" run --backend cuda --json --timeout 280 --file "$tcg/cudaTensorCoreGemm.cu" \
+  limit=${WS_TCG_LIMIT:-280}
+  timeout $((limit + 20)) "$cli" run --backend cuda --json --timeout "$limit" \
+    --file "$tcg/cudaTensorCoreGemm.cu" \
     -I "$samples/Common" > "$out/tcg_$pass.json" 2> /tmp/ws_run.err
   echo "cudaTensorCoreGemm on the GPU backend ($pass): exit $? in $((SECONDS - t0)) s" >> "$summary"
   { echo "== tcg $pass"; tail -5 /tmp/ws_run.err; } >> "$out/errors.txt"
 done
-python3 - "$out/tcg_warm.json" >> "$summary" <<'EOF'
+last=$(ls -t "$out"/tcg_*.json | head -1)
+python3 - "$last" >> "$summary" <<'EOF'
 import json, sys
 j = json.load(open(sys.argv[1]))
 print("tcg ok", j.get("ok"), j.get("failure", "")[:300])
@@ -117,7 +121,8 @@ for l in j.get("launches", []):
 EOF
 rm -f "$out/tcg_cold.json" "$out/tcg_warm.json"
 
-# The same program as written, nvcc and Nsight Compute.
+# The same program as written, nvcc and Nsight Compute (WS_SKIP_NCU=1: not this time).
+if [[ -z "${WS_SKIP_NCU:-}" ]]; then
 nvcc -std=c++17 -O3 -arch=sm_90 -I "$samples/Common" -o /tmp/tcg "$tcg/cudaTensorCoreGemm.cu" \
   >> "$out/ncu.txt" 2>&1
 { echo "as written:"; /tmp/tcg; } >> "$out/ncu.txt" 2>&1
@@ -136,11 +141,13 @@ for r in rows[1:]: print("  ", r[n], r[v])' >> "$out/ncu.txt"
 echo "ncu: $((SECONDS - t0)) s" >> "$summary"
 cuobjdump -sass /tmp/tcg | grep -E 'LDSM|HMMA|LDS|STS|LDG|STG' | sed 's/^ *//' | awk '{$1=""; print $2}' \
   | sort | uniq -c >> "$out/ncu.txt"
+fi
 # "tests" (after "build"): every GPU test, as bench/gpu_batch.sh runs them.
+# WS_TESTS_REGEX: only the GPU tests it matches.
 if [[ " $* " == *" tests "* ]]; then
   t0=$SECONDS
-  timeout 200 ctest --test-dir build/headless -L gpu -j4 --timeout 180 --output-on-failure \
-    > /tmp/ws_tests.log 2>&1
+  timeout 200 ctest --test-dir build/headless -L gpu ${WS_TESTS_REGEX:+-R "$WS_TESTS_REGEX"} -j4 \
+    --timeout 180 --output-on-failure > /tmp/ws_tests.log 2>&1
   echo "tests: exit $? in $((SECONDS - t0)) s" >> "$summary"
   grep -E "tests passed|\(Failed\)|\(Timeout\)|Skipped|SKIPPED" /tmp/ws_tests.log | head -40 >> "$summary"
   grep -B5 -A40 "FAILED\|Failure" /tmp/ws_tests.log | head -150 > "$out/test_failures.txt"

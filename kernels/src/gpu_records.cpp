@@ -424,6 +424,7 @@ std::vector<GpuCapture::TalliedShape> TalliedShapes(const std::vector<unsigned l
     const std::uint32_t* w = shapes.data() + i * dev::kTallyShapeWords;
     t.key = std::uint64_t{w[1]} << 32 | w[0];
     t.mask = w[2];
+    t.lines = w[3];
     std::copy(w + dev::kTallyHeaderWords, w + dev::kTallyShapeWords, t.offsets);
     for (std::size_t k = 0; k < dev::kTallySpread; ++k) t.count += counts[k * capacity + i];
     if (t.count > 0 && t.mask != 0) out.push_back(t);
@@ -516,7 +517,8 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep,
   for (const GpuCapture::TalliedShape& shape : c.tallied) {
     const auto site = sites.table.id_of_key.find(RetagKey(retag, shape.key));
     if (site == sites.table.id_of_key.end() || shape.mask == 0) continue;
-    AddRequests(site->second, shape.mask, shape.offsets, shape.count, t.sites, t.buffers, &t.stats);
+    AddRequests(site->second, shape.mask, shape.offsets, shape.count, t.sites, t.buffers, &t.stats,
+                shape.lines);
   }
   // A tallied request is every lane of its warp: they were all active.
   for (std::size_t w = 0; w < c.warp_tallied.size() && w < warps && !t.thread_active.empty(); ++w) {

@@ -10,6 +10,7 @@
 
 #include "site_stats_expect.h"
 #include "warpscope/kernels/gpu_records.h"
+#include "warpscope/kernels/site_table.h"
 #include "warpscope/kernels/ws_cuda.h"
 #include "warpscope/trace/hazards.h"
 
@@ -220,6 +221,40 @@ ws::GpuCapture Capture() {
 }
 
 }  // namespace passes
+
+// An asynchronous copy's shared write the device tallied carries its sources' global 128-byte
+// lines (the shape's fourth word): a warp's 128 contiguous bytes are one wavefront as a store,
+// but copied from two lines (globalToShmemAsyncCopy's two rows, 256 bytes apart) they take two,
+// the second a conflict, as an H200 counted (kernels/async/ldgsts_lines.txt); from one line, one.
+TEST(GpuTally, AnAsyncCopysTalliedWriteTakesAWavefrontASourceLine) {
+  const std::uint64_t write =
+      ws::MakeSiteKey(13, ws::kKeyShared, ws::kKeyStore, 4, 0) | ws::kKeyAsyncCopy;
+  std::vector<unsigned long long> keys = {0x77, 0x78};
+  std::vector<std::uint32_t> shapes(2 * ws::dev::kTallyShapeWords, 0);
+  for (std::uint32_t slot = 0; slot < 2; ++slot) {
+    std::uint32_t* w = shapes.data() + slot * ws::dev::kTallyShapeWords;
+    w[0] = static_cast<std::uint32_t>(write);
+    w[1] = static_cast<std::uint32_t>(write >> 32);
+    w[2] = ~0u;
+    w[3] = slot == 0 ? 2u : 1u;  // the lines
+    for (std::uint32_t l = 0; l < 32; ++l) w[ws::dev::kTallyHeaderWords + l] = 4 * l;
+  }
+  std::vector<unsigned long long> counts(2 * ws::dev::kTallySpread, 0);
+  counts[0] = 10;  // slot 0, ten requests
+  counts[1] = 3;   // slot 1, three
+  const auto out = ws::TalliedShapes(keys, shapes, counts);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].lines, 2u);
+  EXPECT_EQ(out[1].lines, 1u);
+  const std::vector<ws::SiteInfo> sites = {ws::SiteFromKey(write)};
+  ASSERT_TRUE(sites[0].async_copy);
+  ws::LaunchStats stats;
+  for (const auto& shape : out)
+    ws::AddRequests(0, shape.mask, shape.offsets, shape.count, sites, {}, &stats, shape.lines);
+  EXPECT_EQ(stats.sites[0].requests, 13u);
+  EXPECT_EQ(stats.sites[0].wavefronts, 10u * 2 + 3u * 1);
+  EXPECT_EQ(stats.sites[0].ideal_wavefronts, 13u);
+}
 
 TEST(GpuTally, ABlockNotKeptCountsItsBarrierPassesAsItsRecordsWould) {
   const ws::GpuCapture c = passes::Capture();

@@ -314,7 +314,8 @@ void WarpRequests::FinishWarp(std::uint32_t warp, const std::vector<SiteInfo>& s
 
 void AddRequests(std::uint16_t site_id, std::uint32_t mask, const std::uint32_t (&offsets)[32],
                  std::uint64_t n, const std::vector<SiteInfo>& sites,
-                 const std::vector<BufferInfo>& buffers, LaunchStats* stats) {
+                 const std::vector<BufferInfo>& buffers, LaunchStats* stats,
+                 std::uint32_t copy_lines) {
   if (site_id >= sites.size() || mask == 0 || n == 0) return;
   if (stats->sites.size() < sites.size()) stats->Resize(sites.size(), 0);
   const SiteInfo& site = sites[site_id];
@@ -322,7 +323,9 @@ void AddRequests(std::uint16_t site_id, std::uint32_t mask, const std::uint32_t 
   std::array<LaneAccess, 32> at;
   const std::span<const LaneAccess> lanes = LanesOf(site, mask, offsets, base, &at);
   const auto count = static_cast<std::uint32_t>(lanes.size());
-  AddCost(site, count, count, request_costs::CostOf(site, lanes), n, &stats->sites[site_id]);
+  RequestCost c = request_costs::CostOf(site, lanes);
+  if (site.async_copy) c.wavefronts = std::max(c.wavefronts, copy_lines);  // the lines rule
+  AddCost(site, count, count, c, n, &stats->sites[site_id]);
   stats->access_records += n * count;
 }
 

@@ -91,15 +91,19 @@ __device__ inline unsigned long long InstanceKey() {
   const InstanceView* v = ThreadInstanceView();
   return v != nullptr ? (1ull << 32) | v->instance : 0ull;
 }
-// `shared_bits`: more of a shared access's key (kKeyAsyncCopy: an asynchronous copy's write).
+// `copy_lines`: an asynchronous copy's shared write (its key kKeyAsyncCopy), the global 128-byte
+// lines its lanes' sources lie in (ws_gpu_async.h).
 __device__ inline void RecordDevice(const void* p, unsigned int bytes, unsigned int place,
-                                    unsigned int op, std::uint64_t shared_bits = 0) {
+                                    unsigned int op, unsigned int copy_lines = 0) {
   if (ws_recorder_state.mode == ::ws::dev::kOff) return;
   if (__isShared(p)) {
     const auto at = static_cast<unsigned int>(__cvta_generic_to_shared(p));
     const unsigned int base = ws_recorder_state.mode == ::ws::dev::kRecord ? SharedBase(at) : 0u;
-    ::ws::dev::RecordAccess(MakeSiteKey(place, kKeyShared, op, bytes, base / 4) | shared_bits, at,
-                            InstanceKey());
+    const std::uint64_t key = MakeSiteKey(place, kKeyShared, op, bytes, base / 4);
+    if (copy_lines != 0)
+      ::ws::dev::RecordCopyWrite(key | kKeyAsyncCopy, at, InstanceKey(), copy_lines);
+    else
+      ::ws::dev::RecordAccess(key, at, InstanceKey());
     return;
   }
   if (__isLocal(p)) return;  // a kernel's own local array

@@ -287,14 +287,14 @@ __device__ __forceinline__ void WriteEvent(const RecorderState& r, std::uint64_t
 __device__ __forceinline__ void RecordGroup(const RecorderState& r, std::uint64_t key,
                                             std::uint32_t offset, std::uint64_t instance,
                                             unsigned active, unsigned group, int leader, int second,
-                                            const char* file) {
+                                            const char* file, unsigned lines = 0) {
   const unsigned lane = LaneId();
   const unsigned first_offset = __shfl_sync(group, offset, leader);
   const unsigned step = __shfl_sync(group, offset, second) - first_offset;
   const unsigned rank = __popc(group & ((1u << lane) - 1u));
   const bool affine = __all_sync(group, offset == first_offset + rank * step) != 0;
   if (r.tally_keys != nullptr &&
-      Tally(r, key, group, lane, leader, offset, affine, first_offset, step, file) != ~0u)
+      Tally(r, key, group, lane, leader, offset, affine, first_offset, step, file, lines) != ~0u)
     return;
   WriteEvent(r, key, offset, instance, active, group, leader, lane, rank, affine, first_offset,
              step, file);
@@ -345,7 +345,8 @@ inline constexpr bool kWholeWarpRoad = true;
 // out of line (its own registers counting in the kernel's) it took the recorded copy from 48
 // registers to 45 and no further, ptxas -v, nvcc 13, sm_90.
 __device__ __forceinline__ void RecordGeneral(std::uint64_t key, std::uint32_t offset,
-                                              std::uint64_t instance, const char* file) {
+                                              std::uint64_t instance, const char* file,
+                                              unsigned lines = 0) {
   const RecorderState& r = ws_recorder_state;
   const unsigned active = __activemask();
   const bool instanced = (instance >> 32) != 0;
@@ -355,7 +356,7 @@ __device__ __forceinline__ void RecordGeneral(std::uint64_t key, std::uint32_t o
   const int leader = __ffs(group) - 1;
   const unsigned rest = group & (group - 1);  // the group without its leader
   const int second = rest != 0 ? __ffs(rest) - 1 : leader;
-  RecordGroup(r, key, offset, instance, active, group, leader, second, file);
+  RecordGroup(r, key, offset, instance, active, group, leader, second, file, lines);
 }
 
 template <bool kInstanced>
@@ -388,6 +389,17 @@ __device__ __forceinline__ void RecordAccess(std::uint64_t key, std::uint32_t of
 __device__ __forceinline__ void RecordSiteAccess(std::uint64_t key, std::uint32_t offset,
                                                  const char* file) {
   RecordAccessAs<false>(key, offset, 0, file);
+}
+
+// An asynchronous copy's shared write (a program's, shim/gpu/ws_gpu_async.h): `lines`, the global
+// 128-byte lines its lanes' sources lie in, goes with its shape where the tally takes it, so that
+// the host costs it by the lines rule (WarpRequests::AddCopyWrite) without its read; a written
+// event is paired with its read by the host. Not on a hazard pass (HazardAccess leaves it out).
+__device__ __forceinline__ void RecordCopyWrite(std::uint64_t key, std::uint32_t offset,
+                                                std::uint64_t instance, unsigned lines) {
+  const RecorderState& r = ws_recorder_state;
+  if (r.mode == kOff || HazardPass(r.mode)) return;
+  RecordGeneral(key, offset, instance, nullptr, lines);
 }
 
 // After a warp-level intrinsic: the lanes that met write one warp-op event (the leader the

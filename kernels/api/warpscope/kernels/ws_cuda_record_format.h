@@ -163,8 +163,10 @@ inline constexpr std::uint64_t kReadOnlyBuffer = ~0ull;
 // most 256 bytes, so requests of one shape cost the same, and the host costs each shape once.
 // A table of `tally_capacity` shapes, open addressing by a 64-bit hash of the shape:
 //   tally_keys[i]    the hash (0: free), set once by a compare-and-swap
-//   tally_shapes[i]  kTallyShapeWords words: the site key's low and high words, the lanes, 0,
-//                    then the offset of each lane of the shape's first request (the one the host
+//   tally_shapes[i]  kTallyShapeWords words: the site key's low and high words, the lanes, the
+//                    global 128-byte lines an asynchronous copy's write took its bytes from (0
+//                    for any other request: the lines rule, WarpRequests::AddCopyWrite), then
+//                    the offset of each lane of the shape's first request (the one the host
 //                    costs)
 //   tally_counts[j * tally_capacity + i]
 //                    kTallySpread counters for slot i, one per block number j modulo kTallySpread

@@ -114,9 +114,12 @@ __device__ __forceinline__ bool TallyWholeAffine(const RecorderState& r, std::ui
 // (L1) read of a key can only say free: the compare-and-swap then answers; a pass that only looks
 // up is a launch of its own, after every key was written. Returns the shape's slot in the table, or
 // ~0u where it did not take the request.
+// `lines`: an asynchronous copy's write, the global 128-byte lines its lanes' sources lie in (a
+// shape of its own for each count; 0 for any other request).
 __device__ __forceinline__ unsigned Tally(const RecorderState& r, std::uint64_t key, unsigned group,
                                           unsigned lane, int leader, unsigned offset, bool affine,
-                                          unsigned first, unsigned step, const char* file) {
+                                          unsigned first, unsigned step, const char* file,
+                                          unsigned lines = 0) {
 #if __CUDA_ARCH__ >= 800
   // Only every lane of the warp (or of a block's last, partial warp). A group of 32 lanes is
   // that: the whole warp's road passes ~0u, a constant, and the test compiles away.
@@ -141,6 +144,7 @@ __device__ __forceinline__ unsigned Tally(const RecorderState& r, std::uint64_t 
         (lo & 255u);
     h = ShapeKey(h, key, group);
   }
+  if (lines != 0) h = (h ^ lines * 0xd6e8feb86659fd93ull) | 1ull;
   // Every lane of the group probes, the same words (one load for the warp each time), and takes
   // the leader's word by a shuffle, so that all of them hold one answer and none parts from the
   // others. Where the leader alone probed, the others waited at a shuffle after its branch, and
@@ -196,13 +200,13 @@ __device__ __forceinline__ unsigned Tally(const RecorderState& r, std::uint64_t 
       shape[0] = static_cast<std::uint32_t>(key);
       shape[1] = static_cast<std::uint32_t>(key >> 32);
       shape[2] = group;
-      shape[3] = 0;
+      shape[3] = lines;
     }
   }
   return slot;
 #else
   (void)r, (void)key, (void)group, (void)lane, (void)leader, (void)offset, (void)affine,
-      (void)first, (void)step, (void)file;
+      (void)first, (void)step, (void)file, (void)lines;
   return ~0u;  // no warp reductions before compute 8.0
 #endif
 }

@@ -44,6 +44,8 @@ struct GpuCapture {
   struct TalliedShape {
     std::uint64_t key = 0;
     std::uint32_t mask = 0;
+    // An asynchronous copy's write: the global 128-byte lines its sources lie in (else 0).
+    std::uint32_t lines = 0;
     std::uint32_t offsets[32] = {};
     std::uint64_t count = 0;
   };

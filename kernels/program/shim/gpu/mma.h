@@ -67,8 +67,10 @@ struct ProbeTable {
   }
 };
 
+// Not constexpr: a constexpr table was made again in each thread's local memory at every use (4
+// KB a lane, twice a load).
 template <typename Bits, Kind kKind, bool kMajor>
-__device__ __align__(256) constexpr ProbeTable<Bits, kKind, kMajor> kProbe{};
+__device__ __align__(256) ProbeTable<Bits, kKind, kMajor> kProbe{};
 
 template <typename S>
 __host__ __device__ constexpr Kind KindOf() {
@@ -107,29 +109,42 @@ constexpr unsigned kRows = std::is_same_v<Use, nvcuda::wmma::matrix_b> ? k : m;
 template <typename Use, int m, int n, int k>
 constexpr unsigned kCols = std::is_same_v<Use, nvcuda::wmma::matrix_a> ? k : n;
 
-// Records a fragment's load (kLoad) or store from or to `p`: the requests WmmaMove records on the
-// emulator. `at[i]`: where the lane's x[i] lies, in elements from p; `row`: the tile's layout in
-// memory; `input`: a matrix_a or matrix_b. Every lane of the warp calls it together.
+// A matrix_a's or matrix_b's load of 8- or 16-bit elements from shared memory, recorded as the
+// ldmatrix requests WmmaMove records on the emulator: the tile in memory (`row`: its layout) cut
+// into blocks of 8 rows of 16 bytes, four a request, each lane one row's address. Returns false
+// (recording nothing) for any other load, whose elements RecordElements records. Every lane of
+// the warp calls it together.
+__device__ inline bool RecordLdsm(const void* p, unsigned bytes, unsigned ldm, bool row,
+                                  unsigned place, unsigned rows, unsigned cols) {
+#if defined(__CUDA_ARCH__)
+  const unsigned stored = row ? rows : cols, width = row ? cols : rows;
+  if (bytes > 2 || stored % 8 != 0 || width * bytes % 16 != 0 || !__isShared(p)) return false;
+  const auto* tile = static_cast<const unsigned char*>(p);
+  const unsigned lane = ::ws::dev::LaneId();
+  const unsigned down = stored / 8, blocks = down * (width * bytes / 16);
+  for (unsigned first = 0; first < blocks; first += 4) {  // an LDSM of up to four blocks
+    const unsigned b = first + lane / 8;
+    if (b >= blocks) continue;  // .x2: the upper lanes give no address
+    const unsigned stored_row = (b % down) * 8 + lane % 8;
+    const unsigned element = (b / down) * (16 / bytes);
+    RecordDevice(tile + (stored_row * ldm + element) * bytes, 16, place, kOpLoad);
+  }
+  return true;
+#else
+  (void)p, (void)bytes, (void)ldm, (void)row, (void)place, (void)rows, (void)cols;
+  return false;
+#endif
+}
+
+// Any other load, and a store: each lane's x[2j] and x[2j + 1] in one access where they lie side
+// by side in memory, else one access an element, a lane's repeated elements once (WmmaMove).
+// `at[i]`: where the lane's x[i] lies, in elements from p.
 template <unsigned kElements>
-__device__ inline void Record(const void* p, unsigned bytes, unsigned ldm, bool row,
-                              const unsigned (&at)[kElements], unsigned place, unsigned rows,
-                              unsigned cols, bool load, bool input) {
+__device__ inline void RecordElements(const void* p, unsigned bytes,
+                                      const unsigned (&at)[kElements], unsigned place, bool load) {
 #if defined(__CUDA_ARCH__)
   const auto* tile = static_cast<const unsigned char*>(p);
   const unsigned op = load ? kOpLoad : kOpStore;
-  const unsigned lane = ::ws::dev::LaneId();
-  const unsigned stored = row ? rows : cols, width = row ? cols : rows;
-  if (input && bytes <= 2 && stored % 8 == 0 && width * bytes % 16 == 0 && __isShared(p)) {
-    const unsigned down = stored / 8, blocks = down * (width * bytes / 16);
-    for (unsigned first = 0; first < blocks; first += 4) {  // an LDSM of up to four blocks
-      const unsigned b = first + lane / 8;
-      if (b >= blocks) continue;  // .x2: the upper lanes give no address
-      const unsigned stored_row = (b % down) * 8 + lane % 8;
-      const unsigned element = (b / down) * (16 / bytes);
-      RecordDevice(tile + (stored_row * ldm + element) * bytes, 16, place, op);
-    }
-    return;
-  }
   auto first_of = [&](unsigned i) {  // the first x[j] holding x[i]'s element
     for (unsigned j = 0; j < i; ++j)
       if (at[j] == at[i]) return j;
@@ -146,8 +161,7 @@ __device__ inline void Record(const void* p, unsigned bytes, unsigned ldm, bool 
     }
   }
 #else
-  (void)p, (void)bytes, (void)ldm, (void)row, (void)at, (void)place, (void)rows, (void)cols,
-      (void)load, (void)input;
+  (void)p, (void)bytes, (void)at, (void)place, (void)load;
 #endif
 }
 
@@ -162,9 +176,9 @@ __device__ inline void PlacesOf(unsigned ldm, unsigned (&at)[Frag::num_elements]
   for (int i = 0; i < Frag::num_elements; ++i) at[i] = Whole(major.x[i]) * ldm + Whole(minor.x[i]);
 }
 
+// Every pass but the run as written: the hazard check's too, which checks the loads and stores.
 __device__ inline bool Recording() {
-  return ws_recorder_state.mode == ::ws::dev::kCount ||
-         ws_recorder_state.mode == ::ws::dev::kRecord;
+  return ws_recorder_state.mode != ::ws::dev::kOff;
 }
 
 }  // namespace ws::prog::wmma_gpu
@@ -182,12 +196,14 @@ __device__ inline void load_matrix_sync(
   using S = typename Frag::storage_element_type;
   (load_matrix_sync)(f, p, ldm);
   if (!::ws::prog::wmma_gpu::Recording()) return;
+  if (::ws::prog::wmma_gpu::RecordLdsm(p, sizeof(S), ldm, std::is_same_v<Layout, row_major>, place,
+                                       ::ws::prog::wmma_gpu::kRows<Use, m, n, k>,
+                                       ::ws::prog::wmma_gpu::kCols<Use, m, n, k>))
+    return;
   unsigned at[Frag::num_elements];
   ::ws::prog::wmma_gpu::PlacesOf<Frag>(ldm, at,
                                        [](Frag& g, const S* q) { (load_matrix_sync)(g, q, 32); });
-  ::ws::prog::wmma_gpu::Record(p, sizeof(S), ldm, std::is_same_v<Layout, row_major>, at, place,
-                               ::ws::prog::wmma_gpu::kRows<Use, m, n, k>,
-                               ::ws::prog::wmma_gpu::kCols<Use, m, n, k>, true, true);
+  ::ws::prog::wmma_gpu::RecordElements(p, sizeof(S), at, place, true);
 }
 
 // An accumulator's load and store: the layout is the memory's.
@@ -200,8 +216,7 @@ __device__ inline void load_matrix_sync(fragment<accumulator, m, n, k, T>& f, co
   unsigned at[Frag::num_elements];
   ::ws::prog::wmma_gpu::PlacesOf<Frag>(
       ldm, at, [layout](Frag& g, const T* q) { (load_matrix_sync)(g, q, 32, layout); });
-  ::ws::prog::wmma_gpu::Record(p, sizeof(T), ldm, layout == mem_row_major, at, place, m, n, true,
-                               false);
+  ::ws::prog::wmma_gpu::RecordElements(p, sizeof(T), at, place, true);
 }
 
 template <int m, int n, int k, typename T>
@@ -213,8 +228,7 @@ __device__ inline void store_matrix_sync(T* p, const fragment<accumulator, m, n,
   unsigned at[Frag::num_elements];
   ::ws::prog::wmma_gpu::PlacesOf<Frag>(
       ldm, at, [layout](Frag& g, const T* q) { (load_matrix_sync)(g, q, 32, layout); });
-  ::ws::prog::wmma_gpu::Record(p, sizeof(T), ldm, layout == mem_row_major, at, place, m, n, false,
-                               false);
+  ::ws::prog::wmma_gpu::RecordElements(p, sizeof(T), at, place, false);
 }
 
 // mma_sync: the toolkit's, and the warp's meeting recorded at the caller's line (the macro

@@ -23,7 +23,17 @@ __device__ inline void RecordCopy(const void* dst, const void* src, std::size_t 
 #if defined(__CUDA_ARCH__)
   const auto read = static_cast<unsigned int>(bytes - zfill);
   if (read > 0) RecordDevice(src, read, place, kOpLoad);
-  RecordDevice(dst, static_cast<unsigned int>(bytes), place, kOpStore, ::ws::kKeyAsyncCopy);
+  // The global 128-byte lines the lanes copying together read (the write takes a wavefront a
+  // line, at least: docs/ncu-agreement.md, "Asynchronous copies"); one for a copy that reads
+  // nothing (all zero-fill).
+  // (The intrinsics in parentheses: the program's are recorded meetings, ws_program_cuda.h.)
+  const unsigned int active = (__activemask)();
+  const unsigned int same =
+      (__match_any_sync)(active,
+                         static_cast<unsigned int>(reinterpret_cast<unsigned long long>(src) >> 7));
+  const bool first = ::ws::dev::LaneId() == static_cast<unsigned int>(__ffs(same) - 1);
+  const unsigned int lines = read > 0 ? __popc((__ballot_sync)(active, first)) : 1u;
+  RecordDevice(dst, static_cast<unsigned int>(bytes), place, kOpStore, lines);
 #else
   (void)dst, (void)src, (void)bytes, (void)zfill, (void)place;
 #endif

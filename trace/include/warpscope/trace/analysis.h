@@ -199,10 +199,12 @@ inline bool IsCopyReadOf(const SiteInfo& read, const SiteInfo& write) {
 
 // Adds `n` requests of one shape, counted elsewhere (a GPU's tally, ws_cuda_record_format.h), to
 // `stats`: every lane of its warp (`mask`), lane l at `offsets[l]`, costed once; their accesses
-// count as records.
+// count as records. `copy_lines`: at an asynchronous copy's write, the global 128-byte lines its
+// sources lay in (the lines rule, WarpRequests::AddCopyWrite: at least a wavefront a line).
 void AddRequests(std::uint16_t site, std::uint32_t mask, const std::uint32_t (&offsets)[32],
                  std::uint64_t n, const std::vector<SiteInfo>& sites,
-                 const std::vector<BufferInfo>& buffers, LaunchStats* stats);
+                 const std::vector<BufferInfo>& buffers, LaunchStats* stats,
+                 std::uint32_t copy_lines = 0);
 
 // Adds one block's records to `stats`. `threads_per_block` tells which warps are partial.
 // Records may come in any order.
