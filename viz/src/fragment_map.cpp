@@ -170,4 +170,13 @@ FragmentAccesses MakeFragmentAccesses(const LaunchTrace& launch, std::uint32_t b
   return out;
 }
 
+std::string NoFragmentText(const std::string& backend) {
+  if (backend == "cuda")
+    return "A run on the GPU records a wmma load_matrix_sync or store_matrix_sync with the "
+           "emulator's requests and figures, but does not note which fragment each site holds "
+           "(yet): run the program on the emulator (--backend emu) to see its fragments here.";
+  return "This launch has no wmma load_matrix_sync or store_matrix_sync. Open "
+         "examples/wmma_tile.cu for one.";
+}
+
 }  // namespace ws

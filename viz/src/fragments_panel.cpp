@@ -39,9 +39,7 @@ class FragmentsPanel : public Panel {
     const auto is_fragment = [](const SiteInfo& s) { return !s.fragment.empty(); };
     const int site = view::ViewSite(t, session_->sel.site, is_fragment, nullptr);
     if (site < 0) {
-      ImGui::TextWrapped(
-          "This launch has no wmma load_matrix_sync or store_matrix_sync (they are recorded on "
-          "the emulator). Open examples/wmma_tile.cu for one.");
+      ImGui::TextWrapped("%s", NoFragmentText(session_->run->backend).c_str());
       return;
     }
     view::SiteCombo(session_, t, site, is_fragment);

@@ -88,4 +88,8 @@ FragmentAccesses MakeFragmentAccesses(const LaunchTrace& launch, std::uint32_t b
                                       std::uint16_t site, const FragmentType& t, std::uint32_t ldm,
                                       std::uint32_t request = 0);
 
+// What the view says where the launch has no site with a fragment noted: a run on `backend`
+// "cuda" records wmma's loads and stores but notes no fragment (yet).
+std::string NoFragmentText(const std::string& backend);
+
 }  // namespace ws
