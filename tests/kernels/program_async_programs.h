@@ -84,6 +84,41 @@ int main() {
 }
 )";
 
+// A block's copy into each thread's pipeline, cut as libcu++ cuts it (rank r takes pieces r,
+// r + size, ...): 64 floats in pieces of 4 bytes (one a thread), then 256 bytes promised 16-aligned
+// in pieces of 16 (threads 0-15). in[k] = k: out[t] = tile[63 - t] + wide[t] = 63 - t + t = 63,
+// and out sums to 64 x 63 = 4,032. By hand: the first copy (line 9) is 2 read requests of 128
+// contiguous bytes (4 sectors each) and 2 one-wavefront writes; the second (line 10) one request of
+// threads 0-15, 256 contiguous bytes (8 sectors, two lines) and a write of two wavefronts.
+inline constexpr const char* kGroupIntoPipeline = R"(#include <cstdio>
+#include <cooperative_groups.h>
+#include <cuda/pipeline>
+namespace cg = cooperative_groups;
+__global__ void k(const float* in, float* out) {
+  __shared__ alignas(16) float tile[64], wide[64];
+  auto block = cg::this_thread_block();
+  auto pipe = cuda::make_pipeline();
+  cuda::memcpy_async(block, tile, in, sizeof(float) * 64, pipe);
+  cuda::memcpy_async(block, wide, in, cuda::aligned_size_t<16>(sizeof(float) * 64), pipe);
+  pipe.producer_commit();
+  pipe.consumer_wait();
+  __syncthreads();
+  out[threadIdx.x] = tile[63 - threadIdx.x] + wide[threadIdx.x];
+}
+int main() {
+  float h[64], *in, *out;
+  for (int i = 0; i < 64; ++i) h[i] = i;
+  cudaMalloc(&in, sizeof h); cudaMalloc(&out, sizeof h);
+  cudaMemcpy(in, h, sizeof h, cudaMemcpyHostToDevice);
+  k<<<1, 64>>>(in, out);
+  cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost);
+  float s = 0;
+  for (int i = 0; i < 64; ++i) s += h[i];
+  printf("%g %g %g\n", h[0], h[63], s);
+  return 0;
+}
+)";
+
 inline std::string Staged(const char* extra) {
   std::string text = kStaged;
   text.replace(text.find("EXTRA"), 5, extra);

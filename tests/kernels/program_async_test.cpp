@@ -480,5 +480,32 @@ int main() { float *a, *b; cudaMalloc(&a, 64); cudaMalloc(&b, 64); k<<<1, 4>>>(a
       << to_global.program->failure;
 }
 
+TEST(CoursePrograms, AGroupsCopyIntoAPipelineSharesItsPiecesAsLibcuDoes) {
+  const LessonRun r = test::RunText(test::kGroupIntoPipeline);
+  ASSERT_TRUE(r.program->ok()) << r.program->failure << r.program->stderr_text;
+  EXPECT_EQ(r.program->stdout_text, "63 63 4032\n");
+  ASSERT_EQ(r.launches.size(), 1u);
+  const LaunchTrace& t = r.launches[0];
+  int seen = 0;
+  for (std::size_t i = 0; i < t.sites.size(); ++i) {
+    const SiteInfo& s = t.sites[i];
+    const SiteStats& st = t.stats.sites[i];
+    if (s.line != 9 && s.line != 10) continue;
+    ++seen;
+    SCOPED_TRACE(s.line);
+    const bool floats = s.line == 9;
+    EXPECT_EQ(s.size, floats ? 4u : 16u);
+    EXPECT_EQ(st.requests, floats ? 2u : 1u);
+    if (s.space == MemorySpace::kGlobal) {
+      EXPECT_EQ(st.sectors, 8u);
+    } else {
+      EXPECT_TRUE(s.async_copy);
+      EXPECT_EQ(st.wavefronts, 2u);
+    }
+  }
+  EXPECT_EQ(seen, 4);  // each copy's read and write
+  EXPECT_EQ(t.hazards.Total(), 0u);
+}
+
 }  // namespace
 }  // namespace ws

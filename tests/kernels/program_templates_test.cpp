@@ -62,17 +62,17 @@ TEST(TemplatePrograms, ExternSharedDeclaredByAMacroRunsAndOneUsedInAMacroIsNamed
 // cudaTensorCoreGemm's two shapes: `extern __shared__ half shmem[][CHUNK_K * K + SKEW_HALF]`, an
 // array of rows (the launch's memory as rows of 8 floats here), and a launch written out inside a
 // macro's argument (its checkKernelErrors((compute_gemm<<<...>>>(...)))), edited where it is
-// spelled. By hand: thread t stores t into row t / 8, column t % 8, and reads row 3 - t / 8,
-// column t % 8, which thread (3 - t / 8) x 8 + t % 8 stored: out[0] = 24, out[31] = 7, and out
-// sums to 0..31's 496.
+// spelled, its default argument written out there too. By hand: thread t stores t into row t / 8,
+// column t % 8, and reads row 3 - t / 8, column t % 8, which thread (3 - t / 8) x 8 + t % 8 stored:
+// out[0] = 24, out[31] = 7, and out sums to 0..31's 496.
 TEST(TemplatePrograms, AnExternArrayOfRowsAndALaunchInAMacrosArgumentRun) {
   const LessonRun run = RunText(R"(#include <cstdio>
 #define CHECK(call) do { call; if (cudaGetLastError() != cudaSuccess) return 1; } while (0)
-__global__ void k(float* out) {
+__global__ void k(float* out, int scale = 1) {
   extern __shared__ float rows[][8];
   rows[threadIdx.x / 8][threadIdx.x % 8] = threadIdx.x;
   __syncthreads();
-  out[threadIdx.x] = rows[3 - threadIdx.x / 8][threadIdx.x % 8];
+  out[threadIdx.x] = scale * rows[3 - threadIdx.x / 8][threadIdx.x % 8];
 }
 int main() {
   float* out;
@@ -89,7 +89,7 @@ int main() {
   EXPECT_EQ(run.program->stdout_text, "24 7 496\n");
   ASSERT_EQ(run.launches.size(), 1u);
   EXPECT_EQ(run.launches[0].kernel, "k");
-  const SiteInfo* load = test::SiteAt(run.launches[0], 7, 22);  // rows[3 - threadIdx.x / 8][...]
+  const SiteInfo* load = test::SiteAt(run.launches[0], 7, 30);  // rows[3 - threadIdx.x / 8][...]
   ASSERT_NE(load, nullptr);
   EXPECT_EQ(load->space, MemorySpace::kShared);
 }

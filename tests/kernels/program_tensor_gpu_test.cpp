@@ -143,8 +143,9 @@ TEST(AsyncCopiesOnGpu, ThePrimitivesCopiesCostAsOnTheEmulator) {
 }
 
 // cuda::memcpy_async into a block's cuda::barrier (its arrive_and_wait recorded as the block's
-// barrier) and into a group's pipeline of producers and consumers: "240 15 32640" and
-// "480 486 666" by hand (program_async_programs.h), the figures the emulator's.
+// barrier), into a group's pipeline of producers and consumers, and a block's copy into each
+// thread's pipeline: "240 15 32640", "480 486 666" and "63 63 4032" by hand
+// (program_async_programs.h), the figures the emulator's.
 TEST(AsyncCopiesOnGpu, BarrierAndPipelineCopiesCostAsOnTheEmulator) {
   WS_SKIP_WITHOUT_GPU();
   std::string barrier = test::kBarrierCopy;
@@ -155,6 +156,9 @@ TEST(AsyncCopiesOnGpu, BarrierAndPipelineCopiesCostAsOnTheEmulator) {
   const test::BothRuns p = test::RunOnBoth(test::Staged("0"));
   ExpectTheSame(p);
   EXPECT_EQ(p.gpu.program->stdout_text, "480 486 666\n");
+  const test::BothRuns g = test::RunOnBoth(test::kGroupIntoPipeline);
+  ExpectTheSame(g);
+  EXPECT_EQ(g.gpu.program->stdout_text, "63 63 4032\n");
 }
 
 // A group's copy (cooperative_groups::memcpy_async) is cut among its threads inside the toolkit's

@@ -252,8 +252,8 @@ bool Collector::VisitCUDAKernelCallExpr(CUDAKernelCallExpr* e) {
     written_defaults +=
         (k == 0 ? "" : ", ") + Lexer::getSourceText(dr, sm_, ctx_.getLangOpts()).str();
   }
-  if (!written_defaults.empty() && e->getRParenLoc().isFileID()) {
-    const unsigned rp = Offset(e->getRParenLoc());
+  if (!written_defaults.empty() && spelled(e->getRParenLoc()).isFileID()) {
+    const unsigned rp = Offset(spelled(e->getRParenLoc()));
     edits_.push_back({rp, rp, written_defaults, 0, 0});
   }
   out_->launches.push_back({name, line, DisplayName(sm_.getFileID(callee.getBegin()))});

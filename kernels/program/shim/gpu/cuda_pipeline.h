@@ -2,5 +2,7 @@
 #pragma once
 
 #include_next <cuda_pipeline.h>
+#include "ws_toolkit_begin.h"  // the intrinsics the toolkit's own
+#include "ws_toolkit_end.h"
 
 #include "cuda_pipeline_primitives.h"

@@ -3,22 +3,32 @@
 #pragma once
 
 #include_next <cuda_pipeline_primitives.h>
+#include "ws_toolkit_begin.h"  // the intrinsics the toolkit's own
+#include "ws_toolkit_end.h"
 
 #include "ws_gpu_async.h"
 
-// Written with three arguments, the site is the fourth; a call the rewriter left alone (inside a
-// macro) with four has its zero-fill there, under 65,536 (as on the emulator).
-static __device__ inline void __pipeline_memcpy_async(void* __restrict__ dst,
-                                                      const void* __restrict__ src,
-                                                      size_t size_and_align, unsigned int place) {
-  const size_t zfill = place < 65536u ? place : 0;
-  (__pipeline_memcpy_async)(dst, src, size_and_align, zfill);
-  ::ws::prog::async_gpu::RecordCopy(dst, src, size_and_align, zfill, place < 65536u ? 0u : place);
+namespace ws::prog::async_gpu {
+// __pipeline_memcpy_async as the program calls it (the macro below): the toolkit's copy, recorded.
+// Written with three arguments, the rewriter adds the site as the fourth; a call it left alone
+// (inside a macro) has three, or four with its zero-fill there, under 65,536; five: the zero-fill
+// and the site. As on the emulator (ws_program_async.h).
+__device__ inline void PipelineCopy(void* dst, const void* src, size_t size_and_align) {
+  (__pipeline_memcpy_async)(dst, src, size_and_align);
+  RecordCopy(dst, src, size_and_align, 0, 0);
 }
-static __device__ inline void __pipeline_memcpy_async(void* __restrict__ dst,
-                                                      const void* __restrict__ src,
-                                                      size_t size_and_align, size_t zfill,
-                                                      unsigned int place) {
+__device__ inline void PipelineCopy(void* dst, const void* src, size_t size_and_align,
+                                    size_t fourth) {
+  const size_t zfill = fourth < 65536u ? fourth : 0;
   (__pipeline_memcpy_async)(dst, src, size_and_align, zfill);
-  ::ws::prog::async_gpu::RecordCopy(dst, src, size_and_align, zfill, place);
+  RecordCopy(dst, src, size_and_align, zfill,
+             fourth < 65536u ? 0u : static_cast<unsigned int>(fourth));
 }
+__device__ inline void PipelineCopy(void* dst, const void* src, size_t size_and_align, size_t zfill,
+                                    unsigned int place) {
+  (__pipeline_memcpy_async)(dst, src, size_and_align, zfill);
+  RecordCopy(dst, src, size_and_align, zfill, place);
+}
+}  // namespace ws::prog::async_gpu
+
+#define __pipeline_memcpy_async(...) ::ws::prog::async_gpu::PipelineCopy(__VA_ARGS__)

@@ -18,6 +18,8 @@
 #pragma once
 
 #include_next <mma.h>
+#include "ws_toolkit_begin.h"  // the intrinsics the toolkit's own
+#include "ws_toolkit_end.h"
 
 #include <type_traits>
 
@@ -236,7 +238,10 @@ __device__ inline void store_matrix_sync(T* p, const fragment<accumulator, m, n,
 template <typename... Args>
 __device__ inline void ws_mma_sync(unsigned int place, Args&&... args) {
   (mma_sync)(static_cast<Args&&>(args)...);
-  ::ws::dev::RecordWarpOp(12, ::ws::prog::Place(place), 0xffffffffu, ::ws::dev::LaneId(), true);
+  // The lanes that exist (a block's last warp may have fewer: the multiply is undefined there, and
+  // the emulator stops the launch).
+  ::ws::dev::RecordWarpOp(12, ::ws::prog::Place(place), ::ws::prog::ExistingLanes(),
+                          ::ws::dev::LaneId(), true);
 }
 
 }  // namespace wmma

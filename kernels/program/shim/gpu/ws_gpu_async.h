@@ -9,8 +9,8 @@
 // the emulator: the figures are the same (a write is paired with its read by rank), but the GPU's
 // hazard check takes the destination as written at the issue, so a read of it before the wait
 // is not reported as the emulator reports it. docs/PROGRAMS.md, "Asynchronous copies".
-// A group's copy (cooperative_groups::memcpy_async, cuda::memcpy_async(group, ...)) is not
-// recorded on the GPU yet: the build says so.
+// A group's copy into a pipeline (cuda::memcpy_async(group, ...)) is recorded in libcu++'s
+// pieces; cooperative_groups::memcpy_async is not recorded on the GPU yet: the build says so.
 #pragma once
 
 #include <cstddef>
@@ -21,29 +21,38 @@ namespace ws::prog::async_gpu {
 __device__ inline void RecordCopy(const void* dst, const void* src, std::size_t bytes,
                                   std::size_t zfill, unsigned int place) {
 #if defined(__CUDA_ARCH__)
+  if (ws_recorder_state.mode == ::ws::dev::kOff) return;  // the run as written
   const auto read = static_cast<unsigned int>(bytes - zfill);
   if (read > 0) RecordDevice(src, read, place, kOpLoad);
   // The global 128-byte lines the lanes copying together read (the write takes a wavefront a
-  // line, at least: docs/ncu-agreement.md, "Asynchronous copies"); one for a copy that reads
-  // nothing (all zero-fill).
-  // (The intrinsics in parentheses: the program's are recorded meetings, ws_program_cuda.h.)
+  // line, at least: docs/ncu-agreement.md, "Asynchronous copies"), counted over the lanes that
+  // read (as the host pairs a write with its read); at least one. Every lane takes part in each
+  // vote, so that all hold one count. (The intrinsics in parentheses: the program's are recorded
+  // meetings, ws_program_cuda.h.)
   const unsigned int active = (__activemask)();
-  const unsigned int same =
-      (__match_any_sync)(active,
-                         static_cast<unsigned int>(reinterpret_cast<unsigned long long>(src) >> 7));
+  const unsigned int line =
+      read > 0 ? static_cast<unsigned int>(reinterpret_cast<unsigned long long>(src) >> 7) : ~0u;
+  const unsigned int same = (__match_any_sync)(active, line);
   const bool first = ::ws::dev::LaneId() == static_cast<unsigned int>(__ffs(same) - 1);
-  const unsigned int lines = read > 0 ? __popc((__ballot_sync)(active, first)) : 1u;
+  const unsigned int lines =
+      max(1u, static_cast<unsigned int>(__popc((__ballot_sync)(active, first && read > 0))));
   RecordDevice(dst, static_cast<unsigned int>(bytes), place, kOpStore, lines);
 #else
   (void)dst, (void)src, (void)bytes, (void)zfill, (void)place;
 #endif
 }
 
-// A cuda::memcpy_async of `bytes` promised `align`-aligned: its pieces, as the emulator cuts it.
+// A cuda::memcpy_async of `bytes` promised kAlign-aligned: its pieces, as the emulator cuts it.
+// Under 4 bytes libcu++ copies with plain loads and stores, which the recording would not see: the
+// build stops (the emulator stops the launch). A tail short of a piece is not recorded (the
+// emulator stops the launch there).
+template <std::size_t kAlign>
 __device__ inline void RecordPieces(const void* dst, const void* src, std::size_t bytes,
-                                    std::size_t align, unsigned int place) {
-  const std::size_t piece = align >= 16 ? 16 : align >= 8 ? 8 : align >= 4 ? 4 : 0;
-  if (piece == 0) return;
+                                    unsigned int place) {
+  static_assert(kAlign >= 4,
+                "Warpscope: a cuda::memcpy_async promised less than 4 bytes of alignment is plain "
+                "loads and stores in libcu++, not recorded: give its size as cuda::aligned_size_t");
+  constexpr std::size_t piece = kAlign >= 16 ? 16 : kAlign >= 8 ? 8 : 4;
   for (std::size_t at = 0; at + piece <= bytes; at += piece)
     RecordCopy(static_cast<const unsigned char*>(dst) + at,
                static_cast<const unsigned char*>(src) + at, piece, 0, place);
@@ -59,8 +68,18 @@ struct SizeAlign<Size, std::void_t<decltype(Size::align)>> {
   static constexpr std::size_t value = Size::align;
 };
 
-template <typename>
-inline constexpr bool kNoGroupCopy = false;
+// This thread's pieces of a group's copy of `bytes` promised `align`-aligned, as libcu++ cuts it
+// (__cp_async_shared_global_mechanism: rank r takes pieces r, r + size, ...).
+template <typename Group>
+__device__ void RecordGroupPieces(const Group& group, const void* dst, const void* src,
+                                  std::size_t bytes, std::size_t align, unsigned int place) {
+  const std::size_t piece = align >= 16 ? 16 : align >= 8 ? 8 : 4;
+  const std::size_t stride = static_cast<std::size_t>(group.size()) * piece;
+  for (std::size_t at = static_cast<std::size_t>(group.thread_rank()) * piece; at < bytes;
+       at += stride)
+    RecordCopy(static_cast<const unsigned char*>(dst) + at,
+               static_cast<const unsigned char*>(src) + at, piece, 0, place);
+}
 
 // A group as libcu++'s make_pipeline meets it (size, thread_rank, sync), its syncs recorded at the
 // program's call (shim/gpu/cuda/pipeline).

@@ -1,0 +1,15 @@
+// After a toolkit header the gpu/ folder includes: the recorded intrinsics again
+// (ws_toolkit_begin.h).
+#pragma pop_macro("__syncthreads")
+#pragma pop_macro("__shfl_sync")
+#pragma pop_macro("__shfl_up_sync")
+#pragma pop_macro("__shfl_down_sync")
+#pragma pop_macro("__shfl_xor_sync")
+#pragma pop_macro("__ballot_sync")
+#pragma pop_macro("__any_sync")
+#pragma pop_macro("__all_sync")
+#pragma pop_macro("__activemask")
+#pragma pop_macro("__syncwarp")
+#pragma pop_macro("__syncthreads_count")
+#pragma pop_macro("__syncthreads_and")
+#pragma pop_macro("__syncthreads_or")
