@@ -108,6 +108,22 @@ TEST(Hazards, ReverseWithoutItsBarrierReadsEverySlotAnotherThreadWrites) {
   EXPECT_EQ(FindHazards(Reverse(33, false).t).Total(), 32u);
 }
 
+// A GPU's records hold an asynchronous copy's shared write where the copy was issued, and not the
+// pipeline waits that order it: with async_writes false (the GPU's decoder) the writes are left
+// out and counted, and the text says how many. The reverse without its barrier, its stores marked
+// as copies' writes: 64 RAW pairs as stores, none as copies' writes, 64 writes left out.
+TEST(Hazards, AGpusCopyWritesAreLeftOutAndCounted) {
+  Builder b = Reverse(64, false);
+  b.t.sites[1].async_copy = true;
+  EXPECT_EQ(FindHazards(b.t).Total(), 64u);
+  const HazardReport r = FindHazards(b.t, true, nullptr, false);
+  EXPECT_EQ(r.Total(), 0u);
+  EXPECT_EQ(r.unchecked_async_writes, 64u);
+  EXPECT_NE(r.Checked().find("64 shared writes of asynchronous copies not checked"),
+            std::string::npos)
+      << r.Checked();
+}
+
 TEST(Hazards, AReadBeforeAWriteIsWarAndTwoWritesAreWawOrBenign) {
   Builder b(1, 64);
   const auto load = b.Site(5, MemorySpace::kShared, AccessOp::kLoad);

@@ -568,15 +568,13 @@ HazardReport FindHazards(const LaunchTrace& launch, bool across_blocks,
       interval.clear();
       interval_values.clear();
       while (hi < index.size() && b->accesses[index[hi]].epoch == b->accesses[index[lo]].epoch) {
-        const AccessRecord& r = b->accesses[index[hi]];
-        if (!async_writes && r.site < launch.sites.size() && launch.sites[r.site].async_copy) {
-          ++unchecked_async;
-          ++hi;
-          continue;
-        }
+        const AccessRecord& r = b->accesses[index[hi++]];
+        const bool left_out =
+            !async_writes && r.site < launch.sites.size() && launch.sites[r.site].async_copy;
+        unchecked_async += left_out ? 1 : 0;
+        if (left_out) continue;
         interval.push_back(r);
-        if (has_values) interval_values.push_back(b->values[index[hi]]);
-        ++hi;
+        if (has_values) interval_values.push_back(b->values[index[hi - 1]]);
       }
       pairs.Add(b->block, true, interval, interval_values, syncs, launch.sites, tally);
       lo = hi;

@@ -383,10 +383,7 @@ class CudaBackend {
   RunOptions options_;
   Mode mode_;
   DevicePreset preset_;
-  // The most shared memory a block may have once its kernel asks for it
-  // (cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, n)): 227 KB on an H100
-  // or H200, where a block has 48 KB without asking (cudaTensorCoreGemm's compute_gemm asks 64).
-  std::uint32_t shared_optin_ = 0;
+  std::uint32_t shared_optin_ = 0;  // a block's shared memory once its kernel asks (227 KB, H200)
   std::vector<DeviceRange> user_buffers_;
   std::vector<cudaArray_t> arrays_;
   std::vector<cudaTextureObject_t> textures_;
@@ -435,8 +432,7 @@ Status CudaBackend::LaunchKeeping(const std::string& kernel, Dim3 grid, Dim3 blo
     }
   } forget{this};
   if (!status_.ok()) return status_;
-  // Shared memory up to the opt-in limit: a kernel that did not ask for more than 48 KB gets
-  // CUDA's own error at its launch, as the program would without Warpscope.
+  // Up to the opt-in limit: a kernel that did not ask for more gets CUDA's error, as written.
   DevicePreset limits = preset_;
   limits.shared_per_block = std::max(preset_.shared_per_block, shared_optin_);
   if (Status s = CheckLaunch(limits, grid, block, shared_bytes + dynamic_shared_bytes); !s.ok())
