@@ -94,5 +94,41 @@ int main() {
   EXPECT_EQ(load->space, MemorySpace::kShared);
 }
 
+// 64 KB of dynamic shared memory, past the 48 KB a block has on hopper without asking: refused
+// with the way to ask, and run once the kernel asks (cudaTensorCoreGemm's compute_gemm asks for
+// 64 KB so). By hand: big[i] = i, thread t reads big[16383 - t]: out[0] = 16383, out[31] = 16352.
+TEST(TemplatePrograms, AKernelThatAsksForMoreSharedMemoryGetsIt) {
+  const std::string text = R"(#include <cstdio>
+__global__ void k(float* out) {
+  extern __shared__ float big[];
+  for (int i = threadIdx.x; i < 16384; i += blockDim.x) big[i] = i;
+  __syncthreads();
+  out[threadIdx.x] = big[16383 - threadIdx.x];
+}
+int main() {
+  float* out;
+  cudaMallocManaged(&out, 32 * sizeof(float));
+  if (ASK) cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, 65536);
+  k<<<1, 32, 65536>>>(out);
+  cudaDeviceSynchronize();
+  printf("%g %g\n", out[0], out[31]);
+  return 0;
+}
+)";
+  ProgramOptions o;
+  o.defines = {"ASK=1"};
+  const LessonRun asked = RunText(text, o);
+  ASSERT_TRUE(asked.program->ok()) << asked.program->failure;
+  EXPECT_EQ(asked.program->stdout_text, "16383 16352\n");
+  o.defines = {"ASK=0"};
+  const LessonRun not_asked = RunText(text, o);
+  ASSERT_FALSE(not_asked.program->ok());
+  EXPECT_NE(not_asked.program->failure.find(
+                "65536 bytes of shared memory per block are over the limit of 49152 bytes on "
+                "hopper (a block may have up to 232448 once its kernel asks"),
+            std::string::npos)
+      << not_asked.program->failure;
+}
+
 }  // namespace
 }  // namespace ws

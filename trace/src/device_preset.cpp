@@ -52,7 +52,8 @@ const std::vector<DevicePreset>& DevicePresets() {
        40,
        320,
        1.59,
-       75},
+       75,
+       64 * 1024},
       {"ampere",
        "compute 8.0 (A100)",
        1024,
@@ -62,7 +63,8 @@ const std::vector<DevicePreset>& DevicePresets() {
        108,
        1555,
        1.41,
-       80},
+       80,
+       163 * 1024},
       {"hopper",
        "compute 9.0 (H100)",
        1024,
@@ -72,7 +74,8 @@ const std::vector<DevicePreset>& DevicePresets() {
        132,
        3350,
        1.98,
-       90},
+       90,
+       227 * 1024},
   };
   return presets;
 }
@@ -122,6 +125,10 @@ Status CheckLaunch(const DevicePreset& p, Dim3 grid, Dim3 block, std::uint32_t s
     m << "the kernel's " << shared_bytes
       << " bytes of shared memory per block are over the limit of " << p.shared_per_block
       << " bytes on " << p.name;
+    if (shared_bytes <= p.shared_per_block_optin)
+      m << " (a block may have up to " << p.shared_per_block_optin
+        << " once its kernel asks: cudaFuncSetAttribute(kernel, "
+           "cudaFuncAttributeMaxDynamicSharedMemorySize, bytes))";
     return Status::Error(m.str());
   }
   return {};

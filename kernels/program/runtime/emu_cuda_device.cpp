@@ -154,10 +154,23 @@ cudaError_t cudaFuncGetAttributesOf(cudaFuncAttributes* attr, const void* func) 
   attr->preferredShmemCarveout = -1;
   return cudaSuccess;
 }
-cudaError_t cudaFuncSetAttributeOf(const void* func, cudaFuncAttribute, int) {
-  return func == nullptr
-             ? Fail(cudaErrorInvalidDeviceFunction, "cudaFuncSetAttribute: a null kernel")
-             : cudaSuccess;
+// cudaFuncAttributeMaxDynamicSharedMemorySize: the kernel's launches may take that much dynamic
+// shared memory, up to the preset's opt-in limit (227 KB on hopper), as on the GPU
+// (cudaTensorCoreGemm's compute_gemm asks for 64 KB); more fails with cudaErrorInvalidValue.
+cudaError_t cudaFuncSetAttributeOf(const void* func, cudaFuncAttribute attr, int value) {
+  if (func == nullptr)
+    return Fail(cudaErrorInvalidDeviceFunction, "cudaFuncSetAttribute: a null kernel");
+  if (attr != cudaFuncAttributeMaxDynamicSharedMemorySize) return cudaSuccess;
+  const ws::DevicePreset& d = P().preset;
+  const std::uint32_t most = std::max(d.shared_per_block, d.shared_per_block_optin);
+  if (value < 0 || static_cast<std::uint32_t>(value) > most)
+    return Fail(cudaErrorInvalidValue,
+                "cudaFuncSetAttribute(..., cudaFuncAttributeMaxDynamicSharedMemorySize, " +
+                    std::to_string(value) + "): over the " + std::to_string(most) +
+                    " bytes a block may have on " + d.name);
+  std::lock_guard lock(P().mutex);
+  P().max_dynamic_shared[func] = static_cast<std::uint32_t>(value);
+  return cudaSuccess;
 }
 cudaError_t cudaFuncSetCacheConfigOf(const void*, cudaFuncCache) {
   return cudaSuccess;
@@ -255,7 +268,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
   prop->unifiedAddressing = 1;
   prop->managedMemory = 1;
   // The rest as an H100 SXM reports them (cudaGetDeviceProperties on the lab's H100).
-  prop->sharedMemPerBlockOptin = 227 * 1024;
+  prop->sharedMemPerBlockOptin = std::max(d.shared_per_block, d.shared_per_block_optin);
   prop->textureAlignment = 512;
   prop->memPitch = 2147483647;
   prop->memoryClockRate = 2619000;

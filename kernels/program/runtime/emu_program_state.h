@@ -67,6 +67,9 @@ struct Program {
   std::uint64_t failed_bytes = 0;
   // A launch's failed assert(): every later call returns it until cudaDeviceReset, as on a GPU.
   cudaError_t sticky_error = cudaSuccess;
+  // Kernels that asked for more dynamic shared memory than a block has without asking
+  // (cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, n)): n by kernel.
+  std::map<const void*, std::uint32_t> max_dynamic_shared;
   bool assert_failed = false;  // the running launch's
   std::string error;           // the failed launch's message
   DevicePreset preset;

@@ -21,6 +21,9 @@ struct DevicePreset {
   double bandwidth_gbps = 3350;  // DRAM, for modeled times
   double clock_ghz = 1.98;
   std::uint32_t compute_capability = 90;  // major * 10 + minor: 90 is compute 9.0
+  // The most a block may have once its kernel asks (cudaFuncSetAttribute(k,
+  // cudaFuncAttributeMaxDynamicSharedMemorySize, n)): 0 where no more than shared_per_block.
+  std::uint32_t shared_per_block_optin = 0;
 };
 
 // The preset's peak single-precision rate in GFLOP/s: SMs x FP32 lanes per SM (8 on compute 1.x,
