@@ -366,14 +366,18 @@ class BlockDecoder {
     // emulator numbers a program's requests by dynamic instance, the same grouping).
     std::uint32_t request = 0;
     if (e.instanced) {
-      for (std::uint32_t repeat = 0;; ++repeat) {
-        auto [it, fresh] = joined_.try_emplace({wib, site->second, e.Instance(), repeat});
-        if (fresh) it->second = {requests_[{wib, site->second}]++, 0u};
-        if ((it->second.lanes & e.mask) != 0) continue;
-        it->second.lanes |= e.mask;
-        request = it->second.request;
-        break;
-      }
+      // The first repeat none of these lanes brought yet; repeats every lane of the warp brought
+      // are passed over for good (`open`), so that a loop whose every pass has the same instance
+      // (an unrolled one: cudaTensorCoreGemm's k steps) costs a step an event, not a step a pass.
+      Repeats& r = joined_[{wib, site->second, e.Instance()}];
+      std::size_t k = r.open;
+      while (k < r.joined.size() && (r.joined[k].lanes & e.mask) != 0) ++k;
+      if (k == r.joined.size()) r.joined.push_back({requests_[{wib, site->second}]++, 0u});
+      r.joined[k].lanes |= e.mask;
+      request = r.joined[k].request;
+      const std::uint32_t first = wib * 32;
+      const std::uint32_t all = tpb_ - first >= 32 ? ~0u : (1u << (tpb_ - first)) - 1u;
+      while (r.open < r.joined.size() && (r.joined[r.open].lanes & all) == all) ++r.open;
     } else {
       request = requests_[{wib, site->second}]++;
     }
@@ -398,7 +402,7 @@ class BlockDecoder {
   std::vector<std::vector<std::pair<std::uint16_t, std::uint32_t>>> passes_;
   std::map<std::pair<std::uint32_t, std::uint16_t>, std::uint32_t> meetings_;  // (warp, site)
   std::map<std::pair<std::uint32_t, std::uint16_t>, std::uint32_t> requests_;  // (warp, site)
-  // A program's events by (warp, site, instance, repeat): the request they join and the lanes
+  // A program's events by (warp, site, instance) and repeat: the request they join and the lanes
   // in it so far. The lanes of one dynamic instance that recorded apart (the recorder's own
   // code can keep a warp's lanes apart after a divergent branch, where the kernel as written
   // runs them together) make one request, as the emulator's InstanceTable makes it; a lane
@@ -406,7 +410,11 @@ class BlockDecoder {
   struct Joined {
     std::uint32_t request, lanes;
   };
-  std::map<std::tuple<std::uint32_t, std::uint16_t, std::uint32_t, std::uint32_t>, Joined> joined_;
+  struct Repeats {
+    std::vector<Joined> joined;  // by repeat
+    std::size_t open = 0;        // the first repeat not every lane of the warp brought
+  };
+  std::map<std::tuple<std::uint32_t, std::uint16_t, std::uint32_t>, Repeats> joined_;
 };
 
 }  // namespace

@@ -153,6 +153,26 @@ TEST(GpuRecords, EventsOfOneDynamicInstanceAreOneRequest) {
   EXPECT_NE(a[64].iteration, a[32].iteration);
 }
 
+// A loop whose every pass has one instance (an unrolled one): each whole-warp pass is a request
+// of its own, and lanes that record apart after them still join one. 2,000 passes of instance 7,
+// then lanes 0-15 and 16-31 apart: 2,001 requests. (Every pass once scanned the passes before it:
+// cudaTensorCoreGemm's kept blocks were still decoding after 120 s.)
+TEST(GpuRecords, ManyPassesOfOneInstanceAreARequestEach) {
+  const std::uint64_t seven = (1ull << 32) | 7u;
+  std::vector<std::uint32_t> w;
+  for (std::uint32_t k = 0; k < 2000; ++k)
+    ws::EncodeWarpEvent(kLoad, ~0u, 100 + k, Offsets(32, 0, 4), &w, seven);
+  ws::EncodeWarpEvent(kLoad, 0x0000ffffu, 5000, Offsets(16, 0, 4), &w, seven);
+  ws::EncodeWarpEvent(kLoad, 0xffff0000u, 5001, Offsets(16, 64, 4), &w, seven);
+  const ws::LaunchTrace t = ws::DecodeGpuCapture(OneBlock(32, {w}), {{0}, false});
+  ASSERT_EQ(t.sites.size(), 1u);
+  EXPECT_EQ(t.stats.sites[0].requests, 2001u);
+  const auto& a = t.blocks[0].accesses;
+  ASSERT_EQ(a.size(), 2000u * 32u + 32u);
+  EXPECT_EQ(a[2000 * 32].iteration, 2000u);       // lane 0 of the split pass
+  EXPECT_EQ(a[2000 * 32 + 16].iteration, 2000u);  // lane 16: the same request
+}
+
 TEST(GpuRecords, AFullRangeLosesOnlyItsTailAndTheLaunchSaysTruncated) {
   std::vector<std::uint32_t> w;
   ws::EncodeWarpEvent(kLoad, ~0u, 1, Offsets(32, 0, 4), &w);   // 6 words
