@@ -369,14 +369,15 @@ class BlockDecoder {
       // The first repeat none of these lanes brought yet; repeats every lane of the warp brought
       // are passed over for good (`open`), so that a loop whose every pass has the same instance
       // (an unrolled one: cudaTensorCoreGemm's k steps) costs a step an event, not a step a pass.
+      const std::uint32_t first = wib * 32;
+      const std::uint32_t all = tpb_ - first >= 32 ? ~0u : (1u << (tpb_ - first)) - 1u;
+      if ((e.mask & all) == 0) return;  // no lane of the block: nothing to join
       Repeats& r = joined_[{wib, site->second, e.Instance()}];
       std::size_t k = r.open;
       while (k < r.joined.size() && (r.joined[k].lanes & e.mask) != 0) ++k;
       if (k == r.joined.size()) r.joined.push_back({requests_[{wib, site->second}]++, 0u});
       r.joined[k].lanes |= e.mask;
       request = r.joined[k].request;
-      const std::uint32_t first = wib * 32;
-      const std::uint32_t all = tpb_ - first >= 32 ? ~0u : (1u << (tpb_ - first)) - 1u;
       while (r.open < r.joined.size() && (r.joined[r.open].lanes & all) == all) ++r.open;
     } else {
       request = requests_[{wib, site->second}]++;

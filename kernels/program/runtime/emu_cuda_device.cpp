@@ -148,7 +148,15 @@ cudaError_t cudaFuncGetAttributesOf(cudaFuncAttributes* attr, const void* func) 
     return Fail(cudaErrorInvalidDeviceFunction, "cudaFuncGetAttributes: a null kernel");
   *attr = cudaFuncAttributes{};
   attr->maxThreadsPerBlock = static_cast<int>(P().preset.max_threads_per_block);
-  attr->maxDynamicSharedSizeBytes = static_cast<int>(P().preset.shared_per_block);
+  const std::uint32_t fixed = ws::prog::KernelStaticSharedAt(func);
+  const std::uint32_t plain = P().preset.shared_per_block;
+  attr->maxDynamicSharedSizeBytes = static_cast<int>(plain > fixed ? plain - fixed : 0);
+  {
+    std::lock_guard lock(P().mutex);
+    const auto asked = P().max_dynamic_shared.find(func);
+    if (asked != P().max_dynamic_shared.end())
+      attr->maxDynamicSharedSizeBytes = static_cast<int>(asked->second);
+  }
   attr->ptxVersion = 90;
   attr->binaryVersion = 90;
   attr->preferredShmemCarveout = -1;
@@ -161,12 +169,15 @@ cudaError_t cudaFuncSetAttributeOf(const void* func, cudaFuncAttribute attr, int
   if (func == nullptr)
     return Fail(cudaErrorInvalidDeviceFunction, "cudaFuncSetAttribute: a null kernel");
   if (attr != cudaFuncAttributeMaxDynamicSharedMemorySize) return cudaSuccess;
+  // CUDA's rule: the kernel's static shared memory and the dynamic it asks for within the limit.
   const ws::DevicePreset& d = P().preset;
   const std::uint32_t most = std::max(d.shared_per_block, d.shared_per_block_optin);
-  if (value < 0 || static_cast<std::uint32_t>(value) > most)
+  const std::uint32_t fixed = ws::prog::KernelStaticSharedAt(func);
+  if (value < 0 || fixed + static_cast<std::uint32_t>(value) > most)
     return Fail(cudaErrorInvalidValue,
                 "cudaFuncSetAttribute(..., cudaFuncAttributeMaxDynamicSharedMemorySize, " +
-                    std::to_string(value) + "): over the " + std::to_string(most) +
+                    std::to_string(value) + "): with the kernel's " + std::to_string(fixed) +
+                    " bytes of static shared memory, over the " + std::to_string(most) +
                     " bytes a block may have on " + d.name);
   std::lock_guard lock(P().mutex);
   P().max_dynamic_shared[func] = static_cast<std::uint32_t>(value);
@@ -223,6 +234,7 @@ cudaError_t cudaDeviceReset() {
   std::lock_guard lock(P().mutex);
   P().failed_allocation.clear();
   P().failed_bytes = 0;
+  P().max_dynamic_shared.clear();
   return cudaSuccess;
 }
 cudaError_t cudaSetDevice(int device) {

@@ -489,13 +489,15 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
   }
   cfg.preset = p.preset;
   {
-    // A kernel that asked for more dynamic shared memory has it (cudaFuncSetAttributeOf).
+    // A kernel that asked (cudaFuncSetAttributeOf) has its static shared memory and the dynamic
+    // it asked for, which then bounds its launches' as on the GPU. (A launch through a lambda,
+    // LaunchVia, names no kernel here: it keeps the plain limit.)
     std::lock_guard lock(p.mutex);
     const auto asked = p.max_dynamic_shared.find(kernel);
-    if (asked != p.max_dynamic_shared.end())
+    if (kernel != nullptr && asked != p.max_dynamic_shared.end())
       cfg.preset.shared_per_block =
-          std::max(cfg.preset.shared_per_block,
-                   std::min(p.preset.shared_per_block_optin, static_shared + asked->second));
+          std::min(std::max(p.preset.shared_per_block, p.preset.shared_per_block_optin),
+                   static_shared + asked->second);
   }
   cfg.keep_blocks = p.keep_blocks;
   if (cfg.grid.count() * cfg.block.count() <= p.keep_all_up_to) {

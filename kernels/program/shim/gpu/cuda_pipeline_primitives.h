@@ -2,9 +2,12 @@
 // with the site the rewriter adds as a last argument (ws_gpu_async.h).
 #pragma once
 
+// The toolkit's header between these two (their order matters).
+// clang-format off
+#include "ws_toolkit_begin.h"
 #include_next <cuda_pipeline_primitives.h>
-#include "ws_toolkit_begin.h"  // the intrinsics the toolkit's own
 #include "ws_toolkit_end.h"
+// clang-format on
 
 #include "ws_gpu_async.h"
 

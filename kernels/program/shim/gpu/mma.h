@@ -17,9 +17,12 @@
 // ws_program_cuda.h (RecordDevice, WS_PROGRAM_PLACE) before the program.
 #pragma once
 
+// The toolkit's header between these two (their order matters).
+// clang-format off
+#include "ws_toolkit_begin.h"
 #include_next <mma.h>
-#include "ws_toolkit_begin.h"  // the intrinsics the toolkit's own
 #include "ws_toolkit_end.h"
+// clang-format on
 
 #include <type_traits>
 

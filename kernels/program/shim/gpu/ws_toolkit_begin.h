@@ -16,6 +16,7 @@
 #pragma push_macro("__syncthreads_count")
 #pragma push_macro("__syncthreads_and")
 #pragma push_macro("__syncthreads_or")
+#pragma push_macro("__pipeline_memcpy_async")
 #undef __syncthreads
 #undef __shfl_sync
 #undef __shfl_up_sync
@@ -29,3 +30,4 @@
 #undef __syncthreads_count
 #undef __syncthreads_and
 #undef __syncthreads_or
+#undef __pipeline_memcpy_async  // the recorded dispatcher, cuda_pipeline_primitives.h

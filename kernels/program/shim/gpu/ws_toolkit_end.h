@@ -13,3 +13,4 @@
 #pragma pop_macro("__syncthreads_count")
 #pragma pop_macro("__syncthreads_and")
 #pragma pop_macro("__syncthreads_or")
+#pragma pop_macro("__pipeline_memcpy_async")
