@@ -8,43 +8,16 @@
 #include <tuple>
 
 #include "program_features_programs.h"
+#include "program_gpu_util.h"
 #include "program_test_util.h"
 #include "warpscope/kernels/devices.h"
 
 namespace ws {
 namespace {
 
-// (line, column, space, op, size, requests, sectors, wavefronts, accesses) of every site.
-using Figures = std::tuple<std::uint32_t, std::uint32_t, int, int, int, std::uint64_t,
-                           std::uint64_t, std::uint64_t, std::uint64_t>;
-std::vector<Figures> FiguresOf(const LaunchTrace& t) {
-  std::vector<Figures> out;
-  for (std::size_t i = 0; i < t.sites.size(); ++i) {
-    const SiteInfo& s = t.sites[i];
-    const SiteStats& st = t.stats.sites[i];
-    out.emplace_back(s.line, s.column, int(s.space), int(s.op), int(s.size), st.requests,
-                     st.sectors, st.wavefronts, st.accesses);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-struct BothRuns {
-  LessonRun emu, gpu;
-};
-BothRuns RunOnBoth(const std::string& text) {
-  BothRuns r;
-  ProgramOptions o;
-  r.emu = test::RunText(text, o);
-  o.backend = "cuda";
-  o.timeout = std::chrono::seconds(120);
-  r.gpu = test::RunText(text, o);
-  return r;
-}
-
-#define WS_SKIP_WITHOUT_GPU()                               \
-  if (const DeviceQuery q = QueryDevices(); q.gpus.empty()) \
-  GTEST_SKIP() << "no GPU: " << q.why_no_gpu
+using test::BothRuns;
+using test::FiguresOf;
+using test::RunOnBoth;
 
 // Captured and hand-made graphs, cudaLaunchKernel: the driver never sees the graph; each kernel
 // node runs recorded, in the emulator's order, saying its graph and node.

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "program_gpu_util.h"
 #include "program_test_util.h"
 #include "warpscope/kernels/devices.h"
 #include "warpscope/program/program.h"
@@ -18,24 +19,9 @@
 namespace ws {
 namespace {
 
-using test::ReadExample;
+using test::FiguresOf;
 
-// (file, line, column, space, op, size, requests, sectors, lines, wavefronts, worst conflict,
-// accesses) of every site.
-using Figures =
-    std::tuple<std::uint32_t, std::uint32_t, int, int, int, std::uint64_t, std::uint64_t,
-               std::uint64_t, std::uint64_t, std::uint32_t, std::uint64_t>;
-std::vector<Figures> FiguresOf(const LaunchTrace& t) {
-  std::vector<Figures> out;
-  for (std::size_t i = 0; i < t.sites.size(); ++i) {
-    const SiteInfo& s = t.sites[i];
-    const SiteStats& st = t.stats.sites[i];
-    out.emplace_back(s.line, s.column, int(s.space), int(s.op), int(s.size), st.requests,
-                     st.sectors, st.lines128, st.wavefronts, st.bank_conflict_max, st.accesses);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
+using test::ReadExample;
 
 std::string SkipReason() {
   const DeviceQuery q = QueryDevices();

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <tuple>
 
+#include "program_gpu_util.h"
 #include "program_templates_programs.h"
 #include "program_test_util.h"
 #include "warpscope/kernels/devices.h"
@@ -14,20 +15,7 @@
 namespace ws {
 namespace {
 
-// (line, column, space, op, size, requests, sectors, wavefronts, worst conflict) of every site.
-using Figures = std::tuple<std::uint32_t, std::uint32_t, int, int, int, std::uint64_t,
-                           std::uint64_t, std::uint64_t, std::uint32_t>;
-std::vector<Figures> FiguresOf(const LaunchTrace& t) {
-  std::vector<Figures> out;
-  for (std::size_t i = 0; i < t.sites.size(); ++i) {
-    const SiteInfo& s = t.sites[i];
-    const SiteStats& st = t.stats.sites[i];
-    out.emplace_back(s.line, s.column, int(s.space), int(s.op), int(s.size), st.requests,
-                     st.sectors, st.wavefronts, st.bank_conflict_max);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
+using test::FiguresOf;
 
 TEST(TemplateProgramsOnGpu, EachShapeRunsWithTheEmulatorsFigures) {
   const DeviceQuery q = QueryDevices();

@@ -12,27 +12,14 @@
 #include <vector>
 
 #include "program_async_programs.h"
+#include "program_gpu_util.h"
 #include "program_test_util.h"
 #include "warpscope/kernels/devices.h"
 
 namespace ws {
 namespace {
 
-// (line, space, op, size, async copy, requests, sectors, wavefronts, ideal wavefronts, accesses) of
-// every site.
-using Figures = std::tuple<std::uint32_t, int, int, int, bool, std::uint64_t, std::uint64_t,
-                           std::uint64_t, std::uint64_t, std::uint64_t>;
-std::vector<Figures> FiguresOf(const LaunchTrace& t) {
-  std::vector<Figures> out;
-  for (std::size_t i = 0; i < t.sites.size(); ++i) {
-    const SiteInfo& s = t.sites[i];
-    const SiteStats& st = t.stats.sites[i];
-    out.emplace_back(s.line, int(s.space), int(s.op), int(s.size), s.async_copy, st.requests,
-                     st.sectors, st.wavefronts, st.ideal_wavefronts, st.accesses);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
+using test::FiguresOf;
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -40,10 +27,6 @@ std::string ReadFile(const std::string& path) {
   s << in.rdbuf();
   return s.str();
 }
-
-#define WS_SKIP_WITHOUT_GPU()                               \
-  if (const DeviceQuery q = QueryDevices(); q.gpus.empty()) \
-  GTEST_SKIP() << "no GPU: " << q.why_no_gpu
 
 // Both runs ended well, printed the same and launched the same kernels with the same figures.
 void ExpectTheSame(const test::BothRuns& r) {

@@ -16,6 +16,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "../ws_async_pieces.h"
+
 namespace ws::prog::async_gpu {
 
 __device__ inline void RecordCopy(const void* dst, const void* src, std::size_t bytes,
@@ -52,33 +54,26 @@ __device__ inline void RecordPieces(const void* dst, const void* src, std::size_
   static_assert(kAlign >= 4,
                 "Warpscope: a cuda::memcpy_async promised less than 4 bytes of alignment is plain "
                 "loads and stores in libcu++, not recorded: give its size as cuda::aligned_size_t");
-  constexpr std::size_t piece = kAlign >= 16 ? 16 : kAlign >= 8 ? 8 : 4;
-  for (std::size_t at = 0; at + piece <= bytes; at += piece)
+  constexpr std::size_t piece = async_pieces::PieceOf(kAlign);
+  async_pieces::ForEachPiece(0, 1, bytes / piece * piece, piece, [&](std::size_t at) {
     RecordCopy(static_cast<const unsigned char*>(dst) + at,
                static_cast<const unsigned char*>(src) + at, piece, 0, place);
+  });
 }
 
-// A size's promised alignment: an aligned_size_t's, else 1.
-template <typename Size, typename = void>
-struct SizeAlign {
-  static constexpr std::size_t value = 1;
-};
-template <typename Size>
-struct SizeAlign<Size, std::void_t<decltype(Size::align)>> {
-  static constexpr std::size_t value = Size::align;
-};
+// A size's promised alignment (ws_async_pieces.h, the emulator's too).
+using async_pieces::SizeAlign;
 
 // This thread's pieces of a group's copy of `bytes` promised `align`-aligned, as libcu++ cuts it
 // (__cp_async_shared_global_mechanism: rank r takes pieces r, r + size, ...).
 template <typename Group>
 __device__ void RecordGroupPieces(const Group& group, const void* dst, const void* src,
                                   std::size_t bytes, std::size_t align, unsigned int place) {
-  const std::size_t piece = align >= 16 ? 16 : align >= 8 ? 8 : 4;
-  const std::size_t stride = static_cast<std::size_t>(group.size()) * piece;
-  for (std::size_t at = static_cast<std::size_t>(group.thread_rank()) * piece; at < bytes;
-       at += stride)
+  const std::size_t piece = async_pieces::PieceOf(align);
+  async_pieces::ForEachPiece(group.thread_rank(), group.size(), bytes, piece, [&](std::size_t at) {
     RecordCopy(static_cast<const unsigned char*>(dst) + at,
                static_cast<const unsigned char*>(src) + at, piece, 0, place);
+  });
 }
 
 // A group as libcu++'s make_pipeline meets it (size, thread_rank, sync), its syncs recorded at the
