@@ -10,6 +10,7 @@
 #     whole process timed, its compute_gemm launch's figures summed; and the same program built
 #     by nvcc as written, timed and counted by Nsight Compute (shared wavefronts and conflicts,
 #     ldmatrix instructions, global sectors and requests).
+# WS_PROGRAMS=0: leave out the wmma and globalToShmemAsyncCopy programs.
 # Usage (device tool, with .deps carried and the samples in an untracked folder of the tree):
 #   SAMPLES=DIR CMP=DIR OUT=DIR scripts/gpu-tensor-async.sh [build] [tests]
 # "build" builds the CLI and the GPU tests first (scripts/gpu-build.sh); without it the build
@@ -36,6 +37,16 @@ export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu
 # shellcheck source=scripts/gpu-env.sh
 source scripts/gpu-env.sh
 cli=build/headless/app/warpscope-cli
+# "tests": every GPU test, as bench/gpu_batch.sh runs them, first after the build.
+# WS_TESTS_REGEX: only the GPU tests it matches.
+if [[ " $* " == *" tests "* ]]; then
+  t0=$SECONDS
+  timeout 200 ctest --test-dir build/headless -L gpu ${WS_TESTS_REGEX:+-R "$WS_TESTS_REGEX"} -j4 \
+    --timeout 180 --output-on-failure > /tmp/ws_tests.log 2>&1
+  echo "tests: exit $? in $((SECONDS - t0)) s" >> "$summary"
+  grep -E "tests passed|\(Failed\)|\(Timeout\)|Skipped|SKIPPED" /tmp/ws_tests.log | head -40 >> "$summary"
+  grep -B5 -A40 "FAILED\|Failure" /tmp/ws_tests.log | head -150 > "$out/test_failures.txt"
+fi
 g2s=$samples/Samples/3_CUDA_Features/globalToShmemAsyncCopy
 tcg=$samples/Samples/3_CUDA_Features/cudaTensorCoreGemm
 
@@ -47,11 +58,13 @@ run() {  # NAME ARGS...: the GPU backend's report beside the emulator's, its tim
   echo "$name: exit $? in $((SECONDS - t0)) s" >> "$summary"
   { echo "== $name"; tail -5 /tmp/ws_run.err; } >> "$out/errors.txt"
 }
+if [[ "${WS_PROGRAMS:-1}" != 0 ]]; then
 for s in 0 8 16; do run "wmma_$s" --file examples/wmma_tile.cu -D "kSkew=$s"; done
 for k in 0 1 2 3 4 5 6 7; do
   run "g2s_$k" --file "$g2s/globalToShmemAsyncCopy.cu" -I "$samples/Common" --arg=-wA=64 \
     --arg=-hA=64 --arg=-wB=64 --arg=-hB=64 "--arg=-kernel=$k"
 done
+fi
 # The emulator's reports keep their first two launches (and their count, launch_count): the GPU's
 # are cut to as many, their counts noted beside.
 python3 - "$cmp" >> "$summary" <<'EOF'
@@ -89,8 +102,9 @@ for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.cuda.json"))):
 EOF
 
 # cudaTensorCoreGemm: the GPU backend, cold (both builds compiled) and then the compile cached.
-# WS_TCG_PASSES: which of the two to run (default both); WS_TCG_LIMIT: seconds each (default 280).
+# WS_TCG_PASSES: which of the two to run (default both; "none": neither); WS_TCG_LIMIT: seconds each (default 280).
 for pass in ${WS_TCG_PASSES:-cold warm}; do
+  [[ $pass == none ]] && continue
   t0=$SECONDS
   limit=${WS_TCG_LIMIT:-280}
   timeout $((limit + 20)) "$cli" run --backend cuda --json --timeout "$limit" \
@@ -99,8 +113,8 @@ for pass in ${WS_TCG_PASSES:-cold warm}; do
   echo "cudaTensorCoreGemm on the GPU backend ($pass): exit $? in $((SECONDS - t0)) s" >> "$summary"
   { echo "== tcg $pass"; tail -5 /tmp/ws_run.err; } >> "$out/errors.txt"
 done
-last=$(ls -t "$out"/tcg_*.json | head -1)
-python3 - "$last" >> "$summary" <<'EOF'
+last=$(ls -t "$out"/tcg_*.json 2>/dev/null | head -1)
+[[ -n "$last" ]] && python3 - "$last" >> "$summary" <<'EOF'
 import json, sys
 j = json.load(open(sys.argv[1]))
 print("tcg ok", j.get("ok"), j.get("failure", "")[:300])
@@ -179,15 +193,5 @@ for r in rows[1:]: print("  ", r[n], r[v])' >> "$out/ncu.txt"
 echo "ncu: $((SECONDS - t0)) s" >> "$summary"
 cuobjdump -sass /tmp/tcg | grep -E 'LDSM|HMMA|LDS|STS|LDG|STG' | sed 's/^ *//' | awk '{$1=""; print $2}' \
   | sort | uniq -c >> "$out/ncu.txt"
-fi
-# "tests" (after "build"): every GPU test, as bench/gpu_batch.sh runs them.
-# WS_TESTS_REGEX: only the GPU tests it matches.
-if [[ " $* " == *" tests "* ]]; then
-  t0=$SECONDS
-  timeout 200 ctest --test-dir build/headless -L gpu ${WS_TESTS_REGEX:+-R "$WS_TESTS_REGEX"} -j4 \
-    --timeout 180 --output-on-failure > /tmp/ws_tests.log 2>&1
-  echo "tests: exit $? in $((SECONDS - t0)) s" >> "$summary"
-  grep -E "tests passed|\(Failed\)|\(Timeout\)|Skipped|SKIPPED" /tmp/ws_tests.log | head -40 >> "$summary"
-  grep -B5 -A40 "FAILED\|Failure" /tmp/ws_tests.log | head -150 > "$out/test_failures.txt"
 fi
 cat "$summary"
