@@ -46,6 +46,7 @@ if [[ " $* " == *" tests "* ]]; then
   echo "tests: exit $? in $((SECONDS - t0)) s" >> "$summary"
   grep -E "tests passed|\(Failed\)|\(Timeout\)|Skipped|SKIPPED" /tmp/ws_tests.log | head -40 >> "$summary"
   grep -B5 -A40 "FAILED\|Failure" /tmp/ws_tests.log | head -150 > "$out/test_failures.txt"
+  tail -c 200000 /tmp/ws_tests.log > "$out/tests.log"
 fi
 g2s=$samples/Samples/3_CUDA_Features/globalToShmemAsyncCopy
 tcg=$samples/Samples/3_CUDA_Features/cudaTensorCoreGemm
