@@ -22,6 +22,7 @@
 
 #include "emu/thread_pool.h"
 #include "emu/worker.h"
+#include "emu/worker_cluster.h"
 #include "warpscope/kernels/ws_program_simt.h"
 #include "warpscope/trace/block_schedule.h"
 
@@ -155,6 +156,12 @@ void Worker::Run() {
   else
     StartFibers(n);
   const std::uint64_t blocks = cfg.grid.count();
+  if (team_ != nullptr) {  // a cluster launch: the team's clusters
+    RunClusters();
+    StopFibers(n);
+    MergeIntoLaunch();
+    return;
+  }
   std::optional<BlockDispatcher> dispatcher;
   if (cfg.model_sms > 0 && !cfg.cooperative)
     dispatcher.emplace(cfg.model_sms, cfg.model_blocks_per_sm);
@@ -545,8 +552,25 @@ Result<LaunchTrace> RunLaunch(const LaunchConfig& config, const std::function<vo
     workers = static_cast<unsigned>(blocks);
     L.grid = std::make_unique<detail::GridRendezvous>(blocks);
   }
+  // A cluster launch: teams of the cluster's size, as many as the cores hold (one at least),
+  // whose blocks wait for each other at their syncs: the race check's shadow must not make one
+  // wait for its turn there (ShadowOrder::NeverWait).
+  const auto cluster = static_cast<std::uint32_t>(config.cluster.count());
+  if (cluster > 1) {
+    if (Status s = CheckCluster(config); !s.ok())
+      return Status::Error(config.kernel + ": " + s.message());
+    const std::uint64_t teams =
+        std::max<std::uint64_t>(1, std::min<std::uint64_t>(blocks / cluster, cores / cluster));
+    for (std::uint64_t t = 0; t < teams; ++t)
+      L.teams.push_back(std::make_unique<detail::ClusterTeam>(&L, cluster));
+    workers = static_cast<unsigned>(teams * cluster);
+    L.shadow.NeverWait(blocks);
+  }
   std::vector<std::unique_ptr<Worker>> pool;
-  for (unsigned i = 0; i < workers; ++i) pool.push_back(std::make_unique<Worker>(&L));
+  for (unsigned i = 0; i < workers; ++i) {
+    pool.push_back(std::make_unique<Worker>(&L));
+    if (!L.teams.empty()) pool.back()->JoinTeam(L.teams[i / cluster].get(), i % cluster);
+  }
   RunOnWorkers(workers, [&pool](unsigned i) { pool[i]->Run(); });
   if (!L.error.empty()) return Status::Error(config.kernel + ": " + L.error);
 

@@ -103,16 +103,13 @@ class Worker {
   std::uint16_t WarpOpId(std::uint32_t place, std::uint32_t kind);
 
   // Each access goes straight into its warp request's row (WarpRequests); full records are
-  // written only for the blocks the user keeps.
-  //
-  // In a block that is not kept, under the in-order schedule, an access is only logged (its
-  // site, offset and instance, and for the race check its time and value: a vector append;
-  // CheckInterval reads the logs at each barrier); after each round of the warp's threads the
-  // warp's logs are formed into requests at once (FormWarpRequests): where every running lane
-  // stopped at a barrier and every lane logged the same sites and instances in the same order, as
-  // lanes that do not diverge do, position k of the logs is one request, costed with no
-  // per-access lookup. Elsewhere the logs are replayed through the per-access path (RecordNow),
-  // in the order the lanes ran, which gives the same requests.
+  // written only for the blocks the user keeps. In a block that is not kept, under the in-order
+  // schedule, an access is only logged (its site, offset and instance, and for the race check its
+  // time and value: a vector append; CheckInterval reads the logs at each barrier); after each
+  // round of the warp's threads the warp's logs are formed into requests at once
+  // (FormWarpRequests): where every running lane stopped at a barrier and every lane logged the
+  // same sites and instances in the same order, position k of the logs is one request. Elsewhere
+  // the logs are replayed through the per-access path (RecordNow), which gives the same requests.
   void Record(std::uint64_t key, std::uint32_t offset, const void* where) {
     ThreadCtx* c = t_ctx;
     if (logging_) [[likely]] {
@@ -171,19 +168,7 @@ class Worker {
 
   // A load one of the launch's cache probes replays: kept until the block ends. Past
   // kMaxCacheRecords the block's replay is partial and the launch is marked truncated.
-  void ForCache(const AccessRecord& r) {
-    if (cache_wants_.size() <= r.site) {
-      const std::size_t from = cache_wants_.size();
-      cache_wants_.resize(local_sites_.size());
-      for (std::size_t i = from; i < cache_wants_.size(); ++i)
-        cache_wants_[i] = launch_->cache->Wants(local_sites_[i]) ? 1 : 0;
-    }
-    if (!cache_wants_[r.site]) return;
-    if (cache_records_.size() < kMaxCacheRecords)
-      cache_records_.push_back(r);
-    else
-      launch_->truncated = true;
-  }
+  void ForCache(const AccessRecord& r);  // worker_access.cpp
 
   // Accesses the race check looks at: shared memory, and global memory but a thread's own local
   // arrays and the loads of a buffer the kernel only reads (OnlyRead).
@@ -315,6 +300,12 @@ class Worker {
   void TileBarrier(std::uint32_t threads, std::uint32_t place);
   // this_grid().sync(): the block's barrier, then every block's (GridRendezvous).
   void GridBarrier(std::uint32_t place);
+  // A cluster launch (worker_cluster.cpp): its sync, as GridBarrier's; the worker's team and its
+  // block's rank there (null, 0: none).
+  void ClusterBarrier(std::uint32_t place);
+  void JoinTeam(ClusterTeam* team, std::uint32_t rank) { team_ = team, team_rank_ = rank; }
+  ClusterTeam* Team() const { return team_; }
+  std::uint32_t TeamRank() const { return team_rank_; }
   std::uint64_t* TileSlots() { return tile_slots_; }
 
   int BarrierCount(std::uint32_t place, int predicate) {
@@ -447,6 +438,10 @@ class Worker {
   bool RunBlockSimt(std::uint64_t b);
   void RunWarp(std::uint32_t w, std::uint32_t n);
 
+  void RunClusters();  // worker_cluster.cpp: the team's clusters, a block each
+  GridRendezvous& ClusterSyncOf();
+  ClusterTeam* team_ = nullptr;
+  std::uint32_t team_rank_ = 0;
   // worker_block.cpp
   static std::string ThreadList(const std::vector<std::uint32_t>& ids);
   bool RunReadyThreads(std::uint32_t n);

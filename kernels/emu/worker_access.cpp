@@ -117,4 +117,18 @@ void Worker::FinishWarpIfExited(std::uint32_t w, std::uint32_t n) {
   requests_.FinishWarp(w, local_sites_, launch_->config->buffers, &stats_);
 }
 
+void Worker::ForCache(const AccessRecord& r) {
+  if (cache_wants_.size() <= r.site) {
+    const std::size_t from = cache_wants_.size();
+    cache_wants_.resize(local_sites_.size());
+    for (std::size_t i = from; i < cache_wants_.size(); ++i)
+      cache_wants_[i] = launch_->cache->Wants(local_sites_[i]) ? 1 : 0;
+  }
+  if (!cache_wants_[r.site]) return;
+  if (cache_records_.size() < kMaxCacheRecords)
+    cache_records_.push_back(r);
+  else
+    launch_->truncated = true;
+}
+
 }  // namespace ws::emu::detail

@@ -98,7 +98,7 @@ Worker::BlockStop Worker::StopOf(std::uint32_t n) const {
     else if (threads_[i].status == ThreadStatus::kAtBarrier &&  // not a parked thread's old place
              threads_[i].barrier_place == place0 &&
              threads_[i].barrier_tile == threads_[0].barrier_tile &&
-             (threads_[i].barrier_tile == 0 || threads_[i].barrier_tile == kGridSync))
+             BlockWide(threads_[i].barrier_tile))
       ++n_same;
   }
   return n_exited == n ? BlockStop::kEnded
@@ -138,13 +138,15 @@ bool Worker::RunBlock(std::uint64_t b) {
     // this_grid().sync(): the block's threads are all there; then every block's.
     // Every block leaves at the grid's latest arrival (the blocks' clocks kept together).
     std::uint32_t floor = 0;
-    if (threads_[0].barrier_tile == kGridSync) {
+    if (threads_[0].barrier_tile == kGridSync || threads_[0].barrier_tile == kClusterSync) {
       for (std::uint32_t i = 0; i < n; ++i) floor = std::max(floor, threads_[i].clock);
       std::string why;
-      const auto outcome = launch_->grid->Arrive(b, place0, &floor, &why);
+      const bool grid = threads_[0].barrier_tile == kGridSync;
+      const auto outcome =
+          (grid ? *launch_->grid : ClusterSyncOf()).Arrive(b, place0, &floor, &why);
       if (outcome == GridRendezvous::Outcome::kError) ReportError(b, why);
       if (outcome != GridRendezvous::Outcome::kPassed) return false;
-      grid_epoch_end_ = hazards_;  // the interval's check ends the block's grid epoch
+      if (grid) grid_epoch_end_ = hazards_;  // the interval's check ends the block's grid epoch
     }
     // Everyone waits at the same barrier: all leave when the last one arrived.
     if (!PassBarrier(b, place0, n, floor)) return false;
@@ -241,7 +243,7 @@ void Worker::ReportBarrierMismatch(std::uint64_t b, const uint3& bidx, std::uint
       waiting[{threads_[i].wait_place, threads_[i].wait_what}].push_back(i);
     } else {
       by_place[{threads_[i].barrier_place, threads_[i].barrier_tile}].push_back(i);
-      tiles = tiles || (threads_[i].barrier_tile != 0 && threads_[i].barrier_tile != kGridSync);
+      tiles = tiles || !BlockWide(threads_[i].barrier_tile);
     }
   }
   std::ostringstream m;
@@ -259,6 +261,8 @@ void Worker::ReportBarrierMismatch(std::uint64_t b, const uint3& bidx, std::uint
     m << (first ? "" : "; ") << "threads " << ThreadList(ids) << " wait at ";
     if (at.second == kGridSync)
       m << "this_grid().sync()";
+    else if (at.second == kClusterSync)
+      m << "cluster.sync()";
     else if (at.second == 0)
       m << "__syncthreads()";
     else

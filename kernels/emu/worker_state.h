@@ -39,6 +39,11 @@ constexpr std::size_t kMaxSites = 256;
 constexpr std::size_t kMaxKept = std::size_t{16} << 20;
 constexpr std::size_t kMaxBarrierSites = 16;
 constexpr std::uint32_t kGridSync = ~0u;  // ThreadCtx::barrier_tile of a thread at a grid sync
+constexpr std::uint32_t kClusterSync = ~0u - 1;  // ... and at a cluster's sync (worker_cluster.cpp)
+// A sync of the whole block first: a grid's or a cluster's sync, or the block's own barrier.
+constexpr bool BlockWide(std::uint32_t barrier_tile) {
+  return barrier_tile == 0 || barrier_tile == kGridSync || barrier_tile == kClusterSync;
+}
 constexpr std::size_t kMaxWarpOpSites = 32;
 #if defined(__SANITIZE_ADDRESS__)
 constexpr std::size_t kStackBytes = 256 * 1024;
@@ -136,10 +141,15 @@ struct ThreadCtx {
 // What all workers of one launch share.
 // this_grid().sync() in a cooperative launch (worker_tiles.cpp): every block, each on a worker of
 // its own, waits until all have come. A block that ends (or fails) while others wait, or before
-// a sync they reach, breaks it: on a GPU they would wait for ever.
+// a sync they reach, breaks it: on a GPU they would wait for ever. A cluster's sync
+// (worker_cluster.cpp) is one too, of the cluster's blocks, made anew for each cluster (Reset).
 class GridRendezvous {
  public:
-  explicit GridRendezvous(std::uint64_t blocks) : blocks_(blocks) {}
+  // `sync`: what the program calls ("this_grid().sync()"); `whole`: whose blocks must all
+  // reach it ("a cooperative launch"), and what waits ("the grid").
+  explicit GridRendezvous(std::uint64_t blocks, std::string sync = "this_grid().sync()",
+                          std::string whole = "a cooperative launch", std::string who = "the grid")
+      : blocks_(blocks), sync_(std::move(sync)), whole_(std::move(whole)), who_(std::move(who)) {}
   enum class Outcome { kPassed, kStop, kError };
   // Block `b`'s threads all wait at the grid sync at `place`. kStop: another block failed (its
   // error is the launch's); kError: `*why` says what broke the sync.
@@ -147,17 +157,26 @@ class GridRendezvous {
   Outcome Arrive(std::uint64_t b, std::uint32_t place, std::uint32_t* clock, std::string* why);
   // Block `b` ended (`failed`: with an error); it reaches no more grid syncs.
   void Leave(std::uint64_t b, bool failed);
+  // For the next cluster: nobody waits or has left (every block of the last one left).
+  void Reset() {
+    std::lock_guard lock(mutex_);
+    arrived_ = left_ = 0;
+    latest_ = 0;
+  }
 
  private:
   std::mutex mutex_;
   std::condition_variable passed_;
   const std::uint64_t blocks_;
+  const std::string sync_, whole_, who_;
   std::uint64_t arrived_ = 0, left_ = 0, generation_ = 0;
   std::uint32_t latest_ = 0, released_ = 0;  // this sync's latest arrival; the last one passed
   std::uint32_t place_ = 0;                  // the sync the waiting blocks are at
   bool broken_ = false, failed_ = false;
   std::string why_;
 };
+
+class ClusterTeam;  // worker_cluster.h
 
 struct Launch {
   const LaunchConfig* config = nullptr;
@@ -178,6 +197,9 @@ struct Launch {
   // a site key but its size -> the wmma fragment loaded or stored there (Worker::NoteFragment)
   std::map<std::uint64_t, std::string> fragment_notes;
   std::unique_ptr<GridRendezvous> grid;  // a cooperative launch's grid syncs (worker_tiles.cpp)
+  // A cluster launch's teams (worker_cluster.h): each runs one cluster at a time, a worker a block.
+  std::vector<std::unique_ptr<ClusterTeam>> teams;
+  std::atomic<std::uint64_t> next_cluster{0};
   std::map<std::uint64_t, std::uint16_t> warp_op_ids;  // (place << 8 | kind) -> provisional id
   std::vector<std::uint64_t> warp_op_counts;           // by provisional id
   std::atomic<bool> truncated{false};  // a block's figures are partial (memory bounds)

@@ -23,10 +23,10 @@ GridRendezvous::Outcome GridRendezvous::Arrive(std::uint64_t b, std::uint32_t pl
   if (broken_) return broken();
   if (left_ > 0) {  // a block ended before this sync: the others would wait for it for ever
     broken_ = true;
-    why_ = "block " + std::to_string(b) + " waits at this_grid().sync() on line " +
+    why_ = "block " + std::to_string(b) + " waits at " + sync_ + " on line " +
            std::to_string(PlaceLine(place)) + ", which " + std::to_string(left_) +
-           " block(s) ended without reaching. On a GPU the grid waits for ever; every block of "
-           "a cooperative launch must reach each grid sync";
+           " block(s) ended without reaching. On a GPU " + who_ +
+           " waits for ever; every block of " + whole_ + " must reach each " + sync_;
     passed_.notify_all();
     return broken();
   }
@@ -60,10 +60,10 @@ void GridRendezvous::Leave(std::uint64_t b, bool failed) {
     broken_ = failed_ = true;
   } else if (arrived_ > 0) {
     broken_ = true;
-    why_ = "block " + std::to_string(b) + " ended without reaching this_grid().sync() on line " +
+    why_ = "block " + std::to_string(b) + " ended without reaching " + sync_ + " on line " +
            std::to_string(PlaceLine(place_)) + ", at which " + std::to_string(arrived_) +
-           " block(s) wait. On a GPU the grid waits for ever; every block of a cooperative "
-           "launch must reach each grid sync";
+           " block(s) wait. On a GPU " + who_ + " waits for ever; every block of " + whole_ +
+           " must reach each " + sync_;
   } else {
     return;
   }

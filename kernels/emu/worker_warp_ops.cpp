@@ -10,8 +10,10 @@ std::string Worker::WhereIs(const ThreadCtx& c) {
     case ThreadStatus::kExited:
       return "has exited";
     case ThreadStatus::kAtBarrier:
-      if (c.barrier_tile == kGridSync)
-        return "waits at this_grid().sync() on line " + std::to_string(PlaceLine(c.barrier_place));
+      if (c.barrier_tile == kGridSync || c.barrier_tile == kClusterSync)
+        return std::string("waits at ") +
+               (c.barrier_tile == kGridSync ? "this_grid().sync()" : "cluster.sync()") +
+               " on line " + std::to_string(PlaceLine(c.barrier_place));
       return (c.barrier_tile != 0 ? "waits at the sync() of a tile of " +
                                         std::to_string(c.barrier_tile) + " threads on line "
                                   : std::string("waits at __syncthreads() on line ")) +

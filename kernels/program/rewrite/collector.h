@@ -247,6 +247,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
   // The bytes of a kernel's own __shared__ arrays, each 16-byte aligned as the emulator
   // places them.
   std::uint64_t StaticShared(const FunctionDecl* f) const;
+  std::uint32_t ClusterDims(const FunctionDecl* f) const;  // collector_launches.cpp
 
   // Puts kernel `f` (not a template; a template's specialization by its arguments) in the
   // kernels' table by address, with its static shared memory (collector_launches.cpp).

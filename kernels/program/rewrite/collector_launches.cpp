@@ -62,6 +62,24 @@ bool NameableArgument(const TemplateArgument& a) {
 
 }  // namespace
 
+// A kernel's __cluster_dims__(x, y, z) (the shim's annotation, ws_program.h), packed as the
+// kernels' table takes it: x | y << 8 | z << 16, 0 where it has none (or a dimension past 255).
+std::uint32_t Collector::ClusterDims(const FunctionDecl* f) const {
+  for (const auto* a : f->specific_attrs<AnnotateAttr>()) {
+    if (a->getAnnotation() != "ws_cluster_dims") continue;
+    std::uint32_t dims[3] = {1, 1, 1}, k = 0;
+    for (const Expr* e : a->args()) {
+      Expr::EvalResult r;
+      if (k == 3 || !e->EvaluateAsInt(r, ctx_)) return 0;
+      const llvm::APSInt& v = r.Val.getInt();
+      if (v < 1 || v > 255) return 0;
+      dims[k++] = static_cast<std::uint32_t>(v.getExtValue());
+    }
+    return dims[0] | dims[1] << 8 | dims[2] << 16;
+  }
+  return 0;
+}
+
 void Collector::AddToKernelTable(const FunctionDecl* f) {
   if (!f->doesThisDeclarationHaveABody() || f->isDependentContext() ||
       !f->getDeclContext()->isFileContext() || f->isInAnonymousNamespace())
@@ -92,6 +110,7 @@ void Collector::AddToKernelTable(const FunctionDecl* f) {
   kernel_table_decls_.push_back(f);
   out_->kernel_table_names.push_back(q);
   out_->kernel_table_shared.push_back(StaticShared(f));
+  out_->kernel_table_cluster.push_back(ClusterDims(f));
 }
 
 bool Collector::NamesOneSpecialization(const FunctionDecl* kernel, const Expr* callee) const {

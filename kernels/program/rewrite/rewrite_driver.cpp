@@ -436,7 +436,11 @@ RewriteResult RewriteProgram(const RewriteRequest& rq) {
                ? "WS_SIMT_WARP(" + p.kernel_table_warp[k] + "), WS_SIMT_NONE"
                : "nullptr, \"" +
                      Escape(k < p.kernel_table_simt.size() ? p.kernel_table_simt[k] : "") + "\"") +
-          ", WS_BIND_OF(" + p.kernel_table[k] + ")}, ";
+          ", WS_BIND_OF(" + p.kernel_table[k] + ")" +
+          (k < p.kernel_table_cluster.size() && p.kernel_table_cluster[k] != 0
+               ? ", " + std::to_string(p.kernel_table_cluster[k]) + "u"
+               : "") +
+          "}, ";
     out += "});\n";
   }
   // Each header the compiler reads from where the rewritten program is put: at its own lines,

@@ -320,6 +320,37 @@ cudaError_t cudaLaunchKernel(const void* func, dim3 grid, dim3 block, void** arg
   return cudaSuccess;
 }
 
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args) {
+  if (config == nullptr) return Fail(cudaErrorInvalidValue, "cudaLaunchKernelEx: no configuration");
+  bool cooperative = false;
+  dim3 cluster(0, 0, 0);
+  for (unsigned int i = 0; i < config->numAttrs && config->attrs != nullptr; ++i) {
+    const cudaLaunchAttribute& a = config->attrs[i];
+    if (a.id == cudaLaunchAttributeClusterDimension)
+      cluster = dim3(a.val.clusterDim.x, a.val.clusterDim.y, a.val.clusterDim.z);
+    else if (a.id == cudaLaunchAttributeCooperative)
+      cooperative = a.val.cooperative != 0;
+  }
+  if (cooperative && cluster.x * cluster.y * cluster.z > 1)
+    return Fail(cudaErrorInvalidValue,
+                "cudaLaunchKernelEx: a cooperative launch in clusters is not supported (yet)");
+  if (cooperative)
+    return cudaLaunchCooperativeKernel(func, config->ws_user_gridDim, config->ws_user_blockDim,
+                                       args, config->dynamicSmemBytes, config->stream);
+  const auto bind = reinterpret_cast<ws::prog::Binder>(ws::prog::KernelBindAt(func));
+  if (bind == nullptr)
+    return Fail(cudaErrorInvalidDeviceFunction,
+                "cudaLaunchKernelEx: the function is not one of the program's kernels the "
+                "rewriter could bind");
+  const ws::prog::BoundLaunch launch = bind(func, args);
+  ws::prog::Config c(config->ws_user_gridDim, config->ws_user_blockDim, config->dynamicSmemBytes,
+                     0);
+  c.cluster = cluster;
+  ws::prog::CaptureLaunch(config->stream, ws::prog::KernelNameAt(func, "kernel"),
+                          [launch, c] { launch(c, 0); });
+  return cudaSuccess;
+}
+
 #if !defined(WS_GRAPHS_GPU)
 // The emulator's own bound on a cooperative launch: each block is resident at once on a thread of
 // its own, its threads' stacks with it. Each resident block holds an OS thread (its stack reserved)

@@ -223,6 +223,15 @@ constexpr std::uintptr_t kFarFromEveryBuffer = std::uintptr_t{1} << 30;
 // ------------------------------------------------------------------------------------------------
 namespace detail {
 
+// One of the calling worker's shared arrays this launch (ws::emu::ClusterRemoteShared's test).
+bool OwnShared(std::uintptr_t addr, void*) {
+  if (t_shared_tag != emu::CurrentLaunchTag()) return false;
+  for (const SharedRange& r : t_shared) {
+    if (addr - r.begin < r.bytes) return true;
+  }
+  return false;
+}
+
 Classified Classify(const void* ptr, unsigned int bytes, unsigned int place, unsigned int op) {
   Classified c;
   const std::uintptr_t addr = reinterpret_cast<std::uintptr_t>(ptr);
@@ -272,6 +281,23 @@ Classified Classify(const void* ptr, unsigned int bytes, unsigned int place, uns
     c.offset = static_cast<std::uint32_t>(addr - r->begin);
     c.key = MakeSiteKey(place, r->space, op, bytes, r->id);
     return c;
+  }
+  // Another block's shared memory in the caller's cluster (distributed shared memory): its site
+  // is the array's, as the caller's own accesses of it, at the same offset in that block's window
+  // moved up by kRemoteSharedStep times the owner's rank + 1 (banks as in its window).
+  std::uint32_t rank = 0;
+  std::uintptr_t own = 0;
+  if (emu::ClusterRemoteShared(addr, &OwnShared, nullptr, &rank, &own)) {
+    for (const SharedRange& s : t_shared) {
+      if (own - s.begin >= s.bytes) continue;
+      c.where = Where::kRecorded;
+      c.shared = true;
+      c.lo = addr - (own - s.begin);
+      c.hi = c.lo + s.bytes;
+      c.offset = s.base + static_cast<std::uint32_t>(own - s.begin) + RemoteSharedOffset(rank);
+      c.key = MakeSiteKey(place, kKeyShared, op, bytes, s.base / 4);
+      return c;
+    }
   }
   // A local variable on this thread's stack (an array a kernel declared): not recorded. The
   // running fiber's stack where one runs (an address near it may be another thread's __shared__
@@ -403,7 +429,7 @@ SiteTable::SiteTable(const SiteDesc* sites, unsigned int count, const char* cons
 KernelTable::KernelTable(std::initializer_list<Entry> entries) {
   for (const Entry& e : entries)
     RegisterKernel(e.address, e.name, e.static_shared, e.warp, e.simt,
-                   reinterpret_cast<const void*>(e.bind));
+                   reinterpret_cast<const void*>(e.bind), e.cluster);
 }
 
 const void* KernelWarpOf(const void* kernel) {
@@ -437,6 +463,31 @@ void TileSync(unsigned int threads, unsigned int place) {
 
 void GridSync(unsigned int place) {
   emu::GridSync(place);
+}
+
+void ClusterSync(unsigned int place) {
+  emu::ClusterSync(place);
+}
+
+unsigned int ClusterRank() {
+  return emu::ClusterRank();
+}
+
+dim3 ClusterDims() {
+  const Dim3 k = emu::CurrentLaunchConfig().cluster;
+  return dim3(k.x, k.y, k.z);
+}
+
+void* ClusterMapShared(const void* p, unsigned int rank, unsigned int place) {
+  return emu::ClusterMapShared(p, rank, place);
+}
+
+unsigned int ClusterQueryRank(const void* p) {
+  std::uint32_t rank = emu::ClusterRank();
+  std::uintptr_t own = 0;
+  (void)emu::ClusterRemoteShared(reinterpret_cast<std::uintptr_t>(p), &detail::OwnShared, nullptr,
+                                 &rank, &own);
+  return rank;
 }
 
 unsigned long long* TileSlots() {
@@ -478,6 +529,18 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
   }
   cfg.kernel = name;
   cfg.cooperative = config.cooperative;
+  // Its cluster: cudaLaunchKernelEx's attribute, else the kernel's __cluster_dims__. A cluster's
+  // blocks sync with each other: thread by thread (yet).
+  if (config.cluster.x != 0) {
+    cfg.cluster = {config.cluster.x, config.cluster.y, config.cluster.z};
+  } else if (const unsigned packed = kernel != nullptr ? KernelClusterAt(kernel) : 0u;
+             packed != 0) {
+    cfg.cluster = {packed & 0xffu, packed >> 8 & 0xffu, packed >> 16 & 0xffu};
+  }
+  if (cfg.cluster.count() > 1 && engine_reason.empty()) {
+    engine_reason = "a cluster launch runs its blocks thread by thread (yet)";
+    cfg.warp_body = nullptr;
+  }
   cfg.grid = {config.grid.x, config.grid.y, config.grid.z};
   cfg.block = {config.block.x, config.block.y, config.block.z};
   cfg.shared_bytes = static_shared;

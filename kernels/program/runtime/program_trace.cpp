@@ -19,6 +19,7 @@ struct RegisteredKernel {
   const void* warp;
   const char* simt;
   const void* bind;
+  unsigned int cluster;
 };
 std::vector<RegisteredKernel>& Kernels() {
   static auto* k = new std::vector<RegisteredKernel>();  // never destroyed
@@ -27,8 +28,15 @@ std::vector<RegisteredKernel>& Kernels() {
 }  // namespace
 
 void RegisterKernel(const void* address, const char* name, unsigned int static_shared,
-                    const void* warp, const char* simt, const void* bind) {
-  Kernels().push_back({address, name, static_shared, warp, simt, bind});
+                    const void* warp, const char* simt, const void* bind, unsigned int cluster) {
+  Kernels().push_back({address, name, static_shared, warp, simt, bind, cluster});
+}
+
+unsigned int KernelClusterAt(const void* address) {
+  for (const RegisteredKernel& k : Kernels()) {
+    if (k.address == address && address != nullptr) return k.cluster;
+  }
+  return 0;
 }
 
 const void* KernelWarpAt(const void* address) {

@@ -67,7 +67,9 @@ struct ChildRecord {
 // bytes (0 for one not registered).
 void RegisterKernel(const void* address, const char* name, unsigned int static_shared,
                     const void* warp = nullptr, const char* simt = nullptr,
-                    const void* bind = nullptr);
+                    const void* bind = nullptr, unsigned int cluster = 0);
+// The kernel's __cluster_dims__ (x | y << 8 | z << 16; 0: none, or not registered).
+unsigned int KernelClusterAt(const void* address);
 // The emulator's binder of the kernel's arguments (ws::prog::Binder; null: not registered).
 const void* KernelBindAt(const void* address);
 // The emulator's SIMT path: the kernel's warp function (null: none) and why it has none (null:

@@ -410,6 +410,61 @@ WS_PD inline grid_group this_grid() {
   return grid_group();
 }
 
+// A thread-block cluster (compute capability 9.0): the blocks a cluster launch keeps resident
+// together (__cluster_dims__, or cudaLaunchKernelEx's cudaLaunchAttributeClusterDimension; a
+// launch without one is a cluster of one block). sync() is the cluster's barrier, recorded as a
+// barrier at its line; map_shared_rank(p, rank) is where `p` lies in block `rank`'s shared
+// memory, whose accesses are recorded as that block's (distributed shared memory). barrier_arrive()
+// and barrier_wait() are the two halves of sync(): the emulator waits at barrier_wait() only, so
+// that what a thread does between the two is ordered as if after the barrier.
+class cluster_group {
+ public:
+  WS_PD void sync(unsigned int line = __builtin_LINE(), const char* file = __builtin_FILE()) const {
+    ::ws::prog::ClusterSync(ws_detail::Place(file, line));
+  }
+  WS_PD void barrier_arrive() const {}
+  WS_PD void barrier_wait(unsigned int line = __builtin_LINE(),
+                          const char* file = __builtin_FILE()) const {
+    sync(line, file);
+  }
+  WS_PD unsigned int block_rank() const { return ::ws::prog::ClusterRank(); }
+  WS_PD dim3 dim_blocks() const { return ::ws::prog::ClusterDims(); }
+  WS_PD unsigned int num_blocks() const {
+    const dim3 d = dim_blocks();
+    return d.x * d.y * d.z;
+  }
+  WS_PD dim3 block_index() const {
+    const dim3 d = dim_blocks();
+    return dim3(blockIdx.x % d.x, blockIdx.y % d.y, blockIdx.z % d.z);
+  }
+  WS_PD dim3 dim_threads() const {
+    const dim3 d = dim_blocks();
+    return dim3(d.x * blockDim.x, d.y * blockDim.y, d.z * blockDim.z);
+  }
+  WS_PD unsigned int num_threads() const { return num_blocks() * ws_detail::BlockThreads(); }
+  WS_PD unsigned int size() const { return num_threads(); }
+  WS_PD unsigned int thread_rank() const {
+    return block_rank() * ws_detail::BlockThreads() + ws_detail::LinearThread();
+  }
+  WS_PD bool is_valid() const { return true; }
+  template <typename T>
+  WS_PD T* map_shared_rank(T* addr, unsigned int rank, unsigned int line = __builtin_LINE(),
+                           const char* file = __builtin_FILE()) const {
+    return static_cast<T*>(::ws::prog::ClusterMapShared(addr, rank, ws_detail::Place(file, line)));
+  }
+  template <typename T>
+  WS_PD T& map_shared_rank(T& addr, unsigned int rank, unsigned int line = __builtin_LINE(),
+                           const char* file = __builtin_FILE()) const {
+    return *map_shared_rank(&addr, rank, line, file);
+  }
+  WS_PD unsigned int query_shared_rank(const void* addr) const {
+    return ::ws::prog::ClusterQueryRank(addr);
+  }
+};
+WS_PD inline cluster_group this_cluster() {
+  return cluster_group();
+}
+
 // The operators reduce() takes.
 template <typename T>
 struct plus {

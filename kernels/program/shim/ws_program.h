@@ -71,6 +71,13 @@
 // as an attribute would break for any header included after this one.
 #define __noinline__
 #define __launch_bounds__(...)
+// A kernel's cluster (compute capability 9.0): the rewriter reads it from the annotation and puts
+// it in the kernels' table (KernelTable::Entry::cluster).
+#if defined(WS_PROGRAM_PARSE)
+#define __cluster_dims__(...) __attribute__((annotate("ws_cluster_dims", __VA_ARGS__)))
+#else
+#define __cluster_dims__(...)
+#endif
 #define __restrict__ __restrict
 #define __align__(n) __attribute__((aligned(n)))
 #define __grid_constant__
@@ -151,6 +158,11 @@ __device__ void SyncThreads(unsigned int place);  // what cooperative_groups.h's
 __device__ void TileSync(unsigned int threads, unsigned int place);
 __device__ unsigned long long* TileSlots();
 __device__ void GridSync(unsigned int place);
+__device__ void ClusterSync(unsigned int place);
+__device__ unsigned int ClusterRank();
+__device__ dim3 ClusterDims();
+__device__ void* ClusterMapShared(const void* p, unsigned int rank, unsigned int place);
+__device__ unsigned int ClusterQueryRank(const void* p);
 }  // namespace ws::prog
 #define WS_DEVICE_PRINTF printf
 #define WS_DEVICE_CLOCK clock
@@ -365,6 +377,7 @@ struct Config {
   std::size_t shared;
   cudaStream_t stream;
   bool cooperative = false;  // cudaLaunchCooperativeKernel's
+  dim3 cluster{0, 0, 0};     // cudaLaunchKernelEx's cluster attribute (0: the kernel's own)
   Config(dim3 g, dim3 b, std::size_t s = 0, cudaStream_t st = 0)
       : grid(g), block(b), shared(s), stream(st) {}
 };
@@ -495,6 +508,8 @@ struct KernelTable {
     // The kernel bound to copies of arguments given as pointers (cudaLaunchKernel, a graph's
     // kernel node): BindOf(&kernel).
     Binder bind = nullptr;
+    // Its __cluster_dims__(x, y, z), as x | y << 8 | z << 16 (0: none).
+    unsigned int cluster = 0;
   };
   KernelTable(std::initializer_list<Entry> entries);
 };

@@ -93,19 +93,38 @@ __device__ inline unsigned long long InstanceKey() {
 }
 // `copy_lines`: an asynchronous copy's shared write (its key kKeyAsyncCopy), the global 128-byte
 // lines its lanes' sources lie in (ws_gpu_async.h).
+// A shared access at offset `at` of the block's window (`remote`: the window of the cluster's
+// block of that rank, whose accesses the hazard pass leaves out).
+__device__ inline void RecordShared(unsigned int at, unsigned int bytes, unsigned int place,
+                                    unsigned int op, unsigned int copy_lines = 0,
+                                    unsigned int remote = 0) {
+  if (remote != 0 && ::ws::dev::HazardPass(ws_recorder_state.mode)) return;
+  const unsigned int base = ws_recorder_state.mode == ::ws::dev::kRecord ? SharedBase(at) : 0u;
+  const std::uint64_t key = MakeSiteKey(place, kKeyShared, op, bytes, base / 4);
+  if (copy_lines != 0)
+    ::ws::dev::RecordCopyWrite(key | kKeyAsyncCopy, at + remote, InstanceKey(), copy_lines);
+  else
+    ::ws::dev::RecordAccess(key, at + remote, InstanceKey());
+}
 __device__ inline void RecordDevice(const void* p, unsigned int bytes, unsigned int place,
                                     unsigned int op, unsigned int copy_lines = 0) {
   if (ws_recorder_state.mode == ::ws::dev::kOff) return;
   if (__isShared(p)) {
-    const auto at = static_cast<unsigned int>(__cvta_generic_to_shared(p));
-    const unsigned int base = ws_recorder_state.mode == ::ws::dev::kRecord ? SharedBase(at) : 0u;
-    const std::uint64_t key = MakeSiteKey(place, kKeyShared, op, bytes, base / 4);
-    if (copy_lines != 0)
-      ::ws::dev::RecordCopyWrite(key | kKeyAsyncCopy, at, InstanceKey(), copy_lines);
-    else
-      ::ws::dev::RecordAccess(key, at, InstanceKey());
+    RecordShared(static_cast<unsigned int>(__cvta_generic_to_shared(p)), bytes, place, op,
+                 copy_lines);
     return;
   }
+#if __CUDA_ARCH__ >= 900
+  // Another block's shared memory in the cluster (distributed shared memory): at its offset in
+  // that block's window, moved up by RemoteSharedOffset(its rank), as the emulator records it.
+  if (__isClusterShared(p)) {
+    const unsigned int rank = __cluster_query_shared_rank(p);
+    const void* own = __cluster_map_shared_rank(p, __clusterRelativeBlockRank());
+    RecordShared(static_cast<unsigned int>(__cvta_generic_to_shared(own)), bytes, place, op,
+                 copy_lines, RemoteSharedOffset(rank));
+    return;
+  }
+#endif
   if (__isLocal(p)) return;  // a kernel's own local array
   const ProgramDeviceState& s = ws_program_state;
   const auto addr = reinterpret_cast<unsigned long long>(p);
@@ -499,10 +518,25 @@ struct Launcher {
               kernel, ctx->config.shared, recorder, [&](std::size_t shared) {
                 // A cooperative launch's blocks all resident at once, this_grid().sync() among
                 // them.
+                // A cluster asked for by cudaLaunchKernelEx (a kernel's __cluster_dims__ is
+                // its own).
+                cudaLaunchAttribute cluster[1] = {};
+                cluster[0].id = cudaLaunchAttributeClusterDimension;
+                cluster[0].val.clusterDim.x = ctx->config.cluster.x;
+                cluster[0].val.clusterDim.y = ctx->config.cluster.y;
+                cluster[0].val.clusterDim.z = ctx->config.cluster.z;
+                cudaLaunchConfig_t ex = {};
+                ex.gridDim = ctx->config.grid;
+                ex.blockDim = ctx->config.block;
+                ex.dynamicSmemBytes = shared;
+                ex.attrs = cluster;
+                ex.numAttrs = 1;
                 const cudaError_t le =
                     ctx->config.cooperative
                         ? cudaLaunchCooperativeKernel(kernel, ctx->config.grid, ctx->config.block,
                                                       argv, shared, nullptr)
+                    : ctx->config.cluster.x != 0
+                        ? (::cudaLaunchKernelExC)(&ex, kernel, argv)
                         : cudaLaunchKernel(kernel, ctx->config.grid, ctx->config.block, argv,
                                            shared, nullptr);
                 return le != cudaSuccess ? le : cudaGetLastError();

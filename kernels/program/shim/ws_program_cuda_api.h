@@ -93,7 +93,8 @@ struct KernelTable {
     unsigned int static_shared = 0;  // the kernel's static __shared__ bytes
     const void* warp = nullptr;      // the emulator's SIMT path (none on a GPU)
     const char* simt = nullptr;
-    Binder bind = nullptr;  // cudaLaunchKernel and graph nodes (WS_BIND_OF)
+    Binder bind = nullptr;     // cudaLaunchKernel and graph nodes (WS_BIND_OF)
+    unsigned int cluster = 0;  // __cluster_dims__ (nvcc keeps them with the kernel on a GPU)
   };
   KernelTable(std::initializer_list<Entry> entries);
 };
@@ -149,6 +150,7 @@ struct Config {
   std::size_t shared;
   cudaStream_t stream;
   bool cooperative = false;  // cudaLaunchCooperativeKernel's
+  dim3 cluster{0, 0, 0};     // cudaLaunchKernelEx's cluster attribute (0: the kernel's own)
   Config(dim3 g, dim3 b, std::size_t s = 0, cudaStream_t st = 0)
       : grid(g), block(b), shared(s), stream(st) {}
 };

@@ -89,6 +89,61 @@ __device__ inline void GridSync(unsigned int place) {
   }
   ::ws::dev::TimedBarrier(place, 0, pass);
 }
+// A thread-block cluster's calls (cooperative_groups.h's cluster_group), the hardware's own
+// (compute capability 9.0; a GPU before it has clusters of one block). The cluster's sync is
+// recorded as a barrier at its line, as the emulator records it: the cluster's barrier, then the
+// block's, whose count is the pass's result (the departure's stamp is read after the cluster has
+// met).
+__device__ inline void ClusterSync(unsigned int place) {
+  auto pass = [] {
+#if __CUDA_ARCH__ >= 900
+    __cluster_barrier_arrive();
+    __cluster_barrier_wait();
+#endif
+    return static_cast<unsigned int>((__syncthreads_count)(1));
+  };
+  if (ws_recorder_state.mode == ::ws::dev::kOff) {
+    pass();
+    return;
+  }
+  if (::ws::dev::HazardPass(ws_recorder_state.mode)) {
+    pass();
+    ::ws::dev::HazardBarrierPassed(ws_recorder_state);
+    return;
+  }
+  ::ws::dev::TimedBarrier(place, 0, pass);
+}
+__device__ inline unsigned int ClusterRank() {
+#if __CUDA_ARCH__ >= 900
+  return __clusterRelativeBlockRank();
+#else
+  return 0;
+#endif
+}
+__device__ inline dim3 ClusterDims() {
+#if __CUDA_ARCH__ >= 900
+  return __clusterDim();
+#else
+  return dim3(1, 1, 1);
+#endif
+}
+__device__ inline void* ClusterMapShared(const void* p, unsigned int rank, unsigned int) {
+#if __CUDA_ARCH__ >= 900
+  return __cluster_map_shared_rank(p, rank);
+#else
+  (void)rank;
+  return const_cast<void*>(p);
+#endif
+}
+__device__ inline unsigned int ClusterQueryRank(const void* p) {
+#if __CUDA_ARCH__ >= 900
+  return __cluster_query_shared_rank(p);
+#else
+  (void)p;
+  return 0;
+#endif
+}
+
 // The block's 32 slots of 8 bytes through which a multi-warp tile's threads exchange values.
 __device__ inline unsigned long long* TileSlots() {
   __shared__ unsigned long long slots[32];

@@ -117,6 +117,8 @@ namespace ws::prog::gpu {
 #define cudaLaunchCooperativeKernel(...) ::ws::prog::gpu::cudaLaunchCooperativeKernel(__VA_ARGS__)
 #define cudaLaunchHostFunc(...) ::ws::prog::gpu::cudaLaunchHostFunc(__VA_ARGS__)
 #define cudaLaunchKernel(...) ::ws::prog::gpu::cudaLaunchKernel(__VA_ARGS__)
+#define cudaLaunchKernelEx(...) ::ws::prog::gpu::cudaLaunchKernelEx(__VA_ARGS__)
+#define cudaLaunchKernelExC(...) ::ws::prog::gpu::cudaLaunchKernelExC(__VA_ARGS__)
 #define cudaStreamAddCallback(...) ::ws::prog::gpu::cudaStreamAddCallback(__VA_ARGS__)
 #define cudaStreamBeginCapture(...) ::ws::prog::gpu::cudaStreamBeginCapture(__VA_ARGS__)
 #define cudaStreamEndCapture(...) ::ws::prog::gpu::cudaStreamEndCapture(__VA_ARGS__)

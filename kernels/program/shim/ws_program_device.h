@@ -402,6 +402,14 @@ unsigned int BlockThreads();
 void TileSync(unsigned int threads, unsigned int place);
 unsigned long long* TileSlots();
 void GridSync(unsigned int place);  // this_grid().sync()
+// Thread-block clusters (cooperative_groups.h's cluster_group; ws::emu::ClusterSync and kin): the
+// cluster's sync, the block's rank, the cluster's blocks, where `p` lies in block `rank`'s shared
+// memory, and which block's shared memory `p` lies in.
+void ClusterSync(unsigned int place);
+unsigned int ClusterRank();
+dim3 ClusterDims();
+void* ClusterMapShared(const void* p, unsigned int rank, unsigned int place);
+unsigned int ClusterQueryRank(const void* p);
 // A value of more than 8 bytes (a uint4, a struct) moves 8 bytes a meeting, as the hardware
 // moves it 4 bytes a SHFL.
 template <typename T>

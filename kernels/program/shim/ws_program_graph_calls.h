@@ -57,6 +57,17 @@ cudaError_t cudaLaunchKernel(void (*func)(P...), dim3 grid, dim3 block, void** a
                              std::size_t shared = 0, cudaStream_t stream = 0) {
   return (cudaLaunchKernel)(reinterpret_cast<const void*>(func), grid, block, args, shared, stream);
 }
+// cudaLaunchKernelEx: cudaLaunchKernel with attributes, of which a thread-block cluster's
+// dimension (its blocks resident together: cluster.sync(), map_shared_rank) and a cooperative
+// launch are honoured. The typed form converts each argument to its parameter's type, as CUDA's.
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args);
+template <typename... P, typename... A>
+cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t* config, void (*func)(P...), A&&... args) {
+  return [&](P... converted) {
+    void* argv[] = {static_cast<void*>(&converted)..., nullptr};
+    return (cudaLaunchKernelExC)(config, reinterpret_cast<const void*>(func), argv);
+  }(static_cast<A&&>(args)...);
+}
 // A cooperative launch: every block resident at once, so this_grid().sync() can wait for all. A
 // grid larger than the device could hold at once fails with cudaErrorCooperativeLaunchTooLarge
 // (by the preset's occupancy), as on a GPU.

@@ -46,6 +46,11 @@ struct LaunchConfig {
   // A cooperative launch (cudaLaunchCooperativeKernel): every block resident at once, each on a
   // worker of its own, so that this_grid().sync() can wait for all.
   bool cooperative = false;
+  // A cluster launch (compute capability 9.0: __cluster_dims__, cudaLaunchKernelEx's cluster
+  // attribute): the grid's blocks in clusters of this many, each cluster's blocks resident at
+  // once, each on a worker of its own, so that cluster.sync() waits for all and a block reaches
+  // the others' shared memory (emu/worker_cluster.h). {1, 1, 1}: none.
+  Dim3 cluster;
   std::uint32_t shared_bytes = 0;          // declared static shared memory, checked before running
   std::uint32_t dynamic_shared_bytes = 0;  // <<<grid, block, bytes>>>
   std::vector<BufferInfo> buffers;
@@ -96,6 +101,24 @@ struct LaunchConfig {
 // Runs `body` (the kernel call) once per GPU thread. Returns the launch's trace, or the error
 // that stopped it (a limit, an out-of-range index, a barrier not all threads reach).
 Result<LaunchTrace> RunLaunch(const LaunchConfig& config, const std::function<void()>& body);
+
+// Thread-block clusters (emu/worker_cluster.cpp). At most kMaxClusterBlocks blocks a cluster.
+inline constexpr std::uint32_t kMaxClusterBlocks = 8;
+// Whether `config`'s cluster fits its grid and preset (a message naming the limit where not).
+Status CheckCluster(const LaunchConfig& config);
+// For code running inside a launch: the calling block's rank in its cluster, the cluster's blocks
+// (1 and rank 0 outside a cluster launch), its sync (the block's barrier, then the cluster's),
+// and where `p` (the calling block's shared memory) lies in block `rank`'s of the cluster (the
+// thread fails, naming `place`, where there is no such rank).
+std::uint32_t ClusterRank();
+std::uint32_t ClusterBlocks();
+void ClusterSync(std::uint32_t place);
+void* ClusterMapShared(const void* p, std::uint32_t rank, std::uint32_t place);
+// Where `addr` lies in another block's shared memory of the caller's cluster: that block's rank
+// and the same place in the caller's own (`*own`), which `mine(own, ctx)` must say is one of the
+// caller's shared arrays. False where it is no other block's.
+bool ClusterRemoteShared(std::uintptr_t addr, bool (*mine)(std::uintptr_t, void*), void* ctx,
+                         std::uint32_t* rank, std::uintptr_t* own);
 
 // For code running inside a launch (the program runtime): ends the calling GPU thread's launch
 // with `what` (prefixed with the place's line, followed by the thread and block), and the number

@@ -124,7 +124,10 @@ __device__ inline bool RecordLdsm(const void* p, unsigned bytes, unsigned ldm, b
 #if defined(__CUDA_ARCH__)
   const unsigned stored = row ? rows : cols, width = row ? cols : rows;
   if (bytes > 2 || stored % 8 != 0 || width * bytes % 16 != 0 || !__isShared(p)) return false;
-  const auto* tile = static_cast<const unsigned char*>(p);
+  // Each lane's row as an offset of the block's window from the tile's: the tile is shared, and
+  // so is every row of it (cudaTensorCoreGemm's 256^3 run on an H200 once took a row's address for
+  // no buffer's, classified again).
+  const auto tile = static_cast<unsigned>(__cvta_generic_to_shared(p));
   const unsigned lane = ::ws::dev::LaneId();
   const unsigned down = stored / 8, blocks = down * (width * bytes / 16);
   for (unsigned first = 0; first < blocks; first += 4) {  // an LDSM of up to four blocks
@@ -132,7 +135,7 @@ __device__ inline bool RecordLdsm(const void* p, unsigned bytes, unsigned ldm, b
     if (b >= blocks) continue;  // .x2: the upper lanes give no address
     const unsigned stored_row = (b % down) * 8 + lane % 8;
     const unsigned element = (b / down) * (16 / bytes);
-    RecordDevice(tile + (stored_row * ldm + element) * bytes, 16, place, kOpLoad);
+    RecordShared(tile + (stored_row * ldm + element) * bytes, 16, place, kOpLoad);
   }
   return true;
 #else

@@ -94,6 +94,19 @@ WS_HD constexpr std::uint32_t LocalOffset(std::uint64_t block, std::uint64_t thr
   const std::uint64_t elements = (std::uint64_t{array_bytes} + s - 1) / s;
   return static_cast<std::uint32_t>(warp * elements * 32u * s + (at / s * 32u + lane) * s + at % s);
 }
+// Distributed shared memory (a thread-block cluster, compute capability 9.0): an access of
+// another block's shared memory is recorded at its offset in that block's window plus
+// RemoteSharedOffset(that block's rank in the cluster). A window is at most 228 KB, below 2^18,
+// so the banks are the window's and the block's own accesses keep offsets below it.
+inline constexpr std::uint32_t kRemoteSharedShift = 18;
+WS_HD constexpr std::uint32_t RemoteSharedOffset(std::uint32_t rank) {
+  return (rank + 1u) << kRemoteSharedShift;
+}
+// The rank whose shared memory a shared access at `offset` reached: -1 for the block's own.
+WS_HD constexpr int RemoteSharedRank(std::uint32_t offset) {
+  return static_cast<int>(offset >> kRemoteSharedShift) - 1;
+}
+
 // The operation: an asynchronous copy's write is a store.
 WS_HD constexpr std::uint32_t KeyOpOf(std::uint64_t k) {
   const std::uint32_t op = static_cast<std::uint32_t>(k >> 12) & 3u;

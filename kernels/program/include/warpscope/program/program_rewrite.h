@@ -74,6 +74,8 @@ struct RewrittenProgram {
   std::vector<std::string> kernel_table;           // each kernel's address, as C++
   std::vector<std::string> kernel_table_names;     // and its name
   std::vector<std::uint64_t> kernel_table_shared;  // and its static __shared__ bytes
+  // and its __cluster_dims__(x, y, z) as x | y << 8 | z << 16 (0: none)
+  std::vector<std::uint32_t> kernel_table_cluster;
   bool uses_heap = false;  // device code allocates (new, malloc): the device heap is registered
   // The first call of nvcuda::wmma in the program's own files, "file.cu:line" ("" when none).
   std::string wmma_at;
