@@ -272,6 +272,8 @@ void Canonicalize(Launch& L, LaunchTrace& t) {
   stats.access_records = L.stats.access_records;
   stats.barrier_records = L.stats.barrier_records;
   stats.divergent_warps = L.stats.divergent_warps;
+  stats.cluster_bytes = L.stats.cluster_bytes;
+  stats.cluster_accesses = L.stats.cluster_accesses;
   t.stats = std::move(stats);
   // Warp-op sites in (place, kind) order.
   std::vector<std::uint16_t> wremap(L.warp_op_ids.size());
@@ -552,15 +554,15 @@ Result<LaunchTrace> RunLaunch(const LaunchConfig& config, const std::function<vo
     workers = static_cast<unsigned>(blocks);
     L.grid = std::make_unique<detail::GridRendezvous>(blocks);
   }
-  // A cluster launch: teams of the cluster's size, as many as the cores hold (one at least),
-  // whose blocks wait for each other at their syncs: the race check's shadow must not make one
-  // wait for its turn there (ShadowOrder::NeverWait).
+  // A cluster launch: teams of the cluster's size, as many as the workers asked for hold (one at
+  // least), whose blocks wait for each other at their syncs: the race check's shadow must not make
+  // one wait for its turn there (ShadowOrder::NeverWait).
   const auto cluster = static_cast<std::uint32_t>(config.cluster.count());
   if (cluster > 1) {
     if (Status s = CheckCluster(config); !s.ok())
       return Status::Error(config.kernel + ": " + s.message());
     const std::uint64_t teams =
-        std::max<std::uint64_t>(1, std::min<std::uint64_t>(blocks / cluster, cores / cluster));
+        std::max<std::uint64_t>(1, std::min<std::uint64_t>(blocks / cluster, workers / cluster));
     for (std::uint64_t t = 0; t < teams; ++t)
       L.teams.push_back(std::make_unique<detail::ClusterTeam>(&L, cluster));
     workers = static_cast<unsigned>(teams * cluster);
@@ -578,6 +580,7 @@ Result<LaunchTrace> RunLaunch(const LaunchConfig& config, const std::function<vo
   t.kernel = config.kernel;
   t.grid = config.grid;
   t.block = config.block;
+  t.cluster = config.cluster;
   t.shared_bytes = config.shared_bytes;
   t.buffers = config.buffers;
   t.truncated = L.truncated.load();

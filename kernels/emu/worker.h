@@ -305,6 +305,7 @@ class Worker {
   void ClusterBarrier(std::uint32_t place);
   void JoinTeam(ClusterTeam* team, std::uint32_t rank) { team_ = team, team_rank_ = rank; }
   ClusterTeam* Team() const { return team_; }
+  void NoteClusterAccess(std::uint32_t rank, std::uint32_t bytes);  // worker_cluster.cpp
   std::uint32_t TeamRank() const { return team_rank_; }
   std::uint64_t* TileSlots() { return tile_slots_; }
 

@@ -44,6 +44,10 @@ void Worker::ClusterBarrier(std::uint32_t place) {
   YieldToScheduler(c);
 }
 
+void Worker::NoteClusterAccess(std::uint32_t rank, std::uint32_t bytes) {
+  if (team_ != nullptr) stats_.AddClusterAccess(team_->size(), team_rank_, rank, bytes);
+}
+
 GridRendezvous& Worker::ClusterSyncOf() {
   return team_->sync;
 }
@@ -108,6 +112,10 @@ void* ClusterMapShared(const void* p, std::uint32_t rank, std::uint32_t place) {
   if (at - own < bytes) return t.dynamic[rank] + (at - own);
   // A static __shared__ array: the same thread-local variable of rank `rank`'s worker.
   return reinterpret_cast<void*>(at - t.anchors[w->TeamRank()] + t.anchors[rank]);
+}
+
+void NoteClusterAccess(std::uint32_t rank, std::uint32_t bytes) {
+  t_worker->NoteClusterAccess(rank, bytes);
 }
 
 bool ClusterRemoteShared(std::uintptr_t addr, bool (*mine)(std::uintptr_t, void*), void* ctx,

@@ -428,12 +428,12 @@ namespace ws {
 namespace {
 
 // What the app's File menu and Open window offer (ShippedFiles): from the build tree the source's
-// examples/ and assets/; counted by hand there: 9 example programs (pipeline.cu,
-// producer_consumer.cu and wmma_tile.cu since issue 53), 7 lectures (async-copies.toml and
-// tensor-cores.toml), 4 assignments.
+// examples/ and assets/; counted by hand there: 10 example programs (pipeline.cu,
+// producer_consumer.cu, wmma_tile.cu and cluster_exchange.cu since issue 53), 7 lectures
+// (async-copies.toml and tensor-cores.toml), 4 assignments.
 TEST(Shipped, TheExamplesLecturesAndAssignmentsAreListedByName) {
   const auto examples = ShippedFiles("examples", ".cu");
-  ASSERT_EQ(examples.size(), 9u);
+  ASSERT_EQ(examples.size(), 10u);
   EXPECT_EQ(examples.front().filename(), "block_transpose.cu");
   EXPECT_EQ(examples.back().filename(), "wmma_tile.cu");
   const auto lectures = ShippedFiles("lectures", ".toml");

@@ -11,7 +11,9 @@
 
 #include "program_test_util.h"
 #include "warpscope/program/program.h"
+#include "warpscope/trace/run_report.h"
 #include "warpscope/trace/ws_cuda_keys.h"
+#include "warpscope/viz/cluster_map.h"
 
 namespace ws {
 namespace {
@@ -71,6 +73,39 @@ TEST(Clusters, ARingOfBlocksReadsEachNeighboursSharedMemory) {
   const SiteInfo* add = SiteAt(hist, 48, MemorySpace::kShared, AccessOp::kAtomic);
   ASSERT_NE(add, nullptr);
   EXPECT_EQ(hist.stats.sites[static_cast<std::size_t>(add - hist.sites.data())].requests, 128u);
+
+  // The traffic between ranks, every cluster: rank r read rank r + 1's 128 ints in each of the 8
+  // clusters, 4,096 bytes in 1,024 accesses a pair.
+  ASSERT_EQ(ring.cluster, (Dim3{4, 1, 1}));
+  const ClusterMap m = MakeClusterMap(ring, 5);
+  EXPECT_EQ(m.clusters, 8u);
+  EXPECT_EQ(m.coverage, "every cluster of 8");
+  EXPECT_EQ(m.cluster, 1u);
+  EXPECT_EQ(m.members, (std::vector<std::uint64_t>{4, 5, 6, 7}));
+  ASSERT_EQ(m.links.size(), 4u);
+  for (const ClusterLink& l : m.links) {
+    EXPECT_EQ(l.to, (l.from + 1) % 4);
+    EXPECT_EQ(l.bytes, 4096u);
+    EXPECT_EQ(l.accesses, 1024u);
+  }
+  EXPECT_EQ(m.bytes, 16384u);
+  // The histogram: thread g of the grid's 1,024 adds value i = g + 1,024 k (k < 4) to bin
+  // (7 i + i / 64) mod 64, held by rank bin / 32; its block's rank is g / 128 mod 2.
+  std::uint64_t across[2] = {0, 0};
+  for (std::uint64_t i = 0; i < 4096; ++i) {
+    const std::uint64_t from = i % 1024 / 128 % 2, to = (i * 7 + i / 64) % 64 / 32;
+    if (from != to) ++across[from];
+  }
+  ASSERT_EQ(hist.stats.cluster_accesses.size(), 4u);
+  EXPECT_EQ(hist.stats.cluster_accesses[0 * 2 + 1], across[0]);
+  EXPECT_EQ(hist.stats.cluster_accesses[1 * 2 + 0], across[1]);
+  EXPECT_EQ(hist.stats.cluster_bytes[0 * 2 + 1], 4 * across[0]);
+  EXPECT_EQ(hist.stats.cluster_accesses[0], 0u);  // a block's own memory is not in it
+  const std::string text = LaunchesText(r.launches, "test.cu");
+  EXPECT_NE(text.find("clusters of (4,1,1) blocks; distributed shared memory (every cluster): "
+                      "rank 0 -> 1 4,096 B in 1,024 accesses"),
+            std::string::npos)
+      << text;
 }
 
 // A kernel of clusters of 4 blocks (`launch` launches it), each block writing its rank where

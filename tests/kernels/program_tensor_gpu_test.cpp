@@ -1,6 +1,6 @@
-// Issue 53 on a GPU (--backend cuda): nvcuda::wmma and asynchronous copies run on the toolkit's
-// own headers (kernels/program/shim/gpu/mma.h, ws_gpu_async.h), recorded as the emulator records
-// them, so that a program prints what it prints as written and both backends give the same
+// Issue 53 on a GPU (--backend cuda): nvcuda::wmma, asynchronous copies and clusters run on the
+// toolkit's own headers (kernels/program/shim/gpu/mma.h, ws_gpu_async.h), recorded as the emulator
+// records them, so that a program prints what it prints as written and both backends give the same
 // figures site by site. Elsewhere the tests skip and say why (ctest label "gpu").
 #include <gtest/gtest.h>
 
@@ -168,6 +168,27 @@ int main() { return 0; }
   EXPECT_NE(r.program->failure.find("test.cu:7"), std::string::npos) << r.program->failure;
   EXPECT_NE(r.program->failure.find("group's asynchronous copy"), std::string::npos)
       << r.program->failure;
+}
+
+// Thread-block clusters (examples/cluster_exchange.cu): the hardware's own cluster calls, the
+// syncs recorded as barriers and another block's shared memory recorded at its offset in that
+// block's window plus RemoteSharedOffset(rank), as on the emulator: the same output, the same
+// figures site by site, and (every block kept at this size) the same traffic between ranks.
+TEST(ClustersOnGpu, TheClusterExampleIsRecordedAsOnTheEmulator) {
+  WS_SKIP_WITHOUT_GPU();
+  const test::BothRuns r = test::RunOnBoth(test::ReadExample("cluster_exchange.cu"));
+  ExpectTheSame(r);
+  ASSERT_EQ(r.gpu.launches.size(), 2u);
+  for (std::size_t k = 0; k < 2; ++k) {
+    SCOPED_TRACE(k);
+    const LaunchTrace& g = r.gpu.launches[k];
+    EXPECT_EQ(g.cluster, r.emu.launches[k].cluster);
+    // The GPU counts the traffic from the blocks it kept, and says how many.
+    EXPECT_EQ(g.cluster_blocks_counted, g.blocks.size());
+    if (g.blocks.size() == g.grid.count()) {
+      EXPECT_EQ(g.stats.cluster_bytes, r.emu.launches[k].stats.cluster_bytes);
+    }
+  }
 }
 
 }  // namespace

@@ -63,6 +63,25 @@ void LaunchStats::Merge(const LaunchStats& o) {
   access_records += o.access_records;
   barrier_records += o.barrier_records;
   divergent_warps += o.divergent_warps;
+  if (cluster_bytes.size() < o.cluster_bytes.size()) {
+    cluster_bytes.resize(o.cluster_bytes.size());
+    cluster_accesses.resize(o.cluster_bytes.size());
+  }
+  for (std::size_t i = 0; i < o.cluster_bytes.size(); ++i) {
+    cluster_bytes[i] += o.cluster_bytes[i];
+    cluster_accesses[i] += o.cluster_accesses[i];
+  }
+}
+
+void LaunchStats::AddClusterAccess(std::uint32_t n, std::uint32_t from, std::uint32_t to,
+                                   std::uint32_t bytes) {
+  if (from >= n || to >= n) return;
+  if (cluster_bytes.size() < std::size_t{n} * n) {
+    cluster_bytes.resize(std::size_t{n} * n);
+    cluster_accesses.resize(std::size_t{n} * n);
+  }
+  cluster_bytes[std::size_t{from} * n + to] += bytes;
+  ++cluster_accesses[std::size_t{from} * n + to];
 }
 
 namespace {

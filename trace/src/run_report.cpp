@@ -135,6 +135,38 @@ static nlohmann::json CoverageJson(const LaunchTrace& t) {
   return j;
 }
 
+// "clusters of (4,1,1) blocks; distributed shared memory: rank 0 -> 1 16,384 B in 4,096
+// accesses, ..." (every pair that moved any), or that no block reached another's.
+static std::string ClusterText(const LaunchTrace& t) {
+  const std::uint32_t n = t.ClusterBlocks();
+  std::ostringstream o;
+  o << "clusters of (" << t.cluster.x << "," << t.cluster.y << "," << t.cluster.z << ") blocks; ";
+  const auto& bytes = t.stats.cluster_bytes;
+  if (bytes.size() != std::size_t{n} * n ||
+      std::all_of(bytes.begin(), bytes.end(), [](std::uint64_t b) { return b == 0; })) {
+    o << (t.cluster_blocks_counted != 0 ? "no kept block reached another's shared memory"
+                                        : "no block reached another's shared memory");
+    return o.str();
+  }
+  if (t.cluster_blocks_counted != 0)
+    o << "distributed shared memory (the " << FormatNumber(double(t.cluster_blocks_counted))
+      << " blocks whose records were kept, of " << FormatNumber(double(t.grid.count())) << "):";
+  else
+    o << "distributed shared memory (every cluster):";
+  const char* sep = " ";
+  for (std::uint32_t from = 0; from < n; ++from) {
+    for (std::uint32_t to = 0; to < n; ++to) {
+      const std::size_t k = std::size_t{from} * n + to;
+      if (bytes[k] == 0) continue;
+      o << sep << "rank " << from << " -> " << to << " "
+        << FormatNumber(static_cast<double>(bytes[k])) << " B in "
+        << FormatNumber(static_cast<double>(t.stats.cluster_accesses[k])) << " accesses";
+      sep = ", ";
+    }
+  }
+  return o.str();
+}
+
 // Every launch of a program with its sites (line:column), barriers and warp-level intrinsics.
 std::string LaunchesText(const std::vector<LaunchTrace>& launches, const std::string& main_file) {
   std::ostringstream o;
@@ -146,6 +178,7 @@ std::string LaunchesText(const std::vector<LaunchTrace>& launches, const std::st
     if (!t.origin.empty()) o << ", from " << t.origin;
     o << "\n";
     if (t.uncovered_blocks > 0) o << "  " << t.Coverage() << "\n";
+    if (t.ClusterBlocks() > 1) o << "  " << ClusterText(t) << "\n";
     if (t.resources.known())
       o << "  compiler: " << ResourceSummary(t.resources) << " (" << t.resources.source << ")\n";
     for (std::size_t i = 0; i < t.sites.size(); ++i) {
@@ -393,6 +426,12 @@ nlohmann::json LaunchJson(const ProgramRecord& p, const LaunchTrace& t) {
   if (!t.engine_reason.empty()) j["engine_reason"] = t.engine_reason;
   if (!t.origin.empty()) j["origin"] = t.origin;
   j["coverage"] = CoverageJson(t);
+  if (t.ClusterBlocks() > 1)  // from rank (row) to rank (column), the whole grid
+    j["cluster"] = {
+        {"dims", Dim(t.cluster)},
+        {"bytes", t.stats.cluster_bytes},
+        {"accesses", t.stats.cluster_accesses},
+        {"blocks", t.cluster_blocks_counted != 0 ? t.cluster_blocks_counted : t.grid.count()}};
   return j;
 }
 

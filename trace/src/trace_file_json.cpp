@@ -92,6 +92,12 @@ nlohmann::json LaunchJson(const LaunchTrace& t) {
   st["barrier_records"] = t.stats.barrier_records;
   st["divergent_warps"] = t.stats.divergent_warps;
   if (t.stats.flops_counted) st["flops"] = t.stats.flops;
+  if (t.ClusterBlocks() > 1) {
+    j["cluster"] = {t.cluster.x, t.cluster.y, t.cluster.z};
+    st["cluster_bytes"] = t.stats.cluster_bytes;
+    st["cluster_accesses"] = t.stats.cluster_accesses;
+    if (t.cluster_blocks_counted != 0) st["cluster_blocks_counted"] = t.cluster_blocks_counted;
+  }
   st["sites"] = nlohmann::json::array();
   for (const SiteStats& s : t.stats.sites) st["sites"].push_back(SiteStatsJson(s));
   st["barriers"] = nlohmann::json::array();
@@ -215,6 +221,22 @@ LaunchTrace LaunchFrom(const nlohmann::json& j) {
   t.stats.access_records = st.at("access_records").get<std::uint64_t>();
   t.stats.barrier_records = st.at("barrier_records").get<std::uint64_t>();
   t.stats.divergent_warps = st.at("divergent_warps").get<std::uint64_t>();
+  if (j.contains("cluster")) {  // a cluster launch's (absent: none, or an older file)
+    const auto& c = j.at("cluster");
+    t.cluster = {c.at(0).get<std::uint32_t>(), c.at(1).get<std::uint32_t>(),
+                 c.at(2).get<std::uint32_t>()};
+    const std::uint64_t n = t.cluster.count();
+    if (t.cluster.x == 0 || t.cluster.y == 0 || t.cluster.z == 0 || n > 16)
+      throw std::runtime_error("a cluster of " + std::to_string(n) +
+                               " blocks: a cluster holds 1 to 16");
+    t.stats.cluster_bytes = st.value("cluster_bytes", std::vector<std::uint64_t>());
+    t.stats.cluster_accesses = st.value("cluster_accesses", std::vector<std::uint64_t>());
+    t.cluster_blocks_counted = st.value("cluster_blocks_counted", std::uint64_t{0});
+    if ((!t.stats.cluster_bytes.empty() && t.stats.cluster_bytes.size() != n * n) ||
+        t.stats.cluster_accesses.size() != t.stats.cluster_bytes.size())
+      throw std::runtime_error("a cluster's traffic is not " + std::to_string(n) + " x " +
+                               std::to_string(n) + " figures");
+  }
   t.stats.flops_counted = st.contains("flops");  // absent: not counted (or an older file)
   if (t.stats.flops_counted) t.stats.flops = st.at("flops").get<std::uint64_t>();
   for (const auto& s : st.at("sites")) t.stats.sites.push_back(SiteStatsFrom(s));

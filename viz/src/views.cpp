@@ -30,6 +30,7 @@ std::vector<std::unique_ptr<Panel>> MakeViewPanels(Session* session) {
   p.push_back(MakeBarriersPanel(session));
   p.push_back(MakePipelinePanel(session));
   p.push_back(MakeFragmentsPanel(session));
+  p.push_back(MakeClusterPanel(session));
   p.push_back(MakeShufflePanel(session));
   p.push_back(MakeTimingPanel(session));
   p.push_back(MakeOccupancyPanel(session));

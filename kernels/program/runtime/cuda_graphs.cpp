@@ -334,9 +334,14 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* fu
   if (cooperative && cluster.x * cluster.y * cluster.z > 1)
     return Fail(cudaErrorInvalidValue,
                 "cudaLaunchKernelEx: a cooperative launch in clusters is not supported (yet)");
-  if (cooperative)
-    return cudaLaunchCooperativeKernel(func, config->ws_user_gridDim, config->ws_user_blockDim,
-                                       args, config->dynamicSmemBytes, config->stream);
+  if (cooperative)  // this road's (the GPU road's beside the runtime's own: named)
+#if defined(WS_GRAPHS_GPU)
+    return ws::prog::gpu::cudaLaunchCooperativeKernel(
+#else
+    return ::cudaLaunchCooperativeKernel(
+#endif
+        func, config->ws_user_gridDim, config->ws_user_blockDim, args, config->dynamicSmemBytes,
+        config->stream);
   const auto bind = reinterpret_cast<ws::prog::Binder>(ws::prog::KernelBindAt(func));
   if (bind == nullptr)
     return Fail(cudaErrorInvalidDeviceFunction,

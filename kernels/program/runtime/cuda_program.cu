@@ -234,7 +234,7 @@ Symbol::Symbol(const void* shadow, std::size_t bytes, const char* name, unsigned
 KernelTable::KernelTable(std::initializer_list<Entry> entries) {
   for (const Entry& e : entries)
     RegisterKernel(e.address, e.name, e.static_shared, nullptr, nullptr,
-                   reinterpret_cast<const void*>(e.bind));
+                   reinterpret_cast<const void*>(e.bind), e.cluster);
 }
 
 const char* KernelNameOf(const void* kernel, const char* written) {
@@ -548,6 +548,25 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
     t.stats.flops_counted = true;
   }
   t.origin = LaunchOrigin();
+  // A cluster launch: its clusters (cudaLaunchKernelEx's, else the kernel's __cluster_dims__), and
+  // the distributed shared memory its kept blocks reached (the tally keeps no owner's rank).
+  if (config.cluster.x != 0) {
+    t.cluster = {config.cluster.x, config.cluster.y, config.cluster.z};
+  } else if (const unsigned packed = KernelClusterNamed(name); packed != 0) {
+    t.cluster = {packed & 0xffu, packed >> 8 & 0xffu, packed >> 16 & 0xffu};
+  }
+  if (t.ClusterBlocks() > 1) {
+    t.cluster_blocks_counted = t.blocks.size();
+    for (const BlockRecords& b : t.blocks) {
+      for (const AccessRecord& a : b.accesses) {
+        if (a.site < t.sites.size() && t.sites[a.site].space == MemorySpace::kShared &&
+            RemoteSharedRank(a.offset) >= 0)
+          t.stats.AddClusterAccess(t.ClusterBlocks(), t.ClusterRank(b.block),
+                                   static_cast<std::uint32_t>(RemoteSharedRank(a.offset)),
+                                   t.sites[a.site].size);
+      }
+    }
+  }
   // A cooperative launch's blocks sync as a grid, which the kept blocks' records do not mark:
   // their global accesses are paired within each block only, and the report says so (the
   // emulator pairs them across blocks between grid syncs).

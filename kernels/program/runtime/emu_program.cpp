@@ -296,6 +296,7 @@ Classified Classify(const void* ptr, unsigned int bytes, unsigned int place, uns
       c.hi = c.lo + s.bytes;
       c.offset = s.base + static_cast<std::uint32_t>(own - s.begin) + RemoteSharedOffset(rank);
       c.key = MakeSiteKey(place, kKeyShared, op, bytes, s.base / 4);
+      emu::NoteClusterAccess(rank, bytes);  // the launch's traffic between the cluster's blocks
       return c;
     }
   }

@@ -1,6 +1,7 @@
 #include "program_trace.h"
 
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <sstream>
 #include <utility>
@@ -30,6 +31,13 @@ std::vector<RegisteredKernel>& Kernels() {
 void RegisterKernel(const void* address, const char* name, unsigned int static_shared,
                     const void* warp, const char* simt, const void* bind, unsigned int cluster) {
   Kernels().push_back({address, name, static_shared, warp, simt, bind, cluster});
+}
+
+unsigned int KernelClusterNamed(const char* name) {
+  for (const RegisteredKernel& k : Kernels()) {
+    if (name != nullptr && k.name != nullptr && std::strcmp(k.name, name) == 0) return k.cluster;
+  }
+  return 0;
 }
 
 unsigned int KernelClusterAt(const void* address) {

@@ -70,6 +70,7 @@ void RegisterKernel(const void* address, const char* name, unsigned int static_s
                     const void* bind = nullptr, unsigned int cluster = 0);
 // The kernel's __cluster_dims__ (x | y << 8 | z << 16; 0: none, or not registered).
 unsigned int KernelClusterAt(const void* address);
+unsigned int KernelClusterNamed(const char* name);  // the same, by the kernel's table name
 // The emulator's binder of the kernel's arguments (ws::prog::Binder; null: not registered).
 const void* KernelBindAt(const void* address);
 // The emulator's SIMT path: the kernel's warp function (null: none) and why it has none (null:

@@ -119,6 +119,9 @@ void* ClusterMapShared(const void* p, std::uint32_t rank, std::uint32_t place);
 // caller's shared arrays. False where it is no other block's.
 bool ClusterRemoteShared(std::uintptr_t addr, bool (*mine)(std::uintptr_t, void*), void* ctx,
                          std::uint32_t* rank, std::uintptr_t* own);
+// The calling thread's access of `bytes` in the shared memory of its cluster's block of rank
+// `rank`, added to the launch's LaunchStats::cluster_bytes (the whole grid's).
+void NoteClusterAccess(std::uint32_t rank, std::uint32_t bytes);
 
 // For code running inside a launch (the program runtime): ends the calling GPU thread's launch
 // with `what` (prefixed with the place's line, followed by the thread and block), and the number

@@ -65,6 +65,12 @@ struct LaunchStats {
   // were counted: a program's launches (the rewriter's Flops), not the lessons'.
   std::uint64_t flops = 0;
   bool flops_counted = false;
+  // A thread-block cluster launch's distributed shared memory (LaunchTrace::cluster, clusters of
+  // n blocks): at [from * n + to], the bytes and the accesses the blocks of rank `from` made in
+  // the shared memory of their cluster's block of rank `to` (never their own), every cluster of
+  // the grid added up. Empty where no block reached another's.
+  std::vector<std::uint64_t> cluster_bytes, cluster_accesses;
+  void AddClusterAccess(std::uint32_t n, std::uint32_t from, std::uint32_t to, std::uint32_t bytes);
   void Resize(std::size_t sites, std::size_t barriers);
   void Merge(const LaunchStats& o);
 };

@@ -16,6 +16,18 @@ namespace ws {
 struct LaunchTrace {
   std::string kernel;
   Dim3 grid, block;
+  Dim3 cluster;  // a thread-block cluster launch's blocks a cluster ({1, 1, 1}: none)
+  std::uint32_t ClusterBlocks() const { return static_cast<std::uint32_t>(cluster.count()); }
+  // Block `b`'s (linear) rank in its cluster, as %cluster_ctarank counts it (x fastest).
+  std::uint32_t ClusterRank(std::uint64_t b) const {
+    const std::uint64_t x = b % grid.x, y = b / grid.x % grid.y,
+                        z = b / (std::uint64_t{grid.x} * grid.y);
+    return static_cast<std::uint32_t>(x % cluster.x + cluster.x * (y % cluster.y) +
+                                      std::uint64_t{cluster.x} * cluster.y * (z % cluster.z));
+  }
+  // The blocks whose accesses LaunchStats::cluster_bytes holds: 0, every block (the emulator); a
+  // GPU run counts them from the blocks whose records it kept, and says so.
+  std::uint64_t cluster_blocks_counted = 0;
   std::uint32_t shared_bytes = 0;  // static shared memory per block
   // Registers, local and shared memory as the compiler gave the kernel (not known: registers -1).
   KernelResources resources;
