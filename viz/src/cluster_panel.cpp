@@ -39,13 +39,17 @@ class ClusterPanel : public Panel {
     ImGui::Text("Clusters of %u x %u x %u blocks: %s clusters", m.dims.x, m.dims.y, m.dims.z,
                 FormatNumber(static_cast<double>(m.clusters)).c_str());
     view::UpdatingBadge(*session_);
-    ImGui::TextDisabled("Distributed shared memory over %s: %s B in %s accesses",
-                        m.coverage.c_str(), FormatNumber(static_cast<double>(m.bytes)).c_str(),
-                        FormatNumber(static_cast<double>(m.accesses)).c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("Distributed shared memory over %s: %s B in %s accesses", m.coverage.c_str(),
+                       FormatNumber(static_cast<double>(m.bytes)).c_str(),
+                       FormatNumber(static_cast<double>(m.accesses)).c_str());
+    ImGui::PopStyleColor();
     const float font = ImGui::GetFontSize();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float side = std::max(font * 8.0f, std::min(avail.x * 0.5f, avail.y - font * 8.0f));
-    DrawGrid(t, m, std::max(font * 8.0f, avail.x - side - font), side);
+    // The ranks' circle at least 12 lines across (the panel scrolls below that).
+    const float side = std::max(font * 12.0f, std::min(avail.x * 0.45f, avail.y - font * 6.0f));
+    // (Room for the blocks' labels right of the circle.)
+    DrawGrid(t, m, std::max(font * 8.0f, avail.x - side - font * 5.0f), side);
     ImGui::SameLine();
     DrawRanks(m, side);
     DrawTable(m);
@@ -110,19 +114,22 @@ class ClusterPanel : public Panel {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float font = ImGui::GetFontSize();
     const ImVec2 c(o.x + side * 0.5f, o.y + side * 0.5f);
-    const float radius = side * 0.5f - font * 2.2f, node = std::max(font * 1.6f, side * 0.08f);
+    // Each rank's node holds its number, its block below it; the nodes never touch.
+    const float radius = side * 0.5f - font * 2.6f;
+    const float node =
+        std::min(font * 1.1f, radius * std::sin(3.1416f / static_cast<float>(m.blocks)) * 0.8f);
     auto at = [&](std::uint32_t r) {
       const float angle = -1.5708f + 6.2832f * static_cast<float>(r) / static_cast<float>(m.blocks);
       return ImVec2(c.x + radius * std::cos(angle), c.y + radius * std::sin(angle));
     };
     const double most = m.links.empty() ? 1.0 : static_cast<double>(m.links.front().bytes);
-    for (const ClusterLink& l : m.links) {
+    for (const ClusterLink& l : m.links) {  // lines first, heads over them
       const ImVec2 a = at(l.from), b = at(l.to);
       const float dx = b.x - a.x, dy = b.y - a.y, len = std::sqrt(dx * dx + dy * dy);
       if (len < 1.0f) continue;
       const float ux = dx / len, uy = dy / len;
       // Each direction of a pair on its own side, so that both show.
-      const float off = font * 0.35f;
+      const float off = font * 0.45f;
       const ImVec2 s(a.x + ux * node - uy * off, a.y + uy * node + ux * off);
       const ImVec2 e(b.x - ux * node - uy * off, b.y - uy * node + ux * off);
       const float w = 1.0f + 5.0f * static_cast<float>(static_cast<double>(l.bytes) / most);
@@ -137,12 +144,17 @@ class ClusterPanel : public Panel {
       const ImVec2 p = at(r);
       dl->AddCircleFilled(p, node, palette::WarpU32(r, 255));
       char label[48];
-      std::snprintf(label, sizeof label, "rank %u", r);
+      std::snprintf(label, sizeof label, "%u", r);
       const ImVec2 ls = ImGui::CalcTextSize(label);
       dl->AddText(ImVec2(p.x - ls.x * 0.5f, p.y - ls.y * 0.5f), IM_COL32(20, 20, 24, 255), label);
+      // Its block, outside the circle (away from the arrows).
       std::snprintf(label, sizeof label, "block %" PRIu64, r < m.members.size() ? m.members[r] : 0);
       const ImVec2 bs = ImGui::CalcTextSize(label);
-      dl->AddText(ImVec2(p.x - bs.x * 0.5f, p.y + node + 1), palette::TextDim(), label);
+      const float dx = (p.x - c.x) / radius, dy = (p.y - c.y) / radius;
+      const ImVec2 q(p.x + dx * (node + font * 0.3f), p.y + dy * (node + font * 0.3f));
+      dl->AddText(
+          ImVec2(q.x - bs.x * 0.5f + dx * bs.x * 0.5f, q.y - bs.y * 0.5f + dy * bs.y * 0.5f),
+          palette::TextDim(), label);
     }
   }
 
