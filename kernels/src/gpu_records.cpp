@@ -221,8 +221,13 @@ CaptureSites ScanSites(const GpuCapture& c, const std::vector<std::uint16_t>& re
       any_event = true;
     });
   }
-  for (const GpuCapture::TalliedShape& shape : c.tallied)
-    keys.push_back(RetagKey(retag, shape.key));
+  for (const GpuCapture::TalliedShape& shape : c.tallied) {
+    const std::uint64_t key = RetagKey(retag, shape.key);
+    if ((key & dev::kTallyWarpOp) != 0)  // a warp's meeting, counted
+      s.warp_op_ids.emplace(key & ~dev::kTallyWarpOp, 0);
+    else
+      keys.push_back(key);
+  }
   s.table = BuildSiteTable(keys);
   t->sites = s.table.sites;
   for (auto& [place, id] : s.barrier_ids) {
@@ -524,6 +529,11 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep,
   }
   if (replay) t.cache_replays = replay->Finish();
   for (const GpuCapture::TalliedShape& shape : c.tallied) {
+    if ((shape.key & dev::kTallyWarpOp) != 0) {  // a site's meetings of whole warps
+      const auto op = sites.warp_op_ids.find(RetagKey(retag, shape.key) & ~dev::kTallyWarpOp);
+      if (op != sites.warp_op_ids.end()) t.warp_op_counts[op->second] += shape.count;
+      continue;
+    }
     const auto site = sites.table.id_of_key.find(RetagKey(retag, shape.key));
     if (site == sites.table.id_of_key.end() || shape.mask == 0) continue;
     AddRequests(site->second, shape.mask, shape.offsets, shape.count, t.sites, t.buffers, &t.stats,

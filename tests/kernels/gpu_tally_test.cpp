@@ -256,6 +256,60 @@ TEST(GpuTally, AnAsyncCopysTalliedWriteTakesAWavefrontASourceLine) {
   EXPECT_EQ(stats.sites[0].ideal_wavefronts, 13u);
 }
 
+// A whole warp's meeting in a block not kept is counted by the device (kTallyWarpOp in its
+// shape's key), not written: the grid's meetings a site are what the events would give. Two
+// blocks of two warps; each warp shuffles once at line 40; block 1's warps also meet at an
+// mma_sync on line 41, which no kept block reaches (its site comes from the tally alone).
+TEST(GpuTally, AWarpsTalliedMeetingsCountAsTheirEventsWould) {
+  const std::uint32_t shfl = ws::MakePlace(0, 40), mma = ws::MakePlace(0, 41);
+  std::uint8_t sources[32];
+  for (std::uint32_t l = 0; l < 32; ++l) sources[l] = static_cast<std::uint8_t>((l + 1) % 32);
+  auto capture = [&](bool tally_block_1) {
+    ws::GpuCapture c;
+    c.kernel = "k";
+    c.grid = {2, 1, 1};
+    c.block = {64, 1, 1};
+    c.warp_base = {0};
+    c.warp_tallied.assign(4, 0);
+    c.device_files[0] = "kernel.cu";
+    for (std::uint32_t b = 0; b < 2; ++b) {
+      for (std::uint32_t wib = 0; wib < 2; ++wib) {
+        if (b == 1 && tally_block_1) {
+          c.warp_tallied[2 + wib] = 1;
+        } else {
+          ws::EncodeWarpOpEvent(0, shfl, ~0u, 10, sources, &c.words);
+          if (b == 1) ws::EncodeWarpOpEvent(12, mma, ~0u, 20, sources, &c.words);
+        }
+        c.warp_used.push_back(c.words.size() - c.warp_base.back());
+        c.warp_base.push_back(c.words.size());
+      }
+    }
+    if (tally_block_1) {
+      for (const auto& [place, kind] : {std::pair{shfl, 0u}, std::pair{mma, 12u}}) {
+        ws::GpuCapture::TalliedShape t;
+        t.key = std::uint64_t{place} << 32 | ws::dev::kTallyWarpOp | kind;
+        t.mask = ~0u;
+        t.count = 2;  // block 1's two warps
+        c.tallied.push_back(t);
+      }
+    }
+    return c;
+  };
+  const ws::LaunchTrace written = ws::DecodeGpuCapture(capture(false), {{0, 1}, false});
+  const ws::LaunchTrace counted = ws::DecodeGpuCapture(capture(true), {{0}, false});
+  ASSERT_EQ(counted.warp_op_sites.size(), 2u);
+  ASSERT_EQ(written.warp_op_sites.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(counted.warp_op_sites[i].line, written.warp_op_sites[i].line);
+    EXPECT_EQ(counted.warp_op_sites[i].kind, written.warp_op_sites[i].kind);
+    EXPECT_EQ(counted.warp_op_sites[i].file_tag, ws::FileTagOf("kernel.cu"));
+  }
+  // By hand: 4 warps shuffle once, block 1's 2 warps meet at mma_sync once.
+  EXPECT_EQ(counted.warp_op_counts, (std::vector<std::uint64_t>{4, 2}));
+  EXPECT_EQ(written.warp_op_counts, counted.warp_op_counts);
+  EXPECT_TRUE(counted.stats.sites.empty());  // no access site from a meeting's shape
+}
+
 TEST(GpuTally, ABlockNotKeptCountsItsBarrierPassesAsItsRecordsWould) {
   const ws::GpuCapture c = passes::Capture();
   const ws::LaunchTrace recorded = ws::DecodeGpuCapture(c, {{}, true});  // every block's records

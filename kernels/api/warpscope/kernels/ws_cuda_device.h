@@ -415,6 +415,11 @@ __device__ __forceinline__ void RecordWarpOp(std::uint32_t kind, std::uint32_t p
   const unsigned lane = LaneId();
   if ((group >> lane & 1u) == 0) return;  // a lane the intrinsic's mask leaves out
   const bool leader = static_cast<int>(lane) == __ffs(group) - 1;
+  // A whole warp's meeting in a block not kept: counted in the tally, not written.
+  if (r.tally_keys != nullptr &&
+      Tally(r, static_cast<std::uint64_t>(place) << 32 | kTallyWarpOp | kind, group, lane,
+            __ffs(group) - 1, 0, true, 0, 0, file) != ~0u)
+    return;
   if (leader && file != nullptr) NoteFile(PlaceFile(place), file);
   unsigned* w = ReserveForGroup(r, group, group, leader, kWarpOpEventWords);
   if (w == nullptr) return;

@@ -180,6 +180,11 @@ inline constexpr std::uint64_t kReadOnlyBuffer = ~0ull;
 // A shape that finds no free slot within kTallyProbes is written as an event instead, and the
 // table counts as full (tally_full): later requests read only their first slot. The counting
 // pass adds shapes (its counts are cleared after it); the planned pass after it only looks them up.
+// A whole warp's meeting at a warp-level intrinsic in a block not kept is tallied too (only its
+// count matters there: the grid's meetings a site): its shape's key is its place, this flag and
+// its kind (place << 32 | kTallyWarpOp | kind), apart from every access's key, whose bits 8..11
+// are zero. cudaTensorCoreGemm's compute_gemm meets at mma_sync 16,384 times a warp.
+inline constexpr std::uint64_t kTallyWarpOp = 1u << 8;
 inline constexpr std::uint32_t kTallyHeaderWords = 4;
 inline constexpr std::uint32_t kTallyShapeWords = kTallyHeaderWords + 32;
 inline constexpr std::uint32_t kTallySpread = 128;
