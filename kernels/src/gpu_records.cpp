@@ -52,6 +52,8 @@ struct Event {
   std::uint32_t WaitCycles() const { return words[7]; }
   // A barrier event of a multi-warp tile's sync: its tile's warps (word 0's low bits), else 0.
   std::uint32_t TileWarps() const { return barrier ? words[0] & 0xffu : 0u; }
+  // The threads that passed its instance (word 0's bits 16..26; 0 from an older recorder).
+  std::uint32_t Arrived() const { return barrier ? words[0] >> 16 & 0x7ffu : 0u; }
 
   std::uint32_t Offset(std::uint32_t rank) const {
     return affine ? words[payload] + rank * words[payload + 1] : words[payload + rank];
@@ -170,10 +172,10 @@ std::uint32_t EncodeWarpOpEvent(std::uint32_t kind, std::uint32_t place, std::ui
 std::uint32_t EncodeBarrierEvent(std::uint32_t place, std::uint32_t lane_mask,
                                  std::uint64_t arrival_ns, std::uint64_t departure_ns,
                                  std::uint32_t sm, std::uint32_t wait_cycles,
-                                 std::vector<std::uint32_t>* words) {
+                                 std::vector<std::uint32_t>* words, std::uint32_t arrived) {
   words->insert(words->end(),
-                {dev::kEventBarrier, place, lane_mask, static_cast<std::uint32_t>(departure_ns),
-                 static_cast<std::uint32_t>(arrival_ns),
+                {dev::kEventBarrier | (arrived & 0x7ffu) << 16, place, lane_mask,
+                 static_cast<std::uint32_t>(departure_ns), static_cast<std::uint32_t>(arrival_ns),
                  static_cast<std::uint32_t>(arrival_ns >> 32), sm, wait_cycles});
   return dev::kBarrierEventWords;
 }
@@ -223,10 +225,15 @@ CaptureSites ScanSites(const GpuCapture& c, const std::vector<std::uint16_t>& re
   }
   for (const GpuCapture::TalliedShape& shape : c.tallied) {
     const std::uint64_t key = RetagKey(retag, shape.key);
-    if ((key & dev::kTallyWarpOp) != 0)  // a warp's meeting, counted
+    if ((key & dev::kTallyWarpOp) != 0) {  // a warp's meeting, counted
       s.warp_op_ids.emplace(key & ~dev::kTallyWarpOp, 0);
-    else
+    } else if ((key & dev::kTallyBarrier) != 0) {  // a barrier's pass, counted
+      s.barrier_ids.emplace(KeyPlace(key), 0);
+      if ((key & 0xffu) != 0)
+        s.barrier_tiles[KeyPlace(key)] = static_cast<std::uint32_t>(key & 0xffu) * 32;
+    } else {
       keys.push_back(key);
+    }
   }
   s.table = BuildSiteTable(keys);
   t->sites = s.table.sites;
@@ -340,7 +347,7 @@ class BlockDecoder {
     const std::uint16_t id = s_.barrier_ids[place];
     if (counted_ != nullptr) {
       counted_->Pass(id, wib, e.mask, e.TileWarps() * 32, e.Arrival() - s_.t0,
-                     e.Departure() - s_.t0, &t_->stats);
+                     e.Departure() - s_.t0, &t_->stats, e.Arrived());
       for (std::uint32_t m = e.mask; m != 0 && !t_->thread_active.empty(); m &= m - 1) {
         const std::uint32_t thread = wib * 32 + static_cast<std::uint32_t>(std::countr_zero(m));
         if (thread < tpb_) t_->thread_active[block_ * tpb_ + thread] = 1;
@@ -529,6 +536,14 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep,
   }
   if (replay) t.cache_replays = replay->Finish();
   for (const GpuCapture::TalliedShape& shape : c.tallied) {
+    if ((shape.key & dev::kTallyBarrier) != 0) {  // a barrier's passes by whole warps
+      t.barrier_skew_blocks = t.blocks.size();    // the others' arrivals are not known
+      const auto bar = sites.barrier_ids.find(KeyPlace(RetagKey(retag, shape.key)));
+      if (bar != sites.barrier_ids.end())
+        passes.AddCounted(bar->second, static_cast<std::uint32_t>(std::popcount(shape.mask)),
+                          shape.lines, shape.count, shape.wait_sum, shape.wait_max, &t.stats);
+      continue;
+    }
     if ((shape.key & dev::kTallyWarpOp) != 0) {  // a site's meetings of whole warps
       const auto op = sites.warp_op_ids.find(RetagKey(retag, shape.key) & ~dev::kTallyWarpOp);
       if (op != sites.warp_op_ids.end()) t.warp_op_counts[op->second] += shape.count;
@@ -539,6 +554,7 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep,
     AddRequests(site->second, shape.mask, shape.offsets, shape.count, t.sites, t.buffers, &t.stats,
                 shape.lines);
   }
+  passes.Finish(&t.stats);  // the instances counted by their threads, written and tallied
   // A tallied request is every lane of its warp: they were all active.
   for (std::size_t w = 0; w < c.warp_tallied.size() && w < warps && !t.thread_active.empty(); ++w) {
     if (c.warp_tallied[w] == 0) continue;

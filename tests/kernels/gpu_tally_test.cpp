@@ -341,6 +341,72 @@ TEST(GpuTally, ABlockNotKeptCountsItsBarrierPassesAsItsRecordsWould) {
   EXPECT_EQ(counted.stats.barrier_records, 6u * 80 + 4u * 64);
 }
 
+// A block not kept passes its barriers on the device's count (kTallyBarrier in the shape's key,
+// the instance's threads in its lines word, the lanes' waits summed): the barrier's instances,
+// arrivals and waits are what its events would give, and a written pass that says its count
+// adds to the same instances. Three blocks of 64 threads pass the barrier at line 30 three
+// times: block 0 kept (events), block 1's passes written with their count (not kept), block 2's
+// counted on the device (2 warps x 3 passes, 10 ns each wait, one of 40 ns).
+TEST(GpuTally, ABlockNotKeptCountsItsBarrierPassesOnTheDevice) {
+  const std::uint32_t place = ws::MakePlace(0, 30);
+  auto capture = [&](bool tally_block_2) {
+    ws::GpuCapture c;
+    c.kernel = "k";
+    c.grid = {3, 1, 1};
+    c.block = {64, 1, 1};
+    c.warp_base = {0};
+    c.warp_tallied.assign(6, 0);
+    c.device_files[0] = "kernel.cu";
+    for (std::uint32_t b = 0; b < 3; ++b) {
+      for (std::uint32_t wib = 0; wib < 2; ++wib) {
+        if (b == 2 && tally_block_2) {
+          c.warp_tallied[4 + wib] = 1;
+        } else {
+          for (std::uint64_t k = 0; k < 3; ++k) {
+            const std::uint64_t arrival = 1000 * (k + 1) + 5 * wib;
+            const std::uint64_t wait = b == 2 && wib == 1 && k == 2 ? 40 : 10;
+            ws::EncodeBarrierEvent(place, ~0u, arrival, arrival + wait, 0, 20, &c.words, 64);
+          }
+        }
+        c.warp_used.push_back(c.words.size() - c.warp_base.back());
+        c.warp_base.push_back(c.words.size());
+      }
+    }
+    if (tally_block_2) {
+      ws::GpuCapture::TalliedShape t;
+      t.key = std::uint64_t{place} << 32 | ws::dev::kTallyBarrier;
+      t.mask = ~0u;
+      t.lines = 64;
+      t.count = 6;
+      t.wait_sum = 32 * (5 * 10 + 40);
+      t.wait_max = 40;
+      c.tallied.push_back(t);
+    }
+    return c;
+  };
+  const ws::LaunchTrace written = ws::DecodeGpuCapture(capture(false), {{0}, false});
+  const ws::LaunchTrace counted = ws::DecodeGpuCapture(capture(true), {{0}, false});
+  ASSERT_EQ(counted.barrier_sites.size(), 1u);
+  EXPECT_EQ(counted.barrier_sites[0].line, 30u);
+  const ws::BarrierStats &a = written.stats.barriers[0], &b = counted.stats.barriers[0];
+  // By hand: 3 blocks x 3 passes; 9 x 64 arrivals; every lane waits 10 ns but block 2's warp 1's
+  // third pass, 40 ns: 32 x (17 x 10 + 40) in all (18 passes of a warp, less that one).
+  EXPECT_EQ(b.instances, 9u);
+  EXPECT_EQ(b.thread_arrivals, 9u * 64);
+  EXPECT_EQ(b.wait_sum, 32u * (17 * 10 + 40));
+  EXPECT_EQ(b.max_wait, 40u);
+  EXPECT_EQ(counted.stats.barrier_records, 9u * 64);
+  EXPECT_EQ(a.instances, b.instances);
+  EXPECT_EQ(a.thread_arrivals, b.thread_arrivals);
+  EXPECT_EQ(a.wait_sum, b.wait_sum);
+  EXPECT_EQ(a.max_wait, b.max_wait);
+  // The skew is the passes' whose arrivals are known: warps 5 ns apart in every block written.
+  EXPECT_EQ(a.max_skew, 5u);
+  EXPECT_EQ(b.max_skew, 5u);
+  EXPECT_EQ(written.barrier_skew_blocks, 0u);
+  EXPECT_EQ(counted.barrier_skew_blocks, 1u);  // block 0's arrivals and the written ones'
+}
+
 // The device's hazard check (ws_cuda_hazards.h) in the report, without a GPU: where it checked
 // every block and each block it flagged was kept whole, the pairs of the kept blocks are the
 // grid's, and the report covers the grid (its accesses counted over every block: 4 blocks x 64

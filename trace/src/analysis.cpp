@@ -518,11 +518,12 @@ void BarrierPasses::Begin(std::uint32_t threads_per_block, std::size_t sites) {
   lane_passes_.resize(std::size_t{threads_per_block} * sites);
   rows_.resize(sites);
   for (auto& row : rows_) row.clear();
+  by_threads_ = false;
 }
 
 void BarrierPasses::Pass(std::uint16_t site, std::uint32_t warp, std::uint32_t mask,
                          std::uint32_t tile, std::uint64_t arrival, std::uint64_t departure,
-                         LaunchStats* stats) {
+                         LaunchStats* stats, std::uint32_t arrived) {
   const std::uint32_t first = warp * 32;
   if (site >= sites_ || first >= threads_) return;
   const std::uint32_t lanes = threads_ - first >= 32 ? ~0u : (1u << (threads_ - first)) - 1u;
@@ -536,6 +537,10 @@ void BarrierPasses::Pass(std::uint16_t site, std::uint32_t warp, std::uint32_t m
   bs.max_wait = std::max(bs.max_wait, wait);
   bs.thread_arrivals += n;
   stats->barrier_records += n;
+  if (arrived > 0) {  // its instance counted by its threads; its rows give the skew only
+    by_threads_ = true;
+    lanes_[{site, arrived}] += n;
+  }
   auto widen = [&](std::uint32_t pass, std::uint32_t thread) {
     const std::uint32_t instance = tile == 0 ? pass : pass * (threads_ / tile) + thread / tile;
     std::vector<Span>& row = rows_[site];
@@ -566,11 +571,32 @@ void BarrierPasses::End(LaunchStats* stats) {
     for (const Span& span : rows_[site]) {
       if (span.first == ~0ull) continue;
       BarrierStats& bs = stats->barriers[site];
-      ++bs.instances;
+      if (!by_threads_) ++bs.instances;
       bs.max_skew = std::max(bs.max_skew, span.second - span.first);
     }
     rows_[site].clear();
   }
+}
+
+void BarrierPasses::AddCounted(std::uint16_t site, std::uint32_t lanes, std::uint32_t arrived,
+                               std::uint64_t passes, std::uint64_t wait_sum, std::uint64_t wait_max,
+                               LaunchStats* stats) {
+  if (arrived == 0 || lanes == 0) return;
+  if (stats->barriers.size() <= site) stats->Resize(0, site + 1u);
+  BarrierStats& bs = stats->barriers[site];
+  bs.wait_sum += wait_sum;
+  bs.max_wait = std::max(bs.max_wait, wait_max);
+  bs.thread_arrivals += passes * lanes;
+  stats->barrier_records += passes * lanes;
+  lanes_[{site, arrived}] += passes * lanes;
+}
+
+void BarrierPasses::Finish(LaunchStats* stats) {
+  for (const auto& [at, lanes] : lanes_) {
+    if (stats->barriers.size() <= at.first) stats->Resize(0, at.first + 1u);
+    stats->barriers[at.first].instances += lanes / at.second;
+  }
+  lanes_.clear();
 }
 
 GlobalTraffic GlobalTrafficOf(const std::vector<SiteInfo>& sites, const LaunchStats& stats) {

@@ -92,6 +92,8 @@ nlohmann::json BarriersJson(const LaunchTrace& t) {
                         {"max_skew", b.max_skew},
                         {"mean_wait", Round(b.MeanWait())},
                         {"time_unit", t.time_unit}});
+    // The skew of the kept blocks only (a GPU's blocks not kept counted their passes).
+    if (t.barrier_skew_blocks != 0) barriers.back()["skew_blocks"] = t.barrier_skew_blocks;
   }
   return barriers;
 }
@@ -354,8 +356,13 @@ std::string LessonText(const LessonRun& run) {
       << (t.barrier_sites[i].tile != 0
               ? " (the sync of a tile of " + std::to_string(t.barrier_sites[i].tile) + " threads)"
               : "")
-      << ", max skew " << b.max_skew << " " << t.time_unit << ", mean wait " << b.MeanWait() << " "
-      << t.time_unit << "\n";
+      << ", max skew " << b.max_skew << " " << t.time_unit
+      << (t.barrier_skew_blocks != 0
+              ? " (over the " + std::to_string(t.barrier_skew_blocks) +
+                    " kept blocks: the others' passes were counted on the GPU without their "
+                    "arrivals)"
+              : "")
+      << ", mean wait " << b.MeanWait() << " " << t.time_unit << "\n";
   }
   o << "\nhazards: " << HazardsText(t.hazards, t);
   if (!run.metrics().empty()) o << "\nlesson figures:\n" << MetricsText(run.metrics());

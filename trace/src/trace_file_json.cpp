@@ -92,6 +92,7 @@ nlohmann::json LaunchJson(const LaunchTrace& t) {
   st["barrier_records"] = t.stats.barrier_records;
   st["divergent_warps"] = t.stats.divergent_warps;
   if (t.stats.flops_counted) st["flops"] = t.stats.flops;
+  if (t.barrier_skew_blocks != 0) st["barrier_skew_blocks"] = t.barrier_skew_blocks;
   if (t.ClusterBlocks() > 1) {
     j["cluster"] = {t.cluster.x, t.cluster.y, t.cluster.z};
     st["cluster_bytes"] = t.stats.cluster_bytes;
@@ -237,6 +238,7 @@ LaunchTrace LaunchFrom(const nlohmann::json& j) {
       throw std::runtime_error("a cluster's traffic is not " + std::to_string(n) + " x " +
                                std::to_string(n) + " figures");
   }
+  t.barrier_skew_blocks = st.value("barrier_skew_blocks", std::uint64_t{0});
   t.stats.flops_counted = st.contains("flops");  // absent: not counted (or an older file)
   if (t.stats.flops_counted) t.stats.flops = st.at("flops").get<std::uint64_t>();
   for (const auto& s : st.at("sites")) t.stats.sites.push_back(SiteStatsFrom(s));

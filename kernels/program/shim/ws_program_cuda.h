@@ -109,22 +109,24 @@ __device__ inline void RecordShared(unsigned int at, unsigned int bytes, unsigne
 __device__ inline void RecordDevice(const void* p, unsigned int bytes, unsigned int place,
                                     unsigned int op, unsigned int copy_lines = 0) {
   if (ws_recorder_state.mode == ::ws::dev::kOff) return;
+#if __CUDA_ARCH__ >= 900
+  // Shared memory of the cluster's blocks first: an H200 took some of another block's addresses
+  // (map_shared_rank's) for the block's own shared memory too (__isShared), at offsets of no
+  // array. Another block's (distributed shared memory) is recorded at its offset in that block's
+  // window, moved up by RemoteSharedOffset(its rank), as the emulator records it.
+  if (__isClusterShared(p)) {
+    const unsigned int rank = __cluster_query_shared_rank(p), mine = __clusterRelativeBlockRank();
+    const void* own = rank == mine ? p : __cluster_map_shared_rank(p, mine);
+    RecordShared(static_cast<unsigned int>(__cvta_generic_to_shared(own)), bytes, place, op,
+                 copy_lines, rank == mine ? 0u : RemoteSharedOffset(rank));
+    return;
+  }
+#endif
   if (__isShared(p)) {
     RecordShared(static_cast<unsigned int>(__cvta_generic_to_shared(p)), bytes, place, op,
                  copy_lines);
     return;
   }
-#if __CUDA_ARCH__ >= 900
-  // Another block's shared memory in the cluster (distributed shared memory): at its offset in
-  // that block's window, moved up by RemoteSharedOffset(its rank), as the emulator records it.
-  if (__isClusterShared(p)) {
-    const unsigned int rank = __cluster_query_shared_rank(p);
-    const void* own = __cluster_map_shared_rank(p, __clusterRelativeBlockRank());
-    RecordShared(static_cast<unsigned int>(__cvta_generic_to_shared(own)), bytes, place, op,
-                 copy_lines, RemoteSharedOffset(rank));
-    return;
-  }
-#endif
   if (__isLocal(p)) return;  // a kernel's own local array
   const ProgramDeviceState& s = ws_program_state;
   const auto addr = reinterpret_cast<unsigned long long>(p);

@@ -480,9 +480,14 @@ __device__ __forceinline__ void TimedBarrier(std::uint32_t place, std::uint32_t 
   const std::uint64_t arrival = GlobalTimer();
   const long long arrival_clock = clock64();
   const unsigned group = __activemask();
-  const bool leader = static_cast<int>(LaneId()) == __ffs(group) - 1;
+  const unsigned lane = LaneId();
+  const bool leader = static_cast<int>(lane) == __ffs(group) - 1;
+  // In a block not kept, with a tally, the pass is counted after the barrier (its shape needs the
+  // barrier's count) where the tally takes it; else written, its words reserved before it.
+  const unsigned block = LinearBlock32();
+  const bool tallied = r.tally_keys != nullptr && !HazardPass(r.mode) && !KeptBlock(r, block);
   unsigned* w = nullptr;
-  if (leader) {
+  if (leader && !tallied) {
     if (file != nullptr) NoteFile(PlaceFile(place), file);
     w = Reserve(r, LinearWarp(r), kBarrierEventWords);
   }
@@ -493,8 +498,27 @@ __device__ __forceinline__ void TimedBarrier(std::uint32_t place, std::uint32_t 
     departure = GlobalTimer();
     departure_clock = clock64();
   }
+  if (tallied) {
+    const unsigned slot =
+        Tally(r, static_cast<std::uint64_t>(place) << 32 | kTallyBarrier | tile_warps, group, lane,
+              __ffs(group) - 1, 0, true, 0, 0, file, arrived);
+    if (slot != ~0u) {
+      if (leader) {
+        const unsigned long long wait = departure >= arrival ? departure - arrival : 0ull;
+        const std::size_t at = std::size_t{block & (kTallySpread - 1u)} * r.tally_capacity + slot;
+        atomicAdd(r.tally_waits + at, wait * static_cast<unsigned long long>(__popc(group)));
+        atomicMax(r.tally_wait_max + at, wait);
+      }
+      __syncwarp(group);
+      return;
+    }
+    if (leader) {  // not taken (a group of part of the warp, the table full): written after all
+      if (file != nullptr) NoteFile(PlaceFile(place), file);
+      w = Reserve(r, LinearWarp(r), kBarrierEventWords);
+    }
+  }
   if (leader && w != nullptr) {
-    w[0] = kEventBarrier | tile_warps;
+    w[0] = kEventBarrier | tile_warps | (arrived & 0x7ffu) << 16;
     w[1] = place;
     w[2] = group;
     w[3] = static_cast<std::uint32_t>(departure);

@@ -22,12 +22,13 @@
 // The lanes that arrive at a __syncthreads() together write one barrier event, with their
 // leader's (lowest lane's) times: word 0 = kEventBarrier, word 1 the barrier's place, word 2 the
 // lanes, word 3 the departure time's low 32 bits, words 4 and 5 the arrival time (64 bits, ns),
-// word 6 the SM, word 7 the SM clock cycles between arrival and departure. A multi-warp tile's sync
-// (cooperative groups) writes one too, its tile's warps in word 0's low 8 bits; it orders its
-// tile's threads only and counts in no thread's epoch. A converged warp writes one
-// event where it used to write 32 records of 32 bytes; lanes that arrived apart write one each,
-// so every thread keeps its own times. The host counts the events per lane to give every access
-// its epoch, the number of barriers its thread had passed.
+// word 6 the SM, word 7 the SM clock cycles between arrival and departure; word 0's bits 16..26 the
+// threads that passed the instance (the barrier's count; 0 from an older recorder). A multi-warp
+// tile's sync (cooperative groups) writes one too, its tile's warps in word 0's low 8 bits; it
+// orders its tile's threads only and counts in no thread's epoch. A converged warp writes one event
+// where it used to write 32 records of 32 bytes; lanes that arrived apart write one each, so every
+// thread keeps its own times. The host counts the events per lane to give every access its epoch,
+// the number of barriers its thread had passed.
 //
 // A warp whose lanes read consecutive floats writes 24 bytes instead of 32 x 16: that is what
 // keeps a recorded stride-copy within a few times its uninstrumented time.
@@ -185,6 +186,14 @@ inline constexpr std::uint64_t kReadOnlyBuffer = ~0ull;
 // its kind (place << 32 | kTallyWarpOp | kind), apart from every access's key, whose bits 8..11
 // are zero. cudaTensorCoreGemm's compute_gemm meets at mma_sync 16,384 times a warp.
 inline constexpr std::uint64_t kTallyWarpOp = 1u << 8;
+// And a whole warp's pass of a barrier in a block not kept: its shape's key is the barrier's
+// place, this flag and its multi-warp tile's warps (place << 32 | kTallyBarrier | tile_warps, 0
+// for the block's barrier), its lines word (3) the threads that passed that instance (the
+// barrier's count: an instance is the passes whose lanes add up to it), counted a pass; the
+// leader adds its lanes' waits (ns, departure less arrival, times its lanes) to tally_waits and
+// the wait to tally_wait_max, both spread as the counts. Its arrival skew is not kept: only the
+// kept blocks' (and written passes') arrivals give one.
+inline constexpr std::uint64_t kTallyBarrier = 1u << 9;
 inline constexpr std::uint32_t kTallyHeaderWords = 4;
 inline constexpr std::uint32_t kTallyShapeWords = kTallyHeaderWords + 32;
 inline constexpr std::uint32_t kTallySpread = 128;
@@ -216,13 +225,15 @@ struct RecorderState {
   // ws_cuda_keys.h), noted as the kernel runs.
   const char** files;
   // The tally (above); null tally_keys: every event is written.
-  unsigned long long* tally_keys;    // [tally_capacity]
-  unsigned int* tally_shapes;        // [tally_capacity * kTallyShapeWords]
-  unsigned long long* tally_counts;  // [tally_capacity * kTallySpread]
-  unsigned int* tally_full;          // set to 1 once a shape found no slot (then written)
-  unsigned char* warp_tallied;       // [warp]: 1 once the warp had a request tallied
-  unsigned int tally_capacity;       // a power of two
-  int tally_frozen;                  // the planned pass: shapes are looked up, none added
+  unsigned long long* tally_keys;      // [tally_capacity]
+  unsigned int* tally_shapes;          // [tally_capacity * kTallyShapeWords]
+  unsigned long long* tally_counts;    // [tally_capacity * kTallySpread]
+  unsigned long long* tally_waits;     // [tally_capacity * kTallySpread] (a barrier's shape)
+  unsigned long long* tally_wait_max;  // [tally_capacity * kTallySpread]
+  unsigned int* tally_full;            // set to 1 once a shape found no slot (then written)
+  unsigned char* warp_tallied;         // [warp]: 1 once the warp had a request tallied
+  unsigned int tally_capacity;         // a power of two
+  int tally_frozen;                    // the planned pass: shapes are looked up, none added
   // The blocks whose events are all written, from the lowest (kept_base) to the highest
   // (kept_base + kept_last), in 32 bits: block b is kept where b - kept_base <= kept_last and,
   // where the kept blocks are not every block of that span, keep_block[b - kept_base] is 1. A

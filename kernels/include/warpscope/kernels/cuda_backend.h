@@ -315,6 +315,8 @@ class CudaBackend {
     unsigned long long* keys = nullptr;
     unsigned int* shapes = nullptr;
     unsigned long long* counts = nullptr;
+    unsigned long long* waits = nullptr;     // a barrier shape's waits, summed
+    unsigned long long* wait_max = nullptr;  // and the longest
     unsigned int* full = nullptr;
     unsigned char* warps = nullptr;
     std::size_t capacity = 0, warp_count = 0;
@@ -324,13 +326,14 @@ class CudaBackend {
   static_assert(kTallyCapacity <= std::size_t{1} << 24, "dev::SlotOf mixes 24 bits of a slot");
   static_assert(kTallyCapacity <= dev::kTallyMaxCapacity, "Tally sends a slot with a bit spare");
   static constexpr std::size_t kTallyBytes =
-      kTallyCapacity * (8 + dev::kTallyShapeWords * 4 + dev::kTallySpread * 8) + 4;
+      kTallyCapacity * (8 + dev::kTallyShapeWords * 4 + 3 * dev::kTallySpread * 8) + 4;
   bool TallyWanted(Dim3 grid, Dim3 block) const;
   TallyArrays StartTally(Dim3 grid, std::size_t warps, dev::RecorderState* st);
   void ClearTally(const TallyArrays& t, bool keys);
   void FreeTally() {
     for (void* p : {static_cast<void*>(tally_.keys), static_cast<void*>(tally_.shapes),
-                    static_cast<void*>(tally_.counts), static_cast<void*>(tally_.full),
+                    static_cast<void*>(tally_.counts), static_cast<void*>(tally_.waits),
+                    static_cast<void*>(tally_.wait_max), static_cast<void*>(tally_.full),
                     static_cast<void*>(tally_.warps)})
       if (p != nullptr) cudaFreeAsync(p, 0);
     tally_ = {};

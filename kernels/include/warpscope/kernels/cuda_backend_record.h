@@ -293,7 +293,9 @@ inline CudaBackend::TallyArrays CudaBackend::StartTally(Dim3 grid, std::size_t w
   t.warp_count = warps;
   if (!alloc(&t.keys, t.capacity * 8) ||
       !alloc(&t.shapes, t.capacity * dev::kTallyShapeWords * 4) ||
-      !alloc(&t.counts, t.capacity * dev::kTallySpread * 8) || !alloc(&t.full, 4) ||
+      !alloc(&t.counts, t.capacity * dev::kTallySpread * 8) ||
+      !alloc(&t.waits, t.capacity * dev::kTallySpread * 8) ||
+      !alloc(&t.wait_max, t.capacity * dev::kTallySpread * 8) || !alloc(&t.full, 4) ||
       !alloc(&t.warps, std::max<std::size_t>(warps, 1))) {
     (void)cudaGetLastError();
     FreeTally();
@@ -303,6 +305,8 @@ inline CudaBackend::TallyArrays CudaBackend::StartTally(Dim3 grid, std::size_t w
   st->tally_keys = t.keys;
   st->tally_shapes = t.shapes;
   st->tally_counts = t.counts;
+  st->tally_waits = t.waits;
+  st->tally_wait_max = t.wait_max;
   st->tally_full = t.full;
   st->warp_tallied = t.warps;
   st->tally_capacity = static_cast<unsigned int>(t.capacity);
@@ -330,6 +334,8 @@ inline void CudaBackend::ClearTally(const TallyArrays& t, bool keys) {
     Keep(WS_CUDA(cudaMemsetAsync(t.full, 0, 4)));
   }
   Keep(WS_CUDA(cudaMemsetAsync(t.counts, 0, t.capacity * dev::kTallySpread * 8)));
+  Keep(WS_CUDA(cudaMemsetAsync(t.waits, 0, t.capacity * dev::kTallySpread * 8)));
+  Keep(WS_CUDA(cudaMemsetAsync(t.wait_max, 0, t.capacity * dev::kTallySpread * 8)));
   Keep(WS_CUDA(cudaMemsetAsync(t.warps, 0, t.warp_count)));
 }
 
@@ -350,6 +356,30 @@ inline void CudaBackend::ReadTally(const TallyArrays& t, std::size_t warps, GpuC
   c->warp_tallied.resize(warps);
   Keep(WS_CUDA(cudaMemcpy(c->warp_tallied.data(), t.warps, warps, cudaMemcpyDeviceToHost)));
   if (status_.ok()) c->tallied = TalliedShapes(keys, shapes, counts);
+  // A barrier's shapes: their waits, summed over the spread counters (a column each: slot i's
+  // counter j lies capacity words apart), only where there are any.
+  for (std::size_t i = 0; i < t.capacity && status_.ok(); ++i) {
+    if (keys[i] == 0 ||
+        (std::uint64_t{shapes[i * dev::kTallyShapeWords]} & dev::kTallyBarrier) == 0)
+      continue;
+    std::vector<unsigned long long> sum(dev::kTallySpread), most(dev::kTallySpread);
+    Keep(WS_CUDA(cudaMemcpy2D(sum.data(), 8, t.waits + i, t.capacity * 8, 8, dev::kTallySpread,
+                              cudaMemcpyDeviceToHost)));
+    Keep(WS_CUDA(cudaMemcpy2D(most.data(), 8, t.wait_max + i, t.capacity * 8, 8, dev::kTallySpread,
+                              cudaMemcpyDeviceToHost)));
+    const std::uint64_t key = std::uint64_t{shapes[i * dev::kTallyShapeWords + 1]} << 32 |
+                              shapes[i * dev::kTallyShapeWords];
+    for (GpuCapture::TalliedShape& s : c->tallied) {
+      if (s.key != key || s.lines != shapes[i * dev::kTallyShapeWords + 3] ||
+          s.mask != shapes[i * dev::kTallyShapeWords + 2])
+        continue;
+      for (std::size_t k = 0; k < dev::kTallySpread; ++k) {
+        s.wait_sum += sum[k];
+        s.wait_max = std::max<std::uint64_t>(s.wait_max, most[k]);
+      }
+      break;
+    }
+  }
 }
 
 //-------------------------------------------------------------------------------------------------

@@ -48,6 +48,9 @@ struct GpuCapture {
     std::uint32_t lines = 0;
     std::uint32_t offsets[32] = {};
     std::uint64_t count = 0;
+    // A barrier's pass (dev::kTallyBarrier in its key; `lines` the threads its instance had):
+    // its lanes' waits, summed, and the longest (ns).
+    std::uint64_t wait_sum = 0, wait_max = 0;
   };
   std::vector<TalliedShape> tallied;
   bool tally_full = false;  // a shape found no slot: it was written, and so were later requests
@@ -139,10 +142,11 @@ std::uint32_t EncodeWarpOpEvent(std::uint32_t kind, std::uint32_t place, std::ui
                                 std::uint32_t time, const std::uint8_t (&source)[32],
                                 std::vector<std::uint32_t>* words);
 // Appends the event the lanes of `lane_mask` write when they pass the barrier at `place`
-// together: arrival and departure in %globaltimer ns, the SM and the cycles between them.
+// together: arrival and departure in %globaltimer ns, the SM and the cycles between them, and
+// the threads that passed the instance (0: not said, as an older recorder).
 std::uint32_t EncodeBarrierEvent(std::uint32_t place, std::uint32_t lane_mask,
                                  std::uint64_t arrival_ns, std::uint64_t departure_ns,
                                  std::uint32_t sm, std::uint32_t wait_cycles,
-                                 std::vector<std::uint32_t>* words);
+                                 std::vector<std::uint32_t>* words, std::uint32_t arrived = 0);
 
 }  // namespace ws

@@ -234,10 +234,21 @@ class BarrierPasses {
   // The lanes `mask` of warp `warp` passed barrier site `site` together (`tile`: a multi-warp
   // tile's threads, 0 for the block's barrier), arriving at `arrival` and leaving at
   // `departure`. Lanes past the block's last thread do not exist.
+  // `arrived`: the threads of the pass's instance (the barrier's count), where the recorder
+  // says it; its instances are then counted by their threads (Finish), not by passes.
   void Pass(std::uint16_t site, std::uint32_t warp, std::uint32_t mask, std::uint32_t tile,
-            std::uint64_t arrival, std::uint64_t departure, LaunchStats* stats);
+            std::uint64_t arrival, std::uint64_t departure, LaunchStats* stats,
+            std::uint32_t arrived = 0);
   // Adds the block's instances (their count and arrival skew) to `stats`.
   void End(LaunchStats* stats);
+  // `passes` passes of `lanes` lanes each, counted on the device (a GPU's tally), each of an
+  // instance of `arrived` threads, their lanes' waits `wait_sum` in all and `wait_max` at most.
+  void AddCounted(std::uint16_t site, std::uint32_t lanes, std::uint32_t arrived,
+                  std::uint64_t passes, std::uint64_t wait_sum, std::uint64_t wait_max,
+                  LaunchStats* stats);
+  // After every block: the instances counted by their threads, every instance's lanes adding up
+  // to its count (a pass counted or written alike).
+  void Finish(LaunchStats* stats);
 
  private:
   struct WarpSite {
@@ -250,6 +261,8 @@ class BarrierPasses {
   std::vector<WarpSite> warp_sites_;        // [warp * sites + site]
   std::vector<std::uint32_t> lane_passes_;  // [thread * sites + site], once split
   std::vector<std::vector<Span>> rows_;     // [site][instance]
+  bool by_threads_ = false;                 // this block's passes said their counts
+  std::map<std::pair<std::uint16_t, std::uint32_t>, std::uint64_t> lanes_;  // (site, count)
 };
 
 // Collects the lanes of each request of one block, in (site, iteration, warp) order; `f` gets

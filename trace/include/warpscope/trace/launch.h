@@ -28,6 +28,10 @@ struct LaunchTrace {
   // The blocks whose accesses LaunchStats::cluster_bytes holds: 0, every block (the emulator); a
   // GPU run counts them from the blocks whose records it kept, and says so.
   std::uint64_t cluster_blocks_counted = 0;
+  // The blocks whose barrier arrivals the barriers' skew covers: 0, every block; a GPU run whose
+  // blocks not kept passed barriers on the device's count (the tally), the kept blocks (their
+  // instances, arrivals and waits are every block's all the same).
+  std::uint64_t barrier_skew_blocks = 0;
   std::uint32_t shared_bytes = 0;  // static shared memory per block
   // Registers, local and shared memory as the compiler gave the kernel (not known: registers -1).
   KernelResources resources;
