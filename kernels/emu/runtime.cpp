@@ -524,6 +524,13 @@ Result<LaunchTrace> RunLaunch(const LaunchConfig& config, const std::function<vo
       !s.ok()) {
     return Status::Error(config.kernel + ": " + s.message());
   }
+  if (!(config.cluster == Dim3{1, 1, 1})) {  // a dimension of 0 too
+    if (Status s = CheckCluster(config); !s.ok())
+      return Status::Error(config.kernel + ": " + s.message());
+    if (config.cooperative)
+      return Status::Error(config.kernel +
+                           ": a cooperative launch of a kernel in clusters is not supported (yet)");
+  }
   Launch L;
   L.config = &config;
   L.body = &body;
@@ -559,8 +566,6 @@ Result<LaunchTrace> RunLaunch(const LaunchConfig& config, const std::function<vo
   // one wait for its turn there (ShadowOrder::NeverWait).
   const auto cluster = static_cast<std::uint32_t>(config.cluster.count());
   if (cluster > 1) {
-    if (Status s = CheckCluster(config); !s.ok())
-      return Status::Error(config.kernel + ": " + s.message());
     const std::uint64_t teams =
         std::max<std::uint64_t>(1, std::min<std::uint64_t>(blocks / cluster, workers / cluster));
     for (std::uint64_t t = 0; t < teams; ++t)

@@ -69,7 +69,10 @@ Status CheckCluster(const LaunchConfig& config) {
     dims(k) << " blocks need compute capability 9.0 (Hopper); the device preset \""
             << config.preset.name << "\" is " << config.preset.compute_capability / 10 << "."
             << config.preset.compute_capability % 10 << ": run with --preset hopper";
-  } else if (k.x == 0 || k.y == 0 || k.z == 0 || k.count() > kMaxClusterBlocks) {
+  } else if (k.x == 0 || k.y == 0 || k.z == 0) {
+    m << "a cluster of ";
+    dims(k) << " blocks: each of its dimensions is at least 1";
+  } else if (k.count() > kMaxClusterBlocks) {
     m << "a cluster of ";
     dims(k) << " blocks: at most " << kMaxClusterBlocks
             << " blocks a cluster (CUDA's portable size; the emulator takes no more)";

@@ -520,6 +520,12 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep,
   BlockDecoder decoder(c, retag, sites, tpb, &t);
   BlockRecords rec;
   BarrierPasses passes;
+  // Where blocks not kept passed barriers on the device's count, their written passes are only
+  // some of theirs: the skew is the kept blocks' alone then (their instances' arrivals known).
+  t.barrier_skew_kept_only = std::any_of(
+      c.tallied.begin(), c.tallied.end(),
+      [](const GpuCapture::TalliedShape& s) { return (s.key & dev::kTallyBarrier) != 0; });
+  if (t.barrier_skew_kept_only) passes.NoSkew();
   std::vector<std::uint32_t> kept_blocks = keep.blocks;  // sorted: up to 4,100 with the check's
   std::sort(kept_blocks.begin(), kept_blocks.end());
   for (std::uint64_t b = 0; b < c.grid.count(); ++b) {
@@ -532,12 +538,12 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& c, const KeepBlocks& keep,
     }
     if (replay) replay->AddBlock(rec.block, rec.accesses, t.sites, t.buffers);
     if (kept) t.blocks.push_back(rec);
+    if (kept && t.barrier_skew_kept_only) ++t.barrier_skew_blocks;
     AnalyzeBlock(rec.accesses, rec.barriers, t.sites, t.buffers, tpb, &t.stats);
   }
   if (replay) t.cache_replays = replay->Finish();
   for (const GpuCapture::TalliedShape& shape : c.tallied) {
     if ((shape.key & dev::kTallyBarrier) != 0) {  // a barrier's passes by whole warps
-      t.barrier_skew_blocks = t.blocks.size();    // the others' arrivals are not known
       const auto bar = sites.barrier_ids.find(KeyPlace(RetagKey(retag, shape.key)));
       if (bar != sites.barrier_ids.end())
         passes.AddCounted(bar->second, static_cast<std::uint32_t>(std::popcount(shape.mask)),

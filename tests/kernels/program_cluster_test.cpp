@@ -149,6 +149,29 @@ TEST(Clusters, LaunchesCudaRefusesAreRefusedWithTheRule) {
   const LessonRun old = test::RunText(ClusterProgram("k<<<8, 32>>>(out);"), ampere);
   EXPECT_NE(old.program->failure.find("need compute capability 9.0 (Hopper)"), std::string::npos)
       << old.program->failure;
+  // A dimension of 0 (cudaLaunchKernelEx's attribute as given), and a cooperative launch of a
+  // kernel in clusters (not taken yet: its grid sync and its clusters' would wait for each other).
+  const LessonRun zero = test::RunText(ClusterProgram(R"(cudaLaunchConfig_t c = {};
+  c.gridDim = dim3(8);
+  c.blockDim = dim3(32);
+  cudaLaunchAttribute a[1];
+  a[0].id = cudaLaunchAttributeClusterDimension;
+  a[0].val.clusterDim.x = 2;
+  a[0].val.clusterDim.y = 0;
+  a[0].val.clusterDim.z = 1;
+  c.attrs = a;
+  c.numAttrs = 1;
+  cudaLaunchKernelEx(&c, k, out);)"));
+  EXPECT_NE(zero.program->failure.find("a cluster of (2,0,1) blocks: each of its dimensions is at "
+                                       "least 1"),
+            std::string::npos)
+      << zero.program->failure;
+  const LessonRun both = test::RunText(ClusterProgram(
+      "void* args[] = {&out}; cudaLaunchCooperativeKernel((void*)k, dim3(8), dim3(32), args);"));
+  EXPECT_NE(both.program->failure.find("a cooperative launch of a kernel in clusters is not "
+                                       "supported (yet)"),
+            std::string::npos)
+      << both.program->failure;
   const LessonRun past = test::RunText(ClusterProgram("k<<<8, 32>>>(out);", "4"));
   EXPECT_NE(past.program->failure.find("map_shared_rank(..., 4): the cluster has 4 block(s), ranks "
                                        "0 to 3"),

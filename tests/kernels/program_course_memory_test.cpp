@@ -212,6 +212,48 @@ TEST(CoursePrograms, RowsOfAPointerMatrixAreOneSiteOverEveryRow) {
   EXPECT_EQ(rows, 1);
   EXPECT_EQ(elements, 1);  // one site, not one per row
 }
+// A line whose pointer is one buffer in some warps and another in others (cudaTensorCoreGemm's
+// copy of A and B tiles) is a site a buffer, as on a GPU, whatever order the workers meet them in:
+// before, the site went to no buffer at its second, and how many requests kept the first varied
+// from run to run. 8 blocks of 64 threads: warp 0 of each reads a[], warp 1 b[]: 8 requests of
+// 4 sectors each at each site, by hand.
+TEST(CoursePrograms, ALineReadingTwoBuffersIsASiteABufferInAnyOrder) {
+  const std::string text = R"(#include <cstdio>
+__global__ void k(const float* a, const float* b, float* out) {
+  const float* p = threadIdx.x < 32 ? a : b;
+  out[blockIdx.x * 64 + threadIdx.x] = p[blockIdx.x * 32 + threadIdx.x % 32];
+}
+int main() {
+  float *a, *b, *out;
+  cudaMalloc(&a, 256 * sizeof(float));
+  cudaMalloc(&b, 256 * sizeof(float));
+  cudaMalloc(&out, 512 * sizeof(float));
+  k<<<8, 64>>>(a, b, out);
+  return cudaDeviceSynchronize() == cudaSuccess ? 0 : 1;
+}
+)";
+  for (unsigned workers : {1u, 2u, 3u}) {
+    SCOPED_TRACE(workers);
+    ProgramOptions o;
+    o.workers = workers;
+    const LessonRun r = test::RunText(text, o);
+    ASSERT_TRUE(r.program->ok()) << r.program->failure;
+    ASSERT_EQ(r.launches.size(), 1u);
+    const LaunchTrace& t = r.launches[0];
+    std::vector<std::string> read;
+    for (std::size_t i = 0; i < t.sites.size(); ++i) {
+      const SiteInfo& site = t.sites[i];
+      if (site.line != 4 || site.op != AccessOp::kLoad) continue;
+      ASSERT_LT(site.buffer, t.buffers.size());
+      read.push_back(t.buffers[site.buffer].name);
+      EXPECT_EQ(t.stats.sites[i].requests, 8u);
+      EXPECT_EQ(t.stats.sites[i].sectors, 32u);
+    }
+    std::sort(read.begin(), read.end());
+    EXPECT_EQ(read, (std::vector<std::string>{"a", "b"}));
+  }
+}
+
 // cuda-samples' warpAggregatedAtomicsCG pattern: a labeled partition by bucket, each group
 // reducing by shuffles of its own (a singleton group needs none), then each group's leader does
 // one atomic. The leaders run it together, one request a warp and step, as on a GPU (the corpus

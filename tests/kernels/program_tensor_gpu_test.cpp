@@ -184,6 +184,7 @@ TEST(ClustersOnGpu, TheClusterExampleIsRecordedAsOnTheEmulator) {
     const LaunchTrace& g = r.gpu.launches[k];
     EXPECT_EQ(g.cluster, r.emu.launches[k].cluster);
     // The GPU counts the traffic from the blocks it kept, and says how many.
+    EXPECT_TRUE(g.cluster_kept_only);
     EXPECT_EQ(g.cluster_blocks_counted, g.blocks.size());
     if (g.blocks.size() == g.grid.count()) {
       EXPECT_EQ(g.stats.cluster_bytes, r.emu.launches[k].stats.cluster_bytes);

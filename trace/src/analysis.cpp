@@ -540,6 +540,7 @@ void BarrierPasses::Pass(std::uint16_t site, std::uint32_t warp, std::uint32_t m
   if (arrived > 0) {  // its instance counted by its threads; its rows give the skew only
     by_threads_ = true;
     lanes_[{site, arrived}] += n;
+    if (!skew_) return;
   }
   auto widen = [&](std::uint32_t pass, std::uint32_t thread) {
     const std::uint32_t instance = tile == 0 ? pass : pass * (threads_ / tile) + thread / tile;

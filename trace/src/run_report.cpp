@@ -93,7 +93,7 @@ nlohmann::json BarriersJson(const LaunchTrace& t) {
                         {"mean_wait", Round(b.MeanWait())},
                         {"time_unit", t.time_unit}});
     // The skew of the kept blocks only (a GPU's blocks not kept counted their passes).
-    if (t.barrier_skew_blocks != 0) barriers.back()["skew_blocks"] = t.barrier_skew_blocks;
+    if (t.barrier_skew_kept_only) barriers.back()["skew_blocks"] = t.barrier_skew_blocks;
   }
   return barriers;
 }
@@ -146,11 +146,11 @@ static std::string ClusterText(const LaunchTrace& t) {
   const auto& bytes = t.stats.cluster_bytes;
   if (bytes.size() != std::size_t{n} * n ||
       std::all_of(bytes.begin(), bytes.end(), [](std::uint64_t b) { return b == 0; })) {
-    o << (t.cluster_blocks_counted != 0 ? "no kept block reached another's shared memory"
-                                        : "no block reached another's shared memory");
+    o << (t.cluster_kept_only ? "no kept block reached another's shared memory"
+                              : "no block reached another's shared memory");
     return o.str();
   }
-  if (t.cluster_blocks_counted != 0)
+  if (t.cluster_kept_only)
     o << "distributed shared memory (the " << FormatNumber(double(t.cluster_blocks_counted))
       << " blocks whose records were kept, of " << FormatNumber(double(t.grid.count())) << "):";
   else
@@ -357,7 +357,7 @@ std::string LessonText(const LessonRun& run) {
               ? " (the sync of a tile of " + std::to_string(t.barrier_sites[i].tile) + " threads)"
               : "")
       << ", max skew " << b.max_skew << " " << t.time_unit
-      << (t.barrier_skew_blocks != 0
+      << (t.barrier_skew_kept_only
               ? " (over the " + std::to_string(t.barrier_skew_blocks) +
                     " kept blocks: the others' passes were counted on the GPU without their "
                     "arrivals)"
@@ -434,11 +434,10 @@ nlohmann::json LaunchJson(const ProgramRecord& p, const LaunchTrace& t) {
   if (!t.origin.empty()) j["origin"] = t.origin;
   j["coverage"] = CoverageJson(t);
   if (t.ClusterBlocks() > 1)  // from rank (row) to rank (column), the whole grid
-    j["cluster"] = {
-        {"dims", Dim(t.cluster)},
-        {"bytes", t.stats.cluster_bytes},
-        {"accesses", t.stats.cluster_accesses},
-        {"blocks", t.cluster_blocks_counted != 0 ? t.cluster_blocks_counted : t.grid.count()}};
+    j["cluster"] = {{"dims", Dim(t.cluster)},
+                    {"bytes", t.stats.cluster_bytes},
+                    {"accesses", t.stats.cluster_accesses},
+                    {"blocks", t.cluster_kept_only ? t.cluster_blocks_counted : t.grid.count()}};
   return j;
 }
 

@@ -92,12 +92,12 @@ nlohmann::json LaunchJson(const LaunchTrace& t) {
   st["barrier_records"] = t.stats.barrier_records;
   st["divergent_warps"] = t.stats.divergent_warps;
   if (t.stats.flops_counted) st["flops"] = t.stats.flops;
-  if (t.barrier_skew_blocks != 0) st["barrier_skew_blocks"] = t.barrier_skew_blocks;
+  if (t.barrier_skew_kept_only) st["barrier_skew_blocks"] = t.barrier_skew_blocks;
   if (t.ClusterBlocks() > 1) {
     j["cluster"] = {t.cluster.x, t.cluster.y, t.cluster.z};
     st["cluster_bytes"] = t.stats.cluster_bytes;
     st["cluster_accesses"] = t.stats.cluster_accesses;
-    if (t.cluster_blocks_counted != 0) st["cluster_blocks_counted"] = t.cluster_blocks_counted;
+    if (t.cluster_kept_only) st["cluster_blocks_counted"] = t.cluster_blocks_counted;
   }
   st["sites"] = nlohmann::json::array();
   for (const SiteStats& s : t.stats.sites) st["sites"].push_back(SiteStatsJson(s));
@@ -227,17 +227,21 @@ LaunchTrace LaunchFrom(const nlohmann::json& j) {
     t.cluster = {c.at(0).get<std::uint32_t>(), c.at(1).get<std::uint32_t>(),
                  c.at(2).get<std::uint32_t>()};
     const std::uint64_t n = t.cluster.count();
-    if (t.cluster.x == 0 || t.cluster.y == 0 || t.cluster.z == 0 || n > 16)
+    if (t.cluster.x == 0 || t.cluster.y == 0 || t.cluster.z == 0 || t.cluster.x > 16 ||
+        t.cluster.y > 16 || t.cluster.z > 16 || n > 16 || t.grid.x % t.cluster.x != 0 ||
+        t.grid.y % t.cluster.y != 0 || t.grid.z % t.cluster.z != 0)
       throw std::runtime_error("a cluster of " + std::to_string(n) +
-                               " blocks: a cluster holds 1 to 16");
+                               " blocks: a cluster holds 1 to 16, and the grid whole clusters");
     t.stats.cluster_bytes = st.value("cluster_bytes", std::vector<std::uint64_t>());
     t.stats.cluster_accesses = st.value("cluster_accesses", std::vector<std::uint64_t>());
+    t.cluster_kept_only = st.contains("cluster_blocks_counted");
     t.cluster_blocks_counted = st.value("cluster_blocks_counted", std::uint64_t{0});
     if ((!t.stats.cluster_bytes.empty() && t.stats.cluster_bytes.size() != n * n) ||
         t.stats.cluster_accesses.size() != t.stats.cluster_bytes.size())
       throw std::runtime_error("a cluster's traffic is not " + std::to_string(n) + " x " +
                                std::to_string(n) + " figures");
   }
+  t.barrier_skew_kept_only = st.contains("barrier_skew_blocks");
   t.barrier_skew_blocks = st.value("barrier_skew_blocks", std::uint64_t{0});
   t.stats.flops_counted = st.contains("flops");  // absent: not counted (or an older file)
   if (t.stats.flops_counted) t.stats.flops = st.at("flops").get<std::uint64_t>();

@@ -8,6 +8,7 @@
 
 #include "warpscope/trace/units.h"
 #include "warpscope/trace/what_if.h"
+#include "warpscope/trace/ws_cuda_keys.h"
 
 namespace ws {
 namespace {
@@ -215,7 +216,10 @@ std::pair<std::uint64_t, std::uint64_t> RecordedSpan(const LaunchTrace& t,
   std::uint64_t lo = UINT64_MAX, end = 0;
   for (const BlockRecords& b : t.blocks) {
     for (const AccessRecord& r : b.accesses) {
-      if (!mine[r.site]) continue;
+      // (Another block's shared memory in a cluster is not this block's array's extent.)
+      if (!mine[r.site] ||
+          (t.sites[r.site].space == MemorySpace::kShared && RemoteSharedRank(r.offset) >= 0))
+        continue;
       lo = std::min<std::uint64_t>(lo, r.offset);
       end = std::max<std::uint64_t>(end, std::uint64_t{r.offset} + t.sites[r.site].size);
     }

@@ -36,7 +36,7 @@ ClusterMap MakeClusterMap(const LaunchTrace& t, std::uint64_t block) {
   std::stable_sort(m.links.begin(), m.links.end(),
                    [](const ClusterLink& a, const ClusterLink& b) { return a.bytes > b.bytes; });
   const auto num = [](std::uint64_t v) { return FormatNumber(static_cast<double>(v)); };
-  m.coverage = t.cluster_blocks_counted != 0
+  m.coverage = t.cluster_kept_only
                    ? "the " + num(t.cluster_blocks_counted) +
                          " blocks whose records were kept, of " + num(t.grid.count())
                    : "every cluster of " + num(m.clusters);
@@ -53,7 +53,7 @@ ClusterMap MakeClusterMap(const LaunchTrace& t, std::uint64_t block) {
     m.members.push_back(x + g.x * (y + std::uint64_t{g.y} * z));
   }
   if (m.links.empty())
-    m.message = t.cluster_blocks_counted != 0
+    m.message = t.cluster_kept_only
                     ? "No kept block reached another block's shared memory."
                     : "No block reached another block of its cluster's shared memory.";
   return m;

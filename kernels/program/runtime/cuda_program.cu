@@ -556,6 +556,7 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
     t.cluster = {packed & 0xffu, packed >> 8 & 0xffu, packed >> 16 & 0xffu};
   }
   if (t.ClusterBlocks() > 1) {
+    t.cluster_kept_only = true;
     t.cluster_blocks_counted = t.blocks.size();
     for (const BlockRecords& b : t.blocks) {
       for (const AccessRecord& a : b.accesses) {

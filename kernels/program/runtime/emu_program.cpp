@@ -262,18 +262,32 @@ Classified Classify(const void* ptr, unsigned int bytes, unsigned int place, uns
     return c;
   }
   if (r != nullptr && !r->freed) {
-    // A site that reaches into several buffers (rows of an int** matrix, each its own
-    // cudaMallocManaged): one site, keyed by no buffer, its offsets the virtual addresses.
-    static std::atomic<std::uint32_t> site_buffer[1u << 16];  // 0 none yet, id + 1, or ~0u
-    std::atomic<std::uint32_t>& seen = site_buffer[place >> 16];
-    std::uint32_t first = seen.load(std::memory_order_relaxed);
-    if (!several && first == 0 && seen.compare_exchange_strong(first, r->id + 1u))
-      first = r->id + 1u;
+    // A site keyed by its buffer, as on a GPU (ws_program_cuda.h): one that reads A in some warps
+    // and B in others (cudaTensorCoreGemm's copy) is a site a buffer. One that reaches into more
+    // than kSiteBuffers (rows of an int** matrix, each its own cudaMallocManaged, where the
+    // rewriter did not see the rows: `several`) is one site from then on, keyed by no buffer,
+    // its offsets the virtual addresses. Before, a site went to no buffer at its second buffer,
+    // so that which of its requests kept the first depended on the workers' order
+    // (cudaTensorCoreGemm at 256^3: 32 and 992 requests, once 40 and 984; the GPU 512 and 512).
+    constexpr std::uint32_t kSiteBuffers = 4;
+    static std::atomic<std::uint32_t> site_buffers[1u << 16][kSiteBuffers];  // id + 1, 0: none
+    static std::atomic<bool> site_several[1u << 16];
+    std::atomic<std::uint32_t>* seen = site_buffers[place >> 16];
+    bool any = several || site_several[place >> 16].load(std::memory_order_relaxed);
+    for (std::uint32_t k = 0; !any; ++k) {
+      if (k == kSiteBuffers) {
+        site_several[place >> 16].store(true, std::memory_order_relaxed);
+        any = true;
+        break;
+      }
+      std::uint32_t v = seen[k].load(std::memory_order_relaxed);
+      if (v == 0 && seen[k].compare_exchange_strong(v, r->id + 1u)) v = r->id + 1u;
+      if (v == r->id + 1u) break;
+    }
     c.where = Where::kRecorded;
     c.lo = r->begin;
     c.hi = r->begin + r->bytes;
-    if (several || first != r->id + 1u) {
-      seen.store(~0u, std::memory_order_relaxed);
+    if (any) {
       c.offset = static_cast<std::uint32_t>(P().buffers[r->id].base + (addr - r->begin));
       c.key = MakeSiteKey(place, r->space, op, bytes, kAnyBuffer);
       return c;
@@ -296,7 +310,7 @@ Classified Classify(const void* ptr, unsigned int bytes, unsigned int place, uns
       c.hi = c.lo + s.bytes;
       c.offset = s.base + static_cast<std::uint32_t>(own - s.begin) + RemoteSharedOffset(rank);
       c.key = MakeSiteKey(place, kKeyShared, op, bytes, s.base / 4);
-      emu::NoteClusterAccess(rank, bytes);  // the launch's traffic between the cluster's blocks
+      c.remote_rank = static_cast<int>(rank);
       return c;
     }
   }
@@ -341,6 +355,9 @@ void Record(const void* ptr, unsigned int bytes, unsigned int place, unsigned in
     // landing there later is a hazard (emu_async.cpp).
     if (t_copies_in_flight > 0 && (op & ~kOpSeveral) == kOpLoad && KeySpaceOf(c.key) == kKeyShared)
       EarlyRead(ptr, bytes, c.key, c.offset);
+    // The launch's traffic between a cluster's blocks (here, not in Classify: lookups ask it too).
+    if (c.remote_rank >= 0)
+      emu::NoteClusterAccess(static_cast<std::uint32_t>(c.remote_rank), bytes);
     emu::RecordAccess(c.key, c.offset, ptr);
   } else if (c.where == detail::Where::kNowhere) {
     BadAddress(ptr, bytes, place, op & ~kOpSeveral, c.region, c.near);
@@ -532,7 +549,7 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
   cfg.cooperative = config.cooperative;
   // Its cluster: cudaLaunchKernelEx's attribute, else the kernel's __cluster_dims__. A cluster's
   // blocks sync with each other: thread by thread (yet).
-  if (config.cluster.x != 0) {
+  if (config.cluster.x != 0 || config.cluster.y != 0 || config.cluster.z != 0) {
     cfg.cluster = {config.cluster.x, config.cluster.y, config.cluster.z};
   } else if (const unsigned packed = kernel != nullptr ? KernelClusterAt(kernel) : 0u;
              packed != 0) {

@@ -127,6 +127,7 @@ using Where = ::ws::simt::Where;
 struct Classified : ::ws::simt::Classified {
   const Region* region = nullptr;  // for the message of one in nothing
   const Region* near = nullptr;
+  int remote_rank = -1;  // another block's shared memory in the cluster: that block's rank
 };
 
 // Classifies an access (emu_program.cpp); BadAddressOf stops the launch for one in nothing.

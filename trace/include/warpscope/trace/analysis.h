@@ -249,6 +249,9 @@ class BarrierPasses {
   // After every block: the instances counted by their threads, every instance's lanes adding up
   // to its count (a pass counted or written alike).
   void Finish(LaunchStats* stats);
+  // From now on no arrival skew (the launch's blocks not kept passed some of their barriers on
+  // a GPU's count: a written pass's instance number is not its instance's).
+  void NoSkew() { skew_ = false; }
 
  private:
   struct WarpSite {
@@ -262,6 +265,7 @@ class BarrierPasses {
   std::vector<std::uint32_t> lane_passes_;  // [thread * sites + site], once split
   std::vector<std::vector<Span>> rows_;     // [site][instance]
   bool by_threads_ = false;                 // this block's passes said their counts
+  bool skew_ = true;
   std::map<std::pair<std::uint16_t, std::uint32_t>, std::uint64_t> lanes_;  // (site, count)
 };
 

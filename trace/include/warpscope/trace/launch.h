@@ -25,12 +25,14 @@ struct LaunchTrace {
     return static_cast<std::uint32_t>(x % cluster.x + cluster.x * (y % cluster.y) +
                                       std::uint64_t{cluster.x} * cluster.y * (z % cluster.z));
   }
-  // The blocks whose accesses LaunchStats::cluster_bytes holds: 0, every block (the emulator); a
-  // GPU run counts them from the blocks whose records it kept, and says so.
+  // Where LaunchStats::cluster_bytes holds only the kept blocks' accesses (a GPU run counts them
+  // from the blocks whose records it kept, and says so): how many those were.
+  bool cluster_kept_only = false;
   std::uint64_t cluster_blocks_counted = 0;
-  // The blocks whose barrier arrivals the barriers' skew covers: 0, every block; a GPU run whose
-  // blocks not kept passed barriers on the device's count (the tally), the kept blocks (their
-  // instances, arrivals and waits are every block's all the same).
+  // Where the barriers' skew covers only the kept blocks (a GPU run whose blocks not kept passed
+  // barriers on the device's count, the tally: their instances, arrivals and waits are every
+  // block's all the same): how many those were.
+  bool barrier_skew_kept_only = false;
   std::uint64_t barrier_skew_blocks = 0;
   std::uint32_t shared_bytes = 0;  // static shared memory per block
   // Registers, local and shared memory as the compiler gave the kernel (not known: registers -1).
