@@ -483,31 +483,6 @@ void GridSync(unsigned int place) {
   emu::GridSync(place);
 }
 
-void ClusterSync(unsigned int place) {
-  emu::ClusterSync(place);
-}
-
-unsigned int ClusterRank() {
-  return emu::ClusterRank();
-}
-
-dim3 ClusterDims() {
-  const Dim3 k = emu::CurrentLaunchConfig().cluster;
-  return dim3(k.x, k.y, k.z);
-}
-
-void* ClusterMapShared(const void* p, unsigned int rank, unsigned int place) {
-  return emu::ClusterMapShared(p, rank, place);
-}
-
-unsigned int ClusterQueryRank(const void* p) {
-  std::uint32_t rank = emu::ClusterRank();
-  std::uintptr_t own = 0;
-  (void)emu::ClusterRemoteShared(reinterpret_cast<std::uintptr_t>(p), &detail::OwnShared, nullptr,
-                                 &rank, &own);
-  return rank;
-}
-
 unsigned long long* TileSlots() {
   return reinterpret_cast<unsigned long long*>(emu::TileSlots());
 }

@@ -130,6 +130,9 @@ struct Classified : ::ws::simt::Classified {
   int remote_rank = -1;  // another block's shared memory in the cluster: that block's rank
 };
 
+// Whether `addr` lies in one of the calling worker's shared arrays this launch (emu_program.cpp;
+// the test ws::emu::ClusterRemoteShared makes of an address another block's could be).
+bool OwnShared(std::uintptr_t addr, void*);
 // Classifies an access (emu_program.cpp); BadAddressOf stops the launch for one in nothing.
 Classified Classify(const void* ptr, unsigned int bytes, unsigned int place, unsigned int op);
 [[noreturn]] void BadAddressOf(const void* ptr, unsigned int bytes, unsigned int place,

@@ -28,6 +28,10 @@ nlohmann::json SitesJson(const LaunchTrace& t);
 nlohmann::json BarriersJson(const LaunchTrace& t);
 // Its warp-level intrinsics: line, kind ("__shfl_down_sync") and how often a warp met there.
 nlohmann::json WarpOpsJson(const LaunchTrace& t);
+// A cluster launch's clusters and the traffic between a cluster's blocks by rank ("clusters of
+// (4,1,1) blocks; distributed shared memory (every cluster): rank 0 -> 1 4,096 B in 1,024
+// accesses, ..."), or that no block reached another's (cluster_text.cpp).
+std::string ClusterText(const LaunchTrace& t);
 // Every launch with its sites (line:column), barriers and warp-level intrinsics, as text; a site
 // in a file other than `main_file` is named by its file ("kern.cuh:3:63").
 std::string LaunchesText(const std::vector<LaunchTrace>& launches,
