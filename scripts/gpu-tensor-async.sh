@@ -10,7 +10,8 @@
 #     whole process timed, its compute_gemm launch's figures summed; and the same program built
 #     by nvcc as written, timed and counted by Nsight Compute (shared wavefronts and conflicts,
 #     ldmatrix instructions, global sectors and requests).
-# WS_PROGRAMS=0: leave out the wmma and globalToShmemAsyncCopy programs.
+# WS_PROGRAMS=0: leave out the wmma and globalToShmemAsyncCopy programs; WS_DSMEM_PROBE=0: the
+# distributed shared memory probe.
 # Usage (device tool, with .deps carried and the samples in an untracked folder of the tree):
 #   SAMPLES=DIR CMP=DIR OUT=DIR scripts/gpu-tensor-async.sh [build] [tests]
 # "build" builds the CLI and the GPU tests first (scripts/gpu-build.sh); without it the build
@@ -47,6 +48,13 @@ if [[ " $* " == *" tests "* ]]; then
   grep -E "tests passed|\(Failed\)|\(Timeout\)|Skipped|SKIPPED" /tmp/ws_tests.log | head -40 >> "$summary"
   grep -B5 -A40 "FAILED\|Failure" /tmp/ws_tests.log | head -150 > "$out/test_failures.txt"
   tail -c 200000 /tmp/ws_tests.log > "$out/tests.log"
+fi
+# kernels/cluster/dsmem_probe.cu, built by plain nvcc: what the GPU says of map_shared_rank's
+# addresses rank by rank (WS_DSMEM_PROBE=0: not this time).
+if [[ "${WS_DSMEM_PROBE:-1}" != 0 ]]; then
+  nvcc -arch=sm_90 -o /tmp/dsmem_probe kernels/cluster/dsmem_probe.cu > "$out/dsmem_probe.txt" 2>&1 &&
+    timeout 30 /tmp/dsmem_probe >> "$out/dsmem_probe.txt" 2>&1
+  echo "dsmem probe: exit $?" >> "$summary"
 fi
 g2s=$samples/Samples/3_CUDA_Features/globalToShmemAsyncCopy
 tcg=$samples/Samples/3_CUDA_Features/cudaTensorCoreGemm
