@@ -47,8 +47,9 @@ int main() {
   probe<<<8, 128>>>(d);
   unsigned long long h[8 * 12];
   cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
-  std::printf("block rank  own: address isShared isClusterShared rank cvta  "
-              "right: address isShared isClusterShared rank cvta  back: cvta\n");
+  std::printf(
+      "block rank  own: address isShared isClusterShared rank cvta  "
+      "right: address isShared isClusterShared rank cvta  back: cvta\n");
   for (int b = 0; b < 8; ++b) {
     const unsigned long long* o = h + b * 12;
     std::printf("%5d %4llu  %#llx %llu %llu %llu %#llx  %#llx %llu %llu %llu %#llx  %#llx\n", b,

@@ -287,11 +287,13 @@ class Worker {
     return dynamic_shared_.data();
   }
 
-  void Barrier(std::uint32_t place) {
+  // The running thread waits at the barrier at `place`: the block's (`tile` 0), a multi-warp
+  // tile's (its threads), or a grid's or cluster's sync (kGridSync, kClusterSync).
+  void Barrier(std::uint32_t place, std::uint32_t tile = 0) {
     ThreadCtx* c = t_ctx;
     c->status = ThreadStatus::kAtBarrier;
     c->barrier_place = place;
-    c->barrier_tile = 0;
+    c->barrier_tile = tile;
     YieldToScheduler(c);
   }
 

@@ -33,15 +33,7 @@ void Worker::RunClusters() {
 // cluster.sync(): the block's barrier, then the cluster's. Outside a cluster launch a block is a
 // cluster of one (as on a GPU of compute capability 9.0), and its sync is the block's barrier.
 void Worker::ClusterBarrier(std::uint32_t place) {
-  if (team_ == nullptr) {
-    Barrier(place);
-    return;
-  }
-  ThreadCtx* c = t_ctx;
-  c->status = ThreadStatus::kAtBarrier;
-  c->barrier_place = place;
-  c->barrier_tile = kClusterSync;
-  YieldToScheduler(c);
+  Barrier(place, team_ == nullptr ? 0u : kClusterSync);
 }
 
 void Worker::NoteClusterAccess(std::uint32_t rank, std::uint32_t bytes) {

@@ -76,11 +76,7 @@ void Worker::GridBarrier(std::uint32_t place) {
          "this_grid().sync() in a launch that is not cooperative: launch the kernel with "
          "cudaLaunchCooperativeKernel (on a GPU this is undefined: the grid's blocks need not "
          "all be resident)");
-  ThreadCtx* c = t_ctx;
-  c->status = ThreadStatus::kAtBarrier;
-  c->barrier_place = place;
-  c->barrier_tile = kGridSync;
-  YieldToScheduler(c);
+  Barrier(place, kGridSync);
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -96,11 +92,7 @@ void Worker::TileBarrier(std::uint32_t threads, std::uint32_t place) {
     Fail(place, "a tile of " + std::to_string(threads) + " threads in a block of " +
                     std::to_string(n) + ": tiled_partition needs the block's " + std::to_string(n) +
                     " threads to divide into whole tiles, as CUDA does");
-  ThreadCtx* c = t_ctx;
-  c->status = ThreadStatus::kAtBarrier;
-  c->barrier_place = place;
-  c->barrier_tile = threads;
-  YieldToScheduler(c);
+  Barrier(place, threads);
 }
 
 // Every tile whose threads all wait at the same tile sync leaves it: the number of tiles that

@@ -1,10 +1,10 @@
 // A GPU capture's words (gpu_records.h) into a launch trace: the events of each warp's stream
-// (gathered from the pool by gpu_pool.cpp) decoded into the same records the emulator makes, and
-// the encoders that write events as the device does (tests).
+// (gathered from the pool by gpu_pool.cpp) decoded into the same records the emulator makes (the
+// encoders that write events as the device does, and the tally's table read back:
+// gpu_records_words.cpp).
 //
 // Index of this file:
 // [SECTION] Events: a warp's stream of words
-// [SECTION] Encoding events
 // [SECTION] Decoding a capture
 #include "warpscope/kernels/gpu_records.h"
 
@@ -128,57 +128,6 @@ std::uint64_t Event::Departure() const {
 }
 
 }  // namespace
-
-//-------------------------------------------------------------------------------------------------
-// [SECTION] Encoding events
-//-------------------------------------------------------------------------------------------------
-
-std::uint32_t EncodeWarpEvent(std::uint64_t key, std::uint32_t lane_mask, std::uint32_t time,
-                              const std::vector<std::uint32_t>& lane_offsets,
-                              std::vector<std::uint32_t>* words, std::uint64_t instance) {
-  const std::uint32_t step = lane_offsets.size() > 1 ? lane_offsets[1] - lane_offsets[0] : 0;
-  bool affine = !lane_offsets.empty();
-  for (std::uint32_t k = 0; k < lane_offsets.size(); ++k)
-    affine = affine && lane_offsets[k] == lane_offsets[0] + k * step;
-  const bool instanced = (instance >> 32) != 0;
-  words->push_back(static_cast<std::uint32_t>(key) | (affine ? dev::kEventAffine : 0u) |
-                   (instanced ? dev::kEventInstance : 0u));
-  words->push_back(static_cast<std::uint32_t>(key >> 32));
-  words->push_back(lane_mask);
-  words->push_back(time);
-  if (instanced) words->push_back(static_cast<std::uint32_t>(instance));
-  const std::uint32_t header = dev::kEventHeaderWords + (instanced ? 1u : 0u);
-  if (affine) {
-    words->push_back(lane_offsets[0]);
-    words->push_back(step);
-    return header + 2;
-  }
-  words->insert(words->end(), lane_offsets.begin(), lane_offsets.end());
-  return header + static_cast<std::uint32_t>(lane_offsets.size());
-}
-
-std::uint32_t EncodeWarpOpEvent(std::uint32_t kind, std::uint32_t place, std::uint32_t lane_mask,
-                                std::uint32_t time, const std::uint8_t (&source)[32],
-                                std::vector<std::uint32_t>* words) {
-  words->insert(words->end(), {dev::kEventWarpOp | kind, place, lane_mask, time});
-  for (std::uint32_t k = 0; k < 8; ++k) {
-    words->push_back(std::uint32_t{source[4 * k]} | std::uint32_t{source[4 * k + 1]} << 8 |
-                     std::uint32_t{source[4 * k + 2]} << 16 |
-                     std::uint32_t{source[4 * k + 3]} << 24);
-  }
-  return dev::kWarpOpEventWords;
-}
-
-std::uint32_t EncodeBarrierEvent(std::uint32_t place, std::uint32_t lane_mask,
-                                 std::uint64_t arrival_ns, std::uint64_t departure_ns,
-                                 std::uint32_t sm, std::uint32_t wait_cycles,
-                                 std::vector<std::uint32_t>* words, std::uint32_t arrived) {
-  words->insert(words->end(),
-                {dev::kEventBarrier | (arrived & 0x7ffu) << 16, place, lane_mask,
-                 static_cast<std::uint32_t>(departure_ns), static_cast<std::uint32_t>(arrival_ns),
-                 static_cast<std::uint32_t>(arrival_ns >> 32), sm, wait_cycles});
-  return dev::kBarrierEventWords;
-}
 
 //-------------------------------------------------------------------------------------------------
 // [SECTION] Decoding a capture
@@ -431,27 +380,6 @@ class BlockDecoder {
 };
 
 }  // namespace
-
-std::vector<GpuCapture::TalliedShape> TalliedShapes(const std::vector<unsigned long long>& keys,
-                                                    const std::vector<std::uint32_t>& shapes,
-                                                    const std::vector<unsigned long long>& counts) {
-  std::vector<GpuCapture::TalliedShape> out;
-  // Spread-major: slot i's counters are keys.size() words apart (ws_cuda_record_format.h).
-  const std::size_t capacity = keys.size();
-  if (counts.size() < capacity * dev::kTallySpread) return out;
-  for (std::size_t i = 0; i < capacity; ++i) {
-    if (keys[i] == 0 || (i + 1) * dev::kTallyShapeWords > shapes.size()) continue;
-    GpuCapture::TalliedShape t;
-    const std::uint32_t* w = shapes.data() + i * dev::kTallyShapeWords;
-    t.key = std::uint64_t{w[1]} << 32 | w[0];
-    t.mask = w[2];
-    t.lines = w[3];
-    std::copy(w + dev::kTallyHeaderWords, w + dev::kTallyShapeWords, t.offsets);
-    for (std::size_t k = 0; k < dev::kTallySpread; ++k) t.count += counts[k * capacity + i];
-    if (t.count > 0 && t.mask != 0) out.push_back(t);
-  }
-  return out;
-}
 
 // What the device's hazard check adds to the report of the kept blocks' pairs: every block was
 // checked there, and where every block it flagged was kept whole, the pairs are the grid's.

@@ -256,6 +256,28 @@ TEST(GpuTally, AnAsyncCopysTalliedWriteTakesAWavefrontASourceLine) {
   EXPECT_EQ(stats.sites[0].ideal_wavefronts, 13u);
 }
 
+// `blocks` blocks of two warps (64 threads, file tag 0 naming kernel.cu): `warp(b, wib, &c)`
+// writes warp wib of block b's events into c.words, or returns false where the device tallied
+// them instead (the warp's flag set).
+template <typename F>
+ws::GpuCapture TwoWarpBlocks(std::uint32_t blocks, F warp) {
+  ws::GpuCapture c;
+  c.kernel = "k";
+  c.grid = {blocks, 1, 1};
+  c.block = {64, 1, 1};
+  c.warp_base = {0};
+  c.warp_tallied.assign(2 * blocks, 0);
+  c.device_files[0] = "kernel.cu";
+  for (std::uint32_t b = 0; b < blocks; ++b) {
+    for (std::uint32_t wib = 0; wib < 2; ++wib) {
+      if (!warp(b, wib, &c)) c.warp_tallied[2 * b + wib] = 1;
+      c.warp_used.push_back(c.words.size() - c.warp_base.back());
+      c.warp_base.push_back(c.words.size());
+    }
+  }
+  return c;
+}
+
 // A whole warp's meeting in a block not kept is counted by the device (kTallyWarpOp in its
 // shape's key), not written: the grid's meetings a site are what the events would give. Two
 // blocks of two warps; each warp shuffles once at line 40; block 1's warps also meet at an
@@ -265,25 +287,12 @@ TEST(GpuTally, AWarpsTalliedMeetingsCountAsTheirEventsWould) {
   std::uint8_t sources[32];
   for (std::uint32_t l = 0; l < 32; ++l) sources[l] = static_cast<std::uint8_t>((l + 1) % 32);
   auto capture = [&](bool tally_block_1) {
-    ws::GpuCapture c;
-    c.kernel = "k";
-    c.grid = {2, 1, 1};
-    c.block = {64, 1, 1};
-    c.warp_base = {0};
-    c.warp_tallied.assign(4, 0);
-    c.device_files[0] = "kernel.cu";
-    for (std::uint32_t b = 0; b < 2; ++b) {
-      for (std::uint32_t wib = 0; wib < 2; ++wib) {
-        if (b == 1 && tally_block_1) {
-          c.warp_tallied[2 + wib] = 1;
-        } else {
-          ws::EncodeWarpOpEvent(0, shfl, ~0u, 10, sources, &c.words);
-          if (b == 1) ws::EncodeWarpOpEvent(12, mma, ~0u, 20, sources, &c.words);
-        }
-        c.warp_used.push_back(c.words.size() - c.warp_base.back());
-        c.warp_base.push_back(c.words.size());
-      }
-    }
+    ws::GpuCapture c = TwoWarpBlocks(2, [&](std::uint32_t b, std::uint32_t, ws::GpuCapture* g) {
+      if (b == 1 && tally_block_1) return false;
+      ws::EncodeWarpOpEvent(0, shfl, ~0u, 10, sources, &g->words);
+      if (b == 1) ws::EncodeWarpOpEvent(12, mma, ~0u, 20, sources, &g->words);
+      return true;
+    });
     if (tally_block_1) {
       for (const auto& [place, kind] : {std::pair{shfl, 0u}, std::pair{mma, 12u}}) {
         ws::GpuCapture::TalliedShape t;
@@ -350,28 +359,15 @@ TEST(GpuTally, ABlockNotKeptCountsItsBarrierPassesAsItsRecordsWould) {
 TEST(GpuTally, ABlockNotKeptCountsItsBarrierPassesOnTheDevice) {
   const std::uint32_t place = ws::MakePlace(0, 30);
   auto capture = [&](bool tally_block_2) {
-    ws::GpuCapture c;
-    c.kernel = "k";
-    c.grid = {3, 1, 1};
-    c.block = {64, 1, 1};
-    c.warp_base = {0};
-    c.warp_tallied.assign(6, 0);
-    c.device_files[0] = "kernel.cu";
-    for (std::uint32_t b = 0; b < 3; ++b) {
-      for (std::uint32_t wib = 0; wib < 2; ++wib) {
-        if (b == 2 && tally_block_2) {
-          c.warp_tallied[4 + wib] = 1;
-        } else {
-          for (std::uint64_t k = 0; k < 3; ++k) {
-            const std::uint64_t arrival = 1000 * (k + 1) + 5 * wib;
-            const std::uint64_t wait = b == 2 && wib == 1 && k == 2 ? 40 : 10;
-            ws::EncodeBarrierEvent(place, ~0u, arrival, arrival + wait, 0, 20, &c.words, 64);
-          }
-        }
-        c.warp_used.push_back(c.words.size() - c.warp_base.back());
-        c.warp_base.push_back(c.words.size());
+    ws::GpuCapture c = TwoWarpBlocks(3, [&](std::uint32_t b, std::uint32_t wib, ws::GpuCapture* g) {
+      if (b == 2 && tally_block_2) return false;
+      for (std::uint64_t k = 0; k < 3; ++k) {
+        const std::uint64_t arrival = 1000 * (k + 1) + 5 * wib;
+        const std::uint64_t wait = b == 2 && wib == 1 && k == 2 ? 40 : 10;
+        ws::EncodeBarrierEvent(place, ~0u, arrival, arrival + wait, 0, 20, &g->words, 64);
       }
-    }
+      return true;
+    });
     if (tally_block_2) {
       ws::GpuCapture::TalliedShape t;
       t.key = std::uint64_t{place} << 32 | ws::dev::kTallyBarrier;

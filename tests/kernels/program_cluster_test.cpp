@@ -5,8 +5,6 @@
 // CUDA refuses, refused with the rule.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "program_test_util.h"
@@ -18,13 +16,6 @@
 namespace ws {
 namespace {
 
-std::string Example() {
-  std::ifstream in(WARPSCOPE_SOURCE_DIR "/examples/cluster_exchange.cu");
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 const SiteInfo* SiteAt(const LaunchTrace& t, std::uint32_t line, MemorySpace space, AccessOp op) {
   for (const SiteInfo& s : t.sites)
     if (s.line == line && s.space == space && s.op == op) return &s;
@@ -32,7 +23,7 @@ const SiteInfo* SiteAt(const LaunchTrace& t, std::uint32_t line, MemorySpace spa
 }
 
 TEST(Clusters, ARingOfBlocksReadsEachNeighboursSharedMemory) {
-  const LessonRun r = test::RunText(Example());
+  const LessonRun r = test::RunText(test::ReadExample("cluster_exchange.cu"));
   ASSERT_TRUE(r.program->ok()) << r.program->failure;
   EXPECT_NE(r.program->stdout_text.find("ring of 4-block clusters: PASS (0 wrong)"),
             std::string::npos)

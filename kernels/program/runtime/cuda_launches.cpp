@@ -6,23 +6,34 @@
 
 namespace {
 using ws::prog::detail::Fail;
+
+// `call` found no kernel at `func` in the kernels' table.
+cudaError_t Unbound(const char* call) {
+  return Fail(cudaErrorInvalidDeviceFunction,
+              std::string(call) +
+                  ": the function is not one of the program's kernels the rewriter could bind (a "
+                  "kernel template launched only so? name its specialization with <<<>>> once)");
+}
+
+// The kernel at `func` bound to copies of `args` and launched with `config` (on a capturing
+// stream: its graph's next kernel node); `call` names the CUDA call where there is none.
+cudaError_t LaunchBound(const char* call, const void* func, void** args,
+                        const ws::prog::Config& config, cudaStream_t stream) {
+  const auto bind = reinterpret_cast<ws::prog::Binder>(ws::prog::KernelBindAt(func));
+  if (bind == nullptr) return Unbound(call);
+  const ws::prog::BoundLaunch launch = bind(func, args);
+  ws::prog::CaptureLaunch(stream, ws::prog::KernelNameAt(func, "kernel"),
+                          [launch, config] { launch(config, 0); });
+  return cudaSuccess;
+}
 }  // namespace
 
 WS_GRAPHS_BEGIN
 
 cudaError_t cudaLaunchKernel(const void* func, dim3 grid, dim3 block, void** args,
                              std::size_t shared, cudaStream_t stream) {
-  const auto bind = reinterpret_cast<ws::prog::Binder>(ws::prog::KernelBindAt(func));
-  if (bind == nullptr)
-    return Fail(cudaErrorInvalidDeviceFunction,
-                "cudaLaunchKernel: the function is not one of the program's kernels the "
-                "rewriter could bind (a kernel template launched only so? name its "
-                "specialization with <<<>>> once)");
-  const ws::prog::BoundLaunch launch = bind(func, args);
-  const ws::prog::Config config(grid, block, shared, 0);
-  ws::prog::CaptureLaunch(stream, ws::prog::KernelNameAt(func, "kernel"),
-                          [launch, config] { launch(config, 0); });
-  return cudaSuccess;
+  return LaunchBound("cudaLaunchKernel", func, args, ws::prog::Config(grid, block, shared, 0),
+                     stream);
 }
 
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args) {
@@ -47,18 +58,10 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* fu
 #endif
         func, config->ws_user_gridDim, config->ws_user_blockDim, args, config->dynamicSmemBytes,
         config->stream);
-  const auto bind = reinterpret_cast<ws::prog::Binder>(ws::prog::KernelBindAt(func));
-  if (bind == nullptr)
-    return Fail(cudaErrorInvalidDeviceFunction,
-                "cudaLaunchKernelEx: the function is not one of the program's kernels the "
-                "rewriter could bind");
-  const ws::prog::BoundLaunch launch = bind(func, args);
   ws::prog::Config c(config->ws_user_gridDim, config->ws_user_blockDim, config->dynamicSmemBytes,
                      0);
   c.cluster = cluster;
-  ws::prog::CaptureLaunch(config->stream, ws::prog::KernelNameAt(func, "kernel"),
-                          [launch, c] { launch(c, 0); });
-  return cudaSuccess;
+  return LaunchBound("cudaLaunchKernelEx", func, args, c, config->stream);
 }
 
 #if !defined(WS_GRAPHS_GPU)
@@ -71,11 +74,7 @@ constexpr unsigned long long kMaxCooperativeBlocks = 64, kMaxCooperativeThreads 
 
 cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block, void** args,
                                         std::size_t shared, cudaStream_t stream) {
-  const auto bind = reinterpret_cast<ws::prog::Binder>(ws::prog::KernelBindAt(func));
-  if (bind == nullptr)
-    return Fail(cudaErrorInvalidDeviceFunction,
-                "cudaLaunchCooperativeKernel: the function is not one of the program's kernels "
-                "the rewriter could bind");
+  if (ws::prog::KernelBindAt(func) == nullptr) return Unbound("cudaLaunchCooperativeKernel");
   const unsigned long long blocks = 1ull * grid.x * grid.y * grid.z;
   const unsigned long long threads = 1ull * block.x * block.y * block.z;
   cudaDeviceProp prop;
@@ -118,12 +117,9 @@ cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block,
                     std::to_string(kMaxCooperativeThreads) +
                     " threads of a cooperative launch resident at once");
 #endif
-  const ws::prog::BoundLaunch launch = bind(func, args);
   ws::prog::Config config(grid, block, shared, 0);
   config.cooperative = true;
-  ws::prog::CaptureLaunch(stream, ws::prog::KernelNameAt(func, "kernel"),
-                          [launch, config] { launch(config, 0); });
-  return cudaSuccess;
+  return LaunchBound("cudaLaunchCooperativeKernel", func, args, config, stream);
 }
 
 WS_GRAPHS_END
