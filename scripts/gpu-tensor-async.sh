@@ -11,7 +11,7 @@
 #     by nvcc as written, timed and counted by Nsight Compute (shared wavefronts and conflicts,
 #     ldmatrix instructions, global sectors and requests).
 # WS_PROGRAMS=0: leave out the wmma and globalToShmemAsyncCopy programs; WS_DSMEM_PROBE=0: the
-# distributed shared memory probe.
+# distributed shared memory probe; WS_CLUSTER=0: the cluster example.
 # Usage (device tool, with .deps carried and the samples in an untracked folder of the tree):
 #   SAMPLES=DIR CMP=DIR OUT=DIR scripts/gpu-tensor-async.sh [build] [tests]
 # "build" builds the CLI and the GPU tests first (scripts/gpu-build.sh); without it the build
@@ -74,6 +74,8 @@ for k in 0 1 2 3 4 5 6 7; do
     --arg=-hA=64 --arg=-wB=64 --arg=-hB=64 "--arg=-kernel=$k"
 done
 fi
+# examples/cluster_exchange.cu (its report beside CMP/cluster.emu.json; WS_CLUSTER=0: not this time).
+[[ "${WS_CLUSTER:-1}" != 0 ]] && run cluster --file examples/cluster_exchange.cu
 # The emulator's reports keep their first two launches (and their count, launch_count): the GPU's
 # are cut to as many, their counts noted beside.
 python3 - "$cmp" >> "$summary" <<'EOF'
