@@ -158,7 +158,7 @@ __device__ inline void RegisterShared(const void* p, unsigned int bytes, unsigne
 #if defined(__CUDA_ARCH__)
   if (ws_recorder_state.mode == ::ws::dev::kOff || slot >= kSharedSlots) return;
   unsigned int* t = ws_program_state.shared;
-  const unsigned int begin = static_cast<unsigned int>(__cvta_generic_to_shared(p)) + 1u;
+  const unsigned int begin = SharedWindowOffset(p) + 1u;
   // Both words, each checked: a thread that saw another's offset before its size (two stores,
   // seen in either order on another SM) would find no array at its accesses (SharedBase), and
   // record them under array 0: a second site (seen on a public program, 13 % of its requests).

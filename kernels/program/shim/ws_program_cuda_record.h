@@ -23,6 +23,14 @@ __device__ inline void NoteBadAccess(const void* p, unsigned int bytes, unsigned
   b->flag = 2;  // complete
 }
 
+// The offset of shared address `p` in its block's window. An H200's shared window puts each block
+// of a cluster at its rank << 24, the block's own memory as well: __cvta_generic_to_shared gives
+// rank 1's tile[5] as 0x1000414 in every block of the cluster, rank 0's as 0x414
+// (kernels/cluster/dsmem_probe.cu, 2026-12-01). A window is below 2^24 bytes: the low 24 bits.
+__device__ inline unsigned int SharedWindowOffset(const void* p) {
+  return static_cast<unsigned int>(__cvta_generic_to_shared(p)) & 0xffffffu;
+}
+
 // The shared array (its offset) holding shared offset `at`, from the launch's table.
 __device__ inline unsigned int SharedBase(unsigned int at) {
   const unsigned int* t = ws_program_state.shared;
@@ -69,21 +77,18 @@ __device__ inline void RecordDevice(const void* p, unsigned int bytes, unsigned 
                                     unsigned int op, unsigned int copy_lines = 0) {
   if (ws_recorder_state.mode == ::ws::dev::kOff) return;
 #if __CUDA_ARCH__ >= 900
-  // Shared memory of the cluster's blocks first: an H200 took some of another block's addresses
-  // (map_shared_rank's) for the block's own shared memory too (__isShared), at offsets of no
-  // array. Another block's (distributed shared memory) is recorded at its offset in that block's
-  // window, moved up by RemoteSharedOffset(its rank), as the emulator records it.
+  // Shared memory of the cluster's blocks first (isspacep.shared is false for another block's):
+  // another block's is recorded at its offset in that block's window moved up by
+  // RemoteSharedOffset(its rank), as the emulator records it.
   if (__isClusterShared(p)) {
-    const unsigned int rank = __cluster_query_shared_rank(p), mine = __clusterRelativeBlockRank();
-    const void* own = rank == mine ? p : __cluster_map_shared_rank(p, mine);
-    RecordShared(static_cast<unsigned int>(__cvta_generic_to_shared(own)), bytes, place, op,
-                 copy_lines, rank == mine ? 0u : RemoteSharedOffset(rank));
+    const unsigned int rank = __cluster_query_shared_rank(p);
+    RecordShared(SharedWindowOffset(p), bytes, place, op, copy_lines,
+                 rank == __clusterRelativeBlockRank() ? 0u : RemoteSharedOffset(rank));
     return;
   }
 #endif
   if (__isShared(p)) {
-    RecordShared(static_cast<unsigned int>(__cvta_generic_to_shared(p)), bytes, place, op,
-                 copy_lines);
+    RecordShared(SharedWindowOffset(p), bytes, place, op, copy_lines);
     return;
   }
   if (__isLocal(p)) return;  // a kernel's own local array

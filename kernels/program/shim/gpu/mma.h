@@ -127,7 +127,7 @@ __device__ inline bool RecordLdsm(const void* p, unsigned bytes, unsigned ldm, b
   // Each lane's row as an offset of the block's window from the tile's: the tile is shared, and
   // so is every row of it (cudaTensorCoreGemm's 256^3 run on an H200 once took a row's address for
   // no buffer's, classified again).
-  const auto tile = static_cast<unsigned>(__cvta_generic_to_shared(p));
+  const unsigned tile = SharedWindowOffset(p);
   const unsigned lane = ::ws::dev::LaneId();
   const unsigned down = stored / 8, blocks = down * (width * bytes / 16);
   for (unsigned first = 0; first < blocks; first += 4) {  // an LDSM of up to four blocks
