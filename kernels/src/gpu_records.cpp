@@ -15,6 +15,7 @@
 #include <tuple>
 #include <utility>
 
+#include "gpu_async_replay.h"
 #include "warpscope/kernels/site_table.h"
 #include "warpscope/trace/analysis.h"
 #include "warpscope/trace/ws_cuda_keys.h"
@@ -36,6 +37,7 @@ struct Event {
   std::uint32_t size;      // words
   bool warp_op = false;    // the lanes of `mask` met at a warp-level intrinsic (words[1]: place)
   bool instanced = false;  // words[4] is the lanes' dynamic instance
+  bool async = false;      // an asynchronous copy call (warp_op's size; word 0's kind past them)
   std::uint32_t payload = dev::kEventHeaderWords;  // the first offset word
 
   std::uint32_t Instance() const { return words[dev::kEventHeaderWords]; }
@@ -103,8 +105,13 @@ void ForEachEvent(const GpuCapture& c, const std::vector<std::uint16_t>& retag, 
                  ? dev::kBarrierEventWords
                  : e.payload + (e.affine ? 2u : static_cast<std::uint32_t>(std::popcount(e.mask)));
     if (at + e.size > end) break;
-    if (e.warp_op && e.WarpOpKindOf() >= static_cast<std::uint32_t>(kWarpOpKinds)) break;
-    if (e.warp_op)  // the key's high word is the place; keep the kind in the low bits
+    e.async = e.warp_op && e.WarpOpKindOf() >= dev::kAsyncCallBase &&
+              e.WarpOpKindOf() < dev::kAsyncCallBase + dev::kAsyncCalls;
+    if (e.warp_op && !e.async && e.WarpOpKindOf() >= static_cast<std::uint32_t>(kWarpOpKinds))
+      break;
+    if (e.async)
+      e.key = 0;
+    else if (e.warp_op)  // the key's high word is the place; keep the kind in the low bits
       e.key = (std::uint64_t{Retag(retag, p[1])} << 32) | e.WarpOpKindOf();
     else
       e.key = RetagKey(retag, e.key);
@@ -163,6 +170,7 @@ CaptureSites ScanSites(const GpuCapture& c, const std::vector<std::uint16_t>& re
         first_arrival = std::min(first_arrival, e.Arrival());
         return;
       }
+      if (e.async) return;  // a kept block's copy call: no site
       if (e.warp_op) {
         s.warp_op_ids.emplace(e.key, 0);
         return;
@@ -239,6 +247,8 @@ class BlockDecoder {
     rec->accesses.clear();
     rec->barriers.clear();
     rec->warp_ops.clear();
+    rec->async_events.clear();
+    async_.clear();
     meetings_.clear();
     requests_.clear();
     joined_.clear();
@@ -260,6 +270,17 @@ class BlockDecoder {
         return time;
       };
       ForEachEvent(c_, retag_, b * wpb + wib, [&](const Event& e) {
+        if (e.async) {
+          // A wait's start between the warp's event before it and its end.
+          const std::uint32_t before = last, time = in_order(e);
+          const std::uint32_t began = e.words[5] == 0
+                                          ? time
+                                          : static_cast<std::uint32_t>(std::clamp<std::uint64_t>(
+                                                Unwrap(s_.ref, e.words[5]) - s_.t0, before, time));
+          async_.push_back(
+              {wib, e.mask, e.WarpOpKindOf() - dev::kAsyncCallBase, e.words[4], time, began});
+          return;
+        }
         if (e.warp_op) {
           WarpOp(e, wib, in_order(e), rec);
           return;
@@ -273,6 +294,11 @@ class BlockDecoder {
     }
     for (const auto& mine : passed_)
       rec->barriers.insert(rec->barriers.end(), mine.begin(), mine.end());
+    if (!async_.empty()) {
+      AsyncReplay replay = ReplayAsyncCalls(async_, tpb_);
+      rec->async_events = std::move(replay.events);
+      t_->async_copies_unreplayed += replay.unreplayed_copies;
+    }
     if (counted_ != nullptr) counted_->End(&t_->stats);
   }
 
@@ -363,6 +389,7 @@ class BlockDecoder {
   std::vector<std::vector<BarrierRecord>> passed_;  // per thread, in the order passed
   std::vector<std::vector<std::pair<std::uint16_t, std::uint32_t>>> passes_;
   std::map<std::pair<std::uint32_t, std::uint16_t>, std::uint32_t> meetings_;  // (warp, site)
+  std::vector<AsyncCall> async_;  // the block's asynchronous copy calls (a kept block's)
   std::map<std::pair<std::uint32_t, std::uint16_t>, std::uint32_t> requests_;  // (warp, site)
   // A program's events by (warp, site, instance) and repeat: the request they join and the lanes
   // in it so far. The lanes of one dynamic instance that recorded apart (the recorder's own

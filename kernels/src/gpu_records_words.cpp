@@ -43,6 +43,14 @@ std::uint32_t EncodeWarpOpEvent(std::uint32_t kind, std::uint32_t place, std::ui
   return dev::kWarpOpEventWords;
 }
 
+std::uint32_t EncodeAsyncCall(std::uint32_t call, std::uint32_t arg, std::uint32_t lane_mask,
+                              std::uint32_t time, std::uint32_t began,
+                              std::vector<std::uint32_t>* words) {
+  words->insert(words->end(), {dev::kEventWarpOp | (dev::kAsyncCallBase + call), 0, lane_mask, time,
+                               arg, began, 0, 0, 0, 0, 0, 0});
+  return dev::kWarpOpEventWords;
+}
+
 std::uint32_t EncodeBarrierEvent(std::uint32_t place, std::uint32_t lane_mask,
                                  std::uint64_t arrival_ns, std::uint64_t departure_ns,
                                  std::uint32_t sm, std::uint32_t wait_cycles,

@@ -456,3 +456,68 @@ TEST(GpuRecords, ShuffleSourceLanesFollowCudasRules) {
 }
 
 }  // namespace
+
+namespace {
+
+// The events of `thread` as (kind, group, time).
+std::vector<std::tuple<ws::AsyncEventKind, std::uint32_t, std::uint32_t>> ThreadsAsync(
+    const ws::BlockRecords& b, std::uint32_t thread) {
+  std::vector<std::tuple<ws::AsyncEventKind, std::uint32_t, std::uint32_t>> v;
+  for (const ws::AsyncEvent& e : b.async_events)
+    if (e.thread == thread) v.emplace_back(e.kind, e.group, e.time);
+  return v;
+}
+
+// A kept block's asynchronous copy calls on the GPU, replayed as the emulator runs them
+// (emu_async.cpp), worked by hand. Warp 0: two copies, a commit, a copy, a commit, then
+// __pipeline_wait_prior(1), which lands group 0's two copies where it ends (the GPU does not say
+// when a copy lands), then wait_prior(0), which lands group 1's. Warp 1's lanes 0-15: a thread's
+// cuda::pipeline started after no group, a copy, a commit, consumer_wait (lands group 0),
+// consumer_release; lanes 16-31 a cuda::barrier's copy landed at arrive_and_wait; and a copy into
+// a group's pipeline, which the GPU does not replay (counted apart).
+TEST(GpuRecords, AsyncCopyCallsAreReplayedThreadByThreadAsTheEmulatorRunsThem) {
+  using K = ws::AsyncEventKind;
+  std::vector<std::uint32_t> w0, w1;
+  ws::EncodeAsyncCall(ws::dev::kAsyncIssue, ws::dev::kCopyGrouped, ~0u, 100, 0, &w0);
+  ws::EncodeAsyncCall(ws::dev::kAsyncIssue, ws::dev::kCopyGrouped, ~0u, 110, 0, &w0);
+  ws::EncodeAsyncCall(ws::dev::kAsyncCommit, 0, ~0u, 120, 0, &w0);
+  ws::EncodeAsyncCall(ws::dev::kAsyncIssue, ws::dev::kCopyGrouped, ~0u, 130, 0, &w0);
+  ws::EncodeAsyncCall(ws::dev::kAsyncCommit, 0, ~0u, 140, 0, &w0);
+  EXPECT_EQ(ws::EncodeAsyncCall(ws::dev::kAsyncWaitPrior, 1, ~0u, 400, 150, &w0), 12u);
+  ws::EncodeAsyncCall(ws::dev::kAsyncWaitPrior, 0, ~0u, 600, 410, &w0);
+  ws::EncodeAsyncCall(ws::dev::kAsyncPipeStart, 0, 0x0000ffffu, 100, 0, &w1);
+  ws::EncodeAsyncCall(ws::dev::kAsyncIssue, ws::dev::kCopyGrouped, 0x0000ffffu, 110, 0, &w1);
+  ws::EncodeAsyncCall(ws::dev::kAsyncCommit, 0, 0x0000ffffu, 120, 0, &w1);
+  ws::EncodeAsyncCall(ws::dev::kAsyncPipeWait, 0, 0x0000ffffu, 300, 130, &w1);
+  ws::EncodeAsyncCall(ws::dev::kAsyncPipeRelease, 0, 0x0000ffffu, 310, 0, &w1);
+  ws::EncodeAsyncCall(ws::dev::kAsyncIssue, ws::dev::kCopyBarrier, 0xffff0000u, 320, 0, &w1);
+  ws::EncodeAsyncCall(ws::dev::kAsyncBarrierWait, 0, 0xffff0000u, 500, 0, &w1);
+  ws::EncodeAsyncCall(ws::dev::kAsyncIssue, ws::dev::kCopyGroupPipeline, 1u, 510, 0, &w1);
+  const ws::LaunchTrace t = ws::DecodeGpuCapture(OneBlock(64, {w0, w1}), {{0}, false});
+  EXPECT_TRUE(t.sites.empty());  // calls, not accesses
+  EXPECT_TRUE(t.warp_op_sites.empty());
+  ASSERT_EQ(t.blocks.size(), 1u);
+  const ws::BlockRecords& b = t.blocks[0];
+  // Times from the launch's first event (100 ns): 0, 10, 20, ... The second wait began at 410,
+  // 10 ns after the first ended.
+  using E = std::vector<std::tuple<K, std::uint32_t, std::uint32_t>>;
+  const E warp0 = {{K::kIssue, 0, 0},       {K::kIssue, 0, 10},  {K::kCommit, 0, 20},
+                   {K::kIssue, 1, 30},      {K::kCommit, 1, 40}, {K::kWaitBegin, 0, 50},
+                   {K::kLand, 0, 300},      {K::kLand, 0, 300},  {K::kWaitEnd, 0, 300},
+                   {K::kWaitBegin, 1, 310}, {K::kLand, 1, 500},  {K::kWaitEnd, 1, 500}};
+  EXPECT_EQ(ThreadsAsync(b, 0), warp0);
+  EXPECT_EQ(ThreadsAsync(b, 31), warp0);
+  const E pipe = {{K::kIssue, 0, 10}, {K::kCommit, 0, 20},   {K::kWaitBegin, 0, 30},
+                  {K::kLand, 0, 200}, {K::kWaitEnd, 0, 200}, {K::kRelease, 0, 210}};
+  EXPECT_EQ(ThreadsAsync(b, 32), pipe);
+  EXPECT_EQ(ThreadsAsync(b, 47), pipe);
+  // The barrier's wait is not timed: no length, where it ended.
+  const E barrier = {
+      {K::kIssue, 0, 220}, {K::kWaitBegin, 0, 400}, {K::kLand, 0, 400}, {K::kWaitEnd, 0, 400}};
+  EXPECT_EQ(ThreadsAsync(b, 48), barrier);
+  EXPECT_EQ(ThreadsAsync(b, 63), barrier);
+  EXPECT_EQ(b.async_events.size(), 32u * 12 + 16u * 6 + 16u * 4);
+  EXPECT_EQ(t.async_copies_unreplayed, 1u);  // thread 32's copy into a group's pipeline
+}
+
+}  // namespace

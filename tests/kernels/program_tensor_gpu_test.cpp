@@ -144,6 +144,61 @@ TEST(AsyncCopiesOnGpu, BarrierAndPipelineCopiesCostAsOnTheEmulator) {
   EXPECT_EQ(g.gpu.program->stdout_text, "63 63 4032\n");
 }
 
+// Each thread's asynchronous copy events as (kind, group), in the order it made them.
+std::vector<std::pair<AsyncEventKind, std::uint32_t>> ThreadsEvents(const BlockRecords& b,
+                                                                    std::uint32_t thread) {
+  std::vector<std::pair<AsyncEventKind, std::uint32_t>> v;
+  for (const AsyncEvent& e : b.async_events)
+    if (e.thread == thread) v.emplace_back(e.kind, e.group);
+  return v;
+}
+
+// The Pipeline view's events on the GPU: each kept block's copy calls (a thread's pipeline of one
+// stage and of two, examples/pipeline.cu; the primitives; a block's cuda::barrier), replayed on the
+// host, are the emulator's thread by thread: the same kinds and groups in the same order (the
+// times the GPU's ns, a copy landed where the wait that covers it ended). A group's pipeline's
+// copies are counted apart, not replayed.
+TEST(AsyncCopiesOnGpu, ThePipelineViewsEventsAreTheEmulatorsThreadByThread) {
+  WS_SKIP_WITHOUT_GPU();
+  std::string barrier = test::kBarrierCopy;
+  barrier.replace(barrier.find("EXPECTED"), 8, "blockDim.x * blockDim.y");
+  ProgramOptions one;
+  one.defines = {"kStages=1"};
+  const test::BothRuns runs[] = {test::RunOnBoth(test::ReadExample("pipeline.cu"), one),
+                                 test::RunOnBoth(test::ReadExample("pipeline.cu")),
+                                 test::RunOnBoth(kPrimitives), test::RunOnBoth(barrier)};
+  for (std::size_t p = 0; p < std::size(runs); ++p) {
+    SCOPED_TRACE(p);
+    const test::BothRuns& r = runs[p];
+    ASSERT_TRUE(r.gpu.program->ok()) << r.gpu.program->failure << r.gpu.program->stderr_text;
+    ASSERT_EQ(r.gpu.launches.size(), r.emu.launches.size());
+    std::size_t compared = 0;
+    for (std::size_t k = 0; k < r.gpu.launches.size(); ++k) {
+      const LaunchTrace& g = r.gpu.launches[k];
+      EXPECT_EQ(g.time_unit, "ns");
+      EXPECT_EQ(g.async_copies_unreplayed, 0u);
+      for (const BlockRecords& gb : g.blocks) {
+        const auto& eb = r.emu.launches[k].blocks;
+        const auto e = std::find_if(eb.begin(), eb.end(),
+                                    [&](const BlockRecords& x) { return x.block == gb.block; });
+        if (e == eb.end()) continue;
+        EXPECT_EQ(gb.async_events.size(), e->async_events.size());
+        for (std::uint32_t t = 0; t < g.block.count(); ++t)
+          EXPECT_EQ(ThreadsEvents(gb, t), ThreadsEvents(*e, t))
+              << "block " << gb.block << " thread " << t;
+        compared += gb.async_events.size();
+      }
+    }
+    EXPECT_GT(compared, 0u);  // some kept block made copies on both
+  }
+  // A group's pipeline (producers and consumers): its copies counted, not replayed.
+  const test::BothRuns s = test::RunOnBoth(test::Staged("0"));
+  ASSERT_TRUE(s.gpu.program->ok()) << s.gpu.program->failure;
+  ASSERT_FALSE(s.gpu.launches.empty());
+  EXPECT_GT(s.gpu.launches[0].async_copies_unreplayed, 0u);
+  for (const BlockRecords& b : s.gpu.launches[0].blocks) EXPECT_TRUE(b.async_events.empty());
+}
+
 // A group's copy (cooperative_groups::memcpy_async) is cut among its threads inside the toolkit's
 // header, where the recording does not see the pieces: the GPU backend refuses it by name, at its
 // line, before compiling.

@@ -19,6 +19,13 @@
 // word 0 = kEventWarpOp | kind (WarpOpKind), word 1 the place, word 2 the lanes, word 3 the time,
 // then 8 words holding one byte per lane: the lane it read (itself when it kept its own value).
 //
+// A program's asynchronous copy calls in a kept block (the GPU road's, shim/gpu/ws_gpu_async.h:
+// the Pipeline view's events) write an event of the warp-op event's size, the lanes that made the
+// call together with one argument: word 0 = kEventWarpOp | (kAsyncCallBase + AsyncCall), word 1
+// 0, word 2 the lanes, word 3 the time the call returned, word 4 its argument (a copy's kind,
+// a wait_prior's N), word 5 the time a wait began (low 32 bits; 0 where not timed), the rest 0.
+// The host replays each thread's calls as the emulator runs them (gpu_async_replay.cpp).
+//
 // The lanes that arrive at a __syncthreads() together write one barrier event, with their
 // leader's (lowest lane's) times: word 0 = kEventBarrier, word 1 the barrier's place, word 2 the
 // lanes, word 3 the departure time's low 32 bits, words 4 and 5 the arrival time (64 bits, ns),
@@ -82,6 +89,21 @@ inline constexpr std::uint32_t kAffineEventWords = kEventHeaderWords + 2;
 // A warp-level intrinsic's meeting: the header, then 32 bytes, the lane each lane read.
 inline constexpr std::uint32_t kWarpOpEventWords = kEventHeaderWords + 8;
 inline constexpr std::uint32_t kBarrierEventWords = kEventHeaderWords + 4;
+// An asynchronous copy call's kind (word 0's low byte less kAsyncCallBase, past every WarpOpKind).
+enum AsyncCall : std::uint32_t {
+  kAsyncIssue = 0,      // a copy issued (one piece): word 4 its AsyncCopyKind
+  kAsyncCommit,         // __pipeline_commit(), a thread's pipeline's producer_commit()
+  kAsyncWaitPrior,      // __pipeline_wait_prior(N): word 4 N
+  kAsyncPipeStart,      // cuda::make_pipeline(): a thread's pipeline begins at the next group
+  kAsyncPipeWait,       // a thread's pipeline's consumer_wait()
+  kAsyncPipeRelease,    // its consumer_release()
+  kAsyncPipeWaitPrior,  // cuda::pipeline_consumer_wait_prior<N>(pipe): word 4 N
+  kAsyncBarrierWait,    // a block's cuda::barrier's arrive_and_wait() (its copies land there)
+};
+inline constexpr std::uint32_t kAsyncCallBase = 32, kAsyncCalls = 8;
+// What a copy was issued into: the thread's commit groups (the primitives, a thread's pipeline),
+// a cuda::barrier, or a group's cuda::pipeline (its stage uses are not recorded on the GPU).
+enum AsyncCopyKind : std::uint32_t { kCopyGrouped = 0, kCopyBarrier = 1, kCopyGroupPipeline = 2 };
 
 inline constexpr std::uint32_t kChunkHeaderWords = 4;
 inline constexpr std::uint32_t kFirstChunkWords = 32;  // 128 bytes: a header and 4 affine events

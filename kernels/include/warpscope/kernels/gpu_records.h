@@ -141,6 +141,12 @@ std::uint32_t EncodeWarpEvent(std::uint64_t key, std::uint32_t lane_mask, std::u
 std::uint32_t EncodeWarpOpEvent(std::uint32_t kind, std::uint32_t place, std::uint32_t lane_mask,
                                 std::uint32_t time, const std::uint8_t (&source)[32],
                                 std::vector<std::uint32_t>* words);
+// Appends the event the lanes of `lane_mask` of a kept block write when they make an asynchronous
+// copy call (dev::AsyncCall) with `arg`, returning at `time`; `began`: a wait's start (0: not
+// timed).
+std::uint32_t EncodeAsyncCall(std::uint32_t call, std::uint32_t arg, std::uint32_t lane_mask,
+                              std::uint32_t time, std::uint32_t began,
+                              std::vector<std::uint32_t>* words);
 // Appends the event the lanes of `lane_mask` write when they pass the barrier at `place`
 // together: arrival and departure in %globaltimer ns, the SM and the cycles between them, and
 // the threads that passed the instance (0: not said, as an older recorder).

@@ -1,5 +1,6 @@
 // <cuda_pipeline_primitives.h> on the GPU backend: the toolkit's, and __pipeline_memcpy_async
-// with the site the rewriter adds as a last argument (ws_gpu_async.h).
+// with the site the rewriter adds as a last argument (ws_gpu_async.h); its commits and waits
+// noted for the Pipeline view.
 #pragma once
 
 // The toolkit's header between these two (their order matters).
@@ -32,6 +33,19 @@ __device__ inline void PipelineCopy(void* dst, const void* src, size_t size_and_
   (__pipeline_memcpy_async)(dst, src, size_and_align, zfill);
   RecordCopy(dst, src, size_and_align, zfill, place);
 }
+// __pipeline_commit() and __pipeline_wait_prior(N): the toolkit's, and the calls noted for the
+// Pipeline view (NoteAsync), the wait with its start.
+__device__ inline void PipelineCommit() {
+  (__pipeline_commit)();
+  NoteAsync(::ws::dev::kAsyncCommit, 0);
+}
+__device__ inline void PipelineWaitPrior(size_t prior) {
+  const unsigned long long began = AsyncNow();
+  (__pipeline_wait_prior)(prior);
+  NoteAsync(::ws::dev::kAsyncWaitPrior, static_cast<unsigned int>(prior), began);
+}
 }  // namespace ws::prog::async_gpu
 
 #define __pipeline_memcpy_async(...) ::ws::prog::async_gpu::PipelineCopy(__VA_ARGS__)
+#define __pipeline_commit() ::ws::prog::async_gpu::PipelineCommit()
+#define __pipeline_wait_prior(prior) ::ws::prog::async_gpu::PipelineWaitPrior(prior)

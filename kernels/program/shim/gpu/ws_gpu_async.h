@@ -20,8 +20,46 @@
 
 namespace ws::prog::async_gpu {
 
+// The Pipeline view's events on the GPU (ws_cuda_record_format.h, "asynchronous copy calls"): in
+// a kept block, the lanes that make `call` together with one `arg` write one event, its time the
+// call's return and `began` (a wait's start, %globaltimer) beside it. The host replays each
+// thread's calls as the emulator runs them: which commit group a copy is in, and which wait
+// landed it (the GPU does not say when a copy lands: by that wait's end).
+__device__ inline void NoteAsync(unsigned int call, unsigned int arg,
+                                 unsigned long long began = 0) {
+#if defined(__CUDA_ARCH__)
+  const ::ws::dev::RecorderState& r = ws_recorder_state;
+  if (r.mode == ::ws::dev::kOff || ::ws::dev::HazardPass(r.mode)) return;
+  if (!::ws::dev::KeptBlock(r, ::ws::dev::LinearBlock32())) return;
+  const unsigned int active = (__activemask)();
+  const unsigned int group = (__match_any_sync)(active, call << 24 ^ arg);
+  const unsigned int lane = ::ws::dev::LaneId();
+  const bool leader = lane == static_cast<unsigned int>(__ffs(group) - 1);
+  unsigned int* w =
+      ::ws::dev::ReserveForGroup(r, active, group, leader, ::ws::dev::kWarpOpEventWords);
+  if (w == nullptr || !leader) return;
+  w[0] = ::ws::dev::kEventWarpOp | (::ws::dev::kAsyncCallBase + call);
+  w[1] = 0;
+  w[2] = group;
+  w[3] = static_cast<unsigned int>(::ws::dev::GlobalTimer());
+  w[4] = arg;
+  w[5] = static_cast<unsigned int>(began);
+  for (unsigned int k = 6; k < ::ws::dev::kWarpOpEventWords; ++k) w[k] = 0;
+#else
+  (void)call, (void)arg, (void)began;
+#endif
+}
+__device__ inline unsigned long long AsyncNow() {
+#if defined(__CUDA_ARCH__)
+  return ::ws::dev::GlobalTimer();
+#else
+  return 0;
+#endif
+}
+
 __device__ inline void RecordCopy(const void* dst, const void* src, std::size_t bytes,
-                                  std::size_t zfill, unsigned int place) {
+                                  std::size_t zfill, unsigned int place,
+                                  unsigned int kind = ::ws::dev::kCopyGrouped) {
 #if defined(__CUDA_ARCH__)
   if (ws_recorder_state.mode == ::ws::dev::kOff) return;  // the run as written
   const auto read = static_cast<unsigned int>(bytes - zfill);
@@ -39,8 +77,9 @@ __device__ inline void RecordCopy(const void* dst, const void* src, std::size_t 
   const unsigned int lines =
       max(1u, static_cast<unsigned int>(__popc((__ballot_sync)(active, first && read > 0))));
   RecordDevice(dst, static_cast<unsigned int>(bytes), place, kOpStore, lines);
+  NoteAsync(::ws::dev::kAsyncIssue, kind);
 #else
-  (void)dst, (void)src, (void)bytes, (void)zfill, (void)place;
+  (void)dst, (void)src, (void)bytes, (void)zfill, (void)place, (void)kind;
 #endif
 }
 
@@ -50,14 +89,15 @@ __device__ inline void RecordCopy(const void* dst, const void* src, std::size_t 
 // emulator stops the launch there).
 template <std::size_t kAlign>
 __device__ inline void RecordPieces(const void* dst, const void* src, std::size_t bytes,
-                                    unsigned int place) {
+                                    unsigned int place,
+                                    unsigned int kind = ::ws::dev::kCopyGrouped) {
   static_assert(kAlign >= 4,
                 "Warpscope: a cuda::memcpy_async promised less than 4 bytes of alignment is plain "
                 "loads and stores in libcu++, not recorded: give its size as cuda::aligned_size_t");
   constexpr std::size_t piece = async_pieces::PieceOf(kAlign);
   async_pieces::ForEachPiece(0, 1, bytes / piece * piece, piece, [&](std::size_t at) {
     RecordCopy(static_cast<const unsigned char*>(dst) + at,
-               static_cast<const unsigned char*>(src) + at, piece, 0, place);
+               static_cast<const unsigned char*>(src) + at, piece, 0, place, kind);
   });
 }
 
@@ -68,11 +108,12 @@ using async_pieces::SizeAlign;
 // (__cp_async_shared_global_mechanism: rank r takes pieces r, r + size, ...).
 template <typename Group>
 __device__ void RecordGroupPieces(const Group& group, const void* dst, const void* src,
-                                  std::size_t bytes, std::size_t align, unsigned int place) {
+                                  std::size_t bytes, std::size_t align, unsigned int place,
+                                  unsigned int kind = ::ws::dev::kCopyGrouped) {
   const std::size_t piece = async_pieces::PieceOf(align);
   async_pieces::ForEachPiece(group.thread_rank(), group.size(), bytes, piece, [&](std::size_t at) {
     RecordCopy(static_cast<const unsigned char*>(dst) + at,
-               static_cast<const unsigned char*>(src) + at, piece, 0, place);
+               static_cast<const unsigned char*>(src) + at, piece, 0, place, kind);
   });
 }
 

@@ -17,6 +17,8 @@
 #pragma push_macro("__syncthreads_and")
 #pragma push_macro("__syncthreads_or")
 #pragma push_macro("__pipeline_memcpy_async")
+#pragma push_macro("__pipeline_commit")
+#pragma push_macro("__pipeline_wait_prior")
 #undef __syncthreads
 #undef __shfl_sync
 #undef __shfl_up_sync
@@ -31,3 +33,5 @@
 #undef __syncthreads_and
 #undef __syncthreads_or
 #undef __pipeline_memcpy_async  // the recorded dispatcher, cuda_pipeline_primitives.h
+#undef __pipeline_commit        // and the noted commits and waits
+#undef __pipeline_wait_prior

@@ -14,3 +14,5 @@
 #pragma pop_macro("__syncthreads_and")
 #pragma pop_macro("__syncthreads_or")
 #pragma pop_macro("__pipeline_memcpy_async")
+#pragma pop_macro("__pipeline_commit")
+#pragma pop_macro("__pipeline_wait_prior")
