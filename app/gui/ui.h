@@ -116,6 +116,9 @@ class Ui {
   void DrawStatusBar();
   void DrawDockSpace();
   void BuildDefaultLayout(unsigned int dockspace_id);
+  void DockNewPanels();
+  // Whether panel `id` is one of the big views (docked as tabs of one node by default).
+  static bool IsViewPanel(const std::string& id);
   // The window holds fewer than kCompactLines lines of text (or kCompactColumns characters
   // across) at the UI scale: the default layout then puts every view in one node of tabs.
   static constexpr float kCompactLines = 45, kCompactColumns = 80;
@@ -144,6 +147,9 @@ class Ui {
   bool quit_requested_ = false;
   bool ui_scale_changed_ = false;
   bool reset_layout_ = false;
+  // Whether panels a saved layout does not know (views added since it was saved) were docked
+  // with the views: once, on the first frame (DockNewPanels).
+  bool new_panels_docked_ = false;
   bool show_about_ = false;
   bool show_shortcuts_ = false;
   bool show_open_ = false;

@@ -155,6 +155,10 @@ void Ui::DrawDockSpace() {
     lecture_layout_pending_ = false;
     BuildDefaultLayout(id);
   }
+  if (!new_panels_docked_) {
+    new_panels_docked_ = true;
+    DockNewPanels();
+  }
   // The host draws no background of its own (glClear already painted the frame in the window
   // colour, and the panels cover it): with software OpenGL one full-window fill is ~3 ms a frame
   // at 1600x1000.
@@ -163,6 +167,33 @@ void Ui::DrawDockSpace() {
   ImGui::DockSpaceOverViewport(id, ImGui::GetMainViewport(),
                                ImGuiDockNodeFlags_PassthruCentralNode);
   ImGui::PopStyleColor(2);
+}
+
+// A layout saved before a view existed (the Cluster view, new in 2026-12) knows nothing of its
+// window, which ImGui would float at a default size over the layout: each such panel is docked
+// with the views (where a view the layout knows is docked), as the default layout docks it.
+void Ui::DockNewPanels() {
+  ImGuiID views = 0;
+  for (const auto& p : panels_) {
+    if (!IsViewPanel(p->id())) continue;
+    const ImGuiWindowSettings* s = ImGui::FindWindowSettingsByID(ImHashStr(p->window_name().c_str()));
+    if (s != nullptr && s->DockId != 0) {
+      views = s->DockId;
+      break;
+    }
+  }
+  if (views == 0) return;
+  for (const auto& p : panels_) {
+    if (p->id() == "gallery") continue;
+    if (ImGui::FindWindowSettingsByID(ImHashStr(p->window_name().c_str())) == nullptr)
+      ImGui::DockBuilderDockWindow(p->window_name().c_str(), views);
+  }
+}
+
+bool Ui::IsViewPanel(const std::string& id) {
+  return id != "gallery" && id != "lesson" && id != "device" && id != "source" &&
+         id != "barriers" && id != "shuffles" && id != "timing" && id != "sums" &&
+         id != "hazards" && id != "playback";
 }
 
 bool Ui::CompactScreen() {

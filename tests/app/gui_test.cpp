@@ -243,5 +243,42 @@ TEST(Gui, UnknownPanelListsTheKnownOnes) {
   EXPECT_NE(r.err.find("coalescing"), std::string::npos) << r.err;
 }
 
+// A layout saved before a view existed (the Cluster view came in 2026-12): the app docks the view
+// with the others where ImGui would float it at a default size over the layout. Run 1 saves a
+// layout; its Cluster window's entry is taken out of imgui.ini; run 2 shows the Cluster view where
+// run 1 showed it, in the views' dock node (before the fix: 117 x 946 pixels at 60, 60, floating).
+TEST(Gui, AViewNewToASavedLayoutIsDockedWithTheViews) {
+  REQUIRE_XVFB();
+  TempDir t("newview");
+  const std::vector<std::string> args = {"--config-dir", (t / "cfg").string(), "--size",
+                                         "1600x1000",    "--panel",             "cluster"};
+  auto with = [&](const char* png, const char* json) {
+    std::vector<std::string> a = args;
+    a.insert(a.end(), {"--screenshot", (t / png).string(), "--layout-json", (t / json).string()});
+    return a;
+  };
+  RunResult r1 = RunApp(with("1.png", "1.json"));
+  ASSERT_EQ(r1.exit_code, 0) << r1.err;
+  const fs::path ini = t / "cfg" / "imgui.ini";
+  std::string text;
+  {
+    std::ifstream in(ini);
+    text.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const std::size_t at = text.find("[Window][cluster]");
+  ASSERT_NE(at, std::string::npos) << text;
+  text.erase(at, text.find("\n\n", at) + 2 - at);
+  ASSERT_EQ(text.find("[Window][cluster]"), std::string::npos);
+  std::ofstream(ini) << text;
+  RunResult r2 = RunApp(with("2.png", "2.json"));
+  ASSERT_EQ(r2.exit_code, 0) << r2.err;
+  const auto a = ReadJson(t / "1.json")["panels"]["cluster"];
+  const auto b = ReadJson(t / "2.json")["panels"]["cluster"];
+  ASSERT_TRUE(b["visible"].get<bool>());
+  for (const char* k : {"x", "y", "width", "height"})
+    EXPECT_NEAR(b[k].get<float>(), a[k].get<float>(), 1.0f) << k;
+  EXPECT_GT(b["width"].get<float>(), 800.0f);  // the views' node: 62 % of 1,600 pixels
+}
+
 }  // namespace
 }  // namespace ws

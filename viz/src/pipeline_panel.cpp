@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cinttypes>
+#include <string>
 #include <cstdio>
 
 #include "view_util.h"
@@ -58,7 +59,19 @@ class PipelinePanel : public Panel {
     const float width = ImGui::GetContentRegionAvail().x - label_w - font;
     std::uint32_t tracks = 1;
     for (const PipelineRow& row : m.rows) tracks = std::max(tracks, row.tracks);
-    const float row_h = std::clamp((ImGui::GetContentRegionAvail().y - font * 4.0f) /
+    // The legend under the rows, whole: the rows take the height it leaves (at 1280x720 and 150 %
+    // it wraps to four lines, and a fixed allowance of four cut its last).
+    // On a GPU a copy's landing is not observed: it is the end of the wait that covered it.
+    const std::string legend =
+        std::string("Above each line: a stage's copies in flight, ") +
+        (t.time_unit == "ns" ? "from their issue to the end of the wait that landed them (the GPU "
+                               "does not say when a copy lands; times from %globaltimer)"
+                             : "issued to landed") +
+        ". Below: waiting (grey; slashed: a producer waiting for a free stage) and the stage held "
+        "until released (faded), when the warp computes on it. Numbers: the stage use.";
+    const float legend_h =
+        ImGui::CalcTextSize(legend.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y;
+    const float row_h = std::clamp((ImGui::GetContentRegionAvail().y - font * 2.0f - legend_h) /
                                        static_cast<float>(std::max<std::size_t>(m.rows.size(), 1)),
                                    font * 0.8f, font * (1.6f + static_cast<float>(tracks)));
     const ImVec2 o = ImGui::GetCursorScreenPos();
@@ -121,10 +134,7 @@ class PipelinePanel : public Panel {
     const float rows_bottom = o.y + row_h * static_cast<float>(m.rows.size());
     dl->AddText(ImVec2(o.x + label_w, rows_bottom + 4), palette::TextDim(), m.axis.c_str());
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped(
-        "Above each line: a stage's copies in flight, issued to landed. Below: waiting (grey; "
-        "slashed: a producer waiting for a free stage) and the stage held until released "
-        "(faded), when the warp computes on it. Numbers: the stage use.");
+    ImGui::TextWrapped("%s", legend.c_str());
     ImGui::PopStyleColor();
   }
 
