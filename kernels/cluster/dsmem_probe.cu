@@ -6,7 +6,11 @@
 // isspacep.shared::cluster (__isClusterShared), getctarank (__cluster_query_shared_rank), the
 // shared window's 32-bit address of it (__cvta_generic_to_shared) and of the same element mapped
 // back to the block's own rank. Plain nvcc: nvcc -arch=sm_90 -o dsmem_probe dsmem_probe.cu.
-// Not yet run.
+// What an H200 printed (dsmem_probe_h200.txt): a block's shared memory lies at its rank << 24 in
+// the shared window, its own as well (rank 1's tile[5] is 0x1000414 from every block), and
+// another block's address is not isspacep.shared but is isspacep.shared::cluster. So the offset in
+// a block's window is the low 24 bits of the window's address (SharedWindowOffset in
+// shim/ws_program_cuda_record.h), and the ring's split came from taking the whole address.
 #include <cooperative_groups.h>
 
 #include <cstdio>
