@@ -4,7 +4,8 @@
 # each under its own time limit so that a slow one leaves the rest their turn. Everything lands
 # in OUT_DIR (the device's $OUT), one summary in OUT_DIR/batch.txt.
 # Usage (on the device, with .deps carried): bench/gpu_batch.sh OUT_DIR [STEPS]
-#   STEPS: a comma-separated subset of micro,build,tests,anchors,capture,capture-nolean,capture-old,
+#   STEPS: a comma-separated subset of micro,build,tests,anchors,capture,capture-defaults,
+#   capture-nolean,capture-old,
 #   program,capped,sass
 #   (default: build,tests,anchors,capture,program; micro is bench/gpu_tally_micro.sh, nvcc only, so
 #   it can run before the build; capture-old is the capture bench with WS_GPU_HAZARD_FAST=0, the
@@ -50,6 +51,9 @@ if want tests; then
 fi
 want anchors && step anchors 150 bench/gpu_anchors.sh "$out/anchors" 1
 want capture && step capture 90 bench/gpu_capture_bench.sh "$out/capture" 3
+# The lessons at their own default sizes (issue 51's "lessons' GPU pass" as a lesson runs it).
+want capture-defaults && step capture-defaults 200 bench/gpu_capture_bench.sh \
+  "$out/capture-defaults" 3 defaults
 # The same build without the lean unit's kernels (cuda_pass_units.h: WS_GPU_LEAN=0).
 want capture-nolean && WS_GPU_LEAN=0 step capture-nolean 90 bench/gpu_capture_bench.sh \
   "$out/capture-nolean" 3
@@ -67,7 +71,8 @@ if want capped; then
     WS_BUILD_TARGETS=warpscope-cli step capped-build 420 scripts/gpu-build.sh "$out/bc" 90
   step capped 90 bench/gpu_capture_bench.sh "$out/capped" 3
 fi
-for f in micro/tally-micro.txt anchors/anchors.txt capture/capture-bench.txt capture-nolean/capture-bench.txt \
+for f in micro/tally-micro.txt anchors/anchors.txt capture/capture-bench.txt \
+  capture-defaults/capture-bench.txt capture-nolean/capture-bench.txt \
   capture-old/capture-bench.txt program/program-bench.txt capped/capture-bench.txt; do
   [[ -f "$out/$f" ]] && { echo "== $f"; cat "$out/$f"; } >> "$summary"
 done

@@ -2,7 +2,8 @@
 # Capture overhead on the GPU (issue 6's target: recorded time <= 3x uninstrumented time for
 # stride-copy, stride 1, 2^24 floats) and record throughput against the copy's own bandwidth.
 # Run on the GPU machine after scripts/gpu-check.sh built build/headless.
-# Usage: bench/gpu_capture_bench.sh OUT_DIR [REPEATS]; writes OUT_DIR/capture-bench.{jsonl,txt}.
+# Usage: bench/gpu_capture_bench.sh OUT_DIR [REPEATS] [defaults]; writes
+# OUT_DIR/capture-bench.{jsonl,txt}. "defaults": the lessons at their own default sizes instead.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: gpu_capture_bench.sh OUT_DIR [REPEATS]}
@@ -37,6 +38,37 @@ print(json.dumps({"label": label, "wall_s": t1 - t0, "timing": j["timing"],
 PY
   done
 }
+if [[ "${3:-}" == defaults ]]; then
+  # Issue 51's "lessons' GPU pass" as a lesson runs it: each lesson at its own default sizes (a
+  # lesson's grid is small by default: the copies 64 blocks of 256 threads, the transposes 256²).
+  while read -r lesson variant; do
+    run "$lesson $variant (defaults)" "$lesson" --variant "$variant"
+  done <<'LESSONS'
+offset-copy copy
+stride-copy copy
+bank-stride stride
+transpose naive
+transpose coalesced
+transpose padded
+swizzle as-written
+vecadd chunked
+picture picture
+races block-transpose-fixed
+divergence by-thread
+constant broadcast
+atomics histogram
+reverse static
+matmul naive
+matmul tiled
+matmul tiled-2x2
+texture-2d global
+local-memory registers
+reduce divergent
+reduce strided
+reduce sequential
+reduce shuffle
+LESSONS
+else
 run "stride-copy s1 2^24" stride-copy --set stride=1 --set threads=1024 --set blocks=16384
 run "stride-copy s2 2^23" stride-copy --set stride=2 --set threads=1024 --set blocks=8192
 run "stride-copy s32 2^20" stride-copy --set stride=32 --set threads=1024 --set blocks=1024
@@ -45,6 +77,7 @@ run "transpose coalesced 4096" transpose --variant coalesced --set width=4096 --
 # Issue 51's three transposes: the naive one (uncoalesced stores) and the padded tile too.
 run "transpose naive 4096" transpose --variant naive --set width=4096 --set height=4096
 run "transpose padded 4096" transpose --variant padded --set width=4096 --set height=4096
+fi
 rm -f "$out/one.json" "$out/one.err"
 python3 - "$jsonl" > "$out/capture-bench.txt" <<'PY'
 import json, statistics, sys

@@ -182,6 +182,14 @@ if [[ "${WS_TCG_SMALL:-1}" != 0 ]]; then
 import csv, sys
 rows = list(csv.reader(sys.stdin)); h = rows[0]; n = h.index("Metric Name"); v = h.index("Metric Value")
 for r in rows[1:]: print("  ", r[n], r[v])' >> "$out/ncu256.txt"
+  # Per SASS instruction (the source page): each shared store's wavefronts against their ideal,
+  # to see where Nsight Compute's store wavefronts past the addresses' lie (docs/ncu-agreement.md,
+  # cudaTensorCoreGemm); the header and the shared memory instructions' rows only.
+  timeout 120 ncu --section SourceCounters --page source --csv --print-source sass -k compute_gemm \
+    --launch-count 1 /tmp/tcg256 2> "$out/tcg256_source.err" |
+    awk 'NR <= 3 || /STS|LDS|LDSM/' | head -300 > "$out/tcg256_source.csv"
+  ncu --query-metrics --chip gh100 2>/dev/null | grep -i -E "shared.*(ideal|wavefront)" \
+    > "$out/ncu_shared_metrics.txt"
 fi
 
 # The same program as written, nvcc and Nsight Compute (WS_SKIP_NCU=1: not this time).
