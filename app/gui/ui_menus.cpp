@@ -176,7 +176,8 @@ void Ui::DockNewPanels() {
   ImGuiID views = 0;
   for (const auto& p : panels_) {
     if (!IsViewPanel(p->id())) continue;
-    const ImGuiWindowSettings* s = ImGui::FindWindowSettingsByID(ImHashStr(p->window_name().c_str()));
+    const ImGuiWindowSettings* s =
+        ImGui::FindWindowSettingsByID(ImHashStr(p->window_name().c_str()));
     if (s != nullptr && s->DockId != 0) {
       views = s->DockId;
       break;

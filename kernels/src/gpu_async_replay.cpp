@@ -4,11 +4,14 @@
 // groups before the newest N; a thread's cuda::pipeline starts at the next group, its
 // consumer_wait lands the oldest group not yet waited for (and more where over 8 are in flight:
 // cp.async.wait_group's cap, libcu++'s), pipeline_consumer_wait_prior<N> lands all but the newest
-// N and moves the tail to head - N; a barrier's arrive_and_wait lands its copies.
+// N and moves the tail to head - N; a barrier's arrive_and_wait lands its copies; a group's
+// cuda::pipeline counts each thread's stage uses (acquire and commit the head's, wait and release
+// the tail's), its copies going into the use acquired last.
 #include "gpu_async_replay.h"
 
 #include <algorithm>
 #include <bit>
+#include <map>
 
 #include "warpscope/kernels/ws_cuda_record_format.h"
 
@@ -22,12 +25,22 @@ struct Pending {
   std::uint64_t batch = 0;  // its commit group, or kBarrierBound
 };
 
-// One thread's copies and counters, as the emulator's Copies.
+// One thread's copies and counters, as the emulator's Copies (and a group pipeline's counts, as
+// shim/cuda/pipeline's ws_head and ws_tail).
 struct ThreadCopies {
   std::uint64_t open = 0;    // the group the next copy joins
   std::uint64_t tail = 0;    // a thread pipeline's oldest group not yet waited for
   std::uint64_t waited = 0;  // the group its last consumer_wait waited for
   std::vector<Pending> pending;
+  std::uint64_t head_use = 0, tail_use = 0;  // a group pipeline's: acquired, waited for
+};
+
+// A copy into a group pipeline's stage use, issued by `thread`, committed at `committed` (~0u:
+// not).
+struct StageCopy {
+  std::uint32_t thread = 0;
+  std::uint64_t use = 0;
+  std::uint32_t committed = ~0u;
 };
 
 class Replayer {
@@ -40,7 +53,8 @@ class Replayer {
     switch (c.call) {
       case dev::kAsyncIssue:
         if (c.arg == dev::kCopyGroupPipeline) {
-          ++out_.unreplayed_copies;
+          stage_copies_.push_back({thread, t.head_use});
+          Note(AsyncEventKind::kIssue, t.head_use, c.time);
           return;
         }
         t.pending.push_back({c.arg == dev::kCopyBarrier ? kBarrierBound : t.open});
@@ -78,23 +92,53 @@ class Replayer {
         LandBefore(t, 0, true, c.time);
         Note(AsyncEventKind::kWaitEnd, 0, c.time);
         return;
+      case dev::kAsyncGroupAcquire:
+        Note(AsyncEventKind::kAcquireBegin, t.head_use, c.began, c.arg);
+        Note(AsyncEventKind::kAcquireEnd, t.head_use, c.time, c.arg);
+        return;
+      case dev::kAsyncGroupCommit:
+        for (StageCopy& s : stage_copies_) {
+          if (s.thread == thread && s.use == t.head_use && s.committed == ~0u) s.committed = c.time;
+        }
+        Note(AsyncEventKind::kCommit, t.head_use++, c.time, c.arg);
+        return;
+      case dev::kAsyncGroupWait: {
+        Note(AsyncEventKind::kWaitBegin, t.tail_use, c.began, c.arg);
+        Note(AsyncEventKind::kWaitEnd, t.tail_use, c.time, c.arg);
+        auto [it, fresh] = first_wait_end_.emplace(t.tail_use, c.time);
+        if (!fresh) it->second = std::min(it->second, c.time);
+        return;
+      }
+      case dev::kAsyncGroupRelease:
+        Note(AsyncEventKind::kRelease, t.tail_use++, c.time, c.arg);
+        return;
       default:
         return;
     }
   }
 
-  AsyncReplay Take() {
-    std::stable_sort(out_.events.begin(), out_.events.end(),
+  std::vector<AsyncEvent> Take() {
+    // A group pipeline's copies land where the block's first consumer of their use has them (at
+    // their commit where no consumer waited for it; never where they were not committed).
+    for (const StageCopy& s : stage_copies_) {
+      if (s.committed == ~0u) continue;
+      const auto w = first_wait_end_.find(s.use);
+      thread_ = s.thread;
+      Note(AsyncEventKind::kLand, s.use,
+           w != first_wait_end_.end() ? std::max(w->second, s.committed) : s.committed);
+    }
+    std::stable_sort(events_.begin(), events_.end(),
                      [](const AsyncEvent& a, const AsyncEvent& b) { return a.time < b.time; });
-    return std::move(out_);
+    return std::move(events_);
   }
 
   std::uint32_t threads() const { return threads_; }
 
  private:
-  void Note(AsyncEventKind kind, std::uint64_t group, std::uint32_t time) {
-    out_.events.push_back(
-        {time, static_cast<std::uint32_t>(group), static_cast<std::uint16_t>(thread_), kind, 0});
+  void Note(AsyncEventKind kind, std::uint64_t group, std::uint32_t time,
+            std::uint32_t stages = 0) {
+    events_.push_back({time, static_cast<std::uint32_t>(group), static_cast<std::uint16_t>(thread_),
+                       kind, static_cast<std::uint8_t>(std::min<std::uint32_t>(stages, 255))});
   }
 
   void WaitPrior(ThreadCopies& t, std::uint64_t prior, const AsyncCall& c) {
@@ -121,12 +165,15 @@ class Replayer {
   std::uint32_t threads_;
   std::vector<ThreadCopies> copies_;
   std::uint32_t thread_ = 0;
-  AsyncReplay out_;
+  std::vector<AsyncEvent> events_;
+  std::vector<StageCopy> stage_copies_;
+  std::map<std::uint64_t, std::uint32_t> first_wait_end_;  // a group pipeline's use -> time
 };
 
 }  // namespace
 
-AsyncReplay ReplayAsyncCalls(const std::vector<AsyncCall>& calls, std::uint32_t threads) {
+std::vector<AsyncEvent> ReplayAsyncCalls(const std::vector<AsyncCall>& calls,
+                                         std::uint32_t threads) {
   Replayer r(threads);
   for (const AsyncCall& c : calls) {
     for (std::uint32_t m = c.mask; m != 0; m &= m - 1) {

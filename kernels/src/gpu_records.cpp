@@ -28,6 +28,9 @@ namespace ws {
 
 namespace {
 
+// An asynchronous copy call's kind lies past every warp-level intrinsic's (word 0's low byte).
+static_assert(kWarpOpKinds <= static_cast<int>(dev::kAsyncCallBase));
+
 struct Event {
   std::uint64_t key;
   std::uint32_t mask, time;
@@ -271,12 +274,15 @@ class BlockDecoder {
       };
       ForEachEvent(c_, retag_, b * wpb + wib, [&](const Event& e) {
         if (e.async) {
+          // A kept block's only (without a tally every block writes them).
+          if (counted_ != nullptr) return;
           // A wait's start between the warp's event before it and its end.
           const std::uint32_t before = last, time = in_order(e);
+          const std::uint64_t raw = e.words[5] == 0 ? 0 : Unwrap(s_.ref, e.words[5]);
           const std::uint32_t began = e.words[5] == 0
                                           ? time
                                           : static_cast<std::uint32_t>(std::clamp<std::uint64_t>(
-                                                Unwrap(s_.ref, e.words[5]) - s_.t0, before, time));
+                                                raw > s_.t0 ? raw - s_.t0 : 0, before, time));
           async_.push_back(
               {wib, e.mask, e.WarpOpKindOf() - dev::kAsyncCallBase, e.words[4], time, began});
           return;
@@ -294,11 +300,7 @@ class BlockDecoder {
     }
     for (const auto& mine : passed_)
       rec->barriers.insert(rec->barriers.end(), mine.begin(), mine.end());
-    if (!async_.empty()) {
-      AsyncReplay replay = ReplayAsyncCalls(async_, tpb_);
-      rec->async_events = std::move(replay.events);
-      t_->async_copies_unreplayed += replay.unreplayed_copies;
-    }
+    if (!async_.empty()) rec->async_events = ReplayAsyncCalls(async_, tpb_);
     if (counted_ != nullptr) counted_->End(&t_->stats);
   }
 

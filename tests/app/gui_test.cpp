@@ -250,8 +250,8 @@ TEST(Gui, UnknownPanelListsTheKnownOnes) {
 TEST(Gui, AViewNewToASavedLayoutIsDockedWithTheViews) {
   REQUIRE_XVFB();
   TempDir t("newview");
-  const std::vector<std::string> args = {"--config-dir", (t / "cfg").string(), "--size",
-                                         "1600x1000",    "--panel",             "cluster"};
+  const std::vector<std::string> args = {
+      "--config-dir", (t / "cfg").string(), "--size", "1600x1000", "--panel", "cluster"};
   auto with = [&](const char* png, const char* json) {
     std::vector<std::string> a = args;
     a.insert(a.end(), {"--screenshot", (t / png).string(), "--layout-json", (t / json).string()});
@@ -267,7 +267,9 @@ TEST(Gui, AViewNewToASavedLayoutIsDockedWithTheViews) {
   }
   const std::size_t at = text.find("[Window][cluster]");
   ASSERT_NE(at, std::string::npos) << text;
-  text.erase(at, text.find("\n\n", at) + 2 - at);
+  const std::size_t end = text.find("\n\n", at);
+  ASSERT_NE(end, std::string::npos);
+  text.erase(at, end + 2 - at);
   ASSERT_EQ(text.find("[Window][cluster]"), std::string::npos);
   std::ofstream(ini) << text;
   RunResult r2 = RunApp(with("2.png", "2.json"));

@@ -473,11 +473,12 @@ std::vector<std::tuple<ws::AsyncEventKind, std::uint32_t, std::uint32_t>> Thread
 // __pipeline_wait_prior(1), which lands group 0's two copies where it ends (the GPU does not say
 // when a copy lands), then wait_prior(0), which lands group 1's. Warp 1's lanes 0-15: a thread's
 // cuda::pipeline started after no group, a copy, a commit, consumer_wait (lands group 0),
-// consumer_release; lanes 16-31 a cuda::barrier's copy landed at arrive_and_wait; and a copy into
-// a group's pipeline, which the GPU does not replay (counted apart).
+// consumer_release; lanes 16-31 a cuda::barrier's copy landed at arrive_and_wait. Warps 2 and 3:
+// a group's cuda::pipeline of 2 stages, warp 2 producing stage use 0 (acquire, a copy, commit),
+// warp 3 consuming it (wait, release): the copy lands where the consumers' wait ended.
 TEST(GpuRecords, AsyncCopyCallsAreReplayedThreadByThreadAsTheEmulatorRunsThem) {
   using K = ws::AsyncEventKind;
-  std::vector<std::uint32_t> w0, w1;
+  std::vector<std::uint32_t> w0, w1, w2, w3;
   ws::EncodeAsyncCall(ws::dev::kAsyncIssue, ws::dev::kCopyGrouped, ~0u, 100, 0, &w0);
   ws::EncodeAsyncCall(ws::dev::kAsyncIssue, ws::dev::kCopyGrouped, ~0u, 110, 0, &w0);
   ws::EncodeAsyncCall(ws::dev::kAsyncCommit, 0, ~0u, 120, 0, &w0);
@@ -492,8 +493,12 @@ TEST(GpuRecords, AsyncCopyCallsAreReplayedThreadByThreadAsTheEmulatorRunsThem) {
   ws::EncodeAsyncCall(ws::dev::kAsyncPipeRelease, 0, 0x0000ffffu, 310, 0, &w1);
   ws::EncodeAsyncCall(ws::dev::kAsyncIssue, ws::dev::kCopyBarrier, 0xffff0000u, 320, 0, &w1);
   ws::EncodeAsyncCall(ws::dev::kAsyncBarrierWait, 0, 0xffff0000u, 500, 0, &w1);
-  ws::EncodeAsyncCall(ws::dev::kAsyncIssue, ws::dev::kCopyGroupPipeline, 1u, 510, 0, &w1);
-  const ws::LaunchTrace t = ws::DecodeGpuCapture(OneBlock(64, {w0, w1}), {{0}, false});
+  ws::EncodeAsyncCall(ws::dev::kAsyncGroupAcquire, 2, ~0u, 710, 700, &w2);
+  ws::EncodeAsyncCall(ws::dev::kAsyncIssue, ws::dev::kCopyGroupPipeline, ~0u, 720, 0, &w2);
+  ws::EncodeAsyncCall(ws::dev::kAsyncGroupCommit, 2, ~0u, 730, 0, &w2);
+  ws::EncodeAsyncCall(ws::dev::kAsyncGroupWait, 2, ~0u, 900, 705, &w3);
+  ws::EncodeAsyncCall(ws::dev::kAsyncGroupRelease, 2, ~0u, 910, 0, &w3);
+  const ws::LaunchTrace t = ws::DecodeGpuCapture(OneBlock(128, {w0, w1, w2, w3}), {{0}, false});
   EXPECT_TRUE(t.sites.empty());  // calls, not accesses
   EXPECT_TRUE(t.warp_op_sites.empty());
   ASSERT_EQ(t.blocks.size(), 1u);
@@ -516,8 +521,29 @@ TEST(GpuRecords, AsyncCopyCallsAreReplayedThreadByThreadAsTheEmulatorRunsThem) {
       {K::kIssue, 0, 220}, {K::kWaitBegin, 0, 400}, {K::kLand, 0, 400}, {K::kWaitEnd, 0, 400}};
   EXPECT_EQ(ThreadsAsync(b, 48), barrier);
   EXPECT_EQ(ThreadsAsync(b, 63), barrier);
-  EXPECT_EQ(b.async_events.size(), 32u * 12 + 16u * 6 + 16u * 4);
-  EXPECT_EQ(t.async_copies_unreplayed, 1u);  // thread 32's copy into a group's pipeline
+  // The group pipeline: the producer's copy lands where warp 3's wait ended (800), not at its
+  // commit (630) as the emulator lands it.
+  const E producer = {{K::kAcquireBegin, 0, 600},
+                      {K::kAcquireEnd, 0, 610},
+                      {K::kIssue, 0, 620},
+                      {K::kCommit, 0, 630},
+                      {K::kLand, 0, 800}};
+  EXPECT_EQ(ThreadsAsync(b, 64), producer);
+  EXPECT_EQ(ThreadsAsync(b, 95), producer);
+  const E consumer = {{K::kWaitBegin, 0, 605}, {K::kWaitEnd, 0, 800}, {K::kRelease, 0, 810}};
+  EXPECT_EQ(ThreadsAsync(b, 96), consumer);
+  EXPECT_EQ(ThreadsAsync(b, 127), consumer);
+  std::size_t staged = 0;  // the group pipeline's calls carry its 2 stages; copies none
+  for (const ws::AsyncEvent& e : b.async_events) {
+    if (e.thread < 64) {
+      EXPECT_EQ(e.stages, 0u);
+    } else if (e.kind != K::kIssue && e.kind != K::kLand) {
+      EXPECT_EQ(e.stages, 2u);
+      ++staged;
+    }
+  }
+  EXPECT_EQ(staged, 32u * 3 + 32u * 3);
+  EXPECT_EQ(b.async_events.size(), 32u * 12 + 16u * 6 + 16u * 4 + 32u * 5 + 32u * 3);
 }
 
 }  // namespace

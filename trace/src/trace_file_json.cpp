@@ -93,7 +93,6 @@ nlohmann::json LaunchJson(const LaunchTrace& t) {
   st["divergent_warps"] = t.stats.divergent_warps;
   if (t.stats.flops_counted) st["flops"] = t.stats.flops;
   if (t.barrier_skew_kept_only) st["barrier_skew_blocks"] = t.barrier_skew_blocks;
-  if (t.async_copies_unreplayed > 0) st["async_copies_unreplayed"] = t.async_copies_unreplayed;
   if (t.ClusterBlocks() > 1) {
     j["cluster"] = {t.cluster.x, t.cluster.y, t.cluster.z};
     st["cluster_bytes"] = t.stats.cluster_bytes;
@@ -242,7 +241,6 @@ LaunchTrace LaunchFrom(const nlohmann::json& j) {
       throw std::runtime_error("a cluster's traffic is not " + std::to_string(n) + " x " +
                                std::to_string(n) + " figures");
   }
-  t.async_copies_unreplayed = st.value("async_copies_unreplayed", std::uint64_t{0});
   t.barrier_skew_kept_only = st.contains("barrier_skew_blocks");
   t.barrier_skew_blocks = st.value("barrier_skew_blocks", std::uint64_t{0});
   t.stats.flops_counted = st.contains("flops");  // absent: not counted (or an older file)

@@ -8,8 +8,8 @@
 
 #include <algorithm>
 #include <cinttypes>
-#include <string>
 #include <cstdio>
+#include <string>
 
 #include "view_util.h"
 #include "warpscope/viz/palette.h"

@@ -37,13 +37,6 @@ PipelineTimeline MakePipelineTimeline(const LaunchTrace& launch, std::uint32_t b
     return m;
   }
   const BlockRecords& b = *it;
-  if (b.async_events.empty() && launch.async_copies_unreplayed > 0) {
-    m.message = "The kept blocks made " + std::to_string(launch.async_copies_unreplayed) +
-                " copies into a group's cuda::pipeline (pipeline<thread_scope_block>), whose "
-                "stages the GPU backend does not record yet: open the program on the emulator "
-                "to see them.";
-    return m;
-  }
   if (b.async_events.empty()) {
     m.message =
         "This block made no asynchronous copy into shared memory (__pipeline_memcpy_async, "

@@ -99,10 +99,15 @@ enum AsyncCall : std::uint32_t {
   kAsyncPipeRelease,    // its consumer_release()
   kAsyncPipeWaitPrior,  // cuda::pipeline_consumer_wait_prior<N>(pipe): word 4 N
   kAsyncBarrierWait,    // a block's cuda::barrier's arrive_and_wait() (its copies land there)
+  // A group's cuda::pipeline (thread_scope_block), word 4 its stages: producer_acquire() (timed),
+  kAsyncGroupAcquire,
+  kAsyncGroupCommit,   // producer_commit()
+  kAsyncGroupWait,     // consumer_wait() (timed)
+  kAsyncGroupRelease,  // consumer_release()
 };
-inline constexpr std::uint32_t kAsyncCallBase = 32, kAsyncCalls = 8;
+inline constexpr std::uint32_t kAsyncCallBase = 32, kAsyncCalls = 12;
 // What a copy was issued into: the thread's commit groups (the primitives, a thread's pipeline),
-// a cuda::barrier, or a group's cuda::pipeline (its stage uses are not recorded on the GPU).
+// a cuda::barrier, or a group's cuda::pipeline (the stage use its thread acquired last).
 enum AsyncCopyKind : std::uint32_t { kCopyGrouped = 0, kCopyBarrier = 1, kCopyGroupPipeline = 2 };
 
 inline constexpr std::uint32_t kChunkHeaderWords = 4;

@@ -46,6 +46,8 @@ __device__ inline void PipelineWaitPrior(size_t prior) {
 }
 }  // namespace ws::prog::async_gpu
 
+// The same three in ws_toolkit_end.h, where a guard around a toolkit header took them away.
+#define WS_GPU_PRIMITIVES_MACROS 1
 #define __pipeline_memcpy_async(...) ::ws::prog::async_gpu::PipelineCopy(__VA_ARGS__)
 #define __pipeline_commit() ::ws::prog::async_gpu::PipelineCommit()
 #define __pipeline_wait_prior(prior) ::ws::prog::async_gpu::PipelineWaitPrior(prior)

@@ -49,8 +49,9 @@ __device__ inline void NoteAsync(unsigned int call, unsigned int arg,
   (void)call, (void)arg, (void)began;
 #endif
 }
-__device__ inline unsigned long long AsyncNow() {
+__device__ inline unsigned long long AsyncNow() {  // a wait's start, where recording
 #if defined(__CUDA_ARCH__)
+  if (ws_recorder_state.mode == ::ws::dev::kOff) return 0;
   return ::ws::dev::GlobalTimer();
 #else
   return 0;

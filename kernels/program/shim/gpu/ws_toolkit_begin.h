@@ -3,6 +3,8 @@
 // (libcu++'s make_pipeline and quit(), for one, call __activemask()) records no meeting at the
 // toolkit's lines, which the emulator's run never has. ws_toolkit_end.h puts them back. Not
 // guarded: included once before each such #include_next.
+#pragma push_macro("WS_IN_TOOLKIT")  // defined inside a guard (ws_toolkit_end.h)
+#define WS_IN_TOOLKIT 1
 #pragma push_macro("__syncthreads")
 #pragma push_macro("__shfl_sync")
 #pragma push_macro("__shfl_up_sync")
@@ -19,6 +21,7 @@
 #pragma push_macro("__pipeline_memcpy_async")
 #pragma push_macro("__pipeline_commit")
 #pragma push_macro("__pipeline_wait_prior")
+#pragma push_macro("pipeline")
 #undef __syncthreads
 #undef __shfl_sync
 #undef __shfl_up_sync
@@ -35,3 +38,4 @@
 #undef __pipeline_memcpy_async  // the recorded dispatcher, cuda_pipeline_primitives.h
 #undef __pipeline_commit        // and the noted commits and waits
 #undef __pipeline_wait_prior
+#undef pipeline  // the program's cuda::pipeline, gpu/cuda/pipeline's ws_pipeline

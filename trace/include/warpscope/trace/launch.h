@@ -46,9 +46,6 @@ struct LaunchTrace {
   LaunchStats stats;
   std::vector<BlockRecords> blocks;   // full records of the kept blocks, by block index
   std::string time_unit = "logical";  // access/barrier times: "logical" (emulator) or "ns"
-  // On a GPU, the kept blocks' copies into a group's cuda::pipeline, whose stage uses the GPU does
-  // not record: left out of their async events (the Pipeline view says so).
-  std::uint64_t async_copies_unreplayed = 0;
   bool truncated = false;  // a record buffer filled up (GPU); stats may be partial
   // The blocks whose figures are missing, wholly or in part: on a GPU, blocks with a warp the
   // record budget left no room for (0: the figures cover every block). Said in the text, the
