@@ -415,11 +415,16 @@ __device__ __forceinline__ void RecordWarpOp(std::uint32_t kind, std::uint32_t p
   const unsigned lane = LaneId();
   if ((group >> lane & 1u) == 0) return;  // a lane the intrinsic's mask leaves out
   const bool leader = static_cast<int>(lane) == __ffs(group) - 1;
-  // A whole warp's meeting in a block not kept: counted in the tally, not written.
-  if (r.tally_keys != nullptr &&
-      Tally(r, static_cast<std::uint64_t>(place) << 32 | kTallyWarpOp | kind, group, lane,
-            __ffs(group) - 1, 0, true, 0, 0, file) != ~0u)
-    return;
+  // A whole warp's meeting in a block not kept: counted in the tally, not written (the short
+  // road first, with constant masks, where every lane met).
+  if (r.tally_keys != nullptr) {
+    const std::uint64_t key = static_cast<std::uint64_t>(place) << 32 | kTallyWarpOp | kind;
+    if (group == ~0u) {
+      const unsigned block = LinearBlock32();
+      if (!KeptBlock(r, block) && TallyWholeMeeting(r, key, lane, 0, block) != ~0u) return;
+    }
+    if (Tally(r, key, group, lane, __ffs(group) - 1, 0, true, 0, 0, file) != ~0u) return;
+  }
   if (leader && file != nullptr) NoteFile(PlaceFile(place), file);
   unsigned* w = ReserveForGroup(r, group, group, leader, kWarpOpEventWords);
   if (w == nullptr) return;
@@ -499,9 +504,10 @@ __device__ __forceinline__ void TimedBarrier(std::uint32_t place, std::uint32_t 
     departure_clock = clock64();
   }
   if (tallied) {
-    const unsigned slot =
-        Tally(r, static_cast<std::uint64_t>(place) << 32 | kTallyBarrier | tile_warps, group, lane,
-              __ffs(group) - 1, 0, true, 0, 0, file, arrived);
+    const std::uint64_t key = static_cast<std::uint64_t>(place) << 32 | kTallyBarrier | tile_warps;
+    unsigned slot = group == ~0u ? TallyWholeMeeting(r, key, lane, arrived, block) : ~0u;
+    if (slot == ~0u)
+      slot = Tally(r, key, group, lane, __ffs(group) - 1, 0, true, 0, 0, file, arrived);
     if (slot != ~0u) {
       if (leader) {
         const unsigned long long wait = departure >= arrival ? departure - arrival : 0ull;

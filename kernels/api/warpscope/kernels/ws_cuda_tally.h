@@ -99,6 +99,29 @@ __device__ __forceinline__ bool TallyWholeAffine(const RecorderState& r, std::ui
 #endif
 }
 
+// The same short road for a whole warp's tallied meeting at a warp-level intrinsic or pass of a
+// barrier in a block not kept (the caller's test): a shape of no offsets, Tally's affine hash of
+// first 0, step 0 and every lane, with `lines` (a barrier's count) mixed in as Tally mixes it,
+// counted where it is at its first slot, with constant masks. Returns its slot, or ~0u where Tally
+// decides (a new shape, one past its first slot). A barrier pass took Tally's general road, about
+// 125 warp instructions where this road's request took about 40 (docs/GPU.md, "The whole warp's
+// count"); cudaTensorCoreGemm's compute_gemm meets at mma_sync 16,384 times a warp.
+__device__ __forceinline__ unsigned TallyWholeMeeting(const RecorderState& r, std::uint64_t key,
+                                                      unsigned lane, unsigned lines,
+                                                      unsigned block) {
+#if __CUDA_ARCH__ >= 800
+  unsigned long long h = AffineShapeKey(0, 0, key, ~0u);
+  if (lines != 0) h = (h ^ lines * 0xd6e8feb86659fd93ull) | 1ull;
+  const unsigned slot = SlotOf(h, r.tally_capacity);
+  if (__all_sync(~0u, r.tally_keys[slot] == h) == 0) return ~0u;
+  if (lane == 0) CountTallied(r, slot, block);
+  return slot;
+#else
+  (void)r, (void)key, (void)lane, (void)lines, (void)block;
+  return ~0u;
+#endif
+}
+
 // Whether the tally took this request (ws_cuda_record_format.h): `group` is every lane of the
 // warp, in a block not kept. The lanes hash its shape together (an affine request by its step and
 // its first offset's place in 256 bytes; any other by each lane's offset less the lowest, and the
