@@ -63,6 +63,7 @@ Status WriteLayout(const std::filesystem::path& path, const Ui& ui, const ImGuiI
   j["display"] = {io.DisplaySize.x, io.DisplaySize.y};
   j["framebuffer_scale"] = io.DisplayFramebufferScale.x;
   j["status_bar_height"] = ui.frame_height();
+  j["status_backend"] = ui.status_backend();
   for (const auto& p : ui.panels()) {
     const PanelRect& r = p->rect();
     j["panels"][p->id()] = {{"x", r.x},

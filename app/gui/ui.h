@@ -106,6 +106,8 @@ class Ui {
   // Where the next screenshot of `panel_id` (empty: whole window) goes; creates the folder.
   Result<std::filesystem::path> NextScreenshotPath(const std::string& panel_id) const;
   const std::string& backend_label() const { return backend_label_; }
+  // The status bar's backend text as last drawn (the layout JSON's "status_backend").
+  const std::string& status_backend() const { return status_backend_; }
   // ImGui's frame height in the last frame (font size + padding): grows with the UI scale.
   float frame_height() const { return frame_height_; }
 
@@ -141,6 +143,8 @@ class Ui {
   DeviceQuery devices_;
   GlInfo gl_;
   std::string backend_label_;
+  std::string status_backend_;
+  std::string StatusBackendText() const;
   Session session_;
   std::vector<std::unique_ptr<Panel>> panels_;
   std::vector<ExportRequest> exports_;

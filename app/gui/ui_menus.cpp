@@ -109,6 +109,15 @@ void Ui::DrawMainMenu() {
   ImGui::EndMainMenuBar();
 }
 
+// The backend a new run takes here; where the views show a trace, what it was recorded on first
+// (a trace from an H200 opened on a machine without a GPU said "Backend: CPU emulator" alone).
+std::string Ui::StatusBackendText() const {
+  const LessonRun* shown = session_.run.get();
+  if (shown != nullptr && shown->capture)
+    return "Trace from " + shown->device + " | runs here: " + backend_label_;
+  return "Backend: " + backend_label_;
+}
+
 void Ui::DrawStatusBar() {
   ImGuiViewport* vp = ImGui::GetMainViewport();
   const float height = ImGui::GetFrameHeight();
@@ -117,7 +126,8 @@ void Ui::DrawStatusBar() {
       ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_MenuBar;
   if (ImGui::BeginViewportSideBar("##status", vp, ImGuiDir_Down, height, flags)) {
     if (ImGui::BeginMenuBar()) {
-      ImGui::Text("Backend: %s", backend_label_.c_str());
+      status_backend_ = StatusBackendText();
+      ImGui::Text("%s", status_backend_.c_str());
       if (devices_.gpus.empty()) ImGui::SetItemTooltip("No GPU: %s", devices_.why_no_gpu.c_str());
       ImGui::Separator();
       // A program under way on the emulator: how far it has got, wherever the lesson panel is.

@@ -282,5 +282,27 @@ TEST(Gui, AViewNewToASavedLayoutIsDockedWithTheViews) {
   EXPECT_GT(b["width"].get<float>(), 800.0f);  // the views' node: 62 % of 1,600 pixels
 }
 
+// The status bar names the device a trace was recorded on, beside the backend a new run takes
+// here: a trace from a GPU opened on a machine without one said "Backend: CPU emulator" alone.
+// The shipped H100 capture (assets/traces/scalability-h100.wstrace), then no trace.
+TEST(Gui, TheStatusBarNamesTheTracesDeviceBesideThisMachinesBackend) {
+  REQUIRE_XVFB();
+  TempDir t("status");
+  RunResult r =
+      RunApp({WARPSCOPE_SOURCE_DIR "/assets/traces/scalability-h100.wstrace", "--config-dir",
+              (t / "cfg").string(), "--size", "1600x1000", "--frames", "5", "--screenshot",
+              (t / "a.png").string(), "--layout-json", (t / "a.json").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string traced = ReadJson(t / "a.json").value("status_backend", "");
+  EXPECT_EQ(traced.rfind("Trace from NVIDIA H100", 0), 0u) << traced;
+  EXPECT_NE(traced.find(" | runs here: "), std::string::npos) << traced;
+  RunResult plain =
+      RunApp({"--config-dir", (t / "cfg2").string(), "--size", "1600x1000", "--frames", "5",
+              "--screenshot", (t / "b.png").string(), "--layout-json", (t / "b.json").string()});
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  const std::string here = ReadJson(t / "b.json").value("status_backend", "");
+  EXPECT_EQ(here.rfind("Backend: ", 0), 0u) << here;
+}
+
 }  // namespace
 }  // namespace ws
