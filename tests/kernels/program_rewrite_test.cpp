@@ -230,6 +230,39 @@ TEST(ProgramRewrite, ASharedArraysAlignasAfterSharedIsReadAndKept) {
   EXPECT_EQ(r.program.sites[0].line, 3u);  // the lines after the swap hold
 }
 
+// The program's cuda::pipeline<Scope> names cuda::ws_pipeline<Scope> (the emulator's alias, the
+// GPU's libcu++ pipeline with its calls noted for the Pipeline view), where the program spells the
+// type: a declaration, a parameter, an alias; a variable or member of its own called `pipeline`
+// is left alone.
+TEST(ProgramRewrite, ACudaPipelineSpelledByItsTypeNamesTheNotedOne) {
+  const std::string text =
+      "#include <cuda/pipeline>\n"
+      "struct Config { int pipeline; };\n"
+      "using Pipe = cuda::pipeline<cuda::thread_scope_thread>;\n"
+      "__device__ void wait(cuda::pipeline<cuda::thread_scope_thread>& p) { p.consumer_wait(); }\n"
+      "__global__ void k(float* c, Config cfg) {\n"
+      "  cuda::pipeline<cuda::thread_scope_thread> pipe = cuda::make_pipeline();\n"
+      "  int pipeline = cfg.pipeline;\n"
+      "  pipe.producer_commit();\n"
+      "  wait(pipe);\n"
+      "  c[0] = pipeline;\n"
+      "}\n";
+  RewriteResult r = Rewrite(text);
+  ASSERT_TRUE(r.ok) << (r.errors.empty() ? "" : r.errors[0].message);
+  const std::string& out = r.program.source;
+  EXPECT_NE(out.find("using Pipe = cuda::ws_pipeline<cuda::thread_scope_thread>;"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("void wait(cuda::ws_pipeline<cuda::thread_scope_thread>& p)"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("cuda::ws_pipeline<cuda::thread_scope_thread> pipe = "), std::string::npos)
+      << out;
+  EXPECT_EQ(out.find("cuda::pipeline<"), std::string::npos) << out;  // none left
+  EXPECT_NE(out.find("struct Config { int pipeline; };"), std::string::npos) << out;
+  EXPECT_NE(out.find("int pipeline = cfg.pipeline;"), std::string::npos) << out;
+}
+
 TEST(ProgramRewrite, SharedConstantAndDeviceVariablesAreMemory) {
   const std::string text =
       "__constant__ float coef[4];\n"                   // 1

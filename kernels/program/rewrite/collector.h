@@ -136,6 +136,30 @@ class Collector : public RecursiveASTVisitor<Collector> {
     return true;
   }
   // A struct or vector (float4) copied out of memory, or assigned into it.
+  // The program's cuda::pipeline<Scope> names cuda::ws_pipeline<Scope>: on the emulator an alias of
+  // the shim's pipeline, on a GPU libcu++'s with its calls noted for the Pipeline view
+  // (shim/gpu/cuda/pipeline), so that a pipeline declared by its type (cuda-samples') is noted as
+  // one kept as `auto`. Only references to that type, where a program file spells them.
+  bool VisitTemplateSpecializationTypeLoc(TemplateSpecializationTypeLoc tl) {
+    const TemplateDecl* t = tl.getTypePtr()->getTemplateName().getAsTemplateDecl();
+    if (t != nullptr && t->getName() == "pipeline" && IsCudaPipeline(t)) {
+      SourceLocation at = tl.getTemplateNameLoc();
+      if (at.isMacroID()) at = sm_.getSpellingLoc(at);
+      if (at.isFileID() && IsProgramFile(sm_.getFileID(at)) &&
+          std::strncmp(sm_.getCharacterData(at), "pipeline", 8) == 0 &&
+          renamed_.insert(Offset(at)).second)
+        edits_.push_back({Offset(at), Offset(at) + 8, "ws_pipeline", 2, 0});
+    }
+    return true;
+  }
+  static bool IsCudaPipeline(const Decl* d) {
+    for (const DeclContext* c = d->getDeclContext(); c != nullptr; c = c->getParent()) {
+      if (const auto* n = dyn_cast<NamespaceDecl>(c); n != nullptr && n->getName() == "cuda")
+        return true;
+    }
+    return false;
+  }
+
   bool VisitCXXConstructExpr(CXXConstructExpr* e) {
     if (!Recording() || e->getNumArgs() != 1) return true;
     const CXXConstructorDecl* c = e->getConstructor();

@@ -21,7 +21,6 @@
 #pragma push_macro("__pipeline_memcpy_async")
 #pragma push_macro("__pipeline_commit")
 #pragma push_macro("__pipeline_wait_prior")
-#pragma push_macro("pipeline")
 #undef __syncthreads
 #undef __shfl_sync
 #undef __shfl_up_sync
@@ -38,4 +37,3 @@
 #undef __pipeline_memcpy_async  // the recorded dispatcher, cuda_pipeline_primitives.h
 #undef __pipeline_commit        // and the noted commits and waits
 #undef __pipeline_wait_prior
-#undef pipeline  // the program's cuda::pipeline, gpu/cuda/pipeline's ws_pipeline

@@ -16,7 +16,6 @@
 #pragma pop_macro("__pipeline_memcpy_async")
 #pragma pop_macro("__pipeline_commit")
 #pragma pop_macro("__pipeline_wait_prior")
-#pragma pop_macro("pipeline")
 #pragma pop_macro("WS_IN_TOOLKIT")
 // The shim's own macros that a toolkit header may have brought in inside a guard (libcu++'s
 // <cuda/pipeline> includes <cuda/barrier>, whose shim includes <cuda_pipeline.h>, whose shim defines
@@ -28,8 +27,5 @@
 #define __pipeline_memcpy_async(...) ::ws::prog::async_gpu::PipelineCopy(__VA_ARGS__)
 #define __pipeline_commit() ::ws::prog::async_gpu::PipelineCommit()
 #define __pipeline_wait_prior(prior) ::ws::prog::async_gpu::PipelineWaitPrior(prior)
-#endif
-#if defined(WS_GPU_PIPELINE_MACRO)
-#define pipeline ws_pipeline
 #endif
 #endif
