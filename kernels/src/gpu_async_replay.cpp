@@ -33,6 +33,7 @@ struct ThreadCopies {
   std::uint64_t waited = 0;  // the group its last consumer_wait waited for
   std::vector<Pending> pending;
   std::uint64_t head_use = 0, tail_use = 0;  // a group pipeline's: acquired, waited for
+  std::vector<std::size_t> uncommitted;      // its copies into the head use (stage_copies_)
 };
 
 // A copy into a group pipeline's stage use, issued by `thread`, committed at `committed` (~0u:
@@ -53,6 +54,7 @@ class Replayer {
     switch (c.call) {
       case dev::kAsyncIssue:
         if (c.arg == dev::kCopyGroupPipeline) {
+          t.uncommitted.push_back(stage_copies_.size());
           stage_copies_.push_back({thread, t.head_use});
           Note(AsyncEventKind::kIssue, t.head_use, c.time);
           return;
@@ -97,9 +99,8 @@ class Replayer {
         Note(AsyncEventKind::kAcquireEnd, t.head_use, c.time, c.arg);
         return;
       case dev::kAsyncGroupCommit:
-        for (StageCopy& s : stage_copies_) {
-          if (s.thread == thread && s.use == t.head_use && s.committed == ~0u) s.committed = c.time;
-        }
+        for (const std::size_t i : t.uncommitted) stage_copies_[i].committed = c.time;
+        t.uncommitted.clear();
         Note(AsyncEventKind::kCommit, t.head_use++, c.time, c.arg);
         return;
       case dev::kAsyncGroupWait: {
