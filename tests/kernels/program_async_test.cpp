@@ -403,6 +403,41 @@ TEST(CoursePrograms, ABlocksCudaBarrierLandsItsCopiesAtArriveAndWait) {
 
 // A barrier that not every thread of the block arrives at stops the launch, naming the counts; a
 // program that includes <cuda/barrier> and never runs it runs as any other.
+// __pipeline_wait_prior(N) takes N from 0 to 8: cuda_pipeline_primitives.h's switch has a case
+// for each and aborts the kernel in its default (a GPU reports the trap). The emulator stops the
+// launch at the call's line, naming N; a wait for 8 still in flight runs.
+TEST(CoursePrograms, AWaitPriorPastEightStopsTheLaunchAtItsLine) {
+  const char* text = R"(#include <cuda_pipeline.h>
+__global__ void k(const float* in, float* out, int prior) {
+  __shared__ float a[32];
+  __pipeline_memcpy_async(&a[threadIdx.x], &in[threadIdx.x], 4);
+  __pipeline_commit();
+  __pipeline_wait_prior(prior);
+  __pipeline_wait_prior(0);
+  out[threadIdx.x] = a[threadIdx.x];
+}
+int main() {
+  float *in, *out;
+  cudaMalloc(&in, 128); cudaMalloc(&out, 128);
+  k<<<1, 32>>>(in, out, PRIOR);
+  return cudaDeviceSynchronize() == cudaSuccess ? 0 : 1;
+}
+)";
+  std::string nine = text;
+  nine.replace(nine.find("PRIOR"), 5, "9");
+  const LessonRun stopped = test::RunText(nine);
+  ASSERT_FALSE(stopped.program->ok());
+  EXPECT_NE(stopped.program->failure.find("__pipeline_wait_prior(9): it takes 0 to 8"),
+            std::string::npos)
+      << stopped.program->failure;
+  EXPECT_NE(stopped.program->failure.find("line 6: __pipeline_wait_prior(9)"), std::string::npos)
+      << stopped.program->failure;
+  std::string eight = text;
+  eight.replace(eight.find("PRIOR"), 5, "8");
+  const LessonRun ran = test::RunText(eight);
+  EXPECT_TRUE(ran.program->ok()) << ran.program->failure << ran.program->stderr_text;
+}
+
 TEST(CoursePrograms, ACudaBarrierOfPartOfTheBlockStopsTheLaunch) {
   std::string text = test::kBarrierCopy;
   text.replace(text.find("EXPECTED"), 8, "128");

@@ -194,8 +194,14 @@ void LandBefore(Copies& c, std::uint64_t upto, bool barrier = false) {
 
 }  // namespace
 
-void AsyncWaitPrior(std::size_t prior) {
+void AsyncWaitPrior(std::size_t prior, unsigned int place) {
   if (::ws::emu::t_thread == nullptr) return;
+  // cuda_pipeline_primitives.h's __pipeline_wait_prior waits through cp.async.wait_group for N
+  // from 0 to 8 and aborts the kernel on any other (its switch's default: a GPU reports the trap).
+  if (place != ~0u && prior > 8)
+    emu::FailThread(place, "__pipeline_wait_prior(" + std::to_string(prior) +
+                               "): it takes 0 to 8 groups still in flight "
+                               "(cuda_pipeline_primitives.h aborts the kernel on any other)");
   Copies& c = Mine();
   // The committed groups are 0 .. open - 1: all but the newest `prior` of them land.
   const std::uint64_t upto = c.open > prior ? c.open - prior : 0;

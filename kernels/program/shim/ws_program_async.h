@@ -14,7 +14,8 @@ namespace ws::prog {
 void AsyncCopy(void* dst, const void* src, std::size_t bytes, std::size_t zfill,
                unsigned int place);
 void AsyncCommit();
-void AsyncWaitPrior(std::size_t prior);
+// `place`: a __pipeline_wait_prior's call, whose N must be 0 to 8 (~0u: a pipeline's, unchecked).
+void AsyncWaitPrior(std::size_t prior, unsigned int place = ~0u);
 // What the emulator does not copy yet (cuda/pipeline, cuda/barrier, cooperative_groups/
 // memcpy_async.h): stops the launch at `place`, naming it.
 [[noreturn]] void AsyncNotYet(const char* what, unsigned int place);
@@ -48,6 +49,7 @@ WS_PD inline void __pipeline_memcpy_async(void* dst, const void* src, std::size_
 WS_PD inline void __pipeline_commit() {
   ::ws::prog::AsyncCommit();
 }
-WS_PD inline void __pipeline_wait_prior(std::size_t prior) {
-  ::ws::prog::AsyncWaitPrior(prior);
+WS_PD inline void __pipeline_wait_prior(std::size_t prior, unsigned int line = __builtin_LINE(),
+                                        const char* file = __builtin_FILE()) {
+  ::ws::prog::AsyncWaitPrior(prior, ::ws::prog::PlaceOf(file, line));
 }
