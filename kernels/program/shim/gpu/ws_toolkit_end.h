@@ -18,10 +18,10 @@
 #pragma pop_macro("__pipeline_wait_prior")
 #pragma pop_macro("WS_IN_TOOLKIT")
 // The shim's own macros that a toolkit header may have brought in inside a guard (libcu++'s
-// <cuda/pipeline> includes <cuda/barrier>, whose shim includes <cuda_pipeline.h>, whose shim defines
-// the primitives' macros): the pops above would leave them undefined, and #pragma once keeps their
-// headers from defining them again. Defined again here, once outside every guard (a guard inside
-// another leaves WS_IN_TOOLKIT defined: the toolkit's own text must not meet them).
+// <cuda/pipeline> includes <cuda/barrier>, whose shim includes <cuda_pipeline.h>, whose shim
+// defines the primitives' macros): the pops above would leave them undefined, and #pragma once
+// keeps their headers from defining them again. Defined again here, once outside every guard (a
+// guard inside another leaves WS_IN_TOOLKIT defined: the toolkit's own text must not meet them).
 #if !defined(WS_IN_TOOLKIT)
 #if defined(WS_GPU_PRIMITIVES_MACROS)
 #define __pipeline_memcpy_async(...) ::ws::prog::async_gpu::PipelineCopy(__VA_ARGS__)

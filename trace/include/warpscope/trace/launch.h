@@ -46,7 +46,7 @@ struct LaunchTrace {
   LaunchStats stats;
   std::vector<BlockRecords> blocks;   // full records of the kept blocks, by block index
   std::string time_unit = "logical";  // access/barrier times: "logical" (emulator) or "ns"
-  bool truncated = false;  // a record buffer filled up (GPU); stats may be partial
+  bool truncated = false;             // a record buffer filled up (GPU); stats may be partial
   // The blocks whose figures are missing, wholly or in part: on a GPU, blocks with a warp the
   // record budget left no room for (0: the figures cover every block). Said in the text, the
   // JSON ("coverage") and the kernels table (Coverage()).
