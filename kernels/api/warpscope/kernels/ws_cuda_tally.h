@@ -78,16 +78,37 @@ __device__ __forceinline__ void CountTallied(const RecorderState& r, unsigned sl
                  LinearThread() / 32u] = 1;
 }
 
+// A shape's hash with an asynchronous copy's source lines or a barrier's count mixed in (0: as it
+// is): Tally's and the short roads' one rule, so that both find the same slot.
+__device__ __forceinline__ unsigned long long MixLines(unsigned long long h, unsigned lines) {
+  return lines != 0 ? (h ^ lines * 0xd6e8feb86659fd93ull) | 1ull : h;
+}
+
+#if __CUDA_ARCH__ >= 800
+// The short roads' lookup, a whole warp with constant masks: the shape of hash `h` counted where
+// it is at its first slot (its slot returned), else ~0u. Every lane reads the slot's key (one load
+// for the warp); the vote makes their answer one, so that a lane can never part from the others.
+__device__ __forceinline__ unsigned CountAtFirstSlot(const RecorderState& r, unsigned long long h,
+                                                     unsigned lane, unsigned block) {
+  const unsigned slot = SlotOf(h, r.tally_capacity);
+  if (__all_sync(~0u, r.tally_keys[slot] == h) == 0) return ~0u;
+  if (lane == 0) CountTallied(r, slot, block);
+  return slot;
+}
+#endif
+
 // The tally's common case, a whole warp's affine request (CountedWhole): counted where its shape
 // is at its first slot, whatever the table's full flag says (Tally's rule: both passes find a
-// shape there). Every lane reads the slot's key (one load for the warp); the vote makes their
-// answer one, so that a lane can never part from the others. Returns whether it was counted;
+// shape there; CountAtFirstSlot). Returns whether it was counted;
 // where not (a kept block, a new shape, a shape past its first slot), Tally decides.
 __device__ __forceinline__ bool TallyWholeAffine(const RecorderState& r, std::uint64_t key,
                                                  unsigned lane, unsigned first, unsigned step) {
 #if __CUDA_ARCH__ >= 800
   const unsigned block = LinearBlock32();
   if (KeptBlock(r, block)) return false;
+  // Written out rather than through CountAtFirstSlot: the same code, but ptxas placed the lean
+  // unit's spills differently that way (the transposes 4 bytes more of spill loads, nvcc 13),
+  // and this road's cost was measured as it is.
   const unsigned long long h = AffineShapeKey(first, step, key, ~0u);
   const unsigned slot = SlotOf(h, r.tally_capacity);
   if (__all_sync(~0u, r.tally_keys[slot] == h) == 0) return false;
@@ -110,12 +131,7 @@ __device__ __forceinline__ unsigned TallyWholeMeeting(const RecorderState& r, st
                                                       unsigned lane, unsigned lines,
                                                       unsigned block) {
 #if __CUDA_ARCH__ >= 800
-  unsigned long long h = AffineShapeKey(0, 0, key, ~0u);
-  if (lines != 0) h = (h ^ lines * 0xd6e8feb86659fd93ull) | 1ull;
-  const unsigned slot = SlotOf(h, r.tally_capacity);
-  if (__all_sync(~0u, r.tally_keys[slot] == h) == 0) return ~0u;
-  if (lane == 0) CountTallied(r, slot, block);
-  return slot;
+  return CountAtFirstSlot(r, MixLines(AffineShapeKey(0, 0, key, ~0u), lines), lane, block);
 #else
   (void)r, (void)key, (void)lane, (void)lines, (void)block;
   return ~0u;
@@ -167,7 +183,7 @@ __device__ __forceinline__ unsigned Tally(const RecorderState& r, std::uint64_t 
         (lo & 255u);
     h = ShapeKey(h, key, group);
   }
-  if (lines != 0) h = (h ^ lines * 0xd6e8feb86659fd93ull) | 1ull;
+  h = MixLines(h, lines);
   // Every lane of the group probes, the same words (one load for the warp each time), and takes
   // the leader's word by a shuffle, so that all of them hold one answer and none parts from the
   // others. Where the leader alone probed, the others waited at a shuffle after its branch, and
