@@ -1,5 +1,6 @@
 // libws_program_emu's device calls (emu_program.cpp's other half): printf and assert in device
-// code, the clocks and the thread's place (clock64, globaltimer, smid, the lane and warp ids).
+// code, the clocks and the thread's place (clock64, globaltimer, smid, the lane and warp ids),
+// the barriers and warp-level meetings.
 #include <cstdarg>
 #include <cstdio>
 #include <ctime>
@@ -113,6 +114,35 @@ unsigned int WarpId() {
 unsigned int BlockThreads() {
   const uint3* b = Builtins();
   return b[2].x * b[2].y * b[2].z;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Barriers and warp-level meetings: the emulator's.
+// ------------------------------------------------------------------------------------------------
+void SyncThreads(unsigned int place) {
+  emu::SyncThreads(place);
+}
+
+int SyncThreadsCount(unsigned int place, int predicate) {
+  return emu::SyncThreadsCount(place, predicate);
+}
+
+void TileSync(unsigned int threads, unsigned int place) {
+  emu::TileSync(threads, place);
+}
+
+void GridSync(unsigned int place) {
+  emu::GridSync(place);
+}
+
+unsigned long long* TileSlots() {
+  return reinterpret_cast<unsigned long long*>(emu::TileSlots());
+}
+
+unsigned long long WarpOp(unsigned int kind, unsigned int mask, unsigned long long value, int arg,
+                          int width, unsigned int place) {
+  if (::ws::emu::t_thread == nullptr) return value;  // host code: nothing to meet
+  return emu::WarpOp(kind, mask, value, arg, width, place);
 }
 
 }  // namespace ws::prog

@@ -467,32 +467,6 @@ int NameNext(const char* name, unsigned int) {
   return 0;
 }
 
-void SyncThreads(unsigned int place) {
-  emu::SyncThreads(place);
-}
-
-int SyncThreadsCount(unsigned int place, int predicate) {
-  return emu::SyncThreadsCount(place, predicate);
-}
-
-void TileSync(unsigned int threads, unsigned int place) {
-  emu::TileSync(threads, place);
-}
-
-void GridSync(unsigned int place) {
-  emu::GridSync(place);
-}
-
-unsigned long long* TileSlots() {
-  return reinterpret_cast<unsigned long long*>(emu::TileSlots());
-}
-
-unsigned long long WarpOp(unsigned int kind, unsigned int mask, unsigned long long value, int arg,
-                          int width, unsigned int place) {
-  if (::ws::emu::t_thread == nullptr) return value;  // host code: nothing to meet
-  return emu::WarpOp(kind, mask, value, arg, width, place);
-}
-
 void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
                const Config& config, void (*body)(void*), void* context,
                void (*warp)(void*, ::ws::simt::Warp&), const void* kernel) {
