@@ -119,6 +119,45 @@ int main() {
 }
 )";
 
+// cuda-samples' globalToShmemAsyncCopy kernel 0 (AsyncCopyMultiStageLargeChunk) shape: a quarter
+// of the lanes copy 16 bytes each into a thread's pipeline (`t < 16`), and every lane commits
+// right after, the warp apart there; four stages ahead, then four waits. in[k] = k: out[t] is the
+// sum over s of tile[s][63 - t] = in[64 s + 63 - t], 64 (0 + 1 + 2 + 3) + 4 (63 - t) = 636 - 4 t:
+// out[0] = 636, out[63] = 384. Threads 0..15 issue a copy a stage (4 in all); every thread
+// commits 4 groups and waits 4 times.
+inline constexpr const char* kQuarterCopies = R"(#include <cstdio>
+#include <cuda/pipeline>
+__global__ void stages(const float* in, float* out) {
+  __shared__ alignas(16) float tile[4][64];
+  const int t = threadIdx.x;
+  cuda::pipeline<cuda::thread_scope_thread> pipe = cuda::make_pipeline();
+  for (int s = 0; s < 4; ++s) {
+    pipe.producer_acquire();
+    if (t < 16)
+      cuda::memcpy_async(&tile[s][t * 4], &in[s * 64 + t * 4], cuda::aligned_size_t<16>(16), pipe);
+    pipe.producer_commit();
+  }
+  float sum = 0;
+  for (int s = 0; s < 4; ++s) {
+    pipe.consumer_wait();
+    __syncthreads();
+    sum += tile[s][63 - t];
+    pipe.consumer_release();
+  }
+  out[t] = sum;
+}
+int main() {
+  float h[256], *in, *out;
+  for (int i = 0; i < 256; ++i) h[i] = i;
+  cudaMalloc(&in, sizeof h); cudaMalloc(&out, sizeof h);
+  cudaMemcpy(in, h, sizeof h, cudaMemcpyHostToDevice);
+  stages<<<1, 64>>>(in, out);
+  cudaMemcpy(h, out, 64 * sizeof(float), cudaMemcpyDeviceToHost);
+  printf("out %g %g\n", h[0], h[63]);
+  return 0;
+}
+)";
+
 inline std::string Staged(const char* extra) {
   std::string text = kStaged;
   text.replace(text.find("EXTRA"), 5, extra);

@@ -11,6 +11,21 @@
 
 namespace ws {
 
+// The event a timed pass starts at (CudaBackend's passes set it, null otherwise): recorded here,
+// right before the kernel is launched, so that a pass's time is its kernel's and not the host's
+// setting of the recorder's state (a synchronous cudaMemcpyToSymbol, tens of microseconds of an
+// idle GPU between the events for a lesson's small launch) nor the shadow's attribute calls.
+inline cudaEvent_t& PassStartEvent() {
+  static thread_local cudaEvent_t start = nullptr;
+  return start;
+}
+inline void RecordPassStart() {
+  if (cudaEvent_t& start = PassStartEvent(); start != nullptr) {
+    cudaEventRecord(start);
+    start = nullptr;
+  }
+}
+
 // Launches (`launch(dynamic bytes)`) with the hazard pass's shadow of shared memory added to the
 // launch's `dynamic` bytes where `st` carries one: the kernel's largest dynamic size is set to
 // the sum for this launch (CUDA's 48 KB without it count the static bytes too: a kernel with 16
@@ -20,7 +35,10 @@ namespace ws {
 template <typename Kernel, typename Launch>
 cudaError_t LaunchWithSharedShadow(Kernel kernel, std::size_t dynamic, const dev::RecorderState& st,
                                    Launch&& launch) {
-  if (st.hazard_shared_bytes == 0) return launch(dynamic);
+  if (st.hazard_shared_bytes == 0) {
+    RecordPassStart();
+    return launch(dynamic);
+  }
   cudaFuncAttributes a{};
   cudaError_t e = cudaFuncGetAttributes(&a, kernel);
   if (e != cudaSuccess) return e;
@@ -28,6 +46,7 @@ cudaError_t LaunchWithSharedShadow(Kernel kernel, std::size_t dynamic, const dev
   e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                            static_cast<int>(total));
   if (e != cudaSuccess) return e;
+  RecordPassStart();
   e = launch(total);
   const cudaError_t back = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                 a.maxDynamicSharedSizeBytes);

@@ -454,6 +454,16 @@ Status CudaBackend::LaunchKeeping(const std::string& kernel, Dim3 grid, Dim3 blo
                        "(a new run in a new process can)");
 }
 
+// `launch(st)` with `start` recorded right before its kernel (ws_cuda_launch.h's PassStartEvent),
+// or where it returned if it never reached the kernel (a failed launch: a time of nothing).
+template <typename F>
+cudaError_t TimedLaunch(cudaEvent_t start, F& launch, const dev::RecorderState& st) {
+  PassStartEvent() = start;
+  const cudaError_t e = launch(st);
+  RecordPassStart();
+  return e;
+}
+
 template <typename F>
 Status CudaBackend::TimeLaunch(const std::string& kernel, Dim3 grid, Dim3 block,
                                std::uint32_t shared_bytes, F& launch) {
@@ -468,8 +478,7 @@ Status CudaBackend::TimeLaunch(const std::string& kernel, Dim3 grid, Dim3 block,
   std::vector<float> ms;
   for (int i = 0; i < std::max(options_.timed_runs, 1) && status_.ok(); ++i) {
     RestoreBuffers(snapshot);  // the output left behind is that of one run
-    Keep(WS_CUDA(cudaEventRecord(start)));
-    Keep(WS_CUDA(launch(off)));
+    Keep(WS_CUDA(TimedLaunch(start, launch, off)));
     Keep(WS_CUDA(cudaEventRecord(stop)));
     Keep(WS_CUDA(cudaEventSynchronize(stop)));
     float t = 0;

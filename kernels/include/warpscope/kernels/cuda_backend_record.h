@@ -54,8 +54,7 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
     st.quiet = passes > 1;
     Keep(WS_CUDA(cudaMemset(overflow, 0, 4)));
     float t = 0;
-    Keep(WS_CUDA(cudaEventRecord(start)));
-    Keep(WS_CUDA(launch(st)));
+    Keep(WS_CUDA(TimedLaunch(start, launch, st)));
     Keep(WS_CUDA(cudaEventRecord(stop)));
     Keep(WS_CUDA(cudaEventSynchronize(stop)));
     if (status_.ok()) Keep(WS_CUDA(cudaEventElapsedTime(&t, start, stop)));

@@ -21,26 +21,27 @@
 namespace ws::prog::async_gpu {
 
 // The Pipeline view's events on the GPU (ws_cuda_record_format.h, "asynchronous copy calls"): in
-// a kept block, the lanes that make `call` together with one `arg` write one event, its time the
-// call's return and `began` (a wait's start, %globaltimer) beside it. The host replays each
-// thread's calls as the emulator runs them: which commit group a copy is in, and which wait
+// a kept block, each lane that makes `call` writes an event of its own (its lane the event's mask),
+// its time the call's return and `began` (a wait's start, %globaltimer) beside it. The host replays
+// each thread's calls as the emulator runs them: which commit group a copy is in, and which wait
 // landed it (the GPU does not say when a copy lands: by that wait's end).
+// A lane at a time, with no shuffle, vote or warp barrier: the lanes of a warp may reach a call
+// apart. cuda-samples' globalToShmemAsyncCopy (kernel 0) copies in a quarter of the lanes and
+// commits in all of them right after; with the lanes grouped by __activemask and __match_any_sync
+// and meeting at __syncwarp before the leader's words were shared, its recorded run hung on an
+// H200 (stopped at 150 s; the same program with a __syncwarp() before the commit ran in 34 s).
+// Several lanes reserving in one warp's stream at once is Reserve's own case (a group's leaders).
 __device__ inline void NoteAsync(unsigned int call, unsigned int arg,
                                  unsigned long long began = 0) {
 #if defined(__CUDA_ARCH__)
   const ::ws::dev::RecorderState& r = ws_recorder_state;
   if (r.mode == ::ws::dev::kOff || ::ws::dev::HazardPass(r.mode)) return;
   if (!::ws::dev::KeptBlock(r, ::ws::dev::LinearBlock32())) return;
-  const unsigned int active = (__activemask)();
-  const unsigned int group = (__match_any_sync)(active, call << 24 ^ arg);
-  const unsigned int lane = ::ws::dev::LaneId();
-  const bool leader = lane == static_cast<unsigned int>(__ffs(group) - 1);
-  unsigned int* w =
-      ::ws::dev::ReserveForGroup(r, active, group, leader, ::ws::dev::kWarpOpEventWords);
-  if (w == nullptr || !leader) return;
+  unsigned int* w = ::ws::dev::Reserve(r, ::ws::dev::LinearWarp(r), ::ws::dev::kWarpOpEventWords);
+  if (w == nullptr) return;
   w[0] = ::ws::dev::kEventWarpOp | (::ws::dev::kAsyncCallBase + call);
   w[1] = 0;
-  w[2] = group;
+  w[2] = 1u << ::ws::dev::LaneId();
   w[3] = static_cast<unsigned int>(::ws::dev::GlobalTimer());
   w[4] = arg;
   w[5] = static_cast<unsigned int>(began);
