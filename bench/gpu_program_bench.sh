@@ -22,9 +22,11 @@ export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu:$PWD/.deps/root/
 source scripts/gpu-env.sh
 cli=$PWD/build/headless/app/warpscope-cli
 shim=kernels/program/shim/ws_program_cuda.h
-# The plain side: the program as written, built by nvcc with the same N, timed once by ncu.
+# The plain side: the program as written, built by nvcc with the same N (its `#define N` line set
+# as the CLI's -D N sets a parameter), timed once by ncu.
 plain_csv="$out/ncu-plain.csv"
-nvcc -std=c++17 -O3 -arch=sm_90 -DN="$n" -o "$out/transpose-plain" examples/transpose.cu \
+sed "s/^#define N [0-9]*/#define N $n/" examples/transpose.cu > "$out/transpose-plain.cu"
+nvcc -std=c++17 -O3 -arch=sm_90 -o "$out/transpose-plain" "$out/transpose-plain.cu" \
   > "$out/nvcc-plain.txt" 2>&1 &&
   ncu --clock-control none --metrics gpu__time_duration.sum --csv "$out/transpose-plain" \
     > "$plain_csv" 2> "$out/ncu-plain.err"
