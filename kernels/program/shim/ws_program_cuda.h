@@ -478,6 +478,7 @@ struct LauncherVia {
           if (e == cudaSuccess) e = cudaMemcpyToSymbol(ws_program_state, &program, sizeof(program));
           if (e != cudaSuccess) return e;
           t_via_config = ctx->config;
+          ::ws::RecordPassStart();  // a timed pass starts at its kernel (ws_cuda_launch.h)
           std::apply(*ctx->call, *ctx->values);
           return cudaGetLastError();
         },
