@@ -25,14 +25,17 @@ shim=kernels/program/shim/ws_program_cuda.h
 # The plain side: the program as written, built by nvcc with the same N (its `#define N` line set
 # as the CLI's -D N sets a parameter), timed once by ncu.
 plain_csv="$out/ncu-plain.csv"
+rm -f "$plain_csv"
 sed "s/^#define N [0-9]*/#define N $n/" examples/transpose.cu > "$out/transpose-plain.cu"
 nvcc -std=c++17 -O3 -arch=sm_90 -o "$out/transpose-plain" "$out/transpose-plain.cu" \
   > "$out/nvcc-plain.txt" 2>&1 &&
-  ncu --clock-control none --metrics gpu__time_duration.sum --csv "$out/transpose-plain" \
+  ncu --clock-control none --print-units base --metrics gpu__time_duration.sum --csv \
+    "$out/transpose-plain" \
     > "$plain_csv" 2> "$out/ncu-plain.err"
 measure() {  # LABEL
   local label=$1
-  ncu --clock-control none --target-processes all --metrics gpu__time_duration.sum --csv \
+  ncu --clock-control none --print-units base --target-processes all \
+    --metrics gpu__time_duration.sum --csv \
     "$cli" run --file examples/transpose.cu -D N="$n" --backend cuda --timeout 300 \
     > "$out/ncu-$label.csv" 2> "$out/ncu-$label.err"
   python3 bench/program_bench_ratios.py "$label" "$out/ncu-$label.csv" "$plain_csv" \

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Recorded against plain kernel times for bench/gpu_program_bench.sh, from two Nsight Compute CSV
 files (--metrics gpu__time_duration.sum --csv): the first process's kernels in RECORDED (the CLI's
-recorded child: its launches are its passes) and every kernel in PLAIN (the program as written,
-built by nvcc). Prints one line a kernel both timed: medians over its launches, and the ratio.
+recorded child: its launches are its passes, the hazard scan's and the recording's, so their
+median is neither's: their least and most are printed beside it) and every kernel in PLAIN (the
+program as written, built by nvcc). Times in ns (ncu --print-units base). Prints one line a kernel
+both timed: medians over its launches, and the ratio.
 Usage: program_bench_ratios.py LABEL RECORDED.csv PLAIN.csv"""
 import csv
 import statistics
@@ -46,8 +48,9 @@ def main():
             print(f"{label}: {kernel}: not in the recorded run")
             continue
         ra, rb = statistics.median(a), statistics.median(b)
-        print(f"{label}: {kernel}: recorded {ra / 1e3:.1f} us, plain {rb / 1e3:.1f} us: "
-              f"{ra / rb:.2f}x ({len(a)} / {len(b)} launches)")
+        print(f"{label}: {kernel}: recorded {ra / 1e3:.1f} us (its passes {min(a) / 1e3:.1f} to "
+              f"{max(a) / 1e3:.1f}), plain {rb / 1e3:.1f} us: {ra / rb:.2f}x "
+              f"({len(a)} / {len(b)} launches)")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@
 #include "warpscope/kernels/gpu_records.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <map>
 #include <optional>
@@ -272,12 +273,24 @@ class BlockDecoder {
         last = time;
         return time;
       };
+      // Each lane's asynchronous copy calls are its own events (ws_gpu_async.h's NoteAsync), in
+      // its order: a call's time at least 1 ns past the lane's call before it, a wait's start
+      // between that call and its end. They are not ordered with the warp's other events (the
+      // Pipeline view alone reads them): taken as the warp's, a lane's wait was clamped to start
+      // at the lane before it's end of the same wait, about 1 ns long.
+      std::array<std::uint32_t, 32> lane_last{};
+      std::uint32_t lanes_seen = 0;
       ForEachEvent(c_, retag_, b * wpb + wib, [&](const Event& e) {
         if (e.async) {
           // A kept block's only (without a tally every block writes them).
           if (counted_ != nullptr) return;
-          // A wait's start between the warp's event before it and its end.
-          const std::uint32_t before = last, time = in_order(e);
+          std::uint32_t before = 0;
+          for (std::uint32_t m = e.mask & lanes_seen; m != 0; m &= m - 1)
+            before = std::max(before, lane_last[std::countr_zero(m)]);
+          std::uint32_t time = static_cast<std::uint32_t>(Unwrap(s_.ref, e.time) - s_.t0);
+          if ((e.mask & lanes_seen) != 0 && time <= before) time = before + 1;
+          for (std::uint32_t m = e.mask; m != 0; m &= m - 1) lane_last[std::countr_zero(m)] = time;
+          lanes_seen |= e.mask;
           const std::uint64_t raw = e.words[5] == 0 ? 0 : Unwrap(s_.ref, e.words[5]);
           const std::uint32_t began = e.words[5] == 0
                                           ? time

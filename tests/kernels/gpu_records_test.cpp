@@ -546,4 +546,35 @@ TEST(GpuRecords, AsyncCopyCallsAreReplayedThreadByThreadAsTheEmulatorRunsThem) {
   EXPECT_EQ(b.async_events.size(), 32u * 12 + 16u * 6 + 16u * 4 + 32u * 5 + 32u * 3);
 }
 
+// The device writes a call's event a lane at a time (ws_gpu_async.h's NoteAsync: lanes may reach
+// a call apart), so a warp's stream holds 32 events of each call, and %globaltimer gives them one
+// tick. Each lane's calls are ordered among its own: every thread's wait begins where it began
+// (130 ns, 30 from the first event) and ends at 300 (200), whatever the lanes before it wrote. As
+// the warp's, lane k's times were pushed k ns later and its wait clamped to start at lane k - 1's
+// end: 1 ns long.
+TEST(GpuRecords, AsyncCallsWrittenALaneAtATimeKeepEachLanesTimes) {
+  using K = ws::AsyncEventKind;
+  std::vector<std::uint32_t> w;
+  struct Call {
+    std::uint32_t call, arg, time, began;
+  };
+  for (const Call& c :
+       {Call{ws::dev::kAsyncPipeStart, 0, 100, 0},
+        Call{ws::dev::kAsyncIssue, ws::dev::kCopyGrouped, 110, 0},
+        Call{ws::dev::kAsyncCommit, 0, 120, 0}, Call{ws::dev::kAsyncPipeWait, 0, 300, 130}})
+    for (std::uint32_t lane = 0; lane < 32; ++lane)
+      ws::EncodeAsyncCall(c.call, c.arg, 1u << lane, c.time, c.began, &w);
+  const ws::LaunchTrace t = ws::DecodeGpuCapture(OneBlock(32, {w}), {{0}, false});
+  ASSERT_EQ(t.blocks.size(), 1u);
+  using E = std::vector<std::tuple<K, std::uint32_t, std::uint32_t>>;
+  const E each = {{K::kIssue, 0, 10},
+                  {K::kCommit, 0, 20},
+                  {K::kWaitBegin, 0, 30},
+                  {K::kLand, 0, 200},
+                  {K::kWaitEnd, 0, 200}};
+  for (std::uint32_t thread : {0u, 1u, 17u, 31u})
+    EXPECT_EQ(ThreadsAsync(t.blocks[0], thread), each) << thread;
+  EXPECT_EQ(t.blocks[0].async_events.size(), 32u * 5);
+}
+
 }  // namespace

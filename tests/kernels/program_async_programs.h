@@ -119,41 +119,43 @@ int main() {
 }
 )";
 
-// cuda-samples' globalToShmemAsyncCopy kernel 0 (AsyncCopyMultiStageLargeChunk) shape: a quarter
-// of the lanes copy 16 bytes each into a thread's pipeline (`t < 16`), and every lane commits
-// right after, the warp apart there; four stages ahead, then four waits. in[k] = k: out[t] is the
-// sum over s of tile[s][63 - t] = in[64 s + 63 - t], 64 (0 + 1 + 2 + 3) + 4 (63 - t) = 636 - 4 t:
-// out[0] = 636, out[63] = 384. Threads 0..15 issue a copy a stage (4 in all); every thread
-// commits 4 groups and waits 4 times.
+// cuda-samples' globalToShmemAsyncCopy kernel 0 (AsyncCopyMultiStageLargeChunk) shape: a 16 x 16
+// block whose threads with t4x = 4 x < 16 copy 16 bytes each into a thread's pipeline (lanes 0-3
+// and 16-19 of every warp), and every lane commits right after, the warp apart there; four stages
+// ahead, then four waits. in[k] = k: out[16 y + x] is the sum over s of tile[s][15 - y][15 - x]
+// = in[256 s + 16 (15 - y) + 15 - x], 256 (0 + 1 + 2 + 3) + 4 (255 - 16 y - x) = 2556 - 64 y - 4 x:
+// out[0] = 2556, out[255] = 1536. A warp's copies are two rows of 64 bytes, one 128-byte line: a
+// request a warp a stage each way, 8 warps x 4 stages = 32. Threads with x < 4 issue a copy a stage
+// (4 in all); every thread commits 4 groups and waits 4 times.
 inline constexpr const char* kQuarterCopies = R"(#include <cstdio>
 #include <cuda/pipeline>
 __global__ void stages(const float* in, float* out) {
-  __shared__ alignas(16) float tile[4][64];
-  const int t = threadIdx.x;
+  __shared__ alignas(16) float tile[4][16][16];
+  const int x = threadIdx.x, y = threadIdx.y, t4x = x * 4;
   cuda::pipeline<cuda::thread_scope_thread> pipe = cuda::make_pipeline();
   for (int s = 0; s < 4; ++s) {
     pipe.producer_acquire();
-    if (t < 16)
-      cuda::memcpy_async(&tile[s][t * 4], &in[s * 64 + t * 4], cuda::aligned_size_t<16>(16), pipe);
+    if (t4x < 16)
+      cuda::memcpy_async(&tile[s][y][t4x], &in[s * 256 + y * 16 + t4x], cuda::aligned_size_t<16>(16), pipe);
     pipe.producer_commit();
   }
   float sum = 0;
   for (int s = 0; s < 4; ++s) {
     pipe.consumer_wait();
     __syncthreads();
-    sum += tile[s][63 - t];
+    sum += tile[s][15 - y][15 - x];
     pipe.consumer_release();
   }
-  out[t] = sum;
+  out[y * 16 + x] = sum;
 }
 int main() {
-  float h[256], *in, *out;
-  for (int i = 0; i < 256; ++i) h[i] = i;
+  float h[1024], *in, *out;
+  for (int i = 0; i < 1024; ++i) h[i] = i;
   cudaMalloc(&in, sizeof h); cudaMalloc(&out, sizeof h);
   cudaMemcpy(in, h, sizeof h, cudaMemcpyHostToDevice);
-  stages<<<1, 64>>>(in, out);
-  cudaMemcpy(h, out, 64 * sizeof(float), cudaMemcpyDeviceToHost);
-  printf("out %g %g\n", h[0], h[63]);
+  stages<<<1, dim3(16, 16)>>>(in, out);
+  cudaMemcpy(h, out, 256 * sizeof(float), cudaMemcpyDeviceToHost);
+  printf("out %g %g\n", h[0], h[255]);
   return 0;
 }
 )";

@@ -249,23 +249,22 @@ int main() {
 }
 
 // test::kQuarterCopies (globalToShmemAsyncCopy kernel 0's shape, worked in
-// program_async_programs.h): a quarter of the lanes copy, all commit. Its output, one request of
-// 16 x 16 bytes a stage at the copy's line (warp 0's lanes 0..15; warp 1 copies nothing), no
-// hazard, and the Pipeline view's events thread by thread: a copying thread issues, commits,
-// waits for and lands 4 stages; the others of both warps commit and wait 4 times, with nothing to
-// land. On the GPU its recorded run once hung (ws_gpu_async.h's NoteAsync); the GPU test runs it
-// too.
+// program_async_programs.h): lanes 0-3 and 16-19 of each warp copy, all commit. Its output, 32
+// requests each way at the copy's line (a warp's two rows are one line a stage), no hazard, and
+// the Pipeline view's events thread by thread: a copying thread issues, commits, waits for and
+// lands 4 stages; the others commit and wait 4 times, with nothing to land. On the GPU its
+// recorded run hung once (ws_gpu_async.h's NoteAsync); the GPU test runs it too.
 TEST(CoursePrograms, CopiesInAQuarterOfTheLanesCommittedByAllRunAsWritten) {
   const LessonRun r = test::RunText(test::kQuarterCopies);
   ASSERT_TRUE(r.program->ok()) << r.program->failure << r.program->stderr_text;
-  EXPECT_EQ(r.program->stdout_text, "out 636 384\n");
+  EXPECT_EQ(r.program->stdout_text, "out 2556 1536\n");
   ASSERT_EQ(r.launches.size(), 1u);
   const LaunchTrace& t = r.launches[0];
   int copies = 0;
   for (std::size_t i = 0; i < t.sites.size(); ++i) {
     if (t.sites[i].line != 10) continue;
     ++copies;
-    EXPECT_EQ(t.stats.sites[i].requests, 4u) << t.sites[i].code;
+    EXPECT_EQ(t.stats.sites[i].requests, 32u) << t.sites[i].code;
   }
   EXPECT_EQ(copies, 2);  // its global read and its shared write
   EXPECT_TRUE(t.hazards.groups.empty());
@@ -274,9 +273,9 @@ TEST(CoursePrograms, CopiesInAQuarterOfTheLanesCommittedByAllRunAsWritten) {
     return std::count_if(t.blocks[0].async_events.begin(), t.blocks[0].async_events.end(),
                          [&](const AsyncEvent& e) { return e.thread == thread && e.kind == kind; });
   };
-  for (std::uint32_t thread : {0u, 15u, 16u, 31u, 32u, 63u}) {
+  for (std::uint32_t thread : {0u, 3u, 4u, 15u, 16u, 19u, 20u, 255u}) {
     SCOPED_TRACE(thread);
-    const long copying = thread < 16 ? 4 : 0;
+    const long copying = thread % 16 < 4 ? 4 : 0;
     EXPECT_EQ(count(thread, AsyncEventKind::kIssue), copying);
     EXPECT_EQ(count(thread, AsyncEventKind::kLand), copying);
     EXPECT_EQ(count(thread, AsyncEventKind::kCommit), 4);

@@ -210,7 +210,8 @@ static __device__ __noinline__ unsigned* ReserveSlowly(const RecorderState&,
   }
 }
 
-// Called by one lane (a group's leader): reserves `words` in warp `warp`'s stream and returns
+// Called by one lane of a group (its leader; a program's asynchronous copy call, ws_gpu_async.h,
+// by each lane making it): reserves `words` in warp `warp`'s stream and returns
 // where they are, or null when there is no room (or on the counting pass, which only counts).
 // See ws_cuda_record_format.h for the chunks and the state word. One atomic add on the warp's
 // state word; the rest is ReserveSlowly's, when the event does not fit where the warp is.
