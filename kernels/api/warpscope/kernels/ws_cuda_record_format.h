@@ -21,10 +21,11 @@
 //
 // A program's asynchronous copy calls in a kept block (the GPU road's, shim/gpu/ws_gpu_async.h:
 // the Pipeline view's events) write an event of the warp-op event's size, one for each lane that
-// made the call (word 2 has one bit: lanes may reach a call apart): word 0 = kEventWarpOp | (kAsyncCallBase + AsyncCall), word 1
-// 0, word 2 the lane, word 3 the time the call returned, word 4 its argument (a copy's kind,
-// a wait_prior's N), word 5 the time a wait began (low 32 bits; 0 where not timed), the rest 0.
-// The host replays each thread's calls as the emulator runs them (gpu_async_replay.cpp).
+// made the call (word 2 has one bit: lanes may reach a call apart): word 0 = kEventWarpOp |
+// (kAsyncCallBase + AsyncCall), word 1 0, word 2 the lane, word 3 the time the call returned, word
+// 4 its argument (a copy's kind, a wait_prior's N), word 5 the time a wait began (low 32 bits; 0
+// where not timed), the rest 0. The host replays each thread's calls as the emulator runs them
+// (gpu_async_replay.cpp).
 //
 // The lanes that arrive at a __syncthreads() together write one barrier event, with their
 // leader's (lowest lane's) times: word 0 = kEventBarrier, word 1 the barrier's place, word 2 the
