@@ -264,14 +264,17 @@ class BlockDecoder {
       // they ran: %globaltimer ticks coarsely (an access and the __syncwarp() after it can read
       // one tick), so where it did not tick the next event is 1 ns later. The hazard search
       // orders a warp's lanes by these times across a __syncwarp().
+      // An event's time from the launch's first, at least 1 ns past `last` where there is one.
+      auto after = [&](const Event& e, bool any, std::uint32_t last) {
+        const auto time = static_cast<std::uint32_t>(Unwrap(s_.ref, e.time) - s_.t0);
+        return any && time <= last ? last + 1 : time;
+      };
       std::uint32_t last = 0;
       bool any = false;
       auto in_order = [&](const Event& e) {
-        std::uint32_t time = static_cast<std::uint32_t>(Unwrap(s_.ref, e.time) - s_.t0);
-        if (any && time <= last) time = last + 1;
+        last = after(e, any, last);
         any = true;
-        last = time;
-        return time;
+        return last;
       };
       // Each lane's asynchronous copy calls are its own events (ws_gpu_async.h's NoteAsync), in
       // its order: a call's time at least 1 ns past the lane's call before it, a wait's start
@@ -287,8 +290,7 @@ class BlockDecoder {
           std::uint32_t before = 0;
           for (std::uint32_t m = e.mask & lanes_seen; m != 0; m &= m - 1)
             before = std::max(before, lane_last[std::countr_zero(m)]);
-          std::uint32_t time = static_cast<std::uint32_t>(Unwrap(s_.ref, e.time) - s_.t0);
-          if ((e.mask & lanes_seen) != 0 && time <= before) time = before + 1;
+          const std::uint32_t time = after(e, (e.mask & lanes_seen) != 0, before);
           for (std::uint32_t m = e.mask; m != 0; m &= m - 1) lane_last[std::countr_zero(m)] = time;
           lanes_seen |= e.mask;
           const std::uint64_t raw = e.words[5] == 0 ? 0 : Unwrap(s_.ref, e.words[5]);
