@@ -142,6 +142,33 @@ __global__ void Transpose(float* out, const float* in, int width, int input_buff
   out[y2 * width + x2] = tile[tx][ty];
 }
 
+#if defined(WS_RECORDER_TALLY_ROWS)
+// A tiled matmul's inner loop at tile 16 (blocks of 16 x 16 threads, a warp two rows of the
+// tile): each k reads its row's element of one tile (every lane of a row the same word: step 0,
+// the rows 64 bytes apart) and its column's of the other (consecutive words, the rows reading the
+// same ones: row step 0). Neither is affine across the warp; both are affine in rows of 16
+// (RecorderState::tally_rows 4), 32 requests a warp, all recorded.
+__global__ void TileRows(float* out, const float* in, int) {
+  __shared__ float a[16][16], b[16][16];
+  const unsigned tx = threadIdx.x, ty = threadIdx.y;
+  a[ty][tx] = in[(blockIdx.x * 16 + ty) * 16 + tx];
+  b[ty][tx] = in[(blockIdx.x * 16 + tx) * 16 + ty];
+  (__syncthreads)();
+  float sum = 0;
+#pragma unroll 1
+  for (unsigned k = 0; k < 16; ++k) {
+    ws::dev::RecordAccess(
+        ws::MakeSiteKey(ws::MakePlace(0x1234, 30), ws::kKeyShared, ws::kKeyLoad, 4, 0),
+        (ty * 16 + k) * 4);
+    ws::dev::RecordAccess(
+        ws::MakeSiteKey(ws::MakePlace(0x1234, 31), ws::kKeyShared, ws::kKeyLoad, 4, 1),
+        (k * 16 + tx) * 4);
+    sum += a[ty][k] * b[k][tx];
+  }
+  out[(blockIdx.x * 16 + ty) * 16 + tx] = sum;
+}
+#endif
+
 __global__ void Plain(float* out, const float* in, int stride) {
   const unsigned xid = (blockIdx.x * blockDim.x + threadIdx.x) * stride;
   out[xid] = in[xid];
@@ -180,6 +207,9 @@ int main(int argc, char** argv) {
   st.tally_keys = Alloc<unsigned long long>(capacity);
   st.tally_shapes = Alloc<unsigned>(std::size_t{capacity} * ws::dev::kTallyShapeWords);
   st.tally_counts = Alloc<unsigned long long>(std::size_t{capacity} * ws::dev::kTallySpread);
+  // A whole warp's barrier pass in a block not kept adds its waits here (the transpose's).
+  st.tally_waits = Alloc<unsigned long long>(std::size_t{capacity} * ws::dev::kTallySpread);
+  st.tally_wait_max = Alloc<unsigned long long>(std::size_t{capacity} * ws::dev::kTallySpread);
   st.tally_full = Alloc<unsigned>(1);
   st.warp_tallied = Alloc<unsigned char>(warps);
   st.tally_capacity = capacity;
@@ -191,8 +221,11 @@ int main(int argc, char** argv) {
   WS_CUDA_CHECK(cudaEventCreate(&b));
   const int only = argc > 2 ? std::atoi(argv[2]) : -1;  // one step alone (a process each)
   int index = -1;
-  // `per_warp`: the requests a warp makes (the copy's two, the transpose's four).
-  auto time2 = [&](const char* label, auto launch, auto kernel, int mode, int per_warp = 2) {
+  // `per_warp`: the requests a warp makes and the tally counts (the copy's two; the transpose's
+  // four and its pass of the barrier, a whole warp's meeting tallied as a request is).
+  // `want`: the requests the tally should count, where not the copy's blocks' per_warp each.
+  auto time2 = [&](const char* label, auto launch, auto kernel, int mode, int per_warp = 2,
+                   unsigned long long want = ~0ull) {
     if (++index != only && only >= 0) return 0.0f;
     std::printf("... %s\n", label);
     std::fflush(stdout);
@@ -234,8 +267,9 @@ int main(int argc, char** argv) {
     for (unsigned long long c : counts) counted += c;
     std::printf("%-40s %8.4f ms  (min %.4f)  %3d registers  tallied %llu of %llu\n", label,
                 ms[ms.size() / 2], ms[0], attr.numRegs, counted,
-                st.tally_keys == nullptr || mode != ws::dev::kRecord
-                    ? 0ull
+                st.tally_keys == nullptr || mode != ws::dev::kRecord ? 0ull
+                : want != ~0ull
+                    ? want
                     : per_warp * (blocks > kept ? blocks - kept : 0ull) * (threads / 32));
     unsigned overflow[2] = {};
     WS_CUDA_CHECK(cudaMemcpy(overflow, st.overflow, 8, cudaMemcpyDeviceToHost));
@@ -351,6 +385,29 @@ int main(int argc, char** argv) {
     st.tally_frozen = 0;
     st.threads_per_block = threads;
   }
+  // The tile's rows (TileRows), 16 x 16 blocks over the copy's floats: counted by their steps
+  // (tally_rows 4, the backend's for such a block) and by their lanes' hash (0, as before).
+#if defined(WS_RECORDER_TALLY_ROWS)
+  {
+    const dim3 rgrid(static_cast<unsigned>(n / 256)), rblock(16, 16);
+    auto rows = [&](float* o, const float* i, int) { TileRows<<<rgrid, rblock>>>(o, i, 0); };
+    const unsigned saved_tpb = st.threads_per_block, saved_wpb = st.warps_per_block;
+    st.threads_per_block = 256;
+    st.warps_per_block = 8;
+    // 32 requests a warp, 8 warps a block, every block but the kept four.
+    const unsigned long long want = 32ull * 8 * (rgrid.x > kept ? rgrid.x - kept : 0);
+    st.tally_rows = 4;
+    time2("tile rows 16, by their steps (tally_rows 4)", rows, TileRows, ws::dev::kRecord, 32,
+          want);
+    st.tally_rows = 0;
+    time2("tile rows 16, by their lanes' hash (tally_rows 0)", rows, TileRows, ws::dev::kRecord, 32,
+          want);
+    st.threads_per_block = saved_tpb;
+    st.warps_per_block = saved_wpb;
+  }
+#else
+  index += 2;  // an older recorder: no rows road to time
+#endif
   // Transpose at tile 32 over a square of the copy's floats (4,096² at 16,384 blocks), as many
   // blocks as the copy's, so that the count check's expectation holds: only where the copy's
   // floats make a square of 32-float tiles (blocks a power of 4).
@@ -371,7 +428,7 @@ int main(int argc, char** argv) {
   const float tplain =
       time2("transpose 32, plain", transpose(Transpose<false>), Transpose<false>, ws::dev::kOff);
   const float trec = time2("transpose 32, recorded (tally, blocks 0-3 kept)",
-                           transpose(Transpose<true>), Transpose<true>, ws::dev::kRecord, 4);
+                           transpose(Transpose<true>), Transpose<true>, ws::dev::kRecord, 5);
   if (only < 0) std::printf("transpose recorded / plain: %.2fx\n", trec / tplain);
   return 0;
 }

@@ -23,16 +23,23 @@ build() {  # NAME INCLUDE_ROOT [FLAGS...]
     -o "$out/$name" bench/gpu_tally_micro.cu || { rm -f "${bins[@]/#/$out/}"; exit 1; }
   bins+=("$name")
 }
-[[ -n $old ]] && build old "$old"
-build new .
-build rec . -DWS_RECORD_BUILD
-build rec_r32 . -DWS_RECORD_BUILD -maxrregcount=32
+# WS_MICRO_LEAN=1: only the builds the lean unit's kernels are made as (record only, 32
+# registers), the old recorder's and this tree's: a shorter call.
+if [[ -n ${WS_MICRO_LEAN:-} ]]; then
+  [[ -n $old ]] && build old_r32 "$old" -DWS_RECORD_BUILD -maxrregcount=32
+  build rec_r32 . -DWS_RECORD_BUILD -maxrregcount=32
+else
+  [[ -n $old ]] && build old "$old"
+  build new .
+  build rec . -DWS_RECORD_BUILD
+  build rec_r32 . -DWS_RECORD_BUILD -maxrregcount=32
+fi
 {
   nvidia-smi -L
   for round in 1 2; do
     for bin in "${bins[@]}"; do
       echo "== $bin (round $round)"
-      for step in $(seq 0 9); do
+      for step in $(seq 0 11); do
         timeout -k 2 8 "$out/$bin" "$blocks" "$step" > "$out/case.txt" 2>&1
         rc=$?
         grep -v '^\.\.\.\|^stride-1' "$out/case.txt"

@@ -113,7 +113,10 @@ TEST(GpuCapture, ASmallRecordBudgetTruncatesButKeepsTheKeptBlocksAndTheOutput) {
 TEST(GpuTally, RequestsCountedOnTheDeviceGiveTheFiguresOfEveryEventWritten) {
   REQUIRE_GPU();
   const std::vector<std::tuple<std::string, std::string, Params>> cases = {
+      // 16 x 16 blocks: their requests are affine in rows of 16 (tally_rows 4), counted by the
+      // steps, the naive kernel's loads too (a row's operand: step 0, the rows Width apart).
       {"matmul", "tiled", {}},
+      {"matmul", "naive", {}},
       {"transpose", "naive", {}},
       {"transpose", "padded", {}},
       {"offset-copy", "copy", {{"offset", 13}}},

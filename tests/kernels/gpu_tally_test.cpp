@@ -494,3 +494,19 @@ TEST(GpuHazardScan, AKeptBlockFoundCleanThatRacesMakesTheReportPartial) {
 }
 
 }  // namespace
+
+// A whole warp's request in a block of rows narrower than the warp is tallied by its steps where
+// its offsets are affine in each row (ws_cuda_tally.h, AffineShapeKey): the device's rows are
+// log2 of blockDim.x, for 2, 4, 8 or 16 threads a row and more than one row, else 0 (the warp
+// is one row or less of the block, its lanes in one row: affine or not at all).
+TEST(GpuTally, ABlockOfRowsNarrowerThanAWarpIsTalliedByItsRowsSteps) {
+  EXPECT_EQ(ws::dev::TallyRows(16, 16, 1), 4u);  // a 16 x 16 tile: a warp is two rows of 16
+  EXPECT_EQ(ws::dev::TallyRows(8, 8, 1), 3u);
+  EXPECT_EQ(ws::dev::TallyRows(4, 1, 8), 2u);  // rows in z count as rows
+  EXPECT_EQ(ws::dev::TallyRows(2, 64, 1), 1u);
+  EXPECT_EQ(ws::dev::TallyRows(32, 32, 1), 0u);  // a row is a warp
+  EXPECT_EQ(ws::dev::TallyRows(64, 4, 1), 0u);
+  EXPECT_EQ(ws::dev::TallyRows(16, 1, 1), 0u);   // one row of 16: a warp of 16 lanes
+  EXPECT_EQ(ws::dev::TallyRows(12, 8, 1), 0u);   // not a power of two: rows start mid-warp
+  EXPECT_EQ(ws::dev::TallyRows(1, 256, 1), 0u);  // one thread a row: affine across the warp
+}

@@ -262,6 +262,11 @@ struct RecorderState {
   unsigned char* warp_tallied;         // [warp]: 1 once the warp had a request tallied
   unsigned int tally_capacity;         // a power of two
   int tally_frozen;                    // the planned pass: shapes are looked up, none added
+  // A block of rows narrower than a warp (blockDim.x 2, 4, 8 or 16, more than one row): log2 of
+  // its width, so that a whole warp's request whose offsets are affine in each row, the rows a
+  // fixed step apart (a 16 x 16 tile's column, or its rows of a wider matrix), is tallied by its
+  // steps as an affine one is (AffineShapeKey), not by its lanes' hash; 0 otherwise.
+  unsigned int tally_rows;
   // The blocks whose events are all written, from the lowest (kept_base) to the highest
   // (kept_base + kept_last), in 32 bits: block b is kept where b - kept_base <= kept_last and,
   // where the kept blocks are not every block of that span, keep_block[b - kept_base] is 1. A
@@ -296,5 +301,16 @@ struct RecorderState {
 };
 
 inline constexpr unsigned int kDeviceFileTags = 1u << 16;
+
+// Says that RecorderState has tally_rows (bench/gpu_tally_micro.cu, built against an older
+// recorder's headers too).
+#define WS_RECORDER_TALLY_ROWS 1
+
+// RecorderState::tally_rows for a block of x * y * z threads: log2 x where x is 2, 4, 8 or 16 and
+// the block has more than one row (a warp then spans rows), else 0.
+WS_RECORD_HD constexpr unsigned int TallyRows(unsigned int x, unsigned int y, unsigned int z) {
+  if (y * z < 2) return 0;
+  return x == 2 ? 1u : x == 4 ? 2u : x == 8 ? 3u : x == 16 ? 4u : 0u;
+}
 
 }  // namespace ws::dev

@@ -37,12 +37,35 @@ __device__ __forceinline__ unsigned long long ShapeKey(unsigned long long lanes,
 // a bijection, so two shapes share a hash only where the low bit's OR merges them, which takes
 // shapes C1^-1 apart (far past 2^46). Across sites the keys are structured; a brute force over
 // 27 M realistic (key, shape) pairs found no two sharing a hash, with or without a second multiply.
+// A request of a block of rows narrower than a warp (RecorderState::tally_rows, `rows` its log2
+// width here) whose offsets are first + (lane mod 2^rows) x step + (lane / 2^rows) x row_step:
+// the rows in bits 47..49 of the same word and the row step, times a third odd constant, xored in
+// too (not at all where `rows` is 0, a constant at the affine callers: their hash is as before).
+// Its requests cost the same for the reason an affine shape's do: each lane's offset less the
+// first is fixed by the steps. A 16 x 16 tile's row of a wider matrix, or its column (step 0),
+// took Tally's lanes' hash before, about 125 warp instructions a request against this road's 40.
 __device__ __forceinline__ unsigned long long AffineShapeKey(unsigned first, unsigned step,
-                                                             std::uint64_t key, unsigned group) {
+                                                             std::uint64_t key, unsigned group,
+                                                             unsigned rows = 0,
+                                                             unsigned row_step = 0) {
   const unsigned long long shape = static_cast<unsigned long long>(step) |
                                    static_cast<unsigned long long>(first & 255u) << 32 |
-                                   static_cast<unsigned long long>(__popc(group)) << 40;
-  return (key ^ shape * 0x9e3779b97f4a7c15ull) | 1ull;
+                                   static_cast<unsigned long long>(__popc(group)) << 40 |
+                                   static_cast<unsigned long long>(rows) << 47;
+  const unsigned long long h = key ^ shape * 0x9e3779b97f4a7c15ull;
+  return (rows != 0 ? h ^ static_cast<unsigned long long>(row_step) * 0xc2b2ae3d27d4eb4full : h) |
+         1ull;
+}
+
+// Whether a whole warp's offsets are affine in rows of 2^rows lanes (AffineShapeKey), `first` and
+// `step` lane 0's offset and lane 1's less it; its row step (lane 2^rows's offset less lane 0's)
+// in *row_step. Every lane of the warp runs this (a shuffle of `mask`, the whole warp).
+__device__ __forceinline__ bool AffineInRows(unsigned mask, std::uint32_t offset, unsigned lane,
+                                             unsigned first, unsigned step, unsigned rows,
+                                             unsigned* row_step) {
+  *row_step = __shfl_sync(mask, offset, 1u << rows) - first;
+  return __all_sync(mask, offset == first + (lane & ((1u << rows) - 1u)) * step +
+                                        (lane >> rows) * *row_step) != 0;
 }
 // A shape's slot in the table of `capacity` (a power of two): the hash's halves mixed in 32 bits
 // (a second 64-bit multiply of the whole hash took three more instructions a request, and
@@ -101,21 +124,23 @@ __device__ __forceinline__ unsigned CountAtFirstSlot(const RecorderState& r, uns
 // is at its first slot, whatever the table's full flag says (Tally's rule: both passes find a
 // shape there; CountAtFirstSlot). Returns whether it was counted;
 // where not (a kept block, a new shape, a shape past its first slot), Tally decides.
+// `rows`, `row_step`: a request affine in rows (AffineShapeKey), 0 for an affine one.
 __device__ __forceinline__ bool TallyWholeAffine(const RecorderState& r, std::uint64_t key,
-                                                 unsigned lane, unsigned first, unsigned step) {
+                                                 unsigned lane, unsigned first, unsigned step,
+                                                 unsigned rows = 0, unsigned row_step = 0) {
 #if __CUDA_ARCH__ >= 800
   const unsigned block = LinearBlock32();
   if (KeptBlock(r, block)) return false;
   // Written out rather than through CountAtFirstSlot: the same code, but ptxas placed the lean
   // unit's spills differently that way (the transposes 4 bytes more of spill loads, nvcc 13),
   // and this road's cost was measured as it is.
-  const unsigned long long h = AffineShapeKey(first, step, key, ~0u);
+  const unsigned long long h = AffineShapeKey(first, step, key, ~0u, rows, row_step);
   const unsigned slot = SlotOf(h, r.tally_capacity);
   if (__all_sync(~0u, r.tally_keys[slot] == h) == 0) return false;
   if (lane == 0) CountTallied(r, slot, block);
   return true;
 #else
-  (void)r, (void)key, (void)lane, (void)first, (void)step;
+  (void)r, (void)key, (void)lane, (void)first, (void)step, (void)rows, (void)row_step;
   return false;
 #endif
 }
@@ -170,8 +195,14 @@ __device__ __forceinline__ unsigned Tally(const RecorderState& r, std::uint64_t 
   if (KeptBlock(r, block)) return ~0u;
   const bool frozen = r.tally_frozen != 0;
   unsigned long long h;
-  if (affine) {
-    h = AffineShapeKey(first, step, key, group);
+  // A whole warp's request affine in rows is hashed as CountedWhole hashes it (by its steps), so
+  // that the whole warp's road finds the shape this road adds.
+  unsigned rows = 0, row_step = 0;
+  if (!affine && group == ~0u && r.tally_rows != 0 &&
+      AffineInRows(group, offset, lane, first, step, r.tally_rows, &row_step))
+    rows = r.tally_rows;
+  if (affine || rows != 0) {
+    h = AffineShapeKey(first, step, key, group, rows, row_step);
   } else {
     const unsigned lo = __reduce_min_sync(group, offset);
     const unsigned long long mine =

@@ -198,6 +198,7 @@ inline dev::RecorderState CudaBackend::StartRecording(
   // (CountedWhole) reads no table then, without a test of its own whether there is one.
   st.kept_base = 0;
   st.kept_last = ~0u;
+  st.tally_rows = dev::TallyRows(block.x, block.y, block.z);
   return st;
 }
 
