@@ -169,6 +169,100 @@ __global__ void TileRows(float* out, const float* in, int) {
 }
 #endif
 
+// What a kept block's event costs on its warp's path (the lessons at their default sizes wait for
+// their kept blocks: matmul tiled's recording pass 157 us against 3.3 us uninstrumented, Nsight
+// Compute with caches and clocks left alone, H200, about 1 us for each of a kept warp's 160
+// events). 4 blocks of 256 threads, all kept, each warp writing kChainEvents affine events at one
+// site one after the other; the kernel's time over kChainEvents is an event's latency.
+// kHow 0: ws::dev::RecordAccess as it is; 1: a copy of its kept road (ChainEvent), reserving by
+// the atomic on the warp's state word in device memory as Reserve does (the copy's check: it
+// should time as 0); 2: the copy reserving by an atomic on a word of the block's shared memory, a
+// prototype (SharedReserve); 3: 2 without reading the time.
+constexpr unsigned kChainEvents = 160, kRegionWords = 1024;
+
+// A prototype: warp w's events go to a region of its own (kRegionWords at w * kRegionWords of the
+// pool), its words used counted in a shared-memory word that holds a tag in its high half, the
+// launch's `launch` and the block's number mixed: no prologue clears it, so a word whose tag is
+// not this block's is a stale one (another block's, another launch's) and the first reservation
+// that finds it claims it by a compare-and-swap. A reservation that added to a stale word and
+// lost the claim to another group of the warp tries again. The used count is also published
+// (atomicMax on the warp's state word, which nothing waits for) for the host.
+__device__ __forceinline__ unsigned* SharedReserve(const ws::dev::RecorderState& r,
+                                                   unsigned long long* slots, unsigned launch,
+                                                   unsigned words) {
+  const unsigned long long warp = ws::dev::LinearWarp(r);
+  unsigned long long* slot = slots + ws::dev::LinearThread() / 32u;
+  const unsigned tag = (ws::dev::LinearBlock32() * 0x9e3779b9u ^ launch * 0x85ebca6bu) | 1u;
+  for (;;) {
+    const unsigned long long old = atomicAdd(slot, static_cast<unsigned long long>(words));
+    unsigned used = static_cast<unsigned>(old);
+    if (static_cast<unsigned>(old >> 32) != tag) {
+      const unsigned long long stale = old + words;
+      if (atomicCAS(slot, stale, static_cast<unsigned long long>(tag) << 32 | words) != stale)
+        continue;
+      used = 0;
+    }
+    if (used + words > kRegionWords) return nullptr;
+    atomicMax(r.warp_state + warp, static_cast<unsigned long long>(used + words));
+    return r.words + warp * kRegionWords + used;
+  }
+}
+
+template <int kHow>
+__device__ __forceinline__ void ChainEvent(std::uint64_t key, std::uint32_t offset,
+                                           unsigned long long* slots, unsigned launch) {
+  const ws::dev::RecorderState& r = ws_recorder_state;
+  const unsigned active = __activemask();
+  const unsigned group = __match_any_sync(active, key) & active;
+  const int leader = __ffs(group) - 1;
+  const unsigned rest = group & (group - 1);
+  const int second = rest != 0 ? __ffs(rest) - 1 : leader;
+  const unsigned lane = ws::dev::LaneId();
+  const unsigned first = __shfl_sync(group, offset, leader);
+  const unsigned step = __shfl_sync(group, offset, second) - first;
+  const unsigned rank = __popc(group & ((1u << lane) - 1u));
+  const bool affine = __all_sync(group, offset == first + rank * step) != 0;
+  if (!ws::dev::KeptBlock(r, ws::dev::LinearBlock32())) return;
+  const unsigned words = ws::dev::kEventHeaderWords + (affine ? 2u : __popc(group));
+  unsigned* w = nullptr;
+  if (static_cast<int>(lane) == leader)
+    w = kHow == 1 ? ws::dev::Reserve(r, ws::dev::LinearWarp(r), words)
+                  : SharedReserve(r, slots, launch, words);
+  __syncwarp(active);
+  w = reinterpret_cast<unsigned*>(
+      __shfl_sync(group, reinterpret_cast<unsigned long long>(w), leader));
+  if (w == nullptr) return;
+  if (static_cast<int>(lane) == leader) {
+    w[0] = static_cast<std::uint32_t>(key) | (affine ? ws::dev::kEventAffine : 0u);
+    w[1] = static_cast<std::uint32_t>(key >> 32);
+    w[2] = group;
+    w[3] = kHow == 3 ? 0u : static_cast<std::uint32_t>(ws::dev::GlobalTimer());
+    if (affine) {
+      w[ws::dev::kEventHeaderWords] = first;
+      w[ws::dev::kEventHeaderWords + 1] = step;
+    }
+  }
+  if (!affine) w[ws::dev::kEventHeaderWords + rank] = offset;
+}
+
+template <int kHow>
+__global__ void KeptChain(float* out, const float* in, int launch) {
+  __shared__ unsigned long long slots[8];  // kHow 2, 3: each warp's words used, and its tag
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  float sum = 0;
+#pragma unroll 1
+  for (unsigned i = 0; i < kChainEvents; ++i) {
+    const unsigned x = t + i * 1024u;  // the four blocks' 1,024 threads, a row of floats each step
+    if (kHow == 0) {
+      ws::dev::RecordAccess(kLoadKey, x * 4);
+    } else {
+      ChainEvent<kHow>(kLoadKey, x * 4, slots, static_cast<unsigned>(launch));
+    }
+    sum += in[x];
+  }
+  out[t] = sum;
+}
+
 __global__ void Plain(float* out, const float* in, int stride) {
   const unsigned xid = (blockIdx.x * blockDim.x + threadIdx.x) * stride;
   out[xid] = in[xid];
@@ -384,6 +478,29 @@ int main(int argc, char** argv) {
             : "  MISMATCH");
     st.tally_frozen = 0;
     st.threads_per_block = threads;
+  }
+  // A kept block's events, one after the other on each warp's path (KeptChain): every block
+  // kept, nothing tallied; the words each warp used, from its state word, where the prototype
+  // publishes them (6 words an affine event: 960 each).
+  {
+    int launches = 0;
+    auto chain = [&](auto kernel) {
+      return [&launches, kernel](float* o, const float* i, int) {
+        kernel<<<4, 256>>>(o, i, ++launches);
+      };
+    };
+    time2("kept chain, RecordAccess", chain(KeptChain<0>), KeptChain<0>, ws::dev::kRecord, 0, 0);
+    time2("kept chain, its copy (global state)", chain(KeptChain<1>), KeptChain<1>,
+          ws::dev::kRecord, 0, 0);
+    auto shared = [&](const char* label, auto kernel) {
+      if (time2(label, chain(kernel), kernel, ws::dev::kRecord, 0, 0) == 0.0f) return;
+      std::vector<unsigned long long> used(32);
+      WS_CUDA_CHECK(cudaMemcpy(used.data(), st.warp_state, 32 * 8, cudaMemcpyDeviceToHost));
+      const auto [lo, hi] = std::minmax_element(used.begin(), used.end());
+      std::printf("  words used a warp: %llu to %llu (want %u)\n", *lo, *hi, kChainEvents * 6);
+    };
+    shared("kept chain, its copy (shared state)", KeptChain<2>);
+    shared("kept chain, its copy (shared state, no time)", KeptChain<3>);
   }
   // The tile's rows (TileRows), 16 x 16 blocks over the copy's floats: counted by their steps
   // (tally_rows 4, the backend's for such a block) and by their lanes' hash (0, as before).
