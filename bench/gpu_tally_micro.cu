@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <random>
 #include <vector>
 
 #include "warpscope/kernels/ws_cuda_device.h"
@@ -183,29 +184,33 @@ constexpr unsigned kChainEvents = 160, kRegionWords = 1024;
 // A prototype: warp w's events go to a region of its own (kRegionWords at w * kRegionWords of the
 // pool), its words used counted in a shared-memory word that holds a tag in its high half, the
 // launch's `launch` and the block's number mixed: no prologue clears it, so a word whose tag is
-// not this block's is a stale one (another block's, another launch's) and the first reservation
-// that finds it claims it by a compare-and-swap. A reservation that added to a stale word and
-// lost the claim to another group of the warp tries again. The used count is also published
-// (atomicMax on the warp's state word, which nothing waits for) for the host.
+// not this block's is a stale one (another block's, another launch's or process's: `launch` mixes
+// in a random number drawn once a process) and the first reservation that finds it claims it by
+// a compare-and-swap. The used count is also published (atomicMax on the warp's state word, which
+// nothing waits for) for the host. The shuffles and votes here are the plain intrinsics, in
+// parentheses (ws_cuda_device.h's macros would record each as a warp meeting).
 __device__ __forceinline__ unsigned* SharedReserve(const ws::dev::RecorderState& r,
                                                    unsigned long long* slots, unsigned launch,
                                                    unsigned words) {
   const unsigned long long warp = ws::dev::LinearWarp(r);
   unsigned long long* slot = slots + ws::dev::LinearThread() / 32u;
   const unsigned tag = (ws::dev::LinearBlock32() * 0x9e3779b9u ^ launch * 0x85ebca6bu) | 1u;
-  for (;;) {
-    const unsigned long long old = atomicAdd(slot, static_cast<unsigned long long>(words));
-    unsigned used = static_cast<unsigned>(old);
-    if (static_cast<unsigned>(old >> 32) != tag) {
-      const unsigned long long stale = old + words;
-      if (atomicCAS(slot, stale, static_cast<unsigned long long>(tag) << 32 | words) != stale)
-        continue;
-      used = 0;
-    }
-    if (used + words > kRegionWords) return nullptr;
-    atomicMax(r.warp_state + warp, static_cast<unsigned long long>(used + words));
-    return r.words + warp * kRegionWords + used;
+  // Claim a stale word (its tag not this block's) by a compare-and-swap to this tag and no words
+  // used; a group that loses the claim to another of the warp finds the tag set and goes on.
+  for (unsigned long long seen = *reinterpret_cast<volatile unsigned long long*>(slot);
+       static_cast<unsigned>(seen >> 32) != tag;) {
+    const unsigned long long was =
+        atomicCAS(slot, seen, static_cast<unsigned long long>(tag) << 32);
+    seen = was == seen ? static_cast<unsigned long long>(tag) << 32 : was;
   }
+  const unsigned used =
+      static_cast<unsigned>(atomicAdd(slot, static_cast<unsigned long long>(words)));
+  if (used + words > kRegionWords) {
+    *r.overflow = 1;
+    return nullptr;
+  }
+  atomicMax(r.warp_state + warp, static_cast<unsigned long long>(used + words));
+  return r.words + warp * kRegionWords + used;
 }
 
 template <int kHow>
@@ -218,10 +223,10 @@ __device__ __forceinline__ void ChainEvent(std::uint64_t key, std::uint32_t offs
   const unsigned rest = group & (group - 1);
   const int second = rest != 0 ? __ffs(rest) - 1 : leader;
   const unsigned lane = ws::dev::LaneId();
-  const unsigned first = __shfl_sync(group, offset, leader);
-  const unsigned step = __shfl_sync(group, offset, second) - first;
+  const unsigned first = (__shfl_sync)(group, offset, leader);
+  const unsigned step = (__shfl_sync)(group, offset, second) - first;
   const unsigned rank = __popc(group & ((1u << lane) - 1u));
-  const bool affine = __all_sync(group, offset == first + rank * step) != 0;
+  const bool affine = (__all_sync)(group, offset == first + rank * step) != 0;
   if (!ws::dev::KeptBlock(r, ws::dev::LinearBlock32())) return;
   const unsigned words = ws::dev::kEventHeaderWords + (affine ? 2u : __popc(group));
   unsigned* w = nullptr;
@@ -230,7 +235,7 @@ __device__ __forceinline__ void ChainEvent(std::uint64_t key, std::uint32_t offs
                   : SharedReserve(r, slots, launch, words);
   __syncwarp(active);
   w = reinterpret_cast<unsigned*>(
-      __shfl_sync(group, reinterpret_cast<unsigned long long>(w), leader));
+      (__shfl_sync)(group, reinterpret_cast<unsigned long long>(w), leader));
   if (w == nullptr) return;
   if (static_cast<int>(lane) == leader) {
     w[0] = static_cast<std::uint32_t>(key) | (affine ? ws::dev::kEventAffine : 0u);
@@ -483,7 +488,12 @@ int main(int argc, char** argv) {
   // kept, nothing tallied; the words each warp used, from its state word, where the prototype
   // publishes them (6 words an affine event: 960 each).
   {
-    int launches = 0;
+    // A per-process random start, so that no process's tags repeat another's (the shared memory
+    // a block finds is not cleared between processes).
+    int launches = static_cast<int>(std::random_device{}() & 0x3fffffff);
+    const unsigned saved_tpb = st.threads_per_block, saved_wpb = st.warps_per_block;
+    st.threads_per_block = 256;
+    st.warps_per_block = 8;
     auto chain = [&](auto kernel) {
       return [&launches, kernel](float* o, const float* i, int) {
         kernel<<<4, 256>>>(o, i, ++launches);
@@ -494,6 +504,7 @@ int main(int argc, char** argv) {
           ws::dev::kRecord, 0, 0);
     auto shared = [&](const char* label, auto kernel) {
       if (time2(label, chain(kernel), kernel, ws::dev::kRecord, 0, 0) == 0.0f) return;
+      // 4 blocks of 8 warps: warps 0-31 (LinearWarp with 8 warps a block).
       std::vector<unsigned long long> used(32);
       WS_CUDA_CHECK(cudaMemcpy(used.data(), st.warp_state, 32 * 8, cudaMemcpyDeviceToHost));
       const auto [lo, hi] = std::minmax_element(used.begin(), used.end());
@@ -501,6 +512,8 @@ int main(int argc, char** argv) {
     };
     shared("kept chain, its copy (shared state)", KeptChain<2>);
     shared("kept chain, its copy (shared state, no time)", KeptChain<3>);
+    st.threads_per_block = saved_tpb;
+    st.warps_per_block = saved_wpb;
   }
   // The tile's rows (TileRows), 16 x 16 blocks over the copy's floats: counted by their steps
   // (tally_rows 4, the backend's for such a block) and by their lanes' hash (0, as before).

@@ -262,11 +262,6 @@ struct RecorderState {
   unsigned char* warp_tallied;         // [warp]: 1 once the warp had a request tallied
   unsigned int tally_capacity;         // a power of two
   int tally_frozen;                    // the planned pass: shapes are looked up, none added
-  // A block of rows narrower than a warp (blockDim.x 2, 4, 8 or 16, more than one row): log2 of
-  // its width, so that a whole warp's request whose offsets are affine in each row, the rows a
-  // fixed step apart (a 16 x 16 tile's column, or its rows of a wider matrix), is tallied by its
-  // steps as an affine one is (AffineShapeKey), not by its lanes' hash; 0 otherwise.
-  unsigned int tally_rows;
   // The blocks whose events are all written, from the lowest (kept_base) to the highest
   // (kept_base + kept_last), in 32 bits: block b is kept where b - kept_base <= kept_last and,
   // where the kept blocks are not every block of that span, keep_block[b - kept_base] is 1. A
@@ -278,6 +273,13 @@ struct RecorderState {
   // written as events, which the host decodes too).
   unsigned long long kept_base;
   unsigned int kept_last;
+  // A block of rows narrower than a warp (blockDim.x 2, 4, 8 or 16, more than one row): log2 of
+  // its width, so that a whole warp's request whose offsets are affine in each row, the rows a
+  // fixed step apart (a 16 x 16 tile's column, or its rows of a wider matrix), is tallied by its
+  // steps as an affine one is (AffineShapeKey), not by its lanes' hash; 0 otherwise, and 0 without
+  // a tally (every block kept: the rows' test would only cost). Here, in the hole before
+  // keep_block.
+  unsigned int tally_rows;
   const unsigned char* keep_block;  // [kept_last + 1]: 1 where kept; null: the whole span
   // The hazard check (above); a kHazards pass only.
   int hazard_mode;  // kHazardsBuild, kHazardsIdentify

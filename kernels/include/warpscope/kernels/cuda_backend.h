@@ -328,7 +328,7 @@ class CudaBackend {
   static constexpr std::size_t kTallyBytes =
       kTallyCapacity * (8 + dev::kTallyShapeWords * 4 + 3 * dev::kTallySpread * 8) + 4;
   bool TallyWanted(Dim3 grid, Dim3 block) const;
-  TallyArrays StartTally(Dim3 grid, std::size_t warps, dev::RecorderState* st);
+  TallyArrays StartTally(Dim3 grid, Dim3 block, std::size_t warps, dev::RecorderState* st);
   void ClearTally(const TallyArrays& t, bool keys);
   void FreeTally() {
     for (void* p : {static_cast<void*>(tally_.keys), static_cast<void*>(tally_.shapes),

@@ -82,7 +82,8 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
     std::sort(keep_blocks_.begin(), keep_blocks_.end());
     keep_blocks_.erase(std::unique(keep_blocks_.begin(), keep_blocks_.end()), keep_blocks_.end());
   }
-  const TallyArrays tally = TallyWanted(grid, block) ? StartTally(grid, warps, &st) : TallyArrays{};
+  const TallyArrays tally =
+      TallyWanted(grid, block) ? StartTally(grid, block, warps, &st) : TallyArrays{};
   const bool first_chunks = st.first_chunks != 0;
   const unsigned long long first_words = first_chunks ? warps * dev::kFirstChunkWords : 0;
   GpuCapture c;
@@ -198,7 +199,6 @@ inline dev::RecorderState CudaBackend::StartRecording(
   // (CountedWhole) reads no table then, without a test of its own whether there is one.
   st.kept_base = 0;
   st.kept_last = ~0u;
-  st.tally_rows = dev::TallyRows(block.x, block.y, block.z);
   return st;
 }
 
@@ -283,7 +283,7 @@ inline bool CudaBackend::TallyWanted(Dim3 grid, Dim3 block) const {
 // The launch's tally (its table from the stream-ordered pool; a GPU without 10 MB to spare
 // records without it, it does not fail), cleared, and the recorder's state pointed at it with the
 // kept blocks, whose events are all written.
-inline CudaBackend::TallyArrays CudaBackend::StartTally(Dim3 grid, std::size_t warps,
+inline CudaBackend::TallyArrays CudaBackend::StartTally(Dim3 grid, Dim3 block, std::size_t warps,
                                                         dev::RecorderState* st) {
   auto alloc = [](auto** p, std::size_t bytes) {
     return cudaMallocAsync(reinterpret_cast<void**>(p), bytes, 0) == cudaSuccess;
@@ -311,6 +311,7 @@ inline CudaBackend::TallyArrays CudaBackend::StartTally(Dim3 grid, std::size_t w
   st->warp_tallied = t.warps;
   st->tally_capacity = static_cast<unsigned int>(t.capacity);
   st->tally_frozen = 0;
+  st->tally_rows = dev::TallyRows(block.x, block.y, block.z);
   // The kept blocks' span, from the lowest to the highest within the grid; a byte per block of
   // it where they are not all of it (the hazard check's, a block asked for far away).
   std::vector<std::uint32_t> kept;
