@@ -38,6 +38,9 @@ Status RunRecorded(LessonCall& call, BackendResult* out) {
   out->timing.hazard_ms = cost.hazard_ms;
   out->timing.record_bytes = cost.record_bytes;
   out->timing.records = cost.records;
+  out->timing.tally_shapes = cost.tally.shapes;
+  out->timing.tally_steps_shaped = cost.tally.steps_shaped;
+  out->timing.tally_by_steps = cost.tally.by_steps;
   return {};
 }
 

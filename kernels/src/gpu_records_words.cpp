@@ -62,6 +62,35 @@ std::uint32_t EncodeBarrierEvent(std::uint32_t place, std::uint32_t lane_mask,
   return dev::kBarrierEventWords;
 }
 
+TallyShapeCount ShapesTalliedBySteps(const GpuCapture& c) {
+  TallyShapeCount n;
+  const std::uint32_t rows = dev::TallyRows(c.block.x, c.block.y, c.block.z);
+  for (const GpuCapture::TalliedShape& s : c.tallied) {
+    if ((s.key & (dev::kTallyBarrier | dev::kTallyWarpOp)) != 0 || s.lines != 0 || s.mask != ~0u)
+      continue;
+    ++n.shapes;
+    const std::uint32_t first = s.offsets[0], step = s.offsets[1] - first;
+    auto fits = [&](std::uint32_t r, std::uint32_t row_step) {
+      for (std::uint32_t l = 0; l < 32; ++l) {
+        const std::uint32_t in_row = r == 0 ? l : l & ((1u << r) - 1u), row = r == 0 ? 0 : l >> r;
+        if (s.offsets[l] != first + in_row * step + row * row_step) return false;
+      }
+      return true;
+    };
+    std::uint64_t want = 0;
+    if (fits(0, 0)) {
+      want = dev::AffineShapeHash(first, step, s.key, 32);
+    } else if (rows != 0 && fits(rows, s.offsets[1u << rows] - first)) {
+      want = dev::AffineShapeHash(first, step, s.key, 32, rows, s.offsets[1u << rows] - first);
+    } else {
+      continue;
+    }
+    ++n.steps_shaped;
+    if (s.hash == want) ++n.by_steps;
+  }
+  return n;
+}
+
 std::vector<GpuCapture::TalliedShape> TalliedShapes(const std::vector<unsigned long long>& keys,
                                                     const std::vector<std::uint32_t>& shapes,
                                                     const std::vector<unsigned long long>& counts) {
@@ -74,6 +103,7 @@ std::vector<GpuCapture::TalliedShape> TalliedShapes(const std::vector<unsigned l
     GpuCapture::TalliedShape t;
     const std::uint32_t* w = shapes.data() + i * dev::kTallyShapeWords;
     t.key = std::uint64_t{w[1]} << 32 | w[0];
+    t.hash = keys[i];
     t.mask = w[2];
     t.lines = w[3];
     std::copy(w + dev::kTallyHeaderWords, w + dev::kTallyShapeWords, t.offsets);

@@ -141,6 +141,13 @@ TEST(GpuTally, RequestsCountedOnTheDeviceGiveTheFiguresOfEveryEventWritten) {
     EXPECT_EQ(x.blocks.size(), y.blocks.size());
     // Written, the grid's events came back; tallied, only the kept blocks' and the barriers'.
     EXPECT_LT(b->timing.record_bytes, a->timing.record_bytes);
+    // Every shape affine, or affine in rows, was hashed by its steps (the whole warp's short road
+    // finds it there); the matmuls' are all one or the other (their 16 x 16 blocks' rows).
+    EXPECT_EQ(b->timing.tally_by_steps, b->timing.tally_steps_shaped);
+    if (lesson == "matmul") {
+      EXPECT_GT(b->timing.tally_shapes, 0u);
+      EXPECT_EQ(b->timing.tally_steps_shaped, b->timing.tally_shapes);
+    }
   }
 }
 

@@ -510,3 +510,49 @@ TEST(GpuTally, ABlockOfRowsNarrowerThanAWarpIsTalliedByItsRowsSteps) {
   EXPECT_EQ(ws::dev::TallyRows(12, 8, 1), 0u);   // not a power of two: rows start mid-warp
   EXPECT_EQ(ws::dev::TallyRows(1, 256, 1), 0u);  // one thread a row: affine across the warp
 }
+
+// Which of the table's shapes the device hashed by their steps (ShapesTalliedBySteps): a 16 x 16
+// block's capture (rows of 16 lanes) with an affine shape and a shape affine in rows, each under
+// its steps' hash, a shape affine in rows under another hash (as if Tally had hashed its lanes),
+// a shape of neither kind and a barrier's shape (not an access: left out). By hand: 4 access
+// shapes, 3 affine either way, 2 of them by their steps.
+TEST(GpuTally, TheHostTellsWhichShapesTheDeviceHashedByTheirSteps) {
+  ws::GpuCapture c;
+  c.block = {16, 16, 1};
+  auto shape = [&](std::uint64_t key, auto offset, std::uint64_t hash) {
+    ws::GpuCapture::TalliedShape s;
+    s.key = key;
+    s.mask = ~0u;
+    s.count = 1;
+    for (std::uint32_t l = 0; l < 32; ++l) s.offsets[l] = offset(l);
+    s.hash = hash;
+    c.tallied.push_back(s);
+  };
+  using ws::dev::AffineShapeHash;
+  shape(
+      tally::kLoad, [](std::uint32_t l) { return 8 + 4 * l; },
+      AffineShapeHash(8, 4, tally::kLoad, 32));
+  // A tile's row element: step 0 in a row, the two rows 64 bytes apart.
+  shape(
+      tally::kShared, [](std::uint32_t l) { return 12 + 64 * (l >> 4); },
+      AffineShapeHash(12, 0, tally::kShared, 32, 4, 64));
+  shape(
+      tally::kStore, [](std::uint32_t l) { return 4 * (l & 15) + 4096 * (l >> 4); }, 12345);
+  shape(
+      tally::kStore, [](std::uint32_t l) { return 128 * ((l * 7) % 32); }, 777);
+  shape(
+      ws::dev::kTallyBarrier, [](std::uint32_t) { return 0u; }, 99);
+  const ws::TallyShapeCount n = ws::ShapesTalliedBySteps(c);
+  EXPECT_EQ(n.shapes, 4u);
+  EXPECT_EQ(n.steps_shaped, 3u);
+  EXPECT_EQ(n.by_steps, 2u);
+  // The hash keeps a shape's first offset's place in 256 bytes and no more; rows 0 is the affine
+  // hash, and a shape in rows hashes apart from the affine one of the same first and step.
+  EXPECT_EQ(AffineShapeHash(12, 4, tally::kLoad, 32),
+            AffineShapeHash(12 + 256, 4, tally::kLoad, 32));
+  EXPECT_NE(AffineShapeHash(12, 4, tally::kLoad, 32), AffineShapeHash(16, 4, tally::kLoad, 32));
+  EXPECT_EQ(AffineShapeHash(12, 4, tally::kLoad, 32, 0, 64),
+            AffineShapeHash(12, 4, tally::kLoad, 32));
+  EXPECT_NE(AffineShapeHash(12, 0, tally::kLoad, 32, 4, 64),
+            AffineShapeHash(12, 0, tally::kLoad, 32));
+}

@@ -40,6 +40,9 @@ nlohmann::json TimingJson(const Timing& t) {
                     {"overhead", plain > 0 ? nlohmann::json(Round(t.record_ms / plain)) : nullptr},
                     {"records", t.records},
                     {"record_bytes", t.record_bytes},
+                    {"tally_shapes", t.tally_shapes},
+                    {"tally_steps_shaped", t.tally_steps_shaped},
+                    {"tally_by_steps", t.tally_by_steps},
                     {"records_per_s", std::round(t.records / (t.record_ms / 1e3))}};
   }
   return j;
@@ -63,6 +66,9 @@ Timing TimingFromJson(const nlohmann::json& j) {
     if (t.own_ms == 0) t.own_ms = c.value("plain_ms", t.ms);  // older traces: the run's time
     t.records = c.at("records").get<std::uint64_t>();
     t.record_bytes = c.at("record_bytes").get<std::uint64_t>();
+    t.tally_shapes = c.value("tally_shapes", std::uint64_t{0});  // traces from before them
+    t.tally_steps_shaped = c.value("tally_steps_shaped", std::uint64_t{0});
+    t.tally_by_steps = c.value("tally_by_steps", std::uint64_t{0});
   }
   return t;
 }

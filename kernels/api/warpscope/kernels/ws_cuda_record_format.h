@@ -304,6 +304,20 @@ struct RecorderState {
 
 inline constexpr unsigned int kDeviceFileTags = 1u << 16;
 
+// An affine request's hash in the tally's table, or one affine in rows (ws_cuda_tally.h,
+// AffineShapeKey, says why it is built so): `lanes` the group's lane count. Host and device, so
+// that the host can tell which of the table's shapes were hashed by their steps
+// (ShapesTalliedBySteps).
+WS_RECORD_HD constexpr std::uint64_t AffineShapeHash(std::uint32_t first, std::uint32_t step,
+                                                     std::uint64_t key, std::uint32_t lanes,
+                                                     std::uint32_t rows = 0,
+                                                     std::uint32_t row_step = 0) {
+  const std::uint64_t shape = std::uint64_t{step} | std::uint64_t{first & 255u} << 32 |
+                              std::uint64_t{lanes} << 40 | std::uint64_t{rows} << 47;
+  const std::uint64_t h = key ^ shape * 0x9e3779b97f4a7c15ull;
+  return (rows != 0 ? h ^ std::uint64_t{row_step} * 0xc2b2ae3d27d4eb4full : h) | 1ull;
+}
+
 // Says that RecorderState has tally_rows (bench/gpu_tally_micro.cu, built against an older
 // recorder's headers too).
 #define WS_RECORDER_TALLY_ROWS 1

@@ -48,13 +48,7 @@ __device__ __forceinline__ unsigned long long AffineShapeKey(unsigned first, uns
                                                              std::uint64_t key, unsigned group,
                                                              unsigned rows = 0,
                                                              unsigned row_step = 0) {
-  const unsigned long long shape = static_cast<unsigned long long>(step) |
-                                   static_cast<unsigned long long>(first & 255u) << 32 |
-                                   static_cast<unsigned long long>(__popc(group)) << 40 |
-                                   static_cast<unsigned long long>(rows) << 47;
-  const unsigned long long h = key ^ shape * 0x9e3779b97f4a7c15ull;
-  return (rows != 0 ? h ^ static_cast<unsigned long long>(row_step) * 0xc2b2ae3d27d4eb4full : h) |
-         1ull;
+  return AffineShapeHash(first, step, key, static_cast<unsigned>(__popc(group)), rows, row_step);
 }
 
 // Whether a whole warp's offsets are affine in rows of 2^rows lanes (AffineShapeKey), `first` and

@@ -55,6 +55,7 @@ struct CaptureCost {
   double hazard_ms = 0;            // the hazard check's passes before them (ws_cuda_hazards.h)
   std::uint64_t records = 0;       // access and barrier records decoded
   std::uint64_t record_bytes = 0;  // bytes the recording pass wrote
+  TallyShapeCount tally;           // the tally's shapes (ShapesTalliedBySteps)
 };
 
 //-------------------------------------------------------------------------------------------------

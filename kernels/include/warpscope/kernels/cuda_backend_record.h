@@ -165,6 +165,7 @@ inline void CudaBackend::DecodeCapture(const GpuCapture& c) {
   if (keep_none_) keep = {};
   LaunchTrace t = DecodeGpuCapture(c, keep, cache_probes_);
   capture_.records = t.stats.access_records + t.stats.barrier_records;
+  capture_.tally = ShapesTalliedBySteps(c);
   launches_.push_back(std::move(t));
 }
 

@@ -51,6 +51,7 @@ struct GpuCapture {
     // A barrier's pass (dev::kTallyBarrier in its key; `lines` the threads its instance had):
     // its lanes' waits, summed, and the longest (ns).
     std::uint64_t wait_sum = 0, wait_max = 0;
+    std::uint64_t hash = 0;  // its key in the device's table (the slot's word)
   };
   std::vector<TalliedShape> tallied;
   bool tally_full = false;  // a shape found no slot: it was written, and so were later requests
@@ -114,6 +115,16 @@ struct KeepBlocks {
 std::vector<GpuCapture::TalliedShape> TalliedShapes(const std::vector<unsigned long long>& keys,
                                                     const std::vector<std::uint32_t>& shapes,
                                                     const std::vector<unsigned long long>& counts);
+
+// Of a launch's tallied access shapes of a whole warp (no barrier's, warp meeting's or copy
+// write's), how many there are and how many the device hashed by their steps: affine, or affine
+// in rows of 2^TallyRows(block) lanes (AffineShapeHash), the whole warp's short road's shapes,
+// rather than by their lanes. A shape whose offsets are affine in either way and was hashed by
+// its lanes would say that the device's two roads disagree.
+struct TallyShapeCount {
+  std::uint64_t shapes = 0, by_steps = 0, steps_shaped = 0;  // steps_shaped: affine either way
+};
+TallyShapeCount ShapesTalliedBySteps(const GpuCapture& capture);
 
 // Decodes `capture`: every block is analysed (and its loads replayed through `cache`'s probes,
 // the trace's cache_replays), the kept ones keep their records, and the tallied shapes are

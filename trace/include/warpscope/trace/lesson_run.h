@@ -199,6 +199,10 @@ struct Timing {
                          // modeled; = ms unless timed_at; 0 where unknown (then ms)
   std::uint64_t record_bytes = 0;  // bytes of records it wrote
   std::uint64_t records = 0;       // records (accesses and barriers)
+  // The device's tally (GPU): its whole warps' access shapes, those affine or affine in rows, and
+  // of those the ones it hashed by their steps, as its short road finds them (all of them unless
+  // its two roads disagree: ShapesTalliedBySteps).
+  std::uint64_t tally_shapes = 0, tally_steps_shaped = 0, tally_by_steps = 0;
   // Set when the time is that of a larger size than the run's (LessonInfo::timed_size): its
   // label, and the work there over the work of the run (bytes per second scale with it).
   std::string timed_at = {};
