@@ -318,8 +318,7 @@ __device__ __forceinline__ bool CountedWhole(const RecorderState& r, std::uint64
   const unsigned step = __shfl_sync(~0u, offset, 1) - first_offset;
   if (__all_sync(~0u, offset == first_offset + lane * step) != 0)
     return TallyWholeAffine(r, key, lane, first_offset, step);
-  // Affine in rows (a 2D block of rows narrower than the warp, tally_rows): counted by its steps.
-  // Tested only where the affine test failed, so that an affine request pays nothing for it.
+  // Affine in rows (tally_rows), counted by its steps; tested only where the affine test failed.
   unsigned row_step = 0;
   const unsigned rows = r.tally_rows;
   if (rows == 0 || !AffineInRows(~0u, offset, lane, first_offset, step, rows, &row_step))
