@@ -77,11 +77,12 @@ TallyShapeCount ShapesTalliedBySteps(const GpuCapture& c) {
       }
       return true;
     };
+    const std::uint32_t row_step = rows != 0 ? s.offsets[1u << rows] - first : 0;
     std::uint64_t want = 0;
     if (fits(0, 0)) {
       want = dev::AffineShapeHash(first, step, s.key, 32);
-    } else if (rows != 0 && fits(rows, s.offsets[1u << rows] - first)) {
-      want = dev::AffineShapeHash(first, step, s.key, 32, rows, s.offsets[1u << rows] - first);
+    } else if (rows != 0 && fits(rows, row_step)) {
+      want = dev::AffineShapeHash(first, step, s.key, 32, rows, row_step);
     } else {
       continue;
     }
