@@ -215,7 +215,8 @@ __device__ __forceinline__ unsigned* SharedReserve(const ws::dev::RecorderState&
 
 template <int kHow>
 __device__ __forceinline__ void ChainEvent(std::uint64_t key, std::uint32_t offset,
-                                           unsigned long long* slots, unsigned launch) {
+                                           unsigned long long* slots, unsigned launch,
+                                           unsigned index) {
   const ws::dev::RecorderState& r = ws_recorder_state;
   const unsigned active = __activemask();
   const unsigned group = __match_any_sync(active, key) & active;
@@ -231,8 +232,9 @@ __device__ __forceinline__ void ChainEvent(std::uint64_t key, std::uint32_t offs
   const unsigned words = ws::dev::kEventHeaderWords + (affine ? 2u : __popc(group));
   unsigned* w = nullptr;
   if (static_cast<int>(lane) == leader)
-    w = kHow == 1 ? ws::dev::Reserve(r, ws::dev::LinearWarp(r), words)
-                  : SharedReserve(r, slots, launch, words);
+    w = kHow == 1   ? ws::dev::Reserve(r, ws::dev::LinearWarp(r), words)
+        : kHow == 5 ? r.words + ws::dev::LinearWarp(r) * kRegionWords + index * words
+                    : SharedReserve(r, slots, launch, words);
   __syncwarp(active);
   w = reinterpret_cast<unsigned*>(
       (__shfl_sync)(group, reinterpret_cast<unsigned long long>(w), leader));
@@ -250,9 +252,36 @@ __device__ __forceinline__ void ChainEvent(std::uint64_t key, std::uint32_t offs
   if (!affine) w[ws::dev::kEventHeaderWords + rank] = offset;
 }
 
+// kHow 6, a prototype: each lane its own stream (kLaneWords at the thread's number x kLaneWords),
+// its used count in a shared-memory word of its own that only it reads and writes (a tag in the
+// high half, as SharedReserve's), four words an event: the key, the lanes running (the host would
+// group the lanes' streams by it) and the offset. No shuffle, no vote, no atomic.
+constexpr unsigned kLaneWords = 1024;
+__device__ __forceinline__ void LaneEvent(std::uint64_t key, std::uint32_t offset,
+                                          unsigned long long* lanes, unsigned launch) {
+  const ws::dev::RecorderState& r = ws_recorder_state;
+  const unsigned active = __activemask();
+  if (!ws::dev::KeptBlock(r, ws::dev::LinearBlock32())) return;
+  const unsigned tag = (ws::dev::LinearBlock32() * 0x9e3779b9u ^ launch * 0x85ebca6bu) | 1u;
+  unsigned long long* mine = lanes + ws::dev::LinearThread();
+  const unsigned long long seen = *mine;
+  const unsigned used = static_cast<unsigned>(seen >> 32) == tag ? static_cast<unsigned>(seen) : 0u;
+  if (used + 4 > kLaneWords) return;
+  *mine = (static_cast<unsigned long long>(tag) << 32) | (used + 4);
+  unsigned* w = r.words +
+                (ws::dev::LinearBlock() * blockDim.x + ws::dev::LinearThread()) *
+                    static_cast<unsigned long long>(kLaneWords) +
+                used;
+  w[0] = static_cast<std::uint32_t>(key);
+  w[1] = static_cast<std::uint32_t>(key >> 32);
+  w[2] = active;
+  w[3] = offset;
+}
+
 template <int kHow>
 __global__ void KeptChain(float* out, const float* in, int launch) {
   __shared__ unsigned long long slots[8];  // kHow 2, 3: each warp's words used, and its tag
+  __shared__ unsigned long long lanes[kHow == 6 ? 256 : 1];  // kHow 6: each lane's
   const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
   float sum = 0;
 #pragma unroll 1
@@ -260,8 +289,10 @@ __global__ void KeptChain(float* out, const float* in, int launch) {
     const unsigned x = t + i * 1024u;  // the four blocks' 1,024 threads, a row of floats each step
     if (kHow == 0) {
       ws::dev::RecordAccess(kLoadKey, x * 4);
-    } else {
-      ChainEvent<kHow>(kLoadKey, x * 4, slots, static_cast<unsigned>(launch));
+    } else if (kHow == 6) {
+      LaneEvent(kLoadKey, x * 4, lanes, static_cast<unsigned>(launch));
+    } else if (kHow != 4) {
+      ChainEvent<kHow>(kLoadKey, x * 4, slots, static_cast<unsigned>(launch), i);
     }
     sum += in[x];
   }
@@ -323,6 +354,7 @@ int main(int argc, char** argv) {
   // `per_warp`: the requests a warp makes and the tally counts (the copy's two; the transpose's
   // four and its pass of the barrier, a whole warp's meeting tallied as a request is).
   // `want`: the requests the tally should count, where not the copy's blocks' per_warp each.
+  std::mt19937 tags(std::random_device{}());  // a launch's tag (kept regions)
   auto time2 = [&](const char* label, auto launch, auto kernel, int mode, int per_warp = 2,
                    unsigned long long want = ~0ull) {
     if (++index != only && only >= 0) return 0.0f;
@@ -334,9 +366,23 @@ int main(int argc, char** argv) {
     for (int i = 0; i < 15; ++i) {
       WS_CUDA_CHECK(cudaMemset(st.first_chunks ? st.words : st.words, 0,
                                warps * ws::dev::kFirstChunkWords * 4));
+#if defined(WS_RECORDER_KEPT_REGIONS)
+      // Kept regions: their headers cleared, the super-chunks past them, a tag for each launch
+      // (the blocks' cursors in shared memory are not cleared between launches).
+      if (st.kept_region != 0) {
+        const unsigned long long words =
+            std::size_t{st.kept_region} * st.kept_region_blocks * st.warps_per_block;
+        WS_CUDA_CHECK(cudaMemset(st.words + st.kept_at, 0, words * 4));
+        st.launch_tag = static_cast<unsigned>(tags());
+        WS_CUDA_CHECK(cudaMemcpyToSymbol(ws_recorder_state, &st, sizeof st));
+      }
+#endif
       WS_CUDA_CHECK(cudaMemset(st.warp_state, 0, warps * 8));
       // As the recorder starts a pass (StartRecording): super-chunks after the first chunks.
-      const unsigned long long first_words = warps * ws::dev::kFirstChunkWords;
+      unsigned long long first_words = warps * ws::dev::kFirstChunkWords;
+#if defined(WS_RECORDER_KEPT_REGIONS)
+      first_words += std::size_t{st.kept_region} * st.kept_region_blocks * st.warps_per_block;
+#endif
       WS_CUDA_CHECK(cudaMemcpy(st.pool_next, &first_words, 8, cudaMemcpyHostToDevice));
       WS_CUDA_CHECK(cudaMemset(st.sm_state, 0, ws::dev::kSmSlots * ws::dev::kSmSlotStride * 8));
       WS_CUDA_CHECK(cudaMemset(st.overflow, 0, 8));
@@ -500,6 +546,35 @@ int main(int argc, char** argv) {
       };
     };
     time2("kept chain, RecordAccess", chain(KeptChain<0>), KeptChain<0>, ws::dev::kRecord, 0, 0);
+#if defined(WS_RECORDER_KEPT_REGIONS)
+    // The same in kept regions (ws_cuda_reserve.h), as the backend sets them: 4,096 words a
+    // warp past the first chunks, the cursors in 64 bytes of dynamic shared memory.
+    st.kept_at = warps * ws::dev::kFirstChunkWords;
+    st.kept_region = 4096;
+    st.kept_region_blocks = 4;
+    st.added_shared_offset = 0;
+    if (time2(
+            "kept chain, RecordAccess, kept regions",
+            [](float* o, const float* i, int) { KeptChain<0><<<4, 256, 64>>>(o, i, 0); },
+            KeptChain<0>, ws::dev::kRecord, 0, 0) != 0.0f) {
+      // Each region's header word 2: its words used, header included (4 + 160 x 6).
+      std::vector<unsigned> used(32);
+      WS_CUDA_CHECK(cudaMemcpy2D(used.data(), 4, st.words + st.kept_at + 2, 4096 * 4, 4, 32,
+                                 cudaMemcpyDeviceToHost));
+      std::vector<unsigned long long> state(32);
+      WS_CUDA_CHECK(cudaMemcpy(state.data(), st.warp_state, 32 * 8, cudaMemcpyDeviceToHost));
+      const auto [lo, hi] = std::minmax_element(used.begin(), used.end());
+      std::printf("  region words used: %u to %u (want %u); pool state words nonzero: %ld\n", *lo,
+                  *hi, 4 + kChainEvents * 6,
+                  static_cast<long>(std::count_if(state.begin(), state.end(),
+                                                  [](unsigned long long v) { return v != 0; })));
+    }
+    st.kept_region = 0;
+    st.kept_region_blocks = 0;
+#else
+    time2("kept chain, RecordAccess, kept regions (not in this recorder)", chain(KeptChain<0>),
+          KeptChain<0>, ws::dev::kRecord, 0, 0);
+#endif
     time2("kept chain, its copy (global state)", chain(KeptChain<1>), KeptChain<1>,
           ws::dev::kRecord, 0, 0);
     auto shared = [&](const char* label, auto kernel) {
@@ -512,6 +587,12 @@ int main(int argc, char** argv) {
     };
     shared("kept chain, its copy (shared state)", KeptChain<2>);
     shared("kept chain, its copy (shared state, no time)", KeptChain<3>);
+    time2("kept chain, nothing recorded (its floor)", chain(KeptChain<4>), KeptChain<4>,
+          ws::dev::kRecord, 0, 0);
+    time2("kept chain, its copy, no reservation", chain(KeptChain<5>), KeptChain<5>,
+          ws::dev::kRecord, 0, 0);
+    time2("kept chain, each lane its stream", chain(KeptChain<6>), KeptChain<6>, ws::dev::kRecord,
+          0, 0);
     st.threads_per_block = saved_tpb;
     st.warps_per_block = saved_wpb;
   }
