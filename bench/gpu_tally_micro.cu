@@ -354,7 +354,6 @@ int main(int argc, char** argv) {
   // `per_warp`: the requests a warp makes and the tally counts (the copy's two; the transpose's
   // four and its pass of the barrier, a whole warp's meeting tallied as a request is).
   // `want`: the requests the tally should count, where not the copy's blocks' per_warp each.
-  std::mt19937 tags(std::random_device{}());  // a launch's tag (kept regions)
   auto time2 = [&](const char* label, auto launch, auto kernel, int mode, int per_warp = 2,
                    unsigned long long want = ~0ull) {
     if (++index != only && only >= 0) return 0.0f;
@@ -366,23 +365,9 @@ int main(int argc, char** argv) {
     for (int i = 0; i < 15; ++i) {
       WS_CUDA_CHECK(cudaMemset(st.first_chunks ? st.words : st.words, 0,
                                warps * ws::dev::kFirstChunkWords * 4));
-#if defined(WS_RECORDER_KEPT_REGIONS)
-      // Kept regions: their headers cleared, the super-chunks past them, a tag for each launch
-      // (the blocks' cursors in shared memory are not cleared between launches).
-      if (st.kept_region != 0) {
-        const unsigned long long words =
-            std::size_t{st.kept_region} * st.kept_region_blocks * st.warps_per_block;
-        WS_CUDA_CHECK(cudaMemset(st.words + st.kept_at, 0, words * 4));
-        st.launch_tag = static_cast<unsigned>(tags());
-        WS_CUDA_CHECK(cudaMemcpyToSymbol(ws_recorder_state, &st, sizeof st));
-      }
-#endif
       WS_CUDA_CHECK(cudaMemset(st.warp_state, 0, warps * 8));
       // As the recorder starts a pass (StartRecording): super-chunks after the first chunks.
-      unsigned long long first_words = warps * ws::dev::kFirstChunkWords;
-#if defined(WS_RECORDER_KEPT_REGIONS)
-      first_words += std::size_t{st.kept_region} * st.kept_region_blocks * st.warps_per_block;
-#endif
+      const unsigned long long first_words = warps * ws::dev::kFirstChunkWords;
       WS_CUDA_CHECK(cudaMemcpy(st.pool_next, &first_words, 8, cudaMemcpyHostToDevice));
       WS_CUDA_CHECK(cudaMemset(st.sm_state, 0, ws::dev::kSmSlots * ws::dev::kSmSlotStride * 8));
       WS_CUDA_CHECK(cudaMemset(st.overflow, 0, 8));
@@ -546,35 +531,6 @@ int main(int argc, char** argv) {
       };
     };
     time2("kept chain, RecordAccess", chain(KeptChain<0>), KeptChain<0>, ws::dev::kRecord, 0, 0);
-#if defined(WS_RECORDER_KEPT_REGIONS)
-    // The same in kept regions (ws_cuda_reserve.h), as the backend sets them: 4,096 words a
-    // warp past the first chunks, the cursors in 64 bytes of dynamic shared memory.
-    st.kept_at = warps * ws::dev::kFirstChunkWords;
-    st.kept_region = 4096;
-    st.kept_region_blocks = 4;
-    st.added_shared_offset = 0;
-    if (time2(
-            "kept chain, RecordAccess, kept regions",
-            [](float* o, const float* i, int) { KeptChain<0><<<4, 256, 64>>>(o, i, 0); },
-            KeptChain<0>, ws::dev::kRecord, 0, 0) != 0.0f) {
-      // Each region's header word 2: its words used, header included (4 + 160 x 6).
-      std::vector<unsigned> used(32);
-      WS_CUDA_CHECK(cudaMemcpy2D(used.data(), 4, st.words + st.kept_at + 2, 4096 * 4, 4, 32,
-                                 cudaMemcpyDeviceToHost));
-      std::vector<unsigned long long> state(32);
-      WS_CUDA_CHECK(cudaMemcpy(state.data(), st.warp_state, 32 * 8, cudaMemcpyDeviceToHost));
-      const auto [lo, hi] = std::minmax_element(used.begin(), used.end());
-      std::printf("  region words used: %u to %u (want %u); pool state words nonzero: %ld\n", *lo,
-                  *hi, 4 + kChainEvents * 6,
-                  static_cast<long>(std::count_if(state.begin(), state.end(),
-                                                  [](unsigned long long v) { return v != 0; })));
-    }
-    st.kept_region = 0;
-    st.kept_region_blocks = 0;
-#else
-    time2("kept chain, RecordAccess, kept regions (not in this recorder)", chain(KeptChain<0>),
-          KeptChain<0>, ws::dev::kRecord, 0, 0);
-#endif
     time2("kept chain, its copy (global state)", chain(KeptChain<1>), KeptChain<1>,
           ws::dev::kRecord, 0, 0);
     auto shared = [&](const char* label, auto kernel) {

@@ -39,7 +39,7 @@ fi
   for round in 1 2; do
     for bin in "${bins[@]}"; do
       echo "== $bin (round $round)"
-      for step in $(seq 0 19); do
+      for step in $(seq 0 18); do
         timeout -k 2 8 "$out/$bin" "$blocks" "$step" > "$out/case.txt" 2>&1
         rc=$?
         grep -v '^\.\.\.\|^stride-1' "$out/case.txt"

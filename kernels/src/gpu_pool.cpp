@@ -65,19 +65,6 @@ std::uint32_t MaxChunkClass(std::uint32_t super_words) {
   return k;
 }
 
-std::vector<PoolChunk> KeptRegionChunks(const dev::RecorderState& st, std::uint64_t warps) {
-  std::vector<PoolChunk> regions;
-  if (st.kept_region == 0) return regions;
-  const std::uint64_t span = std::uint64_t{st.kept_region_blocks} * st.warps_per_block;
-  for (std::uint64_t k = 0; k < span; ++k) {
-    const std::uint64_t warp = st.kept_base * st.warps_per_block + k;
-    if (warp >= warps) break;
-    const std::uint64_t first = st.kept_at + k * st.kept_region;
-    regions.push_back({warp, first, st.kept_region, first});
-  }
-  return regions;
-}
-
 void GatherChunks(const std::vector<std::uint32_t>& pool, const std::vector<PoolChunk>& chunks,
                   const std::vector<unsigned long long>& state, bool first_chunks, GpuCapture* c) {
   const std::size_t warps = state.size();

@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <tuple>
 
 #include "core/child_run.h"
@@ -148,56 +147,6 @@ TEST(GpuTally, RequestsCountedOnTheDeviceGiveTheFiguresOfEveryEventWritten) {
     if (lesson == "matmul") {
       EXPECT_GT(b->timing.tally_shapes, 0u);
       EXPECT_EQ(b->timing.tally_steps_shaped, b->timing.tally_shapes);
-    }
-  }
-}
-
-// A kept warp reserves in its own region of the pool, counted in the block's shared memory
-// (ws_cuda_reserve.h), until the region fills, then by the pool's road. Every way gives the same
-// records: the pool's road alone (WS_GPU_KEPT_REGIONS=0), regions of 64 words (a header and 10
-// affine events: the matmul's and the reduction's kept warps fill theirs and go on in the pool),
-// and the regions the pool sizes. Matmul tiled at 64² (16 blocks of 8 warps, 4 kept: about 160
-// events a warp), reduce shuffle (its shuffles' events and barriers), transpose padded.
-TEST(GpuCapture, AKeptWarpsRegionGivesTheRecordsThePoolsRoadGives) {
-  REQUIRE_GPU();
-  const std::vector<std::tuple<std::string, std::string, Params>> cases = {
-      {"matmul", "tiled", {}}, {"reduce", "shuffle", {}}, {"transpose", "padded", {}}};
-  auto run = [](const std::string& lesson, const std::string& variant, const Params& params,
-                const char* regions) {
-    if (regions != nullptr) setenv("WS_GPU_KEPT_REGIONS", regions, 1);
-    auto r = RunLesson(lesson, variant, params, "cuda", RunOptions{});
-    unsetenv("WS_GPU_KEPT_REGIONS");
-    return r;
-  };
-  for (const auto& [lesson, variant, params] : cases) {
-    SCOPED_TRACE(lesson + " / " + variant);
-    auto pool = run(lesson, variant, params, "0");
-    ASSERT_TRUE(pool.ok()) << pool.status().message();
-    const LaunchTrace& x = pool->main_launch();
-    for (const char* regions : {"64", static_cast<const char*>(nullptr)}) {
-      SCOPED_TRACE(regions != nullptr ? regions : "sized by the pool");
-      auto r = run(lesson, variant, params, regions);
-      ASSERT_TRUE(r.ok()) << r.status().message();
-      const LaunchTrace& y = r->main_launch();
-      EXPECT_FALSE(y.truncated);
-      ASSERT_EQ(x.sites.size(), y.sites.size());
-      for (std::size_t i = 0; i < x.sites.size(); ++i)
-        test_support::ExpectSameSiteStats(x.stats.sites[i], y.stats.sites[i]);
-      ASSERT_EQ(x.blocks.size(), y.blocks.size());
-      EXPECT_GT(x.blocks.size(), 0u);
-      for (std::size_t b = 0; b < x.blocks.size(); ++b) {
-        const BlockRecords &p = x.blocks[b], &q = y.blocks[b];
-        EXPECT_EQ(p.block, q.block);
-        ASSERT_EQ(p.accesses.size(), q.accesses.size());
-        for (std::size_t k = 0; k < p.accesses.size(); ++k) {
-          const AccessRecord &u = p.accesses[k], &v = q.accesses[k];
-          ASSERT_EQ(std::tie(u.offset, u.iteration, u.thread, u.site, u.epoch),
-                    std::tie(v.offset, v.iteration, v.thread, v.site, v.epoch))
-              << "block " << p.block << ", access " << k;
-        }
-        EXPECT_EQ(p.barriers.size(), q.barriers.size());
-        EXPECT_EQ(p.warp_ops.size(), q.warp_ops.size());
-      }
     }
   }
 }

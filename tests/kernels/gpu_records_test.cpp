@@ -388,60 +388,6 @@ TEST(GpuRecords, AWarpsOwnFirstChunkComesBeforeTheChunksItTookLater) {
   EXPECT_EQ(cap.warp_used, (std::vector<std::uint64_t>{30, 0}));
 }
 
-// A pass with kept regions (ws_cuda_reserve.h): 2 blocks of 64 threads (4 warps), block 1 kept,
-// so warps 2 and 3 have regions of 64 words past the 4 first chunks (words 128 and 192). Warp 2
-// filled its region with 9 affine events (4 + 9 x 6 = 58 words used: a tenth would not fit its
-// 64) and went on in its own first chunk (one event, its state word 6 used); warp 3 wrote one
-// event in its region; warps 0 and 1, not kept, one each in their first chunks.
-TEST(GpuRecords, AKeptWarpsRegionComesBeforeTheChunksItTookAfter) {
-  namespace dev = ws::dev;
-  std::vector<std::uint32_t> pool(256, 0u);
-  std::vector<std::uint32_t> region2, first2, region3, w0, w1;
-  for (std::uint32_t k = 0; k < 9; ++k)
-    ws::EncodeWarpEvent(kLoad, ~0u, k, Offsets(32, 128 * k, 4), &region2);
-  ws::EncodeWarpEvent(kStore, ~0u, 20, Offsets(32, 0, 4), &first2);
-  ws::EncodeWarpEvent(kLoad, ~0u, 30, Offsets(32, 4096, 4), &region3);
-  ws::EncodeWarpEvent(kLoad, ~0u, 40, Offsets(32, 8192, 4), &w0);
-  ws::EncodeWarpEvent(kLoad, ~0u, 41, Offsets(32, 12288, 4), &w1);
-  ASSERT_EQ(region2.size(), 54u);
-  std::copy(w0.begin(), w0.end(), pool.begin() + 4);           // warp 0's first chunk
-  std::copy(w1.begin(), w1.end(), pool.begin() + 32 + 4);      // warp 1's
-  std::copy(first2.begin(), first2.end(), pool.begin() + 68);  // warp 2's, after its region
-  pool[128 + 2] = 58;                                          // warp 2's region: 4 + 54 used
-  std::copy(region2.begin(), region2.end(), pool.begin() + 132);
-  pool[192 + 2] = 10;  // warp 3's: 4 + 6
-  std::copy(region3.begin(), region3.end(), pool.begin() + 196);
-  dev::RecorderState st{};
-  st.warps_per_block = 2;
-  st.kept_base = 1;
-  st.kept_at = 128;
-  st.kept_region = 64;
-  st.kept_region_blocks = 1;
-  const std::vector<ws::PoolChunk> regions = ws::KeptRegionChunks(st, 4);
-  ASSERT_EQ(regions.size(), 2u);
-  EXPECT_EQ(regions[0].warp, 2u);
-  EXPECT_EQ(regions[0].first, 128u);
-  EXPECT_EQ(regions[1].warp, 3u);
-  EXPECT_EQ(regions[1].device_first, 192u);
-  // As ReadPool puts them: the regions, then the first chunks.
-  std::vector<ws::PoolChunk> chunks = regions;
-  for (std::uint64_t w = 0; w < 4; ++w) chunks.push_back({w, w * 32, 32, w * 32});
-  const std::vector<unsigned long long> state = {6, 6, 6, 0};
-  ws::GpuCapture cap = OneBlock(128, {{}, {}, {}, {}});
-  ws::GatherChunks(pool, chunks, state, true, &cap);
-  EXPECT_EQ(cap.warp_used, (std::vector<std::uint64_t>{6, 6, 60, 6}));
-  EXPECT_TRUE(std::equal(w0.begin(), w0.end(), cap.words.begin()));
-  EXPECT_TRUE(std::equal(region2.begin(), region2.end(), cap.words.begin() + 12));
-  EXPECT_TRUE(std::equal(first2.begin(), first2.end(), cap.words.begin() + 66));
-  EXPECT_TRUE(std::equal(region3.begin(), region3.end(), cap.words.begin() + 72));
-  // A span past the grid's end has regions only for the grid's warps (block 1's two of 4), and
-  // a pass without regions none.
-  st.kept_region_blocks = 2;
-  EXPECT_EQ(ws::KeptRegionChunks(st, 4).size(), 2u);
-  st.kept_region = 0;
-  EXPECT_TRUE(ws::KeptRegionChunks(st, 4).empty());
-}
-
 TEST(GpuRecords, SuperChunksAreAQuarterOfAnSmsShareAndHoldFourOfTheLargestChunks) {
   // 1 GiB = 2^28 words over 132 SMs: 2^28 / 528 = 508,400 -> 2^18 (the cap, 1 MB).
   EXPECT_EQ(ws::SuperChunkWords(1ull << 28, 132), 1u << 18);

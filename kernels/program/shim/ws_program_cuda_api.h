@@ -155,7 +155,7 @@ struct Config {
       : grid(g), block(b), shared(s), stream(st) {}
 };
 // Sets this program's recorder state and its memory state, then launches (one pass).
-// `shadow_launcher`: the pass adds the recorder's added_shared_bytes to the launch's dynamic
+// `shadow_launcher`: the pass adds the recorder's hazard_shared_bytes to the launch's dynamic
 // shared memory (the hazard check's shadow of shared memory then lives there).
 using LaunchPass = cudaError_t (*)(void* context, const ::ws::dev::RecorderState& recorder,
                                    const ProgramDeviceState& program);

@@ -121,7 +121,7 @@ __device__ __forceinline__ unsigned long long LinearWarp(const RecorderState& r)
 
 }  // namespace ws::dev
 
-// Reserve, ReserveForGroup: a warp's words in the pool, or in its kept region.
+// TakeChunk, Reserve, ReserveForGroup: a warp's words in the pool.
 #include "warpscope/kernels/ws_cuda_reserve.h"
 #include "warpscope/kernels/ws_cuda_tally.h"  // Tally
 

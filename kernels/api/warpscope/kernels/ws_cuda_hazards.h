@@ -65,7 +65,7 @@ __device__ __forceinline__ void SharedShadowWord(const RecorderState& r, unsigne
 // threads; another block's differs (one of an earlier launch almost always: a word that matches
 // can only flag the block more).
 __device__ __forceinline__ unsigned HazardBlockTag(const RecorderState& r) {
-  return (LinearBlock32() + 1u) * 0x9e3779b1u ^ r.launch_tag;
+  return (LinearBlock32() + 1u) * 0x9e3779b1u ^ r.hazard_tag;
 }
 
 // SharedShadowWord with the shadow in the block's own shared memory: a compare-and-swap there
@@ -75,7 +75,7 @@ __device__ __forceinline__ void SharedShadowWordHere(const RecorderState& r,
                                                      unsigned tag, unsigned epoch, unsigned thread1,
                                                      unsigned bits) {
   auto* e =
-      reinterpret_cast<unsigned long long*>(ws_dynamic_shared + r.added_shared_offset) + word;
+      reinterpret_cast<unsigned long long*>(ws_dynamic_shared + r.hazard_shared_offset) + word;
   unsigned long long old = *reinterpret_cast<volatile unsigned long long*>(e);
   unsigned now = 0;
   for (;;) {
@@ -178,7 +178,7 @@ static __device__ __noinline__ void HazardAccess(const RecorderState& r, std::ui
       FlagBlock(r, block);  // outside the window the host sized: its records decide
       return;
     }
-    if (r.added_shared_bytes != 0) {
+    if (r.hazard_shared_bytes != 0) {
       const unsigned tag = HazardBlockTag(r);
       for (std::uint32_t w = first; w <= last; ++w)
         SharedShadowWordHere(r, block, w, tag, epoch, thread1, bits);

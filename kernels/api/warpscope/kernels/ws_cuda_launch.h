@@ -5,9 +5,7 @@
 
 #include <cuda_runtime.h>
 
-#include <atomic>
 #include <cstddef>
-#include <random>
 
 #include "warpscope/kernels/ws_cuda_record_format.h"
 
@@ -29,15 +27,6 @@ inline void RecordPassStart() {
   }
 }
 
-// A tag of this process's own for each launch that adds shared memory (RecorderState::launch_tag:
-// the hazard check's shadow, the kept warps' cursors), counted over every backend of the
-// process: shared memory that an earlier launch, of this process or another, left holds others.
-inline unsigned NextLaunchTag() {
-  static const unsigned process_tag = std::random_device{}();
-  static std::atomic<unsigned> launches{0};
-  return process_tag ^ (launches.fetch_add(1) + 1u) * 0x85ebca6bu;
-}
-
 // Launches (`launch(dynamic bytes)`) with the hazard pass's shadow of shared memory added to the
 // launch's `dynamic` bytes where `st` carries one: the kernel's largest dynamic size is set to
 // the sum for this launch (CUDA's 48 KB without it count the static bytes too: a kernel with 16
@@ -47,14 +36,14 @@ inline unsigned NextLaunchTag() {
 template <typename Kernel, typename Launch>
 cudaError_t LaunchWithSharedShadow(Kernel kernel, std::size_t dynamic, const dev::RecorderState& st,
                                    Launch&& launch) {
-  if (st.added_shared_bytes == 0) {
+  if (st.hazard_shared_bytes == 0) {
     RecordPassStart();
     return launch(dynamic);
   }
   cudaFuncAttributes a{};
   cudaError_t e = cudaFuncGetAttributes(&a, kernel);
   if (e != cudaSuccess) return e;
-  const std::size_t total = dynamic + st.added_shared_bytes;
+  const std::size_t total = dynamic + st.hazard_shared_bytes;
   e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                            static_cast<int>(total));
   if (e != cudaSuccess) return e;

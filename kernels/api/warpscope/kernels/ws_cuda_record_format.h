@@ -153,11 +153,11 @@ enum RecorderMode : int { kOff = 0, kCount = 1, kRecord = 2, kHazards = 3 };
 //                   than one), 30 written, 31 a plain access, 32..63 as a shared word's, within
 //                   its one block; buffer b's words from buffer_shadow[2 b] - 1 (0: no shadow),
 //                   buffer_shadow[2 b + 1] of them.
-//                   Where added_shared_bytes is set on a hazard pass (RecordLaunch), the
+//                   Where hazard_shared_bytes is set (a lesson's launch, RecordLaunch), the
 //                   shared words' shadow is in the block's own shared memory instead, at
-//                   ws_dynamic_shared + added_shared_offset (past the launch's dynamic bytes),
+//                   ws_dynamic_shared + hazard_shared_offset (past the launch's dynamic bytes),
 //                   64 bits a word: the low 32 as above, the high 32 the block's tag
-//                   (HazardBlockTag: its number and the launch's launch_tag mixed). Nothing
+//                   (HazardBlockTag: its number and the launch's hazard_tag mixed). Nothing
 //                   clears it: a word whose tag is not the block's is another block's, left in
 //                   the SM's shared memory, and reads as never accessed. A stale word that
 //                   carries the block's tag (by chance, or left by the same block of an earlier
@@ -294,20 +294,12 @@ struct RecorderState {
   // The shared words' shadow in the block's shared memory (above): the bytes added to the
   // launch's dynamic shared memory, the padding to the shadow's 16-byte boundary and the shadow
   // (0: the shadow is shared_shadow, in device memory), and where it begins past
-  // ws_dynamic_shared; launch_tag: the launch's part of a block's tag.
-  unsigned int added_shared_bytes;
-  unsigned int added_shared_offset;
-  unsigned int launch_tag;
+  // ws_dynamic_shared; hazard_tag: the launch's part of a block's tag.
+  unsigned int hazard_shared_bytes;
+  unsigned int hazard_shared_offset;
+  unsigned int hazard_tag;
   // Bit b: buffer b (< 64) is kReadOnlyBuffer, tested before the call to HazardAccess.
   unsigned long long hazard_read_only;
-  // A recording pass's kept regions (ws_cuda_reserve.h): each warp of the kept_region_blocks blocks
-  // from kept_base has kept_region words of the pool (a chunk: its header's word 2 the words
-  // used), warp k of the span (block less kept_base, times warps_per_block, plus the warp in its
-  // block) at kept_at + k x kept_region, its cursor in the block's shared memory at
-  // ws_dynamic_shared + added_shared_offset (8 bytes a warp, tagged by launch_tag). 0: none.
-  unsigned long long kept_at;
-  unsigned int kept_region;
-  unsigned int kept_region_blocks;
 };
 
 inline constexpr unsigned int kDeviceFileTags = 1u << 16;
@@ -329,8 +321,6 @@ WS_RECORD_HD constexpr std::uint64_t AffineShapeHash(std::uint32_t first, std::u
 // Says that RecorderState has tally_rows (bench/gpu_tally_micro.cu, built against an older
 // recorder's headers too).
 #define WS_RECORDER_TALLY_ROWS 1
-// And its kept regions (RecorderState::kept_*), likewise.
-#define WS_RECORDER_KEPT_REGIONS 1
 
 // RecorderState::tally_rows for a block of x * y * z threads: log2 x where x is 2, 4, 8 or 16 and
 // the block has more than one row (a warp then spans rows), else 0.

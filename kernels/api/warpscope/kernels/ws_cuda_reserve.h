@@ -1,84 +1,8 @@
-// A warp's reservations of words for its events (included by ws_cuda_device.h, after the
-// recorder's state and LinearThread): in chunks of the pool (TakeChunk, Reserve;
-// ws_cuda_record_format.h says how), or a kept warp's in its own region, counted in the block's
-// shared memory (ReserveKept; RecorderState's kept_* say where).
-//
-// The kept regions. Why. A kept block writes every event, one after the other on each warp's path,
-// and each reservation by the pool's road (Reserve) is an atomic on the warp's state word in device
-// memory whose answer the warp waits for: a round trip to L2. A lesson at its default size waits
-// for its kept blocks (matmul tiled's recording pass 157 us against 3.3 us uninstrumented, Nsight
-// Compute on an H200, about 1 us for each of a kept warp's 160 events). bench/gpu_tally_micro.cu's
-// kept chain (4 blocks of 8 warps, 160 affine events a warp, H200): 0.215 ms by the pool's road,
-// 0.136 by a prototype of this one, 0.067 with nothing recorded.
-//
-// How. The host gives each warp of the kept span (RecorderState::kept_region_blocks blocks from
-// kept_base) a region of kept_region words of the pool, laid out as a chunk (a kChunkHeaderWords
-// header whose word 2 holds the words used, header included), and adds 8 bytes a warp to the
-// launch's dynamic shared memory (added_shared_bytes, past the launch's own). A warp's word there
-// holds a tag in its high half (the block's span number and the launch's launch_tag mixed) and
-// its words used in the low half. Nothing clears it: a word whose tag is not this block's is
-// stale (another block's, another launch's or another process's; launch_tag mixes in a random
-// number drawn once a process), and the reservation that finds it claims it, its words used set
-// to 0, by a compare-and-swap. A stale word that carries this block's tag by chance (about 2^-32
-// a warp) would place the warp's events past words never written: the host would decode them.
-// The used count is published for the host in the region's header by an atomicMax that nothing
-// waits for. A region that fills sends the warp's later events to the pool's road (its own
-// first chunk, then chunks from its SM's super-chunk): the words used only grow, so no event
-// after the first that did not fit lands in the region, and the host reads a warp's region
-// before its chunks (ReadPool).
+// A warp's reservations of words for its events in chunks of the pool (ws_cuda_record_format.h
+// says how): included by ws_cuda_device.h, after the recorder's state and LinearWarp.
 #pragma once
 
 namespace ws::dev {
-
-// The tag of a block's kept cursors: its place in the span and the launch's tag, mixed (a
-// finalizer's steps, so that two launches' tags do not pair blocks off); never 0.
-__device__ __forceinline__ unsigned KeptTag(unsigned from_base, unsigned launch_tag) {
-  unsigned h = (from_base + 1u) * 0x9e3779b1u ^ launch_tag;
-  h ^= h >> 16;
-  h *= 0x85ebca6bu;
-  h ^= h >> 13;
-  h *= 0xc2b2ae35u;
-  h ^= h >> 16;
-  return h | 1u;
-}
-
-// A used count past this is taken back to kKeptFull, so that a warp that goes on reserving
-// after its region filled never carries into the tag (the region holds at most 2^28 words).
-inline constexpr unsigned kKeptFull = 0x80000000u, kKeptRewind = 0xc0000000u;
-
-// Reserves `words` in this warp's kept region: their place, or null where the warp has none (its
-// block outside the span, no regions this pass) or its region is full (Reserve's pool road then).
-// Called by ReserveSlowly, out of line: only where the pass has kept regions.
-__device__ __forceinline__ unsigned* ReserveKept(unsigned words) {
-  const RecorderState& r = ws_recorder_state;
-  const unsigned from_base = LinearBlock32() - static_cast<unsigned>(r.kept_base);
-  if (from_base >= r.kept_region_blocks) return nullptr;
-  const unsigned in_block = LinearThread() / 32u;
-  auto* cursor =
-      reinterpret_cast<unsigned long long*>(ws_dynamic_shared + r.added_shared_offset) + in_block;
-  const unsigned long long tag = static_cast<unsigned long long>(KeptTag(from_base, r.launch_tag))
-                                 << 32;
-  unsigned long long old = atomicAdd(cursor, static_cast<unsigned long long>(words));
-  if ((old & ~0xffffffffull) != tag) {
-    // Stale: claimed with no words used (a group of this warp that claimed it first leaves the
-    // tag set, and this one goes on), then reserved again.
-    for (unsigned long long seen = old + words; (seen & ~0xffffffffull) != tag;) {
-      const unsigned long long was = atomicCAS(cursor, seen, tag);
-      seen = was == seen ? tag : was;
-    }
-    old = atomicAdd(cursor, static_cast<unsigned long long>(words));
-  }
-  const unsigned used = static_cast<unsigned>(old);
-  if (used + words + kChunkHeaderWords > r.kept_region) {
-    if (used >= kKeptRewind) atomicExch(cursor, tag | kKeptFull);
-    return nullptr;
-  }
-  unsigned* region =
-      r.words + r.kept_at +
-      (static_cast<unsigned long long>(from_base) * r.warps_per_block + in_block) * r.kept_region;
-  atomicMax(region + 2, kChunkHeaderWords + used + words);
-  return region + kChunkHeaderWords + used;
-}
 
 // Takes `size` words for a chunk from the super-chunk of the SM this warp runs on, the SM taking
 // the next super-chunk from the pool when its own is full (the same protocol as a warp's chunks
@@ -119,22 +43,15 @@ __device__ inline unsigned long long TakeChunk(const RecorderState& r, unsigned 
 // twice as large and their registers too many for full occupancy). It reads this unit's
 // ws_recorder_state itself (every caller passes that), not its parameter through a generic
 // pointer, which the call would otherwise load field by field: `old` is the state word
-// before this reservation's own atomic add, where `added` (else the reservation is not made
-// yet: the pass has kept regions, and the warp's region is tried first). Takes the next chunk,
-// waits for another group that is taking it, or finds the warp out of room.
+// before this reservation's own atomic add. Takes the next chunk, waits for another group that
+// is taking it, or finds the warp out of room.
 static __device__ __noinline__ unsigned* ReserveSlowly(const RecorderState&,
                                                        unsigned long long warp, unsigned words,
-                                                       unsigned long long old, bool added) {
+                                                       unsigned long long old) {
   const RecorderState& r = ws_recorder_state;
   unsigned long long* state = r.warp_state + warp;
-  if (!added) {
-    if (unsigned* w = ReserveKept(words); w != nullptr) return w;
-  }
-  for (;; added = false) {
-    if (!added) {
-      old = atomicAdd(state, static_cast<unsigned long long>(words));
-      if (r.mode == kCount) return nullptr;
-    }
+  for (bool added = true;; added = false) {
+    if (!added) old = atomicAdd(state, static_cast<unsigned long long>(words));
     const unsigned chunk = StateChunk(old);
     unsigned used = StateUsed(old);
     if (chunk == kDeadChunk) {
@@ -182,26 +99,20 @@ static __device__ __noinline__ unsigned* ReserveSlowly(const RecorderState&,
 // by each lane making it): reserves `words` in warp `warp`'s stream and returns
 // where they are, or null when there is no room (or on the counting pass, which only counts).
 // See ws_cuda_record_format.h for the chunks and the state word. One atomic add on the warp's
-// state word; the rest is ReserveSlowly's, when the event does not fit where the warp is, and
-// every reservation of a pass with kept regions (its call tries the warp's region first: a call
-// of its own here put a second call at every site, and the lean unit's spill loads went from 14
-// to 23 KB, ptxas -v).
+// state word; the rest is ReserveSlowly's, when the event does not fit where the warp is.
 __device__ __forceinline__ unsigned* Reserve(const RecorderState& r, unsigned long long warp,
                                              unsigned words) {
-  unsigned long long old = 0;
-  const bool pool_first = r.kept_region == 0;
-  if (pool_first) {
-    old = atomicAdd(r.warp_state + warp, static_cast<unsigned long long>(words));
-    if (r.mode == kCount) return nullptr;
-    const unsigned chunk = StateChunk(old);
-    const unsigned used = StateUsed(old);
-    if (chunk == 0 && r.first_chunks && used + kChunkHeaderWords + words <= kFirstChunkWords)
-      return r.words + warp * kFirstChunkWords + kChunkHeaderWords + used;
-    if (chunk != 0 && chunk != kDeadChunk && r.plan == nullptr &&
-        used + words <= (kFirstChunkWords << StateClass(old)))
-      return r.words + StateFirstWord(old) + used;
-  }
-  return ReserveSlowly(r, warp, words, old, pool_first);
+  unsigned long long* state = r.warp_state + warp;
+  const unsigned long long old = atomicAdd(state, static_cast<unsigned long long>(words));
+  if (r.mode == kCount) return nullptr;
+  const unsigned chunk = StateChunk(old);
+  const unsigned used = StateUsed(old);
+  if (chunk == 0 && r.first_chunks && used + kChunkHeaderWords + words <= kFirstChunkWords)
+    return r.words + warp * kFirstChunkWords + kChunkHeaderWords + used;
+  if (chunk != 0 && chunk != kDeadChunk && r.plan == nullptr &&
+      used + words <= (kFirstChunkWords << StateClass(old)))
+    return r.words + StateFirstWord(old) + used;
+  return ReserveSlowly(r, warp, words, old);
 }
 
 // The group's leader reserves, the others learn where. `active`: every lane running this code

@@ -78,10 +78,6 @@ class CudaBackend {
     // ... and the hazard check as it was before its shared shadow moved into the block's shared
     // memory and read-only buffers went without one: WS_GPU_HAZARD_FAST=0.
     if (off("WS_GPU_HAZARD_FAST")) hazard_fast_ = false;
-    // ... and a kept warp's reservations by the pool's road, not its region (ws_cuda_reserve.h):
-    // WS_GPU_KEPT_REGIONS=0; a size in words for each region (tests, to fill one): =N.
-    if (const char* v = std::getenv("WS_GPU_KEPT_REGIONS"); v != nullptr)
-      kept_region_words_ = static_cast<std::uint32_t>(std::strtoul(v, nullptr, 10));
   }
   ~CudaBackend() {
     for (cudaTextureObject_t t : textures_) cudaDestroyTextureObject(t);
@@ -261,7 +257,7 @@ class CudaBackend {
   // The next launches are cooperative: their grid syncs order their blocks, which the hazard
   // check on the device does not follow, so it is not run (the kept blocks are checked).
   void SyncsAsAGrid(bool cooperative) { grid_synced_ = cooperative; }
-  // The next launch's launcher adds the shared shadow's bytes (RecorderState::added_shared_bytes)
+  // The next launch's launcher adds the shared shadow's bytes (RecorderState::hazard_shared_bytes)
   // to its dynamic shared memory, and `read_only`, its buffers that no store can reach (a
   // lesson's: ReadOnlyBuffers), need no hazard shadow.
   void NextLaunchCarriesShadow(std::vector<std::uint32_t> read_only) {
@@ -298,9 +294,6 @@ class CudaBackend {
                                     unsigned long long* state_d, unsigned int* pool,
                                     unsigned long long* pool_next, unsigned long long* sm_state_d,
                                     unsigned int* overflow, const char** files_d);
-  void StartKeptRegions(Dim3 grid, std::uint32_t wpb, std::uint32_t window_bytes,
-                        unsigned long long first_words, unsigned int* pool,
-                        unsigned long long* pool_next, dev::RecorderState* st);
   void ReadPool(unsigned int* pool, unsigned long long first_words, unsigned long long handed_out,
                 const dev::RecorderState& st, const unsigned long long* sm_state_d,
                 std::size_t warps, std::vector<std::uint32_t>* words,
@@ -329,11 +322,6 @@ class CudaBackend {
     unsigned char* warps = nullptr;
     std::size_t capacity = 0, warp_count = 0;
   };
-  // A kept warp's region at most (256 KB: a 1024² tiled matmul's kept warp makes about 2,400
-  // requests, about 17,000 words by a hand count), and at least, where the pool picks the size
-  // (StartKeptRegions).
-  static constexpr std::uint64_t kKeptRegionWords = std::uint64_t{1} << 16;
-  static constexpr std::uint64_t kMinKeptRegionWords = 1024;
   // Shapes a launch's table holds (8,192: 9.6 MB of device memory; matmul has a few hundred).
   static constexpr std::size_t kTallyCapacity = std::size_t{1} << 13;
   static_assert(kTallyCapacity <= std::size_t{1} << 24, "dev::SlotOf mixes 24 bits of a slot");
@@ -423,8 +411,6 @@ class CudaBackend {
   // launches). Taken by the next launch.
   std::vector<std::uint32_t> next_read_only_;
   bool next_shadow_launcher_ = false;
-  // The kept regions' size in words (WS_GPU_KEPT_REGIONS): ~0u chosen by the pool, 0 none.
-  std::uint32_t kept_region_words_ = ~0u;
   std::uint32_t dynamic_bytes_ = 0;  // the launch's dynamic shared bytes (LaunchKeeping)
   bool hazard_fast_ = true;          // WS_GPU_HAZARD_FAST=0: false
   TallyArrays tally_;                // the launch's tally (StartTally), freed with its scratch

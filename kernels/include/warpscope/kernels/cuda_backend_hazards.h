@@ -4,6 +4,9 @@
 // the whole grid: a block the device found clean has none.
 #pragma once
 
+#include <atomic>
+#include <random>
+
 #include "warpscope/kernels/cuda_backend.h"
 
 namespace ws {
@@ -78,10 +81,14 @@ HazardScan CudaBackend::ScanHazards(Dim3 grid, Dim3 block, std::uint32_t window_
     // The launcher adds these bytes past the launch's own dynamic ones: the padding up to the
     // shadow's 16-byte boundary and the shadow (without the padding its last word lay past the
     // block's shared memory where the dynamic bytes are not a multiple of 16).
-    st.added_shared_bytes =
+    st.hazard_shared_bytes =
         static_cast<unsigned int>(shadow_offset - dynamic_bytes_ + shadow_bytes);
-    st.added_shared_offset = static_cast<unsigned int>(shadow_offset);
-    st.launch_tag = NextLaunchTag();
+    st.hazard_shared_offset = static_cast<unsigned int>(shadow_offset);
+    // A tag of this process's own for each launch, counted over every backend of the process:
+    // shared memory that an earlier launch, of this process or another, left holds other tags.
+    static const unsigned process_tag = std::random_device{}();
+    static std::atomic<unsigned> launches{0};
+    st.hazard_tag = process_tag ^ (launches.fetch_add(1) + 1u) * 0x85ebca6bu;
   } else {
     st.shared_shadow = static_cast<unsigned int*>(alloc(blocks * shared_words * 4));
   }

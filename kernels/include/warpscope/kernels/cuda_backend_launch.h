@@ -38,7 +38,7 @@ const bool PassRegistration<F>::done =
 // to record only (WS_RECORD_BUILD): the hazard unit's for a hazard pass, the lean unit's for the
 // others where RunLean takes it. Its recorder state is set and it is launched with this launch's
 // arguments, else the unit's own kernel is. Either adds the shared shadow's bytes
-// (ws_st_.added_shared_bytes) to the dynamic shared memory, the kernel's limit set for that
+// (ws_st_.hazard_shared_bytes) to the dynamic shared memory, the kernel's limit set for that
 // launch and back (LaunchWithSharedShadow).
 #if defined(WS_RECORD_BUILD)
 #define WS_LAUNCH_OTHER_UNIT(kernel, grid, block, dynamic_bytes, st, ...)                          \

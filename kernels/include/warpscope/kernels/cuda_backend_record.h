@@ -86,7 +86,6 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
       TallyWanted(grid, block) ? StartTally(grid, block, warps, &st) : TallyArrays{};
   const bool first_chunks = st.first_chunks != 0;
   const unsigned long long first_words = first_chunks ? warps * dev::kFirstChunkWords : 0;
-  StartKeptRegions(grid, wpb, window_bytes, first_words, pool, pool_next, &st);
   GpuCapture c;
   c.hazard_scan = scan;
   c.kernel = kernel;
@@ -114,7 +113,6 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
     // blocks first and then to the warps in order (ws_cuda_record_format.h).
     Keep(WS_CUDA(cudaMemset(state_d, 0, warps * 8)));
     st.mode = dev::kCount;
-    st.kept_region = 0;  // the counting and planned passes reserve by the plan's road only
     capture_.count_ms = pool_ms + pass(st).first;
     Keep(WS_CUDA(cudaMemcpy(state.data(), state_d, warps * 8, cudaMemcpyDeviceToHost)));
     if (!status_.ok()) return failed();
@@ -205,45 +203,6 @@ inline dev::RecorderState CudaBackend::StartRecording(
   return st;
 }
 
-// The kept warps' regions (ws_cuda_reserve.h), where the launcher adds shared memory to the
-// launch (a lesson's, a program's) and the block can have 8 bytes a warp more: each warp of the
-// kept span (the blocks from kept_base to the last kept one, or to the grid's end) gets
-// kept_region words of the pool past the first chunks, at most kKeptRegionWords and a quarter of
-// the pool among them (none where that is under kMinKeptRegionWords a warp), and the
-// super-chunks begin past them. Their headers are cleared: word 2 is the words used.
-inline void CudaBackend::StartKeptRegions(Dim3 grid, std::uint32_t wpb, std::uint32_t window_bytes,
-                                          unsigned long long first_words, unsigned int* pool,
-                                          unsigned long long* pool_next, dev::RecorderState* st) {
-  st->kept_region = 0;
-  st->kept_region_blocks = 0;
-  const std::uint64_t blocks = grid.count();
-  if (kept_region_words_ == 0 || !next_shadow_launcher_ || st->first_chunks == 0 || wpb > 32 ||
-      st->kept_base >= blocks || !status_.ok())
-    return;
-  const std::uint64_t span =
-      std::min<std::uint64_t>(std::uint64_t{st->kept_last} + 1, blocks - st->kept_base);
-  const std::uint64_t offset = (std::uint64_t{dynamic_bytes_} + 15) / 16 * 16;
-  const std::uint64_t added = offset - dynamic_bytes_ + std::uint64_t{wpb} * 8;
-  if (std::uint64_t{window_bytes} + added > shared_optin_ || span > 0xffffffffull) return;
-  const std::uint64_t warps = span * wpb;
-  const std::uint64_t fit = (pool_words_ - first_words) / 4 / warps / 32 * 32;
-  const std::uint64_t region = kept_region_words_ != ~0u
-                                   ? kept_region_words_
-                                   : std::min<std::uint64_t>(kKeptRegionWords, fit);
-  if (region < dev::kChunkHeaderWords + 32 || region > fit ||
-      (kept_region_words_ == ~0u && region < kMinKeptRegionWords))
-    return;
-  const unsigned long long end = first_words + warps * region;
-  Keep(WS_CUDA(cudaMemset2DAsync(pool + first_words + 2, region * 4, 0, 4, warps)));
-  Keep(WS_CUDA(cudaMemcpy(pool_next, &end, 8, cudaMemcpyHostToDevice)));
-  st->kept_at = first_words;
-  st->kept_region = static_cast<unsigned int>(region);
-  st->kept_region_blocks = static_cast<unsigned int>(span);
-  st->added_shared_bytes = static_cast<unsigned int>(added);
-  st->added_shared_offset = static_cast<unsigned int>(offset);
-  st->launch_tag = NextLaunchTag();
-}
-
 // The pool did not run dry: only the used words come back, with each warp's chunks.
 inline void CudaBackend::ReadPool(unsigned int* pool, unsigned long long first_words,
                                   unsigned long long handed_out, const dev::RecorderState& st,
@@ -255,33 +214,29 @@ inline void CudaBackend::ReadPool(unsigned int* pool, unsigned long long first_w
   std::vector<unsigned long long> sm_state(dev::kSmSlots * dev::kSmSlotStride);
   Keep(WS_CUDA(
       cudaMemcpy(sm_state.data(), sm_state_d, sm_state.size() * 8, cudaMemcpyDeviceToHost)));
-  // The first chunks, then the kept regions (a warp's region before its first chunk: its events
-  // go there until it fills), then the super-chunks.
-  const std::vector<PoolChunk> regions = KeptRegionChunks(st, warps);
-  const std::uint64_t supers_at =
-      first_words + std::uint64_t{st.kept_region} * st.kept_region_blocks * st.warps_per_block;
-  std::vector<std::uint32_t> headers((handed_out - supers_at) / st.super_words);
+  std::vector<std::uint32_t> headers((handed_out - first_words) / st.super_words);
   if (!headers.empty())
-    Keep(WS_CUDA(cudaMemcpy2D(headers.data(), 4, pool + supers_at, std::size_t{st.super_words} * 4,
-                              4, headers.size(), cudaMemcpyDeviceToHost)));
-  const std::vector<SuperChunk> supers = SuperChunks(headers, supers_at, st.super_words, sm_state);
-  std::uint64_t total = supers_at;
+    Keep(
+        WS_CUDA(cudaMemcpy2D(headers.data(), 4, pool + first_words, std::size_t{st.super_words} * 4,
+                             4, headers.size(), cudaMemcpyDeviceToHost)));
+  const std::vector<SuperChunk> supers =
+      SuperChunks(headers, first_words, st.super_words, sm_state);
+  std::uint64_t total = first_words;
   for (const SuperChunk& sc : supers) total += sc.used;
   words->resize(total);
-  if (supers_at > 0)
-    Keep(WS_CUDA(cudaMemcpy(words->data(), pool, supers_at * 4, cudaMemcpyDeviceToHost)));
-  chunks->insert(chunks->end(), regions.begin(), regions.end());
+  if (first_words > 0)
+    Keep(WS_CUDA(cudaMemcpy(words->data(), pool, first_words * 4, cudaMemcpyDeviceToHost)));
   for (std::uint64_t w = 0; w < first_words / dev::kFirstChunkWords; ++w)
     chunks->push_back(
         {w, w * dev::kFirstChunkWords, dev::kFirstChunkWords, w * dev::kFirstChunkWords});
-  std::uint64_t at = supers_at;
+  std::uint64_t at = first_words;
   for (const SuperChunk& sc : supers) {
     if (sc.used > 0)
       Keep(WS_CUDA(
           cudaMemcpy(words->data() + at, pool + sc.first, sc.used * 4, cudaMemcpyDeviceToHost)));
     at += sc.used;
   }
-  const std::vector<PoolChunk> more = PoolChunks(*words, supers_at, supers, warps);
+  const std::vector<PoolChunk> more = PoolChunks(*words, first_words, supers, warps);
   chunks->insert(chunks->end(), more.begin(), more.end());
 }
 

@@ -96,11 +96,6 @@ std::vector<PoolChunk> PoolChunks(const std::vector<std::uint32_t>& words, std::
 std::uint32_t SuperChunkWords(std::uint64_t pool_words, std::uint32_t sms);
 std::uint32_t MaxChunkClass(std::uint32_t super_words);
 
-// The kept warps' regions of a recording pass (RecorderState::kept_*, ws_cuda_reserve.h) as
-// chunks of `warps` warps, in the pool's words as the device has them: warp k of the span is
-// warp kept_base x warps_per_block + k of the grid. None where the pass had no regions.
-std::vector<PoolChunk> KeptRegionChunks(const dev::RecorderState& st, std::uint64_t warps);
-
 // Puts each warp's events, chunk after chunk in the order given, into `capture`'s words,
 // warp_base and warp_used (one warp per state). A chunk's used count is its header's, or the
 // warp's state's for the chunk the warp was still writing; it is clamped to the chunk.
