@@ -178,7 +178,9 @@ __global__ void TileRows(float* out, const float* in, int) {
 // kHow 0: ws::dev::RecordAccess as it is; 1: a copy of its kept road (ChainEvent), reserving by
 // the atomic on the warp's state word in device memory as Reserve does (the copy's check: it
 // should time as 0); 2: the copy reserving by an atomic on a word of the block's shared memory, a
-// prototype (SharedReserve); 3: 2 without reading the time.
+// prototype (SharedReserve); 3: 2 without the time; 4: nothing recorded; 5: the copy, no
+// reservation; 6: each lane its own stream (LaneEvent). H200: 0.212, 0.177, 0.135, 0.133, 0.064,
+// 0.096, 0.173 ms (docs/GPU.md, "Seventeenth session").
 constexpr unsigned kChainEvents = 160, kRegionWords = 1024;
 
 // A prototype: warp w's events go to a region of its own (kRegionWords at w * kRegionWords of the
@@ -252,10 +254,8 @@ __device__ __forceinline__ void ChainEvent(std::uint64_t key, std::uint32_t offs
   if (!affine) w[ws::dev::kEventHeaderWords + rank] = offset;
 }
 
-// kHow 6, a prototype: each lane its own stream (kLaneWords at the thread's number x kLaneWords),
-// its used count in a shared-memory word of its own that only it reads and writes (a tag in the
-// high half, as SharedReserve's), four words an event: the key, the lanes running (the host would
-// group the lanes' streams by it) and the offset. No shuffle, no vote, no atomic.
+// kHow 6: each lane its own stream (kLaneWords a thread), its used count in a tagged shared word
+// only it touches; an event: the key, the lanes running, the offset.
 constexpr unsigned kLaneWords = 1024;
 __device__ __forceinline__ void LaneEvent(std::uint64_t key, std::uint32_t offset,
                                           unsigned long long* lanes, unsigned launch) {
@@ -268,10 +268,8 @@ __device__ __forceinline__ void LaneEvent(std::uint64_t key, std::uint32_t offse
   const unsigned used = static_cast<unsigned>(seen >> 32) == tag ? static_cast<unsigned>(seen) : 0u;
   if (used + 4 > kLaneWords) return;
   *mine = (static_cast<unsigned long long>(tag) << 32) | (used + 4);
-  unsigned* w = r.words +
-                (ws::dev::LinearBlock() * blockDim.x + ws::dev::LinearThread()) *
-                    static_cast<unsigned long long>(kLaneWords) +
-                used;
+  const unsigned long long thread = ws::dev::LinearBlock() * blockDim.x + ws::dev::LinearThread();
+  unsigned* w = r.words + thread * kLaneWords + used;
   w[0] = static_cast<std::uint32_t>(key);
   w[1] = static_cast<std::uint32_t>(key >> 32);
   w[2] = active;
@@ -543,12 +541,12 @@ int main(int argc, char** argv) {
     };
     shared("kept chain, its copy (shared state)", KeptChain<2>);
     shared("kept chain, its copy (shared state, no time)", KeptChain<3>);
-    time2("kept chain, nothing recorded (its floor)", chain(KeptChain<4>), KeptChain<4>,
-          ws::dev::kRecord, 0, 0);
-    time2("kept chain, its copy, no reservation", chain(KeptChain<5>), KeptChain<5>,
-          ws::dev::kRecord, 0, 0);
-    time2("kept chain, each lane its stream", chain(KeptChain<6>), KeptChain<6>, ws::dev::kRecord,
-          0, 0);
+    auto plain = [&](const char* label, auto kernel) {
+      time2(label, chain(kernel), kernel, ws::dev::kRecord, 0, 0);
+    };
+    plain("kept chain, nothing recorded (its floor)", KeptChain<4>);
+    plain("kept chain, its copy, no reservation", KeptChain<5>);
+    plain("kept chain, each lane its stream", KeptChain<6>);
     st.threads_per_block = saved_tpb;
     st.warps_per_block = saved_wpb;
   }
