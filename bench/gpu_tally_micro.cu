@@ -541,12 +541,12 @@ int main(int argc, char** argv) {
     };
     shared("kept chain, its copy (shared state)", KeptChain<2>);
     shared("kept chain, its copy (shared state, no time)", KeptChain<3>);
-    auto plain = [&](const char* label, auto kernel) {
+    auto timed = [&](const char* label, auto kernel) {
       time2(label, chain(kernel), kernel, ws::dev::kRecord, 0, 0);
     };
-    plain("kept chain, nothing recorded (its floor)", KeptChain<4>);
-    plain("kept chain, its copy, no reservation", KeptChain<5>);
-    plain("kept chain, each lane its stream", KeptChain<6>);
+    timed("kept chain, nothing recorded (its floor)", KeptChain<4>);
+    timed("kept chain, its copy, no reservation", KeptChain<5>);
+    timed("kept chain, each lane its stream", KeptChain<6>);
     st.threads_per_block = saved_tpb;
     st.warps_per_block = saved_wpb;
   }
