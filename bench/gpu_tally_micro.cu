@@ -179,8 +179,8 @@ __global__ void TileRows(float* out, const float* in, int) {
 // the atomic on the warp's state word in device memory as Reserve does (the copy's check: it
 // should time as 0); 2: the copy reserving by an atomic on a word of the block's shared memory, a
 // prototype (SharedReserve); 3: 2 without the time; 4: nothing recorded; 5: the copy, no
-// reservation; 6: each lane its own stream (LaneEvent). H200: 0.212, 0.177, 0.135, 0.133, 0.064,
-// 0.096, 0.173 ms (docs/GPU.md, "Seventeenth session").
+// reservation (every event here affine, 6 words: 160 fit a warp's kRegionWords); 6: each lane its
+// own stream, no time (LaneEvent). H200: 0.212, 0.177, 0.135, 0.133, 0.064, 0.095, 0.173 ms.
 constexpr unsigned kChainEvents = 160, kRegionWords = 1024;
 
 // A prototype: warp w's events go to a region of its own (kRegionWords at w * kRegionWords of the
