@@ -70,16 +70,16 @@ TallyShapeCount ShapesTalliedBySteps(const GpuCapture& c) {
       continue;
     ++n.shapes;
     const std::uint32_t first = s.offsets[0], step = s.offsets[1] - first;
+    // Whether its offsets are first + (lane mod 2^r) x step + (lane / 2^r) x row_step (r = 5: one
+    // row, affine), as the host lays a whole warp's rows out (RowOffsets).
     auto fits = [&](std::uint32_t r, std::uint32_t row_step) {
-      for (std::uint32_t l = 0; l < 32; ++l) {
-        const std::uint32_t in_row = r == 0 ? l : l & ((1u << r) - 1u), row = r == 0 ? 0 : l >> r;
-        if (s.offsets[l] != first + in_row * step + row * row_step) return false;
-      }
-      return true;
+      std::uint32_t laid[32];
+      RowOffsets(first, step, row_step, 1u << r, laid);
+      return std::equal(laid, laid + 32, s.offsets);
     };
     const std::uint32_t row_step = rows != 0 ? s.offsets[1u << rows] - first : 0;
     std::uint64_t want = 0;
-    if (fits(0, 0)) {
+    if (fits(5, 0)) {
       want = dev::AffineShapeHash(first, step, s.key, 32);
     } else if (rows != 0 && fits(rows, row_step)) {
       want = dev::AffineShapeHash(first, step, s.key, 32, rows, row_step);
