@@ -5,7 +5,7 @@
 # in OUT_DIR (the device's $OUT), one summary in OUT_DIR/batch.txt.
 # Usage (on the device, with .deps carried): bench/gpu_batch.sh OUT_DIR [STEPS]
 #   STEPS: a comma-separated subset of micro,build,tests,anchors,capture,capture-defaults,
-#   capture-nolean,capture-old,
+#   capture-defaults-events,capture-nolean,capture-old,
 #   program,capped,sass
 #   (default: build,tests,anchors,capture,program; micro is bench/gpu_tally_micro.sh, nvcc only, so
 #   it can run before the build; capture-old is the capture bench with WS_GPU_HAZARD_FAST=0, the
@@ -54,6 +54,9 @@ want capture && step capture 90 bench/gpu_capture_bench.sh "$out/capture" 3
 # The lessons at their own default sizes (issue 51's "lessons' GPU pass" as a lesson runs it).
 want capture-defaults && step capture-defaults 200 bench/gpu_capture_bench.sh \
   "$out/capture-defaults" 3 defaults
+# The same at their defaults with the event roads only, no lane log (WS_GPU_LANE_LOG=0).
+want capture-defaults-events && WS_GPU_LANE_LOG=0 step capture-defaults-events 200 \
+  bench/gpu_capture_bench.sh "$out/capture-defaults-events" 3 defaults
 # The same build without the lean unit's kernels (cuda_pass_units.h: WS_GPU_LEAN=0).
 want capture-nolean && WS_GPU_LEAN=0 step capture-nolean 90 bench/gpu_capture_bench.sh \
   "$out/capture-nolean" 3

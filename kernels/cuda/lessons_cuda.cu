@@ -41,6 +41,7 @@ Status RunRecorded(LessonCall& call, BackendResult* out) {
   out->timing.tally_shapes = cost.tally.shapes;
   out->timing.tally_steps_shaped = cost.tally.steps_shaped;
   out->timing.tally_by_steps = cost.tally.by_steps;
+  out->timing.lane_rows = cost.lane_rows;
   return {};
 }
 

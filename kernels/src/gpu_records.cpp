@@ -447,8 +447,12 @@ void AddHazardScan(const HazardScan& scan, bool flagged_dropped, bool clean_race
     h.device_gap = std::to_string(scan.unshadowed) +
                    " global accesses had no shadow on the GPU (a site over several buffers, or "
                    "buffers past its room): their pairs across blocks may be missed";
-  h.whole_grid = h.device_gap.empty();
-  if (!h.whole_grid) return;
+  if (h.device_gap.empty()) HazardsOverEveryBlock(t);
+}
+
+void HazardsOverEveryBlock(LaunchTrace* t) {
+  HazardReport& h = t->hazards;
+  h.whole_grid = true;
   h.blocks.clear();
   h.shared_accesses = h.global_accesses = 0;
   for (std::size_t s = 0; s < t->sites.size() && s < t->stats.sites.size(); ++s) {

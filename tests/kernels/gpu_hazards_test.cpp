@@ -41,7 +41,22 @@ TEST(GpuHazards, BlockTransposeIsCheckedInEveryBlockAsOnTheEmulator) {
   REQUIRE_GPU();
   const Params p = {{"block_width", 8}, {"tiles", 4}};
   const LessonRun emu = RunRaces("block-transpose", p, "emu");
-  const LessonRun gpu = RunRaces("block-transpose", p, "cuda");
+  // At the CLI's defaults a launch this small is recorded by the lane log: every block's records
+  // come back and the host pairs them all, with no check on the device.
+  const LessonRun lane = RunRaces("block-transpose", p, "cuda");
+  ASSERT_FALSE(lane.launches.empty());
+  const HazardReport& l = lane.main_launch().hazards;
+  EXPECT_GT(lane.timing.lane_rows, 0u);
+  EXPECT_FALSE(l.device_scanned);
+  EXPECT_TRUE(l.whole_grid) << l.Checked();
+  EXPECT_EQ(l.Total(), 896u);
+  EXPECT_EQ(SameWarp(l), 384u);
+  EXPECT_NE(l.Checked().find("every block of 16"), std::string::npos) << l.Checked();
+  EXPECT_EQ(lane.main_launch().blocks.size(), 4u);  // the kept blocks' records stay, as before
+  // The event roads: the device's check flags the 16 blocks, whose records are kept and paired.
+  RunOptions events;
+  events.gpu_lane_log = false;
+  const LessonRun gpu = RunRaces("block-transpose", p, "cuda", events);
   ASSERT_FALSE(gpu.launches.empty());
   const HazardReport& h = gpu.main_launch().hazards;
   EXPECT_TRUE(h.device_scanned);
@@ -52,8 +67,8 @@ TEST(GpuHazards, BlockTransposeIsCheckedInEveryBlockAsOnTheEmulator) {
   EXPECT_EQ(h.Total(), emu.main_launch().hazards.Total());
   EXPECT_EQ(SameWarp(h), SameWarp(emu.main_launch().hazards));
   EXPECT_NE(h.Checked().find("every block of 16"), std::string::npos) << h.Checked();
-  // Without the device's check only the 4 kept blocks are paired: 4 x 56.
-  RunOptions kept;
+  // Without either only the 4 kept blocks are paired: 4 x 56.
+  RunOptions kept = events;
   kept.gpu_hazard_scan = false;
   const LessonRun four = RunRaces("block-transpose", p, "cuda", kept);
   ASSERT_FALSE(four.launches.empty());
@@ -74,9 +89,16 @@ TEST(GpuHazards, EveryRacyVariantCountsTheEmulatorsPairs) {
   for (const auto& [variant, p] : cases) {
     SCOPED_TRACE(variant);
     const LessonRun emu = RunRaces(variant, p, "emu");
-    const LessonRun gpu = RunRaces(variant, p, "cuda");
-    if (emu.launches.empty() || gpu.launches.empty()) continue;
+    RunOptions events;  // the device's check (the lane log's launches are checked on the host)
+    events.gpu_lane_log = false;
+    const LessonRun gpu = RunRaces(variant, p, "cuda", events);
+    const LessonRun lane = RunRaces(variant, p, "cuda");
+    if (emu.launches.empty() || gpu.launches.empty() || lane.launches.empty()) continue;
     const HazardReport &e = emu.main_launch().hazards, &g = gpu.main_launch().hazards;
+    const HazardReport& l = lane.main_launch().hazards;
+    EXPECT_TRUE(l.whole_grid) << l.Checked();
+    EXPECT_EQ(l.Total(), e.Total());
+    EXPECT_EQ(SameWarp(l), SameWarp(e));
     EXPECT_TRUE(g.whole_grid) << g.Checked();
     EXPECT_EQ(g.Total(), e.Total());
     EXPECT_EQ(SameWarp(g), SameWarp(e));
@@ -86,7 +108,7 @@ TEST(GpuHazards, EveryRacyVariantCountsTheEmulatorsPairs) {
     // The check as it was before its shared shadow moved into each block's shared memory and
     // read-only buffers went without one (WS_GPU_HAZARD_FAST=0) flags the same blocks.
     setenv("WS_GPU_HAZARD_FAST", "0", 1);
-    const LessonRun old = RunRaces(variant, p, "cuda");
+    const LessonRun old = RunRaces(variant, p, "cuda", events);
     unsetenv("WS_GPU_HAZARD_FAST");
     if (old.launches.empty()) continue;
     EXPECT_EQ(old.main_launch().hazards.racing_blocks, g.racing_blocks);
@@ -111,11 +133,20 @@ TEST(GpuHazards, TheSharedShadowLeftByEarlierBlocksFlagsNone) {
   EXPECT_EQ(t.blocks.size(), 4u);
 }
 
-// The tiled matmul has no race: every block is checked on the device, none is flagged, and only
-// the four kept blocks' records come back.
+// The tiled matmul has no race: every block is checked on the device (the event roads), none is
+// flagged, and only the four kept blocks' records come back; by the lane log the host checks
+// every block, with no pass on the device, and keeps the same four.
 TEST(GpuHazards, ACleanKernelIsCheckedEverywhereAndKeepsOnlyItsKeptBlocks) {
   REQUIRE_GPU();
-  auto r = RunLesson("matmul", "tiled", {}, "cuda", RunOptions{});
+  auto lane = RunLesson("matmul", "tiled", {}, "cuda", RunOptions{});
+  ASSERT_TRUE(lane.ok()) << lane.status().message();
+  EXPECT_TRUE(lane->main_launch().hazards.whole_grid) << lane->main_launch().hazards.Checked();
+  EXPECT_EQ(lane->main_launch().hazards.Total(), 0u);
+  EXPECT_EQ(lane->main_launch().blocks.size(), 4u);
+  EXPECT_EQ(lane->timing.hazard_ms, 0.0);
+  RunOptions events;
+  events.gpu_lane_log = false;
+  auto r = RunLesson("matmul", "tiled", {}, "cuda", events);
   ASSERT_TRUE(r.ok()) << r.status().message();
   const LaunchTrace& t = r->main_launch();
   EXPECT_GT(t.grid.count(), 4u);

@@ -43,6 +43,7 @@ nlohmann::json TimingJson(const Timing& t) {
                     {"tally_shapes", t.tally_shapes},
                     {"tally_steps_shaped", t.tally_steps_shaped},
                     {"tally_by_steps", t.tally_by_steps},
+                    {"lane_rows", t.lane_rows},
                     {"records_per_s", std::round(t.records / (t.record_ms / 1e3))}};
   }
   return j;
@@ -69,6 +70,7 @@ Timing TimingFromJson(const nlohmann::json& j) {
     t.tally_shapes = c.value("tally_shapes", std::uint64_t{0});  // traces from before them
     t.tally_steps_shaped = c.value("tally_steps_shaped", std::uint64_t{0});
     t.tally_by_steps = c.value("tally_by_steps", std::uint64_t{0});
+    t.lane_rows = c.value("lane_rows", std::uint64_t{0});  // traces from before the lane log
   }
   return t;
 }

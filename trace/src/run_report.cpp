@@ -338,8 +338,9 @@ std::string LessonText(const LessonRun& run) {
   if (!run.timing.timed_at.empty()) o << " at " << run.timing.timed_at;
   o << " (" << run.timing.kind << ": " << run.timing.note << ")\n";
   if (run.timing.record_ms > 0) {
-    o << "recording: " << run.timing.records << " records (" << run.timing.record_bytes
-      << " bytes) in " << FormatDuration(run.timing.record_ms);
+    o << "recording: " << run.timing.records << " records (" << run.timing.record_bytes << " bytes";
+    if (run.timing.lane_rows > 0) o << "; each lane its own, " << run.timing.lane_rows << " rows";
+    o << ") in " << FormatDuration(run.timing.record_ms);
     const double plain = run.timing.own_ms > 0 ? run.timing.own_ms : run.timing.ms;
     if (plain > 0)
       o << ", " << run.timing.record_ms / plain << "x the uninstrumented build's at this size";

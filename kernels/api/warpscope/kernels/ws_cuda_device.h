@@ -247,7 +247,8 @@ __device__ __forceinline__ unsigned* ReserveForGroup(const RecorderState& r, uns
 
 }  // namespace ws::dev
 
-#include "warpscope/kernels/ws_cuda_tally.h"  // Tally
+#include "warpscope/kernels/ws_cuda_lane_log.h"  // LaneAccess, LaneMeeting, LaneBarrier
+#include "warpscope/kernels/ws_cuda_tally.h"     // Tally
 
 namespace ws::dev {
 
@@ -302,15 +303,11 @@ __device__ __forceinline__ void RecordGroup(const RecorderState& r, std::uint64_
 }
 
 // A whole warp's request at one site (every lane running, one key and instance), counted here
-// where the tally takes it at once: an affine request, in a block not kept, whose shape is at its
-// first slot (TallyWholeAffine), in about 40 warp instructions with constant masks (a request
-// took about 125 through RecordGroup and Tally: Nsight Compute on transpose 4096²'s recording
-// pass, H200). Returns false for anything else, which the general road records (one copy of its
-// code in the kernel: a second one here took transpose 4096²'s recorded kernels from 48
-// registers to 52, ptxas -v).
-// Without a tally (tally_keys null) the host keeps every block (kept_last ~0u), so that
-// TallyWholeAffine returns at its kept test and no test of the table's pointer is made here (4 of
-// a request's 84 warp instructions, bench/gpu_sass_counts.sh).
+// where the tally takes it at once: an affine request (or affine in rows), in a block not kept,
+// whose shape is at its first slot (TallyWholeAffine), with constant masks (about 40 warp
+// instructions against 125 through RecordGroup and Tally; docs/GPU.md). Returns false for
+// anything else, which the general road records. Without a tally the host keeps every block
+// (kept_last ~0u): TallyWholeAffine returns at its kept test, and no pointer test is made here.
 __device__ __forceinline__ bool CountedWhole(const RecorderState& r, std::uint64_t key,
                                              std::uint32_t offset) {
   const unsigned lane = LaneId();
@@ -336,9 +333,8 @@ __device__ __forceinline__ bool CountedWhole(const RecorderState& r, std::uint64
 // With the group's mask only known at run time, ptxas compiled every shuffle to a
 // WARPSYNC.COLLECTIVE before the SHFL (Nsight Compute on transpose 4096²'s recorded build, H200:
 // 10 % of the recording pass's stall samples).
-// The road was measured on an H200 before it was taken (bench/gpu_tally_micro.sh, a 2^24-float
-// copy's two sites recorded): 0.381 ms with it against 0.414 without, and 0.316 against 0.352
-// with registers capped at 32. WS_NO_WHOLE_WARP_ROAD builds without it, to measure again.
+// The road measured before it was taken (bench/gpu_tally_micro.sh, H200): a 2^24-float copy
+// 0.381 ms with it against 0.414 without. WS_NO_WHOLE_WARP_ROAD builds without it.
 // `file`: the site's file literal where the caller has it (a lesson's Index), noted only where
 // the host will meet the site (WriteEvent, a shape new to the tally): noting it at every access
 // was a load and a compare there, and its wait 5 % of transpose 4096²'s recording-pass stalls.
@@ -348,9 +344,8 @@ inline constexpr bool kWholeWarpRoad = false;
 inline constexpr bool kWholeWarpRoad = true;
 #endif
 
-// The general road: any group of lanes, and what the whole warp's count did not take. Inlined:
-// out of line (its own registers counting in the kernel's) it took the recorded copy from 48
-// registers to 45 and no further, ptxas -v, nvcc 13, sm_90.
+// The general road: any group of lanes, and what the whole warp's count did not take (inlined:
+// out of line it took the recorded copy from 48 registers to 45 and no further, ptxas -v).
 __device__ __forceinline__ void RecordGeneral(std::uint64_t key, std::uint32_t offset,
                                               std::uint64_t instance, const char* file,
                                               unsigned lines = 0) {
@@ -375,6 +370,7 @@ __device__ __forceinline__ void RecordAccessAs(std::uint64_t key, std::uint32_t 
     if (!HazardSkips(r, key)) HazardAccess(r, key, offset);
     return;
   }
+  if (LaneLogOn(r)) return LaneAccess(r, key, offset, file);  // a lesson's only
   if (kWholeWarpRoad && __activemask() == ~0u) {
     // A program's instance as a whole (bit 32 says whether it has one), so that lanes that
     // disagree on having one go the general road together.
@@ -421,6 +417,7 @@ __device__ __forceinline__ void RecordWarpOp(std::uint32_t kind, std::uint32_t p
   const unsigned group = whole ? mask : __activemask() & mask;
   const unsigned lane = LaneId();
   if ((group >> lane & 1u) == 0) return;  // a lane the intrinsic's mask leaves out
+  if (LaneLogOn(r)) return LaneMeeting(r, kind, place, group, source, file);
   const bool leader = static_cast<int>(lane) == __ffs(group) - 1;
   // A whole warp's meeting in a block not kept: counted in the tally, not written (the short
   // road first, with constant masks, where every lane met).
@@ -499,7 +496,7 @@ __device__ __forceinline__ void TimedBarrier(std::uint32_t place, std::uint32_t 
   const unsigned block = LinearBlock32();
   const bool tallied = r.tally_keys != nullptr && !HazardPass(r.mode) && !KeptBlock(r, block);
   unsigned* w = nullptr;
-  if (leader && !tallied) {
+  if (leader && !tallied && !LaneLogOn(r)) {
     if (file != nullptr) NoteFile(PlaceFile(place), file);
     w = Reserve(r, LinearWarp(r), kBarrierEventWords);
   }
@@ -510,6 +507,9 @@ __device__ __forceinline__ void TimedBarrier(std::uint32_t place, std::uint32_t 
     departure = GlobalTimer();
     departure_clock = clock64();
   }
+  if (LaneLogOn(r))  // each lane its own two rows
+    return LaneBarrier(r, kEventBarrier | tile_warps | (arrived & 0x7ffu) << 16, place, group,
+                       arrival, departure, unsigned(departure_clock - arrival_clock), file);
   if (tallied) {
     const std::uint64_t key = static_cast<std::uint64_t>(place) << 32 | kTallyBarrier | tile_warps;
     unsigned slot = group == ~0u ? TallyWholeMeeting(r, key, lane, arrived, block) : ~0u;

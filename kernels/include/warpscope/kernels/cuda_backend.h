@@ -20,6 +20,7 @@
 #include <concepts>
 #include <cstdlib>
 #include <map>
+#include <set>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -55,6 +56,7 @@ struct CaptureCost {
   double hazard_ms = 0;            // the hazard check's passes before them (ws_cuda_hazards.h)
   std::uint64_t records = 0;       // access and barrier records decoded
   std::uint64_t record_bytes = 0;  // bytes the recording pass wrote
+  std::uint64_t lane_rows = 0;     // the lane log's rows (RecordLaneLog); 0: the event roads
   TallyShapeCount tally;           // the tally's shapes (ShapesTalliedBySteps)
 };
 
@@ -78,6 +80,7 @@ class CudaBackend {
     // ... and the hazard check as it was before its shared shadow moved into the block's shared
     // memory and read-only buffers went without one: WS_GPU_HAZARD_FAST=0.
     if (off("WS_GPU_HAZARD_FAST")) hazard_fast_ = false;
+    if (off("WS_GPU_LANE_LOG")) options_.gpu_lane_log = false;  // the event roads for all
   }
   ~CudaBackend() {
     for (cudaTextureObject_t t : textures_) cudaDestroyTextureObject(t);
@@ -260,9 +263,12 @@ class CudaBackend {
   // The next launch's launcher adds the shared shadow's bytes (RecorderState::hazard_shared_bytes)
   // to its dynamic shared memory, and `read_only`, its buffers that no store can reach (a
   // lesson's: ReadOnlyBuffers), need no hazard shadow.
-  void NextLaunchCarriesShadow(std::vector<std::uint32_t> read_only) {
+  // `lesson`: the launch is a lesson's (WS_LAUNCH), which a small launch may record by the lane
+  // log (ws_cuda_lane_log.h; a program's accesses carry dynamic instances the log has no room for).
+  void NextLaunchCarriesShadow(std::vector<std::uint32_t> read_only, bool lesson = false) {
     next_read_only_ = std::move(read_only);
     next_shadow_launcher_ = true;
+    next_lesson_ = lesson;
   }
 
  private:
@@ -301,7 +307,12 @@ class CudaBackend {
   unsigned int* PlanPool(Dim3 grid, std::uint32_t wpb, std::vector<unsigned long long>& state,
                          unsigned long long* state_d, dev::RecorderState* st,
                          std::vector<PoolChunk>* chunks, std::uint64_t* planned_words);
-  void DecodeCapture(const GpuCapture& c);
+  void DecodeCapture(const GpuCapture& c, bool every_block = false);
+  // cuda_backend_record.h: a small lesson launch's recording pass by the lane log; false where it
+  // does not fit (the event roads record it then).
+  template <typename Pass>
+  bool RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block, std::uint32_t window_bytes,
+                     dev::RecorderState st, Pass& pass, GpuCapture* c);
   // cuda_backend_hazards.h: the hazard check's passes before the recording one.
   template <typename Pass>
   HazardScan ScanHazards(Dim3 grid, Dim3 block, std::uint32_t window_bytes, dev::RecorderState st,
@@ -328,6 +339,9 @@ class CudaBackend {
   static_assert(kTallyCapacity <= dev::kTallyMaxCapacity, "Tally sends a slot with a bit spare");
   static constexpr std::size_t kTallyBytes =
       kTallyCapacity * (8 + dev::kTallyShapeWords * 4 + 3 * dev::kTallySpread * 8) + 4;
+  // The lane log: rows a lane on the first try (so, launches of 65,536 threads at most) and the
+  // most slots (lanes x rows) a launch may have (2^24: 256 MB of records and 64 MB of times).
+  static constexpr std::uint64_t kLaneLogRows = 256, kLaneLogSlots = std::uint64_t{1} << 24;
   bool TallyWanted(Dim3 grid, Dim3 block) const;
   TallyArrays StartTally(Dim3 grid, Dim3 block, std::size_t warps, dev::RecorderState* st);
   void ClearTally(const TallyArrays& t, bool keys);
@@ -411,6 +425,9 @@ class CudaBackend {
   // launches). Taken by the next launch.
   std::vector<std::uint32_t> next_read_only_;
   bool next_shadow_launcher_ = false;
+  bool next_lesson_ = false;
+  // Kernels whose lane log did not fit (RecordLaneLog): their later launches go the event roads.
+  std::set<std::string> lane_log_too_large_;
   std::uint32_t dynamic_bytes_ = 0;  // the launch's dynamic shared bytes (LaunchKeeping)
   bool hazard_fast_ = true;          // WS_GPU_HAZARD_FAST=0: false
   TallyArrays tally_;                // the launch's tally (StartTally), freed with its scratch
@@ -433,6 +450,7 @@ Status CudaBackend::LaunchKeeping(const std::string& kernel, Dim3 grid, Dim3 blo
     ~Forget() {
       b->next_read_only_.clear();
       b->next_shadow_launcher_ = false;
+      b->next_lesson_ = false;
     }
   } forget{this};
   if (!status_.ok()) return status_;

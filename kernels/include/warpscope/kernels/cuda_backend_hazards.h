@@ -17,6 +17,16 @@ inline constexpr std::uint64_t kMaxHazardShadowBytes = std::uint64_t{4} << 30;
 
 // Not where every block is kept (the host checks them all), none is (a program's later launches
 // of a kernel) or the grid syncs (its blocks are ordered by what the check does not follow).
+// A tag of this process's own for each launch, counted over every backend of the process, for
+// the words a launch keeps in its blocks' shared memory (the hazard shadow, the lane log's
+// counters): shared memory that an earlier launch, of this process or another, left holds other
+// tags.
+inline unsigned SharedTag() {
+  static const unsigned process_tag = std::random_device{}();
+  static std::atomic<unsigned> launches{0};
+  return process_tag ^ (launches.fetch_add(1) + 1u) * 0x85ebca6bu;
+}
+
 inline bool CudaBackend::HazardScanWanted(Dim3 grid, Dim3 block) const {
   if (!options_.gpu_hazard_scan || keep_none_ || grid_synced_ || options_.keep_all_blocks)
     return false;
@@ -84,11 +94,7 @@ HazardScan CudaBackend::ScanHazards(Dim3 grid, Dim3 block, std::uint32_t window_
     st.hazard_shared_bytes =
         static_cast<unsigned int>(shadow_offset - dynamic_bytes_ + shadow_bytes);
     st.hazard_shared_offset = static_cast<unsigned int>(shadow_offset);
-    // A tag of this process's own for each launch, counted over every backend of the process:
-    // shared memory that an earlier launch, of this process or another, left holds other tags.
-    static const unsigned process_tag = std::random_device{}();
-    static std::atomic<unsigned> launches{0};
-    st.hazard_tag = process_tag ^ (launches.fetch_add(1) + 1u) * 0x85ebca6bu;
+    st.hazard_tag = SharedTag();
   } else {
     st.shared_shadow = static_cast<unsigned int*>(alloc(blocks * shared_words * 4));
   }

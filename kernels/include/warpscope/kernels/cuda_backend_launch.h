@@ -50,9 +50,9 @@ const bool PassRegistration<F>::done =
     if (ws_hazard_ && (ws_h_ == nullptr || ws_u_.set_state == nullptr))                            \
       return cudaErrorInvalidDeviceFunction; /* no build for the hazard check: a bug */            \
     const dim3 ws_grid_((grid).x, (grid).y, (grid).z), ws_block_((block).x, (block).y, (block).z); \
-    if (ws_hazard_ ||                                                                              \
-        (ws_u_.set_state != nullptr && ::ws::RunLean(ws_h_, reinterpret_cast<const void*>(kernel), \
-                                                     ws_block_, (dynamic_bytes)))) {               \
+    if (ws_hazard_ || ((st).lane_rows == nullptr && ws_u_.set_state != nullptr &&                  \
+                       ::ws::RunLean(ws_h_, reinterpret_cast<const void*>(kernel), ws_block_,      \
+                                     (dynamic_bytes)))) {                                          \
       cudaError_t ws_he_ = ws_u_.set_state(st);                                                    \
       if (ws_he_ != cudaSuccess) return ws_he_;                                                    \
       return ::ws::LaunchWithSharedShadow(ws_h_, (dynamic_bytes), st, [&](std::size_t ws_dyn_) {   \
@@ -64,7 +64,7 @@ const bool PassRegistration<F>::done =
 #define WS_LAUNCH_OTHER_UNIT(kernel, grid, block, dynamic_bytes, st, ...)
 #endif
 #define WS_LAUNCH_DYNAMIC(backend, kernel, grid, block, shared_bytes, dynamic_bytes, ...)          \
-  ((backend).NextLaunchCarriesShadow(::ws::ReadOnlyBuffers(&kernel, __VA_ARGS__)),                 \
+  ((backend).NextLaunchCarriesShadow(::ws::ReadOnlyBuffers(&kernel, __VA_ARGS__), true),           \
    (backend).Launch(                                                                               \
        ::ws::KernelNameOf<&kernel>(), grid, block, shared_bytes, dynamic_bytes,                    \
        [&](const ::ws::dev::RecorderState& ws_st_) {                                               \

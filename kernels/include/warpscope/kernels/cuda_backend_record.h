@@ -5,6 +5,7 @@
 //
 // Index of this file:
 // [SECTION] RecordLaunch
+// [SECTION] The lane log
 // [SECTION] The pool: its start, its chunks read back, a planned pool
 // [SECTION] The tally
 // [SECTION] The device files and the pool's memory
@@ -69,9 +70,29 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
   if (!status_.ok()) return failed();
   dev::RecorderState st =
       StartRecording(block, wpb, warps, state_d, pool, pool_next, sm_state_d, overflow, files_d);
-  // The hazard check first: the blocks it flags are kept with the options' own.
   keep_blocks_ = keep_none_ ? std::vector<std::uint32_t>{} : options_.keep_blocks;
   hazard_ms_ = 0;
+  GpuCapture c;
+  c.kernel = kernel;
+  c.grid = grid;
+  c.block = block;
+  c.shared_bytes = shared_bytes;
+  c.buffers = buffers_;
+  // A small lesson launch: every lane writes its own records, and the host checks every block's
+  // hazards from them (no hazard pass on the device, no tally).
+  if (RecordLaneLog(kernel, grid, block, window_bytes, st, pass, &c)) {
+    const CaptureCost lane = capture_;
+    ReadDeviceFiles(files_d, &c);
+    free_scratch();
+    if (!status_.ok()) return Status::Error(kernel + ": " + status_.message());
+    DecodeCapture(c, true);
+    capture_.record_ms = lane.record_ms;
+    capture_.lane_rows = lane.lane_rows;
+    capture_.record_bytes = 16 * lane.lane_rows;  // the records (their times and counts aside)
+    return {};
+  }
+  if (!status_.ok()) return failed();
+  // The hazard check first: the blocks it flags are kept with the options' own.
   const HazardScan scan = HazardScanWanted(grid, block)
                               ? ScanHazards(grid, block, window_bytes, st, pass)
                               : HazardScan{};
@@ -82,17 +103,11 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
     std::sort(keep_blocks_.begin(), keep_blocks_.end());
     keep_blocks_.erase(std::unique(keep_blocks_.begin(), keep_blocks_.end()), keep_blocks_.end());
   }
+  c.hazard_scan = scan;
   const TallyArrays tally =
       TallyWanted(grid, block) ? StartTally(grid, block, warps, &st) : TallyArrays{};
   const bool first_chunks = st.first_chunks != 0;
   const unsigned long long first_words = first_chunks ? warps * dev::kFirstChunkWords : 0;
-  GpuCapture c;
-  c.hazard_scan = scan;
-  c.kernel = kernel;
-  c.grid = grid;
-  c.block = block;
-  c.shared_bytes = shared_bytes;
-  c.buffers = buffers_;
   std::vector<unsigned long long> state(warps);
   std::vector<std::uint32_t> words;
 
@@ -154,16 +169,121 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
 }
 
 //-------------------------------------------------------------------------------------------------
+// [SECTION] The lane log
+//-------------------------------------------------------------------------------------------------
+
+// Records a lesson's launch by the lane log (ws_cuda_lane_log.h) where its log fits: first with
+// kLaneLogRows rows a lane, then, where a lane wrote more, once more with the rows the largest
+// count says (every pass from the launch's starting memory, `pass`'s). Fills `c`'s events and
+// capture_.record_ms and returns true; false where the log does not fit (the kernel's later
+// launches then go the event roads at once) or cannot be had, with status_ untouched unless CUDA
+// failed or the records did not fit together (a bug: said, not hidden by the other road).
+template <typename Pass>
+bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block,
+                                std::uint32_t window_bytes, dev::RecorderState st, Pass& pass,
+                                GpuCapture* c) {
+  const std::uint64_t threads = grid.count() * block.count();
+  const std::uint32_t wpb = static_cast<std::uint32_t>((block.count() + 31) / 32);
+  const std::uint64_t warps = grid.count() * wpb;
+  // Its slots (4 words of record and one of time each) and each thread's count.
+  auto bytes = [&](std::uint64_t rows) { return warps * 32 * rows * 20 + threads * 4; };
+  if (!options_.gpu_lane_log || !next_lesson_ || !next_shadow_launcher_ || keep_none_ ||
+      lane_log_too_large_.count(kernel) != 0 || warps * 32 * kLaneLogRows > kLaneLogSlots ||
+      bytes(kLaneLogRows) > options_.record_budget_bytes)
+    return false;
+  // Each thread's counter, 16 bytes past the launch's dynamic ones (as the hazard shadow lies).
+  int device = 0, optin = 0;
+  Keep(WS_CUDA(cudaGetDevice(&device)));
+  Keep(WS_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device)));
+  const std::uint64_t offset = (std::uint64_t{dynamic_bytes_} + 15) / 16 * 16;
+  const std::uint64_t counters = block.count() * 16;
+  if (!status_.ok() || std::uint64_t{window_bytes} - dynamic_bytes_ + offset + counters >
+                           static_cast<std::uint64_t>(optin))
+    return false;
+  st.hazard_shared_bytes = static_cast<unsigned int>(offset - dynamic_bytes_ + counters);
+  st.hazard_shared_offset = static_cast<unsigned int>(offset);
+  st.mode = dev::kRecord;
+  std::uint64_t rows = kLaneLogRows;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    const std::uint64_t slots = warps * 32 * rows;
+    unsigned int *rows_d = nullptr, *times_d = nullptr, *counts_d = nullptr;
+    auto free_log = [&] {
+      for (void* p :
+           {static_cast<void*>(rows_d), static_cast<void*>(times_d), static_cast<void*>(counts_d)})
+        if (p != nullptr) cudaFreeAsync(p, 0);
+    };
+    if (cudaMallocAsync(reinterpret_cast<void**>(&rows_d), slots * 16, 0) != cudaSuccess ||
+        cudaMallocAsync(reinterpret_cast<void**>(&times_d), slots * 4, 0) != cudaSuccess ||
+        cudaMallocAsync(reinterpret_cast<void**>(&counts_d), threads * 4, 0) != cudaSuccess) {
+      (void)cudaGetLastError();  // no room on this GPU: the event roads
+      free_log();
+      return false;
+    }
+    Keep(WS_CUDA(cudaMemsetAsync(counts_d, 0, threads * 4, 0)));
+    st.lane_rows = rows_d;
+    st.lane_times = times_d;
+    st.lane_counts = counts_d;
+    st.lane_cap = static_cast<unsigned int>(rows);
+    st.hazard_tag = SharedTag();
+    const double ms = pass(st).first;
+    std::vector<std::uint32_t> counts(threads);
+    Keep(WS_CUDA(cudaMemcpy(counts.data(), counts_d, threads * 4, cudaMemcpyDeviceToHost)));
+    const std::uint64_t most = counts.empty() ? 0 : *std::max_element(counts.begin(), counts.end());
+    if (!status_.ok()) {
+      free_log();
+      return false;
+    }
+    if (most <= rows) {
+      // The rows the lanes used, warp by warp (`most` of each warp's `rows`).
+      std::vector<std::uint32_t> words(warps * most * 128), times(warps * most * 32);
+      if (most > 0) {
+        Keep(WS_CUDA(cudaMemcpy2D(words.data(), most * 512, rows_d, rows * 512, most * 512, warps,
+                                  cudaMemcpyDeviceToHost)));
+        Keep(WS_CUDA(cudaMemcpy2D(times.data(), most * 128, times_d, rows * 128, most * 128, warps,
+                                  cudaMemcpyDeviceToHost)));
+      }
+      free_log();
+      if (!status_.ok()) return false;
+      const std::string error =
+          LaneLogToCapture(words, times, static_cast<std::uint32_t>(most), counts,
+                           static_cast<std::uint32_t>(block.count()), warps, c);
+      if (!error.empty()) {
+        Keep(Status::Error("the lane log: " + error));
+        return false;
+      }
+      capture_ = {};
+      capture_.record_ms = ms;
+      for (std::uint32_t n : counts) capture_.lane_rows += n;
+      return true;
+    }
+    free_log();
+    rows = most;  // once more, with the rows the largest count needs, where they fit
+    if (warps * 32 * rows > kLaneLogSlots || bytes(rows) > options_.record_budget_bytes) break;
+  }
+  lane_log_too_large_.insert(kernel);
+  return false;
+}
+
+//-------------------------------------------------------------------------------------------------
 // [SECTION] The pool: its start, its chunks read back, a planned pool
 //-------------------------------------------------------------------------------------------------
 
-// The capture, its chunks gathered, decoded into the launch's trace.
-inline void CudaBackend::DecodeCapture(const GpuCapture& c) {
+// The capture, its chunks gathered, decoded into the launch's trace. `every_block`: every block's
+// events came back (the lane log): all are decoded with their records, so that the host's hazard
+// check covers the grid (HazardsOverEveryBlock), and then only the kept ones keep them.
+inline void CudaBackend::DecodeCapture(const GpuCapture& c, bool every_block) {
   capture_.record_bytes = 4 * c.words.size();
   KeepBlocks keep{keep_blocks_, options_.keep_all_blocks || c.grid.count() * c.block.count() <=
                                                                 options_.keep_all_threads_up_to};
   if (keep_none_) keep = {};
-  LaunchTrace t = DecodeGpuCapture(c, keep, cache_probes_);
+  LaunchTrace t = DecodeGpuCapture(c, every_block ? KeepBlocks{{}, true} : keep, cache_probes_);
+  if (every_block) {
+    HazardsOverEveryBlock(&t);
+    if (!keep.all)
+      std::erase_if(t.blocks, [&](const BlockRecords& b) {
+        return std::find(keep.blocks.begin(), keep.blocks.end(), b.block) == keep.blocks.end();
+      });
+  }
   capture_.records = t.stats.access_records + t.stats.barrier_records;
   capture_.tally = ShapesTalliedBySteps(c);
   launches_.push_back(std::move(t));

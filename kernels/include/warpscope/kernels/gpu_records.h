@@ -105,6 +105,20 @@ void GatherChunks(const std::vector<std::uint32_t>& pool, const std::vector<Pool
                   const std::vector<unsigned long long>& state, bool first_chunks,
                   GpuCapture* capture);
 
+// The lane log a recording pass of a small launch wrote (ws_cuda_lane_log.h), read back: for
+// each of `warps` warps `row_count` rows of 32 lanes, 4 words a lane in `rows`, a word in `times`;
+// `counts`, each thread's rows (the grid's threads in order, blocks of `threads_per_block`).
+// Fills `capture`'s words, warp_base and warp_used with the warps' events as the event roads
+// write them: a lane's records in their order, the lanes that ran together (each record names
+// them) joined into one request for each site key among them, and lanes that ran apart taken
+// earliest first. Returns an error that names the warp where the records do not fit together, or
+// a lane whose count is past `row_count`; "" when all is well.
+std::string LaneLogToCapture(const std::vector<std::uint32_t>& rows,
+                             const std::vector<std::uint32_t>& times, std::uint32_t row_count,
+                             const std::vector<std::uint32_t>& counts,
+                             std::uint32_t threads_per_block, std::uint64_t warps,
+                             GpuCapture* capture);
+
 struct KeepBlocks {
   std::vector<std::uint32_t> blocks;  // full records kept for these
   bool all = false;
@@ -140,6 +154,10 @@ LaunchTrace DecodeGpuCapture(const GpuCapture& capture, const KeepBlocks& keep,
 // on the recording run (`clean_raced`), the report covers the whole grid (its access counts the
 // grid's); else device_gap says why not.
 void AddHazardScan(const HazardScan& scan, bool flagged_dropped, bool clean_raced, LaunchTrace* t);
+// The launch's hazard report says it covers the grid (whole_grid, its accesses the grid's): where
+// every block's pairs were counted, by the host over every block's records (the lane log) or on
+// the device's word (AddHazardScan).
+void HazardsOverEveryBlock(LaunchTrace* t);
 
 // Appends one event to `words` as the GPU would write it (affine when the offsets allow it;
 // with `instance`, where bit 32 is set, a program's dynamic instance in its low 32 bits);

@@ -170,6 +170,10 @@ struct RunOptions {
   // GPU: whole-warp requests outside the kept blocks counted on the device by shape rather than
   // written (ws_cuda_record_format.h, "the tally"); false writes every event (tests compare).
   bool gpu_tally = true;
+  // GPU: a lesson's launch of at most 65,536 threads is recorded by the lane log (each lane
+  // writes its own records, nothing waits for them: ws_cuda_lane_log.h) where it fits the record
+  // budget; false: the event roads above (tests compare).
+  bool gpu_lane_log = true;
   // GPU: a pass before the recording one finds on the device the blocks whose threads may race
   // (ws_cuda_hazards.h), so that the hazards cover every block: their records are kept and the
   // host counts their pairs. false: the kept blocks only (tests compare).
@@ -203,6 +207,9 @@ struct Timing {
   // of those the ones it hashed by their steps, as its short road finds them (all of them unless
   // its two roads disagree: ShapesTalliedBySteps).
   std::uint64_t tally_shapes = 0, tally_steps_shaped = 0, tally_by_steps = 0;
+  // GPU: the rows a small launch's lane log wrote (a row: one lane's access, meeting or half a
+  // barrier pass); 0 where the event roads recorded it.
+  std::uint64_t lane_rows = 0;
   // Set when the time is that of a larger size than the run's (LessonInfo::timed_size): its
   // label, and the work there over the work of the run (bytes per second scale with it).
   std::string timed_at = {};

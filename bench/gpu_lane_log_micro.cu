@@ -1,0 +1,318 @@
+// What recording every lane's access costs a kernel when nothing waits for it: each lane writes
+// its own record into a log laid out lane-minor (a warp's k-th records are one 512-byte row, so
+// that a whole warp's store is four full lines), at a row counted by the lane itself, with no
+// shuffle, vote or atomic on the warp's path. The host (or a later kernel) would group a warp's
+// lanes into requests from each record's active mask. Standalone: no recorder headers.
+//
+// Cases, each against the same kernel with nothing recorded:
+//  - a chain of 160 dependent-free loads in 4 blocks of 256 threads (the kept chain of
+//    gpu_tally_micro.cu: there the recorder's kept road cost 0.93 us an event over this floor);
+//  - the matmul lesson's tiled kernel at 64² and 256² (tile 16), every access and barrier logged;
+//  - a 2^24-float copy and a padded 4,096² transpose (tile 32), every access logged.
+// The row counter lives in a register (a kernel-long variable: what a prologue would give), in
+// shared memory zeroed by the thread at the start, or in shared memory behind a tag (no
+// prologue: a stale word is recognised by its tag). Records of 16 bytes (the site's key, the
+// offset, the active mask), 8 bytes (a 16-bit site and a 48-bit address), or 16 with the
+// global timer in place of the key's high half.
+// Usage: gpu_lane_log_micro [REPEATS]; prints one line a case, medians of REPEATS timings of 20
+// back-to-back launches each (per launch), and single launches timed alone.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#define CHECK(x)                                                                      \
+  do {                                                                                \
+    cudaError_t e_ = (x);                                                             \
+    if (e_ != cudaSuccess) {                                                          \
+      std::fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
+      std::exit(1);                                                                   \
+    }                                                                                 \
+  } while (0)
+
+namespace {
+
+enum How : int { kNone = 0, kReg16 = 1, kShared16 = 2, kTagged16 = 3, kReg8 = 4, kRegTime16 = 5 };
+
+struct Log {
+  uint4* rows;   // cap rows of 32 lanes a warp
+  unsigned cap;  // rows a warp
+  unsigned tag;  // kTagged16: this launch's tag
+};
+
+__device__ __forceinline__ unsigned Lane() {
+  return threadIdx.x & 31u;
+}
+__device__ __forceinline__ unsigned long long GlobalWarp() {
+  const unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  const unsigned long long b =
+      blockIdx.x + gridDim.x * (blockIdx.y + 1ull * gridDim.y * blockIdx.z);
+  return (b * (blockDim.x * blockDim.y * blockDim.z) + t) / 32u;
+}
+__device__ __forceinline__ unsigned FlatThread() {
+  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+__device__ __forceinline__ unsigned long long Timer() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)::"memory");
+  return t;
+}
+
+// The lane's row counter, where kHow keeps it.
+template <int kHow>
+struct Cursor {
+  unsigned reg = 0;
+  unsigned long long* mine = nullptr;  // shared: this thread's word
+  __device__ __forceinline__ void Start(unsigned long long* words, unsigned tag) {
+    if constexpr (kHow == kShared16 || kHow == kTagged16) mine = words + FlatThread();
+    if constexpr (kHow == kShared16) *mine = 0;
+    (void)tag;
+  }
+  __device__ __forceinline__ unsigned Take(unsigned tag) {
+    if constexpr (kHow == kShared16) {
+      const unsigned used = static_cast<unsigned>(*mine);
+      *mine = used + 1;
+      return used;
+    } else if constexpr (kHow == kTagged16) {
+      const unsigned long long seen = *mine;
+      const unsigned used =
+          static_cast<unsigned>(seen >> 32) == tag ? static_cast<unsigned>(seen) : 0u;
+      *mine = (static_cast<unsigned long long>(tag) << 32) | (used + 1);
+      return used;
+    } else {
+      return reg++;
+    }
+  }
+};
+
+template <int kHow>
+__device__ __forceinline__ void Note(const Log& log, Cursor<kHow>& c, unsigned long long warp,
+                                     std::uint64_t key, std::uint64_t address) {
+  if constexpr (kHow == kNone) {
+    return;
+  } else {
+    const unsigned active = __activemask();
+    const unsigned row = c.Take(log.tag);
+    if (row >= log.cap) return;  // the host sees the count short of its rows and says so
+    const unsigned long long slot = (warp * log.cap + row) * 32u + Lane();
+    if constexpr (kHow == kReg8) {
+      reinterpret_cast<unsigned long long*>(log.rows)[slot] =
+          (key << 48) | (address & 0xffffffffffffull);
+    } else {
+      const unsigned hi =
+          kHow == kRegTime16 ? static_cast<unsigned>(Timer()) : static_cast<unsigned>(key >> 32);
+      log.rows[slot] =
+          make_uint4(static_cast<unsigned>(key), hi, static_cast<unsigned>(address), active);
+    }
+  }
+}
+
+// A barrier's arrival: the global timer in the address's place (read only where something logs).
+template <int kHow>
+__device__ __forceinline__ void NoteBarrier(const Log& log, Cursor<kHow>& c,
+                                            unsigned long long warp, std::uint64_t key) {
+  if constexpr (kHow != kNone) Note<kHow>(log, c, warp, key, Timer());
+}
+
+constexpr unsigned kChainSteps = 160;
+
+template <int kHow>
+__global__ void Chain(float* out, const float* in, Log log) {
+  __shared__ unsigned long long words[kHow == kShared16 || kHow == kTagged16 ? 256 : 1];
+  Cursor<kHow> c;
+  c.Start(words, log.tag);
+  const unsigned long long warp = GlobalWarp();
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  float sum = 0;
+#pragma unroll 1
+  for (unsigned i = 0; i < kChainSteps; ++i) {
+    const unsigned x = t + i * 1024u;
+    Note<kHow>(log, c, warp, 0x1234, reinterpret_cast<std::uint64_t>(in + x));
+    sum += in[x];
+  }
+  out[t] = sum;
+}
+
+template <int kHow, int kTile>
+__global__ void MatmulTiled(const float* Md, const float* Nd, float* Pd, int Width, Log log) {
+  __shared__ float Mds[kTile][kTile];
+  __shared__ float Nds[kTile][kTile];
+  __shared__ unsigned long long words[kHow == kShared16 || kHow == kTagged16 ? kTile * kTile : 1];
+  Cursor<kHow> c;
+  c.Start(words, log.tag);
+  const unsigned long long warp = GlobalWarp();
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int Row = blockIdx.y * kTile + ty;
+  int Col = blockIdx.x * kTile + tx;
+  float Pvalue = 0;
+  for (int m = 0; m < Width / kTile; ++m) {
+    Note<kHow>(log, c, warp, 1,
+               reinterpret_cast<std::uint64_t>(&Md[Row * Width + (m * kTile + tx)]));
+    Note<kHow>(log, c, warp, 2, reinterpret_cast<std::uint64_t>(&Mds[ty][tx]));
+    Mds[ty][tx] = Md[Row * Width + (m * kTile + tx)];
+    Note<kHow>(log, c, warp, 3,
+               reinterpret_cast<std::uint64_t>(&Nd[(m * kTile + ty) * Width + Col]));
+    Note<kHow>(log, c, warp, 4, reinterpret_cast<std::uint64_t>(&Nds[ty][tx]));
+    Nds[ty][tx] = Nd[(m * kTile + ty) * Width + Col];
+    NoteBarrier<kHow>(log, c, warp, 5);
+    __syncthreads();
+    for (int k = 0; k < kTile; ++k) {
+      Note<kHow>(log, c, warp, 6, reinterpret_cast<std::uint64_t>(&Mds[ty][k]));
+      Note<kHow>(log, c, warp, 7, reinterpret_cast<std::uint64_t>(&Nds[k][tx]));
+      Pvalue += Mds[ty][k] * Nds[k][tx];
+    }
+    NoteBarrier<kHow>(log, c, warp, 8);
+    __syncthreads();
+  }
+  Note<kHow>(log, c, warp, 9, reinterpret_cast<std::uint64_t>(&Pd[Row * Width + Col]));
+  Pd[Row * Width + Col] = Pvalue;
+}
+
+template <int kHow>
+__global__ void Copy(float* out, const float* in, Log log) {
+  Cursor<kHow> c;
+  const unsigned long long warp = GlobalWarp();
+  const unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
+  Note<kHow>(log, c, warp, 1, reinterpret_cast<std::uint64_t>(in + x));
+  Note<kHow>(log, c, warp, 2, reinterpret_cast<std::uint64_t>(out + x));
+  out[x] = in[x];
+}
+
+template <int kHow>
+__global__ void TransposePadded(float* out, const float* in, int n, Log log) {
+  __shared__ float tile[32][33];
+  Cursor<kHow> c;
+  const unsigned long long warp = GlobalWarp();
+  int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 32 + threadIdx.y;
+  Note<kHow>(log, c, warp, 1, reinterpret_cast<std::uint64_t>(&in[y * n + x]));
+  Note<kHow>(log, c, warp, 2, reinterpret_cast<std::uint64_t>(&tile[threadIdx.y][threadIdx.x]));
+  tile[threadIdx.y][threadIdx.x] = in[y * n + x];
+  NoteBarrier<kHow>(log, c, warp, 3);
+  __syncthreads();
+  x = blockIdx.y * 32 + threadIdx.x;
+  y = blockIdx.x * 32 + threadIdx.y;
+  Note<kHow>(log, c, warp, 4, reinterpret_cast<std::uint64_t>(&tile[threadIdx.x][threadIdx.y]));
+  Note<kHow>(log, c, warp, 5, reinterpret_cast<std::uint64_t>(&out[y * n + x]));
+  out[y * n + x] = tile[threadIdx.x][threadIdx.y];
+}
+
+// Median over `repeats` of (20 launches back to back) / 20, and of single launches.
+template <typename F>
+void Time(const char* label, F launch, int repeats, float* plain_batch, float* plain_one) {
+  cudaEvent_t a, b;
+  CHECK(cudaEventCreate(&a));
+  CHECK(cudaEventCreate(&b));
+  launch();  // warm: module load
+  CHECK(cudaDeviceSynchronize());
+  std::vector<float> batch, one;
+  for (int r = 0; r < repeats; ++r) {
+    float t = 0;
+    CHECK(cudaEventRecord(a));
+    for (int i = 0; i < 20; ++i) launch();
+    CHECK(cudaEventRecord(b));
+    CHECK(cudaEventSynchronize(b));
+    CHECK(cudaEventElapsedTime(&t, a, b));
+    batch.push_back(t / 20 * 1000);
+    CHECK(cudaEventRecord(a));
+    launch();
+    CHECK(cudaEventRecord(b));
+    CHECK(cudaEventSynchronize(b));
+    CHECK(cudaEventElapsedTime(&t, a, b));
+    one.push_back(t * 1000);
+  }
+  CHECK(cudaGetLastError());
+  std::sort(batch.begin(), batch.end());
+  std::sort(one.begin(), one.end());
+  const float mb = batch[batch.size() / 2], mo = one[one.size() / 2];
+  if (*plain_batch == 0) *plain_batch = mb, *plain_one = mo;
+  std::printf("%-44s %10.2f us/launch (x%.2f)   alone %8.2f us (x%.2f)\n", label, mb,
+              mb / *plain_batch, mo, mo / *plain_one);
+  std::fflush(stdout);
+  CHECK(cudaEventDestroy(a));
+  CHECK(cudaEventDestroy(b));
+}
+
+const char* const kNames[] = {"nothing logged",    "register row, 16 B",
+                              "shared row, 16 B",  "tagged shared row, 16 B",
+                              "register row, 8 B", "register row, 16 B with time"};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int repeats = argc > 1 ? std::atoi(argv[1]) : 31;
+  const std::size_t n = std::size_t{1} << 24;
+  float *in = nullptr, *out = nullptr;
+  CHECK(cudaMalloc(&in, n * 4));
+  CHECK(cudaMalloc(&out, n * 4));
+  CHECK(cudaMemset(in, 0, n * 4));
+  const std::size_t log_bytes = std::size_t{2} << 30;
+  uint4* rows = nullptr;
+  CHECK(cudaMalloc(&rows, log_bytes));
+  unsigned tag = 0x5a5a0001u;
+  auto log_for = [&](unsigned long long warps, unsigned cap) {
+    if (warps * cap * 32 * 16 > log_bytes) std::printf("  (log too small)\n");
+    return Log{rows, cap, tag += 2};
+  };
+  std::printf("== chain: 4 blocks of 256 threads, %u loads a thread\n", kChainSteps);
+  {
+    float pb = 0, po = 0;
+    auto run = [&](auto kernel, const char* label) {
+      Time(
+          label, [&] { kernel<<<4, 256>>>(out, in, log_for(32, kChainSteps)); }, repeats, &pb, &po);
+    };
+    run(Chain<kNone>, kNames[0]);
+    run(Chain<kReg16>, kNames[1]);
+    run(Chain<kShared16>, kNames[2]);
+    run(Chain<kTagged16>, kNames[3]);
+    run(Chain<kReg8>, kNames[4]);
+    run(Chain<kRegTime16>, kNames[5]);
+  }
+  for (int width : {64, 256}) {
+    std::printf("== matmul tiled 16, %d², every access and barrier logged\n", width);
+    float pb = 0, po = 0;
+    const dim3 grid(width / 16, width / 16), block(16, 16);
+    const unsigned long long warps = grid.x * grid.y * 8ull;
+    const unsigned cap = (width / 16) * (5 + 2 * 16 + 1) + 1;
+    auto run = [&](auto kernel, const char* label) {
+      Time(
+          label,
+          [&] { kernel<<<grid, block>>>(in, in + width * width, out, width, log_for(warps, cap)); },
+          repeats, &pb, &po);
+    };
+    run(MatmulTiled<kNone, 16>, kNames[0]);
+    run(MatmulTiled<kReg16, 16>, kNames[1]);
+    run(MatmulTiled<kShared16, 16>, kNames[2]);
+    run(MatmulTiled<kTagged16, 16>, kNames[3]);
+    run(MatmulTiled<kReg8, 16>, kNames[4]);
+    run(MatmulTiled<kRegTime16, 16>, kNames[5]);
+  }
+  {
+    std::printf("== copy, 2^24 floats, 1,024 threads a block, both accesses logged\n");
+    float pb = 0, po = 0;
+    const unsigned blocks = n / 1024;
+    auto run = [&](auto kernel, const char* label) {
+      Time(
+          label, [&] { kernel<<<blocks, 1024>>>(out, in, log_for(n / 32, 2)); }, repeats, &pb, &po);
+    };
+    run(Copy<kNone>, kNames[0]);
+    run(Copy<kReg16>, kNames[1]);
+    run(Copy<kReg8>, kNames[4]);
+  }
+  {
+    std::printf("== transpose padded 4,096², tile 32, every access and the barrier logged\n");
+    float pb = 0, po = 0;
+    const dim3 grid(128, 128), block(32, 32);
+    auto run = [&](auto kernel, const char* label) {
+      Time(
+          label, [&] { kernel<<<grid, block>>>(out, in, 4096, log_for(n / 32, 5)); }, repeats, &pb,
+          &po);
+    };
+    run(TransposePadded<kNone>, kNames[0]);
+    run(TransposePadded<kReg16>, kNames[1]);
+    run(TransposePadded<kReg8>, kNames[4]);
+  }
+  return 0;
+}

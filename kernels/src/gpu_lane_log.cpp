@@ -1,0 +1,152 @@
+// The lane log read back (ws_cuda_lane_log.h) turned into each warp's events as the event roads
+// write them (ws_cuda_record_format.h), so that the decoder (DecodeGpuCapture) reads both alike.
+#include <bit>
+#include <string>
+
+#include "warpscope/kernels/gpu_records.h"
+#include "warpscope/kernels/ws_cuda_record_format.h"
+
+namespace ws {
+
+namespace {
+
+constexpr std::uint32_t kKindBits = dev::kEventBarrier | dev::kEventWarpOp;
+
+std::uint32_t Lowest(std::uint32_t mask) {
+  return static_cast<std::uint32_t>(std::countr_zero(mask));
+}
+
+// One warp's columns: lane l's k-th record at rec(l, k), its time at time(l, k).
+struct Columns {
+  const std::vector<std::uint32_t>& rows;
+  const std::vector<std::uint32_t>& times;
+  std::uint64_t first_slot;  // the warp's row 0, lane 0
+  const std::uint32_t* rec(std::uint32_t l, std::uint32_t k) const {
+    return rows.data() + (first_slot + std::uint64_t{k} * 32 + l) * 4;
+  }
+  std::uint32_t time(std::uint32_t l, std::uint32_t k) const {
+    return times[first_slot + std::uint64_t{k} * 32 + l];
+  }
+};
+
+// The lanes of `mask` at their next records, which must all be of `head`'s kind, name `mask`
+// as their lanes, and (a meeting's, a barrier's) its place; a barrier's second row present.
+bool Ready(const Columns& c, const std::uint32_t* head, std::uint32_t mask,
+           const std::uint32_t (&at)[32], const std::uint32_t (&n)[32]) {
+  const bool barrier = (head[0] & kKindBits) == dev::kEventBarrier;
+  for (std::uint32_t m = mask; m != 0; m &= m - 1) {
+    const std::uint32_t l = Lowest(m);
+    if (at[l] + (barrier ? 2u : 1u) > n[l]) return false;
+    const std::uint32_t* r = c.rec(l, at[l]);
+    if (r[3] != mask || (r[0] & kKindBits) != (head[0] & kKindBits)) return false;
+    if ((head[0] & kKindBits) != 0 && r[1] != head[1]) return false;
+  }
+  return true;
+}
+
+// Appends the request(s), meeting or barrier the lanes of `mask` made at their next records.
+void Emit(const Columns& c, std::uint32_t mask, const std::uint32_t (&at)[32],
+          std::vector<std::uint32_t>* words) {
+  const std::uint32_t lead = Lowest(mask);
+  const std::uint32_t* head = c.rec(lead, at[lead]);
+  if ((head[0] & kKindBits) == dev::kEventBarrier) {
+    const std::uint32_t* second = c.rec(lead, at[lead] + 1);
+    words->insert(words->end(), {head[0], head[1], mask, head[2], second[0], second[1],
+                                 second[3] & 0x7fffffffu, second[2]});
+    return;
+  }
+  const std::uint32_t time = c.time(lead, at[lead]);
+  if ((head[0] & kKindBits) == dev::kEventWarpOp) {
+    std::uint8_t source[32];
+    for (std::uint32_t l = 0; l < 32; ++l) source[l] = static_cast<std::uint8_t>(l);
+    for (std::uint32_t m = mask; m != 0; m &= m - 1)
+      source[Lowest(m)] = static_cast<std::uint8_t>(c.rec(Lowest(m), at[Lowest(m)])[2]);
+    EncodeWarpOpEvent(head[0] & ~dev::kEventWarpOp, head[1], mask, time, source, words);
+    return;
+  }
+  // An access: one request for each key among the lanes (the event roads' __match_any_sync),
+  // in the order of their lowest lanes.
+  std::uint32_t left = mask;
+  std::vector<std::uint32_t> offsets;
+  while (left != 0) {
+    const std::uint32_t* first = c.rec(Lowest(left), at[Lowest(left)]);
+    std::uint32_t group = 0;
+    offsets.clear();
+    for (std::uint32_t m = left; m != 0; m &= m - 1) {
+      const std::uint32_t* r = c.rec(Lowest(m), at[Lowest(m)]);
+      if (r[0] != first[0] || r[1] != first[1]) continue;
+      group |= 1u << Lowest(m);
+      offsets.push_back(r[2]);
+    }
+    EncodeWarpEvent(std::uint64_t{first[1]} << 32 | first[0], group, time, offsets, words);
+    left &= ~group;
+  }
+}
+
+}  // namespace
+
+std::string LaneLogToCapture(const std::vector<std::uint32_t>& rows,
+                             const std::vector<std::uint32_t>& times, std::uint32_t row_count,
+                             const std::vector<std::uint32_t>& counts,
+                             std::uint32_t threads_per_block, std::uint64_t warps,
+                             GpuCapture* capture) {
+  const std::uint32_t wpb = (threads_per_block + 31) / 32;
+  if (rows.size() < warps * row_count * 128 || times.size() < warps * row_count * 32)
+    return "the lane log read back is shorter than " + std::to_string(warps) + " warps of " +
+           std::to_string(row_count) + " rows";
+  capture->words.clear();
+  capture->warp_base.assign(warps + 1, 0);
+  capture->warp_used.assign(warps, 0);
+  for (std::uint64_t w = 0; w < warps; ++w) {
+    const std::uint64_t block = w / wpb;
+    const std::uint32_t first_thread = static_cast<std::uint32_t>(w % wpb) * 32;
+    const std::uint32_t lanes = std::min(32u, threads_per_block - first_thread);
+    std::uint32_t n[32] = {}, at[32] = {};
+    std::uint32_t pending = 0;
+    for (std::uint32_t l = 0; l < lanes; ++l) {
+      const std::uint64_t thread = block * threads_per_block + first_thread + l;
+      n[l] = thread < counts.size() ? counts[thread] : 0;
+      if (n[l] > row_count)
+        return "warp " + std::to_string(w) + " lane " + std::to_string(l) + " wrote " +
+               std::to_string(n[l]) + " rows, past the log's " + std::to_string(row_count);
+      if (n[l] > 0) pending |= 1u << l;
+    }
+    const Columns c{rows, times, w * row_count * 32};
+    const std::size_t start = capture->words.size();
+    while (pending != 0) {
+      // The group to take next: one whose lanes are all at its records; where several groups are
+      // (lanes that ran apart), the earliest by its time.
+      std::uint32_t pick = 0, pick_time = 0;
+      for (std::uint32_t m = pending; m != 0; m &= m - 1) {
+        const std::uint32_t l = Lowest(m);
+        const std::uint32_t* r = c.rec(l, at[l]);
+        const std::uint32_t mask = r[3];
+        if ((mask >> l & 1u) == 0)
+          return "warp " + std::to_string(w) + " lane " + std::to_string(l) + " row " +
+                 std::to_string(at[l]) + ": its record does not name its own lane";
+        if (Lowest(mask) != l || !Ready(c, r, mask, at, n)) continue;
+        const bool barrier = (r[0] & kKindBits) == dev::kEventBarrier;
+        const std::uint32_t t = barrier ? c.rec(l, at[l] + 1)[0] : c.time(l, at[l]);
+        if (pick == 0 || static_cast<std::int32_t>(t - pick_time) < 0) pick = mask, pick_time = t;
+        if (mask == pending) break;  // every lane left: nothing else ran beside it
+      }
+      if (pick == 0)
+        return "warp " + std::to_string(w) + ": its lanes' next records make no request (lane " +
+               std::to_string(Lowest(pending)) + " row " + std::to_string(at[Lowest(pending)]) +
+               ")";
+      Emit(c, pick, at, &capture->words);
+      const bool barrier =
+          (c.rec(Lowest(pick), at[Lowest(pick)])[0] & kKindBits) == dev::kEventBarrier;
+      for (std::uint32_t m = pick; m != 0; m &= m - 1) {
+        const std::uint32_t l = Lowest(m);
+        at[l] += barrier ? 2 : 1;
+        if (at[l] == n[l]) pending &= ~(1u << l);
+      }
+    }
+    capture->warp_used[w] = capture->words.size() - start;
+    capture->warp_base[w + 1] = capture->words.size();
+  }
+  return {};
+}
+
+}  // namespace ws

@@ -1,0 +1,95 @@
+// The lane log on the GPU (ws_cuda_lane_log.h): a small lesson launch recorded by each lane alone
+// gives the figures and the records the event roads give the same launch (ctest label "gpu";
+// each test skips and says why where there is no GPU).
+#include <gtest/gtest.h>
+
+#include <map>
+#include <tuple>
+
+#include "core/child_run.h"
+#include "site_stats_expect.h"
+#include "warpscope/kernels/catalog.h"
+#include "warpscope/kernels/devices.h"
+
+namespace ws {
+namespace {
+
+#define REQUIRE_GPU()                                               \
+  do {                                                              \
+    const DeviceQuery q = QueryDevices();                           \
+    if (q.gpus.empty()) GTEST_SKIP() << "no GPU: " << q.why_no_gpu; \
+  } while (0)
+
+// Every access of every block: (block, thread, site, iteration) -> (offset, epoch).
+std::map<std::tuple<std::uint32_t, std::uint16_t, std::uint16_t, std::uint32_t>,
+         std::pair<std::uint32_t, std::uint32_t>>
+Accesses(const LaunchTrace& t) {
+  std::map<std::tuple<std::uint32_t, std::uint16_t, std::uint16_t, std::uint32_t>,
+           std::pair<std::uint32_t, std::uint32_t>>
+      m;
+  for (const BlockRecords& b : t.blocks)
+    for (const AccessRecord& a : b.accesses)
+      m[{b.block, a.thread, a.site, a.iteration}] = {a.offset, a.epoch};
+  return m;
+}
+
+TEST(GpuLaneLog, ASmallLessonLaunchGivesTheFiguresAndRecordsOfEveryEventWritten) {
+  REQUIRE_GPU();
+  // Loops and barriers (the matmuls), a padded tile, divergent lanes (the divergent reduction,
+  // divergence by thread), warp meetings (the shuffle reduction) and a race.
+  const std::vector<std::tuple<std::string, std::string, Params>> cases = {
+      {"matmul", "tiled", {}},         {"matmul", "naive", {}},   {"transpose", "padded", {}},
+      {"reduce", "divergent", {}},     {"reduce", "shuffle", {}}, {"divergence", "by-thread", {}},
+      {"races", "block-transpose", {}}};
+  for (const auto& [lesson, variant, params] : cases) {
+    SCOPED_TRACE(lesson + " / " + variant);
+    RunOptions events, all;
+    events.gpu_lane_log = false;
+    events.gpu_tally = false;  // every event written
+    events.keep_all_blocks = all.keep_all_blocks = true;
+    auto a = RunLesson(lesson, variant, params, "cuda", all);
+    auto b = RunLesson(lesson, variant, params, "cuda", events);
+    ASSERT_TRUE(a.ok() && b.ok()) << (a.ok() ? b.status().message() : a.status().message());
+    EXPECT_GT(a->timing.lane_rows, 0u);  // the lane log recorded it
+    EXPECT_EQ(b->timing.lane_rows, 0u);
+    const LaunchTrace &x = a->main_launch(), &y = b->main_launch();
+    ASSERT_EQ(x.sites.size(), y.sites.size());
+    for (std::size_t i = 0; i < x.sites.size(); ++i) {
+      SCOPED_TRACE("line " + std::to_string(x.sites[i].line));
+      EXPECT_EQ(x.sites[i].file, y.sites[i].file);
+      test_support::ExpectSameSiteStats(x.stats.sites[i], y.stats.sites[i]);
+    }
+    EXPECT_EQ(x.stats.access_records, y.stats.access_records);
+    EXPECT_EQ(x.stats.barrier_records, y.stats.barrier_records);
+    EXPECT_EQ(x.stats.divergent_warps, y.stats.divergent_warps);
+    EXPECT_EQ(x.thread_active, y.thread_active);
+    ASSERT_EQ(x.barrier_sites.size(), y.barrier_sites.size());
+    for (std::size_t i = 0; i < x.barrier_sites.size(); ++i)
+      EXPECT_EQ(x.stats.barriers[i].instances, y.stats.barriers[i].instances);
+    EXPECT_EQ(x.hazards.groups.size(), y.hazards.groups.size());
+    ASSERT_EQ(x.blocks.size(), y.blocks.size());
+    EXPECT_EQ(x.blocks.size(), x.grid.count());
+    EXPECT_TRUE(Accesses(x) == Accesses(y));  // every access: its offset and its epoch
+  }
+}
+
+TEST(GpuLaneLog, TheCopysLanesWriteTwoRowsEachAndALargerLaunchGoesTheEventRoads) {
+  REQUIRE_GPU();
+  // stride-copy at its defaults: 64 blocks of 256 threads, a load and a store each: 2 x 16,384
+  // rows of 16 bytes.
+  auto r = RunLesson("stride-copy", "", {{"stride", 1}}, "cuda", RunOptions{});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->timing.lane_rows, 2u * 64 * 256);
+  EXPECT_EQ(r->timing.record_bytes, 16u * 2 * 64 * 256);
+  EXPECT_EQ(r->timing.records, 2u * 64 * 256);
+  EXPECT_EQ(r->main_launch().uncovered_blocks, 0u);
+  EXPECT_TRUE(r->check.ok) << r->check.message;
+  // 4,096 blocks: 1M threads, past the lane log's 65,536.
+  auto big = RunLesson("stride-copy", "", {{"stride", 1}, {"blocks", 4096}}, "cuda", RunOptions{});
+  ASSERT_TRUE(big.ok()) << big.status().message();
+  EXPECT_EQ(big->timing.lane_rows, 0u);
+  EXPECT_EQ(big->main_launch().stats.access_records, 2u << 20);
+}
+
+}  // namespace
+}  // namespace ws

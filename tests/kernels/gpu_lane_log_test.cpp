@@ -1,0 +1,175 @@
+// The lane log (ws_cuda_lane_log.h) turned into warps' events on the host (LaneLogToCapture): lane
+// records written by hand as each lane writes them, against the events worked out by hand that
+// the event roads would have written for the same run.
+#include <gtest/gtest.h>
+
+#include <array>
+
+#include "warpscope/kernels/gpu_records.h"
+#include "warpscope/kernels/ws_cuda.h"
+
+namespace lane_log_test {
+
+const std::uint64_t kLoad = ws::MakeSiteKey(10, ws::kKeyGlobal, ws::kKeyLoad, 4, 0);
+const std::uint64_t kStore = ws::MakeSiteKey(11, ws::kKeyGlobal, ws::kKeyStore, 4, 1);
+const std::uint64_t kOther = ws::MakeSiteKey(11, ws::kKeyGlobal, ws::kKeyStore, 4, 2);
+constexpr std::uint32_t kPlace = 0x00120034;  // a barrier's or a meeting's place
+
+using Record = std::array<std::uint32_t, 5>;  // the 4 words, then the time slot
+
+// One launch's log: records appended lane by lane, laid out as the device lays them.
+struct Log {
+  std::uint32_t threads_per_block, warps, rows;
+  std::vector<std::vector<Record>> lanes;  // [warp * 32 + lane]
+  Log(std::uint32_t tpb, std::uint32_t blocks, std::uint32_t row_count)
+      : threads_per_block(tpb),
+        warps(blocks * ((tpb + 31) / 32)),
+        rows(row_count),
+        lanes(warps * 32) {}
+  // The lanes of `mask` access `key`; `running`: every lane that ran the instruction (the mask
+  // itself where 0).
+  void Access(std::uint32_t warp, std::uint32_t mask, std::uint64_t key,
+              std::uint32_t (*offset)(std::uint32_t), std::uint32_t time,
+              std::uint32_t running = 0) {
+    for (std::uint32_t l = 0; l < 32; ++l)
+      if (mask >> l & 1u)
+        lanes[warp * 32 + l].push_back({static_cast<std::uint32_t>(key),
+                                        static_cast<std::uint32_t>(key >> 32), offset(l),
+                                        running != 0 ? running : mask, time});
+  }
+  std::string To(ws::GpuCapture* c) const {
+    std::vector<std::uint32_t> words(std::size_t{warps} * rows * 128), times(warps * rows * 32);
+    std::vector<std::uint32_t> counts;
+    const std::uint32_t wpb = (threads_per_block + 31) / 32;
+    for (std::uint32_t w = 0; w < warps; ++w) {
+      for (std::uint32_t l = 0; l < 32; ++l) {
+        const auto& col = lanes[w * 32 + l];
+        for (std::uint32_t k = 0; k < col.size(); ++k) {
+          const std::size_t slot = (std::size_t{w} * rows + k) * 32 + l;
+          for (int i = 0; i < 4; ++i) words[slot * 4 + i] = col[k][i];
+          times[slot] = col[k][4];
+        }
+      }
+    }
+    for (std::uint32_t t = 0; t < warps / wpb * threads_per_block; ++t) {
+      const std::uint32_t w = t / threads_per_block * wpb + t % threads_per_block / 32;
+      counts.push_back(static_cast<std::uint32_t>(lanes[w * 32 + t % 32].size()));
+    }
+    return ws::LaneLogToCapture(words, times, rows, counts, threads_per_block, warps, c);
+  }
+};
+
+std::vector<std::uint32_t> Offsets(std::uint32_t mask, std::uint32_t (*offset)(std::uint32_t)) {
+  std::vector<std::uint32_t> v;
+  for (std::uint32_t l = 0; l < 32; ++l)
+    if (mask >> l & 1u) v.push_back(offset(l));
+  return v;
+}
+
+std::vector<std::uint32_t> WarpWords(const ws::GpuCapture& c, std::size_t w) {
+  return {c.words.begin() + static_cast<std::ptrdiff_t>(c.warp_base[w]),
+          c.words.begin() + static_cast<std::ptrdiff_t>(c.warp_base[w] + c.warp_used[w])};
+}
+
+std::uint32_t Floats(std::uint32_t l) {
+  return 4 * l;
+}
+std::uint32_t Eight(std::uint32_t) {
+  return 8;
+}
+std::uint32_t Scattered(std::uint32_t l) {
+  return l * l * 4;
+}
+
+TEST(LaneLog, AWholeWarpsAccessIsOneRequestAndTwoKeysAreTwo) {
+  Log log(32, 1, 8);
+  log.Access(0, ~0u, kLoad, Floats, 100);
+  // Lanes 0-15 store to buffer 1, lanes 16-31 to buffer 2 (one instruction, two site keys): the
+  // event roads' __match_any_sync on the key makes two requests, lowest lanes first.
+  log.Access(0, 0x0000ffffu, kStore, Floats, 140, ~0u);
+  log.Access(0, 0xffff0000u, kOther, Eight, 0, ~0u);  // lane 0 writes the instruction's time
+  ws::GpuCapture c;
+  ASSERT_EQ(log.To(&c), "");
+  std::vector<std::uint32_t> want;
+  ws::EncodeWarpEvent(kLoad, ~0u, 100, Offsets(~0u, Floats), &want);  // affine: 6 words
+  ws::EncodeWarpEvent(kStore, 0x0000ffffu, 140, Offsets(0xffffu, Floats), &want);
+  ws::EncodeWarpEvent(kOther, 0xffff0000u, 140, Offsets(0xffff0000u, Eight), &want);
+  EXPECT_EQ(WarpWords(c, 0), want);
+  EXPECT_EQ(want.size(), 18u);  // three affine events of 6 words
+}
+
+TEST(LaneLog, ADivergentLoopsLanesRejoinForTheAccessAfterIt) {
+  // Lanes 0-7 go round a loop three times, the others once; then every lane reads. The loop's
+  // requests: all 32 lanes, then lanes 0-7 twice; the read after it: all 32 (4 events).
+  Log log(32, 1, 8);
+  log.Access(0, ~0u, kLoad, Scattered, 10);
+  log.Access(0, 0xffu, kLoad, Scattered, 20);
+  log.Access(0, 0xffu, kLoad, Scattered, 30);
+  log.Access(0, ~0u, kStore, Floats, 40);
+  ws::GpuCapture c;
+  ASSERT_EQ(log.To(&c), "");
+  std::vector<std::uint32_t> want;
+  ws::EncodeWarpEvent(kLoad, ~0u, 10, Offsets(~0u, Scattered), &want);  // general: 36 words
+  ws::EncodeWarpEvent(kLoad, 0xffu, 20, Offsets(0xffu, Scattered), &want);
+  ws::EncodeWarpEvent(kLoad, 0xffu, 30, Offsets(0xffu, Scattered), &want);
+  ws::EncodeWarpEvent(kStore, ~0u, 40, Offsets(~0u, Floats), &want);
+  EXPECT_EQ(WarpWords(c, 0), want);
+  EXPECT_EQ(want.size(), 36u + 12 + 12 + 6);
+}
+
+TEST(LaneLog, LanesThatRanApartAreTakenEarliestFirst) {
+  // An if/else whose else (lanes 16-31) ran first, at time 100, the if at 200; then together.
+  Log log(32, 1, 8);
+  log.Access(0, 0xffffu, kLoad, Floats, 200);
+  log.Access(0, 0xffff0000u, kStore, Floats, 100);
+  log.Access(0, ~0u, kLoad, Eight, 300);
+  ws::GpuCapture c;
+  ASSERT_EQ(log.To(&c), "");
+  std::vector<std::uint32_t> want;
+  ws::EncodeWarpEvent(kStore, 0xffff0000u, 100, Offsets(0xffff0000u, Floats), &want);
+  ws::EncodeWarpEvent(kLoad, 0xffffu, 200, Offsets(0xffffu, Floats), &want);
+  ws::EncodeWarpEvent(kLoad, ~0u, 300, Offsets(~0u, Eight), &want);
+  EXPECT_EQ(WarpWords(c, 0), want);
+}
+
+TEST(LaneLog, ABarrierIsTwoRowsAndAMeetingKeepsEachLanesSource) {
+  // A block of 40 threads: warp 1 has lanes 0-7. Warp 0: a shuffle down by 1 (lane l read l + 1,
+  // lane 31 its own), then the barrier; warp 1: the barrier only, arriving later.
+  Log log(40, 1, 8);
+  for (std::uint32_t l = 0; l < 32; ++l)
+    log.lanes[l].push_back({ws::dev::kEventWarpOp | 2u, kPlace, l < 31 ? l + 1 : l, ~0u, 50});
+  const std::uint32_t word0 = ws::dev::kEventBarrier | 40u << 16;  // 40 threads passed
+  for (std::uint32_t l = 0; l < 40; ++l) {
+    const std::uint32_t w = l / 32, mask = w == 0 ? ~0u : 0xffu;
+    const std::uint64_t arrival = w == 0 ? 0x100000064ull : 0x1000000c8ull;
+    auto& col = log.lanes[w * 32 + l % 32];
+    col.push_back({word0, kPlace + 1, 0x1f4, mask, 0});
+    col.push_back({static_cast<std::uint32_t>(arrival), static_cast<std::uint32_t>(arrival >> 32),
+                   900, 0x80000000u | 7u, 0});
+  }
+  ws::GpuCapture c;
+  ASSERT_EQ(log.To(&c), "");
+  std::uint8_t source[32];
+  for (std::uint32_t l = 0; l < 32; ++l) source[l] = static_cast<std::uint8_t>(l < 31 ? l + 1 : l);
+  std::vector<std::uint32_t> want0, want1;
+  ws::EncodeWarpOpEvent(2, kPlace, ~0u, 50, source, &want0);
+  ws::EncodeBarrierEvent(kPlace + 1, ~0u, 0x100000064ull, 0x1f4, 7, 900, &want0, 40);
+  ws::EncodeBarrierEvent(kPlace + 1, 0xffu, 0x1000000c8ull, 0x1f4, 7, 900, &want1, 40);
+  EXPECT_EQ(WarpWords(c, 0), want0);
+  EXPECT_EQ(WarpWords(c, 1), want1);
+}
+
+TEST(LaneLog, RecordsThatDoNotFitTogetherAreAnErrorNamingTheWarp) {
+  Log log(32, 2, 4);
+  log.Access(1, 0x3u, kLoad, Floats, 10);
+  log.lanes[32 + 1][0][3] = 0x2u;  // lane 1 says it ran alone; lane 0 says with lane 1
+  ws::GpuCapture c;
+  EXPECT_EQ(log.To(&c), "warp 1: its lanes' next records make no request (lane 0 row 0)");
+  Log past(32, 1, 2);
+  for (int k = 0; k < 2; ++k) past.Access(0, ~0u, kLoad, Floats, 10);
+  std::vector<std::uint32_t> words(2 * 128), times(2 * 32), counts(32, 3);
+  EXPECT_EQ(ws::LaneLogToCapture(words, times, 2, counts, 32, 1, &c),
+            "warp 0 lane 0 wrote 3 rows, past the log's 2");
+}
+
+}  // namespace lane_log_test
