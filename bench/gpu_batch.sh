@@ -4,7 +4,7 @@
 # each under its own time limit so that a slow one leaves the rest their turn. Everything lands
 # in OUT_DIR (the device's $OUT), one summary in OUT_DIR/batch.txt.
 # Usage (on the device, with .deps carried): bench/gpu_batch.sh OUT_DIR [STEPS]
-#   STEPS: a comma-separated subset of micro,build,tests,anchors,capture,capture-defaults,
+#   STEPS: a comma-separated subset of micro,lane-micro,build,tests,anchors,capture,capture-defaults,
 #   capture-defaults-events,capture-nolean,capture-old,
 #   program,capped,sass
 #   (default: build,tests,anchors,capture,program; micro is bench/gpu_tally_micro.sh, nvcc only, so
@@ -34,6 +34,9 @@ step() {  # NAME LIMIT COMMAND...: runs it under the limit, notes its time and e
 # before the call (mkdir D && git archive REV kernels/api kernels/include trace/device | tar -x -C
 # D): the micro then times it beside this tree's, in one call.
 want micro && step micro 240 bench/gpu_tally_micro.sh "$out/micro" 16384 ${WS_MICRO_OLD:-}
+# The lane log's micro (bench/gpu_lane_log_micro.cu, nvcc only: it can run before the build).
+want lane-micro && step lane-micro 120 bash -c "nvcc -std=c++17 -O3 -arch=sm_90 \
+  -o '$out/lane_micro' bench/gpu_lane_log_micro.cu && '$out/lane_micro' 31; rm -f '$out/lane_micro'"
 if want build; then
   WS_BUILD_TARGETS=ws_gpu_test_binaries step build 420 scripts/gpu-build.sh "$out/b" 90
 fi

@@ -15,7 +15,8 @@
 // offset, the active mask), 8 bytes (a 16-bit site and a 48-bit address), or 16 with the
 // global timer in place of the key's high half.
 // Usage: gpu_lane_log_micro [REPEATS]; prints one line a case, medians of REPEATS timings of 20
-// back-to-back launches each (per launch), and single launches timed alone.
+// back-to-back launches each (per launch), and single launches timed alone. Built and run by
+// bench/gpu_batch.sh's lane-micro step (nvcc -std=c++17 -O3 -arch=sm_90, no CMake build).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -24,14 +25,7 @@
 #include <cstdlib>
 #include <vector>
 
-#define CHECK(x)                                                                      \
-  do {                                                                                \
-    cudaError_t e_ = (x);                                                             \
-    if (e_ != cudaSuccess) {                                                          \
-      std::fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                   \
-    }                                                                                 \
-  } while (0)
+#include "ws_cuda_check.h"
 
 namespace {
 
@@ -203,27 +197,27 @@ __global__ void TransposePadded(float* out, const float* in, int n, Log log) {
 template <typename F>
 void Time(const char* label, F launch, int repeats, float* plain_batch, float* plain_one) {
   cudaEvent_t a, b;
-  CHECK(cudaEventCreate(&a));
-  CHECK(cudaEventCreate(&b));
+  WS_CUDA_CHECK(cudaEventCreate(&a));
+  WS_CUDA_CHECK(cudaEventCreate(&b));
   launch();  // warm: module load
-  CHECK(cudaDeviceSynchronize());
+  WS_CUDA_CHECK(cudaDeviceSynchronize());
   std::vector<float> batch, one;
   for (int r = 0; r < repeats; ++r) {
     float t = 0;
-    CHECK(cudaEventRecord(a));
+    WS_CUDA_CHECK(cudaEventRecord(a));
     for (int i = 0; i < 20; ++i) launch();
-    CHECK(cudaEventRecord(b));
-    CHECK(cudaEventSynchronize(b));
-    CHECK(cudaEventElapsedTime(&t, a, b));
+    WS_CUDA_CHECK(cudaEventRecord(b));
+    WS_CUDA_CHECK(cudaEventSynchronize(b));
+    WS_CUDA_CHECK(cudaEventElapsedTime(&t, a, b));
     batch.push_back(t / 20 * 1000);
-    CHECK(cudaEventRecord(a));
+    WS_CUDA_CHECK(cudaEventRecord(a));
     launch();
-    CHECK(cudaEventRecord(b));
-    CHECK(cudaEventSynchronize(b));
-    CHECK(cudaEventElapsedTime(&t, a, b));
+    WS_CUDA_CHECK(cudaEventRecord(b));
+    WS_CUDA_CHECK(cudaEventSynchronize(b));
+    WS_CUDA_CHECK(cudaEventElapsedTime(&t, a, b));
     one.push_back(t * 1000);
   }
-  CHECK(cudaGetLastError());
+  WS_CUDA_CHECK(cudaGetLastError());
   std::sort(batch.begin(), batch.end());
   std::sort(one.begin(), one.end());
   const float mb = batch[batch.size() / 2], mo = one[one.size() / 2];
@@ -231,8 +225,8 @@ void Time(const char* label, F launch, int repeats, float* plain_batch, float* p
   std::printf("%-44s %10.2f us/launch (x%.2f)   alone %8.2f us (x%.2f)\n", label, mb,
               mb / *plain_batch, mo, mo / *plain_one);
   std::fflush(stdout);
-  CHECK(cudaEventDestroy(a));
-  CHECK(cudaEventDestroy(b));
+  WS_CUDA_CHECK(cudaEventDestroy(a));
+  WS_CUDA_CHECK(cudaEventDestroy(b));
 }
 
 const char* const kNames[] = {"nothing logged",    "register row, 16 B",
@@ -245,12 +239,12 @@ int main(int argc, char** argv) {
   const int repeats = argc > 1 ? std::atoi(argv[1]) : 31;
   const std::size_t n = std::size_t{1} << 24;
   float *in = nullptr, *out = nullptr;
-  CHECK(cudaMalloc(&in, n * 4));
-  CHECK(cudaMalloc(&out, n * 4));
-  CHECK(cudaMemset(in, 0, n * 4));
+  WS_CUDA_CHECK(cudaMalloc(&in, n * 4));
+  WS_CUDA_CHECK(cudaMalloc(&out, n * 4));
+  WS_CUDA_CHECK(cudaMemset(in, 0, n * 4));
   const std::size_t log_bytes = std::size_t{2} << 30;
   uint4* rows = nullptr;
-  CHECK(cudaMalloc(&rows, log_bytes));
+  WS_CUDA_CHECK(cudaMalloc(&rows, log_bytes));
   unsigned tag = 0x5a5a0001u;
   auto log_for = [&](unsigned long long warps, unsigned cap) {
     if (warps * cap * 32 * 16 > log_bytes) std::printf("  (log too small)\n");

@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "core/child_run.h"
+#include "require_gpu.h"
 #include "site_stats_expect.h"
 #include "warpscope/kernels/catalog.h"
 #include "warpscope/kernels/devices.h"
@@ -13,12 +14,6 @@
 
 namespace ws {
 namespace {
-
-#define REQUIRE_GPU()                                               \
-  do {                                                              \
-    const DeviceQuery q = QueryDevices();                           \
-    if (q.gpus.empty()) GTEST_SKIP() << "no GPU: " << q.why_no_gpu; \
-  } while (0)
 
 TEST(GpuCapture, AFaultingKernelIsAnErrorAndTheNextRunWorks) {
   REQUIRE_GPU();

@@ -7,18 +7,13 @@
 #include <cstdlib>
 #include <string>
 
+#include "require_gpu.h"
 #include "warpscope/kernels/catalog.h"
 #include "warpscope/kernels/devices.h"
 
 namespace ws {
 namespace {
 namespace gpu_hazards {
-
-#define REQUIRE_GPU()                                               \
-  do {                                                              \
-    const DeviceQuery q = QueryDevices();                           \
-    if (q.gpus.empty()) GTEST_SKIP() << "no GPU: " << q.why_no_gpu; \
-  } while (0)
 
 std::uint64_t SameWarp(const HazardReport& h) {
   std::uint64_t n = 0;

@@ -7,18 +7,13 @@
 #include <tuple>
 
 #include "core/child_run.h"
+#include "require_gpu.h"
 #include "site_stats_expect.h"
 #include "warpscope/kernels/catalog.h"
 #include "warpscope/kernels/devices.h"
 
 namespace ws {
 namespace {
-
-#define REQUIRE_GPU()                                               \
-  do {                                                              \
-    const DeviceQuery q = QueryDevices();                           \
-    if (q.gpus.empty()) GTEST_SKIP() << "no GPU: " << q.why_no_gpu; \
-  } while (0)
 
 // Every access of every block: (block, thread, site, iteration) -> (offset, epoch).
 std::map<std::tuple<std::uint32_t, std::uint16_t, std::uint16_t, std::uint32_t>,
