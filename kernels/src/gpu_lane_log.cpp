@@ -1,5 +1,6 @@
 // The lane log read back (ws_cuda_lane_log.h) turned into each warp's events as the event roads
 // write them (ws_cuda_record_format.h), so that the decoder (DecodeGpuCapture) reads both alike.
+#include <algorithm>
 #include <bit>
 #include <string>
 
@@ -115,7 +116,9 @@ std::string LaneLogToCapture(const std::vector<std::uint32_t>& rows,
     const std::size_t start = capture->words.size();
     while (pending != 0) {
       // The group to take next: one whose lanes are all at its records; where several groups are
-      // (lanes that ran apart), the earliest by its time.
+      // (lanes that ran apart), the earliest by its time. Groups that read the same tick of
+      // %globaltimer go lowest lane first, which may not be the order they ran in: that can swap
+      // a race's kind within one warp (RAW for WAR) and its example, not its pairs or epochs.
       std::uint32_t pick = 0, pick_time = 0;
       for (std::uint32_t m = pending; m != 0; m &= m - 1) {
         const std::uint32_t l = Lowest(m);

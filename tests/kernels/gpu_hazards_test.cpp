@@ -47,7 +47,8 @@ TEST(GpuHazards, BlockTransposeIsCheckedInEveryBlockAsOnTheEmulator) {
   EXPECT_EQ(l.Total(), 896u);
   EXPECT_EQ(SameWarp(l), 384u);
   EXPECT_NE(l.Checked().find("every block of 16"), std::string::npos) << l.Checked();
-  EXPECT_EQ(lane.main_launch().blocks.size(), 4u);  // the kept blocks' records stay, as before
+  // The kept blocks' records stay, and each race's example pair's blocks (block 0's here).
+  EXPECT_EQ(lane.main_launch().blocks.size(), 4u);
   // The event roads: the device's check flags the 16 blocks, whose records are kept and paired.
   RunOptions events;
   events.gpu_lane_log = false;

@@ -370,7 +370,7 @@ __device__ __forceinline__ void RecordAccessAs(std::uint64_t key, std::uint32_t 
     if (!HazardSkips(r, key)) HazardAccess(r, key, offset);
     return;
   }
-  if (LaneLogOn(r)) return LaneAccess(r, key, offset, file);  // a lesson's only
+  if (!kInstanced && LaneLogOn(r)) return LaneAccess(r, key, offset, file);  // a lesson's
   if (kWholeWarpRoad && __activemask() == ~0u) {
     // A program's instance as a whole (bit 32 says whether it has one), so that lanes that
     // disagree on having one go the general road together.

@@ -8,8 +8,9 @@
 // shuffles and votes that each wait for the one before), and a lesson at its default size is a
 // few such warps in a row of accesses: matmul tiled at 64² recorded at about 20x its 3.3 us.
 // Written by each lane alone, a record is a store the warp does not wait for
-// (bench/gpu_lane_log_micro.cu, H200: 0.04 us an access over the kernel's own in a chain of 160;
-// the tiled matmul at 64² with every access and barrier so logged 2.1-2.6x, against 20x).
+// (bench/gpu_lane_log_micro.cu, H200, this design, the counter tagged in shared memory: 0.06 us
+// an access over the kernel's own in a chain of 160; the tiled matmul at 64² with every access
+// and barrier so logged 2.5-3.1x its plain time, against 20x; docs/GPU.md).
 //
 // A record, 4 words, in the lane's own column of its warp's rows (a warp's k-th records are one
 // 512-byte row, four whole lines when the warp runs together):
@@ -21,8 +22,8 @@
 //            place, word 2 the departure's low 32 bits, word 3 the lanes that arrived together;
 //            then the arrival (64 bits), the SM clock's cycles between them, and the SM | 1 << 31
 // An access's or a meeting's time (%globaltimer's low 32 bits) is written by the lowest lane
-// running at the same slot of lane_times. Word 3 is never 0, so a row the lane never wrote (the
-// log is cleared first) reads as the end of its column.
+// running at the same slot of lane_times. Each thread's count of rows (lane_counts, cleared
+// before the pass) says where its column ends: the rows past it are not cleared.
 #pragma once
 
 #include "warpscope/kernels/ws_cuda_record_format.h"

@@ -426,7 +426,8 @@ class CudaBackend {
   std::vector<std::uint32_t> next_read_only_;
   bool next_shadow_launcher_ = false;
   bool next_lesson_ = false;
-  // Kernels whose lane log did not fit (RecordLaneLog): their later launches go the event roads.
+  // Launch shapes (kernel, grid, block) whose lane log did not fit (RecordLaneLog): their later
+  // launches go the event roads.
   std::set<std::string> lane_log_too_large_;
   std::uint32_t dynamic_bytes_ = 0;  // the launch's dynamic shared bytes (LaunchKeeping)
   bool hazard_fast_ = true;          // WS_GPU_HAZARD_FAST=0: false

@@ -15,8 +15,6 @@ namespace ws {
 // 21 MB, a 4096² transpose's 430 MB.
 inline constexpr std::uint64_t kMaxHazardShadowBytes = std::uint64_t{4} << 30;
 
-// Not where every block is kept (the host checks them all), none is (a program's later launches
-// of a kernel) or the grid syncs (its blocks are ordered by what the check does not follow).
 // A tag of this process's own for each launch, counted over every backend of the process, for
 // the words a launch keeps in its blocks' shared memory (the hazard shadow, the lane log's
 // counters): shared memory that an earlier launch, of this process or another, left holds other
@@ -27,6 +25,8 @@ inline unsigned SharedTag() {
   return process_tag ^ (launches.fetch_add(1) + 1u) * 0x85ebca6bu;
 }
 
+// Not where every block is kept (the host checks them all), none is (a program's later launches
+// of a kernel) or the grid syncs (its blocks are ordered by what the check does not follow).
 inline bool CudaBackend::HazardScanWanted(Dim3 grid, Dim3 block) const {
   if (!options_.gpu_hazard_scan || keep_none_ || grid_synced_ || options_.keep_all_blocks)
     return false;

@@ -175,9 +175,10 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
 // Records a lesson's launch by the lane log (ws_cuda_lane_log.h) where its log fits: first with
 // kLaneLogRows rows a lane, then, where a lane wrote more, once more with the rows the largest
 // count says (every pass from the launch's starting memory, `pass`'s). Fills `c`'s events and
-// capture_.record_ms and returns true; false where the log does not fit (the kernel's later
-// launches then go the event roads at once) or cannot be had, with status_ untouched unless CUDA
-// failed or the records did not fit together (a bug: said, not hidden by the other road).
+// capture_.record_ms and returns true; false where the log does not fit (later launches of the
+// kernel with the same grid and block then go the event roads at once) or cannot be had, with
+// status_ untouched unless CUDA failed or the records did not fit together (a bug: the run stops
+// and says so, rather than hide it behind the other road).
 template <typename Pass>
 bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block,
                                 std::uint32_t window_bytes, dev::RecorderState st, Pass& pass,
@@ -187,8 +188,13 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
   const std::uint64_t warps = grid.count() * wpb;
   // Its slots (4 words of record and one of time each) and each thread's count.
   auto bytes = [&](std::uint64_t rows) { return warps * 32 * rows * 20 + threads * 4; };
+  // A launch shape whose log did not fit before goes the event roads at once.
+  std::string shape = kernel;
+  for (std::uint32_t d : {grid.x, grid.y, grid.z, block.x, block.y, block.z})
+    shape += " " + std::to_string(d);
   if (!options_.gpu_lane_log || !next_lesson_ || !next_shadow_launcher_ || keep_none_ ||
-      lane_log_too_large_.count(kernel) != 0 || warps * 32 * kLaneLogRows > kLaneLogSlots ||
+      grid_synced_ || lane_log_too_large_.count(shape) != 0 ||
+      warps * 32 * kLaneLogRows > kLaneLogSlots ||
       bytes(kLaneLogRows) > options_.record_budget_bytes)
     return false;
   // Each thread's counter, 16 bytes past the launch's dynamic ones (as the hazard shadow lies).
@@ -260,7 +266,7 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
     rows = most;  // once more, with the rows the largest count needs, where they fit
     if (warps * 32 * rows > kLaneLogSlots || bytes(rows) > options_.record_budget_bytes) break;
   }
-  lane_log_too_large_.insert(kernel);
+  lane_log_too_large_.insert(shape);
   return false;
 }
 
@@ -279,9 +285,14 @@ inline void CudaBackend::DecodeCapture(const GpuCapture& c, bool every_block) {
   LaunchTrace t = DecodeGpuCapture(c, every_block ? KeepBlocks{{}, true} : keep, cache_probes_);
   if (every_block) {
     HazardsOverEveryBlock(&t);
+    // The kept blocks, and each hazard's example blocks, so that a view can show its pair (the
+    // event roads keep every block the device's check flagged, up to 4,096).
+    std::vector<std::uint32_t> kept = keep.blocks;
+    for (const HazardGroup& g : t.hazards.groups)
+      kept.insert(kept.end(), {g.example_first.block, g.example_second.block});
     if (!keep.all)
       std::erase_if(t.blocks, [&](const BlockRecords& b) {
-        return std::find(keep.blocks.begin(), keep.blocks.end(), b.block) == keep.blocks.end();
+        return std::find(kept.begin(), kept.end(), b.block) == kept.end();
       });
   }
   capture_.records = t.stats.access_records + t.stats.barrier_records;
