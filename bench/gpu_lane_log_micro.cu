@@ -13,7 +13,8 @@
 // shared memory zeroed by the thread at the start, or in shared memory behind a tag (no
 // prologue: a stale word is recognised by its tag). Records of 16 bytes (the site's key, the
 // offset, the active mask), 8 bytes (a 16-bit site and a 48-bit address), or 16 with the
-// global timer in place of the key's high half.
+// global timer in place of the key's high half; and the product's own (ws_cuda_lane_log.h: the
+// tagged counter, the time by the lowest lane, each thread's count), with and without the count.
 // Usage: gpu_lane_log_micro [REPEATS]; prints one line a case, medians of REPEATS timings of 20
 // back-to-back launches each (per launch), and single launches timed alone. Built and run by
 // bench/gpu_batch.sh's lane-micro step (nvcc -std=c++17 -O3 -arch=sm_90, no CMake build).
@@ -29,12 +30,28 @@
 
 namespace {
 
-enum How : int { kNone = 0, kReg16 = 1, kShared16 = 2, kTagged16 = 3, kReg8 = 4, kRegTime16 = 5 };
+// kProduct16: the product's record (ws_cuda_lane_log.h): the tagged counter, the time read at
+// every access and written by the lowest lane, and the thread's count stored to device memory;
+// kNoCount16: the same without the count (a cleared log would tell the host each column's end).
+enum How : int {
+  kNone = 0,
+  kReg16 = 1,
+  kShared16 = 2,
+  kTagged16 = 3,
+  kReg8 = 4,
+  kRegTime16 = 5,
+  kProduct16 = 6,
+  kNoCount16 = 7
+};
+template <int kHow>
+constexpr bool kTaggedCounter = kHow == kTagged16 || kHow == kProduct16 || kHow == kNoCount16;
 
 struct Log {
-  uint4* rows;   // cap rows of 32 lanes a warp
-  unsigned cap;  // rows a warp
-  unsigned tag;  // kTagged16: this launch's tag
+  uint4* rows;       // cap rows of 32 lanes a warp
+  unsigned cap;      // rows a warp
+  unsigned tag;      // kTagged16: this launch's tag
+  unsigned* times;   // kProduct16, kNoCount16: a slot's time, by the lowest lane
+  unsigned* counts;  // kProduct16: each thread's rows
 };
 
 __device__ __forceinline__ unsigned Lane() {
@@ -55,13 +72,20 @@ __device__ __forceinline__ unsigned long long Timer() {
   return t;
 }
 
+// As ws_cuda_lane_log.h reads it: no "memory" clobber, so that the counter may stay in a register.
+__device__ __forceinline__ unsigned LaneTime() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return static_cast<unsigned>(t);
+}
+
 // The lane's row counter, where kHow keeps it.
 template <int kHow>
 struct Cursor {
   unsigned reg = 0;
   unsigned long long* mine = nullptr;  // shared: this thread's word
   __device__ __forceinline__ void Start(unsigned long long* words, unsigned tag) {
-    if constexpr (kHow == kShared16 || kHow == kTagged16) mine = words + FlatThread();
+    if constexpr (kHow == kShared16 || kTaggedCounter<kHow>) mine = words + FlatThread();
     if constexpr (kHow == kShared16) *mine = 0;
     (void)tag;
   }
@@ -70,7 +94,7 @@ struct Cursor {
       const unsigned used = static_cast<unsigned>(*mine);
       *mine = used + 1;
       return used;
-    } else if constexpr (kHow == kTagged16) {
+    } else if constexpr (kTaggedCounter<kHow>) {
       const unsigned long long seen = *mine;
       const unsigned used =
           static_cast<unsigned>(seen >> 32) == tag ? static_cast<unsigned>(seen) : 0u;
@@ -89,10 +113,20 @@ __device__ __forceinline__ void Note(const Log& log, Cursor<kHow>& c, unsigned l
     return;
   } else {
     const unsigned active = __activemask();
+    const unsigned t = kHow == kProduct16 || kHow == kNoCount16 ? LaneTime() : 0u;
     const unsigned row = c.Take(log.tag);
+    if constexpr (kHow == kProduct16)  // the grid's thread, as the product stores it
+      asm volatile("st.global.u32 [%0], %1;" ::"l"(log.counts + warp * 32u + Lane()), "r"(row + 1));
     if (row >= log.cap) return;  // the host sees the count short of its rows and says so
     const unsigned long long slot = (warp * log.cap + row) * 32u + Lane();
-    if constexpr (kHow == kReg8) {
+    if constexpr (kHow == kProduct16 || kHow == kNoCount16) {
+      // As the product stores them: no "memory" clobber, nothing in the kernel reads them.
+      if (static_cast<int>(Lane()) == __ffs(active) - 1)
+        asm volatile("st.global.u32 [%0], %1;" ::"l"(log.times + slot), "r"(t));
+      asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(log.rows + slot),
+                   "r"(static_cast<unsigned>(key)), "r"(static_cast<unsigned>(key >> 32)),
+                   "r"(static_cast<unsigned>(address)), "r"(active));
+    } else if constexpr (kHow == kReg8) {
       reinterpret_cast<unsigned long long*>(log.rows)[slot] =
           (key << 48) | (address & 0xffffffffffffull);
     } else {
@@ -115,7 +149,7 @@ constexpr unsigned kChainSteps = 160;
 
 template <int kHow>
 __global__ void Chain(float* out, const float* in, Log log) {
-  __shared__ unsigned long long words[kHow == kShared16 || kHow == kTagged16 ? 256 : 1];
+  __shared__ unsigned long long words[kHow == kShared16 || kTaggedCounter<kHow> ? 256 : 1];
   Cursor<kHow> c;
   c.Start(words, log.tag);
   const unsigned long long warp = GlobalWarp();
@@ -134,7 +168,8 @@ template <int kHow, int kTile>
 __global__ void MatmulTiled(const float* Md, const float* Nd, float* Pd, int Width, Log log) {
   __shared__ float Mds[kTile][kTile];
   __shared__ float Nds[kTile][kTile];
-  __shared__ unsigned long long words[kHow == kShared16 || kHow == kTagged16 ? kTile * kTile : 1];
+  __shared__ unsigned long long
+      words[kHow == kShared16 || kTaggedCounter<kHow> ? kTile * kTile : 1];
   Cursor<kHow> c;
   c.Start(words, log.tag);
   const unsigned long long warp = GlobalWarp();
@@ -229,9 +264,14 @@ void Time(const char* label, F launch, int repeats, float* plain_batch, float* p
   WS_CUDA_CHECK(cudaEventDestroy(b));
 }
 
-const char* const kNames[] = {"nothing logged",    "register row, 16 B",
-                              "shared row, 16 B",  "tagged shared row, 16 B",
-                              "register row, 8 B", "register row, 16 B with time"};
+const char* const kNames[] = {"nothing logged",
+                              "register row, 16 B",
+                              "shared row, 16 B",
+                              "tagged shared row, 16 B",
+                              "register row, 8 B",
+                              "register row, 16 B with time",
+                              "the product's (tagged, time, count)",
+                              "the product's without the count"};
 
 }  // namespace
 
@@ -244,11 +284,14 @@ int main(int argc, char** argv) {
   WS_CUDA_CHECK(cudaMemset(in, 0, n * 4));
   const std::size_t log_bytes = std::size_t{2} << 30;
   uint4* rows = nullptr;
+  unsigned *times = nullptr, *counts = nullptr;
   WS_CUDA_CHECK(cudaMalloc(&rows, log_bytes));
+  WS_CUDA_CHECK(cudaMalloc(&times, log_bytes / 4));
+  WS_CUDA_CHECK(cudaMalloc(&counts, n * 4));
   unsigned tag = 0x5a5a0001u;
   auto log_for = [&](unsigned long long warps, unsigned cap) {
     if (warps * cap * 32 * 16 > log_bytes) std::printf("  (log too small)\n");
-    return Log{rows, cap, tag += 2};
+    return Log{rows, cap, tag += 2, times, counts};
   };
   std::printf("== chain: 4 blocks of 256 threads, %u loads a thread\n", kChainSteps);
   {
@@ -263,6 +306,8 @@ int main(int argc, char** argv) {
     run(Chain<kTagged16>, kNames[3]);
     run(Chain<kReg8>, kNames[4]);
     run(Chain<kRegTime16>, kNames[5]);
+    run(Chain<kProduct16>, kNames[6]);
+    run(Chain<kNoCount16>, kNames[7]);
   }
   for (int width : {64, 256}) {
     std::printf("== matmul tiled 16, %d², every access and barrier logged\n", width);
@@ -282,6 +327,8 @@ int main(int argc, char** argv) {
     run(MatmulTiled<kTagged16, 16>, kNames[3]);
     run(MatmulTiled<kReg8, 16>, kNames[4]);
     run(MatmulTiled<kRegTime16, 16>, kNames[5]);
+    run(MatmulTiled<kProduct16, 16>, kNames[6]);
+    run(MatmulTiled<kNoCount16, 16>, kNames[7]);
   }
   {
     std::printf("== copy, 2^24 floats, 1,024 threads a block, both accesses logged\n");
