@@ -319,6 +319,7 @@ class CudaBackend {
                          Pass& pass);
   // Every block kept (the host checks them all) or none: no check on the device.
   bool HazardScanWanted(Dim3 grid, Dim3 block) const;
+  bool SharedPastDynamic(std::uint32_t window_bytes, std::uint64_t bytes, dev::RecorderState* st);
   unsigned char* KeepBitmap(const std::vector<std::uint32_t>& kept);
   // The tally's table on the device (ws_cuda_record_format.h) for the launch being recorded,
   // from the stream-ordered pool as the record pool (a user's cudaDeviceReset() frees a pointer

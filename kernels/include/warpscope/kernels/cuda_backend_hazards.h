@@ -25,6 +25,25 @@ inline unsigned SharedTag() {
   return process_tag ^ (launches.fetch_add(1) + 1u) * 0x85ebca6bu;
 }
 
+// Whether a block of the next launch (its shared window `window_bytes`, dynamic_bytes_ of them
+// dynamic) can have `bytes` more shared memory past its dynamic bytes (the hazard shadow, the lane
+// log's counters); if so, `st` says where they lie for the launcher to add them: the padding up to
+// a 16-byte boundary and the bytes (without the padding the last word lay past the block's shared
+// memory where the dynamic bytes are not a multiple of 16).
+inline bool CudaBackend::SharedPastDynamic(std::uint32_t window_bytes, std::uint64_t bytes,
+                                           dev::RecorderState* st) {
+  int device = 0, optin = 0;
+  Keep(WS_CUDA(cudaGetDevice(&device)));
+  Keep(WS_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device)));
+  const std::uint64_t offset = (std::uint64_t{dynamic_bytes_} + 15) / 16 * 16;
+  if (!status_.ok() || std::uint64_t{window_bytes} - dynamic_bytes_ + offset + bytes >
+                           static_cast<std::uint64_t>(optin))
+    return false;
+  st->hazard_shared_bytes = static_cast<unsigned int>(offset - dynamic_bytes_ + bytes);
+  st->hazard_shared_offset = static_cast<unsigned int>(offset);
+  return true;
+}
+
 // Not where every block is kept (the host checks them all), none is (a program's later launches
 // of a kernel) or the grid syncs (its blocks are ordered by what the check does not follow).
 inline bool CudaBackend::HazardScanWanted(Dim3 grid, Dim3 block) const {
@@ -46,15 +65,8 @@ HazardScan CudaBackend::ScanHazards(Dim3 grid, Dim3 block, std::uint32_t window_
   const std::uint64_t shared_words = (std::uint64_t{window_bytes} + 1024 + 3) / 4;
   // A lesson's launcher adds the shared words' shadow to the block's own shared memory (8 bytes
   // a word, past the launch's dynamic bytes) where the block can have that much more.
-  int device = 0, optin = 0;
-  Keep(WS_CUDA(cudaGetDevice(&device)));
-  Keep(WS_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device)));
-  const std::uint64_t shadow_offset = (std::uint64_t{dynamic_bytes_} + 15) / 16 * 16;
-  const std::uint64_t shadow_bytes = shared_words * 8;
-  const bool shadow_here =
-      hazard_fast_ && next_shadow_launcher_ &&
-      std::uint64_t{window_bytes} - dynamic_bytes_ + shadow_offset + shadow_bytes <=
-          static_cast<std::uint64_t>(optin);
+  const bool shadow_here = hazard_fast_ && next_shadow_launcher_ &&
+                           SharedPastDynamic(window_bytes, shared_words * 8, &st);
   std::size_t free_bytes = 0, total = 0;
   Keep(WS_CUDA(cudaMemGetInfo(&free_bytes, &total)));
   const std::uint64_t budget = std::min<std::uint64_t>(kMaxHazardShadowBytes, free_bytes / 4);
@@ -88,12 +100,6 @@ HazardScan CudaBackend::ScanHazards(Dim3 grid, Dim3 block, std::uint32_t window_
     return p;
   };
   if (shadow_here) {
-    // The launcher adds these bytes past the launch's own dynamic ones: the padding up to the
-    // shadow's 16-byte boundary and the shadow (without the padding its last word lay past the
-    // block's shared memory where the dynamic bytes are not a multiple of 16).
-    st.hazard_shared_bytes =
-        static_cast<unsigned int>(shadow_offset - dynamic_bytes_ + shadow_bytes);
-    st.hazard_shared_offset = static_cast<unsigned int>(shadow_offset);
     st.hazard_tag = SharedTag();
   } else {
     st.shared_shadow = static_cast<unsigned int*>(alloc(blocks * shared_words * 4));

@@ -81,14 +81,11 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
   // A small lesson launch: every lane writes its own records, and the host checks every block's
   // hazards from them (no hazard pass on the device, no tally).
   if (RecordLaneLog(kernel, grid, block, window_bytes, st, pass, &c)) {
-    const CaptureCost lane = capture_;
     ReadDeviceFiles(files_d, &c);
     free_scratch();
     if (!status_.ok()) return Status::Error(kernel + ": " + status_.message());
     DecodeCapture(c, true);
-    capture_.record_ms = lane.record_ms;
-    capture_.lane_rows = lane.lane_rows;
-    capture_.record_bytes = 16 * lane.lane_rows;  // the records (their times and counts aside)
+    capture_.record_bytes = 16 * capture_.lane_rows;  // the records (their times and counts aside)
     return {};
   }
   if (!status_.ok()) return failed();
@@ -198,16 +195,7 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
       bytes(kLaneLogRows) > options_.record_budget_bytes)
     return false;
   // Each thread's counter, 16 bytes past the launch's dynamic ones (as the hazard shadow lies).
-  int device = 0, optin = 0;
-  Keep(WS_CUDA(cudaGetDevice(&device)));
-  Keep(WS_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device)));
-  const std::uint64_t offset = (std::uint64_t{dynamic_bytes_} + 15) / 16 * 16;
-  const std::uint64_t counters = block.count() * 16;
-  if (!status_.ok() || std::uint64_t{window_bytes} - dynamic_bytes_ + offset + counters >
-                           static_cast<std::uint64_t>(optin))
-    return false;
-  st.hazard_shared_bytes = static_cast<unsigned int>(offset - dynamic_bytes_ + counters);
-  st.hazard_shared_offset = static_cast<unsigned int>(offset);
+  if (!SharedPastDynamic(window_bytes, block.count() * 16, &st)) return false;
   st.mode = dev::kRecord;
   std::uint64_t rows = kLaneLogRows;
   for (int attempt = 0; attempt < 2; ++attempt) {
