@@ -4,7 +4,7 @@
 # each under its own time limit so that a slow one leaves the rest their turn. Everything lands
 # in OUT_DIR (the device's $OUT), one summary in OUT_DIR/batch.txt.
 # Usage (on the device, with .deps carried): bench/gpu_batch.sh OUT_DIR [STEPS]
-#   STEPS: a comma-separated subset of micro,lane-micro,build,tests,anchors,capture,capture-defaults,
+#   STEPS: a comma-separated subset of micro,lane-micro,first-launch,build,tests,anchors,capture,capture-defaults,
 #   capture-defaults-events,capture-nolean,capture-old,
 #   program,capped,sass
 #   (default: build,tests,anchors,capture,program; micro is bench/gpu_tally_micro.sh, nvcc only, so
@@ -37,6 +37,11 @@ want micro && step micro 240 bench/gpu_tally_micro.sh "$out/micro" 16384 ${WS_MI
 # The lane log's micro (bench/gpu_lane_log_micro.cu, nvcc only: it can run before the build).
 want lane-micro && step lane-micro 120 bash -c "nvcc -std=c++17 -O3 -arch=sm_90 \
   -o '$out/lane_micro' bench/gpu_lane_log_micro.cu && '$out/lane_micro' 31; rm -f '$out/lane_micro'"
+# A first launch's extra time (bench/gpu_first_launch_micro.cu), as is and with the stack's limit
+# set first (nvcc only).
+want first-launch && step first-launch 60 bash -c "nvcc -std=c++17 -O3 -arch=sm_90 \
+  -o '$out/first' bench/gpu_first_launch_micro.cu && '$out/first' && '$out/first' 4096; \
+  rm -f '$out/first'"
 if want build; then
   WS_BUILD_TARGETS=ws_gpu_test_binaries step build 420 scripts/gpu-build.sh "$out/b" 90
 fi
@@ -49,7 +54,9 @@ export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu
 # shellcheck source=scripts/gpu-env.sh
 source scripts/gpu-env.sh
 if want tests; then
-  step tests 200 ctest --test-dir build/headless -L gpu -j4 --timeout 180 --output-on-failure
+  # WS_TESTS_LIMIT: the step's seconds (ctest -L gpu took over 200 s with -j4 on an H200).
+  step tests "${WS_TESTS_LIMIT:-300}" ctest --test-dir build/headless -L gpu -j"${WS_TESTS_J:-6}" \
+    --timeout 180 --output-on-failure
   grep -E "tests passed|\(Failed\)|\(Timeout\)" "$out/tests.log" >> "$summary"
 fi
 want anchors && step anchors 150 bench/gpu_anchors.sh "$out/anchors" 1

@@ -81,6 +81,7 @@ class CudaBackend {
     // memory and read-only buffers went without one: WS_GPU_HAZARD_FAST=0.
     if (off("WS_GPU_HAZARD_FAST")) hazard_fast_ = false;
     if (off("WS_GPU_LANE_LOG")) options_.gpu_lane_log = false;  // the event roads for all
+    if (off("WS_GPU_WARM_PASS")) warm_pass_ = false;  // the lane log's pass timed cold
   }
   ~CudaBackend() {
     for (cudaTextureObject_t t : textures_) cudaDestroyTextureObject(t);
@@ -432,6 +433,7 @@ class CudaBackend {
   std::set<std::string> lane_log_too_large_;
   std::uint32_t dynamic_bytes_ = 0;  // the launch's dynamic shared bytes (LaunchKeeping)
   bool hazard_fast_ = true;          // WS_GPU_HAZARD_FAST=0: false
+  bool warm_pass_ = true;            // WS_GPU_WARM_PASS=0: false (RecordLaneLog)
   TallyArrays tally_;                // the launch's tally (StartTally), freed with its scratch
   void* pool_ = nullptr;             // the recording pool of the launch being recorded
   std::uint64_t pool_words_ = 0;
