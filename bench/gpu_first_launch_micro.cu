@@ -49,10 +49,18 @@ float TimeOne(cudaEvent_t start, cudaEvent_t stop, int which, float* out, const 
   WS_CUDA_CHECK(cudaDeviceSynchronize());
   WS_CUDA_CHECK(cudaEventRecord(start));
   switch (which) {
-    case 0: CopyPlain<<<64, 256>>>(out, in); break;
-    case 1: CopyPlainToo<<<64, 256>>>(out, in); break;
-    case 2: CopyShared<<<64, 256, 256 * 16>>>(out, in); break;
-    default: CopyLocal<<<64, 256>>>(out, in, 3); break;
+    case 0:
+      CopyPlain<<<64, 256>>>(out, in);
+      break;
+    case 1:
+      CopyPlainToo<<<64, 256>>>(out, in);
+      break;
+    case 2:
+      CopyShared<<<64, 256, 256 * 16>>>(out, in);
+      break;
+    default:
+      CopyLocal<<<64, 256>>>(out, in, 3);
+      break;
   }
   WS_CUDA_CHECK(cudaGetLastError());
   WS_CUDA_CHECK(cudaEventRecord(stop));

@@ -71,6 +71,7 @@ GpuRunner FindRecordedGpuRunner(const std::string& id) {
   static const std::map<std::string, GpuRunner> runners = [] {
     LinkHazardUnit();  // the other builds of the kernels (cuda_pass_units.h)
     LinkLeanUnit();
+    LinkLaneUnit();
     std::map<std::string, GpuRunner> m;
 #define WS_ADD(NAME) Add<lessons::NAME::Lesson>(&m);
     WS_FOR_EACH_LESSON(WS_ADD)

@@ -38,9 +38,20 @@ static constexpr bool kLaneLogBuilt = false;
 #else
 static constexpr bool kLaneLogBuilt = true;
 #endif
+// The lane unit (lessons_cuda_lane.cu, WS_LANE_LOG_BUILD) is the lane log alone: started only
+// with a log (WS_LAUNCH_OTHER_UNIT), its kernels leave every other road's code out, so that a
+// site is the log's few instructions rather than those among the event roads' and the tally's.
+#if defined(WS_LANE_LOG_BUILD)
+#if defined(WS_NO_LANE_LOG) || !defined(WS_RECORD_BUILD)
+#error "WS_LANE_LOG_BUILD is a recording build with the lane log (WS_RECORD_BUILD)"
+#endif
+static constexpr bool kLaneLogOnly = true;
+#else
+static constexpr bool kLaneLogOnly = false;
+#endif
 
 __device__ __forceinline__ bool LaneLogOn(const RecorderState& r) {
-  return kLaneLogBuilt && r.lane_rows != nullptr;
+  return kLaneLogOnly || (kLaneLogBuilt && r.lane_rows != nullptr);
 }
 
 // Stores the record with no "memory" clobber: nothing in the kernel reads the log, and so the

@@ -81,7 +81,7 @@ class CudaBackend {
     // memory and read-only buffers went without one: WS_GPU_HAZARD_FAST=0.
     if (off("WS_GPU_HAZARD_FAST")) hazard_fast_ = false;
     if (off("WS_GPU_LANE_LOG")) options_.gpu_lane_log = false;  // the event roads for all
-    if (off("WS_GPU_WARM_PASS")) warm_pass_ = false;  // the lane log's pass timed cold
+    if (off("WS_GPU_WARM_PASS")) warm_pass_ = false;            // the lane log's pass timed cold
   }
   ~CudaBackend() {
     for (cudaTextureObject_t t : textures_) cudaDestroyTextureObject(t);

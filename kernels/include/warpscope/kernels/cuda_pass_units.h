@@ -11,7 +11,9 @@
 //   registers capped at 32, so that two 1,024-thread blocks fit an SM where one did (H200,
 //   bench/gpu_tally_micro.cu: a recorded transpose 0.507 -> 0.366 ms, a recorded copy 0.170 ->
 //   0.152). The cap spills: the recorded unit's build runs where the lean one has more than
-//   kLeanLocalBytes of local memory (the matmuls' loops) or fits no more blocks (RunLean).
+//   kLeanLocalBytes of local memory (the matmuls' loops) or fits no more blocks (RunLean);
+// - the lane unit (lessons_cuda_lane.cu, WS_LANE_LOG_BUILD) records by the lane log alone
+//   (ws_cuda_lane_log.h), for the launches that have one (RunLaneUnit).
 //
 // At static initialization each such unit registers every kernel's handle under the kernel's
 // name (KernelNameOf, the same text in every unit: one source), its recorder state's setter, and
@@ -59,16 +61,31 @@ inline PassUnit& LeanUnit() {
   static PassUnit unit;
   return unit;
 }
+inline PassUnit& LaneUnit() {
+  static PassUnit unit;
+  return unit;
+}
 
-// Both, for what the recorded unit gives every other build (its constant memory).
-inline std::array<PassUnit*, 2> OtherUnits() {
-  return {&HazardUnit(), &LeanUnit()};
+// Every one, for what the recorded unit gives every other build (its constant memory).
+inline std::array<PassUnit*, 3> OtherUnits() {
+  return {&HazardUnit(), &LeanUnit(), &LaneUnit()};
 }
 
 // Defined by the units: the recorded unit calls them before its first launch, so that a static
 // library's linker keeps the units (nothing else names them) and their registrations.
 void LinkHazardUnit();
 void LinkLeanUnit();
+void LinkLaneUnit();
+
+// Whether a launch with a lane log runs the lane unit's build (WS_GPU_LANE_UNIT=0: the recorded
+// unit's own, which has every road, to measure the two against each other).
+inline bool RunLaneUnit() {
+  static const bool off = [] {
+    const char* v = std::getenv("WS_GPU_LANE_UNIT");
+    return v != nullptr && std::string(v) == "0";
+  }();
+  return !off;
+}
 
 // Where the lean unit's build of a kernel has more local memory than this (bytes a thread:
 // spills and stack at its cap of 32 registers), the recorded unit's build runs. ptxas (nvcc 13,
