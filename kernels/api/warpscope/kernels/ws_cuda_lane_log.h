@@ -21,9 +21,12 @@
 //   barrier  two rows: word 0 kEventBarrier | tile warps | threads passed << 16, word 1 the
 //            place, word 2 the departure's low 32 bits, word 3 the lanes that arrived together;
 //            then the arrival (64 bits), the SM clock's cycles between them, and the SM | 1 << 31
-// An access's or a meeting's time (%globaltimer's low 32 bits) is written by the lowest lane
-// running at the same slot of lane_times. Each thread's count of rows (lane_counts, cleared
-// before the pass) says where its column ends: the rows past it are not cleared.
+// An access's or a meeting's time (%globaltimer's low 32 bits) is written by every lane at the
+// same slot of lane_times (the host reads the lowest lane's): a warp's times are then one whole
+// line, where the lowest lane's alone were 4 bytes of one and cost more than the records
+// (bench/gpu_lane_log_micro.cu, H200: matmul tiled 256² 85 us with the records alone, 216 with
+// the lowest lane's times). Each thread's count of rows (lane_counts, cleared before the pass)
+// says where its column ends: the rows past it are not cleared.
 #pragma once
 
 #include "warpscope/kernels/ws_cuda_record_format.h"
@@ -102,7 +105,7 @@ __device__ __forceinline__ void LaneAccess(const RecorderState& r, std::uint64_t
   unsigned* row = LaneRows(r, 1, KeyFile(key), file, &time);
   if (row == nullptr) return;
   LaneStore(row, static_cast<unsigned>(key), static_cast<unsigned>(key >> 32), offset, active);
-  if (static_cast<int>(LaneId()) == __ffs(active) - 1) LaneStoreTime(time, t);
+  LaneStoreTime(time, t);
 }
 
 __device__ __forceinline__ void LaneMeeting(const RecorderState& r, std::uint32_t kind,
@@ -113,7 +116,7 @@ __device__ __forceinline__ void LaneMeeting(const RecorderState& r, std::uint32_
   unsigned* row = LaneRows(r, 1, PlaceFile(place), file, &time);
   if (row == nullptr) return;
   LaneStore(row, kEventWarpOp | kind, place, source, group);
-  if (static_cast<int>(LaneId()) == __ffs(group) - 1) LaneStoreTime(time, t);
+  LaneStoreTime(time, t);
 }
 
 // After the barrier: `word0` the barrier event's word 0, the times as TimedBarrier took them.
