@@ -7,7 +7,8 @@
 //    the SMs change their L1/shared split (the lane log's counters, the hazard pass's shadow);
 //  - local memory: the first launch needing more local memory a thread than the context holds
 //    makes the driver grow it (the recorded unit's kernels spill and keep a stack);
-// and a third to tell them apart: a kernel with neither (a second plain kernel).
+// and two to tell them apart: a kernel with neither (a second plain kernel), and one with much
+// code (the instruction cache).
 // Each launch is timed alone after a synchronisation, as CudaBackend's passes are (an event
 // recorded right before it, one after). Usage: gpu_first_launch_micro [stack bytes]; with a stack
 // size, cudaDeviceSetLimit(cudaLimitStackSize) is called first (does pre-sizing take the local
@@ -45,6 +46,17 @@ __global__ void CopyLocal(float* out, const float* in, int k) {
   out[i] = a[(i + k) & 255u];
 }
 
+// An unrolled chain of 2,048 multiply-adds and loads, 197 KB of code (readelf: .text 0x30200),
+// run once: is the instruction cache, cold at a kernel's first launch, the cost? (The recorded
+// unit's MatrixMulTiled<16> has 142 KB of code, every road's at every site; the lane unit's 11 KB.)
+__global__ void CopyBigCode(float* out, const float* in) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  float x = in[i];
+#pragma unroll
+  for (int j = 0; j < 2048; ++j) x = x * 1.0001f + in[(i + j * 7u) & 16383u];
+  out[i] = x;
+}
+
 float TimeOne(cudaEvent_t start, cudaEvent_t stop, int which, float* out, const float* in) {
   WS_CUDA_CHECK(cudaDeviceSynchronize());
   WS_CUDA_CHECK(cudaEventRecord(start));
@@ -58,8 +70,11 @@ float TimeOne(cudaEvent_t start, cudaEvent_t stop, int which, float* out, const 
     case 2:
       CopyShared<<<64, 256, 256 * 16>>>(out, in);
       break;
-    default:
+    case 3:
       CopyLocal<<<64, 256>>>(out, in, 3);
+      break;
+    default:
+      CopyBigCode<<<64, 256>>>(out, in);
       break;
   }
   WS_CUDA_CHECK(cudaGetLastError());
@@ -86,9 +101,10 @@ int main(int argc, char** argv) {
   WS_CUDA_CHECK(cudaEventCreate(&start));
   WS_CUDA_CHECK(cudaEventCreate(&stop));
   const char* names[] = {"plain", "plain, a second kernel", "16 B/thread shared",
-                         "1 KB/thread local"};
+                         "1 KB/thread local", "about 200 KB of code"};
   // The product's order: the plain kernel timed several times, then an instrumented one once.
-  const int order[] = {0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 2, 2, 2, 0, 2, 0, 3, 3, 3, 0, 3, 2, 3, 0};
+  const int order[] = {0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 2, 2, 2, 0,
+                       2, 0, 3, 3, 3, 0, 3, 2, 3, 0, 4, 4, 4, 0, 4};
   for (int which : order)
     std::printf("%-26s %7.2f us\n", names[which], TimeOne(start, stop, which, out, in));
   return 0;

@@ -2,7 +2,8 @@
 // access, barrier and warp meeting, with no shuffle, vote or atomic on the warp's path, and the
 // host groups a warp's lanes into its requests (LaneLogToCapture, gpu_records.h) as the warp's
 // events would have said. Included by ws_cuda_device.h (it uses that file's helpers); on when
-// RecorderState::lane_rows is set (cuda_backend_record.h: a lesson's launch whose log fits).
+// RecorderState::lane_rows is set (cuda_backend_record.h: a lesson's launch whose log fits), and
+// always in the lane unit (WS_LANE_LOG_BUILD, below), which is started only with a log.
 //
 // Why: the event roads cost a kept warp about 0.9 us an access on its path (a reservation, then
 // shuffles and votes that each wait for the one before), and a lesson at its default size is a
@@ -23,10 +24,11 @@
 //            then the arrival (64 bits), the SM clock's cycles between them, and the SM | 1 << 31
 // An access's or a meeting's time (%globaltimer's low 32 bits) is written by every lane at the
 // same slot of lane_times (the host reads the lowest lane's): a warp's times are then one whole
-// line, where the lowest lane's alone were 4 bytes of one and cost more than the records
-// (bench/gpu_lane_log_micro.cu, H200: matmul tiled 256² 85 us with the records alone, 216 with
-// the lowest lane's times). Each thread's count of rows (lane_counts, cleared before the pass)
-// says where its column ends: the rows past it are not cleared.
+// line, where the lowest lane's alone were 4 bytes of one (bench/gpu_lane_log_micro.cu, H200,
+// matmul tiled 256², without the count's store: 216 us with the lowest lane's times, 120 with
+// every lane's, 85 for the tagged record with no time at all). Each thread's count of rows
+// (lane_counts, cleared before the pass) says where its column ends: the rows past it are not
+// cleared.
 #pragma once
 
 #include "warpscope/kernels/ws_cuda_record_format.h"
@@ -53,7 +55,8 @@ static constexpr bool kLaneLogOnly = true;
 static constexpr bool kLaneLogOnly = false;
 #endif
 
-__device__ __forceinline__ bool LaneLogOn(const RecorderState& r) {
+// Static: its body differs between the units of one program (kLaneLogOnly).
+static __device__ __forceinline__ bool LaneLogOn(const RecorderState& r) {
   return kLaneLogOnly || (kLaneLogBuilt && r.lane_rows != nullptr);
 }
 

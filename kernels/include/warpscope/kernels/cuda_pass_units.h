@@ -1,7 +1,7 @@
 // The lessons' kernels built for one pass in units of their own (include from .cu files only).
 //
 // The recorded lessons' unit (lessons_cuda.cu, WS_RECORD_BUILD) holds the drivers and the
-// kernels that count and record, capped at 64 registers. Two more units build the same kernels
+// kernels that count and record, capped at 64 registers. Three more units build the same kernels
 // and run no driver (pass_unit_body.h):
 // - the hazard unit (lessons_cuda_hazard.cu, WS_HAZARD_BUILD) for the hazard check alone. Each
 //   build leaves the other pass's code out and its registers with it (ptxas, nvcc 13, sm_90: a
