@@ -2,7 +2,6 @@
 // registers capped at 32 (kernels/cuda/CMakeLists.txt): the recorded unit runs them where they
 // fit more blocks an SM without much spilling (RunLean, cuda_pass_units.h).
 #define WS_RECORD_BUILD 1
-#define WS_NO_LANE_LOG 1  // small launches, the lane log's, run in the lane unit
 #define WS_PASS_UNIT LeanUnit
 #define WS_PASS_UNIT_LINK LinkLeanUnit
 #include "pass_unit_body.h"

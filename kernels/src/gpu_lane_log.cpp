@@ -86,6 +86,24 @@ void Emit(const Columns& c, std::uint32_t mask, const std::uint32_t (&at)[32],
 
 }  // namespace
 
+std::vector<std::uint32_t> LaneLogCounts(const std::vector<std::uint32_t>& rows,
+                                         std::uint32_t row_count, std::uint32_t threads_per_block,
+                                         std::uint64_t warps) {
+  const std::uint32_t wpb = (threads_per_block + 31) / 32;
+  std::vector<std::uint32_t> counts(warps / std::max(wpb, 1u) * threads_per_block, 0);
+  if (rows.size() < warps * row_count * 128) return counts;
+  for (std::uint64_t w = 0; w < warps; ++w) {
+    const std::uint32_t first_thread = static_cast<std::uint32_t>(w % wpb) * 32;
+    const std::uint64_t block = w / wpb;
+    for (std::uint32_t l = 0; l < 32 && first_thread + l < threads_per_block; ++l) {
+      std::uint32_t n = 0;
+      while (n < row_count && rows[((w * row_count + n) * 32 + l) * 4 + 3] != 0) ++n;
+      counts[block * threads_per_block + first_thread + l] = n;
+    }
+  }
+  return counts;
+}
+
 std::string LaneLogToCapture(const std::vector<std::uint32_t>& rows,
                              const std::vector<std::uint32_t>& times, std::uint32_t row_count,
                              const std::vector<std::uint32_t>& counts,

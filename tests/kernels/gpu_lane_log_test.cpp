@@ -55,6 +55,10 @@ struct Log {
       const std::uint32_t w = t / threads_per_block * wpb + t % threads_per_block / 32;
       counts.push_back(static_cast<std::uint32_t>(lanes[w * 32 + t % 32].size()));
     }
+    // The backend finds each column's end in the cleared log (LaneLogCounts): it must be the
+    // rows each lane was given here.
+    if (ws::LaneLogCounts(words, rows, threads_per_block, warps) != counts)
+      return "LaneLogCounts differs from the rows each lane wrote";
     return ws::LaneLogToCapture(words, times, rows, counts, threads_per_block, warps, c);
   }
 };
@@ -157,6 +161,27 @@ TEST(LaneLog, ABarrierIsTwoRowsAndAMeetingKeepsEachLanesSource) {
   ws::EncodeBarrierEvent(kPlace + 1, 0xffu, 0x1000000c8ull, 0x1f4, 7, 900, &want1, 40);
   EXPECT_EQ(WarpWords(c, 0), want0);
   EXPECT_EQ(WarpWords(c, 1), want1);
+}
+
+TEST(LaneLog, AColumnEndsAtItsFirstRowOfZerosOrAtTheLogsEnd) {
+  // 40 threads of one block, 3 rows a lane: lane 0 fills its column, lane 1 writes one row,
+  // thread 33 (warp 1's lane 1) two rows (a barrier's), the others none.
+  Log log(40, 1, 3);
+  for (int k = 0; k < 3; ++k) log.lanes[0].push_back({1, 2, 3, 1u, 0});
+  log.lanes[1].push_back({1, 2, 3, 2u, 0});
+  log.lanes[33].push_back({ws::dev::kEventBarrier, kPlace, 0, 2u, 0});
+  log.lanes[33].push_back({0, 0, 0, 0x80000000u, 0});
+  std::vector<std::uint32_t> words(2 * 3 * 128);
+  for (std::uint32_t w = 0; w < 2; ++w)
+    for (std::uint32_t l = 0; l < 32; ++l)
+      for (std::uint32_t k = 0; k < log.lanes[w * 32 + l].size(); ++k)
+        for (int i = 0; i < 4; ++i)
+          words[((w * 3 + k) * 32 + l) * 4 + i] = log.lanes[w * 32 + l][k][i];
+  std::vector<std::uint32_t> want(40, 0);
+  want[0] = 3, want[1] = 1, want[33] = 2;
+  EXPECT_EQ(ws::LaneLogCounts(words, 3, 40, 2), want);
+  EXPECT_EQ(ws::LaneLogCounts(std::vector<std::uint32_t>(10), 3, 40, 2),
+            std::vector<std::uint32_t>(40, 0));  // short: nothing read
 }
 
 TEST(LaneLog, RecordsThatDoNotFitTogetherAreAnErrorNamingTheWarp) {

@@ -33,7 +33,7 @@ RewriteRequest LessonFormOf(const std::string& name) {
 
 // A built-in lesson's kernel file, plain CUDA, into the lessons' recording API: declarations only,
 // each on its own line, every expression as written.
-TEST(ProgramRewrite, LessonFormChangesTheDeclarationsOnly) {
+TEST(ProgramRewrite, LessonFormChangesTheDeclarationsAndMarksEachKernelsEntry) {
   RewriteRequest rq = LessonFormOf("k.cuh");
   rq.text =
       "static __device__ void helper(float (&s)[64], const float* in) { s[0] = in[0]; }\n"
@@ -53,7 +53,8 @@ TEST(ProgramRewrite, LessonFormChangesTheDeclarationsOnly) {
       "static __device__ void helper(::ws::SharedArray<float, 64>& s, "
       "::ws::Global<const float> in) { s[0] = in[0]; }\n"
       "template <int T>\n"
-      "__global__ void k(::ws::Global<float> out, ::ws::Global<const int> idx, int n) {\n"
+      "__global__ void k(::ws::Global<float> out, ::ws::Global<const int> idx, int n) { "
+      "WS_KERNEL_ENTRY\n"
       "  __shared__ ::ws::SharedArray<float, T, T + 1> tile;\n"
       "  __shared__ ::ws::SharedArray<float, 64> s;\n"
       "  ::ws::DynamicShared<int> dyn;\n"
@@ -62,7 +63,9 @@ TEST(ProgramRewrite, LessonFormChangesTheDeclarationsOnly) {
       "}\n";
   // For the emulator, after each function: its warp function (the helper's takes the shared
   // array by reference: the warp's one), each block ending on its function's last line again.
-  // Without them, the lesson form is the declarations changed and nothing else.
+  // Without them, the lesson form is the declarations changed and the kernel's entry marked (the
+  // lane unit's lane log starts there: ws_cuda_lane_log.h), on the brace's line; the device
+  // function has none.
   std::string rest = r.program.source, warps;
   for (std::size_t at; (at = rest.find("\n#if defined(WS_LESSON_SIMT)\nnamespace ws_simt {")) !=
                        std::string::npos;) {

@@ -1,6 +1,6 @@
 // The lesson form (program_rewrite.h, RewriteRequest::lesson_form): a built-in lesson's kernel
 // file, written as plain CUDA as the slides print it, turned into the recording API the lessons'
-// drivers launch (ws_cuda.h) by changing declarations only:
+// drivers launch (ws_cuda.h) by changing declarations, and marking each kernel's entry:
 //
 //   T* p (a kernel's or device function's parameter)   ->  ::ws::Global<T> p
 //   __shared__ T s[A][B]                                ->  __shared__ ::ws::SharedArray<T, A, B> s
@@ -9,6 +9,7 @@
 //   cudaTextureObject_t t (read by tex2D<T>(t, x, y))   ->  ::ws::Texture2D<T> t
 //   __constant__ T c[N] (at file scope)                 ->  static __constant__
 //                                                           ::ws::ConstantArray<T, N> c
+//   a kernel's body { ...                               ->  { WS_KERNEL_ENTRY ...
 //
 // Every expression stays as written (the proxies record what it reads and writes), and each
 // replacement stays on its line, so the sites' lines are the plain file's. After each kernel, for
@@ -47,6 +48,13 @@ class LessonForm : public RecursiveASTVisitor<LessonForm> {
         args += std::string(args.empty() ? "" : ", ") + "16";
       }
       if (!args.empty()) templates_.push_back(f->getName().str() + "<" + args + ">");
+    }
+    // The kernel's entry (WS_KERNEL_ENTRY, ws_cuda_arrays.h): where the lane unit's build
+    // starts the kernel's lane log, after the body's brace on its line.
+    if (const auto* body = dyn_cast_or_null<CompoundStmt>(f->getBody());
+        body != nullptr && f->hasAttr<CUDAGlobalAttr>() && f->doesThisDeclarationHaveABody()) {
+      if (const unsigned at = Offset(body->getLBracLoc()); at != kNone)
+        out_.push_back({at + 1, at + 1, " WS_KERNEL_ENTRY", 1, 0});
     }
     for (ParmVarDecl* p : f->parameters()) {
       if (p->getTypeSourceInfo() == nullptr || p->getIdentifier() == nullptr) continue;

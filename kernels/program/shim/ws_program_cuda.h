@@ -28,9 +28,6 @@
 #include <type_traits>
 #include <utility>
 
-// A program's launches never take the lane log (a lesson's road: ws_cuda_lane_log.h), so its
-// recorded kernels leave its code out, and its registers with it.
-#define WS_NO_LANE_LOG 1
 #include "warpscope/kernels/ws_cuda_device.h"
 #include "warpscope/kernels/ws_cuda_launch.h"
 #include "warpscope/trace/ws_cuda_keys.h"

@@ -264,6 +264,12 @@ struct ConstantArray {
 #define WS_LESSON_CONSTANT_VIEW(name) static_assert(true)
 #endif
 
+// First in every lesson kernel's body (the lesson form puts it there): in the lane unit, where the
+// kernel's lane log starts (ws_cuda_lane_log.h); elsewhere nothing.
+#if !defined(WS_KERNEL_ENTRY)
+#define WS_KERNEL_ENTRY
+#endif
+
 // A 2D texture of width x height texels. tex2D(t, x, y) fetches texel (x, y) with coordinates
 // clamped to the edge (cudaAddressModeClamp) and records a texture load at the address the
 // texture's layout gives that texel (row-major, Morton or tiled; see ws_cuda_layout.h), so the

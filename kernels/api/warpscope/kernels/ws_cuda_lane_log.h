@@ -1,9 +1,9 @@
 // The lane log: a small launch's recording pass where every lane writes its own record of each
 // access, barrier and warp meeting, with no shuffle, vote or atomic on the warp's path, and the
 // host groups a warp's lanes into its requests (LaneLogToCapture, gpu_records.h) as the warp's
-// events would have said. Included by ws_cuda_device.h (it uses that file's helpers); on when
-// RecorderState::lane_rows is set (cuda_backend_record.h: a lesson's launch whose log fits), and
-// always in the lane unit (WS_LANE_LOG_BUILD, below), which is started only with a log.
+// events would have said. Included by ws_cuda_device.h (it uses that file's helpers); built in the
+// lane unit alone (WS_LANE_LOG_BUILD, below), which is started only with a log
+// (RecorderState::lane_rows set: cuda_backend_record.h, a lesson's launch whose log fits).
 //
 // Why: the event roads cost a kept warp about 0.9 us an access on its path (a reservation, then
 // shuffles and votes that each wait for the one before), and a lesson at its default size is a
@@ -22,117 +22,150 @@
 //   barrier  two rows: word 0 kEventBarrier | tile warps | threads passed << 16, word 1 the
 //            place, word 2 the departure's low 32 bits, word 3 the lanes that arrived together;
 //            then the arrival (64 bits), the SM clock's cycles between them, and the SM | 1 << 31
-// An access's or a meeting's time (%globaltimer's low 32 bits) is written by every lane at the
-// same slot of lane_times (the host reads the lowest lane's): a warp's times are then one whole
-// line, where the lowest lane's alone were 4 bytes of one (bench/gpu_lane_log_micro.cu, H200,
-// matmul tiled 256², without the count's store: 216 us with the lowest lane's times, 120 with
-// every lane's, 85 for the tagged record with no time at all). Each thread's count of rows
-// (lane_counts, cleared before the pass) says where its column ends: the rows past it are not
-// cleared.
+// Word 3 is never 0, so that the host finds a column's end in the log it cleared before the pass
+// (LaneLogCounts). An access's or a meeting's time (%globaltimer's low 32 bits) is written by
+// every lane at the same slot of lane_times (the host reads the lowest lane's): a warp's times are
+// then one whole line, where the lowest lane's alone were 4 bytes of one
+// (bench/gpu_lane_log_micro.cu, H200, matmul tiled 256²: 216 us with the lowest lane's times, 120
+// with every lane's, 85 for the tagged record with no time at all).
+//
+// The lane's place in its column is kept in registers of the kernel's own, which PTX lets a
+// kernel declare by name (WS_KERNEL_ENTRY, which the lesson form puts first in every lesson
+// kernel's body, declares and sets them; every record after names them): the next row's address
+// (ws_lane_row), its time's (ws_lane_time), the rows left (ws_lane_left) and the file tag the lane
+// noted last (ws_lane_file). A record is then its stores and two adds. Kept in shared memory
+// before (the counter behind a tag, read and written at every record, with the thread's count
+// stored to device memory each time), a record was some 50 instructions, and the tiled matmul's
+// pass at 64² executed 33 times the plain kernel's instructions (Nsight Compute, H200). A lane
+// past its rows writes nothing more and stores the rows it has needed so far in
+// lane_counts[thread of the grid] (cleared before the pass), so that the host can run the pass
+// again with room for them. A record made in a function the kernel did not inline names
+// registers its PTX function does not declare: ptxas stops the build there.
 #pragma once
 
 #include "warpscope/kernels/ws_cuda_record_format.h"
 
 namespace ws::dev {
 
-// The lean unit (lessons_cuda_lean.cu) leaves the lane log out (WS_NO_LANE_LOG): it runs the large
-// launches, and the log's code took its transposes' spills from 52 to 80 bytes (ptxas -v, 32
-// registers). Static: the value differs between the units of one program.
-#if defined(WS_NO_LANE_LOG)
-static constexpr bool kLaneLogBuilt = false;
-#else
-static constexpr bool kLaneLogBuilt = true;
-#endif
-// The lane unit (lessons_cuda_lane.cu, WS_LANE_LOG_BUILD) is the lane log alone: started only
-// with a log (WS_LAUNCH_OTHER_UNIT), its kernels leave every other road's code out, so that a
-// site is the log's few instructions rather than those among the event roads' and the tally's.
+// The lane unit (lessons_cuda_lane.cu, WS_LANE_LOG_BUILD) is the only build with the lane log:
+// started only with a log (WS_LAUNCH_OTHER_UNIT), its kernels leave every other road's code out,
+// so that a site is the log's few instructions rather than those among the event roads' and the
+// tally's. Static: the value differs between the units of one program.
 #if defined(WS_LANE_LOG_BUILD)
-#if defined(WS_NO_LANE_LOG) || !defined(WS_RECORD_BUILD)
+#if !defined(WS_RECORD_BUILD)
 #error "WS_LANE_LOG_BUILD is a recording build with the lane log (WS_RECORD_BUILD)"
 #endif
 static constexpr bool kLaneLogOnly = true;
+#define WS_KERNEL_ENTRY ::ws::dev::LaneEntry(ws_recorder_state);
 #else
 static constexpr bool kLaneLogOnly = false;
 #endif
 
-// Static: its body differs between the units of one program (kLaneLogOnly).
-static __device__ __forceinline__ bool LaneLogOn(const RecorderState& r) {
-  return kLaneLogOnly || (kLaneLogBuilt && r.lane_rows != nullptr);
+static __device__ __forceinline__ bool LaneLogOn(const RecorderState&) {
+  return kLaneLogOnly;
 }
 
-// Stores the record with no "memory" clobber: nothing in the kernel reads the log, and so the
-// compiler may keep a lane's row counter in a register between its records.
-__device__ __forceinline__ void LaneStore(unsigned* p, unsigned a, unsigned b, unsigned c,
-                                          unsigned d) {
-  asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(a), "r"(b), "r"(c), "r"(d));
-}
-__device__ __forceinline__ void LaneStoreTime(unsigned* p, unsigned t) {
-  asm volatile("st.global.u32 [%0], %1;" ::"l"(p), "r"(t));
-}
 __device__ __forceinline__ unsigned LaneTime() {
   unsigned long long t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
   return static_cast<unsigned>(t);
 }
 
-// Takes `rows` rows of this lane's column and returns the first (the next is 128 words on), or
-// null past lane_cap (the count goes on, so that the host knows what the launch needed); `time`
-// the first row's time slot. The counter: 4 words of the block's shared memory for each thread,
-// its tag (the launch's and the block's: no prologue clears them, so a stale word is told by its
-// tag), its rows used, and the file it noted last, so that a lane notes a file only where its
-// file changes (NoteFile reads a word of device memory).
-__device__ __forceinline__ unsigned* LaneRows(const RecorderState& r, unsigned rows,
-                                              std::uint32_t file_tag, const char* file,
-                                              unsigned** time) {
-  const unsigned thread = LinearThread();
-  uint4* mine = reinterpret_cast<uint4*>(ws_dynamic_shared + r.hazard_shared_offset) + thread;
-  const uint4 seen = *mine;
-  const unsigned tag = (r.hazard_tag ^ LinearBlock32() * 0x9e3779b9u) | 1u;
-  const bool fresh = seen.x != tag;
-  const unsigned used = fresh ? 0u : seen.y, noted = fresh ? ~0u : seen.z;
-  if (file != nullptr && file_tag != noted) NoteFile(file_tag, file);
-  *mine = make_uint4(tag, used + rows, file != nullptr ? file_tag : noted, 0u);
-  const unsigned long long grid_thread = LinearBlock() * r.threads_per_block + thread;
-  LaneStoreTime(r.lane_counts + grid_thread, used + rows);
-  if (used + rows > r.lane_cap) return nullptr;
-  const unsigned long long slot = (LinearWarp(r) * r.lane_cap + used) * 32u + LaneId();
-  *time = r.lane_times + slot;
-  return r.lane_rows + slot * 4u;
+// First in a lesson kernel's body (WS_KERNEL_ENTRY): declares the column's registers and points
+// them at this lane's row 0 of its warp's rows.
+__device__ __forceinline__ void LaneEntry(const RecorderState& r) {
+  const unsigned long long slot = LinearWarp(r) * r.lane_cap * 32u + LaneId();
+  asm volatile(
+      ".reg .u64 ws_lane_row, ws_lane_time;\n\t"
+      ".reg .u32 ws_lane_left, ws_lane_file;\n\t"
+      "mov.u64 ws_lane_row, %0;\n\t"
+      "mov.u64 ws_lane_time, %1;\n\t"
+      "mov.u32 ws_lane_left, %2;\n\t"
+      "mov.u32 ws_lane_file, -1;" ::"l"(r.lane_rows + slot * 4u),
+      "l"(r.lane_times + slot), "r"(r.lane_cap));
+}
+
+// Past its rows: the rows this lane has needed so far (`row`, its column's next row address,
+// has gone on). Out of line: it cannot name the kernel's registers, so the caller reads them.
+static __device__ __noinline__ void LaneOverflow(const RecorderState& r, unsigned long long row) {
+  const unsigned long long grid_thread = LinearBlock() * r.threads_per_block + LinearThread();
+  const unsigned long long slot = LinearWarp(r) * r.lane_cap * 32u + LaneId();
+  const auto first = reinterpret_cast<unsigned long long>(r.lane_rows + slot * 4u);
+  r.lane_counts[grid_thread] = static_cast<unsigned>((row - first) / 512u);
+}
+
+__device__ __forceinline__ void LaneOverflowAt(const RecorderState& r) {
+  unsigned long long row;
+  asm volatile("mov.u64 %0, ws_lane_row;" : "=l"(row));
+  LaneOverflow(r, row);
+}
+
+// Notes the file where this lane's last record named another (NoteFile reads device memory).
+__device__ __forceinline__ void LaneNote(std::uint32_t tag, const char* file) {
+  unsigned noted;
+  asm volatile("mov.u32 %0, ws_lane_file;" : "=r"(noted));
+  if (tag != noted && file != nullptr) {
+    NoteFile(tag, file);
+    asm volatile("mov.u32 ws_lane_file, %0;" ::"r"(tag));
+  }
+}
+
+// One row (and its time) where the lane has one left; the column moves on either way.
+__device__ __forceinline__ void LaneRow(const RecorderState& r, unsigned a, unsigned b, unsigned c,
+                                        unsigned d, unsigned t) {
+  unsigned full;
+  asm volatile(
+      "{\n\t.reg .pred ok;\n\t"
+      "setp.ne.u32 ok, ws_lane_left, 0;\n\t"
+      "@ok st.global.v4.u32 [ws_lane_row], {%1, %2, %3, %4};\n\t"
+      "@ok st.global.u32 [ws_lane_time], %5;\n\t"
+      "@ok sub.u32 ws_lane_left, ws_lane_left, 1;\n\t"
+      "add.u64 ws_lane_row, ws_lane_row, 512;\n\t"
+      "add.u64 ws_lane_time, ws_lane_time, 128;\n\t"
+      "selp.u32 %0, 0, 1, ok;\n\t}"
+      : "=r"(full)
+      : "r"(a), "r"(b), "r"(c), "r"(d), "r"(t));
+  if (full != 0) LaneOverflowAt(r);
 }
 
 __device__ __forceinline__ void LaneAccess(const RecorderState& r, std::uint64_t key,
                                            std::uint32_t offset, const char* file) {
   const unsigned active = __activemask();
   const unsigned t = LaneTime();
-  unsigned* time = nullptr;
-  unsigned* row = LaneRows(r, 1, KeyFile(key), file, &time);
-  if (row == nullptr) return;
-  LaneStore(row, static_cast<unsigned>(key), static_cast<unsigned>(key >> 32), offset, active);
-  LaneStoreTime(time, t);
+  LaneNote(KeyFile(key), file);
+  LaneRow(r, static_cast<unsigned>(key), static_cast<unsigned>(key >> 32), offset, active, t);
 }
 
 __device__ __forceinline__ void LaneMeeting(const RecorderState& r, std::uint32_t kind,
                                             std::uint32_t place, unsigned group, unsigned source,
                                             const char* file) {
   const unsigned t = LaneTime();
-  unsigned* time = nullptr;
-  unsigned* row = LaneRows(r, 1, PlaceFile(place), file, &time);
-  if (row == nullptr) return;
-  LaneStore(row, kEventWarpOp | kind, place, source, group);
-  LaneStoreTime(time, t);
+  LaneNote(PlaceFile(place), file);
+  LaneRow(r, kEventWarpOp | kind, place, source, group, t);
 }
 
 // After the barrier: `word0` the barrier event's word 0, the times as TimedBarrier took them.
+// Two rows, both or neither.
 __device__ __forceinline__ void LaneBarrier(const RecorderState& r, std::uint32_t word0,
                                             std::uint32_t place, unsigned group,
                                             std::uint64_t arrival, std::uint64_t departure,
                                             unsigned cycles, const char* file) {
-  unsigned* time = nullptr;
-  unsigned* row = LaneRows(r, 2, PlaceFile(place), file, &time);
-  if (row == nullptr) return;
-  LaneStore(row, word0, place, static_cast<unsigned>(departure), group);
-  LaneStore(row + 128, static_cast<unsigned>(arrival), static_cast<unsigned>(arrival >> 32), cycles,
-            SmId() | 0x80000000u);
+  LaneNote(PlaceFile(place), file);
+  unsigned full;
+  asm volatile(
+      "{\n\t.reg .pred ok;\n\t"
+      "setp.gt.u32 ok, ws_lane_left, 1;\n\t"
+      "@ok st.global.v4.u32 [ws_lane_row], {%1, %2, %3, %4};\n\t"
+      "@ok st.global.v4.u32 [ws_lane_row+512], {%5, %6, %7, %8};\n\t"
+      "@ok sub.u32 ws_lane_left, ws_lane_left, 2;\n\t"
+      "add.u64 ws_lane_row, ws_lane_row, 1024;\n\t"
+      "add.u64 ws_lane_time, ws_lane_time, 256;\n\t"
+      "selp.u32 %0, 0, 1, ok;\n\t}"
+      : "=r"(full)
+      : "r"(word0), "r"(place), "r"(static_cast<unsigned>(departure)), "r"(group),
+        "r"(static_cast<unsigned>(arrival)), "r"(static_cast<unsigned>(arrival >> 32)), "r"(cycles),
+        "r"(SmId() | 0x80000000u));
+  if (full != 0) LaneOverflowAt(r);
 }
 
 }  // namespace ws::dev

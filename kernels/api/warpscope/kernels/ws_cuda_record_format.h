@@ -302,10 +302,9 @@ struct RecorderState {
   unsigned long long hazard_read_only;
   // The lane log (ws_cuda_lane_log.h), a recording pass of a small launch: null lane_rows, off.
   // Lane l of warp w writes its k-th record (4 words) at row k: words [((w * lane_cap + k) * 32 +
-  // l) * 4, +4) of lane_rows, and its time at the same slot of lane_times; each thread its rows so
-  // far (past lane_cap too) in lane_counts[thread of the grid]. Each thread's row counter is in the
-  // block's shared memory, at hazard_shared_offset past ws_dynamic_shared (hazard_shared_bytes
-  // added to the launch as the hazard shadow is), behind hazard_tag.
+  // l) * 4, +4) of lane_rows, and its time at the same slot of lane_times, the rows cleared before
+  // the pass; a thread past lane_cap rows writes the rows it has needed so far in
+  // lane_counts[thread of the grid] (cleared: 0 where it had room).
   unsigned int* lane_rows;
   unsigned int* lane_times;
   unsigned int* lane_counts;

@@ -312,8 +312,8 @@ class CudaBackend {
   // cuda_backend_record.h: a small lesson launch's recording pass by the lane log; false where it
   // does not fit (the event roads record it then).
   template <typename Pass>
-  bool RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block, std::uint32_t window_bytes,
-                     dev::RecorderState st, Pass& pass, GpuCapture* c);
+  bool RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block, dev::RecorderState st,
+                     Pass& pass, GpuCapture* c);
   // cuda_backend_hazards.h: the hazard check's passes before the recording one.
   template <typename Pass>
   HazardScan ScanHazards(Dim3 grid, Dim3 block, std::uint32_t window_bytes, dev::RecorderState st,

@@ -36,9 +36,9 @@ const bool PassRegistration<F>::done =
 #else
 // Another unit's build of the kernel for this pass (cuda_pass_units.h), where the unit is built
 // to record only (WS_RECORD_BUILD): the hazard unit's for a hazard pass, the lane unit's for a
-// pass with a lane log (RunLaneUnit), the lean unit's for the others where RunLean takes it. Its
-// recorder state is set and it is launched with this launch's
-// arguments, else the unit's own kernel is. Either adds the shared shadow's bytes
+// pass with a lane log (the only build that has one), the lean unit's for the others where
+// RunLean takes it. Its recorder state is set and it is launched with this launch's arguments,
+// else the unit's own kernel is. Either adds the shared shadow's bytes
 // (ws_st_.hazard_shared_bytes) to the dynamic shared memory, the kernel's limit set for that
 // launch and back (LaunchWithSharedShadow).
 #if defined(WS_RECORD_BUILD)
@@ -46,15 +46,15 @@ const bool PassRegistration<F>::done =
   {                                                                                                \
     const bool ws_hazard_ = (st).mode == ::ws::dev::kHazards;                                      \
     const bool ws_logged_ = (st).lane_rows != nullptr;                                             \
-    const bool ws_lane_ = !ws_hazard_ && ws_logged_ && ::ws::RunLaneUnit();                        \
+    const bool ws_lane_ = !ws_hazard_ && ws_logged_; /* the lane log is the lane unit's alone */   \
     const void* ws_h_ = ws_hazard_ ? ::ws::KernelIn<&kernel, ::ws::HazardUnit>()                   \
                         : ws_lane_ ? ::ws::KernelIn<&kernel, ::ws::LaneUnit>()                     \
                                    : ::ws::KernelIn<&kernel, ::ws::LeanUnit>();                    \
     ::ws::PassUnit& ws_u_ = ws_hazard_ ? ::ws::HazardUnit()                                        \
                             : ws_lane_ ? ::ws::LaneUnit()                                          \
                                        : ::ws::LeanUnit();                                         \
-    if (ws_hazard_ && (ws_h_ == nullptr || ws_u_.set_state == nullptr))                            \
-      return cudaErrorInvalidDeviceFunction; /* no build for the hazard check: a bug */            \
+    if ((ws_hazard_ || ws_logged_) && (ws_h_ == nullptr || ws_u_.set_state == nullptr))            \
+      return cudaErrorInvalidDeviceFunction; /* no build for the hazard check or the log: a bug */ \
     const dim3 ws_grid_((grid).x, (grid).y, (grid).z), ws_block_((block).x, (block).y, (block).z); \
     const bool ws_other_ = ws_h_ != nullptr && ws_u_.set_state != nullptr;                         \
     if (ws_hazard_ || (ws_lane_ && ws_other_) ||                                                   \

@@ -80,7 +80,7 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
   c.buffers = buffers_;
   // A small lesson launch: every lane writes its own records, and the host checks every block's
   // hazards from them (no hazard pass on the device, no tally).
-  if (RecordLaneLog(kernel, grid, block, window_bytes, st, pass, &c)) {
+  if (RecordLaneLog(kernel, grid, block, st, pass, &c)) {
     ReadDeviceFiles(files_d, &c);
     free_scratch();
     if (!status_.ok()) return Status::Error(kernel + ": " + status_.message());
@@ -169,17 +169,16 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
 // [SECTION] The lane log
 //-------------------------------------------------------------------------------------------------
 
-// Records a lesson's launch by the lane log (ws_cuda_lane_log.h) where its log fits: first with
-// kLaneLogRows rows a lane, then, where a lane wrote more, once more with the rows the largest
-// count says (every pass from the launch's starting memory, `pass`'s). Fills `c`'s events and
-// capture_.record_ms and returns true; false where the log does not fit (later launches of the
-// kernel with the same grid and block then go the event roads at once) or cannot be had, with
-// status_ untouched unless CUDA failed or the records did not fit together (a bug: the run stops
-// and says so, rather than hide it behind the other road).
+// Records a lesson's launch by the lane log (ws_cuda_lane_log.h, the lane unit's build) where its
+// log fits: first with kLaneLogRows rows a lane, then, where a lane needed more, once more with
+// the rows the largest count says (every pass from the launch's starting memory, `pass`'s). Fills
+// `c`'s events and capture_.record_ms and returns true; false where the log does not fit (later
+// launches of the kernel with the same grid and block then go the event roads at once) or cannot
+// be had, with status_ untouched unless CUDA failed or the records did not fit together (a bug:
+// the run stops and says so, rather than hide it behind the other road).
 template <typename Pass>
 bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block,
-                                std::uint32_t window_bytes, dev::RecorderState st, Pass& pass,
-                                GpuCapture* c) {
+                                dev::RecorderState st, Pass& pass, GpuCapture* c) {
   const std::uint64_t threads = grid.count() * block.count();
   const std::uint32_t wpb = static_cast<std::uint32_t>((block.count() + 31) / 32);
   const std::uint64_t warps = grid.count() * wpb;
@@ -190,12 +189,10 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
   for (std::uint32_t d : {grid.x, grid.y, grid.z, block.x, block.y, block.z})
     shape += " " + std::to_string(d);
   if (!options_.gpu_lane_log || !next_lesson_ || !next_shadow_launcher_ || keep_none_ ||
-      grid_synced_ || lane_log_too_large_.count(shape) != 0 ||
+      grid_synced_ || LaneUnit().set_state == nullptr || lane_log_too_large_.count(shape) != 0 ||
       warps * 32 * kLaneLogRows > kLaneLogSlots ||
       bytes(kLaneLogRows) > options_.record_budget_bytes)
     return false;
-  // Each thread's counter, 16 bytes past the launch's dynamic ones (as the hazard shadow lies).
-  if (!SharedPastDynamic(window_bytes, block.count() * 16, &st)) return false;
   st.mode = dev::kRecord;
   std::uint64_t rows = kLaneLogRows;
   for (int attempt = 0; attempt < 2; ++attempt) {
@@ -217,13 +214,15 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
     st.lane_times = times_d;
     st.lane_counts = counts_d;
     st.lane_cap = static_cast<unsigned int>(rows);
-    auto logged = [&] {  // one pass into the log, its counts cleared and its counters' tag new
+    // One pass into the log: its rows cleared (a column ends at its first row of zeros) and the
+    // counts too (a lane past its rows writes what it needed).
+    auto logged = [&] {
+      Keep(WS_CUDA(cudaMemsetAsync(rows_d, 0, slots * 16, 0)));
       Keep(WS_CUDA(cudaMemsetAsync(counts_d, 0, threads * 4, 0)));
-      st.hazard_tag = SharedTag();
       return pass(st).first;
     };
     std::vector<std::uint32_t> counts(threads);
-    auto most_rows = [&]() -> std::uint64_t {  // the largest count of rows a lane needed
+    auto most_needed = [&]() -> std::uint64_t {  // the most rows a lane past its rows needed
       Keep(WS_CUDA(cudaMemcpy(counts.data(), counts_d, threads * 4, cudaMemcpyDeviceToHost)));
       return counts.empty() ? 0 : *std::max_element(counts.begin(), counts.end());
     };
@@ -232,29 +231,25 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
     // for the most code), not recording's cost. A first pass that fitted its log runs again and
     // the second is timed. WS_GPU_WARM_PASS=0: the first is timed.
     double ms = logged();
-    std::uint64_t most = most_rows();
-    if (warm_pass_ && attempt == 0 && most <= rows && status_.ok()) {
+    std::uint64_t needed = most_needed();
+    if (warm_pass_ && attempt == 0 && needed == 0 && status_.ok()) {
       ms = logged();
-      most = most_rows();
+      needed = most_needed();
     }
     if (!status_.ok()) {
       free_log();
       return false;
     }
-    if (most <= rows) {
-      // The rows the lanes used, warp by warp (`most` of each warp's `rows`).
-      std::vector<std::uint32_t> words(warps * most * 128), times(warps * most * 32);
-      if (most > 0) {
-        Keep(WS_CUDA(cudaMemcpy2D(words.data(), most * 512, rows_d, rows * 512, most * 512, warps,
-                                  cudaMemcpyDeviceToHost)));
-        Keep(WS_CUDA(cudaMemcpy2D(times.data(), most * 128, times_d, rows * 128, most * 128, warps,
-                                  cudaMemcpyDeviceToHost)));
-      }
+    if (needed == 0) {
+      std::vector<std::uint32_t> words(slots * 4), times(slots);
+      Keep(WS_CUDA(cudaMemcpy(words.data(), rows_d, slots * 16, cudaMemcpyDeviceToHost)));
+      Keep(WS_CUDA(cudaMemcpy(times.data(), times_d, slots * 4, cudaMemcpyDeviceToHost)));
       free_log();
       if (!status_.ok()) return false;
-      const std::string error =
-          LaneLogToCapture(words, times, static_cast<std::uint32_t>(most), counts,
-                           static_cast<std::uint32_t>(block.count()), warps, c);
+      const auto row_count = static_cast<std::uint32_t>(rows);
+      counts = LaneLogCounts(words, row_count, static_cast<std::uint32_t>(block.count()), warps);
+      const std::string error = LaneLogToCapture(
+          words, times, row_count, counts, static_cast<std::uint32_t>(block.count()), warps, c);
       if (!error.empty()) {
         Keep(Status::Error("the lane log: " + error));
         return false;
@@ -265,7 +260,7 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
       return true;
     }
     free_log();
-    rows = most;  // once more, with the rows the largest count needs, where they fit
+    rows = needed;  // once more, with the rows the largest count needs, where they fit
     if (warps * 32 * rows > kLaneLogSlots || bytes(rows) > options_.record_budget_bytes) break;
   }
   lane_log_too_large_.insert(shape);

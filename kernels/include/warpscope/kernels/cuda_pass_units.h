@@ -13,7 +13,7 @@
 //   0.152). The cap spills: the recorded unit's build runs where the lean one has more than
 //   kLeanLocalBytes of local memory (the matmuls' loops) or fits no more blocks (RunLean);
 // - the lane unit (lessons_cuda_lane.cu, WS_LANE_LOG_BUILD) records by the lane log alone
-//   (ws_cuda_lane_log.h), for the launches that have one (RunLaneUnit).
+//   (ws_cuda_lane_log.h), the only build that has it, for the launches that have one.
 //
 // At static initialization each such unit registers every kernel's handle under the kernel's
 // name (KernelNameOf, the same text in every unit: one source), its recorder state's setter, and
@@ -76,16 +76,6 @@ inline std::array<PassUnit*, 3> OtherUnits() {
 void LinkHazardUnit();
 void LinkLeanUnit();
 void LinkLaneUnit();
-
-// Whether a launch with a lane log runs the lane unit's build (WS_GPU_LANE_UNIT=0: the recorded
-// unit's own, which has every road, to measure the two against each other).
-inline bool RunLaneUnit() {
-  static const bool off = [] {
-    const char* v = std::getenv("WS_GPU_LANE_UNIT");
-    return v != nullptr && std::string(v) == "0";
-  }();
-  return !off;
-}
 
 // Where the lean unit's build of a kernel has more local memory than this (bytes a thread:
 // spills and stack at its cap of 32 registers), the recorded unit's build runs. ptxas (nvcc 13,

@@ -105,6 +105,13 @@ void GatherChunks(const std::vector<std::uint32_t>& pool, const std::vector<Pool
                   const std::vector<unsigned long long>& state, bool first_chunks,
                   GpuCapture* capture);
 
+// Each thread's rows in a lane log read back whole (`rows` as LaneLogToCapture takes them, the
+// log cleared before the pass): a column ends at its first row whose word 3 is 0 (no record's
+// is: ws_cuda_lane_log.h), or at `row_count`. The grid's threads in order.
+std::vector<std::uint32_t> LaneLogCounts(const std::vector<std::uint32_t>& rows,
+                                         std::uint32_t row_count, std::uint32_t threads_per_block,
+                                         std::uint64_t warps);
+
 // The lane log a recording pass of a small launch wrote (ws_cuda_lane_log.h), read back: for
 // each of `warps` warps `row_count` rows of 32 lanes, 4 words a lane in `rows`, a word in `times`;
 // `counts`, each thread's rows (the grid's threads in order, blocks of `threads_per_block`).
