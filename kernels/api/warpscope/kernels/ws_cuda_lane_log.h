@@ -104,24 +104,28 @@ __device__ __forceinline__ void LaneOverflowAt(const RecorderState& r) {
 __device__ __forceinline__ void LaneNote(std::uint32_t tag, const char* file) {
   unsigned noted;
   asm volatile("mov.u32 %0, ws_lane_file;" : "=r"(noted));
-  if (tag != noted && file != nullptr) {
-    NoteFile(tag, file);
-    asm volatile("mov.u32 ws_lane_file, %0;" ::"r"(tag));
+  if (__builtin_expect(tag != noted, 0)) {  // the literal's test only here: it is not folded
+    if (file != nullptr) {
+      NoteFile(tag, file);
+      asm volatile("mov.u32 ws_lane_file, %0;" ::"r"(tag));
+    }
   }
 }
 
-// One row (and its time) where the lane has one left; the column moves on either way.
+// One row (and its time) where the lane has one left; the column moves on either way. The adds
+// come first and the stores name the rows behind: stored first, ptxas copied both addresses
+// into other registers to store from while it added (four moves a record, nvcc 13, sm_90).
 __device__ __forceinline__ void LaneRow(const RecorderState& r, unsigned a, unsigned b, unsigned c,
                                         unsigned d, unsigned t) {
   unsigned full;
   asm volatile(
       "{\n\t.reg .pred ok;\n\t"
       "setp.ne.u32 ok, ws_lane_left, 0;\n\t"
-      "@ok st.global.v4.u32 [ws_lane_row], {%1, %2, %3, %4};\n\t"
-      "@ok st.global.u32 [ws_lane_time], %5;\n\t"
-      "@ok sub.u32 ws_lane_left, ws_lane_left, 1;\n\t"
       "add.u64 ws_lane_row, ws_lane_row, 512;\n\t"
       "add.u64 ws_lane_time, ws_lane_time, 128;\n\t"
+      "@ok st.global.v4.u32 [ws_lane_row+-512], {%1, %2, %3, %4};\n\t"
+      "@ok st.global.u32 [ws_lane_time+-128], %5;\n\t"
+      "@ok sub.u32 ws_lane_left, ws_lane_left, 1;\n\t"
       "selp.u32 %0, 0, 1, ok;\n\t}"
       : "=r"(full)
       : "r"(a), "r"(b), "r"(c), "r"(d), "r"(t));
@@ -155,11 +159,11 @@ __device__ __forceinline__ void LaneBarrier(const RecorderState& r, std::uint32_
   asm volatile(
       "{\n\t.reg .pred ok;\n\t"
       "setp.gt.u32 ok, ws_lane_left, 1;\n\t"
-      "@ok st.global.v4.u32 [ws_lane_row], {%1, %2, %3, %4};\n\t"
-      "@ok st.global.v4.u32 [ws_lane_row+512], {%5, %6, %7, %8};\n\t"
-      "@ok sub.u32 ws_lane_left, ws_lane_left, 2;\n\t"
       "add.u64 ws_lane_row, ws_lane_row, 1024;\n\t"
       "add.u64 ws_lane_time, ws_lane_time, 256;\n\t"
+      "@ok st.global.v4.u32 [ws_lane_row+-1024], {%1, %2, %3, %4};\n\t"
+      "@ok st.global.v4.u32 [ws_lane_row+-512], {%5, %6, %7, %8};\n\t"
+      "@ok sub.u32 ws_lane_left, ws_lane_left, 2;\n\t"
       "selp.u32 %0, 0, 1, ok;\n\t}"
       : "=r"(full)
       : "r"(word0), "r"(place), "r"(static_cast<unsigned>(departure)), "r"(group),

@@ -264,12 +264,13 @@ class CudaBackend {
   // The next launch's launcher adds the shared shadow's bytes (RecorderState::hazard_shared_bytes)
   // to its dynamic shared memory, and `read_only`, its buffers that no store can reach (a
   // lesson's: ReadOnlyBuffers), need no hazard shadow.
-  // `lesson`: the launch is a lesson's (WS_LAUNCH), which a small launch may record by the lane
-  // log (ws_cuda_lane_log.h; a program's accesses carry dynamic instances the log has no room for).
-  void NextLaunchCarriesShadow(std::vector<std::uint32_t> read_only, bool lesson = false) {
+  // `lane_log`: the launch is a lesson's whose kernel the lane unit builds (WS_LAUNCH,
+  // WS_LANE_LOG_READY), which a small launch may record by the lane log (ws_cuda_lane_log.h; a
+  // program's accesses carry dynamic instances the log has no room for).
+  void NextLaunchCarriesShadow(std::vector<std::uint32_t> read_only, bool lane_log = false) {
     next_read_only_ = std::move(read_only);
     next_shadow_launcher_ = true;
-    next_lesson_ = lesson;
+    next_lane_log_ = lane_log;
   }
 
  private:
@@ -427,7 +428,7 @@ class CudaBackend {
   // launches). Taken by the next launch.
   std::vector<std::uint32_t> next_read_only_;
   bool next_shadow_launcher_ = false;
-  bool next_lesson_ = false;
+  bool next_lane_log_ = false;
   // Launch shapes (kernel, grid, block) whose lane log did not fit (RecordLaneLog): their later
   // launches go the event roads.
   std::set<std::string> lane_log_too_large_;
@@ -454,7 +455,7 @@ Status CudaBackend::LaunchKeeping(const std::string& kernel, Dim3 grid, Dim3 blo
     ~Forget() {
       b->next_read_only_.clear();
       b->next_shadow_launcher_ = false;
-      b->next_lesson_ = false;
+      b->next_lane_log_ = false;
     }
   } forget{this};
   if (!status_.ok()) return status_;

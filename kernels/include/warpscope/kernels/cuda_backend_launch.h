@@ -68,11 +68,17 @@ const bool PassRegistration<F>::done =
       });                                                                                          \
     }                                                                                              \
   }
+// Whether the launch may take the lane log: only the lane unit's build of a kernel has it, so
+// only a recorded unit's launch of a kernel that unit registered (a kernel compiled elsewhere, a
+// test's, has none, and a name it shares with a lesson's is not that kernel).
+#define WS_LANE_LOG_READY(kernel) (::ws::KernelIn<&kernel, ::ws::LaneUnit>() != nullptr)
 #else
 #define WS_LAUNCH_OTHER_UNIT(kernel, grid, block, dynamic_bytes, st, ...)
+#define WS_LANE_LOG_READY(kernel) false
 #endif
 #define WS_LAUNCH_DYNAMIC(backend, kernel, grid, block, shared_bytes, dynamic_bytes, ...)          \
-  ((backend).NextLaunchCarriesShadow(::ws::ReadOnlyBuffers(&kernel, __VA_ARGS__), true),           \
+  ((backend).NextLaunchCarriesShadow(::ws::ReadOnlyBuffers(&kernel, __VA_ARGS__),                  \
+                                     WS_LANE_LOG_READY(kernel)),                                   \
    (backend).Launch(                                                                               \
        ::ws::KernelNameOf<&kernel>(), grid, block, shared_bytes, dynamic_bytes,                    \
        [&](const ::ws::dev::RecorderState& ws_st_) {                                               \
