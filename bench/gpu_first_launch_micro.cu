@@ -4,7 +4,8 @@
 // with its shadow in shared memory) took the same 0.022. Two suspects, each a kernel the product
 // launches after the plain timing runs:
 //  - shared memory: the first launch needing shared memory after kernels that used none makes
-//    the SMs change their L1/shared split (the lane log's counters, the hazard pass's shadow);
+//    the SMs change their L1/shared split (the lane log's counters as they were until 2026-12-02,
+//    the hazard pass's shadow);
 //  - local memory: the first launch needing more local memory a thread than the context holds
 //    makes the driver grow it (the recorded unit's kernels spill and keep a stack);
 // and two to tell them apart: a kernel with neither (a second plain kernel), and one with much
@@ -31,7 +32,7 @@ __global__ void CopyPlainToo(float* out, const float* in) {
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   out[i] = in[i] + 0.0f * static_cast<float>(blockIdx.y);
 }
-// 16 bytes a thread of dynamic shared memory, as the lane log's counters take.
+// 16 bytes a thread of dynamic shared memory, as the lane log's counters took until 2026-12-02.
 __global__ void CopyShared(float* out, const float* in) {
   extern __shared__ uint4 counters[];
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;

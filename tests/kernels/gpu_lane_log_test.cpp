@@ -37,20 +37,25 @@ struct Log {
                                         static_cast<std::uint32_t>(key >> 32), offset(l),
                                         running != 0 ? running : mask, time});
   }
-  std::string To(ws::GpuCapture* c) const {
-    std::vector<std::uint32_t> words(std::size_t{warps} * rows * 128), times(warps * rows * 32);
-    std::vector<std::uint32_t> counts;
-    const std::uint32_t wpb = (threads_per_block + 31) / 32;
-    for (std::uint32_t w = 0; w < warps; ++w) {
+  // The records as the device lays them (`what` 4: the 4 words a slot, else the time), in a log
+  // cleared before the pass.
+  std::vector<std::uint32_t> Laid(int what) const {
+    const std::uint32_t per = what == 4 ? 4 : 1;
+    std::vector<std::uint32_t> v(std::size_t{warps} * rows * 32 * per);
+    for (std::uint32_t w = 0; w < warps; ++w)
       for (std::uint32_t l = 0; l < 32; ++l) {
         const auto& col = lanes[w * 32 + l];
         for (std::uint32_t k = 0; k < col.size(); ++k) {
           const std::size_t slot = (std::size_t{w} * rows + k) * 32 + l;
-          for (int i = 0; i < 4; ++i) words[slot * 4 + i] = col[k][i];
-          times[slot] = col[k][4];
+          for (std::uint32_t i = 0; i < per; ++i) v[slot * per + i] = col[k][what == 4 ? i : 4];
         }
       }
-    }
+    return v;
+  }
+  std::string To(ws::GpuCapture* c) const {
+    const std::vector<std::uint32_t> words = Laid(4), times = Laid(1);
+    std::vector<std::uint32_t> counts;
+    const std::uint32_t wpb = (threads_per_block + 31) / 32;
     for (std::uint32_t t = 0; t < warps / wpb * threads_per_block; ++t) {
       const std::uint32_t w = t / threads_per_block * wpb + t % threads_per_block / 32;
       counts.push_back(static_cast<std::uint32_t>(lanes[w * 32 + t % 32].size()));
@@ -164,24 +169,20 @@ TEST(LaneLog, ABarrierIsTwoRowsAndAMeetingKeepsEachLanesSource) {
 }
 
 TEST(LaneLog, AColumnEndsAtItsFirstRowOfZerosOrAtTheLogsEnd) {
-  // 40 threads of one block, 3 rows a lane: lane 0 fills its column, lane 1 writes one row,
-  // thread 33 (warp 1's lane 1) two rows (a barrier's), the others none.
-  Log log(40, 1, 3);
+  // Two blocks of 40 threads (warps 0-1, 2-3; warps 1 and 3 have 8 lanes), 3 rows a lane: thread
+  // 0 fills its column, thread 1 writes one row, thread 33 (warp 1's lane 1) two rows (a
+  // barrier's), block 1's thread 39 (warp 3's lane 7) one row; the others none.
+  Log log(40, 2, 3);
   for (int k = 0; k < 3; ++k) log.lanes[0].push_back({1, 2, 3, 1u, 0});
   log.lanes[1].push_back({1, 2, 3, 2u, 0});
   log.lanes[33].push_back({ws::dev::kEventBarrier, kPlace, 0, 2u, 0});
   log.lanes[33].push_back({0, 0, 0, 0x80000000u, 0});
-  std::vector<std::uint32_t> words(2 * 3 * 128);
-  for (std::uint32_t w = 0; w < 2; ++w)
-    for (std::uint32_t l = 0; l < 32; ++l)
-      for (std::uint32_t k = 0; k < log.lanes[w * 32 + l].size(); ++k)
-        for (int i = 0; i < 4; ++i)
-          words[((w * 3 + k) * 32 + l) * 4 + i] = log.lanes[w * 32 + l][k][i];
-  std::vector<std::uint32_t> want(40, 0);
-  want[0] = 3, want[1] = 1, want[33] = 2;
-  EXPECT_EQ(ws::LaneLogCounts(words, 3, 40, 2), want);
-  EXPECT_EQ(ws::LaneLogCounts(std::vector<std::uint32_t>(10), 3, 40, 2),
-            std::vector<std::uint32_t>(40, 0));  // short: nothing read
+  log.lanes[3 * 32 + 7].push_back({1, 2, 3, 0x80u, 0});
+  std::vector<std::uint32_t> want(80, 0);
+  want[0] = 3, want[1] = 1, want[33] = 2, want[40 + 39] = 1;
+  EXPECT_EQ(ws::LaneLogCounts(log.Laid(4), 3, 40, 4), want);
+  EXPECT_EQ(ws::LaneLogCounts(std::vector<std::uint32_t>(10), 3, 40, 4),
+            std::vector<std::uint32_t>(80, 0));  // shorter than the log: nothing read
 }
 
 TEST(LaneLog, RecordsThatDoNotFitTogetherAreAnErrorNamingTheWarp) {

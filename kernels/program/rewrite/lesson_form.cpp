@@ -19,6 +19,7 @@
 #include <clang/AST/TypeLoc.h>
 #include <clang/Lex/Lexer.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -51,10 +52,15 @@ class LessonForm : public RecursiveASTVisitor<LessonForm> {
     }
     // The kernel's entry (WS_KERNEL_ENTRY, ws_cuda_arrays.h): where the lane unit's build
     // starts the kernel's lane log, after the body's brace on its line.
+    // Once a body: an insertion is not an edit ApplyEdits would skip when seen twice, and two
+    // would declare the lane unit's registers twice.
     if (const auto* body = dyn_cast_or_null<CompoundStmt>(f->getBody());
         body != nullptr && f->hasAttr<CUDAGlobalAttr>() && f->doesThisDeclarationHaveABody()) {
-      if (const unsigned at = Offset(body->getLBracLoc()); at != kNone)
+      const unsigned at = Offset(body->getLBracLoc());
+      if (at != kNone && std::find(entries_.begin(), entries_.end(), at) == entries_.end()) {
+        entries_.push_back(at);
         out_.push_back({at + 1, at + 1, " WS_KERNEL_ENTRY", 1, 0});
+      }
     }
     for (ParmVarDecl* p : f->parameters()) {
       if (p->getTypeSourceInfo() == nullptr || p->getIdentifier() == nullptr) continue;
@@ -224,6 +230,7 @@ class LessonForm : public RecursiveASTVisitor<LessonForm> {
   SourceManager& sm_;
   std::vector<ProgramDiagnostic>* errors_;
   std::vector<Edit> out_;
+  std::vector<unsigned> entries_;  // the kernel bodies' braces marked
   std::vector<std::string> templates_;
   std::string text_;
 };

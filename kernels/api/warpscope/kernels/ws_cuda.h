@@ -22,6 +22,9 @@
 // - __syncthreads() records each thread's arrival and departure.
 // Pitfall: `out[i] = in[j]` between two proxies of one type must load then store, so the proxies
 // define their own copy assignment; never copy a proxy into a variable with `auto`.
+// A built-in lesson's kernels are written as plain CUDA and turned into this form at build time
+// (program/rewrite/lesson_form.cpp), which also puts WS_KERNEL_ENTRY first in each kernel's body:
+// the GPU's lane unit needs it there (ws_cuda_lane_log.h).
 //
 // Self-contained (no Warpscope headers beyond this one's siblings), so that kernels compiled at
 // run time (NVRTC, or the system compiler for the emulator) can use it too. C++17 for nvcc; the

@@ -370,7 +370,7 @@ __device__ __forceinline__ void RecordAccessAs(std::uint64_t key, std::uint32_t 
     if (!HazardSkips(r, key)) HazardAccess(r, key, offset);
     return;
   }
-  if (!kInstanced && LaneLogOn(r)) return LaneAccess(r, key, offset, file);  // a lesson's
+  if constexpr (!kInstanced && kLaneLogOnly) return LaneAccess(r, key, offset, file);
   if (kWholeWarpRoad && __activemask() == ~0u) {
     // A program's instance as a whole (bit 32 says whether it has one), so that lanes that
     // disagree on having one go the general road together.
@@ -417,7 +417,7 @@ __device__ __forceinline__ void RecordWarpOp(std::uint32_t kind, std::uint32_t p
   const unsigned group = whole ? mask : __activemask() & mask;
   const unsigned lane = LaneId();
   if ((group >> lane & 1u) == 0) return;  // a lane the intrinsic's mask leaves out
-  if (LaneLogOn(r)) return LaneMeeting(r, kind, place, group, source, file);
+  if constexpr (kLaneLogOnly) return LaneMeeting(r, kind, place, group, source, file);
   const bool leader = static_cast<int>(lane) == __ffs(group) - 1;
   // A whole warp's meeting in a block not kept: counted in the tally, not written (the short
   // road first, with constant masks, where every lane met).
@@ -496,7 +496,7 @@ __device__ __forceinline__ void TimedBarrier(std::uint32_t place, std::uint32_t 
   const unsigned block = LinearBlock32();
   const bool tallied = r.tally_keys != nullptr && !HazardPass(r.mode) && !KeptBlock(r, block);
   unsigned* w = nullptr;
-  if (leader && !tallied && !LaneLogOn(r)) {
+  if (leader && !tallied && !kLaneLogOnly) {
     if (file != nullptr) NoteFile(PlaceFile(place), file);
     w = Reserve(r, LinearWarp(r), kBarrierEventWords);
   }
@@ -507,7 +507,7 @@ __device__ __forceinline__ void TimedBarrier(std::uint32_t place, std::uint32_t 
     departure = GlobalTimer();
     departure_clock = clock64();
   }
-  if (LaneLogOn(r))  // each lane its own two rows
+  if constexpr (kLaneLogOnly)  // each lane its own two rows
     return LaneBarrier(r, kEventBarrier | tile_warps | (arrived & 0x7ffu) << 16, place, group,
                        arrival, departure, unsigned(departure_clock - arrival_clock), file);
   if (tallied) {

@@ -9,9 +9,9 @@
 // shuffles and votes that each wait for the one before), and a lesson at its default size is a
 // few such warps in a row of accesses: matmul tiled at 64² recorded at about 20x its 3.3 us.
 // Written by each lane alone, a record is a store the warp does not wait for
-// (bench/gpu_lane_log_micro.cu, H200, this design, the counter tagged in shared memory: 0.06 us
-// an access over the kernel's own in a chain of 160; the tiled matmul at 64² with every access
-// and barrier so logged 2.5-3.1x its plain time, against 20x; docs/GPU.md).
+// (bench/gpu_lane_log_micro.cu, H200, with the counter tagged in shared memory as it first was:
+// 0.06 us an access over the kernel's own in a chain of 160; the tiled matmul at 64² with every
+// access and barrier so logged 2.5-3.1x its plain time, against 20x; docs/GPU.md).
 //
 // A record, 4 words, in the lane's own column of its warp's rows (a warp's k-th records are one
 // 512-byte row, four whole lines when the warp runs together):
@@ -61,10 +61,6 @@ static constexpr bool kLaneLogOnly = true;
 static constexpr bool kLaneLogOnly = false;
 #endif
 
-static __device__ __forceinline__ bool LaneLogOn(const RecorderState&) {
-  return kLaneLogOnly;
-}
-
 __device__ __forceinline__ unsigned LaneTime() {
   unsigned long long t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
@@ -85,8 +81,9 @@ __device__ __forceinline__ void LaneEntry(const RecorderState& r) {
       "l"(r.lane_times + slot), "r"(r.lane_cap));
 }
 
-// Past its rows: the rows this lane has needed so far (`row`, its column's next row address,
-// has gone on). Out of line: it cannot name the kernel's registers, so the caller reads them.
+// Past its rows: stores the rows this lane has needed so far, `row` being the address of the row
+// after its last record (the adds run whether or not the record was stored). Out of line, so it
+// cannot name the kernel's registers: the caller reads the address for it.
 static __device__ __noinline__ void LaneOverflow(const RecorderState& r, unsigned long long row) {
   const unsigned long long grid_thread = LinearBlock() * r.threads_per_block + LinearThread();
   const unsigned long long slot = LinearWarp(r) * r.lane_cap * 32u + LaneId();
@@ -104,7 +101,9 @@ __device__ __forceinline__ void LaneOverflowAt(const RecorderState& r) {
 __device__ __forceinline__ void LaneNote(std::uint32_t tag, const char* file) {
   unsigned noted;
   asm volatile("mov.u32 %0, ws_lane_file;" : "=r"(noted));
-  if (__builtin_expect(tag != noted, 0)) {  // the literal's test only here: it is not folded
+  // The file's null test inside: ptxas does not fold a literal's address, and it cost three
+  // instructions a record before the tags' comparison.
+  if (__builtin_expect(tag != noted, 0)) {
     if (file != nullptr) {
       NoteFile(tag, file);
       asm volatile("mov.u32 ws_lane_file, %0;" ::"r"(tag));
@@ -149,7 +148,9 @@ __device__ __forceinline__ void LaneMeeting(const RecorderState& r, std::uint32_
 }
 
 // After the barrier: `word0` the barrier event's word 0, the times as TimedBarrier took them.
-// Two rows, both or neither.
+// Two rows, both or neither; where only one is left the column closes, so that no later record
+// lands in it with the barrier's rows missing (the column has moved on by two rows: one stored
+// there would be past the warp's rows).
 __device__ __forceinline__ void LaneBarrier(const RecorderState& r, std::uint32_t word0,
                                             std::uint32_t place, unsigned group,
                                             std::uint64_t arrival, std::uint64_t departure,
@@ -164,6 +165,7 @@ __device__ __forceinline__ void LaneBarrier(const RecorderState& r, std::uint32_
       "@ok st.global.v4.u32 [ws_lane_row+-1024], {%1, %2, %3, %4};\n\t"
       "@ok st.global.v4.u32 [ws_lane_row+-512], {%5, %6, %7, %8};\n\t"
       "@ok sub.u32 ws_lane_left, ws_lane_left, 2;\n\t"
+      "@!ok mov.u32 ws_lane_left, 0;\n\t"
       "selp.u32 %0, 0, 1, ok;\n\t}"
       : "=r"(full)
       : "r"(word0), "r"(place), "r"(static_cast<unsigned>(departure)), "r"(group),

@@ -27,13 +27,12 @@ inline void RecordPassStart() {
   }
 }
 
-// Launches (`launch(dynamic bytes)`) with the hazard pass's shadow of shared memory (or the lane
-// log's counters, ws_cuda_lane_log.h) added to the launch's `dynamic` bytes where `st` carries
-// one: where the sum is past the kernel's largest dynamic size, that is set to the sum for this
-// launch (CUDA's 48 KB without it count the static bytes too: a kernel with 16 KB of static
-// arrays failed to launch with a 35 KB shadow) and set back after it, so that the program's own
-// launches meet the limit they meet without Warpscope. `kernel`: the kernel's address, as the
-// runtime's calls take it.
+// Launches (`launch(dynamic bytes)`) with the hazard pass's shadow of shared memory added to the
+// launch's `dynamic` bytes where `st` carries one: where the sum is past the kernel's largest
+// dynamic size, that is set to the sum for this launch (CUDA's 48 KB without it count the static
+// bytes too: a kernel with 16 KB of static arrays failed to launch with a 35 KB shadow) and set
+// back after it, so that the program's own launches meet the limit they meet without Warpscope.
+// `kernel`: the kernel's address, as the runtime's calls take it.
 template <typename Kernel, typename Launch>
 cudaError_t LaunchWithSharedShadow(Kernel kernel, std::size_t dynamic, const dev::RecorderState& st,
                                    Launch&& launch) {

@@ -310,8 +310,8 @@ class CudaBackend {
                          unsigned long long* state_d, dev::RecorderState* st,
                          std::vector<PoolChunk>* chunks, std::uint64_t* planned_words);
   void DecodeCapture(const GpuCapture& c, bool every_block = false);
-  // cuda_backend_record.h: a small lesson launch's recording pass by the lane log; false where it
-  // does not fit (the event roads record it then).
+  // cuda_backend_lane_log.h: a small lesson launch's recording pass by the lane log; false where
+  // it does not fit (the event roads record it then).
   template <typename Pass>
   bool RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block, dev::RecorderState st,
                      Pass& pass, GpuCapture* c);
@@ -576,6 +576,7 @@ std::vector<std::uint32_t> ReadOnlyBuffers(void (*)(P...), const A&... args) {
 #include "warpscope/kernels/cuda_backend_constant.h"
 // The recording pass: RecordLaunch and its helpers; the hazard check's passes before it.
 #include "warpscope/kernels/cuda_backend_hazards.h"
+#include "warpscope/kernels/cuda_backend_lane_log.h"
 #include "warpscope/kernels/cuda_backend_record.h"
 
 // The lessons' launch: WS_LAUNCH and WS_LAUNCH_DYNAMIC, for every build of the lessons.

@@ -16,9 +16,8 @@ namespace ws {
 inline constexpr std::uint64_t kMaxHazardShadowBytes = std::uint64_t{4} << 30;
 
 // A tag of this process's own for each launch, counted over every backend of the process, for
-// the words a launch keeps in its blocks' shared memory (the hazard shadow, the lane log's
-// counters): shared memory that an earlier launch, of this process or another, left holds other
-// tags.
+// the words a launch keeps in its blocks' shared memory (the hazard shadow): shared memory that an
+// earlier launch, of this process or another, left holds other tags.
 inline unsigned SharedTag() {
   static const unsigned process_tag = std::random_device{}();
   static std::atomic<unsigned> launches{0};
@@ -26,10 +25,10 @@ inline unsigned SharedTag() {
 }
 
 // Whether a block of the next launch (its shared window `window_bytes`, dynamic_bytes_ of them
-// dynamic) can have `bytes` more shared memory past its dynamic bytes (the hazard shadow, the lane
-// log's counters); if so, `st` says where they lie for the launcher to add them: the padding up to
-// a 16-byte boundary and the bytes (without the padding the last word lay past the block's shared
-// memory where the dynamic bytes are not a multiple of 16).
+// dynamic) can have `bytes` more shared memory past its dynamic bytes (the hazard shadow); if so,
+// `st` says where they lie for the launcher to add them: the padding up to a 16-byte boundary and
+// the bytes (without the padding the last word lay past the block's shared memory where the dynamic
+// bytes are not a multiple of 16).
 inline bool CudaBackend::SharedPastDynamic(std::uint32_t window_bytes, std::uint64_t bytes,
                                            dev::RecorderState* st) {
   int device = 0, optin = 0;

@@ -69,8 +69,10 @@ const bool PassRegistration<F>::done =
     }                                                                                              \
   }
 // Whether the launch may take the lane log: only the lane unit's build of a kernel has it, so
-// only a recorded unit's launch of a kernel that unit registered (a kernel compiled elsewhere, a
-// test's, has none, and a name it shares with a lesson's is not that kernel).
+// only a recorded unit's launch of a kernel the lane unit registered. Looked up by name
+// (KernelNameOf): lessons_cuda.cu is the only recorded unit, and its kernels are the lessons'; a
+// kernel compiled in any other unit (a test's, a program's) gets `false` below, whatever its
+// name.
 #define WS_LANE_LOG_READY(kernel) (::ws::KernelIn<&kernel, ::ws::LaneUnit>() != nullptr)
 #else
 #define WS_LAUNCH_OTHER_UNIT(kernel, grid, block, dynamic_bytes, st, ...)

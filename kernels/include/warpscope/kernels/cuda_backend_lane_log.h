@@ -1,0 +1,127 @@
+// CudaBackend's lane log (cuda_backend.h includes this; include that one): a small lesson launch's
+// recording pass in which every lane writes its own records (ws_cuda_lane_log.h), read back and
+// joined into the warps' events on the host (LaneLogToCapture). Called by Record
+// (cuda_backend_record.h) before the other roads.
+#pragma once
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "warpscope/kernels/cuda_backend.h"
+
+namespace ws {
+
+// Records a lesson's launch by the lane log (ws_cuda_lane_log.h, the lane unit's build) where its
+// log fits: first with kLaneLogRows rows a lane, then, where a lane needed more, once more with
+// the rows the largest count says (every pass from the launch's starting memory, `pass`'s). Fills
+// `c`'s events and capture_.record_ms and returns true; false where the log does not fit (later
+// launches of the kernel with the same grid and block then go the event roads at once) or cannot
+// be had, with status_ untouched unless CUDA failed or the records did not fit together (a bug:
+// the run stops and says so, rather than hide it behind the other road).
+template <typename Pass>
+bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block,
+                                dev::RecorderState st, Pass& pass, GpuCapture* c) {
+  const std::uint64_t threads = grid.count() * block.count();
+  const std::uint32_t wpb = static_cast<std::uint32_t>((block.count() + 31) / 32);
+  const std::uint64_t warps = grid.count() * wpb;
+  // Its slots (4 words of record and one of time each) and each thread's count.
+  auto bytes = [&](std::uint64_t rows) { return warps * 32 * rows * 20 + threads * 4; };
+  // A launch shape whose log did not fit before goes the event roads at once.
+  std::string shape = kernel;
+  for (std::uint32_t d : {grid.x, grid.y, grid.z, block.x, block.y, block.z})
+    shape += " " + std::to_string(d);
+  if (!options_.gpu_lane_log || !next_lane_log_ || !next_shadow_launcher_ || keep_none_ ||
+      grid_synced_ || lane_log_too_large_.count(shape) != 0 ||
+      warps * 32 * kLaneLogRows > kLaneLogSlots ||
+      bytes(kLaneLogRows) > options_.record_budget_bytes)
+    return false;
+  st.mode = dev::kRecord;
+  std::uint64_t rows = kLaneLogRows;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    const std::uint64_t slots = warps * 32 * rows;
+    unsigned int *rows_d = nullptr, *times_d = nullptr, *counts_d = nullptr;
+    auto free_log = [&] {
+      for (void* p :
+           {static_cast<void*>(rows_d), static_cast<void*>(times_d), static_cast<void*>(counts_d)})
+        if (p != nullptr) cudaFreeAsync(p, 0);
+    };
+    if (cudaMallocAsync(reinterpret_cast<void**>(&rows_d), slots * 16, 0) != cudaSuccess ||
+        cudaMallocAsync(reinterpret_cast<void**>(&times_d), slots * 4, 0) != cudaSuccess ||
+        cudaMallocAsync(reinterpret_cast<void**>(&counts_d), threads * 4, 0) != cudaSuccess) {
+      (void)cudaGetLastError();  // no room on this GPU: the event roads
+      free_log();
+      return false;
+    }
+    st.lane_rows = rows_d;
+    st.lane_times = times_d;
+    st.lane_counts = counts_d;
+    st.lane_cap = static_cast<unsigned int>(rows);
+    // One pass into the log: its rows cleared (a column ends at its first row of zeros) and the
+    // counts too (a lane past its rows writes what it needed).
+    auto logged = [&] {
+      Keep(WS_CUDA(cudaMemsetAsync(rows_d, 0, slots * 16, 0)));
+      Keep(WS_CUDA(cudaMemsetAsync(counts_d, 0, threads * 4, 0)));
+      return pass(st).first;
+    };
+    std::vector<std::uint32_t> counts(threads);
+    auto most_needed = [&]() -> std::uint64_t {  // the most rows a lane past its rows needed
+      Keep(WS_CUDA(cudaMemcpy(counts.data(), counts_d, threads * 4, cudaMemcpyDeviceToHost)));
+      return counts.empty() ? 0 : *std::max_element(counts.begin(), counts.end());
+    };
+    // Timed warm, as the plain build is after its warm-up (TimeLaunch): a kernel's first launch
+    // costs more than its later ones (bench/gpu_first_launch_micro.cu, H200: 5-19 us, the most
+    // for the most code), not recording's cost. A first pass that fitted its log runs again and
+    // the second is timed. WS_GPU_WARM_PASS=0: the first is timed.
+    double ms = logged();
+    std::uint64_t needed = most_needed();
+    if (warm_pass_ && attempt == 0 && needed == 0 && status_.ok()) {
+      ms = logged();
+      needed = most_needed();
+    }
+    if (!status_.ok()) {
+      free_log();
+      return false;
+    }
+    if (needed == 0) {
+      // The rows the lanes used, warp by warp: the first `most` of each warp's `rows`, read back
+      // with `most` doubled from 16 until a column ends within it (the whole log would be 80 MB
+      // for the copy lesson's 16,384 threads, where they use 2 rows of 256).
+      std::vector<std::uint32_t> words, times;
+      std::uint64_t most = std::min<std::uint64_t>(rows, 16);
+      for (;;) {
+        words.assign(warps * most * 128, 0);
+        Keep(WS_CUDA(cudaMemcpy2D(words.data(), most * 512, rows_d, rows * 512, most * 512, warps,
+                                  cudaMemcpyDeviceToHost)));
+        counts = LaneLogCounts(words, static_cast<std::uint32_t>(most),
+                               static_cast<std::uint32_t>(block.count()), warps);
+        const bool full = std::find(counts.begin(), counts.end(), most) != counts.end();
+        if (!status_.ok() || !full || most == rows) break;
+        most = std::min(rows, most * 2);
+      }
+      times.assign(warps * most * 32, 0);
+      Keep(WS_CUDA(cudaMemcpy2D(times.data(), most * 128, times_d, rows * 128, most * 128, warps,
+                                cudaMemcpyDeviceToHost)));
+      free_log();
+      if (!status_.ok()) return false;
+      const auto row_count = static_cast<std::uint32_t>(most);
+      const std::string error = LaneLogToCapture(
+          words, times, row_count, counts, static_cast<std::uint32_t>(block.count()), warps, c);
+      if (!error.empty()) {
+        Keep(Status::Error("the lane log: " + error));
+        return false;
+      }
+      capture_ = {};
+      capture_.record_ms = ms;
+      for (std::uint32_t n : counts) capture_.lane_rows += n;
+      return true;
+    }
+    free_log();
+    rows = needed;  // once more, with the rows the largest count needs, where they fit
+    if (warps * 32 * rows > kLaneLogSlots || bytes(rows) > options_.record_budget_bytes) break;
+  }
+  lane_log_too_large_.insert(shape);
+  return false;
+}
+
+}  // namespace ws
