@@ -49,8 +49,18 @@ enum How : int {
   kProduct16 = 6,
   kNoCount16 = 7,
   kAllTimes16 = 8,
-  kShipped16 = 9
+  kShipped16 = 9,
+  kColumn16 = 10,
+  kColumnTimeIn16 = 11,
+  kColumnNoTime16 = 12
 };
+// The lane's column in registers, as the product keeps it since the twentieth session
+// (ws_cuda_lane_log.h, WS_KERNEL_ENTRY): the next row's and time's addresses and the rows left,
+// each record stored where a row is left and both addresses moved on. kColumn16: as built (every
+// lane's time in its own array); kColumnTimeIn16: the time in the record's second word instead
+// of the key's high half (a key of 32 bits: one store a record); kColumnNoTime16: no time.
+template <int kHow>
+constexpr bool kColumn = kHow == kColumn16 || kHow == kColumnTimeIn16 || kHow == kColumnNoTime16;
 template <int kHow>
 constexpr bool kTimed =
     kHow == kProduct16 || kHow == kNoCount16 || kHow == kAllTimes16 || kHow == kShipped16;
@@ -95,6 +105,17 @@ template <int kHow>
 struct Cursor {
   unsigned reg = 0;
   unsigned long long* mine = nullptr;  // shared: this thread's word
+  uint4* row = nullptr;                // kColumn: the next row, its time and the rows left
+  unsigned* time = nullptr;
+  unsigned left = 0;
+  __device__ __forceinline__ void Column(const Log& log, unsigned long long warp) {
+    if constexpr (kColumn<kHow>) {
+      const unsigned long long slot = warp * log.cap * 32u + Lane();
+      row = log.rows + slot;
+      time = log.times + slot;
+      left = log.cap;
+    }
+  }
   __device__ __forceinline__ void Start(unsigned long long* words, unsigned tag) {
     if constexpr (kHow == kShared16 || kTaggedCounter<kHow>) mine = words + FlatThread();
     if constexpr (kHow == kShared16) *mine = 0;
@@ -122,6 +143,20 @@ __device__ __forceinline__ void Note(const Log& log, Cursor<kHow>& c, unsigned l
                                      std::uint64_t key, std::uint64_t address) {
   if constexpr (kHow == kNone) {
     return;
+  } else if constexpr (kColumn<kHow>) {
+    const unsigned active = __activemask();
+    const unsigned t = kHow == kColumnNoTime16 ? 0u : LaneTime();
+    const unsigned hi = kHow == kColumnTimeIn16 ? t : static_cast<unsigned>(key >> 32);
+    if (c.left != 0) {
+      asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(c.row),
+                   "r"(static_cast<unsigned>(key)), "r"(hi), "r"(static_cast<unsigned>(address)),
+                   "r"(active));
+      if constexpr (kHow == kColumn16)
+        asm volatile("st.global.u32 [%0], %1;" ::"l"(c.time), "r"(t));
+      --c.left;
+    }
+    c.row += 32;
+    c.time += 32;
   } else {
     const unsigned active = __activemask();
     const unsigned t = kTimed<kHow> ? LaneTime() : 0u;
@@ -165,6 +200,7 @@ __global__ void Chain(float* out, const float* in, Log log) {
   Cursor<kHow> c;
   c.Start(words, log.tag);
   const unsigned long long warp = GlobalWarp();
+  c.Column(log, warp);
   const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
   float sum = 0;
 #pragma unroll 1
@@ -185,6 +221,7 @@ __global__ void MatmulTiled(const float* Md, const float* Nd, float* Pd, int Wid
   Cursor<kHow> c;
   c.Start(words, log.tag);
   const unsigned long long warp = GlobalWarp();
+  c.Column(log, warp);
   int tx = threadIdx.x, ty = threadIdx.y;
   int Row = blockIdx.y * kTile + ty;
   int Col = blockIdx.x * kTile + tx;
@@ -216,6 +253,7 @@ template <int kHow>
 __global__ void Copy(float* out, const float* in, Log log) {
   Cursor<kHow> c;
   const unsigned long long warp = GlobalWarp();
+  c.Column(log, warp);
   const unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
   Note<kHow>(log, c, warp, 1, reinterpret_cast<std::uint64_t>(in + x));
   Note<kHow>(log, c, warp, 2, reinterpret_cast<std::uint64_t>(out + x));
@@ -227,6 +265,7 @@ __global__ void TransposePadded(float* out, const float* in, int n, Log log) {
   __shared__ float tile[32][33];
   Cursor<kHow> c;
   const unsigned long long warp = GlobalWarp();
+  c.Column(log, warp);
   int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 32 + threadIdx.y;
   Note<kHow>(log, c, warp, 1, reinterpret_cast<std::uint64_t>(&in[y * n + x]));
   Note<kHow>(log, c, warp, 2, reinterpret_cast<std::uint64_t>(&tile[threadIdx.y][threadIdx.x]));
@@ -285,7 +324,10 @@ const char* const kNames[] = {"nothing logged",
                               "the product's (tagged, time, count)",
                               "the product's without the count",
                               "without the count, every lane's time",
-                              "the product's since (every lane's time, count)"};
+                              "the product's since (every lane's time, count)",
+                              "column in registers, every lane's time (now)",
+                              "column, the time in the record",
+                              "column, no time"};
 
 }  // namespace
 
@@ -324,6 +366,9 @@ int main(int argc, char** argv) {
     run(Chain<kNoCount16>, kNames[7]);
     run(Chain<kAllTimes16>, kNames[8]);
     run(Chain<kShipped16>, kNames[9]);
+    run(Chain<kColumn16>, kNames[10]);
+    run(Chain<kColumnTimeIn16>, kNames[11]);
+    run(Chain<kColumnNoTime16>, kNames[12]);
   }
   for (int width : {64, 256}) {
     std::printf("== matmul tiled 16, %d², every access and barrier logged\n", width);
@@ -347,6 +392,9 @@ int main(int argc, char** argv) {
     run(MatmulTiled<kNoCount16, 16>, kNames[7]);
     run(MatmulTiled<kAllTimes16, 16>, kNames[8]);
     run(MatmulTiled<kShipped16, 16>, kNames[9]);
+    run(MatmulTiled<kColumn16, 16>, kNames[10]);
+    run(MatmulTiled<kColumnTimeIn16, 16>, kNames[11]);
+    run(MatmulTiled<kColumnNoTime16, 16>, kNames[12]);
   }
   {
     std::printf("== copy, 2^24 floats, 1,024 threads a block, both accesses logged\n");
@@ -359,6 +407,8 @@ int main(int argc, char** argv) {
     run(Copy<kNone>, kNames[0]);
     run(Copy<kReg16>, kNames[1]);
     run(Copy<kReg8>, kNames[4]);
+    run(Copy<kColumn16>, kNames[10]);
+    run(Copy<kColumnTimeIn16>, kNames[11]);
   }
   {
     std::printf("== transpose padded 4,096², tile 32, every access and the barrier logged\n");
@@ -372,6 +422,8 @@ int main(int argc, char** argv) {
     run(TransposePadded<kNone>, kNames[0]);
     run(TransposePadded<kReg16>, kNames[1]);
     run(TransposePadded<kReg8>, kNames[4]);
+    run(TransposePadded<kColumn16>, kNames[10]);
+    run(TransposePadded<kColumnTimeIn16>, kNames[11]);
   }
   return 0;
 }
