@@ -52,15 +52,20 @@ enum How : int {
   kShipped16 = 9,
   kColumn16 = 10,
   kColumnTimeIn16 = 11,
-  kColumnNoTime16 = 12
+  kColumnNoTime16 = 12,
+  kColumnLead8 = 13
 };
 // The lane's column in registers, as the product keeps it since the twentieth session
 // (ws_cuda_lane_log.h, WS_KERNEL_ENTRY): the next row's and time's addresses and the rows left,
 // each record stored where a row is left and both addresses moved on. kColumn16: as built (every
 // lane's time in its own array); kColumnTimeIn16: the time in the record's second word instead
-// of the key's high half (a key of 32 bits: one store a record); kColumnNoTime16: no time.
+// of the key's high half (a key of 32 bits: one store a record); kColumnNoTime16: no time;
+// kColumnLead8: each lane 8 bytes (its offset and the lanes running), and the lowest of those
+// lanes 16 more (the key and the time) at its slot of a second array: a warp's access 256 + 16
+// bytes where kColumn16's is 512 + 128.
 template <int kHow>
-constexpr bool kColumn = kHow == kColumn16 || kHow == kColumnTimeIn16 || kHow == kColumnNoTime16;
+constexpr bool kColumn =
+    kHow == kColumn16 || kHow == kColumnTimeIn16 || kHow == kColumnNoTime16 || kHow == kColumnLead8;
 template <int kHow>
 constexpr bool kTimed =
     kHow == kProduct16 || kHow == kNoCount16 || kHow == kAllTimes16 || kHow == kShipped16;
@@ -113,6 +118,10 @@ struct Cursor {
       const unsigned long long slot = warp * log.cap * 32u + Lane();
       row = log.rows + slot;
       time = log.times + slot;
+      if constexpr (kHow == kColumnLead8) {  // slots of 8 bytes; heads of 16 past the rows' 2 GB
+        row = reinterpret_cast<uint4*>(reinterpret_cast<uint2*>(log.rows) + slot);
+        time = reinterpret_cast<unsigned*>(log.rows + (std::size_t{1} << 27)) + 4 * slot;
+      }
       left = log.cap;
     }
   }
@@ -147,7 +156,17 @@ __device__ __forceinline__ void Note(const Log& log, Cursor<kHow>& c, unsigned l
     const unsigned active = __activemask();
     const unsigned t = kHow == kColumnNoTime16 ? 0u : LaneTime();
     const unsigned hi = kHow == kColumnTimeIn16 ? t : static_cast<unsigned>(key >> 32);
-    if (c.left != 0) {
+    if (kHow == kColumnLead8 && c.left != 0) {
+      // 8-byte slots in the rows' array, 16-byte heads in the times' array (both big enough).
+      asm volatile("st.global.v2.u32 [%0], {%1, %2};" ::"l"(reinterpret_cast<uint2*>(c.row)),
+                   "r"(static_cast<unsigned>(address)), "r"(active));
+      if (static_cast<int>(Lane()) == __ffs(active) - 1)
+        asm volatile(
+            "st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(reinterpret_cast<uint4*>(c.time)),
+            "r"(static_cast<unsigned>(key)), "r"(static_cast<unsigned>(key >> 32)), "r"(t),
+            "r"(0u));
+      --c.left;
+    } else if (c.left != 0) {
       asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(c.row),
                    "r"(static_cast<unsigned>(key)), "r"(hi), "r"(static_cast<unsigned>(address)),
                    "r"(active));
@@ -155,8 +174,13 @@ __device__ __forceinline__ void Note(const Log& log, Cursor<kHow>& c, unsigned l
         asm volatile("st.global.u32 [%0], %1;" ::"l"(c.time), "r"(t));
       --c.left;
     }
-    c.row += 32;
-    c.time += 32;
+    if constexpr (kHow == kColumnLead8) {  // 8 bytes a slot, 16 a head
+      c.row = reinterpret_cast<uint4*>(reinterpret_cast<uint2*>(c.row) + 32);
+      c.time += 4 * 32;
+    } else {
+      c.row += 32;
+      c.time += 32;
+    }
   } else {
     const unsigned active = __activemask();
     const unsigned t = kTimed<kHow> ? LaneTime() : 0u;
@@ -327,7 +351,8 @@ const char* const kNames[] = {"nothing logged",
                               "the product's since (every lane's time, count)",
                               "column in registers, every lane's time (now)",
                               "column, the time in the record",
-                              "column, no time"};
+                              "column, no time",
+                              "column, 8 B a lane and the lowest lane's 16"};
 
 }  // namespace
 
@@ -338,7 +363,7 @@ int main(int argc, char** argv) {
   WS_CUDA_CHECK(cudaMalloc(&in, n * 4));
   WS_CUDA_CHECK(cudaMalloc(&out, n * 4));
   WS_CUDA_CHECK(cudaMemset(in, 0, n * 4));
-  const std::size_t log_bytes = std::size_t{2} << 30;
+  const std::size_t log_bytes = std::size_t{4} << 30;  // kColumnLead8: its heads in the upper half
   uint4* rows = nullptr;
   unsigned *times = nullptr, *counts = nullptr;
   WS_CUDA_CHECK(cudaMalloc(&rows, log_bytes));
@@ -369,6 +394,7 @@ int main(int argc, char** argv) {
     run(Chain<kColumn16>, kNames[10]);
     run(Chain<kColumnTimeIn16>, kNames[11]);
     run(Chain<kColumnNoTime16>, kNames[12]);
+    run(Chain<kColumnLead8>, kNames[13]);
   }
   for (int width : {64, 256}) {
     std::printf("== matmul tiled 16, %d², every access and barrier logged\n", width);
@@ -395,6 +421,7 @@ int main(int argc, char** argv) {
     run(MatmulTiled<kColumn16, 16>, kNames[10]);
     run(MatmulTiled<kColumnTimeIn16, 16>, kNames[11]);
     run(MatmulTiled<kColumnNoTime16, 16>, kNames[12]);
+    run(MatmulTiled<kColumnLead8, 16>, kNames[13]);
   }
   {
     std::printf("== copy, 2^24 floats, 1,024 threads a block, both accesses logged\n");
@@ -409,6 +436,7 @@ int main(int argc, char** argv) {
     run(Copy<kReg8>, kNames[4]);
     run(Copy<kColumn16>, kNames[10]);
     run(Copy<kColumnTimeIn16>, kNames[11]);
+    run(Copy<kColumnLead8>, kNames[13]);
   }
   {
     std::printf("== transpose padded 4,096², tile 32, every access and the barrier logged\n");
@@ -424,6 +452,7 @@ int main(int argc, char** argv) {
     run(TransposePadded<kReg8>, kNames[4]);
     run(TransposePadded<kColumn16>, kNames[10]);
     run(TransposePadded<kColumnTimeIn16>, kNames[11]);
+    run(TransposePadded<kColumnLead8>, kNames[13]);
   }
   return 0;
 }
