@@ -4,8 +4,7 @@
 // missing barrier belongs, and the schedule (Run menu, --schedule) makes the race happen.
 #pragma once
 // Plain CUDA. The build turns the pointer parameters and __shared__ arrays into Warpscope's
-// recording types, line for line (program/rewrite/lesson_form.cpp); every statement stays as
-// written.
+// recording types, line for line (program/rewrite/lesson_form.cpp); no statement changes.
 
 // Exercise 4.10, as the book prints it. The book's listing sizes the tile with BLOCK_WIDTH and
 // indexes with BLOCK_SIZE: one constant under two names (the exercise's own text says BLOCK_SIZE
