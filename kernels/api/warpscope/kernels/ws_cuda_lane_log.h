@@ -3,7 +3,7 @@
 // host groups a warp's lanes into its requests (LaneLogToCapture, gpu_records.h) as the warp's
 // events would have said. Included by ws_cuda_device.h (it uses that file's helpers); built in the
 // lane unit alone (WS_LANE_LOG_BUILD, below), which is started only with a log
-// (RecorderState::lane_rows set: cuda_backend_record.h, a lesson's launch whose log fits).
+// (RecorderState::lane_rows set: cuda_backend_lane_log.h, a lesson's launch whose log fits).
 //
 // Why: the event roads cost a kept warp about 0.9 us an access on its path (a reservation, then
 // shuffles and votes that each wait for the one before), and a lesson at its default size is a
@@ -33,11 +33,12 @@
 // kernel declare by name (WS_KERNEL_ENTRY, which the lesson form puts first in every lesson
 // kernel's body, declares and sets them; every record after names them): the next row's address
 // (ws_lane_row), its time's (ws_lane_time), the rows left (ws_lane_left) and the file tag the lane
-// noted last (ws_lane_file). A record is then its stores and two adds. Kept in shared memory
-// before (the counter behind a tag, read and written at every record, with the thread's count
-// stored to device memory each time), a record was some 50 instructions, and the tiled matmul's
-// pass at 64² executed 33 times the plain kernel's instructions (Nsight Compute, H200). A lane
-// past its rows writes nothing more and stores the rows it has needed so far in
+// noted last (ws_lane_file). A record is then about 25 instructions on its common road (its
+// time, its lanes, the file's test, its key's words, two stores, two adds: the SASS on an H200).
+// Kept in shared memory before (the counter behind a tag, read and written at every record, with
+// the thread's count stored to device memory each time), a record was some 50 instructions, and the
+// tiled matmul's pass at 64² executed 33 times the plain kernel's instructions (Nsight Compute,
+// H200). A lane past its rows writes nothing more and stores the rows it has needed so far in
 // lane_counts[thread of the grid] (cleared before the pass), so that the host can run the pass
 // again with room for them. A record made in a function the kernel did not inline names
 // registers its PTX function does not declare: ptxas stops the build there.
