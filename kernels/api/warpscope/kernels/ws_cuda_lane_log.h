@@ -68,10 +68,15 @@ __device__ __forceinline__ unsigned LaneTime() {
   return static_cast<unsigned>(t);
 }
 
+// This lane's slot in its warp's row 0.
+__device__ __forceinline__ unsigned long long LaneFirstSlot(const RecorderState& r) {
+  return LinearWarp(r) * r.lane_cap * 32u + LaneId();
+}
+
 // First in a lesson kernel's body (WS_KERNEL_ENTRY): declares the column's registers and points
 // them at this lane's row 0 of its warp's rows.
 __device__ __forceinline__ void LaneEntry(const RecorderState& r) {
-  const unsigned long long slot = LinearWarp(r) * r.lane_cap * 32u + LaneId();
+  const unsigned long long slot = LaneFirstSlot(r);
   asm volatile(
       ".reg .u64 ws_lane_row, ws_lane_time;\n\t"
       ".reg .u32 ws_lane_left, ws_lane_file;\n\t"
@@ -87,8 +92,7 @@ __device__ __forceinline__ void LaneEntry(const RecorderState& r) {
 // cannot name the kernel's registers: the caller reads the address for it.
 static __device__ __noinline__ void LaneOverflow(const RecorderState& r, unsigned long long row) {
   const unsigned long long grid_thread = LinearBlock() * r.threads_per_block + LinearThread();
-  const unsigned long long slot = LinearWarp(r) * r.lane_cap * 32u + LaneId();
-  const auto first = reinterpret_cast<unsigned long long>(r.lane_rows + slot * 4u);
+  const auto first = reinterpret_cast<unsigned long long>(r.lane_rows + LaneFirstSlot(r) * 4u);
   r.lane_counts[grid_thread] = static_cast<unsigned>((row - first) / 512u);
 }
 

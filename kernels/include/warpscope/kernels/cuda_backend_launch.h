@@ -57,7 +57,7 @@ const bool PassRegistration<F>::done =
       return cudaErrorInvalidDeviceFunction; /* no build for the hazard check or the log: a bug */ \
     const dim3 ws_grid_((grid).x, (grid).y, (grid).z), ws_block_((block).x, (block).y, (block).z); \
     const bool ws_other_ = ws_h_ != nullptr && ws_u_.set_state != nullptr;                         \
-    if (ws_hazard_ || (ws_lane_ && ws_other_) ||                                                   \
+    if (ws_hazard_ || ws_lane_ /* both checked above */ ||                                         \
         (!ws_logged_ && ws_other_ &&                                                               \
          ::ws::RunLean(ws_h_, reinterpret_cast<const void*>(kernel), ws_block_,                    \
                        (dynamic_bytes)))) {                                                        \
