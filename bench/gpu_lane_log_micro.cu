@@ -53,8 +53,23 @@ enum How : int {
   kColumn16 = 10,
   kColumnTimeIn16 = 11,
   kColumnNoTime16 = 12,
-  kColumnLead8 = 13
+  kColumnLead8 = 13,
+  kNumbered16 = 14,
+  kNumberedNote16 = 15,
+  kNumberedHead8 = 16,
+  kNumberedTimeWord16 = 17
 };
+// The column as the product numbers it since the twenty-first session (ws_cuda_lane_log.h): the
+// next row's number in a register, each address one wide multiply-add from it, every store
+// predicated (no branch in a record), a lane past its rows storing its count. kNumbered16: the
+// record and every lane's time (as built, without the file's note); kNumberedNote16: with the
+// file's note (a tag compared with the lane's last, the literal stored where they differ, both
+// predicated); kNumberedHead8: each lane 8 bytes (the offset and the lanes running), and every
+// lane of the group the same 16 (the key and the time) at its lowest lane's slot of a second
+// array: one sector a request, where a warp's stores to one address are one; a warp's access
+// 256 + 32 bytes where kNumbered16's is 512 + 128; kNumberedTimeWord16: a whole warp's record
+// carries its time in word 3 (its word 0 flagged) and stores no time apart, a part warp's as
+// kNumbered16.
 // The lane's column in registers, as the product keeps it since the twentieth session
 // (ws_cuda_lane_log.h, WS_KERNEL_ENTRY): the next row's and time's addresses and the rows left,
 // each record stored where a row is left and both addresses moved on. kColumn16: as built (every
@@ -66,6 +81,9 @@ enum How : int {
 template <int kHow>
 constexpr bool kColumn =
     kHow == kColumn16 || kHow == kColumnTimeIn16 || kHow == kColumnNoTime16 || kHow == kColumnLead8;
+template <int kHow>
+constexpr bool kNumbered = kHow == kNumbered16 || kHow == kNumberedNote16 ||
+                          kHow == kNumberedHead8 || kHow == kNumberedTimeWord16;
 template <int kHow>
 constexpr bool kTimed =
     kHow == kProduct16 || kHow == kNoCount16 || kHow == kAllTimes16 || kHow == kShipped16;
@@ -113,7 +131,19 @@ struct Cursor {
   uint4* row = nullptr;                // kColumn: the next row, its time and the rows left
   unsigned* time = nullptr;
   unsigned left = 0;
+  unsigned next = 0, noted = ~0u;  // kNumbered: the next row's number, the tag noted last
+  unsigned* count = nullptr;
   __device__ __forceinline__ void Column(const Log& log, unsigned long long warp) {
+    if constexpr (kNumbered<kHow>) {
+      const unsigned long long slot = warp * log.cap * 32u + Lane();
+      row = log.rows + slot;
+      time = log.times + slot;
+      count = log.counts + warp * 32u + Lane();
+      if constexpr (kHow == kNumberedHead8) {  // slots of 8 bytes; heads of 16 past the rows' 2 GB
+        row = reinterpret_cast<uint4*>(reinterpret_cast<uint2*>(log.rows) + slot);
+        time = reinterpret_cast<unsigned*>(log.rows + (std::size_t{1} << 27) + warp * log.cap * 32u);
+      }
+    }
     if constexpr (kColumn<kHow>) {
       const unsigned long long slot = warp * log.cap * 32u + Lane();
       row = log.rows + slot;
@@ -152,6 +182,65 @@ __device__ __forceinline__ void Note(const Log& log, Cursor<kHow>& c, unsigned l
                                      std::uint64_t key, std::uint64_t address) {
   if constexpr (kHow == kNone) {
     return;
+  } else if constexpr (kNumbered<kHow>) {
+    const unsigned active = __activemask();
+    const unsigned t = LaneTime();
+    const unsigned lo = static_cast<unsigned>(key), hi = static_cast<unsigned>(key >> 32);
+    const unsigned at = static_cast<unsigned>(address);
+    if constexpr (kHow == kNumberedNote16) {  // the tag at run time, as a literal's address is
+      asm volatile(
+          "{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %1, %0;\n\t@p st.global.u32 [%2], %1;\n\t"
+          "@p mov.u32 %0, %1;\n\t}"
+          : "+r"(c.noted)
+          : "r"(log.tag & 0xffffu), "l"(log.counts + (log.tag & 0xffffu)));
+    }
+    if constexpr (kHow == kNumberedHead8) {
+      const unsigned lowest = static_cast<unsigned>(__ffs(active) - 1);
+      asm volatile(
+          "{\n\t.reg .pred ok;\n\t.reg .u64 slot, head;\n\t.reg .u32 h;\n\t"
+          "setp.lt.u32 ok, %0, %1;\n\t"
+          "mad.wide.u32 slot, %0, 256, %2;\n\t"
+          "mad.lo.u32 h, %0, 32, %5;\n\t"
+          "mad.wide.u32 head, h, 16, %3;\n\t"
+          "add.u32 %0, %0, 1;\n\t"
+          "@ok st.global.v2.u32 [slot], {%6, %7};\n\t"
+          "@ok st.global.v4.u32 [head], {%8, %9, %10, %7};\n\t"
+          "@!ok st.global.u32 [%4], %0;\n\t}"
+          : "+r"(c.next)
+          : "r"(log.cap), "l"(c.row), "l"(c.time), "l"(c.count), "r"(lowest), "r"(at),
+            "r"(active), "r"(lo), "r"(hi), "r"(t));
+    } else if constexpr (kHow == kNumberedTimeWord16) {
+      asm volatile(
+          "{\n\t.reg .pred ok, full, apart;\n\t.reg .u64 row, time;\n\t.reg .u32 w0, w3;\n\t"
+          "setp.lt.u32 ok, %0, %1;\n\t"
+          "setp.eq.u32 full, %8, -1;\n\t"
+          "or.b32 w0, %5, 256;\n\t"
+          "selp.u32 w0, w0, %5, full;\n\t"
+          "selp.u32 w3, %9, %8, full;\n\t"
+          "mad.wide.u32 row, %0, 512, %2;\n\t"
+          "mad.wide.u32 time, %0, 128, %3;\n\t"
+          "add.u32 %0, %0, 1;\n\t"
+          "@ok st.global.v4.u32 [row], {w0, %6, %7, w3};\n\t"
+          "and.pred apart, ok, !full;\n\t"
+          "@apart st.global.u32 [time], %9;\n\t"
+          "@!ok st.global.u32 [%4], %0;\n\t}"
+          : "+r"(c.next)
+          : "r"(log.cap), "l"(c.row), "l"(c.time), "l"(c.count), "r"(lo), "r"(hi), "r"(at),
+            "r"(active), "r"(t));
+    } else {
+      asm volatile(
+          "{\n\t.reg .pred ok;\n\t.reg .u64 row, time;\n\t"
+          "setp.lt.u32 ok, %0, %1;\n\t"
+          "mad.wide.u32 row, %0, 512, %2;\n\t"
+          "mad.wide.u32 time, %0, 128, %3;\n\t"
+          "add.u32 %0, %0, 1;\n\t"
+          "@ok st.global.v4.u32 [row], {%5, %6, %7, %8};\n\t"
+          "@ok st.global.u32 [time], %9;\n\t"
+          "@!ok st.global.u32 [%4], %0;\n\t}"
+          : "+r"(c.next)
+          : "r"(log.cap), "l"(c.row), "l"(c.time), "l"(c.count), "r"(lo), "r"(hi), "r"(at),
+            "r"(active), "r"(t));
+    }
   } else if constexpr (kColumn<kHow>) {
     const unsigned active = __activemask();
     const unsigned t = kHow == kColumnNoTime16 ? 0u : LaneTime();
@@ -352,7 +441,11 @@ const char* const kNames[] = {"nothing logged",
                               "column in registers, every lane's time (now)",
                               "column, the time in the record",
                               "column, no time",
-                              "column, 8 B a lane and the lowest lane's 16"};
+                              "column, 8 B a lane and the lowest lane's 16",
+                              "numbered, no branch (now, no file note)",
+                              "numbered, no branch, the file's note (now)",
+                              "numbered, 8 B a lane, the group's 16 at one",
+                              "numbered, a whole warp's time in word 3"};
 
 }  // namespace
 
@@ -395,6 +488,10 @@ int main(int argc, char** argv) {
     run(Chain<kColumnTimeIn16>, kNames[11]);
     run(Chain<kColumnNoTime16>, kNames[12]);
     run(Chain<kColumnLead8>, kNames[13]);
+    run(Chain<kNumbered16>, kNames[14]);
+    run(Chain<kNumberedNote16>, kNames[15]);
+    run(Chain<kNumberedHead8>, kNames[16]);
+    run(Chain<kNumberedTimeWord16>, kNames[17]);
   }
   for (int width : {64, 256}) {
     std::printf("== matmul tiled 16, %d², every access and barrier logged\n", width);
@@ -422,6 +519,10 @@ int main(int argc, char** argv) {
     run(MatmulTiled<kColumnTimeIn16, 16>, kNames[11]);
     run(MatmulTiled<kColumnNoTime16, 16>, kNames[12]);
     run(MatmulTiled<kColumnLead8, 16>, kNames[13]);
+    run(MatmulTiled<kNumbered16, 16>, kNames[14]);
+    run(MatmulTiled<kNumberedNote16, 16>, kNames[15]);
+    run(MatmulTiled<kNumberedHead8, 16>, kNames[16]);
+    run(MatmulTiled<kNumberedTimeWord16, 16>, kNames[17]);
   }
   {
     std::printf("== copy, 2^24 floats, 1,024 threads a block, both accesses logged\n");
@@ -437,6 +538,9 @@ int main(int argc, char** argv) {
     run(Copy<kColumn16>, kNames[10]);
     run(Copy<kColumnTimeIn16>, kNames[11]);
     run(Copy<kColumnLead8>, kNames[13]);
+    run(Copy<kNumbered16>, kNames[14]);
+    run(Copy<kNumberedHead8>, kNames[16]);
+    run(Copy<kNumberedTimeWord16>, kNames[17]);
   }
   {
     std::printf("== transpose padded 4,096², tile 32, every access and the barrier logged\n");
@@ -453,6 +557,9 @@ int main(int argc, char** argv) {
     run(TransposePadded<kColumn16>, kNames[10]);
     run(TransposePadded<kColumnTimeIn16>, kNames[11]);
     run(TransposePadded<kColumnLead8>, kNames[13]);
+    run(TransposePadded<kNumbered16>, kNames[14]);
+    run(TransposePadded<kNumberedHead8>, kNames[16]);
+    run(TransposePadded<kNumberedTimeWord16>, kNames[17]);
   }
   return 0;
 }

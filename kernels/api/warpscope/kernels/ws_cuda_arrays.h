@@ -31,6 +31,23 @@ WS_HD inline void Record(std::uint64_t key, std::uint32_t offset, const void* wh
 #endif
 }
 
+// A load's record and its value. In the lane unit (WS_LANE_LOG_BUILD) the load comes first: the
+// record's stores to global memory after it, ptxas need not hold the load back behind stores it
+// cannot tell from the kernel's own, and the record's instructions run while the load is on its
+// way. Elsewhere the record comes first, as the emulator needs (it reads the value a load sees).
+template <typename V, typename Read>
+WS_HD V Loaded(std::uint64_t key, std::uint32_t offset, const void* where, const char* file,
+               Read read) {
+#if defined(__CUDA_ARCH__) && defined(WS_LANE_LOG_BUILD)
+  const V v = read();
+  Record(key, offset, where, file);
+  return v;
+#else
+  Record(key, offset, where, file);
+  return read();
+#endif
+}
+
 WS_HD inline void Check(long long index, unsigned long long count, std::uint32_t place,
                         const char* what) {
 #if WS_DEVICE_CODE
@@ -77,8 +94,7 @@ class GlobalRef {
       : p_(p), offset_(offset), place_(place), buffer_(buffer), file_(file) {}
 
   WS_HD operator Value() const {  // NOLINT: implicit, so a[i] reads like a value
-    detail::Record(Key(kKeyLoad), offset_, p_, file_);
-    return *p_;
+    return detail::Loaded<Value>(Key(kKeyLoad), offset_, p_, file_, [this] { return *p_; });
   }
   WS_HD GlobalRef& operator=(Value v) {
     detail::Record(Key(kKeyStore), offset_, p_, file_);
@@ -189,12 +205,15 @@ class ReadOnlyRef {
                     long long bank = -1, const char* file = nullptr)
       : p_(p), offset_(offset), place_(place), buffer_(buffer), bank_(bank), file_(file) {}
   WS_HD operator T() const {  // NOLINT: implicit, so c[i] reads like a value
-    detail::Record(MakeSiteKey(place_, kSpace, kKeyLoad, sizeof(T), buffer_), offset_, p_, file_);
+    return detail::Loaded<T>(MakeSiteKey(place_, kSpace, kKeyLoad, sizeof(T), buffer_), offset_, p_,
+                             file_, [this]() -> T {
 #if defined(__CUDA_ARCH__)
-    // Indexing the __constant__ symbol itself, so that the load is ld.const (LDC).
-    if (bank_ >= 0) return *reinterpret_cast<const T*>(ws_constant_bank + bank_);
+                               // Indexing the __constant__ symbol itself: ld.const (LDC).
+                               if (bank_ >= 0)
+                                 return *reinterpret_cast<const T*>(ws_constant_bank + bank_);
 #endif
-    return *p_;
+                               return *p_;
+                             });
   }
 
  private:
@@ -364,9 +383,8 @@ class SharedRef {
                   const char* file = nullptr)
       : p_(p), offset_(offset), place_(place), array_(array), file_(file) {}
   WS_HD operator T() const {  // NOLINT: implicit, so tile[y][x] reads like a value
-    detail::Record(MakeSiteKey(place_, kKeyShared, kKeyLoad, sizeof(T), array_), offset_, p_,
-                   file_);
-    return *p_;
+    return detail::Loaded<T>(MakeSiteKey(place_, kKeyShared, kKeyLoad, sizeof(T), array_), offset_,
+                             p_, file_, [this] { return *p_; });
   }
   WS_HD SharedRef& operator=(T v) {
     detail::Record(MakeSiteKey(place_, kKeyShared, kKeyStore, sizeof(T), array_), offset_, p_,

@@ -365,12 +365,13 @@ template <bool kInstanced>
 __device__ __forceinline__ void RecordAccessAs(std::uint64_t key, std::uint32_t offset,
                                                std::uint64_t instance, const char* file) {
   const RecorderState& r = ws_recorder_state;
+  // The lane unit runs only the lane log's recording pass (WS_LAUNCH_OTHER_UNIT): no mode to test.
+  if constexpr (!kInstanced && kLaneLogOnly) return LaneAccess(r, key, offset, file);
   if (r.mode == kOff) return;
   if (HazardPass(r.mode)) {
     if (!HazardSkips(r, key)) HazardAccess(r, key, offset);
     return;
   }
-  if constexpr (!kInstanced && kLaneLogOnly) return LaneAccess(r, key, offset, file);
   if (kWholeWarpRoad && __activemask() == ~0u) {
     // A program's instance as a whole (bit 32 says whether it has one), so that lanes that
     // disagree on having one go the general road together.
@@ -413,7 +414,7 @@ __device__ __forceinline__ void RecordWarpOp(std::uint32_t kind, std::uint32_t p
                                              unsigned source, bool whole = false,
                                              const char* file = nullptr) {
   const RecorderState& r = ws_recorder_state;
-  if (r.mode == kOff || HazardPass(r.mode)) return;
+  if (!kLaneLogOnly && (r.mode == kOff || HazardPass(r.mode))) return;
   const unsigned group = whole ? mask : __activemask() & mask;
   const unsigned lane = LaneId();
   if ((group >> lane & 1u) == 0) return;  // a lane the intrinsic's mask leaves out
@@ -548,11 +549,11 @@ __device__ __forceinline__ void TimedBarrier(std::uint32_t place, std::uint32_t 
 
 // `file`: the literal the place's tag stands for, noted by the barrier event's leader.
 __device__ __forceinline__ void SyncThreads(std::uint32_t place, const char* file = nullptr) {
-  if (ws_recorder_state.mode == kOff) {
+  if (!kLaneLogOnly && ws_recorder_state.mode == kOff) {
     (__syncthreads)();
     return;
   }
-  if (HazardPass(ws_recorder_state.mode)) {
+  if (!kLaneLogOnly && HazardPass(ws_recorder_state.mode)) {
     (__syncthreads)();
     HazardBarrierPassed(ws_recorder_state);
     return;
@@ -577,7 +578,7 @@ __device__ __forceinline__ void TileSync(std::uint32_t threads, std::uint32_t pl
                  : "memory");
     return arrived;
   };
-  if (ws_recorder_state.mode == kOff || HazardPass(ws_recorder_state.mode)) {
+  if (!kLaneLogOnly && (ws_recorder_state.mode == kOff || HazardPass(ws_recorder_state.mode))) {
     pass();  // a tile's sync counts in no thread's interval
     return;
   }

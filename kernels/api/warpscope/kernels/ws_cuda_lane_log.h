@@ -31,14 +31,17 @@
 //
 // The lane's place in its column is kept in registers of the kernel's own, which PTX lets a
 // kernel declare by name (WS_KERNEL_ENTRY, which the lesson form puts first in every lesson
-// kernel's body, declares and sets them; every record after names them): the next row's address
-// (ws_lane_row), its time's (ws_lane_time), the rows left (ws_lane_left) and the file tag the lane
-// noted last (ws_lane_file). A record is then about 25 instructions on its common road (its
-// time, its lanes, the file's test, its key's words, two stores, two adds: the SASS on an H200).
-// Kept in shared memory before (the counter behind a tag, read and written at every record, with
-// the thread's count stored to device memory each time), a record was some 50 instructions, and the
-// tiled matmul's pass at 64² executed 33 times the plain kernel's instructions (Nsight Compute,
-// H200). A lane past its rows writes nothing more and stores the rows it has needed so far in
+// kernel's body, declares and sets them; every record after names them): its row 0's address
+// (ws_lane_row0), its time slot's (ws_lane_time0), its count's (ws_lane_count), the number of its
+// next row (ws_lane_next) and the file tag it noted last (ws_lane_file). Kept in shared memory
+// before (the counter behind a tag, read and written at every record, with the thread's count
+// stored to device memory each time), a record was some 50 instructions, and the tiled matmul's
+// pass at 64² executed 33 times the plain kernel's instructions (Nsight Compute, H200).
+// A record has no branch: the file's note and the column's end are predicated, and the lane unit
+// tests no mode. A load is issued before its record (detail::Loaded, ws_cuda_arrays.h). With the
+// record a block of its own between branches, and before the load, the load waited for it, and a
+// lesson of one warp an SM (the matmuls at 64²) paid every record's instructions in full.
+// A lane past its rows writes nothing more and stores the rows it has needed so far in
 // lane_counts[thread of the grid] (cleared before the pass), so that the host can run the pass
 // again with room for them. A record made in a function the kernel did not inline names
 // registers its PTX function does not declare: ptxas stops the build there.
@@ -68,79 +71,61 @@ __device__ __forceinline__ unsigned LaneTime() {
   return static_cast<unsigned>(t);
 }
 
-// This lane's slot in its warp's row 0.
-__device__ __forceinline__ unsigned long long LaneFirstSlot(const RecorderState& r) {
-  return LinearWarp(r) * r.lane_cap * 32u + LaneId();
-}
-
 // First in a lesson kernel's body (WS_KERNEL_ENTRY): declares the column's registers and points
-// them at this lane's row 0 of its warp's rows.
+// them at this lane's row 0 of its warp's rows, its time's slot there and its count.
 __device__ __forceinline__ void LaneEntry(const RecorderState& r) {
-  const unsigned long long slot = LaneFirstSlot(r);
-  asm volatile(
-      ".reg .u64 ws_lane_row, ws_lane_time;\n\t"
-      ".reg .u32 ws_lane_left, ws_lane_file;\n\t"
-      "mov.u64 ws_lane_row, %0;\n\t"
-      "mov.u64 ws_lane_time, %1;\n\t"
-      "mov.u32 ws_lane_left, %2;\n\t"
-      "mov.u32 ws_lane_file, -1;" ::"l"(r.lane_rows + slot * 4u),
-      "l"(r.lane_times + slot), "r"(r.lane_cap));
-}
-
-// Past its rows: stores the rows this lane has needed so far, `row` being the address of the row
-// after its last record (the adds run whether or not the record was stored). Out of line, so it
-// cannot name the kernel's registers: the caller reads the address for it.
-static __device__ __noinline__ void LaneOverflow(const RecorderState& r, unsigned long long row) {
+  const unsigned long long slot = LinearWarp(r) * r.lane_cap * 32u + LaneId();
   const unsigned long long grid_thread = LinearBlock() * r.threads_per_block + LinearThread();
-  const auto first = reinterpret_cast<unsigned long long>(r.lane_rows + LaneFirstSlot(r) * 4u);
-  r.lane_counts[grid_thread] = static_cast<unsigned>((row - first) / 512u);
+  asm volatile(
+      ".reg .u64 ws_lane_row0, ws_lane_time0, ws_lane_count;\n\t"
+      ".reg .u32 ws_lane_next, ws_lane_file;\n\t"
+      "mov.u64 ws_lane_row0, %0;\n\t"
+      "mov.u64 ws_lane_time0, %1;\n\t"
+      "mov.u64 ws_lane_count, %2;\n\t"
+      "mov.u32 ws_lane_next, 0;\n\t"
+      "mov.u32 ws_lane_file, -1;" ::"l"(r.lane_rows + slot * 4u),
+      "l"(r.lane_times + slot), "l"(r.lane_counts + grid_thread));
 }
 
-__device__ __forceinline__ void LaneOverflowAt(const RecorderState& r) {
-  unsigned long long row;
-  asm volatile("mov.u64 %0, ws_lane_row;" : "=l"(row));
-  LaneOverflow(r, row);
+// Notes the file where this lane's last record named another: stores the literal at its tag's
+// slot of the files (which every lane of the grid may do once, with the same value), predicated
+// rather than branched around, so that the record's code is one block the compiler schedules with
+// the kernel's own. A null `file` notes nothing.
+__device__ __forceinline__ void LaneNote(const RecorderState& r, std::uint32_t tag,
+                                         const char* file) {
+  asm volatile(
+      "{\n\t.reg .pred p;\n\t"
+      "setp.ne.u32 p, %0, ws_lane_file;\n\t"
+      "setp.ne.and.u64 p, %2, 0, p;\n\t"
+      "@p st.global.u64 [%1], %2;\n\t"
+      "@p mov.u32 ws_lane_file, %0;\n\t}" ::"r"(tag),
+      "l"(r.files + tag), "l"(file));
 }
 
-// Notes the file where this lane's last record named another (NoteFile reads device memory).
-__device__ __forceinline__ void LaneNote(std::uint32_t tag, const char* file) {
-  unsigned noted;
-  asm volatile("mov.u32 %0, ws_lane_file;" : "=r"(noted));
-  // The file's null test inside: ptxas does not fold a literal's address, and it cost three
-  // instructions a record before the tags' comparison.
-  if (__builtin_expect(tag != noted, 0)) {
-    if (file != nullptr) {
-      NoteFile(tag, file);
-      asm volatile("mov.u32 ws_lane_file, %0;" ::"r"(tag));
-    }
-  }
-}
-
-// One row (and its time) where the lane has one left; the column moves on either way. The adds
-// come first and the stores name the rows behind: stored first, ptxas copied both addresses
-// into other registers to store from while it added (four moves a record, nvcc 13, sm_90).
+// One row and its time at the lane's next, where it fits in its column; the column moves on
+// either way, and a lane past its rows stores the rows it has needed so far (its next row) in
+// its count. Addressed from the row's number, so that ptxas gets
+// each address as one wide multiply-add (kept as addresses and added to, each was two adds and
+// two moves into a register pair, nvcc 13, sm_90). No branch: see LaneNote.
 __device__ __forceinline__ void LaneRow(const RecorderState& r, unsigned a, unsigned b, unsigned c,
                                         unsigned d, unsigned t) {
-  unsigned full;
   asm volatile(
-      "{\n\t.reg .pred ok;\n\t"
-      "setp.ne.u32 ok, ws_lane_left, 0;\n\t"
-      "add.u64 ws_lane_row, ws_lane_row, 512;\n\t"
-      "add.u64 ws_lane_time, ws_lane_time, 128;\n\t"
-      "@ok st.global.v4.u32 [ws_lane_row+-512], {%1, %2, %3, %4};\n\t"
-      "@ok st.global.u32 [ws_lane_time+-128], %5;\n\t"
-      "@ok sub.u32 ws_lane_left, ws_lane_left, 1;\n\t"
-      "selp.u32 %0, 0, 1, ok;\n\t}"
-      : "=r"(full)
-      : "r"(a), "r"(b), "r"(c), "r"(d), "r"(t));
-  if (full != 0) LaneOverflowAt(r);
+      "{\n\t.reg .pred ok;\n\t.reg .u64 row, time;\n\t"
+      "setp.lt.u32 ok, ws_lane_next, %5;\n\t"
+      "mad.wide.u32 row, ws_lane_next, 512, ws_lane_row0;\n\t"
+      "mad.wide.u32 time, ws_lane_next, 128, ws_lane_time0;\n\t"
+      "add.u32 ws_lane_next, ws_lane_next, 1;\n\t"
+      "@ok st.global.v4.u32 [row], {%0, %1, %2, %3};\n\t"
+      "@ok st.global.u32 [time], %4;\n\t"
+      "@!ok st.global.u32 [ws_lane_count], ws_lane_next;\n\t}" ::"r"(a),
+      "r"(b), "r"(c), "r"(d), "r"(t), "r"(r.lane_cap));
 }
 
 __device__ __forceinline__ void LaneAccess(const RecorderState& r, std::uint64_t key,
                                            std::uint32_t offset, const char* file) {
   const unsigned active = __activemask();
   const unsigned t = LaneTime();
-  LaneNote(KeyFile(key), file);
+  LaneNote(r, KeyFile(key), file);
   LaneRow(r, static_cast<unsigned>(key), static_cast<unsigned>(key >> 32), offset, active, t);
 }
 
@@ -148,35 +133,30 @@ __device__ __forceinline__ void LaneMeeting(const RecorderState& r, std::uint32_
                                             std::uint32_t place, unsigned group, unsigned source,
                                             const char* file) {
   const unsigned t = LaneTime();
-  LaneNote(PlaceFile(place), file);
+  LaneNote(r, PlaceFile(place), file);
   LaneRow(r, kEventWarpOp | kind, place, source, group, t);
 }
 
 // After the barrier: `word0` the barrier event's word 0, the times as TimedBarrier took them.
-// Two rows, both or neither; where only one is left the column closes, so that no later record
-// lands in it with the barrier's rows missing (the column has moved on by two rows: one stored
-// there would be past the warp's rows).
+// Two rows (no time slot of their own), both or neither. A lane that had one row left stores its
+// count, and so does every later record of it (its next row is past its rows from then on): the
+// host runs the pass again with room, and decodes no column of a pass where a lane ran out.
 __device__ __forceinline__ void LaneBarrier(const RecorderState& r, std::uint32_t word0,
                                             std::uint32_t place, unsigned group,
                                             std::uint64_t arrival, std::uint64_t departure,
                                             unsigned cycles, const char* file) {
-  LaneNote(PlaceFile(place), file);
-  unsigned full;
+  LaneNote(r, PlaceFile(place), file);
   asm volatile(
-      "{\n\t.reg .pred ok;\n\t"
-      "setp.gt.u32 ok, ws_lane_left, 1;\n\t"
-      "add.u64 ws_lane_row, ws_lane_row, 1024;\n\t"
-      "add.u64 ws_lane_time, ws_lane_time, 256;\n\t"
-      "@ok st.global.v4.u32 [ws_lane_row+-1024], {%1, %2, %3, %4};\n\t"
-      "@ok st.global.v4.u32 [ws_lane_row+-512], {%5, %6, %7, %8};\n\t"
-      "@ok sub.u32 ws_lane_left, ws_lane_left, 2;\n\t"
-      "@!ok mov.u32 ws_lane_left, 0;\n\t"
-      "selp.u32 %0, 0, 1, ok;\n\t}"
-      : "=r"(full)
-      : "r"(word0), "r"(place), "r"(static_cast<unsigned>(departure)), "r"(group),
-        "r"(static_cast<unsigned>(arrival)), "r"(static_cast<unsigned>(arrival >> 32)), "r"(cycles),
-        "r"(SmId() | 0x80000000u));
-  if (full != 0) LaneOverflowAt(r);
+      "{\n\t.reg .pred ok;\n\t.reg .u64 row;\n\t"
+      "add.u32 ws_lane_next, ws_lane_next, 2;\n\t"
+      "setp.le.u32 ok, ws_lane_next, %8;\n\t"
+      "mad.wide.u32 row, ws_lane_next, 512, ws_lane_row0;\n\t"
+      "@ok st.global.v4.u32 [row+-1024], {%0, %1, %2, %3};\n\t"
+      "@ok st.global.v4.u32 [row+-512], {%4, %5, %6, %7};\n\t"
+      "@!ok st.global.u32 [ws_lane_count], ws_lane_next;\n\t}" ::"r"(word0),
+      "r"(place), "r"(static_cast<unsigned>(departure)), "r"(group),
+      "r"(static_cast<unsigned>(arrival)), "r"(static_cast<unsigned>(arrival >> 32)), "r"(cycles),
+      "r"(SmId() | 0x80000000u), "r"(r.lane_cap));
 }
 
 }  // namespace ws::dev
