@@ -30,6 +30,25 @@ struct Columns {
   }
 };
 
+// A whole warp's accesses and meetings in one warp's columns (`first_slot` its row 0, lane 0; a
+// lane's `n` rows) made as the others: their time to its slot, word 3 the 32 lanes. A barrier's
+// two rows are left as they are (its second row's word 0 is a time, whatever its bits).
+void UnpackWholeWarps(std::vector<std::uint32_t>* rows, std::vector<std::uint32_t>* times,
+                      std::uint64_t first_slot, std::uint32_t lanes, const std::uint32_t (&n)[32]) {
+  for (std::uint32_t l = 0; l < lanes; ++l)
+    for (std::uint32_t k = 0; k < n[l]; ++k) {
+      const std::uint64_t slot = first_slot + std::uint64_t{k} * 32 + l;
+      std::uint32_t* r = rows->data() + slot * 4;
+      if ((r[0] & kKindBits) == dev::kEventBarrier) {
+        ++k;
+      } else if ((r[0] & dev::kLaneWholeWarp) != 0) {
+        (*times)[slot] = r[3];
+        r[0] &= ~dev::kLaneWholeWarp;
+        r[3] = ~0u;
+      }
+    }
+}
+
 // The lanes of `mask` at their next records, which must all be of `head`'s kind, name `mask`
 // as their lanes, and (a meeting's, a barrier's) its place; a barrier's second row present.
 bool Ready(const Columns& c, const std::uint32_t* head, std::uint32_t mask,
@@ -97,16 +116,17 @@ std::vector<std::uint32_t> LaneLogCounts(const std::vector<std::uint32_t>& rows,
     const std::uint64_t block = w / wpb;
     for (std::uint32_t l = 0; l < 32 && first_thread + l < threads_per_block; ++l) {
       std::uint32_t n = 0;
-      while (n < row_count && rows[((w * row_count + n) * 32 + l) * 4 + 3] != 0) ++n;
+      for (const std::uint32_t* r = rows.data() + ((w * row_count) * 32 + l) * 4;
+           n < row_count && (r[0] != 0 || r[3] != 0); r += 128)
+        ++n;
       counts[block * threads_per_block + first_thread + l] = n;
     }
   }
   return counts;
 }
 
-std::string LaneLogToCapture(const std::vector<std::uint32_t>& rows,
-                             const std::vector<std::uint32_t>& times, std::uint32_t row_count,
-                             const std::vector<std::uint32_t>& counts,
+std::string LaneLogToCapture(std::vector<std::uint32_t> rows, std::vector<std::uint32_t> times,
+                             std::uint32_t row_count, const std::vector<std::uint32_t>& counts,
                              std::uint32_t threads_per_block, std::uint64_t warps,
                              GpuCapture* capture) {
   const std::uint32_t wpb = (threads_per_block + 31) / 32;
@@ -130,6 +150,7 @@ std::string LaneLogToCapture(const std::vector<std::uint32_t>& rows,
                std::to_string(n[l]) + " rows, past the log's " + std::to_string(row_count);
       if (n[l] > 0) pending |= 1u << l;
     }
+    UnpackWholeWarps(&rows, &times, w * row_count * 32, lanes, n);
     const Columns c{rows, times, w * row_count * 32};
     const std::size_t start = capture->words.size();
     while (pending != 0) {

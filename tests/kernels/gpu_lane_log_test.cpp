@@ -27,15 +27,21 @@ struct Log {
         rows(row_count),
         lanes(warps * 32) {}
   // The lanes of `mask` access `key`; `running`: every lane that ran the instruction (the mask
-  // itself where 0).
+  // itself where 0). As the device writes it: where every lane ran, word 0 says so and word 3
+  // is the time, and no time slot is written (ws_cuda_lane_log.h's LaneRow).
   void Access(std::uint32_t warp, std::uint32_t mask, std::uint64_t key,
               std::uint32_t (*offset)(std::uint32_t), std::uint32_t time,
               std::uint32_t running = 0) {
     for (std::uint32_t l = 0; l < 32; ++l)
       if (mask >> l & 1u)
-        lanes[warp * 32 + l].push_back({static_cast<std::uint32_t>(key),
-                                        static_cast<std::uint32_t>(key >> 32), offset(l),
-                                        running != 0 ? running : mask, time});
+        lanes[warp * 32 + l].push_back(Row(key, offset(l), running != 0 ? running : mask, time));
+  }
+  static Record Row(std::uint64_t key, std::uint32_t word2, std::uint32_t lanes_running,
+                    std::uint32_t time) {
+    const auto word0 = static_cast<std::uint32_t>(key),
+               word1 = static_cast<std::uint32_t>(key >> 32);
+    if (lanes_running == ~0u) return {word0 | ws::dev::kLaneWholeWarp, word1, word2, time, 0};
+    return {word0, word1, word2, lanes_running, time};
   }
   // The records as the device lays them (`what` 4: the 4 words a slot, else the time), in a log
   // cleared before the pass.
@@ -146,11 +152,14 @@ TEST(LaneLog, ABarrierIsTwoRowsAndAMeetingKeepsEachLanesSource) {
   // lane 31 its own), then the barrier; warp 1: the barrier only, arriving later.
   Log log(40, 1, 8);
   for (std::uint32_t l = 0; l < 32; ++l)
-    log.lanes[l].push_back({ws::dev::kEventWarpOp | 2u, kPlace, l < 31 ? l + 1 : l, ~0u, 50});
+    log.lanes[l].push_back(Log::Row(std::uint64_t{kPlace} << 32 | ws::dev::kEventWarpOp | 2u,
+                                    l < 31 ? l + 1 : l, ~0u, 50));
   const std::uint32_t word0 = ws::dev::kEventBarrier | 40u << 16;  // 40 threads passed
   for (std::uint32_t l = 0; l < 40; ++l) {
     const std::uint32_t w = l / 32, mask = w == 0 ? ~0u : 0xffu;
-    const std::uint64_t arrival = w == 0 ? 0x100000064ull : 0x1000000c8ull;
+    // Warp 0's arrival's low word has kLaneWholeWarp's bit: a barrier's second row is not a
+    // whole warp's record, whatever its word 0.
+    const std::uint64_t arrival = w == 0 ? 0x100000164ull : 0x1000000c8ull;
     auto& col = log.lanes[w * 32 + l % 32];
     col.push_back({word0, kPlace + 1, 0x1f4, mask, 0});
     col.push_back({static_cast<std::uint32_t>(arrival), static_cast<std::uint32_t>(arrival >> 32),
@@ -162,7 +171,7 @@ TEST(LaneLog, ABarrierIsTwoRowsAndAMeetingKeepsEachLanesSource) {
   for (std::uint32_t l = 0; l < 32; ++l) source[l] = static_cast<std::uint8_t>(l < 31 ? l + 1 : l);
   std::vector<std::uint32_t> want0, want1;
   ws::EncodeWarpOpEvent(2, kPlace, ~0u, 50, source, &want0);
-  ws::EncodeBarrierEvent(kPlace + 1, ~0u, 0x100000064ull, 0x1f4, 7, 900, &want0, 40);
+  ws::EncodeBarrierEvent(kPlace + 1, ~0u, 0x100000164ull, 0x1f4, 7, 900, &want0, 40);
   ws::EncodeBarrierEvent(kPlace + 1, 0xffu, 0x1000000c8ull, 0x1f4, 7, 900, &want1, 40);
   EXPECT_EQ(WarpWords(c, 0), want0);
   EXPECT_EQ(WarpWords(c, 1), want1);
@@ -170,11 +179,12 @@ TEST(LaneLog, ABarrierIsTwoRowsAndAMeetingKeepsEachLanesSource) {
 
 TEST(LaneLog, AColumnEndsAtItsFirstRowOfZerosOrAtTheLogsEnd) {
   // Two blocks of 40 threads (warps 0-1, 2-3; warps 1 and 3 have 8 lanes), 3 rows a lane: thread
-  // 0 fills its column, thread 1 writes one row, thread 33 (warp 1's lane 1) two rows (a
-  // barrier's), block 1's thread 39 (warp 3's lane 7) one row; the others none.
+  // 0 fills its column, thread 1 writes one row (a whole warp's, at time 0: its word 3 is 0),
+  // thread 33 (warp 1's lane 1) two rows (a barrier's, arriving at time 0: the second row's
+  // word 0 is 0), block 1's thread 39 (warp 3's lane 7) one row; the others none.
   Log log(40, 2, 3);
   for (int k = 0; k < 3; ++k) log.lanes[0].push_back({1, 2, 3, 1u, 0});
-  log.lanes[1].push_back({1, 2, 3, 2u, 0});
+  log.lanes[1].push_back(Log::Row(1, 3, ~0u, 0));
   log.lanes[33].push_back({ws::dev::kEventBarrier, kPlace, 0, 2u, 0});
   log.lanes[33].push_back({0, 0, 0, 0x80000000u, 0});
   log.lanes[3 * 32 + 7].push_back({1, 2, 3, 0x80u, 0});

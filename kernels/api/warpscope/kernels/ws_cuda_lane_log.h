@@ -22,12 +22,13 @@
 //   barrier  two rows: word 0 kEventBarrier | tile warps | threads passed << 16, word 1 the
 //            place, word 2 the departure's low 32 bits, word 3 the lanes that arrived together;
 //            then the arrival (64 bits), the SM clock's cycles between them, and the SM | 1 << 31
-// Word 3 is never 0, so that the host finds a column's end in the log it cleared before the pass
-// (LaneLogCounts). An access's or a meeting's time (%globaltimer's low 32 bits) is written by
-// every lane at the same slot of lane_times (the host reads the lowest lane's): a warp's times are
-// then one whole line, where the lowest lane's alone were 4 bytes of one
-// (bench/gpu_lane_log_micro.cu, H200, matmul tiled 256²: 216 us with the lowest lane's times, 120
-// with every lane's, 85 for the tagged record with no time at all).
+// An access's or a meeting's time (%globaltimer's low 32 bits): where its lanes are the whole
+// warp, word 3 is the time and word 0 has kLaneWholeWarp; else every lane writes it at the same
+// slot of lane_times (the host reads the lowest lane's): a warp's times are then one whole line,
+// where the lowest lane's alone were 4 bytes of one (bench/gpu_lane_log_micro.cu, H200, matmul
+// tiled 256²: 216 us with the lowest lane's times, 120 with every lane's, 85 for the tagged
+// record with no time at all). No record has words 0 and 3 both 0, so that the host finds a
+// column's end in the log it cleared before the pass (LaneLogCounts).
 //
 // The lane's place in its column is kept in registers of the kernel's own, which PTX lets a
 // kernel declare by name (WS_KERNEL_ENTRY, which the lesson form puts first in every lesson
@@ -104,21 +105,29 @@ __device__ __forceinline__ void LaneNote(const RecorderState& r, std::uint32_t t
 
 // One row and its time at the lane's next, where it fits in its column; the column moves on
 // either way, and a lane past its rows stores the rows it has needed so far (its next row) in
-// its count. Addressed from the row's number, so that ptxas gets
-// each address as one wide multiply-add (kept as addresses and added to, each was two adds and
-// two moves into a register pair, nvcc 13, sm_90). No branch: see LaneNote.
+// its count. Where `d` (the lanes) is the whole warp, the row says so in word 0
+// (kLaneWholeWarp) and carries the time in word 3, and no time is stored apart: a fifth of a
+// warp's bytes (bench/gpu_lane_log_micro.cu, H200, the tiled matmul at 256²: 101 us against 125
+// with the time apart). Addressed from the row's number, so that ptxas gets each address as one
+// wide multiply-add (kept as addresses and added to, each was two adds and two moves into a
+// register pair, nvcc 13, sm_90). No branch: see LaneNote.
 __device__ __forceinline__ void LaneRow(const RecorderState& r, unsigned a, unsigned b, unsigned c,
                                         unsigned d, unsigned t) {
   asm volatile(
-      "{\n\t.reg .pred ok;\n\t.reg .u64 row, time;\n\t"
+      "{\n\t.reg .pred ok, whole, apart;\n\t.reg .u64 row, time;\n\t.reg .u32 w0, w3;\n\t"
       "setp.lt.u32 ok, ws_lane_next, %5;\n\t"
+      "setp.eq.u32 whole, %3, -1;\n\t"
+      "or.b32 w0, %0, %6;\n\t"
+      "selp.u32 w0, w0, %0, whole;\n\t"
+      "selp.u32 w3, %4, %3, whole;\n\t"
       "mad.wide.u32 row, ws_lane_next, 512, ws_lane_row0;\n\t"
       "mad.wide.u32 time, ws_lane_next, 128, ws_lane_time0;\n\t"
       "add.u32 ws_lane_next, ws_lane_next, 1;\n\t"
-      "@ok st.global.v4.u32 [row], {%0, %1, %2, %3};\n\t"
-      "@ok st.global.u32 [time], %4;\n\t"
+      "@ok st.global.v4.u32 [row], {w0, %1, %2, w3};\n\t"
+      "and.pred apart, ok, !whole;\n\t"
+      "@apart st.global.u32 [time], %4;\n\t"
       "@!ok st.global.u32 [ws_lane_count], ws_lane_next;\n\t}" ::"r"(a),
-      "r"(b), "r"(c), "r"(d), "r"(t), "r"(r.lane_cap));
+      "r"(b), "r"(c), "r"(d), "r"(t), "r"(r.lane_cap), "n"(kLaneWholeWarp));
 }
 
 __device__ __forceinline__ void LaneAccess(const RecorderState& r, std::uint64_t key,

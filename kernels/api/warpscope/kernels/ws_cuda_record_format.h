@@ -86,6 +86,11 @@ inline constexpr std::uint32_t kEventBarrier = 1u << 9;
 inline constexpr std::uint32_t kEventWarpOp = 1u << 10;
 inline constexpr std::uint32_t kEventInstance = 1u << 11;
 inline constexpr std::uint32_t kEventHeaderWords = 4;
+// The lane log (ws_cuda_lane_log.h): an access's or a meeting's record made by the whole warp
+// (word 3's lanes all 32) says so here and carries its time in word 3, with no time slot
+// written. No record of the log has this bit otherwise: a key's bits 8..11 are zero, a meeting's
+// word 0 is kEventWarpOp and its kind (LaneLogToCapture reads a barrier's rows as they are).
+inline constexpr std::uint32_t kLaneWholeWarp = kEventAffine;
 inline constexpr std::uint32_t kAffineEventWords = kEventHeaderWords + 2;
 // A warp-level intrinsic's meeting: the header, then 32 bytes, the lane each lane read.
 inline constexpr std::uint32_t kWarpOpEventWords = kEventHeaderWords + 8;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "warpscope/kernels/cuda_backend.h"
@@ -105,8 +106,9 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
       free_log();
       if (!status_.ok()) return false;
       const auto row_count = static_cast<std::uint32_t>(most);
-      const std::string error = LaneLogToCapture(
-          words, times, row_count, counts, static_cast<std::uint32_t>(block.count()), warps, c);
+      const std::string error =
+          LaneLogToCapture(std::move(words), std::move(times), row_count, counts,
+                           static_cast<std::uint32_t>(block.count()), warps, c);
       if (!error.empty()) {
         Keep(Status::Error("the lane log: " + error));
         return false;

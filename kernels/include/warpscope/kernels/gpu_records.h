@@ -106,23 +106,23 @@ void GatherChunks(const std::vector<std::uint32_t>& pool, const std::vector<Pool
                   GpuCapture* capture);
 
 // Each thread's rows in a lane log read back whole (`rows` as LaneLogToCapture takes them, the
-// log cleared before the pass): a column ends at its first row whose word 3 is 0 (no record's
-// is: ws_cuda_lane_log.h), or at `row_count`. The grid's threads in order.
+// log cleared before the pass): a column ends at its first row whose words 0 and 3 are both 0 (no
+// record's are: ws_cuda_lane_log.h), or at `row_count`. The grid's threads in order.
 std::vector<std::uint32_t> LaneLogCounts(const std::vector<std::uint32_t>& rows,
                                          std::uint32_t row_count, std::uint32_t threads_per_block,
                                          std::uint64_t warps);
 
 // The lane log a recording pass of a small launch wrote (ws_cuda_lane_log.h), read back: for
-// each of `warps` warps `row_count` rows of 32 lanes, 4 words a lane in `rows`, a word in `times`;
+// each of `warps` warps `row_count` rows of 32 lanes, 4 words a lane in `rows`, a word in `times`
+// (a whole warp's access or meeting carries its time in word 3 instead: dev::kLaneWholeWarp);
 // `counts`, each thread's rows (the grid's threads in order, blocks of `threads_per_block`).
 // Fills `capture`'s words, warp_base and warp_used with the warps' events as the event roads
 // write them: a lane's records in their order, the lanes that ran together (each record names
 // them) joined into one request for each site key among them, and lanes that ran apart taken
 // earliest first. Returns an error that names the warp where the records do not fit together, or
 // a lane whose count is past `row_count`; "" when all is well.
-std::string LaneLogToCapture(const std::vector<std::uint32_t>& rows,
-                             const std::vector<std::uint32_t>& times, std::uint32_t row_count,
-                             const std::vector<std::uint32_t>& counts,
+std::string LaneLogToCapture(std::vector<std::uint32_t> rows, std::vector<std::uint32_t> times,
+                             std::uint32_t row_count, const std::vector<std::uint32_t>& counts,
                              std::uint32_t threads_per_block, std::uint64_t warps,
                              GpuCapture* capture);
 
