@@ -116,9 +116,8 @@ std::vector<std::uint32_t> LaneLogCounts(const std::vector<std::uint32_t>& rows,
     const std::uint64_t block = w / wpb;
     for (std::uint32_t l = 0; l < 32 && first_thread + l < threads_per_block; ++l) {
       std::uint32_t n = 0;
-      for (const std::uint32_t* r = rows.data() + ((w * row_count) * 32 + l) * 4;
-           n < row_count && (r[0] != 0 || r[3] != 0); r += 128)
-        ++n;
+      const std::uint64_t first = (w * row_count * 32 + l) * 4;  // row 0's words
+      while (n < row_count && (rows[first + n * 128] != 0 || rows[first + n * 128 + 3] != 0)) ++n;
       counts[block * threads_per_block + first_thread + l] = n;
     }
   }

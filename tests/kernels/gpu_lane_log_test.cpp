@@ -102,7 +102,8 @@ TEST(LaneLog, AWholeWarpsAccessIsOneRequestAndTwoKeysAreTwo) {
   // Lanes 0-15 store to buffer 1, lanes 16-31 to buffer 2 (one instruction, two site keys): the
   // event roads' __match_any_sync on the key makes two requests, lowest lanes first.
   log.Access(0, 0x0000ffffu, kStore, Floats, 140, ~0u);
-  log.Access(0, 0xffff0000u, kOther, Eight, 0, ~0u);  // lane 0 writes the instruction's time
+  // Every lane carries a time (word 3); the host takes the lowest lane's (lane 0's 140).
+  log.Access(0, 0xffff0000u, kOther, Eight, 0, ~0u);
   ws::GpuCapture c;
   ASSERT_EQ(log.To(&c), "");
   std::vector<std::uint32_t> want;
@@ -175,6 +176,24 @@ TEST(LaneLog, ABarrierIsTwoRowsAndAMeetingKeepsEachLanesSource) {
   ws::EncodeBarrierEvent(kPlace + 1, 0xffu, 0x1000000c8ull, 0x1f4, 7, 900, &want1, 40);
   EXPECT_EQ(WarpWords(c, 0), want0);
   EXPECT_EQ(WarpWords(c, 1), want1);
+}
+
+TEST(LaneLog, AWholeWarpsRowAfterABarrierGivesItsLowestLanesTime) {
+  // A barrier whose arrival's low word (0x300) has kLaneWholeWarp's and kEventBarrier's bits, then
+  // a whole warp's load whose lanes read the timer apart (lane l at 500 + l): the second row is
+  // the barrier's, and the load is one request at lane 0's time.
+  Log log(32, 1, 8);
+  for (std::uint32_t l = 0; l < 32; ++l) {
+    log.lanes[l].push_back({ws::dev::kEventBarrier | 32u << 16, kPlace, 0x1f4, ~0u, 0});
+    log.lanes[l].push_back({0x300, 0x1, 900, 0x80000000u | 3u, 0});
+    log.lanes[l].push_back(Log::Row(kLoad, Floats(l), ~0u, 500 + l));
+  }
+  ws::GpuCapture c;
+  ASSERT_EQ(log.To(&c), "");
+  std::vector<std::uint32_t> want;
+  ws::EncodeBarrierEvent(kPlace, ~0u, 0x100000300ull, 0x1f4, 3, 900, &want, 32);
+  ws::EncodeWarpEvent(kLoad, ~0u, 500, Offsets(~0u, Floats), &want);
+  EXPECT_EQ(WarpWords(c, 0), want);
 }
 
 TEST(LaneLog, AColumnEndsAtItsFirstRowOfZerosOrAtTheLogsEnd) {

@@ -89,7 +89,8 @@ __device__ __forceinline__ void LaneEntry(const RecorderState& r) {
 }
 
 // Notes the file where this lane's last record named another: stores the literal at its tag's
-// slot of the files (which every lane of the grid may do once, with the same value), predicated
+// slot of the files (with no read first: a lane stores at each change of file, and every lane of
+// the grid may store the same value at its first record), predicated
 // rather than branched around, so that the record's code is one block the compiler schedules with
 // the kernel's own. A null `file` notes nothing.
 __device__ __forceinline__ void LaneNote(const RecorderState& r, std::uint32_t tag,
@@ -124,7 +125,7 @@ __device__ __forceinline__ void LaneRow(const RecorderState& r, unsigned a, unsi
       "mad.wide.u32 time, ws_lane_next, 128, ws_lane_time0;\n\t"
       "add.u32 ws_lane_next, ws_lane_next, 1;\n\t"
       "@ok st.global.v4.u32 [row], {w0, %1, %2, w3};\n\t"
-      "and.pred apart, ok, !whole;\n\t"
+      "setp.ne.and.u32 apart, %3, -1, ok;\n\t"
       "@apart st.global.u32 [time], %4;\n\t"
       "@!ok st.global.u32 [ws_lane_count], ws_lane_next;\n\t}" ::"r"(a),
       "r"(b), "r"(c), "r"(d), "r"(t), "r"(r.lane_cap), "n"(kLaneWholeWarp));

@@ -58,7 +58,8 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
     st.lane_times = times_d;
     st.lane_counts = counts_d;
     st.lane_cap = static_cast<unsigned int>(rows);
-    // One pass into the log: its rows cleared (a column ends at its first row of zeros) and the
+    // One pass into the log: its rows cleared (a column ends at its first row whose words 0 and 3
+    // are zero: LaneLogCounts) and the
     // counts too (a lane past its rows writes what it needed).
     auto logged = [&] {
       Keep(WS_CUDA(cudaMemsetAsync(rows_d, 0, slots * 16, 0)));
