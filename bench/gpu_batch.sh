@@ -6,12 +6,15 @@
 # Usage (on the device, with .deps carried): bench/gpu_batch.sh OUT_DIR [STEPS]
 #   STEPS: a comma-separated subset of micro,lane-micro,first-launch,build,tests,anchors,capture,capture-defaults,
 #   capture-defaults-events,capture-nolean,capture-old,
-#   program,capped,sass
+#   program,capped,lane-cap,sass
 #   (default: build,tests,anchors,capture,program; micro is bench/gpu_tally_micro.sh, nvcc only, so
 #   it can run before the build; capture-old is the capture bench with WS_GPU_HAZARD_FAST=0, the
 #   hazard check as before its cheaper shadows; capped builds the recorded lessons again with
 #   WARPSCOPE_RECORD_MAXRREGCOUNT=${WS_RECORD_CAP:-32} and WARPSCOPE_HAZARD_MAXRREGCOUNT=
 #   ${WS_HAZARD_CAP:-64} and runs the capture bench on that build, into OUT_DIR/capped;
+#   lane-cap builds the lane unit again with WARPSCOPE_LANE_MAXRREGCOUNT=${WS_LANE_CAP-} (empty:
+#   none) and runs the capture bench at the lessons' defaults on that build, into
+#   OUT_DIR/lane-cap (after build, a short rebuild: only the lane unit and the links);
 #   capture-nolean runs the capture bench with WS_GPU_LEAN=0, the lean unit's kernels never run;
 #   sass: the lean unit's SASS of the kernels WS_SASS_KERNELS names (a regex, default the
 #   transposes and the copies), from the build's object, into OUT_DIR/sass.txt)
@@ -87,9 +90,15 @@ if want capped; then
     WS_BUILD_TARGETS=warpscope-cli step capped-build 420 scripts/gpu-build.sh "$out/bc" 90
   step capped 90 bench/gpu_capture_bench.sh "$out/capped" 3
 fi
+if want lane-cap; then
+  WS_CMAKE_ARGS="-DWARPSCOPE_LANE_MAXRREGCOUNT=${WS_LANE_CAP-}" WS_BUILD_TARGETS=warpscope-cli \
+    step lane-cap-build 420 scripts/gpu-build.sh "$out/bl" 90
+  step lane-cap 200 bench/gpu_capture_bench.sh "$out/lane-cap" 3 defaults
+fi
 for f in micro/tally-micro.txt anchors/anchors.txt capture/capture-bench.txt \
   capture-defaults/capture-bench.txt capture-nolean/capture-bench.txt \
-  capture-old/capture-bench.txt program/program-bench.txt capped/capture-bench.txt; do
+  capture-old/capture-bench.txt program/program-bench.txt capped/capture-bench.txt \
+  lane-cap/capture-bench.txt; do
   [[ -f "$out/$f" ]] && { echo "== $f"; cat "$out/$f"; } >> "$summary"
 done
 cat "$summary"

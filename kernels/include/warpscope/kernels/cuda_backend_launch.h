@@ -72,15 +72,17 @@ const bool PassRegistration<F>::done =
 // only a recorded unit's launch of a kernel the lane unit registered. Looked up by name
 // (KernelNameOf): lessons_cuda.cu is the only recorded unit, and its kernels are the lessons'; a
 // kernel compiled in any other unit (a test's, a program's) gets `false` below, whatever its
-// name.
-#define WS_LANE_LOG_READY(kernel) (::ws::KernelIn<&kernel, ::ws::LaneUnit>() != nullptr)
+// name. And only where that build can run the launch's blocks (LaneKernelFits: its registers).
+#define WS_LANE_LOG_READY(kernel, block)                          \
+  ::ws::LaneKernelFits(::ws::KernelIn<&kernel, ::ws::LaneUnit>(), \
+                       dim3((block).x, (block).y, (block).z))
 #else
 #define WS_LAUNCH_OTHER_UNIT(kernel, grid, block, dynamic_bytes, st, ...)
-#define WS_LANE_LOG_READY(kernel) false
+#define WS_LANE_LOG_READY(kernel, block) false
 #endif
 #define WS_LAUNCH_DYNAMIC(backend, kernel, grid, block, shared_bytes, dynamic_bytes, ...)          \
   ((backend).NextLaunchCarriesShadow(::ws::ReadOnlyBuffers(&kernel, __VA_ARGS__),                  \
-                                     WS_LANE_LOG_READY(kernel)),                                   \
+                                     WS_LANE_LOG_READY(kernel, block)),                            \
    (backend).Launch(                                                                               \
        ::ws::KernelNameOf<&kernel>(), grid, block, shared_bytes, dynamic_bytes,                    \
        [&](const ::ws::dev::RecorderState& ws_st_) {                                               \

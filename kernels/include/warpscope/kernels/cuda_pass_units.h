@@ -125,6 +125,20 @@ inline bool RunLean(const void* lean, const void* own, dim3 block, std::size_t d
   return a.localSizeBytes <= static_cast<std::size_t>(kLeanLocalBytes) && lean_blocks > own_blocks;
 }
 
+// Whether the lane unit's build of a kernel (`lane`, or null) can run blocks of `block`: its
+// registers (WARPSCOPE_LANE_MAXRREGCOUNT caps them, or not) may be more than such a block can have
+// on an SM, and a launch that cannot start would fail the run. Where not, the launch takes the
+// event roads (its lane log not ready).
+inline bool LaneKernelFits(const void* lane, dim3 block) {
+  if (lane == nullptr) return false;
+  cudaFuncAttributes a{};
+  if (cudaFuncGetAttributes(&a, lane) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return static_cast<long long>(block.x) * block.y * block.z <= a.maxThreadsPerBlock;
+}
+
 // Launches `func` (another unit's build of a kernel whose parameters are P...) with `args`
 // converted to the parameters' types, as the <<<>>> of the kernel itself would.
 template <typename... P, typename... A>
