@@ -11,7 +11,8 @@
 #   it can run before the build; capture-old is the capture bench with WS_GPU_HAZARD_FAST=0, the
 #   hazard check as before its cheaper shadows; capped builds the recorded lessons again with
 #   WARPSCOPE_RECORD_MAXRREGCOUNT=${WS_RECORD_CAP:-32} and WARPSCOPE_HAZARD_MAXRREGCOUNT=
-#   ${WS_HAZARD_CAP:-64} and runs the capture bench on that build, into OUT_DIR/capped;
+#   ${WS_HAZARD_CAP:-64} and runs the capture bench on that build, into OUT_DIR/capped (the lane
+#   unit keeps its own cap, WARPSCOPE_LANE_MAXRREGCOUNT, since the twenty-first session);
 #   lane-cap builds the lane unit again with WARPSCOPE_LANE_MAXRREGCOUNT=${WS_LANE_CAP-} (empty:
 #   none) and runs the capture bench at the lessons' defaults on that build, into
 #   OUT_DIR/lane-cap (after build, a short rebuild: only the lane unit and the links);

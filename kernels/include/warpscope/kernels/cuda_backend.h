@@ -264,13 +264,14 @@ class CudaBackend {
   // The next launch's launcher adds the shared shadow's bytes (RecorderState::hazard_shared_bytes)
   // to its dynamic shared memory, and `read_only`, its buffers that no store can reach (a
   // lesson's: ReadOnlyBuffers), need no hazard shadow.
-  // `lane_log`: the launch is a lesson's whose kernel the lane unit builds (WS_LAUNCH,
-  // WS_LANE_LOG_READY), which a small launch may record by the lane log (ws_cuda_lane_log.h; a
-  // program's accesses carry dynamic instances the log has no room for).
-  void NextLaunchCarriesShadow(std::vector<std::uint32_t> read_only, bool lane_log = false) {
+  // `lane_kernel`: the lane unit's build of the launch's kernel, where the launch is a lesson's
+  // (WS_LAUNCH, WS_LANE_KERNEL), which a small launch may record by the lane log
+  // (ws_cuda_lane_log.h; a program's accesses carry dynamic instances the log has no room for).
+  void NextLaunchCarriesShadow(std::vector<std::uint32_t> read_only,
+                               const void* lane_kernel = nullptr) {
     next_read_only_ = std::move(read_only);
     next_shadow_launcher_ = true;
-    next_lane_log_ = lane_log;
+    next_lane_kernel_ = lane_kernel;
   }
 
  private:
@@ -428,7 +429,7 @@ class CudaBackend {
   // launches). Taken by the next launch.
   std::vector<std::uint32_t> next_read_only_;
   bool next_shadow_launcher_ = false;
-  bool next_lane_log_ = false;
+  const void* next_lane_kernel_ = nullptr;
   // Launch shapes (kernel, grid, block) whose lane log did not fit (RecordLaneLog): their later
   // launches go the event roads.
   std::set<std::string> lane_log_too_large_;
@@ -455,7 +456,7 @@ Status CudaBackend::LaunchKeeping(const std::string& kernel, Dim3 grid, Dim3 blo
     ~Forget() {
       b->next_read_only_.clear();
       b->next_shadow_launcher_ = false;
-      b->next_lane_log_ = false;
+      b->next_lane_kernel_ = nullptr;
     }
   } forget{this};
   if (!status_.ok()) return status_;

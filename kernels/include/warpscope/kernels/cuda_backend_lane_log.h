@@ -32,10 +32,12 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
   std::string shape = kernel;
   for (std::uint32_t d : {grid.x, grid.y, grid.z, block.x, block.y, block.z})
     shape += " " + std::to_string(d);
-  if (!options_.gpu_lane_log || !next_lane_log_ || !next_shadow_launcher_ || keep_none_ ||
-      grid_synced_ || lane_log_too_large_.count(shape) != 0 ||
+  // Last, the lane unit's build's own limit (its registers: LaneKernelFits asks the runtime).
+  if (!options_.gpu_lane_log || next_lane_kernel_ == nullptr || !next_shadow_launcher_ ||
+      keep_none_ || grid_synced_ || lane_log_too_large_.count(shape) != 0 ||
       warps * 32 * kLaneLogRows > kLaneLogSlots ||
-      bytes(kLaneLogRows) > options_.record_budget_bytes)
+      bytes(kLaneLogRows) > options_.record_budget_bytes ||
+      !LaneKernelFits(next_lane_kernel_, dim3(block.x, block.y, block.z)))
     return false;
   st.mode = dev::kRecord;
   std::uint64_t rows = kLaneLogRows;

@@ -68,21 +68,20 @@ const bool PassRegistration<F>::done =
       });                                                                                          \
     }                                                                                              \
   }
-// Whether the launch may take the lane log: only the lane unit's build of a kernel has it, so
-// only a recorded unit's launch of a kernel the lane unit registered. Looked up by name
-// (KernelNameOf): lessons_cuda.cu is the only recorded unit, and its kernels are the lessons'; a
-// kernel compiled in any other unit (a test's, a program's) gets `false` below, whatever its
-// name. And only where that build can run the launch's blocks (LaneKernelFits: its registers).
-#define WS_LANE_LOG_READY(kernel, block)                          \
-  ::ws::LaneKernelFits(::ws::KernelIn<&kernel, ::ws::LaneUnit>(), \
-                       dim3((block).x, (block).y, (block).z))
+// The lane unit's build of the launch's kernel, where the launch may take the lane log: only
+// the lane unit's build of a kernel has it, so only a recorded unit's launch of a kernel the lane
+// unit registered. Looked up by name (KernelNameOf): lessons_cuda.cu is the only recorded unit,
+// and its kernels are the lessons'; a kernel compiled in any other unit (a test's, a program's)
+// gets null below, whatever its name. Whether that build can run the launch's blocks
+// (LaneKernelFits: its registers) RecordLaneLog asks last, after its cheaper tests.
+#define WS_LANE_KERNEL(kernel) ::ws::KernelIn<&kernel, ::ws::LaneUnit>()
 #else
 #define WS_LAUNCH_OTHER_UNIT(kernel, grid, block, dynamic_bytes, st, ...)
-#define WS_LANE_LOG_READY(kernel, block) false
+#define WS_LANE_KERNEL(kernel) static_cast<const void*>(nullptr)
 #endif
 #define WS_LAUNCH_DYNAMIC(backend, kernel, grid, block, shared_bytes, dynamic_bytes, ...)          \
   ((backend).NextLaunchCarriesShadow(::ws::ReadOnlyBuffers(&kernel, __VA_ARGS__),                  \
-                                     WS_LANE_LOG_READY(kernel, block)),                            \
+                                     WS_LANE_KERNEL(kernel)),                                      \
    (backend).Launch(                                                                               \
        ::ws::KernelNameOf<&kernel>(), grid, block, shared_bytes, dynamic_bytes,                    \
        [&](const ::ws::dev::RecorderState& ws_st_) {                                               \
