@@ -365,8 +365,7 @@ template <bool kInstanced>
 __device__ __forceinline__ void RecordAccessAs(std::uint64_t key, std::uint32_t offset,
                                                std::uint64_t instance, const char* file) {
   const RecorderState& r = ws_recorder_state;
-  // The lane unit runs only the lane log's recording pass (WS_LAUNCH_OTHER_UNIT): no mode to test.
-  if constexpr (!kInstanced && kLaneLogOnly) return LaneAccess(r, key, offset, file);
+  if constexpr (!kInstanced && kLaneLogOnly) return LaneAccess(r, key, offset, file);  // no mode
   if (r.mode == kOff) return;
   if (HazardPass(r.mode)) {
     if (!HazardSkips(r, key)) HazardAccess(r, key, offset);
