@@ -83,7 +83,7 @@ constexpr bool kColumn =
     kHow == kColumn16 || kHow == kColumnTimeIn16 || kHow == kColumnNoTime16 || kHow == kColumnLead8;
 template <int kHow>
 constexpr bool kNumbered = kHow == kNumbered16 || kHow == kNumberedNote16 ||
-                          kHow == kNumberedHead8 || kHow == kNumberedTimeWord16;
+                           kHow == kNumberedHead8 || kHow == kNumberedTimeWord16;
 template <int kHow>
 constexpr bool kTimed =
     kHow == kProduct16 || kHow == kNoCount16 || kHow == kAllTimes16 || kHow == kShipped16;
@@ -141,7 +141,8 @@ struct Cursor {
       count = log.counts + warp * 32u + Lane();
       if constexpr (kHow == kNumberedHead8) {  // slots of 8 bytes; heads of 16 past the rows' 2 GB
         row = reinterpret_cast<uint4*>(reinterpret_cast<uint2*>(log.rows) + slot);
-        time = reinterpret_cast<unsigned*>(log.rows + (std::size_t{1} << 27) + warp * log.cap * 32u);
+        time =
+            reinterpret_cast<unsigned*>(log.rows + (std::size_t{1} << 27) + warp * log.cap * 32u);
       }
     }
     if constexpr (kColumn<kHow>) {
@@ -207,8 +208,8 @@ __device__ __forceinline__ void Note(const Log& log, Cursor<kHow>& c, unsigned l
           "@ok st.global.v4.u32 [head], {%8, %9, %10, %7};\n\t"
           "@!ok st.global.u32 [%4], %0;\n\t}"
           : "+r"(c.next)
-          : "r"(log.cap), "l"(c.row), "l"(c.time), "l"(c.count), "r"(lowest), "r"(at),
-            "r"(active), "r"(lo), "r"(hi), "r"(t));
+          : "r"(log.cap), "l"(c.row), "l"(c.time), "l"(c.count), "r"(lowest), "r"(at), "r"(active),
+            "r"(lo), "r"(hi), "r"(t));
     } else if constexpr (kHow == kNumberedTimeWord16) {
       asm volatile(
           "{\n\t.reg .pred ok, full, apart;\n\t.reg .u64 row, time;\n\t.reg .u32 w0, w3;\n\t"
