@@ -5,7 +5,7 @@
 # in OUT_DIR (the device's $OUT), one summary in OUT_DIR/batch.txt.
 # Usage (on the device, with .deps carried): bench/gpu_batch.sh OUT_DIR [STEPS]
 #   STEPS: a comma-separated subset of micro,lane-micro,first-launch,build,tests,anchors,capture,capture-defaults,
-#   capture-defaults-events,capture-nolean,capture-old,
+#   capture-defaults-events,capture-defaults-capped,capture-nolean,capture-old,
 #   program,capped,lane-cap,sass
 #   (default: build,tests,anchors,capture,program; micro is bench/gpu_tally_micro.sh, nvcc only, so
 #   it can run before the build; capture-old is the capture bench with WS_GPU_HAZARD_FAST=0, the
@@ -74,6 +74,10 @@ want capture-defaults && step capture-defaults 200 bench/gpu_capture_bench.sh \
 # The same at their defaults with the event roads only, no lane log (WS_GPU_LANE_LOG=0).
 want capture-defaults-events && WS_GPU_LANE_LOG=0 step capture-defaults-events 200 \
   bench/gpu_capture_bench.sh "$out/capture-defaults-events" 3 defaults
+# The same at their defaults with the lane log's capped build only (WS_GPU_LANE_WIDE=0: the
+# uncapped lane unit never runs), against capture-defaults in one call.
+want capture-defaults-capped && WS_GPU_LANE_WIDE=0 step capture-defaults-capped 200 \
+  bench/gpu_capture_bench.sh "$out/capture-defaults-capped" 3 defaults
 # The same build without the lean unit's kernels (cuda_pass_units.h: WS_GPU_LEAN=0).
 want capture-nolean && WS_GPU_LEAN=0 step capture-nolean 90 bench/gpu_capture_bench.sh \
   "$out/capture-nolean" 3
@@ -97,7 +101,8 @@ if want lane-cap; then
   step lane-cap 200 bench/gpu_capture_bench.sh "$out/lane-cap" 3 defaults
 fi
 for f in micro/tally-micro.txt anchors/anchors.txt capture/capture-bench.txt \
-  capture-defaults/capture-bench.txt capture-nolean/capture-bench.txt \
+  capture-defaults/capture-bench.txt capture-defaults-events/capture-bench.txt \
+  capture-defaults-capped/capture-bench.txt capture-nolean/capture-bench.txt \
   capture-old/capture-bench.txt program/program-bench.txt capped/capture-bench.txt \
   lane-cap/capture-bench.txt; do
   [[ -f "$out/$f" ]] && { echo "== $f"; cat "$out/$f"; } >> "$summary"

@@ -42,6 +42,7 @@ Status RunRecorded(LessonCall& call, BackendResult* out) {
   out->timing.tally_steps_shaped = cost.tally.steps_shaped;
   out->timing.tally_by_steps = cost.tally.by_steps;
   out->timing.lane_rows = cost.lane_rows;
+  out->timing.lane_wide = cost.lane_wide;
   return {};
 }
 
@@ -72,6 +73,7 @@ GpuRunner FindRecordedGpuRunner(const std::string& id) {
     LinkHazardUnit();  // the other builds of the kernels (cuda_pass_units.h)
     LinkLeanUnit();
     LinkLaneUnit();
+    LinkLaneWideUnit();
     std::map<std::string, GpuRunner> m;
 #define WS_ADD(NAME) Add<lessons::NAME::Lesson>(&m);
     WS_FOR_EACH_LESSON(WS_ADD)

@@ -1,6 +1,8 @@
 // Every kernel lesson's kernels built for the lane log alone (WS_LANE_LOG_BUILD,
-// ws_cuda_lane_log.h): the recorded unit (lessons_cuda.cu) starts them for a pass with a lane
-// log (WS_LAUNCH_OTHER_UNIT, cuda_backend_launch.h), its registers capped as its own.
+// ws_cuda_lane_log.h), their registers capped (WARPSCOPE_LANE_MAXRREGCOUNT, 64: a 1,024-thread
+// block fits): the recorded unit (lessons_cuda.cu) starts them for a pass with a lane log
+// (WS_LAUNCH_OTHER_UNIT, cuda_backend_launch.h) where the wide unit's build of the kernel cannot
+// run the launch's blocks (LaneBuildFor, cuda_pass_units.h).
 #define WS_RECORD_BUILD 1
 #define WS_LANE_LOG_BUILD 1
 #define WS_PASS_UNIT LaneUnit

@@ -3,7 +3,9 @@
 // each test skips and says why where there is no GPU).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <map>
+#include <string>
 #include <tuple>
 
 #include "core/child_run.h"
@@ -34,7 +36,8 @@ TEST(GpuLaneLog, ASmallLessonLaunchGivesTheFiguresAndRecordsOfEveryEventWritten)
   // divergence by thread), warp meetings (the shuffle reduction) and a race; a block of 40
   // threads (its second warp 8 lanes); and the tiled matmul at 128², whose lanes write 321 rows
   // (8 tiles of 2 loads, 2 stores, 32 shared loads and 2 barriers of 2 rows, then the store):
-  // past the first try's 256, recorded again with 321.
+  // past the first try's 256, recorded again with 321; and at tile 32, 1,024-thread blocks, which
+  // the lane unit's capped build records (the next test).
   const std::vector<std::tuple<std::string, std::string, Params>> cases = {
       {"matmul", "tiled", {}},
       {"matmul", "naive", {}},
@@ -44,7 +47,8 @@ TEST(GpuLaneLog, ASmallLessonLaunchGivesTheFiguresAndRecordsOfEveryEventWritten)
       {"divergence", "by-thread", {}},
       {"races", "block-transpose", {}},
       {"barrier", "uneven", {{"threads", 40}}},
-      {"matmul", "tiled", {{"width", 128}}}};
+      {"matmul", "tiled", {{"width", 128}}},
+      {"matmul", "tiled", {{"tile", 32}}}};
   for (const auto& [lesson, variant, params] : cases) {
     SCOPED_TRACE(lesson + " / " + variant);
     RunOptions events, all;
@@ -75,6 +79,24 @@ TEST(GpuLaneLog, ASmallLessonLaunchGivesTheFiguresAndRecordsOfEveryEventWritten)
     EXPECT_EQ(x.blocks.size(), x.grid.count());
     EXPECT_TRUE(Accesses(x) == Accesses(y));  // every access: its offset and its epoch
   }
+}
+
+TEST(GpuLaneLog, TheUncappedBuildRecordsWhereItsBlocksFitAndTheCappedOneElsewhere) {
+  REQUIRE_GPU();
+  if (const char* v = std::getenv("WS_GPU_LANE_WIDE"); v != nullptr && std::string(v) == "0")
+    GTEST_SKIP() << "WS_GPU_LANE_WIDE=0: the uncapped build is never taken";
+  // Uncapped, ptxas gives the tiled matmul 188 registers at tile 16 (a block of 256 threads:
+  // 48,128 of an SM's 65,536) and 255 at tile 32, which no block of 1,024 threads can have: that
+  // one takes the build capped at 64 (kernels/cuda/CMakeLists.txt, LaneBuildFor).
+  auto t16 = RunLesson("matmul", "tiled", {}, "cuda", RunOptions{});
+  auto t32 = RunLesson("matmul", "tiled", {{"tile", 32}}, "cuda", RunOptions{});
+  ASSERT_TRUE(t16.ok()) << t16.status().message();
+  ASSERT_TRUE(t32.ok()) << t32.status().message();
+  EXPECT_GT(t16->timing.lane_rows, 0u);
+  EXPECT_TRUE(t16->timing.lane_wide);
+  EXPECT_GT(t32->timing.lane_rows, 0u);
+  EXPECT_FALSE(t32->timing.lane_wide);
+  EXPECT_TRUE(t16->check.ok && t32->check.ok);
 }
 
 TEST(GpuLaneLog, TheCopysLanesWriteTwoRowsEachAndALargerLaunchGoesTheEventRoads) {

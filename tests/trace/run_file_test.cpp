@@ -153,5 +153,25 @@ TEST(RunFile, AnOlderProgramTraceNamedItsLessonProgram) {
   EXPECT_EQ(back->program->file, "old.cu");
 }
 
+TEST(RunFile, AGpuRecordingsLaneLogAndItsBuildTravel) {
+  // A lesson launch the lane log recorded with its uncapped build (GPU): the JSON says both, and
+  // a trace from before the two builds (no "lane_wide") reads as the capped one.
+  Timing t;
+  t.kind = "measured";
+  t.ms = 0.0067;
+  t.record_ms = 0.0192;
+  t.records = 626688;
+  t.lane_rows = 659456;
+  t.lane_wide = true;
+  nlohmann::json j = TimingJson(t);
+  EXPECT_EQ(j["capture"]["lane_rows"], 659456u);
+  EXPECT_EQ(j["capture"]["lane_wide"], true);
+  Timing back = TimingFromJson(j);
+  EXPECT_EQ(back.lane_rows, 659456u);
+  EXPECT_TRUE(back.lane_wide);
+  j["capture"].erase("lane_wide");
+  EXPECT_FALSE(TimingFromJson(j).lane_wide);
+}
+
 }  // namespace
 }  // namespace ws

@@ -339,7 +339,10 @@ std::string LessonText(const LessonRun& run) {
   o << " (" << run.timing.kind << ": " << run.timing.note << ")\n";
   if (run.timing.record_ms > 0) {
     o << "recording: " << run.timing.records << " records (" << run.timing.record_bytes << " bytes";
-    if (run.timing.lane_rows > 0) o << "; each lane its own, " << run.timing.lane_rows << " rows";
+    if (run.timing.lane_rows > 0) {
+      o << "; each lane its own, " << run.timing.lane_rows << " rows";
+      if (run.timing.lane_wide) o << ", its registers uncapped";
+    }
     o << ") in " << FormatDuration(run.timing.record_ms);
     const double plain = run.timing.own_ms > 0 ? run.timing.own_ms : run.timing.ms;
     if (plain > 0)

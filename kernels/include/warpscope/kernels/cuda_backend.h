@@ -57,6 +57,7 @@ struct CaptureCost {
   std::uint64_t records = 0;       // access and barrier records decoded
   std::uint64_t record_bytes = 0;  // bytes the recording pass wrote
   std::uint64_t lane_rows = 0;     // the lane log's rows (RecordLaneLog); 0: the event roads
+  bool lane_wide = false;          // the lane log's build was the uncapped one (LaneBuildFor)
   TallyShapeCount tally;           // the tally's shapes (ShapesTalliedBySteps)
 };
 
@@ -264,14 +265,13 @@ class CudaBackend {
   // The next launch's launcher adds the shared shadow's bytes (RecorderState::hazard_shared_bytes)
   // to its dynamic shared memory, and `read_only`, its buffers that no store can reach (a
   // lesson's: ReadOnlyBuffers), need no hazard shadow.
-  // `lane_kernel`: the lane unit's build of the launch's kernel, where the launch is a lesson's
+  // `lane`: the lane units' builds of the launch's kernel, where the launch is a lesson's
   // (WS_LAUNCH, WS_LANE_KERNEL), which a small launch may record by the lane log
   // (ws_cuda_lane_log.h; a program's accesses carry dynamic instances the log has no room for).
-  void NextLaunchCarriesShadow(std::vector<std::uint32_t> read_only,
-                               const void* lane_kernel = nullptr) {
+  void NextLaunchCarriesShadow(std::vector<std::uint32_t> read_only, LaneKernels lane = {}) {
     next_read_only_ = std::move(read_only);
     next_shadow_launcher_ = true;
-    next_lane_kernel_ = lane_kernel;
+    next_lane_kernels_ = lane;
   }
 
  private:
@@ -429,7 +429,7 @@ class CudaBackend {
   // launches). Taken by the next launch.
   std::vector<std::uint32_t> next_read_only_;
   bool next_shadow_launcher_ = false;
-  const void* next_lane_kernel_ = nullptr;
+  LaneKernels next_lane_kernels_;
   // Launch shapes (kernel, grid, block) whose lane log did not fit (RecordLaneLog): their later
   // launches go the event roads.
   std::set<std::string> lane_log_too_large_;
@@ -456,7 +456,7 @@ Status CudaBackend::LaunchKeeping(const std::string& kernel, Dim3 grid, Dim3 blo
     ~Forget() {
       b->next_read_only_.clear();
       b->next_shadow_launcher_ = false;
-      b->next_lane_kernel_ = nullptr;
+      b->next_lane_kernels_ = {};
     }
   } forget{this};
   if (!status_.ok()) return status_;

@@ -30,15 +30,19 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
   auto bytes = [&](std::uint64_t rows) { return warps * 32 * rows * 20 + threads * 4; };
   // A launch shape whose log did not fit before goes the event roads at once.
   std::string shape = kernel;
-  for (std::uint32_t d : {grid.x, grid.y, grid.z, block.x, block.y, block.z})
-    shape += " " + std::to_string(d);
-  // Last, the lane unit's build's own limit (its registers: LaneKernelFits asks the runtime).
-  if (!options_.gpu_lane_log || next_lane_kernel_ == nullptr || !next_shadow_launcher_ ||
-      keep_none_ || grid_synced_ || lane_log_too_large_.count(shape) != 0 ||
-      warps * 32 * kLaneLogRows > kLaneLogSlots ||
-      bytes(kLaneLogRows) > options_.record_budget_bytes ||
-      !LaneKernelFits(next_lane_kernel_, dim3(block.x, block.y, block.z)))
+  for (std::uint32_t d : {grid.x, grid.y, grid.z, block.x, block.y, block.z}) {
+    shape += ' ';  // not " " + std::to_string(d): GCC 12's -Wrestrict false alarm (-Werror)
+    shape += std::to_string(d);
+  }
+  if (!options_.gpu_lane_log || !next_shadow_launcher_ || keep_none_ || grid_synced_ ||
+      lane_log_too_large_.count(shape) != 0 || warps * 32 * kLaneLogRows > kLaneLogSlots ||
+      bytes(kLaneLogRows) > options_.record_budget_bytes)
     return false;
+  // Last, the lane units' builds' own limits (their registers: LaneBuildFor asks the runtime). The
+  // launch (WS_LAUNCH_OTHER_UNIT) asks the same and gets the same build.
+  const LaneBuild build = LaneBuildFor(next_lane_kernels_, grid.count(),
+                                       dim3(block.x, block.y, block.z), dynamic_bytes_);
+  if (build.handle == nullptr) return false;
   st.mode = dev::kRecord;
   std::uint64_t rows = kLaneLogRows;
   for (int attempt = 0; attempt < 2; ++attempt) {
@@ -119,6 +123,7 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
       capture_ = {};
       capture_.record_ms = ms;
       for (std::uint32_t n : counts) capture_.lane_rows += n;
+      capture_.lane_wide = build.unit == &LaneWideUnit();
       return true;
     }
     free_log();

@@ -47,15 +47,20 @@ const bool PassRegistration<F>::done =
     const bool ws_hazard_ = (st).mode == ::ws::dev::kHazards;                                      \
     const bool ws_logged_ = (st).lane_rows != nullptr;                                             \
     const bool ws_lane_ = !ws_hazard_ && ws_logged_; /* the lane log is the lane unit's alone */   \
+    const dim3 ws_grid_((grid).x, (grid).y, (grid).z), ws_block_((block).x, (block).y, (block).z); \
+    const ::ws::LaneBuild ws_lb_ =                                                                 \
+        ws_lane_ ? ::ws::LaneBuildFor(WS_LANE_KERNEL(kernel),                                      \
+                                      std::uint64_t{ws_grid_.x} * ws_grid_.y * ws_grid_.z,         \
+                                      ws_block_, (dynamic_bytes))                                  \
+                 : ::ws::LaneBuild{};                                                              \
     const void* ws_h_ = ws_hazard_ ? ::ws::KernelIn<&kernel, ::ws::HazardUnit>()                   \
-                        : ws_lane_ ? ::ws::KernelIn<&kernel, ::ws::LaneUnit>()                     \
+                        : ws_lane_ ? ws_lb_.handle                                                 \
                                    : ::ws::KernelIn<&kernel, ::ws::LeanUnit>();                    \
     ::ws::PassUnit& ws_u_ = ws_hazard_ ? ::ws::HazardUnit()                                        \
-                            : ws_lane_ ? ::ws::LaneUnit()                                          \
+                            : ws_lane_ ? (ws_lb_.unit != nullptr ? *ws_lb_.unit : ::ws::LaneUnit())\
                                        : ::ws::LeanUnit();                                         \
     if ((ws_hazard_ || ws_logged_) && (ws_h_ == nullptr || ws_u_.set_state == nullptr))            \
       return cudaErrorInvalidDeviceFunction; /* no build for the hazard check or the log: a bug */ \
-    const dim3 ws_grid_((grid).x, (grid).y, (grid).z), ws_block_((block).x, (block).y, (block).z); \
     const bool ws_other_ = ws_h_ != nullptr && ws_u_.set_state != nullptr;                         \
     if (ws_hazard_ || ws_lane_ /* both checked above */ ||                                         \
         (!ws_logged_ && ws_other_ &&                                                               \
@@ -68,16 +73,19 @@ const bool PassRegistration<F>::done =
       });                                                                                          \
     }                                                                                              \
   }
-// The lane unit's build of the launch's kernel, where the launch may take the lane log: only
-// the lane unit's build of a kernel has it, so only a recorded unit's launch of a kernel the lane
-// unit registered. Looked up by name (KernelNameOf): lessons_cuda.cu is the only recorded unit,
-// and its kernels are the lessons'; a kernel compiled in any other unit (a test's, a program's)
-// gets null below, whatever its name. Whether that build can run the launch's blocks
-// (LaneKernelFits: its registers) RecordLaneLog asks last, after its cheaper tests.
-#define WS_LANE_KERNEL(kernel) ::ws::KernelIn<&kernel, ::ws::LaneUnit>()
+// The lane units' builds of the launch's kernel, where the launch may take the lane log: only
+// they have it, so only a recorded unit's launch of a kernel the lane units registered. Looked up
+// by name (KernelNameOf): lessons_cuda.cu is the only recorded unit, and its kernels are the
+// lessons'; a kernel compiled in any other unit (a test's, a program's) gets nulls below,
+// whatever its name. Which of them can run the launch's blocks (LaneBuildFor: their registers)
+// RecordLaneLog asks last, after its cheaper tests, and the launch asks again (the same answer).
+#define WS_LANE_KERNEL(kernel)                                                               \
+  ::ws::LaneKernels {                                                                        \
+    ::ws::KernelIn<&kernel, ::ws::LaneWideUnit>(), ::ws::KernelIn<&kernel, ::ws::LaneUnit>() \
+  }
 #else
 #define WS_LAUNCH_OTHER_UNIT(kernel, grid, block, dynamic_bytes, st, ...)
-#define WS_LANE_KERNEL(kernel) static_cast<const void*>(nullptr)
+#define WS_LANE_KERNEL(kernel) ::ws::LaneKernels{}
 #endif
 #define WS_LAUNCH_DYNAMIC(backend, kernel, grid, block, shared_bytes, dynamic_bytes, ...)          \
   ((backend).NextLaunchCarriesShadow(::ws::ReadOnlyBuffers(&kernel, __VA_ARGS__),                  \

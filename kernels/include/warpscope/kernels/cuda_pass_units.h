@@ -12,8 +12,9 @@
 //   bench/gpu_tally_micro.cu: a recorded transpose 0.507 -> 0.366 ms, a recorded copy 0.170 ->
 //   0.152). The cap spills: the recorded unit's build runs where the lean one has more than
 //   kLeanLocalBytes of local memory (the matmuls' loops) or fits no more blocks (RunLean);
-// - the lane unit (lessons_cuda_lane.cu, WS_LANE_LOG_BUILD) records by the lane log alone
-//   (ws_cuda_lane_log.h), the only build that has it, for the launches that have one.
+// - the lane units (lessons_cuda_lane.cu and lessons_cuda_lane_wide.cu, WS_LANE_LOG_BUILD) record
+//   by the lane log alone (ws_cuda_lane_log.h), the only builds that have it, for the launches
+//   that have one: the wide unit's registers uncapped, the other's capped (LaneBuildFor).
 //
 // At static initialization each such unit registers every kernel's handle under the kernel's
 // name (KernelNameOf, the same text in every unit: one source), its recorder state's setter, and
@@ -65,10 +66,14 @@ inline PassUnit& LaneUnit() {
   static PassUnit unit;
   return unit;
 }
+inline PassUnit& LaneWideUnit() {
+  static PassUnit unit;
+  return unit;
+}
 
 // Every one, for what the recorded unit gives every other build (its constant memory).
-inline std::array<PassUnit*, 3> OtherUnits() {
-  return {&HazardUnit(), &LeanUnit(), &LaneUnit()};
+inline std::array<PassUnit*, 4> OtherUnits() {
+  return {&HazardUnit(), &LeanUnit(), &LaneUnit(), &LaneWideUnit()};
 }
 
 // Defined by the units: the recorded unit calls them before its first launch, so that a static
@@ -76,6 +81,7 @@ inline std::array<PassUnit*, 3> OtherUnits() {
 void LinkHazardUnit();
 void LinkLeanUnit();
 void LinkLaneUnit();
+void LinkLaneWideUnit();
 
 // Where the lean unit's build of a kernel has more local memory than this (bytes a thread:
 // spills and stack at its cap of 32 registers), the recorded unit's build runs. ptxas (nvcc 13,
@@ -125,10 +131,9 @@ inline bool RunLean(const void* lean, const void* own, dim3 block, std::size_t d
   return a.localSizeBytes <= static_cast<std::size_t>(kLeanLocalBytes) && lean_blocks > own_blocks;
 }
 
-// Whether the lane unit's build of a kernel (`lane`, or null) can run blocks of `block`: its
-// registers (WARPSCOPE_LANE_MAXRREGCOUNT caps them, or not) may be more than such a block can have
-// on an SM, and a launch that cannot start would fail the run. Where not, the launch takes the
-// event roads (its lane log not ready).
+// Whether a lane unit's build of a kernel (`lane`, or null) can run blocks of `block`: its
+// registers may be more than such a block can have on an SM, and a launch that cannot start would
+// fail the run.
 inline bool LaneKernelFits(const void* lane, dim3 block) {
   if (lane == nullptr) return false;
   cudaFuncAttributes a{};
@@ -137,6 +142,62 @@ inline bool LaneKernelFits(const void* lane, dim3 block) {
     return false;
   }
   return static_cast<long long>(block.x) * block.y * block.z <= a.maxThreadsPerBlock;
+}
+
+// A kernel's two builds for the lane log (WS_LANE_KERNEL): the wide unit's, its registers
+// uncapped (WARPSCOPE_LANE_WIDE_MAXRREGCOUNT), and the lane unit's, capped
+// (WARPSCOPE_LANE_MAXRREGCOUNT, 64: a 1,024-thread block fits). Null where none was built.
+struct LaneKernels {
+  const void* wide = nullptr;
+  const void* capped = nullptr;
+};
+struct LaneBuild {
+  // The build's kernel (null: neither build can run the launch's blocks) and its unit. Not named
+  // `kernel`, which WS_LAUNCH_OTHER_UNIT's parameter would replace.
+  const void* handle = nullptr;
+  PassUnit* unit = nullptr;
+};
+
+// The build that records a launch of `blocks` blocks of `block` (`dynamic` bytes of shared memory
+// each) by the lane log: the wide unit's where such a block fits its registers and the launch
+// takes no more waves of blocks on this GPU's SMs than with the capped build, else the capped
+// unit's where a block fits it, else none (the launch takes the event roads). Capped at 64,
+// ptxas spills arrayInRegisters' array (188 bytes) and two of the tiled matmul's loop values:
+// uncapped, the local-memory lesson's pass at its defaults took 11.9 us where it took 18.3, and the
+// matmuls' 1-4 % less (H200, the two builds one after the other, docs/GPU.md). Uncapped, a block
+// of the tiled matmul takes 188 registers a thread and one block an SM: where a grid has more
+// blocks than the GPU's SMs, the capped build's four an SM could take fewer waves (the rule
+// below; not met by any lesson's launch that fits the log at its defaults).
+// WS_GPU_LANE_WIDE=0 never takes the wide unit (to measure the two against each other).
+inline LaneBuild LaneBuildFor(const LaneKernels& k, std::uint64_t blocks, dim3 block,
+                              std::size_t dynamic) {
+  static const bool wide_off = [] {
+    const char* v = std::getenv("WS_GPU_LANE_WIDE");
+    return v != nullptr && std::string(v) == "0";
+  }();
+  const bool capped = LaneKernelFits(k.capped, block);
+  if (!wide_off && LaneKernelFits(k.wide, block)) {
+    if (!capped) return {k.wide, &LaneWideUnit()};
+    const int threads = static_cast<int>(block.x * block.y * block.z);
+    int device = 0, sms = 0, wide_blocks = 0, capped_blocks = 0;
+    if (cudaGetDevice(&device) == cudaSuccess &&
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess &&
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&wide_blocks, k.wide, threads, dynamic) ==
+            cudaSuccess &&
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&capped_blocks, k.capped, threads, dynamic) ==
+            cudaSuccess &&
+        sms > 0 && wide_blocks > 0 && capped_blocks > 0) {
+      auto waves = [&](int per_sm) {
+        const std::uint64_t at_once = static_cast<std::uint64_t>(sms) * per_sm;
+        return (blocks + at_once - 1) / at_once;
+      };
+      if (waves(wide_blocks) <= waves(capped_blocks)) return {k.wide, &LaneWideUnit()};
+    } else {
+      (void)cudaGetLastError();
+    }
+  }
+  if (capped) return {k.capped, &LaneUnit()};
+  return {};
 }
 
 // Launches `func` (another unit's build of a kernel whose parameters are P...) with `args`
