@@ -12,9 +12,10 @@
 #   hazard check as before its cheaper shadows; capped builds the recorded lessons again with
 #   WARPSCOPE_RECORD_MAXRREGCOUNT=${WS_RECORD_CAP:-32} and WARPSCOPE_HAZARD_MAXRREGCOUNT=
 #   ${WS_HAZARD_CAP:-64} and runs the capture bench on that build, into OUT_DIR/capped (the lane
-#   unit keeps its own cap, WARPSCOPE_LANE_MAXRREGCOUNT, since the twenty-first session);
-#   lane-cap builds the lane unit again with WARPSCOPE_LANE_MAXRREGCOUNT=${WS_LANE_CAP-} (empty:
-#   none) and runs the capture bench at the lessons' defaults on that build, into
+#   units keep their own caps, WARPSCOPE_LANE_MAXRREGCOUNT and WARPSCOPE_LANE_WIDE_MAXRREGCOUNT);
+#   lane-cap builds the capped lane unit again with WARPSCOPE_LANE_MAXRREGCOUNT=${WS_LANE_CAP-}
+#   (empty: none; it records the launches LaneBuildFor does not give the wide unit) and runs the
+#   capture bench at the lessons' defaults on that build, into
 #   OUT_DIR/lane-cap (after build, a short rebuild: only the lane unit and the links);
 #   capture-nolean runs the capture bench with WS_GPU_LEAN=0, the lean unit's kernels never run;
 #   sass: the lean unit's SASS of the kernels WS_SASS_KERNELS names (a regex, default the

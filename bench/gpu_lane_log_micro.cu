@@ -17,6 +17,8 @@
 // the tagged counter, the time, each thread's count), with the time by the lowest lane (as built
 // until the nineteenth session) with and without the count, and by every lane (as built since)
 // with and without the count.
+// Three more cases (gpu_lane_log_micro_product.h) add the product's file note, its barrier and
+// its loads before their records to the last of those, one at a time, on the tiled matmul.
 // Usage: gpu_lane_log_micro [REPEATS]; prints one line a case, medians of REPEATS timings of 20
 // back-to-back launches each (per launch), and single launches timed alone. Built and run by
 // bench/gpu_batch.sh's lane-micro step (nvcc -std=c++17 -O3 -arch=sm_90, no CMake build).
@@ -28,6 +30,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "gpu_micro_timing.h"
 #include "ws_cuda_check.h"
 
 namespace {
@@ -57,8 +60,14 @@ enum How : int {
   kNumbered16 = 14,
   kNumberedNote16 = 15,
   kNumberedHead8 = 16,
-  kNumberedTimeWord16 = 17
+  kNumberedTimeWord16 = 17,
+  kNoteLiteral16 = 18,  // the product's pieces added one at a time: gpu_lane_log_micro_product.h
+  kProductBarrier16 = 19,
+  kLoadFirst16 = 20
 };
+template <int kHow>
+constexpr bool kProductLike =
+    kHow == kNoteLiteral16 || kHow == kProductBarrier16 || kHow == kLoadFirst16;
 // The column as the product numbers it since the twenty-first session (ws_cuda_lane_log.h): the
 // next row's number in a register, each address one wide multiply-add from it, every store
 // predicated (no branch in a record), a lane past its rows storing its count. kNumbered16: the
@@ -82,8 +91,9 @@ template <int kHow>
 constexpr bool kColumn =
     kHow == kColumn16 || kHow == kColumnTimeIn16 || kHow == kColumnNoTime16 || kHow == kColumnLead8;
 template <int kHow>
-constexpr bool kNumbered = kHow == kNumbered16 || kHow == kNumberedNote16 ||
-                           kHow == kNumberedHead8 || kHow == kNumberedTimeWord16;
+constexpr bool kNumbered =
+    kHow == kNumbered16 || kHow == kNumberedNote16 || kHow == kNumberedHead8 ||
+    kHow == kNumberedTimeWord16 || kProductLike<kHow>;
 template <int kHow>
 constexpr bool kTimed =
     kHow == kProduct16 || kHow == kNoCount16 || kHow == kAllTimes16 || kHow == kShipped16;
@@ -178,6 +188,8 @@ struct Cursor {
   }
 };
 
+#include "gpu_lane_log_micro_product.h"
+
 template <int kHow>
 __device__ __forceinline__ void Note(const Log& log, Cursor<kHow>& c, unsigned long long warp,
                                      std::uint64_t key, std::uint64_t address) {
@@ -210,7 +222,9 @@ __device__ __forceinline__ void Note(const Log& log, Cursor<kHow>& c, unsigned l
           : "+r"(c.next)
           : "r"(log.cap), "l"(c.row), "l"(c.time), "l"(c.count), "r"(lowest), "r"(at), "r"(active),
             "r"(lo), "r"(hi), "r"(t));
-    } else if constexpr (kHow == kNumberedTimeWord16) {
+    } else if constexpr (kHow == kNumberedTimeWord16 || kProductLike<kHow>) {
+      if constexpr (kProductLike<kHow>)
+        NoteLiteral(c.noted, log, static_cast<unsigned>(hi & 0xffffu));
       asm volatile(
           "{\n\t.reg .pred ok, full, apart;\n\t.reg .u64 row, time;\n\t.reg .u32 w0, w3;\n\t"
           "setp.lt.u32 ok, %0, %1;\n\t"
@@ -306,6 +320,18 @@ __device__ __forceinline__ void NoteBarrier(const Log& log, Cursor<kHow>& c,
   if constexpr (kHow != kNone) Note<kHow>(log, c, warp, key, Timer());
 }
 
+// The barrier with its record: the micro's (one row, then __syncthreads) or the product's.
+template <int kHow>
+__device__ __forceinline__ void LoggedBarrier(const Log& log, Cursor<kHow>& c,
+                                              unsigned long long warp, std::uint64_t key) {
+  if constexpr (kHow == kProductBarrier16 || kHow == kLoadFirst16) {
+    ProductBarrier(log, c, static_cast<unsigned>(key));
+  } else {
+    NoteBarrier<kHow>(log, c, warp, key);
+    __syncthreads();
+  }
+}
+
 constexpr unsigned kChainSteps = 160;
 
 template <int kHow>
@@ -341,23 +367,41 @@ __global__ void MatmulTiled(const float* Md, const float* Nd, float* Pd, int Wid
   int Col = blockIdx.x * kTile + tx;
   float Pvalue = 0;
   for (int m = 0; m < Width / kTile; ++m) {
-    Note<kHow>(log, c, warp, 1,
-               reinterpret_cast<std::uint64_t>(&Md[Row * Width + (m * kTile + tx)]));
-    Note<kHow>(log, c, warp, 2, reinterpret_cast<std::uint64_t>(&Mds[ty][tx]));
-    Mds[ty][tx] = Md[Row * Width + (m * kTile + tx)];
-    Note<kHow>(log, c, warp, 3,
-               reinterpret_cast<std::uint64_t>(&Nd[(m * kTile + ty) * Width + Col]));
-    Note<kHow>(log, c, warp, 4, reinterpret_cast<std::uint64_t>(&Nds[ty][tx]));
-    Nds[ty][tx] = Nd[(m * kTile + ty) * Width + Col];
-    NoteBarrier<kHow>(log, c, warp, 5);
-    __syncthreads();
-    for (int k = 0; k < kTile; ++k) {
-      Note<kHow>(log, c, warp, 6, reinterpret_cast<std::uint64_t>(&Mds[ty][k]));
-      Note<kHow>(log, c, warp, 7, reinterpret_cast<std::uint64_t>(&Nds[k][tx]));
-      Pvalue += Mds[ty][k] * Nds[k][tx];
+    if constexpr (kHow == kLoadFirst16) {  // each load before its records, as the lane unit
+      const float md = Md[Row * Width + (m * kTile + tx)];
+      Note<kHow>(log, c, warp, 1,
+                 reinterpret_cast<std::uint64_t>(&Md[Row * Width + (m * kTile + tx)]));
+      Note<kHow>(log, c, warp, 2, reinterpret_cast<std::uint64_t>(&Mds[ty][tx]));
+      Mds[ty][tx] = md;
+      const float nd = Nd[(m * kTile + ty) * Width + Col];
+      Note<kHow>(log, c, warp, 3,
+                 reinterpret_cast<std::uint64_t>(&Nd[(m * kTile + ty) * Width + Col]));
+      Note<kHow>(log, c, warp, 4, reinterpret_cast<std::uint64_t>(&Nds[ty][tx]));
+      Nds[ty][tx] = nd;
+    } else {
+      Note<kHow>(log, c, warp, 1,
+                 reinterpret_cast<std::uint64_t>(&Md[Row * Width + (m * kTile + tx)]));
+      Note<kHow>(log, c, warp, 2, reinterpret_cast<std::uint64_t>(&Mds[ty][tx]));
+      Mds[ty][tx] = Md[Row * Width + (m * kTile + tx)];
+      Note<kHow>(log, c, warp, 3,
+                 reinterpret_cast<std::uint64_t>(&Nd[(m * kTile + ty) * Width + Col]));
+      Note<kHow>(log, c, warp, 4, reinterpret_cast<std::uint64_t>(&Nds[ty][tx]));
+      Nds[ty][tx] = Nd[(m * kTile + ty) * Width + Col];
     }
-    NoteBarrier<kHow>(log, c, warp, 8);
-    __syncthreads();
+    LoggedBarrier<kHow>(log, c, warp, 5);
+    for (int k = 0; k < kTile; ++k) {
+      if constexpr (kHow == kLoadFirst16) {
+        const float a = Mds[ty][k], b = Nds[k][tx];
+        Note<kHow>(log, c, warp, 6, reinterpret_cast<std::uint64_t>(&Mds[ty][k]));
+        Note<kHow>(log, c, warp, 7, reinterpret_cast<std::uint64_t>(&Nds[k][tx]));
+        Pvalue += a * b;
+      } else {
+        Note<kHow>(log, c, warp, 6, reinterpret_cast<std::uint64_t>(&Mds[ty][k]));
+        Note<kHow>(log, c, warp, 7, reinterpret_cast<std::uint64_t>(&Nds[k][tx]));
+        Pvalue += Mds[ty][k] * Nds[k][tx];
+      }
+    }
+    LoggedBarrier<kHow>(log, c, warp, 8);
   }
   Note<kHow>(log, c, warp, 9, reinterpret_cast<std::uint64_t>(&Pd[Row * Width + Col]));
   Pd[Row * Width + Col] = Pvalue;
@@ -393,42 +437,6 @@ __global__ void TransposePadded(float* out, const float* in, int n, Log log) {
   out[y * n + x] = tile[threadIdx.x][threadIdx.y];
 }
 
-// Median over `repeats` of (20 launches back to back) / 20, and of single launches.
-template <typename F>
-void Time(const char* label, F launch, int repeats, float* plain_batch, float* plain_one) {
-  cudaEvent_t a, b;
-  WS_CUDA_CHECK(cudaEventCreate(&a));
-  WS_CUDA_CHECK(cudaEventCreate(&b));
-  launch();  // warm: module load
-  WS_CUDA_CHECK(cudaDeviceSynchronize());
-  std::vector<float> batch, one;
-  for (int r = 0; r < repeats; ++r) {
-    float t = 0;
-    WS_CUDA_CHECK(cudaEventRecord(a));
-    for (int i = 0; i < 20; ++i) launch();
-    WS_CUDA_CHECK(cudaEventRecord(b));
-    WS_CUDA_CHECK(cudaEventSynchronize(b));
-    WS_CUDA_CHECK(cudaEventElapsedTime(&t, a, b));
-    batch.push_back(t / 20 * 1000);
-    WS_CUDA_CHECK(cudaEventRecord(a));
-    launch();
-    WS_CUDA_CHECK(cudaEventRecord(b));
-    WS_CUDA_CHECK(cudaEventSynchronize(b));
-    WS_CUDA_CHECK(cudaEventElapsedTime(&t, a, b));
-    one.push_back(t * 1000);
-  }
-  WS_CUDA_CHECK(cudaGetLastError());
-  std::sort(batch.begin(), batch.end());
-  std::sort(one.begin(), one.end());
-  const float mb = batch[batch.size() / 2], mo = one[one.size() / 2];
-  if (*plain_batch == 0) *plain_batch = mb, *plain_one = mo;
-  std::printf("%-44s %10.2f us/launch (x%.2f)   alone %8.2f us (x%.2f)\n", label, mb,
-              mb / *plain_batch, mo, mo / *plain_one);
-  std::fflush(stdout);
-  WS_CUDA_CHECK(cudaEventDestroy(a));
-  WS_CUDA_CHECK(cudaEventDestroy(b));
-}
-
 const char* const kNames[] = {"nothing logged",
                               "register row, 16 B",
                               "shared row, 16 B",
@@ -446,7 +454,10 @@ const char* const kNames[] = {"nothing logged",
                               "numbered, no branch (now, no file note)",
                               "numbered, no branch, the file's note (now)",
                               "numbered, 8 B a lane, the group's 16 at one",
-                              "numbered, a whole warp's time in word 3"};
+                              "numbered, a whole warp's time in word 3",
+                              "that, with the product's file note",
+                              "that, with the product's barrier",
+                              "that, each load before its records"};
 
 }  // namespace
 
@@ -499,7 +510,7 @@ int main(int argc, char** argv) {
     float pb = 0, po = 0;
     const dim3 grid(width / 16, width / 16), block(16, 16);
     const unsigned long long warps = grid.x * grid.y * 8ull;
-    const unsigned cap = (width / 16) * (5 + 2 * 16 + 1) + 1;
+    const unsigned cap = (width / 16) * (4 + 2 * 16 + 4) + 1;  // the product's barriers: 2 rows
     auto run = [&](auto kernel, const char* label) {
       Time(
           label,
@@ -524,6 +535,9 @@ int main(int argc, char** argv) {
     run(MatmulTiled<kNumberedNote16, 16>, kNames[15]);
     run(MatmulTiled<kNumberedHead8, 16>, kNames[16]);
     run(MatmulTiled<kNumberedTimeWord16, 16>, kNames[17]);
+    run(MatmulTiled<kNoteLiteral16, 16>, kNames[18]);
+    run(MatmulTiled<kProductBarrier16, 16>, kNames[19]);
+    run(MatmulTiled<kLoadFirst16, 16>, kNames[20]);
   }
   {
     std::printf("== copy, 2^24 floats, 1,024 threads a block, both accesses logged\n");

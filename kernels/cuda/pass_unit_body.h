@@ -1,8 +1,9 @@
 // The body of a unit that builds every kernel lesson's kernels for one pass and runs no driver
-// (cuda_pass_units.h): lessons_cuda_hazard.cu, lessons_cuda_lane.cu and lessons_cuda_lean.cu
-// define WS_PASS_UNIT (the registry: HazardUnit, LaneUnit or LeanUnit), WS_PASS_UNIT_LINK (the
-// function the recorded unit calls to keep the unit linked) and the pass's build
-// (WS_HAZARD_BUILD, or WS_RECORD_BUILD with WS_LANE_LOG_BUILD for the lane unit), then include
+// (cuda_pass_units.h): lessons_cuda_hazard.cu, lessons_cuda_lane.cu, lessons_cuda_lane_wide.cu
+// and lessons_cuda_lean.cu define WS_PASS_UNIT (the registry: HazardUnit, LaneUnit, LaneWideUnit
+// or LeanUnit), WS_PASS_UNIT_LINK (the function the recorded unit calls to keep the unit linked)
+// and the pass's build (WS_HAZARD_BUILD, or WS_RECORD_BUILD with WS_LANE_LOG_BUILD for the two
+// lane units), then include
 // this. The drivers are instantiated here only so that their launches register their kernels
 // (cuda_backend.h); they never run. The kernels and the drivers get internal linkage, as the
 // plain build's (lessons_cuda_plain.cu).

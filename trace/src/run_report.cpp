@@ -341,7 +341,7 @@ std::string LessonText(const LessonRun& run) {
     o << "recording: " << run.timing.records << " records (" << run.timing.record_bytes << " bytes";
     if (run.timing.lane_rows > 0) {
       o << "; each lane its own, " << run.timing.lane_rows << " rows";
-      if (run.timing.lane_wide) o << ", its registers uncapped";
+      if (run.timing.lane_wide) o << ", the wide build";
     }
     o << ") in " << FormatDuration(run.timing.record_ms);
     const double plain = run.timing.own_ms > 0 ? run.timing.own_ms : run.timing.ms;

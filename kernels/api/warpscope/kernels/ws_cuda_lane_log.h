@@ -52,7 +52,8 @@
 
 namespace ws::dev {
 
-// The lane unit (lessons_cuda_lane.cu, WS_LANE_LOG_BUILD) is the only build with the lane log:
+// The lane units (lessons_cuda_lane.cu, lessons_cuda_lane_wide.cu: WS_LANE_LOG_BUILD, the same
+// code with and without a register cap) are the only builds with the lane log:
 // started only with a log (WS_LAUNCH_OTHER_UNIT), its kernels leave every other road's code out,
 // so that a site is the log's few instructions rather than those among the event roads' and the
 // tally's. Static: the value differs between the units of one program.

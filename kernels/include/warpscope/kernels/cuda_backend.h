@@ -57,7 +57,7 @@ struct CaptureCost {
   std::uint64_t records = 0;       // access and barrier records decoded
   std::uint64_t record_bytes = 0;  // bytes the recording pass wrote
   std::uint64_t lane_rows = 0;     // the lane log's rows (RecordLaneLog); 0: the event roads
-  bool lane_wide = false;          // the lane log's build was the uncapped one (LaneBuildFor)
+  bool lane_wide = false;          // the lane log's build was the wide unit's (LaneBuildFor)
   TallyShapeCount tally;           // the tally's shapes (ShapesTalliedBySteps)
 };
 
@@ -273,6 +273,9 @@ class CudaBackend {
     next_shadow_launcher_ = true;
     next_lane_kernels_ = lane;
   }
+  // The lane units' build that records the launch in hand by the lane log (RecordLaneLog chose
+  // it; null outside a lane-log pass): WS_LAUNCH_OTHER_UNIT launches it.
+  const LaneBuild& lane_build() const { return lane_build_; }
 
  private:
   void Keep(Status s) {
@@ -430,6 +433,7 @@ class CudaBackend {
   std::vector<std::uint32_t> next_read_only_;
   bool next_shadow_launcher_ = false;
   LaneKernels next_lane_kernels_;
+  LaneBuild lane_build_;  // lane_build()
   // Launch shapes (kernel, grid, block) whose lane log did not fit (RecordLaneLog): their later
   // launches go the event roads.
   std::set<std::string> lane_log_too_large_;
@@ -457,6 +461,7 @@ Status CudaBackend::LaunchKeeping(const std::string& kernel, Dim3 grid, Dim3 blo
       b->next_read_only_.clear();
       b->next_shadow_launcher_ = false;
       b->next_lane_kernels_ = {};
+      b->lane_build_ = {};
     }
   } forget{this};
   if (!status_.ok()) return status_;

@@ -13,7 +13,7 @@
 
 namespace ws {
 
-// Records a lesson's launch by the lane log (ws_cuda_lane_log.h, the lane unit's build) where its
+// Records a lesson's launch by the lane log (ws_cuda_lane_log.h, a lane unit's build) where its
 // log fits: first with kLaneLogRows rows a lane, then, where a lane needed more, once more with
 // the rows the largest count says (every pass from the launch's starting memory, `pass`'s). Fills
 // `c`'s events and capture_.record_ms and returns true; false where the log does not fit (later
@@ -39,10 +39,10 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
       bytes(kLaneLogRows) > options_.record_budget_bytes)
     return false;
   // Last, the lane units' builds' own limits (their registers: LaneBuildFor asks the runtime). The
-  // launch (WS_LAUNCH_OTHER_UNIT) asks the same and gets the same build.
-  const LaneBuild build = LaneBuildFor(next_lane_kernels_, grid.count(),
-                                       dim3(block.x, block.y, block.z), dynamic_bytes_);
-  if (build.handle == nullptr) return false;
+  // launch (WS_LAUNCH_OTHER_UNIT) runs the build chosen here (lane_build()).
+  lane_build_ = LaneBuildFor(next_lane_kernels_, grid.count(), dim3(block.x, block.y, block.z),
+                             dynamic_bytes_);
+  if (lane_build_.handle == nullptr) return false;
   st.mode = dev::kRecord;
   std::uint64_t rows = kLaneLogRows;
   for (int attempt = 0; attempt < 2; ++attempt) {
@@ -123,7 +123,7 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
       capture_ = {};
       capture_.record_ms = ms;
       for (std::uint32_t n : counts) capture_.lane_rows += n;
-      capture_.lane_wide = build.unit == &LaneWideUnit();
+      capture_.lane_wide = lane_build_.unit == &LaneWideUnit();
       return true;
     }
     free_log();

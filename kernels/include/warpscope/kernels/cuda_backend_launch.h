@@ -35,30 +35,27 @@ const bool PassRegistration<F>::done =
    (void)::ws::PassRegistration<&kernel>::done, ::ws::Status{})
 #else
 // Another unit's build of the kernel for this pass (cuda_pass_units.h), where the unit is built
-// to record only (WS_RECORD_BUILD): the hazard unit's for a hazard pass, the lane unit's for a
-// pass with a lane log (the only build that has one), the lean unit's for the others where
-// RunLean takes it. Its recorder state is set and it is launched with this launch's arguments,
-// else the unit's own kernel is. Either adds the shared shadow's bytes
-// (ws_st_.hazard_shared_bytes) to the dynamic shared memory, the kernel's limit set for that
-// launch and back (LaunchWithSharedShadow).
+// to record only (WS_RECORD_BUILD): the hazard unit's for a hazard pass, the lane build the
+// backend chose (CudaBackend::lane_build(), LaneBuildFor: the lane units' builds are the only ones
+// with the log) for a pass with a lane log, the lean unit's for the others where RunLean takes
+// it. Its recorder state is set and it is launched with this launch's arguments, else the unit's
+// own kernel is. Either adds the shared shadow's bytes (ws_st_.hazard_shared_bytes) to the
+// dynamic shared memory, the kernel's limit set for that launch and back (LaunchWithSharedShadow).
 #if defined(WS_RECORD_BUILD)
-#define WS_LAUNCH_OTHER_UNIT(kernel, grid, block, dynamic_bytes, st, ...)                          \
+#define WS_LAUNCH_OTHER_UNIT(backend, kernel, grid, block, dynamic_bytes, st, ...)                 \
   {                                                                                                \
     const bool ws_hazard_ = (st).mode == ::ws::dev::kHazards;                                      \
     const bool ws_logged_ = (st).lane_rows != nullptr;                                             \
-    const bool ws_lane_ = !ws_hazard_ && ws_logged_; /* the lane log is the lane unit's alone */   \
+    const bool ws_lane_ = !ws_hazard_ && ws_logged_; /* the lane log: a lane unit's build only */  \
     const dim3 ws_grid_((grid).x, (grid).y, (grid).z), ws_block_((block).x, (block).y, (block).z); \
-    const ::ws::LaneBuild ws_lb_ =                                                                 \
-        ws_lane_ ? ::ws::LaneBuildFor(WS_LANE_KERNEL(kernel),                                      \
-                                      std::uint64_t{ws_grid_.x} * ws_grid_.y * ws_grid_.z,         \
-                                      ws_block_, (dynamic_bytes))                                  \
-                 : ::ws::LaneBuild{};                                                              \
+    const ::ws::LaneBuild ws_lb_ = ws_lane_ ? (backend).lane_build() : ::ws::LaneBuild{};          \
     const void* ws_h_ = ws_hazard_ ? ::ws::KernelIn<&kernel, ::ws::HazardUnit>()                   \
                         : ws_lane_ ? ws_lb_.handle                                                 \
                                    : ::ws::KernelIn<&kernel, ::ws::LeanUnit>();                    \
     ::ws::PassUnit& ws_u_ = ws_hazard_ ? ::ws::HazardUnit()                                        \
-                            : ws_lane_ ? (ws_lb_.unit != nullptr ? *ws_lb_.unit : ::ws::LaneUnit())\
-                                       : ::ws::LeanUnit();                                         \
+                            : ws_lane_                                                             \
+                                ? (ws_lb_.unit != nullptr ? *ws_lb_.unit : ::ws::LaneUnit())       \
+                                : ::ws::LeanUnit();                                                \
     if ((ws_hazard_ || ws_logged_) && (ws_h_ == nullptr || ws_u_.set_state == nullptr))            \
       return cudaErrorInvalidDeviceFunction; /* no build for the hazard check or the log: a bug */ \
     const bool ws_other_ = ws_h_ != nullptr && ws_u_.set_state != nullptr;                         \
@@ -77,15 +74,17 @@ const bool PassRegistration<F>::done =
 // they have it, so only a recorded unit's launch of a kernel the lane units registered. Looked up
 // by name (KernelNameOf): lessons_cuda.cu is the only recorded unit, and its kernels are the
 // lessons'; a kernel compiled in any other unit (a test's, a program's) gets nulls below,
-// whatever its name. Which of them can run the launch's blocks (LaneBuildFor: their registers)
-// RecordLaneLog asks last, after its cheaper tests, and the launch asks again (the same answer).
+// whatever its name. Which of them records the launch (LaneBuildFor: their registers and local
+// memory) RecordLaneLog asks last, after its cheaper tests, and keeps for the launch
+// (CudaBackend::lane_build()).
 #define WS_LANE_KERNEL(kernel)                                                               \
   ::ws::LaneKernels {                                                                        \
     ::ws::KernelIn<&kernel, ::ws::LaneWideUnit>(), ::ws::KernelIn<&kernel, ::ws::LaneUnit>() \
   }
 #else
-#define WS_LAUNCH_OTHER_UNIT(kernel, grid, block, dynamic_bytes, st, ...)
-#define WS_LANE_KERNEL(kernel) ::ws::LaneKernels{}
+#define WS_LAUNCH_OTHER_UNIT(backend, kernel, grid, block, dynamic_bytes, st, ...)
+#define WS_LANE_KERNEL(kernel) \
+  ::ws::LaneKernels {}
 #endif
 #define WS_LAUNCH_DYNAMIC(backend, kernel, grid, block, shared_bytes, dynamic_bytes, ...)          \
   ((backend).NextLaunchCarriesShadow(::ws::ReadOnlyBuffers(&kernel, __VA_ARGS__),                  \
@@ -93,7 +92,7 @@ const bool PassRegistration<F>::done =
    (backend).Launch(                                                                               \
        ::ws::KernelNameOf<&kernel>(), grid, block, shared_bytes, dynamic_bytes,                    \
        [&](const ::ws::dev::RecorderState& ws_st_) {                                               \
-         WS_LAUNCH_OTHER_UNIT(kernel, grid, block, dynamic_bytes, ws_st_, __VA_ARGS__)             \
+         WS_LAUNCH_OTHER_UNIT(backend, kernel, grid, block, dynamic_bytes, ws_st_, __VA_ARGS__)    \
          cudaError_t ws_e_ = WS_SET_RECORDER_STATE(ws_st_);                                        \
          if (ws_e_ != cudaSuccess) return ws_e_;                                                   \
          return ::ws::LaunchWithSharedShadow(                                                      \

@@ -1,7 +1,7 @@
 // The lessons' kernels built for one pass in units of their own (include from .cu files only).
 //
 // The recorded lessons' unit (lessons_cuda.cu, WS_RECORD_BUILD) holds the drivers and the
-// kernels that count and record, capped at 64 registers. Three more units build the same kernels
+// kernels that count and record, capped at 64 registers. Four more units build the same kernels
 // and run no driver (pass_unit_body.h):
 // - the hazard unit (lessons_cuda_hazard.cu, WS_HAZARD_BUILD) for the hazard check alone. Each
 //   build leaves the other pass's code out and its registers with it (ptxas, nvcc 13, sm_90: a
@@ -14,7 +14,8 @@
 //   kLeanLocalBytes of local memory (the matmuls' loops) or fits no more blocks (RunLean);
 // - the lane units (lessons_cuda_lane.cu and lessons_cuda_lane_wide.cu, WS_LANE_LOG_BUILD) record
 //   by the lane log alone (ws_cuda_lane_log.h), the only builds that have it, for the launches
-//   that have one: the wide unit's registers uncapped, the other's capped (LaneBuildFor).
+//   that have one: the wide unit's registers uncapped, the other's capped at 64 (LaneBuildFor
+//   chooses).
 //
 // At static initialization each such unit registers every kernel's handle under the kernel's
 // name (KernelNameOf, the same text in every unit: one source), its recorder state's setter, and
@@ -26,6 +27,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdlib>
@@ -131,22 +133,10 @@ inline bool RunLean(const void* lean, const void* own, dim3 block, std::size_t d
   return a.localSizeBytes <= static_cast<std::size_t>(kLeanLocalBytes) && lean_blocks > own_blocks;
 }
 
-// Whether a lane unit's build of a kernel (`lane`, or null) can run blocks of `block`: its
-// registers may be more than such a block can have on an SM, and a launch that cannot start would
-// fail the run.
-inline bool LaneKernelFits(const void* lane, dim3 block) {
-  if (lane == nullptr) return false;
-  cudaFuncAttributes a{};
-  if (cudaFuncGetAttributes(&a, lane) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return false;
-  }
-  return static_cast<long long>(block.x) * block.y * block.z <= a.maxThreadsPerBlock;
-}
-
-// A kernel's two builds for the lane log (WS_LANE_KERNEL): the wide unit's, its registers
-// uncapped (WARPSCOPE_LANE_WIDE_MAXRREGCOUNT), and the lane unit's, capped
-// (WARPSCOPE_LANE_MAXRREGCOUNT, 64: a 1,024-thread block fits). Null where none was built.
+// A kernel's two builds for the lane log (WS_LANE_KERNEL): the wide unit's
+// (lessons_cuda_lane_wide.cu, WARPSCOPE_LANE_WIDE_MAXRREGCOUNT: no cap by default) and the lane
+// unit's (lessons_cuda_lane.cu, WARPSCOPE_LANE_MAXRREGCOUNT: 64, so that a 1,024-thread block
+// fits). Null where none was built.
 struct LaneKernels {
   const void* wide = nullptr;
   const void* capped = nullptr;
@@ -159,15 +149,15 @@ struct LaneBuild {
 };
 
 // The build that records a launch of `blocks` blocks of `block` (`dynamic` bytes of shared memory
-// each) by the lane log: the wide unit's where such a block fits its registers and the launch
-// takes no more waves of blocks on this GPU's SMs than with the capped build, else the capped
-// unit's where a block fits it, else none (the launch takes the event roads). Capped at 64,
-// ptxas spills arrayInRegisters' array (188 bytes) and two of the tiled matmul's loop values:
-// uncapped, the local-memory lesson's pass at its defaults took 11.9 us where it took 18.3, and the
-// matmuls' 1-4 % less (H200, the two builds one after the other, docs/GPU.md). Uncapped, a block
-// of the tiled matmul takes 188 registers a thread and one block an SM: where a grid has more
-// blocks than the GPU's SMs, the capped build's four an SM could take fewer waves (the rule
-// below; not met by any lesson's launch that fits the log at its defaults).
+// each) by the lane log. The capped unit's, where a block fits its registers, unless its build of
+// the kernel keeps more in local memory (spills, a stack frame) than the wide unit's and the wide
+// build fits a block and takes no more waves of blocks on this GPU's SMs; the wide unit's where
+// only it fits; else none (the launch takes the event roads). What was measured: at 64 registers
+// ptxas spills arrayInRegisters' array (188 bytes), and with the wide build the local-memory
+// lesson's pass at its defaults took 11.9 us where it took 18.3 (H200, the two builds one after
+// the other, docs/GPU.md); the matmuls' passes moved no more than that run's noise. Elsewhere the
+// two builds are different code (ptxas gives many kernels fewer registers uncapped) with no
+// measured gain, so the capped build, measured since the nineteenth session, stays.
 // WS_GPU_LANE_WIDE=0 never takes the wide unit (to measure the two against each other).
 inline LaneBuild LaneBuildFor(const LaneKernels& k, std::uint64_t blocks, dim3 block,
                               std::size_t dynamic) {
@@ -175,29 +165,38 @@ inline LaneBuild LaneBuildFor(const LaneKernels& k, std::uint64_t blocks, dim3 b
     const char* v = std::getenv("WS_GPU_LANE_WIDE");
     return v != nullptr && std::string(v) == "0";
   }();
-  const bool capped = LaneKernelFits(k.capped, block);
-  if (!wide_off && LaneKernelFits(k.wide, block)) {
-    if (!capped) return {k.wide, &LaneWideUnit()};
-    const int threads = static_cast<int>(block.x * block.y * block.z);
-    int device = 0, sms = 0, wide_blocks = 0, capped_blocks = 0;
-    if (cudaGetDevice(&device) == cudaSuccess &&
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess &&
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&wide_blocks, k.wide, threads, dynamic) ==
-            cudaSuccess &&
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&capped_blocks, k.capped, threads, dynamic) ==
-            cudaSuccess &&
-        sms > 0 && wide_blocks > 0 && capped_blocks > 0) {
-      auto waves = [&](int per_sm) {
-        const std::uint64_t at_once = static_cast<std::uint64_t>(sms) * per_sm;
-        return (blocks + at_once - 1) / at_once;
-      };
-      if (waves(wide_blocks) <= waves(capped_blocks)) return {k.wide, &LaneWideUnit()};
-    } else {
+  const long long threads = static_cast<long long>(block.x) * block.y * block.z;
+  // A build's attributes where a block of the launch fits its registers, else null.
+  auto fitting = [&](const void* f, cudaFuncAttributes* a) {
+    if (f == nullptr) return false;
+    if (cudaFuncGetAttributes(a, f) != cudaSuccess) {
       (void)cudaGetLastError();
+      return false;
     }
+    return threads <= a->maxThreadsPerBlock;
+  };
+  cudaFuncAttributes wide{}, capped{};
+  const bool wide_fits = !wide_off && fitting(k.wide, &wide);
+  const bool capped_fits = fitting(k.capped, &capped);
+  if (!capped_fits) return wide_fits ? LaneBuild{k.wide, &LaneWideUnit()} : LaneBuild{};
+  if (!wide_fits || capped.localSizeBytes <= wide.localSizeBytes) return {k.capped, &LaneUnit()};
+  int device = 0, sms = 0, wide_blocks = 0, capped_blocks = 0;
+  const int t = static_cast<int>(threads);
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&wide_blocks, k.wide, t, dynamic) !=
+          cudaSuccess ||
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&capped_blocks, k.capped, t, dynamic) !=
+          cudaSuccess) {
+    (void)cudaGetLastError();
+    return {k.capped, &LaneUnit()};
   }
-  if (capped) return {k.capped, &LaneUnit()};
-  return {};
+  auto waves = [&](int per_sm) {
+    const std::uint64_t at_once = static_cast<std::uint64_t>(std::max(sms, 1)) * per_sm;
+    return at_once == 0 ? ~std::uint64_t{0} : (blocks + at_once - 1) / at_once;
+  };
+  if (waves(wide_blocks) <= waves(capped_blocks)) return {k.wide, &LaneWideUnit()};
+  return {k.capped, &LaneUnit()};
 }
 
 // Launches `func` (another unit's build of a kernel whose parameters are P...) with `args`

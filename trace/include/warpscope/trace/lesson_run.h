@@ -210,8 +210,8 @@ struct Timing {
   // GPU: the rows a small launch's lane log wrote (a row: one lane's access, meeting or half a
   // barrier pass); 0 where the event roads recorded it.
   std::uint64_t lane_rows = 0;
-  // GPU: that lane log's kernel was the build of uncapped registers (where a block of the launch
-  // fits them), not the one capped at 64.
+  // GPU: that lane log's kernel was the wide lane unit's build (its registers uncapped by default),
+  // not the capped one's (cuda_pass_units.h: LaneBuildFor).
   bool lane_wide = false;
   // Set when the time is that of a larger size than the run's (LessonInfo::timed_size): its
   // label, and the work there over the work of the run (bytes per second scale with it).

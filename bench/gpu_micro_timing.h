@@ -1,0 +1,47 @@
+// Timing for the standalone micro-benchmarks built with nvcc alone (bench/gpu_lane_log_micro.cu):
+// a launch timed back to back and alone, each against the first case's (the plain kernel's).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+#include "ws_cuda_check.h"
+
+// Median over `repeats` of (20 launches back to back) / 20, and of single launches.
+template <typename F>
+inline void Time(const char* label, F launch, int repeats, float* plain_batch, float* plain_one) {
+  cudaEvent_t a, b;
+  WS_CUDA_CHECK(cudaEventCreate(&a));
+  WS_CUDA_CHECK(cudaEventCreate(&b));
+  launch();  // warm: module load
+  WS_CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<float> batch, one;
+  for (int r = 0; r < repeats; ++r) {
+    float t = 0;
+    WS_CUDA_CHECK(cudaEventRecord(a));
+    for (int i = 0; i < 20; ++i) launch();
+    WS_CUDA_CHECK(cudaEventRecord(b));
+    WS_CUDA_CHECK(cudaEventSynchronize(b));
+    WS_CUDA_CHECK(cudaEventElapsedTime(&t, a, b));
+    batch.push_back(t / 20 * 1000);
+    WS_CUDA_CHECK(cudaEventRecord(a));
+    launch();
+    WS_CUDA_CHECK(cudaEventRecord(b));
+    WS_CUDA_CHECK(cudaEventSynchronize(b));
+    WS_CUDA_CHECK(cudaEventElapsedTime(&t, a, b));
+    one.push_back(t * 1000);
+  }
+  WS_CUDA_CHECK(cudaGetLastError());
+  std::sort(batch.begin(), batch.end());
+  std::sort(one.begin(), one.end());
+  const float mb = batch[batch.size() / 2], mo = one[one.size() / 2];
+  if (*plain_batch == 0) *plain_batch = mb, *plain_one = mo;
+  std::printf("%-44s %10.2f us/launch (x%.2f)   alone %8.2f us (x%.2f)\n", label, mb,
+              mb / *plain_batch, mo, mo / *plain_one);
+  std::fflush(stdout);
+  WS_CUDA_CHECK(cudaEventDestroy(a));
+  WS_CUDA_CHECK(cudaEventDestroy(b));
+}
