@@ -30,25 +30,6 @@ struct Columns {
   }
 };
 
-// A whole warp's accesses and meetings in one warp's columns (`first_slot` its row 0, lane 0; a
-// lane's `n` rows) made as the others: their time to its slot, word 3 the 32 lanes. A barrier's
-// two rows are left as they are (its second row's word 0 is a time, whatever its bits).
-void UnpackWholeWarps(std::vector<std::uint32_t>* rows, std::vector<std::uint32_t>* times,
-                      std::uint64_t first_slot, std::uint32_t lanes, const std::uint32_t (&n)[32]) {
-  for (std::uint32_t l = 0; l < lanes; ++l)
-    for (std::uint32_t k = 0; k < n[l]; ++k) {
-      const std::uint64_t slot = first_slot + std::uint64_t{k} * 32 + l;
-      std::uint32_t* r = rows->data() + slot * 4;
-      if ((r[0] & kKindBits) == dev::kEventBarrier) {
-        ++k;
-      } else if ((r[0] & dev::kLaneWholeWarp) != 0) {
-        (*times)[slot] = r[3];
-        r[0] &= ~dev::kLaneWholeWarp;
-        r[3] = ~0u;
-      }
-    }
-}
-
 // The lanes of `mask` at their next records, which must all be of `head`'s kind, name `mask`
 // as their lanes, and (a meeting's, a barrier's) its place; a barrier's second row present.
 bool Ready(const Columns& c, const std::uint32_t* head, std::uint32_t mask,
@@ -105,6 +86,44 @@ void Emit(const Columns& c, std::uint32_t mask, const std::uint32_t (&at)[32],
 
 }  // namespace
 
+void LaneLogUnpackWarpRows(std::vector<std::uint32_t>* rows, std::vector<std::uint32_t>* times,
+                           const std::vector<std::uint32_t>& heads,
+                           const std::vector<std::uint32_t>& offsets, std::uint32_t row_count,
+                           std::uint32_t threads_per_block, std::uint64_t warps) {
+  const std::uint32_t wpb = (threads_per_block + 31) / 32;
+  if (rows->size() < warps * row_count * 128 || times->size() < warps * row_count * 32 ||
+      heads.size() < warps * row_count * 4 || offsets.size() < warps * row_count * 32)
+    return;
+  for (std::uint64_t w = 0; w < warps; ++w) {
+    const std::uint64_t row0 = w * row_count;  // the warp's row 0
+    std::uint32_t warp_rows = 0;
+    while (warp_rows < row_count && heads[(row0 + warp_rows) * 4 + 3] != 0) ++warp_rows;
+    if (warp_rows == 0) continue;
+    const std::uint32_t first_thread = static_cast<std::uint32_t>(w % wpb) * 32;
+    for (std::uint32_t l = 0; l < 32 && first_thread + l < threads_per_block; ++l) {
+      std::uint32_t next = 0;  // the lane's next warp row
+      for (std::uint32_t k = 0; k < row_count && next < warp_rows; ++k) {
+        const std::uint64_t slot = (row0 + k) * 32 + l;
+        std::uint32_t* r = rows->data() + slot * 4;
+        if ((r[0] & kKindBits) == dev::kEventBarrier) {
+          ++k;  // a barrier's two rows (its second row's word 3 is never ~0u)
+          continue;
+        }
+        // A row of its own of a whole warp's access (its key not lane 0's) takes its warp row too.
+        if (r[3] == ~0u) ++next;
+        if (r[0] != 0 || r[3] != 0) continue;
+        const std::uint32_t* head = heads.data() + (row0 + next) * 4;
+        r[0] = head[0];
+        r[1] = head[1];
+        r[2] = offsets[(row0 + next) * 32 + l];
+        r[3] = head[3];
+        (*times)[slot] = head[2];
+        ++next;
+      }
+    }
+  }
+}
+
 std::vector<std::uint32_t> LaneLogCounts(const std::vector<std::uint32_t>& rows,
                                          std::uint32_t row_count, std::uint32_t threads_per_block,
                                          std::uint64_t warps) {
@@ -149,7 +168,6 @@ std::string LaneLogToCapture(std::vector<std::uint32_t> rows, std::vector<std::u
                std::to_string(n[l]) + " rows, past the log's " + std::to_string(row_count);
       if (n[l] > 0) pending |= 1u << l;
     }
-    UnpackWholeWarps(&rows, &times, w * row_count * 32, lanes, n);
     const Columns c{rows, times, w * row_count * 32};
     const std::size_t start = capture->words.size();
     while (pending != 0) {

@@ -21,27 +21,44 @@ using Record = std::array<std::uint32_t, 5>;  // the 4 words, then the time slot
 struct Log {
   std::uint32_t threads_per_block, warps, rows;
   std::vector<std::vector<Record>> lanes;  // [warp * 32 + lane]
+  // Each warp's warp rows (a whole warp's access or meeting): the head, then the 32 lanes' word 2.
+  std::vector<std::vector<std::array<std::uint32_t, 36>>> warp_rows;
   Log(std::uint32_t tpb, std::uint32_t blocks, std::uint32_t row_count)
       : threads_per_block(tpb),
         warps(blocks * ((tpb + 31) / 32)),
         rows(row_count),
-        lanes(warps * 32) {}
+        lanes(warps * 32),
+        warp_rows(warps) {}
   // The lanes of `mask` access `key`; `running`: every lane that ran the instruction (the mask
-  // itself where 0). As the device writes it: where every lane ran, word 0 says so and word 3
-  // is the time, and no time slot is written (ws_cuda_lane_log.h's LaneRow).
+  // itself where 0). As the device writes it (ws_cuda_lane_log.h's LaneRow): where every lane
+  // ran, lane 0's key is a warp row's head and the lanes with that key leave their rows as
+  // cleared and write their word 2 in the warp row; the others (a later call with lane 0 not in
+  // `mask`) rows of their own, word 3 ~0u.
   void Access(std::uint32_t warp, std::uint32_t mask, std::uint64_t key,
               std::uint32_t (*offset)(std::uint32_t), std::uint32_t time,
               std::uint32_t running = 0) {
+    const std::uint32_t lanes_running = running != 0 ? running : mask;
+    const std::uint32_t word0 = static_cast<std::uint32_t>(key),
+                        word1 = static_cast<std::uint32_t>(key >> 32);
+    if (lanes_running == ~0u && (mask & 1u) != 0) {
+      WarpRow(warp, mask, word0, word1, time, [&](std::uint32_t l) { return offset(l); });
+      return;
+    }
     for (std::uint32_t l = 0; l < 32; ++l)
       if (mask >> l & 1u)
-        lanes[warp * 32 + l].push_back(Row(key, offset(l), running != 0 ? running : mask, time));
+        lanes[warp * 32 + l].push_back({word0, word1, offset(l), lanes_running, time});
   }
-  static Record Row(std::uint64_t key, std::uint32_t word2, std::uint32_t lanes_running,
-                    std::uint32_t time) {
-    const auto word0 = static_cast<std::uint32_t>(key),
-               word1 = static_cast<std::uint32_t>(key >> 32);
-    if (lanes_running == ~0u) return {word0 | ws::dev::kLaneWholeWarp, word1, word2, time, 0};
-    return {word0, word1, word2, lanes_running, time};
+  // A warp row with its head's words 0, 1 and time: the lanes of `mask` leave a cleared row.
+  template <typename Word2>
+  void WarpRow(std::uint32_t warp, std::uint32_t mask, std::uint32_t word0, std::uint32_t word1,
+               std::uint32_t time, Word2 word2) {
+    std::array<std::uint32_t, 36> row{word0, word1, time, ~0u};
+    for (std::uint32_t l = 0; l < 32; ++l)
+      if (mask >> l & 1u) {
+        row[4 + l] = word2(l);
+        lanes[warp * 32 + l].push_back({0, 0, 0, 0, 0});
+      }
+    warp_rows[warp].push_back(row);
   }
   // The records as the device lays them (`what` 4: the 4 words a slot, else the time), in a log
   // cleared before the pass.
@@ -58,16 +75,28 @@ struct Log {
       }
     return v;
   }
+  // The warp rows as the device lays them: `heads` 4 words a row, else the lanes' words 2.
+  std::vector<std::uint32_t> LaidWarpRows(bool heads) const {
+    const std::uint32_t per = heads ? 4 : 32;
+    std::vector<std::uint32_t> v(std::size_t{warps} * rows * per);
+    for (std::uint32_t w = 0; w < warps; ++w)
+      for (std::uint32_t k = 0; k < warp_rows[w].size(); ++k)
+        for (std::uint32_t i = 0; i < per; ++i)
+          v[(std::size_t{w} * rows + k) * per + i] = warp_rows[w][k][heads ? i : 4 + i];
+    return v;
+  }
   std::string To(ws::GpuCapture* c) const {
-    const std::vector<std::uint32_t> words = Laid(4), times = Laid(1);
+    std::vector<std::uint32_t> words = Laid(4), times = Laid(1);
+    ws::LaneLogUnpackWarpRows(&words, &times, LaidWarpRows(true), LaidWarpRows(false), rows,
+                              threads_per_block, warps);
     std::vector<std::uint32_t> counts;
     const std::uint32_t wpb = (threads_per_block + 31) / 32;
     for (std::uint32_t t = 0; t < warps / wpb * threads_per_block; ++t) {
       const std::uint32_t w = t / threads_per_block * wpb + t % threads_per_block / 32;
       counts.push_back(static_cast<std::uint32_t>(lanes[w * 32 + t % 32].size()));
     }
-    // The backend finds each column's end in the cleared log (LaneLogCounts): it must be the
-    // rows each lane was given here.
+    // The backend finds each column's end in the cleared log, its warp rows in
+    // (LaneLogCounts): it must be the rows each lane was given here.
     if (ws::LaneLogCounts(words, rows, threads_per_block, warps) != counts)
       return "LaneLogCounts differs from the rows each lane wrote";
     return ws::LaneLogToCapture(words, times, rows, counts, threads_per_block, warps, c);
@@ -102,16 +131,21 @@ TEST(LaneLog, AWholeWarpsAccessIsOneRequestAndTwoKeysAreTwo) {
   // Lanes 0-15 store to buffer 1, lanes 16-31 to buffer 2 (one instruction, two site keys): the
   // event roads' __match_any_sync on the key makes two requests, lowest lanes first.
   log.Access(0, 0x0000ffffu, kStore, Floats, 140, ~0u);
-  // Every lane carries a time (word 3); the host takes the lowest lane's (lane 0's 140).
+  // Lanes 16-31's key is not lane 0's: rows of their own (word 3 ~0u), each with its own time
+  // (0 here); the host takes the lowest lane's (lane 0's 140), and their next cleared rows are
+  // the warp's third warp row, not its second.
   log.Access(0, 0xffff0000u, kOther, Eight, 0, ~0u);
+  log.Access(0, ~0u, kLoad, Eight, 200);
   ws::GpuCapture c;
   ASSERT_EQ(log.To(&c), "");
   std::vector<std::uint32_t> want;
   ws::EncodeWarpEvent(kLoad, ~0u, 100, Offsets(~0u, Floats), &want);  // affine: 6 words
   ws::EncodeWarpEvent(kStore, 0x0000ffffu, 140, Offsets(0xffffu, Floats), &want);
   ws::EncodeWarpEvent(kOther, 0xffff0000u, 140, Offsets(0xffff0000u, Eight), &want);
+  ws::EncodeWarpEvent(kLoad, ~0u, 200, Offsets(~0u, Eight), &want);
   EXPECT_EQ(WarpWords(c, 0), want);
-  EXPECT_EQ(want.size(), 18u);  // three affine events of 6 words
+  EXPECT_EQ(want.size(), 24u);             // four affine events of 6 words
+  EXPECT_EQ(log.warp_rows[0].size(), 3u);  // lanes 16-31 wrote rows of their own once
 }
 
 TEST(LaneLog, ADivergentLoopsLanesRejoinForTheAccessAfterIt) {
@@ -152,14 +186,13 @@ TEST(LaneLog, ABarrierIsTwoRowsAndAMeetingKeepsEachLanesSource) {
   // A block of 40 threads: warp 1 has lanes 0-7. Warp 0: a shuffle down by 1 (lane l read l + 1,
   // lane 31 its own), then the barrier; warp 1: the barrier only, arriving later.
   Log log(40, 1, 8);
-  for (std::uint32_t l = 0; l < 32; ++l)
-    log.lanes[l].push_back(Log::Row(std::uint64_t{kPlace} << 32 | ws::dev::kEventWarpOp | 2u,
-                                    l < 31 ? l + 1 : l, ~0u, 50));
-  const std::uint32_t word0 = ws::dev::kEventBarrier | 40u << 16;  // 40 threads passed
+  log.WarpRow(0, ~0u, ws::dev::kEventWarpOp | 2u, kPlace, 50,
+              [](std::uint32_t l) { return l < 31 ? l + 1 : l; });  // a warp row
+  const std::uint32_t word0 = ws::dev::kEventBarrier | 40u << 16;   // 40 threads passed
   for (std::uint32_t l = 0; l < 40; ++l) {
     const std::uint32_t w = l / 32, mask = w == 0 ? ~0u : 0xffu;
-    // Warp 0's arrival's low word has kLaneWholeWarp's bit: a barrier's second row is not a
-    // whole warp's record, whatever its word 0.
+    // Warp 0's arrival's low word has kEventBarrier's bit: a barrier's second row is not read
+    // as a barrier's first, whatever its word 0.
     const std::uint64_t arrival = w == 0 ? 0x100000164ull : 0x1000000c8ull;
     auto& col = log.lanes[w * 32 + l % 32];
     col.push_back({word0, kPlace + 1, 0x1f4, mask, 0});
@@ -178,16 +211,16 @@ TEST(LaneLog, ABarrierIsTwoRowsAndAMeetingKeepsEachLanesSource) {
   EXPECT_EQ(WarpWords(c, 1), want1);
 }
 
-TEST(LaneLog, AWholeWarpsRowAfterABarrierGivesItsLowestLanesTime) {
-  // A barrier whose arrival's low word (0x300) has kLaneWholeWarp's and kEventBarrier's bits, then
-  // a whole warp's load whose lanes read the timer apart (lane l at 500 + l): the second row is
-  // the barrier's, and the load is one request at lane 0's time.
+TEST(LaneLog, AWarpRowAfterABarrierIsEachLanesNextRecord) {
+  // A barrier whose arrival's low word (0x300) has kEventBarrier's bit, then a whole warp's load
+  // (a warp row: the lanes' third rows left cleared): the second row is the barrier's, and the
+  // load is one request at lane 0's time.
   Log log(32, 1, 8);
   for (std::uint32_t l = 0; l < 32; ++l) {
     log.lanes[l].push_back({ws::dev::kEventBarrier | 32u << 16, kPlace, 0x1f4, ~0u, 0});
     log.lanes[l].push_back({0x300, 0x1, 900, 0x80000000u | 3u, 0});
-    log.lanes[l].push_back(Log::Row(kLoad, Floats(l), ~0u, 500 + l));
   }
+  log.Access(0, ~0u, kLoad, Floats, 500);
   ws::GpuCapture c;
   ASSERT_EQ(log.To(&c), "");
   std::vector<std::uint32_t> want;
@@ -196,14 +229,48 @@ TEST(LaneLog, AWholeWarpsRowAfterABarrierGivesItsLowestLanesTime) {
   EXPECT_EQ(WarpWords(c, 0), want);
 }
 
+TEST(LaneLog, AWarpsLanesTakeItsWarpRowsInTheirOwnColumnsPlaces) {
+  // Warp rows land at different rows of the lanes' columns: lanes 0-7 made two records of their
+  // own first, the others none. Each lane's column then reads, once the warp rows are in: its own
+  // rows, warp row 0, warp row 1; lanes 0-7 have 4 rows, the others 2.
+  Log log(32, 1, 6);
+  log.Access(0, 0xffu, kLoad, Floats, 10);
+  log.Access(0, 0xffu, kLoad, Floats, 20);
+  log.Access(0, ~0u, kStore, Eight, 30);
+  log.Access(0, ~0u, kOther, Scattered, 40);
+  std::vector<std::uint32_t> words = log.Laid(4), times = log.Laid(1);
+  ws::LaneLogUnpackWarpRows(&words, &times, log.LaidWarpRows(true), log.LaidWarpRows(false), 6, 32,
+                            1);
+  std::vector<std::uint32_t> want(32, 2);
+  for (int l = 0; l < 8; ++l) want[l] = 4;
+  EXPECT_EQ(ws::LaneLogCounts(words, 6, 32, 1), want);
+  // Lane 5's row 3 and lane 9's row 1: warp row 1 (kOther, lane l's word 2 l * l * 4, at 40).
+  const auto row = [&](std::uint32_t l, std::uint32_t k) {
+    return std::vector<std::uint32_t>(words.begin() + (k * 32 + l) * 4,
+                                      words.begin() + (k * 32 + l) * 4 + 4);
+  };
+  const auto lo = static_cast<std::uint32_t>(kOther), hi = static_cast<std::uint32_t>(kOther >> 32);
+  EXPECT_EQ(row(5, 3), (std::vector<std::uint32_t>{lo, hi, 100, ~0u}));
+  EXPECT_EQ(row(9, 1), (std::vector<std::uint32_t>{lo, hi, 324, ~0u}));
+  EXPECT_EQ(times[3 * 32 + 5], 40u);
+  ws::GpuCapture c;
+  ASSERT_EQ(log.To(&c), "");
+  std::vector<std::uint32_t> events;
+  ws::EncodeWarpEvent(kLoad, 0xffu, 10, Offsets(0xffu, Floats), &events);
+  ws::EncodeWarpEvent(kLoad, 0xffu, 20, Offsets(0xffu, Floats), &events);
+  ws::EncodeWarpEvent(kStore, ~0u, 30, Offsets(~0u, Eight), &events);
+  ws::EncodeWarpEvent(kOther, ~0u, 40, Offsets(~0u, Scattered), &events);
+  EXPECT_EQ(WarpWords(c, 0), events);
+}
+
 TEST(LaneLog, AColumnEndsAtItsFirstRowOfZerosOrAtTheLogsEnd) {
   // Two blocks of 40 threads (warps 0-1, 2-3; warps 1 and 3 have 8 lanes), 3 rows a lane: thread
-  // 0 fills its column, thread 1 writes one row (a whole warp's, at time 0: its word 3 is 0),
+  // 0 fills its column, thread 1 writes one row (a key whose bits 0..31 are 0: its word 0 is 0),
   // thread 33 (warp 1's lane 1) two rows (a barrier's, arriving at time 0: the second row's
   // word 0 is 0), block 1's thread 39 (warp 3's lane 7) one row; the others none.
   Log log(40, 2, 3);
   for (int k = 0; k < 3; ++k) log.lanes[0].push_back({1, 2, 3, 1u, 0});
-  log.lanes[1].push_back(Log::Row(1, 3, ~0u, 0));
+  log.lanes[1].push_back({0, 3, 5, 2u, 0});
   log.lanes[33].push_back({ws::dev::kEventBarrier, kPlace, 0, 2u, 0});
   log.lanes[33].push_back({0, 0, 0, 0x80000000u, 0});
   log.lanes[3 * 32 + 7].push_back({1, 2, 3, 0x80u, 0});

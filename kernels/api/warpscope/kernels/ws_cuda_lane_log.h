@@ -22,19 +22,34 @@
 //   barrier  two rows: word 0 kEventBarrier | tile warps | threads passed << 16, word 1 the
 //            place, word 2 the departure's low 32 bits, word 3 the lanes that arrived together;
 //            then the arrival (64 bits), the SM clock's cycles between them, and the SM | 1 << 31
-// An access's or a meeting's time (%globaltimer's low 32 bits): where its lanes are the whole
-// warp, word 3 is the time and word 0 has kLaneWholeWarp; else every lane writes it at the same
+// An access's or a meeting's time (%globaltimer's low 32 bits): every lane writes it at the same
 // slot of lane_times (the host reads the lowest lane's): a warp's times are then one whole line,
 // where the lowest lane's alone were 4 bytes of one (bench/gpu_lane_log_micro.cu, H200, matmul
 // tiled 256²: 216 us with the lowest lane's times, 120 with every lane's, 85 for the tagged
 // record with no time at all). No record has words 0 and 3 both 0, so that the host finds a
 // column's end in the log it cleared before the pass (LaneLogCounts).
 //
+// A whole warp's access or meeting (its lanes all 32) is a warp row instead: its lanes' rows are
+// left as cleared (their column moves on), each lane writes its word 2 alone at its slot of the
+// warp's row in lane_offsets (the 32 lanes one 128-byte line) and lane 0 writes the head, word 0
+// and word 1, the time and ~0u (never 0: the warp's rows end at the first head whose word 3 is),
+// in lane_heads: 144 bytes a warp where its 32 rows were 512. A lane of a whole warp's access
+// whose key is not lane 0's (one instruction on two buffers) writes a row of its own, word 3
+// ~0u, and the warp row's word 2 at its slot is left unread. The rows' stores were the pass's
+// whole cost: the lane unit's tiled matmul at 64², its records' stores left out, ran as fast as
+// the plain kernel (5.0 against 5.0 us a launch), and with them 13.6 us; as warp rows 8.5
+// (bench/gpu_lane_product_micro.cu, H200, twenty-third session). A warp's rows are counted apart
+// (ws_lane_warp_next): every lane of the warp runs each one, so a lane's k-th cleared row before
+// its column's end is the warp's k-th row, and the host fills it in from there
+// (LaneLogUnpackWarpRows) before it reads the lanes' columns.
+//
 // The lane's place in its column is kept in registers of the kernel's own, which PTX lets a
 // kernel declare by name (WS_KERNEL_ENTRY, which the lesson form puts first in every lesson
 // kernel's body, declares and sets them; every record after names them): its row 0's address
 // (ws_lane_row0), its time slot's (ws_lane_time0), its count's (ws_lane_count), the number of its
-// next row (ws_lane_next) and the file tag it noted last (ws_lane_file). Kept in shared memory
+// next row (ws_lane_next), the file tag it noted last (ws_lane_file), and for the warp's rows its
+// slot of row 0's offsets (ws_lane_offset0), row 0's head (ws_lane_head0) and the number of the
+// warp's next row (ws_lane_warp_next). Kept in shared memory
 // before (the counter behind a tag, read and written at every record, with the thread's count
 // stored to device memory each time), a record was some 50 instructions, and the tiled matmul's
 // pass at 64² executed 33 times the plain kernel's instructions (Nsight Compute, H200).
@@ -76,17 +91,22 @@ __device__ __forceinline__ unsigned LaneTime() {
 // First in a lesson kernel's body (WS_KERNEL_ENTRY): declares the column's registers and points
 // them at this lane's row 0 of its warp's rows, its time's slot there and its count.
 __device__ __forceinline__ void LaneEntry(const RecorderState& r) {
-  const unsigned long long slot = LinearWarp(r) * r.lane_cap * 32u + LaneId();
+  const unsigned long long warp_row0 = LinearWarp(r) * r.lane_cap;
+  const unsigned long long slot = warp_row0 * 32u + LaneId();
   const unsigned long long grid_thread = LinearBlock() * r.threads_per_block + LinearThread();
   asm volatile(
-      ".reg .u64 ws_lane_row0, ws_lane_time0, ws_lane_count;\n\t"
-      ".reg .u32 ws_lane_next, ws_lane_file;\n\t"
+      ".reg .u64 ws_lane_row0, ws_lane_time0, ws_lane_count, ws_lane_offset0, ws_lane_head0;\n\t"
+      ".reg .u32 ws_lane_next, ws_lane_file, ws_lane_warp_next;\n\t"
       "mov.u64 ws_lane_row0, %0;\n\t"
       "mov.u64 ws_lane_time0, %1;\n\t"
       "mov.u64 ws_lane_count, %2;\n\t"
+      "mov.u64 ws_lane_offset0, %3;\n\t"
+      "mov.u64 ws_lane_head0, %4;\n\t"
       "mov.u32 ws_lane_next, 0;\n\t"
+      "mov.u32 ws_lane_warp_next, 0;\n\t"
       "mov.u32 ws_lane_file, -1;" ::"l"(r.lane_rows + slot * 4u),
-      "l"(r.lane_times + slot), "l"(r.lane_counts + grid_thread));
+      "l"(r.lane_times + slot), "l"(r.lane_counts + grid_thread), "l"(r.lane_offsets + slot),
+      "l"(r.lane_heads + warp_row0 * 4u));
 }
 
 // Notes the file where this lane's last record named another: stores the literal at its tag's
@@ -105,31 +125,37 @@ __device__ __forceinline__ void LaneNote(const RecorderState& r, std::uint32_t t
       "l"(r.files + tag), "l"(file));
 }
 
-// One row and its time at the lane's next, where it fits in its column; the column moves on
-// either way, and a lane past its rows stores the rows it has needed so far (its next row) in
-// its count. Where `d` (the lanes) is the whole warp, the row says so in word 0
-// (kLaneWholeWarp) and carries the time in word 3, and no time is stored apart: a fifth of a
-// warp's bytes (bench/gpu_lane_log_micro.cu, H200, the tiled matmul at 256²: 101 us against 125
-// with the time apart). Addressed from the row's number, so that ptxas gets each address as one
-// wide multiply-add (kept as addresses and added to, each was two adds and two moves into a
+// One record at the lane's next row, where it fits in its column: a row and its time, or where
+// `d` (the lanes) is the whole warp and `same` says the lane's words 0 and 1 are lane 0's, the
+// lane's word 2 in the warp's next row, and lane 0's head (above). The column moves on either way
+// (and the warp's rows with a warp row), and a lane past its rows stores the rows it has needed so
+// far (its next row) in its count. Addressed from the row's number, so that ptxas gets each address
+// as one wide multiply-add (kept as addresses and added to, each was two adds and two moves into a
 // register pair, nvcc 13, sm_90). No branch: see LaneNote.
 __device__ __forceinline__ void LaneRow(const RecorderState& r, unsigned a, unsigned b, unsigned c,
-                                        unsigned d, unsigned t) {
+                                        unsigned d, unsigned t, unsigned same) {
   asm volatile(
-      "{\n\t.reg .pred ok, whole, apart;\n\t.reg .u64 row, time;\n\t.reg .u32 w0, w3;\n\t"
+      "{\n\t.reg .pred ok, whole, apart, lead;\n\t.reg .u64 row, time, offset, head;\n\t"
+      ".reg .u32 lane;\n\t"
+      "mov.u32 lane, %%laneid;\n\t"
       "setp.lt.u32 ok, ws_lane_next, %5;\n\t"
       "setp.eq.u32 whole, %3, -1;\n\t"
-      "or.b32 w0, %0, %6;\n\t"
-      "selp.u32 w0, w0, %0, whole;\n\t"
-      "selp.u32 w3, %4, %3, whole;\n\t"
+      "@whole add.u32 ws_lane_warp_next, ws_lane_warp_next, 1;\n\t"
+      "setp.ne.and.u32 whole, %6, 0, whole;\n\t"
       "mad.wide.u32 row, ws_lane_next, 512, ws_lane_row0;\n\t"
       "mad.wide.u32 time, ws_lane_next, 128, ws_lane_time0;\n\t"
+      "mad.wide.u32 offset, ws_lane_warp_next, 128, ws_lane_offset0;\n\t"
+      "mad.wide.u32 head, ws_lane_warp_next, 16, ws_lane_head0;\n\t"
       "add.u32 ws_lane_next, ws_lane_next, 1;\n\t"
-      "@ok st.global.v4.u32 [row], {w0, %1, %2, w3};\n\t"
-      "setp.ne.and.u32 apart, %3, -1, ok;\n\t"
+      "and.pred apart, ok, !whole;\n\t"
+      "@apart st.global.v4.u32 [row], {%0, %1, %2, %3};\n\t"
       "@apart st.global.u32 [time], %4;\n\t"
+      "and.pred whole, whole, ok;\n\t"
+      "@whole st.global.u32 [offset+-128], %2;\n\t"
+      "setp.eq.and.u32 lead, lane, 0, whole;\n\t"
+      "@lead st.global.v4.u32 [head+-16], {%0, %1, %4, %3};\n\t"
       "@!ok st.global.u32 [ws_lane_count], ws_lane_next;\n\t}" ::"r"(a),
-      "r"(b), "r"(c), "r"(d), "r"(t), "r"(r.lane_cap), "n"(kLaneWholeWarp));
+      "r"(b), "r"(c), "r"(d), "r"(t), "r"(r.lane_cap), "r"(same));
 }
 
 __device__ __forceinline__ void LaneAccess(const RecorderState& r, std::uint64_t key,
@@ -137,7 +163,20 @@ __device__ __forceinline__ void LaneAccess(const RecorderState& r, std::uint64_t
   const unsigned active = __activemask();
   const unsigned t = LaneTime();
   LaneNote(r, KeyFile(key), file);
-  LaneRow(r, static_cast<unsigned>(key), static_cast<unsigned>(key >> 32), offset, active, t);
+  const auto lo = static_cast<unsigned>(key), hi = static_cast<unsigned>(key >> 32);
+  // Lane 0's key (the warp row's head), where the whole warp runs: a lane whose key is another
+  // (lanes of one instruction on different buffers) writes a row of its own.
+  unsigned same;
+  asm volatile(
+      "{\n\t.reg .u32 lo0, hi0;\n\t.reg .pred p;\n\t"
+      "shfl.sync.idx.b32 lo0, %1, 0, 0x1f, %3;\n\t"
+      "shfl.sync.idx.b32 hi0, %2, 0, 0x1f, %3;\n\t"
+      "setp.eq.u32 p, lo0, %1;\n\t"
+      "setp.eq.and.u32 p, hi0, %2, p;\n\t"
+      "selp.u32 %0, 1, 0, p;\n\t}"
+      : "=r"(same)
+      : "r"(lo), "r"(hi), "r"(active));
+  LaneRow(r, lo, hi, offset, active, t, same);
 }
 
 __device__ __forceinline__ void LaneMeeting(const RecorderState& r, std::uint32_t kind,
@@ -145,7 +184,7 @@ __device__ __forceinline__ void LaneMeeting(const RecorderState& r, std::uint32_
                                             const char* file) {
   const unsigned t = LaneTime();
   LaneNote(r, PlaceFile(place), file);
-  LaneRow(r, kEventWarpOp | kind, place, source, group, t);
+  LaneRow(r, kEventWarpOp | kind, place, source, group, t, 1u);
 }
 
 // After the barrier: `word0` the barrier event's word 0, the times as TimedBarrier took them.

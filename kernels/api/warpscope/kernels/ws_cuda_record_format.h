@@ -86,13 +86,6 @@ inline constexpr std::uint32_t kEventBarrier = 1u << 9;
 inline constexpr std::uint32_t kEventWarpOp = 1u << 10;
 inline constexpr std::uint32_t kEventInstance = 1u << 11;
 inline constexpr std::uint32_t kEventHeaderWords = 4;
-// The lane log (ws_cuda_lane_log.h): an access's or a meeting's record made by the whole warp
-// (word 3's lanes all 32) says so here and carries its time in word 3, with no time slot
-// written. No record of the log has this bit otherwise: a key's bits 8..11 are zero, a meeting's
-// word 0 is kEventWarpOp and its kind (LaneLogToCapture reads a barrier's rows as they are).
-inline constexpr std::uint32_t kLaneWholeWarp = kEventAffine;
-static_assert((kLaneWholeWarp & (kEventBarrier | kEventWarpOp)) == 0,
-              "a whole warp's record is told from a barrier's and a meeting's by word 0");
 inline constexpr std::uint32_t kAffineEventWords = kEventHeaderWords + 2;
 // A warp-level intrinsic's meeting: the header, then 32 bytes, the lane each lane read.
 inline constexpr std::uint32_t kWarpOpEventWords = kEventHeaderWords + 8;
@@ -309,14 +302,20 @@ struct RecorderState {
   unsigned long long hazard_read_only;
   // The lane log (ws_cuda_lane_log.h), a recording pass of a small launch: null lane_rows, off.
   // Lane l of warp w writes its k-th record (4 words) at row k: words [((w * lane_cap + k) * 32 +
-  // l) * 4, +4) of lane_rows, and its time at the same slot of lane_times (in word 3 instead where
-  // word 0 has kLaneWholeWarp), the rows cleared before the pass; a thread past lane_cap rows
+  // l) * 4, +4) of lane_rows, and its time at the same slot of lane_times (a whole warp's access
+  // or meeting: a warp row below, the lane's row left as cleared), the rows cleared before the
+  // pass; a thread past lane_cap rows
   // writes the rows it has needed so far in lane_counts[thread of the grid] (cleared: 0 where it
   // had room).
   unsigned int* lane_rows;
   unsigned int* lane_times;
   unsigned int* lane_counts;
   unsigned int lane_cap;
+  // The warps' rows of the lane log (a whole warp's access or meeting): warp w's k-th row's head
+  // (4 words, its word 3 never 0) at words [(w * lane_cap + k) * 4, +4) of lane_heads (cleared
+  // before the pass), lane l's word 2 at word (w * lane_cap + k) * 32 + l of lane_offsets.
+  unsigned int* lane_heads;
+  unsigned int* lane_offsets;
 };
 
 inline constexpr unsigned int kDeviceFileTags = 1u << 16;

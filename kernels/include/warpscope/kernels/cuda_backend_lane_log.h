@@ -26,8 +26,9 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
   const std::uint64_t threads = grid.count() * block.count();
   const std::uint32_t wpb = static_cast<std::uint32_t>((block.count() + 31) / 32);
   const std::uint64_t warps = grid.count() * wpb;
-  // Its slots (4 words of record and one of time each) and each thread's count.
-  auto bytes = [&](std::uint64_t rows) { return warps * 32 * rows * 20 + threads * 4; };
+  // Its slots (4 words of record, one of time and one of a warp row's offsets each), the warp
+  // rows' heads (4 words a warp a row) and each thread's count.
+  auto bytes = [&](std::uint64_t rows) { return warps * rows * (32 * 24 + 16) + threads * 4; };
   // A launch shape whose log did not fit before goes the event roads at once.
   std::string shape = kernel;
   for (std::uint32_t d : {grid.x, grid.y, grid.z, block.x, block.y, block.z}) {
@@ -47,15 +48,19 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
   std::uint64_t rows = kLaneLogRows;
   for (int attempt = 0; attempt < 2; ++attempt) {
     const std::uint64_t slots = warps * 32 * rows;
-    unsigned int *rows_d = nullptr, *times_d = nullptr, *counts_d = nullptr;
+    unsigned int *rows_d = nullptr, *times_d = nullptr, *counts_d = nullptr, *heads_d = nullptr,
+                 *offsets_d = nullptr;
     auto free_log = [&] {
       for (void* p :
-           {static_cast<void*>(rows_d), static_cast<void*>(times_d), static_cast<void*>(counts_d)})
+           {static_cast<void*>(rows_d), static_cast<void*>(times_d), static_cast<void*>(counts_d),
+            static_cast<void*>(heads_d), static_cast<void*>(offsets_d)})
         if (p != nullptr) cudaFreeAsync(p, 0);
     };
     if (cudaMallocAsync(reinterpret_cast<void**>(&rows_d), slots * 16, 0) != cudaSuccess ||
         cudaMallocAsync(reinterpret_cast<void**>(&times_d), slots * 4, 0) != cudaSuccess ||
-        cudaMallocAsync(reinterpret_cast<void**>(&counts_d), threads * 4, 0) != cudaSuccess) {
+        cudaMallocAsync(reinterpret_cast<void**>(&counts_d), threads * 4, 0) != cudaSuccess ||
+        cudaMallocAsync(reinterpret_cast<void**>(&heads_d), warps * rows * 16, 0) != cudaSuccess ||
+        cudaMallocAsync(reinterpret_cast<void**>(&offsets_d), slots * 4, 0) != cudaSuccess) {
       (void)cudaGetLastError();  // no room on this GPU: the event roads
       free_log();
       return false;
@@ -64,11 +69,14 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
     st.lane_times = times_d;
     st.lane_counts = counts_d;
     st.lane_cap = static_cast<unsigned int>(rows);
-    // One pass into the log: its rows cleared (a column ends at its first row whose words 0 and 3
-    // are zero: LaneLogCounts) and the
-    // counts too (a lane past its rows writes what it needed).
+    st.lane_heads = heads_d;
+    st.lane_offsets = offsets_d;
+    // One pass into the log: its rows and the warp rows' heads cleared (a column ends at its
+    // first row whose words 0 and 3 are zero, once its warp rows are in: LaneLogUnpackWarpRows,
+    // LaneLogCounts) and the counts too (a lane past its rows writes what it needed).
     auto logged = [&] {
       Keep(WS_CUDA(cudaMemsetAsync(rows_d, 0, slots * 16, 0)));
+      Keep(WS_CUDA(cudaMemsetAsync(heads_d, 0, warps * rows * 16, 0)));
       Keep(WS_CUDA(cudaMemsetAsync(counts_d, 0, threads * 4, 0)));
       return pass(st).first;
     };
@@ -95,21 +103,29 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
       // The rows the lanes used, warp by warp: the first `most` of each warp's `rows`, read back
       // with `most` doubled from 16 until a column ends within it (the whole log would be 80 MB
       // for the copy lesson's 16,384 threads, where they use 2 rows of 256).
-      std::vector<std::uint32_t> words, times;
+      std::vector<std::uint32_t> words, times, heads, offsets;
       std::uint64_t most = std::min<std::uint64_t>(rows, 16);
       for (;;) {
         words.assign(warps * most * 128, 0);
+        times.assign(warps * most * 32, 0);
+        heads.assign(warps * most * 4, 0);
+        offsets.assign(warps * most * 32, 0);
         Keep(WS_CUDA(cudaMemcpy2D(words.data(), most * 512, rows_d, rows * 512, most * 512, warps,
                                   cudaMemcpyDeviceToHost)));
+        Keep(WS_CUDA(cudaMemcpy2D(times.data(), most * 128, times_d, rows * 128, most * 128, warps,
+                                  cudaMemcpyDeviceToHost)));
+        Keep(WS_CUDA(cudaMemcpy2D(heads.data(), most * 16, heads_d, rows * 16, most * 16, warps,
+                                  cudaMemcpyDeviceToHost)));
+        Keep(WS_CUDA(cudaMemcpy2D(offsets.data(), most * 128, offsets_d, rows * 128, most * 128,
+                                  warps, cudaMemcpyDeviceToHost)));
+        LaneLogUnpackWarpRows(&words, &times, heads, offsets, static_cast<std::uint32_t>(most),
+                              static_cast<std::uint32_t>(block.count()), warps);
         counts = LaneLogCounts(words, static_cast<std::uint32_t>(most),
                                static_cast<std::uint32_t>(block.count()), warps);
         const bool full = std::find(counts.begin(), counts.end(), most) != counts.end();
         if (!status_.ok() || !full || most == rows) break;
         most = std::min(rows, most * 2);
       }
-      times.assign(warps * most * 32, 0);
-      Keep(WS_CUDA(cudaMemcpy2D(times.data(), most * 128, times_d, rows * 128, most * 128, warps,
-                                cudaMemcpyDeviceToHost)));
       free_log();
       if (!status_.ok()) return false;
       const auto row_count = static_cast<std::uint32_t>(most);

@@ -105,6 +105,19 @@ void GatherChunks(const std::vector<std::uint32_t>& pool, const std::vector<Pool
                   const std::vector<unsigned long long>& state, bool first_chunks,
                   GpuCapture* capture);
 
+// A lane log's warp rows (ws_cuda_lane_log.h: a whole warp's access or meeting, its head in
+// `heads`, 4 words a row, and each lane's word 2 in `offsets`, 32 words a row, the same
+// `row_count` rows a warp as `rows`) written into the lanes' columns as rows of their own:
+// lane l's k-th row left as cleared, or of its own with word 3 ~0u (a whole warp's access whose
+// key was not lane 0's), before its column's end is its warp's k-th warp row, since every lane of
+// the warp ran each. After it every record is a row of `rows` with its time in
+// `times`, as LaneLogCounts and LaneLogToCapture read them. Logs shorter than `warps` warps of
+// `row_count` rows are left as they are (LaneLogToCapture says so).
+void LaneLogUnpackWarpRows(std::vector<std::uint32_t>* rows, std::vector<std::uint32_t>* times,
+                           const std::vector<std::uint32_t>& heads,
+                           const std::vector<std::uint32_t>& offsets, std::uint32_t row_count,
+                           std::uint32_t threads_per_block, std::uint64_t warps);
+
 // Each thread's rows in a lane log read back whole (`rows` as LaneLogToCapture takes them, the
 // log cleared before the pass): a column ends at its first row whose words 0 and 3 are both 0 (no
 // record's are: ws_cuda_lane_log.h), or at `row_count`. The grid's threads in order.
@@ -114,7 +127,7 @@ std::vector<std::uint32_t> LaneLogCounts(const std::vector<std::uint32_t>& rows,
 
 // The lane log a recording pass of a small launch wrote (ws_cuda_lane_log.h), read back: for
 // each of `warps` warps `row_count` rows of 32 lanes, 4 words a lane in `rows`, a word in `times`
-// (a whole warp's access or meeting carries its time in word 3 instead: dev::kLaneWholeWarp);
+// (its warp rows written in first: LaneLogUnpackWarpRows);
 // `counts`, each thread's rows (the grid's threads in order, blocks of `threads_per_block`).
 // Fills `capture`'s words, warp_base and warp_used with the warps' events as the event roads
 // write them: a lane's records in their order, the lanes that ran together (each record names
