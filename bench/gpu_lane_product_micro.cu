@@ -121,7 +121,8 @@ int main(int argc, char** argv) {
   unsigned most = 0;
   for (unsigned v : counts_back) most = v > most ? v : most;
   std::printf("rows a lane needed past the log's %u: %u (0: every record fitted)\n", cap, most);
-  ws::LaneLogUnpackWarpRows(&words, &time_words, heads, offsets, cap, 256, warps);
+  const std::string unpacked =
+      ws::LaneLogUnpackWarpRows(&words, &time_words, heads, offsets, cap, 256, warps);
   const std::vector<unsigned> lane_rows = ws::LaneLogCounts(words, cap, 256, warps);
   // The tiled-2x2 lesson at WIDTH: per tile 8 accesses, 2 barriers of 2 rows and 4 x 16 loads,
   // then 4 stores.
@@ -130,8 +131,9 @@ int main(int argc, char** argv) {
   std::size_t right = 0;
   for (std::size_t i = 0; i < launched; ++i) right += lane_rows[i] == want;
   ws::GpuCapture capture;
-  const std::string error =
-      ws::LaneLogToCapture(words, time_words, cap, lane_rows, 256, warps, &capture);
+  const std::string error = unpacked.empty() ? ws::LaneLogToCapture(words, time_words, cap,
+                                                                    lane_rows, 256, warps, &capture)
+                                             : unpacked;
   std::printf(
       "the tiled-2x2 pass's log: %zu of %zu lanes with the %u rows a lane writes; %zu "
       "words of events; %s\n",

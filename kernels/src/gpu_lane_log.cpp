@@ -86,32 +86,42 @@ void Emit(const Columns& c, std::uint32_t mask, const std::uint32_t (&at)[32],
 
 }  // namespace
 
-void LaneLogUnpackWarpRows(std::vector<std::uint32_t>* rows, std::vector<std::uint32_t>* times,
-                           const std::vector<std::uint32_t>& heads,
-                           const std::vector<std::uint32_t>& offsets, std::uint32_t row_count,
-                           std::uint32_t threads_per_block, std::uint64_t warps) {
+std::string LaneLogUnpackWarpRows(std::vector<std::uint32_t>* rows,
+                                  std::vector<std::uint32_t>* times,
+                                  const std::vector<std::uint32_t>& heads,
+                                  const std::vector<std::uint32_t>& offsets,
+                                  std::uint32_t row_count, std::uint32_t threads_per_block,
+                                  std::uint64_t warps, std::uint64_t* all_warp_rows,
+                                  std::uint64_t* filled) {
   const std::uint32_t wpb = (threads_per_block + 31) / 32;
+  if (all_warp_rows != nullptr) *all_warp_rows = 0;
+  if (filled != nullptr) *filled = 0;
   if (rows->size() < warps * row_count * 128 || times->size() < warps * row_count * 32 ||
       heads.size() < warps * row_count * 4 || offsets.size() < warps * row_count * 32)
-    return;
+    return "the lane log read back is shorter than " + std::to_string(warps) + " warps of " +
+           std::to_string(row_count) + " rows and their warp rows";
   for (std::uint64_t w = 0; w < warps; ++w) {
     const std::uint64_t row0 = w * row_count;  // the warp's row 0
     std::uint32_t warp_rows = 0;
     while (warp_rows < row_count && heads[(row0 + warp_rows) * 4 + 3] != 0) ++warp_rows;
-    if (warp_rows == 0) continue;
+    if (all_warp_rows != nullptr) *all_warp_rows += warp_rows;
     const std::uint32_t first_thread = static_cast<std::uint32_t>(w % wpb) * 32;
     for (std::uint32_t l = 0; l < 32 && first_thread + l < threads_per_block; ++l) {
       std::uint32_t next = 0;  // the lane's next warp row
-      for (std::uint32_t k = 0; k < row_count && next < warp_rows; ++k) {
+      for (std::uint32_t k = 0; k < row_count; ++k) {
         const std::uint64_t slot = (row0 + k) * 32 + l;
         std::uint32_t* r = rows->data() + slot * 4;
         if ((r[0] & kKindBits) == dev::kEventBarrier) {
-          ++k;  // a barrier's two rows (its second row's word 3 is never ~0u)
+          ++k;  // a barrier's two rows (its second row's word 0 may have any bits)
           continue;
         }
-        // A row of its own of a whole warp's access (its key not lane 0's) takes its warp row too.
-        if (r[3] == ~0u) ++next;
+        if ((r[0] & dev::kLaneWarpRow) != 0) {  // a row of its own that took its warp row
+          r[0] &= ~dev::kLaneWarpRow;
+          ++next;
+          continue;
+        }
         if (r[0] != 0 || r[3] != 0) continue;
+        if (next == warp_rows) break;  // the column's end
         const std::uint32_t* head = heads.data() + (row0 + next) * 4;
         r[0] = head[0];
         r[1] = head[1];
@@ -119,9 +129,11 @@ void LaneLogUnpackWarpRows(std::vector<std::uint32_t>* rows, std::vector<std::ui
         r[3] = head[3];
         (*times)[slot] = head[2];
         ++next;
+        if (filled != nullptr) ++*filled;
       }
     }
   }
+  return {};
 }
 
 std::vector<std::uint32_t> LaneLogCounts(const std::vector<std::uint32_t>& rows,

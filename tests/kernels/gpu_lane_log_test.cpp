@@ -33,7 +33,7 @@ struct Log {
   // itself where 0). As the device writes it (ws_cuda_lane_log.h's LaneRow): where every lane
   // ran, lane 0's key is a warp row's head and the lanes with that key leave their rows as
   // cleared and write their word 2 in the warp row; the others (a later call with lane 0 not in
-  // `mask`) rows of their own, word 3 ~0u.
+  // `mask`) rows of their own with kLaneWarpRow in word 0.
   void Access(std::uint32_t warp, std::uint32_t mask, std::uint64_t key,
               std::uint32_t (*offset)(std::uint32_t), std::uint32_t time,
               std::uint32_t running = 0) {
@@ -44,9 +44,10 @@ struct Log {
       WarpRow(warp, mask, word0, word1, time, [&](std::uint32_t l) { return offset(l); });
       return;
     }
+    const std::uint32_t flag = lanes_running == ~0u ? ws::dev::kLaneWarpRow : 0u;
     for (std::uint32_t l = 0; l < 32; ++l)
       if (mask >> l & 1u)
-        lanes[warp * 32 + l].push_back({word0, word1, offset(l), lanes_running, time});
+        lanes[warp * 32 + l].push_back({word0 | flag, word1, offset(l), lanes_running, time});
   }
   // A warp row with its head's words 0, 1 and time: the lanes of `mask` leave a cleared row.
   template <typename Word2>
@@ -87,8 +88,9 @@ struct Log {
   }
   std::string To(ws::GpuCapture* c) const {
     std::vector<std::uint32_t> words = Laid(4), times = Laid(1);
-    ws::LaneLogUnpackWarpRows(&words, &times, LaidWarpRows(true), LaidWarpRows(false), rows,
-                              threads_per_block, warps);
+    const std::string unpacked = ws::LaneLogUnpackWarpRows(
+        &words, &times, LaidWarpRows(true), LaidWarpRows(false), rows, threads_per_block, warps);
+    if (!unpacked.empty()) return unpacked;
     std::vector<std::uint32_t> counts;
     const std::uint32_t wpb = (threads_per_block + 31) / 32;
     for (std::uint32_t t = 0; t < warps / wpb * threads_per_block; ++t) {
@@ -239,8 +241,12 @@ TEST(LaneLog, AWarpsLanesTakeItsWarpRowsInTheirOwnColumnsPlaces) {
   log.Access(0, ~0u, kStore, Eight, 30);
   log.Access(0, ~0u, kOther, Scattered, 40);
   std::vector<std::uint32_t> words = log.Laid(4), times = log.Laid(1);
-  ws::LaneLogUnpackWarpRows(&words, &times, log.LaidWarpRows(true), log.LaidWarpRows(false), 6, 32,
-                            1);
+  std::uint64_t warp_rows = 0, filled = 0;
+  EXPECT_EQ(ws::LaneLogUnpackWarpRows(&words, &times, log.LaidWarpRows(true),
+                                      log.LaidWarpRows(false), 6, 32, 1, &warp_rows, &filled),
+            "");
+  EXPECT_EQ(warp_rows, 2u);
+  EXPECT_EQ(filled, 64u);  // 32 lanes, two warp rows
   std::vector<std::uint32_t> want(32, 2);
   for (int l = 0; l < 8; ++l) want[l] = 4;
   EXPECT_EQ(ws::LaneLogCounts(words, 6, 32, 1), want);
@@ -261,6 +267,37 @@ TEST(LaneLog, AWarpsLanesTakeItsWarpRowsInTheirOwnColumnsPlaces) {
   ws::EncodeWarpEvent(kStore, ~0u, 30, Offsets(~0u, Eight), &events);
   ws::EncodeWarpEvent(kOther, ~0u, 40, Offsets(~0u, Scattered), &events);
   EXPECT_EQ(WarpWords(c, 0), events);
+}
+
+TEST(LaneLog, EachWarpsLanesTakeTheirOwnWarpsRows) {
+  // Two blocks of 64 threads (warps 0-3): every warp loads with all its lanes, warps 1 and 3 at
+  // other offsets; then warp 2's lanes 0-15 and 16-31 store to two buffers in one instruction
+  // (lanes 16-31 rows of their own), and every warp stores once more. Each warp's events are its
+  // own warp rows'.
+  Log log(64, 2, 4);
+  for (std::uint32_t w = 0; w < 4; ++w)
+    log.Access(w, ~0u, kLoad, w % 2 ? Scattered : Floats, 10 + w);
+  log.Access(2, 0xffffu, kStore, Floats, 50, ~0u);
+  log.Access(2, 0xffff0000u, kOther, Eight, 51, ~0u);
+  for (std::uint32_t w = 0; w < 4; ++w) log.Access(w, ~0u, kStore, Eight, 60 + w);
+  ws::GpuCapture c;
+  ASSERT_EQ(log.To(&c), "");
+  for (std::uint32_t w = 0; w < 4; ++w) {
+    SCOPED_TRACE("warp " + std::to_string(w));
+    std::vector<std::uint32_t> want;
+    ws::EncodeWarpEvent(kLoad, ~0u, 10 + w, Offsets(~0u, w % 2 ? Scattered : Floats), &want);
+    if (w == 2) {
+      ws::EncodeWarpEvent(kStore, 0xffffu, 50, Offsets(0xffffu, Floats), &want);
+      ws::EncodeWarpEvent(kOther, 0xffff0000u, 50, Offsets(0xffff0000u, Eight), &want);
+    }
+    ws::EncodeWarpEvent(kStore, ~0u, 60 + w, Offsets(~0u, Eight), &want);
+    EXPECT_EQ(WarpWords(c, w), want);
+  }
+  // Arrays shorter than the log's rows: an error, not a log read short.
+  std::vector<std::uint32_t> words = log.Laid(4), times = log.Laid(1);
+  EXPECT_EQ(ws::LaneLogUnpackWarpRows(&words, &times, std::vector<std::uint32_t>(8),
+                                      log.LaidWarpRows(false), 4, 64, 4),
+            "the lane log read back is shorter than 4 warps of 4 rows and their warp rows");
 }
 
 TEST(LaneLog, AColumnEndsAtItsFirstRowOfZerosOrAtTheLogsEnd) {

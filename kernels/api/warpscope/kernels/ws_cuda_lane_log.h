@@ -1,20 +1,21 @@
 // The lane log: a small launch's recording pass where every lane writes its own record of each
-// access, barrier and warp meeting, with no shuffle, vote or atomic on the warp's path, and the
-// host groups a warp's lanes into its requests (LaneLogToCapture, gpu_records.h) as the warp's
-// events would have said. Included by ws_cuda_device.h (it uses that file's helpers); built in the
-// lane unit alone (WS_LANE_LOG_BUILD, below), which is started only with a log
-// (RecorderState::lane_rows set: cuda_backend_lane_log.h, a lesson's launch whose log fits).
+// access, barrier and warp meeting, with no vote or atomic on the warp's path (an access's key is
+// shuffled from lane 0: a whole warp's record, below), and the host groups a warp's lanes into its
+// requests (LaneLogToCapture, gpu_records.h) as the warp's events would have said. Included by
+// ws_cuda_device.h (it uses that file's helpers); built in the lane unit alone (WS_LANE_LOG_BUILD,
+// below), which is started only with a log (RecorderState::lane_rows set: cuda_backend_lane_log.h,
+// a lesson's launch whose log fits).
 //
 // Why: the event roads cost a kept warp about 0.9 us an access on its path (a reservation, then
 // shuffles and votes that each wait for the one before), and a lesson at its default size is a
 // few such warps in a row of accesses: matmul tiled at 64² recorded at about 20x its 3.3 us.
-// Written by each lane alone, a record is a store the warp does not wait for
+// Written by each lane alone, a record is a store the warp does not wait for (but for the shuffle)
 // (bench/gpu_lane_log_micro.cu, H200, with the counter tagged in shared memory as it first was:
 // 0.06 us an access over the kernel's own in a chain of 160; the tiled matmul at 64² with every
 // access and barrier so logged 2.5-3.1x its plain time, against 20x; docs/GPU.md).
 //
 // A record, 4 words, in the lane's own column of its warp's rows (a warp's k-th records are one
-// 512-byte row, four whole lines when the warp runs together):
+// 512-byte row; a whole warp's access or meeting is a warp row instead, below):
 //   access   word 0 the site key's bits 0..31 (bits 8..11 zero), word 1 its bits 32..63, word 2
 //            the offset, word 3 the lanes running (__activemask: the host groups by it and the key)
 //   meeting  word 0 kEventWarpOp | kind, word 1 the place, word 2 the lane this lane read,
@@ -26,22 +27,26 @@
 // slot of lane_times (the host reads the lowest lane's): a warp's times are then one whole line,
 // where the lowest lane's alone were 4 bytes of one (bench/gpu_lane_log_micro.cu, H200, matmul
 // tiled 256²: 216 us with the lowest lane's times, 120 with every lane's, 85 for the tagged
-// record with no time at all). No record has words 0 and 3 both 0, so that the host finds a
-// column's end in the log it cleared before the pass (LaneLogCounts).
+// record with no time at all). No record has words 0 and 3 both 0 (once the warp rows below are
+// filled in), so that the host finds a column's end in the log it cleared before the pass
+// (LaneLogCounts).
 //
 // A whole warp's access or meeting (its lanes all 32) is a warp row instead: its lanes' rows are
 // left as cleared (their column moves on), each lane writes its word 2 alone at its slot of the
 // warp's row in lane_offsets (the 32 lanes one 128-byte line) and lane 0 writes the head, word 0
 // and word 1, the time and ~0u (never 0: the warp's rows end at the first head whose word 3 is),
 // in lane_heads: 144 bytes a warp where its 32 rows were 512. A lane of a whole warp's access
-// whose key is not lane 0's (one instruction on two buffers) writes a row of its own, word 3
-// ~0u, and the warp row's word 2 at its slot is left unread. The rows' stores were the pass's
-// whole cost: the lane unit's tiled matmul at 64², its records' stores left out, ran as fast as
-// the plain kernel (5.0 against 5.0 us a launch), and with them 13.6 us; as warp rows 8.5
-// (bench/gpu_lane_product_micro.cu, H200, twenty-third session). A warp's rows are counted apart
-// (ws_lane_warp_next): every lane of the warp runs each one, so a lane's k-th cleared row before
-// its column's end is the warp's k-th row, and the host fills it in from there
-// (LaneLogUnpackWarpRows) before it reads the lanes' columns.
+// whose key is not lane 0's (one instruction on two buffers) writes a row of its own with
+// kLaneWarpRow in word 0, and the warp row's word 2 at its slot is left unread. The rows' stores
+// were the pass's whole cost: the lane unit's tiled matmul at 64², its records' stores left out,
+// ran as fast as the plain kernel (5.0 against 5.0 us a launch), and with its 16-byte rows 13.6 us;
+// a prototype of warp rows (4 bytes a lane and lane 0's head, no note, no cap test, no
+// shuffle) 8.4, this form 12.9 (bench/gpu_lane_product_micro.cu, H200, twenty-third session). A
+// warp's rows are counted apart (ws_lane_warp_next), only where all 32 lanes run the record (for a
+// meeting its group and __activemask both all 32), so that the count is the warp's: a lane's k-th
+// row before its column's end that is cleared, or its own with kLaneWarpRow, is the warp's k-th
+// row, and the host fills the cleared ones in from there (LaneLogUnpackWarpRows) before it reads
+// the lanes' columns.
 //
 // The lane's place in its column is kept in registers of the kernel's own, which PTX lets a
 // kernel declare by name (WS_KERNEL_ENTRY, which the lesson form puts first in every lesson
@@ -126,36 +131,41 @@ __device__ __forceinline__ void LaneNote(const RecorderState& r, std::uint32_t t
 }
 
 // One record at the lane's next row, where it fits in its column: a row and its time, or where
-// `d` (the lanes) is the whole warp and `same` says the lane's words 0 and 1 are lane 0's, the
-// lane's word 2 in the warp's next row, and lane 0's head (above). The column moves on either way
-// (and the warp's rows with a warp row), and a lane past its rows stores the rows it has needed so
-// far (its next row) in its count. Addressed from the row's number, so that ptxas gets each address
-// as one wide multiply-add (kept as addresses and added to, each was two adds and two moves into a
-// register pair, nvcc 13, sm_90). No branch: see LaneNote.
+// `whole` (the whole warp runs this record and `d`, its lanes, are all 32) and `same` (the
+// lane's words 0 and 1 are lane 0's), the lane's word 2 in the warp's next row and lane 0's head
+// (above); where `whole` and not `same`, a row with kLaneWarpRow in word 0 (its warp row taken).
+// The column moves on either way, and the warp's rows wherever `whole`, and a lane past its rows
+// stores the rows it has needed so far (its next row) in its count. Addressed from the row's
+// number, so that ptxas gets each address as one wide multiply-add (kept as addresses and added
+// to, each was two adds and two moves into a register pair, nvcc 13, sm_90). No branch: see
+// LaneNote.
 __device__ __forceinline__ void LaneRow(const RecorderState& r, unsigned a, unsigned b, unsigned c,
-                                        unsigned d, unsigned t, unsigned same) {
+                                        unsigned d, unsigned t, unsigned whole, unsigned same) {
   asm volatile(
-      "{\n\t.reg .pred ok, whole, apart, lead;\n\t.reg .u64 row, time, offset, head;\n\t"
-      ".reg .u32 lane;\n\t"
+      "{\n\t.reg .pred ok, whole, warp, mark, apart, lead;\n\t"
+      ".reg .u64 row, time, offset, head;\n\t.reg .u32 lane, w0;\n\t"
       "mov.u32 lane, %%laneid;\n\t"
       "setp.lt.u32 ok, ws_lane_next, %5;\n\t"
-      "setp.eq.u32 whole, %3, -1;\n\t"
+      "setp.ne.u32 whole, %6, 0;\n\t"
       "@whole add.u32 ws_lane_warp_next, ws_lane_warp_next, 1;\n\t"
-      "setp.ne.and.u32 whole, %6, 0, whole;\n\t"
+      "setp.ne.and.u32 warp, %7, 0, whole;\n\t"
+      "and.pred mark, whole, !warp;\n\t"
+      "or.b32 w0, %0, %8;\n\t"
+      "selp.u32 w0, w0, %0, mark;\n\t"
       "mad.wide.u32 row, ws_lane_next, 512, ws_lane_row0;\n\t"
       "mad.wide.u32 time, ws_lane_next, 128, ws_lane_time0;\n\t"
       "mad.wide.u32 offset, ws_lane_warp_next, 128, ws_lane_offset0;\n\t"
       "mad.wide.u32 head, ws_lane_warp_next, 16, ws_lane_head0;\n\t"
       "add.u32 ws_lane_next, ws_lane_next, 1;\n\t"
-      "and.pred apart, ok, !whole;\n\t"
-      "@apart st.global.v4.u32 [row], {%0, %1, %2, %3};\n\t"
+      "and.pred apart, ok, !warp;\n\t"
+      "@apart st.global.v4.u32 [row], {w0, %1, %2, %3};\n\t"
       "@apart st.global.u32 [time], %4;\n\t"
-      "and.pred whole, whole, ok;\n\t"
-      "@whole st.global.u32 [offset+-128], %2;\n\t"
-      "setp.eq.and.u32 lead, lane, 0, whole;\n\t"
+      "and.pred warp, warp, ok;\n\t"
+      "@warp st.global.u32 [offset+-128], %2;\n\t"
+      "setp.eq.and.u32 lead, lane, 0, warp;\n\t"
       "@lead st.global.v4.u32 [head+-16], {%0, %1, %4, %3};\n\t"
       "@!ok st.global.u32 [ws_lane_count], ws_lane_next;\n\t}" ::"r"(a),
-      "r"(b), "r"(c), "r"(d), "r"(t), "r"(r.lane_cap), "r"(same));
+      "r"(b), "r"(c), "r"(d), "r"(t), "r"(r.lane_cap), "r"(whole), "r"(same), "n"(kLaneWarpRow));
 }
 
 __device__ __forceinline__ void LaneAccess(const RecorderState& r, std::uint64_t key,
@@ -176,7 +186,7 @@ __device__ __forceinline__ void LaneAccess(const RecorderState& r, std::uint64_t
       "selp.u32 %0, 1, 0, p;\n\t}"
       : "=r"(same)
       : "r"(lo), "r"(hi), "r"(active));
-  LaneRow(r, lo, hi, offset, active, t, same);
+  LaneRow(r, lo, hi, offset, active, t, active == ~0u ? 1u : 0u, same);
 }
 
 __device__ __forceinline__ void LaneMeeting(const RecorderState& r, std::uint32_t kind,
@@ -184,7 +194,8 @@ __device__ __forceinline__ void LaneMeeting(const RecorderState& r, std::uint32_
                                             const char* file) {
   const unsigned t = LaneTime();
   LaneNote(r, PlaceFile(place), file);
-  LaneRow(r, kEventWarpOp | kind, place, source, group, t, 1u);
+  LaneRow(r, kEventWarpOp | kind, place, source, group, t,
+          group == ~0u && __activemask() == ~0u ? 1u : 0u, 1u);
 }
 
 // After the barrier: `word0` the barrier event's word 0, the times as TimedBarrier took them.

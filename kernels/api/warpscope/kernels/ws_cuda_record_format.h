@@ -86,6 +86,13 @@ inline constexpr std::uint32_t kEventBarrier = 1u << 9;
 inline constexpr std::uint32_t kEventWarpOp = 1u << 10;
 inline constexpr std::uint32_t kEventInstance = 1u << 11;
 inline constexpr std::uint32_t kEventHeaderWords = 4;
+// The lane log (ws_cuda_lane_log.h): a lane's own row of a whole warp's access whose key is not
+// lane 0's, which takes its warp row's number too, says so here (LaneLogUnpackWarpRows clears
+// it). No row of the log has this bit otherwise: a key's bits 8..11 are zero, a meeting's word 0
+// is kEventWarpOp and its kind, a barrier's first row is read as one before this bit.
+inline constexpr std::uint32_t kLaneWarpRow = kEventAffine;
+static_assert((kLaneWarpRow & (kEventBarrier | kEventWarpOp)) == 0,
+              "a lane's row that took its warp row is told from a barrier's by word 0");
 inline constexpr std::uint32_t kAffineEventWords = kEventHeaderWords + 2;
 // A warp-level intrinsic's meeting: the header, then 32 bytes, the lane each lane read.
 inline constexpr std::uint32_t kWarpOpEventWords = kEventHeaderWords + 8;

@@ -101,10 +101,11 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
     }
     if (needed == 0) {
       // The rows the lanes used, warp by warp: the first `most` of each warp's `rows`, read back
-      // with `most` doubled from 16 until a column ends within it (the whole log would be 80 MB
+      // with `most` doubled from 16 until a column ends within it (the whole log would be 103 MB
       // for the copy lesson's 16,384 threads, where they use 2 rows of 256).
       std::vector<std::uint32_t> words, times, heads, offsets;
-      std::uint64_t most = std::min<std::uint64_t>(rows, 16);
+      std::uint64_t most = std::min<std::uint64_t>(rows, 16), warp_rows = 0, filled = 0;
+      std::string unpacked;
       for (;;) {
         words.assign(warps * most * 128, 0);
         times.assign(warps * most * 32, 0);
@@ -118,8 +119,10 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
                                   cudaMemcpyDeviceToHost)));
         Keep(WS_CUDA(cudaMemcpy2D(offsets.data(), most * 128, offsets_d, rows * 128, most * 128,
                                   warps, cudaMemcpyDeviceToHost)));
-        LaneLogUnpackWarpRows(&words, &times, heads, offsets, static_cast<std::uint32_t>(most),
-                              static_cast<std::uint32_t>(block.count()), warps);
+        unpacked = LaneLogUnpackWarpRows(
+            &words, &times, heads, offsets, static_cast<std::uint32_t>(most),
+            static_cast<std::uint32_t>(block.count()), warps, &warp_rows, &filled);
+        if (!unpacked.empty()) break;
         counts = LaneLogCounts(words, static_cast<std::uint32_t>(most),
                                static_cast<std::uint32_t>(block.count()), warps);
         const bool full = std::find(counts.begin(), counts.end(), most) != counts.end();
@@ -127,6 +130,7 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
         most = std::min(rows, most * 2);
       }
       free_log();
+      if (!unpacked.empty()) Keep(Status::Error("the lane log: " + unpacked));
       if (!status_.ok()) return false;
       const auto row_count = static_cast<std::uint32_t>(most);
       const std::string error =
@@ -139,6 +143,8 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
       capture_ = {};
       capture_.record_ms = ms;
       for (std::uint32_t n : counts) capture_.lane_rows += n;
+      capture_.lane_warp_rows = warp_rows;
+      capture_.lane_filled = filled;
       capture_.lane_wide = lane_build_.unit == &LaneWideUnit();
       return true;
     }

@@ -108,19 +108,25 @@ void GatherChunks(const std::vector<std::uint32_t>& pool, const std::vector<Pool
 // A lane log's warp rows (ws_cuda_lane_log.h: a whole warp's access or meeting, its head in
 // `heads`, 4 words a row, and each lane's word 2 in `offsets`, 32 words a row, the same
 // `row_count` rows a warp as `rows`) written into the lanes' columns as rows of their own:
-// lane l's k-th row left as cleared, or of its own with word 3 ~0u (a whole warp's access whose
-// key was not lane 0's), before its column's end is its warp's k-th warp row, since every lane of
-// the warp ran each. After it every record is a row of `rows` with its time in
-// `times`, as LaneLogCounts and LaneLogToCapture read them. Logs shorter than `warps` warps of
-// `row_count` rows are left as they are (LaneLogToCapture says so).
-void LaneLogUnpackWarpRows(std::vector<std::uint32_t>* rows, std::vector<std::uint32_t>* times,
-                           const std::vector<std::uint32_t>& heads,
-                           const std::vector<std::uint32_t>& offsets, std::uint32_t row_count,
-                           std::uint32_t threads_per_block, std::uint64_t warps);
+// lane l's k-th row left as cleared, or of its own with dev::kLaneWarpRow in word 0 (a whole
+// warp's access whose key was not lane 0's; the bit is cleared here), before its column's end is
+// its warp's k-th warp row, since every lane of the warp ran each. After it every record is a row
+// of `rows` with its time in `times`, as LaneLogCounts and LaneLogToCapture read them. Where not
+// null, `warp_rows`: the warp rows found, all warps'; `filled`: the lanes' rows filled in from
+// them. Returns an error where the arrays are shorter than `warps` warps of `row_count` rows; ""
+// when all is well.
+std::string LaneLogUnpackWarpRows(std::vector<std::uint32_t>* rows,
+                                  std::vector<std::uint32_t>* times,
+                                  const std::vector<std::uint32_t>& heads,
+                                  const std::vector<std::uint32_t>& offsets,
+                                  std::uint32_t row_count, std::uint32_t threads_per_block,
+                                  std::uint64_t warps, std::uint64_t* warp_rows = nullptr,
+                                  std::uint64_t* filled = nullptr);
 
 // Each thread's rows in a lane log read back whole (`rows` as LaneLogToCapture takes them, the
-// log cleared before the pass): a column ends at its first row whose words 0 and 3 are both 0 (no
-// record's are: ws_cuda_lane_log.h), or at `row_count`. The grid's threads in order.
+// log cleared before the pass and its warp rows in: LaneLogUnpackWarpRows): a column ends at its
+// first row whose words 0 and 3 are both 0 (no record's are, once the warp rows are in:
+// ws_cuda_lane_log.h), or at `row_count`. The grid's threads in order.
 std::vector<std::uint32_t> LaneLogCounts(const std::vector<std::uint32_t>& rows,
                                          std::uint32_t row_count, std::uint32_t threads_per_block,
                                          std::uint64_t warps);
