@@ -54,10 +54,10 @@
 // (ws_lane_row0), its time slot's (ws_lane_time0), its count's (ws_lane_count), the number of its
 // next row (ws_lane_next), the file tag it noted last (ws_lane_file), and for the warp's rows its
 // slot of row 0's offsets (ws_lane_offset0), row 0's head (ws_lane_head0) and the number of the
-// warp's next row (ws_lane_warp_next). Kept in shared memory
-// before (the counter behind a tag, read and written at every record, with the thread's count
-// stored to device memory each time), a record was some 50 instructions, and the tiled matmul's
-// pass at 64² executed 33 times the plain kernel's instructions (Nsight Compute, H200).
+// warp's next row (ws_lane_warp_next). Kept in shared memory before (the counter behind a tag,
+// read and written at every record, with the thread's count stored to device memory each time), a
+// record was some 50 instructions, and the tiled matmul's pass at 64² executed 33 times the plain
+// kernel's instructions (Nsight Compute, H200).
 // A record has no branch: the file's note and the column's end are predicated, and the lane unit
 // tests no mode. A load is issued before its record (detail::Loaded, ws_cuda_arrays.h). With the
 // record a block of its own between branches, and before the load, the load waited for it, and a

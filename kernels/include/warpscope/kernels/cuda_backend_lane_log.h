@@ -143,8 +143,9 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
       capture_ = {};
       capture_.record_ms = ms;
       for (std::uint32_t n : counts) capture_.lane_rows += n;
-      capture_.lane_warp_rows = warp_rows;
-      capture_.lane_filled = filled;
+      // The records (their times and counts aside): 16 bytes a lane's own row, a warp row's head
+      // 16 and 4 a lane.
+      capture_.record_bytes = 16 * (capture_.lane_rows - filled) + 4 * filled + 16 * warp_rows;
       capture_.lane_wide = lane_build_.unit == &LaneWideUnit();
       return true;
     }

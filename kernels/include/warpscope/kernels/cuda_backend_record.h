@@ -83,11 +83,7 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
     ReadDeviceFiles(files_d, &c);
     free_scratch();
     if (!status_.ok()) return Status::Error(kernel + ": " + status_.message());
-    DecodeCapture(c, true);
-    // The records (their times and counts aside): 16 bytes a lane's own row, a warp row's head 16
-    // and 4 a lane.
-    capture_.record_bytes = 16 * (capture_.lane_rows - capture_.lane_filled) +
-                            4 * capture_.lane_filled + 16 * capture_.lane_warp_rows;
+    DecodeCapture(c, true);  // capture_.record_bytes: RecordLaneLog's
     return {};
   }
   if (!status_.ok()) return failed();

@@ -112,7 +112,7 @@ void GatherChunks(const std::vector<std::uint32_t>& pool, const std::vector<Pool
 // warp's access whose key was not lane 0's; the bit is cleared here), before its column's end is
 // its warp's k-th warp row, since every lane of the warp ran each. After it every record is a row
 // of `rows` with its time in `times`, as LaneLogCounts and LaneLogToCapture read them. Where not
-// null, `warp_rows`: the warp rows found, all warps'; `filled`: the lanes' rows filled in from
+// null, `all_warp_rows`: the warp rows found, all warps'; `filled`: the lanes' rows filled in from
 // them. Returns an error where the arrays are shorter than `warps` warps of `row_count` rows; ""
 // when all is well.
 std::string LaneLogUnpackWarpRows(std::vector<std::uint32_t>* rows,
@@ -120,7 +120,7 @@ std::string LaneLogUnpackWarpRows(std::vector<std::uint32_t>* rows,
                                   const std::vector<std::uint32_t>& heads,
                                   const std::vector<std::uint32_t>& offsets,
                                   std::uint32_t row_count, std::uint32_t threads_per_block,
-                                  std::uint64_t warps, std::uint64_t* warp_rows = nullptr,
+                                  std::uint64_t warps, std::uint64_t* all_warp_rows = nullptr,
                                   std::uint64_t* filled = nullptr);
 
 // Each thread's rows in a lane log read back whole (`rows` as LaneLogToCapture takes them, the
