@@ -91,9 +91,11 @@ std::string LaneLogUnpackWarpRows(std::vector<std::uint32_t>* rows,
                                   const std::vector<std::uint32_t>& heads,
                                   const std::vector<std::uint32_t>& offsets,
                                   std::uint32_t row_count, std::uint32_t threads_per_block,
-                                  std::uint64_t warps, LaneWarpRowCounts* counts) {
+                                  std::uint64_t warps, std::uint64_t* all_warp_rows,
+                                  std::uint64_t* filled) {
   const std::uint32_t wpb = (threads_per_block + 31) / 32;
-  LaneWarpRowCounts n;
+  if (all_warp_rows != nullptr) *all_warp_rows = 0;
+  if (filled != nullptr) *filled = 0;
   if (rows->size() < warps * row_count * 128 || times->size() < warps * row_count * 32 ||
       heads.size() < warps * row_count * 4 || offsets.size() < warps * row_count * 32)
     return "the lane log read back is shorter than " + std::to_string(warps) + " warps of " +
@@ -101,16 +103,8 @@ std::string LaneLogUnpackWarpRows(std::vector<std::uint32_t>* rows,
   for (std::uint64_t w = 0; w < warps; ++w) {
     const std::uint64_t row0 = w * row_count;  // the warp's row 0
     std::uint32_t warp_rows = 0;
-    while (warp_rows < row_count && heads[(row0 + warp_rows) * 4 + 3] != 0) {
-      const std::uint32_t* head = heads.data() + (row0 + warp_rows) * 4;
-      const std::uint32_t* line = offsets.data() + (row0 + warp_rows) * 32;
-      if (head[3] == dev::kLaneHeadAffine && line[3] > 5)
-        return "warp " + std::to_string(w) + "'s warp row " + std::to_string(warp_rows) +
-               " is affine in rows of 2^" + std::to_string(line[3]) + " lanes, past a warp's 32";
-      if (head[3] == ~0u && (head[0] & kKindBits) != dev::kEventBarrier) ++n.listed;
-      ++warp_rows;
-    }
-    n.warp_rows += warp_rows;
+    while (warp_rows < row_count && heads[(row0 + warp_rows) * 4 + 3] != 0) ++warp_rows;
+    if (all_warp_rows != nullptr) *all_warp_rows += warp_rows;
     const std::uint32_t first_thread = static_cast<std::uint32_t>(w % wpb) * 32;
     for (std::uint32_t l = 0; l < 32 && first_thread + l < threads_per_block; ++l) {
       std::uint32_t next = 0;  // the lane's next warp row
@@ -129,30 +123,16 @@ std::string LaneLogUnpackWarpRows(std::vector<std::uint32_t>* rows,
         if (r[0] != 0 || r[3] != 0) continue;
         if (next == warp_rows) break;  // the column's end
         const std::uint32_t* head = heads.data() + (row0 + next) * 4;
-        const std::uint32_t* line = offsets.data() + (row0 + next) * 32;
-        ++next;
-        std::copy(head, head + 4, r);
-        if ((head[0] & kKindBits) == dev::kEventBarrier) {  // its first row, then its second
-          if (k + 1 == row_count)
-            return "warp " + std::to_string(w) + "'s barrier at lane " + std::to_string(l) +
-                   "'s last row has no room for its second";
-          std::copy(line, line + 4, r + 128);
-          ++k;
-          n.filled += 2;
-          continue;
-        }
+        r[0] = head[0];
+        r[1] = head[1];
+        r[2] = offsets[(row0 + next) * 32 + l];
+        r[3] = head[3];
         (*times)[slot] = head[2];
-        r[2] = line[l];
-        if (head[3] == dev::kLaneHeadAffine) {
-          const std::uint32_t bits = line[3];
-          r[2] = line[0] + (l & ((1u << bits) - 1u)) * line[1] + (l >> bits) * line[2];
-          r[3] = ~0u;
-        }
-        ++n.filled;
+        ++next;
+        if (filled != nullptr) ++*filled;
       }
     }
   }
-  if (counts != nullptr) *counts = n;
   return {};
 }
 

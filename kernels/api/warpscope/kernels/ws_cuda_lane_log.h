@@ -35,24 +35,18 @@
 // left as cleared (their column moves on), each lane writes its word 2 alone at its slot of the
 // warp's row in lane_offsets (the 32 lanes one 128-byte line) and lane 0 writes the head, word 0
 // and word 1, the time and ~0u (never 0: the warp's rows end at the first head whose word 3 is),
-// in lane_heads: 144 bytes a warp where its 32 rows were 512. Where the lanes' words 2 are affine
-// in the block's rows (lane 0's + (lane mod 2^k) x step + (lane / 2^k) x row step, 2^k lanes the
-// block's width up to 32: a 16 x 16 tile's row or column, a copy's lanes), lane 0 writes that
-// shape's 4 words there instead and the head's word 3 says so (kLaneHeadAffine): 32 bytes a warp.
-// A whole warp's barrier whose lanes' times are lane 0's is one warp row too (lane 0's two rows,
-// the head and the row's first 4 words): 32 bytes where its lanes' rows were 1,024. A lane of a
-// whole warp's access whose key is not lane 0's (one instruction on two buffers) writes a row of
-// its own with kLaneWarpRow in word 0, and the warp row's word 2 at its slot is left unread. The
-// rows' stores were the pass's whole cost: the lane unit's tiled matmul at 64², its records'
-// stores left out, ran as fast as the plain kernel (5.0 against 5.0 us a launch), and with its
-// 16-byte rows 13.6 us; a prototype of warp rows (4 bytes a lane and lane 0's head, no note, no
-// cap test, no shuffle) 8.4, the lanes' offsets and head alone 12.9 (bench/gpu_lane_product_micro.cu,
-// H200, twenty-third session). A warp's rows are counted apart (ws_lane_warp_next), only where all
-// 32 lanes run the record (for a meeting its group and __activemask both all 32; for a barrier
-// the vote), so that the count is the warp's: a lane's k-th row before its column's end that is
-// cleared, or its own with kLaneWarpRow, is the warp's k-th row (a barrier's: its two rows), and
-// the host fills the cleared ones in from there (LaneLogUnpackWarpRows) before it reads the lanes'
-// columns.
+// in lane_heads: 144 bytes a warp where its 32 rows were 512. A lane of a whole warp's access
+// whose key is not lane 0's (one instruction on two buffers) writes a row of its own with
+// kLaneWarpRow in word 0, and the warp row's word 2 at its slot is left unread. The rows' stores
+// were the pass's whole cost: the lane unit's tiled matmul at 64², its records' stores left out,
+// ran as fast as the plain kernel (5.0 against 5.0 us a launch), and with its 16-byte rows 13.6 us;
+// a prototype of warp rows (4 bytes a lane and lane 0's head, no note, no cap test, no
+// shuffle) 8.4, this form 12.9 (bench/gpu_lane_product_micro.cu, H200, twenty-third session). A
+// warp's rows are counted apart (ws_lane_warp_next), only where all 32 lanes run the record (for a
+// meeting its group and __activemask both all 32), so that the count is the warp's: a lane's k-th
+// row before its column's end that is cleared, or its own with kLaneWarpRow, is the warp's k-th
+// row, and the host fills the cleared ones in from there (LaneLogUnpackWarpRows) before it reads
+// the lanes' columns.
 //
 // The lane's place in its column is kept in registers of the kernel's own, which PTX lets a
 // kernel declare by name (WS_KERNEL_ENTRY, which the lesson form puts first in every lesson
@@ -105,13 +99,9 @@ __device__ __forceinline__ void LaneEntry(const RecorderState& r) {
   const unsigned long long warp_row0 = LinearWarp(r) * r.lane_cap;
   const unsigned long long slot = warp_row0 * 32u + LaneId();
   const unsigned long long grid_thread = LinearBlock() * r.threads_per_block + LinearThread();
-  // The rows an affine warp row's lanes are taken in: 2^k lanes, k the block's width's factors of
-  // two up to 5 (a 16-wide block: rows of 16 lanes; 32 or wider: the whole warp, one row).
-  const unsigned k = min(5u, static_cast<unsigned>(__ffs(static_cast<int>(blockDim.x))) - 1u);
   asm volatile(
       ".reg .u64 ws_lane_row0, ws_lane_time0, ws_lane_count, ws_lane_offset0, ws_lane_head0;\n\t"
-      ".reg .u32 ws_lane_next, ws_lane_file, ws_lane_warp_next, ws_lane_rowbits, "
-      "ws_lane_rowlane;\n\t"
+      ".reg .u32 ws_lane_next, ws_lane_file, ws_lane_warp_next;\n\t"
       "mov.u64 ws_lane_row0, %0;\n\t"
       "mov.u64 ws_lane_time0, %1;\n\t"
       "mov.u64 ws_lane_count, %2;\n\t"
@@ -119,11 +109,9 @@ __device__ __forceinline__ void LaneEntry(const RecorderState& r) {
       "mov.u64 ws_lane_head0, %4;\n\t"
       "mov.u32 ws_lane_next, 0;\n\t"
       "mov.u32 ws_lane_warp_next, 0;\n\t"
-      "mov.u32 ws_lane_file, -1;\n\t"
-      "mov.u32 ws_lane_rowbits, %5;\n\t"
-      "mov.u32 ws_lane_rowlane, %6;" ::"l"(r.lane_rows + slot * 4u),
+      "mov.u32 ws_lane_file, -1;" ::"l"(r.lane_rows + slot * 4u),
       "l"(r.lane_times + slot), "l"(r.lane_counts + grid_thread), "l"(r.lane_offsets + slot),
-      "l"(r.lane_heads + warp_row0 * 4u), "r"(k), "r"((1u << k) & 31u));
+      "l"(r.lane_heads + warp_row0 * 4u));
 }
 
 // Notes the file where this lane's last record named another: stores the literal at its tag's
@@ -144,22 +132,18 @@ __device__ __forceinline__ void LaneNote(const RecorderState& r, std::uint32_t t
 
 // One record at the lane's next row, where it fits in its column: a row and its time, or where
 // `whole` (the whole warp runs this record and `d`, its lanes, are all 32) and `same` (the
-// lane's words 0 and 1 are lane 0's), a warp row: lane 0's head and either the lane's word 2 at
-// its slot of the row's offsets or, where `affine` (the warp's vote: every lane `same` and its
-// `c` lane 0's + (lane mod 2^k) x `step` + (lane / 2^k) x `row_step`), lane 0's 4 words of the
-// shape there and kLaneHeadAffine in the head's word 3 (32 bytes a warp where the offsets' line
-// and the head were 144). Where `whole` and not `same`, a row with kLaneWarpRow in word 0 (its
-// warp row taken). The column moves on either way, and the warp's rows wherever `whole`, and a
-// lane past its rows stores the rows it has needed so far (its next row) in its count. Addressed
-// from the row's number, so that ptxas gets each address as one wide multiply-add (kept as
-// addresses and added to, each was two adds and two moves into a register pair, nvcc 13, sm_90).
-// No branch: see LaneNote.
+// lane's words 0 and 1 are lane 0's), the lane's word 2 in the warp's next row and lane 0's head
+// (above); where `whole` and not `same`, a row with kLaneWarpRow in word 0 (its warp row taken).
+// The column moves on either way, and the warp's rows wherever `whole`, and a lane past its rows
+// stores the rows it has needed so far (its next row) in its count. Addressed from the row's
+// number, so that ptxas gets each address as one wide multiply-add (kept as addresses and added
+// to, each was two adds and two moves into a register pair, nvcc 13, sm_90). No branch: see
+// LaneNote.
 __device__ __forceinline__ void LaneRow(const RecorderState& r, unsigned a, unsigned b, unsigned c,
-                                        unsigned d, unsigned t, unsigned whole, unsigned same,
-                                        unsigned affine, unsigned step, unsigned row_step) {
+                                        unsigned d, unsigned t, unsigned whole, unsigned same) {
   asm volatile(
-      "{\n\t.reg .pred ok, whole, warp, mark, apart, lead, aff, list;\n\t"
-      ".reg .u64 row, time, offset, head;\n\t.reg .u32 lane, w0, h3;\n\t"
+      "{\n\t.reg .pred ok, whole, warp, mark, apart, lead;\n\t"
+      ".reg .u64 row, time, offset, head;\n\t.reg .u32 lane, w0;\n\t"
       "mov.u32 lane, %%laneid;\n\t"
       "setp.lt.u32 ok, ws_lane_next, %5;\n\t"
       "setp.ne.u32 whole, %6, 0;\n\t"
@@ -177,52 +161,11 @@ __device__ __forceinline__ void LaneRow(const RecorderState& r, unsigned a, unsi
       "@apart st.global.v4.u32 [row], {w0, %1, %2, %3};\n\t"
       "@apart st.global.u32 [time], %4;\n\t"
       "and.pred warp, warp, ok;\n\t"
-      "setp.ne.and.u32 aff, %9, 0, warp;\n\t"
-      "and.pred list, warp, !aff;\n\t"
-      "@list st.global.u32 [offset+-128], %2;\n\t"
+      "@warp st.global.u32 [offset+-128], %2;\n\t"
       "setp.eq.and.u32 lead, lane, 0, warp;\n\t"
-      "selp.u32 h3, %12, %3, aff;\n\t"
-      "@lead st.global.v4.u32 [head+-16], {%0, %1, %4, h3};\n\t"
-      "and.pred aff, aff, lead;\n\t"
-      "@aff st.global.v4.u32 [offset+-128], {%2, %10, %11, ws_lane_rowbits};\n\t"
+      "@lead st.global.v4.u32 [head+-16], {%0, %1, %4, %3};\n\t"
       "@!ok st.global.u32 [ws_lane_count], ws_lane_next;\n\t}" ::"r"(a),
-      "r"(b), "r"(c), "r"(d), "r"(t), "r"(r.lane_cap), "r"(whole), "r"(same), "n"(kLaneWarpRow),
-      "r"(affine), "r"(step), "r"(row_step), "n"(kLaneHeadAffine));
-}
-
-// A record's words 0 and 1 (`lo`, `hi`) and 2 (`c`) against lane 0's among the lanes `active`:
-// *same, whether this lane's words 0 and 1 are lane 0's; *affine, the vote of every lane that its
-// words are and its `c` lane 0's + (lane mod 2^k) x *step + (lane / 2^k) x *row_step (k the
-// block's rows', ws_lane_rowbits; the steps from lanes 1 and 2^k). Shuffles and a vote: the
-// record's instructions other than its stores cost nothing measurable, its stores were its whole
-// cost (bench/gpu_lane_product_micro.cu, H200).
-__device__ __forceinline__ void LaneShape(unsigned lo, unsigned hi, unsigned c, unsigned active,
-                                          unsigned* same, unsigned* affine, unsigned* step,
-                                          unsigned* row_step) {
-  asm volatile(
-      "{\n\t.reg .u32 lo0, hi0, c0, c1, cr, lane, i, e;\n\t.reg .pred p, q;\n\t"
-      "shfl.sync.idx.b32 lo0, %4, 0, 0x1f, %7;\n\t"
-      "shfl.sync.idx.b32 hi0, %5, 0, 0x1f, %7;\n\t"
-      "shfl.sync.idx.b32 c0, %6, 0, 0x1f, %7;\n\t"
-      "shfl.sync.idx.b32 c1, %6, 1, 0x1f, %7;\n\t"
-      "shfl.sync.idx.b32 cr, %6, ws_lane_rowlane, 0x1f, %7;\n\t"
-      "setp.eq.u32 p, lo0, %4;\n\t"
-      "setp.eq.and.u32 p, hi0, %5, p;\n\t"
-      "selp.u32 %0, 1, 0, p;\n\t"
-      "sub.u32 %2, c1, c0;\n\t"
-      "sub.u32 %3, cr, c0;\n\t"
-      "mov.u32 lane, %%laneid;\n\t"
-      "shl.b32 i, 1, ws_lane_rowbits;\n\t"
-      "add.u32 i, i, -1;\n\t"
-      "and.b32 i, lane, i;\n\t"
-      "mad.lo.u32 e, i, %2, c0;\n\t"
-      "shr.u32 i, lane, ws_lane_rowbits;\n\t"
-      "mad.lo.u32 e, i, %3, e;\n\t"
-      "setp.eq.and.u32 q, e, %6, p;\n\t"
-      "vote.sync.all.pred q, q, %7;\n\t"
-      "selp.u32 %1, 1, 0, q;\n\t}"
-      : "=r"(*same), "=r"(*affine), "=r"(*step), "=r"(*row_step)
-      : "r"(lo), "r"(hi), "r"(c), "r"(active));
+      "r"(b), "r"(c), "r"(d), "r"(t), "r"(r.lane_cap), "r"(whole), "r"(same), "n"(kLaneWarpRow));
 }
 
 __device__ __forceinline__ void LaneAccess(const RecorderState& r, std::uint64_t key,
@@ -233,9 +176,17 @@ __device__ __forceinline__ void LaneAccess(const RecorderState& r, std::uint64_t
   const auto lo = static_cast<unsigned>(key), hi = static_cast<unsigned>(key >> 32);
   // Lane 0's key (the warp row's head), where the whole warp runs: a lane whose key is another
   // (lanes of one instruction on different buffers) writes a row of its own.
-  unsigned same, affine, step, row_step;
-  LaneShape(lo, hi, offset, active, &same, &affine, &step, &row_step);
-  LaneRow(r, lo, hi, offset, active, t, active == ~0u ? 1u : 0u, same, affine, step, row_step);
+  unsigned same;
+  asm volatile(
+      "{\n\t.reg .u32 lo0, hi0;\n\t.reg .pred p;\n\t"
+      "shfl.sync.idx.b32 lo0, %1, 0, 0x1f, %3;\n\t"
+      "shfl.sync.idx.b32 hi0, %2, 0, 0x1f, %3;\n\t"
+      "setp.eq.u32 p, lo0, %1;\n\t"
+      "setp.eq.and.u32 p, hi0, %2, p;\n\t"
+      "selp.u32 %0, 1, 0, p;\n\t}"
+      : "=r"(same)
+      : "r"(lo), "r"(hi), "r"(active));
+  LaneRow(r, lo, hi, offset, active, t, active == ~0u ? 1u : 0u, same);
 }
 
 __device__ __forceinline__ void LaneMeeting(const RecorderState& r, std::uint32_t kind,
@@ -243,52 +194,26 @@ __device__ __forceinline__ void LaneMeeting(const RecorderState& r, std::uint32_
                                             const char* file) {
   const unsigned t = LaneTime();
   LaneNote(r, PlaceFile(place), file);
-  const unsigned active = __activemask();
-  unsigned same, affine, step, row_step;
-  LaneShape(kEventWarpOp | kind, place, source, active, &same, &affine, &step, &row_step);
   LaneRow(r, kEventWarpOp | kind, place, source, group, t,
-          group == ~0u && active == ~0u ? 1u : 0u, 1u, affine, step, row_step);
+          group == ~0u && __activemask() == ~0u ? 1u : 0u, 1u);
 }
 
 // After the barrier: `word0` the barrier event's word 0, the times as TimedBarrier took them.
-// Two rows (no time slot of their own), both or neither: where the whole warp arrived together
-// (`group` all 32) and its lanes' times are lane 0's (a vote), a warp row instead, lane 0's first
-// row as its head and its second in the row's offsets (32 bytes where the lanes' rows were 1,024);
-// else each lane its own. A lane that had one row left stores its count, and so does every later
-// record of it (its next row is past its rows from then on): the host runs the pass again with
-// room, and decodes no column of a pass where a lane ran out.
+// Two rows (no time slot of their own), both or neither. A lane that had one row left stores its
+// count, and so does every later record of it (its next row is past its rows from then on): the
+// host runs the pass again with room, and decodes no column of a pass where a lane ran out.
 __device__ __forceinline__ void LaneBarrier(const RecorderState& r, std::uint32_t word0,
                                             std::uint32_t place, unsigned group,
                                             std::uint64_t arrival, std::uint64_t departure,
                                             unsigned cycles, const char* file) {
   LaneNote(r, PlaceFile(place), file);
   asm volatile(
-      "{\n\t.reg .pred ok, warp, own, lead;\n\t.reg .u64 row, offset, head;\n\t"
-      ".reg .u32 x, lane;\n\t"
-      "shfl.sync.idx.b32 x, %2, 0, 0x1f, %3;\n\t"
-      "setp.eq.u32 warp, x, %2;\n\t"
-      "shfl.sync.idx.b32 x, %4, 0, 0x1f, %3;\n\t"
-      "setp.eq.and.u32 warp, x, %4, warp;\n\t"
-      "shfl.sync.idx.b32 x, %5, 0, 0x1f, %3;\n\t"
-      "setp.eq.and.u32 warp, x, %5, warp;\n\t"
-      "shfl.sync.idx.b32 x, %6, 0, 0x1f, %3;\n\t"
-      "setp.eq.and.u32 warp, x, %6, warp;\n\t"
-      "setp.eq.and.u32 warp, %3, -1, warp;\n\t"
-      "vote.sync.all.pred warp, warp, %3;\n\t"
+      "{\n\t.reg .pred ok;\n\t.reg .u64 row;\n\t"
       "add.u32 ws_lane_next, ws_lane_next, 2;\n\t"
       "setp.le.u32 ok, ws_lane_next, %8;\n\t"
       "mad.wide.u32 row, ws_lane_next, 512, ws_lane_row0;\n\t"
-      "and.pred own, ok, !warp;\n\t"
-      "@own st.global.v4.u32 [row+-1024], {%0, %1, %2, %3};\n\t"
-      "@own st.global.v4.u32 [row+-512], {%4, %5, %6, %7};\n\t"
-      "@warp add.u32 ws_lane_warp_next, ws_lane_warp_next, 1;\n\t"
-      "mad.wide.u32 offset, ws_lane_warp_next, 128, ws_lane_offset0;\n\t"
-      "mad.wide.u32 head, ws_lane_warp_next, 16, ws_lane_head0;\n\t"
-      "mov.u32 lane, %%laneid;\n\t"
-      "setp.eq.and.u32 lead, lane, 0, warp;\n\t"
-      "and.pred lead, lead, ok;\n\t"
-      "@lead st.global.v4.u32 [head+-16], {%0, %1, %2, %3};\n\t"
-      "@lead st.global.v4.u32 [offset+-128], {%4, %5, %6, %7};\n\t"
+      "@ok st.global.v4.u32 [row+-1024], {%0, %1, %2, %3};\n\t"
+      "@ok st.global.v4.u32 [row+-512], {%4, %5, %6, %7};\n\t"
       "@!ok st.global.u32 [ws_lane_count], ws_lane_next;\n\t}" ::"r"(word0),
       "r"(place), "r"(static_cast<unsigned>(departure)), "r"(group),
       "r"(static_cast<unsigned>(arrival)), "r"(static_cast<unsigned>(arrival >> 32)), "r"(cycles),

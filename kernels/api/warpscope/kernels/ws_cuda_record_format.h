@@ -93,11 +93,6 @@ inline constexpr std::uint32_t kEventHeaderWords = 4;
 inline constexpr std::uint32_t kLaneWarpRow = kEventAffine;
 static_assert((kLaneWarpRow & (kEventBarrier | kEventWarpOp)) == 0,
               "a lane's row that took its warp row is told from a barrier's by word 0");
-// A warp row's head (the lane log's) whose word 3 is this, not ~0u: its lanes' offsets are
-// affine in rows of 2^k lanes, and lane 0 wrote the first offset, the step from lane to lane, the
-// step from row to row and k as words 0..3 of the row's offsets, where its lanes' 32 words would
-// be (lane l's: first + (l mod 2^k) x step + (l / 2^k) x row step, 32-bit arithmetic).
-inline constexpr std::uint32_t kLaneHeadAffine = 0xfffffffeu;
 inline constexpr std::uint32_t kAffineEventWords = kEventHeaderWords + 2;
 // A warp-level intrinsic's meeting: the header, then 32 bytes, the lane each lane read.
 inline constexpr std::uint32_t kWarpOpEventWords = kEventHeaderWords + 8;
@@ -323,10 +318,9 @@ struct RecorderState {
   unsigned int* lane_times;
   unsigned int* lane_counts;
   unsigned int lane_cap;
-  // The warps' rows of the lane log (a whole warp's access, meeting or barrier): warp w's k-th
-  // row's head (4 words, its word 3 never 0) at words [(w * lane_cap + k) * 4, +4) of lane_heads
-  // (cleared before the pass), lane l's word 2 at word (w * lane_cap + k) * 32 + l of
-  // lane_offsets, or there lane 0's 4 words (an affine row's shape, a barrier's second row).
+  // The warps' rows of the lane log (a whole warp's access or meeting): warp w's k-th row's head
+  // (4 words, its word 3 never 0) at words [(w * lane_cap + k) * 4, +4) of lane_heads (cleared
+  // before the pass), lane l's word 2 at word (w * lane_cap + k) * 32 + l of lane_offsets.
   unsigned int* lane_heads;
   unsigned int* lane_offsets;
 };

@@ -104,8 +104,7 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
       // with `most` doubled from 16 until a column ends within it (the whole log would be 103 MB
       // for the copy lesson's 16,384 threads, where they use 2 rows of 256).
       std::vector<std::uint32_t> words, times, heads, offsets;
-      std::uint64_t most = std::min<std::uint64_t>(rows, 16);
-      LaneWarpRowCounts found;
+      std::uint64_t most = std::min<std::uint64_t>(rows, 16), warp_rows = 0, filled = 0;
       std::string unpacked;
       for (;;) {
         words.assign(warps * most * 128, 0);
@@ -122,7 +121,7 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
                                   warps, cudaMemcpyDeviceToHost)));
         unpacked = LaneLogUnpackWarpRows(
             &words, &times, heads, offsets, static_cast<std::uint32_t>(most),
-            static_cast<std::uint32_t>(block.count()), warps, &found);
+            static_cast<std::uint32_t>(block.count()), warps, &warp_rows, &filled);
         if (!unpacked.empty()) break;
         counts = LaneLogCounts(words, static_cast<std::uint32_t>(most),
                                static_cast<std::uint32_t>(block.count()), warps);
@@ -145,9 +144,8 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
       capture_.record_ms = ms;
       for (std::uint32_t n : counts) capture_.lane_rows += n;
       // The records (their times and counts aside): 16 bytes a lane's own row, a warp row's head
-      // 16 and its lanes' offsets 128 or lane 0's 4 words 16.
-      capture_.record_bytes = 16 * (capture_.lane_rows - found.filled) + 32 * found.warp_rows +
-                              112 * found.listed;
+      // 16 and 4 a lane.
+      capture_.record_bytes = 16 * (capture_.lane_rows - filled) + 4 * filled + 16 * warp_rows;
       capture_.lane_wide = lane_build_.unit == &LaneWideUnit();
       return true;
     }

@@ -105,30 +105,23 @@ void GatherChunks(const std::vector<std::uint32_t>& pool, const std::vector<Pool
                   const std::vector<unsigned long long>& state, bool first_chunks,
                   GpuCapture* capture);
 
-// What LaneLogUnpackWarpRows found: the warp rows, all warps'; those of them whose lanes wrote
-// their offsets (32 words; the others an affine shape's or a barrier's 4 words); the lanes' rows
-// filled in from them.
-struct LaneWarpRowCounts {
-  std::uint64_t warp_rows = 0, listed = 0, filled = 0;
-};
-
-// A lane log's warp rows (ws_cuda_lane_log.h: a whole warp's access, meeting or barrier, its head
-// in `heads`, 4 words a row, and each lane's word 2 in `offsets`, 32 words a row, or there lane
-// 0's 4 words of an affine shape (the head's word 3 dev::kLaneHeadAffine) or of a barrier's second
-// row; the same `row_count` rows a warp as `rows`) written into the lanes' columns as rows of their
-// own: lane l's k-th row left as cleared, or of its own with dev::kLaneWarpRow in word 0 (a whole
+// A lane log's warp rows (ws_cuda_lane_log.h: a whole warp's access or meeting, its head in
+// `heads`, 4 words a row, and each lane's word 2 in `offsets`, 32 words a row, the same
+// `row_count` rows a warp as `rows`) written into the lanes' columns as rows of their own:
+// lane l's k-th row left as cleared, or of its own with dev::kLaneWarpRow in word 0 (a whole
 // warp's access whose key was not lane 0's; the bit is cleared here), before its column's end is
-// its warp's k-th warp row, since every lane of the warp ran each (a barrier's: the lane's rows k
-// and k + 1). After it every record is a row of `rows` with its time in `times`, as LaneLogCounts
-// and LaneLogToCapture read them. Where not null, `counts`: what it found. Returns an error where
-// the arrays are shorter than `warps` warps of `row_count` rows, an affine row's rows are wider
-// than a warp, or a barrier's warp row falls at a lane's last row; "" when all is well.
+// its warp's k-th warp row, since every lane of the warp ran each. After it every record is a row
+// of `rows` with its time in `times`, as LaneLogCounts and LaneLogToCapture read them. Where not
+// null, `all_warp_rows`: the warp rows found, all warps'; `filled`: the lanes' rows filled in from
+// them. Returns an error where the arrays are shorter than `warps` warps of `row_count` rows; ""
+// when all is well.
 std::string LaneLogUnpackWarpRows(std::vector<std::uint32_t>* rows,
                                   std::vector<std::uint32_t>* times,
                                   const std::vector<std::uint32_t>& heads,
                                   const std::vector<std::uint32_t>& offsets,
                                   std::uint32_t row_count, std::uint32_t threads_per_block,
-                                  std::uint64_t warps, LaneWarpRowCounts* counts = nullptr);
+                                  std::uint64_t warps, std::uint64_t* all_warp_rows = nullptr,
+                                  std::uint64_t* filled = nullptr);
 
 // Each thread's rows in a lane log read back whole (`rows` as LaneLogToCapture takes them, the
 // log cleared before the pass and its warp rows in: LaneLogUnpackWarpRows): a column ends at its
