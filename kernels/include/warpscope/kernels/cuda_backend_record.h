@@ -171,7 +171,8 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
 // events came back (the lane log): all are decoded with their records, so that the host's hazard
 // check covers the grid (HazardsOverEveryBlock), and then only the kept ones keep them.
 inline void CudaBackend::DecodeCapture(const GpuCapture& c, bool every_block) {
-  capture_.record_bytes = 4 * c.words.size();
+  // The lane log's bytes are its rows', which RecordLaneLog counted (its events are the host's).
+  if (!every_block) capture_.record_bytes = 4 * c.words.size();
   KeepBlocks keep{keep_blocks_, options_.keep_all_blocks || c.grid.count() * c.block.count() <=
                                                                 options_.keep_all_threads_up_to};
   if (keep_none_) keep = {};
