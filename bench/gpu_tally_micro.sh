@@ -24,13 +24,8 @@ build() {  # NAME INCLUDE_ROOT [FLAGS...]
   bins+=("$name")
 }
 # WS_MICRO_LEAN=1: only the builds the lean unit's kernels are made as (record only, 32
-# registers), the old recorder's and this tree's: a shorter call. WS_MICRO_ENTRY=1: that build
-# without and with the tally's entry (WS_TALLY_ENTRY_BUILD, ws_cuda_tally.h: the block's test and
-# the count's and flag's addresses worked out once at each kernel's entry).
-if [[ -n ${WS_MICRO_ENTRY:-} ]]; then
-  build rec_r32 . -DWS_RECORD_BUILD -maxrregcount=32
-  build rec_r32_entry . -DWS_RECORD_BUILD -DWS_TALLY_ENTRY_BUILD -maxrregcount=32
-elif [[ -n ${WS_MICRO_LEAN:-} ]]; then
+# registers), the old recorder's and this tree's: a shorter call.
+if [[ -n ${WS_MICRO_LEAN:-} ]]; then
   [[ -n $old ]] && build old_r32 "$old" -DWS_RECORD_BUILD -maxrregcount=32
   build rec_r32 . -DWS_RECORD_BUILD -maxrregcount=32
 else

@@ -424,10 +424,8 @@ __device__ __forceinline__ void RecordWarpOp(std::uint32_t kind, std::uint32_t p
   if (r.tally_keys != nullptr) {
     const std::uint64_t key = static_cast<std::uint64_t>(place) << 32 | kTallyWarpOp | kind;
     if (group == ~0u) {
-      const unsigned block = kTallyEntry ? 0u : LinearBlock32();  // (the entry's: unused)
-      if ((kTallyEntry ? EntryCounts() : !KeptBlock(r, block)) &&
-          TallyWholeMeeting(r, key, lane, 0, block) != ~0u)
-        return;
+      const unsigned block = LinearBlock32();
+      if (!KeptBlock(r, block) && TallyWholeMeeting(r, key, lane, 0, block) != ~0u) return;
     }
     if (Tally(r, key, group, lane, __ffs(group) - 1, 0, true, 0, 0, file) != ~0u) return;
   }
@@ -495,12 +493,8 @@ __device__ __forceinline__ void TimedBarrier(std::uint32_t place, std::uint32_t 
   const bool leader = static_cast<int>(lane) == __ffs(group) - 1;
   // In a block not kept, with a tally, the pass is counted after the barrier (its shape needs the
   // barrier's count) where the tally takes it; else written, its words reserved before it.
-  // With the tally's entry its test (a tally, a block not kept) and its row of counters are the
-  // kernel entry's (ws_cuda_tally.h), and the block's number goes unused.
-  const unsigned block = kTallyEntry ? 0u : LinearBlock32();
-  const bool tallied = !HazardPass(r.mode) && (kTallyEntry ? EntryCounts()
-                                                           : r.tally_keys != nullptr &&
-                                                                 !KeptBlock(r, block));
+  const unsigned block = LinearBlock32();
+  const bool tallied = r.tally_keys != nullptr && !HazardPass(r.mode) && !KeptBlock(r, block);
   unsigned* w = nullptr;
   if (leader && !tallied && !kLaneLogOnly) {
     if (file != nullptr) NoteFile(PlaceFile(place), file);
@@ -524,10 +518,7 @@ __device__ __forceinline__ void TimedBarrier(std::uint32_t place, std::uint32_t 
     if (slot != ~0u) {
       if (leader) {
         const unsigned long long wait = departure >= arrival ? departure - arrival : 0ull;
-        const std::size_t at =
-            (kTallyEntry ? std::size_t{EntryRow()}
-                         : std::size_t{block & (kTallySpread - 1u)} * r.tally_capacity) +
-            slot;
+        const std::size_t at = std::size_t{block & (kTallySpread - 1u)} * r.tally_capacity + slot;
         atomicAdd(r.tally_waits + at, wait * static_cast<unsigned long long>(__popc(group)));
         atomicMax(r.tally_wait_max + at, wait);
       }

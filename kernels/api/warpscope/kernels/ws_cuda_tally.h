@@ -95,74 +95,6 @@ __device__ __forceinline__ void CountTallied(const RecorderState& r, unsigned sl
                  LinearThread() / 32u] = 1;
 }
 
-// The tally's entry (WS_TALLY_ENTRY_BUILD): what the whole warp's short roads worked out again at
-// every request, worked out once at each lesson kernel's entry (WS_KERNEL_ENTRY, which the lesson
-// form puts first in every lesson kernel's body) into registers of the kernel's own, named in PTX
-// as the lane log's are (ws_cuda_lane_log.h): the block's row of counters (ws_tally_row: (block
-// mod kTallySpread) x tally_capacity, or ~0u where the block's requests are not counted by these
-// roads: no tally, or a kept block) and its warp's number in the grid (ws_tally_warp, its flag's).
-// Nsight Compute's source counters on the coalesced transpose's recording pass at 4,096² (lean
-// unit, H200; docs/GPU.md) put about 35 of a request's 84-90 warp instructions there: the block's
-// number from five special registers, the kept test, and the count's and flag's addresses, at
-// each of a warp's four requests and its barrier. The pass is issue-bound (300 M warp
-// instructions for the padded transpose, 0.29 of its 0.355 ms at the H200's issue rate), so that
-// at most 3x its plain time needs about 25 fewer a request. Built only where defined (not with the
-// lane log, whose entry is its own); not measured on a GPU yet: bench/gpu_tally_micro.sh times it
-// (WS_MICRO_ENTRY=1) against the build without it.
-#if defined(WS_TALLY_ENTRY_BUILD)
-#if defined(WS_LANE_LOG_BUILD)
-#error "WS_TALLY_ENTRY_BUILD and WS_LANE_LOG_BUILD each define the kernels' entry"
-#endif
-inline constexpr bool kTallyEntry = true;
-#define WS_KERNEL_ENTRY ::ws::dev::TallyEntry(ws_recorder_state);
-#else
-inline constexpr bool kTallyEntry = false;
-#endif
-
-__device__ __forceinline__ void TallyEntry(const RecorderState& r) {
-  const unsigned block = LinearBlock32();
-  const unsigned long long warp =
-      static_cast<unsigned long long>(block) * r.warps_per_block + LinearThread() / 32u;
-  // 32 bits each (two registers where two addresses took four, and ptxas's spills at 32
-  // registers with them); where either would not fit, the general road (Tally) counts instead.
-  const bool fits = warp < (1ull << 32) &&
-                    static_cast<unsigned long long>(r.tally_capacity) * kTallySpread < (1ull << 32);
-  const unsigned row = r.tally_keys != nullptr && fits && !KeptBlock(r, block)
-                           ? (block & (kTallySpread - 1u)) * r.tally_capacity
-                           : ~0u;
-  asm volatile(
-      ".reg .u32 ws_tally_row, ws_tally_warp;\n\t"
-      "mov.u32 ws_tally_row, %0;\n\t"
-      "mov.u32 ws_tally_warp, %1;" ::"r"(row),
-      "r"(static_cast<unsigned>(warp)));
-}
-
-// With the entry: the block's row of counters (an index of tally_counts, tally_waits and
-// tally_wait_max, laid out alike), ~0u where its requests are not counted on the short roads.
-__device__ __forceinline__ unsigned EntryRow() {
-  unsigned row;
-  asm("mov.u32 %0, ws_tally_row;" : "=r"(row));  // set once, at the entry
-  return row;
-}
-__device__ __forceinline__ bool EntryCounts() {
-  return EntryRow() != ~0u;
-}
-
-// With the entry: the leader's count of a request the tally took at `slot`, and its warp's flag
-// (CountTallied's, from the entry's numbers).
-__device__ __forceinline__ void CountAtEntry(const RecorderState& r, unsigned slot) {
-  asm volatile(
-      "{\n\t.reg .u64 at;\n\t.reg .u32 i;\n\t"
-      "add.u32 i, ws_tally_row, %0;\n\t"
-      "mad.wide.u32 at, i, 8, %1;\n\t"
-      "red.global.add.u64 [at], 1;\n\t"
-      "cvt.u64.u32 at, ws_tally_warp;\n\t"
-      "add.u64 at, at, %2;\n\t"
-      "st.global.u8 [at], 1;\n\t}" ::"r"(slot),
-      "l"(r.tally_counts), "l"(r.warp_tallied)
-      : "memory");
-}
-
 // A shape's hash with an asynchronous copy's source lines or a barrier's count mixed in (0: as it
 // is): Tally's and the short roads' one rule, so that both find the same slot.
 __device__ __forceinline__ unsigned long long MixLines(unsigned long long h, unsigned lines) {
@@ -177,12 +109,7 @@ __device__ __forceinline__ unsigned CountAtFirstSlot(const RecorderState& r, uns
                                                      unsigned lane, unsigned block) {
   const unsigned slot = SlotOf(h, r.tally_capacity);
   if (__all_sync(~0u, r.tally_keys[slot] == h) == 0) return ~0u;
-  if (lane == 0) {
-    if constexpr (kTallyEntry)
-      CountAtEntry(r, slot);
-    else
-      CountTallied(r, slot, block);
-  }
+  if (lane == 0) CountTallied(r, slot, block);
   return slot;
 }
 #endif
@@ -196,14 +123,6 @@ __device__ __forceinline__ bool TallyWholeAffine(const RecorderState& r, std::ui
                                                  unsigned lane, unsigned first, unsigned step,
                                                  unsigned rows = 0, unsigned row_step = 0) {
 #if __CUDA_ARCH__ >= 800
-  if constexpr (kTallyEntry) {  // the block's test and addresses from the kernel's entry
-    if (!EntryCounts()) return false;
-    const unsigned long long h = AffineShapeKey(first, step, key, ~0u, rows, row_step);
-    const unsigned slot = SlotOf(h, r.tally_capacity);
-    if (__all_sync(~0u, r.tally_keys[slot] == h) == 0) return false;
-    if (lane == 0) CountAtEntry(r, slot);
-    return true;
-  }
   const unsigned block = LinearBlock32();
   if (KeptBlock(r, block)) return false;
   // Written out rather than through CountAtFirstSlot: the same code, but ptxas placed the lean
