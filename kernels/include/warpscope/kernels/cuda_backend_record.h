@@ -83,7 +83,7 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
     ReadDeviceFiles(files_d, &c);
     free_scratch();
     if (!status_.ok()) return Status::Error(kernel + ": " + status_.message());
-    DecodeCapture(c, true);  // capture_.record_bytes: RecordLaneLog's
+    DecodeCapture(c, true);  // capture_.record_bytes is RecordLaneLog's (its rows', not c's words)
     return {};
   }
   if (!status_.ok()) return failed();
@@ -159,6 +159,7 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
   free_scratch();
   if (!status_.ok()) return Status::Error(kernel + ": " + status_.message());
   GatherChunks(words, chunks, state, first_chunks && !pool_overflowed, &c);
+  capture_.record_bytes = 4 * c.words.size();  // the events the pass wrote
   DecodeCapture(c);
   return {};
 }
@@ -171,8 +172,6 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
 // events came back (the lane log): all are decoded with their records, so that the host's hazard
 // check covers the grid (HazardsOverEveryBlock), and then only the kept ones keep them.
 inline void CudaBackend::DecodeCapture(const GpuCapture& c, bool every_block) {
-  // The lane log's bytes are its rows', which RecordLaneLog counted (its events are the host's).
-  if (!every_block) capture_.record_bytes = 4 * c.words.size();
   KeepBlocks keep{keep_blocks_, options_.keep_all_blocks || c.grid.count() * c.block.count() <=
                                                                 options_.keep_all_threads_up_to};
   if (keep_none_) keep = {};
