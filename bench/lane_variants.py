@@ -4,32 +4,34 @@
 Each folder holds warpscope/kernels/ws_cuda_lane_log.h, this tree's with one change, for timing
 only (their logs are not all complete: the harness's join says so):
   nocount   no store of the lane's count when its column is full (one predicated-off store fewer)
-  noown     no stores of a lane's own row and time (two predicated-off stores fewer a warp row)
-  warponly  both: a whole warp's record issues its two stores and the file's note alone
+  noown     no store of a lane's own row (one predicated-off store fewer a warp row)
+  warponly  both: a whole warp's access issues its two stores and the file's note alone
   bare      warponly without the file's note's store (predicated off but at a file's first
-            record): the prototype's two stores and nothing else (8.4 us against the product's
-            12.2-12.9 for the tiled matmul at 64², twenty-third session)
+            record): the prototype's two stores and nothing else
 
-The question they answer (docs/GPU.md, twenty-fourth session): whether a record's stores cost by
-the instructions issued, predicated off or not, rather than by the bytes written.
+What they answered on an H200 (docs/GPU.md, twenty-fourth and twenty-fifth sessions): a
+predicated-off store costs as an issued one, and a read of %globaltimer (or %clock) at each access
+cost the most, since ptxas moves no instruction across it (the record now reads none at an
+access). The variants of the twenty-fifth session's first calls (notime, clock and their mixes)
+changed the time's read, which the record no longer has: see the docs for their numbers.
 Usage: bench/lane_variants.py OUT_DIR; prints the folders for WS_LANE_VARIANTS.
 """
 import os
 import sys
 
 HEADER = "warpscope/kernels/ws_cuda_lane_log.h"
-COUNT = '      "@!ok st.global.u32 [ws_lane_count], ws_lane_next;\\n\\t}" ::"r"(a),\n'
-NOTE = '      "@p st.global.u64 [%1], %2;\\n\\t"\n'
-OWN = ('      "@apart st.global.v4.u32 [row], {w0, %1, %2, %3};\\n\\t"\n',
-       '      "@apart st.global.u32 [time], %4;\\n\\t"\n')
+# Fragments of the record's PTX and what each becomes where it is left out (inside LaneRow's
+# macro, so each keeps its line's continuation).
+COUNT = ('"@!ok st.global.u32 [ws_lane_count], ws_lane_next;\\n\\t}" ::"r"(a),', '"}" ::"r"(a),')
+OWN = ('"@apart st.global.v4.u32 [row], {w0, %1, %2, %3};\\n\\t" TIME_STORE', 'TIME_STORE')
+NOTE = ('"@p st.global.u64 [%1], %2;\\n\\t"', '""')
 
 
-def without(text, *lines):
-    for line in lines:
-        if text.count(line) != 1:
-            sys.exit("lane_variants.py: the record's line is not in the header once: " + line)
-    for line in lines:
-        text = text.replace(line, '      "}" ::"r"(a),\n' if line == COUNT else "")
+def without(text, *fragments):
+    for old, new in fragments:
+        if text.count(old) != 1:
+            sys.exit("lane_variants.py: the record's fragment is not in the header once: " + old)
+        text = text.replace(old, new)
     return text
 
 
@@ -38,8 +40,8 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     with open(os.path.join(here, "..", "kernels", "api", HEADER)) as f:
         tree = f.read()
-    variants = {"nocount": without(tree, COUNT), "noown": without(tree, *OWN),
-                "warponly": without(tree, COUNT, *OWN), "bare": without(tree, COUNT, NOTE, *OWN)}
+    variants = {"nocount": without(tree, COUNT), "noown": without(tree, OWN),
+                "warponly": without(tree, COUNT, OWN), "bare": without(tree, COUNT, NOTE, OWN)}
     for name, text in variants.items():
         path = os.path.join(out, name, HEADER)
         os.makedirs(os.path.dirname(path), exist_ok=True)

@@ -45,19 +45,33 @@ bool Ready(const Columns& c, const std::uint32_t* head, std::uint32_t mask,
   return true;
 }
 
-// Appends the request(s), meeting or barrier the lanes of `mask` made at their next records.
+// A warp's event in the order taken: where its time is in the capture's words (word 3), and for
+// a timed one (a meeting, a barrier) its times: a barrier's arrival and departure, a meeting's
+// time twice. An access's time is placed afterwards (PlaceAccessTimes); `joined`: a request of
+// the same instruction as the point before it, which takes its time.
+struct TimePoint {
+  std::size_t word;
+  bool timed;
+  std::uint32_t before, after;
+  bool joined = false;
+};
+
+// Appends the request(s), meeting or barrier the lanes of `mask` made at their next records, and
+// each event's TimePoint to `points`.
 void Emit(const Columns& c, std::uint32_t mask, const std::uint32_t (&at)[32],
-          std::vector<std::uint32_t>* words) {
+          std::vector<std::uint32_t>* words, std::vector<TimePoint>* points) {
   const std::uint32_t lead = Lowest(mask);
   const std::uint32_t* head = c.rec(lead, at[lead]);
   if ((head[0] & kKindBits) == dev::kEventBarrier) {
     const std::uint32_t* second = c.rec(lead, at[lead] + 1);
+    points->push_back({words->size() + 3, true, second[0], head[2]});
     words->insert(words->end(), {head[0], head[1], mask, head[2], second[0], second[1],
                                  second[3] & 0x7fffffffu, second[2]});
     return;
   }
-  const std::uint32_t time = c.time(lead, at[lead]);
   if ((head[0] & kKindBits) == dev::kEventWarpOp) {
+    const std::uint32_t time = c.time(lead, at[lead]);
+    points->push_back({words->size() + 3, true, time, time});
     std::uint8_t source[32];
     for (std::uint32_t l = 0; l < 32; ++l) source[l] = static_cast<std::uint8_t>(l);
     for (std::uint32_t m = mask; m != 0; m &= m - 1)
@@ -79,9 +93,42 @@ void Emit(const Columns& c, std::uint32_t mask, const std::uint32_t (&at)[32],
       group |= 1u << Lowest(m);
       offsets.push_back(r[2]);
     }
-    EncodeWarpEvent(std::uint64_t{first[1]} << 32 | first[0], group, time, offsets, words);
+    points->push_back({words->size() + 3, false, 0, 0, left != mask});
+    EncodeWarpEvent(std::uint64_t{first[1]} << 32 | first[0], group, 0, offsets, words);
     left &= ~group;
   }
+}
+
+// Spaces the accesses (instructions: a joined request takes the time of the one before it) of
+// points [begin, end) evenly between times `from` and `to` (%globaltimer's low words), 1 ns apart
+// where the two are closer than that allows.
+void Spread(const std::vector<TimePoint>& points, std::size_t begin, std::size_t end,
+            std::uint32_t from, std::uint32_t to, std::vector<std::uint32_t>* words) {
+  std::uint64_t n = 0;
+  for (std::size_t i = begin; i < end; ++i) n += points[i].joined ? 0 : 1;
+  if (n == 0) return;
+  const std::int64_t span = static_cast<std::int32_t>(to - from);
+  const std::uint64_t room = span > static_cast<std::int64_t>(n) ? span : n + 1;
+  std::uint64_t k = 0;
+  for (std::size_t i = begin; i < end; ++i) {
+    k += points[i].joined ? 0 : 1;
+    (*words)[points[i].word] = from + static_cast<std::uint32_t>(k * room / (n + 1));
+  }
+}
+
+// Gives a warp's accesses their times: those between two of its timed points (its start, its
+// meetings and barriers, `end`) evenly spaced between them.
+void PlaceAccessTimes(const std::vector<TimePoint>& points, std::uint32_t start, std::uint32_t end,
+                      std::vector<std::uint32_t>* words) {
+  std::uint32_t from = start;
+  std::size_t begin = 0;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (!points[i].timed) continue;
+    Spread(points, begin, i, from, points[i].before, words);
+    from = points[i].after;
+    begin = i + 1;
+  }
+  Spread(points, begin, points.size(), from, end, words);
 }
 
 }  // namespace
@@ -158,11 +205,20 @@ std::vector<std::uint32_t> LaneLogCounts(const std::vector<std::uint32_t>& rows,
 std::string LaneLogToCapture(std::vector<std::uint32_t> rows, std::vector<std::uint32_t> times,
                              std::uint32_t row_count, const std::vector<std::uint32_t>& counts,
                              std::uint32_t threads_per_block, std::uint64_t warps,
+                             const std::vector<std::uint32_t>& starts, std::uint64_t pass_ns,
                              GpuCapture* capture) {
   const std::uint32_t wpb = (threads_per_block + 31) / 32;
-  if (rows.size() < warps * row_count * 128 || times.size() < warps * row_count * 32)
+  if (rows.size() < warps * row_count * 128 || times.size() < warps * row_count * 32 ||
+      starts.size() < warps)
     return "the lane log read back is shorter than " + std::to_string(warps) + " warps of " +
-           std::to_string(row_count) + " rows";
+           std::to_string(row_count) + " rows and their starts";
+  // The pass's end: its earliest warp's start (wrapped low words: earliest by difference) plus
+  // its time.
+  std::uint32_t first_start = warps > 0 ? starts[0] : 0;
+  for (std::uint64_t w = 1; w < warps; ++w)
+    if (static_cast<std::int32_t>(starts[w] - first_start) < 0) first_start = starts[w];
+  const auto end = first_start + static_cast<std::uint32_t>(pass_ns);
+  std::vector<TimePoint> points;
   capture->words.clear();
   capture->warp_base.assign(warps + 1, 0);
   capture->warp_used.assign(warps, 0);
@@ -182,12 +238,16 @@ std::string LaneLogToCapture(std::vector<std::uint32_t> rows, std::vector<std::u
     }
     const Columns c{rows, times, w * row_count * 32};
     const std::size_t start = capture->words.size();
+    points.clear();
     while (pending != 0) {
       // The group to take next: one whose lanes are all at its records; where several groups are
-      // (lanes that ran apart), the earliest by its time. Groups that read the same tick of
-      // %globaltimer go lowest lane first, which may not be the order they ran in: that can swap
-      // a race's kind within one warp (RAW for WAR) and its example, not its pairs or epochs.
+      // (lanes that ran apart), the earliest by its time where both have one (meetings and
+      // barriers), else the lowest lane's. Groups with no time (accesses) or that read the same
+      // tick of %globaltimer go lowest lane first, which may not be the order they ran in: that
+      // can swap a race's kind within one warp (RAW for WAR) and its example, not its pairs or
+      // epochs.
       std::uint32_t pick = 0, pick_time = 0;
+      bool pick_timed = false;
       for (std::uint32_t m = pending; m != 0; m &= m - 1) {
         const std::uint32_t l = Lowest(m);
         const std::uint32_t* r = c.rec(l, at[l]);
@@ -197,15 +257,17 @@ std::string LaneLogToCapture(std::vector<std::uint32_t> rows, std::vector<std::u
                  std::to_string(at[l]) + ": its record does not name its own lane";
         if (Lowest(mask) != l || !Ready(c, r, mask, at, n)) continue;
         const bool barrier = (r[0] & kKindBits) == dev::kEventBarrier;
-        const std::uint32_t t = barrier ? c.rec(l, at[l] + 1)[0] : c.time(l, at[l]);
-        if (pick == 0 || static_cast<std::int32_t>(t - pick_time) < 0) pick = mask, pick_time = t;
+        const bool timed = (r[0] & kKindBits) != 0;
+        const std::uint32_t t = barrier ? c.rec(l, at[l] + 1)[0] : timed ? c.time(l, at[l]) : 0;
+        if (pick == 0 || (timed && pick_timed && static_cast<std::int32_t>(t - pick_time) < 0))
+          pick = mask, pick_time = t, pick_timed = timed;
         if (mask == pending) break;  // every lane left: nothing else ran beside it
       }
       if (pick == 0)
         return "warp " + std::to_string(w) + ": its lanes' next records make no request (lane " +
                std::to_string(Lowest(pending)) + " row " + std::to_string(at[Lowest(pending)]) +
                ")";
-      Emit(c, pick, at, &capture->words);
+      Emit(c, pick, at, &capture->words, &points);
       const bool barrier =
           (c.rec(Lowest(pick), at[Lowest(pick)])[0] & kKindBits) == dev::kEventBarrier;
       for (std::uint32_t m = pick; m != 0; m &= m - 1) {
@@ -214,6 +276,7 @@ std::string LaneLogToCapture(std::vector<std::uint32_t> rows, std::vector<std::u
         if (at[l] == n[l]) pending &= ~(1u << l);
       }
     }
+    PlaceAccessTimes(points, starts[w], end, &capture->words);
     capture->warp_used[w] = capture->words.size() - start;
     capture->warp_base[w + 1] = capture->words.size();
   }

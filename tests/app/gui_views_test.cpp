@@ -375,6 +375,9 @@ TEST(GuiViews, PlaybackStepsThroughTheBlock) {
   EXPECT_EQ(paused.value("kind", ""), "request");
   EXPECT_EQ(paused.value("warp", ""), "0");
   EXPECT_EQ(paused.value("time", ""), "0");
+  // The emulator's times are its own logical ones, not placed (only the GPU's lane log places
+  // its accesses' times).
+  EXPECT_EQ(paused.value("time_placed", ""), "false");
 }
 
 }  // namespace

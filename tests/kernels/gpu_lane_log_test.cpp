@@ -16,6 +16,9 @@ const std::uint64_t kOther = ws::MakeSiteKey(11, ws::kKeyGlobal, ws::kKeyStore, 
 constexpr std::uint32_t kPlace = 0x00120034;  // a barrier's or a meeting's place
 
 using Record = std::array<std::uint32_t, 5>;  // the 4 words, then the time slot
+// What an access's own row leaves in its time slot: the device writes none there (the slots are
+// not cleared), so the host must not read it.
+constexpr std::uint32_t kNoTime = 0xdeadbeefu;
 
 // One launch's log: records appended lane by lane, laid out as the device lays them.
 struct Log {
@@ -23,31 +26,35 @@ struct Log {
   std::vector<std::vector<Record>> lanes;  // [warp * 32 + lane]
   // Each warp's warp rows (a whole warp's access or meeting): the head, then the 32 lanes' word 2.
   std::vector<std::vector<std::array<std::uint32_t, 36>>> warp_rows;
+  // Each warp's start (RecorderState::lane_starts) and the pass's time: by default every warp
+  // starts at 1,000 ns and the pass ends at 2,000, the span its accesses' times are placed in.
+  std::vector<std::uint32_t> starts;
+  std::uint64_t pass_ns = 1000;
   Log(std::uint32_t tpb, std::uint32_t blocks, std::uint32_t row_count)
       : threads_per_block(tpb),
         warps(blocks * ((tpb + 31) / 32)),
         rows(row_count),
         lanes(warps * 32),
-        warp_rows(warps) {}
+        warp_rows(warps),
+        starts(warps, 1000) {}
   // The lanes of `mask` access `key`; `running`: every lane that ran the instruction (the mask
   // itself where 0). As the device writes it (ws_cuda_lane_log.h's LaneRow): where every lane
-  // ran, lane 0's key is a warp row's head and the lanes with that key leave their rows as
-  // cleared and write their word 2 in the warp row; the others (a later call with lane 0 not in
-  // `mask`) rows of their own with kLaneWarpRow in word 0.
+  // ran, lane 0's key is a warp row's head (its time 0) and the lanes with that key leave their
+  // rows as cleared and write their word 2 in the warp row; the others (a later call with lane 0
+  // not in `mask`) rows of their own with kLaneWarpRow in word 0. No time is written.
   void Access(std::uint32_t warp, std::uint32_t mask, std::uint64_t key,
-              std::uint32_t (*offset)(std::uint32_t), std::uint32_t time,
-              std::uint32_t running = 0) {
+              std::uint32_t (*offset)(std::uint32_t), std::uint32_t running = 0) {
     const std::uint32_t lanes_running = running != 0 ? running : mask;
     const std::uint32_t word0 = static_cast<std::uint32_t>(key),
                         word1 = static_cast<std::uint32_t>(key >> 32);
     if (lanes_running == ~0u && (mask & 1u) != 0) {
-      WarpRow(warp, mask, word0, word1, time, [&](std::uint32_t l) { return offset(l); });
+      WarpRow(warp, mask, word0, word1, 0, [&](std::uint32_t l) { return offset(l); });
       return;
     }
     const std::uint32_t flag = lanes_running == ~0u ? ws::dev::kLaneWarpRow : 0u;
     for (std::uint32_t l = 0; l < 32; ++l)
       if (mask >> l & 1u)
-        lanes[warp * 32 + l].push_back({word0 | flag, word1, offset(l), lanes_running, time});
+        lanes[warp * 32 + l].push_back({word0 | flag, word1, offset(l), lanes_running, kNoTime});
   }
   // A warp row with its head's words 0, 1 and time: the lanes of `mask` leave a cleared row.
   template <typename Word2>
@@ -101,7 +108,8 @@ struct Log {
     // (LaneLogCounts): it must be the rows each lane was given here.
     if (ws::LaneLogCounts(words, rows, threads_per_block, warps) != counts)
       return "LaneLogCounts differs from the rows each lane wrote";
-    return ws::LaneLogToCapture(words, times, rows, counts, threads_per_block, warps, c);
+    return ws::LaneLogToCapture(words, times, rows, counts, threads_per_block, warps, starts,
+                                pass_ns, c);
   }
 };
 
@@ -129,22 +137,23 @@ std::uint32_t Scattered(std::uint32_t l) {
 
 TEST(LaneLog, AWholeWarpsAccessIsOneRequestAndTwoKeysAreTwo) {
   Log log(32, 1, 8);
-  log.Access(0, ~0u, kLoad, Floats, 100);
+  log.Access(0, ~0u, kLoad, Floats);
   // Lanes 0-15 store to buffer 1, lanes 16-31 to buffer 2 (one instruction, two site keys): the
   // event roads' __match_any_sync on the key makes two requests, lowest lanes first.
-  log.Access(0, 0x0000ffffu, kStore, Floats, 140, ~0u);
-  // Lanes 16-31's key is not lane 0's: rows of their own (word 3 ~0u), each with its own time
-  // (0 here); the host takes the lowest lane's (lane 0's 140), and their next cleared rows are
-  // the warp's third warp row, not its second.
-  log.Access(0, 0xffff0000u, kOther, Eight, 0, ~0u);
-  log.Access(0, ~0u, kLoad, Eight, 200);
+  log.Access(0, 0x0000ffffu, kStore, Floats, ~0u);
+  // Lanes 16-31's key is not lane 0's: rows of their own (word 3 ~0u), and their next cleared
+  // rows are the warp's third warp row, not its second.
+  log.Access(0, 0xffff0000u, kOther, Eight, ~0u);
+  log.Access(0, ~0u, kLoad, Eight);
   ws::GpuCapture c;
   ASSERT_EQ(log.To(&c), "");
+  // Three instructions between the warp's start (1,000) and the pass's end (2,000): 1,250, 1,500
+  // (both of the store's requests) and 1,750.
   std::vector<std::uint32_t> want;
-  ws::EncodeWarpEvent(kLoad, ~0u, 100, Offsets(~0u, Floats), &want);  // affine: 6 words
-  ws::EncodeWarpEvent(kStore, 0x0000ffffu, 140, Offsets(0xffffu, Floats), &want);
-  ws::EncodeWarpEvent(kOther, 0xffff0000u, 140, Offsets(0xffff0000u, Eight), &want);
-  ws::EncodeWarpEvent(kLoad, ~0u, 200, Offsets(~0u, Eight), &want);
+  ws::EncodeWarpEvent(kLoad, ~0u, 1250, Offsets(~0u, Floats), &want);  // affine: 6 words
+  ws::EncodeWarpEvent(kStore, 0x0000ffffu, 1500, Offsets(0xffffu, Floats), &want);
+  ws::EncodeWarpEvent(kOther, 0xffff0000u, 1500, Offsets(0xffff0000u, Eight), &want);
+  ws::EncodeWarpEvent(kLoad, ~0u, 1750, Offsets(~0u, Eight), &want);
   EXPECT_EQ(WarpWords(c, 0), want);
   EXPECT_EQ(want.size(), 24u);             // four affine events of 6 words
   EXPECT_EQ(log.warp_rows[0].size(), 3u);  // lanes 16-31 wrote rows of their own once
@@ -154,33 +163,50 @@ TEST(LaneLog, ADivergentLoopsLanesRejoinForTheAccessAfterIt) {
   // Lanes 0-7 go round a loop three times, the others once; then every lane reads. The loop's
   // requests: all 32 lanes, then lanes 0-7 twice; the read after it: all 32 (4 events).
   Log log(32, 1, 8);
-  log.Access(0, ~0u, kLoad, Scattered, 10);
-  log.Access(0, 0xffu, kLoad, Scattered, 20);
-  log.Access(0, 0xffu, kLoad, Scattered, 30);
-  log.Access(0, ~0u, kStore, Floats, 40);
+  log.Access(0, ~0u, kLoad, Scattered);
+  log.Access(0, 0xffu, kLoad, Scattered);
+  log.Access(0, 0xffu, kLoad, Scattered);
+  log.Access(0, ~0u, kStore, Floats);
   ws::GpuCapture c;
   ASSERT_EQ(log.To(&c), "");
-  std::vector<std::uint32_t> want;
-  ws::EncodeWarpEvent(kLoad, ~0u, 10, Offsets(~0u, Scattered), &want);  // general: 36 words
-  ws::EncodeWarpEvent(kLoad, 0xffu, 20, Offsets(0xffu, Scattered), &want);
-  ws::EncodeWarpEvent(kLoad, 0xffu, 30, Offsets(0xffu, Scattered), &want);
-  ws::EncodeWarpEvent(kStore, ~0u, 40, Offsets(~0u, Floats), &want);
+  std::vector<std::uint32_t> want;  // four between 1,000 and 2,000: 200 ns apart
+  ws::EncodeWarpEvent(kLoad, ~0u, 1200, Offsets(~0u, Scattered), &want);  // general: 36 words
+  ws::EncodeWarpEvent(kLoad, 0xffu, 1400, Offsets(0xffu, Scattered), &want);
+  ws::EncodeWarpEvent(kLoad, 0xffu, 1600, Offsets(0xffu, Scattered), &want);
+  ws::EncodeWarpEvent(kStore, ~0u, 1800, Offsets(~0u, Floats), &want);
   EXPECT_EQ(WarpWords(c, 0), want);
   EXPECT_EQ(want.size(), 36u + 12 + 12 + 6);
 }
 
-TEST(LaneLog, LanesThatRanApartAreTakenEarliestFirst) {
-  // An if/else whose else (lanes 16-31) ran first, at time 100, the if at 200; then together.
+TEST(LaneLog, LanesThatRanApartAreTakenEarliestFirstWhereTimedElseLowestLaneFirst) {
+  // An if/else of accesses (no times): the if's lanes (0-15) first, then the else's, then
+  // together.
   Log log(32, 1, 8);
-  log.Access(0, 0xffffu, kLoad, Floats, 200);
-  log.Access(0, 0xffff0000u, kStore, Floats, 100);
-  log.Access(0, ~0u, kLoad, Eight, 300);
+  log.Access(0, 0xffff0000u, kStore, Floats);
+  log.Access(0, 0xffffu, kLoad, Floats);
+  log.Access(0, ~0u, kLoad, Eight);
   ws::GpuCapture c;
   ASSERT_EQ(log.To(&c), "");
   std::vector<std::uint32_t> want;
-  ws::EncodeWarpEvent(kStore, 0xffff0000u, 100, Offsets(0xffff0000u, Floats), &want);
-  ws::EncodeWarpEvent(kLoad, 0xffffu, 200, Offsets(0xffffu, Floats), &want);
-  ws::EncodeWarpEvent(kLoad, ~0u, 300, Offsets(~0u, Eight), &want);
+  ws::EncodeWarpEvent(kLoad, 0xffffu, 1250, Offsets(0xffffu, Floats), &want);
+  ws::EncodeWarpEvent(kStore, 0xffff0000u, 1500, Offsets(0xffff0000u, Floats), &want);
+  ws::EncodeWarpEvent(kLoad, ~0u, 1750, Offsets(~0u, Eight), &want);
+  EXPECT_EQ(WarpWords(c, 0), want);
+  // An if/else of meetings (timed): the else's lanes (16-31) met first, at 1,100, the if's at
+  // 1,300; then a load together, between 1,300 and the pass's end (2,000): at 1,650.
+  Log met(32, 1, 8);
+  for (std::uint32_t l = 0; l < 32; ++l) {
+    const std::uint32_t group = l < 16 ? 0xffffu : 0xffff0000u;
+    met.lanes[l].push_back({ws::dev::kEventWarpOp | 2u, kPlace, l, group, l < 16 ? 1300u : 1100u});
+  }
+  met.Access(0, ~0u, kLoad, Eight);
+  ASSERT_EQ(met.To(&c), "");
+  std::uint8_t source[32];
+  for (std::uint32_t l = 0; l < 32; ++l) source[l] = static_cast<std::uint8_t>(l);
+  want.clear();
+  ws::EncodeWarpOpEvent(2, kPlace, 0xffff0000u, 1100, source, &want);
+  ws::EncodeWarpOpEvent(2, kPlace, 0xffffu, 1300, source, &want);
+  ws::EncodeWarpEvent(kLoad, ~0u, 1650, Offsets(~0u, Eight), &want);
   EXPECT_EQ(WarpWords(c, 0), want);
 }
 
@@ -214,20 +240,25 @@ TEST(LaneLog, ABarrierIsTwoRowsAndAMeetingKeepsEachLanesSource) {
 }
 
 TEST(LaneLog, AWarpRowAfterABarrierIsEachLanesNextRecord) {
-  // A barrier whose arrival's low word (0x300) has kEventBarrier's bit, then a whole warp's load
-  // (a warp row: the lanes' third rows left cleared): the second row is the barrier's, and the
-  // load is one request at lane 0's time.
+  // A whole warp's store (a warp row), a barrier whose arrival's low word (0x300, 768) has
+  // kEventBarrier's bit, then a whole warp's load (a warp row: the lanes' fourth rows left
+  // cleared): the third row is the barrier's second. The warp starts at 100 and the pass ends at
+  // 1,100: the store is placed between the start and the arrival (434), the load between the
+  // departure (0x1f4, 500) and the end (800).
   Log log(32, 1, 8);
+  log.starts = {100};
+  log.Access(0, ~0u, kStore, Eight);
   for (std::uint32_t l = 0; l < 32; ++l) {
     log.lanes[l].push_back({ws::dev::kEventBarrier | 32u << 16, kPlace, 0x1f4, ~0u, 0});
     log.lanes[l].push_back({0x300, 0x1, 900, 0x80000000u | 3u, 0});
   }
-  log.Access(0, ~0u, kLoad, Floats, 500);
+  log.Access(0, ~0u, kLoad, Floats);
   ws::GpuCapture c;
   ASSERT_EQ(log.To(&c), "");
   std::vector<std::uint32_t> want;
+  ws::EncodeWarpEvent(kStore, ~0u, 434, Offsets(~0u, Eight), &want);
   ws::EncodeBarrierEvent(kPlace, ~0u, 0x100000300ull, 0x1f4, 3, 900, &want, 32);
-  ws::EncodeWarpEvent(kLoad, ~0u, 500, Offsets(~0u, Floats), &want);
+  ws::EncodeWarpEvent(kLoad, ~0u, 800, Offsets(~0u, Floats), &want);
   EXPECT_EQ(WarpWords(c, 0), want);
 }
 
@@ -236,10 +267,10 @@ TEST(LaneLog, AWarpsLanesTakeItsWarpRowsInTheirOwnColumnsPlaces) {
   // own first, the others none. Each lane's column then reads, once the warp rows are in: its own
   // rows, warp row 0, warp row 1; lanes 0-7 have 4 rows, the others 2.
   Log log(32, 1, 6);
-  log.Access(0, 0xffu, kLoad, Floats, 10);
-  log.Access(0, 0xffu, kLoad, Floats, 20);
-  log.Access(0, ~0u, kStore, Eight, 30);
-  log.Access(0, ~0u, kOther, Scattered, 40);
+  log.Access(0, 0xffu, kLoad, Floats);
+  log.Access(0, 0xffu, kLoad, Floats);
+  log.Access(0, ~0u, kStore, Eight);
+  log.Access(0, ~0u, kOther, Scattered);
   std::vector<std::uint32_t> words = log.Laid(4), times = log.Laid(1);
   std::uint64_t warp_rows = 0, filled = 0;
   EXPECT_EQ(ws::LaneLogUnpackWarpRows(&words, &times, log.LaidWarpRows(true),
@@ -250,7 +281,7 @@ TEST(LaneLog, AWarpsLanesTakeItsWarpRowsInTheirOwnColumnsPlaces) {
   std::vector<std::uint32_t> want(32, 2);
   for (int l = 0; l < 8; ++l) want[l] = 4;
   EXPECT_EQ(ws::LaneLogCounts(words, 6, 32, 1), want);
-  // Lane 5's row 3 and lane 9's row 1: warp row 1 (kOther, lane l's word 2 l * l * 4, at 40).
+  // Lane 5's row 3 and lane 9's row 1: warp row 1 (kOther, lane l's word 2 l * l * 4).
   const auto row = [&](std::uint32_t l, std::uint32_t k) {
     return std::vector<std::uint32_t>(words.begin() + (k * 32 + l) * 4,
                                       words.begin() + (k * 32 + l) * 4 + 4);
@@ -258,14 +289,13 @@ TEST(LaneLog, AWarpsLanesTakeItsWarpRowsInTheirOwnColumnsPlaces) {
   const auto lo = static_cast<std::uint32_t>(kOther), hi = static_cast<std::uint32_t>(kOther >> 32);
   EXPECT_EQ(row(5, 3), (std::vector<std::uint32_t>{lo, hi, 100, ~0u}));
   EXPECT_EQ(row(9, 1), (std::vector<std::uint32_t>{lo, hi, 324, ~0u}));
-  EXPECT_EQ(times[3 * 32 + 5], 40u);
   ws::GpuCapture c;
   ASSERT_EQ(log.To(&c), "");
   std::vector<std::uint32_t> events;
-  ws::EncodeWarpEvent(kLoad, 0xffu, 10, Offsets(0xffu, Floats), &events);
-  ws::EncodeWarpEvent(kLoad, 0xffu, 20, Offsets(0xffu, Floats), &events);
-  ws::EncodeWarpEvent(kStore, ~0u, 30, Offsets(~0u, Eight), &events);
-  ws::EncodeWarpEvent(kOther, ~0u, 40, Offsets(~0u, Scattered), &events);
+  ws::EncodeWarpEvent(kLoad, 0xffu, 1200, Offsets(0xffu, Floats), &events);
+  ws::EncodeWarpEvent(kLoad, 0xffu, 1400, Offsets(0xffu, Floats), &events);
+  ws::EncodeWarpEvent(kStore, ~0u, 1600, Offsets(~0u, Eight), &events);
+  ws::EncodeWarpEvent(kOther, ~0u, 1800, Offsets(~0u, Scattered), &events);
   EXPECT_EQ(WarpWords(c, 0), events);
 }
 
@@ -273,24 +303,28 @@ TEST(LaneLog, EachWarpsLanesTakeTheirOwnWarpsRows) {
   // Two blocks of 64 threads (warps 0-3): every warp loads with all its lanes, warps 1 and 3 at
   // other offsets; then warp 2's lanes 0-15 and 16-31 store to two buffers in one instruction
   // (lanes 16-31 rows of their own), and every warp stores once more. Each warp's events are its
-  // own warp rows'.
+  // own warp rows'. Warp 3 starts first (at 900): the pass ends at 1,900 for all four.
   Log log(64, 2, 4);
-  for (std::uint32_t w = 0; w < 4; ++w)
-    log.Access(w, ~0u, kLoad, w % 2 ? Scattered : Floats, 10 + w);
-  log.Access(2, 0xffffu, kStore, Floats, 50, ~0u);
-  log.Access(2, 0xffff0000u, kOther, Eight, 51, ~0u);
-  for (std::uint32_t w = 0; w < 4; ++w) log.Access(w, ~0u, kStore, Eight, 60 + w);
+  log.starts = {1000, 1000, 1000, 900};
+  for (std::uint32_t w = 0; w < 4; ++w) log.Access(w, ~0u, kLoad, w % 2 ? Scattered : Floats);
+  log.Access(2, 0xffffu, kStore, Floats, ~0u);
+  log.Access(2, 0xffff0000u, kOther, Eight, ~0u);
+  for (std::uint32_t w = 0; w < 4; ++w) log.Access(w, ~0u, kStore, Eight);
   ws::GpuCapture c;
   ASSERT_EQ(log.To(&c), "");
   for (std::uint32_t w = 0; w < 4; ++w) {
     SCOPED_TRACE("warp " + std::to_string(w));
+    // Warps 0 and 1: two instructions between 1,000 and 1,900 (1,300 and 1,600); warp 2 three
+    // (1,225, 1,450 and 1,675); warp 3 two between 900 and 1,900 (1,233 and 1,566).
+    const std::uint32_t first = w == 2 ? 1225 : w == 3 ? 1233 : 1300;
+    const std::uint32_t last = w == 2 ? 1675 : w == 3 ? 1566 : 1600;
     std::vector<std::uint32_t> want;
-    ws::EncodeWarpEvent(kLoad, ~0u, 10 + w, Offsets(~0u, w % 2 ? Scattered : Floats), &want);
+    ws::EncodeWarpEvent(kLoad, ~0u, first, Offsets(~0u, w % 2 ? Scattered : Floats), &want);
     if (w == 2) {
-      ws::EncodeWarpEvent(kStore, 0xffffu, 50, Offsets(0xffffu, Floats), &want);
-      ws::EncodeWarpEvent(kOther, 0xffff0000u, 50, Offsets(0xffff0000u, Eight), &want);
+      ws::EncodeWarpEvent(kStore, 0xffffu, 1450, Offsets(0xffffu, Floats), &want);
+      ws::EncodeWarpEvent(kOther, 0xffff0000u, 1450, Offsets(0xffff0000u, Eight), &want);
     }
-    ws::EncodeWarpEvent(kStore, ~0u, 60 + w, Offsets(~0u, Eight), &want);
+    ws::EncodeWarpEvent(kStore, ~0u, last, Offsets(~0u, Eight), &want);
     EXPECT_EQ(WarpWords(c, w), want);
   }
   // Arrays shorter than the log's rows: an error, not a log read short.
@@ -320,15 +354,17 @@ TEST(LaneLog, AColumnEndsAtItsFirstRowOfZerosOrAtTheLogsEnd) {
 
 TEST(LaneLog, RecordsThatDoNotFitTogetherAreAnErrorNamingTheWarp) {
   Log log(32, 2, 4);
-  log.Access(1, 0x3u, kLoad, Floats, 10);
+  log.Access(1, 0x3u, kLoad, Floats);
   log.lanes[32 + 1][0][3] = 0x2u;  // lane 1 says it ran alone; lane 0 says with lane 1
   ws::GpuCapture c;
   EXPECT_EQ(log.To(&c), "warp 1: its lanes' next records make no request (lane 0 row 0)");
   Log past(32, 1, 2);
-  for (int k = 0; k < 2; ++k) past.Access(0, ~0u, kLoad, Floats, 10);
+  for (int k = 0; k < 2; ++k) past.Access(0, ~0u, kLoad, Floats);
   std::vector<std::uint32_t> words(2 * 128), times(2 * 32), counts(32, 3);
-  EXPECT_EQ(ws::LaneLogToCapture(words, times, 2, counts, 32, 1, &c),
+  EXPECT_EQ(ws::LaneLogToCapture(words, times, 2, counts, 32, 1, {0}, 0, &c),
             "warp 0 lane 0 wrote 3 rows, past the log's 2");
+  EXPECT_EQ(ws::LaneLogToCapture(words, times, 2, counts, 32, 1, {}, 0, &c),
+            "the lane log read back is shorter than 1 warps of 2 rows and their starts");
 }
 
 }  // namespace lane_log_test

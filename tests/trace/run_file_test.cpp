@@ -154,8 +154,9 @@ TEST(RunFile, AnOlderProgramTraceNamedItsLessonProgram) {
 }
 
 TEST(RunFile, AGpuRecordingsLaneLogAndItsBuildTravel) {
-  // A lesson launch the lane log recorded with its uncapped build (GPU): the JSON says both, and
-  // a trace from before the two builds (no "lane_wide") reads as the capped one.
+  // A lesson launch the lane log recorded with its uncapped build (GPU), its accesses' times
+  // placed: the JSON says all three, and a trace from before the two builds (no "lane_wide") reads
+  // as the capped one, one from before the placed times (no "access_times") as read.
   Timing t;
   t.kind = "measured";
   t.ms = 0.0067;
@@ -163,14 +164,21 @@ TEST(RunFile, AGpuRecordingsLaneLogAndItsBuildTravel) {
   t.records = 626688;
   t.lane_rows = 659456;
   t.lane_wide = true;
+  t.access_times_placed = true;
   nlohmann::json j = TimingJson(t);
   EXPECT_EQ(j["capture"]["lane_rows"], 659456u);
   EXPECT_EQ(j["capture"]["lane_wide"], true);
+  EXPECT_EQ(j["capture"]["access_times"], "placed");
   Timing back = TimingFromJson(j);
   EXPECT_EQ(back.lane_rows, 659456u);
   EXPECT_TRUE(back.lane_wide);
+  EXPECT_TRUE(back.access_times_placed);
   j["capture"].erase("lane_wide");
+  j["capture"].erase("access_times");
   EXPECT_FALSE(TimingFromJson(j).lane_wide);
+  EXPECT_FALSE(TimingFromJson(j).access_times_placed);
+  t.access_times_placed = false;
+  EXPECT_EQ(TimingJson(t)["capture"]["access_times"], "read");
 }
 
 }  // namespace

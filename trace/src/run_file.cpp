@@ -45,6 +45,7 @@ nlohmann::json TimingJson(const Timing& t) {
                     {"tally_by_steps", t.tally_by_steps},
                     {"lane_rows", t.lane_rows},
                     {"lane_wide", t.lane_wide},
+                    {"access_times", t.access_times_placed ? "placed" : "read"},
                     {"records_per_s", std::round(t.records / (t.record_ms / 1e3))}};
   }
   return j;
@@ -73,6 +74,7 @@ Timing TimingFromJson(const nlohmann::json& j) {
     t.tally_by_steps = c.value("tally_by_steps", std::uint64_t{0});
     t.lane_rows = c.value("lane_rows", std::uint64_t{0});  // traces from before the lane log
     t.lane_wide = c.value("lane_wide", false);             // and before its two builds
+    t.access_times_placed = c.value("access_times", std::string("read")) == "placed";
   }
   return t;
 }

@@ -342,6 +342,9 @@ std::string LessonText(const LessonRun& run) {
     if (run.timing.lane_rows > 0) {
       o << "; each lane its own, " << run.timing.lane_rows << " rows";
       if (run.timing.lane_wide) o << ", the wide build";
+      if (run.timing.access_times_placed)
+        o << "; accesses' times placed between each warp's start, meetings, barriers and the "
+             "pass's end, not read at each access";
     }
     o << ") in " << FormatDuration(run.timing.record_ms);
     const double plain = run.timing.own_ms > 0 ? run.timing.own_ms : run.timing.ms;

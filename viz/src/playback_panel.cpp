@@ -27,9 +27,12 @@ class PlaybackPanel : public Panel {
       const PlaybackStep& s = bv.steps[static_cast<std::size_t>(step)];
       st.emplace_back("time", std::to_string(s.time));
       st.emplace_back("kind", s.barrier ? "barrier" : s.warp_op ? "warp meeting" : "request");
-      if (!s.barrier && !s.warp_op)
+      if (!s.barrier && !s.warp_op) {
         st.emplace_back("warp",
                         std::to_string(bv.requests[static_cast<std::size_t>(s.index)].warp));
+        st.emplace_back("time_placed",
+                        session_->run->timing.access_times_placed ? "true" : "false");
+      }
     }
     return st;
   }
@@ -118,6 +121,14 @@ class PlaybackPanel : public Panel {
                   s.time, r.warp, view::SiteLabel(t, r.site).c_str(), si.code.c_str(),
                   r.lanes.size(), cost,
                   si.space == MemorySpace::kShared ? "wavefront(s)" : "sector(s)");
+      if (session_->run->timing.access_times_placed) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("(time placed)");
+        ImGui::SetItemTooltip(
+            "On the GPU a request's time is not read at each access (a clock read there kept the "
+            "kernel's loads from overlapping): it is placed evenly between its warp's start, "
+            "meetings, barriers and the pass's end. Barriers' and meetings' times are measured.");
+      }
     }
   }
 

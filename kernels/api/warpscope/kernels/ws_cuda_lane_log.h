@@ -23,25 +23,32 @@
 //   barrier  two rows: word 0 kEventBarrier | tile warps | threads passed << 16, word 1 the
 //            place, word 2 the departure's low 32 bits, word 3 the lanes that arrived together;
 //            then the arrival (64 bits), the SM clock's cycles between them, and the SM | 1 << 31
-// An access's or a meeting's time (%globaltimer's low 32 bits): every lane writes it at the same
-// slot of lane_times (the host reads the lowest lane's): a warp's times are then one whole line,
-// where the lowest lane's alone were 4 bytes of one (bench/gpu_lane_log_micro.cu, H200, matmul
-// tiled 256²: 216 us with the lowest lane's times, 120 with every lane's, 85 for the tagged
-// record with no time at all). No record has words 0 and 3 both 0 (once the warp rows below are
-// filled in), so that the host finds a column's end in the log it cleared before the pass
+// A meeting's time (%globaltimer's low 32 bits): every lane writes it at the same slot of
+// lane_times (the host reads the lowest lane's): a warp's times are then one whole line, where the
+// lowest lane's alone were 4 bytes of one (bench/gpu_lane_log_micro.cu, H200, matmul tiled 256²:
+// 216 us with the lowest lane's times, 120 with every lane's). An access reads no clock: ptxas
+// moves no instruction across a read of %globaltimer or %clock, so a read at each access kept
+// the kernel's own loads from overlapping (the naive matmul's FFMA waited for each load before
+// the next one was issued: SASS of bench/gpu_lane_product_micro.cu). On an H200 at 64² (µs a
+// launch, the twenty-fifth session) the naive, tiled and tiled-2x2 matmuls' passes took 18.5,
+// 12.4 and 23.5 with a time at each access, 11.6, 11.1 and 18.9 with none, and %clock in place of
+// %globaltimer saved nothing. The host places a warp's accesses between the points it has times
+// for: its start (lane_starts, LaneEntry), its meetings and barriers, and the pass's end
+// (LaneLogToCapture). No record has words 0 and 3 both 0 (once the warp rows below are filled
+// in), so that the host finds a column's end in the log it cleared before the pass
 // (LaneLogCounts).
 //
 // A whole warp's access or meeting (its lanes all 32) is a warp row instead: its lanes' rows are
 // left as cleared (their column moves on), each lane writes its word 2 alone at its slot of the
 // warp's row in lane_offsets (the 32 lanes one 128-byte line) and lane 0 writes the head, word 0
-// and word 1, the time and ~0u (never 0: the warp's rows end at the first head whose word 3 is),
-// in lane_heads: 144 bytes a warp where its 32 rows were 512. A lane of a whole warp's access
-// whose key is not lane 0's (one instruction on two buffers) writes a row of its own with
-// kLaneWarpRow in word 0, and the warp row's word 2 at its slot is left unread. The rows' stores
-// were the pass's whole cost: the lane unit's tiled matmul at 64², its records' stores left out,
-// ran as fast as the plain kernel (5.0 against 5.0 us a launch), and with its 16-byte rows 13.6 us;
-// a prototype of warp rows (4 bytes a lane and lane 0's head, no note, no cap test, no
-// shuffle) 8.4, this form 12.9 (bench/gpu_lane_product_micro.cu, H200, twenty-third session). A
+// and word 1, the time (a meeting's; 0 for an access) and ~0u (never 0: the warp's rows end at the
+// first head whose word 3 is), in lane_heads: 144 bytes a warp where its 32 rows were 512. A lane
+// of a whole warp's access whose key is not lane 0's (one instruction on two buffers) writes a row
+// of its own with kLaneWarpRow in word 0, and the warp row's word 2 at its slot is left unread. The
+// rows' stores were the pass's whole cost: the lane unit's tiled matmul at 64², its records' stores
+// left out, ran as fast as the plain kernel (5.0 against 5.0 us a launch), and with its 16-byte
+// rows 13.6 us; a prototype of warp rows (4 bytes a lane and lane 0's head, no note, no cap test,
+// no shuffle) 8.4, this form 12.9 (bench/gpu_lane_product_micro.cu, H200, twenty-third session). A
 // warp's rows are counted apart (ws_lane_warp_next), only where all 32 lanes run the record (for a
 // meeting its group and __activemask both all 32), so that the count is the warp's: a lane's k-th
 // row before its column's end that is cleared, or its own with kLaneWarpRow, is the warp's k-th
@@ -94,9 +101,11 @@ __device__ __forceinline__ unsigned LaneTime() {
 }
 
 // First in a lesson kernel's body (WS_KERNEL_ENTRY): declares the column's registers and points
-// them at this lane's row 0 of its warp's rows, its time's slot there and its count.
+// them at this lane's row 0 of its warp's rows, its time's slot there and its count; lane 0
+// writes the warp's start.
 __device__ __forceinline__ void LaneEntry(const RecorderState& r) {
-  const unsigned long long warp_row0 = LinearWarp(r) * r.lane_cap;
+  const unsigned long long warp = LinearWarp(r), warp_row0 = warp * r.lane_cap;
+  if (LaneId() == 0) r.lane_starts[warp] = LaneTime();
   const unsigned long long slot = warp_row0 * 32u + LaneId();
   const unsigned long long grid_thread = LinearBlock() * r.threads_per_block + LinearThread();
   asm volatile(
@@ -130,7 +139,8 @@ __device__ __forceinline__ void LaneNote(const RecorderState& r, std::uint32_t t
       "l"(r.files + tag), "l"(file));
 }
 
-// One record at the lane's next row, where it fits in its column: a row and its time, or where
+// One record at the lane's next row, where it fits in its column: a row (and where `kTimed`, its
+// time `t`; an access passes none, see above), or where
 // `whole` (the whole warp runs this record and `d`, its lanes, are all 32) and `same` (the
 // lane's words 0 and 1 are lane 0's), the lane's word 2 in the warp's next row and lane 0's head
 // (above); where `whole` and not `same`, a row with kLaneWarpRow in word 0 (its warp row taken).
@@ -139,39 +149,46 @@ __device__ __forceinline__ void LaneNote(const RecorderState& r, std::uint32_t t
 // number, so that ptxas gets each address as one wide multiply-add (kept as addresses and added
 // to, each was two adds and two moves into a register pair, nvcc 13, sm_90). No branch: see
 // LaneNote.
+template <bool kTimed>
 __device__ __forceinline__ void LaneRow(const RecorderState& r, unsigned a, unsigned b, unsigned c,
                                         unsigned d, unsigned t, unsigned whole, unsigned same) {
-  asm volatile(
-      "{\n\t.reg .pred ok, whole, warp, mark, apart, lead;\n\t"
-      ".reg .u64 row, time, offset, head;\n\t.reg .u32 lane, w0;\n\t"
-      "mov.u32 lane, %%laneid;\n\t"
-      "setp.lt.u32 ok, ws_lane_next, %5;\n\t"
-      "setp.ne.u32 whole, %6, 0;\n\t"
-      "@whole add.u32 ws_lane_warp_next, ws_lane_warp_next, 1;\n\t"
-      "setp.ne.and.u32 warp, %7, 0, whole;\n\t"
-      "and.pred mark, whole, !warp;\n\t"
-      "or.b32 w0, %0, %8;\n\t"
-      "selp.u32 w0, w0, %0, mark;\n\t"
-      "mad.wide.u32 row, ws_lane_next, 512, ws_lane_row0;\n\t"
-      "mad.wide.u32 time, ws_lane_next, 128, ws_lane_time0;\n\t"
-      "mad.wide.u32 offset, ws_lane_warp_next, 128, ws_lane_offset0;\n\t"
-      "mad.wide.u32 head, ws_lane_warp_next, 16, ws_lane_head0;\n\t"
-      "add.u32 ws_lane_next, ws_lane_next, 1;\n\t"
-      "and.pred apart, ok, !warp;\n\t"
-      "@apart st.global.v4.u32 [row], {w0, %1, %2, %3};\n\t"
-      "@apart st.global.u32 [time], %4;\n\t"
-      "and.pred warp, warp, ok;\n\t"
-      "@warp st.global.u32 [offset+-128], %2;\n\t"
-      "setp.eq.and.u32 lead, lane, 0, warp;\n\t"
-      "@lead st.global.v4.u32 [head+-16], {%0, %1, %4, %3};\n\t"
-      "@!ok st.global.u32 [ws_lane_count], ws_lane_next;\n\t}" ::"r"(a),
-      "r"(b), "r"(c), "r"(d), "r"(t), "r"(r.lane_cap), "r"(whole), "r"(same), "n"(kLaneWarpRow));
+  // TIME_AT and TIME_STORE: a timed row's time slot and its store, empty for an access's.
+#define WS_LANE_ROW(TIME_AT, TIME_STORE)                                  \
+  asm volatile(                                                           \
+      "{\n\t.reg .pred ok, whole, warp, mark, apart, lead;\n\t"           \
+      ".reg .u64 row, time, offset, head;\n\t.reg .u32 lane, w0;\n\t"     \
+      "mov.u32 lane, %%laneid;\n\t"                                       \
+      "setp.lt.u32 ok, ws_lane_next, %5;\n\t"                             \
+      "setp.ne.u32 whole, %6, 0;\n\t"                                     \
+      "@whole add.u32 ws_lane_warp_next, ws_lane_warp_next, 1;\n\t"       \
+      "setp.ne.and.u32 warp, %7, 0, whole;\n\t"                           \
+      "and.pred mark, whole, !warp;\n\t"                                  \
+      "or.b32 w0, %0, %8;\n\t"                                            \
+      "selp.u32 w0, w0, %0, mark;\n\t"                                    \
+      "mad.wide.u32 row, ws_lane_next, 512, ws_lane_row0;\n\t" TIME_AT    \
+      "mad.wide.u32 offset, ws_lane_warp_next, 128, ws_lane_offset0;\n\t" \
+      "mad.wide.u32 head, ws_lane_warp_next, 16, ws_lane_head0;\n\t"      \
+      "add.u32 ws_lane_next, ws_lane_next, 1;\n\t"                        \
+      "and.pred apart, ok, !warp;\n\t"                                    \
+      "@apart st.global.v4.u32 [row], {w0, %1, %2, %3};\n\t" TIME_STORE   \
+      "and.pred warp, warp, ok;\n\t"                                      \
+      "@warp st.global.u32 [offset+-128], %2;\n\t"                        \
+      "setp.eq.and.u32 lead, lane, 0, warp;\n\t"                          \
+      "@lead st.global.v4.u32 [head+-16], {%0, %1, %4, %3};\n\t"          \
+      "@!ok st.global.u32 [ws_lane_count], ws_lane_next;\n\t}" ::"r"(a),  \
+      "r"(b), "r"(c), "r"(d), "r"(t), "r"(r.lane_cap), "r"(whole), "r"(same), "n"(kLaneWarpRow))
+  if constexpr (kTimed) {
+    WS_LANE_ROW("mad.wide.u32 time, ws_lane_next, 128, ws_lane_time0;\n\t",
+                "@apart st.global.u32 [time], %4;\n\t");
+  } else {
+    WS_LANE_ROW("", "");
+  }
+#undef WS_LANE_ROW
 }
 
 __device__ __forceinline__ void LaneAccess(const RecorderState& r, std::uint64_t key,
                                            std::uint32_t offset, const char* file) {
   const unsigned active = __activemask();
-  const unsigned t = LaneTime();
   LaneNote(r, KeyFile(key), file);
   const auto lo = static_cast<unsigned>(key), hi = static_cast<unsigned>(key >> 32);
   // Lane 0's key (the warp row's head), where the whole warp runs: a lane whose key is another
@@ -186,7 +203,7 @@ __device__ __forceinline__ void LaneAccess(const RecorderState& r, std::uint64_t
       "selp.u32 %0, 1, 0, p;\n\t}"
       : "=r"(same)
       : "r"(lo), "r"(hi), "r"(active));
-  LaneRow(r, lo, hi, offset, active, t, active == ~0u ? 1u : 0u, same);
+  LaneRow<false>(r, lo, hi, offset, active, 0u, active == ~0u ? 1u : 0u, same);
 }
 
 __device__ __forceinline__ void LaneMeeting(const RecorderState& r, std::uint32_t kind,
@@ -194,8 +211,8 @@ __device__ __forceinline__ void LaneMeeting(const RecorderState& r, std::uint32_
                                             const char* file) {
   const unsigned t = LaneTime();
   LaneNote(r, PlaceFile(place), file);
-  LaneRow(r, kEventWarpOp | kind, place, source, group, t,
-          group == ~0u && __activemask() == ~0u ? 1u : 0u, 1u);
+  LaneRow<true>(r, kEventWarpOp | kind, place, source, group, t,
+                group == ~0u && __activemask() == ~0u ? 1u : 0u, 1u);
 }
 
 // After the barrier: `word0` the barrier event's word 0, the times as TimedBarrier took them.

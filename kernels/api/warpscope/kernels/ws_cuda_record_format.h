@@ -309,9 +309,9 @@ struct RecorderState {
   unsigned long long hazard_read_only;
   // The lane log (ws_cuda_lane_log.h), a recording pass of a small launch: null lane_rows, off.
   // Lane l of warp w writes its k-th record (4 words) at row k: words [((w * lane_cap + k) * 32 +
-  // l) * 4, +4) of lane_rows, and its time at the same slot of lane_times (a whole warp's access
-  // or meeting: a warp row below, the lane's row left as cleared), the rows cleared before the
-  // pass; a thread past lane_cap rows
+  // l) * 4, +4) of lane_rows, and a meeting's time at the same slot of lane_times (a whole warp's
+  // access or meeting: a warp row below, the lane's row left as cleared), the rows cleared before
+  // the pass; a thread past lane_cap rows
   // writes the rows it has needed so far in lane_counts[thread of the grid] (cleared: 0 where it
   // had room).
   unsigned int* lane_rows;
@@ -323,6 +323,10 @@ struct RecorderState {
   // before the pass), lane l's word 2 at word (w * lane_cap + k) * 32 + l of lane_offsets.
   unsigned int* lane_heads;
   unsigned int* lane_offsets;
+  // [warp of the grid]: %globaltimer's low 32 bits when the warp began (its lane 0's, at the
+  // kernel's entry), the first of the points between which the host places its accesses' times
+  // (an access reads no clock: ws_cuda_lane_log.h).
+  unsigned int* lane_starts;
 };
 
 inline constexpr unsigned int kDeviceFileTags = 1u << 16;

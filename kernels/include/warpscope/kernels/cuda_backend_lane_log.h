@@ -27,8 +27,10 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
   const std::uint32_t wpb = static_cast<std::uint32_t>((block.count() + 31) / 32);
   const std::uint64_t warps = grid.count() * wpb;
   // Its slots (4 words of record, one of time and one of a warp row's offsets each), the warp
-  // rows' heads (4 words a warp a row) and each thread's count.
-  auto bytes = [&](std::uint64_t rows) { return warps * rows * (32 * 24 + 16) + threads * 4; };
+  // rows' heads (4 words a warp a row), each thread's count and each warp's start.
+  auto bytes = [&](std::uint64_t rows) {
+    return warps * rows * (32 * 24 + 16) + threads * 4 + warps * 4;
+  };
   // A launch shape whose log did not fit before goes the event roads at once.
   std::string shape = kernel;
   for (std::uint32_t d : {grid.x, grid.y, grid.z, block.x, block.y, block.z}) {
@@ -49,18 +51,19 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
   for (int attempt = 0; attempt < 2; ++attempt) {
     const std::uint64_t slots = warps * 32 * rows;
     unsigned int *rows_d = nullptr, *times_d = nullptr, *counts_d = nullptr, *heads_d = nullptr,
-                 *offsets_d = nullptr;
+                 *offsets_d = nullptr, *starts_d = nullptr;
     auto free_log = [&] {
-      for (void* p :
-           {static_cast<void*>(rows_d), static_cast<void*>(times_d), static_cast<void*>(counts_d),
-            static_cast<void*>(heads_d), static_cast<void*>(offsets_d)})
+      for (void* p : {static_cast<void*>(rows_d), static_cast<void*>(times_d),
+                      static_cast<void*>(counts_d), static_cast<void*>(heads_d),
+                      static_cast<void*>(offsets_d), static_cast<void*>(starts_d)})
         if (p != nullptr) cudaFreeAsync(p, 0);
     };
     if (cudaMallocAsync(reinterpret_cast<void**>(&rows_d), slots * 16, 0) != cudaSuccess ||
         cudaMallocAsync(reinterpret_cast<void**>(&times_d), slots * 4, 0) != cudaSuccess ||
         cudaMallocAsync(reinterpret_cast<void**>(&counts_d), threads * 4, 0) != cudaSuccess ||
         cudaMallocAsync(reinterpret_cast<void**>(&heads_d), warps * rows * 16, 0) != cudaSuccess ||
-        cudaMallocAsync(reinterpret_cast<void**>(&offsets_d), slots * 4, 0) != cudaSuccess) {
+        cudaMallocAsync(reinterpret_cast<void**>(&offsets_d), slots * 4, 0) != cudaSuccess ||
+        cudaMallocAsync(reinterpret_cast<void**>(&starts_d), warps * 4, 0) != cudaSuccess) {
       (void)cudaGetLastError();  // no room on this GPU: the event roads
       free_log();
       return false;
@@ -71,6 +74,7 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
     st.lane_cap = static_cast<unsigned int>(rows);
     st.lane_heads = heads_d;
     st.lane_offsets = offsets_d;
+    st.lane_starts = starts_d;
     // One pass into the log: its rows and the warp rows' heads cleared (a column ends at its
     // first row whose words 0 and 3 are zero, once its warp rows are in: LaneLogUnpackWarpRows,
     // LaneLogCounts) and the counts too (a lane past its rows writes what it needed).
@@ -103,7 +107,8 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
       // The rows the lanes used, warp by warp: the first `most` of each warp's `rows`, read back
       // with `most` doubled from 16 until a column ends within it (the whole log would be 103 MB
       // for the copy lesson's 16,384 threads, where they use 2 rows of 256).
-      std::vector<std::uint32_t> words, times, heads, offsets;
+      std::vector<std::uint32_t> words, times, heads, offsets, starts(warps);
+      Keep(WS_CUDA(cudaMemcpy(starts.data(), starts_d, warps * 4, cudaMemcpyDeviceToHost)));
       std::uint64_t most = std::min<std::uint64_t>(rows, 16), warp_rows = 0, filled = 0;
       std::string unpacked;
       for (;;) {
@@ -135,7 +140,8 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
       const auto row_count = static_cast<std::uint32_t>(most);
       const std::string error =
           LaneLogToCapture(std::move(words), std::move(times), row_count, counts,
-                           static_cast<std::uint32_t>(block.count()), warps, c);
+                           static_cast<std::uint32_t>(block.count()), warps, starts,
+                           static_cast<std::uint64_t>(ms * 1e6), c);
       if (!error.empty()) {
         Keep(Status::Error("the lane log: " + error));
         return false;
@@ -147,6 +153,7 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
       // 16 and 4 a lane.
       capture_.record_bytes = 16 * (capture_.lane_rows - filled) + 4 * filled + 16 * warp_rows;
       capture_.lane_wide = lane_build_.unit == &LaneWideUnit();
+      capture_.access_times_placed = true;
       return true;
     }
     free_log();

@@ -133,16 +133,23 @@ std::vector<std::uint32_t> LaneLogCounts(const std::vector<std::uint32_t>& rows,
 
 // The lane log a recording pass of a small launch wrote (ws_cuda_lane_log.h), read back: for
 // each of `warps` warps `row_count` rows of 32 lanes, 4 words a lane in `rows`, a word in `times`
-// (its warp rows written in first: LaneLogUnpackWarpRows);
-// `counts`, each thread's rows (the grid's threads in order, blocks of `threads_per_block`).
+// (a meeting's time; its warp rows written in first: LaneLogUnpackWarpRows);
+// `counts`, each thread's rows (the grid's threads in order, blocks of `threads_per_block`);
+// `starts`, each warp's start (%globaltimer's low 32 bits, RecorderState::lane_starts), and
+// `pass_ns`, the pass's time measured on the host.
 // Fills `capture`'s words, warp_base and warp_used with the warps' events as the event roads
 // write them: a lane's records in their order, the lanes that ran together (each record names
 // them) joined into one request for each site key among them, and lanes that ran apart taken
-// earliest first. Returns an error that names the warp where the records do not fit together, or
-// a lane whose count is past `row_count`; "" when all is well.
+// earliest first where both have times (meetings, barriers), else lowest lane first. An access
+// has no time of its own on the device: a warp's accesses between two of its timed points (its
+// start, its meetings and barriers: a barrier's arrival before it, its departure after it, and
+// the pass's end, the earliest start plus `pass_ns`) get times evenly spaced between them, 1 ns
+// apart where the two are closer. Returns an error that names the warp where the records do not
+// fit together, or a lane whose count is past `row_count`; "" when all is well.
 std::string LaneLogToCapture(std::vector<std::uint32_t> rows, std::vector<std::uint32_t> times,
                              std::uint32_t row_count, const std::vector<std::uint32_t>& counts,
                              std::uint32_t threads_per_block, std::uint64_t warps,
+                             const std::vector<std::uint32_t>& starts, std::uint64_t pass_ns,
                              GpuCapture* capture);
 
 struct KeepBlocks {

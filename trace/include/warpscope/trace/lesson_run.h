@@ -213,6 +213,11 @@ struct Timing {
   // GPU: that lane log's kernel was the wide lane unit's build (its registers uncapped by default),
   // not the capped one's (cuda_pass_units.h: LaneBuildFor).
   bool lane_wide = false;
+  // GPU: the accesses' times were placed by the host between each warp's timed points (its start,
+  // meetings, barriers and the pass's end), not read at each access (the lane log since the
+  // twenty-fifth session: ws_cuda_lane_log.h says why); false where they were read, or for a
+  // trace from before.
+  bool access_times_placed = false;
   // Set when the time is that of a larger size than the run's (LessonInfo::timed_size): its
   // label, and the work there over the work of the run (bytes per second scale with it).
   std::string timed_at = {};
