@@ -117,18 +117,16 @@ class PlaybackPanel : public Panel {
       const SiteInfo& si = t.sites[r.site];
       const std::uint32_t cost =
           si.space == MemorySpace::kShared ? ViewSharedCost(t, bv, r).wavefronts : Sectors(r.lanes);
-      ImGui::Text("Step %d/%d, time %" PRIu64 ": warp %u %s (%s, %zu lanes) - %u %s", step + 1, n,
-                  s.time, r.warp, view::SiteLabel(t, r.site).c_str(), si.code.c_str(),
-                  r.lanes.size(), cost,
+      const bool placed = session_->run->timing.access_times_placed;
+      ImGui::Text("Step %d/%d, time %" PRIu64 "%s: warp %u %s (%s, %zu lanes) - %u %s", step + 1, n,
+                  s.time, placed ? " (placed)" : "", r.warp, view::SiteLabel(t, r.site).c_str(),
+                  si.code.c_str(), r.lanes.size(), cost,
                   si.space == MemorySpace::kShared ? "wavefront(s)" : "sector(s)");
-      if (session_->run->timing.access_times_placed) {
-        ImGui::SameLine();
-        ImGui::TextDisabled("(time placed)");
+      if (placed)
         ImGui::SetItemTooltip(
             "On the GPU a request's time is not read at each access (a clock read there kept the "
             "kernel's loads from overlapping): it is placed evenly between its warp's start, "
             "meetings, barriers and the pass's end. Barriers' and meetings' times are measured.");
-      }
     }
   }
 
