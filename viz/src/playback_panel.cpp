@@ -100,28 +100,28 @@ class PlaybackPanel : public Panel {
     if (s.warp_op) {
       const WarpOpInstance& w = bv.warp_ops[static_cast<std::size_t>(s.index)];
       const WarpOpSite& site = t.warp_op_sites[w.site];
-      ImGui::Text("Step %d/%d, time %" PRIu64
-                  ": warp %u meets at %s on line %u (%d lanes) - "
-                  "see Warp shuffles",
-                  step + 1, n, s.time, w.warp, ToString(site.kind), site.line,
-                  __builtin_popcount(w.mask));
+      ImGui::TextWrapped("Step %d/%d, time %" PRIu64
+                         ": warp %u meets at %s on line %u (%d lanes) - "
+                         "see Warp shuffles",
+                         step + 1, n, s.time, w.warp, ToString(site.kind), site.line,
+                         __builtin_popcount(w.mask));
     } else if (s.barrier) {
       const BarrierInstance& b = bv.barriers[static_cast<std::size_t>(s.index)];
       const std::uint32_t line = b.site < t.barrier_sites.size() ? t.barrier_sites[b.site].line : 0;
-      ImGui::Text("Step %d/%d, time %" PRIu64
-                  ": all threads of block %u released from "
-                  "__syncthreads() on line %u (skew %" PRIu64 ")",
-                  step + 1, n, s.time, bv.block, line, b.last_arrival - b.first_arrival);
+      ImGui::TextWrapped("Step %d/%d, time %" PRIu64
+                         ": all threads of block %u released from "
+                         "__syncthreads() on line %u (skew %" PRIu64 ")",
+                         step + 1, n, s.time, bv.block, line, b.last_arrival - b.first_arrival);
     } else {
       const BlockRequest& r = bv.requests[static_cast<std::size_t>(s.index)];
       const SiteInfo& si = t.sites[r.site];
       const std::uint32_t cost =
           si.space == MemorySpace::kShared ? ViewSharedCost(t, bv, r).wavefronts : Sectors(r.lanes);
       const bool placed = session_->run->timing.access_times_placed;
-      ImGui::Text("Step %d/%d, time %" PRIu64 "%s: warp %u %s (%s, %zu lanes) - %u %s", step + 1, n,
-                  s.time, placed ? " (placed)" : "", r.warp, view::SiteLabel(t, r.site).c_str(),
-                  si.code.c_str(), r.lanes.size(), cost,
-                  si.space == MemorySpace::kShared ? "wavefront(s)" : "sector(s)");
+      ImGui::TextWrapped("Step %d/%d, time %" PRIu64 "%s: warp %u %s (%s, %zu lanes) - %u %s",
+                         step + 1, n, s.time, placed ? " (placed)" : "", r.warp,
+                         view::SiteLabel(t, r.site).c_str(), si.code.c_str(), r.lanes.size(), cost,
+                         si.space == MemorySpace::kShared ? "wavefront(s)" : "sector(s)");
       if (placed)
         ImGui::SetItemTooltip(
             "On the GPU a request's time is not read at each access (a clock read there kept the "
