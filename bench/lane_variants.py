@@ -8,6 +8,9 @@ only (their logs are not all complete: the harness's join says so):
   warponly  both: a whole warp's access issues its two stores and the file's note alone
   bare      warponly without the file's note's store (predicated off but at a file's first
             record): the prototype's two stores and nothing else
+  rowsonly  no warp rows: every access writes its lane's own 16-byte row (one v4 store a lane,
+            512 bytes a warp, where a warp row is 144 in three stores, two of them predicated);
+            the warp rows' stores left out (a meeting's log then breaks: the matmuls have none)
 
 What they answered on an H200 (docs/GPU.md, twenty-fourth and twenty-fifth sessions): a
 predicated-off store costs as an issued one, and a read of %globaltimer (or %clock) at each access
@@ -25,6 +28,9 @@ HEADER = "warpscope/kernels/ws_cuda_lane_log.h"
 COUNT = ('"@!ok st.global.u32 [ws_lane_count], ws_lane_next;\\n\\t}" ::"r"(a),', '"}" ::"r"(a),')
 OWN = ('"@apart st.global.v4.u32 [row], {w0, %1, %2, %3};\\n\\t" TIME_STORE', 'TIME_STORE')
 NOTE = ('"@p st.global.u64 [%1], %2;\\n\\t"', '""')
+WHOLE = ("active, 0u, active == ~0u ? 1u : 0u, same);", "active, 0u, 0u, same);")
+WARP_STORES = ('"@warp st.global.u32 [offset+-128], %2;\\n\\t"', '""'), \
+    ('"@lead st.global.v4.u32 [head+-16], {%0, %1, %4, %3};\\n\\t"', '""')
 
 
 def without(text, *fragments):
@@ -41,7 +47,8 @@ def main():
     with open(os.path.join(here, "..", "kernels", "api", HEADER)) as f:
         tree = f.read()
     variants = {"nocount": without(tree, COUNT), "noown": without(tree, OWN),
-                "warponly": without(tree, COUNT, OWN), "bare": without(tree, COUNT, NOTE, OWN)}
+                "warponly": without(tree, COUNT, OWN), "bare": without(tree, COUNT, NOTE, OWN),
+                "rowsonly": without(tree, WHOLE, *WARP_STORES)}
     for name, text in variants.items():
         path = os.path.join(out, name, HEADER)
         os.makedirs(os.path.dirname(path), exist_ok=True)
