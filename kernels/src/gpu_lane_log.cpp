@@ -241,11 +241,12 @@ std::string LaneLogToCapture(std::vector<std::uint32_t> rows, std::vector<std::u
     points.clear();
     while (pending != 0) {
       // The group to take next: one whose lanes are all at its records; where several groups are
-      // (lanes that ran apart), the earliest by its time where both have one (meetings and
-      // barriers), else the lowest lane's. Groups with no time (accesses) or that read the same
-      // tick of %globaltimer go lowest lane first, which may not be the order they ran in: that
-      // can swap a race's kind within one warp (RAW for WAR) and its example, not its pairs or
-      // epochs.
+      // (lanes that ran apart), one with no time (accesses: a timed group's lanes may have
+      // accesses still to come before it, and a group taken later than a timed one would be
+      // placed after it), the lowest lane's, else the earliest by its time (meetings, barriers).
+      // Groups of accesses, or that read the same tick of %globaltimer, go lowest lane first,
+      // which may not be the order they ran in: that can swap a race's kind within one warp (RAW
+      // for WAR) and its example, not its pairs or epochs.
       std::uint32_t pick = 0, pick_time = 0;
       bool pick_timed = false;
       for (std::uint32_t m = pending; m != 0; m &= m - 1) {
@@ -259,7 +260,8 @@ std::string LaneLogToCapture(std::vector<std::uint32_t> rows, std::vector<std::u
         const bool barrier = (r[0] & kKindBits) == dev::kEventBarrier;
         const bool timed = (r[0] & kKindBits) != 0;
         const std::uint32_t t = barrier ? c.rec(l, at[l] + 1)[0] : timed ? c.time(l, at[l]) : 0;
-        if (pick == 0 || (timed && pick_timed && static_cast<std::int32_t>(t - pick_time) < 0))
+        if (pick == 0 || (pick_timed && !timed) ||
+            (timed && pick_timed && static_cast<std::int32_t>(t - pick_time) < 0))
           pick = mask, pick_time = t, pick_timed = timed;
         if (mask == pending) break;  // every lane left: nothing else ran beside it
       }

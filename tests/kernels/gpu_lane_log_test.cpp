@@ -178,7 +178,7 @@ TEST(LaneLog, ADivergentLoopsLanesRejoinForTheAccessAfterIt) {
   EXPECT_EQ(want.size(), 36u + 12 + 12 + 6);
 }
 
-TEST(LaneLog, LanesThatRanApartAreTakenEarliestFirstWhereTimedElseLowestLaneFirst) {
+TEST(LaneLog, LanesThatRanApartGoAccessesFirstThenTimedEarliestFirst) {
   // An if/else of accesses (no times): the if's lanes (0-15) first, then the else's, then
   // together.
   Log log(32, 1, 8);
@@ -207,6 +207,21 @@ TEST(LaneLog, LanesThatRanApartAreTakenEarliestFirstWhereTimedElseLowestLaneFirs
   ws::EncodeWarpOpEvent(2, kPlace, 0xffff0000u, 1100, source, &want);
   ws::EncodeWarpOpEvent(2, kPlace, 0xffffu, 1300, source, &want);
   ws::EncodeWarpEvent(kLoad, ~0u, 1650, Offsets(~0u, Eight), &want);
+  EXPECT_EQ(WarpWords(c, 0), want);
+  // Lanes 0-15 met at 1,300; lanes 16-31 stored, then met at 1,100. The store (no time) goes
+  // first, so that the meetings stay in their times' order: the store placed between the start
+  // (1,000) and the meeting after it (1,100), at 1,050.
+  Log apart(32, 1, 8);
+  for (std::uint32_t l = 0; l < 16; ++l)
+    apart.lanes[l].push_back({ws::dev::kEventWarpOp | 2u, kPlace, l, 0xffffu, 1300});
+  apart.Access(0, 0xffff0000u, kStore, Floats);
+  for (std::uint32_t l = 16; l < 32; ++l)
+    apart.lanes[l].push_back({ws::dev::kEventWarpOp | 2u, kPlace, l, 0xffff0000u, 1100});
+  ASSERT_EQ(apart.To(&c), "");
+  want.clear();
+  ws::EncodeWarpEvent(kStore, 0xffff0000u, 1050, Offsets(0xffff0000u, Floats), &want);
+  ws::EncodeWarpOpEvent(2, kPlace, 0xffff0000u, 1100, source, &want);
+  ws::EncodeWarpOpEvent(2, kPlace, 0xffffu, 1300, source, &want);
   EXPECT_EQ(WarpWords(c, 0), want);
 }
 
@@ -289,6 +304,7 @@ TEST(LaneLog, AWarpsLanesTakeItsWarpRowsInTheirOwnColumnsPlaces) {
   const auto lo = static_cast<std::uint32_t>(kOther), hi = static_cast<std::uint32_t>(kOther >> 32);
   EXPECT_EQ(row(5, 3), (std::vector<std::uint32_t>{lo, hi, 100, ~0u}));
   EXPECT_EQ(row(9, 1), (std::vector<std::uint32_t>{lo, hi, 324, ~0u}));
+  EXPECT_EQ(times[3 * 32 + 5], 0u);  // an access's warp row carries no time
   ws::GpuCapture c;
   ASSERT_EQ(log.To(&c), "");
   std::vector<std::uint32_t> events;

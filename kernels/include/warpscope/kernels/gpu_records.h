@@ -140,7 +140,7 @@ std::vector<std::uint32_t> LaneLogCounts(const std::vector<std::uint32_t>& rows,
 // Fills `capture`'s words, warp_base and warp_used with the warps' events as the event roads
 // write them: a lane's records in their order, the lanes that ran together (each record names
 // them) joined into one request for each site key among them, and lanes that ran apart taken
-// earliest first where both have times (meetings, barriers), else lowest lane first. An access
+// accesses first (lowest lane first), then meetings and barriers earliest first. An access
 // has no time of its own on the device: a warp's accesses between two of its timed points (its
 // start, its meetings and barriers: a barrier's arrival before it, its departure after it, and
 // the pass's end, the earliest start plus `pass_ns`) get times evenly spaced between them, 1 ns
