@@ -53,13 +53,12 @@ struct CaptureCost {
   // The pass that recorded and, when the record budget ran out on it, the passes before the one
   // that recorded (the first attempt and the counting pass); CUDA events.
   double count_ms = 0, record_ms = 0;
-  double hazard_ms = 0;              // the hazard check's passes before them (ws_cuda_hazards.h)
-  std::uint64_t records = 0;         // access and barrier records decoded
-  std::uint64_t record_bytes = 0;    // bytes the recording pass wrote
-  std::uint64_t lane_rows = 0;       // the lane log's rows (RecordLaneLog); 0: the event roads
-  bool lane_wide = false;            // the lane log's build was the wide unit's (LaneBuildFor)
-  bool access_times_placed = false;  // the accesses' times placed, not read (LaneLogToCapture)
-  TallyShapeCount tally;             // the tally's shapes (ShapesTalliedBySteps)
+  double hazard_ms = 0;            // the hazard check's passes before them (ws_cuda_hazards.h)
+  std::uint64_t records = 0;       // access and barrier records decoded
+  std::uint64_t record_bytes = 0;  // bytes the recording pass wrote
+  std::uint64_t lane_rows = 0;     // the lane log's rows (RecordLaneLog); 0: the event roads
+  bool lane_wide = false;          // the lane log's build was the wide unit's (LaneBuildFor)
+  TallyShapeCount tally;           // the tally's shapes (ShapesTalliedBySteps)
 };
 
 //-------------------------------------------------------------------------------------------------

@@ -153,7 +153,6 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
       // 16 and 4 a lane.
       capture_.record_bytes = 16 * (capture_.lane_rows - filled) + 4 * filled + 16 * warp_rows;
       capture_.lane_wide = lane_build_.unit == &LaneWideUnit();
-      capture_.access_times_placed = true;
       return true;
     }
     free_log();
