@@ -44,7 +44,7 @@ want lane-micro && step lane-micro 120 bash -c "nvcc -std=c++17 -O3 -arch=sm_90 
   -o '$out/lane_micro' bench/gpu_lane_log_micro.cu && '$out/lane_micro' 31; rm -f '$out/lane_micro'"
 # The lane unit's own record on the matmul lessons (bench/gpu_lane_product_micro.sh, nvcc and the
 # carried rewriter only: it can run before the build), with the variant folders WS_LANE_VARIANTS
-# names beside it.
+# names beside it (or WS_LANE_BUILT's harnesses, built here: bench/gpu_lane_product_micro.sh).
 want lane-product && step lane-product 180 bench/gpu_lane_product_micro.sh "$out/lane-product" 3
 # A first launch's extra time (bench/gpu_first_launch_micro.cu), with every kernel loaded when
 # CUDA starts (CUDA_MODULE_LOADING=EAGER, as the capture bench runs the CLI), then as is (lazy

@@ -11,6 +11,12 @@ only (their logs are not all complete: the harness's join says so):
   rowsonly  no warp rows: every access writes its lane's own 16-byte row (one v4 store a lane,
             512 bytes a warp, where a warp row is 144 in three stores, two of them predicated);
             the warp rows' stores left out (a meeting's log then breaks: the matmuls have none)
+  rowsbare  rowsonly without the count's store, the file's note and the key's shuffles from
+            lane 0 (which only a warp row needs): the own row's store alone
+  rowsel    every access one unpredicated v4 store a lane: its own row, or where its column is
+            full, row 0 again with the count in word 1 (the out-of-room store folded into the
+            row's by a selected address; timing only: the product's count is elsewhere); no
+            shuffles of the key
 
 What they answered on an H200 (docs/GPU.md, twenty-fourth and twenty-fifth sessions): a
 predicated-off store costs as an issued one, and a read of %globaltimer (or %clock) at each access
@@ -33,6 +39,32 @@ WARP_STORES = ('"@warp st.global.u32 [offset+-128], %2;\\n\\t"', '""'), \
     ('"@lead st.global.v4.u32 [head+-16], {%0, %1, %4, %3};\\n\\t"', '""')
 
 
+SHUFFLE = (r'''  asm volatile(
+      "{\n\t.reg .u32 lo0, hi0;\n\t.reg .pred p;\n\t"
+      "shfl.sync.idx.b32 lo0, %1, 0, 0x1f, %3;\n\t"
+      "shfl.sync.idx.b32 hi0, %2, 0, 0x1f, %3;\n\t"
+      "setp.eq.u32 p, lo0, %1;\n\t"
+      "setp.eq.and.u32 p, hi0, %2, p;\n\t"
+      "selp.u32 %0, 1, 0, p;\n\t}"
+      : "=r"(same)
+      : "r"(lo), "r"(hi), "r"(active));''', "  same = 1u;")
+UNTIMED = 'WS_LANE_ROW("", "");'
+# rowsel's access record: one store, its address and first two words selected (see above).
+ROWSEL = r'''asm volatile(
+        "{\n\t.reg .pred ok;\n\t.reg .u64 row;\n\t.reg .u32 w0, w1;\n\t"
+        "setp.lt.u32 ok, ws_lane_next, %4;\n\t"
+        "mad.wide.u32 row, ws_lane_next, 512, ws_lane_row0;\n\t"
+        "add.u32 ws_lane_next, ws_lane_next, 1;\n\t"
+        "selp.b64 row, row, ws_lane_row0, ok;\n\t"
+        "selp.b32 w0, %0, 0, ok;\n\t"
+        "selp.b32 w1, %1, ws_lane_next, ok;\n\t"
+        "st.global.v4.u32 [row], {w0, w1, %2, %3};\n\t}" ::"r"(a),
+        "r"(b), "r"(c), "r"(d), "r"(r.lane_cap));
+    (void)t;
+    (void)whole;
+    (void)same;'''
+
+
 def without(text, *fragments):
     for old, new in fragments:
         if text.count(old) != 1:
@@ -48,7 +80,9 @@ def main():
         tree = f.read()
     variants = {"nocount": without(tree, COUNT), "noown": without(tree, OWN),
                 "warponly": without(tree, COUNT, OWN), "bare": without(tree, COUNT, NOTE, OWN),
-                "rowsonly": without(tree, WHOLE, *WARP_STORES)}
+                "rowsonly": without(tree, WHOLE, *WARP_STORES),
+                "rowsbare": without(tree, WHOLE, COUNT, NOTE, SHUFFLE, *WARP_STORES),
+                "rowsel": without(tree, WHOLE, SHUFFLE, (UNTIMED, ROWSEL))}
     for name, text in variants.items():
         path = os.path.join(out, name, HEADER)
         os.makedirs(os.path.dirname(path), exist_ok=True)
