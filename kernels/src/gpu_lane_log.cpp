@@ -2,10 +2,12 @@
 // write them (ws_cuda_record_format.h), so that the decoder (DecodeGpuCapture) reads both alike.
 #include <algorithm>
 #include <bit>
+#include <map>
 #include <string>
 
 #include "warpscope/kernels/gpu_records.h"
 #include "warpscope/kernels/ws_cuda_record_format.h"
+#include "warpscope/trace/ws_cuda_keys.h"
 
 namespace ws {
 
@@ -200,6 +202,31 @@ std::vector<std::uint32_t> LaneLogCounts(const std::vector<std::uint32_t>& rows,
     }
   }
   return counts;
+}
+
+std::string LaneLogUnnamedFile(const std::vector<std::uint32_t>& rows, std::uint32_t row_count,
+                               const std::vector<std::uint32_t>& counts,
+                               std::uint32_t threads_per_block, std::uint64_t warps,
+                               const std::map<std::uint16_t, std::string>& files) {
+  const std::uint32_t wpb = (threads_per_block + 31) / 32;
+  for (std::uint64_t w = 0; w < warps; ++w) {
+    const std::uint64_t block = w / wpb;
+    const std::uint32_t first_thread = static_cast<std::uint32_t>(w % wpb) * 32;
+    for (std::uint32_t l = 0; l < 32 && first_thread + l < threads_per_block; ++l) {
+      const std::uint64_t thread = block * threads_per_block + first_thread + l;
+      const std::uint32_t n = thread < counts.size() ? std::min(counts[thread], row_count) : 0;
+      for (std::uint32_t k = 0; k < n; ++k) {
+        const std::uint32_t* r = rows.data() + ((w * row_count + k) * 32 + l) * 4;
+        const auto tag = static_cast<std::uint16_t>(PlaceFile(r[1]));
+        if (files.count(tag) == 0)
+          return "warp " + std::to_string(w) + " lane " + std::to_string(l) + " row " +
+                 std::to_string(k) + " names file tag " + std::to_string(tag) +
+                 ", which its kernel did not note";
+        if ((r[0] & kKindBits) == dev::kEventBarrier) ++k;  // its second row names no place
+      }
+    }
+  }
+  return {};
 }
 
 std::string LaneLogToCapture(std::vector<std::uint32_t> rows, std::vector<std::uint32_t> times,

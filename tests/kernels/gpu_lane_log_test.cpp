@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <map>
+#include <string>
 
 #include "warpscope/kernels/gpu_records.h"
 #include "warpscope/kernels/ws_cuda.h"
@@ -93,23 +95,37 @@ struct Log {
           v[(std::size_t{w} * rows + k) * per + i] = warp_rows[w][k][heads ? i : 4 + i];
     return v;
   }
-  std::string To(ws::GpuCapture* c) const {
-    std::vector<std::uint32_t> words = Laid(4), times = Laid(1);
+  // Its rows with the warp rows unpacked, its times and each thread's count, as the backend reads
+  // them back; an error where they differ from what the device would give.
+  std::string Read(std::vector<std::uint32_t>* words, std::vector<std::uint32_t>* times,
+                   std::vector<std::uint32_t>* counts) const {
+    *words = Laid(4);
+    *times = Laid(1);
     const std::string unpacked = ws::LaneLogUnpackWarpRows(
-        &words, &times, LaidWarpRows(true), LaidWarpRows(false), rows, threads_per_block, warps);
+        words, times, LaidWarpRows(true), LaidWarpRows(false), rows, threads_per_block, warps);
     if (!unpacked.empty()) return unpacked;
-    std::vector<std::uint32_t> counts;
+    counts->clear();
     const std::uint32_t wpb = (threads_per_block + 31) / 32;
     for (std::uint32_t t = 0; t < warps / wpb * threads_per_block; ++t) {
       const std::uint32_t w = t / threads_per_block * wpb + t % threads_per_block / 32;
-      counts.push_back(static_cast<std::uint32_t>(lanes[w * 32 + t % 32].size()));
+      counts->push_back(static_cast<std::uint32_t>(lanes[w * 32 + t % 32].size()));
     }
     // The backend finds each column's end in the cleared log, its warp rows in
     // (LaneLogCounts): it must be the rows each lane was given here.
-    if (ws::LaneLogCounts(words, rows, threads_per_block, warps) != counts)
+    if (ws::LaneLogCounts(*words, rows, threads_per_block, warps) != *counts)
       return "LaneLogCounts differs from the rows each lane wrote";
+    return {};
+  }
+  std::string To(ws::GpuCapture* c) const {
+    std::vector<std::uint32_t> words, times, counts;
+    if (std::string e = Read(&words, &times, &counts); !e.empty()) return e;
     return ws::LaneLogToCapture(words, times, rows, counts, threads_per_block, warps, starts,
                                 pass_ns, c);
+  }
+  std::string Unnamed(const std::map<std::uint16_t, std::string>& files) const {
+    std::vector<std::uint32_t> words, times, counts;
+    if (std::string e = Read(&words, &times, &counts); !e.empty()) return e;
+    return ws::LaneLogUnnamedFile(words, rows, counts, threads_per_block, warps, files);
   }
 };
 
@@ -252,6 +268,26 @@ TEST(LaneLog, ABarrierIsTwoRowsAndAMeetingKeepsEachLanesSource) {
   ws::EncodeBarrierEvent(kPlace + 1, 0xffu, 0x1000000c8ull, 0x1f4, 7, 900, &want1, 40);
   EXPECT_EQ(WarpWords(c, 0), want0);
   EXPECT_EQ(WarpWords(c, 1), want1);
+}
+
+TEST(LaneLog, EveryRecordMustNameAFileItsKernelNoted) {
+  // A kernel notes its own file alone (LaneEntry): a warp row's meeting at kPlace (file tag 0x12),
+  // a barrier at kPlace + 1 (the same tag) in both warps, whose second rows' word 1 is the
+  // arrival's high word, 1 here: tag 0, which must not be read as a place.
+  Log log(40, 1, 8);
+  log.WarpRow(0, ~0u, ws::dev::kEventWarpOp | 2u, kPlace, 50, [](std::uint32_t l) { return l; });
+  for (std::uint32_t l = 0; l < 40; ++l) {
+    auto& col = log.lanes[l / 32 * 32 + l % 32];
+    col.push_back({ws::dev::kEventBarrier | 40u << 16, kPlace + 1, 0x1f4, l < 32 ? ~0u : 0xffu, 0});
+    col.push_back({0x164, 1, 900, 0x80000000u | 7u, 0});
+  }
+  EXPECT_EQ(log.Unnamed({{0x12, "k.cu"}}), "");
+  // Then warp 1's 8 lanes load at place 10: file tag 0, at their third row (rows 0 and 1 the
+  // barrier's), which no kernel noted.
+  log.Access(1, 0xffu, kLoad, Floats);
+  EXPECT_EQ(log.Unnamed({{0x12, "k.cu"}}),
+            "warp 1 lane 0 row 2 names file tag 0, which its kernel did not note");
+  EXPECT_EQ(log.Unnamed({{0x12, "k.cu"}, {0, "helpers.cuh"}}), "");
 }
 
 TEST(LaneLog, AWarpRowAfterABarrierIsEachLanesNextRecord) {

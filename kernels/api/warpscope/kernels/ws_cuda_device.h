@@ -365,7 +365,7 @@ template <bool kInstanced>
 __device__ __forceinline__ void RecordAccessAs(std::uint64_t key, std::uint32_t offset,
                                                std::uint64_t instance, const char* file) {
   const RecorderState& r = ws_recorder_state;
-  if constexpr (!kInstanced && kLaneLogOnly) return LaneAccess(r, key, offset, file);  // no mode
+  if constexpr (!kInstanced && kLaneLogOnly) return LaneAccess(r, key, offset);  // no mode
   if (r.mode == kOff) return;
   if (HazardPass(r.mode)) {
     if (!HazardSkips(r, key)) HazardAccess(r, key, offset);
@@ -417,7 +417,7 @@ __device__ __forceinline__ void RecordWarpOp(std::uint32_t kind, std::uint32_t p
   const unsigned group = whole ? mask : __activemask() & mask;
   const unsigned lane = LaneId();
   if ((group >> lane & 1u) == 0) return;  // a lane the intrinsic's mask leaves out
-  if constexpr (kLaneLogOnly) return LaneMeeting(r, kind, place, group, source, file);
+  if constexpr (kLaneLogOnly) return LaneMeeting(r, kind, place, group, source);
   const bool leader = static_cast<int>(lane) == __ffs(group) - 1;
   // A whole warp's meeting in a block not kept: counted in the tally, not written (the short
   // road first, with constant masks, where every lane met).
@@ -509,7 +509,7 @@ __device__ __forceinline__ void TimedBarrier(std::uint32_t place, std::uint32_t 
   }
   if constexpr (kLaneLogOnly)  // each lane its own two rows
     return LaneBarrier(r, kEventBarrier | tile_warps | (arrived & 0x7ffu) << 16, place, group,
-                       arrival, departure, unsigned(departure_clock - arrival_clock), file);
+                       arrival, departure, unsigned(departure_clock - arrival_clock));
   if (tallied) {
     const std::uint64_t key = static_cast<std::uint64_t>(place) << 32 | kTallyBarrier | tile_warps;
     unsigned slot = group == ~0u ? TallyWholeMeeting(r, key, lane, arrived, block) : ~0u;

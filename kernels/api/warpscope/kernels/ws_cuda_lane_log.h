@@ -59,20 +59,20 @@
 // kernel declare by name (WS_KERNEL_ENTRY, which the lesson form puts first in every lesson
 // kernel's body, declares and sets them; every record after names them): its row 0's address
 // (ws_lane_row0), its time slot's (ws_lane_time0), its count's (ws_lane_count), the number of its
-// next row (ws_lane_next), the file tag it noted last (ws_lane_file), and for the warp's rows its
+// next row (ws_lane_next), whether it is lane 0 (ws_lane_lead), and for the warp's rows its
 // slot of row 0's offsets (ws_lane_offset0), row 0's head (ws_lane_head0) and the number of the
 // warp's next row (ws_lane_warp_next). Kept in shared memory before (the counter behind a tag,
 // read and written at every record, with the thread's count stored to device memory each time), a
 // record was some 50 instructions, and the tiled matmul's pass at 64² executed 33 times the plain
 // kernel's instructions (Nsight Compute, H200).
-// A record has no branch: the file's note and the column's end are predicated, and the lane unit
-// tests no mode. A load is issued before its record (detail::Loaded, ws_cuda_arrays.h). With the
-// record a block of its own between branches, and before the load, the load waited for it, and a
-// lesson of one warp an SM (the matmuls at 64²) paid every record's instructions in full.
-// A lane past its rows writes nothing more and stores the rows it has needed so far in
-// lane_counts[thread of the grid] (cleared before the pass), so that the host can run the pass
-// again with room for them. A record made in a function the kernel did not inline names
-// registers its PTX function does not declare: ptxas stops the build there.
+// A record has no branch: the column's end is predicated, and the lane unit tests no mode. A load
+// is issued before its record (detail::Loaded, ws_cuda_arrays.h). With the record a block of its
+// own between branches, and before the load, the load waited for it, and a lesson of one warp an SM
+// (the matmuls at 64²) paid every record's instructions in full. A lane past its rows writes
+// nothing more and stores the rows it has needed so far in lane_counts[thread of the grid] (cleared
+// before the pass), so that the host can run the pass again with room for them. A record made in a
+// function the kernel did not inline names registers its PTX function does not declare: ptxas stops
+// the build there.
 #pragma once
 
 #include "warpscope/kernels/ws_cuda_record_format.h"
@@ -89,7 +89,7 @@ namespace ws::dev {
 #error "WS_LANE_LOG_BUILD is a recording build with the lane log (WS_RECORD_BUILD)"
 #endif
 static constexpr bool kLaneLogOnly = true;
-#define WS_KERNEL_ENTRY ::ws::dev::LaneEntry(ws_recorder_state);
+#define WS_KERNEL_ENTRY ::ws::dev::LaneEntry(ws_recorder_state, __FILE__);
 #else
 static constexpr bool kLaneLogOnly = false;
 #endif
@@ -102,41 +102,35 @@ __device__ __forceinline__ unsigned LaneTime() {
 
 // First in a lesson kernel's body (WS_KERNEL_ENTRY): declares the column's registers and points
 // them at this lane's row 0 of its warp's rows, its time's slot there and its count; lane 0
-// writes the warp's start.
-__device__ __forceinline__ void LaneEntry(const RecorderState& r) {
+// writes the warp's start and notes the kernel's file (`file`, its __FILE__) at the file's tag.
+// That is the only note: a lesson's form is one file (its `#line` names it), whose literal nvcc
+// keeps once in a unit (the lane unit's PTX: one string a lesson), so every record of the kernel
+// names that tag; the host checks it (LaneLogUnnamedFile) and records the launch by the event
+// roads where a record names another. A note at each record (a compare, a predicated store and
+// a move) cost the naive matmul's pass at 64² 3.1 of its 13.6 us (H200, twenty-seventh session).
+__device__ __forceinline__ void LaneEntry(const RecorderState& r, const char* file) {
   const unsigned long long warp = LinearWarp(r), warp_row0 = warp * r.lane_cap;
-  if (LaneId() == 0) r.lane_starts[warp] = LaneTime();
+  if (LaneId() == 0) {
+    r.lane_starts[warp] = LaneTime();
+    r.files[RecorderFileTag(file)] = file;
+  }
   const unsigned long long slot = warp_row0 * 32u + LaneId();
   const unsigned long long grid_thread = LinearBlock() * r.threads_per_block + LinearThread();
   asm volatile(
       ".reg .u64 ws_lane_row0, ws_lane_time0, ws_lane_count, ws_lane_offset0, ws_lane_head0;\n\t"
-      ".reg .u32 ws_lane_next, ws_lane_file, ws_lane_warp_next;\n\t"
+      ".reg .u32 ws_lane_next, ws_lane_warp_next;\n\t"
+      ".reg .pred ws_lane_lead;\n\t"
+      "mov.u32 ws_lane_next, %%laneid;\n\t"
+      "setp.eq.u32 ws_lane_lead, ws_lane_next, 0;\n\t"
       "mov.u64 ws_lane_row0, %0;\n\t"
       "mov.u64 ws_lane_time0, %1;\n\t"
       "mov.u64 ws_lane_count, %2;\n\t"
       "mov.u64 ws_lane_offset0, %3;\n\t"
       "mov.u64 ws_lane_head0, %4;\n\t"
       "mov.u32 ws_lane_next, 0;\n\t"
-      "mov.u32 ws_lane_warp_next, 0;\n\t"
-      "mov.u32 ws_lane_file, -1;" ::"l"(r.lane_rows + slot * 4u),
+      "mov.u32 ws_lane_warp_next, 0;" ::"l"(r.lane_rows + slot * 4u),
       "l"(r.lane_times + slot), "l"(r.lane_counts + grid_thread), "l"(r.lane_offsets + slot),
       "l"(r.lane_heads + warp_row0 * 4u));
-}
-
-// Notes the file where this lane's last record named another: stores the literal at its tag's
-// slot of the files (with no read first: a lane stores at each change of file, and every lane of
-// the grid may store the same value at its first record), predicated
-// rather than branched around, so that the record's code is one block the compiler schedules with
-// the kernel's own. A null `file` notes nothing.
-__device__ __forceinline__ void LaneNote(const RecorderState& r, std::uint32_t tag,
-                                         const char* file) {
-  asm volatile(
-      "{\n\t.reg .pred p;\n\t"
-      "setp.ne.u32 p, %0, ws_lane_file;\n\t"
-      "setp.ne.and.u64 p, %2, 0, p;\n\t"
-      "@p st.global.u64 [%1], %2;\n\t"
-      "@p mov.u32 ws_lane_file, %0;\n\t}" ::"r"(tag),
-      "l"(r.files + tag), "l"(file));
 }
 
 // One record at the lane's next row, where it fits in its column: a row (and where `kTimed`, its
@@ -147,8 +141,8 @@ __device__ __forceinline__ void LaneNote(const RecorderState& r, std::uint32_t t
 // The column moves on either way, and the warp's rows wherever `whole`, and a lane past its rows
 // stores the rows it has needed so far (its next row) in its count. Addressed from the row's
 // number, so that ptxas gets each address as one wide multiply-add (kept as addresses and added
-// to, each was two adds and two moves into a register pair, nvcc 13, sm_90). No branch: see
-// LaneNote.
+// to, each was two adds and two moves into a register pair, nvcc 13, sm_90). No branch: a
+// record is one block the compiler schedules with the kernel's own.
 template <bool kTimed>
 __device__ __forceinline__ void LaneRow(const RecorderState& r, unsigned a, unsigned b, unsigned c,
                                         unsigned d, unsigned t, unsigned whole, unsigned same) {
@@ -156,8 +150,7 @@ __device__ __forceinline__ void LaneRow(const RecorderState& r, unsigned a, unsi
 #define WS_LANE_ROW(TIME_AT, TIME_STORE)                                  \
   asm volatile(                                                           \
       "{\n\t.reg .pred ok, whole, warp, mark, apart, lead;\n\t"           \
-      ".reg .u64 row, time, offset, head;\n\t.reg .u32 lane, w0;\n\t"     \
-      "mov.u32 lane, %%laneid;\n\t"                                       \
+      ".reg .u64 row, time, offset, head;\n\t.reg .u32 w0;\n\t"           \
       "setp.lt.u32 ok, ws_lane_next, %5;\n\t"                             \
       "setp.ne.u32 whole, %6, 0;\n\t"                                     \
       "@whole add.u32 ws_lane_warp_next, ws_lane_warp_next, 1;\n\t"       \
@@ -173,7 +166,7 @@ __device__ __forceinline__ void LaneRow(const RecorderState& r, unsigned a, unsi
       "@apart st.global.v4.u32 [row], {w0, %1, %2, %3};\n\t" TIME_STORE   \
       "and.pred warp, warp, ok;\n\t"                                      \
       "@warp st.global.u32 [offset+-128], %2;\n\t"                        \
-      "setp.eq.and.u32 lead, lane, 0, warp;\n\t"                          \
+      "and.pred lead, ws_lane_lead, warp;\n\t"                            \
       "@lead st.global.v4.u32 [head+-16], {%0, %1, %4, %3};\n\t"          \
       "@!ok st.global.u32 [ws_lane_count], ws_lane_next;\n\t}" ::"r"(a),  \
       "r"(b), "r"(c), "r"(d), "r"(t), "r"(r.lane_cap), "r"(whole), "r"(same), "n"(kLaneWarpRow))
@@ -187,30 +180,26 @@ __device__ __forceinline__ void LaneRow(const RecorderState& r, unsigned a, unsi
 }
 
 __device__ __forceinline__ void LaneAccess(const RecorderState& r, std::uint64_t key,
-                                           std::uint32_t offset, const char* file) {
+                                           std::uint32_t offset) {
   const unsigned active = __activemask();
-  LaneNote(r, KeyFile(key), file);
   const auto lo = static_cast<unsigned>(key), hi = static_cast<unsigned>(key >> 32);
-  // Lane 0's key (the warp row's head), where the whole warp runs: a lane whose key is another
-  // (lanes of one instruction on different buffers) writes a row of its own.
+  // Lane 0's key's low word (the warp row's head), where the whole warp runs: a lane whose key is
+  // another (lanes of one instruction on different buffers) writes a row of its own. The high
+  // word is the place, the instruction's own, so the same in every lane that runs it together.
   unsigned same;
   asm volatile(
-      "{\n\t.reg .u32 lo0, hi0;\n\t.reg .pred p;\n\t"
-      "shfl.sync.idx.b32 lo0, %1, 0, 0x1f, %3;\n\t"
-      "shfl.sync.idx.b32 hi0, %2, 0, 0x1f, %3;\n\t"
+      "{\n\t.reg .u32 lo0;\n\t.reg .pred p;\n\t"
+      "shfl.sync.idx.b32 lo0, %1, 0, 0x1f, %2;\n\t"
       "setp.eq.u32 p, lo0, %1;\n\t"
-      "setp.eq.and.u32 p, hi0, %2, p;\n\t"
       "selp.u32 %0, 1, 0, p;\n\t}"
       : "=r"(same)
-      : "r"(lo), "r"(hi), "r"(active));
+      : "r"(lo), "r"(active));
   LaneRow<false>(r, lo, hi, offset, active, 0u, active == ~0u ? 1u : 0u, same);
 }
 
 __device__ __forceinline__ void LaneMeeting(const RecorderState& r, std::uint32_t kind,
-                                            std::uint32_t place, unsigned group, unsigned source,
-                                            const char* file) {
+                                            std::uint32_t place, unsigned group, unsigned source) {
   const unsigned t = LaneTime();
-  LaneNote(r, PlaceFile(place), file);
   LaneRow<true>(r, kEventWarpOp | kind, place, source, group, t,
                 group == ~0u && __activemask() == ~0u ? 1u : 0u, 1u);
 }
@@ -222,8 +211,7 @@ __device__ __forceinline__ void LaneMeeting(const RecorderState& r, std::uint32_
 __device__ __forceinline__ void LaneBarrier(const RecorderState& r, std::uint32_t word0,
                                             std::uint32_t place, unsigned group,
                                             std::uint64_t arrival, std::uint64_t departure,
-                                            unsigned cycles, const char* file) {
-  LaneNote(r, PlaceFile(place), file);
+                                            unsigned cycles) {
   asm volatile(
       "{\n\t.reg .pred ok;\n\t.reg .u64 row;\n\t"
       "add.u32 ws_lane_next, ws_lane_next, 2;\n\t"

@@ -16,10 +16,11 @@ namespace ws {
 // Records a lesson's launch by the lane log (ws_cuda_lane_log.h, a lane unit's build) where its
 // log fits: first with kLaneLogRows rows a lane, then, where a lane needed more, once more with
 // the rows the largest count says (every pass from the launch's starting memory, `pass`'s). Fills
-// `c`'s events and capture_.record_ms and returns true; false where the log does not fit (later
-// launches of the kernel with the same grid and block then go the event roads at once) or cannot
-// be had, with status_ untouched unless CUDA failed or the records did not fit together (a bug:
-// the run stops and says so, rather than hide it behind the other road).
+// `c`'s events, its files' names and capture_.record_ms and returns true; false where the log does
+// not fit or a record names a file its kernel did not note (later launches of the kernel with the
+// same grid and block then go the event roads at once) or cannot be had, with status_ untouched
+// unless CUDA failed or the records did not fit together (a bug: the run stops and says so, rather
+// than hide it behind the other road).
 template <typename Pass>
 bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block,
                                 dev::RecorderState st, Pass& pass, GpuCapture* c) {
@@ -137,6 +138,17 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
       free_log();
       if (!unpacked.empty()) Keep(Status::Error("the lane log: " + unpacked));
       if (!status_.ok()) return false;
+      // Each kernel noted its own file alone (LaneEntry): a record that names another goes the
+      // event roads, which note every file they meet (the files' table cleared for them).
+      ReadDeviceFiles(st.files, c);
+      if (!status_.ok()) return false;
+      if (!LaneLogUnnamedFile(words, static_cast<std::uint32_t>(most), counts,
+                              static_cast<std::uint32_t>(block.count()), warps, c->device_files)
+               .empty()) {
+        c->device_files.clear();
+        Keep(WS_CUDA(cudaMemset(st.files, 0, dev::kDeviceFileTags * sizeof(const char*))));
+        break;
+      }
       const auto row_count = static_cast<std::uint32_t>(most);
       const std::string error =
           LaneLogToCapture(std::move(words), std::move(times), row_count, counts,

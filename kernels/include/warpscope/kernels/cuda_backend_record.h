@@ -79,8 +79,7 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
   c.buffers = buffers_;
   // A small lesson launch: every lane writes its own records, and the host checks every block's
   // hazards from them (no hazard pass on the device, no tally).
-  if (RecordLaneLog(kernel, grid, block, st, pass, &c)) {
-    ReadDeviceFiles(files_d, &c);
+  if (RecordLaneLog(kernel, grid, block, st, pass, &c)) {  // its files read back
     free_scratch();
     if (!status_.ok()) return Status::Error(kernel + ": " + status_.message());
     DecodeCapture(c, true);  // capture_.record_bytes is RecordLaneLog's (its rows', not c's words)

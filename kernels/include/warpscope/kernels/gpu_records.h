@@ -137,6 +137,14 @@ std::vector<std::uint32_t> LaneLogCounts(const std::vector<std::uint32_t>& rows,
 // `counts`, each thread's rows (the grid's threads in order, blocks of `threads_per_block`);
 // `starts`, each warp's start (%globaltimer's low 32 bits, RecorderState::lane_starts), and
 // `pass_ns`, the pass's time measured on the host.
+// Where a record of the lane log (its warp rows unpacked) names a file tag that `files` (the
+// names read back) lacks: an error naming its warp, lane, row and tag; "" when every tag is
+// named. The lane log notes each kernel's own file alone, at its entry (ws_cuda_lane_log.h).
+std::string LaneLogUnnamedFile(const std::vector<std::uint32_t>& rows, std::uint32_t row_count,
+                               const std::vector<std::uint32_t>& counts,
+                               std::uint32_t threads_per_block, std::uint64_t warps,
+                               const std::map<std::uint16_t, std::string>& files);
+
 // Fills `capture`'s words, warp_base and warp_used with the warps' events as the event roads
 // write them: a lane's records in their order, the lanes that ran together (each record names
 // them) joined into one request for each site key among them, and lanes that ran apart taken
