@@ -10,6 +10,7 @@
 # The harnesses can be built here with nvcc and carried to the GPU machine (each build is some
 # 20 s of a device call): WS_LANE_BUILD_ONLY=1 builds them into OUT_DIR (pm_NAME) and stops;
 # WS_LANE_BUILT=DIR runs DIR's pm_* instead of building (nvcc and the rewriter are then not used).
+# WS_LANE_NVCC_FLAGS: more nvcc flags for the builds (e.g. -maxrregcount=64, as the capped lane unit).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 out=${1:?usage: gpu_lane_product_micro.sh OUT_DIR [ROUNDS]}
@@ -31,7 +32,7 @@ else
     --text kernels/lessons/matmul/matmul.cuh --shim kernels/program/shim --out "$form" ||
     { echo "the rewriter failed" > "$out/lane-product.txt"; exit 1; }
   build() {  # NAME [INCLUDE_DIR]
-    nvcc -std=c++20 -O3 -arch=sm_90 ${2:+-I"$2"} -Ikernels/api -Itrace/device -Itrace/include \
+    nvcc -std=c++20 -O3 -arch=sm_90 ${WS_LANE_NVCC_FLAGS:-} ${2:+-I"$2"} -Ikernels/api -Itrace/device -Itrace/include \
       -Ikernels/include -DWS_LESSON_FORM="\"$form\"" -o "$out/pm_$1" \
       bench/gpu_lane_product_micro.cu kernels/src/gpu_lane_log.cpp kernels/src/gpu_records_words.cpp
   }

@@ -5,23 +5,22 @@ Each folder holds warpscope/kernels/ws_cuda_lane_log.h, this tree's with one cha
 only (their logs are not all complete: the harness's join says so):
   nocount   no store of the lane's count when its column is full (one predicated-off store fewer)
   noown     no store of a lane's own row (one predicated-off store fewer a warp row)
-  warponly  both: a whole warp's access issues its two stores and the file's note alone
-  bare      warponly without the file's note's store (predicated off but at a file's first
-            record): the prototype's two stores and nothing else
+  warponly  both: a whole warp's access issues its two stores alone (the file's note left the
+            record in the twenty-seventh session: warponly is what "bare" was before)
   rowsonly  no warp rows: every access writes its lane's own 16-byte row (one v4 store a lane,
             512 bytes a warp, where a warp row is 144 in three stores, two of them predicated);
             the warp rows' stores left out (a meeting's log then breaks: the matmuls have none)
-  rowsbare  rowsonly without the count's store, the file's note and the key's shuffles from
+  rowsbare  rowsonly without the count's store and the key's shuffle from
             lane 0 (which only a warp row needs): the own row's store alone
   rowsel    every access one unpredicated v4 store a lane: its own row, or where its column is
             full, row 0 again with the count in word 1 (the out-of-room store folded into the
             row's by a selected address; timing only: the product's count is elsewhere); no
             shuffles of the key
 
-What they answered on an H200 (docs/GPU.md, twenty-fourth and twenty-fifth sessions): a
-predicated-off store costs as an issued one, and a read of %globaltimer (or %clock) at each access
-cost the most, since ptxas moves no instruction across it (the record now reads none at an
-access). The variants of the twenty-fifth session's first calls (notime, clock and their mixes)
+What they answered on an H200 (docs/GPU.md, twenty-fourth to twenty-seventh sessions): a
+predicated-off store costs as an issued one (yet two stores with selected addresses cost
+more), and a read of %globaltimer (or %clock) at each access cost the most, since ptxas moves no
+instruction across it (the record now reads none at an access). The variants of the twenty-fifth session's first calls (notime, clock and their mixes)
 changed the time's read, which the record no longer has: see the docs for their numbers.
 Usage: bench/lane_variants.py OUT_DIR; prints the folders for WS_LANE_VARIANTS.
 """
@@ -33,21 +32,18 @@ HEADER = "warpscope/kernels/ws_cuda_lane_log.h"
 # macro, so each keeps its line's continuation).
 COUNT = ('"@!ok st.global.u32 [ws_lane_count], ws_lane_next;\\n\\t}" ::"r"(a),', '"}" ::"r"(a),')
 OWN = ('"@apart st.global.v4.u32 [row], {w0, %1, %2, %3};\\n\\t" TIME_STORE', 'TIME_STORE')
-NOTE = ('"@p st.global.u64 [%1], %2;\\n\\t"', '""')
 WHOLE = ("active, 0u, active == ~0u ? 1u : 0u, same);", "active, 0u, 0u, same);")
 WARP_STORES = ('"@warp st.global.u32 [offset+-128], %2;\\n\\t"', '""'), \
     ('"@lead st.global.v4.u32 [head+-16], {%0, %1, %4, %3};\\n\\t"', '""')
 
 
 SHUFFLE = (r'''  asm volatile(
-      "{\n\t.reg .u32 lo0, hi0;\n\t.reg .pred p;\n\t"
-      "shfl.sync.idx.b32 lo0, %1, 0, 0x1f, %3;\n\t"
-      "shfl.sync.idx.b32 hi0, %2, 0, 0x1f, %3;\n\t"
+      "{\n\t.reg .u32 lo0;\n\t.reg .pred p;\n\t"
+      "shfl.sync.idx.b32 lo0, %1, 0, 0x1f, %2;\n\t"
       "setp.eq.u32 p, lo0, %1;\n\t"
-      "setp.eq.and.u32 p, hi0, %2, p;\n\t"
       "selp.u32 %0, 1, 0, p;\n\t}"
       : "=r"(same)
-      : "r"(lo), "r"(hi), "r"(active));''', "  same = 1u;")
+      : "r"(lo), "r"(active));''', "  same = 1u;")
 UNTIMED = 'WS_LANE_ROW("", "");'
 # rowsel's access record: one store, its address and first two words selected (see above).
 ROWSEL = r'''asm volatile(
@@ -79,9 +75,9 @@ def main():
     with open(os.path.join(here, "..", "kernels", "api", HEADER)) as f:
         tree = f.read()
     variants = {"nocount": without(tree, COUNT), "noown": without(tree, OWN),
-                "warponly": without(tree, COUNT, OWN), "bare": without(tree, COUNT, NOTE, OWN),
+                "warponly": without(tree, COUNT, OWN),
                 "rowsonly": without(tree, WHOLE, *WARP_STORES),
-                "rowsbare": without(tree, WHOLE, COUNT, NOTE, SHUFFLE, *WARP_STORES),
+                "rowsbare": without(tree, WHOLE, COUNT, SHUFFLE, *WARP_STORES),
                 "rowsel": without(tree, WHOLE, SHUFFLE, (UNTIMED, ROWSEL))}
     for name, text in variants.items():
         path = os.path.join(out, name, HEADER)
