@@ -149,15 +149,15 @@ struct LaneBuild {
 };
 
 // The build that records a launch of `blocks` blocks of `block` (`dynamic` bytes of shared memory
-// each) by the lane log. The capped unit's, where a block fits its registers, unless its build of
-// the kernel keeps more in local memory (spills, a stack frame) than the wide unit's and the wide
-// build fits a block and takes no more waves of blocks on this GPU's SMs; the wide unit's where
-// only it fits; else none (the launch takes the event roads). What was measured: at 64 registers
-// ptxas spills arrayInRegisters' array (188 bytes), and with the wide build the local-memory
-// lesson's pass at its defaults took 11.9 us where it took 18.3 (H200, the two builds one after
-// the other, docs/GPU.md); the matmuls' passes moved no more than that run's noise. Elsewhere the
-// two builds are different code (ptxas gives many kernels fewer registers uncapped) with no
-// measured gain, so the capped build, measured since the nineteenth session, stays.
+// each) by the lane log: the wide unit's where a block fits its registers and it takes no more
+// waves of blocks on this GPU's SMs than the capped unit's; else the capped unit's where a block
+// fits it; else none (the launch takes the event roads). What was measured (H200, the matmuls'
+// harness at 64² built at caps of 64, 80, 96, 128 and none, bench/gpu_lane_product_micro.sh,
+// twenty-seventh session, us a launch): tiled-2x2 19.4, 18.1, 18.8, 17.1 and 16.3; tiled 11.2,
+// 10.9, 10.9, 11.1 and 9.6; naive 10.6, 10.4, 10.6, 10.6 and 10.2. Uncapped, ptxas gives the
+// tiled-2x2 matmul 255 registers and 24 bytes of stack where capped it has 8, and it is the
+// faster one: local memory (the rule before) did not tell. With the wide build the local-memory
+// lesson's pass at its defaults took 11.9 us where it took 18.3 (docs/GPU.md).
 // WS_GPU_LANE_WIDE=0 never takes the wide unit (to measure the two against each other).
 inline LaneBuild LaneBuildFor(const LaneKernels& k, std::uint64_t blocks, dim3 block,
                               std::size_t dynamic) {
@@ -179,7 +179,7 @@ inline LaneBuild LaneBuildFor(const LaneKernels& k, std::uint64_t blocks, dim3 b
   const bool wide_fits = !wide_off && fitting(k.wide, &wide);
   const bool capped_fits = fitting(k.capped, &capped);
   if (!capped_fits) return wide_fits ? LaneBuild{k.wide, &LaneWideUnit()} : LaneBuild{};
-  if (!wide_fits || capped.localSizeBytes <= wide.localSizeBytes) return {k.capped, &LaneUnit()};
+  if (!wide_fits) return {k.capped, &LaneUnit()};
   int device = 0, sms = 0, wide_blocks = 0, capped_blocks = 0;
   const int t = static_cast<int>(threads);
   if (cudaGetDevice(&device) != cudaSuccess ||
