@@ -3,9 +3,10 @@
 // lane pass of the tiled matmul at 64² take 19 us (Nsight Compute, H200, twenty-second session)
 // where that record takes 8.45 (the same accesses and bytes; the product's tile loop 967 SASS
 // instructions against 689):
-//  - kNoteLiteral16: with the product's file note (LaneNote in ws_cuda_lane_log.h: the site's file
-//    tag compared with the lane's last, a string literal's address stored at the tag's slot where
-//    they differ and the literal is not null, both predicated);
+//  - kNoteLiteral16: with the product's file note as it was until the twenty-seventh session
+//    (LaneNote in ws_cuda_lane_log.h, since replaced by one note at the kernel's entry: the site's
+//    file tag compared with the lane's last, a string literal's address stored at the tag's slot
+//    where they differ and the literal is not null, both predicated);
 //  - kProductBarrier16: that, with the product's barrier (TimedBarrier and LaneBarrier: the
 //    global timer and the SM clock before and after a __syncthreads_count, the SM's number, two
 //    rows a lane) in place of the micro's one row and plain barrier;
@@ -17,8 +18,8 @@
 // The file's literal, as a lesson's site names its file (a __FILE__ in the product).
 __device__ const char kMicroFile[] = "bench/gpu_lane_log_micro.cu";
 
-// LaneNote's code, with `noted` the lane's last tag (ws_lane_file in the product) and the files'
-// slots in the log's counts (this bench reads neither).
+// LaneNote's code, with `noted` the lane's last tag (ws_lane_file in the product then) and the
+// files' slots in the log's counts (this bench reads neither).
 __device__ __forceinline__ void NoteLiteral(unsigned& noted, const Log& log, unsigned tag) {
   asm volatile(
       "{\n\t.reg .pred p;\n\t"

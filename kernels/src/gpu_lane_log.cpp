@@ -209,6 +209,9 @@ std::string LaneLogUnnamedFile(const std::vector<std::uint32_t>& rows, std::uint
                                std::uint32_t threads_per_block, std::uint64_t warps,
                                const std::map<std::uint16_t, std::string>& files) {
   const std::uint32_t wpb = (threads_per_block + 31) / 32;
+  if (rows.size() < warps * row_count * 128)
+    return "the lane log read back is shorter than " + std::to_string(warps) + " warps of " +
+           std::to_string(row_count) + " rows";
   for (std::uint64_t w = 0; w < warps; ++w) {
     const std::uint64_t block = w / wpb;
     const std::uint32_t first_thread = static_cast<std::uint32_t>(w % wpb) * 32;

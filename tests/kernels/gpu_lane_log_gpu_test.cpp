@@ -125,5 +125,33 @@ TEST(GpuLaneLog, TheCopysLanesWriteTwoRowsEachAndALargerLaunchGoesTheEventRoads)
   EXPECT_EQ(big->main_launch().stats.access_records, 2u << 20);
 }
 
+TEST(GpuLaneLog, EveryLessonAtItsDefaultsIsRecordedByTheLaneLogWithItsFilesNamed) {
+  REQUIRE_GPU();
+  // The lessons' GPU pass as the capture bench times it (bench/gpu_capture_bench.sh ... defaults):
+  // each records by the lane log, which notes only each kernel's own file (LaneEntry) and goes the
+  // event roads where a record names another (LaneLogUnnamedFile). All 23 took the lane log on an
+  // H200 with that note (docs/GPU.md, twenty-seventh session, call 2: every lane_rows above 0).
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"offset-copy", "copy"},       {"stride-copy", "copy"},
+      {"bank-stride", "stride"},     {"transpose", "naive"},
+      {"transpose", "coalesced"},    {"transpose", "padded"},
+      {"swizzle", "as-written"},     {"vecadd", "chunked"},
+      {"picture", "picture"},        {"races", "block-transpose-fixed"},
+      {"divergence", "by-thread"},   {"constant", "broadcast"},
+      {"atomics", "histogram"},      {"reverse", "static"},
+      {"matmul", "naive"},           {"matmul", "tiled"},
+      {"matmul", "tiled-2x2"},       {"texture-2d", "global"},
+      {"local-memory", "registers"}, {"reduce", "divergent"},
+      {"reduce", "strided"},         {"reduce", "sequential"},
+      {"reduce", "shuffle"}};
+  for (const auto& [lesson, variant] : cases) {
+    SCOPED_TRACE(lesson + " / " + variant);
+    auto r = RunLesson(lesson, variant, {}, "cuda", RunOptions{});
+    ASSERT_TRUE(r.ok()) << r.status().message();
+    EXPECT_GT(r->timing.lane_rows, 0u);
+    for (const SiteInfo& site : r->main_launch().sites) EXPECT_FALSE(site.file.empty());
+  }
+}
+
 }  // namespace
 }  // namespace ws

@@ -434,8 +434,8 @@ class CudaBackend {
   bool next_shadow_launcher_ = false;
   LaneKernels next_lane_kernels_;
   LaneBuild lane_build_;  // lane_build()
-  // Launch shapes (kernel, grid, block) whose lane log did not fit (RecordLaneLog): their later
-  // launches go the event roads.
+  // Launch shapes (kernel, grid, block) whose lane log did not fit, or named a file its kernel did
+  // not note (RecordLaneLog): their later launches go the event roads.
   std::set<std::string> lane_log_too_large_;
   std::uint32_t dynamic_bytes_ = 0;  // the launch's dynamic shared bytes (LaunchKeeping)
   bool hazard_fast_ = true;          // WS_GPU_HAZARD_FAST=0: false

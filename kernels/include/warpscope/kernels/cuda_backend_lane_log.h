@@ -32,7 +32,8 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
   auto bytes = [&](std::uint64_t rows) {
     return warps * rows * (32 * 24 + 16) + threads * 4 + warps * 4;
   };
-  // A launch shape whose log did not fit before goes the event roads at once.
+  // A launch shape whose log did not fit before (or named a file its kernel did not note) goes the
+  // event roads at once.
   std::string shape = kernel;
   for (std::uint32_t d : {grid.x, grid.y, grid.z, block.x, block.y, block.z}) {
     shape += ' ';  // not " " + std::to_string(d): GCC 12's -Wrestrict false alarm (-Werror)

@@ -74,9 +74,9 @@ const bool PassRegistration<F>::done =
 // they have it, so only a recorded unit's launch of a kernel the lane units registered. Looked up
 // by name (KernelNameOf): lessons_cuda.cu is the only recorded unit, and its kernels are the
 // lessons'; a kernel compiled in any other unit (a test's, a program's) gets nulls below,
-// whatever its name. Which of them records the launch (LaneBuildFor: their registers and local
-// memory) RecordLaneLog asks last, after its cheaper tests, and keeps for the launch
-// (CudaBackend::lane_build()).
+// whatever its name. Which of them records the launch (LaneBuildFor: their registers and the
+// waves of blocks they take) RecordLaneLog asks last, after its cheaper tests, and keeps for the
+// launch (CudaBackend::lane_build()).
 #define WS_LANE_KERNEL(kernel)                                                               \
   ::ws::LaneKernels {                                                                        \
     ::ws::KernelIn<&kernel, ::ws::LaneWideUnit>(), ::ws::KernelIn<&kernel, ::ws::LaneUnit>() \
