@@ -16,6 +16,11 @@ only (their logs are not all complete: the harness's join says so):
             full, row 0 again with the count in word 1 (the out-of-room store folded into the
             row's by a selected address; timing only: the product's count is elsewhere); no
             shuffles of the key
+  batch4    an access keeps its offset in registers, 4 at a time, and every 4th a lane stores
+            them as one v4 (128 bytes a warp row, one store for 4 accesses); lane 0 keeps the keys
+            and stores them 2 at a time; no shuffle, no own row, no count (timing only: the log
+            does not join; what a record could cost if a warp's accesses were batched, issue 51)
+  b4off     batch4 without lane 0's keys' store
 
 What they answered on an H200 (docs/GPU.md, twenty-fourth to twenty-seventh sessions): a
 predicated-off store costs as an issued one (yet two stores with selected addresses cost
@@ -60,6 +65,47 @@ ROWSEL = r'''asm volatile(
     (void)whole;
     (void)same;'''
 
+# batch4's registers, declared at the kernel's entry with the column's, and its access record.
+BATCH_REGS = ('".reg .pred ws_lane_lead;\\n\\t"',
+              '".reg .pred ws_lane_lead;\\n\\t.reg .u32 ws_b0, ws_b1, ws_b2, ws_b3, ws_k0, ws_k1, '
+              'ws_k2, ws_k3;\\n\\t"')
+KEYS_STORE = '"@lead st.global.v4.u32 [head], {ws_k0, ws_k1, ws_k2, ws_k3};\\n\\t}"'
+BATCH_ACCESS = r'''__device__ __forceinline__ void LaneAccess(const RecorderState& r, std::uint64_t key,
+                                           std::uint32_t offset) {
+  (void)r;
+  const auto lo = static_cast<unsigned>(key), hi = static_cast<unsigned>(key >> 32);
+  asm volatile(
+      "{\n\t.reg .pred four, two, lead;\n\t.reg .u64 row, head;\n\t.reg .u32 i, g, h;\n\t"
+      "mov.u32 ws_b0, ws_b1;\n\tmov.u32 ws_b1, ws_b2;\n\tmov.u32 ws_b2, ws_b3;\n\t"
+      "mov.u32 ws_b3, %2;\n\t"
+      "mov.u32 ws_k0, ws_k2;\n\tmov.u32 ws_k1, ws_k3;\n\tmov.u32 ws_k2, %0;\n\t"
+      "mov.u32 ws_k3, %1;\n\t"
+      "and.b32 i, ws_lane_warp_next, 3;\n\t"
+      "setp.eq.u32 four, i, 3;\n\t"
+      "and.b32 i, ws_lane_warp_next, 1;\n\t"
+      "setp.eq.u32 two, i, 1;\n\t"
+      "and.pred lead, two, ws_lane_lead;\n\t"
+      "shr.u32 g, ws_lane_warp_next, 2;\n\t"
+      "shr.u32 h, ws_lane_warp_next, 1;\n\t"
+      "mad.wide.u32 row, g, 512, ws_lane_row0;\n\t"
+      "mad.wide.u32 head, h, 16, ws_lane_head0;\n\t"
+      "add.u32 ws_lane_warp_next, ws_lane_warp_next, 1;\n\t"
+      "@four st.global.v4.u32 [row], {ws_b0, ws_b1, ws_b2, ws_b3};\n\t"
+      "@lead st.global.v4.u32 [head], {ws_k0, ws_k1, ws_k2, ws_k3};\n\t}" ::"r"(lo),
+      "r"(hi), "r"(offset));
+}
+
+'''
+
+
+def batched(text, keys=True):
+    """The tree's header with batch4's registers and access record (LaneAccess replaced)."""
+    text = without(text, BATCH_REGS)
+    begin = text.index("__device__ __forceinline__ void LaneAccess(")
+    end = text.index("__device__ __forceinline__ void LaneMeeting(")
+    access = BATCH_ACCESS if keys else without(BATCH_ACCESS, (KEYS_STORE, '"}"'))
+    return text[:begin] + access + text[end:]
+
 
 def without(text, *fragments):
     for old, new in fragments:
@@ -78,7 +124,8 @@ def main():
                 "warponly": without(tree, COUNT, OWN),
                 "rowsonly": without(tree, WHOLE, *WARP_STORES),
                 "rowsbare": without(tree, WHOLE, COUNT, SHUFFLE, *WARP_STORES),
-                "rowsel": without(tree, WHOLE, SHUFFLE, (UNTIMED, ROWSEL))}
+                "rowsel": without(tree, WHOLE, SHUFFLE, (UNTIMED, ROWSEL)),
+                "batch4": batched(tree), "b4off": batched(tree, keys=False)}
     for name, text in variants.items():
         path = os.path.join(out, name, HEADER)
         os.makedirs(os.path.dirname(path), exist_ok=True)
