@@ -17,12 +17,12 @@ only (their logs are not all complete: the harness's join says so):
             row's by a selected address; timing only: the product's count is elsewhere); no
             shuffles of the key
   batch4    an access keeps its offset in registers, 4 at a time, and every 4th a lane stores
-            them as one v4 (128 bytes a warp row, one store for 4 accesses); lane 0 keeps the keys
+            them as one v4 (512 bytes a warp for 4 accesses, one store); lane 0 keeps the keys
             and stores them 2 at a time; no shuffle, no own row, no count (timing only: the log
             does not join; what a record could cost if a warp's accesses were batched, issue 51)
   b4off     batch4 without lane 0's keys' store
 
-What they answered on an H200 (docs/GPU.md, twenty-fourth to twenty-seventh sessions): a
+What they answered on an H200 (docs/GPU.md, twenty-fourth to twenty-eighth sessions): a
 predicated-off store costs as an issued one (yet two stores with selected addresses cost
 more), and a read of %globaltimer (or %clock) at each access cost the most, since ptxas moves no
 instruction across it (the record now reads none at an access). The variants of the twenty-fifth session's first calls (notime, clock and their mixes)
