@@ -61,11 +61,8 @@ int main(int argc, char** argv) {
   WS_CUDA_CHECK(cudaMalloc(&times, slots * 4));
   WS_CUDA_CHECK(cudaMalloc(&counts, threads * 4));
   WS_CUDA_CHECK(cudaMalloc(&files, sizeof(char*) * ws::dev::kDeviceFileTags));
-  unsigned *heads_d = nullptr, *offsets_d = nullptr, *starts_d = nullptr, *ends_d = nullptr;
-  // 16 bytes a warp row, as the record before the stripes had its heads, so that a variant folder
-  // with that record (ws_cuda_lane_log.h before 2026-12-03) runs in bounds; this one uses 8.
+  unsigned *heads_d = nullptr, *offsets_d = nullptr, *starts_d = nullptr;
   WS_CUDA_CHECK(cudaMalloc(&heads_d, warps * cap * 16));
-  WS_CUDA_CHECK(cudaMalloc(&ends_d, warps * 32 * 8));
   WS_CUDA_CHECK(cudaMalloc(&starts_d, warps * 4));
   WS_CUDA_CHECK(cudaMalloc(&offsets_d, slots * 4));
   WS_CUDA_CHECK(cudaMemset(rows, 0, slots * 16));
@@ -81,7 +78,6 @@ int main(int argc, char** argv) {
   st.lane_cap = cap;
   st.lane_heads = heads_d;
   st.lane_offsets = offsets_d;
-  st.lane_ends = ends_d;
   st.lane_starts = starts_d;
   WS_CUDA_CHECK(cudaMemcpyToSymbol(ws_recorder_state, &st, sizeof st));
   const ws::Global<const float> m(md, n, 1), nn(nd, n, 2);
@@ -113,15 +109,15 @@ int main(int argc, char** argv) {
   // backend joins it (LaneLogUnpackWarpRows, LaneLogCounts, LaneLogToCapture): every lane's rows,
   // and no error.
   WS_CUDA_CHECK(cudaMemset(rows, 0, slots * 16));
+  WS_CUDA_CHECK(cudaMemset(heads_d, 0, warps * cap * 16));
   WS_CUDA_CHECK(cudaMemset(counts, 0, threads * 4));
   MatrixMulTiled2x2<16><<<g32, b16>>>(m, nn, p, width);
   WS_CUDA_CHECK(cudaDeviceSynchronize());
-  std::vector<unsigned> words(slots * 4), time_words(slots), heads(warps * cap * 2), offsets(slots),
-      counts_back(threads), starts(warps), ends(warps * 64);
+  std::vector<unsigned> words(slots * 4), time_words(slots), heads(warps * cap * 4), offsets(slots),
+      counts_back(threads), starts(warps);
   WS_CUDA_CHECK(cudaMemcpy(words.data(), rows, slots * 16, cudaMemcpyDeviceToHost));
   WS_CUDA_CHECK(cudaMemcpy(time_words.data(), times, slots * 4, cudaMemcpyDeviceToHost));
-  WS_CUDA_CHECK(cudaMemcpy(heads.data(), st.lane_heads, warps * cap * 8, cudaMemcpyDeviceToHost));
-  WS_CUDA_CHECK(cudaMemcpy(ends.data(), st.lane_ends, warps * 32 * 8, cudaMemcpyDeviceToHost));
+  WS_CUDA_CHECK(cudaMemcpy(heads.data(), st.lane_heads, warps * cap * 16, cudaMemcpyDeviceToHost));
   WS_CUDA_CHECK(cudaMemcpy(offsets.data(), st.lane_offsets, slots * 4, cudaMemcpyDeviceToHost));
   WS_CUDA_CHECK(cudaMemcpy(counts_back.data(), counts, threads * 4, cudaMemcpyDeviceToHost));
   WS_CUDA_CHECK(cudaMemcpy(starts.data(), starts_d, warps * 4, cudaMemcpyDeviceToHost));
@@ -129,7 +125,7 @@ int main(int argc, char** argv) {
   for (unsigned v : counts_back) most = v > most ? v : most;
   std::printf("rows a lane needed past the log's %u: %u (0: every record fitted)\n", cap, most);
   const std::string unpacked =
-      ws::LaneLogUnpackWarpRows(&words, heads, offsets, ends, cap, 256, warps);
+      ws::LaneLogUnpackWarpRows(&words, &time_words, heads, offsets, cap, 256, warps);
   const std::vector<unsigned> lane_rows = ws::LaneLogCounts(words, cap, 256, warps);
   // The tiled-2x2 lesson at WIDTH: per tile 8 accesses, 2 barriers of 2 rows and 4 x 16 loads,
   // then 4 stores.

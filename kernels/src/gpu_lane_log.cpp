@@ -136,68 +136,47 @@ void PlaceAccessTimes(const std::vector<TimePoint>& points, std::uint32_t start,
 }  // namespace
 
 std::string LaneLogUnpackWarpRows(std::vector<std::uint32_t>* rows,
-                                  const std::vector<std::uint32_t>& stripes,
+                                  std::vector<std::uint32_t>* times,
+                                  const std::vector<std::uint32_t>& heads,
                                   const std::vector<std::uint32_t>& offsets,
-                                  const std::vector<std::uint32_t>& ends, std::uint32_t row_count,
-                                  std::uint32_t threads_per_block, std::uint64_t warps, bool* apart,
-                                  std::uint64_t* all_warp_rows, std::uint64_t* filled) {
+                                  std::uint32_t row_count, std::uint32_t threads_per_block,
+                                  std::uint64_t warps, std::uint64_t* all_warp_rows,
+                                  std::uint64_t* filled) {
   const std::uint32_t wpb = (threads_per_block + 31) / 32;
   if (all_warp_rows != nullptr) *all_warp_rows = 0;
   if (filled != nullptr) *filled = 0;
-  if (apart != nullptr) *apart = false;
-  if (rows->size() < warps * row_count * 128 || stripes.size() < warps * row_count * 2 ||
-      offsets.size() < warps * row_count * 32 || ends.size() < warps * 64)
+  if (rows->size() < warps * row_count * 128 || times->size() < warps * row_count * 32 ||
+      heads.size() < warps * row_count * 4 || offsets.size() < warps * row_count * 32)
     return "the lane log read back is shorter than " + std::to_string(warps) + " warps of " +
            std::to_string(row_count) + " rows and their warp rows";
   for (std::uint64_t w = 0; w < warps; ++w) {
     const std::uint64_t row0 = w * row_count;  // the warp's row 0
+    std::uint32_t warp_rows = 0;
+    while (warp_rows < row_count && heads[(row0 + warp_rows) * 4 + 3] != 0) ++warp_rows;
+    if (all_warp_rows != nullptr) *all_warp_rows += warp_rows;
     const std::uint32_t first_thread = static_cast<std::uint32_t>(w % wpb) * 32;
-    const std::uint32_t lanes = std::min(32u, threads_per_block - first_thread);
-    // Its warp rows: as many as each lane counted (every lane runs each), words 0 and 1 from the
-    // stripe, word 2 from the lanes' batches of 4.
-    const std::uint32_t warp_rows = ends[w * 64 + 1];
-    for (std::uint32_t l = 1; l < lanes; ++l)
-      if (ends[(w * 32 + l) * 2 + 1] != warp_rows)
-        return "warp " + std::to_string(w) + " lane " + std::to_string(l) + " counted " +
-               std::to_string(ends[(w * 32 + l) * 2 + 1]) + " whole-warp rows where lane 0 counted " +
-               std::to_string(warp_rows);
-    auto word = [&](std::uint32_t j, std::uint32_t i) {
-      return stripes[(row0 + j) * 2 + i];
-    };
-    const std::uint32_t read = std::min(warp_rows, row_count);
-    if ((read + 3) / 4 * 4 > row_count)
-      return "warp " + std::to_string(w) + "'s batch of warp rows past its " +
-             std::to_string(row_count) + " rows (the log's rows are whole batches of 4)";
-    if (all_warp_rows != nullptr) *all_warp_rows += read;
-    // The lanes' hashes, where every warp row was read back (else a column is full and the caller
-    // reads more): a lane whose words were not the stripe's ran one access with another key.
-    if (warp_rows <= row_count) {
-      std::uint32_t h = 0;
-      for (std::uint32_t j = 0; j < warp_rows; ++j) h = dev::LaneWarpRowHash(h, word(j, 0), word(j, 1));
-      for (std::uint32_t l = 0; l < lanes; ++l) {
-        if (ends[(w * 32 + l) * 2] == h) continue;
-        if (apart != nullptr) {
-          *apart = true;
-          return {};
-        }
-        return "warp " + std::to_string(w) + " lane " + std::to_string(l) +
-               ": its whole-warp rows were not its warp's (lanes of one access with two keys)";
-      }
-    }
-    for (std::uint32_t l = 0; l < lanes; ++l) {
+    for (std::uint32_t l = 0; l < 32 && first_thread + l < threads_per_block; ++l) {
       std::uint32_t next = 0;  // the lane's next warp row
       for (std::uint32_t k = 0; k < row_count; ++k) {
-        std::uint32_t* r = rows->data() + ((row0 + k) * 32 + l) * 4;
+        const std::uint64_t slot = (row0 + k) * 32 + l;
+        std::uint32_t* r = rows->data() + slot * 4;
         if ((r[0] & kKindBits) == dev::kEventBarrier) {
           ++k;  // a barrier's two rows (its second row's word 0 may have any bits)
           continue;
         }
+        if ((r[0] & dev::kLaneWarpRow) != 0) {  // a row of its own that took its warp row
+          r[0] &= ~dev::kLaneWarpRow;
+          ++next;
+          continue;
+        }
         if (r[0] != 0 || r[3] != 0) continue;
-        if (next == read) break;  // the column's end
-        r[0] = word(next, 0);
-        r[1] = word(next, 1);
-        r[2] = offsets[(row0 + next / 4 * 4) * 32 + l * 4 + next % 4];
-        r[3] = ~0u;
+        if (next == warp_rows) break;  // the column's end
+        const std::uint32_t* head = heads.data() + (row0 + next) * 4;
+        r[0] = head[0];
+        r[1] = head[1];
+        r[2] = offsets[(row0 + next) * 32 + l];
+        r[3] = head[3];
+        (*times)[slot] = head[2];
         ++next;
         if (filled != nullptr) ++*filled;
       }

@@ -110,12 +110,11 @@ TEST(GpuLaneLog, TheWideBuildRecordsWhereItsBlocksFitInNoMoreWaves) {
 TEST(GpuLaneLog, TheCopysLanesWriteTwoRowsEachAndALargerLaunchGoesTheEventRoads) {
   REQUIRE_GPU();
   // stride-copy at its defaults: 64 blocks of 256 threads, a load and a store each: 2 x 16,384
-  // lanes' rows, each a whole warp's: 2 x 512 warp rows of 4 bytes a lane and 8 bytes of stripe
-  // (ws_cuda_lane_log.h).
+  // lanes' rows, each a whole warp's: 2 x 512 warp rows of 4 bytes a lane and a 16-byte head.
   auto r = RunLesson("stride-copy", "", {{"stride", 1}}, "cuda", RunOptions{});
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_EQ(r->timing.lane_rows, 2u * 64 * 256);
-  EXPECT_EQ(r->timing.record_bytes, 2u * 512 * (32 * 4 + 8));
+  EXPECT_EQ(r->timing.record_bytes, 2u * 512 * (32 * 4 + 16));
   EXPECT_EQ(r->timing.records, 2u * 64 * 256);
   EXPECT_EQ(r->main_launch().uncovered_blocks, 0u);
   EXPECT_TRUE(r->check.ok) << r->check.message;

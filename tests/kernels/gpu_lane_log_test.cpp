@@ -26,11 +26,8 @@ constexpr std::uint32_t kNoTime = 0xdeadbeefu;
 struct Log {
   std::uint32_t threads_per_block, warps, rows;
   std::vector<std::vector<Record>> lanes;  // [warp * 32 + lane]
-  // Each warp's warp rows (a whole warp's access or meeting): each lane's words 0, 1 and 2.
-  struct WarpRowWords {
-    std::array<std::uint32_t, 32> w0{}, w1{}, w2{};
-  };
-  std::vector<std::vector<WarpRowWords>> warp_rows;
+  // Each warp's warp rows (a whole warp's access or meeting): the head, then the 32 lanes' word 2.
+  std::vector<std::vector<std::array<std::uint32_t, 36>>> warp_rows;
   // Each warp's start (RecorderState::lane_starts) and the pass's time: by default every warp
   // starts at 1,000 ns and the pass ends at 2,000, the span its accesses' times are placed in.
   std::vector<std::uint32_t> starts;
@@ -44,40 +41,34 @@ struct Log {
         starts(warps, 1000) {}
   // The lanes of `mask` access `key`; `running`: every lane that ran the instruction (the mask
   // itself where 0). As the device writes it (ws_cuda_lane_log.h's LaneRow): where every lane
-  // ran, a warp row, each lane's words in it (a later call for the same instruction, with lane 0
-  // not in `mask`, gives its lanes' words); else each lane of `mask` a row of its own. No time is
-  // written.
+  // ran, lane 0's key is a warp row's head (its time 0) and the lanes with that key leave their
+  // rows as cleared and write their word 2 in the warp row; the others (a later call with lane 0
+  // not in `mask`) rows of their own with kLaneWarpRow in word 0. No time is written.
   void Access(std::uint32_t warp, std::uint32_t mask, std::uint64_t key,
               std::uint32_t (*offset)(std::uint32_t), std::uint32_t running = 0) {
     const std::uint32_t lanes_running = running != 0 ? running : mask;
     const std::uint32_t word0 = static_cast<std::uint32_t>(key),
                         word1 = static_cast<std::uint32_t>(key >> 32);
-    if (lanes_running == ~0u) {
-      WarpRow(warp, mask, word0, word1, kNoTime, [&](std::uint32_t l) { return offset(l); });
+    if (lanes_running == ~0u && (mask & 1u) != 0) {
+      WarpRow(warp, mask, word0, word1, 0, [&](std::uint32_t l) { return offset(l); });
       return;
     }
+    const std::uint32_t flag = lanes_running == ~0u ? ws::dev::kLaneWarpRow : 0u;
     for (std::uint32_t l = 0; l < 32; ++l)
       if (mask >> l & 1u)
-        lanes[warp * 32 + l].push_back({word0, word1, offset(l), lanes_running, kNoTime});
+        lanes[warp * 32 + l].push_back({word0 | flag, word1, offset(l), lanes_running, kNoTime});
   }
-  // A warp row (all 32 lanes ran it) where `mask` has lane 0: every lane leaves a cleared row
-  // with `time` in its slot (a meeting's; kNoTime for an access), and the lanes of `mask` give
-  // words 0 and 1 and their word 2; without lane 0, the lanes of `mask` give theirs to the warp's
-  // last warp row.
+  // A warp row with its head's words 0, 1 and time: the lanes of `mask` leave a cleared row.
   template <typename Word2>
   void WarpRow(std::uint32_t warp, std::uint32_t mask, std::uint32_t word0, std::uint32_t word1,
                std::uint32_t time, Word2 word2) {
-    if (mask & 1u) {
-      warp_rows[warp].emplace_back();
-      for (std::uint32_t l = 0; l < 32; ++l) lanes[warp * 32 + l].push_back({0, 0, 0, 0, time});
-    }
-    WarpRowWords& row = warp_rows[warp].back();
+    std::array<std::uint32_t, 36> row{word0, word1, time, ~0u};
     for (std::uint32_t l = 0; l < 32; ++l)
       if (mask >> l & 1u) {
-        row.w0[l] = word0;
-        row.w1[l] = word1;
-        row.w2[l] = word2(l);
+        row[4 + l] = word2(l);
+        lanes[warp * 32 + l].push_back({0, 0, 0, 0, 0});
       }
+    warp_rows[warp].push_back(row);
   }
   // The records as the device lays them (`what` 4: the 4 words a slot, else the time), in a log
   // cleared before the pass.
@@ -94,47 +85,15 @@ struct Log {
       }
     return v;
   }
-  // The warp rows' words 0 and 1 as the device lays them: warp row j's from lane j mod 32.
-  std::vector<std::uint32_t> LaidStripes() const {
-    std::vector<std::uint32_t> v(std::size_t{warps} * rows * 2);
+  // The warp rows as the device lays them: `heads` 4 words a row, else the lanes' words 2.
+  std::vector<std::uint32_t> LaidWarpRows(bool heads) const {
+    const std::uint32_t per = heads ? 4 : 32;
+    std::vector<std::uint32_t> v(std::size_t{warps} * rows * per);
     for (std::uint32_t w = 0; w < warps; ++w)
-      for (std::uint32_t j = 0; j < warp_rows[w].size(); ++j) {
-        v[(std::size_t{w} * rows + j) * 2] = warp_rows[w][j].w0[j % 32];
-        v[(std::size_t{w} * rows + j) * 2 + 1] = warp_rows[w][j].w1[j % 32];
-      }
+      for (std::uint32_t k = 0; k < warp_rows[w].size(); ++k)
+        for (std::uint32_t i = 0; i < per; ++i)
+          v[(std::size_t{w} * rows + k) * per + i] = warp_rows[w][k][heads ? i : 4 + i];
     return v;
-  }
-  // Their words 2: each lane's four at a time.
-  std::vector<std::uint32_t> LaidOffsets() const {
-    std::vector<std::uint32_t> v(std::size_t{warps} * rows * 32);
-    for (std::uint32_t w = 0; w < warps; ++w)
-      for (std::uint32_t j = 0; j < warp_rows[w].size(); ++j)
-        for (std::uint32_t l = 0; l < 32; ++l)
-          v[(std::size_t{w} * rows + j / 4 * 4) * 32 + l * 4 + j % 4] = warp_rows[w][j].w2[l];
-    return v;
-  }
-  // Each lane's end: its hash of its own words 0 and 1 of its warp's rows, and their count.
-  std::vector<std::uint32_t> LaidEnds() const {
-    std::vector<std::uint32_t> v(std::size_t{warps} * 64);
-    for (std::uint32_t w = 0; w < warps; ++w)
-      for (std::uint32_t l = 0; l < 32; ++l) {
-        std::uint32_t h = 0;
-        for (const WarpRowWords& row : warp_rows[w])
-          h = ws::dev::LaneWarpRowHash(h, row.w0[l], row.w1[l]);
-        v[(w * 32 + l) * 2] = h;
-        v[(w * 32 + l) * 2 + 1] = static_cast<std::uint32_t>(warp_rows[w].size());
-      }
-    return v;
-  }
-  // The warp rows unpacked into `words` (Laid(4)); "apart" where a lane's words were not its
-  // warp row's.
-  std::string Unpack(std::vector<std::uint32_t>* words, std::uint64_t* found = nullptr,
-                     std::uint64_t* filled = nullptr) const {
-    bool apart = false;
-    const std::string e =
-        ws::LaneLogUnpackWarpRows(words, LaidStripes(), LaidOffsets(), LaidEnds(), rows,
-                                  threads_per_block, warps, &apart, found, filled);
-    return apart ? "apart" : e;
   }
   // Its rows with the warp rows unpacked, its times and each thread's count, as the backend reads
   // them back; an error where they differ from what the device would give.
@@ -142,7 +101,9 @@ struct Log {
                    std::vector<std::uint32_t>* counts) const {
     *words = Laid(4);
     *times = Laid(1);
-    if (std::string unpacked = Unpack(words); !unpacked.empty()) return unpacked;
+    const std::string unpacked = ws::LaneLogUnpackWarpRows(
+        words, times, LaidWarpRows(true), LaidWarpRows(false), rows, threads_per_block, warps);
+    if (!unpacked.empty()) return unpacked;
     counts->clear();
     const std::uint32_t wpb = (threads_per_block + 31) / 32;
     for (std::uint32_t t = 0; t < warps / wpb * threads_per_block; ++t) {
@@ -193,11 +154,12 @@ std::uint32_t Scattered(std::uint32_t l) {
 TEST(LaneLog, AWholeWarpsAccessIsOneRequestAndTwoKeysAreTwo) {
   Log log(32, 1, 8);
   log.Access(0, ~0u, kLoad, Floats);
-  // Lanes 0-15 store to buffer 1, lanes 16-30 to buffer 2 (one instruction, two site keys; lane
-  // 31 did not run it): the event roads' __match_any_sync on the key makes two requests, lowest
-  // lanes first. Not the whole warp: rows of their own (word 3 0x7fffffff).
-  log.Access(0, 0x0000ffffu, kStore, Floats, 0x7fffffffu);
-  log.Access(0, 0x7fff0000u, kOther, Eight, 0x7fffffffu);
+  // Lanes 0-15 store to buffer 1, lanes 16-31 to buffer 2 (one instruction, two site keys): the
+  // event roads' __match_any_sync on the key makes two requests, lowest lanes first.
+  log.Access(0, 0x0000ffffu, kStore, Floats, ~0u);
+  // Lanes 16-31's key is not lane 0's: rows of their own (word 3 ~0u), and their next cleared
+  // rows are the warp's third warp row, not its second.
+  log.Access(0, 0xffff0000u, kOther, Eight, ~0u);
   log.Access(0, ~0u, kLoad, Eight);
   ws::GpuCapture c;
   ASSERT_EQ(log.To(&c), "");
@@ -206,87 +168,11 @@ TEST(LaneLog, AWholeWarpsAccessIsOneRequestAndTwoKeysAreTwo) {
   std::vector<std::uint32_t> want;
   ws::EncodeWarpEvent(kLoad, ~0u, 1250, Offsets(~0u, Floats), &want);  // affine: 6 words
   ws::EncodeWarpEvent(kStore, 0x0000ffffu, 1500, Offsets(0xffffu, Floats), &want);
-  ws::EncodeWarpEvent(kOther, 0x7fff0000u, 1500, Offsets(0x7fff0000u, Eight), &want);
+  ws::EncodeWarpEvent(kOther, 0xffff0000u, 1500, Offsets(0xffff0000u, Eight), &want);
   ws::EncodeWarpEvent(kLoad, ~0u, 1750, Offsets(~0u, Eight), &want);
   EXPECT_EQ(WarpWords(c, 0), want);
   EXPECT_EQ(want.size(), 24u);             // four affine events of 6 words
-  EXPECT_EQ(log.warp_rows[0].size(), 2u);  // the two loads
-}
-
-TEST(LaneLog, AWholeWarpsAccessWithTwoKeysIsNotReadFromTheLog) {
-  // All 32 lanes run one store, lanes 0-15 to buffer 1 and 16-31 to buffer 2: a warp row keeps
-  // one lane's key (lane j mod 32's for warp row j), so the lanes whose hash is not the rows'
-  // say the launch cannot be read from its log (the backend then records it by the event roads).
-  // As warp row 0 (the stripe has lane 0's key: lanes 16-31 differ) and as warp row 20 (lane
-  // 20's: lanes 0-15 differ).
-  for (std::uint32_t before : {0u, 20u}) {
-    SCOPED_TRACE("warp rows before it: " + std::to_string(before));
-    Log log(32, 1, 32);
-    for (std::uint32_t j = 0; j < before; ++j) log.Access(0, ~0u, kLoad, Floats);
-    log.Access(0, 0x0000ffffu, kStore, Floats, ~0u);
-    log.Access(0, 0xffff0000u, kOther, Eight, ~0u);
-    std::vector<std::uint32_t> words = log.Laid(4);
-    EXPECT_EQ(log.Unpack(&words), "apart");
-    // Without a place to say so, the first lane that differs is an error.
-    words = log.Laid(4);
-    EXPECT_EQ(ws::LaneLogUnpackWarpRows(&words, log.LaidStripes(), log.LaidOffsets(),
-                                        log.LaidEnds(), 32, 32, 1),
-              before == 0 ? "warp 0 lane 16: its whole-warp rows were not its warp's (lanes of "
-                            "one access with two keys)"
-                          : "warp 0 lane 0: its whole-warp rows were not its warp's (lanes of "
-                            "one access with two keys)");
-  }
-  // Every lane counts the warp's rows: a lane that counted another number is an error (a bug).
-  Log log(32, 1, 8);
-  log.Access(0, ~0u, kLoad, Floats);
-  std::vector<std::uint32_t> words = log.Laid(4), ends = log.LaidEnds();
-  ends[3 * 2 + 1] = 2;
-  EXPECT_EQ(ws::LaneLogUnpackWarpRows(&words, log.LaidStripes(), log.LaidOffsets(), ends, 8, 32, 1),
-            "warp 0 lane 3 counted 2 whole-warp rows where lane 0 counted 1");
-}
-
-TEST(LaneLog, WarpRowsPastAStripeAndABatchTakeTheirOwnWords) {
-  // 37 whole-warp loads, the j-th at line 100 + j, lane l at offset 4l + 4096j: two stripes of 32
-  // rows (the second 5 rows) and 10 batches of 4 (the last one row), then 3 loads by lanes 0-7.
-  // Each lane's column reads them back in order: 40 rows for lanes 0-7, 37 for the others.
-  Log log(32, 1, 64);
-  static std::uint32_t j = 0;
-  for (j = 0; j < 37; ++j)
-    log.Access(0, ~0u, ws::MakeSiteKey(100 + j, ws::kKeyGlobal, ws::kKeyLoad, 4, 0),
-               [](std::uint32_t l) { return 4 * l + 4096 * j; });
-  for (int k = 0; k < 3; ++k) log.Access(0, 0xffu, kLoad, Floats);
-  std::vector<std::uint32_t> words = log.Laid(4);
-  std::uint64_t found = 0, filled = 0;
-  ASSERT_EQ(log.Unpack(&words, &found, &filled), "");
-  EXPECT_EQ(found, 37u);
-  EXPECT_EQ(filled, 37u * 32);
-  std::vector<std::uint32_t> want(32, 37);
-  for (int l = 0; l < 8; ++l) want[l] = 40;
-  EXPECT_EQ(ws::LaneLogCounts(words, 64, 32, 1), want);
-  for (std::uint32_t k : {0u, 31u, 32u, 36u})
-    for (std::uint32_t l : {0u, 5u, 31u}) {
-      const std::uint32_t* r = words.data() + (k * 32 + l) * 4;
-      const std::uint64_t key = ws::MakeSiteKey(100 + k, ws::kKeyGlobal, ws::kKeyLoad, 4, 0);
-      EXPECT_EQ(std::vector<std::uint32_t>(r, r + 4),
-                (std::vector<std::uint32_t>{static_cast<std::uint32_t>(key),
-                                            static_cast<std::uint32_t>(key >> 32),
-                                            4 * l + 4096 * k, ~0u}))
-          << "row " << k << " lane " << l;
-    }
-  // Its first 16 rows read back alone (the backend reads a warp's first 16 rows first): the 16
-  // warp rows they hold, lane 9's row 15 the 16th load's; the hashes are not checked, since the
-  // lanes counted 37.
-  words = log.Laid(4);
-  words.resize(16 * 128);
-  std::vector<std::uint32_t> stripes = log.LaidStripes(), offsets = log.LaidOffsets();
-  stripes.resize(16 * 2);
-  offsets.resize(16 * 32);
-  ASSERT_EQ(ws::LaneLogUnpackWarpRows(&words, stripes, offsets, log.LaidEnds(), 16, 32, 1, nullptr,
-                                      &found, &filled),
-            "");
-  EXPECT_EQ(found, 16u);
-  EXPECT_EQ(words[(15 * 32 + 9) * 4 + 2], 4u * 9 + 4096 * 15);
-  EXPECT_EQ(ws::LaneLogCounts(words, 16, 32, 1), std::vector<std::uint32_t>(32, 16));
+  EXPECT_EQ(log.warp_rows[0].size(), 3u);  // lanes 16-31 wrote rows of their own once
 }
 
 TEST(LaneLog, ADivergentLoopsLanesRejoinForTheAccessAfterIt) {
@@ -436,9 +322,11 @@ TEST(LaneLog, AWarpsLanesTakeItsWarpRowsInTheirOwnColumnsPlaces) {
   log.Access(0, 0xffu, kLoad, Floats);
   log.Access(0, ~0u, kStore, Eight);
   log.Access(0, ~0u, kOther, Scattered);
-  std::vector<std::uint32_t> words = log.Laid(4);
+  std::vector<std::uint32_t> words = log.Laid(4), times = log.Laid(1);
   std::uint64_t warp_rows = 0, filled = 0;
-  EXPECT_EQ(log.Unpack(&words, &warp_rows, &filled), "");
+  EXPECT_EQ(ws::LaneLogUnpackWarpRows(&words, &times, log.LaidWarpRows(true),
+                                      log.LaidWarpRows(false), 6, 32, 1, &warp_rows, &filled),
+            "");
   EXPECT_EQ(warp_rows, 2u);
   EXPECT_EQ(filled, 64u);  // 32 lanes, two warp rows
   std::vector<std::uint32_t> want(32, 2);
@@ -452,6 +340,7 @@ TEST(LaneLog, AWarpsLanesTakeItsWarpRowsInTheirOwnColumnsPlaces) {
   const auto lo = static_cast<std::uint32_t>(kOther), hi = static_cast<std::uint32_t>(kOther >> 32);
   EXPECT_EQ(row(5, 3), (std::vector<std::uint32_t>{lo, hi, 100, ~0u}));
   EXPECT_EQ(row(9, 1), (std::vector<std::uint32_t>{lo, hi, 324, ~0u}));
+  EXPECT_EQ(times[3 * 32 + 5], 0u);  // an access's warp row carries no time
   ws::GpuCapture c;
   ASSERT_EQ(log.To(&c), "");
   std::vector<std::uint32_t> events;
@@ -464,14 +353,14 @@ TEST(LaneLog, AWarpsLanesTakeItsWarpRowsInTheirOwnColumnsPlaces) {
 
 TEST(LaneLog, EachWarpsLanesTakeTheirOwnWarpsRows) {
   // Two blocks of 64 threads (warps 0-3): every warp loads with all its lanes, warps 1 and 3 at
-  // other offsets; then warp 2's lanes 0-15 and 16-30 store to two buffers in one instruction
-  // (lane 31 not running it: rows of their own), and every warp stores once more. Each warp's events are its
+  // other offsets; then warp 2's lanes 0-15 and 16-31 store to two buffers in one instruction
+  // (lanes 16-31 rows of their own), and every warp stores once more. Each warp's events are its
   // own warp rows'. Warp 3 starts first (at 900): the pass ends at 1,900 for all four.
   Log log(64, 2, 4);
   log.starts = {1000, 1000, 1000, 900};
   for (std::uint32_t w = 0; w < 4; ++w) log.Access(w, ~0u, kLoad, w % 2 ? Scattered : Floats);
-  log.Access(2, 0xffffu, kStore, Floats, 0x7fffffffu);
-  log.Access(2, 0x7fff0000u, kOther, Eight, 0x7fffffffu);
+  log.Access(2, 0xffffu, kStore, Floats, ~0u);
+  log.Access(2, 0xffff0000u, kOther, Eight, ~0u);
   for (std::uint32_t w = 0; w < 4; ++w) log.Access(w, ~0u, kStore, Eight);
   ws::GpuCapture c;
   ASSERT_EQ(log.To(&c), "");
@@ -485,15 +374,15 @@ TEST(LaneLog, EachWarpsLanesTakeTheirOwnWarpsRows) {
     ws::EncodeWarpEvent(kLoad, ~0u, first, Offsets(~0u, w % 2 ? Scattered : Floats), &want);
     if (w == 2) {
       ws::EncodeWarpEvent(kStore, 0xffffu, 1450, Offsets(0xffffu, Floats), &want);
-      ws::EncodeWarpEvent(kOther, 0x7fff0000u, 1450, Offsets(0x7fff0000u, Eight), &want);
+      ws::EncodeWarpEvent(kOther, 0xffff0000u, 1450, Offsets(0xffff0000u, Eight), &want);
     }
     ws::EncodeWarpEvent(kStore, ~0u, last, Offsets(~0u, Eight), &want);
     EXPECT_EQ(WarpWords(c, w), want);
   }
   // Arrays shorter than the log's rows: an error, not a log read short.
-  std::vector<std::uint32_t> words = log.Laid(4);
-  EXPECT_EQ(ws::LaneLogUnpackWarpRows(&words, std::vector<std::uint32_t>(8), log.LaidOffsets(),
-                                      log.LaidEnds(), 4, 64, 4),
+  std::vector<std::uint32_t> words = log.Laid(4), times = log.Laid(1);
+  EXPECT_EQ(ws::LaneLogUnpackWarpRows(&words, &times, std::vector<std::uint32_t>(8),
+                                      log.LaidWarpRows(false), 4, 64, 4),
             "the lane log read back is shorter than 4 warps of 4 rows and their warp rows");
 }
 

@@ -1,6 +1,6 @@
 // The lane log: a small launch's recording pass where every lane writes its own record of each
-// access, barrier and warp meeting, with no vote, shuffle or atomic on the warp's path (a whole
-// warp's record kept in registers and written in batches, below), and the host groups a warp's lanes into its
+// access, barrier and warp meeting, with no vote or atomic on the warp's path (an access's key is
+// shuffled from lane 0: a whole warp's record, below), and the host groups a warp's lanes into its
 // requests (LaneLogToCapture, gpu_records.h) as the warp's events would have said. Included by
 // ws_cuda_device.h (it uses that file's helpers); built in the lane unit alone (WS_LANE_LOG_BUILD,
 // below), which is started only with a log (RecorderState::lane_rows set: cuda_backend_lane_log.h,
@@ -38,53 +38,41 @@
 // in), so that the host finds a column's end in the log it cleared before the pass
 // (LaneLogCounts).
 //
-// A whole warp's access or meeting (its lanes all 32: __activemask, and for a meeting its group)
-// is a warp row instead: the lanes' own rows are left as cleared (the column moves on), and the
-// warp's j-th such row (ws_lane_warp_next, the same in every lane, since each lane of the warp
-// ran each) is kept in registers and written in batches:
-//   word 2   each lane keeps its last four in ws_b0..ws_b3 and writes them as one 16-byte store
-//            at every fourth (lane l's words 2 of warp rows 4g..4g+3 at words [g * 128 + l * 4,
-//            +4) of the warp's part of lane_offsets): 512 bytes a warp for four rows;
-//   words 0, 1 (the key, or a meeting's kind and place) striped over the lanes: lane l keeps warp
-//            row j's where j mod 32 is l (ws_s0, ws_s1), and all write theirs at every 32nd
-//            (warp row j's at words [2j, 2j + 2) of the warp's part of lane_heads, 32 rows'
-//            words one 256-byte store);
-//   word 3   ~0u (the whole warp), left to the host; a meeting's time at the lane's own row's slot
-//            of lane_times, as a row of its own (every lane's).
-// The stripe holds lane l's words, not lane 0's: each lane also hashes its own words 0 and 1 of
-// every warp row (ws_lane_hash, LaneWarpRowHash), and at the kernel's end (LaneScope) writes the
-// hash and its count of warp rows in lane_ends, with the rest of its batch and stripe. The host
-// rebuilds the warp rows from the stripe, hashes them and compares each lane's hash
-// (LaneLogUnpackWarpRows): a lane whose words were not its warp's (one instruction on two
-// buffers: lanes of one access with two keys) makes the launch go the event roads. Why: every
-// record's stores were the pass's cost. Measured on an H200 (bench/gpu_lane_product_micro.cu,
-// naive / tiled / tiled-2x2 matmuls at 64², us a launch): the lanes' own 16-byte rows 17.4 / 13.7
-// / 23.0; a warp row of the word 2 a lane (a 4-byte store) and lane 0's 16-byte head, after a
-// shuffle of lane 0's key, 10.2 / 9.6 / 16.3 (twenty-eighth session); the word 2 batched four at
-// a time with lane 0's keys stored two at a time 8.8 / 7.9 / 12.7, and without the keys' stores
-// 9.3 / 6.9 / 9.7: lane 0's store costs an issue as a whole warp's does, so the keys are striped
-// over the lanes (one 8-byte store a lane every 32 rows) and checked by the hash, not shuffled.
-// A lane's count of rows, where it ran past its rows, is written at the end too (LaneScope), not
-// at each record.
+// A whole warp's access or meeting (its lanes all 32) is a warp row instead: its lanes' rows are
+// left as cleared (their column moves on), each lane writes its word 2 alone at its slot of the
+// warp's row in lane_offsets (the 32 lanes one 128-byte line) and lane 0 writes the head, word 0
+// and word 1, the time (a meeting's; 0 for an access) and ~0u (never 0: the warp's rows end at the
+// first head whose word 3 is), in lane_heads: 144 bytes a warp where its 32 rows were 512. A lane
+// of a whole warp's access whose key is not lane 0's (one instruction on two buffers) writes a row
+// of its own with kLaneWarpRow in word 0, and the warp row's word 2 at its slot is left unread. The
+// rows' stores were the pass's whole cost: the lane unit's tiled matmul at 64², its records' stores
+// left out, ran as fast as the plain kernel (5.0 against 5.0 us a launch), and with its 16-byte
+// rows 13.6 us; a prototype of warp rows (4 bytes a lane and lane 0's head, no note, no cap test,
+// no shuffle) 8.4, this form 12.9 (bench/gpu_lane_product_micro.cu, H200, twenty-third session). A
+// warp's rows are counted apart (ws_lane_warp_next), only where all 32 lanes run the record (for a
+// meeting its group and __activemask both all 32), so that the count is the warp's: a lane's k-th
+// row before its column's end that is cleared, or its own with kLaneWarpRow, is the warp's k-th
+// row, and the host fills the cleared ones in from there (LaneLogUnpackWarpRows) before it reads
+// the lanes' columns.
+//
 // The lane's place in its column is kept in registers of the kernel's own, which PTX lets a
 // kernel declare by name (WS_KERNEL_ENTRY, which the lesson form puts first in every lesson
 // kernel's body, declares and sets them; every record after names them): its row 0's address
 // (ws_lane_row0), its time slot's (ws_lane_time0), its count's (ws_lane_count), the number of its
-// next row (ws_lane_next), its lane (ws_lane_id), and for the warp's rows its slot of their word
-// 2 (ws_lane_offset0) and of the stripe (ws_lane_head0), the number of the warp's next row
-// (ws_lane_warp_next), the batch and the stripe (above), the hash (ws_lane_hash) and where the
-// end goes (ws_lane_end). Kept in shared memory before (the counter behind a tag, read and written
-// at every record, with the thread's count stored to device memory each time), a record was some
-// 50 instructions, and the tiled matmul's pass at 64² executed 33 times the plain kernel's
-// instructions (Nsight Compute, H200).
+// next row (ws_lane_next), whether it is lane 0 (ws_lane_lead), and for the warp's rows its
+// slot of row 0's offsets (ws_lane_offset0), row 0's head (ws_lane_head0) and the number of the
+// warp's next row (ws_lane_warp_next). Kept in shared memory before (the counter behind a tag,
+// read and written at every record, with the thread's count stored to device memory each time), a
+// record was some 50 instructions, and the tiled matmul's pass at 64² executed 33 times the plain
+// kernel's instructions (Nsight Compute, H200).
 // A record has no branch: the column's end is predicated, and the lane unit tests no mode. A load
 // is issued before its record (detail::Loaded, ws_cuda_arrays.h). With the record a block of its
 // own between branches, and before the load, the load waited for it, and a lesson of one warp an SM
 // (the matmuls at 64²) paid every record's instructions in full. A lane past its rows writes
-// nothing more, and at its end stores the rows it has needed in lane_counts[thread of the grid]
-// (cleared before the pass), so that the host can run the pass again with room for them. A record
-// made in a function the kernel did not inline names registers its PTX function does not declare:
-// ptxas stops the build there.
+// nothing more and stores the rows it has needed so far in lane_counts[thread of the grid] (cleared
+// before the pass), so that the host can run the pass again with room for them. A record made in a
+// function the kernel did not inline names registers its PTX function does not declare: ptxas stops
+// the build there.
 #pragma once
 
 #include "warpscope/kernels/ws_cuda_record_format.h"
@@ -101,7 +89,7 @@ namespace ws::dev {
 #error "WS_LANE_LOG_BUILD is a recording build with the lane log (WS_RECORD_BUILD)"
 #endif
 static constexpr bool kLaneLogOnly = true;
-#define WS_KERNEL_ENTRY ::ws::dev::LaneScope ws_lane_scope(ws_recorder_state, __FILE__);
+#define WS_KERNEL_ENTRY ::ws::dev::LaneEntry(ws_recorder_state, __FILE__);
 #else
 static constexpr bool kLaneLogOnly = false;
 #endif
@@ -113,15 +101,13 @@ __device__ __forceinline__ unsigned LaneTime() {
 }
 
 // First in a lesson kernel's body (WS_KERNEL_ENTRY): declares the column's registers and points
-// them at this lane's row 0 of its warp's rows, its time's slot there, its count, its slots of the
-// warp rows and its end; lane 0 writes the warp's start and notes the kernel's file (`file`, its
-// __FILE__) at the file's tag. That is the only note: a lesson's form is one file (its `#line`
-// names it), whose literal nvcc keeps once in a unit (the lane unit's PTX: one string a lesson),
-// so every record of the kernel names that tag; the host checks it (LaneLogUnnamedFile) and
-// records the launch by the event roads where a record names another. A note at each record (a
-// compare, a predicated store and a move) cost the naive matmul's pass at 64² 3.1 of its 13.6 us
-// (H200, twenty-seventh session). Its destructor, at every return of the kernel, ends the
-// lane's log (LaneEnd).
+// them at this lane's row 0 of its warp's rows, its time's slot there and its count; lane 0
+// writes the warp's start and notes the kernel's file (`file`, its __FILE__) at the file's tag.
+// That is the only note: a lesson's form is one file (its `#line` names it), whose literal nvcc
+// keeps once in a unit (the lane unit's PTX: one string a lesson), so every record of the kernel
+// names that tag; the host checks it (LaneLogUnnamedFile) and records the launch by the event
+// roads where a record names another. A note at each record (a compare, a predicated store and
+// a move) cost the naive matmul's pass at 64² 3.1 of its 13.6 us (H200, twenty-seventh session).
 __device__ __forceinline__ void LaneEntry(const RecorderState& r, const char* file) {
   const unsigned long long warp = LinearWarp(r), warp_row0 = warp * r.lane_cap;
   if (LaneId() == 0) {
@@ -131,122 +117,64 @@ __device__ __forceinline__ void LaneEntry(const RecorderState& r, const char* fi
   const unsigned long long slot = warp_row0 * 32u + LaneId();
   const unsigned long long grid_thread = LinearBlock() * r.threads_per_block + LinearThread();
   asm volatile(
-      ".reg .u64 ws_lane_row0, ws_lane_time0, ws_lane_count, ws_lane_offset0, ws_lane_head0, "
-      "ws_lane_end;\n\t"
-      ".reg .u32 ws_lane_next, ws_lane_warp_next, ws_lane_id, ws_lane_hash, ws_b0, ws_b1, ws_b2, "
-      "ws_b3, ws_s0, ws_s1;\n\t"
-      "mov.u32 ws_lane_id, %%laneid;\n\t"
+      ".reg .u64 ws_lane_row0, ws_lane_time0, ws_lane_count, ws_lane_offset0, ws_lane_head0;\n\t"
+      ".reg .u32 ws_lane_next, ws_lane_warp_next;\n\t"
+      ".reg .pred ws_lane_lead;\n\t"
+      "mov.u32 ws_lane_next, %%laneid;\n\t"
+      "setp.eq.u32 ws_lane_lead, ws_lane_next, 0;\n\t"
       "mov.u64 ws_lane_row0, %0;\n\t"
       "mov.u64 ws_lane_time0, %1;\n\t"
       "mov.u64 ws_lane_count, %2;\n\t"
       "mov.u64 ws_lane_offset0, %3;\n\t"
       "mov.u64 ws_lane_head0, %4;\n\t"
-      "mov.u64 ws_lane_end, %5;\n\t"
       "mov.u32 ws_lane_next, 0;\n\t"
-      "mov.u32 ws_lane_warp_next, 0;\n\t"
-      "mov.u32 ws_lane_hash, 0;\n\t"
-      "mov.u32 ws_b0, 0;\n\tmov.u32 ws_b1, 0;\n\tmov.u32 ws_b2, 0;\n\tmov.u32 ws_b3, 0;\n\t"
-      "mov.u32 ws_s0, 0;\n\tmov.u32 ws_s1, 0;" ::"l"(r.lane_rows + slot * 4u),
-      "l"(r.lane_times + slot), "l"(r.lane_counts + grid_thread),
-      "l"(r.lane_offsets + warp_row0 * 32u + LaneId() * 4u),
-      "l"(r.lane_heads + (warp_row0 + LaneId()) * 2u), "l"(r.lane_ends + (warp * 32u + LaneId()) * 2u));
+      "mov.u32 ws_lane_warp_next, 0;" ::"l"(r.lane_rows + slot * 4u),
+      "l"(r.lane_times + slot), "l"(r.lane_counts + grid_thread), "l"(r.lane_offsets + slot),
+      "l"(r.lane_heads + warp_row0 * 4u));
 }
-
-// The end of a lane's log, at every return of its kernel (LaneScope): the batch's last words 2
-// (the warp rows past the last multiple of 4, at their group's first words) and the stripe's (past
-// the last multiple of 32), where the lane had room for them; its hash and its count of warp rows
-// (lane_ends); and where the lane ran past its rows, the rows it needed (lane_counts).
-__device__ __forceinline__ void LaneEnd(const RecorderState& r) {
-  asm volatile(
-      "{\n\t.reg .pred one, two, some, part, past;\n\t.reg .u64 at;\n\t.reg .u32 i, x0, x1;\n\t"
-      "and.b32 i, ws_lane_warp_next, 3;\n\t"
-      "setp.eq.u32 one, i, 1;\n\t"
-      "setp.eq.u32 two, i, 2;\n\t"
-      "selp.b32 x0, ws_b2, ws_b1, two;\n\t"
-      "selp.b32 x0, ws_b3, x0, one;\n\t"
-      "selp.b32 x1, ws_b3, ws_b2, two;\n\t"
-      "setp.ne.u32 some, i, 0;\n\t"
-      "setp.le.and.u32 some, ws_lane_warp_next, %0, some;\n\t"
-      "shr.u32 i, ws_lane_warp_next, 2;\n\t"
-      "mad.wide.u32 at, i, 512, ws_lane_offset0;\n\t"
-      "@some st.global.v4.u32 [at], {x0, x1, ws_b3, 0};\n\t"
-      "and.b32 i, ws_lane_warp_next, 31;\n\t"
-      "setp.ne.u32 part, i, 0;\n\t"
-      "setp.le.and.u32 part, ws_lane_warp_next, %0, part;\n\t"
-      "shr.u32 i, ws_lane_warp_next, 5;\n\t"
-      "mad.wide.u32 at, i, 256, ws_lane_head0;\n\t"
-      "@part st.global.v2.u32 [at], {ws_s0, ws_s1};\n\t"
-      "st.global.v2.u32 [ws_lane_end], {ws_lane_hash, ws_lane_warp_next};\n\t"
-      "setp.gt.u32 past, ws_lane_next, %0;\n\t"
-      "@past st.global.u32 [ws_lane_count], ws_lane_next;\n\t}" ::"r"(r.lane_cap));
-}
-
-// WS_KERNEL_ENTRY's object: the log's start where it is made, its end (LaneEnd) wherever the
-// kernel returns.
-struct LaneScope {
-  const RecorderState& r;
-  __device__ __forceinline__ LaneScope(const RecorderState& state, const char* file) : r(state) {
-    LaneEntry(r, file);
-  }
-  __device__ __forceinline__ ~LaneScope() { LaneEnd(r); }
-  LaneScope(const LaneScope&) = delete;
-  LaneScope& operator=(const LaneScope&) = delete;
-};
 
 // One record at the lane's next row, where it fits in its column: a row (and where `kTimed`, its
-// time `t`, at the row's slot of lane_times; an access passes none, see above), or where `whole`
-// (the whole warp runs this record and `d`, its lanes, are all 32) the warp's next row: word 2 `c`
-// into the batch (written at every fourth), words 0 and 1 into the stripe where the row's number
-// is the lane's modulo 32 (written at every 32nd) and into the hash (LaneWarpRowHash's steps: the
-// host's must be these). The column moves on either way, and the warp's rows wherever `whole`.
-// Addressed from the row's number, so that ptxas gets each address as one wide multiply-add
-// (kept as addresses and added to, each was two adds and two moves into a register pair, nvcc
-// 13, sm_90). No branch: a record is one block the compiler schedules with the kernel's own.
+// time `t`; an access passes none, see above), or where
+// `whole` (the whole warp runs this record and `d`, its lanes, are all 32) and `same` (the
+// lane's words 0 and 1 are lane 0's), the lane's word 2 in the warp's next row and lane 0's head
+// (above); where `whole` and not `same`, a row with kLaneWarpRow in word 0 (its warp row taken).
+// The column moves on either way, and the warp's rows wherever `whole`, and a lane past its rows
+// stores the rows it has needed so far (its next row) in its count. Addressed from the row's
+// number, so that ptxas gets each address as one wide multiply-add (kept as addresses and added
+// to, each was two adds and two moves into a register pair, nvcc 13, sm_90). No branch: a
+// record is one block the compiler schedules with the kernel's own.
 template <bool kTimed>
 __device__ __forceinline__ void LaneRow(const RecorderState& r, unsigned a, unsigned b, unsigned c,
-                                        unsigned d, unsigned t, unsigned whole) {
-  // TIME_STORE: a timed row's time store (every lane's, in room), empty for an access's.
-#define WS_LANE_ROW(TIME_STORE)                                         \
-  asm volatile(                                                         \
-      "{\n\t.reg .pred ok, whole, apart, mine, four, full;\n\t"         \
-      ".reg .u64 row, time, offset, stripe;\n\t.reg .u32 i, h;\n\t"     \
-      "setp.lt.u32 ok, ws_lane_next, %5;\n\t"                           \
-      "setp.ne.u32 whole, %6, 0;\n\t"                                   \
-      "selp.b32 ws_b0, ws_b1, ws_b0, whole;\n\t"                        \
-      "selp.b32 ws_b1, ws_b2, ws_b1, whole;\n\t"                        \
-      "selp.b32 ws_b2, ws_b3, ws_b2, whole;\n\t"                        \
-      "selp.b32 ws_b3, %2, ws_b3, whole;\n\t"                           \
-      "and.b32 i, ws_lane_warp_next, 31;\n\t"                           \
-      "setp.eq.and.u32 mine, i, ws_lane_id, whole;\n\t"                 \
-      "selp.b32 ws_s0, %0, ws_s0, mine;\n\t"                            \
-      "selp.b32 ws_s1, %1, ws_s1, mine;\n\t"                            \
-      "setp.eq.and.u32 full, i, 31, whole;\n\t"                         \
-      "and.b32 i, ws_lane_warp_next, 3;\n\t"                            \
-      "setp.eq.and.u32 four, i, 3, whole;\n\t"                          \
-      "xor.b32 h, ws_lane_hash, %0;\n\t"                                \
-      "mul.lo.u32 h, h, 16777619;\n\t"                                  \
-      "xor.b32 h, h, %1;\n\t"                                           \
-      "mul.lo.u32 h, h, 16777619;\n\t"                                  \
-      "selp.b32 ws_lane_hash, h, ws_lane_hash, whole;\n\t"              \
-      "shr.u32 i, ws_lane_warp_next, 2;\n\t"                            \
-      "mad.wide.u32 offset, i, 512, ws_lane_offset0;\n\t"               \
-      "shr.u32 i, ws_lane_warp_next, 5;\n\t"                            \
-      "mad.wide.u32 stripe, i, 256, ws_lane_head0;\n\t"                 \
-      "@whole add.u32 ws_lane_warp_next, ws_lane_warp_next, 1;\n\t"     \
-      "mad.wide.u32 row, ws_lane_next, 512, ws_lane_row0;\n\t"          \
-      "mad.wide.u32 time, ws_lane_next, 128, ws_lane_time0;\n\t"        \
-      "add.u32 ws_lane_next, ws_lane_next, 1;\n\t"                      \
-      "and.pred apart, ok, !whole;\n\t"                                 \
-      "@apart st.global.v4.u32 [row], {%0, %1, %2, %3};\n\t" TIME_STORE \
-      "and.pred four, four, ok;\n\t"                                    \
-      "@four st.global.v4.u32 [offset], {ws_b0, ws_b1, ws_b2, ws_b3};\n\t" \
-      "and.pred full, full, ok;\n\t"                                    \
-      "@full st.global.v2.u32 [stripe], {ws_s0, ws_s1};\n\t}" ::"r"(a), \
-      "r"(b), "r"(c), "r"(d), "r"(t), "r"(r.lane_cap), "r"(whole))
+                                        unsigned d, unsigned t, unsigned whole, unsigned same) {
+  // TIME_AT and TIME_STORE: a timed row's time slot and its store, empty for an access's.
+#define WS_LANE_ROW(TIME_AT, TIME_STORE)                                  \
+  asm volatile(                                                           \
+      "{\n\t.reg .pred ok, whole, warp, mark, apart, lead;\n\t"           \
+      ".reg .u64 row, time, offset, head;\n\t.reg .u32 w0;\n\t"           \
+      "setp.lt.u32 ok, ws_lane_next, %5;\n\t"                             \
+      "setp.ne.u32 whole, %6, 0;\n\t"                                     \
+      "@whole add.u32 ws_lane_warp_next, ws_lane_warp_next, 1;\n\t"       \
+      "setp.ne.and.u32 warp, %7, 0, whole;\n\t"                           \
+      "and.pred mark, whole, !warp;\n\t"                                  \
+      "or.b32 w0, %0, %8;\n\t"                                            \
+      "selp.u32 w0, w0, %0, mark;\n\t"                                    \
+      "mad.wide.u32 row, ws_lane_next, 512, ws_lane_row0;\n\t" TIME_AT    \
+      "mad.wide.u32 offset, ws_lane_warp_next, 128, ws_lane_offset0;\n\t" \
+      "mad.wide.u32 head, ws_lane_warp_next, 16, ws_lane_head0;\n\t"      \
+      "add.u32 ws_lane_next, ws_lane_next, 1;\n\t"                        \
+      "and.pred apart, ok, !warp;\n\t"                                    \
+      "@apart st.global.v4.u32 [row], {w0, %1, %2, %3};\n\t" TIME_STORE   \
+      "and.pred warp, warp, ok;\n\t"                                      \
+      "@warp st.global.u32 [offset+-128], %2;\n\t"                        \
+      "and.pred lead, ws_lane_lead, warp;\n\t"                            \
+      "@lead st.global.v4.u32 [head+-16], {%0, %1, %4, %3};\n\t"          \
+      "@!ok st.global.u32 [ws_lane_count], ws_lane_next;\n\t}" ::"r"(a),  \
+      "r"(b), "r"(c), "r"(d), "r"(t), "r"(r.lane_cap), "r"(whole), "r"(same), "n"(kLaneWarpRow))
   if constexpr (kTimed) {
-    WS_LANE_ROW("@ok st.global.u32 [time], %4;\n\t");
+    WS_LANE_ROW("mad.wide.u32 time, ws_lane_next, 128, ws_lane_time0;\n\t",
+                "@apart st.global.u32 [time], %4;\n\t");
   } else {
-    WS_LANE_ROW("");
+    WS_LANE_ROW("", "");
   }
 #undef WS_LANE_ROW
 }
@@ -254,21 +182,32 @@ __device__ __forceinline__ void LaneRow(const RecorderState& r, unsigned a, unsi
 __device__ __forceinline__ void LaneAccess(const RecorderState& r, std::uint64_t key,
                                            std::uint32_t offset) {
   const unsigned active = __activemask();
-  LaneRow<false>(r, static_cast<unsigned>(key), static_cast<unsigned>(key >> 32), offset, active,
-                 0u, active == ~0u ? 1u : 0u);
+  const auto lo = static_cast<unsigned>(key), hi = static_cast<unsigned>(key >> 32);
+  // Lane 0's key's low word (the warp row's head), where the whole warp runs: a lane whose key is
+  // another (lanes of one instruction on different buffers) writes a row of its own. The high
+  // word is the place, the instruction's own, so the same in every lane that runs it together.
+  unsigned same;
+  asm volatile(
+      "{\n\t.reg .u32 lo0;\n\t.reg .pred p;\n\t"
+      "shfl.sync.idx.b32 lo0, %1, 0, 0x1f, %2;\n\t"
+      "setp.eq.u32 p, lo0, %1;\n\t"
+      "selp.u32 %0, 1, 0, p;\n\t}"
+      : "=r"(same)
+      : "r"(lo), "r"(active));
+  LaneRow<false>(r, lo, hi, offset, active, 0u, active == ~0u ? 1u : 0u, same);
 }
 
 __device__ __forceinline__ void LaneMeeting(const RecorderState& r, std::uint32_t kind,
                                             std::uint32_t place, unsigned group, unsigned source) {
   const unsigned t = LaneTime();
   LaneRow<true>(r, kEventWarpOp | kind, place, source, group, t,
-                group == ~0u && __activemask() == ~0u ? 1u : 0u);
+                group == ~0u && __activemask() == ~0u ? 1u : 0u, 1u);
 }
 
 // After the barrier: `word0` the barrier event's word 0, the times as TimedBarrier took them.
-// Two rows (no time slot of their own), both or neither. A lane that had one row left writes
-// neither and runs past its rows (its count at its end): the host runs the pass again with room,
-// and decodes no column of a pass where a lane ran out.
+// Two rows (no time slot of their own), both or neither. A lane that had one row left stores its
+// count, and so does every later record of it (its next row is past its rows from then on): the
+// host runs the pass again with room, and decodes no column of a pass where a lane ran out.
 __device__ __forceinline__ void LaneBarrier(const RecorderState& r, std::uint32_t word0,
                                             std::uint32_t place, unsigned group,
                                             std::uint64_t arrival, std::uint64_t departure,
@@ -279,7 +218,8 @@ __device__ __forceinline__ void LaneBarrier(const RecorderState& r, std::uint32_
       "setp.le.u32 ok, ws_lane_next, %8;\n\t"
       "mad.wide.u32 row, ws_lane_next, 512, ws_lane_row0;\n\t"
       "@ok st.global.v4.u32 [row+-1024], {%0, %1, %2, %3};\n\t"
-      "@ok st.global.v4.u32 [row+-512], {%4, %5, %6, %7};\n\t}" ::"r"(word0),
+      "@ok st.global.v4.u32 [row+-512], {%4, %5, %6, %7};\n\t"
+      "@!ok st.global.u32 [ws_lane_count], ws_lane_next;\n\t}" ::"r"(word0),
       "r"(place), "r"(static_cast<unsigned>(departure)), "r"(group),
       "r"(static_cast<unsigned>(arrival)), "r"(static_cast<unsigned>(arrival >> 32)), "r"(cycles),
       "r"(SmId() | 0x80000000u), "r"(r.lane_cap));

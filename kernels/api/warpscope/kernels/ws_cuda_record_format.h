@@ -86,6 +86,13 @@ inline constexpr std::uint32_t kEventBarrier = 1u << 9;
 inline constexpr std::uint32_t kEventWarpOp = 1u << 10;
 inline constexpr std::uint32_t kEventInstance = 1u << 11;
 inline constexpr std::uint32_t kEventHeaderWords = 4;
+// The lane log (ws_cuda_lane_log.h): a lane's own row of a whole warp's access whose key is not
+// lane 0's, which takes its warp row's number too, says so here (LaneLogUnpackWarpRows clears
+// it). No row of the log has this bit otherwise: a key's bits 8..11 are zero, a meeting's word 0
+// is kEventWarpOp and its kind, a barrier's first row is read as one before this bit.
+inline constexpr std::uint32_t kLaneWarpRow = kEventAffine;
+static_assert((kLaneWarpRow & (kEventBarrier | kEventWarpOp)) == 0,
+              "a lane's row that took its warp row is told from a barrier's by word 0");
 inline constexpr std::uint32_t kAffineEventWords = kEventHeaderWords + 2;
 // A warp-level intrinsic's meeting: the header, then 32 bytes, the lane each lane read.
 inline constexpr std::uint32_t kWarpOpEventWords = kEventHeaderWords + 8;
@@ -304,21 +311,18 @@ struct RecorderState {
   // Lane l of warp w writes its k-th record (4 words) at row k: words [((w * lane_cap + k) * 32 +
   // l) * 4, +4) of lane_rows, and a meeting's time at the same slot of lane_times (a whole warp's
   // access or meeting: a warp row below, the lane's row left as cleared), the rows cleared before
-  // the pass; a thread past lane_cap rows writes the rows it has needed in lane_counts[thread of
-  // the grid] at its end (cleared: 0 where it had room). lane_cap is a multiple of 32 (the warp
-  // rows' batches and stripes below fill whole groups of 4 and 32 rows).
+  // the pass; a thread past lane_cap rows
+  // writes the rows it has needed so far in lane_counts[thread of the grid] (cleared: 0 where it
+  // had room).
   unsigned int* lane_rows;
   unsigned int* lane_times;
   unsigned int* lane_counts;
   unsigned int lane_cap;
-  // The warps' rows of the lane log (a whole warp's access or meeting), warp w's j-th: lane l's
-  // word 2 at word (w * lane_cap + j / 4 * 4) * 32 + l * 4 + j % 4 of lane_offsets; words 0 and 1
-  // (lane j % 32's) at words (w * lane_cap + j) * 2, +2 of lane_heads;
-  // each lane's hash of its warp rows' words 0 and 1 (LaneWarpRowHash) and their count at words
-  // (w * 32 + l) * 2, +2 of lane_ends, written at the lane's end.
+  // The warps' rows of the lane log (a whole warp's access or meeting): warp w's k-th row's head
+  // (4 words, its word 3 never 0) at words [(w * lane_cap + k) * 4, +4) of lane_heads (cleared
+  // before the pass), lane l's word 2 at word (w * lane_cap + k) * 32 + l of lane_offsets.
   unsigned int* lane_heads;
   unsigned int* lane_offsets;
-  unsigned int* lane_ends;
   // [warp of the grid]: %globaltimer's low 32 bits when the warp began (its lane 0's, at the
   // kernel's entry), the first of the points between which the host places its accesses' times
   // (an access reads no clock: ws_cuda_lane_log.h).
@@ -326,14 +330,6 @@ struct RecorderState {
 };
 
 inline constexpr unsigned int kDeviceFileTags = 1u << 16;
-
-// A lane's hash of its warp rows' words 0 and 1 in the lane log, one step a row from 0: the steps
-// ws_cuda_lane_log.h's LaneRow takes in PTX (FNV-1a's prime on two words), which the host takes
-// again over the rows it rebuilt from the stripe (LaneLogUnpackWarpRows).
-WS_RECORD_HD constexpr std::uint32_t LaneWarpRowHash(std::uint32_t h, std::uint32_t word0,
-                                                     std::uint32_t word1) {
-  return ((h ^ word0) * 16777619u ^ word1) * 16777619u;
-}
 
 // An affine request's hash in the tally's table, or one affine in rows (ws_cuda_tally.h,
 // AffineShapeKey, says why it is built so): `lanes` the group's lane count. Host and device, so

@@ -17,8 +17,7 @@ namespace ws {
 // log fits: first with kLaneLogRows rows a lane, then, where a lane needed more, once more with
 // the rows the largest count says (every pass from the launch's starting memory, `pass`'s). Fills
 // `c`'s events, its files' names and capture_.record_ms and returns true; false where the log does
-// not fit, a record names a file its kernel did not note, or lanes of one whole warp's access had
-// two keys (the warp rows keep one: LaneLogUnpackWarpRows; later launches of the kernel with the
+// not fit or a record names a file its kernel did not note (later launches of the kernel with the
 // same grid and block then go the event roads at once) or cannot be had, with status_ untouched
 // unless CUDA failed or the records did not fit together (a bug: the run stops and says so, rather
 // than hide it behind the other road).
@@ -28,11 +27,10 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
   const std::uint64_t threads = grid.count() * block.count();
   const std::uint32_t wpb = static_cast<std::uint32_t>((block.count() + 31) / 32);
   const std::uint64_t warps = grid.count() * wpb;
-  // Its slots (4 words of record, one of time and one of a warp row's word 2 each), the warp
-  // rows' stripes (2 words a warp a row), each thread's count, each lane's end and each warp's
-  // start.
+  // Its slots (4 words of record, one of time and one of a warp row's offsets each), the warp
+  // rows' heads (4 words a warp a row), each thread's count and each warp's start.
   auto bytes = [&](std::uint64_t rows) {
-    return warps * rows * (32 * 24 + 8) + threads * 4 + warps * 32 * 8 + warps * 4;
+    return warps * rows * (32 * 24 + 16) + threads * 4 + warps * 4;
   };
   // A launch shape whose log did not fit before (or named a file its kernel did not note) goes the
   // event roads at once.
@@ -51,25 +49,22 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
                              dynamic_bytes_);
   if (lane_build_.handle == nullptr) return false;
   st.mode = dev::kRecord;
-  static_assert(kLaneLogRows % 32 == 0, "a lane log's rows are whole stripes (RecorderState)");
   std::uint64_t rows = kLaneLogRows;
   for (int attempt = 0; attempt < 2; ++attempt) {
     const std::uint64_t slots = warps * 32 * rows;
     unsigned int *rows_d = nullptr, *times_d = nullptr, *counts_d = nullptr, *heads_d = nullptr,
-                 *offsets_d = nullptr, *ends_d = nullptr, *starts_d = nullptr;
+                 *offsets_d = nullptr, *starts_d = nullptr;
     auto free_log = [&] {
       for (void* p : {static_cast<void*>(rows_d), static_cast<void*>(times_d),
                       static_cast<void*>(counts_d), static_cast<void*>(heads_d),
-                      static_cast<void*>(offsets_d), static_cast<void*>(ends_d),
-                      static_cast<void*>(starts_d)})
+                      static_cast<void*>(offsets_d), static_cast<void*>(starts_d)})
         if (p != nullptr) cudaFreeAsync(p, 0);
     };
     if (cudaMallocAsync(reinterpret_cast<void**>(&rows_d), slots * 16, 0) != cudaSuccess ||
         cudaMallocAsync(reinterpret_cast<void**>(&times_d), slots * 4, 0) != cudaSuccess ||
         cudaMallocAsync(reinterpret_cast<void**>(&counts_d), threads * 4, 0) != cudaSuccess ||
-        cudaMallocAsync(reinterpret_cast<void**>(&heads_d), warps * rows * 8, 0) != cudaSuccess ||
+        cudaMallocAsync(reinterpret_cast<void**>(&heads_d), warps * rows * 16, 0) != cudaSuccess ||
         cudaMallocAsync(reinterpret_cast<void**>(&offsets_d), slots * 4, 0) != cudaSuccess ||
-        cudaMallocAsync(reinterpret_cast<void**>(&ends_d), warps * 32 * 8, 0) != cudaSuccess ||
         cudaMallocAsync(reinterpret_cast<void**>(&starts_d), warps * 4, 0) != cudaSuccess) {
       (void)cudaGetLastError();  // no room on this GPU: the event roads
       free_log();
@@ -81,14 +76,13 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
     st.lane_cap = static_cast<unsigned int>(rows);
     st.lane_heads = heads_d;
     st.lane_offsets = offsets_d;
-    st.lane_ends = ends_d;
     st.lane_starts = starts_d;
-    // One pass into the log: its rows cleared (a column ends at its first row whose words 0 and 3
-    // are zero, once its warp rows are in: LaneLogUnpackWarpRows, LaneLogCounts) and the counts
-    // too (a lane past its rows writes what it needed). The warp rows' stripes and batches and the
-    // lanes' ends are read only as far as the lanes' counts of warp rows say.
+    // One pass into the log: its rows and the warp rows' heads cleared (a column ends at its
+    // first row whose words 0 and 3 are zero, once its warp rows are in: LaneLogUnpackWarpRows,
+    // LaneLogCounts) and the counts too (a lane past its rows writes what it needed).
     auto logged = [&] {
       Keep(WS_CUDA(cudaMemsetAsync(rows_d, 0, slots * 16, 0)));
+      Keep(WS_CUDA(cudaMemsetAsync(heads_d, 0, warps * rows * 16, 0)));
       Keep(WS_CUDA(cudaMemsetAsync(counts_d, 0, threads * 4, 0)));
       return pass(st).first;
     };
@@ -115,30 +109,27 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
       // The rows the lanes used, warp by warp: the first `most` of each warp's `rows`, read back
       // with `most` doubled from 16 until a column ends within it (the whole log would be 103 MB
       // for the copy lesson's 16,384 threads, where they use 2 rows of 256).
-      std::vector<std::uint32_t> words, times, heads, offsets, starts(warps), ends(warps * 64);
+      std::vector<std::uint32_t> words, times, heads, offsets, starts(warps);
       Keep(WS_CUDA(cudaMemcpy(starts.data(), starts_d, warps * 4, cudaMemcpyDeviceToHost)));
-      Keep(WS_CUDA(cudaMemcpy(ends.data(), ends_d, warps * 32 * 8, cudaMemcpyDeviceToHost)));
-      bool apart = false;
       std::uint64_t most = std::min<std::uint64_t>(rows, 16), warp_rows = 0, filled = 0;
       std::string unpacked;
       for (;;) {
         words.assign(warps * most * 128, 0);
         times.assign(warps * most * 32, 0);
-        heads.assign(warps * most * 2, 0);
+        heads.assign(warps * most * 4, 0);
         offsets.assign(warps * most * 32, 0);
         Keep(WS_CUDA(cudaMemcpy2D(words.data(), most * 512, rows_d, rows * 512, most * 512, warps,
                                   cudaMemcpyDeviceToHost)));
         Keep(WS_CUDA(cudaMemcpy2D(times.data(), most * 128, times_d, rows * 128, most * 128, warps,
                                   cudaMemcpyDeviceToHost)));
-        Keep(WS_CUDA(cudaMemcpy2D(heads.data(), most * 8, heads_d, rows * 8, most * 8, warps,
+        Keep(WS_CUDA(cudaMemcpy2D(heads.data(), most * 16, heads_d, rows * 16, most * 16, warps,
                                   cudaMemcpyDeviceToHost)));
         Keep(WS_CUDA(cudaMemcpy2D(offsets.data(), most * 128, offsets_d, rows * 128, most * 128,
                                   warps, cudaMemcpyDeviceToHost)));
-        unpacked = LaneLogUnpackWarpRows(&words, heads, offsets, ends,
-                                         static_cast<std::uint32_t>(most),
-                                         static_cast<std::uint32_t>(block.count()), warps, &apart,
-                                         &warp_rows, &filled);
-        if (!unpacked.empty() || apart) break;
+        unpacked = LaneLogUnpackWarpRows(
+            &words, &times, heads, offsets, static_cast<std::uint32_t>(most),
+            static_cast<std::uint32_t>(block.count()), warps, &warp_rows, &filled);
+        if (!unpacked.empty()) break;
         counts = LaneLogCounts(words, static_cast<std::uint32_t>(most),
                                static_cast<std::uint32_t>(block.count()), warps);
         const bool full = std::find(counts.begin(), counts.end(), most) != counts.end();
@@ -148,7 +139,6 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
       free_log();
       if (!unpacked.empty()) Keep(Status::Error("the lane log: " + unpacked));
       if (!status_.ok()) return false;
-      if (apart) break;  // lanes of one access with two keys: the event roads, which group them
       // Each kernel noted its own file alone (LaneEntry): a record that names another goes the
       // event roads, which note every file they meet (the files' table cleared for them).
       ReadDeviceFiles(st.files, c);
@@ -172,15 +162,14 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
       capture_ = {};
       capture_.record_ms = ms;
       for (std::uint32_t n : counts) capture_.lane_rows += n;
-      // The records (their times and counts aside): 16 bytes a lane's own row, a warp row's 4 a
-      // lane and 8 of stripe.
-      capture_.record_bytes = 16 * (capture_.lane_rows - filled) + 4 * filled + 8 * warp_rows;
+      // The records (their times and counts aside): 16 bytes a lane's own row, a warp row's head
+      // 16 and 4 a lane.
+      capture_.record_bytes = 16 * (capture_.lane_rows - filled) + 4 * filled + 16 * warp_rows;
       capture_.lane_wide = lane_build_.unit == &LaneWideUnit();
       return true;
     }
     free_log();
-    rows = (needed + 31) / 32 * 32;  // once more, with the rows the largest count needs (whole
-                                     // stripes: RecorderState::lane_cap), where they fit
+    rows = needed;  // once more, with the rows the largest count needs, where they fit
     if (warps * 32 * rows > kLaneLogSlots || bytes(rows) > options_.record_budget_bytes) break;
   }
   lane_log_too_large_.insert(shape);

@@ -105,27 +105,22 @@ void GatherChunks(const std::vector<std::uint32_t>& pool, const std::vector<Pool
                   const std::vector<unsigned long long>& state, bool first_chunks,
                   GpuCapture* capture);
 
-// A lane log's warp rows (ws_cuda_lane_log.h: a whole warp's access or meeting) written into the
-// lanes' columns as rows of their own: lane l's k-th row left as cleared before its column's end
-// is its warp's next warp row, since every lane of the warp ran each: words 0 and 1 from
-// `stripes` (2 words a row, warp row j's at [2j, 2j + 2) of its warp's part), word 2 lane l's
-// from `offsets` (32 words a row, [j / 4 * 128 + l * 4 + j % 4]: a multiple of 4 rows a warp where
-// there is more than one), word 3 ~0u (a meeting's time is at the lane's own slot already).
-// `ends`: each lane's hash of its warp rows' words 0 and 1 and their count (2 words a lane, 64 a
-// warp), which must be the same in every lane; `row_count` rows a warp in every array. After it every
-// record is a row of `rows`, as LaneLogCounts and LaneLogToCapture read them. Where a lane's hash
-// is not that of the rows rebuilt (lanes of one access with two keys: the stripe holds one lane's
-// words), `*apart` is set and "" returned, the rows not all filled in: the launch cannot be read
-// from its lane log (a null `apart`: an error naming the warp and lane). Where not null,
-// `all_warp_rows`: the warp rows found, all warps'; `filled`: the lanes' rows filled in from them.
-// Returns an error where the arrays are shorter than `warps` warps of `row_count` rows or a
-// warp's lanes counted different numbers of warp rows; "" when all is well.
+// A lane log's warp rows (ws_cuda_lane_log.h: a whole warp's access or meeting, its head in
+// `heads`, 4 words a row, and each lane's word 2 in `offsets`, 32 words a row, the same
+// `row_count` rows a warp as `rows`) written into the lanes' columns as rows of their own:
+// lane l's k-th row left as cleared, or of its own with dev::kLaneWarpRow in word 0 (a whole
+// warp's access whose key was not lane 0's; the bit is cleared here), before its column's end is
+// its warp's k-th warp row, since every lane of the warp ran each. After it every record is a row
+// of `rows` with its time in `times`, as LaneLogCounts and LaneLogToCapture read them. Where not
+// null, `all_warp_rows`: the warp rows found, all warps'; `filled`: the lanes' rows filled in from
+// them. Returns an error where the arrays are shorter than `warps` warps of `row_count` rows; ""
+// when all is well.
 std::string LaneLogUnpackWarpRows(std::vector<std::uint32_t>* rows,
-                                  const std::vector<std::uint32_t>& stripes,
+                                  std::vector<std::uint32_t>* times,
+                                  const std::vector<std::uint32_t>& heads,
                                   const std::vector<std::uint32_t>& offsets,
-                                  const std::vector<std::uint32_t>& ends, std::uint32_t row_count,
-                                  std::uint32_t threads_per_block, std::uint64_t warps,
-                                  bool* apart = nullptr, std::uint64_t* all_warp_rows = nullptr,
+                                  std::uint32_t row_count, std::uint32_t threads_per_block,
+                                  std::uint64_t warps, std::uint64_t* all_warp_rows = nullptr,
                                   std::uint64_t* filled = nullptr);
 
 // Each thread's rows in a lane log read back whole (`rows` as LaneLogToCapture takes them, the
