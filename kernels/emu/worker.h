@@ -121,7 +121,7 @@ class Worker {
           CutInterval();  // the race check takes the interval so far
         if (where != nullptr) {
           const auto bytes = std::min<std::uint32_t>(static_cast<std::uint32_t>(key & 0xffu), 8);
-          if (((key >> 12) & 3u) == kKeyLoad) {
+          if (KeyOpOf(key) == kKeyLoad) {
             value = ::ws::simt::ValueAt(where, bytes);
           } else {  // a store's value once it has happened, at the thread's next stop
             c->pending_where = where;
@@ -130,7 +130,7 @@ class Worker {
             c->pending_in_log = true;
           }
         }
-        if (((key >> 12) & 3u) != kKeyLoad) {
+        if (KeyOpOf(key) != kKeyLoad) {
           interval_writes_ = interval_writes_ || ForHazards(key);
           if (KeySpaceOf(key) == kKeyGlobal) interval_global_written_ |= ArrayBit(KeyArray(key));
         }
@@ -188,7 +188,7 @@ class Worker {
   // A warp's store keyed by several buffers, where some are only read (OnlyReadStores).
   bool StoresToSeveral(std::uint64_t key) const {
     return !only_read_.empty() && KeyArray(key) == kSeveralBuffers &&
-           ((key >> 12) & 3u) != kKeyLoad;
+           KeyOpOf(key) != kKeyLoad;
   }
 
   // An access of a block that is not kept, for the race check of its barrier interval. An

@@ -95,7 +95,7 @@ void Worker::Keep(const AccessRecord& r, std::uint64_t key, const void* where) {
   current_.accesses.push_back(r);
   std::uint64_t value = 0;
   const auto bytes = std::min<std::uint32_t>(static_cast<std::uint32_t>(key & 0xffu), 8);
-  if (where != nullptr && ((key >> 12) & 3u) == kKeyLoad) {
+  if (where != nullptr && KeyOpOf(key) == kKeyLoad) {
     value = ::ws::simt::ValueAt(where, bytes);
   } else if (where != nullptr) {
     t_ctx->pending_where = where;

@@ -176,7 +176,7 @@ void Worker::OnlyRead(const std::uint32_t* read, std::size_t reads, const std::u
 // (OnlyReadStores).
 bool Worker::OnlyReadSkips(std::uint64_t key) {
   const std::uint32_t array = KeyArray(key);
-  if (((key >> 12) & 3u) == kKeyLoad) return array < only_read_.size() && only_read_[array] != 0;
+  if (KeyOpOf(key) == kKeyLoad) return array < only_read_.size() && only_read_[array] != 0;
   if (array < only_read_.size() && only_read_[array] != 0) only_read_[array] = 2;
   return false;
 }

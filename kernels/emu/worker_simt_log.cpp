@@ -21,7 +21,7 @@ void Worker::SimtLog(std::uint16_t id, std::uint64_t key, std::uint32_t mask,
     CutInterval();
     ++simt_logged_[w];
   }
-  const bool load = ((key >> 12) & 3u) == kKeyLoad;
+  const bool load = KeyOpOf(key) == kKeyLoad;
   if (!load) interval_writes_ = true;
   if (KeySpaceOf(key) == kKeyGlobal) {
     interval_global_ = true;
@@ -38,7 +38,7 @@ void Worker::SimtLog(std::uint16_t id, std::uint64_t key, std::uint32_t mask,
   // A shared load at one time whose lanes lie in rows (RecordWarpAffine: a whole warp, one row
   // or a 2D block's rows), or step evenly: kept without values (read later, SimtMaterialize).
   const bool shared_load =
-      ptrs != nullptr && KeySpaceOf(key) == kKeyShared && ((key >> 12) & 3u) == kKeyLoad;
+      ptrs != nullptr && KeySpaceOf(key) == kKeyShared && KeyOpOf(key) == kKeyLoad;
   if (shared_load && rows != nullptr) {
     std::uint32_t off = 0;
     for (std::uint32_t l = 0; l < 32; ++l) off |= times[l] ^ times[0];

@@ -18,6 +18,7 @@ SiteInfo SiteFromKey(std::uint64_t key) {
   info.size = static_cast<std::uint8_t>(KeySize(key));
   info.buffer = static_cast<std::uint16_t>(KeyArray(key));
   info.async_copy = KeyIsAsyncCopy(key);
+  info.bulk_copy = KeyIsBulkCopy(key);
   if (info.space == MemorySpace::kGlobal && info.buffer == kKeyLocalArray)
     info.space = MemorySpace::kLocal;
   return info;

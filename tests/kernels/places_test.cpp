@@ -85,6 +85,31 @@ TEST(Places, EveryEmbeddedLessonSourceHasItsOwnTag) {
   EXPECT_GE(seen.size(), 18u);  // a kernel file per kernel lesson
 }
 
+// A bulk copy's two sides (ws_cuda_keys.h): op 3 in the spaces no other op-3 key has, read back
+// as a global load and a shared store of the same place, array and size; only the write is an
+// asynchronous copy's write, and a cp.async write (op 3, shared) is no bulk copy.
+TEST(Places, ABulkCopysKeysReadBackAsAGlobalLoadAndASharedStore) {
+  using namespace ws;
+  const std::uint32_t place = MakePlace(0x1234, 77);
+  const std::uint64_t read = BulkCopyKey(MakeSiteKey(place, kKeyGlobal, kKeyLoad, 16, 5));
+  const std::uint64_t write = BulkCopyKey(MakeSiteKey(place, kKeyShared, kKeyStore, 32, 0x40));
+  EXPECT_EQ(KeySpaceOf(read), std::uint32_t{kKeyGlobal});
+  EXPECT_EQ(KeyOpOf(read), std::uint32_t{kKeyLoad});
+  EXPECT_EQ(KeySpaceOf(write), std::uint32_t{kKeyShared});
+  EXPECT_EQ(KeyOpOf(write), std::uint32_t{kKeyStore});
+  EXPECT_TRUE(KeyIsBulkCopy(read) && KeyIsBulkCopy(write));
+  EXPECT_FALSE(KeyIsAsyncCopy(read));
+  EXPECT_TRUE(KeyIsAsyncCopy(write));
+  EXPECT_EQ(KeyPlace(read), place);
+  EXPECT_EQ(KeyArray(read), 5u);
+  EXPECT_EQ(KeyArray(write), 0x40u);
+  EXPECT_EQ(KeySize(write), 32u);
+  const std::uint64_t ldgsts = MakeSiteKey(place, kKeyShared, kKeyStore, 16, 0x40) | kKeyAsyncCopy;
+  EXPECT_TRUE(KeyIsAsyncCopy(ldgsts));
+  EXPECT_FALSE(KeyIsBulkCopy(ldgsts));
+  EXPECT_EQ(KeySpaceOf(ldgsts), std::uint32_t{kKeyShared});
+}
+
 TEST(Places, FileTagsHashTheBaseNameOnly) {
   EXPECT_EQ(ws::FileTag("/a/b/transpose.cuh"), ws::FileTag("transpose.cuh"));
   EXPECT_EQ(ws::FileTag("C:\\lessons\\transpose.cuh"), ws::FileTag("transpose.cuh"));

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -13,6 +14,8 @@
 #include "program_async_programs.h"
 #include "program_test_util.h"
 #include "warpscope/program/program.h"
+#include "warpscope/trace/device_preset.h"
+#include "warpscope/trace/kernel_table.h"
 
 namespace ws {
 namespace {
@@ -434,6 +437,110 @@ TEST(CoursePrograms, ABlocksCudaBarrierLandsItsCopiesAtArriveAndWait) {
   }
   EXPECT_EQ(sites, 2);  // the global read and the shared write
   EXPECT_EQ(t.hazards.Total(), 0u);
+}
+
+// The same copies as the default preset (hopper, compute 9.0) runs them: a float4's copy bound to
+// a block's cuda::barrier in shared memory is one bulk copy through the TMA (libcu++'s dispatch),
+// not cp.async. By hand: 16 rows x 4 lanes = 64 copies of 16 bytes, each its own sector (the TMA
+// reads a copy's sectors apart from every other copy's: kernels/async/bulk_copy.txt), 64 sectors
+// and 1,024 bytes, where an LSU load of the same lanes takes 8 requests of 4 sectors (32). None of
+// it is in the LSU's figures: the kernel's global requests are the 8 warps' stores of C, its shared
+// requests the 8 reads of As and their 8 wavefronts (a row of 16 floats a half warp: one each).
+// Under the ampere preset (8.0) the same copies are cp.async pieces, as before.
+TEST(CoursePrograms, ABlocksCudaBarrierCopyIsABulkCopyOnComputeNine) {
+  std::string text = test::kBarrierCopy;
+  text.replace(text.find("EXPECTED"), 8, "blockDim.x * blockDim.y");
+  const LessonRun r = test::RunText(text);
+  ASSERT_TRUE(r.program->ok()) << r.program->failure << r.program->stderr_text;
+  ASSERT_EQ(r.launches.size(), 1u);
+  const LaunchTrace& t = r.launches[0];
+  int bulk = 0;
+  for (std::size_t i = 0; i < t.sites.size(); ++i) {
+    const SiteInfo& s = t.sites[i];
+    if (s.line != 11) continue;
+    EXPECT_TRUE(s.bulk_copy) << s.code;
+    ++bulk;
+    if (s.space == MemorySpace::kShared) {
+      EXPECT_TRUE(s.async_copy);
+      EXPECT_EQ(t.stats.sites[i].wavefronts, 0u);
+    } else {
+      EXPECT_EQ(t.stats.sites[i].accesses, 64u);
+      EXPECT_EQ(t.stats.sites[i].sectors, 64u);
+    }
+  }
+  EXPECT_EQ(bulk, 2);
+  const std::vector<KernelRow> rows = KernelTable(r, *FindDevicePreset("hopper"));
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].tma_pieces, 64u);
+  EXPECT_EQ(rows[0].tma_sectors, 64u);
+  EXPECT_EQ(rows[0].tma_bytes, 1024u);
+  EXPECT_EQ(rows[0].global_requests, 8u);
+  EXPECT_EQ(rows[0].shared_requests, 8u);
+  EXPECT_EQ(rows[0].wavefronts, 8u);
+  const std::string table = KernelsText(rows, r, *FindDevicePreset("hopper"));
+  EXPECT_NE(table.find("bulk copies through the TMA, outside the figures above"), std::string::npos)
+      << table;
+  EXPECT_NE(table.find("    k: 64 sectors read, 1,024 B\n"),
+            std::string::npos)
+      << table;
+
+  ProgramOptions on_ampere;
+  on_ampere.preset = "ampere";
+  const LessonRun ampere = test::RunText(text, on_ampere);
+  ASSERT_TRUE(ampere.program->ok()) << ampere.program->failure << ampere.program->stderr_text;
+  for (const SiteInfo& s : ampere.launches.at(0).sites) EXPECT_FALSE(s.bulk_copy) << s.code;
+}
+
+// kernels/async/bulk_copy_probe.cu on the emulator: each kernel's bulk copies read the sectors
+// Nsight Compute counted on an H200 (bulk_copy.txt beside it, l1tex__m_xbar2l1tex_read_sectors:
+// 1, 1, 2, 8, 32 for 16 to 1,024 bytes from a sector's start, 2 for 32 bytes from 16 past one,
+// 2 for two lanes' halves of one sector, ...), with no LSU global load, and the kernel's shared
+// store wavefronts are its zeroing stores' alone, 128, as the H200 counted: the TMA's writes take
+// none. The file is read here, not copied: the numbers are the GPU's.
+TEST(CoursePrograms, ABulkCopyReadsTheSectorsTheH200Counted) {
+  std::ifstream counted(std::string(WARPSCOPE_SOURCE_DIR) + "/kernels/async/bulk_copy.txt");
+  std::map<std::string, std::map<std::string, std::uint64_t>> ncu;  // kernel -> metric -> value
+  bool first_run = false;
+  for (std::string line; std::getline(counted, line);) {
+    if (line.rfind("## ", 0) == 0) {
+      first_run = line.find("ncu run 1") != std::string::npos;
+      continue;
+    }
+    const std::size_t bar = line.find("| ");
+    if (!first_run || bar == std::string::npos) continue;
+    std::istringstream f(line.substr(bar + 2));
+    std::string metric, value;
+    f >> metric >> value;
+    value.erase(std::remove(value.begin(), value.end(), ','), value.end());
+    ncu[line.substr(0, bar)][metric] = std::stoull(value);
+  }
+  ASSERT_EQ(ncu.size(), 11u);
+  std::ifstream src(std::string(WARPSCOPE_SOURCE_DIR) + "/kernels/async/bulk_copy_probe.cu");
+  std::stringstream text;
+  text << src.rdbuf();
+  const LessonRun run = test::RunText(text.str());
+  ASSERT_TRUE(run.program->ok()) << run.program->failure << run.program->stderr_text;
+  EXPECT_NE(run.program->stdout_text.find("PASS (0 bytes wrong)"), std::string::npos)
+      << run.program->stdout_text;
+  ASSERT_EQ(run.launches.size(), 11u);
+  for (const LaunchTrace& t : run.launches) {
+    ASSERT_EQ(ncu.count(t.kernel), 1u) << t.kernel;
+    const auto& want = ncu.at(t.kernel);
+    std::uint64_t tma = 0, lsu_loads = 0, store_wavefronts = 0;
+    for (std::size_t i = 0; i < t.sites.size(); ++i) {
+      const SiteInfo& s = t.sites[i];
+      const SiteStats& st = t.stats.sites[i];
+      if (s.bulk_copy && s.space == MemorySpace::kGlobal) tma += st.sectors;
+      if (!s.bulk_copy && s.space == MemorySpace::kGlobal && s.op == AccessOp::kLoad)
+        lsu_loads += st.requests;
+      if (s.space == MemorySpace::kShared && s.op == AccessOp::kStore)
+        store_wavefronts += st.wavefronts;
+    }
+    EXPECT_EQ(tma, want.at("l1tex__m_xbar2l1tex_read_sectors.sum")) << t.kernel;
+    EXPECT_EQ(lsu_loads, want.at("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")) << t.kernel;
+    EXPECT_EQ(store_wavefronts, want.at("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"))
+        << t.kernel;
+  }
 }
 
 // A barrier that not every thread of the block arrives at stops the launch, naming the counts; a

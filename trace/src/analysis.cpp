@@ -343,7 +343,8 @@ void AddRequests(std::uint16_t site_id, std::uint32_t mask, const std::uint32_t 
   const std::span<const LaneAccess> lanes = LanesOf(site, mask, offsets, base, &at);
   const auto count = static_cast<std::uint32_t>(lanes.size());
   RequestCost c = request_costs::CostOf(site, lanes);
-  if (site.async_copy) c.wavefronts = std::max(c.wavefronts, copy_lines);  // the lines rule
+  if (site.async_copy && !site.bulk_copy)  // the lines rule (not the TMA's)
+    c.wavefronts = std::max(c.wavefronts, copy_lines);
   AddCost(site, count, count, c, n, &stats->sites[site_id]);
   stats->access_records += n * count;
 }
@@ -518,7 +519,7 @@ GlobalTraffic GlobalTrafficOf(const std::vector<SiteInfo>& sites, const LaunchSt
     if (sites[i].space != MemorySpace::kGlobal) continue;
     g.bytes += stats.sites[i].bytes;
     g.sectors += stats.sites[i].sectors;
-    g.requests += stats.sites[i].requests;
+    if (!sites[i].bulk_copy) g.requests += stats.sites[i].requests;  // the TMA makes none
   }
   return g;
 }

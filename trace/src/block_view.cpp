@@ -35,6 +35,7 @@ std::uint32_t AsyncCopySourceLines(const LaunchTrace& trace, const BlockView& vi
 
 SharedCost ViewSharedCost(const LaunchTrace& trace, const BlockView& view, const BlockRequest& r) {
   const SiteInfo& s = trace.sites[r.site];
+  if (s.bulk_copy) return SharedCost{};  // the TMA's write: no LSU wavefront (SiteInfo::bulk_copy)
   SharedCost c = SharedRequestCost(r.lanes, s.op == AccessOp::kLoad);
   c.wavefronts = std::max(c.wavefronts, AsyncCopySourceLines(trace, view, r));
   return c;

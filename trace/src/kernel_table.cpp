@@ -114,7 +114,13 @@ std::vector<KernelRow> KernelTable(const LessonRun& run, const DevicePreset& pre
     }
     for (std::size_t s = 0; s < t.sites.size() && s < t.stats.sites.size(); ++s) {
       const SiteStats& st = t.stats.sites[s];
-      if (t.sites[s].space == MemorySpace::kShared) {
+      if (t.sites[s].bulk_copy) {  // the TMA's, not the LSU's
+        if (t.sites[s].space != MemorySpace::kShared) {
+          r.tma_pieces += st.accesses;
+          r.tma_sectors += st.sectors;
+          r.tma_bytes += st.bytes;
+        }
+      } else if (t.sites[s].space == MemorySpace::kShared) {
         r.shared_requests += st.requests;
         r.wavefronts += st.wavefronts;
         r.ideal_wavefronts += st.ideal_wavefronts;
@@ -218,6 +224,19 @@ std::string KernelsText(const std::vector<KernelRow>& rows, const LessonRun& run
         << r.launches_with_records << " of its " << r.launches
         << " launches (the first ones: what the views draw and, on a GPU, check for hazards)\n";
   }
+  // Bulk copies through the TMA: outside the LSU's figures above, said once, then each kernel's.
+  bool tma = false;
+  for (const KernelRow& r : rows) {
+    if (r.tma_pieces == 0) continue;
+    if (!tma)
+      o << "  bulk copies through the TMA, outside the figures above (compute 9.0 makes a "
+           "cuda::memcpy_async of 16-byte alignment into a block's cuda::barrier one "
+           "cp.async.bulk, which takes no LSU request and no shared wavefront):\n";
+    tma = true;
+    o << "    " << r.kernel << ": " << FormatNumber(static_cast<double>(r.tma_sectors))
+      << (r.tma_sectors == 1 ? " sector" : " sectors") << " read, "
+      << FormatNumber(static_cast<double>(r.tma_bytes)) << " B\n";
+  }
   for (const KernelRow& r : rows) {
     if (r.partial)
       o << "  " << r.kernel << ": the what-if's launch counts only its kept blocks ("
@@ -290,6 +309,9 @@ nlohmann::json KernelsJson(const std::vector<KernelRow>& rows, const LessonRun& 
                         {"partial", r.partial},
                         {"uncovered_launches", r.uncovered_launches},
                         {"launches_with_records", r.launches_with_records}};
+    // Bulk copies through the TMA, outside the LSU's figures above (KernelRow::tma_*).
+    if (r.tma_pieces > 0)
+      k["tma"] = {{"pieces", r.tma_pieces}, {"sectors", r.tma_sectors}, {"bytes", r.tma_bytes}};
     if (!r.engine.empty()) {
       k["engine"] = r.engine;
       if (!r.engine_reason.empty()) k["engine_reason"] = r.engine_reason;

@@ -26,6 +26,20 @@ struct RequestCost {
 
 RequestCost CostOf(const SiteInfo& site, std::span<const LaneAccess> lanes) {
   RequestCost c;
+  if (site.bulk_copy) {
+    // A bulk copy through the TMA (SiteInfo::bulk_copy): its write no shared wavefront; its read
+    // each lane's sectors on their own, none shared with another lane's copy (an H200: two
+    // lanes' 16-byte copies of one sector's halves read 2 sectors; kernels/async/bulk_copy.txt).
+    // The recorders cut a bulk copy at its source's 32-byte sectors, so a lane's piece is one.
+    if (site.space != MemorySpace::kShared) {
+      for (const LaneAccess& a : lanes) {
+        const std::uint64_t first = a.address / 32, last = (a.address + a.size - 1) / 32;
+        c.sectors += static_cast<std::uint32_t>(last - first + 1);
+      }
+      c.ideal = c.sectors;
+    }
+    return c;
+  }
   if (site.space == MemorySpace::kShared) {
     const SharedCost sc = SharedRequestCost(lanes, site.op == AccessOp::kLoad);
     c.degree = sc.degree;
@@ -82,7 +96,8 @@ class ShapeCache {
       return scratch_;
     }
     h = (h ^ shift ^ (static_cast<std::uint32_t>(site.space) << 9) ^
-         (site.async_copy ? 1u << 20 : 0u) ^ (static_cast<std::uint32_t>(site.op) << 12) ^
+         (site.async_copy ? 1u << 20 : 0u) ^ (site.bulk_copy ? 1u << 21 : 0u) ^
+         (static_cast<std::uint32_t>(site.op) << 12) ^
          (std::uint32_t{site.size} << 16)) *
         0x85ebca6bu;
     h ^= h >> 15;
@@ -93,6 +108,7 @@ class ShapeCache {
       Entry& e = set[way];
       if (e.valid && e.mask == mask && e.shift == shift && e.size == site.size &&
           e.space == site.space && e.op == site.op && e.async_copy == site.async_copy &&
+          e.bulk_copy == site.bulk_copy &&
           std::equal(rel, rel + 32, e.rel)) {
         e.used = ++clock_;
         return e.cost;
@@ -108,6 +124,7 @@ class ShapeCache {
     e.space = site.space;
     e.op = site.op;
     e.async_copy = site.async_copy;
+    e.bulk_copy = site.bulk_copy;
     std::copy(rel, rel + 32, e.rel);
     return e.cost;
   }
@@ -149,6 +166,7 @@ class ShapeCache {
     MemorySpace space = MemorySpace::kGlobal;
     AccessOp op = AccessOp::kLoad;
     bool async_copy = false;
+    bool bulk_copy = false;
     bool valid = false;
     std::uint64_t used = 0;      // when it last answered
     std::uint32_t rel[32] = {};  // offset less the lowest, per lane (0 for lanes not in mask)

@@ -69,6 +69,8 @@ nlohmann::json SitesJson(const LaunchTrace& t) {
     // As Nsight Compute counts them: the wavefronts beyond those the access width needs.
     o["bank_conflicts"] = shared ? nlohmann::json(st.wavefronts - st.ideal_wavefronts) : na;
     if (s.async_copy) o["async_copy"] = true;  // an asynchronous copy's write, where it lands
+    // Either side of a bulk copy through the TMA: no LSU request (its sectors the TMA's).
+    if (s.bulk_copy) o["bulk_copy"] = true;
     if (!s.fragment.empty()) o["fragment"] = s.fragment;  // a wmma fragment's load or store
     o["bank_conflict_max"] = shared ? nlohmann::json(st.bank_conflict_max) : na;
     o["bank_conflict_avg"] = shared ? nlohmann::json(Round(st.BankConflictAvg())) : na;
@@ -159,9 +161,16 @@ std::string LaunchesText(const std::vector<LaunchTrace>& launches, const std::st
         o << "  " << s.file << ":" << s.line << ":" << s.column << " ";
       else
         o << "  line " << s.line << ":" << s.column << " ";
-      o << ToString(s.space) << " " << ToString(s.op) << " " << int(s.size) << " B: " << st.requests
-        << " requests, ";
-      if (s.space == MemorySpace::kShared)
+      o << ToString(s.space) << " " << ToString(s.op) << " " << int(s.size) << " B: ";
+      if (s.bulk_copy && s.space == MemorySpace::kShared)
+        o << "a bulk copy's write through the TMA, " << st.accesses << " pieces, no wavefront";
+      else if (s.bulk_copy)
+        o << "a bulk copy's read through the TMA, " << st.accesses << " pieces, " << st.sectors
+          << " sectors, no LSU request";
+      else
+        o << st.requests << " requests, ";
+      if (s.bulk_copy) {
+      } else if (s.space == MemorySpace::kShared)
         o << st.wavefronts << " wavefronts (worst " << st.bank_conflict_max << "-way)";
       else
         o << st.sectors << " sectors (" << Round(st.SectorsPerRequest()) << " per request)";

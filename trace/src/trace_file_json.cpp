@@ -71,6 +71,7 @@ nlohmann::json LaunchJson(const LaunchTrace& t) {
                           {"code", s.code},
                           {"async_copy", s.async_copy}});
     if (!s.fragment.empty()) j["sites"].back()["fragment"] = s.fragment;
+    if (s.bulk_copy) j["sites"].back()["bulk_copy"] = true;
   }
   j["barrier_sites"] = nlohmann::json::array();
   for (const BarrierSite& b : t.barrier_sites) {
@@ -184,9 +185,13 @@ LaunchTrace LaunchFrom(const nlohmann::json& j) {
     si.column = s.value("column", std::uint16_t{0});  // lesson traces before programs: none
     si.end_column = s.value("end_column", std::uint16_t{0});
     si.async_copy = s.value("async_copy", false);      // before format 4: none
+    si.bulk_copy = s.value("bulk_copy", false);        // a TMA copy's; none before 2026-12-04
     si.fragment = s.value("fragment", std::string());  // a wmma load or store's; none before
     si.file_tag = FileTagOf(si.file);
-    if (si.size == 0 || si.size > 16) throw std::runtime_error("a site's access size is not 1-16");
+    // A bulk copy's pieces are a source sector's part of it: 16 or 32 bytes.
+    if (si.size == 0 || si.size > (si.bulk_copy ? 32 : 16))
+      throw std::runtime_error(si.bulk_copy ? "a bulk copy site's piece is not 1-32 bytes"
+                                            : "a site's access size is not 1-16");
     if (si.space != MemorySpace::kShared && si.buffer >= t.buffers.size() &&
         si.buffer != kSeveralBuffers &&
         !(si.space == MemorySpace::kLocal && si.buffer == kLocalArray))

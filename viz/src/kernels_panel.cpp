@@ -41,6 +41,8 @@ class KernelsPanel : public Panel {
       if (rows_[i].OnRoofline()) s.emplace_back(k + ".flops", std::to_string(rows_[i].flops));
       if (!rows_[i].engine.empty()) s.emplace_back(k + ".engine", rows_[i].engine);
       if (rows_[i].uncovered_launches > 0) s.emplace_back(k + ".coverage", rows_[i].coverage);
+      if (rows_[i].tma_pieces > 0)
+        s.emplace_back(k + ".tma_sectors", std::to_string(rows_[i].tma_sectors));
     }
     return s;
   }
@@ -100,6 +102,18 @@ class KernelsPanel : public Panel {
     if (r.partial) {  // a what-if over the kept blocks only: that launch is theirs, not the grid's
       ImGui::SameLine();
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::WarpU32(4)), "(kept blocks)");
+    }
+    // Bulk copies through the TMA: outside the row's LSU figures, said on the row, and how much.
+    if (r.tma_pieces > 0) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("(TMA copies)");
+      ImGui::SetItemTooltip(
+          "Its bulk copies through the TMA read %s sectors (%s B), outside the sectors and "
+          "wavefronts of this row: compute 9.0 makes a cuda::memcpy_async of 16-byte alignment "
+          "into a block's cuda::barrier one cp.async.bulk, which takes no LSU request and no "
+          "shared wavefront.",
+          FormatNumber(static_cast<double>(r.tma_sectors)).c_str(),
+          FormatNumber(static_cast<double>(r.tma_bytes)).c_str());
     }
     // The emulator's SIMT engine could not run it a warp at a time (docs/ENGINE.md): said, and why.
     if (!r.engine.empty() && r.engine != "simt") {

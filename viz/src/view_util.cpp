@@ -19,9 +19,10 @@ std::string SiteLabel(const LaunchTrace& t, int site) {
   if (s.space != MemorySpace::kShared && s.space != MemorySpace::kLocal &&
       s.buffer < t.buffers.size())
     array = t.buffers[s.buffer].name;
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "line %u %s %s %s (%u B)", s.line, ToString(s.op),
-                ToString(s.space), array.c_str(), s.size);
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "line %u %s %s %s (%u B)%s", s.line, ToString(s.op),
+                ToString(s.space), array.c_str(), s.size,
+                s.bulk_copy ? ", a bulk copy through the TMA" : "");
   return buf;
 }
 

@@ -24,8 +24,9 @@ namespace {
 
 struct Pending {
   unsigned char* dst = nullptr;
-  std::array<unsigned char, 16> bytes{};
+  std::array<unsigned char, 32> bytes{};  // a copy's 16 bytes at most; a bulk copy's piece 32
   unsigned int size = 0, place = 0;
+  bool bulk = false;  // a piece of a bulk copy through the TMA (AsyncBulkCopyForBarrier)
   std::uint64_t batch = 0;      // the commit group it belongs to (kBarrierBound, kStageBound)
   const void* stage = nullptr;  // kStageBound: the group pipeline's pipeline_shared_state
   std::uint64_t use = 0;        // and the stage use it goes into
@@ -91,7 +92,8 @@ constexpr std::uint64_t kBarrierBound = ~std::uint64_t{0};
 // A copy into a group pipeline's stage (Pending::stage): it lands as its thread commits the stage.
 constexpr std::uint64_t kStageBound = kBarrierBound - 1;
 void Issue(void* dst, const void* src, std::size_t bytes, std::size_t zfill, unsigned int place,
-           std::uint64_t bound, const void* stage = nullptr, std::uint64_t use = 0);
+           std::uint64_t bound, const void* stage = nullptr, std::uint64_t use = 0,
+           bool bulk = false);
 }  // namespace
 
 void AsyncCopy(void* dst, const void* src, std::size_t bytes, std::size_t zfill,
@@ -101,6 +103,31 @@ void AsyncCopy(void* dst, const void* src, std::size_t bytes, std::size_t zfill,
 
 void AsyncCopyForBarrier(void* dst, const void* src, std::size_t bytes, unsigned int place) {
   Issue(dst, src, bytes, 0, place, kBarrierBound);
+}
+
+bool AsyncBulkCopyForBarrier(void* dst, const void* src, std::size_t bytes, const void* barrier,
+                             unsigned int place) {
+  if (::ws::emu::t_thread == nullptr) return true;  // host code: no device to copy on
+  // libcu++'s dispatch: global into shared memory with the barrier in the block's shared memory;
+  // anything else is its cp.async (or plain copies), which the caller records as before.
+  const auto first = static_cast<unsigned int>(bytes < 16 ? bytes : 16);
+  if (bytes == 0 || SpaceOf(barrier, 8, place, kOpLoad) != kKeyShared ||
+      SpaceOf(dst, first, place, kOpStore) != kKeyShared ||
+      SpaceOf(src, first, place, kOpLoad) != kKeyGlobal)
+    return false;
+  const auto d = reinterpret_cast<std::uintptr_t>(dst), s = reinterpret_cast<std::uintptr_t>(src);
+  // cp.async.bulk's rule (the PTX ISA): both addresses and the size multiples of 16 bytes, which
+  // the copy's 16-byte alignment promised.
+  if (bytes % 16 != 0 || d % 16 != 0 || s % 16 != 0)
+    emu::FailThread(place, "cuda::memcpy_async promised 16-byte alignment, which makes it a bulk "
+                           "copy through the TMA on compute 9.0 (cp.async.bulk), but its size (" +
+                               std::to_string(bytes) + " bytes) or an address is not a multiple "
+                               "of 16 bytes");
+  async_pieces::ForEachBulkPiece(s, bytes, [&](std::size_t at, std::size_t n) {
+    Issue(static_cast<unsigned char*>(dst) + at, static_cast<const unsigned char*>(src) + at, n, 0,
+          place, kBarrierBound, nullptr, 0, true);
+  });
+  return true;
 }
 
 namespace {
@@ -114,18 +141,20 @@ void Note(AsyncEventKind kind, std::uint64_t group, std::uint32_t stages = 0) {
   emu::NoteAsyncEvent(static_cast<int>(kind), static_cast<std::uint32_t>(group), stages);
 }
 // `bound`: 0 for the thread's open commit group, or kBarrierBound, or kStageBound (into `stage`).
+// `bulk`: a piece of a bulk copy (AsyncBulkCopyForBarrier, which checked it), keyed as the TMA's.
 void Issue(void* dst, const void* src, std::size_t bytes, std::size_t zfill, unsigned int place,
-           std::uint64_t bound, const void* stage, std::uint64_t use) {
+           std::uint64_t bound, const void* stage, std::uint64_t use, bool bulk) {
   if (::ws::emu::t_thread == nullptr) return;  // host code: no device to copy on
   const auto d = reinterpret_cast<std::uintptr_t>(dst), s = reinterpret_cast<std::uintptr_t>(src);
-  if (bytes != 4 && bytes != 8 && bytes != 16)
+  if (bulk) {
+  } else if (bytes != 4 && bytes != 8 && bytes != 16)
     emu::FailThread(
         place, "__pipeline_memcpy_async copies 4, 8 or 16 bytes, not " + std::to_string(bytes));
   if (zfill > bytes)
     emu::FailThread(place, "__pipeline_memcpy_async: the bytes to fill with zeros (" +
                                std::to_string(zfill) + ") are more than the copy's " +
                                std::to_string(bytes));
-  if (d % bytes != 0 || s % bytes != 0)
+  if (!bulk && (d % bytes != 0 || s % bytes != 0))
     emu::FailThread(place, "__pipeline_memcpy_async of " + std::to_string(bytes) +
                                " bytes needs both addresses aligned to " + std::to_string(bytes) +
                                " bytes");
@@ -135,7 +164,12 @@ void Issue(void* dst, const void* src, std::size_t bytes, std::size_t zfill, uns
     emu::FailThread(place,
                     "__pipeline_memcpy_async copies from global memory into shared memory: its "
                     "destination must be a __shared__ array and its source a device buffer");
-  if (read > 0) Record(src, read, place, kOpLoad);
+  if (bulk) {
+    const detail::Classified r = detail::Classify(src, read, place, kOpLoad);
+    if (r.where == detail::Where::kRecorded) emu::RecordAccess(BulkCopyKey(r.key), r.offset, src);
+  } else if (read > 0) {
+    Record(src, read, place, kOpLoad);
+  }
   Copies& c = Mine();
   Pending p;
   p.dst = static_cast<unsigned char*>(dst);
@@ -144,6 +178,7 @@ void Issue(void* dst, const void* src, std::size_t bytes, std::size_t zfill, uns
   p.batch = bound != 0 ? bound : c.open;
   p.stage = stage;
   p.use = use;
+  p.bulk = bulk;
   std::memcpy(p.bytes.data(), src, read);  // read where issued; the rest stays zero
   c.pending.push_back(p);
   const std::uint64_t launch = g_launch.load(std::memory_order_relaxed);
@@ -177,7 +212,7 @@ void Land(Copies& c, Lands lands) {
       // serves it); the address was checked where the copy was issued.
       const detail::Classified w = detail::Classify(p.dst, p.size, p.place, kOpStore);
       if (w.where == detail::Where::kRecorded)
-        emu::RecordAccess(w.key | kKeyAsyncCopy, w.offset, p.dst);
+        emu::RecordAccess(p.bulk ? BulkCopyKey(w.key) : w.key | kKeyAsyncCopy, w.offset, p.dst);
       Note(AsyncEventKind::kLand, GroupOf(p));
       std::memcpy(p.dst, p.bytes.data(), p.size);
     } else {
@@ -422,7 +457,7 @@ void EarlyRead(const void* ptr, unsigned int bytes, std::uint64_t key, std::uint
   for (const Pending& p : Mine().pending) {
     if (at + bytes <= p.dst || p.dst + p.size <= at) continue;
     const detail::Classified copy = detail::Classify(p.dst, p.size, p.place, kOpStore);
-    emu::ReportEarlyRead(copy.key | kKeyAsyncCopy, key, offset);
+    emu::ReportEarlyRead(p.bulk ? BulkCopyKey(copy.key) : copy.key | kKeyAsyncCopy, key, offset);
     return;  // one pair a read: its first copy in flight there
   }
 }

@@ -37,4 +37,20 @@ __host__ __device__ void ForEachPiece(std::size_t rank, std::size_t size, std::s
   for (std::size_t at = rank * piece; at < bytes; at += size * piece) f(at);
 }
 
+// A bulk copy through the TMA (cp.async.bulk: libcu++ on compute 9.0 makes one of a
+// cuda::memcpy_async of 16-byte alignment bound to a block's cuda::barrier in shared memory;
+// docs/ncu-agreement.md) reads each 32-byte sector its source spans, per copy (an H200 counted
+// 1, 1, 2, 8 and 32 sectors for 16, 32, 64, 256 and 1,024 bytes from a sector's start and 2 for
+// 32 bytes from 16 past one: kernels/async/bulk_copy.txt). Both recorders cut it at its source's
+// sectors, `f(at, bytes)` a piece of 16 or 32 bytes, so that a piece is a sector and every byte
+// is recorded.
+template <typename F>
+__host__ __device__ void ForEachBulkPiece(unsigned long long source, std::size_t bytes, F&& f) {
+  for (std::size_t at = 0; at < bytes;) {
+    const std::size_t sector_end = static_cast<std::size_t>(32 - (source + at) % 32);
+    const std::size_t n = sector_end < bytes - at ? sector_end : bytes - at;
+    f(at, n);
+    at += n;
+  }
+}
 }  // namespace ws::prog::async_pieces

@@ -15,6 +15,8 @@ namespace ws::prog {
 enum : unsigned int { kOpLoad = 0, kOpStore = 1, kOpAtomic = 2, kOpSeveral = 8 };
 // BadAccess::op of a grid sync outside a cooperative launch (no access: the words say so).
 inline constexpr unsigned int kOpNotCooperative = 16;
+// Either side of a bulk copy through the TMA (ws_gpu_async.h): keyed by BulkCopyKey.
+inline constexpr unsigned int kOpBulk = 32;
 // kOpSeveral: a row of a T** (ws_program.h), one site over every buffer it reaches.
 inline constexpr unsigned int kSharedSlots = 64;  // slot 0: the launch's dynamic shared memory
 

@@ -67,8 +67,10 @@ __device__ inline void RecordShared(unsigned int at, unsigned int bytes, unsigne
                                     unsigned int remote = 0) {
   if (remote != 0 && ::ws::dev::HazardPass(ws_recorder_state.mode)) return;
   const unsigned int base = ws_recorder_state.mode == ::ws::dev::kRecord ? SharedBase(at) : 0u;
-  const std::uint64_t key = MakeSiteKey(place, kKeyShared, op, bytes, base / 4);
-  if (copy_lines != 0)
+  const std::uint64_t key = MakeSiteKey(place, kKeyShared, op & ~kOpBulk, bytes, base / 4);
+  if ((op & kOpBulk) != 0)
+    ::ws::dev::RecordAccess(BulkCopyKey(key), at + remote, InstanceKey());
+  else if (copy_lines != 0)
     ::ws::dev::RecordCopyWrite(key | kKeyAsyncCopy, at + remote, InstanceKey(), copy_lines);
   else
     ::ws::dev::RecordAccess(key, at + remote, InstanceKey());
@@ -103,14 +105,16 @@ __device__ inline void RecordDevice(const void* p, unsigned int bytes, unsigned 
       hi = mid;
     }
   }
-  const bool several = (op & kOpSeveral) != 0;
-  op &= ~kOpSeveral;
+  const bool several = (op & kOpSeveral) != 0, bulk = (op & kOpBulk) != 0;
+  op &= ~(kOpSeveral | kOpBulk);
   if (lo > 0 && addr + bytes <= s.region_end[lo - 1]) {
     const unsigned int k = s.region_key[lo - 1];
     const auto offset = addr - s.region_begin[lo - 1];
+    const std::uint64_t key =
+        MakeSiteKey(place, k >> 16, op, bytes, several ? kSeveralBuffersKey : (k & 0xffffu));
     // A row of a T**: one site keyed by no buffer, its offsets virtual addresses.
     ::ws::dev::RecordAccess(
-        MakeSiteKey(place, k >> 16, op, bytes, several ? kSeveralBuffersKey : (k & 0xffffu)),
+        bulk ? BulkCopyKey(key) : key,
         static_cast<unsigned int>(several ? s.region_base[lo - 1] + offset : offset),
         InstanceKey());
     return;

@@ -103,6 +103,26 @@ __device__ inline void RecordPieces(const void* dst, const void* src, std::size_
   });
 }
 
+// A bulk copy through the TMA, as libcu++ makes one (IsBulkCopy): cut at its source's 32-byte
+// sectors (ws_async_pieces.h, the emulator's cut too), each piece a global read and a shared write
+// keyed as the TMA's (kOpBulk: no LSU request, no shared wavefront; its read a sector).
+__device__ inline void RecordBulk(const void* dst, const void* src, std::size_t bytes,
+                                  unsigned int place) {
+#if defined(__CUDA_ARCH__)
+  if (ws_recorder_state.mode == ::ws::dev::kOff) return;  // the run as written
+  async_pieces::ForEachBulkPiece(
+      reinterpret_cast<unsigned long long>(src), bytes, [&](std::size_t at, std::size_t n) {
+        RecordDevice(static_cast<const unsigned char*>(src) + at, static_cast<unsigned int>(n),
+                     place, kOpLoad | kOpBulk);
+        RecordDevice(static_cast<const unsigned char*>(dst) + at, static_cast<unsigned int>(n),
+                     place, kOpStore | kOpBulk);
+        NoteAsync(::ws::dev::kAsyncIssue, ::ws::dev::kCopyBarrier);
+      });
+#else
+  (void)dst, (void)src, (void)bytes, (void)place;
+#endif
+}
+
 // A size's promised alignment (ws_async_pieces.h, the emulator's too).
 using async_pieces::SizeAlign;
 

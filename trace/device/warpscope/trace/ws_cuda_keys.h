@@ -73,8 +73,27 @@ WS_HD constexpr std::uint32_t KeyFile(std::uint64_t k) {
 WS_HD constexpr std::uint32_t KeyArray(std::uint64_t k) {
   return static_cast<std::uint32_t>(k >> 16) & 0xffffu;
 }
-WS_HD constexpr std::uint32_t KeySpaceOf(std::uint64_t k) {
+// A bulk copy through the TMA (cp.async.bulk, compute 9.0; libcu++ makes one of a
+// cuda::memcpy_async bound to a block's cuda::barrier in shared memory, aligned to 16 bytes): its
+// global read and its shared write take op 3, as an asynchronous copy's write does, in a space no
+// other op-3 key has: the read constant memory's (2), the write texture's (3). KeySpaceOf and
+// KeyOpOf give them back as a global load and a shared store; KeyIsBulkCopy says which they are.
+inline constexpr std::uint32_t kKeyBulkReadSpace = 2u, kKeyBulkWriteSpace = 3u;
+WS_HD constexpr std::uint32_t KeyRawSpace(std::uint64_t k) {
   return static_cast<std::uint32_t>(k >> 14) & 3u;
+}
+WS_HD constexpr std::uint32_t KeySpaceOf(std::uint64_t k) {
+  const std::uint32_t raw = KeyRawSpace(k);
+  if (((k >> 12) & 3u) != 3u) return raw;
+  return raw == kKeyBulkReadSpace ? std::uint32_t{kKeyGlobal}
+         : raw == kKeyBulkWriteSpace ? std::uint32_t{kKeyShared}
+                                     : raw;
+}
+// The key of a bulk copy's side from a plain key of its global read or its shared write.
+WS_HD constexpr std::uint64_t BulkCopyKey(std::uint64_t plain) {
+  const std::uint64_t space = KeyRawSpace(plain) == kKeyShared ? kKeyBulkWriteSpace
+                                                               : kKeyBulkReadSpace;
+  return (plain & ~(std::uint64_t{15} << 12)) | (space << 14) | (std::uint64_t{3} << 12);
 }
 // A thread's local array (a kernel's own array indexed at run time, which the compiler puts in
 // local memory): keyed as global memory with this array id; the site table makes it
@@ -107,13 +126,19 @@ WS_HD constexpr int RemoteSharedRank(std::uint32_t offset) {
   return static_cast<int>(offset >> kRemoteSharedShift) - 1;
 }
 
-// The operation: an asynchronous copy's write is a store.
+// The operation: an asynchronous copy's write is a store, a bulk copy's read a load.
 WS_HD constexpr std::uint32_t KeyOpOf(std::uint64_t k) {
   const std::uint32_t op = static_cast<std::uint32_t>(k >> 12) & 3u;
-  return op == 3u ? std::uint32_t{kKeyStore} : op;
+  if (op != 3u) return op;
+  return KeyRawSpace(k) == kKeyBulkReadSpace ? std::uint32_t{kKeyLoad} : std::uint32_t{kKeyStore};
 }
+// An asynchronous copy's shared write (cp.async's or a bulk copy's).
 WS_HD constexpr bool KeyIsAsyncCopy(std::uint64_t k) {
-  return ((k >> 12) & 3u) == 3u;
+  return ((k >> 12) & 3u) == 3u && KeyRawSpace(k) != kKeyBulkReadSpace;
+}
+// Either side of a bulk copy through the TMA.
+WS_HD constexpr bool KeyIsBulkCopy(std::uint64_t k) {
+  return ((k >> 12) & 3u) == 3u && KeyRawSpace(k) >= kKeyBulkReadSpace;
 }
 WS_HD constexpr std::uint32_t KeySize(std::uint64_t k) {
   return static_cast<std::uint32_t>(k) & 0xffu;

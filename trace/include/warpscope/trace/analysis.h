@@ -198,7 +198,9 @@ class WarpRequests {
 // Whether `read` is the global read of the asynchronous copy whose shared write is `write`
 // (SiteInfo::async_copy): the copy's other site, of the same place and size.
 inline bool IsCopyReadOf(const SiteInfo& read, const SiteInfo& write) {
-  return write.async_copy && read.space == MemorySpace::kGlobal && read.op == AccessOp::kLoad &&
+  // A bulk copy's write is the TMA's, not the LSU's: no lines rule (SiteInfo::bulk_copy).
+  return write.async_copy && !write.bulk_copy && !read.bulk_copy &&
+         read.space == MemorySpace::kGlobal && read.op == AccessOp::kLoad &&
          read.file_tag == write.file_tag && read.line == write.line &&
          read.column == write.column && read.size == write.size;
 }

@@ -83,6 +83,10 @@ struct KernelRow {
   // Shared memory.
   std::uint64_t shared_requests = 0, wavefronts = 0, ideal_wavefronts = 0;
   std::uint32_t worst_bank_degree = 0;  // the worst request's conflict degree (1: none)
+  // Bulk copies through the TMA (SiteInfo::bulk_copy: compute 9.0's cuda::memcpy_async into a
+  // block's cuda::barrier), apart from the LSU's figures above, which they are not in: the
+  // pieces recorded (a copy cut at its source's 32-byte sectors), the sectors read, the bytes.
+  std::uint64_t tma_pieces = 0, tma_sectors = 0, tma_bytes = 0;
   // Floating-point operations (LaunchStats::flops), known when every launch counted them.
   std::uint64_t flops = 0;
   bool flops_counted = true;

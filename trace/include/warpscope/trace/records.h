@@ -68,6 +68,13 @@ struct SiteInfo {
   // global 128-byte line of its sources where that is more (ldgsts_lines.txt; WarpRequests pairs
   // the write with its read, analysis.h).
   bool async_copy = false;
+  // Either side of a bulk copy through the TMA (cp.async.bulk, compute 9.0: libcu++ makes one of a
+  // cuda::memcpy_async of 16-byte alignment bound to a block's cuda::barrier in shared memory;
+  // docs/ncu-agreement.md). The LSU makes no request for it: its read takes the sectors of each
+  // lane's bytes on their own (an H200: 8,192 sectors for 8,192 copies of 16 bytes, which 4,096
+  // sectors hold), its write (async_copy too) no shared wavefront. Its figures are the kernel's
+  // TMA traffic, apart from the LSU's (KernelRow::tma_*).
+  bool bulk_copy = false;
   // A wmma fragment's load or store (load_matrix_sync, store_matrix_sync) on the emulator: the
   // fragment as kernels/tensor/fragments.tsv names it, then the leading dimension, e.g.
   // "m16n16k16 a half row 16" (the Fragments view's sites). Empty elsewhere.
