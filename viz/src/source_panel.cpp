@@ -105,7 +105,13 @@ void CollectSiteFigures(const LaunchTrace& t, const std::string& source_file,
     char buf[64];
     // Compact, for a margin column: "ld 4.0s" (sectors per request), "ld 32w" (banks).
     const char* op = s.op == AccessOp::kLoad ? "ld" : s.op == AccessOp::kStore ? "st" : "at";
-    if (s.space == MemorySpace::kShared) {
+    if (s.bulk_copy) {  // the TMA's: its read's sectors ("tma 64s"), its write nothing (the LSU's)
+      if (s.space == MemorySpace::kShared) {
+        line_sites[s.line].push_back(static_cast<int>(i));
+        continue;
+      }
+      std::snprintf(buf, sizeof buf, "tma %llus", static_cast<unsigned long long>(st.sectors));
+    } else if (s.space == MemorySpace::kShared) {
       std::snprintf(buf, sizeof buf, "%s %uw", op, st.bank_conflict_max);
     } else {
       std::snprintf(buf, sizeof buf, "%s %.1fs", op, st.SectorsPerRequest());
