@@ -31,20 +31,42 @@ __device__ void Copy(const char* g, char* out, int lanes, int stride, int at) {
 
 // One lane: 16, 32, 64, 256 and 1,024 bytes from a 128-byte line's start; 16 and 48 bytes from 16
 // bytes past it (straddling a sector); 32 from 16 past (two sectors' halves).
-__global__ void one16(const char* g, char* o) { Copy<16>(g, o, 1, 0, 0); }
-__global__ void one32(const char* g, char* o) { Copy<32>(g, o, 1, 0, 0); }
-__global__ void one64(const char* g, char* o) { Copy<64>(g, o, 1, 0, 0); }
-__global__ void one256(const char* g, char* o) { Copy<256>(g, o, 1, 0, 0); }
-__global__ void one1024(const char* g, char* o) { Copy<1024>(g, o, 1, 0, 0); }
-__global__ void one16_at16(const char* g, char* o) { Copy<16>(g, o, 1, 0, 16); }
-__global__ void one32_at16(const char* g, char* o) { Copy<32>(g, o, 1, 0, 16); }
-__global__ void one48_at16(const char* g, char* o) { Copy<48>(g, o, 1, 0, 16); }
+__global__ void one16(const char* g, char* o) {
+  Copy<16>(g, o, 1, 0, 0);
+}
+__global__ void one32(const char* g, char* o) {
+  Copy<32>(g, o, 1, 0, 0);
+}
+__global__ void one64(const char* g, char* o) {
+  Copy<64>(g, o, 1, 0, 0);
+}
+__global__ void one256(const char* g, char* o) {
+  Copy<256>(g, o, 1, 0, 0);
+}
+__global__ void one1024(const char* g, char* o) {
+  Copy<1024>(g, o, 1, 0, 0);
+}
+__global__ void one16_at16(const char* g, char* o) {
+  Copy<16>(g, o, 1, 0, 16);
+}
+__global__ void one32_at16(const char* g, char* o) {
+  Copy<32>(g, o, 1, 0, 16);
+}
+__global__ void one48_at16(const char* g, char* o) {
+  Copy<48>(g, o, 1, 0, 16);
+}
 // Two lanes, 16 bytes each, the two halves of one sector (the sample's pairs).
-__global__ void two16_adjacent(const char* g, char* o) { Copy<16>(g, o, 2, 16, 0); }
+__global__ void two16_adjacent(const char* g, char* o) {
+  Copy<16>(g, o, 2, 16, 0);
+}
 // 32 lanes, 16 bytes each, 512 contiguous bytes (16 sectors).
-__global__ void warp16(const char* g, char* o) { Copy<16>(g, o, 32, 16, 0); }
+__global__ void warp16(const char* g, char* o) {
+  Copy<16>(g, o, 32, 16, 0);
+}
 // 32 lanes, 64 bytes each, 2 KB contiguous (64 sectors).
-__global__ void warp64(const char* g, char* o) { Copy<64>(g, o, 32, 64, 0); }
+__global__ void warp64(const char* g, char* o) {
+  Copy<64>(g, o, 32, 64, 0);
+}
 
 int main() {
   char *g = nullptr, *o = nullptr;
@@ -57,12 +79,17 @@ int main() {
     const char* name;
     void (*f)(const char*, char*);
     int bytes, lanes, stride, at;
-  } ks[] = {{"one16", one16, 16, 1, 0, 0},           {"one32", one32, 32, 1, 0, 0},
-            {"one64", one64, 64, 1, 0, 0},           {"one256", one256, 256, 1, 0, 0},
-            {"one1024", one1024, 1024, 1, 0, 0},     {"one16_at16", one16_at16, 16, 1, 0, 16},
-            {"one32_at16", one32_at16, 32, 1, 0, 16}, {"one48_at16", one48_at16, 48, 1, 0, 16},
+  } ks[] = {{"one16", one16, 16, 1, 0, 0},
+            {"one32", one32, 32, 1, 0, 0},
+            {"one64", one64, 64, 1, 0, 0},
+            {"one256", one256, 256, 1, 0, 0},
+            {"one1024", one1024, 1024, 1, 0, 0},
+            {"one16_at16", one16_at16, 16, 1, 0, 16},
+            {"one32_at16", one32_at16, 32, 1, 0, 16},
+            {"one48_at16", one48_at16, 48, 1, 0, 16},
             {"two16_adjacent", two16_adjacent, 16, 2, 16, 0},
-            {"warp16", warp16, 16, 32, 16, 0},       {"warp64", warp64, 64, 32, 64, 0}};
+            {"warp16", warp16, 16, 32, 16, 0},
+            {"warp64", warp64, 64, 32, 64, 0}};
   int bad = 0;
   for (const K& k : ks) {
     cudaMemset(o, 0, 4096);

@@ -187,8 +187,7 @@ class Worker {
   void OnlyReadStores(std::uint32_t mask, const std::uint32_t (&offsets)[32]);
   // A warp's store keyed by several buffers, where some are only read (OnlyReadStores).
   bool StoresToSeveral(std::uint64_t key) const {
-    return !only_read_.empty() && KeyArray(key) == kSeveralBuffers &&
-           KeyOpOf(key) != kKeyLoad;
+    return !only_read_.empty() && KeyArray(key) == kSeveralBuffers && KeyOpOf(key) != kKeyLoad;
   }
 
   // An access of a block that is not kept, for the race check of its barrier interval. An

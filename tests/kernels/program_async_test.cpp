@@ -480,9 +480,7 @@ TEST(CoursePrograms, ABlocksCudaBarrierCopyIsABulkCopyOnComputeNine) {
   const std::string table = KernelsText(rows, r, *FindDevicePreset("hopper"));
   EXPECT_NE(table.find("bulk copies through the TMA, outside the figures above"), std::string::npos)
       << table;
-  EXPECT_NE(table.find("    k: 64 sectors read, 1,024 B\n"),
-            std::string::npos)
-      << table;
+  EXPECT_NE(table.find("    k: 64 sectors read, 1,024 B\n"), std::string::npos) << table;
 
   ProgramOptions on_ampere;
   on_ampere.preset = "ampere";

@@ -97,8 +97,7 @@ class ShapeCache {
     }
     h = (h ^ shift ^ (static_cast<std::uint32_t>(site.space) << 9) ^
          (site.async_copy ? 1u << 20 : 0u) ^ (site.bulk_copy ? 1u << 21 : 0u) ^
-         (static_cast<std::uint32_t>(site.op) << 12) ^
-         (std::uint32_t{site.size} << 16)) *
+         (static_cast<std::uint32_t>(site.op) << 12) ^ (std::uint32_t{site.size} << 16)) *
         0x85ebca6bu;
     h ^= h >> 15;
     // Two ways a set: a loop's shapes that fall in one set (a broadcast at two shifts) take
@@ -108,8 +107,7 @@ class ShapeCache {
       Entry& e = set[way];
       if (e.valid && e.mask == mask && e.shift == shift && e.size == site.size &&
           e.space == site.space && e.op == site.op && e.async_copy == site.async_copy &&
-          e.bulk_copy == site.bulk_copy &&
-          std::equal(rel, rel + 32, e.rel)) {
+          e.bulk_copy == site.bulk_copy && std::equal(rel, rel + 32, e.rel)) {
         e.used = ++clock_;
         return e.cost;
       }

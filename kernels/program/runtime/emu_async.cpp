@@ -26,7 +26,7 @@ struct Pending {
   unsigned char* dst = nullptr;
   std::array<unsigned char, 32> bytes{};  // a copy's 16 bytes at most; a bulk copy's piece 32
   unsigned int size = 0, place = 0;
-  bool bulk = false;  // a piece of a bulk copy through the TMA (AsyncBulkCopyForBarrier)
+  bool bulk = false;            // a piece of a bulk copy through the TMA (AsyncBulkCopyForBarrier)
   std::uint64_t batch = 0;      // the commit group it belongs to (kBarrierBound, kStageBound)
   const void* stage = nullptr;  // kStageBound: the group pipeline's pipeline_shared_state
   std::uint64_t use = 0;        // and the stage use it goes into
@@ -119,10 +119,12 @@ bool AsyncBulkCopyForBarrier(void* dst, const void* src, std::size_t bytes, cons
   // cp.async.bulk's rule (the PTX ISA): both addresses and the size multiples of 16 bytes, which
   // the copy's 16-byte alignment promised.
   if (bytes % 16 != 0 || d % 16 != 0 || s % 16 != 0)
-    emu::FailThread(place, "cuda::memcpy_async promised 16-byte alignment, which makes it a bulk "
-                           "copy through the TMA on compute 9.0 (cp.async.bulk), but its size (" +
-                               std::to_string(bytes) + " bytes) or an address is not a multiple "
-                               "of 16 bytes");
+    emu::FailThread(place,
+                    "cuda::memcpy_async promised 16-byte alignment, which makes it a bulk "
+                    "copy through the TMA on compute 9.0 (cp.async.bulk), but its size (" +
+                        std::to_string(bytes) +
+                        " bytes) or an address is not a multiple "
+                        "of 16 bytes");
   async_pieces::ForEachBulkPiece(s, bytes, [&](std::size_t at, std::size_t n) {
     Issue(static_cast<unsigned char*>(dst) + at, static_cast<const unsigned char*>(src) + at, n, 0,
           place, kBarrierBound, nullptr, 0, true);
@@ -146,8 +148,7 @@ void Issue(void* dst, const void* src, std::size_t bytes, std::size_t zfill, uns
            std::uint64_t bound, const void* stage, std::uint64_t use, bool bulk) {
   if (::ws::emu::t_thread == nullptr) return;  // host code: no device to copy on
   const auto d = reinterpret_cast<std::uintptr_t>(dst), s = reinterpret_cast<std::uintptr_t>(src);
-  if (bulk) {
-  } else if (bytes != 4 && bytes != 8 && bytes != 16)
+  if (!bulk && bytes != 4 && bytes != 8 && bytes != 16)
     emu::FailThread(
         place, "__pipeline_memcpy_async copies 4, 8 or 16 bytes, not " + std::to_string(bytes));
   if (zfill > bytes)

@@ -85,14 +85,14 @@ WS_HD constexpr std::uint32_t KeyRawSpace(std::uint64_t k) {
 WS_HD constexpr std::uint32_t KeySpaceOf(std::uint64_t k) {
   const std::uint32_t raw = KeyRawSpace(k);
   if (((k >> 12) & 3u) != 3u) return raw;
-  return raw == kKeyBulkReadSpace ? std::uint32_t{kKeyGlobal}
+  return raw == kKeyBulkReadSpace    ? std::uint32_t{kKeyGlobal}
          : raw == kKeyBulkWriteSpace ? std::uint32_t{kKeyShared}
                                      : raw;
 }
 // The key of a bulk copy's side from a plain key of its global read or its shared write.
 WS_HD constexpr std::uint64_t BulkCopyKey(std::uint64_t plain) {
-  const std::uint64_t space = KeyRawSpace(plain) == kKeyShared ? kKeyBulkWriteSpace
-                                                               : kKeyBulkReadSpace;
+  const std::uint64_t space =
+      KeyRawSpace(plain) == kKeyShared ? kKeyBulkWriteSpace : kKeyBulkReadSpace;
   return (plain & ~(std::uint64_t{15} << 12)) | (space << 14) | (std::uint64_t{3} << 12);
 }
 // A thread's local array (a kernel's own array indexed at run time, which the compiler puts in
