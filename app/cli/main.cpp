@@ -12,6 +12,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <sstream>
 
 #include "cli/read_commands.h"
 #include "core/capture.h"
@@ -189,8 +190,8 @@ int ProgramCommand(const std::vector<std::string>& files, const std::vector<std:
                    const std::vector<std::string>& args, const std::string& backend,
                    const ws::RunOptions& options, double timeout_s, bool json,
                    const std::string& capture_to = "", bool progress = false,
-                   const std::string& what_if = "", bool sandbox = false,
-                   bool every_launch = false) {
+                   const std::string& what_if = "", bool sandbox = false, bool every_launch = false,
+                   bool source_accesses = false, const std::string& sass_file = "") {
   if (backend != "emu" && backend != "cuda") {
     std::cerr << "warpscope-cli: --backend " << backend << ": emu or cuda\n";
     return 2;
@@ -229,6 +230,19 @@ int ProgramCommand(const std::vector<std::string>& files, const std::vector<std:
   po.keep_blocks = options.keep_blocks;
   po.record_budget_bytes = options.record_budget_bytes;
   po.sandbox = sandbox;
+  po.compiled_code = !source_accesses;
+  if (!sass_file.empty()) {
+    std::ifstream in(sass_file, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    po.compiled_listing = text.str();
+    if (!in || po.compiled_listing.find("//## File") == std::string::npos) {
+      std::cerr << "warpscope-cli: --sass " << sass_file
+                << ": not a listing of nvdisasm -g (no \"//## File\" line)"
+                << (in ? "" : ": the file cannot be read") << "\n";
+      return 2;
+    }
+  }
   if (!what_if.empty()) po.keep_all_threads_up_to = ws::kWhatIfKeepAllThreads;
   po.schedule = options.schedule.Name();
   po.engine = options.engine;
@@ -360,7 +374,9 @@ struct Args {
 #endif
   bool sandbox = false;
   bool progress = false;
-  bool every_launch = false;  // --launches: a program's every launch in the text
+  bool every_launch = false;     // --launches: a program's every launch in the text
+  bool source_accesses = false;  // --source-accesses: no compiled widths
+  std::string sass_file;         // --sass: nvdisasm -g's listing of the program
   std::string layout_kind = "row-major";
   int lw = 24, lh = 16, tw = 8, th = 8, mw = 1, mh = 1;
 };
@@ -407,6 +423,15 @@ void AddProgramOptions(CLI::App* c, Args& a, const std::string& file_help,
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   c->add_option("-D,--define", a.defines, define_help);
   c->add_option("--arg", a.program_args, "With --file: an argument for main() (repeatable)");
+  c->add_flag("--source-accesses", a.source_accesses,
+              "With --file: count every shared access as the source makes it, not as the "
+              "compiled kernel serves it (where nvdisasm shows nvcc reading a thread's "
+              "neighbouring floats with one LDS.128, that is one request)");
+  c->add_option("--sass", a.sass_file,
+                "With --file: the program's kernels as nvdisasm -g lists them (compiled as "
+                "written with -lineinfo, on a machine with the CUDA toolkit), for the compiled "
+                "widths where this machine's toolkit has no nvdisasm")
+      ->check(CLI::ExistingFile);
 }
 
 CLI::App* AddRun(CLI::App& cli, Args& a) {
@@ -492,7 +517,7 @@ int RunOrCapture(Args& a, const std::string& name, const std::string& capture_to
   if (!a.program_files.empty())
     return ProgramCommand(a.program_files, a.defines, a.include_dirs, a.program_args, a.backend,
                           a.options, a.timeout_s, a.json, capture_to, a.progress, a.what_if,
-                          a.sandbox, a.every_launch);
+                          a.sandbox, a.every_launch, a.source_accesses, a.sass_file);
   if (a.lesson.empty()) {
     std::cerr << "warpscope-cli: " << name << " needs a lesson id or --file PROGRAM.cu\n";
     return 2;

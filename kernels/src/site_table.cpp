@@ -1,6 +1,7 @@
 #include "warpscope/kernels/site_table.h"
 
 #include <algorithm>
+#include <atomic>
 #include <tuple>
 
 #include "warpscope/trace/ws_cuda_keys.h"
@@ -8,6 +9,14 @@
 namespace ws {
 
 static_assert(kKeyLocalArray == kLocalArray, "one id for local arrays in keys and sites");
+
+namespace {
+std::atomic<CompiledWidthFn> compiled_width_fn{nullptr};
+}  // namespace
+
+void SetCompiledWidthFn(CompiledWidthFn fn) {
+  compiled_width_fn.store(fn, std::memory_order_release);
+}
 
 SiteInfo SiteFromKey(std::uint64_t key) {
   SiteInfo info;
@@ -21,6 +30,9 @@ SiteInfo SiteFromKey(std::uint64_t key) {
   info.bulk_copy = KeyIsBulkCopy(key);
   if (info.space == MemorySpace::kGlobal && info.buffer == kKeyLocalArray)
     info.space = MemorySpace::kLocal;
+  if (const CompiledWidthFn fn = compiled_width_fn.load(std::memory_order_acquire);
+      fn != nullptr && info.space == MemorySpace::kShared)
+    info.compiled_width = fn(info);
   return info;
 }
 

@@ -62,4 +62,42 @@ TEST(CliProgram, AWhatIfOnANamedKernelReaddressesThatKernelsLaunch) {
       << bad.out;
 }
 
+// examples/matmul.cu with the listing nvdisasm made of it on an H200's toolkit (--sass): its
+// row read Mds[ty][k] is nvcc's LDS.128, a quarter of the source's 65,536 requests (the program
+// test CompiledCode.TheMatmulsRowReadIsCountedAsNvccsLds128 works the figures out), in the text
+// and the JSON; with --source-accesses as the source writes it. A file that is no listing: exit 2.
+TEST(CliProgram, SassCountsTheRowReadAsTheCompiledLds128) {
+  const std::string matmul = std::string(WARPSCOPE_SOURCE_DIR) + "/examples/matmul.cu";
+  const std::string sass =
+      std::string(WARPSCOPE_SOURCE_DIR) + "/kernels/compiled/matmul_sass_h200.txt";
+  const Out t = Cli("run --file " + matmul + " --launches --sass " + sass);
+  ASSERT_EQ(t.code, 0) << t.out;
+  EXPECT_NE(t.out.find("line 29:23 shared load 4 B: 16384 requests, 32768 wavefronts (worst "
+                       "1-way), as compiled, LDS.128: the source's 65536 requests are 16384 of "
+                       "16 bytes a lane"),
+            std::string::npos)
+      << t.out;
+  const Out j = Cli("run --file " + matmul + " --json --sass " + sass);
+  ASSERT_EQ(j.code, 0) << j.out;
+  const nlohmann::json r = nlohmann::json::parse(j.out, nullptr, false);
+  ASSERT_TRUE(r.is_object()) << j.out;
+  int wide = 0;
+  for (const nlohmann::json& s : r["launches"][0]["sites"]) {
+    if (!s.contains("compiled_width")) continue;
+    ++wide;
+    EXPECT_EQ(s["compiled_width"], 16);
+    EXPECT_EQ(s["requests"], 16384);
+    EXPECT_EQ(s["source_requests"], 65536);
+  }
+  EXPECT_EQ(wide, 1);
+  const Out source = Cli("run --file " + matmul + " --launches --source-accesses --sass " + sass);
+  ASSERT_EQ(source.code, 0) << source.out;
+  EXPECT_NE(source.out.find("line 29:23 shared load 4 B: 65536 requests, 65536 wavefronts"),
+            std::string::npos)
+      << source.out;
+  const Out bad = Cli("run --file " + matmul + " --sass " + matmul);
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.out.find("not a listing of nvdisasm -g"), std::string::npos) << bad.out;
+}
+
 }  // namespace

@@ -41,6 +41,8 @@ void SiteStats::Merge(const SiteStats& o) {
   constant_addresses_max = std::max(constant_addresses_max, o.constant_addresses_max);
   constant_addresses_sum += o.constant_addresses_sum;
   divergent_requests += o.divergent_requests;
+  compiled_parts += o.compiled_parts;
+  compiled_mixed += o.compiled_mixed;
 }
 
 void BarrierStats::Merge(const BarrierStats& o) {
@@ -99,9 +101,16 @@ std::uint64_t SiteBase(const SiteInfo& site, const std::vector<BufferInfo>& buff
 void AddCost(const SiteInfo& site, std::uint32_t lanes, std::uint32_t warp_threads,
              const RequestCost& c, std::uint64_t n, SiteStats* out) {
   SiteStats& s = *out;
+  // A later place of a compiled run: in its first request's figures (SiteInfo::compiled_width).
+  if (c.compiled == request_costs::kCompiledPart) {
+    s.compiled_parts += n;
+    return;
+  }
+  if (c.compiled == request_costs::kCompiledMixed) s.compiled_mixed += n;
   s.requests += n;
   s.accesses += n * lanes;
-  s.bytes += n * lanes * site.size;
+  s.bytes +=
+      n * lanes * (c.compiled == request_costs::kCompiledRun ? site.compiled_width : site.size);
   if (lanes < warp_threads) s.divergent_requests += n;
   if (site.space == MemorySpace::kShared) {
     s.wavefronts += n * c.wavefronts;

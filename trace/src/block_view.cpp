@@ -1,6 +1,7 @@
 #include "warpscope/trace/block_view.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -36,6 +37,18 @@ std::uint32_t AsyncCopySourceLines(const LaunchTrace& trace, const BlockView& vi
 SharedCost ViewSharedCost(const LaunchTrace& trace, const BlockView& view, const BlockRequest& r) {
   const SiteInfo& s = trace.sites[r.site];
   if (s.bulk_copy) return SharedCost{};  // the TMA's write: no LSU wavefront (SiteInfo::bulk_copy)
+  // A site the compiled code serves wider (SiteInfo::compiled_width): a run's first request is
+  // the compiled instruction, a later one a part of it (nothing of its own).
+  std::array<LaneAccess, 32> wide;
+  switch (s.async_copy ? CompiledPlace::kSource : CompiledPlaceOf(s.compiled_width, r.lanes)) {
+    case CompiledPlace::kPart:
+      return SharedCost{};
+    case CompiledPlace::kRun:
+      return SharedRequestCost(WidenedLanes(s.compiled_width, r.lanes, &wide),
+                               s.op == AccessOp::kLoad);
+    default:
+      break;
+  }
   SharedCost c = SharedRequestCost(r.lanes, s.op == AccessOp::kLoad);
   c.wavefronts = std::max(c.wavefronts, AsyncCopySourceLines(trace, view, r));
   return c;

@@ -221,6 +221,10 @@ std::string_view Quoted(std::string_view line, std::size_t from) {
 
 }  // namespace
 
+std::string KernelKeyOfSymbol(const std::string& symbol) {
+  return KernelKey(Demangled(symbol));
+}
+
 std::map<std::string, KernelResources, std::less<>> ParsePtxasReport(std::string_view text,
                                                                      const std::string& source) {
   std::map<std::string, KernelResources, std::less<>> out;

@@ -240,6 +240,23 @@ SharedCost SharedRequestCost(std::span<const LaneAccess> lanes, bool load) {
   return c;
 }
 
+CompiledPlace CompiledPlaceOf(std::uint32_t width, std::span<const LaneAccess> lanes) {
+  if (lanes.empty() || width <= lanes.front().size) return CompiledPlace::kSource;
+  const std::uint64_t place = lanes.front().address % width;
+  for (const LaneAccess& a : lanes) {
+    if (a.address % width != place) return CompiledPlace::kMixed;
+  }
+  return place == 0 ? CompiledPlace::kRun : CompiledPlace::kPart;
+}
+
+std::span<const LaneAccess> WidenedLanes(std::uint32_t width, std::span<const LaneAccess> lanes,
+                                         std::array<LaneAccess, 32>* out) {
+  const std::size_t n = std::min(lanes.size(), out->size());
+  for (std::size_t i = 0; i < n; ++i)
+    (*out)[i] = {lanes[i].lane, static_cast<std::uint8_t>(width), lanes[i].address};
+  return std::span<const LaneAccess>(out->data(), n);
+}
+
 std::uint32_t HalfWarp16Degree(std::span<const LaneAccess> lanes) {
   std::uint32_t degree = 0;
   ForHalfWarps(lanes, [&](std::span<const LaneAccess> half) {

@@ -22,9 +22,50 @@ struct RequestCost {
   std::uint32_t cc10 = 0, cc12 = 0;
   std::uint64_t cc12_bytes = 0;
   std::uint32_t atomic_degree = 0, constant_addresses = 0;
+  std::uint8_t compiled = 0;  // at a site the compiled code serves wider: kCompiled*
 };
+// RequestCost::compiled (SiteInfo::compiled_width): the first place of a compiled run, costed as
+// the compiled instruction; a later place of one (in the first's figures: nothing of its own);
+// lanes at different places of a run (costed as the source's).
+inline constexpr std::uint8_t kCompiledRun = 1, kCompiledPart = 2, kCompiledMixed = 3;
 
+RequestCost SourceCost(const SiteInfo& site, std::span<const LaneAccess> lanes);
+
+// A request's costs. At a site the compiled code serves `compiled_width` bytes a lane at a time
+// (nvcc's LDS.128 for As[ty][k..k+3]), a request whose lanes all lie at one place of such a run
+// (their addresses alike modulo the width) is a part of one instruction: at the run's first place
+// it is that instruction, each lane reading its run's bytes; at a later place its lanes' bytes are
+// in that instruction already. Lanes at different places (Bs[k][tx]) were not merged by the
+// compiler: the source's cost.
 RequestCost CostOf(const SiteInfo& site, std::span<const LaneAccess> lanes) {
+  if (site.compiled_width == 0 || site.space != MemorySpace::kShared || site.async_copy)
+    return SourceCost(site, lanes);
+  RequestCost c;
+  switch (CompiledPlaceOf(site.compiled_width, lanes)) {
+    case CompiledPlace::kSource:
+      return SourceCost(site, lanes);
+    case CompiledPlace::kMixed:
+      c = SourceCost(site, lanes);
+      c.compiled = kCompiledMixed;
+      return c;
+    case CompiledPlace::kPart:
+      c.compiled = kCompiledPart;
+      return c;
+    case CompiledPlace::kRun: {
+      std::array<LaneAccess, 32> wide;
+      SiteInfo as_compiled = site;
+      as_compiled.size = site.compiled_width;
+      as_compiled.compiled_width = 0;
+      c = SourceCost(as_compiled, WidenedLanes(site.compiled_width, lanes, &wide));
+      c.compiled = kCompiledRun;
+      return c;
+    }
+  }
+  return c;
+}
+
+// A request's costs as its source makes it.
+RequestCost SourceCost(const SiteInfo& site, std::span<const LaneAccess> lanes) {
   RequestCost c;
   if (site.bulk_copy) {
     // A bulk copy through the TMA (SiteInfo::bulk_copy): its write no shared wavefront; its read
@@ -97,7 +138,8 @@ class ShapeCache {
     }
     h = (h ^ shift ^ (static_cast<std::uint32_t>(site.space) << 9) ^
          (site.async_copy ? 1u << 20 : 0u) ^ (site.bulk_copy ? 1u << 21 : 0u) ^
-         (static_cast<std::uint32_t>(site.op) << 12) ^ (std::uint32_t{site.size} << 16)) *
+         (std::uint32_t{site.compiled_width} << 22) ^ (static_cast<std::uint32_t>(site.op) << 12) ^
+         (std::uint32_t{site.size} << 16)) *
         0x85ebca6bu;
     h ^= h >> 15;
     // Two ways a set: a loop's shapes that fall in one set (a broadcast at two shifts) take
@@ -107,7 +149,8 @@ class ShapeCache {
       Entry& e = set[way];
       if (e.valid && e.mask == mask && e.shift == shift && e.size == site.size &&
           e.space == site.space && e.op == site.op && e.async_copy == site.async_copy &&
-          e.bulk_copy == site.bulk_copy && std::equal(rel, rel + 32, e.rel)) {
+          e.bulk_copy == site.bulk_copy && e.compiled_width == site.compiled_width &&
+          std::equal(rel, rel + 32, e.rel)) {
         e.used = ++clock_;
         return e.cost;
       }
@@ -123,6 +166,7 @@ class ShapeCache {
     e.op = site.op;
     e.async_copy = site.async_copy;
     e.bulk_copy = site.bulk_copy;
+    e.compiled_width = site.compiled_width;
     std::copy(rel, rel + 32, e.rel);
     return e.cost;
   }
@@ -165,6 +209,7 @@ class ShapeCache {
     AccessOp op = AccessOp::kLoad;
     bool async_copy = false;
     bool bulk_copy = false;
+    std::uint8_t compiled_width = 0;
     bool valid = false;
     std::uint64_t used = 0;      // when it last answered
     std::uint32_t rel[32] = {};  // offset less the lowest, per lane (0 for lanes not in mask)

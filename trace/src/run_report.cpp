@@ -14,6 +14,7 @@
 
 #include "warpscope/trace/analysis.h"
 #include "warpscope/trace/build_info.h"
+#include "warpscope/trace/compiled_code.h"
 #include "warpscope/trace/device_preset.h"
 #include "warpscope/trace/hazards.h"
 #include "warpscope/trace/kernel_resources.h"
@@ -71,6 +72,13 @@ nlohmann::json SitesJson(const LaunchTrace& t) {
     if (s.async_copy) o["async_copy"] = true;  // an asynchronous copy's write, where it lands
     // Either side of a bulk copy through the TMA: no LSU request (its sectors the TMA's).
     if (s.bulk_copy) o["bulk_copy"] = true;
+    // Served wider by the compiled code (its SASS by line): the bytes a lane's instruction
+    // moves, and the source's requests folded into another's or left as the source's.
+    if (CompiledRunsMet(s, st)) {
+      o["compiled_width"] = s.compiled_width;
+      o["source_requests"] = st.requests + st.compiled_parts;
+      o["compiled_mixed"] = st.compiled_mixed;
+    }
     if (!s.fragment.empty()) o["fragment"] = s.fragment;  // a wmma fragment's load or store
     o["bank_conflict_max"] = shared ? nlohmann::json(st.bank_conflict_max) : na;
     o["bank_conflict_avg"] = shared ? nlohmann::json(Round(st.BankConflictAvg())) : na;
@@ -174,6 +182,7 @@ std::string LaunchesText(const std::vector<LaunchTrace>& launches, const std::st
         o << st.wavefronts << " wavefronts (worst " << st.bank_conflict_max << "-way)";
       else
         o << st.sectors << " sectors (" << Round(st.SectorsPerRequest()) << " per request)";
+      if (CompiledRunsMet(s, st)) o << ", " << CompiledWidthText(s, st);
       o << "   " << s.code << "\n";
     }
     for (std::size_t i = 0; i < t.barrier_sites.size(); ++i) {

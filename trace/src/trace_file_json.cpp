@@ -15,27 +15,31 @@ nlohmann::json Dim(const Dim3& d) {
 }
 
 nlohmann::json SiteStatsJson(const SiteStats& s) {
-  return {{"requests", s.requests},
-          {"accesses", s.accesses},
-          {"bytes", s.bytes},
-          {"sectors", s.sectors},
-          {"ideal_sectors", s.ideal_sectors},
-          {"lines128", s.lines128},
-          {"cc10_transactions", s.cc10_transactions},
-          {"cc12_transactions", s.cc12_transactions},
-          {"cc12_bytes", s.cc12_bytes},
-          {"sectors_histogram", s.sectors_histogram},
-          {"wavefronts", s.wavefronts},
-          {"ideal_wavefronts", s.ideal_wavefronts},
-          {"bank_conflict_sum", s.bank_conflict_sum},
-          {"bank_conflict_max", s.bank_conflict_max},
-          {"halfwarp16_conflict_max", s.halfwarp16_conflict_max},
-          {"halfwarp16_conflict_sum", s.halfwarp16_conflict_sum},
-          {"atomic_conflict_max", s.atomic_conflict_max},
-          {"atomic_conflict_histogram", s.atomic_conflict_histogram},
-          {"constant_addresses_max", s.constant_addresses_max},
-          {"constant_addresses_sum", s.constant_addresses_sum},
-          {"divergent_requests", s.divergent_requests}};
+  nlohmann::json j = {{"requests", s.requests},
+                      {"accesses", s.accesses},
+                      {"bytes", s.bytes},
+                      {"sectors", s.sectors},
+                      {"ideal_sectors", s.ideal_sectors},
+                      {"lines128", s.lines128},
+                      {"cc10_transactions", s.cc10_transactions},
+                      {"cc12_transactions", s.cc12_transactions},
+                      {"cc12_bytes", s.cc12_bytes},
+                      {"sectors_histogram", s.sectors_histogram},
+                      {"wavefronts", s.wavefronts},
+                      {"ideal_wavefronts", s.ideal_wavefronts},
+                      {"bank_conflict_sum", s.bank_conflict_sum},
+                      {"bank_conflict_max", s.bank_conflict_max},
+                      {"halfwarp16_conflict_max", s.halfwarp16_conflict_max},
+                      {"halfwarp16_conflict_sum", s.halfwarp16_conflict_sum},
+                      {"atomic_conflict_max", s.atomic_conflict_max},
+                      {"atomic_conflict_histogram", s.atomic_conflict_histogram},
+                      {"constant_addresses_max", s.constant_addresses_max},
+                      {"constant_addresses_sum", s.constant_addresses_sum},
+                      {"divergent_requests", s.divergent_requests}};
+  // What only a site the compiled code serves wider has (SiteInfo::compiled_width).
+  if (s.compiled_parts != 0) j["compiled_parts"] = s.compiled_parts;
+  if (s.compiled_mixed != 0) j["compiled_mixed"] = s.compiled_mixed;
+  return j;
 }
 
 }  // namespace
@@ -72,6 +76,7 @@ nlohmann::json LaunchJson(const LaunchTrace& t) {
                           {"async_copy", s.async_copy}});
     if (!s.fragment.empty()) j["sites"].back()["fragment"] = s.fragment;
     if (s.bulk_copy) j["sites"].back()["bulk_copy"] = true;
+    if (s.compiled_width != 0) j["sites"].back()["compiled_width"] = s.compiled_width;
   }
   j["barrier_sites"] = nlohmann::json::array();
   for (const BarrierSite& b : t.barrier_sites) {
@@ -146,6 +151,8 @@ SiteStats SiteStatsFrom(const nlohmann::json& j) {
   s.constant_addresses_max = j.at("constant_addresses_max").get<std::uint32_t>();
   s.constant_addresses_sum = j.at("constant_addresses_sum").get<std::uint64_t>();
   s.divergent_requests = j.at("divergent_requests").get<std::uint64_t>();
+  s.compiled_parts = j.value("compiled_parts", std::uint64_t{0});  // none before 2026-12-04
+  s.compiled_mixed = j.value("compiled_mixed", std::uint64_t{0});
   if (s.sectors_histogram.size() > 4096 || s.atomic_conflict_histogram.size() > 4096)
     throw std::runtime_error("a histogram is too long");
   return s;
@@ -188,10 +195,19 @@ LaunchTrace LaunchFrom(const nlohmann::json& j) {
     si.bulk_copy = s.value("bulk_copy", false);        // a TMA copy's; none before 2026-12-04
     si.fragment = s.value("fragment", std::string());  // a wmma load or store's; none before
     si.file_tag = FileTagOf(si.file);
+    // The compiled code's width at the site's line (none before 2026-12-04): 2, 4, 8 or 16 bytes,
+    // more than the source's.
+    si.compiled_width = s.value("compiled_width", std::uint8_t{0});
     // A bulk copy's pieces are a source sector's part of it: 16 or 32 bytes.
     if (si.size == 0 || si.size > (si.bulk_copy ? 32 : 16))
       throw std::runtime_error(si.bulk_copy ? "a bulk copy site's piece is not 1-32 bytes"
                                             : "a site's access size is not 1-16");
+    if (si.compiled_width != 0 &&
+        (si.compiled_width > 16 || (si.compiled_width & (si.compiled_width - 1)) != 0 ||
+         si.compiled_width <= si.size))
+      throw std::runtime_error(
+          "a site's compiled width is not 2, 4, 8 or 16 bytes above its "
+          "access size");
     if (si.space != MemorySpace::kShared && si.buffer >= t.buffers.size() &&
         si.buffer != kSeveralBuffers &&
         !(si.space == MemorySpace::kLocal && si.buffer == kLocalArray))

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "view_util.h"
+#include "warpscope/trace/compiled_code.h"
 #include "warpscope/viz/axis.h"
 #include "warpscope/viz/palette.h"
 #include "warpscope/viz/views.h"
@@ -253,14 +254,42 @@ class BanksPanel : public Panel {
     label_whole_ =
         view::BigText(2.2f, degree > 1 ? IM_COL32(240, 120, 90, 255) : IM_COL32(110, 200, 120, 255),
                       "%s", label_.c_str());
+    // The width the hardware serves: the compiled instruction's where this request is one.
+    const SiteInfo& at = session_->run->main_launch().sites[req.site];
+    const std::uint32_t served =
+        !at.async_copy && CompiledPlaceOf(at.compiled_width, req.lanes) == CompiledPlace::kRun
+            ? at.compiled_width
+            : (req.lanes.empty() ? 4u : req.lanes.front().size);
     if (!banks16_ && cost.ideal > 1)
-      ImGui::Text("%u wavefronts, %u needed for %u-byte accesses (%s at a time)%s", wavefronts,
-                  cost.ideal, req.lanes.empty() ? 4u : req.lanes.front().size,
-                  req.lanes.front().size > 8 ? "a quarter-warp" : "a half-warp",
-                  broadcast ? "; lanes reading one word share it" : "");
+      ImGui::TextWrapped("%u wavefronts, %u needed for %u-byte accesses (%s at a time)%s",
+                         wavefronts, cost.ideal, served,
+                         cost.ideal > 2 ? "a quarter-warp" : "a half-warp",
+                         broadcast ? "; lanes reading one word share it" : "");
     else
-      ImGui::Text("%u wavefront%s%s", wavefronts, wavefronts == 1 ? "" : "s",
-                  broadcast ? "; lanes reading one word share it (broadcast)" : "");
+      ImGui::TextWrapped("%u wavefront%s%s", wavefronts, wavefronts == 1 ? "" : "s",
+                         broadcast ? "; lanes reading one word share it (broadcast)" : "");
+    // A site the compiled kernel serves wider (SiteInfo::compiled_width): which part of the
+    // compiled instruction this request of the source is.
+    const SiteInfo& site = at;
+    if (!banks16_ && site.compiled_width != 0 && !site.async_copy) {
+      const CompiledPlace place = CompiledPlaceOf(site.compiled_width, req.lanes);
+      const std::string ins = CompiledInstruction(site);
+      if (place == CompiledPlace::kRun)
+        ImGui::TextWrapped(
+            "As compiled: one %s, each lane reading %u bytes (this access and the "
+            "next %u of its run), counted here",
+            ins.c_str(), site.compiled_width, site.compiled_width / site.size - 1);
+      else if (place == CompiledPlace::kPart)
+        ImGui::TextWrapped(
+            "As compiled: part of the %s at the run's first place (%u bytes "
+            "before), no wavefront of its own",
+            ins.c_str(), static_cast<unsigned>(req.lanes.front().address % site.compiled_width));
+      else if (place == CompiledPlace::kMixed)
+        ImGui::TextWrapped(
+            "Its lanes lie at different places of %u-byte runs: not merged by the "
+            "compiler (the %s at this line are another access's)",
+            site.compiled_width, ins.c_str());
+    }
     if (!banks16_ && source_lines > SharedRequestCost(req.lanes, load).wavefronts)
       ImGui::TextWrapped(
           "An asynchronous copy's write: its sources span %u global 128-byte lines, and an H200 "

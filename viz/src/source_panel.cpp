@@ -11,6 +11,7 @@
 #include <map>
 #include <sstream>
 
+#include "warpscope/trace/compiled_code.h"
 #include "warpscope/trace/hazards.h"
 #include "warpscope/trace/kernel_resources.h"
 #include "warpscope/viz/palette.h"
@@ -111,6 +112,9 @@ void CollectSiteFigures(const LaunchTrace& t, const std::string& source_file,
         continue;
       }
       std::snprintf(buf, sizeof buf, "tma %llus", static_cast<unsigned long long>(st.sectors));
+    } else if (s.space == MemorySpace::kShared && CompiledRunsMet(s, st)) {
+      // Served wider as compiled (SiteInfo::compiled_width): "ld.128 1w", as the SASS's LDS.128.
+      std::snprintf(buf, sizeof buf, "%s.%u %uw", op, 8u * s.compiled_width, st.bank_conflict_max);
     } else if (s.space == MemorySpace::kShared) {
       std::snprintf(buf, sizeof buf, "%s %uw", op, st.bank_conflict_max);
     } else {
@@ -163,8 +167,13 @@ void DrawCodeHeader(const LessonRun& run, const LaunchTrace& t, const std::strin
                          run.what_if->label.c_str());
       ImGui::SetItemTooltip("To get this layout:\n%s", run.what_if->code.c_str());
     }
-    ImGui::TextDisabled("%s  (%s)   s = sectors per request, w = bank conflict ways",
-                        source_file.c_str(), t.kernel.c_str());
+    // ".128": a line the compiled kernel reads 16 bytes a lane at (SiteInfo::compiled_width).
+    bool compiled = false;
+    for (std::size_t i = 0; i < t.sites.size() && i < t.stats.sites.size(); ++i)
+      compiled = compiled || CompiledRunsMet(t.sites[i], t.stats.sites[i]);
+    ImGui::TextDisabled("%s  (%s)   s = sectors per request, w = bank conflict ways%s",
+                        source_file.c_str(), t.kernel.c_str(),
+                        compiled ? ", ld.128 = as compiled (LDS.128)" : "");
     if (t.resources.known()) {
       // What the compiler gave the kernel: its registers bound occupancy, its stack frame is
       // local memory (device memory: spills, arrays indexed at run time). One short line; the

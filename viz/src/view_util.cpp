@@ -8,6 +8,8 @@
 #include <imgui_internal.h>
 #include <implot.h>
 
+#include "warpscope/trace/compiled_code.h"
+
 namespace ws::view {
 
 std::string SiteLabel(const LaunchTrace& t, int site) {
@@ -19,10 +21,16 @@ std::string SiteLabel(const LaunchTrace& t, int site) {
   if (s.space != MemorySpace::kShared && s.space != MemorySpace::kLocal &&
       s.buffer < t.buffers.size())
     array = t.buffers[s.buffer].name;
-  char buf[200];
-  std::snprintf(buf, sizeof buf, "line %u %s %s %s (%u B)%s", s.line, ToString(s.op),
+  // Served wider by the compiled kernel (SiteInfo::compiled_width): its instruction named.
+  const std::string compiled =
+      site < static_cast<int>(t.stats.sites.size()) &&
+              CompiledRunsMet(s, t.stats.sites[static_cast<std::size_t>(site)])
+          ? ", " + CompiledInstruction(s) + " as compiled"
+          : "";
+  char buf[240];
+  std::snprintf(buf, sizeof buf, "line %u %s %s %s (%u B)%s%s", s.line, ToString(s.op),
                 ToString(s.space), array.c_str(), s.size,
-                s.bulk_copy ? ", a bulk copy through the TMA" : "");
+                s.bulk_copy ? ", a bulk copy through the TMA" : "", compiled.c_str());
   return buf;
 }
 

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "warpscope/kernels/site_table.h"
+#include "warpscope/trace/compiled_code.h"
 #include "warpscope/trace/kernel_resources.h"
 #include "warpscope/trace/trace_file.h"
 
@@ -100,6 +102,52 @@ bool KeepsArraysInRegisters(const char* kernel) {
   }();
   const KernelResources* r = FindKernelResources(*table, kernel != nullptr ? kernel : "");
   return r != nullptr && r->local_bytes == 0;
+}
+
+namespace {
+// What the compiled-width function reads: the program's compiled code, the kernel launching and
+// how its sites name their files.
+struct CompiledSites {
+  CompiledCode code;
+  std::string kernel;
+  const SiteNames* names = nullptr;
+  bool by_site_number = true;
+};
+CompiledSites& Compiled() {
+  static auto* c = new CompiledSites();  // never destroyed: launches may run at exit
+  return *c;
+}
+
+std::uint8_t CompiledWidthOfSite(const SiteInfo& site) {
+  const CompiledSites& c = Compiled();
+  if (c.names == nullptr) return 0;
+  SiteInfo named = site;
+  const std::uint32_t tag = site.file_tag;
+  if (c.by_site_number)
+    named.file = tag >= 1 && tag <= c.names->file.size() && !c.names->file[tag - 1].empty()
+                     ? c.names->file[tag - 1]
+                     : c.names->main_file;
+  else
+    named.file = c.names->FileOf(tag);
+  return CompiledWidthOf(c.code, c.kernel, named);
+}
+}  // namespace
+
+void CompiledCodeLaunching(const char* kernel, const SiteNames& names, bool by_site_number) {
+  static const bool any = [] {
+    const char* text = std::getenv("WS_PROGRAM_COMPILED");
+    if (text == nullptr || *text == '\0') return false;
+    Result<CompiledCode> code = CompiledCode::FromTable(text);
+    if (!code.ok() || code->empty()) return false;
+    Compiled().code = std::move(*code);
+    return true;
+  }();
+  if (!any) return;
+  CompiledSites& c = Compiled();
+  c.kernel = kernel != nullptr ? kernel : "";
+  c.names = &names;
+  c.by_site_number = by_site_number;
+  SetCompiledWidthFn(&CompiledWidthOfSite);
 }
 
 void NameProgramSites(LaunchTrace& t, const SiteNames& names) {

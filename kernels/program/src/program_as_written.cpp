@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -11,6 +12,7 @@
 
 #include "program_internal.h"
 #include "warpscope/program/child_process.h"
+#include "warpscope/trace/compiled_code.h"
 #include "warpscope/trace/file_io.h"
 
 namespace ws::prog_internal {
@@ -58,22 +60,36 @@ std::filesystem::path StageUnitText(const std::filesystem::path& stage, std::siz
 // The program's kernels as ptxas compiles them, as written (nvcc -cubin --resource-usage on each
 // CUDA unit, for `arch`: "sm_90", or "native" on a GPU), the report cached beside the compiled
 // program. Empty when there is no nvcc or it does not compile the program.
-std::map<std::string, KernelResources, std::less<>> CompilerResources(
-    const std::vector<Unit>& units, const std::vector<std::filesystem::path>& include_dirs,
-    const std::vector<std::string>& defines, const std::string& arch, const std::string& key_text,
-    const std::filesystem::path& cache) {
+CompiledReport CompilerResources(const std::vector<Unit>& units,
+                                 const std::vector<std::filesystem::path>& include_dirs,
+                                 const std::vector<std::string>& defines, const std::string& arch,
+                                 const std::string& key_text, const std::filesystem::path& cache) {
   const std::string nvcc = Paths().resources_nvcc;
   if (nvcc.empty()) return {};
+  // nvdisasm beside this nvcc (a toolkit's bin), else on PATH; none: no listing. The test
+  // suites set WARPSCOPE_NO_NVDISASM, so that their figures do not depend on the machine's
+  // toolkit (a listing given in ProgramOptions still counts).
+  std::string nvdisasm = (std::filesystem::path(nvcc).parent_path() / "nvdisasm").string();
+  if (access(nvdisasm.c_str(), X_OK) != 0) nvdisasm = FindTool("", "nvdisasm");
+  if (const char* no = std::getenv("WARPSCOPE_NO_NVDISASM"); no != nullptr && *no != '\0')
+    nvdisasm.clear();
   // nvcc's time too: a toolkit installed anew at the same path gives its own report.
   std::error_code ec;
   const auto nvcc_time = std::filesystem::last_write_time(nvcc, ec);
   const AsWritten w = NvccAsWritten(
-      nvcc, arch, {"-cubin", "--resource-usage"}, defines, include_dirs,
-      key_text + "\n" + std::to_string(ec ? 0 : nvcc_time.time_since_epoch().count()));
+      nvcc, arch, {"-cubin", "--resource-usage", "-lineinfo"}, defines, include_dirs,
+      key_text + "\n" + std::to_string(ec ? 0 : nvcc_time.time_since_epoch().count()) +
+          "\nnvdisasm " + nvdisasm);
   const std::filesystem::path report = cache / (w.name + ".ptxas.txt");
+  const std::filesystem::path listed = cache / (w.name + ".sass.txt");
   std::string text;
+  CompiledCode code;
   if (UseCached(report)) {  // made the newest: pruned after the programs that use it
     text = ReadAll(report);
+    if (UseCached(listed)) {
+      Result<CompiledCode> cached = CompiledCode::FromTable(ReadAll(listed));
+      if (cached.ok()) code = std::move(*cached);
+    }
   } else {
     const std::filesystem::path stage = cache / ("ptxas-" + w.name + "-" + UniqueSuffix());
     for (std::size_t k = 0; k < units.size(); ++k) {
@@ -91,13 +107,27 @@ std::map<std::string, KernelResources, std::less<>> CompilerResources(
         break;
       }
       text += r.out + r.err;
+      // The kernels' instructions by line: their shared loads' and stores' widths.
+      if (!nvdisasm.empty()) {
+        ChildLimits dl = cl;
+        dl.output_bytes = std::uint64_t{256} << 20;  // a listing is about 150 KB a kernel
+        ChildResult d =
+            RunChild({nvdisasm, "-g", "-c", (stage / (std::to_string(k) + ".cubin")).string()},
+                     NoIncludeEnvironment(), dl);
+        if (d.started && !d.timed_out && d.signal == 0 && d.exit_code == 0)
+          code.Merge(CompiledCode::FromDisassembly(d.out));
+      }
     }
     std::filesystem::remove_all(stage, ec);
     if (text.empty()) return {};
     (void)WriteFileAtomically(report, text);
+    if (!nvdisasm.empty()) (void)WriteFileAtomically(listed, code.Table());
   }
-  return ParsePtxasReport(
+  CompiledReport out;
+  out.resources = ParsePtxasReport(
       text, "ptxas: nvcc --resource-usage -arch=" + arch + " on the program as written");
+  out.code_table = code.Table();
+  return out;
 }
 
 #if defined(WS_PROGRAM_NVCC)

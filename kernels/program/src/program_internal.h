@@ -91,10 +91,16 @@ bool UseCached(const std::filesystem::path& file);
 
 // The program's kernels as ptxas compiles them, as written, for `arch` ("sm_90", or "native" on
 // a GPU), cached in `cache` under a name from `key_text`; empty without nvcc or when it refuses.
-std::map<std::string, KernelResources, std::less<>> CompilerResources(
-    const std::vector<Unit>& units, const std::vector<std::filesystem::path>& include_dirs,
-    const std::vector<std::string>& defines, const std::string& arch, const std::string& key_text,
-    const std::filesystem::path& cache);
+// With the report, where nvdisasm is beside nvcc (or on PATH), the kernels' shared instructions
+// by line (CompiledCode::Table(), compiled with -lineinfo, which changes no instruction).
+struct CompiledReport {
+  std::map<std::string, KernelResources, std::less<>> resources;
+  std::string code_table;
+};
+CompiledReport CompilerResources(const std::vector<Unit>& units,
+                                 const std::vector<std::filesystem::path>& include_dirs,
+                                 const std::vector<std::string>& defines, const std::string& arch,
+                                 const std::string& key_text, const std::filesystem::path& cache);
 
 // The progress cell of one run (progress.h), created at `path` and mapped for reading; removed
 // with the map. No path, or a cell that could not be made: cell() is null.

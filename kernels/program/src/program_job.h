@@ -38,7 +38,7 @@ struct ProgramJob {
   std::vector<std::string> cmd, link;  // the compile command (before the unit) and the link's
   std::string key_text;                // everything the compiled program depends on
   std::filesystem::path exe;
-  std::future<Resources> compiled_later;  // ptxas's report, made while the program compiles
+  std::future<CompiledReport> compiled_later;  // made while the program compiles
 };
 
 // The record says the run stopped at `stage`, for `failure`; false.

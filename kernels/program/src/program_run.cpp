@@ -12,10 +12,12 @@
 #include <cstdlib>
 #include <fstream>
 #include <future>
+#include <set>
 #include <sstream>
 
 #include "program_job.h"
 #include "warpscope/program/program.h"
+#include "warpscope/trace/compiled_code.h"
 #include "warpscope/trace/device_preset.h"
 #include "warpscope/trace/file_io.h"
 #include "warpscope/trace/kernel_table.h"
@@ -329,15 +331,42 @@ void Execute(ProgramJob& job) {
   args.insert(args.end(), job.options.args.begin(), job.options.args.end());
   const ChildLimits limits = Limits(job);
   std::vector<std::string> env = Environment(job, out);
-  // The report is needed before the run only where a kernel has arrays it may keep in
-  // registers; otherwise it is taken after the run, which it overlaps.
+  // The report is needed before the run: which kernels ptxas keeps their arrays in registers
+  // for, and the kernels' shared instructions by line (made beside the program's own compile,
+  // which it overlaps; a listing given in the options instead).
   Resources compiled;
-  if (job.compiled_later.valid() && job.rewritten.local_arrays) {
-    compiled = job.compiled_later.get();
+  std::string code_table;
+  if (job.compiled_later.valid()) {
+    CompiledReport report = job.compiled_later.get();
+    compiled = std::move(report.resources);
+    code_table = std::move(report.code_table);
+  }
+  if (!job.options.compiled_listing.empty())
+    code_table = CompiledCode::FromDisassembly(job.options.compiled_listing).Table();
+  if (!job.options.compiled_code) code_table.clear();
+  if (job.rewritten.local_arrays) {
     std::string local_bytes;
     for (const auto& [kernel, r] : compiled)
       local_bytes += kernel + " " + std::to_string(r.local_bytes) + "\n";
     if (!local_bytes.empty()) env.push_back("WS_PROGRAM_LOCAL_BYTES=" + local_bytes);
+  }
+  // Only lines with an 8- or 16-byte shared instruction matter to sites of 4 bytes or less, and
+  // they keep the table far below an environment string's 128 KB.
+  if (!code_table.empty()) {
+    Result<CompiledCode> code = CompiledCode::FromTable(code_table);
+    if (code.ok()) {
+      const std::string wide = code->Table(8);
+      if (!wide.empty() && wide.size() < 100000) {
+        env.push_back("WS_PROGRAM_COMPILED=" + wide);
+      } else if (!wide.empty()) {
+        p.warnings.push_back({0, 0, false,
+                              "the compiled kernels' shared instructions were not used: their "
+                              "table by line is " +
+                                  std::to_string(wide.size()) +
+                                  " bytes, over the limit of 100,000; every shared site is "
+                                  "counted as the source accesses it"});
+      }
+    }
   }
   // How far the run has got (the emulator's runtime writes it), and the user's Cancel.
   // (A time limit's message says how far it got too.)
@@ -367,7 +396,6 @@ void Execute(ProgramJob& job) {
   bool events_modeled = false;
   if (!ReadLaunches(job, out, &events_modeled)) return;
   // Registers from ptxas where the run did not say (the occupancy view starts from them).
-  if (job.compiled_later.valid()) compiled = job.compiled_later.get();
   for (LaunchTrace& t : job.run.launches) {
     if (t.resources.known()) continue;
     if (const KernelResources* r = FindKernelResources(compiled, t.kernel)) t.resources = *r;
@@ -396,6 +424,22 @@ LessonRun Finish(ProgramJob& job) {
   // The rewriter's notes first, then the run's own.
   p.warnings.insert(p.warnings.begin(), job.rewritten.warnings.begin(),
                     job.rewritten.warnings.end());
+  // Sites counted as the compiled kernel's wider instructions (SiteInfo::compiled_width): said
+  // once for the run, each site's line saying how (run_report.cpp).
+  std::set<std::pair<std::string, std::uint32_t>> wide;
+  for (const LaunchTrace& t : r.launches) {
+    for (std::size_t i = 0; i < t.sites.size() && i < t.stats.sites.size(); ++i)
+      if (CompiledRunsMet(t.sites[i], t.stats.sites[i]))
+        wide.emplace(t.sites[i].file, t.sites[i].line);
+  }
+  if (!wide.empty())
+    p.warnings.push_back(
+        {0, 0, false,
+         "shared accesses at " + std::to_string(wide.size()) +
+             (wide.size() == 1 ? " line are" : " lines are") +
+             " counted as the compiled kernel runs them: nvcc reads or writes a thread's "
+             "neighbouring elements there with one wider instruction (LDS.64, LDS.128), as its "
+             "SASS by line shows (nvdisasm), and Nsight Compute counts those instructions"});
   p.preset = job.options.preset;
   // The last launch, or where it kept no records (past its kernel's budget) the nearest launch
   // of its kernel that did: the views never open on a launch they cannot draw.

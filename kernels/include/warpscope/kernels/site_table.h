@@ -17,6 +17,13 @@ struct SiteTable {
 };
 
 SiteTable BuildSiteTable(std::vector<std::uint64_t> keys);
+// A key's site. Where a program's runtime set a compiled-width function, its answer for the site
+// is its compiled_width (the width the compiled kernel serves its line's shared accesses with).
 SiteInfo SiteFromKey(std::uint64_t key);
+
+// Set by a program's runtime from its compiled code (trace/compiled_code.h), for the kernel it
+// is launching: the site's SiteInfo::compiled_width, from its file tag and line. None: 0.
+using CompiledWidthFn = std::uint8_t (*)(const SiteInfo& site);
+void SetCompiledWidthFn(CompiledWidthFn fn);
 
 }  // namespace ws

@@ -40,6 +40,11 @@ struct SiteStats {
   std::uint64_t constant_addresses_sum = 0;
   // divergence: requests whose active lanes are fewer than the warp's threads
   std::uint64_t divergent_requests = 0;
+  // A site the compiled code serves wider than the source (SiteInfo::compiled_width): the
+  // source's requests that were later places of a compiled run (in the run's first request's
+  // figures, not counted again), and those whose lanes lay at different places of a run (costed
+  // as the source's). Whole runs: compiled_parts = (width / size - 1) x requests, mixed 0.
+  std::uint64_t compiled_parts = 0, compiled_mixed = 0;
 
   double SectorsPerRequest() const { return requests ? double(sectors) / requests : 0.0; }
   double BankConflictAvg() const { return requests ? double(bank_conflict_sum) / requests : 0.0; }

@@ -81,5 +81,7 @@ const KernelResources* FindKernelResources(
 // A kernel's name as the tables hold it: the function's name and template arguments, with the
 // namespaces, parameters and spaces taken out: "ws::lessons::m::Tiled<16, 2>" -> "Tiled<16,2>".
 std::string KernelKey(std::string_view qualified_name);
+// The same from a compiled symbol ("_Z6tiledILi16EEvPf" -> "tiled<16>"; extern "C" as written).
+std::string KernelKeyOfSymbol(const std::string& symbol);
 
 }  // namespace ws

@@ -75,6 +75,13 @@ struct SiteInfo {
   // sectors hold), its write (async_copy too) no shared wavefront. Its figures are the kernel's
   // TMA traffic, apart from the LSU's (KernelRow::tma_*).
   bool bulk_copy = false;
+  // A program's shared load or store whose line the compiled kernel serves wider than the source
+  // accesses (nvcc's LDS.128 for four floats a thread reads in a row of an unrolled loop; the
+  // kernel's SASS by line, trace/compiled_code.h): the bytes a lane's instruction moves there, else
+  // 0. A request whose lanes all lie at one place of such a run is costed as the compiled
+  // instruction: the run's first place as one request of this many bytes a lane, the later places
+  // as parts of it (SiteStats::compiled_parts); lanes at different places as the source's.
+  std::uint8_t compiled_width = 0;
   // A wmma fragment's load or store (load_matrix_sync, store_matrix_sync) on the emulator: the
   // fragment as kernels/tensor/fragments.tsv names it, then the leading dimension, e.g.
   // "m16n16k16 a half row 16" (the Fragments view's sites). Empty elsewhere.

@@ -19,6 +19,7 @@
 //   AtomicConflictDegree the most lanes that hit one address (they serialize)
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -72,6 +73,18 @@ struct SharedCost {
 };
 SharedCost SharedRequestCost(std::span<const LaneAccess> lanes, bool load);
 std::uint32_t HalfWarp16Degree(std::span<const LaneAccess> lanes);
+
+// Where a request lies in the runs of a site the compiled code serves `width` bytes a lane at a
+// time (SiteInfo::compiled_width: an LDS.128 for four floats in a row): its lanes all at a run's
+// first place (their addresses multiples of the width): the compiled instruction, each lane
+// reading its run; all at one later place: a part of that instruction; at different places: not
+// merged by the compiler (the source's request). kSource where `width` is not wider than the
+// lanes' accesses.
+enum class CompiledPlace { kSource, kRun, kPart, kMixed };
+CompiledPlace CompiledPlaceOf(std::uint32_t width, std::span<const LaneAccess> lanes);
+// The lanes of a kRun request as the compiled instruction reads them: `width` bytes each.
+std::span<const LaneAccess> WidenedLanes(std::uint32_t width, std::span<const LaneAccess> lanes,
+                                         std::array<LaneAccess, 32>* out);
 std::uint32_t AtomicConflictDegree(std::span<const LaneAccess> lanes);
 
 }  // namespace ws

@@ -97,6 +97,14 @@ struct ProgramOptions {
   // namespaces, ended when Warpscope ends. Refused (the run fails at its start, saying why) where
   // bwrap or user namespaces are missing: never run unsandboxed when asked for the sandbox.
   bool sandbox = false;
+  // nvdisasm -g's listing of the program's kernels compiled as written (trace/compiled_code.h),
+  // taken instead of the one made here where nvcc and nvdisasm are found: a listing made on
+  // another machine (a GPU's toolkit), and the tests'. Its shared instructions by line set the
+  // sites' compiled widths (SiteInfo::compiled_width).
+  std::string compiled_listing;
+  // Count the shared accesses the compiled kernels serve wider as those instructions (where the
+  // toolkit lists them, or compiled_listing is given); false: every access as the source makes it.
+  bool compiled_code = true;
 };
 
 // Whether programs can run in the sandbox here: "" if so, else why not, in one line ("the sandbox
