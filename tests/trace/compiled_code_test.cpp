@@ -120,6 +120,20 @@ TEST(CompiledCode, CostsARunOnceAsItsWideInstruction) {
   EXPECT_EQ(column.sites[0].bytes, 5u * 32 * 4);
   EXPECT_FALSE(CompiledRunsMet(sites[0], column.sites[0]));
   EXPECT_EQ(CompiledWidthText(sites[0], column.sites[0]), "");
+
+  // Every request at a later place (s[4 * t + 1] beside a float4 on the same line): parts of no
+  // run this site made; said, not silently dropped.
+  LaunchStats parts;
+  for (std::uint32_t l = 0; l < 32; ++l) offsets[l] = l * 16 + 4;
+  AddRequests(0, ~0u, offsets, 3, sites, {}, &parts);
+  EXPECT_EQ(parts.sites[0].requests, 0u);
+  EXPECT_EQ(parts.sites[0].compiled_parts, 3u);
+  EXPECT_TRUE(CompiledRunsMet(sites[0], parts.sites[0]));
+  EXPECT_NE(CompiledWidthText(sites[0], parts.sites[0])
+                .find("no request of it was a run's first "
+                      "place: its 3 requests"),
+            std::string::npos)
+      << CompiledWidthText(sites[0], parts.sites[0]);
 }
 
 }  // namespace

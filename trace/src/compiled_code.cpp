@@ -189,7 +189,8 @@ std::uint8_t CompiledWidthOf(const CompiledCode& code, std::string_view kernel,
     return 0;
   const std::uint32_t w =
       code.SharedWidth(kernel, site.file, site.line, site.op == AccessOp::kStore);
-  return w > site.size && w <= 16 ? static_cast<std::uint8_t>(w) : 0;
+  // Runs of whole accesses only (a 12-byte access has no place in a 16-byte run).
+  return w > site.size && w <= 16 && w % site.size == 0 ? static_cast<std::uint8_t>(w) : 0;
 }
 
 std::string CompiledInstruction(const SiteInfo& site) {
@@ -209,18 +210,27 @@ std::string CompiledInstruction(const SiteInfo& site) {
 }
 
 bool CompiledRunsMet(const SiteInfo& site, const SiteStats& stats) {
-  return site.compiled_width != 0 && stats.requests > stats.compiled_mixed;
+  return site.compiled_width != 0 &&
+         (stats.requests > stats.compiled_mixed || stats.compiled_parts > 0);
 }
 
 std::string CompiledWidthText(const SiteInfo& site, const SiteStats& stats) {
   if (!CompiledRunsMet(site, stats)) return "";
+  const std::uint64_t wide = stats.requests - stats.compiled_mixed;
   std::string out = "as compiled, " + CompiledInstruction(site) + ": the source's " +
                     std::to_string(stats.requests + stats.compiled_parts) + " requests are " +
-                    std::to_string(stats.requests) + " of " + std::to_string(site.compiled_width) +
+                    std::to_string(wide) + " of " + std::to_string(site.compiled_width) +
                     " bytes a lane";
   if (stats.compiled_mixed != 0)
-    out += " (" + std::to_string(stats.compiled_mixed) +
-           " of them with lanes at different places of a run, counted as the source's)";
+    out += " and " + std::to_string(stats.compiled_mixed) +
+           " as written (their lanes at different places of a run)";
+  // Parts with no run's first place: the wide instructions at this line were another access's
+  // (a float4 beside this one), and these requests' own cost is not in the figures.
+  if (wide == 0)
+    out += "; no request of it was a run's first place: its " +
+           std::to_string(stats.compiled_parts) +
+           " requests were taken as parts of another access's wide instruction and are not "
+           "counted (--source-accesses counts them)";
   return out;
 }
 

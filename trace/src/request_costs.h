@@ -57,6 +57,7 @@ RequestCost CostOf(const SiteInfo& site, std::span<const LaneAccess> lanes) {
       as_compiled.size = site.compiled_width;
       as_compiled.compiled_width = 0;
       c = SourceCost(as_compiled, WidenedLanes(site.compiled_width, lanes, &wide));
+      c.d16 = HalfWarp16Degree(lanes);  // compute 1.x's 16-bank model knows no LDS.128
       c.compiled = kCompiledRun;
       return c;
     }

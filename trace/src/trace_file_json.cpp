@@ -197,17 +197,21 @@ LaunchTrace LaunchFrom(const nlohmann::json& j) {
     si.file_tag = FileTagOf(si.file);
     // The compiled code's width at the site's line (none before 2026-12-04): 2, 4, 8 or 16 bytes,
     // more than the source's.
-    si.compiled_width = s.value("compiled_width", std::uint8_t{0});
+    const int compiled_width = s.value("compiled_width", 0);
+    if (compiled_width < 0 || compiled_width > 16)
+      throw std::runtime_error("a site's compiled width is not 2, 4, 8 or 16 bytes");
+    si.compiled_width = static_cast<std::uint8_t>(compiled_width);
     // A bulk copy's pieces are a source sector's part of it: 16 or 32 bytes.
     if (si.size == 0 || si.size > (si.bulk_copy ? 32 : 16))
       throw std::runtime_error(si.bulk_copy ? "a bulk copy site's piece is not 1-32 bytes"
                                             : "a site's access size is not 1-16");
     if (si.compiled_width != 0 &&
-        (si.compiled_width > 16 || (si.compiled_width & (si.compiled_width - 1)) != 0 ||
-         si.compiled_width <= si.size))
+        ((si.compiled_width & (si.compiled_width - 1)) != 0 || si.compiled_width <= si.size ||
+         si.compiled_width % si.size != 0 || si.space != MemorySpace::kShared ||
+         si.op == AccessOp::kAtomic || si.async_copy))
       throw std::runtime_error(
-          "a site's compiled width is not 2, 4, 8 or 16 bytes above its "
-          "access size");
+          "a site's compiled width is not 2, 4, 8 or 16 bytes, a multiple of its access size, at "
+          "a shared load or store");
     if (si.space != MemorySpace::kShared && si.buffer >= t.buffers.size() &&
         si.buffer != kSeveralBuffers &&
         !(si.space == MemorySpace::kLocal && si.buffer == kLocalArray))

@@ -180,6 +180,11 @@ Result<LessonRun> ApplyWhatIf(const LessonRun& run, const WhatIf& w) {
       return Status::Error("what-if: site " + std::to_string(s) + " is not in the launch");
     mine[s] = 1;
   }
+  // A layout the compiled code was not made for: the array's accesses as the source makes them,
+  // before and after (nvcc's wide loads of the written layout need not survive a new one).
+  for (std::size_t s = 0; s < t.sites.size(); ++s) {
+    if (mine[s]) t.sites[s].compiled_width = 0;
+  }
   const LaunchStats before = Reanalyze(t);
   const std::pair<std::uint64_t, bool> before_flops = {t.stats.flops, t.stats.flops_counted};
   std::string left;

@@ -173,7 +173,7 @@ void DrawCodeHeader(const LessonRun& run, const LaunchTrace& t, const std::strin
       compiled = compiled || CompiledRunsMet(t.sites[i], t.stats.sites[i]);
     ImGui::TextDisabled("%s  (%s)   s = sectors per request, w = bank conflict ways%s",
                         source_file.c_str(), t.kernel.c_str(),
-                        compiled ? ", ld.128 = as compiled (LDS.128)" : "");
+                        compiled ? ", ld.128 / ld.64 = as compiled (LDS.128, LDS.64)" : "");
     if (t.resources.known()) {
       // What the compiler gave the kernel: its registers bound occupancy, its stack frame is
       // local memory (device memory: spills, arrays indexed at run time). One short line; the

@@ -507,7 +507,7 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
   // No buffer is known to be read only (the rewriter proves that for the emulator's SIMT path
   // only); the shared shadow goes into the block's shared memory where the launcher adds it.
   if (shadow_launcher) p.backend->NextLaunchCarriesShadow({});
-  CompiledCodeLaunching(name, p.sites, false);  // the decoder's sites name their files' tags
+  CompiledCodeLaunching(name, p.sites);
   const std::size_t before = p.backend->launches().size();
   const Dim3 grid{config.grid.x, config.grid.y, config.grid.z};
   const Dim3 block{config.block.x, config.block.y, config.block.z};

@@ -554,7 +554,7 @@ void RunKernel(const char* name, unsigned int line, unsigned int static_shared,
   }
   p.assert_failed = false;
   (void)TakeFlops();  // a launch that failed before this one left its count
-  CompiledCodeLaunching(name, p.sites, true);  // sites named by the rewriter's numbers
+  CompiledCodeLaunching(name, p.sites);
   auto run = emu::RunLaunch(cfg, [&] { body(context); });
   FlushPrinted();
   if (!run.ok() && p.assert_failed) {

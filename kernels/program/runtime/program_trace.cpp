@@ -111,7 +111,6 @@ struct CompiledSites {
   CompiledCode code;
   std::string kernel;
   const SiteNames* names = nullptr;
-  bool by_site_number = true;
 };
 CompiledSites& Compiled() {
   static auto* c = new CompiledSites();  // never destroyed: launches may run at exit
@@ -122,18 +121,16 @@ std::uint8_t CompiledWidthOfSite(const SiteInfo& site) {
   const CompiledSites& c = Compiled();
   if (c.names == nullptr) return 0;
   SiteInfo named = site;
-  const std::uint32_t tag = site.file_tag;
-  if (c.by_site_number)
-    named.file = tag >= 1 && tag <= c.names->file.size() && !c.names->file[tag - 1].empty()
-                     ? c.names->file[tag - 1]
-                     : c.names->main_file;
-  else
-    named.file = c.names->FileOf(tag);
+  const std::uint32_t site_number = site.file_tag;  // NameProgramSites: the rewriter's number
+  named.file = site_number >= 1 && site_number <= c.names->file.size() &&
+                       !c.names->file[site_number - 1].empty()
+                   ? c.names->file[site_number - 1]
+                   : c.names->main_file;
   return CompiledWidthOf(c.code, c.kernel, named);
 }
 }  // namespace
 
-void CompiledCodeLaunching(const char* kernel, const SiteNames& names, bool by_site_number) {
+void CompiledCodeLaunching(const char* kernel, const SiteNames& names) {
   static const bool any = [] {
     const char* text = std::getenv("WS_PROGRAM_COMPILED");
     if (text == nullptr || *text == '\0') return false;
@@ -146,7 +143,6 @@ void CompiledCodeLaunching(const char* kernel, const SiteNames& names, bool by_s
   CompiledSites& c = Compiled();
   c.kernel = kernel != nullptr ? kernel : "";
   c.names = &names;
-  c.by_site_number = by_site_number;
   SetCompiledWidthFn(&CompiledWidthOfSite);
 }
 

@@ -90,9 +90,9 @@ bool KeepsArraysInRegisters(const char* kernel);
 // passes in WS_PROGRAM_COMPILED (CompiledCode::Table()) where nvdisasm listed the program as
 // written: from the launch of `kernel` on, each shared site whose line the compiled kernel serves
 // wider than the source is given that width (SiteInfo::compiled_width), before it is costed.
-// `names` (kept) gives a site's file: by the rewriter's site number in its file tag (the
-// emulator's keys) or, with `by_site_number` false, by the file's tag (a GPU's).
-void CompiledCodeLaunching(const char* kernel, const SiteNames& names, bool by_site_number);
+// `names` (kept) gives a site's file by the rewriter's site number, which a program's access keys
+// carry in their file field on both backends (NameProgramSites reads it so too).
+void CompiledCodeLaunching(const char* kernel, const SiteNames& names);
 
 // Writes the finished launch `t` at once, to WS_PROGRAM_OUT.part<N> (N = run.parts, counting from
 // 0), so that a program stopped later (a time limit, a crash) keeps it; past its kernel's budget

@@ -84,13 +84,17 @@ CompiledReport CompilerResources(const std::vector<Unit>& units,
   const std::filesystem::path listed = cache / (w.name + ".sass.txt");
   std::string text;
   CompiledCode code;
-  if (UseCached(report)) {  // made the newest: pruned after the programs that use it
+  // Cached only with its listing where there is an nvdisasm (a listing that failed is not kept:
+  // the next run compiles and lists again).
+  if (UseCached(report) && (nvdisasm.empty() || UseCached(listed))) {
+    // (made the newest: pruned after the programs that use it)
     text = ReadAll(report);
-    if (UseCached(listed)) {
+    if (!nvdisasm.empty()) {
       Result<CompiledCode> cached = CompiledCode::FromTable(ReadAll(listed));
       if (cached.ok()) code = std::move(*cached);
     }
   } else {
+    bool listed_all = true;
     const std::filesystem::path stage = cache / ("ptxas-" + w.name + "-" + UniqueSuffix());
     for (std::size_t k = 0; k < units.size(); ++k) {
       if (IsHostUnit(units[k].name)) continue;
@@ -114,14 +118,16 @@ CompiledReport CompilerResources(const std::vector<Unit>& units,
         ChildResult d =
             RunChild({nvdisasm, "-g", "-c", (stage / (std::to_string(k) + ".cubin")).string()},
                      NoIncludeEnvironment(), dl);
-        if (d.started && !d.timed_out && d.signal == 0 && d.exit_code == 0)
+        if (d.started && !d.timed_out && d.signal == 0 && d.exit_code == 0 && d.out_dropped == 0)
           code.Merge(CompiledCode::FromDisassembly(d.out));
+        else
+          listed_all = false;
       }
     }
     std::filesystem::remove_all(stage, ec);
     if (text.empty()) return {};
     (void)WriteFileAtomically(report, text);
-    if (!nvdisasm.empty()) (void)WriteFileAtomically(listed, code.Table());
+    if (!nvdisasm.empty() && listed_all) (void)WriteFileAtomically(listed, code.Table());
   }
   CompiledReport out;
   out.resources = ParsePtxasReport(

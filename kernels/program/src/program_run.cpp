@@ -336,7 +336,9 @@ void Execute(ProgramJob& job) {
   // which it overlaps; a listing given in the options instead).
   Resources compiled;
   std::string code_table;
-  if (job.compiled_later.valid()) {
+  if (job.compiled_later.valid() &&
+      ((job.options.compiled_code && job.options.compiled_listing.empty()) ||
+       job.rewritten.local_arrays)) {
     CompiledReport report = job.compiled_later.get();
     compiled = std::move(report.resources);
     code_table = std::move(report.code_table);
@@ -396,6 +398,7 @@ void Execute(ProgramJob& job) {
   bool events_modeled = false;
   if (!ReadLaunches(job, out, &events_modeled)) return;
   // Registers from ptxas where the run did not say (the occupancy view starts from them).
+  if (job.compiled_later.valid()) compiled = std::move(job.compiled_later.get().resources);
   for (LaunchTrace& t : job.run.launches) {
     if (t.resources.known()) continue;
     if (const KernelResources* r = FindKernelResources(compiled, t.kernel)) t.resources = *r;
