@@ -304,5 +304,23 @@ TEST(Atomics, ConflictIsLanesPerAddress) {
   EXPECT_EQ(AtomicConflictDegree(v), 8u);
 }
 
+// The lanes a phase serves, which the banks view names: 32 consecutive float4s are 8 lanes a
+// phase (4 wavefronts); an LDS.128 whose quads each read one address (a warp's two tile rows,
+// broadcast) 16 lanes (2 wavefronts); 4-byte accesses the whole warp.
+TEST(SharedRequestCost, SaysHowManyLanesAPhaseServes) {
+  std::vector<LaneAccess> rows, contiguous, words;
+  for (std::uint8_t l = 0; l < 32; ++l) {
+    contiguous.push_back({l, 16, std::uint64_t{l} * 16});
+    rows.push_back({l, 16, std::uint64_t{l / 16u} * 64});
+    words.push_back({l, 4, std::uint64_t{l} * 4});
+  }
+  EXPECT_EQ(SharedRequestCost(contiguous, true).lanes_per_phase, 8u);
+  EXPECT_EQ(SharedRequestCost(contiguous, true).wavefronts, 4u);
+  EXPECT_EQ(SharedRequestCost(rows, true).lanes_per_phase, 16u);
+  EXPECT_EQ(SharedRequestCost(rows, true).wavefronts, 2u);
+  EXPECT_EQ(SharedRequestCost(rows, false).lanes_per_phase, 8u);  // stores never merge
+  EXPECT_EQ(SharedRequestCost(words, true).lanes_per_phase, 32u);
+}
+
 }  // namespace
 }  // namespace ws

@@ -225,6 +225,7 @@ SharedCost SharedRequestCost(std::span<const LaneAccess> lanes, bool load) {
     }
     if (narrow) lanes_per_phase *= 2;
   }
+  c.lanes_per_phase = lanes_per_phase;
   std::array<LaneAccess, 32> phase;
   for (std::uint32_t first = 0; first < 32; first += lanes_per_phase) {
     std::size_t n = 0;

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cinttypes>
-#include <map>
 #include <set>
 #include <vector>
 
@@ -261,20 +260,10 @@ class BanksPanel : public Panel {
         !at.async_copy && CompiledPlaceOf(at.compiled_width, req.lanes) == CompiledPlace::kRun
             ? at.compiled_width
             : (req.lanes.empty() ? 4u : req.lanes.front().size);
-    // The lanes a phase serves (SharedRequestCost): 16 for 8-byte accesses, 8 for 16-byte ones,
-    // twice that for a load whose every quad reads at most two addresses.
-    std::uint32_t phase = served <= 4 ? 32 : served <= 8 ? 16 : 8;
-    if (load && phase < 32) {
-      std::map<std::uint32_t, std::set<std::uint64_t>> quads;
-      for (const LaneAccess& l : req.lanes) quads[l.lane / 4u].insert(l.address);
-      bool narrow = true;
-      for (const auto& [quad, addresses] : quads) narrow = narrow && addresses.size() <= 2;
-      if (narrow) phase *= 2;
-    }
     if (!banks16_ && cost.ideal > 1)
       ImGui::TextWrapped("%u wavefronts, %u needed for %u-byte accesses (%s at a time)%s",
                          wavefronts, cost.ideal, served,
-                         phase == 8 ? "a quarter-warp" : "a half-warp",
+                         cost.lanes_per_phase == 8 ? "a quarter-warp" : "a half-warp",
                          broadcast ? "; lanes reading one word share it" : "");
     else
       ImGui::TextWrapped("%u wavefront%s%s", wavefronts, wavefronts == 1 ? "" : "s",

@@ -70,6 +70,7 @@ std::uint32_t BankConflictDegree(std::span<const LaneAccess> lanes);
 // Compute counts them, are wavefronts - ideal. `degree` is the worst phase's (the "n-way").
 struct SharedCost {
   std::uint32_t wavefronts = 0, ideal = 0, degree = 0;
+  std::uint32_t lanes_per_phase = 32;  // the lanes one phase serves (after the merge above)
 };
 SharedCost SharedRequestCost(std::span<const LaneAccess> lanes, bool load);
 std::uint32_t HalfWarp16Degree(std::span<const LaneAccess> lanes);
