@@ -25,6 +25,12 @@
 #include "warpscope/kernels/ws_cuda_device.h"
 #include "ws_cuda_check.h"
 
+// The lesson form's entry, first in each recorded kernel here as in a lesson's: where the build
+// keeps the warp's tally state (WS_WARP_STATE_BUILD, ws_cuda_tally.h), it is worked out there.
+#if !defined(WS_KERNEL_ENTRY)
+#define WS_KERNEL_ENTRY
+#endif
+
 namespace {
 
 constexpr std::uint64_t kLoadKey =
@@ -35,6 +41,7 @@ constexpr std::uint64_t kStoreKey =
 // A lesson's keys are known only at run time: their buffer numbers arrive with the kernel's
 // Global<T> arguments. Here from the stride argument (1: the load's buffer 1, the store's 0).
 __global__ void Copy(float* out, const float* in, int stride) {
+  WS_KERNEL_ENTRY
   const unsigned xid = (blockIdx.x * blockDim.x + threadIdx.x) * stride;
   const auto buffer = static_cast<std::uint32_t>(stride);
   ws::dev::RecordAccess(
@@ -90,6 +97,7 @@ __device__ __forceinline__ void RecordLikeAProgram(const Regions& g, const void*
 }
 template <bool kInstance, bool kLinear = false>
 __global__ void ProgramCopy(float* out, const float* in, int stride, Regions g) {
+  WS_KERNEL_ENTRY
   const unsigned xid = (blockIdx.x * blockDim.x + threadIdx.x) * stride;
   RecordLikeAProgram<kInstance, kLinear>(g, in + xid, ws::kKeyLoad);
   const float v = in[xid];
@@ -100,6 +108,7 @@ __global__ void ProgramCopy(float* out, const float* in, int stride, Regions g) 
 // For the count check: blocks of 1,000 threads (31 whole warps and one of 8 lanes), each load
 // from the lane's neighbour (pairs of lanes swapped: not affine), each store affine.
 __global__ void CopySwapped(float* out, const float* in, int) {
+  WS_KERNEL_ENTRY
   const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
   ws::dev::RecordAccess(kLoadKey, (t ^ 1u) * 4);
   const float v = in[t ^ 1u];
@@ -113,6 +122,9 @@ __global__ void CopySwapped(float* out, const float* in, int) {
 // lesson's buffer numbers are; kRecorded false: the kernel alone.
 template <bool kRecorded>
 __global__ void Transpose(float* out, const float* in, int width, int input_buffer) {
+  if constexpr (kRecorded) {
+    WS_KERNEL_ENTRY
+  }
   __shared__ float tile[32][33];
   const unsigned tx = threadIdx.x, ty = threadIdx.y;
   const unsigned x = blockIdx.x * 32 + tx, y = blockIdx.y * 32 + ty;
@@ -150,6 +162,7 @@ __global__ void Transpose(float* out, const float* in, int width, int input_buff
 // same ones: row step 0). Neither is affine across the warp; both are affine in rows of 16
 // (RecorderState::tally_rows 4), 32 requests a warp, all recorded.
 __global__ void TileRows(float* out, const float* in, int) {
+  WS_KERNEL_ENTRY
   __shared__ float a[16][16], b[16][16];
   const unsigned tx = threadIdx.x, ty = threadIdx.y;
   a[ty][tx] = in[(blockIdx.x * 16 + ty) * 16 + tx];
@@ -278,6 +291,7 @@ __device__ __forceinline__ void LaneEvent(std::uint64_t key, std::uint32_t offse
 
 template <int kHow>
 __global__ void KeptChain(float* out, const float* in, int launch) {
+  WS_KERNEL_ENTRY
   __shared__ unsigned long long slots[8];  // kHow 2, 3: each warp's words used, and its tag
   __shared__ unsigned long long lanes[kHow == 6 ? 256 : 1];  // kHow 6: each lane's
   const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;

@@ -28,6 +28,8 @@ build() {  # NAME INCLUDE_ROOT [FLAGS...]
 if [[ -n ${WS_MICRO_LEAN:-} ]]; then
   [[ -n $old ]] && build old_r32 "$old" -DWS_RECORD_BUILD -maxrregcount=32
   build rec_r32 . -DWS_RECORD_BUILD -maxrregcount=32
+  # The warp's tally state worked out at the kernel's entry (the lean unit's build).
+  build rec_r32_ws . -DWS_RECORD_BUILD -DWS_WARP_STATE_BUILD -maxrregcount=32
 else
   [[ -n $old ]] && build old "$old"
   build new .

@@ -1,7 +1,10 @@
 // Every kernel lesson's kernels built to record, as the recorded unit's (lessons_cuda.cu), with
 // registers capped at 32 (kernels/cuda/CMakeLists.txt): the recorded unit runs them where they
 // fit more blocks an SM without much spilling (RunLean, cuda_pass_units.h).
+// Each kernel works out its warp's tally state once at its entry (WS_WARP_STATE_BUILD,
+// ws_cuda_tally.h), where the other recording builds work it out again at every request.
 #define WS_RECORD_BUILD 1
+#define WS_WARP_STATE_BUILD 1
 #define WS_PASS_UNIT LeanUnit
 #define WS_PASS_UNIT_LINK LinkLeanUnit
 #include "pass_unit_body.h"

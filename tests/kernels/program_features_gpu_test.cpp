@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <string>
 #include <tuple>
+#include <vector>
 
 #include "program_features_programs.h"
 #include "program_gpu_util.h"
@@ -96,6 +98,80 @@ TEST(FeaturesOnGpu, AGridSyncWaitsForEveryBlockAsOnTheEmulator) {
                 "kernel with cudaLaunchCooperativeKernel"),
             std::string::npos)
       << plain.program->failure;
+}
+
+// A kernel in the program's own header: on the GPU each site takes its file by the rewriter's
+// site number, as on the emulator (before d3138d7 a GPU run gave a header's sites the main file,
+// which a single-file program cannot show). Both files have a site at line 5. By hand: 4 blocks of
+// 64 threads, 8 warps; the tile's store 8 requests, its read in the loop 64 a warp (512), each a
+// run of 32 consecutive words modulo 64, so one wavefront each; main.cu's load 8 requests.
+TEST(FeaturesOnGpu, AHeadersSitesKeepTheirFileAsOnTheEmulator) {
+  WS_SKIP_WITHOUT_GPU();
+  test::Folder f("gpu-header");
+  f.Write("tile.cuh",
+          "#pragma once\n"
+          "__global__ void rotateSum(float* out, const float* in) {\n"
+          "  __shared__ float tile[64];\n"
+          "  int t = threadIdx.x;\n"
+          "  tile[t] = in[blockIdx.x * 64 + t];\n"
+          "  __syncthreads();\n"
+          "  float s = 0;\n"
+          "  for (int k = 0; k < 64; ++k) s += tile[(t + k) % 64];\n"
+          "  out[blockIdx.x * 64 + t] = s;\n"
+          "}\n");
+  f.Write("main.cu",
+          "#include <cstdio>\n"
+          "#include \"tile.cuh\"\n"
+          "__global__ void twice(float* out, const float* in) {\n"
+          "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+          "  out[i] = 2.0f * in[i];\n"
+          "}\n"
+          "int main() {\n"
+          "  float *a, *b, h[256];\n"
+          "  for (int i = 0; i < 256; ++i) h[i] = 1.0f;\n"
+          "  cudaMalloc(&a, sizeof h); cudaMalloc(&b, sizeof h);\n"
+          "  cudaMemcpy(a, h, sizeof h, cudaMemcpyHostToDevice);\n"
+          "  rotateSum<<<4, 64>>>(b, a);\n"
+          "  twice<<<4, 64>>>(a, b);\n"
+          "  cudaMemcpy(h, a, sizeof h, cudaMemcpyDeviceToHost);\n"
+          "  printf(\"%g %g\\n\", h[0], h[255]);\n"
+          "}\n");
+  ProgramOptions o;
+  const LessonRun emu = f.Run("main.cu", o);
+  o.backend = "cuda";
+  o.timeout = std::chrono::seconds(120);
+  const LessonRun gpu = f.Run("main.cu", o);
+  ASSERT_TRUE(emu.program->ok()) << emu.program->failure;
+  ASSERT_TRUE(gpu.program->ok()) << gpu.program->failure << gpu.program->stderr_text;
+  EXPECT_EQ(gpu.program->stdout_text, "128 128\n");  // 2 x 64 ones
+  ASSERT_EQ(gpu.launches.size(), 2u);
+  ASSERT_EQ(emu.launches.size(), 2u);
+  auto places = [](const LaunchTrace& t) {
+    std::vector<std::tuple<std::string, std::uint32_t, std::uint32_t, int>> out;
+    for (const SiteInfo& s : t.sites) out.emplace_back(s.file, s.line, s.column, int(s.op));
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  for (std::size_t k = 0; k < 2; ++k) {
+    SCOPED_TRACE(k);
+    EXPECT_EQ(places(gpu.launches[k]), places(emu.launches[k]));
+    EXPECT_EQ(FiguresOf(gpu.launches[k]), FiguresOf(emu.launches[k]));
+  }
+  const LaunchTrace& rot = gpu.launches[0];
+  for (const SiteInfo& s : rot.sites) EXPECT_EQ(s.file, "tile.cuh") << s.line;
+  for (const BarrierSite& b : rot.barrier_sites) EXPECT_EQ(b.file, "tile.cuh") << b.line;
+  std::size_t store = 0, loop = 0;
+  const SiteInfo* st = test::SiteAt(rot, 5, 3, &store);  // tile[t] = ...
+  ASSERT_NE(st, nullptr);
+  EXPECT_EQ(st->space, MemorySpace::kShared);
+  EXPECT_EQ(rot.stats.sites[store].requests, 8u);
+  ASSERT_NE(test::SiteAt(rot, 8, 37, &loop), nullptr);  // tile[(t + k) % 64]
+  EXPECT_EQ(rot.stats.sites[loop].requests, 512u);
+  EXPECT_EQ(rot.stats.sites[loop].wavefronts, 512u);
+  for (const SiteInfo& s : gpu.launches[1].sites) EXPECT_EQ(s.file, "main.cu") << s.line;
+  std::size_t load = 0;
+  ASSERT_NE(test::SiteAt(gpu.launches[1], 5, 19, &load), nullptr);  // in[i]
+  EXPECT_EQ(gpu.launches[1].stats.sites[load].requests, 8u);
 }
 
 }  // namespace

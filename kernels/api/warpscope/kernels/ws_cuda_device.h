@@ -424,8 +424,9 @@ __device__ __forceinline__ void RecordWarpOp(std::uint32_t kind, std::uint32_t p
   if (r.tally_keys != nullptr) {
     const std::uint64_t key = static_cast<std::uint64_t>(place) << 32 | kTallyWarpOp | kind;
     if (group == ~0u) {
-      const unsigned block = LinearBlock32();
-      if (!KeptBlock(r, block) && TallyWholeMeeting(r, key, lane, 0, block) != ~0u) return;
+      const unsigned block = kWarpState ? 0u : LinearBlock32();
+      if (TallyColumnOf(r, block) != ~0u && TallyWholeMeeting(r, key, lane, 0, block) != ~0u)
+        return;
     }
     if (Tally(r, key, group, lane, __ffs(group) - 1, 0, true, 0, 0, file) != ~0u) return;
   }
@@ -487,14 +488,20 @@ __device__ __forceinline__ void TimedBarrier(std::uint32_t place, std::uint32_t 
                                              Pass pass, const char* file = nullptr) {
   const RecorderState& r = ws_recorder_state;
   const std::uint64_t arrival = GlobalTimer();
-  const long long arrival_clock = clock64();
+  // The SM clock's cycles go only into a written event: where the warp keeps its tally state
+  // (kWarpState) its column is a register, so the clock is read after it and only where the pass
+  // is written (a tallied pass keeps the %globaltimer wait alone).
+  long long arrival_clock = kWarpState ? 0 : clock64();
   const unsigned group = __activemask();
   const unsigned lane = LaneId();
   const bool leader = static_cast<int>(lane) == __ffs(group) - 1;
   // In a block not kept, with a tally, the pass is counted after the barrier (its shape needs the
   // barrier's count) where the tally takes it; else written, its words reserved before it.
-  const unsigned block = LinearBlock32();
-  const bool tallied = r.tally_keys != nullptr && !HazardPass(r.mode) && !KeptBlock(r, block);
+  const unsigned block = kWarpState ? 0u : LinearBlock32();
+  const unsigned col = HazardPass(r.mode) ? ~0u : TallyColumnOf(r, block);
+  const bool tallied = col != ~0u;
+  const bool clocked = !kWarpState || !tallied;
+  if (kWarpState && clocked) arrival_clock = clock64();
   unsigned* w = nullptr;
   if (leader && !tallied && !kLaneLogOnly) {
     if (file != nullptr) NoteFile(PlaceFile(place), file);
@@ -505,7 +512,7 @@ __device__ __forceinline__ void TimedBarrier(std::uint32_t place, std::uint32_t 
   long long departure_clock = arrival_clock;
   if (arrived > 0) {
     departure = GlobalTimer();
-    departure_clock = clock64();
+    if (clocked) departure_clock = clock64();
   }
   if constexpr (kLaneLogOnly)  // each lane its own two rows
     return LaneBarrier(r, kEventBarrier | tile_warps | (arrived & 0x7ffu) << 16, place, group,
@@ -518,7 +525,7 @@ __device__ __forceinline__ void TimedBarrier(std::uint32_t place, std::uint32_t 
     if (slot != ~0u) {
       if (leader) {
         const unsigned long long wait = departure >= arrival ? departure - arrival : 0ull;
-        const std::size_t at = std::size_t{block & (kTallySpread - 1u)} * r.tally_capacity + slot;
+        const std::size_t at = std::size_t{col} + slot;
         atomicAdd(r.tally_waits + at, wait * static_cast<unsigned long long>(__popc(group)));
         atomicMax(r.tally_wait_max + at, wait);
       }

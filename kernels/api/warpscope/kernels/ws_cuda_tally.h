@@ -79,6 +79,64 @@ __device__ __forceinline__ bool KeptBlock(const RecorderState& r, unsigned block
   return r.keep_block == nullptr || r.keep_block[from_base] != 0;
 }
 
+// The warp's tally state, worked out once at the kernel's entry (WS_WARP_STATE_BUILD: the lean
+// unit's build, lessons_cuda_lean.cu, whose lesson kernels all begin with WS_KERNEL_ENTRY) and
+// kept in one register of the kernel's own that PTX lets it declare by name, as the lane log's
+// (ws_cuda_lane_log.h), ws_tally_warp: ~0u where the block is kept or there is no tally; else the
+// block's number modulo kTallySpread (its counters' column) in bits 0..6, and, until the warp's
+// first tallied request stores its flag, bit 7 set and the warp's index in warp_tallied in bits
+// 8..31 (a warp past 2^24 - 2 has no flag to store: the activity map the flags serve is kept for
+// grids of at most 2^24 threads, LaunchTrace::kMaxActivityThreads). Without it every request
+// worked out the block's number, its kept test, its column and the flag's address again (about 25
+// of the 75 warp instructions a whole warp's request took on transpose 4096²'s lean build under
+// its 32-register cap, Nsight Compute's source counters: docs/GPU.md), and stored the flag each
+// time. One register, not two (the column and the flag apart): under the lean unit's cap of 32
+// each register held across a kernel is a spill somewhere, and its local memory decides whether
+// the lean build runs at all (kLeanLocalBytes, cuda_pass_units.h).
+#if defined(WS_WARP_STATE_BUILD)
+#if defined(WS_LANE_LOG_BUILD) || !defined(WS_RECORD_BUILD)
+#error "WS_WARP_STATE_BUILD is a recording build without the lane log"
+#endif
+inline constexpr bool kWarpState = true;
+inline constexpr unsigned kWarpFlagPending = 1u << 7;
+static_assert(kTallySpread == 128, "ws_tally_warp keeps the column in 7 bits");
+#define WS_KERNEL_ENTRY ::ws::dev::TallyEntry(ws_recorder_state);
+__device__ __forceinline__ void TallyEntry(const RecorderState& r) {
+  const unsigned block = LinearBlock32();
+  unsigned state = ~0u;
+  if (r.tally_keys != nullptr && !KeptBlock(r, block)) {
+    state = block & (kTallySpread - 1u);
+    const unsigned long long warp =
+        static_cast<unsigned long long>(block) * r.warps_per_block + LinearThread() / 32u;
+    if (warp < (1ull << 24) - 1u) state |= kWarpFlagPending | static_cast<unsigned>(warp) << 8;
+  }
+  asm volatile(
+      ".reg .u32 ws_tally_warp;\n\t"
+      "mov.u32 ws_tally_warp, %0;" ::"r"(state));
+}
+__device__ __forceinline__ unsigned TallyWarp() {
+  unsigned state;
+  asm volatile("mov.u32 %0, ws_tally_warp;" : "=r"(state));
+  return state;
+}
+// The first counter of the warp's column (`state` its TallyWarp(), not ~0u).
+__device__ __forceinline__ unsigned TallyColumn(const RecorderState& r, unsigned state) {
+  return (state & (kTallySpread - 1u)) * r.tally_capacity;
+}
+// The leader's count at `slot` of the warp's column, and the warp's flag where not yet stored.
+// Every lane of the warp runs it (the state register is the warp's, the same in every lane).
+__device__ __forceinline__ void CountTalliedOnce(const RecorderState& r, unsigned slot,
+                                                 unsigned state, unsigned lane) {
+  if (lane == 0) {
+    atomicAdd(r.tally_counts + TallyColumn(r, state) + slot, 1ull);
+    if ((state & kWarpFlagPending) != 0) r.warp_tallied[state >> 8] = 1;
+  }
+  if ((state & kWarpFlagPending) != 0) asm volatile("and.b32 ws_tally_warp, ws_tally_warp, -129;");
+}
+#else
+inline constexpr bool kWarpState = false;
+#endif
+
 // The leader's count of a request the tally took at `slot`, and its warp's flag. The counter is
 // one of the slot's kTallySpread (spread-major, ws_cuda_record_format.h) by the block's number
 // (consecutive blocks run on different SMs at once; by %smid it took a special-register read a
@@ -95,6 +153,20 @@ __device__ __forceinline__ void CountTallied(const RecorderState& r, unsigned sl
                  LinearThread() / 32u] = 1;
 }
 
+// Whether the tally takes this warp's whole-warp requests and meetings (a tally, a block not
+// kept), and their counters' column: `block` its number (LinearBlock32), unused where the warp
+// keeps its state (TallyWarp). ~0u where not.
+__device__ __forceinline__ unsigned TallyColumnOf(const RecorderState& r, unsigned block) {
+#if defined(WS_WARP_STATE_BUILD)
+  (void)block;
+  const unsigned state = TallyWarp();
+  return state == ~0u ? ~0u : TallyColumn(r, state);
+#else
+  if (r.tally_keys == nullptr || KeptBlock(r, block)) return ~0u;
+  return (block & (kTallySpread - 1u)) * r.tally_capacity;
+#endif
+}
+
 // A shape's hash with an asynchronous copy's source lines or a barrier's count mixed in (0: as it
 // is): Tally's and the short roads' one rule, so that both find the same slot.
 __device__ __forceinline__ unsigned long long MixLines(unsigned long long h, unsigned lines) {
@@ -105,11 +177,18 @@ __device__ __forceinline__ unsigned long long MixLines(unsigned long long h, uns
 // The short roads' lookup, a whole warp with constant masks: the shape of hash `h` counted where
 // it is at its first slot (its slot returned), else ~0u. Every lane reads the slot's key (one load
 // for the warp); the vote makes their answer one, so that a lane can never part from the others.
+// With the warp's state (WS_WARP_STATE_BUILD) the column is the warp's (TallyWarp), and `block`
+// unused.
 __device__ __forceinline__ unsigned CountAtFirstSlot(const RecorderState& r, unsigned long long h,
                                                      unsigned lane, unsigned block) {
   const unsigned slot = SlotOf(h, r.tally_capacity);
   if (__all_sync(~0u, r.tally_keys[slot] == h) == 0) return ~0u;
+#if defined(WS_WARP_STATE_BUILD)
+  (void)block;
+  CountTalliedOnce(r, slot, TallyWarp(), lane);
+#else
   if (lane == 0) CountTallied(r, slot, block);
+#endif
   return slot;
 }
 #endif
@@ -123,6 +202,15 @@ __device__ __forceinline__ bool TallyWholeAffine(const RecorderState& r, std::ui
                                                  unsigned lane, unsigned first, unsigned step,
                                                  unsigned rows = 0, unsigned row_step = 0) {
 #if __CUDA_ARCH__ >= 800
+#if defined(WS_WARP_STATE_BUILD)
+  const unsigned state = TallyWarp();
+  if (state == ~0u) return false;
+  const unsigned long long h = AffineShapeKey(first, step, key, ~0u, rows, row_step);
+  const unsigned slot = SlotOf(h, r.tally_capacity);
+  if (__all_sync(~0u, r.tally_keys[slot] == h) == 0) return false;
+  CountTalliedOnce(r, slot, state, lane);
+  return true;
+#else
   const unsigned block = LinearBlock32();
   if (KeptBlock(r, block)) return false;
   // Written out rather than through CountAtFirstSlot: the same code, but ptxas placed the lean
@@ -133,6 +221,7 @@ __device__ __forceinline__ bool TallyWholeAffine(const RecorderState& r, std::ui
   if (__all_sync(~0u, r.tally_keys[slot] == h) == 0) return false;
   if (lane == 0) CountTallied(r, slot, block);
   return true;
+#endif
 #else
   (void)r, (void)key, (void)lane, (void)first, (void)step, (void)rows, (void)row_step;
   return false;

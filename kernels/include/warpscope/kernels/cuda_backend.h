@@ -344,6 +344,8 @@ class CudaBackend {
   static constexpr std::size_t kTallyCapacity = std::size_t{1} << 13;
   static_assert(kTallyCapacity <= std::size_t{1} << 24, "dev::SlotOf mixes 24 bits of a slot");
   static_assert(kTallyCapacity <= dev::kTallyMaxCapacity, "Tally sends a slot with a bit spare");
+  static_assert(kTallyCapacity * dev::kTallySpread < (std::size_t{1} << 32) - 1,
+                "a counter's place in its column and slot is a 32-bit number, never ~0u");
   static constexpr std::size_t kTallyBytes =
       kTallyCapacity * (8 + dev::kTallyShapeWords * 4 + 3 * dev::kTallySpread * 8) + 4;
   // The lane log: rows a lane on the first try (so, launches of 65,536 threads at most) and the
