@@ -2,8 +2,8 @@
 # Builds the headless CLI and tests on a GPU machine that has cmake and nvcc but no Debian
 # development packages (shared by gpu-check.sh and gpu-scheduling.sh). Usage:
 #   scripts/gpu-build.sh OUT_DIR [CUDA_ARCH]
-# The recorded lessons are capped at 64 registers, their hazard build at 64, their lean build
-# at 32, their capped lane build at 64 and their wide lane build not at all
+# The recorded lessons are capped at 64 registers, their hazard build at 64 (its lean build at
+# 32), their lean build at 32, their capped lane build at 64 and their wide lane build not at all
 # (kernels/cuda/CMakeLists.txt), passed each
 # time, so that a build folder kept from a capped experiment does not keep its cap.
 # WS_CMAKE_ARGS: more cmake arguments (after the cap, so they may set another); WS_BUILD_TARGETS: only these targets (a short device call;
@@ -29,7 +29,8 @@ cmake --preset headless -DCMAKE_PREFIX_PATH="$PWD/.deps/root/usr" -DCMAKE_CUDA_A
   -DZLIB_INCLUDE_DIR="$PWD/.deps/root/usr/include" \
   -DZLIB_LIBRARY="$(ls "$PWD"/.deps/root/lib/x86_64-linux-gnu/libz.so.1.* | head -1)" \
   -DWARPSCOPE_RECORD_MAXRREGCOUNT=64 -DWARPSCOPE_HAZARD_MAXRREGCOUNT=64 \
-  -DWARPSCOPE_LEAN_MAXRREGCOUNT=32 -DWARPSCOPE_LANE_MAXRREGCOUNT=64 \
+  -DWARPSCOPE_LEAN_MAXRREGCOUNT=32 -DWARPSCOPE_HAZARD_LEAN_MAXRREGCOUNT=32 \
+  -DWARPSCOPE_LANE_MAXRREGCOUNT=64 \
   -DWARPSCOPE_LANE_WIDE_MAXRREGCOUNT= ${WS_CMAKE_ARGS:-} \
   > "$out/build.log" 2>&1 && cmake --build --preset headless -j"$(nproc)" ${WS_BUILD_TARGETS:+--target $WS_BUILD_TARGETS} >> "$out/build.log" 2>&1 || {
   tail -40 "$out/build.log"

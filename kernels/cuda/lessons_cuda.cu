@@ -72,6 +72,7 @@ bool HaveCudaRunner() {
 GpuRunner FindRecordedGpuRunner(const std::string& id) {
   static const std::map<std::string, GpuRunner> runners = [] {
     LinkHazardUnit();  // the other builds of the kernels (cuda_pass_units.h)
+    LinkHazardLeanUnit();
     LinkLeanUnit();
     LinkLaneUnit();
     LinkLaneWideUnit();

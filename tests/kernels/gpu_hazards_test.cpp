@@ -109,6 +109,16 @@ TEST(GpuHazards, EveryRacyVariantCountsTheEmulatorsPairs) {
     if (old.launches.empty()) continue;
     EXPECT_EQ(old.main_launch().hazards.racing_blocks, g.racing_blocks);
     EXPECT_EQ(old.main_launch().hazards.Total(), g.Total());
+    // The hazard unit's own build (WS_GPU_HAZARD_LEAN=0) flags the same blocks where the check
+    // above ran the lean build (32 registers, where more blocks fit an SM: transpose-no-sync,
+    // reverse-no-sync, warp-exchange and histogram-no-atomic keep 8 to 16 bytes of local memory
+    // at 32, ptxas -v, nvcc 13; block-transpose-fixed's 24 keep the hazard unit's build).
+    setenv("WS_GPU_HAZARD_LEAN", "0", 1);
+    const LessonRun own = RunRaces(variant, p, "cuda", events);
+    unsetenv("WS_GPU_HAZARD_LEAN");
+    if (own.launches.empty()) continue;
+    EXPECT_EQ(own.main_launch().hazards.racing_blocks, g.racing_blocks);
+    EXPECT_EQ(own.main_launch().hazards.Total(), g.Total());
   }
 }
 

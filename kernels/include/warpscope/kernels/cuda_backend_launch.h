@@ -35,7 +35,8 @@ const bool PassRegistration<F>::done =
    (void)::ws::PassRegistration<&kernel>::done, ::ws::Status{})
 #else
 // Another unit's build of the kernel for this pass (cuda_pass_units.h), where the unit is built
-// to record only (WS_RECORD_BUILD): the hazard unit's for a hazard pass, the lane build the
+// to record only (WS_RECORD_BUILD): the hazard unit's for a hazard pass (its lean unit's where
+// RunHazardLean takes it), the lane build the
 // backend chose (CudaBackend::lane_build(), LaneBuildFor: the lane units' builds are the only ones
 // with the log) for a pass with a lane log, the lean unit's for the others where RunLean takes
 // it. Its recorder state is set and it is launched with this launch's arguments, else the unit's
@@ -49,10 +50,17 @@ const bool PassRegistration<F>::done =
     const bool ws_lane_ = !ws_hazard_ && ws_logged_; /* the lane log: a lane unit's build only */  \
     const dim3 ws_grid_((grid).x, (grid).y, (grid).z), ws_block_((block).x, (block).y, (block).z); \
     const ::ws::LaneBuild ws_lb_ = ws_lane_ ? (backend).lane_build() : ::ws::LaneBuild{};          \
-    const void* ws_h_ = ws_hazard_ ? ::ws::KernelIn<&kernel, ::ws::HazardUnit>()                   \
-                        : ws_lane_ ? ws_lb_.handle                                                 \
-                                   : ::ws::KernelIn<&kernel, ::ws::LeanUnit>();                    \
-    ::ws::PassUnit& ws_u_ = ws_hazard_ ? ::ws::HazardUnit()                                        \
+    /* a hazard pass: the hazard check's lean build where RunHazardLean takes it */                \
+    const bool ws_hlean_ =                                                                         \
+        ws_hazard_ && ::ws::RunHazardLean(::ws::KernelIn<&kernel, ::ws::HazardLeanUnit>(),         \
+                                          ::ws::KernelIn<&kernel, ::ws::HazardUnit>(), ws_block_,  \
+                                          (dynamic_bytes) + (st).hazard_shared_bytes);             \
+    const void* ws_h_ = ws_hlean_    ? ::ws::KernelIn<&kernel, ::ws::HazardLeanUnit>()             \
+                        : ws_hazard_ ? ::ws::KernelIn<&kernel, ::ws::HazardUnit>()                 \
+                        : ws_lane_   ? ws_lb_.handle                                               \
+                                     : ::ws::KernelIn<&kernel, ::ws::LeanUnit>();                  \
+    ::ws::PassUnit& ws_u_ = ws_hlean_    ? ::ws::HazardLeanUnit()                                  \
+                            : ws_hazard_ ? ::ws::HazardUnit()                                      \
                             : ws_lane_                                                             \
                                 ? (ws_lb_.unit != nullptr ? *ws_lb_.unit : ::ws::LaneUnit())       \
                                 : ::ws::LeanUnit();                                                \

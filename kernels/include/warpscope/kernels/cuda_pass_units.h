@@ -7,6 +7,9 @@
 //   build leaves the other pass's code out and its registers with it (ptxas, nvcc 13, sm_90: a
 //   copy's recorded kernel needs 36 registers without the hazard check's call where it needed 48
 //   with it);
+// - the hazard check's lean unit (lessons_cuda_hazard_lean.cu, WS_HAZARD_BUILD), the hazard unit
+//   capped at 32 registers: a transpose's pass took 0.416 ms against 0.583 at the hazard unit's
+//   64 (H200, bench/gpu_hazard_micro.sh), and the matmuls spill at 32, so RunHazardLean chooses;
 // - the lean unit (lessons_cuda_lean.cu, WS_RECORD_BUILD) records as the recorded unit does, its
 //   registers capped at 32, so that two 1,024-thread blocks fit an SM where one did (H200,
 //   bench/gpu_tally_micro.cu: a recorded transpose 0.507 -> 0.366 ms, a recorded copy 0.170 ->
@@ -60,6 +63,10 @@ inline PassUnit& HazardUnit() {
   static PassUnit unit;
   return unit;
 }
+inline PassUnit& HazardLeanUnit() {
+  static PassUnit unit;
+  return unit;
+}
 inline PassUnit& LeanUnit() {
   static PassUnit unit;
   return unit;
@@ -74,13 +81,14 @@ inline PassUnit& LaneWideUnit() {
 }
 
 // Every one, for what the recorded unit gives every other build (its constant memory).
-inline std::array<PassUnit*, 4> OtherUnits() {
-  return {&HazardUnit(), &LeanUnit(), &LaneUnit(), &LaneWideUnit()};
+inline std::array<PassUnit*, 5> OtherUnits() {
+  return {&HazardUnit(), &HazardLeanUnit(), &LeanUnit(), &LaneUnit(), &LaneWideUnit()};
 }
 
 // Defined by the units: the recorded unit calls them before its first launch, so that a static
 // library's linker keeps the units (nothing else names them) and their registrations.
 void LinkHazardUnit();
+void LinkHazardLeanUnit();
 void LinkLeanUnit();
 void LinkLaneUnit();
 void LinkLaneWideUnit();
@@ -112,15 +120,14 @@ const void* KernelIn() {
   return handle;
 }
 
-// Whether the lean unit's build (`lean`, or null) runs this launch rather than the recorded
-// unit's own (`own`): where its local memory is at most kLeanLocalBytes and more of the launch's
-// blocks fit an SM. WS_GPU_LEAN=0 never runs it (to measure the two against each other).
-inline bool RunLean(const void* lean, const void* own, dim3 block, std::size_t dynamic) {
-  static const bool off = [] {
-    const char* v = std::getenv("WS_GPU_LEAN");
-    return v != nullptr && std::string(v) == "0";
-  }();
-  if (lean == nullptr || off) return false;
+// Whether a capped build of a kernel (`lean`, or null) runs a launch of `block` threads and
+// `dynamic` bytes of dynamic shared memory rather than another's (`own`): where its local memory
+// is at most `local_bytes` and more of the launch's blocks fit an SM. `off_variable`: an
+// environment variable that, set to 0, never takes it (to measure the two in one call).
+inline bool RunCapped(const void* lean, const void* own, dim3 block, std::size_t dynamic,
+                      int local_bytes, const char* off_variable) {
+  const char* v = std::getenv(off_variable);
+  if (lean == nullptr || own == nullptr || (v != nullptr && std::string(v) == "0")) return false;
   cudaFuncAttributes a{};
   const int threads = static_cast<int>(block.x * block.y * block.z);
   int lean_blocks = 0, own_blocks = 0;
@@ -132,7 +139,29 @@ inline bool RunLean(const void* lean, const void* own, dim3 block, std::size_t d
     (void)cudaGetLastError();
     return false;
   }
-  return a.localSizeBytes <= static_cast<std::size_t>(kLeanLocalBytes) && lean_blocks > own_blocks;
+  return a.localSizeBytes <= static_cast<std::size_t>(local_bytes) && lean_blocks > own_blocks;
+}
+
+// Whether the lean unit's build (`lean`, or null) runs this launch rather than the recorded
+// unit's own (`own`): where its local memory is at most kLeanLocalBytes and more of the launch's
+// blocks fit an SM. WS_GPU_LEAN=0 never runs it (to measure the two against each other).
+inline bool RunLean(const void* lean, const void* own, dim3 block, std::size_t dynamic) {
+  return RunCapped(lean, own, block, dynamic, kLeanLocalBytes, "WS_GPU_LEAN");
+}
+
+// Where the hazard check's lean build of a kernel (lessons_cuda_hazard_lean.cu, 32 registers) has
+// more local memory than this, the hazard unit's runs. ptxas (nvcc 13, sm_90) at 32: the copies,
+// transposes and bank lessons 8 to 16 bytes, the reductions 24 to 32, the matmuls 32 to 80,
+// arrayInRegisters 424; the transposes' 16 measured faster than the hazard unit's build
+// (bench/gpu_hazard_micro.sh: 0.416 against 0.583 ms on an H200), the others not measured.
+inline constexpr int kHazardLeanLocalBytes = 16;
+
+// Whether a launch's hazard pass runs the hazard check's lean build (`lean`) rather than the
+// hazard unit's (`own`); `dynamic`: the launch's dynamic bytes with the shared shadow's
+// (RecorderState::hazard_shared_bytes). WS_GPU_HAZARD_LEAN=0 never runs it.
+inline bool RunHazardLean(const void* lean, const void* own, dim3 block, std::size_t dynamic) {
+  return HazardLeanUnit().set_state != nullptr &&
+         RunCapped(lean, own, block, dynamic, kHazardLeanLocalBytes, "WS_GPU_HAZARD_LEAN");
 }
 
 // A kernel's two builds for the lane log (WS_LANE_KERNEL): the wide unit's
