@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "gpu_micro_timing.h"  // Alloc
 #include "warpscope/kernels/ws_cuda_device.h"
 #include "ws_cuda_check.h"
 
@@ -60,14 +61,6 @@ __global__ void Transpose(float* out, const float* in, int width, int input_buff
         (y2 * width + x2) * 4);
   }
   out[y2 * width + x2] = tile[tx][ty];
-}
-
-template <typename T>
-T* Alloc(std::size_t count) {
-  T* p = nullptr;
-  WS_CUDA_CHECK(cudaMalloc(&p, count * sizeof(T)));
-  WS_CUDA_CHECK(cudaMemset(p, 0, count * sizeof(T)));
-  return p;
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // Timing for the standalone micro-benchmarks built with nvcc alone (bench/gpu_lane_log_micro.cu):
-// a launch timed back to back and alone, each against the first case's (the plain kernel's).
+// a launch timed back to back and alone, each against the first case's (the plain kernel's); and
+// the device arrays they set up (bench/gpu_tally_micro.cu, bench/gpu_hazard_micro.cu).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -9,6 +10,15 @@
 #include <vector>
 
 #include "ws_cuda_check.h"
+
+// `count` elements of device memory, zeroed.
+template <typename T>
+T* Alloc(std::size_t count) {
+  T* p = nullptr;
+  WS_CUDA_CHECK(cudaMalloc(&p, count * sizeof(T)));
+  WS_CUDA_CHECK(cudaMemset(p, 0, count * sizeof(T)));
+  return p;
+}
 
 // Median over `repeats` of (20 launches back to back) / 20, and of single launches.
 template <typename F>

@@ -22,6 +22,7 @@
 #include <random>
 #include <vector>
 
+#include "gpu_micro_timing.h"  // Alloc
 #include "warpscope/kernels/ws_cuda_device.h"
 #include "ws_cuda_check.h"
 
@@ -314,14 +315,6 @@ __global__ void KeptChain(float* out, const float* in, int launch) {
 __global__ void Plain(float* out, const float* in, int stride) {
   const unsigned xid = (blockIdx.x * blockDim.x + threadIdx.x) * stride;
   out[xid] = in[xid];
-}
-
-template <typename T>
-T* Alloc(std::size_t count) {
-  T* p = nullptr;
-  WS_CUDA_CHECK(cudaMalloc(&p, count * sizeof(T)));
-  WS_CUDA_CHECK(cudaMemset(p, 0, count * sizeof(T)));
-  return p;
 }
 
 }  // namespace

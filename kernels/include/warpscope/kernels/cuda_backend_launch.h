@@ -58,7 +58,7 @@ const bool PassRegistration<F>::done =
     const void* ws_h_ = ws_hlean_    ? ::ws::KernelIn<&kernel, ::ws::HazardLeanUnit>()             \
                         : ws_hazard_ ? ::ws::KernelIn<&kernel, ::ws::HazardUnit>()                 \
                         : ws_lane_   ? ws_lb_.handle                                               \
-                                     : ::ws::KernelIn<&kernel, ::ws::LeanUnit>();                  \
+                                     : ::ws::KernelIn<&kernel, ::ws::LeanUnit>();                    \
     ::ws::PassUnit& ws_u_ = ws_hlean_    ? ::ws::HazardLeanUnit()                                  \
                             : ws_hazard_ ? ::ws::HazardUnit()                                      \
                             : ws_lane_                                                             \
