@@ -18,8 +18,8 @@
 #include "warpscope/kernels/ws_cuda_device.h"
 #include "ws_cuda_check.h"
 
-// The lesson form's entry: where the hazard build keeps the thread's barrier interval in a
-// register (ws_cuda_hazards.h), it is set there; an older recorder's headers define none.
+// The lesson form's entry, first in the kernel as in a lesson's (a build may define it: the lean
+// recording build does, ws_cuda_tally.h; the hazard build defines none).
 #if !defined(WS_KERNEL_ENTRY)
 #define WS_KERNEL_ENTRY
 #endif

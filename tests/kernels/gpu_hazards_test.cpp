@@ -109,14 +109,21 @@ TEST(GpuHazards, EveryRacyVariantCountsTheEmulatorsPairs) {
     if (old.launches.empty()) continue;
     EXPECT_EQ(old.main_launch().hazards.racing_blocks, g.racing_blocks);
     EXPECT_EQ(old.main_launch().hazards.Total(), g.Total());
-    // The hazard unit's own build (WS_GPU_HAZARD_LEAN=0) flags the same blocks where the check
-    // above ran the lean build (32 registers, where more blocks fit an SM: transpose-no-sync,
-    // reverse-no-sync, warp-exchange and histogram-no-atomic keep 8 to 16 bytes of local memory
-    // at 32, ptxas -v, nvcc 13; block-transpose-fixed's 24 keep the hazard unit's build).
+    // The check above ran the hazard check's lean build (32 registers) where more blocks fit an
+    // SM and it keeps at most 16 bytes of local memory (RunHazardLean). ptxas -v, nvcc 13, sm_90,
+    // and 64K registers an SM: transpose-no-sync's 1,024-thread blocks 1 an SM at the hazard
+    // unit's 38 registers, 2 at 32 (16 bytes); reverse-no-sync's and histogram-no-atomic's 256
+    // 6 against 8 (8 and 16 bytes); warp-exchange's blocks of one warp 32 an SM either way (the
+    // most an SM holds); block-transpose-fixed keeps 24 bytes at 32.
+    const bool lean = variant == "transpose-no-sync" || variant == "reverse-no-sync" ||
+                      variant == "histogram-no-atomic";
+    EXPECT_EQ(gpu.timing.hazard_lean, lean);
+    // The hazard unit's own build (WS_GPU_HAZARD_LEAN=0) flags the same blocks.
     setenv("WS_GPU_HAZARD_LEAN", "0", 1);
     const LessonRun own = RunRaces(variant, p, "cuda", events);
     unsetenv("WS_GPU_HAZARD_LEAN");
     if (own.launches.empty()) continue;
+    EXPECT_FALSE(own.timing.hazard_lean);
     EXPECT_EQ(own.main_launch().hazards.racing_blocks, g.racing_blocks);
     EXPECT_EQ(own.main_launch().hazards.Total(), g.Total());
   }

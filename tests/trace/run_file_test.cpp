@@ -164,18 +164,23 @@ TEST(RunFile, AGpuRecordingsLaneLogAndItsBuildTravel) {
   t.records = 626688;
   t.lane_rows = 659456;
   t.lane_wide = true;
+  t.hazard_lean = true;
   t.access_times_placed = true;
   nlohmann::json j = TimingJson(t);
   EXPECT_EQ(j["capture"]["lane_rows"], 659456u);
   EXPECT_EQ(j["capture"]["lane_wide"], true);
+  EXPECT_EQ(j["capture"]["hazard_lean"], true);
   EXPECT_EQ(j["capture"]["access_times"], "placed");
   Timing back = TimingFromJson(j);
   EXPECT_EQ(back.lane_rows, 659456u);
   EXPECT_TRUE(back.lane_wide);
+  EXPECT_TRUE(back.hazard_lean);
   EXPECT_TRUE(back.access_times_placed);
   j["capture"].erase("lane_wide");
+  j["capture"].erase("hazard_lean");
   j["capture"].erase("access_times");
   EXPECT_FALSE(TimingFromJson(j).lane_wide);
+  EXPECT_FALSE(TimingFromJson(j).hazard_lean);  // from before the hazard check's lean build
   EXPECT_FALSE(TimingFromJson(j).access_times_placed);
   t.access_times_placed = false;
   EXPECT_EQ(TimingJson(t)["capture"]["access_times"], "read");

@@ -45,6 +45,7 @@ nlohmann::json TimingJson(const Timing& t) {
                     {"tally_by_steps", t.tally_by_steps},
                     {"lane_rows", t.lane_rows},
                     {"lane_wide", t.lane_wide},
+                    {"hazard_lean", t.hazard_lean},
                     {"access_times", t.access_times_placed ? "placed" : "read"},
                     {"records_per_s", std::round(t.records / (t.record_ms / 1e3))}};
   }
@@ -74,6 +75,7 @@ Timing TimingFromJson(const nlohmann::json& j) {
     t.tally_by_steps = c.value("tally_by_steps", std::uint64_t{0});
     t.lane_rows = c.value("lane_rows", std::uint64_t{0});  // traces from before the lane log
     t.lane_wide = c.value("lane_wide", false);             // and before its two builds
+    t.hazard_lean = c.value("hazard_lean", false);         // and before the hazard check's
     t.access_times_placed = c.value("access_times", std::string("read")) == "placed";
   }
   return t;

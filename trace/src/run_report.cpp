@@ -372,8 +372,10 @@ std::string LessonText(const LessonRun& run) {
       o << "; the passes before it " << run.timing.count_ms << " ms";
     else
       o << "; one pass";
-    if (run.timing.hazard_ms > 0)
+    if (run.timing.hazard_ms > 0) {
       o << "; before it, the hazard check's passes on the GPU: " << run.timing.hazard_ms << " ms";
+      if (run.timing.hazard_lean) o << " (its build at 32 registers)";
+    }
     o << "\n";
   }
   o << "output: " << (run.check.ok ? "correct" : "WRONG") << " (" << run.check.message << ")";

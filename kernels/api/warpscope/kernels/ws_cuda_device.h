@@ -490,7 +490,9 @@ __device__ __forceinline__ void TimedBarrier(std::uint32_t place, std::uint32_t 
   const std::uint64_t arrival = GlobalTimer();
   // The SM clock's cycles go only into a written event: where the warp keeps its tally state
   // (kWarpState) its column is a register, so the clock is read after it and only where the pass
-  // is written (a tallied pass keeps the %globaltimer wait alone).
+  // is not to be counted (a tallied pass keeps the %globaltimer wait alone). A pass the tally was
+  // to count and did not take (part of a warp, the table full) is written with 0 cycles there:
+  // its block is not kept, so its records, where the cycles are read, are not either.
   long long arrival_clock = kWarpState ? 0 : clock64();
   const unsigned group = __activemask();
   const unsigned lane = LaneId();

@@ -234,8 +234,12 @@ inline constexpr std::uint32_t kTallyShapeWords = kTallyHeaderWords + 32;
 inline constexpr std::uint32_t kTallySpread = 128;
 inline constexpr std::uint32_t kTallyProbes = 32;
 // A table's capacity is a power of two up to this, so that a slot is never ~0u, Tally's "not
-// taken", and leaves the top bits free.
-inline constexpr std::uint32_t kTallyMaxCapacity = 1u << 30;
+// taken", and leaves the top bits free; SlotOf mixes 24 bits of a slot, and a counter's place
+// (its column, the block's number modulo kTallySpread, times the capacity, plus its slot) is a
+// 32-bit number that is never ~0u (TallyColumn, TallyColumnOf).
+inline constexpr std::uint32_t kTallyMaxCapacity = 1u << 24;
+static_assert(std::uint64_t{kTallyMaxCapacity} * kTallySpread < 0xffffffffull,
+              "a counter's place must fit 32 bits and never be ~0u");
 
 struct RecorderState {
   int mode;

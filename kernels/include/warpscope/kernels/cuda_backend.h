@@ -58,6 +58,7 @@ struct CaptureCost {
   std::uint64_t record_bytes = 0;  // bytes the recording pass wrote
   std::uint64_t lane_rows = 0;     // the lane log's rows (RecordLaneLog); 0: the event roads
   bool lane_wide = false;          // the lane log's build was the wide unit's (LaneBuildFor)
+  bool hazard_lean = false;        // the hazard check's lean build ran its pass (RunHazardLean)
   TallyShapeCount tally;           // the tally's shapes (ShapesTalliedBySteps)
 };
 
@@ -276,6 +277,8 @@ class CudaBackend {
   // The lane units' build that records the launch in hand by the lane log (RecordLaneLog chose
   // it; null outside a lane-log pass): WS_LAUNCH_OTHER_UNIT launches it.
   const LaneBuild& lane_build() const { return lane_build_; }
+  // The launch's hazard pass ran the hazard check's lean build (WS_LAUNCH, RunHazardLean).
+  void NoteHazardLean() { hazard_lean_ = true; }
 
  private:
   void Keep(Status s) {
@@ -344,8 +347,6 @@ class CudaBackend {
   static constexpr std::size_t kTallyCapacity = std::size_t{1} << 13;
   static_assert(kTallyCapacity <= std::size_t{1} << 24, "dev::SlotOf mixes 24 bits of a slot");
   static_assert(kTallyCapacity <= dev::kTallyMaxCapacity, "Tally sends a slot with a bit spare");
-  static_assert(kTallyCapacity * dev::kTallySpread < (std::size_t{1} << 32) - 1,
-                "a counter's place in its column and slot is a 32-bit number, never ~0u");
   static constexpr std::size_t kTallyBytes =
       kTallyCapacity * (8 + dev::kTallyShapeWords * 4 + 3 * dev::kTallySpread * 8) + 4;
   // The lane log: rows a lane on the first try (so, launches of 65,536 threads at most) and the
@@ -427,7 +428,8 @@ class CudaBackend {
   bool grid_synced_ = false;  // SyncsAsAGrid
   // The launch's kept blocks: the options' and the blocks the hazard check flagged (HazardScan).
   std::vector<std::uint32_t> keep_blocks_;
-  double hazard_ms_ = 0;  // the launch's hazard check passes (ScanHazards)
+  double hazard_ms_ = 0;      // the launch's hazard check passes (ScanHazards)
+  bool hazard_lean_ = false;  // ... and the hazard check's lean build ran one (NoteHazardLean)
   // NextLaunchCarriesShadow: the next launch's buffers that no store can reach (a lesson's:
   // those only its Global<const T> parameters name), and whether its launcher adds the hazard
   // shadow's bytes to its dynamic shared memory (WS_LAUNCH's does, and a program's direct

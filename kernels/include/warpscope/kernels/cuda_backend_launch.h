@@ -67,6 +67,7 @@ const bool PassRegistration<F>::done =
     if ((ws_hazard_ || ws_logged_) && (ws_h_ == nullptr || ws_u_.set_state == nullptr))            \
       return cudaErrorInvalidDeviceFunction; /* no build for the hazard check or the log: a bug */ \
     const bool ws_other_ = ws_h_ != nullptr && ws_u_.set_state != nullptr;                         \
+    if (ws_hlean_) (backend).NoteHazardLean();                                                     \
     if (ws_hazard_ || ws_lane_ /* both checked above */ ||                                         \
         (!ws_logged_ && ws_other_ &&                                                               \
          ::ws::RunLean(ws_h_, reinterpret_cast<const void*>(kernel), ws_block_,                    \

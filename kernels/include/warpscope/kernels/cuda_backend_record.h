@@ -71,6 +71,7 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
       StartRecording(block, wpb, warps, state_d, pool, pool_next, sm_state_d, overflow, files_d);
   keep_blocks_ = keep_none_ ? std::vector<std::uint32_t>{} : options_.keep_blocks;
   hazard_ms_ = 0;
+  hazard_lean_ = false;
   GpuCapture c;
   c.kernel = kernel;
   c.grid = grid;
@@ -111,6 +112,7 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
   capture_ = {};
   capture_.record_ms = pool_ms;
   capture_.hazard_ms = hazard_ms_;
+  capture_.hazard_lean = hazard_lean_;
   unsigned long long handed_out = 0;
   Keep(WS_CUDA(cudaMemcpy(&handed_out, pool_next, 8, cudaMemcpyDeviceToHost)));
   if (!status_.ok()) return failed();

@@ -213,6 +213,9 @@ struct Timing {
   // GPU: that lane log's kernel was the wide lane unit's build (its registers uncapped by default),
   // not the capped one's (cuda_pass_units.h: LaneBuildFor).
   bool lane_wide = false;
+  // GPU: the hazard check's pass ran the lean build of its kernel (32 registers, where more
+  // blocks fit an SM: cuda_pass_units.h, RunHazardLean), not the hazard unit's.
+  bool hazard_lean = false;
   // GPU: the accesses' times were placed by the host between each warp's timed points (its start,
   // meetings, barriers and the pass's end), not read at each access (the lane log since the
   // twenty-fifth session: ws_cuda_lane_log.h says why); false where they were read, or for a
