@@ -14,7 +14,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "gpu_micro_timing.h"  // Alloc
+#include "gpu_micro_timing.h"  // Alloc, EventMs
 #include "warpscope/kernels/ws_cuda_device.h"
 #include "ws_cuda_check.h"
 
@@ -97,9 +97,6 @@ int main(int argc, char** argv) {
   st.files = Alloc<const char*>(ws::dev::kDeviceFileTags);
   WS_CUDA_CHECK(cudaFuncSetAttribute(Transpose<true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      static_cast<int>(shadow_bytes)));
-  cudaEvent_t a, b;
-  WS_CUDA_CHECK(cudaEventCreate(&a));
-  WS_CUDA_CHECK(cudaEventCreate(&b));
   auto time = [&](const char* label, auto kernel, unsigned dynamic, bool checked) {
     WS_CUDA_CHECK(cudaMemcpyToSymbol(ws_recorder_state, &st, sizeof st));
     std::vector<float> ms;
@@ -113,14 +110,8 @@ int main(int argc, char** argv) {
         st.hazard_tag = 0x5eed1234u + static_cast<unsigned>(i) * 0x9e3779b9u;
         WS_CUDA_CHECK(cudaMemcpyToSymbol(ws_recorder_state, &st, sizeof st));
       }
-      WS_CUDA_CHECK(cudaEventRecord(a));
-      kernel<<<grid, block, dynamic>>>(out, in, static_cast<int>(side), 1);
-      WS_CUDA_CHECK(cudaEventRecord(b));
-      WS_CUDA_CHECK(cudaEventSynchronize(b));
-      WS_CUDA_CHECK(cudaGetLastError());
-      float t = 0;
-      WS_CUDA_CHECK(cudaEventElapsedTime(&t, a, b));
-      ms.push_back(t);
+      ms.push_back(
+          EventMs([&] { kernel<<<grid, block, dynamic>>>(out, in, static_cast<int>(side), 1); }));
     }
     std::sort(ms.begin(), ms.end());
     cudaFuncAttributes attr{};

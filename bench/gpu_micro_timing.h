@@ -20,6 +20,24 @@ T* Alloc(std::size_t count) {
   return p;
 }
 
+// One call of `launch()` timed by CUDA events (ms), its errors checked.
+template <typename F>
+inline float EventMs(F launch) {
+  cudaEvent_t a, b;
+  WS_CUDA_CHECK(cudaEventCreate(&a));
+  WS_CUDA_CHECK(cudaEventCreate(&b));
+  WS_CUDA_CHECK(cudaEventRecord(a));
+  launch();
+  WS_CUDA_CHECK(cudaEventRecord(b));
+  WS_CUDA_CHECK(cudaEventSynchronize(b));
+  WS_CUDA_CHECK(cudaGetLastError());
+  float t = 0;
+  WS_CUDA_CHECK(cudaEventElapsedTime(&t, a, b));
+  WS_CUDA_CHECK(cudaEventDestroy(a));
+  WS_CUDA_CHECK(cudaEventDestroy(b));
+  return t;
+}
+
 // Median over `repeats` of (20 launches back to back) / 20, and of single launches.
 template <typename F>
 inline void Time(const char* label, F launch, int repeats, float* plain_batch, float* plain_one) {

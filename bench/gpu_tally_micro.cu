@@ -22,7 +22,7 @@
 #include <random>
 #include <vector>
 
-#include "gpu_micro_timing.h"  // Alloc
+#include "gpu_micro_timing.h"  // Alloc, EventMs
 #include "warpscope/kernels/ws_cuda_device.h"
 #include "ws_cuda_check.h"
 
@@ -351,9 +351,6 @@ int main(int argc, char** argv) {
   const unsigned kept = 4;  // blocks 0-3, as a lesson keeps them
   st.kept_base = 0;
   st.kept_last = kept - 1;
-  cudaEvent_t a, b;
-  WS_CUDA_CHECK(cudaEventCreate(&a));
-  WS_CUDA_CHECK(cudaEventCreate(&b));
   const int only = argc > 2 ? std::atoi(argv[2]) : -1;  // one step alone (a process each)
   int index = -1;
   // `per_warp`: the requests a warp makes and the tally counts (the copy's two; the transpose's
@@ -381,14 +378,7 @@ int main(int argc, char** argv) {
         WS_CUDA_CHECK(cudaMemset(st.tally_keys, 0, std::size_t{capacity} * 8));
       WS_CUDA_CHECK(
           cudaMemset(st.tally_counts, 0, std::size_t{capacity} * ws::dev::kTallySpread * 8));
-      WS_CUDA_CHECK(cudaEventRecord(a));
-      launch(out, in, 1);
-      WS_CUDA_CHECK(cudaEventRecord(b));
-      WS_CUDA_CHECK(cudaEventSynchronize(b));
-      WS_CUDA_CHECK(cudaGetLastError());
-      float t = 0;
-      WS_CUDA_CHECK(cudaEventElapsedTime(&t, a, b));
-      ms.push_back(t);
+      ms.push_back(EventMs([&] { launch(out, in, 1); }));
     }
     std::sort(ms.begin(), ms.end());
     cudaFuncAttributes attr{};
