@@ -79,6 +79,13 @@ __device__ __forceinline__ bool KeptBlock(const RecorderState& r, unsigned block
   return r.keep_block == nullptr || r.keep_block[from_base] != 0;
 }
 
+// The first counter of a block's column (spread-major, ws_cuda_record_format.h): `number` the
+// block's number (LinearBlock32) or the warp's state below (TallyWarp, not ~0u), whose low bits
+// are the same. A 32-bit number (kTallyMaxCapacity).
+__device__ __forceinline__ unsigned TallyColumn(const RecorderState& r, unsigned number) {
+  return (number & (kTallySpread - 1u)) * r.tally_capacity;
+}
+
 // The warp's tally state, worked out once at the kernel's entry (WS_WARP_STATE_BUILD: the lean
 // unit's build, lessons_cuda_lean.cu, whose lesson kernels all begin with WS_KERNEL_ENTRY) and
 // kept in one register of the kernel's own that PTX lets it declare by name, as the lane log's
@@ -119,10 +126,6 @@ __device__ __forceinline__ unsigned TallyWarp() {
   asm volatile("mov.u32 %0, ws_tally_warp;" : "=r"(state));
   return state;
 }
-// The first counter of the warp's column (`state` its TallyWarp(), not ~0u).
-__device__ __forceinline__ unsigned TallyColumn(const RecorderState& r, unsigned state) {
-  return (state & (kTallySpread - 1u)) * r.tally_capacity;
-}
 // The leader's count at `slot` of the warp's column, and the warp's flag where not yet stored.
 // Every lane of the warp runs it (the state register is the warp's, the same in every lane).
 __device__ __forceinline__ void CountTalliedOnce(const RecorderState& r, unsigned slot,
@@ -147,8 +150,7 @@ inline constexpr bool kWarpState = false;
 // blocks a wrapped number stays in the array.
 __device__ __forceinline__ void CountTallied(const RecorderState& r, unsigned slot,
                                              unsigned block) {
-  atomicAdd(r.tally_counts + std::size_t{block & (kTallySpread - 1u)} * r.tally_capacity + slot,
-            1ull);
+  atomicAdd(r.tally_counts + TallyColumn(r, block) + slot, 1ull);
   r.warp_tallied[static_cast<unsigned long long>(block) * r.warps_per_block +
                  LinearThread() / 32u] = 1;
 }
@@ -163,7 +165,7 @@ __device__ __forceinline__ unsigned TallyColumnOf(const RecorderState& r, unsign
   return state == ~0u ? ~0u : TallyColumn(r, state);
 #else
   if (r.tally_keys == nullptr || KeptBlock(r, block)) return ~0u;
-  return (block & (kTallySpread - 1u)) * r.tally_capacity;
+  return TallyColumn(r, block);
 #endif
 }
 

@@ -51,12 +51,13 @@ const bool PassRegistration<F>::done =
     const dim3 ws_grid_((grid).x, (grid).y, (grid).z), ws_block_((block).x, (block).y, (block).z); \
     const ::ws::LaneBuild ws_lb_ = ws_lane_ ? (backend).lane_build() : ::ws::LaneBuild{};          \
     /* a hazard pass: the hazard check's lean build where RunHazardLean takes it */                \
+    const void* ws_hl_ = ws_hazard_ ? ::ws::KernelIn<&kernel, ::ws::HazardLeanUnit>() : nullptr;   \
+    const void* ws_hu_ = ws_hazard_ ? ::ws::KernelIn<&kernel, ::ws::HazardUnit>() : nullptr;       \
     const bool ws_hlean_ =                                                                         \
-        ws_hazard_ && ::ws::RunHazardLean(::ws::KernelIn<&kernel, ::ws::HazardLeanUnit>(),         \
-                                          ::ws::KernelIn<&kernel, ::ws::HazardUnit>(), ws_block_,  \
+        ws_hazard_ && ::ws::RunHazardLean(ws_hl_, ws_hu_, ws_block_,                               \
                                           (dynamic_bytes) + (st).hazard_shared_bytes);             \
-    const void* ws_h_ = ws_hlean_    ? ::ws::KernelIn<&kernel, ::ws::HazardLeanUnit>()             \
-                        : ws_hazard_ ? ::ws::KernelIn<&kernel, ::ws::HazardUnit>()                 \
+    const void* ws_h_ = ws_hlean_    ? ws_hl_                                                      \
+                        : ws_hazard_ ? ws_hu_                                                      \
                         : ws_lane_   ? ws_lb_.handle                                               \
                                      : ::ws::KernelIn<&kernel, ::ws::LeanUnit>();                    \
     ::ws::PassUnit& ws_u_ = ws_hlean_    ? ::ws::HazardLeanUnit()                                  \
