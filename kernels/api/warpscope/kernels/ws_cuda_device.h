@@ -65,7 +65,7 @@ static __device__ __forceinline__ bool HazardPass(int mode) {
   return kBuildsRecords ? kBuildsHazards && mode == kHazards : true;
 }
 
-// The "memory" clobber keeps the read where it is written; see SyncThreads for the case where
+// The "memory" clobber keeps the read where it is written; see SyncThreads (ws_cuda_barrier.h) for the case where
 // that was not enough.
 __device__ __forceinline__ std::uint64_t GlobalTimer() {
   std::uint64_t t;
