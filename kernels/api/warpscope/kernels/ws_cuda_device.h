@@ -65,8 +65,8 @@ static __device__ __forceinline__ bool HazardPass(int mode) {
   return kBuildsRecords ? kBuildsHazards && mode == kHazards : true;
 }
 
-// The "memory" clobber keeps the read where it is written; see SyncThreads (ws_cuda_barrier.h) for the case where
-// that was not enough.
+// The "memory" clobber keeps the read where it is written; see SyncThreads (ws_cuda_barrier.h)
+// for the case where that was not enough.
 __device__ __forceinline__ std::uint64_t GlobalTimer() {
   std::uint64_t t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t) : : "memory");
