@@ -122,10 +122,8 @@ __global__ void CopySwapped(float* out, const float* in, int) {
 // shared store, the barrier, a shared load, a global store), keys from the arguments as a
 // lesson's buffer numbers are; kRecorded false: the kernel alone.
 template <bool kRecorded>
-__global__ void Transpose(float* out, const float* in, int width, int input_buffer) {
-  if constexpr (kRecorded) {
-    WS_KERNEL_ENTRY
-  }
+__device__ __forceinline__ void TransposeBody(float* out, const float* in, int width,
+                                              int input_buffer) {
   __shared__ float tile[32][33];
   const unsigned tx = threadIdx.x, ty = threadIdx.y;
   const unsigned x = blockIdx.x * 32 + tx, y = blockIdx.y * 32 + ty;
@@ -154,6 +152,19 @@ __global__ void Transpose(float* out, const float* in, int width, int input_buff
         (y2 * width + x2) * 4);
   }
   out[y2 * width + x2] = tile[tx][ty];
+}
+// The recorded kernel begins with the lesson form's entry in the kernel's own scope, as a
+// lesson's does (where the build's entry is an object, its destructor runs at the kernel's exit).
+template <bool kRecorded>
+__global__ void Transpose(float* out, const float* in, int width, int input_buffer);
+template <>
+__global__ void Transpose<true>(float* out, const float* in, int width, int input_buffer) {
+  WS_KERNEL_ENTRY
+  TransposeBody<true>(out, in, width, input_buffer);
+}
+template <>
+__global__ void Transpose<false>(float* out, const float* in, int width, int input_buffer) {
+  TransposeBody<false>(out, in, width, input_buffer);
 }
 
 #if defined(WS_RECORDER_TALLY_ROWS)

@@ -26,9 +26,11 @@ build() {  # NAME INCLUDE_ROOT [FLAGS...]
 # WS_MICRO_LEAN=1: only the builds the lean unit's kernels are made as (record only, 32
 # registers), the old recorder's and this tree's: a shorter call.
 if [[ -n ${WS_MICRO_LEAN:-} ]]; then
-  [[ -n $old ]] && build old_r32 "$old" -DWS_RECORD_BUILD -maxrregcount=32
+  # The old recorder as the lean unit builds it (the warp's state from the kernel's entry).
+  [[ -n $old ]] && build old_r32_ws "$old" -DWS_RECORD_BUILD -DWS_WARP_STATE_BUILD -maxrregcount=32
   build rec_r32 . -DWS_RECORD_BUILD -maxrregcount=32
-  # The warp's tally state worked out at the kernel's entry (the lean unit's build).
+  # The lean unit's build: the warp's state from the kernel's entry (its list, where the headers
+  # have lists: WS_RECORDER_TALLY_LISTS).
   build rec_r32_ws . -DWS_RECORD_BUILD -DWS_WARP_STATE_BUILD -maxrregcount=32
 else
   [[ -n $old ]] && build old "$old"

@@ -80,8 +80,7 @@ __device__ __forceinline__ bool KeptBlock(const RecorderState& r, unsigned block
 }
 
 // The first counter of a block's column (spread-major, ws_cuda_record_format.h): `number` the
-// block's number (LinearBlock32) or the warp's state below (TallyWarp, not ~0u), whose low bits
-// are the same. A 32-bit number (kTallyMaxCapacity).
+// block's number (LinearBlock32). A 32-bit number (kTallyMaxCapacity).
 __device__ __forceinline__ unsigned TallyColumn(const RecorderState& r, unsigned number) {
   return (number & (kTallySpread - 1u)) * r.tally_capacity;
 }
@@ -90,51 +89,67 @@ __device__ __forceinline__ unsigned TallyColumn(const RecorderState& r, unsigned
 // unit's build, lessons_cuda_lean.cu, whose lesson kernels all begin with WS_KERNEL_ENTRY) and
 // kept in one register of the kernel's own that PTX lets it declare by name, as the lane log's
 // (ws_cuda_lane_log.h), ws_tally_warp: ~0u where the block is kept or there is no tally; else the
-// block's number modulo kTallySpread (its counters' column) in bits 0..6, and, until the warp's
-// first tallied request stores its flag, bit 7 set and the warp's index in warp_tallied in bits
-// 8..31 (a warp past 2^24 - 2 has no flag to store: the activity map the flags serve is kept for
-// grids of at most 2^24 threads, LaunchTrace::kMaxActivityThreads). Without it every request
-// worked out the block's number, its kept test, its column and the flag's address again (about 25
-// of the 75 warp instructions a whole warp's request took on transpose 4096²'s lean build under
-// its 32-register cap, Nsight Compute's source counters: docs/GPU.md), and stored the flag each
-// time. One register, not two (the column and the flag apart): under the lean unit's cap of 32
-// each register held across a kernel is a spill somewhere, and its local memory decides whether
-// the lean build runs at all (kLeanLocalBytes, cuda_pass_units.h).
+// first counter of the block's column (TallyColumn: the block's number modulo kTallySpread times
+// the capacity, a multiple of 2 below 2^31, so never ~0u's low bits) in bits 0..30, and bit 31 set
+// once the warp has counted a request, so that the warp's flag is stored once, at its exit
+// (TallyScope's destructor, at every return of the kernel). Without it every request worked out
+// the block's number, its kept test, its column and the flag's address again (about 25 of the 75
+// warp instructions a whole warp's request took on transpose 4096²'s lean build under its
+// 32-register cap, Nsight Compute's source counters: docs/GPU.md), and the flag's test and store
+// (its warp index in the register until the first count, bit 7 its pending bit) took 9 more of
+// about 65 after that, the column's multiply and its 64-bit address 6. One register, not two (the
+// column and the flag apart): under the lean unit's cap of 32 each register held across a kernel
+// is a spill somewhere, and its local memory decides whether the lean build runs at all
+// (kLeanLocalBytes, cuda_pass_units.h).
 #if defined(WS_WARP_STATE_BUILD)
 #if defined(WS_LANE_LOG_BUILD) || !defined(WS_RECORD_BUILD)
 #error "WS_WARP_STATE_BUILD is a recording build without the lane log"
 #endif
 inline constexpr bool kWarpState = true;
-inline constexpr unsigned kWarpFlagPending = 1u << 7;
-static_assert(kTallySpread == 128, "ws_tally_warp keeps the column in 7 bits");
-#define WS_KERNEL_ENTRY ::ws::dev::TallyEntry(ws_recorder_state);
-__device__ __forceinline__ void TallyEntry(const RecorderState& r) {
-  const unsigned block = LinearBlock32();
-  unsigned state = ~0u;
-  if (r.tally_keys != nullptr && !KeptBlock(r, block)) {
-    state = block & (kTallySpread - 1u);
-    const unsigned long long warp =
-        static_cast<unsigned long long>(block) * r.warps_per_block + LinearThread() / 32u;
-    if (warp < (1ull << 24) - 1u) state |= kWarpFlagPending | static_cast<unsigned>(warp) << 8;
-  }
-  asm volatile(
-      ".reg .u32 ws_tally_warp;\n\t"
-      "mov.u32 ws_tally_warp, %0;" ::"r"(state));
-}
+inline constexpr unsigned kWarpCounted = 1u << 31;
+static_assert(std::uint64_t{kTallySpread - 1u} * kTallyMaxCapacity < kWarpCounted,
+              "ws_tally_warp keeps the column's first counter in 31 bits");
 __device__ __forceinline__ unsigned TallyWarp() {
   unsigned state;
   asm volatile("mov.u32 %0, ws_tally_warp;" : "=r"(state));
   return state;
 }
-// The leader's count at `slot` of the warp's column, and the warp's flag where not yet stored.
-// Every lane of the warp runs it (the state register is the warp's, the same in every lane).
+__device__ __forceinline__ void TallyEntry(const RecorderState& r) {
+  const unsigned block = LinearBlock32();
+  const unsigned state =
+      r.tally_keys != nullptr && !KeptBlock(r, block) ? TallyColumn(r, block) : ~0u;
+  asm volatile(
+      ".reg .u32 ws_tally_warp;\n\t"
+      "mov.u32 ws_tally_warp, %0;" ::"r"(state));
+}
+// At every exit of the kernel, by each group of lanes that leaves together (the same store).
+__device__ __forceinline__ void TallyExit(const RecorderState& r) {
+  const unsigned state = TallyWarp();
+  if (state != ~0u && (state & kWarpCounted) != 0 &&
+      static_cast<int>(LaneId()) == __ffs(__activemask()) - 1)
+    r.warp_tallied[static_cast<unsigned long long>(LinearBlock32()) * r.warps_per_block +
+                   LinearThread() / 32u] = 1;
+}
+// The entry and the exit in one object, so that every return of the kernel stores the flag.
+struct TallyScope {
+  __device__ __forceinline__ explicit TallyScope(const RecorderState& r) { TallyEntry(r); }
+  __device__ __forceinline__ ~TallyScope() { TallyExit(ws_recorder_state); }
+  TallyScope(const TallyScope&) = delete;
+  TallyScope& operator=(const TallyScope&) = delete;
+};
+#define WS_KERNEL_ENTRY ::ws::dev::TallyScope ws_tally_scope_(ws_recorder_state);
+// The leader's count at `slot` of the warp's column (`state`, TallyWarp, not ~0u), and the warp's
+// counted bit. Every lane of the warp runs it: the leader's add is predicated, not branched to.
 __device__ __forceinline__ void CountTalliedOnce(const RecorderState& r, unsigned slot,
                                                  unsigned state, unsigned lane) {
-  if (lane == 0) {
-    atomicAdd(r.tally_counts + TallyColumn(r, state) + slot, 1ull);
-    if ((state & kWarpFlagPending) != 0) r.warp_tallied[state >> 8] = 1;
-  }
-  if ((state & kWarpFlagPending) != 0) asm volatile("and.b32 ws_tally_warp, ws_tally_warp, -129;");
+  unsigned long long* at = r.tally_counts + ((state & ~kWarpCounted) + slot);
+  asm volatile(
+      "{\n\t.reg .pred p;\n\t"
+      "setp.eq.u32 p, %0, 0;\n\t"
+      "@p red.global.add.u64 [%1], 1;\n\t"
+      "or.b32 ws_tally_warp, ws_tally_warp, %2;\n\t}" ::"r"(lane),
+      "l"(at), "n"(kWarpCounted)
+      : "memory");
 }
 #else
 inline constexpr bool kWarpState = false;
@@ -160,9 +175,9 @@ __device__ __forceinline__ void CountTallied(const RecorderState& r, unsigned sl
 // keeps its state (TallyWarp). ~0u where not.
 __device__ __forceinline__ unsigned TallyColumnOf(const RecorderState& r, unsigned block) {
 #if defined(WS_WARP_STATE_BUILD)
-  (void)block;
+  (void)block, (void)r;
   const unsigned state = TallyWarp();
-  return state == ~0u ? ~0u : TallyColumn(r, state);
+  return state == ~0u ? ~0u : state & ~kWarpCounted;
 #else
   if (r.tally_keys == nullptr || KeptBlock(r, block)) return ~0u;
   return TallyColumn(r, block);
