@@ -4,7 +4,7 @@
 # each under its own time limit so that a slow one leaves the rest their turn. Everything lands
 # in OUT_DIR (the device's $OUT), one summary in OUT_DIR/batch.txt.
 # Usage (on the device, with .deps carried): bench/gpu_batch.sh OUT_DIR [STEPS]
-#   STEPS: a comma-separated subset of micro,hazard-micro,lane-micro,lane-product,first-launch,build,tests,anchors,capture,capture-defaults,
+#   STEPS: a comma-separated subset of micro,hazard-micro,ablations,lane-micro,lane-product,first-launch,build,tests,anchors,capture,capture-defaults,
 #   capture-defaults-events,capture-defaults-capped,capture-nolean,capture-old,
 #   program,capped,lane-cap,sass
 #   (default: build,tests,anchors,capture,program; micro is bench/gpu_tally_micro.sh, nvcc only, so
@@ -42,6 +42,8 @@ want micro && step micro 240 bench/gpu_tally_micro.sh "$out/micro" 16384 ${WS_MI
 # The hazard pass's micro (bench/gpu_hazard_micro.cu, nvcc only), against WS_MICRO_OLD's too.
 want hazard-micro && step hazard-micro 120 bench/gpu_hazard_micro.sh "$out/hazard-micro" \
   ${WS_MICRO_OLD:-}
+# Where the lean build's recording time goes, one part taken out at a time (nvcc only).
+want ablations && step ablations 120 bench/gpu_tally_ablations.sh "$out/ablations" 3
 # The lane log's micro (bench/gpu_lane_log_micro.cu, nvcc only: it can run before the build).
 want lane-micro && step lane-micro 120 bash -c "nvcc -std=c++17 -O3 -arch=sm_90 \
   -o '$out/lane_micro' bench/gpu_lane_log_micro.cu && '$out/lane_micro' 31; rm -f '$out/lane_micro'"
@@ -108,7 +110,7 @@ if want lane-cap; then
     step lane-cap-build 420 scripts/gpu-build.sh "$out/bl" 90
   step lane-cap 200 bench/gpu_capture_bench.sh "$out/lane-cap" 3 defaults
 fi
-for f in micro/tally-micro.txt hazard-micro/hazard-micro.txt lane-product/lane-product.txt anchors/anchors.txt capture/capture-bench.txt \
+for f in micro/tally-micro.txt hazard-micro/hazard-micro.txt ablations/ablations.txt lane-product/lane-product.txt anchors/anchors.txt capture/capture-bench.txt \
   capture-defaults/capture-bench.txt capture-defaults-events/capture-bench.txt \
   capture-defaults-capped/capture-bench.txt capture-nolean/capture-bench.txt \
   capture-old/capture-bench.txt program/program-bench.txt capped/capture-bench.txt \

@@ -96,7 +96,7 @@ void LinkLaneWideUnit();
 // Where the lean unit's build of a kernel has more local memory than this (bytes a thread:
 // spills and stack at its cap of 32 registers), the recorded unit's build runs. ptxas (nvcc 13,
 // sm_90), with the warp's tally state kept from the kernel's entry (WS_WARP_STATE_BUILD): the
-// copies and transposes take 32 to 48 at the cap (24 to 40 before it: the state's register is
+// copies and transposes take 40 to 48 at the cap (24 to 40 before it: the state's register is
 // held across the kernel), the matmuls 72 to 96, the reductions 72 to 88, their spills inside
 // loops. At 48 the chunks lessons' kernels (48 bytes, 56 before) run lean too, not timed.
 inline constexpr int kLeanLocalBytes = 48;
