@@ -43,7 +43,7 @@ want micro && step micro 240 bench/gpu_tally_micro.sh "$out/micro" 16384 ${WS_MI
 want hazard-micro && step hazard-micro 120 bench/gpu_hazard_micro.sh "$out/hazard-micro" \
   ${WS_MICRO_OLD:-}
 # Where the lean build's recording time goes, one part taken out at a time (nvcc only).
-want ablations && step ablations 120 bench/gpu_tally_ablations.sh "$out/ablations" 3
+want ablations && step ablations 300 bench/gpu_tally_ablations.sh "$out/ablations" 3
 # The lane log's micro (bench/gpu_lane_log_micro.cu, nvcc only: it can run before the build).
 want lane-micro && step lane-micro 120 bash -c "nvcc -std=c++17 -O3 -arch=sm_90 \
   -o '$out/lane_micro' bench/gpu_lane_log_micro.cu && '$out/lane_micro' 31; rm -f '$out/lane_micro'"

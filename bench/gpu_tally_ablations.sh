@@ -8,6 +8,8 @@
 #   req      a whole warp's affine request in a block not kept is taken after the affine test,
 #            nothing hashed, looked up or counted
 #   nokey    the request counted at its shape's first slot without reading the slot's key
+#   disp     a lesson's access in a block not kept returns at once (no affine test, no road)
+#   base64   the recorder as it is, capped at 64 registers instead of 32
 # Each cut's time less base's is what that part costs (the counts of the cut ones are wrong, on
 # purpose: the micro's "tallied" column says by how much). The cuts are text edits of copies of
 # kernels/api and trace/device under OUT_DIR/trees; an edit whose text is no longer there stops
@@ -17,7 +19,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 out=${1:?usage: gpu_tally_ablations.sh OUT_DIR [ROUNDS]}
 rounds=${2:-3}
-cuts="base bar notimer req nokey"
+cuts="base bar notimer req nokey disp"
 mkdir -p "$out/trees"
 for v in $cuts; do
   rm -rf "$out/trees/$v"
@@ -46,16 +48,23 @@ cut("notimer", barrier, "    departure = GlobalTimer();", "    departure = 0;")
 cut("req", tally,
     "  if (state == ~0u) return false;\n  const unsigned long long h = AffineShapeKey(",
     "  if (state == ~0u) return false;\n  return true;\n  const unsigned long long h = AffineShapeKey(")
+cut("disp", "kernels/api/warpscope/kernels/ws_cuda_device.h",
+    "  if (kWholeWarpRoad && __activemask() == ~0u) {",
+    "  if (kWarpState && TallyWarp() != ~0u) return;\n"
+    "  if (kWholeWarpRoad && __activemask() == ~0u) {")
 cut("nokey", tally,
     "  if (__all_sync(~0u, r.tally_keys[slot] == h) == 0) return false;\n"
     "  CountTalliedOnce(r, slot, state, lane);",
     "  CountTalliedOnce(r, slot, state, lane);")
 EOF
-for v in $cuts; do
-  nvcc -std=c++17 -O3 -arch=sm_90 -I"$out/trees/$v/kernels/api" -I"$out/trees/$v/trace/device" \
-    -DWS_RECORD_BUILD -DWS_WARP_STATE_BUILD -maxrregcount=32 -diag-suppress 186 \
-    -o "$out/m_$v" bench/gpu_tally_micro.cu || exit 1
-done
+build() {  # NAME TREE REGISTERS
+  nvcc -std=c++17 -O3 -arch=sm_90 -I"$out/trees/$2/kernels/api" -I"$out/trees/$2/trace/device" \
+    -DWS_RECORD_BUILD -DWS_WARP_STATE_BUILD -maxrregcount="$3" -diag-suppress 186 \
+    -o "$out/m_$1" bench/gpu_tally_micro.cu || exit 1
+}
+for v in $cuts; do build "$v" "$v" 32; done
+build base64 base 64
+cuts="$cuts base64"
 {
   nvidia-smi -L
   # The micro's cases: 0 the copy plain, 2 recorded; 17 the transpose plain, 18 recorded.
