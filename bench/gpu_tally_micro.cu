@@ -153,18 +153,16 @@ __device__ __forceinline__ void TransposeBody(float* out, const float* in, int w
   }
   out[y2 * width + x2] = tile[tx][ty];
 }
-// The recorded kernel begins with the lesson form's entry in the kernel's own scope, as a
-// lesson's does (where the build's entry is an object, its destructor runs at the kernel's exit).
+// The recorded kernel begins with the lesson form's entry in its own scope, as a lesson's does
+// (the lean build's entry is an object whose destructor runs at the kernel's exit).
 template <bool kRecorded>
-__global__ void Transpose(float* out, const float* in, int width, int input_buffer);
+__global__ void Transpose(float* out, const float* in, int width, int input_buffer) {
+  TransposeBody<false>(out, in, width, input_buffer);
+}
 template <>
 __global__ void Transpose<true>(float* out, const float* in, int width, int input_buffer) {
   WS_KERNEL_ENTRY
   TransposeBody<true>(out, in, width, input_buffer);
-}
-template <>
-__global__ void Transpose<false>(float* out, const float* in, int width, int input_buffer) {
-  TransposeBody<false>(out, in, width, input_buffer);
 }
 
 #if defined(WS_RECORDER_TALLY_ROWS)
