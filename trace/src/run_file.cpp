@@ -5,6 +5,7 @@
 
 #include "warpscope/trace/build_info.h"
 #include "warpscope/trace/printed_text.h"
+#include "warpscope/trace/units.h"
 
 namespace ws {
 namespace {
@@ -17,37 +18,33 @@ std::string IsoUtc(std::time_t when) {
   return buf;
 }
 
-double Round(double v, int digits = 4) {
-  const double f = digits == 4 ? 1e4 : 1e6;
-  return static_cast<double>(static_cast<long long>(v * f + (v >= 0 ? 0.5 : -0.5))) / f;
-}
-
 }  // namespace
 
 nlohmann::json TimingJson(const Timing& t) {
-  nlohmann::json j = {{"kind", t.kind}, {"ms", Round(t.ms, 6)}, {"note", t.note}};
+  nlohmann::json j = {{"kind", t.kind}, {"ms", RoundForJson(t.ms, 6)}, {"note", t.note}};
   if (!t.timed_at.empty()) {
     j["timed_at"] = t.timed_at;
     j["work_scale"] = t.work_scale;
-    j["own_ms"] = Round(t.own_ms, 6);
+    j["own_ms"] = RoundForJson(t.own_ms, 6);
   }
   if (t.record_ms > 0) {
     const double plain = t.own_ms > 0 ? t.own_ms : t.ms;
-    j["capture"] = {{"count_ms", Round(t.count_ms, 6)},
-                    {"hazard_ms", Round(t.hazard_ms, 6)},
-                    {"record_ms", Round(t.record_ms, 6)},
-                    {"plain_ms", Round(plain, 6)},
-                    {"overhead", plain > 0 ? nlohmann::json(Round(t.record_ms / plain)) : nullptr},
-                    {"records", t.records},
-                    {"record_bytes", t.record_bytes},
-                    {"tally_shapes", t.tally_shapes},
-                    {"tally_steps_shaped", t.tally_steps_shaped},
-                    {"tally_by_steps", t.tally_by_steps},
-                    {"lane_rows", t.lane_rows},
-                    {"lane_wide", t.lane_wide},
-                    {"hazard_lean", t.hazard_lean},
-                    {"access_times", t.access_times_placed ? "placed" : "read"},
-                    {"records_per_s", std::round(t.records / (t.record_ms / 1e3))}};
+    j["capture"] = {
+        {"count_ms", RoundForJson(t.count_ms, 6)},
+        {"hazard_ms", RoundForJson(t.hazard_ms, 6)},
+        {"record_ms", RoundForJson(t.record_ms, 6)},
+        {"plain_ms", RoundForJson(plain, 6)},
+        {"overhead", plain > 0 ? nlohmann::json(RoundForJson(t.record_ms / plain)) : nullptr},
+        {"records", t.records},
+        {"record_bytes", t.record_bytes},
+        {"tally_shapes", t.tally_shapes},
+        {"tally_steps_shaped", t.tally_steps_shaped},
+        {"tally_by_steps", t.tally_by_steps},
+        {"lane_rows", t.lane_rows},
+        {"lane_wide", t.lane_wide},
+        {"hazard_lean", t.hazard_lean},
+        {"access_times", t.access_times_placed ? "placed" : "read"},
+        {"records_per_s", std::round(t.records / (t.record_ms / 1e3))}};
   }
   return j;
 }

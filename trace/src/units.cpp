@@ -8,6 +8,11 @@
 
 namespace ws {
 
+double RoundForJson(double v, int digits) {
+  const double f = digits == 4 ? 1e4 : 1e6;
+  return static_cast<double>(static_cast<long long>(v * f + (v >= 0 ? 0.5 : -0.5))) / f;
+}
+
 std::string FormatDuration(double ms) {
   if (!std::isfinite(ms) || ms < 0) return "\u2014";
   if (ms == 0) return "0 ms";

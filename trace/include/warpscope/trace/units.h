@@ -17,6 +17,10 @@ std::string FormatDuration(double ms);
 // significant digits ("5.43", "0.593"). Non-finite: "—".
 std::string FormatNumber(double value, int digits = 3);
 
+// `v` rounded to 4 decimal places (`digits` 4) or 6 (any other), as the run's JSON writes
+// figures (run_file.cpp, run_report.cpp).
+double RoundForJson(double v, int digits = 4);
+
 // "Label: value unit" for the figure `spec.key` of `figures` (a run's metrics), or "" when the
 // run has no such figure or it is not a short value (an object, an array of more than 8).
 std::string FormatFigure(const FigureSpec& spec, const nlohmann::json& figures);
