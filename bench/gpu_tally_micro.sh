@@ -32,6 +32,9 @@ if [[ -n ${WS_MICRO_LEAN:-} ]]; then
   # The lean unit's build: the warp's state from the kernel's entry (its list, where the headers
   # have lists: WS_RECORDER_TALLY_LISTS).
   build rec_r32_ws . -DWS_RECORD_BUILD -DWS_WARP_STATE_BUILD -maxrregcount=32
+  # That with the roads a tallied warp seldom takes out of line (WS_OUT_OF_LINE_ROADS).
+  build rec_r32_ws_ool . -DWS_RECORD_BUILD -DWS_WARP_STATE_BUILD -DWS_OUT_OF_LINE_ROADS \
+    -maxrregcount=32
 else
   [[ -n $old ]] && build old "$old"
   build new .

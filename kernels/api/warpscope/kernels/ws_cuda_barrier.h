@@ -28,9 +28,11 @@ namespace ws::dev {
 // before the reservation, where the kernel reached the barrier. The barrier orders the
 // reservation before any later event of the group's lanes (lanes of the warp that arrive apart
 // write their own events; the host counts epochs per lane).
+// `col`: the warp's tally column (TallyColumnOf), ~0u where the pass is written (a kept block, no
+// tally, a hazard pass).
 template <typename Pass>
-__device__ __forceinline__ void TimedBarrier(std::uint32_t place, std::uint32_t tile_warps,
-                                             Pass pass, const char* file = nullptr) {
+__device__ __forceinline__ void TimedBarrierAs(std::uint32_t place, std::uint32_t tile_warps,
+                                               Pass pass, const char* file, unsigned col) {
   const RecorderState& r = ws_recorder_state;
   const std::uint64_t arrival = GlobalTimer();
   // The SM clock's cycles go only into a written event: where the warp keeps its tally state
@@ -45,7 +47,6 @@ __device__ __forceinline__ void TimedBarrier(std::uint32_t place, std::uint32_t 
   // In a block not kept, with a tally, the pass is counted after the barrier (its shape needs the
   // barrier's count) where the tally takes it; else written, its words reserved before it.
   const unsigned block = kWarpState ? 0u : LinearBlock32();
-  const unsigned col = HazardPass(r.mode) ? ~0u : TallyColumnOf(r, block);
   const bool tallied = col != ~0u;
   const bool clocked = !kWarpState || !tallied;
   if (kWarpState && clocked) arrival_clock = clock64();
@@ -98,6 +99,87 @@ __device__ __forceinline__ void TimedBarrier(std::uint32_t place, std::uint32_t 
   // warp's next access was recorded as two requests, the leader's apart (a divergent
   // reduction's shared store: 220 requests where the emulator counts 188, H200).
   __syncwarp(group);
+}
+
+#if defined(WS_OUT_OF_LINE_ROADS)
+// The roads a tallied warp's pass seldom takes, out of line (ws_cuda_device.h's
+// RecordGeneralOutOfLine says why): a kept block's pass, written whole ...
+template <typename Pass>
+static __device__ __noinline__ void WrittenBarrier(std::uint32_t place, std::uint32_t tile_warps,
+                                                   Pass pass, const char* file) {
+  TimedBarrierAs(place, tile_warps, pass, file, ~0u);
+}
+// ... and, after the barrier, a pass the short road did not count (part of a warp, a shape past
+// its first slot): counted by Tally at the column `col`, else written, with 0 cycles as
+// TimedBarrierAs writes such a pass.
+static __device__ __noinline__ void CountOrWriteBarrier(std::uint32_t place,
+                                                        std::uint32_t tile_warps, unsigned group,
+                                                        std::uint32_t arrived,
+                                                        std::uint64_t arrival,
+                                                        std::uint64_t departure, const char* file,
+                                                        unsigned col) {
+  const RecorderState& r = ws_recorder_state;
+  const unsigned lane = LaneId();
+  const bool leader = static_cast<int>(lane) == __ffs(group) - 1;
+  const std::uint64_t key = static_cast<std::uint64_t>(place) << 32 | kTallyBarrier | tile_warps;
+  const unsigned slot = Tally(r, key, group, lane, __ffs(group) - 1, 0, true, 0, 0, file, arrived);
+  if (slot != ~0u) {
+    if (leader) {
+      const unsigned long long wait = departure >= arrival ? departure - arrival : 0ull;
+      const std::size_t at = std::size_t{col} + slot;
+      atomicAdd(r.tally_waits + at, wait * static_cast<unsigned long long>(__popc(group)));
+      atomicMax(r.tally_wait_max + at, wait);
+    }
+  } else if (leader) {
+    if (file != nullptr) NoteFile(PlaceFile(place), file);
+    unsigned* w = Reserve(r, LinearWarp(r), kBarrierEventWords);
+    if (w != nullptr) {
+      w[0] = kEventBarrier | tile_warps | (arrived & 0x7ffu) << 16;
+      w[1] = place;
+      w[2] = group;
+      w[3] = static_cast<std::uint32_t>(departure);
+      w[4] = static_cast<std::uint32_t>(arrival);
+      w[5] = static_cast<std::uint32_t>(arrival >> 32);
+      w[6] = SmId();
+      w[7] = 0;
+    }
+  }
+  __syncwarp(group);
+}
+#endif
+
+template <typename Pass>
+__device__ __forceinline__ void TimedBarrier(std::uint32_t place, std::uint32_t tile_warps,
+                                             Pass pass, const char* file = nullptr) {
+  const RecorderState& r = ws_recorder_state;
+#if defined(WS_OUT_OF_LINE_ROADS)
+  if constexpr (kWarpState && !kLaneLogOnly) {
+    // A tallied warp's pass inline: the barrier, its two stamps, the short road's count and the
+    // waits; the rest out of line.
+    const unsigned col = HazardPass(r.mode) ? ~0u : TallyColumnOf(r, 0);
+    if (col == ~0u) return WrittenBarrier(place, tile_warps, pass, file);
+    const std::uint64_t arrival = GlobalTimer();
+    const unsigned group = __activemask();
+    const unsigned lane = LaneId();
+    const std::uint32_t arrived = pass();
+    const std::uint64_t departure = arrived > 0 ? GlobalTimer() : 0;
+    const std::uint64_t key = static_cast<std::uint64_t>(place) << 32 | kTallyBarrier | tile_warps;
+    const unsigned slot = group == ~0u ? TallyWholeMeeting(r, key, lane, arrived, 0) : ~0u;
+    if (slot == ~0u)
+      return CountOrWriteBarrier(place, tile_warps, group, arrived, arrival, departure, file, col);
+    if (lane == 0) {
+      const unsigned long long wait = departure >= arrival ? departure - arrival : 0ull;
+      const std::size_t at = std::size_t{col} + slot;
+      atomicAdd(r.tally_waits + at, wait * 32ull);
+      atomicMax(r.tally_wait_max + at, wait);
+    }
+    __syncwarp();
+    return;
+  }
+#endif
+  const unsigned block = kWarpState ? 0u : LinearBlock32();
+  TimedBarrierAs(place, tile_warps, pass, file,
+                 HazardPass(r.mode) ? ~0u : TallyColumnOf(r, block));
 }
 
 // `file`: the literal the place's tag stands for, noted by the barrier event's leader.

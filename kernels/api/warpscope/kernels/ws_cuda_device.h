@@ -361,6 +361,31 @@ __device__ __forceinline__ void RecordGeneral(std::uint64_t key, std::uint32_t o
   RecordGroup(r, key, offset, instance, active, group, leader, second, file, lines);
 }
 
+// The general road out of line (WS_OUT_OF_LINE_ROADS, the lean unit's build): inlined, its code
+// (the tally's lanes' hash and probes, the event's reservation and words) shared the kernel's 32
+// registers with the whole warp's road, and ptxas spilled for it on every request (the lean
+// unit's transposes 48 bytes of local memory, 32 out of line; the tiled matmuls 80, 48). Out of
+// line only a request that takes it (a kept block's, part of a warp's, a shape the short road did
+// not count) pays for the call: on an H200 (bench/gpu_tally_micro.sh, docs/GPU.md) the micro's
+// copy 0.136 -> 0.131 ms, its padded transpose 0.285 -> 0.278, its tile rows 1.94 -> 1.71, and the
+// lanes' hash road 4.3 -> 5.05, the tally off 0.236 -> 0.285 (the roads taken out of line). It
+// reads no register of the kernel's (the warp's tally state is the kernel's own, ws_cuda_tally.h,
+// and a function out of line cannot name it): Tally finds the block's column itself.
+#if defined(WS_OUT_OF_LINE_ROADS)
+static __device__ __noinline__ void RecordGeneralOutOfLine(std::uint64_t key, std::uint32_t offset,
+                                                           std::uint64_t instance,
+                                                           const char* file) {
+  RecordGeneral(key, offset, instance, file);
+}
+inline constexpr bool kOutOfLineRoads = true;
+#else
+__device__ __forceinline__ void RecordGeneralOutOfLine(std::uint64_t key, std::uint32_t offset,
+                                                       std::uint64_t instance, const char* file) {
+  RecordGeneral(key, offset, instance, file);
+}
+inline constexpr bool kOutOfLineRoads = false;
+#endif
+
 template <bool kInstanced>
 __device__ __forceinline__ void RecordAccessAs(std::uint64_t key, std::uint32_t offset,
                                                std::uint64_t instance, const char* file) {
@@ -379,7 +404,7 @@ __device__ __forceinline__ void RecordAccessAs(std::uint64_t key, std::uint32_t 
     if (kInstanced) (void)__match_all_sync(~0u, instance, &same_instance);
     if (same_key != 0 && same_instance != 0 && CountedWhole(r, key, offset)) return;
   }
-  RecordGeneral(key, offset, instance, file);
+  RecordGeneralOutOfLine(key, offset, instance, file);
 }
 __device__ __forceinline__ void RecordAccess(std::uint64_t key, std::uint32_t offset) {
   RecordAccessAs<false>(key, offset, 0, nullptr);

@@ -95,10 +95,14 @@ void LinkLaneWideUnit();
 
 // Where the lean unit's build of a kernel has more local memory than this (bytes a thread:
 // spills and stack at its cap of 32 registers), the recorded unit's build runs. ptxas (nvcc 13,
-// sm_90), with the warp's tally state kept from the kernel's entry (WS_WARP_STATE_BUILD): the
-// copies and transposes take 40 to 48 at the cap (24 to 40 before it: the state's register is
-// held across the kernel), the matmuls 72 to 96, the reductions 72 to 88, their spills inside
-// loops. At 48 the chunks lessons' kernels (48 bytes, 56 before) run lean too, not timed.
+// sm_90), with the warp's tally state kept from the kernel's entry (WS_WARP_STATE_BUILD) and the
+// roads a tallied warp seldom takes out of line (WS_OUT_OF_LINE_ROADS, since the thirty-fifth
+// session; before it in brackets): the copies and transposes 32 (40-48), the bank and swizzle
+// lessons 32 (48-64), the reductions 32-40 (72), the naive and tiled matmuls 48 (80-88), the
+// chunks lessons 48 (48), the tiled-2x2 matmuls 72 (96), reduceShuffle 64 (104). So the naive and
+// tiled matmuls, the reductions but the shuffle one, the bank lessons and the swizzle run lean
+// now, and measured faster there on an H200 (bench/gpu_lean_choice.sh, docs/GPU.md: the tiled
+// matmul at 1,024 9.3 ms against the recorded unit's 12.7).
 inline constexpr int kLeanLocalBytes = 48;
 
 // The recorded unit's __constant__ arrays' names, by the address of the unit's own symbol, so that
