@@ -88,9 +88,9 @@ rows = [json.loads(l) for l in open(sys.argv[1])]
 labels = list(dict.fromkeys(r["label"] for r in rows))
 print("median of %s runs each; plain = uninstrumented build (CUDA events, median of 7)" %
       ", ".join(str(sum(1 for r in rows if r["label"] == l)) for l in labels))
-print("%-26s %9s %9s %9s %8s %8s %10s %9s %9s %8s %9s %8s" % ("case", "plain ms", "record ms",
+print("%-26s %9s %9s %9s %8s %8s %10s %9s %9s %8s %9s %8s %5s" % ("case", "plain ms", "record ms",
       "count ms", "rec/plain", "(c+r)/p", "Mrecords/s", "rec GB/s", "copy GB/s", "wall s",
-      "hazard ms", "(h+r)/p"))
+      "hazard ms", "(h+r)/p", "warm"))
 for l in labels:
     rs = [r for r in rows if r["label"] == l]
     med = lambda f: statistics.median(f(r) for r in rs)
@@ -108,7 +108,9 @@ for l in labels:
     # The hazard check's passes, on the device before the recording pass (0 where not run).
     haz = med(lambda r: r["timing"]["capture"].get("hazard_ms", 0.0))
     whole = med(lambda r: (r["timing"]["capture"]["record_ms"] + r["timing"]["capture"].get("hazard_ms", 0.0)) / own(r))
-    print("%-26s %9.4f %9.4f %9.4f %8.2fx %7.2fx %10.0f %9.1f %9.1f %8.2f %9.4f %7.2fx" % (l, plain,
-          rec, cnt, ratio, both, rps / 1e6, rgbs, cgbs, wall, haz, whole))
+    # How many of the runs timed the recording pass's second run, warm (capture.record_warm).
+    warm = "%d/%d" % (sum(1 for r in rs if r["timing"]["capture"].get("record_warm")), len(rs))
+    print("%-26s %9.4f %9.4f %9.4f %8.2fx %7.2fx %10.0f %9.1f %9.1f %8.2f %9.4f %7.2fx %5s" % (l, plain,
+          rec, cnt, ratio, both, rps / 1e6, rgbs, cgbs, wall, haz, whole, warm))
 PY
 cat "$out/capture-bench.txt"

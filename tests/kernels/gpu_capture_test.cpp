@@ -166,6 +166,10 @@ TEST(GpuCapture, TheTimeComesFromTheUninstrumentedBuild) {
   EXPECT_EQ(r->main_launch().stats.access_records, 2u << 20);
   EXPECT_EQ(r->main_launch().blocks.size(), 4u);  // full records of the kept blocks only
   EXPECT_EQ(r->timing.lane_rows, 0u);             // 1M threads: past the lane log's launches
+  // A short pass runs twice and the second is timed, warm (RecordLaunch): the counts and bytes
+  // above are the second run's, so it started from a cleared pool and tally (a tally left as the
+  // first run ended would count 2^22, a pool left so would hold its words twice).
+  EXPECT_TRUE(r->timing.record_warm);
 }
 
 // Issue 16: at 256x256 a transpose is over in ~5 us, mostly launch overhead, and naive,

@@ -165,8 +165,10 @@ TEST(RunFile, AGpuRecordingsLaneLogAndItsBuildTravel) {
   t.lane_rows = 659456;
   t.lane_wide = true;
   t.hazard_lean = true;
+  t.record_warm = true;
   t.access_times_placed = true;
   nlohmann::json j = TimingJson(t);
+  EXPECT_EQ(j["capture"]["record_warm"], true);
   EXPECT_EQ(j["capture"]["lane_rows"], 659456u);
   EXPECT_EQ(j["capture"]["lane_wide"], true);
   EXPECT_EQ(j["capture"]["hazard_lean"], true);
@@ -175,10 +177,13 @@ TEST(RunFile, AGpuRecordingsLaneLogAndItsBuildTravel) {
   EXPECT_EQ(back.lane_rows, 659456u);
   EXPECT_TRUE(back.lane_wide);
   EXPECT_TRUE(back.hazard_lean);
+  EXPECT_TRUE(back.record_warm);
   EXPECT_TRUE(back.access_times_placed);
   j["capture"].erase("lane_wide");
   j["capture"].erase("hazard_lean");
   j["capture"].erase("access_times");
+  j["capture"].erase("record_warm");
+  EXPECT_FALSE(TimingFromJson(j).record_warm);  // from before the flag
   EXPECT_FALSE(TimingFromJson(j).lane_wide);
   EXPECT_FALSE(TimingFromJson(j).hazard_lean);  // from before the hazard check's lean build
   EXPECT_FALSE(TimingFromJson(j).access_times_placed);

@@ -43,6 +43,7 @@ nlohmann::json TimingJson(const Timing& t) {
         {"lane_rows", t.lane_rows},
         {"lane_wide", t.lane_wide},
         {"hazard_lean", t.hazard_lean},
+        {"record_warm", t.record_warm},
         {"access_times", t.access_times_placed ? "placed" : "read"},
         {"records_per_s", std::round(t.records / (t.record_ms / 1e3))}};
   }
@@ -73,6 +74,7 @@ Timing TimingFromJson(const nlohmann::json& j) {
     t.lane_rows = c.value("lane_rows", std::uint64_t{0});  // traces from before the lane log
     t.lane_wide = c.value("lane_wide", false);             // and before its two builds
     t.hazard_lean = c.value("hazard_lean", false);         // and before the hazard check's
+    t.record_warm = c.value("record_warm", false);         // and before its warm run's flag
     t.access_times_placed = c.value("access_times", std::string("read")) == "placed";
   }
   return t;

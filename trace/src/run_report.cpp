@@ -196,6 +196,7 @@ std::string LessonText(const LessonRun& run) {
              "pass's end, not read at each access";
     }
     o << ") in " << FormatDuration(run.timing.record_ms);
+    if (run.timing.record_warm) o << " (its second run, warm, as the uninstrumented build's are)";
     const double plain = run.timing.own_ms > 0 ? run.timing.own_ms : run.timing.ms;
     if (plain > 0)
       o << ", " << run.timing.record_ms / plain << "x the uninstrumented build's at this size";

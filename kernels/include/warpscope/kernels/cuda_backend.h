@@ -59,6 +59,10 @@ struct CaptureCost {
   std::uint64_t lane_rows = 0;     // the lane log's rows (RecordLaneLog); 0: the event roads
   bool lane_wide = false;          // the lane log's build was the wide unit's (LaneBuildFor)
   bool hazard_lean = false;        // the hazard check's lean build ran its pass (RunHazardLean)
+  // record_ms is the pass's second run, warm, as the uninstrumented build's timed runs are after
+  // their warm-up (the lane log's, and since the thirty-fifth session the event roads' where the
+  // first run was short: RecordLaunch), not its first.
+  bool record_warm = false;
   TallyShapeCount tally;           // the tally's shapes (ShapesTalliedBySteps)
 };
 
@@ -83,7 +87,7 @@ class CudaBackend {
     // memory and read-only buffers went without one: WS_GPU_HAZARD_FAST=0.
     if (off("WS_GPU_HAZARD_FAST")) hazard_fast_ = false;
     if (off("WS_GPU_LANE_LOG")) options_.gpu_lane_log = false;  // the event roads for all
-    if (off("WS_GPU_WARM_PASS")) warm_pass_ = false;            // the lane log's pass timed cold
+    if (off("WS_GPU_WARM_PASS")) warm_pass_ = false;  // every recording pass timed cold
   }
   ~CudaBackend() {
     for (cudaTextureObject_t t : textures_) cudaDestroyTextureObject(t);
@@ -345,6 +349,9 @@ class CudaBackend {
   };
   // Shapes a launch's table holds (8,192: 9.6 MB of device memory; matmul has a few hundred).
   static constexpr std::size_t kTallyCapacity = std::size_t{1} << 13;
+  // An event roads' pass whose first run took less than this runs again to be timed warm, while
+  // the first runs so repeated add up to at most the budget (RecordLaunch).
+  static constexpr double kWarmRecordMs = 20, kWarmRecordBudgetMs = 200;
   static_assert(kTallyCapacity <= std::size_t{1} << 24, "dev::SlotOf mixes 24 bits of a slot");
   static_assert(kTallyCapacity <= dev::kTallyMaxCapacity, "Tally sends a slot with a bit spare");
   static constexpr std::size_t kTallyBytes =
@@ -443,7 +450,10 @@ class CudaBackend {
   std::set<std::string> lane_log_too_large_;
   std::uint32_t dynamic_bytes_ = 0;  // the launch's dynamic shared bytes (LaunchKeeping)
   bool hazard_fast_ = true;          // WS_GPU_HAZARD_FAST=0: false
-  bool warm_pass_ = true;            // WS_GPU_WARM_PASS=0: false (RecordLaneLog)
+  bool warm_pass_ = true;            // WS_GPU_WARM_PASS=0: false (RecordLaneLog, RecordLaunch)
+  // The event roads' first passes run again to be timed warm (RecordLaunch), in ms: at most
+  // kWarmRecordBudgetMs a backend.
+  double warm_record_ms_ = 0;
   TallyArrays tally_;                // the launch's tally (StartTally), freed with its scratch
   void* pool_ = nullptr;             // the recording pool of the launch being recorded
   std::uint64_t pool_words_ = 0;

@@ -97,9 +97,11 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
     // the second is timed. WS_GPU_WARM_PASS=0: the first is timed.
     double ms = logged();
     std::uint64_t needed = most_needed();
+    bool warm = false;
     if (warm_pass_ && attempt == 0 && needed == 0 && status_.ok()) {
       ms = logged();
       needed = most_needed();
+      warm = true;
     }
     if (!status_.ok()) {
       free_log();
@@ -161,6 +163,7 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
       }
       capture_ = {};
       capture_.record_ms = ms;
+      capture_.record_warm = warm;
       for (std::uint32_t n : counts) capture_.lane_rows += n;
       // The records (their times and counts aside): 16 bytes a lane's own row, a warp row's head
       // 16 and 4 a lane.

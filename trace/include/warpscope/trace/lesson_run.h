@@ -216,6 +216,10 @@ struct Timing {
   // GPU: the hazard check's pass ran the lean build of its kernel (32 registers, where more
   // blocks fit an SM: cuda_pass_units.h, RunHazardLean), not the hazard unit's.
   bool hazard_lean = false;
+  // GPU: record_ms is the recording pass's second run, warm, as the uninstrumented build's timed
+  // runs are after a warm-up (a kernel's first launch costs more); false where its first run was
+  // timed, or for a trace from before.
+  bool record_warm = false;
   // GPU: the accesses' times were placed by the host between each warp's timed points (its start,
   // meetings, barriers and the pass's end), not read at each access (the lane log since the
   // twenty-fifth session: ws_cuda_lane_log.h says why); false where they were read, or for a
