@@ -25,6 +25,9 @@
 #include "gpu_micro_timing.h"  // Alloc, EventMs
 #include "warpscope/kernels/ws_cuda_device.h"
 #include "ws_cuda_check.h"
+#if defined(WS_MICRO_BLOCK_BARRIER)
+#include "gpu_block_barrier.h"  // the transpose's barrier counted once a block (a prototype)
+#endif
 
 // The lesson form's entry, first in each recorded kernel here as in a lesson's: where the build
 // keeps the warp's tally state (WS_WARP_STATE_BUILD, ws_cuda_tally.h), it is worked out there.
@@ -138,7 +141,11 @@ __device__ __forceinline__ void TransposeBody(float* out, const float* in, int w
   }
   tile[ty][tx] = in[y * width + x];
   if (kRecorded) {
+#if defined(WS_MICRO_BLOCK_BARRIER)
+    micro::BlockCountedBarrier(ws::MakePlace(0x1234, 21));
+#else
     ws::dev::SyncThreads(ws::MakePlace(0x1234, 21));
+#endif
   } else {
     (__syncthreads)();  // the barrier itself (ws_cuda_device.h's macro records it)
   }
@@ -357,6 +364,12 @@ int main(int argc, char** argv) {
   st.tally_full = Alloc<unsigned>(1);
   st.warp_tallied = Alloc<unsigned char>(warps);
   st.tally_capacity = capacity;
+#if defined(WS_MICRO_BLOCK_BARRIER)
+  const micro::BlockBarrierState bb{
+      Alloc<unsigned long long>(std::size_t{ws::dev::kTallySpread} * micro::kWaitSlots),
+      Alloc<unsigned long long>(std::size_t{ws::dev::kTallySpread} * micro::kWaitSlots)};
+  WS_CUDA_CHECK(cudaMemcpyToSymbol(micro::block_barrier, &bb, sizeof bb));
+#endif
   const unsigned kept = 4;  // blocks 0-3, as a lesson keeps them
   st.kept_base = 0;
   st.kept_last = kept - 1;

@@ -35,6 +35,9 @@ if [[ -n ${WS_MICRO_LEAN:-} ]]; then
   # That with the roads a tallied warp seldom takes out of line (WS_OUT_OF_LINE_ROADS).
   build rec_r32_ws_ool . -DWS_RECORD_BUILD -DWS_WARP_STATE_BUILD -DWS_OUT_OF_LINE_ROADS \
     -maxrregcount=32
+  # That with the transpose's barrier pass counted once a block (bench/gpu_block_barrier.h).
+  build rec_r32_ws_ool_bb . -DWS_RECORD_BUILD -DWS_WARP_STATE_BUILD -DWS_OUT_OF_LINE_ROADS \
+    -DWS_MICRO_BLOCK_BARRIER -maxrregcount=32
 else
   [[ -n $old ]] && build old "$old"
   build new .
