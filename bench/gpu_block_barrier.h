@@ -7,7 +7,11 @@
 // slot of the barrier's place alone (direct-mapped in the block's column of the micro's own
 // arrays), with no lookup. Anything else goes the product's road (ws::dev::SyncThreads). The host
 // of a product built so would read the waits by place and check that no two of a launch's barrier
-// places share a slot; the micro only times it and checks the counts.
+// places share a slot; the micro only times it and checks the counts. Not yet a product's: the
+// block's count says every thread arrived, not that every warp arrived whole (a warp may reach the
+// barrier in two groups, which this would count with warp 0's and drop); a product would need a
+// block-wide vote on that too (a review, thirty-fifth session). The micro's transpose has 1,024
+// threads a block, every warp whole.
 #pragma once
 
 #include "warpscope/kernels/ws_cuda_device.h"
@@ -25,25 +29,26 @@ __constant__ BlockBarrierState block_barrier;
 // The lean unit's build only (the warp's tally state, WS_WARP_STATE_BUILD).
 __device__ __forceinline__ void BlockCountedBarrier(std::uint32_t place) {
   const ws::dev::RecorderState& r = ws_recorder_state;
-  const unsigned col = ws::dev::TallyColumnOf(r, 0);
-  if (col == ~0u) return ws::dev::SyncThreads(place);  // a kept block: written
+  const unsigned col = r.mode == ws::dev::kOff ? ~0u : ws::dev::TallyColumnOf(r, 0);
+  if (col == ~0u) return ws::dev::SyncThreads(place);  // a kept block (or off): the product's
   const std::uint64_t arrival = ws::dev::GlobalTimer();
   const unsigned group = __activemask();
   const auto arrived = static_cast<std::uint32_t>(__syncthreads_count(1));
-  const std::uint64_t departure = ws::dev::GlobalTimer();
+  // Read after the barrier releases: the read depends on its count (ws_cuda_barrier.h says why).
+  const std::uint64_t departure = arrived > 0 ? ws::dev::GlobalTimer() : arrival;
   const unsigned lane = ws::dev::LaneId();
   if (group != ~0u || arrived != r.threads_per_block) {
     // Part of a warp or of the block: each warp's pass counted as the product counts it.
     const std::uint64_t key = static_cast<std::uint64_t>(place) << 32 | ws::dev::kTallyBarrier;
     if (ws::dev::Tally(r, key, group, lane, __ffs(group) - 1, 0, true, 0, 0, nullptr, arrived) ==
         ~0u)
-      return;  // the product writes it (the micro's launches never come here)
+      return __syncwarp(group);  // the product writes it (the micro never comes here)
   } else if (ws::dev::LinearThread() < 32u) {
     const std::uint64_t key = static_cast<std::uint64_t>(place) << 32 | ws::dev::kTallyBarrier;
     const unsigned long long h =
         ws::dev::MixLines(ws::dev::AffineShapeKey(0, 0, key, ~0u), arrived);
     const unsigned slot = ws::dev::SlotOf(h, r.tally_capacity);
-    unsigned long long more = r.warps_per_block;
+    unsigned long long more = r.threads_per_block / 32u;  // the block's warps, all whole
     unsigned at = slot;
     if ((__all_sync)(~0u, r.tally_keys[slot] == h) == 0) {
       // Not at its first slot (its first pass in the launch): Tally adds it and counts one.
@@ -52,6 +57,8 @@ __device__ __forceinline__ void BlockCountedBarrier(std::uint32_t place) {
     }
     if (lane == 0 && at != ~0u) atomicAdd(r.tally_counts + col + at, more);
   }
+  // Every warp of the block counted (its flag stored at its exit, ws_cuda_tally.h).
+  asm volatile("or.b32 ws_tally_warp, ws_tally_warp, %0;" ::"n"(ws::dev::kWarpCounted));
   if (lane == 0) {
     const std::size_t w = std::size_t{col} / r.tally_capacity * kWaitSlots +
                           ((place * 0x9e3779b9u) >> 26 & (kWaitSlots - 1u));

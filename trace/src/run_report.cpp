@@ -196,14 +196,15 @@ std::string LessonText(const LessonRun& run) {
              "pass's end, not read at each access";
     }
     o << ") in " << FormatDuration(run.timing.record_ms);
-    if (run.timing.record_warm) o << " (its second run, warm, as the uninstrumented build's are)";
+    if (run.timing.record_warm)
+      o << " (warm: its second run, as the uninstrumented build is timed)";
     const double plain = run.timing.own_ms > 0 ? run.timing.own_ms : run.timing.ms;
     if (plain > 0)
       o << ", " << run.timing.record_ms / plain << "x the uninstrumented build's at this size";
     if (run.timing.count_ms > 0)  // the budget ran out on the first pass: counted, then planned
       o << "; the passes before it " << run.timing.count_ms << " ms";
     else
-      o << "; one pass";
+      o << (run.timing.record_warm ? "; one pass, run twice" : "; one pass");
     if (run.timing.hazard_ms > 0) {
       o << "; before it, the hazard check's passes on the GPU: " << run.timing.hazard_ms << " ms";
       if (run.timing.hazard_lean) o << " (its build at 32 registers)";

@@ -387,6 +387,7 @@ namespace {
 void StartRecorder(const char* name, unsigned int line) {
   Program& p = P();
   p.backend = std::make_unique<CudaBackend>(p.options, CudaBackend::kRecord);
+  p.backend->RecordsEachPassOnce();
   if (Status s = p.backend->Init(); !s.ok()) FailRun(line, std::string(name) + ": " + s.message());
   // Host memory the kernels write through a mapping: ordinary memory, registered, so that it
   // stays readable after a fault resets the device (CudaBackend::Recover).

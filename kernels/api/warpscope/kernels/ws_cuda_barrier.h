@@ -29,8 +29,10 @@ namespace ws::dev {
 // reservation before any later event of the group's lanes (lanes of the warp that arrive apart
 // write their own events; the host counts epochs per lane).
 // `col`: the warp's tally column (TallyColumnOf), ~0u where the pass is written (a kept block, no
-// tally, a hazard pass).
-template <typename Pass>
+// tally, a hazard pass). kMayTally false: never counted (WrittenBarrier), the tally's code left
+// out by the compiler's front end, not by folding `col`: that code reads the kernel's own
+// register in the state build (TallyWholeMeeting), which a function out of line cannot name.
+template <bool kMayTally = true, typename Pass>
 __device__ __forceinline__ void TimedBarrierAs(std::uint32_t place, std::uint32_t tile_warps,
                                                Pass pass, const char* file, unsigned col) {
   const RecorderState& r = ws_recorder_state;
@@ -47,7 +49,7 @@ __device__ __forceinline__ void TimedBarrierAs(std::uint32_t place, std::uint32_
   // In a block not kept, with a tally, the pass is counted after the barrier (its shape needs the
   // barrier's count) where the tally takes it; else written, its words reserved before it.
   const unsigned block = kWarpState ? 0u : LinearBlock32();
-  const bool tallied = col != ~0u;
+  const bool tallied = kMayTally && col != ~0u;
   const bool clocked = !kWarpState || !tallied;
   if (kWarpState && clocked) arrival_clock = clock64();
   unsigned* w = nullptr;
@@ -65,24 +67,27 @@ __device__ __forceinline__ void TimedBarrierAs(std::uint32_t place, std::uint32_
   if constexpr (kLaneLogOnly)  // each lane its own two rows
     return LaneBarrier(r, kEventBarrier | tile_warps | (arrived & 0x7ffu) << 16, place, group,
                        arrival, departure, unsigned(departure_clock - arrival_clock));
-  if (tallied) {
-    const std::uint64_t key = static_cast<std::uint64_t>(place) << 32 | kTallyBarrier | tile_warps;
-    unsigned slot = group == ~0u ? TallyWholeMeeting(r, key, lane, arrived, block) : ~0u;
-    if (slot == ~0u)
-      slot = Tally(r, key, group, lane, __ffs(group) - 1, 0, true, 0, 0, file, arrived);
-    if (slot != ~0u) {
-      if (leader) {
-        const unsigned long long wait = departure >= arrival ? departure - arrival : 0ull;
-        const std::size_t at = std::size_t{col} + slot;
-        atomicAdd(r.tally_waits + at, wait * static_cast<unsigned long long>(__popc(group)));
-        atomicMax(r.tally_wait_max + at, wait);
+  if constexpr (kMayTally) {
+    if (tallied) {
+      const std::uint64_t key =
+          static_cast<std::uint64_t>(place) << 32 | kTallyBarrier | tile_warps;
+      unsigned slot = group == ~0u ? TallyWholeMeeting(r, key, lane, arrived, block) : ~0u;
+      if (slot == ~0u)
+        slot = Tally(r, key, group, lane, __ffs(group) - 1, 0, true, 0, 0, file, arrived);
+      if (slot != ~0u) {
+        if (leader) {
+          const unsigned long long wait = departure >= arrival ? departure - arrival : 0ull;
+          const std::size_t at = std::size_t{col} + slot;
+          atomicAdd(r.tally_waits + at, wait * static_cast<unsigned long long>(__popc(group)));
+          atomicMax(r.tally_wait_max + at, wait);
+        }
+        __syncwarp(group);
+        return;
       }
-      __syncwarp(group);
-      return;
-    }
-    if (leader) {  // not taken (a group of part of the warp, the table full): written after all
-      if (file != nullptr) NoteFile(PlaceFile(place), file);
-      w = Reserve(r, LinearWarp(r), kBarrierEventWords);
+      if (leader) {  // not taken (a group of part of the warp, the table full): written after all
+        if (file != nullptr) NoteFile(PlaceFile(place), file);
+        w = Reserve(r, LinearWarp(r), kBarrierEventWords);
+      }
     }
   }
   if (leader && w != nullptr) {
@@ -107,17 +112,14 @@ __device__ __forceinline__ void TimedBarrierAs(std::uint32_t place, std::uint32_
 template <typename Pass>
 static __device__ __noinline__ void WrittenBarrier(std::uint32_t place, std::uint32_t tile_warps,
                                                    Pass pass, const char* file) {
-  TimedBarrierAs(place, tile_warps, pass, file, ~0u);
+  TimedBarrierAs<false>(place, tile_warps, pass, file, ~0u);
 }
 // ... and, after the barrier, a pass the short road did not count (part of a warp, a shape past
 // its first slot): counted by Tally at the column `col`, else written, with 0 cycles as
 // TimedBarrierAs writes such a pass.
-static __device__ __noinline__ void CountOrWriteBarrier(std::uint32_t place,
-                                                        std::uint32_t tile_warps, unsigned group,
-                                                        std::uint32_t arrived,
-                                                        std::uint64_t arrival,
-                                                        std::uint64_t departure, const char* file,
-                                                        unsigned col) {
+static __device__ __noinline__ void CountOrWriteBarrier(
+    std::uint32_t place, std::uint32_t tile_warps, unsigned group, std::uint32_t arrived,
+    std::uint64_t arrival, std::uint64_t departure, const char* file, unsigned col) {
   const RecorderState& r = ws_recorder_state;
   const unsigned lane = LaneId();
   const bool leader = static_cast<int>(lane) == __ffs(group) - 1;
@@ -178,8 +180,7 @@ __device__ __forceinline__ void TimedBarrier(std::uint32_t place, std::uint32_t 
   }
 #endif
   const unsigned block = kWarpState ? 0u : LinearBlock32();
-  TimedBarrierAs(place, tile_warps, pass, file,
-                 HazardPass(r.mode) ? ~0u : TallyColumnOf(r, block));
+  TimedBarrierAs(place, tile_warps, pass, file, HazardPass(r.mode) ? ~0u : TallyColumnOf(r, block));
 }
 
 // `file`: the literal the place's tag stands for, noted by the barrier event's leader.

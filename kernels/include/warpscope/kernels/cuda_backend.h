@@ -63,7 +63,7 @@ struct CaptureCost {
   // their warm-up (the lane log's, and since the thirty-fifth session the event roads' where the
   // first run was short: RecordLaunch), not its first.
   bool record_warm = false;
-  TallyShapeCount tally;           // the tally's shapes (ShapesTalliedBySteps)
+  TallyShapeCount tally;  // the tally's shapes (ShapesTalliedBySteps)
 };
 
 //-------------------------------------------------------------------------------------------------
@@ -87,7 +87,7 @@ class CudaBackend {
     // memory and read-only buffers went without one: WS_GPU_HAZARD_FAST=0.
     if (off("WS_GPU_HAZARD_FAST")) hazard_fast_ = false;
     if (off("WS_GPU_LANE_LOG")) options_.gpu_lane_log = false;  // the event roads for all
-    if (off("WS_GPU_WARM_PASS")) warm_pass_ = false;  // every recording pass timed cold
+    if (off("WS_GPU_WARM_PASS")) warm_pass_ = false;            // every recording pass timed cold
   }
   ~CudaBackend() {
     for (cudaTextureObject_t t : textures_) cudaDestroyTextureObject(t);
@@ -267,6 +267,10 @@ class CudaBackend {
   // The next launches are cooperative: their grid syncs order their blocks, which the hazard
   // check on the device does not follow, so it is not run (the kept blocks are checked).
   void SyncsAsAGrid(bool cooperative) { grid_synced_ = cooperative; }
+  // A program's launches: the event roads' pass is never run again to be timed warm
+  // (RecordLaunch). A program reports no recording time, and its quiet passes synchronise inside
+  // the timed launch (cuda_program.cu), so that a second run would cost time and time nothing.
+  void RecordsEachPassOnce() { warm_record_ = false; }
   // The next launch's launcher adds the shared shadow's bytes (RecorderState::hazard_shared_bytes)
   // to its dynamic shared memory, and `read_only`, its buffers that no store can reach (a
   // lesson's: ReadOnlyBuffers), need no hazard shadow.
@@ -452,10 +456,11 @@ class CudaBackend {
   bool hazard_fast_ = true;          // WS_GPU_HAZARD_FAST=0: false
   bool warm_pass_ = true;            // WS_GPU_WARM_PASS=0: false (RecordLaneLog, RecordLaunch)
   // The event roads' first passes run again to be timed warm (RecordLaunch), in ms: at most
-  // kWarmRecordBudgetMs a backend.
+  // kWarmRecordBudgetMs a backend; never for a program's (RecordsEachPassOnce).
   double warm_record_ms_ = 0;
-  TallyArrays tally_;                // the launch's tally (StartTally), freed with its scratch
-  void* pool_ = nullptr;             // the recording pool of the launch being recorded
+  bool warm_record_ = true;
+  TallyArrays tally_;     // the launch's tally (StartTally), freed with its scratch
+  void* pool_ = nullptr;  // the recording pool of the launch being recorded
   std::uint64_t pool_words_ = 0;
 };
 

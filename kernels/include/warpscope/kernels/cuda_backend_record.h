@@ -117,9 +117,10 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
   // launch's memory restored by `pass`, the pool, the warps' states and the tally cleared, its
   // shapes too, so that the second run adds them as the first did), and the second is timed and
   // kept: at most kWarmRecordBudgetMs of first runs a backend (a kernel launched 300 times runs
-  // again until then). WS_GPU_WARM_PASS=0: the first is timed.
+  // again until then), and never a program's (RecordsEachPassOnce). WS_GPU_WARM_PASS=0: the first
+  // is timed.
   bool warm = false;
-  if (warm_pass_ && !pool_overflowed && status_.ok() && pool_ms < kWarmRecordMs &&
+  if (warm_pass_ && warm_record_ && !pool_overflowed && status_.ok() && pool_ms < kWarmRecordMs &&
       warm_record_ms_ + pool_ms <= kWarmRecordBudgetMs) {
     warm_record_ms_ += pool_ms;
     (void)StartRecording(block, wpb, warps, state_d, pool, pool_next, sm_state_d, overflow,
