@@ -6,7 +6,7 @@
 # Usage (on the device, with .deps carried): bench/gpu_batch.sh OUT_DIR [STEPS]
 #   STEPS: a comma-separated subset of micro,hazard-micro,ablations,lane-micro,lane-product,first-launch,build,tests,anchors,capture,capture-defaults,
 #   capture-defaults-events,capture-defaults-capped,capture-nolean,capture-old,
-#   program,capped,lane-cap,sass
+#   program,capped,lane-cap,sass,lean-choice
 #   (default: build,tests,anchors,capture,program; micro is bench/gpu_tally_micro.sh, nvcc only, so
 #   it can run before the build; capture-old is the capture bench with WS_GPU_HAZARD_FAST=0, the
 #   hazard check as before its cheaper shadows; capped builds the recorded lessons again with
@@ -94,6 +94,9 @@ want capture-nolean && WS_GPU_LEAN=0 step capture-nolean 90 bench/gpu_capture_be
 # The same build with the hazard check as before its shadows got cheaper (WS_GPU_HAZARD_FAST=0).
 want capture-old && WS_GPU_HAZARD_FAST=0 step capture-old 90 bench/gpu_capture_bench.sh \
   "$out/capture-old" 3
+# Lessons at size whose kernels the lean unit's local memory rule decides, lean against the
+# recorded unit (WS_GPU_LEAN=0), after build.
+want lean-choice && step lean-choice 300 bench/gpu_lean_choice.sh "$out/lean-choice.txt" 3
 if want sass; then
   lean=$(find build/headless -name 'lessons_cuda_lean.cu.o' | head -1)
   step sass 60 bash -c "cuobjdump -sass '$lean' | awk -v re='${WS_SASS_KERNELS:-transpose|[Cc]opy}' \
