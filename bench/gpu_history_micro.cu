@@ -34,7 +34,8 @@
 #include <cstdlib>
 #include <vector>
 
-#include "gpu_micro_timing.h"  // Alloc, EventMs
+#include "gpu_micro_recorder.h"                // MicroRecorder, ResetMicroRecorder
+#include "gpu_micro_timing.h"                  // Alloc, EventMs
 #include "warpscope/kernels/ws_cuda_device.h"  // the kept blocks' road: the product's events
 #include "ws_cuda_check.h"
 
@@ -75,11 +76,11 @@ constexpr unsigned kWaitSlots = 1024;  // barrier places' waits, direct-mapped
 
 struct HistoryState {
   unsigned mode;
-  unsigned kept_last;       // blocks 0..kept_last are kept (their requests not counted here)
+  unsigned kept_last;  // blocks 0..kept_last are kept (their requests not counted here)
   unsigned warps_per_block;
-  unsigned list_entries;    // a warp's list (a power of two; its last never written)
-  unsigned capacity;        // history slots (a power of two), direct-mapped by the fingerprint
-  uint4* lists;             // [warps * list_entries]
+  unsigned list_entries;  // a warp's list (a power of two; its last never written)
+  unsigned capacity;      // history slots (a power of two), direct-mapped by the fingerprint
+  uint4* lists;           // [warps * list_entries]
   // [kSpread * capacity] each: a slot's lanes counted, their fingerprints' sum (lanes x each),
   // one fingerprint stored there, and one warp's list (its first entry << 32 | its length).
   unsigned long long* counts;
@@ -120,9 +121,8 @@ __device__ __forceinline__ unsigned long long HistFp() {
 constexpr unsigned long long kFpSeed = 0x243f6a8885a308d3ull;
 __device__ __forceinline__ void HistEntry() {
   const unsigned block = Block32();
-  const unsigned warp =
-      block * hs.warps_per_block +
-      (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) / 32u;
+  const unsigned warp = block * hs.warps_per_block +
+                        (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) / 32u;
   const unsigned at = hs.counts != nullptr && block > hs.kept_last ? warp * hs.list_entries : ~0u;
   asm volatile(
       ".reg .u32 ws_hist_at;\n\t.reg .u64 ws_hist_fp;\n\t"
@@ -130,8 +130,9 @@ __device__ __forceinline__ void HistEntry() {
       "l"(kFpSeed));
 }
 
-__host__ __device__ inline unsigned long long MixEntry(unsigned long long fp, unsigned long long key,
-                                                       unsigned w2, unsigned w3) {
+__host__ __device__ inline unsigned long long MixEntry(unsigned long long fp,
+                                                       unsigned long long key, unsigned w2,
+                                                       unsigned w3) {
   fp = (fp ^ key ^ ((static_cast<unsigned long long>(w2) << 32 | w3) * 0x9e3779b97f4a7c15ull)) *
        0xbf58476d1ce4e5b9ull;
   return fp ^ fp >> 31;
@@ -187,8 +188,8 @@ __device__ __forceinline__ void Barrier(unsigned place) {
   if (__activemask() != ~0u) return;  // part of a warp: the product writes an event
   const unsigned lane = Lane();
   if (!kNoWaits && lane == 0) {
-    const unsigned slot = (Block32() & (kSpread - 1)) * kWaitSlots +
-                          ((place * 0x9e3779b9u) >> 22 & (kWaitSlots - 1));
+    const unsigned slot =
+        (Block32() & (kSpread - 1)) * kWaitSlots + ((place * 0x9e3779b9u) >> 22 & (kWaitSlots - 1));
     const unsigned long long wait = departure >= arrival ? departure - arrival : 0ull;
     atomicAdd(hs.waits + slot, wait * 32ull);
     atomicMax(hs.wait_max + slot, wait);
@@ -209,9 +210,10 @@ __device__ __forceinline__ void HistExit() {
   const unsigned long long fp = HistFp() | 1ull;
   const unsigned group = __activemask();
   if (static_cast<int>(Lane()) != __ffs(group) - 1) return;
-  const unsigned slot = (Block32() & (kSpread - 1)) * hs.capacity +
-                        ((static_cast<unsigned>(fp >> 32) ^ static_cast<unsigned>(fp)) *
-                             0x9e3779b9u >> 8 & (hs.capacity - 1u));
+  const unsigned slot =
+      (Block32() & (kSpread - 1)) * hs.capacity +
+      ((static_cast<unsigned>(fp >> 32) ^ static_cast<unsigned>(fp)) * 0x9e3779b9u >> 8 &
+       (hs.capacity - 1u));
   const unsigned lanes = __popc(group);
   const unsigned n = at & (hs.list_entries - 1);
   atomicAdd(hs.counts + slot, static_cast<unsigned long long>(lanes));
@@ -351,22 +353,7 @@ int main(int argc, char** argv) {
   st.waits = Alloc<unsigned long long>(std::size_t{kSpread} * kWaitSlots);
   st.wait_max = Alloc<unsigned long long>(std::size_t{kSpread} * kWaitSlots);
   // The product's recorder, for the kept blocks' events (as bench/gpu_tally_micro.cu sets it).
-  ws::dev::RecorderState rs{};
-  rs.mode = ws::dev::kRecord;
-  rs.threads_per_block = threads;
-  rs.warps_per_block = threads / 32;
-  rs.warp_state = Alloc<unsigned long long>(warps);
-  rs.pool_words = warps * ws::dev::kFirstChunkWords + (std::size_t{1} << 24);
-  rs.words = Alloc<unsigned>(rs.pool_words);
-  rs.pool_next = Alloc<unsigned long long>(1);
-  rs.sm_state = Alloc<unsigned long long>(ws::dev::kSmSlots * ws::dev::kSmSlotStride);
-  rs.super_words = 1u << 18;
-  rs.max_chunk_class = 11;
-  rs.first_chunks = 1;
-  rs.overflow = Alloc<unsigned>(2);
-  rs.files = Alloc<const char*>(ws::dev::kDeviceFileTags);
-  rs.kept_base = 0;
-  rs.kept_last = 3;
+  ws::dev::RecorderState rs = MicroRecorder(warps, threads);
   const int only = argc > 2 ? std::atoi(argv[2]) : -1;
   int index = -1;
   // `requests`, `barriers`: a warp's, in every block not kept.
@@ -381,22 +368,18 @@ int main(int argc, char** argv) {
     for (int i = 0; i < 15; ++i) {
       WS_CUDA_CHECK(cudaMemset(st.counts, 0, cells * 8));
       WS_CUDA_CHECK(cudaMemset(st.sums, 0, cells * 8));
-      WS_CUDA_CHECK(cudaMemset(rs.warp_state, 0, warps * 8));
-      const unsigned long long first_words = warps * ws::dev::kFirstChunkWords;
-      WS_CUDA_CHECK(cudaMemcpy(rs.pool_next, &first_words, 8, cudaMemcpyHostToDevice));
-      WS_CUDA_CHECK(cudaMemset(rs.sm_state, 0, ws::dev::kSmSlots * ws::dev::kSmSlotStride * 8));
-      WS_CUDA_CHECK(cudaMemset(rs.overflow, 0, 8));
+      ResetMicroRecorder(rs, warps);
       ms.push_back(EventMs(launch));
     }
     std::sort(ms.begin(), ms.end());
     const Totals t = mode == kOff ? Totals{} : Decode(st, warps);
     const bool ok = mode == kOff || (t.requests == warps_counted * requests &&
                                      t.barriers == warps_counted * barriers && t.bad == 0);
-    std::printf("%-44s %8.4f ms  (min %.4f)  requests %llu of %llu, barriers %llu of %llu, "
-                "%llu histories%s\n",
-                label, ms[ms.size() / 2], ms[0], t.requests, warps_counted * requests, t.barriers,
-                warps_counted * barriers, t.histories,
-                ok ? "" : "  MISMATCH");
+    std::printf(
+        "%-44s %8.4f ms  (min %.4f)  requests %llu of %llu, barriers %llu of %llu, "
+        "%llu histories%s\n",
+        label, ms[ms.size() / 2], ms[0], t.requests, warps_counted * requests, t.barriers,
+        warps_counted * barriers, t.histories, ok ? "" : "  MISMATCH");
     std::fflush(stdout);
   };
   const unsigned long long warps_not_kept = (blocks - 4ull) * (threads / 32);

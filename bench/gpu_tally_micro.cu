@@ -22,7 +22,8 @@
 #include <random>
 #include <vector>
 
-#include "gpu_micro_timing.h"  // Alloc, EventMs
+#include "gpu_micro_recorder.h"  // MicroRecorder, ResetMicroRecorder
+#include "gpu_micro_timing.h"    // Alloc, EventMs
 #include "warpscope/kernels/ws_cuda_device.h"
 #include "ws_cuda_check.h"
 #if defined(WS_MICRO_BLOCK_BARRIER)
@@ -341,20 +342,7 @@ int main(int argc, char** argv) {
   float* in = Alloc<float>(n);
   float* out = Alloc<float>(n);
   const unsigned capacity = 1u << 13;
-  ws::dev::RecorderState st{};
-  st.mode = ws::dev::kRecord;
-  st.threads_per_block = threads;
-  st.warps_per_block = threads / 32;
-  st.warp_state = Alloc<unsigned long long>(warps);
-  st.pool_words = warps * ws::dev::kFirstChunkWords + (std::size_t{1} << 24);
-  st.words = Alloc<unsigned>(st.pool_words);
-  st.pool_next = Alloc<unsigned long long>(1);
-  st.sm_state = Alloc<unsigned long long>(ws::dev::kSmSlots * ws::dev::kSmSlotStride);
-  st.super_words = 1u << 18;
-  st.max_chunk_class = 11;
-  st.first_chunks = 1;
-  st.overflow = Alloc<unsigned>(2);
-  st.files = Alloc<const char*>(ws::dev::kDeviceFileTags);
+  ws::dev::RecorderState st = MicroRecorder(warps, threads);
   st.tally_keys = Alloc<unsigned long long>(capacity);
   st.tally_shapes = Alloc<unsigned>(std::size_t{capacity} * ws::dev::kTallyShapeWords);
   st.tally_counts = Alloc<unsigned long long>(std::size_t{capacity} * ws::dev::kTallySpread);
@@ -387,14 +375,7 @@ int main(int argc, char** argv) {
     WS_CUDA_CHECK(cudaMemcpyToSymbol(ws_recorder_state, &st, sizeof st));
     std::vector<float> ms;
     for (int i = 0; i < 15; ++i) {
-      WS_CUDA_CHECK(cudaMemset(st.first_chunks ? st.words : st.words, 0,
-                               warps * ws::dev::kFirstChunkWords * 4));
-      WS_CUDA_CHECK(cudaMemset(st.warp_state, 0, warps * 8));
-      // As the recorder starts a pass (StartRecording): super-chunks after the first chunks.
-      const unsigned long long first_words = warps * ws::dev::kFirstChunkWords;
-      WS_CUDA_CHECK(cudaMemcpy(st.pool_next, &first_words, 8, cudaMemcpyHostToDevice));
-      WS_CUDA_CHECK(cudaMemset(st.sm_state, 0, ws::dev::kSmSlots * ws::dev::kSmSlotStride * 8));
-      WS_CUDA_CHECK(cudaMemset(st.overflow, 0, 8));
+      ResetMicroRecorder(st, warps);  // as the recorder starts a pass (StartRecording)
       WS_CUDA_CHECK(cudaMemset(st.warp_tallied, 0, warps));
       if (st.tally_keys != nullptr)
         WS_CUDA_CHECK(cudaMemset(st.tally_keys, 0, std::size_t{capacity} * 8));
@@ -491,12 +472,7 @@ int main(int argc, char** argv) {
       st.tally_frozen = frozen;
       st.threads_per_block = block;
       WS_CUDA_CHECK(cudaMemcpyToSymbol(ws_recorder_state, &st, sizeof st));
-      WS_CUDA_CHECK(cudaMemset(st.words, 0, warps * ws::dev::kFirstChunkWords * 4));
-      WS_CUDA_CHECK(cudaMemset(st.warp_state, 0, warps * 8));
-      const unsigned long long first_words = warps * ws::dev::kFirstChunkWords;
-      WS_CUDA_CHECK(cudaMemcpy(st.pool_next, &first_words, 8, cudaMemcpyHostToDevice));
-      WS_CUDA_CHECK(cudaMemset(st.sm_state, 0, ws::dev::kSmSlots * ws::dev::kSmSlotStride * 8));
-      WS_CUDA_CHECK(cudaMemset(st.overflow, 0, 8));
+      ResetMicroRecorder(st, warps);
       if (clear_keys) {
         WS_CUDA_CHECK(cudaMemset(st.tally_keys, 0, std::size_t{capacity} * 8));
         WS_CUDA_CHECK(cudaMemset(st.tally_full, 0, 4));

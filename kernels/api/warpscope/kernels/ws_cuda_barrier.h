@@ -28,6 +28,31 @@ namespace ws::dev {
 // before the reservation, where the kernel reached the barrier. The barrier orders the
 // reservation before any later event of the group's lanes (lanes of the warp that arrive apart
 // write their own events; the host counts epochs per lane).
+// A tallied pass's wait, added at its counters `at` (the column plus the shape's slot) for the
+// `lanes` that passed: the waits' sum and their maximum.
+__device__ __forceinline__ void AddBarrierWait(const RecorderState& r, std::size_t at,
+                                               std::uint64_t arrival, std::uint64_t departure,
+                                               unsigned lanes) {
+  const unsigned long long wait = departure >= arrival ? departure - arrival : 0ull;
+  atomicAdd(r.tally_waits + at, wait * static_cast<unsigned long long>(lanes));
+  atomicMax(r.tally_wait_max + at, wait);
+}
+
+// A written pass's barrier event (ws_cuda_record_format.h), at `w`, its leader's.
+__device__ __forceinline__ void WriteBarrierEvent(unsigned* w, std::uint32_t place,
+                                                  std::uint32_t tile_warps, unsigned group,
+                                                  std::uint32_t arrived, std::uint64_t arrival,
+                                                  std::uint64_t departure, unsigned cycles) {
+  w[0] = kEventBarrier | tile_warps | (arrived & 0x7ffu) << 16;
+  w[1] = place;
+  w[2] = group;
+  w[3] = static_cast<std::uint32_t>(departure);
+  w[4] = static_cast<std::uint32_t>(arrival);
+  w[5] = static_cast<std::uint32_t>(arrival >> 32);
+  w[6] = SmId();
+  w[7] = cycles;
+}
+
 // `col`: the warp's tally column (TallyColumnOf), ~0u where the pass is written (a kept block, no
 // tally, a hazard pass). kMayTally false: never counted (WrittenBarrier), the tally's code left
 // out by the compiler's front end, not by folding `col`: that code reads the kernel's own
@@ -75,12 +100,7 @@ __device__ __forceinline__ void TimedBarrierAs(std::uint32_t place, std::uint32_
       if (slot == ~0u)
         slot = Tally(r, key, group, lane, __ffs(group) - 1, 0, true, 0, 0, file, arrived);
       if (slot != ~0u) {
-        if (leader) {
-          const unsigned long long wait = departure >= arrival ? departure - arrival : 0ull;
-          const std::size_t at = std::size_t{col} + slot;
-          atomicAdd(r.tally_waits + at, wait * static_cast<unsigned long long>(__popc(group)));
-          atomicMax(r.tally_wait_max + at, wait);
-        }
+        if (leader) AddBarrierWait(r, std::size_t{col} + slot, arrival, departure, __popc(group));
         __syncwarp(group);
         return;
       }
@@ -90,16 +110,9 @@ __device__ __forceinline__ void TimedBarrierAs(std::uint32_t place, std::uint32_
       }
     }
   }
-  if (leader && w != nullptr) {
-    w[0] = kEventBarrier | tile_warps | (arrived & 0x7ffu) << 16;
-    w[1] = place;
-    w[2] = group;
-    w[3] = static_cast<std::uint32_t>(departure);
-    w[4] = static_cast<std::uint32_t>(arrival);
-    w[5] = static_cast<std::uint32_t>(arrival >> 32);
-    w[6] = SmId();
-    w[7] = static_cast<std::uint32_t>(departure_clock - arrival_clock);
-  }
+  if (leader && w != nullptr)
+    WriteBarrierEvent(w, place, tile_warps, group, arrived, arrival, departure,
+                      static_cast<std::uint32_t>(departure_clock - arrival_clock));
   // The lanes leave together: without this the others ran on while the leader wrote, and the
   // warp's next access was recorded as two requests, the leader's apart (a divergent
   // reduction's shared store: 220 requests where the emulator counts 188, H200).
@@ -126,25 +139,12 @@ static __device__ __noinline__ void CountOrWriteBarrier(
   const std::uint64_t key = static_cast<std::uint64_t>(place) << 32 | kTallyBarrier | tile_warps;
   const unsigned slot = Tally(r, key, group, lane, __ffs(group) - 1, 0, true, 0, 0, file, arrived);
   if (slot != ~0u) {
-    if (leader) {
-      const unsigned long long wait = departure >= arrival ? departure - arrival : 0ull;
-      const std::size_t at = std::size_t{col} + slot;
-      atomicAdd(r.tally_waits + at, wait * static_cast<unsigned long long>(__popc(group)));
-      atomicMax(r.tally_wait_max + at, wait);
-    }
+    if (leader) AddBarrierWait(r, std::size_t{col} + slot, arrival, departure, __popc(group));
   } else if (leader) {
     if (file != nullptr) NoteFile(PlaceFile(place), file);
     unsigned* w = Reserve(r, LinearWarp(r), kBarrierEventWords);
-    if (w != nullptr) {
-      w[0] = kEventBarrier | tile_warps | (arrived & 0x7ffu) << 16;
-      w[1] = place;
-      w[2] = group;
-      w[3] = static_cast<std::uint32_t>(departure);
-      w[4] = static_cast<std::uint32_t>(arrival);
-      w[5] = static_cast<std::uint32_t>(arrival >> 32);
-      w[6] = SmId();
-      w[7] = 0;
-    }
+    if (w != nullptr)
+      WriteBarrierEvent(w, place, tile_warps, group, arrived, arrival, departure, 0);
   }
   __syncwarp(group);
 }
@@ -169,12 +169,7 @@ __device__ __forceinline__ void TimedBarrier(std::uint32_t place, std::uint32_t 
     const unsigned slot = group == ~0u ? TallyWholeMeeting(r, key, lane, arrived, 0) : ~0u;
     if (slot == ~0u)
       return CountOrWriteBarrier(place, tile_warps, group, arrived, arrival, departure, file, col);
-    if (lane == 0) {
-      const unsigned long long wait = departure >= arrival ? departure - arrival : 0ull;
-      const std::size_t at = std::size_t{col} + slot;
-      atomicAdd(r.tally_waits + at, wait * 32ull);
-      atomicMax(r.tally_wait_max + at, wait);
-    }
+    if (lane == 0) AddBarrierWait(r, std::size_t{col} + slot, arrival, departure, 32);
     __syncwarp();
     return;
   }

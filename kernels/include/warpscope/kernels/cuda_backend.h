@@ -9,7 +9,7 @@
 // Index of this file:
 // [SECTION] Errors and what a capture cost
 // [SECTION] CudaBackend
-// [SECTION] Launching: the checks, the timed runs (the recording pass: cuda_backend_record.h)
+// [SECTION] Launching: the checks (the timed runs and the recording pass: cuda_backend_record.h)
 // (constant memory: cuda_backend_constant.h)
 // (WS_LAUNCH, the lessons' launch: cuda_backend_launch.h)
 #pragma once
@@ -465,7 +465,7 @@ class CudaBackend {
 };
 
 //-------------------------------------------------------------------------------------------------
-// [SECTION] Launching: the checks, the timed runs
+// [SECTION] Launching: the checks
 //-------------------------------------------------------------------------------------------------
 
 template <typename F>
@@ -501,55 +501,6 @@ Status CudaBackend::LaunchKeeping(const std::string& kernel, Dim3 grid, Dim3 blo
   return Status::Error(s.message() +
                        ". The kernel faulted on the GPU; this process cannot use the GPU again "
                        "(a new run in a new process can)");
-}
-
-// `launch(st)` with `start` recorded right before its kernel (ws_cuda_launch.h's PassStartEvent),
-// or where it returned if it never reached the kernel (a failed launch: a time of nothing).
-template <typename F>
-cudaError_t TimedLaunch(cudaEvent_t start, F& launch, const dev::RecorderState& st) {
-  PassStartEvent() = start;
-  const cudaError_t e = launch(st);
-  RecordPassStart();
-  return e;
-}
-
-template <typename F>
-Status CudaBackend::TimeLaunch(const std::string& kernel, Dim3 grid, Dim3 block,
-                               std::uint32_t shared_bytes, F& launch) {
-  const std::vector<void*> snapshot = SnapshotBuffers();
-  cudaEvent_t start = nullptr, stop = nullptr;
-  Keep(WS_CUDA(cudaEventCreate(&start)));
-  Keep(WS_CUDA(cudaEventCreate(&stop)));
-  dev::RecorderState off{};
-  off.mode = dev::kOff;
-  Keep(WS_CUDA(launch(off)));  // warm-up (loads the module, fills the caches' tags)
-  Keep(WS_CUDA(cudaDeviceSynchronize()));
-  std::vector<float> ms;
-  for (int i = 0; i < std::max(options_.timed_runs, 1) && status_.ok(); ++i) {
-    RestoreBuffers(snapshot);  // the output left behind is that of one run
-    Keep(WS_CUDA(TimedLaunch(start, launch, off)));
-    Keep(WS_CUDA(cudaEventRecord(stop)));
-    Keep(WS_CUDA(cudaEventSynchronize(stop)));
-    float t = 0;
-    Keep(WS_CUDA(cudaEventElapsedTime(&t, start, stop)));
-    ms.push_back(t);
-  }
-  if (start != nullptr) cudaEventDestroy(start);
-  if (stop != nullptr) cudaEventDestroy(stop);
-  for (void* c : snapshot) {
-    if (c != nullptr) cudaFree(c);
-  }
-  if (!status_.ok()) return Status::Error(kernel + ": " + status_.message());
-  std::sort(ms.begin(), ms.end());
-  last_ms_ = ms.empty() ? 0 : ms[ms.size() / 2];
-  LaunchTrace t;
-  t.kernel = kernel;
-  t.grid = grid;
-  t.block = block;
-  t.shared_bytes = shared_bytes;
-  t.buffers = buffers_;
-  launches_.push_back(std::move(t));
-  return {};
 }
 
 namespace detail {

@@ -1,9 +1,11 @@
-// CudaBackend's recording pass (cuda_backend.h includes this; include that one): a launch run
-// with its warps writing their events into chunks of a pool, read back and decoded
-// (gpu_records.h), or by the lane log (cuda_backend_lane_log.h). Only when the record budget runs
-// out are there a counting and a planned pass after it.
+// CudaBackend's passes (cuda_backend.h includes this; include that one): the uninstrumented
+// build's timed runs, and the recording pass: a launch run with its warps writing their events
+// into chunks of a pool, read back and decoded (gpu_records.h), or by the lane log
+// (cuda_backend_lane_log.h). Only when the record budget runs out are there a counting and a
+// planned pass after it.
 //
 // Index of this file:
+// [SECTION] The uninstrumented build's timed runs
 // [SECTION] RecordLaunch
 // [SECTION] The pool: its start, its chunks read back, a planned pool
 // [SECTION] The tally
@@ -13,6 +15,59 @@
 #include "warpscope/kernels/cuda_backend.h"
 
 namespace ws {
+
+//-------------------------------------------------------------------------------------------------
+// [SECTION] The uninstrumented build's timed runs
+//-------------------------------------------------------------------------------------------------
+
+// `launch(st)` with `start` recorded right before its kernel (ws_cuda_launch.h's PassStartEvent),
+// or where it returned if it never reached the kernel (a failed launch: a time of nothing).
+template <typename F>
+cudaError_t TimedLaunch(cudaEvent_t start, F& launch, const dev::RecorderState& st) {
+  PassStartEvent() = start;
+  const cudaError_t e = launch(st);
+  RecordPassStart();
+  return e;
+}
+
+template <typename F>
+Status CudaBackend::TimeLaunch(const std::string& kernel, Dim3 grid, Dim3 block,
+                               std::uint32_t shared_bytes, F& launch) {
+  const std::vector<void*> snapshot = SnapshotBuffers();
+  cudaEvent_t start = nullptr, stop = nullptr;
+  Keep(WS_CUDA(cudaEventCreate(&start)));
+  Keep(WS_CUDA(cudaEventCreate(&stop)));
+  dev::RecorderState off{};
+  off.mode = dev::kOff;
+  Keep(WS_CUDA(launch(off)));  // warm-up (loads the module, fills the caches' tags)
+  Keep(WS_CUDA(cudaDeviceSynchronize()));
+  std::vector<float> ms;
+  for (int i = 0; i < std::max(options_.timed_runs, 1) && status_.ok(); ++i) {
+    RestoreBuffers(snapshot);  // the output left behind is that of one run
+    Keep(WS_CUDA(TimedLaunch(start, launch, off)));
+    Keep(WS_CUDA(cudaEventRecord(stop)));
+    Keep(WS_CUDA(cudaEventSynchronize(stop)));
+    float t = 0;
+    Keep(WS_CUDA(cudaEventElapsedTime(&t, start, stop)));
+    ms.push_back(t);
+  }
+  if (start != nullptr) cudaEventDestroy(start);
+  if (stop != nullptr) cudaEventDestroy(stop);
+  for (void* c : snapshot) {
+    if (c != nullptr) cudaFree(c);
+  }
+  if (!status_.ok()) return Status::Error(kernel + ": " + status_.message());
+  std::sort(ms.begin(), ms.end());
+  last_ms_ = ms.empty() ? 0 : ms[ms.size() / 2];
+  LaunchTrace t;
+  t.kernel = kernel;
+  t.grid = grid;
+  t.block = block;
+  t.shared_bytes = shared_bytes;
+  t.buffers = buffers_;
+  launches_.push_back(std::move(t));
+  return {};
+}
 
 //-------------------------------------------------------------------------------------------------
 // [SECTION] RecordLaunch
