@@ -4,6 +4,8 @@
 # recorded pass's cost per request can be read instruction by instruction. Run on the GPU
 # machine after scripts/gpu-build.sh built build/headless.
 # Usage: bench/gpu_sass_counts.sh OUT_FILE KERNEL_REGEX SKIP LESSON ARGS...
+#    or: bench/gpu_sass_counts.sh OUT_FILE KERNEL_REGEX SKIP --exec COMMAND ARGS... (any program,
+#        bench/gpu_tally_micro.cu's binary for one: bench/gpu_micro_sass.sh)
 #   SKIP: the kernel's launches to pass over first (the hazard pass is launch 0, the recording
 #   pass launch 1 where the tally counts it, then the plain build's timing launches)
 set -uo pipefail
@@ -17,10 +19,16 @@ if [[ -d .deps/debs && ! -d .deps/root/usr/lib/x86_64-linux-gnu ]]; then
 fi
 export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export CUDA_MODULE_LOADING=EAGER
+if [[ ${1:-} == --exec ]]; then
+  shift
+  cmd=("$@")
+else
+  cmd=(./build/headless/app/warpscope-cli run "$@" --backend cuda)
+fi
 tmp=$(mktemp -d)
 timeout 150 ncu --kernel-name "regex:$kernel" --launch-skip "$skip" --launch-count 1 \
   --section SourceCounters --section LaunchStats -f -o "$tmp/p" \
-  ./build/headless/app/warpscope-cli run "$@" --backend cuda > "$tmp/ncu.log" 2>&1
+  "${cmd[@]}" > "$tmp/ncu.log" 2>&1
 ncu -i "$tmp/p.ncu-rep" --page source --csv --print-source sass > "$tmp/source.csv" 2>&1
 python3 - "$tmp/source.csv" "$tmp/ncu.log" > "$out" <<'PY'
 import csv, collections, sys
