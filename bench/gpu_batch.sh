@@ -4,7 +4,7 @@
 # each under its own time limit so that a slow one leaves the rest their turn. Everything lands
 # in OUT_DIR (the device's $OUT), one summary in OUT_DIR/batch.txt.
 # Usage (on the device, with .deps carried): bench/gpu_batch.sh OUT_DIR [STEPS]
-#   STEPS: a comma-separated subset of micro,hazard-micro,ablations,lane-micro,lane-product,first-launch,build,tests,anchors,capture,capture-defaults,
+#   STEPS: a comma-separated subset of micro,direct-micro,hazard-micro,ablations,lane-micro,lane-product,first-launch,build,tests,anchors,capture,capture-defaults,
 #   capture-defaults-events,capture-defaults-capped,capture-nolean,capture-old,
 #   program,capped,lane-cap,sass,lean-choice
 #   (default: build,tests,anchors,capture,program; micro is bench/gpu_tally_micro.sh, nvcc only, so
@@ -39,6 +39,11 @@ step() {  # NAME LIMIT COMMAND...: runs it under the limit, notes its time and e
 # before the call (mkdir D && git archive REV kernels/api kernels/include trace/device | tar -x -C
 # D): the micro then times it beside this tree's, in one call.
 want micro && step micro 240 bench/gpu_tally_micro.sh "$out/micro" 16384 ${WS_MICRO_OLD:-}
+# The direct road's prototype (bench/gpu_direct_micro.cu, nvcc only): a site the table holds
+# counted with no lookup, against the tally's roads, the count check beside each.
+want direct-micro && step direct-micro 120 bash -c "nvcc -std=c++17 -O3 -arch=sm_90 \
+  -Ikernels/api -Itrace/device -DWS_RECORD_BUILD -DWS_WARP_STATE_BUILD -DWS_OUT_OF_LINE_ROADS \
+  -maxrregcount=32 -o '$out/direct' bench/gpu_direct_micro.cu && '$out/direct'; rm -f '$out/direct'"
 # The hazard pass's micro (bench/gpu_hazard_micro.cu, nvcc only), against WS_MICRO_OLD's too.
 want hazard-micro && step hazard-micro 120 bench/gpu_hazard_micro.sh "$out/hazard-micro" \
   ${WS_MICRO_OLD:-}
