@@ -9,7 +9,8 @@
 // pass at size) is counted at a counter of its own for each place of its first offset in 256
 // bytes (the shape's only other word): the site's slot from its key by a multiply, the table's two
 // words from the constant cache, both folded into the affine test's vote, and the leader's add.
-// Anything else takes the tally's general road (out of line, as the lean unit builds it). The host would add
+// Anything else takes the tally's general road (out of line, as the lean unit builds it). A
+// second form (mode 4, SelfAccess) keeps the table in global memory, filled by the pass itself. The host would add
 // the direct counters into the shapes they stand for (site key, step, first offset's place) before
 // costing them. The kernels are gpu_tally_micro.cu's copy and padded transpose (tile 32, 1,024
 // threads a block), recorded both ways in one process, with the count check: the direct counters
@@ -84,6 +85,54 @@ __device__ __forceinline__ void DirectAccess(std::uint64_t key, std::uint32_t of
   ws::dev::RecordGeneralOutOfLine(key, offset, 0, nullptr);
 }
 
+// The table filled by the pass itself (mode 4), so that no earlier pass is needed: each entry a
+// site's key and its step plus one (0: not yet written), claimed by the first whole affine warp
+// that finds the entry empty (its key by a compare-and-swap, then its step) and never changed
+// after. A warp that reads the entry before its step is written, or a stale copy of it (the
+// entries are read through L1, as the tally's keys are), goes the tally's roads: the counts stay
+// exact either way, only slower. The host would read the entries with the counters.
+struct alignas(16) SelfSite {
+  unsigned long long key;
+  unsigned step1;
+  unsigned unused;
+};
+__constant__ SelfSite* c_self_sites;  // [kSites]
+__device__ __forceinline__ void SelfAccess(std::uint64_t key, std::uint32_t offset) {
+  const ws::dev::RecorderState& r = ws_recorder_state;
+  if (r.mode == ws::dev::kRecord && __activemask() == ~0u) {
+    int same = 0;
+    (void)__match_all_sync(~0u, key, &same);
+    const unsigned state = ws::dev::TallyWarp();
+    if (same != 0 && state != ~0u) {
+      const unsigned lane = ws::dev::LaneId();
+      const unsigned first = (__shfl_sync)(~0u, offset, 0, 32);
+      const unsigned step = (__shfl_sync)(~0u, offset, 1, 32) - first;
+      const unsigned s = SiteSlot(key);
+      const ulonglong2 e = *reinterpret_cast<const ulonglong2*>(c_self_sites + s);
+      const bool affine = offset == first + lane * step;
+      if ((__all_sync)(~0u, affine && e.x == key &&
+                              static_cast<unsigned>(e.y) == step + 1u) != 0) {
+        unsigned long long* at =
+            c_direct + ((state & ~ws::dev::kWarpCounted) + s * kPlaces + (first & 255u));
+        asm volatile(
+            "{\n\t.reg .pred p;\n\t"
+            "setp.eq.u32 p, %0, 0;\n\t"
+            "@p red.global.add.u64 [%1], 1;\n\t"
+            "or.b32 ws_tally_warp, ws_tally_warp, %2;\n\t}" ::"r"(lane),
+            "l"(at), "n"(ws::dev::kWarpCounted)
+            : "memory");
+        return;
+      }
+      // A miss: the first whole affine warp to find the entry empty claims it.
+      if (e.x == 0 && (__all_sync)(~0u, affine) != 0 && lane == 0 &&
+          atomicCAS(&c_self_sites[s].key, 0ull, key) == 0ull)
+        atomicExch(&c_self_sites[s].step1, step + 1u);
+    }
+  }
+  if (r.mode == ws::dev::kOff) return;
+  ws::dev::RecordAccess(key, offset);
+}
+
 // The barrier's pass the same way (mode 3): its key (the place, as the tally keys a barrier) and
 // its count of threads (the table's step word) from the table, counted at place 0 of its site,
 // its waits beside it in arrays of the same shape. Anything else: the product's pass.
@@ -119,10 +168,14 @@ __device__ __forceinline__ void DirectSync(std::uint32_t place) {
 
 // gpu_tally_micro.cu's transpose: a global load, a shared store, the barrier, a shared load, a
 // global store, keys as a lesson's (the buffers' numbers from the arguments).
-template <bool kDirect>
+// kRoad: 0 the tally's roads, 1 the direct road on the table the host filled, 2 on the table the
+// pass fills itself.
+template <int kRoad>
 __device__ __forceinline__ void Access(std::uint64_t key, std::uint32_t offset) {
-  if (kDirect) {
+  if (kRoad == 1) {
     DirectAccess(key, offset);
+  } else if (kRoad == 2) {
+    SelfAccess(key, offset);
   } else {
     ws::dev::RecordAccess(key, offset);
   }
@@ -131,7 +184,11 @@ __host__ __device__ constexpr std::uint64_t TransposeKey(unsigned line, std::uin
                                                          std::uint32_t op, std::uint32_t buffer) {
   return ws::MakeSiteKey(ws::MakePlace(0x1234, line), space, op, 4, buffer);
 }
-template <int kMode>  // 0 plain, 1 the tally's roads, 2 the direct road first, 3 and the barrier's
+// kMode: 0 plain, 1 the tally's roads, 2 the direct road first, 3 and the barrier's, 4 the direct
+// road on the table the pass fills (the barrier the tally's).
+template <int kMode>
+constexpr int kRoadOf = kMode == 4 ? 2 : kMode >= 2 ? 1 : 0;
+template <int kMode>
 __global__ void Transpose(float* out, const float* in, int width, int input_buffer) {
   WS_KERNEL_ENTRY
   __shared__ float tile[32][33];
@@ -139,9 +196,9 @@ __global__ void Transpose(float* out, const float* in, int width, int input_buff
   const unsigned x = blockIdx.x * 32 + tx, y = blockIdx.y * 32 + ty;
   const auto buffer = static_cast<std::uint32_t>(input_buffer);
   if (kMode > 0) {
-    Access<kMode >= 2>(TransposeKey(20, ws::kKeyGlobal, ws::kKeyLoad, buffer),
+    Access<kRoadOf<kMode>>(TransposeKey(20, ws::kKeyGlobal, ws::kKeyLoad, buffer),
                        (y * width + x) * 4);
-    Access<kMode >= 2>(TransposeKey(20, ws::kKeyShared, ws::kKeyStore, 0), (ty * 33 + tx) * 4);
+    Access<kRoadOf<kMode>>(TransposeKey(20, ws::kKeyShared, ws::kKeyStore, 0), (ty * 33 + tx) * 4);
   }
   tile[ty][tx] = in[y * width + x];
   if (kMode == 3) {
@@ -153,8 +210,8 @@ __global__ void Transpose(float* out, const float* in, int width, int input_buff
   }
   const unsigned x2 = blockIdx.y * 32 + tx, y2 = blockIdx.x * 32 + ty;
   if (kMode > 0) {
-    Access<kMode >= 2>(TransposeKey(22, ws::kKeyShared, ws::kKeyLoad, 0), (tx * 33 + ty) * 4);
-    Access<kMode >= 2>(TransposeKey(22, ws::kKeyGlobal, ws::kKeyStore, buffer - 1),
+    Access<kRoadOf<kMode>>(TransposeKey(22, ws::kKeyShared, ws::kKeyLoad, 0), (tx * 33 + ty) * 4);
+    Access<kRoadOf<kMode>>(TransposeKey(22, ws::kKeyGlobal, ws::kKeyStore, buffer - 1),
                        (y2 * width + x2) * 4);
   }
   out[y2 * width + x2] = tile[tx][ty];
@@ -165,10 +222,10 @@ __global__ void Copy(float* out, const float* in, int stride) {
   const unsigned xid = (blockIdx.x * blockDim.x + threadIdx.x) * stride;
   const auto buffer = static_cast<std::uint32_t>(stride);
   if (kMode > 0)
-    Access<kMode == 2>(TransposeKey(10, ws::kKeyGlobal, ws::kKeyLoad, buffer), xid * 4);
+    Access<kRoadOf<kMode>>(TransposeKey(10, ws::kKeyGlobal, ws::kKeyLoad, buffer), xid * 4);
   const float v = in[xid];
   if (kMode > 0)
-    Access<kMode == 2>(TransposeKey(10, ws::kKeyGlobal, ws::kKeyStore, buffer - 1), xid * 4);
+    Access<kRoadOf<kMode>>(TransposeKey(10, ws::kKeyGlobal, ws::kKeyStore, buffer - 1), xid * 4);
   out[xid] = v;
 }
 
@@ -197,6 +254,8 @@ int main(int argc, char** argv) {
   const std::size_t column_words = std::size_t{kCapacity} * ws::dev::kTallySpread;
   unsigned long long* direct = Alloc<unsigned long long>(column_words);
   WS_CUDA_CHECK(cudaMemcpyToSymbol(c_direct, &direct, sizeof direct));
+  SelfSite* self_sites = Alloc<SelfSite>(kSites);
+  WS_CUDA_CHECK(cudaMemcpyToSymbol(c_self_sites, &self_sites, sizeof self_sites));
   unsigned long long* direct_waits = Alloc<unsigned long long>(column_words);
   unsigned long long* direct_wait_max = Alloc<unsigned long long>(column_words);
   WS_CUDA_CHECK(cudaMemcpyToSymbol(c_direct_waits, &direct_waits, sizeof direct_waits));
@@ -242,6 +301,7 @@ int main(int argc, char** argv) {
       WS_CUDA_CHECK(cudaMemset(st.tally_keys, 0, std::size_t{kCapacity} * 8));
       WS_CUDA_CHECK(cudaMemset(st.tally_counts, 0, column_words * 8));
       WS_CUDA_CHECK(cudaMemset(direct, 0, column_words * 8));
+      WS_CUDA_CHECK(cudaMemset(self_sites, 0, kSites * sizeof(SelfSite)));
       ms.push_back(EventMs(launch));
     }
     tallied = sum(st.tally_counts, column_words);
@@ -278,6 +338,14 @@ int main(int argc, char** argv) {
         run("padded transpose, the direct road",
             [&] { Transpose<2><<<tgrid, tblock>>>(out, in, static_cast<int>(side), 1); },
             Transpose<2>, ws::dev::kRecord, 5 * not_kept_warps);
+    const float cs = run("copy, the direct road, its table filled by the pass",
+                         [&] { Copy<4><<<blocks, threads>>>(out, in, 1); }, Copy<4>,
+                         ws::dev::kRecord, 2 * not_kept_warps);
+    const float ts =
+        run("padded transpose, the direct road, its table filled by the pass",
+            [&] { Transpose<4><<<tgrid, tblock>>>(out, in, static_cast<int>(side), 1); },
+            Transpose<4>, ws::dev::kRecord, 5 * not_kept_warps);
+    std::printf("filled by the pass: copy %.2fx, transpose %.2fx\n", cs / cp, ts / tp);
     const float tb =
         run("padded transpose, direct roads and barrier",
             [&] { Transpose<3><<<tgrid, tblock>>>(out, in, static_cast<int>(side), 1); },
