@@ -10,12 +10,12 @@
 // bytes (the shape's only other word): the site's slot from its key by a multiply, the table's two
 // words from the constant cache, both folded into the affine test's vote, and the leader's add.
 // Anything else takes the tally's general road (out of line, as the lean unit builds it). A
-// second form (mode 4, SelfAccess) keeps the table in global memory, filled by the pass itself. The host would add
-// the direct counters into the shapes they stand for (site key, step, first offset's place) before
-// costing them. The kernels are gpu_tally_micro.cu's copy and padded transpose (tile 32, 1,024
-// threads a block), recorded both ways in one process, with the count check: the direct counters
-// and the tally's together equal the grid's requests.
-// Usage (on the GPU machine): nvcc -std=c++17 -O3 -arch=sm_90 -Ikernels/api -Itrace/device
+// second form (mode 4, SelfAccess) keeps the table in global memory, filled by the pass itself. The
+// host would add the direct counters into the shapes they stand for (site key, step, first offset's
+// place) before costing them. The kernels are gpu_tally_micro.cu's copy and padded transpose (tile
+// 32, 1,024 threads a block), recorded both ways in one process, with the count check: the direct
+// counters and the tally's together equal the grid's requests. Usage (on the GPU machine): nvcc
+// -std=c++17 -O3 -arch=sm_90 -Ikernels/api -Itrace/device
 //   -DWS_RECORD_BUILD -DWS_WARP_STATE_BUILD -DWS_OUT_OF_LINE_ROADS -maxrregcount=32
 //   -o direct bench/gpu_direct_micro.cu && ./direct [BLOCKS]
 #include <cuda_runtime.h>
@@ -48,7 +48,8 @@ __constant__ unsigned long long* c_direct;  // [kTallySpread * kCapacity]
 
 // A site key's slot: its halves mixed by two multiplies, the top bits.
 __host__ __device__ constexpr unsigned SiteSlot(std::uint64_t key) {
-  return (static_cast<unsigned>(key) * 0x9e3779b9u ^ static_cast<unsigned>(key >> 32) * 0x85ebca6bu) >>
+  return (static_cast<unsigned>(key) * 0x9e3779b9u ^
+          static_cast<unsigned>(key >> 32) * 0x85ebca6bu) >>
          (32 - kSiteBits);
 }
 
@@ -65,7 +66,7 @@ __device__ __forceinline__ void DirectAccess(std::uint64_t key, std::uint32_t of
       const unsigned step = (__shfl_sync)(~0u, offset, 1, 32) - first;
       const unsigned s = SiteSlot(key);
       if ((__all_sync)(~0u, offset == first + lane * step && c_site_key[s] == key &&
-                              c_site_step[s] == step) != 0) {
+                                c_site_step[s] == step) != 0) {
         unsigned long long* at =
             c_direct + ((state & ~ws::dev::kWarpCounted) + s * kPlaces + (first & 255u));
         asm volatile(
@@ -110,8 +111,7 @@ __device__ __forceinline__ void SelfAccess(std::uint64_t key, std::uint32_t offs
       const unsigned s = SiteSlot(key);
       const ulonglong2 e = *reinterpret_cast<const ulonglong2*>(c_self_sites + s);
       const bool affine = offset == first + lane * step;
-      if ((__all_sync)(~0u, affine && e.x == key &&
-                              static_cast<unsigned>(e.y) == step + 1u) != 0) {
+      if ((__all_sync)(~0u, affine && e.x == key && static_cast<unsigned>(e.y) == step + 1u) != 0) {
         unsigned long long* at =
             c_direct + ((state & ~ws::dev::kWarpCounted) + s * kPlaces + (first & 255u));
         asm volatile(
@@ -163,7 +163,8 @@ __device__ __forceinline__ void DirectSync(std::uint32_t place) {
   }
   // Not in the table: written as an event (the micro's table always holds it, so never here in a
   // block not kept; a real one would count it through the tally's general road).
-  ws::dev::CountOrWriteBarrier(place, 0, group, arrived, arrival, departure, nullptr, state & ~ws::dev::kWarpCounted);
+  ws::dev::CountOrWriteBarrier(place, 0, group, arrived, arrival, departure, nullptr,
+                               state & ~ws::dev::kWarpCounted);
 }
 
 // gpu_tally_micro.cu's transpose: a global load, a shared store, the barrier, a shared load, a
@@ -187,7 +188,9 @@ __host__ __device__ constexpr std::uint64_t TransposeKey(unsigned line, std::uin
 // kMode: 0 plain, 1 the tally's roads, 2 the direct road first, 3 and the barrier's, 4 the direct
 // road on the table the pass fills (the barrier the tally's).
 template <int kMode>
-constexpr int kRoadOf = kMode == 4 ? 2 : kMode >= 2 ? 1 : 0;
+constexpr int kRoadOf = kMode == 4   ? 2
+                        : kMode >= 2 ? 1
+                                     : 0;
 template <int kMode>
 __global__ void Transpose(float* out, const float* in, int width, int input_buffer) {
   WS_KERNEL_ENTRY
@@ -197,7 +200,7 @@ __global__ void Transpose(float* out, const float* in, int width, int input_buff
   const auto buffer = static_cast<std::uint32_t>(input_buffer);
   if (kMode > 0) {
     Access<kRoadOf<kMode>>(TransposeKey(20, ws::kKeyGlobal, ws::kKeyLoad, buffer),
-                       (y * width + x) * 4);
+                           (y * width + x) * 4);
     Access<kRoadOf<kMode>>(TransposeKey(20, ws::kKeyShared, ws::kKeyStore, 0), (ty * 33 + tx) * 4);
   }
   tile[ty][tx] = in[y * width + x];
@@ -212,7 +215,7 @@ __global__ void Transpose(float* out, const float* in, int width, int input_buff
   if (kMode > 0) {
     Access<kRoadOf<kMode>>(TransposeKey(22, ws::kKeyShared, ws::kKeyLoad, 0), (tx * 33 + ty) * 4);
     Access<kRoadOf<kMode>>(TransposeKey(22, ws::kKeyGlobal, ws::kKeyStore, buffer - 1),
-                       (y2 * width + x2) * 4);
+                           (y2 * width + x2) * 4);
   }
   out[y2 * width + x2] = tile[tx][ty];
 }
@@ -309,50 +312,55 @@ int main(int argc, char** argv) {
     std::sort(ms.begin(), ms.end());
     cudaFuncAttributes attr{};
     WS_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
-    std::printf("%-44s %8.4f ms (min %.4f) %3d registers  tally %llu + direct %llu = %llu of %llu%s\n",
-                label, ms[ms.size() / 2], ms[0], attr.numRegs, tallied, counted_direct,
-                tallied + counted_direct, want,
-                tallied + counted_direct == want ? "" : "  MISMATCH");
+    std::printf(
+        "%-44s %8.4f ms (min %.4f) %3d registers  tally %llu + direct %llu = %llu of %llu%s\n",
+        label, ms[ms.size() / 2], ms[0], attr.numRegs, tallied, counted_direct,
+        tallied + counted_direct, want, tallied + counted_direct == want ? "" : "  MISMATCH");
     return ms[ms.size() / 2];
   };
   const unsigned long long not_kept_warps = (blocks - kept) * (threads / 32ull);
   const dim3 tgrid(side / 32, side / 32), tblock(32, 32);
   for (int round = 1; round <= 3; ++round) {
     std::printf("== round %d (copy of %zu floats; transpose %u x %u)\n", round, n, side, side);
-    const float cp = run("copy, plain", [&] { Copy<0><<<blocks, threads>>>(out, in, 1); },
-                         Copy<0>, ws::dev::kOff, 0);
-    const float ct = run("copy, the tally's roads", [&] { Copy<1><<<blocks, threads>>>(out, in, 1); },
-                         Copy<1>, ws::dev::kRecord, 2 * not_kept_warps);
-    const float cd = run("copy, the direct road", [&] { Copy<2><<<blocks, threads>>>(out, in, 1); },
-                         Copy<2>, ws::dev::kRecord, 2 * not_kept_warps);
-    const float tp =
-        run("padded transpose, plain",
-            [&] { Transpose<0><<<tgrid, tblock>>>(out, in, static_cast<int>(side), 1); },
-            Transpose<0>, ws::dev::kOff, 0);
+    const float cp = run(
+        "copy, plain", [&] { Copy<0><<<blocks, threads>>>(out, in, 1); }, Copy<0>, ws::dev::kOff,
+        0);
+    const float ct = run(
+        "copy, the tally's roads", [&] { Copy<1><<<blocks, threads>>>(out, in, 1); }, Copy<1>,
+        ws::dev::kRecord, 2 * not_kept_warps);
+    const float cd = run(
+        "copy, the direct road", [&] { Copy<2><<<blocks, threads>>>(out, in, 1); }, Copy<2>,
+        ws::dev::kRecord, 2 * not_kept_warps);
+    const float tp = run(
+        "padded transpose, plain",
+        [&] { Transpose<0><<<tgrid, tblock>>>(out, in, static_cast<int>(side), 1); }, Transpose<0>,
+        ws::dev::kOff, 0);
     // Four requests and the barrier's pass a warp (the pass stays the tally's).
-    const float tt =
-        run("padded transpose, the tally's roads",
-            [&] { Transpose<1><<<tgrid, tblock>>>(out, in, static_cast<int>(side), 1); },
-            Transpose<1>, ws::dev::kRecord, 5 * not_kept_warps);
-    const float td =
-        run("padded transpose, the direct road",
-            [&] { Transpose<2><<<tgrid, tblock>>>(out, in, static_cast<int>(side), 1); },
-            Transpose<2>, ws::dev::kRecord, 5 * not_kept_warps);
-    const float cs = run("copy, the direct road, its table filled by the pass",
-                         [&] { Copy<4><<<blocks, threads>>>(out, in, 1); }, Copy<4>,
-                         ws::dev::kRecord, 2 * not_kept_warps);
-    const float ts =
-        run("padded transpose, the direct road, its table filled by the pass",
-            [&] { Transpose<4><<<tgrid, tblock>>>(out, in, static_cast<int>(side), 1); },
-            Transpose<4>, ws::dev::kRecord, 5 * not_kept_warps);
+    const float tt = run(
+        "padded transpose, the tally's roads",
+        [&] { Transpose<1><<<tgrid, tblock>>>(out, in, static_cast<int>(side), 1); }, Transpose<1>,
+        ws::dev::kRecord, 5 * not_kept_warps);
+    const float td = run(
+        "padded transpose, the direct road",
+        [&] { Transpose<2><<<tgrid, tblock>>>(out, in, static_cast<int>(side), 1); }, Transpose<2>,
+        ws::dev::kRecord, 5 * not_kept_warps);
+    const float cs = run(
+        "copy, the direct road, its table filled by the pass",
+        [&] { Copy<4><<<blocks, threads>>>(out, in, 1); }, Copy<4>, ws::dev::kRecord,
+        2 * not_kept_warps);
+    const float ts = run(
+        "padded transpose, the direct road, its table filled by the pass",
+        [&] { Transpose<4><<<tgrid, tblock>>>(out, in, static_cast<int>(side), 1); }, Transpose<4>,
+        ws::dev::kRecord, 5 * not_kept_warps);
     std::printf("filled by the pass: copy %.2fx, transpose %.2fx\n", cs / cp, ts / tp);
-    const float tb =
-        run("padded transpose, direct roads and barrier",
-            [&] { Transpose<3><<<tgrid, tblock>>>(out, in, static_cast<int>(side), 1); },
-            Transpose<3>, ws::dev::kRecord, 5 * not_kept_warps);
-    std::printf("copy: tally %.2fx, direct %.2fx; transpose: tally %.2fx, direct %.2fx, with the "
-                "barrier %.2fx\n",
-                ct / cp, cd / cp, tt / tp, td / tp, tb / tp);
+    const float tb = run(
+        "padded transpose, direct roads and barrier",
+        [&] { Transpose<3><<<tgrid, tblock>>>(out, in, static_cast<int>(side), 1); }, Transpose<3>,
+        ws::dev::kRecord, 5 * not_kept_warps);
+    std::printf(
+        "copy: tally %.2fx, direct %.2fx; transpose: tally %.2fx, direct %.2fx, with the "
+        "barrier %.2fx\n",
+        ct / cp, cd / cp, tt / tp, td / tp, tb / tp);
   }
   return 0;
 }
