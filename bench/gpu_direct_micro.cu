@@ -53,6 +53,19 @@ __host__ __device__ constexpr unsigned SiteSlot(std::uint64_t key) {
          (32 - kSiteBits);
 }
 
+// The leader's count at `place` of site slots in the warp's column of the direct counters, and
+// the warp's counted bit (as ws::dev::CountTalliedOnce counts the tally's).
+__device__ __forceinline__ void CountDirectOnce(unsigned state, unsigned place, unsigned lane) {
+  unsigned long long* at = c_direct + ((state & ~ws::dev::kWarpCounted) + place);
+  asm volatile(
+      "{\n\t.reg .pred p;\n\t"
+      "setp.eq.u32 p, %0, 0;\n\t"
+      "@p red.global.add.u64 [%1], 1;\n\t"
+      "or.b32 ws_tally_warp, ws_tally_warp, %2;\n\t}" ::"r"(lane),
+      "l"(at), "n"(ws::dev::kWarpCounted)
+      : "memory");
+}
+
 __device__ __forceinline__ void DirectAccess(std::uint64_t key, std::uint32_t offset) {
   const ws::dev::RecorderState& r = ws_recorder_state;
   if (r.mode == ws::dev::kRecord && __activemask() == ~0u) {
@@ -67,15 +80,7 @@ __device__ __forceinline__ void DirectAccess(std::uint64_t key, std::uint32_t of
       const unsigned s = SiteSlot(key);
       if ((__all_sync)(~0u, offset == first + lane * step && c_site_key[s] == key &&
                                 c_site_step[s] == step) != 0) {
-        unsigned long long* at =
-            c_direct + ((state & ~ws::dev::kWarpCounted) + s * kPlaces + (first & 255u));
-        asm volatile(
-            "{\n\t.reg .pred p;\n\t"
-            "setp.eq.u32 p, %0, 0;\n\t"
-            "@p red.global.add.u64 [%1], 1;\n\t"
-            "or.b32 ws_tally_warp, ws_tally_warp, %2;\n\t}" ::"r"(lane),
-            "l"(at), "n"(ws::dev::kWarpCounted)
-            : "memory");
+        CountDirectOnce(state, s * kPlaces + (first & 255u), lane);
         return;
       }
     }
@@ -110,17 +115,10 @@ __device__ __forceinline__ void SelfAccess(std::uint64_t key, std::uint32_t offs
       const unsigned step = (__shfl_sync)(~0u, offset, 1, 32) - first;
       const unsigned s = SiteSlot(key);
       const ulonglong2 e = *reinterpret_cast<const ulonglong2*>(c_self_sites + s);
-      const bool affine = offset == first + lane * step;
+      // A step of ~0u would be a step word of 0 (not yet written): the tally's roads (a review).
+      const bool affine = offset == first + lane * step && step != ~0u;
       if ((__all_sync)(~0u, affine && e.x == key && static_cast<unsigned>(e.y) == step + 1u) != 0) {
-        unsigned long long* at =
-            c_direct + ((state & ~ws::dev::kWarpCounted) + s * kPlaces + (first & 255u));
-        asm volatile(
-            "{\n\t.reg .pred p;\n\t"
-            "setp.eq.u32 p, %0, 0;\n\t"
-            "@p red.global.add.u64 [%1], 1;\n\t"
-            "or.b32 ws_tally_warp, ws_tally_warp, %2;\n\t}" ::"r"(lane),
-            "l"(at), "n"(ws::dev::kWarpCounted)
-            : "memory");
+        CountDirectOnce(state, s * kPlaces + (first & 255u), lane);
         return;
       }
       // A miss: the first whole affine warp to find the entry empty claims it.
