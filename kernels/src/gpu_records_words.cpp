@@ -114,4 +114,57 @@ std::vector<GpuCapture::TalliedShape> TalliedShapes(const std::vector<unsigned l
   return out;
 }
 
+void AddDirectShapes(const std::vector<dev::DirectSite>& sites,
+                     const std::vector<unsigned long long>& counts,
+                     const std::vector<unsigned long long>& waits,
+                     const std::vector<unsigned long long>& wait_max,
+                     std::vector<GpuCapture::TalliedShape>* tallied) {
+  const std::size_t words = std::size_t{dev::kTallySpread} * dev::kDirectColumn;
+  if (sites.size() < dev::kDirectSites || counts.size() < words) return;
+  const bool timed = waits.size() >= words && wait_max.size() >= words;
+  for (std::uint32_t s = 0; s < dev::kDirectSites; ++s) {
+    const dev::DirectSite& e = sites[s];
+    if (e.key == 0 || e.step1 == 0) continue;
+    const bool barrier = (e.key & dev::kTallyBarrier) != 0;
+    const std::uint32_t step = e.step1 - 1u;
+    for (std::uint32_t p = 0; p < (barrier ? 1u : dev::kDirectPlaces); ++p) {
+      GpuCapture::TalliedShape t;
+      t.key = e.key;
+      t.mask = ~0u;
+      for (std::size_t k = 0; k < dev::kTallySpread; ++k) {
+        const std::size_t at = k * dev::kDirectColumn + std::size_t{s} * dev::kDirectPlaces + p;
+        t.count += counts[at];
+        if (barrier && timed) {
+          t.wait_sum += waits[at];
+          t.wait_max = std::max<std::uint64_t>(t.wait_max, wait_max[at]);
+        }
+      }
+      if (t.count == 0) continue;
+      if (barrier) {
+        t.lines = step;  // the threads that passed each instance
+      } else {
+        for (std::uint32_t l = 0; l < 32; ++l) t.offsets[l] = p + l * step;
+        t.hash = dev::AffineShapeHash(p, step, e.key, 32);
+      }
+      // The same shape counted by the tally: a whole warp's, with the same key and lines, whose
+      // lanes' offsets less the first are the same and whose first has the same place.
+      auto same = [&](const GpuCapture::TalliedShape& u) {
+        if (u.key != t.key || u.mask != t.mask || u.lines != t.lines) return false;
+        for (std::uint32_t l = 0; l < 32; ++l) {
+          if (u.offsets[l] - u.offsets[0] != t.offsets[l] - t.offsets[0]) return false;
+        }
+        return (u.offsets[0] & 255u) == (t.offsets[0] & 255u);
+      };
+      const auto found = std::find_if(tallied->begin(), tallied->end(), same);
+      if (found == tallied->end()) {
+        tallied->push_back(t);
+      } else {
+        found->count += t.count;
+        found->wait_sum += t.wait_sum;
+        found->wait_max = std::max(found->wait_max, t.wait_max);
+      }
+    }
+  }
+}
+
 }  // namespace ws

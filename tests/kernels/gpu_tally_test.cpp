@@ -181,6 +181,66 @@ TEST(GpuTally, TheTablesShapesComeBackWithTheirCountersSummed) {
   EXPECT_TRUE(ws::TalliedShapes(keys, shapes, counts).empty());
 }
 
+// The direct road's counters (ws_cuda_record_format.h, "The direct road") come back as the
+// tally's shapes: a load site of step 4 counted at places 0 and 128 of 256 bytes by blocks of two
+// spread columns, a barrier's pass with its waits, and the load's place 128 counted by the tally
+// too (a warp that read the site's entry before it was written), whose counts add up.
+TEST(GpuTally, TheDirectRoadsCountersAreAddedIntoTheTalliesShapes) {
+  using ws::dev::kDirectColumn, ws::dev::kDirectPlaces, ws::dev::kTallySpread;
+  const std::uint64_t barrier = std::uint64_t{40} << 32 | ws::dev::kTallyBarrier;
+  const std::uint32_t load_at = ws::dev::DirectSiteSlot(tally::kLoad);
+  const std::uint32_t barrier_at = ws::dev::DirectSiteSlot(barrier);
+  ASSERT_NE(load_at, barrier_at);
+  std::vector<ws::dev::DirectSite> sites(ws::dev::kDirectSites);
+  sites[load_at] = {tally::kLoad, 4 + 1, 0};
+  sites[barrier_at] = {barrier, 64 + 1, 0};  // 64 threads a pass
+  const std::size_t words = std::size_t{kTallySpread} * kDirectColumn;
+  std::vector<unsigned long long> counts(words, 0), waits(words, 0), most(words, 0);
+  auto at = [&](std::size_t column, std::uint32_t site, std::uint32_t place) {
+    return column * kDirectColumn + std::size_t{site} * kDirectPlaces + place;
+  };
+  counts[at(0, load_at, 0)] = 3;
+  counts[at(5, load_at, 0)] = 4;
+  counts[at(5, load_at, 128)] = 6;
+  counts[at(2, barrier_at, 0)] = 2;
+  counts[at(3, barrier_at, 0)] = 1;
+  waits[at(2, barrier_at, 0)] = 640;  // two passes' lanes' waits
+  waits[at(3, barrier_at, 0)] = 320;
+  most[at(2, barrier_at, 0)] = 9;
+  most[at(3, barrier_at, 0)] = 11;
+  // The tally's own shape of the load at place 128 (first offset 0x1080: 128 in 256 bytes).
+  std::vector<ws::GpuCapture::TalliedShape> tallied(1);
+  tallied[0].key = tally::kLoad;
+  tallied[0].mask = ~0u;
+  for (std::uint32_t l = 0; l < 32; ++l) tallied[0].offsets[l] = 0x1080 + 4 * l;
+  tallied[0].count = 5;
+  ws::AddDirectShapes(sites, counts, waits, most, &tallied);
+  ASSERT_EQ(tallied.size(), 3u);
+  EXPECT_EQ(tallied[0].count, 5u + 6u);        // place 128: the tally's and the direct road's
+  EXPECT_EQ(tallied[0].offsets[0], 0x1080u);   // the tally's offsets kept
+  const auto& load0 = tallied[1].key == tally::kLoad ? tallied[1] : tallied[2];
+  const auto& pass = tallied[1].key == barrier ? tallied[1] : tallied[2];
+  EXPECT_EQ(load0.count, 3u + 4u);  // place 0, two columns
+  EXPECT_EQ(load0.offsets[0], 0u);
+  EXPECT_EQ(load0.offsets[31], 31u * 4u);
+  EXPECT_EQ(load0.hash, ws::dev::AffineShapeHash(0, 4, tally::kLoad, 32));
+  EXPECT_EQ(pass.key, barrier);
+  EXPECT_EQ(pass.count, 3u);
+  EXPECT_EQ(pass.lines, 64u);
+  EXPECT_EQ(pass.offsets[31], 0u);
+  EXPECT_EQ(pass.wait_sum, 960u);
+  EXPECT_EQ(pass.wait_max, 11u);
+  // An entry claimed but never given its step is left out, and so are arrays too short.
+  sites[load_at].step1 = 0;
+  std::vector<ws::GpuCapture::TalliedShape> none;
+  ws::AddDirectShapes(sites, counts, waits, most, &none);
+  EXPECT_EQ(none.size(), 1u);  // the barrier alone
+  counts.pop_back();
+  none.clear();
+  ws::AddDirectShapes(sites, counts, waits, most, &none);
+  EXPECT_TRUE(none.empty());
+}
+
 }  // namespace
 
 namespace {

@@ -30,12 +30,18 @@ namespace ws::dev {
 // write their own events; the host counts epochs per lane).
 // A tallied pass's wait, added at its counters `at` (the column plus the shape's slot) for the
 // `lanes` that passed: the waits' sum and their maximum.
+__device__ __forceinline__ void AddBarrierWaitTo(unsigned long long* waits,
+                                                 unsigned long long* wait_max, std::size_t at,
+                                                 std::uint64_t arrival, std::uint64_t departure,
+                                                 unsigned lanes) {
+  const unsigned long long wait = departure >= arrival ? departure - arrival : 0ull;
+  atomicAdd(waits + at, wait * static_cast<unsigned long long>(lanes));
+  atomicMax(wait_max + at, wait);
+}
 __device__ __forceinline__ void AddBarrierWait(const RecorderState& r, std::size_t at,
                                                std::uint64_t arrival, std::uint64_t departure,
                                                unsigned lanes) {
-  const unsigned long long wait = departure >= arrival ? departure - arrival : 0ull;
-  atomicAdd(r.tally_waits + at, wait * static_cast<unsigned long long>(lanes));
-  atomicMax(r.tally_wait_max + at, wait);
+  AddBarrierWaitTo(r.tally_waits, r.tally_wait_max, at, arrival, departure, lanes);
 }
 
 // A written pass's barrier event (ws_cuda_record_format.h), at `w`, its leader's.
@@ -166,6 +172,24 @@ __device__ __forceinline__ void TimedBarrier(std::uint32_t place, std::uint32_t 
     const std::uint32_t arrived = pass();
     const std::uint64_t departure = arrived > 0 ? GlobalTimer() : 0;
     const std::uint64_t key = static_cast<std::uint64_t>(place) << 32 | kTallyBarrier | tile_warps;
+    // The direct road (ws_cuda_tally.h, CountDirect): the barrier's entry holds its key and its
+    // count of threads plus one; counted at place 0 of it, its waits beside it.
+    if (r.direct_sites != nullptr && group == ~0u) {
+      const unsigned s = DirectSiteSlot(key);
+      const ulonglong2 e = *reinterpret_cast<const ulonglong2*>(r.direct_sites + s);
+      if (__all_sync(~0u, e.x == key && static_cast<unsigned>(e.y) == arrived + 1u) != 0) {
+        if (lane == 0) {
+          const std::size_t at = std::size_t{col} + s * kDirectPlaces;
+          atomicAdd(r.direct_counts + at, 1ull);
+          AddBarrierWaitTo(r.direct_waits, r.direct_wait_max, at, arrival, departure, 32);
+        }
+        asm volatile("or.b32 ws_tally_warp, ws_tally_warp, %0;" ::"n"(kWarpCounted));
+        __syncwarp();
+        return;
+      }
+      if (e.x == 0 && r.tally_frozen == 0 && lane == 0)
+        ClaimDirectSite(r.direct_sites + s, key, arrived + 1u);
+    }
     const unsigned slot = group == ~0u ? TallyWholeMeeting(r, key, lane, arrived, 0) : ~0u;
     if (slot == ~0u)
       return CountOrWriteBarrier(place, tile_warps, group, arrived, arrival, departure, file, col);

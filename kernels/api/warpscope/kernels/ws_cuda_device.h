@@ -313,6 +313,9 @@ __device__ __forceinline__ bool CountedWhole(const RecorderState& r, std::uint64
   const unsigned lane = LaneId();
   const unsigned first_offset = __shfl_sync(~0u, offset, 0);
   const unsigned step = __shfl_sync(~0u, offset, 1) - first_offset;
+#if defined(WS_WARP_STATE_BUILD)
+  if (CountDirect(r, key, lane, offset, first_offset, step)) return true;
+#endif
   if (__all_sync(~0u, offset == first_offset + lane * step) != 0)
     return TallyWholeAffine(r, key, lane, first_offset, step);
   // Affine in rows (tally_rows), counted by its steps; tested only where the affine test failed.

@@ -241,6 +241,38 @@ inline constexpr std::uint32_t kTallyMaxCapacity = 1u << 24;
 static_assert(std::uint64_t{kTallyMaxCapacity} * kTallySpread < 0xffffffffull,
               "a counter's place must fit 32 bits and never be ~0u");
 
+// The direct road (issue 51; prototyped in bench/gpu_direct_micro.cu; the lean unit's build): a
+// whole warp's affine request at a site the pass's own table of sites holds is counted with no
+// shape hash and no lookup, at a counter for its site's entry and its first offset's place in 256
+// bytes (the shape's only other word, AffineShapeHash); a barrier's pass at place 0 of its site,
+// its count of threads in the entry's step word. Each entry is claimed once, by a compare-and-swap
+// of its key, then given its step plus one (0: not yet), and never changed after:
+//   direct_sites[s]        DirectSite, s = DirectSiteSlot(key)
+//   direct_counts[j * kDirectColumn + s * kDirectPlaces + p]
+//                          spread as the tally's counters, j the block's number modulo
+//                          kTallySpread (TallyColumn), p the first offset modulo 256;
+//                          kDirectColumn is the tally's capacity (a null direct_sites: no road)
+//   direct_waits, direct_wait_max: the same shape, a barrier's waits (its place 0)
+// The host adds them into the tally's shapes (AddDirectShapes, gpu_records.h) before costing.
+struct alignas(16) DirectSite {
+  std::uint64_t key;
+  std::uint32_t step1;  // the whole warp's step plus one (a barrier's: its count of threads plus one)
+  std::uint32_t unused;
+};
+// 32 entries of 256 places: a column as long as the tally's (CudaBackend::kTallyCapacity), so
+// that the warp's tally state (its column's first counter) indexes both.
+inline constexpr std::uint32_t kDirectSiteBits = 5;
+inline constexpr std::uint32_t kDirectSites = 1u << kDirectSiteBits;
+inline constexpr std::uint32_t kDirectPlaces = 256;
+inline constexpr std::uint32_t kDirectColumn = kDirectSites * kDirectPlaces;
+// A site key's entry: its halves mixed by two multiplies, the top bits (a constant where the key
+// is: a barrier's, the place's).
+WS_RECORD_HD constexpr std::uint32_t DirectSiteSlot(std::uint64_t key) {
+  return (static_cast<std::uint32_t>(key) * 0x9e3779b9u ^
+          static_cast<std::uint32_t>(key >> 32) * 0x85ebca6bu) >>
+         (32 - kDirectSiteBits);
+}
+
 struct RecorderState {
   int mode;
   int quiet;  // a pass after the first: a program's own output is not shown again
@@ -272,6 +304,12 @@ struct RecorderState {
   unsigned int* tally_full;            // set to 1 once a shape found no slot (then written)
   unsigned char* warp_tallied;         // [warp]: 1 once the warp had a request tallied
   unsigned int tally_capacity;         // a power of two
+  // The direct road (above, "The direct road"): null direct_sites, none (tally_capacity is then
+  // kDirectColumn where it is not).
+  DirectSite* direct_sites;                // [kDirectSites]
+  unsigned long long* direct_counts;       // [kTallySpread * kDirectColumn]
+  unsigned long long* direct_waits;        // the same (a barrier's place 0)
+  unsigned long long* direct_wait_max;     // the same
   int tally_frozen;                    // the planned pass: shapes are looked up, none added
   // The blocks whose events are all written, from the lowest (kept_base) to the highest
   // (kept_base + kept_last), in 32 bits: block b is kept where b - kept_base <= kept_last and,

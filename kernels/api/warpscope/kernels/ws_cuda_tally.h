@@ -138,11 +138,12 @@ struct TallyScope {
   TallyScope& operator=(const TallyScope&) = delete;
 };
 #define WS_KERNEL_ENTRY ::ws::dev::TallyScope ws_tally_scope_(ws_recorder_state);
-// The leader's count at `slot` of the warp's column (`state`, TallyWarp, not ~0u), and the warp's
-// counted bit. Every lane of the warp runs it: the leader's add is predicated, not branched to.
-__device__ __forceinline__ void CountTalliedOnce(const RecorderState& r, unsigned slot,
-                                                 unsigned state, unsigned lane) {
-  unsigned long long* at = r.tally_counts + ((state & ~kWarpCounted) + slot);
+// The leader's count at `slot` of the warp's column (`state`, TallyWarp, not ~0u) of `counts`
+// (the tally's, or the direct road's: the same columns), and the warp's counted bit. Every lane of
+// the warp runs it: the leader's add is predicated, not branched to.
+__device__ __forceinline__ void CountOnceAt(unsigned long long* counts, unsigned slot,
+                                            unsigned state, unsigned lane) {
+  unsigned long long* at = counts + ((state & ~kWarpCounted) + slot);
   asm volatile(
       "{\n\t.reg .pred p;\n\t"
       "setp.eq.u32 p, %0, 0;\n\t"
@@ -150,6 +151,10 @@ __device__ __forceinline__ void CountTalliedOnce(const RecorderState& r, unsigne
       "or.b32 ws_tally_warp, ws_tally_warp, %2;\n\t}" ::"r"(lane),
       "l"(at), "n"(kWarpCounted)
       : "memory");
+}
+__device__ __forceinline__ void CountTalliedOnce(const RecorderState& r, unsigned slot,
+                                                 unsigned state, unsigned lane) {
+  CountOnceAt(r.tally_counts, slot, state, lane);
 }
 #else
 inline constexpr bool kWarpState = false;
@@ -190,7 +195,54 @@ __device__ __forceinline__ unsigned long long MixLines(unsigned long long h, uns
   return lines != 0 ? (h ^ lines * 0xd6e8feb86659fd93ull) | 1ull : h;
 }
 
+#if defined(WS_WARP_STATE_BUILD)
+// A direct site's entry claimed for `key` where it is still empty, then given `step1`; out of
+// line where the rare roads are (WS_OUT_OF_LINE_ROADS): inlined, its atomics took registers the
+// loops' lessons spilled for (ptxas: the tiled matmuls' stack 48 -> 56 bytes).
+#if defined(WS_OUT_OF_LINE_ROADS)
+static __device__ __noinline__
+#else
+__device__ __forceinline__
+#endif
+    void ClaimDirectSite(DirectSite* site, std::uint64_t key, unsigned step1) {
+  if (atomicCAS(reinterpret_cast<unsigned long long*>(&site->key), 0ull,
+                static_cast<unsigned long long>(key)) == 0ull)
+    atomicExch(&site->step1, step1);
+}
+// The direct road (ws_cuda_record_format.h, "The direct road"), a whole warp with constant masks:
+// `key`'s site entry read once for the warp (16 bytes, through L1 as the tally's keys are: a stale
+// copy can only say empty or not yet given its step, and the warp then takes the tally's roads),
+// its key and step checked in the affine test's vote; counted at the warp's column, the entry and
+// `first`'s place in 256 bytes. Where the entry is empty and every lane affine, the leader claims
+// it (not in a pass that only looks up: tally_frozen) and the request goes on to the tally's roads.
+// Returns whether it counted. About 35 SASS instructions where the tally's short road took about
+// 50 (bench/gpu_direct_micro.cu, cuobjdump; docs/GPU.md).
+__device__ __forceinline__ bool CountDirect(const RecorderState& r, std::uint64_t key,
+                                            unsigned lane, unsigned offset, unsigned first,
+                                            unsigned step) {
 #if __CUDA_ARCH__ >= 800
+  if (r.direct_sites == nullptr) return false;
+  const unsigned state = TallyWarp();
+  if (state == ~0u) return false;
+  const unsigned s = DirectSiteSlot(key);
+  const ulonglong2 e = *reinterpret_cast<const ulonglong2*>(r.direct_sites + s);
+  const bool affine = offset == first + lane * step;
+  if (__all_sync(~0u, affine && e.x == key && static_cast<unsigned>(e.y) == step + 1u) != 0) {
+    CountOnceAt(r.direct_counts, s * kDirectPlaces + (first & 255u), state, lane);
+    return true;
+  }
+  if (e.x == 0 && r.tally_frozen == 0 && __all_sync(~0u, affine) != 0 && lane == 0)
+    ClaimDirectSite(r.direct_sites + s, key, step + 1u);
+  return false;
+#else
+  (void)r, (void)key, (void)lane, (void)offset, (void)first, (void)step;
+  return false;
+#endif
+}
+#endif
+
+#if __CUDA_ARCH__ >= 800
+
 // The short roads' lookup, a whole warp with constant masks: the shape of hash `h` counted where
 // it is at its first slot (its slot returned), else ~0u. Every lane reads the slot's key (one load
 // for the warp); the vote makes their answer one, so that a lane can never part from the others.

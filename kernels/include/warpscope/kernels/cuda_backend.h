@@ -88,6 +88,7 @@ class CudaBackend {
     if (off("WS_GPU_HAZARD_FAST")) hazard_fast_ = false;
     if (off("WS_GPU_LANE_LOG")) options_.gpu_lane_log = false;  // the event roads for all
     if (off("WS_GPU_WARM_PASS")) warm_pass_ = false;            // every recording pass timed cold
+    if (off("WS_GPU_DIRECT")) direct_road_ = false;  // the tally's lookup for every request
   }
   ~CudaBackend() {
     for (cudaTextureObject_t t : textures_) cudaDestroyTextureObject(t);
@@ -349,6 +350,11 @@ class CudaBackend {
     unsigned long long* wait_max = nullptr;  // and the longest
     unsigned int* full = nullptr;
     unsigned char* warps = nullptr;
+    // The direct road's (ws_cuda_record_format.h): its sites' entries, counters and waits.
+    dev::DirectSite* direct_sites = nullptr;
+    unsigned long long* direct_counts = nullptr;
+    unsigned long long* direct_waits = nullptr;
+    unsigned long long* direct_wait_max = nullptr;
     std::size_t capacity = 0, warp_count = 0;
   };
   // Shapes a launch's table holds (8,192: 9.6 MB of device memory; matmul has a few hundred).
@@ -358,8 +364,11 @@ class CudaBackend {
   static constexpr double kWarmRecordMs = 20, kWarmRecordBudgetMs = 200;
   static_assert(kTallyCapacity <= std::size_t{1} << 24, "dev::SlotOf mixes 24 bits of a slot");
   static_assert(kTallyCapacity <= dev::kTallyMaxCapacity, "Tally sends a slot with a bit spare");
+  static_assert(kTallyCapacity == dev::kDirectColumn,
+                "the direct road's counters share the tally's columns (the warp's tally state)");
   static constexpr std::size_t kTallyBytes =
-      kTallyCapacity * (8 + dev::kTallyShapeWords * 4 + 3 * dev::kTallySpread * 8) + 4;
+      kTallyCapacity * (8 + dev::kTallyShapeWords * 4 + 6 * dev::kTallySpread * 8) + 4 +
+      dev::kDirectSites * sizeof(dev::DirectSite);
   // The lane log: rows a lane on the first try (so, launches of 65,536 threads at most) and the
   // most slots (lanes x rows) a launch may have (2^24: 256 MB of records and 64 MB of times).
   static constexpr std::uint64_t kLaneLogRows = 256, kLaneLogSlots = std::uint64_t{1} << 24;
@@ -370,7 +379,10 @@ class CudaBackend {
     for (void* p : {static_cast<void*>(tally_.keys), static_cast<void*>(tally_.shapes),
                     static_cast<void*>(tally_.counts), static_cast<void*>(tally_.waits),
                     static_cast<void*>(tally_.wait_max), static_cast<void*>(tally_.full),
-                    static_cast<void*>(tally_.warps)})
+                    static_cast<void*>(tally_.warps), static_cast<void*>(tally_.direct_sites),
+                    static_cast<void*>(tally_.direct_counts),
+                    static_cast<void*>(tally_.direct_waits),
+                    static_cast<void*>(tally_.direct_wait_max)})
       if (p != nullptr) cudaFreeAsync(p, 0);
     tally_ = {};
   }
@@ -455,6 +467,7 @@ class CudaBackend {
   std::uint32_t dynamic_bytes_ = 0;  // the launch's dynamic shared bytes (LaunchKeeping)
   bool hazard_fast_ = true;          // WS_GPU_HAZARD_FAST=0: false
   bool warm_pass_ = true;            // WS_GPU_WARM_PASS=0: false (RecordLaneLog, RecordLaunch)
+  bool direct_road_ = true;  // the lean unit's requests and barriers take the direct road
   // The event roads' first passes run again to be timed warm (RecordLaunch), in ms: at most
   // kWarmRecordBudgetMs a backend; never for a program's (RecordsEachPassOnce).
   double warm_record_ms_ = 0;

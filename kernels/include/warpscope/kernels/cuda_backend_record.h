@@ -400,7 +400,11 @@ inline CudaBackend::TallyArrays CudaBackend::StartTally(Dim3 grid, Dim3 block, s
       !alloc(&t.counts, t.capacity * dev::kTallySpread * 8) ||
       !alloc(&t.waits, t.capacity * dev::kTallySpread * 8) ||
       !alloc(&t.wait_max, t.capacity * dev::kTallySpread * 8) || !alloc(&t.full, 4) ||
-      !alloc(&t.warps, std::max<std::size_t>(warps, 1))) {
+      !alloc(&t.warps, std::max<std::size_t>(warps, 1)) ||
+      !alloc(&t.direct_sites, dev::kDirectSites * sizeof(dev::DirectSite)) ||
+      !alloc(&t.direct_counts, t.capacity * dev::kTallySpread * 8) ||
+      !alloc(&t.direct_waits, t.capacity * dev::kTallySpread * 8) ||
+      !alloc(&t.direct_wait_max, t.capacity * dev::kTallySpread * 8)) {
     (void)cudaGetLastError();
     FreeTally();
     return {};
@@ -414,6 +418,11 @@ inline CudaBackend::TallyArrays CudaBackend::StartTally(Dim3 grid, Dim3 block, s
   st->tally_full = t.full;
   st->warp_tallied = t.warps;
   st->tally_capacity = static_cast<unsigned int>(t.capacity);
+  // The direct road (the lean unit's kernels take it; WS_GPU_DIRECT=0: never).
+  st->direct_sites = direct_road_ ? t.direct_sites : nullptr;
+  st->direct_counts = t.direct_counts;
+  st->direct_waits = t.direct_waits;
+  st->direct_wait_max = t.direct_wait_max;
   st->tally_frozen = 0;
   st->tally_rows = dev::TallyRows(block.x, block.y, block.z);
   // The kept blocks' span, from the lowest to the highest within the grid; a byte per block of
@@ -437,7 +446,11 @@ inline void CudaBackend::ClearTally(const TallyArrays& t, bool keys) {
   if (keys) {
     Keep(WS_CUDA(cudaMemsetAsync(t.keys, 0, t.capacity * 8)));
     Keep(WS_CUDA(cudaMemsetAsync(t.full, 0, 4)));
+    Keep(WS_CUDA(cudaMemsetAsync(t.direct_sites, 0, dev::kDirectSites * sizeof(dev::DirectSite))));
   }
+  Keep(WS_CUDA(cudaMemsetAsync(t.direct_counts, 0, t.capacity * dev::kTallySpread * 8)));
+  Keep(WS_CUDA(cudaMemsetAsync(t.direct_waits, 0, t.capacity * dev::kTallySpread * 8)));
+  Keep(WS_CUDA(cudaMemsetAsync(t.direct_wait_max, 0, t.capacity * dev::kTallySpread * 8)));
   Keep(WS_CUDA(cudaMemsetAsync(t.counts, 0, t.capacity * dev::kTallySpread * 8)));
   Keep(WS_CUDA(cudaMemsetAsync(t.waits, 0, t.capacity * dev::kTallySpread * 8)));
   Keep(WS_CUDA(cudaMemsetAsync(t.wait_max, 0, t.capacity * dev::kTallySpread * 8)));
@@ -453,7 +466,16 @@ inline void CudaBackend::ReadTally(const TallyArrays& t, std::size_t warps, GpuC
   unsigned int full = 0;
   Keep(WS_CUDA(cudaMemcpy(&full, t.full, 4, cudaMemcpyDeviceToHost)));
   c->tally_full = full != 0;
-  if (!status_.ok() || std::all_of(keys.begin(), keys.end(), [](auto k) { return k == 0; })) return;
+  // The direct road's entries: its counters come back only where some entry was claimed.
+  std::vector<dev::DirectSite> sites(dev::kDirectSites);
+  Keep(WS_CUDA(cudaMemcpy(sites.data(), t.direct_sites, sites.size() * sizeof(dev::DirectSite),
+                          cudaMemcpyDeviceToHost)));
+  const bool direct = std::any_of(sites.begin(), sites.end(), [](const dev::DirectSite& e) {
+    return e.key != 0 && e.step1 != 0;
+  });
+  if (!status_.ok() ||
+      (!direct && std::all_of(keys.begin(), keys.end(), [](auto k) { return k == 0; })))
+    return;
   std::vector<std::uint32_t> shapes(t.capacity * dev::kTallyShapeWords);
   std::vector<unsigned long long> counts(t.capacity * dev::kTallySpread);
   Keep(WS_CUDA(cudaMemcpy(shapes.data(), t.shapes, shapes.size() * 4, cudaMemcpyDeviceToHost)));
@@ -461,6 +483,18 @@ inline void CudaBackend::ReadTally(const TallyArrays& t, std::size_t warps, GpuC
   c->warp_tallied.resize(warps);
   Keep(WS_CUDA(cudaMemcpy(c->warp_tallied.data(), t.warps, warps, cudaMemcpyDeviceToHost)));
   if (status_.ok()) c->tallied = TalliedShapes(keys, shapes, counts);
+  if (direct && status_.ok()) {
+    std::vector<unsigned long long> d(counts.size()), w(counts.size()), m(counts.size());
+    Keep(WS_CUDA(cudaMemcpy(d.data(), t.direct_counts, d.size() * 8, cudaMemcpyDeviceToHost)));
+    const bool barrier = std::any_of(sites.begin(), sites.end(), [](const dev::DirectSite& e) {
+      return (e.key & dev::kTallyBarrier) != 0;
+    });
+    if (barrier) {
+      Keep(WS_CUDA(cudaMemcpy(w.data(), t.direct_waits, w.size() * 8, cudaMemcpyDeviceToHost)));
+      Keep(WS_CUDA(cudaMemcpy(m.data(), t.direct_wait_max, m.size() * 8, cudaMemcpyDeviceToHost)));
+    }
+    if (status_.ok()) AddDirectShapes(sites, d, w, m, &c->tallied);
+  }
   // A barrier's shapes: their waits, summed over the spread counters (a column each: slot i's
   // counter j lies capacity words apart), only where there are any.
   for (std::size_t i = 0; i < t.capacity && status_.ok(); ++i) {

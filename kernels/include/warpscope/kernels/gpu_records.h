@@ -171,6 +171,19 @@ std::vector<GpuCapture::TalliedShape> TalliedShapes(const std::vector<unsigned l
                                                     const std::vector<std::uint32_t>& shapes,
                                                     const std::vector<unsigned long long>& counts);
 
+// The direct road's counters read back (ws_cuda_record_format.h, "The direct road": `sites`
+// kDirectSites entries, `counts`, `waits` and `wait_max` kTallySpread * kDirectColumn words each)
+// added into `tallied`: each entry given its step, each place p of its site counted at all, as
+// the shape of a whole warp whose lane l's offset is p + l x step (a barrier's: every offset 0,
+// its lines its count of threads, its waits summed and the longest kept). Where the tally counted
+// the same shape too (a warp that met the entry before it was written), into that shape; else a
+// new one, with its table hash (AffineShapeHash). Arrays shorter than that are not read.
+void AddDirectShapes(const std::vector<dev::DirectSite>& sites,
+                     const std::vector<unsigned long long>& counts,
+                     const std::vector<unsigned long long>& waits,
+                     const std::vector<unsigned long long>& wait_max,
+                     std::vector<GpuCapture::TalliedShape>* tallied);
+
 // Of a launch's tallied access shapes of a whole warp (no barrier's, warp meeting's or copy
 // write's), how many there are and how many the device hashed by their steps: affine, or affine
 // in rows of 2^TallyRows(block) lanes (AffineShapeHash), the whole warp's short road's shapes,
