@@ -160,7 +160,7 @@ template <typename Pass>
 __device__ __forceinline__ void TimedBarrier(std::uint32_t place, std::uint32_t tile_warps,
                                              Pass pass, const char* file = nullptr) {
   const RecorderState& r = ws_recorder_state;
-#if defined(WS_OUT_OF_LINE_ROADS)
+#if defined(WS_OUT_OF_LINE_ROADS) && defined(WS_WARP_STATE_BUILD)
   if constexpr (kWarpState && !kLaneLogOnly) {
     // A tallied warp's pass inline: the barrier, its two stamps, the short road's count and the
     // waits; the rest out of line.

@@ -226,7 +226,9 @@ __device__ __forceinline__ bool CountDirect(const RecorderState& r, std::uint64_
   if (state == ~0u) return false;
   const unsigned s = DirectSiteSlot(key);
   const ulonglong2 e = *reinterpret_cast<const ulonglong2*>(r.direct_sites + s);
-  const bool affine = offset == first + lane * step;
+  // A step of ~0u (lanes one byte apart downwards) would be a step word of 0, "not yet given":
+  // such requests keep the tally's roads (a review).
+  const bool affine = offset == first + lane * step && step != ~0u;
   if (__all_sync(~0u, affine && e.x == key && static_cast<unsigned>(e.y) == step + 1u) != 0) {
     CountOnceAt(r.direct_counts, s * kDirectPlaces + (first & 255u), state, lane);
     return true;
