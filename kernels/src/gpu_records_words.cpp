@@ -1,6 +1,8 @@
 // The words a GPU capture holds, from the host's side (gpu_records.h): events encoded as the device
 // writes them (the tests' captures), and the tally's table read back into its shapes.
 #include <algorithm>
+#include <map>
+#include <utility>
 
 #include "warpscope/kernels/gpu_records.h"
 #include "warpscope/kernels/ws_cuda_record_format.h"
@@ -112,6 +114,63 @@ std::vector<GpuCapture::TalliedShape> TalliedShapes(const std::vector<unsigned l
     if (t.count > 0 && t.mask != 0) out.push_back(t);
   }
   return out;
+}
+
+static_assert(dev::kDirectSites <= 32, "DirectTableFor keeps the used entries in 32 bits");
+
+DirectTable DirectTableFor(const std::vector<GpuCapture::TalliedShape>& tallied) {
+  // Each site key's counts by its step word (a barrier's: its count of threads) plus one.
+  std::map<std::uint64_t, std::map<std::uint32_t, std::uint64_t>> by_key;
+  for (const GpuCapture::TalliedShape& t : tallied) {
+    if (t.key == 0 || t.mask != ~0u || t.count == 0 || (t.key & dev::kTallyWarpOp) != 0) continue;
+    if ((t.key & dev::kTallyBarrier) != 0) {
+      if (t.lines != ~0u) by_key[t.key][t.lines + 1u] += t.count;
+      continue;
+    }
+    if (t.lines != 0) continue;  // an asynchronous copy's write
+    const std::uint32_t step = t.offsets[1] - t.offsets[0];
+    bool affine = step != ~0u;
+    for (std::uint32_t l = 0; l < 32 && affine; ++l)
+      affine = t.offsets[l] == t.offsets[0] + l * step;
+    if (affine) by_key[t.key][step + 1u] += t.count;
+  }
+  struct Site {
+    std::uint64_t key, count;
+    std::uint32_t step1;
+  };
+  std::vector<Site> sites;
+  for (const auto& [key, steps] : by_key) {
+    Site best{key, 0, 0};
+    for (const auto& [step1, count] : steps) {
+      if (count > best.count) best.count = count, best.step1 = step1;  // ties: the smaller step
+    }
+    sites.push_back(best);
+  }
+  std::sort(sites.begin(), sites.end(), [](const Site& a, const Site& b) {
+    return a.count != b.count ? a.count > b.count : a.key < b.key;
+  });
+  DirectTable table;
+  for (std::size_t n = std::min(sites.size(), kDirectTableSites); n > 0; --n) {
+    for (std::uint32_t seed = 0; seed < 4096; ++seed) {
+      std::uint32_t used = 0;
+      bool apart = true;
+      for (std::size_t i = 0; i < n && apart; ++i) {
+        const std::uint32_t bit = 1u << dev::DirectSiteSlot(sites[i].key, seed);
+        apart = (used & bit) == 0;
+        used |= bit;
+      }
+      if (!apart) continue;
+      table.seed = seed;
+      table.sites.assign(dev::kDirectSites, dev::DirectSite{});
+      for (std::size_t i = 0; i < n; ++i) {
+        dev::DirectSite& e = table.sites[dev::DirectSiteSlot(sites[i].key, seed)];
+        e.key = sites[i].key;
+        e.step1 = sites[i].step1;
+      }
+      return table;
+    }
+  }
+  return table;
 }
 
 void AddDirectShapes(const std::vector<dev::DirectSite>& sites,

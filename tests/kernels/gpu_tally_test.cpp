@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -184,12 +185,12 @@ TEST(GpuTally, TheTablesShapesComeBackWithTheirCountersSummed) {
 // The direct road's counters (ws_cuda_record_format.h, "The direct road") come back as the
 // tally's shapes: a load site of step 4 counted at places 0 and 128 of 256 bytes by blocks of two
 // spread columns, a barrier's pass with its waits, and the load's place 128 counted by the tally
-// too (a warp that read the site's entry before it was written), whose counts add up.
+// too (a warp of another step at first, say), whose counts add up.
 TEST(GpuTally, TheDirectRoadsCountersAreAddedIntoTheTalliesShapes) {
   using ws::dev::kDirectColumn, ws::dev::kDirectPlaces, ws::dev::kTallySpread;
   const std::uint64_t barrier = std::uint64_t{40} << 32 | ws::dev::kTallyBarrier;
-  const std::uint32_t load_at = ws::dev::DirectSiteSlot(tally::kLoad);
-  const std::uint32_t barrier_at = ws::dev::DirectSiteSlot(barrier);
+  const std::uint32_t load_at = ws::dev::DirectSiteSlot(tally::kLoad, 0);
+  const std::uint32_t barrier_at = ws::dev::DirectSiteSlot(barrier, 0);
   ASSERT_NE(load_at, barrier_at);
   std::vector<ws::dev::DirectSite> sites(ws::dev::kDirectSites);
   sites[load_at] = {tally::kLoad, 4 + 1, 0};
@@ -230,7 +231,7 @@ TEST(GpuTally, TheDirectRoadsCountersAreAddedIntoTheTalliesShapes) {
   EXPECT_EQ(pass.offsets[31], 0u);
   EXPECT_EQ(pass.wait_sum, 960u);
   EXPECT_EQ(pass.wait_max, 11u);
-  // An entry claimed but never given its step is left out, and so are arrays too short.
+  // An entry with no step word is left out, and so are arrays too short.
   sites[load_at].step1 = 0;
   std::vector<ws::GpuCapture::TalliedShape> none;
   ws::AddDirectShapes(sites, counts, waits, most, &none);
@@ -615,4 +616,89 @@ TEST(GpuTally, TheHostTellsWhichShapesTheDeviceHashedByTheirSteps) {
             AffineShapeHash(12, 4, tally::kLoad, 32));
   EXPECT_NE(AffineShapeHash(12, 0, tally::kLoad, 32, 4, 64),
             AffineShapeHash(12, 0, tally::kLoad, 32));
+}
+
+// The direct road's table for a kernel's next run (DirectTableFor) from the shapes a run tallied:
+// per site key the step most of its whole warps' affine requests made, a barrier's count of
+// threads, and none of what the road cannot count (a partial warp's, a warp meeting's, an
+// asynchronous copy's write, lanes not affine, a step of ~0u). Every site its own entry.
+TEST(GpuTally, TheDirectTableHoldsEachSitesMostCountedStep) {
+  auto shape = [](std::uint64_t key, std::uint32_t first, std::uint32_t step,
+                  std::uint64_t count) {
+    ws::GpuCapture::TalliedShape t;
+    t.key = key;
+    t.mask = ~0u;
+    for (std::uint32_t l = 0; l < 32; ++l) t.offsets[l] = first + l * step;
+    t.count = count;
+    return t;
+  };
+  const std::uint64_t barrier = std::uint64_t{40} << 32 | ws::dev::kTallyBarrier;
+  const std::uint64_t padded = tally::kLoad + (std::uint64_t{1} << 40);  // another site
+  std::vector<ws::GpuCapture::TalliedShape> tallied = {
+      shape(tally::kLoad, 0, 4, 10), shape(tally::kLoad, 128, 4, 10),  // step 4: 20 requests
+      shape(tally::kLoad, 0, 8, 15),                                   // step 8: 15
+      shape(padded, 0, 132, 7),                                        // a padded tile's column
+  };
+  ws::GpuCapture::TalliedShape pass;
+  pass.key = barrier;
+  pass.mask = ~0u;
+  pass.lines = 1024;  // threads that passed
+  pass.count = 32;
+  tallied.push_back(pass);
+  // Left out: a partial warp, a meeting, a copy's write, lanes not affine, a step of ~0u.
+  ws::GpuCapture::TalliedShape partial = shape(tally::kLoad + (std::uint64_t{2} << 40), 0, 4, 99);
+  partial.mask = 0xffffu;
+  ws::GpuCapture::TalliedShape meeting =
+      shape(std::uint64_t{41} << 32 | ws::dev::kTallyWarpOp, 0, 0, 99);
+  ws::GpuCapture::TalliedShape copy = shape(tally::kLoad + (std::uint64_t{3} << 40), 0, 4, 99);
+  copy.lines = 2;
+  ws::GpuCapture::TalliedShape scattered =
+      shape(tally::kLoad + (std::uint64_t{4} << 40), 0, 4, 99);
+  scattered.offsets[7] = 1000;
+  ws::GpuCapture::TalliedShape down = shape(tally::kLoad + (std::uint64_t{5} << 40), 64, ~0u, 99);
+  tallied.insert(tallied.end(), {partial, meeting, copy, scattered, down});
+  const ws::DirectTable table = ws::DirectTableFor(tallied);
+  ASSERT_EQ(table.sites.size(), ws::dev::kDirectSites);
+  auto entry = [&](std::uint64_t key) {
+    return table.sites[ws::dev::DirectSiteSlot(key, table.seed)];
+  };
+  EXPECT_EQ(entry(tally::kLoad).key, tally::kLoad);
+  EXPECT_EQ(entry(tally::kLoad).step1, 4u + 1u);  // 20 requests of step 4 against 15 of step 8
+  EXPECT_EQ(entry(padded).key, padded);
+  EXPECT_EQ(entry(padded).step1, 132u + 1u);
+  EXPECT_EQ(entry(barrier).key, barrier);
+  EXPECT_EQ(entry(barrier).step1, 1024u + 1u);
+  std::size_t held = 0;
+  for (const ws::dev::DirectSite& e : table.sites) held += e.key != 0 ? 1 : 0;
+  EXPECT_EQ(held, 3u);  // the three sites and nothing left out above
+  EXPECT_TRUE(ws::DirectTableFor({partial, meeting, copy, scattered, down}).sites.empty());
+}
+
+// Past kDirectTableSites sites the most counted are kept, each in its own entry.
+TEST(GpuTally, TheDirectTableKeepsTheMostCountedSitesApart) {
+  std::vector<ws::GpuCapture::TalliedShape> tallied;
+  for (std::uint64_t i = 0; i < 40; ++i) {
+    ws::GpuCapture::TalliedShape t;
+    t.key = tally::kLoad + (i << 40);
+    t.mask = ~0u;
+    for (std::uint32_t l = 0; l < 32; ++l) t.offsets[l] = 4 * l;
+    t.count = 100 + i;  // site 39 the most counted
+    tallied.push_back(t);
+  }
+  const ws::DirectTable table = ws::DirectTableFor(tallied);
+  ASSERT_EQ(table.sites.size(), ws::dev::kDirectSites);
+  std::set<std::uint64_t> held;
+  for (const ws::dev::DirectSite& e : table.sites) {
+    if (e.key != 0) held.insert(e.key);
+  }
+  ASSERT_FALSE(held.empty());
+  EXPECT_LE(held.size(), ws::kDirectTableSites);
+  // The kept are the most counted: sites 39, 38, ... down to 40 less their number.
+  for (std::uint64_t i = 40 - held.size(); i < 40; ++i)
+    EXPECT_EQ(held.count(tally::kLoad + (i << 40)), 1u) << i;
+  for (const ws::dev::DirectSite& e : table.sites) {
+    if (e.key != 0) {
+      EXPECT_EQ(&table.sites[ws::dev::DirectSiteSlot(e.key, table.seed)], &e);
+    }
+  }
 }

@@ -172,12 +172,13 @@ __device__ __forceinline__ void TimedBarrier(std::uint32_t place, std::uint32_t 
     const std::uint32_t arrived = pass();
     const std::uint64_t departure = arrived > 0 ? GlobalTimer() : 0;
     const std::uint64_t key = static_cast<std::uint64_t>(place) << 32 | kTallyBarrier | tile_warps;
-    // The direct road (ws_cuda_tally.h, CountDirect): the barrier's entry holds its key and its
-    // count of threads plus one; counted at place 0 of it, its waits beside it.
-    if (r.direct_sites != nullptr && group == ~0u) {
-      const unsigned s = DirectSiteSlot(key);
-      const ulonglong2 e = *reinterpret_cast<const ulonglong2*>(r.direct_sites + s);
-      if (__all_sync(~0u, e.x == key && static_cast<unsigned>(e.y) == arrived + 1u) != 0) {
+    // The direct road (ws_cuda_tally.h, CountDirect): the barrier's entry in the launch's table
+    // holds its key and its count of threads plus one; counted at place 0 of it, its waits
+    // beside it.
+    if (r.direct_counts != nullptr && group == ~0u) {
+      const unsigned s = DirectSiteSlot(key, r.direct_seed);
+      const DirectSite& e = r.direct_table[s];
+      if (__all_sync(~0u, e.key == key && e.step1 == arrived + 1u) != 0) {
         if (lane == 0) {
           const std::size_t at = std::size_t{col} + s * kDirectPlaces;
           atomicAdd(r.direct_counts + at, 1ull);
@@ -187,8 +188,6 @@ __device__ __forceinline__ void TimedBarrier(std::uint32_t place, std::uint32_t 
         __syncwarp();
         return;
       }
-      if (e.x == 0 && r.tally_frozen == 0 && lane == 0)
-        ClaimDirectSite(r.direct_sites + s, key, arrived + 1u);
     }
     const unsigned slot = group == ~0u ? TallyWholeMeeting(r, key, lane, arrived, 0) : ~0u;
     if (slot == ~0u)

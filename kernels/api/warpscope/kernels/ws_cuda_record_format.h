@@ -242,18 +242,23 @@ static_assert(std::uint64_t{kTallyMaxCapacity} * kTallySpread < 0xffffffffull,
               "a counter's place must fit 32 bits and never be ~0u");
 
 // The direct road (issue 51; prototyped in bench/gpu_direct_micro.cu; the lean unit's build): a
-// whole warp's affine request at a site the pass's own table of sites holds is counted with no
-// shape hash and no lookup, at a counter for its site's entry and its first offset's place in 256
-// bytes (the shape's only other word, AffineShapeHash); a barrier's pass at place 0 of its site,
-// its count of threads in the entry's step word. Each entry is claimed once, by a compare-and-swap
-// of its key, then given its step plus one (0: not yet), and never changed after:
-//   direct_sites[s]        DirectSite, s = DirectSiteSlot(key)
+// whole warp's affine request at a site the launch's table of sites holds with the warp's step is
+// counted with no shape hash and no lookup in device memory, at a counter for its site's entry and
+// its first offset's place in 256 bytes (the shape's only other word, AffineShapeHash); a
+// barrier's pass at place 0 of its site's entry, its count of threads in the step word. The table
+// is the host's (DirectTableFor, gpu_records.h: from an earlier run of the same kernel, its
+// tallied shapes), in the launch's RecorderState (constant memory: one broadcast read a request),
+// seeded so that no two of its sites share an entry:
+//   direct_table[s]        s = DirectSiteSlot(key, direct_seed); a key of 0: no site
 //   direct_counts[j * kDirectColumn + s * kDirectPlaces + p]
 //                          spread as the tally's counters, j the block's number modulo
 //                          kTallySpread (TallyColumn), p the first offset modulo 256;
-//                          kDirectColumn is the tally's capacity (a null direct_sites: no road)
+//                          kDirectColumn is the tally's capacity (null direct_counts: no road)
 //   direct_waits, direct_wait_max: the same shape, a barrier's waits (its place 0)
 // The host adds them into the tally's shapes (AddDirectShapes, gpu_records.h) before costing.
+// A table the pass itself filled (entries claimed by a compare-and-swap in device memory) was
+// measured first and left: read through L1 a stale empty entry sent most requests the tally's
+// roads, through L2 every request read one hot line (copy 4.9x plain, H200; docs/GPU.md).
 struct alignas(16) DirectSite {
   std::uint64_t key;
   std::uint32_t step1;  // the whole warp's step plus one (a barrier's: its count of threads plus one)
@@ -265,10 +270,9 @@ inline constexpr std::uint32_t kDirectSiteBits = 5;
 inline constexpr std::uint32_t kDirectSites = 1u << kDirectSiteBits;
 inline constexpr std::uint32_t kDirectPlaces = 256;
 inline constexpr std::uint32_t kDirectColumn = kDirectSites * kDirectPlaces;
-// A site key's entry: its halves mixed by two multiplies, the top bits (a constant where the key
-// is: a barrier's, the place's).
-WS_RECORD_HD constexpr std::uint32_t DirectSiteSlot(std::uint64_t key) {
-  return (static_cast<std::uint32_t>(key) * 0x9e3779b9u ^
+// A site key's entry under the table's seed: its halves mixed by two multiplies, the top bits.
+WS_RECORD_HD constexpr std::uint32_t DirectSiteSlot(std::uint64_t key, std::uint32_t seed) {
+  return ((static_cast<std::uint32_t>(key) ^ seed) * 0x9e3779b9u ^
           static_cast<std::uint32_t>(key >> 32) * 0x85ebca6bu) >>
          (32 - kDirectSiteBits);
 }
@@ -304,9 +308,10 @@ struct RecorderState {
   unsigned int* tally_full;            // set to 1 once a shape found no slot (then written)
   unsigned char* warp_tallied;         // [warp]: 1 once the warp had a request tallied
   unsigned int tally_capacity;         // a power of two
-  // The direct road (above, "The direct road"): null direct_sites, none (tally_capacity is then
-  // kDirectColumn where it is not).
-  DirectSite* direct_sites;                // [kDirectSites]
+  // The direct road (above, "The direct road"): null direct_counts, none (tally_capacity is then
+  // kDirectColumn where it is not); its table and seed, the host's.
+  DirectSite direct_table[kDirectSites];
+  unsigned int direct_seed;
   unsigned long long* direct_counts;       // [kTallySpread * kDirectColumn]
   unsigned long long* direct_waits;        // the same (a barrier's place 0)
   unsigned long long* direct_wait_max;     // the same

@@ -196,46 +196,27 @@ __device__ __forceinline__ unsigned long long MixLines(unsigned long long h, uns
 }
 
 #if defined(WS_WARP_STATE_BUILD)
-// A direct site's entry claimed for `key` where it is still empty, then given `step1`; out of
-// line where the rare roads are (WS_OUT_OF_LINE_ROADS): inlined, its atomics took registers the
-// loops' lessons spilled for (ptxas: the tiled matmuls' stack 48 -> 56 bytes).
-#if defined(WS_OUT_OF_LINE_ROADS)
-static __device__ __noinline__
-#else
-__device__ __forceinline__
-#endif
-    void ClaimDirectSite(DirectSite* site, std::uint64_t key, unsigned step1) {
-  if (atomicCAS(reinterpret_cast<unsigned long long*>(&site->key), 0ull,
-                static_cast<unsigned long long>(key)) == 0ull)
-    atomicExch(&site->step1, step1);
-}
 // The direct road (ws_cuda_record_format.h, "The direct road"), a whole warp with constant masks:
-// `key`'s site entry read once for the warp (16 bytes, through L1 as the tally's keys are: a stale
-// copy can only say empty or not yet given its step, and the warp then takes the tally's roads),
-// its key and step checked in the affine test's vote; counted at the warp's column, the entry and
-// `first`'s place in 256 bytes. Where the entry is empty and every lane affine, the leader claims
-// it (not in a pass that only looks up: tally_frozen) and the request goes on to the tally's roads.
-// Returns whether it counted. About 35 SASS instructions where the tally's short road took about
-// 50 (bench/gpu_direct_micro.cu, cuobjdump; docs/GPU.md).
+// `key`'s entry in the launch's table (constant memory), its key and step checked in the affine
+// test's vote; counted at the warp's column, the entry and `first`'s place in 256 bytes. The
+// lanes' keys are one (the caller's match), so their entries are one. Returns whether it counted;
+// where not, the tally's roads take the request. About 35 SASS instructions where the tally's
+// short road took about 50 (bench/gpu_direct_micro.cu, cuobjdump; docs/GPU.md).
 __device__ __forceinline__ bool CountDirect(const RecorderState& r, std::uint64_t key,
                                             unsigned lane, unsigned offset, unsigned first,
                                             unsigned step) {
 #if __CUDA_ARCH__ >= 800
-  if (r.direct_sites == nullptr) return false;
+  if (r.direct_counts == nullptr) return false;
   const unsigned state = TallyWarp();
   if (state == ~0u) return false;
-  const unsigned s = DirectSiteSlot(key);
-  const ulonglong2 e = *reinterpret_cast<const ulonglong2*>(r.direct_sites + s);
-  // A step of ~0u (lanes one byte apart downwards) would be a step word of 0, "not yet given":
-  // such requests keep the tally's roads (a review).
+  const unsigned s = DirectSiteSlot(key, r.direct_seed);
+  const DirectSite& e = r.direct_table[s];
+  // A step of ~0u (lanes one byte apart downwards) would be a step word of 0, no site's: such
+  // requests keep the tally's roads.
   const bool affine = offset == first + lane * step && step != ~0u;
-  if (__all_sync(~0u, affine && e.x == key && static_cast<unsigned>(e.y) == step + 1u) != 0) {
-    CountOnceAt(r.direct_counts, s * kDirectPlaces + (first & 255u), state, lane);
-    return true;
-  }
-  if (e.x == 0 && r.tally_frozen == 0 && __all_sync(~0u, affine) != 0 && lane == 0)
-    ClaimDirectSite(r.direct_sites + s, key, step + 1u);
-  return false;
+  if (__all_sync(~0u, affine && e.key == key && e.step1 == step + 1u) == 0) return false;
+  CountOnceAt(r.direct_counts, s * kDirectPlaces + (first & 255u), state, lane);
+  return true;
 #else
   (void)r, (void)key, (void)lane, (void)offset, (void)first, (void)step;
   return false;

@@ -350,14 +350,15 @@ class CudaBackend {
     unsigned long long* wait_max = nullptr;  // and the longest
     unsigned int* full = nullptr;
     unsigned char* warps = nullptr;
-    // The direct road's (ws_cuda_record_format.h): its sites' entries, counters and waits.
-    dev::DirectSite* direct_sites = nullptr;
+    // The direct road's (ws_cuda_record_format.h): its counters and waits (its table is the
+    // RecorderState's, the host's: direct_now_).
     unsigned long long* direct_counts = nullptr;
     unsigned long long* direct_waits = nullptr;
     unsigned long long* direct_wait_max = nullptr;
     std::size_t capacity = 0, warp_count = 0;
   };
-  // Shapes a launch's table holds (8,192: 9.6 MB of device memory; matmul has a few hundred).
+  // Shapes a launch's table holds (8,192: 50 MB of device memory with the direct road's
+  // counters, kTallyBytes; matmul has a few hundred).
   static constexpr std::size_t kTallyCapacity = std::size_t{1} << 13;
   // An event roads' pass whose first run took less than this runs again to be timed warm, while
   // the first runs so repeated add up to at most the budget (RecordLaunch).
@@ -367,8 +368,7 @@ class CudaBackend {
   static_assert(kTallyCapacity == dev::kDirectColumn,
                 "the direct road's counters share the tally's columns (the warp's tally state)");
   static constexpr std::size_t kTallyBytes =
-      kTallyCapacity * (8 + dev::kTallyShapeWords * 4 + 6 * dev::kTallySpread * 8) + 4 +
-      dev::kDirectSites * sizeof(dev::DirectSite);
+      kTallyCapacity * (8 + dev::kTallyShapeWords * 4 + 6 * dev::kTallySpread * 8) + 4;
   // The lane log: rows a lane on the first try (so, launches of 65,536 threads at most) and the
   // most slots (lanes x rows) a launch may have (2^24: 256 MB of records and 64 MB of times).
   static constexpr std::uint64_t kLaneLogRows = 256, kLaneLogSlots = std::uint64_t{1} << 24;
@@ -379,14 +379,16 @@ class CudaBackend {
     for (void* p : {static_cast<void*>(tally_.keys), static_cast<void*>(tally_.shapes),
                     static_cast<void*>(tally_.counts), static_cast<void*>(tally_.waits),
                     static_cast<void*>(tally_.wait_max), static_cast<void*>(tally_.full),
-                    static_cast<void*>(tally_.warps), static_cast<void*>(tally_.direct_sites),
-                    static_cast<void*>(tally_.direct_counts),
+                    static_cast<void*>(tally_.warps), static_cast<void*>(tally_.direct_counts),
                     static_cast<void*>(tally_.direct_waits),
                     static_cast<void*>(tally_.direct_wait_max)})
       if (p != nullptr) cudaFreeAsync(p, 0);
     tally_ = {};
   }
   void ReadTally(const TallyArrays& t, std::size_t warps, GpuCapture* c);
+  // The direct road's table for a pass of `kernel` (direct_tables_'s, none before its first run),
+  // into `st` and direct_now_; with no table (or WS_GPU_DIRECT=0) the road is off (null counters).
+  void UseDirectTable(const std::string& kernel, const TallyArrays& t, dev::RecorderState* st);
   void ReadDeviceFiles(const char* const* files_d, GpuCapture* c);
   std::vector<unsigned long long> PlanRanges(Dim3 grid, std::uint32_t wpb,
                                              const std::vector<unsigned long long>& counted) const;
@@ -468,6 +470,10 @@ class CudaBackend {
   bool hazard_fast_ = true;          // WS_GPU_HAZARD_FAST=0: false
   bool warm_pass_ = true;            // WS_GPU_WARM_PASS=0: false (RecordLaneLog, RecordLaunch)
   bool direct_road_ = true;  // the lean unit's requests and barriers take the direct road
+  // The direct road's tables (DirectTableFor) by kernel, from its last recorded run, and the one
+  // the pass in flight has (ReadTally adds its counters by it).
+  std::map<std::string, DirectTable> direct_tables_;
+  DirectTable direct_now_;
   // The event roads' first passes run again to be timed warm (RecordLaunch), in ms: at most
   // kWarmRecordBudgetMs a backend; never for a program's (RecordsEachPassOnce).
   double warm_record_ms_ = 0;

@@ -156,6 +156,7 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
   c.hazard_scan = scan;
   const TallyArrays tally =
       TallyWanted(grid, block) ? StartTally(grid, block, warps, &st) : TallyArrays{};
+  UseDirectTable(kernel, tally, &st);
   const bool first_chunks = st.first_chunks != 0;
   const unsigned long long first_words = first_chunks ? warps * dev::kFirstChunkWords : 0;
   std::vector<unsigned long long> state(warps);
@@ -182,6 +183,13 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
     first_ms = pool_ms;
     (void)StartRecording(block, wpb, warps, state_d, pool, pool_next, sm_state_d, overflow,
                          files_d);
+    // The first run's shapes give the second its direct road's table (DirectTableFor).
+    if (direct_road_ && tally.direct_counts != nullptr) {
+      GpuCapture first;
+      ReadTally(tally, warps, &first);
+      direct_tables_[kernel] = DirectTableFor(first.tallied);
+      UseDirectTable(kernel, tally, &st);
+    }
     ClearTally(tally, true);
     std::tie(pool_ms, pool_overflowed) = pass(st);
     warm = true;
@@ -235,6 +243,9 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
   }
   ReadDeviceFiles(files_d, &c);
   ReadTally(tally, warps, &c);
+  // The next launch of this kernel takes the direct road where this one's shapes say it may.
+  if (direct_road_ && tally.direct_counts != nullptr && status_.ok())
+    direct_tables_[kernel] = DirectTableFor(c.tallied);
   free_scratch();
   if (!status_.ok()) return Status::Error(kernel + ": " + status_.message());
   GatherChunks(words, chunks, state, first_chunks && !pool_overflowed, &c);
@@ -401,7 +412,6 @@ inline CudaBackend::TallyArrays CudaBackend::StartTally(Dim3 grid, Dim3 block, s
       !alloc(&t.waits, t.capacity * dev::kTallySpread * 8) ||
       !alloc(&t.wait_max, t.capacity * dev::kTallySpread * 8) || !alloc(&t.full, 4) ||
       !alloc(&t.warps, std::max<std::size_t>(warps, 1)) ||
-      !alloc(&t.direct_sites, dev::kDirectSites * sizeof(dev::DirectSite)) ||
       !alloc(&t.direct_counts, t.capacity * dev::kTallySpread * 8) ||
       !alloc(&t.direct_waits, t.capacity * dev::kTallySpread * 8) ||
       !alloc(&t.direct_wait_max, t.capacity * dev::kTallySpread * 8)) {
@@ -418,9 +428,8 @@ inline CudaBackend::TallyArrays CudaBackend::StartTally(Dim3 grid, Dim3 block, s
   st->tally_full = t.full;
   st->warp_tallied = t.warps;
   st->tally_capacity = static_cast<unsigned int>(t.capacity);
-  // The direct road (the lean unit's kernels take it; WS_GPU_DIRECT=0: never).
-  st->direct_sites = direct_road_ ? t.direct_sites : nullptr;
-  st->direct_counts = t.direct_counts;
+  // The direct road: off until UseDirectTable gives the pass a table.
+  st->direct_counts = nullptr;
   st->direct_waits = t.direct_waits;
   st->direct_wait_max = t.direct_wait_max;
   st->tally_frozen = 0;
@@ -446,7 +455,6 @@ inline void CudaBackend::ClearTally(const TallyArrays& t, bool keys) {
   if (keys) {
     Keep(WS_CUDA(cudaMemsetAsync(t.keys, 0, t.capacity * 8)));
     Keep(WS_CUDA(cudaMemsetAsync(t.full, 0, 4)));
-    Keep(WS_CUDA(cudaMemsetAsync(t.direct_sites, 0, dev::kDirectSites * sizeof(dev::DirectSite))));
   }
   Keep(WS_CUDA(cudaMemsetAsync(t.direct_counts, 0, t.capacity * dev::kTallySpread * 8)));
   Keep(WS_CUDA(cudaMemsetAsync(t.direct_waits, 0, t.capacity * dev::kTallySpread * 8)));
@@ -455,6 +463,19 @@ inline void CudaBackend::ClearTally(const TallyArrays& t, bool keys) {
   Keep(WS_CUDA(cudaMemsetAsync(t.waits, 0, t.capacity * dev::kTallySpread * 8)));
   Keep(WS_CUDA(cudaMemsetAsync(t.wait_max, 0, t.capacity * dev::kTallySpread * 8)));
   Keep(WS_CUDA(cudaMemsetAsync(t.warps, 0, t.warp_count)));
+}
+
+inline void CudaBackend::UseDirectTable(const std::string& kernel, const TallyArrays& t,
+                                        dev::RecorderState* st) {
+  const auto found = direct_tables_.find(kernel);
+  direct_now_ = direct_road_ && t.direct_counts != nullptr && found != direct_tables_.end()
+                    ? found->second
+                    : DirectTable{};
+  std::fill(std::begin(st->direct_table), std::end(st->direct_table), dev::DirectSite{});
+  for (std::size_t s = 0; s < direct_now_.sites.size() && s < dev::kDirectSites; ++s)
+    st->direct_table[s] = direct_now_.sites[s];
+  st->direct_seed = direct_now_.seed;
+  st->direct_counts = direct_now_.sites.empty() ? nullptr : t.direct_counts;
 }
 
 // The shapes the tally counted, into the capture (TalliedShapes); the table's shapes and
@@ -466,13 +487,9 @@ inline void CudaBackend::ReadTally(const TallyArrays& t, std::size_t warps, GpuC
   unsigned int full = 0;
   Keep(WS_CUDA(cudaMemcpy(&full, t.full, 4, cudaMemcpyDeviceToHost)));
   c->tally_full = full != 0;
-  // The direct road's entries: its counters come back only where some entry was claimed.
-  std::vector<dev::DirectSite> sites(dev::kDirectSites);
-  Keep(WS_CUDA(cudaMemcpy(sites.data(), t.direct_sites, sites.size() * sizeof(dev::DirectSite),
-                          cudaMemcpyDeviceToHost)));
-  const bool direct = std::any_of(sites.begin(), sites.end(), [](const dev::DirectSite& e) {
-    return e.key != 0 && e.step1 != 0;
-  });
+  // The direct road's counters come back where the pass had a table (direct_now_).
+  const std::vector<dev::DirectSite>& sites = direct_now_.sites;
+  const bool direct = !sites.empty();
   if (!status_.ok() ||
       (!direct && std::all_of(keys.begin(), keys.end(), [](auto k) { return k == 0; })))
     return;
@@ -484,14 +501,23 @@ inline void CudaBackend::ReadTally(const TallyArrays& t, std::size_t warps, GpuC
   Keep(WS_CUDA(cudaMemcpy(c->warp_tallied.data(), t.warps, warps, cudaMemcpyDeviceToHost)));
   if (status_.ok()) c->tallied = TalliedShapes(keys, shapes, counts);
   if (direct && status_.ok()) {
-    std::vector<unsigned long long> d(counts.size()), w(counts.size()), m(counts.size());
-    Keep(WS_CUDA(cudaMemcpy(d.data(), t.direct_counts, d.size() * 8, cudaMemcpyDeviceToHost)));
+    // Only the table's sites' places, each a block of kDirectPlaces words in every column.
+    std::vector<unsigned long long> d(counts.size()), w, m;
     const bool barrier = std::any_of(sites.begin(), sites.end(), [](const dev::DirectSite& e) {
       return (e.key & dev::kTallyBarrier) != 0;
     });
-    if (barrier) {
-      Keep(WS_CUDA(cudaMemcpy(w.data(), t.direct_waits, w.size() * 8, cudaMemcpyDeviceToHost)));
-      Keep(WS_CUDA(cudaMemcpy(m.data(), t.direct_wait_max, m.size() * 8, cudaMemcpyDeviceToHost)));
+    if (barrier) w.resize(counts.size()), m.resize(counts.size());
+    const std::size_t pitch = std::size_t{dev::kDirectColumn} * 8, width = dev::kDirectPlaces * 8;
+    for (std::size_t s = 0; s < sites.size() && status_.ok(); ++s) {
+      if (sites[s].key == 0) continue;
+      const std::size_t at = s * dev::kDirectPlaces;
+      Keep(WS_CUDA(cudaMemcpy2D(d.data() + at, pitch, t.direct_counts + at, pitch, width,
+                                dev::kTallySpread, cudaMemcpyDeviceToHost)));
+      if ((sites[s].key & dev::kTallyBarrier) == 0) continue;
+      Keep(WS_CUDA(cudaMemcpy2D(w.data() + at, pitch, t.direct_waits + at, pitch, width,
+                                dev::kTallySpread, cudaMemcpyDeviceToHost)));
+      Keep(WS_CUDA(cudaMemcpy2D(m.data() + at, pitch, t.direct_wait_max + at, pitch, width,
+                                dev::kTallySpread, cudaMemcpyDeviceToHost)));
     }
     if (status_.ok()) AddDirectShapes(sites, d, w, m, &c->tallied);
   }

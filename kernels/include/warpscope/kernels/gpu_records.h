@@ -171,13 +171,30 @@ std::vector<GpuCapture::TalliedShape> TalliedShapes(const std::vector<unsigned l
                                                     const std::vector<std::uint32_t>& shapes,
                                                     const std::vector<unsigned long long>& counts);
 
+// A launch's table for the direct road (ws_cuda_record_format.h, "The direct road"): its
+// kDirectSites entries, each at DirectSiteSlot(key, seed), or none (empty `sites`).
+struct DirectTable {
+  std::vector<dev::DirectSite> sites;
+  std::uint32_t seed = 0;
+};
+// The most sites a table holds: with more, a seed that parts them all is rare (16 keys in 32
+// entries: about 1 seed in 70).
+inline constexpr std::size_t kDirectTableSites = 16;
+// The table for a kernel's next run from the shapes an earlier run tallied (`tallied`, as
+// ReadTally leaves them, the direct road's added): each site key of whole warps' affine requests
+// (no warp meeting's, no asynchronous copy's) with the step most of its requests made, and each
+// barrier's whole warps' passes with the count of threads most of them had; the most counted
+// kDirectTableSites sites at most, fewer where no seed below 4,096 parts them all (the least
+// counted left out first). Empty where there are none.
+DirectTable DirectTableFor(const std::vector<GpuCapture::TalliedShape>& tallied);
+
 // The direct road's counters read back (ws_cuda_record_format.h, "The direct road": `sites`
 // kDirectSites entries, `counts`, `waits` and `wait_max` kTallySpread * kDirectColumn words each)
 // added into `tallied`: each entry given its step, each place p of its site counted at all, as
 // the shape of a whole warp whose lane l's offset is p + l x step (a barrier's: every offset 0,
 // its lines its count of threads, its waits summed and the longest kept). Where the tally counted
-// the same shape too (a warp that met the entry before it was written), into that shape; else a
-// new one, with its table hash (AffineShapeHash). Arrays shorter than that are not read.
+// the same shape too (a warp whose step was not its site's), into that shape; else a new one, with
+// its table hash (AffineShapeHash). Arrays shorter than that are not read.
 void AddDirectShapes(const std::vector<dev::DirectSite>& sites,
                      const std::vector<unsigned long long>& counts,
                      const std::vector<unsigned long long>& waits,
