@@ -217,8 +217,8 @@ TEST(GpuTally, TheDirectRoadsCountersAreAddedIntoTheTalliesShapes) {
   tallied[0].count = 5;
   ws::AddDirectShapes(sites, counts, waits, most, &tallied);
   ASSERT_EQ(tallied.size(), 3u);
-  EXPECT_EQ(tallied[0].count, 5u + 6u);        // place 128: the tally's and the direct road's
-  EXPECT_EQ(tallied[0].offsets[0], 0x1080u);   // the tally's offsets kept
+  EXPECT_EQ(tallied[0].count, 5u + 6u);       // place 128: the tally's and the direct road's
+  EXPECT_EQ(tallied[0].offsets[0], 0x1080u);  // the tally's offsets kept
   const auto& load0 = tallied[1].key == tally::kLoad ? tallied[1] : tallied[2];
   const auto& pass = tallied[1].key == barrier ? tallied[1] : tallied[2];
   EXPECT_EQ(load0.count, 3u + 4u);  // place 0, two columns
@@ -623,8 +623,7 @@ TEST(GpuTally, TheHostTellsWhichShapesTheDeviceHashedByTheirSteps) {
 // threads, and none of what the road cannot count (a partial warp's, a warp meeting's, an
 // asynchronous copy's write, lanes not affine, a step of ~0u). Every site its own entry.
 TEST(GpuTally, TheDirectTableHoldsEachSitesMostCountedStep) {
-  auto shape = [](std::uint64_t key, std::uint32_t first, std::uint32_t step,
-                  std::uint64_t count) {
+  auto shape = [](std::uint64_t key, std::uint32_t first, std::uint32_t step, std::uint64_t count) {
     ws::GpuCapture::TalliedShape t;
     t.key = key;
     t.mask = ~0u;
@@ -652,8 +651,7 @@ TEST(GpuTally, TheDirectTableHoldsEachSitesMostCountedStep) {
       shape(std::uint64_t{41} << 32 | ws::dev::kTallyWarpOp, 0, 0, 99);
   ws::GpuCapture::TalliedShape copy = shape(tally::kLoad + (std::uint64_t{3} << 40), 0, 4, 99);
   copy.lines = 2;
-  ws::GpuCapture::TalliedShape scattered =
-      shape(tally::kLoad + (std::uint64_t{4} << 40), 0, 4, 99);
+  ws::GpuCapture::TalliedShape scattered = shape(tally::kLoad + (std::uint64_t{4} << 40), 0, 4, 99);
   scattered.offsets[7] = 1000;
   ws::GpuCapture::TalliedShape down = shape(tally::kLoad + (std::uint64_t{5} << 40), 64, ~0u, 99);
   tallied.insert(tallied.end(), {partial, meeting, copy, scattered, down});

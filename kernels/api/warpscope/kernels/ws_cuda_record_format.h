@@ -261,7 +261,8 @@ static_assert(std::uint64_t{kTallyMaxCapacity} * kTallySpread < 0xffffffffull,
 // roads, through L2 every request read one hot line (copy 4.9x plain, H200; docs/GPU.md).
 struct alignas(16) DirectSite {
   std::uint64_t key;
-  std::uint32_t step1;  // the whole warp's step plus one (a barrier's: its count of threads plus one)
+  // The whole warp's step plus one (a barrier's: its count of threads plus one).
+  std::uint32_t step1;
   std::uint32_t unused;
 };
 // 32 entries of 256 places: a column as long as the tally's (CudaBackend::kTallyCapacity), so
@@ -312,10 +313,10 @@ struct RecorderState {
   // kDirectColumn where it is not); its table and seed, the host's.
   DirectSite direct_table[kDirectSites];
   unsigned int direct_seed;
-  unsigned long long* direct_counts;       // [kTallySpread * kDirectColumn]
-  unsigned long long* direct_waits;        // the same (a barrier's place 0)
-  unsigned long long* direct_wait_max;     // the same
-  int tally_frozen;                    // the planned pass: shapes are looked up, none added
+  unsigned long long* direct_counts;    // [kTallySpread * kDirectColumn]
+  unsigned long long* direct_waits;     // the same (a barrier's place 0)
+  unsigned long long* direct_wait_max;  // the same
+  int tally_frozen;                     // the planned pass: shapes are looked up, none added
   // The blocks whose events are all written, from the lowest (kept_base) to the highest
   // (kept_base + kept_last), in 32 bits: block b is kept where b - kept_base <= kept_last and,
   // where the kept blocks are not every block of that span, keep_block[b - kept_base] is 1. A

@@ -376,12 +376,12 @@ class CudaBackend {
   TallyArrays StartTally(Dim3 grid, Dim3 block, std::size_t warps, dev::RecorderState* st);
   void ClearTally(const TallyArrays& t, bool keys);
   void FreeTally() {
-    for (void* p : {static_cast<void*>(tally_.keys), static_cast<void*>(tally_.shapes),
-                    static_cast<void*>(tally_.counts), static_cast<void*>(tally_.waits),
-                    static_cast<void*>(tally_.wait_max), static_cast<void*>(tally_.full),
-                    static_cast<void*>(tally_.warps), static_cast<void*>(tally_.direct_counts),
-                    static_cast<void*>(tally_.direct_waits),
-                    static_cast<void*>(tally_.direct_wait_max)})
+    for (void* p :
+         {static_cast<void*>(tally_.keys), static_cast<void*>(tally_.shapes),
+          static_cast<void*>(tally_.counts), static_cast<void*>(tally_.waits),
+          static_cast<void*>(tally_.wait_max), static_cast<void*>(tally_.full),
+          static_cast<void*>(tally_.warps), static_cast<void*>(tally_.direct_counts),
+          static_cast<void*>(tally_.direct_waits), static_cast<void*>(tally_.direct_wait_max)})
       if (p != nullptr) cudaFreeAsync(p, 0);
     tally_ = {};
   }
@@ -469,7 +469,7 @@ class CudaBackend {
   std::uint32_t dynamic_bytes_ = 0;  // the launch's dynamic shared bytes (LaunchKeeping)
   bool hazard_fast_ = true;          // WS_GPU_HAZARD_FAST=0: false
   bool warm_pass_ = true;            // WS_GPU_WARM_PASS=0: false (RecordLaneLog, RecordLaunch)
-  bool direct_road_ = true;  // the lean unit's requests and barriers take the direct road
+  bool direct_road_ = true;          // the lean unit's requests and barriers take the direct road
   // The direct road's tables (DirectTableFor) by kernel, from its last recorded run, and the one
   // the pass in flight has (ReadTally adds its counters by it).
   std::map<std::string, DirectTable> direct_tables_;
