@@ -4,6 +4,8 @@
 # (kLeanLocalBytes, cuda_pass_units.h) decides: each case REPEATS times a way, interleaved, the
 # median recording pass and the plain build's time from the JSON. Run on the GPU machine after
 # scripts/gpu-build.sh built build/headless.
+# WS_LEAN_WAYS: the WS_GPU_LEAN values to run (default "1 0": the rule, and never; a number of
+# bytes past 1 runs the lean build up to that much local memory, cuda_pass_units.h).
 # Usage: bench/gpu_lean_choice.sh OUT_FILE [REPEATS]
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
@@ -17,7 +19,7 @@ tmp=$(mktemp -d)
 while read -r label args; do
   [[ -z $label ]] && continue
   for i in $(seq "$repeats"); do
-    for lean in 1 0; do
+    for lean in ${WS_LEAN_WAYS:-1 0}; do
       # shellcheck disable=SC2086
       WS_GPU_LEAN=$lean timeout 120 $cli run $args --backend cuda --json > "$tmp/one.json" \
         2> "$tmp/err" || { echo "$label lean=$lean failed: $(head -c 300 "$tmp/err")" >> "$out"; continue; }
@@ -38,19 +40,24 @@ reduce-shuffle-256x65535 reduce --variant shuffle --set block=3 --set blocks=655
 bank-stride-4096 bank-stride --variant stride --set blocks=4096
 swizzle-as-written-4096 swizzle --variant as-written --set size=4096
 CASES
-python3 - "$tmp/rows" >> "$out" <<'PY'
+python3 - "$tmp/rows" ${WS_LEAN_WAYS:-1 0} >> "$out" <<'PY'
 import collections, statistics, sys
 rows = collections.defaultdict(list)
 for line in open(sys.argv[1]):
     label, lean, rec, plain = line.split()
     rows[(label, lean)].append((float(rec), float(plain)))
-print("%-28s %12s %12s %10s %9s %9s" % ("case", "lean rec ms", "recorded ms", "plain ms", "lean/p", "rec/p"))
+ways = sys.argv[2:]
+name = {"1": "lean rule", "0": "recorded"}
+print("%-28s %10s" % ("case", "plain ms") + "".join(" %22s" % ("WS_GPU_LEAN=" + w + " ms, x") for w in ways))
 for label in dict.fromkeys(k[0] for k in rows):
-    l = rows.get((label, "1"), []); r = rows.get((label, "0"), [])
-    if not l or not r: continue
-    lm = statistics.median(x[0] for x in l); rm = statistics.median(x[0] for x in r)
-    pm = statistics.median(x[1] for x in l + r)
-    print("%-28s %12.4f %12.4f %10.4f %8.2fx %8.2fx" % (label, lm, rm, pm, lm / pm if pm else 0, rm / pm if pm else 0))
+    got = [rows.get((label, w), []) for w in ways]
+    if not all(got): continue
+    pm = statistics.median(x[1] for g in got for x in g)
+    cells = ""
+    for g in got:
+        m = statistics.median(x[0] for x in g)
+        cells += " %14.4f %6.2fx" % (m, m / pm if pm else 0)
+    print("%-28s %10.4f" % (label, pm) + cells)
 PY
 rm -rf "$tmp"
 cat "$out"

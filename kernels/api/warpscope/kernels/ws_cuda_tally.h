@@ -210,11 +210,15 @@ __device__ __forceinline__ bool CountDirect(const RecorderState& r, std::uint64_
   const unsigned state = TallyWarp();
   if (state == ~0u) return false;
   const unsigned s = DirectSiteSlot(key, r.direct_seed);
-  const DirectSite& e = r.direct_table[s];
-  // A step of ~0u (lanes one byte apart downwards) would be a step word of 0, no site's: such
-  // requests keep the tally's roads.
-  const bool affine = offset == first + lane * step && step != ~0u;
-  if (__all_sync(~0u, affine && e.key == key && e.step1 == step + 1u) == 0) return false;
+  // Both words read and the three tests made by every lane, with no branch between them (`&`,
+  // not `&&`: ptxas branched around the table's read, about 5 instructions a request). A step of
+  // ~0u (lanes one byte apart downwards) would match a step word of 0, which no site's entry has
+  // (DirectTableFor; an empty entry's key is 0, no site's key).
+  const std::uint64_t entry_key = r.direct_table[s].key;
+  const unsigned entry_step1 = r.direct_table[s].step1;
+  const bool hit =
+      (offset == first + lane * step) & (entry_key == key) & (entry_step1 == step + 1u);
+  if (__all_sync(~0u, hit) == 0) return false;
   CountOnceAt(r.direct_counts, s * kDirectPlaces + (first & 255u), state, lane);
   return true;
 #else
