@@ -6,7 +6,7 @@
 # Usage (on the device, with .deps carried): bench/gpu_batch.sh OUT_DIR [STEPS]
 #   STEPS: a comma-separated subset of micro,direct-micro,hazard-micro,ablations,lane-micro,lane-product,first-launch,build,tests,anchors,capture,capture-defaults,
 #   capture-defaults-events,capture-defaults-capped,capture-nolean,capture-old,
-#   program,capped,lane-cap,sass,lean-choice
+#   program,capped,lane-cap,sass,lean-choice,same-direct,same-lean
 #   (default: build,tests,anchors,capture,program; micro is bench/gpu_tally_micro.sh, nvcc only, so
 #   it can run before the build; capture-old is the capture bench with WS_GPU_HAZARD_FAST=0, the
 #   hazard check as before its cheaper shadows; capped builds the recorded lessons again with
@@ -102,6 +102,12 @@ want capture-old && WS_GPU_HAZARD_FAST=0 step capture-old 90 bench/gpu_capture_b
 # Lessons at size whose kernels the lean unit's local memory rule decides, lean against the
 # recorded unit (WS_GPU_LEAN=0), after build.
 want lean-choice && step lean-choice 300 bench/gpu_lean_choice.sh "$out/lean-choice.txt" 3
+# The same figures either way (bench/gpu_same_figures.sh, times left out): the direct road on and
+# off, and the lean build up to ${WS_SAME_LEAN_BYTES:-96} bytes of local memory against never.
+want same-direct && step same-direct 300 bench/gpu_same_figures.sh "$out/same-direct.txt" \
+  "WS_GPU_DIRECT=1" "WS_GPU_DIRECT=0"
+want same-lean && step same-lean 300 bench/gpu_same_figures.sh "$out/same-lean.txt" \
+  "WS_GPU_LEAN=${WS_SAME_LEAN_BYTES:-96}" "WS_GPU_LEAN=0"
 if want sass; then
   lean=$(find build/headless -name 'lessons_cuda_lean.cu.o' | head -1)
   step sass 60 bash -c "cuobjdump -sass '$lean' | awk -v re='${WS_SASS_KERNELS:-transpose|[Cc]opy}' \
