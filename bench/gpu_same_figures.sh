@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Whether two ways of recording give the same figures: each lesson case at size runs through the
 # CLI on the GPU once with the environment A and once with B, and the two JSON reports are compared
-# with every time left out (the "timing" object, and any key that is a wait or ends in _ms, _ns or
-# _s). Prints "same" or the first differences a case. Run on the GPU machine after
+# with every time left out (the "timing" object, and any key that ends in _ms, _ns or _s; a wait
+# need only be zero in both or in neither and within 2x). Prints "same" or the first differences
+# a case, and how many requests the direct road counted in each (capture.direct_requests). Run on the GPU machine after
 # scripts/gpu-build.sh built build/headless.
 # Usage: bench/gpu_same_figures.sh OUT_FILE "A" "B"
 #   e.g. bench/gpu_same_figures.sh out.txt "WS_GPU_DIRECT=1" "WS_GPU_DIRECT=0"
@@ -26,8 +27,8 @@ while read -r label args; do
     env_words=$a
     [[ $way == b ]] && env_words=$b
     # shellcheck disable=SC2086
-    env $env_words timeout 120 $cli run $args --backend cuda --json > "$tmp/$way.json" \
-      2> "$tmp/$way.err" || { echo "$label ($way) failed: $(head -c 300 "$tmp/$way.err")" >> "$out"; ok=0; }
+    env $env_words timeout 120 $cli run $args --backend cuda --json < /dev/null \
+      > "$tmp/$way.json" 2> "$tmp/$way.err" || { echo "$label ($way) failed: $(head -c 300 "$tmp/$way.err")" >> "$out"; ok=0; }
   done
   [[ $ok == 1 ]] || continue
   python3 - "$tmp/a.json" "$tmp/b.json" "$label" >> "$out" <<'PY'
@@ -35,13 +36,23 @@ import json, sys
 
 def timed(key):
     k = key.lower()
-    return k == "timing" or "wait" in k or k.endswith(("_ms", "_ns", "_s"))
+    return k == "timing" or k.endswith(("_ms", "_ns", "_s"))
+
+def wait(key):
+    return "wait" in key.lower()
 
 def walk(x, y, path, out):
     if isinstance(x, dict) and isinstance(y, dict):
         for k in sorted(set(x) | set(y)):
-            if not timed(k):
-                walk(x.get(k), y.get(k), path + "." + k, out)
+            if timed(k):
+                continue
+            u, v = x.get(k), y.get(k)
+            if wait(k) and isinstance(u, (int, float)) and isinstance(v, (int, float)):
+                # A wait is a time: only both zero or both not, and within 2x of each other.
+                if (u == 0) != (v == 0) or (u and v and max(u, v) > 2 * min(u, v)):
+                    out.append("%s.%s: %s against %s (a wait)" % (path, k, u, v))
+                continue
+            walk(u, v, path + "." + k, out)
     elif isinstance(x, list) and isinstance(y, list):
         if len(x) != len(y):
             out.append("%s: %d items against %d" % (path, len(x), len(y)))

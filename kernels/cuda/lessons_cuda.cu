@@ -45,6 +45,7 @@ Status RunRecorded(LessonCall& call, BackendResult* out) {
   out->timing.lane_wide = cost.lane_wide;
   out->timing.hazard_lean = cost.hazard_lean;
   out->timing.record_warm = cost.record_warm;
+  out->timing.direct_requests = cost.direct_requests;
   out->timing.access_times_placed = cost.lane_rows > 0;  // the lane log places them
   return {};
 }

@@ -149,37 +149,46 @@ DirectTable DirectTableFor(const std::vector<GpuCapture::TalliedShape>& tallied)
   std::sort(sites.begin(), sites.end(), [](const Site& a, const Site& b) {
     return a.count != b.count ? a.count > b.count : a.key < b.key;
   });
+  // The seed that places the most counts: each site in order of its count takes its entry where
+  // it is free, else is left out (the rest still placed); the first seed that places all of the
+  // kDirectTableSites most counted ends the search.
+  const std::size_t n = std::min(sites.size(), kDirectTableSites);
   DirectTable table;
-  for (std::size_t n = std::min(sites.size(), kDirectTableSites); n > 0; --n) {
-    for (std::uint32_t seed = 0; seed < 4096; ++seed) {
-      std::uint32_t used = 0;
-      bool apart = true;
-      for (std::size_t i = 0; i < n && apart; ++i) {
-        const std::uint32_t bit = 1u << dev::DirectSiteSlot(sites[i].key, seed);
-        apart = (used & bit) == 0;
-        used |= bit;
-      }
-      if (!apart) continue;
-      table.seed = seed;
-      table.sites.assign(dev::kDirectSites, dev::DirectSite{});
-      for (std::size_t i = 0; i < n; ++i) {
-        dev::DirectSite& e = table.sites[dev::DirectSiteSlot(sites[i].key, seed)];
-        e.key = sites[i].key;
-        e.step1 = sites[i].step1;
-      }
-      return table;
+  if (n == 0) return table;
+  std::uint64_t best_placed = 0;
+  std::uint32_t best_seed = 0;
+  std::uint64_t all = 0;
+  for (std::size_t i = 0; i < n; ++i) all += sites[i].count;
+  for (std::uint32_t seed = 0; seed < 4096 && best_placed < all; ++seed) {
+    std::uint32_t used = 0;
+    std::uint64_t placed = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint32_t bit = 1u << dev::DirectSiteSlot(sites[i].key, seed);
+      if ((used & bit) != 0) continue;
+      used |= bit;
+      placed += sites[i].count;
     }
+    if (placed > best_placed) best_placed = placed, best_seed = seed;
+  }
+  table.seed = best_seed;
+  table.sites.assign(dev::kDirectSites, dev::DirectSite{});
+  for (std::size_t i = 0; i < n; ++i) {
+    dev::DirectSite& e = table.sites[dev::DirectSiteSlot(sites[i].key, best_seed)];
+    if (e.key != 0) continue;  // a more counted site has it
+    e.key = sites[i].key;
+    e.step1 = sites[i].step1;
   }
   return table;
 }
 
-void AddDirectShapes(const std::vector<dev::DirectSite>& sites,
-                     const std::vector<unsigned long long>& counts,
-                     const std::vector<unsigned long long>& waits,
-                     const std::vector<unsigned long long>& wait_max,
-                     std::vector<GpuCapture::TalliedShape>* tallied) {
+std::uint64_t AddDirectShapes(const std::vector<dev::DirectSite>& sites,
+                              const std::vector<unsigned long long>& counts,
+                              const std::vector<unsigned long long>& waits,
+                              const std::vector<unsigned long long>& wait_max,
+                              std::vector<GpuCapture::TalliedShape>* tallied) {
+  std::uint64_t added = 0;
   const std::size_t words = std::size_t{dev::kTallySpread} * dev::kDirectColumn;
-  if (sites.size() < dev::kDirectSites || counts.size() < words) return;
+  if (sites.size() < dev::kDirectSites || counts.size() < words) return 0;
   const bool timed = waits.size() >= words && wait_max.size() >= words;
   for (std::uint32_t s = 0; s < dev::kDirectSites; ++s) {
     const dev::DirectSite& e = sites[s];
@@ -199,11 +208,21 @@ void AddDirectShapes(const std::vector<dev::DirectSite>& sites,
         }
       }
       if (t.count == 0) continue;
+      added += t.count;
       if (barrier) {
         t.lines = step;  // the threads that passed each instance
       } else {
-        for (std::uint32_t l = 0; l < 32; ++l) t.offsets[l] = p + l * step;
-        t.hash = dev::AffineShapeHash(p, step, e.key, 32);
+        // The place raised by whole 256-byte granules until lane 31 stays at or above 0 where the
+        // step is negative (a request downwards: the reverse lesson's), so that no offset wraps
+        // (the tally keeps a real first offset; costs depend on the place alone).
+        std::uint32_t first = p;
+        const auto signed_step = static_cast<std::int32_t>(step);
+        if (signed_step < 0) {
+          const std::uint64_t span = 31ull * static_cast<std::uint64_t>(-std::int64_t{signed_step});
+          if (span > p) first = p + static_cast<std::uint32_t>((span - p + 255) / 256 * 256);
+        }
+        for (std::uint32_t l = 0; l < 32; ++l) t.offsets[l] = first + l * step;
+        t.hash = dev::AffineShapeHash(first, step, e.key, 32);
       }
       // The same shape counted by the tally: a whole warp's, with the same key and lines, whose
       // lanes' offsets less the first are the same and whose first has the same place.
@@ -224,6 +243,7 @@ void AddDirectShapes(const std::vector<dev::DirectSite>& sites,
       }
     }
   }
+  return added;
 }
 
 }  // namespace ws

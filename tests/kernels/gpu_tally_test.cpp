@@ -700,3 +700,57 @@ TEST(GpuTally, TheDirectTableKeepsTheMostCountedSitesApart) {
     }
   }
 }
+
+// Sites of one array differ only in their key's high word (their lines), barriers only in their
+// places: the seed must part them too (a review found a seed mixed into the low word alone left
+// such pairs in one entry under every seed, and the table then lost every site after them).
+TEST(GpuTally, TheDirectTablePartsSitesThatDifferOnlyInTheirLines) {
+  std::vector<ws::GpuCapture::TalliedShape> tallied;
+  for (std::uint32_t line = 10; line < 22; ++line) {  // 12 sites: loads of one array
+    ws::GpuCapture::TalliedShape t;
+    t.key = ws::MakeSiteKey(line, ws::kKeyGlobal, ws::kKeyLoad, 4, 0);
+    t.mask = ~0u;
+    for (std::uint32_t l = 0; l < 32; ++l) t.offsets[l] = 4 * l;
+    t.count = 1000 + line;
+    tallied.push_back(t);
+  }
+  for (std::uint64_t place = 40; place < 44; ++place) {  // 4 barriers of one kernel
+    ws::GpuCapture::TalliedShape t;
+    t.key = place << 32 | ws::dev::kTallyBarrier;
+    t.mask = ~0u;
+    t.lines = 256;
+    t.count = 500 + place;
+    tallied.push_back(t);
+  }
+  const ws::DirectTable table = ws::DirectTableFor(tallied);
+  ASSERT_EQ(table.sites.size(), ws::dev::kDirectSites);
+  std::size_t held = 0;
+  for (const ws::dev::DirectSite& e : table.sites) held += e.key != 0 ? 1 : 0;
+  EXPECT_EQ(held, 16u);  // all 16 (kDirectTableSites), each in its own entry
+  for (const ws::GpuCapture::TalliedShape& t : tallied) {
+    EXPECT_EQ(table.sites[ws::dev::DirectSiteSlot(t.key, table.seed)].key, t.key);
+  }
+}
+
+// A request downwards (a negative step, the reverse lesson's) comes back with offsets that do not
+// wrap past 0, at the place the device counted it.
+TEST(GpuTally, TheDirectRoadsDownwardShapesDoNotWrap) {
+  using ws::dev::kDirectColumn, ws::dev::kDirectPlaces, ws::dev::kTallySpread;
+  const std::uint32_t step = static_cast<std::uint32_t>(-4);
+  const std::uint32_t at = ws::dev::DirectSiteSlot(tally::kLoad, 0);
+  std::vector<ws::dev::DirectSite> sites(ws::dev::kDirectSites);
+  sites[at] = {tally::kLoad, step + 1, 0};
+  const std::size_t words = std::size_t{kTallySpread} * kDirectColumn;
+  std::vector<unsigned long long> counts(words, 0), none;
+  counts[std::size_t{at} * kDirectPlaces + 60] = 2;  // column 0, place 60
+  std::vector<ws::GpuCapture::TalliedShape> tallied;
+  ws::AddDirectShapes(sites, counts, none, none, &tallied);
+  ASSERT_EQ(tallied.size(), 1u);
+  EXPECT_EQ(tallied[0].count, 2u);
+  EXPECT_EQ(tallied[0].offsets[0] % 256u, 60u);  // its place kept
+  // Lane 31 is 124 bytes below lane 0: lane 0 raised to 60 + 256 = 316, lane 31 at 192.
+  EXPECT_EQ(tallied[0].offsets[0], 316u);
+  EXPECT_EQ(tallied[0].offsets[31], 316u - 124u);
+  for (std::uint32_t l = 1; l < 32; ++l)
+    EXPECT_EQ(tallied[0].offsets[l - 1] - 4u, tallied[0].offsets[l]);
+}

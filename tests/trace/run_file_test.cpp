@@ -191,5 +191,24 @@ TEST(RunFile, AGpuRecordingsLaneLogAndItsBuildTravel) {
   EXPECT_EQ(TimingJson(t)["capture"]["access_times"], "read");
 }
 
+TEST(RunFile, TheDirectRoadsCountTravels) {
+  // A padded transpose 4096²'s recording pass: 2,096,640 whole-warp requests on the direct road,
+  // the count bench/gpu_direct_micro.cu's mode 2 gave on an H200 (its four requests a warp for the
+  // 524,160 warps of blocks not kept, the barrier's pass left to the tally). The JSON carries it
+  // both ways; a trace from before the road reads 0.
+  Timing t;
+  t.kind = "measured";
+  t.ms = 0.0751;
+  t.own_ms = 0.0751;
+  t.record_ms = 0.2677;
+  t.records = 313344;
+  t.direct_requests = 2096640;
+  nlohmann::json j = TimingJson(t);
+  EXPECT_EQ(j["capture"]["direct_requests"], 2096640u);
+  EXPECT_EQ(TimingFromJson(j).direct_requests, 2096640u);
+  j["capture"].erase("direct_requests");
+  EXPECT_EQ(TimingFromJson(j).direct_requests, 0u);
+}
+
 }  // namespace
 }  // namespace ws

@@ -44,6 +44,7 @@ nlohmann::json TimingJson(const Timing& t) {
         {"lane_wide", t.lane_wide},
         {"hazard_lean", t.hazard_lean},
         {"record_warm", t.record_warm},
+        {"direct_requests", t.direct_requests},
         {"access_times", t.access_times_placed ? "placed" : "read"},
         {"records_per_s", std::round(t.records / (t.record_ms / 1e3))}};
   }
@@ -75,6 +76,7 @@ Timing TimingFromJson(const nlohmann::json& j) {
     t.lane_wide = c.value("lane_wide", false);             // and before its two builds
     t.hazard_lean = c.value("hazard_lean", false);         // and before the hazard check's
     t.record_warm = c.value("record_warm", false);         // and before its warm run's flag
+    t.direct_requests = c.value("direct_requests", std::uint64_t{0});  // and its direct road
     t.access_times_placed = c.value("access_times", std::string("read")) == "placed";
   }
   return t;

@@ -205,6 +205,9 @@ std::string LessonText(const LessonRun& run) {
       o << "; the passes before it " << run.timing.count_ms << " ms";
     else
       o << (run.timing.record_warm ? "; one pass, run twice" : "; one pass");
+    if (run.timing.direct_requests > 0)
+      o << "; " << run.timing.direct_requests
+        << " whole-warp requests counted on the direct road (no table lookup)";
     if (run.timing.hazard_ms > 0) {
       o << "; before it, the hazard check's passes on the GPU: " << run.timing.hazard_ms << " ms";
       if (run.timing.hazard_lean) o << " (its build at 32 registers)";

@@ -271,10 +271,13 @@ inline constexpr std::uint32_t kDirectSiteBits = 5;
 inline constexpr std::uint32_t kDirectSites = 1u << kDirectSiteBits;
 inline constexpr std::uint32_t kDirectPlaces = 256;
 inline constexpr std::uint32_t kDirectColumn = kDirectSites * kDirectPlaces;
-// A site key's entry under the table's seed: its halves mixed by two multiplies, the top bits.
+// A site key's entry under the table's seed: the key's halves mixed by two multiplies, the seed
+// mixed into the whole (so that keys alike in either half part under some seed: sites of one
+// array differ only in their high word, barriers only in theirs), the top bits.
 WS_RECORD_HD constexpr std::uint32_t DirectSiteSlot(std::uint64_t key, std::uint32_t seed) {
-  return ((static_cast<std::uint32_t>(key) ^ seed) * 0x9e3779b9u ^
-          static_cast<std::uint32_t>(key >> 32) * 0x85ebca6bu) >>
+  return (((static_cast<std::uint32_t>(key) * 0x9e3779b9u) ^
+           (static_cast<std::uint32_t>(key >> 32) * 0x85ebca6bu) ^ seed) *
+          (seed | 1u)) >>
          (32 - kDirectSiteBits);
 }
 

@@ -63,6 +63,9 @@ struct CaptureCost {
   // their warm-up (the lane log's, and since the thirty-fifth session the event roads' where the
   // first run was short: RecordLaunch), not its first.
   bool record_warm = false;
+  // Whole warps' requests and barrier passes the direct road counted (ws_cuda_record_format.h,
+  // "The direct road"), of those the device counted; 0 where it was not taken.
+  std::uint64_t direct_requests = 0;
   TallyShapeCount tally;  // the tally's shapes (ShapesTalliedBySteps)
 };
 
@@ -385,7 +388,8 @@ class CudaBackend {
       if (p != nullptr) cudaFreeAsync(p, 0);
     tally_ = {};
   }
-  void ReadTally(const TallyArrays& t, std::size_t warps, GpuCapture* c);
+  // Returns the requests the direct road counted (AddDirectShapes).
+  std::uint64_t ReadTally(const TallyArrays& t, std::size_t warps, GpuCapture* c);
   // The direct road's table for a pass of `kernel` (direct_tables_'s, none before its first run),
   // into `st` and direct_now_; with no table (or WS_GPU_DIRECT=0) the road is off (null counters).
   void UseDirectTable(const std::string& kernel, const TallyArrays& t, dev::RecorderState* st);
@@ -473,6 +477,8 @@ class CudaBackend {
   // The direct road's tables (DirectTableFor) by kernel, from its last recorded run, and the one
   // the pass in flight has (ReadTally adds its counters by it).
   std::map<std::string, DirectTable> direct_tables_;
+  // The file tags' names (GpuCapture::device_files) of the run each table was made from.
+  std::map<std::string, std::map<std::uint16_t, std::string>> direct_files_;
   DirectTable direct_now_;
   // The event roads' first passes run again to be timed warm (RecordLaunch), in ms: at most
   // kWarmRecordBudgetMs a backend; never for a program's (RecordsEachPassOnce).

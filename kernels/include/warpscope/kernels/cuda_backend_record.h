@@ -181,15 +181,19 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
       warm_record_ms_ + pool_ms <= kWarmRecordBudgetMs) {
     warm_record_ms_ += pool_ms;
     first_ms = pool_ms;
-    (void)StartRecording(block, wpb, warps, state_d, pool, pool_next, sm_state_d, overflow,
-                         files_d);
-    // The first run's shapes give the second its direct road's table (DirectTableFor).
+    // The first run's shapes give the second its direct road's table (DirectTableFor), and its
+    // files the names of the table's sites' file tags (a site the road counts in every block not
+    // kept notes its file nowhere in the second run: below, direct_files_).
     if (direct_road_ && tally.direct_counts != nullptr) {
       GpuCapture first;
+      ReadDeviceFiles(files_d, &first);
       ReadTally(tally, warps, &first);
       direct_tables_[kernel] = DirectTableFor(first.tallied);
+      direct_files_[kernel] = first.device_files;
       UseDirectTable(kernel, tally, &st);
     }
+    (void)StartRecording(block, wpb, warps, state_d, pool, pool_next, sm_state_d, overflow,
+                         files_d);
     ClearTally(tally, true);
     std::tie(pool_ms, pool_overflowed) = pass(st);
     warm = true;
@@ -242,10 +246,17 @@ Status CudaBackend::RecordLaunch(const std::string& kernel, Dim3 grid, Dim3 bloc
     for (std::uint8_t d : c.warp_dropped) c.overflowed = c.overflowed || d != 0;
   }
   ReadDeviceFiles(files_d, &c);
-  ReadTally(tally, warps, &c);
+  // The file tags the table's sites had where the table was made: a site counted on the direct
+  // road in every block not kept noted its file nowhere in this pass.
+  if (!direct_now_.sites.empty()) {
+    for (const auto& [tag, name] : direct_files_[kernel]) c.device_files.emplace(tag, name);
+  }
+  capture_.direct_requests = ReadTally(tally, warps, &c);
   // The next launch of this kernel takes the direct road where this one's shapes say it may.
-  if (direct_road_ && tally.direct_counts != nullptr && status_.ok())
+  if (direct_road_ && tally.direct_counts != nullptr && status_.ok()) {
     direct_tables_[kernel] = DirectTableFor(c.tallied);
+    direct_files_[kernel] = c.device_files;
+  }
   free_scratch();
   if (!status_.ok()) return Status::Error(kernel + ": " + status_.message());
   GatherChunks(words, chunks, state, first_chunks && !pool_overflowed, &c);
@@ -411,13 +422,21 @@ inline CudaBackend::TallyArrays CudaBackend::StartTally(Dim3 grid, Dim3 block, s
       !alloc(&t.counts, t.capacity * dev::kTallySpread * 8) ||
       !alloc(&t.waits, t.capacity * dev::kTallySpread * 8) ||
       !alloc(&t.wait_max, t.capacity * dev::kTallySpread * 8) || !alloc(&t.full, 4) ||
-      !alloc(&t.warps, std::max<std::size_t>(warps, 1)) ||
-      !alloc(&t.direct_counts, t.capacity * dev::kTallySpread * 8) ||
-      !alloc(&t.direct_waits, t.capacity * dev::kTallySpread * 8) ||
-      !alloc(&t.direct_wait_max, t.capacity * dev::kTallySpread * 8)) {
+      !alloc(&t.warps, std::max<std::size_t>(warps, 1))) {
     (void)cudaGetLastError();
     FreeTally();
     return {};
+  }
+  // The direct road's counters where it is on (WS_GPU_DIRECT); a GPU without room for them
+  // records without the road, not without the tally.
+  if (direct_road_ && (!alloc(&t.direct_counts, t.capacity * dev::kTallySpread * 8) ||
+                       !alloc(&t.direct_waits, t.capacity * dev::kTallySpread * 8) ||
+                       !alloc(&t.direct_wait_max, t.capacity * dev::kTallySpread * 8))) {
+    (void)cudaGetLastError();
+    for (void* p : {static_cast<void*>(t.direct_counts), static_cast<void*>(t.direct_waits),
+                    static_cast<void*>(t.direct_wait_max)})
+      if (p != nullptr) cudaFreeAsync(p, 0);
+    t.direct_counts = t.direct_waits = t.direct_wait_max = nullptr;
   }
   ClearTally(t, true);
   st->tally_keys = t.keys;
@@ -456,9 +475,11 @@ inline void CudaBackend::ClearTally(const TallyArrays& t, bool keys) {
     Keep(WS_CUDA(cudaMemsetAsync(t.keys, 0, t.capacity * 8)));
     Keep(WS_CUDA(cudaMemsetAsync(t.full, 0, 4)));
   }
-  Keep(WS_CUDA(cudaMemsetAsync(t.direct_counts, 0, t.capacity * dev::kTallySpread * 8)));
-  Keep(WS_CUDA(cudaMemsetAsync(t.direct_waits, 0, t.capacity * dev::kTallySpread * 8)));
-  Keep(WS_CUDA(cudaMemsetAsync(t.direct_wait_max, 0, t.capacity * dev::kTallySpread * 8)));
+  if (t.direct_counts != nullptr) {
+    Keep(WS_CUDA(cudaMemsetAsync(t.direct_counts, 0, t.capacity * dev::kTallySpread * 8)));
+    Keep(WS_CUDA(cudaMemsetAsync(t.direct_waits, 0, t.capacity * dev::kTallySpread * 8)));
+    Keep(WS_CUDA(cudaMemsetAsync(t.direct_wait_max, 0, t.capacity * dev::kTallySpread * 8)));
+  }
   Keep(WS_CUDA(cudaMemsetAsync(t.counts, 0, t.capacity * dev::kTallySpread * 8)));
   Keep(WS_CUDA(cudaMemsetAsync(t.waits, 0, t.capacity * dev::kTallySpread * 8)));
   Keep(WS_CUDA(cudaMemsetAsync(t.wait_max, 0, t.capacity * dev::kTallySpread * 8)));
@@ -480,8 +501,9 @@ inline void CudaBackend::UseDirectTable(const std::string& kernel, const TallyAr
 
 // The shapes the tally counted, into the capture (TalliedShapes); the table's shapes and
 // counters come back only where some slot was taken.
-inline void CudaBackend::ReadTally(const TallyArrays& t, std::size_t warps, GpuCapture* c) {
-  if (t.keys == nullptr || !status_.ok()) return;
+inline std::uint64_t CudaBackend::ReadTally(const TallyArrays& t, std::size_t warps,
+                                            GpuCapture* c) {
+  if (t.keys == nullptr || !status_.ok()) return 0;
   std::vector<unsigned long long> keys(t.capacity);
   Keep(WS_CUDA(cudaMemcpy(keys.data(), t.keys, keys.size() * 8, cudaMemcpyDeviceToHost)));
   unsigned int full = 0;
@@ -492,7 +514,8 @@ inline void CudaBackend::ReadTally(const TallyArrays& t, std::size_t warps, GpuC
   const bool direct = !sites.empty();
   if (!status_.ok() ||
       (!direct && std::all_of(keys.begin(), keys.end(), [](auto k) { return k == 0; })))
-    return;
+    return 0;
+  std::uint64_t direct_requests = 0;
   std::vector<std::uint32_t> shapes(t.capacity * dev::kTallyShapeWords);
   std::vector<unsigned long long> counts(t.capacity * dev::kTallySpread);
   Keep(WS_CUDA(cudaMemcpy(shapes.data(), t.shapes, shapes.size() * 4, cudaMemcpyDeviceToHost)));
@@ -519,7 +542,7 @@ inline void CudaBackend::ReadTally(const TallyArrays& t, std::size_t warps, GpuC
       Keep(WS_CUDA(cudaMemcpy2D(m.data() + at, pitch, t.direct_wait_max + at, pitch, width,
                                 dev::kTallySpread, cudaMemcpyDeviceToHost)));
     }
-    if (status_.ok()) AddDirectShapes(sites, d, w, m, &c->tallied);
+    if (status_.ok()) direct_requests = AddDirectShapes(sites, d, w, m, &c->tallied);
   }
   // A barrier's shapes: their waits, summed over the spread counters (a column each: slot i's
   // counter j lies capacity words apart), only where there are any.
@@ -545,6 +568,7 @@ inline void CudaBackend::ReadTally(const TallyArrays& t, std::size_t warps, GpuC
       break;
     }
   }
+  return direct_requests;
 }
 
 //-------------------------------------------------------------------------------------------------

@@ -132,8 +132,9 @@ inline bool RunCapped(const void* lean, const void* own, dim3 block, std::size_t
                       int local_bytes, const char* off_variable) {
   const char* v = std::getenv(off_variable);
   if (lean == nullptr || own == nullptr || (v != nullptr && std::string(v) == "0")) return false;
-  // A number of bytes past 1 in the variable is the limit instead (to measure a kernel's lean
-  // build where the rule would not run it: bench/gpu_lean_choice.sh's WS_LEAN_WAYS).
+  // A number of bytes past 1 in the variable is the local-memory limit instead, the blocks' rule
+  // kept (to measure a kernel's lean build where the limit would not run it:
+  // bench/gpu_lean_choice.sh's WS_LEAN_WAYS; WS_GPU_HAZARD_LEAN=N the same for the hazard unit).
   if (v != nullptr && std::atoi(v) > 1) local_bytes = std::atoi(v);
   cudaFuncAttributes a{};
   const int threads = static_cast<int>(block.x * block.y * block.z);
@@ -152,7 +153,7 @@ inline bool RunCapped(const void* lean, const void* own, dim3 block, std::size_t
 // Whether the lean unit's build (`lean`, or null) runs this launch rather than the recorded
 // unit's own (`own`): where its local memory is at most kLeanLocalBytes and more of the launch's
 // blocks fit an SM. WS_GPU_LEAN=0 never runs it (to measure the two against each other);
-// WS_GPU_LEAN=N, N > 1, runs it up to N bytes of local memory.
+// WS_GPU_LEAN=N, N > 1, runs it up to N bytes of local memory (where more blocks fit).
 inline bool RunLean(const void* lean, const void* own, dim3 block, std::size_t dynamic) {
   return RunCapped(lean, own, block, dynamic, kLeanLocalBytes, "WS_GPU_LEAN");
 }

@@ -194,12 +194,13 @@ DirectTable DirectTableFor(const std::vector<GpuCapture::TalliedShape>& tallied)
 // the shape of a whole warp whose lane l's offset is p + l x step (a barrier's: every offset 0,
 // its lines its count of threads, its waits summed and the longest kept). Where the tally counted
 // the same shape too (a warp whose step was not its site's), into that shape; else a new one, with
-// its table hash (AffineShapeHash). Arrays shorter than that are not read.
-void AddDirectShapes(const std::vector<dev::DirectSite>& sites,
-                     const std::vector<unsigned long long>& counts,
-                     const std::vector<unsigned long long>& waits,
-                     const std::vector<unsigned long long>& wait_max,
-                     std::vector<GpuCapture::TalliedShape>* tallied);
+// its table hash (AffineShapeHash). Arrays shorter than that are not read. Returns the requests
+// (and barrier passes) added.
+std::uint64_t AddDirectShapes(const std::vector<dev::DirectSite>& sites,
+                              const std::vector<unsigned long long>& counts,
+                              const std::vector<unsigned long long>& waits,
+                              const std::vector<unsigned long long>& wait_max,
+                              std::vector<GpuCapture::TalliedShape>* tallied);
 
 // Of a launch's tallied access shapes of a whole warp (no barrier's, warp meeting's or copy
 // write's), how many there are and how many the device hashed by their steps: affine, or affine

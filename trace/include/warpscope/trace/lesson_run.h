@@ -220,6 +220,10 @@ struct Timing {
   // runs are after a warm-up (a kernel's first launch costs more); false where its first run was
   // timed, or for a trace from before.
   bool record_warm = false;
+  // GPU: the whole warps' requests and barrier passes the direct road counted (the lean build's:
+  // docs/GPU.md, "Counting on the device"), a part of those the device counted; 0 where it was
+  // not taken, or for a trace from before.
+  std::uint64_t direct_requests = 0;
   // GPU: the accesses' times were placed by the host between each warp's timed points (its start,
   // meetings, barriers and the pass's end), not read at each access (the lane log since the
   // twenty-fifth session: ws_cuda_lane_log.h says why); false where they were read, or for a
