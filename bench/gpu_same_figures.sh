@@ -3,8 +3,9 @@
 # CLI on the GPU once with the environment A and once with B, and the two JSON reports are compared
 # with every time left out (the "timing" object, and any key that ends in _ms, _ns or _s; a wait
 # need only be zero in both or in neither and within 2x). Prints "same" or the first differences
-# a case, and how many requests the direct road counted in each (capture.direct_requests). Run on the GPU machine after
-# scripts/gpu-build.sh built build/headless.
+# a case, and how many requests the direct road counted in each (capture.direct_requests: a "same"
+# with 0 in both says nothing of the road). Run on the GPU machine after scripts/gpu-build.sh built
+# build/headless.
 # Usage: bench/gpu_same_figures.sh OUT_FILE "A" "B"
 #   e.g. bench/gpu_same_figures.sh out.txt "WS_GPU_DIRECT=1" "WS_GPU_DIRECT=0"
 #        bench/gpu_same_figures.sh out.txt "WS_GPU_LEAN=96" "WS_GPU_LEAN=0"
@@ -62,8 +63,11 @@ def walk(x, y, path, out):
         out.append("%s: %s against %s" % (path, str(x)[:60], str(y)[:60]))
 
 diffs = []
-walk(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), "", diffs)
-print("%-28s %s" % (sys.argv[3], "same" if not diffs else "%d differences" % len(diffs)))
+x, y = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+walk(x, y, "", diffs)
+road = lambda j: j.get("timing", {}).get("capture", {}).get("direct_requests", 0)
+print("%-28s %s (direct road: A %d, B %d requests)" % (
+    sys.argv[3], "same" if not diffs else "%d differences" % len(diffs), road(x), road(y)))
 for d in diffs[:10]:
     print("    " + d)
 PY
