@@ -100,9 +100,15 @@ void LinkLaneWideUnit();
 // session; before it in brackets): the copies and transposes 32 (40-48), the bank and swizzle
 // lessons 32 (48-64), the reductions 32-40 (72), the naive and tiled matmuls 48 (80-88), the
 // chunks lessons 48 (48), the tiled-2x2 matmuls 72 (96), reduceShuffle 64 (104). So the naive and
-// tiled matmuls, the reductions but the shuffle one, the bank lessons and the swizzle run lean
-// now, and measured faster there on an H200 (bench/gpu_lean_choice.sh, docs/GPU.md: the tiled
-// matmul at 1,024 9.3 ms against the recorded unit's 12.7).
+// tiled matmuls, the reductions but the shuffle one, the bank lessons and the swizzle ran lean,
+// and measured faster there on an H200 (bench/gpu_lean_choice.sh, docs/GPU.md: the tiled
+// matmul at 1,024 9.3 ms against the recorded unit's 12.7). With the direct road inline (the
+// thirty-seventh session) the loops grew: the transposes 32, the bank and swizzle lessons 40, the
+// tiled matmuls 56, the reductions 56-64, the naive matmul 72, the tiled-2x2 80; so only the
+// copies, transposes, bank and swizzle lessons run lean under 48. Their lean build up to 96 bytes
+// measured faster for every loop lesson at size (docs/GPU.md, "The lean build past 48 bytes":
+// the tiled matmul 32 at 1,024 5.55 ms against 9.03), but its figures are yet to be compared on
+// a GPU (gpu_batch.sh ... same-lean), so the limit stays 48 until then.
 inline constexpr int kLeanLocalBytes = 48;
 
 // The recorded unit's __constant__ arrays' names, by the address of the unit's own symbol, so that
