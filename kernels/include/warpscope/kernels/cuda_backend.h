@@ -579,6 +579,7 @@ std::vector<std::uint32_t> ReadOnlyBuffers(void (*)(P...), const A&... args) {
 #include "warpscope/kernels/cuda_backend_hazards.h"
 #include "warpscope/kernels/cuda_backend_lane_log.h"
 #include "warpscope/kernels/cuda_backend_record.h"
+#include "warpscope/kernels/cuda_backend_tally.h"
 
 // The lessons' launch: WS_LAUNCH and WS_LAUNCH_DYNAMIC, for every build of the lessons.
 #include "warpscope/kernels/cuda_backend_launch.h"
