@@ -48,6 +48,25 @@ WS_HD V Loaded(std::uint64_t key, std::uint32_t offset, const void* where, const
 #endif
 }
 
+// A store and its record. In the lean unit (WS_WARP_STATE_BUILD, lessons_cuda_lean.cu) the store
+// comes first, so that the value stored dies at its store: held across the record's code under the
+// unit's 32 registers it was a spill, and the local store waited for the value (the padded
+// transpose's `tile[ty][tx] = idata[i]`: its global load's value stored to the stack and loaded
+// back around the shared store's record, ptxas, nvcc 13). The records' order is the source's
+// either way; only the store moves, and only in that unit's device code, where the record reads
+// no memory. The other builds and the emulator record first, as before.
+template <typename Write>
+WS_HD void Stored(std::uint64_t key, std::uint32_t offset, const void* where, const char* file,
+                  Write write) {
+#if defined(__CUDA_ARCH__) && defined(WS_WARP_STATE_BUILD)
+  write();
+  Record(key, offset, where, file);
+#else
+  Record(key, offset, where, file);
+  write();
+#endif
+}
+
 WS_HD inline void Check(long long index, unsigned long long count, std::uint32_t place,
                         const char* what) {
 #if WS_DEVICE_CODE
@@ -97,8 +116,7 @@ class GlobalRef {
     return detail::Loaded<Value>(Key(kKeyLoad), offset_, p_, file_, [this] { return *p_; });
   }
   WS_HD GlobalRef& operator=(Value v) {
-    detail::Record(Key(kKeyStore), offset_, p_, file_);
-    *p_ = v;
+    detail::Stored(Key(kKeyStore), offset_, p_, file_, [this, &v] { *p_ = v; });
     return *this;
   }
   // out[i] = out[j]: load, then store (never the implicit proxy copy).
@@ -387,9 +405,8 @@ class SharedRef {
                              p_, file_, [this] { return *p_; });
   }
   WS_HD SharedRef& operator=(T v) {
-    detail::Record(MakeSiteKey(place_, kKeyShared, kKeyStore, sizeof(T), array_), offset_, p_,
-                   file_);
-    *p_ = v;
+    detail::Stored(MakeSiteKey(place_, kKeyShared, kKeyStore, sizeof(T), array_), offset_, p_,
+                   file_, [this, &v] { *p_ = v; });
     return *this;
   }
   WS_HD SharedRef& operator=(const SharedRef& other) { return *this = static_cast<T>(other); }

@@ -108,7 +108,12 @@ void LinkLaneWideUnit();
 // copies, transposes, bank and swizzle lessons run lean under 48. Their lean build up to 96 bytes
 // measured faster for every loop lesson at size (docs/GPU.md, "The lean build past 48 bytes":
 // the tiled matmul 32 at 1,024 5.55 ms against 9.03), but its figures are yet to be compared on
-// a GPU (gpu_batch.sh ... same-lean), so the limit stays 48 until then.
+// a GPU (gpu_batch.sh ... same-lean), so the limit stays 48 until then. Since the thirty-eighth
+// session a store comes before its record in this unit (ws_cuda_arrays.h, detail::Stored), so that
+// the value stored is not held across the record: the copies 16, the transposes 24, the bank
+// lessons 40, the swizzle 24, the chunks lessons 32, the tiled matmuls 48, the reductions 64, the
+// naive and tiled-2x2 matmuls 72 (70 kernels with less local memory, 4 with more: the three bank
+// lessons 4 and vecAddInterleaved 16); the tiled matmuls run lean again under 48.
 inline constexpr int kLeanLocalBytes = 48;
 
 // The recorded unit's __constant__ arrays' names, by the address of the unit's own symbol, so that
