@@ -206,7 +206,8 @@ __device__ __forceinline__ bool CountDirect(const RecorderState& r, std::uint64_
                                             unsigned lane, unsigned offset, unsigned first,
                                             unsigned step) {
 #if __CUDA_ARCH__ >= 800
-  if (r.direct_counts == nullptr) return false;
+  // No test of r.direct_counts: a pass without them has a table of no entries (UseDirectTable
+  // clears it, and an empty entry's key, 0, is no site's), so that no request hits.
   const unsigned state = TallyWarp();
   if (state == ~0u) return false;
   const unsigned s = DirectSiteSlot(key, r.direct_seed);
