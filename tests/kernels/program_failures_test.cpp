@@ -173,13 +173,53 @@ TEST(Programs, ATimeLimitSaysHowFarTheLaunchGot) {
   o.timeout = std::chrono::milliseconds(1500);
   const LessonRun run = RunText(kStuckInLaunch2, o);
   ASSERT_FALSE(run.program->ok());
-  EXPECT_NE(
-      run.program->failure.find("it was in launch 2 (stuck): 3 of 4 blocks: if it is only large, a "
-                                "longer time limit (the CLI's --timeout) lets it finish"),
-      std::string::npos)
-      << run.program->failure;
+  const std::string& f = run.program->failure;
+  EXPECT_NE(f.find("it was in launch 2 (stuck): 3 of 4 blocks"), std::string::npos) << f;
+  EXPECT_NE(f.find(": if it is only large, a longer time limit (the CLI's --timeout) lets it finish"),
+            std::string::npos)
+      << f;
+  // One block left: no smaller size to suggest (and the program has no constant to name).
+  EXPECT_EQ(f.find("-D NAME=VALUE"), std::string::npos) << f;
   ASSERT_EQ(run.launches.size(), 1u);  // the launch that finished is kept
   EXPECT_EQ(run.launches[0].kernel, "fine");
+}
+
+// A launch far too large for the limit: the message gives its pace and what the rest would take,
+// and names the program's largest constants, which -D sets. 65,536 blocks of a warp, each thread
+// 4,000 loads (each block some milliseconds here): in 2 s the emulator finishes a few hundred, so
+// the rest is minutes, far past 4 times the limit however fast the machine.
+TEST(Programs, ATimeLimitFarTooShortSaysThePaceAndTheSizeToSet) {
+  const std::string text =
+      "#include <cuda_runtime.h>\n"
+      "#define BLOCKS 65536\n"   // line 2
+      "const int STEPS = 4000;\n"  // line 3
+      "__global__ void walk(float* d) {\n"
+      "  float s = 0;\n"
+      "  for (int i = 0; i < STEPS; ++i) s += d[(threadIdx.x + i) % 1024];\n"
+      "  d[threadIdx.x] = s;\n"
+      "}\n"
+      "int main() {\n"
+      "  float* d; cudaMalloc(&d, 4096);\n"
+      "  walk<<<BLOCKS, 32>>>(d); cudaDeviceSynchronize(); return 0;\n"
+      "}\n";
+  ProgramOptions o;
+  o.timeout = std::chrono::milliseconds(2000);
+  const LessonRun run = RunText(text, o);
+  ASSERT_FALSE(run.program->ok());
+  const std::string& f = run.program->failure;
+  EXPECT_NE(f.find("it was in launch 1 (walk): "), std::string::npos) << f;
+  EXPECT_NE(f.find(" of 65,536 blocks ("), std::string::npos) << f;
+  EXPECT_NE(f.find(" blocks a second: the launch's other blocks would take about "),
+            std::string::npos)
+      << f;
+  EXPECT_NE(f.find(" more at that pace): if it is only large, a longer time limit"),
+            std::string::npos)
+      << f;
+  // The largest first; STEPS (4,000) too, both at least 64.
+  EXPECT_NE(f.find("or run it smaller: -D NAME=VALUE sets the program's own constants (BLOCKS is "
+                   "65,536 at line 2, STEPS is 4,000 at line 3)"),
+            std::string::npos)
+      << f;
 }
 
 // Progress comes while the program runs, and Cancel stops it, keeping what finished.

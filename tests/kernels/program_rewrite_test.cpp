@@ -360,6 +360,48 @@ TEST(ProgramParams, DefinesReplaceTheProgramsOwnValueInPlace) {
   EXPECT_EQ(rest, std::vector<std::string>{"OTHER=1"});
 }
 
+// The whole-number constants -D can set, each by its first definition (the one ApplyDefines
+// changes), in the order they appear; values by hand from the text.
+TEST(ProgramParams, TheProgramsConstantsAreTheOnesDefinesSet) {
+  const std::string text =
+      "#define N 4096 // elements\n"               // line 1: 4096
+      "const int DSIZE = 8192;\n"                  // line 2: 8192
+      "constexpr int kBits = 1 << 20;\n"           // line 3: 1,048,576
+      "static const size_t M = (1024 * 1024);\n"   // line 4: 1,048,576
+      "const float alpha = 2.0f;\n"                // not a whole number
+      "__constant__ int c_table = 5;\n"            // device memory, not a size
+      "void f(const int* p, int n = 4);\n"         // a parameter's default
+      "int x = 5;\n"                               // not a constant
+      "#define N 8\n"                              // N again: its first stays
+      "const unsigned long kMax = 64ul;\n"         // line 10: 64, its suffix taken off
+      "#define SHIFTED (1 << 40)\n";               // line 11: 2^40
+  const std::vector<ProgramConstant> c = ProgramConstants(text);
+  ASSERT_EQ(c.size(), 6u);
+  EXPECT_EQ(c[0].name, "N");
+  EXPECT_EQ(c[0].value, 4096);
+  EXPECT_EQ(c[0].line, 1u);
+  EXPECT_EQ(c[1].name, "DSIZE");
+  EXPECT_EQ(c[1].value, 8192);
+  EXPECT_EQ(c[2].name, "kBits");
+  EXPECT_EQ(c[2].value, 1048576);
+  EXPECT_EQ(c[3].name, "M");
+  EXPECT_EQ(c[3].value, 1048576);
+  EXPECT_EQ(c[3].line, 4u);
+  EXPECT_EQ(c[4].name, "kMax");
+  EXPECT_EQ(c[4].value, 64);
+  EXPECT_EQ(c[4].line, 10u);
+  EXPECT_EQ(c[5].name, "SHIFTED");
+  EXPECT_EQ(c[5].value, 1099511627776LL);
+  // Each is one ApplyDefines sets in place.
+  std::vector<std::string> rest;
+  EXPECT_NE(ApplyDefines(text, {"DSIZE=256"}, &rest).find("const int DSIZE = 256;"),
+            std::string::npos);
+  EXPECT_TRUE(rest.empty());
+  // Past 63 bits, or a shift past 40, is no number.
+  EXPECT_TRUE(
+      ProgramConstants("#define BIG (4294967296 * 4294967296)\n#define HUGE (1 << 41)\n").empty());
+}
+
 TEST(TemplateRewrite, AKernelWithSeveralArgumentsIsLaunchedByAddressInsideATemplate) {
   // `scale<T, 64>` names one kernel in each instantiation: the launch passes it as a pointer,
   // looked up in the kernels' table (name, static shared memory), with no macro around the comma.

@@ -3,6 +3,8 @@
 // definition, not the program's code (which only clang's front end analyses).
 #include <algorithm>
 #include <cctype>
+#include <cstring>
+#include <limits>
 #include <sstream>
 
 #include "warpscope/program/program.h"
@@ -113,7 +115,77 @@ std::vector<std::string> Lines(const std::string& text) {
   return lines;
 }
 
+// A constant's value as a number: an integer literal (its suffix u, l, ll taken off), or two joined
+// by `<<` or `*` (`1 << 20`, `1024 * 1024`), in parentheses or not. False for anything else.
+bool ConstantValue(std::string t, long long* v) {
+  t.erase(std::remove_if(t.begin(), t.end(), [](unsigned char c) { return std::isspace(c); }),
+          t.end());
+  while (t.size() >= 2 && t.front() == '(' && t.back() == ')') t = t.substr(1, t.size() - 2);
+  auto literal = [](std::string n, long long* out) {
+    while (!n.empty() && std::strchr("uUlL", n.back()) != nullptr) n.pop_back();
+    return ParseInt(n, out) && *out >= 0;
+  };
+  long long a = 0, b = 0;
+  if (const std::size_t at = t.find("<<"); at != std::string::npos) {
+    if (!literal(t.substr(0, at), &a) || !literal(t.substr(at + 2), &b) || b > 40) return false;
+    *v = a << b;
+    return a <= (std::numeric_limits<long long>::max() >> b);
+  }
+  if (const std::size_t at = t.find('*'); at != std::string::npos) {
+    if (!literal(t.substr(0, at), &a) || !literal(t.substr(at + 1), &b)) return false;
+    if (a != 0 && b > std::numeric_limits<long long>::max() / a) return false;
+    *v = a * b;
+    return true;
+  }
+  return literal(t, v);
+}
+
+// The name a line may define (FindDefinition then says whether it does): `#define NAME`'s, or the
+// identifier right before a constant's `=`.
+std::string DefinedName(const std::string& line) {
+  const std::string t = Trim(line);
+  if (t.rfind("#", 0) == 0) {
+    const std::vector<std::string> w = Words(t.substr(1));
+    return w.size() >= 3 && w[0] == "define" && IsIdentifier(w[1]) ? w[1] : std::string();
+  }
+  const std::size_t eq = line.find('=');
+  if (eq == std::string::npos || (eq + 1 < line.size() && line[eq + 1] == '=')) return {};
+  std::size_t end = eq;
+  while (end > 0 && line[end - 1] == ' ') --end;
+  std::size_t begin = end;
+  while (begin > 0 && (std::isalnum(static_cast<unsigned char>(line[begin - 1])) ||
+                       line[begin - 1] == '_'))
+    --begin;
+  const std::string name = line.substr(begin, end - begin);
+  return IsIdentifier(name) ? name : std::string();
+}
+
 }  // namespace
+
+std::vector<ProgramConstant> ProgramConstants(const std::string& text) {
+  std::vector<ProgramConstant> out;
+  const std::vector<std::string> lines = Lines(text);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::string name = DefinedName(lines[i]);
+    const std::vector<std::string> words = Words(lines[i]);
+    if (name.empty() || std::find(words.begin(), words.end(), "__constant__") != words.end() ||
+        std::any_of(out.begin(), out.end(),
+                    [&](const ProgramConstant& c) { return c.name == name; }))
+      continue;
+    std::size_t b = 0, e = 0;
+    long long v = 0;
+    if (!FindDefinition(lines[i], name, &b, &e)) continue;
+    // The definition ApplyDefines would change is the name's first: a later one is not listed.
+    bool earlier = false;
+    for (std::size_t j = 0; j < i && !earlier; ++j) {
+      std::size_t b2 = 0, e2 = 0;
+      earlier = FindDefinition(lines[j], name, &b2, &e2);
+    }
+    if (earlier || !ConstantValue(lines[i].substr(b, e - b), &v)) continue;
+    out.push_back({name, v, static_cast<std::uint32_t>(i + 1)});
+  }
+  return out;
+}
 
 Result<std::vector<ProgramParam>> ProgramParams(const std::string& source) {
   std::vector<ProgramParam> out;

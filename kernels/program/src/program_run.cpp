@@ -23,6 +23,7 @@
 #include "warpscope/trace/kernel_table.h"
 #include "warpscope/trace/lesson_run.h"
 #include "warpscope/trace/trace_file.h"
+#include "warpscope/trace/units.h"
 
 namespace ws {
 namespace prog_internal {
@@ -82,8 +83,65 @@ bool ReadLaunches(ProgramJob& job, const std::filesystem::path& out, bool* event
   return true;
 }
 
+// The blocks the launch under way finished while the parent watched it, and in how long.
+struct LaunchPace {
+  double seconds = 0;
+  std::uint64_t blocks = 0;
+};
+
+// A wait read aloud: "40 s", "12 minutes", "2.3 hours", "3.1 days".
+std::string AboutTime(double s) {
+  char text[48];
+  if (s < 90) {
+    std::snprintf(text, sizeof text, "%.0f s", std::max(s, 1.0));
+  } else if (s < 5400) {
+    std::snprintf(text, sizeof text, "%.0f minutes", s / 60);
+  } else if (s < 172800) {
+    std::snprintf(text, sizeof text, "%.1f hours", s / 3600);
+  } else {
+    std::snprintf(text, sizeof text, "%.1f days", s / 86400);
+  }
+  return text;
+}
+
+// A time limit's help, after how far the launch under way got: its pace (the blocks it finished
+// in the seconds the parent watched it, `pace`) and what the rest of it would take at that pace;
+// then a longer limit, and where the rest is long, the program's largest constants, which -D sets
+// (hw1's matrix_mul_solution.cu of OLCF's CUDA training, 8192² in blocks of 32², finished 229 of
+// its 65,536 blocks in 30 s: 2.4 hours more).
+std::string TimeLimitHelp(ProgramJob& job, const ProgramProgress& last,
+                          const LaunchPace& pace) {
+  std::string out;
+  double rest_s = -1;
+  if (pace.blocks > 0 && pace.seconds >= 0.5 && last.blocks > last.blocks_done) {
+    const double per_s = static_cast<double>(pace.blocks) / pace.seconds;
+    rest_s = static_cast<double>(last.blocks - last.blocks_done) / per_s;
+    out += " (" + FormatNumber(per_s) + " blocks a second: the launch's other blocks would take about " +
+           AboutTime(rest_s) + " more at that pace)";
+  }
+  out += ": if it is only large, a longer time limit (the CLI's --timeout) lets it finish";
+  const double limit_s = job.options.timeout.count() / 1000.0;
+  if (rest_s < 0 || rest_s < 4 * limit_s) return out;
+  std::vector<ProgramConstant> constants = ProgramConstants(job.p().source);
+  std::erase_if(constants, [](const ProgramConstant& c) { return c.value < 64; });
+  if (constants.empty()) return out;
+  std::stable_sort(constants.begin(), constants.end(),
+                   [](const ProgramConstant& a, const ProgramConstant& b) {
+                     return a.value > b.value;
+                   });
+  if (constants.size() > 2) constants.resize(2);
+  out += ", or run it smaller: -D NAME=VALUE sets the program's own constants (";
+  for (std::size_t i = 0; i < constants.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += constants[i].name + " is " + FormatNumber(static_cast<double>(constants[i].value)) +
+           " at line " + std::to_string(constants[i].line);
+  }
+  return out + ")";
+}
+
 // How the child ended, as the record says it: nothing when it exited by itself.
-void DescribeEnding(ProgramJob& job, const ChildResult& c, const ProgramProgress& last) {
+void DescribeEnding(ProgramJob& job, const ChildResult& c, const ProgramProgress& last,
+                    const LaunchPace& pace) {
   ProgramRecord& p = job.p();
   const bool partway = last.launch > 0 && last.blocks_done < last.blocks;
   if (!c.started) {
@@ -98,9 +156,7 @@ void DescribeEnding(ProgramJob& job, const ChildResult& c, const ProgramProgress
         "the program ran longer than the limit of " +
         std::to_string(job.options.timeout.count() / 1000.0).substr(0, 4) +
         " s and was stopped (an endless loop, or a barrier some threads never leave?)";
-    if (partway)
-      failure += "; it was in " + ProgressText(last) +
-                 ": if it is only large, a longer time limit (the CLI's --timeout) lets it finish";
+    if (partway) failure += "; it was in " + ProgressText(last) + TimeLimitHelp(job, last, pace);
     Fail(job, ProgramStage::kRun, std::move(failure));
   } else if (c.signal != 0) {
     const bool memory = c.signal == SIGSEGV || c.signal == SIGABRT || c.signal == SIGKILL;
@@ -375,9 +431,16 @@ void Execute(ProgramJob& job) {
   ProgressMap progress(job.gpu ? std::string() : out.string() + ".progress");
   if (progress.cell() != nullptr) env.push_back("WS_PROGRAM_PROGRESS=" + progress.path());
   ProgramProgress last_progress;
+  // The launch under way: when it was first seen, and its blocks done then (a time limit's pace).
+  auto launch_seen = Clock::now();
+  std::uint64_t done_when_seen = 0;
   const auto keep_going = [&] {
     if (progress.cell() != nullptr) {
       const ProgramProgress now = progress.Read();
+      if (now.launch != last_progress.launch) {
+        launch_seen = Clock::now();
+        done_when_seen = now.blocks_done;
+      }
       if (!(now == last_progress) && job.options.on_progress) job.options.on_progress(now);
       last_progress = now;
     }
@@ -413,7 +476,12 @@ void Execute(ProgramJob& job) {
   }
   p.ran = c.started;
   p.signal = c.signal;
-  DescribeEnding(job, c, last_progress);
+  LaunchPace pace;
+  pace.seconds = MsSince(launch_seen) / 1000.0;
+  pace.blocks = last_progress.blocks_done >= done_when_seen
+                    ? last_progress.blocks_done - done_when_seen
+                    : 0;
+  DescribeEnding(job, c, last_progress, pace);
   if (job.gpu && p.failure.empty()) RunAsWrittenOnGpu(job, args, limits, scratch.dir);
 }
 

@@ -15,6 +15,10 @@ Result<std::vector<ProgramParam>> ProgramParams(const std::string&) {
   return std::vector<ProgramParam>{};
 }
 
+std::vector<ProgramConstant> ProgramConstants(const std::string&) {
+  return {};
+}
+
 std::string ApplyDefines(const std::string& text, const std::vector<std::string>&,
                          std::vector<std::string>*) {
   return text;

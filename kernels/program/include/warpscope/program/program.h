@@ -45,6 +45,16 @@ Result<std::vector<ProgramParam>> ProgramParams(const std::string& source);
 std::string ApplyDefines(const std::string& text, const std::vector<std::string>& defines,
                          std::vector<std::string>* rest);
 
+// A whole-number constant of the program's own that -D can set (ApplyDefines): `#define NAME 4096`
+// or `const int NAME = 1 << 12;` (a number, or two joined by `<<` or `*`), in the order they
+// appear, each name once (its first definition). A time limit's message names the largest.
+struct ProgramConstant {
+  std::string name;
+  long long value = 0;
+  std::uint32_t line = 0;
+};
+std::vector<ProgramConstant> ProgramConstants(const std::string& text);
+
 // Why `define` (a -D of the CLI or the app) is not NAME=VALUE or NAME, NAME starting with a
 // letter or '_': "expected NAME=VALUE"; "" when it is.
 inline std::string DefineError(const std::string& define) {
