@@ -175,7 +175,8 @@ TEST(Programs, ATimeLimitSaysHowFarTheLaunchGot) {
   ASSERT_FALSE(run.program->ok());
   const std::string& f = run.program->failure;
   EXPECT_NE(f.find("it was in launch 2 (stuck): 3 of 4 blocks"), std::string::npos) << f;
-  EXPECT_NE(f.find(": if it is only large, a longer time limit (the CLI's --timeout) lets it finish"),
+  EXPECT_NE(f.find(": if it is only large, a longer time limit (the CLI's --timeout, the program "
+                   "panel's Time limit) lets it finish"),
             std::string::npos)
       << f;
   // One block left: no smaller size to suggest (and the program has no constant to name).
@@ -216,8 +217,8 @@ TEST(Programs, ATimeLimitFarTooShortSaysThePaceAndTheSizeToSet) {
             std::string::npos)
       << f;
   // The largest first; STEPS (4,000) too, both at least 64.
-  EXPECT_NE(f.find("or run it smaller: -D NAME=VALUE sets the program's own constants (BLOCKS is "
-                   "65,536 at line 2, STEPS is 4,000 at line 3)"),
+  EXPECT_NE(f.find("or run it smaller: -D NAME=VALUE (the panel's Defines) sets the program's own "
+                   "constants (BLOCKS is 65,536 at line 2, STEPS is 4,000 at line 3)"),
             std::string::npos)
       << f;
 }

@@ -119,7 +119,8 @@ std::string TimeLimitHelp(ProgramJob& job, const ProgramProgress& last,
     out += " (" + FormatNumber(per_s) + " blocks a second: the launch's other blocks would take about " +
            AboutTime(rest_s) + " more at that pace)";
   }
-  out += ": if it is only large, a longer time limit (the CLI's --timeout) lets it finish";
+  out += ": if it is only large, a longer time limit (the CLI's --timeout, the program panel's "
+         "Time limit) lets it finish";
   const double limit_s = job.options.timeout.count() / 1000.0;
   if (rest_s < 0 || rest_s < 4 * limit_s) return out;
   std::vector<ProgramConstant> constants = ProgramConstants(job.p().source);
@@ -130,7 +131,8 @@ std::string TimeLimitHelp(ProgramJob& job, const ProgramProgress& last,
                      return a.value > b.value;
                    });
   if (constants.size() > 2) constants.resize(2);
-  out += ", or run it smaller: -D NAME=VALUE sets the program's own constants (";
+  out += ", or run it smaller: -D NAME=VALUE (the panel's Defines) sets the program's own "
+         "constants (";
   for (std::size_t i = 0; i < constants.size(); ++i) {
     if (i > 0) out += ", ";
     out += constants[i].name + " is " + FormatNumber(static_cast<double>(constants[i].value)) +
