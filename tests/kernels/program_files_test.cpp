@@ -308,7 +308,11 @@ TEST(CoursePrograms, WhatIsNotRunYetIsRefusedByNameAtItsLine) {
   const Case cases[] = {
       {"#include <cstdio>\n\n#include <thrust/device_vector.h>\nint main() { return 0; }\n", 3,
        "Thrust is not supported (yet): #include <thrust/device_vector.h>"},
-      {"#include <cublas_v2.h>\nint main() { return 0; }\n", 1, "cuBLAS is not supported (yet)"},
+      // cublas_v2.h runs (cuBLAS's tests below); the legacy API and cuBLASLt's GEMM do not.
+      {"#include <cublas.h>\nint main() { return 0; }\n", 1,
+       "the legacy cuBLAS API (include cublas_v2.h) is not supported (yet): #include <cublas.h>"},
+      {"#include <cublasLt.h>\n\nint main() { cublasLtMatmulDesc_t d;\n return 0; }\n", 3,
+       "cublasLtMatmulDesc_t is not supported (yet)"},
       {"#include <curand_kernel.h>\nint main() { return 0; }\n", 1,
        "cuRAND is not supported (yet)"},
       {"#include <cstdio>\n#include <cuda/std/atomic>\nint main() { return 0; }\n", 2,

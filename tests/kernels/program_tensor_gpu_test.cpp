@@ -261,6 +261,22 @@ int main() { return 0; }
       << r.program->failure;
 }
 
+// cuBLAS's kernels are the library's, which the recording does not reach: the GPU backend refuses
+// it by name, at its #include, before compiling (the emulator runs its calls: program_cublas_test).
+TEST(AsyncCopiesOnGpu, CublasIsRefusedByNameOnTheGpu) {
+  WS_SKIP_WITHOUT_GPU();
+  ProgramOptions o;
+  o.backend = "cuda";
+  const LessonRun r = test::RunText(
+      "#include <cstdio>\n#include <cublas_v2.h>\n"
+      "int main() { cublasHandle_t h; cublasCreate(&h); return 0; }\n",
+      o);
+  ASSERT_FALSE(r.program->ok());
+  EXPECT_NE(r.program->failure.find("test.cu:2: cuBLAS is not supported (yet) on the GPU backend"),
+            std::string::npos)
+      << r.program->failure;
+}
+
 // Thread-block clusters (examples/cluster_exchange.cu): the hardware's own cluster calls, the
 // syncs recorded as barriers and another block's shared memory recorded at its offset in that
 // block's window plus RemoteSharedOffset(rank), as on the emulator: the same output, the same

@@ -36,7 +36,10 @@ std::string RefusedLibrary(llvm::StringRef name) {
   static const std::pair<const char*, const char*> kLibraries[] = {
       {"thrust/", "Thrust"},
       {"cub/", "CUB"},
-      {"cublas", "cuBLAS"},
+      // <cublas_v2.h>, <cublas_api.h> and <cublasLt.h> are the shim's: the emulator runs the
+      // common calls (emu_cublas.cpp); the legacy API and cuBLASXt are refused.
+      {"cublas.h", "the legacy cuBLAS API (include cublas_v2.h)"},
+      {"cublasXt", "cuBLASXt"},
       {"curand", "cuRAND"},
       {"cufft", "cuFFT"},
       {"cusparse", "cuSPARSE"},
@@ -182,13 +185,21 @@ class Diagnostics : public DiagnosticConsumer {
 // Refuses each library header the program includes, by name, at the line of its #include.
 class IncludeWatch : public PPCallbacks {
  public:
-  IncludeWatch(const SourceManager& sm, Diagnostics* diags, std::filesystem::path main_dir)
-      : sm_(sm), diags_(diags), main_dir_(std::move(main_dir)) {}
+  IncludeWatch(const SourceManager& sm, Diagnostics* diags, std::filesystem::path main_dir,
+               std::string* cublas_at)
+      : sm_(sm), diags_(diags), main_dir_(std::move(main_dir)), cublas_at_(cublas_at) {}
   void InclusionDirective(SourceLocation hash, const Token&, StringRef name, bool, CharSourceRange,
                           const FileEntry*, StringRef, StringRef, const Module*,
                           SrcMgr::CharacteristicKind) override {
     if (sm_.isInSystemHeader(hash)) return;
     const std::string library = RefusedLibrary(name);
+    // cuBLAS's headers that the shim has: noted where first included (the GPU backend refuses it).
+    if (library.empty() && name.startswith("cublas") && cublas_at_->empty()) {
+      const PresumedLoc p = sm_.getPresumedLoc(hash);
+      if (p.isValid())
+        *cublas_at_ = std::filesystem::path(p.getFilename()).filename().string() + ":" +
+                      std::to_string(p.getLine());
+    }
     if (library.empty() || refused_) return;
     refused_ = true;
     const PresumedLoc p = sm_.getPresumedLoc(hash);
@@ -209,6 +220,7 @@ class IncludeWatch : public PPCallbacks {
   const SourceManager& sm_;
   Diagnostics* diags_;
   std::filesystem::path main_dir_;
+  std::string* cublas_at_;
   bool refused_ = false;
 };
 
@@ -222,8 +234,8 @@ class Action : public ASTFrontendAction {
   }
   bool BeginSourceFileAction(CompilerInstance& ci) override {
     if (!rq_.lesson_form)
-      ci.getPreprocessor().addPPCallbacks(
-          std::make_unique<IncludeWatch>(ci.getSourceManager(), diags_, main_dir_));
+      ci.getPreprocessor().addPPCallbacks(std::make_unique<IncludeWatch>(
+          ci.getSourceManager(), diags_, main_dir_, &result_->program.cublas_at));
     return true;
   }
 

@@ -60,6 +60,9 @@ struct ChildRecord {
   std::map<std::string, std::size_t> launches_of;  // by kernel, so far
   std::size_t parts = 0;                           // launches written so far
   bool events_modeled = false;  // cudaEventElapsedTime gave the model's time (the emulator)
+  // A library's calls that ran on the emulator's processor, not as recorded kernels (cuBLAS's:
+  // emu_cublas.cpp), by name: how many of each.
+  std::map<std::string, std::size_t> library_calls;
 };
 
 // The kernels each translation unit registers by address (the shims' KernelTable): the name of a

@@ -323,6 +323,7 @@ RewriteResult ReadRewriterAnswer(const std::string& out, const std::string& file
     p.wmma_at = j.value("wmma_at", std::string());
     p.async_at = j.value("async_at", std::string());
     p.group_copy_at = j.value("group_copy_at", std::string());
+    p.cublas_at = j.value("cublas_at", std::string());
     p.warnings = DiagnosticsOf(j.at("warnings"));
   } catch (const std::exception& e) {
     result = RewriteResult{};

@@ -141,6 +141,7 @@ void JoinUnit(ProgramJob& job, Unit& u, const std::string& own,
   if (all.wmma_at.empty()) all.wmma_at = one.wmma_at;
   if (all.async_at.empty()) all.async_at = one.async_at;
   if (all.group_copy_at.empty()) all.group_copy_at = one.group_copy_at;
+  if (all.cublas_at.empty()) all.cublas_at = one.cublas_at;
   all.main_takes_args = all.main_takes_args || one.main_takes_args;
   all.local_arrays = all.local_arrays || one.local_arrays;
 }
@@ -221,7 +222,11 @@ bool Commands(ProgramJob& job) {
       {&job.rewritten.group_copy_at,
        "A group's asynchronous copy (cooperative_groups::memcpy_async, wait, wait_prior) is not "
        "supported (yet) on the GPU backend: the toolkit cuts it among the group's threads inside "
-       "its own header, where the recording does not see the pieces"}};
+       "its own header, where the recording does not see the pieces"},
+      {&job.rewritten.cublas_at,
+       "cuBLAS is not supported (yet) on the GPU backend: its kernels are the library's, which "
+       "the recording does not reach (on the emulator its calls run, unrecorded, and the run "
+       "says so)"}};
   for (const auto& [at, why] : not_on_gpu) {
     if (job.gpu && !at->empty())
       return CompileFailure(job, *at + ": " + why + ". Run it on the emulator (--backend emu)");

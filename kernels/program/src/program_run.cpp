@@ -64,6 +64,29 @@ bool ReadLaunches(ProgramJob& job, const std::filesystem::path& out, bool* event
     std::filesystem::remove(out, ec);
     if (trace.ok()) {
       *events_modeled = trace->header.value("events_modeled", false);
+      // A library's calls that ran on the emulator's processor (cuBLAS's): not kernels of the
+      // program's, so no launch and no figure says them; this note does.
+      if (trace->header.contains("library_calls") && trace->header["library_calls"].is_object()) {
+        std::string calls;
+        std::uint64_t total = 0;
+        for (const auto& [name, n] : trace->header["library_calls"].items()) {
+          if (!n.is_number_unsigned()) continue;
+          total += n.get<std::uint64_t>();
+          calls += (calls.empty() ? "" : ", ") + name + " x" +
+                   FormatNumber(static_cast<double>(n.get<std::uint64_t>()));
+        }
+        if (total > 0)
+          job.p().warnings.push_back(
+              {0, 0, false,
+               "cuBLAS ran " + FormatNumber(static_cast<double>(total)) +
+                   (total == 1 ? " call" : " calls") +
+                   " on the emulator's processor, not as kernels of the program's: no launch, "
+                   "figure or hazard covers them (" +
+                   calls +
+                   "); in cudaEventElapsedTime each took the model's time of its "
+                   "floating-point operations at the preset's peak or its bytes at its "
+                   "bandwidth, the longer"});
+      }
       // The GPU's runtime names its device in the header's "preset".
       if (job.gpu && trace->header.contains("preset"))
         run.device = trace->header["preset"].get<std::string>();

@@ -85,6 +85,10 @@ struct RewrittenProgram {
   // The first group's copy (cooperative_groups::memcpy_async, wait, wait_prior): the GPU backend
   // refuses it (yet), since the toolkit's cuts it inside its own header (shim/gpu/ws_gpu_async.h).
   std::string group_copy_at;
+  // The first #include of cuBLAS (<cublas_v2.h>, <cublas_api.h>, <cublasLt.h>) in the program's
+  // own files, "file.cu:line": the emulator runs its calls (emu_cublas.cpp), the GPU backend
+  // refuses it (yet).
+  std::string cublas_at;
   // and its warp function (the SIMT path, docs/ENGINE.md) as C++, or "" and why it has none
   std::vector<std::string> kernel_table_warp, kernel_table_simt;
   std::vector<ProgramFile> files;  // the program's own headers it includes (not the main file)
