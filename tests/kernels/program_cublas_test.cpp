@@ -166,5 +166,42 @@ int main() {
   EXPECT_EQ(run.program->stdout_text, "0.0025015 ms\n");
 }
 
+// A call on a capturing stream is a node of its graph, run at each of the graph's launches, as
+// cuBLAS's kernels are captured on a GPU: y = 0 plus 2x three times is 6x (x = 1 2 3 4: 6 12 18
+// 24), where running it at the call would leave 2 4 6 8 and a graph of nothing. The scalar is
+// the call's (alpha changed after the capture does not count). The note counts three runs.
+TEST(Cublas, ACallOnACapturingStreamRunsAtEachOfTheGraphsLaunches) {
+  const LessonRun run = RunText(R"(#include <cstdio>
+#include <cublas_v2.h>
+int main() {
+  cublasHandle_t h; cublasCreate(&h);
+  cudaStream_t s; cudaStreamCreate(&s);
+  cublasSetStream(h, s);
+  const float xs[4] = {1, 2, 3, 4};
+  float *x, *y; cudaMalloc(&x, 16); cudaMalloc(&y, 16);
+  cudaMemcpy(x, xs, 16, cudaMemcpyHostToDevice);
+  cudaMemset(y, 0, 16);
+  float alpha = 2;
+  cudaGraph_t g; cudaGraphExec_t e;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  cublasSaxpy(h, 4, &alpha, x, 1, y, 1);
+  cudaStreamEndCapture(s, &g);
+  alpha = 100;
+  cudaGraphInstantiate(&e, g, 0);
+  for (int i = 0; i < 3; ++i) cudaGraphLaunch(e, s);
+  cudaStreamSynchronize(s);
+  float ys[4]; cudaMemcpy(ys, y, 16, cudaMemcpyDeviceToHost);
+  printf("%g %g %g %g\n", ys[0], ys[1], ys[2], ys[3]);
+  return 0;
+}
+)");
+  ASSERT_TRUE(run.program->ok()) << run.program->failure << run.program->stderr_text;
+  EXPECT_EQ(run.program->stdout_text, "6 12 18 24\n");
+  bool noted = false;
+  for (const ProgramDiagnostic& w : run.program->warnings)
+    noted = noted || w.message.find("cuBLAS ran 3 calls") != std::string::npos;
+  EXPECT_TRUE(noted);
+}
+
 }  // namespace
 }  // namespace ws

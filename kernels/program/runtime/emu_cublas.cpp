@@ -56,6 +56,14 @@ void Device(const char* call, const char* arg, const void* ptr, std::size_t byte
          ", which cudaFree released");
 }
 
+cublasStatus_t Submit(cublasHandle_t h, const char* call, std::function<cublasStatus_t()> work) {
+  if (h->stream != nullptr && ws::prog::Capturing(h->stream)) {
+    ws::prog::CaptureLaunch(h->stream, call, [work = std::move(work)] { (void)work(); });
+    return CUBLAS_STATUS_SUCCESS;
+  }
+  return work();
+}
+
 }  // namespace ws::prog::cublas
 
 namespace {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdlib>
+#include <functional>
 #include <string>
 
 #include "emu_program_state.h"
@@ -27,6 +28,11 @@ void Ran(const char* name, double flops, double bytes);
 // `bytes` at `ptr` must be one live device buffer's (a buffer, or a __device__ variable): else
 // the program stops, naming the call and its argument.
 void Device(const char* call, const char* arg, const void* ptr, std::size_t bytes);
+
+// A call's work (its scalars already read, as cuBLAS reads host scalars at the call): run now,
+// or where the handle's stream is capturing, as a node of its graph, run at each of the graph's
+// launches (a captured call's status is success; its errors stop the program where it runs).
+cublasStatus_t Submit(cublasHandle_t h, const char* call, std::function<cublasStatus_t()> work);
 
 inline cublasStatus_t Handle(cublasHandle_t h) {
   return h == nullptr ? CUBLAS_STATUS_NOT_INITIALIZED : CUBLAS_STATUS_SUCCESS;

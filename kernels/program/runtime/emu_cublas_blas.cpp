@@ -99,20 +99,26 @@ struct Gemm {
   cudaDataType ct;
   int ldc;
 
-  cublasStatus_t Check() const {
+  // The sizes, as cuBLAS checks them: CUBLAS_STATUS_INVALID_VALUE for a bad one.
+  cublasStatus_t Sizes() const {
     if (BadOp(ta) || BadOp(tb) || m < 0 || n < 0 || k < 0) return CUBLAS_STATUS_INVALID_VALUE;
-    const int a_rows = ta == CUBLAS_OP_N ? m : k, a_cols = ta == CUBLAS_OP_N ? k : m;
-    const int b_rows = tb == CUBLAS_OP_N ? k : n, b_cols = tb == CUBLAS_OP_N ? n : k;
-    if (lda < std::max(1, a_rows) || ldb < std::max(1, b_rows) || ldc < std::max(1, m))
+    if (lda < std::max(1, ARows()) || ldb < std::max(1, BRows()) || ldc < std::max(1, m))
       return CUBLAS_STATUS_INVALID_VALUE;
-    if (m == 0 || n == 0) return CUBLAS_STATUS_SUCCESS;
-    if (k > 0 && alpha != 0) {
-      Device(call, "A", a, Extent(a_rows, a_cols, lda) * SizeOf(at));
-      Device(call, "B", b, Extent(b_rows, b_cols, ldb) * SizeOf(bt));
-    }
-    Device(call, "C", c, Extent(m, n, ldc) * SizeOf(ct));
     return CUBLAS_STATUS_SUCCESS;
   }
+  // The buffers it reads and writes must be device memory (else the program stops). A and B are
+  // not read where k is 0 or alpha 0, as cuBLAS documents.
+  void Buffers() const {
+    if (m == 0 || n == 0) return;
+    if (k > 0 && alpha != 0) {
+      const int a_cols = ta == CUBLAS_OP_N ? k : m, b_cols = tb == CUBLAS_OP_N ? n : k;
+      Device(call, "A", a, Extent(ARows(), a_cols, lda) * SizeOf(at));
+      Device(call, "B", b, Extent(BRows(), b_cols, ldb) * SizeOf(bt));
+    }
+    Device(call, "C", c, Extent(m, n, ldc) * SizeOf(ct));
+  }
+  int ARows() const { return ta == CUBLAS_OP_N ? m : k; }
+  int BRows() const { return tb == CUBLAS_OP_N ? k : n; }
   void Run() const {
     if (m == 0 || n == 0) return;
     std::vector<double> column(static_cast<std::size_t>(m));
@@ -147,13 +153,17 @@ struct Gemm {
   }
 };
 
-// A GEMM of real types as cublasGemmEx takes them: the types named where not supported.
+// GEMMs of real types as cublasGemmEx takes them: `batches` of them `sa`, `sb` and `sc` elements
+// apart, or (`ap`, `bp`, `cp` not null: cublas*gemmBatched) at the pointers those device arrays
+// hold. The types are named where not supported; alpha and beta are read at the call (the
+// compute type's: double for 64F, __half for 16F, else float), the rest where the work runs.
 cublasStatus_t GemmOf(cublasHandle_t h, const char* call, cublasOperation_t ta,
                       cublasOperation_t tb, int m, int n, int k, const void* alpha, const void* a,
                       cudaDataType at, int lda, const void* b, cudaDataType bt, int ldb,
                       const void* beta, void* c, cudaDataType ct, int ldc,
                       cublasComputeType_t compute, long long sa, long long sb, long long sc,
-                      int batches) {
+                      int batches, const void* const* ap = nullptr, const void* const* bp = nullptr,
+                      void* const* cp = nullptr) {
   if (Handle(h) != CUBLAS_STATUS_SUCCESS) return CUBLAS_STATUS_NOT_INITIALIZED;
   auto known = [](cudaDataType t) {
     return t == CUDA_R_16F || t == CUDA_R_16BF || t == CUDA_R_32F || t == CUDA_R_64F;
@@ -163,7 +173,14 @@ cublasStatus_t GemmOf(cublasHandle_t h, const char* call, cublasOperation_t ta,
          TypeName(ct) +
          " are not supported (yet) on the emulator: A and B of one of CUDA_R_16F, "
          "CUDA_R_16BF, CUDA_R_32F and CUDA_R_64F, C of theirs or CUDA_R_32F");
-  // alpha and beta are the compute type's: double for 64F, __half for 16F, else float.
+  if (batches < 0) return CUBLAS_STATUS_INVALID_VALUE;
+  // The sizes, as cuBLAS checks them at the call (the first batch's alone: they are all alike).
+  if (const cublasStatus_t s =
+          Gemm{call, ta, tb, m, n, k, 0, 0, nullptr, at, lda, nullptr, bt, ldb, nullptr, ct, ldc}
+              .Sizes();
+      s != CUBLAS_STATUS_SUCCESS)
+    return s;
+  if (batches == 0 || m == 0 || n == 0) return CUBLAS_STATUS_SUCCESS;
   double alpha_v = 0, beta_v = 0;
   if (compute == CUBLAS_COMPUTE_64F || compute == CUBLAS_COMPUTE_64F_PEDANTIC) {
     alpha_v = Scalar(h, call, "alpha", static_cast<const double*>(alpha));
@@ -179,29 +196,34 @@ cublasStatus_t GemmOf(cublasHandle_t h, const char* call, cublasOperation_t ta,
     alpha_v = Scalar(h, call, "alpha", static_cast<const float*>(alpha));
     beta_v = Scalar(h, call, "beta", static_cast<const float*>(beta));
   }
-  for (int i = 0; i < batches; ++i) {
-    const Gemm g{call,    ta,     tb,
-                 m,       n,      k,
-                 alpha_v, beta_v, static_cast<const unsigned char*>(a) + i * sa * SizeOf(at),
-                 at,      lda,    static_cast<const unsigned char*>(b) + i * sb * SizeOf(bt),
-                 bt,      ldb,    static_cast<unsigned char*>(c) + i * sc * SizeOf(ct),
-                 ct,      ldc};
-    if (const cublasStatus_t s = g.Check(); s != CUBLAS_STATUS_SUCCESS) return s;
-  }
-  double flops = 0, bytes = 0;
-  for (int i = 0; i < batches; ++i) {
-    const Gemm g{call,    ta,     tb,
-                 m,       n,      k,
-                 alpha_v, beta_v, static_cast<const unsigned char*>(a) + i * sa * SizeOf(at),
-                 at,      lda,    static_cast<const unsigned char*>(b) + i * sb * SizeOf(bt),
-                 bt,      ldb,    static_cast<unsigned char*>(c) + i * sc * SizeOf(ct),
-                 ct,      ldc};
-    g.Run();
-    flops += g.Flops();
-    bytes += g.Bytes();
-  }
-  Ran(call, flops, bytes);
-  return CUBLAS_STATUS_SUCCESS;
+  return Submit(h, call, [=]() {
+    if (ap != nullptr) {
+      Device(call, "Aarray", ap, static_cast<std::size_t>(batches) * sizeof(void*));
+      Device(call, "Barray", bp, static_cast<std::size_t>(batches) * sizeof(void*));
+      Device(call, "Carray", cp, static_cast<std::size_t>(batches) * sizeof(void*));
+    }
+    auto batch = [&](int i) {
+      if (ap != nullptr)
+        return Gemm{call, ta,  tb,    m,  n,   k,     alpha_v, beta_v, ap[i],
+                    at,   lda, bp[i], bt, ldb, cp[i], ct,      ldc};
+      return Gemm{call,    ta,     tb,
+                  m,       n,      k,
+                  alpha_v, beta_v, static_cast<const unsigned char*>(a) + i * sa * SizeOf(at),
+                  at,      lda,    static_cast<const unsigned char*>(b) + i * sb * SizeOf(bt),
+                  bt,      ldb,    static_cast<unsigned char*>(c) + i * sc * SizeOf(ct),
+                  ct,      ldc};
+    };
+    for (int i = 0; i < batches; ++i) batch(i).Buffers();
+    double flops = 0, bytes = 0;
+    for (int i = 0; i < batches; ++i) {
+      const Gemm g = batch(i);
+      g.Run();
+      flops += g.Flops();
+      bytes += g.Bytes();
+    }
+    Ran(call, flops, bytes);
+    return CUBLAS_STATUS_SUCCESS;
+  });
 }
 
 template <typename T>
@@ -211,101 +233,118 @@ struct Blas {
     if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
     if (n <= 0) return CUBLAS_STATUS_SUCCESS;
     const T a = Scalar(h, call, "alpha", alpha);
-    Device(call, "x", x, VectorExtent(n, incx) * sizeof(T));
-    Device(call, "y", y, VectorExtent(n, incy) * sizeof(T));
-    for (int i = 0; i < n; ++i)
-      At(y, incy, n, i) = static_cast<T>(static_cast<double>(a) * At(x, incx, n, i) +
-                                         static_cast<double>(At(y, incy, n, i)));
-    Ran(call, 2.0 * n, 3.0 * n * sizeof(T));
-    return CUBLAS_STATUS_SUCCESS;
+    return Submit(h, call, [=]() {
+      Device(call, "x", x, VectorExtent(n, incx) * sizeof(T));
+      Device(call, "y", y, VectorExtent(n, incy) * sizeof(T));
+      for (int i = 0; i < n; ++i)
+        At(y, incy, n, i) = static_cast<T>(static_cast<double>(a) * At(x, incx, n, i) +
+                                           static_cast<double>(At(y, incy, n, i)));
+      Ran(call, 2.0 * n, 3.0 * n * sizeof(T));
+      return CUBLAS_STATUS_SUCCESS;
+    });
   }
   static cublasStatus_t Scal(const char* call, cublasHandle_t h, int n, const T* alpha, T* x,
                              int incx) {
     if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
     if (n <= 0 || incx <= 0) return CUBLAS_STATUS_SUCCESS;
     const T a = Scalar(h, call, "alpha", alpha);
-    Device(call, "x", x, VectorExtent(n, incx) * sizeof(T));
-    for (int i = 0; i < n; ++i) At(x, incx, n, i) *= a;
-    Ran(call, n, 2.0 * n * sizeof(T));
-    return CUBLAS_STATUS_SUCCESS;
+    return Submit(h, call, [=]() {
+      Device(call, "x", x, VectorExtent(n, incx) * sizeof(T));
+      for (int i = 0; i < n; ++i) At(x, incx, n, i) *= a;
+      Ran(call, n, 2.0 * n * sizeof(T));
+      return CUBLAS_STATUS_SUCCESS;
+    });
   }
   static cublasStatus_t Copy(const char* call, cublasHandle_t h, int n, const T* x, int incx, T* y,
                              int incy) {
     if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
     if (n <= 0) return CUBLAS_STATUS_SUCCESS;
-    Device(call, "x", x, VectorExtent(n, incx) * sizeof(T));
-    Device(call, "y", y, VectorExtent(n, incy) * sizeof(T));
-    for (int i = 0; i < n; ++i) At(y, incy, n, i) = At(x, incx, n, i);
-    Ran(call, 0, 2.0 * n * sizeof(T));
-    return CUBLAS_STATUS_SUCCESS;
+    return Submit(h, call, [=]() {
+      Device(call, "x", x, VectorExtent(n, incx) * sizeof(T));
+      Device(call, "y", y, VectorExtent(n, incy) * sizeof(T));
+      for (int i = 0; i < n; ++i) At(y, incy, n, i) = At(x, incx, n, i);
+      Ran(call, 0, 2.0 * n * sizeof(T));
+      return CUBLAS_STATUS_SUCCESS;
+    });
   }
   static cublasStatus_t Swap(const char* call, cublasHandle_t h, int n, T* x, int incx, T* y,
                              int incy) {
     if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
     if (n <= 0) return CUBLAS_STATUS_SUCCESS;
-    Device(call, "x", x, VectorExtent(n, incx) * sizeof(T));
-    Device(call, "y", y, VectorExtent(n, incy) * sizeof(T));
-    for (int i = 0; i < n; ++i) std::swap(At(x, incx, n, i), At(y, incy, n, i));
-    Ran(call, 0, 4.0 * n * sizeof(T));
-    return CUBLAS_STATUS_SUCCESS;
+    return Submit(h, call, [=]() {
+      Device(call, "x", x, VectorExtent(n, incx) * sizeof(T));
+      Device(call, "y", y, VectorExtent(n, incy) * sizeof(T));
+      for (int i = 0; i < n; ++i) std::swap(At(x, incx, n, i), At(y, incy, n, i));
+      Ran(call, 0, 4.0 * n * sizeof(T));
+      return CUBLAS_STATUS_SUCCESS;
+    });
   }
-  // A reduction's result: on the host or, in the device pointer mode, on the device.
+  // A reduction's result: on the host or, in the device pointer mode, on the device (the mode
+  // when the call was made: `device`).
   template <typename R>
-  static void Result(cublasHandle_t h, const char* call, R* result, R v) {
+  static void Result(bool device, const char* call, R* result, R v) {
     if (result == nullptr) Stop(std::string(call) + ": result is a null pointer");
-    if (h->pointers == CUBLAS_POINTER_MODE_DEVICE) Device(call, "result", result, sizeof(R));
+    if (device) Device(call, "result", result, sizeof(R));
     *result = v;
   }
   static cublasStatus_t Dot(const char* call, cublasHandle_t h, int n, const T* x, int incx,
                             const T* y, int incy, T* result) {
     if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
-    double s = 0;
-    if (n > 0) {
-      Device(call, "x", x, VectorExtent(n, incx) * sizeof(T));
-      Device(call, "y", y, VectorExtent(n, incy) * sizeof(T));
-      for (int i = 0; i < n; ++i)
-        s += static_cast<double>(At(x, incx, n, i)) * At(const_cast<T*>(y), incy, n, i);
-    }
-    Result(h, call, result, static_cast<T>(s));
-    Ran(call, 2.0 * std::max(n, 0), 2.0 * std::max(n, 0) * sizeof(T));
-    return CUBLAS_STATUS_SUCCESS;
+    const bool device = h->pointers == CUBLAS_POINTER_MODE_DEVICE;
+    return Submit(h, call, [=]() {
+      double s = 0;
+      if (n > 0) {
+        Device(call, "x", x, VectorExtent(n, incx) * sizeof(T));
+        Device(call, "y", y, VectorExtent(n, incy) * sizeof(T));
+        for (int i = 0; i < n; ++i) s += static_cast<double>(At(x, incx, n, i)) * At(y, incy, n, i);
+      }
+      Result(device, call, result, static_cast<T>(s));
+      Ran(call, 2.0 * std::max(n, 0), 2.0 * std::max(n, 0) * sizeof(T));
+      return CUBLAS_STATUS_SUCCESS;
+    });
   }
-  // nrm2 and asum: over |incx| steps (a negative step gives 0 elements, as BLAS).
+  // nrm2 and asum: over |incx| steps (a step of 0 or less gives 0, as BLAS).
   static cublasStatus_t Norm(const char* call, bool two, cublasHandle_t h, int n, const T* x,
                              int incx, T* result) {
     if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
-    double s = 0;
-    if (n > 0 && incx > 0) {
-      Device(call, "x", x, VectorExtent(n, incx) * sizeof(T));
-      for (int i = 0; i < n; ++i) {
-        const double v = x[static_cast<std::size_t>(i) * incx];
-        s += two ? v * v : std::fabs(v);
+    const bool device = h->pointers == CUBLAS_POINTER_MODE_DEVICE;
+    return Submit(h, call, [=]() {
+      double s = 0;
+      if (n > 0 && incx > 0) {
+        Device(call, "x", x, VectorExtent(n, incx) * sizeof(T));
+        for (int i = 0; i < n; ++i) {
+          const double v = x[static_cast<std::size_t>(i) * incx];
+          s += two ? v * v : std::fabs(v);
+        }
       }
-    }
-    Result(h, call, result, static_cast<T>(two ? std::sqrt(s) : s));
-    Ran(call, 2.0 * std::max(n, 0), std::max(n, 0) * static_cast<double>(sizeof(T)));
-    return CUBLAS_STATUS_SUCCESS;
+      Result(device, call, result, static_cast<T>(two ? std::sqrt(s) : s));
+      Ran(call, 2.0 * std::max(n, 0), std::max(n, 0) * static_cast<double>(sizeof(T)));
+      return CUBLAS_STATUS_SUCCESS;
+    });
   }
   // Isamax, Isamin: the 1-based index of the first element of largest (smallest) magnitude.
   static cublasStatus_t Extreme(const char* call, bool largest, cublasHandle_t h, int n, const T* x,
                                 int incx, int* result) {
     if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
-    int best = 0;
-    if (n > 0 && incx > 0) {
-      Device(call, "x", x, VectorExtent(n, incx) * sizeof(T));
-      double best_v = std::fabs(static_cast<double>(x[0]));
-      best = 1;
-      for (int i = 1; i < n; ++i) {
-        const double v = std::fabs(static_cast<double>(x[static_cast<std::size_t>(i) * incx]));
-        if (largest ? v > best_v : v < best_v) {
-          best_v = v;
-          best = i + 1;
+    const bool device = h->pointers == CUBLAS_POINTER_MODE_DEVICE;
+    return Submit(h, call, [=]() {
+      int best = 0;
+      if (n > 0 && incx > 0) {
+        Device(call, "x", x, VectorExtent(n, incx) * sizeof(T));
+        double best_v = std::fabs(static_cast<double>(x[0]));
+        best = 1;
+        for (int i = 1; i < n; ++i) {
+          const double v = std::fabs(static_cast<double>(x[static_cast<std::size_t>(i) * incx]));
+          if (largest ? v > best_v : v < best_v) {
+            best_v = v;
+            best = i + 1;
+          }
         }
       }
-    }
-    Result(h, call, result, best);
-    Ran(call, std::max(n, 0), std::max(n, 0) * static_cast<double>(sizeof(T)));
-    return CUBLAS_STATUS_SUCCESS;
+      Result(device, call, result, best);
+      Ran(call, std::max(n, 0), std::max(n, 0) * static_cast<double>(sizeof(T)));
+      return CUBLAS_STATUS_SUCCESS;
+    });
   }
   // y = alpha op(A) x + beta y, A m x n column-major.
   static cublasStatus_t Gemv(const char* call, cublasHandle_t h, cublasOperation_t t, int m, int n,
@@ -316,58 +355,49 @@ struct Blas {
       return CUBLAS_STATUS_INVALID_VALUE;
     if (m == 0 || n == 0) return CUBLAS_STATUS_SUCCESS;
     const double al = Scalar(h, call, "alpha", alpha), be = Scalar(h, call, "beta", beta);
-    const int xs = t == CUBLAS_OP_N ? n : m, ys = t == CUBLAS_OP_N ? m : n;
-    Device(call, "A", a, Extent(m, n, lda) * sizeof(T));
-    Device(call, "x", x, VectorExtent(xs, incx) * sizeof(T));
-    Device(call, "y", y, VectorExtent(ys, incy) * sizeof(T));
-    std::vector<double> out(static_cast<std::size_t>(ys), 0.0);
-    for (int j = 0; j < n; ++j)
-      for (int i = 0; i < m; ++i) {
-        const double av = a[static_cast<std::size_t>(j) * lda + i];
-        if (t == CUBLAS_OP_N) {
-          out[i] += av * At(const_cast<T*>(x), incx, xs, j);
-        } else {
-          out[j] += av * At(const_cast<T*>(x), incx, xs, i);
+    return Submit(h, call, [=]() {
+      const int xs = t == CUBLAS_OP_N ? n : m, ys = t == CUBLAS_OP_N ? m : n;
+      Device(call, "A", a, Extent(m, n, lda) * sizeof(T));
+      Device(call, "x", x, VectorExtent(xs, incx) * sizeof(T));
+      Device(call, "y", y, VectorExtent(ys, incy) * sizeof(T));
+      std::vector<double> out(static_cast<std::size_t>(ys), 0.0);
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i < m; ++i) {
+          const double av = a[static_cast<std::size_t>(j) * lda + i];
+          if (t == CUBLAS_OP_N) {
+            out[i] += av * At(x, incx, xs, j);
+          } else {
+            out[j] += av * At(x, incx, xs, i);
+          }
         }
+      for (int i = 0; i < ys; ++i) {
+        const double old = be == 0 ? 0.0 : be * At(y, incy, ys, i);
+        At(y, incy, ys, i) = static_cast<T>(al * out[i] + old);
       }
-    for (int i = 0; i < ys; ++i) {
-      const double old = be == 0 ? 0.0 : be * At(y, incy, ys, i);
-      At(y, incy, ys, i) = static_cast<T>(al * out[i] + old);
-    }
-    Ran(call, 2.0 * m * n, (static_cast<double>(m) * n + xs + 2.0 * ys) * sizeof(T));
-    return CUBLAS_STATUS_SUCCESS;
+      Ran(call, 2.0 * m * n, (static_cast<double>(m) * n + xs + 2.0 * ys) * sizeof(T));
+      return CUBLAS_STATUS_SUCCESS;
+    });
   }
   static cublasStatus_t GemmStrided(const char* call, cublasHandle_t h, cublasOperation_t ta,
                                     cublasOperation_t tb, int m, int n, int k, const T* alpha,
                                     const T* a, int lda, long long sa, const T* b, int ldb,
                                     long long sb, const T* beta, T* c, int ldc, long long sc,
                                     int batches) {
-    if (batches < 0) return CUBLAS_STATUS_INVALID_VALUE;
     const cublasComputeType_t compute = sizeof(T) == 4 ? CUBLAS_COMPUTE_32F : CUBLAS_COMPUTE_64F;
     return GemmOf(h, call, ta, tb, m, n, k, alpha, a, TypeOf<T>(), lda, b, TypeOf<T>(), ldb, beta,
                   c, TypeOf<T>(), ldc, compute, sa, sb, sc, batches);
   }
   // Batched through arrays of pointers, the arrays themselves in device memory as cuBLAS takes
-  // them.
+  // them (read where the work runs).
   static cublasStatus_t GemmBatched(const char* call, cublasHandle_t h, cublasOperation_t ta,
                                     cublasOperation_t tb, int m, int n, int k, const T* alpha,
                                     const T* const a[], int lda, const T* const b[], int ldb,
                                     const T* beta, T* const c[], int ldc, int batches) {
-    if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
-    if (batches < 0) return CUBLAS_STATUS_INVALID_VALUE;
-    if (batches == 0) return CUBLAS_STATUS_SUCCESS;
-    Device(call, "Aarray", a, batches * sizeof(T*));
-    Device(call, "Barray", b, batches * sizeof(T*));
-    Device(call, "Carray", c, batches * sizeof(T*));
-    for (int i = 0; i < batches; ++i) {
-      const cublasStatus_t s = GemmStrided(call, h, ta, tb, m, n, k, alpha, a[i], lda, 0, b[i], ldb,
-                                           0, beta, c[i], ldc, 0, 1);
-      if (s != CUBLAS_STATUS_SUCCESS) return s;
-    }
-    // GemmStrided counted each batch as a call: one call it is.
-    std::lock_guard lock(P().mutex);
-    P().run.library_calls[call] -= static_cast<std::size_t>(batches - 1);
-    return CUBLAS_STATUS_SUCCESS;
+    const cublasComputeType_t compute = sizeof(T) == 4 ? CUBLAS_COMPUTE_32F : CUBLAS_COMPUTE_64F;
+    return GemmOf(h, call, ta, tb, m, n, k, alpha, nullptr, TypeOf<T>(), lda, nullptr, TypeOf<T>(),
+                  ldb, beta, nullptr, TypeOf<T>(), ldc, compute, 0, 0, 0, batches,
+                  reinterpret_cast<const void* const*>(a), reinterpret_cast<const void* const*>(b),
+                  reinterpret_cast<void* const*>(c));
   }
 };
 
