@@ -141,6 +141,57 @@ int main() {
   EXPECT_EQ(run.program->stdout_text, "before\n");
 }
 
+// cuBLAS's own answers to what it does not take: a step of 0 or less in cublasSetVector is an
+// invalid value (7), and GemmEx of CUDA_R_64F data under CUBLAS_COMPUTE_32F is not supported (15),
+// as its table says; y is left as it was (0 0 0 0), C too (9).
+TEST(Cublas, WhatCublasRefusesItAnswersWithItsStatus) {
+  const LessonRun run = RunText(R"(#include <cstdio>
+#include <cublas_v2.h>
+int main() {
+  cublasHandle_t h; cublasCreate(&h);
+  const float xs[4] = {1, 2, 3, 4};
+  float* y; cudaMalloc(&y, 16); cudaMemset(y, 0, 16);
+  const int s1 = (int)cublasSetVector(4, 4, xs, 1, y, -1);
+  float ys[4]; cudaMemcpy(ys, y, 16, cudaMemcpyDeviceToHost);
+  double* d; cudaMalloc(&d, 32);
+  const double nine[4] = {9, 9, 9, 9};
+  cudaMemcpy(d, nine, 32, cudaMemcpyHostToDevice);
+  const double one = 1, zero = 0;
+  const int s2 = (int)cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, 2, 2, 2, &one, d, CUDA_R_64F, 2,
+                                   d, CUDA_R_64F, 2, &zero, d, CUDA_R_64F, 2, CUBLAS_COMPUTE_32F,
+                                   CUBLAS_GEMM_DEFAULT);
+  double ds[4]; cudaMemcpy(ds, d, 32, cudaMemcpyDeviceToHost);
+  printf("%d %g %g %g %g; %d %g\n", s1, ys[0], ys[1], ys[2], ys[3], s2, ds[0]);
+  return 0;
+}
+)");
+  ASSERT_TRUE(run.program->ok()) << run.program->failure << run.program->stderr_text;
+  EXPECT_EQ(run.program->stdout_text, "7 0 0 0 0; 15 9\n");
+}
+
+// C one column short of what the sizes say: a 4 x 4 C of leading dimension 4 is 64 bytes, the
+// buffer 48; the message says the sizes run 16 bytes past its end, not that it is no device
+// memory.
+TEST(Cublas, ABufferTooSmallForTheSizesSaysByHowMuch) {
+  const LessonRun run = RunText(R"(#include <cublas_v2.h>
+int main() {
+  cublasHandle_t h; cublasCreate(&h);
+  float *a, *c; cudaMalloc(&a, 64); cudaMalloc(&c, 48);
+  const float one = 1, zero = 0;
+  cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 4, 4, 4, &one, a, 4, a, 4, &zero, c, 4);
+  return 0;
+}
+)");
+  ASSERT_FALSE(run.program->ok());
+  const std::string& f = run.program->failure;
+  EXPECT_NE(f.find("cublasSgemm: C ("), std::string::npos) << f;
+  EXPECT_NE(f.find(", 64 bytes by the sizes and leading dimension given) runs 16 bytes past the end "
+                   "of "),
+            std::string::npos)
+      << f;
+  EXPECT_NE(f.find(", which holds 48 bytes"), std::string::npos) << f;
+}
+
 // The model's time of a call, as a launch's: a 256 x 256 x 256 Sgemm is 2 x 256^3 = 33,554,432
 // floating-point operations, at hopper's 132 x 128 x 2 x 1.98 = 66,908.16 GFLOP/s 0.000501501 ms,
 // and 4 x 256^2 floats read and written (1,048,576 bytes) at 3,350 GB/s 0.000313 ms: the longer

@@ -397,6 +397,18 @@ TEST(ProgramParams, TheProgramsConstantsAreTheOnesDefinesSet) {
   EXPECT_NE(ApplyDefines(text, {"DSIZE=256"}, &rest).find("const int DSIZE = 256;"),
             std::string::npos);
   EXPECT_TRUE(rest.empty());
+  // A definition in a comment is none, for the list and for -D alike (a review): the real N is the
+  // one after the commented ones.
+  const std::string commented =
+      "// const int N = 1 << 30;\n"  // line 1: a comment
+      "/* #define N 7\n"             // lines 2-3: a block comment
+      "   const int N = 9; */ const int N = 1 << 20;\n";
+  const std::vector<ProgramConstant> cc = ProgramConstants(commented);
+  ASSERT_EQ(cc.size(), 1u);
+  EXPECT_EQ(cc[0].value, 1048576);
+  EXPECT_EQ(cc[0].line, 3u);
+  EXPECT_EQ(ApplyDefines(commented, {"N=64"}, &rest),
+            "// const int N = 1 << 30;\n/* #define N 7\n   const int N = 9; */ const int N = 64;\n");
   // Past 63 bits, or a shift past 40, is no number.
   EXPECT_TRUE(
       ProgramConstants("#define BIG (4294967296 * 4294967296)\n#define HUGE (1 << 41)\n").empty());

@@ -47,6 +47,16 @@ void Device(const char* call, const char* arg, const void* ptr, std::size_t byte
       ws::prog::detail::FindRegion(reinterpret_cast<std::uintptr_t>(ptr), bytes, &near);
   char at[32];
   std::snprintf(at, sizeof at, "%p", ptr);
+  const auto addr = reinterpret_cast<std::uintptr_t>(ptr);
+  if (r == nullptr && near != nullptr && !near->freed && addr >= near->begin &&
+      addr < near->begin + near->bytes) {
+    // Inside a buffer, but running past its end: the sizes, not the memory, are wrong.
+    const std::uint64_t past = addr + bytes - (near->begin + near->bytes);
+    Stop(std::string(call) + ": " + arg + " (" + at + ", " + std::to_string(bytes) +
+         " bytes by the sizes and leading dimension given) runs " + std::to_string(past) +
+         " bytes past the end of " + near->name + ", which holds " + std::to_string(near->bytes) +
+         " bytes");
+  }
   if (r == nullptr)
     Stop(std::string(call) + ": " + arg + " (" + at + ", " + std::to_string(bytes) +
          " bytes) is not device memory: cuBLAS reads and writes its vectors and matrices on the "
@@ -89,7 +99,9 @@ cublasStatus_t CopyMatrix(const char* call, int rows, int cols, int elem, const 
 }
 cublasStatus_t CopyVector(const char* call, int n, int elem, const void* x, int incx, void* y,
                           int incy, bool to_device) {
-  if (n < 0 || elem <= 0 || incx == 0 || incy == 0) return CUBLAS_STATUS_INVALID_VALUE;
+  // cuBLAS's rule: a step of 0 or less is an invalid value (a review: a negative one wrote before
+  // the buffer).
+  if (n < 0 || elem <= 0 || incx <= 0 || incy <= 0) return CUBLAS_STATUS_INVALID_VALUE;
   if (to_device) {
     Device(call, "the device vector", y, VectorExtent(n, incy) * elem);
   } else {

@@ -160,11 +160,49 @@ std::string DefinedName(const std::string& line) {
   return IsIdentifier(name) ? name : std::string();
 }
 
+// `lines` with their comments blanked (each character a space, so that a definition's place is
+// the same in the line as written): `//` to the end of its line and `/* ... */` across lines, not
+// inside a string or character literal. A definition in a comment is none (a review: `// const
+// int N = 1 << 30;` above the real one was named, and -D changed the comment).
+std::vector<std::string> CodeOnly(std::vector<std::string> lines) {
+  bool block = false;
+  for (std::string& l : lines) {
+    char quote = 0;
+    for (std::size_t i = 0; i < l.size(); ++i) {
+      if (block) {
+        const bool end = l.compare(i, 2, "*/") == 0;
+        l[i] = ' ';
+        if (end) {
+          l[i + 1] = ' ';
+          ++i;
+          block = false;
+        }
+      } else if (quote != 0) {
+        if (l[i] == '\\') {
+          ++i;
+        } else if (l[i] == quote) {
+          quote = 0;
+        }
+      } else if (l[i] == '"' || l[i] == '\'') {
+        quote = l[i];
+      } else if (l.compare(i, 2, "//") == 0) {
+        std::fill(l.begin() + static_cast<std::ptrdiff_t>(i), l.end(), ' ');
+        break;
+      } else if (l.compare(i, 2, "/*") == 0) {
+        l[i] = l[i + 1] = ' ';
+        ++i;
+        block = true;
+      }
+    }
+  }
+  return lines;
+}
+
 }  // namespace
 
 std::vector<ProgramConstant> ProgramConstants(const std::string& text) {
   std::vector<ProgramConstant> out;
-  const std::vector<std::string> lines = Lines(text);
+  const std::vector<std::string> lines = CodeOnly(Lines(text));
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const std::string name = DefinedName(lines[i]);
     const std::vector<std::string> words = Words(lines[i]);
@@ -190,6 +228,7 @@ std::vector<ProgramConstant> ProgramConstants(const std::string& text) {
 Result<std::vector<ProgramParam>> ProgramParams(const std::string& source) {
   std::vector<ProgramParam> out;
   const std::vector<std::string> lines = Lines(source);
+  const std::vector<std::string> code = CodeOnly(lines);  // the definitions outside comments
   const std::string marker = "// warpscope: param ";
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const std::size_t at = lines[i].find(marker);
@@ -220,7 +259,7 @@ Result<std::vector<ProgramParam>> ProgramParams(const std::string& source) {
     if (p.min > p.max)
       return Status::Error(where + "the range of " + p.name + " is empty (" + w[1] + ")");
     bool found = false;
-    for (const std::string& l : lines) {
+    for (const std::string& l : code) {
       std::size_t b = 0, e = 0;
       if (FindDefinition(l, p.name, &b, &e)) {
         if (!ParseInt(Trim(l.substr(b, e - b)), &p.value))
@@ -244,15 +283,17 @@ Result<std::vector<ProgramParam>> ProgramParams(const std::string& source) {
 std::string ApplyDefines(const std::string& text, const std::vector<std::string>& defines,
                          std::vector<std::string>* rest) {
   std::vector<std::string> lines = Lines(text);
+  std::vector<std::string> code = CodeOnly(lines);  // where definitions are found
   for (const std::string& d : defines) {
     const std::size_t eq = d.find('=');
     const std::string name = d.substr(0, eq);
     const std::string value = eq == std::string::npos ? "1" : d.substr(eq + 1);
     bool applied = false;
-    for (std::string& l : lines) {
+    for (std::size_t i = 0; i < lines.size(); ++i) {
       std::size_t b = 0, e = 0;
-      if (FindDefinition(l, name, &b, &e)) {
-        l = l.substr(0, b) + value + l.substr(e);
+      if (FindDefinition(code[i], name, &b, &e)) {
+        lines[i] = lines[i].substr(0, b) + value + lines[i].substr(e);
+        code[i] = code[i].substr(0, b) + value + code[i].substr(e);
         applied = true;
         break;
       }
