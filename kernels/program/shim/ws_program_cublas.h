@@ -6,6 +6,11 @@
 #include "library_types.h"
 #include "ws_program.h"
 
+// The toolkit's include guards, which code tests to see cuBLAS (cuda-samples' helper_cuda.h names
+// cuBLAS's statuses only `#ifdef CUBLAS_API_H_`).
+#define CUBLAS_API_H_
+#define CUBLAS_V2_H_
+
 typedef struct cublasContext* cublasHandle_t;
 
 typedef enum {
