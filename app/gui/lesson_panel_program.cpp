@@ -362,7 +362,10 @@ void LessonPanel::DrawProgram() {
                          ? ("Exited with status " + std::to_string(run->program->exit_code)).c_str()
                          : "Did not finish");
   ImGui::SetItemTooltip("%s", run->check.message.c_str());
-  for (const std::string& n : run->program->Notes()) ImGui::TextDisabled("Note: %s", n.c_str());
+  // Wrapped: a note can be a paragraph (a library's calls, a model's times), clipped at 1280x720.
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  for (const std::string& n : run->program->Notes()) ImGui::TextWrapped("Note: %s", n.c_str());
+  ImGui::PopStyleColor();
   if (!run->program->stdout_text.empty() || run->program->stdout_cut_bytes > 0) {
     // As printed_text.h shows it: valid UTF-8, NUL and escape codes written out (ImGui would stop
     // at a NUL), and a note when bytes were replaced or cut at the output limit. Once per run.

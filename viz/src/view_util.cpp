@@ -86,6 +86,12 @@ bool NoLaunch(const Session& session, const char* what) {
   else
     ImGui::TextDisabled(run->program ? "The program launched no kernel."
                                      : "This lesson runs no kernel.");
+  // A library's calls ran instead (cuBLAS's on the emulator): the note that says so, here too.
+  if (run != nullptr && run->program) {
+    for (const ProgramDiagnostic& d : run->program->warnings) {
+      if (d.message.rfind("cuBLAS ran ", 0) == 0) ImGui::TextWrapped("%s", d.message.c_str());
+    }
+  }
   return true;
 }
 
