@@ -116,6 +116,44 @@ TEST(Cublas, ItsCommonCallsGiveWhatTheLibraryGives) {
   EXPECT_TRUE(noted);
 }
 
+// geam, cuBLAS's extension: a transpose (op T with beta 0, B null) and a sum; and Hgemm. A is
+// 2 x 3, column-major 1 2 3 4 5 6, so [1 3 5; 2 4 6]: its transpose [1 2; 3 4; 5 6] is 1 3 5 2 4
+// 6; 2A + B with B all ones is 3 5 7 9 11 13. Hgemm of the halves [1 3; 2 4] squared: [7 15; 10
+// 22], column-major 7 10 15 22, exact in half.
+TEST(Cublas, GeamTransposesAndAddsAndHgemmMultipliesHalves) {
+  const LessonRun run = RunText(R"(#include <cstdio>
+#include <cuda_fp16.h>
+#include <cublas_v2.h>
+int main() {
+  cublasHandle_t h; cublasCreate(&h);
+  const float as[6] = {1, 2, 3, 4, 5, 6}, ones[6] = {1, 1, 1, 1, 1, 1};
+  float *a, *b, *t, *s;
+  cudaMalloc(&a, 24); cudaMalloc(&b, 24); cudaMalloc(&t, 24); cudaMalloc(&s, 24);
+  cudaMemcpy(a, as, 24, cudaMemcpyHostToDevice);
+  cudaMemcpy(b, ones, 24, cudaMemcpyHostToDevice);
+  const float one = 1, two = 2, zero = 0;
+  cublasSgeam(h, CUBLAS_OP_T, CUBLAS_OP_N, 3, 2, &one, a, 2, &zero, nullptr, 3, t, 3);
+  cublasSgeam(h, CUBLAS_OP_N, CUBLAS_OP_N, 2, 3, &two, a, 2, &one, b, 2, s, 2);
+  float ts[6], ss[6];
+  cudaMemcpy(ts, t, 24, cudaMemcpyDeviceToHost);
+  cudaMemcpy(ss, s, 24, cudaMemcpyDeviceToHost);
+  __half hs[4] = {__float2half(1), __float2half(2), __float2half(3), __float2half(4)}, ho[4];
+  __half *H, *O; cudaMalloc(&H, 8); cudaMalloc(&O, 8);
+  cudaMemcpy(H, hs, 8, cudaMemcpyHostToDevice);
+  const __half hone = __float2half(1), hzero = __float2half(0);
+  cublasHgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 2, 2, 2, &hone, H, 2, H, 2, &hzero, O, 2);
+  cudaMemcpy(ho, O, 8, cudaMemcpyDeviceToHost);
+  for (int i = 0; i < 6; ++i) printf("%g ", ts[i]);
+  for (int i = 0; i < 6; ++i) printf("%g ", ss[i]);
+  for (int i = 0; i < 4; ++i) printf("%g ", __half2float(ho[i]));
+  printf("\n");
+  return 0;
+}
+)");
+  ASSERT_TRUE(run.program->ok()) << run.program->failure << run.program->stderr_text;
+  EXPECT_EQ(run.program->stdout_text, "1 3 5 2 4 6 3 5 7 9 11 13 7 10 15 22 \n");
+}
+
 // A host array where cuBLAS reads device memory: on a GPU the call faults or reads what lies at
 // that address; here the program stops, naming the call and the argument.
 TEST(Cublas, AHostPointerStopsTheProgramNamingTheCallAndTheArgument) {

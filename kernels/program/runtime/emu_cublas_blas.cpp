@@ -414,6 +414,44 @@ struct Blas {
       return CUBLAS_STATUS_SUCCESS;
     });
   }
+  // C = alpha op(A) + beta op(B), m x n column-major (cuBLAS's extension: a transpose is geam
+  // with beta 0). C may be A or B in place where its operation is N and the leading dimensions
+  // agree, as cuBLAS allows: the sums are made first, then written.
+  static cublasStatus_t Geam(const char* call, cublasHandle_t h, cublasOperation_t ta,
+                             cublasOperation_t tb, int m, int n, const T* alpha, const T* a,
+                             int lda, const T* beta, const T* b, int ldb, T* c, int ldc) {
+    if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
+    const int a_rows = ta == CUBLAS_OP_N ? m : n, b_rows = tb == CUBLAS_OP_N ? m : n;
+    if (BadOp(ta) || BadOp(tb) || m < 0 || n < 0 || lda < std::max(1, a_rows) ||
+        ldb < std::max(1, b_rows) || ldc < std::max(1, m))
+      return CUBLAS_STATUS_INVALID_VALUE;
+    if (m == 0 || n == 0) return CUBLAS_STATUS_SUCCESS;
+    const double al = Scalar(h, call, "alpha", alpha), be = Scalar(h, call, "beta", beta);
+    return Submit(h, call, [=]() {
+      const int a_cols = ta == CUBLAS_OP_N ? n : m, b_cols = tb == CUBLAS_OP_N ? n : m;
+      // A and B are not read where their scalar is 0 (a transpose passes B as null).
+      if (al != 0) Device(call, "A", a, Extent(a_rows, a_cols, lda) * sizeof(T));
+      if (be != 0) Device(call, "B", b, Extent(b_rows, b_cols, ldb) * sizeof(T));
+      Device(call, "C", c, Extent(m, n, ldc) * sizeof(T));
+      std::vector<T> out(static_cast<std::size_t>(m) * n);
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i < m; ++i) {
+          double v = 0;
+          if (al != 0)
+            v += al * (ta == CUBLAS_OP_N ? a[static_cast<std::size_t>(j) * lda + i]
+                                         : a[static_cast<std::size_t>(i) * lda + j]);
+          if (be != 0)
+            v += be * (tb == CUBLAS_OP_N ? b[static_cast<std::size_t>(j) * ldb + i]
+                                         : b[static_cast<std::size_t>(i) * ldb + j]);
+          out[static_cast<std::size_t>(j) * m + i] = static_cast<T>(v);
+        }
+      for (int j = 0; j < n; ++j)
+        std::copy_n(out.data() + static_cast<std::size_t>(j) * m, m,
+                    c + static_cast<std::size_t>(j) * ldc);
+      Ran(call, 3.0 * m * n, 3.0 * m * n * sizeof(T));
+      return CUBLAS_STATUS_SUCCESS;
+    });
+  }
   static cublasStatus_t GemmStrided(const char* call, cublasHandle_t h, cublasOperation_t ta,
                                     cublasOperation_t tb, int m, int n, int k, const T* alpha,
                                     const T* a, int lda, long long sa, const T* b, int ldb,
@@ -439,62 +477,68 @@ struct Blas {
 
 }  // namespace
 
-#define WS_CUBLAS_CALLS(P, p, T)                                                                  \
-  cublasStatus_t cublas##P##axpy(cublasHandle_t h, int n, const T* alpha, const T* x, int incx,   \
-                                 T* y, int incy) {                                                \
-    return Blas<T>::Axpy("cublas" #P "axpy", h, n, alpha, x, incx, y, incy);                      \
-  }                                                                                               \
-  cublasStatus_t cublas##P##scal(cublasHandle_t h, int n, const T* alpha, T* x, int incx) {       \
-    return Blas<T>::Scal("cublas" #P "scal", h, n, alpha, x, incx);                               \
-  }                                                                                               \
-  cublasStatus_t cublas##P##copy(cublasHandle_t h, int n, const T* x, int incx, T* y, int incy) { \
-    return Blas<T>::Copy("cublas" #P "copy", h, n, x, incx, y, incy);                             \
-  }                                                                                               \
-  cublasStatus_t cublas##P##swap(cublasHandle_t h, int n, T* x, int incx, T* y, int incy) {       \
-    return Blas<T>::Swap("cublas" #P "swap", h, n, x, incx, y, incy);                             \
-  }                                                                                               \
-  cublasStatus_t cublas##P##dot(cublasHandle_t h, int n, const T* x, int incx, const T* y,        \
-                                int incy, T* result) {                                            \
-    return Blas<T>::Dot("cublas" #P "dot", h, n, x, incx, y, incy, result);                       \
-  }                                                                                               \
-  cublasStatus_t cublas##P##nrm2(cublasHandle_t h, int n, const T* x, int incx, T* result) {      \
-    return Blas<T>::Norm("cublas" #P "nrm2", true, h, n, x, incx, result);                        \
-  }                                                                                               \
-  cublasStatus_t cublas##P##asum(cublasHandle_t h, int n, const T* x, int incx, T* result) {      \
-    return Blas<T>::Norm("cublas" #P "asum", false, h, n, x, incx, result);                       \
-  }                                                                                               \
-  cublasStatus_t cublasI##p##amax(cublasHandle_t h, int n, const T* x, int incx, int* result) {   \
-    return Blas<T>::Extreme("cublasI" #p "amax", true, h, n, x, incx, result);                    \
-  }                                                                                               \
-  cublasStatus_t cublasI##p##amin(cublasHandle_t h, int n, const T* x, int incx, int* result) {   \
-    return Blas<T>::Extreme("cublasI" #p "amin", false, h, n, x, incx, result);                   \
-  }                                                                                               \
-  cublasStatus_t cublas##P##gemv(cublasHandle_t h, cublasOperation_t trans, int m, int n,         \
-                                 const T* alpha, const T* A, int lda, const T* x, int incx,       \
-                                 const T* beta, T* y, int incy) {                                 \
-    return Blas<T>::Gemv("cublas" #P "gemv", h, trans, m, n, alpha, A, lda, x, incx, beta, y,     \
-                         incy);                                                                   \
-  }                                                                                               \
-  cublasStatus_t cublas##P##gemm(                                                                 \
-      cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,  \
-      const T* alpha, const T* A, int lda, const T* B, int ldb, const T* beta, T* C, int ldc) {   \
-    return Blas<T>::GemmStrided("cublas" #P "gemm", h, transa, transb, m, n, k, alpha, A, lda, 0, \
-                                B, ldb, 0, beta, C, ldc, 0, 1);                                   \
-  }                                                                                               \
-  cublasStatus_t cublas##P##gemmStridedBatched(                                                   \
-      cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,  \
-      const T* alpha, const T* A, int lda, long long strideA, const T* B, int ldb,                \
-      long long strideB, const T* beta, T* C, int ldc, long long strideC, int batchCount) {       \
-    return Blas<T>::GemmStrided("cublas" #P "gemmStridedBatched", h, transa, transb, m, n, k,     \
-                                alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC,   \
-                                batchCount);                                                      \
-  }                                                                                               \
-  cublasStatus_t cublas##P##gemmBatched(                                                          \
-      cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,  \
-      const T* alpha, const T* const A[], int lda, const T* const B[], int ldb, const T* beta,    \
-      T* const C[], int ldc, int batchCount) {                                                    \
-    return Blas<T>::GemmBatched("cublas" #P "gemmBatched", h, transa, transb, m, n, k, alpha, A,  \
-                                lda, B, ldb, beta, C, ldc, batchCount);                           \
+#define WS_CUBLAS_CALLS(P, p, T)                                                                   \
+  cublasStatus_t cublas##P##axpy(cublasHandle_t h, int n, const T* alpha, const T* x, int incx,    \
+                                 T* y, int incy) {                                                 \
+    return Blas<T>::Axpy("cublas" #P "axpy", h, n, alpha, x, incx, y, incy);                       \
+  }                                                                                                \
+  cublasStatus_t cublas##P##scal(cublasHandle_t h, int n, const T* alpha, T* x, int incx) {        \
+    return Blas<T>::Scal("cublas" #P "scal", h, n, alpha, x, incx);                                \
+  }                                                                                                \
+  cublasStatus_t cublas##P##copy(cublasHandle_t h, int n, const T* x, int incx, T* y, int incy) {  \
+    return Blas<T>::Copy("cublas" #P "copy", h, n, x, incx, y, incy);                              \
+  }                                                                                                \
+  cublasStatus_t cublas##P##swap(cublasHandle_t h, int n, T* x, int incx, T* y, int incy) {        \
+    return Blas<T>::Swap("cublas" #P "swap", h, n, x, incx, y, incy);                              \
+  }                                                                                                \
+  cublasStatus_t cublas##P##dot(cublasHandle_t h, int n, const T* x, int incx, const T* y,         \
+                                int incy, T* result) {                                             \
+    return Blas<T>::Dot("cublas" #P "dot", h, n, x, incx, y, incy, result);                        \
+  }                                                                                                \
+  cublasStatus_t cublas##P##nrm2(cublasHandle_t h, int n, const T* x, int incx, T* result) {       \
+    return Blas<T>::Norm("cublas" #P "nrm2", true, h, n, x, incx, result);                         \
+  }                                                                                                \
+  cublasStatus_t cublas##P##asum(cublasHandle_t h, int n, const T* x, int incx, T* result) {       \
+    return Blas<T>::Norm("cublas" #P "asum", false, h, n, x, incx, result);                        \
+  }                                                                                                \
+  cublasStatus_t cublasI##p##amax(cublasHandle_t h, int n, const T* x, int incx, int* result) {    \
+    return Blas<T>::Extreme("cublasI" #p "amax", true, h, n, x, incx, result);                     \
+  }                                                                                                \
+  cublasStatus_t cublasI##p##amin(cublasHandle_t h, int n, const T* x, int incx, int* result) {    \
+    return Blas<T>::Extreme("cublasI" #p "amin", false, h, n, x, incx, result);                    \
+  }                                                                                                \
+  cublasStatus_t cublas##P##gemv(cublasHandle_t h, cublasOperation_t trans, int m, int n,          \
+                                 const T* alpha, const T* A, int lda, const T* x, int incx,        \
+                                 const T* beta, T* y, int incy) {                                  \
+    return Blas<T>::Gemv("cublas" #P "gemv", h, trans, m, n, alpha, A, lda, x, incx, beta, y,      \
+                         incy);                                                                    \
+  }                                                                                                \
+  cublasStatus_t cublas##P##gemm(                                                                  \
+      cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,   \
+      const T* alpha, const T* A, int lda, const T* B, int ldb, const T* beta, T* C, int ldc) {    \
+    return Blas<T>::GemmStrided("cublas" #P "gemm", h, transa, transb, m, n, k, alpha, A, lda, 0,  \
+                                B, ldb, 0, beta, C, ldc, 0, 1);                                    \
+  }                                                                                                \
+  cublasStatus_t cublas##P##gemmStridedBatched(                                                    \
+      cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,   \
+      const T* alpha, const T* A, int lda, long long strideA, const T* B, int ldb,                 \
+      long long strideB, const T* beta, T* C, int ldc, long long strideC, int batchCount) {        \
+    return Blas<T>::GemmStrided("cublas" #P "gemmStridedBatched", h, transa, transb, m, n, k,      \
+                                alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC,    \
+                                batchCount);                                                       \
+  }                                                                                                \
+  cublasStatus_t cublas##P##gemmBatched(                                                           \
+      cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,   \
+      const T* alpha, const T* const A[], int lda, const T* const B[], int ldb, const T* beta,     \
+      T* const C[], int ldc, int batchCount) {                                                     \
+    return Blas<T>::GemmBatched("cublas" #P "gemmBatched", h, transa, transb, m, n, k, alpha, A,   \
+                                lda, B, ldb, beta, C, ldc, batchCount);                            \
+  }                                                                                                \
+  cublasStatus_t cublas##P##geam(                                                                  \
+      cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, int n,          \
+      const T* alpha, const T* A, int lda, const T* beta, const T* B, int ldb, T* C, int ldc) {    \
+    return Blas<T>::Geam("cublas" #P "geam", h, transa, transb, m, n, alpha, A, lda, beta, B, ldb, \
+                         C, ldc);                                                                  \
   }
 WS_CUBLAS_CALLS(S, s, float)
 WS_CUBLAS_CALLS(D, d, double)
@@ -518,4 +562,12 @@ cublasStatus_t cublasGemmStridedBatchedEx(
   return GemmOf(handle, "cublasGemmStridedBatchedEx", transa, transb, m, n, k, alpha, A, Atype, lda,
                 B, Btype, ldb, beta, C, Ctype, ldc, computeType, strideA, strideB, strideC,
                 batchCount);
+}
+
+cublasStatus_t WsCublasHgemm(cublasHandle_t handle, cublasOperation_t transa,
+                             cublasOperation_t transb, int m, int n, int k, const void* alpha,
+                             const void* A, int lda, const void* B, int ldb, const void* beta,
+                             void* C, int ldc) {
+  return GemmOf(handle, "cublasHgemm", transa, transb, m, n, k, alpha, A, CUDA_R_16F, lda, B,
+                CUDA_R_16F, ldb, beta, C, CUDA_R_16F, ldc, CUBLAS_COMPUTE_16F, 0, 0, 0, 1);
 }

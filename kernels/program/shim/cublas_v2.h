@@ -14,3 +14,11 @@
 #include "library_types.h"
 
 #include "ws_program_cublas.h"
+
+// C = alpha op(A) op(B) + beta C in half precision (the compute type 16F): cublasGemmEx's work.
+inline cublasStatus_t cublasHgemm(cublasHandle_t handle, cublasOperation_t transa,
+                                  cublasOperation_t transb, int m, int n, int k,
+                                  const __half* alpha, const __half* A, int lda, const __half* B,
+                                  int ldb, const __half* beta, __half* C, int ldc) {
+  return WsCublasHgemm(handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+}

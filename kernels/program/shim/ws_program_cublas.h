@@ -133,7 +133,10 @@ cublasStatus_t cublasGetMatrixAsync(int rows, int cols, int elem, const void* a,
   cublasStatus_t cublas##P##gemmBatched(                                                           \
       cublasHandle_t, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,     \
       const T* alpha, const T* const A[], int lda, const T* const B[], int ldb, const T* beta,     \
-      T* const C[], int ldc, int batchCount);
+      T* const C[], int ldc, int batchCount);                                                      \
+  cublasStatus_t cublas##P##geam(                                                                  \
+      cublasHandle_t, cublasOperation_t transa, cublasOperation_t transb, int m, int n,            \
+      const T* alpha, const T* A, int lda, const T* beta, const T* B, int ldb, T* C, int ldc);
 WS_CUBLAS_LEVEL1(S, s, float)
 WS_CUBLAS_LEVEL1(D, d, double)
 #undef WS_CUBLAS_LEVEL1
@@ -155,6 +158,13 @@ cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t handle, cublasOperation
                                           const void* beta, void* C, cudaDataType Ctype, int ldc,
                                           long long strideC, int batchCount,
                                           cublasComputeType_t computeType, cublasGemmAlgo_t algo);
+
+// cublasHgemm's work, its halves as their bits (cublas_v2.h's cublasHgemm, over __half, calls it:
+// the runtime is built without cuda_fp16.h).
+cublasStatus_t WsCublasHgemm(cublasHandle_t handle, cublasOperation_t transa,
+                             cublasOperation_t transb, int m, int n, int k, const void* alpha,
+                             const void* A, int lda, const void* B, int ldb, const void* beta,
+                             void* C, int ldc);
 
 // cuBLASLt's handle alone (cublasLt.h): made and destroyed, nothing else.
 typedef struct cublasLtContext* cublasLtHandle_t;
