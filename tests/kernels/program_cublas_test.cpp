@@ -223,9 +223,10 @@ int main() {
   ASSERT_FALSE(run.program->ok());
   const std::string& f = run.program->failure;
   EXPECT_NE(f.find("cublasSgemm: C ("), std::string::npos) << f;
-  EXPECT_NE(f.find(", 64 bytes by the sizes and leading dimension given) runs 16 bytes past the end "
-                   "of "),
-            std::string::npos)
+  EXPECT_NE(
+      f.find(", 64 bytes by the sizes and leading dimension given) runs 16 bytes past the end "
+             "of "),
+      std::string::npos)
       << f;
   EXPECT_NE(f.find(", which holds 48 bytes"), std::string::npos) << f;
 }

@@ -192,7 +192,7 @@ TEST(Programs, ATimeLimitSaysHowFarTheLaunchGot) {
 TEST(Programs, ATimeLimitFarTooShortSaysThePaceAndTheSizeToSet) {
   const std::string text =
       "#include <cuda_runtime.h>\n"
-      "#define BLOCKS 65536\n"   // line 2
+      "#define BLOCKS 65536\n"     // line 2
       "const int STEPS = 4000;\n"  // line 3
       "__global__ void walk(float* d) {\n"
       "  float s = 0;\n"

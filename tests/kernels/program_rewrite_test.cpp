@@ -364,17 +364,17 @@ TEST(ProgramParams, DefinesReplaceTheProgramsOwnValueInPlace) {
 // changes), in the order they appear; values by hand from the text.
 TEST(ProgramParams, TheProgramsConstantsAreTheOnesDefinesSet) {
   const std::string text =
-      "#define N 4096 // elements\n"               // line 1: 4096
-      "const int DSIZE = 8192;\n"                  // line 2: 8192
-      "constexpr int kBits = 1 << 20;\n"           // line 3: 1,048,576
-      "static const size_t M = (1024 * 1024);\n"   // line 4: 1,048,576
-      "const float alpha = 2.0f;\n"                // not a whole number
-      "__constant__ int c_table = 5;\n"            // device memory, not a size
-      "void f(const int* p, int n = 4);\n"         // a parameter's default
-      "int x = 5;\n"                               // not a constant
-      "#define N 8\n"                              // N again: its first stays
-      "const unsigned long kMax = 64ul;\n"         // line 10: 64, its suffix taken off
-      "#define SHIFTED (1 << 40)\n";               // line 11: 2^40
+      "#define N 4096 // elements\n"              // line 1: 4096
+      "const int DSIZE = 8192;\n"                 // line 2: 8192
+      "constexpr int kBits = 1 << 20;\n"          // line 3: 1,048,576
+      "static const size_t M = (1024 * 1024);\n"  // line 4: 1,048,576
+      "const float alpha = 2.0f;\n"               // not a whole number
+      "__constant__ int c_table = 5;\n"           // device memory, not a size
+      "void f(const int* p, int n = 4);\n"        // a parameter's default
+      "int x = 5;\n"                              // not a constant
+      "#define N 8\n"                             // N again: its first stays
+      "const unsigned long kMax = 64ul;\n"        // line 10: 64, its suffix taken off
+      "#define SHIFTED (1 << 40)\n";              // line 11: 2^40
   const std::vector<ProgramConstant> c = ProgramConstants(text);
   ASSERT_EQ(c.size(), 6u);
   EXPECT_EQ(c[0].name, "N");
@@ -407,8 +407,9 @@ TEST(ProgramParams, TheProgramsConstantsAreTheOnesDefinesSet) {
   ASSERT_EQ(cc.size(), 1u);
   EXPECT_EQ(cc[0].value, 1048576);
   EXPECT_EQ(cc[0].line, 3u);
-  EXPECT_EQ(ApplyDefines(commented, {"N=64"}, &rest),
-            "// const int N = 1 << 30;\n/* #define N 7\n   const int N = 9; */ const int N = 64;\n");
+  EXPECT_EQ(
+      ApplyDefines(commented, {"N=64"}, &rest),
+      "// const int N = 1 << 30;\n/* #define N 7\n   const int N = 9; */ const int N = 64;\n");
   // Past 63 bits, or a shift past 40, is no number.
   EXPECT_TRUE(
       ProgramConstants("#define BIG (4294967296 * 4294967296)\n#define HUGE (1 << 41)\n").empty());

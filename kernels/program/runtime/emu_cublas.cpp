@@ -114,6 +114,21 @@ cublasStatus_t CopyVector(const char* call, int n, int elem, const void* x, int 
   return CUBLAS_STATUS_SUCCESS;
 }
 
+// A handle's setting: set to `v`, or read into `out` (null: an invalid value).
+template <typename V>
+cublasStatus_t Set(cublasHandle_t h, V cublasContext::*field, V v) {
+  if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
+  h->*field = v;
+  return CUBLAS_STATUS_SUCCESS;
+}
+template <typename V>
+cublasStatus_t Get(cublasHandle_t h, V cublasContext::*field, V* out) {
+  if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
+  if (out == nullptr) return CUBLAS_STATUS_INVALID_VALUE;
+  *out = h->*field;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
 }  // namespace
 
 //-------------------------------------------------------------------------------------------------
@@ -137,39 +152,24 @@ cublasStatus_t cublasGetVersion(cublasHandle_t handle, int* version) {
   return CUBLAS_STATUS_SUCCESS;
 }
 cublasStatus_t cublasSetStream(cublasHandle_t handle, cudaStream_t stream) {
-  if (handle == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
-  handle->stream = stream;
-  return CUBLAS_STATUS_SUCCESS;
+  return Set(handle, &cublasContext::stream, stream);
 }
 cublasStatus_t cublasGetStream(cublasHandle_t handle, cudaStream_t* stream) {
-  if (handle == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
-  if (stream == nullptr) return CUBLAS_STATUS_INVALID_VALUE;
-  *stream = handle->stream;
-  return CUBLAS_STATUS_SUCCESS;
+  return Get(handle, &cublasContext::stream, stream);
 }
 cublasStatus_t cublasSetMathMode(cublasHandle_t handle, cublasMath_t mode) {
-  if (handle == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
-  handle->math = mode;
-  return CUBLAS_STATUS_SUCCESS;
+  return Set(handle, &cublasContext::math, mode);
 }
 cublasStatus_t cublasGetMathMode(cublasHandle_t handle, cublasMath_t* mode) {
-  if (handle == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
-  if (mode == nullptr) return CUBLAS_STATUS_INVALID_VALUE;
-  *mode = handle->math;
-  return CUBLAS_STATUS_SUCCESS;
+  return Get(handle, &cublasContext::math, mode);
 }
 cublasStatus_t cublasSetPointerMode(cublasHandle_t handle, cublasPointerMode_t mode) {
-  if (handle == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
   if (mode != CUBLAS_POINTER_MODE_HOST && mode != CUBLAS_POINTER_MODE_DEVICE)
-    return CUBLAS_STATUS_INVALID_VALUE;
-  handle->pointers = mode;
-  return CUBLAS_STATUS_SUCCESS;
+    return handle == nullptr ? CUBLAS_STATUS_NOT_INITIALIZED : CUBLAS_STATUS_INVALID_VALUE;
+  return Set(handle, &cublasContext::pointers, mode);
 }
 cublasStatus_t cublasGetPointerMode(cublasHandle_t handle, cublasPointerMode_t* mode) {
-  if (handle == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
-  if (mode == nullptr) return CUBLAS_STATUS_INVALID_VALUE;
-  *mode = handle->pointers;
-  return CUBLAS_STATUS_SUCCESS;
+  return Get(handle, &cublasContext::pointers, mode);
 }
 cublasStatus_t cublasSetWorkspace(cublasHandle_t handle, void*, std::size_t) {
   return Handle(handle);

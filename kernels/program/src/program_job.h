@@ -55,6 +55,15 @@ bool RewriteUnits(ProgramJob& job, const std::vector<std::string>& skipped);
 bool Compile(ProgramJob& job);
 // 4. Runs it in a child with the options' limits and reads its launches back.
 void Execute(ProgramJob& job);
+// The blocks the launch under way finished while the parent watched it, and in how long.
+struct LaunchPace {
+  double seconds = 0;
+  std::uint64_t blocks = 0;
+};
+// How the child ended (program_ending.cpp): the job's failure set, nothing when it exited by
+// itself; `last` the progress last read, `pace` the launch under way's.
+void DescribeEnding(ProgramJob& job, const ChildResult& c, const ProgramProgress& last,
+                    const LaunchPace& pace);
 // The record's parts every view reads: the program's check, timing note and chosen launch.
 LessonRun Finish(ProgramJob& job);
 

@@ -153,8 +153,8 @@ std::string DefinedName(const std::string& line) {
   std::size_t end = eq;
   while (end > 0 && line[end - 1] == ' ') --end;
   std::size_t begin = end;
-  while (begin > 0 && (std::isalnum(static_cast<unsigned char>(line[begin - 1])) ||
-                       line[begin - 1] == '_'))
+  while (begin > 0 &&
+         (std::isalnum(static_cast<unsigned char>(line[begin - 1])) || line[begin - 1] == '_'))
     --begin;
   const std::string name = line.substr(begin, end - begin);
   return IsIdentifier(name) ? name : std::string();
