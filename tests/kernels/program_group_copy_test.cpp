@@ -266,5 +266,27 @@ int main() { float *a, *b; cudaMalloc(&a, 64); cudaMalloc(&b, 64); k<<<1, 4>>>(a
       << to_global.program->failure;
 }
 
+// A static shared array's address, as the program sees it, is 16-byte aligned, as the emulator
+// places each array in the block's shared memory (worker_sites.cpp): arrays of 1, 3, 8 and 48
+// bytes after one another each print 0. Left to g++ (thread_local arrays of their own
+// alignment), the four were at 11, 8, 0 and 8 modulo 16 at -O1, and the test above's 64-byte
+// tile at 8 at -O0, where its copy then read 8 bytes of alignment instead of 16.
+TEST(CoursePrograms, AStaticSharedArraysAddressIsAlignedAsTheEmulatorPlacesIt) {
+  const LessonRun r = test::RunText(R"(#include <cstdio>
+__global__ void k() {
+  __shared__ char one;
+  __shared__ char three[3];
+  __shared__ float two[2];
+  __shared__ double six[2][3];
+  one = 1; three[0] = 1; two[0] = 1; six[0][0] = 1;
+  printf("%d %d %d %d\n", (int)((unsigned long long)&one % 16), (int)((unsigned long long)three % 16),
+         (int)((unsigned long long)two % 16), (int)((unsigned long long)six % 16));
+}
+int main() { k<<<1, 1>>>(); cudaDeviceSynchronize(); return 0; }
+)");
+  ASSERT_TRUE(r.program->ok()) << r.program->failure;
+  EXPECT_EQ(r.program->stdout_text, "0 0 0 0\n");
+}
+
 }  // namespace
 }  // namespace ws

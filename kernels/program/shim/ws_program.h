@@ -61,7 +61,12 @@
 #define __global__
 #define __device__
 #define __host__
-#define __shared__ static thread_local
+// 16-byte aligned, as the emulator places each static array in the block's shared memory
+// (worker_sites.cpp): the address a program sees has the alignment its bank model uses. Left to
+// the compiler, an array had its element's alignment (a char[3] at 8 modulo 16), and g++ gave
+// one of 16 bytes or more 16 at -O1 but 8 at -O0, so that a group copy's alignment, which
+// CUDA's header reads from the addresses, changed with the optimisation level.
+#define __shared__ static thread_local __attribute__((aligned(16)))
 #define __constant__
 #define __managed__
 #define WS_PD
