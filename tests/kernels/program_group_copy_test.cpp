@@ -269,8 +269,8 @@ int main() { float *a, *b; cudaMalloc(&a, 64); cudaMalloc(&b, 64); k<<<1, 4>>>(a
 // A static shared array's address, as the program sees it, is 16-byte aligned, as the emulator
 // places each array in the block's shared memory (worker_sites.cpp): arrays of 1, 3, 8 and 48
 // bytes after one another each print 0. Left to g++ (thread_local arrays of their own
-// alignment), the four were at 11, 8, 0 and 8 modulo 16 at -O1, and the test above's 64-byte
-// tile at 8 at -O0, where its copy then read 8 bytes of alignment instead of 16.
+// alignment), this program printed "0 0 0 8" at -O1 (the 48-byte array at 8), and the test
+// above's 64-byte tile was at 8 at -O0, where its copy then read 8 bytes of alignment, not 16.
 TEST(CoursePrograms, AStaticSharedArraysAddressIsAlignedAsTheEmulatorPlacesIt) {
   const LessonRun r = test::RunText(R"(#include <cstdio>
 __global__ void k() {
