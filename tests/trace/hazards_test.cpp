@@ -171,6 +171,47 @@ TEST(Hazards, ABarrierAtomicsAndOtherBytesAreNotHazards) {
   EXPECT_EQ(r.Count(HazardKind::kRaw), 2u);  // after each of the two atomics (times 0 < 5)
 }
 
+// The interval's first pass keeps only the bytes another thread touches (a byte histogram's four
+// threads to a word race nowhere); a race on one byte of such a word is still each pair once.
+TEST(Hazards, AWordsRacingByteIsPairedAndItsOtherBytesAreNot) {
+  Builder b(1, 64);
+  const auto byte_load = b.Site(5, MemorySpace::kShared, AccessOp::kLoad, 1);
+  const auto byte_store = b.Site(6, MemorySpace::kShared, AccessOp::kStore, 1);
+  const auto atom = b.Site(7, MemorySpace::kShared, AccessOp::kAtomic);
+  const auto store = b.Site(8, MemorySpace::kShared, AccessOp::kStore);
+  const auto wide_store = b.Site(9, MemorySpace::kShared, AccessOp::kStore, 8);
+  // Word 0: threads 0-3 each increment their own byte three times (load, store): no pair.
+  for (std::uint16_t t = 0; t < 4; ++t) {
+    for (std::uint32_t k = 0; k < 3; ++k) {
+      b.Add(0, t, byte_load, t, 2 * k, 0, k);
+      b.Add(0, t, byte_store, t, 2 * k + 1, 0, k + 1);
+    }
+  }
+  // Word 1 (bytes 4-7): threads 4 and 5 own bytes 4 and 5; thread 6 reads byte 5 once, after
+  // thread 5's first store (time 1) and before its second (time 3): RAW with the first, WAR
+  // with the second; nothing on byte 4.
+  b.Add(0, 4, byte_store, 4, 1, 0, 1);
+  b.Add(0, 4, byte_store, 4, 3, 0, 2);
+  b.Add(0, 5, byte_store, 5, 1, 0, 1);
+  b.Add(0, 5, byte_store, 5, 3, 0, 2);
+  b.Add(0, 6, byte_load, 5, 2, 0, 1);
+  // Word 2: thread 7 stores and adds atomically to it alone (in order); thread 8's atomic on word
+  // 3 against thread 9's store there: one WAW.
+  b.Add(0, 7, store, 8, 0, 0, 1);
+  b.Add(0, 7, atom, 8, 1, 0, 2);
+  b.Add(0, 8, atom, 12, 0, 0, 3);
+  b.Add(0, 9, store, 12, 1, 0, 4);
+  // Words 4-5: thread 10's 8-byte store against thread 11's read of byte 22 (word 5 only):
+  // one RAW, counted at the word both cover.
+  b.Add(0, 10, wide_store, 16, 0, 0, 5);
+  b.Add(0, 11, byte_load, 22, 1, 0, 0);
+  const HazardReport r = FindHazards(b.t);
+  EXPECT_EQ(r.Count(HazardKind::kRaw), 2u);  // byte 5 after time 1; byte 22
+  EXPECT_EQ(r.Count(HazardKind::kWar), 1u);  // byte 5 before time 3
+  EXPECT_EQ(r.Count(HazardKind::kWaw), 1u);  // word 3: atomic, then store
+  EXPECT_EQ(r.Total(), 4u);
+}
+
 TEST(Hazards, GlobalMemoryRacesAcrossBlocksWhateverTheirEpochs) {
   Builder b(2, 32);
   const auto store = b.Site(3, MemorySpace::kGlobal, AccessOp::kStore, 8);

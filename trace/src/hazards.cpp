@@ -282,8 +282,9 @@ IntervalPairs::Word& IntervalPairs::Find(std::uint64_t key) {
   for (std::size_t i = (key * 0x9e3779b97f4a7c15ull) >> 20;; ++i) {
     Word& w = words_[i & mask];
     if (w.generation != generation_) {
-      w = {key, generation_, 0, false, false};
-      w.first_thread = 0xffff;
+      w = Word{};
+      w.key = key;
+      w.generation = generation_;
       return w;
     }
     if (w.key == key) return w;
@@ -444,8 +445,8 @@ void IntervalPairs::Add(std::uint32_t block, bool kept, std::span<const AccessRe
     if (!Checked(site.space)) return nullptr;
     return iw.written[site.space == MemorySpace::kShared ? 0 : 1] ? &site : nullptr;
   };
-  // Each word's threads and whether one wrote it: only a word written by one thread and touched
-  // by another can race (a word read by a thousand threads and written by none costs nothing).
+  // Each written byte's threads: only a byte written by one thread and touched by another can race
+  // (a word read by a thousand threads and written by none costs nothing).
   std::size_t capacity = 64;
   while (capacity < 2 * iw.words) capacity *= 2;
   if (words_.size() < capacity) {
@@ -467,12 +468,28 @@ void IntervalPairs::Add(std::uint32_t block, bool kept, std::span<const AccessRe
         const std::uint64_t key = WordKey(site->space, site->buffer, w);
         Word* word = writes ? &Find(key) : FindWritten(key);
         if (word == nullptr) continue;
-        if (word->first_thread == 0xffff)
-          word->first_thread = r.thread;
-        else if (word->first_thread != r.thread)
-          word->shared_by_threads = true;
-        word->written = true;
-        any = any || word->shared_by_threads;
+        const std::uint8_t bytes = WordMask(r.offset, site->size, w);
+        if (bytes != 0xf && word->whole) {  // the first access to part of it: byte by byte now
+          for (std::uint32_t b = 1; b < 4; ++b) {
+            word->stores[b] = word->stores[0];
+            word->atomics[b] = word->atomics[0];
+          }
+          word->whole = false;
+        }
+        for (std::uint32_t b = 0; b < 4; ++b) {
+          if ((bytes & (1u << b)) == 0) continue;
+          Writers& stores = word->stores[b];
+          Writers& atomics = word->atomics[b];
+          if (writes) (site->op == AccessOp::kAtomic ? atomics : stores).Add(r.thread);
+          // Every write is in before the first read. A store against another thread's store or
+          // atomic; an atomic against another's store; a read against another's write.
+          const bool race = writes ? stores.BySeveral() ||
+                                         (stores.bits != 0 && atomics.ByOtherThan(stores.First()))
+                                   : stores.ByOtherThan(r.thread) || atomics.ByOtherThan(r.thread);
+          if (race) word->racy |= static_cast<std::uint8_t>(word->whole ? 0xf : 1u << b);
+          if (word->whole) break;  // byte 0 stands for the word
+        }
+        any = any || word->racy != 0;
       }
     }
   }
@@ -488,8 +505,9 @@ void IntervalPairs::Add(std::uint32_t block, bool kept, std::span<const AccessRe
     for (std::uint32_t w = r.offset / 4, last = LastWord(r.offset, site->size); w <= last; ++w) {
       const std::uint64_t key = WordKey(site->space, site->buffer, w);
       const Word* word = FindWritten(key);
-      if (word == nullptr || !word->shared_by_threads) continue;
-      touches.push_back({key, index, WordMask(r.offset, site->size, w)});
+      const std::uint8_t bytes = WordMask(r.offset, site->size, w);
+      if (word == nullptr || (word->racy & bytes) == 0) continue;
+      touches.push_back({key, index, bytes});
       used = true;
     }
     if (!used) continue;

@@ -254,11 +254,35 @@ class IntervalPairs {
            const std::vector<SiteInfo>& sites, HazardTally& tally);
 
  private:
+  // A word the interval wrote, byte by byte: only a byte written by one thread and touched by
+  // another, not both atomically, can race. A word's bytes apart are not a pair (a histogram of a
+  // byte a thread, four threads to a word, touches each word a few hundred times a block and
+  // races nowhere), nor two atomics (a histogram's bins).
+  struct Writers {  // of one byte, by kind of write
+    // 0: none; else the first thread + 1, with kSeveral once a second thread wrote too (a block's
+    // threads number at most 1,024, so a thread + 1 fits below the flag).
+    std::uint16_t bits = 0;
+    static constexpr std::uint16_t kSeveral = 0x8000;
+    bool ByOtherThan(std::uint16_t thread) const {
+      return (bits & kSeveral) != 0 || (bits != 0 && bits != thread + 1u);
+    }
+    bool BySeveral() const { return (bits & kSeveral) != 0; }
+    std::uint16_t First() const { return static_cast<std::uint16_t>((bits & ~kSeveral) - 1u); }
+    void Add(std::uint16_t thread) {
+      if (bits == 0)
+        bits = static_cast<std::uint16_t>(thread + 1u);
+      else if ((bits & ~kSeveral) != thread + 1u)
+        bits |= kSeveral;
+    }
+  };
   struct Word {
     std::uint64_t key = 0;
     std::uint32_t generation = 0;
-    std::uint16_t first_thread = 0;
-    bool written = false, shared_by_threads = false;
+    std::uint8_t racy = 0;  // bytes with a pair that can race
+    // Every access so far covered the whole word: byte 0's writers stand for all four (a word
+    // of floats is looked at once, not four times).
+    bool whole = true;
+    Writers stores[4], atomics[4];  // of each byte
   };
   Word& Find(std::uint64_t key);         // the word's entry, made if new
   Word* FindWritten(std::uint64_t key);  // its entry if the interval wrote it, else null
