@@ -70,7 +70,8 @@ def run_one(cli, entry, backend, timeout, save=None, engine=None):
     if not j.get("ok", False):
         why = j.get("failure", "")[:300]
     elif j.get("exit_code") != 0:
-        why = "exited with status %s: %s" % (j.get("exit_code"), stdout.strip()[-200:])
+        why = "exited with status %s: %s" % (j.get("exit_code"),
+                                             (stdout + j.get("stderr", "")).strip()[-200:])
     elif check is not None and check not in stdout:
         why = "its own check (%r) is not in its output: %s" % (check, stdout.strip()[-200:])
     elif launches < entry.get("min_launches", 1):

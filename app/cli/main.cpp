@@ -292,6 +292,12 @@ int ProgramCommand(const std::vector<std::string>& files, const std::vector<std:
       std::cerr << "warpscope-cli: " << ws::VisibleControls(ws::ValidUtf8(p.failure).text) << "\n";
     return p.stage == ws::ProgramStage::kRead ? 2 : 1;
   }
+  // Its own failure (a check that did not pass, helper_cuda.h's exit on an error): the figures
+  // stand, and a script sees the status as compute-sanitizer passes a program's on.
+  if (p.exit_code != 0) {
+    std::cerr << "warpscope-cli: the program exited with status " << p.exit_code << "\n";
+    return 1;
+  }
   return 0;
 }
 

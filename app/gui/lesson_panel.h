@@ -142,6 +142,7 @@ class LessonPanel : public Panel {
   // The last run's output as shown (printed_text.h), made once per run.
   std::uint64_t output_shown_generation_ = ~0ull;
   std::string output_shown_, output_note_;
+  std::string errors_shown_, errors_note_;  // its stderr, the same way
   // The program's other files (headers, units) as last seen: a save of any runs it again.
   std::map<std::string, std::filesystem::file_time_type> program_files_seen_;
   std::filesystem::file_time_type program_mtime_{};

@@ -366,26 +366,39 @@ void LessonPanel::DrawProgram() {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   for (const std::string& n : run->program->Notes()) ImGui::TextWrapped("Note: %s", n.c_str());
   ImGui::PopStyleColor();
-  if (!run->program->stdout_text.empty() || run->program->stdout_cut_bytes > 0) {
-    // As printed_text.h shows it: valid UTF-8, NUL and escape codes written out (ImGui would stop
-    // at a NUL), and a note when bytes were replaced or cut at the output limit. Once per run.
-    if (output_shown_generation_ != session_->generation) {
-      PrintedText printed = ProgramStdout(*run->program);
-      output_shown_ = VisibleControls(printed.text);
-      output_note_ = std::move(printed.note);
-      output_shown_generation_ = session_->generation;
-    }
-    ImGui::SeparatorText("Output");
-    if (!output_note_.empty()) ImGui::TextDisabled("(%s)", output_note_.c_str());
+  // As printed_text.h shows them: valid UTF-8, NUL and escape codes written out (ImGui would stop
+  // at a NUL), and a note when bytes were replaced or cut at the output limit. Once per run.
+  if (output_shown_generation_ != session_->generation) {
+    PrintedText printed = ProgramStdout(*run->program);
+    output_shown_ = VisibleControls(printed.text);
+    output_note_ = std::move(printed.note);
+    PrintedText errors = ProgramStderr(*run->program);
+    errors_shown_ = VisibleControls(errors.text);
+    errors_note_ = std::move(errors.note);
+    output_shown_generation_ = session_->generation;
+  }
+  // Each stream in a box of its own: stdout, then what it wrote on stderr (a CUDA check's
+  // message before it exits), which helper_cuda.h sends there.
+  auto stream = [&](const char* title, const char* id, const std::string& text,
+                    const std::string& note, float lines) {
+    ImGui::SeparatorText(title);
+    if (!note.empty()) ImGui::TextDisabled("(%s)", note.c_str());
     ImFont* code = CodeFont();
     if (code != nullptr) ImGui::PushFont(code, 0.0f);
-    const float h = ImGui::GetTextLineHeightWithSpacing() * 6.5f;
-    if (ImGui::BeginChild("##stdout", ImVec2(0, h), ImGuiChildFlags_Borders,
+    const float h = ImGui::GetTextLineHeightWithSpacing() * lines;
+    if (ImGui::BeginChild(id, ImVec2(0, h), ImGuiChildFlags_Borders,
                           ImGuiWindowFlags_HorizontalScrollbar))
-      ImGui::TextUnformatted(output_shown_.data(), output_shown_.data() + output_shown_.size());
+      ImGui::TextUnformatted(text.data(), text.data() + text.size());
     ImGui::EndChild();
     if (code != nullptr) ImGui::PopFont();
-  }
+  };
+  // A program that exited with a status of its own says why on stderr, as a rule: that box first.
+  const bool out = !run->program->stdout_text.empty() || run->program->stdout_cut_bytes > 0;
+  const bool err = !errors_shown_.empty() || !errors_note_.empty();
+  const bool failed = run->program->exited() && run->program->exit_code != 0;
+  if (err && failed) stream("Written on stderr", "##stderr", errors_shown_, errors_note_, 3.5f);
+  if (out) stream("Output", "##stdout", output_shown_, output_note_, 6.5f);
+  if (err && !failed) stream("Written on stderr", "##stderr", errors_shown_, errors_note_, 3.5f);
   ImGui::Separator();
   std::size_t partial = 0;
   for (const LaunchTrace& t : run->launches) partial += t.uncovered_blocks > 0 ? 1 : 0;

@@ -101,3 +101,42 @@ TEST(CliProgram, SassCountsTheRowReadAsTheCompiledLds128) {
 }
 
 }  // namespace
+
+// A program that reports its own failure on stderr and exits, as helper_cuda.h's checks do: what
+// it wrote there, each stream apart, and its status, in the text, the JSON and the CLI's own
+// status (before 2026-12-05 stderr was read and never shown, and the CLI said 0).
+TEST(CliProgram, WhatAProgramWritesOnStderrAndItsOwnStatusAreShown) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "ws_cli_stderr";
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path file = dir / "fails.cu";
+  std::ofstream(file) << "#include <cstdio>\n"
+                         "#include <cstdlib>\n"
+                         "__global__ void k(int* p) { p[threadIdx.x] = 1; }\n"
+                         "int main() {\n"
+                         "  int* d; cudaMalloc(&d, 32 * sizeof(int));\n"
+                         "  k<<<1, 32>>>(d);\n"
+                         "  cudaDeviceSynchronize();\n"
+                         "  printf(\"ran the kernel\\n\");\n"
+                         "  fprintf(stderr, \"fails.cu(9) : CUDA error : check failed\\n\");\n"
+                         "  exit(EXIT_FAILURE);\n"
+                         "}\n";
+  const Out r = Cli("run --file " + file.string());
+  EXPECT_EQ(r.code, 1) << r.out;  // the program's EXIT_FAILURE
+  EXPECT_NE(r.out.find("the program printed:\nran the kernel\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("the program wrote on stderr:\nfails.cu(9) : CUDA error : check failed\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("the program exited with status 1"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1 launch"), std::string::npos) << r.out;  // its figures stand
+  const Out j = Cli("run --file " + file.string() + " --json");
+  EXPECT_EQ(j.code, 1);
+  const std::size_t brace = j.out.find('{');
+  ASSERT_NE(brace, std::string::npos) << j.out;
+  const std::size_t end = j.out.rfind('}');
+  const nlohmann::json doc = nlohmann::json::parse(j.out.substr(brace, end - brace + 1));
+  EXPECT_EQ(doc.at("stderr"), "fails.cu(9) : CUDA error : check failed\n");
+  EXPECT_EQ(doc.at("stdout"), "ran the kernel\n");
+  EXPECT_EQ(doc.at("exit_code"), 1);
+  EXPECT_EQ(doc.at("launches").size(), 1u);
+  std::filesystem::remove_all(dir);
+}

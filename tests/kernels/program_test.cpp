@@ -150,6 +150,37 @@ TEST(Programs, PictureKernelByHand) {
   EXPECT_EQ(t.sites[1].code, "d_Pout[Row*n+Col] = 2*d_Pin[Row*n+Col];");
 }
 
+// A kernel declared `extern "C"` (cuda-samples' reductionMultiBlockCG and older samples) is in
+// the kernels' table like any other: launched through its address (cudaLaunchKernel) it runs,
+// and on the SIMT path. Before 2026-12-05 the table left out kernels inside a linkage block, so
+// the launch failed with cudaErrorInvalidDeviceFunction and the <<<>>> launch ran thread by
+// thread. Each launch writes p[t] = t + its count: 32 lanes, one request of 4 sectors.
+TEST(Programs, AnExternCKernelLaunchesThroughItsAddressOnTheSimtPath) {
+  const std::string text = R"(#include <cstdio>
+extern "C" __global__ void k(int* p, int add) { p[threadIdx.x] = threadIdx.x + add; }
+int main() {
+  int* d; cudaMalloc(&d, 32 * sizeof(int));
+  k<<<1, 32>>>(d, 0);
+  int add = 100;
+  void* args[] = {&d, &add};
+  printf("%s\n", cudaGetErrorName(cudaLaunchKernel((void*)k, dim3(1), dim3(32), args, 0, 0)));
+  int h[32]; cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  printf("%d %d\n", h[0], h[31]);
+  return 0;
+}
+)";
+  LessonRun run = RunProgramText("extern_c.cu", WARPSCOPE_SOURCE_DIR "/examples", text, {});
+  ASSERT_TRUE(run.program->ok()) << run.program->failure << run.program->stderr_text;
+  EXPECT_EQ(run.program->stdout_text, "cudaSuccess\n100 131\n");
+  ASSERT_EQ(run.launches.size(), 2u);
+  for (const LaunchTrace& t : run.launches) {
+    EXPECT_EQ(t.engine, "simt") << t.engine_reason;
+    ASSERT_EQ(t.stats.sites.size(), 1u);
+    EXPECT_EQ(t.stats.sites[0].requests, 1u);
+    EXPECT_EQ(t.stats.sites[0].sectors, 4u);
+  }
+}
+
 // `c ? a[i] : d` is an lvalue when both arms are of one type (the value is read after the
 // choice): the arm that names memory is a load of the lanes that choose it, on both engines. Two
 // warps of a[i] = i: even lanes load a[i] (16 lanes, every other word of 128 bytes: 4 sectors a

@@ -25,6 +25,8 @@ TEST(RunFile, AProgramsTraceKeepsItsFilesKernelFilesAndExit) {
   p.file = "main.cu";
   p.source = "#include \"kern.cuh\"\nint main() { return 3; }\n";
   p.stdout_text = "done\n";
+  p.stderr_text = "main.cu(2) : CUDA error : out of memory\n";
+  p.stderr_cut_bytes = 7;
   p.exit_code = 3;  // it returned 3 from main(): it exited by itself (stage kDone)
   p.warnings = {{12, 5, false, "not recorded: an access inside a macro", "kern.cuh"},
                 {0, 0, false, "the events were the model's"}};
@@ -44,6 +46,8 @@ TEST(RunFile, AProgramsTraceKeepsItsFilesKernelFilesAndExit) {
   EXPECT_EQ(back->lesson, "");  // a program's record names no lesson
   EXPECT_TRUE(q.exited());
   EXPECT_EQ(q.exit_code, 3);
+  EXPECT_EQ(q.stderr_text, p.stderr_text);  // kept since 2026-12-05, with what the limit cut
+  EXPECT_EQ(q.stderr_cut_bytes, 7u);
   // The notes as the run wrote them, each one line: "FILE:LINE: message", or the message.
   EXPECT_EQ(q.Notes(),
             (std::vector<std::string>{"kern.cuh:12: not recorded: an access inside a macro",

@@ -82,21 +82,45 @@ std::string VisibleControls(std::string_view utf8) {
   return out;
 }
 
-PrintedText ProgramStdout(const ProgramRecord& p) {
+namespace {
+
+PrintedText Printed(std::string_view bytes, std::uint64_t kept, std::uint64_t replaced,
+                    std::uint64_t cut) {
   PrintedText out;
-  Utf8Text valid = ValidUtf8(p.stdout_text);
+  Utf8Text valid = ValidUtf8(bytes);
   out.text = std::move(valid.text);
-  out.not_utf8 = valid.replaced + p.stdout_replaced_bytes;
+  out.not_utf8 = valid.replaced + replaced;
   if (out.not_utf8 > 0)
     out.note = FormatNumber(static_cast<double>(out.not_utf8)) +
                (out.not_utf8 == 1 ? " byte that is" : " bytes that are") +
                " not UTF-8 shown as U+FFFD";
-  if (p.stdout_cut_bytes > 0)
+  if (cut > 0)
     out.note += (out.note.empty() ? "" : "; ") + std::string("cut at the output limit: ") +
-                FormatNumber(static_cast<double>(p.stdout_text.size())) + " bytes kept, " +
-                FormatNumber(static_cast<double>(p.stdout_cut_bytes)) +
-                " more printed and not kept";
+                FormatNumber(static_cast<double>(kept)) + " bytes kept, " +
+                FormatNumber(static_cast<double>(cut)) + " more printed and not kept";
   return out;
+}
+
+}  // namespace
+
+PrintedText ProgramStdout(const ProgramRecord& p) {
+  return Printed(p.stdout_text, p.stdout_text.size(), p.stdout_replaced_bytes,
+                 p.stdout_cut_bytes);
+}
+
+PrintedText ProgramStderr(const ProgramRecord& p) {
+  if (p.ok())
+    return Printed(p.stderr_text, p.stderr_text.size(), p.stderr_replaced_bytes,
+                   p.stderr_cut_bytes);
+  std::string kept;  // without the failure's own lines
+  for (std::size_t at = 0; at < p.stderr_text.size();) {
+    std::size_t end = p.stderr_text.find('\n', at);
+    end = end == std::string::npos ? p.stderr_text.size() : end + 1;
+    const std::string_view line(p.stderr_text.data() + at, end - at);
+    if (line.substr(0, 11) != "warpscope: ") kept += line;
+    at = end;
+  }
+  return Printed(kept, p.stderr_text.size(), p.stderr_replaced_bytes, p.stderr_cut_bytes);
 }
 
 std::string JsonText(const nlohmann::json& j, int indent) {

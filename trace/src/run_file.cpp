@@ -154,6 +154,11 @@ TraceContents TraceOfLessonRun(const LessonRun& run, const nlohmann::json& gpu, 
                     {"exit_code", p.exit_code}};
     if (printed.not_utf8 > 0) h["program"]["stdout_not_utf8_bytes"] = printed.not_utf8;
     if (p.stdout_cut_bytes > 0) h["program"]["stdout_cut_bytes"] = p.stdout_cut_bytes;
+    // Its stderr as shown (a failure's own lines are the run's check message).
+    const PrintedText err = ProgramStderr(p);
+    if (!err.text.empty()) h["program"]["stderr"] = err.text;
+    if (err.not_utf8 > 0) h["program"]["stderr_not_utf8_bytes"] = err.not_utf8;
+    if (p.stderr_cut_bytes > 0) h["program"]["stderr_cut_bytes"] = p.stderr_cut_bytes;
     // Its headers and other units as run, so that a laptop shows the sites in kern.cuh too.
     nlohmann::json files = nlohmann::json::array();
     for (const auto& [name, text] : p.files) files.push_back({{"name", name}, {"text", text}});
@@ -251,6 +256,9 @@ Result<LessonRun> LessonRunOfTrace(TraceContents c, const std::filesystem::path&
       prog.stdout_text = p.value("stdout", "");
       prog.stdout_replaced_bytes = p.value("stdout_not_utf8_bytes", std::uint64_t{0});
       prog.stdout_cut_bytes = p.value("stdout_cut_bytes", std::uint64_t{0});
+      prog.stderr_text = p.value("stderr", "");  // absent from traces before 2026-12-05
+      prog.stderr_replaced_bytes = p.value("stderr_not_utf8_bytes", std::uint64_t{0});
+      prog.stderr_cut_bytes = p.value("stderr_cut_bytes", std::uint64_t{0});
       // The notes as the file wrote them, each whole ("kern.cuh:12: ...").
       for (std::string& n : p.value("notes", std::vector<std::string>{}))
         prog.warnings.push_back({0, 0, false, std::move(n)});

@@ -311,6 +311,9 @@ nlohmann::json ProgramJson(const LessonRun& run) {
   const PrintedText printed = ProgramStdout(p);
   j["stdout"] = printed.text;
   if (!printed.note.empty()) j["stdout_note"] = printed.note;
+  const PrintedText err = ProgramStderr(p);
+  j["stderr"] = err.text;
+  if (!err.note.empty()) j["stderr_note"] = err.note;
   // On a GPU: each kernel's time in the run as written (CUPTI), and the global bytes the recorded
   // launches moved over their sum.
   if (run.backend == "cuda") {
@@ -363,6 +366,15 @@ std::string ProgramText(const LessonRun& run, bool every_launch) {
     if (!printed.text.empty() && printed.text.back() != '\n') o << "\n";
     if (!printed.note.empty()) o << "(" << printed.note << ")\n";
   }
+  const PrintedText err = ProgramStderr(p);
+  if (!err.text.empty() || p.stderr_cut_bytes > 0) {
+    o << "\nthe program wrote on stderr:\n" << VisibleControls(err.text);
+    if (!err.text.empty() && err.text.back() != '\n') o << "\n";
+    if (!err.note.empty()) o << "(" << err.note << ")\n";
+  }
+  if (p.ran && p.ok() && p.exit_code != 0)
+    o << "\nthe program exited with status " << p.exit_code
+      << " (its own: exit() or main's return; the launches above are those it made)\n";
   return o.str();  // a failure goes to stderr (warpscope-cli) or the app's source view
 }
 

@@ -82,7 +82,7 @@ std::uint32_t Collector::ClusterDims(const FunctionDecl* f) const {
 
 void Collector::AddToKernelTable(const FunctionDecl* f) {
   if (!f->doesThisDeclarationHaveABody() || f->isDependentContext() ||
-      !f->getDeclContext()->isFileContext() || f->isInAnonymousNamespace())
+      !f->getDeclContext()->getRedeclContext()->isFileContext() || f->isInAnonymousNamespace())
     return;
   const FunctionTemplateSpecializationInfo* spec = f->getTemplateSpecializationInfo();
   if (spec == nullptr && f->isTemplated()) return;

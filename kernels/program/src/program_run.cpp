@@ -274,6 +274,7 @@ void RunAsWrittenOnGpu(ProgramJob& job, const std::vector<std::string>& args,
     p.stdout_text = std::move(child.out);
     p.stderr_text = std::move(child.err);
     p.stdout_cut_bytes = child.out_dropped;
+    p.stderr_cut_bytes = child.err_dropped;
     p.warnings.push_back(
         {0, 0, false,
          "on a GPU the program's output (and every cudaEvent time it printed) is from a run of "
@@ -381,6 +382,7 @@ void Execute(ProgramJob& job) {
   p.stdout_text = UnrewriteText(std::move(c.out));
   p.stderr_text = UnrewriteText(std::move(c.err));
   p.stdout_cut_bytes = c.out_dropped;  // past ProgramOptions::output_limit_bytes
+  p.stderr_cut_bytes = c.err_dropped;
   p.exit_code = c.signal != 0 ? 128 + c.signal : c.exit_code;
   bool events_modeled = false;
   if (!ReadLaunches(job, out, &events_modeled)) return;

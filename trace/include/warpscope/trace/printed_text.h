@@ -47,6 +47,11 @@ struct PrintedText {
   std::uint64_t not_utf8 = 0;  // bytes shown as U+FFFD (also those a trace file had replaced)
 };
 PrintedText ProgramStdout(const ProgramRecord& p);
+// Its stderr as shown, the same way: what the program wrote there (CUDA's helper_cuda.h reports a
+// failed call there and exits; a runtime warning of Warpscope's, "warpscope: cudaFree(...): not a
+// pointer cudaMalloc returned", goes there too). Where the run failed, the runtime's own
+// "warpscope: " lines are the failure's message, shown as the failure, and are left out here.
+PrintedText ProgramStderr(const ProgramRecord& p);
 
 // `j` as JSON text (indent as nlohmann's dump takes it, -1: one line) whose strings are valid
 // UTF-8 even where a field holds bytes that are not (a message quoting a program's stderr): those

@@ -43,12 +43,12 @@ struct ProgramRecord {
   std::size_t launch = 0;   // index into the run's launches: what main_launch() gives
   std::string preset;       // the device preset the emulator ran and modeled it under ("hopper")
   std::string stdout_text;  // what it printed (at most ProgramOptions::output_limit_bytes)
-  std::string stderr_text;
+  std::string stderr_text;  // what it wrote on stderr (the same limit): ProgramStderr shows it
   // Past the output limit a program's output is read and dropped: the bytes of stdout it printed
   // that are not in stdout_text (0: all of it is). printed_text.h says so wherever it is shown.
-  std::uint64_t stdout_cut_bytes = 0;
+  std::uint64_t stdout_cut_bytes = 0, stderr_cut_bytes = 0;
   // Bytes of stdout_text that a trace file already holds as U+FFFD (it keeps valid UTF-8 only).
-  std::uint64_t stdout_replaced_bytes = 0;
+  std::uint64_t stdout_replaced_bytes = 0, stderr_replaced_bytes = 0;
   bool takes_args = false;  // its main() has parameters (argc, argv)
   bool ran = false;         // it was started (a compile error runs nothing)
   int exit_code = 0;        // as the program exited (with a signal: 128 + the signal)
