@@ -104,8 +104,7 @@ PrintedText Printed(std::string_view bytes, std::uint64_t kept, std::uint64_t re
 }  // namespace
 
 PrintedText ProgramStdout(const ProgramRecord& p) {
-  return Printed(p.stdout_text, p.stdout_text.size(), p.stdout_replaced_bytes,
-                 p.stdout_cut_bytes);
+  return Printed(p.stdout_text, p.stdout_text.size(), p.stdout_replaced_bytes, p.stdout_cut_bytes);
 }
 
 PrintedText ProgramStderr(const ProgramRecord& p) {
