@@ -58,8 +58,9 @@ TEST(CoursePrograms, DeviceMathAndIntrinsicsGiveTheirValues) {
 }
 
 TEST(CoursePrograms, ClocksReadTheModelsCycles) {
-  // The emulator's clock ticks once per recorded access of the thread: two stores between the
-  // reads are 2 cycles; clock(), clock64() and %globaltimer all read it.
+  // The emulator's clock ticks once per recorded access of the thread and once per read of it:
+  // from t0 to t1 the reads of c0 and g0, two stores and t0's own read are 5 cycles (and so from c0
+  // to c1 and from g0 to g1); clock(), clock64() and %globaltimer all read it.
   LessonRun run = RunText(
       "#include <cstdio>\n"
       "__global__ void c(int* a, long long* t) {\n"
@@ -74,7 +75,71 @@ TEST(CoursePrograms, ClocksReadTheModelsCycles) {
       "  c<<<1, 32>>>(a, t); long long h[3]; cudaMemcpy(h, t, 24, cudaMemcpyDeviceToHost);\n"
       "  printf(\"%lld %lld %lld\\n\", h[0], h[1], h[2]); return 0; }\n");
   ASSERT_TRUE(run.program->ok()) << run.program->failure;
-  EXPECT_EQ(run.program->stdout_text, "2 2 2\n");
+  EXPECT_EQ(run.program->stdout_text, "5 5 5\n");
+}
+
+// A loop that waits for the clock to pass a count ends (cuda-samples' simpleHyperQ spins so for
+// 10 ms of clock() a kernel; before clock reads ticked, the clock stood still and it never
+// ended): the first read is 0, each read ticks once, so the loop reads 1 to 1,000 and counts the
+// 999 below 1,000; %globaltimer the same.
+TEST(CoursePrograms, ALoopWaitingForTheClockEnds) {
+  LessonRun run = RunText(
+      "#include <cstdio>\n"
+      "__global__ void spin(int* n) {\n"
+      "  long long s = clock64(); int k = 0; while (clock64() - s < 1000) ++k; n[0] = k;\n"
+      "  unsigned long long g0, g; int j = 0;\n"
+      "  asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(g0));\n"
+      "  do { asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(g)); ++j; } while (g - g0 < "
+      "500);\n"
+      "  n[1] = j; }\n"
+      "int main() { int* n; cudaMallocManaged(&n, 8); spin<<<1, 1>>>(n);\n"
+      "  cudaDeviceSynchronize(); printf(\"%d %d\\n\", n[0], n[1]); return 0; }\n");
+  ASSERT_TRUE(run.program->ok()) << run.program->failure;
+  EXPECT_EQ(run.program->stdout_text, "999 500\n");
+}
+
+// Directed rounding (cuda-samples' interval): each way by hand. 1 + 2^-30 lies between 1 and the
+// next float (0x3f800001): down and toward zero 1, up the next. 1/3 is 0x3eaaaaab to nearest,
+// which is above it: down 0x3eaaaaaa. sqrt(2) to nearest is 0x3fb504f3, below it: up 0x3fb504f4.
+// FLT_MAX x 2 overflows: down and toward zero FLT_MAX, up infinity. 2^-100 x 2^-100 underflows:
+// down 0, up the smallest subnormal (0x00000001); for -2^-100 x 2^-100 down -0x00000001.
+// 1 - 2^-60 in double: down and toward zero 0x3fefffffffffffff, up 1. The whole table against a
+// GPU's: ProgramsOnGpu.DirectedRoundingIsTheGpusBitForBit (tests/programs/agreement/).
+TEST(CoursePrograms, DirectedRoundingRoundsEachWay) {
+  LessonRun run = RunText(
+      "#include <cstdio>\n"
+      "#include <cstring>\n"
+      "__device__ unsigned F(float f) { unsigned u; memcpy(&u, &f, 4); return u; }\n"
+      "__device__ unsigned long long D(double d) { unsigned long long u; memcpy(&u, &d, 8); "
+      "return u; }\n"
+      "__global__ void k(const float* v, unsigned long long* o) {\n"
+      "  const float one = v[0], tiny = v[1], three = v[2], two = v[3], big = v[4], t = v[5];\n"
+      "  o[0] = F(__fadd_rd(one, tiny)); o[1] = F(__fadd_ru(one, tiny)); o[2] = F(__fadd_rz(one, "
+      "tiny));\n"
+      "  o[3] = F(__fdiv_rd(one, three)); o[4] = F(__fdiv_ru(one, three));\n"
+      "  o[5] = F(__fsqrt_rd(two)); o[6] = F(__fsqrt_ru(two));\n"
+      "  o[7] = F(__fmul_rd(big, two)); o[8] = F(__fmul_ru(big, two)); o[9] = F(__fmul_rz(big, "
+      "two));\n"
+      "  o[10] = F(__fmul_rd(t, t)); o[11] = F(__fmul_ru(t, t)); o[12] = F(__fmul_rd(-t, t));\n"
+      "  const double d = 1.0, e = 0x1p-60;\n"
+      "  o[13] = D(__dsub_rd(d, e)); o[14] = D(__dsub_ru(d, e)); o[15] = D(__dsub_rz(d, e));\n"
+      "  o[16] = F(__fadd_rz(-one, -tiny)); o[17] = F(__fsub_ru(-one, tiny)); }\n"
+      "int main() { float h[6] = {1.0f, 0x1p-30f, 3.0f, 2.0f, 3.4028235e38f, 0x1p-100f};\n"
+      "  float* v; unsigned long long* o; cudaMalloc(&v, sizeof h); cudaMalloc(&o, 18 * 8);\n"
+      "  cudaMemcpy(v, h, sizeof h, cudaMemcpyHostToDevice); k<<<1, 1>>>(v, o);\n"
+      "  unsigned long long r[18]; cudaMemcpy(r, o, sizeof r, cudaMemcpyDeviceToHost);\n"
+      "  for (int i = 0; i < 18; ++i) printf(\"%llx\\n\", r[i]); return 0; }\n");
+  ASSERT_TRUE(run.program->ok()) << run.program->failure
+                                 << (run.program->errors.empty() ? ""
+                                                                 : run.program->errors[0].message);
+  EXPECT_EQ(run.program->stdout_text,
+            "3f800000\n3f800001\n3f800000\n"  // 1 + 2^-30: down, up, toward zero
+            "3eaaaaaa\n3eaaaaab\n"            // 1/3
+            "3fb504f3\n3fb504f4\n"            // sqrt(2)
+            "7f7fffff\n7f800000\n7f7fffff\n"  // FLT_MAX x 2
+            "0\n1\n80000001\n"                // 2^-200: under the subnormals
+            "3fefffffffffffff\n3ff0000000000000\n3fefffffffffffff\n"  // 1 - 2^-60
+            "bf800000\nbf800000\n");  // -(1 + 2^-30) toward zero, up
 }
 
 TEST(CoursePrograms, LdgAndRestrictAndLaunchBoundsCompileAndLdgIsRecorded) {

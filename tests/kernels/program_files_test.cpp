@@ -322,6 +322,10 @@ TEST(CoursePrograms, WhatIsNotRunYetIsRefusedByNameAtItsLine) {
       {"int main() { cudaGraphExec_t e = nullptr;\n"
        "  cudaGraphExecUpdate(e, nullptr, nullptr); return 0; }\n",
        2, "cudaGraphExecUpdate is not supported (yet)"},
+      // cuda-samples' cdpSimplePrint: the launch ran as the host's from a GPU thread and crashed.
+      {"__global__ void child(int* a) { a[0] = 1; }\n__global__ void parent(int* a) {\n"
+       "  child<<<1, 1>>>(a); }\nint main() { return 0; }\n",
+       3, "a kernel launched from device code (dynamic parallelism) is not supported (yet)"},
   };
   for (const Case& c : cases) {
     LessonRun run = RunText(c.text);
@@ -333,6 +337,26 @@ TEST(CoursePrograms, WhatIsNotRunYetIsRefusedByNameAtItsLine) {
         << c.text << "\n"
         << run.program->errors[0].message;
   }
+}
+
+// libcu++'s standard headers that name the C++ library's (shim/cuda/std/: cuda-samples'
+// dmmaTensorCoreGemm includes <cuda/std/type_traits>) are cuda::std on the emulator, beside the
+// shim's <cuda/pipeline>, whose own code in namespace cuda says std::.
+TEST(CoursePrograms, LibcuStandardHeadersAreTheCppLibrarys) {
+  LessonRun run = RunText(
+      "#include <cstdio>\n"
+      "#include <cuda/std/type_traits>\n"
+      "#include <cuda/std/limits>\n"
+      "#include <cuda/pipeline>\n"
+      "__global__ void k(int* a) {\n"
+      "  a[threadIdx.x] = cuda::std::is_same_v<int, cuda::std::int32_t> ? "
+      "cuda::std::numeric_limits<short>::max() : -1; }\n"
+      "int main() { int* d; cudaMallocManaged(&d, 4 * sizeof(int)); k<<<1, 4>>>(d);\n"
+      "  cudaDeviceSynchronize(); printf(\"%d %d\\n\", d[0], d[3]); return 0; }\n");
+  ASSERT_TRUE(run.program->ok()) << run.program->failure
+                                 << (run.program->errors.empty() ? ""
+                                                                 : run.program->errors[0].message);
+  EXPECT_EQ(run.program->stdout_text, "32767 32767\n");
 }
 
 TEST(CoursePrograms, ATimeLimitKeepsTheLaunchesAndOutputBeforeIt) {

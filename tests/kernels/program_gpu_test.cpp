@@ -533,5 +533,42 @@ TEST(ProgramsOnGpu, HalfPrecisionIsTheGpusBitForBit) {
   for (const auto& [word, n] : by_word) ADD_FAILURE() << "word " << word << ": " << n << " rows";
 }
 
+// The emulator's output line for line against the GPU's: `rows` lines, every one alike (the first
+// 16 that differ are shown).
+void ExpectSameLines(const std::string& gpu, const std::string& emu, int rows) {
+  std::istringstream e(emu), g(gpu);
+  std::string le, lg;
+  int n = 0, differ = 0;
+  while (std::getline(g, lg)) {
+    ++n;
+    if ((!std::getline(e, le) || le != lg) && ++differ <= 16)
+      ADD_FAILURE() << "GPU:      " << lg << "\nemulator: " << le;
+  }
+  EXPECT_EQ(n, rows);
+  EXPECT_EQ(differ, 0);
+}
+
+// tf32 (tests/programs/agreement/tf32_round.cu): wmma::__float_to_tf32 of 32 floats (ties, the
+// largest finite values, infinities, NaNs, subnormals) and what a tf32 mma_sync reads of inputs
+// whose low 13 fraction bits are not clear: the emulator prints the GPU's bits, line for line.
+TEST(ProgramsOnGpu, Tf32IsTheGpusBitForBit) {
+  if (const std::string why = SkipReason(); !why.empty()) GTEST_SKIP() << why;
+  const BothRuns r = RunOnBoth(ReadExample("../tests/programs/agreement/tf32_round.cu"));
+  ASSERT_TRUE(r.emu.program->ok()) << r.emu.program->failure;
+  ASSERT_TRUE(r.gpu.program->ok()) << r.gpu.program->failure << r.gpu.program->stderr_text;
+  // 32 roundings, 16 x 8 elements of A as the multiply read them.
+  ExpectSameLines(r.gpu.program->stdout_text, r.emu.program->stdout_text, 32 + 128);
+}
+
+// Directed rounding (tests/programs/agreement/directed_rounding.cu): add, sub, mul, div, rcp and
+// sqrt of float and double, down, up and toward zero, over 256 rows of values.
+TEST(ProgramsOnGpu, DirectedRoundingIsTheGpusBitForBit) {
+  if (const std::string why = SkipReason(); !why.empty()) GTEST_SKIP() << why;
+  const BothRuns r = RunOnBoth(ReadExample("../tests/programs/agreement/directed_rounding.cu"));
+  ASSERT_TRUE(r.emu.program->ok()) << r.emu.program->failure;
+  ASSERT_TRUE(r.gpu.program->ok()) << r.gpu.program->failure << r.gpu.program->stderr_text;
+  ExpectSameLines(r.gpu.program->stdout_text, r.emu.program->stdout_text, 256);
+}
+
 }  // namespace
 }  // namespace ws

@@ -205,6 +205,42 @@ int main() { float* c; cudaMalloc(&c, 1024); k<<<1, 16>>>(c); cudaDeviceSynchron
       << no_layout.program->errors[0].message;
 }
 
+// wmma::__float_to_tf32 (cuda-samples' tf32TensorCoreGemm calls it on every element it loads)
+// rounds as `cvt.rna.tf32.f32`: to 10 fraction bits, a tie away from zero, the 13 bits below
+// cleared; and a tf32 mma_sync reads an input's top 10 fraction bits (docs/PROGRAMS.md: the 13
+// below dropped). Rows by hand from tests/programs/agreement/tf32_round.cu's output; the whole
+// output against a GPU's is ProgramsOnGpu.Tf32IsTheGpusBitForBit.
+TEST(CoursePrograms, Tf32RoundsToNearestTiesAway) {
+  const LessonRun r =
+      test::RunText(ReadFile(WARPSCOPE_SOURCE_DIR "/tests/programs/agreement/tf32_round.cu"));
+  ASSERT_TRUE(r.program->ok()) << r.program->failure << r.program->stderr_text;
+  std::map<std::string, std::string> round, mma;
+  std::istringstream in(r.program->stdout_text);
+  std::string kind, a, b;
+  while (in >> kind >> a >> b) (kind == "round" ? round : mma)[a] = b;
+  EXPECT_EQ(round.size(), 32u);
+  EXPECT_EQ(mma.size(), 128u);
+  // 1 + 2^-11 lies halfway between 1 and 1 + 2^-10: away from zero; just below it, down.
+  EXPECT_EQ(round["3f801000"], "3f802000");
+  EXPECT_EQ(round["3f800fff"], "3f800000");
+  EXPECT_EQ(round["3f801001"], "3f802000");
+  EXPECT_EQ(round["3f803000"], "3f804000");  // a tie at an odd last place: up, as to even
+  EXPECT_EQ(round["bf801000"], "bf802000");  // negative: away from zero, so down
+  EXPECT_EQ(round["7f7fffff"], "7f800000");  // past tf32's largest: infinity
+  EXPECT_EQ(round["7f7fefff"], "7f7fe000");  // tf32's largest
+  EXPECT_EQ(round["ff800000"], "ff800000");
+  EXPECT_EQ(round["7fc00001"], "7fc00001");
+  EXPECT_EQ(round["00001000"], "00002000");  // a subnormal tie
+  EXPECT_EQ(round["00000fff"], "00000000");
+  EXPECT_EQ(round["40490fdb"], "40490000");  // pi: 0x0fdb is below the half place 0x1000
+  // A[i][k] = 1 + (8i + k) x 0x1ff in the low bits: element 9 (row 1, k = 1) 0x3f8011f7 is read
+  // as 1 (0x11f7 is past the half place, so rounding would give 0x3f802000); element 18
+  // 0x3f8023ee as 0x3f802000; element 126 0x3f80fb82 as 0x3f80e000.
+  EXPECT_EQ(mma["3f8011f7"], "3f800000");
+  EXPECT_EQ(mma["3f8023ee"], "3f802000");
+  EXPECT_EQ(mma["3f80fb82"], "3f80e000");
+}
+
 // The Fragments view's model on examples/wmma_tile.cu (one warp: A row major and B column major
 // staged in shared tiles of kLd = 64 + kSkew halves a row, multiplied, C stored to global memory).
 TEST(CoursePrograms, TheFragmentsViewShowsWhoHoldsWhatAndTheSkewsBanks) {

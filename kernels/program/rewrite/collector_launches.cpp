@@ -159,6 +159,11 @@ void Collector::FinishLaunches() {
 }
 
 bool Collector::VisitCUDAKernelCallExpr(CUDAKernelCallExpr* e) {
+  if (in_device_) {  // the emulator's launch is the host's: from a GPU thread it would crash
+    Error(e->getBeginLoc(),
+          "a kernel launched from device code (dynamic parallelism) is not supported (yet)");
+    return true;
+  }
   const CallExpr* config = e->getConfig();
   const CharSourceRange callee = FileRange(e->getCallee()->getSourceRange());
   // A launch written out in a macro's argument (cuda-samples' checkKernelErrors((k<<<g,

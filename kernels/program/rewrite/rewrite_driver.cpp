@@ -55,6 +55,17 @@ std::string RefusedLibrary(llvm::StringRef name) {
       // The shim's own (shim/cuda/): a thread's pipeline runs, the rest stops when it runs.
       {"cuda/pipeline", ""},
       {"cuda/barrier", ""},
+      // libcu++'s standard library headers the shim maps to the C++ library's (shim/cuda/std/).
+      {"cuda/std/type_traits", ""},
+      {"cuda/std/cstdint", ""},
+      {"cuda/std/cstddef", ""},
+      {"cuda/std/climits", ""},
+      {"cuda/std/cfloat", ""},
+      {"cuda/std/limits", ""},
+      {"cuda/std/utility", ""},
+      {"cuda/std/array", ""},
+      {"cuda/std/tuple", ""},
+      {"cuda/std/cmath", ""},
       {"cuda/", "libcu++ (cuda::)"},
       {"mpi.h", "MPI"},
       {"omp.h", "OpenMP"},

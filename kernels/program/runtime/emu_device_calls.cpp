@@ -90,12 +90,20 @@ void DeviceAssertFail(const char* expression, const char* file, unsigned int lin
   emu::FailThread(MakePlace(0, line), "device-side assert triggered");
 }
 
+// A read of the clock is a tick of the thread's own, as an access is: a loop that waits for the
+// clock to pass a count (cuda-samples' simpleHyperQ spins 10 ms of clock() so) ends, where a
+// clock moved by accesses alone never did.
 long long DeviceClock() {
-  return ::ws::emu::t_thread == nullptr ? static_cast<long long>(std::clock())
-                                        : static_cast<long long>(emu::ThreadClock());
+  if (::ws::emu::t_thread == nullptr) return static_cast<long long>(std::clock());
+  const auto now = static_cast<long long>(emu::ThreadClock());
+  emu::AddWork(1);
+  return now;
 }
 unsigned long long GlobalTimer() {
-  return ::ws::emu::t_thread == nullptr ? 0 : emu::GlobalTimer();
+  if (::ws::emu::t_thread == nullptr) return 0;
+  const unsigned long long now = emu::GlobalTimer();
+  emu::AddWork(1);
+  return now;
 }
 unsigned int SmId() {
   return ::ws::emu::t_thread == nullptr ? 0 : emu::SmId();

@@ -56,6 +56,19 @@ namespace precision {
 struct tf32 {};
 }  // namespace precision
 
+// A float rounded to tf32 as the toolkit's does it (`cvt.rna.tf32.f32`): to the nearest value
+// with 10 fraction bits, a tie away from zero, the 13 bits below cleared; a value past tf32's
+// largest rounds to infinity, and infinities and NaNs come back as they are
+// (tests/programs/agreement/tf32_round.cu prints what a GPU gives).
+inline float __float_to_tf32(float in) {
+  std::uint32_t bits = 0;
+  std::memcpy(&bits, &in, 4);
+  if ((bits & 0x7f800000u) != 0x7f800000u) bits = (bits + 0x1000u) & 0xffffe000u;
+  float out = 0;
+  std::memcpy(&out, &bits, 4);
+  return out;
+}
+
 namespace detail {
 
 template <typename T>
