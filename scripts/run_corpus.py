@@ -64,7 +64,9 @@ def run_one(cli, entry, backend, timeout, save=None, engine=None):
                 "why": "" if found else "expected %r, got %r" % (entry["expect_failure"],
                                                                  j.get("failure", "")[:200])}
     ran = j.get("ok", False) and j.get("exit_code") == 0
+    absent = entry.get("fails_if_output_has")  # a check that prints only what is wrong
     passed = (ran and (check is None or check in stdout) and
+              (absent is None or absent not in stdout) and
               launches >= entry.get("min_launches", 1) and hazards == 0)
     why = ""
     if not j.get("ok", False):
@@ -74,6 +76,8 @@ def run_one(cli, entry, backend, timeout, save=None, engine=None):
                                              (stdout + j.get("stderr", "")).strip()[-200:])
     elif check is not None and check not in stdout:
         why = "its own check (%r) is not in its output: %s" % (check, stdout.strip()[-200:])
+    elif absent is not None and absent in stdout:
+        why = "its own check printed %r: %s" % (absent, stdout.strip()[-200:])
     elif launches < entry.get("min_launches", 1):
         why = "no launch recorded"
     elif hazards:
