@@ -359,6 +359,40 @@ TEST(CoursePrograms, LibcuStandardHeadersAreTheCppLibrarys) {
   EXPECT_EQ(run.program->stdout_text, "32767 32767\n");
 }
 
+// An L2 access policy (cuda-samples' simpleAttributes): a stream's attribute is taken and given
+// back, the kernel runs, and the notes say the emulator has no L2 for it to change.
+TEST(CoursePrograms, AnL2AccessPolicyIsTakenAndSaidToChangeNothing) {
+  LessonRun run = RunText(
+      "#include <cstdio>\n"
+      "__global__ void k(int* a) { a[threadIdx.x] = threadIdx.x; }\n"
+      "int main() { int* d; cudaMalloc(&d, 128); cudaStream_t s; cudaStreamCreate(&s);\n"
+      "  cudaStreamAttrValue v = {}; v.accessPolicyWindow.base_ptr = d;\n"
+      "  v.accessPolicyWindow.num_bytes = 128; v.accessPolicyWindow.hitRatio = 0.5f;\n"
+      "  v.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;\n"
+      "  v.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;\n"
+      "  if (cudaStreamSetAttribute(s, cudaStreamAttributeAccessPolicyWindow, &v) != cudaSuccess) "
+      "return 1;\n"
+      "  cudaCtxResetPersistingL2Cache();\n"
+      "  cudaStreamAttrValue w = {};\n"
+      "  cudaStreamGetAttribute(s, cudaStreamAttributeAccessPolicyWindow, &w);\n"
+      "  k<<<1, 32, 0, s>>>(d); cudaStreamSynchronize(s);\n"
+      "  printf(\"%zu %.2f %d\\n\", w.accessPolicyWindow.num_bytes, "
+      "w.accessPolicyWindow.hitRatio,\n"
+      "         (int)w.accessPolicyWindow.hitProp); return 0; }\n");
+  ASSERT_TRUE(run.program->ok()) << run.program->failure
+                                 << (run.program->errors.empty() ? ""
+                                                                 : run.program->errors[0].message);
+  EXPECT_EQ(run.program->exit_code, 0);
+  EXPECT_EQ(run.program->stdout_text, "128 0.50 2\n");
+  ASSERT_EQ(run.launches.size(), 1u);
+  bool said = false;
+  for (const ProgramDiagnostic& w : run.program->warnings)
+    said = said || (w.message.find("the emulator models no L2 cache: an L2 access policy window "
+                                   "(cudaStreamSetAttribute), cudaCtxResetPersistingL2Cache: "
+                                   "taken, changing no figure") != std::string::npos);
+  EXPECT_TRUE(said);
+}
+
 TEST(CoursePrograms, ATimeLimitKeepsTheLaunchesAndOutputBeforeIt) {
   ProgramOptions o;
   o.timeout = std::chrono::milliseconds(2500);

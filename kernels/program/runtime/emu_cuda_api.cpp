@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <string>
 
@@ -425,6 +426,43 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int) {
 }
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int, int) {
   return cudaStreamCreate(stream);
+}
+// A stream's attributes by stream and number (null: the default stream's).
+std::map<std::pair<cudaStream_t, int>, cudaLaunchAttributeValue>& StreamAttributes() {
+  static std::map<std::pair<cudaStream_t, int>, cudaLaunchAttributeValue> values;
+  return values;
+}
+// What the program asked of the L2 cache, which the emulator does not model (the run's notes).
+void NoteWithoutEffect(const std::string& what) {
+  auto& hints = P().run.without_effect;
+  if (std::find(hints.begin(), hints.end(), what) == hints.end()) hints.push_back(what);
+}
+cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaLaunchAttributeID attr,
+                                   const cudaLaunchAttributeValue* value) {
+  if (value == nullptr) return Fail(cudaErrorInvalidValue, "cudaStreamSetAttribute: null value");
+  if (attr != cudaLaunchAttributeAccessPolicyWindow &&
+      attr != cudaLaunchAttributeSynchronizationPolicy && attr != cudaLaunchAttributePriority)
+    return Fail(cudaErrorInvalidValue, "cudaStreamSetAttribute: attribute " +
+                                           std::to_string(static_cast<int>(attr)) +
+                                           " is not a stream's (1, 3 or 8)");
+  std::lock_guard lock(P().mutex);
+  StreamAttributes()[{stream, attr}] = *value;
+  if (attr == cudaLaunchAttributeAccessPolicyWindow)
+    NoteWithoutEffect("an L2 access policy window (cudaStreamSetAttribute)");
+  return cudaSuccess;
+}
+cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaLaunchAttributeID attr,
+                                   cudaLaunchAttributeValue* value) {
+  if (value == nullptr) return Fail(cudaErrorInvalidValue, "cudaStreamGetAttribute: null value");
+  std::lock_guard lock(P().mutex);
+  const auto it = StreamAttributes().find({stream, attr});
+  *value = it != StreamAttributes().end() ? it->second : cudaLaunchAttributeValue{};
+  return cudaSuccess;
+}
+cudaError_t cudaCtxResetPersistingL2Cache() {
+  std::lock_guard lock(P().mutex);
+  NoteWithoutEffect("cudaCtxResetPersistingL2Cache");
+  return cudaSuccess;
 }
 cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
   if (least != nullptr) *least = 0;

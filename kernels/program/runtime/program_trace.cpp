@@ -203,6 +203,7 @@ void WriteChildRecord(const ChildRecord& run) {
                      {"launches_without_records", run.launches_without_records}};
   if (!run.error.empty()) contents.header["error"] = run.error;
   if (!run.library_calls.empty()) contents.header["library_calls"] = run.library_calls;
+  if (!run.without_effect.empty()) contents.header["without_effect"] = run.without_effect;
   if (Status s = WriteTraceFile(out, contents); !s.ok())
     std::cerr << "warpscope: could not write the run: " << s.message() << "\n";
 }

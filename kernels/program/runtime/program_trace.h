@@ -63,6 +63,8 @@ struct ChildRecord {
   // A library's calls that ran on the emulator's processor, not as recorded kernels (cuBLAS's:
   // emu_cublas.cpp), by name: how many of each.
   std::map<std::string, std::size_t> library_calls;
+  // What the program asked that changes nothing on the emulator (an L2 access policy), each once.
+  std::vector<std::string> without_effect;
 };
 
 // The kernels each translation unit registers by address (the shims' KernelTable): the name of a

@@ -17,8 +17,23 @@ enum cudaLaunchAttributeID {
   cudaLaunchAttributeProgrammaticEvent = 7,
   cudaLaunchAttributePriority = 8,
 };
+// An L2 access policy (a stream's or a launch's attribute, cuda-samples' simpleAttributes): taken
+// and kept, changing no figure (the emulator models no L2 cache; the run's notes say so).
+enum cudaAccessProperty {
+  cudaAccessPropertyNormal = 0,
+  cudaAccessPropertyStreaming = 1,
+  cudaAccessPropertyPersisting = 2,
+};
+struct cudaAccessPolicyWindow {
+  void* base_ptr;
+  std::size_t num_bytes;
+  float hitRatio;
+  cudaAccessProperty hitProp;
+  cudaAccessProperty missProp;
+};
 union cudaLaunchAttributeValue {
   char pad[64];
+  cudaAccessPolicyWindow accessPolicyWindow;
   int cooperative;
   struct {
     unsigned int x, y, z;
@@ -46,3 +61,9 @@ struct cudaLaunchConfig_t {
   cudaLaunchAttribute* attrs;
   unsigned int numAttrs;
 };
+// A stream's attributes are launch attributes of the same numbers (driver_types.h's macros).
+#define cudaStreamAttrID cudaLaunchAttributeID
+#define cudaStreamAttrValue cudaLaunchAttributeValue
+#define cudaStreamAttributeAccessPolicyWindow cudaLaunchAttributeAccessPolicyWindow
+#define cudaStreamAttributeSynchronizationPolicy cudaLaunchAttributeSynchronizationPolicy
+#define cudaStreamAttributePriority cudaLaunchAttributePriority

@@ -64,6 +64,17 @@ bool ReadLaunches(ProgramJob& job, const std::filesystem::path& out, bool* event
     std::filesystem::remove(out, ec);
     if (trace.ok()) {
       *events_modeled = trace->header.value("events_modeled", false);
+      // What the program asked of hardware the emulator does not model (an L2 access policy).
+      if (trace->header.contains("without_effect") && trace->header["without_effect"].is_array()) {
+        std::string asked;
+        for (const auto& w : trace->header["without_effect"])
+          if (w.is_string()) asked += (asked.empty() ? "" : ", ") + w.get<std::string>();
+        if (!asked.empty())
+          job.p().warnings.push_back(
+              {0, 0, false,
+               "the emulator models no L2 cache: " + asked +
+                   ": taken, changing no figure (on a GPU it changes what stays in L2)"});
+      }
       // A library's calls that ran on the emulator's processor (cuBLAS's): not kernels of the
       // program's, so no launch and no figure says them; this note does.
       if (trace->header.contains("library_calls") && trace->header["library_calls"].is_object()) {
