@@ -45,6 +45,65 @@ TEST(CudaGraphs, CapturedAndHandMadeGraphsRunTheirNodesInOrderAndSaySo) {
   }
 }
 
+// An instantiated graph updated (cuda-samples' jacobiCudaGraphs captures a graph each iteration
+// and updates one instantiation with it, or sets its kernel node's parameters): the same kernel
+// with another argument is an update (the launch writes 2, then 3 by the node's new parameters);
+// another kernel, or another number of nodes, is refused with CUDA's result codes (4: function
+// changed, 2: topology changed) and cudaErrorGraphExecUpdateFailure, the instantiation kept.
+TEST(CudaGraphs, AnInstantiatedGraphIsUpdatedWhereOnlyParametersChange) {
+  const LessonRun r = test::RunText(R"(#include <cstdio>
+__global__ void set(int* a, int v) { a[threadIdx.x] = v; }
+__global__ void other(int* a, int v) { a[threadIdx.x] = -v; }
+cudaGraph_t Capture(cudaStream_t s, int* d, int v, bool two, bool swap) {
+  cudaGraph_t g;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  if (swap) other<<<1, 32, 0, s>>>(d, v); else set<<<1, 32, 0, s>>>(d, v);
+  if (two) set<<<1, 32, 0, s>>>(d, v);
+  cudaStreamEndCapture(s, &g);
+  return g;
+}
+int main() {
+  int* d; cudaMallocManaged(&d, 32 * sizeof(int));
+  cudaStream_t s; cudaStreamCreate(&s);
+  cudaGraphExec_t e;
+  cudaGraphInstantiate(&e, Capture(s, d, 1, false, false), nullptr, nullptr, 0);
+  cudaGraphExecUpdateResult why;
+  cudaGraphNode_t at;
+  cudaError_t err = cudaGraphExecUpdate(e, Capture(s, d, 2, false, false), &at, &why);
+  cudaGraphLaunch(e, s); cudaStreamSynchronize(s);
+  printf("%s %d %d\n", cudaGetErrorName(err), (int)why, d[31]);
+  err = cudaGraphExecUpdate(e, Capture(s, d, 5, false, true), &at, &why);
+  printf("%s %d %s\n", cudaGetErrorName(err), (int)why, at != nullptr ? "node" : "none");
+  cudaGraphExecUpdateResultInfo info;
+  err = cudaGraphExecUpdate(e, Capture(s, d, 5, true, false), &info);
+  printf("%s %d\n", cudaGetErrorName(err), (int)info.result);
+  cudaGraph_t g = Capture(s, d, 7, false, false);
+  cudaGraphExec_t e2;
+  cudaGraphInstantiate(&e2, g, 0);
+  cudaGraphNode_t node; size_t n = 1;
+  cudaGraphGetNodes(g, &node, &n);
+  int v = 3;
+  void* args[] = {&d, &v};
+  cudaKernelNodeParams p = {};
+  p.func = (void*)set; p.gridDim = dim3(1); p.blockDim = dim3(32); p.kernelParams = args;
+  err = cudaGraphExecKernelNodeSetParams(e2, node, &p);
+  v = 100;  // copied when set, as CUDA copies them
+  cudaGraphLaunch(e2, s); cudaStreamSynchronize(s);
+  printf("%s %d\n", cudaGetErrorName(err), d[0]);
+  return 0;
+}
+)");
+  ASSERT_TRUE(r.program->ok()) << r.program->failure
+                               << (r.program->errors.empty() ? "" : r.program->errors[0].message);
+  EXPECT_EQ(r.program->stdout_text,
+            "cudaSuccess 0 2\n"
+            "cudaErrorGraphExecUpdateFailure 4 node\n"
+            "cudaErrorGraphExecUpdateFailure 2\n"
+            "cudaSuccess 3\n");
+  ASSERT_EQ(r.launches.size(), 2u);  // the updated graph's launch and the second graph's
+  EXPECT_EQ(r.launches[0].kernel, "set");
+}
+
 TEST(CudaGraphs, ACycleOfDependenciesIsRefusedAtInstantiation) {
   const LessonRun r = test::RunText(R"(#include <cstdio>
 int main() {

@@ -25,6 +25,7 @@ struct CUgraphNode_st {
   std::function<cudaError_t()> run;      // null for an empty node
   std::vector<CUgraphNode_st*> depends;  // nodes of the same graph
   std::size_t index = 0;                 // in the order made
+  std::vector<std::size_t> from;         // in an instantiated graph: its dependencies' indices
 };
 struct CUgraph_st {
   int id = 0;
@@ -117,6 +118,28 @@ cudaError_t Fill(const cudaMemsetParams& p) {
       return e;
   }
   return cudaSuccess;
+}
+
+// A kernel node's launch, bound to copies of its arguments now (as CUDA copies them), in `run`;
+// `call` names the API call for the message where the function is none of the program's kernels.
+cudaError_t KernelNodeRun(const char* call, const cudaKernelNodeParams* p,
+                          std::function<cudaError_t()>* run) {
+  if (p == nullptr) return cudaErrorInvalidValue;
+  const auto bind = reinterpret_cast<ws::prog::Binder>(ws::prog::KernelBindAt(p->func));
+  if (bind == nullptr)
+    return Fail(cudaErrorInvalidDeviceFunction,
+                std::string(call) +
+                    ": the function is not one of the program's kernels the rewriter could bind");
+  const ws::prog::BoundLaunch launch = bind(p->func, p->kernelParams);
+  const ws::prog::Config config(p->ws_user_gridDim, p->ws_user_blockDim, p->sharedMemBytes, 0);
+  *run = [launch, config]() -> cudaError_t {
+    launch(config, 0);
+    return cudaSuccess;
+  };
+  return cudaSuccess;
+}
+std::string KernelNodeWhat(const cudaKernelNodeParams* p) {
+  return std::string("kernel ") + ws::prog::KernelNameAt(p->func, "?");
 }
 
 }  // namespace
@@ -317,21 +340,10 @@ cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t* node, cudaGraph_t graph,
                                    const cudaGraphNode_t* depends, std::size_t count,
                                    const cudaKernelNodeParams* p) {
   WS_CHECK_NODE_ARGS();
-  if (p == nullptr) return cudaErrorInvalidValue;
-  const auto bind = reinterpret_cast<ws::prog::Binder>(ws::prog::KernelBindAt(p->func));
-  if (bind == nullptr)
-    return Fail(cudaErrorInvalidDeviceFunction,
-                "cudaGraphAddKernelNode: the function is not one of the program's kernels the "
-                "rewriter could bind");
-  const ws::prog::BoundLaunch launch = bind(p->func, p->kernelParams);  // copied now, as CUDA
-  const ws::prog::Config config(p->ws_user_gridDim, p->ws_user_blockDim, p->sharedMemBytes, 0);
-  *node = AddNode(
-      graph, cudaGraphNodeTypeKernel, std::string("kernel ") + ws::prog::KernelNameAt(p->func, "?"),
-      [launch, config]() -> cudaError_t {
-        launch(config, 0);
-        return cudaSuccess;
-      },
-      depends, count);
+  std::function<cudaError_t()> run;
+  if (cudaError_t e = KernelNodeRun("cudaGraphAddKernelNode", p, &run); e != cudaSuccess) return e;
+  *node =
+      AddNode(graph, cudaGraphNodeTypeKernel, KernelNodeWhat(p), std::move(run), depends, count);
   return cudaSuccess;
 }
 cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t* node, cudaGraph_t graph,
@@ -447,6 +459,9 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsig
     done[next] = true;
     for (std::size_t a : after[next]) --waiting[a];
     e->order.push_back(*graph->nodes[next]);
+    for (const CUgraphNode_st* d : graph->nodes[next]->depends)
+      e->order.back().from.push_back(d->index);
+    std::sort(e->order.back().from.begin(), e->order.back().from.end());
     e->order.back().depends.clear();
   }
   *exec = e;
@@ -488,6 +503,68 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
 }
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {
   delete exec;
+  return cudaSuccess;
+}
+
+// CUDA's rules, those a graph made here can break: the same number of nodes, each of the same
+// kind with the same dependencies, a kernel node the same kernel (its parameters may change).
+cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph,
+                                cudaGraphExecUpdateResultInfo* info) {
+  if (exec == nullptr || graph == nullptr || info == nullptr) return cudaErrorInvalidValue;
+  *info = {cudaGraphExecUpdateSuccess, nullptr, nullptr};
+  auto refuse = [&](cudaGraphExecUpdateResult why, cudaGraphNode_t at) {
+    *info = {why, at, nullptr};
+    return cudaErrorGraphExecUpdateFailure;
+  };
+  if (exec->order.size() != graph->nodes.size())
+    return refuse(cudaGraphExecUpdateErrorTopologyChanged, nullptr);
+  for (const CUgraphNode_st& old : exec->order) {
+    CUgraphNode_st* now = graph->nodes[old.index].get();
+    if (now->type != old.type) return refuse(cudaGraphExecUpdateErrorNodeTypeChanged, now);
+    if (now->type == cudaGraphNodeTypeKernel && now->what != old.what)
+      return refuse(cudaGraphExecUpdateErrorFunctionChanged, now);
+    std::vector<std::size_t> was(old.from.begin(), old.from.end()), is;
+    for (const CUgraphNode_st* d : now->depends) is.push_back(d->index);
+    std::sort(is.begin(), is.end());
+    if (was != is) return refuse(cudaGraphExecUpdateErrorTopologyChanged, now);
+  }
+  for (CUgraphNode_st& node : exec->order) node.run = graph->nodes[node.index]->run;
+  return cudaSuccess;
+}
+cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph,
+                                cudaGraphNode_t* error_node, cudaGraphExecUpdateResult* result) {
+  cudaGraphExecUpdateResultInfo info{};
+  const cudaError_t e = (cudaGraphExecUpdate)(exec, graph, &info);
+  if (error_node != nullptr) *error_node = info.errorNode;
+  if (result != nullptr) *result = info.result;
+  return e;
+}
+cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
+                                             const cudaKernelNodeParams* p) {
+  if (exec == nullptr || node == nullptr || p == nullptr) return cudaErrorInvalidValue;
+  for (CUgraphNode_st& mine : exec->order) {
+    if (mine.index != node->index) continue;
+    if (mine.type != cudaGraphNodeTypeKernel || mine.what != KernelNodeWhat(p))
+      return Fail(cudaErrorInvalidValue,
+                  "cudaGraphExecKernelNodeSetParams: node " + std::to_string(node->index + 1) +
+                      " is " + mine.what + ", not " + KernelNodeWhat(p) +
+                      " (an instantiated graph's kernel node keeps its kernel)");
+    return KernelNodeRun("cudaGraphExecKernelNodeSetParams", p, &mine.run);
+  }
+  return Fail(cudaErrorInvalidValue,
+              "cudaGraphExecKernelNodeSetParams: the node is not in the graph it was instantiated "
+              "from");
+}
+cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node, const cudaKernelNodeParams* p) {
+  if (node == nullptr || p == nullptr) return cudaErrorInvalidValue;
+  if (node->type != cudaGraphNodeTypeKernel)
+    return Fail(cudaErrorInvalidValue, "cudaGraphKernelNodeSetParams: node " +
+                                           std::to_string(node->index + 1) + " is " + node->what +
+                                           ", not a kernel");
+  if (cudaError_t e = KernelNodeRun("cudaGraphKernelNodeSetParams", p, &node->run);
+      e != cudaSuccess)
+    return e;
+  node->what = KernelNodeWhat(p);
   return cudaSuccess;
 }
 

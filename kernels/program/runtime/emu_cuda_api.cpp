@@ -357,6 +357,9 @@ constexpr ErrorText kErrors[] = {
      "capture was not ended in the same stream as it began"},
     {cudaErrorStreamCaptureWrongThread, "cudaErrorStreamCaptureWrongThread",
      "attempt to terminate a thread-local capture sequence from another thread"},
+    {cudaErrorGraphExecUpdateFailure, "cudaErrorGraphExecUpdateFailure",
+     "the graph update was not performed because it included changes which violated "
+     "constraints specific to instantiated graph update"},
     {cudaErrorUnknown, "cudaErrorUnknown", "unknown error"},
 };
 }  // namespace

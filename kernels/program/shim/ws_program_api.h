@@ -140,6 +140,7 @@ enum cudaError {
   cudaErrorStreamCaptureInvalidated = 901,
   cudaErrorStreamCaptureUnmatched = 903,
   cudaErrorStreamCaptureWrongThread = 908,
+  cudaErrorGraphExecUpdateFailure = 910,
   cudaErrorUnknown = 999,
 };
 typedef enum cudaError cudaError_t;

@@ -106,6 +106,10 @@ namespace ws::prog::gpu {
 #define cudaGraphCreate(...) ::ws::prog::gpu::cudaGraphCreate(__VA_ARGS__)
 #define cudaGraphDestroy(...) ::ws::prog::gpu::cudaGraphDestroy(__VA_ARGS__)
 #define cudaGraphExecDestroy(...) ::ws::prog::gpu::cudaGraphExecDestroy(__VA_ARGS__)
+#define cudaGraphExecKernelNodeSetParams(...) \
+  ::ws::prog::gpu::cudaGraphExecKernelNodeSetParams(__VA_ARGS__)
+#define cudaGraphExecUpdate(...) ::ws::prog::gpu::cudaGraphExecUpdate(__VA_ARGS__)
+#define cudaGraphKernelNodeSetParams(...) ::ws::prog::gpu::cudaGraphKernelNodeSetParams(__VA_ARGS__)
 #define cudaGraphGetNodes(...) ::ws::prog::gpu::cudaGraphGetNodes(__VA_ARGS__)
 #define cudaGraphGetRootNodes(...) ::ws::prog::gpu::cudaGraphGetRootNodes(__VA_ARGS__)
 #define cudaGraphInstantiate(...) ::ws::prog::gpu::cudaGraphInstantiate(__VA_ARGS__)

@@ -48,6 +48,18 @@ cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t* exec, cudaGraph_t gra
 cudaError_t cudaGraphUpload(cudaGraphExec_t exec, cudaStream_t stream);
 cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream);
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec);
+// An instantiated graph made the graph's again where their nodes match one for one (the same
+// kinds, dependencies and kernels: only parameters change), as CUDA updates one.
+cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph,
+                                cudaGraphExecUpdateResultInfo* info);
+// CUDA 11's form, which cuda_runtime.h still offers C++ programs (cuda-samples' jacobiCudaGraphs).
+cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph,
+                                cudaGraphNode_t* error_node, cudaGraphExecUpdateResult* result);
+// A kernel node's launch given new parameters: in an instantiated graph (the node is the graph's
+// it was instantiated from), or in the graph itself.
+cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
+                                             const cudaKernelNodeParams* params);
+cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node, const cudaKernelNodeParams* params);
 // cudaLaunchKernel: a kernel by its address, its arguments as pointers (the kernels' table binds
 // them to the kernel's parameters).
 cudaError_t cudaLaunchKernel(const void* func, dim3 grid, dim3 block, void** args,
