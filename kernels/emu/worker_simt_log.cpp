@@ -16,8 +16,13 @@ void Worker::SimtLog(std::uint16_t id, std::uint64_t key, std::uint32_t mask,
                      const std::uint32_t* rows) {
   const std::uint32_t w = simt_warp_;
   // A warp's interval holds at most kMaxLogged requests (a lane log's bound) before the check
-  // takes it so far.
-  if (simt_logged_[w]++ >= kMaxLogged) [[unlikely]] {
+  // takes it so far. A kept block's is not cut there: the per-thread path checks a kept block's
+  // interval whole from its records (up to kMaxKept of them, past which the launch says it is
+  // truncated), and both engines must report the same (hardware-effects-gpu's one-warp loops of
+  // 8,000 accesses a lane were one cut interval here and none there).
+  const bool full = keep_block_ ? simt_offsets_.size() >= kMaxKept : simt_logged_[w] >= kMaxLogged;
+  ++simt_logged_[w];
+  if (full) [[unlikely]] {
     CutInterval();
     ++simt_logged_[w];
   }

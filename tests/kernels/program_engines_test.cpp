@@ -384,6 +384,32 @@ int main() {
 // Many cores (docs/ENGINE.md): blocks go to as many workers as there are processors; the SIMT
 // engine's figures, hazards and output must not depend on how many, as the cache replay's do not.
 // Every example at 1, 2 and 3 workers against 1.
+// A kept block's barrier interval longer than a lane log's bound (4,096 accesses a lane): the
+// SIMT path cut it there and checked it in pieces (the report said "1 barrier interval ... checked
+// in pieces") where the per-thread path checks a kept block's interval whole, and the pairs across
+// the cut were lost (hardware-effects-gpu's bank-conflicts loop, one warp of 10,000 read-modify-
+// writes a lane). Now neither cuts it: the same report on both (lanes t and t + 16 walk the same
+// words 2t + 32i one iteration apart, so there are pairs to find; their number is the engines'
+// agreement, ExpectSame).
+TEST(Engines, AKeptBlocksLongIntervalIsCheckedWholeOnBoth) {
+  const LessonRun simt = Compare("long_interval.cu", WARPSCOPE_SOURCE_DIR "/examples", R"(
+__global__ void walk(int offset) {
+  __shared__ unsigned int s[4096];
+  unsigned int index = threadIdx.x * offset;
+  for (int i = 0; i < 5000; i++) {
+    s[index] += index;
+    index = (index + 32) % 4096;
+  }
+}
+int main() { walk<<<1, 32>>>(2); cudaDeviceSynchronize(); return 0; }
+)",
+                                 true);
+  ASSERT_EQ(simt.launches.size(), 1u);
+  const HazardReport& h = simt.launches[0].hazards;
+  EXPECT_EQ(h.cut_intervals, 0u);
+  EXPECT_GT(h.Total(), 0u);
+}
+
 TEST(Engines, TheFiguresDoNotDependOnTheNumberOfWorkers) {
   int programs = 0;
   for (const auto& e : std::filesystem::directory_iterator(WARPSCOPE_SOURCE_DIR "/examples")) {

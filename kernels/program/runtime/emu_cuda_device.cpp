@@ -112,6 +112,11 @@ cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) {
 cudaError_t cudaDeviceSetSharedMemConfig(cudaSharedMemConfig) {
   return cudaSuccess;
 }
+cudaError_t cudaDeviceGetSharedMemConfig(cudaSharedMemConfig* config) {
+  if (config == nullptr) return cudaErrorInvalidValue;
+  *config = cudaSharedMemBankSizeFourByte;
+  return cudaSuccess;
+}
 cudaError_t cudaDeviceSetLimit(int limit, std::size_t value) {
   if (limit == cudaLimitMallocHeapSize) return ws::prog::detail::SetDeviceHeapLimit(value);
   return cudaSuccess;

@@ -353,6 +353,9 @@ cudaError_t cudaSetDeviceFlags(unsigned int flags);
 cudaError_t cudaGetDeviceFlags(unsigned int* flags);
 cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache config);
 cudaError_t cudaDeviceSetSharedMemConfig(cudaSharedMemConfig config);
+// Every preset's banks are 4 bytes wide (Kepler's 8-byte mode is none of them): what CUDA gives
+// where the bank size cannot be configured.
+cudaError_t cudaDeviceGetSharedMemConfig(cudaSharedMemConfig* config);
 cudaError_t cudaDeviceSetLimit(int limit, std::size_t value);  // cudaLimit
 cudaError_t cudaDriverGetVersion(int* version);
 cudaError_t cudaRuntimeGetVersion(int* version);
@@ -427,6 +430,11 @@ cudaError_t cudaFuncSetAttribute(F* func, cudaFuncAttribute attr, int value) {
 template <typename F>
 cudaError_t cudaFuncSetCacheConfig(F* func, cudaFuncCache config) {
   return cudaFuncSetCacheConfigOf(reinterpret_cast<const void*>(func), config);
+}
+// A kernel's bank size: taken, as the device's (cudaDeviceSetSharedMemConfig), changing nothing.
+template <typename F>
+cudaError_t cudaFuncSetSharedMemConfig(F*, cudaSharedMemConfig) {
+  return cudaSuccess;
 }
 template <typename F>
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, F func, int block_size,
