@@ -319,9 +319,9 @@ TEST(CoursePrograms, WhatIsNotRunYetIsRefusedByNameAtItsLine) {
        "libcu++ (cuda::) is not supported (yet)"},
       {"__global__ void k() { asm volatile(\"bar.sync 0;\"); }\nint main() { return 0; }\n", 1,
        "inline PTX (asm(\"bar.sync 0;\")) is not supported (yet)"},
-      {"int main() { cudaGraphExec_t e = nullptr;\n"
-       "  cudaGraphExecUpdate(e, nullptr, nullptr); return 0; }\n",
-       2, "cudaGraphExecUpdate is not supported (yet)"},
+      {"int main() { cudaGraph_t g = nullptr;\n"
+       "  cudaGraphAddChildGraphNode(nullptr, g, nullptr, 0, g); return 0; }\n",
+       2, "cudaGraphAddChildGraphNode is not supported (yet)"},
       // cuda-samples' cdpSimplePrint: the launch ran as the host's from a GPU thread and crashed.
       {"__global__ void child(int* a) { a[0] = 1; }\n__global__ void parent(int* a) {\n"
        "  child<<<1, 1>>>(a); }\nint main() { return 0; }\n",

@@ -208,8 +208,10 @@ int main() { float* c; cudaMalloc(&c, 1024); k<<<1, 16>>>(c); cudaDeviceSynchron
 // wmma::__float_to_tf32 (cuda-samples' tf32TensorCoreGemm calls it on every element it loads)
 // rounds as `cvt.rna.tf32.f32`: to 10 fraction bits, a tie away from zero, the 13 bits below
 // cleared; and a tf32 mma_sync reads an input's top 10 fraction bits (docs/PROGRAMS.md: the 13
-// below dropped). Rows by hand from tests/programs/agreement/tf32_round.cu's output; the whole
-// output against a GPU's is ProgramsOnGpu.Tf32IsTheGpusBitForBit.
+// below dropped). Rows by hand from tests/programs/agreement/tf32_round.cu's output, and the whole
+// output equal to what an H200 printed (tf32_round.gpu.txt, nvcc 13.0, 2026-12-05: it showed that
+// a NaN's low 13 bits are cleared too, which the first version here left alone); on a GPU,
+// ProgramsOnGpu.Tf32IsTheGpusBitForBit.
 TEST(CoursePrograms, Tf32RoundsToNearestTiesAway) {
   const LessonRun r =
       test::RunText(ReadFile(WARPSCOPE_SOURCE_DIR "/tests/programs/agreement/tf32_round.cu"));
@@ -229,7 +231,8 @@ TEST(CoursePrograms, Tf32RoundsToNearestTiesAway) {
   EXPECT_EQ(round["7f7fffff"], "7f800000");  // past tf32's largest: infinity
   EXPECT_EQ(round["7f7fefff"], "7f7fe000");  // tf32's largest
   EXPECT_EQ(round["ff800000"], "ff800000");
-  EXPECT_EQ(round["7fc00001"], "7fc00001");
+  EXPECT_EQ(round["7fc00001"], "7fc00000");  // a NaN: its low 13 bits cleared (the H200's)
+  EXPECT_EQ(round["7f800001"], "7f800000");  // a NaN with its payload there alone: infinity
   EXPECT_EQ(round["00001000"], "00002000");  // a subnormal tie
   EXPECT_EQ(round["00000fff"], "00000000");
   EXPECT_EQ(round["40490fdb"], "40490000");  // pi: 0x0fdb is below the half place 0x1000
@@ -239,6 +242,10 @@ TEST(CoursePrograms, Tf32RoundsToNearestTiesAway) {
   EXPECT_EQ(mma["3f8011f7"], "3f800000");
   EXPECT_EQ(mma["3f8023ee"], "3f802000");
   EXPECT_EQ(mma["3f80fb82"], "3f80e000");
+  const std::string gpu =
+      ReadFile(WARPSCOPE_SOURCE_DIR "/tests/programs/agreement/tf32_round.gpu.txt");
+  ASSERT_EQ(std::count(gpu.begin(), gpu.end(), '\n'), 160);
+  EXPECT_EQ(r.program->stdout_text, gpu);
 }
 
 // The Fragments view's model on examples/wmma_tile.cu (one warp: A row major and B column major

@@ -58,12 +58,14 @@ struct tf32 {};
 
 // A float rounded to tf32 as the toolkit's does it (`cvt.rna.tf32.f32`): to the nearest value
 // with 10 fraction bits, a tie away from zero, the 13 bits below cleared; a value past tf32's
-// largest rounds to infinity, and infinities and NaNs come back as they are
-// (tests/programs/agreement/tf32_round.cu prints what a GPU gives).
+// largest rounds to infinity. An infinity or a NaN only has those 13 bits cleared, as an H200
+// does it (so a NaN whose payload lies there alone becomes an infinity: 0x7f800001 gives
+// 0x7f800000; tests/programs/agreement/tf32_round.gpu.txt, all 160 lines equal).
 inline float __float_to_tf32(float in) {
   std::uint32_t bits = 0;
   std::memcpy(&bits, &in, 4);
-  if ((bits & 0x7f800000u) != 0x7f800000u) bits = (bits + 0x1000u) & 0xffffe000u;
+  if ((bits & 0x7f800000u) != 0x7f800000u) bits += 0x1000u;
+  bits &= 0xffffe000u;
   float out = 0;
   std::memcpy(&out, &bits, 4);
   return out;
