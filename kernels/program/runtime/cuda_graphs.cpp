@@ -141,6 +141,13 @@ cudaError_t KernelNodeRun(const char* call, const cudaKernelNodeParams* p,
 std::string KernelNodeWhat(const cudaKernelNodeParams* p) {
   return std::string("kernel ") + ws::prog::KernelNameAt(p->func, "?");
 }
+// The indices of the nodes `node` depends on, in order (an instantiated graph keeps them: from).
+std::vector<std::size_t> DependencyIndices(const CUgraphNode_st& node) {
+  std::vector<std::size_t> from;
+  for (const CUgraphNode_st* d : node.depends) from.push_back(d->index);
+  std::sort(from.begin(), from.end());
+  return from;
+}
 
 }  // namespace
 
@@ -459,9 +466,7 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsig
     done[next] = true;
     for (std::size_t a : after[next]) --waiting[a];
     e->order.push_back(*graph->nodes[next]);
-    for (const CUgraphNode_st* d : graph->nodes[next]->depends)
-      e->order.back().from.push_back(d->index);
-    std::sort(e->order.back().from.begin(), e->order.back().from.end());
+    e->order.back().from = DependencyIndices(*graph->nodes[next]);
     e->order.back().depends.clear();
   }
   *exec = e;
@@ -523,10 +528,8 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph,
     if (now->type != old.type) return refuse(cudaGraphExecUpdateErrorNodeTypeChanged, now);
     if (now->type == cudaGraphNodeTypeKernel && now->what != old.what)
       return refuse(cudaGraphExecUpdateErrorFunctionChanged, now);
-    std::vector<std::size_t> was(old.from.begin(), old.from.end()), is;
-    for (const CUgraphNode_st* d : now->depends) is.push_back(d->index);
-    std::sort(is.begin(), is.end());
-    if (was != is) return refuse(cudaGraphExecUpdateErrorTopologyChanged, now);
+    if (old.from != DependencyIndices(*now))
+      return refuse(cudaGraphExecUpdateErrorTopologyChanged, now);
   }
   for (CUgraphNode_st& node : exec->order) node.run = graph->nodes[node.index]->run;
   return cudaSuccess;

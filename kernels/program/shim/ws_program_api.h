@@ -366,13 +366,6 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags);
 cudaError_t cudaEventQuery(cudaEvent_t event);
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags);
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flags, int priority);
-// A stream's attributes: kept, so that cudaStreamGetAttribute gives back what was set; an L2
-// access policy changes no figure (no L2 on the emulator: the run's notes say so).
-cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaLaunchAttributeID attr,
-                                   const cudaLaunchAttributeValue* value);
-cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaLaunchAttributeID attr,
-                                   cudaLaunchAttributeValue* value);
-cudaError_t cudaCtxResetPersistingL2Cache();
 cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest);
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags = 0);
 cudaError_t cudaStreamQuery(cudaStream_t stream);

@@ -67,3 +67,10 @@ struct cudaLaunchConfig_t {
 #define cudaStreamAttributeAccessPolicyWindow cudaLaunchAttributeAccessPolicyWindow
 #define cudaStreamAttributeSynchronizationPolicy cudaLaunchAttributeSynchronizationPolicy
 #define cudaStreamAttributePriority cudaLaunchAttributePriority
+// A stream's attributes: kept, so that cudaStreamGetAttribute gives back what was set; an L2
+// access policy changes no figure (no L2 on the emulator: the run's notes say so).
+cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaLaunchAttributeID attr,
+                                   const cudaLaunchAttributeValue* value);
+cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaLaunchAttributeID attr,
+                                   cudaLaunchAttributeValue* value);
+cudaError_t cudaCtxResetPersistingL2Cache();
