@@ -272,6 +272,7 @@ void Canonicalize(Launch& L, LaunchTrace& t) {
   stats.access_records = L.stats.access_records;
   stats.barrier_records = L.stats.barrier_records;
   stats.divergent_warps = L.stats.divergent_warps;
+  stats.thread_clock = L.stats.thread_clock;
   stats.cluster_bytes = L.stats.cluster_bytes;
   stats.cluster_accesses = L.stats.cluster_accesses;
   t.stats = std::move(stats);
@@ -499,14 +500,23 @@ unsigned int SmId() {
   return t_worker->SmId();
 }
 
+// A read of either clock is noted as the launch's floor (Worker::NoteClockRead): a thread that
+// read 19.8 M cycles of clock has waited 10 ms at the preset's 1.98 GHz.
 unsigned long long GlobalTimer() {
-  if (const ::ws::simt::Warp* w = ::ws::simt::t_warp)  // a warp function's lane: its own clock
+  if (const ::ws::simt::Warp* w = ::ws::simt::t_warp) {  // a warp function's lane: its own clock
+    t_worker->NoteClockRead(w->clk[RunningLane()]);
     return t_worker->BlockStart() + w->clk[RunningLane()];
+  }
+  t_worker->NoteClockRead(t_worker->ThreadClock());
   return t_worker->GlobalTimer();
 }
 
 unsigned long long ThreadClock() {
-  if (const ::ws::simt::Warp* w = ::ws::simt::t_warp) return w->clk[RunningLane()];
+  if (const ::ws::simt::Warp* w = ::ws::simt::t_warp) {
+    t_worker->NoteClockRead(w->clk[RunningLane()]);
+    return w->clk[RunningLane()];
+  }
+  t_worker->NoteClockRead(t_worker->ThreadClock());
   return t_worker->ThreadClock();
 }
 

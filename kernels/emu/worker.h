@@ -275,6 +275,11 @@ class Worker {
   unsigned SmId() const { return block_sm_; }
   unsigned long long GlobalTimer() const { return block_start_ + t_ctx->clock; }
   std::uint64_t BlockStart() const { return block_start_; }
+  // A thread read the clock at `clock` (its own, from the block's start): the launch took that
+  // long at least (LaunchStats::thread_clock, the model's floor on the launch's time).
+  void NoteClockRead(std::uint64_t clock) {
+    stats_.thread_clock = std::max<std::uint64_t>(stats_.thread_clock, block_start_ + clock);
+  }
   unsigned long long ThreadClock() const { return t_ctx->clock; }
 
   unsigned char* DynamicShared(std::uint32_t* bytes, std::uint32_t* offset) {

@@ -15,6 +15,8 @@
 #include "engine_compare.h"
 #include "program_test_util.h"
 #include "warpscope/program/program.h"
+#include "warpscope/trace/device_preset.h"
+#include "warpscope/trace/kernel_table.h"
 
 namespace ws {
 namespace {
@@ -96,6 +98,45 @@ TEST(CoursePrograms, ALoopWaitingForTheClockEnds) {
       "  cudaDeviceSynchronize(); printf(\"%d %d\\n\", n[0], n[1]); return 0; }\n");
   ASSERT_TRUE(run.program->ok()) << run.program->failure;
   EXPECT_EQ(run.program->stdout_text, "999 500\n");
+}
+
+// The model's time of a launch is at least the latest clock its threads read (a tick a cycle at
+// the device's clock): a kernel that spins on clock64() for the device's clockRate (kHz) cycles
+// waits 1 ms, as cuda-samples' simpleHyperQ's clock_block waits 10 ms, where its events read 0
+// before. By hand: the first read is 0 and the loop's last read returns N: N cycles, 1 ms; with
+// the launch's fixed 2 us, 1.0020 ms (its single 32-byte sector's DRAM time is far below). The
+// second kernel's thread makes one store and reads no clock: its memories' time stands (its
+// thread's one tick, 0.5 ns, is not a floor), and its row says nothing of the clock.
+TEST(CoursePrograms, ALaunchTakesAtLeastTheClockItsThreadsRead) {
+  LessonRun run = RunText(
+      "#include <cstdio>\n"
+      "__global__ void spin(long long n, int* out) {\n"
+      "  long long s = clock64(); while (clock64() - s < n) {} out[0] = 1; }\n"
+      "__global__ void once(int* out) { out[1] = 2; }\n"
+      "int main() { int* o; cudaMalloc(&o, 8); cudaDeviceProp p; cudaGetDeviceProperties(&p, 0);\n"
+      "  cudaEvent_t a, b, c; cudaEventCreate(&a); cudaEventCreate(&b); cudaEventCreate(&c);\n"
+      "  cudaEventRecord(a); spin<<<1, 1>>>(p.clockRate, o); cudaEventRecord(b);\n"
+      "  once<<<1, 1>>>(o); cudaEventRecord(c); cudaEventSynchronize(c);\n"
+      "  float ms = 0, ms2 = 0; cudaEventElapsedTime(&ms, a, b);\n"
+      "  cudaEventElapsedTime(&ms2, b, c);\n"
+      "  printf(\"%.4f %.4f\\n\", ms, ms2); return 0; }\n");
+  ASSERT_TRUE(run.program->ok()) << run.program->failure;
+  EXPECT_EQ(run.program->stdout_text, "1.0020 0.0020\n");
+  const std::vector<KernelRow> rows = KernelTable(run, *FindDevicePreset("hopper"));
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].kernel, "spin");  // slowest first
+  EXPECT_EQ(rows[0].clock_bound_launches, 1u);
+  EXPECT_TRUE(rows[0].ClockBoundSaid());
+  EXPECT_NEAR(rows[0].ms, 1.0, 1e-5);
+  EXPECT_FALSE(rows[1].ClockBoundSaid());
+  EXPECT_LT(rows[1].ms, 1e-6);
+  const std::string text = KernelsText(rows, run, *FindDevicePreset("hopper"));
+  EXPECT_NE(text.find("spin: 1 of 1 launch timed by the clock its threads read"), std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("once: "), std::string::npos) << text;
+  // Kept in the run's file: a launch's stats carry the clock (trace_file_json.cpp).
+  EXPECT_GE(run.launches[0].stats.thread_clock, 1000000u);
+  EXPECT_EQ(run.launches[1].stats.thread_clock, 0u);
 }
 
 // Directed rounding (cuda-samples' interval): each way by hand. 1 + 2^-30 lies between 1 and the

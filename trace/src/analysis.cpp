@@ -65,6 +65,7 @@ void LaunchStats::Merge(const LaunchStats& o) {
   access_records += o.access_records;
   barrier_records += o.barrier_records;
   divergent_warps += o.divergent_warps;
+  thread_clock = std::max(thread_clock, o.thread_clock);
   if (cluster_bytes.size() < o.cluster_bytes.size()) {
     cluster_bytes.resize(o.cluster_bytes.size());
     cluster_accesses.resize(o.cluster_bytes.size());

@@ -29,6 +29,8 @@ LaunchTimeModel ModelLaunchTime(const LaunchTrace& t, const DevicePreset& preset
   const double peak = Fp32PeakGflops(preset);
   if (t.stats.flops_counted && peak > 0)
     m.compute_ms = static_cast<double>(t.stats.flops) / (peak * 1e6);
+  if (preset.clock_ghz > 0)
+    m.clock_ms = static_cast<double>(t.stats.thread_clock) / (preset.clock_ghz * 1e6);
   return m;
 }
 
@@ -111,6 +113,10 @@ std::vector<KernelRow> KernelTable(const LessonRun& run, const DevicePreset& pre
     } else {
       r.ms += m.ms();
       r.overhead_ms += kModeledLaunchOverheadMs;
+      if (const double parts = m.dram_ms + m.shared_ms + m.compute_ms; m.clock_ms > parts) {
+        ++r.clock_bound_launches;
+        r.clock_extra_ms += m.clock_ms - parts;
+      }
     }
     for (std::size_t s = 0; s < t.sites.size() && s < t.stats.sites.size(); ++s) {
       const SiteStats& st = t.stats.sites[s];
@@ -156,7 +162,8 @@ std::string ModelNote(const DevicePreset& preset) {
   std::snprintf(text, sizeof text,
                 "modeled on %s: each launch's DRAM sectors x 32 B at %.0f GB/s plus its shared "
                 "wavefronts at one per cycle on each of %u SMs at %.2f GHz plus its FLOPs at "
-                "%.1f TFLOP/s; a launch's fixed %.0f us apart",
+                "%.1f TFLOP/s, or the latest clock its threads read at that clock where longer; "
+                "launches one after another; a launch's fixed %.0f us apart",
                 preset.name.c_str(), preset.bandwidth_gbps, preset.multiprocessors,
                 preset.clock_ghz, Fp32PeakGflops(preset) / 1000, kModeledLaunchOverheadMs * 1000);
   return text;
@@ -223,6 +230,13 @@ std::string KernelsText(const std::vector<KernelRow>& rows, const LessonRun& run
       o << "  " << r.kernel << ": every launch counted; block records kept for "
         << r.launches_with_records << " of its " << r.launches
         << " launches (the first ones: what the views draw and, on a GPU, check for hazards)\n";
+  }
+  for (const KernelRow& r : rows) {
+    if (r.ClockBoundSaid())
+      o << "  " << r.kernel << ": " << r.clock_bound_launches << " of " << r.launches
+        << (r.launches == 1 ? " launch" : " launches")
+        << " timed by the clock its threads read, not by its memories (+"
+        << FormatDuration(r.clock_extra_ms) << "): its threads waited on clock64()\n";
   }
   // Bulk copies through the TMA: outside the LSU's figures above, said once, then each kernel's.
   bool tma = false;
@@ -309,6 +323,9 @@ nlohmann::json KernelsJson(const std::vector<KernelRow>& rows, const LessonRun& 
                         {"partial", r.partial},
                         {"uncovered_launches", r.uncovered_launches},
                         {"launches_with_records", r.launches_with_records}};
+    // Modeled launches whose longest thread took longer than their memories (KernelRow).
+    if (r.ClockBoundSaid())
+      k["clock_bound"] = {{"launches", r.clock_bound_launches}, {"extra_ms", r.clock_extra_ms}};
     // Bulk copies through the TMA, outside the LSU's figures above (KernelRow::tma_*).
     if (r.tma_pieces > 0)
       k["tma"] = {{"pieces", r.tma_pieces}, {"sectors", r.tma_sectors}, {"bytes", r.tma_bytes}};

@@ -98,6 +98,7 @@ nlohmann::json LaunchJson(const LaunchTrace& t) {
   st["barrier_records"] = t.stats.barrier_records;
   st["divergent_warps"] = t.stats.divergent_warps;
   if (t.stats.flops_counted) st["flops"] = t.stats.flops;
+  if (t.stats.thread_clock > 0) st["thread_clock"] = t.stats.thread_clock;
   if (t.barrier_skew_kept_only) st["barrier_skew_blocks"] = t.barrier_skew_blocks;
   if (t.ClusterBlocks() > 1) {
     j["cluster"] = {t.cluster.x, t.cluster.y, t.cluster.z};
@@ -270,6 +271,7 @@ LaunchTrace LaunchFrom(const nlohmann::json& j) {
   t.barrier_skew_blocks = st.value("barrier_skew_blocks", std::uint64_t{0});
   t.stats.flops_counted = st.contains("flops");  // absent: not counted (or an older file)
   if (t.stats.flops_counted) t.stats.flops = st.at("flops").get<std::uint64_t>();
+  t.stats.thread_clock = st.value("thread_clock", std::uint64_t{0});  // absent: an older file
   for (const auto& s : st.at("sites")) t.stats.sites.push_back(SiteStatsFrom(s));
   for (const auto& b : st.at("barriers")) {
     t.stats.barriers.push_back(

@@ -187,6 +187,7 @@ Result<LessonRun> ApplyWhatIf(const LessonRun& run, const WhatIf& w) {
   }
   const LaunchStats before = Reanalyze(t);
   const std::pair<std::uint64_t, bool> before_flops = {t.stats.flops, t.stats.flops_counted};
+  const std::uint64_t before_clock = t.stats.thread_clock;
   std::string left;
   if (w.kind == WhatIfKind::kVector) {
     if (Status s = MergeVector(w, &t, &left); !s.ok())
@@ -201,6 +202,7 @@ Result<LessonRun> ApplyWhatIf(const LessonRun& run, const WhatIf& w) {
   t.stats = Reanalyze(t);
   t.stats.flops = before_flops.first;  // a layout moves no arithmetic
   t.stats.flops_counted = before_flops.second;
+  t.stats.thread_clock = before_clock;  // the run's threads' clocks: a layout is not re-timed
   t.cache_replays.clear();
   const bool whole = t.blocks.size() == t.grid.count();
 

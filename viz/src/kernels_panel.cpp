@@ -146,9 +146,11 @@ class KernelsPanel : public Panel {
       ImGui::Text("%zu", r.launches);
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(FormatDuration(r.ms).c_str());
-      ImGui::SetItemTooltip("%s over %zu launch%s; DRAM %s, shared memory %s%s%s",
+      ImGui::SetItemTooltip("%s over %zu launch%s; DRAM %s, shared memory %s%s%s%s%s",
                             r.time_kind.c_str(), r.launches, r.launches == 1 ? "" : "es",
                             FormatDuration(r.dram_ms).c_str(), FormatDuration(r.shared_ms).c_str(),
+                            r.ClockBoundSaid() ? "; the clock its threads read adds " : "",
+                            r.ClockBoundSaid() ? FormatDuration(r.clock_extra_ms).c_str() : "",
                             r.overhead_ms > 0 ? "; launch overhead apart: " : "",
                             r.overhead_ms > 0 ? FormatDuration(r.overhead_ms).c_str() : "");
       ImGui::TableNextColumn();

@@ -70,6 +70,12 @@ struct LaunchStats {
   // were counted: a program's launches (the rewriter's Flops), not the lessons'.
   std::uint64_t flops = 0;
   bool flops_counted = false;
+  // The latest logical clock a thread read (the emulator's, from the launch's start: clock(),
+  // clock64() or %globaltimer; the clock ticks once an access, a read or a unit of work()): the
+  // model's floor on the launch's time (ModelLaunchTime), so that a kernel spinning on clock64()
+  // takes the time it waited for. 0 where no thread read a clock (a kernel's memories time it
+  // alone, as before), on a GPU, and in a file from before it.
+  std::uint64_t thread_clock = 0;
   // A thread-block cluster launch's distributed shared memory (LaunchTrace::cluster, clusters of
   // n blocks): at [from * n + to], the bytes and the accesses the blocks of rank `from` made in
   // the shared memory of their cluster's block of rank `to` (never their own), every cluster of
