@@ -22,6 +22,7 @@ namespace ws {
 namespace {
 
 using test::Folder;
+using test::ReadExample;
 using test::RunText;
 using test::SiteAt;
 
@@ -181,6 +182,47 @@ TEST(CoursePrograms, DirectedRoundingRoundsEachWay) {
             "0\n1\n80000001\n"                // 2^-200: under the subnormals
             "3fefffffffffffff\n3ff0000000000000\n3fefffffffffffff\n"  // 1 - 2^-60
             "bf800000\nbf800000\n");  // -(1 + 2^-30) toward zero, up
+}
+
+// A fused multiply-add rounded each way, by hand: (1 + 2^-23)^2 - 1 is 2^-22 + 2^-46, between
+// 2^-22 (0x34800000) and the next float, a tie to even at nearest; 2 x 3 - 6 is an exact zero,
+// -0 rounding down and +0 otherwise (IEEE 754); FLT_MAX x 2 + 0 overflows: back to FLT_MAX down
+// and toward zero, infinity up; in double (1 + 2^-52)^2 - 1 is 2^-51 + 2^-104 (0x3cc0000000000000
+// and the next). Then the agreement program's 128 rows of 25 results, each equal to the H100's
+// (tests/programs/agreement/fma_rounding.gpu.txt, nvcc 13.0, 2026-12-05).
+TEST(CoursePrograms, FmaRoundsEachWayAsTheGpuDoes) {
+  LessonRun run = RunText(
+      "#include <cstdio>\n"
+      "#include <cstring>\n"
+      "__device__ unsigned F(float f) { unsigned u; memcpy(&u, &f, 4); return u; }\n"
+      "__device__ unsigned long long D(double d) { unsigned long long u; memcpy(&u, &d, 8); "
+      "return u; }\n"
+      "__global__ void k(const float* v, unsigned long long* o) {\n"
+      "  const float e = v[0], one = v[1], two = v[2], three = v[3], big = v[4];\n"
+      "  const float x = one + e;\n"
+      "  o[0] = F(__fmaf_rd(x, x, -one)); o[1] = F(__fmaf_ru(x, x, -one));\n"
+      "  o[2] = F(__fmaf_rz(x, x, -one)); o[3] = F(__fmaf_rn(x, x, -one));\n"
+      "  o[4] = F(__fmaf_rd(two, three, -6.0f)); o[5] = F(__fmaf_ru(two, three, -6.0f));\n"
+      "  o[6] = F(__fmaf_rd(big, two, 0.0f)); o[7] = F(__fmaf_ru(big, two, 0.0f));\n"
+      "  o[8] = F(__fmaf_rz(big, two, 0.0f));\n"
+      "  const double y = 1.0 + 0x1p-52;\n"
+      "  o[9] = D(__fma_rd(y, y, -1.0)); o[10] = D(__fma_ru(y, y, -1.0)); }\n"
+      "int main() { float h[5] = {0x1p-23f, 1.0f, 2.0f, 3.0f, 3.4028235e38f};\n"
+      "  float* v; unsigned long long* o; cudaMalloc(&v, sizeof h); cudaMalloc(&o, 11 * 8);\n"
+      "  cudaMemcpy(v, h, sizeof h, cudaMemcpyHostToDevice); k<<<1, 1>>>(v, o);\n"
+      "  unsigned long long r[11]; cudaMemcpy(r, o, sizeof r, cudaMemcpyDeviceToHost);\n"
+      "  for (int i = 0; i < 11; ++i) printf(\"%llx\\n\", r[i]); return 0; }\n");
+  ASSERT_TRUE(run.program->ok()) << run.program->failure;
+  EXPECT_EQ(run.program->stdout_text,
+            "34800000\n34800001\n34800000\n34800000\n"  // 2^-22 + 2^-46
+            "80000000\n0\n"                             // an exact zero: -0 down, +0 up
+            "7f7fffff\n7f800000\n7f7fffff\n"            // FLT_MAX x 2
+            "3cc0000000000000\n3cc0000000000001\n");    // 2^-51 + 2^-104
+  const LessonRun all = RunText(ReadExample("../tests/programs/agreement/fma_rounding.cu"));
+  ASSERT_TRUE(all.program->ok()) << all.program->failure << all.program->stderr_text;
+  const std::string gpu = ReadExample("../tests/programs/agreement/fma_rounding.gpu.txt");
+  ASSERT_EQ(std::count(gpu.begin(), gpu.end(), '\n'), 128);
+  EXPECT_EQ(all.program->stdout_text, gpu);
 }
 
 TEST(CoursePrograms, LdgAndRestrictAndLaunchBoundsCompileAndLdgIsRecorded) {

@@ -570,5 +570,15 @@ TEST(ProgramsOnGpu, DirectedRoundingIsTheGpusBitForBit) {
   ExpectSameLines(r.gpu.program->stdout_text, r.emu.program->stdout_text, 256);
 }
 
+// A fused multiply-add rounded each way (tests/programs/agreement/fma_rounding.cu): float and
+// double, down, up, toward zero and to nearest, over 128 rows of three sums each.
+TEST(ProgramsOnGpu, FmaRoundingIsTheGpusBitForBit) {
+  if (const std::string why = SkipReason(); !why.empty()) GTEST_SKIP() << why;
+  const BothRuns r = RunOnBoth(ReadExample("../tests/programs/agreement/fma_rounding.cu"));
+  ASSERT_TRUE(r.emu.program->ok()) << r.emu.program->failure;
+  ASSERT_TRUE(r.gpu.program->ok()) << r.gpu.program->failure << r.gpu.program->stderr_text;
+  ExpectSameLines(r.gpu.program->stdout_text, r.emu.program->stdout_text, 128);
+}
+
 }  // namespace
 }  // namespace ws

@@ -63,6 +63,9 @@ WS_PD inline float __fmul_rn(float a, float b) {
 WS_PD inline float __fadd_rn(float a, float b) {
   return a + b;
 }
+WS_PD inline float __fmaf_ieee_rn(float a, float b, float c) {
+  return std::fma(a, b, c);
+}
 WS_PD inline float __fmaf_rn(float a, float b, float c) {
   return std::fma(a, b, c);
 }

@@ -75,6 +75,45 @@ WS_PD inline T Sqrt(T x, Way way) {
   else
     return Step(s, std::fma(-s, s, x), way);
 }
+// A type that holds a product of two T exactly and adds a T to it by TwoSum without leaving its
+// normal range: double for a float (24 x 24 bits), binary128 for a double (53 x 53 in 113).
+template <typename T>
+struct Wide {
+  using type = double;
+};
+template <>
+struct Wide<double> {
+#if defined(__SIZEOF_FLOAT128__)
+  using type = __float128;
+#else
+  using type = long double;  // binary128 where there is no __float128 (AArch64's long double)
+#endif
+};
+// a x b + c rounded once, down, up or toward zero (__fmaf_rd, __fma_ru, ...): the nearest result
+// and the sign of the exact value's distance from it, from the product held exactly and c added
+// by TwoSum (exact = t + e), t - r being exact (t and r lie within a factor of two of each other)
+// and a sum's sign never lost to rounding (gradual underflow). An exact zero of a product and a
+// c of opposite signs is -0 rounding down, +0 otherwise (IEEE 754); a result past the largest
+// finite value goes back to it rounding toward zero.
+template <typename T>
+WS_PD inline T Fma(T a, T b, T c, Way way) {
+  const T r = std::fma(a, b, c);
+  if (std::isinf(r) && std::isfinite(a) && std::isfinite(b) && std::isfinite(c))
+    return Step(r, r > 0 ? T(-1) : T(1), way);
+  if (!std::isfinite(r)) return r;
+  using W = typename Wide<T>::type;
+  const W p = W(a) * W(b), wc = W(c);
+  const W t = p + wc;
+  const W bb = t - p;
+  const W e = (p - (t - bb)) + (wc - bb);
+  const W d = (t - W(r)) + e;
+  if (d == W(0)) {
+    const bool product_negative = std::signbit(a) != std::signbit(b);
+    if (r == T(0) && way == kDown && product_negative != std::signbit(c)) return -T(0);
+    return r;
+  }
+  return Step(r, d > W(0) ? T(1) : T(-1), way);
+}
 }  // namespace ws::prog::directed
 #define WS_DIRECTED_ROUNDING(suffix, way)                                 \
   WS_PD inline float __fadd_##suffix(float a, float b) {                  \
@@ -112,6 +151,15 @@ WS_PD inline T Sqrt(T x, Way way) {
   }                                                                       \
   WS_PD inline double __dsqrt_##suffix(double x) {                        \
     return ::ws::prog::directed::Sqrt(x, ::ws::prog::directed::way);      \
+  }                                                                       \
+  WS_PD inline float __fmaf_##suffix(float a, float b, float c) {         \
+    return ::ws::prog::directed::Fma(a, b, c, ::ws::prog::directed::way); \
+  }                                                                       \
+  WS_PD inline float __fmaf_ieee_##suffix(float a, float b, float c) {    \
+    return ::ws::prog::directed::Fma(a, b, c, ::ws::prog::directed::way); \
+  }                                                                       \
+  WS_PD inline double __fma_##suffix(double a, double b, double c) {      \
+    return ::ws::prog::directed::Fma(a, b, c, ::ws::prog::directed::way); \
   }
 WS_DIRECTED_ROUNDING(rd, kDown)
 WS_DIRECTED_ROUNDING(ru, kUp)
