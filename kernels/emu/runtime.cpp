@@ -500,24 +500,21 @@ unsigned int SmId() {
   return t_worker->SmId();
 }
 
-// A read of either clock is noted as the launch's floor (Worker::NoteClockRead): a thread that
-// read 19.8 M cycles of clock has waited 10 ms at the preset's 1.98 GHz.
 unsigned long long GlobalTimer() {
-  if (const ::ws::simt::Warp* w = ::ws::simt::t_warp) {  // a warp function's lane: its own clock
-    t_worker->NoteClockRead(w->clk[RunningLane()]);
+  if (const ::ws::simt::Warp* w = ::ws::simt::t_warp)  // a warp function's lane: its own clock
     return t_worker->BlockStart() + w->clk[RunningLane()];
-  }
-  t_worker->NoteClockRead(t_worker->ThreadClock());
   return t_worker->GlobalTimer();
 }
 
 unsigned long long ThreadClock() {
-  if (const ::ws::simt::Warp* w = ::ws::simt::t_warp) {
-    t_worker->NoteClockRead(w->clk[RunningLane()]);
-    return w->clk[RunningLane()];
-  }
-  t_worker->NoteClockRead(t_worker->ThreadClock());
+  if (const ::ws::simt::Warp* w = ::ws::simt::t_warp) return w->clk[RunningLane()];
   return t_worker->ThreadClock();
+}
+
+// A program's read of a clock is the launch's floor (Worker::NoteClockRead): a thread that read
+// 19.8 M cycles of clock has waited 10 ms at the preset's 1.98 GHz.
+void NoteClockRead() {
+  t_worker->NoteClockRead(ThreadClock());
 }
 
 unsigned char* DynamicSharedMemory(std::uint32_t* bytes, std::uint32_t* offset) {

@@ -23,6 +23,9 @@ TEST(CoursePrograms, AGroupsPipelineHandsEachStageFromItsProducersToItsConsumers
   EXPECT_EQ(r.program->stdout_text, "480 486 666\n");
   ASSERT_EQ(r.launches.size(), 1u);
   const LaunchTrace& t = r.launches[0];
+  // The pipeline's own reads of the clock (a commit's, a release's) are not the program's: no
+  // floor on the launch's modeled time (LaunchStats::thread_clock; a review found them noted).
+  EXPECT_EQ(t.stats.thread_clock, 0u);
   // By hand: the copy (line 18) is a global read of 128 contiguous bytes by warp 1 a use (6
   // requests of 4 sectors) and, landing as the producers commit, a shared write of 32
   // consecutive floats a use: 6 requests of one wavefront, as an H200 serves a warp's LDGSTS of

@@ -220,6 +220,12 @@ TEST(CoursePrograms, FmaRoundsEachWayAsTheGpuDoes) {
             "3cc0000000000000\n3cc0000000000001\n");    // 2^-51 + 2^-104
   const LessonRun all = RunText(ReadExample("../tests/programs/agreement/fma_rounding.cu"));
   ASSERT_TRUE(all.program->ok()) << all.program->failure << all.program->stderr_text;
+  // FLOPs by hand: a thread's 25 fused multiply-adds count 2 each, __fmaf_ieee_rd's too (a
+  // review found it counted none: 53 a thread), and its five operators 1 each (a / 3.0, b * 1.1,
+  // the product's scaling by 2^-40, in[...] * 0.7 and the double product's by 2^-70; the calls
+  // __fmul_rn and __dmul_rn are not counted, as no call but an fma is): 55 a thread, 128 threads.
+  ASSERT_EQ(all.launches.size(), 1u);
+  EXPECT_EQ(all.launches[0].stats.flops, 55u * 128);
   const std::string gpu = ReadExample("../tests/programs/agreement/fma_rounding.gpu.txt");
   ASSERT_EQ(std::count(gpu.begin(), gpu.end(), '\n'), 128);
   EXPECT_EQ(all.program->stdout_text, gpu);

@@ -236,7 +236,8 @@ std::string KernelsText(const std::vector<KernelRow>& rows, const LessonRun& run
       o << "  " << r.kernel << ": " << r.clock_bound_launches << " of " << r.launches
         << (r.launches == 1 ? " launch" : " launches")
         << " timed by the clock its threads read, not by its memories (+"
-        << FormatDuration(r.clock_extra_ms) << "): its threads waited on clock64()\n";
+        << FormatDuration(r.clock_extra_ms)
+        << "): its threads read clock(), clock64() or %globaltimer that late\n";
   }
   // Bulk copies through the TMA: outside the LSU's figures above, said once, then each kernel's.
   bool tma = false;

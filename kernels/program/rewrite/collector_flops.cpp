@@ -57,9 +57,11 @@ unsigned TreeFlops(const Expr* e, std::set<const Expr*>* seen) {
 }
 
 bool IsFma(const FunctionDecl* f) {
-  static const std::set<std::string> fmas = {"fmaf",      "fma",       "__fmaf_rn", "__fmaf_rz",
-                                             "__fmaf_ru", "__fmaf_rd", "__fma_rn",  "__fma_rz",
-                                             "__fma_ru",  "__fma_rd"};
+  static const std::set<std::string> fmas = {
+      "fmaf",           "fma",           "__fmaf_rn",      "__fmaf_rz",
+      "__fmaf_ru",      "__fmaf_rd",     "__fma_rn",       "__fma_rz",
+      "__fma_ru",       "__fma_rd",      "__fmaf_ieee_rn", "__fmaf_ieee_rz",
+      "__fmaf_ieee_ru", "__fmaf_ieee_rd"};
   return f != nullptr && fmas.count(NameOf(f)) > 0;
 }
 

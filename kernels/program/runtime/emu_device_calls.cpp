@@ -95,12 +95,14 @@ void DeviceAssertFail(const char* expression, const char* file, unsigned int lin
 // clock moved by accesses alone never did.
 long long DeviceClock() {
   if (::ws::emu::t_thread == nullptr) return static_cast<long long>(std::clock());
+  emu::NoteClockRead();
   const auto now = static_cast<long long>(emu::ThreadClock());
   emu::AddWork(1);
   return now;
 }
 unsigned long long GlobalTimer() {
   if (::ws::emu::t_thread == nullptr) return 0;
+  emu::NoteClockRead();
   const unsigned long long now = emu::GlobalTimer();
   emu::AddWork(1);
   return now;

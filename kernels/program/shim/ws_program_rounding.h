@@ -87,6 +87,8 @@ struct Wide<double> {
   using type = __float128;
 #else
   using type = long double;  // binary128 where there is no __float128 (AArch64's long double)
+  static_assert(__LDBL_MANT_DIG__ >= 106,
+                "__fma_rd and kin need a product of doubles held exactly");
 #endif
 };
 // a x b + c rounded once, down, up or toward zero (__fmaf_rd, __fma_ru, ...): the nearest result

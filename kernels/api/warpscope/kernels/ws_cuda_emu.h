@@ -73,6 +73,9 @@ unsigned long long GlobalTimer();
 // The calling thread's logical clock (one tick per recorded access; barriers bring a block's
 // threads to the latest arrival): what clock() and clock64() read in a program on the emulator.
 unsigned long long ThreadClock();
+// A program's own read of a clock (clock(), clock64(), %globaltimer; not the runtime's): the
+// launch took that long at least (LaunchStats::thread_clock).
+void NoteClockRead();
 
 }  // namespace ws::emu
 

@@ -104,8 +104,9 @@ struct KernelRow {
   // took (LaunchTimeModel::clock_ms), and what that added to ms over them.
   std::size_t clock_bound_launches = 0;
   double clock_extra_ms = 0;
-  // Said in the text, the JSON and the table's tooltip where it adds a microsecond at least (a
-  // kernel that times itself with two reads of the clock adds a few cycles).
+  // Said in the text, the JSON and the table's tooltip where it adds a microsecond at least. A
+  // read after a thread's accesses floors the launch by them at a cycle an access: a loose floor
+  // (a GPU's thread waits hundreds of cycles for an access), which a small grid can reach.
   bool ClockBoundSaid() const { return clock_bound_launches > 0 && clock_extra_ms >= 1e-3; }
   std::uint64_t hazards = 0;  // races found, over its launches
   // Launches whose figures miss blocks (LaunchTrace::uncovered_blocks: a GPU's record budget),
