@@ -158,7 +158,7 @@ WS_PD inline T Fma(T a, T b, T c, Way way) {
     return ::ws::prog::directed::Fma(a, b, c, ::ws::prog::directed::way); \
   }                                                                       \
   WS_PD inline float __fmaf_ieee_##suffix(float a, float b, float c) {    \
-    return ::ws::prog::directed::Fma(a, b, c, ::ws::prog::directed::way); \
+    return __fmaf_##suffix(a, b, c);                                      \
   }                                                                       \
   WS_PD inline double __fma_##suffix(double a, double b, double c) {      \
     return ::ws::prog::directed::Fma(a, b, c, ::ws::prog::directed::way); \

@@ -99,7 +99,7 @@ struct KernelRow {
   // Floating-point operations (LaunchStats::flops), known when every launch counted them.
   std::uint64_t flops = 0;
   bool flops_counted = true;
-  double compute_ms = 0;      // modeled: the FLOPs at the preset's peak
+  double compute_ms = 0;  // modeled: the FLOPs at the preset's peak
   // Modeled: the launches whose threads read a clock later than their memories and arithmetic
   // took (LaunchTimeModel::clock_ms), and what that added to ms over them.
   std::size_t clock_bound_launches = 0;
