@@ -43,6 +43,7 @@ Status RunRecorded(LessonCall& call, BackendResult* out) {
   out->timing.tally_by_steps = cost.tally.by_steps;
   out->timing.lane_rows = cost.lane_rows;
   out->timing.lane_wide = cost.lane_wide;
+  out->timing.lane_pattern_rows = cost.lane_pattern_rows;
   out->timing.hazard_lean = cost.hazard_lean;
   out->timing.record_warm = cost.record_warm;
   out->timing.direct_requests = cost.direct_requests;

@@ -204,6 +204,145 @@ std::vector<std::uint32_t> LaneLogCounts(const std::vector<std::uint32_t>& rows,
   return counts;
 }
 
+namespace {
+
+// One warp's loop patterns (LaneLogPatterns): lane l's `counts[l]` rows of `c` checked, and where
+// `out` is given, the warp's rows expanded into it (32 lanes a row, from row 0) with each lane's
+// count in `expanded_counts`. *most: the most rows a lane has expanded (0 where the warp has no
+// pattern: its rows are read as they are); *made, where given, the access rows its patterns make,
+// all lanes'. An error names the warp, lane and row; *uneven where it is only that a loop's lanes
+// counted different passes.
+std::string ExpandWarp(const Columns& c, std::uint64_t w, const std::uint32_t (&counts)[32],
+                       std::uint32_t lanes, std::uint64_t* most, bool* uneven,
+                       std::uint64_t* made = nullptr, std::vector<std::uint32_t>* out = nullptr,
+                       std::vector<std::uint32_t>* out_times = nullptr,
+                       std::uint32_t (*expanded_counts)[32] = nullptr) {
+  auto where = [&](std::uint32_t l, std::uint32_t k) {
+    return "warp " + std::to_string(w) + " lane " + std::to_string(l) + " row " + std::to_string(k);
+  };
+  std::uint64_t grown[32] = {};
+  bool any = false;
+  *most = 0;
+  for (std::uint32_t l = 0; l < lanes; ++l) {
+    const std::uint32_t n = counts[l];
+    std::uint64_t m = 0;
+    for (std::uint32_t k = 0; k < n; ++k) {
+      const std::uint32_t* r = c.rec(l, k);
+      if ((r[0] & kKindBits) == dev::kEventBarrier) {
+        if (k + 1 >= n) return where(l, k) + ": a barrier's first row with no second";
+        m += 2;
+        ++k;
+        continue;
+      }
+      if (r[0] != dev::kLanePattern) {
+        if ((r[0] & dev::kLanePattern) != 0 && (r[0] & kKindBits) == 0)
+          return where(l, k) + ": a loop pattern's site with no head before it";
+        ++m;
+        continue;
+      }
+      const std::uint32_t trips = r[1], sites = r[2];
+      if (trips == ~0u) {
+        *uneven = true;
+        return where(l, k) + ": the lanes that entered a loop counted different passes";
+      }
+      if (sites == 0 || k + sites >= n)
+        return where(l, k) + ": a loop pattern of " + std::to_string(sites) +
+               " sites past the lane's " + std::to_string(n) + " rows";
+      for (std::uint32_t s = 1; s <= sites; ++s) {
+        const std::uint32_t w0 = c.rec(l, k + s)[0];
+        if ((w0 & dev::kLanePattern) == 0 || (w0 & 0xffu) == 0 || (w0 & kKindBits) != 0)
+          return where(l, k + s) + ": not a loop pattern's site";
+      }
+      m += std::uint64_t{trips} * sites;
+      if (made != nullptr) *made += std::uint64_t{trips} * sites;
+      k += sites;
+      any = true;
+    }
+    grown[l] = m;
+  }
+  if (!any) return {};
+  for (std::uint32_t l = 0; l < lanes; ++l) *most = std::max(*most, grown[l]);
+  if (out == nullptr) return {};
+  out->assign(*most * 128, 0);
+  out_times->assign(*most * 32, 0);
+  for (std::uint32_t l = 0; l < lanes; ++l) {
+    std::uint64_t o = 0;  // the lane's next expanded row
+    auto put = [&](const std::uint32_t* r, std::uint32_t time) {
+      std::copy(r, r + 4, out->begin() + static_cast<std::ptrdiff_t>((o * 32 + l) * 4));
+      (*out_times)[o * 32 + l] = time;
+      ++o;
+    };
+    for (std::uint32_t k = 0; k < counts[l]; ++k) {
+      const std::uint32_t* r = c.rec(l, k);
+      if ((r[0] & kKindBits) == dev::kEventBarrier) {
+        put(r, c.time(l, k));
+        put(c.rec(l, k + 1), c.time(l, k + 1));
+        ++k;
+        continue;
+      }
+      if (r[0] != dev::kLanePattern) {
+        put(r, c.time(l, k));
+        continue;
+      }
+      const std::uint32_t trips = r[1], sites = r[2], mask = r[3];
+      for (std::uint32_t p = 0; p < trips; ++p) {
+        for (std::uint32_t s = 1; s <= sites; ++s) {
+          const std::uint32_t* site = c.rec(l, k + s);
+          const std::uint32_t row[4] = {site[0] & ~dev::kLanePattern, site[1],
+                                        site[2] + p * site[3], mask};
+          put(row, 0);
+        }
+      }
+      k += sites;
+    }
+    (*expanded_counts)[l] = static_cast<std::uint32_t>(o);
+  }
+  return {};
+}
+
+// Each lane's count in warp w (LaneLogToCapture's reading of `counts`); lanes in *lanes.
+void WarpCounts(const std::vector<std::uint32_t>& counts, std::uint64_t w, std::uint32_t wpb,
+                std::uint32_t threads_per_block, std::uint32_t (&n)[32], std::uint32_t* lanes) {
+  const std::uint64_t block = w / wpb;
+  const std::uint32_t first_thread = static_cast<std::uint32_t>(w % wpb) * 32;
+  *lanes = std::min(32u, threads_per_block - first_thread);
+  for (std::uint32_t l = 0; l < 32; ++l) {
+    const std::uint64_t thread = block * threads_per_block + first_thread + l;
+    n[l] = l < *lanes && thread < counts.size() ? counts[thread] : 0;
+  }
+}
+
+}  // namespace
+
+std::string LaneLogPatterns(const std::vector<std::uint32_t>& rows,
+                            const std::vector<std::uint32_t>& times, std::uint32_t row_count,
+                            const std::vector<std::uint32_t>& counts,
+                            std::uint32_t threads_per_block, std::uint64_t warps,
+                            std::uint64_t max_rows, bool* uneven, std::uint64_t* expanded) {
+  *uneven = false;
+  if (expanded != nullptr) *expanded = 0;
+  const std::uint32_t wpb = (threads_per_block + 31) / 32;
+  if (rows.size() < warps * row_count * 128 || times.size() < warps * row_count * 32)
+    return "the lane log read back is shorter than " + std::to_string(warps) + " warps of " +
+           std::to_string(row_count) + " rows";
+  for (std::uint64_t w = 0; w < warps; ++w) {
+    std::uint32_t n[32], lanes = 0;
+    WarpCounts(counts, w, wpb, threads_per_block, n, &lanes);
+    for (std::uint32_t l = 0; l < lanes; ++l) n[l] = std::min(n[l], row_count);
+    std::uint64_t most = 0;
+    if (std::string e = ExpandWarp(Columns{rows, times, w * row_count * 32}, w, n, lanes, &most,
+                                   uneven, expanded);
+        !e.empty())
+      return e;
+    if (most > max_rows) {
+      *uneven = true;
+      return "warp " + std::to_string(w) + "'s loops expand to " + std::to_string(most) +
+             " rows a lane, past " + std::to_string(max_rows);
+    }
+  }
+  return {};
+}
+
 std::string LaneLogUnnamedFile(const std::vector<std::uint32_t>& rows, std::uint32_t row_count,
                                const std::vector<std::uint32_t>& counts,
                                std::uint32_t threads_per_block, std::uint64_t warps,
@@ -220,6 +359,7 @@ std::string LaneLogUnnamedFile(const std::vector<std::uint32_t>& rows, std::uint
       const std::uint32_t n = thread < counts.size() ? std::min(counts[thread], row_count) : 0;
       for (std::uint32_t k = 0; k < n; ++k) {
         const std::uint32_t* r = rows.data() + ((w * row_count + k) * 32 + l) * 4;
+        if (r[0] == dev::kLanePattern) continue;  // a loop pattern's head: its sites name places
         const auto tag = static_cast<std::uint16_t>(PlaceFile(r[1]));
         if (files.count(tag) == 0)
           return "warp " + std::to_string(w) + " lane " + std::to_string(l) + " row " +
@@ -249,6 +389,7 @@ std::string LaneLogToCapture(std::vector<std::uint32_t> rows, std::vector<std::u
     if (static_cast<std::int32_t>(starts[w] - first_start) < 0) first_start = starts[w];
   const auto end = first_start + static_cast<std::uint32_t>(pass_ns);
   std::vector<TimePoint> points;
+  std::vector<std::uint32_t> warp_rows, warp_times;  // a warp's rows, its patterns expanded
   capture->words.clear();
   capture->warp_base.assign(warps + 1, 0);
   capture->warp_used.assign(warps, 0);
@@ -264,9 +405,21 @@ std::string LaneLogToCapture(std::vector<std::uint32_t> rows, std::vector<std::u
       if (n[l] > row_count)
         return "warp " + std::to_string(w) + " lane " + std::to_string(l) + " wrote " +
                std::to_string(n[l]) + " rows, past the log's " + std::to_string(row_count);
-      if (n[l] > 0) pending |= 1u << l;
     }
-    const Columns c{rows, times, w * row_count * 32};
+    // The warp's loop patterns made into the rows their bodies would have written, in a buffer
+    // of the warp's own (LaneLogPatterns checked them first).
+    const Columns logged{rows, times, w * row_count * 32};
+    std::uint64_t most = 0;
+    bool uneven = false;
+    std::uint32_t made[32] = {};
+    if (std::string e = ExpandWarp(logged, w, n, lanes, &most, &uneven, nullptr, &warp_rows,
+                                   &warp_times, &made);
+        !e.empty())
+      return e;
+    if (most > 0) std::copy(made, made + 32, n);
+    const Columns c = most == 0 ? logged : Columns{warp_rows, warp_times, 0};
+    for (std::uint32_t l = 0; l < lanes; ++l)
+      if (n[l] > 0) pending |= 1u << l;
     const std::size_t start = capture->words.size();
     points.clear();
     while (pending != 0) {

@@ -122,6 +122,44 @@ struct Log {
     return ws::LaneLogToCapture(words, times, rows, counts, threads_per_block, warps, starts,
                                 pass_ns, c);
   }
+  // A loop's pattern as the lane unit writes it before the loop (ws_cuda_lane_log.h,
+  // LanePatternHead): each lane of `mask` a head row (`trips` its passes, ~0u where the lanes
+  // counted different ones), then a row for each site: its key, its offset in the first pass and
+  // what a pass adds to it (`first`, `step`). Rows of the lanes' own (never warp rows).
+  struct PatternSite {
+    std::uint64_t key;
+    std::uint32_t (*first)(std::uint32_t);
+    std::uint32_t step;
+  };
+  void Pattern(std::uint32_t warp, std::uint32_t mask, std::uint32_t trips,
+               const std::vector<PatternSite>& sites) {
+    for (std::uint32_t l = 0; l < 32; ++l) {
+      if ((mask >> l & 1u) == 0) continue;
+      auto& col = lanes[warp * 32 + l];
+      col.push_back(
+          {ws::dev::kLanePattern, trips, static_cast<std::uint32_t>(sites.size()), mask, kNoTime});
+      for (const PatternSite& s : sites)
+        col.push_back({static_cast<std::uint32_t>(s.key) | ws::dev::kLanePattern,
+                       static_cast<std::uint32_t>(s.key >> 32), s.first(l), s.step, kNoTime});
+    }
+  }
+  // Read back, its patterns checked (LaneLogPatterns), then joined (LaneLogToCapture makes
+  // them); `expanded` the rows the patterns make, `uneven` as the check said.
+  std::string ToExpanded(ws::GpuCapture* c, std::uint64_t max_rows = 1u << 16,
+                         bool* uneven = nullptr, std::uint64_t* expanded = nullptr) const {
+    std::vector<std::uint32_t> words, times, counts;
+    if (std::string e = Read(&words, &times, &counts); !e.empty()) return e;
+    bool flag = false;
+    if (std::string e = ws::LaneLogPatterns(words, times, rows, counts, threads_per_block, warps,
+                                            max_rows, &flag, expanded);
+        !e.empty()) {
+      if (uneven != nullptr) *uneven = flag;
+      return e;
+    }
+    if (uneven != nullptr) *uneven = flag;
+    return ws::LaneLogToCapture(words, times, rows, counts, threads_per_block, warps, starts,
+                                pass_ns, c);
+  }
   std::string Unnamed(const std::map<std::uint16_t, std::string>& files) const {
     std::vector<std::uint32_t> words, times, counts;
     if (std::string e = Read(&words, &times, &counts); !e.empty()) return e;
@@ -417,6 +455,96 @@ TEST(LaneLog, RecordsThatDoNotFitTogetherAreAnErrorNamingTheWarp) {
             "warp 0 lane 0 wrote 3 rows, past the log's 2");
   EXPECT_EQ(ws::LaneLogToCapture(words, times, 2, counts, 32, 1, {}, 0, &c),
             "the lane log read back is shorter than 1 warps of 2 rows and their starts");
+}
+
+std::uint32_t Row16(std::uint32_t l) {  // a 16 x 16 tile's row of floats, 64 bytes wide
+  return 1024 + l % 16 * 4 + l / 16 * 64;
+}
+std::uint32_t Column(std::uint32_t l) {  // lane l's own row of the tile: one column of a warp
+  return 2048 + l * 68;
+}
+
+TEST(LaneLog, ALoopsPatternGivesTheRowsItsBodyWouldHaveWritten) {
+  // Two warps of a 48-thread block. Warp 0: a store, then a loop of 3 passes whose body loads at
+  // two sites (Row16 and Column, 256 and 4 bytes on a pass), then a load; warp 1 (lanes 0-15) the
+  // same loop with lanes 0-7 alone (a loop under a branch), its first site only. Against the same
+  // run written row by row as the body wrote it before the patterns, joined the same way.
+  Log patterned(48, 1, 16), plain(48, 1, 16);
+  patterned.Access(0, ~0u, kStore, Floats);
+  plain.Access(0, ~0u, kStore, Floats);
+  patterned.Pattern(0, ~0u, 3, {{kLoad, Row16, 256}, {kOther, Column, 4}});
+  patterned.Pattern(1, 0xffu, 3, {{kLoad, Row16, 256}});
+  for (std::uint32_t p = 0; p < 3; ++p) {
+    for (std::uint32_t l = 0; l < 32; ++l) {  // as the body's two accesses wrote them
+      const std::uint32_t row = Row16(l) + 256 * p, column = Column(l) + 4 * p;
+      plain.lanes[l].push_back({static_cast<std::uint32_t>(kLoad),
+                                static_cast<std::uint32_t>(kLoad >> 32), row, ~0u, kNoTime});
+      plain.lanes[l].push_back({static_cast<std::uint32_t>(kOther),
+                                static_cast<std::uint32_t>(kOther >> 32), column, ~0u, kNoTime});
+      if (l < 8)
+        plain.lanes[32 + l].push_back({static_cast<std::uint32_t>(kLoad),
+                                       static_cast<std::uint32_t>(kLoad >> 32), row, 0xffu,
+                                       kNoTime});
+    }
+  }
+  patterned.Access(0, ~0u, kLoad, Eight);
+  plain.Access(0, ~0u, kLoad, Eight);
+  ws::GpuCapture a, b;
+  std::uint64_t expanded = 0;
+  bool uneven = true;
+  ASSERT_EQ(patterned.ToExpanded(&a, 1u << 16, &uneven, &expanded), "");
+  EXPECT_FALSE(uneven);
+  ASSERT_EQ(plain.To(&b), "");
+  // 3 passes of 2 sites for 32 lanes, of 1 site for 8.
+  EXPECT_EQ(expanded, 3u * 2 * 32 + 3u * 8);
+  EXPECT_EQ(a.words, b.words);
+  EXPECT_EQ(a.warp_used, b.warp_used);
+  // Warp 0: the store, 6 loads, the load after: 8 instructions between its start (1,000) and the
+  // pass's end (2,000), 1,000 / 9 apart: the store at 1,111, the first pass's two loads at 1,222
+  // and 1,333.
+  std::vector<std::uint32_t> want;
+  ws::EncodeWarpEvent(kStore, ~0u, 1111, Offsets(~0u, Floats), &want);
+  ws::EncodeWarpEvent(kLoad, ~0u, 1222, Offsets(~0u, Row16), &want);
+  ws::EncodeWarpEvent(kOther, ~0u, 1333, Offsets(~0u, Column), &want);
+  const std::vector<std::uint32_t> got = WarpWords(a, 0);
+  ASSERT_GE(got.size(), want.size());
+  EXPECT_EQ(std::vector<std::uint32_t>(got.begin(),
+                                       got.begin() + static_cast<std::ptrdiff_t>(want.size())),
+            want);
+}
+
+TEST(LaneLog, ALoopWhoseLanesCountedDifferentPassesGoesTheEventRoads) {
+  Log log(32, 1, 8);
+  log.Pattern(0, ~0u, ~0u, {{kLoad, Floats, 128}});
+  ws::GpuCapture c;
+  bool uneven = false;
+  EXPECT_EQ(log.ToExpanded(&c, 1u << 16, &uneven),
+            "warp 0 lane 0 row 0: the lanes that entered a loop counted different passes");
+  EXPECT_TRUE(uneven);
+  // A loop of 2^20 passes of 2 sites: 2^21 rows a lane once made, past 2^16 (checked by count,
+  // not made); that goes the event roads too.
+  Log long_loop(32, 1, 8);
+  long_loop.Pattern(0, ~0u, 1u << 20, {{kLoad, Floats, 128}, {kStore, Floats, 4}});
+  EXPECT_EQ(long_loop.ToExpanded(&c, 1u << 16, &uneven),
+            "warp 0's loops expand to 2097152 rows a lane, past 65536");
+  EXPECT_TRUE(uneven);
+}
+
+TEST(LaneLog, APatternsSitesFollowItsHeadOrTheLogIsWrong) {
+  Log log(32, 1, 8);
+  log.Pattern(0, ~0u, 2, {{kLoad, Floats, 128}, {kStore, Floats, 4}});
+  for (std::uint32_t l = 0; l < 32; ++l) log.lanes[l].erase(log.lanes[l].begin());  // no head
+  ws::GpuCapture c;
+  bool uneven = true;
+  EXPECT_EQ(log.ToExpanded(&c, 1u << 16, &uneven),
+            "warp 0 lane 0 row 0: a loop pattern's site with no head before it");
+  EXPECT_FALSE(uneven);  // a bug, not a launch for the event roads
+  Log short_log(32, 1, 8);
+  short_log.Pattern(0, ~0u, 2, {{kLoad, Floats, 128}, {kStore, Floats, 4}});
+  for (std::uint32_t l = 0; l < 32; ++l) short_log.lanes[l].pop_back();  // its last site lost
+  EXPECT_EQ(short_log.ToExpanded(&c, 1u << 16, &uneven),
+            "warp 0 lane 0 row 0: a loop pattern of 2 sites past the lane's 2 rows");
+  EXPECT_FALSE(uneven);
 }
 
 }  // namespace lane_log_test

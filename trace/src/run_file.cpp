@@ -42,6 +42,7 @@ nlohmann::json TimingJson(const Timing& t) {
         {"tally_by_steps", t.tally_by_steps},
         {"lane_rows", t.lane_rows},
         {"lane_wide", t.lane_wide},
+        {"lane_pattern_rows", t.lane_pattern_rows},
         {"hazard_lean", t.hazard_lean},
         {"record_warm", t.record_warm},
         {"direct_requests", t.direct_requests},
@@ -74,6 +75,7 @@ Timing TimingFromJson(const nlohmann::json& j) {
     t.tally_by_steps = c.value("tally_by_steps", std::uint64_t{0});
     t.lane_rows = c.value("lane_rows", std::uint64_t{0});  // traces from before the lane log
     t.lane_wide = c.value("lane_wide", false);             // and before its two builds
+    t.lane_pattern_rows = c.value("lane_pattern_rows", std::uint64_t{0});  // and its patterns
     t.hazard_lean = c.value("hazard_lean", false);         // and before the hazard check's
     t.record_warm = c.value("record_warm", false);         // and before its warm run's flag
     t.direct_requests = c.value("direct_requests", std::uint64_t{0});  // and its direct road

@@ -191,6 +191,9 @@ std::string LessonText(const LessonRun& run) {
     if (run.timing.lane_rows > 0) {
       o << "; each lane its own, " << run.timing.lane_rows << " rows";
       if (run.timing.lane_wide) o << ", the wide build";
+      if (run.timing.lane_pattern_rows > 0)
+        o << "; its loops' patterns made " << run.timing.lane_pattern_rows
+          << " rows more on the host";
       if (run.timing.access_times_placed)
         o << "; accesses' times placed between each warp's start, meetings, barriers and the "
              "pass's end, not read at each access";

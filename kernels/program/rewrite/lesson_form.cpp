@@ -20,6 +20,7 @@
 #include <clang/Lex/Lexer.h>
 
 #include <algorithm>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,15 @@ class LessonForm : public RecursiveASTVisitor<LessonForm> {
         entries_.push_back(at);
         out_.push_back({at + 1, at + 1, " WS_KERNEL_ENTRY", 1, 0});
       }
+    }
+    // Its loops whose accesses the lane unit writes as patterns: a template's in each of its
+    // instantiations (the rewrite adds one of each after the file's text: RewriteProgram), where
+    // the types are known.
+    if (const FunctionTemplateDecl* t = f->getDescribedFunctionTemplate(); t != nullptr) {
+      for (const FunctionDecl* s : t->specializations())
+        LessonLoopPatterns(s, ctx_, &out_, &patterned_);
+    } else if (!f->isTemplateInstantiation() && !f->isDependentContext()) {
+      LessonLoopPatterns(f, ctx_, &out_, &patterned_);
     }
     for (ParmVarDecl* p : f->parameters()) {
       if (p->getTypeSourceInfo() == nullptr || p->getIdentifier() == nullptr) continue;
@@ -231,6 +241,7 @@ class LessonForm : public RecursiveASTVisitor<LessonForm> {
   std::vector<ProgramDiagnostic>* errors_;
   std::vector<Edit> out_;
   std::vector<unsigned> entries_;  // the kernel bodies' braces marked
+  std::set<unsigned> patterned_;   // the loops written as patterns (LessonLoopPatterns)
   std::vector<std::string> templates_;
   std::string text_;
 };

@@ -7,6 +7,7 @@
 #include <clang/AST/Decl.h>
 
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,14 @@ inline bool WrittenDevice(const clang::FunctionDecl* f) {
 }
 
 std::string ApplyEdits(const std::string& text, std::vector<Edit> edits);
+
+// The lesson form's loop patterns (lesson_patterns.cpp): the edits that make each loop of `f`'s
+// body whose accesses are affine in its counter write them once, before the loop, in the GPU's
+// lane unit (ws_cuda_arrays.h, PatternHead), appended to `out`; `done`, the loops' offsets
+// already given theirs (a template's loop is met in each instantiation). `f` must have no
+// dependent types (a template's instantiation, not its pattern).
+void LessonLoopPatterns(const clang::FunctionDecl* f, clang::ASTContext& ctx,
+                        std::vector<Edit>* out, std::set<unsigned>* done);
 
 // Fills result->program (the rewritten source and its sites) and result->errors.
 std::unique_ptr<clang::ASTConsumer> MakeRewriteConsumer(RewriteResult* result,

@@ -338,6 +338,9 @@ bool EmitShimPch(const std::filesystem::path& shim_dir, const std::filesystem::p
 
 RewriteResult RewriteProgram(const RewriteRequest& rq) {
   RewriteResult result;
+  // The lesson form's own pass reads its kernel templates' loops in an instantiation of each too
+  // (LessonLoopPatterns): the same text after the file's, taken off its output again.
+  std::string text = rq.text, instances;
   if (rq.lesson_form && !rq.lesson_places) {
     // For the emulator, the same file's warp functions (the SIMT path: the program rewrite's,
     // keyed as the lessons' sites are), which the lesson form puts after their kernels. The
@@ -352,10 +355,12 @@ RewriteResult RewriteProgram(const RewriteRequest& rq) {
     warps.lesson_form = false;
     warps.lesson_places = true;
     if (!named.program.lesson_kernel_templates.empty()) {
-      warps.text += "\nstatic void ws_lesson_instances() {";
+      instances = "\nstatic void ws_lesson_instances() {";
       for (const std::string& t : named.program.lesson_kernel_templates)
-        warps.text += " (void)&" + t + ";";
-      warps.text += " }\n";
+        instances += " (void)&" + t + ";";
+      instances += " }\n";
+      warps.text += instances;
+      text += instances;
     }
     RewriteResult w = RewriteProgram(warps);
     if (!w.ok) return w;
@@ -385,7 +390,7 @@ RewriteResult RewriteProgram(const RewriteRequest& rq) {
       new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));
   llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> memory(new llvm::vfs::InMemoryFileSystem);
   overlay->pushOverlay(memory);
-  memory->addFile(path, 0, llvm::MemoryBuffer::getMemBufferCopy(SharedAlignasFirst(rq.text), path));
+  memory->addFile(path, 0, llvm::MemoryBuffer::getMemBufferCopy(SharedAlignasFirst(text), path));
   llvm::IntrusiveRefCntPtr<FileManager> files(new FileManager(FileSystemOptions(), overlay));
   const std::filesystem::path main_dir = std::filesystem::absolute(rq.directory).lexically_normal();
   Diagnostics diags(&result.errors, main_dir);
@@ -399,6 +404,14 @@ RewriteResult RewriteProgram(const RewriteRequest& rq) {
 
   RewrittenProgram& p = result.program;
   if (rq.lesson_form) {
+    if (!instances.empty()) {
+      if (p.source.size() < instances.size() ||
+          p.source.compare(p.source.size() - instances.size(), instances.size(), instances) != 0) {
+        result.errors.push_back({0, 0, true, "the lesson form changed its template instances"});
+        return result;
+      }
+      p.source.resize(p.source.size() - instances.size());
+    }
     // The lessons' API, then the kernel file at its own line numbers; then, for the emulator,
     // the same file's warp functions (the SIMT path: the program rewrite's, keyed as the
     // lessons' sites are), in the namespace the emulator's WS_LAUNCH finds them in.

@@ -131,6 +131,9 @@ class GlobalRef {
   WS_HD std::uint64_t Key(std::uint32_t op) const {
     return MakeSiteKey(place_, kKeyGlobal, op, sizeof(Value), buffer_);
   }
+  WS_HD std::uint32_t offset() const { return offset_; }
+  // The element itself, read or written with no record (Unrecorded, below).
+  WS_HD T& Plain() const { return *p_; }
 
  private:
   T* p_;
@@ -301,6 +304,43 @@ struct ConstantArray {
 #define WS_LESSON_CONSTANT_VIEW(name) static_assert(true)
 #endif
 
+// A loop's accesses as a pattern (the lesson form's: lesson_patterns.cpp; the lane log's rows,
+// ws_cuda_lane_log.h, LanePatternHead). Before a loop whose body has no branch, barrier or call
+// and whose accesses' offsets are each affine in the loop's counter, the lane unit's build alone
+// writes the loop's count of passes (PatternHead) and, for each access a pass makes, its offsets
+// in the first two passes (PatternSite of PatternLoad or PatternStore of the access's proxy at
+// each); the body's accesses are then Unrecorded(a[i]): there the element itself, elsewhere the
+// proxy as it was, which records. A proxy made and not read or assigned records nothing.
+struct PatternAt {
+  std::uint64_t key;
+  std::uint32_t offset;
+};
+template <typename Ref>
+WS_HD PatternAt PatternLoad(const Ref& r) {
+  return {r.Key(kKeyLoad), r.offset()};
+}
+template <typename Ref>
+WS_HD PatternAt PatternStore(const Ref& r) {
+  return {r.Key(kKeyStore), r.offset()};
+}
+// The proxy is the argument's temporary, which lasts to the end of the access's expression.
+template <typename Ref>
+WS_HD decltype(auto) Unrecorded(Ref&& r) {
+#if defined(__CUDA_ARCH__) && defined(WS_LANE_LOG_BUILD)
+  return r.Plain();
+#else
+  return static_cast<Ref&&>(r);
+#endif
+}
+#if defined(__CUDA_ARCH__) && defined(WS_LANE_LOG_BUILD)
+__device__ __forceinline__ void PatternHead(unsigned trips, unsigned sites) {
+  dev::LanePatternHead(ws_recorder_state, trips, sites);
+}
+__device__ __forceinline__ void PatternSite(PatternAt first, PatternAt second) {
+  dev::LanePatternSite(ws_recorder_state, first.key, first.offset, second.offset);
+}
+#endif
+
 // First in every lesson kernel's body (the lesson form puts it there): in the lane unit, where the
 // kernel's lane log starts (ws_cuda_lane_log.h); elsewhere nothing.
 #if !defined(WS_KERNEL_ENTRY)
@@ -413,6 +453,11 @@ class SharedRef {
   WS_HD SharedRef& operator+=(T v) { return *this = static_cast<T>(*this) + v; }
   WS_HD SharedRef& operator-=(T v) { return *this = static_cast<T>(*this) - v; }
   WS_HD SharedRef& operator*=(T v) { return *this = static_cast<T>(*this) * v; }
+  WS_HD std::uint64_t Key(std::uint32_t op) const {
+    return MakeSiteKey(place_, kKeyShared, op, sizeof(T), array_);
+  }
+  WS_HD std::uint32_t offset() const { return offset_; }
+  WS_HD T& Plain() const { return *p_; }
 
  private:
   T* p_;

@@ -197,6 +197,31 @@ __device__ __forceinline__ void LaneAccess(const RecorderState& r, std::uint64_t
   LaneRow<false>(r, lo, hi, offset, active, 0u, active == ~0u ? 1u : 0u, same);
 }
 
+// A loop's accesses as a pattern (the lesson form's, lesson_patterns.cpp): where a loop's body has
+// no branch, barrier or call and every access's offset is affine in the loop's counter, the lesson
+// form writes before the loop, in the lane unit alone, a head row (`trips`, the loop's count of
+// passes, and `sites`, the accesses a pass makes) and a row for each access of a pass in the
+// order the body makes them (its key, its offset in the first pass and what a pass adds to it),
+// and the body's accesses record nothing there (ws::Unrecorded). LaneLogExpandPatterns makes the
+// rows the body would have written of them on the host. Why: a lesson's inner product loop is
+// most of its rows (the tiled-2x2 matmul's lanes 256 of 308 at 64^2), and a row stored at each
+// access was the lane log's whole cost (above). The head says the lanes that entered the loop
+// together (__activemask: with no branch in the body they run every pass together) and their
+// count of passes where every one of them counted the same, else ~0u (the host then records the
+// launch by the event roads).
+__device__ __forceinline__ void LanePatternHead(const RecorderState& r, unsigned trips,
+                                                unsigned sites) {
+  const unsigned active = __activemask();
+  int same = 0;
+  (void)__match_all_sync(active, trips, &same);
+  LaneRow<false>(r, kLanePattern, same != 0 ? trips : ~0u, sites, active, 0u, 0u, 0u);
+}
+__device__ __forceinline__ void LanePatternSite(const RecorderState& r, std::uint64_t key,
+                                                std::uint32_t first, std::uint32_t second) {
+  LaneRow<false>(r, static_cast<unsigned>(key) | kLanePattern, static_cast<unsigned>(key >> 32),
+                 first, second - first, 0u, 0u, 0u);
+}
+
 __device__ __forceinline__ void LaneMeeting(const RecorderState& r, std::uint32_t kind,
                                             std::uint32_t place, unsigned group, unsigned source) {
   const unsigned t = LaneTime();

@@ -58,6 +58,7 @@ struct CaptureCost {
   std::uint64_t record_bytes = 0;  // bytes the recording pass wrote
   std::uint64_t lane_rows = 0;     // the lane log's rows (RecordLaneLog); 0: the event roads
   bool lane_wide = false;          // the lane log's build was the wide unit's (LaneBuildFor)
+  std::uint64_t lane_pattern_rows = 0;  // of its rows, those its loops' patterns made on the host
   bool hazard_lean = false;        // the hazard check's lean build ran its pass (RunHazardLean)
   // record_ms is the pass's second run, warm, as the uninstrumented build's timed runs are after
   // their warm-up (the lane log's, and since the thirty-fifth session the event roads' where the
@@ -375,6 +376,9 @@ class CudaBackend {
   // The lane log: rows a lane on the first try (so, launches of 65,536 threads at most) and the
   // most slots (lanes x rows) a launch may have (2^24: 256 MB of records and 64 MB of times).
   static constexpr std::uint64_t kLaneLogRows = 256, kLaneLogSlots = std::uint64_t{1} << 24;
+  // The most rows a lane of the lane log may have once its loops' patterns are made (the event
+  // roads record a launch past it): a warp's are made one warp at a time, 20 bytes a lane's row.
+  static constexpr std::uint64_t kLanePatternRows = std::uint64_t{1} << 16;
   bool TallyWanted(Dim3 grid, Dim3 block) const;
   TallyArrays StartTally(Dim3 grid, Dim3 block, std::size_t warps, dev::RecorderState* st);
   void ClearTally(const TallyArrays& t, bool keys);

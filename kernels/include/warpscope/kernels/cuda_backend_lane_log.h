@@ -141,18 +141,33 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
       free_log();
       if (!unpacked.empty()) Keep(Status::Error("the lane log: " + unpacked));
       if (!status_.ok()) return false;
+      // The rows the lanes stored (record_bytes, below); the loops' patterns, which
+      // LaneLogToCapture makes into the rows their bodies would have written, checked first: a
+      // loop whose lanes counted different passes, or a lane past kLanePatternRows once they are
+      // made, goes the event roads.
+      std::uint64_t stored_rows = 0, pattern_rows = 0;
+      for (std::uint32_t n : counts) stored_rows += n;
+      const auto row_count = static_cast<std::uint32_t>(most);
+      bool uneven = false;
+      const std::string expanded = LaneLogPatterns(words, times, row_count, counts,
+                                                   static_cast<std::uint32_t>(block.count()), warps,
+                                                   kLanePatternRows, &uneven, &pattern_rows);
+      if (!expanded.empty() && !uneven) {
+        Keep(Status::Error("the lane log: " + expanded));
+        return false;
+      }
+      if (uneven) break;
       // Each kernel noted its own file alone (LaneEntry): a record that names another goes the
       // event roads, which note every file they meet (the files' table cleared for them).
       ReadDeviceFiles(st.files, c);
       if (!status_.ok()) return false;
-      if (!LaneLogUnnamedFile(words, static_cast<std::uint32_t>(most), counts,
-                              static_cast<std::uint32_t>(block.count()), warps, c->device_files)
+      if (!LaneLogUnnamedFile(words, row_count, counts, static_cast<std::uint32_t>(block.count()),
+                              warps, c->device_files)
                .empty()) {
         c->device_files.clear();
         Keep(WS_CUDA(cudaMemset(st.files, 0, dev::kDeviceFileTags * sizeof(const char*))));
         break;
       }
-      const auto row_count = static_cast<std::uint32_t>(most);
       const std::string error =
           LaneLogToCapture(std::move(words), std::move(times), row_count, counts,
                            static_cast<std::uint32_t>(block.count()), warps, starts,
@@ -164,10 +179,11 @@ bool CudaBackend::RecordLaneLog(const std::string& kernel, Dim3 grid, Dim3 block
       capture_ = {};
       capture_.record_ms = ms;
       capture_.record_warm = warm;
-      for (std::uint32_t n : counts) capture_.lane_rows += n;
+      capture_.lane_rows = stored_rows;
+      capture_.lane_pattern_rows = pattern_rows;
       // The records (their times and counts aside): 16 bytes a lane's own row, a warp row's head
       // 16 and 4 a lane.
-      capture_.record_bytes = 16 * (capture_.lane_rows - filled) + 4 * filled + 16 * warp_rows;
+      capture_.record_bytes = 16 * (stored_rows - filled) + 4 * filled + 16 * warp_rows;
       capture_.lane_wide = lane_build_.unit == &LaneWideUnit();
       return true;
     }

@@ -131,6 +131,22 @@ std::vector<std::uint32_t> LaneLogCounts(const std::vector<std::uint32_t>& rows,
                                          std::uint32_t row_count, std::uint32_t threads_per_block,
                                          std::uint64_t warps);
 
+// A lane log's loop patterns (ws_cuda_lane_log.h, LanePatternHead: a head row, then a row for
+// each access a pass of the loop makes), checked before LaneLogToCapture, which makes each of
+// them, warp by warp, into the access rows the loop's body would have written (for pass p of the
+// head's count, each site's row in order: its key, its first offset plus p times its step, the
+// head's lanes). `rows`, `times` and `counts` as LaneLogToCapture takes them; `max_rows`: the
+// most rows a lane may have once its patterns are made. Returns "" when all is well; else what is
+// wrong, and where `*uneven` is set, only that a loop's lanes counted different numbers of passes
+// (the head's ~0u) or a lane's rows would be past `max_rows`: a launch to record by the event
+// roads, not a bug. `*expanded`: the access rows the patterns make, all lanes'.
+std::string LaneLogPatterns(const std::vector<std::uint32_t>& rows,
+                            const std::vector<std::uint32_t>& times, std::uint32_t row_count,
+                            const std::vector<std::uint32_t>& counts,
+                            std::uint32_t threads_per_block, std::uint64_t warps,
+                            std::uint64_t max_rows, bool* uneven,
+                            std::uint64_t* expanded = nullptr);
+
 // The lane log a recording pass of a small launch wrote (ws_cuda_lane_log.h), read back: for
 // each of `warps` warps `row_count` rows of 32 lanes, 4 words a lane in `rows`, a word in `times`
 // (a meeting's time; its warp rows written in first: LaneLogUnpackWarpRows);
@@ -152,8 +168,9 @@ std::string LaneLogUnnamedFile(const std::vector<std::uint32_t>& rows, std::uint
 // has no time of its own on the device: a warp's accesses between two of its timed points (its
 // start, its meetings and barriers: a barrier's arrival before it, its departure after it, and
 // the pass's end, the earliest start plus `pass_ns`) get times evenly spaced between them, 1 ns
-// apart where the two are closer. Returns an error that names the warp where the records do not
-// fit together, or a lane whose count is past `row_count`; "" when all is well.
+// apart where the two are closer. A warp's loop patterns are first made into the rows their
+// bodies would have written (LaneLogPatterns). Returns an error that names the warp where the
+// records do not fit together, or a lane whose count is past `row_count`; "" when all is well.
 std::string LaneLogToCapture(std::vector<std::uint32_t> rows, std::vector<std::uint32_t> times,
                              std::uint32_t row_count, const std::vector<std::uint32_t>& counts,
                              std::uint32_t threads_per_block, std::uint64_t warps,

@@ -213,6 +213,10 @@ struct Timing {
   // GPU: that lane log's kernel was the wide lane unit's build (its registers uncapped by default),
   // not the capped one's (cuda_pass_units.h: LaneBuildFor).
   bool lane_wide = false;
+  // GPU: the access rows that lane log's loop patterns made on the host (a loop whose accesses
+  // are affine in its counter writes its pattern once, not a row at each access:
+  // ws_cuda_lane_log.h, LanePatternHead), all lanes'; not in lane_rows, the rows stored.
+  std::uint64_t lane_pattern_rows = 0;
   // GPU: the hazard check's pass ran the lean build of its kernel (32 registers, where more
   // blocks fit an SM: cuda_pass_units.h, RunHazardLean), not the hazard unit's.
   bool hazard_lean = false;
