@@ -208,12 +208,13 @@ namespace {
 
 // One warp's loop patterns (LaneLogPatterns): lane l's `counts[l]` rows of `c` checked, and where
 // `out` is given, the warp's rows expanded into it (32 lanes a row, from row 0) with each lane's
-// count in `expanded_counts`. *most: the most rows a lane has expanded (0 where the warp has no
-// pattern: its rows are read as they are); *made, where given, the access rows its patterns make,
-// all lanes'. An error names the warp, lane and row; *uneven where it is only that a loop's lanes
-// counted different passes.
+// count in `expanded_counts`. *patterned: whether the warp has a pattern (else its rows are read
+// as they are, and nothing is written to `out`); *most: the most rows a lane has expanded (0
+// where every lane's rows were patterns of no pass); *made, where given, the access rows its
+// patterns make, all lanes'. An error names the warp, lane and row; *uneven where it is only that a
+// loop's lanes counted different passes.
 std::string ExpandWarp(const Columns& c, std::uint64_t w, const std::uint32_t (&counts)[32],
-                       std::uint32_t lanes, std::uint64_t* most, bool* uneven,
+                       std::uint32_t lanes, bool* patterned, std::uint64_t* most, bool* uneven,
                        std::uint64_t* made = nullptr, std::vector<std::uint32_t>* out = nullptr,
                        std::vector<std::uint32_t>* out_times = nullptr,
                        std::uint32_t (*expanded_counts)[32] = nullptr) {
@@ -223,6 +224,7 @@ std::string ExpandWarp(const Columns& c, std::uint64_t w, const std::uint32_t (&
   std::uint64_t grown[32] = {};
   bool any = false;
   *most = 0;
+  *patterned = false;
   for (std::uint32_t l = 0; l < lanes; ++l) {
     const std::uint32_t n = counts[l];
     std::uint64_t m = 0;
@@ -261,6 +263,7 @@ std::string ExpandWarp(const Columns& c, std::uint64_t w, const std::uint32_t (&
     grown[l] = m;
   }
   if (!any) return {};
+  *patterned = true;
   for (std::uint32_t l = 0; l < lanes; ++l) *most = std::max(*most, grown[l]);
   if (out == nullptr) return {};
   out->assign(*most * 128, 0);
@@ -330,8 +333,9 @@ std::string LaneLogPatterns(const std::vector<std::uint32_t>& rows,
     WarpCounts(counts, w, wpb, threads_per_block, n, &lanes);
     for (std::uint32_t l = 0; l < lanes; ++l) n[l] = std::min(n[l], row_count);
     std::uint64_t most = 0;
-    if (std::string e = ExpandWarp(Columns{rows, times, w * row_count * 32}, w, n, lanes, &most,
-                                   uneven, expanded);
+    bool patterned = false;
+    if (std::string e = ExpandWarp(Columns{rows, times, w * row_count * 32}, w, n, lanes,
+                                   &patterned, &most, uneven, expanded);
         !e.empty())
       return e;
     if (most > max_rows) {
@@ -410,14 +414,14 @@ std::string LaneLogToCapture(std::vector<std::uint32_t> rows, std::vector<std::u
     // of the warp's own (LaneLogPatterns checked them first).
     const Columns logged{rows, times, w * row_count * 32};
     std::uint64_t most = 0;
-    bool uneven = false;
+    bool uneven = false, patterned = false;
     std::uint32_t made[32] = {};
-    if (std::string e = ExpandWarp(logged, w, n, lanes, &most, &uneven, nullptr, &warp_rows,
-                                   &warp_times, &made);
+    if (std::string e = ExpandWarp(logged, w, n, lanes, &patterned, &most, &uneven, nullptr,
+                                   &warp_rows, &warp_times, &made);
         !e.empty())
       return e;
-    if (most > 0) std::copy(made, made + 32, n);
-    const Columns c = most == 0 ? logged : Columns{warp_rows, warp_times, 0};
+    if (patterned) std::copy(made, made + 32, n);
+    const Columns c = patterned ? Columns{warp_rows, warp_times, 0} : logged;
     for (std::uint32_t l = 0; l < lanes; ++l)
       if (n[l] > 0) pending |= 1u << l;
     const std::size_t start = capture->words.size();

@@ -101,11 +101,11 @@ TEST(GpuLaneLog, TheWideBuildRecordsWhereItsBlocksFitInNoMoreWaves) {
   // With the build's default caps (none for the wide unit, 64 for the other; scripts/gpu-build.sh)
   // and an H100 or H200 (16 blocks in one wave either way): since the inner product loops write
   // their patterns (lesson_patterns.cpp) rather than a row at each access, uncapped ptxas gives
-  // the tiled matmul 64 registers at tile 16 and at tile 32 (a 1,024-thread block exactly an SM's
-  // 65,536) and the naive one 32, so all three take the wide build (LaneBuildFor; ptxas -v, nvcc
-  // 13.0, sm_90, on this tree). Before the patterns tile 16 took 182 and tile 32 255, which left
-  // no room for 1,024 threads: the capped build recorded it (an H100, forty-third session, was the
-  // first to run it so).
+  // the tiled matmul 62 registers at tile 16 and 64 at tile 32 (a 1,024-thread block exactly an
+  // SM's 65,536) and the naive one 32, so all three take the wide build (LaneBuildFor; ptxas -v,
+  // nvcc 13.0, sm_90, on this tree). Before the patterns tile 16 took 182 and tile 32 255, which
+  // left no room for 1,024 threads: the capped build recorded it (an H100, forty-third session, was
+  // the first to run it so).
   auto t16 = RunLesson("matmul", "tiled", {}, "cuda", RunOptions{});
   auto t32 = RunLesson("matmul", "tiled", {{"tile", 32}}, "cuda", RunOptions{});
   auto naive = RunLesson("matmul", "naive", {}, "cuda", RunOptions{});

@@ -547,4 +547,24 @@ TEST(LaneLog, APatternsSitesFollowItsHeadOrTheLogIsWrong) {
   EXPECT_FALSE(uneven);
 }
 
+TEST(LaneLog, ALoopOfNoPassesMakesNoRows) {
+  // Warp 0's lanes meet a loop of no passes and record nothing else: no request at all. Warp 1's
+  // meet it, then load: the load alone. (The first form read a warp whose patterns made no row as
+  // a warp with none, and took the head for an access.)
+  Log patterned(64, 1, 8), plain(64, 1, 8);
+  patterned.Pattern(0, ~0u, 0, {{kLoad, Floats, 4}});
+  patterned.Pattern(1, ~0u, 0, {{kLoad, Floats, 4}, {kStore, Floats, 4}});
+  patterned.Access(1, ~0u, kLoad, Eight);
+  plain.Access(1, ~0u, kLoad, Eight);
+  ws::GpuCapture a, b;
+  std::uint64_t expanded = 1;
+  bool uneven = true;
+  ASSERT_EQ(patterned.ToExpanded(&a, 1u << 16, &uneven, &expanded), "");
+  EXPECT_EQ(expanded, 0u);
+  EXPECT_FALSE(uneven);
+  ASSERT_EQ(plain.To(&b), "");
+  EXPECT_EQ(a.warp_used[0], 0u);
+  EXPECT_EQ(a.words, b.words);
+}
+
 }  // namespace lane_log_test

@@ -21,7 +21,7 @@ RewriteResult LessonForm(const std::string& text) {
 
 // Whether the loop on line `line` was given a pattern (its pass count's header at that line).
 bool Patterned(const std::string& form, unsigned line) {
-  return form.find("{ unsigned ws_passes = 0;\n#line " + std::to_string(line) + "\n") !=
+  return form.find("unsigned ws_passes = 0;\n#line " + std::to_string(line) + "\n") !=
          std::string::npos;
 }
 
@@ -55,10 +55,10 @@ TEST(LessonPatterns, AnInnerProductLoopIsWrittenOnceBeforeItRuns) {
   const std::string want =
       "  float c0 = 0, c1 = 0;\n  {\n"
       "#if defined(WS_LANE_LOG_BUILD) && defined(__CUDA_ARCH__)\n"
-      "{ unsigned ws_passes = 0;\n"
+      "{ const unsigned ws_lanes = __activemask(); unsigned ws_passes = 0;\n"
       "#line 8\n"
       "for (int k = 0; k < T; ++k) ++ws_passes;\n"
-      "::ws::PatternHead(ws_passes, 4u);\n"
+      "::ws::PatternHead(ws_passes, 4u, ws_lanes);\n"
       "{ int k = 0;\n"
       "#line 9\n"
       "const ::ws::PatternAt ws_pattern0 = ::ws::PatternLoad(M[ty][k]);\n"
@@ -91,7 +91,7 @@ TEST(LessonPatterns, AnInnerProductLoopIsWrittenOnceBeforeItRuns) {
   // A strided loop whose counter starts at the thread's index, with an element's compound
   // assignment: its value's load (out[i + 1]) first, then the element's load and store, three
   // records of two accesses; each access wrapped once.
-  EXPECT_NE(form.find("::ws::PatternHead(ws_passes, 3u);\n{ int i = threadIdx.x;\n"
+  EXPECT_NE(form.find("::ws::PatternHead(ws_passes, 3u, ws_lanes);\n{ int i = threadIdx.x;\n"
                       "#line 18\n"
                       "const ::ws::PatternAt ws_pattern0 = ::ws::PatternLoad(out[i + 1]);\n"
                       "#line 18\n"
@@ -146,6 +146,36 @@ TEST(LessonPatterns, LoopsThatBranchCallOrIndexOtherwiseStayAsTheyAre) {
   for (std::size_t at = 0; (at = form.find("::ws::PatternHead(", at)) != std::string::npos; ++at)
     ++heads;
   EXPECT_EQ(heads, 2u);
+}
+
+// What a review of the first form found it took and should not have (each line's loop would have
+// given rows the body does not write): an element assigned inside a value (its proxy reads it
+// back, a load the pattern lacked), writes through a cast to a reference (j, and k itself), a
+// counter of 8 bits (it wraps at 256 where its offsets would not), a step of 1.5 (the sum
+// truncates: 1, then 2) and a loop under `#pragma unroll` (the block before it would part the
+// pragma from its loop: nvcc stops at that).
+TEST(LessonPatterns, ValuesAssignedCastsNarrowCountersAndPragmasAreLeftAlone) {
+  const RewriteResult r = LessonForm(
+      "__global__ void k(float* a, float* b, float* c, int n) {\n"                  // 1
+      "  int j = 0; float x = 0;\n"                                                 // 2
+      "  for (int k = 0; k < n; ++k) c[k] = a[k] = 0.f;\n"                          // 3
+      "  for (int k = 0; k < n; ++k) x += (a[k] = 2.f) + b[k];\n"                   // 4
+      "  for (int k = 0; k < n; ++k) { a[k + j] = 1.f; (int&)j = k; }\n"            // 5
+      "  for (int k = 0; k < n; ++k) { a[k] = 1.f; static_cast<int&>(k) += 1; }\n"  // 6
+      "  for (unsigned char k = 250; k != 4; ++k) a[k] = 1.f;\n"                    // 7
+      "  for (int k = -4; k < 4; k += 1.5) a[k + 4] = 1.f;\n"                       // 8
+      "#pragma unroll\n"                                                            // 9
+      "  for (int k = 0; k < 4; ++k) a[k] = 1.f;\n"                                 // 10
+      "  for (int k = 0; k < n; ++k) a[k] = b[k];\n"                                // 11: taken
+      "  c[0] = x + j;\n"                                                           // 12
+      "}\n");
+  ASSERT_TRUE(r.ok) << (r.errors.empty() ? "" : r.errors[0].message);
+  const std::string& form = r.program.source;
+  for (unsigned line = 3; line <= 11; ++line)
+    EXPECT_EQ(Patterned(form, line), line == 11) << "line " << line << "\n" << form;
+  EXPECT_NE(form.find("#pragma unroll\n  for (int k = 0; k < 4; ++k) a[k] = 1.f;\n"),
+            std::string::npos)
+      << form;
 }
 
 }  // namespace

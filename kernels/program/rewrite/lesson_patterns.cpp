@@ -2,7 +2,7 @@
 // device function): a `for` loop whose accesses the GPU's lane unit can write once, before the
 // loop, as the offsets of their first two passes, instead of a row at each access
 // (ws_cuda_lane_log.h, LanePatternHead; ws_cuda_arrays.h, PatternHead). The host makes the rows
-// the body would have written (LaneLogExpandPatterns), so a figure is the same either way; what
+// the body would have written (LaneLogToCapture), so a figure is the same either way; what
 // this file must get right is which loops those rows describe exactly. A loop qualifies where
 //   - its header is `for (T k = a; cond; inc)`, one integer variable, and `a`, `cond` and `inc`
 //     read no memory and call nothing (the lane unit counts the passes by running the header);
@@ -57,8 +57,9 @@ class LoopPattern {
     const auto* init = dyn_cast_or_null<DeclStmt>(loop_->getInit());
     if (init == nullptr || !init->isSingleDecl()) return false;
     k_ = dyn_cast<VarDecl>(init->getSingleDecl());
+    // An integer counter of 32 bits or more: a narrower one wraps where its offsets would not.
     if (k_ == nullptr || k_->getInit() == nullptr || !k_->getType()->isIntegerType() ||
-        k_->getType()->isReferenceType())
+        k_->getType()->isReferenceType() || ctx_.getTypeSize(k_->getType()) < 32)
       return false;
     if (loop_->getCond() == nullptr || loop_->getInc() == nullptr || loop_->getBody() == nullptr)
       return false;
@@ -89,9 +90,10 @@ class LoopPattern {
     if (const auto* u = dyn_cast<UnaryOperator>(s); u != nullptr && u->isIncrementDecrementOp())
       target = u->getSubExpr();
     if (target != nullptr) {
-      target = target->IgnoreParenImpCasts();
+      // Through any cast too: `(int&)j = 1` writes j.
+      target = target->IgnoreParenCasts();
       while (const auto* m = dyn_cast<MemberExpr>(target))
-        target = m->getBase()->IgnoreParenImpCasts();
+        target = m->getBase()->IgnoreParenCasts();
       if (const auto* r = dyn_cast<DeclRefExpr>(target)) {
         if (const auto* v = dyn_cast<VarDecl>(r->getDecl())) {
           if (v->getType()->isReferenceType()) return false;
@@ -123,7 +125,8 @@ class LoopPattern {
     if (const auto* c = dyn_cast<ExplicitCastExpr>(e);
         c != nullptr &&
         (isa<CStyleCastExpr>(e) || isa<CXXStaticCastExpr>(e) || isa<CXXFunctionalCastExpr>(e)))
-      return c->getType()->isScalarType() && Pure(c->getSubExpr());
+      return c->getType()->isScalarType() && !c->getTypeAsWritten()->isReferenceType() &&
+             Pure(c->getSubExpr());
     if (const auto* r = dyn_cast<DeclRefExpr>(e)) {
       const ValueDecl* d = r->getDecl();
       if (isa<EnumConstantDecl>(d) || isa<NonTypeTemplateParmDecl>(d)) return true;
@@ -171,10 +174,12 @@ class LoopPattern {
     };
     if (const auto* u = dyn_cast<UnaryOperator>(e))
       return u->isIncrementDecrementOp() && is_k(u->getSubExpr());
+    // An integer step (`k += 1.5` adds 1 or 2 as the sum truncates).
     if (const auto* b = dyn_cast<CompoundAssignOperator>(e))
       return (b->getOpcode() == BO_AddAssign || b->getOpcode() == BO_SubAssign) &&
-             is_k(b->getLHS()) && Pure(b->getRHS()) && !ReadsK(b->getRHS()) &&
-             InvariantIn(b->getRHS());
+             is_k(b->getLHS()) && b->getComputationResultType()->isIntegerType() &&
+             b->getRHS()->IgnoreParenImpCasts()->getType()->isIntegerType() && Pure(b->getRHS()) &&
+             !ReadsK(b->getRHS()) && InvariantIn(b->getRHS());
     return false;
   }
   // Every variable `e` reads is Invariant.
@@ -204,7 +209,8 @@ class LoopPattern {
     if (const auto* c = dyn_cast<ImplicitCastExpr>(e)) {
       // An integer's conversions keep it affine (modulo 2^32 at the offset: the record's 32 bits);
       // through a floating type only what does not involve k.
-      if (c->getType()->isIntegerType() && c->getSubExpr()->getType()->isIntegerType())
+      if (c->getType()->isIntegerType() && c->getSubExpr()->getType()->isIntegerType() &&
+          ctx_.getTypeSize(c->getType()) >= 32)
         return Affine(c->getSubExpr(), with_k);
       return !ReadsK(c) && Pure(c) && InvariantIn(c);
     }
@@ -295,12 +301,14 @@ class LoopPattern {
       }
       return true;
     }
-    if (const auto* e = dyn_cast<Expr>(s)) return Value(e);
+    if (const auto* e = dyn_cast<Expr>(s)) return Value(e, true);
     return false;  // a branch, a loop, a jump, asm, ...
   }
 
   // An expression's records in order.
-  bool Value(const Expr* e) {
+  // `statement`: `e` is a whole statement, the only place an element may be assigned (used as a
+  // value, `c[k] = a[k] = 0` reads a[k] back through its proxy, a record the pattern would lack).
+  bool Value(const Expr* e, bool statement = false) {
     e = e->IgnoreParens();
     if (isa<IntegerLiteral>(e) || isa<CharacterLiteral>(e) || isa<CXXBoolLiteralExpr>(e) ||
         isa<FloatingLiteral>(e) || isa<UnaryExprOrTypeTraitExpr>(e))
@@ -318,7 +326,8 @@ class LoopPattern {
     if (const auto* c = dyn_cast<ExplicitCastExpr>(e)) {
       if (!isa<CStyleCastExpr>(e) && !isa<CXXStaticCastExpr>(e) && !isa<CXXFunctionalCastExpr>(e))
         return false;
-      return c->getType()->isScalarType() && Value(c->getSubExpr());
+      return c->getType()->isScalarType() && !c->getTypeAsWritten()->isReferenceType() &&
+             Value(c->getSubExpr());
     }
     if (const auto* r = dyn_cast<DeclRefExpr>(e)) {
       const ValueDecl* d = r->getDecl();
@@ -364,7 +373,7 @@ class LoopPattern {
         const Expr* lhs = b->getLHS()->IgnoreParens();
         if (!Value(b->getRHS())) return false;
         if (IsSubscript(lhs)) {
-          if (!Patterned(lhs)) return false;
+          if (!statement || !Patterned(lhs)) return false;
           if (b->isCompoundAssignmentOp()) accesses_.push_back({lhs, false});
           accesses_.push_back({lhs, true});
           return true;
@@ -388,9 +397,12 @@ class Patterns {
   Patterns(ASTContext& ctx, std::vector<Edit>* out, std::set<unsigned>* done)
       : ctx_(ctx), sm_(ctx.getSourceManager()), out_(out), done_(done) {}
 
-  void Walk(const Stmt* s) {
+  // A loop under an attribute (`#pragma unroll`) is left as it is: the block put before it would
+  // part the pragma from its loop. The loops in its body are still looked at.
+  void Walk(const Stmt* s, bool attributed = false) {
     if (s == nullptr) return;
-    if (const auto* f = dyn_cast<ForStmt>(s)) Loop(f);
+    if (const auto* a = dyn_cast<AttributedStmt>(s)) return Walk(a->getSubStmt(), true);
+    if (const auto* f = dyn_cast<ForStmt>(s); f != nullptr && !attributed) Loop(f);
     for (const Stmt* c : s->children()) Walk(c);
   }
 
@@ -445,9 +457,10 @@ class Patterns {
     // Before the loop, in the lane unit alone: its passes, then each access's offsets in the first
     // two, each at its own line (the site's place is the line its index is built on).
     std::string s =
-        "{\n#if defined(WS_LANE_LOG_BUILD) && defined(__CUDA_ARCH__)\n{ unsigned ws_passes = 0;\n";
+        "{\n#if defined(WS_LANE_LOG_BUILD) && defined(__CUDA_ARCH__)\n"
+        "{ const unsigned ws_lanes = __activemask(); unsigned ws_passes = 0;\n";
     s += "#line " + std::to_string(line) + "\n" + header + " ++ws_passes;\n";
-    s += "::ws::PatternHead(ws_passes, " + std::to_string(sites.size()) + "u);\n";
+    s += "::ws::PatternHead(ws_passes, " + std::to_string(sites.size()) + "u, ws_lanes);\n";
     s += "{ " + init + (init.back() == ';' ? "" : ";") + "\n";
     const auto& accesses = p.accesses();
     for (std::size_t i = 0; i < sites.size(); ++i) {

@@ -307,10 +307,11 @@ struct ConstantArray {
 // A loop's accesses as a pattern (the lesson form's: lesson_patterns.cpp; the lane log's rows,
 // ws_cuda_lane_log.h, LanePatternHead). Before a loop whose body has no branch, barrier or call
 // and whose accesses' offsets are each affine in the loop's counter, the lane unit's build alone
-// writes the loop's count of passes (PatternHead) and, for each access a pass makes, its offsets
-// in the first two passes (PatternSite of PatternLoad or PatternStore of the access's proxy at
-// each); the body's accesses are then Unrecorded(a[i]): there the element itself, elsewhere the
-// proxy as it was, which records. A proxy made and not read or assigned records nothing.
+// writes the loop's count of passes and the lanes that reached it (PatternHead) and, for each
+// access a pass makes, its offsets in the first two passes (PatternSite of PatternLoad or
+// PatternStore of the access's proxy at each); the body's accesses are then Unrecorded(a[i]): there
+// the element itself, elsewhere the proxy as it was, which records. A proxy made and not read or
+// assigned records nothing.
 struct PatternAt {
   std::uint64_t key;
   std::uint32_t offset;
@@ -333,8 +334,8 @@ WS_HD decltype(auto) Unrecorded(Ref&& r) {
 #endif
 }
 #if defined(__CUDA_ARCH__) && defined(WS_LANE_LOG_BUILD)
-__device__ __forceinline__ void PatternHead(unsigned trips, unsigned sites) {
-  dev::LanePatternHead(ws_recorder_state, trips, sites);
+__device__ __forceinline__ void PatternHead(unsigned trips, unsigned sites, unsigned lanes) {
+  dev::LanePatternHead(ws_recorder_state, trips, sites, lanes);
 }
 __device__ __forceinline__ void PatternSite(PatternAt first, PatternAt second) {
   dev::LanePatternSite(ws_recorder_state, first.key, first.offset, second.offset);

@@ -202,19 +202,21 @@ __device__ __forceinline__ void LaneAccess(const RecorderState& r, std::uint64_t
 // form writes before the loop, in the lane unit alone, a head row (`trips`, the loop's count of
 // passes, and `sites`, the accesses a pass makes) and a row for each access of a pass in the
 // order the body makes them (its key, its offset in the first pass and what a pass adds to it),
-// and the body's accesses record nothing there (ws::Unrecorded). LaneLogExpandPatterns makes the
-// rows the body would have written of them on the host. Why: a lesson's inner product loop is
-// most of its rows (the tiled-2x2 matmul's lanes 256 of 308 at 64^2), and a row stored at each
-// access was the lane log's whole cost (above). The head says the lanes that entered the loop
-// together (__activemask: with no branch in the body they run every pass together) and their
-// count of passes where every one of them counted the same, else ~0u (the host then records the
-// launch by the event roads).
+// and the body's accesses record nothing there (ws::Unrecorded). LaneLogToCapture makes the rows
+// the body would have written of them on the host (LaneLogPatterns checks them first). Why: a
+// lesson's inner product loop is most of its rows (the tiled-2x2 matmul's lanes 256 of 308 at
+// 64^2), and a row stored at each access was the lane log's whole cost (above). The head says
+// `lanes`, those that reached the loop together (__activemask before the passes are counted: lanes
+// that count different passes part in the counting loop; with no branch in the body they run every
+// pass together), and their count of passes where every one of them counted the same, else ~0u (the
+// host then records the launch by the event roads). They meet again first, so that the match sees
+// all of them.
 __device__ __forceinline__ void LanePatternHead(const RecorderState& r, unsigned trips,
-                                                unsigned sites) {
-  const unsigned active = __activemask();
+                                                unsigned sites, unsigned lanes) {
+  __syncwarp(lanes);
   int same = 0;
-  (void)__match_all_sync(active, trips, &same);
-  LaneRow<false>(r, kLanePattern, same != 0 ? trips : ~0u, sites, active, 0u, 0u, 0u);
+  (void)__match_all_sync(lanes, trips, &same);
+  LaneRow<false>(r, kLanePattern, same != 0 ? trips : ~0u, sites, lanes, 0u, 0u, 0u);
 }
 __device__ __forceinline__ void LanePatternSite(const RecorderState& r, std::uint64_t key,
                                                 std::uint32_t first, std::uint32_t second) {

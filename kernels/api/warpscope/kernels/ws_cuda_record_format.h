@@ -95,8 +95,9 @@ static_assert((kLaneWarpRow & (kEventBarrier | kEventWarpOp)) == 0,
               "a lane's row that took its warp row is told from a barrier's by word 0");
 // The lane log's loop patterns (ws_cuda_lane_log.h, LanePatternHead): a pattern's head row is
 // word 0 kLanePattern alone, each of its sites' rows kLanePattern with the site key's bits 0..31
-// (whose low byte, the access's size, is never 0). LaneLogExpandPatterns (gpu_lane_log.cpp) turns
-// them into access rows before any other reading but the warp rows' (which leave these rows be).
+// (whose low byte, the access's size, is never 0). LaneLogToCapture (gpu_lane_log.cpp) turns
+// them into access rows warp by warp; the warp rows' unpacking leaves them be, LaneLogPatterns
+// checks them first and LaneLogUnnamedFile skips their heads.
 inline constexpr std::uint32_t kLanePattern = kEventInstance;
 static_assert((kLanePattern & (kEventBarrier | kEventWarpOp | kLaneWarpRow)) == 0,
               "a loop pattern's row is told from a barrier's, a meeting's and a warp row's");
