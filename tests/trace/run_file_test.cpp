@@ -168,6 +168,7 @@ TEST(RunFile, AGpuRecordingsLaneLogAndItsBuildTravel) {
   t.records = 626688;
   t.lane_rows = 659456;
   t.lane_wide = true;
+  t.lane_pattern_rows = 262144;  // the tiled-2x2 matmul at 64^2: 1,024 lanes' 256 loop rows
   t.hazard_lean = true;
   t.record_warm = true;
   t.access_times_placed = true;
@@ -175,11 +176,13 @@ TEST(RunFile, AGpuRecordingsLaneLogAndItsBuildTravel) {
   EXPECT_EQ(j["capture"]["record_warm"], true);
   EXPECT_EQ(j["capture"]["lane_rows"], 659456u);
   EXPECT_EQ(j["capture"]["lane_wide"], true);
+  EXPECT_EQ(j["capture"]["lane_pattern_rows"], 262144u);
   EXPECT_EQ(j["capture"]["hazard_lean"], true);
   EXPECT_EQ(j["capture"]["access_times"], "placed");
   Timing back = TimingFromJson(j);
   EXPECT_EQ(back.lane_rows, 659456u);
   EXPECT_TRUE(back.lane_wide);
+  EXPECT_EQ(back.lane_pattern_rows, 262144u);
   EXPECT_TRUE(back.hazard_lean);
   EXPECT_TRUE(back.record_warm);
   EXPECT_TRUE(back.access_times_placed);
