@@ -76,8 +76,8 @@ Timing TimingFromJson(const nlohmann::json& j) {
     t.lane_rows = c.value("lane_rows", std::uint64_t{0});  // traces from before the lane log
     t.lane_wide = c.value("lane_wide", false);             // and before its two builds
     t.lane_pattern_rows = c.value("lane_pattern_rows", std::uint64_t{0});  // and its patterns
-    t.hazard_lean = c.value("hazard_lean", false);         // and before the hazard check's
-    t.record_warm = c.value("record_warm", false);         // and before its warm run's flag
+    t.hazard_lean = c.value("hazard_lean", false);  // and before the hazard check's
+    t.record_warm = c.value("record_warm", false);  // and before its warm run's flag
     t.direct_requests = c.value("direct_requests", std::uint64_t{0});  // and its direct road
     t.access_times_placed = c.value("access_times", std::string("read")) == "placed";
   }

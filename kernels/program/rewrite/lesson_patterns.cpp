@@ -43,6 +43,32 @@ using namespace clang;  // NOLINT: the analysis names many clang types
 // in a register until the second pass's is worked out).
 constexpr unsigned kMostPatternSites = 16;
 
+// The leaves and operators Pure and Value (below) both take: a constant (a literal, sizeof), a
+// cast to a scalar type that is not a reference (C-style, static_cast, T(x)), an operator of one
+// operand that reads it only (+, -, ~, !), and a variable read as a value (an enumerator, a
+// template's value, a variable that is not a reference or an array; `pointers`: a pointer too).
+bool ConstantLeaf(const Expr* e) {
+  return isa<IntegerLiteral>(e) || isa<CharacterLiteral>(e) || isa<CXXBoolLiteralExpr>(e) ||
+         isa<FloatingLiteral>(e) || isa<UnaryExprOrTypeTraitExpr>(e);
+}
+bool ScalarCast(const Expr* e) {
+  const auto* c = dyn_cast<ExplicitCastExpr>(e);
+  return c != nullptr &&
+         (isa<CStyleCastExpr>(e) || isa<CXXStaticCastExpr>(e) || isa<CXXFunctionalCastExpr>(e)) &&
+         c->getType()->isScalarType() && !c->getTypeAsWritten()->isReferenceType();
+}
+bool ReadingOperator(const UnaryOperator* u) {
+  const UnaryOperatorKind k = u->getOpcode();
+  return k == UO_Plus || k == UO_Minus || k == UO_Not || k == UO_LNot;
+}
+bool VariableRead(const DeclRefExpr* r, bool pointers) {
+  const ValueDecl* d = r->getDecl();
+  if (isa<EnumConstantDecl>(d) || isa<NonTypeTemplateParmDecl>(d)) return true;
+  const auto* v = dyn_cast<VarDecl>(d);
+  return v != nullptr && !v->getType()->isReferenceType() && !v->getType()->isArrayType() &&
+         (pointers || !v->getType()->isPointerType());
+}
+
 struct PatternAccess {
   const Expr* e;  // the access: the outermost subscript
   bool store;
@@ -117,37 +143,17 @@ class LoopPattern {
   // variable's, no call, no write.
   bool Pure(const Expr* e) const {
     e = e->IgnoreParens();
-    if (isa<IntegerLiteral>(e) || isa<CharacterLiteral>(e) || isa<CXXBoolLiteralExpr>(e) ||
-        isa<FloatingLiteral>(e) || isa<UnaryExprOrTypeTraitExpr>(e))
-      return true;
+    if (ConstantLeaf(e)) return true;
     if (const auto* s = dyn_cast<SubstNonTypeTemplateParmExpr>(e)) return Pure(s->getReplacement());
     if (const auto* c = dyn_cast<ImplicitCastExpr>(e)) return Pure(c->getSubExpr());
-    if (const auto* c = dyn_cast<ExplicitCastExpr>(e);
-        c != nullptr &&
-        (isa<CStyleCastExpr>(e) || isa<CXXStaticCastExpr>(e) || isa<CXXFunctionalCastExpr>(e)))
-      return c->getType()->isScalarType() && !c->getTypeAsWritten()->isReferenceType() &&
-             Pure(c->getSubExpr());
-    if (const auto* r = dyn_cast<DeclRefExpr>(e)) {
-      const ValueDecl* d = r->getDecl();
-      if (isa<EnumConstantDecl>(d) || isa<NonTypeTemplateParmDecl>(d)) return true;
-      const auto* v = dyn_cast<VarDecl>(d);
-      return v != nullptr && !v->getType()->isReferenceType() && !v->getType()->isArrayType();
-    }
+    if (isa<ExplicitCastExpr>(e)) return ScalarCast(e) && Pure(cast<CastExpr>(e)->getSubExpr());
+    if (const auto* r = dyn_cast<DeclRefExpr>(e)) return VariableRead(r, true);
     if (const auto* m = dyn_cast<MemberExpr>(e)) {
       const auto* base = dyn_cast<DeclRefExpr>(m->getBase()->IgnoreParenImpCasts());
       return !m->isArrow() && base != nullptr && Pure(base);
     }
-    if (const auto* u = dyn_cast<UnaryOperator>(e)) {
-      switch (u->getOpcode()) {
-        case UO_Plus:
-        case UO_Minus:
-        case UO_Not:
-        case UO_LNot:
-          return Pure(u->getSubExpr());
-        default:
-          return false;
-      }
-    }
+    if (const auto* u = dyn_cast<UnaryOperator>(e))
+      return ReadingOperator(u) && Pure(u->getSubExpr());
     if (const auto* b = dyn_cast<BinaryOperator>(e))
       return !b->isAssignmentOp() && b->getOpcode() != BO_Comma && Pure(b->getLHS()) &&
              Pure(b->getRHS());
@@ -310,9 +316,7 @@ class LoopPattern {
   // value, `c[k] = a[k] = 0` reads a[k] back through its proxy, a record the pattern would lack).
   bool Value(const Expr* e, bool statement = false) {
     e = e->IgnoreParens();
-    if (isa<IntegerLiteral>(e) || isa<CharacterLiteral>(e) || isa<CXXBoolLiteralExpr>(e) ||
-        isa<FloatingLiteral>(e) || isa<UnaryExprOrTypeTraitExpr>(e))
-      return true;
+    if (ConstantLeaf(e)) return true;
     if (const auto* s = dyn_cast<SubstNonTypeTemplateParmExpr>(e))
       return Value(s->getReplacement());
     if (const auto* c = dyn_cast<ImplicitCastExpr>(e)) {
@@ -323,31 +327,16 @@ class LoopPattern {
       }
       return Value(c->getSubExpr());
     }
-    if (const auto* c = dyn_cast<ExplicitCastExpr>(e)) {
-      if (!isa<CStyleCastExpr>(e) && !isa<CXXStaticCastExpr>(e) && !isa<CXXFunctionalCastExpr>(e))
-        return false;
-      return c->getType()->isScalarType() && !c->getTypeAsWritten()->isReferenceType() &&
-             Value(c->getSubExpr());
-    }
-    if (const auto* r = dyn_cast<DeclRefExpr>(e)) {
-      const ValueDecl* d = r->getDecl();
-      if (isa<EnumConstantDecl>(d) || isa<NonTypeTemplateParmDecl>(d)) return true;
-      const auto* v = dyn_cast<VarDecl>(d);
-      // A recorded array's name alone (passed on, decayed to a pointer) is not an access.
-      return v != nullptr && !v->getType()->isReferenceType() && !v->getType()->isArrayType() &&
-             !v->getType()->isPointerType();
-    }
+    if (isa<ExplicitCastExpr>(e)) return ScalarCast(e) && Value(cast<CastExpr>(e)->getSubExpr());
+    // A recorded array's name alone (passed on, decayed to a pointer) is not an access.
+    if (const auto* r = dyn_cast<DeclRefExpr>(e)) return VariableRead(r, false);
     if (const auto* m = dyn_cast<MemberExpr>(e)) {
       const auto* base = dyn_cast<DeclRefExpr>(m->getBase()->IgnoreParenImpCasts());
       return !m->isArrow() && base != nullptr && Value(base);
     }
     if (const auto* u = dyn_cast<UnaryOperator>(e)) {
+      if (ReadingOperator(u)) return Value(u->getSubExpr());
       switch (u->getOpcode()) {
-        case UO_Plus:
-        case UO_Minus:
-        case UO_Not:
-        case UO_LNot:
-          return Value(u->getSubExpr());
         case UO_PreInc:
         case UO_PreDec:
         case UO_PostInc:

@@ -53,13 +53,13 @@ struct CaptureCost {
   // The pass that recorded and, when the record budget ran out on it, the passes before the one
   // that recorded (the first attempt and the counting pass); CUDA events.
   double count_ms = 0, record_ms = 0;
-  double hazard_ms = 0;            // the hazard check's passes before them (ws_cuda_hazards.h)
-  std::uint64_t records = 0;       // access and barrier records decoded
-  std::uint64_t record_bytes = 0;  // bytes the recording pass wrote
-  std::uint64_t lane_rows = 0;     // the lane log's rows (RecordLaneLog); 0: the event roads
-  bool lane_wide = false;          // the lane log's build was the wide unit's (LaneBuildFor)
+  double hazard_ms = 0;                 // the hazard check's passes before them (ws_cuda_hazards.h)
+  std::uint64_t records = 0;            // access and barrier records decoded
+  std::uint64_t record_bytes = 0;       // bytes the recording pass wrote
+  std::uint64_t lane_rows = 0;          // the lane log's rows (RecordLaneLog); 0: the event roads
+  bool lane_wide = false;               // the lane log's build was the wide unit's (LaneBuildFor)
   std::uint64_t lane_pattern_rows = 0;  // of its rows, those its loops' patterns made on the host
-  bool hazard_lean = false;        // the hazard check's lean build ran its pass (RunHazardLean)
+  bool hazard_lean = false;  // the hazard check's lean build ran its pass (RunHazardLean)
   // record_ms is the pass's second run, warm, as the uninstrumented build's timed runs are after
   // their warm-up (the lane log's, and since the thirty-fifth session the event roads' where the
   // first run was short: RecordLaunch), not its first.
