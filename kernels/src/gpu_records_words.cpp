@@ -116,8 +116,6 @@ std::vector<GpuCapture::TalliedShape> TalliedShapes(const std::vector<unsigned l
   return out;
 }
 
-static_assert(dev::kDirectSites <= 32, "DirectTableFor keeps the used entries in 32 bits");
-
 DirectTable DirectTableFor(const std::vector<GpuCapture::TalliedShape>& tallied) {
   // Each site key's counts by its step word (a barrier's: its count of threads) plus one.
   std::map<std::uint64_t, std::map<std::uint32_t, std::uint64_t>> by_key;
@@ -149,34 +147,15 @@ DirectTable DirectTableFor(const std::vector<GpuCapture::TalliedShape>& tallied)
   std::sort(sites.begin(), sites.end(), [](const Site& a, const Site& b) {
     return a.count != b.count ? a.count > b.count : a.key < b.key;
   });
-  // The seed that places the most counts: each site in order of its count takes its entry where
-  // it is free, else is left out (the rest still placed); the first seed that places all of the
-  // kDirectTableSites most counted ends the search.
-  const std::size_t n = std::min(sites.size(), kDirectTableSites);
+  // Each site in order of its count takes its entry where it is free, else is left out.
   DirectTable table;
-  if (n == 0) return table;
-  std::uint64_t best_placed = 0;
-  std::uint32_t best_seed = 0;
-  std::uint64_t all = 0;
-  for (std::size_t i = 0; i < n; ++i) all += sites[i].count;
-  for (std::uint32_t seed = 0; seed < 4096 && best_placed < all; ++seed) {
-    std::uint32_t used = 0;
-    std::uint64_t placed = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::uint32_t bit = 1u << dev::DirectSiteSlot(sites[i].key, seed);
-      if ((used & bit) != 0) continue;
-      used |= bit;
-      placed += sites[i].count;
-    }
-    if (placed > best_placed) best_placed = placed, best_seed = seed;
-  }
-  table.seed = best_seed;
+  if (sites.empty()) return table;
   table.sites.assign(dev::kDirectSites, dev::DirectSite{});
-  for (std::size_t i = 0; i < n; ++i) {
-    dev::DirectSite& e = table.sites[dev::DirectSiteSlot(sites[i].key, best_seed)];
+  for (const Site& site : sites) {
+    dev::DirectSite& e = table.sites[dev::DirectSiteSlot(site.key)];
     if (e.key != 0) continue;  // a more counted site has it
-    e.key = sites[i].key;
-    e.step1 = sites[i].step1;
+    e.key = site.key;
+    e.step1 = site.step1;
   }
   return table;
 }

@@ -5,9 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <map>
 #include <set>
+#include <string>
 #include <vector>
 
+#include "warpscope/kernels/catalog.h"
 #include "warpscope/kernels/gpu_records.h"
 #include "warpscope/kernels/ws_cuda.h"
 
@@ -24,8 +27,8 @@ const std::uint64_t kLoad = ws::MakeSiteKey(10, ws::kKeyGlobal, ws::kKeyLoad, 4,
 TEST(GpuTally, TheDirectRoadsCountersAreAddedIntoTheTalliesShapes) {
   using ws::dev::kDirectColumn, ws::dev::kDirectPlaces, ws::dev::kTallySpread;
   const std::uint64_t barrier = std::uint64_t{40} << 32 | ws::dev::kTallyBarrier;
-  const std::uint32_t load_at = ws::dev::DirectSiteSlot(direct::kLoad, 0);
-  const std::uint32_t barrier_at = ws::dev::DirectSiteSlot(barrier, 0);
+  const std::uint32_t load_at = ws::dev::DirectSiteSlot(direct::kLoad);
+  const std::uint32_t barrier_at = ws::dev::DirectSiteSlot(barrier);
   ASSERT_NE(load_at, barrier_at);
   std::vector<ws::dev::DirectSite> sites(ws::dev::kDirectSites);
   sites[load_at] = {direct::kLoad, 4 + 1, 0};
@@ -117,9 +120,7 @@ TEST(GpuTally, TheDirectTableHoldsEachSitesMostCountedStep) {
   tallied.insert(tallied.end(), {partial, meeting, copy, scattered, down});
   const ws::DirectTable table = ws::DirectTableFor(tallied);
   ASSERT_EQ(table.sites.size(), ws::dev::kDirectSites);
-  auto entry = [&](std::uint64_t key) {
-    return table.sites[ws::dev::DirectSiteSlot(key, table.seed)];
-  };
+  auto entry = [&](std::uint64_t key) { return table.sites[ws::dev::DirectSiteSlot(key)]; };
   EXPECT_EQ(entry(direct::kLoad).key, direct::kLoad);
   EXPECT_EQ(entry(direct::kLoad).step1, 4u + 1u);  // 20 requests of step 4 against 15 of step 8
   EXPECT_EQ(entry(padded).key, padded);
@@ -132,39 +133,54 @@ TEST(GpuTally, TheDirectTableHoldsEachSitesMostCountedStep) {
   EXPECT_TRUE(ws::DirectTableFor({partial, meeting, copy, scattered, down}).sites.empty());
 }
 
-// Past kDirectTableSites sites the most counted are kept, each in its own entry.
-TEST(GpuTally, TheDirectTableKeepsTheMostCountedSitesApart) {
+// The direct road's entries (DirectSiteSlot) come from a key's line and low 16 bits alone, which
+// a kernel's compiled code fixes: neither its array nor its file's tag moves them. Sites of one
+// kind one line apart take consecutive entries, and 32 lines apart 11 more.
+TEST(GpuTally, ADirectEntryIsTheSitesLineAndKind) {
+  using ws::dev::DirectSiteSlot;
+  const std::uint64_t at10 = ws::MakeSiteKey(10, ws::kKeyGlobal, ws::kKeyLoad, 4, 0);
+  const std::uint32_t s = DirectSiteSlot(at10);
+  EXPECT_EQ(DirectSiteSlot(ws::MakeSiteKey(10, ws::kKeyGlobal, ws::kKeyLoad, 4, 7)), s);  // array
+  EXPECT_EQ(DirectSiteSlot(
+                ws::MakeSiteKey(ws::MakePlace(0x1234, 10), ws::kKeyGlobal, ws::kKeyLoad, 4, 0)),
+            s);  // another file
+  EXPECT_EQ(DirectSiteSlot(ws::MakeSiteKey(11, ws::kKeyGlobal, ws::kKeyLoad, 4, 0)), (s + 1) % 32);
+  EXPECT_EQ(DirectSiteSlot(ws::MakeSiteKey(42, ws::kKeyGlobal, ws::kKeyLoad, 4, 0)),
+            (s + 32 + 11) % 32);
+  EXPECT_NE(DirectSiteSlot(ws::MakeSiteKey(10, ws::kKeyShared, ws::kKeyStore, 4, 0)), s);
+}
+
+// The direct road's table for a kernel's next run (DirectTableFor) from the shapes a run tallied:
+// each site at its entry, the more counted of two that share one kept. 40 load sites of one kind
+// on lines 10..49, counted 100 + their line: lines 10..31 take 22 entries in a row; line L of
+// 32..49 takes line L - 21's entry (32 + 11 more: L + 11 = L - 21 modulo 32) and, counted more,
+// keeps it. So 22 entries are held: lines 10, 29, 30, 31 and 32..49; lines 11..28 are left out.
+TEST(GpuTally, TheDirectTableKeepsTheMoreCountedOfSitesThatShareAnEntry) {
   std::vector<ws::GpuCapture::TalliedShape> tallied;
-  for (std::uint64_t i = 0; i < 40; ++i) {
+  for (std::uint32_t line = 10; line < 50; ++line) {
     ws::GpuCapture::TalliedShape t;
-    t.key = direct::kLoad + (i << 40);
+    t.key = ws::MakeSiteKey(line, ws::kKeyGlobal, ws::kKeyLoad, 4, 0);
     t.mask = ~0u;
     for (std::uint32_t l = 0; l < 32; ++l) t.offsets[l] = 4 * l;
-    t.count = 100 + i;  // site 39 the most counted
+    t.count = 100 + line;
     tallied.push_back(t);
   }
   const ws::DirectTable table = ws::DirectTableFor(tallied);
   ASSERT_EQ(table.sites.size(), ws::dev::kDirectSites);
-  std::set<std::uint64_t> held;
+  std::set<std::uint32_t> held;
   for (const ws::dev::DirectSite& e : table.sites) {
-    if (e.key != 0) held.insert(e.key);
+    if (e.key == 0) continue;
+    held.insert(ws::KeyLine(e.key));
+    EXPECT_EQ(&table.sites[ws::dev::DirectSiteSlot(e.key)], &e);
+    EXPECT_EQ(e.step1, 4u + 1u);
   }
-  ASSERT_FALSE(held.empty());
-  EXPECT_LE(held.size(), ws::kDirectTableSites);
-  // The kept are the most counted: sites 39, 38, ... down to 40 less their number.
-  for (std::uint64_t i = 40 - held.size(); i < 40; ++i)
-    EXPECT_EQ(held.count(direct::kLoad + (i << 40)), 1u) << i;
-  for (const ws::dev::DirectSite& e : table.sites) {
-    if (e.key != 0) {
-      EXPECT_EQ(&table.sites[ws::dev::DirectSiteSlot(e.key, table.seed)], &e);
-    }
-  }
+  std::set<std::uint32_t> expected = {10, 29, 30, 31};
+  for (std::uint32_t line = 32; line < 50; ++line) expected.insert(line);
+  EXPECT_EQ(held, expected);
 }
 
-// Sites of one array differ only in their key's high word (their lines), barriers only in their
-// places: the seed must part them too (a review found a seed mixed into the low word alone left
-// such pairs in one entry under every seed, and the table then lost every site after them).
-TEST(GpuTally, TheDirectTablePartsSitesThatDifferOnlyInTheirLines) {
+// Sites of one array on 12 lines in a row and 4 barriers of one kernel: every one its own entry.
+TEST(GpuTally, TheDirectTableHoldsAKernelsSitesOnLinesInARow) {
   std::vector<ws::GpuCapture::TalliedShape> tallied;
   for (std::uint32_t line = 10; line < 22; ++line) {  // 12 sites: loads of one array
     ws::GpuCapture::TalliedShape t;
@@ -186,9 +202,9 @@ TEST(GpuTally, TheDirectTablePartsSitesThatDifferOnlyInTheirLines) {
   ASSERT_EQ(table.sites.size(), ws::dev::kDirectSites);
   std::size_t held = 0;
   for (const ws::dev::DirectSite& e : table.sites) held += e.key != 0 ? 1 : 0;
-  EXPECT_EQ(held, 16u);  // all 16 (kDirectTableSites), each in its own entry
+  EXPECT_EQ(held, 16u);
   for (const ws::GpuCapture::TalliedShape& t : tallied) {
-    EXPECT_EQ(table.sites[ws::dev::DirectSiteSlot(t.key, table.seed)].key, t.key);
+    EXPECT_EQ(table.sites[ws::dev::DirectSiteSlot(t.key)].key, t.key);
   }
 }
 
@@ -197,7 +213,7 @@ TEST(GpuTally, TheDirectTablePartsSitesThatDifferOnlyInTheirLines) {
 TEST(GpuTally, TheDirectRoadsDownwardShapesDoNotWrap) {
   using ws::dev::kDirectColumn, ws::dev::kDirectPlaces, ws::dev::kTallySpread;
   const std::uint32_t step = static_cast<std::uint32_t>(-4);
-  const std::uint32_t at = ws::dev::DirectSiteSlot(direct::kLoad, 0);
+  const std::uint32_t at = ws::dev::DirectSiteSlot(direct::kLoad);
   std::vector<ws::dev::DirectSite> sites(ws::dev::kDirectSites);
   sites[at] = {direct::kLoad, step + 1, 0};
   const std::size_t words = std::size_t{kTallySpread} * kDirectColumn;
@@ -213,6 +229,62 @@ TEST(GpuTally, TheDirectRoadsDownwardShapesDoNotWrap) {
   EXPECT_EQ(tallied[0].offsets[31], 316u - 124u);
   for (std::uint32_t l = 1; l < 32; ++l)
     EXPECT_EQ(tallied[0].offsets[l - 1] - 4u, tallied[0].offsets[l]);
+}
+
+// No two sites of a lesson's kernel share a direct entry (DirectSiteSlot), so that the lean unit's
+// every whole-warp affine request and barrier pass can take the road, but sites that cannot be
+// parted: one line, space, operation and size, two arrays (`a[i] + b[i]`), of which the more
+// counted takes the entry. The sites are the emulator's, at each parameter's smallest value: the
+// same lines and kinds as the GPU's (a key's file tag and array, which differ there, do not move
+// an entry).
+TEST(GpuTally, NoLessonKernelsSitesShareADirectEntry) {
+  int kernels = 0, unparted = 0;
+  std::set<std::string> seen;
+  for (const ws::LessonInfo& lesson : ws::Lessons()) {
+    if (!lesson.runs_kernel() || lesson.needs_gpu()) continue;
+    for (const ws::VariantSpec& v : lesson.variants) {
+      if (!v.gpu_refusal.empty()) continue;
+      ws::Params p = lesson.DefaultParams();
+      for (const ws::ParamSpec& spec : lesson.params) p[spec.name] = spec.min;
+      auto r = ws::RunLesson(lesson.id, v.name, p, "emu", ws::RunOptions{});
+      if (!r.ok()) continue;  // a parameter's smallest value that the lesson refuses
+      for (const ws::LaunchTrace& t : r->launches) {
+        if (!seen.insert(t.kernel).second) continue;
+        ++kernels;
+        // Each entry's (line, low 16 bits): the part of a key that names it.
+        std::map<std::uint32_t, std::pair<std::uint32_t, std::uint32_t>> held;
+        auto place = [&](std::uint64_t key, const std::string& what) {
+          const std::pair<std::uint32_t, std::uint32_t> part = {
+              ws::KeyLine(key), static_cast<std::uint32_t>(key) & 0xffffu};
+          const auto [it, fresh] = held.emplace(ws::dev::DirectSiteSlot(key), part);
+          if (fresh) return;
+          if (it->second == part) {
+            ++unparted;  // the same line and kind, another array
+            return;
+          }
+          ADD_FAILURE() << lesson.id << "/" << v.name << " " << t.kernel << ": " << what
+                        << " at line " << part.first << " shares entry " << it->first
+                        << " with line " << it->second.first;
+        };
+        for (const ws::SiteInfo& site : t.sites) {
+          if (site.space == ws::MemorySpace::kLocal) continue;  // never a whole warp's request
+          std::uint64_t key =
+              ws::MakeSiteKey(site.line, static_cast<std::uint32_t>(site.space),
+                              static_cast<std::uint32_t>(site.op), site.size, site.buffer);
+          if (site.async_copy) key |= ws::kKeyAsyncCopy;
+          place(key, "a site");
+        }
+        for (const ws::BarrierSite& b : t.barrier_sites) {
+          place(std::uint64_t{b.line} << 32 | ws::dev::kTallyBarrier | b.tile / 32, "a barrier");
+        }
+      }
+    }
+  }
+  EXPECT_GT(kernels, 40);
+  // Counted on this tree: two arrays read on one line in the naive matmul (A and B), the tiled one
+  // (As and Bs, at tile 8: the smallest tile is the only one run here), the chunked and
+  // interleaved vector adds (a and b) and the histogram without atomics.
+  EXPECT_EQ(unparted, 5);
 }
 
 }  // namespace

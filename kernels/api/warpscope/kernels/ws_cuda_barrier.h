@@ -176,7 +176,7 @@ __device__ __forceinline__ void TimedBarrier(std::uint32_t place, std::uint32_t 
     // holds its key and its count of threads plus one; counted at place 0 of it, its waits
     // beside it.
     if (group == ~0u) {  // no table's entry without its counters (CountDirect)
-      const unsigned s = DirectSiteSlot(key, r.direct_seed);
+      const unsigned s = DirectSiteSlot(key);
       const DirectSite& e = r.direct_table[s];
       if (__all_sync(~0u, e.key == key && e.step1 == arrived + 1u) != 0) {
         if (lane == 0) {

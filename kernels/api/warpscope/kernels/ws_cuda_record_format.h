@@ -256,8 +256,9 @@ static_assert(std::uint64_t{kTallyMaxCapacity} * kTallySpread < 0xffffffffull,
 // barrier's pass at place 0 of its site's entry, its count of threads in the step word. The table
 // is the host's (DirectTableFor, gpu_records.h: from an earlier run of the same kernel, its
 // tallied shapes), in the launch's RecorderState (constant memory: one broadcast read a request),
-// seeded so that no two of its sites share an entry:
-//   direct_table[s]        s = DirectSiteSlot(key, direct_seed); a key of 0: no site
+// each site at the entry its key's compile-time part names (DirectSiteSlot), where no site more
+// counted has it:
+//   direct_table[s]        s = DirectSiteSlot(key); a key of 0: no site
 //   direct_counts[j * kDirectColumn + s * kDirectPlaces + p]
 //                          spread as the tally's counters, j the block's number modulo
 //                          kTallySpread (TallyColumn), p the first offset modulo 256;
@@ -279,14 +280,27 @@ inline constexpr std::uint32_t kDirectSiteBits = 5;
 inline constexpr std::uint32_t kDirectSites = 1u << kDirectSiteBits;
 inline constexpr std::uint32_t kDirectPlaces = 256;
 inline constexpr std::uint32_t kDirectColumn = kDirectSites * kDirectPlaces;
-// A site key's entry under the table's seed: the key's halves mixed by two multiplies, the seed
-// mixed into the whole (so that keys alike in either half part under some seed: sites of one
-// array differ only in their high word, barriers only in theirs), the top bits.
-WS_RECORD_HD constexpr std::uint32_t DirectSiteSlot(std::uint64_t key, std::uint32_t seed) {
-  return (((static_cast<std::uint32_t>(key) * 0x9e3779b9u) ^
-           (static_cast<std::uint32_t>(key >> 32) * 0x85ebca6bu) ^ seed) *
-          (seed | 1u)) >>
-         (32 - kDirectSiteBits);
+// A site key's entry: from the parts of the key a kernel's code fixes when it is compiled, its
+// line (bits 32..47) and its low 16 bits (an access's space, operation and size; a barrier's
+// flag and tile), so that the compiler works the entry out and a request reads its table entry
+// at a constant address. The array (bits 16..31: a buffer's number, a shared array's base) and
+// the file's tag (bits 48..63, the file literal's address on a GPU) are known only when the
+// kernel runs. The whole key was mixed with a seed the host searched for until 2026-12-05: about
+// 13 more instructions a request in the padded transpose's SASS (nvcc 13, the lean unit). Sites of
+// one kernel at one line, space, operation and size (two arrays read on one line, `a[i] + b[i]`)
+// share an entry: the more counted takes it, the other goes the tally's roads (DirectTableFor). The
+// line moves the entry by one a line (and by 11 more every 32 lines) and the low bits by their own
+// amount (the top 5 bits of their product with a multiplier), so that sites of one kind within 32
+// lines never share one; sites of two kinds share one at one distance of lines in 32. The
+// multiplier is one of the 995 odd numbers of 200,000 tried that part every two sites of every
+// lesson's kernel (GpuTally.NoLessonKernelsSitesShareADirect- Entry) and, of those, one that sets
+// the five common kinds (global and shared loads and stores of 4 bytes, a barrier) at least 6
+// entries apart, the most 5 kinds can be in 32.
+WS_RECORD_HD constexpr std::uint32_t DirectSiteSlot(std::uint64_t key) {
+  const std::uint32_t line = static_cast<std::uint32_t>(key >> 32) & 0xffffu;
+  const std::uint32_t low = static_cast<std::uint32_t>(key) & 0xffffu;
+  return (line + (line >> 5) * 11u + ((low * 0xb598b921u) >> (32 - kDirectSiteBits))) &
+         (kDirectSites - 1u);
 }
 
 struct RecorderState {
@@ -321,9 +335,8 @@ struct RecorderState {
   unsigned char* warp_tallied;         // [warp]: 1 once the warp had a request tallied
   unsigned int tally_capacity;         // a power of two
   // The direct road (above, "The direct road"): null direct_counts, none (tally_capacity is then
-  // kDirectColumn where it is not); its table and seed, the host's.
+  // kDirectColumn where it is not); its table, the host's.
   DirectSite direct_table[kDirectSites];
-  unsigned int direct_seed;
   unsigned long long* direct_counts;    // [kTallySpread * kDirectColumn]
   unsigned long long* direct_waits;     // the same (a barrier's place 0)
   unsigned long long* direct_wait_max;  // the same

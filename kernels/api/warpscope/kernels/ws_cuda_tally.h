@@ -210,7 +210,7 @@ __device__ __forceinline__ bool CountDirect(const RecorderState& r, std::uint64_
   // clears it, and an empty entry's key, 0, is no site's), so that no request hits.
   const unsigned state = TallyWarp();
   if (state == ~0u) return false;
-  const unsigned s = DirectSiteSlot(key, r.direct_seed);
+  const unsigned s = DirectSiteSlot(key);
   // Both words read and the three tests made by every lane, with no branch between them (`&`,
   // not `&&`: ptxas branched around the table's read, about 5 instructions a request). A step of
   // ~0u (lanes one byte apart downwards) would match a step word of 0, which no site's entry has

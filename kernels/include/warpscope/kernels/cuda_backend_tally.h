@@ -104,7 +104,6 @@ inline void CudaBackend::UseDirectTable(const std::string& kernel, const TallyAr
   std::fill(std::begin(st->direct_table), std::end(st->direct_table), dev::DirectSite{});
   for (std::size_t s = 0; s < direct_now_.sites.size() && s < dev::kDirectSites; ++s)
     st->direct_table[s] = direct_now_.sites[s];
-  st->direct_seed = direct_now_.seed;
   st->direct_counts = direct_now_.sites.empty() ? nullptr : t.direct_counts;
 }
 

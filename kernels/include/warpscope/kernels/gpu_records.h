@@ -189,20 +189,16 @@ std::vector<GpuCapture::TalliedShape> TalliedShapes(const std::vector<unsigned l
                                                     const std::vector<unsigned long long>& counts);
 
 // A launch's table for the direct road (ws_cuda_record_format.h, "The direct road"): its
-// kDirectSites entries, each at DirectSiteSlot(key, seed), or none (empty `sites`).
+// kDirectSites entries, each at DirectSiteSlot(key), or none (empty `sites`).
 struct DirectTable {
   std::vector<dev::DirectSite> sites;
-  std::uint32_t seed = 0;
 };
-// The most sites a table holds: with more, a seed that parts them all is rare (16 keys in 32
-// entries: about 1 seed in 70).
-inline constexpr std::size_t kDirectTableSites = 16;
 // The table for a kernel's next run from the shapes an earlier run tallied (`tallied`, as
 // ReadTally leaves them, the direct road's added): each site key of whole warps' affine requests
 // (no warp meeting's, no asynchronous copy's) with the step most of its requests made, and each
-// barrier's whole warps' passes with the count of threads most of them had; the most counted
-// kDirectTableSites sites at most, fewer where no seed below 4,096 parts them all (the least
-// counted left out first). Empty where there are none.
+// barrier's whole warps' passes with the count of threads most of them had, at its entry
+// (DirectSiteSlot), in order of their counts: a site whose entry a more counted one has is left
+// out (the tally's roads count it). Empty where there are none.
 DirectTable DirectTableFor(const std::vector<GpuCapture::TalliedShape>& tallied);
 
 // The direct road's counters read back (ws_cuda_record_format.h, "The direct road": `sites`
