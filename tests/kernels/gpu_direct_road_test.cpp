@@ -190,7 +190,7 @@ TEST(GpuTally, TheDirectTableHoldsAKernelsSitesOnLinesInARow) {
     t.count = 1000 + line;
     tallied.push_back(t);
   }
-  for (std::uint64_t place = 40; place < 44; ++place) {  // 4 barriers of one kernel
+  for (std::uint64_t place = 2; place < 6; ++place) {  // 4 barriers of one kernel, above them
     ws::GpuCapture::TalliedShape t;
     t.key = place << 32 | ws::dev::kTallyBarrier;
     t.mask = ~0u;
@@ -234,57 +234,78 @@ TEST(GpuTally, TheDirectRoadsDownwardShapesDoNotWrap) {
 // No two sites of a lesson's kernel share a direct entry (DirectSiteSlot), so that the lean unit's
 // every whole-warp affine request and barrier pass can take the road, but sites that cannot be
 // parted: one line, space, operation and size, two arrays (`a[i] + b[i]`), of which the more
-// counted takes the entry. The sites are the emulator's, at each parameter's smallest value: the
-// same lines and kinds as the GPU's (a key's file tag and array, which differ there, do not move
-// an entry).
+// counted takes the entry. The sites are the emulator's (the same lines and kinds as the GPU's: a
+// key's file tag and array, which differ there, do not move an entry), each variant run at its
+// defaults (small where the emulator's work is large) and at each parameter's smallest value, its
+// largest up to 64 and each of its named choices, so that every kernel a variant can launch is met.
 TEST(GpuTally, NoLessonKernelsSitesShareADirectEntry) {
-  int kernels = 0, unparted = 0;
+  int runs = 0, unparted = 0;
   std::set<std::string> seen;
   for (const ws::LessonInfo& lesson : ws::Lessons()) {
     if (!lesson.runs_kernel() || lesson.needs_gpu()) continue;
     for (const ws::VariantSpec& v : lesson.variants) {
       if (!v.gpu_refusal.empty()) continue;
-      ws::Params p = lesson.DefaultParams();
-      for (const ws::ParamSpec& spec : lesson.params) p[spec.name] = spec.min;
-      auto r = ws::RunLesson(lesson.id, v.name, p, "emu", ws::RunOptions{});
-      if (!r.ok()) continue;  // a parameter's smallest value that the lesson refuses
-      for (const ws::LaunchTrace& t : r->launches) {
-        if (!seen.insert(t.kernel).second) continue;
-        ++kernels;
-        // Each entry's (line, low 16 bits): the part of a key that names it.
-        std::map<std::uint32_t, std::pair<std::uint32_t, std::uint32_t>> held;
-        auto place = [&](std::uint64_t key, const std::string& what) {
-          const std::pair<std::uint32_t, std::uint32_t> part = {
-              ws::KeyLine(key), static_cast<std::uint32_t>(key) & 0xffffu};
-          const auto [it, fresh] = held.emplace(ws::dev::DirectSiteSlot(key), part);
-          if (fresh) return;
-          if (it->second == part) {
-            ++unparted;  // the same line and kind, another array
-            return;
-          }
-          ADD_FAILURE() << lesson.id << "/" << v.name << " " << t.kernel << ": " << what
-                        << " at line " << part.first << " shares entry " << it->first
-                        << " with line " << it->second.first;
-        };
-        for (const ws::SiteInfo& site : t.sites) {
-          if (site.space == ws::MemorySpace::kLocal) continue;  // never a whole warp's request
-          std::uint64_t key =
-              ws::MakeSiteKey(site.line, static_cast<std::uint32_t>(site.space),
-                              static_cast<std::uint32_t>(site.op), site.size, site.buffer);
-          if (site.async_copy) key |= ws::kKeyAsyncCopy;
-          place(key, "a site");
-        }
-        for (const ws::BarrierSite& b : t.barrier_sites) {
-          place(std::uint64_t{b.line} << 32 | ws::dev::kTallyBarrier | b.tile / 32, "a barrier");
+      ws::Params base = lesson.DefaultParams();
+      if (lesson.emulator_cost != nullptr && lesson.emulator_cost(base) > 1e6) {
+        for (const ws::ParamSpec& spec : lesson.params) base[spec.name] = spec.min;
+      }
+      std::vector<ws::Params> sets = {base};
+      for (const ws::ParamSpec& spec : lesson.params) {
+        std::vector<long long> values = {spec.min};
+        if (spec.max <= 64) values.push_back(spec.max);
+        for (std::size_t c = 0; c < spec.choices.size(); ++c)
+          values.push_back(static_cast<long long>(c));
+        for (long long value : values) {
+          ws::Params p = base;
+          p[spec.name] = value;
+          sets.push_back(p);
         }
       }
+      int ran = 0;
+      for (const ws::Params& p : sets) {
+        auto r = ws::RunLesson(lesson.id, v.name, p, "emu", ws::RunOptions{});
+        if (!r.ok()) continue;  // a value the lesson refuses with another (its rule named there)
+        ++ran;
+        for (const ws::LaunchTrace& t : r->launches) {
+          if (!seen.insert(t.kernel).second) continue;
+          // Each entry's (line, low 16 bits): the part of a key that names it.
+          std::map<std::uint32_t, std::pair<std::uint32_t, std::uint32_t>> held;
+          auto place = [&](std::uint64_t key, const std::string& what) {
+            const std::pair<std::uint32_t, std::uint32_t> part = {
+                ws::KeyLine(key), static_cast<std::uint32_t>(key) & 0xffffu};
+            const auto [it, fresh] = held.emplace(ws::dev::DirectSiteSlot(key), part);
+            if (fresh) return;
+            if (it->second == part) {
+              ++unparted;  // the same line and kind, another array
+              return;
+            }
+            ADD_FAILURE() << lesson.id << "/" << v.name << " " << t.kernel << ": " << what
+                          << " at line " << part.first << " shares entry " << it->first
+                          << " with line " << it->second.first;
+          };
+          for (const ws::SiteInfo& site : t.sites) {
+            if (site.space == ws::MemorySpace::kLocal) continue;  // no lesson has one
+            std::uint64_t key =
+                ws::MakeSiteKey(site.line, static_cast<std::uint32_t>(site.space),
+                                static_cast<std::uint32_t>(site.op), site.size, site.buffer);
+            if (site.async_copy) key |= ws::kKeyAsyncCopy;
+            place(key, "a site");
+          }
+          for (const ws::BarrierSite& b : t.barrier_sites) {
+            place(std::uint64_t{b.line} << 32 | ws::dev::kTallyBarrier | b.tile / 32, "a barrier");
+          }
+        }
+      }
+      runs += ran;
+      EXPECT_GT(ran, 0) << lesson.id << "/" << v.name << ": no run of the variant's was taken";
     }
   }
-  EXPECT_GT(kernels, 40);
-  // Counted on this tree: two arrays read on one line in the naive matmul (A and B), the tiled one
-  // (As and Bs, at tile 8: the smallest tile is the only one run here), the chunked and
-  // interleaved vector adds (a and b) and the histogram without atomics.
-  EXPECT_EQ(unparted, 5);
+  EXPECT_GT(runs, 100);
+  EXPECT_GT(seen.size(), 55u);  // 62 kernels on this tree
+  // Counted on this tree: two arrays read on one line in the naive matmul (A and B), the tiled
+  // one's three kernels (As and Bs, at tiles 8, 16 and 32), the chunked and interleaved vector
+  // adds (a and b) and the histogram without atomics.
+  EXPECT_EQ(unparted, 7);
 }
 
 }  // namespace

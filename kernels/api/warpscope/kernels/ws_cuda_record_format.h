@@ -285,21 +285,22 @@ inline constexpr std::uint32_t kDirectColumn = kDirectSites * kDirectPlaces;
 // flag and tile), so that the compiler works the entry out and a request reads its table entry
 // at a constant address. The array (bits 16..31: a buffer's number, a shared array's base) and
 // the file's tag (bits 48..63, the file literal's address on a GPU) are known only when the
-// kernel runs. The whole key was mixed with a seed the host searched for until 2026-12-05: about
-// 13 more instructions a request in the padded transpose's SASS (nvcc 13, the lean unit). Sites of
-// one kernel at one line, space, operation and size (two arrays read on one line, `a[i] + b[i]`)
-// share an entry: the more counted takes it, the other goes the tally's roads (DirectTableFor). The
-// line moves the entry by one a line (and by 11 more every 32 lines) and the low bits by their own
-// amount (the top 5 bits of their product with a multiplier), so that sites of one kind within 32
-// lines never share one; sites of two kinds share one at one distance of lines in 32. The
-// multiplier is one of the 995 odd numbers of 200,000 tried that part every two sites of every
-// lesson's kernel (GpuTally.NoLessonKernelsSitesShareADirect- Entry) and, of those, one that sets
-// the five common kinds (global and shared loads and stores of 4 bytes, a barrier) at least 6
-// entries apart, the most 5 kinds can be in 32.
+// kernel runs. The whole key was mixed with a seed the host searched for until 2026-12-05: 9 to
+// 13 more instructions a request in the padded transpose's SASS (nvcc 13, the lean unit). Sites
+// of one kernel at one line, space, operation and size (two arrays read on one line,
+// `a[i] + b[i]`) share an entry: the more counted takes it, the other goes the tally's roads
+// (DirectTableFor). The line moves the entry by one a line (and by 11 more at each multiple of
+// 32) and the low bits by their own amount (the top 5 bits of their product with a multiplier):
+// sites of one kind share an entry only 32 lines apart in one block of 32 lines, or 21 apart
+// across a multiple of 32; sites of two kinds at one distance of lines in 32. The multiplier is
+// one of the 206 odd numbers of 400,000 tried that part every two sites of the 62 kernels the
+// lessons launch (GpuTally.NoLessonKernelsSitesShareADirectEntry) and, of those, one that sets the
+// five common kinds (global and shared loads and stores of 4 bytes, a barrier) at least 5 entries
+// apart (none of them sets them 6 apart, the most 5 kinds can be in 32).
 WS_RECORD_HD constexpr std::uint32_t DirectSiteSlot(std::uint64_t key) {
   const std::uint32_t line = static_cast<std::uint32_t>(key >> 32) & 0xffffu;
   const std::uint32_t low = static_cast<std::uint32_t>(key) & 0xffffu;
-  return (line + (line >> 5) * 11u + ((low * 0xb598b921u) >> (32 - kDirectSiteBits))) &
+  return (line + (line >> 5) * 11u + ((low * 0xec2d6353u) >> (32 - kDirectSiteBits))) &
          (kDirectSites - 1u);
 }
 
