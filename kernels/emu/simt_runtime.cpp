@@ -88,7 +88,28 @@ std::uintptr_t SpanOf(std::uintptr_t lo, std::uintptr_t hi, unsigned int bytes, 
 
 // `loads_alone`: the statement stores nothing, so its loads may be kept without their values
 // (RecordWarpAccess reads them later).
-void FlushSlot(Warp& w, Slot& s, bool loads_alone) {
+// `k`: the slot's number (a piece's: its own, past the slots'), which keys the classification's
+// cache with its place.
+void FlushSlot(Warp& w, Slot& s, bool loads_alone, std::uint32_t k) {
+  if (s.piece != 0 && s.piece < s.bytes) [[unlikely]] {
+    // A struct wider than 16 bytes (kPieceBytes): a request a piece, in the struct's order, each
+    // lane's value the piece's (read where the statement left it, as a store's are).
+    Slot part = s;
+    part.piece = 0;
+    part.bytes = s.piece;
+    part.op = s.op | (((s.op & 3u) == kOpLoad) ? kLater : 0u);
+    for (unsigned int at = 0; at < s.bytes; at += s.piece) {
+      part.mask = s.mask;
+      for (Mask m = s.mask; m != 0; m &= m - 1) {
+        const int l = __builtin_ctz(m);
+        part.ptr[l] = static_cast<const char*>(s.ptr[l]) + at;
+        if (w.values && (part.op & kLater) == 0) part.value[l] = ValueAt(part.ptr[l], part.bytes);
+      }
+      FlushSlot(w, part, loads_alone, k + (at / s.piece + 1) * kMaxSlots);
+    }
+    s.mask = 0;
+    return;
+  }
   const Mask mask = s.mask;
   s.mask = 0;
   const bool later = (s.op & kLater) != 0;  // its lanes' values are read now, from s.ptr
@@ -99,7 +120,6 @@ void FlushSlot(Warp& w, Slot& s, bool loads_alone) {
   std::uint32_t offsets[32];
   const std::uint32_t tag = w.tag;  // the launch's (emu::CurrentLaunchTag())
   // By place and slot: a lesson's place is its line, which two accesses of a statement share.
-  const auto k = static_cast<std::uint32_t>(&s - w.slot);
   SeenArray& seen = t_seen[((place + k) * 0x9e3779b9u) >> 24];
   const bool known = seen.tag == tag && seen.place == place && seen.slot == k && seen.op == op &&
                      seen.bytes == bytes && seen.span != ~std::uintptr_t{0};
@@ -219,7 +239,7 @@ void FlushSlots(Warp& w, unsigned int n) {
   const bool alone = !stores && !w.keep_values;
   w.keep_values = false;
   for (unsigned int k = 0; k < n; ++k) {
-    if (w.slot[k].mask != 0) FlushSlot(w, w.slot[k], alone);
+    if (w.slot[k].mask != 0) FlushSlot(w, w.slot[k], alone, k);
   }
 }
 
@@ -293,6 +313,7 @@ bool TakeTexelAt(const void* at, const void* texel, unsigned int bytes, unsigned
   s.place = place;
   s.op = kOpLoad | kTexture;
   s.bytes = bytes;
+  s.piece = 0;
   if (w.values) s.value[l] = ValueAt(texel, bytes);
   return true;
 }

@@ -313,8 +313,15 @@ TEST(CoursePrograms, WhatIsNotRunYetIsRefusedByNameAtItsLine) {
        "the legacy cuBLAS API (include cublas_v2.h) is not supported (yet): #include <cublas.h>"},
       {"#include <cublasLt.h>\n\nint main() { cublasLtMatmulDesc_t d;\n return 0; }\n", 3,
        "cublasLtMatmulDesc_t is not supported (yet)"},
-      {"#include <curand_kernel.h>\nint main() { return 0; }\n", 1,
+      // curand_kernel.h and curand.h run (the device API's XORWOW and Philox, cuRAND's tests);
+      // the rest of cuRAND's headers, its host API and its other generators do not.
+      {"#include <curand_mtgp32_host.h>\nint main() { return 0; }\n", 1,
        "cuRAND is not supported (yet)"},
+      {"#include <curand.h>\nint main() {\n  curandGenerator_t g;\n  return 0; }\n", 3,
+       "curandGenerator_t is not supported (yet)"},
+      {"#include <curand_kernel.h>\n__global__ void k() {\n  curandStateMRG32k3a_t s;\n}\n"
+       "int main() { return 0; }\n",
+       3, "curandStateMRG32k3a_t is not supported (yet)"},
       {"#include <cstdio>\n#include <cuda/std/atomic>\nint main() { return 0; }\n", 2,
        "libcu++ (cuda::) is not supported (yet)"},
       {"__global__ void k() { asm volatile(\"bar.sync 0;\"); }\nint main() { return 0; }\n", 1,

@@ -277,6 +277,23 @@ TEST(AsyncCopiesOnGpu, CublasIsRefusedByNameOnTheGpu) {
       << r.program->failure;
 }
 
+// cuRAND's device API runs on the emulator only (shim/curand_kernel.h): the GPU backend refuses it
+// at its #include, naming the line (not yet run on a GPU).
+TEST(AsyncCopiesOnGpu, CurandIsRefusedByNameOnTheGpu) {
+  WS_SKIP_WITHOUT_GPU();
+  ProgramOptions o;
+  o.backend = "cuda";
+  const LessonRun r = test::RunText(
+      "#include <cstdio>\n#include <curand_kernel.h>\n"
+      "__global__ void k(curandState* s) { curand_init(1, threadIdx.x, 0, &s[threadIdx.x]); }\n"
+      "int main() { return 0; }\n",
+      o);
+  ASSERT_FALSE(r.program->ok());
+  EXPECT_NE(r.program->failure.find("test.cu:2: cuRAND is not supported (yet) on the GPU backend"),
+            std::string::npos)
+      << r.program->failure;
+}
+
 // Thread-block clusters (examples/cluster_exchange.cu): the hardware's own cluster calls, the
 // syncs recorded as barriers and another block's shared memory recorded at its offset in that
 // block's window plus RemoteSharedOffset(rank), as on the emulator: the same output, the same

@@ -40,6 +40,10 @@ std::string RefusedLibrary(llvm::StringRef name) {
       // common calls (emu_cublas.cpp); the legacy API and cuBLASXt are refused.
       {"cublas.h", "the legacy cuBLAS API (include cublas_v2.h)"},
       {"cublasXt", "cuBLASXt"},
+      // <curand_kernel.h> and <curand.h> are the shim's: the emulator runs the device API's
+      // XORWOW and Philox generators; the host API's calls are refused by name (Refusal).
+      {"curand_kernel.h", ""},
+      {"curand.h", ""},
       {"curand", "cuRAND"},
       {"cufft", "cuFFT"},
       {"cusparse", "cuSPARSE"},
@@ -197,19 +201,25 @@ class Diagnostics : public DiagnosticConsumer {
 class IncludeWatch : public PPCallbacks {
  public:
   IncludeWatch(const SourceManager& sm, Diagnostics* diags, std::filesystem::path main_dir,
-               std::string* cublas_at)
-      : sm_(sm), diags_(diags), main_dir_(std::move(main_dir)), cublas_at_(cublas_at) {}
+               std::string* cublas_at, std::string* curand_at)
+      : sm_(sm),
+        diags_(diags),
+        main_dir_(std::move(main_dir)),
+        cublas_at_(cublas_at),
+        curand_at_(curand_at) {}
   void InclusionDirective(SourceLocation hash, const Token&, StringRef name, bool, CharSourceRange,
                           const FileEntry*, StringRef, StringRef, const Module*,
                           SrcMgr::CharacteristicKind) override {
     if (sm_.isInSystemHeader(hash)) return;
     const std::string library = RefusedLibrary(name);
-    // cuBLAS's headers that the shim has: noted where first included (the GPU backend refuses it).
-    if (library.empty() && name.startswith("cublas") && cublas_at_->empty()) {
+    // cuBLAS's and cuRAND's headers that the shim has: noted where first included (the GPU
+    // backend refuses them).
+    for (auto [stem, at] : {std::pair{"cublas", cublas_at_}, std::pair{"curand", curand_at_}}) {
+      if (!library.empty() || !name.startswith(stem) || !at->empty()) continue;
       const PresumedLoc p = sm_.getPresumedLoc(hash);
       if (p.isValid())
-        *cublas_at_ = std::filesystem::path(p.getFilename()).filename().string() + ":" +
-                      std::to_string(p.getLine());
+        *at = std::filesystem::path(p.getFilename()).filename().string() + ":" +
+              std::to_string(p.getLine());
     }
     if (library.empty() || refused_) return;
     refused_ = true;
@@ -232,6 +242,7 @@ class IncludeWatch : public PPCallbacks {
   Diagnostics* diags_;
   std::filesystem::path main_dir_;
   std::string* cublas_at_;
+  std::string* curand_at_;
   bool refused_ = false;
 };
 
@@ -245,8 +256,9 @@ class Action : public ASTFrontendAction {
   }
   bool BeginSourceFileAction(CompilerInstance& ci) override {
     if (!rq_.lesson_form)
-      ci.getPreprocessor().addPPCallbacks(std::make_unique<IncludeWatch>(
-          ci.getSourceManager(), diags_, main_dir_, &result_->program.cublas_at));
+      ci.getPreprocessor().addPPCallbacks(
+          std::make_unique<IncludeWatch>(ci.getSourceManager(), diags_, main_dir_,
+                                         &result_->program.cublas_at, &result_->program.curand_at));
     return true;
   }
 

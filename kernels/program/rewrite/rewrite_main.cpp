@@ -139,6 +139,7 @@ int main(int argc, char** argv) {
   j["async_at"] = r.program.async_at;
   j["group_copy_at"] = r.program.group_copy_at;
   j["cublas_at"] = r.program.cublas_at;
+  j["curand_at"] = r.program.curand_at;
   j["warnings"] = Diagnostics(r.program.warnings);
   std::cout << j.dump();
   return 0;

@@ -301,20 +301,37 @@ template <typename T>
 inline const void* AddressOf(T* p) {
   return const_cast<const void*>(static_cast<const volatile void*>(p));
 }
+// An element's access: one, or a struct wider than 16 bytes in its pieces (ws::simt::kPieceBytes),
+// each an access at the same site.
+template <typename T>
+inline void RecordPieces(T* p, unsigned int place, unsigned int op) {
+  constexpr unsigned int piece = ::ws::simt::kPieceBytes<T>;
+  if constexpr (piece == 0) {
+    Record(AddressOf(p), sizeof(T), place, op);
+  } else {
+    for (unsigned int at = 0; at < sizeof(T); at += piece)
+      Record(static_cast<const char*>(AddressOf(p)) + at, piece, place, op);
+  }
+}
 // `flags`: kOpSeveral for a row of a T** (the rewriter writes it), else 0.
 template <typename T>
 inline T* Ld(T* p, unsigned int place, unsigned int flags = 0) {
-  Record(AddressOf(p), sizeof(T), place, kOpLoad | flags);
+  RecordPieces(p, place, kOpLoad | flags);
   return p;
 }
 template <typename T>
 inline T* St(T* p, unsigned int place, unsigned int flags = 0) {
-  Record(AddressOf(p), sizeof(T), place, kOpStore | flags);
+  RecordPieces(p, place, kOpStore | flags);
   return p;
 }
 template <typename T>
 inline T* LdSt(T* p, unsigned int place, unsigned int flags = 0) {
-  RecordLoadStore(AddressOf(p), sizeof(T), place, flags);
+  if constexpr (::ws::simt::kPieceBytes<T> == 0) {
+    RecordLoadStore(AddressOf(p), sizeof(T), place, flags);
+  } else {
+    RecordPieces(p, place, kOpLoad | flags);
+    RecordPieces(p, place, kOpStore | flags);
+  }
   return p;
 }
 template <typename T>

@@ -110,10 +110,26 @@ __host__ __device__ inline T* LdSt(T* p, unsigned int place, unsigned int flags,
   RecordLocal(AddressOf(p), sizeof(T), place, kOpStore | flags, AddressOf(&array), sizeof(A));
   return p;
 }
+// An element's access: one, or a struct wider than 16 bytes in pieces of its alignment (16 bytes
+// at most), each an access at the same site, as the emulator records it (ws_program_simt.h,
+// kPieceBytes) and as nvcc moves it (an instruction a piece).
+#if defined(__CUDA_ARCH__)
+template <typename T>
+__device__ inline void RecordPieces(T* p, unsigned int place, unsigned int op) {
+  constexpr unsigned int piece =
+      sizeof(T) <= 16 ? 0u : (alignof(T) < 16 ? static_cast<unsigned int>(alignof(T)) : 16u);
+  if constexpr (piece == 0) {
+    RecordDevice(AddressOf(p), sizeof(T), place, op);
+  } else {
+    for (unsigned int at = 0; at < sizeof(T); at += piece)
+      RecordDevice(static_cast<const char*>(AddressOf(p)) + at, piece, place, op);
+  }
+}
+#endif
 template <typename T>
 __host__ __device__ inline T* Ld(T* p, unsigned int place, unsigned int flags = 0) {
 #if defined(__CUDA_ARCH__)
-  RecordDevice(AddressOf(p), sizeof(T), place, kOpLoad | flags);
+  RecordPieces(p, place, kOpLoad | flags);
 #else
   (void)flags;
 #endif
@@ -123,7 +139,7 @@ __host__ __device__ inline T* Ld(T* p, unsigned int place, unsigned int flags = 
 template <typename T>
 __host__ __device__ inline T* St(T* p, unsigned int place, unsigned int flags = 0) {
 #if defined(__CUDA_ARCH__)
-  RecordDevice(AddressOf(p), sizeof(T), place, kOpStore | flags);
+  RecordPieces(p, place, kOpStore | flags);
 #else
   (void)flags;
 #endif
@@ -133,8 +149,8 @@ __host__ __device__ inline T* St(T* p, unsigned int place, unsigned int flags = 
 template <typename T>
 __host__ __device__ inline T* LdSt(T* p, unsigned int place, unsigned int flags = 0) {
 #if defined(__CUDA_ARCH__)
-  RecordDevice(AddressOf(p), sizeof(T), place, kOpLoad | flags);
-  RecordDevice(AddressOf(p), sizeof(T), place, kOpStore | flags);
+  RecordPieces(p, place, kOpLoad | flags);
+  RecordPieces(p, place, kOpStore | flags);
 #else
   (void)flags;
 #endif

@@ -37,6 +37,15 @@ struct Lanes {
   const T& operator[](int l) const { return v[l]; }
 };
 
+// An access of a struct wider than 16 bytes moves in pieces of the struct's alignment (16 bytes at
+// most), each an instruction of its own on a GPU (nvcc copies a 48-byte curandState, aligned to 8,
+// with six 8-byte loads; a 24-byte struct of floats with six 4-byte ones): each piece is recorded
+// as an access of its own, a request a warp (FlushSlot; ws::prog::RecordPieces). 0: the access
+// is one (16 bytes or fewer, the widest one instruction moves).
+template <typename T>
+inline constexpr unsigned int kPieceBytes =
+    sizeof(T) <= 16 ? 0u : (alignof(T) < 16 ? static_cast<unsigned int>(alignof(T)) : 16u);
+
 // One access expression of the running statement: its lanes' addresses, times and values.
 struct Slot {
   const void* ptr[32];
@@ -44,6 +53,7 @@ struct Slot {
   std::uint64_t value[32];
   Mask mask;
   unsigned int place, op, bytes;
+  unsigned int piece;  // kPieceBytes of the access's type
 };
 inline constexpr unsigned int kMaxSlots = 32;
 // A load's flag: its statement stores nothing (and calls nothing that may), so its lanes' values
@@ -243,12 +253,14 @@ inline T* Access(Warp& w, int l, unsigned int k, Bounds& b, T* p) {
       s.place = Place;
       s.op = Op & ~kAlways;
       s.bytes = static_cast<unsigned int>(sizeof(T));
+      s.piece = kPieceBytes<T>;
     }
   } else {
     s.mask |= 1u << l;
     s.place = Place;
     s.op = Op;
     s.bytes = static_cast<unsigned int>(sizeof(T));
+    s.piece = kPieceBytes<T>;
   }
   if constexpr ((Op & 3u) == 0u && (Op & kLater) == 0u) {
     if (w.values) s.value[l] = Bits(p);  // a load's value now

@@ -324,6 +324,7 @@ RewriteResult ReadRewriterAnswer(const std::string& out, const std::string& file
     p.async_at = j.value("async_at", std::string());
     p.group_copy_at = j.value("group_copy_at", std::string());
     p.cublas_at = j.value("cublas_at", std::string());
+    p.curand_at = j.value("curand_at", std::string());
     p.warnings = DiagnosticsOf(j.at("warnings"));
   } catch (const std::exception& e) {
     result = RewriteResult{};

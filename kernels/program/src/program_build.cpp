@@ -142,6 +142,7 @@ void JoinUnit(ProgramJob& job, Unit& u, const std::string& own,
   if (all.async_at.empty()) all.async_at = one.async_at;
   if (all.group_copy_at.empty()) all.group_copy_at = one.group_copy_at;
   if (all.cublas_at.empty()) all.cublas_at = one.cublas_at;
+  if (all.curand_at.empty()) all.curand_at = one.curand_at;
   all.main_takes_args = all.main_takes_args || one.main_takes_args;
   all.local_arrays = all.local_arrays || one.local_arrays;
 }
@@ -226,7 +227,11 @@ bool Commands(ProgramJob& job) {
       {&job.rewritten.cublas_at,
        "cuBLAS is not supported (yet) on the GPU backend: its kernels are the library's, which "
        "the recording does not reach (on the emulator its calls run, unrecorded, and the run "
-       "says so)"}};
+       "says so)"},
+      {&job.rewritten.curand_at,
+       "cuRAND is not supported (yet) on the GPU backend: its generators are the toolkit's "
+       "header's, which the recording has not been checked against (on the emulator its device "
+       "API runs)"}};
   for (const auto& [at, why] : not_on_gpu) {
     if (job.gpu && !at->empty())
       return CompileFailure(job, *at + ": " + why + ". Run it on the emulator (--backend emu)");

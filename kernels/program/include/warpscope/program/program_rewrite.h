@@ -89,6 +89,9 @@ struct RewrittenProgram {
   // own files, "file.cu:line": the emulator runs its calls (emu_cublas.cpp), the GPU backend
   // refuses it (yet).
   std::string cublas_at;
+  // The first #include of cuRAND's device API (<curand_kernel.h>, <curand.h>), the same way: the
+  // emulator runs its generators (shim/curand_kernel.h), the GPU backend refuses it (yet).
+  std::string curand_at;
   // and its warp function (the SIMT path, docs/ENGINE.md) as C++, or "" and why it has none
   std::vector<std::string> kernel_table_warp, kernel_table_simt;
   std::vector<ProgramFile> files;  // the program's own headers it includes (not the main file)
