@@ -93,7 +93,10 @@ std::uintptr_t SpanOf(std::uintptr_t lo, std::uintptr_t hi, unsigned int bytes, 
 void FlushSlot(Warp& w, Slot& s, bool loads_alone, std::uint32_t k) {
   if (s.piece != 0 && s.piece < s.bytes) [[unlikely]] {
     // A struct wider than 16 bytes (kPieceBytes): a request a piece, in the struct's order, each
-    // lane's value the piece's (read where the statement left it, as a store's are).
+    // lane's value the piece's, read where the statement left memory (a load's as kLater reads
+    // them, a store's as AfterLane would): in a statement that also stores there (`a[i] = a[j]`
+    // of such structs) the race check may see a load's value after the store, and lanes storing
+    // to one place the last lane's. Requests and sectors are not touched by it.
     Slot part = s;
     part.piece = 0;
     part.bytes = s.piece;

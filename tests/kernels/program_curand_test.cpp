@@ -5,7 +5,11 @@
 // alignment).
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "program_test_util.h"
 #include "warpscope/program/program.h"
@@ -78,7 +82,8 @@ TEST(Curand, GivesTheReferenceSequences) {
 // powers) and Philox (a counter): skipahead(n) is n calls of curand(); 16 skips of 2^63 are one
 // subsequence of XORWOW's 2^67; 4 skips of 2^64 are one of Philox's 2^66; curand4 gives the next
 // four of curand() from any place among a counter's four; and the uniforms are x 2^-32 + 2^-33
-// (x = 0: 2^-33, the smallest; 2^32 - 1: 1, the largest) of the same outputs, the double of two.
+// (x = 0: 2^-33, the smallest; 2^32 - 1: 1, the largest) of the same outputs, XORWOW's double of
+// two, Philox's of one, x 2^-32 + 2^-32 (the toolkit's curand_uniform.h).
 constexpr const char* kSkips = R"(#include <cstdio>
 #include <curand_kernel.h>
 template <typename S> __device__ bool Same(S a, S b) {
@@ -127,6 +132,10 @@ __global__ void check(int* ok) {
   unsigned int x = curand(&v), y = curand(&v);
   ok[i++] = curand_uniform_double(&u) ==
             (double)((unsigned long long)x ^ ((unsigned long long)y << 21)) * 0x1p-53 + 0x1p-54;
+  curandStatePhilox4_32_10_t pu, pv;
+  curand_init(3, 0, 0, &pu);
+  curand_init(3, 0, 0, &pv);
+  ok[i++] = curand_uniform_double(&pu) == (double)curand(&pv) * 0x1p-32 + 0x1p-32;
   ok[i] = -1;
 }
 int main() {
@@ -143,16 +152,23 @@ int main() {
 TEST(Curand, SkipsAgreeWithSteppingAndTheUniformsWithTheirOutputs) {
   const LessonRun run = RunText(kSkips);
   ASSERT_TRUE(run.program->ok()) << run.program->failure << run.program->stderr_text;
-  // 3 x 2 skips, the two subsequences, 4 places of curand4, the float and the double uniform.
-  EXPECT_EQ(run.program->stdout_text, std::string(6 + 2 + 4 + 2, '1') + "\n");
+  // 3 x 2 skips, the two subsequences, 4 places of curand4, the float and two double uniforms.
+  EXPECT_EQ(run.program->stdout_text,
+            "111111"
+            "11"
+            "1111"
+            "111"
+            "\n");
 }
 
 // A Monte Carlo estimate of pi as students write it: states in device memory, curand_init with the
 // thread's subsequence, a copy of the state to the thread and back. 65,536 threads, 64 points
-// each. The copies are recorded as nvcc moves a 48-byte state aligned to 8: six 8-byte loads and
-// six stores a thread, a request each a warp: 2,048 warps x 6 = 12,288 requests, and 32 sectors
-// each (a lane's 8 bytes 48 apart, in a sector of their own). curand_init's own writes through
-// &states[id] are the library's, not recorded: setup has no site. The sizes are the toolkit's.
+// each. The copies are recorded in pieces of the state's alignment, 8 bytes: six loads and six
+// stores a thread, a request each a warp: 2,048 warps x 6 = 12,288 requests, and 32 sectors each
+// (a lane's 8 bytes 48 apart, in a sector of their own). nvcc moves it field by field, five 8-byte
+// pieces and one of 4 (review helper, PTX of nvcc 13): the same six requests, one of them of 4-byte
+// lanes, also 32 sectors. curand_init's own writes through &states[id] are the library's, not
+// recorded: setup has no site. The sizes are the toolkit's.
 constexpr const char* kPi = R"(#include <cstdio>
 #include <curand_kernel.h>
 __global__ void setup(curandState* states, unsigned long long seed, int n) {
@@ -206,28 +222,30 @@ TEST(Curand, AMonteCarloPiRecordsItsStateCopiesAsTheGpuMovesThem) {
   EXPECT_EQ(copies, 2);
 }
 
-// A struct wider than 16 bytes of 4-byte fields (24 bytes, aligned to 4) moves in six 4-byte
-// pieces, a request each: 1,024 threads, 32 warps, 192 requests at the load and at the store; a
-// piece's lanes 24 bytes apart cover the warp's 768 bytes, 24 sectors a request. Before, the
-// access of 24 bytes stopped the run's figures (a trace's access size is 1 to 16).
+// A struct wider than 16 bytes of 4-byte fields (24 bytes, aligned to 4), copied whole, moves in
+// six 4-byte pieces, a request each (nvcc's PTX for this copy: six 4-byte loads and six stores):
+// 1,024 threads, 32 warps, 192 requests at the load and at the store; a piece's lanes 24 bytes
+// apart cover the warp's 768 bytes, 24 sectors a request. Before, the access of 24 bytes stopped
+// the run's figures (a trace's access size is 1 to 16). (Where a kernel reads only some fields
+// of a copy, nvcc loads only those; the recording takes every piece: a model of the type, not
+// of what the compiler keeps.)
 constexpr const char* kStruct = R"(#include <cstdio>
 struct P { float x, y, z, vx, vy, vz; };
-__global__ void move(P* ps, int n) {
+__global__ void copy(const P* in, P* out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  P p = ps[i];
-  p.x += p.vx;
-  ps[i] = p;
+  out[i] = in[i];
 }
 int main() {
   const int n = 1024;
   P h[n];
-  for (int i = 0; i < n; ++i) h[i] = {0, 0, 0, (float)i, 0, 0};
-  P* d;
-  cudaMalloc(&d, sizeof h);
-  cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);
-  move<<<4, 256>>>(d, n);
-  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  for (int i = 0; i < n; ++i) h[i] = {(float)i, 0, 0, 0, 0, 0};
+  P *a, *b;
+  cudaMalloc(&a, sizeof h);
+  cudaMalloc(&b, sizeof h);
+  cudaMemcpy(a, h, sizeof h, cudaMemcpyHostToDevice);
+  copy<<<4, 256>>>(a, b, n);
+  cudaMemcpy(h, b, sizeof h, cudaMemcpyDeviceToHost);
   printf("%g %g\n", h[1].x, h[1023].x);
 }
 )";
@@ -248,6 +266,58 @@ TEST(Curand, AStructWiderThanSixteenBytesMovesInPiecesOfItsAlignment) {
       EXPECT_EQ(t.stats.sites[i].sectors, 192u * 24u) << engine;
     }
   }
+}
+
+// tests/programs/agreement/curand_values.cu on the emulator against its output on an H100 (CUDA
+// 13.0, curand_values.gpu.txt beside it): XORWOW and Philox at five seeds, subsequences and
+// offsets, 8 of each kind. The integers and the uniforms (floats and doubles) equal the GPU's
+// line for line. The normals go through the GPU's own approximations: a float's __sincosf was up
+// to 7.7e-7 apart in that run (so at most 1e-6 here), a double normal's sincospi and log a unit in
+// the last place in about one value of ten (at most 4 here), a log-normal's expf of a float normal
+// 1 to 4 (at most 64 here, where the normal itself may be 1e-6 apart).
+TEST(Curand, ItsValuesAreAnH100s) {
+  const LessonRun run = RunText(test::ReadExample("../tests/programs/agreement/curand_values.cu"));
+  ASSERT_TRUE(run.program->ok()) << run.program->failure << run.program->stderr_text;
+  std::ifstream in(WARPSCOPE_SOURCE_DIR "/tests/programs/agreement/curand_values.gpu.txt");
+  ASSERT_TRUE(in.good());
+  std::istringstream emu(run.program->stdout_text);
+  std::string lg, le;
+  int lines = 0, exact = 0, near = 0;
+  while (std::getline(in, lg)) {
+    ASSERT_TRUE(std::getline(emu, le)) << "the emulator printed fewer lines than the GPU";
+    ++lines;
+    std::istringstream g(lg), e(le);
+    std::string kind, kind_e;
+    g >> kind;
+    e >> kind_e;
+    ASSERT_EQ(kind, kind_e);
+    if (kind == "int" || kind == "uniform" || kind == "uniform_double" || kind == "xorwow" ||
+        kind == "philox") {
+      EXPECT_EQ(le, lg);
+      ++exact;
+      continue;
+    }
+    std::string a, b;
+    while (g >> a) {
+      ASSERT_TRUE(e >> b) << le;
+      const double x = std::strtod(a.c_str(), nullptr), y = std::strtod(b.c_str(), nullptr);
+      if (kind == "normal") {
+        EXPECT_LE(std::fabs(x - y), 1e-6) << kind << ": GPU " << a << ", emulator " << b;
+      } else if (kind == "normal_double") {
+        EXPECT_LE(std::fabs(x - y), 4 * std::ldexp(1.0, std::ilogb(x) - 52))
+            << kind << ": GPU " << a << ", emulator " << b;
+      } else {
+        ASSERT_EQ(kind, "log_normal");
+        EXPECT_LE(std::fabs(x - y), 64 * std::ldexp(1.0, std::ilogb(x) - 23))
+            << kind << ": GPU " << a << ", emulator " << b;
+      }
+    }
+    ++near;
+  }
+  // 10 states of 7 lines: a heading, 3 exact and 3 near.
+  EXPECT_EQ(lines, 70);
+  EXPECT_EQ(exact, 40);
+  EXPECT_EQ(near, 30);
 }
 
 }  // namespace

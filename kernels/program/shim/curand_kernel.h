@@ -4,11 +4,12 @@
 // that a program's arrays of states take the sectors they take on a GPU), and their sequences as
 // cuRAND makes them: curand_init's seed, subsequence and offset, curand(), the uniform floats and
 // doubles, the normals by Box-Muller (one cached for the next call where a call returns one) and
-// the log-normals. The integers and the uniforms are the GPU's bit for bit; a normal goes through
-// logf and a sine and cosine, which the GPU computes with its own approximations (__sincosf for
-// a float), so a normal may differ from the GPU's in its last bits. The generator's own reads and
-// writes of a state are not recorded (they are the library's, as on a GPU a kernel's copy of the
-// state is); a program's copies of states to and from its arrays are.
+// the log-normals. The integers and the uniforms are the GPU's bit for bit (an H100's output of
+// tests/programs/agreement/curand_values.cu, kept beside it); a normal goes through logf and a sine
+// and cosine, which the GPU computes with its own approximations (__sincosf for a float: up to
+// about 1e-6 apart there; a double's and a log-normal's in their last bits). The generator's own
+// reads and writes of a state are not recorded (they are the library's); a program's copies of
+// states to and from its arrays are.
 // MRG32k3a, MTGP32, the Sobol generators, curand_poisson and curand_discrete are not here: a use
 // of one is refused by its name when the program is read.
 #pragma once
@@ -27,14 +28,18 @@ inline constexpr float kInv32 = 2.3283064365386963e-10f;
 inline constexpr double kInv32Double = 2.3283064365386963e-10;
 inline constexpr double kInv53Double = 1.1102230246251565e-16;
 inline constexpr float kInv32TwoPi = 6.2831855f * kInv32;
-inline constexpr int kFlagNormal = 1, kFlagLogNormal = 2;
 }  // namespace ws::prog::curand
 
 #define CURAND_2POW32_INV (2.3283064e-10f)
 #define CURAND_2POW32_INV_DOUBLE (2.3283064365386963e-10)
 #define CURAND_2POW53_INV_DOUBLE (1.1102230246251565e-16)
 #define CURAND_2PI (6.2831855f)
+#define CURAND_2POW32_INV_2PI (2.3283064e-10f * 6.2831855f)
 #define CURAND_PI_DOUBLE (3.1415926535897932)
+#define CURAND_2PI_DOUBLE (6.2831853071795860)
+#define CURAND_2POW53_INV_2PI_DOUBLE (1.1102230246251565e-16 * 6.2831853071795860)
+#define EXTRA_FLAG_NORMAL 0x00000001
+#define EXTRA_FLAG_LOG_NORMAL 0x00000002
 
 struct curandStateXORWOW {
   unsigned int d, v[5];
@@ -68,9 +73,10 @@ static_assert(sizeof(curandStatePhilox4_32_10) == 64, "the toolkit's Philox stat
 WS_PD inline float _curand_uniform(unsigned int x) {
   return static_cast<float>(x) * ws::prog::curand::kInv32 + ws::prog::curand::kInv32 / 2.0f;
 }
+// One output's double: x 2^-32 + 2^-32, in [2^-32, 1] (the toolkit's since 2018; its headers
+// before added half that, as the float does).
 WS_PD inline double _curand_uniform_double(unsigned int x) {
-  return static_cast<double>(x) * ws::prog::curand::kInv32Double +
-         ws::prog::curand::kInv32Double / 2.0;
+  return static_cast<double>(x) * ws::prog::curand::kInv32Double + ws::prog::curand::kInv32Double;
 }
 WS_PD inline double _curand_uniform_double_hq(unsigned int x, unsigned int y) {
   const unsigned long long z =
@@ -319,53 +325,48 @@ WS_PD inline double2 curand_uniform2_double(curandStatePhilox4_32_10_t* state) {
 }
 
 namespace ws::prog::curand {
-// One normal a call: a pair made every other call, its second kept in the state for the next.
-template <typename State>
-WS_PD inline float Normal(State* state) {
-  if (state->boxmuller_flag != kFlagNormal) {
+// One value a call from a Box-Muller pair made every other call, its second kept in the state for
+// the next: `flag` says what is kept (a normal or a log-normal: a call of the other kind makes a
+// pair afresh), `f` is what each of the pair becomes.
+template <typename State, typename F>
+WS_PD inline float OneOfPair(State* state, int flag, F f) {
+  if (state->boxmuller_flag != flag) {
     const unsigned int x = ::curand(state);
     const unsigned int y = ::curand(state);
     const float2 v = _curand_box_muller(x, y);
-    state->boxmuller_extra = v.y;
-    state->boxmuller_flag = kFlagNormal;
-    return v.x;
+    state->boxmuller_extra = f(v.y);
+    state->boxmuller_flag = flag;
+    return f(v.x);
   }
   state->boxmuller_flag = 0;
   return state->boxmuller_extra;
 }
 template <typename State>
-WS_PD inline float2 Normal2(State* state) {
+WS_PD inline float2 Pair(State* state) {
   const unsigned int x = ::curand(state);
   const unsigned int y = ::curand(state);
   return _curand_box_muller(x, y);
 }
 // exp(mean + stddev * n), its multiply and add fused as nvcc fuses them.
-template <typename State>
-WS_PD inline float LogNormal(State* state, float mean, float stddev) {
-  if (state->boxmuller_flag != kFlagLogNormal) {
-    const unsigned int x = ::curand(state);
-    const unsigned int y = ::curand(state);
-    const float2 v = _curand_box_muller(x, y);
-    state->boxmuller_extra = std::exp(std::fmaf(stddev, v.y, mean));
-    state->boxmuller_flag = kFlagLogNormal;
-    return std::exp(std::fmaf(stddev, v.x, mean));
-  }
-  state->boxmuller_flag = 0;
-  return state->boxmuller_extra;
+WS_PD inline float LogOf(float n, float mean, float stddev) {
+  return std::exp(std::fmaf(stddev, n, mean));
+}
+WS_PD inline double LogOf(double n, double mean, double stddev) {
+  return std::exp(std::fma(stddev, n, mean));
 }
 }  // namespace ws::prog::curand
 
 WS_PD inline float curand_normal(curandStateXORWOW_t* state) {
-  return ws::prog::curand::Normal(state);
+  return ws::prog::curand::OneOfPair(state, EXTRA_FLAG_NORMAL, [](float n) { return n; });
 }
 WS_PD inline float curand_normal(curandStatePhilox4_32_10_t* state) {
-  return ws::prog::curand::Normal(state);
+  return ws::prog::curand::OneOfPair(state, EXTRA_FLAG_NORMAL, [](float n) { return n; });
 }
 WS_PD inline float2 curand_normal2(curandStateXORWOW_t* state) {
-  return ws::prog::curand::Normal2(state);
+  return ws::prog::curand::Pair(state);
 }
 WS_PD inline float2 curand_normal2(curandStatePhilox4_32_10_t* state) {
-  return ws::prog::curand::Normal2(state);
+  return ws::prog::curand::Pair(state);
 }
 WS_PD inline float4 curand_normal4(curandStatePhilox4_32_10_t* state) {
   const uint4 x = curand4(state);
@@ -373,10 +374,29 @@ WS_PD inline float4 curand_normal4(curandStatePhilox4_32_10_t* state) {
   return {a.x, a.y, b.x, b.y};
 }
 WS_PD inline float curand_log_normal(curandStateXORWOW_t* state, float mean, float stddev) {
-  return ws::prog::curand::LogNormal(state, mean, stddev);
+  return ws::prog::curand::OneOfPair(state, EXTRA_FLAG_LOG_NORMAL, [=](float n) {
+    return ws::prog::curand::LogOf(n, mean, stddev);
+  });
 }
 WS_PD inline float curand_log_normal(curandStatePhilox4_32_10_t* state, float mean, float stddev) {
-  return ws::prog::curand::LogNormal(state, mean, stddev);
+  return ws::prog::curand::OneOfPair(state, EXTRA_FLAG_LOG_NORMAL, [=](float n) {
+    return ws::prog::curand::LogOf(n, mean, stddev);
+  });
+}
+WS_PD inline float2 curand_log_normal2(curandStateXORWOW_t* state, float mean, float stddev) {
+  const float2 v = ws::prog::curand::Pair(state);
+  return {ws::prog::curand::LogOf(v.x, mean, stddev), ws::prog::curand::LogOf(v.y, mean, stddev)};
+}
+WS_PD inline float2 curand_log_normal2(curandStatePhilox4_32_10_t* state, float mean,
+                                       float stddev) {
+  const float2 v = ws::prog::curand::Pair(state);
+  return {ws::prog::curand::LogOf(v.x, mean, stddev), ws::prog::curand::LogOf(v.y, mean, stddev)};
+}
+WS_PD inline float4 curand_log_normal4(curandStatePhilox4_32_10_t* state, float mean,
+                                       float stddev) {
+  const float4 v = curand_normal4(state);
+  return {ws::prog::curand::LogOf(v.x, mean, stddev), ws::prog::curand::LogOf(v.y, mean, stddev),
+          ws::prog::curand::LogOf(v.z, mean, stddev), ws::prog::curand::LogOf(v.w, mean, stddev)};
 }
 
 // Normal doubles: XORWOW's from four single outputs, Philox's from one curand4.
@@ -389,23 +409,47 @@ WS_PD inline double2 curand_normal2_double(curandStatePhilox4_32_10_t* state) {
   const uint4 x = curand4(state);
   return _curand_box_muller_double(x.x, x.y, x.z, x.w);
 }
-WS_PD inline double curand_normal_double(curandStateXORWOW_t* state) {
-  if (state->boxmuller_flag_double != ws::prog::curand::kFlagNormal) {
-    const double2 v = curand_normal2_double(state);
-    state->boxmuller_extra_double = v.y;
-    state->boxmuller_flag_double = ws::prog::curand::kFlagNormal;
-    return v.x;
+
+namespace ws::prog::curand {
+// OneOfPair's double: from curand_normal2_double's pair, kept in the state's double fields.
+template <typename State, typename F>
+WS_PD inline double OneOfPairDouble(State* state, int flag, F f) {
+  if (state->boxmuller_flag_double != flag) {
+    const double2 v = ::curand_normal2_double(state);
+    state->boxmuller_extra_double = f(v.y);
+    state->boxmuller_flag_double = flag;
+    return f(v.x);
   }
   state->boxmuller_flag_double = 0;
   return state->boxmuller_extra_double;
 }
+}  // namespace ws::prog::curand
+
+WS_PD inline double curand_normal_double(curandStateXORWOW_t* state) {
+  return ws::prog::curand::OneOfPairDouble(state, EXTRA_FLAG_NORMAL, [](double n) { return n; });
+}
 WS_PD inline double curand_normal_double(curandStatePhilox4_32_10_t* state) {
-  if (state->boxmuller_flag_double != ws::prog::curand::kFlagNormal) {
-    const double2 v = curand_normal2_double(state);
-    state->boxmuller_extra_double = v.y;
-    state->boxmuller_flag_double = ws::prog::curand::kFlagNormal;
-    return v.x;
-  }
-  state->boxmuller_flag_double = 0;
-  return state->boxmuller_extra_double;
+  return ws::prog::curand::OneOfPairDouble(state, EXTRA_FLAG_NORMAL, [](double n) { return n; });
+}
+WS_PD inline double curand_log_normal_double(curandStateXORWOW_t* state, double mean,
+                                             double stddev) {
+  return ws::prog::curand::OneOfPairDouble(state, EXTRA_FLAG_LOG_NORMAL, [=](double n) {
+    return ws::prog::curand::LogOf(n, mean, stddev);
+  });
+}
+WS_PD inline double curand_log_normal_double(curandStatePhilox4_32_10_t* state, double mean,
+                                             double stddev) {
+  return ws::prog::curand::OneOfPairDouble(state, EXTRA_FLAG_LOG_NORMAL, [=](double n) {
+    return ws::prog::curand::LogOf(n, mean, stddev);
+  });
+}
+WS_PD inline double2 curand_log_normal2_double(curandStateXORWOW_t* state, double mean,
+                                               double stddev) {
+  const double2 v = curand_normal2_double(state);
+  return {ws::prog::curand::LogOf(v.x, mean, stddev), ws::prog::curand::LogOf(v.y, mean, stddev)};
+}
+WS_PD inline double2 curand_log_normal2_double(curandStatePhilox4_32_10_t* state, double mean,
+                                               double stddev) {
+  const double2 v = curand_normal2_double(state);
+  return {ws::prog::curand::LogOf(v.x, mean, stddev), ws::prog::curand::LogOf(v.y, mean, stddev)};
 }

@@ -37,11 +37,12 @@ struct Lanes {
   const T& operator[](int l) const { return v[l]; }
 };
 
-// An access of a struct wider than 16 bytes moves in pieces of the struct's alignment (16 bytes at
-// most), each an instruction of its own on a GPU (nvcc copies a 48-byte curandState, aligned to 8,
-// with six 8-byte loads; a 24-byte struct of floats with six 4-byte ones): each piece is recorded
-// as an access of its own, a request a warp (FlushSlot; ws::prog::RecordPieces). 0: the access
-// is one (16 bytes or fewer, the widest one instruction moves).
+// An access of a struct wider than 16 bytes is recorded in pieces of the struct's alignment (16
+// bytes at most), each an access of its own, a request a warp (FlushSlot; ws::prog::RecordPieces):
+// a model of how nvcc moves it, an instruction a piece (a whole copy of a 24-byte struct of floats
+// is six 4-byte loads in its PTX; a 48-byte curandState, aligned to 8, is five 8-byte pieces and
+// one of 4, field by field; fields a kernel never reads are not loaded at all). 0: the access is
+// one (16 bytes or fewer, the widest one instruction moves).
 template <typename T>
 inline constexpr unsigned int kPieceBytes =
     sizeof(T) <= 16 ? 0u : (alignof(T) < 16 ? static_cast<unsigned int>(alignof(T)) : 16u);
