@@ -79,6 +79,31 @@ TEST(RunFile, KernelTimesReadInTheOrderTheKernelsStarted) {
   EXPECT_EQ(bad.error, "line 2 of the kernel times is not one: 9 3 k");  // ends before it starts
 }
 
+// The kernel counters' lines (kernel_counters.cpp): the metrics named once, then a launch a line,
+// a value "-" where the GPU gave none; the metrics the GPU lacks listed; the counting's own error
+// kept with the launches before it; a line that is not one named.
+TEST(RunFile, KernelCountersReadALaunchALineInTheMetricsOrder) {
+  const KernelCountersRead r = ParseKernelCounters(
+      "# unavailable l1tex__x.sum\n# metrics a.sum b.sum\nlaunch _Z4copyPfPKfi 1024 4096\n"
+      "launch _Z1kv - 7\n");
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.unavailable, std::vector<std::string>{"l1tex__x.sum"});
+  ASSERT_EQ(r.counters.size(), 2u);
+  EXPECT_EQ(r.counters[0].kernel, "_Z4copyPfPKfi");
+  EXPECT_EQ(r.counters[0].Of("a.sum"), 1024);
+  EXPECT_EQ(r.counters[0].Of("b.sum"), 4096);
+  EXPECT_EQ(r.counters[1].Of("a.sum"), -1);  // none given
+  EXPECT_EQ(r.counters[1].Of("b.sum"), 7);
+  const KernelCountersRead stopped = ParseKernelCounters(
+      "# metrics a.sum\nlaunch _Z1kv 3\nerror: cuptiRangeProfilerStart: CUPTI_ERROR_X\n");
+  EXPECT_EQ(stopped.error, "cuptiRangeProfilerStart: CUPTI_ERROR_X");
+  EXPECT_EQ(stopped.counters.size(), 1u);
+  EXPECT_EQ(ParseKernelCounters("# metrics a.sum b.sum\nlaunch _Z1kv 3\n").error,
+            "line 2 of the kernel counters is not one: launch _Z1kv 3");  // a value short
+  EXPECT_EQ(ParseKernelCounters("# metrics a.sum\nlaunch _Z1kv x\n").error,
+            "line 2 of the kernel counters is not one: launch _Z1kv x");
+}
+
 // A GPU program's kernel times travel in its trace file, and give its bandwidth: the bytes its
 // threads moved over the kernels' summed time. Two launches of 4,096 threads copying a float
 // each (a load and a store: 2 x 4,096 x 4 B = 32,768 B a launch, 65,536 B in all) in 0.004 +
@@ -99,6 +124,9 @@ TEST(RunFile, AProgramsKernelTimesTravelAndGiveItsBandwidth) {
   LessonRun::Program& p = run.program.emplace();
   p.file = "copy.cu";
   p.kernel_times = {{"_Z4copyPfPKfi", 0.004}, {"_Z4copyPfPKfi", 0.012}};
+  p.kernel_counters = {
+      {"_Z4copyPfPKfi", {{"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 128}}}};
+  p.counters_unavailable = {"l1tex__x.sum"};
   auto parsed = ParseTrace(SerializeTrace(TraceOfLessonRun(run, nullptr, 0)));
   ASSERT_TRUE(parsed.ok()) << parsed.status().message();
   auto back = LessonRunOfTrace(std::move(parsed).value(), "lab.wstrace", nullptr);
@@ -106,6 +134,10 @@ TEST(RunFile, AProgramsKernelTimesTravelAndGiveItsBandwidth) {
   ASSERT_EQ(back->program->kernel_times.size(), 2u);
   EXPECT_EQ(back->program->kernel_times[1].kernel, "_Z4copyPfPKfi");
   EXPECT_DOUBLE_EQ(back->program->kernel_times[1].ms, 0.012);
+  ASSERT_EQ(back->program->kernel_counters.size(), 1u);  // the GPU's counters travel too
+  EXPECT_EQ(back->program->kernel_counters[0].Of("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"),
+            128);
+  EXPECT_EQ(back->program->counters_unavailable, std::vector<std::string>{"l1tex__x.sum"});
   const MeasuredBandwidth bw = ProgramBandwidth(*back);
   EXPECT_EQ(bw.missing, "");
   EXPECT_EQ(bw.bytes, 65536u);

@@ -2,6 +2,7 @@
 #include "warpscope/trace/kernel_table.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <sstream>
@@ -68,7 +69,103 @@ std::string WorstOf(const KernelRow& r) {
   return banks > sectors ? "banks" : "sectors";
 }
 
+// The figures the GPU's own counters are read for (kernel_counters.cpp's metrics) and how a
+// recorded launch's sites give each: requests, sectors, wavefronts or conflicts (wavefronts over
+// the ideal) of the LSU's sites of that space and operation (an asynchronous copy's shared write
+// apart from plain stores, as Nsight Compute counts LDGSTS apart; bulk copies outside).
+struct CounterFigure {
+  const char* figure;
+  const char* metric;
+  MemorySpace space;
+  AccessOp op;
+  bool async_copy;
+  enum Kind { kRequests, kSectors, kWavefronts, kConflicts } kind;
+};
+constexpr CounterFigure kCounterFigures[] = {
+    {"global load requests", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+     MemorySpace::kGlobal, AccessOp::kLoad, false, CounterFigure::kRequests},
+    {"global load sectors", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", MemorySpace::kGlobal,
+     AccessOp::kLoad, false, CounterFigure::kSectors},
+    {"global store requests", "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+     MemorySpace::kGlobal, AccessOp::kStore, false, CounterFigure::kRequests},
+    {"global store sectors", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", MemorySpace::kGlobal,
+     AccessOp::kStore, false, CounterFigure::kSectors},
+    {"shared load wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+     MemorySpace::kShared, AccessOp::kLoad, false, CounterFigure::kWavefronts},
+    {"shared load bank conflicts", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+     MemorySpace::kShared, AccessOp::kLoad, false, CounterFigure::kConflicts},
+    {"shared store wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+     MemorySpace::kShared, AccessOp::kStore, false, CounterFigure::kWavefronts},
+    {"shared store bank conflicts", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+     MemorySpace::kShared, AccessOp::kStore, false, CounterFigure::kConflicts},
+    {"async-copy shared wavefronts",
+     "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum", MemorySpace::kShared,
+     AccessOp::kStore, true, CounterFigure::kWavefronts},
+};
+
+std::uint64_t RecordedFigure(const LaunchTrace& t, const CounterFigure& f) {
+  std::uint64_t sum = 0;
+  for (std::size_t s = 0; s < t.sites.size() && s < t.stats.sites.size(); ++s) {
+    const SiteInfo& site = t.sites[s];
+    if (site.bulk_copy || site.space != f.space || site.op != f.op ||
+        site.async_copy != f.async_copy)
+      continue;
+    const SiteStats& st = t.stats.sites[s];
+    switch (f.kind) {
+      case CounterFigure::kRequests:
+        sum += st.requests;
+        break;
+      case CounterFigure::kSectors:
+        sum += st.sectors;
+        break;
+      case CounterFigure::kWavefronts:
+        sum += st.wavefronts;
+        break;
+      case CounterFigure::kConflicts:
+        sum += st.wavefronts - st.ideal_wavefronts;
+        break;
+    }
+  }
+  return sum;
+}
+
+// `name` as a mangled name holds it: without its template arguments and namespaces.
+bool MangledHolds(const std::string& mangled, std::string name) {
+  name = name.substr(0, name.find('<'));
+  if (const auto colons = name.rfind("::"); colons != std::string::npos)
+    name = name.substr(colons + 2);
+  return mangled.find(name) != std::string::npos;
+}
+
+// Each row's GPU counters: the program's counted launches are each kernel's first, in the order
+// the kernels were first launched, as the rows are before sorting; a row takes the first one not
+// yet taken whose name holds its kernel's.
+void AddGpuCounters(const LessonRun& run, std::vector<KernelRow>& rows) {
+  if (!run.program || run.backend != "cuda") return;
+  const auto& counted = run.program->kernel_counters;
+  std::vector<bool> taken(counted.size(), false);
+  for (KernelRow& r : rows) {
+    std::size_t c = 0;
+    while (c < counted.size() && (taken[c] || !MangledHolds(counted[c].kernel, r.kernel))) ++c;
+    if (c == counted.size()) continue;
+    taken[c] = true;
+    const LaunchTrace& t = run.launches[r.first_launch];
+    for (const CounterFigure& f : kCounterFigures) {
+      const double gpu = counted[c].Of(f.metric);
+      if (gpu < 0) continue;
+      const std::uint64_t recorded = RecordedFigure(t, f);
+      if (gpu == 0 && recorded == 0) continue;
+      r.gpu_counters.push_back({f.figure, f.metric, gpu, recorded});
+    }
+  }
+}
+
 }  // namespace
+
+bool KernelRow::GpuCounter::Differs() const {
+  const double rec = static_cast<double>(recorded);
+  return std::abs(gpu - rec) > 0.02 * std::max(gpu, rec);
+}
 
 std::vector<KernelRow> KernelTable(const LessonRun& run, const DevicePreset& preset) {
   std::vector<KernelRow> rows;
@@ -78,11 +175,7 @@ std::vector<KernelRow> KernelTable(const LessonRun& run, const DevicePreset& pre
   bool measured = run.program && run.backend == "cuda" && !run.program->kernel_times.empty() &&
                   run.program->kernel_times.size() == run.launches.size();
   for (std::size_t i = 0; measured && i < run.launches.size(); ++i) {
-    std::string name = run.launches[i].kernel;
-    name = name.substr(0, name.find('<'));                                  // a template's name
-    if (const auto colons = name.rfind("::"); colons != std::string::npos)  // a namespace's
-      name = name.substr(colons + 2);
-    measured = run.program->kernel_times[i].kernel.find(name) != std::string::npos;
+    measured = MangledHolds(run.program->kernel_times[i].kernel, run.launches[i].kernel);
   }
   for (std::size_t i = 0; i < run.launches.size(); ++i) {
     const LaunchTrace& t = run.launches[i];
@@ -152,6 +245,7 @@ std::vector<KernelRow> KernelTable(const LessonRun& run, const DevicePreset& pre
     if (run.what_if && !run.what_if->whole_grid && run.what_if->launch == i) r.partial = true;
   }
   for (KernelRow& r : rows) r.worst = WorstOf(r);
+  AddGpuCounters(run, rows);
   std::stable_sort(rows.begin(), rows.end(),
                    [](const KernelRow& a, const KernelRow& b) { return a.ms > b.ms; });
   return rows;
@@ -252,6 +346,27 @@ std::string KernelsText(const std::vector<KernelRow>& rows, const LessonRun& run
       << (r.tma_sectors == 1 ? " sector" : " sectors") << " read, "
       << FormatNumber(static_cast<double>(r.tma_bytes)) << " B\n";
   }
+  // The GPU's own counters, each kernel's first launch, beside the recorded figures.
+  bool counters = false;
+  for (const KernelRow& r : rows) {
+    if (r.gpu_counters.empty()) continue;
+    if (!counters)
+      o << "  the GPU's own counters for each kernel's first launch (CUPTI's range profiler "
+           "reading the metrics Nsight Compute reads, the program as written in a run of its "
+           "own), beside the recorded first launch's:\n";
+    counters = true;
+    o << "    " << r.kernel << ":\n";
+    for (const KernelRow::GpuCounter& c : r.gpu_counters) {
+      std::snprintf(line, sizeof line, "      %-30s GPU %13s  recorded %13s%s\n", c.figure.c_str(),
+                    FormatNumber(c.gpu).c_str(),
+                    FormatNumber(static_cast<double>(c.recorded)).c_str(),
+                    c.Differs() ? "  (more than 2 % apart)" : "");
+      o << line;
+    }
+  }
+  if (run.program && run.backend == "cuda" && !run.program->kernel_counters_missing.empty())
+    o << "  the GPU's own counters: " << (counters ? "some kernels not read: " : "not read: ")
+      << run.program->kernel_counters_missing << "\n";
   for (const KernelRow& r : rows) {
     if (r.partial)
       o << "  " << r.kernel << ": the what-if's launch counts only its kept blocks ("
@@ -340,6 +455,17 @@ nlohmann::json KernelsJson(const std::vector<KernelRow>& rows, const LessonRun& 
       k["arithmetic_intensity"] = r.ArithmeticIntensity();
       k["gflops"] = r.Gflops();
       k["compute_ms"] = r.compute_ms;
+    }
+    // The GPU's own counters for its first launch, beside the recorded (KernelRow::gpu_counters).
+    if (!r.gpu_counters.empty()) {
+      nlohmann::json counters = nlohmann::json::array();
+      for (const KernelRow::GpuCounter& c : r.gpu_counters)
+        counters.push_back({{"figure", c.figure},
+                            {"metric", c.metric},
+                            {"gpu", c.gpu},
+                            {"recorded", c.recorded},
+                            {"differs", c.Differs()}});
+      k["gpu_counters"] = std::move(counters);
     }
     // The launch its views draw from: null when none of its launches kept block records.
     k["drawn_from_launch"] =

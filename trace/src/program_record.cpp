@@ -1,6 +1,7 @@
 #include "warpscope/trace/program_record.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <sstream>
 
 namespace ws {
@@ -72,6 +73,58 @@ KernelTimesRead ParseKernelTimes(std::string_view text) {
   std::stable_sort(started.begin(), started.end(),
                    [](const Started& a, const Started& b) { return a.start < b.start; });
   for (Started& s : started) read.times.push_back(std::move(s.time));
+  return read;
+}
+
+double ProgramRecord::KernelCounters::Of(std::string_view metric) const {
+  for (const auto& [name, value] : values)
+    if (name == metric) return value;
+  return -1;
+}
+
+KernelCountersRead ParseKernelCounters(std::string_view text) {
+  KernelCountersRead read;
+  std::vector<std::string> metrics;
+  std::istringstream in{std::string(text)};
+  int number = 0;
+  const auto bad = [&](const std::string& line) {
+    read.error = "line " + std::to_string(number) +
+                 " of the kernel counters is not one: " + line.substr(0, 120);
+  };
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    if (line.empty()) continue;
+    std::istringstream fields(line);
+    std::string word;
+    fields >> word;
+    if (line.rfind("error: ", 0) == 0) {
+      read.error = line.substr(7);
+      return read;
+    } else if (line.rfind("# metrics", 0) == 0) {
+      fields >> word;
+      metrics.clear();
+      for (std::string m; fields >> m;) metrics.push_back(m);
+    } else if (line.rfind("# unavailable ", 0) == 0) {
+      fields >> word;
+      if (fields >> word) read.unavailable.push_back(word);
+    } else if (word == "launch" && !metrics.empty()) {
+      ProgramRecord::KernelCounters c;
+      if (!(fields >> c.kernel)) return bad(line), read;
+      for (const std::string& m : metrics) {
+        std::string v;
+        if (!(fields >> v)) return bad(line), read;
+        if (v == "-") continue;
+        char* end = nullptr;
+        const double value = std::strtod(v.c_str(), &end);
+        if (end == v.c_str() || *end != '\0' || value < 0) return bad(line), read;
+        c.values.emplace_back(m, value);
+      }
+      if (fields >> word) return bad(line), read;
+      read.counters.push_back(std::move(c));
+    } else {
+      return bad(line), read;
+    }
+  }
   return read;
 }
 

@@ -178,6 +178,17 @@ TraceContents TraceOfLessonRun(const LessonRun& run, const nlohmann::json& gpu, 
       h["program"]["kernel_times"] = std::move(times);
       h["program"]["kernel_times_missing"] = p.kernel_times_missing;
     }
+    if (!p.kernel_counters.empty() || !p.kernel_counters_missing.empty()) {
+      nlohmann::json counted = nlohmann::json::array();
+      for (const ProgramRecord::KernelCounters& k : p.kernel_counters) {
+        nlohmann::json values = nlohmann::json::object();
+        for (const auto& [metric, value] : k.values) values[metric] = value;
+        counted.push_back({{"kernel", k.kernel}, {"values", std::move(values)}});
+      }
+      h["program"]["kernel_counters"] = std::move(counted);
+      h["program"]["kernel_counters_missing"] = p.kernel_counters_missing;
+      h["program"]["counters_unavailable"] = p.counters_unavailable;
+    }
   }
   c.launches = run.launches;
   return c;
@@ -282,6 +293,15 @@ Result<LessonRun> LessonRunOfTrace(TraceContents c, const std::filesystem::path&
       for (const auto& t : p.value("kernel_times", nlohmann::json::array()))
         prog.kernel_times.push_back({t.at("kernel").get<std::string>(), t.at("ms").get<double>()});
       prog.kernel_times_missing = p.value("kernel_times_missing", "");
+      for (const auto& k : p.value("kernel_counters", nlohmann::json::array())) {
+        ProgramRecord::KernelCounters counted;
+        counted.kernel = k.at("kernel").get<std::string>();
+        for (const auto& [metric, value] : k.at("values").items())
+          counted.values.emplace_back(metric, value.get<double>());
+        prog.kernel_counters.push_back(std::move(counted));
+      }
+      prog.kernel_counters_missing = p.value("kernel_counters_missing", "");
+      prog.counters_unavailable = p.value("counters_unavailable", std::vector<std::string>{});
       if (!c.launches.empty() && prog.launch >= c.launches.size())
         prog.launch = c.launches.size() - 1;
       run.program = std::move(prog);

@@ -324,6 +324,10 @@ nlohmann::json ProgramJson(const LessonRun& run) {
     for (const ProgramRecord::KernelTime& t : p.kernel_times)
       j["kernel_times"].push_back({{"kernel", t.kernel}, {"ms", t.ms}});
     if (!p.kernel_times_missing.empty()) j["kernel_times_missing"] = p.kernel_times_missing;
+    // The GPU's own counters are each kernel's row's (kernels[].gpu_counters); why none, here.
+    if (!p.kernel_counters_missing.empty())
+      j["kernel_counters_missing"] = p.kernel_counters_missing;
+    if (!p.counters_unavailable.empty()) j["counters_unavailable"] = p.counters_unavailable;
     const MeasuredBandwidth bw = ProgramBandwidth(run);
     if (bw.missing.empty())
       j["measured_bandwidth"] = {{"gb_per_s", bw.gbps}, {"ms", bw.ms}, {"bytes", bw.bytes}};

@@ -8,12 +8,16 @@
 //
 // in the order CUPTI delivers them (the reader sorts by start). Records are written as CUPTI
 // hands over its buffers, and the rest at exit; a program that crashes loses the last buffer.
+// Where WS_KERNEL_COUNTERS names a file instead, the run counts (kernel_counters.cpp) and is not
+// timed.
 #include <cupti.h>
 
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+
+#include "kernel_counters.h"
 
 namespace {
 
@@ -54,6 +58,8 @@ void FlushAtExit() {
 // The driver's entry point for an injection library. Returns 1 (loaded) even when timing could
 // not start: the program runs as it would without it, and the reader finds no times.
 extern "C" __attribute__((visibility("default"))) int InitializeInjection() {
+  if (const char* counters = std::getenv("WS_KERNEL_COUNTERS"); counters != nullptr && *counters)
+    return (ws::prog::StartKernelCounters(counters), 1);
   const char* path = std::getenv("WS_KERNEL_TIMES");
   if (path == nullptr || *path == '\0') return 1;
   g_out = std::fopen(path, "w");

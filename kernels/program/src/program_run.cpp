@@ -239,6 +239,28 @@ void ReadKernelTimes(ProgramRecord& p, const std::filesystem::path& file, bool r
   }
 }
 
+// The counters' file after the counting run: each kernel's first launch's counters, or why there
+// are none.
+void ReadKernelCounters(ProgramRecord& p, const std::filesystem::path& file, bool ran) {
+  bool read = false;
+  const std::string text = ReadAll(file, &read);
+  std::error_code ec;
+  std::filesystem::remove(file, ec);
+  KernelCountersRead counters = ParseKernelCounters(read ? text : std::string());
+  p.kernel_counters = std::move(counters.counters);
+  p.counters_unavailable = std::move(counters.unavailable);
+  p.kernel_counters_missing = counters.error;
+  if (!read)
+    p.kernel_counters_missing =
+        "the counting run wrote nothing (the CUDA driver did not load the kernel timer)";
+  else if (!ran && p.kernel_counters_missing.empty())
+    p.kernel_counters_missing =
+        "the counting run did not run to the end: the kernels launched "
+        "before it stopped were counted";
+  else if (p.kernel_counters.empty() && p.kernel_counters_missing.empty())
+    p.kernel_counters_missing = "the program as written launched no kernel";
+}
+
 // On a GPU the output the user sees is that of the program as written (built by nvcc with nothing
 // of Warpscope in it), run without recording, in the sandbox when the recorded run was, with the
 // kernel timer (CUPTI) in it: its cudaEvent times, and the kernels' own, are not the recording's.
@@ -280,6 +302,30 @@ void RunAsWrittenOnGpu(ProgramJob& job, const std::vector<std::string>& args,
         "a profiler is attached (CUDA_INJECTION64_PATH is set): its times, not Warpscope's timer";
   else
     ReadKernelTimes(p, times, ran && child.signal == 0);
+#if defined(WS_PROGRAM_KERNEL_TIMER)
+  // The GPU's own counters, in a run of their own (each kernel's first launch replayed by CUPTI
+  // as its metrics need: not a time the program's). Its output is not shown.
+  if (profiled) {
+    p.kernel_counters_missing =
+        "a profiler is attached (CUDA_INJECTION64_PATH is set): the GPU's counters are its";
+  } else if (!ran || child.signal != 0) {
+    p.kernel_counters_missing = "the program as written did not run to the end";
+  } else {
+    const std::filesystem::path counters =
+        (scratch.empty() ? std::filesystem::temp_directory_path(ec) : scratch) /
+        ("warpscope-kernel-counters-" + UniqueSuffix() + ".txt");
+    const std::vector<std::string> count_env = {
+        std::string("CUDA_INJECTION64_PATH=") + Paths().kernel_timer,
+        "WS_KERNEL_COUNTERS=" + counters.string()};
+    const ChildResult counted = scratch.empty()
+                                    ? RunChild(args, count_env, limits, exe.string())
+                                    : RunChild(Sandboxed(args, exe.string(), scratch, true),
+                                               count_env, limits, SandboxPath());
+    ReadKernelCounters(p, counters, counted.started && !counted.timed_out && counted.signal == 0);
+  }
+#else
+  p.kernel_counters_missing = "this build of Warpscope has no CUPTI to read the GPU's counters";
+#endif
   if (ran) {
     const int plain_exit = child.signal != 0 ? 128 + child.signal : child.exit_code;
     p.stdout_text = std::move(child.out);

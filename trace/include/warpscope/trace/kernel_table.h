@@ -116,6 +116,19 @@ struct KernelRow {
   // How the emulator ran it (LaunchTrace::engine): "simt", "fiber", or "simt and fiber" when its
   // launches differ; and the per-thread path's reason. Empty on a GPU.
   std::string engine, engine_reason;
+  // On a GPU: the GPU's own counters for the kernel's first launch (the program as written, in a
+  // run of its own; CUPTI's range profiler reading the metrics Nsight Compute reads:
+  // ProgramRecord::kernel_counters), each beside the same figure of the recorded first launch
+  // (its whole grid's). Those both give as 0 are left out; empty where none were read.
+  struct GpuCounter {
+    std::string figure;  // "global load sectors"
+    std::string metric;  // Nsight Compute's name
+    double gpu = 0;
+    std::uint64_t recorded = 0;
+    // More than 2 % apart (the agreement's bound, docs/ncu-agreement.md).
+    bool Differs() const;
+  };
+  std::vector<GpuCounter> gpu_counters;
   // The figure furthest from its ideal, marked in the table: "hazards" (any race), else the
   // larger of "sectors" (sectors / ideal sectors) and "banks" (wavefronts / ideal), when over 1;
   // "" when both are at their ideal.

@@ -75,6 +75,20 @@ struct ProgramRecord {
   };
   std::vector<KernelTime> kernel_times;
   std::string kernel_times_missing;
+  // On a GPU: the GPU's own counters for the first launch of each kernel of the program as
+  // written, read in a run of their own by CUPTI's range profiler as Nsight Compute reads them
+  // (kernels/program/runtime/kernel_counters.cpp), in the order the kernels were first launched.
+  // Empty on the emulator and where they were not read (then kernel_counters_missing says why).
+  struct KernelCounters {
+    std::string kernel;  // as the compiler mangled it
+    // Metric (Nsight Compute's name) and value; a metric the launch gave no value for is absent.
+    std::vector<std::pair<std::string, double>> values;
+    // The value of `metric`, or -1 where the GPU gave none.
+    double Of(std::string_view metric) const;
+  };
+  std::vector<KernelCounters> kernel_counters;
+  std::string kernel_counters_missing;
+  std::vector<std::string> counters_unavailable;  // metrics the GPU or its CUPTI did not have
 
   bool ok() const { return stage == ProgramStage::kDone; }
   // It exited by itself, with exit_code; false when it did not compile, or was stopped (a time
@@ -98,5 +112,15 @@ struct KernelTimesRead {
   std::string error;  // "" : read
 };
 KernelTimesRead ParseKernelTimes(std::string_view text);
+
+// The kernel counters' file (kernel_counters.cpp: "# metrics M1 M2 ...", "# unavailable M",
+// "launch NAME V1 V2 ...", "error: WHY") as counters a launch; `error` names a line that is not
+// one, or the counting's own error (the launches before it are kept).
+struct KernelCountersRead {
+  std::vector<ProgramRecord::KernelCounters> counters;
+  std::vector<std::string> unavailable;
+  std::string error;  // "" : read
+};
+KernelCountersRead ParseKernelCounters(std::string_view text);
 
 }  // namespace ws
