@@ -62,6 +62,46 @@ TEST(GuiKernels, ALaunchThatMissesBlocksIsMarkedPartial) {
             "no room on the GPU (--record-budget; a smaller grid)");
 }
 
+// A GPU run whose program was counted by CUPTI (ProgramRecord::kernel_counters): the kernel's row
+// says how many of its figures are more than 2 % from the recorded first launch's. Its one launch
+// records 8 load requests of 32 sectors (a site by hand); the GPU's counters give 8 requests and
+// 40 sectors: 2 figures, 1 apart.
+TEST(GuiKernels, TheGpusOwnCountersAreSaidOnTheRowWithThoseThatDiffer) {
+  REQUIRE_XVFB();
+  LessonRun run;
+  run.backend = "cuda";
+  run.device = "NVIDIA H100 80GB HBM3";
+  LaunchTrace t;
+  t.kernel = "scale";
+  t.grid = {1, 1, 1};
+  t.block = {256, 1, 1};
+  t.buffers = {{"a", 1024, 1u << 20}};
+  t.sites = {SiteInfo{}};
+  t.stats.Resize(1, 0);
+  t.stats.sites[0].requests = 8;
+  t.stats.sites[0].sectors = 32;
+  run.launches = {t};
+  LessonRun::Program p;
+  p.file = "main.cu";
+  p.source = "__global__ void scale(float* a) { a[threadIdx.x] *= 2; }\nint main() {}\n";
+  p.kernels = {"scale"};
+  p.kernel_counters = {{"_Z5scalePf",
+                        {{"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 8},
+                         {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 40}}}};
+  run.program = p;
+  TempDir dir("kernels-counters");
+  const std::vector<std::uint8_t> bytes = SerializeTrace(TraceOfLessonRun(run, nullptr, 0));
+  {
+    std::ofstream out(dir / "counted.wstrace", std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()),
+              static_cast<std::streamsize>(bytes.size()));
+  }
+  const nlohmann::json s = KernelsState((dir / "counted.wstrace").string());
+  EXPECT_EQ(s.value("row0", ""), "scale") << s.dump();
+  EXPECT_EQ(s.value("row0.gpu_counters", ""), "2");
+  EXPECT_EQ(s.value("row0.gpu_counters_differ", ""), "1");  // 40 sectors against 32
+}
+
 #if WARPSCOPE_HAVE_PROGRAMS
 // examples/transpose.cu at N 256, TILE_DIM 16, modeled on hopper (3,350 GB/s; 132 SMs at
 // 1.98 GHz; docs/PROGRAMS.md):

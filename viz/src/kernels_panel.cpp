@@ -43,6 +43,12 @@ class KernelsPanel : public Panel {
       if (rows_[i].uncovered_launches > 0) s.emplace_back(k + ".coverage", rows_[i].coverage);
       if (rows_[i].tma_pieces > 0)
         s.emplace_back(k + ".tma_sectors", std::to_string(rows_[i].tma_sectors));
+      if (!rows_[i].gpu_counters.empty()) {
+        std::size_t differ = 0;
+        for (const KernelRow::GpuCounter& c : rows_[i].gpu_counters) differ += c.Differs() ? 1 : 0;
+        s.emplace_back(k + ".gpu_counters", std::to_string(rows_[i].gpu_counters.size()));
+        s.emplace_back(k + ".gpu_counters_differ", std::to_string(differ));
+      }
     }
     return s;
   }
@@ -114,6 +120,29 @@ class KernelsPanel : public Panel {
           "shared wavefront.",
           FormatNumber(static_cast<double>(r.tma_sectors)).c_str(),
           FormatNumber(static_cast<double>(r.tma_bytes)).c_str());
+    }
+    // The GPU's own counters for its first launch (CUPTI, the program as written): said on the
+    // row, the figures more than 2 % from the recorded ones in the warning colour, and each
+    // figure beside the recorded in the tooltip.
+    if (!r.gpu_counters.empty()) {
+      std::size_t differ = 0;
+      std::string tip =
+          "The GPU's own counters for its first launch (CUPTI's range profiler reading the "
+          "metrics Nsight Compute reads, the program as written in a run of its own), beside the "
+          "recorded first launch's:\n";
+      for (const KernelRow::GpuCounter& c : r.gpu_counters) {
+        differ += c.Differs() ? 1 : 0;
+        tip += "\n" + c.figure + ": GPU " + FormatNumber(c.gpu) + ", recorded " +
+               FormatNumber(static_cast<double>(c.recorded)) +
+               (c.Differs() ? "  (more than 2 % apart)" : "");
+      }
+      ImGui::SameLine();
+      if (differ > 0)
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::WarpU32(4)),
+                           "(GPU counters: %zu of %zu apart)", differ, r.gpu_counters.size());
+      else
+        ImGui::TextDisabled("(GPU counters agree)");
+      ImGui::SetItemTooltip("%s", tip.c_str());
     }
     // The emulator's SIMT engine could not run it a warp at a time (docs/ENGINE.md): said, and why.
     if (!r.engine.empty() && r.engine != "simt") {
