@@ -76,7 +76,11 @@ Counting& C() {
 std::string Why(const char* call, CUptiResult r) {
   const char* s = nullptr;
   cuptiGetResultString(r, &s);
-  return std::string(call) + ": " + (s != nullptr ? s : "error " + std::to_string(r));
+  std::string why = std::string(call) + ": " + (s != nullptr ? s : "error " + std::to_string(r));
+  if (r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES)
+    why += " (this user may not read the GPU's performance counters: the NVIDIA driver's option "
+           "NVreg_RestrictProfilingToAdminUsers=0 allows it; see NVIDIA's ERR_NVGPUCTRPERM page)";
+  return why;
 }
 
 void Fail(const std::string& why) {
