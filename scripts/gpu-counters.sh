@@ -7,7 +7,7 @@
 # kernel's recorded figure, in OUT/compare.txt.
 # Usage (device tool, after scripts/gpu-build.sh or gpu_batch.sh's build, with .deps carried and
 # the sample under SAMPLES: Samples/3_CUDA_Features/globalToShmemAsyncCopy/ and Common/):
-#   SAMPLES=DIR scripts/gpu-counters.sh OUT
+#   SAMPLES=DIR [KERNELS="0 1"] scripts/gpu-counters.sh OUT   (KERNELS: which of the eight, default all)
 set -u
 cd "$(dirname "$0")/.." || exit 1
 out=${1:?usage: gpu-counters.sh OUT}
@@ -22,7 +22,7 @@ args=(-wA=64 -hA=64 -wB=64 -hB=64)
 metrics=l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum
 { nvidia-smi -L; nvcc --version | tail -1; ncu --version | tail -1; } > "$out/machine.txt" 2>&1
 nvcc -O3 -arch=sm_90 -I "$samples/Common" -o "$out/g2s" "$g2s" > "$out/nvcc.txt" 2>&1
-for k in 0 1 2 3 4 5 6 7; do
+for k in ${KERNELS:-0 1 2 3 4 5 6 7}; do
   t0=$SECONDS
   cli_args=()
   for a in "${args[@]}" "-kernel=$k"; do cli_args+=("--arg=$a"); done
@@ -38,7 +38,10 @@ rm -f "$out/g2s"
 python3 - "$out" > "$out/compare.txt" <<'EOF'
 import csv, json, sys
 out = sys.argv[1]
+import os
 for k in range(8):
+    if not os.path.exists(f"{out}/k{k}.json"):
+        continue
     print(f"== kernel {k}")
     try:
         j = json.load(open(f"{out}/k{k}.json"))
