@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <future>
@@ -274,6 +275,7 @@ void RunAsWrittenOnGpu(ProgramJob& job, const std::vector<std::string>& args,
   ChildResult child;
   std::vector<std::string> env;
   std::filesystem::path times;
+  std::chrono::milliseconds plain_time{0};  // the run as written's, wall clock
   // A profiler run over Warpscope (Nsight Compute, Nsight Systems) injects itself into the
   // program through CUDA_INJECTION64_PATH: the kernel timer's would replace it (ncu then lost the
   // program as written, which exited 1), so it stays, and the kernels are not timed by ours.
@@ -291,9 +293,12 @@ void RunAsWrittenOnGpu(ProgramJob& job, const std::vector<std::string>& args,
   if (exe.empty()) {
     failure = "nvcc did not build the program as written (" + failure + ")";
   } else {
+    const auto started = std::chrono::steady_clock::now();
     child = scratch.empty() ? RunChild(args, env, limits, exe.string())
                             : RunChild(Sandboxed(args, exe.string(), scratch, true), env, limits,
                                        SandboxPath());
+    plain_time = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::steady_clock::now() - started);
     if (!child.started) failure = "it could not start: " + child.start_error;
   }
   const bool ran = failure.empty() && !child.timed_out;
@@ -317,11 +322,23 @@ void RunAsWrittenOnGpu(ProgramJob& job, const std::vector<std::string>& args,
     const std::vector<std::string> count_env = {
         std::string("CUDA_INJECTION64_PATH=") + Paths().kernel_timer,
         "WS_KERNEL_COUNTERS=" + counters.string()};
+    // Replaying the first launches costs a few runs of them: the counting run gets 4 times the
+    // program's own run and 10 s more, within the run's limit, so that a counting run that stalls
+    // costs that much and no more.
+    ChildLimits count_limits = limits;
+    count_limits.timeout = std::min(
+        limits.timeout, std::chrono::milliseconds(4 * plain_time + std::chrono::seconds(10)));
     const ChildResult counted = scratch.empty()
-                                    ? RunChild(args, count_env, limits, exe.string())
+                                    ? RunChild(args, count_env, count_limits, exe.string())
                                     : RunChild(Sandboxed(args, exe.string(), scratch, true),
-                                               count_env, limits, SandboxPath());
+                                               count_env, count_limits, SandboxPath());
     ReadKernelCounters(p, counters, counted.started && !counted.timed_out && counted.signal == 0);
+    if (counted.timed_out)
+      p.kernel_counters_missing =
+          "the counting run was stopped after " +
+          std::to_string(count_limits.timeout.count() / 1000) +
+          " s (4 times the program's own run and 10 s): the kernels first launched before that "
+          "were counted";
   }
 #else
   p.kernel_counters_missing = "this build of Warpscope has no CUPTI to read the GPU's counters";
