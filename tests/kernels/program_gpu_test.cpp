@@ -353,9 +353,9 @@ TEST(ProgramsOnGpu, ASandboxedProgramIsTimedInTheSandbox) {
 // reading a column of it, 32 lanes on one bank (32 requests of 32 wavefronts: 1,024, 992 of them
 // conflicts); `copied`, 256 threads each copying 16 bytes asynchronously into 4 KB of shared
 // memory (a warp 512 bytes from 4 lines: 8 load requests of 16 sectors, 4 shared wavefronts a
-// warp, 32, as Nsight Compute counted f_pred_all in kernels/async/ldgsts_predicated.txt on an
-// H200 and CUPTI on an H100), then reading 256 floats (8 wavefronts) and storing them (8 requests
-// of 4 sectors).
+// warp, 32, as Nsight Compute counted the same copy, f_pred_all, on an H200 in
+// kernels/async/ldgsts_predicated.txt), then reading 256 floats (8 wavefronts) and storing them
+// (8 requests of 4 sectors).
 TEST(ProgramsOnGpu, TheGpusOwnCountersForKernelsKnownByHandEqualTheRecorded) {
   if (std::string why = SkipReason(); !why.empty()) GTEST_SKIP() << why;
   const std::string text = R"(#include <cstdio>

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "warpscope/trace/run_report.h"
 
 namespace ws {
@@ -336,6 +338,13 @@ TEST(KernelTable, TheGpusOwnCountersStandBesideEachKernelsFirstLaunch) {
   EXPECT_EQ(k["gpu_counters"][0]["recorded"], 256);
   EXPECT_EQ(k["gpu_counters"][0]["differs"], true);
 
+  // A first launch that is not the whole grid as written (a GPU's record budget left blocks out)
+  // gets none: nothing stands beside them.
+  run.launches[1].uncovered_blocks = 1;
+  for (const KernelRow& r : KernelTable(run, Round()))
+    EXPECT_EQ(r.gpu_counters.empty(), r.kernel == "transposeCoalesced") << r.kernel;
+  run.launches[1].uncovered_blocks = 0;
+
   // Where they were not read, the text says why; on the emulator nothing is said.
   p.kernel_counters.clear();
   p.kernel_counters_missing = "the program as written did not run to the end";
@@ -345,6 +354,33 @@ TEST(KernelTable, TheGpusOwnCountersStandBesideEachKernelsFirstLaunch) {
   EXPECT_TRUE(KernelTable(run, Round())[0].gpu_counters.empty());
   run.backend = "emu";
   EXPECT_EQ(RunText(run).find("the GPU's own counters"), std::string::npos);
+}
+
+// A counted launch goes to the row of its kernel, not to one whose name its symbol holds: `scale`
+// does not take scale2's (_Z6scale2Pf), nor `f` add's (_Z3addPf, whose parameter is "Pf"); a
+// template kernel whose argument the demangler spells otherwise ("16u" for an unsigned) takes its
+// own by name.
+TEST(KernelTable, EachCountedLaunchGoesToItsOwnKernelsRow) {
+  LessonRun run;
+  run.backend = "cuda";
+  LaunchTrace a = Naive(true), b = Naive(true), c = Naive(true), d = Naive(true);
+  a.kernel = "scale";
+  b.kernel = "f";
+  c.kernel = "tiled<16>";
+  d.kernel = "scale2";
+  run.launches = {a, b, c, d};
+  LessonRun::Program& p = run.program.emplace();
+  p.file = "t.cu";
+  const auto sectors = [](double v) {
+    return std::vector<std::pair<std::string, double>>{
+        {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", v}};
+  };
+  p.kernel_counters = {
+      {"_Z6scale2Pf", sectors(2)}, {"_Z3addPf", sectors(3)}, {"_Z5tiledILj16EEvPf", sectors(16)}};
+  std::map<std::string, double> got;
+  for (const KernelRow& r : KernelTable(run, Round()))
+    if (!r.gpu_counters.empty()) got[r.kernel] = r.gpu_counters[0].gpu;
+  EXPECT_EQ(got, (std::map<std::string, double>{{"scale2", 2}, {"tiled<16>", 16}}));
 }
 
 }  // namespace

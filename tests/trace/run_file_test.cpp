@@ -85,8 +85,10 @@ TEST(RunFile, KernelTimesReadInTheOrderTheKernelsStarted) {
 TEST(RunFile, KernelCountersReadALaunchALineInTheMetricsOrder) {
   const KernelCountersRead r = ParseKernelCounters(
       "# unavailable l1tex__x.sum\n# metrics a.sum b.sum\nlaunch _Z4copyPfPKfi 1024 4096\n"
+      "# not counted: _Z2k2v (launched in a second context)\n# a comment\n"
       "launch _Z1kv - 7\n");
   ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.not_counted, std::vector<std::string>{"_Z2k2v (launched in a second context)"});
   EXPECT_EQ(r.unavailable, std::vector<std::string>{"l1tex__x.sum"});
   ASSERT_EQ(r.counters.size(), 2u);
   EXPECT_EQ(r.counters[0].kernel, "_Z4copyPfPKfi");
@@ -102,6 +104,13 @@ TEST(RunFile, KernelCountersReadALaunchALineInTheMetricsOrder) {
             "line 2 of the kernel counters is not one: launch _Z1kv 3");  // a value short
   EXPECT_EQ(ParseKernelCounters("# metrics a.sum\nlaunch _Z1kv x\n").error,
             "line 2 of the kernel counters is not one: launch _Z1kv x");
+  // Not a count: NaN, infinity (1e400 too), a negative; a launch before the metrics are named.
+  for (const char* v : {"nan", "-nan", "inf", "1e400", "-1"})
+    EXPECT_NE(ParseKernelCounters(std::string("# metrics a.sum\nlaunch _Z1kv ") + v + "\n").error,
+              "")
+        << v;
+  EXPECT_EQ(ParseKernelCounters("launch _Z1kv 3\n").error,
+            "line 1 of the kernel counters is not one: launch _Z1kv 3");
 }
 
 // A GPU program's kernel times travel in its trace file, and give its bandwidth: the bytes its

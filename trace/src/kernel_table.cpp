@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 
+#include "warpscope/trace/kernel_resources.h"
 #include "warpscope/trace/units.h"
 
 namespace ws {
@@ -129,27 +130,36 @@ std::uint64_t RecordedFigure(const LaunchTrace& t, const CounterFigure& f) {
   return sum;
 }
 
-// `name` as a mangled name holds it: without its template arguments and namespaces.
-bool MangledHolds(const std::string& mangled, std::string name) {
-  name = name.substr(0, name.find('<'));
-  if (const auto colons = name.rfind("::"); colons != std::string::npos)
-    name = name.substr(colons + 2);
-  return mangled.find(name) != std::string::npos;
+// A launch's kernel and a compiled symbol name the same kernel: the same key (KernelKey: its
+// name and template arguments, without namespaces or parameters), or, where the two spell a
+// template argument differently ("16" and the demangler's "16u"), the same name before them.
+bool SameKernel(const std::string& kernel, const std::string& symbol, bool by_name) {
+  const std::string a = KernelKey(kernel), b = KernelKeyOfSymbol(symbol);
+  if (!by_name) return a == b;
+  return a.substr(0, a.find('<')) == b.substr(0, b.find('<'));
 }
 
-// Each row's GPU counters: the program's counted launches are each kernel's first, in the order
-// the kernels were first launched, as the rows are before sorting; a row takes the first one not
-// yet taken whose name holds its kernel's.
+// Each row's GPU counters: the program's counted launches are each kernel's first; a row takes
+// the one not yet taken of its kernel's key, else of its kernel's name (its template arguments
+// spelled otherwise). A row whose first launch's figures are not the whole grid as written (a
+// what-if re-addressed it; blocks the record budget left out; a record buffer that filled) gets
+// none: there is nothing of the grid as written to stand them beside.
 void AddGpuCounters(const LessonRun& run, std::vector<KernelRow>& rows) {
   if (!run.program || run.backend != "cuda") return;
   const auto& counted = run.program->kernel_counters;
   std::vector<bool> taken(counted.size(), false);
   for (KernelRow& r : rows) {
-    std::size_t c = 0;
-    while (c < counted.size() && (taken[c] || !MangledHolds(counted[c].kernel, r.kernel))) ++c;
+    const LaunchTrace& t = run.launches[r.first_launch];
+    if (t.uncovered_blocks > 0 || t.truncated ||
+        (run.what_if && run.what_if->launch == r.first_launch))
+      continue;
+    std::size_t c = counted.size();
+    for (const bool by_name : {false, true}) {
+      for (std::size_t i = 0; i < counted.size() && c == counted.size(); ++i)
+        if (!taken[i] && SameKernel(r.kernel, counted[i].kernel, by_name)) c = i;
+    }
     if (c == counted.size()) continue;
     taken[c] = true;
-    const LaunchTrace& t = run.launches[r.first_launch];
     for (const CounterFigure& f : kCounterFigures) {
       const double gpu = counted[c].Of(f.metric);
       if (gpu < 0) continue;
@@ -175,7 +185,7 @@ std::vector<KernelRow> KernelTable(const LessonRun& run, const DevicePreset& pre
   bool measured = run.program && run.backend == "cuda" && !run.program->kernel_times.empty() &&
                   run.program->kernel_times.size() == run.launches.size();
   for (std::size_t i = 0; measured && i < run.launches.size(); ++i) {
-    measured = MangledHolds(run.program->kernel_times[i].kernel, run.launches[i].kernel);
+    measured = SameKernel(run.launches[i].kernel, run.program->kernel_times[i].kernel, true);
   }
   for (std::size_t i = 0; i < run.launches.size(); ++i) {
     const LaunchTrace& t = run.launches[i];

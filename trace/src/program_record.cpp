@@ -1,6 +1,7 @@
 #include "warpscope/trace/program_record.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <sstream>
 
@@ -107,6 +108,10 @@ KernelCountersRead ParseKernelCounters(std::string_view text) {
     } else if (line.rfind("# unavailable ", 0) == 0) {
       fields >> word;
       if (fields >> word) read.unavailable.push_back(word);
+    } else if (line.rfind("# not counted: ", 0) == 0) {
+      read.not_counted.push_back(line.substr(15, 200));
+    } else if (line.rfind("#", 0) == 0) {
+      continue;  // a comment
     } else if (word == "launch" && !metrics.empty()) {
       ProgramRecord::KernelCounters c;
       if (!(fields >> c.kernel)) return bad(line), read;
@@ -116,7 +121,8 @@ KernelCountersRead ParseKernelCounters(std::string_view text) {
         if (v == "-") continue;
         char* end = nullptr;
         const double value = std::strtod(v.c_str(), &end);
-        if (end == v.c_str() || *end != '\0' || value < 0) return bad(line), read;
+        if (end == v.c_str() || *end != '\0' || !std::isfinite(value) || value < 0)
+          return bad(line), read;
         c.values.emplace_back(m, value);
       }
       if (fields >> word) return bad(line), read;

@@ -297,7 +297,7 @@ Result<LessonRun> LessonRunOfTrace(TraceContents c, const std::filesystem::path&
         ProgramRecord::KernelCounters counted;
         counted.kernel = k.at("kernel").get<std::string>();
         for (const auto& [metric, value] : k.at("values").items())
-          counted.values.emplace_back(metric, value.get<double>());
+          if (value.is_number()) counted.values.emplace_back(metric, value.get<double>());
         prog.kernel_counters.push_back(std::move(counted));
       }
       prog.kernel_counters_missing = p.value("kernel_counters_missing", "");

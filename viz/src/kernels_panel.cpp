@@ -324,6 +324,9 @@ class KernelsPanel : public Panel {
             (run.launches.size() == 1 ? " launch" : " launches") + ", slowest first; times " +
             (measured ? "measured on the GPU." : "modeled on " + p.name + " (hover).") +
             " Shaded: the row's worst figure. Drawn from: the launch its views show.";
+    // On a GPU: why the GPU's own counters were not read (for some kernels, or at all).
+    if (run.program && run.backend == "cuda" && !run.program->kernel_counters_missing.empty())
+      note_ += " The GPU's own counters: " + run.program->kernel_counters_missing + ".";
     model_ = measured ? "CUPTI's kernel times in the program's run as written (no recording)"
                       : "Times " + ModelNote(p) +
                             ". The overhead of the launches is in each row's tooltip.";

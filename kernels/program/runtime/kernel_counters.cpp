@@ -12,7 +12,8 @@
 // Each line is written and flushed as its launch ends, so that a program that crashes keeps the
 // launches before. Used in a run of its own (program_run.cpp), never with the timer: a replayed
 // launch's time is not the program's.
-#include <cupti.h>
+#include <cuda.h>
+#include <cupti.h>  // with generated_cuda_meta.h: the launch calls' parameters
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
@@ -21,6 +22,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <set>
 #include <string>
 #include <vector>
@@ -42,7 +44,6 @@ const char* const kWanted[] = {
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
     "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
-    "smsp__inst_executed_op_ldgsts.sum",
 };
 
 constexpr std::size_t kMaxKernels = 256;
@@ -57,6 +58,8 @@ struct Counting {
   std::set<std::string> seen;
   bool failed = false;
   bool in_range = false;
+  bool said_metrics = false;
+  std::mutex lock;     // callbacks come on every thread that launches
   std::string kernel;  // the launch in range
 };
 
@@ -78,8 +81,9 @@ std::string Why(const char* call, CUptiResult r) {
   cuptiGetResultString(r, &s);
   std::string why = std::string(call) + ": " + (s != nullptr ? s : "error " + std::to_string(r));
   if (r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES)
-    why += " (this user may not read the GPU's performance counters: the NVIDIA driver's option "
-           "NVreg_RestrictProfilingToAdminUsers=0 allows it; see NVIDIA's ERR_NVGPUCTRPERM page)";
+    why +=
+        " (this user may not read the GPU's performance counters: the NVIDIA driver's option "
+        "NVreg_RestrictProfilingToAdminUsers=0 allows it; see NVIDIA's ERR_NVGPUCTRPERM page)";
   return why;
 }
 
@@ -134,20 +138,17 @@ bool Ready(CUcontext ctx) {
   Counting& c = C();
   if (c.failed) return false;
   if (c.object != nullptr) return ctx == c.ctx;
-  auto init =
-      Params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
-  WS_CUPTI(cuptiProfilerInitialize(&init));
   CUdevice device = 0;
-  if (cuCtxGetDevice(&device) != CUDA_SUCCESS) device = 0;
+  if (cuCtxPushCurrent(ctx) == CUDA_SUCCESS) {
+    if (cuCtxGetDevice(&device) != CUDA_SUCCESS) device = 0;
+    CUcontext popped = nullptr;
+    cuCtxPopCurrent(&popped);
+  }
   auto chip = Params<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
   chip.deviceIndex = static_cast<std::size_t>(device);
   WS_CUPTI(cuptiDeviceGetChipName(&chip));
-  auto enable =
-      Params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
-  enable.ctx = ctx;
-  WS_CUPTI(cuptiRangeProfilerEnable(&enable));
-  c.object = enable.pRangeProfilerObject;
-  c.ctx = ctx;
+  // The counters the context offers, asked before the profiler is enabled on it (the header: the
+  // query may fail while a session is active on the context).
   auto avail = Params<CUpti_Profiler_GetCounterAvailability_Params>(
       CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
   avail.ctx = ctx;
@@ -155,13 +156,20 @@ bool Ready(CUcontext ctx) {
   std::vector<std::uint8_t> availability(avail.counterAvailabilityImageSize);
   avail.pCounterAvailabilityImage = availability.data();
   WS_CUPTI(cuptiProfilerGetCounterAvailability(&avail));
+  auto enable =
+      Params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
+  enable.ctx = ctx;
+  WS_CUPTI(cuptiRangeProfilerEnable(&enable));
+  c.object = enable.pRangeProfilerObject;
+  c.ctx = ctx;
+  c.metrics.clear();
   for (const char* m : kWanted) {
     CUpti_Profiler_Host_Object* one = HostFor(chip.pChipName, availability);
     const bool ok = one != nullptr && AddMetrics(one, &m, 1);
     if (one != nullptr) HostDone(one);
     if (ok)
       c.metrics.push_back(m);
-    else
+    else if (!c.said_metrics)
       std::fprintf(c.out, "# unavailable %s\n", m);
   }
   if (c.metrics.empty()) {
@@ -197,11 +205,37 @@ bool Ready(CUcontext ctx) {
   data_size.maxNumRangeTreeNodes = 1;
   WS_CUPTI(cuptiRangeProfilerGetCounterDataSize(&data_size));
   c.data.resize(data_size.counterDataSize);
+  if (c.said_metrics) return true;  // a later context's: the same metrics, said once
+  c.said_metrics = true;
   std::fprintf(c.out, "# metrics");
   for (const char* m : c.metrics) std::fprintf(c.out, " %s", m);
   std::fprintf(c.out, "\n");
   std::fflush(c.out);
   return true;
+}
+
+// The profiler off `ctx` as it goes (a range open on it ended unread), so that a context made
+// after it (cudaDeviceReset) is set up afresh.
+void Done(CUcontext ctx) {
+  Counting& c = C();
+  if (c.object == nullptr || ctx != c.ctx) return;
+  if (c.in_range) {
+    auto stop =
+        Params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
+    stop.pRangeProfilerObject = c.object;
+    cuptiRangeProfilerStop(&stop);
+    std::fprintf(c.out, "# not counted: %s (its context ended in its launch)\n", c.kernel.c_str());
+    std::fflush(c.out);
+    c.in_range = false;
+  }
+  auto disable =
+      Params<CUpti_RangeProfiler_Disable_Params>(CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
+  disable.pRangeProfilerObject = c.object;
+  cuptiRangeProfilerDisable(&disable);
+  if (c.host != nullptr) HostDone(c.host);
+  c.host = nullptr;
+  c.object = nullptr;
+  c.ctx = nullptr;
 }
 
 // One range around the launch about to start: a fresh counter image, the configuration, start.
@@ -244,6 +278,7 @@ bool End() {
   auto stop = Params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
   stop.pRangeProfilerObject = c.object;
   WS_CUPTI(cuptiRangeProfilerStop(&stop));
+  const bool whole = stop.isAllPassSubmitted != 0;  // kernel replay submits them in the launch
   auto decode = Params<CUpti_RangeProfiler_DecodeData_Params>(
       CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
   decode.pRangeProfilerObject = c.object;
@@ -255,7 +290,7 @@ bool End() {
   WS_CUPTI(cuptiRangeProfilerGetCounterDataInfo(&info));
   std::fprintf(c.out, "launch %s", c.kernel.c_str());
   std::vector<double> values(c.metrics.size(), 0.0);
-  bool have = info.numTotalRanges >= 1;
+  bool have = whole && decode.numOfRangeDropped == 0 && info.numTotalRanges >= 1;
   if (have) {
     auto eval = Params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
         CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
@@ -279,33 +314,80 @@ bool End() {
   return true;
 }
 
-bool IsLaunch(CUpti_CallbackId cbid) {
+// The stream a launch call names (its parameters as generated_cuda_meta.h lays them out).
+CUstream StreamOf(CUpti_CallbackId cbid, const void* params) {
   switch (cbid) {
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+      return static_cast<const cuLaunchKernel_params*>(params)->hStream;
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+      return static_cast<const cuLaunchKernel_ptsz_params*>(params)->hStream;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx: {
+      const CUlaunchConfig* config = static_cast<const cuLaunchKernelEx_params*>(params)->config;
+      return config != nullptr ? config->hStream : nullptr;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
+      const CUlaunchConfig* config =
+          static_cast<const cuLaunchKernelEx_ptsz_params*>(params)->config;
+      return config != nullptr ? config->hStream : nullptr;
+    }
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+      return static_cast<const cuLaunchCooperativeKernel_params*>(params)->hStream;
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
-      return true;
+      return static_cast<const cuLaunchCooperativeKernel_ptsz_params*>(params)->hStream;
     default:
-      return false;
+      return nullptr;
   }
 }
 
+// A launch into a stream being captured into a graph does not run: it is not counted (its
+// kernel's first launch that runs is).
+bool Capturing(CUpti_CallbackId cbid, const void* params) {
+  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+  return params != nullptr &&
+         cuStreamIsCapturing(StreamOf(cbid, params), &status) == CUDA_SUCCESS &&
+         status != CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
+constexpr CUpti_CallbackId kLaunches[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+};
+
 void CUPTIAPI OnCall(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
-  if (domain != CUPTI_CB_DOMAIN_DRIVER_API || !IsLaunch(cbid)) return;
-  const auto* d = static_cast<const CUpti_CallbackData*>(data);
   Counting& c = C();
+  std::lock_guard<std::mutex> hold(c.lock);
+  if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
+    const auto* r = static_cast<const CUpti_ResourceData*>(data);
+    if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED)
+      Ready(r->context);
+    else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING)
+      Done(r->context);
+    return;
+  }
+  if (domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
+  const auto* d = static_cast<const CUpti_CallbackData*>(data);
   if (d->callbackSite == CUPTI_API_ENTER) {
+    if (d->correlationData != nullptr) *d->correlationData = 0;
     if (c.failed || c.in_range || d->symbolName == nullptr) return;
     const std::string name = d->symbolName;
     if (c.seen.count(name) != 0 || c.seen.size() >= kMaxKernels) return;
-    if (!Ready(d->context)) return;
+    if (Capturing(cbid, d->functionParams)) return;
+    if (!Ready(d->context)) {  // another context than the one counted: said once a kernel
+      if (!c.failed) {
+        c.seen.insert(name);
+        std::fprintf(c.out, "# not counted: %s (launched in a second context)\n", name.c_str());
+        std::fflush(c.out);
+      }
+      return;
+    }
     c.seen.insert(name);
-    Begin(name);
-  } else if (c.in_range) {
-    End();
+    if (Begin(name) && d->correlationData != nullptr) *d->correlationData = 1;
+  } else if (c.in_range && d->correlationData != nullptr && *d->correlationData == 1) {
+    End();  // this call's range (another thread's launch does not end it)
   }
 }
 
@@ -317,9 +399,23 @@ bool StartKernelCounters(const char* path) {
   Counting& c = C();
   c.out = std::fopen(path, "w");
   if (c.out == nullptr) return false;
+  auto init =
+      Params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
+  CUptiResult r = cuptiProfilerInitialize(&init);
+  if (r != CUPTI_SUCCESS) {
+    Fail(Why("cuptiProfilerInitialize", r));
+    return false;
+  }
   CUpti_SubscriberHandle subscriber = nullptr;
-  CUptiResult r = cuptiSubscribe(&subscriber, OnCall, nullptr);
-  if (r == CUPTI_SUCCESS) r = cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API);
+  r = cuptiSubscribe(&subscriber, OnCall, nullptr);
+  if (r == CUPTI_SUCCESS)
+    r = cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                            CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
+  if (r == CUPTI_SUCCESS)
+    r = cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                            CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
+  for (const CUpti_CallbackId id : kLaunches)
+    if (r == CUPTI_SUCCESS) r = cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
   if (r != CUPTI_SUCCESS) {
     Fail(Why("cuptiSubscribe", r));
     return false;

@@ -240,6 +240,13 @@ void ReadKernelTimes(ProgramRecord& p, const std::filesystem::path& file, bool r
   }
 }
 
+// "2.5 s".
+std::string FormatSeconds(std::chrono::milliseconds t) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f s", static_cast<double>(t.count()) / 1000.0);
+  return text;
+}
+
 // The counters' file after the counting run: each kernel's first launch's counters, or why there
 // are none.
 void ReadKernelCounters(ProgramRecord& p, const std::filesystem::path& file, bool ran) {
@@ -258,8 +265,12 @@ void ReadKernelCounters(ProgramRecord& p, const std::filesystem::path& file, boo
     p.kernel_counters_missing =
         "the counting run did not run to the end: the kernels launched "
         "before it stopped were counted";
-  else if (p.kernel_counters.empty() && p.kernel_counters_missing.empty())
+  else if (p.kernel_counters.empty() && p.kernel_counters_missing.empty() &&
+           counters.not_counted.empty())
     p.kernel_counters_missing = "the program as written launched no kernel";
+  for (const std::string& k : counters.not_counted)
+    p.kernel_counters_missing +=
+        (p.kernel_counters_missing.empty() ? "" : "; ") + std::string("not counted: ") + k;
 }
 
 // On a GPU the output the user sees is that of the program as written (built by nvcc with nothing
@@ -335,10 +346,10 @@ void RunAsWrittenOnGpu(ProgramJob& job, const std::vector<std::string>& args,
     ReadKernelCounters(p, counters, counted.started && !counted.timed_out && counted.signal == 0);
     if (counted.timed_out)
       p.kernel_counters_missing =
-          "the counting run was stopped after " +
-          std::to_string(count_limits.timeout.count() / 1000) +
-          " s (4 times the program's own run and 10 s): the kernels first launched before that "
-          "were counted";
+          "the counting run was stopped after " + FormatSeconds(count_limits.timeout) +
+          (count_limits.timeout < limits.timeout ? " (4 times the program's own run and 10 s)"
+                                                 : " (the run's time limit)") +
+          ": the kernels first launched before that were counted";
   }
 #else
   p.kernel_counters_missing = "this build of Warpscope has no CUPTI to read the GPU's counters";

@@ -114,12 +114,14 @@ struct KernelTimesRead {
 KernelTimesRead ParseKernelTimes(std::string_view text);
 
 // The kernel counters' file (kernel_counters.cpp: "# metrics M1 M2 ...", "# unavailable M",
-// "launch NAME V1 V2 ...", "error: WHY") as counters a launch; `error` names a line that is not
+// "launch NAME V1 V2 ...", "# not counted: NAME (WHY)", "error: WHY"; other "#" lines are
+// comments) as counters a launch; `error` names a line that is not
 // one, or the counting's own error (the launches before it are kept).
 struct KernelCountersRead {
   std::vector<ProgramRecord::KernelCounters> counters;
   std::vector<std::string> unavailable;
-  std::string error;  // "" : read
+  std::vector<std::string> not_counted;  // "KERNEL (why)": first launches not counted
+  std::string error;                     // "" : read
 };
 KernelCountersRead ParseKernelCounters(std::string_view text);
 
