@@ -6,7 +6,7 @@
 # Usage (on the device, with .deps carried): bench/gpu_batch.sh OUT_DIR [STEPS]
 #   STEPS: a comma-separated subset of micro,direct-micro,hazard-micro,ablations,lane-micro,lane-product,first-launch,build,tests,anchors,capture,capture-defaults,
 #   capture-defaults-events,capture-defaults-capped,capture-nolean,capture-old,
-#   program,capped,lane-cap,sass,lean-choice,same-direct,same-lean
+#   program,capped,lane-cap,sass,lean-choice,same-direct,same-lean,counters
 #   (default: build,tests,anchors,capture,program; micro is bench/gpu_tally_micro.sh, nvcc only, so
 #   it can run before the build; capture-old is the capture bench with WS_GPU_HAZARD_FAST=0, the
 #   hazard check as before its cheaper shadows; capped builds the recorded lessons again with
@@ -75,6 +75,18 @@ fi
 export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu
 # shellcheck source=scripts/gpu-env.sh
 source scripts/gpu-env.sh
+# The GPU's own counters (kernel_counters.cpp): their GPU test, then globalToShmemAsyncCopy's
+# kernels on the GPU backend beside Nsight Compute (scripts/gpu-counters.sh; the sample carried
+# under .deps/samples, WS_COUNTER_KERNELS picks its kernels, default 0 and 1).
+if want counters; then
+  step counters-test 90 ctest --test-dir build/headless -R OwnCounters --output-on-failure
+  grep -E "tests passed|\(Failed\)|\(Timeout\)" "$out/counters-test.log" >> "$summary"
+  if [[ -d .deps/samples/Samples ]]; then
+    SAMPLES=.deps/samples KERNELS="${WS_COUNTER_KERNELS:-0 1}" step counters 300 \
+      scripts/gpu-counters.sh "$out/counters"
+    cat "$out/counters/compare.txt" >> "$summary" 2>/dev/null
+  fi
+fi
 if want tests; then
   # WS_TESTS_LIMIT: the step's seconds (ctest -L gpu took over 200 s with -j4 on an H200).
   step tests "${WS_TESTS_LIMIT:-300}" ctest --test-dir build/headless -L gpu -j"${WS_TESTS_J:-6}" \
