@@ -6,7 +6,7 @@
 # Usage (on the device, with .deps carried): bench/gpu_batch.sh OUT_DIR [STEPS]
 #   STEPS: a comma-separated subset of micro,direct-micro,hazard-micro,ablations,lane-micro,lane-product,first-launch,build,tests,anchors,capture,capture-defaults,
 #   capture-defaults-events,capture-defaults-capped,capture-nolean,capture-old,
-#   program,capped,lane-cap,sass,lean-choice,same-direct,same-lean,counters
+#   program,capped,lane-cap,sass,lean-choice,same-direct,same-lean,counters,counters-probe
 #   (default: build,tests,anchors,capture,program; micro is bench/gpu_tally_micro.sh, nvcc only, so
 #   it can run before the build; capture-old is the capture bench with WS_GPU_HAZARD_FAST=0, the
 #   hazard check as before its cheaper shadows; capped builds the recorded lessons again with
@@ -39,6 +39,10 @@ step() {  # NAME LIMIT COMMAND...: runs it under the limit, notes its time and e
 # before the call (mkdir D && git archive REV kernels/api kernels/include trace/device | tar -x -C
 # D): the micro then times it beside this tree's, in one call.
 want micro && step micro 240 bench/gpu_tally_micro.sh "$out/micro" 16384 ${WS_MICRO_OLD:-}
+# CUPTI's range profiler and the kernel timer's counting mode on three probe kernels
+# (kernels/async/cupti_range_probe.sh: nvcc and g++ only, so it can run before the build).
+want counters-probe && step counters-probe 120 kernels/async/cupti_range_probe.sh \
+  "$out/cupti.txt"
 # The direct road's prototype (bench/gpu_direct_micro.cu, nvcc only): a site the table holds
 # counted with no lookup, against the tally's roads, the count check beside each.
 want direct-micro && step direct-micro 120 bash -c "nvcc -std=c++17 -O3 -arch=sm_90 \
