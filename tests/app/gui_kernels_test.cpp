@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -30,6 +31,14 @@ nlohmann::json KernelsState(const std::string& program) {
                        : nlohmann::json::object();
 }
 
+// `run` as a trace file at `path`.
+void WriteTrace(const LessonRun& run, const std::filesystem::path& path) {
+  const std::vector<std::uint8_t> bytes = SerializeTrace(TraceOfLessonRun(run, nullptr, 0));
+  std::ofstream out(path, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
+}
+
 // A GPU run whose record budget left a launch's block without room (LaunchTrace::
 // uncovered_blocks): the kernel's row says "(partial)", and which launch covers how much.
 TEST(GuiKernels, ALaunchThatMissesBlocksIsMarkedPartial) {
@@ -49,12 +58,7 @@ TEST(GuiKernels, ALaunchThatMissesBlocksIsMarkedPartial) {
   p.kernels = {"scale"};
   run.program = p;
   TempDir dir("kernels-partial");
-  const std::vector<std::uint8_t> bytes = SerializeTrace(TraceOfLessonRun(run, nullptr, 0));
-  {
-    std::ofstream out(dir / "partial.wstrace", std::ios::binary);
-    out.write(reinterpret_cast<const char*>(bytes.data()),
-              static_cast<std::streamsize>(bytes.size()));
-  }
+  WriteTrace(run, dir / "partial.wstrace");
   const nlohmann::json s = KernelsState((dir / "partial.wstrace").string());
   EXPECT_EQ(s.value("row0", ""), "scale") << s.dump();
   EXPECT_EQ(s.value("row0.coverage", ""),
@@ -90,12 +94,7 @@ TEST(GuiKernels, TheGpusOwnCountersAreSaidOnTheRowWithThoseThatDiffer) {
                          {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 40}}}};
   run.program = p;
   TempDir dir("kernels-counters");
-  const std::vector<std::uint8_t> bytes = SerializeTrace(TraceOfLessonRun(run, nullptr, 0));
-  {
-    std::ofstream out(dir / "counted.wstrace", std::ios::binary);
-    out.write(reinterpret_cast<const char*>(bytes.data()),
-              static_cast<std::streamsize>(bytes.size()));
-  }
+  WriteTrace(run, dir / "counted.wstrace");
   const nlohmann::json s = KernelsState((dir / "counted.wstrace").string());
   EXPECT_EQ(s.value("row0", ""), "scale") << s.dump();
   EXPECT_EQ(s.value("row0.gpu_counters", ""), "2");

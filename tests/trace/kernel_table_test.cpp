@@ -302,11 +302,13 @@ TEST(KernelTable, TheGpusOwnCountersStandBesideEachKernelsFirstLaunch) {
   // Naive: three figures (its shared loads are 0 on both sides, left out), in the table's order.
   ASSERT_EQ(naive.gpu_counters.size(), 3u);
   EXPECT_EQ(naive.gpu_counters[0].figure, "global load requests");
+  EXPECT_EQ(naive.gpu_counters[0].gpu, 64.0);
   EXPECT_EQ(naive.gpu_counters[0].recorded, 64u);
   EXPECT_EQ(naive.gpu_counters[1].figure, "global load sectors");
   EXPECT_EQ(naive.gpu_counters[1].recorded, 256u);
   EXPECT_FALSE(naive.gpu_counters[1].Differs());
   EXPECT_EQ(naive.gpu_counters[2].figure, "global store sectors");
+  EXPECT_EQ(naive.gpu_counters[2].gpu, 2089.0);
   EXPECT_EQ(naive.gpu_counters[2].recorded, 2048u);
   EXPECT_FALSE(naive.gpu_counters[2].Differs());  // 41 of 2,089
   // Tiled: its loads' 64 requests of 4 sectors recorded (256) where the GPU says 4,224.

@@ -4,12 +4,14 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <future>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "program_internal.h"
+#include "warpscope/program/child_process.h"
 #include "warpscope/program/program.h"
 #include "warpscope/trace/lesson_run.h"
 
@@ -66,5 +68,20 @@ void DescribeEnding(ProgramJob& job, const ChildResult& c, const ProgramProgress
                     const LaunchPace& pace);
 // The record's parts every view reads: the program's check, timing note and chosen launch.
 LessonRun Finish(ProgramJob& job);
+
+// bwrap's path on this machine's PATH ("" : none), and `args` run through it with `scratch` the
+// only folder they may write (program_run.cpp).
+std::string SandboxPath();
+std::vector<std::string> Sandboxed(const std::vector<std::string>& args, const std::string& exe,
+                                   const std::filesystem::path& scratch, bool gpu);
+// `exe` with `args`, in the sandbox when `scratch` names its folder, else as it is.
+ChildResult RunMaybeSandboxed(const std::vector<std::string>& args,
+                              const std::vector<std::string>& env, const ChildLimits& limits,
+                              const std::string& exe, const std::filesystem::path& scratch,
+                              bool gpu, const std::function<bool()>& keep_going = {});
+// On a GPU, the program as written (program_as_written.cpp): its output, its kernels' times and
+// the GPU's own counters of their first launches.
+void RunAsWrittenOnGpu(ProgramJob& job, const std::vector<std::string>& args,
+                       const ChildLimits& limits, const std::filesystem::path& scratch);
 
 }  // namespace ws::prog_internal

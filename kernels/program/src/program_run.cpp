@@ -168,6 +168,15 @@ std::string SandboxPath() {
   return "";
 }
 
+ChildResult RunMaybeSandboxed(const std::vector<std::string>& args,
+                              const std::vector<std::string>& env, const ChildLimits& limits,
+                              const std::string& exe, const std::filesystem::path& scratch,
+                              bool gpu, const std::function<bool()>& keep_going) {
+  return scratch.empty()
+             ? RunChild(args, env, limits, exe, keep_going)
+             : RunChild(Sandboxed(args, exe, scratch, gpu), env, limits, SandboxPath(), keep_going);
+}
+
 // The sandbox's scratch folder (made by Execute), removed when the run is over.
 struct Scratch {
   std::filesystem::path dir;
@@ -213,172 +222,6 @@ bool MakeScratch(ProgramJob& job, Scratch* scratch) {
   }
   scratch->dir = dir;
   return true;
-}
-
-// The kernel timer's file after the run as written: the kernels' times, or why there are none.
-void ReadKernelTimes(ProgramRecord& p, const std::filesystem::path& file, bool ran) {
-  if (file.empty()) {
-    p.kernel_times_missing = "this build of Warpscope has no CUPTI to time the kernels with";
-    return;
-  }
-  bool read = false;
-  const std::string text = ReadAll(file, &read);
-  std::error_code ec;
-  std::filesystem::remove(file, ec);
-  if (!ran) {
-    p.kernel_times_missing = "the program as written did not run to the end";
-  } else if (!read) {
-    p.kernel_times_missing = "the kernel timer wrote nothing (the CUDA driver did not load it)";
-  } else if (text.rfind("error: ", 0) == 0) {
-    p.kernel_times_missing = text.substr(7, text.find('\n') - 7);
-  } else {
-    KernelTimesRead times = ParseKernelTimes(text);
-    p.kernel_times = std::move(times.times);
-    p.kernel_times_missing = times.error;
-    if (p.kernel_times.empty() && times.error.empty())
-      p.kernel_times_missing = "the program as written launched no kernel";
-  }
-}
-
-// "2.5 s".
-std::string FormatSeconds(std::chrono::milliseconds t) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f s", static_cast<double>(t.count()) / 1000.0);
-  return text;
-}
-
-// The counters' file after the counting run: each kernel's first launch's counters, or why there
-// are none.
-void ReadKernelCounters(ProgramRecord& p, const std::filesystem::path& file, bool ran) {
-  bool read = false;
-  const std::string text = ReadAll(file, &read);
-  std::error_code ec;
-  std::filesystem::remove(file, ec);
-  KernelCountersRead counters = ParseKernelCounters(read ? text : std::string());
-  p.kernel_counters = std::move(counters.counters);
-  p.counters_unavailable = std::move(counters.unavailable);
-  p.kernel_counters_missing = counters.error;
-  if (!read)
-    p.kernel_counters_missing =
-        "the counting run wrote nothing (the CUDA driver did not load the kernel timer)";
-  else if (!ran && p.kernel_counters_missing.empty())
-    p.kernel_counters_missing =
-        "the counting run did not run to the end: the kernels launched "
-        "before it stopped were counted";
-  else if (p.kernel_counters.empty() && p.kernel_counters_missing.empty() &&
-           counters.not_counted.empty())
-    p.kernel_counters_missing = "the program as written launched no kernel";
-  for (const std::string& k : counters.not_counted)
-    p.kernel_counters_missing +=
-        (p.kernel_counters_missing.empty() ? "" : "; ") + std::string("not counted: ") + k;
-}
-
-// On a GPU the output the user sees is that of the program as written (built by nvcc with nothing
-// of Warpscope in it), run without recording, in the sandbox when the recorded run was, with the
-// kernel timer (CUPTI) in it: its cudaEvent times, and the kernels' own, are not the recording's.
-void RunAsWrittenOnGpu(ProgramJob& job, const std::vector<std::string>& args,
-                       const ChildLimits& limits, const std::filesystem::path& scratch) {
-#if defined(WS_PROGRAM_NVCC)
-  ProgramRecord& p = job.p();
-  std::string failure;
-  const std::filesystem::path exe =
-      BuildPlainOnGpu(job.units, job.include_dirs, job.defines, job.key_text, job.cache, &failure);
-  ChildResult child;
-  std::vector<std::string> env;
-  std::filesystem::path times;
-  std::chrono::milliseconds plain_time{0};  // the run as written's, wall clock
-  // A profiler run over Warpscope (Nsight Compute, Nsight Systems) injects itself into the
-  // program through CUDA_INJECTION64_PATH: the kernel timer's would replace it (ncu then lost the
-  // program as written, which exited 1), so it stays, and the kernels are not timed by ours.
-  const char* injected = std::getenv("CUDA_INJECTION64_PATH");
-  const bool profiled = injected != nullptr && *injected != '\0';
-#if defined(WS_PROGRAM_KERNEL_TIMER)
-  std::error_code ec;
-  if (!profiled) {
-    times = (scratch.empty() ? std::filesystem::temp_directory_path(ec) : scratch) /
-            ("warpscope-kernel-times-" + UniqueSuffix() + ".txt");
-    env = {std::string("CUDA_INJECTION64_PATH=") + Paths().kernel_timer,
-           "WS_KERNEL_TIMES=" + times.string()};
-  }
-#endif
-  if (exe.empty()) {
-    failure = "nvcc did not build the program as written (" + failure + ")";
-  } else {
-    const auto started = std::chrono::steady_clock::now();
-    child = scratch.empty() ? RunChild(args, env, limits, exe.string())
-                            : RunChild(Sandboxed(args, exe.string(), scratch, true), env, limits,
-                                       SandboxPath());
-    plain_time = std::chrono::duration_cast<std::chrono::milliseconds>(
-        std::chrono::steady_clock::now() - started);
-    if (!child.started) failure = "it could not start: " + child.start_error;
-  }
-  const bool ran = failure.empty() && !child.timed_out;
-  if (profiled)
-    p.kernel_times_missing =
-        "a profiler is attached (CUDA_INJECTION64_PATH is set): its times, not Warpscope's timer";
-  else
-    ReadKernelTimes(p, times, ran && child.signal == 0);
-#if defined(WS_PROGRAM_KERNEL_TIMER)
-  // The GPU's own counters, in a run of their own (each kernel's first launch replayed by CUPTI
-  // as its metrics need: not a time the program's). Its output is not shown.
-  if (profiled) {
-    p.kernel_counters_missing =
-        "a profiler is attached (CUDA_INJECTION64_PATH is set): the GPU's counters are its";
-  } else if (!ran || child.signal != 0) {
-    p.kernel_counters_missing = "the program as written did not run to the end";
-  } else {
-    const std::filesystem::path counters =
-        (scratch.empty() ? std::filesystem::temp_directory_path(ec) : scratch) /
-        ("warpscope-kernel-counters-" + UniqueSuffix() + ".txt");
-    const std::vector<std::string> count_env = {
-        std::string("CUDA_INJECTION64_PATH=") + Paths().kernel_timer,
-        "WS_KERNEL_COUNTERS=" + counters.string()};
-    // Replaying the first launches costs a few runs of them: the counting run gets 4 times the
-    // program's own run and 10 s more, within the run's limit, so that a counting run that stalls
-    // costs that much and no more.
-    ChildLimits count_limits = limits;
-    count_limits.timeout = std::min(
-        limits.timeout, std::chrono::milliseconds(4 * plain_time + std::chrono::seconds(10)));
-    const ChildResult counted = scratch.empty()
-                                    ? RunChild(args, count_env, count_limits, exe.string())
-                                    : RunChild(Sandboxed(args, exe.string(), scratch, true),
-                                               count_env, count_limits, SandboxPath());
-    ReadKernelCounters(p, counters, counted.started && !counted.timed_out && counted.signal == 0);
-    if (counted.timed_out)
-      p.kernel_counters_missing =
-          "the counting run was stopped after " + FormatSeconds(count_limits.timeout) +
-          (count_limits.timeout < limits.timeout ? " (4 times the program's own run and 10 s)"
-                                                 : " (the run's time limit)") +
-          ": the kernels first launched before that were counted";
-  }
-#else
-  p.kernel_counters_missing = "this build of Warpscope has no CUPTI to read the GPU's counters";
-#endif
-  if (ran) {
-    const int plain_exit = child.signal != 0 ? 128 + child.signal : child.exit_code;
-    p.stdout_text = std::move(child.out);
-    p.stderr_text = std::move(child.err);
-    p.stdout_cut_bytes = child.out_dropped;
-    p.stderr_cut_bytes = child.err_dropped;
-    p.warnings.push_back(
-        {0, 0, false,
-         "on a GPU the program's output (and every cudaEvent time it printed) is from a run of "
-         "the program as written, without recording; the records are from a second, recorded "
-         "run" +
-             (plain_exit == p.exit_code
-                  ? std::string()
-                  : " (that run exited with status " + std::to_string(plain_exit) +
-                        ", the recorded run with " + std::to_string(p.exit_code) + ")")});
-  } else {
-    p.warnings.push_back(
-        {0, 0, false,
-         "the output shown is the recorded run's, whose cudaEvent times include the recording: "
-         "the run without recording did not finish (" +
-             (failure.empty() ? std::string("it ran past the time limit") : failure) + ")"});
-  }
-#else
-  (void)job, (void)args, (void)limits, (void)scratch;
-#endif
 }
 
 void Execute(ProgramJob& job) {
@@ -457,10 +300,8 @@ void Execute(ProgramJob& job) {
     return job.options.cancel == nullptr || !job.options.cancel->load();
   };
   const auto t0 = Clock::now();
-  ChildResult c = scratch.dir.empty()
-                      ? RunChild(args, env, limits, job.exe.string(), keep_going)
-                      : RunChild(Sandboxed(args, job.exe.string(), scratch.dir, job.gpu), env,
-                                 limits, SandboxPath(), keep_going);
+  ChildResult c =
+      RunMaybeSandboxed(args, env, limits, job.exe.string(), scratch.dir, job.gpu, keep_going);
   keep_going();  // the last blocks
   p.timing.run_ms = MsSince(t0);
   // A failed assert() prints its expression as rewritten: as the program wrote it.
