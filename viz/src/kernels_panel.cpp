@@ -139,9 +139,9 @@ class KernelsPanel : public Panel {
       ImGui::SameLine();
       if (differ > 0)
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::WarpU32(4)),
-                           "(GPU counters: %zu of %zu apart)", differ, r.gpu_counters.size());
+                           "(GPU: %zu of %zu apart)", differ, r.gpu_counters.size());
       else
-        ImGui::TextDisabled("(GPU counters agree)");
+        ImGui::TextDisabled("(GPU agrees)");
       ImGui::SetItemTooltip("%s", tip.c_str());
     }
     // The emulator's SIMT engine could not run it a warp at a time (docs/ENGINE.md): said, and why.

@@ -16,6 +16,7 @@
 #include "warpscope/program/child_process.h"
 #include "warpscope/trace/compiled_code.h"
 #include "warpscope/trace/file_io.h"
+#include "warpscope/trace/kernel_resources.h"
 
 namespace ws::prog_internal {
 namespace {
@@ -233,9 +234,12 @@ void ReadKernelCounters(ProgramRecord& p, const std::filesystem::path& file, boo
   else if (p.kernel_counters.empty() && p.kernel_counters_missing.empty() &&
            counters.not_counted.empty())
     p.kernel_counters_missing = "the program as written launched no kernel";
-  for (const std::string& k : counters.not_counted)
+  for (const std::string& k : counters.not_counted) {  // "SYMBOL (why)": the kernel by its name
+    const std::size_t space = k.find(' ');
     p.kernel_counters_missing +=
-        (p.kernel_counters_missing.empty() ? "" : "; ") + std::string("not counted: ") + k;
+        (p.kernel_counters_missing.empty() ? "" : "; ") + std::string("not counted: ") +
+        KernelKeyOfSymbol(k.substr(0, space)) + (space == std::string::npos ? "" : k.substr(space));
+  }
 }
 
 // On a GPU the output the user sees is that of the program as written (built by nvcc with nothing
