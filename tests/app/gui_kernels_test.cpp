@@ -84,11 +84,15 @@ TEST(GuiKernels, TheGpusOwnCountersAreSaidOnTheRowWithThoseThatDiffer) {
   t.stats.Resize(1, 0);
   t.stats.sites[0].requests = 8;
   t.stats.sites[0].sectors = 32;
-  run.launches = {t};
+  LaunchTrace graph = t;  // a kernel the counting run did not count (launched in a CUDA graph)
+  graph.kernel = "shift";
+  run.launches = {t, graph};
   LessonRun::Program p;
   p.file = "main.cu";
-  p.source = "__global__ void scale(float* a) { a[threadIdx.x] *= 2; }\nint main() {}\n";
-  p.kernels = {"scale"};
+  p.source =
+      "__global__ void scale(float* a) { a[threadIdx.x] *= 2; }\n"
+      "__global__ void shift(float* a) { a[threadIdx.x] += 2; }\nint main() {}\n";
+  p.kernels = {"scale", "shift"};
   p.kernel_counters = {{"_Z5scalePf",
                         {{"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 8},
                          {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 40}}}};
@@ -99,6 +103,11 @@ TEST(GuiKernels, TheGpusOwnCountersAreSaidOnTheRowWithThoseThatDiffer) {
   EXPECT_EQ(s.value("row0", ""), "scale") << s.dump();
   EXPECT_EQ(s.value("row0.gpu_counters", ""), "2");
   EXPECT_EQ(s.value("row0.gpu_counters_differ", ""), "1");  // 40 sectors against 32
+  EXPECT_FALSE(s.contains("row0.gpu_counters_missing"));
+  EXPECT_EQ(s.value("row1", ""), "shift");
+  EXPECT_EQ(s.value("row1.gpu_counters_missing", ""),
+            "the counting run did not count it: a kernel launched only in a CUDA graph, or after "
+            "256 others, is not counted");
 }
 
 #if WARPSCOPE_HAVE_PROGRAMS

@@ -341,11 +341,36 @@ TEST(KernelTable, TheGpusOwnCountersStandBesideEachKernelsFirstLaunch) {
   EXPECT_EQ(k["gpu_counters"][0]["differs"], true);
 
   // A first launch that is not the whole grid as written (a GPU's record budget left blocks out)
-  // gets none: nothing stands beside them.
+  // gets none: nothing stands beside them. Its row, the text and the JSON say why.
   run.launches[1].uncovered_blocks = 1;
-  for (const KernelRow& r : KernelTable(run, Round()))
+  for (const KernelRow& r : KernelTable(run, Round())) {
     EXPECT_EQ(r.gpu_counters.empty(), r.kernel == "transposeCoalesced") << r.kernel;
+    EXPECT_EQ(r.gpu_counters_missing,
+              r.kernel == "transposeCoalesced"
+                  ? "its first launch's record does not cover the whole grid the GPU counted"
+                  : "")
+        << r.kernel;
+  }
+  EXPECT_NE(RunText(run).find("the GPU's own counters, not read for transposeCoalesced: its first "
+                              "launch's record does not cover"),
+            std::string::npos)
+      << RunText(run);
   run.launches[1].uncovered_blocks = 0;
+  // A kernel the counting run did not count: the one it named, and one it did not (a graph's).
+  p.kernel_counters.pop_back();
+  p.kernel_counters_missing = "not counted: transposeCoalesced (launched in a second context)";
+  for (const KernelRow& r : KernelTable(run, Round()))
+    EXPECT_EQ(r.gpu_counters_missing, r.kernel == "transposeCoalesced"
+                                          ? "the counting run did not count it (said below)"
+                                          : "")
+        << r.kernel;
+  p.kernel_counters_missing.clear();
+  const nlohmann::json graph = RunJson(run);
+  EXPECT_EQ(graph["kernels"][1]["kernel"], "transposeCoalesced");
+  EXPECT_EQ(graph["kernels"][1].value("gpu_counters_missing", ""),
+            "the counting run did not count it: a kernel launched only in a CUDA graph, or after "
+            "256 others, is not counted");
+  EXPECT_FALSE(graph["kernels"][0].contains("gpu_counters_missing"));
 
   // Where they were not read, the text says why; on the emulator nothing is said.
   p.kernel_counters.clear();

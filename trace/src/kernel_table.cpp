@@ -148,17 +148,34 @@ void AddGpuCounters(const LessonRun& run, std::vector<KernelRow>& rows) {
   if (!run.program || run.backend != "cuda") return;
   const auto& counted = run.program->kernel_counters;
   std::vector<bool> taken(counted.size(), false);
+  const std::string& missing = run.program->kernel_counters_missing;
   for (KernelRow& r : rows) {
     const LaunchTrace& t = run.launches[r.first_launch];
-    if (t.uncovered_blocks > 0 || t.truncated ||
-        (run.what_if && run.what_if->launch == r.first_launch))
+    // Where others were counted, a row left without says why.
+    const auto left_out = [&](const char* why) {
+      if (!counted.empty()) r.gpu_counters_missing = why;
+    };
+    if (run.what_if && run.what_if->launch == r.first_launch) {
+      left_out("its first launch shows a what-if, not the program as written");
       continue;
+    }
+    if (t.uncovered_blocks > 0 || t.truncated) {
+      left_out("its first launch's record does not cover the whole grid the GPU counted");
+      continue;
+    }
     std::size_t c = counted.size();
     for (const bool by_name : {false, true}) {
       for (std::size_t i = 0; i < counted.size() && c == counted.size(); ++i)
         if (!taken[i] && SameKernel(r.kernel, counted[i].kernel, by_name)) c = i;
     }
-    if (c == counted.size()) continue;
+    if (c == counted.size()) {
+      // kernel_counters_missing names a kernel the counting run saw and did not count, and why.
+      left_out(missing.find("not counted: " + r.kernel + " (") != std::string::npos
+                   ? "the counting run did not count it (said below)"
+                   : "the counting run did not count it: a kernel launched only in a CUDA graph, "
+                     "or after 256 others, is not counted");
+      continue;
+    }
     taken[c] = true;
     for (const CounterFigure& f : kCounterFigures) {
       const double gpu = counted[c].Of(f.metric);
@@ -374,6 +391,11 @@ std::string KernelsText(const std::vector<KernelRow>& rows, const LessonRun& run
       o << line;
     }
   }
+  for (const KernelRow& r : rows) {
+    if (!r.gpu_counters_missing.empty())
+      o << "  the GPU's own counters, not read for " << r.kernel << ": " << r.gpu_counters_missing
+        << "\n";
+  }
   if (run.program && run.backend == "cuda" && !run.program->kernel_counters_missing.empty())
     o << "  the GPU's own counters: " << (counters ? "some kernels not read: " : "not read: ")
       << run.program->kernel_counters_missing << "\n";
@@ -477,6 +499,7 @@ nlohmann::json KernelsJson(const std::vector<KernelRow>& rows, const LessonRun& 
                             {"differs", c.Differs()}});
       k["gpu_counters"] = std::move(counters);
     }
+    if (!r.gpu_counters_missing.empty()) k["gpu_counters_missing"] = r.gpu_counters_missing;
     // The launch its views draw from: null when none of its launches kept block records.
     k["drawn_from_launch"] =
         r.has_records ? nlohmann::json(r.first_with_records) : nlohmann::json(nullptr);

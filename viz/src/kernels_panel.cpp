@@ -49,6 +49,8 @@ class KernelsPanel : public Panel {
         s.emplace_back(k + ".gpu_counters", std::to_string(rows_[i].gpu_counters.size()));
         s.emplace_back(k + ".gpu_counters_differ", std::to_string(differ));
       }
+      if (!rows_[i].gpu_counters_missing.empty())
+        s.emplace_back(k + ".gpu_counters_missing", rows_[i].gpu_counters_missing);
     }
     return s;
   }
@@ -143,6 +145,13 @@ class KernelsPanel : public Panel {
       else
         ImGui::TextDisabled("(GPU agrees)");
       ImGui::SetItemTooltip("%s", tip.c_str());
+    } else if (!r.gpu_counters_missing.empty()) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("(GPU: not read)");
+      ImGui::SetItemTooltip(
+          "The GPU's own counters were read for other kernels, not for this "
+          "one: %s.",
+          r.gpu_counters_missing.c_str());
     }
     // The emulator's SIMT engine could not run it a warp at a time (docs/ENGINE.md): said, and why.
     if (!r.engine.empty() && r.engine != "simt") {
