@@ -83,7 +83,7 @@ source scripts/gpu-env.sh
 # kernels on the GPU backend beside Nsight Compute (scripts/gpu-counters.sh; the sample carried
 # under .deps/samples, WS_COUNTER_KERNELS picks its kernels, default 0 and 1).
 if want counters; then
-  step counters-test 90 ctest --test-dir build/headless -R OwnCounters --output-on-failure
+  step counters-test 90 ctest --test-dir build/headless -R "OwnCounters|EachRunOfASandboxed" --output-on-failure
   grep -E "tests passed|\(Failed\)|\(Timeout\)" "$out/counters-test.log" >> "$summary"
   if [[ -d .deps/samples/Samples ]]; then
     SAMPLES=.deps/samples KERNELS="${WS_COUNTER_KERNELS:-0 1}" step counters 300 \

@@ -101,5 +101,40 @@ int main() {
             std::string::npos);
 }
 
+// Each later run of a sandboxed program (the program as written, then the counting run) starts in
+// an empty scratch folder, as the recorded run did: a program that leaves a file behind and skips
+// its kernel when it finds one prints "first" and has its kernel counted (before, the later runs
+// saw the recorded run's file: "again", and no kernel counted).
+TEST(ProgramsOnGpu, EachRunOfASandboxedProgramStartsWithoutTheFilesAnEarlierRunLeft) {
+  WS_SKIP_WITHOUT_GPU();
+  if (std::string why = SandboxUnavailable(); !why.empty()) GTEST_SKIP() << why;
+  const std::string text = R"(#include <cstdio>
+__global__ void once(int* a) { a[threadIdx.x] = threadIdx.x; }
+int main() {
+  if (FILE* f = std::fopen("ran.txt", "r")) {
+    std::fclose(f);
+    std::printf("again\n");
+    return 0;
+  }
+  FILE* f = std::fopen("ran.txt", "w");
+  std::fclose(f);
+  int* a;
+  cudaMalloc(&a, 32 * sizeof(int));
+  once<<<1, 32>>>(a);
+  cudaDeviceSynchronize();
+  std::printf("first\n");
+}
+)";
+  ProgramOptions o;
+  o.backend = "cuda";
+  o.sandbox = true;
+  o.timeout = std::chrono::seconds(120);
+  const LessonRun run = test::RunText(text, o);
+  ASSERT_TRUE(run.program->ok()) << run.program->failure << run.program->stderr_text;
+  EXPECT_EQ(run.program->stdout_text, "first\n");
+  ASSERT_EQ(run.program->kernel_counters.size(), 1u) << run.program->kernel_counters_missing;
+  EXPECT_EQ(run.program->kernel_counters[0].kernel, "_Z4oncePi");
+}
+
 }  // namespace
 }  // namespace ws

@@ -242,6 +242,18 @@ void ReadKernelCounters(ProgramRecord& p, const std::filesystem::path& file, boo
   }
 }
 
+#if defined(WS_PROGRAM_NVCC)
+// The sandbox's scratch folder emptied before another run of the program, so that each run starts
+// where the first did: with none of the files an earlier run wrote (a program that skips its work
+// when its output file is there, or appends to a log). Nothing when not sandboxed.
+void EmptyScratch(const std::filesystem::path& scratch) {
+  std::error_code ec;
+  if (scratch.empty()) return;
+  for (const auto& entry : std::filesystem::directory_iterator(scratch, ec))
+    std::filesystem::remove_all(entry.path(), ec);
+}
+#endif
+
 // On a GPU the output the user sees is that of the program as written (built by nvcc with nothing
 // of Warpscope in it), run without recording, in the sandbox when the recorded run was, with the
 // kernel timer (CUPTI) in it: its cudaEvent times, and the kernels' own, are not the recording's.
@@ -261,6 +273,7 @@ void RunAsWrittenOnGpu(ProgramJob& job, const std::vector<std::string>& args,
   // program as written, which exited 1), so it stays, and the kernels are not timed by ours.
   const char* injected = std::getenv("CUDA_INJECTION64_PATH");
   const bool profiled = injected != nullptr && *injected != '\0';
+  EmptyScratch(scratch);
 #if defined(WS_PROGRAM_KERNEL_TIMER)
   std::error_code ec;
   if (!profiled) {
@@ -294,6 +307,7 @@ void RunAsWrittenOnGpu(ProgramJob& job, const std::vector<std::string>& args,
   } else if (!ran || child.signal != 0) {
     p.kernel_counters_missing = "the program as written did not run to the end";
   } else {
+    EmptyScratch(scratch);
     const std::filesystem::path counters =
         (scratch.empty() ? std::filesystem::temp_directory_path(ec) : scratch) /
         ("warpscope-kernel-counters-" + UniqueSuffix() + ".txt");
