@@ -48,9 +48,8 @@ for k in range(8):
     except Exception as e:
         print(f"  no JSON: {e}")
         continue
-    prog = j.get("program", {})
-    if prog.get("kernel_counters_missing"):
-        print("  counters missing:", prog["kernel_counters_missing"])
+    if j.get("kernel_counters_missing"):
+        print("  counters missing:", j["kernel_counters_missing"])
     ncu = {}
     try:
         for row in csv.reader(open(f"{out}/k{k}.ncu.csv")):

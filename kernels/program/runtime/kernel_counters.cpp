@@ -59,6 +59,7 @@ struct Counting {
   bool failed = false;
   bool in_range = false;
   bool said_metrics = false;
+  bool initialized = false;  // cuptiProfilerInitialize, at the first context
   std::mutex lock;     // callbacks come on every thread that launches
   std::string kernel;  // the launch in range
 };
@@ -138,6 +139,15 @@ bool Ready(CUcontext ctx) {
   Counting& c = C();
   if (c.failed) return false;
   if (c.object != nullptr) return ctx == c.ctx;
+  // The profiler is initialized here, at the first context, not when the driver loads this
+  // library: there (InitializeInjection, inside cuInit) CUDA 13's cuptiProfilerInitialize gave
+  // CUPTI_ERROR_UNKNOWN on an H200 (2026-12-06).
+  if (!c.initialized) {
+    auto init =
+        Params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
+    WS_CUPTI(cuptiProfilerInitialize(&init));
+    c.initialized = true;
+  }
   CUdevice device = 0;
   if (cuCtxPushCurrent(ctx) == CUDA_SUCCESS) {
     if (cuCtxGetDevice(&device) != CUDA_SUCCESS) device = 0;
@@ -399,15 +409,8 @@ bool StartKernelCounters(const char* path) {
   Counting& c = C();
   c.out = std::fopen(path, "w");
   if (c.out == nullptr) return false;
-  auto init =
-      Params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
-  CUptiResult r = cuptiProfilerInitialize(&init);
-  if (r != CUPTI_SUCCESS) {
-    Fail(Why("cuptiProfilerInitialize", r));
-    return false;
-  }
   CUpti_SubscriberHandle subscriber = nullptr;
-  r = cuptiSubscribe(&subscriber, OnCall, nullptr);
+  CUptiResult r = cuptiSubscribe(&subscriber, OnCall, nullptr);
   if (r == CUPTI_SUCCESS)
     r = cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
                             CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
