@@ -80,13 +80,14 @@ export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu
 # shellcheck source=scripts/gpu-env.sh
 source scripts/gpu-env.sh
 # The GPU's own counters (kernel_counters.cpp): their GPU test, then globalToShmemAsyncCopy's
-# kernels on the GPU backend beside Nsight Compute (scripts/gpu-counters.sh; the sample carried
-# under .deps/samples, WS_COUNTER_KERNELS picks its kernels, default 0 and 1).
+# kernels, and cudaTensorCoreGemm at 256^3, on the GPU backend beside Nsight Compute
+# (scripts/gpu-counters.sh; the samples carried under .deps/samples, WS_COUNTER_KERNELS picks
+# globalToShmemAsyncCopy's kernels, default 0 and 1; WS_COUNTER_TCG=0 leaves the other out).
 if want counters; then
   step counters-test 90 ctest --test-dir build/headless -R "OwnCounters|EachRunOfASandboxed" --output-on-failure
   grep -E "tests passed|\(Failed\)|\(Timeout\)" "$out/counters-test.log" >> "$summary"
   if [[ -d .deps/samples/Samples ]]; then
-    SAMPLES=.deps/samples KERNELS="${WS_COUNTER_KERNELS:-0 1}" step counters 300 \
+    SAMPLES=.deps/samples KERNELS="${WS_COUNTER_KERNELS:-0 1}" step counters 420 \
       scripts/gpu-counters.sh "$out/counters"
     cat "$out/counters/compare.txt" >> "$summary" 2>/dev/null
   fi

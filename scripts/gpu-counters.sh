@@ -7,7 +7,8 @@
 # kernel's recorded figure, in OUT/compare.txt.
 # Usage (device tool, after scripts/gpu-build.sh or gpu_batch.sh's build, with .deps carried and
 # the sample under SAMPLES: Samples/3_CUDA_Features/globalToShmemAsyncCopy/ and Common/):
-#   SAMPLES=DIR [KERNELS="0 1"] scripts/gpu-counters.sh OUT   (KERNELS: which of the eight, default all)
+#   SAMPLES=DIR [KERNELS="0 1"] [WS_COUNTER_TCG=0] scripts/gpu-counters.sh OUT   (KERNELS: which
+#   of the eight, default all; cudaTensorCoreGemm at 256^3 too where its file is under SAMPLES)
 set -u
 cd "$(dirname "$0")/.." || exit 1
 out=${1:?usage: gpu-counters.sh OUT}
@@ -35,19 +36,42 @@ for k in ${KERNELS:-0 1 2 3 4 5 6 7}; do
   echo "k$k ncu: exit $? in $((SECONDS - t0)) s" >> "$out/times.txt"
 done
 rm -f "$out/g2s"
+# cudaTensorCoreGemm (c94ff366) at 256^3 with its own check (its sizes are #defines: a copy with
+# them changed, CPU_DEBUG on), where the sample is there and WS_COUNTER_TCG is not 0: its
+# compute_gemm's first launch on the GPU backend and under Nsight Compute, as "kernel 8".
+tcg=$samples/Samples/3_CUDA_Features/cudaTensorCoreGemm/cudaTensorCoreGemm.cu
+if [[ -f "$tcg" && "${WS_COUNTER_TCG:-1}" != 0 ]]; then
+  sed -e 's/^#define M_TILES 256/#define M_TILES 16/' -e 's/^#define N_TILES 256/#define N_TILES 16/' \
+    -e 's/^#define K_TILES 256/#define K_TILES 16/' -e 's/^#define CPU_DEBUG 0/#define CPU_DEBUG 1/' \
+    "$tcg" > "$out/tcg256.cu"
+  t0=$SECONDS
+  timeout 150 "$cli" run --backend cuda --json --timeout 140 --file "$out/tcg256.cu" \
+    -I "$samples/Common" > "$out/k8.json" 2> "$out/k8.err"
+  echo "k8 (cudaTensorCoreGemm 256^3) cli: exit $? in $((SECONDS - t0)) s" >> "$out/times.txt"
+  t0=$SECONDS
+  nvcc -O3 -arch=sm_90 -I "$samples/Common" -o "$out/tcg256" "$out/tcg256.cu" >> "$out/nvcc.txt" 2>&1
+  timeout 60 ncu --clock-control none -k compute_gemm --launch-count 1 --metrics "$metrics" \
+    --csv "$out/tcg256" > "$out/k8.ncu.csv" 2>&1
+  echo "k8 ncu: exit $? in $((SECONDS - t0)) s" >> "$out/times.txt"
+  rm -f "$out/tcg256"
+fi
 python3 - "$out" > "$out/compare.txt" <<'EOF'
 import csv, json, sys
 out = sys.argv[1]
 import os
-for k in range(8):
+for k in range(9):
     if not os.path.exists(f"{out}/k{k}.json"):
         continue
-    print(f"== kernel {k}")
+    print(f"== kernel {k}" if k < 8 else "== cudaTensorCoreGemm 256^3 (compute_gemm)")
     try:
         j = json.load(open(f"{out}/k{k}.json"))
     except Exception as e:
         print(f"  no JSON: {e}")
         continue
+    if k == 8:  # its own check: a line a mismatch after "Verifying correctness"
+        lines = j.get("stdout", "").splitlines()
+        print("  its check:", sum("mismatch" in l for l in lines), "mismatch lines;",
+              " | ".join(l for l in lines if "Verif" in l or "TFLOPS" in l)[:200])
     if j.get("kernel_counters_missing"):
         print("  counters missing:", j["kernel_counters_missing"])
     ncu = {}
@@ -63,4 +87,7 @@ for k in range(8):
             print(f"  {kr['kernel'][:40]:40} {c['figure']:30} gpu {c['gpu']:>10.0f}  ncu {n:>10}"
                   f"  recorded {c['recorded']:>10}")
 EOF
+# The per-kernel files in one archive (a device call brings back a limited number of files).
+(cd "$out" && tar -czf runs.tgz k*.json k*.err k*.ncu.csv nvcc.txt tcg256.cu 2>/dev/null &&
+  rm -f k*.json k*.err k*.ncu.csv tcg256.cu)
 cat "$out/times.txt" "$out/compare.txt"

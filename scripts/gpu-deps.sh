@@ -3,7 +3,8 @@
 # Debian 12 developer's machine after the release build: the headless build's packages as .deb
 # files (.deps/debs), clang 14's libraries for the rewriter (.deps/clangdebs), the release build's
 # rewriter stripped (.deps/rewriter), and, given a cuda-samples checkout (c94ff366), the files of
-# the samples the GPU scripts run (.deps/samples: globalToShmemAsyncCopy and Common's headers).
+# the samples the GPU scripts run (.deps/samples: globalToShmemAsyncCopy, cudaTensorCoreGemm
+# and Common's headers).
 # Usage: scripts/gpu-deps.sh [CUDA_SAMPLES_GIT_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,6 +23,7 @@ if [[ -n "${1:-}" ]]; then
   mkdir -p .deps/samples
   git -C "$1" archive c94ff366aed18c797b8a85dfaac7817b0228b420 \
     Samples/3_CUDA_Features/globalToShmemAsyncCopy/globalToShmemAsyncCopy.cu \
+    Samples/3_CUDA_Features/cudaTensorCoreGemm/cudaTensorCoreGemm.cu \
     Common/exception.h Common/helper_cuda.h Common/helper_functions.h Common/helper_image.h \
     Common/helper_string.h Common/helper_timer.h | tar -x -C .deps/samples
 fi
