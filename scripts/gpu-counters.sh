@@ -88,6 +88,7 @@ for k in range(9):
                   f"  recorded {c['recorded']:>10}")
 EOF
 # The per-kernel files in one archive (a device call brings back a limited number of files).
-(cd "$out" && tar -czf runs.tgz k*.json k*.err k*.ncu.csv nvcc.txt tcg256.cu 2>/dev/null &&
-  rm -f k*.json k*.err k*.ncu.csv tcg256.cu)
+(cd "$out" && shopt -s nullglob && files=(k*.json k*.err k*.ncu.csv nvcc.txt tcg256.cu) &&
+  ((${#files[@]} > 0)) && tar -czf runs.tgz --ignore-failed-read "${files[@]}" 2> /dev/null &&
+  rm -f "${files[@]}")
 cat "$out/times.txt" "$out/compare.txt"

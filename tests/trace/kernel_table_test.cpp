@@ -356,21 +356,62 @@ TEST(KernelTable, TheGpusOwnCountersStandBesideEachKernelsFirstLaunch) {
             std::string::npos)
       << RunText(run);
   run.launches[1].uncovered_blocks = 0;
-  // A kernel the counting run did not count: the one it named, and one it did not (a graph's).
+  const auto row = [&](const std::string& kernel) {
+    for (const KernelRow& r : KernelTable(run, Round()))
+      if (r.kernel == kernel) return r;
+    ADD_FAILURE() << "no row " << kernel;
+    return KernelRow{};
+  };
+  const auto json_row = [&](const std::string& kernel) {
+    const nlohmann::json all = RunJson(run);
+    for (const nlohmann::json& kr : all["kernels"])
+      if (kr["kernel"] == kernel) return kr;
+    ADD_FAILURE() << "no JSON row " << kernel;
+    return nlohmann::json{};
+  };
+  // Its first launch the what-if's: none beside it, and its row says why.
+  run.what_if.emplace();
+  run.what_if->launch = 1;
+  EXPECT_TRUE(row("transposeCoalesced").gpu_counters.empty());
+  EXPECT_EQ(row("transposeCoalesced").gpu_counters_missing,
+            "its first launch shows a what-if, not the program as written");
+  run.what_if.reset();
+  // A kernel the counting run named as not counted: its reason on its row.
+  const ProgramRecord::KernelCounters coalesced = p.kernel_counters.back();
   p.kernel_counters.pop_back();
-  p.kernel_counters_missing = "not counted: transposeCoalesced (launched in a second context)";
-  for (const KernelRow& r : KernelTable(run, Round()))
-    EXPECT_EQ(r.gpu_counters_missing, r.kernel == "transposeCoalesced"
-                                          ? "the counting run did not count it (said below)"
-                                          : "")
-        << r.kernel;
-  p.kernel_counters_missing.clear();
-  const nlohmann::json graph = RunJson(run);
-  EXPECT_EQ(graph["kernels"][1]["kernel"], "transposeCoalesced");
-  EXPECT_EQ(graph["kernels"][1].value("gpu_counters_missing", ""),
+  p.kernels_not_counted = {{"_Z18transposeCoalescedPfPKf", "launched in a second context"}};
+  EXPECT_EQ(row("transposeCoalesced").gpu_counters_missing,
+            "the counting run did not count it: launched in a second context");
+  EXPECT_EQ(row("transposeNaive").gpu_counters_missing, "");
+  EXPECT_NE(RunText(run).find("the GPU's own counters, not read for transposeCoalesced: the "
+                              "counting run did not count it: launched in a second context"),
+            std::string::npos)
+      << RunText(run);
+  // One it passed over without a word (a graph's launch): said as such, in the JSON too.
+  p.kernels_not_counted.clear();
+  EXPECT_EQ(json_row("transposeCoalesced").value("gpu_counters_missing", ""),
             "the counting run did not count it: a kernel launched only in a CUDA graph, or after "
             "256 others, is not counted");
-  EXPECT_FALSE(graph["kernels"][0].contains("gpu_counters_missing"));
+  EXPECT_FALSE(json_row("transposeNaive").contains("gpu_counters_missing"));
+  // A counting run that stopped before it: its reason, not the graph's.
+  p.kernel_counters_missing = "the counting run was stopped after 12.0 s";
+  EXPECT_EQ(row("transposeCoalesced").gpu_counters_missing,
+            "not among the kernels the counting run counted: the counting run was stopped after "
+            "12.0 s");
+  p.kernel_counters_missing.clear();
+  // Counted, but CUPTI gave no values (a range short of passes: "-" each).
+  p.kernel_counters.push_back({"_Z18transposeCoalescedPfPKf", {}});
+  EXPECT_TRUE(row("transposeCoalesced").gpu_counters.empty());
+  EXPECT_EQ(row("transposeCoalesced").gpu_counters_missing,
+            "CUPTI gave no values for its first launch (not every pass of its replay was made)");
+  // Counted with every figure 0 where the recorded are 0 too: none listed, and it agrees.
+  p.kernel_counters.back().values = {
+      {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum", 0}};
+  EXPECT_TRUE(row("transposeCoalesced").gpu_counted_zero);
+  EXPECT_EQ(row("transposeCoalesced").gpu_counters_missing, "");
+  EXPECT_EQ(json_row("transposeCoalesced").value("gpu_counters_all_zero", false), true);
+  p.kernel_counters.back() = coalesced;
+  EXPECT_FALSE(row("transposeCoalesced").gpu_counted_zero);
 
   // Where they were not read, the text says why; on the emulator nothing is said.
   p.kernel_counters.clear();
@@ -408,6 +449,18 @@ TEST(KernelTable, EachCountedLaunchGoesToItsOwnKernelsRow) {
   for (const KernelRow& r : KernelTable(run, Round()))
     if (!r.gpu_counters.empty()) got[r.kernel] = r.gpu_counters[0].gpu;
   EXPECT_EQ(got, (std::map<std::string, double>{{"scale2", 2}, {"tiled<16>", 16}}));
+  // Named as not counted by its symbol, a template kernel's row takes the reason by its name too
+  // (the demangler's "16u"), as a kernel in a namespace does (the rewriter's "kern::scale").
+  p.kernel_counters.pop_back();
+  a.kernel = "kern::scale";
+  run.launches = {a, b, c, d};
+  p.kernels_not_counted = {{"_Z5tiledILj16EEvPf", "launched in a second context"},
+                           {"_ZN4kern5scaleEPf", "launched in a second context"}};
+  std::map<std::string, std::string> why;
+  for (const KernelRow& r : KernelTable(run, Round())) why[r.kernel] = r.gpu_counters_missing;
+  EXPECT_EQ(why["tiled<16>"], "the counting run did not count it: launched in a second context");
+  EXPECT_EQ(why["kern::scale"], "the counting run did not count it: launched in a second context");
+  EXPECT_EQ(why["scale2"], "");
 }
 
 }  // namespace

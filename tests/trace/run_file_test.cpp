@@ -136,6 +136,7 @@ TEST(RunFile, AProgramsKernelTimesTravelAndGiveItsBandwidth) {
   p.kernel_counters = {
       {"_Z4copyPfPKfi", {{"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 128}}}};
   p.counters_unavailable = {"l1tex__x.sum"};
+  p.kernels_not_counted = {{"_Z2k2v", "launched in a second context"}};
   auto parsed = ParseTrace(SerializeTrace(TraceOfLessonRun(run, nullptr, 0)));
   ASSERT_TRUE(parsed.ok()) << parsed.status().message();
   auto back = LessonRunOfTrace(std::move(parsed).value(), "lab.wstrace", nullptr);
@@ -147,6 +148,9 @@ TEST(RunFile, AProgramsKernelTimesTravelAndGiveItsBandwidth) {
   EXPECT_EQ(back->program->kernel_counters[0].Of("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"),
             128);
   EXPECT_EQ(back->program->counters_unavailable, std::vector<std::string>{"l1tex__x.sum"});
+  ASSERT_EQ(back->program->kernels_not_counted.size(), 1u);
+  EXPECT_EQ(back->program->kernels_not_counted[0].kernel, "_Z2k2v");
+  EXPECT_EQ(back->program->kernels_not_counted[0].why, "launched in a second context");
   const MeasuredBandwidth bw = ProgramBandwidth(*back);
   EXPECT_EQ(bw.missing, "");
   EXPECT_EQ(bw.bytes, 65536u);

@@ -147,13 +147,14 @@ bool SameKernel(const std::string& kernel, const std::string& symbol, bool by_na
 void AddGpuCounters(const LessonRun& run, std::vector<KernelRow>& rows) {
   if (!run.program || run.backend != "cuda") return;
   const auto& counted = run.program->kernel_counters;
+  const auto& not_counted = run.program->kernels_not_counted;
   std::vector<bool> taken(counted.size(), false);
   const std::string& missing = run.program->kernel_counters_missing;
   for (KernelRow& r : rows) {
     const LaunchTrace& t = run.launches[r.first_launch];
-    // Where others were counted, a row left without says why.
-    const auto left_out = [&](const char* why) {
-      if (!counted.empty()) r.gpu_counters_missing = why;
+    // Where the counting run counted (or named) some kernels, a row left without says why.
+    const auto left_out = [&](std::string why) {
+      if (!counted.empty() || !not_counted.empty()) r.gpu_counters_missing = std::move(why);
     };
     if (run.what_if && run.what_if->launch == r.first_launch) {
       left_out("its first launch shows a what-if, not the program as written");
@@ -169,21 +170,35 @@ void AddGpuCounters(const LessonRun& run, std::vector<KernelRow>& rows) {
         if (!taken[i] && SameKernel(r.kernel, counted[i].kernel, by_name)) c = i;
     }
     if (c == counted.size()) {
-      // kernel_counters_missing names a kernel the counting run saw and did not count, and why.
-      left_out(missing.find("not counted: " + r.kernel + " (") != std::string::npos
-                   ? "the counting run did not count it (said below)"
-                   : "the counting run did not count it: a kernel launched only in a CUDA graph, "
-                     "or after 256 others, is not counted");
+      // One the counting run named as not counted, and why; else, where the counting run stopped
+      // or failed, its reason; else the kernels it passes over without a word.
+      std::string why;
+      for (const bool by_name : {false, true}) {
+        for (const ProgramRecord::NotCounted& k : not_counted)
+          if (why.empty() && SameKernel(r.kernel, k.kernel, by_name))
+            why = "the counting run did not count it: " + k.why;
+      }
+      if (why.empty())
+        why = missing.empty() ? "the counting run did not count it: a kernel launched only in a "
+                                "CUDA graph, or after 256 others, is not counted"
+                              : "not among the kernels the counting run counted: " + missing;
+      left_out(std::move(why));
       continue;
     }
     taken[c] = true;
+    bool valued = false;
     for (const CounterFigure& f : kCounterFigures) {
       const double gpu = counted[c].Of(f.metric);
       if (gpu < 0) continue;
+      valued = true;
       const std::uint64_t recorded = RecordedFigure(t, f);
       if (gpu == 0 && recorded == 0) continue;
       r.gpu_counters.push_back({f.figure, f.metric, gpu, recorded});
     }
+    if (!valued)
+      r.gpu_counters_missing =
+          "CUPTI gave no values for its first launch (not every pass of its replay was made)";
+    r.gpu_counted_zero = valued && r.gpu_counters.empty();
   }
 }
 
@@ -392,6 +407,8 @@ std::string KernelsText(const std::vector<KernelRow>& rows, const LessonRun& run
     }
   }
   for (const KernelRow& r : rows) {
+    if (r.gpu_counted_zero)
+      o << "  the GPU's own counters for " << r.kernel << ": every figure 0, as recorded\n";
     if (!r.gpu_counters_missing.empty())
       o << "  the GPU's own counters, not read for " << r.kernel << ": " << r.gpu_counters_missing
         << "\n";
@@ -500,6 +517,7 @@ nlohmann::json KernelsJson(const std::vector<KernelRow>& rows, const LessonRun& 
       k["gpu_counters"] = std::move(counters);
     }
     if (!r.gpu_counters_missing.empty()) k["gpu_counters_missing"] = r.gpu_counters_missing;
+    if (r.gpu_counted_zero) k["gpu_counters_all_zero"] = true;
     // The launch its views draw from: null when none of its launches kept block records.
     k["drawn_from_launch"] =
         r.has_records ? nlohmann::json(r.first_with_records) : nlohmann::json(nullptr);

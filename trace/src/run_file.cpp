@@ -178,7 +178,8 @@ TraceContents TraceOfLessonRun(const LessonRun& run, const nlohmann::json& gpu, 
       h["program"]["kernel_times"] = std::move(times);
       h["program"]["kernel_times_missing"] = p.kernel_times_missing;
     }
-    if (!p.kernel_counters.empty() || !p.kernel_counters_missing.empty()) {
+    if (!p.kernel_counters.empty() || !p.kernel_counters_missing.empty() ||
+        !p.kernels_not_counted.empty()) {
       nlohmann::json counted = nlohmann::json::array();
       for (const ProgramRecord::KernelCounters& k : p.kernel_counters) {
         nlohmann::json values = nlohmann::json::object();
@@ -188,6 +189,10 @@ TraceContents TraceOfLessonRun(const LessonRun& run, const nlohmann::json& gpu, 
       h["program"]["kernel_counters"] = std::move(counted);
       h["program"]["kernel_counters_missing"] = p.kernel_counters_missing;
       h["program"]["counters_unavailable"] = p.counters_unavailable;
+      nlohmann::json not_counted = nlohmann::json::array();
+      for (const ProgramRecord::NotCounted& k : p.kernels_not_counted)
+        not_counted.push_back({{"kernel", k.kernel}, {"why", k.why}});
+      h["program"]["kernels_not_counted"] = std::move(not_counted);
     }
   }
   c.launches = run.launches;
@@ -302,6 +307,9 @@ Result<LessonRun> LessonRunOfTrace(TraceContents c, const std::filesystem::path&
       }
       prog.kernel_counters_missing = p.value("kernel_counters_missing", "");
       prog.counters_unavailable = p.value("counters_unavailable", std::vector<std::string>{});
+      for (const auto& k : p.value("kernels_not_counted", nlohmann::json::array()))
+        prog.kernels_not_counted.push_back(
+            {k.value("kernel", std::string()), k.value("why", std::string())});
       if (!c.launches.empty() && prog.launch >= c.launches.size())
         prog.launch = c.launches.size() - 1;
       run.program = std::move(prog);

@@ -328,6 +328,8 @@ nlohmann::json ProgramJson(const LessonRun& run) {
     if (!p.kernel_counters_missing.empty())
       j["kernel_counters_missing"] = p.kernel_counters_missing;
     if (!p.counters_unavailable.empty()) j["counters_unavailable"] = p.counters_unavailable;
+    for (const ProgramRecord::NotCounted& k : p.kernels_not_counted)
+      j["kernels_not_counted"].push_back({{"kernel", k.kernel}, {"why", k.why}});
     const MeasuredBandwidth bw = ProgramBandwidth(run);
     if (bw.missing.empty())
       j["measured_bandwidth"] = {{"gb_per_s", bw.gbps}, {"ms", bw.ms}, {"bytes", bw.bytes}};

@@ -49,6 +49,7 @@ class KernelsPanel : public Panel {
         s.emplace_back(k + ".gpu_counters", std::to_string(rows_[i].gpu_counters.size()));
         s.emplace_back(k + ".gpu_counters_differ", std::to_string(differ));
       }
+      if (rows_[i].gpu_counted_zero) s.emplace_back(k + ".gpu_counters_all_zero", "1");
       if (!rows_[i].gpu_counters_missing.empty())
         s.emplace_back(k + ".gpu_counters_missing", rows_[i].gpu_counters_missing);
     }
@@ -145,6 +146,12 @@ class KernelsPanel : public Panel {
       else
         ImGui::TextDisabled("(GPU agrees)");
       ImGui::SetItemTooltip("%s", tip.c_str());
+    } else if (r.gpu_counted_zero) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("(GPU agrees)");
+      ImGui::SetItemTooltip(
+          "The GPU's own counters for its first launch (CUPTI's range profiler reading the "
+          "metrics Nsight Compute reads) give every figure as 0, as the recorded launch does.");
     } else if (!r.gpu_counters_missing.empty()) {
       ImGui::SameLine();
       ImGui::TextDisabled("(GPU: not read)");

@@ -234,11 +234,13 @@ void ReadKernelCounters(ProgramRecord& p, const std::filesystem::path& file, boo
   else if (p.kernel_counters.empty() && p.kernel_counters_missing.empty() &&
            counters.not_counted.empty())
     p.kernel_counters_missing = "the program as written launched no kernel";
-  for (const std::string& k : counters.not_counted) {  // "SYMBOL (why)": the kernel by its name
+  p.kernels_not_counted.clear();
+  for (const std::string& k : counters.not_counted) {  // "SYMBOL (why)"
     const std::size_t space = k.find(' ');
-    p.kernel_counters_missing +=
-        (p.kernel_counters_missing.empty() ? "" : "; ") + std::string("not counted: ") +
-        KernelKeyOfSymbol(k.substr(0, space)) + (space == std::string::npos ? "" : k.substr(space));
+    std::string why = space == std::string::npos ? std::string() : k.substr(space + 1);
+    if (why.size() >= 2 && why.front() == '(' && why.back() == ')')
+      why = why.substr(1, why.size() - 2);
+    p.kernels_not_counted.push_back({k.substr(0, space), why});
   }
 }
 
@@ -249,8 +251,11 @@ void ReadKernelCounters(ProgramRecord& p, const std::filesystem::path& file, boo
 void EmptyScratch(const std::filesystem::path& scratch) {
   std::error_code ec;
   if (scratch.empty()) return;
-  for (const auto& entry : std::filesystem::directory_iterator(scratch, ec))
-    std::filesystem::remove_all(entry.path(), ec);
+  for (auto it = std::filesystem::directory_iterator(scratch, ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    std::error_code removed;
+    std::filesystem::remove_all(it->path(), removed);
+  }
 }
 #endif
 

@@ -132,6 +132,8 @@ struct KernelRow {
   // Where the GPU's counters were read for other kernels but none stand on this row: why ("its
   // first launch shows a what-if, not the program as written"); empty otherwise.
   std::string gpu_counters_missing;
+  // Counted, and every figure 0 on both sides (so none in gpu_counters): the GPU agrees.
+  bool gpu_counted_zero = false;
   // The figure furthest from its ideal, marked in the table: "hazards" (any race), else the
   // larger of "sectors" (sectors / ideal sectors) and "banks" (wavefronts / ideal), when over 1;
   // "" when both are at their ideal.

@@ -87,8 +87,14 @@ struct ProgramRecord {
     double Of(std::string_view metric) const;
   };
   std::vector<KernelCounters> kernel_counters;
-  std::string kernel_counters_missing;
+  std::string kernel_counters_missing;  // why none (or not all) were read, the program's reason
   std::vector<std::string> counters_unavailable;  // metrics the GPU or its CUPTI did not have
+  // Kernels whose first launch the counting run saw and did not count: mangled symbol, and why
+  // ("launched in a second context").
+  struct NotCounted {
+    std::string kernel, why;
+  };
+  std::vector<NotCounted> kernels_not_counted;
 
   bool ok() const { return stage == ProgramStage::kDone; }
   // It exited by itself, with exit_code; false when it did not compile, or was stopped (a time
