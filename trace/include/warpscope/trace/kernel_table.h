@@ -129,8 +129,9 @@ struct KernelRow {
     bool Differs() const;
   };
   std::vector<GpuCounter> gpu_counters;
-  // Where the GPU's counters were read for other kernels but none stand on this row: why ("its
-  // first launch shows a what-if, not the program as written"); empty otherwise.
+  // Where the counting run counted or named some kernels but no counters stand on this row: why
+  // ("its first launch shows a what-if, not the program as written"; "CUPTI gave no values ...");
+  // empty otherwise (and where none were read at all: ProgramRecord::kernel_counters_missing).
   std::string gpu_counters_missing;
   // Counted, and every figure 0 on both sides (so none in gpu_counters): the GPU agrees.
   bool gpu_counted_zero = false;
