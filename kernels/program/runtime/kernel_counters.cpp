@@ -60,8 +60,8 @@ struct Counting {
   bool in_range = false;
   bool said_metrics = false;
   bool initialized = false;  // cuptiProfilerInitialize, at the first context
-  std::mutex lock;     // callbacks come on every thread that launches
-  std::string kernel;  // the launch in range
+  std::mutex lock;           // callbacks come on every thread that launches
+  std::string kernel;        // the launch in range
 };
 
 // CUPTI's parameters: zeroed, their size set.
